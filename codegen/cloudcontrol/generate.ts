@@ -36,7 +36,7 @@ export async function generateServices(): Promise<Generated> {
   const registry = loadRegistry();
   const source = `@aws-cdk/aws-service-spec ${version} and ${registrySource()}`;
   const db = await loadAwsServiceSpec();
-  const services = decideServices(db, readCurated(new URL("./curated.json", import.meta.url)));
+  const services = decideServices(db, readCurated(new URL("./curated.json", import.meta.url)), registry);
   const project = newProject();
   const files = new Map<string, string>();
   for (const svc of services) {

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource Type definition for AWS::AccountAccess::Application specifying an application for account access
  *
+ * @deprecated Cloud Control cannot create AWS::AccountAccess::Application: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-accountaccess-application.html | CloudFormation: AWS::AccountAccess::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AccountAccess::Application", "aws:accountaccess:Application", '{"p":[["IdentitySource",["ref","IdentitySource"],67],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["TenantId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationArn"],"d":{"IdentitySource":[["IdentityCenter",["ref","IdentityCenter"],1]],"IdentityCenter":[["InstanceArn","string",1],["ApplicationArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:account-access:${Region}:${Account}:application/${ResourceId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AccountAccess::Application", "aws:accountaccess:Application", '{"p":[["IdentitySource",["ref","IdentitySource"],67],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["TenantId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationArn"],"d":{"IdentitySource":[["IdentityCenter",["ref","IdentityCenter"],1]],"IdentityCenter":[["InstanceArn","string",1],["ApplicationArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:account-access:${Region}:${Account}:application/${ResourceId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -54,9 +56,11 @@ export interface ApplicationIdentityCenter {
 /**
  * Resource Type definition for AWS::AccountAccess::Entitlement specifying an entitlement for account access
  *
+ * @deprecated Cloud Control cannot create AWS::AccountAccess::Entitlement: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-accountaccess-entitlement.html | CloudFormation: AWS::AccountAccess::Entitlement}
  */
-export const Entitlement = cloudControlType<EntitlementArgs, EntitlementOutputs>("AWS::AccountAccess::Entitlement", "aws:accountaccess:Entitlement", '{"p":[["ApplicationArn","string",67],["Entitlement",["ref","Entitlement"],67],["EntitlementId","string",72],["CreatedAt","string",8]],"id":["ApplicationArn","EntitlementId"],"d":{"Entitlement":[["PrincipalRole",["ref","PrincipalRoleEntitlement"],1]],"PrincipalRoleEntitlement":[["Principal",["ref","Principal"],1],["RoleArn","string",1],["Account","string"]],"Principal":[["IdentityCenter",["ref","IdentityCenterPrincipal"],1]],"IdentityCenterPrincipal":[["UserId","string"],["GroupId","string"]]}}');
+export const Entitlement = cloudControlType<EntitlementArgs, EntitlementOutputs>("AWS::AccountAccess::Entitlement", "aws:accountaccess:Entitlement", '{"p":[["ApplicationArn","string",67],["Entitlement",["ref","Entitlement"],67],["EntitlementId","string",72],["CreatedAt","string",8]],"id":["ApplicationArn","EntitlementId"],"d":{"Entitlement":[["PrincipalRole",["ref","PrincipalRoleEntitlement"],1]],"PrincipalRoleEntitlement":[["Principal",["ref","Principal"],1],["RoleArn","string",1],["Account","string"]],"Principal":[["IdentityCenter",["ref","IdentityCenterPrincipal"],1]],"IdentityCenterPrincipal":[["UserId","string"],["GroupId","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Entitlement} instance: its attributes as typed outputs. */
 export type Entitlement = InstanceType<typeof Entitlement>;
 

@@ -13,19 +13,33 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-acmpca-certificate.html | CloudFormation: AWS::ACMPCA::Certificate}
  */
-export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::ACMPCA::Certificate", "aws:acmpca:Certificate", '{"p":[["TemplateArn","string",66],["CertificateAuthorityArn","string",67],["Validity",["ref","Validity"],67],["CertificateSigningRequest","string",67],["SigningAlgorithm","string",67],["ApiPassthrough",["ref","ApiPassthrough"],66],["ValidityNotBefore",["ref","Validity"],66],["Arn","string",72],["Certificate","string",8]],"id":["Arn","CertificateAuthorityArn"],"d":{"Validity":[["Type","string",3],["Value","number",3]],"ApiPassthrough":[["Extensions",["ref","Extensions"],2],["Subject",["ref","Subject"],2]],"Extensions":[["CustomExtensions",["array",["ref","CustomExtension"]],2],["CertificatePolicies",["array",["ref","PolicyInformation"]],2],["KeyUsage",["ref","KeyUsage"],2],["SubjectAlternativeNames",["array",["ref","GeneralName"]],2],["ExtendedKeyUsage",["array",["ref","ExtendedKeyUsage"]],2]],"CustomExtension":[["Value","string",3],["Critical","boolean",2],["ObjectIdentifier","string",3]],"PolicyInformation":[["CertPolicyId","string",3],["PolicyQualifiers",["array",["ref","PolicyQualifierInfo"]],2]],"PolicyQualifierInfo":[["Qualifier",["ref","Qualifier"],3],["PolicyQualifierId","string",3]],"Qualifier":[["CpsUri","string",3]],"KeyUsage":[["KeyEncipherment","boolean",2],["DataEncipherment","boolean",2],["DigitalSignature","boolean",2],["KeyCertSign","boolean",2],["DecipherOnly","boolean",2],["KeyAgreement","boolean",2],["NonRepudiation","boolean",2],["CRLSign","boolean",2],["EncipherOnly","boolean",2]],"GeneralName":[["UniformResourceIdentifier","string",2],["DnsName","string",2],["EdiPartyName",["ref","EdiPartyName"],2],["RegisteredId","string",2],["Rfc822Name","string",2],["OtherName",["ref","OtherName"],2],["IpAddress","string",2],["DirectoryName",["ref","Subject"],2]],"EdiPartyName":[["PartyName","string",3],["NameAssigner","string",3]],"OtherName":[["TypeId","string",3],["Value","string",3]],"Subject":[["Organization","string",2],["OrganizationalUnit","string",2],["Locality","string",2],["Title","string",2],["GivenName","string",2],["GenerationQualifier","string",2],["Initials","string",2],["CustomAttributes",["array",["ref","CustomAttribute"]],2],["SerialNumber","string",2],["State","string",2],["Country","string",2],["Surname","string",2],["DistinguishedNameQualifier","string",2],["CommonName","string",2],["Pseudonym","string",2]],"CustomAttribute":[["Value","string",3],["ObjectIdentifier","string",3]],"ExtendedKeyUsage":[["ExtendedKeyUsageType","string",2],["ExtendedKeyUsageObjectIdentifier","string",2]]}}');
+export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::ACMPCA::Certificate", "aws:acmpca:Certificate", '{"p":[["TemplateArn","string",82],["CertificateAuthorityArn","string",67],["Validity",["ref","Validity"],83],["CertificateSigningRequest","string",83],["SigningAlgorithm","string",83],["ApiPassthrough",["ref","ApiPassthrough"],82],["ValidityNotBefore",["ref","Validity"],82],["Arn","string",72],["Certificate","string",8]],"id":["Arn","CertificateAuthorityArn"],"d":{"Validity":[["Type","string",1],["Value","number",1]],"ApiPassthrough":[["Extensions",["ref","Extensions"]],["Subject",["ref","Subject"]]],"Extensions":[["CustomExtensions",["array",["ref","CustomExtension"]]],["CertificatePolicies",["array",["ref","PolicyInformation"]]],["KeyUsage",["ref","KeyUsage"]],["SubjectAlternativeNames",["array",["ref","GeneralName"]]],["ExtendedKeyUsage",["array",["ref","ExtendedKeyUsage"]]]],"CustomExtension":[["Value","string",1],["Critical","boolean"],["ObjectIdentifier","string",1]],"PolicyInformation":[["CertPolicyId","string",1],["PolicyQualifiers",["array",["ref","PolicyQualifierInfo"]]]],"PolicyQualifierInfo":[["Qualifier",["ref","Qualifier"],1],["PolicyQualifierId","string",1]],"Qualifier":[["CpsUri","string",1]],"KeyUsage":[["KeyEncipherment","boolean"],["DataEncipherment","boolean"],["DigitalSignature","boolean"],["KeyCertSign","boolean"],["DecipherOnly","boolean"],["KeyAgreement","boolean"],["NonRepudiation","boolean"],["CRLSign","boolean"],["EncipherOnly","boolean"]],"GeneralName":[["UniformResourceIdentifier","string"],["DnsName","string"],["EdiPartyName",["ref","EdiPartyName"]],["RegisteredId","string"],["Rfc822Name","string"],["OtherName",["ref","OtherName"]],["IpAddress","string"],["DirectoryName",["ref","Subject"]]],"EdiPartyName":[["PartyName","string",1],["NameAssigner","string",1]],"OtherName":[["TypeId","string",1],["Value","string",1]],"Subject":[["Organization","string"],["OrganizationalUnit","string"],["Locality","string"],["Title","string"],["GivenName","string"],["GenerationQualifier","string"],["Initials","string"],["CustomAttributes",["array",["ref","CustomAttribute"]]],["SerialNumber","string"],["State","string"],["Country","string"],["Surname","string"],["DistinguishedNameQualifier","string"],["CommonName","string"],["Pseudonym","string"]],"CustomAttribute":[["Value","string",1],["ObjectIdentifier","string",1]],"ExtendedKeyUsage":[["ExtendedKeyUsageType","string"],["ExtendedKeyUsageObjectIdentifier","string"]]},"reg":{"h":"crd","wo":["ApiPassthrough","CertificateSigningRequest","SigningAlgorithm","TemplateArn","Validity","ValidityNotBefore"],"co":["ApiPassthrough","CertificateAuthorityArn","CertificateSigningRequest","SigningAlgorithm","TemplateArn","Validity","ValidityNotBefore"],"ro":["Arn","Certificate"],"tg":[false,false,false]}}');
 /** A {@link Certificate} instance: its attributes as typed outputs. */
 export type Certificate = InstanceType<typeof Certificate>;
 
 /** Inputs of {@link Certificate}. */
 export interface CertificateArgs {
-  /** Specifies a custom configuration template to use when issuing a certificate. If this parameter is not provided, AWS Private CA defaults to the `EndEntityCertificate/V1` template. For more information about AWS Private CA templates, see [Using Templates](https://docs.aws.amazon.com/privateca/latest/userguide/UsingTemplates.html) . */
+  /**
+   * Specifies a custom configuration template to use when issuing a certificate. If this parameter is not provided, AWS Private CA defaults to the `EndEntityCertificate/V1` template. For more information about AWS Private CA templates, see [Using Templates](https://docs.aws.amazon.com/privateca/latest/userguide/UsingTemplates.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   templateArn?: string;
   /** The Amazon Resource Name (ARN) for the private CA issues the certificate. */
   certificateAuthorityArn: string;
-  /** The period of time during which the certificate will be valid. */
+  /**
+   * The period of time during which the certificate will be valid.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   validity: CertificateValidity;
-  /** The certificate signing request (CSR) for the certificate. */
+  /**
+   * The certificate signing request (CSR) for the certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at least 1.
+   */
   certificateSigningRequest: string;
   /**
    * The name of the algorithm that will be used to sign the certificate to be issued.
@@ -33,9 +47,15 @@ export interface CertificateArgs {
    * This parameter should not be confused with the `SigningAlgorithm` parameter used to sign a CSR in the `CreateCertificateAuthority` action.
    *
    * > The specified signing algorithm family (RSA or ECDSA) must match the algorithm family of the CA's secret key.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   signingAlgorithm: string;
-  /** Specifies X.509 certificate information to be included in the issued certificate. An `APIPassthrough` or `APICSRPassthrough` template variant must be selected, or else this parameter is ignored. */
+  /**
+   * Specifies X.509 certificate information to be included in the issued certificate. An `APIPassthrough` or `APICSRPassthrough` template variant must be selected, or else this parameter is ignored.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   apiPassthrough?: CertificateApiPassthrough;
   /**
    * Information describing the start of the validity period of the certificate. This parameter sets the “Not Before" date for the certificate.
@@ -45,6 +65,8 @@ export interface CertificateArgs {
    * Unlike the `Validity` parameter, the `ValidityNotBefore` parameter is optional.
    *
    * The `ValidityNotBefore` value is expressed as an explicit date and time, using the `Validity` type value `ABSOLUTE` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   validityNotBefore?: CertificateValidity;
 }
@@ -306,17 +328,25 @@ export interface CertificateExtendedKeyUsage {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-acmpca-certificateauthority.html | CloudFormation: AWS::ACMPCA::CertificateAuthority}
  */
-export const CertificateAuthority = cloudControlType<CertificateAuthorityArgs, CertificateAuthorityOutputs>("AWS::ACMPCA::CertificateAuthority", "aws:acmpca:CertificateAuthority", '{"p":[["CsrExtensions",["ref","CsrExtensions"],66],["Type","string",67],["RevocationConfiguration",["ref","RevocationConfiguration"]],["UsageMode","string",66],["SigningAlgorithm","string",67],["KeyStorageSecurityStandard","string",66],["Subject",["ref","Subject"],67],["Tags",["array",["ref","Tag"]]],["KeyAlgorithm","string",67],["CertificateSigningRequest","string",8],["Arn","string",72]],"id":["Arn"],"d":{"CsrExtensions":[["KeyUsage",["ref","KeyUsage"],2],["SubjectInformationAccess",["array",["ref","AccessDescription"]],2]],"KeyUsage":[["KeyEncipherment","boolean",2],["DataEncipherment","boolean",2],["DigitalSignature","boolean",2],["KeyCertSign","boolean",2],["DecipherOnly","boolean",2],["KeyAgreement","boolean",2],["NonRepudiation","boolean",2],["CRLSign","boolean",2],["EncipherOnly","boolean",2]],"AccessDescription":[["AccessMethod",["ref","AccessMethod"],3],["AccessLocation",["ref","GeneralName"],3]],"AccessMethod":[["CustomObjectIdentifier","string",2],["AccessMethodType","string",2]],"GeneralName":[["UniformResourceIdentifier","string",2],["DnsName","string",2],["EdiPartyName",["ref","EdiPartyName"],2],["RegisteredId","string",2],["Rfc822Name","string",2],["OtherName",["ref","OtherName"],2],["IpAddress","string",2],["DirectoryName",["ref","Subject"],2]],"EdiPartyName":[["PartyName","string",3],["NameAssigner","string",2]],"OtherName":[["TypeId","string",3],["Value","string",3]],"Subject":[["Organization","string",2],["OrganizationalUnit","string",2],["Locality","string",2],["Title","string",2],["GivenName","string",2],["GenerationQualifier","string",2],["Initials","string",2],["CustomAttributes",["array",["ref","CustomAttribute"]],2],["SerialNumber","string",2],["State","string",2],["Country","string",2],["Surname","string",2],["DistinguishedNameQualifier","string",2],["CommonName","string",2],["Pseudonym","string",2]],"CustomAttribute":[["Value","string",3],["ObjectIdentifier","string",3]],"RevocationConfiguration":[["OcspConfiguration",["ref","OcspConfiguration"]],["CrlConfiguration",["ref","CrlConfiguration"]]],"OcspConfiguration":[["OcspCustomCname","string"],["Enabled","boolean",1]],"CrlConfiguration":[["CustomCname","string"],["S3ObjectAcl","string"],["ExpirationInDays","integer"],["Enabled","boolean",1],["S3BucketName","string"],["CrlDistributionPointExtensionConfiguration",["ref","CrlDistributionPointExtensionConfiguration"]],["CrlType","string"],["CustomPath","string"]],"CrlDistributionPointExtensionConfiguration":[["OmitExtension","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:acm-pca:${Region}:${Account}:certificate-authority/${CertificateAuthorityId}"}');
+export const CertificateAuthority = cloudControlType<CertificateAuthorityArgs, CertificateAuthorityOutputs>("AWS::ACMPCA::CertificateAuthority", "aws:acmpca:CertificateAuthority", '{"p":[["CsrExtensions",["ref","CsrExtensions"],82],["Type","string",67],["RevocationConfiguration",["ref","RevocationConfiguration"],16],["UsageMode","string",66],["SigningAlgorithm","string",67],["KeyStorageSecurityStandard","string",82],["Subject",["ref","Subject"],83],["Tags",["array",["ref","Tag"]]],["KeyAlgorithm","string",67],["CertificateSigningRequest","string",8],["Arn","string",72]],"id":["Arn"],"d":{"CsrExtensions":[["KeyUsage",["ref","KeyUsage"]],["SubjectInformationAccess",["array",["ref","AccessDescription"]]]],"KeyUsage":[["KeyEncipherment","boolean"],["DataEncipherment","boolean"],["DigitalSignature","boolean"],["KeyCertSign","boolean"],["DecipherOnly","boolean"],["KeyAgreement","boolean"],["NonRepudiation","boolean"],["CRLSign","boolean"],["EncipherOnly","boolean"]],"AccessDescription":[["AccessMethod",["ref","AccessMethod"],1],["AccessLocation",["ref","GeneralName"],1]],"AccessMethod":[["CustomObjectIdentifier","string"],["AccessMethodType","string"]],"GeneralName":[["UniformResourceIdentifier","string"],["DnsName","string"],["EdiPartyName",["ref","EdiPartyName"]],["RegisteredId","string"],["Rfc822Name","string"],["OtherName",["ref","OtherName"]],["IpAddress","string"],["DirectoryName",["ref","Subject"]]],"EdiPartyName":[["PartyName","string",1],["NameAssigner","string"]],"OtherName":[["TypeId","string",1],["Value","string",1]],"Subject":[["Organization","string"],["OrganizationalUnit","string"],["Locality","string"],["Title","string"],["GivenName","string"],["GenerationQualifier","string"],["Initials","string"],["CustomAttributes",["array",["ref","CustomAttribute"]]],["SerialNumber","string"],["State","string"],["Country","string"],["Surname","string"],["DistinguishedNameQualifier","string"],["CommonName","string"],["Pseudonym","string"]],"CustomAttribute":[["Value","string",1],["ObjectIdentifier","string",1]],"RevocationConfiguration":[["OcspConfiguration",["ref","OcspConfiguration"]],["CrlConfiguration",["ref","CrlConfiguration"]]],"OcspConfiguration":[["OcspCustomCname","string"],["Enabled","boolean",1]],"CrlConfiguration":[["CustomCname","string"],["S3ObjectAcl","string"],["ExpirationInDays","integer"],["Enabled","boolean",1],["S3BucketName","string"],["CrlDistributionPointExtensionConfiguration",["ref","CrlDistributionPointExtensionConfiguration"]],["CrlType","string"],["CustomPath","string"]],"CrlDistributionPointExtensionConfiguration":[["OmitExtension","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subject","CsrExtensions","RevocationConfiguration","KeyStorageSecurityStandard"],"co":["Type","KeyAlgorithm","SigningAlgorithm","Subject","CsrExtensions","KeyStorageSecurityStandard","UsageMode"],"ro":["Arn","CertificateSigningRequest"],"tg":[true,true,true]},"arn":"arn:${Partition}:acm-pca:${Region}:${Account}:certificate-authority/${CertificateAuthorityId}"}');
 /** A {@link CertificateAuthority} instance: its attributes as typed outputs. */
 export type CertificateAuthority = InstanceType<typeof CertificateAuthority>;
 
 /** Inputs of {@link CertificateAuthority}. */
 export interface CertificateAuthorityArgs {
-  /** Specifies information to be added to the extension section of the certificate signing request (CSR). */
+  /**
+   * Specifies information to be added to the extension section of the certificate signing request (CSR).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   csrExtensions?: CertificateAuthorityCsrExtensions;
   /** Type of your private CA. */
   type: string;
-  /** Information about the Online Certificate Status Protocol (OCSP) configuration or certificate revocation list (CRL) created and maintained by your private CA. */
+  /**
+   * Information about the Online Certificate Status Protocol (OCSP) configuration or certificate revocation list (CRL) created and maintained by your private CA.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   revocationConfiguration?: CertificateAuthorityRevocationConfiguration;
   /**
    * Specifies whether the CA issues general-purpose certificates that typically require a revocation mechanism, or short-lived certificates that may optionally omit revocation because they expire quickly. Short-lived certificate validity is limited to seven days.
@@ -338,9 +368,15 @@ export interface CertificateAuthorityArgs {
    * > Some AWS Regions don't support the default value. When you create a CA in these Regions, you must use `CCPC_LEVEL_1_OR_HIGHER` for the `KeyStorageSecurityStandard` parameter. If you don't, the operation returns an `InvalidArgsException` with this message: "A certificate authority cannot be created in this region with the specified security standard."
    * > 
    * > For information about security standard support in different AWS Regions, see [Storage and security compliance of AWS Private CA private keys](https://docs.aws.amazon.com/privateca/latest/userguide/data-protection.html#private-keys) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   keyStorageSecurityStandard?: string;
-  /** Structure that contains X.500 distinguished name information for your private CA. */
+  /**
+   * Structure that contains X.500 distinguished name information for your private CA.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subject: CertificateAuthoritySubject;
   /** Key-value pairs that will be attached to the new private CA. You can associate up to 50 tags with a private CA. For information using tags with IAM to manage permissions, see [Controlling Access Using IAM Tags](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_iam-tags.html) . */
   tags?: AwsTag[];
@@ -620,7 +656,7 @@ export interface CertificateAuthorityCrlDistributionPointExtensionConfiguration 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-acmpca-certificateauthorityactivation.html | CloudFormation: AWS::ACMPCA::CertificateAuthorityActivation}
  */
-export const CertificateAuthorityActivation = cloudControlType<CertificateAuthorityActivationArgs, CertificateAuthorityActivationOutputs>("AWS::ACMPCA::CertificateAuthorityActivation", "aws:acmpca:CertificateAuthorityActivation", '{"p":[["Status","string"],["CertificateAuthorityArn","string",67],["CertificateChain","string"],["Certificate","string",1],["CompleteCertificateChain","string",8]],"id":["CertificateAuthorityArn"]}');
+export const CertificateAuthorityActivation = cloudControlType<CertificateAuthorityActivationArgs, CertificateAuthorityActivationOutputs>("AWS::ACMPCA::CertificateAuthorityActivation", "aws:acmpca:CertificateAuthorityActivation", '{"p":[["Status","string"],["CertificateAuthorityArn","string",67],["CertificateChain","string",16],["Certificate","string",17],["CompleteCertificateChain","string",8]],"id":["CertificateAuthorityArn"],"reg":{"h":"crud","wo":["Certificate","CertificateChain"],"co":["CertificateAuthorityArn"],"ro":["CompleteCertificateChain"],"tg":[false,false,false]}}');
 /** A {@link CertificateAuthorityActivation} instance: its attributes as typed outputs. */
 export type CertificateAuthorityActivation = InstanceType<typeof CertificateAuthorityActivation>;
 
@@ -630,9 +666,17 @@ export interface CertificateAuthorityActivationArgs {
   status?: string;
   /** The Amazon Resource Name (ARN) of your private CA. */
   certificateAuthorityArn: string;
-  /** The Base64 PEM-encoded certificate chain that chains up to the root CA certificate that you used to sign your private CA certificate. */
+  /**
+   * The Base64 PEM-encoded certificate chain that chains up to the root CA certificate that you used to sign your private CA certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificateChain?: string;
-  /** The Base64 PEM-encoded certificate authority certificate. */
+  /**
+   * The Base64 PEM-encoded certificate authority certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificate: string;
 }
 
@@ -647,7 +691,7 @@ export interface CertificateAuthorityActivationOutputs extends CertificateAuthor
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-acmpca-permission.html | CloudFormation: AWS::ACMPCA::Permission}
  */
-export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::ACMPCA::Permission", "aws:acmpca:Permission", '{"p":[["CertificateAuthorityArn","string",67],["Actions",["array","string"],67],["SourceAccount","string",66],["Principal","string",67]],"id":["CertificateAuthorityArn","Principal"]}');
+export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::ACMPCA::Permission", "aws:acmpca:Permission", '{"p":[["CertificateAuthorityArn","string",67],["Actions",["array","string"],67],["SourceAccount","string",66],["Principal","string",67]],"id":["CertificateAuthorityArn","Principal"],"reg":{"h":"crd","co":["Actions","CertificateAuthorityArn","Principal","SourceAccount"],"uo":["Actions"],"tg":[false,false,false]}}');
 /** A {@link Permission} instance: its attributes as typed outputs. */
 export type Permission = InstanceType<typeof Permission>;
 

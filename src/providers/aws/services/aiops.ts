@@ -23,15 +23,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-aiops-investigationgroup.html | CloudFormation: AWS::AIOps::InvestigationGroup}
  */
-export const InvestigationGroup = cloudControlType<InvestigationGroupArgs, InvestigationGroupOutputs>("AWS::AIOps::InvestigationGroup", "aws:aiops:InvestigationGroup", '{"p":[["RoleArn","string"],["Name","string",67],["RetentionInDays","integer",66],["EncryptionConfig",["ref","EncryptionConfigMap"]],["InvestigationGroupPolicy","string"],["IsCloudTrailEventHistoryEnabled","boolean"],["TagKeyBoundaries",["array","string"]],["ChatbotNotificationChannels",["array",["ref","ChatbotNotificationChannel"]]],["CrossAccountConfigurations",["array",["ref","CrossAccountConfiguration"]]],["Tags",["array",["ref","Tag"]]],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8],["Arn","string",72]],"id":["Arn"],"d":{"EncryptionConfigMap":[["EncryptionConfigurationType","string"],["KmsKeyId","string"]],"ChatbotNotificationChannel":[["SNSTopicArn","string"],["ChatConfigurationArns",["array","string"]]],"CrossAccountConfiguration":[["SourceRoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aiops:${Region}:${Account}:investigation-group/${InvestigationGroupId}"}');
+export const InvestigationGroup = cloudControlType<InvestigationGroupArgs, InvestigationGroupOutputs>("AWS::AIOps::InvestigationGroup", "aws:aiops:InvestigationGroup", '{"p":[["RoleArn","string"],["Name","string",67],["RetentionInDays","integer",66],["EncryptionConfig",["ref","EncryptionConfigMap"]],["InvestigationGroupPolicy","string"],["IsCloudTrailEventHistoryEnabled","boolean"],["TagKeyBoundaries",["array","string"]],["ChatbotNotificationChannels",["array",["ref","ChatbotNotificationChannel"]]],["CrossAccountConfigurations",["array",["ref","CrossAccountConfiguration"]]],["Tags",["array",["ref","Tag"]]],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8],["Arn","string",72]],"id":["Arn"],"d":{"EncryptionConfigMap":[["EncryptionConfigurationType","string"],["KmsKeyId","string"]],"ChatbotNotificationChannel":[["SNSTopicArn","string"],["ChatConfigurationArns",["array","string"]]],"CrossAccountConfiguration":[["SourceRoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","RetentionInDays"],"ro":["CreatedBy","CreatedAt","LastModifiedBy","LastModifiedAt","Arn"],"uo":["TagKeyBoundaries","ChatbotNotificationChannels","ChatbotNotificationChannels/*/ChatConfigurationArns","CrossAccountConfigurations","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:aiops:${Region}:${Account}:investigation-group/${InvestigationGroupId}"}');
 /** A {@link InvestigationGroup} instance: its attributes as typed outputs. */
 export type InvestigationGroup = InstanceType<typeof InvestigationGroup>;
 
 /** Inputs of {@link InvestigationGroup}. */
 export interface InvestigationGroupArgs {
-  /** The ARN of the IAM role that the investigation group uses for permissions to gather data. */
+  /**
+   * The ARN of the IAM role that the investigation group uses for permissions to gather data.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
-  /** Specify either the name or the ARN of the investigation group that you want to view. This is used to set the name of the investigation group. */
+  /**
+   * Specify either the name or the ARN of the investigation group that you want to view. This is used to set the name of the investigation group.
+   *
+   * Length: 1–512.
+   */
   name: string;
   /** Specifies how long that investigation data is kept. */
   retentionInDays?: number;
@@ -41,7 +49,11 @@ export interface InvestigationGroupArgs {
   investigationGroupPolicy?: string;
   /** Specify `true` to enable CloudWatch investigations to have access to change events that are recorded by CloudTrail. The default is `true` . */
   isCloudTrailEventHistoryEnabled?: boolean;
-  /** Displays the custom tag keys for custom applications in your system that you have specified in the investigation group. Resource tags help CloudWatch investigations narrow the search space when it is unable to discover definite relationships between resources. */
+  /**
+   * Displays the custom tag keys for custom applications in your system that you have specified in the investigation group. Resource tags help CloudWatch investigations narrow the search space when it is unable to discover definite relationships between resources.
+   *
+   * Each item: Length: 1–200.
+   */
   tagKeyBoundaries?: string[];
   /** Use this property to integrate CloudWatch investigations with chat applications. This property is an array. For the first string, specify the ARN of an Amazon  topic. For the array of strings, specify the ARNs of one or more chat applications configurations that you want to associate with that topic. For more information about these configuration ARNs, see [Getting started with Amazon Q in chat applications](https://docs.aws.amazon.com/chatbot/latest/adminguide/getting-started.html) and [Resource type defined by AWS Chatbot](https://docs.aws.amazon.com/service-authorization/latest/reference/list_awschatbot.html#awschatbot-resources-for-iam-policies) . */
   chatbotNotificationChannels?: InvestigationGroupChatbotNotificationChannel[];
@@ -71,9 +83,17 @@ export interface InvestigationGroupOutputs extends InvestigationGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aiops-investigationgroup-encryptionconfigmap.html | CloudFormation: EncryptionConfigMap}
  */
 export interface InvestigationGroupEncryptionConfigMap {
-  /** Displays whether investigation data is encrypted by a customer managed key or an AWS owned key. */
+  /**
+   * Displays whether investigation data is encrypted by a customer managed key or an AWS owned key.
+   *
+   * Length: 1–128.
+   */
   encryptionConfigurationType?: string;
-  /** If the investigation group uses a customer managed key for encryption, this field displays the ID of that key. */
+  /**
+   * If the investigation group uses a customer managed key for encryption, this field displays the ID of that key.
+   *
+   * Length: 1–256.
+   */
   kmsKeyId?: string;
 }
 
@@ -83,7 +103,11 @@ export interface InvestigationGroupEncryptionConfigMap {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aiops-investigationgroup-chatbotnotificationchannel.html | CloudFormation: ChatbotNotificationChannel}
  */
 export interface InvestigationGroupChatbotNotificationChannel {
-  /** Returns the ARN of an Amazon  topic used for third-party chat integrations. */
+  /**
+   * Returns the ARN of an Amazon  topic used for third-party chat integrations.
+   *
+   * Length: 20–2048.
+   */
   snsTopicArn?: string;
   /** Returns the Amazon Resource Name (ARN) of any third-party chat integrations configured for the account. */
   chatConfigurationArns?: string[];
@@ -95,6 +119,10 @@ export interface InvestigationGroupChatbotNotificationChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aiops-investigationgroup-crossaccountconfiguration.html | CloudFormation: CrossAccountConfiguration}
  */
 export interface InvestigationGroupCrossAccountConfiguration {
-  /** The ARN of an existing role which will be used to do investigations on your behalf. */
+  /**
+   * The ARN of an existing role which will be used to do investigations on your behalf.
+   *
+   * Length: 20–2048.
+   */
   sourceRoleArn?: string;
 }

@@ -34,21 +34,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amazonmq-broker.html | CloudFormation: AWS::AmazonMQ::Broker}
  */
-export const Broker = cloudControlType<BrokerArgs, BrokerOutputs>("AWS::AmazonMQ::Broker", "aws:amazonmq:Broker", '{"p":[["SecurityGroups",["array","string"]],["DataReplicationPrimaryBrokerArn","string"],["StorageType","string",66],["EngineVersion","string"],["Configuration",["ref","ConfigurationId"]],["AuthenticationStrategy","string",66],["MaintenanceWindowStartTime",["ref","MaintenanceWindow"]],["HostInstanceType","string",1],["AutoMinorVersionUpgrade","boolean"],["Users",["array",["ref","User"]]],["Logs",["ref","LogList"]],["SubnetIds",["array","string"],66],["DataReplicationMode","string"],["BrokerName","string",67],["LdapServerMetadata",["ref","LdapServerMetadata"]],["DeploymentMode","string",67],["EngineType","string",67],["PubliclyAccessible","boolean",67],["EncryptionOptions",["ref","EncryptionOptions"],66],["Tags",["array",["ref","TagsEntry"]]],["StorageSize","integer"],["ResourceShareArns",["array","string"]],["IpAddresses",["array","string"],8],["OpenWireEndpoints",["array","string"],8],["ConfigurationRevision","string",8],["StompEndpoints",["array","string"],8],["MqttEndpoints",["array","string"],8],["AmqpEndpoints",["array","string"],8],["Arn","string",72],["ConfigurationId","string",8],["WssEndpoints",["array","string"],8],["Id","string",72,"awsId"],["EngineVersionCurrent","string",8],["ConsoleURLs",["array","string"],8]],"id":["Id"],"d":{"ConfigurationId":[["Revision","integer",1],["Id","string",1]],"MaintenanceWindow":[["DayOfWeek","string",1],["TimeOfDay","string",1],["TimeZone","string",1]],"User":[["Username","string",1],["Groups",["array","string"]],["ConsoleAccess","boolean"],["Password","string",49],["ReplicationUser","boolean"]],"LogList":[["Audit","boolean"],["General","boolean"]],"LdapServerMetadata":[["Hosts",["array","string"],1],["UserRoleName","string"],["UserSearchMatching","string",1],["RoleName","string"],["UserBase","string",1],["UserSearchSubtree","boolean"],["RoleSearchMatching","string",1],["ServiceAccountUsername","string",1],["RoleBase","string",1],["ServiceAccountPassword","string",48],["RoleSearchSubtree","boolean"]],"EncryptionOptions":[["KmsKeyId","string"],["UseAwsOwnedKey","boolean",1]],"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"]}');
+export const Broker = cloudControlType<BrokerArgs, BrokerOutputs>("AWS::AmazonMQ::Broker", "aws:amazonmq:Broker", '{"p":[["SecurityGroups",["array","string"]],["DataReplicationPrimaryBrokerArn","string",16],["StorageType","string",66],["EngineVersion","string",16],["Configuration",["ref","ConfigurationId"],16],["AuthenticationStrategy","string",66],["MaintenanceWindowStartTime",["ref","MaintenanceWindow"]],["HostInstanceType","string",1],["AutoMinorVersionUpgrade","boolean"],["Users",["array",["ref","User"]],16],["Logs",["ref","LogList"]],["SubnetIds",["array","string"],66],["DataReplicationMode","string"],["BrokerName","string",67],["LdapServerMetadata",["ref","LdapServerMetadata"]],["DeploymentMode","string",67],["EngineType","string",67],["PubliclyAccessible","boolean",67],["EncryptionOptions",["ref","EncryptionOptions"],66],["Tags",["array",["ref","TagsEntry"]]],["StorageSize","integer"],["ResourceShareArns",["array","string"]],["IpAddresses",["array","string"],8],["OpenWireEndpoints",["array","string"],8],["ConfigurationRevision","string",8],["StompEndpoints",["array","string"],8],["MqttEndpoints",["array","string"],8],["AmqpEndpoints",["array","string"],8],["Arn","string",72],["ConfigurationId","string",8],["WssEndpoints",["array","string"],8],["Id","string",72,"awsId"],["EngineVersionCurrent","string",8],["ConsoleURLs",["array","string"],8]],"id":["Id"],"d":{"ConfigurationId":[["Revision","integer",1],["Id","string",1]],"MaintenanceWindow":[["DayOfWeek","string",1],["TimeOfDay","string",1],["TimeZone","string",1]],"User":[["Username","string",1],["Groups",["array","string"]],["ConsoleAccess","boolean"],["Password","string",49],["ReplicationUser","boolean"]],"LogList":[["Audit","boolean"],["General","boolean"]],"LdapServerMetadata":[["Hosts",["array","string"],1],["UserRoleName","string"],["UserSearchMatching","string",1],["RoleName","string"],["UserBase","string",1],["UserSearchSubtree","boolean"],["RoleSearchMatching","string",1],["ServiceAccountUsername","string",1],["RoleBase","string",1],["ServiceAccountPassword","string",48],["RoleSearchSubtree","boolean"]],"EncryptionOptions":[["KmsKeyId","string"],["UseAwsOwnedKey","boolean",1]],"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EngineVersion","Users","LdapServerMetadata/ServiceAccountPassword","DataReplicationPrimaryBrokerArn","Configuration"],"co":["BrokerName","StorageType","DeploymentMode","EngineType","SubnetIds","AuthenticationStrategy","EncryptionOptions","PubliclyAccessible"],"ro":["Id","Arn","EngineVersionCurrent","IpAddresses","MqttEndpoints","OpenWireEndpoints","ConfigurationId","ConfigurationRevision","StompEndpoints","WssEndpoints","AmqpEndpoints","ConsoleURLs"],"uo":["Users","Users/*/Groups","StompEndpoints","MqttEndpoints","AmqpEndpoints","ConsoleURLs","WssEndpoints","OpenWireEndpoints","SecurityGroups","SubnetIds","IpAddresses","Tags","ResourceShareArns"],"pt":{"StorageType":"$uppercase(StorageType)","DataReplicationMode":"$uppercase(DataReplicationMode)","EngineType":"$uppercase(EngineType)","AuthenticationStrategy":"$uppercase(AuthenticationStrategy)","DeploymentMode":"$uppercase(DeploymentMode)","MaintenanceWindowStartTime/DayOfWeek":"$uppercase(MaintenanceWindowStartTime.DayOfWeek)"},"tg":[true,true,true]}}');
 /** A {@link Broker} instance: its attributes as typed outputs. */
 export type Broker = InstanceType<typeof Broker>;
 
 /** Inputs of {@link Broker}. */
 export interface BrokerArgs {
-  /** The list of rules (1 minimum, 125 maximum) that authorize connections to brokers. */
+  /**
+   * The list of rules (1 minimum, 125 maximum) that authorize connections to brokers.
+   *
+   * Items: 1–5.
+   */
   securityGroups?: string[];
-  /** The Amazon Resource Name (ARN) of the primary broker that is used to replicate data from in a data replication pair, and is applied to the replica broker. Must be set when dataReplicationMode is set to CRDR. */
+  /**
+   * The Amazon Resource Name (ARN) of the primary broker that is used to replicate data from in a data replication pair, and is applied to the replica broker. Must be set when dataReplicationMode is set to CRDR.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:.*`.
+   */
   dataReplicationPrimaryBrokerArn?: string;
   /** The broker's storage type. */
   storageType?: string;
-  /** The broker engine version. Defaults to the latest available version for the specified broker engine type. For more information, see the [ActiveMQ version management](https://docs.aws.amazon.com//amazon-mq/latest/developer-guide/activemq-version-management.html) and the [RabbitMQ version management](https://docs.aws.amazon.com//amazon-mq/latest/developer-guide/rabbitmq-version-management.html) sections in the Amazon MQ Developer Guide. */
+  /**
+   * The broker engine version. Defaults to the latest available version for the specified broker engine type. For more information, see the [ActiveMQ version management](https://docs.aws.amazon.com//amazon-mq/latest/developer-guide/activemq-version-management.html) and the [RabbitMQ version management](https://docs.aws.amazon.com//amazon-mq/latest/developer-guide/rabbitmq-version-management.html) sections in the Amazon MQ Developer Guide.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   engineVersion?: string;
-  /** A list of information about the configuration. */
+  /**
+   * A list of information about the configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   configuration?: BrokerConfigurationId;
   /** Optional. The authentication strategy used to secure the broker. The default is `SIMPLE` . */
   authenticationStrategy?: string;
@@ -66,6 +84,8 @@ export interface BrokerArgs {
    * The list of broker users (persons or applications) who can access queues and topics. For Amazon MQ for RabbitMQ brokers, one and only one administrative user is accepted and created when a broker is first provisioned. All subsequent broker users are created by making RabbitMQ API calls directly to brokers or via the RabbitMQ web console.
    *
    * When OAuth 2.0 is enabled, the broker accepts one or no users.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   users?: BrokerUser[];
   /** Enables Amazon CloudWatch logging for brokers. */
@@ -82,6 +102,8 @@ export interface BrokerArgs {
    * Required. The broker's name. This value must be unique in your AWS account , 1-50 characters long, must contain only letters, numbers, dashes, and underscores, and must not contain white spaces, brackets, wildcard characters, or special characters.
    *
    * > Do not add personally identifiable information (PII) or other confidential or sensitive information in broker names. Broker names are accessible to other AWS services, including CloudWatch Logs . Broker names are not intended to be used for private or sensitive data.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,50}$`.
    */
   brokerName: string;
   /** Optional. The metadata of the LDAP server used to authenticate and authorize connections to the broker. Does not apply to RabbitMQ brokers. */
@@ -98,7 +120,11 @@ export interface BrokerArgs {
   tags?: BrokerTagsEntry[];
   /** The broker's storage size in GB. */
   storageSize?: number;
-  /** The ARNs of the resource shares to be associated with the broker. */
+  /**
+   * The ARNs of the resource shares to be associated with the broker.
+   *
+   * Each item: Pattern: `^arn:.*`.
+   */
   resourceShareArns?: string[];
 }
 
@@ -184,7 +210,11 @@ export interface BrokerConfigurationId {
 export interface BrokerMaintenanceWindow {
   /** Required. The day of the week. */
   dayOfWeek: string;
-  /** Required. The time, in 24-hour format. */
+  /**
+   * Required. The time, in 24-hour format.
+   *
+   * Pattern: `^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$`.
+   */
   timeOfDay: string;
   /** The time zone, UTC by default, in either the Country/City format, or the UTC offset format. */
   timeZone: string;
@@ -205,9 +235,15 @@ export interface BrokerUser {
    * - For Amazon MQ for RabbitMQ brokers, this value can contain only alphanumeric characters, dashes, periods, underscores (- . _). This value must not contain a tilde (~) character. Amazon MQ prohibts using `guest` as a valid usename. This value must be 2-100 characters long.
    *
    * > Do not add personally identifiable information (PII) or other confidential or sensitive information in broker usernames. Broker usernames are accessible to other AWS services, including CloudWatch Logs . Broker usernames are not intended to be used for private or sensitive data.
+   *
+   * Pattern: `^[A-Za-z0-9_.~-]{2,100}$`.
    */
   username: string;
-  /** The list of groups (20 maximum) to which the ActiveMQ user belongs. This value can contain only alphanumeric characters, dashes, periods, underscores, and tildes (- . _ ~). This value must be 2-100 characters long. Does not apply to RabbitMQ brokers. */
+  /**
+   * The list of groups (20 maximum) to which the ActiveMQ user belongs. This value can contain only alphanumeric characters, dashes, periods, underscores, and tildes (- . _ ~). This value must be 2-100 characters long. Does not apply to RabbitMQ brokers.
+   *
+   * Items: at most 20. Each item: Pattern: `^[A-Za-z0-9._~-]{2,100}$`.
+   */
   groups?: string[];
   /** Enables access to the ActiveMQ Web Console for the ActiveMQ user. Does not apply to RabbitMQ brokers. */
   consoleAccess?: boolean;
@@ -215,6 +251,8 @@ export interface BrokerUser {
    * Required. The password of the user. This value must be at least 12 characters long, must contain at least 4 unique characters, and must not contain commas, colons, or equal signs (,:=).
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at least 12. Pattern: `^[^,:=]+$`.
    */
   password: string;
   /** Defines if this user is intended for CRDR replication purposes. */
@@ -280,7 +318,7 @@ export interface BrokerTagsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amazonmq-configuration.html | CloudFormation: AWS::AmazonMQ::Configuration}
  */
-export const Configuration = cloudControlType<ConfigurationArgs, ConfigurationOutputs>("AWS::AmazonMQ::Configuration", "aws:amazonmq:Configuration", '{"p":[["EngineVersion","string",66],["Description","string"],["AuthenticationStrategy","string",66],["EngineType","string",67],["Data","string"],["Tags",["array",["ref","TagsEntry"]]],["Name","string",67],["Revision","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mq:${Region}:${Account}:configuration:${ConfigurationId}"}');
+export const Configuration = cloudControlType<ConfigurationArgs, ConfigurationOutputs>("AWS::AmazonMQ::Configuration", "aws:amazonmq:Configuration", '{"p":[["EngineVersion","string",66],["Description","string"],["AuthenticationStrategy","string",66],["EngineType","string",67],["Data","string",16],["Tags",["array",["ref","TagsEntry"]]],["Name","string",67],["Revision","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Data"],"co":["AuthenticationStrategy","EngineType","EngineVersion","Name"],"ro":["Arn","Id","Revision"],"uo":["Tags"],"pt":{"AuthenticationStrategy":"$uppercase(AuthenticationStrategy)","EngineType":"$uppercase(EngineType)"},"tg":[true,true,true]},"arn":"arn:${Partition}:mq:${Region}:${Account}:configuration:${ConfigurationId}"}');
 /** A {@link Configuration} instance: its attributes as typed outputs. */
 export type Configuration = InstanceType<typeof Configuration>;
 
@@ -294,7 +332,11 @@ export interface ConfigurationArgs {
   authenticationStrategy?: string;
   /** Required. The type of broker engine. Currently, Amazon MQ supports `ACTIVEMQ` and `RABBITMQ` . */
   engineType: string;
-  /** Amazon MQ for Active MQ: The base64-encoded XML configuration. Amazon MQ for RabbitMQ: the base64-encoded Cuttlefish configuration. */
+  /**
+   * Amazon MQ for Active MQ: The base64-encoded XML configuration. Amazon MQ for RabbitMQ: the base64-encoded Cuttlefish configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   data?: string;
   /** Create tags when creating the configuration. */
   tags?: ConfigurationTagsEntry[];
@@ -337,9 +379,11 @@ export interface ConfigurationTagsEntry {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amazonmq-configurationassociation.html
  *
+ * @deprecated Cloud Control cannot create AWS::AmazonMQ::ConfigurationAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amazonmq-configurationassociation.html | CloudFormation: AWS::AmazonMQ::ConfigurationAssociation}
  */
-export const ConfigurationAssociation = cloudControlType<ConfigurationAssociationArgs, ConfigurationAssociationOutputs>("AWS::AmazonMQ::ConfigurationAssociation", "aws:amazonmq:ConfigurationAssociation", '{"p":[["Broker","string",67],["Configuration",["ref","ConfigurationId"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ConfigurationId":[["Revision","integer",1],["Id","string",1]]}}');
+export const ConfigurationAssociation = cloudControlType<ConfigurationAssociationArgs, ConfigurationAssociationOutputs>("AWS::AmazonMQ::ConfigurationAssociation", "aws:amazonmq:ConfigurationAssociation", '{"p":[["Broker","string",67],["Configuration",["ref","ConfigurationId"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ConfigurationId":[["Revision","integer",1],["Id","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ConfigurationAssociation} instance: its attributes as typed outputs. */
 export type ConfigurationAssociation = InstanceType<typeof ConfigurationAssociation>;
 

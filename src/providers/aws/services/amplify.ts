@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-app.html | CloudFormation: AWS::Amplify::App}
  */
-export const App = cloudControlType<AppArgs, AppOutputs>("AWS::Amplify::App", "aws:amplify:App", '{"p":[["AutoBranchCreationConfig",["ref","AutoBranchCreationConfig"]],["OauthToken","string"],["Description","string"],["Platform",["enum","WEB","WEB_DYNAMIC","WEB_COMPUTE"]],["EnableBranchAutoDeletion","boolean"],["Name","string",1],["Repository","string"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AccessToken","string"],["BuildSpec","string"],["CustomRules",["array",["ref","CustomRule"]]],["BasicAuthConfig",["ref","BasicAuthConfig"]],["CustomHeaders","string"],["Tags",["array",["ref","Tag"]]],["IAMServiceRole","string"],["CacheConfig",["ref","CacheConfig"]],["ComputeRoleArn","string"],["JobConfig",["ref","JobConfig"]],["AppId","string",72],["Arn","string",72],["DefaultDomain","string",8],["AppName","string",8]],"id":["Arn"],"d":{"AutoBranchCreationConfig":[["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AutoBranchCreationPatterns",["array","string"]],["EnableAutoBranchCreation","boolean"],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["EnablePerformanceMode","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BasicAuthConfig",["ref","BasicAuthConfig"]],["Framework","string"]],"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string"],["EnableBasicAuth","boolean"],["Password","string",48]],"CustomRule":[["Condition","string"],["Status","string"],["Target","string",1],["Source","string",1]],"CacheConfig":[["Type",["enum","AMPLIFY_MANAGED","AMPLIFY_MANAGED_NO_COOKIES"]]],"JobConfig":[["BuildComputeType",["enum","STANDARD_8GB","LARGE_16GB","XLARGE_72GB"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:amplify:${Region}:${Account}:apps/${AppId}"}');
+export const App = cloudControlType<AppArgs, AppOutputs>("AWS::Amplify::App", "aws:amplify:App", '{"p":[["AutoBranchCreationConfig",["ref","AutoBranchCreationConfig"],16],["OauthToken","string",16],["Description","string"],["Platform",["enum","WEB","WEB_DYNAMIC","WEB_COMPUTE"]],["EnableBranchAutoDeletion","boolean"],["Name","string",1],["Repository","string"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AccessToken","string",16],["BuildSpec","string"],["CustomRules",["array",["ref","CustomRule"]]],["BasicAuthConfig",["ref","BasicAuthConfig"],16],["CustomHeaders","string"],["Tags",["array",["ref","Tag"]]],["IAMServiceRole","string"],["CacheConfig",["ref","CacheConfig"]],["ComputeRoleArn","string"],["JobConfig",["ref","JobConfig"]],["AppId","string",72],["Arn","string",72],["DefaultDomain","string",8],["AppName","string",8]],"id":["Arn"],"d":{"AutoBranchCreationConfig":[["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AutoBranchCreationPatterns",["array","string"]],["EnableAutoBranchCreation","boolean"],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["EnablePerformanceMode","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BasicAuthConfig",["ref","BasicAuthConfig"]],["Framework","string"]],"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string"],["EnableBasicAuth","boolean"],["Password","string",48]],"CustomRule":[["Condition","string"],["Status","string"],["Target","string",1],["Source","string",1]],"CacheConfig":[["Type",["enum","AMPLIFY_MANAGED","AMPLIFY_MANAGED_NO_COOKIES"]]],"JobConfig":[["BuildComputeType",["enum","STANDARD_8GB","LARGE_16GB","XLARGE_72GB"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AccessToken","BasicAuthConfig","OauthToken","AutoBranchCreationConfig"],"ro":["AppId","AppName","Arn","DefaultDomain"],"tg":[true,true,true]},"arn":"arn:${Partition}:amplify:${Region}:${Account}:apps/${AppId}"}');
 /** A {@link App} instance: its attributes as typed outputs. */
 export type App = InstanceType<typeof App>;
 
 /** Inputs of {@link App}. */
 export interface AppArgs {
-  /** Sets the configuration for your automatic branch creation. */
+  /**
+   * Sets the configuration for your automatic branch creation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoBranchCreationConfig?: AppAutoBranchCreationConfig;
   /**
    * The OAuth token for a third-party source control system for an Amplify app. The OAuth token is used to create a webhook and a read-only deploy key using SSH cloning. The OAuth token is not stored.
@@ -29,9 +33,17 @@ export interface AppArgs {
    * You must specify either `OauthToken` or `AccessToken` when you create a new app.
    *
    * Existing Amplify apps deployed from a GitHub repository using OAuth continue to work with CI/CD. However, we strongly recommend that you migrate these apps to use the GitHub App. For more information, see [Migrating an existing OAuth app to the Amplify GitHub App](https://docs.aws.amazon.com/amplify/latest/userguide/setting-up-GitHub-access.html#migrating-to-github-app-auth) in the *Amplify User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 1000. Pattern: `(?s).*`.
    */
   oauthToken?: string;
-  /** The description of the Amplify app. */
+  /**
+   * The description of the Amplify app.
+   *
+   * Length: at most 1000. Pattern: `(?s).*`.
+   */
   description?: string;
   /**
    * The platform for the Amplify app. For a static app, set the platform type to `WEB` . For a dynamic server-side rendered (SSR) app, set the platform type to `WEB_COMPUTE` . For an app requiring Amplify Hosting's original SSR support only, set the platform type to `WEB_DYNAMIC` .
@@ -41,9 +53,17 @@ export interface AppArgs {
   platform?: "WEB" | "WEB_DYNAMIC" | "WEB_COMPUTE";
   /** Automatically disconnect a branch in Amplify Hosting when you delete a branch from your Git repository. */
   enableBranchAutoDeletion?: boolean;
-  /** The name of the Amplify app. */
+  /**
+   * The name of the Amplify app.
+   *
+   * Length: 1–255. Pattern: `(?s).+`.
+   */
   name: string;
-  /** The Git repository for the Amplify app. */
+  /**
+   * The Git repository for the Amplify app.
+   *
+   * Pattern: `(?s).*`.
+   */
   repository?: string;
   /**
    * The environment variables for the Amplify app.
@@ -59,23 +79,47 @@ export interface AppArgs {
    * You must specify either `AccessToken` or `OauthToken` when you create a new app.
    *
    * Existing Amplify apps deployed from a GitHub repository using OAuth continue to work with CI/CD. However, we strongly recommend that you migrate these apps to use the GitHub App. For more information, see [Migrating an existing OAuth app to the Amplify GitHub App](https://docs.aws.amazon.com/amplify/latest/userguide/setting-up-GitHub-access.html#migrating-to-github-app-auth) in the *Amplify User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   accessToken?: string;
-  /** The build specification (build spec) for an Amplify app. */
+  /**
+   * The build specification (build spec) for an Amplify app.
+   *
+   * Length: 1–25000. Pattern: `(?s).+`.
+   */
   buildSpec?: string;
   /** The custom rewrite and redirect rules for an Amplify app. */
   customRules?: AppCustomRule[];
-  /** The credentials for basic authorization for an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` . */
+  /**
+   * The credentials for basic authorization for an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   basicAuthConfig?: AppBasicAuthConfig;
-  /** The custom HTTP headers for an Amplify app. */
+  /**
+   * The custom HTTP headers for an Amplify app.
+   *
+   * Length: 0–25000. Pattern: `(?s).*`.
+   */
   customHeaders?: string;
   /** The tag for an Amplify app. */
   tags?: AwsTag[];
-  /** AWS Identity and Access Management ( IAM ) service role for the Amazon Resource Name (ARN) of the Amplify app. */
+  /**
+   * AWS Identity and Access Management ( IAM ) service role for the Amazon Resource Name (ARN) of the Amplify app.
+   *
+   * Length: 1–1000. Pattern: `(?s).*`.
+   */
   iamServiceRole?: string;
   /** The cache configuration for the Amplify app. If you don't specify the cache configuration `type` , Amplify uses the default `AMPLIFY_MANAGED` setting. */
   cacheConfig?: AppCacheConfig;
-  /** The Amazon Resource Name (ARN) of the IAM role for an SSR app. The Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role for an SSR app. The Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* .
+   *
+   * Length: 0–1000. Pattern: `(?s).*`.
+   */
   computeRoleArn?: string;
   /** The configuration details that apply to the jobs for an Amplify app. */
   jobConfig?: AppJobConfig;
@@ -101,7 +145,11 @@ export interface AppOutputs extends AppArgs {
 export interface AppAutoBranchCreationConfig {
   /** The environment variables for the autocreated branch. */
   environmentVariables?: AppEnvironmentVariable[];
-  /** Automated branch creation glob patterns for the Amplify app. */
+  /**
+   * Automated branch creation glob patterns for the Amplify app.
+   *
+   * Each item: Length: 1–2048.
+   */
   autoBranchCreationPatterns?: string[];
   /** Enables automated branch creation for the Amplify app. */
   enableAutoBranchCreation?: boolean;
@@ -113,6 +161,8 @@ export interface AppAutoBranchCreationConfig {
    * If you don't specify an environment, Amplify Hosting provides backend support for each preview by automatically provisioning a temporary backend environment. Amplify deletes this environment when the pull request is closed.
    *
    * For more information about creating backend environments, see [Feature Branch Deployments and Team Workflows](https://docs.aws.amazon.com/amplify/latest/userguide/multi-environments.html) in the *AWS Amplify Hosting User Guide* .
+   *
+   * Length: at most 20. Pattern: `(?s).*`.
    */
   pullRequestEnvironmentName?: string;
   /**
@@ -131,13 +181,21 @@ export interface AppAutoBranchCreationConfig {
    * Performance mode optimizes for faster hosting performance by keeping content cached at the edge for a longer interval. When performance mode is enabled, hosting configuration or code changes can take up to 10 minutes to roll out.
    */
   enablePerformanceMode?: boolean;
-  /** The build specification (build spec) for the autocreated branch. */
+  /**
+   * The build specification (build spec) for the autocreated branch.
+   *
+   * Length: 1–25000.
+   */
   buildSpec?: string;
   /** Stage for the auto created branch. */
   stage?: "EXPERIMENTAL" | "BETA" | "PULL_REQUEST" | "PRODUCTION" | "DEVELOPMENT";
   /** Sets password protection for your auto created branch. */
   basicAuthConfig?: AppBasicAuthConfig;
-  /** The framework for the autocreated branch. */
+  /**
+   * The framework for the autocreated branch.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   framework?: string;
 }
 
@@ -147,9 +205,17 @@ export interface AppAutoBranchCreationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-app-environmentvariable.html | CloudFormation: EnvironmentVariable}
  */
 export interface AppEnvironmentVariable {
-  /** The environment variable value. */
+  /**
+   * The environment variable value.
+   *
+   * Length: at most 5500. Pattern: `(?s).*`.
+   */
   value: string;
-  /** The environment variable name. */
+  /**
+   * The environment variable name.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   name: string;
 }
 
@@ -159,7 +225,11 @@ export interface AppEnvironmentVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-app-basicauthconfig.html | CloudFormation: BasicAuthConfig}
  */
 export interface AppBasicAuthConfig {
-  /** The user name for basic authorization. */
+  /**
+   * The user name for basic authorization.
+   *
+   * Length: 1–255.
+   */
   username?: string;
   /** Enables basic authorization for the Amplify app's branches. */
   enableBasicAuth?: boolean;
@@ -167,6 +237,8 @@ export interface AppBasicAuthConfig {
    * The password for basic authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–255.
    */
   password?: string;
 }
@@ -177,7 +249,11 @@ export interface AppBasicAuthConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-app-customrule.html | CloudFormation: CustomRule}
  */
 export interface AppCustomRule {
-  /** The condition for a URL rewrite or redirect rule, such as a country code. */
+  /**
+   * The condition for a URL rewrite or redirect rule, such as a country code.
+   *
+   * Length: 0–2048. Pattern: `(?s).*`.
+   */
   condition?: string;
   /**
    * The status code for a URL rewrite or redirect rule.
@@ -187,11 +263,21 @@ export interface AppCustomRule {
    * - **302** - Represents a 302 temporary redirect rule.
    * - **404** - Represents a 404 redirect rule.
    * - **404-200** - Represents a 404 rewrite rule.
+   *
+   * Length: 3–7. Pattern: `.{3,7}`.
    */
   status?: string;
-  /** The target pattern for a URL rewrite or redirect rule. */
+  /**
+   * The target pattern for a URL rewrite or redirect rule.
+   *
+   * Length: 1–2048. Pattern: `(?s).+`.
+   */
   target: string;
-  /** The source pattern for a URL rewrite or redirect rule. */
+  /**
+   * The source pattern for a URL rewrite or redirect rule.
+   *
+   * Length: 1–2048. Pattern: `(?s).+`.
+   */
   source: string;
 }
 
@@ -244,13 +330,17 @@ export interface AppJobConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-branch.html | CloudFormation: AWS::Amplify::Branch}
  */
-export const Branch = cloudControlType<BranchArgs, BranchOutputs>("AWS::Amplify::Branch", "aws:amplify:Branch", '{"p":[["Description","string"],["EnablePerformanceMode","boolean"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AppId","string",67],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BranchName","string",67],["BasicAuthConfig",["ref","BasicAuthConfig"]],["Framework","string"],["Tags",["array",["ref","Tag"]]],["Backend",["ref","Backend"]],["ComputeRoleArn","string"],["EnableSkewProtection","boolean"],["Arn","string",72]],"id":["Arn"],"d":{"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string",1],["EnableBasicAuth","boolean"],["Password","string",49]],"Backend":[["StackArn","string"]]},"tags":["Tags","standard"]}');
+export const Branch = cloudControlType<BranchArgs, BranchOutputs>("AWS::Amplify::Branch", "aws:amplify:Branch", '{"p":[["Description","string"],["EnablePerformanceMode","boolean"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AppId","string",67],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BranchName","string",67],["BasicAuthConfig",["ref","BasicAuthConfig"],16],["Framework","string"],["Tags",["array",["ref","Tag"]]],["Backend",["ref","Backend"]],["ComputeRoleArn","string"],["EnableSkewProtection","boolean"],["Arn","string",72]],"id":["Arn"],"d":{"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string",1],["EnableBasicAuth","boolean"],["Password","string",49]],"Backend":[["StackArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["BasicAuthConfig"],"co":["AppId","BranchName"],"ro":["Arn"],"tg":[true,true,true]}}');
 /** A {@link Branch} instance: its attributes as typed outputs. */
 export type Branch = InstanceType<typeof Branch>;
 
 /** Inputs of {@link Branch}. */
 export interface BranchArgs {
-  /** The description for the branch that is part of an Amplify app. */
+  /**
+   * The description for the branch that is part of an Amplify app.
+   *
+   * Length: at most 1000. Pattern: `(?s).*`.
+   */
   description?: string;
   /**
    * Enables performance mode for the branch.
@@ -260,7 +350,11 @@ export interface BranchArgs {
   enablePerformanceMode?: boolean;
   /** The environment variables for the branch. */
   environmentVariables?: BranchEnvironmentVariable[];
-  /** The unique ID for an Amplify app. */
+  /**
+   * The unique ID for an Amplify app.
+   *
+   * Length: 1–20. Pattern: `d[a-z0-9]+`.
+   */
   appId: string;
   /**
    * If pull request previews are enabled for this branch, you can use this property to specify a dedicated backend environment for your previews. For example, you could specify an environment named `prod` , `test` , or `dev` that you initialized with the Amplify CLI and mapped to this branch.
@@ -270,6 +364,8 @@ export interface BranchArgs {
    * If you don't specify an environment, Amplify Hosting provides backend support for each preview by automatically provisioning a temporary backend environment. Amplify Hosting deletes this environment when the pull request is closed.
    *
    * For more information about creating backend environments, see [Feature Branch Deployments and Team Workflows](https://docs.aws.amazon.com/amplify/latest/userguide/multi-environments.html) in the *AWS Amplify Hosting User Guide* .
+   *
+   * Length: at most 20. Pattern: `(?s).*`.
    */
   pullRequestEnvironmentName?: string;
   /**
@@ -282,15 +378,31 @@ export interface BranchArgs {
   enablePullRequestPreview?: boolean;
   /** Enables auto building for the branch. */
   enableAutoBuild?: boolean;
-  /** The build specification (build spec) for the branch. */
+  /**
+   * The build specification (build spec) for the branch.
+   *
+   * Length: 1–25000. Pattern: `(?s).+`.
+   */
   buildSpec?: string;
   /** Describes the current stage for the branch. */
   stage?: "EXPERIMENTAL" | "BETA" | "PULL_REQUEST" | "PRODUCTION" | "DEVELOPMENT";
-  /** The name for the branch. */
+  /**
+   * The name for the branch.
+   *
+   * Length: 1–255. Pattern: `(?s).+`.
+   */
   branchName: string;
-  /** The basic authorization credentials for a branch of an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` . */
+  /**
+   * The basic authorization credentials for a branch of an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   basicAuthConfig?: BranchBasicAuthConfig;
-  /** The framework for the branch. */
+  /**
+   * The framework for the branch.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   framework?: string;
   /** The tag for the branch. */
   tags?: AwsTag[];
@@ -300,7 +412,11 @@ export interface BranchArgs {
    * This field is available to Amplify Gen 2 apps only. When you deploy an application with Amplify Gen 2, you provision the app's backend infrastructure using Typescript code.
    */
   backend?: BranchBackend;
-  /** The Amazon Resource Name (ARN) of the IAM role to assign to a branch of an SSR app. The SSR Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to assign to a branch of an SSR app. The SSR Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* .
+   *
+   * Length: 0–1000. Pattern: `(?s).*`.
+   */
   computeRoleArn?: string;
   /**
    * Specifies whether the skew protection feature is enabled for the branch.
@@ -322,9 +438,17 @@ export interface BranchOutputs extends BranchArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-branch-environmentvariable.html | CloudFormation: EnvironmentVariable}
  */
 export interface BranchEnvironmentVariable {
-  /** The environment variable value. */
+  /**
+   * The environment variable value.
+   *
+   * Length: at most 5500. Pattern: `(?s).*`.
+   */
   value: string;
-  /** The environment variable name. */
+  /**
+   * The environment variable name.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   name: string;
 }
 
@@ -334,6 +458,7 @@ export interface BranchEnvironmentVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-branch-basicauthconfig.html | CloudFormation: BasicAuthConfig}
  */
 export interface BranchBasicAuthConfig {
+  /** Length: 1–255. */
   username: string;
   /** Enables basic authorization for the branch. */
   enableBasicAuth?: boolean;
@@ -341,6 +466,8 @@ export interface BranchBasicAuthConfig {
    * The password for basic authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–255.
    */
   password: string;
 }
@@ -353,7 +480,11 @@ export interface BranchBasicAuthConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-branch-backend.html | CloudFormation: Backend}
  */
 export interface BranchBackend {
-  /** The Amazon Resource Name (ARN) for the CloudFormation stack. */
+  /**
+   * The Amazon Resource Name (ARN) for the CloudFormation stack.
+   *
+   * Length: 20–2048.
+   */
   stackArn?: string;
 }
 
@@ -362,25 +493,49 @@ export interface BranchBackend {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-domain.html | CloudFormation: AWS::Amplify::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Amplify::Domain", "aws:amplify:Domain", '{"p":[["SubDomainSettings",["array",["ref","SubDomainSetting"]],1],["AppId","string",67],["AutoSubDomainIAMRole","string"],["DomainName","string",67],["EnableAutoSubDomain","boolean"],["AutoSubDomainCreationPatterns",["array","string"]],["CertificateSettings",["ref","CertificateSettings"]],["StatusReason","string",8],["Arn","string",72],["DomainStatus","string",8],["CertificateRecord","string",8],["Certificate",["ref","Certificate"],8],["UpdateStatus","string",8]],"id":["Arn"],"d":{"SubDomainSetting":[["Prefix","string",1],["BranchName","string",1]],"CertificateSettings":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CustomCertificateArn","string"]],"Certificate":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CertificateArn","string"],["CertificateVerificationDNSRecord","string"]]}}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Amplify::Domain", "aws:amplify:Domain", '{"p":[["SubDomainSettings",["array",["ref","SubDomainSetting"]],1],["AppId","string",67],["AutoSubDomainIAMRole","string"],["DomainName","string",67],["EnableAutoSubDomain","boolean"],["AutoSubDomainCreationPatterns",["array","string"]],["CertificateSettings",["ref","CertificateSettings"],16],["StatusReason","string",8],["Arn","string",72],["DomainStatus","string",8],["CertificateRecord","string",8],["Certificate",["ref","Certificate"],8],["UpdateStatus","string",8]],"id":["Arn"],"d":{"SubDomainSetting":[["Prefix","string",1],["BranchName","string",1]],"CertificateSettings":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CustomCertificateArn","string"]],"Certificate":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CertificateArn","string"],["CertificateVerificationDNSRecord","string"]]},"reg":{"h":"crudl","wo":["CertificateSettings"],"co":["AppId","DomainName"],"ro":["Arn","DomainStatus","StatusReason","CertificateRecord","Certificate","UpdateStatus"]}}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The setting for the subdomain. */
+  /**
+   * The setting for the subdomain.
+   *
+   * Items: at most 255.
+   */
   subDomainSettings: DomainSubDomainSetting[];
-  /** The unique ID for an Amplify app. */
+  /**
+   * The unique ID for an Amplify app.
+   *
+   * Length: 1–20. Pattern: `d[a-z0-9]+`.
+   */
   appId: string;
-  /** The required AWS Identity and Access Management (IAMlong) service role for the Amazon Resource Name (ARN) for automatically creating subdomains. */
+  /**
+   * The required AWS Identity and Access Management (IAMlong) service role for the Amazon Resource Name (ARN) for automatically creating subdomains.
+   *
+   * Length: at most 1000. Pattern: `^$|^arn:.+:iam::\d{12}:role.+`.
+   */
   autoSubDomainIAMRole?: string;
-  /** The domain name for the domain association. */
+  /**
+   * The domain name for the domain association.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   domainName: string;
   /** Enables the automated creation of subdomains for branches. */
   enableAutoSubDomain?: boolean;
-  /** Sets the branch patterns for automatic subdomain creation. */
+  /**
+   * Sets the branch patterns for automatic subdomain creation.
+   *
+   * Each item: Length: 1–2048. Pattern: `(?s).+`.
+   */
   autoSubDomainCreationPatterns?: string[];
-  /** The type of SSL/TLS certificate to use for your custom domain. If you don't specify a certificate type, Amplify uses the default certificate that it provisions and manages for you. */
+  /**
+   * The type of SSL/TLS certificate to use for your custom domain. If you don't specify a certificate type, Amplify uses the default certificate that it provisions and manages for you.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificateSettings?: DomainCertificateSettings;
 }
 
@@ -414,7 +569,11 @@ export interface DomainOutputs extends DomainArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-domain-subdomainsetting.html | CloudFormation: SubDomainSetting}
  */
 export interface DomainSubDomainSetting {
-  /** The prefix setting for the subdomain. */
+  /**
+   * The prefix setting for the subdomain.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   prefix: string;
   /**
    * The branch name setting for the subdomain.
@@ -422,6 +581,8 @@ export interface DomainSubDomainSetting {
    * *Length Constraints:* Minimum length of 1. Maximum length of 255.
    *
    * *Pattern:* (?s).+
+   *
+   * Length: 1–255. Pattern: `(?s).+`.
    */
   branchName: string;
 }
@@ -444,6 +605,8 @@ export interface DomainCertificateSettings {
    * The Amazon resource name (ARN) for the custom certificate that you have already added to Certificate Manager in your AWS account .
    *
    * This field is required only when the certificate type is `CUSTOM` .
+   *
+   * Pattern: `^arn:aws:acm:[a-z0-9-]+:\d{12}:certificate\/.+$`.
    */
   customCertificateArn?: string;
 }
@@ -468,18 +631,26 @@ export interface DomainCertificate {
    * The Amazon resource name (ARN) for a custom certificate that you have already added to Certificate Manager in your AWS account .
    *
    * This field is required only when the certificate type is `CUSTOM` .
+   *
+   * Pattern: `"^arn:aws:acm:[a-z0-9-]+:\d{12}:certificate\/.+$"`.
    */
   certificateArn?: string;
-  /** The DNS record for certificate verification. */
+  /**
+   * The DNS record for certificate verification.
+   *
+   * Length: at most 1000.
+   */
   certificateVerificationDNSRecord?: string;
 }
 
 /**
  * Resource Type definition for AWS::Amplify::Webhook. Creates a webhook on an Amplify app.
  *
+ * @deprecated Cloud Control cannot create AWS::Amplify::Webhook: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-webhook.html | CloudFormation: AWS::Amplify::Webhook}
  */
-export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::Amplify::Webhook", "aws:amplify:Webhook", '{"p":[["AppId","string",66],["BranchName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebhookId","string",72],["WebhookUrl","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:amplify:${Region}:${Account}:webhooks/${WebhookId}"}');
+export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::Amplify::Webhook", "aws:amplify:Webhook", '{"p":[["AppId","string",66],["BranchName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebhookId","string",72],["WebhookUrl","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:amplify:${Region}:${Account}:webhooks/${WebhookId}"}');
 /** A {@link Webhook} instance: its attributes as typed outputs. */
 export type Webhook = InstanceType<typeof Webhook>;
 

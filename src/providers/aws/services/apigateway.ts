@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/apigateway
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::ApiGateway::Account` resource specifies the IAM role that Amazon API Gateway uses to write API logs to Amazon CloudWatch Logs. To avoid overwriting other roles, you should only have one `AWS::ApiGateway::Account` resource per region per account.
  *
@@ -15,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-account.html | CloudFormation: AWS::ApiGateway::Account}
  */
-export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::ApiGateway::Account", "aws:apigateway:Account", '{"p":[["CloudWatchRoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:apigateway:${Region}::/account/${ApiGatewayAccountId}"}');
+export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::ApiGateway::Account", "aws:apigateway:Account", '{"p":[["CloudWatchRoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crud","ro":["Id"],"tg":[false,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/account/${ApiGatewayAccountId}"}');
 /** A {@link Account} instance: its attributes as typed outputs. */
 export type Account = InstanceType<typeof Account>;
 
@@ -36,7 +38,7 @@ export interface AccountOutputs extends AccountArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-apikey.html | CloudFormation: AWS::ApiGateway::ApiKey}
  */
-export const ApiKey = cloudControlType<ApiKeyArgs, ApiKeyOutputs>("AWS::ApiGateway::ApiKey", "aws:apigateway:ApiKey", '{"p":[["Description","string"],["StageKeys",["array",["ref","StageKey"]]],["Value","string",66],["Enabled","boolean"],["CustomerId","string"],["GenerateDistinctId","boolean",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["APIKeyId","string",72]],"id":["APIKeyId"],"d":{"StageKey":[["StageName","string"],["RestApiId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/apikeys/${ApiKeyId}"}');
+export const ApiKey = cloudControlType<ApiKeyArgs, ApiKeyOutputs>("AWS::ApiGateway::ApiKey", "aws:apigateway:ApiKey", '{"p":[["Description","string"],["StageKeys",["array",["ref","StageKey"]]],["Value","string",66],["Enabled","boolean"],["CustomerId","string"],["GenerateDistinctId","boolean",82],["Tags",["array",["ref","Tag"]]],["Name","string",66],["APIKeyId","string",72]],"id":["APIKeyId"],"d":{"StageKey":[["StageName","string"],["RestApiId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["GenerateDistinctId"],"co":["GenerateDistinctId","Name","Value"],"ro":["APIKeyId"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:apigateway:${Region}::/apikeys/${ApiKeyId}"}');
 /** A {@link ApiKey} instance: its attributes as typed outputs. */
 export type ApiKey = InstanceType<typeof ApiKey>;
 
@@ -52,7 +54,11 @@ export interface ApiKeyArgs {
   enabled?: boolean;
   /** An AWS Marketplace customer identifier, when integrating with the AWS SaaS Marketplace. */
   customerId?: string;
-  /** Specifies whether ( `true` ) or not ( `false` ) the key identifier is distinct from the created API key value. This parameter is deprecated and should not be used. */
+  /**
+   * Specifies whether ( `true` ) or not ( `false` ) the key identifier is distinct from the created API key value. This parameter is deprecated and should not be used.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   generateDistinctId?: boolean;
   /** The key-value map of strings. The valid character set is [a-zA-Z+-=._:/]. The tag key can be up to 128 characters and must not start with `aws:` . The tag value can be up to 256 characters. */
   tags?: AwsTag[];
@@ -87,7 +93,7 @@ export interface ApiKeyStageKey {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-authorizer.html | CloudFormation: AWS::ApiGateway::Authorizer}
  */
-export const Authorizer = cloudControlType<AuthorizerArgs, AuthorizerOutputs>("AWS::ApiGateway::Authorizer", "aws:apigateway:Authorizer", '{"p":[["ProviderARNs",["array","string"]],["AuthorizerCredentials","string"],["IdentityValidationExpression","string"],["Type","string",1],["AuthorizerUri","string"],["AuthorizerResultTtlInSeconds","integer"],["RestApiId","string",67],["IdentitySource","string"],["AuthType","string"],["Name","string",1],["AuthorizerId","string",72]],"id":["RestApiId","AuthorizerId"]}');
+export const Authorizer = cloudControlType<AuthorizerArgs, AuthorizerOutputs>("AWS::ApiGateway::Authorizer", "aws:apigateway:Authorizer", '{"p":[["ProviderARNs",["array","string"]],["AuthorizerCredentials","string"],["IdentityValidationExpression","string"],["Type","string",1],["AuthorizerUri","string"],["AuthorizerResultTtlInSeconds","integer"],["RestApiId","string",67],["IdentitySource","string"],["AuthType","string"],["Name","string",1],["AuthorizerId","string",72]],"id":["RestApiId","AuthorizerId"],"reg":{"h":"crudl","co":["RestApiId"],"ro":["AuthorizerId"],"uo":["ProviderARNs"],"tg":[false,false,false]}}');
 /** A {@link Authorizer} instance: its attributes as typed outputs. */
 export type Authorizer = InstanceType<typeof Authorizer>;
 
@@ -126,7 +132,7 @@ export interface AuthorizerOutputs extends AuthorizerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-basepathmapping.html | CloudFormation: AWS::ApiGateway::BasePathMapping}
  */
-export const BasePathMapping = cloudControlType<BasePathMappingArgs, BasePathMappingOutputs>("AWS::ApiGateway::BasePathMapping", "aws:apigateway:BasePathMapping", '{"p":[["DomainName","string",67],["RestApiId","string"],["Stage","string"],["BasePath","string",66],["Id","string",0,"awsId"]],"id":["DomainName","BasePath"]}');
+export const BasePathMapping = cloudControlType<BasePathMappingArgs, BasePathMappingOutputs>("AWS::ApiGateway::BasePathMapping", "aws:apigateway:BasePathMapping", '{"p":[["DomainName","string",67],["RestApiId","string"],["Stage","string"],["BasePath","string",66],["Id","string",0,"awsId"]],"id":["DomainName","BasePath"],"reg":{"h":"crudl","co":["DomainName","BasePath"],"tg":[false,false,false]}}');
 /** A {@link BasePathMapping} instance: its attributes as typed outputs. */
 export type BasePathMapping = InstanceType<typeof BasePathMapping>;
 
@@ -154,7 +160,7 @@ export interface BasePathMappingOutputs extends BasePathMappingArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-basepathmappingv2.html | CloudFormation: AWS::ApiGateway::BasePathMappingV2}
  */
-export const BasePathMappingV2 = cloudControlType<BasePathMappingV2Args, BasePathMappingV2Outputs>("AWS::ApiGateway::BasePathMappingV2", "aws:apigateway:BasePathMappingV2", '{"p":[["BasePath","string",66],["DomainNameArn","string",67],["RestApiId","string",1],["Stage","string"],["BasePathMappingArn","string",72]],"id":["BasePathMappingArn"]}');
+export const BasePathMappingV2 = cloudControlType<BasePathMappingV2Args, BasePathMappingV2Outputs>("AWS::ApiGateway::BasePathMappingV2", "aws:apigateway:BasePathMappingV2", '{"p":[["BasePath","string",66],["DomainNameArn","string",67],["RestApiId","string",1],["Stage","string"],["BasePathMappingArn","string",72]],"id":["BasePathMappingArn"],"reg":{"h":"crudl","co":["DomainNameArn","BasePath"],"ro":["BasePathMappingArn"],"tg":[false,false,false]}}');
 /** A {@link BasePathMappingV2} instance: its attributes as typed outputs. */
 export type BasePathMappingV2 = InstanceType<typeof BasePathMappingV2>;
 
@@ -181,7 +187,7 @@ export interface BasePathMappingV2Outputs extends BasePathMappingV2Args {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-clientcertificate.html | CloudFormation: AWS::ApiGateway::ClientCertificate}
  */
-export const ClientCertificate = cloudControlType<ClientCertificateArgs, ClientCertificateOutputs>("AWS::ApiGateway::ClientCertificate", "aws:apigateway:ClientCertificate", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["ClientCertificateId","string",72]],"id":["ClientCertificateId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/clientcertificates/${ClientCertificateId}"}');
+export const ClientCertificate = cloudControlType<ClientCertificateArgs, ClientCertificateOutputs>("AWS::ApiGateway::ClientCertificate", "aws:apigateway:ClientCertificate", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["ClientCertificateId","string",72]],"id":["ClientCertificateId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ClientCertificateId"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/clientcertificates/${ClientCertificateId}"}');
 /** A {@link ClientCertificate} instance: its attributes as typed outputs. */
 export type ClientCertificate = InstanceType<typeof ClientCertificate>;
 
@@ -204,7 +210,7 @@ export interface ClientCertificateOutputs extends ClientCertificateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-deployment.html | CloudFormation: AWS::ApiGateway::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::ApiGateway::Deployment", "aws:apigateway:Deployment", '{"p":[["Description","string"],["StageDescription",["ref","StageDescription"]],["StageName","string"],["RestApiId","string",67],["DeploymentCanarySettings",["ref","DeploymentCanarySettings"],66],["DeploymentId","string",72]],"id":["DeploymentId","RestApiId"],"d":{"StageDescription":[["CacheTtlInSeconds","integer"],["Description","string"],["LoggingLevel","string"],["CanarySetting",["ref","CanarySetting"]],["ThrottlingRateLimit","number"],["ClientCertificateId","string"],["Variables",["map","string"]],["DocumentationVersion","string"],["CacheDataEncrypted","boolean"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["CachingEnabled","boolean"],["TracingEnabled","boolean"],["MethodSettings",["array",["ref","MethodSetting"]]],["AccessLogSetting",["ref","AccessLogSetting"]],["CacheClusterSize","string"],["MetricsEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["CacheClusterEnabled","boolean"]],"CanarySetting":[["StageVariableOverrides",["map","string"]],["PercentTraffic","number"],["UseStageCache","boolean"]],"MethodSetting":[["CacheTtlInSeconds","integer"],["LoggingLevel","string"],["ResourcePath","string"],["CacheDataEncrypted","boolean"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["CachingEnabled","boolean"],["MetricsEnabled","boolean"],["HttpMethod","string"],["ThrottlingRateLimit","number"]],"AccessLogSetting":[["Format","string"],["DestinationArn","string"]],"DeploymentCanarySettings":[["StageVariableOverrides",["map","string"],2],["PercentTraffic","number",2],["UseStageCache","boolean",2]]}}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::ApiGateway::Deployment", "aws:apigateway:Deployment", '{"p":[["Description","string"],["StageDescription",["ref","StageDescription"],16],["StageName","string",16],["RestApiId","string",67],["DeploymentCanarySettings",["ref","DeploymentCanarySettings"],82],["DeploymentId","string",72]],"id":["DeploymentId","RestApiId"],"d":{"StageDescription":[["CacheTtlInSeconds","integer"],["Description","string"],["LoggingLevel","string"],["CanarySetting",["ref","CanarySetting"]],["ThrottlingRateLimit","number"],["ClientCertificateId","string"],["Variables",["map","string"]],["DocumentationVersion","string"],["CacheDataEncrypted","boolean"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["CachingEnabled","boolean"],["TracingEnabled","boolean"],["MethodSettings",["array",["ref","MethodSetting"]]],["AccessLogSetting",["ref","AccessLogSetting"]],["CacheClusterSize","string"],["MetricsEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["CacheClusterEnabled","boolean"]],"CanarySetting":[["StageVariableOverrides",["map","string"]],["PercentTraffic","number"],["UseStageCache","boolean"]],"MethodSetting":[["CacheTtlInSeconds","integer"],["LoggingLevel","string"],["ResourcePath","string"],["CacheDataEncrypted","boolean"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["CachingEnabled","boolean"],["MetricsEnabled","boolean"],["HttpMethod","string"],["ThrottlingRateLimit","number"]],"AccessLogSetting":[["Format","string"],["DestinationArn","string"]],"DeploymentCanarySettings":[["StageVariableOverrides",["map","string"]],["PercentTraffic","number"],["UseStageCache","boolean"]]},"reg":{"h":"crudl","wo":["StageName","StageDescription","DeploymentCanarySettings"],"co":["DeploymentCanarySettings","RestApiId"],"ro":["DeploymentId"],"uo":["StageDescription/MethodSettings","StageDescription/Tags"],"tg":[false,true,true]}}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
@@ -212,13 +218,25 @@ export type Deployment = InstanceType<typeof Deployment>;
 export interface DeploymentArgs {
   /** The description for the Deployment resource to create. */
   description?: string;
-  /** The description of the Stage resource for the Deployment resource to create. To specify a stage description, you must also provide a stage name. */
+  /**
+   * The description of the Stage resource for the Deployment resource to create. To specify a stage description, you must also provide a stage name.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stageDescription?: DeploymentStageDescription;
-  /** The name of the Stage resource for the Deployment resource to create. */
+  /**
+   * The name of the Stage resource for the Deployment resource to create.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stageName?: string;
   /** The string identifier of the associated RestApi. */
   restApiId: string;
-  /** The input configuration for a canary deployment. */
+  /**
+   * The input configuration for a canary deployment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentCanarySettings?: DeploymentDeploymentCanarySettings;
 }
 
@@ -357,7 +375,7 @@ export interface DeploymentDeploymentCanarySettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-documentationpart.html | CloudFormation: AWS::ApiGateway::DocumentationPart}
  */
-export const DocumentationPart = cloudControlType<DocumentationPartArgs, DocumentationPartOutputs>("AWS::ApiGateway::DocumentationPart", "aws:apigateway:DocumentationPart", '{"p":[["RestApiId","string",67],["Properties","string",1],["Location",["ref","Location"],67],["DocumentationPartId","string",72]],"id":["DocumentationPartId","RestApiId"],"d":{"Location":[["Path","string",2],["Type",["enum","API","AUTHORIZER","MODEL","RESOURCE","METHOD","PATH_PARAMETER","QUERY_PARAMETER","REQUEST_HEADER","REQUEST_BODY","RESPONSE","RESPONSE_HEADER","RESPONSE_BODY"],2],["Method","string",2],["StatusCode","string",2],["Name","string",2]]}}');
+export const DocumentationPart = cloudControlType<DocumentationPartArgs, DocumentationPartOutputs>("AWS::ApiGateway::DocumentationPart", "aws:apigateway:DocumentationPart", '{"p":[["RestApiId","string",67],["Properties","string",1],["Location",["ref","Location"],67],["DocumentationPartId","string",72]],"id":["DocumentationPartId","RestApiId"],"d":{"Location":[["Path","string"],["Type",["enum","API","AUTHORIZER","MODEL","RESOURCE","METHOD","PATH_PARAMETER","QUERY_PARAMETER","REQUEST_HEADER","REQUEST_BODY","RESPONSE","RESPONSE_HEADER","RESPONSE_BODY"]],["Method","string"],["StatusCode","string"],["Name","string"]]},"reg":{"h":"crudl","co":["Location","RestApiId"],"ro":["DocumentationPartId"],"tg":[false,true,true]}}');
 /** A {@link DocumentationPart} instance: its attributes as typed outputs. */
 export type DocumentationPart = InstanceType<typeof DocumentationPart>;
 
@@ -402,7 +420,7 @@ export interface DocumentationPartLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-documentationversion.html | CloudFormation: AWS::ApiGateway::DocumentationVersion}
  */
-export const DocumentationVersion = cloudControlType<DocumentationVersionArgs, DocumentationVersionOutputs>("AWS::ApiGateway::DocumentationVersion", "aws:apigateway:DocumentationVersion", '{"p":[["Description","string"],["DocumentationVersion","string",67],["RestApiId","string",67]],"id":["DocumentationVersion","RestApiId"]}');
+export const DocumentationVersion = cloudControlType<DocumentationVersionArgs, DocumentationVersionOutputs>("AWS::ApiGateway::DocumentationVersion", "aws:apigateway:DocumentationVersion", '{"p":[["Description","string"],["DocumentationVersion","string",67],["RestApiId","string",67]],"id":["DocumentationVersion","RestApiId"],"reg":{"h":"crudl","co":["DocumentationVersion","RestApiId"],"tg":[false,true,true]}}');
 /** A {@link DocumentationVersion} instance: its attributes as typed outputs. */
 export type DocumentationVersion = InstanceType<typeof DocumentationVersion>;
 
@@ -410,9 +428,17 @@ export type DocumentationVersion = InstanceType<typeof DocumentationVersion>;
 export interface DocumentationVersionArgs {
   /** A description about the new documentation snapshot. */
   description?: string;
-  /** The version identifier of the to-be-updated documentation version. */
+  /**
+   * The version identifier of the to-be-updated documentation version.
+   *
+   * Length: at least 1.
+   */
   documentationVersion: string;
-  /** The string identifier of the associated RestApi. */
+  /**
+   * The string identifier of the associated RestApi.
+   *
+   * Length: at least 1.
+   */
   restApiId: string;
 }
 
@@ -429,7 +455,7 @@ export interface DocumentationVersionOutputs extends DocumentationVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-domainname.html | CloudFormation: AWS::ApiGateway::DomainName}
  */
-export const DomainName = cloudControlType<DomainNameArgs, DomainNameOutputs>("AWS::ApiGateway::DomainName", "aws:apigateway:DomainName", '{"p":[["MutualTlsAuthentication",["ref","MutualTlsAuthentication"]],["OwnershipVerificationCertificateArn","string"],["DomainName","string",66],["SecurityPolicy","string"],["EndpointConfiguration",["ref","EndpointConfiguration"]],["RegionalCertificateArn","string"],["Tags",["array",["ref","Tag"]]],["CertificateArn","string"],["EndpointAccessMode","string"],["RoutingMode",["enum","BASE_PATH_MAPPING_ONLY","ROUTING_RULE_THEN_BASE_PATH_MAPPING","ROUTING_RULE_ONLY"]],["RegionalHostedZoneId","string",8],["RegionalDomainName","string",8],["DistributionHostedZoneId","string",8],["DistributionDomainName","string",8],["DomainNameArn","string",72]],"id":["DomainName"],"d":{"MutualTlsAuthentication":[["TruststoreVersion","string"],["TruststoreUri","string"]],"EndpointConfiguration":[["Types",["array","string"]],["IpAddressType","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/domainnames/${DomainName}"}');
+export const DomainName = cloudControlType<DomainNameArgs, DomainNameOutputs>("AWS::ApiGateway::DomainName", "aws:apigateway:DomainName", '{"p":[["MutualTlsAuthentication",["ref","MutualTlsAuthentication"]],["OwnershipVerificationCertificateArn","string"],["DomainName","string",66],["SecurityPolicy","string"],["EndpointConfiguration",["ref","EndpointConfiguration"]],["RegionalCertificateArn","string"],["Tags",["array",["ref","Tag"]]],["CertificateArn","string"],["EndpointAccessMode","string"],["RoutingMode",["enum","BASE_PATH_MAPPING_ONLY","ROUTING_RULE_THEN_BASE_PATH_MAPPING","ROUTING_RULE_ONLY"]],["RegionalHostedZoneId","string",8],["RegionalDomainName","string",8],["DistributionHostedZoneId","string",8],["DistributionDomainName","string",8],["DomainNameArn","string",72]],"id":["DomainName"],"d":{"MutualTlsAuthentication":[["TruststoreVersion","string"],["TruststoreUri","string"]],"EndpointConfiguration":[["Types",["array","string"]],["IpAddressType","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName"],"ro":["DomainNameArn","RegionalHostedZoneId","DistributionDomainName","RegionalDomainName","DistributionHostedZoneId"],"tg":[true,true,true],"nm":{"path":"DomainName"}},"arn":"arn:${Partition}:apigateway:${Region}::/domainnames/${DomainName}"}');
 /** A {@link DomainName} instance: its attributes as typed outputs. */
 export type DomainName = InstanceType<typeof DomainName>;
 
@@ -512,7 +538,7 @@ export interface DomainNameEndpointConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-domainnameaccessassociation.html | CloudFormation: AWS::ApiGateway::DomainNameAccessAssociation}
  */
-export const DomainNameAccessAssociation = cloudControlType<DomainNameAccessAssociationArgs, DomainNameAccessAssociationOutputs>("AWS::ApiGateway::DomainNameAccessAssociation", "aws:apigateway:DomainNameAccessAssociation", '{"p":[["DomainNameArn","string",67],["AccessAssociationSource","string",67],["AccessAssociationSourceType",["enum","VPCE"],67],["Tags",["array",["ref","Tag"]],66],["DomainNameAccessAssociationArn","string",72]],"id":["DomainNameAccessAssociationArn"],"tags":["Tags","standard"]}');
+export const DomainNameAccessAssociation = cloudControlType<DomainNameAccessAssociationArgs, DomainNameAccessAssociationOutputs>("AWS::ApiGateway::DomainNameAccessAssociation", "aws:apigateway:DomainNameAccessAssociation", '{"p":[["DomainNameArn","string",67],["AccessAssociationSource","string",67],["AccessAssociationSourceType",["enum","VPCE"],67],["Tags",["array",["ref","Tag"]],66],["DomainNameAccessAssociationArn","string",72]],"id":["DomainNameAccessAssociationArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["DomainNameArn","AccessAssociationSource","AccessAssociationSourceType","Tags"],"ro":["DomainNameAccessAssociationArn"],"tg":[true,true,false]}}');
 /** A {@link DomainNameAccessAssociation} instance: its attributes as typed outputs. */
 export type DomainNameAccessAssociation = InstanceType<typeof DomainNameAccessAssociation>;
 
@@ -539,7 +565,7 @@ export interface DomainNameAccessAssociationOutputs extends DomainNameAccessAsso
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-domainnamev2.html | CloudFormation: AWS::ApiGateway::DomainNameV2}
  */
-export const DomainNameV2 = cloudControlType<DomainNameV2Args, DomainNameV2Outputs>("AWS::ApiGateway::DomainNameV2", "aws:apigateway:DomainNameV2", '{"p":[["CertificateArn","string"],["DomainName","string",66],["EndpointConfiguration",["ref","EndpointConfiguration"],66],["SecurityPolicy","string",66],["EndpointAccessMode","string"],["Policy",["union","json","string"]],["RoutingMode",["enum","BASE_PATH_MAPPING_ONLY","ROUTING_RULE_THEN_BASE_PATH_MAPPING","ROUTING_RULE_ONLY"]],["Tags",["array",["ref","Tag"]]],["DomainNameId","string",8],["DomainNameArn","string",72]],"id":["DomainNameArn"],"d":{"EndpointConfiguration":[["Types",["array","string"]],["IpAddressType","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/domainnames/${DomainName}"}');
+export const DomainNameV2 = cloudControlType<DomainNameV2Args, DomainNameV2Outputs>("AWS::ApiGateway::DomainNameV2", "aws:apigateway:DomainNameV2", '{"p":[["CertificateArn","string"],["DomainName","string",66],["EndpointConfiguration",["ref","EndpointConfiguration"],66],["SecurityPolicy","string",66],["EndpointAccessMode","string"],["Policy",["union","json","string"]],["RoutingMode",["enum","BASE_PATH_MAPPING_ONLY","ROUTING_RULE_THEN_BASE_PATH_MAPPING","ROUTING_RULE_ONLY"]],["Tags",["array",["ref","Tag"]]],["DomainNameId","string",8],["DomainNameArn","string",72]],"id":["DomainNameArn"],"d":{"EndpointConfiguration":[["Types",["array","string"]],["IpAddressType","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","SecurityPolicy","EndpointConfiguration"],"ro":["DomainNameId","DomainNameArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/domainnames/${DomainName}"}');
 /** A {@link DomainNameV2} instance: its attributes as typed outputs. */
 export type DomainNameV2 = InstanceType<typeof DomainNameV2>;
 
@@ -556,7 +582,7 @@ export interface DomainNameV2Args {
   /** The endpoint access mode for your DomainName. */
   endpointAccessMode?: string;
   /** A stringified JSON policy document that applies to the `execute-api` service for this DomainName regardless of the caller and Method configuration. You can use `Fn::ToJsonString` to enter your `policy` . For more information, see [Fn::ToJsonString](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ToJsonString.html) . */
-  policy?: Record<string, unknown> | string;
+  policy?: PolicyDocument | string;
   /** The routing mode for this domain name. The routing mode determines how API Gateway sends traffic from your custom domain name to your private APIs. */
   routingMode?: "BASE_PATH_MAPPING_ONLY" | "ROUTING_RULE_THEN_BASE_PATH_MAPPING" | "ROUTING_RULE_ONLY";
   /** The collection of tags. Each tag element is associated with a given resource. */
@@ -588,7 +614,7 @@ export interface DomainNameV2EndpointConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-gatewayresponse.html | CloudFormation: AWS::ApiGateway::GatewayResponse}
  */
-export const GatewayResponse = cloudControlType<GatewayResponseArgs, GatewayResponseOutputs>("AWS::ApiGateway::GatewayResponse", "aws:apigateway:GatewayResponse", '{"p":[["ResponseParameters",["map","string"]],["ResponseTemplates",["map","string"]],["ResponseType","string",67],["RestApiId","string",67],["StatusCode","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const GatewayResponse = cloudControlType<GatewayResponseArgs, GatewayResponseOutputs>("AWS::ApiGateway::GatewayResponse", "aws:apigateway:GatewayResponse", '{"p":[["ResponseParameters",["map","string"]],["ResponseTemplates",["map","string"]],["ResponseType","string",67],["RestApiId","string",67],["StatusCode","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["ResponseType","RestApiId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link GatewayResponse} instance: its attributes as typed outputs. */
 export type GatewayResponse = InstanceType<typeof GatewayResponse>;
 
@@ -617,7 +643,7 @@ export interface GatewayResponseOutputs extends GatewayResponseArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-method.html | CloudFormation: AWS::ApiGateway::Method}
  */
-export const Method = cloudControlType<MethodArgs, MethodOutputs>("AWS::ApiGateway::Method", "aws:apigateway:Method", '{"p":[["ApiKeyRequired","boolean"],["AuthorizationScopes",["array","string"]],["AuthorizationType","string"],["AuthorizerId","string"],["HttpMethod","string",67],["Integration",["ref","Integration"]],["MethodResponses",["array",["ref","MethodResponse"]]],["OperationName","string"],["RequestModels",["map","string"]],["RequestParameters",["map",["union","boolean","string"]]],["RequestValidatorId","string"],["ResourceId","string",67],["RestApiId","string",67]],"id":["RestApiId","ResourceId","HttpMethod"],"d":{"Integration":[["CacheKeyParameters",["array","string"]],["CacheNamespace","string"],["ConnectionId","string"],["ConnectionType",["enum","INTERNET","VPC_LINK"]],["ContentHandling",["enum","CONVERT_TO_BINARY","CONVERT_TO_TEXT"]],["Credentials","string"],["IntegrationHttpMethod","string"],["IntegrationResponses",["array",["ref","IntegrationResponse"]]],["PassthroughBehavior",["enum","WHEN_NO_MATCH","WHEN_NO_TEMPLATES","NEVER"]],["RequestParameters",["map","string"]],["RequestTemplates",["map","string"]],["TimeoutInMillis","integer"],["Type",["enum","AWS","AWS_PROXY","HTTP","HTTP_PROXY","MOCK"],1],["Uri","string"],["ResponseTransferMode",["enum","BUFFERED","STREAM"]],["IntegrationTarget","string"]],"IntegrationResponse":[["ContentHandling",["enum","CONVERT_TO_BINARY","CONVERT_TO_TEXT"]],["ResponseParameters",["map","string"]],["ResponseTemplates",["map","string"]],["SelectionPattern","string"],["StatusCode","string",1]],"MethodResponse":[["ResponseModels",["map","string"]],["ResponseParameters",["map",["union","boolean","string"]]],["StatusCode","string",1]]}}');
+export const Method = cloudControlType<MethodArgs, MethodOutputs>("AWS::ApiGateway::Method", "aws:apigateway:Method", '{"p":[["ApiKeyRequired","boolean"],["AuthorizationScopes",["array","string"]],["AuthorizationType","string"],["AuthorizerId","string"],["HttpMethod","string",67],["Integration",["ref","Integration"]],["MethodResponses",["array",["ref","MethodResponse"]]],["OperationName","string"],["RequestModels",["map","string"]],["RequestParameters",["map",["union","boolean","string"]]],["RequestValidatorId","string"],["ResourceId","string",67],["RestApiId","string",67]],"id":["RestApiId","ResourceId","HttpMethod"],"d":{"Integration":[["CacheKeyParameters",["array","string"]],["CacheNamespace","string"],["ConnectionId","string"],["ConnectionType",["enum","INTERNET","VPC_LINK"]],["ContentHandling",["enum","CONVERT_TO_BINARY","CONVERT_TO_TEXT"]],["Credentials","string"],["IntegrationHttpMethod","string"],["IntegrationResponses",["array",["ref","IntegrationResponse"]]],["PassthroughBehavior",["enum","WHEN_NO_MATCH","WHEN_NO_TEMPLATES","NEVER"]],["RequestParameters",["map","string"]],["RequestTemplates",["map","string"]],["TimeoutInMillis","integer"],["Type",["enum","AWS","AWS_PROXY","HTTP","HTTP_PROXY","MOCK"],1],["Uri","string"],["ResponseTransferMode",["enum","BUFFERED","STREAM"]],["IntegrationTarget","string"]],"IntegrationResponse":[["ContentHandling",["enum","CONVERT_TO_BINARY","CONVERT_TO_TEXT"]],["ResponseParameters",["map","string"]],["ResponseTemplates",["map","string"]],["SelectionPattern","string"],["StatusCode","string",1]],"MethodResponse":[["ResponseModels",["map","string"]],["ResponseParameters",["map",["union","boolean","string"]]],["StatusCode","string",1]]},"reg":{"h":"crud","co":["RestApiId","ResourceId","HttpMethod"],"tg":[false,false,false]}}');
 /** A {@link Method} instance: its attributes as typed outputs. */
 export type Method = InstanceType<typeof Method>;
 
@@ -691,7 +717,11 @@ export interface MethodIntegration {
   requestParameters?: Record<string, string>;
   /** Represents a map of Velocity templates that are applied on the request payload based on the value of the Content-Type header sent by the client. The content type value is the key in this map, and the template (as a String) is the value. */
   requestTemplates?: Record<string, string>;
-  /** Custom timeout between 50 and 29,000 milliseconds. The default value is 29,000 milliseconds or 29 seconds. You can increase the default value to longer than 29 seconds for Regional or private APIs only. */
+  /**
+   * Custom timeout between 50 and 29,000 milliseconds. The default value is 29,000 milliseconds or 29 seconds. You can increase the default value to longer than 29 seconds for Regional or private APIs only.
+   *
+   * Range: at least 50.
+   */
   timeoutInMillis?: number;
   /**
    * Specifies an API method integration type. The valid value is one of the following:
@@ -752,7 +782,7 @@ export interface MethodMethodResponse {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-model.html | CloudFormation: AWS::ApiGateway::Model}
  */
-export const Model = cloudControlType<ModelArgs, ModelOutputs>("AWS::ApiGateway::Model", "aws:apigateway:Model", '{"p":[["Description","string"],["ContentType","string",66],["Schema",["union","json","string"]],["RestApiId","string",67],["Name","string",66]],"id":["Name"]}');
+export const Model = cloudControlType<ModelArgs, ModelOutputs>("AWS::ApiGateway::Model", "aws:apigateway:Model", '{"p":[["Description","string"],["ContentType","string",66],["Schema",["union","json","string"]],["RestApiId","string",67],["Name","string",66]],"id":["Name"],"reg":{"h":"crudl","co":["ContentType","Name","RestApiId"],"tg":[false,true,true],"nm":{"path":"Name"}}}');
 /** A {@link Model} instance: its attributes as typed outputs. */
 export type Model = InstanceType<typeof Model>;
 
@@ -789,7 +819,7 @@ export interface ModelOutputs extends ModelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-requestvalidator.html | CloudFormation: AWS::ApiGateway::RequestValidator}
  */
-export const RequestValidator = cloudControlType<RequestValidatorArgs, RequestValidatorOutputs>("AWS::ApiGateway::RequestValidator", "aws:apigateway:RequestValidator", '{"p":[["ValidateRequestParameters","boolean"],["RestApiId","string",67],["ValidateRequestBody","boolean"],["Name","string",66],["RequestValidatorId","string",72]],"id":["RequestValidatorId"]}');
+export const RequestValidator = cloudControlType<RequestValidatorArgs, RequestValidatorOutputs>("AWS::ApiGateway::RequestValidator", "aws:apigateway:RequestValidator", '{"p":[["ValidateRequestParameters","boolean"],["RestApiId","string",67],["ValidateRequestBody","boolean"],["Name","string",66],["RequestValidatorId","string",72]],"id":["RequestValidatorId"],"reg":{"h":"crudl","co":["Name","RestApiId"],"ro":["RequestValidatorId"],"tg":[false,true,true],"nm":{"path":"Name"}}}');
 /** A {@link RequestValidator} instance: its attributes as typed outputs. */
 export type RequestValidator = InstanceType<typeof RequestValidator>;
 
@@ -816,7 +846,7 @@ export interface RequestValidatorOutputs extends RequestValidatorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-resource.html | CloudFormation: AWS::ApiGateway::Resource}
  */
-export const Resource = cloudControlType<ResourceArgs, ResourceOutputs>("AWS::ApiGateway::Resource", "aws:apigateway:Resource", '{"p":[["ParentId","string",67],["PathPart","string",67],["RestApiId","string",67],["ResourceId","string",72]],"id":["RestApiId","ResourceId"]}');
+export const Resource = cloudControlType<ResourceArgs, ResourceOutputs>("AWS::ApiGateway::Resource", "aws:apigateway:Resource", '{"p":[["ParentId","string",67],["PathPart","string",67],["RestApiId","string",67],["ResourceId","string",72]],"id":["RestApiId","ResourceId"],"reg":{"h":"crudl","co":["PathPart","ParentId","RestApiId"],"ro":["ResourceId"],"tg":[false,true,true]}}');
 /** A {@link Resource} instance: its attributes as typed outputs. */
 export type Resource = InstanceType<typeof Resource>;
 
@@ -843,23 +873,35 @@ export interface ResourceOutputs extends ResourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-restapi.html | CloudFormation: AWS::ApiGateway::RestApi}
  */
-export const RestApi = cloudControlType<RestApiArgs, RestApiOutputs>("AWS::ApiGateway::RestApi", "aws:apigateway:RestApi", '{"p":[["Policy",["union","json","string"]],["BodyS3Location",["ref","S3Location"]],["Description","string"],["MinimumCompressionSize","integer"],["Parameters",["map","string"]],["CloneFrom","string"],["Mode","string"],["DisableExecuteApiEndpoint","boolean"],["FailOnWarnings","boolean"],["BinaryMediaTypes",["array","string"]],["Name","string"],["ApiKeySourceType","string"],["EndpointConfiguration",["ref","EndpointConfiguration"]],["Body",["union","json","string"]],["Tags",["array",["ref","Tag"]]],["Version","string"],["SecurityPolicy","string"],["EndpointAccessMode","string"],["RootResourceId","string",8],["RestApiId","string",72]],"id":["RestApiId"],"d":{"S3Location":[["Bucket","string"],["ETag","string"],["Version","string"],["Key","string"]],"EndpointConfiguration":[["Types",["array","string"]],["VpcEndpointIds",["array","string"]],["IpAddressType","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/restapis/${RestApiId}"}');
+export const RestApi = cloudControlType<RestApiArgs, RestApiOutputs>("AWS::ApiGateway::RestApi", "aws:apigateway:RestApi", '{"p":[["Policy",["union","json","string"]],["BodyS3Location",["ref","S3Location"],16],["Description","string"],["MinimumCompressionSize","integer"],["Parameters",["map","string"],16],["CloneFrom","string",16],["Mode","string",16],["DisableExecuteApiEndpoint","boolean"],["FailOnWarnings","boolean",16],["BinaryMediaTypes",["array","string"]],["Name","string"],["ApiKeySourceType","string"],["EndpointConfiguration",["ref","EndpointConfiguration"]],["Body",["union","json","string"],16],["Tags",["array",["ref","Tag"]]],["Version","string"],["SecurityPolicy","string"],["EndpointAccessMode","string"],["RootResourceId","string",8],["RestApiId","string",72]],"id":["RestApiId"],"d":{"S3Location":[["Bucket","string"],["ETag","string"],["Version","string"],["Key","string"]],"EndpointConfiguration":[["Types",["array","string"]],["VpcEndpointIds",["array","string"]],["IpAddressType","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Body","BodyS3Location","CloneFrom","FailOnWarnings","Mode","Parameters"],"ro":["RestApiId","RootResourceId"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/restapis/${RestApiId}"}');
 /** A {@link RestApi} instance: its attributes as typed outputs. */
 export type RestApi = InstanceType<typeof RestApi>;
 
 /** Inputs of {@link RestApi}. */
 export interface RestApiArgs {
   /** A policy document that contains the permissions for the `RestApi` resource. To set the ARN for the policy, use the `!Join` intrinsic function with `""` as delimiter and values of `"execute-api:/"` and `"*"` . */
-  policy?: Record<string, unknown> | string;
-  /** The Amazon Simple Storage Service (Amazon S3) location that points to an OpenAPI file, which defines a set of RESTful APIs in JSON or YAML format. */
+  policy?: PolicyDocument | string;
+  /**
+   * The Amazon Simple Storage Service (Amazon S3) location that points to an OpenAPI file, which defines a set of RESTful APIs in JSON or YAML format.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bodyS3Location?: RestApiS3Location;
   /** The description of the RestApi. */
   description?: string;
   /** A nullable integer that is used to enable compression (with non-negative between 0 and 10485760 (10M) bytes, inclusive) or disable compression (with a null value) on an API. When compression is enabled, compression or decompression is not applied on the payload if the payload size is smaller than this value. Setting it to zero allows compression for any payload size. */
   minimumCompressionSize?: number;
-  /** Custom header parameters as part of the request. For example, to exclude DocumentationParts from an imported API, set `ignore=documentation` as a `parameters` value, as in the AWS CLI command of `aws apigateway import-rest-api --parameters ignore=documentation --body 'file:///path/to/imported-api-body.json'` . */
+  /**
+   * Custom header parameters as part of the request. For example, to exclude DocumentationParts from an imported API, set `ignore=documentation` as a `parameters` value, as in the AWS CLI command of `aws apigateway import-rest-api --parameters ignore=documentation --body 'file:///path/to/imported-api-body.json'` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   parameters?: Record<string, string>;
-  /** The ID of the RestApi that you want to clone from. */
+  /**
+   * The ID of the RestApi that you want to clone from.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   cloneFrom?: string;
   /**
    * This property applies only when you use OpenAPI to define your REST API. The `Mode` determines how API Gateway handles resource updates.
@@ -873,11 +915,17 @@ export interface RestApiArgs {
    * If you don't specify this property, a default value is chosen. For REST APIs created before March 29, 2021, the default is `overwrite` . For REST APIs created after March 29, 2021, the new API definition takes precedence, but any container types such as endpoint configurations and binary media types are merged with the existing API.
    *
    * Use the default mode to define top-level `RestApi` properties in addition to using OpenAPI. Generally, it's preferred to use API Gateway's OpenAPI extensions to model these properties.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   mode?: string;
   /** Specifies whether clients can invoke your API by using the default `execute-api` endpoint. By default, clients can invoke your API with the default `https://{api_id}.execute-api.{region}.amazonaws.com` endpoint. To require that clients use a custom domain name to invoke your API, disable the default endpoint */
   disableExecuteApiEndpoint?: boolean;
-  /** A query parameter to indicate whether to rollback the API update ( `true` ) or not ( `false` ) when a warning is encountered. The default value is `false` . */
+  /**
+   * A query parameter to indicate whether to rollback the API update ( `true` ) or not ( `false` ) when a warning is encountered. The default value is `false` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   failOnWarnings?: boolean;
   /** The list of binary media types supported by the RestApi. By default, the RestApi supports only UTF-8-encoded text payloads. */
   binaryMediaTypes?: string[];
@@ -887,7 +935,11 @@ export interface RestApiArgs {
   apiKeySourceType?: string;
   /** A list of the endpoint types and IP address types of the API. Use this property when creating an API. When importing an existing API, specify the endpoint configuration types using the `Parameters` property. */
   endpointConfiguration?: RestApiEndpointConfiguration;
-  /** An OpenAPI specification that defines a set of RESTful APIs in JSON format. For YAML templates, you can also provide the specification in YAML format. */
+  /**
+   * An OpenAPI specification that defines a set of RESTful APIs in JSON format. For YAML templates, you can also provide the specification in YAML format.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   body?: Record<string, unknown> | string;
   /** The key-value map of strings. The valid character set is [a-zA-Z+-=._:/]. The tag key can be up to 128 characters and must not start with `aws:` . The tag value can be up to 256 characters. */
   tags?: AwsTag[];
@@ -945,7 +997,7 @@ export interface RestApiEndpointConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-stage.html | CloudFormation: AWS::ApiGateway::Stage}
  */
-export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::ApiGateway::Stage", "aws:apigateway:Stage", '{"p":[["DeploymentId","string"],["Description","string"],["StageName","string",66],["RestApiId","string",67],["CanarySetting",["ref","CanarySetting"]],["ClientCertificateId","string"],["Variables",["map","string"]],["DocumentationVersion","string"],["TracingEnabled","boolean"],["MethodSettings",["array",["ref","MethodSetting"]]],["AccessLogSetting",["ref","AccessLogSetting"]],["CacheClusterSize","string"],["Tags",["array",["ref","Tag"]]],["CacheClusterEnabled","boolean"]],"id":["RestApiId","StageName"],"d":{"CanarySetting":[["DeploymentId","string"],["StageVariableOverrides",["map","string"]],["PercentTraffic","number"],["UseStageCache","boolean"]],"MethodSetting":[["CacheTtlInSeconds","integer"],["LoggingLevel","string"],["ResourcePath","string"],["CacheDataEncrypted","boolean"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["CachingEnabled","boolean"],["MetricsEnabled","boolean"],["HttpMethod","string"],["ThrottlingRateLimit","number"]],"AccessLogSetting":[["Format","string"],["DestinationArn","string"]]},"tags":["Tags","standard"]}');
+export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::ApiGateway::Stage", "aws:apigateway:Stage", '{"p":[["DeploymentId","string"],["Description","string"],["StageName","string",66],["RestApiId","string",67],["CanarySetting",["ref","CanarySetting"]],["ClientCertificateId","string"],["Variables",["map","string"]],["DocumentationVersion","string"],["TracingEnabled","boolean"],["MethodSettings",["array",["ref","MethodSetting"]]],["AccessLogSetting",["ref","AccessLogSetting"]],["CacheClusterSize","string"],["Tags",["array",["ref","Tag"]]],["CacheClusterEnabled","boolean"]],"id":["RestApiId","StageName"],"d":{"CanarySetting":[["DeploymentId","string"],["StageVariableOverrides",["map","string"]],["PercentTraffic","number"],["UseStageCache","boolean"]],"MethodSetting":[["CacheTtlInSeconds","integer"],["LoggingLevel","string"],["ResourcePath","string"],["CacheDataEncrypted","boolean"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["CachingEnabled","boolean"],["MetricsEnabled","boolean"],["HttpMethod","string"],["ThrottlingRateLimit","number"]],"AccessLogSetting":[["Format","string"],["DestinationArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RestApiId","StageName"],"uo":["MethodSettings","Tags"],"tg":[true,true,true],"nm":{"path":"StageName"}}}');
 /** A {@link Stage} instance: its attributes as typed outputs. */
 export type Stage = InstanceType<typeof Stage>;
 
@@ -997,7 +1049,11 @@ export interface StageCanarySetting {
   deploymentId?: string;
   /** Stage variables overridden for a canary release deployment, including new stage variables introduced in the canary. These stage variables are represented as a string-to-string map between stage variable names and their values. */
   stageVariableOverrides?: Record<string, string>;
-  /** The percent (0-100) of traffic diverted to a canary deployment. */
+  /**
+   * The percent (0-100) of traffic diverted to a canary deployment.
+   *
+   * Range: 0–100.
+   */
   percentTraffic?: number;
   /** A Boolean flag to indicate whether the canary deployment uses the stage cache or not. */
   useStageCache?: boolean;
@@ -1021,7 +1077,11 @@ export interface StageMethodSetting {
   cacheDataEncrypted?: boolean;
   /** Specifies whether data trace logging is enabled for this method, which affects the log entries pushed to Amazon CloudWatch Logs. This can be useful to troubleshoot APIs, but can result in logging sensitive data. We recommend that you don't enable this option for production APIs. */
   dataTraceEnabled?: boolean;
-  /** Specifies the throttling burst limit. */
+  /**
+   * Specifies the throttling burst limit.
+   *
+   * Range: at least 0.
+   */
   throttlingBurstLimit?: number;
   /** Specifies whether responses should be cached and returned for requests. A cache cluster must be enabled on the stage for responses to be cached. */
   cachingEnabled?: boolean;
@@ -1029,7 +1089,11 @@ export interface StageMethodSetting {
   metricsEnabled?: boolean;
   /** The HTTP method. To apply settings to multiple resources and methods, specify an asterisk ( `*` ) for the `HttpMethod` and `/*` for the `ResourcePath` . This parameter is required when you specify a `MethodSetting` . */
   httpMethod?: string;
-  /** Specifies the throttling rate limit. */
+  /**
+   * Specifies the throttling rate limit.
+   *
+   * Range: at least 0.
+   */
   throttlingRateLimit?: number;
 }
 
@@ -1054,7 +1118,7 @@ export interface StageAccessLogSetting {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-usageplan.html | CloudFormation: AWS::ApiGateway::UsagePlan}
  */
-export const UsagePlan = cloudControlType<UsagePlanArgs, UsagePlanOutputs>("AWS::ApiGateway::UsagePlan", "aws:apigateway:UsagePlan", '{"p":[["Description","string"],["Quota",["ref","QuotaSettings"]],["ApiStages",["array",["ref","ApiStage"]]],["Tags",["array",["ref","Tag"]]],["Throttle",["ref","ThrottleSettings"]],["UsagePlanName","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"QuotaSettings":[["Period","string"],["Limit","integer"],["Offset","integer"]],"ApiStage":[["Stage","string"],["ApiId","string"],["Throttle",["map",["ref","ThrottleSettings"]]]],"ThrottleSettings":[["BurstLimit","integer"],["RateLimit","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/usageplans/${UsagePlanId}"}');
+export const UsagePlan = cloudControlType<UsagePlanArgs, UsagePlanOutputs>("AWS::ApiGateway::UsagePlan", "aws:apigateway:UsagePlan", '{"p":[["Description","string"],["Quota",["ref","QuotaSettings"]],["ApiStages",["array",["ref","ApiStage"]]],["Tags",["array",["ref","Tag"]]],["Throttle",["ref","ThrottleSettings"]],["UsagePlanName","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"QuotaSettings":[["Period","string"],["Limit","integer"],["Offset","integer"]],"ApiStage":[["Stage","string"],["ApiId","string"],["Throttle",["map",["ref","ThrottleSettings"]]]],"ThrottleSettings":[["BurstLimit","integer"],["RateLimit","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/usageplans/${UsagePlanId}"}');
 /** A {@link UsagePlan} instance: its attributes as typed outputs. */
 export type UsagePlan = InstanceType<typeof UsagePlan>;
 
@@ -1090,9 +1154,17 @@ export interface UsagePlanOutputs extends UsagePlanArgs {
 export interface UsagePlanQuotaSettings {
   /** The time period in which the limit applies. Valid values are "DAY", "WEEK" or "MONTH". */
   period?: string;
-  /** The target maximum number of requests that can be made in a given time period. */
+  /**
+   * The target maximum number of requests that can be made in a given time period.
+   *
+   * Range: at least 0.
+   */
   limit?: number;
-  /** The number of requests subtracted from the given limit in the initial time period. */
+  /**
+   * The number of requests subtracted from the given limit in the initial time period.
+   *
+   * Range: at least 0.
+   */
   offset?: number;
 }
 
@@ -1116,9 +1188,17 @@ export interface UsagePlanApiStage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apigateway-usageplan-throttlesettings.html | CloudFormation: ThrottleSettings}
  */
 export interface UsagePlanThrottleSettings {
-  /** The API target request burst rate limit. This allows more requests through for a period of time than the target rate limit. */
+  /**
+   * The API target request burst rate limit. This allows more requests through for a period of time than the target rate limit.
+   *
+   * Range: at least 0.
+   */
   burstLimit?: number;
-  /** The API target request rate limit. */
+  /**
+   * The API target request rate limit.
+   *
+   * Range: at least 0.
+   */
   rateLimit?: number;
 }
 
@@ -1127,7 +1207,7 @@ export interface UsagePlanThrottleSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-usageplankey.html | CloudFormation: AWS::ApiGateway::UsagePlanKey}
  */
-export const UsagePlanKey = cloudControlType<UsagePlanKeyArgs, UsagePlanKeyOutputs>("AWS::ApiGateway::UsagePlanKey", "aws:apigateway:UsagePlanKey", '{"p":[["KeyType",["enum","API_KEY"],67],["UsagePlanId","string",67],["KeyId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const UsagePlanKey = cloudControlType<UsagePlanKeyArgs, UsagePlanKeyOutputs>("AWS::ApiGateway::UsagePlanKey", "aws:apigateway:UsagePlanKey", '{"p":[["KeyType",["enum","API_KEY"],67],["UsagePlanId","string",67],["KeyId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crdl","co":["KeyId","UsagePlanId","KeyType"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link UsagePlanKey} instance: its attributes as typed outputs. */
 export type UsagePlanKey = InstanceType<typeof UsagePlanKey>;
 
@@ -1152,7 +1232,7 @@ export interface UsagePlanKeyOutputs extends UsagePlanKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigateway-vpclink.html | CloudFormation: AWS::ApiGateway::VpcLink}
  */
-export const VpcLink = cloudControlType<VpcLinkArgs, VpcLinkOutputs>("AWS::ApiGateway::VpcLink", "aws:apigateway:VpcLink", '{"p":[["Description","string"],["TargetArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["VpcLinkId","string",72]],"id":["VpcLinkId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}::/vpclinks/${VpcLinkId}"}');
+export const VpcLink = cloudControlType<VpcLinkArgs, VpcLinkOutputs>("AWS::ApiGateway::VpcLink", "aws:apigateway:VpcLink", '{"p":[["Description","string"],["TargetArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["VpcLinkId","string",72]],"id":["VpcLinkId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TargetArns"],"ro":["VpcLinkId"],"uo":["Tags","TargetArns"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/vpclinks/${VpcLinkId}"}');
 /** A {@link VpcLink} instance: its attributes as typed outputs. */
 export type VpcLink = InstanceType<typeof VpcLink>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-api.html | CloudFormation: AWS::ApiGatewayV2::Api}
  */
-export const Api = cloudControlType<ApiArgs, ApiOutputs>("AWS::ApiGatewayV2::Api", "aws:apigatewayv2:Api", '{"p":[["RouteSelectionExpression","string"],["BodyS3Location",["ref","BodyS3Location"]],["Description","string"],["BasePath","string"],["FailOnWarnings","boolean"],["DisableExecuteApiEndpoint","boolean"],["DisableSchemaValidation","boolean"],["Name","string"],["Target","string"],["CredentialsArn","string"],["CorsConfiguration",["ref","Cors"]],["Version","string"],["ProtocolType","string",66],["RouteKey","string"],["Body","json"],["Tags",["map","string"]],["ApiKeySelectionExpression","string"],["IpAddressType","string"],["ApiEndpoint","string",8],["ApiId","string",72],["ExecuteApiArn","string",8]],"id":["ApiId"],"d":{"BodyS3Location":[["Etag","string"],["Bucket","string"],["Version","string"],["Key","string"]],"Cors":[["AllowOrigins",["array","string"]],["AllowCredentials","boolean"],["ExposeHeaders",["array","string"]],["AllowHeaders",["array","string"]],["MaxAge","integer"],["AllowMethods",["array","string"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:apigateway:${Region}::/apis/${ApiId}"}');
+export const Api = cloudControlType<ApiArgs, ApiOutputs>("AWS::ApiGatewayV2::Api", "aws:apigatewayv2:Api", '{"p":[["RouteSelectionExpression","string"],["BodyS3Location",["ref","BodyS3Location"],16],["Description","string"],["BasePath","string",16],["FailOnWarnings","boolean",16],["DisableExecuteApiEndpoint","boolean"],["DisableSchemaValidation","boolean",16],["Name","string"],["Target","string",16],["CredentialsArn","string",16],["CorsConfiguration",["ref","Cors"]],["Version","string"],["ProtocolType","string",66],["RouteKey","string",16],["Body","json",16],["Tags",["map","string"]],["ApiKeySelectionExpression","string"],["IpAddressType","string"],["ApiEndpoint","string",8],["ApiId","string",72],["ExecuteApiArn","string",8]],"id":["ApiId"],"d":{"BodyS3Location":[["Etag","string"],["Bucket","string"],["Version","string"],["Key","string"]],"Cors":[["AllowOrigins",["array","string"]],["AllowCredentials","boolean"],["ExposeHeaders",["array","string"]],["AllowHeaders",["array","string"]],["MaxAge","integer"],["AllowMethods",["array","string"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Body","BasePath","BodyS3Location","BodyS3Location/Etag","BodyS3Location/Bucket","BodyS3Location/Version","BodyS3Location/Key","CredentialsArn","FailOnWarnings","RouteKey","Target","DisableSchemaValidation"],"co":["ProtocolType"],"ro":["ApiId","ApiEndpoint"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/apis/${ApiId}"}');
 /** A {@link Api} instance: its attributes as typed outputs. */
 export type Api = InstanceType<typeof Api>;
 
@@ -21,23 +21,47 @@ export type Api = InstanceType<typeof Api>;
 export interface ApiArgs {
   /** The route selection expression for the API. For HTTP APIs, the `routeSelectionExpression` must be `${request.method} ${request.path}` . If not provided, this will be the default for HTTP APIs. This property is required for WebSocket APIs. */
   routeSelectionExpression?: string;
-  /** The S3 location of an OpenAPI definition. Supported only for HTTP APIs. To import an HTTP API, you must specify a `Body` or `BodyS3Location` . If you specify a `Body` or `BodyS3Location` , don't specify CloudFormation resources such as `AWS::ApiGatewayV2::Authorizer` or `AWS::ApiGatewayV2::Route` . API Gateway doesn't support the combination of OpenAPI and CloudFormation resources. */
+  /**
+   * The S3 location of an OpenAPI definition. Supported only for HTTP APIs. To import an HTTP API, you must specify a `Body` or `BodyS3Location` . If you specify a `Body` or `BodyS3Location` , don't specify CloudFormation resources such as `AWS::ApiGatewayV2::Authorizer` or `AWS::ApiGatewayV2::Route` . API Gateway doesn't support the combination of OpenAPI and CloudFormation resources.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bodyS3Location?: ApiBodyS3Location;
   /** The description of the API. */
   description?: string;
-  /** Specifies how to interpret the base path of the API during import. Valid values are `ignore` , `prepend` , and `split` . The default value is `ignore` . To learn more, see [Set the OpenAPI basePath Property](https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-import-api-basePath.html) . Supported only for HTTP APIs. */
+  /**
+   * Specifies how to interpret the base path of the API during import. Valid values are `ignore` , `prepend` , and `split` . The default value is `ignore` . To learn more, see [Set the OpenAPI basePath Property](https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-import-api-basePath.html) . Supported only for HTTP APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   basePath?: string;
-  /** Specifies whether to rollback the API creation when a warning is encountered. By default, API creation continues if a warning is encountered. */
+  /**
+   * Specifies whether to rollback the API creation when a warning is encountered. By default, API creation continues if a warning is encountered.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   failOnWarnings?: boolean;
   /** Specifies whether clients can invoke your API by using the default `execute-api` endpoint. By default, clients can invoke your API with the default https://{api_id}.execute-api.{region}.amazonaws.com endpoint. To require that clients use a custom domain name to invoke your API, disable the default endpoint. */
   disableExecuteApiEndpoint?: boolean;
-  /** Avoid validating models when creating a deployment. Supported only for WebSocket APIs. */
+  /**
+   * Avoid validating models when creating a deployment. Supported only for WebSocket APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   disableSchemaValidation?: boolean;
   /** The name of the API. Required unless you specify an OpenAPI definition for `Body` or `S3BodyLocation` . */
   name?: string;
-  /** This property is part of quick create. Quick create produces an API with an integration, a default catch-all route, and a default stage which is configured to automatically deploy changes. For HTTP integrations, specify a fully qualified URL. For Lambda integrations, specify a function ARN. The type of the integration will be HTTP_PROXY or AWS_PROXY, respectively. Supported only for HTTP APIs. */
+  /**
+   * This property is part of quick create. Quick create produces an API with an integration, a default catch-all route, and a default stage which is configured to automatically deploy changes. For HTTP integrations, specify a fully qualified URL. For Lambda integrations, specify a function ARN. The type of the integration will be HTTP_PROXY or AWS_PROXY, respectively. Supported only for HTTP APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   target?: string;
-  /** This property is part of quick create. It specifies the credentials required for the integration, if any. For a Lambda integration, three options are available. To specify an IAM Role for API Gateway to assume, use the role's Amazon Resource Name (ARN). To require that the caller's identity be passed through from the request, specify `arn:aws:iam::*:user/*` . To use resource-based permissions on supported AWS services, specify `null` . Currently, this property is not used for HTTP integrations. Supported only for HTTP APIs. */
+  /**
+   * This property is part of quick create. It specifies the credentials required for the integration, if any. For a Lambda integration, three options are available. To specify an IAM Role for API Gateway to assume, use the role's Amazon Resource Name (ARN). To require that the caller's identity be passed through from the request, specify `arn:aws:iam::*:user/*` . To use resource-based permissions on supported AWS services, specify `null` . Currently, this property is not used for HTTP integrations. Supported only for HTTP APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   credentialsArn?: string;
   /** A CORS configuration. Supported only for HTTP APIs. See [Configuring CORS](https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-cors.html) for more information. */
   corsConfiguration?: ApiCors;
@@ -45,9 +69,17 @@ export interface ApiArgs {
   version?: string;
   /** The API protocol. Valid values are `WEBSOCKET` or `HTTP` . Required unless you specify an OpenAPI definition for `Body` or `S3BodyLocation` . */
   protocolType?: string;
-  /** This property is part of quick create. If you don't specify a `routeKey` , a default route of `$default` is created. The `$default` route acts as a catch-all for any request made to your API, for a particular stage. The `$default` route key can't be modified. You can add routes after creating the API, and you can update the route keys of additional routes. Supported only for HTTP APIs. */
+  /**
+   * This property is part of quick create. If you don't specify a `routeKey` , a default route of `$default` is created. The `$default` route acts as a catch-all for any request made to your API, for a particular stage. The `$default` route key can't be modified. You can add routes after creating the API, and you can update the route keys of additional routes. Supported only for HTTP APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routeKey?: string;
-  /** The OpenAPI definition. Supported only for HTTP APIs. To import an HTTP API, you must specify a `Body` or `BodyS3Location` . If you specify a `Body` or `BodyS3Location` , don't specify CloudFormation resources such as `AWS::ApiGatewayV2::Authorizer` or `AWS::ApiGatewayV2::Route` . API Gateway doesn't support the combination of OpenAPI and CloudFormation resources. */
+  /**
+   * The OpenAPI definition. Supported only for HTTP APIs. To import an HTTP API, you must specify a `Body` or `BodyS3Location` . If you specify a `Body` or `BodyS3Location` , don't specify CloudFormation resources such as `AWS::ApiGatewayV2::Authorizer` or `AWS::ApiGatewayV2::Route` . API Gateway doesn't support the combination of OpenAPI and CloudFormation resources.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   body?: Record<string, unknown>;
   /** The collection of tags. Each tag element is associated with a given resource. */
   tags?: Record<string, string>;
@@ -109,9 +141,11 @@ export interface ApiCors {
 /**
  * The `AWS::ApiGatewayV2::ApiGatewayManagedOverrides` resource overrides the default properties of API Gateway-managed resources that are implicitly configured for you when you use quick create. When you create an API by using quick create, an `AWS::ApiGatewayV2::Route` , `AWS::ApiGatewayV2::Integration` , and `AWS::ApiGatewayV2::Stage` are created for you and associated with your `AWS::ApiGatewayV2::Api` . The `AWS::ApiGatewayV2::ApiGatewayManagedOverrides` resource enables you to set, or override the properties of these implicit resources. Supported only for HTTP APIs.
  *
+ * @deprecated Cloud Control cannot create AWS::ApiGatewayV2::ApiGatewayManagedOverrides: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-apigatewaymanagedoverrides.html | CloudFormation: AWS::ApiGatewayV2::ApiGatewayManagedOverrides}
  */
-export const ApiGatewayManagedOverrides = cloudControlType<ApiGatewayManagedOverridesArgs, ApiGatewayManagedOverridesOutputs>("AWS::ApiGatewayV2::ApiGatewayManagedOverrides", "aws:apigatewayv2:ApiGatewayManagedOverrides", '{"p":[["Integration",["ref","IntegrationOverrides"]],["Stage",["ref","StageOverrides"]],["ApiId","string",67],["Route",["ref","RouteOverrides"]],["Id","string",8,"awsId"]],"id":["ApiId"],"d":{"IntegrationOverrides":[["Description","string"],["PayloadFormatVersion","string"],["TimeoutInMillis","integer"],["IntegrationMethod","string"]],"StageOverrides":[["Description","string"],["AccessLogSettings",["ref","AccessLogSettings"]],["AutoDeploy","boolean"],["RouteSettings",["map",["ref","RouteSettings"]]],["StageVariables",["map","string"]],["DefaultRouteSettings",["ref","RouteSettings"]]],"AccessLogSettings":[["Format","string"],["DestinationArn","string"]],"RouteSettings":[["LoggingLevel","string"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["DetailedMetricsEnabled","boolean"],["ThrottlingRateLimit","number"]],"RouteOverrides":[["Target","string"],["AuthorizerId","string"],["OperationName","string"],["AuthorizationScopes",["array","string"]],["AuthorizationType","string"]]}}');
+export const ApiGatewayManagedOverrides = cloudControlType<ApiGatewayManagedOverridesArgs, ApiGatewayManagedOverridesOutputs>("AWS::ApiGatewayV2::ApiGatewayManagedOverrides", "aws:apigatewayv2:ApiGatewayManagedOverrides", '{"p":[["Integration",["ref","IntegrationOverrides"]],["Stage",["ref","StageOverrides"]],["ApiId","string",67],["Route",["ref","RouteOverrides"]],["Id","string",8,"awsId"]],"id":["ApiId"],"d":{"IntegrationOverrides":[["Description","string"],["PayloadFormatVersion","string"],["TimeoutInMillis","integer"],["IntegrationMethod","string"]],"StageOverrides":[["Description","string"],["AccessLogSettings",["ref","AccessLogSettings"]],["AutoDeploy","boolean"],["RouteSettings",["map",["ref","RouteSettings"]]],["StageVariables",["map","string"]],["DefaultRouteSettings",["ref","RouteSettings"]]],"AccessLogSettings":[["Format","string"],["DestinationArn","string"]],"RouteSettings":[["LoggingLevel","string"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["DetailedMetricsEnabled","boolean"],["ThrottlingRateLimit","number"]],"RouteOverrides":[["Target","string"],["AuthorizerId","string"],["OperationName","string"],["AuthorizationScopes",["array","string"]],["AuthorizationType","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApiGatewayManagedOverrides} instance: its attributes as typed outputs. */
 export type ApiGatewayManagedOverrides = InstanceType<typeof ApiGatewayManagedOverrides>;
 
@@ -222,7 +256,7 @@ export interface ApiGatewayManagedOverridesRouteOverrides {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-apimapping.html | CloudFormation: AWS::ApiGatewayV2::ApiMapping}
  */
-export const ApiMapping = cloudControlType<ApiMappingArgs, ApiMappingOutputs>("AWS::ApiGatewayV2::ApiMapping", "aws:apigatewayv2:ApiMapping", '{"p":[["DomainName","string",67],["Stage","string",1],["ApiMappingKey","string"],["ApiId","string",1],["ApiMappingId","string",72]],"id":["ApiMappingId","DomainName"]}');
+export const ApiMapping = cloudControlType<ApiMappingArgs, ApiMappingOutputs>("AWS::ApiGatewayV2::ApiMapping", "aws:apigatewayv2:ApiMapping", '{"p":[["DomainName","string",67],["Stage","string",1],["ApiMappingKey","string"],["ApiId","string",1],["ApiMappingId","string",72]],"id":["ApiMappingId","DomainName"],"reg":{"h":"crudl","co":["DomainName"],"ro":["ApiMappingId"],"tg":[false,false,false]}}');
 /** A {@link ApiMapping} instance: its attributes as typed outputs. */
 export type ApiMapping = InstanceType<typeof ApiMapping>;
 
@@ -249,7 +283,7 @@ export interface ApiMappingOutputs extends ApiMappingArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-authorizer.html | CloudFormation: AWS::ApiGatewayV2::Authorizer}
  */
-export const Authorizer = cloudControlType<AuthorizerArgs, AuthorizerOutputs>("AWS::ApiGatewayV2::Authorizer", "aws:apigatewayv2:Authorizer", '{"p":[["IdentityValidationExpression","string"],["AuthorizerUri","string"],["AuthorizerCredentialsArn","string"],["AuthorizerType","string",1],["JwtConfiguration",["ref","JWTConfiguration"]],["AuthorizerResultTtlInSeconds","integer"],["IdentitySource",["array","string"]],["AuthorizerPayloadFormatVersion","string"],["EnableSimpleResponses","boolean"],["ApiId","string",67],["Name","string",1],["AuthorizerId","string",72]],"id":["AuthorizerId","ApiId"],"d":{"JWTConfiguration":[["Issuer","string"],["Audience",["array","string"]]]}}');
+export const Authorizer = cloudControlType<AuthorizerArgs, AuthorizerOutputs>("AWS::ApiGatewayV2::Authorizer", "aws:apigatewayv2:Authorizer", '{"p":[["IdentityValidationExpression","string"],["AuthorizerUri","string",16],["AuthorizerCredentialsArn","string",16],["AuthorizerType","string",1],["JwtConfiguration",["ref","JWTConfiguration"]],["AuthorizerResultTtlInSeconds","integer",16],["IdentitySource",["array","string"]],["AuthorizerPayloadFormatVersion","string",16],["EnableSimpleResponses","boolean",16],["ApiId","string",67],["Name","string",1],["AuthorizerId","string",72]],"id":["AuthorizerId","ApiId"],"d":{"JWTConfiguration":[["Issuer","string"],["Audience",["array","string"]]]},"reg":{"h":"crudl","wo":["AuthorizerPayloadFormatVersion","AuthorizerResultTtlInSeconds","EnableSimpleResponses","AuthorizerCredentialsArn","AuthorizerUri"],"co":["ApiId"],"ro":["AuthorizerId"],"tg":[false,false,false]}}');
 /** A {@link Authorizer} instance: its attributes as typed outputs. */
 export type Authorizer = InstanceType<typeof Authorizer>;
 
@@ -257,15 +291,27 @@ export type Authorizer = InstanceType<typeof Authorizer>;
 export interface AuthorizerArgs {
   /** This parameter is not used. */
   identityValidationExpression?: string;
-  /** The authorizer's Uniform Resource Identifier (URI). For `REQUEST` authorizers, this must be a well-formed Lambda function URI, for example, `arn:aws:apigateway:us-west-2:lambda:path/2015-03-31/functions/arn:aws:lambda:us-west-2: *{account_id}* :function: *{lambda_function_name}* /invocations` . In general, the URI has this form: `arn:aws:apigateway: *{region}* :lambda:path/ *{service_api}*` , where *{region}* is the same as the region hosting the Lambda function, path indicates that the remaining substring in the URI should be treated as the path to the resource, including the initial `/` . For Lambda functions, this is usually of the form `/2015-03-31/functions/[FunctionARN]/invocations` . */
+  /**
+   * The authorizer's Uniform Resource Identifier (URI). For `REQUEST` authorizers, this must be a well-formed Lambda function URI, for example, `arn:aws:apigateway:us-west-2:lambda:path/2015-03-31/functions/arn:aws:lambda:us-west-2: *{account_id}* :function: *{lambda_function_name}* /invocations` . In general, the URI has this form: `arn:aws:apigateway: *{region}* :lambda:path/ *{service_api}*` , where *{region}* is the same as the region hosting the Lambda function, path indicates that the remaining substring in the URI should be treated as the path to the resource, including the initial `/` . For Lambda functions, this is usually of the form `/2015-03-31/functions/[FunctionARN]/invocations` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   authorizerUri?: string;
-  /** Specifies the required credentials as an IAM role for API Gateway to invoke the authorizer. To specify an IAM role for API Gateway to assume, use the role's Amazon Resource Name (ARN). To use resource-based permissions on the Lambda function, specify null. Supported only for `REQUEST` authorizers. */
+  /**
+   * Specifies the required credentials as an IAM role for API Gateway to invoke the authorizer. To specify an IAM role for API Gateway to assume, use the role's Amazon Resource Name (ARN). To use resource-based permissions on the Lambda function, specify null. Supported only for `REQUEST` authorizers.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   authorizerCredentialsArn?: string;
   /** The authorizer type. Specify `REQUEST` for a Lambda function using incoming request parameters. Specify `JWT` to use JSON Web Tokens (supported only for HTTP APIs). */
   authorizerType: string;
   /** The `JWTConfiguration` property specifies the configuration of a JWT authorizer. Required for the `JWT` authorizer type. Supported only for HTTP APIs. */
   jwtConfiguration?: AuthorizerJWTConfiguration;
-  /** The time to live (TTL) for cached authorizer results, in seconds. If it equals 0, authorization caching is disabled. If it is greater than 0, API Gateway caches authorizer responses. The maximum value is 3600, or 1 hour. Supported only for HTTP API Lambda authorizers. */
+  /**
+   * The time to live (TTL) for cached authorizer results, in seconds. If it equals 0, authorization caching is disabled. If it is greater than 0, API Gateway caches authorizer responses. The maximum value is 3600, or 1 hour. Supported only for HTTP API Lambda authorizers.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   authorizerResultTtlInSeconds?: number;
   /**
    * The identity source for which authorization is requested.
@@ -273,9 +319,17 @@ export interface AuthorizerArgs {
    * For a `REQUEST` authorizer, this is optional. The value is a set of one or more mapping expressions of the specified request parameters. The identity source can be headers, query string parameters, stage variables, and context parameters. For example, if an Auth header and a Name query string parameter are defined as identity sources, this value is route.request.header.Auth, route.request.querystring.Name for WebSocket APIs. For HTTP APIs, use selection expressions prefixed with `$` , for example, `$request.header.Auth` , `$request.querystring.Name` . These parameters are used to perform runtime validation for Lambda-based authorizers by verifying all of the identity-related request parameters are present in the request, not null, and non-empty. Only when this is true does the authorizer invoke the authorizer Lambda function. Otherwise, it returns a 401 Unauthorized response without calling the Lambda function. For HTTP APIs, identity sources are also used as the cache key when caching is enabled. To learn more, see [Working with AWS Lambda authorizers for HTTP APIs](https://docs.aws.amazon.com/apigateway/latest/developergu …
    */
   identitySource?: string[];
-  /** Specifies the format of the payload sent to an HTTP API Lambda authorizer. Required for HTTP API Lambda authorizers. Supported values are `1.0` and `2.0` . To learn more, see [Working with AWS Lambda authorizers for HTTP APIs](https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-lambda-authorizer.html) . */
+  /**
+   * Specifies the format of the payload sent to an HTTP API Lambda authorizer. Required for HTTP API Lambda authorizers. Supported values are `1.0` and `2.0` . To learn more, see [Working with AWS Lambda authorizers for HTTP APIs](https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-lambda-authorizer.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   authorizerPayloadFormatVersion?: string;
-  /** Specifies whether a Lambda authorizer returns a response in a simple format. By default, a Lambda authorizer must return an IAM policy. If enabled, the Lambda authorizer can return a boolean value instead of an IAM policy. Supported only for HTTP APIs. To learn more, see [Working with AWS Lambda authorizers for HTTP APIs](https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-lambda-authorizer.html) . */
+  /**
+   * Specifies whether a Lambda authorizer returns a response in a simple format. By default, a Lambda authorizer must return an IAM policy. If enabled, the Lambda authorizer can return a boolean value instead of an IAM policy. Supported only for HTTP APIs. To learn more, see [Working with AWS Lambda authorizers for HTTP APIs](https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-lambda-authorizer.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   enableSimpleResponses?: boolean;
   /** The API identifier. */
   apiId: string;
@@ -306,7 +360,7 @@ export interface AuthorizerJWTConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-deployment.html | CloudFormation: AWS::ApiGatewayV2::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::ApiGatewayV2::Deployment", "aws:apigatewayv2:Deployment", '{"p":[["Description","string"],["StageName","string"],["ApiId","string",67],["DeploymentId","string",72]],"id":["ApiId","DeploymentId"]}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::ApiGatewayV2::Deployment", "aws:apigatewayv2:Deployment", '{"p":[["Description","string"],["StageName","string",16],["ApiId","string",67],["DeploymentId","string",72]],"id":["ApiId","DeploymentId"],"reg":{"h":"crudl","wo":["StageName"],"co":["ApiId"],"ro":["DeploymentId"],"tg":[false,false,false]}}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
@@ -314,7 +368,11 @@ export type Deployment = InstanceType<typeof Deployment>;
 export interface DeploymentArgs {
   /** The description for the deployment resource. */
   description?: string;
-  /** The name of an existing stage to associate with the deployment. */
+  /**
+   * The name of an existing stage to associate with the deployment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stageName?: string;
   /** The API identifier. */
   apiId: string;
@@ -333,7 +391,7 @@ export interface DeploymentOutputs extends DeploymentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-domainname.html | CloudFormation: AWS::ApiGatewayV2::DomainName}
  */
-export const DomainName = cloudControlType<DomainNameArgs, DomainNameOutputs>("AWS::ApiGatewayV2::DomainName", "aws:apigatewayv2:DomainName", '{"p":[["MutualTlsAuthentication",["ref","MutualTlsAuthentication"]],["DomainName","string",67],["DomainNameConfigurations",["array",["ref","DomainNameConfiguration"]]],["Tags",["map","string"]],["RoutingMode",["enum","API_MAPPING_ONLY","ROUTING_RULE_THEN_API_MAPPING","ROUTING_RULE_ONLY"]],["RegionalHostedZoneId","string",8],["RegionalDomainName","string",8],["DomainNameArn","string",72]],"id":["DomainName"],"d":{"MutualTlsAuthentication":[["TruststoreVersion","string"],["TruststoreUri","string"]],"DomainNameConfiguration":[["OwnershipVerificationCertificateArn","string"],["SecurityPolicy","string"],["EndpointType","string"],["CertificateName","string"],["CertificateArn","string"],["IpAddressType","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:apigateway:${Region}::/domainnames/${DomainName}"}');
+export const DomainName = cloudControlType<DomainNameArgs, DomainNameOutputs>("AWS::ApiGatewayV2::DomainName", "aws:apigatewayv2:DomainName", '{"p":[["MutualTlsAuthentication",["ref","MutualTlsAuthentication"]],["DomainName","string",67],["DomainNameConfigurations",["array",["ref","DomainNameConfiguration"]]],["Tags",["map","string"]],["RoutingMode",["enum","API_MAPPING_ONLY","ROUTING_RULE_THEN_API_MAPPING","ROUTING_RULE_ONLY"]],["RegionalHostedZoneId","string",8],["RegionalDomainName","string",8],["DomainNameArn","string",72]],"id":["DomainName"],"d":{"MutualTlsAuthentication":[["TruststoreVersion","string"],["TruststoreUri","string"]],"DomainNameConfiguration":[["OwnershipVerificationCertificateArn","string"],["SecurityPolicy","string"],["EndpointType","string"],["CertificateName","string"],["CertificateArn","string"],["IpAddressType","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["DomainName"],"ro":["RegionalDomainName","RegionalHostedZoneId","DomainNameArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/domainnames/${DomainName}"}');
 /** A {@link DomainName} instance: its attributes as typed outputs. */
 export type DomainName = InstanceType<typeof DomainName>;
 
@@ -400,7 +458,7 @@ export interface DomainNameDomainNameConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-integration.html | CloudFormation: AWS::ApiGatewayV2::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::ApiGatewayV2::Integration", "aws:apigatewayv2:Integration", '{"p":[["Description","string"],["TemplateSelectionExpression","string"],["ConnectionType","string"],["ResponseParameters",["map",["ref","ResponseParameterMap"]]],["IntegrationMethod","string"],["PassthroughBehavior","string"],["RequestParameters",["map","string"]],["ConnectionId","string"],["IntegrationUri","string"],["PayloadFormatVersion","string"],["CredentialsArn","string"],["RequestTemplates",["map","string"]],["TimeoutInMillis","integer"],["TlsConfig",["ref","TlsConfig"]],["ContentHandlingStrategy","string"],["IntegrationSubtype","string"],["ApiId","string",67],["IntegrationType","string",1],["IntegrationId","string",72]],"id":["ApiId","IntegrationId"],"d":{"ResponseParameterMap":[["ResponseParameters",["array",["ref","ResponseParameter"]]]],"ResponseParameter":[["Destination","string"],["Source","string"]],"TlsConfig":[["ServerNameToVerify","string"]]}}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::ApiGatewayV2::Integration", "aws:apigatewayv2:Integration", '{"p":[["Description","string"],["TemplateSelectionExpression","string"],["ConnectionType","string"],["ResponseParameters",["map",["ref","ResponseParameterMap"]]],["IntegrationMethod","string"],["PassthroughBehavior","string"],["RequestParameters",["map","string"]],["ConnectionId","string"],["IntegrationUri","string"],["PayloadFormatVersion","string"],["CredentialsArn","string"],["RequestTemplates",["map","string"]],["TimeoutInMillis","integer"],["TlsConfig",["ref","TlsConfig"]],["ContentHandlingStrategy","string"],["IntegrationSubtype","string"],["ApiId","string",67],["IntegrationType","string",1],["IntegrationId","string",72]],"id":["ApiId","IntegrationId"],"d":{"ResponseParameterMap":[["ResponseParameters",["array",["ref","ResponseParameter"]]]],"ResponseParameter":[["Destination","string"],["Source","string"]],"TlsConfig":[["ServerNameToVerify","string"]]},"reg":{"h":"crudl","co":["ApiId"],"ro":["IntegrationId"],"tg":[false,true,true]}}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
@@ -444,7 +502,11 @@ export interface IntegrationArgs {
   integrationUri?: string;
   /** Specifies the format of the payload sent to an integration. Required for HTTP APIs. For HTTP APIs, supported values for Lambda proxy integrations are `1.0` and `2.0` . For all other integrations, `1.0` is the only supported value. To learn more, see [Working with AWS Lambda proxy integrations for HTTP APIs](https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-integrations-lambda.html) . */
   payloadFormatVersion?: string;
-  /** Specifies the credentials required for the integration, if any. For AWS integrations, three options are available. To specify an IAM Role for API Gateway to assume, use the role's Amazon Resource Name (ARN). To require that the caller's identity be passed through from the request, specify the string `arn:aws:iam::*:user/*` . To use resource-based permissions on supported AWS services, don't specify this parameter. */
+  /**
+   * Specifies the credentials required for the integration, if any. For AWS integrations, three options are available. To specify an IAM Role for API Gateway to assume, use the role's Amazon Resource Name (ARN). To require that the caller's identity be passed through from the request, specify the string `arn:aws:iam::*:user/*` . To use resource-based permissions on supported AWS services, don't specify this parameter.
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role|user|group)\/.*`.
+   */
   credentialsArn?: string;
   /** Represents a map of Velocity templates that are applied on the request payload based on the value of the Content-Type header sent by the client. The content type value is the key in this map, and the template (as a String) is the value. Supported only for WebSocket APIs. */
   requestTemplates?: Record<string, string>;
@@ -525,7 +587,7 @@ export interface IntegrationTlsConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-integrationresponse.html | CloudFormation: AWS::ApiGatewayV2::IntegrationResponse}
  */
-export const IntegrationResponse = cloudControlType<IntegrationResponseArgs, IntegrationResponseOutputs>("AWS::ApiGatewayV2::IntegrationResponse", "aws:apigatewayv2:IntegrationResponse", '{"p":[["ResponseTemplates","json"],["TemplateSelectionExpression","string"],["ResponseParameters","json"],["ContentHandlingStrategy","string"],["IntegrationId","string",67],["IntegrationResponseKey","string",1],["ApiId","string",67],["IntegrationResponseId","string",72]],"id":["ApiId","IntegrationId","IntegrationResponseId"]}');
+export const IntegrationResponse = cloudControlType<IntegrationResponseArgs, IntegrationResponseOutputs>("AWS::ApiGatewayV2::IntegrationResponse", "aws:apigatewayv2:IntegrationResponse", '{"p":[["ResponseTemplates","json"],["TemplateSelectionExpression","string"],["ResponseParameters","json"],["ContentHandlingStrategy","string"],["IntegrationId","string",67],["IntegrationResponseKey","string",1],["ApiId","string",67],["IntegrationResponseId","string",72]],"id":["ApiId","IntegrationId","IntegrationResponseId"],"reg":{"h":"crudl","co":["ApiId","IntegrationId"],"ro":["IntegrationResponseId"],"tg":[false,true,true]}}');
 /** A {@link IntegrationResponse} instance: its attributes as typed outputs. */
 export type IntegrationResponse = InstanceType<typeof IntegrationResponse>;
 
@@ -566,7 +628,7 @@ export interface IntegrationResponseOutputs extends IntegrationResponseArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-model.html | CloudFormation: AWS::ApiGatewayV2::Model}
  */
-export const Model = cloudControlType<ModelArgs, ModelOutputs>("AWS::ApiGatewayV2::Model", "aws:apigatewayv2:Model", '{"p":[["Description","string"],["ContentType","string"],["Schema","json",1],["ApiId","string",67],["Name","string",1],["ModelId","string",72]],"id":["ApiId","ModelId"]}');
+export const Model = cloudControlType<ModelArgs, ModelOutputs>("AWS::ApiGatewayV2::Model", "aws:apigatewayv2:Model", '{"p":[["Description","string"],["ContentType","string"],["Schema","json",1],["ApiId","string",67],["Name","string",1],["ModelId","string",72]],"id":["ApiId","ModelId"],"reg":{"h":"crudl","co":["ApiId"],"ro":["ModelId"],"tg":[false,true,true]}}');
 /** A {@link Model} instance: its attributes as typed outputs. */
 export type Model = InstanceType<typeof Model>;
 
@@ -593,9 +655,11 @@ export interface ModelOutputs extends ModelArgs {
 /**
  * Represents a portal product in Amazon API Gateway V2, which is a logical grouping of APIs that can be published in a developer portal.
  *
+ * @deprecated Cloud Control cannot create AWS::ApiGatewayV2::PortalProduct: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-portalproduct.html | CloudFormation: AWS::ApiGatewayV2::PortalProduct}
  */
-export const PortalProduct = cloudControlType<PortalProductArgs, PortalProductOutputs>("AWS::ApiGatewayV2::PortalProduct", "aws:apigatewayv2:PortalProduct", '{"p":[["DisplayName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["PortalProductArn","string",72],["PortalProductId","string",72],["LastModified","string",8]],"id":["PortalProductArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:apigateway:${Region}:${Account}:/portalproducts/${PortalProductId}"}');
+export const PortalProduct = cloudControlType<PortalProductArgs, PortalProductOutputs>("AWS::ApiGatewayV2::PortalProduct", "aws:apigatewayv2:PortalProduct", '{"p":[["DisplayName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["PortalProductArn","string",72],["PortalProductId","string",72],["LastModified","string",8]],"id":["PortalProductArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:apigateway:${Region}:${Account}:/portalproducts/${PortalProductId}"}');
 /** A {@link PortalProduct} instance: its attributes as typed outputs. */
 export type PortalProduct = InstanceType<typeof PortalProduct>;
 
@@ -624,7 +688,7 @@ export interface PortalProductOutputs extends PortalProductArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-route.html | CloudFormation: AWS::ApiGatewayV2::Route}
  */
-export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::ApiGatewayV2::Route", "aws:apigatewayv2:Route", '{"p":[["Target","string"],["RouteResponseSelectionExpression","string"],["RequestModels","json"],["OperationName","string"],["AuthorizerId","string"],["AuthorizationScopes",["array","string"]],["ApiKeyRequired","boolean"],["RouteKey","string",1],["AuthorizationType","string"],["ModelSelectionExpression","string"],["ApiId","string",67],["RequestParameters","json"],["RouteId","string",72]],"id":["ApiId","RouteId"]}');
+export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::ApiGatewayV2::Route", "aws:apigatewayv2:Route", '{"p":[["Target","string"],["RouteResponseSelectionExpression","string"],["RequestModels","json"],["OperationName","string"],["AuthorizerId","string",16],["AuthorizationScopes",["array","string"]],["ApiKeyRequired","boolean"],["RouteKey","string",1],["AuthorizationType","string"],["ModelSelectionExpression","string"],["ApiId","string",67],["RequestParameters","json",16],["RouteId","string",72]],"id":["ApiId","RouteId"],"reg":{"h":"crudl","wo":["AuthorizerId","RequestParameters"],"co":["ApiId"],"ro":["RouteId"],"tg":[false,true,true]}}');
 /** A {@link Route} instance: its attributes as typed outputs. */
 export type Route = InstanceType<typeof Route>;
 
@@ -638,7 +702,11 @@ export interface RouteArgs {
   requestModels?: Record<string, unknown>;
   /** The operation name for the route. */
   operationName?: string;
-  /** The identifier of the `Authorizer` resource to be associated with this route. The authorizer identifier is generated by API Gateway when you created the authorizer. */
+  /**
+   * The identifier of the `Authorizer` resource to be associated with this route. The authorizer identifier is generated by API Gateway when you created the authorizer.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   authorizerId?: string;
   /** The authorization scopes supported by this route. */
   authorizationScopes?: string[];
@@ -652,7 +720,11 @@ export interface RouteArgs {
   modelSelectionExpression?: string;
   /** The API identifier. */
   apiId: string;
-  /** The request parameters for the route. Supported only for WebSocket APIs. */
+  /**
+   * The request parameters for the route. Supported only for WebSocket APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requestParameters?: Record<string, unknown>;
 }
 
@@ -667,7 +739,7 @@ export interface RouteOutputs extends RouteArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-routeresponse.html | CloudFormation: AWS::ApiGatewayV2::RouteResponse}
  */
-export const RouteResponse = cloudControlType<RouteResponseArgs, RouteResponseOutputs>("AWS::ApiGatewayV2::RouteResponse", "aws:apigatewayv2:RouteResponse", '{"p":[["RouteResponseKey","string",1],["ResponseParameters",["map",["ref","ParameterConstraints"]]],["RouteId","string",67],["ModelSelectionExpression","string"],["ApiId","string",67],["ResponseModels","json"],["RouteResponseId","string",72]],"id":["ApiId","RouteId","RouteResponseId"],"d":{"ParameterConstraints":[["Required","boolean",1]]}}');
+export const RouteResponse = cloudControlType<RouteResponseArgs, RouteResponseOutputs>("AWS::ApiGatewayV2::RouteResponse", "aws:apigatewayv2:RouteResponse", '{"p":[["RouteResponseKey","string",1],["ResponseParameters",["map",["ref","ParameterConstraints"]]],["RouteId","string",67],["ModelSelectionExpression","string"],["ApiId","string",67],["ResponseModels","json"],["RouteResponseId","string",72]],"id":["ApiId","RouteId","RouteResponseId"],"d":{"ParameterConstraints":[["Required","boolean",1]]},"reg":{"h":"crudl","co":["ApiId","RouteId"],"ro":["RouteResponseId"],"tg":[false,false,false]}}');
 /** A {@link RouteResponse} instance: its attributes as typed outputs. */
 export type RouteResponse = InstanceType<typeof RouteResponse>;
 
@@ -708,7 +780,7 @@ export interface RouteResponseParameterConstraints {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-routingrule.html | CloudFormation: AWS::ApiGatewayV2::RoutingRule}
  */
-export const RoutingRule = cloudControlType<RoutingRuleArgs, RoutingRuleOutputs>("AWS::ApiGatewayV2::RoutingRule", "aws:apigatewayv2:RoutingRule", '{"p":[["DomainNameArn","string",67],["Priority","integer",1],["Conditions",["array",["ref","Condition"]],1],["Actions",["array",["ref","Action"]],1],["RoutingRuleArn","string",72],["RoutingRuleId","string",72]],"id":["RoutingRuleArn"],"d":{"Condition":[["MatchHeaders",["ref","MatchHeaders"]],["MatchBasePaths",["ref","MatchBasePaths"]]],"MatchHeaders":[["AnyOf",["array",["ref","MatchHeaderValue"]],1]],"MatchHeaderValue":[["Header","string",1],["ValueGlob","string",1]],"MatchBasePaths":[["AnyOf",["array","string"],1]],"Action":[["InvokeApi",["ref","ActionInvokeApi"],1]],"ActionInvokeApi":[["ApiId","string",1],["Stage","string",1],["StripBasePath","boolean"]]}}');
+export const RoutingRule = cloudControlType<RoutingRuleArgs, RoutingRuleOutputs>("AWS::ApiGatewayV2::RoutingRule", "aws:apigatewayv2:RoutingRule", '{"p":[["DomainNameArn","string",67],["Priority","integer",1],["Conditions",["array",["ref","Condition"]],1],["Actions",["array",["ref","Action"]],1],["RoutingRuleArn","string",72],["RoutingRuleId","string",72]],"id":["RoutingRuleArn"],"d":{"Condition":[["MatchHeaders",["ref","MatchHeaders"]],["MatchBasePaths",["ref","MatchBasePaths"]]],"MatchHeaders":[["AnyOf",["array",["ref","MatchHeaderValue"]],1]],"MatchHeaderValue":[["Header","string",1],["ValueGlob","string",1]],"MatchBasePaths":[["AnyOf",["array","string"],1]],"Action":[["InvokeApi",["ref","ActionInvokeApi"],1]],"ActionInvokeApi":[["ApiId","string",1],["Stage","string",1],["StripBasePath","boolean"]]},"reg":{"h":"crudl","co":["DomainNameArn"],"ro":["RoutingRuleArn","RoutingRuleId"],"tg":[false,false,false]}}');
 /** A {@link RoutingRule} instance: its attributes as typed outputs. */
 export type RoutingRule = InstanceType<typeof RoutingRule>;
 
@@ -805,7 +877,7 @@ export interface RoutingRuleActionInvokeApi {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-stage.html | CloudFormation: AWS::ApiGatewayV2::Stage}
  */
-export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::ApiGatewayV2::Stage", "aws:apigatewayv2:Stage", '{"p":[["ClientCertificateId","string"],["DeploymentId","string"],["Description","string"],["AccessLogSettings",["ref","AccessLogSettings"]],["AutoDeploy","boolean"],["RouteSettings","json"],["StageName","string",67],["StageVariables","json"],["AccessPolicyId","string"],["ApiId","string",67],["DefaultRouteSettings",["ref","RouteSettings"]],["Tags","json"]],"id":["ApiId","StageName"],"d":{"AccessLogSettings":[["Format","string"],["DestinationArn","string"]],"RouteSettings":[["LoggingLevel","string"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["DetailedMetricsEnabled","boolean"],["ThrottlingRateLimit","number"]]},"tags":["Tags","map"]}');
+export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::ApiGatewayV2::Stage", "aws:apigatewayv2:Stage", '{"p":[["ClientCertificateId","string"],["DeploymentId","string"],["Description","string"],["AccessLogSettings",["ref","AccessLogSettings"]],["AutoDeploy","boolean"],["RouteSettings","json"],["StageName","string",67],["StageVariables","json"],["AccessPolicyId","string"],["ApiId","string",67],["DefaultRouteSettings",["ref","RouteSettings"]],["Tags","json"]],"id":["ApiId","StageName"],"d":{"AccessLogSettings":[["Format","string"],["DestinationArn","string"]],"RouteSettings":[["LoggingLevel","string"],["DataTraceEnabled","boolean"],["ThrottlingBurstLimit","integer"],["DetailedMetricsEnabled","boolean"],["ThrottlingRateLimit","number"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["StageName","ApiId"],"tg":[true,true,true]}}');
 /** A {@link Stage} instance: its attributes as typed outputs. */
 export type Stage = InstanceType<typeof Stage>;
 
@@ -876,7 +948,7 @@ export interface StageRouteSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apigatewayv2-vpclink.html | CloudFormation: AWS::ApiGatewayV2::VpcLink}
  */
-export const VpcLink = cloudControlType<VpcLinkArgs, VpcLinkOutputs>("AWS::ApiGatewayV2::VpcLink", "aws:apigatewayv2:VpcLink", '{"p":[["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"],66],["Tags",["map","string"]],["Name","string",1],["VpcLinkId","string",72]],"id":["VpcLinkId"],"tags":["Tags","map"],"arn":"arn:${Partition}:apigateway:${Region}::/vpclinks/${VpcLinkId}"}');
+export const VpcLink = cloudControlType<VpcLinkArgs, VpcLinkOutputs>("AWS::ApiGatewayV2::VpcLink", "aws:apigatewayv2:VpcLink", '{"p":[["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"],66],["Tags",["map","string"]],["Name","string",1],["VpcLinkId","string",72]],"id":["VpcLinkId"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["SecurityGroupIds","SubnetIds"],"ro":["VpcLinkId"],"uo":["SubnetIds","SecurityGroupIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:apigateway:${Region}::/vpclinks/${VpcLinkId}"}');
 /** A {@link VpcLink} instance: its attributes as typed outputs. */
 export type VpcLink = InstanceType<typeof VpcLink>;
 

@@ -23,7 +23,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-application.html | CloudFormation: AWS::AppConfig::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppConfig::Application", "aws:appconfig:Application", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ApplicationId","string",72]],"id":["ApplicationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appconfig:${Region}:${Account}:application/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppConfig::Application", "aws:appconfig:Application", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ApplicationId","string",72]],"id":["ApplicationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ApplicationId"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:appconfig:${Region}:${Account}:application/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -62,7 +62,7 @@ export interface ApplicationOutputs extends ApplicationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-configurationprofile.html | CloudFormation: AWS::AppConfig::ConfigurationProfile}
  */
-export const ConfigurationProfile = cloudControlType<ConfigurationProfileArgs, ConfigurationProfileOutputs>("AWS::AppConfig::ConfigurationProfile", "aws:appconfig:ConfigurationProfile", '{"p":[["LocationUri","string",67],["Type","string",66],["Description","string"],["Validators",["array",["ref","Validators"]]],["RetrievalRoleArn","string"],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["KmsKeyIdentifier","string"],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"]],["ConfigurationProfileId","string",72],["KmsKeyArn","string",8]],"id":["ApplicationId","ConfigurationProfileId"],"d":{"Validators":[["Type","string"],["Content","string"]]},"tags":["Tags","standard"]}');
+export const ConfigurationProfile = cloudControlType<ConfigurationProfileArgs, ConfigurationProfileOutputs>("AWS::AppConfig::ConfigurationProfile", "aws:appconfig:ConfigurationProfile", '{"p":[["LocationUri","string",67],["Type","string",66],["Description","string"],["Validators",["array",["ref","Validators"]]],["RetrievalRoleArn","string"],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["KmsKeyIdentifier","string"],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"],16],["ConfigurationProfileId","string",72],["KmsKeyArn","string",8]],"id":["ApplicationId","ConfigurationProfileId"],"d":{"Validators":[["Type","string"],["Content","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeletionProtectionCheck"],"co":["LocationUri","Type","ApplicationId"],"ro":["ConfigurationProfileId","KmsKeyArn"],"uo":["Validators","Tags"],"ai":[["ApplicationId","Name"]],"tg":[true,true,true]}}');
 /** A {@link ConfigurationProfile} instance: its attributes as typed outputs. */
 export type ConfigurationProfile = InstanceType<typeof ConfigurationProfile>;
 
@@ -77,6 +77,8 @@ export interface ConfigurationProfileArgs {
    * - For an AWS Secrets Manager secret, specify the URI in the following format: `secretsmanager` ://<secret name>.
    * - For an Amazon S3 object, specify the URI in the following format: `s3://<bucket>/<objectKey>` . Here is an example: `s3://amzn-s3-demo-bucket/my-app/us-east-1/my-config.json`
    * - For an SSM document, specify either the document name in the format `ssm-document://<document name>` or the Amazon Resource Name (ARN).
+   *
+   * Length: 1–2048.
    */
   locationUri: string;
   /**
@@ -85,23 +87,43 @@ export interface ConfigurationProfileArgs {
    * `AWS.AppConfig.FeatureFlags`
    *
    * `AWS.Freeform`
+   *
+   * Pattern: `^[a-zA-Z\.]+`.
    */
   type?: string;
-  /** A description of the configuration profile. */
+  /**
+   * A description of the configuration profile.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** A list of methods for validating the configuration. */
+  /**
+   * A list of methods for validating the configuration.
+   *
+   * Items: at most 2.
+   */
   validators?: ConfigurationProfileValidators[];
   /**
    * The ARN of an IAM role with permission to access the configuration at the specified `LocationUri` .
    *
    * > A retrieval role ARN is not required for configurations stored in AWS CodePipeline or the AWS AppConfig hosted configuration store. It is required for all other sources that store your configuration.
+   *
+   * Length: 20–2048. Pattern: `^((arn):(aws|aws-cn|aws-iso|aws-iso-[a-z]{1}|aws-us-gov|aws-eusc):(iam)::\d{12}:role[/].*)$`.
    */
   retrievalRoleArn?: string;
-  /** The application ID. */
+  /**
+   * The application ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
   /** Metadata to assign to the configuration profile. Tags help organize and categorize your AWS AppConfig resources. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
-  /** A name for the configuration profile. */
+  /**
+   * A name for the configuration profile.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Key Management Service key identifier (key ID, key alias, or key ARN) provided when the resource was created or updated. */
   kmsKeyIdentifier?: string;
@@ -113,6 +135,8 @@ export interface ConfigurationProfileArgs {
    * - `BYPASS` : Instructs AWS AppConfig to bypass the deletion protection check and delete a configuration profile even if deletion protection would have otherwise prevented it.
    * - `APPLY` : Instructs the deletion protection check to run, even if deletion protection is disabled at the account level. `APPLY` also forces the deletion protection check to run against resources created in the past hour, which are normally excluded from deletion protection checks.
    * - `ACCOUNT_DEFAULT` : The default setting, which instructs AWS AppConfig to implement the deletion protection value specified in the `UpdateAccountSettings` API.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deletionProtectionCheck?: "ACCOUNT_DEFAULT" | "APPLY" | "BYPASS";
 }
@@ -133,7 +157,11 @@ export interface ConfigurationProfileOutputs extends ConfigurationProfileArgs {
 export interface ConfigurationProfileValidators {
   /** AWS AppConfig supports validators of type `JSON_SCHEMA` and `LAMBDA` */
   type?: string;
-  /** Either the JSON Schema content or the Amazon Resource Name (ARN) of an Lambda function. */
+  /**
+   * Either the JSON Schema content or the Amazon Resource Name (ARN) of an Lambda function.
+   *
+   * Length: 0–32768.
+   */
   content?: string;
 }
 
@@ -154,7 +182,7 @@ export interface ConfigurationProfileValidators {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-deployment.html | CloudFormation: AWS::AppConfig::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::AppConfig::Deployment", "aws:appconfig:Deployment", '{"p":[["DeploymentStrategyId","string",67],["ConfigurationProfileId","string",67],["EnvironmentId","string",67],["KmsKeyIdentifier","string",66],["Description","string",66],["ConfigurationVersion","string",67],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]],66],["DynamicExtensionParameters",["array",["ref","DynamicExtensionParameters"]],66],["DeploymentNumber","string",72],["State",["enum","BAKING","VALIDATING","DEPLOYING","COMPLETE","ROLLING_BACK","ROLLED_BACK","REVERTED"],8]],"id":["ApplicationId","EnvironmentId","DeploymentNumber"],"d":{"DynamicExtensionParameters":[["ParameterValue","string"],["ExtensionReference","string"],["ParameterName","string"]]},"tags":["Tags","standard"]}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::AppConfig::Deployment", "aws:appconfig:Deployment", '{"p":[["DeploymentStrategyId","string",67],["ConfigurationProfileId","string",67],["EnvironmentId","string",67],["KmsKeyIdentifier","string",66],["Description","string",66],["ConfigurationVersion","string",67],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]],66],["DynamicExtensionParameters",["array",["ref","DynamicExtensionParameters"]],82],["DeploymentNumber","string",72],["State",["enum","BAKING","VALIDATING","DEPLOYING","COMPLETE","ROLLING_BACK","ROLLED_BACK","REVERTED"],8]],"id":["ApplicationId","EnvironmentId","DeploymentNumber"],"d":{"DynamicExtensionParameters":[["ParameterValue","string"],["ExtensionReference","string"],["ParameterName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["DynamicExtensionParameters"],"co":["ApplicationId","ConfigurationProfileId","DeploymentStrategyId","EnvironmentId","Description","ConfigurationVersion","KmsKeyIdentifier","DynamicExtensionParameters","Tags"],"ro":["DeploymentNumber","State"],"uo":["Tags"],"tg":[true,true,false]}}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
@@ -176,7 +204,11 @@ export interface DeploymentArgs {
   applicationId: string;
   /** Metadata to assign to the deployment. Tags help organize and categorize your AWS AppConfig resources. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
-  /** A map of dynamic extension parameter names to values to pass to associated extensions with `PRE_START_DEPLOYMENT` actions. */
+  /**
+   * A map of dynamic extension parameter names to values to pass to associated extensions with `PRE_START_DEPLOYMENT` actions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   dynamicExtensionParameters?: DeploymentDynamicExtensionParameters[];
 }
 
@@ -217,7 +249,7 @@ export interface DeploymentDynamicExtensionParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-deploymentstrategy.html | CloudFormation: AWS::AppConfig::DeploymentStrategy}
  */
-export const DeploymentStrategy = cloudControlType<DeploymentStrategyArgs, DeploymentStrategyOutputs>("AWS::AppConfig::DeploymentStrategy", "aws:appconfig:DeploymentStrategy", '{"p":[["ReplicateTo",["enum","NONE","SSM_DOCUMENT"],67],["GrowthType",["enum","EXPONENTIAL","LINEAR"]],["Description","string"],["DeploymentDurationInMinutes","number",1],["GrowthFactor","number",1],["FinalBakeTimeInMinutes","number"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appconfig:${Region}:${Account}:deploymentstrategy/${DeploymentStrategyId}"}');
+export const DeploymentStrategy = cloudControlType<DeploymentStrategyArgs, DeploymentStrategyOutputs>("AWS::AppConfig::DeploymentStrategy", "aws:appconfig:DeploymentStrategy", '{"p":[["ReplicateTo",["enum","NONE","SSM_DOCUMENT"],67],["GrowthType",["enum","EXPONENTIAL","LINEAR"]],["Description","string"],["DeploymentDurationInMinutes","number",1],["GrowthFactor","number",1],["FinalBakeTimeInMinutes","number"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","ReplicateTo"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:appconfig:${Region}:${Account}:deploymentstrategy/${DeploymentStrategyId}"}');
 /** A {@link DeploymentStrategy} instance: its attributes as typed outputs. */
 export type DeploymentStrategy = InstanceType<typeof DeploymentStrategy>;
 
@@ -276,21 +308,37 @@ export interface DeploymentStrategyOutputs extends DeploymentStrategyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-environment.html | CloudFormation: AWS::AppConfig::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::AppConfig::Environment", "aws:appconfig:Environment", '{"p":[["Description","string"],["Monitors",["array",["ref","Monitor"]]],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"]],["EnvironmentId","string",72]],"id":["ApplicationId","EnvironmentId"],"d":{"Monitor":[["AlarmArn","string",1],["AlarmRoleArn","string"]]},"tags":["Tags","standard"]}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::AppConfig::Environment", "aws:appconfig:Environment", '{"p":[["Description","string"],["Monitors",["array",["ref","Monitor"]]],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"],16],["EnvironmentId","string",72]],"id":["ApplicationId","EnvironmentId"],"d":{"Monitor":[["AlarmArn","string",1],["AlarmRoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeletionProtectionCheck"],"co":["ApplicationId"],"ro":["EnvironmentId"],"uo":["Monitors","Tags"],"ai":[["ApplicationId","Name"]],"tg":[true,true,true]}}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** A description of the environment. */
+  /**
+   * A description of the environment.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** Amazon CloudWatch alarms to monitor during the deployment process. */
+  /**
+   * Amazon CloudWatch alarms to monitor during the deployment process.
+   *
+   * Items: 0–5.
+   */
   monitors?: EnvironmentMonitor[];
-  /** The application ID. */
+  /**
+   * The application ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
   /** Metadata to assign to the environment. Tags help organize and categorize your AWS AppConfig resources. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
-  /** A name for the environment. */
+  /**
+   * A name for the environment.
+   *
+   * Length: 1–64.
+   */
   name: string;
   /**
    * A parameter to configure deletion protection. Deletion protection prevents a user from deleting an environment if your application called either [GetLatestConfiguration](https://docs.aws.amazon.com/appconfig/2019-10-09/APIReference/API_appconfigdata_GetLatestConfiguration.html) or [GetConfiguration](https://docs.aws.amazon.com/appconfig/2019-10-09/APIReference/API_GetConfiguration.html) in the environment during the specified interval.
@@ -300,6 +348,8 @@ export interface EnvironmentArgs {
    * - `BYPASS` : Instructs AWS AppConfig to bypass the deletion protection check and delete a configuration profile even if deletion protection would have otherwise prevented it.
    * - `APPLY` : Instructs the deletion protection check to run, even if deletion protection is disabled at the account level. `APPLY` also forces the deletion protection check to run against resources created in the past hour, which are normally excluded from deletion protection checks.
    * - `ACCOUNT_DEFAULT` : The default setting, which instructs AWS AppConfig to implement the deletion protection value specified in the `UpdateAccountSettings` API.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deletionProtectionCheck?: "ACCOUNT_DEFAULT" | "APPLY" | "BYPASS";
 }
@@ -316,18 +366,28 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appconfig-environment-monitor.html | CloudFormation: Monitor}
  */
 export interface EnvironmentMonitor {
-  /** Amazon Resource Name (ARN) of the Amazon CloudWatch alarm. */
+  /**
+   * Amazon Resource Name (ARN) of the Amazon CloudWatch alarm.
+   *
+   * Length: 1–2048.
+   */
   alarmArn: string;
-  /** ARN of an AWS Identity and Access Management (IAM) role for AWS AppConfig to monitor `AlarmArn` . */
+  /**
+   * ARN of an AWS Identity and Access Management (IAM) role for AWS AppConfig to monitor `AlarmArn` .
+   *
+   * Length: 20–2048.
+   */
   alarmRoleArn?: string;
 }
 
 /**
  * Resource Type definition for AWS::AppConfig::ExperimentDefinition
  *
+ * @deprecated Cloud Control cannot create AWS::AppConfig::ExperimentDefinition: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-experimentdefinition.html | CloudFormation: AWS::AppConfig::ExperimentDefinition}
  */
-export const ExperimentDefinition = cloudControlType<ExperimentDefinitionArgs, ExperimentDefinitionOutputs>("AWS::AppConfig::ExperimentDefinition", "aws:appconfig:ExperimentDefinition", '{"p":[["EnvironmentIdentifier","string",67],["AudienceDescription","string"],["LaunchCriteria","string"],["ApplicationIdentifier","string",67],["AudienceRule","string",1],["Hypothesis","string"],["Name","string",67],["ConfigurationProfileIdentifier","string",67],["Control",["ref","Treatment"],1],["FlagKey","string",67],["Treatments",["array",["ref","Treatment"]],1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["Id","string",72,"awsId"],["Status",["enum","ACTIVE","IDLE","ARCHIVED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","Id"],"d":{"Treatment":[["Description","string"],["AttributeValues",["map",["ref","AttributeValue"]]],["Enabled","boolean",1],["Key","string"],["Weight","number",1]],"AttributeValue":[["StringArray",["array","string"]],["NumberValue","number"],["BooleanValue","boolean"],["StringValue","string"],["NumberArray",["array","number"]]]},"tags":["Tags","standard"]}');
+export const ExperimentDefinition = cloudControlType<ExperimentDefinitionArgs, ExperimentDefinitionOutputs>("AWS::AppConfig::ExperimentDefinition", "aws:appconfig:ExperimentDefinition", '{"p":[["EnvironmentIdentifier","string",67],["AudienceDescription","string"],["LaunchCriteria","string"],["ApplicationIdentifier","string",67],["AudienceRule","string",1],["Hypothesis","string"],["Name","string",67],["ConfigurationProfileIdentifier","string",67],["Control",["ref","Treatment"],1],["FlagKey","string",67],["Treatments",["array",["ref","Treatment"]],1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["Id","string",72,"awsId"],["Status",["enum","ACTIVE","IDLE","ARCHIVED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","Id"],"d":{"Treatment":[["Description","string"],["AttributeValues",["map",["ref","AttributeValue"]]],["Enabled","boolean",1],["Key","string"],["Weight","number",1]],"AttributeValue":[["StringArray",["array","string"]],["NumberValue","number"],["BooleanValue","boolean"],["StringValue","string"],["NumberArray",["array","number"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ExperimentDefinition} instance: its attributes as typed outputs. */
 export type ExperimentDefinition = InstanceType<typeof ExperimentDefinition>;
 
@@ -411,9 +471,11 @@ export interface ExperimentDefinitionAttributeValue {
 /**
  * Resource Type definition for AWS::AppConfig::ExperimentRun
  *
+ * @deprecated Cloud Control cannot create AWS::AppConfig::ExperimentRun: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-experimentrun.html | CloudFormation: AWS::AppConfig::ExperimentRun}
  */
-export const ExperimentRun = cloudControlType<ExperimentRunArgs, ExperimentRunOutputs>("AWS::AppConfig::ExperimentRun", "aws:appconfig:ExperimentRun", '{"p":[["Description","string"],["TreatmentOverrides",["ref","TreatmentOverrides"]],["ApplicationIdentifier","string",67],["ExperimentDefinitionIdentifier","string",67],["ExposurePercentage","number",1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["ExperimentDefinitionId","string",72],["Run","string",72],["Status",["enum","RUNNING","DONE"],8],["StartedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","ExperimentDefinitionId","Run"],"d":{"TreatmentOverrides":[["Inline",["map","string"]]]},"tags":["Tags","standard"]}');
+export const ExperimentRun = cloudControlType<ExperimentRunArgs, ExperimentRunOutputs>("AWS::AppConfig::ExperimentRun", "aws:appconfig:ExperimentRun", '{"p":[["Description","string"],["TreatmentOverrides",["ref","TreatmentOverrides"]],["ApplicationIdentifier","string",67],["ExperimentDefinitionIdentifier","string",67],["ExposurePercentage","number",1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["ExperimentDefinitionId","string",72],["Run","string",72],["Status",["enum","RUNNING","DONE"],8],["StartedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","ExperimentDefinitionId","Run"],"d":{"TreatmentOverrides":[["Inline",["map","string"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ExperimentRun} instance: its attributes as typed outputs. */
 export type ExperimentRun = InstanceType<typeof ExperimentRun>;
 
@@ -472,7 +534,7 @@ export interface ExperimentRunTreatmentOverrides {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-extension.html | CloudFormation: AWS::AppConfig::Extension}
  */
-export const Extension = cloudControlType<ExtensionArgs, ExtensionOutputs>("AWS::AppConfig::Extension", "aws:appconfig:Extension", '{"p":[["Description","string"],["Parameters",["map",["ref","Parameter"]]],["Actions",["map",["array",["ref","Action"]]],1],["LatestVersionNumber","integer"],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72],["VersionNumber","integer",8]],"id":["Id"],"d":{"Parameter":[["Description","string"],["Required","boolean",1],["Dynamic","boolean"]],"Action":[["Name","string",1],["Description","string"],["Uri","string",1],["RoleArn","string"]]},"tags":["Tags","standard"]}');
+export const Extension = cloudControlType<ExtensionArgs, ExtensionOutputs>("AWS::AppConfig::Extension", "aws:appconfig:Extension", '{"p":[["Description","string"],["Parameters",["map",["ref","Parameter"]]],["Actions",["map",["array",["ref","Action"]]],1],["LatestVersionNumber","integer",16],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72],["VersionNumber","integer",8]],"id":["Id"],"d":{"Parameter":[["Description","string"],["Required","boolean",1],["Dynamic","boolean"]],"Action":[["Name","string",1],["Description","string"],["Uri","string",1],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["LatestVersionNumber"],"co":["Name"],"ro":["Id","Arn","VersionNumber"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Extension} instance: its attributes as typed outputs. */
 export type Extension = InstanceType<typeof Extension>;
 
@@ -484,7 +546,11 @@ export interface ExtensionArgs {
   parameters?: Record<string, ExtensionParameter>;
   /** The actions defined in the extension. */
   actions: Record<string, ExtensionAction[]>;
-  /** You can omit this field when you create an extension. When you create a new version, specify the most recent current version number. For example, you create version 3, enter 2 for this field. */
+  /**
+   * You can omit this field when you create an extension. When you create a new version, specify the most recent current version number. For example, you create version 3, enter 2 for this field.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   latestVersionNumber?: number;
   /** Adds one or more tags for the specified extension. Tags are metadata that help you categorize resources in different ways, for example, by purpose, owner, or environment. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
@@ -508,7 +574,11 @@ export interface ExtensionOutputs extends ExtensionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appconfig-extension-parameter.html | CloudFormation: Parameter}
  */
 export interface ExtensionParameter {
-  /** Information about the parameter. */
+  /**
+   * Information about the parameter.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** A parameter value must be specified in the extension association. */
   required: boolean;
@@ -522,13 +592,29 @@ export interface ExtensionParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appconfig-extension-action.html | CloudFormation: Action}
  */
 export interface ExtensionAction {
-  /** The extension name. */
+  /**
+   * The extension name.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** Information about actions defined in the extension. */
+  /**
+   * Information about actions defined in the extension.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** The extension URI associated to the action point in the extension definition. The URI can be an Amazon Resource Name (ARN) for one of the following: an AWS Lambda function, an Amazon Simple Queue Service queue, an Amazon Simple Notification Service topic, or the Amazon EventBridge default event bus. */
+  /**
+   * The extension URI associated to the action point in the extension definition. The URI can be an Amazon Resource Name (ARN) for one of the following: an AWS Lambda function, an Amazon Simple Queue Service queue, an Amazon Simple Notification Service topic, or the Amazon EventBridge default event bus.
+   *
+   * Length: 1–2048.
+   */
   uri: string;
-  /** An Amazon Resource Name (ARN) for an AWS Identity and Access Management assume role. */
+  /**
+   * An Amazon Resource Name (ARN) for an AWS Identity and Access Management assume role.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
 }
 
@@ -537,17 +623,25 @@ export interface ExtensionAction {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-extensionassociation.html | CloudFormation: AWS::AppConfig::ExtensionAssociation}
  */
-export const ExtensionAssociation = cloudControlType<ExtensionAssociationArgs, ExtensionAssociationOutputs>("AWS::AppConfig::ExtensionAssociation", "aws:appconfig:ExtensionAssociation", '{"p":[["ResourceIdentifier","string",66],["Parameters",["map","string"]],["ExtensionIdentifier","string",66],["ExtensionVersionNumber","integer",66],["Tags",["array",["ref","Tag"]],66],["ResourceArn","string",8],["ExtensionArn","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appconfig:${Region}:${Account}:extensionassociation/${ExtensionAssociationId}"}');
+export const ExtensionAssociation = cloudControlType<ExtensionAssociationArgs, ExtensionAssociationOutputs>("AWS::AppConfig::ExtensionAssociation", "aws:appconfig:ExtensionAssociation", '{"p":[["ResourceIdentifier","string",82],["Parameters",["map","string"]],["ExtensionIdentifier","string",82],["ExtensionVersionNumber","integer",66],["Tags",["array",["ref","Tag"]]],["ResourceArn","string",8],["ExtensionArn","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ExtensionIdentifier","ResourceIdentifier"],"co":["ExtensionIdentifier","ResourceIdentifier","ExtensionVersionNumber"],"ro":["Id","Arn","ResourceArn","ExtensionArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:appconfig:${Region}:${Account}:extensionassociation/${ExtensionAssociationId}"}');
 /** A {@link ExtensionAssociation} instance: its attributes as typed outputs. */
 export type ExtensionAssociation = InstanceType<typeof ExtensionAssociation>;
 
 /** Inputs of {@link ExtensionAssociation}. */
 export interface ExtensionAssociationArgs {
-  /** The ARN of an application, configuration profile, or environment. */
+  /**
+   * The ARN of an application, configuration profile, or environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceIdentifier?: string;
   /** The parameter names and values defined in the extensions. Extension parameters marked `Required` must be entered for this field. */
   parameters?: Record<string, string>;
-  /** The name, the ID, or the Amazon Resource Name (ARN) of the extension. */
+  /**
+   * The name, the ID, or the Amazon Resource Name (ARN) of the extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   extensionIdentifier?: string;
   /** The version number of the extension. If not specified, AWS AppConfig uses the maximum version of the extension. */
   extensionVersionNumber?: number;
@@ -578,23 +672,37 @@ export interface ExtensionAssociationOutputs extends ExtensionAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-hostedconfigurationversion.html | CloudFormation: AWS::AppConfig::HostedConfigurationVersion}
  */
-export const HostedConfigurationVersion = cloudControlType<HostedConfigurationVersionArgs, HostedConfigurationVersionOutputs>("AWS::AppConfig::HostedConfigurationVersion", "aws:appconfig:HostedConfigurationVersion", '{"p":[["ConfigurationProfileId","string",67],["Description","string",66],["ContentType","string",67],["LatestVersionNumber","integer",66],["Content","string",67],["VersionLabel","string",66],["ApplicationId","string",67],["VersionNumber","string",72]],"id":["ApplicationId","ConfigurationProfileId","VersionNumber"]}');
+export const HostedConfigurationVersion = cloudControlType<HostedConfigurationVersionArgs, HostedConfigurationVersionOutputs>("AWS::AppConfig::HostedConfigurationVersion", "aws:appconfig:HostedConfigurationVersion", '{"p":[["ConfigurationProfileId","string",67],["Description","string",66],["ContentType","string",67],["LatestVersionNumber","integer",82],["Content","string",67],["VersionLabel","string",66],["ApplicationId","string",67],["VersionNumber","string",72]],"id":["ApplicationId","ConfigurationProfileId","VersionNumber"],"reg":{"h":"crdl","wo":["LatestVersionNumber"],"co":["ApplicationId","ConfigurationProfileId","Description","Content","ContentType","LatestVersionNumber","VersionLabel"],"ro":["VersionNumber"],"tg":[false,false,false]}}');
 /** A {@link HostedConfigurationVersion} instance: its attributes as typed outputs. */
 export type HostedConfigurationVersion = InstanceType<typeof HostedConfigurationVersion>;
 
 /** Inputs of {@link HostedConfigurationVersion}. */
 export interface HostedConfigurationVersionArgs {
-  /** The configuration profile ID. */
+  /**
+   * The configuration profile ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   configurationProfileId: string;
   /**
    * A description of the configuration.
    *
    * > Due to HTTP limitations, this field only supports ASCII characters.
+   *
+   * Length: 0–1024.
    */
   description?: string;
-  /** A standard MIME type describing the format of the configuration content. For more information, see [Content-Type](https://docs.aws.amazon.com/https://www.w3.org/Protocols/rfc2616/rfc2616-sec14.html#sec14.17) . */
+  /**
+   * A standard MIME type describing the format of the configuration content. For more information, see [Content-Type](https://docs.aws.amazon.com/https://www.w3.org/Protocols/rfc2616/rfc2616-sec14.html#sec14.17) .
+   *
+   * Length: 1–255.
+   */
   contentType: string;
-  /** An optional locking token used to prevent race conditions from overwriting configuration updates when creating a new version. To ensure your data is not overwritten when creating multiple hosted configuration versions in rapid succession, specify the version number of the latest hosted configuration version. */
+  /**
+   * An optional locking token used to prevent race conditions from overwriting configuration updates when creating a new version. To ensure your data is not overwritten when creating multiple hosted configuration versions in rapid succession, specify the version number of the latest hosted configuration version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   latestVersionNumber?: number;
   /**
    * The configuration data, as bytes.
@@ -602,9 +710,17 @@ export interface HostedConfigurationVersionArgs {
    * > AWS AppConfig accepts any type of data, including text formats like JSON or TOML, or binary formats like protocol buffers or compressed data.
    */
   content: string;
-  /** A user-defined label for an AWS AppConfig hosted configuration version. */
+  /**
+   * A user-defined label for an AWS AppConfig hosted configuration version.
+   *
+   * Length: 0–64. Pattern: `^$|.*[^0-9].*`.
+   */
   versionLabel?: string;
-  /** The application ID. */
+  /**
+   * The application ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
 }
 

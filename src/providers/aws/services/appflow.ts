@@ -13,17 +13,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appflow-connector.html | CloudFormation: AWS::AppFlow::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::AppFlow::Connector", "aws:appflow:Connector", '{"p":[["ConnectorLabel","string",66],["ConnectorProvisioningType","string",1],["Description","string"],["ConnectorProvisioningConfig",["ref","ConnectorProvisioningConfig"],1],["ConnectorArn","string",72]],"id":["ConnectorLabel"],"d":{"ConnectorProvisioningConfig":[["Lambda",["ref","LambdaConnectorProvisioningConfig"]]],"LambdaConnectorProvisioningConfig":[["LambdaArn","string",1]]},"arn":"arn:${Partition}:appflow:${Region}:${Account}:connector/${ConnectorLabel}"}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::AppFlow::Connector", "aws:appflow:Connector", '{"p":[["ConnectorLabel","string",66],["ConnectorProvisioningType","string",1],["Description","string"],["ConnectorProvisioningConfig",["ref","ConnectorProvisioningConfig"],1],["ConnectorArn","string",72]],"id":["ConnectorLabel"],"d":{"ConnectorProvisioningConfig":[["Lambda",["ref","LambdaConnectorProvisioningConfig"]]],"LambdaConnectorProvisioningConfig":[["LambdaArn","string",1]]},"reg":{"h":"crudl","co":["ConnectorLabel"],"ro":["ConnectorArn"],"tg":[false,false,false],"nm":{"path":"ConnectorLabel","max":512,"pattern":"[a-zA-Z0-9][\\\\w!@#.-]+"}},"arn":"arn:${Partition}:appflow:${Region}:${Account}:connector/${ConnectorLabel}"}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
 /** Inputs of {@link Connector}. */
 export interface ConnectorArgs {
-  /** The label used for registering the connector. */
+  /**
+   * The label used for registering the connector.
+   *
+   * Length: at most 512. Pattern: `[a-zA-Z0-9][\w!\@#.-]+`.
+   */
   connectorLabel?: string;
-  /** The provisioning type used to register the connector. */
+  /**
+   * The provisioning type used to register the connector.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9][\w!\@#.-]+`.
+   */
   connectorProvisioningType: string;
-  /** A description about the connector runtime setting. */
+  /**
+   * A description about the connector runtime setting.
+   *
+   * Length: at most 2048. Pattern: `[\s\w/!\@#+=.-]*`.
+   */
   description?: string;
   /** The configuration required for registering the connector. */
   connectorProvisioningConfig: ConnectorConnectorProvisioningConfig;
@@ -31,7 +43,11 @@ export interface ConnectorArgs {
 
 /** Outputs of {@link Connector}: its inputs as the cloud reports them, and its attributes. */
 export interface ConnectorOutputs extends ConnectorArgs {
-  /** The label used for registering the connector. */
+  /**
+   * The label used for registering the connector.
+   *
+   * Length: at most 512. Pattern: `[a-zA-Z0-9][\w!\@#.-]+`.
+   */
   connectorLabel: string;
   /** The arn of the connector. The arn is unique for each ConnectorRegistration in your AWS account. */
   connectorArn: string;
@@ -53,7 +69,11 @@ export interface ConnectorConnectorProvisioningConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connector-lambdaconnectorprovisioningconfig.html | CloudFormation: LambdaConnectorProvisioningConfig}
  */
 export interface ConnectorLambdaConnectorProvisioningConfig {
-  /** Lambda ARN of the connector being registered. */
+  /**
+   * Lambda ARN of the connector being registered.
+   *
+   * Length: at most 512. Pattern: `arn:*:.*:.*:[0-9]+:.*`.
+   */
   lambdaArn: string;
 }
 
@@ -64,23 +84,39 @@ export interface ConnectorLambdaConnectorProvisioningConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appflow-connectorprofile.html | CloudFormation: AWS::AppFlow::ConnectorProfile}
  */
-export const ConnectorProfile = cloudControlType<ConnectorProfileArgs, ConnectorProfileOutputs>("AWS::AppFlow::ConnectorProfile", "aws:appflow:ConnectorProfile", '{"p":[["ConnectorLabel","string",66],["ConnectorProfileName","string",67],["KMSArn","string"],["ConnectorType",["enum","Salesforce","Pardot","Singular","Slack","Redshift","Marketo","Googleanalytics","Zendesk","Servicenow","SAPOData","Datadog","Trendmicro","Snowflake","Dynatrace","Infornexus","Amplitude","Veeva","CustomConnector"],67],["ConnectionMode",["enum","Public","Private"],1],["ConnectorProfileConfig",["ref","ConnectorProfileConfig"]],["CredentialsArn","string",8],["ConnectorProfileArn","string",72]],"id":["ConnectorProfileName"],"d":{"ConnectorProfileConfig":[["ConnectorProfileCredentials",["ref","ConnectorProfileCredentials"]],["ConnectorProfileProperties",["ref","ConnectorProfileProperties"]]],"ConnectorProfileCredentials":[["Amplitude",["ref","AmplitudeConnectorProfileCredentials"]],["GoogleAnalytics",["ref","GoogleAnalyticsConnectorProfileCredentials"]],["ServiceNow",["ref","ServiceNowConnectorProfileCredentials"]],["CustomConnector",["ref","CustomConnectorProfileCredentials"]],["SAPOData",["ref","SAPODataConnectorProfileCredentials"]],["Pardot",["ref","PardotConnectorProfileCredentials"]],["Veeva",["ref","VeevaConnectorProfileCredentials"]],["Trendmicro",["ref","TrendmicroConnectorProfileCredentials"]],["Datadog",["ref","DatadogConnectorProfileCredentials"]],["Marketo",["ref","MarketoConnectorProfileCredentials"]],["Redshift",["ref","RedshiftConnectorProfileCredentials"]],["Singular",["ref","SingularConnectorProfileCredentials"]],["Slack",["ref","SlackConnectorProfileCredentials"]],["Snowflake",["ref","SnowflakeConnectorProfileCredentials"]],["Dynatrace",["ref","DynatraceConnectorProfileCredentials"]],["Zendesk",["ref","ZendeskConnectorProfileCredentials"]],["InforNexus",["ref","InforNexusConnectorProfileCredentials"]],["Salesforce",["ref","SalesforceConnectorProfileCredentials"]]],"AmplitudeConnectorProfileCredentials":[["SecretKey","string",49],["ApiKey","string",1]],"GoogleAnalyticsConnectorProfileCredentials":[["RefreshToken","string"],["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"ConnectorOAuthRequest":[["AuthCode","string"],["RedirectUri","string"]],"ServiceNowConnectorProfileCredentials":[["Username","string"],["OAuth2Credentials",["ref","OAuth2Credentials"]],["Password","string",48]],"OAuth2Credentials":[["OAuthRequest",["ref","ConnectorOAuthRequest"]],["RefreshToken","string"],["ClientSecret","string",48],["AccessToken","string"],["ClientId","string"]],"CustomConnectorProfileCredentials":[["Basic",["ref","BasicAuthCredentials"]],["ApiKey",["ref","ApiKeyCredentials"]],["Oauth2",["ref","OAuth2Credentials"]],["Custom",["ref","CustomAuthCredentials"]],["AuthenticationType",["enum","OAUTH2","APIKEY","BASIC","CUSTOM"],1]],"BasicAuthCredentials":[["Username","string",1],["Password","string",49]],"ApiKeyCredentials":[["ApiSecretKey","string",48],["ApiKey","string",1]],"CustomAuthCredentials":[["CredentialsMap",["map","string"]],["CustomAuthenticationType","string",1]],"SAPODataConnectorProfileCredentials":[["BasicAuthCredentials",["ref","BasicAuthCredentials"]],["OAuthCredentials",["ref","OAuthCredentials"]]],"OAuthCredentials":[["RefreshToken","string"],["AccessToken","string"],["ClientSecret","string",48],["ClientId","string"],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"PardotConnectorProfileCredentials":[["RefreshToken","string"],["AccessToken","string"],["ClientCredentialsArn","string"],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"VeevaConnectorProfileCredentials":[["Username","string",1],["Password","string",49]],"TrendmicroConnectorProfileCredentials":[["ApiSecretKey","string",49]],"DatadogConnectorProfileCredentials":[["ApplicationKey","string",1],["ApiKey","string",1]],"MarketoConnectorProfileCredentials":[["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"RedshiftConnectorProfileCredentials":[["Username","string"],["Password","string",48]],"SingularConnectorProfileCredentials":[["ApiKey","string",1]],"SlackConnectorProfileCredentials":[["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"SnowflakeConnectorProfileCredentials":[["Username","string",1],["Password","string",49]],"DynatraceConnectorProfileCredentials":[["ApiToken","string",1]],"ZendeskConnectorProfileCredentials":[["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"InforNexusConnectorProfileCredentials":[["AccessKeyId","string",1],["UserId","string",1],["SecretAccessKey","string",1],["Datakey","string",1]],"SalesforceConnectorProfileCredentials":[["JwtToken","string"],["RefreshToken","string"],["AccessToken","string"],["ClientCredentialsArn","string"],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]],["OAuth2GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE","JWT_BEARER"]]],"ConnectorProfileProperties":[["ServiceNow",["ref","ServiceNowConnectorProfileProperties"]],["CustomConnector",["ref","CustomConnectorProfileProperties"]],["SAPOData",["ref","SAPODataConnectorProfileProperties"]],["Pardot",["ref","PardotConnectorProfileProperties"]],["Veeva",["ref","VeevaConnectorProfileProperties"]],["Datadog",["ref","DatadogConnectorProfileProperties"]],["Marketo",["ref","MarketoConnectorProfileProperties"]],["Redshift",["ref","RedshiftConnectorProfileProperties"]],["Slack",["ref","SlackConnectorProfileProperties"]],["Snowflake",["ref","SnowflakeConnectorProfileProperties"]],["Dynatrace",["ref","DynatraceConnectorProfileProperties"]],["Zendesk",["ref","ZendeskConnectorProfileProperties"]],["InforNexus",["ref","InforNexusConnectorProfileProperties"]],["Salesforce",["ref","SalesforceConnectorProfileProperties"]]],"ServiceNowConnectorProfileProperties":[["InstanceUrl","string",1]],"CustomConnectorProfileProperties":[["OAuth2Properties",["ref","OAuth2Properties"]],["ProfileProperties",["map","string"]]],"OAuth2Properties":[["TokenUrlCustomProperties",["map","string"]],["TokenUrl","string"],["OAuth2GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE","JWT_BEARER"]]],"SAPODataConnectorProfileProperties":[["ApplicationServicePath","string"],["ApplicationHostUrl","string"],["OAuthProperties",["ref","OAuthProperties"]],["DisableSSO","boolean"],["LogonLanguage","string"],["PrivateLinkServiceName","string"],["PortNumber","integer"],["ClientNumber","string"]],"OAuthProperties":[["AuthCodeUrl","string"],["TokenUrl","string"],["OAuthScopes",["array","string"]]],"PardotConnectorProfileProperties":[["InstanceUrl","string"],["IsSandboxEnvironment","boolean"],["BusinessUnitId","string",1]],"VeevaConnectorProfileProperties":[["InstanceUrl","string",1]],"DatadogConnectorProfileProperties":[["InstanceUrl","string",1]],"MarketoConnectorProfileProperties":[["InstanceUrl","string",1]],"RedshiftConnectorProfileProperties":[["DatabaseUrl","string"],["BucketName","string",1],["IsRedshiftServerless","boolean"],["DataApiRoleArn","string"],["DatabaseName","string"],["WorkgroupName","string"],["BucketPrefix","string"],["ClusterIdentifier","string"],["RoleArn","string",1]],"SlackConnectorProfileProperties":[["InstanceUrl","string",1]],"SnowflakeConnectorProfileProperties":[["Warehouse","string",1],["BucketName","string",1],["PrivateLinkServiceName","string"],["Stage","string",1],["Region","string"],["BucketPrefix","string"],["AccountName","string"]],"DynatraceConnectorProfileProperties":[["InstanceUrl","string",1]],"ZendeskConnectorProfileProperties":[["InstanceUrl","string",1]],"InforNexusConnectorProfileProperties":[["InstanceUrl","string",1]],"SalesforceConnectorProfileProperties":[["InstanceUrl","string"],["isSandboxEnvironment","boolean"],["usePrivateLinkForMetadataAndAuthorization","boolean"]]},"arn":"arn:${Partition}:appflow:${Region}:${Account}:connectorprofile/${ProfileName}"}');
+export const ConnectorProfile = cloudControlType<ConnectorProfileArgs, ConnectorProfileOutputs>("AWS::AppFlow::ConnectorProfile", "aws:appflow:ConnectorProfile", '{"p":[["ConnectorLabel","string"],["ConnectorProfileName","string",67],["KMSArn","string",66],["ConnectorType",["enum","Salesforce","Pardot","Singular","Slack","Redshift","Marketo","Googleanalytics","Zendesk","Servicenow","SAPOData","Datadog","Trendmicro","Snowflake","Dynatrace","Infornexus","Amplitude","Veeva","CustomConnector"],67],["ConnectionMode",["enum","Public","Private"],1],["ConnectorProfileConfig",["ref","ConnectorProfileConfig"],16],["CredentialsArn","string",8],["ConnectorProfileArn","string",72]],"id":["ConnectorProfileName"],"d":{"ConnectorProfileConfig":[["ConnectorProfileCredentials",["ref","ConnectorProfileCredentials"]],["ConnectorProfileProperties",["ref","ConnectorProfileProperties"]]],"ConnectorProfileCredentials":[["Amplitude",["ref","AmplitudeConnectorProfileCredentials"]],["GoogleAnalytics",["ref","GoogleAnalyticsConnectorProfileCredentials"]],["ServiceNow",["ref","ServiceNowConnectorProfileCredentials"]],["CustomConnector",["ref","CustomConnectorProfileCredentials"]],["SAPOData",["ref","SAPODataConnectorProfileCredentials"]],["Pardot",["ref","PardotConnectorProfileCredentials"]],["Veeva",["ref","VeevaConnectorProfileCredentials"]],["Trendmicro",["ref","TrendmicroConnectorProfileCredentials"]],["Datadog",["ref","DatadogConnectorProfileCredentials"]],["Marketo",["ref","MarketoConnectorProfileCredentials"]],["Redshift",["ref","RedshiftConnectorProfileCredentials"]],["Singular",["ref","SingularConnectorProfileCredentials"]],["Slack",["ref","SlackConnectorProfileCredentials"]],["Snowflake",["ref","SnowflakeConnectorProfileCredentials"]],["Dynatrace",["ref","DynatraceConnectorProfileCredentials"]],["Zendesk",["ref","ZendeskConnectorProfileCredentials"]],["InforNexus",["ref","InforNexusConnectorProfileCredentials"]],["Salesforce",["ref","SalesforceConnectorProfileCredentials"]]],"AmplitudeConnectorProfileCredentials":[["SecretKey","string",49],["ApiKey","string",1]],"GoogleAnalyticsConnectorProfileCredentials":[["RefreshToken","string"],["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"ConnectorOAuthRequest":[["AuthCode","string"],["RedirectUri","string"]],"ServiceNowConnectorProfileCredentials":[["Username","string"],["OAuth2Credentials",["ref","OAuth2Credentials"]],["Password","string",48]],"OAuth2Credentials":[["OAuthRequest",["ref","ConnectorOAuthRequest"]],["RefreshToken","string"],["ClientSecret","string",48],["AccessToken","string"],["ClientId","string"]],"CustomConnectorProfileCredentials":[["Basic",["ref","BasicAuthCredentials"]],["ApiKey",["ref","ApiKeyCredentials"]],["Oauth2",["ref","OAuth2Credentials"]],["Custom",["ref","CustomAuthCredentials"]],["AuthenticationType",["enum","OAUTH2","APIKEY","BASIC","CUSTOM"],1]],"BasicAuthCredentials":[["Username","string",1],["Password","string",49]],"ApiKeyCredentials":[["ApiSecretKey","string",48],["ApiKey","string",1]],"CustomAuthCredentials":[["CredentialsMap",["map","string"]],["CustomAuthenticationType","string",1]],"SAPODataConnectorProfileCredentials":[["BasicAuthCredentials",["ref","BasicAuthCredentials"]],["OAuthCredentials",["ref","OAuthCredentials"]]],"OAuthCredentials":[["RefreshToken","string"],["AccessToken","string"],["ClientSecret","string",48],["ClientId","string"],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"PardotConnectorProfileCredentials":[["RefreshToken","string"],["AccessToken","string"],["ClientCredentialsArn","string"],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"VeevaConnectorProfileCredentials":[["Username","string",1],["Password","string",49]],"TrendmicroConnectorProfileCredentials":[["ApiSecretKey","string",49]],"DatadogConnectorProfileCredentials":[["ApplicationKey","string",1],["ApiKey","string",1]],"MarketoConnectorProfileCredentials":[["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"RedshiftConnectorProfileCredentials":[["Username","string"],["Password","string",48]],"SingularConnectorProfileCredentials":[["ApiKey","string",1]],"SlackConnectorProfileCredentials":[["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"SnowflakeConnectorProfileCredentials":[["Username","string",1],["Password","string",49]],"DynatraceConnectorProfileCredentials":[["ApiToken","string",1]],"ZendeskConnectorProfileCredentials":[["ClientSecret","string",49],["AccessToken","string"],["ClientId","string",1],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]]],"InforNexusConnectorProfileCredentials":[["AccessKeyId","string",1],["UserId","string",1],["SecretAccessKey","string",1],["Datakey","string",1]],"SalesforceConnectorProfileCredentials":[["JwtToken","string"],["RefreshToken","string"],["AccessToken","string"],["ClientCredentialsArn","string"],["ConnectorOAuthRequest",["ref","ConnectorOAuthRequest"]],["OAuth2GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE","JWT_BEARER"]]],"ConnectorProfileProperties":[["ServiceNow",["ref","ServiceNowConnectorProfileProperties"]],["CustomConnector",["ref","CustomConnectorProfileProperties"]],["SAPOData",["ref","SAPODataConnectorProfileProperties"]],["Pardot",["ref","PardotConnectorProfileProperties"]],["Veeva",["ref","VeevaConnectorProfileProperties"]],["Datadog",["ref","DatadogConnectorProfileProperties"]],["Marketo",["ref","MarketoConnectorProfileProperties"]],["Redshift",["ref","RedshiftConnectorProfileProperties"]],["Slack",["ref","SlackConnectorProfileProperties"]],["Snowflake",["ref","SnowflakeConnectorProfileProperties"]],["Dynatrace",["ref","DynatraceConnectorProfileProperties"]],["Zendesk",["ref","ZendeskConnectorProfileProperties"]],["InforNexus",["ref","InforNexusConnectorProfileProperties"]],["Salesforce",["ref","SalesforceConnectorProfileProperties"]]],"ServiceNowConnectorProfileProperties":[["InstanceUrl","string",1]],"CustomConnectorProfileProperties":[["OAuth2Properties",["ref","OAuth2Properties"]],["ProfileProperties",["map","string"]]],"OAuth2Properties":[["TokenUrlCustomProperties",["map","string"]],["TokenUrl","string"],["OAuth2GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE","JWT_BEARER"]]],"SAPODataConnectorProfileProperties":[["ApplicationServicePath","string"],["ApplicationHostUrl","string"],["OAuthProperties",["ref","OAuthProperties"]],["DisableSSO","boolean"],["LogonLanguage","string"],["PrivateLinkServiceName","string"],["PortNumber","integer"],["ClientNumber","string"]],"OAuthProperties":[["AuthCodeUrl","string"],["TokenUrl","string"],["OAuthScopes",["array","string"]]],"PardotConnectorProfileProperties":[["InstanceUrl","string"],["IsSandboxEnvironment","boolean"],["BusinessUnitId","string",1]],"VeevaConnectorProfileProperties":[["InstanceUrl","string",1]],"DatadogConnectorProfileProperties":[["InstanceUrl","string",1]],"MarketoConnectorProfileProperties":[["InstanceUrl","string",1]],"RedshiftConnectorProfileProperties":[["DatabaseUrl","string"],["BucketName","string",1],["IsRedshiftServerless","boolean"],["DataApiRoleArn","string"],["DatabaseName","string"],["WorkgroupName","string"],["BucketPrefix","string"],["ClusterIdentifier","string"],["RoleArn","string",1]],"SlackConnectorProfileProperties":[["InstanceUrl","string",1]],"SnowflakeConnectorProfileProperties":[["Warehouse","string",1],["BucketName","string",1],["PrivateLinkServiceName","string"],["Stage","string",1],["Region","string"],["BucketPrefix","string"],["AccountName","string"]],"DynatraceConnectorProfileProperties":[["InstanceUrl","string",1]],"ZendeskConnectorProfileProperties":[["InstanceUrl","string",1]],"InforNexusConnectorProfileProperties":[["InstanceUrl","string",1]],"SalesforceConnectorProfileProperties":[["InstanceUrl","string"],["isSandboxEnvironment","boolean"],["usePrivateLinkForMetadataAndAuthorization","boolean"]]},"reg":{"h":"crudl","wo":["ConnectorProfileConfig"],"co":["ConnectorProfileName","KMSArn","ConnectorType"],"ro":["ConnectorProfileArn","CredentialsArn"]},"arn":"arn:${Partition}:appflow:${Region}:${Account}:connectorprofile/${ProfileName}"}');
 /** A {@link ConnectorProfile} instance: its attributes as typed outputs. */
 export type ConnectorProfile = InstanceType<typeof ConnectorProfile>;
 
 /** Inputs of {@link ConnectorProfile}. */
 export interface ConnectorProfileArgs {
-  /** The label for the connector profile being created. */
+  /**
+   * The label for the connector profile being created.
+   *
+   * Length: at most 256. Pattern: `[\w!\@#.-]+`.
+   */
   connectorLabel?: string;
-  /** The name of the connector profile. The name is unique for each `ConnectorProfile` in the AWS account . */
+  /**
+   * The name of the connector profile. The name is unique for each `ConnectorProfile` in the AWS account .
+   *
+   * Length: at most 256. Pattern: `[\w/!\@#+=.-]+`.
+   */
   connectorProfileName: string;
-  /** The ARN (Amazon Resource Name) of the Key Management Service (KMS) key you provide for encryption. This is required if you do not want to use the Amazon AppFlow-managed KMS key. If you don't provide anything here, Amazon AppFlow uses the Amazon AppFlow-managed KMS key. */
+  /**
+   * The ARN (Amazon Resource Name) of the Key Management Service (KMS) key you provide for encryption. This is required if you do not want to use the Amazon AppFlow-managed KMS key. If you don't provide anything here, Amazon AppFlow uses the Amazon AppFlow-managed KMS key.
+   *
+   * Length: 20–2048. Pattern: `arn:aws:kms:.*:[0-9]+:.*`.
+   */
   kmsArn?: string;
   /** The type of connector, such as Salesforce, Amplitude, and so on. */
   connectorType: "Salesforce" | "Pardot" | "Singular" | "Slack" | "Redshift" | "Marketo" | "Googleanalytics" | "Zendesk" | "Servicenow" | "SAPOData" | "Datadog" | "Trendmicro" | "Snowflake" | "Dynatrace" | "Infornexus" | "Amplitude" | "Veeva" | "CustomConnector";
   /** Indicates the connection mode and if it is public or private. */
   connectionMode: "Public" | "Private";
-  /** Defines the connector-specific configuration and credentials. */
+  /**
+   * Defines the connector-specific configuration and credentials.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   connectorProfileConfig?: ConnectorProfileConnectorProfileConfig;
 }
 
@@ -158,9 +194,15 @@ export interface ConnectorProfileAmplitudeConnectorProfileCredentials {
    * The Secret Access Key portion of the credentials.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 256. Pattern: `\S+`.
    */
   secretKey: string;
-  /** A unique alphanumeric identifier used to authenticate a user, developer, or calling program to your API. */
+  /**
+   * A unique alphanumeric identifier used to authenticate a user, developer, or calling program to your API.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiKey: string;
 }
 
@@ -170,17 +212,31 @@ export interface ConnectorProfileAmplitudeConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-googleanalyticsconnectorprofilecredentials.html | CloudFormation: GoogleAnalyticsConnectorProfileCredentials}
  */
 export interface ConnectorProfileGoogleAnalyticsConnectorProfileCredentials {
-  /** The credentials used to acquire new access tokens. This is required only for OAuth2 access tokens, and is not required for OAuth1 access tokens. */
+  /**
+   * The credentials used to acquire new access tokens. This is required only for OAuth2 access tokens, and is not required for OAuth1 access tokens.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   refreshToken?: string;
   /**
    * The client secret used by the OAuth client to authenticate to the authorization server.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   clientSecret: string;
-  /** The credentials used to access protected Google Analytics resources. */
+  /**
+   * The credentials used to access protected Google Analytics resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The identifier for the desired client. */
+  /**
+   * The identifier for the desired client.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clientId: string;
   /** Used by select connectors for which the OAuth workflow is supported, such as Salesforce, Google Analytics, Marketo, Zendesk, and Slack. */
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
@@ -204,7 +260,11 @@ export interface ConnectorProfileConnectorOAuthRequest {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-servicenowconnectorprofilecredentials.html | CloudFormation: ServiceNowConnectorProfileCredentials}
  */
 export interface ConnectorProfileServiceNowConnectorProfileCredentials {
-  /** The name of the user. */
+  /**
+   * The name of the user.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   username?: string;
   /** The OAuth 2.0 credentials required to authenticate the user. */
   oAuth2Credentials?: ConnectorProfileOAuth2Credentials;
@@ -212,6 +272,8 @@ export interface ConnectorProfileServiceNowConnectorProfileCredentials {
    * The password that corresponds to the user name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   password?: string;
 }
@@ -223,17 +285,31 @@ export interface ConnectorProfileServiceNowConnectorProfileCredentials {
  */
 export interface ConnectorProfileOAuth2Credentials {
   oAuthRequest?: ConnectorProfileConnectorOAuthRequest;
-  /** The refresh token used to refresh an expired access token. */
+  /**
+   * The refresh token used to refresh an expired access token.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   refreshToken?: string;
   /**
    * The client secret used by the OAuth client to authenticate to the authorization server.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   clientSecret?: string;
-  /** The access token used to access the connector on your behalf. */
+  /**
+   * The access token used to access the connector on your behalf.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The identifier for the desired client. */
+  /**
+   * The identifier for the desired client.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clientId?: string;
 }
 
@@ -261,12 +337,18 @@ export interface ConnectorProfileCustomConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-basicauthcredentials.html | CloudFormation: BasicAuthCredentials}
  */
 export interface ConnectorProfileBasicAuthCredentials {
-  /** The username to use to connect to a resource. */
+  /**
+   * The username to use to connect to a resource.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   username: string;
   /**
    * The password to use to connect to a resource.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   password: string;
 }
@@ -281,9 +363,15 @@ export interface ConnectorProfileApiKeyCredentials {
    * The API secret key required for API key authentication.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 256. Pattern: `\S+`.
    */
   apiSecretKey?: string;
-  /** The API key required for API key authentication. */
+  /**
+   * The API key required for API key authentication.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiKey: string;
 }
 
@@ -295,7 +383,11 @@ export interface ConnectorProfileApiKeyCredentials {
 export interface ConnectorProfileCustomAuthCredentials {
   /** A map that holds custom authentication credentials. */
   credentialsMap?: Record<string, string>;
-  /** The custom authentication type that the connector uses. */
+  /**
+   * The custom authentication type that the connector uses.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   customAuthenticationType: string;
 }
 
@@ -317,17 +409,31 @@ export interface ConnectorProfileSAPODataConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-oauthcredentials.html | CloudFormation: OAuthCredentials}
  */
 export interface ConnectorProfileOAuthCredentials {
-  /** The refresh token used to refresh expired access token. */
+  /**
+   * The refresh token used to refresh expired access token.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   refreshToken?: string;
-  /** The access token used to access protected SAPOData resources. */
+  /**
+   * The access token used to access protected SAPOData resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
   /**
    * The client secret used by the OAuth client to authenticate to the authorization server.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   clientSecret?: string;
-  /** The identifier for the desired client. */
+  /**
+   * The identifier for the desired client.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clientId?: string;
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
 }
@@ -338,11 +444,23 @@ export interface ConnectorProfileOAuthCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-pardotconnectorprofilecredentials.html | CloudFormation: PardotConnectorProfileCredentials}
  */
 export interface ConnectorProfilePardotConnectorProfileCredentials {
-  /** The credentials used to acquire new access tokens. */
+  /**
+   * The credentials used to acquire new access tokens.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   refreshToken?: string;
-  /** The credentials used to access protected Salesforce Pardot resources. */
+  /**
+   * The credentials used to access protected Salesforce Pardot resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The secret manager ARN, which contains the client ID and client secret of the connected app. */
+  /**
+   * The secret manager ARN, which contains the client ID and client secret of the connected app.
+   *
+   * Length: at most 2048. Pattern: `arn:aws:secretsmanager:.*:[0-9]+:.*`.
+   */
   clientCredentialsArn?: string;
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
 }
@@ -353,12 +471,18 @@ export interface ConnectorProfilePardotConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-veevaconnectorprofilecredentials.html | CloudFormation: VeevaConnectorProfileCredentials}
  */
 export interface ConnectorProfileVeevaConnectorProfileCredentials {
-  /** The name of the user. */
+  /**
+   * The name of the user.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   username: string;
   /**
    * The password that corresponds to the user name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   password: string;
 }
@@ -373,6 +497,8 @@ export interface ConnectorProfileTrendmicroConnectorProfileCredentials {
    * The Secret Access Key portion of the credentials.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 256. Pattern: `\S+`.
    */
   apiSecretKey: string;
 }
@@ -383,9 +509,17 @@ export interface ConnectorProfileTrendmicroConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-datadogconnectorprofilecredentials.html | CloudFormation: DatadogConnectorProfileCredentials}
  */
 export interface ConnectorProfileDatadogConnectorProfileCredentials {
-  /** Application keys, in conjunction with your API key, give you full access to Datadog’s programmatic API. Application keys are associated with the user account that created them. The application key is used to log all requests made to the API. */
+  /**
+   * Application keys, in conjunction with your API key, give you full access to Datadog’s programmatic API. Application keys are associated with the user account that created them. The application key is used to log all requests made to the API.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   applicationKey: string;
-  /** A unique alphanumeric identifier used to authenticate a user, developer, or calling program to your API. */
+  /**
+   * A unique alphanumeric identifier used to authenticate a user, developer, or calling program to your API.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiKey: string;
 }
 
@@ -399,11 +533,21 @@ export interface ConnectorProfileMarketoConnectorProfileCredentials {
    * The client secret used by the OAuth client to authenticate to the authorization server.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   clientSecret: string;
-  /** The credentials used to access protected Marketo resources. */
+  /**
+   * The credentials used to access protected Marketo resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The identifier for the desired client. */
+  /**
+   * The identifier for the desired client.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clientId: string;
   /** Used by select connectors for which the OAuth workflow is supported, such as Salesforce, Google Analytics, Marketo, Zendesk, and Slack. */
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
@@ -415,12 +559,18 @@ export interface ConnectorProfileMarketoConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-redshiftconnectorprofilecredentials.html | CloudFormation: RedshiftConnectorProfileCredentials}
  */
 export interface ConnectorProfileRedshiftConnectorProfileCredentials {
-  /** The name of the user. */
+  /**
+   * The name of the user.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   username?: string;
   /**
    * The password that corresponds to the user name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   password?: string;
 }
@@ -431,7 +581,11 @@ export interface ConnectorProfileRedshiftConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-singularconnectorprofilecredentials.html | CloudFormation: SingularConnectorProfileCredentials}
  */
 export interface ConnectorProfileSingularConnectorProfileCredentials {
-  /** A unique alphanumeric identifier used to authenticate a user, developer, or calling program to your API. */
+  /**
+   * A unique alphanumeric identifier used to authenticate a user, developer, or calling program to your API.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiKey: string;
 }
 
@@ -445,11 +599,21 @@ export interface ConnectorProfileSlackConnectorProfileCredentials {
    * The client secret used by the OAuth client to authenticate to the authorization server.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   clientSecret: string;
-  /** The credentials used to access protected Slack resources. */
+  /**
+   * The credentials used to access protected Slack resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The identifier for the client. */
+  /**
+   * The identifier for the client.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clientId: string;
   /** Used by select connectors for which the OAuth workflow is supported, such as Salesforce, Google Analytics, Marketo, Zendesk, and Slack. */
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
@@ -461,12 +625,18 @@ export interface ConnectorProfileSlackConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-snowflakeconnectorprofilecredentials.html | CloudFormation: SnowflakeConnectorProfileCredentials}
  */
 export interface ConnectorProfileSnowflakeConnectorProfileCredentials {
-  /** The name of the user. */
+  /**
+   * The name of the user.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   username: string;
   /**
    * The password that corresponds to the user name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   password: string;
 }
@@ -477,7 +647,11 @@ export interface ConnectorProfileSnowflakeConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-dynatraceconnectorprofilecredentials.html | CloudFormation: DynatraceConnectorProfileCredentials}
  */
 export interface ConnectorProfileDynatraceConnectorProfileCredentials {
-  /** The API tokens used by Dynatrace API to authenticate various API calls. */
+  /**
+   * The API tokens used by Dynatrace API to authenticate various API calls.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiToken: string;
 }
 
@@ -491,11 +665,21 @@ export interface ConnectorProfileZendeskConnectorProfileCredentials {
    * The client secret used by the OAuth client to authenticate to the authorization server.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `\S+`.
    */
   clientSecret: string;
-  /** The credentials used to access protected Zendesk resources. */
+  /**
+   * The credentials used to access protected Zendesk resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The identifier for the desired client. */
+  /**
+   * The identifier for the desired client.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clientId: string;
   /** Used by select connectors for which the OAuth workflow is supported, such as Salesforce, Google Analytics, Marketo, Zendesk, and Slack. */
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
@@ -507,13 +691,29 @@ export interface ConnectorProfileZendeskConnectorProfileCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-infornexusconnectorprofilecredentials.html | CloudFormation: InforNexusConnectorProfileCredentials}
  */
 export interface ConnectorProfileInforNexusConnectorProfileCredentials {
-  /** The Access Key portion of the credentials. */
+  /**
+   * The Access Key portion of the credentials.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   accessKeyId: string;
-  /** The identifier for the user. */
+  /**
+   * The identifier for the user.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   userId: string;
-  /** The secret key used to sign requests. */
+  /**
+   * The secret key used to sign requests.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   secretAccessKey: string;
-  /** The encryption keys used to encrypt data. */
+  /**
+   * The encryption keys used to encrypt data.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   datakey: string;
 }
 
@@ -525,11 +725,23 @@ export interface ConnectorProfileInforNexusConnectorProfileCredentials {
 export interface ConnectorProfileSalesforceConnectorProfileCredentials {
   /** A JSON web token (JWT) that authorizes Amazon AppFlow to access your Salesforce records. */
   jwtToken?: string;
-  /** The credentials used to acquire new access tokens. */
+  /**
+   * The credentials used to acquire new access tokens.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   refreshToken?: string;
-  /** The credentials used to access protected Salesforce resources. */
+  /**
+   * The credentials used to access protected Salesforce resources.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accessToken?: string;
-  /** The secret manager ARN, which contains the client ID and client secret of the connected app. */
+  /**
+   * The secret manager ARN, which contains the client ID and client secret of the connected app.
+   *
+   * Length: at most 2048. Pattern: `arn:aws:secretsmanager:.*:[0-9]+:.*`.
+   */
   clientCredentialsArn?: string;
   /** Used by select connectors for which the OAuth workflow is supported, such as Salesforce, Google Analytics, Marketo, Zendesk, and Slack. */
   connectorOAuthRequest?: ConnectorProfileConnectorOAuthRequest;
@@ -588,7 +800,11 @@ export interface ConnectorProfileConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-servicenowconnectorprofileproperties.html | CloudFormation: ServiceNowConnectorProfileProperties}
  */
 export interface ConnectorProfileServiceNowConnectorProfileProperties {
-  /** The location of the ServiceNow resource. */
+  /**
+   * The location of the ServiceNow resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -612,7 +828,11 @@ export interface ConnectorProfileCustomConnectorProfileProperties {
 export interface ConnectorProfileOAuth2Properties {
   /** Associates your token URL with a map of properties that you define. Use this parameter to provide any additional details that the connector requires to authenticate your request. */
   tokenUrlCustomProperties?: Record<string, string>;
-  /** The token URL required for OAuth 2.0 authentication. */
+  /**
+   * The token URL required for OAuth 2.0 authentication.
+   *
+   * Length: 0–256. Pattern: `^(https?)://[-a-zA-Z0-9+&amp;\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&amp;\@#/%=~_|]`.
+   */
   tokenUrl?: string;
   /** The OAuth 2.0 grant type used by connector for OAuth 2.0 authentication. */
   oAuth2GrantType?: "CLIENT_CREDENTIALS" | "AUTHORIZATION_CODE" | "JWT_BEARER";
@@ -624,9 +844,17 @@ export interface ConnectorProfileOAuth2Properties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-sapodataconnectorprofileproperties.html | CloudFormation: SAPODataConnectorProfileProperties}
  */
 export interface ConnectorProfileSAPODataConnectorProfileProperties {
-  /** The application path to catalog service. */
+  /**
+   * The application path to catalog service.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   applicationServicePath?: string;
-  /** The location of the SAPOData resource. */
+  /**
+   * The location of the SAPOData resource.
+   *
+   * Length: at most 256. Pattern: `^(https?)://[-a-zA-Z0-9+&amp;\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&amp;\@#/%=~_|]`.
+   */
   applicationHostUrl?: string;
   /** The SAPOData OAuth properties required for OAuth type authentication. */
   oAuthProperties?: ConnectorProfileOAuthProperties;
@@ -636,13 +864,29 @@ export interface ConnectorProfileSAPODataConnectorProfileProperties {
    * Whether you need this option depends on the types of credentials that you applied to your SAP OData connection profile. If your profile uses basic authentication credentials, SAP SSO can prevent Amazon AppFlow from connecting to your account with your username and password. In this case, bypassing SSO makes it possible for Amazon AppFlow to connect successfully. However, if your profile uses OAuth credentials, this parameter has no affect.
    */
   disableSSO?: boolean;
-  /** The logon language of SAPOData instance. */
+  /**
+   * The logon language of SAPOData instance.
+   *
+   * Length: at most 2. Pattern: `^[a-zA-Z0-9_]*$`.
+   */
   logonLanguage?: string;
-  /** The SAPOData Private Link service name to be used for private data transfers. */
+  /**
+   * The SAPOData Private Link service name to be used for private data transfers.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   privateLinkServiceName?: string;
-  /** The port number of the SAPOData instance. */
+  /**
+   * The port number of the SAPOData instance.
+   *
+   * Range: 1–65535.
+   */
   portNumber?: number;
-  /** The client number for the client creating the connection. */
+  /**
+   * The client number for the client creating the connection.
+   *
+   * Length: 3–3. Pattern: `^\d{3}$`.
+   */
   clientNumber?: string;
 }
 
@@ -652,11 +896,23 @@ export interface ConnectorProfileSAPODataConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-oauthproperties.html | CloudFormation: OAuthProperties}
  */
 export interface ConnectorProfileOAuthProperties {
-  /** The authorization code url required to redirect to SAP Login Page to fetch authorization code for OAuth type authentication. */
+  /**
+   * The authorization code url required to redirect to SAP Login Page to fetch authorization code for OAuth type authentication.
+   *
+   * Length: at most 256. Pattern: `^(https?)://[-a-zA-Z0-9+&amp;\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&amp;\@#/%=~_|]`.
+   */
   authCodeUrl?: string;
-  /** The token url required to fetch access/refresh tokens using authorization code and also to refresh expired access token using refresh token. */
+  /**
+   * The token url required to fetch access/refresh tokens using authorization code and also to refresh expired access token using refresh token.
+   *
+   * Length: at most 256. Pattern: `^(https?)://[-a-zA-Z0-9+&amp;\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&amp;\@#/%=~_|]`.
+   */
   tokenUrl?: string;
-  /** The OAuth scopes required for OAuth type authentication. */
+  /**
+   * The OAuth scopes required for OAuth type authentication.
+   *
+   * Each item: Length: at most 128. Pattern: `[/\w]*`.
+   */
   oAuthScopes?: string[];
 }
 
@@ -666,11 +922,19 @@ export interface ConnectorProfileOAuthProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-pardotconnectorprofileproperties.html | CloudFormation: PardotConnectorProfileProperties}
  */
 export interface ConnectorProfilePardotConnectorProfileProperties {
-  /** The location of the Salesforce Pardot resource. */
+  /**
+   * The location of the Salesforce Pardot resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl?: string;
   /** Indicates whether the connector profile applies to a sandbox or production environment. */
   isSandboxEnvironment?: boolean;
-  /** The business unit id of Salesforce Pardot instance. */
+  /**
+   * The business unit id of Salesforce Pardot instance.
+   *
+   * Length: at most 18. Pattern: `\S+`.
+   */
   businessUnitId: string;
 }
 
@@ -680,7 +944,11 @@ export interface ConnectorProfilePardotConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-veevaconnectorprofileproperties.html | CloudFormation: VeevaConnectorProfileProperties}
  */
 export interface ConnectorProfileVeevaConnectorProfileProperties {
-  /** The location of the Veeva resource. */
+  /**
+   * The location of the Veeva resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -690,7 +958,11 @@ export interface ConnectorProfileVeevaConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-datadogconnectorprofileproperties.html | CloudFormation: DatadogConnectorProfileProperties}
  */
 export interface ConnectorProfileDatadogConnectorProfileProperties {
-  /** The location of the Datadog resource. */
+  /**
+   * The location of the Datadog resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -700,7 +972,11 @@ export interface ConnectorProfileDatadogConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-marketoconnectorprofileproperties.html | CloudFormation: MarketoConnectorProfileProperties}
  */
 export interface ConnectorProfileMarketoConnectorProfileProperties {
-  /** The location of the Marketo resource. */
+  /**
+   * The location of the Marketo resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -710,23 +986,55 @@ export interface ConnectorProfileMarketoConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-redshiftconnectorprofileproperties.html | CloudFormation: RedshiftConnectorProfileProperties}
  */
 export interface ConnectorProfileRedshiftConnectorProfileProperties {
-  /** The JDBC URL of the Amazon Redshift cluster. */
+  /**
+   * The JDBC URL of the Amazon Redshift cluster.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   databaseUrl?: string;
-  /** A name for the associated Amazon S3 bucket. */
+  /**
+   * A name for the associated Amazon S3 bucket.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName: string;
   /** Indicates whether the connector profile defines a connection to an Amazon Redshift Serverless data warehouse. */
   isRedshiftServerless?: boolean;
-  /** The Amazon Resource Name (ARN) of an IAM role that permits Amazon AppFlow to access your Amazon Redshift database through the Data API. For more information, and for the polices that you attach to this role, see [Allow Amazon AppFlow to access Amazon Redshift databases with the Data API](https://docs.aws.amazon.com/appflow/latest/userguide/security_iam_service-role-policies.html#access-redshift) . */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that permits Amazon AppFlow to access your Amazon Redshift database through the Data API. For more information, and for the polices that you attach to this role, see [Allow Amazon AppFlow to access Amazon Redshift databases with the Data API](https://docs.aws.amazon.com/appflow/latest/userguide/security_iam_service-role-policies.html#access-redshift) .
+   *
+   * Length: at most 512. Pattern: `arn:aws:iam:.*:[0-9]+:.*`.
+   */
   dataApiRoleArn?: string;
-  /** The name of an Amazon Redshift database. */
+  /**
+   * The name of an Amazon Redshift database.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   databaseName?: string;
-  /** The name of an Amazon Redshift workgroup. */
+  /**
+   * The name of an Amazon Redshift workgroup.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   workgroupName?: string;
-  /** The object key for the destination bucket in which Amazon AppFlow places the files. */
+  /**
+   * The object key for the destination bucket in which Amazon AppFlow places the files.
+   *
+   * Length: at most 128.
+   */
   bucketPrefix?: string;
-  /** The unique ID that's assigned to an Amazon Redshift cluster. */
+  /**
+   * The unique ID that's assigned to an Amazon Redshift cluster.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   clusterIdentifier?: string;
-  /** The Amazon Resource Name (ARN) of IAM role that grants Amazon Redshift read-only access to Amazon S3. For more information, and for the polices that you attach to this role, see [Allow Amazon Redshift to access your Amazon AppFlow data in Amazon S3](https://docs.aws.amazon.com/appflow/latest/userguide/security_iam_service-role-policies.html#redshift-access-s3) . */
+  /**
+   * The Amazon Resource Name (ARN) of IAM role that grants Amazon Redshift read-only access to Amazon S3. For more information, and for the polices that you attach to this role, see [Allow Amazon Redshift to access your Amazon AppFlow data in Amazon S3](https://docs.aws.amazon.com/appflow/latest/userguide/security_iam_service-role-policies.html#redshift-access-s3) .
+   *
+   * Length: at most 512. Pattern: `arn:aws:iam:.*:[0-9]+:.*`.
+   */
   roleArn: string;
 }
 
@@ -736,7 +1044,11 @@ export interface ConnectorProfileRedshiftConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-slackconnectorprofileproperties.html | CloudFormation: SlackConnectorProfileProperties}
  */
 export interface ConnectorProfileSlackConnectorProfileProperties {
-  /** The location of the Slack resource. */
+  /**
+   * The location of the Slack resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -746,19 +1058,47 @@ export interface ConnectorProfileSlackConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-snowflakeconnectorprofileproperties.html | CloudFormation: SnowflakeConnectorProfileProperties}
  */
 export interface ConnectorProfileSnowflakeConnectorProfileProperties {
-  /** The name of the Snowflake warehouse. */
+  /**
+   * The name of the Snowflake warehouse.
+   *
+   * Length: at most 512. Pattern: `[\s\w/!\@#+=.-]*`.
+   */
   warehouse: string;
-  /** The name of the Amazon S3 bucket associated with Snowflake. */
+  /**
+   * The name of the Amazon S3 bucket associated with Snowflake.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName: string;
-  /** The Snowflake Private Link service name to be used for private data transfers. */
+  /**
+   * The Snowflake Private Link service name to be used for private data transfers.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   privateLinkServiceName?: string;
-  /** The name of the Amazon S3 stage that was created while setting up an Amazon S3 stage in the Snowflake account. This is written in the following format: < Database>< Schema><Stage Name>. */
+  /**
+   * The name of the Amazon S3 stage that was created while setting up an Amazon S3 stage in the Snowflake account. This is written in the following format: < Database>< Schema><Stage Name>.
+   *
+   * Length: at most 16. Pattern: `\S+`.
+   */
   stage: string;
-  /** The AWS Region of the Snowflake account. */
+  /**
+   * The AWS Region of the Snowflake account.
+   *
+   * Length: at most 64. Pattern: `\S+`.
+   */
   region?: string;
-  /** The bucket path that refers to the Amazon S3 bucket associated with Snowflake. */
+  /**
+   * The bucket path that refers to the Amazon S3 bucket associated with Snowflake.
+   *
+   * Length: at most 128.
+   */
   bucketPrefix?: string;
-  /** The name of the account. */
+  /**
+   * The name of the account.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   accountName?: string;
 }
 
@@ -768,7 +1108,11 @@ export interface ConnectorProfileSnowflakeConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-dynatraceconnectorprofileproperties.html | CloudFormation: DynatraceConnectorProfileProperties}
  */
 export interface ConnectorProfileDynatraceConnectorProfileProperties {
-  /** The location of the Dynatrace resource. */
+  /**
+   * The location of the Dynatrace resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -778,7 +1122,11 @@ export interface ConnectorProfileDynatraceConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-zendeskconnectorprofileproperties.html | CloudFormation: ZendeskConnectorProfileProperties}
  */
 export interface ConnectorProfileZendeskConnectorProfileProperties {
-  /** The location of the Zendesk resource. */
+  /**
+   * The location of the Zendesk resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -788,7 +1136,11 @@ export interface ConnectorProfileZendeskConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-infornexusconnectorprofileproperties.html | CloudFormation: InforNexusConnectorProfileProperties}
  */
 export interface ConnectorProfileInforNexusConnectorProfileProperties {
-  /** The location of the Infor Nexus resource. */
+  /**
+   * The location of the Infor Nexus resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl: string;
 }
 
@@ -798,7 +1150,11 @@ export interface ConnectorProfileInforNexusConnectorProfileProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-connectorprofile-salesforceconnectorprofileproperties.html | CloudFormation: SalesforceConnectorProfileProperties}
  */
 export interface ConnectorProfileSalesforceConnectorProfileProperties {
-  /** The location of the Salesforce resource. */
+  /**
+   * The location of the Salesforce resource.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   instanceUrl?: string;
   /** Indicates whether the connector profile applies to a sandbox or production environment. */
   isSandboxEnvironment?: boolean;
@@ -835,19 +1191,31 @@ export interface ConnectorProfileSalesforceConnectorProfileProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appflow-flow.html | CloudFormation: AWS::AppFlow::Flow}
  */
-export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::AppFlow::Flow", "aws:appflow:Flow", '{"p":[["Description","string"],["KMSArn","string",66],["Tasks",["array",["ref","Task"]],1],["FlowName","string",67],["TriggerConfig",["ref","TriggerConfig"],1],["DestinationFlowConfigList",["array",["ref","DestinationFlowConfig"]],1],["SourceFlowConfig",["ref","SourceFlowConfig"],1],["FlowStatus",["enum","Active","Suspended","Draft"]],["Tags",["array",["ref","Tag"]]],["MetadataCatalogConfig",["ref","MetadataCatalogConfig"]],["FlowArn","string",72]],"id":["FlowName"],"d":{"Task":[["SourceFields",["array","string"],1],["DestinationField","string"],["ConnectorOperator",["ref","ConnectorOperator"]],["TaskType",["enum","Arithmetic","Filter","Map","Map_all","Mask","Merge","Passthrough","Truncate","Validate","Partition"],1],["TaskProperties",["array",["ref","TaskPropertiesObject"]]]],"ConnectorOperator":[["Amplitude",["enum","BETWEEN"]],["S3",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["GoogleAnalytics",["enum","PROJECTION","BETWEEN"]],["ServiceNow",["enum","PROJECTION","LESS_THAN","CONTAINS","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["CustomConnector",["enum","PROJECTION","LESS_THAN","GREATER_THAN","CONTAINS","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["SAPOData",["enum","PROJECTION","LESS_THAN","CONTAINS","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Pardot",["enum","PROJECTION","EQUAL_TO","NO_OP","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC"]],["Veeva",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Trendmicro",["enum","PROJECTION","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Datadog",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Marketo",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Singular",["enum","PROJECTION","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Slack",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Dynatrace",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Zendesk",["enum","PROJECTION","GREATER_THAN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["InforNexus",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Salesforce",["enum","PROJECTION","LESS_THAN","CONTAINS","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]]],"TaskPropertiesObject":[["Value","string",1],["Key",["enum","VALUE","VALUES","DATA_TYPE","UPPER_BOUND","LOWER_BOUND","SOURCE_DATA_TYPE","DESTINATION_DATA_TYPE","VALIDATION_ACTION","MASK_VALUE","MASK_LENGTH","TRUNCATE_LENGTH","MATH_OPERATION_FIELDS_ORDER","CONCAT_FORMAT","SUBFIELD_CATEGORY_MAP","EXCLUDE_SOURCE_FIELDS_LIST","INCLUDE_NEW_FIELDS","ORDERED_PARTITION_KEYS_LIST"],1]],"TriggerConfig":[["TriggerType",["enum","Scheduled","Event","OnDemand"],1],["TriggerProperties",["ref","ScheduledTriggerProperties"]]],"ScheduledTriggerProperties":[["ScheduleEndTime","number"],["ScheduleExpression","string",1],["FirstExecutionFrom","number"],["TimeZone","string"],["ScheduleStartTime","number"],["DataPullMode",["enum","Incremental","Complete"]],["ScheduleOffset","number"],["FlowErrorDeactivationThreshold","integer"]],"DestinationFlowConfig":[["ConnectorProfileName","string"],["ApiVersion","string"],["ConnectorType",["enum","SAPOData","Salesforce","Pardot","Singular","Slack","Redshift","S3","Marketo","Googleanalytics","Zendesk","Servicenow","Datadog","Trendmicro","Snowflake","Dynatrace","Infornexus","Amplitude","Veeva","CustomConnector","EventBridge","Upsolver","LookoutMetrics"],1],["DestinationConnectorProperties",["ref","DestinationConnectorProperties"],1]],"DestinationConnectorProperties":[["S3",["ref","S3DestinationProperties"]],["CustomConnector",["ref","CustomConnectorDestinationProperties"]],["Upsolver",["ref","UpsolverDestinationProperties"]],["SAPOData",["ref","SAPODataDestinationProperties"]],["Snowflake",["ref","SnowflakeDestinationProperties"]],["LookoutMetrics",["ref","LookoutMetricsDestinationProperties"]],["EventBridge",["ref","EventBridgeDestinationProperties"]],["Zendesk",["ref","ZendeskDestinationProperties"]],["Marketo",["ref","MarketoDestinationProperties"]],["Redshift",["ref","RedshiftDestinationProperties"]],["Salesforce",["ref","SalesforceDestinationProperties"]]],"S3DestinationProperties":[["BucketName","string",1],["BucketPrefix","string"],["S3OutputFormatConfig",["ref","S3OutputFormatConfig"]]],"S3OutputFormatConfig":[["PrefixConfig",["ref","PrefixConfig"]],["FileType",["enum","CSV","JSON","PARQUET"]],["AggregationConfig",["ref","AggregationConfig"]],["PreserveSourceDataTyping","boolean"]],"PrefixConfig":[["PrefixType",["enum","FILENAME","PATH","PATH_AND_FILENAME"]],["PathPrefixHierarchy",["array","string"]],["PrefixFormat",["enum","YEAR","MONTH","DAY","HOUR","MINUTE"]]],"AggregationConfig":[["TargetFileSize","integer"],["AggregationType",["enum","None","SingleFile"]]],"CustomConnectorDestinationProperties":[["IdFieldNames",["array","string"]],["EntityName","string",1],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]],["CustomProperties",["map","string"]]],"ErrorHandlingConfig":[["BucketName","string"],["BucketPrefix","string"],["FailOnFirstError","boolean"]],"UpsolverDestinationProperties":[["BucketName","string",1],["BucketPrefix","string"],["S3OutputFormatConfig",["ref","UpsolverS3OutputFormatConfig"],1]],"UpsolverS3OutputFormatConfig":[["PrefixConfig",["ref","PrefixConfig"],1],["FileType",["enum","CSV","JSON","PARQUET"]],["AggregationConfig",["ref","AggregationConfig"]]],"SAPODataDestinationProperties":[["IdFieldNames",["array","string"]],["ObjectPath","string",1],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]],["SuccessResponseHandlingConfig",["ref","SuccessResponseHandlingConfig"]]],"SuccessResponseHandlingConfig":[["BucketName","string"],["BucketPrefix","string"]],"SnowflakeDestinationProperties":[["Object","string",1],["BucketPrefix","string"],["IntermediateBucketName","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"LookoutMetricsDestinationProperties":[["Object","string"]],"EventBridgeDestinationProperties":[["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"ZendeskDestinationProperties":[["IdFieldNames",["array","string"]],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"MarketoDestinationProperties":[["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"RedshiftDestinationProperties":[["Object","string",1],["BucketPrefix","string"],["IntermediateBucketName","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"SalesforceDestinationProperties":[["IdFieldNames",["array","string"]],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["DataTransferApi",["enum","AUTOMATIC","BULKV2","REST_SYNC"]],["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"SourceFlowConfig":[["ConnectorProfileName","string"],["ApiVersion","string"],["SourceConnectorProperties",["ref","SourceConnectorProperties"],1],["ConnectorType",["enum","SAPOData","Salesforce","Pardot","Singular","Slack","Redshift","S3","Marketo","Googleanalytics","Zendesk","Servicenow","Datadog","Trendmicro","Snowflake","Dynatrace","Infornexus","Amplitude","Veeva","CustomConnector","EventBridge","Upsolver","LookoutMetrics"],1],["IncrementalPullConfig",["ref","IncrementalPullConfig"]]],"SourceConnectorProperties":[["Amplitude",["ref","AmplitudeSourceProperties"]],["S3",["ref","S3SourceProperties"]],["GoogleAnalytics",["ref","GoogleAnalyticsSourceProperties"]],["ServiceNow",["ref","ServiceNowSourceProperties"]],["CustomConnector",["ref","CustomConnectorSourceProperties"]],["SAPOData",["ref","SAPODataSourceProperties"]],["Pardot",["ref","PardotSourceProperties"]],["Veeva",["ref","VeevaSourceProperties"]],["Trendmicro",["ref","TrendmicroSourceProperties"]],["Datadog",["ref","DatadogSourceProperties"]],["Marketo",["ref","MarketoSourceProperties"]],["Singular",["ref","SingularSourceProperties"]],["Slack",["ref","SlackSourceProperties"]],["Dynatrace",["ref","DynatraceSourceProperties"]],["Zendesk",["ref","ZendeskSourceProperties"]],["InforNexus",["ref","InforNexusSourceProperties"]],["Salesforce",["ref","SalesforceSourceProperties"]]],"AmplitudeSourceProperties":[["Object","string",1]],"S3SourceProperties":[["S3InputFormatConfig",["ref","S3InputFormatConfig"]],["BucketName","string",1],["BucketPrefix","string",1]],"S3InputFormatConfig":[["S3InputFileType",["enum","CSV","JSON"]]],"GoogleAnalyticsSourceProperties":[["Object","string",1]],"ServiceNowSourceProperties":[["Object","string",1]],"CustomConnectorSourceProperties":[["EntityName","string",1],["DataTransferApi",["ref","DataTransferApi"]],["CustomProperties",["map","string"]]],"DataTransferApi":[["Type",["enum","SYNC","ASYNC","AUTOMATIC"],1],["Name","string",1]],"SAPODataSourceProperties":[["ObjectPath","string",1],["paginationConfig",["ref","SAPODataPaginationConfig"]],["parallelismConfig",["ref","SAPODataParallelismConfig"]]],"SAPODataPaginationConfig":[["maxPageSize","integer",1]],"SAPODataParallelismConfig":[["maxParallelism","integer",1]],"PardotSourceProperties":[["Object","string",1]],"VeevaSourceProperties":[["IncludeAllVersions","boolean"],["IncludeRenditions","boolean"],["DocumentType","string"],["Object","string",1],["IncludeSourceFiles","boolean"]],"TrendmicroSourceProperties":[["Object","string",1]],"DatadogSourceProperties":[["Object","string",1]],"MarketoSourceProperties":[["Object","string",1]],"SingularSourceProperties":[["Object","string",1]],"SlackSourceProperties":[["Object","string",1]],"DynatraceSourceProperties":[["Object","string",1]],"ZendeskSourceProperties":[["Object","string",1]],"InforNexusSourceProperties":[["Object","string",1]],"SalesforceSourceProperties":[["IncludeDeletedRecords","boolean"],["DataTransferApi",["enum","AUTOMATIC","BULKV2","REST_SYNC"]],["Object","string",1],["EnableDynamicFieldUpdate","boolean"]],"IncrementalPullConfig":[["DatetimeTypeFieldName","string"]],"MetadataCatalogConfig":[["GlueDataCatalog",["ref","GlueDataCatalog"]]],"GlueDataCatalog":[["DatabaseName","string",1],["RoleArn","string",1],["TablePrefix","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appflow:${Region}:${Account}:flow/${FlowName}"}');
+export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::AppFlow::Flow", "aws:appflow:Flow", '{"p":[["Description","string"],["KMSArn","string",66],["Tasks",["array",["ref","Task"]],1],["FlowName","string",67],["TriggerConfig",["ref","TriggerConfig"],1],["DestinationFlowConfigList",["array",["ref","DestinationFlowConfig"]],1],["SourceFlowConfig",["ref","SourceFlowConfig"],1],["FlowStatus",["enum","Active","Suspended","Draft"]],["Tags",["array",["ref","Tag"]]],["MetadataCatalogConfig",["ref","MetadataCatalogConfig"]],["FlowArn","string",72]],"id":["FlowName"],"d":{"Task":[["SourceFields",["array","string"],1],["DestinationField","string"],["ConnectorOperator",["ref","ConnectorOperator"]],["TaskType",["enum","Arithmetic","Filter","Map","Map_all","Mask","Merge","Passthrough","Truncate","Validate","Partition"],1],["TaskProperties",["array",["ref","TaskPropertiesObject"]]]],"ConnectorOperator":[["Amplitude",["enum","BETWEEN"]],["S3",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["GoogleAnalytics",["enum","PROJECTION","BETWEEN"]],["ServiceNow",["enum","PROJECTION","LESS_THAN","CONTAINS","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["CustomConnector",["enum","PROJECTION","LESS_THAN","GREATER_THAN","CONTAINS","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["SAPOData",["enum","PROJECTION","LESS_THAN","CONTAINS","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Pardot",["enum","PROJECTION","EQUAL_TO","NO_OP","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC"]],["Veeva",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Trendmicro",["enum","PROJECTION","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Datadog",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Marketo",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Singular",["enum","PROJECTION","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Slack",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Dynatrace",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Zendesk",["enum","PROJECTION","GREATER_THAN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["InforNexus",["enum","PROJECTION","BETWEEN","EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Salesforce",["enum","PROJECTION","LESS_THAN","CONTAINS","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]]],"TaskPropertiesObject":[["Value","string",1],["Key",["enum","VALUE","VALUES","DATA_TYPE","UPPER_BOUND","LOWER_BOUND","SOURCE_DATA_TYPE","DESTINATION_DATA_TYPE","VALIDATION_ACTION","MASK_VALUE","MASK_LENGTH","TRUNCATE_LENGTH","MATH_OPERATION_FIELDS_ORDER","CONCAT_FORMAT","SUBFIELD_CATEGORY_MAP","EXCLUDE_SOURCE_FIELDS_LIST","INCLUDE_NEW_FIELDS","ORDERED_PARTITION_KEYS_LIST"],1]],"TriggerConfig":[["TriggerType",["enum","Scheduled","Event","OnDemand"],1],["TriggerProperties",["ref","ScheduledTriggerProperties"]]],"ScheduledTriggerProperties":[["ScheduleEndTime","number"],["ScheduleExpression","string",1],["FirstExecutionFrom","number"],["TimeZone","string"],["ScheduleStartTime","number"],["DataPullMode",["enum","Incremental","Complete"]],["ScheduleOffset","number"],["FlowErrorDeactivationThreshold","integer"]],"DestinationFlowConfig":[["ConnectorProfileName","string"],["ApiVersion","string"],["ConnectorType",["enum","SAPOData","Salesforce","Pardot","Singular","Slack","Redshift","S3","Marketo","Googleanalytics","Zendesk","Servicenow","Datadog","Trendmicro","Snowflake","Dynatrace","Infornexus","Amplitude","Veeva","CustomConnector","EventBridge","Upsolver","LookoutMetrics"],1],["DestinationConnectorProperties",["ref","DestinationConnectorProperties"],1]],"DestinationConnectorProperties":[["S3",["ref","S3DestinationProperties"]],["CustomConnector",["ref","CustomConnectorDestinationProperties"]],["Upsolver",["ref","UpsolverDestinationProperties"]],["SAPOData",["ref","SAPODataDestinationProperties"]],["Snowflake",["ref","SnowflakeDestinationProperties"]],["LookoutMetrics",["ref","LookoutMetricsDestinationProperties"]],["EventBridge",["ref","EventBridgeDestinationProperties"]],["Zendesk",["ref","ZendeskDestinationProperties"]],["Marketo",["ref","MarketoDestinationProperties"]],["Redshift",["ref","RedshiftDestinationProperties"]],["Salesforce",["ref","SalesforceDestinationProperties"]]],"S3DestinationProperties":[["BucketName","string",1],["BucketPrefix","string"],["S3OutputFormatConfig",["ref","S3OutputFormatConfig"]]],"S3OutputFormatConfig":[["PrefixConfig",["ref","PrefixConfig"]],["FileType",["enum","CSV","JSON","PARQUET"]],["AggregationConfig",["ref","AggregationConfig"]],["PreserveSourceDataTyping","boolean"]],"PrefixConfig":[["PrefixType",["enum","FILENAME","PATH","PATH_AND_FILENAME"]],["PathPrefixHierarchy",["array","string"]],["PrefixFormat",["enum","YEAR","MONTH","DAY","HOUR","MINUTE"]]],"AggregationConfig":[["TargetFileSize","integer"],["AggregationType",["enum","None","SingleFile"]]],"CustomConnectorDestinationProperties":[["IdFieldNames",["array","string"]],["EntityName","string",1],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]],["CustomProperties",["map","string"]]],"ErrorHandlingConfig":[["BucketName","string"],["BucketPrefix","string"],["FailOnFirstError","boolean"]],"UpsolverDestinationProperties":[["BucketName","string",1],["BucketPrefix","string"],["S3OutputFormatConfig",["ref","UpsolverS3OutputFormatConfig"],1]],"UpsolverS3OutputFormatConfig":[["PrefixConfig",["ref","PrefixConfig"],1],["FileType",["enum","CSV","JSON","PARQUET"]],["AggregationConfig",["ref","AggregationConfig"]]],"SAPODataDestinationProperties":[["IdFieldNames",["array","string"]],["ObjectPath","string",1],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]],["SuccessResponseHandlingConfig",["ref","SuccessResponseHandlingConfig"]]],"SuccessResponseHandlingConfig":[["BucketName","string"],["BucketPrefix","string"]],"SnowflakeDestinationProperties":[["Object","string",1],["BucketPrefix","string"],["IntermediateBucketName","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"LookoutMetricsDestinationProperties":[["Object","string"]],"EventBridgeDestinationProperties":[["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"ZendeskDestinationProperties":[["IdFieldNames",["array","string"]],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"MarketoDestinationProperties":[["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"RedshiftDestinationProperties":[["Object","string",1],["BucketPrefix","string"],["IntermediateBucketName","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"SalesforceDestinationProperties":[["IdFieldNames",["array","string"]],["WriteOperationType",["enum","INSERT","UPSERT","UPDATE","DELETE"]],["DataTransferApi",["enum","AUTOMATIC","BULKV2","REST_SYNC"]],["Object","string",1],["ErrorHandlingConfig",["ref","ErrorHandlingConfig"]]],"SourceFlowConfig":[["ConnectorProfileName","string"],["ApiVersion","string"],["SourceConnectorProperties",["ref","SourceConnectorProperties"],1],["ConnectorType",["enum","SAPOData","Salesforce","Pardot","Singular","Slack","Redshift","S3","Marketo","Googleanalytics","Zendesk","Servicenow","Datadog","Trendmicro","Snowflake","Dynatrace","Infornexus","Amplitude","Veeva","CustomConnector","EventBridge","Upsolver","LookoutMetrics"],1],["IncrementalPullConfig",["ref","IncrementalPullConfig"]]],"SourceConnectorProperties":[["Amplitude",["ref","AmplitudeSourceProperties"]],["S3",["ref","S3SourceProperties"]],["GoogleAnalytics",["ref","GoogleAnalyticsSourceProperties"]],["ServiceNow",["ref","ServiceNowSourceProperties"]],["CustomConnector",["ref","CustomConnectorSourceProperties"]],["SAPOData",["ref","SAPODataSourceProperties"]],["Pardot",["ref","PardotSourceProperties"]],["Veeva",["ref","VeevaSourceProperties"]],["Trendmicro",["ref","TrendmicroSourceProperties"]],["Datadog",["ref","DatadogSourceProperties"]],["Marketo",["ref","MarketoSourceProperties"]],["Singular",["ref","SingularSourceProperties"]],["Slack",["ref","SlackSourceProperties"]],["Dynatrace",["ref","DynatraceSourceProperties"]],["Zendesk",["ref","ZendeskSourceProperties"]],["InforNexus",["ref","InforNexusSourceProperties"]],["Salesforce",["ref","SalesforceSourceProperties"]]],"AmplitudeSourceProperties":[["Object","string",1]],"S3SourceProperties":[["S3InputFormatConfig",["ref","S3InputFormatConfig"]],["BucketName","string",1],["BucketPrefix","string",1]],"S3InputFormatConfig":[["S3InputFileType",["enum","CSV","JSON"]]],"GoogleAnalyticsSourceProperties":[["Object","string",1]],"ServiceNowSourceProperties":[["Object","string",1]],"CustomConnectorSourceProperties":[["EntityName","string",1],["DataTransferApi",["ref","DataTransferApi"]],["CustomProperties",["map","string"]]],"DataTransferApi":[["Type",["enum","SYNC","ASYNC","AUTOMATIC"],1],["Name","string",1]],"SAPODataSourceProperties":[["ObjectPath","string",1],["paginationConfig",["ref","SAPODataPaginationConfig"]],["parallelismConfig",["ref","SAPODataParallelismConfig"]]],"SAPODataPaginationConfig":[["maxPageSize","integer",1]],"SAPODataParallelismConfig":[["maxParallelism","integer",1]],"PardotSourceProperties":[["Object","string",1]],"VeevaSourceProperties":[["IncludeAllVersions","boolean"],["IncludeRenditions","boolean"],["DocumentType","string"],["Object","string",1],["IncludeSourceFiles","boolean"]],"TrendmicroSourceProperties":[["Object","string",1]],"DatadogSourceProperties":[["Object","string",1]],"MarketoSourceProperties":[["Object","string",1]],"SingularSourceProperties":[["Object","string",1]],"SlackSourceProperties":[["Object","string",1]],"DynatraceSourceProperties":[["Object","string",1]],"ZendeskSourceProperties":[["Object","string",1]],"InforNexusSourceProperties":[["Object","string",1]],"SalesforceSourceProperties":[["IncludeDeletedRecords","boolean"],["DataTransferApi",["enum","AUTOMATIC","BULKV2","REST_SYNC"]],["Object","string",1],["EnableDynamicFieldUpdate","boolean"]],"IncrementalPullConfig":[["DatetimeTypeFieldName","string"]],"MetadataCatalogConfig":[["GlueDataCatalog",["ref","GlueDataCatalog"]]],"GlueDataCatalog":[["DatabaseName","string",1],["RoleArn","string",1],["TablePrefix","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FlowName","KMSArn"],"ro":["FlowArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:appflow:${Region}:${Account}:flow/${FlowName}"}');
 /** A {@link Flow} instance: its attributes as typed outputs. */
 export type Flow = InstanceType<typeof Flow>;
 
 /** Inputs of {@link Flow}. */
 export interface FlowArgs {
-  /** A user-entered description of the flow. */
+  /**
+   * A user-entered description of the flow.
+   *
+   * Length: at most 2048. Pattern: `[\w!\@#\-.?,\s]*`.
+   */
   description?: string;
-  /** The ARN (Amazon Resource Name) of the Key Management Service (KMS) key you provide for encryption. This is required if you do not want to use the Amazon AppFlow-managed KMS key. If you don't provide anything here, Amazon AppFlow uses the Amazon AppFlow-managed KMS key. */
+  /**
+   * The ARN (Amazon Resource Name) of the Key Management Service (KMS) key you provide for encryption. This is required if you do not want to use the Amazon AppFlow-managed KMS key. If you don't provide anything here, Amazon AppFlow uses the Amazon AppFlow-managed KMS key.
+   *
+   * Length: 20–2048. Pattern: `arn:aws:kms:.*:[0-9]+:.*`.
+   */
   kmsArn?: string;
   /** A list of tasks that Amazon AppFlow performs while transferring the data in the flow run. */
   tasks: FlowTask[];
-  /** The specified name of the flow. Spaces are not allowed. Use underscores (_) or hyphens (-) only. */
+  /**
+   * The specified name of the flow. Spaces are not allowed. Use underscores (_) or hyphens (-) only.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9][\w!\@#.-]+`.
+   */
   flowName: string;
   /** The trigger settings that determine how and when Amazon AppFlow runs the specified flow. */
   triggerConfig: FlowTriggerConfig;
@@ -884,7 +1252,11 @@ export interface FlowOutputs extends FlowArgs {
 export interface FlowTask {
   /** The source fields to which a particular task is applied. */
   sourceFields: string[];
-  /** A field in a destination connector, or a field value against which Amazon AppFlow validates a source field. */
+  /**
+   * A field in a destination connector, or a field value against which Amazon AppFlow validates a source field.
+   *
+   * Length: at most 256.
+   */
   destinationField?: string;
   /** The operation to be performed on the provided source fields. */
   connectorOperator?: FlowConnectorOperator;
@@ -946,7 +1318,11 @@ export interface FlowConnectorOperator {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-taskpropertiesobject.html | CloudFormation: TaskPropertiesObject}
  */
 export interface FlowTaskPropertiesObject {
-  /** The task property value. */
+  /**
+   * The task property value.
+   *
+   * Length: at most 2048. Pattern: `.+`.
+   */
   value: string;
   /** The task property key. */
   key: "VALUE" | "VALUES" | "DATA_TYPE" | "UPPER_BOUND" | "LOWER_BOUND" | "SOURCE_DATA_TYPE" | "DESTINATION_DATA_TYPE" | "VALIDATION_ACTION" | "MASK_VALUE" | "MASK_LENGTH" | "TRUNCATE_LENGTH" | "MATH_OPERATION_FIELDS_ORDER" | "CONCAT_FORMAT" | "SUBFIELD_CATEGORY_MAP" | "EXCLUDE_SOURCE_FIELDS_LIST" | "INCLUDE_NEW_FIELDS" | "ORDERED_PARTITION_KEYS_LIST";
@@ -972,7 +1348,11 @@ export interface FlowTriggerConfig {
 export interface FlowScheduledTriggerProperties {
   /** The time at which the scheduled flow ends. The time is formatted as a timestamp that follows the ISO 8601 standard, such as `2022-04-27T13:00:00-07:00` . */
   scheduleEndTime?: number;
-  /** The scheduling expression that determines the rate at which the schedule will run, for example `rate(5minutes)` . */
+  /**
+   * The scheduling expression that determines the rate at which the schedule will run, for example `rate(5minutes)` .
+   *
+   * Length: 1–256.
+   */
   scheduleExpression: string;
   /** Specifies the date range for the records to import from the connector in the first flow run. */
   firstExecutionFrom?: number;
@@ -980,15 +1360,25 @@ export interface FlowScheduledTriggerProperties {
    * Specifies the time zone used when referring to the dates and times of a scheduled flow, such as `America/New_York` . This time zone is only a descriptive label. It doesn't affect how Amazon AppFlow interprets the timestamps that you specify to schedule the flow.
    *
    * If you want to schedule a flow by using times in a particular time zone, indicate the time zone as a UTC offset in your timestamps. For example, the UTC offsets for the `America/New_York` timezone are `-04:00` EDT and `-05:00 EST` .
+   *
+   * Length: at most 256.
    */
   timeZone?: string;
   /** The time at which the scheduled flow starts. The time is formatted as a timestamp that follows the ISO 8601 standard, such as `2022-04-26T13:00:00-07:00` . */
   scheduleStartTime?: number;
   /** Specifies whether a scheduled flow has an incremental data transfer or a complete data transfer for each flow run. */
   dataPullMode?: "Incremental" | "Complete";
-  /** Specifies the optional offset that is added to the time interval for a schedule-triggered flow. */
+  /**
+   * Specifies the optional offset that is added to the time interval for a schedule-triggered flow.
+   *
+   * Range: 0–36000.
+   */
   scheduleOffset?: number;
-  /** Defines how many times a scheduled flow fails consecutively before Amazon AppFlow deactivates it. */
+  /**
+   * Defines how many times a scheduled flow fails consecutively before Amazon AppFlow deactivates it.
+   *
+   * Range: 1–100.
+   */
   flowErrorDeactivationThreshold?: number;
 }
 
@@ -998,9 +1388,17 @@ export interface FlowScheduledTriggerProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-destinationflowconfig.html | CloudFormation: DestinationFlowConfig}
  */
 export interface FlowDestinationFlowConfig {
-  /** The name of the connector profile. This name must be unique for each connector profile in the AWS account . */
+  /**
+   * The name of the connector profile. This name must be unique for each connector profile in the AWS account .
+   *
+   * Length: at most 256. Pattern: `[\w/!\@#+=.-]+`.
+   */
   connectorProfileName?: string;
-  /** The API version that the destination connector uses. */
+  /**
+   * The API version that the destination connector uses.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiVersion?: string;
   /** The type of destination connector, such as Sales force, Amazon S3, and so on. */
   connectorType: "SAPOData" | "Salesforce" | "Pardot" | "Singular" | "Slack" | "Redshift" | "S3" | "Marketo" | "Googleanalytics" | "Zendesk" | "Servicenow" | "Datadog" | "Trendmicro" | "Snowflake" | "Dynatrace" | "Infornexus" | "Amplitude" | "Veeva" | "CustomConnector" | "EventBridge" | "Upsolver" | "LookoutMetrics";
@@ -1044,9 +1442,17 @@ export interface FlowDestinationConnectorProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-s3destinationproperties.html | CloudFormation: S3DestinationProperties}
  */
 export interface FlowS3DestinationProperties {
-  /** The Amazon S3 bucket name in which Amazon AppFlow places the transferred data. */
+  /**
+   * The Amazon S3 bucket name in which Amazon AppFlow places the transferred data.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName: string;
-  /** The object key for the destination bucket in which Amazon AppFlow places the files. */
+  /**
+   * The object key for the destination bucket in which Amazon AppFlow places the files.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix?: string;
   /** The configuration that determines how Amazon AppFlow should format the flow output data when Amazon S3 is used as the destination. */
   s3OutputFormatConfig?: FlowS3OutputFormatConfig;
@@ -1091,7 +1497,7 @@ export interface FlowPrefixConfig {
    * - Field data types
    * - Partition keys
    */
-  pathPrefixHierarchy?: string[];
+  pathPrefixHierarchy?: ("EXECUTION_ID" | "SCHEMA_VERSION")[];
   /** Determines the level of granularity for the date and time that's included in the prefix. */
   prefixFormat?: "YEAR" | "MONTH" | "DAY" | "HOUR" | "MINUTE";
 }
@@ -1116,7 +1522,11 @@ export interface FlowAggregationConfig {
 export interface FlowCustomConnectorDestinationProperties {
   /** The name of the field that Amazon AppFlow uses as an ID when performing a write operation such as update, delete, or upsert. */
   idFieldNames?: string[];
-  /** The entity specified in the custom connector as a destination in the flow. */
+  /**
+   * The entity specified in the custom connector as a destination in the flow.
+   *
+   * Length: at most 1024. Pattern: `\S+`.
+   */
   entityName: string;
   /** Specifies the type of write operation to be performed in the custom connector when it's used as destination. */
   writeOperationType?: "INSERT" | "UPSERT" | "UPDATE" | "DELETE";
@@ -1132,9 +1542,17 @@ export interface FlowCustomConnectorDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-errorhandlingconfig.html | CloudFormation: ErrorHandlingConfig}
  */
 export interface FlowErrorHandlingConfig {
-  /** Specifies the name of the Amazon S3 bucket. */
+  /**
+   * Specifies the name of the Amazon S3 bucket.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName?: string;
-  /** Specifies the Amazon S3 bucket prefix. */
+  /**
+   * Specifies the Amazon S3 bucket prefix.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix?: string;
   /** Specifies if the flow should fail after the first instance of a failure when attempting to place data in the destination. */
   failOnFirstError?: boolean;
@@ -1146,9 +1564,17 @@ export interface FlowErrorHandlingConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-upsolverdestinationproperties.html | CloudFormation: UpsolverDestinationProperties}
  */
 export interface FlowUpsolverDestinationProperties {
-  /** The Upsolver Amazon S3 bucket name in which Amazon AppFlow places the transferred data. */
+  /**
+   * The Upsolver Amazon S3 bucket name in which Amazon AppFlow places the transferred data.
+   *
+   * Length: 16–63. Pattern: `^(upsolver-appflow)\S*`.
+   */
   bucketName: string;
-  /** The object key for the destination Upsolver Amazon S3 bucket in which Amazon AppFlow places the files. */
+  /**
+   * The object key for the destination Upsolver Amazon S3 bucket in which Amazon AppFlow places the files.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix?: string;
   /** The configuration that determines how data is formatted when Upsolver is used as the flow destination. */
   s3OutputFormatConfig: FlowUpsolverS3OutputFormatConfig;
@@ -1176,7 +1602,11 @@ export interface FlowUpsolverS3OutputFormatConfig {
 export interface FlowSAPODataDestinationProperties {
   /** A list of field names that can be used as an ID field when performing a write operation. */
   idFieldNames?: string[];
-  /** The object path specified in the SAPOData flow destination. */
+  /**
+   * The object path specified in the SAPOData flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   objectPath: string;
   /** The possible write operations in the destination connector. When this value is not provided, this defaults to the `INSERT` operation. */
   writeOperationType?: "INSERT" | "UPSERT" | "UPDATE" | "DELETE";
@@ -1198,9 +1628,17 @@ export interface FlowSAPODataDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-successresponsehandlingconfig.html | CloudFormation: SuccessResponseHandlingConfig}
  */
 export interface FlowSuccessResponseHandlingConfig {
-  /** The name of the Amazon S3 bucket. */
+  /**
+   * The name of the Amazon S3 bucket.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName?: string;
-  /** The Amazon S3 bucket prefix. */
+  /**
+   * The Amazon S3 bucket prefix.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix?: string;
 }
 
@@ -1210,11 +1648,23 @@ export interface FlowSuccessResponseHandlingConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-snowflakedestinationproperties.html | CloudFormation: SnowflakeDestinationProperties}
  */
 export interface FlowSnowflakeDestinationProperties {
-  /** The object specified in the Snowflake flow destination. */
+  /**
+   * The object specified in the Snowflake flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
-  /** The object key for the destination bucket in which Amazon AppFlow places the files. */
+  /**
+   * The object key for the destination bucket in which Amazon AppFlow places the files.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix?: string;
-  /** The intermediate bucket that Amazon AppFlow uses when moving data into Snowflake. */
+  /**
+   * The intermediate bucket that Amazon AppFlow uses when moving data into Snowflake.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   intermediateBucketName: string;
   /** The settings that determine how Amazon AppFlow handles an error when placing data in the Snowflake destination. For example, this setting would determine if the flow should fail after one insertion error, or continue and attempt to insert every record regardless of the initial failure. `ErrorHandlingConfig` is a part of the destination connector details. */
   errorHandlingConfig?: FlowErrorHandlingConfig;
@@ -1226,7 +1676,11 @@ export interface FlowSnowflakeDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-lookoutmetricsdestinationproperties.html | CloudFormation: LookoutMetricsDestinationProperties}
  */
 export interface FlowLookoutMetricsDestinationProperties {
-  /** The object specified in the Amazon Lookout for Metrics flow destination. */
+  /**
+   * The object specified in the Amazon Lookout for Metrics flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object?: string;
 }
 
@@ -1236,7 +1690,11 @@ export interface FlowLookoutMetricsDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-eventbridgedestinationproperties.html | CloudFormation: EventBridgeDestinationProperties}
  */
 export interface FlowEventBridgeDestinationProperties {
-  /** The object specified in the Amazon EventBridge flow destination. */
+  /**
+   * The object specified in the Amazon EventBridge flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** The object specified in the Amplitude flow source. */
   errorHandlingConfig?: FlowErrorHandlingConfig;
@@ -1252,7 +1710,11 @@ export interface FlowZendeskDestinationProperties {
   idFieldNames?: string[];
   /** The possible write operations in the destination connector. When this value is not provided, this defaults to the `INSERT` operation. */
   writeOperationType?: "INSERT" | "UPSERT" | "UPDATE" | "DELETE";
-  /** The object specified in the Zendesk flow destination. */
+  /**
+   * The object specified in the Zendesk flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** The settings that determine how Amazon AppFlow handles an error when placing data in the destination. For example, this setting would determine if the flow should fail after one insertion error, or continue and attempt to insert every record regardless of the initial failure. `ErrorHandlingConfig` is a part of the destination connector details. */
   errorHandlingConfig?: FlowErrorHandlingConfig;
@@ -1264,7 +1726,11 @@ export interface FlowZendeskDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-marketodestinationproperties.html | CloudFormation: MarketoDestinationProperties}
  */
 export interface FlowMarketoDestinationProperties {
-  /** The object specified in the Marketo flow destination. */
+  /**
+   * The object specified in the Marketo flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** The settings that determine how Amazon AppFlow handles an error when placing data in the destination. For example, this setting would determine if the flow should fail after one insertion error, or continue and attempt to insert every record regardless of the initial failure. `ErrorHandlingConfig` is a part of the destination connector details. */
   errorHandlingConfig?: FlowErrorHandlingConfig;
@@ -1276,11 +1742,23 @@ export interface FlowMarketoDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-redshiftdestinationproperties.html | CloudFormation: RedshiftDestinationProperties}
  */
 export interface FlowRedshiftDestinationProperties {
-  /** The object specified in the Amazon Redshift flow destination. */
+  /**
+   * The object specified in the Amazon Redshift flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
-  /** The object key for the bucket in which Amazon AppFlow places the destination files. */
+  /**
+   * The object key for the bucket in which Amazon AppFlow places the destination files.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix?: string;
-  /** The intermediate bucket that Amazon AppFlow uses when moving data into Amazon Redshift. */
+  /**
+   * The intermediate bucket that Amazon AppFlow uses when moving data into Amazon Redshift.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   intermediateBucketName: string;
   /** The settings that determine how Amazon AppFlow handles an error when placing data in the Amazon Redshift destination. For example, this setting would determine if the flow should fail after one insertion error, or continue and attempt to insert every record regardless of the initial failure. `ErrorHandlingConfig` is a part of the destination connector details. */
   errorHandlingConfig?: FlowErrorHandlingConfig;
@@ -1304,7 +1782,11 @@ export interface FlowSalesforceDestinationProperties {
    * Each of these Salesforce APIs structures data differently. If Amazon AppFlow selects the API automatically, be aware that, for recurring flows, the data output might vary from one flow run to the next. For example, if a flow runs daily, it might use REST API on one day to transfer 900 records, and it might use Bulk API 2.0 on the next day to transfer 1,100 records. For each of these flow runs, the respective Salesforce API formats the data differently. Some of the differences include how dates are formatted and null values are represented. Also, Bulk API 2.0 doesn't transfer Salesforce compound fields. …
    */
   dataTransferApi?: "AUTOMATIC" | "BULKV2" | "REST_SYNC";
-  /** The object specified in the Salesforce flow destination. */
+  /**
+   * The object specified in the Salesforce flow destination.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** The settings that determine how Amazon AppFlow handles an error when placing data in the Salesforce destination. For example, this setting would determine if the flow should fail after one insertion error, or continue and attempt to insert every record regardless of the initial failure. `ErrorHandlingConfig` is a part of the destination connector details. */
   errorHandlingConfig?: FlowErrorHandlingConfig;
@@ -1316,9 +1798,17 @@ export interface FlowSalesforceDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-sourceflowconfig.html | CloudFormation: SourceFlowConfig}
  */
 export interface FlowSourceFlowConfig {
-  /** The name of the connector profile. This name must be unique for each connector profile in the AWS account . */
+  /**
+   * The name of the connector profile. This name must be unique for each connector profile in the AWS account .
+   *
+   * Length: at most 256. Pattern: `[\w/!\@#+=.-]+`.
+   */
   connectorProfileName?: string;
-  /** The API version of the connector when it's used as a source in the flow. */
+  /**
+   * The API version of the connector when it's used as a source in the flow.
+   *
+   * Length: at most 256. Pattern: `\S+`.
+   */
   apiVersion?: string;
   /** Specifies the information that is required to query a particular source connector. */
   sourceConnectorProperties: FlowSourceConnectorProperties;
@@ -1376,7 +1866,11 @@ export interface FlowSourceConnectorProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-amplitudesourceproperties.html | CloudFormation: AmplitudeSourceProperties}
  */
 export interface FlowAmplitudeSourceProperties {
-  /** The object specified in the Amplitude flow source. */
+  /**
+   * The object specified in the Amplitude flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1388,9 +1882,17 @@ export interface FlowAmplitudeSourceProperties {
 export interface FlowS3SourceProperties {
   /** When you use Amazon S3 as the source, the configuration format that you provide the flow input data. */
   s3InputFormatConfig?: FlowS3InputFormatConfig;
-  /** The Amazon S3 bucket name where the source files are stored. */
+  /**
+   * The Amazon S3 bucket name where the source files are stored.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName: string;
-  /** The object key for the Amazon S3 bucket in which the source files are stored. */
+  /**
+   * The object key for the Amazon S3 bucket in which the source files are stored.
+   *
+   * Length: at most 512.
+   */
   bucketPrefix: string;
 }
 
@@ -1410,7 +1912,11 @@ export interface FlowS3InputFormatConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-googleanalyticssourceproperties.html | CloudFormation: GoogleAnalyticsSourceProperties}
  */
 export interface FlowGoogleAnalyticsSourceProperties {
-  /** The object specified in the Google Analytics flow source. */
+  /**
+   * The object specified in the Google Analytics flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1420,7 +1926,11 @@ export interface FlowGoogleAnalyticsSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-servicenowsourceproperties.html | CloudFormation: ServiceNowSourceProperties}
  */
 export interface FlowServiceNowSourceProperties {
-  /** The object specified in the ServiceNow flow source. */
+  /**
+   * The object specified in the ServiceNow flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1430,7 +1940,11 @@ export interface FlowServiceNowSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-customconnectorsourceproperties.html | CloudFormation: CustomConnectorSourceProperties}
  */
 export interface FlowCustomConnectorSourceProperties {
-  /** The entity specified in the custom connector as a source in the flow. */
+  /**
+   * The entity specified in the custom connector as a source in the flow.
+   *
+   * Length: at most 1024. Pattern: `\S+`.
+   */
   entityName: string;
   /** The API of the connector application that Amazon AppFlow uses to transfer your data. */
   dataTransferApi?: FlowDataTransferApi;
@@ -1452,7 +1966,11 @@ export interface FlowDataTransferApi {
    * - **ASYNC** - An asynchronous API. This type of API optimizes a flow for large datasets.
    */
   type: "SYNC" | "ASYNC" | "AUTOMATIC";
-  /** The name of the connector application API. */
+  /**
+   * The name of the connector application API.
+   *
+   * Length: at most 64. Pattern: `[\w/-]+`.
+   */
   name: string;
 }
 
@@ -1462,7 +1980,11 @@ export interface FlowDataTransferApi {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-sapodatasourceproperties.html | CloudFormation: SAPODataSourceProperties}
  */
 export interface FlowSAPODataSourceProperties {
-  /** The object path specified in the SAPOData flow source. */
+  /**
+   * The object path specified in the SAPOData flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   objectPath: string;
   /** Sets the page size for each concurrent process that transfers OData records from your SAP instance. */
   paginationConfig?: FlowSAPODataPaginationConfig;
@@ -1476,7 +1998,11 @@ export interface FlowSAPODataSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-sapodatapaginationconfig.html | CloudFormation: SAPODataPaginationConfig}
  */
 export interface FlowSAPODataPaginationConfig {
-  /** The maximum number of records that Amazon AppFlow receives in each page of the response from your SAP application. For transfers of OData records, the maximum page size is 3,000. For transfers of data that comes from an ODP provider, the maximum page size is 10,000. */
+  /**
+   * The maximum number of records that Amazon AppFlow receives in each page of the response from your SAP application. For transfers of OData records, the maximum page size is 3,000. For transfers of data that comes from an ODP provider, the maximum page size is 10,000.
+   *
+   * Range: 1–10000.
+   */
   maxPageSize: number;
 }
 
@@ -1486,7 +2012,11 @@ export interface FlowSAPODataPaginationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-sapodataparallelismconfig.html | CloudFormation: SAPODataParallelismConfig}
  */
 export interface FlowSAPODataParallelismConfig {
-  /** The maximum number of processes that Amazon AppFlow runs at the same time when it retrieves your data from your SAP application. */
+  /**
+   * The maximum number of processes that Amazon AppFlow runs at the same time when it retrieves your data from your SAP application.
+   *
+   * Range: 1–10.
+   */
   maxParallelism: number;
 }
 
@@ -1496,7 +2026,11 @@ export interface FlowSAPODataParallelismConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-pardotsourceproperties.html | CloudFormation: PardotSourceProperties}
  */
 export interface FlowPardotSourceProperties {
-  /** The object specified in the Salesforce Pardot flow source. */
+  /**
+   * The object specified in the Salesforce Pardot flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1510,9 +2044,17 @@ export interface FlowVeevaSourceProperties {
   includeAllVersions?: boolean;
   /** Boolean value to include file renditions in Veeva document extract flow. */
   includeRenditions?: boolean;
-  /** The document type specified in the Veeva document extract flow. */
+  /**
+   * The document type specified in the Veeva document extract flow.
+   *
+   * Length: at most 512. Pattern: `[\s\w_-]+`.
+   */
   documentType?: string;
-  /** The object specified in the Veeva flow source. */
+  /**
+   * The object specified in the Veeva flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** Boolean value to include source files in Veeva document extract flow. */
   includeSourceFiles?: boolean;
@@ -1524,7 +2066,11 @@ export interface FlowVeevaSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-trendmicrosourceproperties.html | CloudFormation: TrendmicroSourceProperties}
  */
 export interface FlowTrendmicroSourceProperties {
-  /** The object specified in the Trend Micro flow source. */
+  /**
+   * The object specified in the Trend Micro flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1534,7 +2080,11 @@ export interface FlowTrendmicroSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-datadogsourceproperties.html | CloudFormation: DatadogSourceProperties}
  */
 export interface FlowDatadogSourceProperties {
-  /** The object specified in the Datadog flow source. */
+  /**
+   * The object specified in the Datadog flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1544,7 +2094,11 @@ export interface FlowDatadogSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-marketosourceproperties.html | CloudFormation: MarketoSourceProperties}
  */
 export interface FlowMarketoSourceProperties {
-  /** The object specified in the Marketo flow source. */
+  /**
+   * The object specified in the Marketo flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1554,7 +2108,11 @@ export interface FlowMarketoSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-singularsourceproperties.html | CloudFormation: SingularSourceProperties}
  */
 export interface FlowSingularSourceProperties {
-  /** The object specified in the Singular flow source. */
+  /**
+   * The object specified in the Singular flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1564,7 +2122,11 @@ export interface FlowSingularSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-slacksourceproperties.html | CloudFormation: SlackSourceProperties}
  */
 export interface FlowSlackSourceProperties {
-  /** The object specified in the Slack flow source. */
+  /**
+   * The object specified in the Slack flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1574,7 +2136,11 @@ export interface FlowSlackSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-dynatracesourceproperties.html | CloudFormation: DynatraceSourceProperties}
  */
 export interface FlowDynatraceSourceProperties {
-  /** The object specified in the Dynatrace flow source. */
+  /**
+   * The object specified in the Dynatrace flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1584,7 +2150,11 @@ export interface FlowDynatraceSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-zendesksourceproperties.html | CloudFormation: ZendeskSourceProperties}
  */
 export interface FlowZendeskSourceProperties {
-  /** The object specified in the Zendesk flow source. */
+  /**
+   * The object specified in the Zendesk flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1594,7 +2164,11 @@ export interface FlowZendeskSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-infornexussourceproperties.html | CloudFormation: InforNexusSourceProperties}
  */
 export interface FlowInforNexusSourceProperties {
-  /** The object specified in the Infor Nexus flow source. */
+  /**
+   * The object specified in the Infor Nexus flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -1614,7 +2188,11 @@ export interface FlowSalesforceSourceProperties {
    * Each of these Salesforce APIs structures data differently. If Amazon AppFlow selects the API automatically, be aware that, for recurring flows, the data output might vary from one flow run to the next. For example, if a flow runs daily, it might use REST API on one day to transfer 900,000 records, and it might use Bulk API 2.0 on the next day to transfer 1,100,000 records. For each of these flow runs, the respective Salesforce API formats the data differently. Some of the differences include how dates are formatted and null values are represented. Also, Bulk API 2.0 doesn't transfer Salesforce compound fields. …
    */
   dataTransferApi?: "AUTOMATIC" | "BULKV2" | "REST_SYNC";
-  /** The object specified in the Salesforce flow source. */
+  /**
+   * The object specified in the Salesforce flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** The flag that enables dynamic fetching of new (recently added) fields in the Salesforce objects while running a flow. */
   enableDynamicFieldUpdate?: boolean;
@@ -1626,7 +2204,11 @@ export interface FlowSalesforceSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-incrementalpullconfig.html | CloudFormation: IncrementalPullConfig}
  */
 export interface FlowIncrementalPullConfig {
-  /** A field that specifies the date time or timestamp field as the criteria to use when importing incremental records from the source. */
+  /**
+   * A field that specifies the date time or timestamp field as the criteria to use when importing incremental records from the source.
+   *
+   * Length: at most 256.
+   */
   datetimeTypeFieldName?: string;
 }
 
@@ -1646,10 +2228,22 @@ export interface FlowMetadataCatalogConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appflow-flow-gluedatacatalog.html | CloudFormation: GlueDataCatalog}
  */
 export interface FlowGlueDataCatalog {
-  /** A string containing the value for the tag */
+  /**
+   * A string containing the value for the tag
+   *
+   * Length: 0–255. Pattern: ``.
+   */
   databaseName: string;
-  /** A string containing the value for the tag */
+  /**
+   * A string containing the value for the tag
+   *
+   * Length: 0–512. Pattern: `arn:aws:iam:.*:[0-9]+:.*`.
+   */
   roleArn: string;
-  /** A string containing the value for the tag */
+  /**
+   * A string containing the value for the tag
+   *
+   * Length: 0–128. Pattern: ``.
+   */
   tablePrefix: string;
 }

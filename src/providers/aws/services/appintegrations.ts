@@ -13,23 +13,43 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appintegrations-application.html | CloudFormation: AWS::AppIntegrations::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppIntegrations::Application", "aws:appintegrations:Application", '{"p":[["Name","string",1],["Namespace","string",1],["Description","string"],["ApplicationSourceConfig",["ref","ApplicationSourceConfig"],1],["Permissions",["array","string"]],["Tags",["array",["ref","Tag"]]],["IsService","boolean"],["ApplicationType",["enum","STANDARD","SERVICE","MCP_SERVER"]],["InitializationTimeout","integer"],["ApplicationConfig",["ref","ApplicationConfig"]],["IframeConfig",["ref","IframeConfig"]],["ApplicationArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn"],"d":{"ApplicationSourceConfig":[["ExternalUrlConfig",["ref","ExternalUrlConfig"],1]],"ExternalUrlConfig":[["AccessUrl","string",1],["ApprovedOrigins",["array","string"]]],"ApplicationConfig":[["ContactHandling",["ref","ContactHandling"]]],"ContactHandling":[["Scope",["enum","CROSS_CONTACTS","PER_CONTACT"],1]],"IframeConfig":[["Allow",["array","string"]],["Sandbox",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:app-integrations:${Region}:${Account}:application/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppIntegrations::Application", "aws:appintegrations:Application", '{"p":[["Name","string",1],["Namespace","string",1],["Description","string"],["ApplicationSourceConfig",["ref","ApplicationSourceConfig"],1],["Permissions",["array","string"]],["Tags",["array",["ref","Tag"]]],["IsService","boolean"],["ApplicationType",["enum","STANDARD","SERVICE","MCP_SERVER"]],["InitializationTimeout","integer"],["ApplicationConfig",["ref","ApplicationConfig"]],["IframeConfig",["ref","IframeConfig"]],["ApplicationArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn"],"d":{"ApplicationSourceConfig":[["ExternalUrlConfig",["ref","ExternalUrlConfig"],1]],"ExternalUrlConfig":[["AccessUrl","string",1],["ApprovedOrigins",["array","string"]]],"ApplicationConfig":[["ContactHandling",["ref","ContactHandling"]]],"ContactHandling":[["Scope",["enum","CROSS_CONTACTS","PER_CONTACT"],1]],"IframeConfig":[["Allow",["array","string"]],["Sandbox",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ApplicationArn","Id"],"uo":["ApplicationSourceConfig/ExternalUrlConfig/ApprovedOrigins","Permissions","IframeConfig/Allow","IframeConfig/Sandbox"],"tg":[true,true,true]},"arn":"arn:${Partition}:app-integrations:${Region}:${Account}:application/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\/\._ \-]+$`.
+   */
   name: string;
-  /** The namespace of the application. */
+  /**
+   * The namespace of the application.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9/\._\-]+$`.
+   */
   namespace: string;
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /** The configuration for where the application should be loaded from. */
   applicationSourceConfig: ApplicationApplicationSourceConfig;
-  /** The configuration of events or requests that the application has access to. */
+  /**
+   * The configuration of events or requests that the application has access to.
+   *
+   * Items: 0–150. Each item: Length: 1–255. Pattern: `^[a-zA-Z0-9\/\._\-\*]+$`.
+   */
   permissions?: string[];
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** Indicates whether the application is a service. */
   isService?: boolean;
@@ -65,9 +85,17 @@ export interface ApplicationApplicationSourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appintegrations-application-externalurlconfig.html | CloudFormation: ExternalUrlConfig}
  */
 export interface ApplicationExternalUrlConfig {
-  /** The URL to access the application. */
+  /**
+   * The URL to access the application.
+   *
+   * Length: 1–1000. Pattern: `^\w+\:\/\/.*$`.
+   */
   accessUrl: string;
-  /** Additional URLs to allow list if different than the access URL. */
+  /**
+   * Additional URLs to allow list if different than the access URL.
+   *
+   * Items: 0–50. Each item: Length: 1–1000. Pattern: `^\w+\:\/\/.*$`.
+   */
   approvedOrigins?: string[];
 }
 
@@ -92,7 +120,7 @@ export interface ApplicationIframeConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appintegrations-dataintegration.html | CloudFormation: AWS::AppIntegrations::DataIntegration}
  */
-export const DataIntegration = cloudControlType<DataIntegrationArgs, DataIntegrationOutputs>("AWS::AppIntegrations::DataIntegration", "aws:appintegrations:DataIntegration", '{"p":[["ScheduleConfig",["ref","ScheduleConfig"],66],["FileConfiguration",["ref","FileConfiguration"]],["Description","string"],["SourceURI","string",67],["ObjectConfiguration",["map",["map",["array","string"]]]],["KmsKey","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DataIntegrationArn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ScheduleConfig":[["FirstExecutionFrom","string",2],["ScheduleExpression","string",3],["Object","string",2]],"FileConfiguration":[["Filters",["map",["array","string"]]],["Folders",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:app-integrations:${Region}:${Account}:data-integration/${DataIntegrationId}"}');
+export const DataIntegration = cloudControlType<DataIntegrationArgs, DataIntegrationOutputs>("AWS::AppIntegrations::DataIntegration", "aws:appintegrations:DataIntegration", '{"p":[["ScheduleConfig",["ref","ScheduleConfig"],66],["FileConfiguration",["ref","FileConfiguration"]],["Description","string"],["SourceURI","string",67],["ObjectConfiguration",["map",["map",["array","string"]]]],["KmsKey","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DataIntegrationArn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ScheduleConfig":[["FirstExecutionFrom","string"],["ScheduleExpression","string",1],["Object","string"]],"FileConfiguration":[["Filters",["map",["array","string"]]],["Folders",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKey","ScheduleConfig","SourceURI"],"ro":["Id","DataIntegrationArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:app-integrations:${Region}:${Account}:data-integration/${DataIntegrationId}"}');
 /** A {@link DataIntegration} instance: its attributes as typed outputs. */
 export type DataIntegration = InstanceType<typeof DataIntegration>;
 
@@ -102,21 +130,39 @@ export interface DataIntegrationArgs {
   scheduleConfig?: DataIntegrationScheduleConfig;
   /** The configuration for what files should be pulled from the source. */
   fileConfiguration?: DataIntegrationFileConfiguration;
-  /** A description of the DataIntegration. */
+  /**
+   * A description of the DataIntegration.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The URI of the data source. */
+  /**
+   * The URI of the data source.
+   *
+   * Length: 1–1000. Pattern: `^(\w+\:\/\/[\w.-]+[\w/!\@#+=.-]+$)|(\w+\:\/\/[\w.-]+[\w/!\@#+=.-]+[\w/!\@#+=.-]+[\w/!\@#+=.,-]+$)`.
+   */
   sourceURI: string;
   /** The configuration for what data should be pulled from the source. */
   objectConfiguration?: Record<string, Record<string, string[]>>;
-  /** The KMS key for the DataIntegration. */
+  /**
+   * The KMS key for the DataIntegration.
+   *
+   * Length: 1–255. Pattern: `.*\S.*`.
+   */
   kmsKey: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
-  /** The name of the DataIntegration. */
+  /**
+   * The name of the DataIntegration.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9/\._\-]+$`.
+   */
   name: string;
 }
 
@@ -134,11 +180,23 @@ export interface DataIntegrationOutputs extends DataIntegrationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appintegrations-dataintegration-scheduleconfig.html | CloudFormation: ScheduleConfig}
  */
 export interface DataIntegrationScheduleConfig {
-  /** The start date for objects to import in the first flow run as an Unix/epoch timestamp in milliseconds or in ISO-8601 format. */
+  /**
+   * The start date for objects to import in the first flow run as an Unix/epoch timestamp in milliseconds or in ISO-8601 format.
+   *
+   * Length: 1–255. Pattern: `.*\S.*`.
+   */
   firstExecutionFrom?: string;
-  /** How often the data should be pulled from data source. */
+  /**
+   * How often the data should be pulled from data source.
+   *
+   * Length: 1–255. Pattern: `.*\S.*`.
+   */
   scheduleExpression: string;
-  /** The name of the object to pull from the data source. */
+  /**
+   * The name of the object to pull from the data source.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9/\._\-]+$`.
+   */
   object?: string;
 }
 
@@ -150,7 +208,11 @@ export interface DataIntegrationScheduleConfig {
 export interface DataIntegrationFileConfiguration {
   /** Restrictions for what files should be pulled from the source. */
   filters?: Record<string, string[]>;
-  /** Identifiers for the source folders to pull all files from recursively. */
+  /**
+   * Identifiers for the source folders to pull all files from recursively.
+   *
+   * Items: 1–10. Each item: Length: 1–200. Pattern: `.*\S.*`.
+   */
   folders: string[];
 }
 
@@ -159,15 +221,23 @@ export interface DataIntegrationFileConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appintegrations-eventintegration.html | CloudFormation: AWS::AppIntegrations::EventIntegration}
  */
-export const EventIntegration = cloudControlType<EventIntegrationArgs, EventIntegrationOutputs>("AWS::AppIntegrations::EventIntegration", "aws:appintegrations:EventIntegration", '{"p":[["Description","string"],["EventBridgeBus","string",67],["EventFilter",["ref","EventFilter"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["EventIntegrationArn","string",72]],"id":["Name"],"d":{"EventFilter":[["Source","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:app-integrations:${Region}:${Account}:event-integration/${EventIntegrationName}"}');
+export const EventIntegration = cloudControlType<EventIntegrationArgs, EventIntegrationOutputs>("AWS::AppIntegrations::EventIntegration", "aws:appintegrations:EventIntegration", '{"p":[["Description","string"],["EventBridgeBus","string",67],["EventFilter",["ref","EventFilter"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["EventIntegrationArn","string",72]],"id":["Name"],"d":{"EventFilter":[["Source","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","EventBridgeBus","EventFilter"],"ro":["EventIntegrationArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:app-integrations:${Region}:${Account}:event-integration/${EventIntegrationName}"}');
 /** A {@link EventIntegration} instance: its attributes as typed outputs. */
 export type EventIntegration = InstanceType<typeof EventIntegration>;
 
 /** Inputs of {@link EventIntegration}. */
 export interface EventIntegrationArgs {
-  /** The event integration description. */
+  /**
+   * The event integration description.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The Amazon EventBridge bus for the event integration. */
+  /**
+   * The Amazon EventBridge bus for the event integration.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9/\._\-]+$`.
+   */
   eventBridgeBus: string;
   /** The event integration filter. */
   eventFilter: EventIntegrationEventFilter;
@@ -175,9 +245,15 @@ export interface EventIntegrationArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
-  /** The name of the event integration. */
+  /**
+   * The name of the event integration.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9/\._\-]+$`.
+   */
   name: string;
 }
 
@@ -193,6 +269,10 @@ export interface EventIntegrationOutputs extends EventIntegrationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appintegrations-eventintegration-eventfilter.html | CloudFormation: EventFilter}
  */
 export interface EventIntegrationEventFilter {
-  /** The source of the events. */
+  /**
+   * The source of the events.
+   *
+   * Length: 1–256. Pattern: `^aws\.(partner\/.*|cases)$`.
+   */
   source: string;
 }

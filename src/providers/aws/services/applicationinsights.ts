@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-applicationinsights-application.html | CloudFormation: AWS::ApplicationInsights::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ApplicationInsights::Application", "aws:applicationinsights:Application", '{"p":[["AutoConfigurationEnabled","boolean"],["OpsItemSNSTopicArn","string"],["OpsCenterEnabled","boolean"],["CustomComponents",["array",["ref","CustomComponent"]]],["LogPatternSets",["array",["ref","LogPatternSet"]]],["GroupingType",["enum","ACCOUNT_BASED"],66],["ComponentMonitoringSettings",["array",["ref","ComponentMonitoringSetting"]]],["CWEMonitorEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["ResourceGroupName","string",67],["SNSNotificationArn","string"],["AttachMissingPermission","boolean"],["ApplicationARN","string",72]],"id":["ApplicationARN"],"d":{"CustomComponent":[["ResourceList",["array","string"],1],["ComponentName","string",1]],"LogPatternSet":[["PatternSetName","string",1],["LogPatterns",["array",["ref","LogPattern"]],1]],"LogPattern":[["Pattern","string",1],["Rank","integer",1],["PatternName","string",1]],"ComponentMonitoringSetting":[["CustomComponentConfiguration",["ref","ComponentConfiguration"]],["Tier","string",1],["ComponentConfigurationMode",["enum","DEFAULT","DEFAULT_WITH_OVERWRITE","CUSTOM"],1],["DefaultOverwriteComponentConfiguration",["ref","ComponentConfiguration"]],["ComponentName","string"],["ComponentARN","string"]],"ComponentConfiguration":[["SubComponentTypeConfigurations",["array",["ref","SubComponentTypeConfiguration"]]],["ConfigurationDetails",["ref","ConfigurationDetails"]]],"SubComponentTypeConfiguration":[["SubComponentType",["enum","AWS::EC2::Instance","AWS::EC2::Volume"],1],["SubComponentConfigurationDetails",["ref","SubComponentConfigurationDetails"],1]],"SubComponentConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Logs",["array",["ref","Log"]]],["Processes",["array",["ref","Process"]]]],"WindowsEvent":[["EventLevels",["array","string"],1],["LogGroupName","string",1],["EventName","string",1],["PatternSet","string"]],"AlarmMetric":[["AlarmMetricName","string",1]],"Log":[["LogType","string",1],["Encoding",["enum","utf-8","utf-16","ascii"]],["LogGroupName","string"],["LogPath","string"],["PatternSet","string"]],"Process":[["ProcessName","string",1],["AlarmMetrics",["array",["ref","AlarmMetric"]],1]],"ConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Alarms",["array",["ref","Alarm"]]],["HAClusterPrometheusExporter",["ref","HAClusterPrometheusExporter"]],["HANAPrometheusExporter",["ref","HANAPrometheusExporter"]],["Logs",["array",["ref","Log"]]],["JMXPrometheusExporter",["ref","JMXPrometheusExporter"]],["Processes",["array",["ref","Process"]]],["NetWeaverPrometheusExporter",["ref","NetWeaverPrometheusExporter"]],["SQLServerPrometheusExporter",["ref","SQLServerPrometheusExporter"]]],"Alarm":[["AlarmName","string",1],["Severity",["enum","HIGH","MEDIUM","LOW"]]],"HAClusterPrometheusExporter":[["PrometheusPort","string"]],"HANAPrometheusExporter":[["HANAPort","string",1],["PrometheusPort","string"],["HANASecretName","string",1],["HANASID","string",1],["AgreeToInstallHANADBClient","boolean",1]],"JMXPrometheusExporter":[["PrometheusPort","string"],["JMXURL","string"],["HostPort","string"]],"NetWeaverPrometheusExporter":[["SAPSID","string",1],["InstanceNumbers",["array","string"],1],["PrometheusPort","string"]],"SQLServerPrometheusExporter":[["PrometheusPort","string",1],["SQLSecretName","string",1]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ApplicationInsights::Application", "aws:applicationinsights:Application", '{"p":[["AutoConfigurationEnabled","boolean"],["OpsItemSNSTopicArn","string",16],["OpsCenterEnabled","boolean"],["CustomComponents",["array",["ref","CustomComponent"]],16],["LogPatternSets",["array",["ref","LogPatternSet"]],16],["GroupingType",["enum","ACCOUNT_BASED"],82],["ComponentMonitoringSettings",["array",["ref","ComponentMonitoringSetting"]],16],["CWEMonitorEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["ResourceGroupName","string",67],["SNSNotificationArn","string",16],["AttachMissingPermission","boolean",16],["ApplicationARN","string",72]],"id":["ApplicationARN"],"d":{"CustomComponent":[["ResourceList",["array","string"],1],["ComponentName","string",1]],"LogPatternSet":[["PatternSetName","string",1],["LogPatterns",["array",["ref","LogPattern"]],1]],"LogPattern":[["Pattern","string",1],["Rank","integer",1],["PatternName","string",1]],"ComponentMonitoringSetting":[["CustomComponentConfiguration",["ref","ComponentConfiguration"]],["Tier","string",1],["ComponentConfigurationMode",["enum","DEFAULT","DEFAULT_WITH_OVERWRITE","CUSTOM"],1],["DefaultOverwriteComponentConfiguration",["ref","ComponentConfiguration"]],["ComponentName","string"],["ComponentARN","string"]],"ComponentConfiguration":[["SubComponentTypeConfigurations",["array",["ref","SubComponentTypeConfiguration"]]],["ConfigurationDetails",["ref","ConfigurationDetails"]]],"SubComponentTypeConfiguration":[["SubComponentType",["enum","AWS::EC2::Instance","AWS::EC2::Volume"],1],["SubComponentConfigurationDetails",["ref","SubComponentConfigurationDetails"],1]],"SubComponentConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Logs",["array",["ref","Log"]]],["Processes",["array",["ref","Process"]]]],"WindowsEvent":[["EventLevels",["array","string"],1],["LogGroupName","string",1],["EventName","string",1],["PatternSet","string"]],"AlarmMetric":[["AlarmMetricName","string",1]],"Log":[["LogType","string",1],["Encoding",["enum","utf-8","utf-16","ascii"]],["LogGroupName","string"],["LogPath","string"],["PatternSet","string"]],"Process":[["ProcessName","string",1],["AlarmMetrics",["array",["ref","AlarmMetric"]],1]],"ConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Alarms",["array",["ref","Alarm"]]],["HAClusterPrometheusExporter",["ref","HAClusterPrometheusExporter"]],["HANAPrometheusExporter",["ref","HANAPrometheusExporter"]],["Logs",["array",["ref","Log"]]],["JMXPrometheusExporter",["ref","JMXPrometheusExporter"]],["Processes",["array",["ref","Process"]]],["NetWeaverPrometheusExporter",["ref","NetWeaverPrometheusExporter"]],["SQLServerPrometheusExporter",["ref","SQLServerPrometheusExporter"]]],"Alarm":[["AlarmName","string",1],["Severity",["enum","HIGH","MEDIUM","LOW"]]],"HAClusterPrometheusExporter":[["PrometheusPort","string"]],"HANAPrometheusExporter":[["HANAPort","string",1],["PrometheusPort","string"],["HANASecretName","string",1],["HANASID","string",1],["AgreeToInstallHANADBClient","boolean",1]],"JMXPrometheusExporter":[["PrometheusPort","string"],["JMXURL","string"],["HostPort","string"]],"NetWeaverPrometheusExporter":[["SAPSID","string",1],["InstanceNumbers",["array","string"],1],["PrometheusPort","string"]],"SQLServerPrometheusExporter":[["PrometheusPort","string",1],["SQLSecretName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ComponentMonitoringSettings","LogPatternSets","CustomComponents","GroupingType","OpsItemSNSTopicArn","SNSNotificationArn","AttachMissingPermission"],"co":["ResourceGroupName","GroupingType"],"ro":["ApplicationARN"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -21,27 +21,73 @@ export type Application = InstanceType<typeof Application>;
 export interface ApplicationArgs {
   /** If set to `true` , the application components will be configured with the monitoring configuration recommended by Application Insights. */
   autoConfigurationEnabled?: boolean;
-  /** The SNS topic provided to Application Insights that is associated with the created OpsItems to receive SNS notifications for opsItem updates. */
+  /**
+   * The SNS topic provided to Application Insights that is associated with the created OpsItems to receive SNS notifications for opsItem updates.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
+   */
   opsItemSNSTopicArn?: string;
   /** Indicates whether Application Insights will create OpsItems for any problem that is detected by Application Insights for an application. */
   opsCenterEnabled?: boolean;
-  /** Describes a custom component by grouping similar standalone instances to monitor. */
+  /**
+   * Describes a custom component by grouping similar standalone instances to monitor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   customComponents?: ApplicationCustomComponent[];
-  /** The log pattern sets. */
+  /**
+   * The log pattern sets.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   logPatternSets?: ApplicationLogPatternSet[];
-  /** Application Insights can create applications based on a resource group or on an account. To create an account-based application using all of the resources in the account, set this parameter to `ACCOUNT_BASED` . */
+  /**
+   * Application Insights can create applications based on a resource group or on an account. To create an account-based application using all of the resources in the account, set this parameter to `ACCOUNT_BASED` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   groupingType?: "ACCOUNT_BASED";
-  /** The monitoring settings of the components. Not required to set up default monitoring for all components. To set up default monitoring for all components, set `AutoConfigurationEnabled` to `true` . */
+  /**
+   * The monitoring settings of the components. Not required to set up default monitoring for all components. To set up default monitoring for all components, set `AutoConfigurationEnabled` to `true` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   componentMonitoringSettings?: ApplicationComponentMonitoringSetting[];
   /** Indicates whether Application Insights can listen to CloudWatch events for the application resources, such as `instance terminated` , `failed deployment` , and others. */
   cweMonitorEnabled?: boolean;
-  /** An array of `Tags` . */
+  /**
+   * An array of `Tags` .
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
-  /** The name of the resource group used for the application. */
+  /**
+   * The name of the resource group used for the application.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   resourceGroupName: string;
-  /** The SNS topic ARN that is associated with SNS notifications for updates or issues. */
+  /**
+   * The SNS topic ARN that is associated with SNS notifications for updates or issues.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
+   */
   snsNotificationArn?: string;
-  /** If set to true, the managed policies for SSM and CW will be attached to the instance roles if they are missing. */
+  /**
+   * If set to true, the managed policies for SSM and CW will be attached to the instance roles if they are missing.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   attachMissingPermission?: boolean;
 }
 
@@ -57,9 +103,17 @@ export interface ApplicationOutputs extends ApplicationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-customcomponent.html | CloudFormation: CustomComponent}
  */
 export interface ApplicationCustomComponent {
-  /** The list of resource ARNs that belong to the component. */
+  /**
+   * The list of resource ARNs that belong to the component.
+   *
+   * Items: at least 1. Each item: Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
+   */
   resourceList: string[];
-  /** The name of the component. */
+  /**
+   * The name of the component.
+   *
+   * Length: 1–128. Pattern: `^[\d\w\-_.+]*$`.
+   */
   componentName: string;
 }
 
@@ -69,9 +123,17 @@ export interface ApplicationCustomComponent {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-logpatternset.html | CloudFormation: LogPatternSet}
  */
 export interface ApplicationLogPatternSet {
-  /** The name of the log pattern. A log pattern name can contain up to 30 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore. */
+  /**
+   * The name of the log pattern. A log pattern name can contain up to 30 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore.
+   *
+   * Length: 1–30. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternSetName: string;
-  /** A list of objects that define the log patterns that belong to `LogPatternSet` . */
+  /**
+   * A list of objects that define the log patterns that belong to `LogPatternSet` .
+   *
+   * Items: at least 1.
+   */
   logPatterns: ApplicationLogPattern[];
 }
 
@@ -81,11 +143,19 @@ export interface ApplicationLogPatternSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-logpattern.html | CloudFormation: LogPattern}
  */
 export interface ApplicationLogPattern {
-  /** A regular expression that defines the log pattern. A log pattern can contain up to 50 characters, and it cannot be empty. */
+  /**
+   * A regular expression that defines the log pattern. A log pattern can contain up to 50 characters, and it cannot be empty.
+   *
+   * Length: 1–50.
+   */
   pattern: string;
   /** The rank of the log pattern. */
   rank: number;
-  /** The name of the log pattern. A log pattern name can contain up to 50 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore. */
+  /**
+   * The name of the log pattern. A log pattern name can contain up to 50 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore.
+   *
+   * Length: 1–50. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternName: string;
 }
 
@@ -97,7 +167,11 @@ export interface ApplicationLogPattern {
 export interface ApplicationComponentMonitoringSetting {
   /** Customized monitoring settings. Required if CUSTOM mode is configured in `ComponentConfigurationMode` . */
   customComponentConfiguration?: ApplicationComponentConfiguration;
-  /** The tier of the application component. Supported tiers include `DOT_NET_CORE` , `DOT_NET_WORKER` , `DOT_NET_WEB` , `SQL_SERVER` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `MYSQL` , `POSTGRESQL` , `JAVA_JMX` , `ORACLE` , `SAP_HANA_MULTI_NODE` , `SAP_HANA_SINGLE_NODE` , `SAP_HANA_HIGH_AVAILABILITY` , `SHAREPOINT` . `ACTIVE_DIRECTORY` , and `DEFAULT` . */
+  /**
+   * The tier of the application component. Supported tiers include `DOT_NET_CORE` , `DOT_NET_WORKER` , `DOT_NET_WEB` , `SQL_SERVER` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `MYSQL` , `POSTGRESQL` , `JAVA_JMX` , `ORACLE` , `SAP_HANA_MULTI_NODE` , `SAP_HANA_SINGLE_NODE` , `SAP_HANA_HIGH_AVAILABILITY` , `SHAREPOINT` . `ACTIVE_DIRECTORY` , and `DEFAULT` .
+   *
+   * Pattern: `^[A-Z][A-Z_]*$`.
+   */
   tier: string;
   /**
    * Component monitoring can be configured in one of the following three modes:
@@ -109,9 +183,17 @@ export interface ApplicationComponentMonitoringSetting {
   componentConfigurationMode: "DEFAULT" | "DEFAULT_WITH_OVERWRITE" | "CUSTOM";
   /** Customized overwrite monitoring settings. Required if CUSTOM mode is configured in `ComponentConfigurationMode` . */
   defaultOverwriteComponentConfiguration?: ApplicationComponentConfiguration;
-  /** The name of the component. Either the component ARN or the component name is required. */
+  /**
+   * The name of the component. Either the component ARN or the component name is required.
+   *
+   * Length: 1–128. Pattern: `^[\d\w\-_.+]*$`.
+   */
   componentName?: string;
-  /** The ARN of the component. Either the component ARN or the component name is required. */
+  /**
+   * The ARN of the component. Either the component ARN or the component name is required.
+   *
+   * Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
+   */
   componentARN?: string;
 }
 
@@ -121,7 +203,11 @@ export interface ApplicationComponentMonitoringSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-componentconfiguration.html | CloudFormation: ComponentConfiguration}
  */
 export interface ApplicationComponentConfiguration {
-  /** Sub-component configurations of the component. */
+  /**
+   * Sub-component configurations of the component.
+   *
+   * Items: at least 1.
+   */
   subComponentTypeConfigurations?: ApplicationSubComponentTypeConfiguration[];
   /** The configuration settings. */
   configurationDetails?: ApplicationConfigurationDetails;
@@ -161,13 +247,29 @@ export interface ApplicationSubComponentConfigurationDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-windowsevent.html | CloudFormation: WindowsEvent}
  */
 export interface ApplicationWindowsEvent {
-  /** The levels of event to log. You must specify each level to log. Possible values include `INFORMATION` , `WARNING` , `ERROR` , `CRITICAL` , and `VERBOSE` . This field is required for each type of Windows Event to log. */
-  eventLevels: string[];
-  /** The CloudWatch log group name to be associated with the monitored log. */
+  /**
+   * The levels of event to log. You must specify each level to log. Possible values include `INFORMATION` , `WARNING` , `ERROR` , `CRITICAL` , and `VERBOSE` . This field is required for each type of Windows Event to log.
+   *
+   * Items: at least 1.
+   */
+  eventLevels: ("INFORMATION" | "WARNING" | "ERROR" | "CRITICAL" | "VERBOSE")[];
+  /**
+   * The CloudWatch log group name to be associated with the monitored log.
+   *
+   * Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroupName: string;
-  /** The type of Windows Events to log, equivalent to the Windows Event log channel name. For example, System, Security, CustomEventName, and so on. This field is required for each type of Windows event to log. */
+  /**
+   * The type of Windows Events to log, equivalent to the Windows Event log channel name. For example, System, Security, CustomEventName, and so on. This field is required for each type of Windows event to log.
+   *
+   * Length: 1–260. Pattern: `^[a-zA-Z0-9_ \\/-]+$`.
+   */
   eventName: string;
-  /** The log pattern set. */
+  /**
+   * The log pattern set.
+   *
+   * Length: 1–30. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternSet?: string;
 }
 
@@ -187,7 +289,11 @@ export interface ApplicationAlarmMetric {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-log.html | CloudFormation: Log}
  */
 export interface ApplicationLog {
-  /** The log type decides the log patterns against which Application Insights analyzes the log. The log type is selected from the following: `SQL_SERVER` , `MYSQL` , `MYSQL_SLOW_QUERY` , `POSTGRESQL` , `ORACLE_ALERT` , `ORACLE_LISTENER` , `IIS` , `APPLICATION` , `WINDOWS_EVENTS` , `WINDOWS_EVENTS_ACTIVE_DIRECTORY` , `WINDOWS_EVENTS_DNS` , `WINDOWS_EVENTS_IIS` , `WINDOWS_EVENTS_SHAREPOINT` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `STEP_FUNCTION` , `API_GATEWAY_ACCESS` , `API_GATEWAY_EXECUTION` , `SAP_HANA_LOGS` , `SAP_HANA_TRACE` , `SAP_HANA_HIGH_AVAILABILITY` , and `DEFAULT` . */
+  /**
+   * The log type decides the log patterns against which Application Insights analyzes the log. The log type is selected from the following: `SQL_SERVER` , `MYSQL` , `MYSQL_SLOW_QUERY` , `POSTGRESQL` , `ORACLE_ALERT` , `ORACLE_LISTENER` , `IIS` , `APPLICATION` , `WINDOWS_EVENTS` , `WINDOWS_EVENTS_ACTIVE_DIRECTORY` , `WINDOWS_EVENTS_DNS` , `WINDOWS_EVENTS_IIS` , `WINDOWS_EVENTS_SHAREPOINT` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `STEP_FUNCTION` , `API_GATEWAY_ACCESS` , `API_GATEWAY_EXECUTION` , `SAP_HANA_LOGS` , `SAP_HANA_TRACE` , `SAP_HANA_HIGH_AVAILABILITY` , and `DEFAULT` .
+   *
+   * Pattern: `^[A-Z][A-Z_]*$`.
+   */
   logType: string;
   /**
    * The type of encoding of the logs to be monitored. The specified encoding should be included in the list of CloudWatch agent supported encodings. If not provided, CloudWatch Application Insights uses the default encoding type for the log type:
@@ -197,11 +303,23 @@ export interface ApplicationLog {
    * - `IIS` : ascii encoding
    */
   encoding?: "utf-8" | "utf-16" | "ascii";
-  /** The CloudWatch log group name to be associated with the monitored log. */
+  /**
+   * The CloudWatch log group name to be associated with the monitored log.
+   *
+   * Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroupName?: string;
-  /** The path of the logs to be monitored. The log path must be an absolute Windows or Linux system file path. For more information, see [CloudWatch Agent Configuration File: Logs Section](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Agent-Configuration-File-Details.html#CloudWatch-Agent-Configuration-File-Logssection) . */
+  /**
+   * The path of the logs to be monitored. The log path must be an absolute Windows or Linux system file path. For more information, see [CloudWatch Agent Configuration File: Logs Section](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Agent-Configuration-File-Details.html#CloudWatch-Agent-Configuration-File-Logssection) .
+   *
+   * Length: 1–260. Pattern: `^([a-zA-Z]:\\[\\\S|*\S]?.*|/[^"']*)$`.
+   */
   logPath?: string;
-  /** The log pattern set. */
+  /**
+   * The log pattern set.
+   *
+   * Length: 1–30. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternSet?: string;
 }
 
@@ -211,7 +329,11 @@ export interface ApplicationLog {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-process.html | CloudFormation: Process}
  */
 export interface ApplicationProcess {
-  /** The name of the process to be monitored for the component. */
+  /**
+   * The name of the process to be monitored for the component.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_,-]+$`.
+   */
   processName: string;
   /** A list of metrics to monitor for the component. */
   alarmMetrics: ApplicationAlarmMetric[];
@@ -251,7 +373,11 @@ export interface ApplicationConfigurationDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-alarm.html | CloudFormation: Alarm}
  */
 export interface ApplicationAlarm {
-  /** The name of the CloudWatch alarm to be monitored for the component. */
+  /**
+   * The name of the CloudWatch alarm to be monitored for the component.
+   *
+   * Length: 1–255.
+   */
   alarmName: string;
   /** Indicates the degree of outage when the alarm goes off. */
   severity?: "HIGH" | "MEDIUM" | "LOW";
@@ -307,7 +433,11 @@ export interface ApplicationJMXPrometheusExporter {
 export interface ApplicationNetWeaverPrometheusExporter {
   /** SAP NetWeaver SID. */
   sapsid: string;
-  /** SAP instance numbers for ASCS, ERS, and App Servers. */
+  /**
+   * SAP instance numbers for ASCS, ERS, and App Servers.
+   *
+   * Each item: Length: 1–2. Pattern: `\b([0-9]|[0-9][0-9])\b`.
+   */
   instanceNumbers: string[];
   /** Prometheus exporter port. */
   prometheusPort?: string;

@@ -27,7 +27,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-applicationsignals-discovery.html | CloudFormation: AWS::ApplicationSignals::Discovery}
  */
-export const Discovery = cloudControlType<DiscoveryArgs, DiscoveryOutputs>("AWS::ApplicationSignals::Discovery", "aws:applicationsignals:Discovery", '{"p":[["AccountId","string",72]],"id":["AccountId"]}');
+export const Discovery = cloudControlType<DiscoveryArgs, DiscoveryOutputs>("AWS::ApplicationSignals::Discovery", "aws:applicationsignals:Discovery", '{"p":[["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link Discovery} instance: its attributes as typed outputs. */
 export type Discovery = InstanceType<typeof Discovery>;
 
@@ -46,7 +46,7 @@ export interface DiscoveryOutputs extends DiscoveryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-applicationsignals-groupingconfiguration.html | CloudFormation: AWS::ApplicationSignals::GroupingConfiguration}
  */
-export const GroupingConfiguration = cloudControlType<GroupingConfigurationArgs, GroupingConfigurationOutputs>("AWS::ApplicationSignals::GroupingConfiguration", "aws:applicationsignals:GroupingConfiguration", '{"p":[["GroupingAttributeDefinitions",["array",["ref","GroupingAttributeDefinition"]],1],["UpdatedAt","string",8],["AccountId","string",72]],"id":["AccountId"],"d":{"GroupingAttributeDefinition":[["GroupingName","string",1],["GroupingSourceKeys",["array","string"],1],["DefaultGroupingValue","string"]]}}');
+export const GroupingConfiguration = cloudControlType<GroupingConfigurationArgs, GroupingConfigurationOutputs>("AWS::ApplicationSignals::GroupingConfiguration", "aws:applicationsignals:GroupingConfiguration", '{"p":[["GroupingAttributeDefinitions",["array",["ref","GroupingAttributeDefinition"]],1],["UpdatedAt","string",8],["AccountId","string",72]],"id":["AccountId"],"d":{"GroupingAttributeDefinition":[["GroupingName","string",1],["GroupingSourceKeys",["array","string"],1],["DefaultGroupingValue","string"]]},"reg":{"h":"crudl","ro":["UpdatedAt","AccountId"],"uo":["GroupingAttributeDefinitions"],"tg":[false,true,true]}}');
 /** A {@link GroupingConfiguration} instance: its attributes as typed outputs. */
 export type GroupingConfiguration = InstanceType<typeof GroupingConfiguration>;
 
@@ -70,11 +70,23 @@ export interface GroupingConfigurationOutputs extends GroupingConfigurationArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationsignals-groupingconfiguration-groupingattributedefinition.html | CloudFormation: GroupingAttributeDefinition}
  */
 export interface GroupingConfigurationGroupingAttributeDefinition {
-  /** The friendly name for this grouping attribute, such as `BusinessUnit` or `Environment` . This name is used to identify the grouping in the console and APIs. */
+  /**
+   * The friendly name for this grouping attribute, such as `BusinessUnit` or `Environment` . This name is used to identify the grouping in the console and APIs.
+   *
+   * Length: 1–128.
+   */
   groupingName: string;
-  /** An array of source keys used to derive the grouping attribute value from telemetry data, AWS tags, or other sources. For example, ["business_unit", "team"] would look for values in those fields. */
+  /**
+   * An array of source keys used to derive the grouping attribute value from telemetry data, AWS tags, or other sources. For example, ["business_unit", "team"] would look for values in those fields.
+   *
+   * Items: at least 1. Each item: Length: 1–128.
+   */
   groupingSourceKeys: string[];
-  /** The default value to use for this grouping attribute when no value can be derived from the source keys. This ensures all services have a grouping value even if the source data is missing. */
+  /**
+   * The default value to use for this grouping attribute when no value can be derived from the source keys. This ensures all services have a grouping value even if the source data is missing.
+   *
+   * Length: 1–128.
+   */
   defaultGroupingValue?: string;
 }
 
@@ -89,15 +101,23 @@ export interface GroupingConfigurationGroupingAttributeDefinition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-applicationsignals-servicelevelobjective.html | CloudFormation: AWS::ApplicationSignals::ServiceLevelObjective}
  */
-export const ServiceLevelObjective = cloudControlType<ServiceLevelObjectiveArgs, ServiceLevelObjectiveOutputs>("AWS::ApplicationSignals::ServiceLevelObjective", "aws:applicationsignals:ServiceLevelObjective", '{"p":[["Name","string",67],["Description","string"],["Sli",["ref","Sli"]],["RequestBasedSli",["ref","RequestBasedSli"]],["Goal",["ref","Goal"]],["Tags",["array",["ref","Tag"]]],["BurnRateConfigurations",["array",["ref","BurnRateConfiguration"]]],["ExclusionWindows",["array",["ref","ExclusionWindow"]]],["Arn","string",72],["CreatedTime","integer",8],["LastUpdatedTime","integer",8],["EvaluationType",["enum","PeriodBased","RequestBased"],8]],"id":["Arn"],"d":{"Sli":[["SliMetric",["ref","SliMetric"],1],["MetricThreshold","number",1],["ComparisonOperator",["enum","GreaterThanOrEqualTo","LessThanOrEqualTo","LessThan","GreaterThan"],1]],"SliMetric":[["KeyAttributes",["map","string"]],["OperationName","string"],["MetricType",["enum","LATENCY","AVAILABILITY"]],["Statistic","string"],["PeriodSeconds","integer"],["MetricDataQueries",["array",["ref","MetricDataQuery"]]],["DependencyConfig",["ref","DependencyConfig"]],["MetricSource",["ref","MetricSource"]],["MetricName","string"],["CompositeSliConfig",["ref","CompositeSliConfig"]]],"MetricDataQuery":[["MetricStat",["ref","MetricStat"]],["Id","string",1],["ReturnData","boolean"],["Expression","string"],["AccountId","string"]],"MetricStat":[["Period","integer",1],["Metric",["ref","Metric"],1],["Stat","string",1],["Unit","string"]],"Metric":[["MetricName","string"],["Dimensions",["array",["ref","Dimension"]]],["Namespace","string"]],"Dimension":[["Value","string",1],["Name","string",1]],"DependencyConfig":[["DependencyKeyAttributes",["map","string"],1],["DependencyOperationName","string",1]],"MetricSource":[["MetricSourceKeyAttributes",["map","string"],1],["MetricSourceAttributes",["map","string"]]],"CompositeSliConfig":[["SelectionConfig",["ref","SelectionConfig"],1],["CompositeSliComponents",["array",["ref","CompositeSliComponent"]]]],"SelectionConfig":[["Type",["enum","EXPLICIT","PREFIX","REGEX"],1],["Pattern","string"]],"CompositeSliComponent":[["OperationName","string",1]],"RequestBasedSli":[["RequestBasedSliMetric",["ref","RequestBasedSliMetric"],1],["MetricThreshold","number"],["ComparisonOperator",["enum","GreaterThanOrEqualTo","LessThanOrEqualTo","LessThan","GreaterThan"]]],"RequestBasedSliMetric":[["KeyAttributes",["map","string"]],["OperationName","string"],["MetricType",["enum","LATENCY","AVAILABILITY"]],["TotalRequestCountMetric",["array",["ref","MetricDataQuery"]]],["MonitoredRequestCountMetric",["ref","MonitoredRequestCountMetric"]],["DependencyConfig",["ref","DependencyConfig"]],["MetricSource",["ref","MetricSource"]],["MetricName","string"],["CompositeSliConfig",["ref","CompositeSliConfig"]]],"MonitoredRequestCountMetric":[["GoodCountMetric",["array",["ref","MetricDataQuery"]]],["BadCountMetric",["array",["ref","MetricDataQuery"]]]],"Goal":[["Interval",["ref","Interval"]],["AttainmentGoal","number"],["WarningThreshold","number"]],"Interval":[["RollingInterval",["ref","RollingInterval"]],["CalendarInterval",["ref","CalendarInterval"]]],"RollingInterval":[["DurationUnit",["enum","MINUTE","HOUR","DAY","MONTH"],1],["Duration","integer",1]],"CalendarInterval":[["StartTime","integer",1],["DurationUnit",["enum","MINUTE","HOUR","DAY","MONTH"],1],["Duration","integer",1]],"BurnRateConfiguration":[["LookBackWindowMinutes","integer",1]],"ExclusionWindow":[["Window",["ref","Window"],1],["StartTime","string"],["RecurrenceRule",["ref","RecurrenceRule"]],["Reason","string"]],"Window":[["DurationUnit",["enum","MINUTE","HOUR","DAY","MONTH"],1],["Duration","integer",1]],"RecurrenceRule":[["Expression","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:application-signals:${Region}:${Account}:slo/${SloName}"}');
+export const ServiceLevelObjective = cloudControlType<ServiceLevelObjectiveArgs, ServiceLevelObjectiveOutputs>("AWS::ApplicationSignals::ServiceLevelObjective", "aws:applicationsignals:ServiceLevelObjective", '{"p":[["Name","string",67],["Description","string"],["Sli",["ref","Sli"]],["RequestBasedSli",["ref","RequestBasedSli"]],["Goal",["ref","Goal"]],["Tags",["array",["ref","Tag"]]],["BurnRateConfigurations",["array",["ref","BurnRateConfiguration"]]],["ExclusionWindows",["array",["ref","ExclusionWindow"]]],["Arn","string",72],["CreatedTime","integer",8],["LastUpdatedTime","integer",8],["EvaluationType",["enum","PeriodBased","RequestBased"],8]],"id":["Arn"],"d":{"Sli":[["SliMetric",["ref","SliMetric"],1],["MetricThreshold","number",1],["ComparisonOperator",["enum","GreaterThanOrEqualTo","LessThanOrEqualTo","LessThan","GreaterThan"],1]],"SliMetric":[["KeyAttributes",["map","string"]],["OperationName","string"],["MetricType",["enum","LATENCY","AVAILABILITY"]],["Statistic","string"],["PeriodSeconds","integer"],["MetricDataQueries",["array",["ref","MetricDataQuery"]]],["DependencyConfig",["ref","DependencyConfig"]],["MetricSource",["ref","MetricSource"]],["MetricName","string"],["CompositeSliConfig",["ref","CompositeSliConfig"]]],"MetricDataQuery":[["MetricStat",["ref","MetricStat"]],["Id","string",1],["ReturnData","boolean"],["Expression","string"],["AccountId","string"]],"MetricStat":[["Period","integer",1],["Metric",["ref","Metric"],1],["Stat","string",1],["Unit","string"]],"Metric":[["MetricName","string"],["Dimensions",["array",["ref","Dimension"]]],["Namespace","string"]],"Dimension":[["Value","string",1],["Name","string",1]],"DependencyConfig":[["DependencyKeyAttributes",["map","string"],1],["DependencyOperationName","string",1]],"MetricSource":[["MetricSourceKeyAttributes",["map","string"],1],["MetricSourceAttributes",["map","string"]]],"CompositeSliConfig":[["SelectionConfig",["ref","SelectionConfig"],1],["CompositeSliComponents",["array",["ref","CompositeSliComponent"]]]],"SelectionConfig":[["Type",["enum","EXPLICIT","PREFIX","REGEX"],1],["Pattern","string"]],"CompositeSliComponent":[["OperationName","string",1]],"RequestBasedSli":[["RequestBasedSliMetric",["ref","RequestBasedSliMetric"],1],["MetricThreshold","number"],["ComparisonOperator",["enum","GreaterThanOrEqualTo","LessThanOrEqualTo","LessThan","GreaterThan"]]],"RequestBasedSliMetric":[["KeyAttributes",["map","string"]],["OperationName","string"],["MetricType",["enum","LATENCY","AVAILABILITY"]],["TotalRequestCountMetric",["array",["ref","MetricDataQuery"]]],["MonitoredRequestCountMetric",["ref","MonitoredRequestCountMetric"]],["DependencyConfig",["ref","DependencyConfig"]],["MetricSource",["ref","MetricSource"]],["MetricName","string"],["CompositeSliConfig",["ref","CompositeSliConfig"]]],"MonitoredRequestCountMetric":[["GoodCountMetric",["array",["ref","MetricDataQuery"]]],["BadCountMetric",["array",["ref","MetricDataQuery"]]]],"Goal":[["Interval",["ref","Interval"]],["AttainmentGoal","number"],["WarningThreshold","number"]],"Interval":[["RollingInterval",["ref","RollingInterval"]],["CalendarInterval",["ref","CalendarInterval"]]],"RollingInterval":[["DurationUnit",["enum","MINUTE","HOUR","DAY","MONTH"],1],["Duration","integer",1]],"CalendarInterval":[["StartTime","integer",1],["DurationUnit",["enum","MINUTE","HOUR","DAY","MONTH"],1],["Duration","integer",1]],"BurnRateConfiguration":[["LookBackWindowMinutes","integer",1]],"ExclusionWindow":[["Window",["ref","Window"],1],["StartTime","string"],["RecurrenceRule",["ref","RecurrenceRule"]],["Reason","string"]],"Window":[["DurationUnit",["enum","MINUTE","HOUR","DAY","MONTH"],1],["Duration","integer",1]],"RecurrenceRule":[["Expression","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime","EvaluationType"],"uo":["Sli/SliMetric/MetricDataQueries/*/MetricStat/Metric/Dimensions","RequestBasedSli/RequestBasedSliMetric/TotalRequestCountMetric/*/MetricStat/Metric/Dimensions","RequestBasedSli/RequestBasedSliMetric/MonitoredRequestCountMetric/GoodCountMetric/*/MetricStat/Metric/Dimensions","RequestBasedSli/RequestBasedSliMetric/MonitoredRequestCountMetric/BadCountMetric/*/MetricStat/Metric/Dimensions","Tags","BurnRateConfigurations","ExclusionWindows"],"tg":[true,true,true]},"arn":"arn:${Partition}:application-signals:${Region}:${Account}:slo/${SloName}"}');
 /** A {@link ServiceLevelObjective} instance: its attributes as typed outputs. */
 export type ServiceLevelObjective = InstanceType<typeof ServiceLevelObjective>;
 
 /** Inputs of {@link ServiceLevelObjective}. */
 export interface ServiceLevelObjectiveArgs {
-  /** A name for this SLO. */
+  /**
+   * A name for this SLO.
+   *
+   * Pattern: `^[0-9A-Za-z][-._0-9A-Za-z ]{0,126}[0-9A-Za-z]$`.
+   */
   name: string;
-  /** An optional description for this SLO. */
+  /**
+   * An optional description for this SLO.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /** A structure containing information about the performance metric that this SLO monitors, if this is a period-based SLO. */
   sli?: ServiceLevelObjectiveSli;
@@ -109,11 +129,21 @@ export interface ServiceLevelObjectiveArgs {
    * A list of key-value pairs to associate with the SLO. You can associate as many as 50 tags with an SLO. To be able to associate tags with the SLO when you create the SLO, you must have the cloudwatch:TagResource permission.
    *
    * Tags can help you organize and categorize your resources. You can also use them to scope user permissions by granting a user permission to access or change only resources with certain tag values.
+   *
+   * Items: 1–200.
    */
   tags?: AwsTag[];
-  /** Each object in this array defines the length of the look-back window used to calculate one burn rate metric for this SLO. The burn rate measures how fast the service is consuming the error budget, relative to the attainment goal of the SLO. */
+  /**
+   * Each object in this array defines the length of the look-back window used to calculate one burn rate metric for this SLO. The burn rate measures how fast the service is consuming the error budget, relative to the attainment goal of the SLO.
+   *
+   * Items: 0–10.
+   */
   burnRateConfigurations?: ServiceLevelObjectiveBurnRateConfiguration[];
-  /** The time window to be excluded from the SLO performance metrics. */
+  /**
+   * The time window to be excluded from the SLO performance metrics.
+   *
+   * Items: 0–10.
+   */
   exclusionWindows?: ServiceLevelObjectiveExclusionWindow[];
 }
 
@@ -161,13 +191,25 @@ export interface ServiceLevelObjectiveSliMetric {
    * - `Environment` specifies the location where this object is hosted, or what it belongs to.
    */
   keyAttributes?: Record<string, string>;
-  /** If the SLO is to monitor a specific operation of the service, use this field to specify the name of that operation. */
+  /**
+   * If the SLO is to monitor a specific operation of the service, use this field to specify the name of that operation.
+   *
+   * Length: 1–255.
+   */
   operationName?: string;
   /** If the SLO is to monitor either the `LATENCY` or `AVAILABILITY` metric that Application Signals collects, use this field to specify which of those metrics is used. */
   metricType?: "LATENCY" | "AVAILABILITY";
-  /** The statistic to use for comparison to the threshold. It can be any CloudWatch statistic or extended statistic. For more information about statistics, see [CloudWatch statistics definitions](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Statistics-definitions.html) . */
+  /**
+   * The statistic to use for comparison to the threshold. It can be any CloudWatch statistic or extended statistic. For more information about statistics, see [CloudWatch statistics definitions](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Statistics-definitions.html) .
+   *
+   * Length: 1–20.
+   */
   statistic?: string;
-  /** The number of seconds to use as the period for SLO evaluation. Your application's performance is compared to the SLI during each period. For each period, the application is determined to have either achieved or not achieved the necessary performance. */
+  /**
+   * The number of seconds to use as the period for SLO evaluation. Your application's performance is compared to the SLI during each period. For each period, the application is determined to have either achieved or not achieved the necessary performance.
+   *
+   * Range: 60–900.
+   */
   periodSeconds?: number;
   /** If this SLO monitors a CloudWatch metric or the result of a CloudWatch metric math expression, use this structure to specify that metric or expression. */
   metricDataQueries?: ServiceLevelObjectiveMetricDataQuery[];
@@ -175,7 +217,11 @@ export interface ServiceLevelObjectiveSliMetric {
   dependencyConfig?: ServiceLevelObjectiveDependencyConfig;
   /** Configuration for identifying the source of metrics for non-Application Signals services */
   metricSource?: ServiceLevelObjectiveMetricSource;
-  /** The name of the metric for non-Application Signals services */
+  /**
+   * The name of the metric for non-Application Signals services
+   *
+   * Length: 1–255.
+   */
   metricName?: string;
   compositeSliConfig?: ServiceLevelObjectiveCompositeSliConfig;
 }
@@ -274,7 +320,11 @@ export interface ServiceLevelObjectiveDependencyConfig {
    * - `Environment` specifies the location where this object is hosted, or what it belongs to.
    */
   dependencyKeyAttributes: Record<string, string>;
-  /** When the SLO monitors a specific operation of the dependency, this field specifies the name of that operation in the dependency. */
+  /**
+   * When the SLO monitors a specific operation of the dependency, this field specifies the name of that operation in the dependency.
+   *
+   * Length: 1–255.
+   */
   dependencyOperationName: string;
 }
 
@@ -293,12 +343,14 @@ export interface ServiceLevelObjectiveMetricSource {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationsignals-servicelevelobjective-compositesliconfig.html | CloudFormation: CompositeSliConfig} */
 export interface ServiceLevelObjectiveCompositeSliConfig {
   selectionConfig: ServiceLevelObjectiveSelectionConfig;
+  /** Items: 2–20. */
   compositeSliComponents?: ServiceLevelObjectiveCompositeSliComponent[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationsignals-servicelevelobjective-selectionconfig.html | CloudFormation: SelectionConfig} */
 export interface ServiceLevelObjectiveSelectionConfig {
   type: "EXPLICIT" | "PREFIX" | "REGEX";
+  /** Pattern: `^.+$`. */
   pattern?: string;
 }
 
@@ -338,7 +390,11 @@ export interface ServiceLevelObjectiveRequestBasedSliMetric {
    * - `AwsAccountId` allows you to create an SLO for an object that exists in another account.
    */
   keyAttributes?: Record<string, string>;
-  /** If the SLO monitors a specific operation of the service, this field displays that operation name. */
+  /**
+   * If the SLO monitors a specific operation of the service, this field displays that operation name.
+   *
+   * Length: 1–255.
+   */
   operationName?: string;
   /** If the SLO monitors either the `LATENCY` or `AVAILABILITY` metric that Application Signals collects, this field displays which of those metrics is used. */
   metricType?: "LATENCY" | "AVAILABILITY";
@@ -350,7 +406,11 @@ export interface ServiceLevelObjectiveRequestBasedSliMetric {
   dependencyConfig?: ServiceLevelObjectiveDependencyConfig;
   /** Configuration for identifying the source of metrics for non-Application Signals services */
   metricSource?: ServiceLevelObjectiveMetricSource;
-  /** The name of the metric for non-Application Signals services */
+  /**
+   * The name of the metric for non-Application Signals services
+   *
+   * Length: 1–255.
+   */
   metricName?: string;
   compositeSliConfig?: ServiceLevelObjectiveCompositeSliConfig;
 }
@@ -413,7 +473,11 @@ export interface ServiceLevelObjectiveInterval {
 export interface ServiceLevelObjectiveRollingInterval {
   /** Specifies the rolling interval unit. */
   durationUnit: "MINUTE" | "HOUR" | "DAY" | "MONTH";
-  /** Specifies the duration of each rolling interval. For example, if `Duration` is `7` and `DurationUnit` is `DAY` , each rolling interval is seven days. */
+  /**
+   * Specifies the duration of each rolling interval. For example, if `Duration` is `7` and `DurationUnit` is `DAY` , each rolling interval is seven days.
+   *
+   * Range: at least 1.
+   */
   duration: number;
 }
 
@@ -429,11 +493,17 @@ export interface ServiceLevelObjectiveCalendarInterval {
    * When used in a raw HTTP Query API, it is formatted as be epoch time in seconds. For example: `1698778057`
    *
    * As soon as one calendar interval ends, another automatically begins.
+   *
+   * Range: at least 946684800.
    */
   startTime: number;
   /** Specifies the calendar interval unit. */
   durationUnit: "MINUTE" | "HOUR" | "DAY" | "MONTH";
-  /** Specifies the duration of each calendar interval. For example, if `Duration` is `1` and `DurationUnit` is `MONTH` , each interval is one month, aligned with the calendar. */
+  /**
+   * Specifies the duration of each calendar interval. For example, if `Duration` is `1` and `DurationUnit` is `MONTH` , each interval is one month, aligned with the calendar.
+   *
+   * Range: at least 1.
+   */
   duration: number;
 }
 
@@ -449,7 +519,11 @@ export interface ServiceLevelObjectiveCalendarInterval {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationsignals-servicelevelobjective-burnrateconfiguration.html | CloudFormation: BurnRateConfiguration}
  */
 export interface ServiceLevelObjectiveBurnRateConfiguration {
-  /** The number of minutes to use as the look-back window. */
+  /**
+   * The number of minutes to use as the look-back window.
+   *
+   * Range: 1–10080.
+   */
   lookBackWindowMinutes: number;
 }
 
@@ -465,7 +539,11 @@ export interface ServiceLevelObjectiveExclusionWindow {
   startTime?: string;
   /** The recurrence rule for the time exclusion window. */
   recurrenceRule?: ServiceLevelObjectiveRecurrenceRule;
-  /** The reason for the time exclusion windows. For example, maintenance. */
+  /**
+   * The reason for the time exclusion windows. For example, maintenance.
+   *
+   * Length: 1–1024.
+   */
   reason?: string;
 }
 
@@ -477,7 +555,11 @@ export interface ServiceLevelObjectiveExclusionWindow {
 export interface ServiceLevelObjectiveWindow {
   /** The unit of measurement to use during the time window exclusion. */
   durationUnit: "MINUTE" | "HOUR" | "DAY" | "MONTH";
-  /** The start and end time of the time exclusion window. */
+  /**
+   * The start and end time of the time exclusion window.
+   *
+   * Range: at least 1.
+   */
   duration: number;
 }
 
@@ -492,6 +574,8 @@ export interface ServiceLevelObjectiveRecurrenceRule {
    *
    * - rate(value unit) - The value must be a positive integer and the unit can be hour|day|month.
    * - cron - An expression which consists of six fields separated by white spaces: (minutes hours day_of_month month day_of_week year).
+   *
+   * Length: 1–1024.
    */
   expression: string;
 }

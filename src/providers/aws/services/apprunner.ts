@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-autoscalingconfiguration.html | CloudFormation: AWS::AppRunner::AutoScalingConfiguration}
  */
-export const AutoScalingConfiguration = cloudControlType<AutoScalingConfigurationArgs, AutoScalingConfigurationOutputs>("AWS::AppRunner::AutoScalingConfiguration", "aws:apprunner:AutoScalingConfiguration", '{"p":[["MinSize","integer",66],["MaxConcurrency","integer",66],["AutoScalingConfigurationName","string",66],["MaxSize","integer",66],["Tags",["array",["ref","Tag"]],66],["AutoScalingConfigurationRevision","integer",8],["AutoScalingConfigurationArn","string",72],["Latest","boolean",8]],"id":["AutoScalingConfigurationArn"],"tags":["Tags","standard"]}');
+export const AutoScalingConfiguration = cloudControlType<AutoScalingConfigurationArgs, AutoScalingConfigurationOutputs>("AWS::AppRunner::AutoScalingConfiguration", "aws:apprunner:AutoScalingConfiguration", '{"p":[["MinSize","integer",66],["MaxConcurrency","integer",66],["AutoScalingConfigurationName","string",66],["MaxSize","integer",66],["Tags",["array",["ref","Tag"]],66],["AutoScalingConfigurationRevision","integer",8],["AutoScalingConfigurationArn","string",72],["Latest","boolean",8]],"id":["AutoScalingConfigurationArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["AutoScalingConfigurationName","MaxConcurrency","MaxSize","MinSize","Tags"],"ro":["AutoScalingConfigurationArn","AutoScalingConfigurationRevision","Latest"],"uo":["Tags"],"tg":[true,true,false],"nm":{"path":"AutoScalingConfigurationName","min":4,"max":32,"pattern":"[A-Za-z0-9][A-Za-z0-9\\\\-_]{3,31}"}}}');
 /** A {@link AutoScalingConfiguration} instance: its attributes as typed outputs. */
 export type AutoScalingConfiguration = InstanceType<typeof AutoScalingConfiguration>;
 
@@ -35,7 +35,11 @@ export interface AutoScalingConfigurationArgs {
   minSize?: number;
   /** The maximum number of concurrent requests that an instance processes. If the number of concurrent requests exceeds this limit, App Runner scales the service up. */
   maxConcurrency?: number;
-  /** The customer-provided auto scaling configuration name. It can be used in multiple revisions of a configuration. */
+  /**
+   * The customer-provided auto scaling configuration name. It can be used in multiple revisions of a configuration.
+   *
+   * Length: 4–32. Pattern: `[A-Za-z0-9][A-Za-z0-9\-_]{3,31}`.
+   */
   autoScalingConfigurationName?: string;
   /** The maximum number of instances that a service scales up to. At most `MaxSize` instances actively serve traffic for your service. */
   maxSize?: number;
@@ -64,7 +68,7 @@ export interface AutoScalingConfigurationOutputs extends AutoScalingConfiguratio
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-observabilityconfiguration.html | CloudFormation: AWS::AppRunner::ObservabilityConfiguration}
  */
-export const ObservabilityConfiguration = cloudControlType<ObservabilityConfigurationArgs, ObservabilityConfigurationOutputs>("AWS::AppRunner::ObservabilityConfiguration", "aws:apprunner:ObservabilityConfiguration", '{"p":[["TraceConfiguration",["ref","TraceConfiguration"],66],["ObservabilityConfigurationName","string",66],["Tags",["array",["ref","Tag"]],66],["ObservabilityConfigurationRevision","integer",8],["ObservabilityConfigurationArn","string",72],["Latest","boolean",8]],"id":["ObservabilityConfigurationArn"],"d":{"TraceConfiguration":[["Vendor",["enum","AWSXRAY"],3]]},"tags":["Tags","standard"]}');
+export const ObservabilityConfiguration = cloudControlType<ObservabilityConfigurationArgs, ObservabilityConfigurationOutputs>("AWS::AppRunner::ObservabilityConfiguration", "aws:apprunner:ObservabilityConfiguration", '{"p":[["TraceConfiguration",["ref","TraceConfiguration"],66],["ObservabilityConfigurationName","string",66],["Tags",["array",["ref","Tag"]],82],["ObservabilityConfigurationRevision","integer",8],["ObservabilityConfigurationArn","string",72],["Latest","boolean",8]],"id":["ObservabilityConfigurationArn"],"d":{"TraceConfiguration":[["Vendor",["enum","AWSXRAY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Tags"],"co":["ObservabilityConfigurationName","TraceConfiguration","Tags"],"ro":["ObservabilityConfigurationArn","ObservabilityConfigurationRevision","Latest"],"tg":[true,true,false],"nm":{"path":"ObservabilityConfigurationName","min":4,"max":32,"pattern":"[A-Za-z0-9][A-Za-z0-9\\\\-_]{3,31}"}}}');
 /** A {@link ObservabilityConfiguration} instance: its attributes as typed outputs. */
 export type ObservabilityConfiguration = InstanceType<typeof ObservabilityConfiguration>;
 
@@ -80,9 +84,15 @@ export interface ObservabilityConfigurationArgs {
    * > When you want to use your own observability configuration for your App Runner service, *create a configuration with a different name* , and then provide it when you create or update your service. 
    *
    * If you don't specify a name, CloudFormation generates a name for your observability configuration.
+   *
+   * Length: 4–32. Pattern: `[A-Za-z0-9][A-Za-z0-9\-_]{3,31}`.
    */
   observabilityConfigurationName?: string;
-  /** A list of metadata items that you can associate with your observability configuration resource. A tag is a key-value pair. */
+  /**
+   * A list of metadata items that you can associate with your observability configuration resource. A tag is a key-value pair.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
 }
 
@@ -113,7 +123,7 @@ export interface ObservabilityConfigurationTraceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-service.html | CloudFormation: AWS::AppRunner::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::AppRunner::Service", "aws:apprunner:Service", '{"p":[["HealthCheckConfiguration",["ref","HealthCheckConfiguration"]],["InstanceConfiguration",["ref","InstanceConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["ServiceName","string",66],["ObservabilityConfiguration",["ref","ServiceObservabilityConfiguration"]],["SourceConfiguration",["ref","SourceConfiguration"],1],["AutoScalingConfigurationArn","string"],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["ref","Tag"]],66],["Status","string",8],["ServiceUrl","string",8],["ServiceArn","string",72],["ServiceId","string",72]],"id":["ServiceArn"],"d":{"HealthCheckConfiguration":[["Path","string"],["UnhealthyThreshold","integer"],["Timeout","integer"],["HealthyThreshold","integer"],["Protocol",["enum","TCP","HTTP"]],["Interval","integer"]],"InstanceConfiguration":[["InstanceRoleArn","string"],["Memory","string"],["Cpu","string"]],"EncryptionConfiguration":[["KmsKey","string",3]],"ServiceObservabilityConfiguration":[["ObservabilityEnabled","boolean",1],["ObservabilityConfigurationArn","string"]],"SourceConfiguration":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["CodeRepository",["ref","CodeRepository"]],["ImageRepository",["ref","ImageRepository"]],["AutoDeploymentsEnabled","boolean"]],"AuthenticationConfiguration":[["AccessRoleArn","string"],["ConnectionArn","string"]],"CodeRepository":[["SourceCodeVersion",["ref","SourceCodeVersion"],1],["CodeConfiguration",["ref","CodeConfiguration"]],["SourceDirectory","string"],["RepositoryUrl","string",1]],"SourceCodeVersion":[["Type",["enum","BRANCH"],1],["Value","string",1]],"CodeConfiguration":[["ConfigurationSource",["enum","REPOSITORY","API"],1],["CodeConfigurationValues",["ref","CodeConfigurationValues"]]],"CodeConfigurationValues":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["Runtime",["enum","PYTHON_3","NODEJS_12","NODEJS_14","CORRETTO_8","CORRETTO_11","NODEJS_16","GO_1","DOTNET_6","PHP_81","RUBY_31","PYTHON_311","NODEJS_18","NODEJS_22"],1],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"],["BuildCommand","string"]],"KeyValuePair":[["Value","string"],["Name","string"]],"ImageRepository":[["ImageIdentifier","string",1],["ImageConfiguration",["ref","ImageConfiguration"]],["ImageRepositoryType",["enum","ECR","ECR_PUBLIC"],1]],"ImageConfiguration":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"]],"NetworkConfiguration":[["EgressConfiguration",["ref","EgressConfiguration"]],["IngressConfiguration",["ref","IngressConfiguration"]],["IpAddressType",["enum","IPV4","DUAL_STACK"]]],"EgressConfiguration":[["VpcConnectorArn","string"],["EgressType",["enum","DEFAULT","VPC"],1]],"IngressConfiguration":[["IsPubliclyAccessible","boolean",1]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::AppRunner::Service", "aws:apprunner:Service", '{"p":[["HealthCheckConfiguration",["ref","HealthCheckConfiguration"]],["InstanceConfiguration",["ref","InstanceConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["ServiceName","string",66],["ObservabilityConfiguration",["ref","ServiceObservabilityConfiguration"]],["SourceConfiguration",["ref","SourceConfiguration"],1],["AutoScalingConfigurationArn","string",16],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["ref","Tag"]],82],["Status","string",8],["ServiceUrl","string",8],["ServiceArn","string",72],["ServiceId","string",72]],"id":["ServiceArn"],"d":{"HealthCheckConfiguration":[["Path","string"],["UnhealthyThreshold","integer"],["Timeout","integer"],["HealthyThreshold","integer"],["Protocol",["enum","TCP","HTTP"]],["Interval","integer"]],"InstanceConfiguration":[["InstanceRoleArn","string"],["Memory","string"],["Cpu","string"]],"EncryptionConfiguration":[["KmsKey","string",1]],"ServiceObservabilityConfiguration":[["ObservabilityEnabled","boolean",1],["ObservabilityConfigurationArn","string"]],"SourceConfiguration":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["CodeRepository",["ref","CodeRepository"]],["ImageRepository",["ref","ImageRepository"]],["AutoDeploymentsEnabled","boolean"]],"AuthenticationConfiguration":[["AccessRoleArn","string"],["ConnectionArn","string"]],"CodeRepository":[["SourceCodeVersion",["ref","SourceCodeVersion"],1],["CodeConfiguration",["ref","CodeConfiguration"]],["SourceDirectory","string"],["RepositoryUrl","string",1]],"SourceCodeVersion":[["Type",["enum","BRANCH"],1],["Value","string",1]],"CodeConfiguration":[["ConfigurationSource",["enum","REPOSITORY","API"],1],["CodeConfigurationValues",["ref","CodeConfigurationValues"]]],"CodeConfigurationValues":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["Runtime",["enum","PYTHON_3","NODEJS_12","NODEJS_14","CORRETTO_8","CORRETTO_11","NODEJS_16","GO_1","DOTNET_6","PHP_81","RUBY_31","PYTHON_311","NODEJS_18","NODEJS_22"],1],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"],["BuildCommand","string"]],"KeyValuePair":[["Value","string"],["Name","string"]],"ImageRepository":[["ImageIdentifier","string",1],["ImageConfiguration",["ref","ImageConfiguration"]],["ImageRepositoryType",["enum","ECR","ECR_PUBLIC"],1]],"ImageConfiguration":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"]],"NetworkConfiguration":[["EgressConfiguration",["ref","EgressConfiguration"]],["IngressConfiguration",["ref","IngressConfiguration"]],["IpAddressType",["enum","IPV4","DUAL_STACK"]]],"EgressConfiguration":[["VpcConnectorArn","string"],["EgressType",["enum","DEFAULT","VPC"],1]],"IngressConfiguration":[["IsPubliclyAccessible","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AutoScalingConfigurationArn","Tags"],"co":["ServiceName","EncryptionConfiguration","Tags"],"ro":["ServiceArn","ServiceId","ServiceUrl","Status"],"tg":[true,true,false],"nm":{"path":"ServiceName","min":4,"max":40,"pattern":"[A-Za-z0-9][A-Za-z0-9-_]{3,39}"}}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -129,6 +139,8 @@ export interface ServiceArgs {
    * A name for the App Runner service. It must be unique across all the running App Runner services in your AWS account in the AWS Region .
    *
    * If you don't specify a name, CloudFormation generates a name for your service.
+   *
+   * Length: 4–40. Pattern: `[A-Za-z0-9][A-Za-z0-9-_]{3,39}`.
    */
   serviceName?: string;
   /** The observability configuration of your service. */
@@ -141,11 +153,19 @@ export interface ServiceArgs {
    * Specify an ARN with a name and a revision number to associate that revision. For example: `arn:aws:apprunner:us-east-1:123456789012:autoscalingconfiguration/high-availability/3`
    *
    * Specify just the name to associate the latest revision. For example: `arn:aws:apprunner:us-east-1:123456789012:autoscalingconfiguration/high-availability`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1011. Pattern: ``.
    */
   autoScalingConfigurationArn?: string;
   /** Configuration settings related to network traffic of the web application that the App Runner service runs. */
   networkConfiguration?: ServiceNetworkConfiguration;
-  /** An optional list of metadata items that you can associate with the App Runner service resource. A tag is a key-value pair. */
+  /**
+   * An optional list of metadata items that you can associate with the App Runner service resource. A tag is a key-value pair.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
 }
 
@@ -184,18 +204,24 @@ export interface ServiceHealthCheckConfiguration {
    * The number of consecutive checks that must fail before App Runner decides that the service is unhealthy.
    *
    * Default: `5`
+   *
+   * Range: 1–20.
    */
   unhealthyThreshold?: number;
   /**
    * The time, in seconds, to wait for a health check response before deciding it failed.
    *
    * Default: `2`
+   *
+   * Range: 1–20.
    */
   timeout?: number;
   /**
    * The number of consecutive checks that must succeed before App Runner decides that the service is healthy.
    *
    * Default: `1`
+   *
+   * Range: 1–20.
    */
   healthyThreshold?: number;
   /**
@@ -220,18 +246,26 @@ export interface ServiceHealthCheckConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-instanceconfiguration.html | CloudFormation: InstanceConfiguration}
  */
 export interface ServiceInstanceConfiguration {
-  /** The Amazon Resource Name (ARN) of an IAM role that provides permissions to your App Runner service. These are permissions that your code needs when it calls any AWS APIs. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that provides permissions to your App Runner service. These are permissions that your code needs when it calls any AWS APIs.
+   *
+   * Length: 29–1024. Pattern: `arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::[0-9]{12}:role/[\w+=,.\@-]{1,64}`.
+   */
   instanceRoleArn?: string;
   /**
    * The amount of memory, in MB or GB, reserved for each instance of your App Runner service.
    *
    * Default: `2 GB`
+   *
+   * Length: 3–6. Pattern: `512|1024|2048|3072|4096|6144|8192|10240|12288|(0.5|1|2|3|4|6|8|10|12) GB`.
    */
   memory?: string;
   /**
    * The number of CPU units reserved for each instance of your App Runner service.
    *
    * Default: `1 vCPU`
+   *
+   * Length: 3–9. Pattern: `256|512|1024|2048|4096|(0.25|0.5|1|2|4) vCPU`.
    */
   cpu?: string;
 }
@@ -242,7 +276,11 @@ export interface ServiceInstanceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ServiceEncryptionConfiguration {
-  /** The ARN of the KMS key that's used for encryption. */
+  /**
+   * The ARN of the KMS key that's used for encryption.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:kms:[a-z\-]+-[0-9]{1}:[0-9]{12}:key\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   kmsKey: string;
 }
 
@@ -260,6 +298,8 @@ export interface ServiceServiceObservabilityConfiguration {
    * Specify an ARN with a name and a revision number to associate that revision. For example: `arn:aws:apprunner:us-east-1:123456789012:observabilityconfiguration/xray-tracing/3`
    *
    * Specify just the name to associate the latest revision. For example: `arn:aws:apprunner:us-east-1:123456789012:observabilityconfiguration/xray-tracing`
+   *
+   * Length: 1–1011. Pattern: ``.
    */
   observabilityConfigurationArn?: string;
 }
@@ -298,9 +338,17 @@ export interface ServiceSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-authenticationconfiguration.html | CloudFormation: AuthenticationConfiguration}
  */
 export interface ServiceAuthenticationConfiguration {
-  /** The Amazon Resource Name (ARN) of the IAM role that grants the App Runner service access to a source repository. It's required for ECR image repositories (but not for ECR Public repositories). */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that grants the App Runner service access to a source repository. It's required for ECR image repositories (but not for ECR Public repositories).
+   *
+   * Length: 29–1024. Pattern: `arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::[0-9]{12}:role/[\w+=,.\@-]{1,64}`.
+   */
   accessRoleArn?: string;
-  /** The Amazon Resource Name (ARN) of the App Runner connection that enables the App Runner service to connect to a source repository. It's required for GitHub code repositories. */
+  /**
+   * The Amazon Resource Name (ARN) of the App Runner connection that enables the App Runner service to connect to a source repository. It's required for GitHub code repositories.
+   *
+   * Length: 1–1011. Pattern: ``.
+   */
   connectionArn?: string;
 }
 
@@ -318,7 +366,11 @@ export interface ServiceCodeRepository {
    * > `CodeConfiguration` is required only for `CreateService` request.
    */
   codeConfiguration?: ServiceCodeConfiguration;
-  /** The path of the directory that stores source code and configuration files. The build and start commands also execute from here. The path is absolute from root and, if not specified, defaults to the repository root. */
+  /**
+   * The path of the directory that stores source code and configuration files. The build and start commands also execute from here. The path is absolute from root and, if not specified, defaults to the repository root.
+   *
+   * Length: 1–4096. Pattern: `[^\x00]+`.
+   */
   sourceDirectory?: string;
   /** The location of the repository that contains the source code. */
   repositoryUrl: string;
@@ -412,6 +464,8 @@ export interface ServiceImageRepository {
    * The identifier of an image.
    *
    * For an image in Amazon Elastic Container Registry (Amazon ECR), this is an image name. For the image name format, see [Pulling an image](https://docs.aws.amazon.com/AmazonECR/latest/userguide/docker-pull-ecr-image.html) in the *Amazon ECR User Guide* .
+   *
+   * Length: 1–1024. Pattern: `([0-9]{12}.dkr.ecr.[a-z\-]+-[0-9]{1}.amazonaws.com\/.*)|(^public\.ecr\.aws\/.+\/.+)`.
    */
   imageIdentifier: string;
   /** Configuration for running the identified image. */
@@ -465,7 +519,11 @@ export interface ServiceNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-egressconfiguration.html | CloudFormation: EgressConfiguration}
  */
 export interface ServiceEgressConfiguration {
-  /** The Amazon Resource Name (ARN) of the App Runner VPC connector that you want to associate with your App Runner service. Only valid when `EgressType = VPC` . */
+  /**
+   * The Amazon Resource Name (ARN) of the App Runner VPC connector that you want to associate with your App Runner service. Only valid when `EgressType = VPC` .
+   *
+   * Length: 44–1011. Pattern: ``.
+   */
   vpcConnectorArn?: string;
   /**
    * The type of egress configuration.
@@ -496,7 +554,7 @@ export interface ServiceIngressConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-vpcconnector.html | CloudFormation: AWS::AppRunner::VpcConnector}
  */
-export const VpcConnector = cloudControlType<VpcConnectorArgs, VpcConnectorOutputs>("AWS::AppRunner::VpcConnector", "aws:apprunner:VpcConnector", '{"p":[["SecurityGroups",["array","string"],66],["Subnets",["array","string"],67],["VpcConnectorName","string",66],["Tags",["array",["ref","Tag"]],66],["VpcConnectorArn","string",72],["VpcConnectorRevision","integer",8]],"id":["VpcConnectorArn"],"tags":["Tags","standard"]}');
+export const VpcConnector = cloudControlType<VpcConnectorArgs, VpcConnectorOutputs>("AWS::AppRunner::VpcConnector", "aws:apprunner:VpcConnector", '{"p":[["SecurityGroups",["array","string"],66],["Subnets",["array","string"],67],["VpcConnectorName","string",66],["Tags",["array",["ref","Tag"]],82],["VpcConnectorArn","string",72],["VpcConnectorRevision","integer",8]],"id":["VpcConnectorArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Tags"],"co":["VpcConnectorName","Subnets","SecurityGroups","Tags"],"ro":["VpcConnectorArn","VpcConnectorRevision"],"uo":["Subnets","SecurityGroups"],"tg":[true,true,false],"nm":{"path":"VpcConnectorName","min":4,"max":40,"pattern":"^[A-Za-z0-9][A-Za-z0-9-\\\\\\\\_]{3,39}$"}}}');
 /** A {@link VpcConnector} instance: its attributes as typed outputs. */
 export type VpcConnector = InstanceType<typeof VpcConnector>;
 
@@ -508,18 +566,24 @@ export interface VpcConnectorArgs {
    * A list of IDs of subnets that App Runner should use when it associates your service with a custom Amazon VPC. Specify IDs of subnets of a single Amazon VPC. App Runner determines the Amazon VPC from the subnets you specify.
    *
    * > App Runner only supports subnets of IP address type *IPv4* and *dual stack* (IPv4 and IPv6).
+   *
+   * Items: at least 1.
    */
   subnets: string[];
   /**
    * A name for the VPC connector.
    *
    * If you don't specify a name, CloudFormation generates a name for your VPC connector.
+   *
+   * Length: 4–40. Pattern: `^[A-Za-z0-9][A-Za-z0-9-\\_]{3,39}$`.
    */
   vpcConnectorName?: string;
   /**
    * A list of metadata items that you can associate with your VPC connector resource. A tag is a key-value pair.
    *
    * > A `VpcConnector` is immutable, so you cannot update its tags. To change the tags, replace the resource. To replace a `VpcConnector` , you must provide a new combination of security groups.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   tags?: AwsTag[];
 }
@@ -545,17 +609,29 @@ export interface VpcConnectorOutputs extends VpcConnectorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-vpcingressconnection.html | CloudFormation: AWS::AppRunner::VpcIngressConnection}
  */
-export const VpcIngressConnection = cloudControlType<VpcIngressConnectionArgs, VpcIngressConnectionOutputs>("AWS::AppRunner::VpcIngressConnection", "aws:apprunner:VpcIngressConnection", '{"p":[["VpcIngressConnectionName","string",66],["ServiceArn","string",67],["Tags",["array",["ref","Tag"]],66],["IngressVpcConfiguration",["ref","IngressVpcConfiguration"],1],["Status",["enum","AVAILABLE","PENDING_CREATION","PENDING_UPDATE","PENDING_DELETION","FAILED_CREATION","FAILED_UPDATE","FAILED_DELETION","DELETED"],8],["DomainName","string",8],["VpcIngressConnectionArn","string",72]],"id":["VpcIngressConnectionArn"],"d":{"IngressVpcConfiguration":[["VpcId","string",1],["VpcEndpointId","string",1]]},"tags":["Tags","standard"]}');
+export const VpcIngressConnection = cloudControlType<VpcIngressConnectionArgs, VpcIngressConnectionOutputs>("AWS::AppRunner::VpcIngressConnection", "aws:apprunner:VpcIngressConnection", '{"p":[["VpcIngressConnectionName","string",66],["ServiceArn","string",67],["Tags",["array",["ref","Tag"]],82],["IngressVpcConfiguration",["ref","IngressVpcConfiguration"],1],["Status",["enum","AVAILABLE","PENDING_CREATION","PENDING_UPDATE","PENDING_DELETION","FAILED_CREATION","FAILED_UPDATE","FAILED_DELETION","DELETED"],8],["DomainName","string",8],["VpcIngressConnectionArn","string",72]],"id":["VpcIngressConnectionArn"],"d":{"IngressVpcConfiguration":[["VpcId","string",1],["VpcEndpointId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Tags"],"co":["VpcIngressConnectionName","ServiceArn","Tags"],"ro":["VpcIngressConnectionArn","DomainName","Status"],"tg":[true,true,false],"nm":{"path":"VpcIngressConnectionName","min":4,"max":40,"pattern":"[A-Za-z0-9][A-Za-z0-9\\\\-_]{3,39}"}}}');
 /** A {@link VpcIngressConnection} instance: its attributes as typed outputs. */
 export type VpcIngressConnection = InstanceType<typeof VpcIngressConnection>;
 
 /** Inputs of {@link VpcIngressConnection}. */
 export interface VpcIngressConnectionArgs {
-  /** The customer-provided VPC Ingress Connection name. */
+  /**
+   * The customer-provided VPC Ingress Connection name.
+   *
+   * Length: 4–40. Pattern: `[A-Za-z0-9][A-Za-z0-9\-_]{3,39}`.
+   */
   vpcIngressConnectionName?: string;
-  /** The Amazon Resource Name (ARN) for this App Runner service that is used to create the VPC Ingress Connection resource. */
+  /**
+   * The Amazon Resource Name (ARN) for this App Runner service that is used to create the VPC Ingress Connection resource.
+   *
+   * Length: 1–1011. Pattern: ``.
+   */
   serviceArn: string;
-  /** An optional list of metadata items that you can associate with the VPC Ingress Connection resource. A tag is a key-value pair. */
+  /**
+   * An optional list of metadata items that you can associate with the VPC Ingress Connection resource. A tag is a key-value pair.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
   /** Specifications for the customer’s Amazon VPC and the related AWS PrivateLink VPC endpoint that are used to create the VPC Ingress Connection resource. */
   ingressVpcConfiguration: VpcIngressConnectionIngressVpcConfiguration;

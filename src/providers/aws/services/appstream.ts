@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-appblock.html | CloudFormation: AWS::AppStream::AppBlock}
  */
-export const AppBlock = cloudControlType<AppBlockArgs, AppBlockOutputs>("AWS::AppStream::AppBlock", "aws:appstream:AppBlock", '{"p":[["SetupScriptDetails",["ref","ScriptDetails"],66],["Description","string",66],["PostSetupScriptDetails",["ref","ScriptDetails"],66],["DisplayName","string",66],["SourceS3Location",["ref","S3Location"],67],["Tags",["array",["ref","Tag2"]]],["PackagingType","string",66],["Name","string",67],["CreatedTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"ScriptDetails":[["TimeoutInSeconds","integer",3],["ScriptS3Location",["ref","S3Location"],3],["ExecutablePath","string",3],["ExecutableParameters","string",2]],"S3Location":[["S3Bucket","string",3],["S3Key","string",2]],"Tag2":[["Key","string"],["Value","string"],["TagKey","string"],["TagValue","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appstream:${Region}:${Account}:app-block/${AppBlockName}"}');
+export const AppBlock = cloudControlType<AppBlockArgs, AppBlockOutputs>("AWS::AppStream::AppBlock", "aws:appstream:AppBlock", '{"p":[["SetupScriptDetails",["ref","ScriptDetails"],66],["Description","string",66],["PostSetupScriptDetails",["ref","ScriptDetails"],66],["DisplayName","string",66],["SourceS3Location",["ref","S3Location"],67],["Tags",["array",["ref","Tag2"]]],["PackagingType","string",66],["Name","string",67],["CreatedTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"ScriptDetails":[["TimeoutInSeconds","integer",1],["ScriptS3Location",["ref","S3Location"],1],["ExecutablePath","string",1],["ExecutableParameters","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string"]],"Tag2":[["Key","string"],["Value","string"],["TagKey","string"],["TagValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["Name","DisplayName","Description","SourceS3Location","SetupScriptDetails","PackagingType","PostSetupScriptDetails"],"ro":["Arn","CreatedTime"],"uo":["Tags"],"dep":["Tags/TagKey","Tags/TagValue"],"tg":[true,true,true]},"arn":"arn:${Partition}:appstream:${Region}:${Account}:app-block/${AppBlockName}"}');
 /** A {@link AppBlock} instance: its attributes as typed outputs. */
 export type AppBlock = InstanceType<typeof AppBlock>;
 
@@ -98,7 +98,7 @@ export interface AppBlockTag2 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-appblockbuilder.html | CloudFormation: AWS::AppStream::AppBlockBuilder}
  */
-export const AppBlockBuilder = cloudControlType<AppBlockBuilderArgs, AppBlockBuilderOutputs>("AWS::AppStream::AppBlockBuilder", "aws:appstream:AppBlockBuilder", '{"p":[["Description","string"],["Platform","string",1],["VpcConfig",["ref","VpcConfig"],1],["AppBlockArns",["array","string"]],["EnableDefaultInternetAccess","boolean"],["DisplayName","string"],["IamRoleArn","string"],["InstanceType","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["AccessEndpoints",["array",["ref","AccessEndpoint"]]],["CreatedTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"AccessEndpoint":[["EndpointType","string",1],["VpceId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appstream:${Region}:${Account}:app-block-builder/${AppBlockBuilderName}"}');
+export const AppBlockBuilder = cloudControlType<AppBlockBuilderArgs, AppBlockBuilderOutputs>("AWS::AppStream::AppBlockBuilder", "aws:appstream:AppBlockBuilder", '{"p":[["Description","string"],["Platform","string",1],["VpcConfig",["ref","VpcConfig"],1],["AppBlockArns",["array","string"],16],["EnableDefaultInternetAccess","boolean"],["DisplayName","string"],["IamRoleArn","string"],["InstanceType","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["AccessEndpoints",["array",["ref","AccessEndpoint"]]],["CreatedTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"AccessEndpoint":[["EndpointType","string",1],["VpceId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AppBlockArns"],"co":["Name"],"ro":["Arn","CreatedTime"],"uo":["AccessEndpoints","Tags","VpcConfig/SecurityGroupIds","VpcConfig/SubnetIds","AppBlockArns"],"tg":[true,true,true]},"arn":"arn:${Partition}:appstream:${Region}:${Account}:app-block-builder/${AppBlockBuilderName}"}');
 /** A {@link AppBlockBuilder} instance: its attributes as typed outputs. */
 export type AppBlockBuilder = InstanceType<typeof AppBlockBuilder>;
 
@@ -118,6 +118,8 @@ export interface AppBlockBuilderArgs {
    * The ARN of the app block.
    *
    * *Maximum* : `1`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   appBlockArns?: string[];
   /** Indicates whether default internet access is enabled for the app block builder. */
@@ -173,7 +175,7 @@ export interface AppBlockBuilderAccessEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-application.html | CloudFormation: AWS::AppStream::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppStream::Application", "aws:appstream:Application", '{"p":[["WorkingDirectory","string"],["Platforms",["array","string"],67],["AppBlockArn","string",1],["Description","string"],["InstanceFamilies",["array","string"],67],["AttributesToDelete",["array","string"]],["DisplayName","string"],["LaunchPath","string",1],["LaunchParameters","string"],["Tags",["array",["ref","Tag2"]]],["Name","string",67],["IconS3Location",["ref","S3Location"],1],["CreatedTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"Tag2":[["Key","string"],["Value","string"],["TagKey","string"],["TagValue","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appstream:${Region}:${Account}:application/${ApplicationName}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppStream::Application", "aws:appstream:Application", '{"p":[["WorkingDirectory","string"],["Platforms",["array","string"],67],["AppBlockArn","string",1],["Description","string"],["InstanceFamilies",["array","string"],67],["AttributesToDelete",["array","string"],16],["DisplayName","string"],["LaunchPath","string",1],["LaunchParameters","string"],["Tags",["array",["ref","Tag2"]]],["Name","string",67],["IconS3Location",["ref","S3Location"],1],["CreatedTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"Tag2":[["Key","string"],["Value","string"],["TagKey","string"],["TagValue","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crud","wo":["AttributesToDelete"],"co":["Name","InstanceFamilies","Platforms"],"ro":["Arn","CreatedTime"],"uo":["InstanceFamilies","Platforms","Tags","AttributesToDelete"],"dep":["Tags/TagKey","Tags/TagValue"],"tg":[true,true,true]},"arn":"arn:${Partition}:appstream:${Region}:${Account}:application/${ApplicationName}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -197,7 +199,11 @@ export interface ApplicationArgs {
    * *Allowed Values* : `GENERAL_PURPOSE` | `GRAPHICS_G4`
    */
   instanceFamilies: string[];
-  /** A list of attributes to delete from an application. */
+  /**
+   * A list of attributes to delete from an application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   attributesToDelete?: string[];
   /** The display name of the application. This name is visible to users in the application catalog. */
   displayName?: string;
@@ -254,7 +260,7 @@ export interface ApplicationS3Location {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-applicationentitlementassociation.html | CloudFormation: AWS::AppStream::ApplicationEntitlementAssociation}
  */
-export const ApplicationEntitlementAssociation = cloudControlType<ApplicationEntitlementAssociationArgs, ApplicationEntitlementAssociationOutputs>("AWS::AppStream::ApplicationEntitlementAssociation", "aws:appstream:ApplicationEntitlementAssociation", '{"p":[["EntitlementName","string",67],["ApplicationIdentifier","string",67],["StackName","string",67]],"id":["StackName","EntitlementName","ApplicationIdentifier"]}');
+export const ApplicationEntitlementAssociation = cloudControlType<ApplicationEntitlementAssociationArgs, ApplicationEntitlementAssociationOutputs>("AWS::AppStream::ApplicationEntitlementAssociation", "aws:appstream:ApplicationEntitlementAssociation", '{"p":[["EntitlementName","string",67],["ApplicationIdentifier","string",67],["StackName","string",67]],"id":["StackName","EntitlementName","ApplicationIdentifier"],"reg":{"h":"crd","co":["StackName","EntitlementName","ApplicationIdentifier"],"tg":[false,true,true]}}');
 /** A {@link ApplicationEntitlementAssociation} instance: its attributes as typed outputs. */
 export type ApplicationEntitlementAssociation = InstanceType<typeof ApplicationEntitlementAssociation>;
 
@@ -277,7 +283,7 @@ export interface ApplicationEntitlementAssociationOutputs extends ApplicationEnt
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-applicationfleetassociation.html | CloudFormation: AWS::AppStream::ApplicationFleetAssociation}
  */
-export const ApplicationFleetAssociation = cloudControlType<ApplicationFleetAssociationArgs, ApplicationFleetAssociationOutputs>("AWS::AppStream::ApplicationFleetAssociation", "aws:appstream:ApplicationFleetAssociation", '{"p":[["FleetName","string",67],["ApplicationArn","string",67]],"id":["FleetName","ApplicationArn"]}');
+export const ApplicationFleetAssociation = cloudControlType<ApplicationFleetAssociationArgs, ApplicationFleetAssociationOutputs>("AWS::AppStream::ApplicationFleetAssociation", "aws:appstream:ApplicationFleetAssociation", '{"p":[["FleetName","string",67],["ApplicationArn","string",67]],"id":["FleetName","ApplicationArn"],"reg":{"h":"crd","co":["FleetName","ApplicationArn"],"tg":[false,true,true]}}');
 /** A {@link ApplicationFleetAssociation} instance: its attributes as typed outputs. */
 export type ApplicationFleetAssociation = InstanceType<typeof ApplicationFleetAssociation>;
 
@@ -298,7 +304,7 @@ export interface ApplicationFleetAssociationOutputs extends ApplicationFleetAsso
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-directoryconfig.html | CloudFormation: AWS::AppStream::DirectoryConfig}
  */
-export const DirectoryConfig = cloudControlType<DirectoryConfigArgs, DirectoryConfigOutputs>("AWS::AppStream::DirectoryConfig", "aws:appstream:DirectoryConfig", '{"p":[["OrganizationalUnitDistinguishedNames",["array","string"],1],["ServiceAccountCredentials",["ref","ServiceAccountCredentials"],1],["CertificateBasedAuthProperties",["ref","CertificateBasedAuthProperties"]],["DirectoryName","string",67]],"id":["DirectoryName"],"d":{"ServiceAccountCredentials":[["AccountName","string",1],["AccountPassword","string",49]],"CertificateBasedAuthProperties":[["Status","string"],["CertificateAuthorityArn","string"]]}}');
+export const DirectoryConfig = cloudControlType<DirectoryConfigArgs, DirectoryConfigOutputs>("AWS::AppStream::DirectoryConfig", "aws:appstream:DirectoryConfig", '{"p":[["OrganizationalUnitDistinguishedNames",["array","string"],1],["ServiceAccountCredentials",["ref","ServiceAccountCredentials"],1],["CertificateBasedAuthProperties",["ref","CertificateBasedAuthProperties"]],["DirectoryName","string",67]],"id":["DirectoryName"],"d":{"ServiceAccountCredentials":[["AccountName","string",1],["AccountPassword","string",49]],"CertificateBasedAuthProperties":[["Status","string"],["CertificateAuthorityArn","string"]]},"reg":{"h":"crudl","wo":["ServiceAccountCredentials/AccountPassword"],"co":["DirectoryName"],"tg":[false,true,true]}}');
 /** A {@link DirectoryConfig} instance: its attributes as typed outputs. */
 export type DirectoryConfig = InstanceType<typeof DirectoryConfig>;
 
@@ -351,7 +357,7 @@ export interface DirectoryConfigCertificateBasedAuthProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-entitlement.html | CloudFormation: AWS::AppStream::Entitlement}
  */
-export const Entitlement = cloudControlType<EntitlementArgs, EntitlementOutputs>("AWS::AppStream::Entitlement", "aws:appstream:Entitlement", '{"p":[["AppVisibility","string",1],["Description","string"],["Attributes",["array",["ref","Attribute"]],1],["StackName","string",67],["Name","string",67],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["StackName","Name"],"d":{"Attribute":[["Value","string",1],["Name","string",1]]}}');
+export const Entitlement = cloudControlType<EntitlementArgs, EntitlementOutputs>("AWS::AppStream::Entitlement", "aws:appstream:Entitlement", '{"p":[["AppVisibility","string",1],["Description","string"],["Attributes",["array",["ref","Attribute"]],1],["StackName","string",67],["Name","string",67],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["StackName","Name"],"d":{"Attribute":[["Value","string",1],["Name","string",1]]},"reg":{"h":"crud","co":["Name","StackName"],"ro":["CreatedTime","LastModifiedTime"],"uo":["Attributes"],"tg":[false,true,true]}}');
 /** A {@link Entitlement} instance: its attributes as typed outputs. */
 export type Entitlement = InstanceType<typeof Entitlement>;
 
@@ -404,9 +410,11 @@ export interface EntitlementAttribute {
 /**
  * The `AWS::AppStream::Fleet` resource creates a fleet for Amazon AppStream 2.0. A fleet consists of streaming instances that run a specified image when using Always-On or On-Demand.
  *
+ * @deprecated Cloud Control cannot create AWS::AppStream::Fleet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-fleet.html | CloudFormation: AWS::AppStream::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::AppStream::Fleet", "aws:appstream:Fleet", '{"p":[["Description","string"],["ComputeCapacity",["ref","ComputeCapacity"]],["Platform","string"],["VpcConfig",["ref","VpcConfig"]],["FleetType","string",66],["EnableDefaultInternetAccess","boolean"],["DomainJoinInfo",["ref","DomainJoinInfo"]],["SessionScriptS3Location",["ref","S3Location"]],["Name","string",67],["ImageName","string"],["MaxUserDurationInSeconds","integer"],["IdleDisconnectTimeoutInSeconds","integer"],["UsbDeviceFilterStrings",["array","string"]],["DisconnectTimeoutInSeconds","integer"],["DisplayName","string"],["StreamView","string"],["IamRoleArn","string"],["MaxSessionsPerInstance","integer"],["InstanceType","string",1],["MaxConcurrentSessions","integer"],["Tags",["array",["ref","Tag"]]],["ImageArn","string"],["RootVolumeConfig",["ref","VolumeConfig"]],["DisableIMDSV1","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ComputeCapacity":[["DesiredInstances","integer"],["DesiredSessions","integer"]],"VpcConfig":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]]],"DomainJoinInfo":[["OrganizationalUnitDistinguishedName","string"],["DirectoryName","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string",1]],"VolumeConfig":[["VolumeSizeInGb","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appstream:${Region}:${Account}:fleet/${FleetName}"}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::AppStream::Fleet", "aws:appstream:Fleet", '{"p":[["Description","string"],["ComputeCapacity",["ref","ComputeCapacity"]],["Platform","string"],["VpcConfig",["ref","VpcConfig"]],["FleetType","string",66],["EnableDefaultInternetAccess","boolean"],["DomainJoinInfo",["ref","DomainJoinInfo"]],["SessionScriptS3Location",["ref","S3Location"]],["Name","string",67],["ImageName","string"],["MaxUserDurationInSeconds","integer"],["IdleDisconnectTimeoutInSeconds","integer"],["UsbDeviceFilterStrings",["array","string"]],["DisconnectTimeoutInSeconds","integer"],["DisplayName","string"],["StreamView","string"],["IamRoleArn","string"],["MaxSessionsPerInstance","integer"],["InstanceType","string",1],["MaxConcurrentSessions","integer"],["Tags",["array",["ref","Tag"]]],["ImageArn","string"],["RootVolumeConfig",["ref","VolumeConfig"]],["DisableIMDSV1","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ComputeCapacity":[["DesiredInstances","integer"],["DesiredSessions","integer"]],"VpcConfig":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]]],"DomainJoinInfo":[["OrganizationalUnitDistinguishedName","string"],["DirectoryName","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string",1]],"VolumeConfig":[["VolumeSizeInGb","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:appstream:${Region}:${Account}:fleet/${FleetName}"}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
@@ -599,7 +607,7 @@ export interface FleetVolumeConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-imagebuilder.html | CloudFormation: AWS::AppStream::ImageBuilder}
  */
-export const ImageBuilder = cloudControlType<ImageBuilderArgs, ImageBuilderOutputs>("AWS::AppStream::ImageBuilder", "aws:appstream:ImageBuilder", '{"p":[["Description","string"],["VpcConfig",["ref","VpcConfig"]],["EnableDefaultInternetAccess","boolean"],["DomainJoinInfo",["ref","DomainJoinInfo"]],["AppstreamAgentVersion","string"],["Name","string",67],["ImageName","string"],["DisplayName","string"],["IamRoleArn","string"],["InstanceType","string",1],["Tags",["array",["ref","Tag"]]],["ImageArn","string"],["AccessEndpoints",["array",["ref","AccessEndpoint"]]],["SoftwaresToInstall",["array","string"]],["SoftwaresToUninstall",["array","string"]],["RootVolumeConfig",["ref","VolumeConfig"]],["DisableIMDSV1","boolean"],["StreamingUrl","string",8]],"id":["Name"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"DomainJoinInfo":[["OrganizationalUnitDistinguishedName","string"],["DirectoryName","string"]],"AccessEndpoint":[["EndpointType","string",1],["VpceId","string",1]],"VolumeConfig":[["VolumeSizeInGb","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appstream:${Region}:${Account}:image-builder/${ImageBuilderName}"}');
+export const ImageBuilder = cloudControlType<ImageBuilderArgs, ImageBuilderOutputs>("AWS::AppStream::ImageBuilder", "aws:appstream:ImageBuilder", '{"p":[["Description","string"],["VpcConfig",["ref","VpcConfig"]],["EnableDefaultInternetAccess","boolean"],["DomainJoinInfo",["ref","DomainJoinInfo"]],["AppstreamAgentVersion","string"],["Name","string",67],["ImageName","string",16],["DisplayName","string"],["IamRoleArn","string"],["InstanceType","string",1],["Tags",["array",["ref","Tag"]]],["ImageArn","string"],["AccessEndpoints",["array",["ref","AccessEndpoint"]]],["SoftwaresToInstall",["array","string"],16],["SoftwaresToUninstall",["array","string"],16],["RootVolumeConfig",["ref","VolumeConfig"]],["DisableIMDSV1","boolean"],["StreamingUrl","string",8]],"id":["Name"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"DomainJoinInfo":[["OrganizationalUnitDistinguishedName","string"],["DirectoryName","string"]],"AccessEndpoint":[["EndpointType","string",1],["VpceId","string",1]],"VolumeConfig":[["VolumeSizeInGb","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["SoftwaresToInstall","SoftwaresToUninstall","ImageName"],"co":["Name"],"ro":["StreamingUrl"],"tg":[false,true,false]},"arn":"arn:${Partition}:appstream:${Region}:${Account}:image-builder/${ImageBuilderName}"}');
 /** A {@link ImageBuilder} instance: its attributes as typed outputs. */
 export type ImageBuilder = InstanceType<typeof ImageBuilder>;
 
@@ -617,7 +625,11 @@ export interface ImageBuilderArgs {
   appstreamAgentVersion?: string;
   /** A unique name for the image builder. */
   name: string;
-  /** The name of the image used to create the image builder. */
+  /**
+   * The name of the image used to create the image builder.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   imageName?: string;
   /** The image builder name to display. */
   displayName?: string;
@@ -678,7 +690,9 @@ export interface ImageBuilderArgs {
   imageArn?: string;
   /** The list of virtual private cloud (VPC) interface endpoint objects. Administrators can connect to the image builder only through the specified endpoints. */
   accessEndpoints?: ImageBuilderAccessEndpoint[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   softwaresToInstall?: string[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   softwaresToUninstall?: string[];
   rootVolumeConfig?: ImageBuilderVolumeConfig;
   disableIMDSV1?: boolean;
@@ -736,7 +750,7 @@ export interface ImageBuilderVolumeConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-stack.html | CloudFormation: AWS::AppStream::Stack}
  */
-export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::AppStream::Stack", "aws:appstream:Stack", '{"p":[["Description","string"],["StorageConnectors",["array",["ref","StorageConnector"]]],["DeleteStorageConnectors","boolean"],["EmbedHostDomains",["array","string"]],["UserSettings",["array",["ref","UserSetting"]]],["AttributesToDelete",["array","string"]],["RedirectURL","string"],["StreamingExperienceSettings",["ref","StreamingExperienceSettings"]],["Name","string",66],["FeedbackURL","string"],["ApplicationSettings",["ref","ApplicationSettings"]],["DisplayName","string"],["Tags",["array",["ref","Tag"]]],["AccessEndpoints",["array",["ref","AccessEndpoint"]]],["ContentRedirection",["ref","ContentRedirection"]],["AgentAccessConfig",["ref","AgentAccessConfig"]]],"id":["Name"],"d":{"StorageConnector":[["Domains",["array","string"]],["ResourceIdentifier","string"],["ConnectorType","string",1]],"UserSetting":[["Action","string",1],["Permission","string",1],["MaximumLength","integer"]],"StreamingExperienceSettings":[["PreferredProtocol","string"]],"ApplicationSettings":[["SettingsGroup","string"],["Enabled","boolean",1]],"AccessEndpoint":[["EndpointType","string",1],["VpceId","string",1]],"ContentRedirection":[["HostToClient",["ref","UrlRedirectionConfig"]]],"UrlRedirectionConfig":[["Enabled","boolean",1],["AllowedUrls",["array","string"]],["DeniedUrls",["array","string"]]],"AgentAccessConfig":[["Settings",["array",["ref","AgentAccessSetting"]],1],["ScreenResolution","string",1],["ScreenImageFormat","string",1],["S3BucketArn","string"],["ScreenshotsUploadEnabled","boolean"],["UserControlMode","string"]],"AgentAccessSetting":[["AgentAction","string",1],["Permission","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appstream:${Region}:${Account}:stack/${StackName}"}');
+export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::AppStream::Stack", "aws:appstream:Stack", '{"p":[["Description","string"],["StorageConnectors",["array",["ref","StorageConnector"]]],["DeleteStorageConnectors","boolean",16],["EmbedHostDomains",["array","string"]],["UserSettings",["array",["ref","UserSetting"]]],["AttributesToDelete",["array","string"],16],["RedirectURL","string"],["StreamingExperienceSettings",["ref","StreamingExperienceSettings"]],["Name","string",66],["FeedbackURL","string"],["ApplicationSettings",["ref","ApplicationSettings"]],["DisplayName","string"],["Tags",["array",["ref","Tag"]]],["AccessEndpoints",["array",["ref","AccessEndpoint"]]],["ContentRedirection",["ref","ContentRedirection"]],["AgentAccessConfig",["ref","AgentAccessConfig"]]],"id":["Name"],"d":{"StorageConnector":[["Domains",["array","string"]],["ResourceIdentifier","string"],["ConnectorType","string",1]],"UserSetting":[["Action","string",1],["Permission","string",1],["MaximumLength","integer"]],"StreamingExperienceSettings":[["PreferredProtocol","string"]],"ApplicationSettings":[["SettingsGroup","string"],["Enabled","boolean",1]],"AccessEndpoint":[["EndpointType","string",1],["VpceId","string",1]],"ContentRedirection":[["HostToClient",["ref","UrlRedirectionConfig"]]],"UrlRedirectionConfig":[["Enabled","boolean",1],["AllowedUrls",["array","string"]],["DeniedUrls",["array","string"]]],"AgentAccessConfig":[["Settings",["array",["ref","AgentAccessSetting"]],1],["ScreenResolution","string",1],["ScreenImageFormat","string",1],["S3BucketArn","string"],["ScreenshotsUploadEnabled","boolean"],["UserControlMode","string"]],"AgentAccessSetting":[["AgentAction","string",1],["Permission","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AttributesToDelete","DeleteStorageConnectors"],"co":["Name"],"ro":["StorageConnectors/*/ResourceIdentifier"],"uo":["AgentAccessConfig/Settings"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:appstream:${Region}:${Account}:stack/${StackName}"}');
 /** A {@link Stack} instance: its attributes as typed outputs. */
 export type Stack = InstanceType<typeof Stack>;
 
@@ -750,13 +764,19 @@ export interface StackArgs {
    * *This parameter has been deprecated.*
    *
    * Deletes the storage connectors currently enabled for the stack.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deleteStorageConnectors?: boolean;
   /** The domains where WorkSpaces Applications streaming sessions can be embedded in an iframe. You must approve the domains that you want to host embedded WorkSpaces Applications streaming sessions. */
   embedHostDomains?: string[];
   /** The actions that are enabled or disabled for users during their streaming sessions. By default, these actions are enabled. */
   userSettings?: StackUserSetting[];
-  /** The stack attributes to delete. */
+  /**
+   * The stack attributes to delete.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   attributesToDelete?: string[];
   /** The URL that users are redirected to after their streaming session ends. */
   redirectURL?: string;
@@ -915,9 +935,11 @@ export interface StackAgentAccessSetting {
 /**
  * The `AWS::AppStream::StackFleetAssociation` resource associates the specified fleet with the specified stack for Amazon AppStream 2.0.
  *
+ * @deprecated Cloud Control cannot create AWS::AppStream::StackFleetAssociation: its CloudFormation registry schema has no create handler. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-stackfleetassociation.html | CloudFormation: AWS::AppStream::StackFleetAssociation}
  */
-export const StackFleetAssociation = cloudControlType<StackFleetAssociationArgs, StackFleetAssociationOutputs>("AWS::AppStream::StackFleetAssociation", "aws:appstream:StackFleetAssociation", '{"p":[["FleetName","string",1],["StackName","string",1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const StackFleetAssociation = cloudControlType<StackFleetAssociationArgs, StackFleetAssociationOutputs>("AWS::AppStream::StackFleetAssociation", "aws:appstream:StackFleetAssociation", '{"p":[["FleetName","string",1],["StackName","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","ro":["Id"],"nc":"its CloudFormation registry schema has no create handler"}}');
 /** A {@link StackFleetAssociation} instance: its attributes as typed outputs. */
 export type StackFleetAssociation = InstanceType<typeof StackFleetAssociation>;
 
@@ -947,7 +969,7 @@ export interface StackFleetAssociationOutputs extends StackFleetAssociationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-stackuserassociation.html | CloudFormation: AWS::AppStream::StackUserAssociation}
  */
-export const StackUserAssociation = cloudControlType<StackUserAssociationArgs, StackUserAssociationOutputs>("AWS::AppStream::StackUserAssociation", "aws:appstream:StackUserAssociation", '{"p":[["SendEmailNotification","boolean",66],["UserName","string",67],["StackName","string",67],["AuthenticationType","string",67]],"id":["StackName","UserName","AuthenticationType"]}');
+export const StackUserAssociation = cloudControlType<StackUserAssociationArgs, StackUserAssociationOutputs>("AWS::AppStream::StackUserAssociation", "aws:appstream:StackUserAssociation", '{"p":[["SendEmailNotification","boolean",66],["UserName","string",67],["StackName","string",67],["AuthenticationType","string",67]],"id":["StackName","UserName","AuthenticationType"],"reg":{"h":"crdl","co":["StackName","AuthenticationType","SendEmailNotification","UserName"],"tg":[false,true,true]}}');
 /** A {@link StackUserAssociation} instance: its attributes as typed outputs. */
 export type StackUserAssociation = InstanceType<typeof StackUserAssociation>;
 
@@ -974,9 +996,11 @@ export interface StackUserAssociationOutputs extends StackUserAssociationArgs {
 /**
  * The `AWS::AppStream::User` resource creates a new user in the AppStream 2.0 user pool.
  *
+ * @deprecated Cloud Control cannot create AWS::AppStream::User: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-user.html | CloudFormation: AWS::AppStream::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::AppStream::User", "aws:appstream:User", '{"p":[["UserName","string",67],["FirstName","string",66],["MessageAction","string",66],["LastName","string",66],["AuthenticationType","string",67],["Arn","string",72]],"id":["UserName","AuthenticationType"]}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::AppStream::User", "aws:appstream:User", '{"p":[["UserName","string",67],["FirstName","string",66],["MessageAction","string",66],["LastName","string",66],["AuthenticationType","string",67],["Arn","string",72]],"id":["UserName","AuthenticationType"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 

@@ -13,18 +13,24 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-api.html | CloudFormation: AWS::AppSync::Api}
  */
-export const Api = cloudControlType<ApiArgs, ApiOutputs>("AWS::AppSync::Api", "aws:appsync:Api", '{"p":[["Name","string",1],["OwnerContact","string"],["EventConfig",["ref","EventConfig"]],["Tags",["array",["ref","Tag"]]],["ApiId","string",72],["Dns",["ref","DnsMap"],8],["ApiArn","string",72]],"id":["ApiArn"],"d":{"EventConfig":[["AuthProviders",["array",["ref","AuthProvider"]],1],["ConnectionAuthModes",["array",["ref","AuthMode"]],1],["DefaultPublishAuthModes",["array",["ref","AuthMode"]],1],["DefaultSubscribeAuthModes",["array",["ref","AuthMode"]],1],["LogConfig",["ref","EventLogConfig"]]],"AuthProvider":[["AuthType",["enum","AMAZON_COGNITO_USER_POOLS","AWS_IAM","API_KEY","OPENID_CONNECT","AWS_LAMBDA"],1],["OpenIDConnectConfig",["ref","OpenIDConnectConfig"]],["CognitoConfig",["ref","CognitoConfig"]],["LambdaAuthorizerConfig",["ref","LambdaAuthorizerConfig"]]],"OpenIDConnectConfig":[["ClientId","string"],["AuthTTL","number"],["Issuer","string",1],["IatTTL","number"]],"CognitoConfig":[["AppIdClientRegex","string"],["UserPoolId","string",1],["AwsRegion","string",1]],"LambdaAuthorizerConfig":[["AuthorizerResultTtlInSeconds","integer"],["AuthorizerUri","string",1],["IdentityValidationExpression","string"]],"AuthMode":[["AuthType",["enum","AMAZON_COGNITO_USER_POOLS","AWS_IAM","API_KEY","OPENID_CONNECT","AWS_LAMBDA"]]],"EventLogConfig":[["LogLevel",["enum","NONE","ERROR","ALL","INFO","DEBUG"],1],["CloudWatchLogsRoleArn","string",1]],"DnsMap":[["Realtime","string"],["Http","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appsync:${Region}:${Account}:apis/${ApiId}"}');
+export const Api = cloudControlType<ApiArgs, ApiOutputs>("AWS::AppSync::Api", "aws:appsync:Api", '{"p":[["Name","string",1],["OwnerContact","string"],["EventConfig",["ref","EventConfig"]],["Tags",["array",["ref","Tag"]]],["ApiId","string",72],["Dns",["ref","DnsMap"],8],["ApiArn","string",72]],"id":["ApiArn"],"d":{"EventConfig":[["AuthProviders",["array",["ref","AuthProvider"]],1],["ConnectionAuthModes",["array",["ref","AuthMode"]],1],["DefaultPublishAuthModes",["array",["ref","AuthMode"]],1],["DefaultSubscribeAuthModes",["array",["ref","AuthMode"]],1],["LogConfig",["ref","EventLogConfig"]]],"AuthProvider":[["AuthType",["enum","AMAZON_COGNITO_USER_POOLS","AWS_IAM","API_KEY","OPENID_CONNECT","AWS_LAMBDA"],1],["OpenIDConnectConfig",["ref","OpenIDConnectConfig"]],["CognitoConfig",["ref","CognitoConfig"]],["LambdaAuthorizerConfig",["ref","LambdaAuthorizerConfig"]]],"OpenIDConnectConfig":[["ClientId","string"],["AuthTTL","number"],["Issuer","string",1],["IatTTL","number"]],"CognitoConfig":[["AppIdClientRegex","string"],["UserPoolId","string",1],["AwsRegion","string",1]],"LambdaAuthorizerConfig":[["AuthorizerResultTtlInSeconds","integer"],["AuthorizerUri","string",1],["IdentityValidationExpression","string"]],"AuthMode":[["AuthType",["enum","AMAZON_COGNITO_USER_POOLS","AWS_IAM","API_KEY","OPENID_CONNECT","AWS_LAMBDA"]]],"EventLogConfig":[["LogLevel",["enum","NONE","ERROR","ALL","INFO","DEBUG"],1],["CloudWatchLogsRoleArn","string",1]],"DnsMap":[["Realtime","string"],["Http","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ApiId","Dns","Dns/Realtime","Dns/Http","ApiArn"],"uo":["EventConfig/AuthProviders","EventConfig/ConnectionAuthModes","EventConfig/DefaultPublishAuthModes","EventConfig/DefaultSubscribeAuthModes","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:appsync:${Region}:${Account}:apis/${ApiId}"}');
 /** A {@link Api} instance: its attributes as typed outputs. */
 export type Api = InstanceType<typeof Api>;
 
 /** Inputs of {@link Api}. */
 export interface ApiArgs {
-  /** The name of the `Api` . */
+  /**
+   * The name of the `Api` .
+   *
+   * Length: 1–50. Pattern: `[A-Za-z0-9_\-\ ]+`.
+   */
   name: string;
   /**
    * The owner contact information for an API resource.
    *
    * This field accepts any string input with a length of 0 - 256 characters.
+   *
+   * Length: 1–250. Pattern: `[A-Za-z0-9_\-\ \.]+`.
    */
   ownerContact?: string;
   /** Describes the authorization configuration for connections, message publishing, message subscriptions, and logging for an Event API. */
@@ -113,7 +119,11 @@ export interface ApiCognitoConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appsync-api-lambdaauthorizerconfig.html | CloudFormation: LambdaAuthorizerConfig}
  */
 export interface ApiLambdaAuthorizerConfig {
-  /** The number of seconds a response should be cached for. The default is 0 seconds, which disables caching. If you don't specify a value for `authorizerResultTtlInSeconds` , the default value is used. The maximum value is one hour (3600 seconds). The Lambda function can override this by returning a `ttlOverride` key in its response. */
+  /**
+   * The number of seconds a response should be cached for. The default is 0 seconds, which disables caching. If you don't specify a value for `authorizerResultTtlInSeconds` , the default value is used. The maximum value is one hour (3600 seconds). The Lambda function can override this by returning a `ttlOverride` key in its response.
+   *
+   * Range: 0–3600.
+   */
   authorizerResultTtlInSeconds?: number;
   /**
    * The Amazon Resource Name (ARN) of the Lambda function to be called for authorization. This can be a standard Lambda ARN, a version ARN ( `.../v3` ), or an alias ARN.
@@ -164,9 +174,11 @@ export interface ApiDnsMap {
 /**
  * The `AWS::AppSync::ApiCache` resource represents the input of a `CreateApiCache` operation.
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::ApiCache: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-apicache.html | CloudFormation: AWS::AppSync::ApiCache}
  */
-export const ApiCache = cloudControlType<ApiCacheArgs, ApiCacheOutputs>("AWS::AppSync::ApiCache", "aws:appsync:ApiCache", '{"p":[["Type","string",1],["TransitEncryptionEnabled","boolean"],["AtRestEncryptionEnabled","boolean"],["ApiId","string",67],["ApiCachingBehavior","string",1],["Ttl","number",1],["HealthMetricsConfig","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ApiCache = cloudControlType<ApiCacheArgs, ApiCacheOutputs>("AWS::AppSync::ApiCache", "aws:appsync:ApiCache", '{"p":[["Type","string",1],["TransitEncryptionEnabled","boolean"],["AtRestEncryptionEnabled","boolean"],["ApiId","string",67],["ApiCachingBehavior","string",1],["Ttl","number",1],["HealthMetricsConfig","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApiCache} instance: its attributes as typed outputs. */
 export type ApiCache = InstanceType<typeof ApiCache>;
 
@@ -244,9 +256,11 @@ export interface ApiCacheOutputs extends ApiCacheArgs {
 /**
  * The `AWS::AppSync::ApiKey` resource creates a unique key that you can distribute to clients who are executing GraphQL operations with AWS AppSync that require an API key.
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::ApiKey: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-apikey.html | CloudFormation: AWS::AppSync::ApiKey}
  */
-export const ApiKey = cloudControlType<ApiKeyArgs, ApiKeyOutputs>("AWS::AppSync::ApiKey", "aws:appsync:ApiKey", '{"p":[["Description","string"],["Expires","number"],["ApiId","string",67],["ApiKey","string",8],["Arn","string",72],["ApiKeyId","string",72]],"id":["ApiId","ApiKeyId"]}');
+export const ApiKey = cloudControlType<ApiKeyArgs, ApiKeyOutputs>("AWS::AppSync::ApiKey", "aws:appsync:ApiKey", '{"p":[["Description","string"],["Expires","number"],["ApiId","string",67],["ApiKey","string",8],["Arn","string",72],["ApiKeyId","string",72]],"id":["ApiId","ApiKeyId"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApiKey} instance: its attributes as typed outputs. */
 export type ApiKey = InstanceType<typeof ApiKey>;
 
@@ -275,7 +289,7 @@ export interface ApiKeyOutputs extends ApiKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-channelnamespace.html | CloudFormation: AWS::AppSync::ChannelNamespace}
  */
-export const ChannelNamespace = cloudControlType<ChannelNamespaceArgs, ChannelNamespaceOutputs>("AWS::AppSync::ChannelNamespace", "aws:appsync:ChannelNamespace", '{"p":[["ApiId","string",67],["Name","string",67],["SubscribeAuthModes",["array",["ref","AuthMode"]]],["PublishAuthModes",["array",["ref","AuthMode"]]],["CodeHandlers","string"],["CodeS3Location","string"],["Tags",["array",["ref","Tag"]]],["HandlerConfigs",["ref","HandlerConfigs"]],["ChannelNamespaceArn","string",72]],"id":["ChannelNamespaceArn"],"d":{"AuthMode":[["AuthType",["enum","AMAZON_COGNITO_USER_POOLS","AWS_IAM","API_KEY","OPENID_CONNECT","AWS_LAMBDA"]]],"HandlerConfigs":[["OnPublish",["ref","HandlerConfig"]],["OnSubscribe",["ref","HandlerConfig"]]],"HandlerConfig":[["Behavior",["enum","CODE","DIRECT"],1],["Integration",["ref","Integration"],1]],"Integration":[["DataSourceName","string",1],["LambdaConfig",["ref","LambdaConfig"]]],"LambdaConfig":[["InvokeType",["enum","REQUEST_RESPONSE","EVENT"],1]]},"tags":["Tags","standard"]}');
+export const ChannelNamespace = cloudControlType<ChannelNamespaceArgs, ChannelNamespaceOutputs>("AWS::AppSync::ChannelNamespace", "aws:appsync:ChannelNamespace", '{"p":[["ApiId","string",67],["Name","string",67],["SubscribeAuthModes",["array",["ref","AuthMode"]]],["PublishAuthModes",["array",["ref","AuthMode"]]],["CodeHandlers","string"],["CodeS3Location","string",16],["Tags",["array",["ref","Tag"]]],["HandlerConfigs",["ref","HandlerConfigs"]],["ChannelNamespaceArn","string",72]],"id":["ChannelNamespaceArn"],"d":{"AuthMode":[["AuthType",["enum","AMAZON_COGNITO_USER_POOLS","AWS_IAM","API_KEY","OPENID_CONNECT","AWS_LAMBDA"]]],"HandlerConfigs":[["OnPublish",["ref","HandlerConfig"]],["OnSubscribe",["ref","HandlerConfig"]]],"HandlerConfig":[["Behavior",["enum","CODE","DIRECT"],1],["Integration",["ref","Integration"],1]],"Integration":[["DataSourceName","string",1],["LambdaConfig",["ref","LambdaConfig"]]],"LambdaConfig":[["InvokeType",["enum","REQUEST_RESPONSE","EVENT"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["CodeS3Location"],"co":["ApiId","Name"],"ro":["ChannelNamespaceArn"],"uo":["SubscribeAuthModes","PublishAuthModes","Tags"],"tg":[true,true,true]}}');
 /** A {@link ChannelNamespace} instance: its attributes as typed outputs. */
 export type ChannelNamespace = InstanceType<typeof ChannelNamespace>;
 
@@ -283,15 +297,27 @@ export type ChannelNamespace = InstanceType<typeof ChannelNamespace>;
 export interface ChannelNamespaceArgs {
   /** The `Api` ID. */
   apiId: string;
-  /** The name of the channel namespace. This name must be unique within the `Api` . */
+  /**
+   * The name of the channel namespace. This name must be unique within the `Api` .
+   *
+   * Length: 1–50. Pattern: `([A-Za-z0-9](?:[A-Za-z0-9\-]{0,48}[A-Za-z0-9])?)`.
+   */
   name: string;
   /** The authorization mode to use for subscribing to messages on the channel namespace. This configuration overrides the default `Api` authorization configuration. */
   subscribeAuthModes?: ChannelNamespaceAuthMode[];
   /** The authorization mode to use for publishing messages on the channel namespace. This configuration overrides the default `Api` authorization configuration. */
   publishAuthModes?: ChannelNamespaceAuthMode[];
-  /** The event handler functions that run custom business logic to process published events and subscribe requests. */
+  /**
+   * The event handler functions that run custom business logic to process published events and subscribe requests.
+   *
+   * Length: 1–32768.
+   */
   codeHandlers?: string;
-  /** The Amazon S3 endpoint where the code is located. */
+  /**
+   * The Amazon S3 endpoint where the code is located.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   codeS3Location?: string;
   /** A set of tags (key-value pairs) for this channel namespace. */
   tags?: AwsTag[];
@@ -345,7 +371,11 @@ export interface ChannelNamespaceHandlerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appsync-channelnamespace-integration.html | CloudFormation: Integration}
  */
 export interface ChannelNamespaceIntegration {
-  /** The unique name of the data source that has been configured on the API. */
+  /**
+   * The unique name of the data source that has been configured on the API.
+   *
+   * Length: 1–512. Pattern: `([_A-Za-z][_0-9A-Za-z]{0,511})?`.
+   */
   dataSourceName: string;
   /** The configuration for a Lambda data source. */
   lambdaConfig?: ChannelNamespaceLambdaConfig;
@@ -366,7 +396,7 @@ export interface ChannelNamespaceLambdaConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-datasource.html | CloudFormation: AWS::AppSync::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::AppSync::DataSource", "aws:appsync:DataSource", '{"p":[["Type","string",1],["OpenSearchServiceConfig",["ref","OpenSearchServiceConfig"]],["Description","string"],["ServiceRoleArn","string"],["EventBridgeConfig",["ref","EventBridgeConfig"]],["HttpConfig",["ref","HttpConfig"]],["RelationalDatabaseConfig",["ref","RelationalDatabaseConfig"]],["LambdaConfig",["ref","LambdaConfig"]],["ApiId","string",67],["Name","string",67],["DynamoDBConfig",["ref","DynamoDBConfig"]],["ElasticsearchConfig",["ref","ElasticsearchConfig"]],["MetricsConfig",["enum","DISABLED","ENABLED"]],["DataSourceArn","string",72]],"id":["DataSourceArn"],"d":{"OpenSearchServiceConfig":[["AwsRegion","string",1],["Endpoint","string",1]],"EventBridgeConfig":[["EventBusArn","string",1]],"HttpConfig":[["Endpoint","string",1],["AuthorizationConfig",["ref","AuthorizationConfig"]]],"AuthorizationConfig":[["AwsIamConfig",["ref","AwsIamConfig"]],["AuthorizationType","string",1]],"AwsIamConfig":[["SigningRegion","string"],["SigningServiceName","string"]],"RelationalDatabaseConfig":[["RdsHttpEndpointConfig",["ref","RdsHttpEndpointConfig"]],["RelationalDatabaseSourceType","string",1]],"RdsHttpEndpointConfig":[["AwsRegion","string",1],["Schema","string"],["DatabaseName","string"],["DbClusterIdentifier","string",1],["AwsSecretStoreArn","string",1]],"LambdaConfig":[["LambdaFunctionArn","string",1]],"DynamoDBConfig":[["TableName","string",1],["AwsRegion","string",1],["Versioned","boolean"],["DeltaSyncConfig",["ref","DeltaSyncConfig"]],["UseCallerCredentials","boolean"]],"DeltaSyncConfig":[["BaseTableTTL","string",1],["DeltaSyncTableTTL","string",1],["DeltaSyncTableName","string",1]],"ElasticsearchConfig":[["AwsRegion","string",1],["Endpoint","string",1]]}}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::AppSync::DataSource", "aws:appsync:DataSource", '{"p":[["Type","string",1],["OpenSearchServiceConfig",["ref","OpenSearchServiceConfig"]],["Description","string"],["ServiceRoleArn","string"],["EventBridgeConfig",["ref","EventBridgeConfig"]],["HttpConfig",["ref","HttpConfig"]],["RelationalDatabaseConfig",["ref","RelationalDatabaseConfig"]],["LambdaConfig",["ref","LambdaConfig"]],["ApiId","string",67],["Name","string",67],["DynamoDBConfig",["ref","DynamoDBConfig"]],["ElasticsearchConfig",["ref","ElasticsearchConfig"]],["MetricsConfig",["enum","DISABLED","ENABLED"]],["DataSourceArn","string",72]],"id":["DataSourceArn"],"d":{"OpenSearchServiceConfig":[["AwsRegion","string",1],["Endpoint","string",1]],"EventBridgeConfig":[["EventBusArn","string",1]],"HttpConfig":[["Endpoint","string",1],["AuthorizationConfig",["ref","AuthorizationConfig"]]],"AuthorizationConfig":[["AwsIamConfig",["ref","AwsIamConfig"]],["AuthorizationType","string",1]],"AwsIamConfig":[["SigningRegion","string"],["SigningServiceName","string"]],"RelationalDatabaseConfig":[["RdsHttpEndpointConfig",["ref","RdsHttpEndpointConfig"]],["RelationalDatabaseSourceType","string",1]],"RdsHttpEndpointConfig":[["AwsRegion","string",1],["Schema","string"],["DatabaseName","string"],["DbClusterIdentifier","string",1],["AwsSecretStoreArn","string",1]],"LambdaConfig":[["LambdaFunctionArn","string",1]],"DynamoDBConfig":[["TableName","string",1],["AwsRegion","string",1],["Versioned","boolean"],["DeltaSyncConfig",["ref","DeltaSyncConfig"]],["UseCallerCredentials","boolean"]],"DeltaSyncConfig":[["BaseTableTTL","string",1],["DeltaSyncTableTTL","string",1],["DeltaSyncTableName","string",1]],"ElasticsearchConfig":[["AwsRegion","string",1],["Endpoint","string",1]]},"reg":{"h":"crudl","co":["ApiId","Name"],"ro":["DataSourceArn"],"dep":["ElasticsearchConfig"],"tg":[false,true,true]}}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 
@@ -410,6 +440,7 @@ export interface DataSourceArgs {
   name: string;
   /** AWS Region and TableName for an Amazon DynamoDB table in your account. */
   dynamoDBConfig?: DataSourceDynamoDBConfig;
+  /** @deprecated The CloudFormation registry marks `ElasticsearchConfig` of AWS::AppSync::DataSource deprecated. */
   elasticsearchConfig?: DataSourceElasticsearchConfig;
   /**
    * Enables or disables enhanced data source metrics for specified data sources. Note that `MetricsConfig` won't be used unless the `dataSourceLevelMetricsBehavior` value is set to `PER_DATA_SOURCE_METRICS` . If the `dataSourceLevelMetricsBehavior` is set to `FULL_REQUEST_DATA_SOURCE_METRICS` instead, `MetricsConfig` will be ignored. However, you can still set its value.
@@ -588,17 +619,29 @@ export interface DataSourceElasticsearchConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-domainname.html | CloudFormation: AWS::AppSync::DomainName}
  */
-export const DomainName = cloudControlType<DomainNameArgs, DomainNameOutputs>("AWS::AppSync::DomainName", "aws:appsync:DomainName", '{"p":[["Description","string"],["DomainName","string",67],["CertificateArn","string",67],["Tags",["array",["ref","Tag"]]],["AppSyncDomainName","string",8],["HostedZoneId","string",8],["DomainNameArn","string",72]],"id":["DomainName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appsync:${Region}:${Account}:domainnames/${DomainName}"}');
+export const DomainName = cloudControlType<DomainNameArgs, DomainNameOutputs>("AWS::AppSync::DomainName", "aws:appsync:DomainName", '{"p":[["Description","string"],["DomainName","string",67],["CertificateArn","string",67],["Tags",["array",["ref","Tag"]]],["AppSyncDomainName","string",8],["HostedZoneId","string",8],["DomainNameArn","string",72]],"id":["DomainName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","CertificateArn"],"ro":["AppSyncDomainName","HostedZoneId","DomainNameArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:appsync:${Region}:${Account}:domainnames/${DomainName}"}');
 /** A {@link DomainName} instance: its attributes as typed outputs. */
 export type DomainName = InstanceType<typeof DomainName>;
 
 /** Inputs of {@link DomainName}. */
 export interface DomainNameArgs {
-  /** The decription for your domain name. */
+  /**
+   * The decription for your domain name.
+   *
+   * Length: 0–255.
+   */
   description?: string;
-  /** The domain name. */
+  /**
+   * The domain name.
+   *
+   * Length: 1–253. Pattern: `^(\*[a-z\d-]*\.)?([a-z\d-]+\.)+[a-z\d-]+$`.
+   */
   domainName: string;
-  /** The Amazon Resource Name (ARN) of the certificate. This will be an Certificate Manager certificate. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate. This will be an Certificate Manager certificate.
+   *
+   * Length: 3–2048. Pattern: `^arn:[a-z-]*:acm:[a-z0-9-]*:\d{12}:certificate/[0-9A-Za-z_/-]*$`.
+   */
   certificateArn: string;
   /** A set of tags (key-value pairs) for this domain name. */
   tags?: AwsTag[];
@@ -619,13 +662,17 @@ export interface DomainNameOutputs extends DomainNameArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-domainnameapiassociation.html | CloudFormation: AWS::AppSync::DomainNameApiAssociation}
  */
-export const DomainNameApiAssociation = cloudControlType<DomainNameApiAssociationArgs, DomainNameApiAssociationOutputs>("AWS::AppSync::DomainNameApiAssociation", "aws:appsync:DomainNameApiAssociation", '{"p":[["DomainName","string",67],["ApiId","string",1],["ApiAssociationIdentifier","string",72]],"id":["ApiAssociationIdentifier"]}');
+export const DomainNameApiAssociation = cloudControlType<DomainNameApiAssociationArgs, DomainNameApiAssociationOutputs>("AWS::AppSync::DomainNameApiAssociation", "aws:appsync:DomainNameApiAssociation", '{"p":[["DomainName","string",67],["ApiId","string",1],["ApiAssociationIdentifier","string",72]],"id":["ApiAssociationIdentifier"],"reg":{"h":"crud","co":["DomainName"],"ro":["ApiAssociationIdentifier"],"tg":[false,false,false]}}');
 /** A {@link DomainNameApiAssociation} instance: its attributes as typed outputs. */
 export type DomainNameApiAssociation = InstanceType<typeof DomainNameApiAssociation>;
 
 /** Inputs of {@link DomainNameApiAssociation}. */
 export interface DomainNameApiAssociationArgs {
-  /** The domain name. */
+  /**
+   * The domain name.
+   *
+   * Length: 1–253. Pattern: `^(\*[a-z\d-]*\.)?([a-z\d-]+\.)+[a-z\d-]+$`.
+   */
   domainName: string;
   /** The API ID. */
   apiId: string;
@@ -645,7 +692,7 @@ export interface DomainNameApiAssociationOutputs extends DomainNameApiAssociatio
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-functionconfiguration.html | CloudFormation: AWS::AppSync::FunctionConfiguration}
  */
-export const FunctionConfiguration = cloudControlType<FunctionConfigurationArgs, FunctionConfigurationOutputs>("AWS::AppSync::FunctionConfiguration", "aws:appsync:FunctionConfiguration", '{"p":[["Description","string"],["RequestMappingTemplate","string"],["ResponseMappingTemplate","string"],["MaxBatchSize","integer"],["SyncConfig",["ref","SyncConfig"]],["Code","string"],["Name","string",1],["ResponseMappingTemplateS3Location","string"],["Runtime",["ref","AppSyncRuntime"]],["CodeS3Location","string"],["DataSourceName","string",1],["FunctionVersion","string"],["RequestMappingTemplateS3Location","string"],["ApiId","string",67],["FunctionId","string",8],["FunctionArn","string",72]],"id":["FunctionArn"],"d":{"SyncConfig":[["ConflictHandler","string"],["ConflictDetection","string",1],["LambdaConflictHandlerConfig",["ref","LambdaConflictHandlerConfig"]]],"LambdaConflictHandlerConfig":[["LambdaConflictHandlerArn","string"]],"AppSyncRuntime":[["RuntimeVersion","string",1],["Name","string",1]]}}');
+export const FunctionConfiguration = cloudControlType<FunctionConfigurationArgs, FunctionConfigurationOutputs>("AWS::AppSync::FunctionConfiguration", "aws:appsync:FunctionConfiguration", '{"p":[["Description","string"],["RequestMappingTemplate","string"],["ResponseMappingTemplate","string"],["MaxBatchSize","integer"],["SyncConfig",["ref","SyncConfig"]],["Code","string"],["Name","string",1],["ResponseMappingTemplateS3Location","string",16],["Runtime",["ref","AppSyncRuntime"]],["CodeS3Location","string",16],["DataSourceName","string",1],["FunctionVersion","string"],["RequestMappingTemplateS3Location","string",16],["ApiId","string",67],["FunctionId","string",8],["FunctionArn","string",72]],"id":["FunctionArn"],"d":{"SyncConfig":[["ConflictHandler","string"],["ConflictDetection","string",1],["LambdaConflictHandlerConfig",["ref","LambdaConflictHandlerConfig"]]],"LambdaConflictHandlerConfig":[["LambdaConflictHandlerArn","string"]],"AppSyncRuntime":[["RuntimeVersion","string",1],["Name","string",1]]},"reg":{"h":"crudl","wo":["CodeS3Location","ResponseMappingTemplateS3Location","RequestMappingTemplateS3Location"],"co":["ApiId"],"ro":["FunctionArn","FunctionId"],"tg":[false,false,false]}}');
 /** A {@link FunctionConfiguration} instance: its attributes as typed outputs. */
 export type FunctionConfiguration = InstanceType<typeof FunctionConfiguration>;
 
@@ -669,11 +716,19 @@ export interface FunctionConfigurationArgs {
   code?: string;
   /** The name of the function. */
   name: string;
-  /** The location of a response mapping template in an Amazon S3 bucket. Use this if you want to provision with a template file in Amazon S3 rather than embedding it in your CloudFormation template. */
+  /**
+   * The location of a response mapping template in an Amazon S3 bucket. Use this if you want to provision with a template file in Amazon S3 rather than embedding it in your CloudFormation template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   responseMappingTemplateS3Location?: string;
   /** Describes a runtime used by an AWS AppSync resolver or AWS AppSync function. Specifies the name and version of the runtime to use. Note that if a runtime is specified, code must also be specified. */
   runtime?: FunctionConfigurationAppSyncRuntime;
-  /** The Amazon S3 endpoint. */
+  /**
+   * The Amazon S3 endpoint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   codeS3Location?: string;
   /** The name of data source this function will attach. */
   dataSourceName: string;
@@ -683,6 +738,8 @@ export interface FunctionConfigurationArgs {
    * Describes a Sync configuration for a resolver.
    *
    * Contains information on which Conflict Detection, as well as Resolution strategy, should be performed when the resolver is invoked.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   requestMappingTemplateS3Location?: string;
   /** The AWS AppSync GraphQL API that you want to attach using this function. */
@@ -751,7 +808,7 @@ export interface FunctionConfigurationAppSyncRuntime {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-graphqlapi.html | CloudFormation: AWS::AppSync::GraphQLApi}
  */
-export const GraphQLApi = cloudControlType<GraphQLApiArgs, GraphQLApiOutputs>("AWS::AppSync::GraphQLApi", "aws:appsync:GraphQLApi", '{"p":[["OpenIDConnectConfig",["ref","OpenIDConnectConfig"]],["MergedApiExecutionRoleArn","string"],["OwnerContact","string"],["Name","string",1],["AdditionalAuthenticationProviders",["array",["ref","AdditionalAuthenticationProvider"]]],["ApiType","string"],["LambdaAuthorizerConfig",["ref","LambdaAuthorizerConfig"]],["XrayEnabled","boolean"],["Visibility","string"],["UserPoolConfig",["ref","UserPoolConfig"]],["Tags",["array",["ref","Tag"]]],["AuthenticationType","string",1],["LogConfig",["ref","LogConfig"]],["EnhancedMetricsConfig",["ref","EnhancedMetricsConfig"]],["EnvironmentVariables",["map","string"]],["IntrospectionConfig","string"],["QueryDepthLimit","integer"],["ResolverCountLimit","integer"],["RealtimeUrl","string",8],["GraphQLUrl","string",8],["GraphQLDns","string",8],["RealtimeDns","string",8],["Arn","string",72],["ApiId","string",8],["GraphQLEndpointArn","string",8]],"id":["Arn"],"d":{"OpenIDConnectConfig":[["Issuer","string"],["ClientId","string"],["AuthTTL","number"],["IatTTL","number"]],"AdditionalAuthenticationProvider":[["OpenIDConnectConfig",["ref","OpenIDConnectConfig"]],["LambdaAuthorizerConfig",["ref","LambdaAuthorizerConfig"]],["UserPoolConfig",["ref","CognitoUserPoolConfig"]],["AuthenticationType","string",1]],"LambdaAuthorizerConfig":[["IdentityValidationExpression","string"],["AuthorizerUri","string"],["AuthorizerResultTtlInSeconds","integer"]],"CognitoUserPoolConfig":[["AppIdClientRegex","string"],["UserPoolId","string"],["AwsRegion","string"]],"UserPoolConfig":[["AppIdClientRegex","string"],["UserPoolId","string"],["AwsRegion","string"],["DefaultAction","string"]],"LogConfig":[["CloudWatchLogsRoleArn","string",1],["ExcludeVerboseContent","boolean"],["FieldLogLevel","string",1]],"EnhancedMetricsConfig":[["OperationLevelMetricsConfig","string",1],["ResolverLevelMetricsBehavior","string",1],["DataSourceLevelMetricsBehavior","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:appsync:${Region}:${Account}:apis/${GraphQLAPIId}"}');
+export const GraphQLApi = cloudControlType<GraphQLApiArgs, GraphQLApiOutputs>("AWS::AppSync::GraphQLApi", "aws:appsync:GraphQLApi", '{"p":[["OpenIDConnectConfig",["ref","OpenIDConnectConfig"]],["MergedApiExecutionRoleArn","string"],["OwnerContact","string"],["Name","string",1],["AdditionalAuthenticationProviders",["array",["ref","AdditionalAuthenticationProvider"]]],["ApiType","string"],["LambdaAuthorizerConfig",["ref","LambdaAuthorizerConfig"]],["XrayEnabled","boolean"],["Visibility","string"],["UserPoolConfig",["ref","UserPoolConfig"]],["Tags",["array",["ref","Tag"]]],["AuthenticationType","string",1],["LogConfig",["ref","LogConfig"]],["EnhancedMetricsConfig",["ref","EnhancedMetricsConfig"]],["EnvironmentVariables",["map","string"]],["IntrospectionConfig","string"],["QueryDepthLimit","integer"],["ResolverCountLimit","integer"],["RealtimeUrl","string",8],["GraphQLUrl","string",8],["GraphQLDns","string",8],["RealtimeDns","string",8],["Arn","string",72],["ApiId","string",8],["GraphQLEndpointArn","string",8]],"id":["Arn"],"d":{"OpenIDConnectConfig":[["Issuer","string"],["ClientId","string"],["AuthTTL","number"],["IatTTL","number"]],"AdditionalAuthenticationProvider":[["OpenIDConnectConfig",["ref","OpenIDConnectConfig"]],["LambdaAuthorizerConfig",["ref","LambdaAuthorizerConfig"]],["UserPoolConfig",["ref","CognitoUserPoolConfig"]],["AuthenticationType","string",1]],"LambdaAuthorizerConfig":[["IdentityValidationExpression","string"],["AuthorizerUri","string"],["AuthorizerResultTtlInSeconds","integer"]],"CognitoUserPoolConfig":[["AppIdClientRegex","string"],["UserPoolId","string"],["AwsRegion","string"]],"UserPoolConfig":[["AppIdClientRegex","string"],["UserPoolId","string"],["AwsRegion","string"],["DefaultAction","string"]],"LogConfig":[["CloudWatchLogsRoleArn","string",1],["ExcludeVerboseContent","boolean"],["FieldLogLevel","string",1]],"EnhancedMetricsConfig":[["OperationLevelMetricsConfig","string",1],["ResolverLevelMetricsBehavior","string",1],["DataSourceLevelMetricsBehavior","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ApiId","Arn","GraphQLEndpointArn","GraphQLDns","GraphQLUrl","RealtimeDns","RealtimeUrl"],"tg":[true,true,true]},"arn":"arn:${Partition}:appsync:${Region}:${Account}:apis/${GraphQLAPIId}"}');
 /** A {@link GraphQLApi} instance: its attributes as typed outputs. */
 export type GraphQLApi = InstanceType<typeof GraphQLApi>;
 
@@ -1028,9 +1085,11 @@ export interface GraphQLApiEnhancedMetricsConfig {
  * > 
  * > See [Update Behaviors of Stack Resources](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html) in the *AWS CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::GraphQLSchema: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-graphqlschema.html | CloudFormation: AWS::AppSync::GraphQLSchema}
  */
-export const GraphQLSchema = cloudControlType<GraphQLSchemaArgs, GraphQLSchemaOutputs>("AWS::AppSync::GraphQLSchema", "aws:appsync:GraphQLSchema", '{"p":[["Definition","string"],["DefinitionS3Location","string"],["ApiId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const GraphQLSchema = cloudControlType<GraphQLSchemaArgs, GraphQLSchemaOutputs>("AWS::AppSync::GraphQLSchema", "aws:appsync:GraphQLSchema", '{"p":[["Definition","string"],["DefinitionS3Location","string"],["ApiId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link GraphQLSchema} instance: its attributes as typed outputs. */
 export type GraphQLSchema = InstanceType<typeof GraphQLSchema>;
 
@@ -1063,7 +1122,7 @@ export interface GraphQLSchemaOutputs extends GraphQLSchemaArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-resolver.html | CloudFormation: AWS::AppSync::Resolver}
  */
-export const Resolver = cloudControlType<ResolverArgs, ResolverOutputs>("AWS::AppSync::Resolver", "aws:appsync:Resolver", '{"p":[["TypeName","string",67],["PipelineConfig",["ref","PipelineConfig"]],["RequestMappingTemplate","string"],["ResponseMappingTemplate","string"],["MaxBatchSize","integer"],["SyncConfig",["ref","SyncConfig"]],["Code","string"],["ResponseMappingTemplateS3Location","string"],["Runtime",["ref","AppSyncRuntime"]],["CodeS3Location","string"],["DataSourceName","string"],["Kind","string"],["CachingConfig",["ref","CachingConfig"]],["RequestMappingTemplateS3Location","string"],["ApiId","string",67],["FieldName","string",67],["MetricsConfig",["enum","ENABLED","DISABLED"]],["ResolverArn","string",72]],"id":["ResolverArn"],"d":{"PipelineConfig":[["Functions",["array","string"]]],"SyncConfig":[["ConflictHandler","string"],["ConflictDetection","string",1],["LambdaConflictHandlerConfig",["ref","LambdaConflictHandlerConfig"]]],"LambdaConflictHandlerConfig":[["LambdaConflictHandlerArn","string"]],"AppSyncRuntime":[["RuntimeVersion","string",1],["Name","string",1]],"CachingConfig":[["CachingKeys",["array","string"]],["Ttl","number",1]]}}');
+export const Resolver = cloudControlType<ResolverArgs, ResolverOutputs>("AWS::AppSync::Resolver", "aws:appsync:Resolver", '{"p":[["TypeName","string",67],["PipelineConfig",["ref","PipelineConfig"]],["RequestMappingTemplate","string"],["ResponseMappingTemplate","string"],["MaxBatchSize","integer"],["SyncConfig",["ref","SyncConfig"]],["Code","string"],["ResponseMappingTemplateS3Location","string",16],["Runtime",["ref","AppSyncRuntime"]],["CodeS3Location","string",16],["DataSourceName","string"],["Kind","string"],["CachingConfig",["ref","CachingConfig"]],["RequestMappingTemplateS3Location","string",16],["ApiId","string",67],["FieldName","string",67],["MetricsConfig",["enum","ENABLED","DISABLED"]],["ResolverArn","string",72]],"id":["ResolverArn"],"d":{"PipelineConfig":[["Functions",["array","string"]]],"SyncConfig":[["ConflictHandler","string"],["ConflictDetection","string",1],["LambdaConflictHandlerConfig",["ref","LambdaConflictHandlerConfig"]]],"LambdaConflictHandlerConfig":[["LambdaConflictHandlerArn","string"]],"AppSyncRuntime":[["RuntimeVersion","string",1],["Name","string",1]],"CachingConfig":[["CachingKeys",["array","string"]],["Ttl","number",1]]},"reg":{"h":"crudl","wo":["RequestMappingTemplateS3Location","ResponseMappingTemplateS3Location","CodeS3Location"],"co":["ApiId","FieldName","TypeName"],"ro":["ResolverArn"],"uo":["CachingConfig/CachingKeys","PipelineConfig/Functions"],"tg":[false,true,true]}}');
 /** A {@link Resolver} instance: its attributes as typed outputs. */
 export type Resolver = InstanceType<typeof Resolver>;
 
@@ -1087,11 +1146,19 @@ export interface ResolverArgs {
   syncConfig?: ResolverSyncConfig;
   /** The `resolver` code that contains the request and response functions. When code is used, the `runtime` is required. The runtime value must be `APPSYNC_JS` . */
   code?: string;
-  /** The location of a response mapping template in an Amazon S3 bucket. Use this if you want to provision with a template file in Amazon S3 rather than embedding it in your CloudFormation template. */
+  /**
+   * The location of a response mapping template in an Amazon S3 bucket. Use this if you want to provision with a template file in Amazon S3 rather than embedding it in your CloudFormation template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   responseMappingTemplateS3Location?: string;
   /** Describes a runtime used by an AWS AppSync resolver or AWS AppSync function. Specifies the name and version of the runtime to use. Note that if a runtime is specified, code must also be specified. */
   runtime?: ResolverAppSyncRuntime;
-  /** The Amazon S3 endpoint. */
+  /**
+   * The Amazon S3 endpoint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   codeS3Location?: string;
   /** The resolver data source name. */
   dataSourceName?: string;
@@ -1104,7 +1171,11 @@ export interface ResolverArgs {
   kind?: string;
   /** The caching configuration for the resolver. */
   cachingConfig?: ResolverCachingConfig;
-  /** The location of a request mapping template in an Amazon S3 bucket. Use this if you want to provision with a template file in Amazon S3 rather than embedding it in your CloudFormation template. */
+  /**
+   * The location of a request mapping template in an Amazon S3 bucket. Use this if you want to provision with a template file in Amazon S3 rather than embedding it in your CloudFormation template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requestMappingTemplateS3Location?: string;
   /** The AWS AppSync GraphQL API to which you want to attach this resolver. */
   apiId: string;
@@ -1206,7 +1277,7 @@ export interface ResolverCachingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-sourceapiassociation.html | CloudFormation: AWS::AppSync::SourceApiAssociation}
  */
-export const SourceApiAssociation = cloudControlType<SourceApiAssociationArgs, SourceApiAssociationOutputs>("AWS::AppSync::SourceApiAssociation", "aws:appsync:SourceApiAssociation", '{"p":[["Description","string"],["SourceApiAssociationConfig",["ref","SourceApiAssociationConfig"]],["MergedApiIdentifier","string",66],["SourceApiIdentifier","string",66],["AssociationArn","string",72],["MergedApiId","string",8],["SourceApiArn","string",8],["LastSuccessfulMergeDate","string",8],["SourceApiAssociationStatusDetail","string",8],["MergedApiArn","string",8],["AssociationId","string",8],["SourceApiAssociationStatus",["enum","MERGE_SCHEDULED","MERGE_FAILED","MERGE_SUCCESS","MERGE_IN_PROGRESS","AUTO_MERGE_SCHEDULE_FAILED","DELETION_SCHEDULED","DELETION_IN_PROGRESS","DELETION_FAILED"],8],["SourceApiId","string",8]],"id":["AssociationArn"],"d":{"SourceApiAssociationConfig":[["MergeType",["enum","AUTO_MERGE","MANUAL_MERGE"]]]}}');
+export const SourceApiAssociation = cloudControlType<SourceApiAssociationArgs, SourceApiAssociationOutputs>("AWS::AppSync::SourceApiAssociation", "aws:appsync:SourceApiAssociation", '{"p":[["Description","string"],["SourceApiAssociationConfig",["ref","SourceApiAssociationConfig"]],["MergedApiIdentifier","string",82],["SourceApiIdentifier","string",82],["AssociationArn","string",72],["MergedApiId","string",8],["SourceApiArn","string",8],["LastSuccessfulMergeDate","string",8],["SourceApiAssociationStatusDetail","string",8],["MergedApiArn","string",8],["AssociationId","string",8],["SourceApiAssociationStatus",["enum","MERGE_SCHEDULED","MERGE_FAILED","MERGE_SUCCESS","MERGE_IN_PROGRESS","AUTO_MERGE_SCHEDULE_FAILED","DELETION_SCHEDULED","DELETION_IN_PROGRESS","DELETION_FAILED"],8],["SourceApiId","string",8]],"id":["AssociationArn"],"d":{"SourceApiAssociationConfig":[["MergeType",["enum","AUTO_MERGE","MANUAL_MERGE"]]]},"reg":{"h":"crudl","wo":["SourceApiIdentifier","MergedApiIdentifier"],"co":["SourceApiIdentifier","MergedApiIdentifier"],"ro":["AssociationId","AssociationArn","SourceApiId","SourceApiArn","MergedApiId","MergedApiArn","SourceApiAssociationStatus","SourceApiAssociationStatusDetail","LastSuccessfulMergeDate"],"ai":[["SourceApiIdentifier","MergedApiIdentifier"]],"tg":[false,false,false]}}');
 /** A {@link SourceApiAssociation} instance: its attributes as typed outputs. */
 export type SourceApiAssociation = InstanceType<typeof SourceApiAssociation>;
 
@@ -1216,9 +1287,17 @@ export interface SourceApiAssociationArgs {
   description?: string;
   /** The `SourceApiAssociationConfig` object data. */
   sourceApiAssociationConfig?: SourceApiAssociationSourceApiAssociationConfig;
-  /** The identifier of the AppSync Merged API. This is generated by the AppSync service. In most cases, Merged APIs (especially in your account) only require the API ID value or ARN of the merged API. However, Merged APIs from other accounts (cross-account use cases) strictly require the full resource ARN of the merged API. */
+  /**
+   * The identifier of the AppSync Merged API. This is generated by the AppSync service. In most cases, Merged APIs (especially in your account) only require the API ID value or ARN of the merged API. However, Merged APIs from other accounts (cross-account use cases) strictly require the full resource ARN of the merged API.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   mergedApiIdentifier?: string;
-  /** The identifier of the AppSync Source API. This is generated by the AppSync service. In most cases, source APIs (especially in your account) only require the API ID value or ARN of the source API. However, source APIs from other accounts (cross-account use cases) strictly require the full resource ARN of the source API. */
+  /**
+   * The identifier of the AppSync Source API. This is generated by the AppSync service. In most cases, source APIs (especially in your account) only require the API ID value or ARN of the source API. However, source APIs from other accounts (cross-account use cases) strictly require the full resource ARN of the source API.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceApiIdentifier?: string;
 }
 
@@ -1271,9 +1350,11 @@ export interface SourceApiAssociationSourceApiAssociationConfig {
 /**
  * Represents a GraphQL type in an AWS AppSync GraphQL API.
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::Type: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-type.html | CloudFormation: AWS::AppSync::Type}
  */
-export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::AppSync::Type", "aws:appsync:Type", '{"p":[["ApiId","string",67],["Definition","string",1],["Format",["enum","SDL","JSON"],1],["Arn","string",72],["Name","string",8]],"id":["Arn"]}');
+export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::AppSync::Type", "aws:appsync:Type", '{"p":[["ApiId","string",67],["Definition","string",1],["Format",["enum","SDL","JSON"],1],["Arn","string",72],["Name","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Type} instance: its attributes as typed outputs. */
 export type Type = InstanceType<typeof Type>;
 

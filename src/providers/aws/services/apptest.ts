@@ -15,17 +15,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apptest-testcase.html | CloudFormation: AWS::AppTest::TestCase}
  */
-export const TestCase = cloudControlType<TestCaseArgs, TestCaseOutputs>("AWS::AppTest::TestCase", "aws:apptest:TestCase", '{"p":[["Description","string"],["Name","string",67],["Steps",["array",["ref","Step"]],1],["Tags",["map","string"]],["CreationTime","string",8],["LastUpdateTime","string",8],["LatestVersion",["ref","TestCaseLatestVersion"],8],["Status",["enum","Active","Deleting"],8],["TestCaseArn","string",72],["TestCaseId","string",72],["TestCaseVersion","number",8]],"id":["TestCaseId"],"d":{"Step":[["Name","string",1],["Description","string"],["Action",["ref","StepAction"],1]],"StepAction":[["ResourceAction",["ref","ResourceAction"]],["MainframeAction",["ref","MainframeAction"]],["CompareAction",["ref","CompareAction"]]],"ResourceAction":[["M2ManagedApplicationAction",["ref","M2ManagedApplicationAction"]],["M2NonManagedApplicationAction",["ref","M2NonManagedApplicationAction"]],["CloudFormationAction",["ref","CloudFormationAction"]]],"M2ManagedApplicationAction":[["Resource","string",1],["ActionType",["enum","Configure","Deconfigure"],1],["Properties",["ref","M2ManagedActionProperties"]]],"M2ManagedActionProperties":[["ForceStop","boolean"],["ImportDataSetLocation","string"]],"M2NonManagedApplicationAction":[["Resource","string",1],["ActionType",["enum","Configure","Deconfigure"],1]],"CloudFormationAction":[["Resource","string",1],["ActionType",["enum","Create","Delete"]]],"MainframeAction":[["Resource","string",1],["ActionType",["ref","MainframeActionType"],1],["Properties",["ref","MainframeActionProperties"]]],"MainframeActionType":[["Batch",["ref","Batch"]],["Tn3270",["ref","TN3270"]]],"Batch":[["BatchJobName","string",1],["BatchJobParameters",["map","string"]],["ExportDataSetNames",["array","string"]]],"TN3270":[["Script",["ref","Script"],1],["ExportDataSetNames",["array","string"]]],"Script":[["ScriptLocation","string",1],["Type",["enum","Selenium"],1]],"MainframeActionProperties":[["DmsTaskArn","string"]],"CompareAction":[["Input",["ref","Input"],1],["Output",["ref","Output"]]],"Input":[["File",["ref","InputFile"],1]],"InputFile":[["SourceLocation","string",1],["TargetLocation","string",1],["FileMetadata",["ref","FileMetadata"],1]],"FileMetadata":[["DataSets",["array",["ref","DataSet"]]],["DatabaseCDC",["ref","DatabaseCDC"]]],"DataSet":[["Type",["enum","PS"],1],["Name","string",1],["Ccsid","string",1],["Format",["enum","FIXED","VARIABLE","LINE_SEQUENTIAL"],1],["Length","number",1]],"DatabaseCDC":[["SourceMetadata",["ref","SourceDatabaseMetadata"],1],["TargetMetadata",["ref","TargetDatabaseMetadata"],1]],"SourceDatabaseMetadata":[["Type",["enum","z/OS-DB2"],1],["CaptureTool",["enum","Precisely","AWS DMS"],1]],"TargetDatabaseMetadata":[["Type",["enum","PostgreSQL"],1],["CaptureTool",["enum","Precisely","AWS DMS"],1]],"Output":[["File",["ref","OutputFile"],1]],"OutputFile":[["FileLocation","string"]],"TestCaseLatestVersion":[["Version","number",1],["Status",["enum","Active","Deleting"],1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:apptest:${Region}:${Account}:testcase/${TestCaseId}"}');
+export const TestCase = cloudControlType<TestCaseArgs, TestCaseOutputs>("AWS::AppTest::TestCase", "aws:apptest:TestCase", '{"p":[["Description","string"],["Name","string",67],["Steps",["array",["ref","Step"]],1],["Tags",["map","string"]],["CreationTime","string",8],["LastUpdateTime","string",8],["LatestVersion",["ref","TestCaseLatestVersion"],8],["Status",["enum","Active","Deleting"],8],["TestCaseArn","string",72],["TestCaseId","string",72],["TestCaseVersion","number",8]],"id":["TestCaseId"],"d":{"Step":[["Name","string",1],["Description","string"],["Action",["ref","StepAction"],1]],"StepAction":[["ResourceAction",["ref","ResourceAction"]],["MainframeAction",["ref","MainframeAction"]],["CompareAction",["ref","CompareAction"]]],"ResourceAction":[["M2ManagedApplicationAction",["ref","M2ManagedApplicationAction"]],["M2NonManagedApplicationAction",["ref","M2NonManagedApplicationAction"]],["CloudFormationAction",["ref","CloudFormationAction"]]],"M2ManagedApplicationAction":[["Resource","string",1],["ActionType",["enum","Configure","Deconfigure"],1],["Properties",["ref","M2ManagedActionProperties"]]],"M2ManagedActionProperties":[["ForceStop","boolean"],["ImportDataSetLocation","string"]],"M2NonManagedApplicationAction":[["Resource","string",1],["ActionType",["enum","Configure","Deconfigure"],1]],"CloudFormationAction":[["Resource","string",1],["ActionType",["enum","Create","Delete"]]],"MainframeAction":[["Resource","string",1],["ActionType",["ref","MainframeActionType"],1],["Properties",["ref","MainframeActionProperties"]]],"MainframeActionType":[["Batch",["ref","Batch"]],["Tn3270",["ref","TN3270"]]],"Batch":[["BatchJobName","string",1],["BatchJobParameters",["map","string"]],["ExportDataSetNames",["array","string"]]],"TN3270":[["Script",["ref","Script"],1],["ExportDataSetNames",["array","string"]]],"Script":[["ScriptLocation","string",1],["Type",["enum","Selenium"],1]],"MainframeActionProperties":[["DmsTaskArn","string"]],"CompareAction":[["Input",["ref","Input"],1],["Output",["ref","Output"]]],"Input":[["File",["ref","InputFile"],1]],"InputFile":[["SourceLocation","string",1],["TargetLocation","string",1],["FileMetadata",["ref","FileMetadata"],1]],"FileMetadata":[["DataSets",["array",["ref","DataSet"]]],["DatabaseCDC",["ref","DatabaseCDC"]]],"DataSet":[["Type",["enum","PS"],1],["Name","string",1],["Ccsid","string",1],["Format",["enum","FIXED","VARIABLE","LINE_SEQUENTIAL"],1],["Length","number",1]],"DatabaseCDC":[["SourceMetadata",["ref","SourceDatabaseMetadata"],1],["TargetMetadata",["ref","TargetDatabaseMetadata"],1]],"SourceDatabaseMetadata":[["Type",["enum","z/OS-DB2"],1],["CaptureTool",["enum","Precisely","AWS DMS"],1]],"TargetDatabaseMetadata":[["Type",["enum","PostgreSQL"],1],["CaptureTool",["enum","Precisely","AWS DMS"],1]],"Output":[["File",["ref","OutputFile"],1]],"OutputFile":[["FileLocation","string"]],"TestCaseLatestVersion":[["Version","number",1],["Status",["enum","Active","Deleting"],1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["CreationTime","LastUpdateTime","LatestVersion","Status","TestCaseArn","TestCaseId","TestCaseVersion"],"tg":[true,true,true]},"arn":"arn:${Partition}:apptest:${Region}:${Account}:testcase/${TestCaseId}"}');
 /** A {@link TestCase} instance: its attributes as typed outputs. */
 export type TestCase = InstanceType<typeof TestCase>;
 
 /** Inputs of {@link TestCase}. */
 export interface TestCaseArgs {
-  /** The description of the test case. */
+  /**
+   * The description of the test case.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** The name of the test case. */
+  /**
+   * The name of the test case.
+   *
+   * Pattern: `^[A-Za-z][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The steps in the test case. */
+  /**
+   * The steps in the test case.
+   *
+   * Items: 1–20.
+   */
   steps: TestCaseStep[];
   /** The specified tags of the test case. */
   tags?: Record<string, string>;
@@ -54,9 +66,17 @@ export interface TestCaseOutputs extends TestCaseArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-step.html | CloudFormation: Step}
  */
 export interface TestCaseStep {
-  /** The name of the step. */
+  /**
+   * The name of the step.
+   *
+   * Pattern: `^[A-Za-z][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the step. */
+  /**
+   * The description of the step.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /** The action of the step. */
   action: TestCaseStepAction;
@@ -96,7 +116,11 @@ export interface TestCaseResourceAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-m2managedapplicationaction.html | CloudFormation: M2ManagedApplicationAction}
  */
 export interface TestCaseM2ManagedApplicationAction {
-  /** The resource of the Mainframe Modernization managed application action. */
+  /**
+   * The resource of the Mainframe Modernization managed application action.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   resource: string;
   /** The action type of the Mainframe Modernization managed application action. */
   actionType: "Configure" | "Deconfigure";
@@ -112,7 +136,11 @@ export interface TestCaseM2ManagedApplicationAction {
 export interface TestCaseM2ManagedActionProperties {
   /** Force stops the Mainframe Modernization managed action properties. */
   forceStop?: boolean;
-  /** The import data set location of the Mainframe Modernization managed action properties. */
+  /**
+   * The import data set location of the Mainframe Modernization managed action properties.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   importDataSetLocation?: string;
 }
 
@@ -122,7 +150,11 @@ export interface TestCaseM2ManagedActionProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-m2nonmanagedapplicationaction.html | CloudFormation: M2NonManagedApplicationAction}
  */
 export interface TestCaseM2NonManagedApplicationAction {
-  /** The resource of the Mainframe Modernization non-managed application action. */
+  /**
+   * The resource of the Mainframe Modernization non-managed application action.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   resource: string;
   /** The action type of the Mainframe Modernization non-managed application action. */
   actionType: "Configure" | "Deconfigure";
@@ -134,7 +166,11 @@ export interface TestCaseM2NonManagedApplicationAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-cloudformationaction.html | CloudFormation: CloudFormationAction}
  */
 export interface TestCaseCloudFormationAction {
-  /** The resource of the CloudFormation action. */
+  /**
+   * The resource of the CloudFormation action.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   resource: string;
   /** The action type of the CloudFormation action. */
   actionType?: "Create" | "Delete";
@@ -146,7 +182,11 @@ export interface TestCaseCloudFormationAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-mainframeaction.html | CloudFormation: MainframeAction}
  */
 export interface TestCaseMainframeAction {
-  /** The resource of the mainframe action. */
+  /**
+   * The resource of the mainframe action.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   resource: string;
   /** The action type of the mainframe action. */
   actionType: TestCaseMainframeActionType;
@@ -172,11 +212,19 @@ export interface TestCaseMainframeActionType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-batch.html | CloudFormation: Batch}
  */
 export interface TestCaseBatch {
-  /** The job name of the batch. */
+  /**
+   * The job name of the batch.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   batchJobName: string;
   /** The batch job parameters of the batch. */
   batchJobParameters?: Record<string, string>;
-  /** The export data set names of the batch. */
+  /**
+   * The export data set names of the batch.
+   *
+   * Each item: Pattern: `^\S{1,100}$`.
+   */
   exportDataSetNames?: string[];
 }
 
@@ -188,7 +236,11 @@ export interface TestCaseBatch {
 export interface TestCaseTN3270 {
   /** The script of the TN3270 protocol. */
   script: TestCaseScript;
-  /** The data set names of the TN3270 protocol. */
+  /**
+   * The data set names of the TN3270 protocol.
+   *
+   * Each item: Pattern: `^\S{1,100}$`.
+   */
   exportDataSetNames?: string[];
 }
 
@@ -198,7 +250,11 @@ export interface TestCaseTN3270 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-script.html | CloudFormation: Script}
  */
 export interface TestCaseScript {
-  /** The script location of the scripts. */
+  /**
+   * The script location of the scripts.
+   *
+   * Length: 0–1024.
+   */
   scriptLocation: string;
   /** The type of the scripts. */
   type: "Selenium";
@@ -210,7 +266,11 @@ export interface TestCaseScript {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-mainframeactionproperties.html | CloudFormation: MainframeActionProperties}
  */
 export interface TestCaseMainframeActionProperties {
-  /** The DMS task ARN of the mainframe action properties. */
+  /**
+   * The DMS task ARN of the mainframe action properties.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   dmsTaskArn?: string;
 }
 
@@ -242,9 +302,17 @@ export interface TestCaseInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-inputfile.html | CloudFormation: InputFile}
  */
 export interface TestCaseInputFile {
-  /** The source location of the input file. */
+  /**
+   * The source location of the input file.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   sourceLocation: string;
-  /** The target location of the input file. */
+  /**
+   * The target location of the input file.
+   *
+   * Pattern: `^\S{1,1000}$`.
+   */
   targetLocation: string;
   /** The file metadata of the input file. */
   fileMetadata: TestCaseFileMetadata;
@@ -270,9 +338,17 @@ export interface TestCaseFileMetadata {
 export interface TestCaseDataSet {
   /** The type of the data set. */
   type: "PS";
-  /** The name of the data set. */
+  /**
+   * The name of the data set.
+   *
+   * Pattern: `^\S{1,100}$`.
+   */
   name: string;
-  /** The CCSID of the data set. */
+  /**
+   * The CCSID of the data set.
+   *
+   * Pattern: `^\S{1,50}$`.
+   */
   ccsid: string;
   /** The format of the data set. */
   format: "FIXED" | "VARIABLE" | "LINE_SEQUENTIAL";
@@ -332,7 +408,11 @@ export interface TestCaseOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apptest-testcase-outputfile.html | CloudFormation: OutputFile}
  */
 export interface TestCaseOutputFile {
-  /** The file location of the output file. */
+  /**
+   * The file location of the output file.
+   *
+   * Length: 0–1024.
+   */
   fileLocation?: string;
 }
 

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-aps-anomalydetector.html | CloudFormation: AWS::APS::AnomalyDetector}
  */
-export const AnomalyDetector = cloudControlType<AnomalyDetectorArgs, AnomalyDetectorOutputs>("AWS::APS::AnomalyDetector", "aws:aps:AnomalyDetector", '{"p":[["Workspace","string",67],["Alias","string",67],["EvaluationIntervalInSeconds","integer"],["Labels",["array",["ref","Label"]]],["MissingDataAction",["ref","MissingDataAction"]],["Configuration",["ref","AnomalyDetectorConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Label":[["Key","string",1],["Value","string",1]],"MissingDataAction":[["MarkAsAnomaly","boolean"],["Skip","boolean"]],"AnomalyDetectorConfiguration":[["RandomCutForest",["ref","RandomCutForestConfiguration"],1]],"RandomCutForestConfiguration":[["Query","string",1],["ShingleSize","integer"],["SampleSize","integer"],["IgnoreNearExpectedFromAbove",["ref","IgnoreNearExpected"]],["IgnoreNearExpectedFromBelow",["ref","IgnoreNearExpected"]]],"IgnoreNearExpected":[["Amount","number"],["Ratio","number"]]},"tags":["Tags","standard"]}');
+export const AnomalyDetector = cloudControlType<AnomalyDetectorArgs, AnomalyDetectorOutputs>("AWS::APS::AnomalyDetector", "aws:aps:AnomalyDetector", '{"p":[["Workspace","string",67],["Alias","string",67],["EvaluationIntervalInSeconds","integer"],["Labels",["array",["ref","Label"]]],["MissingDataAction",["ref","MissingDataAction"]],["Configuration",["ref","AnomalyDetectorConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Label":[["Key","string",1],["Value","string",1]],"MissingDataAction":[["MarkAsAnomaly","boolean"],["Skip","boolean"]],"AnomalyDetectorConfiguration":[["RandomCutForest",["ref","RandomCutForestConfiguration"],1]],"RandomCutForestConfiguration":[["Query","string",1],["ShingleSize","integer"],["SampleSize","integer"],["IgnoreNearExpectedFromAbove",["ref","IgnoreNearExpected"]],["IgnoreNearExpectedFromBelow",["ref","IgnoreNearExpected"]]],"IgnoreNearExpected":[["Amount","number"],["Ratio","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Alias","Workspace"],"ro":["Arn"],"uo":["Labels","Tags"],"tg":[true,true,true]}}');
 /** A {@link AnomalyDetector} instance: its attributes as typed outputs. */
 export type AnomalyDetector = InstanceType<typeof AnomalyDetector>;
 
 /** Inputs of {@link AnomalyDetector}. */
 export interface AnomalyDetectorArgs {
-  /** An Amazon Managed Service for Prometheus workspace is a logical and isolated Prometheus server dedicated to ingesting, storing, and querying your Prometheus-compatible metrics. */
+  /**
+   * An Amazon Managed Service for Prometheus workspace is a logical and isolated Prometheus server dedicated to ingesting, storing, and querying your Prometheus-compatible metrics.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):aps:[a-z0-9-]+:[0-9]+:workspace/[a-zA-Z0-9-]+$`.
+   */
   workspace: string;
-  /** The user-friendly name of the anomaly detector. */
+  /**
+   * The user-friendly name of the anomaly detector.
+   *
+   * Length: 1–128.
+   */
   alias: string;
   /** The frequency, in seconds, at which the anomaly detector evaluates metrics. */
   evaluationIntervalInSeconds?: number;
@@ -47,9 +55,17 @@ export interface AnomalyDetectorOutputs extends AnomalyDetectorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-anomalydetector-label.html | CloudFormation: Label}
  */
 export interface AnomalyDetectorLabel {
-  /** The key of the label. */
+  /**
+   * The key of the label.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for this label. */
+  /**
+   * The value for this label.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -87,11 +103,21 @@ export interface AnomalyDetectorRandomCutForestConfiguration {
    * > Random Cut Forest queries must be wrapped by a supported PromQL aggregation operator. For more information, see [Aggregation operators](https://docs.aws.amazon.com/https://prometheus.io/docs/prometheus/latest/querying/operators/#aggregation-operators) on the *Prometheus docs* website.
    * > 
    * > *Supported PromQL aggregation operators* : `avg` , `count` , `group` , `max` , `min` , `quantile` , `stddev` , `stdvar` , and `sum` .
+   *
+   * Length: at least 1.
    */
   query: string;
-  /** The number of consecutive data points used to create a shingle for the Random Cut Forest algorithm. The default number is 8 consecutive data points. */
+  /**
+   * The number of consecutive data points used to create a shingle for the Random Cut Forest algorithm. The default number is 8 consecutive data points.
+   *
+   * Range: 2–1024.
+   */
   shingleSize?: number;
-  /** The number of data points sampled from the input stream for the Random Cut Forest algorithm. The default number is 256 consecutive data points. */
+  /**
+   * The number of data points sampled from the input stream for the Random Cut Forest algorithm. The default number is 256 consecutive data points.
+   *
+   * Range: 256–1024.
+   */
   sampleSize?: number;
   /** Configuration for ignoring values that are near expected values from above during anomaly detection. */
   ignoreNearExpectedFromAbove?: AnomalyDetectorIgnoreNearExpected;
@@ -120,13 +146,17 @@ export interface AnomalyDetectorIgnoreNearExpected {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-aps-resourcepolicy.html | CloudFormation: AWS::APS::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::APS::ResourcePolicy", "aws:aps:ResourcePolicy", '{"p":[["WorkspaceArn","string",67],["PolicyDocument","string",1]],"id":["WorkspaceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::APS::ResourcePolicy", "aws:aps:ResourcePolicy", '{"p":[["WorkspaceArn","string",67],["PolicyDocument","string",1]],"id":["WorkspaceArn"],"reg":{"h":"crudl","co":["WorkspaceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** An ARN identifying a Workspace. */
+  /**
+   * An ARN identifying a Workspace.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):aps:[a-z0-9-]+:[0-9]+:workspace/[a-zA-Z0-9-]+$`.
+   */
   workspaceArn: string;
   /** The JSON to use as the Resource-based Policy. */
   policyDocument: string;
@@ -141,7 +171,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-aps-rulegroupsnamespace.html | CloudFormation: AWS::APS::RuleGroupsNamespace}
  */
-export const RuleGroupsNamespace = cloudControlType<RuleGroupsNamespaceArgs, RuleGroupsNamespaceOutputs>("AWS::APS::RuleGroupsNamespace", "aws:aps:RuleGroupsNamespace", '{"p":[["Data","string",1],["Tags",["array",["ref","Tag"]]],["Workspace","string",67],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const RuleGroupsNamespace = cloudControlType<RuleGroupsNamespaceArgs, RuleGroupsNamespaceOutputs>("AWS::APS::RuleGroupsNamespace", "aws:aps:RuleGroupsNamespace", '{"p":[["Data","string",1],["Tags",["array",["ref","Tag"]]],["Workspace","string",67],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Workspace"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link RuleGroupsNamespace} instance: its attributes as typed outputs. */
 export type RuleGroupsNamespace = InstanceType<typeof RuleGroupsNamespace>;
 
@@ -155,9 +185,17 @@ export interface RuleGroupsNamespaceArgs {
   data: string;
   /** The list of tag keys and values that are associated with the rule groups namespace. */
   tags?: AwsTag[];
-  /** The ID of the workspace to add the rule groups namespace. */
+  /**
+   * The ID of the workspace to add the rule groups namespace.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):aps:[a-z0-9-]+:[0-9]+:workspace/[a-zA-Z0-9-]+$`.
+   */
   workspace: string;
-  /** The name of the rule groups namespace. */
+  /**
+   * The name of the rule groups namespace.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -176,13 +214,17 @@ export interface RuleGroupsNamespaceOutputs extends RuleGroupsNamespaceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-aps-scraper.html | CloudFormation: AWS::APS::Scraper}
  */
-export const Scraper = cloudControlType<ScraperArgs, ScraperOutputs>("AWS::APS::Scraper", "aws:aps:Scraper", '{"p":[["Alias","string"],["ScraperLoggingConfiguration",["ref","ScraperLoggingConfiguration"]],["ScrapeConfiguration",["ref","ScrapeConfiguration"],1],["RoleConfiguration",["ref","RoleConfiguration"]],["Source",["ref","Source"],67],["Destination",["ref","Destination"],1],["Tags",["array",["ref","Tag"]]],["ScraperId","string",72],["Arn","string",72],["RoleArn","string",8]],"id":["Arn"],"d":{"ScraperLoggingConfiguration":[["ScraperComponents",["array",["ref","ScraperComponent"]],1],["LoggingDestination",["ref","ScraperLoggingDestination"],1]],"ScraperComponent":[["Type",["enum","SERVICE_DISCOVERY","COLLECTOR","EXPORTER"],1],["Config",["ref","ComponentConfig"]]],"ComponentConfig":[["Options",["map","string"]]],"ScraperLoggingDestination":[["CloudWatchLogs",["ref","CloudWatchLogDestination"]]],"CloudWatchLogDestination":[["LogGroupArn","string"]],"ScrapeConfiguration":[["ConfigurationBlob","string",1]],"RoleConfiguration":[["SourceRoleArn","string"],["TargetRoleArn","string"]],"Source":[["EksConfiguration",["ref","EksConfiguration"]],["VpcConfiguration",["ref","VpcConfiguration"]]],"EksConfiguration":[["ClusterArn","string",1],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1]],"VpcConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1]],"Destination":[["AmpConfiguration",["ref","AmpConfiguration"]],["CloudWatchConfiguration",["ref","CloudWatchConfiguration"]]],"AmpConfiguration":[["WorkspaceArn","string",1]],"CloudWatchConfiguration":[["DatasetArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aps:${Region}:${Account}:scraper/${ScraperId}"}');
+export const Scraper = cloudControlType<ScraperArgs, ScraperOutputs>("AWS::APS::Scraper", "aws:aps:Scraper", '{"p":[["Alias","string"],["ScraperLoggingConfiguration",["ref","ScraperLoggingConfiguration"]],["ScrapeConfiguration",["ref","ScrapeConfiguration"],1],["RoleConfiguration",["ref","RoleConfiguration"]],["Source",["ref","Source"],67],["Destination",["ref","Destination"],1],["Tags",["array",["ref","Tag"]]],["ScraperId","string",72],["Arn","string",72],["RoleArn","string",8]],"id":["Arn"],"d":{"ScraperLoggingConfiguration":[["ScraperComponents",["array",["ref","ScraperComponent"]],1],["LoggingDestination",["ref","ScraperLoggingDestination"],1]],"ScraperComponent":[["Type",["enum","SERVICE_DISCOVERY","COLLECTOR","EXPORTER"],1],["Config",["ref","ComponentConfig"]]],"ComponentConfig":[["Options",["map","string"]]],"ScraperLoggingDestination":[["CloudWatchLogs",["ref","CloudWatchLogDestination"]]],"CloudWatchLogDestination":[["LogGroupArn","string"]],"ScrapeConfiguration":[["ConfigurationBlob","string",1]],"RoleConfiguration":[["SourceRoleArn","string"],["TargetRoleArn","string"]],"Source":[["EksConfiguration",["ref","EksConfiguration"]],["VpcConfiguration",["ref","VpcConfiguration"]]],"EksConfiguration":[["ClusterArn","string",1],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1]],"VpcConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1]],"Destination":[["AmpConfiguration",["ref","AmpConfiguration"]],["CloudWatchConfiguration",["ref","CloudWatchConfiguration"]]],"AmpConfiguration":[["WorkspaceArn","string",1]],"CloudWatchConfiguration":[["DatasetArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Source"],"ro":["ScraperId","Arn","RoleArn"],"uo":["Source/EksConfiguration/SecurityGroupIds","Source/EksConfiguration/SubnetIds","Source/VpcConfiguration/SecurityGroupIds","Source/VpcConfiguration/SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:aps:${Region}:${Account}:scraper/${ScraperId}"}');
 /** A {@link Scraper} instance: its attributes as typed outputs. */
 export type Scraper = InstanceType<typeof Scraper>;
 
 /** Inputs of {@link Scraper}. */
 export interface ScraperArgs {
-  /** An optional user-assigned scraper alias. */
+  /**
+   * An optional user-assigned scraper alias.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z][-.0-9A-Z_a-z]*$`.
+   */
   alias?: string;
   /** The definition of logging configuration in an Amazon Managed Service for Prometheus workspace. */
   scraperLoggingConfiguration?: ScraperScraperLoggingConfiguration;
@@ -218,6 +260,7 @@ export interface ScraperOutputs extends ScraperArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-scraperloggingconfiguration.html | CloudFormation: ScraperLoggingConfiguration}
  */
 export interface ScraperScraperLoggingConfiguration {
+  /** Items: at least 1. */
   scraperComponents: ScraperScraperComponent[];
   /** Destination for scraper logging */
   loggingDestination: ScraperScraperLoggingDestination;
@@ -261,7 +304,11 @@ export interface ScraperScraperLoggingDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-cloudwatchlogdestination.html | CloudFormation: CloudWatchLogDestination}
  */
 export interface ScraperCloudWatchLogDestination {
-  /** ARN of the CloudWatch log group */
+  /**
+   * ARN of the CloudWatch log group
+   *
+   * Length: 0–512.
+   */
   logGroupArn?: string;
 }
 
@@ -305,11 +352,23 @@ export interface ScraperSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-eksconfiguration.html | CloudFormation: EksConfiguration}
  */
 export interface ScraperEksConfiguration {
-  /** ARN of the Amazon EKS cluster. */
+  /**
+   * ARN of the Amazon EKS cluster.
+   *
+   * Pattern: `^arn:aws[-a-z]*:eks:[-a-z0-9]+:[0-9]{12}:cluster/.+$`.
+   */
   clusterArn: string;
-  /** A list of the security group IDs for the Amazon EKS cluster VPC configuration. */
+  /**
+   * A list of the security group IDs for the Amazon EKS cluster VPC configuration.
+   *
+   * Each item: Pattern: `^sg-[0-9a-z]+$`.
+   */
   securityGroupIds?: string[];
-  /** A list of subnet IDs for the Amazon EKS cluster VPC configuration. */
+  /**
+   * A list of subnet IDs for the Amazon EKS cluster VPC configuration.
+   *
+   * Each item: Pattern: `^subnet-[0-9a-z]+$`.
+   */
   subnetIds: string[];
 }
 
@@ -319,9 +378,17 @@ export interface ScraperEksConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface ScraperVpcConfiguration {
-  /** List of security group IDs */
+  /**
+   * List of security group IDs
+   *
+   * Each item: Pattern: `^sg-[0-9a-z]+$`.
+   */
   securityGroupIds: string[];
-  /** List of subnet IDs */
+  /**
+   * List of subnet IDs
+   *
+   * Each item: Pattern: `^subnet-[0-9a-z]+$`.
+   */
   subnetIds: string[];
 }
 
@@ -343,7 +410,11 @@ export interface ScraperDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-ampconfiguration.html | CloudFormation: AmpConfiguration}
  */
 export interface ScraperAmpConfiguration {
-  /** ARN of the Amazon Managed Service for Prometheus workspace. */
+  /**
+   * ARN of the Amazon Managed Service for Prometheus workspace.
+   *
+   * Pattern: `^arn:aws[-a-z]*:aps:[-a-z0-9]+:[0-9]{12}:workspace/.+$`.
+   */
   workspaceArn: string;
 }
 
@@ -353,7 +424,11 @@ export interface ScraperAmpConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-cloudwatchconfiguration.html | CloudFormation: CloudWatchConfiguration}
  */
 export interface ScraperCloudWatchConfiguration {
-  /** ARN of a CloudWatch dataset */
+  /**
+   * ARN of a CloudWatch dataset
+   *
+   * Pattern: `^arn:aws[-a-z]*:cloudwatch:[-a-z0-9]+:[0-9]{12}:dataset\/.+$`.
+   */
   datasetArn: string;
 }
 
@@ -362,13 +437,17 @@ export interface ScraperCloudWatchConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-aps-workspace.html | CloudFormation: AWS::APS::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::APS::Workspace", "aws:aps:Workspace", '{"p":[["Alias","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["AlertManagerDefinition","string"],["Tags",["array",["ref","Tag"]]],["WorkspaceConfiguration",["ref","WorkspaceConfiguration"]],["QueryLoggingConfiguration",["ref","QueryLoggingConfiguration"]],["KmsKeyArn","string",66],["PrometheusEndpoint","string",8],["WorkspaceId","string",72],["Arn","string",72]],"id":["Arn"],"d":{"LoggingConfiguration":[["LogGroupArn","string"]],"WorkspaceConfiguration":[["RetentionPeriodInDays","integer"],["LimitsPerLabelSets",["array",["ref","LimitsPerLabelSet"]]],["OutOfOrderTimeWindowInSeconds","integer"],["RuleQueryOffsetInSeconds","integer"]],"LimitsPerLabelSet":[["Limits",["ref","LimitsPerLabelSetEntry"],1],["LabelSet",["array",["ref","Label"]],1]],"LimitsPerLabelSetEntry":[["MaxSeries","integer"]],"Label":[["Name","string",1],["Value","string",1]],"QueryLoggingConfiguration":[["Destinations",["array",["ref","LoggingDestination"]],1]],"LoggingDestination":[["CloudWatchLogs",["ref","CloudWatchLogDestination"],1],["Filters",["ref","LoggingFilter"],1]],"CloudWatchLogDestination":[["LogGroupArn","string",1]],"LoggingFilter":[["QspThreshold","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aps:${Region}:${Account}:workspace/${WorkspaceId}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::APS::Workspace", "aws:aps:Workspace", '{"p":[["Alias","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["AlertManagerDefinition","string"],["Tags",["array",["ref","Tag"]]],["WorkspaceConfiguration",["ref","WorkspaceConfiguration"]],["QueryLoggingConfiguration",["ref","QueryLoggingConfiguration"]],["KmsKeyArn","string",66],["PrometheusEndpoint","string",8],["WorkspaceId","string",72],["Arn","string",72]],"id":["Arn"],"d":{"LoggingConfiguration":[["LogGroupArn","string"]],"WorkspaceConfiguration":[["RetentionPeriodInDays","integer"],["LimitsPerLabelSets",["array",["ref","LimitsPerLabelSet"]]],["OutOfOrderTimeWindowInSeconds","integer"],["RuleQueryOffsetInSeconds","integer"]],"LimitsPerLabelSet":[["Limits",["ref","LimitsPerLabelSetEntry"],1],["LabelSet",["array",["ref","Label"]],1]],"LimitsPerLabelSetEntry":[["MaxSeries","integer"]],"Label":[["Name","string",1],["Value","string",1]],"QueryLoggingConfiguration":[["Destinations",["array",["ref","LoggingDestination"]],1]],"LoggingDestination":[["CloudWatchLogs",["ref","CloudWatchLogDestination"],1],["Filters",["ref","LoggingFilter"],1]],"CloudWatchLogDestination":[["LogGroupArn","string",1]],"LoggingFilter":[["QspThreshold","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyArn"],"ro":["WorkspaceId","Arn","PrometheusEndpoint"],"uo":["WorkspaceConfiguration/LimitsPerLabelSets","WorkspaceConfiguration/LimitsPerLabelSets/*/LabelSet","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:aps:${Region}:${Account}:workspace/${WorkspaceId}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The alias that is assigned to this workspace to help identify it. It does not need to be unique. */
+  /**
+   * The alias that is assigned to this workspace to help identify it. It does not need to be unique.
+   *
+   * Length: 0–100.
+   */
   alias?: string;
   /** Contains information about the logging configuration for the workspace. */
   loggingConfiguration?: WorkspaceLoggingConfiguration;
@@ -388,7 +467,11 @@ export interface WorkspaceArgs {
   workspaceConfiguration?: WorkspaceWorkspaceConfiguration;
   /** The definition of logging configuration in an Amazon Managed Service for Prometheus workspace. */
   queryLoggingConfiguration?: WorkspaceQueryLoggingConfiguration;
-  /** (optional) The ARN for a customer managed AWS  key to use for encrypting data within your workspace. For more information about using your own key in your workspace, see [Encryption at rest](https://docs.aws.amazon.com/prometheus/latest/userguide/encryption-at-rest-Amazon-Service-Prometheus.html) in the *Amazon Managed Service for Prometheus User Guide* . */
+  /**
+   * (optional) The ARN for a customer managed AWS  key to use for encrypting data within your workspace. For more information about using your own key in your workspace, see [Encryption at rest](https://docs.aws.amazon.com/prometheus/latest/userguide/encryption-at-rest-Amazon-Service-Prometheus.html) in the *Amazon Managed Service for Prometheus User Guide* .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[-a-z]*:kms:[-a-z0-9]+:[0-9]{12}:key/.+$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -410,7 +493,11 @@ export interface WorkspaceOutputs extends WorkspaceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-loggingconfiguration.html | CloudFormation: LoggingConfiguration}
  */
 export interface WorkspaceLoggingConfiguration {
-  /** The ARN of the CloudWatch log group to which the vended log data will be published. This log group must exist prior to calling this operation. */
+  /**
+   * The ARN of the CloudWatch log group to which the vended log data will be published. This log group must exist prior to calling this operation.
+   *
+   * Length: 0–512.
+   */
   logGroupArn?: string;
 }
 
@@ -420,13 +507,29 @@ export interface WorkspaceLoggingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-workspaceconfiguration.html | CloudFormation: WorkspaceConfiguration}
  */
 export interface WorkspaceWorkspaceConfiguration {
-  /** Specifies how many days that metrics will be retained in the workspace. */
+  /**
+   * Specifies how many days that metrics will be retained in the workspace.
+   *
+   * Range: at least 1.
+   */
   retentionPeriodInDays?: number;
-  /** This is an array of structures, where each structure defines a label set for the workspace, and defines the ingestion limit for active time series for each of those label sets. Each label name in a label set must be unique. */
+  /**
+   * This is an array of structures, where each structure defines a label set for the workspace, and defines the ingestion limit for active time series for each of those label sets. Each label name in a label set must be unique.
+   *
+   * Items: at least 0.
+   */
   limitsPerLabelSets?: WorkspaceLimitsPerLabelSet[];
-  /** The time window in seconds for accepting out-of-order samples */
+  /**
+   * The time window in seconds for accepting out-of-order samples
+   *
+   * Range: at least 0.
+   */
   outOfOrderTimeWindowInSeconds?: number;
-  /** Duration in seconds to offset rule evaluation queries into the past */
+  /**
+   * Duration in seconds to offset rule evaluation queries into the past
+   *
+   * Range: at least 0.
+   */
   ruleQueryOffsetInSeconds?: number;
 }
 
@@ -442,6 +545,8 @@ export interface WorkspaceLimitsPerLabelSet {
    * This defines one label set that will have an enforced ingestion limit. You can set ingestion limits on time series that match defined label sets, to help prevent a workspace from being overwhelmed with unexpected spikes in time series ingestion.
    *
    * Label values accept all UTF-8 characters with one exception. If the label name is metric name label `__ *name* __` , then the *metric* part of the name must conform to the following pattern: `[a-zA-Z_:][a-zA-Z0-9_:]*`
+   *
+   * Items: at least 0.
    */
   labelSet: WorkspaceLabel[];
 }
@@ -456,6 +561,8 @@ export interface WorkspaceLimitsPerLabelSetEntry {
    * The maximum number of active series that can be ingested that match this label set.
    *
    * Setting this to 0 causes no label set limit to be enforced, but it does cause Amazon Managed Service for Prometheus to vend label set metrics to CloudWatch
+   *
+   * Range: at least 0.
    */
   maxSeries?: number;
 }
@@ -466,9 +573,17 @@ export interface WorkspaceLimitsPerLabelSetEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-label.html | CloudFormation: Label}
  */
 export interface WorkspaceLabel {
-  /** The name for this label. */
+  /**
+   * The name for this label.
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z_][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The value for this label. */
+  /**
+   * The value for this label.
+   *
+   * Length: at least 1.
+   */
   value: string;
 }
 
@@ -478,7 +593,11 @@ export interface WorkspaceLabel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-queryloggingconfiguration.html | CloudFormation: QueryLoggingConfiguration}
  */
 export interface WorkspaceQueryLoggingConfiguration {
-  /** Defines a destination and its associated filtering criteria for query logging. */
+  /**
+   * Defines a destination and its associated filtering criteria for query logging.
+   *
+   * Items: 1–1.
+   */
   destinations: WorkspaceLoggingDestination[];
 }
 
@@ -500,7 +619,11 @@ export interface WorkspaceLoggingDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-cloudwatchlogdestination.html | CloudFormation: CloudWatchLogDestination}
  */
 export interface WorkspaceCloudWatchLogDestination {
-  /** The ARN of the CloudWatch log group. */
+  /**
+   * The ARN of the CloudWatch log group.
+   *
+   * Length: 0–512.
+   */
   logGroupArn: string;
 }
 
@@ -510,6 +633,10 @@ export interface WorkspaceCloudWatchLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-loggingfilter.html | CloudFormation: LoggingFilter}
  */
 export interface WorkspaceLoggingFilter {
-  /** The Query Samples Processed (QSP) threshold above which queries will be logged. Queries processing more samples than this threshold will be captured in logs. */
+  /**
+   * The Query Samples Processed (QSP) threshold above which queries will be logged. Queries processing more samples than this threshold will be captured in logs.
+   *
+   * Range: at least 0.
+   */
   qspThreshold: number;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-arcregionswitch-plan.html | CloudFormation: AWS::ARCRegionSwitch::Plan}
  */
-export const Plan = cloudControlType<PlanArgs, PlanOutputs>("AWS::ARCRegionSwitch::Plan", "aws:arcregionswitch:Plan", '{"p":[["AssociatedAlarms",["map",["ref","AssociatedAlarm"]]],["Description","string"],["ExecutionRole","string",1],["Name","string",67],["PrimaryRegion","string",66],["RecoveryApproach",["enum","activeActive","activePassive"],67],["RecoveryTimeObjectiveMinutes","number"],["Regions",["array","string"],67],["ReportConfiguration",["ref","ReportConfiguration"]],["Tags",["map","string"]],["Triggers",["array",["ref","Trigger"]]],["Workflows",["array",["ref","Workflow"]],1],["Arn","string",72],["Owner","string",8],["Version","string",8],["HealthChecksForPlan",["map",["array",["ref","HealthCheckState"]]],8],["Route53HealthChecks",["ref","Route53HealthChecks"],8],["PlanHealthChecks",["array","string"],8]],"id":["Arn"],"d":{"AssociatedAlarm":[["CrossAccountRole","string"],["ExternalId","string"],["ResourceIdentifier","string",1],["AlarmType",["enum","applicationHealth","trigger"],1]],"ReportConfiguration":[["ReportOutput",["array",["ref","ReportOutputConfiguration"]]]],"ReportOutputConfiguration":[["S3Configuration",["ref","S3ReportOutputConfiguration"],1]],"S3ReportOutputConfiguration":[["BucketPath","string"],["BucketOwner","string"]],"Trigger":[["Description","string"],["TargetRegion","string",1],["Action",["enum","activate","deactivate","postRecovery"],1],["Conditions",["array",["ref","TriggerCondition"]],1],["MinDelayMinutesBetweenExecutions","number",1]],"TriggerCondition":[["AssociatedAlarmName","string",1],["Condition",["enum","red","green"],1]],"Workflow":[["Steps",["array",["ref","Step"]]],["WorkflowTargetAction",["enum","activate","deactivate","postRecovery"],1],["WorkflowTargetRegion","string"],["WorkflowDescription","string"]],"Step":[["Name","string",1],["Description","string"],["ExecutionBlockConfiguration",["ref","ExecutionBlockConfiguration"],1],["ExecutionBlockType",["enum","ARCRegionSwitchPlan","ARCRoutingControl","AuroraGlobalDatabase","AuroraProvisionedScaling","AuroraServerlessScaling","CustomActionLambda","DocumentDb","EC2AutoScaling","ECSServiceScaling","EKSResourceScaling","LambdaEventSourceMapping","ManualApproval","NeptuneGlobalDatabase","Parallel","RdsCreateCrossRegionReplica","RdsPromoteReadReplica","RdsSwitchoverReadReplica","Route53HealthCheck"],1]],"ExecutionBlockConfiguration":[["CustomActionLambdaConfig",["ref","CustomActionLambdaConfiguration"]],["Ec2AsgCapacityIncreaseConfig",["ref","Ec2AsgCapacityIncreaseConfiguration"]],["ExecutionApprovalConfig",["ref","ExecutionApprovalConfiguration"]],["ArcRoutingControlConfig",["ref","ArcRoutingControlConfiguration"]],["AuroraProvisionedScalingConfig",["ref","AuroraProvisionedScalingConfiguration"]],["AuroraServerlessScalingConfig",["ref","AuroraServerlessScalingConfiguration"]],["GlobalAuroraConfig",["ref","GlobalAuroraConfiguration"]],["ParallelConfig",["ref","ParallelExecutionBlockConfiguration"]],["RegionSwitchPlanConfig",["ref","RegionSwitchPlanConfiguration"]],["EcsCapacityIncreaseConfig",["ref","EcsCapacityIncreaseConfiguration"]],["EksResourceScalingConfig",["ref","EksResourceScalingConfiguration"]],["Route53HealthCheckConfig",["ref","Route53HealthCheckConfiguration"]],["DocumentDbConfig",["ref","DocumentDbConfiguration"]],["RdsPromoteReadReplicaConfig",["ref","RdsPromoteReadReplicaConfiguration"]],["RdsCreateCrossRegionReadReplicaConfig",["ref","RdsCreateCrossRegionReplicaConfiguration"]],["LambdaEventSourceMappingConfig",["ref","LambdaEventSourceMappingConfiguration"]],["NeptuneGlobalDatabaseConfig",["ref","NeptuneGlobalDatabaseConfiguration"]],["RdsSwitchoverReadReplicaConfig",["ref","RdsSwitchoverReadReplicaConfiguration"]]],"CustomActionLambdaConfiguration":[["TimeoutMinutes","number"],["Lambdas",["array",["ref","Lambdas"]],1],["RetryIntervalMinutes","number",1],["RegionToRun",["enum","activatingRegion","deactivatingRegion","activeRegion","inactiveRegion"],1],["Ungraceful",["ref","LambdaUngraceful"]]],"Lambdas":[["CrossAccountRole","string"],["ExternalId","string"],["Arn","string"]],"LambdaUngraceful":[["Behavior",["enum","skip"]]],"Ec2AsgCapacityIncreaseConfiguration":[["TimeoutMinutes","number"],["Asgs",["array",["ref","Asg"]],1],["Ungraceful",["ref","Ec2Ungraceful"]],["TargetPercent","number"],["CapacityMonitoringApproach",["enum","sampledMaxInLast24Hours","autoscalingMaxInLast24Hours"]]],"Asg":[["CrossAccountRole","string"],["ExternalId","string"],["Arn","string"]],"Ec2Ungraceful":[["MinimumSuccessPercentage","number",1]],"ExecutionApprovalConfiguration":[["TimeoutMinutes","number"],["ApprovalRole","string",1]],"ArcRoutingControlConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["RegionAndRoutingControls",["map",["array",["ref","ArcRoutingControlState"]]],1]],"ArcRoutingControlState":[["RoutingControlArn","string",1],["State",["enum","On","Off"],1]],"AuroraProvisionedScalingConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["RegionDatabaseClusterArns",["map","string"],1],["InstanceArns",["map","string"],1]],"AuroraServerlessScalingConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["RegionDatabaseClusterArns",["map","string"],1],["TargetPercent","number"]],"GlobalAuroraConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["Behavior",["enum","switchoverOnly","failover"],1],["Ungraceful",["ref","GlobalAuroraUngraceful"]],["GlobalClusterIdentifier","string",1],["DatabaseClusterArns",["array","string"],1]],"GlobalAuroraUngraceful":[["Ungraceful",["enum","failover"]]],"ParallelExecutionBlockConfiguration":[["Steps",["array",["ref","Step"]],1]],"RegionSwitchPlanConfiguration":[["CrossAccountRole","string"],["ExternalId","string"],["Arn","string",1]],"EcsCapacityIncreaseConfiguration":[["TimeoutMinutes","number"],["TargetPercent","number"],["Services",["array",["ref","Service"]],1],["Ungraceful",["ref","EcsUngraceful"]],["CapacityMonitoringApproach",["enum","sampledMaxInLast24Hours","containerInsightsMaxInLast24Hours"]]],"Service":[["CrossAccountRole","string"],["ExternalId","string"],["ClusterArn","string"],["ServiceArn","string"]],"EcsUngraceful":[["MinimumSuccessPercentage","number",1]],"EksResourceScalingConfiguration":[["TimeoutMinutes","number"],["TargetPercent","number"],["KubernetesResourceType",["ref","KubernetesResourceType"],1],["ScalingResources",["array",["map",["map",["ref","KubernetesScalingResource"]]]]],["EksClusters",["array",["ref","EksCluster"]]],["Ungraceful",["ref","EksResourceScalingUngraceful"]],["CapacityMonitoringApproach",["enum","sampledMaxInLast24Hours"]]],"KubernetesResourceType":[["ApiVersion","string",1],["Kind","string",1]],"KubernetesScalingResource":[["Namespace","string",1],["Name","string",1],["HpaName","string"]],"EksCluster":[["CrossAccountRole","string"],["ExternalId","string"],["ClusterArn","string",1]],"EksResourceScalingUngraceful":[["MinimumSuccessPercentage","number",1]],"Route53HealthCheckConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["HostedZoneId","string",1],["RecordName","string",1],["RecordSets",["array",["ref","Route53ResourceRecordSet"]]]],"Route53ResourceRecordSet":[["RecordSetIdentifier","string"],["Region","string"]],"DocumentDbConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["Behavior",["enum","switchoverOnly","failover"],1],["Ungraceful",["ref","DocumentDbUngraceful"]],["DatabaseClusterArns",["array","string"],1]],"DocumentDbUngraceful":[["Ungraceful",["enum","failover"]]],"RdsPromoteReadReplicaConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["DbInstanceArnMap",["map","string"],1]],"RdsCreateCrossRegionReplicaConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["DbInstanceArnMap",["map","string"],1]],"LambdaEventSourceMappingConfiguration":[["TimeoutMinutes","number"],["Action",["enum","enable","disable"],1],["RegionEventSourceMappings",["map",["ref","EventSourceMapping"]],1],["Ungraceful",["ref","LambdaEventSourceMappingUngraceful"]]],"EventSourceMapping":[["Arn","string",1],["CrossAccountRole","string"],["ExternalId","string"]],"LambdaEventSourceMappingUngraceful":[["Behavior",["enum","skip"]]],"NeptuneGlobalDatabaseConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["Behavior",["enum","failover","switchoverOnly"],1],["Ungraceful",["ref","NeptuneUngraceful"]],["RegionDatabaseClusterArns",["map","string"],1]],"NeptuneUngraceful":[["Ungraceful",["enum","failover"]]],"RdsSwitchoverReadReplicaConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["DbInstanceArnMap",["map","string"],1],["Ungraceful",["ref","RdsUngraceful"]]],"RdsUngraceful":[["Ungraceful",["enum","promoteReadReplica"]]],"HealthCheckState":[["HealthCheckId","string"],["Region","string"]],"Route53HealthChecks":[["HealthCheckIds",["array","string"]],["RecordNames",["array","string"]],["Regions",["array","string"]],["HostedZoneIds",["array","string"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:arc-region-switch:${Region}:${Account}:plan/${ResourceId}"}');
+export const Plan = cloudControlType<PlanArgs, PlanOutputs>("AWS::ARCRegionSwitch::Plan", "aws:arcregionswitch:Plan", '{"p":[["AssociatedAlarms",["map",["ref","AssociatedAlarm"]]],["Description","string"],["ExecutionRole","string",1],["Name","string",67],["PrimaryRegion","string",66],["RecoveryApproach",["enum","activeActive","activePassive"],67],["RecoveryTimeObjectiveMinutes","number"],["Regions",["array","string"],67],["ReportConfiguration",["ref","ReportConfiguration"]],["Tags",["map","string"]],["Triggers",["array",["ref","Trigger"]]],["Workflows",["array",["ref","Workflow"]],1],["Arn","string",72],["Owner","string",8],["Version","string",8],["HealthChecksForPlan",["map",["array",["ref","HealthCheckState"]]],8],["Route53HealthChecks",["ref","Route53HealthChecks"],8],["PlanHealthChecks",["array","string"],8]],"id":["Arn"],"d":{"AssociatedAlarm":[["CrossAccountRole","string"],["ExternalId","string"],["ResourceIdentifier","string",1],["AlarmType",["enum","applicationHealth","trigger"],1]],"ReportConfiguration":[["ReportOutput",["array",["ref","ReportOutputConfiguration"]]]],"ReportOutputConfiguration":[["S3Configuration",["ref","S3ReportOutputConfiguration"],1]],"S3ReportOutputConfiguration":[["BucketPath","string"],["BucketOwner","string"]],"Trigger":[["Description","string"],["TargetRegion","string",1],["Action",["enum","activate","deactivate","postRecovery"],1],["Conditions",["array",["ref","TriggerCondition"]],1],["MinDelayMinutesBetweenExecutions","number",1]],"TriggerCondition":[["AssociatedAlarmName","string",1],["Condition",["enum","red","green"],1]],"Workflow":[["Steps",["array",["ref","Step"]]],["WorkflowTargetAction",["enum","activate","deactivate","postRecovery"],1],["WorkflowTargetRegion","string"],["WorkflowDescription","string"]],"Step":[["Name","string",1],["Description","string"],["ExecutionBlockConfiguration",["ref","ExecutionBlockConfiguration"],1],["ExecutionBlockType",["enum","ARCRegionSwitchPlan","ARCRoutingControl","AuroraGlobalDatabase","AuroraProvisionedScaling","AuroraServerlessScaling","CustomActionLambda","DocumentDb","EC2AutoScaling","ECSServiceScaling","EKSResourceScaling","LambdaEventSourceMapping","ManualApproval","NeptuneGlobalDatabase","Parallel","RdsCreateCrossRegionReplica","RdsPromoteReadReplica","RdsSwitchoverReadReplica","Route53HealthCheck"],1]],"ExecutionBlockConfiguration":[["CustomActionLambdaConfig",["ref","CustomActionLambdaConfiguration"]],["Ec2AsgCapacityIncreaseConfig",["ref","Ec2AsgCapacityIncreaseConfiguration"]],["ExecutionApprovalConfig",["ref","ExecutionApprovalConfiguration"]],["ArcRoutingControlConfig",["ref","ArcRoutingControlConfiguration"]],["AuroraProvisionedScalingConfig",["ref","AuroraProvisionedScalingConfiguration"]],["AuroraServerlessScalingConfig",["ref","AuroraServerlessScalingConfiguration"]],["GlobalAuroraConfig",["ref","GlobalAuroraConfiguration"]],["ParallelConfig",["ref","ParallelExecutionBlockConfiguration"]],["RegionSwitchPlanConfig",["ref","RegionSwitchPlanConfiguration"]],["EcsCapacityIncreaseConfig",["ref","EcsCapacityIncreaseConfiguration"]],["EksResourceScalingConfig",["ref","EksResourceScalingConfiguration"]],["Route53HealthCheckConfig",["ref","Route53HealthCheckConfiguration"]],["DocumentDbConfig",["ref","DocumentDbConfiguration"]],["RdsPromoteReadReplicaConfig",["ref","RdsPromoteReadReplicaConfiguration"]],["RdsCreateCrossRegionReadReplicaConfig",["ref","RdsCreateCrossRegionReplicaConfiguration"]],["LambdaEventSourceMappingConfig",["ref","LambdaEventSourceMappingConfiguration"]],["NeptuneGlobalDatabaseConfig",["ref","NeptuneGlobalDatabaseConfiguration"]],["RdsSwitchoverReadReplicaConfig",["ref","RdsSwitchoverReadReplicaConfiguration"]]],"CustomActionLambdaConfiguration":[["TimeoutMinutes","number"],["Lambdas",["array",["ref","Lambdas"]],1],["RetryIntervalMinutes","number",1],["RegionToRun",["enum","activatingRegion","deactivatingRegion","activeRegion","inactiveRegion"],1],["Ungraceful",["ref","LambdaUngraceful"]]],"Lambdas":[["CrossAccountRole","string"],["ExternalId","string"],["Arn","string"]],"LambdaUngraceful":[["Behavior",["enum","skip"]]],"Ec2AsgCapacityIncreaseConfiguration":[["TimeoutMinutes","number"],["Asgs",["array",["ref","Asg"]],1],["Ungraceful",["ref","Ec2Ungraceful"]],["TargetPercent","number"],["CapacityMonitoringApproach",["enum","sampledMaxInLast24Hours","autoscalingMaxInLast24Hours"]]],"Asg":[["CrossAccountRole","string"],["ExternalId","string"],["Arn","string"]],"Ec2Ungraceful":[["MinimumSuccessPercentage","number",1]],"ExecutionApprovalConfiguration":[["TimeoutMinutes","number"],["ApprovalRole","string",1]],"ArcRoutingControlConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["RegionAndRoutingControls",["map",["array",["ref","ArcRoutingControlState"]]],1]],"ArcRoutingControlState":[["RoutingControlArn","string",1],["State",["enum","On","Off"],1]],"AuroraProvisionedScalingConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["RegionDatabaseClusterArns",["map","string"],1],["InstanceArns",["map","string"],1]],"AuroraServerlessScalingConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["RegionDatabaseClusterArns",["map","string"],1],["TargetPercent","number"]],"GlobalAuroraConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["Behavior",["enum","switchoverOnly","failover"],1],["Ungraceful",["ref","GlobalAuroraUngraceful"]],["GlobalClusterIdentifier","string",1],["DatabaseClusterArns",["array","string"],1]],"GlobalAuroraUngraceful":[["Ungraceful",["enum","failover"]]],"ParallelExecutionBlockConfiguration":[["Steps",["array",["ref","Step"]],1]],"RegionSwitchPlanConfiguration":[["CrossAccountRole","string"],["ExternalId","string"],["Arn","string",1]],"EcsCapacityIncreaseConfiguration":[["TimeoutMinutes","number"],["TargetPercent","number"],["Services",["array",["ref","Service"]],1],["Ungraceful",["ref","EcsUngraceful"]],["CapacityMonitoringApproach",["enum","sampledMaxInLast24Hours","containerInsightsMaxInLast24Hours"]]],"Service":[["CrossAccountRole","string"],["ExternalId","string"],["ClusterArn","string"],["ServiceArn","string"]],"EcsUngraceful":[["MinimumSuccessPercentage","number",1]],"EksResourceScalingConfiguration":[["TimeoutMinutes","number"],["TargetPercent","number"],["KubernetesResourceType",["ref","KubernetesResourceType"],1],["ScalingResources",["array",["map",["map",["ref","KubernetesScalingResource"]]]]],["EksClusters",["array",["ref","EksCluster"]]],["Ungraceful",["ref","EksResourceScalingUngraceful"]],["CapacityMonitoringApproach",["enum","sampledMaxInLast24Hours"]]],"KubernetesResourceType":[["ApiVersion","string",1],["Kind","string",1]],"KubernetesScalingResource":[["Namespace","string",1],["Name","string",1],["HpaName","string"]],"EksCluster":[["CrossAccountRole","string"],["ExternalId","string"],["ClusterArn","string",1]],"EksResourceScalingUngraceful":[["MinimumSuccessPercentage","number",1]],"Route53HealthCheckConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["HostedZoneId","string",1],["RecordName","string",1],["RecordSets",["array",["ref","Route53ResourceRecordSet"]]]],"Route53ResourceRecordSet":[["RecordSetIdentifier","string"],["Region","string"]],"DocumentDbConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["Behavior",["enum","switchoverOnly","failover"],1],["Ungraceful",["ref","DocumentDbUngraceful"]],["DatabaseClusterArns",["array","string"],1]],"DocumentDbUngraceful":[["Ungraceful",["enum","failover"]]],"RdsPromoteReadReplicaConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["DbInstanceArnMap",["map","string"],1]],"RdsCreateCrossRegionReplicaConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["DbInstanceArnMap",["map","string"],1]],"LambdaEventSourceMappingConfiguration":[["TimeoutMinutes","number"],["Action",["enum","enable","disable"],1],["RegionEventSourceMappings",["map",["ref","EventSourceMapping"]],1],["Ungraceful",["ref","LambdaEventSourceMappingUngraceful"]]],"EventSourceMapping":[["Arn","string",1],["CrossAccountRole","string"],["ExternalId","string"]],"LambdaEventSourceMappingUngraceful":[["Behavior",["enum","skip"]]],"NeptuneGlobalDatabaseConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["GlobalClusterIdentifier","string",1],["Behavior",["enum","failover","switchoverOnly"],1],["Ungraceful",["ref","NeptuneUngraceful"]],["RegionDatabaseClusterArns",["map","string"],1]],"NeptuneUngraceful":[["Ungraceful",["enum","failover"]]],"RdsSwitchoverReadReplicaConfiguration":[["TimeoutMinutes","number"],["CrossAccountRole","string"],["ExternalId","string"],["DbInstanceArnMap",["map","string"],1],["Ungraceful",["ref","RdsUngraceful"]]],"RdsUngraceful":[["Ungraceful",["enum","promoteReadReplica"]]],"HealthCheckState":[["HealthCheckId","string"],["Region","string"]],"Route53HealthChecks":[["HealthCheckIds",["array","string"]],["RecordNames",["array","string"]],["Regions",["array","string"]],["HostedZoneIds",["array","string"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","PrimaryRegion","RecoveryApproach","Regions"],"ro":["Arn","Owner","Version","HealthChecksForPlan","Route53HealthChecks","PlanHealthChecks"],"dep":["HealthChecksForPlan","Route53HealthChecks"],"tg":[true,true,true]},"arn":"arn:${Partition}:arc-region-switch:${Region}:${Account}:plan/${ResourceId}"}');
 /** A {@link Plan} instance: its attributes as typed outputs. */
 export type Plan = InstanceType<typeof Plan>;
 
@@ -23,17 +23,37 @@ export interface PlanArgs {
   associatedAlarms?: Record<string, PlanAssociatedAlarm>;
   /** The description for a plan. */
   description?: string;
-  /** The execution role for a plan. */
+  /**
+   * The execution role for a plan.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   executionRole: string;
-  /** The name for a plan. */
+  /**
+   * The name for a plan.
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?$`.
+   */
   name: string;
-  /** The primary Region for a plan. */
+  /**
+   * The primary Region for a plan.
+   *
+   * Pattern: `^[a-z]{2}-[a-z-]+-\d+$`.
+   */
   primaryRegion?: string;
   /** The recovery approach for a Region switch plan, which can be active/active (activeActive) or active/passive (activePassive). */
   recoveryApproach: "activeActive" | "activePassive";
-  /** The recovery time objective for a plan. */
+  /**
+   * The recovery time objective for a plan.
+   *
+   * Range: 1–10080.
+   */
   recoveryTimeObjectiveMinutes?: number;
-  /** The AWS Regions for a plan. */
+  /**
+   * The AWS Regions for a plan.
+   *
+   * Items: 2–2. Each item: Pattern: `^[a-z]{2}-[a-z-]+-\d+$`.
+   */
   regions: string[];
   /** The report configuration for a plan. */
   reportConfiguration?: PlanReportConfiguration;
@@ -63,7 +83,11 @@ export interface PlanOutputs extends PlanArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-associatedalarm.html | CloudFormation: AssociatedAlarm}
  */
 export interface PlanAssociatedAlarm {
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
@@ -79,7 +103,11 @@ export interface PlanAssociatedAlarm {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-reportconfiguration.html | CloudFormation: ReportConfiguration}
  */
 export interface PlanReportConfiguration {
-  /** The output configuration for the report. */
+  /**
+   * The output configuration for the report.
+   *
+   * Items: 1–1.
+   */
   reportOutput?: PlanReportOutputConfiguration[];
 }
 
@@ -99,9 +127,17 @@ export interface PlanReportOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-s3reportoutputconfiguration.html | CloudFormation: S3ReportOutputConfiguration}
  */
 export interface PlanS3ReportOutputConfiguration {
-  /** The S3 bucket name and optional prefix where reports are stored. Format: bucket-name or bucket-name/prefix. */
+  /**
+   * The S3 bucket name and optional prefix where reports are stored. Format: bucket-name or bucket-name/prefix.
+   *
+   * Length: 3–512. Pattern: `^(?:s3://)?[a-z0-9][a-z0-9-]{1,61}[a-z0-9](?:/[^/ ][^/]*)*\/?$`.
+   */
   bucketPath?: string;
-  /** The AWS account ID that owns the S3 bucket. Required to ensure the bucket is still owned by the same expected owner at generation time. */
+  /**
+   * The AWS account ID that owns the S3 bucket. Required to ensure the bucket is still owned by the same expected owner at generation time.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   bucketOwner?: string;
 }
 
@@ -113,11 +149,19 @@ export interface PlanS3ReportOutputConfiguration {
 export interface PlanTrigger {
   /** The description for a trigger. */
   description?: string;
-  /** The AWS Region for a trigger. */
+  /**
+   * The AWS Region for a trigger.
+   *
+   * Pattern: `^[a-z]{2}-[a-z-]+-\d+$`.
+   */
   targetRegion: string;
   /** The action to perform when the trigger fires. Valid values include ACTIVATE and DEACTIVATE. */
   action: "activate" | "deactivate" | "postRecovery";
-  /** The conditions that must be met for the trigger to fire. */
+  /**
+   * The conditions that must be met for the trigger to fire.
+   *
+   * Items: 1–10.
+   */
   conditions: PlanTriggerCondition[];
   /** The minimum time, in minutes, that must elapse between automatic executions of the plan. */
   minDelayMinutesBetweenExecutions: number;
@@ -145,7 +189,11 @@ export interface PlanWorkflow {
   steps?: PlanStep[];
   /** The action that the workflow performs. Valid values include ACTIVATE and DEACTIVATE. */
   workflowTargetAction: "activate" | "deactivate" | "postRecovery";
-  /** The AWS Region that the workflow targets. */
+  /**
+   * The AWS Region that the workflow targets.
+   *
+   * Pattern: `^[a-z]{2}-[a-z-]+-\d+$`.
+   */
   workflowTargetRegion?: string;
   /** The description of the workflow. */
   workflowDescription?: string;
@@ -209,9 +257,17 @@ export interface PlanExecutionBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-customactionlambdaconfiguration.html | CloudFormation: CustomActionLambdaConfiguration}
  */
 export interface PlanCustomActionLambdaConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The AWS Lambda functions for the execution block. */
+  /**
+   * The AWS Lambda functions for the execution block.
+   *
+   * Items: 1–2.
+   */
   lambdas: PlanLambdas[];
   /** The retry interval specified. */
   retryIntervalMinutes: number;
@@ -227,7 +283,11 @@ export interface PlanCustomActionLambdaConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-lambdas.html | CloudFormation: Lambdas}
  */
 export interface PlanLambdas {
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
@@ -251,9 +311,17 @@ export interface PlanLambdaUngraceful {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-ec2asgcapacityincreaseconfiguration.html | CloudFormation: Ec2AsgCapacityIncreaseConfiguration}
  */
 export interface PlanEc2AsgCapacityIncreaseConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The EC2 Auto Scaling groups for the configuration. */
+  /**
+   * The EC2 Auto Scaling groups for the configuration.
+   *
+   * Items: 2–2.
+   */
   asgs: PlanAsg[];
   /** The settings for ungraceful execution. */
   ungraceful?: PlanEc2Ungraceful;
@@ -269,11 +337,19 @@ export interface PlanEc2AsgCapacityIncreaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-asg.html | CloudFormation: Asg}
  */
 export interface PlanAsg {
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
-  /** The Amazon Resource Name (ARN) of the EC2 Auto Scaling group. */
+  /**
+   * The Amazon Resource Name (ARN) of the EC2 Auto Scaling group.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:autoscaling:[a-z0-9-]+:\d{12}:autoScalingGroup:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:autoScalingGroupName/[\S\s]{1,255}$`.
+   */
   arn?: string;
 }
 
@@ -283,7 +359,11 @@ export interface PlanAsg {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-ec2ungraceful.html | CloudFormation: Ec2Ungraceful}
  */
 export interface PlanEc2Ungraceful {
-  /** The minimum success percentage that you specify for EC2 Auto Scaling groups. */
+  /**
+   * The minimum success percentage that you specify for EC2 Auto Scaling groups.
+   *
+   * Range: 0–99.
+   */
   minimumSuccessPercentage: number;
 }
 
@@ -293,7 +373,11 @@ export interface PlanEc2Ungraceful {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-executionapprovalconfiguration.html | CloudFormation: ExecutionApprovalConfiguration}
  */
 export interface PlanExecutionApprovalConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
   /** The IAM approval role for the configuration. */
   approvalRole: string;
@@ -305,9 +389,17 @@ export interface PlanExecutionApprovalConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-arcroutingcontrolconfiguration.html | CloudFormation: ArcRoutingControlConfiguration}
  */
 export interface PlanArcRoutingControlConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
@@ -323,9 +415,12 @@ export interface PlanArcRoutingControlState {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-auroraprovisionedscalingconfiguration.html | CloudFormation: AuroraProvisionedScalingConfiguration} */
 export interface PlanAuroraProvisionedScalingConfiguration {
+  /** Range: at least 1. */
   timeoutMinutes?: number;
+  /** Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`. */
   crossAccountRole?: string;
   externalId?: string;
+  /** Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`. */
   globalClusterIdentifier: string;
   regionDatabaseClusterArns: Record<string, string>;
   instanceArns: Record<string, string>;
@@ -333,9 +428,12 @@ export interface PlanAuroraProvisionedScalingConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-auroraserverlessscalingconfiguration.html | CloudFormation: AuroraServerlessScalingConfiguration} */
 export interface PlanAuroraServerlessScalingConfiguration {
+  /** Range: at least 1. */
   timeoutMinutes?: number;
+  /** Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`. */
   crossAccountRole?: string;
   externalId?: string;
+  /** Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`. */
   globalClusterIdentifier: string;
   regionDatabaseClusterArns: Record<string, string>;
   targetPercent?: number;
@@ -347,9 +445,17 @@ export interface PlanAuroraServerlessScalingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-globalauroraconfiguration.html | CloudFormation: GlobalAuroraConfiguration}
  */
 export interface PlanGlobalAuroraConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
@@ -389,11 +495,19 @@ export interface PlanParallelExecutionBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-regionswitchplanconfiguration.html | CloudFormation: RegionSwitchPlanConfiguration}
  */
 export interface PlanRegionSwitchPlanConfiguration {
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
-  /** The Amazon Resource Name (ARN) of the plan configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the plan configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:arc-region-switch::[0-9]{12}:plan/([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?):([a-z0-9]{6})$`.
+   */
   arn: string;
 }
 
@@ -403,11 +517,19 @@ export interface PlanRegionSwitchPlanConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-ecscapacityincreaseconfiguration.html | CloudFormation: EcsCapacityIncreaseConfiguration}
  */
 export interface PlanEcsCapacityIncreaseConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
   /** The target percentage specified for the configuration. */
   targetPercent?: number;
-  /** The services specified for the configuration. */
+  /**
+   * The services specified for the configuration.
+   *
+   * Items: 2–2.
+   */
   services: PlanService[];
   /** The settings for ungraceful execution. */
   ungraceful?: PlanEcsUngraceful;
@@ -421,13 +543,25 @@ export interface PlanEcsCapacityIncreaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-service.html | CloudFormation: Service}
  */
 export interface PlanService {
-  /** The cross account role for a service. */
+  /**
+   * The cross account role for a service.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the service. */
   externalId?: string;
-  /** The cluster Amazon Resource Name (ARN) for a service. */
+  /**
+   * The cluster Amazon Resource Name (ARN) for a service.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:ecs:[a-z0-9-]+:\d{12}:cluster/[a-zA-Z0-9_-]{1,255}$`.
+   */
   clusterArn?: string;
-  /** The Amazon Resource Name (ARN) for a service. */
+  /**
+   * The Amazon Resource Name (ARN) for a service.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:ecs:[a-z0-9-]+:\d{12}:service/[a-zA-Z0-9_-]+/[a-zA-Z0-9_-]{1,255}$`.
+   */
   serviceArn?: string;
 }
 
@@ -437,7 +571,11 @@ export interface PlanService {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-ecsungraceful.html | CloudFormation: EcsUngraceful}
  */
 export interface PlanEcsUngraceful {
-  /** The minimum success percentage specified for the configuration. */
+  /**
+   * The minimum success percentage specified for the configuration.
+   *
+   * Range: 0–99.
+   */
   minimumSuccessPercentage: number;
 }
 
@@ -447,15 +585,31 @@ export interface PlanEcsUngraceful {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-eksresourcescalingconfiguration.html | CloudFormation: EksResourceScalingConfiguration}
  */
 export interface PlanEksResourceScalingConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The target percentage for the configuration. */
+  /**
+   * The target percentage for the configuration.
+   *
+   * Range: at least 1.
+   */
   targetPercent?: number;
   /** The Kubernetes resource type for the configuration. */
   kubernetesResourceType: PlanKubernetesResourceType;
-  /** The scaling resources for the configuration. */
+  /**
+   * The scaling resources for the configuration.
+   *
+   * Items: at least 1.
+   */
   scalingResources?: Record<string, Record<string, PlanKubernetesScalingResource>>[];
-  /** The clusters for the configuration. */
+  /**
+   * The clusters for the configuration.
+   *
+   * Items: at least 2.
+   */
   eksClusters?: PlanEksCluster[];
   /** The settings for ungraceful execution. */
   ungraceful?: PlanEksResourceScalingUngraceful;
@@ -481,7 +635,11 @@ export interface PlanKubernetesResourceType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-kubernetesscalingresource.html | CloudFormation: KubernetesScalingResource}
  */
 export interface PlanKubernetesScalingResource {
-  /** The namespace for the Kubernetes resource. */
+  /**
+   * The namespace for the Kubernetes resource.
+   *
+   * Pattern: `^[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$`.
+   */
   namespace: string;
   /** The name for the Kubernetes resource. */
   name: string;
@@ -495,11 +653,19 @@ export interface PlanKubernetesScalingResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-ekscluster.html | CloudFormation: EksCluster}
  */
 export interface PlanEksCluster {
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
-  /** The Amazon Resource Name (ARN) of an AWS EKS cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS EKS cluster.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:eks:[a-z0-9-]+:\d{12}:cluster/[a-zA-Z0-9][a-zA-Z0-9-_]{0,99}$`.
+   */
   clusterArn: string;
 }
 
@@ -509,7 +675,11 @@ export interface PlanEksCluster {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-eksresourcescalingungraceful.html | CloudFormation: EksResourceScalingUngraceful}
  */
 export interface PlanEksResourceScalingUngraceful {
-  /** The minimum success percentage for the configuration. */
+  /**
+   * The minimum success percentage for the configuration.
+   *
+   * Range: 0–99.
+   */
   minimumSuccessPercentage: number;
 }
 
@@ -519,15 +689,31 @@ export interface PlanEksResourceScalingUngraceful {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-route53healthcheckconfiguration.html | CloudFormation: Route53HealthCheckConfiguration}
  */
 export interface PlanRoute53HealthCheckConfiguration {
-  /** The Amazon Route 53 health check configuration time out (in minutes). */
+  /**
+   * The Amazon Route 53 health check configuration time out (in minutes).
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
-  /** The Amazon Route 53 health check configuration hosted zone ID. */
+  /**
+   * The Amazon Route 53 health check configuration hosted zone ID.
+   *
+   * Length: 1–32.
+   */
   hostedZoneId: string;
-  /** The Amazon Route 53 health check configuration record name. */
+  /**
+   * The Amazon Route 53 health check configuration record name.
+   *
+   * Length: 1–1024.
+   */
   recordName: string;
   /** The Amazon Route 53 health check configuration record sets. */
   recordSets?: PlanRoute53ResourceRecordSet[];
@@ -539,9 +725,17 @@ export interface PlanRoute53HealthCheckConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-route53resourcerecordset.html | CloudFormation: Route53ResourceRecordSet}
  */
 export interface PlanRoute53ResourceRecordSet {
-  /** The Amazon Route 53 record set identifier. */
+  /**
+   * The Amazon Route 53 record set identifier.
+   *
+   * Length: 1–1024.
+   */
   recordSetIdentifier?: string;
-  /** The Amazon Route 53 record set Region. */
+  /**
+   * The Amazon Route 53 record set Region.
+   *
+   * Pattern: `^[a-z]{2}-[a-z-]+-\d+$`.
+   */
   region?: string;
 }
 
@@ -551,19 +745,35 @@ export interface PlanRoute53ResourceRecordSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-documentdbconfiguration.html | CloudFormation: DocumentDbConfiguration}
  */
 export interface PlanDocumentDbConfiguration {
-  /** The timeout value specified for the configuration. */
+  /**
+   * The timeout value specified for the configuration.
+   *
+   * Range: at least 1.
+   */
   timeoutMinutes?: number;
-  /** The cross account role for the configuration. */
+  /**
+   * The cross account role for the configuration.
+   *
+   * Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`.
+   */
   crossAccountRole?: string;
   /** The external ID (secret key) for the configuration. */
   externalId?: string;
-  /** The global cluster identifier for a DocumentDB global cluster. */
+  /**
+   * The global cluster identifier for a DocumentDB global cluster.
+   *
+   * Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier: string;
   /** The behavior for a global cluster, that is, only allow switchover or also allow failover. */
   behavior: "switchoverOnly" | "failover";
   /** The settings for ungraceful execution. */
   ungraceful?: PlanDocumentDbUngraceful;
-  /** The database cluster Amazon Resource Names (ARNs) for a DocumentDB global cluster. */
+  /**
+   * The database cluster Amazon Resource Names (ARNs) for a DocumentDB global cluster.
+   *
+   * Each item: Pattern: `^arn:aws[a-zA-Z-]*:rds:[a-z0-9-]+:\d{12}:cluster:[a-zA-Z0-9][a-zA-Z0-9-_]{0,99}$`.
+   */
   databaseClusterArns: string[];
 }
 
@@ -579,7 +789,9 @@ export interface PlanDocumentDbUngraceful {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-rdspromotereadreplicaconfiguration.html | CloudFormation: RdsPromoteReadReplicaConfiguration} */
 export interface PlanRdsPromoteReadReplicaConfiguration {
+  /** Range: at least 1. */
   timeoutMinutes?: number;
+  /** Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`. */
   crossAccountRole?: string;
   externalId?: string;
   dbInstanceArnMap: Record<string, string>;
@@ -587,7 +799,9 @@ export interface PlanRdsPromoteReadReplicaConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-rdscreatecrossregionreplicaconfiguration.html | CloudFormation: RdsCreateCrossRegionReplicaConfiguration} */
 export interface PlanRdsCreateCrossRegionReplicaConfiguration {
+  /** Range: at least 1. */
   timeoutMinutes?: number;
+  /** Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`. */
   crossAccountRole?: string;
   externalId?: string;
   dbInstanceArnMap: Record<string, string>;
@@ -595,6 +809,7 @@ export interface PlanRdsCreateCrossRegionReplicaConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-lambdaeventsourcemappingconfiguration.html | CloudFormation: LambdaEventSourceMappingConfiguration} */
 export interface PlanLambdaEventSourceMappingConfiguration {
+  /** Range: at least 1. */
   timeoutMinutes?: number;
   action: "enable" | "disable";
   regionEventSourceMappings: Record<string, PlanEventSourceMapping>;
@@ -603,7 +818,9 @@ export interface PlanLambdaEventSourceMappingConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-eventsourcemapping.html | CloudFormation: EventSourceMapping} */
 export interface PlanEventSourceMapping {
+  /** Pattern: `^arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:event-source-mapping:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`. */
   arn: string;
+  /** Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`. */
   crossAccountRole?: string;
   externalId?: string;
 }
@@ -615,9 +832,12 @@ export interface PlanLambdaEventSourceMappingUngraceful {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arcregionswitch-plan-neptuneglobaldatabaseconfiguration.html | CloudFormation: NeptuneGlobalDatabaseConfiguration} */
 export interface PlanNeptuneGlobalDatabaseConfiguration {
+  /** Range: at least 1. */
   timeoutMinutes?: number;
+  /** Pattern: `^arn:aws[a-zA-Z0-9-]*:iam::[0-9]{12}:role/.+$`. */
   crossAccountRole?: string;
   externalId?: string;
+  /** Length: 1–63. Pattern: `^[A-Za-z][0-9A-Za-z-]*$`. */
   globalClusterIdentifier: string;
   behavior: "failover" | "switchoverOnly";
   ungraceful?: PlanNeptuneUngraceful;

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-arczonalshift-autoshiftobservernotificationstatus.html | CloudFormation: AWS::ARCZonalShift::AutoshiftObserverNotificationStatus}
  */
-export const AutoshiftObserverNotificationStatus = cloudControlType<AutoshiftObserverNotificationStatusArgs, AutoshiftObserverNotificationStatusOutputs>("AWS::ARCZonalShift::AutoshiftObserverNotificationStatus", "aws:arczonalshift:AutoshiftObserverNotificationStatus", '{"p":[["Status",["enum","ENABLED"],67],["AccountId","string",72],["Region","string",72]],"id":["AccountId","Region"]}');
+export const AutoshiftObserverNotificationStatus = cloudControlType<AutoshiftObserverNotificationStatusArgs, AutoshiftObserverNotificationStatusOutputs>("AWS::ARCZonalShift::AutoshiftObserverNotificationStatus", "aws:arczonalshift:AutoshiftObserverNotificationStatus", '{"p":[["Status",["enum","ENABLED"],67],["AccountId","string",72],["Region","string",72]],"id":["AccountId","Region"],"reg":{"h":"crdl","co":["Status"],"ro":["AccountId","Region"],"tg":[false,true,true]}}');
 /** A {@link AutoshiftObserverNotificationStatus} instance: its attributes as typed outputs. */
 export type AutoshiftObserverNotificationStatus = InstanceType<typeof AutoshiftObserverNotificationStatus>;
 
@@ -37,7 +37,7 @@ export interface AutoshiftObserverNotificationStatusOutputs extends AutoshiftObs
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-arczonalshift-zonalautoshiftconfiguration.html | CloudFormation: AWS::ARCZonalShift::ZonalAutoshiftConfiguration}
  */
-export const ZonalAutoshiftConfiguration = cloudControlType<ZonalAutoshiftConfigurationArgs, ZonalAutoshiftConfigurationOutputs>("AWS::ARCZonalShift::ZonalAutoshiftConfiguration", "aws:arczonalshift:ZonalAutoshiftConfiguration", '{"p":[["ZonalAutoshiftStatus",["enum","ENABLED"]],["PracticeRunConfiguration",["ref","PracticeRunConfiguration"]],["ResourceIdentifier","string",67]],"id":["ResourceIdentifier"],"d":{"PracticeRunConfiguration":[["BlockingAlarms",["array",["ref","ControlCondition"]]],["OutcomeAlarms",["array",["ref","ControlCondition"]],1],["BlockedDates",["array","string"]],["BlockedWindows",["array","string"]]],"ControlCondition":[["Type","string",1],["AlarmIdentifier","string",1]]}}');
+export const ZonalAutoshiftConfiguration = cloudControlType<ZonalAutoshiftConfigurationArgs, ZonalAutoshiftConfigurationOutputs>("AWS::ARCZonalShift::ZonalAutoshiftConfiguration", "aws:arczonalshift:ZonalAutoshiftConfiguration", '{"p":[["ZonalAutoshiftStatus",["enum","ENABLED"]],["PracticeRunConfiguration",["ref","PracticeRunConfiguration"]],["ResourceIdentifier","string",67]],"id":["ResourceIdentifier"],"d":{"PracticeRunConfiguration":[["BlockingAlarms",["array",["ref","ControlCondition"]]],["OutcomeAlarms",["array",["ref","ControlCondition"]],1],["BlockedDates",["array","string"]],["BlockedWindows",["array","string"]]],"ControlCondition":[["Type","string",1],["AlarmIdentifier","string",1]]},"reg":{"h":"crudl","co":["ResourceIdentifier"],"uo":["PracticeRunConfiguration/BlockingAlarms","PracticeRunConfiguration/OutcomeAlarms","PracticeRunConfiguration/BlockedDates","PracticeRunConfiguration/BlockedWindows"],"tg":[false,true,true],"nm":{"path":"ResourceIdentifier","min":8,"max":1024}}}');
 /** A {@link ZonalAutoshiftConfiguration} instance: its attributes as typed outputs. */
 export type ZonalAutoshiftConfiguration = InstanceType<typeof ZonalAutoshiftConfiguration>;
 
@@ -57,6 +57,8 @@ export interface ZonalAutoshiftConfigurationArgs {
    * The identifier for the resource that AWS shifts traffic for. The identifier is the Amazon Resource Name (ARN) for the resource.
    *
    * At this time, supported resources are Network Load Balancers and Application Load Balancers.
+   *
+   * Length: 8–1024.
    */
   resourceIdentifier: string;
 }
@@ -75,14 +77,24 @@ export interface ZonalAutoshiftConfigurationOutputs extends ZonalAutoshiftConfig
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arczonalshift-zonalautoshiftconfiguration-practicerunconfiguration.html | CloudFormation: PracticeRunConfiguration}
  */
 export interface ZonalAutoshiftConfigurationPracticeRunConfiguration {
-  /** An optional alarm that you can specify that blocks practice runs when the alarm is in an `ALARM` state. When a blocking alarm goes into an `ALARM` state, it prevents practice runs from being started, and ends practice runs that are in progress. */
+  /**
+   * An optional alarm that you can specify that blocks practice runs when the alarm is in an `ALARM` state. When a blocking alarm goes into an `ALARM` state, it prevents practice runs from being started, and ends practice runs that are in progress.
+   *
+   * Items: 1–1.
+   */
   blockingAlarms?: ZonalAutoshiftConfigurationControlCondition[];
-  /** The alarm that you specify to monitor the health of your application during practice runs. When the outcome alarm goes into an `ALARM` state, the practice run is ended and the outcome is set to `FAILED` . */
+  /**
+   * The alarm that you specify to monitor the health of your application during practice runs. When the outcome alarm goes into an `ALARM` state, the practice run is ended and the outcome is set to `FAILED` .
+   *
+   * Items: 1–1.
+   */
   outcomeAlarms: ZonalAutoshiftConfigurationControlCondition[];
   /**
    * An array of one or more dates that you can specify when AWS does not start practice runs for a resource. Dates are in UTC.
    *
    * Specify blocked dates in the format `YYYY-MM-DD` , separated by spaces.
+   *
+   * Items: 0–15. Each item: Length: 10–10. Pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`.
    */
   blockedDates?: string[];
   /**
@@ -91,6 +103,8 @@ export interface ZonalAutoshiftConfigurationPracticeRunConfiguration {
    * Specify blocked windows in the format `DAY:HH:MM-DAY:HH:MM` , separated by spaces. For example, `MON:18:30-MON:19:30 TUE:18:30-TUE:19:30` .
    *
    * > Blocked windows have to start and end on the same day. Windows that span multiple days aren't supported.
+   *
+   * Items: 0–15. Each item: Length: 19–19. Pattern: `^(Mon|Tue|Wed|Thu|Fri|Sat|Sun):[0-9]{2}:[0-9]{2}-(Mon|Tue|Wed|Thu|Fri|Sat|Sun):[0-9]{2}:[0-9]{2}$`.
    */
   blockedWindows?: string[];
 }
@@ -105,8 +119,16 @@ export interface ZonalAutoshiftConfigurationPracticeRunConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-arczonalshift-zonalautoshiftconfiguration-controlcondition.html | CloudFormation: ControlCondition}
  */
 export interface ZonalAutoshiftConfigurationControlCondition {
-  /** The type of alarm specified for a practice run. You can only specify Amazon CloudWatch alarms for practice runs, so the only valid value is `CLOUDWATCH` . */
+  /**
+   * The type of alarm specified for a practice run. You can only specify Amazon CloudWatch alarms for practice runs, so the only valid value is `CLOUDWATCH` .
+   *
+   * Length: 8–10. Pattern: `^[a-zA-Z]*$`.
+   */
   type: string;
-  /** The Amazon Resource Name (ARN) for an Amazon CloudWatch alarm that you specify as a control condition for a practice run. */
+  /**
+   * The Amazon Resource Name (ARN) for an Amazon CloudWatch alarm that you specify as a control condition for a practice run.
+   *
+   * Length: 8–1024. Pattern: `^.*$`.
+   */
   alarmIdentifier: string;
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `Alexa::ASK::Skill` resource creates an Alexa skill that enables customers to access new abilities. For more information about developing a skill, see the  .
  *
+ * @deprecated Cloud Control cannot create Alexa::ASK::Skill: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-alexa-ask-skill.html | CloudFormation: Alexa::ASK::Skill}
  */
-export const Skill = cloudControlType<SkillArgs, SkillOutputs>("Alexa::ASK::Skill", "aws:ask:Skill", '{"p":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"],1],["VendorId","string",67],["SkillPackage",["ref","SkillPackage"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"AuthenticationConfiguration":[["RefreshToken","string",1],["ClientSecret","string",49],["ClientId","string",1]],"SkillPackage":[["S3BucketRole","string"],["S3ObjectVersion","string"],["S3Bucket","string",1],["S3Key","string",1],["Overrides",["ref","Overrides"]]],"Overrides":[["Manifest","json"]]}}');
+export const Skill = cloudControlType<SkillArgs, SkillOutputs>("Alexa::ASK::Skill", "aws:ask:Skill", '{"p":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"],1],["VendorId","string",67],["SkillPackage",["ref","SkillPackage"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"AuthenticationConfiguration":[["RefreshToken","string",1],["ClientSecret","string",49],["ClientId","string",1]],"SkillPackage":[["S3BucketRole","string"],["S3ObjectVersion","string"],["S3Bucket","string",1],["S3Key","string",1],["Overrides",["ref","Overrides"]]],"Overrides":[["Manifest","json"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Skill} instance: its attributes as typed outputs. */
 export type Skill = InstanceType<typeof Skill>;
 

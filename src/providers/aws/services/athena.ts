@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-athena-capacityreservation.html | CloudFormation: AWS::Athena::CapacityReservation}
  */
-export const CapacityReservation = cloudControlType<CapacityReservationArgs, CapacityReservationOutputs>("AWS::Athena::CapacityReservation", "aws:athena:CapacityReservation", '{"p":[["TargetDpus","integer",1],["CapacityAssignmentConfiguration",["ref","CapacityAssignmentConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Status",["enum","PENDING","ACTIVE","CANCELLING","CANCELLED","FAILED","UPDATE_PENDING"],8],["AllocatedDpus","integer",8],["CreationTime","string",8],["LastSuccessfulAllocationTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"CapacityAssignmentConfiguration":[["CapacityAssignments",["array",["ref","CapacityAssignment"]],1]],"CapacityAssignment":[["WorkgroupNames",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:athena:${Region}:${Account}:capacity-reservation/${CapacityReservationName}"}');
+export const CapacityReservation = cloudControlType<CapacityReservationArgs, CapacityReservationOutputs>("AWS::Athena::CapacityReservation", "aws:athena:CapacityReservation", '{"p":[["TargetDpus","integer",1],["CapacityAssignmentConfiguration",["ref","CapacityAssignmentConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Status",["enum","PENDING","ACTIVE","CANCELLING","CANCELLED","FAILED","UPDATE_PENDING"],8],["AllocatedDpus","integer",8],["CreationTime","string",8],["LastSuccessfulAllocationTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"CapacityAssignmentConfiguration":[["CapacityAssignments",["array",["ref","CapacityAssignment"]],1]],"CapacityAssignment":[["WorkgroupNames",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","Status","AllocatedDpus","CreationTime","LastSuccessfulAllocationTime"],"uo":["CapacityAssignmentConfiguration/CapacityAssignments","CapacityAssignmentConfiguration/CapacityAssignments/*/WorkgroupNames","Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:athena:${Region}:${Account}:capacity-reservation/${CapacityReservationName}"}');
 /** A {@link CapacityReservation} instance: its attributes as typed outputs. */
 export type CapacityReservation = InstanceType<typeof CapacityReservation>;
 
 /** Inputs of {@link CapacityReservation}. */
 export interface CapacityReservationArgs {
-  /** The number of data processing units requested. */
+  /**
+   * The number of data processing units requested.
+   *
+   * Range: at least 1.
+   */
   targetDpus: number;
   /** Assigns Athena workgroups (and hence their queries) to capacity reservations. A capacity reservation can have only one capacity assignment configuration, but the capacity assignment configuration can be made up of multiple individual assignments. Each assignment specifies how Athena queries can consume capacity from the capacity reservation that their workgroup is mapped to. */
   capacityAssignmentConfiguration?: CapacityReservationCapacityAssignmentConfiguration;
@@ -29,7 +33,11 @@ export interface CapacityReservationArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The name of the capacity reservation. */
+  /**
+   * The name of the capacity reservation.
+   *
+   * Pattern: `[a-zA-Z0-9._-]{1,128}`.
+   */
   name: string;
 }
 
@@ -63,7 +71,11 @@ export interface CapacityReservationCapacityAssignmentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-athena-capacityreservation-capacityassignment.html | CloudFormation: CapacityAssignment}
  */
 export interface CapacityReservationCapacityAssignment {
-  /** The list of workgroup names for the capacity assignment. */
+  /**
+   * The list of workgroup names for the capacity assignment.
+   *
+   * Each item: Pattern: `[a-zA-Z0-9._-]{1,128}`.
+   */
   workgroupNames: string[];
 }
 
@@ -72,7 +84,7 @@ export interface CapacityReservationCapacityAssignment {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-athena-datacatalog.html | CloudFormation: AWS::Athena::DataCatalog}
  */
-export const DataCatalog = cloudControlType<DataCatalogArgs, DataCatalogOutputs>("AWS::Athena::DataCatalog", "aws:athena:DataCatalog", '{"p":[["Type",["enum","LAMBDA","GLUE","HIVE","FEDERATED"],1],["Description","string"],["Parameters",["map","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Status",["enum","CREATE_IN_PROGRESS","CREATE_COMPLETE","CREATE_FAILED","CREATE_FAILED_CLEANUP_IN_PROGRESS","CREATE_FAILED_CLEANUP_COMPLETE","CREATE_FAILED_CLEANUP_FAILED","DELETE_IN_PROGRESS","DELETE_COMPLETE","DELETE_FAILED"]],["ConnectionType","string"],["Error","string"]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:athena:${Region}:${Account}:datacatalog/${DataCatalogName}"}');
+export const DataCatalog = cloudControlType<DataCatalogArgs, DataCatalogOutputs>("AWS::Athena::DataCatalog", "aws:athena:DataCatalog", '{"p":[["Type",["enum","LAMBDA","GLUE","HIVE","FEDERATED"],1],["Description","string"],["Parameters",["map","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Status",["enum","CREATE_IN_PROGRESS","CREATE_COMPLETE","CREATE_FAILED","CREATE_FAILED_CLEANUP_IN_PROGRESS","CREATE_FAILED_CLEANUP_COMPLETE","CREATE_FAILED_CLEANUP_FAILED","DELETE_IN_PROGRESS","DELETE_COMPLETE","DELETE_FAILED"]],["ConnectionType","string"],["Error","string"]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:athena:${Region}:${Account}:datacatalog/${DataCatalogName}"}');
 /** A {@link DataCatalog} instance: its attributes as typed outputs. */
 export type DataCatalog = InstanceType<typeof DataCatalog>;
 
@@ -80,7 +92,11 @@ export type DataCatalog = InstanceType<typeof DataCatalog>;
 export interface DataCatalogArgs {
   /** The type of data catalog: `LAMBDA` for a federated catalog, `GLUE` for AWS Glue Catalog, or `HIVE` for an external hive metastore. */
   type: "LAMBDA" | "GLUE" | "HIVE" | "FEDERATED";
-  /** A description of the data catalog. */
+  /**
+   * A description of the data catalog.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /**
    * Specifies the Lambda function or functions to use for creating the data catalog. This is a mapping whose values depend on the catalog type.
@@ -103,7 +119,11 @@ export interface DataCatalogArgs {
   parameters?: Record<string, string>;
   /** The tags (key-value pairs) to associate with this resource. */
   tags?: AwsTag[];
-  /** The name of the data catalog. The catalog name must be unique for the AWS account and can use a maximum of 128 alphanumeric, underscore, at sign, or hyphen characters. */
+  /**
+   * The name of the data catalog. The catalog name must be unique for the AWS account and can use a maximum of 128 alphanumeric, underscore, at sign, or hyphen characters.
+   *
+   * Length: 1–256.
+   */
   name: string;
   /**
    * The status of the creation or deletion of the data catalog.
@@ -142,21 +162,41 @@ export interface DataCatalogOutputs extends DataCatalogArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-athena-namedquery.html | CloudFormation: AWS::Athena::NamedQuery}
  */
-export const NamedQuery = cloudControlType<NamedQueryArgs, NamedQueryOutputs>("AWS::Athena::NamedQuery", "aws:athena:NamedQuery", '{"p":[["WorkGroup","string",66],["Description","string",66],["QueryString","string",67],["Database","string",67],["Name","string",66],["NamedQueryId","string",72]],"id":["NamedQueryId"]}');
+export const NamedQuery = cloudControlType<NamedQueryArgs, NamedQueryOutputs>("AWS::Athena::NamedQuery", "aws:athena:NamedQuery", '{"p":[["WorkGroup","string",66],["Description","string",66],["QueryString","string",67],["Database","string",67],["Name","string",66],["NamedQueryId","string",72]],"id":["NamedQueryId"],"reg":{"h":"crdl","co":["Name","Database","Description","QueryString","WorkGroup"],"ro":["NamedQueryId"],"tg":[false,true,true],"nm":{"path":"Name","min":1,"max":128}}}');
 /** A {@link NamedQuery} instance: its attributes as typed outputs. */
 export type NamedQuery = InstanceType<typeof NamedQuery>;
 
 /** Inputs of {@link NamedQuery}. */
 export interface NamedQueryArgs {
-  /** The name of the workgroup that contains the named query. */
+  /**
+   * The name of the workgroup that contains the named query.
+   *
+   * Length: 1–128.
+   */
   workGroup?: string;
-  /** The query description. */
+  /**
+   * The query description.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** The SQL statements that make up the query. */
+  /**
+   * The SQL statements that make up the query.
+   *
+   * Length: 1–262144.
+   */
   queryString: string;
-  /** The database to which the query belongs. */
+  /**
+   * The database to which the query belongs.
+   *
+   * Length: 1–255.
+   */
   database: string;
-  /** The query name. */
+  /**
+   * The query name.
+   *
+   * Length: 1–128.
+   */
   name?: string;
 }
 
@@ -171,19 +211,35 @@ export interface NamedQueryOutputs extends NamedQueryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-athena-preparedstatement.html | CloudFormation: AWS::Athena::PreparedStatement}
  */
-export const PreparedStatement = cloudControlType<PreparedStatementArgs, PreparedStatementOutputs>("AWS::Athena::PreparedStatement", "aws:athena:PreparedStatement", '{"p":[["StatementName","string",67],["WorkGroup","string",67],["Description","string"],["QueryStatement","string",1]],"id":["StatementName","WorkGroup"]}');
+export const PreparedStatement = cloudControlType<PreparedStatementArgs, PreparedStatementOutputs>("AWS::Athena::PreparedStatement", "aws:athena:PreparedStatement", '{"p":[["StatementName","string",67],["WorkGroup","string",67],["Description","string"],["QueryStatement","string",1]],"id":["StatementName","WorkGroup"],"reg":{"h":"crudl","co":["StatementName","WorkGroup"],"tg":[false,true,true]}}');
 /** A {@link PreparedStatement} instance: its attributes as typed outputs. */
 export type PreparedStatement = InstanceType<typeof PreparedStatement>;
 
 /** Inputs of {@link PreparedStatement}. */
 export interface PreparedStatementArgs {
-  /** The name of the prepared statement. */
+  /**
+   * The name of the prepared statement.
+   *
+   * Length: 1–256.
+   */
   statementName: string;
-  /** The workgroup to which the prepared statement belongs. */
+  /**
+   * The workgroup to which the prepared statement belongs.
+   *
+   * Length: 1–128.
+   */
   workGroup: string;
-  /** The description of the prepared statement. */
+  /**
+   * The description of the prepared statement.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** The query string for the prepared statement. */
+  /**
+   * The query string for the prepared statement.
+   *
+   * Length: 1–262144.
+   */
   queryStatement: string;
 }
 
@@ -196,25 +252,43 @@ export interface PreparedStatementOutputs extends PreparedStatementArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-athena-workgroup.html | CloudFormation: AWS::Athena::WorkGroup}
  */
-export const WorkGroup = cloudControlType<WorkGroupArgs, WorkGroupOutputs>("AWS::Athena::WorkGroup", "aws:athena:WorkGroup", '{"p":[["RecursiveDeleteOption","boolean"],["WorkGroupConfiguration",["ref","WorkGroupConfiguration"]],["Description","string"],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["WorkGroupConfigurationUpdates",["ref","WorkGroupConfigurationUpdates"]],["CreationTime","string",8]],"id":["Name"],"d":{"WorkGroupConfiguration":[["EnforceWorkGroupConfiguration","boolean"],["EngineVersion",["ref","EngineVersion"]],["PublishCloudWatchMetricsEnabled","boolean"],["ResultConfiguration",["ref","ResultConfiguration"]],["AdditionalConfiguration","string"],["CustomerContentEncryptionConfiguration",["ref","CustomerContentEncryptionConfiguration"]],["BytesScannedCutoffPerQuery","integer"],["RequesterPaysEnabled","boolean"],["ExecutionRole","string"],["ManagedQueryResultsConfiguration",["ref","ManagedQueryResultsConfiguration"]],["EngineConfiguration",["ref","EngineConfiguration"]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"EngineVersion":[["SelectedEngineVersion","string"],["EffectiveEngineVersion","string"]],"ResultConfiguration":[["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["OutputLocation","string"],["AclConfiguration",["ref","AclConfiguration"]],["ExpectedBucketOwner","string"]],"EncryptionConfiguration":[["EncryptionOption",["enum","SSE_S3","SSE_KMS","CSE_KMS"],1],["KmsKey","string"]],"AclConfiguration":[["S3AclOption",["enum","BUCKET_OWNER_FULL_CONTROL"],1]],"CustomerContentEncryptionConfiguration":[["KmsKey","string",1]],"ManagedQueryResultsConfiguration":[["EncryptionConfiguration",["ref","ManagedStorageEncryptionConfiguration"]],["Enabled","boolean"]],"ManagedStorageEncryptionConfiguration":[["KmsKey","string"]],"EngineConfiguration":[["CoordinatorDpuSize","integer"],["MaxConcurrentDpus","integer"],["DefaultExecutorDpuSize","integer"],["AdditionalConfigs",["map","string"]],["SparkProperties",["map","string"]],["Classifications",["array",["ref","Classification"]]]],"Classification":[["Name","string"],["Properties",["map","string"]]],"MonitoringConfiguration":[["CloudWatchLoggingConfiguration",["ref","CloudWatchLoggingConfiguration"]],["ManagedLoggingConfiguration",["ref","ManagedLoggingConfiguration"]],["S3LoggingConfiguration",["ref","S3LoggingConfiguration"]]],"CloudWatchLoggingConfiguration":[["Enabled","boolean"],["LogGroup","string"],["LogStreamNamePrefix","string"],["LogTypes",["map",["array","string"]]]],"ManagedLoggingConfiguration":[["Enabled","boolean"],["KmsKey","string"]],"S3LoggingConfiguration":[["Enabled","boolean"],["LogLocation","string"],["KmsKey","string"]],"WorkGroupConfigurationUpdates":[["BytesScannedCutoffPerQuery","integer"],["EnforceWorkGroupConfiguration","boolean"],["PublishCloudWatchMetricsEnabled","boolean"],["RequesterPaysEnabled","boolean"],["ResultConfigurationUpdates",["ref","ResultConfigurationUpdates"]],["RemoveBytesScannedCutoffPerQuery","boolean"],["EngineVersion",["ref","EngineVersion"]],["AdditionalConfiguration","string"],["ExecutionRole","string"],["CustomerContentEncryptionConfiguration",["ref","CustomerContentEncryptionConfiguration"]],["RemoveCustomerContentEncryptionConfiguration","boolean"],["ManagedQueryResultsConfiguration",["ref","ManagedQueryResultsConfiguration"]],["EngineConfiguration",["ref","EngineConfiguration"]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"ResultConfigurationUpdates":[["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["OutputLocation","string"],["ExpectedBucketOwner","string"],["AclConfiguration",["ref","AclConfiguration"]],["RemoveEncryptionConfiguration","boolean"],["RemoveOutputLocation","boolean"],["RemoveExpectedBucketOwner","boolean"],["RemoveAclConfiguration","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:athena:${Region}:${Account}:workgroup/${WorkGroupName}"}');
+export const WorkGroup = cloudControlType<WorkGroupArgs, WorkGroupOutputs>("AWS::Athena::WorkGroup", "aws:athena:WorkGroup", '{"p":[["RecursiveDeleteOption","boolean",16],["WorkGroupConfiguration",["ref","WorkGroupConfiguration"]],["Description","string"],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["WorkGroupConfigurationUpdates",["ref","WorkGroupConfigurationUpdates"],16],["CreationTime","string",8]],"id":["Name"],"d":{"WorkGroupConfiguration":[["EnforceWorkGroupConfiguration","boolean"],["EngineVersion",["ref","EngineVersion"]],["PublishCloudWatchMetricsEnabled","boolean"],["ResultConfiguration",["ref","ResultConfiguration"]],["AdditionalConfiguration","string"],["CustomerContentEncryptionConfiguration",["ref","CustomerContentEncryptionConfiguration"]],["BytesScannedCutoffPerQuery","integer"],["RequesterPaysEnabled","boolean"],["ExecutionRole","string"],["ManagedQueryResultsConfiguration",["ref","ManagedQueryResultsConfiguration"]],["EngineConfiguration",["ref","EngineConfiguration"]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"EngineVersion":[["SelectedEngineVersion","string"],["EffectiveEngineVersion","string"]],"ResultConfiguration":[["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["OutputLocation","string"],["AclConfiguration",["ref","AclConfiguration"]],["ExpectedBucketOwner","string"]],"EncryptionConfiguration":[["EncryptionOption",["enum","SSE_S3","SSE_KMS","CSE_KMS"],1],["KmsKey","string"]],"AclConfiguration":[["S3AclOption",["enum","BUCKET_OWNER_FULL_CONTROL"],1]],"CustomerContentEncryptionConfiguration":[["KmsKey","string",1]],"ManagedQueryResultsConfiguration":[["EncryptionConfiguration",["ref","ManagedStorageEncryptionConfiguration"]],["Enabled","boolean"]],"ManagedStorageEncryptionConfiguration":[["KmsKey","string"]],"EngineConfiguration":[["CoordinatorDpuSize","integer"],["MaxConcurrentDpus","integer"],["DefaultExecutorDpuSize","integer"],["AdditionalConfigs",["map","string"]],["SparkProperties",["map","string"]],["Classifications",["array",["ref","Classification"]]]],"Classification":[["Name","string"],["Properties",["map","string"]]],"MonitoringConfiguration":[["CloudWatchLoggingConfiguration",["ref","CloudWatchLoggingConfiguration"]],["ManagedLoggingConfiguration",["ref","ManagedLoggingConfiguration"]],["S3LoggingConfiguration",["ref","S3LoggingConfiguration"]]],"CloudWatchLoggingConfiguration":[["Enabled","boolean"],["LogGroup","string"],["LogStreamNamePrefix","string"],["LogTypes",["map",["array","string"]]]],"ManagedLoggingConfiguration":[["Enabled","boolean"],["KmsKey","string"]],"S3LoggingConfiguration":[["Enabled","boolean"],["LogLocation","string"],["KmsKey","string"]],"WorkGroupConfigurationUpdates":[["BytesScannedCutoffPerQuery","integer"],["EnforceWorkGroupConfiguration","boolean"],["PublishCloudWatchMetricsEnabled","boolean"],["RequesterPaysEnabled","boolean"],["ResultConfigurationUpdates",["ref","ResultConfigurationUpdates"]],["RemoveBytesScannedCutoffPerQuery","boolean"],["EngineVersion",["ref","EngineVersion"]],["AdditionalConfiguration","string"],["ExecutionRole","string"],["CustomerContentEncryptionConfiguration",["ref","CustomerContentEncryptionConfiguration"]],["RemoveCustomerContentEncryptionConfiguration","boolean"],["ManagedQueryResultsConfiguration",["ref","ManagedQueryResultsConfiguration"]],["EngineConfiguration",["ref","EngineConfiguration"]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"ResultConfigurationUpdates":[["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["OutputLocation","string"],["ExpectedBucketOwner","string"],["AclConfiguration",["ref","AclConfiguration"]],["RemoveEncryptionConfiguration","boolean"],["RemoveOutputLocation","boolean"],["RemoveExpectedBucketOwner","boolean"],["RemoveAclConfiguration","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["WorkGroupConfigurationUpdates","RecursiveDeleteOption","WorkGroupConfiguration/AdditionalConfiguration","WorkGroupConfiguration/EngineConfiguration/CoordinatorDpuSize","WorkGroupConfiguration/EngineConfiguration/MaxConcurrentDpus","WorkGroupConfiguration/EngineConfiguration/DefaultExecutorDpuSize","WorkGroupConfiguration/EngineConfiguration/AdditionalConfigs","WorkGroupConfiguration/EngineConfiguration/SparkProperties"],"co":["Name"],"ro":["CreationTime","WorkGroupConfiguration/EngineVersion/EffectiveEngineVersion","WorkGroupConfigurationUpdates/EngineVersion/EffectiveEngineVersion"],"uo":["Tags"],"dep":["WorkGroupConfigurationUpdates"],"tg":[true,true,true]},"arn":"arn:${Partition}:athena:${Region}:${Account}:workgroup/${WorkGroupName}"}');
 /** A {@link WorkGroup} instance: its attributes as typed outputs. */
 export type WorkGroup = InstanceType<typeof WorkGroup>;
 
 /** Inputs of {@link WorkGroup}. */
 export interface WorkGroupArgs {
-  /** The option to delete a workgroup and its contents even if the workgroup contains any named queries. The default is false. */
+  /**
+   * The option to delete a workgroup and its contents even if the workgroup contains any named queries. The default is false.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   recursiveDeleteOption?: boolean;
   /** The configuration of the workgroup, which includes the location in Amazon S3 where query results are stored, the encryption option, if any, used for query results, whether Amazon CloudWatch Metrics are enabled for the workgroup, and the limit for the amount of bytes scanned (cutoff) per query, if it is specified. The `EnforceWorkGroupConfiguration` option determines whether workgroup settings override client-side query settings. */
   workGroupConfiguration?: WorkGroupWorkGroupConfiguration;
-  /** The workgroup description. */
+  /**
+   * The workgroup description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** The state of the workgroup: ENABLED or DISABLED. */
   state?: "ENABLED" | "DISABLED";
   /** The tags (key-value pairs) to associate with this resource. */
   tags?: AwsTag[];
-  /** The workgroup name. */
+  /**
+   * The workgroup name.
+   *
+   * Pattern: `[a-zA-Z0-9._-]{1,128}`.
+   */
   name: string;
-  /** The configuration information that will be updated for this workgroup, which includes the location in Amazon S3 where query results are stored, the encryption option, if any, used for query results, whether the Amazon CloudWatch Metrics are enabled for the workgroup, whether the workgroup settings override the client-side settings, and the data usage limit for the amount of bytes scanned per query, if it is specified. */
+  /**
+   * The configuration information that will be updated for this workgroup, which includes the location in Amazon S3 where query results are stored, the encryption option, if any, used for query results, whether the Amazon CloudWatch Metrics are enabled for the workgroup, whether the workgroup settings override the client-side settings, and the data usage limit for the amount of bytes scanned per query, if it is specified.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `WorkGroupConfigurationUpdates` of AWS::Athena::WorkGroup deprecated.
+   */
   workGroupConfigurationUpdates?: WorkGroupWorkGroupConfigurationUpdates;
 }
 
@@ -246,6 +320,8 @@ export interface WorkGroupWorkGroupConfiguration {
    * The upper limit (cutoff) for the amount of bytes a single query in a workgroup is allowed to scan. No default is defined.
    *
    * > This property currently supports integer types. Support for long values is planned.
+   *
+   * Range: at least 10000000.
    */
   bytesScannedCutoffPerQuery?: number;
   /** If set to `true` , allows members assigned to a workgroup to reference Amazon S3 Requester Pays buckets in queries. If set to `false` , workgroup members cannot query data from Requester Pays buckets, and queries that retrieve data from Requester Pays buckets cause an error. The default is `false` . For more information about Requester Pays buckets, see [Requester Pays Buckets](https://docs.aws.amazon.com/AmazonS3/latest/dev/RequesterPaysBuckets.html) in the *Amazon Simple Storage Service Developer Guide* . */
@@ -446,7 +522,11 @@ export interface WorkGroupS3LoggingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-athena-workgroup-workgroupconfigurationupdates.html | CloudFormation: WorkGroupConfigurationUpdates}
  */
 export interface WorkGroupWorkGroupConfigurationUpdates {
-  /** The upper data usage limit (cutoff) for the amount of bytes a single query in a workgroup is allowed to scan. */
+  /**
+   * The upper data usage limit (cutoff) for the amount of bytes a single query in a workgroup is allowed to scan.
+   *
+   * Range: at least 10000000.
+   */
   bytesScannedCutoffPerQuery?: number;
   /** If set to "true", the settings for the workgroup override client-side settings. If set to "false", client-side settings are used */
   enforceWorkGroupConfiguration?: boolean;

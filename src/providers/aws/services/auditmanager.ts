@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-auditmanager-assessment.html | CloudFormation: AWS::AuditManager::Assessment}
  */
-export const Assessment = cloudControlType<AssessmentArgs, AssessmentOutputs>("AWS::AuditManager::Assessment", "aws:auditmanager:Assessment", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["AssessmentReportsDestination",["ref","AssessmentReportsDestination"]],["Delegations",["array",["ref","Delegation"]]],["Description","string"],["Scope",["ref","Scope"]],["AwsAccount",["ref","AWSAccount"],66],["Roles",["array",["ref","Role"]]],["FrameworkId","string",66],["Tags",["array",["ref","Tag"]]],["Name","string"],["AssessmentId","string",72],["CreationTime","number",8],["Arn","string",72]],"id":["AssessmentId"],"d":{"AssessmentReportsDestination":[["Destination","string"],["DestinationType",["enum","S3"]]],"Delegation":[["Status",["enum","IN_PROGRESS","UNDER_REVIEW","COMPLETE"]],["Comment","string"],["CreatedBy","string"],["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["AssessmentId","string"],["CreationTime","number"],["LastUpdated","number"],["Id","string"],["AssessmentName","string"],["RoleArn","string"],["ControlSetId","string"]],"Scope":[["AwsAccounts",["array",["ref","AWSAccount"]]],["AwsServices",["array",["ref","AWSService"]]]],"AWSAccount":[["Id","string",4],["EmailAddress","string",4],["Name","string",4]],"AWSService":[["ServiceName","string"]],"Role":[["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["RoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessment/${AssessmentId}"}');
+export const Assessment = cloudControlType<AssessmentArgs, AssessmentOutputs>("AWS::AuditManager::Assessment", "aws:auditmanager:Assessment", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["AssessmentReportsDestination",["ref","AssessmentReportsDestination"]],["Delegations",["array",["ref","Delegation"]]],["Description","string",16],["Scope",["ref","Scope"]],["AwsAccount",["ref","AWSAccount"],66],["Roles",["array",["ref","Role"]]],["FrameworkId","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",16],["AssessmentId","string",72],["CreationTime","number",8],["Arn","string",72]],"id":["AssessmentId"],"d":{"AssessmentReportsDestination":[["Destination","string"],["DestinationType",["enum","S3"]]],"Delegation":[["Status",["enum","IN_PROGRESS","UNDER_REVIEW","COMPLETE"]],["Comment","string"],["CreatedBy","string"],["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["AssessmentId","string"],["CreationTime","number"],["LastUpdated","number"],["Id","string"],["AssessmentName","string"],["RoleArn","string"],["ControlSetId","string"]],"Scope":[["AwsAccounts",["array",["ref","AWSAccount"]]],["AwsServices",["array",["ref","AWSService"]]]],"AWSAccount":[["Id","string",4],["EmailAddress","string",4],["Name","string",4]],"AWSService":[["ServiceName","string"]],"Role":[["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Name","Description"],"co":["FrameworkId","AwsAccount"],"ro":["AssessmentId","Arn","CreationTime"],"tg":[true,true,false]},"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessment/${AssessmentId}"}');
 /** A {@link Assessment} instance: its attributes as typed outputs. */
 export type Assessment = InstanceType<typeof Assessment>;
 
@@ -31,7 +31,11 @@ export interface AssessmentArgs {
   assessmentReportsDestination?: AssessmentAssessmentReportsDestination;
   /** The delegations that are associated with the assessment. */
   delegations?: AssessmentDelegation[];
-  /** The description of the assessment. */
+  /**
+   * The description of the assessment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description?: string;
   /** The wrapper of AWS accounts and services that are in scope for the assessment. */
   scope?: AssessmentScope;
@@ -39,11 +43,21 @@ export interface AssessmentArgs {
   awsAccount?: AssessmentAWSAccount;
   /** The roles that are associated with the assessment. */
   roles?: AssessmentRole[];
-  /** The unique identifier for the framework. */
+  /**
+   * The unique identifier for the framework.
+   *
+   * Length: 32–36. Pattern: `^([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}|.*\S.*)$`.
+   */
   frameworkId?: string;
   /** The tags that are associated with the assessment. */
   tags?: AwsTag[];
-  /** The name of the assessment. */
+  /**
+   * The name of the assessment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–127. Pattern: `^[a-zA-Z0-9-_\.]+$`.
+   */
   name?: string;
 }
 
@@ -77,7 +91,11 @@ export interface AssessmentAssessmentReportsDestination {
 export interface AssessmentDelegation {
   /** The status of the delegation. */
   status?: "IN_PROGRESS" | "UNDER_REVIEW" | "COMPLETE";
-  /** The comment that's related to the delegation. */
+  /**
+   * The comment that's related to the delegation.
+   *
+   * Length: at most 350. Pattern: `^[\w\W\s\S]*$`.
+   */
   comment?: string;
   /**
    * The user or role that created the delegation.
@@ -87,6 +105,8 @@ export interface AssessmentDelegation {
    * *Maximum* : `100`
    *
    * *Pattern* : `^[a-zA-Z0-9-_()\\[\\]\\s]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:.*:*:.*`.
    */
   createdBy?: string;
   /**
@@ -99,19 +119,39 @@ export interface AssessmentDelegation {
    * > In `BatchCreateDelegationByAssessment` , `roleType` can only be `RESOURCE_OWNER` .
    */
   roleType?: "PROCESS_OWNER" | "RESOURCE_OWNER";
-  /** The identifier for the assessment that's associated with the delegation. */
+  /**
+   * The identifier for the assessment that's associated with the delegation.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   assessmentId?: string;
   /** Specifies when the delegation was created. */
   creationTime?: number;
   /** Specifies when the delegation was last updated. */
   lastUpdated?: number;
-  /** The unique identifier for the delegation. */
+  /**
+   * The unique identifier for the delegation.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   id?: string;
-  /** The name of the assessment that's associated with the delegation. */
+  /**
+   * The name of the assessment that's associated with the delegation.
+   *
+   * Length: 1–127. Pattern: `^[a-zA-Z0-9-_\.]+$`.
+   */
   assessmentName?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*:iam:.*`.
+   */
   roleArn?: string;
-  /** The identifier for the control set that's associated with the delegation. */
+  /**
+   * The identifier for the control set that's associated with the delegation.
+   *
+   * Length: 1–300. Pattern: `^[\w\W\s\S]*$`.
+   */
   controlSetId?: string;
 }
 
@@ -137,11 +177,23 @@ export interface AssessmentScope {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-auditmanager-assessment-awsaccount.html | CloudFormation: AWSAccount}
  */
 export interface AssessmentAWSAccount {
-  /** The identifier for the AWS account . */
+  /**
+   * The identifier for the AWS account .
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   id?: string;
-  /** The email address that's associated with the AWS account . */
+  /**
+   * The email address that's associated with the AWS account .
+   *
+   * Length: 1–320. Pattern: `^.*\@.*$`.
+   */
   emailAddress?: string;
-  /** The name of the AWS account . */
+  /**
+   * The name of the AWS account .
+   *
+   * Length: 1–50. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -171,7 +223,11 @@ export interface AssessmentRole {
    * > In `BatchCreateDelegationByAssessment` , `roleType` can only be `RESOURCE_OWNER` .
    */
   roleType?: "PROCESS_OWNER" | "RESOURCE_OWNER";
-  /** The Amazon Resource Name (ARN) of the IAM role. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*:iam:.*`.
+   */
   roleArn?: string;
 }
 
@@ -180,21 +236,41 @@ export interface AssessmentRole {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-auditmanager-assessmentframework.html | CloudFormation: AWS::AuditManager::AssessmentFramework}
  */
-export const AssessmentFramework = cloudControlType<AssessmentFrameworkArgs, AssessmentFrameworkOutputs>("AWS::AuditManager::AssessmentFramework", "aws:auditmanager:AssessmentFramework", '{"p":[["Name","string",1],["Description","string"],["ComplianceType","string"],["ControlSets",["array",["ref","ControlSet"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FrameworkId","string",8],["Type",["enum","Standard","Custom"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["CreatedBy","string",8],["LastUpdatedBy","string",8]],"id":["Arn"],"d":{"ControlSet":[["Name","string",1],["Controls",["array",["ref","ControlSetControl"]],1]],"ControlSetControl":[["Id","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessmentFramework/${AssessmentFrameworkId}"}');
+export const AssessmentFramework = cloudControlType<AssessmentFrameworkArgs, AssessmentFrameworkOutputs>("AWS::AuditManager::AssessmentFramework", "aws:auditmanager:AssessmentFramework", '{"p":[["Name","string",1],["Description","string"],["ComplianceType","string"],["ControlSets",["array",["ref","ControlSet"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FrameworkId","string",8],["Type",["enum","Standard","Custom"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["CreatedBy","string",8],["LastUpdatedBy","string",8]],"id":["Arn"],"d":{"ControlSet":[["Name","string",1],["Controls",["array",["ref","ControlSetControl"]],1]],"ControlSetControl":[["Id","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","FrameworkId","Type","CreatedAt","LastUpdatedAt","CreatedBy","LastUpdatedBy"],"ai":[["FrameworkId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessmentFramework/${AssessmentFrameworkId}"}');
 /** A {@link AssessmentFramework} instance: its attributes as typed outputs. */
 export type AssessmentFramework = InstanceType<typeof AssessmentFramework>;
 
 /** Inputs of {@link AssessmentFramework}. */
 export interface AssessmentFrameworkArgs {
-  /** The name of the framework. */
+  /**
+   * The name of the framework.
+   *
+   * Length: 1–300. Pattern: `^[^\\]*$`.
+   */
   name: string;
-  /** The description of the framework. */
+  /**
+   * The description of the framework.
+   *
+   * Length: 1–1000. Pattern: `^[\w\W\s\S]*$`.
+   */
   description?: string;
-  /** The compliance type that the framework supports, such as CIS or HIPAA. */
+  /**
+   * The compliance type that the framework supports, such as CIS or HIPAA.
+   *
+   * Length: 0–100. Pattern: `^[\w\W\s\S]*$`.
+   */
   complianceType?: string;
-  /** The control sets that are associated with the framework. */
+  /**
+   * The control sets that are associated with the framework.
+   *
+   * Items: at least 1.
+   */
   controlSets: AssessmentFrameworkControlSet[];
-  /** The tags associated with the framework. */
+  /**
+   * The tags associated with the framework.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -222,9 +298,17 @@ export interface AssessmentFrameworkOutputs extends AssessmentFrameworkArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-auditmanager-assessmentframework-controlset.html | CloudFormation: ControlSet}
  */
 export interface AssessmentFrameworkControlSet {
-  /** The name of the control set. */
+  /**
+   * The name of the control set.
+   *
+   * Length: 1–300. Pattern: `^[^\\_]*$`.
+   */
   name: string;
-  /** The list of controls within the control set. */
+  /**
+   * The list of controls within the control set.
+   *
+   * Items: at least 1.
+   */
   controls: AssessmentFrameworkControlSetControl[];
 }
 
@@ -234,6 +318,10 @@ export interface AssessmentFrameworkControlSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-auditmanager-assessmentframework-controlsetcontrol.html | CloudFormation: ControlSetControl}
  */
 export interface AssessmentFrameworkControlSetControl {
-  /** The unique identifier of the control. */
+  /**
+   * The unique identifier of the control.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   id: string;
 }

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-autoscalinggroup.html | CloudFormation: AWS::AutoScaling::AutoScalingGroup}
  */
-export const AutoScalingGroup = cloudControlType<AutoScalingGroupArgs, AutoScalingGroupOutputs>("AWS::AutoScaling::AutoScalingGroup", "aws:autoscaling:AutoScalingGroup", '{"p":[["AutoScalingGroupName","string",66],["AvailabilityZones",["array","string"]],["CapacityRebalance","boolean"],["Context","string"],["Cooldown","string"],["DefaultInstanceWarmup","integer"],["DesiredCapacity","string"],["DesiredCapacityType","string"],["HealthCheckGracePeriod","integer"],["HealthCheckType","string"],["InstanceId","string",66],["LaunchConfigurationName","string"],["LaunchTemplate",["ref","LaunchTemplateSpecification"]],["LifecycleHookSpecificationList",["array",["ref","LifecycleHookSpecification"]]],["LoadBalancerNames",["array","string"]],["MaxInstanceLifetime","integer"],["MaxSize","string",1],["MetricsCollection",["array",["ref","MetricsCollection"]]],["MinSize","string",1],["MixedInstancesPolicy",["ref","MixedInstancesPolicy"]],["NewInstancesProtectedFromScaleIn","boolean"],["NotificationConfigurations",["array",["ref","NotificationConfiguration"]]],["PlacementGroup","string"],["ServiceLinkedRoleARN","string"],["Tags",["array",["ref","TagProperty"]]],["TargetGroupARNs",["array","string"]],["TerminationPolicies",["array","string"]],["VPCZoneIdentifier",["array","string"]],["AvailabilityZoneImpairmentPolicy",["ref","AvailabilityZoneImpairmentPolicy"]],["AvailabilityZoneIds",["array","string"]],["InstanceLifecyclePolicy",["ref","InstanceLifecyclePolicy"]],["SkipZonalShiftValidation","boolean"],["NotificationConfiguration",["ref","NotificationConfiguration"]],["AvailabilityZoneDistribution",["ref","AvailabilityZoneDistribution"]],["DeletionProtection","string"],["InstanceMaintenancePolicy",["ref","InstanceMaintenancePolicy"]],["TrafficSources",["array",["ref","TrafficSourceIdentifier"]]],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["AutoScalingGroupARN","string",8]],"id":["AutoScalingGroupName"],"d":{"LaunchTemplateSpecification":[["LaunchTemplateId","string"],["LaunchTemplateName","string"],["Version","string",1]],"LifecycleHookSpecification":[["DefaultResult","string"],["HeartbeatTimeout","integer"],["LifecycleHookName","string",1],["LifecycleTransition","string",1],["NotificationMetadata","string"],["NotificationTargetARN","string"],["RoleARN","string"]],"MetricsCollection":[["Granularity","string",1],["Metrics",["array","string"]]],"MixedInstancesPolicy":[["InstancesDistribution",["ref","InstancesDistribution"]],["LaunchTemplate",["ref","LaunchTemplate"],1]],"InstancesDistribution":[["OnDemandAllocationStrategy","string"],["OnDemandBaseCapacity","integer"],["OnDemandPercentageAboveBaseCapacity","integer"],["SpotAllocationStrategy","string"],["SpotInstancePools","integer"],["SpotMaxPrice","string"],["DistributionSegments",["array",["ref","DistributionSegment"]]]],"DistributionSegment":[["TargetCapacityTypes",["array",["enum","on-demand-capacity-reservation","capacity-block","interruptible-capacity-reservation","on-demand"]],1]],"LaunchTemplate":[["LaunchTemplateSpecification",["ref","LaunchTemplateSpecification"],1],["Overrides",["array",["ref","LaunchTemplateOverrides"]]]],"LaunchTemplateOverrides":[["InstanceRequirements",["ref","InstanceRequirements"]],["InstanceType","string"],["LaunchTemplateSpecification",["ref","LaunchTemplateSpecification"]],["WeightedCapacity","string"],["ImageId","string"]],"InstanceRequirements":[["AcceleratorCount",["ref","AcceleratorCountRequest"]],["AcceleratorManufacturers",["array","string"]],["AcceleratorNames",["array","string"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"]],["AcceleratorTypes",["array","string"]],["AllowedInstanceTypes",["array","string"]],["BareMetal","string"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"]],["BurstablePerformance","string"],["CpuManufacturers",["array","string"]],["ExcludedInstanceTypes",["array","string"]],["InstanceGenerations",["array","string"]],["LocalStorage","string"],["LocalStorageTypes",["array","string"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"]],["MemoryMiB",["ref","MemoryMiBRequest"],1],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"]],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["RequireHibernateSupport","boolean"],["SpotMaxPricePercentageOverLowestPrice","integer"],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"]],["VCpuCount",["ref","VCpuCountRequest"],1],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactorsRequest"]]],"AcceleratorCountRequest":[["Max","integer"],["Min","integer"]],"AcceleratorTotalMemoryMiBRequest":[["Max","integer"],["Min","integer"]],"BaselineEbsBandwidthMbpsRequest":[["Max","integer"],["Min","integer"]],"MemoryGiBPerVCpuRequest":[["Max","number"],["Min","number"]],"MemoryMiBRequest":[["Max","integer"],["Min","integer"]],"NetworkBandwidthGbpsRequest":[["Max","number"],["Min","number"]],"NetworkInterfaceCountRequest":[["Max","integer"],["Min","integer"]],"TotalLocalStorageGBRequest":[["Max","number"],["Min","number"]],"VCpuCountRequest":[["Max","integer"],["Min","integer"]],"BaselinePerformanceFactorsRequest":[["Cpu",["ref","CpuPerformanceFactorRequest"]]],"CpuPerformanceFactorRequest":[["References",["array",["ref","PerformanceFactorReferenceRequest"]]]],"PerformanceFactorReferenceRequest":[["InstanceFamily","string"]],"NotificationConfiguration":[["NotificationTypes",["array","string"]],["TopicARN",["union","string",["array","string"]],1]],"TagProperty":[["Key","string",1],["PropagateAtLaunch","boolean",1],["Value","string",1]],"AvailabilityZoneImpairmentPolicy":[["ZonalShiftEnabled","boolean",1],["ImpairedZoneHealthCheckBehavior",["enum","IgnoreUnhealthy","ReplaceUnhealthy"],1]],"InstanceLifecyclePolicy":[["RetentionTriggers",["ref","RetentionTriggers"]]],"RetentionTriggers":[["TerminateHookAbandon","string"]],"AvailabilityZoneDistribution":[["CapacityDistributionStrategy",["enum","balanced-best-effort","balanced-only","reservations-then-balanced"]]],"InstanceMaintenancePolicy":[["MaxHealthyPercentage","integer"],["MinHealthyPercentage","integer"]],"TrafficSourceIdentifier":[["Type","string",1],["Identifier","string",1]],"CapacityReservationSpecification":[["CapacityReservationPreference","string",1],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationIds",["array","string"]],["CapacityReservationResourceGroupArns",["array","string"]]]},"tags":["Tags","standard"]}');
+export const AutoScalingGroup = cloudControlType<AutoScalingGroupArgs, AutoScalingGroupOutputs>("AWS::AutoScaling::AutoScalingGroup", "aws:autoscaling:AutoScalingGroup", '{"p":[["AutoScalingGroupName","string",66],["AvailabilityZones",["array","string"]],["CapacityRebalance","boolean"],["Context","string"],["Cooldown","string"],["DefaultInstanceWarmup","integer"],["DesiredCapacity","string"],["DesiredCapacityType","string"],["HealthCheckGracePeriod","integer"],["HealthCheckType","string"],["InstanceId","string",82],["LaunchConfigurationName","string"],["LaunchTemplate",["ref","LaunchTemplateSpecification"]],["LifecycleHookSpecificationList",["array",["ref","LifecycleHookSpecification"]]],["LoadBalancerNames",["array","string"]],["MaxInstanceLifetime","integer"],["MaxSize","string",1],["MetricsCollection",["array",["ref","MetricsCollection"]]],["MinSize","string",1],["MixedInstancesPolicy",["ref","MixedInstancesPolicy"]],["NewInstancesProtectedFromScaleIn","boolean"],["NotificationConfigurations",["array",["ref","NotificationConfiguration"]]],["PlacementGroup","string"],["ServiceLinkedRoleARN","string"],["Tags",["array",["ref","TagProperty"]]],["TargetGroupARNs",["array","string"]],["TerminationPolicies",["array","string"]],["VPCZoneIdentifier",["array","string"]],["AvailabilityZoneImpairmentPolicy",["ref","AvailabilityZoneImpairmentPolicy"]],["AvailabilityZoneIds",["array","string"]],["InstanceLifecyclePolicy",["ref","InstanceLifecyclePolicy"]],["SkipZonalShiftValidation","boolean",16],["NotificationConfiguration",["ref","NotificationConfiguration"]],["AvailabilityZoneDistribution",["ref","AvailabilityZoneDistribution"]],["DeletionProtection","string"],["InstanceMaintenancePolicy",["ref","InstanceMaintenancePolicy"]],["TrafficSources",["array",["ref","TrafficSourceIdentifier"]]],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["AutoScalingGroupARN","string",8]],"id":["AutoScalingGroupName"],"d":{"LaunchTemplateSpecification":[["LaunchTemplateId","string"],["LaunchTemplateName","string"],["Version","string",1]],"LifecycleHookSpecification":[["DefaultResult","string"],["HeartbeatTimeout","integer"],["LifecycleHookName","string",1],["LifecycleTransition","string",1],["NotificationMetadata","string"],["NotificationTargetARN","string"],["RoleARN","string"]],"MetricsCollection":[["Granularity","string",1],["Metrics",["array","string"]]],"MixedInstancesPolicy":[["InstancesDistribution",["ref","InstancesDistribution"]],["LaunchTemplate",["ref","LaunchTemplate"],1]],"InstancesDistribution":[["OnDemandAllocationStrategy","string"],["OnDemandBaseCapacity","integer"],["OnDemandPercentageAboveBaseCapacity","integer"],["SpotAllocationStrategy","string"],["SpotInstancePools","integer"],["SpotMaxPrice","string"],["DistributionSegments",["array",["ref","DistributionSegment"]]]],"DistributionSegment":[["TargetCapacityTypes",["array",["enum","on-demand-capacity-reservation","capacity-block","interruptible-capacity-reservation","on-demand"]],1]],"LaunchTemplate":[["LaunchTemplateSpecification",["ref","LaunchTemplateSpecification"],1],["Overrides",["array",["ref","LaunchTemplateOverrides"]]]],"LaunchTemplateOverrides":[["InstanceRequirements",["ref","InstanceRequirements"]],["InstanceType","string"],["LaunchTemplateSpecification",["ref","LaunchTemplateSpecification"]],["WeightedCapacity","string"],["ImageId","string"]],"InstanceRequirements":[["AcceleratorCount",["ref","AcceleratorCountRequest"]],["AcceleratorManufacturers",["array","string"]],["AcceleratorNames",["array","string"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"]],["AcceleratorTypes",["array","string"]],["AllowedInstanceTypes",["array","string"]],["BareMetal","string"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"]],["BurstablePerformance","string"],["CpuManufacturers",["array","string"]],["ExcludedInstanceTypes",["array","string"]],["InstanceGenerations",["array","string"]],["LocalStorage","string"],["LocalStorageTypes",["array","string"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"]],["MemoryMiB",["ref","MemoryMiBRequest"],1],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"]],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["RequireHibernateSupport","boolean"],["SpotMaxPricePercentageOverLowestPrice","integer"],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"]],["VCpuCount",["ref","VCpuCountRequest"],1],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactorsRequest"]]],"AcceleratorCountRequest":[["Max","integer"],["Min","integer"]],"AcceleratorTotalMemoryMiBRequest":[["Max","integer"],["Min","integer"]],"BaselineEbsBandwidthMbpsRequest":[["Max","integer"],["Min","integer"]],"MemoryGiBPerVCpuRequest":[["Max","number"],["Min","number"]],"MemoryMiBRequest":[["Max","integer"],["Min","integer"]],"NetworkBandwidthGbpsRequest":[["Max","number"],["Min","number"]],"NetworkInterfaceCountRequest":[["Max","integer"],["Min","integer"]],"TotalLocalStorageGBRequest":[["Max","number"],["Min","number"]],"VCpuCountRequest":[["Max","integer"],["Min","integer"]],"BaselinePerformanceFactorsRequest":[["Cpu",["ref","CpuPerformanceFactorRequest"]]],"CpuPerformanceFactorRequest":[["References",["array",["ref","PerformanceFactorReferenceRequest"]]]],"PerformanceFactorReferenceRequest":[["InstanceFamily","string"]],"NotificationConfiguration":[["NotificationTypes",["array","string"]],["TopicARN",["union","string",["array","string"]],1]],"TagProperty":[["Key","string",1],["PropagateAtLaunch","boolean",1],["Value","string",1]],"AvailabilityZoneImpairmentPolicy":[["ZonalShiftEnabled","boolean",1],["ImpairedZoneHealthCheckBehavior",["enum","IgnoreUnhealthy","ReplaceUnhealthy"],1]],"InstanceLifecyclePolicy":[["RetentionTriggers",["ref","RetentionTriggers"]]],"RetentionTriggers":[["TerminateHookAbandon","string"]],"AvailabilityZoneDistribution":[["CapacityDistributionStrategy",["enum","balanced-best-effort","balanced-only","reservations-then-balanced"]]],"InstanceMaintenancePolicy":[["MaxHealthyPercentage","integer"],["MinHealthyPercentage","integer"]],"TrafficSourceIdentifier":[["Type","string",1],["Identifier","string",1]],"CapacityReservationSpecification":[["CapacityReservationPreference","string",1],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationIds",["array","string"]],["CapacityReservationResourceGroupArns",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SkipZonalShiftValidation","InstanceId"],"co":["InstanceId","AutoScalingGroupName"],"ro":["AutoScalingGroupARN"],"uo":["LifecycleHookSpecificationList","TargetGroupARNs","AvailabilityZoneIds","NotificationConfigurations/*/NotificationTypes","MixedInstancesPolicy/LaunchTemplate/Overrides/*/InstanceRequirements/InstanceGenerations","MixedInstancesPolicy/LaunchTemplate/Overrides/*/InstanceRequirements/AcceleratorTypes","MixedInstancesPolicy/LaunchTemplate/Overrides/*/InstanceRequirements/AcceleratorManufacturers","MixedInstancesPolicy/LaunchTemplate/Overrides/*/InstanceRequirements/CpuManufacturers","MixedInstancesPolicy/LaunchTemplate/Overrides/*/InstanceRequirements/LocalStorageTypes","MixedInstancesPolicy/LaunchTemplate/Overrides/*/InstanceRequirements/AcceleratorNames","VPCZoneIdentifier","Tags","AvailabilityZones","NotificationConfiguration/NotificationTypes","MetricsCollection/*/Metrics","TrafficSources"],"pt":{"LaunchConfigurationName":"InstanceId? AutoScalingGroupName : LaunchConfigurationName"},"dep":["NotificationConfiguration"],"tg":[true,true,true],"nm":{"path":"AutoScalingGroupName"}}}');
 /** A {@link AutoScalingGroup} instance: its attributes as typed outputs. */
 export type AutoScalingGroup = InstanceType<typeof AutoScalingGroup>;
 
@@ -59,6 +59,8 @@ export interface AutoScalingGroupArgs {
    * The number must be greater than or equal to the minimum size of the group and less than or equal to the maximum size of the group. If you do not specify a desired capacity when creating the stack, the default is the minimum size of the group.
    *
    * CloudFormation marks the Auto Scaling group as successful (by setting its status to CREATE_COMPLETE) when the desired capacity is reached. However, if a maximum Spot price is set in the launch template or launch configuration that you specified, then desired capacity is not used as a criteria for success. Whether your request is fulfilled depends on Spot Instance capacity and your maximum price.
+   *
+   * Pattern: `^[0-9]+$`.
    */
   desiredCapacity?: string;
   /**
@@ -87,6 +89,8 @@ export interface AutoScalingGroupArgs {
    * The ID of the instance used to base the launch configuration on. For more information, see [Create an Auto Scaling group using an EC2 instance](https://docs.aws.amazon.com/autoscaling/ec2/userguide/create-asg-from-instance.html) in the *Amazon EC2 Auto Scaling User Guide* .
    *
    * If you specify `LaunchTemplate` , `MixedInstancesPolicy` , or `LaunchConfigurationName` , don't specify `InstanceId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   instanceId?: string;
   /**
@@ -111,11 +115,17 @@ export interface AutoScalingGroupArgs {
    * The maximum size of the group.
    *
    * > With a mixed instances policy that uses instance weighting, Amazon EC2 Auto Scaling may need to go above `MaxSize` to meet your capacity requirements. In this event, Amazon EC2 Auto Scaling will never go above `MaxSize` by more than your largest instance weight (weights that define how many units each instance contributes to the desired capacity of the group).
+   *
+   * Pattern: `^[0-9]+$`.
    */
   maxSize: string;
   /** Enables the monitoring of group metrics of an Auto Scaling group. By default, these metrics are disabled. */
   metricsCollection?: AutoScalingGroupMetricsCollection[];
-  /** The minimum size of the group. */
+  /**
+   * The minimum size of the group.
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   minSize: string;
   /**
    * An embedded object that specifies a mixed instances policy.
@@ -163,11 +173,14 @@ export interface AutoScalingGroupArgs {
   availabilityZoneIds?: string[];
   /** The instance lifecycle policy for the Auto Scaling group. */
   instanceLifecyclePolicy?: AutoScalingGroupInstanceLifecyclePolicy;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   skipZonalShiftValidation?: boolean;
   /**
    * A structure that specifies an Amazon SNS notification configuration for the ``NotificationConfigurations`` property of the [AWS::AutoScaling::AutoScalingGroup](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-autoscalinggroup.html) resource.
    *  For an example template snippet, see [Configure Amazon EC2 Auto Scaling resources](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/quickref-ec2-auto-scaling.html).
    *  For more information, see [Get Amazon SNS notifications when your Auto Scaling group scales](https://docs.aws.amazon.com/autoscaling/ec2/userguide/ASGettingNotifications.html) in the *Amazon EC2 Auto Scaling User Guide*.
+   *
+   * @deprecated The CloudFormation registry marks `NotificationConfiguration` of AWS::AutoScaling::AutoScalingGroup deprecated.
    */
   notificationConfiguration?: AutoScalingGroupNotificationConfiguration;
   /** The EC2 instance capacity distribution across Availability Zones for the Auto Scaling group. */
@@ -1046,7 +1059,7 @@ export interface AutoScalingGroupCapacityReservationTarget {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-launchconfiguration.html | CloudFormation: AWS::AutoScaling::LaunchConfiguration}
  */
-export const LaunchConfiguration = cloudControlType<LaunchConfigurationArgs, LaunchConfigurationOutputs>("AWS::AutoScaling::LaunchConfiguration", "aws:autoscaling:LaunchConfiguration", '{"p":[["PlacementTenancy","string",66],["SecurityGroups",["array","string"],66],["LaunchConfigurationName","string",66],["MetadataOptions",["ref","MetadataOptions"],66],["InstanceId","string",66],["UserData","string",66],["ClassicLinkVPCSecurityGroups",["array","string"],66],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],66],["IamInstanceProfile","string",66],["KernelId","string",66],["AssociatePublicIpAddress","boolean",66],["ClassicLinkVPCId","string",66],["EbsOptimized","boolean",66],["KeyName","string",66],["SpotPrice","string",66],["ImageId","string",67],["InstanceType","string",67],["RamDiskId","string",66],["InstanceMonitoring","boolean",66]],"id":["LaunchConfigurationName"],"d":{"MetadataOptions":[["HttpPutResponseHopLimit","integer",2],["HttpTokens","string",2],["HttpEndpoint","string",2]],"BlockDeviceMapping":[["Ebs",["ref","BlockDevice"],2],["NoDevice","boolean",2],["VirtualName","string",2],["DeviceName","string",3]],"BlockDevice":[["SnapshotId","string",2],["VolumeType","string",2],["Encrypted","boolean",2],["Throughput","integer",2],["Iops","integer",2],["VolumeSize","integer",2],["DeleteOnTermination","boolean",2]]}}');
+export const LaunchConfiguration = cloudControlType<LaunchConfigurationArgs, LaunchConfigurationOutputs>("AWS::AutoScaling::LaunchConfiguration", "aws:autoscaling:LaunchConfiguration", '{"p":[["PlacementTenancy","string",66],["SecurityGroups",["array","string"],66],["LaunchConfigurationName","string",66],["MetadataOptions",["ref","MetadataOptions"],66],["InstanceId","string",82],["UserData","string",66],["ClassicLinkVPCSecurityGroups",["array","string"],82],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],66],["IamInstanceProfile","string",66],["KernelId","string",82],["AssociatePublicIpAddress","boolean",66],["ClassicLinkVPCId","string",82],["EbsOptimized","boolean",66],["KeyName","string",66],["SpotPrice","string",66],["ImageId","string",67],["InstanceType","string",67],["RamDiskId","string",82],["InstanceMonitoring","boolean",66]],"id":["LaunchConfigurationName"],"d":{"MetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpTokens","string"],["HttpEndpoint","string"]],"BlockDeviceMapping":[["Ebs",["ref","BlockDevice"]],["NoDevice","boolean"],["VirtualName","string"],["DeviceName","string",1]],"BlockDevice":[["SnapshotId","string"],["VolumeType","string"],["Encrypted","boolean"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"]]},"reg":{"h":"crdl","wo":["InstanceId","ClassicLinkVPCId","ClassicLinkVPCSecurityGroups","KernelId","RamDiskId"],"co":["AssociatePublicIpAddress","BlockDeviceMappings","ClassicLinkVPCId","ClassicLinkVPCSecurityGroups","EbsOptimized","IamInstanceProfile","ImageId","InstanceId","InstanceMonitoring","InstanceType","KernelId","KeyName","LaunchConfigurationName","MetadataOptions","PlacementTenancy","RamDiskId","SecurityGroups","SpotPrice","UserData"],"uo":["SecurityGroups","ClassicLinkVPCSecurityGroups","BlockDeviceMappings"],"tg":[false,true,true],"nm":{"path":"LaunchConfigurationName","min":1,"max":255}}}');
 /** A {@link LaunchConfiguration} instance: its attributes as typed outputs. */
 export type LaunchConfiguration = InstanceType<typeof LaunchConfiguration>;
 
@@ -1066,15 +1079,31 @@ export interface LaunchConfigurationArgs {
    * For more information, see [Control traffic to resources using security groups](https://docs.aws.amazon.com/AmazonVPC/latest/UserGuide/VPC_SecurityGroups.html) in the *Amazon Virtual Private Cloud User Guide* .
    */
   securityGroups?: string[];
-  /** The name of the launch configuration. This name must be unique per Region per account. */
+  /**
+   * The name of the launch configuration. This name must be unique per Region per account.
+   *
+   * Length: 1–255.
+   */
   launchConfigurationName?: string;
   /** The metadata options for the instances. For more information, see [Configure the instance metadata options](https://docs.aws.amazon.com/autoscaling/ec2/userguide/create-launch-config.html#launch-configurations-imds) in the *Amazon EC2 Auto Scaling User Guide* . */
   metadataOptions?: LaunchConfigurationMetadataOptions;
-  /** The ID of the Amazon EC2 instance to use to create the launch configuration. When you use an instance to create a launch configuration, all properties are derived from the instance with the exception of `BlockDeviceMapping` and `AssociatePublicIpAddress` . You can override any properties from the instance by specifying them in the launch configuration. */
+  /**
+   * The ID of the Amazon EC2 instance to use to create the launch configuration. When you use an instance to create a launch configuration, all properties are derived from the instance with the exception of `BlockDeviceMapping` and `AssociatePublicIpAddress` . You can override any properties from the instance by specifying them in the launch configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   instanceId?: string;
-  /** The Base64-encoded user data to make available to the launched EC2 instances. For more information, see [Instance metadata and user data](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-metadata.html) in the *Amazon EC2 User Guide for Linux Instances* . */
+  /**
+   * The Base64-encoded user data to make available to the launched EC2 instances. For more information, see [Instance metadata and user data](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-metadata.html) in the *Amazon EC2 User Guide for Linux Instances* .
+   *
+   * Length: at most 21847.
+   */
   userData?: string;
-  /** Available for backward compatibility. */
+  /**
+   * Available for backward compatibility.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   classicLinkVPCSecurityGroups?: string[];
   /** The block device mapping entries that define the block devices to attach to the instances at launch. By default, the block devices specified in the block device mapping for the AMI are used. For more information, see [Block device mappings](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/block-device-mapping-concepts.html) in the *Amazon EC2 User Guide* . */
   blockDeviceMappings?: LaunchConfigurationBlockDeviceMapping[];
@@ -1084,6 +1113,8 @@ export interface LaunchConfigurationArgs {
    * The ID of the kernel associated with the AMI.
    *
    * > We recommend that you use PV-GRUB instead of kernels and RAM disks. For more information, see [User provided kernels](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/UserProvidedKernels.html) in the *Amazon EC2 User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   kernelId?: string;
   /**
@@ -1094,7 +1125,11 @@ export interface LaunchConfigurationArgs {
    * If you specify this property, you must specify at least one subnet for `VPCZoneIdentifier` when you create your group.
    */
   associatePublicIpAddress?: boolean;
-  /** Available for backward compatibility. */
+  /**
+   * Available for backward compatibility.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   classicLinkVPCId?: string;
   /**
    * Specifies whether the launch configuration is optimized for EBS I/O ( `true` ) or not ( `false` ). The optimization provides dedicated throughput to Amazon EBS and an optimized configuration stack to provide optimal I/O performance. This optimization is not available with all instance types. Additional fees are incurred when you enable EBS optimization for an instance type that is not EBS-optimized by default. For more information, see [Amazon EBS-optimized instances](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ebs-optimized.html) in the *Amazon EC2 User Guide* .
@@ -1128,6 +1163,8 @@ export interface LaunchConfigurationArgs {
    * The ID of the RAM disk to select.
    *
    * > We recommend that you use PV-GRUB instead of kernels and RAM disks. For more information, see [User provided kernels](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/UserProvidedKernels.html) in the *Amazon EC2 User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   ramDiskId?: string;
   /**
@@ -1142,7 +1179,11 @@ export interface LaunchConfigurationArgs {
 
 /** Outputs of {@link LaunchConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface LaunchConfigurationOutputs extends LaunchConfigurationArgs {
-  /** The name of the launch configuration. This name must be unique per Region per account. */
+  /**
+   * The name of the launch configuration. This name must be unique per Region per account.
+   *
+   * Length: 1–255.
+   */
   launchConfigurationName: string;
 }
 
@@ -1271,13 +1312,17 @@ export interface LaunchConfigurationBlockDevice {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-lifecyclehook.html | CloudFormation: AWS::AutoScaling::LifecycleHook}
  */
-export const LifecycleHook = cloudControlType<LifecycleHookArgs, LifecycleHookOutputs>("AWS::AutoScaling::LifecycleHook", "aws:autoscaling:LifecycleHook", '{"p":[["LifecycleHookName","string",66],["LifecycleTransition","string",1],["AutoScalingGroupName","string",67],["HeartbeatTimeout","integer"],["NotificationMetadata","string"],["DefaultResult","string"],["NotificationTargetARN","string"],["RoleARN","string"]],"id":["AutoScalingGroupName","LifecycleHookName"]}');
+export const LifecycleHook = cloudControlType<LifecycleHookArgs, LifecycleHookOutputs>("AWS::AutoScaling::LifecycleHook", "aws:autoscaling:LifecycleHook", '{"p":[["LifecycleHookName","string",66],["LifecycleTransition","string",1],["AutoScalingGroupName","string",67],["HeartbeatTimeout","integer"],["NotificationMetadata","string"],["DefaultResult","string"],["NotificationTargetARN","string"],["RoleARN","string"]],"id":["AutoScalingGroupName","LifecycleHookName"],"reg":{"h":"crudl","co":["AutoScalingGroupName","LifecycleHookName"],"tg":[false,true,true],"nm":{"path":"LifecycleHookName","min":1,"max":255}}}');
 /** A {@link LifecycleHook} instance: its attributes as typed outputs. */
 export type LifecycleHook = InstanceType<typeof LifecycleHook>;
 
 /** Inputs of {@link LifecycleHook}. */
 export interface LifecycleHookArgs {
-  /** The name of the lifecycle hook. */
+  /**
+   * The name of the lifecycle hook.
+   *
+   * Length: 1–255.
+   */
   lifecycleHookName?: string;
   /**
    * The lifecycle transition. For Auto Scaling groups, there are two major lifecycle transitions.
@@ -1290,7 +1335,11 @@ export interface LifecycleHookArgs {
   autoScalingGroupName: string;
   /** The maximum time, in seconds, that can elapse before the lifecycle hook times out. The range is from `30` to `7200` seconds. The default value is `3600` seconds (1 hour). */
   heartbeatTimeout?: number;
-  /** Additional information that you want to include any time Amazon EC2 Auto Scaling sends a message to the notification target. */
+  /**
+   * Additional information that you want to include any time Amazon EC2 Auto Scaling sends a message to the notification target.
+   *
+   * Length: 1–1023.
+   */
   notificationMetadata?: string;
   /**
    * The action the Auto Scaling group takes when the lifecycle hook timeout elapses or if an unexpected failure occurs. The default value is `ABANDON` .
@@ -1310,7 +1359,11 @@ export interface LifecycleHookArgs {
 
 /** Outputs of {@link LifecycleHook}: its inputs as the cloud reports them, and its attributes. */
 export interface LifecycleHookOutputs extends LifecycleHookArgs {
-  /** The name of the lifecycle hook. */
+  /**
+   * The name of the lifecycle hook.
+   *
+   * Length: 1–255.
+   */
   lifecycleHookName: string;
 }
 
@@ -1321,7 +1374,7 @@ export interface LifecycleHookOutputs extends LifecycleHookArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-scalingpolicy.html | CloudFormation: AWS::AutoScaling::ScalingPolicy}
  */
-export const ScalingPolicy = cloudControlType<ScalingPolicyArgs, ScalingPolicyOutputs>("AWS::AutoScaling::ScalingPolicy", "aws:autoscaling:ScalingPolicy", '{"p":[["MetricAggregationType","string"],["PolicyType","string"],["PredictiveScalingConfiguration",["ref","PredictiveScalingConfiguration"]],["ScalingAdjustment","integer"],["Cooldown","string"],["StepAdjustments",["array",["ref","StepAdjustment"]]],["AutoScalingGroupName","string",67],["MinAdjustmentMagnitude","integer"],["TargetTrackingConfiguration",["ref","TargetTrackingConfiguration"]],["EstimatedInstanceWarmup","integer"],["AdjustmentType","string"],["PolicyName","string",8],["Arn","string",72]],"id":["Arn"],"d":{"PredictiveScalingConfiguration":[["MaxCapacityBreachBehavior","string"],["MaxCapacityBuffer","integer"],["Mode","string"],["MetricSpecifications",["array",["ref","PredictiveScalingMetricSpecification"]],1],["SchedulingBufferTime","integer"]],"PredictiveScalingMetricSpecification":[["CustomizedLoadMetricSpecification",["ref","PredictiveScalingCustomizedLoadMetric"]],["PredefinedLoadMetricSpecification",["ref","PredictiveScalingPredefinedLoadMetric"]],["TargetValue","number",1],["PredefinedScalingMetricSpecification",["ref","PredictiveScalingPredefinedScalingMetric"]],["CustomizedCapacityMetricSpecification",["ref","PredictiveScalingCustomizedCapacityMetric"]],["CustomizedScalingMetricSpecification",["ref","PredictiveScalingCustomizedScalingMetric"]],["PredefinedMetricPairSpecification",["ref","PredictiveScalingPredefinedMetricPair"]]],"PredictiveScalingCustomizedLoadMetric":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],1]],"MetricDataQuery":[["ReturnData","boolean"],["Expression","string"],["Label","string"],["MetricStat",["ref","MetricStat"]],["Id","string",1]],"MetricStat":[["Stat","string",1],["Metric",["ref","Metric"],1],["Unit","string"]],"Metric":[["MetricName","string",1],["Dimensions",["array",["ref","MetricDimension"]]],["Namespace","string",1]],"MetricDimension":[["Value","string",1],["Name","string",1]],"PredictiveScalingPredefinedLoadMetric":[["PredefinedMetricType","string",1],["ResourceLabel","string"]],"PredictiveScalingPredefinedScalingMetric":[["PredefinedMetricType","string",1],["ResourceLabel","string"]],"PredictiveScalingCustomizedCapacityMetric":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],1]],"PredictiveScalingCustomizedScalingMetric":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],1]],"PredictiveScalingPredefinedMetricPair":[["PredefinedMetricType","string",1],["ResourceLabel","string"]],"StepAdjustment":[["MetricIntervalUpperBound","number"],["MetricIntervalLowerBound","number"],["ScalingAdjustment","integer",1]],"TargetTrackingConfiguration":[["TargetValue","number",1],["CustomizedMetricSpecification",["ref","CustomizedMetricSpecification"]],["DisableScaleIn","boolean"],["PredefinedMetricSpecification",["ref","PredefinedMetricSpecification"]]],"CustomizedMetricSpecification":[["MetricName","string"],["Statistic","string"],["Dimensions",["array",["ref","MetricDimension"]]],["Unit","string"],["Namespace","string"],["Metrics",["array",["ref","TargetTrackingMetricDataQuery"]]],["Period","integer"]],"TargetTrackingMetricDataQuery":[["Label","string"],["MetricStat",["ref","TargetTrackingMetricStat"]],["Id","string",1],["ReturnData","boolean"],["Expression","string"],["Period","integer"]],"TargetTrackingMetricStat":[["Metric",["ref","Metric"],1],["Stat","string",1],["Unit","string"],["Period","integer"]],"PredefinedMetricSpecification":[["PredefinedMetricType","string",1],["ResourceLabel","string"]]}}');
+export const ScalingPolicy = cloudControlType<ScalingPolicyArgs, ScalingPolicyOutputs>("AWS::AutoScaling::ScalingPolicy", "aws:autoscaling:ScalingPolicy", '{"p":[["MetricAggregationType","string"],["PolicyType","string"],["PredictiveScalingConfiguration",["ref","PredictiveScalingConfiguration"]],["ScalingAdjustment","integer"],["Cooldown","string"],["StepAdjustments",["array",["ref","StepAdjustment"]]],["AutoScalingGroupName","string",67],["MinAdjustmentMagnitude","integer"],["TargetTrackingConfiguration",["ref","TargetTrackingConfiguration"]],["EstimatedInstanceWarmup","integer"],["AdjustmentType","string"],["PolicyName","string",8],["Arn","string",72]],"id":["Arn"],"d":{"PredictiveScalingConfiguration":[["MaxCapacityBreachBehavior","string"],["MaxCapacityBuffer","integer"],["Mode","string"],["MetricSpecifications",["array",["ref","PredictiveScalingMetricSpecification"]],1],["SchedulingBufferTime","integer"]],"PredictiveScalingMetricSpecification":[["CustomizedLoadMetricSpecification",["ref","PredictiveScalingCustomizedLoadMetric"]],["PredefinedLoadMetricSpecification",["ref","PredictiveScalingPredefinedLoadMetric"]],["TargetValue","number",1],["PredefinedScalingMetricSpecification",["ref","PredictiveScalingPredefinedScalingMetric"]],["CustomizedCapacityMetricSpecification",["ref","PredictiveScalingCustomizedCapacityMetric"]],["CustomizedScalingMetricSpecification",["ref","PredictiveScalingCustomizedScalingMetric"]],["PredefinedMetricPairSpecification",["ref","PredictiveScalingPredefinedMetricPair"]]],"PredictiveScalingCustomizedLoadMetric":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],1]],"MetricDataQuery":[["ReturnData","boolean"],["Expression","string"],["Label","string"],["MetricStat",["ref","MetricStat"]],["Id","string",1]],"MetricStat":[["Stat","string",1],["Metric",["ref","Metric"],1],["Unit","string"]],"Metric":[["MetricName","string",1],["Dimensions",["array",["ref","MetricDimension"]]],["Namespace","string",1]],"MetricDimension":[["Value","string",1],["Name","string",1]],"PredictiveScalingPredefinedLoadMetric":[["PredefinedMetricType","string",1],["ResourceLabel","string"]],"PredictiveScalingPredefinedScalingMetric":[["PredefinedMetricType","string",1],["ResourceLabel","string"]],"PredictiveScalingCustomizedCapacityMetric":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],1]],"PredictiveScalingCustomizedScalingMetric":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],1]],"PredictiveScalingPredefinedMetricPair":[["PredefinedMetricType","string",1],["ResourceLabel","string"]],"StepAdjustment":[["MetricIntervalUpperBound","number"],["MetricIntervalLowerBound","number"],["ScalingAdjustment","integer",1]],"TargetTrackingConfiguration":[["TargetValue","number",1],["CustomizedMetricSpecification",["ref","CustomizedMetricSpecification"]],["DisableScaleIn","boolean"],["PredefinedMetricSpecification",["ref","PredefinedMetricSpecification"]]],"CustomizedMetricSpecification":[["MetricName","string"],["Statistic","string"],["Dimensions",["array",["ref","MetricDimension"]]],["Unit","string"],["Namespace","string"],["Metrics",["array",["ref","TargetTrackingMetricDataQuery"]]],["Period","integer"]],"TargetTrackingMetricDataQuery":[["Label","string"],["MetricStat",["ref","TargetTrackingMetricStat"]],["Id","string",1],["ReturnData","boolean"],["Expression","string"],["Period","integer"]],"TargetTrackingMetricStat":[["Metric",["ref","Metric"],1],["Stat","string",1],["Unit","string"],["Period","integer"]],"PredefinedMetricSpecification":[["PredefinedMetricType","string",1],["ResourceLabel","string"]]},"reg":{"h":"crudl","co":["AutoScalingGroupName"],"ro":["PolicyName","Arn"],"uo":["PredictiveScalingConfiguration/MetricSpecifications","PredictiveScalingConfiguration/MetricSpecifications/*/CustomizedCapacityMetricSpecification/MetricDataQueries","PredictiveScalingConfiguration/MetricSpecifications/*/CustomizedCapacityMetricSpecification/MetricDataQueries/*/MetricStat/Metric/Dimensions","PredictiveScalingConfiguration/MetricSpecifications/*/CustomizedLoadMetricSpecification/MetricDataQueries","PredictiveScalingConfiguration/MetricSpecifications/*/CustomizedLoadMetricSpecification/MetricDataQueries/*/MetricStat/Metric/Dimensions","PredictiveScalingConfiguration/MetricSpecifications/*/CustomizedScalingMetricSpecification/MetricDataQueries","PredictiveScalingConfiguration/MetricSpecifications/*/CustomizedScalingMetricSpecification/MetricDataQueries/*/MetricStat/Metric/Dimensions","StepAdjustments","TargetTrackingConfiguration/CustomizedMetricSpecification/Dimensions","TargetTrackingConfiguration/CustomizedMetricSpecification/Metrics","TargetTrackingConfiguration/CustomizedMetricSpecification/Metrics/*/MetricStat/Metric/Dimensions"],"tg":[false,false,false]}}');
 /** A {@link ScalingPolicy} instance: its attributes as typed outputs. */
 export type ScalingPolicy = InstanceType<typeof ScalingPolicy>;
 
@@ -1885,7 +1938,7 @@ export interface ScalingPolicyPredefinedMetricSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-scheduledaction.html | CloudFormation: AWS::AutoScaling::ScheduledAction}
  */
-export const ScheduledAction = cloudControlType<ScheduledActionArgs, ScheduledActionOutputs>("AWS::AutoScaling::ScheduledAction", "aws:autoscaling:ScheduledAction", '{"p":[["MinSize","integer"],["Recurrence","string"],["TimeZone","string"],["EndTime","string"],["AutoScalingGroupName","string",67],["StartTime","string"],["DesiredCapacity","integer"],["MaxSize","integer"],["ScheduledActionName","string",72]],"id":["ScheduledActionName","AutoScalingGroupName"]}');
+export const ScheduledAction = cloudControlType<ScheduledActionArgs, ScheduledActionOutputs>("AWS::AutoScaling::ScheduledAction", "aws:autoscaling:ScheduledAction", '{"p":[["MinSize","integer"],["Recurrence","string"],["TimeZone","string"],["EndTime","string"],["AutoScalingGroupName","string",67],["StartTime","string"],["DesiredCapacity","integer"],["MaxSize","integer"],["ScheduledActionName","string",72]],"id":["ScheduledActionName","AutoScalingGroupName"],"reg":{"h":"crudl","co":["AutoScalingGroupName"],"ro":["ScheduledActionName"],"tg":[false,true,true]}}');
 /** A {@link ScheduledAction} instance: its attributes as typed outputs. */
 export type ScheduledAction = InstanceType<typeof ScheduledAction>;
 
@@ -1942,7 +1995,7 @@ export interface ScheduledActionOutputs extends ScheduledActionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-warmpool.html | CloudFormation: AWS::AutoScaling::WarmPool}
  */
-export const WarmPool = cloudControlType<WarmPoolArgs, WarmPoolOutputs>("AWS::AutoScaling::WarmPool", "aws:autoscaling:WarmPool", '{"p":[["MinSize","integer"],["MaxGroupPreparedCapacity","integer"],["AutoScalingGroupName","string",67],["PoolState","string"],["InstanceReusePolicy",["ref","InstanceReusePolicy"]]],"id":["AutoScalingGroupName"],"d":{"InstanceReusePolicy":[["ReuseOnScaleIn","boolean"]]}}');
+export const WarmPool = cloudControlType<WarmPoolArgs, WarmPoolOutputs>("AWS::AutoScaling::WarmPool", "aws:autoscaling:WarmPool", '{"p":[["MinSize","integer"],["MaxGroupPreparedCapacity","integer"],["AutoScalingGroupName","string",67],["PoolState","string"],["InstanceReusePolicy",["ref","InstanceReusePolicy"]]],"id":["AutoScalingGroupName"],"d":{"InstanceReusePolicy":[["ReuseOnScaleIn","boolean"]]},"reg":{"h":"crudl","co":["AutoScalingGroupName"],"tg":[false,true,true]}}');
 /** A {@link WarmPool} instance: its attributes as typed outputs. */
 export type WarmPool = InstanceType<typeof WarmPool>;
 

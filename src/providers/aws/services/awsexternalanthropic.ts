@@ -13,17 +13,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-awsexternalanthropic-workspace.html | CloudFormation: AWS::AWSExternalAnthropic::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::AWSExternalAnthropic::Workspace", "aws:awsexternalanthropic:Workspace", '{"p":[["Name","string",1],["DataResidency",["ref","DataResidency"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"DataResidency":[["WorkspaceGeo","string"],["DefaultInferenceGeo","string"],["AllowedInferenceGeos",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aws-external-anthropic:${Region}:${Account}:workspace/${ResourceId}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::AWSExternalAnthropic::Workspace", "aws:awsexternalanthropic:Workspace", '{"p":[["Name","string",1],["DataResidency",["ref","DataResidency"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"DataResidency":[["WorkspaceGeo","string"],["DefaultInferenceGeo","string"],["AllowedInferenceGeos",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataResidency"],"ro":["Arn","CreatedAt","Id"],"uo":["DataResidency/AllowedInferenceGeos","Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:aws-external-anthropic:${Region}:${Account}:workspace/${ResourceId}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The name of the workspace. */
+  /**
+   * The name of the workspace.
+   *
+   * Length: 1–40.
+   */
   name: string;
   /** Data residency configuration for the workspace. WorkspaceGeo is immutable after creation. */
   dataResidency?: WorkspaceDataResidency;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 

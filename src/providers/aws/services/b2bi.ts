@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-b2bi-capability.html | CloudFormation: AWS::B2BI::Capability}
  */
-export const Capability = cloudControlType<CapabilityArgs, CapabilityOutputs>("AWS::B2BI::Capability", "aws:b2bi:Capability", '{"p":[["Configuration",["ref","CapabilityConfiguration"],1],["InstructionsDocuments",["array",["ref","S3Location"]]],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Type",["enum","edi"],67],["CapabilityArn","string",72],["CapabilityId","string",72],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["CapabilityId"],"d":{"CapabilityConfiguration":[["Edi",["ref","EdiConfiguration"],1]],"EdiConfiguration":[["CapabilityDirection",["enum","INBOUND","OUTBOUND"]],["Type",["ref","EdiType"],1],["InputLocation",["ref","S3Location"],1],["OutputLocation",["ref","S3Location"],1],["TransformerId","string",1]],"EdiType":[["X12Details",["ref","X12Details"],1]],"X12Details":[["TransactionSet",["enum","X12_100","X12_101","X12_102","X12_103","X12_104","X12_105","X12_106","X12_107","X12_108","X12_109","X12_110","X12_111","X12_112","X12_113","X12_120","X12_121","X12_124","X12_125","X12_126","X12_127","X12_128","X12_129","X12_130","X12_131","X12_132","X12_133","X12_135","X12_138","X12_139","X12_140","X12_141","X12_142","X12_143","X12_144","X12_146","X12_147","X12_148","X12_149","X12_150","X12_151","X12_152","X12_153","X12_154","X12_155","X12_157","X12_158","X12_159","X12_160","X12_161","X12_163","X12_170","X12_175","X12_176","X12_179","X12_180","X12_185","X12_186","X12_187","X12_188","X12_189","X12_190","X12_191","X12_194","X12_195","X12_196","X12_197","X12_198","X12_199","X12_200","X12_201","X12_202","X12_203","X12_204","X12_205","X12_206","X12_210","X12_211","X12_212","X12_213","X12_214","X12_215","X12_216","X12_217","X12_218","X12_219","X12_220","X12_222","X12_223","X12_224","X12_225","X12_227","X12_228","X12_240","X12_242","X12_244","X12_245","X12_248","X12_249","X12_250","X12_251","X12_252","X12_255","X12_256","X12_259","X12_260","X12_261","X12_262","X12_263","X12_264","X12_265","X12_266","X12_267","X12_268","X12_269","X12_270","X12_271","X12_272","X12_273","X12_274","X12_275","X12_276","X12_277","X12_278","X12_280","X12_283","X12_284","X12_285","X12_286","X12_288","X12_290","X12_300","X12_301","X12_303","X12_304","X12_309","X12_310","X12_311","X12_312","X12_313","X12_315","X12_317","X12_319","X12_322","X12_323","X12_324","X12_325","X12_326","X12_350","X12_352","X12_353","X12_354","X12_355","X12_356","X12_357","X12_358","X12_361","X12_362","X12_404","X12_410","X12_412","X12_414","X12_417","X12_418","X12_419","X12_420","X12_421","X12_422","X12_423","X12_424","X12_425","X12_426","X12_429","X12_431","X12_432","X12_433","X12_434","X12_435","X12_436","X12_437","X12_440","X12_451","X12_452","X12_453","X12_455","X12_456","X12_460","X12_463","X12_466","X12_468","X12_470","X12_475","X12_485","X12_486","X12_490","X12_492","X12_494","X12_500","X12_501","X12_503","X12_504","X12_511","X12_517","X12_521","X12_527","X12_536","X12_540","X12_561","X12_567","X12_568","X12_601","X12_602","X12_620","X12_625","X12_650","X12_715","X12_753","X12_754","X12_805","X12_806","X12_810","X12_811","X12_812","X12_813","X12_814","X12_815","X12_816","X12_818","X12_819","X12_820","X12_821","X12_822","X12_823","X12_824","X12_826","X12_827","X12_828","X12_829","X12_830","X12_831","X12_832","X12_833","X12_834","X12_835","X12_836","X12_837","X12_838","X12_839","X12_840","X12_841","X12_842","X12_843","X12_844","X12_845","X12_846","X12_847","X12_848","X12_849","X12_850","X12_851","X12_852","X12_853","X12_854","X12_855","X12_856","X12_857","X12_858","X12_859","X12_860","X12_861","X12_862","X12_863","X12_864","X12_865","X12_866","X12_867","X12_868","X12_869","X12_870","X12_871","X12_872","X12_873","X12_874","X12_875","X12_876","X12_877","X12_878","X12_879","X12_880","X12_881","X12_882","X12_883","X12_884","X12_885","X12_886","X12_887","X12_888","X12_889","X12_891","X12_893","X12_894","X12_895","X12_896","X12_920","X12_924","X12_925","X12_926","X12_928","X12_940","X12_943","X12_944","X12_945","X12_947","X12_980","X12_990","X12_993","X12_996","X12_997","X12_998","X12_999","X12_270_X279","X12_271_X279","X12_275_X210","X12_275_X211","X12_276_X212","X12_277_X212","X12_277_X214","X12_277_X364","X12_278_X217","X12_820_X218","X12_820_X306","X12_824_X186","X12_834_X220","X12_834_X307","X12_834_X318","X12_835_X221","X12_837_X222","X12_837_X223","X12_837_X224","X12_837_X291","X12_837_X292","X12_837_X298","X12_999_X231"]],["Version",["enum","VERSION_4010","VERSION_4030","VERSION_4050","VERSION_4060","VERSION_5010","VERSION_5010_HIPAA"]]],"S3Location":[["BucketName","string"],["Key","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:b2bi:${Region}:${Account}:capability/${ResourceId}"}');
+export const Capability = cloudControlType<CapabilityArgs, CapabilityOutputs>("AWS::B2BI::Capability", "aws:b2bi:Capability", '{"p":[["Configuration",["ref","CapabilityConfiguration"],1],["InstructionsDocuments",["array",["ref","S3Location"]]],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Type",["enum","edi"],67],["CapabilityArn","string",72],["CapabilityId","string",72],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["CapabilityId"],"d":{"CapabilityConfiguration":[["Edi",["ref","EdiConfiguration"],1]],"EdiConfiguration":[["CapabilityDirection",["enum","INBOUND","OUTBOUND"]],["Type",["ref","EdiType"],1],["InputLocation",["ref","S3Location"],1],["OutputLocation",["ref","S3Location"],1],["TransformerId","string",1]],"EdiType":[["X12Details",["ref","X12Details"],1]],"X12Details":[["TransactionSet",["enum","X12_100","X12_101","X12_102","X12_103","X12_104","X12_105","X12_106","X12_107","X12_108","X12_109","X12_110","X12_111","X12_112","X12_113","X12_120","X12_121","X12_124","X12_125","X12_126","X12_127","X12_128","X12_129","X12_130","X12_131","X12_132","X12_133","X12_135","X12_138","X12_139","X12_140","X12_141","X12_142","X12_143","X12_144","X12_146","X12_147","X12_148","X12_149","X12_150","X12_151","X12_152","X12_153","X12_154","X12_155","X12_157","X12_158","X12_159","X12_160","X12_161","X12_163","X12_170","X12_175","X12_176","X12_179","X12_180","X12_185","X12_186","X12_187","X12_188","X12_189","X12_190","X12_191","X12_194","X12_195","X12_196","X12_197","X12_198","X12_199","X12_200","X12_201","X12_202","X12_203","X12_204","X12_205","X12_206","X12_210","X12_211","X12_212","X12_213","X12_214","X12_215","X12_216","X12_217","X12_218","X12_219","X12_220","X12_222","X12_223","X12_224","X12_225","X12_227","X12_228","X12_240","X12_242","X12_244","X12_245","X12_248","X12_249","X12_250","X12_251","X12_252","X12_255","X12_256","X12_259","X12_260","X12_261","X12_262","X12_263","X12_264","X12_265","X12_266","X12_267","X12_268","X12_269","X12_270","X12_271","X12_272","X12_273","X12_274","X12_275","X12_276","X12_277","X12_278","X12_280","X12_283","X12_284","X12_285","X12_286","X12_288","X12_290","X12_300","X12_301","X12_303","X12_304","X12_309","X12_310","X12_311","X12_312","X12_313","X12_315","X12_317","X12_319","X12_322","X12_323","X12_324","X12_325","X12_326","X12_350","X12_352","X12_353","X12_354","X12_355","X12_356","X12_357","X12_358","X12_361","X12_362","X12_404","X12_410","X12_412","X12_414","X12_417","X12_418","X12_419","X12_420","X12_421","X12_422","X12_423","X12_424","X12_425","X12_426","X12_429","X12_431","X12_432","X12_433","X12_434","X12_435","X12_436","X12_437","X12_440","X12_451","X12_452","X12_453","X12_455","X12_456","X12_460","X12_463","X12_466","X12_468","X12_470","X12_475","X12_485","X12_486","X12_490","X12_492","X12_494","X12_500","X12_501","X12_503","X12_504","X12_511","X12_517","X12_521","X12_527","X12_536","X12_540","X12_561","X12_567","X12_568","X12_601","X12_602","X12_620","X12_625","X12_650","X12_715","X12_753","X12_754","X12_805","X12_806","X12_810","X12_811","X12_812","X12_813","X12_814","X12_815","X12_816","X12_818","X12_819","X12_820","X12_821","X12_822","X12_823","X12_824","X12_826","X12_827","X12_828","X12_829","X12_830","X12_831","X12_832","X12_833","X12_834","X12_835","X12_836","X12_837","X12_838","X12_839","X12_840","X12_841","X12_842","X12_843","X12_844","X12_845","X12_846","X12_847","X12_848","X12_849","X12_850","X12_851","X12_852","X12_853","X12_854","X12_855","X12_856","X12_857","X12_858","X12_859","X12_860","X12_861","X12_862","X12_863","X12_864","X12_865","X12_866","X12_867","X12_868","X12_869","X12_870","X12_871","X12_872","X12_873","X12_874","X12_875","X12_876","X12_877","X12_878","X12_879","X12_880","X12_881","X12_882","X12_883","X12_884","X12_885","X12_886","X12_887","X12_888","X12_889","X12_891","X12_893","X12_894","X12_895","X12_896","X12_920","X12_924","X12_925","X12_926","X12_928","X12_940","X12_943","X12_944","X12_945","X12_947","X12_980","X12_990","X12_993","X12_996","X12_997","X12_998","X12_999","X12_270_X279","X12_271_X279","X12_275_X210","X12_275_X211","X12_276_X212","X12_277_X212","X12_277_X214","X12_277_X364","X12_278_X217","X12_820_X218","X12_820_X306","X12_824_X186","X12_834_X220","X12_834_X307","X12_834_X318","X12_835_X221","X12_837_X222","X12_837_X223","X12_837_X224","X12_837_X291","X12_837_X292","X12_837_X298","X12_999_X231"]],["Version",["enum","VERSION_4010","VERSION_4030","VERSION_4050","VERSION_4060","VERSION_5010","VERSION_5010_HIPAA"]]],"S3Location":[["BucketName","string"],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Type"],"ro":["CapabilityArn","CapabilityId","CreatedAt","ModifiedAt"],"tg":[true,true,true]},"arn":"arn:${Partition}:b2bi:${Region}:${Account}:capability/${ResourceId}"}');
 /** A {@link Capability} instance: its attributes as typed outputs. */
 export type Capability = InstanceType<typeof Capability>;
 
@@ -21,11 +21,23 @@ export type Capability = InstanceType<typeof Capability>;
 export interface CapabilityArgs {
   /** Specifies a structure that contains the details for a capability. */
   configuration: CapabilityCapabilityConfiguration;
-  /** Specifies one or more locations in Amazon S3, each specifying an EDI document that can be used with this capability. Each item contains the name of the bucket and the key, to identify the document's location. */
+  /**
+   * Specifies one or more locations in Amazon S3, each specifying an EDI document that can be used with this capability. Each item contains the name of the bucket and the key, to identify the document's location.
+   *
+   * Items: 0–5.
+   */
   instructionsDocuments?: CapabilityS3Location[];
-  /** The display name of the capability. */
+  /**
+   * The display name of the capability.
+   *
+   * Length: 1–254.
+   */
   name: string;
-  /** Specifies the key-value pairs assigned to ARNs that you can use to group and search for resources by type. You can attach this metadata to resources (capabilities, partnerships, and so on) for any purpose. */
+  /**
+   * Specifies the key-value pairs assigned to ARNs that you can use to group and search for resources by type. You can attach this metadata to resources (capabilities, partnerships, and so on) for any purpose.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** Returns the type of the capability. Currently, only `edi` is supported. */
   type: "edi";
@@ -67,7 +79,11 @@ export interface CapabilityEdiConfiguration {
   inputLocation: CapabilityS3Location;
   /** Contains the Amazon S3 bucket and prefix for the location of the output file, which is contained in an `S3Location` object. */
   outputLocation: CapabilityS3Location;
-  /** Returns the system-assigned unique identifier for the transformer. */
+  /**
+   * Returns the system-assigned unique identifier for the transformer.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   transformerId: string;
 }
 
@@ -96,9 +112,17 @@ export interface CapabilityX12Details {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-capability-s3location.html | CloudFormation: S3Location}
  */
 export interface CapabilityS3Location {
-  /** Specifies the name of the Amazon S3 bucket. */
+  /**
+   * Specifies the name of the Amazon S3 bucket.
+   *
+   * Length: 3–63.
+   */
   bucketName?: string;
-  /** Specifies the Amazon S3 key for the file location. */
+  /**
+   * Specifies the Amazon S3 key for the file location.
+   *
+   * Length: 0–1024.
+   */
   key?: string;
 }
 
@@ -107,25 +131,49 @@ export interface CapabilityS3Location {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-b2bi-partnership.html | CloudFormation: AWS::B2BI::Partnership}
  */
-export const Partnership = cloudControlType<PartnershipArgs, PartnershipOutputs>("AWS::B2BI::Partnership", "aws:b2bi:Partnership", '{"p":[["Capabilities",["array","string"],1],["CapabilityOptions",["ref","CapabilityOptions"]],["Email","string",67],["Name","string",1],["Phone","string",66],["ProfileId","string",67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["ModifiedAt","string",8],["PartnershipArn","string",72],["PartnershipId","string",72],["TradingPartnerId","string",8]],"id":["PartnershipId"],"d":{"CapabilityOptions":[["OutboundEdi",["ref","OutboundEdiOptions"]],["InboundEdi",["ref","InboundEdiOptions"]]],"OutboundEdiOptions":[["X12",["ref","X12Envelope"],1]],"X12Envelope":[["Common",["ref","X12OutboundEdiHeaders"]],["WrapOptions",["ref","WrapOptions"]]],"X12OutboundEdiHeaders":[["InterchangeControlHeaders",["ref","X12InterchangeControlHeaders"]],["FunctionalGroupHeaders",["ref","X12FunctionalGroupHeaders"]],["Delimiters",["ref","X12Delimiters"]],["ValidateEdi","boolean"],["ControlNumbers",["ref","X12ControlNumbers"]],["Gs05TimeFormat",["enum","HHMM","HHMMSS","HHMMSSDD"]]],"X12InterchangeControlHeaders":[["SenderIdQualifier","string"],["SenderId","string"],["ReceiverIdQualifier","string"],["ReceiverId","string"],["RepetitionSeparator","string"],["AcknowledgmentRequestedCode","string"],["UsageIndicatorCode","string"]],"X12FunctionalGroupHeaders":[["ApplicationSenderCode","string"],["ApplicationReceiverCode","string"],["ResponsibleAgencyCode","string"]],"X12Delimiters":[["ComponentSeparator","string"],["DataElementSeparator","string"],["SegmentTerminator","string"]],"X12ControlNumbers":[["StartingInterchangeControlNumber","number"],["StartingFunctionalGroupControlNumber","number"],["StartingTransactionSetControlNumber","number"]],"WrapOptions":[["WrapBy",["enum","SEGMENT","ONE_LINE","LINE_LENGTH"]],["LineTerminator",["enum","CRLF","LF","CR"]],["LineLength","number"]],"InboundEdiOptions":[["X12",["ref","X12InboundEdiOptions"]]],"X12InboundEdiOptions":[["AcknowledgmentOptions",["ref","X12AcknowledgmentOptions"]]],"X12AcknowledgmentOptions":[["FunctionalAcknowledgment",["enum","DO_NOT_GENERATE","GENERATE_ALL_SEGMENTS","GENERATE_WITHOUT_TRANSACTION_SET_RESPONSE_LOOP"],1],["TechnicalAcknowledgment",["enum","DO_NOT_GENERATE","GENERATE_ALL_SEGMENTS"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:b2bi:${Region}:${Account}:partnership/${ResourceId}"}');
+export const Partnership = cloudControlType<PartnershipArgs, PartnershipOutputs>("AWS::B2BI::Partnership", "aws:b2bi:Partnership", '{"p":[["Capabilities",["array","string"],1],["CapabilityOptions",["ref","CapabilityOptions"]],["Email","string",67],["Name","string",1],["Phone","string",66],["ProfileId","string",67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["ModifiedAt","string",8],["PartnershipArn","string",72],["PartnershipId","string",72],["TradingPartnerId","string",8]],"id":["PartnershipId"],"d":{"CapabilityOptions":[["OutboundEdi",["ref","OutboundEdiOptions"]],["InboundEdi",["ref","InboundEdiOptions"]]],"OutboundEdiOptions":[["X12",["ref","X12Envelope"],1]],"X12Envelope":[["Common",["ref","X12OutboundEdiHeaders"]],["WrapOptions",["ref","WrapOptions"]]],"X12OutboundEdiHeaders":[["InterchangeControlHeaders",["ref","X12InterchangeControlHeaders"]],["FunctionalGroupHeaders",["ref","X12FunctionalGroupHeaders"]],["Delimiters",["ref","X12Delimiters"]],["ValidateEdi","boolean"],["ControlNumbers",["ref","X12ControlNumbers"]],["Gs05TimeFormat",["enum","HHMM","HHMMSS","HHMMSSDD"]]],"X12InterchangeControlHeaders":[["SenderIdQualifier","string"],["SenderId","string"],["ReceiverIdQualifier","string"],["ReceiverId","string"],["RepetitionSeparator","string"],["AcknowledgmentRequestedCode","string"],["UsageIndicatorCode","string"]],"X12FunctionalGroupHeaders":[["ApplicationSenderCode","string"],["ApplicationReceiverCode","string"],["ResponsibleAgencyCode","string"]],"X12Delimiters":[["ComponentSeparator","string"],["DataElementSeparator","string"],["SegmentTerminator","string"]],"X12ControlNumbers":[["StartingInterchangeControlNumber","number"],["StartingFunctionalGroupControlNumber","number"],["StartingTransactionSetControlNumber","number"]],"WrapOptions":[["WrapBy",["enum","SEGMENT","ONE_LINE","LINE_LENGTH"]],["LineTerminator",["enum","CRLF","LF","CR"]],["LineLength","number"]],"InboundEdiOptions":[["X12",["ref","X12InboundEdiOptions"]]],"X12InboundEdiOptions":[["AcknowledgmentOptions",["ref","X12AcknowledgmentOptions"]]],"X12AcknowledgmentOptions":[["FunctionalAcknowledgment",["enum","DO_NOT_GENERATE","GENERATE_ALL_SEGMENTS","GENERATE_WITHOUT_TRANSACTION_SET_RESPONSE_LOOP"],1],["TechnicalAcknowledgment",["enum","DO_NOT_GENERATE","GENERATE_ALL_SEGMENTS"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Email","Phone","ProfileId"],"ro":["CreatedAt","ModifiedAt","PartnershipArn","PartnershipId","TradingPartnerId"],"tg":[true,true,true]},"arn":"arn:${Partition}:b2bi:${Region}:${Account}:partnership/${ResourceId}"}');
 /** A {@link Partnership} instance: its attributes as typed outputs. */
 export type Partnership = InstanceType<typeof Partnership>;
 
 /** Inputs of {@link Partnership}. */
 export interface PartnershipArgs {
-  /** Returns one or more capabilities associated with this partnership. */
+  /**
+   * Returns one or more capabilities associated with this partnership.
+   *
+   * Each item: Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   capabilities: string[];
   /** Contains the details for an Outbound EDI capability. */
   capabilityOptions?: PartnershipCapabilityOptions;
-  /** Specifies the email address associated with this trading partner. */
+  /**
+   * Specifies the email address associated with this trading partner.
+   *
+   * Length: 5–254. Pattern: `^[\w\.\-]+\@[\w\.\-]+$`.
+   */
   email: string;
-  /** Returns the name of the partnership. */
+  /**
+   * Returns the name of the partnership.
+   *
+   * Length: 1–254.
+   */
   name: string;
-  /** Specifies the phone number associated with the partnership. */
+  /**
+   * Specifies the phone number associated with the partnership.
+   *
+   * Length: 7–22. Pattern: `^\+?([0-9 \t\-()\/]{7,})(?:\s*(?:#|x\.?|ext\.?|extension) \t*(\d+))?$`.
+   */
   phone?: string;
-  /** Returns the unique, system-generated identifier for the profile connected to this partnership. */
+  /**
+   * Returns the unique, system-generated identifier for the profile connected to this partnership.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   profileId: string;
-  /** A key-value pair for a specific partnership. Tags are metadata that you can use to search for and group capabilities for various purposes. */
+  /**
+   * A key-value pair for a specific partnership. Tags are metadata that you can use to search for and group capabilities for various purposes.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -221,13 +269,29 @@ export interface PartnershipX12OutboundEdiHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12interchangecontrolheaders.html | CloudFormation: X12InterchangeControlHeaders}
  */
 export interface PartnershipX12InterchangeControlHeaders {
-  /** Located at position ISA-05 in the header. Qualifier for the sender ID. Together, the ID and qualifier uniquely identify the sending trading partner. */
+  /**
+   * Located at position ISA-05 in the header. Qualifier for the sender ID. Together, the ID and qualifier uniquely identify the sending trading partner.
+   *
+   * Length: 2–2. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   senderIdQualifier?: string;
-  /** Located at position ISA-06 in the header. This value (along with the `senderIdQualifier` ) identifies the sender of the interchange. */
+  /**
+   * Located at position ISA-06 in the header. This value (along with the `senderIdQualifier` ) identifies the sender of the interchange.
+   *
+   * Length: 15–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   senderId?: string;
-  /** Located at position ISA-07 in the header. Qualifier for the receiver ID. Together, the ID and qualifier uniquely identify the receiving trading partner. */
+  /**
+   * Located at position ISA-07 in the header. Qualifier for the receiver ID. Together, the ID and qualifier uniquely identify the receiving trading partner.
+   *
+   * Length: 2–2. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   receiverIdQualifier?: string;
-  /** Located at position ISA-08 in the header. This value (along with the `receiverIdQualifier` ) identifies the intended recipient of the interchange. */
+  /**
+   * Located at position ISA-08 in the header. This value (along with the `receiverIdQualifier` ) identifies the intended recipient of the interchange.
+   *
+   * Length: 15–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   receiverId?: string;
   /**
    * Located at position ISA-11 in the header. This string makes it easier when you need to group similar adjacent element values together without using extra segments.
@@ -235,9 +299,15 @@ export interface PartnershipX12InterchangeControlHeaders {
    * > This parameter is only honored for version greater than 401 ( `VERSION_4010` and higher).
    * > 
    * > For versions less than 401, this field is called [StandardsId](https://docs.aws.amazon.com/https://www.stedi.com/edi/x12-004010/segment/ISA#ISA-11) , in which case our service sets the value to `U` .
+   *
+   * Length: 1–1.
    */
   repetitionSeparator?: string;
-  /** Located at position ISA-14 in the header. The value "1" indicates that the sender is requesting an interchange acknowledgment at receipt of the interchange. The value "0" is used otherwise. */
+  /**
+   * Located at position ISA-14 in the header. The value "1" indicates that the sender is requesting an interchange acknowledgment at receipt of the interchange. The value "0" is used otherwise.
+   *
+   * Length: 1–1. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   acknowledgmentRequestedCode?: string;
   /**
    * Located at position ISA-15 in the header. Specifies how this interchange is being used:
@@ -245,6 +315,8 @@ export interface PartnershipX12InterchangeControlHeaders {
    * - `T` indicates this interchange is for testing.
    * - `P` indicates this interchange is for production.
    * - `I` indicates this interchange is informational.
+   *
+   * Length: 1–1. Pattern: `^[a-zA-Z0-9]*$`.
    */
   usageIndicatorCode?: string;
 }
@@ -255,11 +327,23 @@ export interface PartnershipX12InterchangeControlHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12functionalgroupheaders.html | CloudFormation: X12FunctionalGroupHeaders}
  */
 export interface PartnershipX12FunctionalGroupHeaders {
-  /** A value representing the code used to identify the party transmitting a message, at position GS-02. */
+  /**
+   * A value representing the code used to identify the party transmitting a message, at position GS-02.
+   *
+   * Length: 2–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   applicationSenderCode?: string;
-  /** A value representing the code used to identify the party receiving a message, at position GS-03. */
+  /**
+   * A value representing the code used to identify the party receiving a message, at position GS-03.
+   *
+   * Length: 2–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   applicationReceiverCode?: string;
-  /** A code that identifies the issuer of the standard, at position GS-07. */
+  /**
+   * A code that identifies the issuer of the standard, at position GS-07.
+   *
+   * Length: 1–2. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   responsibleAgencyCode?: string;
 }
 
@@ -269,11 +353,23 @@ export interface PartnershipX12FunctionalGroupHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12delimiters.html | CloudFormation: X12Delimiters}
  */
 export interface PartnershipX12Delimiters {
-  /** The component, or sub-element, separator. The default value is `:` (colon). */
+  /**
+   * The component, or sub-element, separator. The default value is `:` (colon).
+   *
+   * Length: 1–1.
+   */
   componentSeparator?: string;
-  /** The data element separator. The default value is `*` (asterisk). */
+  /**
+   * The data element separator. The default value is `*` (asterisk).
+   *
+   * Length: 1–1.
+   */
   dataElementSeparator?: string;
-  /** The segment terminator. The default value is `~` (tilde). */
+  /**
+   * The segment terminator. The default value is `~` (tilde).
+   *
+   * Length: 1–1.
+   */
   segmentTerminator?: string;
 }
 
@@ -283,11 +379,23 @@ export interface PartnershipX12Delimiters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12controlnumbers.html | CloudFormation: X12ControlNumbers}
  */
 export interface PartnershipX12ControlNumbers {
-  /** Specifies the starting interchange control number (ISA13) to use for X12 EDI generation. This number is incremented for each new interchange. For the ISA (interchange) envelope, AWS B2B Data Interchange generates an interchange control number that is unique for the ISA05 and ISA06 (sender) & ISA07 and ISA08 (receiver) combination. */
+  /**
+   * Specifies the starting interchange control number (ISA13) to use for X12 EDI generation. This number is incremented for each new interchange. For the ISA (interchange) envelope, AWS B2B Data Interchange generates an interchange control number that is unique for the ISA05 and ISA06 (sender) & ISA07 and ISA08 (receiver) combination.
+   *
+   * Range: 1–999999999.
+   */
   startingInterchangeControlNumber?: number;
-  /** Specifies the starting functional group control number (GS06) to use for X12 EDI generation. This number is incremented for each new functional group. For the GS (functional group) envelope, AWS B2B Data Interchange generates a functional group control number that is unique to the sender ID, receiver ID, and functional identifier code combination. */
+  /**
+   * Specifies the starting functional group control number (GS06) to use for X12 EDI generation. This number is incremented for each new functional group. For the GS (functional group) envelope, AWS B2B Data Interchange generates a functional group control number that is unique to the sender ID, receiver ID, and functional identifier code combination.
+   *
+   * Range: 1–999999999.
+   */
   startingFunctionalGroupControlNumber?: number;
-  /** Specifies the starting transaction set control number (ST02) to use for X12 EDI generation. This number is incremented for each new transaction set. */
+  /**
+   * Specifies the starting transaction set control number (ST02) to use for X12 EDI generation. This number is incremented for each new transaction set.
+   *
+   * Range: 1–999999999.
+   */
   startingTransactionSetControlNumber?: number;
 }
 
@@ -315,7 +423,11 @@ export interface PartnershipWrapOptions {
    * - `CR` : carriage return
    */
   lineTerminator?: "CRLF" | "LF" | "CR";
-  /** Specifies the maximum length of a line before wrapping occurs. This value is used when `wrapBy` is set to `LINE_LENGTH` . */
+  /**
+   * Specifies the maximum length of a line before wrapping occurs. This value is used when `wrapBy` is set to `LINE_LENGTH` .
+   *
+   * Range: at least 1.
+   */
   lineLength?: number;
 }
 
@@ -360,22 +472,39 @@ export interface PartnershipX12AcknowledgmentOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-b2bi-profile.html | CloudFormation: AWS::B2BI::Profile}
  */
-export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::B2BI::Profile", "aws:b2bi:Profile", '{"p":[["BusinessName","string",1],["Email","string"],["Logging",["enum","ENABLED","DISABLED"],67],["Name","string",1],["Phone","string",1],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["LogGroupName","string",8],["ModifiedAt","string",8],["ProfileArn","string",72],["ProfileId","string",72]],"id":["ProfileId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:b2bi:${Region}:${Account}:profile/${ResourceId}"}');
+export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::B2BI::Profile", "aws:b2bi:Profile", '{"p":[["BusinessName","string",1],["Email","string"],["Logging",["enum","ENABLED","DISABLED"],67],["Name","string",1],["Phone","string",1],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["LogGroupName","string",8],["ModifiedAt","string",8],["ProfileArn","string",72],["ProfileId","string",72]],"id":["ProfileId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Logging"],"ro":["CreatedAt","LogGroupName","ModifiedAt","ProfileArn","ProfileId"],"tg":[true,true,true]},"arn":"arn:${Partition}:b2bi:${Region}:${Account}:profile/${ResourceId}"}');
 /** A {@link Profile} instance: its attributes as typed outputs. */
 export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** Returns the name for the business associated with this profile. */
+  /**
+   * Returns the name for the business associated with this profile.
+   *
+   * Length: 1–254.
+   */
   businessName: string;
+  /** Length: 5–254. Pattern: `^[\w\.\-]+\@[\w\.\-]+$`. */
   email?: string;
   /** Specifies whether or not logging is enabled for this profile. */
   logging: "ENABLED" | "DISABLED";
-  /** Returns the display name for profile. */
+  /**
+   * Returns the display name for profile.
+   *
+   * Length: 1–254.
+   */
   name: string;
-  /** Specifies the phone number associated with the profile. */
+  /**
+   * Specifies the phone number associated with the profile.
+   *
+   * Length: 7–22. Pattern: `^\+?([0-9 \t\-()\/]{7,})(?:\s*(?:#|x\.?|ext\.?|extension) \t*(\d+))?$`.
+   */
   phone: string;
-  /** A key-value pair for a specific profile. Tags are metadata that you can use to search for and group capabilities for various purposes. */
+  /**
+   * A key-value pair for a specific profile. Tags are metadata that you can use to search for and group capabilities for various purposes.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -406,31 +535,53 @@ export interface ProfileOutputs extends ProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-b2bi-transformer.html | CloudFormation: AWS::B2BI::Transformer}
  */
-export const Transformer = cloudControlType<TransformerArgs, TransformerOutputs>("AWS::B2BI::Transformer", "aws:b2bi:Transformer", '{"p":[["EdiType",["ref","EdiType"]],["FileFormat",["enum","XML","JSON","NOT_USED"]],["InputConversion",["ref","InputConversion"]],["Mapping",["ref","Mapping"]],["MappingTemplate","string"],["Name","string",1],["OutputConversion",["ref","OutputConversion"]],["SampleDocument","string"],["SampleDocuments",["ref","SampleDocuments"]],["Status",["enum","active","inactive"],1],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["ModifiedAt","string",8],["TransformerArn","string",72],["TransformerId","string",72]],"id":["TransformerId"],"d":{"EdiType":[["X12Details",["ref","X12Details"],1]],"X12Details":[["TransactionSet",["enum","X12_100","X12_101","X12_102","X12_103","X12_104","X12_105","X12_106","X12_107","X12_108","X12_109","X12_110","X12_111","X12_112","X12_113","X12_120","X12_121","X12_124","X12_125","X12_126","X12_127","X12_128","X12_129","X12_130","X12_131","X12_132","X12_133","X12_135","X12_138","X12_139","X12_140","X12_141","X12_142","X12_143","X12_144","X12_146","X12_147","X12_148","X12_149","X12_150","X12_151","X12_152","X12_153","X12_154","X12_155","X12_157","X12_158","X12_159","X12_160","X12_161","X12_163","X12_170","X12_175","X12_176","X12_179","X12_180","X12_185","X12_186","X12_187","X12_188","X12_189","X12_190","X12_191","X12_194","X12_195","X12_196","X12_197","X12_198","X12_199","X12_200","X12_201","X12_202","X12_203","X12_204","X12_205","X12_206","X12_210","X12_211","X12_212","X12_213","X12_214","X12_215","X12_216","X12_217","X12_218","X12_219","X12_220","X12_222","X12_223","X12_224","X12_225","X12_227","X12_228","X12_240","X12_242","X12_244","X12_245","X12_248","X12_249","X12_250","X12_251","X12_252","X12_255","X12_256","X12_259","X12_260","X12_261","X12_262","X12_263","X12_264","X12_265","X12_266","X12_267","X12_268","X12_269","X12_270","X12_271","X12_272","X12_273","X12_274","X12_275","X12_276","X12_277","X12_278","X12_280","X12_283","X12_284","X12_285","X12_286","X12_288","X12_290","X12_300","X12_301","X12_303","X12_304","X12_309","X12_310","X12_311","X12_312","X12_313","X12_315","X12_317","X12_319","X12_322","X12_323","X12_324","X12_325","X12_326","X12_350","X12_352","X12_353","X12_354","X12_355","X12_356","X12_357","X12_358","X12_361","X12_362","X12_404","X12_410","X12_412","X12_414","X12_417","X12_418","X12_419","X12_420","X12_421","X12_422","X12_423","X12_424","X12_425","X12_426","X12_429","X12_431","X12_432","X12_433","X12_434","X12_435","X12_436","X12_437","X12_440","X12_451","X12_452","X12_453","X12_455","X12_456","X12_460","X12_463","X12_466","X12_468","X12_470","X12_475","X12_485","X12_486","X12_490","X12_492","X12_494","X12_500","X12_501","X12_503","X12_504","X12_511","X12_517","X12_521","X12_527","X12_536","X12_540","X12_561","X12_567","X12_568","X12_601","X12_602","X12_620","X12_625","X12_650","X12_715","X12_753","X12_754","X12_805","X12_806","X12_810","X12_811","X12_812","X12_813","X12_814","X12_815","X12_816","X12_818","X12_819","X12_820","X12_821","X12_822","X12_823","X12_824","X12_826","X12_827","X12_828","X12_829","X12_830","X12_831","X12_832","X12_833","X12_834","X12_835","X12_836","X12_837","X12_838","X12_839","X12_840","X12_841","X12_842","X12_843","X12_844","X12_845","X12_846","X12_847","X12_848","X12_849","X12_850","X12_851","X12_852","X12_853","X12_854","X12_855","X12_856","X12_857","X12_858","X12_859","X12_860","X12_861","X12_862","X12_863","X12_864","X12_865","X12_866","X12_867","X12_868","X12_869","X12_870","X12_871","X12_872","X12_873","X12_874","X12_875","X12_876","X12_877","X12_878","X12_879","X12_880","X12_881","X12_882","X12_883","X12_884","X12_885","X12_886","X12_887","X12_888","X12_889","X12_891","X12_893","X12_894","X12_895","X12_896","X12_920","X12_924","X12_925","X12_926","X12_928","X12_940","X12_943","X12_944","X12_945","X12_947","X12_980","X12_990","X12_993","X12_996","X12_997","X12_998","X12_999","X12_270_X279","X12_271_X279","X12_275_X210","X12_275_X211","X12_276_X212","X12_277_X212","X12_277_X214","X12_277_X364","X12_278_X217","X12_820_X218","X12_820_X306","X12_824_X186","X12_834_X220","X12_834_X307","X12_834_X318","X12_835_X221","X12_837_X222","X12_837_X223","X12_837_X224","X12_837_X291","X12_837_X292","X12_837_X298","X12_999_X231"]],["Version",["enum","VERSION_4010","VERSION_4030","VERSION_4050","VERSION_4060","VERSION_5010","VERSION_5010_HIPAA"]]],"InputConversion":[["FromFormat",["enum","X12"],1],["FormatOptions",["ref","FormatOptions"]],["AdvancedOptions",["ref","AdvancedOptions"]]],"FormatOptions":[["X12",["ref","X12Details"],1]],"AdvancedOptions":[["X12",["ref","X12AdvancedOptions"]]],"X12AdvancedOptions":[["SplitOptions",["ref","X12SplitOptions"]],["ValidationOptions",["ref","X12ValidationOptions"]]],"X12SplitOptions":[["SplitBy",["enum","NONE","TRANSACTION"]]],"X12ValidationOptions":[["ValidationRules",["array",["ref","X12ValidationRule"]]]],"X12ValidationRule":[["CodeListValidationRule",["ref","X12CodeListValidationRule"]],["ElementLengthValidationRule",["ref","X12ElementLengthValidationRule"]],["ElementRequirementValidationRule",["ref","X12ElementRequirementValidationRule"]]],"X12CodeListValidationRule":[["ElementId","string",1],["CodesToAdd",["array","string"]],["CodesToRemove",["array","string"]]],"X12ElementLengthValidationRule":[["ElementId","string",1],["MaxLength","number",1],["MinLength","number",1]],"X12ElementRequirementValidationRule":[["ElementPosition","string",1],["Requirement",["enum","OPTIONAL","MANDATORY"],1]],"Mapping":[["TemplateLanguage",["enum","XSLT","JSONATA"],1],["Template","string"]],"OutputConversion":[["ToFormat",["enum","X12"],1],["FormatOptions",["ref","FormatOptions"]],["AdvancedOptions",["ref","AdvancedOptions"]]],"SampleDocuments":[["BucketName","string",1],["Keys",["array",["ref","SampleDocumentKeys"]],1]],"SampleDocumentKeys":[["Input","string"],["Output","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:b2bi:${Region}:${Account}:transformer/${ResourceId}"}');
+export const Transformer = cloudControlType<TransformerArgs, TransformerOutputs>("AWS::B2BI::Transformer", "aws:b2bi:Transformer", '{"p":[["EdiType",["ref","EdiType"]],["FileFormat",["enum","XML","JSON","NOT_USED"]],["InputConversion",["ref","InputConversion"]],["Mapping",["ref","Mapping"]],["MappingTemplate","string"],["Name","string",1],["OutputConversion",["ref","OutputConversion"]],["SampleDocument","string"],["SampleDocuments",["ref","SampleDocuments"]],["Status",["enum","active","inactive"],1],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["ModifiedAt","string",8],["TransformerArn","string",72],["TransformerId","string",72]],"id":["TransformerId"],"d":{"EdiType":[["X12Details",["ref","X12Details"],1]],"X12Details":[["TransactionSet",["enum","X12_100","X12_101","X12_102","X12_103","X12_104","X12_105","X12_106","X12_107","X12_108","X12_109","X12_110","X12_111","X12_112","X12_113","X12_120","X12_121","X12_124","X12_125","X12_126","X12_127","X12_128","X12_129","X12_130","X12_131","X12_132","X12_133","X12_135","X12_138","X12_139","X12_140","X12_141","X12_142","X12_143","X12_144","X12_146","X12_147","X12_148","X12_149","X12_150","X12_151","X12_152","X12_153","X12_154","X12_155","X12_157","X12_158","X12_159","X12_160","X12_161","X12_163","X12_170","X12_175","X12_176","X12_179","X12_180","X12_185","X12_186","X12_187","X12_188","X12_189","X12_190","X12_191","X12_194","X12_195","X12_196","X12_197","X12_198","X12_199","X12_200","X12_201","X12_202","X12_203","X12_204","X12_205","X12_206","X12_210","X12_211","X12_212","X12_213","X12_214","X12_215","X12_216","X12_217","X12_218","X12_219","X12_220","X12_222","X12_223","X12_224","X12_225","X12_227","X12_228","X12_240","X12_242","X12_244","X12_245","X12_248","X12_249","X12_250","X12_251","X12_252","X12_255","X12_256","X12_259","X12_260","X12_261","X12_262","X12_263","X12_264","X12_265","X12_266","X12_267","X12_268","X12_269","X12_270","X12_271","X12_272","X12_273","X12_274","X12_275","X12_276","X12_277","X12_278","X12_280","X12_283","X12_284","X12_285","X12_286","X12_288","X12_290","X12_300","X12_301","X12_303","X12_304","X12_309","X12_310","X12_311","X12_312","X12_313","X12_315","X12_317","X12_319","X12_322","X12_323","X12_324","X12_325","X12_326","X12_350","X12_352","X12_353","X12_354","X12_355","X12_356","X12_357","X12_358","X12_361","X12_362","X12_404","X12_410","X12_412","X12_414","X12_417","X12_418","X12_419","X12_420","X12_421","X12_422","X12_423","X12_424","X12_425","X12_426","X12_429","X12_431","X12_432","X12_433","X12_434","X12_435","X12_436","X12_437","X12_440","X12_451","X12_452","X12_453","X12_455","X12_456","X12_460","X12_463","X12_466","X12_468","X12_470","X12_475","X12_485","X12_486","X12_490","X12_492","X12_494","X12_500","X12_501","X12_503","X12_504","X12_511","X12_517","X12_521","X12_527","X12_536","X12_540","X12_561","X12_567","X12_568","X12_601","X12_602","X12_620","X12_625","X12_650","X12_715","X12_753","X12_754","X12_805","X12_806","X12_810","X12_811","X12_812","X12_813","X12_814","X12_815","X12_816","X12_818","X12_819","X12_820","X12_821","X12_822","X12_823","X12_824","X12_826","X12_827","X12_828","X12_829","X12_830","X12_831","X12_832","X12_833","X12_834","X12_835","X12_836","X12_837","X12_838","X12_839","X12_840","X12_841","X12_842","X12_843","X12_844","X12_845","X12_846","X12_847","X12_848","X12_849","X12_850","X12_851","X12_852","X12_853","X12_854","X12_855","X12_856","X12_857","X12_858","X12_859","X12_860","X12_861","X12_862","X12_863","X12_864","X12_865","X12_866","X12_867","X12_868","X12_869","X12_870","X12_871","X12_872","X12_873","X12_874","X12_875","X12_876","X12_877","X12_878","X12_879","X12_880","X12_881","X12_882","X12_883","X12_884","X12_885","X12_886","X12_887","X12_888","X12_889","X12_891","X12_893","X12_894","X12_895","X12_896","X12_920","X12_924","X12_925","X12_926","X12_928","X12_940","X12_943","X12_944","X12_945","X12_947","X12_980","X12_990","X12_993","X12_996","X12_997","X12_998","X12_999","X12_270_X279","X12_271_X279","X12_275_X210","X12_275_X211","X12_276_X212","X12_277_X212","X12_277_X214","X12_277_X364","X12_278_X217","X12_820_X218","X12_820_X306","X12_824_X186","X12_834_X220","X12_834_X307","X12_834_X318","X12_835_X221","X12_837_X222","X12_837_X223","X12_837_X224","X12_837_X291","X12_837_X292","X12_837_X298","X12_999_X231"]],["Version",["enum","VERSION_4010","VERSION_4030","VERSION_4050","VERSION_4060","VERSION_5010","VERSION_5010_HIPAA"]]],"InputConversion":[["FromFormat",["enum","X12"],1],["FormatOptions",["ref","FormatOptions"]],["AdvancedOptions",["ref","AdvancedOptions"]]],"FormatOptions":[["X12",["ref","X12Details"],1]],"AdvancedOptions":[["X12",["ref","X12AdvancedOptions"]]],"X12AdvancedOptions":[["SplitOptions",["ref","X12SplitOptions"]],["ValidationOptions",["ref","X12ValidationOptions"]]],"X12SplitOptions":[["SplitBy",["enum","NONE","TRANSACTION"]]],"X12ValidationOptions":[["ValidationRules",["array",["ref","X12ValidationRule"]]]],"X12ValidationRule":[["CodeListValidationRule",["ref","X12CodeListValidationRule"]],["ElementLengthValidationRule",["ref","X12ElementLengthValidationRule"]],["ElementRequirementValidationRule",["ref","X12ElementRequirementValidationRule"]]],"X12CodeListValidationRule":[["ElementId","string",1],["CodesToAdd",["array","string"]],["CodesToRemove",["array","string"]]],"X12ElementLengthValidationRule":[["ElementId","string",1],["MaxLength","number",1],["MinLength","number",1]],"X12ElementRequirementValidationRule":[["ElementPosition","string",1],["Requirement",["enum","OPTIONAL","MANDATORY"],1]],"Mapping":[["TemplateLanguage",["enum","XSLT","JSONATA"],1],["Template","string"]],"OutputConversion":[["ToFormat",["enum","X12"],1],["FormatOptions",["ref","FormatOptions"]],["AdvancedOptions",["ref","AdvancedOptions"]]],"SampleDocuments":[["BucketName","string",1],["Keys",["array",["ref","SampleDocumentKeys"]],1]],"SampleDocumentKeys":[["Input","string"],["Output","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["CreatedAt","ModifiedAt","TransformerArn","TransformerId"],"dep":["EdiType","FileFormat","MappingTemplate","SampleDocument"],"tg":[true,true,true]},"arn":"arn:${Partition}:b2bi:${Region}:${Account}:transformer/${ResourceId}"}');
 /** A {@link Transformer} instance: its attributes as typed outputs. */
 export type Transformer = InstanceType<typeof Transformer>;
 
 /** Inputs of {@link Transformer}. */
 export interface TransformerArgs {
+  /** @deprecated The CloudFormation registry marks `EdiType` of AWS::B2BI::Transformer deprecated. */
   ediType?: TransformerEdiType;
+  /** @deprecated The CloudFormation registry marks `FileFormat` of AWS::B2BI::Transformer deprecated. */
   fileFormat?: "XML" | "JSON" | "NOT_USED";
   /** Returns a structure that contains the format options for the transformation. */
   inputConversion?: TransformerInputConversion;
   /** Returns the structure that contains the mapping template and its language (either XSLT or JSONATA). */
   mapping?: TransformerMapping;
-  /** This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion. */
+  /**
+   * This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion.
+   *
+   * Length: 0–350000.
+   *
+   * @deprecated The CloudFormation registry marks `MappingTemplate` of AWS::B2BI::Transformer deprecated.
+   */
   mappingTemplate?: string;
-  /** Returns the descriptive name for the transformer. */
+  /**
+   * Returns the descriptive name for the transformer.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9_-]{1,512}$`.
+   */
   name: string;
   /** Returns the `OutputConversion` object, which contains the format options for the outbound transformation. */
   outputConversion?: TransformerOutputConversion;
-  /** This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion. */
+  /**
+   * This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion.
+   *
+   * Length: 0–1024.
+   *
+   * @deprecated The CloudFormation registry marks `SampleDocument` of AWS::B2BI::Transformer deprecated.
+   */
   sampleDocument?: string;
   /** Returns a structure that contains the Amazon S3 bucket and an array of the corresponding keys used to identify the location for your sample documents. */
   sampleDocuments?: TransformerSampleDocuments;
   /** Returns the state of the newly created transformer. The transformer can be either `active` or `inactive` . For the transformer to be used in a capability, its status must `active` . */
   status: "active" | "inactive";
-  /** A key-value pair for a specific transformer. Tags are metadata that you can use to search for and group capabilities for various purposes. */
+  /**
+   * A key-value pair for a specific transformer. Tags are metadata that you can use to search for and group capabilities for various purposes.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -550,7 +701,11 @@ export interface TransformerX12ValidationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-x12codelistvalidationrule.html | CloudFormation: X12CodeListValidationRule}
  */
 export interface TransformerX12CodeListValidationRule {
-  /** Specifies the four-digit element ID to which the code list modifications apply. This identifies which X12 element will have its allowed code values modified. */
+  /**
+   * Specifies the four-digit element ID to which the code list modifications apply. This identifies which X12 element will have its allowed code values modified.
+   *
+   * Length: 4–4. Pattern: `^[0-9]{4}$`.
+   */
   elementId: string;
   /** Specifies a list of code values to add to the element's allowed values. These codes will be considered valid for the specified element in addition to the standard codes defined by the X12 specification. */
   codesToAdd?: string[];
@@ -564,11 +719,23 @@ export interface TransformerX12CodeListValidationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-x12elementlengthvalidationrule.html | CloudFormation: X12ElementLengthValidationRule}
  */
 export interface TransformerX12ElementLengthValidationRule {
-  /** Specifies the four-digit element ID to which the length constraints will be applied. This identifies which X12 element will have its length requirements modified. */
+  /**
+   * Specifies the four-digit element ID to which the length constraints will be applied. This identifies which X12 element will have its length requirements modified.
+   *
+   * Length: 4–4. Pattern: `^[0-9]{4}$`.
+   */
   elementId: string;
-  /** Specifies the maximum allowed length for the identified element. This value defines the upper limit for the element's content length. */
+  /**
+   * Specifies the maximum allowed length for the identified element. This value defines the upper limit for the element's content length.
+   *
+   * Range: 1–1000000.
+   */
   maxLength: number;
-  /** Specifies the minimum required length for the identified element. This value defines the lower limit for the element's content length. */
+  /**
+   * Specifies the minimum required length for the identified element. This value defines the lower limit for the element's content length.
+   *
+   * Range: 1–1000000.
+   */
   minLength: number;
 }
 
@@ -578,7 +745,11 @@ export interface TransformerX12ElementLengthValidationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-x12elementrequirementvalidationrule.html | CloudFormation: X12ElementRequirementValidationRule}
  */
 export interface TransformerX12ElementRequirementValidationRule {
-  /** Specifies the position of the element within an X12 segment for which the requirement status will be modified. The format follows the pattern of segment identifier followed by element position (e.g., "ST-01" for the first element of the ST segment). */
+  /**
+   * Specifies the position of the element within an X12 segment for which the requirement status will be modified. The format follows the pattern of segment identifier followed by element position (e.g., "ST-01" for the first element of the ST segment).
+   *
+   * Pattern: `^[a-zA-Z0-9]+(?:-\d{2})(?:-\d{2})?$`.
+   */
   elementPosition: string;
   /** Specifies the requirement status for the element at the specified position. Valid values are OPTIONAL (the element may be omitted) or MANDATORY (the element must be present). */
   requirement: "OPTIONAL" | "MANDATORY";
@@ -592,7 +763,11 @@ export interface TransformerX12ElementRequirementValidationRule {
 export interface TransformerMapping {
   /** The transformation language for the template, either XSLT or JSONATA. */
   templateLanguage: "XSLT" | "JSONATA";
-  /** A string that represents the mapping template, in the transformation language specified in `templateLanguage` . */
+  /**
+   * A string that represents the mapping template, in the transformation language specified in `templateLanguage` .
+   *
+   * Length: 0–350000.
+   */
   template?: string;
 }
 
@@ -615,7 +790,11 @@ export interface TransformerOutputConversion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-sampledocuments.html | CloudFormation: SampleDocuments}
  */
 export interface TransformerSampleDocuments {
-  /** Contains the Amazon S3 bucket that is used to hold your sample documents. */
+  /**
+   * Contains the Amazon S3 bucket that is used to hold your sample documents.
+   *
+   * Length: 3–63.
+   */
   bucketName: string;
   /** Contains an array of the Amazon S3 keys used to identify the location for your sample documents. */
   keys: TransformerSampleDocumentKeys[];
@@ -627,8 +806,16 @@ export interface TransformerSampleDocuments {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-sampledocumentkeys.html | CloudFormation: SampleDocumentKeys}
  */
 export interface TransformerSampleDocumentKeys {
-  /** An array of keys for your input sample documents. */
+  /**
+   * An array of keys for your input sample documents.
+   *
+   * Length: 0–1024.
+   */
   input?: string;
-  /** An array of keys for your output sample documents. */
+  /**
+   * An array of keys for your output sample documents.
+   *
+   * Length: 0–1024.
+   */
   output?: string;
 }

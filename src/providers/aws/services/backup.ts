@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/backup
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Contains an optional backup plan display name and an array of `BackupRule` objects, each of which specifies a backup rule. Each rule in a backup plan is a separate scheduled task and can back up a different selection of AWS resources.
  *
@@ -15,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-backupplan.html | CloudFormation: AWS::Backup::BackupPlan}
  */
-export const BackupPlan = cloudControlType<BackupPlanArgs, BackupPlanOutputs>("AWS::Backup::BackupPlan", "aws:backup:BackupPlan", '{"p":[["BackupPlan",["ref","BackupPlanResourceType"],1],["BackupPlanTags",["map","string"]],["VersionId","string",8],["BackupPlanId","string",72],["BackupPlanArn","string",72]],"id":["BackupPlanId"],"d":{"BackupPlanResourceType":[["BackupPlanName","string",1],["AdvancedBackupSettings",["array",["ref","AdvancedBackupSettingResourceType"]]],["BackupPlanRule",["array",["ref","BackupRuleResourceType"]],1],["ScanSettings",["array",["ref","ScanSettingResourceType"]]]],"AdvancedBackupSettingResourceType":[["BackupOptions","json",1],["ResourceType","string",1]],"BackupRuleResourceType":[["CompletionWindowMinutes","number"],["ScheduleExpression","string"],["RecoveryPointTags",["map","string"]],["CopyActions",["array",["ref","CopyActionResourceType"]]],["EnableContinuousBackup","boolean"],["Lifecycle",["ref","LifecycleResourceType"]],["TargetBackupVault","string",1],["StartWindowMinutes","number"],["ScheduleExpressionTimezone","string"],["RuleName","string",1],["TargetLogicallyAirGappedBackupVaultArn","string"],["IndexActions",["array",["ref","IndexActionsResourceType"]]],["ScanActions",["array",["ref","ScanActionResourceType"]]]],"CopyActionResourceType":[["Lifecycle",["ref","LifecycleResourceType"]],["DestinationBackupVaultArn","string",1]],"LifecycleResourceType":[["DeleteAfterDays","number"],["MoveToColdStorageAfterDays","number"],["OptInToArchiveForSupportedResources","boolean"]],"IndexActionsResourceType":[["ResourceTypes",["array","string"]]],"ScanActionResourceType":[["MalwareScanner",["enum","GUARDDUTY"]],["ScanMode",["enum","FULL_SCAN","INCREMENTAL_SCAN"]]],"ScanSettingResourceType":[["MalwareScanner",["enum","GUARDDUTY"]],["ResourceTypes",["array","string"]],["ScannerRoleArn","string"]]},"tags":["BackupPlanTags","map"],"arn":"arn:${Partition}:backup:${Region}:${Account}:backup-plan:${BackupPlanId}"}');
+export const BackupPlan = cloudControlType<BackupPlanArgs, BackupPlanOutputs>("AWS::Backup::BackupPlan", "aws:backup:BackupPlan", '{"p":[["BackupPlan",["ref","BackupPlanResourceType"],1],["BackupPlanTags",["map","string"]],["VersionId","string",8],["BackupPlanId","string",72],["BackupPlanArn","string",72]],"id":["BackupPlanId"],"d":{"BackupPlanResourceType":[["BackupPlanName","string",1],["AdvancedBackupSettings",["array",["ref","AdvancedBackupSettingResourceType"]]],["BackupPlanRule",["array",["ref","BackupRuleResourceType"]],1],["ScanSettings",["array",["ref","ScanSettingResourceType"]]]],"AdvancedBackupSettingResourceType":[["BackupOptions","json",1],["ResourceType","string",1]],"BackupRuleResourceType":[["CompletionWindowMinutes","number"],["ScheduleExpression","string"],["RecoveryPointTags",["map","string"]],["CopyActions",["array",["ref","CopyActionResourceType"]]],["EnableContinuousBackup","boolean"],["Lifecycle",["ref","LifecycleResourceType"]],["TargetBackupVault","string",1],["StartWindowMinutes","number"],["ScheduleExpressionTimezone","string"],["RuleName","string",1],["TargetLogicallyAirGappedBackupVaultArn","string"],["IndexActions",["array",["ref","IndexActionsResourceType"]]],["ScanActions",["array",["ref","ScanActionResourceType"]]]],"CopyActionResourceType":[["Lifecycle",["ref","LifecycleResourceType"]],["DestinationBackupVaultArn","string",1]],"LifecycleResourceType":[["DeleteAfterDays","number"],["MoveToColdStorageAfterDays","number"],["OptInToArchiveForSupportedResources","boolean"]],"IndexActionsResourceType":[["ResourceTypes",["array","string"]]],"ScanActionResourceType":[["MalwareScanner",["enum","GUARDDUTY"]],["ScanMode",["enum","FULL_SCAN","INCREMENTAL_SCAN"]]],"ScanSettingResourceType":[["MalwareScanner",["enum","GUARDDUTY"]],["ResourceTypes",["array","string"]],["ScannerRoleArn","string"]]},"tags":["BackupPlanTags","map"],"reg":{"h":"crudl","ro":["BackupPlanId","VersionId","BackupPlanArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:backup:${Region}:${Account}:backup-plan:${BackupPlanId}"}');
 /** A {@link BackupPlan} instance: its attributes as typed outputs. */
 export type BackupPlan = InstanceType<typeof BackupPlan>;
 
@@ -187,7 +189,7 @@ export interface BackupPlanScanSettingResourceType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-backupselection.html | CloudFormation: AWS::Backup::BackupSelection}
  */
-export const BackupSelection = cloudControlType<BackupSelectionArgs, BackupSelectionOutputs>("AWS::Backup::BackupSelection", "aws:backup:BackupSelection", '{"p":[["BackupSelection",["ref","BackupSelectionResourceType"],67],["BackupPlanId","string",67],["Id","string",72,"awsId"],["SelectionId","string",8]],"id":["Id"],"d":{"BackupSelectionResourceType":[["ListOfTags",["array",["ref","ConditionResourceType"]],2],["NotResources",["array","string"],2],["SelectionName","string",3],["IamRoleArn","string",3],["Resources",["array","string"],2],["Conditions",["ref","Conditions"],2]],"ConditionResourceType":[["ConditionValue","string",3],["ConditionKey","string",3],["ConditionType","string",3]],"Conditions":[["StringEquals",["array",["ref","ConditionParameter"]],2],["StringNotLike",["array",["ref","ConditionParameter"]],2],["StringLike",["array",["ref","ConditionParameter"]],2],["StringNotEquals",["array",["ref","ConditionParameter"]],2]],"ConditionParameter":[["ConditionValue","string",2],["ConditionKey","string",2]]}}');
+export const BackupSelection = cloudControlType<BackupSelectionArgs, BackupSelectionOutputs>("AWS::Backup::BackupSelection", "aws:backup:BackupSelection", '{"p":[["BackupSelection",["ref","BackupSelectionResourceType"],67],["BackupPlanId","string",67],["Id","string",72,"awsId"],["SelectionId","string",8]],"id":["Id"],"d":{"BackupSelectionResourceType":[["ListOfTags",["array",["ref","ConditionResourceType"]]],["NotResources",["array","string"]],["SelectionName","string",1],["IamRoleArn","string",1],["Resources",["array","string"]],["Conditions",["ref","Conditions"]]],"ConditionResourceType":[["ConditionValue","string",1],["ConditionKey","string",1],["ConditionType","string",1]],"Conditions":[["StringEquals",["array",["ref","ConditionParameter"]]],["StringNotLike",["array",["ref","ConditionParameter"]]],["StringLike",["array",["ref","ConditionParameter"]]],["StringNotEquals",["array",["ref","ConditionParameter"]]]],"ConditionParameter":[["ConditionValue","string"],["ConditionKey","string"]]},"reg":{"h":"crdl","co":["BackupSelection","BackupPlanId"],"ro":["SelectionId","Id"],"uo":["BackupSelection/ListOfTags","BackupSelection/Resources","BackupSelection/NotResources","BackupSelection/Conditions/StringEquals","BackupSelection/Conditions/StringNotEquals","BackupSelection/Conditions/StringLike","BackupSelection/Conditions/StringNotLike"],"tg":[false,false,false]}}');
 /** A {@link BackupSelection} instance: its attributes as typed outputs. */
 export type BackupSelection = InstanceType<typeof BackupSelection>;
 
@@ -302,7 +304,7 @@ export interface BackupSelectionConditionParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-backupvault.html | CloudFormation: AWS::Backup::BackupVault}
  */
-export const BackupVault = cloudControlType<BackupVaultArgs, BackupVaultOutputs>("AWS::Backup::BackupVault", "aws:backup:BackupVault", '{"p":[["BackupVaultTags",["map","string"]],["BackupVaultName","string",67],["EncryptionKeyArn","string",66],["LockConfiguration",["ref","LockConfigurationType"]],["Notifications",["ref","NotificationObjectType"]],["AccessPolicy",["union","json","string"]],["BackupVaultArn","string",72]],"id":["BackupVaultName"],"d":{"LockConfigurationType":[["ChangeableForDays","integer"],["MaxRetentionDays","integer"],["MinRetentionDays","integer",1]],"NotificationObjectType":[["SNSTopicArn","string",1],["BackupVaultEvents",["array","string"],1]]},"tags":["BackupVaultTags","map"],"arn":"arn:${Partition}:backup:${Region}:${Account}:backup-vault:${BackupVaultName}"}');
+export const BackupVault = cloudControlType<BackupVaultArgs, BackupVaultOutputs>("AWS::Backup::BackupVault", "aws:backup:BackupVault", '{"p":[["BackupVaultTags",["map","string"]],["BackupVaultName","string",67],["EncryptionKeyArn","string",66],["LockConfiguration",["ref","LockConfigurationType"]],["Notifications",["ref","NotificationObjectType"]],["AccessPolicy",["union","json","string"]],["BackupVaultArn","string",72]],"id":["BackupVaultName"],"d":{"LockConfigurationType":[["ChangeableForDays","integer"],["MaxRetentionDays","integer"],["MinRetentionDays","integer",1]],"NotificationObjectType":[["SNSTopicArn","string",1],["BackupVaultEvents",["array","string"],1]]},"tags":["BackupVaultTags","map"],"reg":{"h":"crudl","wo":["LockConfiguration/ChangeableForDays"],"co":["BackupVaultName","EncryptionKeyArn"],"ro":["BackupVaultArn"],"uo":["Notifications/BackupVaultEvents"],"tg":[true,true,true]},"arn":"arn:${Partition}:backup:${Region}:${Account}:backup-vault:${BackupVaultName}"}');
 /** A {@link BackupVault} instance: its attributes as typed outputs. */
 export type BackupVault = InstanceType<typeof BackupVault>;
 
@@ -310,7 +312,11 @@ export type BackupVault = InstanceType<typeof BackupVault>;
 export interface BackupVaultArgs {
   /** The tags to assign to the backup vault. */
   backupVaultTags?: Record<string, string>;
-  /** The name of a logical container where backups are stored. Backup vaults are identified by names that are unique to the account used to create them and the AWS Region where they are created. */
+  /**
+   * The name of a logical container where backups are stored. Backup vaults are identified by names that are unique to the account used to create them and the AWS Region where they are created.
+   *
+   * Pattern: `^[a-zA-Z0-9\-\_]{2,50}$`.
+   */
   backupVaultName: string;
   /**
    * A server-side encryption key you can specify to encrypt your backups from services that support full AWS Backup management; for example, `arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab` . If you specify a key, you must specify its ARN, not its alias. If you do not specify a key, AWS Backup creates a KMS key for you by default.
@@ -323,7 +329,7 @@ export interface BackupVaultArgs {
   /** The SNS event notifications for the specified backup vault. */
   notifications?: BackupVaultNotificationObjectType;
   /** A resource-based policy that is used to manage access permissions on the target backup vault. */
-  accessPolicy?: Record<string, unknown> | string;
+  accessPolicy?: PolicyDocument | string;
 }
 
 /** Outputs of {@link BackupVault}: its inputs as the cloud reports them, and its attributes. */
@@ -385,7 +391,7 @@ export interface BackupVaultNotificationObjectType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-framework.html | CloudFormation: AWS::Backup::Framework}
  */
-export const Framework = cloudControlType<FrameworkArgs, FrameworkOutputs>("AWS::Backup::Framework", "aws:backup:Framework", '{"p":[["FrameworkControls",["array",["ref","FrameworkControl"]],1],["FrameworkName","string",66],["FrameworkTags",["array",["ref","Tag"]]],["FrameworkDescription","string"],["CreationTime","string",8],["FrameworkStatus","string",8],["DeploymentStatus","string",8],["FrameworkArn","string",72]],"id":["FrameworkArn"],"d":{"FrameworkControl":[["ControlName","string",1],["ControlInputParameters",["array",["ref","ControlInputParameter"]]],["ControlScope",["ref","ControlScope"]]],"ControlInputParameter":[["ParameterValue","string",1],["ParameterName","string",1]],"ControlScope":[["ComplianceResourceTypes",["array","string"]],["Tags",["array",["ref","Tag"]]],["ComplianceResourceIds",["array","string"]]]},"tags":["FrameworkTags","standard"]}');
+export const Framework = cloudControlType<FrameworkArgs, FrameworkOutputs>("AWS::Backup::Framework", "aws:backup:Framework", '{"p":[["FrameworkControls",["array",["ref","FrameworkControl"]],1],["FrameworkName","string",66],["FrameworkTags",["array",["ref","Tag"]]],["FrameworkDescription","string"],["CreationTime","string",8],["FrameworkStatus","string",8],["DeploymentStatus","string",8],["FrameworkArn","string",72]],"id":["FrameworkArn"],"d":{"FrameworkControl":[["ControlName","string",1],["ControlInputParameters",["array",["ref","ControlInputParameter"]]],["ControlScope",["ref","ControlScope"]]],"ControlInputParameter":[["ParameterValue","string",1],["ParameterName","string",1]],"ControlScope":[["ComplianceResourceTypes",["array","string"]],["Tags",["array",["ref","Tag"]]],["ComplianceResourceIds",["array","string"]]]},"tags":["FrameworkTags","standard"],"reg":{"h":"crudl","co":["FrameworkName"],"ro":["FrameworkArn","CreationTime","FrameworkStatus","DeploymentStatus"],"uo":["FrameworkControls","FrameworkControls/*/ControlInputParameters","FrameworkControls/*/ControlScope/ComplianceResourceIds","FrameworkControls/*/ControlScope/ComplianceResourceTypes","FrameworkControls/*/ControlScope/Tags","FrameworkTags"],"tg":[true,true,true],"nm":{"path":"FrameworkName","min":1,"max":256,"pattern":"[a-zA-Z][_a-zA-Z0-9]*"}}}');
 /** A {@link Framework} instance: its attributes as typed outputs. */
 export type Framework = InstanceType<typeof Framework>;
 
@@ -393,11 +399,19 @@ export type Framework = InstanceType<typeof Framework>;
 export interface FrameworkArgs {
   /** Contains detailed information about all of the controls of a framework. Each framework must contain at least one control. */
   frameworkControls: FrameworkFrameworkControl[];
-  /** The unique name of a framework. This name is between 1 and 256 characters, starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_). */
+  /**
+   * The unique name of a framework. This name is between 1 and 256 characters, starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_).
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z][_a-zA-Z0-9]*`.
+   */
   frameworkName?: string;
   /** The tags to assign to your framework. */
   frameworkTags?: AwsTag[];
-  /** An optional description of the framework with a maximum 1,024 characters. */
+  /**
+   * An optional description of the framework with a maximum 1,024 characters.
+   *
+   * Length: 0–1024.
+   */
   frameworkDescription?: string;
 }
 
@@ -468,7 +482,7 @@ export interface FrameworkControlScope {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-legalhold.html | CloudFormation: AWS::Backup::LegalHold}
  */
-export const LegalHold = cloudControlType<LegalHoldArgs, LegalHoldOutputs>("AWS::Backup::LegalHold", "aws:backup:LegalHold", '{"p":[["Title","string",67],["Description","string",67],["RecoveryPointSelection",["ref","RecoveryPointSelection"],67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["LegalHoldId","string",72],["Status",["enum","CREATING","ACTIVE","CANCELING","CANCELED"],8],["CreationDate","string",8]],"id":["Arn"],"d":{"RecoveryPointSelection":[["VaultNames",["array","string"]],["ResourceIdentifiers",["array","string"]],["DateRange",["ref","DateRange"]]],"DateRange":[["FromDate","string",1],["ToDate","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:backup:${Region}:${Account}:legal-hold:${LegalHoldId}"}');
+export const LegalHold = cloudControlType<LegalHoldArgs, LegalHoldOutputs>("AWS::Backup::LegalHold", "aws:backup:LegalHold", '{"p":[["Title","string",67],["Description","string",67],["RecoveryPointSelection",["ref","RecoveryPointSelection"],67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["LegalHoldId","string",72],["Status",["enum","CREATING","ACTIVE","CANCELING","CANCELED"],8],["CreationDate","string",8]],"id":["Arn"],"d":{"RecoveryPointSelection":[["VaultNames",["array","string"]],["ResourceIdentifiers",["array","string"]],["DateRange",["ref","DateRange"]]],"DateRange":[["FromDate","string",1],["ToDate","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Title","Description","RecoveryPointSelection"],"ro":["Arn","LegalHoldId","Status","CreationDate"],"uo":["RecoveryPointSelection/VaultNames","RecoveryPointSelection/ResourceIdentifiers","Tags"],"ai":[["LegalHoldId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:backup:${Region}:${Account}:legal-hold:${LegalHoldId}"}');
 /** A {@link LegalHold} instance: its attributes as typed outputs. */
 export type LegalHold = InstanceType<typeof LegalHold>;
 
@@ -539,15 +553,19 @@ export interface LegalHoldTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-logicallyairgappedbackupvault.html | CloudFormation: AWS::Backup::LogicallyAirGappedBackupVault}
  */
-export const LogicallyAirGappedBackupVault = cloudControlType<LogicallyAirGappedBackupVaultArgs, LogicallyAirGappedBackupVaultOutputs>("AWS::Backup::LogicallyAirGappedBackupVault", "aws:backup:LogicallyAirGappedBackupVault", '{"p":[["AccessPolicy",["union","json","string"]],["BackupVaultName","string",67],["MinRetentionDays","integer",67],["MaxRetentionDays","integer",67],["BackupVaultTags",["map","string"]],["Notifications",["ref","NotificationObjectType"]],["EncryptionKeyArn","string",66],["MpaApprovalTeamArn","string"],["BackupVaultArn","string",8],["VaultState","string",8],["VaultType","string",8]],"id":["BackupVaultName"],"d":{"NotificationObjectType":[["BackupVaultEvents",["array","string"],1],["SNSTopicArn","string",1]]},"tags":["BackupVaultTags","map"],"arn":"arn:${Partition}:backup:${Region}:${Account}:backup-vault:${BackupVaultName}"}');
+export const LogicallyAirGappedBackupVault = cloudControlType<LogicallyAirGappedBackupVaultArgs, LogicallyAirGappedBackupVaultOutputs>("AWS::Backup::LogicallyAirGappedBackupVault", "aws:backup:LogicallyAirGappedBackupVault", '{"p":[["AccessPolicy",["union","json","string"]],["BackupVaultName","string",67],["MinRetentionDays","integer",67],["MaxRetentionDays","integer",67],["BackupVaultTags",["map","string"]],["Notifications",["ref","NotificationObjectType"]],["EncryptionKeyArn","string",66],["MpaApprovalTeamArn","string"],["BackupVaultArn","string",8],["VaultState","string",8],["VaultType","string",8]],"id":["BackupVaultName"],"d":{"NotificationObjectType":[["BackupVaultEvents",["array","string"],1],["SNSTopicArn","string",1]]},"tags":["BackupVaultTags","map"],"reg":{"h":"crudl","co":["BackupVaultName","MinRetentionDays","MaxRetentionDays","EncryptionKeyArn"],"ro":["BackupVaultArn","VaultState","VaultType"],"uo":["Notifications/BackupVaultEvents"],"tg":[true,true,true]},"arn":"arn:${Partition}:backup:${Region}:${Account}:backup-vault:${BackupVaultName}"}');
 /** A {@link LogicallyAirGappedBackupVault} instance: its attributes as typed outputs. */
 export type LogicallyAirGappedBackupVault = InstanceType<typeof LogicallyAirGappedBackupVault>;
 
 /** Inputs of {@link LogicallyAirGappedBackupVault}. */
 export interface LogicallyAirGappedBackupVaultArgs {
   /** The backup vault access policy document in JSON format. */
-  accessPolicy?: Record<string, unknown> | string;
-  /** The name of a logical container where backups are stored. Logically air-gapped backup vaults are identified by names that are unique to the account used to create them and the Region where they are created. */
+  accessPolicy?: PolicyDocument | string;
+  /**
+   * The name of a logical container where backups are stored. Logically air-gapped backup vaults are identified by names that are unique to the account used to create them and the Region where they are created.
+   *
+   * Pattern: `^[a-zA-Z0-9\-\_]{2,50}$`.
+   */
   backupVaultName: string;
   /**
    * This setting specifies the minimum retention period that the vault retains its recovery points.
@@ -598,7 +616,7 @@ export interface LogicallyAirGappedBackupVaultNotificationObjectType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-reportplan.html | CloudFormation: AWS::Backup::ReportPlan}
  */
-export const ReportPlan = cloudControlType<ReportPlanArgs, ReportPlanOutputs>("AWS::Backup::ReportPlan", "aws:backup:ReportPlan", '{"p":[["ReportSetting",["ref","ReportSetting"],1],["ReportPlanDescription","string"],["ReportPlanName","string",66],["ReportDeliveryChannel",["ref","ReportDeliveryChannel"],1],["ReportPlanTags",["array",["ref","Tag"]]],["ReportPlanArn","string",72]],"id":["ReportPlanArn"],"d":{"ReportSetting":[["FrameworkArns",["array","string"]],["ReportTemplate","string",1],["OrganizationUnits",["array","string"]],["Regions",["array","string"]],["Accounts",["array","string"]]],"ReportDeliveryChannel":[["S3KeyPrefix","string"],["Formats",["array","string"]],["S3BucketName","string",1]]},"tags":["ReportPlanTags","standard"]}');
+export const ReportPlan = cloudControlType<ReportPlanArgs, ReportPlanOutputs>("AWS::Backup::ReportPlan", "aws:backup:ReportPlan", '{"p":[["ReportSetting",["ref","ReportSetting"],1],["ReportPlanDescription","string"],["ReportPlanName","string",66],["ReportDeliveryChannel",["ref","ReportDeliveryChannel"],1],["ReportPlanTags",["array",["ref","Tag"]]],["ReportPlanArn","string",72]],"id":["ReportPlanArn"],"d":{"ReportSetting":[["FrameworkArns",["array","string"]],["ReportTemplate","string",1],["OrganizationUnits",["array","string"]],["Regions",["array","string"]],["Accounts",["array","string"]]],"ReportDeliveryChannel":[["S3KeyPrefix","string"],["Formats",["array","string"]],["S3BucketName","string",1]]},"tags":["ReportPlanTags","standard"],"reg":{"h":"crudl","co":["ReportPlanName"],"ro":["ReportPlanArn"],"uo":["ReportPlanTags","ReportDeliveryChannel/Formats","ReportSetting/FrameworkArns","ReportSetting/Accounts","ReportSetting/OrganizationUnits","ReportSetting/Regions"],"tg":[true,true,true],"nm":{"path":"ReportPlanName","min":1,"max":256,"pattern":"[a-zA-Z][_a-zA-Z0-9]*"}}}');
 /** A {@link ReportPlan} instance: its attributes as typed outputs. */
 export type ReportPlan = InstanceType<typeof ReportPlan>;
 
@@ -612,9 +630,17 @@ export interface ReportPlanArgs {
    * If the report template is `RESOURCE_COMPLIANCE_REPORT` or `CONTROL_COMPLIANCE_REPORT` , this API resource also describes the report coverage by AWS Regions and frameworks.
    */
   reportSetting: ReportPlanReportSetting;
-  /** An optional description of the report plan with a maximum 1,024 characters. */
+  /**
+   * An optional description of the report plan with a maximum 1,024 characters.
+   *
+   * Length: 0–1024. Pattern: `.*\S.*`.
+   */
   reportPlanDescription?: string;
-  /** The unique name of the report plan. This name is between 1 and 256 characters starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_). */
+  /**
+   * The unique name of the report plan. This name is between 1 and 256 characters starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_).
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z][_a-zA-Z0-9]*`.
+   */
   reportPlanName?: string;
   /** Contains information about where and how to deliver your reports, specifically your Amazon S3 bucket name, S3 key prefix, and the formats of your reports. */
   reportDeliveryChannel: ReportPlanReportDeliveryChannel;
@@ -679,7 +705,7 @@ export interface ReportPlanReportDeliveryChannel {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-restoretestingplan.html | CloudFormation: AWS::Backup::RestoreTestingPlan}
  */
-export const RestoreTestingPlan = cloudControlType<RestoreTestingPlanArgs, RestoreTestingPlanOutputs>("AWS::Backup::RestoreTestingPlan", "aws:backup:RestoreTestingPlan", '{"p":[["RecoveryPointSelection",["ref","RestoreTestingRecoveryPointSelection"],1],["RestoreTestingPlanName","string",67],["ScheduleExpression","string",1],["ScheduleExpressionTimezone","string"],["StartWindowHours","integer"],["Tags",["array",["ref","Tag"]]],["RestoreTestingPlanArn","string",72]],"id":["RestoreTestingPlanName"],"d":{"RestoreTestingRecoveryPointSelection":[["Algorithm",["enum","LATEST_WITHIN_WINDOW","RANDOM_WITHIN_WINDOW"],1],["SelectionWindowDays","integer"],["RecoveryPointTypes",["array",["enum","SNAPSHOT","CONTINUOUS"]],1],["IncludeVaults",["array","string"],1],["ExcludeVaults",["array","string"]]]},"tags":["Tags","standard"]}');
+export const RestoreTestingPlan = cloudControlType<RestoreTestingPlanArgs, RestoreTestingPlanOutputs>("AWS::Backup::RestoreTestingPlan", "aws:backup:RestoreTestingPlan", '{"p":[["RecoveryPointSelection",["ref","RestoreTestingRecoveryPointSelection"],1],["RestoreTestingPlanName","string",67],["ScheduleExpression","string",1],["ScheduleExpressionTimezone","string"],["StartWindowHours","integer"],["Tags",["array",["ref","Tag"]]],["RestoreTestingPlanArn","string",72]],"id":["RestoreTestingPlanName"],"d":{"RestoreTestingRecoveryPointSelection":[["Algorithm",["enum","LATEST_WITHIN_WINDOW","RANDOM_WITHIN_WINDOW"],1],["SelectionWindowDays","integer"],["RecoveryPointTypes",["array",["enum","SNAPSHOT","CONTINUOUS"]],1],["IncludeVaults",["array","string"],1],["ExcludeVaults",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RestoreTestingPlanName"],"ro":["RestoreTestingPlanArn"],"uo":["RecoveryPointSelection/RecoveryPointTypes","RecoveryPointSelection/IncludeVaults","RecoveryPointSelection/ExcludeVaults","Tags"],"tg":[true,true,true]}}');
 /** A {@link RestoreTestingPlan} instance: its attributes as typed outputs. */
 export type RestoreTestingPlan = InstanceType<typeof RestoreTestingPlan>;
 
@@ -755,7 +781,7 @@ export interface RestoreTestingPlanRestoreTestingRecoveryPointSelection {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-restoretestingselection.html | CloudFormation: AWS::Backup::RestoreTestingSelection}
  */
-export const RestoreTestingSelection = cloudControlType<RestoreTestingSelectionArgs, RestoreTestingSelectionOutputs>("AWS::Backup::RestoreTestingSelection", "aws:backup:RestoreTestingSelection", '{"p":[["IamRoleArn","string",1],["ProtectedResourceArns",["array","string"]],["ProtectedResourceConditions",["ref","ProtectedResourceConditions"]],["ProtectedResourceType","string",67],["RestoreMetadataOverrides",["map","string"]],["RestoreTestingPlanName","string",67],["RestoreTestingSelectionName","string",67],["ValidationWindowHours","integer"]],"id":["RestoreTestingPlanName","RestoreTestingSelectionName"],"d":{"ProtectedResourceConditions":[["StringEquals",["array",["ref","KeyValue"]]],["StringNotEquals",["array",["ref","KeyValue"]]]],"KeyValue":[["Key","string",1],["Value","string",1]]}}');
+export const RestoreTestingSelection = cloudControlType<RestoreTestingSelectionArgs, RestoreTestingSelectionOutputs>("AWS::Backup::RestoreTestingSelection", "aws:backup:RestoreTestingSelection", '{"p":[["IamRoleArn","string",1],["ProtectedResourceArns",["array","string"]],["ProtectedResourceConditions",["ref","ProtectedResourceConditions"]],["ProtectedResourceType","string",67],["RestoreMetadataOverrides",["map","string"]],["RestoreTestingPlanName","string",67],["RestoreTestingSelectionName","string",67],["ValidationWindowHours","integer"]],"id":["RestoreTestingPlanName","RestoreTestingSelectionName"],"d":{"ProtectedResourceConditions":[["StringEquals",["array",["ref","KeyValue"]]],["StringNotEquals",["array",["ref","KeyValue"]]]],"KeyValue":[["Key","string",1],["Value","string",1]]},"reg":{"h":"crudl","co":["ProtectedResourceType","RestoreTestingPlanName","RestoreTestingSelectionName"],"uo":["ProtectedResourceArns","ProtectedResourceConditions/StringEquals","ProtectedResourceConditions/StringNotEquals"],"tg":[false,false,false]}}');
 /** A {@link RestoreTestingSelection} instance: its attributes as typed outputs. */
 export type RestoreTestingSelection = InstanceType<typeof RestoreTestingSelection>;
 
@@ -824,7 +850,7 @@ export interface RestoreTestingSelectionKeyValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backup-tieringconfiguration.html | CloudFormation: AWS::Backup::TieringConfiguration}
  */
-export const TieringConfiguration = cloudControlType<TieringConfigurationArgs, TieringConfigurationOutputs>("AWS::Backup::TieringConfiguration", "aws:backup:TieringConfiguration", '{"p":[["TieringConfigurationName","string",67],["BackupVaultName","string",1],["ResourceSelection",["array",["ref","ResourceSelection"]],1],["TieringConfigurationTags",["map","string"]],["TieringConfigurationArn","string",72],["CreationTime","string",8],["LastUpdatedTime","string",8]],"id":["TieringConfigurationName"],"d":{"ResourceSelection":[["Resources",["array","string"],1],["TieringDownSettingsInDays","integer",1],["ResourceType","string",1]]},"tags":["TieringConfigurationTags","map"]}');
+export const TieringConfiguration = cloudControlType<TieringConfigurationArgs, TieringConfigurationOutputs>("AWS::Backup::TieringConfiguration", "aws:backup:TieringConfiguration", '{"p":[["TieringConfigurationName","string",67],["BackupVaultName","string",1],["ResourceSelection",["array",["ref","ResourceSelection"]],1],["TieringConfigurationTags",["map","string"]],["TieringConfigurationArn","string",72],["CreationTime","string",8],["LastUpdatedTime","string",8]],"id":["TieringConfigurationName"],"d":{"ResourceSelection":[["Resources",["array","string"],1],["TieringDownSettingsInDays","integer",1],["ResourceType","string",1]]},"tags":["TieringConfigurationTags","map"],"reg":{"h":"crudl","co":["TieringConfigurationName"],"ro":["TieringConfigurationArn","CreationTime","LastUpdatedTime"],"tg":[true,true,true]}}');
 /** A {@link TieringConfiguration} instance: its attributes as typed outputs. */
 export type TieringConfiguration = InstanceType<typeof TieringConfiguration>;
 

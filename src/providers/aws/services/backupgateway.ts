@@ -15,28 +15,58 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backupgateway-hypervisor.html | CloudFormation: AWS::BackupGateway::Hypervisor}
  */
-export const Hypervisor = cloudControlType<HypervisorArgs, HypervisorOutputs>("AWS::BackupGateway::Hypervisor", "aws:backupgateway:Hypervisor", '{"p":[["KmsKeyArn","string",66],["Username","string"],["Host","string"],["LogGroupArn","string"],["Tags",["array",["ref","Tag"]],66],["Name","string"],["Password","string",48],["HypervisorArn","string",72]],"id":["HypervisorArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:backup-gateway:${Region}:${Account}:hypervisor/${HypervisorId}"}');
+export const Hypervisor = cloudControlType<HypervisorArgs, HypervisorOutputs>("AWS::BackupGateway::Hypervisor", "aws:backupgateway:Hypervisor", '{"p":[["KmsKeyArn","string",82],["Username","string",16],["Host","string"],["LogGroupArn","string",16],["Tags",["array",["ref","Tag"]],66],["Name","string",16],["Password","string",48],["HypervisorArn","string",72]],"id":["HypervisorArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyArn","LogGroupArn","Name","Password","Username"],"co":["KmsKeyArn","Tags"],"ro":["HypervisorArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:backup-gateway:${Region}:${Account}:hypervisor/${HypervisorId}"}');
 /** A {@link Hypervisor} instance: its attributes as typed outputs. */
 export type Hypervisor = InstanceType<typeof Hypervisor>;
 
 /** Inputs of {@link Hypervisor}. */
 export interface HypervisorArgs {
-  /** The Amazon Resource Name (ARN) of the AWS Key Management Service used to encrypt the hypervisor. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Key Management Service used to encrypt the hypervisor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 50–500. Pattern: `^(^arn:(aws|aws-cn|aws-us-gov):kms:([a-zA-Z0-9-]+):([0-9]+):(key|alias)/(\S+)$)|(^alias/(\S+)$)$`.
+   */
   kmsKeyArn?: string;
-  /** The username for the hypervisor. */
+  /**
+   * The username for the hypervisor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100. Pattern: `^[ -\.0-\[\]-~]*[!-\.0-\[\]-~][ -\.0-\[\]-~]*$`.
+   */
   username?: string;
-  /** The server host of the hypervisor. This can be either an IP address or a fully-qualified domain name (FQDN). */
+  /**
+   * The server host of the hypervisor. This can be either an IP address or a fully-qualified domain name (FQDN).
+   *
+   * Length: 3–128. Pattern: `^.+$`.
+   */
   host?: string;
-  /** The Amazon Resource Name (ARN) of the group of gateways within the requested log. */
+  /**
+   * The Amazon Resource Name (ARN) of the group of gateways within the requested log.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–2048. Pattern: `^$|^arn:(aws|aws-cn|aws-us-gov):logs:([a-zA-Z0-9-]+):([0-9]+):log-group:[a-zA-Z0-9_\-\/\.]+:\*$`.
+   */
   logGroupArn?: string;
   /** The tags of the hypervisor configuration to import. */
   tags?: AwsTag[];
-  /** The name of the hypervisor. */
+  /**
+   * The name of the hypervisor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9-]*$`.
+   */
   name?: string;
   /**
    * The password for the hypervisor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–100. Pattern: `^[ -~]+$`.
    */
   password?: string;
 }

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bcmdataexports-export.html | CloudFormation: AWS::BCMDataExports::Export}
  */
-export const Export = cloudControlType<ExportArgs, ExportOutputs>("AWS::BCMDataExports::Export", "aws:bcmdataexports:Export", '{"p":[["Export",["ref","Export"],1],["Tags",["array",["ref","ResourceTag"]]],["ExportArn","string",72]],"id":["ExportArn"],"d":{"Export":[["ExportArn","string"],["Name","string",3],["Description","string"],["DataQuery",["ref","DataQuery"],1],["DestinationConfigurations",["ref","DestinationConfigurations"],1],["RefreshCadence",["ref","RefreshCadence"],3]],"DataQuery":[["QueryStatement","string",1],["TableConfigurations",["map",["map","string"]]]],"DestinationConfigurations":[["S3Destination",["ref","S3Destination"],1]],"S3Destination":[["S3Bucket","string",1],["S3BucketOwner","string"],["S3Prefix","string",1],["S3Region","string",1],["S3OutputConfigurations",["ref","S3OutputConfigurations"],1]],"S3OutputConfigurations":[["OutputType",["enum","CUSTOM","ATHENA","REDSHIFT"],1],["Format",["enum","TEXT_OR_CSV","PARQUET"],1],["Compression",["enum","GZIP","PARQUET","ZIP"],1],["Overwrite",["enum","CREATE_NEW_REPORT","OVERWRITE_REPORT"],1]],"RefreshCadence":[["Frequency",["enum","SYNCHRONOUS"],1]],"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bcm-data-exports:${Region}:${Account}:export/${Identifier}"}');
+export const Export = cloudControlType<ExportArgs, ExportOutputs>("AWS::BCMDataExports::Export", "aws:bcmdataexports:Export", '{"p":[["Export",["ref","Export"],1],["Tags",["array",["ref","ResourceTag"]]],["ExportArn","string",72]],"id":["ExportArn"],"d":{"Export":[["ExportArn","string"],["Name","string",1],["Description","string"],["DataQuery",["ref","DataQuery"],1],["DestinationConfigurations",["ref","DestinationConfigurations"],1],["RefreshCadence",["ref","RefreshCadence"],1]],"DataQuery":[["QueryStatement","string",1],["TableConfigurations",["map",["map","string"]]]],"DestinationConfigurations":[["S3Destination",["ref","S3Destination"],1]],"S3Destination":[["S3Bucket","string",1],["S3BucketOwner","string"],["S3Prefix","string",1],["S3Region","string",1],["S3OutputConfigurations",["ref","S3OutputConfigurations"],1]],"S3OutputConfigurations":[["OutputType",["enum","CUSTOM","ATHENA","REDSHIFT"],1],["Format",["enum","TEXT_OR_CSV","PARQUET"],1],["Compression",["enum","GZIP","PARQUET","ZIP"],1],["Overwrite",["enum","CREATE_NEW_REPORT","OVERWRITE_REPORT"],1]],"RefreshCadence":[["Frequency",["enum","SYNCHRONOUS"],1]],"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"rp":[["Export","Name"],["Export","RefreshCadence"]],"reg":{"h":"crudl","co":["Export/Name","Export/RefreshCadence"],"ro":["ExportArn","Export/ExportArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:bcm-data-exports:${Region}:${Account}:export/${Identifier}"}');
 /** A {@link Export} instance: its attributes as typed outputs. */
 export type Export = InstanceType<typeof Export>;
 
@@ -25,6 +25,7 @@ export type Export = InstanceType<typeof Export>;
 export interface ExportArgs {
   /** The details that are available for an export. */
   export: ExportExport;
+  /** Items: 0–200. */
   tags?: ExportResourceTag[];
 }
 
@@ -40,11 +41,23 @@ export interface ExportOutputs extends ExportArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bcmdataexports-export-export.html | CloudFormation: Export}
  */
 export interface ExportExport {
-  /** The Amazon Resource Name (ARN) for this export. */
+  /**
+   * The Amazon Resource Name (ARN) for this export.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[-a-z0-9]*:(bcm-data-exports):[-a-z0-9]*:[0-9]{12}:[-a-zA-Z0-9/:_]+$`.
+   */
   exportArn?: string;
-  /** The name of this specific data export. */
+  /**
+   * The name of this specific data export.
+   *
+   * Length: 1–128. Pattern: `^[0-9A-Za-z\-_]+$`.
+   */
   name: string;
-  /** The description for this specific data export. */
+  /**
+   * The description for this specific data export.
+   *
+   * Length: 0–1024. Pattern: `^[\S\s]*$`.
+   */
   description?: string;
   /** The data query for this specific data export. */
   dataQuery: ExportDataQuery;
@@ -60,7 +73,11 @@ export interface ExportExport {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bcmdataexports-export-dataquery.html | CloudFormation: DataQuery}
  */
 export interface ExportDataQuery {
-  /** The query statement. */
+  /**
+   * The query statement.
+   *
+   * Length: 1–36000. Pattern: `^[\S\s]*$`.
+   */
   queryStatement: string;
   /** The table configuration. */
   tableConfigurations?: Record<string, Record<string, string>>;
@@ -82,12 +99,25 @@ export interface ExportDestinationConfigurations {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bcmdataexports-export-s3destination.html | CloudFormation: S3Destination}
  */
 export interface ExportS3Destination {
-  /** The name of the Amazon S3 bucket used as the destination of a data export file. */
+  /**
+   * The name of the Amazon S3 bucket used as the destination of a data export file.
+   *
+   * Length: 0–1024. Pattern: `^[\S\s]*$`.
+   */
   s3Bucket: string;
+  /** Length: 12–12. Pattern: `^[0-9]{12}$`. */
   s3BucketOwner?: string;
-  /** The S3 path prefix you want prepended to the name of your data export. */
+  /**
+   * The S3 path prefix you want prepended to the name of your data export.
+   *
+   * Length: 0–1024. Pattern: `^[\S\s]*$`.
+   */
   s3Prefix: string;
-  /** The S3 bucket Region. */
+  /**
+   * The S3 bucket Region.
+   *
+   * Length: 0–1024. Pattern: `^[\S\s]*$`.
+   */
   s3Region: string;
   /** The output configuration for the data export. */
   s3OutputConfigurations: ExportS3OutputConfigurations;
@@ -125,8 +155,16 @@ export interface ExportRefreshCadence {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bcmdataexports-export-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface ExportResourceTag {
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }

@@ -13,20 +13,32 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bcmpricingcalculator-billscenario.html | CloudFormation: AWS::BcmPricingCalculator::BillScenario}
  */
-export const BillScenario = cloudControlType<BillScenarioArgs, BillScenarioOutputs>("AWS::BcmPricingCalculator::BillScenario", "aws:bcmpricingcalculator:BillScenario", '{"p":[["Name","string"],["ExpiresAt","string"],["CostCategoryGroupSharingPreferenceArn","string"],["GroupSharingPreference",["enum","OPEN","PRIORITIZED","RESTRICTED"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["BillInterval",["ref","BillInterval"],8],["Status",["enum","READY","LOCKED","FAILED"],8],["CreatedAt","string",8],["FailureMessage","string",8]],"id":["Arn"],"d":{"BillInterval":[["Start","string"],["End","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bcm-pricing-calculator::${Account}:bill-scenario/${BillScenarioId}"}');
+export const BillScenario = cloudControlType<BillScenarioArgs, BillScenarioOutputs>("AWS::BcmPricingCalculator::BillScenario", "aws:bcmpricingcalculator:BillScenario", '{"p":[["Name","string"],["ExpiresAt","string"],["CostCategoryGroupSharingPreferenceArn","string"],["GroupSharingPreference",["enum","OPEN","PRIORITIZED","RESTRICTED"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["BillInterval",["ref","BillInterval"],8],["Status",["enum","READY","LOCKED","FAILED"],8],["CreatedAt","string",8],["FailureMessage","string",8]],"id":["Arn"],"d":{"BillInterval":[["Start","string"],["End","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","BillInterval","Status","CreatedAt","FailureMessage"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bcm-pricing-calculator::${Account}:bill-scenario/${BillScenarioId}"}');
 /** A {@link BillScenario} instance: its attributes as typed outputs. */
 export type BillScenario = InstanceType<typeof BillScenario>;
 
 /** Inputs of {@link BillScenario}. */
 export interface BillScenarioArgs {
-  /** The name of the bill scenario */
+  /**
+   * The name of the bill scenario
+   *
+   * Length: 1–64.
+   */
   name?: string;
   /** The timestamp when the bill scenario expires */
   expiresAt?: string;
-  /** The ARN of the cost category group sharing preference */
+  /**
+   * The ARN of the cost category group sharing preference
+   *
+   * Pattern: `^arn:aws[a-z-]*:ce::[0-9]{12}:costcategory/[a-f0-9-]{36}$`.
+   */
   costCategoryGroupSharingPreferenceArn?: string;
   groupSharingPreference?: "OPEN" | "PRIORITIZED" | "RESTRICTED";
-  /** An array of key-value pairs to apply to this resource */
+  /**
+   * An array of key-value pairs to apply to this resource
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -53,9 +65,11 @@ export interface BillScenarioBillInterval {
 /**
  * Resource Type definition for AWS::BcmPricingCalculator::WorkloadEstimate
  *
+ * @deprecated Cloud Control cannot create AWS::BcmPricingCalculator::WorkloadEstimate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bcmpricingcalculator-workloadestimate.html | CloudFormation: AWS::BcmPricingCalculator::WorkloadEstimate}
  */
-export const WorkloadEstimate = cloudControlType<WorkloadEstimateArgs, WorkloadEstimateOutputs>("AWS::BcmPricingCalculator::WorkloadEstimate", "aws:bcmpricingcalculator:WorkloadEstimate", '{"p":[["Name","string",1],["RateType",["enum","BEFORE_DISCOUNTS","AFTER_DISCOUNTS","AFTER_DISCOUNTS_AND_COMMITMENTS"],66],["ExpiresAt","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["Status",["enum","UPDATING","VALID","INVALID","ACTION_NEEDED"],8],["TotalCost","number",8],["CostCurrency",["enum","USD"],8],["CreatedAt","string",8],["RateTimestamp","string",8],["FailureMessage","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const WorkloadEstimate = cloudControlType<WorkloadEstimateArgs, WorkloadEstimateOutputs>("AWS::BcmPricingCalculator::WorkloadEstimate", "aws:bcmpricingcalculator:WorkloadEstimate", '{"p":[["Name","string",1],["RateType",["enum","BEFORE_DISCOUNTS","AFTER_DISCOUNTS","AFTER_DISCOUNTS_AND_COMMITMENTS"],66],["ExpiresAt","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["Status",["enum","UPDATING","VALID","INVALID","ACTION_NEEDED"],8],["TotalCost","number",8],["CostCurrency",["enum","USD"],8],["CreatedAt","string",8],["RateTimestamp","string",8],["FailureMessage","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link WorkloadEstimate} instance: its attributes as typed outputs. */
 export type WorkloadEstimate = InstanceType<typeof WorkloadEstimate>;
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/bedrock
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Specifies an agent as a resource in a top-level template. Minimally, you must specify the following properties:
  *
@@ -21,7 +23,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-agent.html | CloudFormation: AWS::Bedrock::Agent}
  */
-export const Agent = cloudControlType<AgentArgs, AgentOutputs>("AWS::Bedrock::Agent", "aws:bedrock:Agent", '{"p":[["ActionGroups",["array",["ref","AgentActionGroup"]]],["AgentName","string",1],["AgentResourceRoleArn","string"],["AutoPrepare","boolean"],["CustomOrchestration",["ref","CustomOrchestration"]],["CustomerEncryptionKeyArn","string"],["SkipResourceInUseCheckOnDelete","boolean"],["Description","string"],["FoundationModel","string"],["GuardrailConfiguration",["ref","GuardrailConfiguration"]],["MemoryConfiguration",["ref","MemoryConfiguration"]],["IdleSessionTTLInSeconds","number"],["AgentCollaboration",["enum","DISABLED","SUPERVISOR","SUPERVISOR_ROUTER"]],["Instruction","string"],["KnowledgeBases",["array",["ref","AgentKnowledgeBase"]]],["AgentCollaborators",["array",["ref","AgentCollaborator"]]],["OrchestrationType",["enum","DEFAULT","CUSTOM_ORCHESTRATION"]],["PromptOverrideConfiguration",["ref","PromptOverrideConfiguration"]],["Tags",["map","string"]],["TestAliasTags",["map","string"]],["AgentArn","string",72],["AgentId","string",72],["AgentStatus",["enum","CREATING","PREPARING","PREPARED","NOT_PREPARED","DELETING","FAILED","VERSIONING","UPDATING"],8],["AgentVersion","string",8],["CreatedAt","string",8],["FailureReasons",["array","string"],8],["PreparedAt","string",8],["RecommendedActions",["array","string"],8],["UpdatedAt","string",8]],"id":["AgentId"],"d":{"AgentActionGroup":[["ActionGroupName","string",1],["Description","string"],["ParentActionGroupSignature",["enum","AMAZON.UserInput","AMAZON.CodeInterpreter"]],["ActionGroupExecutor",["ref","ActionGroupExecutor"]],["ApiSchema",["ref","APISchema"]],["ActionGroupState",["enum","ENABLED","DISABLED"]],["FunctionSchema",["ref","FunctionSchema"]],["SkipResourceInUseCheckOnDelete","boolean"]],"ActionGroupExecutor":[["Lambda","string"],["CustomControl",["enum","RETURN_CONTROL"]]],"APISchema":[["S3",["ref","S3Identifier"]],["Payload","string"]],"S3Identifier":[["S3BucketName","string"],["S3ObjectKey","string"]],"FunctionSchema":[["Functions",["array",["ref","Function"]],1]],"Function":[["Name","string",1],["Description","string"],["Parameters",["map",["ref","ParameterDetail"]]],["RequireConfirmation",["enum","ENABLED","DISABLED"]]],"ParameterDetail":[["Description","string"],["Type",["enum","string","number","integer","boolean","array"],1],["Required","boolean"]],"CustomOrchestration":[["Executor",["ref","OrchestrationExecutor"]]],"OrchestrationExecutor":[["Lambda","string",1]],"GuardrailConfiguration":[["GuardrailIdentifier","string"],["GuardrailVersion","string"]],"MemoryConfiguration":[["EnabledMemoryTypes",["array",["enum","SESSION_SUMMARY"]]],["StorageDays","number"],["SessionSummaryConfiguration",["ref","SessionSummaryConfiguration"]]],"SessionSummaryConfiguration":[["MaxRecentSessions","number"]],"AgentKnowledgeBase":[["KnowledgeBaseId","string",1],["Description","string",1],["KnowledgeBaseState",["enum","ENABLED","DISABLED"]]],"AgentCollaborator":[["AgentDescriptor",["ref","AgentDescriptor"],1],["CollaborationInstruction","string",1],["CollaboratorName","string",1],["RelayConversationHistory",["enum","TO_COLLABORATOR","DISABLED"]]],"AgentDescriptor":[["AliasArn","string"]],"PromptOverrideConfiguration":[["PromptConfigurations",["array",["ref","PromptConfiguration"]],1],["OverrideLambda","string"]],"PromptConfiguration":[["PromptType",["enum","PRE_PROCESSING","ORCHESTRATION","POST_PROCESSING","ROUTING_CLASSIFIER","MEMORY_SUMMARIZATION","KNOWLEDGE_BASE_RESPONSE_GENERATION"]],["PromptCreationMode",["enum","DEFAULT","OVERRIDDEN"]],["PromptState",["enum","ENABLED","DISABLED"]],["BasePromptTemplate","string"],["InferenceConfiguration",["ref","InferenceConfiguration"]],["ParserMode",["enum","DEFAULT","OVERRIDDEN"]],["FoundationModel","string"],["AdditionalModelRequestFields","json"]],"InferenceConfiguration":[["Temperature","number"],["TopP","number"],["TopK","number"],["MaximumLength","number"],["StopSequences",["array","string"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:agent/${AgentId}"}');
+export const Agent = cloudControlType<AgentArgs, AgentOutputs>("AWS::Bedrock::Agent", "aws:bedrock:Agent", '{"p":[["ActionGroups",["array",["ref","AgentActionGroup"]]],["AgentName","string",1],["AgentResourceRoleArn","string"],["AutoPrepare","boolean",16],["CustomOrchestration",["ref","CustomOrchestration"]],["CustomerEncryptionKeyArn","string"],["SkipResourceInUseCheckOnDelete","boolean",16],["Description","string"],["FoundationModel","string"],["GuardrailConfiguration",["ref","GuardrailConfiguration"]],["MemoryConfiguration",["ref","MemoryConfiguration"]],["IdleSessionTTLInSeconds","number"],["AgentCollaboration",["enum","DISABLED","SUPERVISOR","SUPERVISOR_ROUTER"]],["Instruction","string"],["KnowledgeBases",["array",["ref","AgentKnowledgeBase"]]],["AgentCollaborators",["array",["ref","AgentCollaborator"]]],["OrchestrationType",["enum","DEFAULT","CUSTOM_ORCHESTRATION"]],["PromptOverrideConfiguration",["ref","PromptOverrideConfiguration"]],["Tags",["map","string"]],["TestAliasTags",["map","string"]],["AgentArn","string",72],["AgentId","string",72],["AgentStatus",["enum","CREATING","PREPARING","PREPARED","NOT_PREPARED","DELETING","FAILED","VERSIONING","UPDATING"],8],["AgentVersion","string",8],["CreatedAt","string",8],["FailureReasons",["array","string"],8],["PreparedAt","string",8],["RecommendedActions",["array","string"],8],["UpdatedAt","string",8]],"id":["AgentId"],"d":{"AgentActionGroup":[["ActionGroupName","string",1],["Description","string"],["ParentActionGroupSignature",["enum","AMAZON.UserInput","AMAZON.CodeInterpreter"]],["ActionGroupExecutor",["ref","ActionGroupExecutor"]],["ApiSchema",["ref","APISchema"]],["ActionGroupState",["enum","ENABLED","DISABLED"]],["FunctionSchema",["ref","FunctionSchema"]],["SkipResourceInUseCheckOnDelete","boolean"]],"ActionGroupExecutor":[["Lambda","string"],["CustomControl",["enum","RETURN_CONTROL"]]],"APISchema":[["S3",["ref","S3Identifier"]],["Payload","string"]],"S3Identifier":[["S3BucketName","string"],["S3ObjectKey","string"]],"FunctionSchema":[["Functions",["array",["ref","Function"]],1]],"Function":[["Name","string",1],["Description","string"],["Parameters",["map",["ref","ParameterDetail"]]],["RequireConfirmation",["enum","ENABLED","DISABLED"]]],"ParameterDetail":[["Description","string"],["Type",["enum","string","number","integer","boolean","array"],1],["Required","boolean"]],"CustomOrchestration":[["Executor",["ref","OrchestrationExecutor"]]],"OrchestrationExecutor":[["Lambda","string",1]],"GuardrailConfiguration":[["GuardrailIdentifier","string"],["GuardrailVersion","string"]],"MemoryConfiguration":[["EnabledMemoryTypes",["array",["enum","SESSION_SUMMARY"]]],["StorageDays","number"],["SessionSummaryConfiguration",["ref","SessionSummaryConfiguration"]]],"SessionSummaryConfiguration":[["MaxRecentSessions","number"]],"AgentKnowledgeBase":[["KnowledgeBaseId","string",1],["Description","string",1],["KnowledgeBaseState",["enum","ENABLED","DISABLED"]]],"AgentCollaborator":[["AgentDescriptor",["ref","AgentDescriptor"],1],["CollaborationInstruction","string",1],["CollaboratorName","string",1],["RelayConversationHistory",["enum","TO_COLLABORATOR","DISABLED"]]],"AgentDescriptor":[["AliasArn","string"]],"PromptOverrideConfiguration":[["PromptConfigurations",["array",["ref","PromptConfiguration"]],1],["OverrideLambda","string"]],"PromptConfiguration":[["PromptType",["enum","PRE_PROCESSING","ORCHESTRATION","POST_PROCESSING","ROUTING_CLASSIFIER","MEMORY_SUMMARIZATION","KNOWLEDGE_BASE_RESPONSE_GENERATION"]],["PromptCreationMode",["enum","DEFAULT","OVERRIDDEN"]],["PromptState",["enum","ENABLED","DISABLED"]],["BasePromptTemplate","string"],["InferenceConfiguration",["ref","InferenceConfiguration"]],["ParserMode",["enum","DEFAULT","OVERRIDDEN"]],["FoundationModel","string"],["AdditionalModelRequestFields","json"]],"InferenceConfiguration":[["Temperature","number"],["TopP","number"],["TopK","number"],["MaximumLength","number"],["StopSequences",["array","string"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["AutoPrepare","SkipResourceInUseCheckOnDelete","ActionGroups/*/SkipResourceInUseCheckOnDelete"],"ro":["AgentArn","AgentId","AgentStatus","AgentVersion","CreatedAt","FailureReasons","PreparedAt","RecommendedActions","UpdatedAt"],"uo":["ActionGroups","ActionGroups/*/FunctionSchema/Functions","FailureReasons","MemoryConfiguration/EnabledMemoryTypes","KnowledgeBases","AgentCollaborators","PromptOverrideConfiguration/PromptConfigurations","PromptOverrideConfiguration/PromptConfigurations/*/InferenceConfiguration/StopSequences","RecommendedActions"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:agent/${AgentId}"}');
 /** A {@link Agent} instance: its attributes as typed outputs. */
 export type Agent = InstanceType<typeof Agent>;
 
@@ -29,21 +31,49 @@ export type Agent = InstanceType<typeof Agent>;
 export interface AgentArgs {
   /** The action groups that belong to an agent. */
   actionGroups?: AgentAgentActionGroup[];
-  /** The name of the agent. */
+  /**
+   * The name of the agent.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   agentName: string;
-  /** The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the agent. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the agent.
+   *
+   * Length: at most 2048.
+   */
   agentResourceRoleArn?: string;
-  /** Specifies whether to automatically update the `DRAFT` version of the agent after making changes to the agent. The `DRAFT` version can be continually iterated upon during internal development. By default, this value is `false` . */
+  /**
+   * Specifies whether to automatically update the `DRAFT` version of the agent after making changes to the agent. The `DRAFT` version can be continually iterated upon during internal development. By default, this value is `false` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoPrepare?: boolean;
   /** Contains custom orchestration configurations for the agent. */
   customOrchestration?: AgentCustomOrchestration;
-  /** The Amazon Resource Name (ARN) of the AWS  key that encrypts the agent. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS  key that encrypts the agent.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   customerEncryptionKeyArn?: string;
-  /** Specifies whether to delete the resource even if it's in use. By default, this value is `false` . */
+  /**
+   * Specifies whether to delete the resource even if it's in use. By default, this value is `false` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   skipResourceInUseCheckOnDelete?: boolean;
-  /** The description of the agent. */
+  /**
+   * The description of the agent.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The foundation model used for orchestration by the agent. */
+  /**
+   * The foundation model used for orchestration by the agent.
+   *
+   * Length: 1–2048.
+   */
   foundationModel?: string;
   /** Details about the guardrail associated with the agent. */
   guardrailConfiguration?: AgentGuardrailConfiguration;
@@ -53,11 +83,17 @@ export interface AgentArgs {
    * The number of seconds for which Amazon Bedrock keeps information about a user's conversation with the agent.
    *
    * A user interaction remains active for the amount of time specified. If no conversation occurs during this time, the session expires and Amazon Bedrock deletes any data provided before the timeout.
+   *
+   * Range: 60–5400.
    */
   idleSessionTTLInSeconds?: number;
   /** The agent's collaboration settings. */
   agentCollaboration?: "DISABLED" | "SUPERVISOR" | "SUPERVISOR_ROUTER";
-  /** Instructions that tell the agent what it should do and how it should interact with users. */
+  /**
+   * Instructions that tell the agent what it should do and how it should interact with users.
+   *
+   * Length: at least 40.
+   */
   instruction?: string;
   /** The knowledge bases associated with the agent. */
   knowledgeBases?: AgentAgentKnowledgeBase[];
@@ -121,9 +157,17 @@ export interface AgentOutputs extends AgentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-agentactiongroup.html | CloudFormation: AgentActionGroup}
  */
 export interface AgentAgentActionGroup {
-  /** The name of the action group. */
+  /**
+   * The name of the action group.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   actionGroupName: string;
-  /** A description of the action group. */
+  /**
+   * A description of the action group.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /**
    * If this field is set as `AMAZON.UserInput` , the agent can request the user for additional information when trying to complete a task. The `description` , `apiSchema` , and `actionGroupExecutor` fields must be blank for this action group.
@@ -149,7 +193,11 @@ export interface AgentAgentActionGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-actiongroupexecutor.html | CloudFormation: ActionGroupExecutor}
  */
 export interface AgentActionGroupExecutor {
-  /** The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z0-9-]{1,20}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambda?: string;
   /** To return the action group invocation results directly in the `InvokeInlineAgent` response, specify `RETURN_CONTROL` . */
   customControl?: "RETURN_CONTROL";
@@ -173,9 +221,17 @@ export interface AgentAPISchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-s3identifier.html | CloudFormation: S3Identifier}
  */
 export interface AgentS3Identifier {
-  /** The name of the S3 bucket. */
+  /**
+   * The name of the S3 bucket.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3BucketName?: string;
-  /** The S3 object key for the S3 resource. */
+  /**
+   * The S3 object key for the S3 resource.
+   *
+   * Length: 1–1024. Pattern: `^[\.\-\!\*\_\'\(\)a-zA-Z0-9][\.\-\!\*\_\'\(\)\/a-zA-Z0-9]*$`.
+   */
   s3ObjectKey?: string;
 }
 
@@ -203,9 +259,17 @@ export interface AgentFunctionSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-function.html | CloudFormation: Function}
  */
 export interface AgentFunction {
-  /** A name for the function. */
+  /**
+   * A name for the function.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** A description of the function and its purpose. */
+  /**
+   * A description of the function and its purpose.
+   *
+   * Length: 1–1200.
+   */
   description?: string;
   /** The parameters that the agent elicits from the user to fulfill the function. */
   parameters?: Record<string, AgentParameterDetail>;
@@ -219,7 +283,11 @@ export interface AgentFunction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-parameterdetail.html | CloudFormation: ParameterDetail}
  */
 export interface AgentParameterDetail {
-  /** A description of the parameter. Helps the foundation model determine how to elicit the parameters from the user. */
+  /**
+   * A description of the parameter. Helps the foundation model determine how to elicit the parameters from the user.
+   *
+   * Length: 1–500.
+   */
   description?: string;
   /** The data type of the parameter. */
   type: "string" | "number" | "integer" | "boolean" | "array";
@@ -243,7 +311,11 @@ export interface AgentCustomOrchestration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-orchestrationexecutor.html | CloudFormation: OrchestrationExecutor}
  */
 export interface AgentOrchestrationExecutor {
-  /** The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z0-9-]{1,20}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambda: string;
 }
 
@@ -253,9 +325,17 @@ export interface AgentOrchestrationExecutor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-guardrailconfiguration.html | CloudFormation: GuardrailConfiguration}
  */
 export interface AgentGuardrailConfiguration {
-  /** The identifier for the guardrail. */
+  /**
+   * The identifier for the guardrail.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier?: string;
-  /** The version of the guardrail. */
+  /**
+   * The version of the guardrail.
+   *
+   * Pattern: `^(([0-9]{1,8})|(DRAFT))$`.
+   */
   guardrailVersion?: string;
 }
 
@@ -289,9 +369,17 @@ export interface AgentSessionSummaryConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-agentknowledgebase.html | CloudFormation: AgentKnowledgeBase}
  */
 export interface AgentAgentKnowledgeBase {
-  /** The unique identifier of the association between the agent and the knowledge base. */
+  /**
+   * The unique identifier of the association between the agent and the knowledge base.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   knowledgeBaseId: string;
-  /** The description of the association between the agent and the knowledge base. */
+  /**
+   * The description of the association between the agent and the knowledge base.
+   *
+   * Length: 1–200.
+   */
   description: string;
   /** Specifies whether to use the knowledge base or not when sending an [InvokeAgent](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent-runtime_InvokeAgent.html) request. */
   knowledgeBaseState?: "ENABLED" | "DISABLED";
@@ -319,7 +407,11 @@ export interface AgentAgentCollaborator {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-agentdescriptor.html | CloudFormation: AgentDescriptor}
  */
 export interface AgentAgentDescriptor {
-  /** The agent's alias ARN. */
+  /**
+   * The agent's alias ARN.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   aliasArn?: string;
 }
 
@@ -329,9 +421,17 @@ export interface AgentAgentDescriptor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-promptoverrideconfiguration.html | CloudFormation: PromptOverrideConfiguration}
  */
 export interface AgentPromptOverrideConfiguration {
-  /** Contains configurations to override a prompt template in one part of an agent sequence. For more information, see [Advanced prompts](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts.html) . */
+  /**
+   * Contains configurations to override a prompt template in one part of an agent sequence. For more information, see [Advanced prompts](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts.html) .
+   *
+   * Items: at most 10.
+   */
   promptConfigurations: AgentPromptConfiguration[];
-  /** The ARN of the Lambda function to use when parsing the raw foundation model output in parts of the agent sequence. If you specify this field, at least one of the `promptConfigurations` must contain a `parserMode` value that is set to `OVERRIDDEN` . For more information, see [Parser Lambda function in Amazon Bedrock Agents](https://docs.aws.amazon.com/bedrock/latest/userguide/lambda-parser.html) . */
+  /**
+   * The ARN of the Lambda function to use when parsing the raw foundation model output in parts of the agent sequence. If you specify this field, at least one of the `promptConfigurations` must contain a `parserMode` value that is set to `OVERRIDDEN` . For more information, see [Parser Lambda function in Amazon Bedrock Agents](https://docs.aws.amazon.com/bedrock/latest/userguide/lambda-parser.html) .
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z0-9-]{1,20}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   overrideLambda?: string;
 }
 
@@ -354,13 +454,21 @@ export interface AgentPromptConfiguration {
    * - `POST_PROCESSING` – `DISABLED`
    */
   promptState?: "ENABLED" | "DISABLED";
-  /** Defines the prompt template with which to replace the default prompt template. You can use placeholder variables in the base prompt template to customize the prompt. For more information, see [Prompt template placeholder variables](https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-placeholders.html) . For more information, see [Configure the prompt templates](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts-configure.html) . */
+  /**
+   * Defines the prompt template with which to replace the default prompt template. You can use placeholder variables in the base prompt template to customize the prompt. For more information, see [Prompt template placeholder variables](https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-placeholders.html) . For more information, see [Configure the prompt templates](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts-configure.html) .
+   *
+   * Length: 1–100000.
+   */
   basePromptTemplate?: string;
   /** Contains inference parameters to use when the agent invokes a foundation model in the part of the agent sequence defined by the `promptType` . For more information, see [Inference parameters for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) . */
   inferenceConfiguration?: AgentInferenceConfiguration;
   /** Specifies whether to override the default parser Lambda function when parsing the raw foundation model output in the part of the agent sequence defined by the `promptType` . If you set the field as `OVERRIDDEN` , the `overrideLambda` field in the [PromptOverrideConfiguration](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_PromptOverrideConfiguration.html) must be specified with the ARN of a Lambda function. */
   parserMode?: "DEFAULT" | "OVERRIDDEN";
-  /** The agent's foundation model. */
+  /**
+   * The agent's foundation model.
+   *
+   * Length: 1–2048.
+   */
   foundationModel?: string;
   /**
    * If the Converse or ConverseStream operations support the model, `additionalModelRequestFields` contains additional inference parameters, beyond the base set of inference parameters in the `inferenceConfiguration` field.
@@ -382,19 +490,35 @@ export interface AgentInferenceConfiguration {
    * The likelihood of the model selecting higher-probability options while generating a response. A lower value makes the model more likely to choose higher-probability options, while a higher value makes the model more likely to choose lower-probability options.
    *
    * The default value is the default value for the model that you are using. For more information, see [Inference parameters for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) .
+   *
+   * Range: 0–1.
    */
   temperature?: number;
   /**
    * The percentage of most-likely candidates that the model considers for the next token. For example, if you choose a value of 0.8 for `topP` , the model selects from the top 80% of the probability distribution of tokens that could be next in the sequence.
    *
    * The default value is the default value for the model that you are using. For more information, see [Inference parameters for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) .
+   *
+   * Range: 0–1.
    */
   topP?: number;
-  /** While generating a response, the model determines the probability of the following token at each point of generation. The value that you set for `topK` is the number of most-likely candidates from which the model chooses the next token in the sequence. For example, if you set `topK` to 50, the model selects the next token from among the top 50 most likely choices. */
+  /**
+   * While generating a response, the model determines the probability of the following token at each point of generation. The value that you set for `topK` is the number of most-likely candidates from which the model chooses the next token in the sequence. For example, if you set `topK` to 50, the model selects the next token from among the top 50 most likely choices.
+   *
+   * Range: 0–500.
+   */
   topK?: number;
-  /** The maximum number of tokens allowed in the generated response. */
+  /**
+   * The maximum number of tokens allowed in the generated response.
+   *
+   * Range: 0–131072.
+   */
   maximumLength?: number;
-  /** A list of stop sequences. A stop sequence is a sequence of characters that causes the model to stop generating the response. */
+  /**
+   * A list of stop sequences. A stop sequence is a sequence of characters that causes the model to stop generating the response.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -409,19 +533,35 @@ export interface AgentInferenceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-agentalias.html | CloudFormation: AWS::Bedrock::AgentAlias}
  */
-export const AgentAlias = cloudControlType<AgentAliasArgs, AgentAliasOutputs>("AWS::Bedrock::AgentAlias", "aws:bedrock:AgentAlias", '{"p":[["AgentAliasName","string",1],["AgentId","string",67],["Description","string"],["RoutingConfiguration",["array",["ref","AgentAliasRoutingConfigurationListItem"]]],["Tags",["map","string"]],["AgentAliasArn","string",72],["AgentAliasHistoryEvents",["array",["ref","AgentAliasHistoryEvent"]],8],["AgentAliasId","string",72],["AgentAliasStatus",["enum","CREATING","PREPARED","FAILED","UPDATING","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["AgentId","AgentAliasId"],"d":{"AgentAliasRoutingConfigurationListItem":[["AgentVersion","string",1]],"AgentAliasHistoryEvent":[["RoutingConfiguration",["array",["ref","AgentAliasRoutingConfigurationListItem"]]],["EndDate","string"],["StartDate","string"]]},"tags":["Tags","map"]}');
+export const AgentAlias = cloudControlType<AgentAliasArgs, AgentAliasOutputs>("AWS::Bedrock::AgentAlias", "aws:bedrock:AgentAlias", '{"p":[["AgentAliasName","string",1],["AgentId","string",67],["Description","string"],["RoutingConfiguration",["array",["ref","AgentAliasRoutingConfigurationListItem"]]],["Tags",["map","string"]],["AgentAliasArn","string",72],["AgentAliasHistoryEvents",["array",["ref","AgentAliasHistoryEvent"]],8],["AgentAliasId","string",72],["AgentAliasStatus",["enum","CREATING","PREPARED","FAILED","UPDATING","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["AgentId","AgentAliasId"],"d":{"AgentAliasRoutingConfigurationListItem":[["AgentVersion","string",1]],"AgentAliasHistoryEvent":[["RoutingConfiguration",["array",["ref","AgentAliasRoutingConfigurationListItem"]]],["EndDate","string"],["StartDate","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["AgentId"],"ro":["AgentAliasArn","AgentAliasHistoryEvents","AgentAliasId","AgentAliasStatus","CreatedAt","UpdatedAt"],"uo":["AgentAliasHistoryEvents","AgentAliasHistoryEvents/*/RoutingConfiguration","RoutingConfiguration"],"ai":[["AgentAliasArn"]],"tg":[true,true,true]}}');
 /** A {@link AgentAlias} instance: its attributes as typed outputs. */
 export type AgentAlias = InstanceType<typeof AgentAlias>;
 
 /** Inputs of {@link AgentAlias}. */
 export interface AgentAliasArgs {
-  /** The name of the alias of the agent. */
+  /**
+   * The name of the alias of the agent.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   agentAliasName: string;
-  /** The unique identifier of the agent. */
+  /**
+   * The unique identifier of the agent.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   agentId: string;
-  /** The description of the alias of the agent. */
+  /**
+   * The description of the alias of the agent.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** Contains details about the routing configuration of the alias. */
+  /**
+   * Contains details about the routing configuration of the alias.
+   *
+   * Items: at most 1.
+   */
   routingConfiguration?: AgentAliasAgentAliasRoutingConfigurationListItem[];
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -463,7 +603,11 @@ export interface AgentAliasOutputs extends AgentAliasArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agentalias-agentaliasroutingconfigurationlistitem.html | CloudFormation: AgentAliasRoutingConfigurationListItem}
  */
 export interface AgentAliasAgentAliasRoutingConfigurationListItem {
-  /** The version of the agent with which the alias is associated. */
+  /**
+   * The version of the agent with which the alias is associated.
+   *
+   * Length: 1–5. Pattern: `^(DRAFT|[0-9]{0,4}[1-9][0-9]{0,4})$`.
+   */
   agentVersion: string;
 }
 
@@ -473,7 +617,11 @@ export interface AgentAliasAgentAliasRoutingConfigurationListItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agentalias-agentaliashistoryevent.html | CloudFormation: AgentAliasHistoryEvent}
  */
 export interface AgentAliasAgentAliasHistoryEvent {
-  /** Contains details about the version of the agent with which the alias is associated. */
+  /**
+   * Contains details about the version of the agent with which the alias is associated.
+   *
+   * Items: at most 1.
+   */
   routingConfiguration?: AgentAliasAgentAliasRoutingConfigurationListItem[];
   /** The date that the alias stopped being associated to the version in the `routingConfiguration` object */
   endDate?: string;
@@ -488,19 +636,35 @@ export interface AgentAliasAgentAliasHistoryEvent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-applicationinferenceprofile.html | CloudFormation: AWS::Bedrock::ApplicationInferenceProfile}
  */
-export const ApplicationInferenceProfile = cloudControlType<ApplicationInferenceProfileArgs, ApplicationInferenceProfileOutputs>("AWS::Bedrock::ApplicationInferenceProfile", "aws:bedrock:ApplicationInferenceProfile", '{"p":[["Description","string",66],["InferenceProfileName","string",67],["ModelSource",["ref","InferenceProfileModelSource"],66],["Tags",["array",["ref","Tag"]]],["Models",["array",["ref","InferenceProfileModel"]],8],["InferenceProfileArn","string",8],["InferenceProfileId","string",8],["InferenceProfileIdentifier","string",72],["Status",["enum","ACTIVE"],8],["Type",["enum","APPLICATION","SYSTEM_DEFINED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["InferenceProfileIdentifier"],"d":{"InferenceProfileModelSource":[["CopyFrom","string",1]],"InferenceProfileModel":[["ModelArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:application-inference-profile/${ResourceId}"}');
+export const ApplicationInferenceProfile = cloudControlType<ApplicationInferenceProfileArgs, ApplicationInferenceProfileOutputs>("AWS::Bedrock::ApplicationInferenceProfile", "aws:bedrock:ApplicationInferenceProfile", '{"p":[["Description","string",66],["InferenceProfileName","string",67],["ModelSource",["ref","InferenceProfileModelSource"],82],["Tags",["array",["ref","Tag"]]],["Models",["array",["ref","InferenceProfileModel"]],8],["InferenceProfileArn","string",8],["InferenceProfileId","string",8],["InferenceProfileIdentifier","string",72],["Status",["enum","ACTIVE"],8],["Type",["enum","APPLICATION","SYSTEM_DEFINED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["InferenceProfileIdentifier"],"d":{"InferenceProfileModelSource":[["CopyFrom","string",1]],"InferenceProfileModel":[["ModelArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ModelSource"],"co":["Description","InferenceProfileName","ModelSource"],"ro":["Models","InferenceProfileArn","InferenceProfileId","InferenceProfileIdentifier","Status","Type","CreatedAt","UpdatedAt"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:application-inference-profile/${ResourceId}"}');
 /** A {@link ApplicationInferenceProfile} instance: its attributes as typed outputs. */
 export type ApplicationInferenceProfile = InstanceType<typeof ApplicationInferenceProfile>;
 
 /** Inputs of {@link ApplicationInferenceProfile}. */
 export interface ApplicationInferenceProfileArgs {
-  /** The description of the inference profile. */
+  /**
+   * The description of the inference profile.
+   *
+   * Length: 1–200. Pattern: `^([0-9a-zA-Z:.][ _-]?)+$`.
+   */
   description?: string;
-  /** The name of the inference profile. */
+  /**
+   * The name of the inference profile.
+   *
+   * Length: 1–64. Pattern: `^([0-9a-zA-Z][ _-]?)+$`.
+   */
   inferenceProfileName: string;
-  /** Contains configurations for the inference profile to copy as the resource. */
+  /**
+   * Contains configurations for the inference profile to copy as the resource.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   modelSource?: ApplicationInferenceProfileInferenceProfileModelSource;
-  /** A list of tags associated with the inference profile. */
+  /**
+   * A list of tags associated with the inference profile.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -535,7 +699,11 @@ export interface ApplicationInferenceProfileOutputs extends ApplicationInference
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-applicationinferenceprofile-inferenceprofilemodelsource.html | CloudFormation: InferenceProfileModelSource}
  */
 export interface ApplicationInferenceProfileInferenceProfileModelSource {
-  /** The ARN of the model or system-defined inference profile that is the source for the inference profile. */
+  /**
+   * The ARN of the model or system-defined inference profile that is the source for the inference profile.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-us-gov|-cn|-iso|-iso-b):bedrock:(|[0-9a-z-]{0,20}):(|[0-9]{12}):(inference-profile|foundation-model)/[a-zA-Z0-9-:.]+$`.
+   */
   copyFrom: string;
 }
 
@@ -545,7 +713,11 @@ export interface ApplicationInferenceProfileInferenceProfileModelSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-applicationinferenceprofile-inferenceprofilemodel.html | CloudFormation: InferenceProfileModel}
  */
 export interface ApplicationInferenceProfileInferenceProfileModel {
-  /** The Amazon Resource Name (ARN) of the model. */
+  /**
+   * The Amazon Resource Name (ARN) of the model.
+   *
+   * Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}::foundation-model/[a-z0-9-]{1,63}[.]{1}([a-z0-9-]{1,63}[.]){0,2}[a-z0-9-]{1,63}([:][a-z0-9-]{1,63}){0,2}$`.
+   */
   modelArn?: string;
 }
 
@@ -558,23 +730,45 @@ export interface ApplicationInferenceProfileInferenceProfileModel {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-automatedreasoningpolicy.html | CloudFormation: AWS::Bedrock::AutomatedReasoningPolicy}
  */
-export const AutomatedReasoningPolicy = cloudControlType<AutomatedReasoningPolicyArgs, AutomatedReasoningPolicyOutputs>("AWS::Bedrock::AutomatedReasoningPolicy", "aws:bedrock:AutomatedReasoningPolicy", '{"p":[["Name","string",1],["Description","string"],["PolicyDefinition",["ref","PolicyDefinition"]],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["ForceDelete","boolean"],["Version","string",8],["PolicyId","string",8],["PolicyArn","string",72],["DefinitionHash","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["KmsKeyArn","string",8]],"id":["PolicyArn"],"d":{"PolicyDefinition":[["Version","string"],["Types",["array",["ref","PolicyDefinitionType"]]],["Rules",["array",["ref","PolicyDefinitionRule"]]],["Variables",["array",["ref","PolicyDefinitionVariable"]]]],"PolicyDefinitionType":[["Name","string",1],["Description","string"],["Values",["array",["ref","PolicyDefinitionTypeValue"]],1]],"PolicyDefinitionTypeValue":[["Value","string",1],["Description","string"]],"PolicyDefinitionRule":[["Id","string",1],["Expression","string",1],["AlternateExpression","string"]],"PolicyDefinitionVariable":[["Name","string",1],["Type","string",1],["Description","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:automated-reasoning-policy/${AutomatedReasoningPolicyId}"}');
+export const AutomatedReasoningPolicy = cloudControlType<AutomatedReasoningPolicyArgs, AutomatedReasoningPolicyOutputs>("AWS::Bedrock::AutomatedReasoningPolicy", "aws:bedrock:AutomatedReasoningPolicy", '{"p":[["Name","string",1],["Description","string"],["PolicyDefinition",["ref","PolicyDefinition"],16],["KmsKeyId","string",82],["Tags",["array",["ref","Tag"]]],["ForceDelete","boolean",16],["Version","string",8],["PolicyId","string",8],["PolicyArn","string",72],["DefinitionHash","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["KmsKeyArn","string",8]],"id":["PolicyArn"],"d":{"PolicyDefinition":[["Version","string"],["Types",["array",["ref","PolicyDefinitionType"]]],["Rules",["array",["ref","PolicyDefinitionRule"]]],["Variables",["array",["ref","PolicyDefinitionVariable"]]]],"PolicyDefinitionType":[["Name","string",1],["Description","string"],["Values",["array",["ref","PolicyDefinitionTypeValue"]],1]],"PolicyDefinitionTypeValue":[["Value","string",1],["Description","string"]],"PolicyDefinitionRule":[["Id","string",1],["Expression","string",1],["AlternateExpression","string"]],"PolicyDefinitionVariable":[["Name","string",1],["Type","string",1],["Description","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId","ForceDelete","PolicyDefinition"],"co":["KmsKeyId"],"ro":["Version","PolicyId","PolicyArn","DefinitionHash","CreatedAt","UpdatedAt","KmsKeyArn"],"uo":["PolicyDefinition/Types","PolicyDefinition/Types/*/Values","PolicyDefinition/Rules","PolicyDefinition/Variables","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:automated-reasoning-policy/${AutomatedReasoningPolicyId}"}');
 /** A {@link AutomatedReasoningPolicy} instance: its attributes as typed outputs. */
 export type AutomatedReasoningPolicy = InstanceType<typeof AutomatedReasoningPolicy>;
 
 /** Inputs of {@link AutomatedReasoningPolicy}. */
 export interface AutomatedReasoningPolicyArgs {
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Length: 1–256. Pattern: `^[0-9a-zA-Z-_ ]+$`.
+   */
   name: string;
-  /** The description of the policy. */
+  /**
+   * The description of the policy.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description?: string;
-  /** The complete policy definition generated by the build workflow, containing all rules, variables, and custom types extracted from the source documents. */
+  /**
+   * The complete policy definition generated by the build workflow, containing all rules, variables, and custom types extracted from the source documents.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   policyDefinition?: AutomatedReasoningPolicyPolicyDefinition;
-  /** The KMS key with which the Policy's assets will be encrypted at rest. */
+  /**
+   * The KMS key with which the Policy's assets will be encrypted at rest.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)$`.
+   */
   kmsKeyId?: string;
   /** The tags associated with the Automated Reasoning policy. */
   tags?: AwsTag[];
-  /** Specifies whether to force delete the automated reasoning policy even if it has active resources. When false , Amazon Bedrock validates if all artifacts have been deleted (e.g. policy version, test case, test result) for a policy before deletion. When true , Amazon Bedrock will delete the policy and all its artifacts without validation. Default is false */
+  /**
+   * Specifies whether to force delete the automated reasoning policy even if it has active resources. When false , Amazon Bedrock validates if all artifacts have been deleted (e.g. policy version, test case, test result) for a policy before deletion. When true , Amazon Bedrock will delete the policy and all its artifacts without validation. Default is false
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   forceDelete?: boolean;
 }
 
@@ -604,11 +798,23 @@ export interface AutomatedReasoningPolicyOutputs extends AutomatedReasoningPolic
 export interface AutomatedReasoningPolicyPolicyDefinition {
   /** The version of the policy definition. */
   version?: string;
-  /** The custom types defined within the policy definition. */
+  /**
+   * The custom types defined within the policy definition.
+   *
+   * Items: at most 50.
+   */
   types?: AutomatedReasoningPolicyPolicyDefinitionType[];
-  /** The collection of rules that define the policy logic. */
+  /**
+   * The collection of rules that define the policy logic.
+   *
+   * Items: at most 500.
+   */
   rules?: AutomatedReasoningPolicyPolicyDefinitionRule[];
-  /** The variables used within the policy definition. */
+  /**
+   * The variables used within the policy definition.
+   *
+   * Items: at most 200.
+   */
   variables?: AutomatedReasoningPolicyPolicyDefinitionVariable[];
 }
 
@@ -618,11 +824,23 @@ export interface AutomatedReasoningPolicyPolicyDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitiontype.html | CloudFormation: PolicyDefinitionType}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionType {
-  /** The name of a custom type defined in the policy. */
+  /**
+   * The name of a custom type defined in the policy.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   name: string;
-  /** A description of the custom type defined in the policy. */
+  /**
+   * A description of the custom type defined in the policy.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description?: string;
-  /** The possible values for a custom type defined in the policy. */
+  /**
+   * The possible values for a custom type defined in the policy.
+   *
+   * Items: 1–50.
+   */
   values: AutomatedReasoningPolicyPolicyDefinitionTypeValue[];
 }
 
@@ -632,9 +850,17 @@ export interface AutomatedReasoningPolicyPolicyDefinitionType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitiontypevalue.html | CloudFormation: PolicyDefinitionTypeValue}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionTypeValue {
-  /** The value associated with a policy definition type. */
+  /**
+   * The value associated with a policy definition type.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   value: string;
-  /** A description of the policy definition type value. */
+  /**
+   * A description of the policy definition type value.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description?: string;
 }
 
@@ -644,11 +870,23 @@ export interface AutomatedReasoningPolicyPolicyDefinitionTypeValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitionrule.html | CloudFormation: PolicyDefinitionRule}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionRule {
-  /** The unique identifier for the policy definition rule. */
+  /**
+   * The unique identifier for the policy definition rule.
+   *
+   * Length: 12–12. Pattern: `^[A-Z][0-9A-Z]{11}$`.
+   */
   id: string;
-  /** The logical expression that defines the rule. */
+  /**
+   * The logical expression that defines the rule.
+   *
+   * Length: at most 2048. Pattern: `^[\s\S]+$`.
+   */
   expression: string;
-  /** An alternative expression for the policy rule. */
+  /**
+   * An alternative expression for the policy rule.
+   *
+   * Length: at most 2048. Pattern: `^[\s\S]+$`.
+   */
   alternateExpression?: string;
 }
 
@@ -658,11 +896,23 @@ export interface AutomatedReasoningPolicyPolicyDefinitionRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitionvariable.html | CloudFormation: PolicyDefinitionVariable}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionVariable {
-  /** The name of a variable defined in the policy. */
+  /**
+   * The name of a variable defined in the policy.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   name: string;
-  /** The data type of a variable defined in the policy. */
+  /**
+   * The data type of a variable defined in the policy.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   type: string;
-  /** A description of a variable defined in the policy. */
+  /**
+   * A description of a variable defined in the policy.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description: string;
 }
 
@@ -671,15 +921,25 @@ export interface AutomatedReasoningPolicyPolicyDefinitionVariable {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-automatedreasoningpolicyversion.html | CloudFormation: AWS::Bedrock::AutomatedReasoningPolicyVersion}
  */
-export const AutomatedReasoningPolicyVersion = cloudControlType<AutomatedReasoningPolicyVersionArgs, AutomatedReasoningPolicyVersionOutputs>("AWS::Bedrock::AutomatedReasoningPolicyVersion", "aws:bedrock:AutomatedReasoningPolicyVersion", '{"p":[["PolicyArn","string",67],["LastUpdatedDefinitionHash","string",66],["Tags",["array",["ref","Tag"]],66],["Version","string",72],["Name","string",8],["Description","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["PolicyId","string",8],["DefinitionHash","string",8]],"id":["PolicyArn","Version"],"tags":["Tags","standard"]}');
+export const AutomatedReasoningPolicyVersion = cloudControlType<AutomatedReasoningPolicyVersionArgs, AutomatedReasoningPolicyVersionOutputs>("AWS::Bedrock::AutomatedReasoningPolicyVersion", "aws:bedrock:AutomatedReasoningPolicyVersion", '{"p":[["PolicyArn","string",67],["LastUpdatedDefinitionHash","string",82],["Tags",["array",["ref","Tag"]],66],["Version","string",72],["Name","string",8],["Description","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["PolicyId","string",8],["DefinitionHash","string",8]],"id":["PolicyArn","Version"],"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["LastUpdatedDefinitionHash"],"co":["PolicyArn","LastUpdatedDefinitionHash","Tags"],"ro":["Version","Name","Description","CreatedAt","UpdatedAt","PolicyId","DefinitionHash"],"uo":["Tags"],"tg":[true,true,false]}}');
 /** A {@link AutomatedReasoningPolicyVersion} instance: its attributes as typed outputs. */
 export type AutomatedReasoningPolicyVersion = InstanceType<typeof AutomatedReasoningPolicyVersion>;
 
 /** Inputs of {@link AutomatedReasoningPolicyVersion}. */
 export interface AutomatedReasoningPolicyVersionArgs {
-  /** The Amazon Resource Name (ARN) of the policy. */
+  /**
+   * The Amazon Resource Name (ARN) of the policy.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:automated-reasoning-policy\/[a-z0-9]{12}$`.
+   */
   policyArn: string;
-  /** The hash of the policy definition that was last updated. */
+  /**
+   * The hash of the policy definition that was last updated.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 128–128. Pattern: `^[0-9a-z]{128}$`.
+   */
   lastUpdatedDefinitionHash?: string;
   /** The tags associated with the Automated Reasoning policy version. */
   tags?: AwsTag[];
@@ -708,23 +968,35 @@ export interface AutomatedReasoningPolicyVersionOutputs extends AutomatedReasoni
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-blueprint.html | CloudFormation: AWS::Bedrock::Blueprint}
  */
-export const Blueprint = cloudControlType<BlueprintArgs, BlueprintOutputs>("AWS::Bedrock::Blueprint", "aws:bedrock:Blueprint", '{"p":[["BlueprintName","string",67],["Schema","json",1],["Type",["enum","DOCUMENT","IMAGE","AUDIO","VIDEO"],67],["KmsKeyId","string"],["KmsEncryptionContext",["map","string"]],["Tags",["array",["ref","Tag"]]],["BlueprintArn","string",72],["BlueprintStage",["enum","DEVELOPMENT","LIVE"],8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["BlueprintArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:blueprint/${BlueprintId}"}');
+export const Blueprint = cloudControlType<BlueprintArgs, BlueprintOutputs>("AWS::Bedrock::Blueprint", "aws:bedrock:Blueprint", '{"p":[["BlueprintName","string",67],["Schema","json",1],["Type",["enum","DOCUMENT","IMAGE","AUDIO","VIDEO"],67],["KmsKeyId","string"],["KmsEncryptionContext",["map","string"]],["Tags",["array",["ref","Tag"]]],["BlueprintArn","string",72],["BlueprintStage",["enum","DEVELOPMENT","LIVE"],8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["BlueprintArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["BlueprintName","Type"],"ro":["BlueprintArn","BlueprintStage","CreationTime","LastModifiedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:blueprint/${BlueprintId}"}');
 /** A {@link Blueprint} instance: its attributes as typed outputs. */
 export type Blueprint = InstanceType<typeof Blueprint>;
 
 /** Inputs of {@link Blueprint}. */
 export interface BlueprintArgs {
-  /** The blueprint's name. */
+  /**
+   * The blueprint's name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   blueprintName: string;
   /** The blueprint's schema. */
   schema: Record<string, unknown>;
   /** The blueprint's type. */
   type: "DOCUMENT" | "IMAGE" | "AUDIO" | "VIDEO";
-  /** The AWS  key to use for encryption. */
+  /**
+   * The AWS  key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /** Name-value pairs to include as an encryption context. */
   kmsEncryptionContext?: Record<string, string>;
-  /** List of Tags */
+  /**
+   * List of Tags
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -745,7 +1017,7 @@ export interface BlueprintOutputs extends BlueprintArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-dataautomationlibrary.html | CloudFormation: AWS::Bedrock::DataAutomationLibrary}
  */
-export const DataAutomationLibrary = cloudControlType<DataAutomationLibraryArgs, DataAutomationLibraryOutputs>("AWS::Bedrock::DataAutomationLibrary", "aws:bedrock:DataAutomationLibrary", '{"p":[["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["LibraryDescription","string"],["LibraryName","string",67],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["EntityTypes",["array",["ref","EntityTypeInfo"]],8],["LibraryArn","string",72],["Status",["enum","ACTIVE","DELETING"],8]],"id":["LibraryArn"],"d":{"EncryptionConfiguration":[["KmsKeyId","string",1],["KmsEncryptionContext",["map","string"]]],"EntityTypeInfo":[["EntityType",["enum","VOCABULARY"],1],["EntityMetadata","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:data-automation-library/${DataAutomationLibraryId}"}');
+export const DataAutomationLibrary = cloudControlType<DataAutomationLibraryArgs, DataAutomationLibraryOutputs>("AWS::Bedrock::DataAutomationLibrary", "aws:bedrock:DataAutomationLibrary", '{"p":[["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["LibraryDescription","string"],["LibraryName","string",67],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["EntityTypes",["array",["ref","EntityTypeInfo"]],8],["LibraryArn","string",72],["Status",["enum","ACTIVE","DELETING"],8]],"id":["LibraryArn"],"d":{"EncryptionConfiguration":[["KmsKeyId","string",1],["KmsEncryptionContext",["map","string"]]],"EntityTypeInfo":[["EntityType",["enum","VOCABULARY"],1],["EntityMetadata","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EncryptionConfiguration","LibraryName"],"ro":["CreationTime","EntityTypes","LibraryArn","Status"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:data-automation-library/${DataAutomationLibraryId}"}');
 /** A {@link DataAutomationLibrary} instance: its attributes as typed outputs. */
 export type DataAutomationLibrary = InstanceType<typeof DataAutomationLibrary>;
 
@@ -753,11 +1025,23 @@ export type DataAutomationLibrary = InstanceType<typeof DataAutomationLibrary>;
 export interface DataAutomationLibraryArgs {
   /** KMS Encryption Configuration */
   encryptionConfiguration?: DataAutomationLibraryEncryptionConfiguration;
-  /** Description of the DataAutomationLibrary */
+  /**
+   * Description of the DataAutomationLibrary
+   *
+   * Length: 0–300.
+   */
   libraryDescription?: string;
-  /** Name of the DataAutomationLibrary */
+  /**
+   * Name of the DataAutomationLibrary
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   libraryName: string;
-  /** List of tags */
+  /**
+   * List of tags
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -779,7 +1063,11 @@ export interface DataAutomationLibraryOutputs extends DataAutomationLibraryArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-dataautomationlibrary-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface DataAutomationLibraryEncryptionConfiguration {
-  /** KMS Key Identifier */
+  /**
+   * KMS Key Identifier
+   *
+   * Length: 1–2048. Pattern: `^[A-Za-z0-9][A-Za-z0-9:_/+=,\@.-]+$`.
+   */
   kmsKeyId: string;
   /** KMS Encryption Context */
   kmsEncryptionContext?: Record<string, string>;
@@ -802,7 +1090,7 @@ export interface DataAutomationLibraryEntityTypeInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-dataautomationproject.html | CloudFormation: AWS::Bedrock::DataAutomationProject}
  */
-export const DataAutomationProject = cloudControlType<DataAutomationProjectArgs, DataAutomationProjectOutputs>("AWS::Bedrock::DataAutomationProject", "aws:bedrock:DataAutomationProject", '{"p":[["CustomOutputConfiguration",["ref","CustomOutputConfiguration"]],["OverrideConfiguration",["ref","OverrideConfiguration"]],["ProjectDescription","string"],["ProjectName","string",67],["ProjectType",["enum","ASYNC","SYNC"],66],["StandardOutputConfiguration",["ref","StandardOutputConfiguration"]],["KmsKeyId","string"],["KmsEncryptionContext",["map","string"]],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["LastModifiedTime","string",8],["ProjectArn","string",72],["ProjectStage",["enum","DEVELOPMENT","LIVE"],8],["Status",["enum","COMPLETED","IN_PROGRESS","FAILED"],8]],"id":["ProjectArn"],"d":{"CustomOutputConfiguration":[["Blueprints",["array",["ref","BlueprintItem"]]]],"BlueprintItem":[["BlueprintArn","string",1],["BlueprintVersion","string"],["BlueprintStage",["enum","DEVELOPMENT","LIVE"]]],"OverrideConfiguration":[["Document",["ref","DocumentOverrideConfiguration"]],["Audio",["ref","AudioOverrideConfiguration"]],["Video",["ref","VideoOverrideConfiguration"]],["Image",["ref","ImageOverrideConfiguration"]],["ModalityRouting",["ref","ModalityRoutingConfiguration"]]],"DocumentOverrideConfiguration":[["Splitter",["ref","SplitterConfiguration"]],["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"SplitterConfiguration":[["State",["enum","ENABLED","DISABLED"]]],"ModalityProcessingConfiguration":[["State",["enum","ENABLED","DISABLED"]]],"SensitiveDataConfiguration":[["DetectionMode",["enum","DETECTION","DETECTION_AND_REDACTION"]],["DetectionScope",["array",["enum","STANDARD","CUSTOM"]]],["PiiEntitiesConfiguration",["ref","PIIEntitiesConfiguration"]]],"PIIEntitiesConfiguration":[["PiiEntityTypes",["array",["enum","ALL","ADDRESS","AGE","NAME","EMAIL","PHONE","USERNAME","PASSWORD","DRIVER_ID","LICENSE_PLATE","VEHICLE_IDENTIFICATION_NUMBER","CREDIT_DEBIT_CARD_CVV","CREDIT_DEBIT_CARD_EXPIRY","CREDIT_DEBIT_CARD_NUMBER","PIN","INTERNATIONAL_BANK_ACCOUNT_NUMBER","SWIFT_CODE","IP_ADDRESS","MAC_ADDRESS","URL","AWS_ACCESS_KEY","AWS_SECRET_KEY","US_BANK_ACCOUNT_NUMBER","US_BANK_ROUTING_NUMBER","US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER","US_PASSPORT_NUMBER","US_SOCIAL_SECURITY_NUMBER","CA_HEALTH_NUMBER","CA_SOCIAL_INSURANCE_NUMBER","UK_NATIONAL_HEALTH_SERVICE_NUMBER","UK_NATIONAL_INSURANCE_NUMBER","UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER"]]],["RedactionMaskMode",["enum","PII","ENTITY_TYPE"]]],"AudioOverrideConfiguration":[["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["LanguageConfiguration",["ref","AudioLanguageConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"AudioLanguageConfiguration":[["InputLanguages",["array",["enum","EN","DE","ES","FR","IT","PT","JA","KO","CN","TW","HK"]]],["GenerativeOutputLanguage",["enum","DEFAULT","EN"]],["IdentifyMultipleLanguages","boolean"]],"VideoOverrideConfiguration":[["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"ImageOverrideConfiguration":[["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"ModalityRoutingConfiguration":[["jpeg",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]],["png",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]],["mp4",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]],["mov",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]]],"StandardOutputConfiguration":[["Document",["ref","DocumentStandardOutputConfiguration"]],["Image",["ref","ImageStandardOutputConfiguration"]],["Video",["ref","VideoStandardOutputConfiguration"]],["Audio",["ref","AudioStandardOutputConfiguration"]]],"DocumentStandardOutputConfiguration":[["Extraction",["ref","DocumentStandardExtraction"]],["GenerativeField",["ref","DocumentStandardGenerativeField"]],["OutputFormat",["ref","DocumentOutputFormat"]]],"DocumentStandardExtraction":[["Granularity",["ref","DocumentExtractionGranularity"],1],["BoundingBox",["ref","DocumentBoundingBox"],1]],"DocumentExtractionGranularity":[["Types",["array",["enum","DOCUMENT","PAGE","ELEMENT","WORD","LINE"]]]],"DocumentBoundingBox":[["State",["enum","ENABLED","DISABLED"],1]],"DocumentStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1]],"DocumentOutputFormat":[["TextFormat",["ref","DocumentOutputTextFormat"],1],["AdditionalFileFormat",["ref","DocumentOutputAdditionalFileFormat"],1]],"DocumentOutputTextFormat":[["Types",["array",["enum","PLAIN_TEXT","MARKDOWN","HTML","CSV"]]]],"DocumentOutputAdditionalFileFormat":[["State",["enum","ENABLED","DISABLED"],1]],"ImageStandardOutputConfiguration":[["Extraction",["ref","ImageStandardExtraction"]],["GenerativeField",["ref","ImageStandardGenerativeField"]]],"ImageStandardExtraction":[["Category",["ref","ImageExtractionCategory"],1],["BoundingBox",["ref","ImageBoundingBox"],1]],"ImageExtractionCategory":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","CONTENT_MODERATION","TEXT_DETECTION","LOGOS"]]]],"ImageBoundingBox":[["State",["enum","ENABLED","DISABLED"],1]],"ImageStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","IMAGE_SUMMARY","IAB"]]]],"VideoStandardOutputConfiguration":[["Extraction",["ref","VideoStandardExtraction"]],["GenerativeField",["ref","VideoStandardGenerativeField"]]],"VideoStandardExtraction":[["Category",["ref","VideoExtractionCategory"],1],["BoundingBox",["ref","VideoBoundingBox"],1]],"VideoExtractionCategory":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","CONTENT_MODERATION","TEXT_DETECTION","TRANSCRIPT","LOGOS"]]]],"VideoBoundingBox":[["State",["enum","ENABLED","DISABLED"],1]],"VideoStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","VIDEO_SUMMARY","IAB","CHAPTER_SUMMARY"]]]],"AudioStandardOutputConfiguration":[["Extraction",["ref","AudioStandardExtraction"]],["GenerativeField",["ref","AudioStandardGenerativeField"]]],"AudioStandardExtraction":[["Category",["ref","AudioExtractionCategory"],1]],"AudioExtractionCategory":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","AUDIO_CONTENT_MODERATION","TRANSCRIPT","TOPIC_CONTENT_MODERATION"]]],["TypeConfiguration",["ref","AudioExtractionCategoryTypeConfiguration"]]],"AudioExtractionCategoryTypeConfiguration":[["Transcript",["ref","TranscriptConfiguration"]]],"TranscriptConfiguration":[["SpeakerLabeling",["ref","SpeakerLabelingConfiguration"]],["ChannelLabeling",["ref","ChannelLabelingConfiguration"]]],"SpeakerLabelingConfiguration":[["State",["enum","ENABLED","DISABLED"],1]],"ChannelLabelingConfiguration":[["State",["enum","ENABLED","DISABLED"],1]],"AudioStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","AUDIO_SUMMARY","IAB","TOPIC_SUMMARY"]]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:data-automation-project/${ProjectId}"}');
+export const DataAutomationProject = cloudControlType<DataAutomationProjectArgs, DataAutomationProjectOutputs>("AWS::Bedrock::DataAutomationProject", "aws:bedrock:DataAutomationProject", '{"p":[["CustomOutputConfiguration",["ref","CustomOutputConfiguration"]],["OverrideConfiguration",["ref","OverrideConfiguration"]],["ProjectDescription","string"],["ProjectName","string",67],["ProjectType",["enum","ASYNC","SYNC"],66],["StandardOutputConfiguration",["ref","StandardOutputConfiguration"]],["KmsKeyId","string"],["KmsEncryptionContext",["map","string"]],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["LastModifiedTime","string",8],["ProjectArn","string",72],["ProjectStage",["enum","DEVELOPMENT","LIVE"],8],["Status",["enum","COMPLETED","IN_PROGRESS","FAILED"],8]],"id":["ProjectArn"],"d":{"CustomOutputConfiguration":[["Blueprints",["array",["ref","BlueprintItem"]]]],"BlueprintItem":[["BlueprintArn","string",1],["BlueprintVersion","string"],["BlueprintStage",["enum","DEVELOPMENT","LIVE"]]],"OverrideConfiguration":[["Document",["ref","DocumentOverrideConfiguration"]],["Audio",["ref","AudioOverrideConfiguration"]],["Video",["ref","VideoOverrideConfiguration"]],["Image",["ref","ImageOverrideConfiguration"]],["ModalityRouting",["ref","ModalityRoutingConfiguration"]]],"DocumentOverrideConfiguration":[["Splitter",["ref","SplitterConfiguration"]],["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"SplitterConfiguration":[["State",["enum","ENABLED","DISABLED"]]],"ModalityProcessingConfiguration":[["State",["enum","ENABLED","DISABLED"]]],"SensitiveDataConfiguration":[["DetectionMode",["enum","DETECTION","DETECTION_AND_REDACTION"]],["DetectionScope",["array",["enum","STANDARD","CUSTOM"]]],["PiiEntitiesConfiguration",["ref","PIIEntitiesConfiguration"]]],"PIIEntitiesConfiguration":[["PiiEntityTypes",["array",["enum","ALL","ADDRESS","AGE","NAME","EMAIL","PHONE","USERNAME","PASSWORD","DRIVER_ID","LICENSE_PLATE","VEHICLE_IDENTIFICATION_NUMBER","CREDIT_DEBIT_CARD_CVV","CREDIT_DEBIT_CARD_EXPIRY","CREDIT_DEBIT_CARD_NUMBER","PIN","INTERNATIONAL_BANK_ACCOUNT_NUMBER","SWIFT_CODE","IP_ADDRESS","MAC_ADDRESS","URL","AWS_ACCESS_KEY","AWS_SECRET_KEY","US_BANK_ACCOUNT_NUMBER","US_BANK_ROUTING_NUMBER","US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER","US_PASSPORT_NUMBER","US_SOCIAL_SECURITY_NUMBER","CA_HEALTH_NUMBER","CA_SOCIAL_INSURANCE_NUMBER","UK_NATIONAL_HEALTH_SERVICE_NUMBER","UK_NATIONAL_INSURANCE_NUMBER","UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER"]]],["RedactionMaskMode",["enum","PII","ENTITY_TYPE"]]],"AudioOverrideConfiguration":[["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["LanguageConfiguration",["ref","AudioLanguageConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"AudioLanguageConfiguration":[["InputLanguages",["array",["enum","EN","DE","ES","FR","IT","PT","JA","KO","CN","TW","HK"]]],["GenerativeOutputLanguage",["enum","DEFAULT","EN"]],["IdentifyMultipleLanguages","boolean"]],"VideoOverrideConfiguration":[["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"ImageOverrideConfiguration":[["ModalityProcessing",["ref","ModalityProcessingConfiguration"]],["SensitiveDataConfiguration",["ref","SensitiveDataConfiguration"]]],"ModalityRoutingConfiguration":[["jpeg",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]],["png",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]],["mp4",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]],["mov",["enum","DOCUMENT","IMAGE","VIDEO","AUDIO"]]],"StandardOutputConfiguration":[["Document",["ref","DocumentStandardOutputConfiguration"]],["Image",["ref","ImageStandardOutputConfiguration"]],["Video",["ref","VideoStandardOutputConfiguration"]],["Audio",["ref","AudioStandardOutputConfiguration"]]],"DocumentStandardOutputConfiguration":[["Extraction",["ref","DocumentStandardExtraction"]],["GenerativeField",["ref","DocumentStandardGenerativeField"]],["OutputFormat",["ref","DocumentOutputFormat"]]],"DocumentStandardExtraction":[["Granularity",["ref","DocumentExtractionGranularity"],1],["BoundingBox",["ref","DocumentBoundingBox"],1]],"DocumentExtractionGranularity":[["Types",["array",["enum","DOCUMENT","PAGE","ELEMENT","WORD","LINE"]]]],"DocumentBoundingBox":[["State",["enum","ENABLED","DISABLED"],1]],"DocumentStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1]],"DocumentOutputFormat":[["TextFormat",["ref","DocumentOutputTextFormat"],1],["AdditionalFileFormat",["ref","DocumentOutputAdditionalFileFormat"],1]],"DocumentOutputTextFormat":[["Types",["array",["enum","PLAIN_TEXT","MARKDOWN","HTML","CSV"]]]],"DocumentOutputAdditionalFileFormat":[["State",["enum","ENABLED","DISABLED"],1]],"ImageStandardOutputConfiguration":[["Extraction",["ref","ImageStandardExtraction"]],["GenerativeField",["ref","ImageStandardGenerativeField"]]],"ImageStandardExtraction":[["Category",["ref","ImageExtractionCategory"],1],["BoundingBox",["ref","ImageBoundingBox"],1]],"ImageExtractionCategory":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","CONTENT_MODERATION","TEXT_DETECTION","LOGOS"]]]],"ImageBoundingBox":[["State",["enum","ENABLED","DISABLED"],1]],"ImageStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","IMAGE_SUMMARY","IAB"]]]],"VideoStandardOutputConfiguration":[["Extraction",["ref","VideoStandardExtraction"]],["GenerativeField",["ref","VideoStandardGenerativeField"]]],"VideoStandardExtraction":[["Category",["ref","VideoExtractionCategory"],1],["BoundingBox",["ref","VideoBoundingBox"],1]],"VideoExtractionCategory":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","CONTENT_MODERATION","TEXT_DETECTION","TRANSCRIPT","LOGOS"]]]],"VideoBoundingBox":[["State",["enum","ENABLED","DISABLED"],1]],"VideoStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","VIDEO_SUMMARY","IAB","CHAPTER_SUMMARY"]]]],"AudioStandardOutputConfiguration":[["Extraction",["ref","AudioStandardExtraction"]],["GenerativeField",["ref","AudioStandardGenerativeField"]]],"AudioStandardExtraction":[["Category",["ref","AudioExtractionCategory"],1]],"AudioExtractionCategory":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","AUDIO_CONTENT_MODERATION","TRANSCRIPT","TOPIC_CONTENT_MODERATION"]]],["TypeConfiguration",["ref","AudioExtractionCategoryTypeConfiguration"]]],"AudioExtractionCategoryTypeConfiguration":[["Transcript",["ref","TranscriptConfiguration"]]],"TranscriptConfiguration":[["SpeakerLabeling",["ref","SpeakerLabelingConfiguration"]],["ChannelLabeling",["ref","ChannelLabelingConfiguration"]]],"SpeakerLabelingConfiguration":[["State",["enum","ENABLED","DISABLED"],1]],"ChannelLabelingConfiguration":[["State",["enum","ENABLED","DISABLED"],1]],"AudioStandardGenerativeField":[["State",["enum","ENABLED","DISABLED"],1],["Types",["array",["enum","AUDIO_SUMMARY","IAB","TOPIC_SUMMARY"]]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProjectName","ProjectType"],"ro":["CreationTime","LastModifiedTime","ProjectArn","ProjectStage","Status"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:data-automation-project/${ProjectId}"}');
 /** A {@link DataAutomationProject} instance: its attributes as typed outputs. */
 export type DataAutomationProject = InstanceType<typeof DataAutomationProject>;
 
@@ -814,17 +1102,29 @@ export interface DataAutomationProjectArgs {
   overrideConfiguration?: DataAutomationProjectOverrideConfiguration;
   /** The project's description. */
   projectDescription?: string;
-  /** The project's name. */
+  /**
+   * The project's name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   projectName: string;
   /** Type of the DataAutomationProject - Sync or Async */
   projectType?: "ASYNC" | "SYNC";
   /** The project's standard output configuration. */
   standardOutputConfiguration?: DataAutomationProjectStandardOutputConfiguration;
-  /** The AWS  key to use for encryption. */
+  /**
+   * The AWS  key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /** The AWS  encryption context to use for encryption. */
   kmsEncryptionContext?: Record<string, string>;
-  /** List of Tags */
+  /**
+   * List of Tags
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -858,9 +1158,17 @@ export interface DataAutomationProjectCustomOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-dataautomationproject-blueprintitem.html | CloudFormation: BlueprintItem}
  */
 export interface DataAutomationProjectBlueprintItem {
-  /** The blueprint's ARN. */
+  /**
+   * The blueprint's ARN.
+   *
+   * Length: at most 128. Pattern: `^arn:aws(|-cn|-us-gov|-iso|-iso-[a-z]):bedrock:[a-zA-Z0-9-]*:(aws|[0-9]{12}):blueprint/(bedrock-data-automation-public-[a-zA-Z0-9-_]{1,30}|[a-zA-Z0-9-]{12,36})$`.
+   */
   blueprintArn: string;
-  /** The blueprint's version. */
+  /**
+   * The blueprint's version.
+   *
+   * Length: 1–128. Pattern: `^[0-9]*$`.
+   */
   blueprintVersion?: string;
   /** The blueprint's stage. */
   blueprintStage?: "DEVELOPMENT" | "LIVE";
@@ -1339,7 +1647,7 @@ export interface DataAutomationProjectAudioStandardGenerativeField {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-datasource.html | CloudFormation: AWS::Bedrock::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::Bedrock::DataSource", "aws:bedrock:DataSource", '{"p":[["DataSourceConfiguration",["ref","DataSourceConfiguration"],1],["Description","string"],["KnowledgeBaseId","string",67],["Name","string",1],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"]],["VectorIngestionConfiguration",["ref","VectorIngestionConfiguration"]],["DataDeletionPolicy",["enum","RETAIN","DELETE"]],["DataSourceId","string",72],["DataSourceStatus",["enum","AVAILABLE","DELETING","DELETE_UNSUCCESSFUL","CREATING","UPDATING","FAILED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["FailureReasons",["array","string"],8]],"id":["KnowledgeBaseId","DataSourceId"],"d":{"DataSourceConfiguration":[["Type",["enum","S3","CONFLUENCE","SALESFORCE","SHAREPOINT","WEB","CUSTOM","REDSHIFT_METADATA","MANAGED_KNOWLEDGE_BASE_CONNECTOR"],3],["S3Configuration",["ref","S3DataSourceConfiguration"]],["ConfluenceConfiguration",["ref","ConfluenceDataSourceConfiguration"]],["SalesforceConfiguration",["ref","SalesforceDataSourceConfiguration"]],["SharePointConfiguration",["ref","SharePointDataSourceConfiguration"]],["WebConfiguration",["ref","WebDataSourceConfiguration"]],["ManagedKnowledgeBaseConnectorConfiguration",["ref","ManagedKnowledgeBaseConnectorConfiguration"]]],"S3DataSourceConfiguration":[["BucketArn","string",1],["InclusionPrefixes",["array","string"]],["BucketOwnerAccountId","string"]],"ConfluenceDataSourceConfiguration":[["SourceConfiguration",["ref","ConfluenceSourceConfiguration"],1],["CrawlerConfiguration",["ref","ConfluenceCrawlerConfiguration"]]],"ConfluenceSourceConfiguration":[["HostUrl","string",1],["HostType",["enum","SAAS"],1],["AuthType",["enum","BASIC","OAUTH2_CLIENT_CREDENTIALS"],1],["CredentialsSecretArn","string",1]],"ConfluenceCrawlerConfiguration":[["FilterConfiguration",["ref","CrawlFilterConfiguration"]]],"CrawlFilterConfiguration":[["Type",["enum","PATTERN"],1],["PatternObjectFilter",["ref","PatternObjectFilterConfiguration"]]],"PatternObjectFilterConfiguration":[["Filters",["array",["ref","PatternObjectFilter"]],1]],"PatternObjectFilter":[["ObjectType","string",1],["InclusionFilters",["array","string"]],["ExclusionFilters",["array","string"]]],"SalesforceDataSourceConfiguration":[["SourceConfiguration",["ref","SalesforceSourceConfiguration"],1],["CrawlerConfiguration",["ref","SalesforceCrawlerConfiguration"]]],"SalesforceSourceConfiguration":[["HostUrl","string",1],["AuthType",["enum","OAUTH2_CLIENT_CREDENTIALS"],1],["CredentialsSecretArn","string",1]],"SalesforceCrawlerConfiguration":[["FilterConfiguration",["ref","CrawlFilterConfiguration"]]],"SharePointDataSourceConfiguration":[["SourceConfiguration",["ref","SharePointSourceConfiguration"],1],["CrawlerConfiguration",["ref","SharePointCrawlerConfiguration"]]],"SharePointSourceConfiguration":[["SiteUrls",["array","string"],1],["HostType",["enum","ONLINE"],1],["AuthType",["enum","OAUTH2_CLIENT_CREDENTIALS","OAUTH2_SHAREPOINT_APP_ONLY_CLIENT_CREDENTIALS"],1],["CredentialsSecretArn","string",1],["TenantId","string"],["Domain","string",1]],"SharePointCrawlerConfiguration":[["FilterConfiguration",["ref","CrawlFilterConfiguration"]]],"WebDataSourceConfiguration":[["SourceConfiguration",["ref","WebSourceConfiguration"],1],["CrawlerConfiguration",["ref","WebCrawlerConfiguration"]]],"WebSourceConfiguration":[["UrlConfiguration",["ref","UrlConfiguration"],1]],"UrlConfiguration":[["SeedUrls",["array",["ref","SeedUrl"]],1]],"SeedUrl":[["Url","string",1]],"WebCrawlerConfiguration":[["CrawlerLimits",["ref","WebCrawlerLimits"]],["InclusionFilters",["array","string"]],["ExclusionFilters",["array","string"]],["Scope",["enum","HOST_ONLY","SUBDOMAINS"]],["UserAgent","string"],["UserAgentHeader","string"]],"WebCrawlerLimits":[["RateLimit","integer"],["MaxPages","integer"]],"ManagedKnowledgeBaseConnectorConfiguration":[["DeletionProtectionConfiguration",["ref","DeletionProtectionConfiguration"]],["MediaExtractionConfiguration",["ref","MediaExtractionConfiguration"]],["ConnectorParameters","json"],["SyncSchedule",["ref","SyncSchedule"]]],"DeletionProtectionConfiguration":[["DeletionProtectionStatus",["enum","ENABLED","DISABLED"],1],["DeletionProtectionThreshold","integer"]],"MediaExtractionConfiguration":[["ImageExtractionConfiguration",["ref","ImageExtractionConfiguration"]],["AudioExtractionConfiguration",["ref","AudioExtractionConfiguration"]],["VideoExtractionConfiguration",["ref","VideoExtractionConfiguration"]]],"ImageExtractionConfiguration":[["ImageExtractionStatus",["enum","ENABLED","DISABLED"],1]],"AudioExtractionConfiguration":[["AudioExtractionStatus",["enum","ENABLED","DISABLED"],1]],"VideoExtractionConfiguration":[["VideoExtractionStatus",["enum","ENABLED","DISABLED"],1]],"SyncSchedule":[["Daily","json"],["Weekly",["ref","WeeklySchedule"]],["Monthly",["ref","MonthlySchedule"]]],"WeeklySchedule":[["DayOfWeek",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1]],"MonthlySchedule":[["DayOfMonth",["ref","DayOfMonth"],1]],"DayOfMonth":[["DayNumber","integer"],["LastDayOfMonth","json"]],"ServerSideEncryptionConfiguration":[["KmsKeyArn","string"]],"VectorIngestionConfiguration":[["ChunkingConfiguration",["ref","ChunkingConfiguration"],2],["CustomTransformationConfiguration",["ref","CustomTransformationConfiguration"]],["ParsingConfiguration",["ref","ParsingConfiguration"],2],["ContextEnrichmentConfiguration",["ref","ContextEnrichmentConfiguration"]]],"ChunkingConfiguration":[["ChunkingStrategy",["enum","FIXED_SIZE","NONE","HIERARCHICAL","SEMANTIC"],1],["FixedSizeChunkingConfiguration",["ref","FixedSizeChunkingConfiguration"]],["HierarchicalChunkingConfiguration",["ref","HierarchicalChunkingConfiguration"]],["SemanticChunkingConfiguration",["ref","SemanticChunkingConfiguration"]]],"FixedSizeChunkingConfiguration":[["MaxTokens","integer",1],["OverlapPercentage","integer",1]],"HierarchicalChunkingConfiguration":[["LevelConfigurations",["array",["ref","HierarchicalChunkingLevelConfiguration"]],1],["OverlapTokens","integer",1]],"HierarchicalChunkingLevelConfiguration":[["MaxTokens","integer",1]],"SemanticChunkingConfiguration":[["BreakpointPercentileThreshold","integer",1],["BufferSize","integer",1],["MaxTokens","integer",1]],"CustomTransformationConfiguration":[["IntermediateStorage",["ref","IntermediateStorage"],1],["Transformations",["array",["ref","Transformation"]],1]],"IntermediateStorage":[["S3Location",["ref","S3Location"],1]],"S3Location":[["URI","string",1]],"Transformation":[["StepToApply",["enum","POST_CHUNKING"],1],["TransformationFunction",["ref","TransformationFunction"],1]],"TransformationFunction":[["TransformationLambdaConfiguration",["ref","TransformationLambdaConfiguration"],1]],"TransformationLambdaConfiguration":[["LambdaArn","string",1]],"ParsingConfiguration":[["ParsingStrategy",["enum","BEDROCK_FOUNDATION_MODEL","BEDROCK_DATA_AUTOMATION","SMART_PARSING","MULTI_MODAL_EMBEDDINGS"],1],["BedrockFoundationModelConfiguration",["ref","BedrockFoundationModelConfiguration"]],["BedrockDataAutomationConfiguration",["ref","BedrockDataAutomationConfiguration"]]],"BedrockFoundationModelConfiguration":[["ModelArn","string",1],["ParsingPrompt",["ref","ParsingPrompt"]],["ParsingModality",["enum","MULTIMODAL"]]],"ParsingPrompt":[["ParsingPromptText","string",1]],"BedrockDataAutomationConfiguration":[["ParsingModality",["enum","MULTIMODAL"]]],"ContextEnrichmentConfiguration":[["Type",["enum","BEDROCK_FOUNDATION_MODEL"],1],["BedrockFoundationModelConfiguration",["ref","BedrockFoundationModelContextEnrichmentConfiguration"]]],"BedrockFoundationModelContextEnrichmentConfiguration":[["EnrichmentStrategyConfiguration",["ref","EnrichmentStrategyConfiguration"],1],["ModelArn","string",1]],"EnrichmentStrategyConfiguration":[["Method",["enum","CHUNK_ENTITY_EXTRACTION"],1]]}}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::Bedrock::DataSource", "aws:bedrock:DataSource", '{"p":[["DataSourceConfiguration",["ref","DataSourceConfiguration"],1],["Description","string"],["KnowledgeBaseId","string",67],["Name","string",1],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"]],["VectorIngestionConfiguration",["ref","VectorIngestionConfiguration"]],["DataDeletionPolicy",["enum","RETAIN","DELETE"]],["DataSourceId","string",72],["DataSourceStatus",["enum","AVAILABLE","DELETING","DELETE_UNSUCCESSFUL","CREATING","UPDATING","FAILED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["FailureReasons",["array","string"],8]],"id":["KnowledgeBaseId","DataSourceId"],"d":{"DataSourceConfiguration":[["Type",["enum","S3","CONFLUENCE","SALESFORCE","SHAREPOINT","WEB","CUSTOM","REDSHIFT_METADATA","MANAGED_KNOWLEDGE_BASE_CONNECTOR"],1],["S3Configuration",["ref","S3DataSourceConfiguration"]],["ConfluenceConfiguration",["ref","ConfluenceDataSourceConfiguration"]],["SalesforceConfiguration",["ref","SalesforceDataSourceConfiguration"]],["SharePointConfiguration",["ref","SharePointDataSourceConfiguration"]],["WebConfiguration",["ref","WebDataSourceConfiguration"]],["ManagedKnowledgeBaseConnectorConfiguration",["ref","ManagedKnowledgeBaseConnectorConfiguration"]]],"S3DataSourceConfiguration":[["BucketArn","string",1],["InclusionPrefixes",["array","string"]],["BucketOwnerAccountId","string"]],"ConfluenceDataSourceConfiguration":[["SourceConfiguration",["ref","ConfluenceSourceConfiguration"],1],["CrawlerConfiguration",["ref","ConfluenceCrawlerConfiguration"]]],"ConfluenceSourceConfiguration":[["HostUrl","string",1],["HostType",["enum","SAAS"],1],["AuthType",["enum","BASIC","OAUTH2_CLIENT_CREDENTIALS"],1],["CredentialsSecretArn","string",1]],"ConfluenceCrawlerConfiguration":[["FilterConfiguration",["ref","CrawlFilterConfiguration"]]],"CrawlFilterConfiguration":[["Type",["enum","PATTERN"],1],["PatternObjectFilter",["ref","PatternObjectFilterConfiguration"]]],"PatternObjectFilterConfiguration":[["Filters",["array",["ref","PatternObjectFilter"]],1]],"PatternObjectFilter":[["ObjectType","string",1],["InclusionFilters",["array","string"]],["ExclusionFilters",["array","string"]]],"SalesforceDataSourceConfiguration":[["SourceConfiguration",["ref","SalesforceSourceConfiguration"],1],["CrawlerConfiguration",["ref","SalesforceCrawlerConfiguration"]]],"SalesforceSourceConfiguration":[["HostUrl","string",1],["AuthType",["enum","OAUTH2_CLIENT_CREDENTIALS"],1],["CredentialsSecretArn","string",1]],"SalesforceCrawlerConfiguration":[["FilterConfiguration",["ref","CrawlFilterConfiguration"]]],"SharePointDataSourceConfiguration":[["SourceConfiguration",["ref","SharePointSourceConfiguration"],1],["CrawlerConfiguration",["ref","SharePointCrawlerConfiguration"]]],"SharePointSourceConfiguration":[["SiteUrls",["array","string"],1],["HostType",["enum","ONLINE"],1],["AuthType",["enum","OAUTH2_CLIENT_CREDENTIALS","OAUTH2_SHAREPOINT_APP_ONLY_CLIENT_CREDENTIALS"],1],["CredentialsSecretArn","string",1],["TenantId","string"],["Domain","string",1]],"SharePointCrawlerConfiguration":[["FilterConfiguration",["ref","CrawlFilterConfiguration"]]],"WebDataSourceConfiguration":[["SourceConfiguration",["ref","WebSourceConfiguration"],1],["CrawlerConfiguration",["ref","WebCrawlerConfiguration"]]],"WebSourceConfiguration":[["UrlConfiguration",["ref","UrlConfiguration"],1]],"UrlConfiguration":[["SeedUrls",["array",["ref","SeedUrl"]],1]],"SeedUrl":[["Url","string",1]],"WebCrawlerConfiguration":[["CrawlerLimits",["ref","WebCrawlerLimits"]],["InclusionFilters",["array","string"]],["ExclusionFilters",["array","string"]],["Scope",["enum","HOST_ONLY","SUBDOMAINS"]],["UserAgent","string"],["UserAgentHeader","string"]],"WebCrawlerLimits":[["RateLimit","integer"],["MaxPages","integer"]],"ManagedKnowledgeBaseConnectorConfiguration":[["DeletionProtectionConfiguration",["ref","DeletionProtectionConfiguration"]],["MediaExtractionConfiguration",["ref","MediaExtractionConfiguration"]],["ConnectorParameters","json"],["SyncSchedule",["ref","SyncSchedule"]]],"DeletionProtectionConfiguration":[["DeletionProtectionStatus",["enum","ENABLED","DISABLED"],1],["DeletionProtectionThreshold","integer"]],"MediaExtractionConfiguration":[["ImageExtractionConfiguration",["ref","ImageExtractionConfiguration"]],["AudioExtractionConfiguration",["ref","AudioExtractionConfiguration"]],["VideoExtractionConfiguration",["ref","VideoExtractionConfiguration"]]],"ImageExtractionConfiguration":[["ImageExtractionStatus",["enum","ENABLED","DISABLED"],1]],"AudioExtractionConfiguration":[["AudioExtractionStatus",["enum","ENABLED","DISABLED"],1]],"VideoExtractionConfiguration":[["VideoExtractionStatus",["enum","ENABLED","DISABLED"],1]],"SyncSchedule":[["Daily","json"],["Weekly",["ref","WeeklySchedule"]],["Monthly",["ref","MonthlySchedule"]]],"WeeklySchedule":[["DayOfWeek",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1]],"MonthlySchedule":[["DayOfMonth",["ref","DayOfMonth"],1]],"DayOfMonth":[["DayNumber","integer"],["LastDayOfMonth","json"]],"ServerSideEncryptionConfiguration":[["KmsKeyArn","string"]],"VectorIngestionConfiguration":[["ChunkingConfiguration",["ref","ChunkingConfiguration"]],["CustomTransformationConfiguration",["ref","CustomTransformationConfiguration"]],["ParsingConfiguration",["ref","ParsingConfiguration"]],["ContextEnrichmentConfiguration",["ref","ContextEnrichmentConfiguration"]]],"ChunkingConfiguration":[["ChunkingStrategy",["enum","FIXED_SIZE","NONE","HIERARCHICAL","SEMANTIC"],1],["FixedSizeChunkingConfiguration",["ref","FixedSizeChunkingConfiguration"]],["HierarchicalChunkingConfiguration",["ref","HierarchicalChunkingConfiguration"]],["SemanticChunkingConfiguration",["ref","SemanticChunkingConfiguration"]]],"FixedSizeChunkingConfiguration":[["MaxTokens","integer",1],["OverlapPercentage","integer",1]],"HierarchicalChunkingConfiguration":[["LevelConfigurations",["array",["ref","HierarchicalChunkingLevelConfiguration"]],1],["OverlapTokens","integer",1]],"HierarchicalChunkingLevelConfiguration":[["MaxTokens","integer",1]],"SemanticChunkingConfiguration":[["BreakpointPercentileThreshold","integer",1],["BufferSize","integer",1],["MaxTokens","integer",1]],"CustomTransformationConfiguration":[["IntermediateStorage",["ref","IntermediateStorage"],1],["Transformations",["array",["ref","Transformation"]],1]],"IntermediateStorage":[["S3Location",["ref","S3Location"],1]],"S3Location":[["URI","string",1]],"Transformation":[["StepToApply",["enum","POST_CHUNKING"],1],["TransformationFunction",["ref","TransformationFunction"],1]],"TransformationFunction":[["TransformationLambdaConfiguration",["ref","TransformationLambdaConfiguration"],1]],"TransformationLambdaConfiguration":[["LambdaArn","string",1]],"ParsingConfiguration":[["ParsingStrategy",["enum","BEDROCK_FOUNDATION_MODEL","BEDROCK_DATA_AUTOMATION","SMART_PARSING","MULTI_MODAL_EMBEDDINGS"],1],["BedrockFoundationModelConfiguration",["ref","BedrockFoundationModelConfiguration"]],["BedrockDataAutomationConfiguration",["ref","BedrockDataAutomationConfiguration"]]],"BedrockFoundationModelConfiguration":[["ModelArn","string",1],["ParsingPrompt",["ref","ParsingPrompt"]],["ParsingModality",["enum","MULTIMODAL"]]],"ParsingPrompt":[["ParsingPromptText","string",1]],"BedrockDataAutomationConfiguration":[["ParsingModality",["enum","MULTIMODAL"]]],"ContextEnrichmentConfiguration":[["Type",["enum","BEDROCK_FOUNDATION_MODEL"],1],["BedrockFoundationModelConfiguration",["ref","BedrockFoundationModelContextEnrichmentConfiguration"]]],"BedrockFoundationModelContextEnrichmentConfiguration":[["EnrichmentStrategyConfiguration",["ref","EnrichmentStrategyConfiguration"],1],["ModelArn","string",1]],"EnrichmentStrategyConfiguration":[["Method",["enum","CHUNK_ENTITY_EXTRACTION"],1]]},"rp":[["VectorIngestionConfiguration","ChunkingConfiguration"],["VectorIngestionConfiguration","ParsingConfiguration"],["DataSourceConfiguration","Type"]],"reg":{"h":"crudl","co":["KnowledgeBaseId","VectorIngestionConfiguration/ChunkingConfiguration","VectorIngestionConfiguration/ParsingConfiguration","DataSourceConfiguration/Type"],"ro":["DataSourceId","DataSourceStatus","CreatedAt","UpdatedAt","FailureReasons","DataSourceConfiguration/WebConfiguration/CrawlerConfiguration/UserAgentHeader"],"uo":["DataSourceConfiguration/S3Configuration/InclusionPrefixes","DataSourceConfiguration/ConfluenceConfiguration/CrawlerConfiguration/FilterConfiguration/PatternObjectFilter/Filters/*/InclusionFilters","DataSourceConfiguration/ConfluenceConfiguration/CrawlerConfiguration/FilterConfiguration/PatternObjectFilter/Filters/*/ExclusionFilters","DataSourceConfiguration/SalesforceConfiguration/CrawlerConfiguration/FilterConfiguration/PatternObjectFilter/Filters/*/InclusionFilters","DataSourceConfiguration/SalesforceConfiguration/CrawlerConfiguration/FilterConfiguration/PatternObjectFilter/Filters/*/ExclusionFilters","DataSourceConfiguration/SharePointConfiguration/SourceConfiguration/SiteUrls","DataSourceConfiguration/SharePointConfiguration/CrawlerConfiguration/FilterConfiguration/PatternObjectFilter/Filters/*/InclusionFilters","DataSourceConfiguration/SharePointConfiguration/CrawlerConfiguration/FilterConfiguration/PatternObjectFilter/Filters/*/ExclusionFilters","DataSourceConfiguration/WebConfiguration/SourceConfiguration/UrlConfiguration/SeedUrls","DataSourceConfiguration/WebConfiguration/CrawlerConfiguration/InclusionFilters","DataSourceConfiguration/WebConfiguration/CrawlerConfiguration/ExclusionFilters","VectorIngestionConfiguration/ChunkingConfiguration/HierarchicalChunkingConfiguration/LevelConfigurations","VectorIngestionConfiguration/CustomTransformationConfiguration/Transformations","FailureReasons"],"tg":[false,true,true]}}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 
@@ -1347,11 +1655,23 @@ export type DataSource = InstanceType<typeof DataSource>;
 export interface DataSourceArgs {
   /** The connection configuration for the data source. */
   dataSourceConfiguration: DataSourceDataSourceConfiguration;
-  /** The description of the data source. */
+  /**
+   * The description of the data source.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The unique identifier of the knowledge base to which the data source belongs. */
+  /**
+   * The unique identifier of the knowledge base to which the data source belongs.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   knowledgeBaseId: string;
-  /** The name of the data source. */
+  /**
+   * The name of the data source.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
   /** Contains details about the configuration of the server-side encryption. */
   serverSideEncryptionConfiguration?: DataSourceServerSideEncryptionConfiguration;
@@ -1424,11 +1744,23 @@ export interface DataSourceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-s3datasourceconfiguration.html | CloudFormation: S3DataSourceConfiguration}
  */
 export interface DataSourceS3DataSourceConfiguration {
-  /** The Amazon Resource Name (ARN) of the S3 bucket that contains your data. */
+  /**
+   * The Amazon Resource Name (ARN) of the S3 bucket that contains your data.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:s3:::[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`.
+   */
   bucketArn: string;
-  /** A list of S3 prefixes to include certain files or content. This field is an array with a maximum of one item, which can contain a string that has a maximum length of 300 characters. For more information, see [Organizing objects using prefixes](https://docs.aws.amazon.com/AmazonS3/latest/userguide/using-prefixes.html) . */
+  /**
+   * A list of S3 prefixes to include certain files or content. This field is an array with a maximum of one item, which can contain a string that has a maximum length of 300 characters. For more information, see [Organizing objects using prefixes](https://docs.aws.amazon.com/AmazonS3/latest/userguide/using-prefixes.html) .
+   *
+   * Items: 1–1. Each item: Length: 1–300.
+   */
   inclusionPrefixes?: string[];
-  /** The account ID for the owner of the S3 bucket. */
+  /**
+   * The account ID for the owner of the S3 bucket.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   bucketOwnerAccountId?: string;
 }
 
@@ -1450,13 +1782,21 @@ export interface DataSourceConfluenceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-confluencesourceconfiguration.html | CloudFormation: ConfluenceSourceConfiguration}
  */
 export interface DataSourceConfluenceSourceConfiguration {
-  /** The Confluence host URL or instance URL. */
+  /**
+   * The Confluence host URL or instance URL.
+   *
+   * Length: 1–2048. Pattern: `^https://[A-Za-z0-9][^\s]*$`.
+   */
   hostUrl: string;
   /** The supported host type, whether online/cloud or server/on-premises. */
   hostType: "SAAS";
   /** The supported authentication type to authenticate and connect to your Confluence instance. */
   authType: "BASIC" | "OAUTH2_CLIENT_CREDENTIALS";
-  /** The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Confluence instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Confluence connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/confluence-data-source-connector.html#configuration-confluence-connector) . */
+  /**
+   * The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Confluence instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Confluence connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/confluence-data-source-connector.html#configuration-confluence-connector) .
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
 }
 
@@ -1488,7 +1828,11 @@ export interface DataSourceCrawlFilterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-patternobjectfilterconfiguration.html | CloudFormation: PatternObjectFilterConfiguration}
  */
 export interface DataSourcePatternObjectFilterConfiguration {
-  /** The configuration of specific filters applied to your data source content. You can filter out or include certain content. */
+  /**
+   * The configuration of specific filters applied to your data source content. You can filter out or include certain content.
+   *
+   * Items: 1–25.
+   */
   filters: DataSourcePatternObjectFilter[];
 }
 
@@ -1498,11 +1842,23 @@ export interface DataSourcePatternObjectFilterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-patternobjectfilter.html | CloudFormation: PatternObjectFilter}
  */
 export interface DataSourcePatternObjectFilter {
-  /** The supported object type or content type of the data source. */
+  /**
+   * The supported object type or content type of the data source.
+   *
+   * Length: 1–50.
+   */
   objectType: string;
-  /** A list of one or more inclusion regular expression patterns to include certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled. */
+  /**
+   * A list of one or more inclusion regular expression patterns to include certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   inclusionFilters?: string[];
-  /** A list of one or more exclusion regular expression patterns to exclude certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled. */
+  /**
+   * A list of one or more exclusion regular expression patterns to exclude certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   exclusionFilters?: string[];
 }
 
@@ -1524,11 +1880,19 @@ export interface DataSourceSalesforceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-salesforcesourceconfiguration.html | CloudFormation: SalesforceSourceConfiguration}
  */
 export interface DataSourceSalesforceSourceConfiguration {
-  /** The Salesforce host URL or instance URL. */
+  /**
+   * The Salesforce host URL or instance URL.
+   *
+   * Length: 1–2048. Pattern: `^https://[A-Za-z0-9][^\s]*$`.
+   */
   hostUrl: string;
   /** The supported authentication type to authenticate and connect to your Salesforce instance. */
   authType: "OAUTH2_CLIENT_CREDENTIALS";
-  /** The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Salesforce instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Salesforce connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/salesforce-data-source-connector.html#configuration-salesforce-connector) . */
+  /**
+   * The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Salesforce instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Salesforce connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/salesforce-data-source-connector.html#configuration-salesforce-connector) .
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
 }
 
@@ -1560,17 +1924,33 @@ export interface DataSourceSharePointDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-sharepointsourceconfiguration.html | CloudFormation: SharePointSourceConfiguration}
  */
 export interface DataSourceSharePointSourceConfiguration {
-  /** A list of one or more SharePoint site URLs. */
+  /**
+   * A list of one or more SharePoint site URLs.
+   *
+   * Items: 1–100. Each item: Pattern: `^https://[A-Za-z0-9][^\s]*$`.
+   */
   siteUrls: string[];
   /** The supported host type, whether online/cloud or server/on-premises. */
   hostType: "ONLINE";
   /** The supported authentication type to authenticate and connect to your SharePoint site/sites. */
   authType: "OAUTH2_CLIENT_CREDENTIALS" | "OAUTH2_SHAREPOINT_APP_ONLY_CLIENT_CREDENTIALS";
-  /** The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your SharePoint site/sites. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [SharePoint connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/sharepoint-data-source-connector.html#configuration-sharepoint-connector) . */
+  /**
+   * The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your SharePoint site/sites. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [SharePoint connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/sharepoint-data-source-connector.html#configuration-sharepoint-connector) .
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The identifier of your Microsoft 365 tenant. */
+  /**
+   * The identifier of your Microsoft 365 tenant.
+   *
+   * Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   tenantId?: string;
-  /** The domain of your SharePoint instance or site URL/URLs. */
+  /**
+   * The domain of your SharePoint instance or site URL/URLs.
+   *
+   * Length: 1–50.
+   */
   domain: string;
 }
 
@@ -1612,7 +1992,11 @@ export interface DataSourceWebSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-urlconfiguration.html | CloudFormation: UrlConfiguration}
  */
 export interface DataSourceUrlConfiguration {
-  /** One or more seed or starting point URLs. */
+  /**
+   * One or more seed or starting point URLs.
+   *
+   * Items: 1–100.
+   */
   seedUrls: DataSourceSeedUrl[];
 }
 
@@ -1622,7 +2006,11 @@ export interface DataSourceUrlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-seedurl.html | CloudFormation: SeedUrl}
  */
 export interface DataSourceSeedUrl {
-  /** A seed or starting point URL. */
+  /**
+   * A seed or starting point URL.
+   *
+   * Pattern: `^https?://[A-Za-z0-9][^\s]*$`.
+   */
   url: string;
 }
 
@@ -1634,9 +2022,17 @@ export interface DataSourceSeedUrl {
 export interface DataSourceWebCrawlerConfiguration {
   /** The configuration of crawl limits for the web URLs. */
   crawlerLimits?: DataSourceWebCrawlerLimits;
-  /** A list of one or more inclusion regular expression patterns to include certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled. */
+  /**
+   * A list of one or more inclusion regular expression patterns to include certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   inclusionFilters?: string[];
-  /** A list of one or more exclusion regular expression patterns to exclude certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled. */
+  /**
+   * A list of one or more exclusion regular expression patterns to exclude certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   exclusionFilters?: string[];
   /**
    * The scope of what is crawled for your URLs.
@@ -1644,9 +2040,17 @@ export interface DataSourceWebCrawlerConfiguration {
    * You can choose to crawl only web pages that belong to the same host or primary domain. For example, only web pages that contain the seed URL "https://docs.aws.amazon.com/bedrock/latest/userguide/" and no other domains. You can choose to include sub domains in addition to the host or primary domain. For example, web pages that contain "aws.amazon.com" can also include sub domain "docs.aws.amazon.com".
    */
   scope?: "HOST_ONLY" | "SUBDOMAINS";
-  /** Returns the user agent suffix for your web crawler. */
+  /**
+   * Returns the user agent suffix for your web crawler.
+   *
+   * Length: 15–40.
+   */
   userAgent?: string;
-  /** A string used for identifying the crawler or bot when it accesses a web server. The user agent header value consists of the `bedrockbot` , UUID, and a user agent suffix for your crawler (if one is provided). By default, it is set to `bedrockbot_UUID` . You can optionally append a custom suffix to `bedrockbot_UUID` to allowlist a specific user agent permitted to access your source URLs. */
+  /**
+   * A string used for identifying the crawler or bot when it accesses a web server. The user agent header value consists of the `bedrockbot` , UUID, and a user agent suffix for your crawler (if one is provided). By default, it is set to `bedrockbot_UUID` . You can optionally append a custom suffix to `bedrockbot_UUID` to allowlist a specific user agent permitted to access your source URLs.
+   *
+   * Length: 61–86.
+   */
   userAgentHeader?: string;
 }
 
@@ -1656,9 +2060,17 @@ export interface DataSourceWebCrawlerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-webcrawlerlimits.html | CloudFormation: WebCrawlerLimits}
  */
 export interface DataSourceWebCrawlerLimits {
-  /** The max rate at which pages are crawled, up to 300 per minute per host. */
+  /**
+   * The max rate at which pages are crawled, up to 300 per minute per host.
+   *
+   * Range: 1–300.
+   */
   rateLimit?: number;
-  /** The max number of web pages crawled from your source URLs, up to 25,000 pages. If the web pages exceed this limit, the data source sync will fail and no web pages will be ingested. */
+  /**
+   * The max number of web pages crawled from your source URLs, up to 25,000 pages. If the web pages exceed this limit, the data source sync will fail and no web pages will be ingested.
+   *
+   * Range: at least 1.
+   */
   maxPages?: number;
 }
 
@@ -1686,7 +2098,11 @@ export interface DataSourceManagedKnowledgeBaseConnectorConfiguration {
 export interface DataSourceDeletionProtectionConfiguration {
   /** Indicates whether a feature is enabled or disabled. */
   deletionProtectionStatus: "ENABLED" | "DISABLED";
-  /** Threshold for deletion protection. */
+  /**
+   * Threshold for deletion protection.
+   *
+   * Range: 0–100.
+   */
   deletionProtectionThreshold?: number;
 }
 
@@ -1786,7 +2202,11 @@ export interface DataSourceDayOfMonth {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-serversideencryptionconfiguration.html | CloudFormation: ServerSideEncryptionConfiguration}
  */
 export interface DataSourceServerSideEncryptionConfiguration {
-  /** The Amazon Resource Name (ARN) of the AWS  key used to encrypt the resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS  key used to encrypt the resource.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -1835,9 +2255,17 @@ export interface DataSourceChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-fixedsizechunkingconfiguration.html | CloudFormation: FixedSizeChunkingConfiguration}
  */
 export interface DataSourceFixedSizeChunkingConfiguration {
-  /** The maximum number of tokens to include in a chunk. */
+  /**
+   * The maximum number of tokens to include in a chunk.
+   *
+   * Range: at least 1.
+   */
   maxTokens: number;
-  /** The percentage of overlap between adjacent chunks of a data source. */
+  /**
+   * The percentage of overlap between adjacent chunks of a data source.
+   *
+   * Range: 1–99.
+   */
   overlapPercentage: number;
 }
 
@@ -1849,9 +2277,17 @@ export interface DataSourceFixedSizeChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-hierarchicalchunkingconfiguration.html | CloudFormation: HierarchicalChunkingConfiguration}
  */
 export interface DataSourceHierarchicalChunkingConfiguration {
-  /** Token settings for each layer. */
+  /**
+   * Token settings for each layer.
+   *
+   * Items: 2–2.
+   */
   levelConfigurations: DataSourceHierarchicalChunkingLevelConfiguration[];
-  /** The number of tokens to repeat across chunks in the same layer. */
+  /**
+   * The number of tokens to repeat across chunks in the same layer.
+   *
+   * Range: at least 1.
+   */
   overlapTokens: number;
 }
 
@@ -1861,7 +2297,11 @@ export interface DataSourceHierarchicalChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-hierarchicalchunkinglevelconfiguration.html | CloudFormation: HierarchicalChunkingLevelConfiguration}
  */
 export interface DataSourceHierarchicalChunkingLevelConfiguration {
-  /** The maximum number of tokens that a chunk can contain in this layer. */
+  /**
+   * The maximum number of tokens that a chunk can contain in this layer.
+   *
+   * Range: 1–8192.
+   */
   maxTokens: number;
 }
 
@@ -1875,11 +2315,23 @@ export interface DataSourceHierarchicalChunkingLevelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-semanticchunkingconfiguration.html | CloudFormation: SemanticChunkingConfiguration}
  */
 export interface DataSourceSemanticChunkingConfiguration {
-  /** The dissimilarity threshold for splitting chunks. */
+  /**
+   * The dissimilarity threshold for splitting chunks.
+   *
+   * Range: 50–99.
+   */
   breakpointPercentileThreshold: number;
-  /** The buffer size. */
+  /**
+   * The buffer size.
+   *
+   * Range: 0–1.
+   */
   bufferSize: number;
-  /** The maximum number of tokens that a chunk can contain. */
+  /**
+   * The maximum number of tokens that a chunk can contain.
+   *
+   * Range: at least 1.
+   */
   maxTokens: number;
 }
 
@@ -1895,7 +2347,11 @@ export interface DataSourceSemanticChunkingConfiguration {
 export interface DataSourceCustomTransformationConfiguration {
   /** An S3 bucket path for input and output objects. */
   intermediateStorage: DataSourceIntermediateStorage;
-  /** A Lambda function that processes documents. */
+  /**
+   * A Lambda function that processes documents.
+   *
+   * Items: 1–1.
+   */
   transformations: DataSourceTransformation[];
 }
 
@@ -1915,7 +2371,11 @@ export interface DataSourceIntermediateStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-s3location.html | CloudFormation: S3Location}
  */
 export interface DataSourceS3Location {
-  /** An object URI starting with `s3://` . */
+  /**
+   * An object URI starting with `s3://` .
+   *
+   * Length: 1–2048. Pattern: `^s3://.{1,128}$`.
+   */
   uri: string;
 }
 
@@ -1947,7 +2407,11 @@ export interface DataSourceTransformationFunction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-transformationlambdaconfiguration.html | CloudFormation: TransformationLambdaConfiguration}
  */
 export interface DataSourceTransformationLambdaConfiguration {
-  /** The function's ARN identifier. */
+  /**
+   * The function's ARN identifier.
+   *
+   * Length: 0–2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
 }
 
@@ -1973,7 +2437,11 @@ export interface DataSourceParsingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-bedrockfoundationmodelconfiguration.html | CloudFormation: BedrockFoundationModelConfiguration}
  */
 export interface DataSourceBedrockFoundationModelConfiguration {
-  /** The ARN of the foundation model to use for parsing. */
+  /**
+   * The ARN of the foundation model to use for parsing.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:(bedrock):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelArn: string;
   /** Instructions for interpreting the contents of a document. */
   parsingPrompt?: DataSourceParsingPrompt;
@@ -1987,7 +2455,11 @@ export interface DataSourceBedrockFoundationModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-parsingprompt.html | CloudFormation: ParsingPrompt}
  */
 export interface DataSourceParsingPrompt {
-  /** Instructions for interpreting the contents of a document. */
+  /**
+   * Instructions for interpreting the contents of a document.
+   *
+   * Length: 1–10000.
+   */
   parsingPromptText: string;
 }
 
@@ -2021,7 +2493,11 @@ export interface DataSourceContextEnrichmentConfiguration {
 export interface DataSourceBedrockFoundationModelContextEnrichmentConfiguration {
   /** The enrichment stategy used to provide additional context. For example, Neptune GraphRAG uses Amazon Bedrock foundation models to perform chunk entity extraction. */
   enrichmentStrategyConfiguration: DataSourceEnrichmentStrategyConfiguration;
-  /** The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:(bedrock):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelArn: string;
 }
 
@@ -2040,15 +2516,23 @@ export interface DataSourceEnrichmentStrategyConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-enforcedguardrailconfiguration.html | CloudFormation: AWS::Bedrock::EnforcedGuardrailConfiguration}
  */
-export const EnforcedGuardrailConfiguration = cloudControlType<EnforcedGuardrailConfigurationArgs, EnforcedGuardrailConfigurationOutputs>("AWS::Bedrock::EnforcedGuardrailConfiguration", "aws:bedrock:EnforcedGuardrailConfiguration", '{"p":[["GuardrailIdentifier","string",1],["GuardrailVersion","string",1],["SelectiveContentGuarding",["ref","SelectiveContentGuarding"]],["ModelEnforcement",["ref","ModelEnforcement"]],["ConfigId","string",72],["GuardrailArn","string",8],["GuardrailId","string",8],["CreatedAt","string",8],["CreatedBy","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8],["Owner",["enum","ACCOUNT","ORGANIZATION"],8]],"id":["ConfigId"],"d":{"SelectiveContentGuarding":[["System",["enum","SELECTIVE","COMPREHENSIVE"]],["Messages",["enum","SELECTIVE","COMPREHENSIVE"]]],"ModelEnforcement":[["IncludedModels",["array","string"],1],["ExcludedModels",["array","string"],1]]}}');
+export const EnforcedGuardrailConfiguration = cloudControlType<EnforcedGuardrailConfigurationArgs, EnforcedGuardrailConfigurationOutputs>("AWS::Bedrock::EnforcedGuardrailConfiguration", "aws:bedrock:EnforcedGuardrailConfiguration", '{"p":[["GuardrailIdentifier","string",1],["GuardrailVersion","string",1],["SelectiveContentGuarding",["ref","SelectiveContentGuarding"]],["ModelEnforcement",["ref","ModelEnforcement"]],["ConfigId","string",72],["GuardrailArn","string",8],["GuardrailId","string",8],["CreatedAt","string",8],["CreatedBy","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8],["Owner",["enum","ACCOUNT","ORGANIZATION"],8]],"id":["ConfigId"],"d":{"SelectiveContentGuarding":[["System",["enum","SELECTIVE","COMPREHENSIVE"]],["Messages",["enum","SELECTIVE","COMPREHENSIVE"]]],"ModelEnforcement":[["IncludedModels",["array","string"],1],["ExcludedModels",["array","string"],1]]},"reg":{"h":"crudl","ro":["ConfigId","GuardrailArn","GuardrailId","CreatedAt","CreatedBy","UpdatedAt","UpdatedBy","Owner"],"pt":{"GuardrailIdentifier":"$substringAfter(GuardrailIdentifier, \\"/\\") $OR GuardrailIdentifier"},"tg":[false,true,true]}}');
 /** A {@link EnforcedGuardrailConfiguration} instance: its attributes as typed outputs. */
 export type EnforcedGuardrailConfiguration = InstanceType<typeof EnforcedGuardrailConfiguration>;
 
 /** Inputs of {@link EnforcedGuardrailConfiguration}. */
 export interface EnforcedGuardrailConfigurationArgs {
-  /** Identifier for the guardrail, could be the ID or the ARN */
+  /**
+   * Identifier for the guardrail, could be the ID or the ARN
+   *
+   * Length: 0–2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier: string;
-  /** Numerical guardrail version (not DRAFT) */
+  /**
+   * Numerical guardrail version (not DRAFT)
+   *
+   * Pattern: `^[1-9][0-9]{0,7}$`.
+   */
   guardrailVersion: string;
   /** Selective content guarding controls for enforced guardrails */
   selectiveContentGuarding?: EnforcedGuardrailConfigurationSelectiveContentGuarding;
@@ -2094,9 +2578,17 @@ export interface EnforcedGuardrailConfigurationSelectiveContentGuarding {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-enforcedguardrailconfiguration-modelenforcement.html | CloudFormation: ModelEnforcement}
  */
 export interface EnforcedGuardrailConfigurationModelEnforcement {
-  /** Models to enforce the guardrail on */
+  /**
+   * Models to enforce the guardrail on
+   *
+   * Items: at least 1. Each item: Pattern: `^(ALL|([a-z0-9-]{1,63}[.]{1}[a-z0-9-]{1,63})([:][a-z0-9-]{1,63}){0,2}(/[a-z0-9]{12}){0,1})$`.
+   */
   includedModels: string[];
-  /** Models to exclude from enforcement. If a model is in both lists, it is excluded */
+  /**
+   * Models to exclude from enforcement. If a model is in both lists, it is excluded
+   *
+   * Items: at least 0. Each item: Pattern: `^([a-z0-9-]{1,63}[.]{1}[a-z0-9-]{1,63})([:][a-z0-9-]{1,63}){0,2}(/[a-z0-9]{12}){0,1}$`.
+   */
   excludedModels: string[];
 }
 
@@ -2111,7 +2603,7 @@ export interface EnforcedGuardrailConfigurationModelEnforcement {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-flow.html | CloudFormation: AWS::Bedrock::Flow}
  */
-export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::Bedrock::Flow", "aws:bedrock:Flow", '{"p":[["Definition",["ref","FlowDefinition"]],["DefinitionString","string"],["DefinitionS3Location",["ref","S3Location"]],["DefinitionSubstitutions",["map",["union","string","integer","boolean"]]],["Description","string"],["ExecutionRoleArn","string",1],["Name","string",1],["CustomerEncryptionKeyArn","string"],["Tags",["map","string"]],["TestAliasTags",["map","string"]],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"],["Status",["enum","Failed","Prepared","Preparing","NotPrepared"],8],["UpdatedAt","string",8],["Version","string",8],["Validations",["array",["ref","FlowValidation"]],8]],"id":["Arn"],"d":{"FlowDefinition":[["Nodes",["array",["ref","FlowNode"]]],["Connections",["array",["ref","FlowConnection"]]]],"FlowNode":[["Name","string",1],["Type",["enum","Input","Output","KnowledgeBase","Condition","Lex","Prompt","LambdaFunction","Agent","Storage","Retrieval","Iterator","Collector","InlineCode","Loop","LoopInput","LoopController"],1],["Configuration",["ref","FlowNodeConfiguration"]],["Inputs",["array",["ref","FlowNodeInput"]]],["Outputs",["array",["ref","FlowNodeOutput"]]]],"FlowNodeConfiguration":[["Input","json"],["Output","json"],["KnowledgeBase",["ref","KnowledgeBaseFlowNodeConfiguration"]],["Condition",["ref","ConditionFlowNodeConfiguration"]],["Lex",["ref","LexFlowNodeConfiguration"]],["Prompt",["ref","PromptFlowNodeConfiguration"]],["LambdaFunction",["ref","LambdaFunctionFlowNodeConfiguration"]],["Agent",["ref","AgentFlowNodeConfiguration"]],["Storage",["ref","StorageFlowNodeConfiguration"]],["Iterator","json"],["Collector","json"],["Retrieval",["ref","RetrievalFlowNodeConfiguration"]],["InlineCode",["ref","InlineCodeFlowNodeConfiguration"]],["Loop",["ref","LoopFlowNodeConfiguration"]],["LoopInput","json"],["LoopController",["ref","LoopControllerFlowNodeConfiguration"]]],"KnowledgeBaseFlowNodeConfiguration":[["KnowledgeBaseId","string",1],["ModelId","string"],["GuardrailConfiguration",["ref","GuardrailConfiguration"]],["NumberOfResults","number"],["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["OrchestrationConfiguration",["ref","KnowledgeBaseOrchestrationConfiguration"]],["RerankingConfiguration",["ref","VectorSearchRerankingConfiguration"]]],"GuardrailConfiguration":[["GuardrailIdentifier","string"],["GuardrailVersion","string"]],"KnowledgeBasePromptTemplate":[["TextPromptTemplate","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"KnowledgeBaseOrchestrationConfiguration":[["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfig",["ref","PromptInferenceConfiguration"]],["AdditionalModelRequestFields","json"],["PerformanceConfig",["ref","PerformanceConfiguration"]]],"PerformanceConfiguration":[["Latency",["enum","standard","optimized"]]],"VectorSearchRerankingConfiguration":[["Type",["enum","BEDROCK_RERANKING_MODEL"],1],["BedrockRerankingConfiguration",["ref","VectorSearchBedrockRerankingConfiguration"]]],"VectorSearchBedrockRerankingConfiguration":[["ModelConfiguration",["ref","VectorSearchBedrockRerankingModelConfiguration"],1],["NumberOfRerankedResults","number"],["MetadataConfiguration",["ref","MetadataConfigurationForReranking"]]],"VectorSearchBedrockRerankingModelConfiguration":[["ModelArn","string",1],["AdditionalModelRequestFields","json"]],"MetadataConfigurationForReranking":[["SelectionMode",["enum","SELECTIVE","ALL"],1],["SelectiveModeConfiguration",["ref","RerankingMetadataSelectiveModeConfiguration"]]],"RerankingMetadataSelectiveModeConfiguration":[["FieldsToInclude",["array",["ref","FieldForReranking"]]],["FieldsToExclude",["array",["ref","FieldForReranking"]]]],"FieldForReranking":[["FieldName","string",1]],"ConditionFlowNodeConfiguration":[["Conditions",["array",["ref","FlowCondition"]],1]],"FlowCondition":[["Name","string",1],["Expression","string"]],"LexFlowNodeConfiguration":[["BotAliasArn","string",1],["LocaleId","string",1]],"PromptFlowNodeConfiguration":[["SourceConfiguration",["ref","PromptFlowNodeSourceConfiguration"],1],["GuardrailConfiguration",["ref","GuardrailConfiguration"]]],"PromptFlowNodeSourceConfiguration":[["Resource",["ref","PromptFlowNodeResourceConfiguration"]],["Inline",["ref","PromptFlowNodeInlineConfiguration"]]],"PromptFlowNodeResourceConfiguration":[["PromptArn","string",1]],"PromptFlowNodeInlineConfiguration":[["TemplateType",["enum","TEXT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string",1],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"],1]],"TextPromptTemplateConfiguration":[["Text","string",1],["InputVariables",["array",["ref","PromptInputVariable"]]]],"PromptInputVariable":[["Name","string"]],"LambdaFunctionFlowNodeConfiguration":[["LambdaArn","string",1]],"AgentFlowNodeConfiguration":[["AgentAliasArn","string",1]],"StorageFlowNodeConfiguration":[["ServiceConfiguration",["ref","StorageFlowNodeServiceConfiguration"],1]],"StorageFlowNodeServiceConfiguration":[["S3",["ref","StorageFlowNodeS3Configuration"]]],"StorageFlowNodeS3Configuration":[["BucketName","string",1]],"RetrievalFlowNodeConfiguration":[["ServiceConfiguration",["ref","RetrievalFlowNodeServiceConfiguration"],1]],"RetrievalFlowNodeServiceConfiguration":[["S3",["ref","RetrievalFlowNodeS3Configuration"]]],"RetrievalFlowNodeS3Configuration":[["BucketName","string",1]],"InlineCodeFlowNodeConfiguration":[["Code","string",1],["Language",["enum","Python_3"],1]],"LoopFlowNodeConfiguration":[["Definition",["ref","FlowDefinition"],1]],"LoopControllerFlowNodeConfiguration":[["ContinueCondition",["ref","FlowCondition"],1],["MaxIterations","number"]],"FlowNodeInput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1],["Expression","string",1],["Category",["enum","LoopCondition","ReturnValueToLoopStart","ExitLoop"]]],"FlowNodeOutput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1]],"FlowConnection":[["Type",["enum","Data","Conditional"],1],["Name","string",1],["Source","string",1],["Target","string",1],["Configuration",["ref","FlowConnectionConfiguration"]]],"FlowConnectionConfiguration":[["Data",["ref","FlowDataConnectionConfiguration"]],["Conditional",["ref","FlowConditionalConnectionConfiguration"]]],"FlowDataConnectionConfiguration":[["SourceOutput","string",1],["TargetInput","string",1]],"FlowConditionalConnectionConfiguration":[["Condition","string",1]],"S3Location":[["Bucket","string",1],["Key","string",1],["Version","string"]],"FlowValidation":[["Message","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:flow/${FlowId}"}');
+export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::Bedrock::Flow", "aws:bedrock:Flow", '{"p":[["Definition",["ref","FlowDefinition"]],["DefinitionString","string",16],["DefinitionS3Location",["ref","S3Location"],16],["DefinitionSubstitutions",["map",["union","string","integer","boolean"]],16],["Description","string"],["ExecutionRoleArn","string",1],["Name","string",1],["CustomerEncryptionKeyArn","string"],["Tags",["map","string"]],["TestAliasTags",["map","string"]],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"],["Status",["enum","Failed","Prepared","Preparing","NotPrepared"],8],["UpdatedAt","string",8],["Version","string",8],["Validations",["array",["ref","FlowValidation"]],8]],"id":["Arn"],"d":{"FlowDefinition":[["Nodes",["array",["ref","FlowNode"]]],["Connections",["array",["ref","FlowConnection"]]]],"FlowNode":[["Name","string",1],["Type",["enum","Input","Output","KnowledgeBase","Condition","Lex","Prompt","LambdaFunction","Agent","Storage","Retrieval","Iterator","Collector","InlineCode","Loop","LoopInput","LoopController"],1],["Configuration",["ref","FlowNodeConfiguration"]],["Inputs",["array",["ref","FlowNodeInput"]]],["Outputs",["array",["ref","FlowNodeOutput"]]]],"FlowNodeConfiguration":[["Input","json"],["Output","json"],["KnowledgeBase",["ref","KnowledgeBaseFlowNodeConfiguration"]],["Condition",["ref","ConditionFlowNodeConfiguration"]],["Lex",["ref","LexFlowNodeConfiguration"]],["Prompt",["ref","PromptFlowNodeConfiguration"]],["LambdaFunction",["ref","LambdaFunctionFlowNodeConfiguration"]],["Agent",["ref","AgentFlowNodeConfiguration"]],["Storage",["ref","StorageFlowNodeConfiguration"]],["Iterator","json"],["Collector","json"],["Retrieval",["ref","RetrievalFlowNodeConfiguration"]],["InlineCode",["ref","InlineCodeFlowNodeConfiguration"]],["Loop",["ref","LoopFlowNodeConfiguration"]],["LoopInput","json"],["LoopController",["ref","LoopControllerFlowNodeConfiguration"]]],"KnowledgeBaseFlowNodeConfiguration":[["KnowledgeBaseId","string",1],["ModelId","string"],["GuardrailConfiguration",["ref","GuardrailConfiguration"]],["NumberOfResults","number"],["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["OrchestrationConfiguration",["ref","KnowledgeBaseOrchestrationConfiguration"]],["RerankingConfiguration",["ref","VectorSearchRerankingConfiguration"]]],"GuardrailConfiguration":[["GuardrailIdentifier","string"],["GuardrailVersion","string"]],"KnowledgeBasePromptTemplate":[["TextPromptTemplate","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"KnowledgeBaseOrchestrationConfiguration":[["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfig",["ref","PromptInferenceConfiguration"]],["AdditionalModelRequestFields","json"],["PerformanceConfig",["ref","PerformanceConfiguration"]]],"PerformanceConfiguration":[["Latency",["enum","standard","optimized"]]],"VectorSearchRerankingConfiguration":[["Type",["enum","BEDROCK_RERANKING_MODEL"],1],["BedrockRerankingConfiguration",["ref","VectorSearchBedrockRerankingConfiguration"]]],"VectorSearchBedrockRerankingConfiguration":[["ModelConfiguration",["ref","VectorSearchBedrockRerankingModelConfiguration"],1],["NumberOfRerankedResults","number"],["MetadataConfiguration",["ref","MetadataConfigurationForReranking"]]],"VectorSearchBedrockRerankingModelConfiguration":[["ModelArn","string",1],["AdditionalModelRequestFields","json"]],"MetadataConfigurationForReranking":[["SelectionMode",["enum","SELECTIVE","ALL"],1],["SelectiveModeConfiguration",["ref","RerankingMetadataSelectiveModeConfiguration"]]],"RerankingMetadataSelectiveModeConfiguration":[["FieldsToInclude",["array",["ref","FieldForReranking"]]],["FieldsToExclude",["array",["ref","FieldForReranking"]]]],"FieldForReranking":[["FieldName","string",1]],"ConditionFlowNodeConfiguration":[["Conditions",["array",["ref","FlowCondition"]],1]],"FlowCondition":[["Name","string",1],["Expression","string"]],"LexFlowNodeConfiguration":[["BotAliasArn","string",1],["LocaleId","string",1]],"PromptFlowNodeConfiguration":[["SourceConfiguration",["ref","PromptFlowNodeSourceConfiguration"],1],["GuardrailConfiguration",["ref","GuardrailConfiguration"]]],"PromptFlowNodeSourceConfiguration":[["Resource",["ref","PromptFlowNodeResourceConfiguration"]],["Inline",["ref","PromptFlowNodeInlineConfiguration"]]],"PromptFlowNodeResourceConfiguration":[["PromptArn","string",1]],"PromptFlowNodeInlineConfiguration":[["TemplateType",["enum","TEXT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string",1],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"],1]],"TextPromptTemplateConfiguration":[["Text","string",1],["InputVariables",["array",["ref","PromptInputVariable"]]]],"PromptInputVariable":[["Name","string"]],"LambdaFunctionFlowNodeConfiguration":[["LambdaArn","string",1]],"AgentFlowNodeConfiguration":[["AgentAliasArn","string",1]],"StorageFlowNodeConfiguration":[["ServiceConfiguration",["ref","StorageFlowNodeServiceConfiguration"],1]],"StorageFlowNodeServiceConfiguration":[["S3",["ref","StorageFlowNodeS3Configuration"]]],"StorageFlowNodeS3Configuration":[["BucketName","string",1]],"RetrievalFlowNodeConfiguration":[["ServiceConfiguration",["ref","RetrievalFlowNodeServiceConfiguration"],1]],"RetrievalFlowNodeServiceConfiguration":[["S3",["ref","RetrievalFlowNodeS3Configuration"]]],"RetrievalFlowNodeS3Configuration":[["BucketName","string",1]],"InlineCodeFlowNodeConfiguration":[["Code","string",1],["Language",["enum","Python_3"],1]],"LoopFlowNodeConfiguration":[["Definition",["ref","FlowDefinition"],1]],"LoopControllerFlowNodeConfiguration":[["ContinueCondition",["ref","FlowCondition"],1],["MaxIterations","number"]],"FlowNodeInput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1],["Expression","string",1],["Category",["enum","LoopCondition","ReturnValueToLoopStart","ExitLoop"]]],"FlowNodeOutput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1]],"FlowConnection":[["Type",["enum","Data","Conditional"],1],["Name","string",1],["Source","string",1],["Target","string",1],["Configuration",["ref","FlowConnectionConfiguration"]]],"FlowConnectionConfiguration":[["Data",["ref","FlowDataConnectionConfiguration"]],["Conditional",["ref","FlowConditionalConnectionConfiguration"]]],"FlowDataConnectionConfiguration":[["SourceOutput","string",1],["TargetInput","string",1]],"FlowConditionalConnectionConfiguration":[["Condition","string",1]],"S3Location":[["Bucket","string",1],["Key","string",1],["Version","string"]],"FlowValidation":[["Message","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["DefinitionString","DefinitionS3Location","DefinitionSubstitutions"],"ro":["Arn","CreatedAt","Id","Status","UpdatedAt","Version","Validations"],"uo":["Validations"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:flow/${FlowId}"}');
 /** A {@link Flow} instance: its attributes as typed outputs. */
 export type Flow = InstanceType<typeof Flow>;
 
@@ -2119,23 +2611,51 @@ export type Flow = InstanceType<typeof Flow>;
 export interface FlowArgs {
   /** The definition of the nodes and connections between the nodes in the flow. */
   definition?: FlowFlowDefinition;
-  /** The definition of the flow as a JSON-formatted string. The string must match the format in [FlowDefinition](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdefinition.html) . */
+  /**
+   * The definition of the flow as a JSON-formatted string. The string must match the format in [FlowDefinition](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdefinition.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 512000.
+   */
   definitionString?: string;
-  /** The Amazon S3 location of the flow definition. */
+  /**
+   * The Amazon S3 location of the flow definition.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   definitionS3Location?: FlowS3Location;
   /**
    * A map that specifies the mappings for placeholder variables in the prompt flow definition. This enables the customer to inject values obtained at runtime. Variables can be template parameter names, resource logical IDs, resource attributes, or a variable in a key-value map. Only supported with the `DefinitionString` and `DefinitionS3Location` fields.
    *
    * Substitutions must follow the syntax: `${key_name}` or `${variable_1,variable_2,...}` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   definitionSubstitutions?: Record<string, string | number | boolean>;
-  /** A description of the flow. */
+  /**
+   * A description of the flow.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) of the service role with permissions to create a flow. For more information, see [Create a service row for flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-permissions.html) in the Amazon Bedrock User Guide. */
+  /**
+   * The Amazon Resource Name (ARN) of the service role with permissions to create a flow. For more information, see [Create a service row for flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-permissions.html) in the Amazon Bedrock User Guide.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/(service-role/)?.+$`.
+   */
   executionRoleArn: string;
-  /** The name of the flow. */
+  /**
+   * The name of the flow.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the KMS key that the flow is encrypted with. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key that the flow is encrypted with.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   customerEncryptionKeyArn?: string;
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -2179,9 +2699,17 @@ export interface FlowOutputs extends FlowArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdefinition.html | CloudFormation: FlowDefinition}
  */
 export interface FlowFlowDefinition {
-  /** An array of node definitions in the flow. */
+  /**
+   * An array of node definitions in the flow.
+   *
+   * Items: at most 40.
+   */
   nodes?: FlowFlowNode[];
-  /** An array of connection definitions in the flow. */
+  /**
+   * An array of connection definitions in the flow.
+   *
+   * Items: at most 100.
+   */
   connections?: FlowFlowConnection[];
 }
 
@@ -2191,15 +2719,27 @@ export interface FlowFlowDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flownode.html | CloudFormation: FlowNode}
  */
 export interface FlowFlowNode {
-  /** A name for the node. */
+  /**
+   * A name for the node.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The type of node. This value must match the name of the key that you provide in the configuration you provide in the `FlowNodeConfiguration` field. */
   type: "Input" | "Output" | "KnowledgeBase" | "Condition" | "Lex" | "Prompt" | "LambdaFunction" | "Agent" | "Storage" | "Retrieval" | "Iterator" | "Collector" | "InlineCode" | "Loop" | "LoopInput" | "LoopController";
   /** Contains configurations for the node. */
   configuration?: FlowFlowNodeConfiguration;
-  /** An array of objects, each of which contains information about an input into the node. */
+  /**
+   * An array of objects, each of which contains information about an input into the node.
+   *
+   * Items: at most 20.
+   */
   inputs?: FlowFlowNodeInput[];
-  /** A list of objects, each of which contains information about an output from the node. */
+  /**
+   * A list of objects, each of which contains information about an output from the node.
+   *
+   * Items: at most 5.
+   */
   outputs?: FlowFlowNodeOutput[];
 }
 
@@ -2253,13 +2793,25 @@ export interface FlowFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-knowledgebaseflownodeconfiguration.html | CloudFormation: KnowledgeBaseFlowNodeConfiguration}
  */
 export interface FlowKnowledgeBaseFlowNodeConfiguration {
-  /** The unique identifier of the knowledge base to query. */
+  /**
+   * The unique identifier of the knowledge base to query.
+   *
+   * Length: at most 10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   knowledgeBaseId: string;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains configurations for a guardrail to apply during query and response generation for the knowledge base in this configuration. */
   guardrailConfiguration?: FlowGuardrailConfiguration;
-  /** The number of results to retrieve from the knowledge base. */
+  /**
+   * The number of results to retrieve from the knowledge base.
+   *
+   * Range: 1–100.
+   */
   numberOfResults?: number;
   /** A custom prompt template to use with the knowledge base for generating responses. */
   promptTemplate?: FlowKnowledgeBasePromptTemplate;
@@ -2277,9 +2829,17 @@ export interface FlowKnowledgeBaseFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-guardrailconfiguration.html | CloudFormation: GuardrailConfiguration}
  */
 export interface FlowGuardrailConfiguration {
-  /** The identifier for the guardrail. */
+  /**
+   * The identifier for the guardrail.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier?: string;
-  /** The version of the guardrail. */
+  /**
+   * The version of the guardrail.
+   *
+   * Pattern: `^(([0-9]{1,8})|(DRAFT))$`.
+   */
   guardrailVersion?: string;
 }
 
@@ -2289,7 +2849,11 @@ export interface FlowGuardrailConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-knowledgebaseprompttemplate.html | CloudFormation: KnowledgeBasePromptTemplate}
  */
 export interface FlowKnowledgeBasePromptTemplate {
-  /** The text of the prompt template. */
+  /**
+   * The text of the prompt template.
+   *
+   * Length: 1–100000.
+   */
   textPromptTemplate: string;
 }
 
@@ -2309,13 +2873,29 @@ export interface FlowPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface FlowPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–4096.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -2365,7 +2945,11 @@ export interface FlowVectorSearchRerankingConfiguration {
 export interface FlowVectorSearchBedrockRerankingConfiguration {
   /** Configuration for the Amazon Bedrock foundation model used for reranking. This includes the model ARN and any additional request fields required by the model. */
   modelConfiguration: FlowVectorSearchBedrockRerankingModelConfiguration;
-  /** The maximum number of results to rerank. This limits how many of the initial vector search results will be processed by the reranking model. A smaller number improves performance but may exclude potentially relevant results. */
+  /**
+   * The maximum number of results to rerank. This limits how many of the initial vector search results will be processed by the reranking model. A smaller number improves performance but may exclude potentially relevant results.
+   *
+   * Range: 1–100.
+   */
   numberOfRerankedResults?: number;
   /** Configuration for how document metadata should be used during the reranking process. This determines which metadata fields are included when reordering search results. */
   metadataConfiguration?: FlowMetadataConfigurationForReranking;
@@ -2377,7 +2961,11 @@ export interface FlowVectorSearchBedrockRerankingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-vectorsearchbedrockrerankingmodelconfiguration.html | CloudFormation: VectorSearchBedrockRerankingModelConfiguration}
  */
 export interface FlowVectorSearchBedrockRerankingModelConfiguration {
-  /** The Amazon Resource Name (ARN) of the foundation model to use for reranking. This model processes the query and search results to determine a more relevant ordering. */
+  /**
+   * The Amazon Resource Name (ARN) of the foundation model to use for reranking. This model processes the query and search results to determine a more relevant ordering.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}::foundation-model/(.*))?$`.
+   */
   modelArn: string;
   /** A list of additional fields to include in the model request during reranking. These fields provide extra context or configuration options specific to the selected foundation model. */
   additionalModelRequestFields?: Record<string, unknown>;
@@ -2401,7 +2989,11 @@ export interface FlowMetadataConfigurationForReranking {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-rerankingmetadataselectivemodeconfiguration.html | CloudFormation: RerankingMetadataSelectiveModeConfiguration}
  */
 export interface FlowRerankingMetadataSelectiveModeConfiguration {
-  /** A list of metadata field names to explicitly include in the reranking process. Only these fields will be considered when reordering search results. This parameter cannot be used together with fieldsToExclude. */
+  /**
+   * A list of metadata field names to explicitly include in the reranking process. Only these fields will be considered when reordering search results. This parameter cannot be used together with fieldsToExclude.
+   *
+   * Items: 1–100.
+   */
   fieldsToInclude?: FlowFieldForReranking[];
   /** A list of metadata field names to explicitly exclude from the reranking process. All metadata fields except these will be considered when reordering search results. This parameter cannot be used together with fieldsToInclude. */
   fieldsToExclude?: FlowFieldForReranking[];
@@ -2413,7 +3005,11 @@ export interface FlowRerankingMetadataSelectiveModeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-fieldforreranking.html | CloudFormation: FieldForReranking}
  */
 export interface FlowFieldForReranking {
-  /** The name of the metadata field to be used during the reranking process. */
+  /**
+   * The name of the metadata field to be used during the reranking process.
+   *
+   * Length: 1–2000.
+   */
   fieldName: string;
 }
 
@@ -2423,7 +3019,11 @@ export interface FlowFieldForReranking {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-conditionflownodeconfiguration.html | CloudFormation: ConditionFlowNodeConfiguration}
  */
 export interface FlowConditionFlowNodeConfiguration {
-  /** An array of conditions. Each member contains the name of a condition and an expression that defines the condition. */
+  /**
+   * An array of conditions. Each member contains the name of a condition and an expression that defines the condition.
+   *
+   * Items: 1–5.
+   */
   conditions: FlowFlowCondition[];
 }
 
@@ -2433,9 +3033,17 @@ export interface FlowConditionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowcondition.html | CloudFormation: FlowCondition}
  */
 export interface FlowFlowCondition {
-  /** A name for the condition that you can reference. */
+  /**
+   * A name for the condition that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
-  /** Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) . */
+  /**
+   * Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) .
+   *
+   * Length: 1–64.
+   */
   expression?: string;
 }
 
@@ -2445,9 +3053,17 @@ export interface FlowFlowCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-lexflownodeconfiguration.html | CloudFormation: LexFlowNodeConfiguration}
  */
 export interface FlowLexFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke.
+   *
+   * Length: at most 78. Pattern: `^arn:aws(|-us-gov):lex:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:bot-alias/[0-9a-zA-Z]+/[0-9a-zA-Z]+$`.
+   */
   botAliasArn: string;
-  /** The Region to invoke the Amazon Lex bot in. */
+  /**
+   * The Region to invoke the Amazon Lex bot in.
+   *
+   * Length: 1–10.
+   */
   localeId: string;
 }
 
@@ -2481,7 +3097,11 @@ export interface FlowPromptFlowNodeSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-promptflownoderesourceconfiguration.html | CloudFormation: PromptFlowNodeResourceConfiguration}
  */
 export interface FlowPromptFlowNodeResourceConfiguration {
-  /** The Amazon Resource Name (ARN) of the prompt from Prompt management. */
+  /**
+   * The Amazon Resource Name (ARN) of the prompt from Prompt management.
+   *
+   * Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:prompt/[0-9a-zA-Z]{10}(?::[0-9]{1,5})?)$`.
+   */
   promptArn: string;
 }
 
@@ -2495,7 +3115,11 @@ export interface FlowPromptFlowNodeInlineConfiguration {
   templateType: "TEXT";
   /** Contains a prompt and variables in the prompt that can be replaced with values at runtime. */
   templateConfiguration: FlowPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId: string;
   /** Contains inference configurations for the prompt. */
   inferenceConfiguration?: FlowPromptInferenceConfiguration;
@@ -2517,9 +3141,17 @@ export interface FlowPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface FlowTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text: string;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: FlowPromptInputVariable[];
 }
 
@@ -2529,7 +3161,11 @@ export interface FlowTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface FlowPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -2539,7 +3175,11 @@ export interface FlowPromptInputVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-lambdafunctionflownodeconfiguration.html | CloudFormation: LambdaFunctionFlowNodeConfiguration}
  */
 export interface FlowLambdaFunctionFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Lambda function to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
 }
 
@@ -2549,7 +3189,11 @@ export interface FlowLambdaFunctionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-agentflownodeconfiguration.html | CloudFormation: AgentFlowNodeConfiguration}
  */
 export interface FlowAgentFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the alias of the agent to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the alias of the agent to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentAliasArn: string;
 }
 
@@ -2579,7 +3223,11 @@ export interface FlowStorageFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-storageflownodes3configuration.html | CloudFormation: StorageFlowNodeS3Configuration}
  */
 export interface FlowStorageFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket in which to store the input into the node. */
+  /**
+   * The name of the Amazon S3 bucket in which to store the input into the node.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -2609,7 +3257,11 @@ export interface FlowRetrievalFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-retrievalflownodes3configuration.html | CloudFormation: RetrievalFlowNodeS3Configuration}
  */
 export interface FlowRetrievalFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket from which to retrieve data. */
+  /**
+   * The name of the Amazon S3 bucket from which to retrieve data.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -2623,6 +3275,8 @@ export interface FlowInlineCodeFlowNodeConfiguration {
    * The code that's executed in your inline code node. The code can access input data from previous nodes in the flow, perform operations on that data, and produce output that can be used by other nodes in your flow.
    *
    * The code must be valid in the programming `language` that you specify.
+   *
+   * Length: at most 5000000.
    */
   code: string;
   /**
@@ -2660,7 +3314,11 @@ export interface FlowLoopFlowNodeConfiguration {
 export interface FlowLoopControllerFlowNodeConfiguration {
   /** Specifies the condition that determines when the flow exits the DoWhile loop. The loop executes until this condition evaluates to true. */
   continueCondition: FlowFlowCondition;
-  /** Specifies the maximum number of times the DoWhile loop can iterate before the flow exits the loop. */
+  /**
+   * Specifies the maximum number of times the DoWhile loop can iterate before the flow exits the loop.
+   *
+   * Range: 1–1000.
+   */
   maxIterations?: number;
 }
 
@@ -2670,11 +3328,19 @@ export interface FlowLoopControllerFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flownodeinput.html | CloudFormation: FlowNodeInput}
  */
 export interface FlowFlowNodeInput {
-  /** Specifies a name for the input that you can reference. */
+  /**
+   * Specifies a name for the input that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** Specifies the data type of the input. If the input doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
-  /** An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) . */
+  /**
+   * An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) .
+   *
+   * Length: 1–64.
+   */
   expression: string;
   /**
    * Specifies how input data flows between iterations in a DoWhile loop.
@@ -2692,7 +3358,11 @@ export interface FlowFlowNodeInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flownodeoutput.html | CloudFormation: FlowNodeOutput}
  */
 export interface FlowFlowNodeOutput {
-  /** A name for the output that you can reference. */
+  /**
+   * A name for the output that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The data type of the output. If the output doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
@@ -2706,11 +3376,23 @@ export interface FlowFlowNodeOutput {
 export interface FlowFlowConnection {
   /** Whether the source node that the connection begins from is a condition node ( `Conditional` ) or not ( `Data` ). */
   type: "Data" | "Conditional";
-  /** A name for the connection that you can reference. */
+  /**
+   * A name for the connection that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,100}$`.
+   */
   name: string;
-  /** The node that the connection starts at. */
+  /**
+   * The node that the connection starts at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   source: string;
-  /** The node that the connection ends at. */
+  /**
+   * The node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   target: string;
   /** The configuration of the connection. */
   configuration?: FlowFlowConnectionConfiguration;
@@ -2734,9 +3416,17 @@ export interface FlowFlowConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdataconnectionconfiguration.html | CloudFormation: FlowDataConnectionConfiguration}
  */
 export interface FlowFlowDataConnectionConfiguration {
-  /** The name of the output in the source node that the connection begins from. */
+  /**
+   * The name of the output in the source node that the connection begins from.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   sourceOutput: string;
-  /** The name of the input in the target node that the connection ends at. */
+  /**
+   * The name of the input in the target node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   targetInput: string;
 }
 
@@ -2746,7 +3436,11 @@ export interface FlowFlowDataConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowconditionalconnectionconfiguration.html | CloudFormation: FlowConditionalConnectionConfiguration}
  */
 export interface FlowFlowConditionalConnectionConfiguration {
-  /** The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide. */
+  /**
+   * The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   condition: string;
 }
 
@@ -2756,11 +3450,23 @@ export interface FlowFlowConditionalConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-s3location.html | CloudFormation: S3Location}
  */
 export interface FlowS3Location {
-  /** The S3 bucket containing the flow definition. */
+  /**
+   * The S3 bucket containing the flow definition.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The object key for the S3 location containing the definition. */
+  /**
+   * The object key for the S3 location containing the definition.
+   *
+   * Length: 1–1024.
+   */
   key: string;
-  /** The Amazon S3 location from which to retrieve data for an S3 retrieve node or to which to store data for an S3 storage node. */
+  /**
+   * The Amazon S3 location from which to retrieve data for an S3 retrieve node or to which to store data for an S3 storage node.
+   *
+   * Length: 1–1024.
+   */
   version?: string;
 }
 
@@ -2784,21 +3490,37 @@ export interface FlowFlowValidation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-flowalias.html | CloudFormation: AWS::Bedrock::FlowAlias}
  */
-export const FlowAlias = cloudControlType<FlowAliasArgs, FlowAliasOutputs>("AWS::Bedrock::FlowAlias", "aws:bedrock:FlowAlias", '{"p":[["FlowArn","string",67],["ConcurrencyConfiguration",["ref","FlowAliasConcurrencyConfiguration"]],["Description","string"],["Name","string",1],["RoutingConfiguration",["array",["ref","FlowAliasRoutingConfigurationListItem"]],1],["Tags",["map","string"]],["Arn","string",72],["CreatedAt","string",8],["FlowId","string",8],["Id","string",8,"awsId"],["UpdatedAt","string",8]],"id":["Arn","FlowArn"],"d":{"FlowAliasConcurrencyConfiguration":[["Type",["enum","Automatic","Manual"],1],["MaxConcurrency","number"]],"FlowAliasRoutingConfigurationListItem":[["FlowVersion","string"]]},"tags":["Tags","map"]}');
+export const FlowAlias = cloudControlType<FlowAliasArgs, FlowAliasOutputs>("AWS::Bedrock::FlowAlias", "aws:bedrock:FlowAlias", '{"p":[["FlowArn","string",67],["ConcurrencyConfiguration",["ref","FlowAliasConcurrencyConfiguration"]],["Description","string"],["Name","string",1],["RoutingConfiguration",["array",["ref","FlowAliasRoutingConfigurationListItem"]],1],["Tags",["map","string"]],["Arn","string",72],["CreatedAt","string",8],["FlowId","string",8],["Id","string",8,"awsId"],["UpdatedAt","string",8]],"id":["Arn","FlowArn"],"d":{"FlowAliasConcurrencyConfiguration":[["Type",["enum","Automatic","Manual"],1],["MaxConcurrency","number"]],"FlowAliasRoutingConfigurationListItem":[["FlowVersion","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["FlowArn"],"ro":["Arn","CreatedAt","FlowId","Id","UpdatedAt"],"tg":[true,true,true]}}');
 /** A {@link FlowAlias} instance: its attributes as typed outputs. */
 export type FlowAlias = InstanceType<typeof FlowAlias>;
 
 /** Inputs of {@link FlowAlias}. */
 export interface FlowAliasArgs {
-  /** The Amazon Resource Name (ARN) of the alias. */
+  /**
+   * The Amazon Resource Name (ARN) of the alias.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:flow/[0-9a-zA-Z]{10}$`.
+   */
   flowArn: string;
   /** The configuration that specifies how nodes in the flow are executed concurrently. */
   concurrencyConfiguration?: FlowAliasFlowAliasConcurrencyConfiguration;
-  /** A description of the alias. */
+  /**
+   * A description of the alias.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The name of the alias. */
+  /**
+   * The name of the alias.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** A list of configurations about the versions that the alias maps to. Currently, you can only specify one. */
+  /**
+   * A list of configurations about the versions that the alias maps to. Currently, you can only specify one.
+   *
+   * Items: 1–1.
+   */
   routingConfiguration: FlowAliasFlowAliasRoutingConfigurationListItem[];
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -2836,7 +3558,11 @@ export interface FlowAliasFlowAliasConcurrencyConfiguration {
    * - `Manual` - You specify which nodes can be executed in parallel.
    */
   type: "Automatic" | "Manual";
-  /** The maximum number of nodes that can be executed concurrently in the flow. */
+  /**
+   * The maximum number of nodes that can be executed concurrently in the flow.
+   *
+   * Range: 1–100.
+   */
   maxConcurrency?: number;
 }
 
@@ -2846,7 +3572,11 @@ export interface FlowAliasFlowAliasConcurrencyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowalias-flowaliasroutingconfigurationlistitem.html | CloudFormation: FlowAliasRoutingConfigurationListItem}
  */
 export interface FlowAliasFlowAliasRoutingConfigurationListItem {
-  /** The version that the alias maps to. */
+  /**
+   * The version that the alias maps to.
+   *
+   * Length: 1–5. Pattern: `^(DRAFT|[0-9]{0,4}[1-9][0-9]{0,4})$`.
+   */
   flowVersion?: string;
 }
 
@@ -2855,15 +3585,23 @@ export interface FlowAliasFlowAliasRoutingConfigurationListItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-flowversion.html | CloudFormation: AWS::Bedrock::FlowVersion}
  */
-export const FlowVersion = cloudControlType<FlowVersionArgs, FlowVersionOutputs>("AWS::Bedrock::FlowVersion", "aws:bedrock:FlowVersion", '{"p":[["FlowArn","string",67],["Description","string",66],["CreatedAt","string",8],["Definition",["ref","FlowDefinition"],8],["ExecutionRoleArn","string",8],["FlowId","string",8],["Name","string",8],["Status",["enum","Failed","Prepared","Preparing","NotPrepared"],8],["Version","string",72],["CustomerEncryptionKeyArn","string",8]],"id":["FlowArn","Version"],"d":{"FlowDefinition":[["Nodes",["array",["ref","FlowNode"]]],["Connections",["array",["ref","FlowConnection"]]]],"FlowNode":[["Name","string",1],["Type",["enum","Input","Output","KnowledgeBase","Condition","Lex","Prompt","LambdaFunction","Agent","Iterator","Collector","Storage","Retrieval","InlineCode","Loop","LoopInput","LoopController"],1],["Configuration",["ref","FlowNodeConfiguration"]],["Inputs",["array",["ref","FlowNodeInput"]]],["Outputs",["array",["ref","FlowNodeOutput"]]]],"FlowNodeConfiguration":[["Input","json"],["Output","json"],["KnowledgeBase",["ref","KnowledgeBaseFlowNodeConfiguration"]],["Condition",["ref","ConditionFlowNodeConfiguration"]],["Lex",["ref","LexFlowNodeConfiguration"]],["Prompt",["ref","PromptFlowNodeConfiguration"]],["LambdaFunction",["ref","LambdaFunctionFlowNodeConfiguration"]],["Agent",["ref","AgentFlowNodeConfiguration"]],["Storage",["ref","StorageFlowNodeConfiguration"]],["Retrieval",["ref","RetrievalFlowNodeConfiguration"]],["Iterator","json"],["Collector","json"],["InlineCode",["ref","InlineCodeFlowNodeConfiguration"]],["Loop",["ref","LoopFlowNodeConfiguration"]],["LoopInput","json"],["LoopController",["ref","LoopControllerFlowNodeConfiguration"]]],"KnowledgeBaseFlowNodeConfiguration":[["KnowledgeBaseId","string",1],["ModelId","string"],["GuardrailConfiguration",["ref","GuardrailConfiguration"]],["NumberOfResults","number"],["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["OrchestrationConfiguration",["ref","KnowledgeBaseOrchestrationConfiguration"]],["RerankingConfiguration",["ref","VectorSearchRerankingConfiguration"]]],"GuardrailConfiguration":[["GuardrailIdentifier","string"],["GuardrailVersion","string"]],"KnowledgeBasePromptTemplate":[["TextPromptTemplate","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"KnowledgeBaseOrchestrationConfiguration":[["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfig",["ref","PromptInferenceConfiguration"]],["AdditionalModelRequestFields","json"],["PerformanceConfig",["ref","PerformanceConfiguration"]]],"PerformanceConfiguration":[["Latency",["enum","standard","optimized"]]],"VectorSearchRerankingConfiguration":[["Type",["enum","BEDROCK_RERANKING_MODEL"],1],["BedrockRerankingConfiguration",["ref","VectorSearchBedrockRerankingConfiguration"]]],"VectorSearchBedrockRerankingConfiguration":[["ModelConfiguration",["ref","VectorSearchBedrockRerankingModelConfiguration"],1],["NumberOfRerankedResults","number"],["MetadataConfiguration",["ref","MetadataConfigurationForReranking"]]],"VectorSearchBedrockRerankingModelConfiguration":[["ModelArn","string",1],["AdditionalModelRequestFields","json"]],"MetadataConfigurationForReranking":[["SelectionMode",["enum","SELECTIVE","ALL"],1],["SelectiveModeConfiguration",["ref","RerankingMetadataSelectiveModeConfiguration"]]],"RerankingMetadataSelectiveModeConfiguration":[["FieldsToInclude",["array",["ref","FieldForReranking"]]],["FieldsToExclude",["array",["ref","FieldForReranking"]]]],"FieldForReranking":[["FieldName","string",1]],"ConditionFlowNodeConfiguration":[["Conditions",["array",["ref","FlowCondition"]],1]],"FlowCondition":[["Name","string",1],["Expression","string"]],"LexFlowNodeConfiguration":[["BotAliasArn","string",1],["LocaleId","string",1]],"PromptFlowNodeConfiguration":[["SourceConfiguration",["ref","PromptFlowNodeSourceConfiguration"],1],["GuardrailConfiguration",["ref","GuardrailConfiguration"]]],"PromptFlowNodeSourceConfiguration":[["Resource",["ref","PromptFlowNodeResourceConfiguration"]],["Inline",["ref","PromptFlowNodeInlineConfiguration"]]],"PromptFlowNodeResourceConfiguration":[["PromptArn","string",1]],"PromptFlowNodeInlineConfiguration":[["TemplateType",["enum","TEXT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string",1],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"],1]],"TextPromptTemplateConfiguration":[["Text","string",1],["InputVariables",["array",["ref","PromptInputVariable"]]]],"PromptInputVariable":[["Name","string"]],"LambdaFunctionFlowNodeConfiguration":[["LambdaArn","string",1]],"AgentFlowNodeConfiguration":[["AgentAliasArn","string",1]],"StorageFlowNodeConfiguration":[["ServiceConfiguration",["ref","StorageFlowNodeServiceConfiguration"],1]],"StorageFlowNodeServiceConfiguration":[["S3",["ref","StorageFlowNodeS3Configuration"]]],"StorageFlowNodeS3Configuration":[["BucketName","string",1]],"RetrievalFlowNodeConfiguration":[["ServiceConfiguration",["ref","RetrievalFlowNodeServiceConfiguration"],1]],"RetrievalFlowNodeServiceConfiguration":[["S3",["ref","RetrievalFlowNodeS3Configuration"]]],"RetrievalFlowNodeS3Configuration":[["BucketName","string",1]],"InlineCodeFlowNodeConfiguration":[["Code","string",1],["Language",["enum","Python_3"],1]],"LoopFlowNodeConfiguration":[["Definition",["ref","FlowDefinition"],1]],"LoopControllerFlowNodeConfiguration":[["MaxIterations","number"],["ContinueCondition",["ref","FlowCondition"],1]],"FlowNodeInput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1],["Expression","string",1]],"FlowNodeOutput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1]],"FlowConnection":[["Type",["enum","Data","Conditional"],1],["Name","string",1],["Source","string",1],["Target","string",1],["Configuration",["ref","FlowConnectionConfiguration"]]],"FlowConnectionConfiguration":[["Data",["ref","FlowDataConnectionConfiguration"]],["Conditional",["ref","FlowConditionalConnectionConfiguration"]]],"FlowDataConnectionConfiguration":[["SourceOutput","string",1],["TargetInput","string",1]],"FlowConditionalConnectionConfiguration":[["Condition","string",1]]}}');
+export const FlowVersion = cloudControlType<FlowVersionArgs, FlowVersionOutputs>("AWS::Bedrock::FlowVersion", "aws:bedrock:FlowVersion", '{"p":[["FlowArn","string",67],["Description","string",66],["CreatedAt","string",8],["Definition",["ref","FlowDefinition"],8],["ExecutionRoleArn","string",8],["FlowId","string",8],["Name","string",8],["Status",["enum","Failed","Prepared","Preparing","NotPrepared"],8],["Version","string",72],["CustomerEncryptionKeyArn","string",8]],"id":["FlowArn","Version"],"d":{"FlowDefinition":[["Nodes",["array",["ref","FlowNode"]]],["Connections",["array",["ref","FlowConnection"]]]],"FlowNode":[["Name","string",1],["Type",["enum","Input","Output","KnowledgeBase","Condition","Lex","Prompt","LambdaFunction","Agent","Iterator","Collector","Storage","Retrieval","InlineCode","Loop","LoopInput","LoopController"],1],["Configuration",["ref","FlowNodeConfiguration"]],["Inputs",["array",["ref","FlowNodeInput"]]],["Outputs",["array",["ref","FlowNodeOutput"]]]],"FlowNodeConfiguration":[["Input","json"],["Output","json"],["KnowledgeBase",["ref","KnowledgeBaseFlowNodeConfiguration"]],["Condition",["ref","ConditionFlowNodeConfiguration"]],["Lex",["ref","LexFlowNodeConfiguration"]],["Prompt",["ref","PromptFlowNodeConfiguration"]],["LambdaFunction",["ref","LambdaFunctionFlowNodeConfiguration"]],["Agent",["ref","AgentFlowNodeConfiguration"]],["Storage",["ref","StorageFlowNodeConfiguration"]],["Retrieval",["ref","RetrievalFlowNodeConfiguration"]],["Iterator","json"],["Collector","json"],["InlineCode",["ref","InlineCodeFlowNodeConfiguration"]],["Loop",["ref","LoopFlowNodeConfiguration"]],["LoopInput","json"],["LoopController",["ref","LoopControllerFlowNodeConfiguration"]]],"KnowledgeBaseFlowNodeConfiguration":[["KnowledgeBaseId","string",1],["ModelId","string"],["GuardrailConfiguration",["ref","GuardrailConfiguration"]],["NumberOfResults","number"],["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["OrchestrationConfiguration",["ref","KnowledgeBaseOrchestrationConfiguration"]],["RerankingConfiguration",["ref","VectorSearchRerankingConfiguration"]]],"GuardrailConfiguration":[["GuardrailIdentifier","string"],["GuardrailVersion","string"]],"KnowledgeBasePromptTemplate":[["TextPromptTemplate","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"KnowledgeBaseOrchestrationConfiguration":[["PromptTemplate",["ref","KnowledgeBasePromptTemplate"]],["InferenceConfig",["ref","PromptInferenceConfiguration"]],["AdditionalModelRequestFields","json"],["PerformanceConfig",["ref","PerformanceConfiguration"]]],"PerformanceConfiguration":[["Latency",["enum","standard","optimized"]]],"VectorSearchRerankingConfiguration":[["Type",["enum","BEDROCK_RERANKING_MODEL"],1],["BedrockRerankingConfiguration",["ref","VectorSearchBedrockRerankingConfiguration"]]],"VectorSearchBedrockRerankingConfiguration":[["ModelConfiguration",["ref","VectorSearchBedrockRerankingModelConfiguration"],1],["NumberOfRerankedResults","number"],["MetadataConfiguration",["ref","MetadataConfigurationForReranking"]]],"VectorSearchBedrockRerankingModelConfiguration":[["ModelArn","string",1],["AdditionalModelRequestFields","json"]],"MetadataConfigurationForReranking":[["SelectionMode",["enum","SELECTIVE","ALL"],1],["SelectiveModeConfiguration",["ref","RerankingMetadataSelectiveModeConfiguration"]]],"RerankingMetadataSelectiveModeConfiguration":[["FieldsToInclude",["array",["ref","FieldForReranking"]]],["FieldsToExclude",["array",["ref","FieldForReranking"]]]],"FieldForReranking":[["FieldName","string",1]],"ConditionFlowNodeConfiguration":[["Conditions",["array",["ref","FlowCondition"]],1]],"FlowCondition":[["Name","string",1],["Expression","string"]],"LexFlowNodeConfiguration":[["BotAliasArn","string",1],["LocaleId","string",1]],"PromptFlowNodeConfiguration":[["SourceConfiguration",["ref","PromptFlowNodeSourceConfiguration"],1],["GuardrailConfiguration",["ref","GuardrailConfiguration"]]],"PromptFlowNodeSourceConfiguration":[["Resource",["ref","PromptFlowNodeResourceConfiguration"]],["Inline",["ref","PromptFlowNodeInlineConfiguration"]]],"PromptFlowNodeResourceConfiguration":[["PromptArn","string",1]],"PromptFlowNodeInlineConfiguration":[["TemplateType",["enum","TEXT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string",1],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"],1]],"TextPromptTemplateConfiguration":[["Text","string",1],["InputVariables",["array",["ref","PromptInputVariable"]]]],"PromptInputVariable":[["Name","string"]],"LambdaFunctionFlowNodeConfiguration":[["LambdaArn","string",1]],"AgentFlowNodeConfiguration":[["AgentAliasArn","string",1]],"StorageFlowNodeConfiguration":[["ServiceConfiguration",["ref","StorageFlowNodeServiceConfiguration"],1]],"StorageFlowNodeServiceConfiguration":[["S3",["ref","StorageFlowNodeS3Configuration"]]],"StorageFlowNodeS3Configuration":[["BucketName","string",1]],"RetrievalFlowNodeConfiguration":[["ServiceConfiguration",["ref","RetrievalFlowNodeServiceConfiguration"],1]],"RetrievalFlowNodeServiceConfiguration":[["S3",["ref","RetrievalFlowNodeS3Configuration"]]],"RetrievalFlowNodeS3Configuration":[["BucketName","string",1]],"InlineCodeFlowNodeConfiguration":[["Code","string",1],["Language",["enum","Python_3"],1]],"LoopFlowNodeConfiguration":[["Definition",["ref","FlowDefinition"],1]],"LoopControllerFlowNodeConfiguration":[["MaxIterations","number"],["ContinueCondition",["ref","FlowCondition"],1]],"FlowNodeInput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1],["Expression","string",1]],"FlowNodeOutput":[["Name","string",1],["Type",["enum","String","Number","Boolean","Object","Array"],1]],"FlowConnection":[["Type",["enum","Data","Conditional"],1],["Name","string",1],["Source","string",1],["Target","string",1],["Configuration",["ref","FlowConnectionConfiguration"]]],"FlowConnectionConfiguration":[["Data",["ref","FlowDataConnectionConfiguration"]],["Conditional",["ref","FlowConditionalConnectionConfiguration"]]],"FlowDataConnectionConfiguration":[["SourceOutput","string",1],["TargetInput","string",1]],"FlowConditionalConnectionConfiguration":[["Condition","string",1]]},"reg":{"h":"crudl","co":["Description","FlowArn"],"ro":["CreatedAt","Definition","ExecutionRoleArn","FlowId","Name","Status","Version","CustomerEncryptionKeyArn"],"tg":[false,true,true]}}');
 /** A {@link FlowVersion} instance: its attributes as typed outputs. */
 export type FlowVersion = InstanceType<typeof FlowVersion>;
 
 /** Inputs of {@link FlowVersion}. */
 export interface FlowVersionArgs {
-  /** The Amazon Resource Name (ARN) of the flow that the version belongs to. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow that the version belongs to.
+   *
+   * Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:flow/[0-9a-zA-Z]{10}$`.
+   */
   flowArn: string;
-  /** The description of the flow version. */
+  /**
+   * The description of the flow version.
+   *
+   * Length: 1–200.
+   */
   description?: string;
 }
 
@@ -2893,9 +3631,17 @@ export interface FlowVersionOutputs extends FlowVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowdefinition.html | CloudFormation: FlowDefinition}
  */
 export interface FlowVersionFlowDefinition {
-  /** An array of node definitions in the flow. */
+  /**
+   * An array of node definitions in the flow.
+   *
+   * Items: at most 40.
+   */
   nodes?: FlowVersionFlowNode[];
-  /** An array of connection definitions in the flow. */
+  /**
+   * An array of connection definitions in the flow.
+   *
+   * Items: at most 100.
+   */
   connections?: FlowVersionFlowConnection[];
 }
 
@@ -2905,15 +3651,27 @@ export interface FlowVersionFlowDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flownode.html | CloudFormation: FlowNode}
  */
 export interface FlowVersionFlowNode {
-  /** A name for the node. */
+  /**
+   * A name for the node.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The type of node. This value must match the name of the key that you provide in the configuration you provide in the `FlowNodeConfiguration` field. */
   type: "Input" | "Output" | "KnowledgeBase" | "Condition" | "Lex" | "Prompt" | "LambdaFunction" | "Agent" | "Iterator" | "Collector" | "Storage" | "Retrieval" | "InlineCode" | "Loop" | "LoopInput" | "LoopController";
   /** Contains configurations for the node. */
   configuration?: FlowVersionFlowNodeConfiguration;
-  /** An array of objects, each of which contains information about an input into the node. */
+  /**
+   * An array of objects, each of which contains information about an input into the node.
+   *
+   * Items: at most 5.
+   */
   inputs?: FlowVersionFlowNodeInput[];
-  /** A list of objects, each of which contains information about an output from the node. */
+  /**
+   * A list of objects, each of which contains information about an output from the node.
+   *
+   * Items: at most 5.
+   */
   outputs?: FlowVersionFlowNodeOutput[];
 }
 
@@ -2967,9 +3725,17 @@ export interface FlowVersionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-knowledgebaseflownodeconfiguration.html | CloudFormation: KnowledgeBaseFlowNodeConfiguration}
  */
 export interface FlowVersionKnowledgeBaseFlowNodeConfiguration {
-  /** The unique identifier of the knowledge base to query. */
+  /**
+   * The unique identifier of the knowledge base to query.
+   *
+   * Length: at most 10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   knowledgeBaseId: string;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains configurations for a guardrail to apply during query and response generation for the knowledge base in this configuration. */
   guardrailConfiguration?: FlowVersionGuardrailConfiguration;
@@ -2991,9 +3757,17 @@ export interface FlowVersionKnowledgeBaseFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-guardrailconfiguration.html | CloudFormation: GuardrailConfiguration}
  */
 export interface FlowVersionGuardrailConfiguration {
-  /** The identifier for the guardrail. */
+  /**
+   * The identifier for the guardrail.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier?: string;
-  /** The version of the guardrail. */
+  /**
+   * The version of the guardrail.
+   *
+   * Pattern: `^(([0-9]{1,8})|(DRAFT))$`.
+   */
   guardrailVersion?: string;
 }
 
@@ -3023,13 +3797,29 @@ export interface FlowVersionPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface FlowVersionPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–4096.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -3137,7 +3927,11 @@ export interface FlowVersionFieldForReranking {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-conditionflownodeconfiguration.html | CloudFormation: ConditionFlowNodeConfiguration}
  */
 export interface FlowVersionConditionFlowNodeConfiguration {
-  /** An array of conditions. Each member contains the name of a condition and an expression that defines the condition. */
+  /**
+   * An array of conditions. Each member contains the name of a condition and an expression that defines the condition.
+   *
+   * Items: 1–5.
+   */
   conditions: FlowVersionFlowCondition[];
 }
 
@@ -3147,9 +3941,17 @@ export interface FlowVersionConditionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowcondition.html | CloudFormation: FlowCondition}
  */
 export interface FlowVersionFlowCondition {
-  /** A name for the condition that you can reference. */
+  /**
+   * A name for the condition that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
-  /** Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) . */
+  /**
+   * Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) .
+   *
+   * Length: 1–64.
+   */
   expression?: string;
 }
 
@@ -3159,9 +3961,17 @@ export interface FlowVersionFlowCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-lexflownodeconfiguration.html | CloudFormation: LexFlowNodeConfiguration}
  */
 export interface FlowVersionLexFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke.
+   *
+   * Length: at most 78. Pattern: `^arn:aws(|-us-gov):lex:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:bot-alias/[0-9a-zA-Z]+/[0-9a-zA-Z]+$`.
+   */
   botAliasArn: string;
-  /** The Region to invoke the Amazon Lex bot in. */
+  /**
+   * The Region to invoke the Amazon Lex bot in.
+   *
+   * Length: 1–10.
+   */
   localeId: string;
 }
 
@@ -3195,7 +4005,11 @@ export interface FlowVersionPromptFlowNodeSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-promptflownoderesourceconfiguration.html | CloudFormation: PromptFlowNodeResourceConfiguration}
  */
 export interface FlowVersionPromptFlowNodeResourceConfiguration {
-  /** The Amazon Resource Name (ARN) of the prompt from Prompt management. */
+  /**
+   * The Amazon Resource Name (ARN) of the prompt from Prompt management.
+   *
+   * Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:prompt/[0-9a-zA-Z]{10}(?::[0-9]{1,5})?)$`.
+   */
   promptArn: string;
 }
 
@@ -3209,7 +4023,11 @@ export interface FlowVersionPromptFlowNodeInlineConfiguration {
   templateType: "TEXT";
   /** Contains a prompt and variables in the prompt that can be replaced with values at runtime. */
   templateConfiguration: FlowVersionPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId: string;
   /** Contains inference configurations for the prompt. */
   inferenceConfiguration?: FlowVersionPromptInferenceConfiguration;
@@ -3231,9 +4049,17 @@ export interface FlowVersionPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface FlowVersionTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text: string;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: FlowVersionPromptInputVariable[];
 }
 
@@ -3243,7 +4069,11 @@ export interface FlowVersionTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface FlowVersionPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -3253,7 +4083,11 @@ export interface FlowVersionPromptInputVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-lambdafunctionflownodeconfiguration.html | CloudFormation: LambdaFunctionFlowNodeConfiguration}
  */
 export interface FlowVersionLambdaFunctionFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Lambda function to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
 }
 
@@ -3263,7 +4097,11 @@ export interface FlowVersionLambdaFunctionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-agentflownodeconfiguration.html | CloudFormation: AgentFlowNodeConfiguration}
  */
 export interface FlowVersionAgentFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the alias of the agent to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the alias of the agent to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentAliasArn: string;
 }
 
@@ -3293,7 +4131,11 @@ export interface FlowVersionStorageFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-storageflownodes3configuration.html | CloudFormation: StorageFlowNodeS3Configuration}
  */
 export interface FlowVersionStorageFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket in which to store the input into the node. */
+  /**
+   * The name of the Amazon S3 bucket in which to store the input into the node.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -3323,7 +4165,11 @@ export interface FlowVersionRetrievalFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-retrievalflownodes3configuration.html | CloudFormation: RetrievalFlowNodeS3Configuration}
  */
 export interface FlowVersionRetrievalFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket from which to retrieve data. */
+  /**
+   * The name of the Amazon S3 bucket from which to retrieve data.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -3337,6 +4183,8 @@ export interface FlowVersionInlineCodeFlowNodeConfiguration {
    * The code that's executed in your inline code node. The code can access input data from previous nodes in the flow, perform operations on that data, and produce output that can be used by other nodes in your flow.
    *
    * The code must be valid in the programming `language` that you specify.
+   *
+   * Length: at most 5000000.
    */
   code: string;
   /**
@@ -3384,11 +4232,19 @@ export interface FlowVersionLoopControllerFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flownodeinput.html | CloudFormation: FlowNodeInput}
  */
 export interface FlowVersionFlowNodeInput {
-  /** Specifies a name for the input that you can reference. */
+  /**
+   * Specifies a name for the input that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** Specifies the data type of the input. If the input doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
-  /** An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) . */
+  /**
+   * An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) .
+   *
+   * Length: 1–64.
+   */
   expression: string;
 }
 
@@ -3398,7 +4254,11 @@ export interface FlowVersionFlowNodeInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flownodeoutput.html | CloudFormation: FlowNodeOutput}
  */
 export interface FlowVersionFlowNodeOutput {
-  /** A name for the output that you can reference. */
+  /**
+   * A name for the output that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The data type of the output. If the output doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
@@ -3412,11 +4272,23 @@ export interface FlowVersionFlowNodeOutput {
 export interface FlowVersionFlowConnection {
   /** Whether the source node that the connection begins from is a condition node ( `Conditional` ) or not ( `Data` ). */
   type: "Data" | "Conditional";
-  /** A name for the connection that you can reference. */
+  /**
+   * A name for the connection that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,100}$`.
+   */
   name: string;
-  /** The node that the connection starts at. */
+  /**
+   * The node that the connection starts at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   source: string;
-  /** The node that the connection ends at. */
+  /**
+   * The node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   target: string;
   /** The configuration of the connection. */
   configuration?: FlowVersionFlowConnectionConfiguration;
@@ -3440,9 +4312,17 @@ export interface FlowVersionFlowConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowdataconnectionconfiguration.html | CloudFormation: FlowDataConnectionConfiguration}
  */
 export interface FlowVersionFlowDataConnectionConfiguration {
-  /** The name of the output in the source node that the connection begins from. */
+  /**
+   * The name of the output in the source node that the connection begins from.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   sourceOutput: string;
-  /** The name of the input in the target node that the connection ends at. */
+  /**
+   * The name of the input in the target node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   targetInput: string;
 }
 
@@ -3452,7 +4332,11 @@ export interface FlowVersionFlowDataConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowconditionalconnectionconfiguration.html | CloudFormation: FlowConditionalConnectionConfiguration}
  */
 export interface FlowVersionFlowConditionalConnectionConfiguration {
-  /** The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide. */
+  /**
+   * The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   condition: string;
 }
 
@@ -3463,15 +4347,23 @@ export interface FlowVersionFlowConditionalConnectionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-guardrail.html | CloudFormation: AWS::Bedrock::Guardrail}
  */
-export const Guardrail = cloudControlType<GuardrailArgs, GuardrailOutputs>("AWS::Bedrock::Guardrail", "aws:bedrock:Guardrail", '{"p":[["BlockedInputMessaging","string",1],["BlockedOutputsMessaging","string",1],["AutomatedReasoningPolicyConfig",["ref","AutomatedReasoningPolicyConfig"]],["ContentPolicyConfig",["ref","ContentPolicyConfig"]],["ContextualGroundingPolicyConfig",["ref","ContextualGroundingPolicyConfig"]],["CrossRegionConfig",["ref","GuardrailCrossRegionConfig"]],["Description","string"],["KmsKeyArn","string"],["Name","string",1],["SensitiveInformationPolicyConfig",["ref","SensitiveInformationPolicyConfig"]],["Tags",["array",["ref","Tag"]]],["TopicPolicyConfig",["ref","TopicPolicyConfig"]],["WordPolicyConfig",["ref","WordPolicyConfig"]],["CreatedAt","string",8],["FailureRecommendations",["array","string"],8],["GuardrailArn","string",72],["GuardrailId","string",72],["Status",["enum","CREATING","UPDATING","VERSIONING","READY","FAILED","DELETING"],8],["StatusReasons",["array","string"],8],["UpdatedAt","string",8],["Version","string",8]],"id":["GuardrailArn"],"d":{"AutomatedReasoningPolicyConfig":[["ConfidenceThreshold","number"],["Policies",["array","string"],1]],"ContentPolicyConfig":[["FiltersConfig",["array",["ref","ContentFilterConfig"]],1],["ContentFiltersTierConfig",["ref","ContentFiltersTierConfig"]]],"ContentFilterConfig":[["Type",["enum","SEXUAL","VIOLENCE","HATE","INSULTS","MISCONDUCT","PROMPT_ATTACK"],1],["InputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1],["OutputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1],["InputModalities",["array",["enum","TEXT","IMAGE"]]],["OutputModalities",["array",["enum","TEXT","IMAGE"]]],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"ContentFiltersTierConfig":[["TierName",["enum","CLASSIC","STANDARD"],1]],"ContextualGroundingPolicyConfig":[["FiltersConfig",["array",["ref","ContextualGroundingFilterConfig"]],1]],"ContextualGroundingFilterConfig":[["Type",["enum","GROUNDING","RELEVANCE"],1],["Threshold","number",1],["Action",["enum","BLOCK","NONE"]],["Enabled","boolean"]],"GuardrailCrossRegionConfig":[["GuardrailProfileArn","string",1]],"SensitiveInformationPolicyConfig":[["PiiEntitiesConfig",["array",["ref","PiiEntityConfig"]]],["RegexesConfig",["array",["ref","RegexConfig"]]]],"PiiEntityConfig":[["Type",["enum","ADDRESS","AGE","AWS_ACCESS_KEY","AWS_SECRET_KEY","CA_HEALTH_NUMBER","CA_SOCIAL_INSURANCE_NUMBER","CREDIT_DEBIT_CARD_CVV","CREDIT_DEBIT_CARD_EXPIRY","CREDIT_DEBIT_CARD_NUMBER","DRIVER_ID","EMAIL","INTERNATIONAL_BANK_ACCOUNT_NUMBER","IP_ADDRESS","LICENSE_PLATE","MAC_ADDRESS","NAME","PASSWORD","PHONE","PIN","SWIFT_CODE","UK_NATIONAL_HEALTH_SERVICE_NUMBER","UK_NATIONAL_INSURANCE_NUMBER","UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER","URL","USERNAME","US_BANK_ACCOUNT_NUMBER","US_BANK_ROUTING_NUMBER","US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER","US_PASSPORT_NUMBER","US_SOCIAL_SECURITY_NUMBER","VEHICLE_IDENTIFICATION_NUMBER"],1],["Action",["enum","BLOCK","ANONYMIZE","NONE"],1],["InputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["OutputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"RegexConfig":[["Name","string",1],["Description","string"],["Pattern","string",1],["Action",["enum","BLOCK","ANONYMIZE","NONE"],1],["InputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["OutputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"TopicPolicyConfig":[["TopicsConfig",["array",["ref","TopicConfig"]],1],["TopicsTierConfig",["ref","TopicsTierConfig"]]],"TopicConfig":[["Name","string",1],["Definition","string",1],["Examples",["array","string"]],["Type",["enum","DENY"],1],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"TopicsTierConfig":[["TierName",["enum","CLASSIC","STANDARD"],1]],"WordPolicyConfig":[["WordsConfig",["array",["ref","WordConfig"]]],["ManagedWordListsConfig",["array",["ref","ManagedWordsConfig"]]]],"WordConfig":[["Text","string",1],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"ManagedWordsConfig":[["Type",["enum","PROFANITY"],1],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:guardrail/${GuardrailId}"}');
+export const Guardrail = cloudControlType<GuardrailArgs, GuardrailOutputs>("AWS::Bedrock::Guardrail", "aws:bedrock:Guardrail", '{"p":[["BlockedInputMessaging","string",1],["BlockedOutputsMessaging","string",1],["AutomatedReasoningPolicyConfig",["ref","AutomatedReasoningPolicyConfig"]],["ContentPolicyConfig",["ref","ContentPolicyConfig"]],["ContextualGroundingPolicyConfig",["ref","ContextualGroundingPolicyConfig"]],["CrossRegionConfig",["ref","GuardrailCrossRegionConfig"]],["Description","string"],["KmsKeyArn","string"],["Name","string",1],["SensitiveInformationPolicyConfig",["ref","SensitiveInformationPolicyConfig"]],["Tags",["array",["ref","Tag"]]],["TopicPolicyConfig",["ref","TopicPolicyConfig"]],["WordPolicyConfig",["ref","WordPolicyConfig"]],["CreatedAt","string",8],["FailureRecommendations",["array","string"],8],["GuardrailArn","string",72],["GuardrailId","string",72],["Status",["enum","CREATING","UPDATING","VERSIONING","READY","FAILED","DELETING"],8],["StatusReasons",["array","string"],8],["UpdatedAt","string",8],["Version","string",8]],"id":["GuardrailArn"],"d":{"AutomatedReasoningPolicyConfig":[["ConfidenceThreshold","number"],["Policies",["array","string"],1]],"ContentPolicyConfig":[["FiltersConfig",["array",["ref","ContentFilterConfig"]],1],["ContentFiltersTierConfig",["ref","ContentFiltersTierConfig"]]],"ContentFilterConfig":[["Type",["enum","SEXUAL","VIOLENCE","HATE","INSULTS","MISCONDUCT","PROMPT_ATTACK"],1],["InputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1],["OutputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1],["InputModalities",["array",["enum","TEXT","IMAGE"]]],["OutputModalities",["array",["enum","TEXT","IMAGE"]]],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"ContentFiltersTierConfig":[["TierName",["enum","CLASSIC","STANDARD"],1]],"ContextualGroundingPolicyConfig":[["FiltersConfig",["array",["ref","ContextualGroundingFilterConfig"]],1]],"ContextualGroundingFilterConfig":[["Type",["enum","GROUNDING","RELEVANCE"],1],["Threshold","number",1],["Action",["enum","BLOCK","NONE"]],["Enabled","boolean"]],"GuardrailCrossRegionConfig":[["GuardrailProfileArn","string",1]],"SensitiveInformationPolicyConfig":[["PiiEntitiesConfig",["array",["ref","PiiEntityConfig"]]],["RegexesConfig",["array",["ref","RegexConfig"]]]],"PiiEntityConfig":[["Type",["enum","ADDRESS","AGE","AWS_ACCESS_KEY","AWS_SECRET_KEY","CA_HEALTH_NUMBER","CA_SOCIAL_INSURANCE_NUMBER","CREDIT_DEBIT_CARD_CVV","CREDIT_DEBIT_CARD_EXPIRY","CREDIT_DEBIT_CARD_NUMBER","DRIVER_ID","EMAIL","INTERNATIONAL_BANK_ACCOUNT_NUMBER","IP_ADDRESS","LICENSE_PLATE","MAC_ADDRESS","NAME","PASSWORD","PHONE","PIN","SWIFT_CODE","UK_NATIONAL_HEALTH_SERVICE_NUMBER","UK_NATIONAL_INSURANCE_NUMBER","UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER","URL","USERNAME","US_BANK_ACCOUNT_NUMBER","US_BANK_ROUTING_NUMBER","US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER","US_PASSPORT_NUMBER","US_SOCIAL_SECURITY_NUMBER","VEHICLE_IDENTIFICATION_NUMBER"],1],["Action",["enum","BLOCK","ANONYMIZE","NONE"],1],["InputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["OutputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"RegexConfig":[["Name","string",1],["Description","string"],["Pattern","string",1],["Action",["enum","BLOCK","ANONYMIZE","NONE"],1],["InputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["OutputAction",["enum","BLOCK","ANONYMIZE","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"TopicPolicyConfig":[["TopicsConfig",["array",["ref","TopicConfig"]],1],["TopicsTierConfig",["ref","TopicsTierConfig"]]],"TopicConfig":[["Name","string",1],["Definition","string",1],["Examples",["array","string"]],["Type",["enum","DENY"],1],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"TopicsTierConfig":[["TierName",["enum","CLASSIC","STANDARD"],1]],"WordPolicyConfig":[["WordsConfig",["array",["ref","WordConfig"]]],["ManagedWordListsConfig",["array",["ref","ManagedWordsConfig"]]]],"WordConfig":[["Text","string",1],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]],"ManagedWordsConfig":[["Type",["enum","PROFANITY"],1],["InputAction",["enum","BLOCK","NONE"]],["OutputAction",["enum","BLOCK","NONE"]],["InputEnabled","boolean"],["OutputEnabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["CreatedAt","FailureRecommendations","GuardrailArn","GuardrailId","Status","StatusReasons","UpdatedAt","Version"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:guardrail/${GuardrailId}"}');
 /** A {@link Guardrail} instance: its attributes as typed outputs. */
 export type Guardrail = InstanceType<typeof Guardrail>;
 
 /** Inputs of {@link Guardrail}. */
 export interface GuardrailArgs {
-  /** The message to return when the guardrail blocks a prompt. */
+  /**
+   * The message to return when the guardrail blocks a prompt.
+   *
+   * Length: 1–500.
+   */
   blockedInputMessaging: string;
-  /** The message to return when the guardrail blocks a model response. */
+  /**
+   * The message to return when the guardrail blocks a model response.
+   *
+   * Length: 1–500.
+   */
   blockedOutputsMessaging: string;
   /** Configuration settings for integrating Automated Reasoning policies with Amazon Bedrock Guardrails. */
   automatedReasoningPolicyConfig?: GuardrailAutomatedReasoningPolicyConfig;
@@ -3485,15 +4377,31 @@ export interface GuardrailArgs {
    * For more information, see the [Amazon Bedrock User Guide](https://docs.aws.amazon.com/bedrock/latest/userguide/guardrails-cross-region.html) .
    */
   crossRegionConfig?: GuardrailGuardrailCrossRegionConfig;
-  /** A description of the guardrail. */
+  /**
+   * A description of the guardrail.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The ARN of the AWS  key that you use to encrypt the guardrail. */
+  /**
+   * The ARN of the AWS  key that you use to encrypt the guardrail.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
-  /** The name of the guardrail. */
+  /**
+   * The name of the guardrail.
+   *
+   * Length: 1–50. Pattern: `^[0-9a-zA-Z-_]+$`.
+   */
   name: string;
   /** The sensitive information policy to configure for the guardrail. */
   sensitiveInformationPolicyConfig?: GuardrailSensitiveInformationPolicyConfig;
-  /** The tags that you want to attach to the guardrail. */
+  /**
+   * The tags that you want to attach to the guardrail.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The topic policies to configure for the guardrail. */
   topicPolicyConfig?: GuardrailTopicPolicyConfig;
@@ -3527,9 +4435,17 @@ export interface GuardrailOutputs extends GuardrailArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-automatedreasoningpolicyconfig.html | CloudFormation: AutomatedReasoningPolicyConfig}
  */
 export interface GuardrailAutomatedReasoningPolicyConfig {
-  /** The minimum confidence level required for Automated Reasoning policy violations to trigger guardrail actions. Values range from 0.0 to 1.0. */
+  /**
+   * The minimum confidence level required for Automated Reasoning policy violations to trigger guardrail actions. Values range from 0.0 to 1.0.
+   *
+   * Range: 0–1.
+   */
   confidenceThreshold?: number;
-  /** The list of Automated Reasoning policy ARNs that should be applied as part of this guardrail configuration. */
+  /**
+   * The list of Automated Reasoning policy ARNs that should be applied as part of this guardrail configuration.
+   *
+   * Items: 1–2. Each item: Length: 15–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:automated-reasoning-policy\/[a-z0-9]{12}(:([1-9][0-9]{0,11}))?$`.
+   */
   policies: string[];
 }
 
@@ -3539,7 +4455,11 @@ export interface GuardrailAutomatedReasoningPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-contentpolicyconfig.html | CloudFormation: ContentPolicyConfig}
  */
 export interface GuardrailContentPolicyConfig {
-  /** Contains the type of the content filter and how strongly it should apply to prompts and model responses. */
+  /**
+   * Contains the type of the content filter and how strongly it should apply to prompts and model responses.
+   *
+   * Items: 1–6.
+   */
   filtersConfig: GuardrailContentFilterConfig[];
   /** The tier that your guardrail uses for content filters. Consider using a tier that balances performance, accuracy, and compatibility with your existing generative AI workflows. */
   contentFiltersTierConfig?: GuardrailContentFiltersTierConfig;
@@ -3562,9 +4482,17 @@ export interface GuardrailContentFilterConfig {
   inputStrength: "NONE" | "LOW" | "MEDIUM" | "HIGH";
   /** The strength of the content filter to apply to model responses. As you increase the filter strength, the likelihood of filtering harmful content increases and the probability of seeing harmful content in your application reduces. */
   outputStrength: "NONE" | "LOW" | "MEDIUM" | "HIGH";
-  /** The input modalities selected for the guardrail content filter configuration. */
+  /**
+   * The input modalities selected for the guardrail content filter configuration.
+   *
+   * Items: at least 1.
+   */
   inputModalities?: ("TEXT" | "IMAGE")[];
-  /** The output modalities selected for the guardrail content filter configuration. */
+  /**
+   * The output modalities selected for the guardrail content filter configuration.
+   *
+   * Items: at least 1.
+   */
   outputModalities?: ("TEXT" | "IMAGE")[];
   /**
    * Specifies the action to take when harmful content is detected. Supported values include:
@@ -3607,7 +4535,11 @@ export interface GuardrailContentFiltersTierConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-contextualgroundingpolicyconfig.html | CloudFormation: ContextualGroundingPolicyConfig}
  */
 export interface GuardrailContextualGroundingPolicyConfig {
-  /** List of contextual grounding filter configs. */
+  /**
+   * List of contextual grounding filter configs.
+   *
+   * Items: at least 1.
+   */
   filtersConfig: GuardrailContextualGroundingFilterConfig[];
 }
 
@@ -3619,7 +4551,11 @@ export interface GuardrailContextualGroundingPolicyConfig {
 export interface GuardrailContextualGroundingFilterConfig {
   /** The filter details for the guardrails contextual grounding filter. */
   type: "GROUNDING" | "RELEVANCE";
-  /** The threshold details for the guardrails contextual grounding filter. */
+  /**
+   * The threshold details for the guardrails contextual grounding filter.
+   *
+   * Range: at least 0.
+   */
   threshold: number;
   /**
    * Specifies the action to take when content fails the contextual grounding evaluation. Supported values include:
@@ -3640,7 +4576,11 @@ export interface GuardrailContextualGroundingFilterConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-guardrailcrossregionconfig.html | CloudFormation: GuardrailCrossRegionConfig}
  */
 export interface GuardrailGuardrailCrossRegionConfig {
-  /** The Amazon Resource Name (ARN) of the guardrail profile that your guardrail is using. Guardrail profile availability depends on your current AWS Region . For more information, see the [Amazon Bedrock User Guide](https://docs.aws.amazon.com/bedrock/latest/userguide/guardrails-cross-region-support.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the guardrail profile that your guardrail is using. Guardrail profile availability depends on your current AWS Region . For more information, see the [Amazon Bedrock User Guide](https://docs.aws.amazon.com/bedrock/latest/userguide/guardrails-cross-region-support.html) .
+   *
+   * Length: 15–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail-profile/[a-z0-9-]+[.]{1}guardrail[.]{1}v[0-9:]+$`.
+   */
   guardrailProfileArn: string;
 }
 
@@ -3650,9 +4590,17 @@ export interface GuardrailGuardrailCrossRegionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-sensitiveinformationpolicyconfig.html | CloudFormation: SensitiveInformationPolicyConfig}
  */
 export interface GuardrailSensitiveInformationPolicyConfig {
-  /** A list of PII entities to configure to the guardrail. */
+  /**
+   * A list of PII entities to configure to the guardrail.
+   *
+   * Items: at least 1.
+   */
   piiEntitiesConfig?: GuardrailPiiEntityConfig[];
-  /** A list of regular expressions to configure to the guardrail. */
+  /**
+   * A list of regular expressions to configure to the guardrail.
+   *
+   * Items: at least 1.
+   */
   regexesConfig?: GuardrailRegexConfig[];
 }
 
@@ -3720,11 +4668,23 @@ export interface GuardrailPiiEntityConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-regexconfig.html | CloudFormation: RegexConfig}
  */
 export interface GuardrailRegexConfig {
-  /** The name of the regular expression to configure for the guardrail. */
+  /**
+   * The name of the regular expression to configure for the guardrail.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** The description of the regular expression to configure for the guardrail. */
+  /**
+   * The description of the regular expression to configure for the guardrail.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The regular expression pattern to configure for the guardrail. */
+  /**
+   * The regular expression pattern to configure for the guardrail.
+   *
+   * Length: at least 1.
+   */
   pattern: string;
   /** The guardrail action to configure when matching regular expression is detected. */
   action: "BLOCK" | "ANONYMIZE" | "NONE";
@@ -3754,7 +4714,11 @@ export interface GuardrailRegexConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-topicpolicyconfig.html | CloudFormation: TopicPolicyConfig}
  */
 export interface GuardrailTopicPolicyConfig {
-  /** A list of policies related to topics that the guardrail should deny. */
+  /**
+   * A list of policies related to topics that the guardrail should deny.
+   *
+   * Items: at least 1.
+   */
   topicsConfig: GuardrailTopicConfig[];
   /** The tier that your guardrail uses for denied topic filters. */
   topicsTierConfig?: GuardrailTopicsTierConfig;
@@ -3766,11 +4730,23 @@ export interface GuardrailTopicPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-topicconfig.html | CloudFormation: TopicConfig}
  */
 export interface GuardrailTopicConfig {
-  /** The name of the topic to deny. */
+  /**
+   * The name of the topic to deny.
+   *
+   * Length: 1–100. Pattern: `^[0-9a-zA-Z-_ !?.]+$`.
+   */
   name: string;
-  /** A definition of the topic to deny. */
+  /**
+   * A definition of the topic to deny.
+   *
+   * Length: 1–1000.
+   */
   definition: string;
-  /** A list of prompts, each of which is an example of a prompt that can be categorized as belonging to the topic. */
+  /**
+   * A list of prompts, each of which is an example of a prompt that can be categorized as belonging to the topic.
+   *
+   * Items: at least 0. Each item: Length: 1–100.
+   */
   examples?: string[];
   /** Specifies to deny the topic. */
   type: "DENY";
@@ -3815,7 +4791,11 @@ export interface GuardrailTopicsTierConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-wordpolicyconfig.html | CloudFormation: WordPolicyConfig}
  */
 export interface GuardrailWordPolicyConfig {
-  /** A list of words to configure for the guardrail. */
+  /**
+   * A list of words to configure for the guardrail.
+   *
+   * Items: at least 1.
+   */
   wordsConfig?: GuardrailWordConfig[];
   /** A list of managed words to configure for the guardrail. */
   managedWordListsConfig?: GuardrailManagedWordsConfig[];
@@ -3827,7 +4807,11 @@ export interface GuardrailWordPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-wordconfig.html | CloudFormation: WordConfig}
  */
 export interface GuardrailWordConfig {
-  /** Text of the word configured for the guardrail to block. */
+  /**
+   * Text of the word configured for the guardrail to block.
+   *
+   * Length: at least 1.
+   */
   text: string;
   /**
    * Specifies the action to take when harmful content is detected in the input. Supported values include:
@@ -3882,15 +4866,25 @@ export interface GuardrailManagedWordsConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-guardrailversion.html | CloudFormation: AWS::Bedrock::GuardrailVersion}
  */
-export const GuardrailVersion = cloudControlType<GuardrailVersionArgs, GuardrailVersionOutputs>("AWS::Bedrock::GuardrailVersion", "aws:bedrock:GuardrailVersion", '{"p":[["Description","string",66],["GuardrailIdentifier","string",67],["GuardrailArn","string",8],["GuardrailId","string",72],["Version","string",72]],"id":["GuardrailId","Version"]}');
+export const GuardrailVersion = cloudControlType<GuardrailVersionArgs, GuardrailVersionOutputs>("AWS::Bedrock::GuardrailVersion", "aws:bedrock:GuardrailVersion", '{"p":[["Description","string",66],["GuardrailIdentifier","string",83],["GuardrailArn","string",8],["GuardrailId","string",72],["Version","string",72]],"id":["GuardrailId","Version"],"reg":{"h":"crd","wo":["GuardrailIdentifier"],"co":["Description","GuardrailIdentifier"],"ro":["GuardrailArn","GuardrailId","Version"],"tg":[false,true,true]}}');
 /** A {@link GuardrailVersion} instance: its attributes as typed outputs. */
 export type GuardrailVersion = InstanceType<typeof GuardrailVersion>;
 
 /** Inputs of {@link GuardrailVersion}. */
 export interface GuardrailVersionArgs {
-  /** A description of the guardrail version. */
+  /**
+   * A description of the guardrail version.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The unique identifier of the guardrail. This can be an ID or the ARN. */
+  /**
+   * The unique identifier of the guardrail. This can be an ID or the ARN.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier: string;
 }
 
@@ -3909,23 +4903,35 @@ export interface GuardrailVersionOutputs extends GuardrailVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-intelligentpromptrouter.html | CloudFormation: AWS::Bedrock::IntelligentPromptRouter}
  */
-export const IntelligentPromptRouter = cloudControlType<IntelligentPromptRouterArgs, IntelligentPromptRouterOutputs>("AWS::Bedrock::IntelligentPromptRouter", "aws:bedrock:IntelligentPromptRouter", '{"p":[["Description","string",66],["FallbackModel",["ref","PromptRouterTargetModel"],67],["Models",["array",["ref","PromptRouterTargetModel"]],67],["PromptRouterName","string",67],["RoutingCriteria",["ref","RoutingCriteria"],67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["PromptRouterArn","string",72],["Status",["enum","AVAILABLE"],8],["Type",["enum","custom","default"],8],["UpdatedAt","string",8]],"id":["PromptRouterArn"],"d":{"PromptRouterTargetModel":[["ModelArn","string",1]],"RoutingCriteria":[["ResponseQualityDifference","number",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:prompt-router/${ResourceId}"}');
+export const IntelligentPromptRouter = cloudControlType<IntelligentPromptRouterArgs, IntelligentPromptRouterOutputs>("AWS::Bedrock::IntelligentPromptRouter", "aws:bedrock:IntelligentPromptRouter", '{"p":[["Description","string",66],["FallbackModel",["ref","PromptRouterTargetModel"],67],["Models",["array",["ref","PromptRouterTargetModel"]],67],["PromptRouterName","string",67],["RoutingCriteria",["ref","RoutingCriteria"],67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["PromptRouterArn","string",72],["Status",["enum","AVAILABLE"],8],["Type",["enum","custom","default"],8],["UpdatedAt","string",8]],"id":["PromptRouterArn"],"d":{"PromptRouterTargetModel":[["ModelArn","string",1]],"RoutingCriteria":[["ResponseQualityDifference","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FallbackModel","Models","PromptRouterName","RoutingCriteria","Description"],"ro":["CreatedAt","PromptRouterArn","Status","Type","UpdatedAt"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:prompt-router/${ResourceId}"}');
 /** A {@link IntelligentPromptRouter} instance: its attributes as typed outputs. */
 export type IntelligentPromptRouter = InstanceType<typeof IntelligentPromptRouter>;
 
 /** Inputs of {@link IntelligentPromptRouter}. */
 export interface IntelligentPromptRouterArgs {
-  /** An optional description of the prompt router to help identify its purpose. */
+  /**
+   * An optional description of the prompt router to help identify its purpose.
+   *
+   * Length: 1–200. Pattern: `^([0-9a-zA-Z:.][ _-]?)+$`.
+   */
   description?: string;
   /** The default model to use when the routing criteria is not met. */
   fallbackModel: IntelligentPromptRouterPromptRouterTargetModel;
   /** A list of foundation models that the prompt router can route requests to. At least one model must be specified. */
   models: IntelligentPromptRouterPromptRouterTargetModel[];
-  /** The name of the prompt router. The name must be unique within your AWS account in the current region. */
+  /**
+   * The name of the prompt router. The name must be unique within your AWS account in the current region.
+   *
+   * Length: 1–64. Pattern: `^([0-9a-zA-Z][ _-]?)+$`.
+   */
   promptRouterName: string;
   /** Routing criteria for a prompt router. */
   routingCriteria: IntelligentPromptRouterRoutingCriteria;
-  /** An array of key-value pairs to apply to this resource as tags. You can use tags to categorize and manage your AWS resources. */
+  /**
+   * An array of key-value pairs to apply to this resource as tags. You can use tags to categorize and manage your AWS resources.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -3949,7 +4955,11 @@ export interface IntelligentPromptRouterOutputs extends IntelligentPromptRouterA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-intelligentpromptrouter-promptroutertargetmodel.html | CloudFormation: PromptRouterTargetModel}
  */
 export interface IntelligentPromptRouterPromptRouterTargetModel {
-  /** The target model's ARN. */
+  /**
+   * The target model's ARN.
+   *
+   * Length: 1–2048.
+   */
   modelArn: string;
 }
 
@@ -3959,7 +4969,11 @@ export interface IntelligentPromptRouterPromptRouterTargetModel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-intelligentpromptrouter-routingcriteria.html | CloudFormation: RoutingCriteria}
  */
 export interface IntelligentPromptRouterRoutingCriteria {
-  /** The criteria's response quality difference. */
+  /**
+   * The criteria's response quality difference.
+   *
+   * Range: 0–100.
+   */
   responseQualityDifference: number;
 }
 
@@ -3981,19 +4995,31 @@ export interface IntelligentPromptRouterRoutingCriteria {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-knowledgebase.html | CloudFormation: AWS::Bedrock::KnowledgeBase}
  */
-export const KnowledgeBase = cloudControlType<KnowledgeBaseArgs, KnowledgeBaseOutputs>("AWS::Bedrock::KnowledgeBase", "aws:bedrock:KnowledgeBase", '{"p":[["Description","string"],["KnowledgeBaseConfiguration",["ref","KnowledgeBaseConfiguration"],1],["Name","string",1],["RoleArn","string",1],["StorageConfiguration",["ref","StorageConfiguration"],66],["Tags",["map","string"]],["KnowledgeBaseId","string",72],["KnowledgeBaseArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["FailureReasons",["array","string"],8],["Status",["enum","CREATING","ACTIVE","DELETING","UPDATING","FAILED","DELETE_UNSUCCESSFUL","UPDATE_UNSUCCESSFUL"],8]],"id":["KnowledgeBaseId"],"d":{"KnowledgeBaseConfiguration":[["Type",["enum","VECTOR","KENDRA","SQL","MANAGED"],3],["VectorKnowledgeBaseConfiguration",["ref","VectorKnowledgeBaseConfiguration"],2],["KendraKnowledgeBaseConfiguration",["ref","KendraKnowledgeBaseConfiguration"],2],["SqlKnowledgeBaseConfiguration",["ref","SqlKnowledgeBaseConfiguration"]],["ManagedKnowledgeBaseConfiguration",["ref","ManagedKnowledgeBaseConfiguration"],2]],"VectorKnowledgeBaseConfiguration":[["EmbeddingModelArn","string",1],["EmbeddingModelConfiguration",["ref","EmbeddingModelConfiguration"]],["SupplementalDataStorageConfiguration",["ref","SupplementalDataStorageConfiguration"]]],"EmbeddingModelConfiguration":[["BedrockEmbeddingModelConfiguration",["ref","BedrockEmbeddingModelConfiguration"]]],"BedrockEmbeddingModelConfiguration":[["Dimensions","integer"],["EmbeddingDataType",["enum","FLOAT32","BINARY"]],["Audio",["array",["ref","AudioConfiguration"]]],["Video",["array",["ref","VideoConfiguration"]]],["ModelConfiguration","json"]],"AudioConfiguration":[["SegmentationConfiguration",["ref","AudioSegmentationConfiguration"],1]],"AudioSegmentationConfiguration":[["FixedLengthDuration","integer",1]],"VideoConfiguration":[["SegmentationConfiguration",["ref","VideoSegmentationConfiguration"],1]],"VideoSegmentationConfiguration":[["FixedLengthDuration","integer",1]],"SupplementalDataStorageConfiguration":[["SupplementalDataStorageLocations",["array",["ref","SupplementalDataStorageLocation"]],1]],"SupplementalDataStorageLocation":[["SupplementalDataStorageLocationType",["enum","S3"],1],["S3Location",["ref","S3Location"]]],"S3Location":[["URI","string",1]],"KendraKnowledgeBaseConfiguration":[["KendraIndexArn","string",1]],"SqlKnowledgeBaseConfiguration":[["Type",["enum","REDSHIFT"],3],["RedshiftConfiguration",["ref","RedshiftConfiguration"]]],"RedshiftConfiguration":[["StorageConfigurations",["array",["ref","RedshiftQueryEngineStorageConfiguration"]],3],["QueryEngineConfiguration",["ref","RedshiftQueryEngineConfiguration"],3],["QueryGenerationConfiguration",["ref","QueryGenerationConfiguration"]]],"RedshiftQueryEngineStorageConfiguration":[["Type",["enum","REDSHIFT","AWS_DATA_CATALOG"],1],["AwsDataCatalogConfiguration",["ref","RedshiftQueryEngineAwsDataCatalogStorageConfiguration"]],["RedshiftConfiguration",["ref","RedshiftQueryEngineRedshiftStorageConfiguration"]]],"RedshiftQueryEngineAwsDataCatalogStorageConfiguration":[["TableNames",["array","string"],1]],"RedshiftQueryEngineRedshiftStorageConfiguration":[["DatabaseName","string",1]],"RedshiftQueryEngineConfiguration":[["Type",["enum","SERVERLESS","PROVISIONED"],1],["ServerlessConfiguration",["ref","RedshiftServerlessConfiguration"]],["ProvisionedConfiguration",["ref","RedshiftProvisionedConfiguration"]]],"RedshiftServerlessConfiguration":[["WorkgroupArn","string",1],["AuthConfiguration",["ref","RedshiftServerlessAuthConfiguration"],1]],"RedshiftServerlessAuthConfiguration":[["Type",["enum","IAM","USERNAME_PASSWORD"],1],["UsernamePasswordSecretArn","string"]],"RedshiftProvisionedConfiguration":[["ClusterIdentifier","string",1],["AuthConfiguration",["ref","RedshiftProvisionedAuthConfiguration"],1]],"RedshiftProvisionedAuthConfiguration":[["Type",["enum","IAM","USERNAME_PASSWORD","USERNAME"],1],["DatabaseUser","string"],["UsernamePasswordSecretArn","string"]],"QueryGenerationConfiguration":[["ExecutionTimeoutSeconds","integer"],["GenerationContext",["ref","QueryGenerationContext"]]],"QueryGenerationContext":[["Tables",["array",["ref","QueryGenerationTable"]]],["CuratedQueries",["array",["ref","CuratedQuery"]]]],"QueryGenerationTable":[["Name","string",1],["Description","string"],["Inclusion",["enum","INCLUDE","EXCLUDE"]],["Columns",["array",["ref","QueryGenerationColumn"]]]],"QueryGenerationColumn":[["Name","string"],["Description","string"],["Inclusion",["enum","INCLUDE","EXCLUDE"]]],"CuratedQuery":[["NaturalLanguage","string",1],["Sql","string",1]],"ManagedKnowledgeBaseConfiguration":[["EmbeddingModelArn","string"],["EmbeddingModelType",["enum","CUSTOM","MANAGED"]],["EmbeddingModelConfiguration",["ref","EmbeddingModelConfiguration"]],["SupplementalDataStorageConfiguration",["ref","SupplementalDataStorageConfiguration"]],["ServerSideEncryptionConfiguration",["ref","ManagedKnowledgeBaseServerSideEncryptionConfiguration"]]],"ManagedKnowledgeBaseServerSideEncryptionConfiguration":[["KmsKeyArn","string"]],"StorageConfiguration":[["Type",["enum","OPENSEARCH_SERVERLESS","PINECONE","RDS","MONGO_DB_ATLAS","NEPTUNE_ANALYTICS","S3_VECTORS","OPENSEARCH_MANAGED_CLUSTER"],1],["OpensearchServerlessConfiguration",["ref","OpenSearchServerlessConfiguration"]],["PineconeConfiguration",["ref","PineconeConfiguration"]],["RdsConfiguration",["ref","RdsConfiguration"]],["MongoDbAtlasConfiguration",["ref","MongoDbAtlasConfiguration"]],["NeptuneAnalyticsConfiguration",["ref","NeptuneAnalyticsConfiguration"]],["S3VectorsConfiguration",["ref","S3VectorsConfiguration"]],["OpensearchManagedClusterConfiguration",["ref","OpenSearchManagedClusterConfiguration"]]],"OpenSearchServerlessConfiguration":[["CollectionArn","string",1],["VectorIndexName","string",1],["FieldMapping",["ref","OpenSearchServerlessFieldMapping"],1]],"OpenSearchServerlessFieldMapping":[["VectorField","string",1],["TextField","string",1],["MetadataField","string",1]],"PineconeConfiguration":[["ConnectionString","string",1],["CredentialsSecretArn","string",1],["Namespace","string"],["FieldMapping",["ref","PineconeFieldMapping"],1]],"PineconeFieldMapping":[["TextField","string",1],["MetadataField","string",1]],"RdsConfiguration":[["ResourceArn","string",1],["CredentialsSecretArn","string",1],["DatabaseName","string",1],["TableName","string",1],["FieldMapping",["ref","RdsFieldMapping"],1]],"RdsFieldMapping":[["PrimaryKeyField","string",1],["VectorField","string",1],["TextField","string",1],["MetadataField","string",1],["CustomMetadataField","string"]],"MongoDbAtlasConfiguration":[["Endpoint","string",1],["CredentialsSecretArn","string",1],["DatabaseName","string",1],["CollectionName","string",1],["VectorIndexName","string",1],["TextIndexName","string"],["EndpointServiceName","string"],["FieldMapping",["ref","MongoDbAtlasFieldMapping"],1]],"MongoDbAtlasFieldMapping":[["VectorField","string",1],["TextField","string",1],["MetadataField","string",1]],"NeptuneAnalyticsConfiguration":[["GraphArn","string",1],["FieldMapping",["ref","NeptuneAnalyticsFieldMapping"],1]],"NeptuneAnalyticsFieldMapping":[["TextField","string",1],["MetadataField","string",1]],"S3VectorsConfiguration":[["VectorBucketArn","string"],["IndexArn","string"],["IndexName","string"]],"OpenSearchManagedClusterConfiguration":[["DomainArn","string",1],["DomainEndpoint","string",1],["VectorIndexName","string",1],["FieldMapping",["ref","OpenSearchManagedClusterFieldMapping"],1]],"OpenSearchManagedClusterFieldMapping":[["VectorField","string",1],["TextField","string",1],["MetadataField","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:knowledge-base/${KnowledgeBaseId}"}');
+export const KnowledgeBase = cloudControlType<KnowledgeBaseArgs, KnowledgeBaseOutputs>("AWS::Bedrock::KnowledgeBase", "aws:bedrock:KnowledgeBase", '{"p":[["Description","string"],["KnowledgeBaseConfiguration",["ref","KnowledgeBaseConfiguration"],1],["Name","string",1],["RoleArn","string",1],["StorageConfiguration",["ref","StorageConfiguration"],66],["Tags",["map","string"]],["KnowledgeBaseId","string",72],["KnowledgeBaseArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["FailureReasons",["array","string"],8],["Status",["enum","CREATING","ACTIVE","DELETING","UPDATING","FAILED","DELETE_UNSUCCESSFUL","UPDATE_UNSUCCESSFUL"],8]],"id":["KnowledgeBaseId"],"d":{"KnowledgeBaseConfiguration":[["Type",["enum","VECTOR","KENDRA","SQL","MANAGED"],1],["VectorKnowledgeBaseConfiguration",["ref","VectorKnowledgeBaseConfiguration"]],["KendraKnowledgeBaseConfiguration",["ref","KendraKnowledgeBaseConfiguration"]],["SqlKnowledgeBaseConfiguration",["ref","SqlKnowledgeBaseConfiguration"]],["ManagedKnowledgeBaseConfiguration",["ref","ManagedKnowledgeBaseConfiguration"]]],"VectorKnowledgeBaseConfiguration":[["EmbeddingModelArn","string",1],["EmbeddingModelConfiguration",["ref","EmbeddingModelConfiguration"]],["SupplementalDataStorageConfiguration",["ref","SupplementalDataStorageConfiguration"]]],"EmbeddingModelConfiguration":[["BedrockEmbeddingModelConfiguration",["ref","BedrockEmbeddingModelConfiguration"]]],"BedrockEmbeddingModelConfiguration":[["Dimensions","integer"],["EmbeddingDataType",["enum","FLOAT32","BINARY"]],["Audio",["array",["ref","AudioConfiguration"]]],["Video",["array",["ref","VideoConfiguration"]]],["ModelConfiguration","json"]],"AudioConfiguration":[["SegmentationConfiguration",["ref","AudioSegmentationConfiguration"],1]],"AudioSegmentationConfiguration":[["FixedLengthDuration","integer",1]],"VideoConfiguration":[["SegmentationConfiguration",["ref","VideoSegmentationConfiguration"],1]],"VideoSegmentationConfiguration":[["FixedLengthDuration","integer",1]],"SupplementalDataStorageConfiguration":[["SupplementalDataStorageLocations",["array",["ref","SupplementalDataStorageLocation"]],1]],"SupplementalDataStorageLocation":[["SupplementalDataStorageLocationType",["enum","S3"],1],["S3Location",["ref","S3Location"]]],"S3Location":[["URI","string",1]],"KendraKnowledgeBaseConfiguration":[["KendraIndexArn","string",1]],"SqlKnowledgeBaseConfiguration":[["Type",["enum","REDSHIFT"],1],["RedshiftConfiguration",["ref","RedshiftConfiguration"]]],"RedshiftConfiguration":[["StorageConfigurations",["array",["ref","RedshiftQueryEngineStorageConfiguration"]],1],["QueryEngineConfiguration",["ref","RedshiftQueryEngineConfiguration"],1],["QueryGenerationConfiguration",["ref","QueryGenerationConfiguration"]]],"RedshiftQueryEngineStorageConfiguration":[["Type",["enum","REDSHIFT","AWS_DATA_CATALOG"],1],["AwsDataCatalogConfiguration",["ref","RedshiftQueryEngineAwsDataCatalogStorageConfiguration"]],["RedshiftConfiguration",["ref","RedshiftQueryEngineRedshiftStorageConfiguration"]]],"RedshiftQueryEngineAwsDataCatalogStorageConfiguration":[["TableNames",["array","string"],1]],"RedshiftQueryEngineRedshiftStorageConfiguration":[["DatabaseName","string",1]],"RedshiftQueryEngineConfiguration":[["Type",["enum","SERVERLESS","PROVISIONED"],1],["ServerlessConfiguration",["ref","RedshiftServerlessConfiguration"]],["ProvisionedConfiguration",["ref","RedshiftProvisionedConfiguration"]]],"RedshiftServerlessConfiguration":[["WorkgroupArn","string",1],["AuthConfiguration",["ref","RedshiftServerlessAuthConfiguration"],1]],"RedshiftServerlessAuthConfiguration":[["Type",["enum","IAM","USERNAME_PASSWORD"],1],["UsernamePasswordSecretArn","string"]],"RedshiftProvisionedConfiguration":[["ClusterIdentifier","string",1],["AuthConfiguration",["ref","RedshiftProvisionedAuthConfiguration"],1]],"RedshiftProvisionedAuthConfiguration":[["Type",["enum","IAM","USERNAME_PASSWORD","USERNAME"],1],["DatabaseUser","string"],["UsernamePasswordSecretArn","string"]],"QueryGenerationConfiguration":[["ExecutionTimeoutSeconds","integer"],["GenerationContext",["ref","QueryGenerationContext"]]],"QueryGenerationContext":[["Tables",["array",["ref","QueryGenerationTable"]]],["CuratedQueries",["array",["ref","CuratedQuery"]]]],"QueryGenerationTable":[["Name","string",1],["Description","string"],["Inclusion",["enum","INCLUDE","EXCLUDE"]],["Columns",["array",["ref","QueryGenerationColumn"]]]],"QueryGenerationColumn":[["Name","string"],["Description","string"],["Inclusion",["enum","INCLUDE","EXCLUDE"]]],"CuratedQuery":[["NaturalLanguage","string",1],["Sql","string",1]],"ManagedKnowledgeBaseConfiguration":[["EmbeddingModelArn","string"],["EmbeddingModelType",["enum","CUSTOM","MANAGED"]],["EmbeddingModelConfiguration",["ref","EmbeddingModelConfiguration"]],["SupplementalDataStorageConfiguration",["ref","SupplementalDataStorageConfiguration"]],["ServerSideEncryptionConfiguration",["ref","ManagedKnowledgeBaseServerSideEncryptionConfiguration"]]],"ManagedKnowledgeBaseServerSideEncryptionConfiguration":[["KmsKeyArn","string"]],"StorageConfiguration":[["Type",["enum","OPENSEARCH_SERVERLESS","PINECONE","RDS","MONGO_DB_ATLAS","NEPTUNE_ANALYTICS","S3_VECTORS","OPENSEARCH_MANAGED_CLUSTER"],1],["OpensearchServerlessConfiguration",["ref","OpenSearchServerlessConfiguration"]],["PineconeConfiguration",["ref","PineconeConfiguration"]],["RdsConfiguration",["ref","RdsConfiguration"]],["MongoDbAtlasConfiguration",["ref","MongoDbAtlasConfiguration"]],["NeptuneAnalyticsConfiguration",["ref","NeptuneAnalyticsConfiguration"]],["S3VectorsConfiguration",["ref","S3VectorsConfiguration"]],["OpensearchManagedClusterConfiguration",["ref","OpenSearchManagedClusterConfiguration"]]],"OpenSearchServerlessConfiguration":[["CollectionArn","string",1],["VectorIndexName","string",1],["FieldMapping",["ref","OpenSearchServerlessFieldMapping"],1]],"OpenSearchServerlessFieldMapping":[["VectorField","string",1],["TextField","string",1],["MetadataField","string",1]],"PineconeConfiguration":[["ConnectionString","string",1],["CredentialsSecretArn","string",1],["Namespace","string"],["FieldMapping",["ref","PineconeFieldMapping"],1]],"PineconeFieldMapping":[["TextField","string",1],["MetadataField","string",1]],"RdsConfiguration":[["ResourceArn","string",1],["CredentialsSecretArn","string",1],["DatabaseName","string",1],["TableName","string",1],["FieldMapping",["ref","RdsFieldMapping"],1]],"RdsFieldMapping":[["PrimaryKeyField","string",1],["VectorField","string",1],["TextField","string",1],["MetadataField","string",1],["CustomMetadataField","string"]],"MongoDbAtlasConfiguration":[["Endpoint","string",1],["CredentialsSecretArn","string",1],["DatabaseName","string",1],["CollectionName","string",1],["VectorIndexName","string",1],["TextIndexName","string"],["EndpointServiceName","string"],["FieldMapping",["ref","MongoDbAtlasFieldMapping"],1]],"MongoDbAtlasFieldMapping":[["VectorField","string",1],["TextField","string",1],["MetadataField","string",1]],"NeptuneAnalyticsConfiguration":[["GraphArn","string",1],["FieldMapping",["ref","NeptuneAnalyticsFieldMapping"],1]],"NeptuneAnalyticsFieldMapping":[["TextField","string",1],["MetadataField","string",1]],"S3VectorsConfiguration":[["VectorBucketArn","string"],["IndexArn","string"],["IndexName","string"]],"OpenSearchManagedClusterConfiguration":[["DomainArn","string",1],["DomainEndpoint","string",1],["VectorIndexName","string",1],["FieldMapping",["ref","OpenSearchManagedClusterFieldMapping"],1]],"OpenSearchManagedClusterFieldMapping":[["VectorField","string",1],["TextField","string",1],["MetadataField","string",1]]},"tags":["Tags","map"],"rp":[["KnowledgeBaseConfiguration","Type"],["KnowledgeBaseConfiguration","VectorKnowledgeBaseConfiguration"],["KnowledgeBaseConfiguration","KendraKnowledgeBaseConfiguration"],["KnowledgeBaseConfiguration","ManagedKnowledgeBaseConfiguration"],["KnowledgeBaseConfiguration","SqlKnowledgeBaseConfiguration","Type"],["KnowledgeBaseConfiguration","SqlKnowledgeBaseConfiguration","RedshiftConfiguration","StorageConfigurations"],["KnowledgeBaseConfiguration","SqlKnowledgeBaseConfiguration","RedshiftConfiguration","QueryEngineConfiguration"]],"reg":{"h":"crudl","co":["StorageConfiguration","KnowledgeBaseConfiguration/Type","KnowledgeBaseConfiguration/VectorKnowledgeBaseConfiguration","KnowledgeBaseConfiguration/KendraKnowledgeBaseConfiguration","KnowledgeBaseConfiguration/ManagedKnowledgeBaseConfiguration","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/Type","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/StorageConfigurations","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/QueryEngineConfiguration"],"ro":["KnowledgeBaseId","KnowledgeBaseArn","CreatedAt","UpdatedAt","FailureReasons","Status"],"uo":["KnowledgeBaseConfiguration/VectorKnowledgeBaseConfiguration/EmbeddingModelConfiguration/BedrockEmbeddingModelConfiguration/Audio","KnowledgeBaseConfiguration/VectorKnowledgeBaseConfiguration/EmbeddingModelConfiguration/BedrockEmbeddingModelConfiguration/Video","KnowledgeBaseConfiguration/VectorKnowledgeBaseConfiguration/SupplementalDataStorageConfiguration/SupplementalDataStorageLocations","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/StorageConfigurations","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/StorageConfigurations/*/AwsDataCatalogConfiguration/TableNames","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/QueryGenerationConfiguration/GenerationContext/Tables","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/QueryGenerationConfiguration/GenerationContext/Tables/*/Columns","KnowledgeBaseConfiguration/SqlKnowledgeBaseConfiguration/RedshiftConfiguration/QueryGenerationConfiguration/GenerationContext/CuratedQueries","KnowledgeBaseConfiguration/ManagedKnowledgeBaseConfiguration/EmbeddingModelConfiguration/BedrockEmbeddingModelConfiguration/Audio","KnowledgeBaseConfiguration/ManagedKnowledgeBaseConfiguration/EmbeddingModelConfiguration/BedrockEmbeddingModelConfiguration/Video","FailureReasons"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:knowledge-base/${KnowledgeBaseId}"}');
 /** A {@link KnowledgeBase} instance: its attributes as typed outputs. */
 export type KnowledgeBase = InstanceType<typeof KnowledgeBase>;
 
 /** Inputs of {@link KnowledgeBase}. */
 export interface KnowledgeBaseArgs {
-  /** The description of the knowledge base associated with the inline agent. */
+  /**
+   * The description of the knowledge base associated with the inline agent.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Contains details about the embeddings configuration of the knowledge base. */
   knowledgeBaseConfiguration: KnowledgeBaseKnowledgeBaseConfiguration;
-  /** The name of the knowledge base. */
+  /**
+   * The name of the knowledge base.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the knowledge base.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/.+$`.
+   */
   roleArn: string;
   /** Contains details about the storage configuration of the knowledge base. */
   storageConfiguration?: KnowledgeBaseStorageConfiguration;
@@ -4046,7 +5072,11 @@ export interface KnowledgeBaseKnowledgeBaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-vectorknowledgebaseconfiguration.html | CloudFormation: VectorKnowledgeBaseConfiguration}
  */
 export interface KnowledgeBaseVectorKnowledgeBaseConfiguration {
-  /** The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base.
+   *
+   * Length: 20–2048. Pattern: `^(arn:aws(-[^:]+)?:[a-z0-9-]+:[a-z0-9-]{1,20}:[0-9]{0,12}:[a-zA-Z0-9-:/._+]+)$`.
+   */
   embeddingModelArn: string;
   /** The embeddings model configuration details for the vector model used in Knowledge Base. */
   embeddingModelConfiguration?: KnowledgeBaseEmbeddingModelConfiguration;
@@ -4070,13 +5100,25 @@ export interface KnowledgeBaseEmbeddingModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-bedrockembeddingmodelconfiguration.html | CloudFormation: BedrockEmbeddingModelConfiguration}
  */
 export interface KnowledgeBaseBedrockEmbeddingModelConfiguration {
-  /** The dimensions details for the vector configuration used on the Bedrock embeddings model. */
+  /**
+   * The dimensions details for the vector configuration used on the Bedrock embeddings model.
+   *
+   * Range: 0–4096.
+   */
   dimensions?: number;
   /** The data type for the vectors when using a model to convert text into vector embeddings. The model must support the specified data type for vector embeddings. Floating-point (float32) is the default data type, and is supported by most models for vector embeddings. See [Supported embeddings models](https://docs.aws.amazon.com/bedrock/latest/userguide/knowledge-base-supported.html) for information on the available models and their vector data types. */
   embeddingDataType?: "FLOAT32" | "BINARY";
-  /** Configuration settings for processing audio content in multimodal knowledge bases. */
+  /**
+   * Configuration settings for processing audio content in multimodal knowledge bases.
+   *
+   * Items: 1–1.
+   */
   audio?: KnowledgeBaseAudioConfiguration[];
-  /** Configuration settings for processing video content in multimodal knowledge bases. */
+  /**
+   * Configuration settings for processing video content in multimodal knowledge bases.
+   *
+   * Items: 1–1.
+   */
   video?: KnowledgeBaseVideoConfiguration[];
   /** Model-specific configuration for the embedding model. */
   modelConfiguration?: Record<string, unknown>;
@@ -4098,7 +5140,11 @@ export interface KnowledgeBaseAudioConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-audiosegmentationconfiguration.html | CloudFormation: AudioSegmentationConfiguration}
  */
 export interface KnowledgeBaseAudioSegmentationConfiguration {
-  /** The duration in seconds for each audio segment. Audio files will be divided into chunks of this length for processing. */
+  /**
+   * The duration in seconds for each audio segment. Audio files will be divided into chunks of this length for processing.
+   *
+   * Range: 1–30.
+   */
   fixedLengthDuration: number;
 }
 
@@ -4118,7 +5164,11 @@ export interface KnowledgeBaseVideoConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-videosegmentationconfiguration.html | CloudFormation: VideoSegmentationConfiguration}
  */
 export interface KnowledgeBaseVideoSegmentationConfiguration {
-  /** The duration in seconds for each video segment. Video files will be divided into chunks of this length for processing. */
+  /**
+   * The duration in seconds for each video segment. Video files will be divided into chunks of this length for processing.
+   *
+   * Range: 1–30.
+   */
   fixedLengthDuration: number;
 }
 
@@ -4128,7 +5178,11 @@ export interface KnowledgeBaseVideoSegmentationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-supplementaldatastorageconfiguration.html | CloudFormation: SupplementalDataStorageConfiguration}
  */
 export interface KnowledgeBaseSupplementalDataStorageConfiguration {
-  /** List of supplemental data storage locations. */
+  /**
+   * List of supplemental data storage locations.
+   *
+   * Items: 1–1.
+   */
   supplementalDataStorageLocations: KnowledgeBaseSupplementalDataStorageLocation[];
 }
 
@@ -4150,7 +5204,11 @@ export interface KnowledgeBaseSupplementalDataStorageLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-s3location.html | CloudFormation: S3Location}
  */
 export interface KnowledgeBaseS3Location {
-  /** An object URI starting with `s3://` . */
+  /**
+   * An object URI starting with `s3://` .
+   *
+   * Length: 1–2048. Pattern: `^s3://.{1,128}$`.
+   */
   uri: string;
 }
 
@@ -4160,7 +5218,11 @@ export interface KnowledgeBaseS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-kendraknowledgebaseconfiguration.html | CloudFormation: KendraKnowledgeBaseConfiguration}
  */
 export interface KnowledgeBaseKendraKnowledgeBaseConfiguration {
-  /** The ARN of the Amazon Kendra index. */
+  /**
+   * The ARN of the Amazon Kendra index.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):kendra:[a-z0-9-]{1,20}:([0-9]{12}|):index/([a-zA-Z0-9][a-zA-Z0-9-]{35}|[a-zA-Z0-9][a-zA-Z0-9-]{35}-[a-zA-Z0-9][a-zA-Z0-9-]{35})$`.
+   */
   kendraIndexArn: string;
 }
 
@@ -4182,7 +5244,11 @@ export interface KnowledgeBaseSqlKnowledgeBaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftconfiguration.html | CloudFormation: RedshiftConfiguration}
  */
 export interface KnowledgeBaseRedshiftConfiguration {
-  /** Specifies configurations for Amazon Redshift database storage. */
+  /**
+   * Specifies configurations for Amazon Redshift database storage.
+   *
+   * Items: 1–1.
+   */
   storageConfigurations: KnowledgeBaseRedshiftQueryEngineStorageConfiguration[];
   /** Specifies configurations for an Amazon Redshift query engine. */
   queryEngineConfiguration: KnowledgeBaseRedshiftQueryEngineConfiguration;
@@ -4210,7 +5276,11 @@ export interface KnowledgeBaseRedshiftQueryEngineStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftqueryengineawsdatacatalogstorageconfiguration.html | CloudFormation: RedshiftQueryEngineAwsDataCatalogStorageConfiguration}
  */
 export interface KnowledgeBaseRedshiftQueryEngineAwsDataCatalogStorageConfiguration {
-  /** A list of names of the tables to use. */
+  /**
+   * A list of names of the tables to use.
+   *
+   * Items: 1–1000. Each item: Length: 1–200. Pattern: `^.*\.*$`.
+   */
   tableNames: string[];
 }
 
@@ -4220,7 +5290,11 @@ export interface KnowledgeBaseRedshiftQueryEngineAwsDataCatalogStorageConfigurat
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftqueryengineredshiftstorageconfiguration.html | CloudFormation: RedshiftQueryEngineRedshiftStorageConfiguration}
  */
 export interface KnowledgeBaseRedshiftQueryEngineRedshiftStorageConfiguration {
-  /** The name of the Amazon Redshift database. */
+  /**
+   * The name of the Amazon Redshift database.
+   *
+   * Length: 1–200.
+   */
   databaseName: string;
 }
 
@@ -4244,7 +5318,11 @@ export interface KnowledgeBaseRedshiftQueryEngineConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftserverlessconfiguration.html | CloudFormation: RedshiftServerlessConfiguration}
  */
 export interface KnowledgeBaseRedshiftServerlessConfiguration {
-  /** The ARN of the Amazon Redshift workgroup. */
+  /**
+   * The ARN of the Amazon Redshift workgroup.
+   *
+   * Pattern: `^(arn:(aws(-[a-z]+)*):redshift-serverless:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:workgroup/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`.
+   */
   workgroupArn: string;
   /** Specifies configurations for authentication to an Amazon Redshift provisioned data warehouse. */
   authConfiguration: KnowledgeBaseRedshiftServerlessAuthConfiguration;
@@ -4258,7 +5336,11 @@ export interface KnowledgeBaseRedshiftServerlessConfiguration {
 export interface KnowledgeBaseRedshiftServerlessAuthConfiguration {
   /** The type of authentication to use. */
   type: "IAM" | "USERNAME_PASSWORD";
-  /** The ARN of an Secrets Manager secret for authentication. */
+  /**
+   * The ARN of an Secrets Manager secret for authentication.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   usernamePasswordSecretArn?: string;
 }
 
@@ -4268,7 +5350,11 @@ export interface KnowledgeBaseRedshiftServerlessAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftprovisionedconfiguration.html | CloudFormation: RedshiftProvisionedConfiguration}
  */
 export interface KnowledgeBaseRedshiftProvisionedConfiguration {
-  /** The ID of the Amazon Redshift cluster. */
+  /**
+   * The ID of the Amazon Redshift cluster.
+   *
+   * Length: 1–63.
+   */
   clusterIdentifier: string;
   /** Specifies configurations for authentication to Amazon Redshift. */
   authConfiguration: KnowledgeBaseRedshiftProvisionedAuthConfiguration;
@@ -4284,7 +5370,11 @@ export interface KnowledgeBaseRedshiftProvisionedAuthConfiguration {
   type: "IAM" | "USERNAME_PASSWORD" | "USERNAME";
   /** The database username for authentication to an Amazon Redshift provisioned data warehouse. */
   databaseUser?: string;
-  /** The ARN of an Secrets Manager secret for authentication. */
+  /**
+   * The ARN of an Secrets Manager secret for authentication.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   usernamePasswordSecretArn?: string;
 }
 
@@ -4294,7 +5384,11 @@ export interface KnowledgeBaseRedshiftProvisionedAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationconfiguration.html | CloudFormation: QueryGenerationConfiguration}
  */
 export interface KnowledgeBaseQueryGenerationConfiguration {
-  /** The time after which query generation will time out. */
+  /**
+   * The time after which query generation will time out.
+   *
+   * Range: 1–200.
+   */
   executionTimeoutSeconds?: number;
   /** Specifies configurations for context to use during query generation. */
   generationContext?: KnowledgeBaseQueryGenerationContext;
@@ -4306,9 +5400,17 @@ export interface KnowledgeBaseQueryGenerationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationcontext.html | CloudFormation: QueryGenerationContext}
  */
 export interface KnowledgeBaseQueryGenerationContext {
-  /** An array of objects, each of which defines information about a table in the database. */
+  /**
+   * An array of objects, each of which defines information about a table in the database.
+   *
+   * Items: at most 50.
+   */
   tables?: KnowledgeBaseQueryGenerationTable[];
-  /** An array of objects, each of which defines information about example queries to help the query engine generate appropriate SQL queries. */
+  /**
+   * An array of objects, each of which defines information about example queries to help the query engine generate appropriate SQL queries.
+   *
+   * Items: at most 10.
+   */
   curatedQueries?: KnowledgeBaseCuratedQuery[];
 }
 
@@ -4318,9 +5420,17 @@ export interface KnowledgeBaseQueryGenerationContext {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationtable.html | CloudFormation: QueryGenerationTable}
  */
 export interface KnowledgeBaseQueryGenerationTable {
-  /** The name of the table for which the other fields in this object apply. */
+  /**
+   * The name of the table for which the other fields in this object apply.
+   *
+   * Pattern: `^.*\..*\..*$`.
+   */
   name: string;
-  /** A description of the table that helps the query engine understand the contents of the table. */
+  /**
+   * A description of the table that helps the query engine understand the contents of the table.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Specifies whether to include or exclude the table during query generation. If you specify `EXCLUDE` , the table will be ignored. If you specify `INCLUDE` , all other tables will be ignored. */
   inclusion?: "INCLUDE" | "EXCLUDE";
@@ -4334,9 +5444,17 @@ export interface KnowledgeBaseQueryGenerationTable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationcolumn.html | CloudFormation: QueryGenerationColumn}
  */
 export interface KnowledgeBaseQueryGenerationColumn {
-  /** The name of the column for which the other fields in this object apply. */
+  /**
+   * The name of the column for which the other fields in this object apply.
+   *
+   * Length: 1–127.
+   */
   name?: string;
-  /** A description of the column that helps the query engine understand the contents of the column. */
+  /**
+   * A description of the column that helps the query engine understand the contents of the column.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Specifies whether to include or exclude the column during query generation. If you specify `EXCLUDE` , the column will be ignored. If you specify `INCLUDE` , all other columns in the table will be ignored. */
   inclusion?: "INCLUDE" | "EXCLUDE";
@@ -4348,9 +5466,17 @@ export interface KnowledgeBaseQueryGenerationColumn {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-curatedquery.html | CloudFormation: CuratedQuery}
  */
 export interface KnowledgeBaseCuratedQuery {
-  /** An example natural language query. */
+  /**
+   * An example natural language query.
+   *
+   * Length: 1–1000.
+   */
   naturalLanguage: string;
-  /** The SQL equivalent of the natural language query. */
+  /**
+   * The SQL equivalent of the natural language query.
+   *
+   * Length: 1–1000.
+   */
   sql: string;
 }
 
@@ -4360,7 +5486,11 @@ export interface KnowledgeBaseCuratedQuery {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-managedknowledgebaseconfiguration.html | CloudFormation: ManagedKnowledgeBaseConfiguration}
  */
 export interface KnowledgeBaseManagedKnowledgeBaseConfiguration {
-  /** The ARN of the model used to create vector embeddings for the knowledge base. */
+  /**
+   * The ARN of the model used to create vector embeddings for the knowledge base.
+   *
+   * Length: 20–2048. Pattern: `^(arn:aws(-[^:]+)?:[a-z0-9-]+:[a-z0-9-]{1,20}:[0-9]{0,12}:[a-zA-Z0-9-:/._+]+)$`.
+   */
   embeddingModelArn?: string;
   /** The type of embedding model to use for the managed knowledge base. */
   embeddingModelType?: "CUSTOM" | "MANAGED";
@@ -4378,7 +5508,11 @@ export interface KnowledgeBaseManagedKnowledgeBaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-managedknowledgebaseserversideencryptionconfiguration.html | CloudFormation: ManagedKnowledgeBaseServerSideEncryptionConfiguration}
  */
 export interface KnowledgeBaseManagedKnowledgeBaseServerSideEncryptionConfiguration {
-  /** The ARN of the AWS KMS key used to encrypt the managed knowledge base. */
+  /**
+   * The ARN of the AWS KMS key used to encrypt the managed knowledge base.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -4412,9 +5546,17 @@ export interface KnowledgeBaseStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchserverlessconfiguration.html | CloudFormation: OpenSearchServerlessConfiguration}
  */
 export interface KnowledgeBaseOpenSearchServerlessConfiguration {
-  /** The Amazon Resource Name (ARN) of the OpenSearch Service vector store. */
+  /**
+   * The Amazon Resource Name (ARN) of the OpenSearch Service vector store.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(|-cn|-us-gov|-iso):aoss:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:collection/[a-z0-9-]{3,32}$`.
+   */
   collectionArn: string;
-  /** The name of the vector store. */
+  /**
+   * The name of the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorIndexName: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseOpenSearchServerlessFieldMapping;
@@ -4426,11 +5568,23 @@ export interface KnowledgeBaseOpenSearchServerlessConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchserverlessfieldmapping.html | CloudFormation: OpenSearchServerlessFieldMapping}
  */
 export interface KnowledgeBaseOpenSearchServerlessFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4440,11 +5594,23 @@ export interface KnowledgeBaseOpenSearchServerlessFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-pineconeconfiguration.html | CloudFormation: PineconeConfiguration}
  */
 export interface KnowledgeBasePineconeConfiguration {
-  /** The endpoint URL for your index management page. */
+  /**
+   * The endpoint URL for your index management page.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   connectionString: string;
-  /** The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Pinecone API key. */
+  /**
+   * The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Pinecone API key.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The namespace to be used to write new data to your database. */
+  /**
+   * The namespace to be used to write new data to your database.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   namespace?: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBasePineconeFieldMapping;
@@ -4456,9 +5622,17 @@ export interface KnowledgeBasePineconeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-pineconefieldmapping.html | CloudFormation: PineconeFieldMapping}
  */
 export interface KnowledgeBasePineconeFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4468,13 +5642,29 @@ export interface KnowledgeBasePineconeFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-rdsconfiguration.html | CloudFormation: RdsConfiguration}
  */
 export interface KnowledgeBaseRdsConfiguration {
-  /** The Amazon Resource Name (ARN) of the vector store. */
+  /**
+   * The Amazon Resource Name (ARN) of the vector store.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):rds:[a-zA-Z0-9-]*:[0-9]{12}:cluster:[a-zA-Z0-9-]{1,63}$`.
+   */
   resourceArn: string;
-  /** The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Amazon RDS database. */
+  /**
+   * The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Amazon RDS database.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The name of your Amazon RDS database. */
+  /**
+   * The name of your Amazon RDS database.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   databaseName: string;
-  /** The name of the table in the database. */
+  /**
+   * The name of the table in the database.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\.\-]+$`.
+   */
   tableName: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseRdsFieldMapping;
@@ -4486,15 +5676,35 @@ export interface KnowledgeBaseRdsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-rdsfieldmapping.html | CloudFormation: RdsFieldMapping}
  */
 export interface KnowledgeBaseRdsFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the ID for each entry. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the ID for each entry.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   primaryKeyField: string;
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   metadataField: string;
-  /** Provide a name for the universal metadata field where Amazon Bedrock will store any custom metadata from your data source. */
+  /**
+   * Provide a name for the universal metadata field where Amazon Bedrock will store any custom metadata from your data source.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   customMetadataField?: string;
 }
 
@@ -4504,19 +5714,47 @@ export interface KnowledgeBaseRdsFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-mongodbatlasconfiguration.html | CloudFormation: MongoDbAtlasConfiguration}
  */
 export interface KnowledgeBaseMongoDbAtlasConfiguration {
-  /** The endpoint URL of your MongoDB Atlas cluster for your knowledge base. */
+  /**
+   * The endpoint URL of your MongoDB Atlas cluster for your knowledge base.
+   *
+   * Length: at most 2048. Pattern: `^[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+\.mongodb\.net$`.
+   */
   endpoint: string;
-  /** The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that contains user credentials for your MongoDB Atlas cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that contains user credentials for your MongoDB Atlas cluster.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The database name in your MongoDB Atlas cluster for your knowledge base. */
+  /**
+   * The database name in your MongoDB Atlas cluster for your knowledge base.
+   *
+   * Length: at most 63. Pattern: `^.*$`.
+   */
   databaseName: string;
-  /** The collection name of the knowledge base in MongoDB Atlas. */
+  /**
+   * The collection name of the knowledge base in MongoDB Atlas.
+   *
+   * Length: at most 63. Pattern: `^.*$`.
+   */
   collectionName: string;
-  /** The name of the MongoDB Atlas vector search index. */
+  /**
+   * The name of the MongoDB Atlas vector search index.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorIndexName: string;
-  /** The name of the text search index in the MongoDB collection. This is required for using the hybrid search feature. */
+  /**
+   * The name of the text search index in the MongoDB collection. This is required for using the hybrid search feature.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textIndexName?: string;
-  /** The name of the VPC endpoint service in your account that is connected to your MongoDB Atlas cluster. */
+  /**
+   * The name of the VPC endpoint service in your account that is connected to your MongoDB Atlas cluster.
+   *
+   * Length: at most 255. Pattern: `^(?:arn:aws(?:-us-gov|-cn|-iso|-iso-[a-z])*:.+:.*:\d+:.+/.+$|[a-zA-Z0-9*]+[a-zA-Z0-9._-]*)$`.
+   */
   endpointServiceName?: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseMongoDbAtlasFieldMapping;
@@ -4528,11 +5766,23 @@ export interface KnowledgeBaseMongoDbAtlasConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-mongodbatlasfieldmapping.html | CloudFormation: MongoDbAtlasFieldMapping}
  */
 export interface KnowledgeBaseMongoDbAtlasFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4542,7 +5792,11 @@ export interface KnowledgeBaseMongoDbAtlasFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-neptuneanalyticsconfiguration.html | CloudFormation: NeptuneAnalyticsConfiguration}
  */
 export interface KnowledgeBaseNeptuneAnalyticsConfiguration {
-  /** The Amazon Resource Name (ARN) of the Neptune Analytics vector store. */
+  /**
+   * The Amazon Resource Name (ARN) of the Neptune Analytics vector store.
+   *
+   * Length: 1–255. Pattern: `^arn:aws(|-cn|-us-gov):neptune-graph:[a-zA-Z0-9-]*:[0-9]{12}:graph\/g-[a-zA-Z0-9]{10}$`.
+   */
   graphArn: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseNeptuneAnalyticsFieldMapping;
@@ -4554,9 +5808,17 @@ export interface KnowledgeBaseNeptuneAnalyticsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-neptuneanalyticsfieldmapping.html | CloudFormation: NeptuneAnalyticsFieldMapping}
  */
 export interface KnowledgeBaseNeptuneAnalyticsFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4570,7 +5832,11 @@ export interface KnowledgeBaseS3VectorsConfiguration {
   vectorBucketArn?: string;
   /** The Amazon Resource Name (ARN) of the vector index used for the knowledge base. This ARN identifies the specific vector index resource within Amazon Bedrock. */
   indexArn?: string;
-  /** The name of the vector index used for the knowledge base. This name identifies the vector index within the Amazon Bedrock service. */
+  /**
+   * The name of the vector index used for the knowledge base. This name identifies the vector index within the Amazon Bedrock service.
+   *
+   * Length: 3–63.
+   */
   indexName?: string;
 }
 
@@ -4580,11 +5846,23 @@ export interface KnowledgeBaseS3VectorsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchmanagedclusterconfiguration.html | CloudFormation: OpenSearchManagedClusterConfiguration}
  */
 export interface KnowledgeBaseOpenSearchManagedClusterConfiguration {
-  /** The Amazon Resource Name (ARN) of the OpenSearch domain. */
+  /**
+   * The Amazon Resource Name (ARN) of the OpenSearch domain.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:es:([a-z]{2,}-){2,}\d:\d{12}:domain/[a-z][a-z0-9-]{3,28}$`.
+   */
   domainArn: string;
-  /** The endpoint URL the OpenSearch domain. */
+  /**
+   * The endpoint URL the OpenSearch domain.
+   *
+   * Length: at most 2048. Pattern: `^https://.*$`.
+   */
   domainEndpoint: string;
-  /** The name of the vector store. */
+  /**
+   * The name of the vector store.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   vectorIndexName: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseOpenSearchManagedClusterFieldMapping;
@@ -4596,11 +5874,23 @@ export interface KnowledgeBaseOpenSearchManagedClusterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchmanagedclusterfieldmapping.html | CloudFormation: OpenSearchManagedClusterFieldMapping}
  */
 export interface KnowledgeBaseOpenSearchManagedClusterFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4609,16 +5899,20 @@ export interface KnowledgeBaseOpenSearchManagedClusterFieldMapping {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-knowledgebasepolicy.html | CloudFormation: AWS::Bedrock::KnowledgeBasePolicy}
  */
-export const KnowledgeBasePolicy = cloudControlType<KnowledgeBasePolicyArgs, KnowledgeBasePolicyOutputs>("AWS::Bedrock::KnowledgeBasePolicy", "aws:bedrock:KnowledgeBasePolicy", '{"p":[["KnowledgeBaseId","string",67],["PolicyDocument","json",1],["RevisionId","string",8]],"id":["KnowledgeBaseId"]}');
+export const KnowledgeBasePolicy = cloudControlType<KnowledgeBasePolicyArgs, KnowledgeBasePolicyOutputs>("AWS::Bedrock::KnowledgeBasePolicy", "aws:bedrock:KnowledgeBasePolicy", '{"p":[["KnowledgeBaseId","string",67],["PolicyDocument","json",1],["RevisionId","string",8]],"id":["KnowledgeBaseId"],"reg":{"h":"crud","co":["KnowledgeBaseId"],"ro":["RevisionId"],"tg":[false,true,true]}}');
 /** A {@link KnowledgeBasePolicy} instance: its attributes as typed outputs. */
 export type KnowledgeBasePolicy = InstanceType<typeof KnowledgeBasePolicy>;
 
 /** Inputs of {@link KnowledgeBasePolicy}. */
 export interface KnowledgeBasePolicyArgs {
-  /** The unique identifier of the knowledge base */
+  /**
+   * The unique identifier of the knowledge base
+   *
+   * Length: 1–10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   knowledgeBaseId: string;
   /** The IAM policy document defining access permissions for the knowledge base */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link KnowledgeBasePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -4632,19 +5926,35 @@ export interface KnowledgeBasePolicyOutputs extends KnowledgeBasePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-prompt.html | CloudFormation: AWS::Bedrock::Prompt}
  */
-export const Prompt = cloudControlType<PromptArgs, PromptOutputs>("AWS::Bedrock::Prompt", "aws:bedrock:Prompt", '{"p":[["DefaultVariant","string"],["Description","string"],["Name","string",1],["Variants",["array",["ref","PromptVariant"]]],["Tags",["map","string"]],["CustomerEncryptionKeyArn","string"],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"],["UpdatedAt","string",8],["Version","string",8]],"id":["Arn"],"d":{"PromptVariant":[["Name","string",1],["TemplateType",["enum","TEXT","CHAT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string"],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["GenAiResource",["ref","PromptGenAiResource"]],["AdditionalModelRequestFields","json"],["Metadata",["array",["ref","PromptMetadataEntry"]]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"]],["Chat",["ref","ChatPromptTemplateConfiguration"]]],"TextPromptTemplateConfiguration":[["Text","string"],["TextS3Location",["ref","TextS3Location"]],["InputVariables",["array",["ref","PromptInputVariable"]]],["CachePoint",["ref","CachePointBlock"]]],"TextS3Location":[["Bucket","string",1],["Key","string",1],["Version","string"]],"PromptInputVariable":[["Name","string"]],"CachePointBlock":[["Type",["enum","default"],1]],"ChatPromptTemplateConfiguration":[["Messages",["array",["ref","Message"]],1],["System",["array",["ref","SystemContentBlock"]]],["ToolConfiguration",["ref","ToolConfiguration"]],["InputVariables",["array",["ref","PromptInputVariable"]]]],"Message":[["Role",["enum","user","assistant"],1],["Content",["array",["ref","ContentBlock"]],1]],"ContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"SystemContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"ToolConfiguration":[["Tools",["array",["ref","Tool"]],1],["ToolChoice",["ref","ToolChoice"]]],"Tool":[["ToolSpec",["ref","ToolSpecification"]],["CachePoint",["ref","CachePointBlock"]]],"ToolSpecification":[["Name","string",1],["Description","string"],["InputSchema",["ref","ToolInputSchema"],1]],"ToolInputSchema":[["Json","json",1]],"ToolChoice":[["Auto","json"],["Any","json"],["Tool",["ref","SpecificToolChoice"]]],"SpecificToolChoice":[["Name","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"PromptGenAiResource":[["Agent",["ref","PromptAgentResource"],1]],"PromptAgentResource":[["AgentIdentifier","string",1]],"PromptMetadataEntry":[["Key","string",1],["Value","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:prompt/${PromptId}"}');
+export const Prompt = cloudControlType<PromptArgs, PromptOutputs>("AWS::Bedrock::Prompt", "aws:bedrock:Prompt", '{"p":[["DefaultVariant","string"],["Description","string"],["Name","string",1],["Variants",["array",["ref","PromptVariant"]]],["Tags",["map","string"]],["CustomerEncryptionKeyArn","string"],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"],["UpdatedAt","string",8],["Version","string",8]],"id":["Arn"],"d":{"PromptVariant":[["Name","string",1],["TemplateType",["enum","TEXT","CHAT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string"],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["GenAiResource",["ref","PromptGenAiResource"]],["AdditionalModelRequestFields","json"],["Metadata",["array",["ref","PromptMetadataEntry"]]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"]],["Chat",["ref","ChatPromptTemplateConfiguration"]]],"TextPromptTemplateConfiguration":[["Text","string"],["TextS3Location",["ref","TextS3Location"]],["InputVariables",["array",["ref","PromptInputVariable"]]],["CachePoint",["ref","CachePointBlock"]]],"TextS3Location":[["Bucket","string",1],["Key","string",1],["Version","string"]],"PromptInputVariable":[["Name","string"]],"CachePointBlock":[["Type",["enum","default"],1]],"ChatPromptTemplateConfiguration":[["Messages",["array",["ref","Message"]],1],["System",["array",["ref","SystemContentBlock"]]],["ToolConfiguration",["ref","ToolConfiguration"]],["InputVariables",["array",["ref","PromptInputVariable"]]]],"Message":[["Role",["enum","user","assistant"],1],["Content",["array",["ref","ContentBlock"]],1]],"ContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"SystemContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"ToolConfiguration":[["Tools",["array",["ref","Tool"]],1],["ToolChoice",["ref","ToolChoice"]]],"Tool":[["ToolSpec",["ref","ToolSpecification"]],["CachePoint",["ref","CachePointBlock"]]],"ToolSpecification":[["Name","string",1],["Description","string"],["InputSchema",["ref","ToolInputSchema"],1]],"ToolInputSchema":[["Json","json",1]],"ToolChoice":[["Auto","json"],["Any","json"],["Tool",["ref","SpecificToolChoice"]]],"SpecificToolChoice":[["Name","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"PromptGenAiResource":[["Agent",["ref","PromptAgentResource"],1]],"PromptAgentResource":[["AgentIdentifier","string",1]],"PromptMetadataEntry":[["Key","string",1],["Value","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Variants/*/TemplateConfiguration/Text/TextS3Location"],"ro":["Arn","CreatedAt","Id","UpdatedAt","Version"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:prompt/${PromptId}"}');
 /** A {@link Prompt} instance: its attributes as typed outputs. */
 export type Prompt = InstanceType<typeof Prompt>;
 
 /** Inputs of {@link Prompt}. */
 export interface PromptArgs {
-  /** The name of the default variant for the prompt. This value must match the `name` field in the relevant [PromptVariant](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_PromptVariant.html) object. */
+  /**
+   * The name of the default variant for the prompt. This value must match the `name` field in the relevant [PromptVariant](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_PromptVariant.html) object.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   defaultVariant?: string;
-  /** The description of the prompt. */
+  /**
+   * The description of the prompt.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The name of the prompt. */
+  /**
+   * The name of the prompt.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** A list of objects, each containing details about a variant of the prompt. */
+  /**
+   * A list of objects, each containing details about a variant of the prompt.
+   *
+   * Items: 0–3.
+   */
   variants?: PromptPromptVariant[];
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -4653,7 +5963,11 @@ export interface PromptArgs {
    * - [Tagging best practices](https://docs.aws.amazon.com/tag-editor/latest/userguide/tagging.html#tag-best-practices)
    */
   tags?: Record<string, string>;
-  /** The Amazon Resource Name (ARN) of the KMS key that the prompt is encrypted with. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key that the prompt is encrypted with.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   customerEncryptionKeyArn?: string;
 }
 
@@ -4677,13 +5991,21 @@ export interface PromptOutputs extends PromptArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptvariant.html | CloudFormation: PromptVariant}
  */
 export interface PromptPromptVariant {
-  /** The name of the prompt variant. */
+  /**
+   * The name of the prompt variant.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
   /** The type of prompt template to use. */
   templateType: "TEXT" | "CHAT";
   /** Contains configurations for the prompt template. */
   templateConfiguration: PromptPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains inference configurations for the prompt variant. */
   inferenceConfiguration?: PromptPromptInferenceConfiguration;
@@ -4691,7 +6013,11 @@ export interface PromptPromptVariant {
   genAiResource?: PromptPromptGenAiResource;
   /** Contains model-specific inference configurations that aren't in the `inferenceConfiguration` field. To see model-specific inference parameters, see [Inference request parameters and response fields for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) . */
   additionalModelRequestFields?: Record<string, unknown>;
-  /** An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant. */
+  /**
+   * An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant.
+   *
+   * Items: 0–50.
+   */
   metadata?: PromptPromptMetadataEntry[];
 }
 
@@ -4713,11 +6039,19 @@ export interface PromptPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface PromptTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text?: string;
   /** The Amazon S3 location of the prompt text. */
   textS3Location?: PromptTextS3Location;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptPromptInputVariable[];
   /** A cache checkpoint within a template configuration. */
   cachePoint?: PromptCachePointBlock;
@@ -4729,11 +6063,23 @@ export interface PromptTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-texts3location.html | CloudFormation: TextS3Location}
  */
 export interface PromptTextS3Location {
-  /** The Amazon S3 bucket containing the prompt text. */
+  /**
+   * The Amazon S3 bucket containing the prompt text.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The object key for the Amazon S3 location. */
+  /**
+   * The object key for the Amazon S3 location.
+   *
+   * Length: 1–1024.
+   */
   key: string;
-  /** The version of the Amazon S3 location to use. */
+  /**
+   * The version of the Amazon S3 location to use.
+   *
+   * Length: 1–1024.
+   */
   version?: string;
 }
 
@@ -4743,7 +6089,11 @@ export interface PromptTextS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface PromptPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -4763,13 +6113,25 @@ export interface PromptCachePointBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-chatprompttemplateconfiguration.html | CloudFormation: ChatPromptTemplateConfiguration}
  */
 export interface PromptChatPromptTemplateConfiguration {
-  /** Contains messages in the chat for the prompt. */
+  /**
+   * Contains messages in the chat for the prompt.
+   *
+   * Items: at least 0.
+   */
   messages: PromptMessage[];
-  /** Contains system prompts to provide context to the model or to describe how it should behave. */
+  /**
+   * Contains system prompts to provide context to the model or to describe how it should behave.
+   *
+   * Items: at least 0.
+   */
   system?: PromptSystemContentBlock[];
   /** Configuration information for the tools that the model can use when generating a response. */
   toolConfiguration?: PromptToolConfiguration;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptPromptInputVariable[];
 }
 
@@ -4788,6 +6150,8 @@ export interface PromptMessage {
    * - You can include up to five documents. Each document's size must be no more than 4.5 MB.
    * - If you include a `ContentBlock` with a `document` field in the array, you must also include a `ContentBlock` with a `text` field.
    * - You can only include images and documents if the `role` is `user` .
+   *
+   * Items: at least 1.
    */
   content: PromptContentBlock[];
 }
@@ -4798,7 +6162,11 @@ export interface PromptMessage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-contentblock.html | CloudFormation: ContentBlock}
  */
 export interface PromptContentBlock {
-  /** Text to include in the message. */
+  /**
+   * Text to include in the message.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the message. */
   cachePoint?: PromptCachePointBlock;
@@ -4810,7 +6178,11 @@ export interface PromptContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-systemcontentblock.html | CloudFormation: SystemContentBlock}
  */
 export interface PromptSystemContentBlock {
-  /** A system prompt for the model. */
+  /**
+   * A system prompt for the model.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the system prompt. */
   cachePoint?: PromptCachePointBlock;
@@ -4822,7 +6194,11 @@ export interface PromptSystemContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-toolconfiguration.html | CloudFormation: ToolConfiguration}
  */
 export interface PromptToolConfiguration {
-  /** An array of tools that you want to pass to a model. */
+  /**
+   * An array of tools that you want to pass to a model.
+   *
+   * Items: at least 1.
+   */
   tools: PromptTool[];
   /** If supported by model, forces the model to request a tool. */
   toolChoice?: PromptToolChoice;
@@ -4846,9 +6222,17 @@ export interface PromptTool {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-toolspecification.html | CloudFormation: ToolSpecification}
  */
 export interface PromptToolSpecification {
-  /** The name for the tool. */
+  /**
+   * The name for the tool.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The description for the tool. */
+  /**
+   * The description for the tool.
+   *
+   * Length: at least 1.
+   */
   description?: string;
   /** The input schema for the tool in JSON format. */
   inputSchema: PromptToolInputSchema;
@@ -4886,7 +6270,11 @@ export interface PromptToolChoice {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-specifictoolchoice.html | CloudFormation: SpecificToolChoice}
  */
 export interface PromptSpecificToolChoice {
-  /** The name of the tool that the model must request. */
+  /**
+   * The name of the tool that the model must request.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
 }
 
@@ -4906,13 +6294,29 @@ export interface PromptPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface PromptPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–512000.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -4932,7 +6336,11 @@ export interface PromptPromptGenAiResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptagentresource.html | CloudFormation: PromptAgentResource}
  */
 export interface PromptPromptAgentResource {
-  /** The ARN of the agent with which to use the prompt. */
+  /**
+   * The ARN of the agent with which to use the prompt.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentIdentifier: string;
 }
 
@@ -4942,9 +6350,17 @@ export interface PromptPromptAgentResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptmetadataentry.html | CloudFormation: PromptMetadataEntry}
  */
 export interface PromptPromptMetadataEntry {
-  /** The key of a metadata tag for a prompt variant. */
+  /**
+   * The key of a metadata tag for a prompt variant.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   key: string;
-  /** The value of a metadata tag for a prompt variant. */
+  /**
+   * The value of a metadata tag for a prompt variant.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   value: string;
 }
 
@@ -4953,15 +6369,23 @@ export interface PromptPromptMetadataEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-promptversion.html | CloudFormation: AWS::Bedrock::PromptVersion}
  */
-export const PromptVersion = cloudControlType<PromptVersionArgs, PromptVersionOutputs>("AWS::Bedrock::PromptVersion", "aws:bedrock:PromptVersion", '{"p":[["PromptArn","string",67],["Description","string",66],["Tags",["map","string"],66],["Arn","string",72],["CreatedAt","string",8],["PromptId","string",8],["UpdatedAt","string",8],["Version","string",8],["Name","string",8],["DefaultVariant","string",8],["Variants",["array",["ref","PromptVariant"]],8],["CustomerEncryptionKeyArn","string",8]],"id":["Arn"],"d":{"PromptVariant":[["Name","string",1],["TemplateType",["enum","TEXT","CHAT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string"],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["GenAiResource",["ref","PromptGenAiResource"]],["AdditionalModelRequestFields","json"],["Metadata",["array",["ref","PromptMetadataEntry"]]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"]],["Chat",["ref","ChatPromptTemplateConfiguration"]]],"TextPromptTemplateConfiguration":[["Text","string",1],["InputVariables",["array",["ref","PromptInputVariable"]]],["CachePoint",["ref","CachePointBlock"]]],"PromptInputVariable":[["Name","string"]],"CachePointBlock":[["Type",["enum","default"],1]],"ChatPromptTemplateConfiguration":[["Messages",["array",["ref","Message"]],1],["System",["array",["ref","SystemContentBlock"]]],["ToolConfiguration",["ref","ToolConfiguration"]],["InputVariables",["array",["ref","PromptInputVariable"]]]],"Message":[["Role",["enum","user","assistant"],1],["Content",["array",["ref","ContentBlock"]],1]],"ContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"SystemContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"ToolConfiguration":[["Tools",["array",["ref","Tool"]],1],["ToolChoice",["ref","ToolChoice"]]],"Tool":[["ToolSpec",["ref","ToolSpecification"]],["CachePoint",["ref","CachePointBlock"]]],"ToolSpecification":[["Name","string",1],["Description","string"],["InputSchema",["ref","ToolInputSchema"],1]],"ToolInputSchema":[["Json","json",1]],"ToolChoice":[["Auto","json"],["Any","json"],["Tool",["ref","SpecificToolChoice"]]],"SpecificToolChoice":[["Name","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"PromptGenAiResource":[["Agent",["ref","PromptAgentResource"],1]],"PromptAgentResource":[["AgentIdentifier","string",1]],"PromptMetadataEntry":[["Key","string",1],["Value","string",1]]},"tags":["Tags","map"]}');
+export const PromptVersion = cloudControlType<PromptVersionArgs, PromptVersionOutputs>("AWS::Bedrock::PromptVersion", "aws:bedrock:PromptVersion", '{"p":[["PromptArn","string",67],["Description","string",66],["Tags",["map","string"],66],["Arn","string",72],["CreatedAt","string",8],["PromptId","string",8],["UpdatedAt","string",8],["Version","string",8],["Name","string",8],["DefaultVariant","string",8],["Variants",["array",["ref","PromptVariant"]],8],["CustomerEncryptionKeyArn","string",8]],"id":["Arn"],"d":{"PromptVariant":[["Name","string",1],["TemplateType",["enum","TEXT","CHAT"],1],["TemplateConfiguration",["ref","PromptTemplateConfiguration"],1],["ModelId","string"],["InferenceConfiguration",["ref","PromptInferenceConfiguration"]],["GenAiResource",["ref","PromptGenAiResource"]],["AdditionalModelRequestFields","json"],["Metadata",["array",["ref","PromptMetadataEntry"]]]],"PromptTemplateConfiguration":[["Text",["ref","TextPromptTemplateConfiguration"]],["Chat",["ref","ChatPromptTemplateConfiguration"]]],"TextPromptTemplateConfiguration":[["Text","string",1],["InputVariables",["array",["ref","PromptInputVariable"]]],["CachePoint",["ref","CachePointBlock"]]],"PromptInputVariable":[["Name","string"]],"CachePointBlock":[["Type",["enum","default"],1]],"ChatPromptTemplateConfiguration":[["Messages",["array",["ref","Message"]],1],["System",["array",["ref","SystemContentBlock"]]],["ToolConfiguration",["ref","ToolConfiguration"]],["InputVariables",["array",["ref","PromptInputVariable"]]]],"Message":[["Role",["enum","user","assistant"],1],["Content",["array",["ref","ContentBlock"]],1]],"ContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"SystemContentBlock":[["Text","string"],["CachePoint",["ref","CachePointBlock"]]],"ToolConfiguration":[["Tools",["array",["ref","Tool"]],1],["ToolChoice",["ref","ToolChoice"]]],"Tool":[["ToolSpec",["ref","ToolSpecification"]],["CachePoint",["ref","CachePointBlock"]]],"ToolSpecification":[["Name","string",1],["Description","string"],["InputSchema",["ref","ToolInputSchema"],1]],"ToolInputSchema":[["Json","json",1]],"ToolChoice":[["Auto","json"],["Any","json"],["Tool",["ref","SpecificToolChoice"]]],"SpecificToolChoice":[["Name","string",1]],"PromptInferenceConfiguration":[["Text",["ref","PromptModelInferenceConfiguration"],1]],"PromptModelInferenceConfiguration":[["Temperature","number"],["TopP","number"],["MaxTokens","number"],["StopSequences",["array","string"]]],"PromptGenAiResource":[["Agent",["ref","PromptAgentResource"],1]],"PromptAgentResource":[["AgentIdentifier","string",1]],"PromptMetadataEntry":[["Key","string",1],["Value","string",1]]},"tags":["Tags","map"],"reg":{"h":"crdl","co":["PromptArn","Description","Tags"],"ro":["Arn","CreatedAt","PromptId","UpdatedAt","Version","Name","DefaultVariant","Variants","CustomerEncryptionKeyArn"],"tg":[true,true,false]}}');
 /** A {@link PromptVersion} instance: its attributes as typed outputs. */
 export type PromptVersion = InstanceType<typeof PromptVersion>;
 
 /** Inputs of {@link PromptVersion}. */
 export interface PromptVersionArgs {
-  /** The Amazon Resource Name (ARN) of the version of the prompt. */
+  /**
+   * The Amazon Resource Name (ARN) of the version of the prompt.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:prompt/[0-9a-zA-Z]{10})$`.
+   */
   promptArn: string;
-  /** The description of the prompt version. */
+  /**
+   * The description of the prompt version.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** A map of tags attached to the prompt version and their values. */
   tags?: Record<string, string>;
@@ -4995,13 +6419,21 @@ export interface PromptVersionOutputs extends PromptVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptvariant.html | CloudFormation: PromptVariant}
  */
 export interface PromptVersionPromptVariant {
-  /** The name of the prompt variant. */
+  /**
+   * The name of the prompt variant.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
   /** The type of prompt template to use. */
   templateType: "TEXT" | "CHAT";
   /** Contains configurations for the prompt template. */
   templateConfiguration: PromptVersionPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains inference configurations for the prompt variant. */
   inferenceConfiguration?: PromptVersionPromptInferenceConfiguration;
@@ -5009,7 +6441,11 @@ export interface PromptVersionPromptVariant {
   genAiResource?: PromptVersionPromptGenAiResource;
   /** Contains model-specific inference configurations that aren't in the `inferenceConfiguration` field. To see model-specific inference parameters, see [Inference request parameters and response fields for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) . */
   additionalModelRequestFields?: Record<string, unknown>;
-  /** An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant. */
+  /**
+   * An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant.
+   *
+   * Items: 0–50.
+   */
   metadata?: PromptVersionPromptMetadataEntry[];
 }
 
@@ -5031,9 +6467,17 @@ export interface PromptVersionPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface PromptVersionTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text: string;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptVersionPromptInputVariable[];
   /** A cache checkpoint within a template configuration. */
   cachePoint?: PromptVersionCachePointBlock;
@@ -5045,7 +6489,11 @@ export interface PromptVersionTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface PromptVersionPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -5065,13 +6513,25 @@ export interface PromptVersionCachePointBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-chatprompttemplateconfiguration.html | CloudFormation: ChatPromptTemplateConfiguration}
  */
 export interface PromptVersionChatPromptTemplateConfiguration {
-  /** Contains messages in the chat for the prompt. */
+  /**
+   * Contains messages in the chat for the prompt.
+   *
+   * Items: at least 0.
+   */
   messages: PromptVersionMessage[];
-  /** Contains system prompts to provide context to the model or to describe how it should behave. */
+  /**
+   * Contains system prompts to provide context to the model or to describe how it should behave.
+   *
+   * Items: at least 0.
+   */
   system?: PromptVersionSystemContentBlock[];
   /** Configuration information for the tools that the model can use when generating a response. */
   toolConfiguration?: PromptVersionToolConfiguration;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptVersionPromptInputVariable[];
 }
 
@@ -5090,6 +6550,8 @@ export interface PromptVersionMessage {
    * - You can include up to five documents. Each document's size must be no more than 4.5 MB.
    * - If you include a `ContentBlock` with a `document` field in the array, you must also include a `ContentBlock` with a `text` field.
    * - You can only include images and documents if the `role` is `user` .
+   *
+   * Items: at least 1.
    */
   content: PromptVersionContentBlock[];
 }
@@ -5100,7 +6562,11 @@ export interface PromptVersionMessage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-contentblock.html | CloudFormation: ContentBlock}
  */
 export interface PromptVersionContentBlock {
-  /** Text to include in the message. */
+  /**
+   * Text to include in the message.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the message. */
   cachePoint?: PromptVersionCachePointBlock;
@@ -5112,7 +6578,11 @@ export interface PromptVersionContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-systemcontentblock.html | CloudFormation: SystemContentBlock}
  */
 export interface PromptVersionSystemContentBlock {
-  /** A system prompt for the model. */
+  /**
+   * A system prompt for the model.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the system prompt. */
   cachePoint?: PromptVersionCachePointBlock;
@@ -5124,7 +6594,11 @@ export interface PromptVersionSystemContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-toolconfiguration.html | CloudFormation: ToolConfiguration}
  */
 export interface PromptVersionToolConfiguration {
-  /** An array of tools that you want to pass to a model. */
+  /**
+   * An array of tools that you want to pass to a model.
+   *
+   * Items: at least 1.
+   */
   tools: PromptVersionTool[];
   /** If supported by model, forces the model to request a tool. */
   toolChoice?: PromptVersionToolChoice;
@@ -5148,9 +6622,17 @@ export interface PromptVersionTool {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-toolspecification.html | CloudFormation: ToolSpecification}
  */
 export interface PromptVersionToolSpecification {
-  /** The name for the tool. */
+  /**
+   * The name for the tool.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The description for the tool. */
+  /**
+   * The description for the tool.
+   *
+   * Length: at least 1.
+   */
   description?: string;
   /** The input schema for the tool in JSON format. */
   inputSchema: PromptVersionToolInputSchema;
@@ -5188,7 +6670,11 @@ export interface PromptVersionToolChoice {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-specifictoolchoice.html | CloudFormation: SpecificToolChoice}
  */
 export interface PromptVersionSpecificToolChoice {
-  /** The name of the tool that the model must request. */
+  /**
+   * The name of the tool that the model must request.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
 }
 
@@ -5208,13 +6694,29 @@ export interface PromptVersionPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface PromptVersionPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–4096.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -5234,7 +6736,11 @@ export interface PromptVersionPromptGenAiResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptagentresource.html | CloudFormation: PromptAgentResource}
  */
 export interface PromptVersionPromptAgentResource {
-  /** The ARN of the agent with which to use the prompt. */
+  /**
+   * The ARN of the agent with which to use the prompt.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentIdentifier: string;
 }
 
@@ -5244,9 +6750,17 @@ export interface PromptVersionPromptAgentResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptmetadataentry.html | CloudFormation: PromptMetadataEntry}
  */
 export interface PromptVersionPromptMetadataEntry {
-  /** The key of a metadata tag for a prompt variant. */
+  /**
+   * The key of a metadata tag for a prompt variant.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   key: string;
-  /** The value of a metadata tag for a prompt variant. */
+  /**
+   * The value of a metadata tag for a prompt variant.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   value: string;
 }
 
@@ -5255,16 +6769,20 @@ export interface PromptVersionPromptMetadataEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-resourcepolicy.html | CloudFormation: AWS::Bedrock::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Bedrock::ResourcePolicy", "aws:bedrock:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Bedrock::ResourcePolicy", "aws:bedrock:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"],"reg":{"h":"crud","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** The ARN of the Bedrock Guardrail or Guardrail Profile resource */
+  /**
+   * The ARN of the Bedrock Guardrail or Guardrail Profile resource
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[a-z]+)*:bedrock:[a-z0-9-]+:[0-9]{12}:(guardrail|guardrail-profile)/[a-z0-9]+$`.
+   */
   resourceArn: string;
   /** The IAM policy document defining access permissions for the guardrail and guardrail profile resources */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -5274,9 +6792,11 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
 /**
  * Definition of AWS::Bedrock::Session Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Bedrock::Session: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-session.html | CloudFormation: AWS::Bedrock::Session}
  */
-export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Bedrock::Session", "aws:bedrock:Session", '{"p":[["SessionMetadata",["map","string"]],["EncryptionKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["SessionArn","string",72],["SessionId","string",72],["SessionStatus",["enum","ACTIVE","EXPIRED","ENDED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["SessionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock:${Region}:${Account}:session/${SessionId}"}');
+export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Bedrock::Session", "aws:bedrock:Session", '{"p":[["SessionMetadata",["map","string"]],["EncryptionKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["SessionArn","string",72],["SessionId","string",72],["SessionStatus",["enum","ACTIVE","EXPIRED","ENDED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["SessionArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:session/${SessionId}"}');
 /** A {@link Session} instance: its attributes as typed outputs. */
 export type Session = InstanceType<typeof Session>;
 

@@ -13,21 +13,43 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-apikeycredentialprovider.html | CloudFormation: AWS::BedrockAgentCore::ApiKeyCredentialProvider}
  */
-export const ApiKeyCredentialProvider = cloudControlType<ApiKeyCredentialProviderArgs, ApiKeyCredentialProviderOutputs>("AWS::BedrockAgentCore::ApiKeyCredentialProvider", "aws:bedrockagentcore:ApiKeyCredentialProvider", '{"p":[["Name","string",67],["ApiKey","string"],["ApiKeySecretConfig",["ref","SecretReference"]],["ApiKeySecretSource",["enum","MANAGED","EXTERNAL"]],["Tags",["array",["ref","Tag"]]],["CredentialProviderArn","string",72],["ApiKeySecretArn",["ref","ApiKeySecretArn"],8],["ApiKeySecretJsonKey","string",8],["CreatedTime","string",8],["LastUpdatedTime","string",8]],"id":["CredentialProviderArn"],"d":{"SecretReference":[["SecretId","string",1],["JsonKey","string",1]],"ApiKeySecretArn":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const ApiKeyCredentialProvider = cloudControlType<ApiKeyCredentialProviderArgs, ApiKeyCredentialProviderOutputs>("AWS::BedrockAgentCore::ApiKeyCredentialProvider", "aws:bedrockagentcore:ApiKeyCredentialProvider", '{"p":[["Name","string",67],["ApiKey","string",16],["ApiKeySecretConfig",["ref","SecretReference"],16],["ApiKeySecretSource",["enum","MANAGED","EXTERNAL"],16],["Tags",["array",["ref","Tag"]]],["CredentialProviderArn","string",72],["ApiKeySecretArn",["ref","ApiKeySecretArn"],8],["ApiKeySecretJsonKey","string",8],["CreatedTime","string",8],["LastUpdatedTime","string",8]],"id":["CredentialProviderArn"],"d":{"SecretReference":[["SecretId","string",1],["JsonKey","string",1]],"ApiKeySecretArn":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ApiKey","ApiKeySecretConfig","ApiKeySecretSource"],"co":["Name"],"ro":["CredentialProviderArn","ApiKeySecretArn","ApiKeySecretJsonKey","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ApiKeyCredentialProvider} instance: its attributes as typed outputs. */
 export type ApiKeyCredentialProvider = InstanceType<typeof ApiKeyCredentialProvider>;
 
 /** Inputs of {@link ApiKeyCredentialProvider}. */
 export interface ApiKeyCredentialProviderArgs {
-  /** The name of the API key credential provider */
+  /**
+   * The name of the API key credential provider
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name: string;
-  /** The API key to use for authentication */
+  /**
+   * The API key to use for authentication
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–65536.
+   */
   apiKey?: string;
-  /** A reference to a customer-provided secret stored in AWS Secrets Manager */
+  /**
+   * A reference to a customer-provided secret stored in AWS Secrets Manager
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   apiKeySecretConfig?: ApiKeyCredentialProviderSecretReference;
-  /** The source of the API key secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
+  /**
+   * The source of the API key secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   apiKeySecretSource?: "MANAGED" | "EXTERNAL";
-  /** Tags to assign to the API key credential provider */
+  /**
+   * Tags to assign to the API key credential provider
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -51,9 +73,17 @@ export interface ApiKeyCredentialProviderOutputs extends ApiKeyCredentialProvide
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-apikeycredentialprovider-secretreference.html | CloudFormation: SecretReference}
  */
 export interface ApiKeyCredentialProviderSecretReference {
-  /** The ID or ARN of the secret in AWS Secrets Manager */
+  /**
+   * The ID or ARN of the secret in AWS Secrets Manager
+   *
+   * Length: 1–2048.
+   */
   secretId: string;
-  /** The JSON key within the secret that contains the credential value */
+  /**
+   * The JSON key within the secret that contains the credential value
+   *
+   * Length: 1–128.
+   */
   jsonKey: string;
 }
 
@@ -63,7 +93,11 @@ export interface ApiKeyCredentialProviderSecretReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-apikeycredentialprovider-apikeysecretarn.html | CloudFormation: ApiKeySecretArn}
  */
 export interface ApiKeyCredentialProviderApiKeySecretArn {
-  /** The ARN of the secret in AWS Secrets Manager */
+  /**
+   * The ARN of the secret in AWS Secrets Manager
+   *
+   * Pattern: `^arn:(aws|aws-us-gov):secretsmanager:[A-Za-z0-9-]{1,64}:[0-9]{12}:secret:[a-zA-Z0-9-_/+=.\@!]+$`.
+   */
   secretArn: string;
 }
 
@@ -76,7 +110,7 @@ export interface ApiKeyCredentialProviderApiKeySecretArn {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-browsercustom.html | CloudFormation: AWS::BedrockAgentCore::BrowserCustom}
  */
-export const BrowserCustom = cloudControlType<BrowserCustomArgs, BrowserCustomOutputs>("AWS::BedrockAgentCore::BrowserCustom", "aws:bedrockagentcore:BrowserCustom", '{"p":[["Name","string",67],["Description","string",66],["NetworkConfiguration",["ref","BrowserNetworkConfiguration"],67],["RecordingConfig",["ref","RecordingConfig"],66],["BrowserSigning",["ref","BrowserSigning"],66],["Certificates",["array",["ref","Certificate"]],66],["EnterprisePolicies",["array",["ref","BrowserEnterprisePolicy"]],66],["ExecutionRoleArn","string",66],["Tags",["map","string"]],["BrowserId","string",72],["BrowserArn","string",8],["Status",["enum","CREATING","CREATE_FAILED","READY","DELETING","DELETE_FAILED","DELETED"],8],["FailureReason","string",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["BrowserId"],"d":{"BrowserNetworkConfiguration":[["NetworkMode",["enum","PUBLIC","VPC"],1],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"RecordingConfig":[["Enabled","boolean"],["S3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string",1],["Prefix","string",1]],"BrowserSigning":[["Enabled","boolean"]],"Certificate":[["CertificateLocation",["ref","CertificateLocation"],1]],"CertificateLocation":[["SecretArn","string",1]],"BrowserEnterprisePolicy":[["Location",["ref","S3Location"],1],["Type",["enum","MANAGED","RECOMMENDED"],1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:browser-custom/${BrowserId}"}');
+export const BrowserCustom = cloudControlType<BrowserCustomArgs, BrowserCustomOutputs>("AWS::BedrockAgentCore::BrowserCustom", "aws:bedrockagentcore:BrowserCustom", '{"p":[["Name","string",67],["Description","string",66],["NetworkConfiguration",["ref","BrowserNetworkConfiguration"],67],["RecordingConfig",["ref","RecordingConfig"],66],["BrowserSigning",["ref","BrowserSigning"],66],["Certificates",["array",["ref","Certificate"]],66],["EnterprisePolicies",["array",["ref","BrowserEnterprisePolicy"]],66],["ExecutionRoleArn","string",66],["Tags",["map","string"]],["BrowserId","string",72],["BrowserArn","string",8],["Status",["enum","CREATING","CREATE_FAILED","READY","DELETING","DELETE_FAILED","DELETED"],8],["FailureReason","string",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["BrowserId"],"d":{"BrowserNetworkConfiguration":[["NetworkMode",["enum","PUBLIC","VPC"],1],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"RecordingConfig":[["Enabled","boolean"],["S3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string",1],["Prefix","string",1]],"BrowserSigning":[["Enabled","boolean"]],"Certificate":[["CertificateLocation",["ref","CertificateLocation"],1]],"CertificateLocation":[["SecretArn","string",1]],"BrowserEnterprisePolicy":[["Location",["ref","S3Location"],1],["Type",["enum","MANAGED","RECOMMENDED"],1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Description","NetworkConfiguration","RecordingConfig","BrowserSigning","Certificates","EnterprisePolicies","ExecutionRoleArn"],"ro":["BrowserId","BrowserArn","Status","FailureReason","CreatedAt","LastUpdatedAt"],"uo":["NetworkConfiguration/VpcConfig/SecurityGroups","NetworkConfiguration/VpcConfig/Subnets","Certificates","EnterprisePolicies"],"ai":[["BrowserArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:browser-custom/${BrowserId}"}');
 /** A {@link BrowserCustom} instance: its attributes as typed outputs. */
 export type BrowserCustom = InstanceType<typeof BrowserCustom>;
 
@@ -92,11 +126,23 @@ export interface BrowserCustomArgs {
   recordingConfig?: BrowserCustomRecordingConfig;
   /** Browser signing configuration */
   browserSigning?: BrowserCustomBrowserSigning;
-  /** List of root CA certificates. */
+  /**
+   * List of root CA certificates.
+   *
+   * Items: 0–10.
+   */
   certificates?: BrowserCustomCertificate[];
-  /** List of browser enterprise policies. */
+  /**
+   * List of browser enterprise policies.
+   *
+   * Items: 0–10.
+   */
   enterprisePolicies?: BrowserCustomBrowserEnterprisePolicy[];
-  /** The Amazon Resource Name (ARN) of the execution role. */
+  /**
+   * The Amazon Resource Name (ARN) of the execution role.
+   *
+   * Pattern: `^arn:(aws(?:-cn|-us-gov|-iso(?:-[bef])?)?):iam::[0-9]{12}:role/.+$`.
+   */
   executionRoleArn?: string;
   /** The tags for the custom browser. */
   tags?: Record<string, string>;
@@ -136,9 +182,17 @@ export interface BrowserCustomBrowserNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-browsercustom-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface BrowserCustomVpcConfig {
-  /** Security groups for VPC */
+  /**
+   * Security groups for VPC
+   *
+   * Items: 1–16. Each item: Pattern: `^sg-[0-9a-zA-Z]{8,17}$`.
+   */
   securityGroups: string[];
-  /** Subnets for VPC */
+  /**
+   * Subnets for VPC
+   *
+   * Items: 1–16. Each item: Pattern: `^subnet-[0-9a-zA-Z]{8,17}$`.
+   */
   subnets: string[];
 }
 
@@ -160,9 +214,17 @@ export interface BrowserCustomRecordingConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-browsercustom-s3location.html | CloudFormation: S3Location}
  */
 export interface BrowserCustomS3Location {
-  /** The S3 location bucket name. */
+  /**
+   * The S3 location bucket name.
+   *
+   * Pattern: `^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The S3 location object prefix. */
+  /**
+   * The S3 location object prefix.
+   *
+   * Length: at least 1.
+   */
   prefix: string;
 }
 
@@ -191,7 +253,11 @@ export interface BrowserCustomCertificate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-browsercustom-certificatelocation.html | CloudFormation: CertificateLocation}
  */
 export interface BrowserCustomCertificateLocation {
-  /** Secrets Manager secret ARN. */
+  /**
+   * Secrets Manager secret ARN.
+   *
+   * Pattern: `^arn:(aws(?:-cn|-us-gov|-iso(?:-[bef])?)?):secretsmanager:[a-z0-9-]+:\d{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
 }
 
@@ -212,13 +278,17 @@ export interface BrowserCustomBrowserEnterprisePolicy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-browserprofile.html | CloudFormation: AWS::BedrockAgentCore::BrowserProfile}
  */
-export const BrowserProfile = cloudControlType<BrowserProfileArgs, BrowserProfileOutputs>("AWS::BedrockAgentCore::BrowserProfile", "aws:bedrockagentcore:BrowserProfile", '{"p":[["Name","string",67],["Description","string",66],["Tags",["map","string"]],["ProfileId","string",72],["ProfileArn","string",8],["Status",["enum","READY","DELETING","DELETED","SAVING"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["LastSavedAt","string",8],["LastSavedBrowserSessionId","string",8],["LastSavedBrowserId","string",8]],"id":["ProfileId"],"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:browser-profile/${BrowserProfileId}"}');
+export const BrowserProfile = cloudControlType<BrowserProfileArgs, BrowserProfileOutputs>("AWS::BedrockAgentCore::BrowserProfile", "aws:bedrockagentcore:BrowserProfile", '{"p":[["Name","string",67],["Description","string",66],["Tags",["map","string"]],["ProfileId","string",72],["ProfileArn","string",8],["Status",["enum","READY","DELETING","DELETED","SAVING"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["LastSavedAt","string",8],["LastSavedBrowserSessionId","string",8],["LastSavedBrowserId","string",8]],"id":["ProfileId"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Description"],"ro":["ProfileId","ProfileArn","Status","CreatedAt","LastUpdatedAt","LastSavedAt","LastSavedBrowserSessionId","LastSavedBrowserId"],"ai":[["ProfileArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:browser-profile/${BrowserProfileId}"}');
 /** A {@link BrowserProfile} instance: its attributes as typed outputs. */
 export type BrowserProfile = InstanceType<typeof BrowserProfile>;
 
 /** Inputs of {@link BrowserProfile}. */
 export interface BrowserProfileArgs {
-  /** The name of the browser profile. */
+  /**
+   * The name of the browser profile.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** The description of the browser profile. */
   description?: string;
@@ -249,9 +319,11 @@ export interface BrowserProfileOutputs extends BrowserProfileArgs {
 /**
  * Resource Type definition for AWS::BedrockAgentCore::CapacityProvider. A capacity provider defines the compute resources (EC2) used to run Amazon Bedrock AgentCore agent runtimes.
  *
+ * @deprecated Cloud Control cannot create AWS::BedrockAgentCore::CapacityProvider: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-capacityprovider.html | CloudFormation: AWS::BedrockAgentCore::CapacityProvider}
  */
-export const CapacityProvider = cloudControlType<CapacityProviderArgs, CapacityProviderOutputs>("AWS::BedrockAgentCore::CapacityProvider", "aws:bedrockagentcore:CapacityProvider", '{"p":[["Name","string",67],["Description","string"],["PermissionsConfiguration",["ref","PermissionsConfiguration"],67],["ComputeConfiguration",["ref","ComputeConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CapacityProviderId","string",72],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"PermissionsConfiguration":[["CapacityProviderOperatorRoleArn","string",1]],"ComputeConfiguration":[["Ec2Configuration",["ref","Ec2Configuration"],1]],"Ec2Configuration":[["LaunchTemplateSource",["ref","LaunchTemplateSource"],1],["VpcConfiguration",["ref","VpcConfiguration"],1],["Volumes",["array",["ref","VolumeConfiguration"]]],["RootVolume",["ref","RootVolumeConfiguration"]],["LifecycleConfiguration",["ref","InstanceLifecycleConfiguration"]]],"LaunchTemplateSource":[["LaunchParameters",["ref","LaunchParameters"],1]],"LaunchParameters":[["OperatingSystem",["enum","LINUX_X86_64","LINUX_ARM64"],1],["InstanceRequirements",["ref","InstanceRequirements"],1],["EphemeralVolumes",["array",["ref","EphemeralBlockDeviceMapping"]]],["Monitoring",["enum","BASIC","DETAILED"]],["LicenseSpecifications",["array",["ref","LicenseSpecification"]]],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["SshKeyName","string"],["InstanceProfileArn","string"],["PropagatedTags",["map","string"]]],"InstanceRequirements":[["AllowedInstanceTypes",["array","string"],1]],"EphemeralBlockDeviceMapping":[["DeviceName","string"],["VirtualName","string"],["Ebs",["ref","EphemeralEBSVolumeConfiguration"]]],"EphemeralEBSVolumeConfiguration":[["Encrypted","boolean"],["Iops","integer"],["KmsKeyId","string"],["SnapshotId","string"],["VolumeSize","integer"],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Throughput","integer"],["VolumeInitializationRate","integer"],["EbsCardIndex","integer"]],"LicenseSpecification":[["LicenseConfigurationArn","string",1]],"CapacityReservationSpecification":[["CapacityReservationPreference",["enum","capacity-reservations-only","open","none"]],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationId","string"],["CapacityReservationResourceGroupArn","string"]],"VpcConfiguration":[["Subnets",["array","string"],1],["SecurityGroups",["array","string"],1]],"VolumeConfiguration":[["EbsConfiguration",["ref","EbsVolumeConfiguration"],1]],"EbsVolumeConfiguration":[["Name","string",1],["SizeGiB","integer",1],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Iops","integer"],["Throughput","integer"],["Encrypted","boolean"],["KmsKeyId","string"],["SnapshotId","string"]],"RootVolumeConfiguration":[["FreeSpaceGiB","integer"],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Iops","integer"],["Throughput","integer"],["Encrypted","boolean"],["KmsKeyId","string"]],"InstanceLifecycleConfiguration":[["IdleInstanceTimeout","integer"],["MaxLifetime","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:capacity-provider/${CapacityProviderId}"}');
+export const CapacityProvider = cloudControlType<CapacityProviderArgs, CapacityProviderOutputs>("AWS::BedrockAgentCore::CapacityProvider", "aws:bedrockagentcore:CapacityProvider", '{"p":[["Name","string",67],["Description","string"],["PermissionsConfiguration",["ref","PermissionsConfiguration"],67],["ComputeConfiguration",["ref","ComputeConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CapacityProviderId","string",72],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"PermissionsConfiguration":[["CapacityProviderOperatorRoleArn","string",1]],"ComputeConfiguration":[["Ec2Configuration",["ref","Ec2Configuration"],1]],"Ec2Configuration":[["LaunchTemplateSource",["ref","LaunchTemplateSource"],1],["VpcConfiguration",["ref","VpcConfiguration"],1],["Volumes",["array",["ref","VolumeConfiguration"]]],["RootVolume",["ref","RootVolumeConfiguration"]],["LifecycleConfiguration",["ref","InstanceLifecycleConfiguration"]]],"LaunchTemplateSource":[["LaunchParameters",["ref","LaunchParameters"],1]],"LaunchParameters":[["OperatingSystem",["enum","LINUX_X86_64","LINUX_ARM64"],1],["InstanceRequirements",["ref","InstanceRequirements"],1],["EphemeralVolumes",["array",["ref","EphemeralBlockDeviceMapping"]]],["Monitoring",["enum","BASIC","DETAILED"]],["LicenseSpecifications",["array",["ref","LicenseSpecification"]]],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["SshKeyName","string"],["InstanceProfileArn","string"],["PropagatedTags",["map","string"]]],"InstanceRequirements":[["AllowedInstanceTypes",["array","string"],1]],"EphemeralBlockDeviceMapping":[["DeviceName","string"],["VirtualName","string"],["Ebs",["ref","EphemeralEBSVolumeConfiguration"]]],"EphemeralEBSVolumeConfiguration":[["Encrypted","boolean"],["Iops","integer"],["KmsKeyId","string"],["SnapshotId","string"],["VolumeSize","integer"],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Throughput","integer"],["VolumeInitializationRate","integer"],["EbsCardIndex","integer"]],"LicenseSpecification":[["LicenseConfigurationArn","string",1]],"CapacityReservationSpecification":[["CapacityReservationPreference",["enum","capacity-reservations-only","open","none"]],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationId","string"],["CapacityReservationResourceGroupArn","string"]],"VpcConfiguration":[["Subnets",["array","string"],1],["SecurityGroups",["array","string"],1]],"VolumeConfiguration":[["EbsConfiguration",["ref","EbsVolumeConfiguration"],1]],"EbsVolumeConfiguration":[["Name","string",1],["SizeGiB","integer",1],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Iops","integer"],["Throughput","integer"],["Encrypted","boolean"],["KmsKeyId","string"],["SnapshotId","string"]],"RootVolumeConfiguration":[["FreeSpaceGiB","integer"],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Iops","integer"],["Throughput","integer"],["Encrypted","boolean"],["KmsKeyId","string"]],"InstanceLifecycleConfiguration":[["IdleInstanceTimeout","integer"],["MaxLifetime","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:capacity-provider/${CapacityProviderId}"}');
 /** A {@link CapacityProvider} instance: its attributes as typed outputs. */
 export type CapacityProvider = InstanceType<typeof CapacityProvider>;
 
@@ -528,7 +600,7 @@ export interface CapacityProviderInstanceLifecycleConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-codeinterpretercustom.html | CloudFormation: AWS::BedrockAgentCore::CodeInterpreterCustom}
  */
-export const CodeInterpreterCustom = cloudControlType<CodeInterpreterCustomArgs, CodeInterpreterCustomOutputs>("AWS::BedrockAgentCore::CodeInterpreterCustom", "aws:bedrockagentcore:CodeInterpreterCustom", '{"p":[["Name","string",67],["Description","string",66],["ExecutionRoleArn","string",66],["NetworkConfiguration",["ref","CodeInterpreterNetworkConfiguration"],67],["Certificates",["array",["ref","Certificate"]],66],["Tags",["map","string"]],["CodeInterpreterId","string",72],["CodeInterpreterArn","string",8],["Status",["enum","CREATING","CREATE_FAILED","READY","DELETING","DELETE_FAILED","DELETED"],8],["FailureReason","string",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["CodeInterpreterId"],"d":{"CodeInterpreterNetworkConfiguration":[["NetworkMode",["enum","PUBLIC","SANDBOX","VPC"],1],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"Certificate":[["CertificateLocation",["ref","CertificateLocation"],1]],"CertificateLocation":[["SecretArn","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:code-interpreter-custom/${CodeInterpreterId}"}');
+export const CodeInterpreterCustom = cloudControlType<CodeInterpreterCustomArgs, CodeInterpreterCustomOutputs>("AWS::BedrockAgentCore::CodeInterpreterCustom", "aws:bedrockagentcore:CodeInterpreterCustom", '{"p":[["Name","string",67],["Description","string",66],["ExecutionRoleArn","string",66],["NetworkConfiguration",["ref","CodeInterpreterNetworkConfiguration"],67],["Certificates",["array",["ref","Certificate"]],66],["Tags",["map","string"]],["CodeInterpreterId","string",72],["CodeInterpreterArn","string",8],["Status",["enum","CREATING","CREATE_FAILED","READY","DELETING","DELETE_FAILED","DELETED"],8],["FailureReason","string",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["CodeInterpreterId"],"d":{"CodeInterpreterNetworkConfiguration":[["NetworkMode",["enum","PUBLIC","SANDBOX","VPC"],1],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"Certificate":[["CertificateLocation",["ref","CertificateLocation"],1]],"CertificateLocation":[["SecretArn","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Description","NetworkConfiguration","Certificates","ExecutionRoleArn"],"ro":["CodeInterpreterId","CodeInterpreterArn","Status","FailureReason","CreatedAt","LastUpdatedAt"],"uo":["NetworkConfiguration/VpcConfig/SecurityGroups","NetworkConfiguration/VpcConfig/Subnets","Certificates"],"ai":[["CodeInterpreterArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:code-interpreter-custom/${CodeInterpreterId}"}');
 /** A {@link CodeInterpreterCustom} instance: its attributes as typed outputs. */
 export type CodeInterpreterCustom = InstanceType<typeof CodeInterpreterCustom>;
 
@@ -538,11 +610,19 @@ export interface CodeInterpreterCustomArgs {
   name: string;
   /** The code interpreter description. */
   description?: string;
-  /** The Amazon Resource Name (ARN) of the execution role. */
+  /**
+   * The Amazon Resource Name (ARN) of the execution role.
+   *
+   * Pattern: `^arn:(aws(?:-cn|-us-gov|-iso(?:-[bef])?)?):iam::[0-9]{12}:role/.+$`.
+   */
   executionRoleArn?: string;
   /** The network configuration for a code interpreter. This structure defines how the code interpreter connects to the network. */
   networkConfiguration: CodeInterpreterCustomCodeInterpreterNetworkConfiguration;
-  /** List of root CA certificates. */
+  /**
+   * List of root CA certificates.
+   *
+   * Items: 0–10.
+   */
   certificates?: CodeInterpreterCustomCertificate[];
   /** The tags for the code interpreter. */
   tags?: Record<string, string>;
@@ -582,9 +662,17 @@ export interface CodeInterpreterCustomCodeInterpreterNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-codeinterpretercustom-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface CodeInterpreterCustomVpcConfig {
-  /** Security groups for VPC */
+  /**
+   * Security groups for VPC
+   *
+   * Items: 1–16. Each item: Pattern: `^sg-[0-9a-zA-Z]{8,17}$`.
+   */
   securityGroups: string[];
-  /** Subnets for VPC */
+  /**
+   * Subnets for VPC
+   *
+   * Items: 1–16. Each item: Pattern: `^subnet-[0-9a-zA-Z]{8,17}$`.
+   */
   subnets: string[];
 }
 
@@ -604,7 +692,11 @@ export interface CodeInterpreterCustomCertificate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-codeinterpretercustom-certificatelocation.html | CloudFormation: CertificateLocation}
  */
 export interface CodeInterpreterCustomCertificateLocation {
-  /** Secrets Manager secret ARN. */
+  /**
+   * Secrets Manager secret ARN.
+   *
+   * Pattern: `^arn:(aws(?:-cn|-us-gov|-iso(?:-[bef])?)?):secretsmanager:[a-z0-9-]+:\d{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
 }
 
@@ -613,27 +705,59 @@ export interface CodeInterpreterCustomCertificateLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-configurationbundle.html | CloudFormation: AWS::BedrockAgentCore::ConfigurationBundle}
  */
-export const ConfigurationBundle = cloudControlType<ConfigurationBundleArgs, ConfigurationBundleOutputs>("AWS::BedrockAgentCore::ConfigurationBundle", "aws:bedrockagentcore:ConfigurationBundle", '{"p":[["BundleName","string",67],["Description","string"],["Components",["map",["ref","ComponentConfiguration"]],1],["BranchName","string"],["CommitMessage","string"],["CreatedBy",["ref","VersionCreatedBySource"]],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["BundleArn","string",72],["BundleId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["LineageMetadata",["ref","VersionLineageMetadata"],8],["VersionId","string",8]],"id":["BundleArn"],"d":{"ComponentConfiguration":[["Configuration","json",1]],"VersionCreatedBySource":[["Name","string",1],["Arn","string"]],"VersionLineageMetadata":[["ParentVersionIds",["array","string"]],["BranchName","string"],["CreatedBy",["ref","VersionCreatedBySource"]],["CommitMessage","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:configuration-bundle/${ConfigurationBundleId}"}');
+export const ConfigurationBundle = cloudControlType<ConfigurationBundleArgs, ConfigurationBundleOutputs>("AWS::BedrockAgentCore::ConfigurationBundle", "aws:bedrockagentcore:ConfigurationBundle", '{"p":[["BundleName","string",67],["Description","string"],["Components",["map",["ref","ComponentConfiguration"]],1],["BranchName","string",16],["CommitMessage","string",16],["CreatedBy",["ref","VersionCreatedBySource"],16],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["BundleArn","string",72],["BundleId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["LineageMetadata",["ref","VersionLineageMetadata"],8],["VersionId","string",8]],"id":["BundleArn"],"d":{"ComponentConfiguration":[["Configuration","json",1]],"VersionCreatedBySource":[["Name","string",1],["Arn","string"]],"VersionLineageMetadata":[["ParentVersionIds",["array","string"]],["BranchName","string"],["CreatedBy",["ref","VersionCreatedBySource"]],["CommitMessage","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["CommitMessage","CreatedBy","BranchName"],"co":["BundleName"],"ro":["BundleArn","BundleId","CreatedAt","UpdatedAt","LineageMetadata","VersionId"],"uo":["Tags"],"ai":[["BundleId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:configuration-bundle/${ConfigurationBundleId}"}');
 /** A {@link ConfigurationBundle} instance: its attributes as typed outputs. */
 export type ConfigurationBundle = InstanceType<typeof ConfigurationBundle>;
 
 /** Inputs of {@link ConfigurationBundle}. */
 export interface ConfigurationBundleArgs {
-  /** The name for the configuration bundle. Names must be unique within your account. */
+  /**
+   * The name for the configuration bundle. Names must be unique within your account.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,99}$`.
+   */
   bundleName: string;
-  /** The description for the configuration bundle. */
+  /**
+   * The description for the configuration bundle.
+   *
+   * Length: 1–500. Pattern: `^.+$`.
+   */
   description?: string;
   /** A map of component identifiers to their configurations. */
   components: Record<string, ConfigurationBundleComponentConfiguration>;
-  /** The branch name for version tracking. */
+  /**
+   * The branch name for version tracking.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_/-]{0,127}$`.
+   */
   branchName?: string;
-  /** A commit message describing the version of the configuration bundle. */
+  /**
+   * A commit message describing the version of the configuration bundle.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–500.
+   */
   commitMessage?: string;
-  /** The source that created a configuration bundle version. */
+  /**
+   * The source that created a configuration bundle version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   createdBy?: ConfigurationBundleVersionCreatedBySource;
-  /** The ARN of the KMS key used to encrypt component configurations. */
+  /**
+   * The ARN of the KMS key used to encrypt component configurations.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
-  /** Tags to assign to the configuration bundle. */
+  /**
+   * Tags to assign to the configuration bundle.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -681,13 +805,25 @@ export interface ConfigurationBundleVersionCreatedBySource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-configurationbundle-versionlineagemetadata.html | CloudFormation: VersionLineageMetadata}
  */
 export interface ConfigurationBundleVersionLineageMetadata {
-  /** A list of parent version identifiers. */
+  /**
+   * A list of parent version identifiers.
+   *
+   * Each item: Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   parentVersionIds?: string[];
-  /** The branch name for this version. */
+  /**
+   * The branch name for this version.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_/-]{0,127}$`.
+   */
   branchName?: string;
   /** The source that created a configuration bundle version. */
   createdBy?: ConfigurationBundleVersionCreatedBySource;
-  /** A commit message describing the changes in this version. */
+  /**
+   * A commit message describing the changes in this version.
+   *
+   * Length: 1–500.
+   */
   commitMessage?: string;
 }
 
@@ -696,23 +832,43 @@ export interface ConfigurationBundleVersionLineageMetadata {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-dataset.html | CloudFormation: AWS::BedrockAgentCore::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::BedrockAgentCore::Dataset", "aws:bedrockagentcore:Dataset", '{"p":[["DatasetName","string",67],["Description","string"],["SchemaType",["enum","AGENTCORE_EVALUATION_PREDEFINED_V1","AGENTCORE_EVALUATION_SIMULATED_V1"],67],["Source",["ref","DataSourceType"],66],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72],["DatasetId","string",72],["Status",["enum","CREATING","UPDATING","DELETING","ACTIVE","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["ExampleCount","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["DatasetArn"],"d":{"DataSourceType":[["InlineExamples",["ref","InlineExamplesSource"]],["S3Source",["ref","S3Source"]]],"InlineExamplesSource":[["Examples",["array","json"],1]],"S3Source":[["S3Uri","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:dataset/${DatasetId}"}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::BedrockAgentCore::Dataset", "aws:bedrockagentcore:Dataset", '{"p":[["DatasetName","string",67],["Description","string"],["SchemaType",["enum","AGENTCORE_EVALUATION_PREDEFINED_V1","AGENTCORE_EVALUATION_SIMULATED_V1"],67],["Source",["ref","DataSourceType"],82],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72],["DatasetId","string",72],["Status",["enum","CREATING","UPDATING","DELETING","ACTIVE","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["ExampleCount","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["DatasetArn"],"d":{"DataSourceType":[["InlineExamples",["ref","InlineExamplesSource"]],["S3Source",["ref","S3Source"]]],"InlineExamplesSource":[["Examples",["array","json"],1]],"S3Source":[["S3Uri","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Source"],"co":["DatasetName","SchemaType","KmsKeyArn","Source"],"ro":["DatasetArn","DatasetId","Status","ExampleCount","CreatedAt","UpdatedAt"],"uo":["Tags"],"ai":[["DatasetId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:dataset/${DatasetId}"}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
 /** Inputs of {@link Dataset}. */
 export interface DatasetArgs {
-  /** Human-readable name for the dataset. Unique within the account (case-insensitive). Immutable after creation. */
+  /**
+   * Human-readable name for the dataset. Unique within the account (case-insensitive). Immutable after creation.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   datasetName: string;
-  /** A description of the dataset. */
+  /**
+   * A description of the dataset.
+   *
+   * Length: at most 200.
+   */
   description?: string;
   /** Versioned schema type governing the structure of examples. Immutable after creation. */
   schemaType: "AGENTCORE_EVALUATION_PREDEFINED_V1" | "AGENTCORE_EVALUATION_SIMULATED_V1";
-  /** Source of initial examples. Provide either inline examples or an S3 URI pointing to a JSONL file. */
+  /**
+   * Source of initial examples. Provide either inline examples or an S3 URI pointing to a JSONL file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   source?: DatasetDataSourceType;
-  /** Optional AWS KMS key ARN for SSE-KMS on service S3 writes. */
+  /**
+   * Optional AWS KMS key ARN for SSE-KMS on service S3 writes.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
-  /** A list of tags to assign to the dataset. */
+  /**
+   * A list of tags to assign to the dataset.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -750,7 +906,11 @@ export interface DatasetDataSourceType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-dataset-inlineexamplessource.html | CloudFormation: InlineExamplesSource}
  */
 export interface DatasetInlineExamplesSource {
-  /** Examples to add. Each example is a free-form JSON document validated against the declared schemaType. */
+  /**
+   * Examples to add. Each example is a free-form JSON document validated against the declared schemaType.
+   *
+   * Items: 1–1000.
+   */
   examples: Record<string, unknown>[];
 }
 
@@ -760,7 +920,11 @@ export interface DatasetInlineExamplesSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-dataset-s3source.html | CloudFormation: S3Source}
  */
 export interface DatasetS3Source {
-  /** S3 URI of the JSONL file (e.g. s3://my-bucket/path/to/examples.jsonl). */
+  /**
+   * S3 URI of the JSONL file (e.g. s3://my-bucket/path/to/examples.jsonl).
+   *
+   * Pattern: ``.
+   */
   s3Uri: string;
 }
 
@@ -769,22 +933,38 @@ export interface DatasetS3Source {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-evaluator.html | CloudFormation: AWS::BedrockAgentCore::Evaluator}
  */
-export const Evaluator = cloudControlType<EvaluatorArgs, EvaluatorOutputs>("AWS::BedrockAgentCore::Evaluator", "aws:bedrockagentcore:Evaluator", '{"p":[["EvaluatorName","string",67],["Description","string"],["EvaluatorConfig",["ref","EvaluatorConfig"],1],["Level",["enum","TOOL_CALL","TRACE","SESSION"],1],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["EvaluatorId","string",72],["EvaluatorArn","string",72],["Status",["enum","ACTIVE","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["EvaluatorArn"],"d":{"EvaluatorConfig":[["LlmAsAJudge",["ref","LlmAsAJudgeEvaluatorConfig"]],["CodeBased",["ref","CodeBasedEvaluatorConfig"]]],"LlmAsAJudgeEvaluatorConfig":[["Instructions","string",1],["RatingScale",["ref","RatingScale"],1],["ModelConfig",["ref","EvaluatorModelConfig"],1]],"RatingScale":[["Numerical",["array",["ref","NumericalScaleDefinition"]]],["Categorical",["array",["ref","CategoricalScaleDefinition"]]]],"NumericalScaleDefinition":[["Value","number",1],["Label","string",1],["Definition","string",1]],"CategoricalScaleDefinition":[["Label","string",1],["Definition","string",1]],"EvaluatorModelConfig":[["BedrockEvaluatorModelConfig",["ref","BedrockEvaluatorModelConfig"]],["ResponsesEvaluatorModelConfig",["ref","OpenResponsesEvaluatorModelConfig"]]],"BedrockEvaluatorModelConfig":[["ModelId","string",1],["InferenceConfig",["ref","InferenceConfiguration"]],["AdditionalModelRequestFields","json"]],"InferenceConfiguration":[["MaxTokens","integer"],["Temperature","number"],["TopP","number"]],"OpenResponsesEvaluatorModelConfig":[["ModelId","string",1],["MaxOutputTokens","integer"],["Temperature","number"],["TopP","number"],["Reasoning",["ref","ReasoningConfiguration"]]],"ReasoningConfiguration":[["Effort","string"]],"CodeBasedEvaluatorConfig":[["LambdaConfig",["ref","LambdaEvaluatorConfig"],1]],"LambdaEvaluatorConfig":[["LambdaArn","string",1],["LambdaTimeoutInSeconds","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:evaluator/${EvaluatorId}"}');
+export const Evaluator = cloudControlType<EvaluatorArgs, EvaluatorOutputs>("AWS::BedrockAgentCore::Evaluator", "aws:bedrockagentcore:Evaluator", '{"p":[["EvaluatorName","string",67],["Description","string"],["EvaluatorConfig",["ref","EvaluatorConfig"],1],["Level",["enum","TOOL_CALL","TRACE","SESSION"],1],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["EvaluatorId","string",72],["EvaluatorArn","string",72],["Status",["enum","ACTIVE","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["EvaluatorArn"],"d":{"EvaluatorConfig":[["LlmAsAJudge",["ref","LlmAsAJudgeEvaluatorConfig"]],["CodeBased",["ref","CodeBasedEvaluatorConfig"]]],"LlmAsAJudgeEvaluatorConfig":[["Instructions","string",1],["RatingScale",["ref","RatingScale"],1],["ModelConfig",["ref","EvaluatorModelConfig"],1]],"RatingScale":[["Numerical",["array",["ref","NumericalScaleDefinition"]]],["Categorical",["array",["ref","CategoricalScaleDefinition"]]]],"NumericalScaleDefinition":[["Value","number",1],["Label","string",1],["Definition","string",1]],"CategoricalScaleDefinition":[["Label","string",1],["Definition","string",1]],"EvaluatorModelConfig":[["BedrockEvaluatorModelConfig",["ref","BedrockEvaluatorModelConfig"]],["ResponsesEvaluatorModelConfig",["ref","OpenResponsesEvaluatorModelConfig"]]],"BedrockEvaluatorModelConfig":[["ModelId","string",1],["InferenceConfig",["ref","InferenceConfiguration"]],["AdditionalModelRequestFields","json"]],"InferenceConfiguration":[["MaxTokens","integer"],["Temperature","number"],["TopP","number"]],"OpenResponsesEvaluatorModelConfig":[["ModelId","string",1],["MaxOutputTokens","integer"],["Temperature","number"],["TopP","number"],["Reasoning",["ref","ReasoningConfiguration"]]],"ReasoningConfiguration":[["Effort","string"]],"CodeBasedEvaluatorConfig":[["LambdaConfig",["ref","LambdaEvaluatorConfig"],1]],"LambdaEvaluatorConfig":[["LambdaArn","string",1],["LambdaTimeoutInSeconds","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EvaluatorName"],"ro":["EvaluatorId","EvaluatorArn","Status","CreatedAt","UpdatedAt"],"uo":["EvaluatorConfig/LlmAsAJudge/RatingScale/Numerical","EvaluatorConfig/LlmAsAJudge/RatingScale/Categorical","Tags"],"ai":[["EvaluatorId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:evaluator/${EvaluatorId}"}');
 /** A {@link Evaluator} instance: its attributes as typed outputs. */
 export type Evaluator = InstanceType<typeof Evaluator>;
 
 /** Inputs of {@link Evaluator}. */
 export interface EvaluatorArgs {
-  /** The name of the evaluator. Must be unique within your account. */
+  /**
+   * The name of the evaluator. Must be unique within your account.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   evaluatorName: string;
-  /** The description of the evaluator. */
+  /**
+   * The description of the evaluator.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** The configuration that defines how an evaluator assesses agent performance. */
   evaluatorConfig: EvaluatorEvaluatorConfig;
   level: "TOOL_CALL" | "TRACE" | "SESSION";
-  /** The ARN of the KMS key used to encrypt evaluator data. */
+  /**
+   * The ARN of the KMS key used to encrypt evaluator data.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]+:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
-  /** A list of tags to assign to the evaluator. */
+  /**
+   * A list of tags to assign to the evaluator.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -843,9 +1023,17 @@ export interface EvaluatorRatingScale {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-evaluator-numericalscaledefinition.html | CloudFormation: NumericalScaleDefinition}
  */
 export interface EvaluatorNumericalScaleDefinition {
-  /** The numerical value for this rating scale option. */
+  /**
+   * The numerical value for this rating scale option.
+   *
+   * Range: at least 0.
+   */
   value: number;
-  /** The label that describes this numerical rating option. */
+  /**
+   * The label that describes this numerical rating option.
+   *
+   * Length: 1–100.
+   */
   label: string;
   /** The description that explains what this numerical rating represents. */
   definition: string;
@@ -857,7 +1045,11 @@ export interface EvaluatorNumericalScaleDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-evaluator-categoricalscaledefinition.html | CloudFormation: CategoricalScaleDefinition}
  */
 export interface EvaluatorCategoricalScaleDefinition {
-  /** The label of this categorical rating option. */
+  /**
+   * The label of this categorical rating option.
+   *
+   * Length: 1–100.
+   */
   label: string;
   /** The description that explains what this categorical rating represents. */
   definition: string;
@@ -895,11 +1087,23 @@ export interface EvaluatorBedrockEvaluatorModelConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-evaluator-inferenceconfiguration.html | CloudFormation: InferenceConfiguration}
  */
 export interface EvaluatorInferenceConfiguration {
-  /** The maximum number of tokens to generate in the model response. */
+  /**
+   * The maximum number of tokens to generate in the model response.
+   *
+   * Range: at least 1.
+   */
   maxTokens?: number;
-  /** The temperature value that controls randomness in the model's responses. */
+  /**
+   * The temperature value that controls randomness in the model's responses.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The top-p sampling parameter that controls the diversity of the model's responses. */
+  /**
+   * The top-p sampling parameter that controls the diversity of the model's responses.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
 }
 
@@ -947,9 +1151,17 @@ export interface EvaluatorCodeBasedEvaluatorConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-evaluator-lambdaevaluatorconfig.html | CloudFormation: LambdaEvaluatorConfig}
  */
 export interface EvaluatorLambdaEvaluatorConfig {
-  /** The ARN of the Lambda function used for evaluation. */
+  /**
+   * The ARN of the Lambda function used for evaluation.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:([a-z]{2}(-gov)?-[a-z]+-\d{1}):(\d{12}):function:([a-zA-Z0-9-_.]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
-  /** The timeout in seconds for the Lambda function invocation. */
+  /**
+   * The timeout in seconds for the Lambda function invocation.
+   *
+   * Range: 1–300.
+   */
   lambdaTimeoutInSeconds?: number;
 }
 
@@ -962,7 +1174,7 @@ export interface EvaluatorLambdaEvaluatorConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-gateway.html | CloudFormation: AWS::BedrockAgentCore::Gateway}
  */
-export const Gateway = cloudControlType<GatewayArgs, GatewayOutputs>("AWS::BedrockAgentCore::Gateway", "aws:bedrockagentcore:Gateway", '{"p":[["AuthorizerConfiguration",["ref","AuthorizerConfiguration"]],["AuthorizerType",["enum","CUSTOM_JWT","AWS_IAM","NONE","AUTHENTICATE_ONLY"],1],["Description","string"],["ExceptionLevel",["enum","DEBUG"]],["InterceptorConfigurations",["array",["ref","GatewayInterceptorConfiguration"]]],["KmsKeyArn","string"],["Name","string",1],["PolicyEngineConfiguration",["ref","GatewayPolicyEngineConfiguration"]],["ProtocolConfiguration",["ref","GatewayProtocolConfiguration"]],["ProtocolType",["enum","MCP"]],["RoleArn","string",1],["Tags",["map","string"]],["WafConfiguration",["ref","WafConfiguration"]],["CreatedAt","string",8],["GatewayArn","string",72],["GatewayIdentifier","string",72],["GatewayUrl","string",8],["Status",["enum","CREATING","UPDATING","UPDATE_UNSUCCESSFUL","DELETING","READY","FAILED"],8],["StatusReasons",["array","string"],8],["UpdatedAt","string",8],["WebAclArn","string",8],["WorkloadIdentityDetails",["ref","WorkloadIdentityDetails"],8]],"id":["GatewayIdentifier"],"d":{"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"],1]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["AdvertisedScopeMapping",["map","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]],["PrivateEndpoint",["ref","PrivateEndpoint"]]],"CustomClaimValidationType":[["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1],["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchValue",["ref","ClaimMatchValueType"],1],["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"GatewayInterceptorConfiguration":[["Interceptor",["ref","InterceptorConfiguration"],1],["InterceptionPoints",["array",["enum","REQUEST","RESPONSE"]],1],["InputConfiguration",["ref","InterceptorInputConfiguration"]]],"InterceptorConfiguration":[["Lambda",["ref","LambdaInterceptorConfiguration"],1]],"LambdaInterceptorConfiguration":[["Arn","string",1]],"InterceptorInputConfiguration":[["PassRequestHeaders","boolean",1],["PayloadFilter",["ref","InterceptorPayloadFilter"]]],"InterceptorPayloadFilter":[["Exclude",["array",["ref","InterceptorPayloadExclusionSelector"]],1]],"InterceptorPayloadExclusionSelector":[["Field",["enum","RESPONSE_BODY"],1]],"GatewayPolicyEngineConfiguration":[["Arn","string",1],["Mode",["enum","LOG_ONLY","ENFORCE"],1]],"GatewayProtocolConfiguration":[["Mcp",["ref","MCPGatewayConfiguration"],1]],"MCPGatewayConfiguration":[["SupportedVersions",["array","string"]],["Instructions","string"],["SearchType",["enum","SEMANTIC"]],["SessionConfiguration",["ref","SessionConfiguration"]],["StreamingConfiguration",["ref","StreamingConfiguration"]]],"SessionConfiguration":[["SessionTimeoutInSeconds","number"]],"StreamingConfiguration":[["EnableResponseStreaming","boolean"]],"WafConfiguration":[["FailureMode",["enum","FAIL_CLOSE","FAIL_OPEN"]]],"WorkloadIdentityDetails":[["WorkloadIdentityArn","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:gateway/${GatewayId}"}');
+export const Gateway = cloudControlType<GatewayArgs, GatewayOutputs>("AWS::BedrockAgentCore::Gateway", "aws:bedrockagentcore:Gateway", '{"p":[["AuthorizerConfiguration",["ref","AuthorizerConfiguration"]],["AuthorizerType",["enum","CUSTOM_JWT","AWS_IAM","NONE","AUTHENTICATE_ONLY"],1],["Description","string"],["ExceptionLevel",["enum","DEBUG"]],["InterceptorConfigurations",["array",["ref","GatewayInterceptorConfiguration"]]],["KmsKeyArn","string"],["Name","string",1],["PolicyEngineConfiguration",["ref","GatewayPolicyEngineConfiguration"]],["ProtocolConfiguration",["ref","GatewayProtocolConfiguration"]],["ProtocolType",["enum","MCP"]],["RoleArn","string",1],["Tags",["map","string"]],["WafConfiguration",["ref","WafConfiguration"]],["CreatedAt","string",8],["GatewayArn","string",72],["GatewayIdentifier","string",72],["GatewayUrl","string",8],["Status",["enum","CREATING","UPDATING","UPDATE_UNSUCCESSFUL","DELETING","READY","FAILED"],8],["StatusReasons",["array","string"],8],["UpdatedAt","string",8],["WebAclArn","string",8],["WorkloadIdentityDetails",["ref","WorkloadIdentityDetails"],8]],"id":["GatewayIdentifier"],"d":{"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"],1]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["AdvertisedScopeMapping",["map","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]],["PrivateEndpoint",["ref","PrivateEndpoint"]]],"CustomClaimValidationType":[["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1],["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchValue",["ref","ClaimMatchValueType"],1],["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"GatewayInterceptorConfiguration":[["Interceptor",["ref","InterceptorConfiguration"],1],["InterceptionPoints",["array",["enum","REQUEST","RESPONSE"]],1],["InputConfiguration",["ref","InterceptorInputConfiguration"]]],"InterceptorConfiguration":[["Lambda",["ref","LambdaInterceptorConfiguration"],1]],"LambdaInterceptorConfiguration":[["Arn","string",1]],"InterceptorInputConfiguration":[["PassRequestHeaders","boolean",1],["PayloadFilter",["ref","InterceptorPayloadFilter"]]],"InterceptorPayloadFilter":[["Exclude",["array",["ref","InterceptorPayloadExclusionSelector"]],1]],"InterceptorPayloadExclusionSelector":[["Field",["enum","RESPONSE_BODY"],1]],"GatewayPolicyEngineConfiguration":[["Arn","string",1],["Mode",["enum","LOG_ONLY","ENFORCE"],1]],"GatewayProtocolConfiguration":[["Mcp",["ref","MCPGatewayConfiguration"],1]],"MCPGatewayConfiguration":[["SupportedVersions",["array","string"]],["Instructions","string"],["SearchType",["enum","SEMANTIC"]],["SessionConfiguration",["ref","SessionConfiguration"]],["StreamingConfiguration",["ref","StreamingConfiguration"]]],"SessionConfiguration":[["SessionTimeoutInSeconds","number"]],"StreamingConfiguration":[["EnableResponseStreaming","boolean"]],"WafConfiguration":[["FailureMode",["enum","FAIL_CLOSE","FAIL_OPEN"]]],"WorkloadIdentityDetails":[["WorkloadIdentityArn","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","ro":["CreatedAt","GatewayArn","GatewayIdentifier","GatewayUrl","Status","StatusReasons","UpdatedAt","WorkloadIdentityDetails"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:gateway/${GatewayId}"}');
 /** A {@link Gateway} instance: its attributes as typed outputs. */
 export type Gateway = InstanceType<typeof Gateway>;
 
@@ -971,20 +1183,34 @@ export interface GatewayArgs {
   authorizerConfiguration?: GatewayAuthorizerConfiguration;
   /** The authorizer type for the gateway. */
   authorizerType: "CUSTOM_JWT" | "AWS_IAM" | "NONE" | "AUTHENTICATE_ONLY";
-  /** The description for the gateway. */
+  /**
+   * The description for the gateway.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** The exception level for the gateway. */
   exceptionLevel?: "DEBUG";
+  /** Items: 1–2. */
   interceptorConfigurations?: GatewayGatewayInterceptorConfiguration[];
-  /** The KMS key ARN for the gateway. */
+  /**
+   * The KMS key ARN for the gateway.
+   *
+   * Length: 1–2048. Pattern: `^arn:[a-z0-9-]{1,20}:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
-  /** The name for the gateway. */
+  /**
+   * The name for the gateway.
+   *
+   * Pattern: `^([0-9a-zA-Z][-]?){1,100}$`.
+   */
   name: string;
   policyEngineConfiguration?: GatewayGatewayPolicyEngineConfiguration;
   /** The protocol configuration for the gateway target. */
   protocolConfiguration?: GatewayGatewayProtocolConfiguration;
   /** The protocol type for the gateway target. */
   protocolType?: "MCP";
+  /** Length: 1–2048. Pattern: `^arn:[a-z0-9-]{1,20}:iam::([0-9]{12})?:role/.+$`. */
   roleArn: string;
   /** The tags for the gateway. */
   tags?: Record<string, string>;
@@ -1017,23 +1243,35 @@ export interface GatewayAuthorizerConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-customjwtauthorizerconfiguration.html | CloudFormation: CustomJWTAuthorizerConfiguration} */
 export interface GatewayCustomJWTAuthorizerConfiguration {
-  /** The discovery URL for the authorizer configuration. */
+  /**
+   * The discovery URL for the authorizer configuration.
+   *
+   * Pattern: `^.+/\.well-known/openid-configuration$`.
+   */
   discoveryUrl: string;
-  /** The allowed audience authorized for the gateway target. */
+  /**
+   * The allowed audience authorized for the gateway target.
+   *
+   * Items: at least 1.
+   */
   allowedAudience?: string[];
+  /** Items: at least 1. */
   allowedClients?: string[];
+  /** Items: at least 1. Each item: Pattern: `[\x21\x23-\x5B\x5D-\x7E]+`. */
   allowedScopes?: string[];
   /**
    * Maps an originalScope (from allowedScopes) to an advertisedScope
    * exposed in WWW-Authenticate / Protected Resource Metadata.
    */
   advertisedScopeMapping?: Record<string, string>;
+  /** Items: at least 1. */
   customClaims?: GatewayCustomClaimValidationType[];
   privateEndpoint?: GatewayPrivateEndpoint;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-customclaimvalidationtype.html | CloudFormation: CustomClaimValidationType} */
 export interface GatewayCustomClaimValidationType {
+  /** Pattern: `[A-Za-z0-9_.-:]+`. */
   inboundTokenClaimName: string;
   inboundTokenClaimValueType: "STRING" | "STRING_ARRAY";
   authorizingClaimMatchValue: GatewayAuthorizingClaimMatchValueType;
@@ -1047,7 +1285,9 @@ export interface GatewayAuthorizingClaimMatchValueType {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-claimmatchvaluetype.html | CloudFormation: ClaimMatchValueType} */
 export interface GatewayClaimMatchValueType {
+  /** Pattern: `[A-Za-z0-9_.-]+`. */
   matchValueString?: string;
+  /** Items: 1–255. Each item: Pattern: `[A-Za-z0-9_.-]+`. */
   matchValueStringList?: string[];
 }
 
@@ -1075,6 +1315,7 @@ export interface GatewayManagedVpcResource {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-gatewayinterceptorconfiguration.html | CloudFormation: GatewayInterceptorConfiguration} */
 export interface GatewayGatewayInterceptorConfiguration {
   interceptor: GatewayInterceptorConfiguration;
+  /** Items: 1–2. */
   interceptionPoints: ("REQUEST" | "RESPONSE")[];
   inputConfiguration?: GatewayInterceptorInputConfiguration;
 }
@@ -1086,6 +1327,7 @@ export interface GatewayInterceptorConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-lambdainterceptorconfiguration.html | CloudFormation: LambdaInterceptorConfiguration} */
 export interface GatewayLambdaInterceptorConfiguration {
+  /** Length: 1–170. Pattern: `^arn:[a-z0-9-]{1,20}:lambda:([a-z]{2}(-gov)?-[a-z]+-\d{1}):(\d{12}):function:([a-zA-Z0-9-_.]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?$`. */
   arn: string;
 }
 
@@ -1107,6 +1349,7 @@ export interface GatewayInterceptorPayloadExclusionSelector {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-gatewaypolicyengineconfiguration.html | CloudFormation: GatewayPolicyEngineConfiguration} */
 export interface GatewayGatewayPolicyEngineConfiguration {
+  /** Length: 1–170. Pattern: `^arn:[a-z0-9-]{1,20}:bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:policy-engine/[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9_]{10}$`. */
   arn: string;
   mode: "LOG_ONLY" | "ENFORCE";
 }
@@ -1129,6 +1372,7 @@ export interface GatewayGatewayProtocolConfiguration {
 export interface GatewayMCPGatewayConfiguration {
   /** The supported versions for the MCP configuration for the gateway target. */
   supportedVersions?: string[];
+  /** Length: 1–2048. */
   instructions?: string;
   /** The MCP gateway configuration search type. */
   searchType?: "SEMANTIC";
@@ -1138,6 +1382,7 @@ export interface GatewayMCPGatewayConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-sessionconfiguration.html | CloudFormation: SessionConfiguration} */
 export interface GatewaySessionConfiguration {
+  /** Range: 900–28800. */
   sessionTimeoutInSeconds?: number;
 }
 
@@ -1157,15 +1402,18 @@ export interface GatewayWafConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gateway-workloadidentitydetails.html | CloudFormation: WorkloadIdentityDetails}
  */
 export interface GatewayWorkloadIdentityDetails {
+  /** Length: 1–1024. */
   workloadIdentityArn: string;
 }
 
 /**
  * Definition of AWS::BedrockAgentCore::GatewayRateLimit Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::BedrockAgentCore::GatewayRateLimit: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-gatewayratelimit.html | CloudFormation: AWS::BedrockAgentCore::GatewayRateLimit}
  */
-export const GatewayRateLimit = cloudControlType<GatewayRateLimitArgs, GatewayRateLimitOutputs>("AWS::BedrockAgentCore::GatewayRateLimit", "aws:bedrockagentcore:GatewayRateLimit", '{"p":[["Description","string"],["DimensionKeys",["array","string"],67],["Entries",["array",["ref","LimitEntry"]],1],["GatewayIdentifier","string",66],["RateLimitId","string",66],["CreatedAt","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING"],8],["UpdatedAt","string",8]],"id":["GatewayIdentifier","RateLimitId"],"d":{"LimitEntry":[["Dimensions",["map","string"],1],["Requests",["array",["ref","RateConfig"]]],["Tokens",["array",["ref","RateConfig"]]],["Connections",["array",["ref","RateConfig"]]]],"RateConfig":[["Rate","number",1],["Period",["enum","second","minute"],1]]}}');
+export const GatewayRateLimit = cloudControlType<GatewayRateLimitArgs, GatewayRateLimitOutputs>("AWS::BedrockAgentCore::GatewayRateLimit", "aws:bedrockagentcore:GatewayRateLimit", '{"p":[["Description","string"],["DimensionKeys",["array","string"],67],["Entries",["array",["ref","LimitEntry"]],1],["GatewayIdentifier","string",66],["RateLimitId","string",66],["CreatedAt","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING"],8],["UpdatedAt","string",8]],"id":["GatewayIdentifier","RateLimitId"],"d":{"LimitEntry":[["Dimensions",["map","string"],1],["Requests",["array",["ref","RateConfig"]]],["Tokens",["array",["ref","RateConfig"]]],["Connections",["array",["ref","RateConfig"]]]],"RateConfig":[["Rate","number",1],["Period",["enum","second","minute"],1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link GatewayRateLimit} instance: its attributes as typed outputs. */
 export type GatewayRateLimit = InstanceType<typeof GatewayRateLimit>;
 
@@ -1232,9 +1480,11 @@ export interface GatewayRateLimitRateConfig {
 /**
  * Resource Type definition for AWS::BedrockAgentCore::GatewayRule
  *
+ * @deprecated Cloud Control cannot create AWS::BedrockAgentCore::GatewayRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-gatewayrule.html | CloudFormation: AWS::BedrockAgentCore::GatewayRule}
  */
-export const GatewayRule = cloudControlType<GatewayRuleArgs, GatewayRuleOutputs>("AWS::BedrockAgentCore::GatewayRule", "aws:bedrockagentcore:GatewayRule", '{"p":[["Actions",["array",["ref","Action"]],1],["Conditions",["array",["ref","Condition"]]],["Description","string"],["GatewayIdentifier","string",66],["Priority","number",1],["CreatedAt","string",8],["GatewayArn","string",8],["RuleId","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING"],8],["System",["ref","SystemManagedBlock"],8],["UpdatedAt","string",8]],"id":["GatewayIdentifier","RuleId"],"d":{"Action":[["ConfigurationBundle",["ref","ConfigurationBundleAction"]],["RouteToTarget",["ref","RouteToTargetAction"]]],"ConfigurationBundleAction":[["StaticOverride",["ref","StaticOverride"]],["WeightedOverride",["ref","WeightedOverride"]]],"StaticOverride":[["BundleArn","string",1],["BundleVersion","string",1]],"WeightedOverride":[["TrafficSplit",["array",["ref","TrafficSplitEntry"]],1]],"TrafficSplitEntry":[["Name","string",1],["Weight","number",1],["ConfigurationBundle",["ref","ConfigurationBundleReference"],1],["Description","string"],["Metadata",["map","string"]]],"ConfigurationBundleReference":[["BundleArn","string",1],["BundleVersion","string",1]],"RouteToTargetAction":[["StaticRoute",["ref","StaticRoute"]],["WeightedRoute",["ref","WeightedRoute"]]],"StaticRoute":[["TargetName","string",1]],"WeightedRoute":[["TrafficSplit",["array",["ref","TargetTrafficSplitEntry"]],1]],"TargetTrafficSplitEntry":[["Name","string",1],["Weight","number",1],["TargetName","string",1],["Description","string"],["Metadata",["map","string"]]],"Condition":[["MatchPrincipals",["ref","MatchPrincipals"]],["MatchPaths",["ref","MatchPaths"]]],"MatchPrincipals":[["AnyOf",["array",["ref","MatchPrincipalEntry"]],1]],"MatchPrincipalEntry":[["IamPrincipal",["ref","IamPrincipal"],1]],"IamPrincipal":[["Arn","string",1],["Operator",["enum","StringEquals","StringLike"]]],"MatchPaths":[["AnyOf",["array","string"],1]],"SystemManagedBlock":[["ManagedBy","string",1]]}}');
+export const GatewayRule = cloudControlType<GatewayRuleArgs, GatewayRuleOutputs>("AWS::BedrockAgentCore::GatewayRule", "aws:bedrockagentcore:GatewayRule", '{"p":[["Actions",["array",["ref","Action"]],1],["Conditions",["array",["ref","Condition"]]],["Description","string"],["GatewayIdentifier","string",66],["Priority","number",1],["CreatedAt","string",8],["GatewayArn","string",8],["RuleId","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING"],8],["System",["ref","SystemManagedBlock"],8],["UpdatedAt","string",8]],"id":["GatewayIdentifier","RuleId"],"d":{"Action":[["ConfigurationBundle",["ref","ConfigurationBundleAction"]],["RouteToTarget",["ref","RouteToTargetAction"]]],"ConfigurationBundleAction":[["StaticOverride",["ref","StaticOverride"]],["WeightedOverride",["ref","WeightedOverride"]]],"StaticOverride":[["BundleArn","string",1],["BundleVersion","string",1]],"WeightedOverride":[["TrafficSplit",["array",["ref","TrafficSplitEntry"]],1]],"TrafficSplitEntry":[["Name","string",1],["Weight","number",1],["ConfigurationBundle",["ref","ConfigurationBundleReference"],1],["Description","string"],["Metadata",["map","string"]]],"ConfigurationBundleReference":[["BundleArn","string",1],["BundleVersion","string",1]],"RouteToTargetAction":[["StaticRoute",["ref","StaticRoute"]],["WeightedRoute",["ref","WeightedRoute"]]],"StaticRoute":[["TargetName","string",1]],"WeightedRoute":[["TrafficSplit",["array",["ref","TargetTrafficSplitEntry"]],1]],"TargetTrafficSplitEntry":[["Name","string",1],["Weight","number",1],["TargetName","string",1],["Description","string"],["Metadata",["map","string"]]],"Condition":[["MatchPrincipals",["ref","MatchPrincipals"]],["MatchPaths",["ref","MatchPaths"]]],"MatchPrincipals":[["AnyOf",["array",["ref","MatchPrincipalEntry"]],1]],"MatchPrincipalEntry":[["IamPrincipal",["ref","IamPrincipal"],1]],"IamPrincipal":[["Arn","string",1],["Operator",["enum","StringEquals","StringLike"]]],"MatchPaths":[["AnyOf",["array","string"],1]],"SystemManagedBlock":[["ManagedBy","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link GatewayRule} instance: its attributes as typed outputs. */
 export type GatewayRule = InstanceType<typeof GatewayRule>;
 
@@ -1362,20 +1612,36 @@ export interface GatewayRuleSystemManagedBlock {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-gatewaytarget.html | CloudFormation: AWS::BedrockAgentCore::GatewayTarget}
  */
-export const GatewayTarget = cloudControlType<GatewayTargetArgs, GatewayTargetOutputs>("AWS::BedrockAgentCore::GatewayTarget", "aws:bedrockagentcore:GatewayTarget", '{"p":[["CredentialProviderConfigurations",["array",["ref","CredentialProviderConfiguration"]]],["Description","string"],["GatewayIdentifier","string",66],["MetadataConfiguration",["ref","MetadataConfiguration"]],["Name","string"],["PrivateEndpoint",["ref","PrivateEndpoint"]],["TargetConfiguration",["ref","TargetConfiguration"],1],["AuthorizationData",["ref","AuthorizationData"],8],["CreatedAt","string",8],["GatewayArn","string",8],["LastSynchronizedAt","string",8],["PrivateEndpointManagedResources",["array",["ref","ManagedResourceDetails"]],8],["ProtocolType",["enum","MCP","HTTP"],8],["Status",["enum","CREATING","UPDATING","UPDATE_UNSUCCESSFUL","DELETING","READY","FAILED","SYNCHRONIZING","SYNCHRONIZE_UNSUCCESSFUL","CREATE_PENDING_AUTH","UPDATE_PENDING_AUTH","SYNCHRONIZE_PENDING_AUTH"],8],["StatusReasons",["array","string"],8],["TargetId","string",72],["UpdatedAt","string",8]],"id":["GatewayIdentifier","TargetId"],"d":{"CredentialProviderConfiguration":[["CredentialProviderType",["enum","GATEWAY_IAM_ROLE","OAUTH","API_KEY","CALLER_IAM_CREDENTIALS","JWT_PASSTHROUGH"],1],["CredentialProvider",["ref","CredentialProvider"]]],"CredentialProvider":[["OauthCredentialProvider",["ref","OAuthCredentialProvider"]],["ApiKeyCredentialProvider",["ref","ApiKeyCredentialProvider"]],["IamCredentialProvider",["ref","IamCredentialProvider"]]],"OAuthCredentialProvider":[["ProviderArn","string",1],["Scopes",["array","string"],1],["CustomParameters",["map","string"]],["GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE","TOKEN_EXCHANGE"]],["DefaultReturnUrl","string"]],"ApiKeyCredentialProvider":[["ProviderArn","string",1],["CredentialParameterName","string"],["CredentialPrefix","string"],["CredentialLocation",["enum","HEADER","QUERY_PARAMETER"]]],"IamCredentialProvider":[["Service","string",1],["Region","string"]],"MetadataConfiguration":[["AllowedRequestHeaders",["array","string"]],["AllowedQueryParameters",["array","string"]],["AllowedResponseHeaders",["array","string"]]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"TargetConfiguration":[["Mcp",["ref","McpTargetConfiguration"]],["Http",["ref","HttpTargetConfiguration"]],["Inference",["ref","InferenceTargetConfiguration"]]],"McpTargetConfiguration":[["OpenApiSchema",["ref","ApiSchemaConfiguration"]],["SmithyModel",["ref","ApiSchemaConfiguration"]],["Lambda",["ref","McpLambdaTargetConfiguration"]],["McpServer",["ref","McpServerTargetConfiguration"]],["ApiGateway",["ref","ApiGatewayTargetConfiguration"]],["Connector",["ref","ConnectorTargetConfiguration"]]],"ApiSchemaConfiguration":[["S3",["ref","S3Configuration"]],["InlinePayload","string"]],"S3Configuration":[["Uri","string"],["BucketOwnerAccountId","string"]],"McpLambdaTargetConfiguration":[["LambdaArn","string",1],["ToolSchema",["ref","ToolSchema"],1]],"ToolSchema":[["S3",["ref","S3Configuration"]],["InlinePayload",["array",["ref","ToolDefinition"]]]],"ToolDefinition":[["Name","string",1],["Description","string",1],["InputSchema",["ref","SchemaDefinition"],1],["OutputSchema",["ref","SchemaDefinition"]]],"SchemaDefinition":[["Type",["enum","string","number","object","array","boolean","integer"],1],["Required",["array","string"]],["Description","string"],["Items",["ref","SchemaDefinition"]],["Properties",["map",["ref","SchemaDefinition"]]]],"McpServerTargetConfiguration":[["Endpoint","string",1],["McpToolSchema",["ref","McpToolSchemaConfiguration"]],["ListingMode",["enum","DEFAULT","DYNAMIC"]],["ResourcePriority","number"]],"McpToolSchemaConfiguration":[["S3",["ref","S3Configuration"]],["InlinePayload","string"]],"ApiGatewayTargetConfiguration":[["RestApiId","string",1],["Stage","string",1],["ApiGatewayToolConfiguration",["ref","ApiGatewayToolConfiguration"],1]],"ApiGatewayToolConfiguration":[["ToolOverrides",["array",["ref","ApiGatewayToolOverride"]]],["ToolFilters",["array",["ref","ApiGatewayToolFilter"]],1]],"ApiGatewayToolOverride":[["Name","string",1],["Description","string"],["Path","string",1],["Method",["enum","GET","DELETE","HEAD","OPTIONS","PATCH","PUT","POST"],1]],"ApiGatewayToolFilter":[["FilterPath","string",1],["Methods",["array",["enum","GET","DELETE","HEAD","OPTIONS","PATCH","PUT","POST"]],1]],"ConnectorTargetConfiguration":[["Source",["ref","ConnectorSource"],1],["Enabled",["array","string"]],["Configurations",["array",["ref","ConnectorConfiguration"]]]],"ConnectorSource":[["ConnectorId","string",1]],"ConnectorConfiguration":[["Name","string",1],["Description","string"],["ParameterValues","json"],["ParameterOverrides",["array",["ref","ConnectorParameterOverride"]]]],"ConnectorParameterOverride":[["Path","string",1],["Description","string"],["Visible","boolean"]],"HttpTargetConfiguration":[["AgentcoreRuntime",["ref","RuntimeTargetConfiguration"]],["Passthrough",["ref","PassthroughTargetConfiguration"]],["Connector",["ref","HttpConnectorTargetConfiguration"]]],"RuntimeTargetConfiguration":[["Arn","string",1],["Qualifier","string"],["Schema",["ref","HttpApiSchemaConfiguration"]]],"HttpApiSchemaConfiguration":[["Source",["ref","ApiSchemaConfiguration"],1]],"PassthroughTargetConfiguration":[["Endpoint","string",1],["ProtocolType",["enum","MCP","A2A","INFERENCE","CUSTOM"],1],["Schema",["ref","HttpApiSchemaConfiguration"]],["StickinessConfiguration",["ref","StickinessConfiguration"]]],"StickinessConfiguration":[["Identifier","string",1],["Timeout","number"]],"HttpConnectorTargetConfiguration":[["Source",["ref","HttpConnectorSource"],1],["Parameters",["map","string"]]],"HttpConnectorSource":[["ConnectorId","string",1]],"InferenceTargetConfiguration":[["Connector",["ref","InferenceConnectorTargetConfiguration"]],["Provider",["ref","InferenceProviderTargetConfiguration"]]],"InferenceConnectorTargetConfiguration":[["Source",["ref","InferenceConnectorSource"],1]],"InferenceConnectorSource":[["ConnectorId","string",1]],"InferenceProviderTargetConfiguration":[["Endpoint","string",1],["ModelMapping",["ref","ModelMapping"]],["Operations",["array",["ref","InferenceOperationConfiguration"]]]],"ModelMapping":[["ProviderPrefix",["ref","ProviderPrefix"]]],"ProviderPrefix":[["Strip","boolean"],["Separator","string"]],"InferenceOperationConfiguration":[["Path","string",1],["ProviderPath","string"],["Models",["array",["ref","ModelEntry"]]]],"ModelEntry":[["Model","string",1]],"AuthorizationData":[["Oauth2",["ref","OAuth2AuthorizationData"],1]],"OAuth2AuthorizationData":[["AuthorizationUrl","string",1],["UserId","string"]],"ManagedResourceDetails":[["Domain","string"],["ResourceGatewayArn","string"],["ResourceAssociationArn","string"]]}}');
+export const GatewayTarget = cloudControlType<GatewayTargetArgs, GatewayTargetOutputs>("AWS::BedrockAgentCore::GatewayTarget", "aws:bedrockagentcore:GatewayTarget", '{"p":[["CredentialProviderConfigurations",["array",["ref","CredentialProviderConfiguration"]]],["Description","string"],["GatewayIdentifier","string",66],["MetadataConfiguration",["ref","MetadataConfiguration"]],["Name","string"],["PrivateEndpoint",["ref","PrivateEndpoint"]],["TargetConfiguration",["ref","TargetConfiguration"],1],["AuthorizationData",["ref","AuthorizationData"],8],["CreatedAt","string",8],["GatewayArn","string",8],["LastSynchronizedAt","string",8],["PrivateEndpointManagedResources",["array",["ref","ManagedResourceDetails"]],8],["ProtocolType",["enum","MCP","HTTP"],8],["Status",["enum","CREATING","UPDATING","UPDATE_UNSUCCESSFUL","DELETING","READY","FAILED","SYNCHRONIZING","SYNCHRONIZE_UNSUCCESSFUL","CREATE_PENDING_AUTH","UPDATE_PENDING_AUTH","SYNCHRONIZE_PENDING_AUTH"],8],["StatusReasons",["array","string"],8],["TargetId","string",72],["UpdatedAt","string",8]],"id":["GatewayIdentifier","TargetId"],"d":{"CredentialProviderConfiguration":[["CredentialProviderType",["enum","GATEWAY_IAM_ROLE","OAUTH","API_KEY","CALLER_IAM_CREDENTIALS","JWT_PASSTHROUGH"],1],["CredentialProvider",["ref","CredentialProvider"]]],"CredentialProvider":[["OauthCredentialProvider",["ref","OAuthCredentialProvider"]],["ApiKeyCredentialProvider",["ref","ApiKeyCredentialProvider"]],["IamCredentialProvider",["ref","IamCredentialProvider"]]],"OAuthCredentialProvider":[["ProviderArn","string",1],["Scopes",["array","string"],1],["CustomParameters",["map","string"]],["GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE","TOKEN_EXCHANGE"]],["DefaultReturnUrl","string"]],"ApiKeyCredentialProvider":[["ProviderArn","string",1],["CredentialParameterName","string"],["CredentialPrefix","string"],["CredentialLocation",["enum","HEADER","QUERY_PARAMETER"]]],"IamCredentialProvider":[["Service","string",1],["Region","string"]],"MetadataConfiguration":[["AllowedRequestHeaders",["array","string"]],["AllowedQueryParameters",["array","string"]],["AllowedResponseHeaders",["array","string"]]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"TargetConfiguration":[["Mcp",["ref","McpTargetConfiguration"]],["Http",["ref","HttpTargetConfiguration"]],["Inference",["ref","InferenceTargetConfiguration"]]],"McpTargetConfiguration":[["OpenApiSchema",["ref","ApiSchemaConfiguration"]],["SmithyModel",["ref","ApiSchemaConfiguration"]],["Lambda",["ref","McpLambdaTargetConfiguration"]],["McpServer",["ref","McpServerTargetConfiguration"]],["ApiGateway",["ref","ApiGatewayTargetConfiguration"]],["Connector",["ref","ConnectorTargetConfiguration"]]],"ApiSchemaConfiguration":[["S3",["ref","S3Configuration"]],["InlinePayload","string"]],"S3Configuration":[["Uri","string"],["BucketOwnerAccountId","string"]],"McpLambdaTargetConfiguration":[["LambdaArn","string",1],["ToolSchema",["ref","ToolSchema"],1]],"ToolSchema":[["S3",["ref","S3Configuration"]],["InlinePayload",["array",["ref","ToolDefinition"]]]],"ToolDefinition":[["Name","string",1],["Description","string",1],["InputSchema",["ref","SchemaDefinition"],1],["OutputSchema",["ref","SchemaDefinition"]]],"SchemaDefinition":[["Type",["enum","string","number","object","array","boolean","integer"],1],["Required",["array","string"]],["Description","string"],["Items",["ref","SchemaDefinition"]],["Properties",["map",["ref","SchemaDefinition"]]]],"McpServerTargetConfiguration":[["Endpoint","string",1],["McpToolSchema",["ref","McpToolSchemaConfiguration"]],["ListingMode",["enum","DEFAULT","DYNAMIC"]],["ResourcePriority","number"]],"McpToolSchemaConfiguration":[["S3",["ref","S3Configuration"]],["InlinePayload","string"]],"ApiGatewayTargetConfiguration":[["RestApiId","string",1],["Stage","string",1],["ApiGatewayToolConfiguration",["ref","ApiGatewayToolConfiguration"],1]],"ApiGatewayToolConfiguration":[["ToolOverrides",["array",["ref","ApiGatewayToolOverride"]]],["ToolFilters",["array",["ref","ApiGatewayToolFilter"]],1]],"ApiGatewayToolOverride":[["Name","string",1],["Description","string"],["Path","string",1],["Method",["enum","GET","DELETE","HEAD","OPTIONS","PATCH","PUT","POST"],1]],"ApiGatewayToolFilter":[["FilterPath","string",1],["Methods",["array",["enum","GET","DELETE","HEAD","OPTIONS","PATCH","PUT","POST"]],1]],"ConnectorTargetConfiguration":[["Source",["ref","ConnectorSource"],1],["Enabled",["array","string"]],["Configurations",["array",["ref","ConnectorConfiguration"]]]],"ConnectorSource":[["ConnectorId","string",1]],"ConnectorConfiguration":[["Name","string",1],["Description","string"],["ParameterValues","json"],["ParameterOverrides",["array",["ref","ConnectorParameterOverride"]]]],"ConnectorParameterOverride":[["Path","string",1],["Description","string"],["Visible","boolean"]],"HttpTargetConfiguration":[["AgentcoreRuntime",["ref","RuntimeTargetConfiguration"]],["Passthrough",["ref","PassthroughTargetConfiguration"]],["Connector",["ref","HttpConnectorTargetConfiguration"]]],"RuntimeTargetConfiguration":[["Arn","string",1],["Qualifier","string"],["Schema",["ref","HttpApiSchemaConfiguration"]]],"HttpApiSchemaConfiguration":[["Source",["ref","ApiSchemaConfiguration"],1]],"PassthroughTargetConfiguration":[["Endpoint","string",1],["ProtocolType",["enum","MCP","A2A","INFERENCE","CUSTOM"],1],["Schema",["ref","HttpApiSchemaConfiguration"]],["StickinessConfiguration",["ref","StickinessConfiguration"]]],"StickinessConfiguration":[["Identifier","string",1],["Timeout","number"]],"HttpConnectorTargetConfiguration":[["Source",["ref","HttpConnectorSource"],1],["Parameters",["map","string"]]],"HttpConnectorSource":[["ConnectorId","string",1]],"InferenceTargetConfiguration":[["Connector",["ref","InferenceConnectorTargetConfiguration"]],["Provider",["ref","InferenceProviderTargetConfiguration"]]],"InferenceConnectorTargetConfiguration":[["Source",["ref","InferenceConnectorSource"],1]],"InferenceConnectorSource":[["ConnectorId","string",1]],"InferenceProviderTargetConfiguration":[["Endpoint","string",1],["ModelMapping",["ref","ModelMapping"]],["Operations",["array",["ref","InferenceOperationConfiguration"]]]],"ModelMapping":[["ProviderPrefix",["ref","ProviderPrefix"]]],"ProviderPrefix":[["Strip","boolean"],["Separator","string"]],"InferenceOperationConfiguration":[["Path","string",1],["ProviderPath","string"],["Models",["array",["ref","ModelEntry"]]]],"ModelEntry":[["Model","string",1]],"AuthorizationData":[["Oauth2",["ref","OAuth2AuthorizationData"],1]],"OAuth2AuthorizationData":[["AuthorizationUrl","string",1],["UserId","string"]],"ManagedResourceDetails":[["Domain","string"],["ResourceGatewayArn","string"],["ResourceAssociationArn","string"]]},"reg":{"h":"crudl","co":["GatewayIdentifier"],"ro":["CreatedAt","GatewayArn","LastSynchronizedAt","Status","StatusReasons","TargetId","PrivateEndpointManagedResources","UpdatedAt","AuthorizationData","ProtocolType"],"tg":[false,true,true]}}');
 /** A {@link GatewayTarget} instance: its attributes as typed outputs. */
 export type GatewayTarget = InstanceType<typeof GatewayTarget>;
 
 /** Inputs of {@link GatewayTarget}. */
 export interface GatewayTargetArgs {
-  /** The OAuth credential provider configuration. */
+  /**
+   * The OAuth credential provider configuration.
+   *
+   * Items: 1–1.
+   */
   credentialProviderConfigurations?: GatewayTargetCredentialProviderConfiguration[];
-  /** The description for the gateway target. */
+  /**
+   * The description for the gateway target.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The gateway ID for the gateway target. */
+  /**
+   * The gateway ID for the gateway target.
+   *
+   * Pattern: `^([0-9a-z][-]?){1,100}-[0-9a-z]{10}$`.
+   */
   gatewayIdentifier?: string;
   metadataConfiguration?: GatewayTargetMetadataConfiguration;
-  /** The name for the gateway target. */
+  /**
+   * The name for the gateway target.
+   *
+   * Pattern: `^([0-9a-zA-Z][-]?){1,100}$`.
+   */
   name?: string;
   privateEndpoint?: GatewayTargetPrivateEndpoint;
   /** The target configuration for the Smithy model target. */
@@ -1384,7 +1650,11 @@ export interface GatewayTargetArgs {
 
 /** Outputs of {@link GatewayTarget}: its inputs as the cloud reports them, and its attributes. */
 export interface GatewayTargetOutputs extends GatewayTargetArgs {
-  /** The gateway ID for the gateway target. */
+  /**
+   * The gateway ID for the gateway target.
+   *
+   * Pattern: `^([0-9a-z][-]?){1,100}-[0-9a-z]{10}$`.
+   */
   gatewayIdentifier: string;
   authorizationData: GatewayTargetAuthorizationData;
   /** The date and time at which the gateway target was created. */
@@ -1430,13 +1700,22 @@ export interface GatewayTargetCredentialProvider {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-oauthcredentialprovider.html | CloudFormation: OAuthCredentialProvider}
  */
 export interface GatewayTargetOAuthCredentialProvider {
-  /** The provider ARN for the gateway target. */
+  /**
+   * The provider ARN for the gateway target.
+   *
+   * Pattern: `^arn:([^:]*):([^:]*):([^:]*):([0-9]{12})?:(.+)$`.
+   */
   providerArn: string;
-  /** The OAuth credential provider scopes. */
+  /**
+   * The OAuth credential provider scopes.
+   *
+   * Items: at most 100. Each item: Length: 1–128.
+   */
   scopes: string[];
   /** The OAuth credential provider. */
   customParameters?: Record<string, string>;
   grantType?: "CLIENT_CREDENTIALS" | "AUTHORIZATION_CODE" | "TOKEN_EXCHANGE";
+  /** Length: 1–2048. Pattern: `\w+:(\/?\/?)[^\s]+`. */
   defaultReturnUrl?: string;
 }
 
@@ -1446,11 +1725,23 @@ export interface GatewayTargetOAuthCredentialProvider {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-apikeycredentialprovider.html | CloudFormation: ApiKeyCredentialProvider}
  */
 export interface GatewayTargetApiKeyCredentialProvider {
-  /** The provider ARN for the gateway target. */
+  /**
+   * The provider ARN for the gateway target.
+   *
+   * Pattern: `^arn:([^:]*):([^:]*):([^:]*):([0-9]{12})?:(.+)$`.
+   */
   providerArn: string;
-  /** The credential parameter name for the provider for the gateway target. */
+  /**
+   * The credential parameter name for the provider for the gateway target.
+   *
+   * Length: 1–64.
+   */
   credentialParameterName?: string;
-  /** The API key credential provider for the gateway target. */
+  /**
+   * The API key credential provider for the gateway target.
+   *
+   * Length: 1–64.
+   */
   credentialPrefix?: string;
   /** The credential location for the gateway target. */
   credentialLocation?: "HEADER" | "QUERY_PARAMETER";
@@ -1458,7 +1749,9 @@ export interface GatewayTargetApiKeyCredentialProvider {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-iamcredentialprovider.html | CloudFormation: IamCredentialProvider} */
 export interface GatewayTargetIamCredentialProvider {
+  /** Length: 1–64. Pattern: `^[a-zA-Z0-9._-]+$`. */
   service: string;
+  /** Length: 1–32. Pattern: `^[a-zA-Z0-9-]+$`. */
   region?: string;
 }
 
@@ -1477,15 +1770,20 @@ export interface GatewayTargetPrivateEndpoint {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-selfmanagedlatticeresource.html | CloudFormation: SelfManagedLatticeResource} */
 export interface GatewayTargetSelfManagedLatticeResource {
+  /** Length: 20–2048. Pattern: `^((rcfg-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}))$`. */
   resourceConfigurationIdentifier: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-managedvpcresource.html | CloudFormation: ManagedVpcResource} */
 export interface GatewayTargetManagedVpcResource {
+  /** Pattern: `^vpc-(([0-9a-z]{8})|([0-9a-z]{17}))$`. */
   vpcIdentifier: string;
+  /** Items: at least 1. Each item: Pattern: `^subnet-[0-9a-zA-Z]{8,17}$`. */
   subnetIds: string[];
   endpointIpAddressType: "IPV4" | "IPV6";
+  /** Items: 0–5. Each item: Pattern: `^sg-(([0-9a-z]{8})|([0-9a-z]{17}))$`. */
   securityGroupIds?: string[];
+  /** Length: 3–255. */
   routingDomain?: string;
   /** Tags applied to the AWS-managed VPC Lattice resource gateway when it is created on your behalf (tag-on-create). Useful for cost allocation. These tags are forwarded to VPC Lattice and are not stored on the gateway target itself. */
   tags?: Record<string, string>;
@@ -1538,9 +1836,17 @@ export interface GatewayTargetApiSchemaConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-s3configuration.html | CloudFormation: S3Configuration}
  */
 export interface GatewayTargetS3Configuration {
-  /** The configuration URI for the gateway target. */
+  /**
+   * The configuration URI for the gateway target.
+   *
+   * Pattern: ``.
+   */
   uri?: string;
-  /** The S3 configuration bucket owner account ID for the gateway target. */
+  /**
+   * The S3 configuration bucket owner account ID for the gateway target.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   bucketOwnerAccountId?: string;
 }
 
@@ -1550,7 +1856,11 @@ export interface GatewayTargetS3Configuration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-mcplambdatargetconfiguration.html | CloudFormation: McpLambdaTargetConfiguration}
  */
 export interface GatewayTargetMcpLambdaTargetConfiguration {
-  /** The ARN of the Lambda target configuration. */
+  /**
+   * The ARN of the Lambda target configuration.
+   *
+   * Length: 1–170. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:([a-z]{2}(-gov)?-[a-z]+-\d{1}):(\d{12}):function:([a-zA-Z0-9-_.]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
   /** The tool schema configuration for the gateway target MCP configuration for Lambda. */
   toolSchema: GatewayTargetToolSchema;
@@ -1602,9 +1912,11 @@ export interface GatewayTargetSchemaDefinition {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-mcpservertargetconfiguration.html | CloudFormation: McpServerTargetConfiguration} */
 export interface GatewayTargetMcpServerTargetConfiguration {
+  /** Pattern: `^https://.*`. */
   endpoint: string;
   mcpToolSchema?: GatewayTargetMcpToolSchemaConfiguration;
   listingMode?: "DEFAULT" | "DYNAMIC";
+  /** Range: 0–1000. */
   resourcePriority?: number;
 }
 
@@ -1644,18 +1956,22 @@ export interface GatewayTargetApiGatewayToolFilter {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-connectortargetconfiguration.html | CloudFormation: ConnectorTargetConfiguration} */
 export interface GatewayTargetConnectorTargetConfiguration {
   source: GatewayTargetConnectorSource;
+  /** Items: 1–50. */
   enabled?: string[];
   configurations?: GatewayTargetConnectorConfiguration[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-connectorsource.html | CloudFormation: ConnectorSource} */
 export interface GatewayTargetConnectorSource {
+  /** Length: 1–256. */
   connectorId: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-connectorconfiguration.html | CloudFormation: ConnectorConfiguration} */
 export interface GatewayTargetConnectorConfiguration {
+  /** Length: at most 64. Pattern: `^[a-zA-Z][a-zA-Z0-9_-]*$`. */
   name: string;
+  /** Length: at most 2000. */
   description?: string;
   parameterValues?: Record<string, unknown>;
   parameterOverrides?: GatewayTargetConnectorParameterOverride[];
@@ -1677,7 +1993,9 @@ export interface GatewayTargetHttpTargetConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-runtimetargetconfiguration.html | CloudFormation: RuntimeTargetConfiguration} */
 export interface GatewayTargetRuntimeTargetConfiguration {
+  /** Pattern: `^arn:aws(-[^:]+)?:bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:runtime/[a-zA-Z][a-zA-Z0-9_]{0,47}-[a-zA-Z0-9]{10}$`. */
   arn: string;
+  /** Pattern: `^(([1-9][0-9]{0,4})|([a-zA-Z][a-zA-Z0-9_]{0,47}))$`. */
   qualifier?: string;
   schema?: GatewayTargetHttpApiSchemaConfiguration;
 }
@@ -1689,6 +2007,7 @@ export interface GatewayTargetHttpApiSchemaConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-passthroughtargetconfiguration.html | CloudFormation: PassthroughTargetConfiguration} */
 export interface GatewayTargetPassthroughTargetConfiguration {
+  /** Length: 1–2048. Pattern: `^https://[a-zA-Z0-9\-\.]+(:[0-9]{1,5})?(/.*)?$`. */
   endpoint: string;
   protocolType: "MCP" | "A2A" | "INFERENCE" | "CUSTOM";
   schema?: GatewayTargetHttpApiSchemaConfiguration;
@@ -1697,7 +2016,9 @@ export interface GatewayTargetPassthroughTargetConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-stickinessconfiguration.html | CloudFormation: StickinessConfiguration} */
 export interface GatewayTargetStickinessConfiguration {
+  /** Length: 1–256. */
   identifier: string;
+  /** Range: 1–86400. */
   timeout?: number;
 }
 
@@ -1725,13 +2046,16 @@ export interface GatewayTargetInferenceConnectorTargetConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-inferenceconnectorsource.html | CloudFormation: InferenceConnectorSource} */
 export interface GatewayTargetInferenceConnectorSource {
+  /** Length: 1–256. */
   connectorId: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-inferenceprovidertargetconfiguration.html | CloudFormation: InferenceProviderTargetConfiguration} */
 export interface GatewayTargetInferenceProviderTargetConfiguration {
+  /** Length: 1–2048. Pattern: `^https://[a-zA-Z0-9\-\.]+(:[0-9]{1,5})?(/.*)?$`. */
   endpoint: string;
   modelMapping?: GatewayTargetModelMapping;
+  /** Items: 1–10. */
   operations?: GatewayTargetInferenceOperationConfiguration[];
 }
 
@@ -1743,18 +2067,23 @@ export interface GatewayTargetModelMapping {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-providerprefix.html | CloudFormation: ProviderPrefix} */
 export interface GatewayTargetProviderPrefix {
   strip?: boolean;
+  /** Length: 1–1. */
   separator?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-inferenceoperationconfiguration.html | CloudFormation: InferenceOperationConfiguration} */
 export interface GatewayTargetInferenceOperationConfiguration {
+  /** Length: 1–256. Pattern: `^/[a-zA-Z0-9\-\._/]+$`. */
   path: string;
+  /** Length: 1–256. Pattern: `^/[a-zA-Z0-9\-\._/]+$`. */
   providerPath?: string;
+  /** Items: 1–100. */
   models?: GatewayTargetModelEntry[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-modelentry.html | CloudFormation: ModelEntry} */
 export interface GatewayTargetModelEntry {
+  /** Length: 1–256. Pattern: `^[a-zA-Z0-9\-\._\*\?\@]+(/[a-zA-Z0-9\-\._\*\?\@]+)*$`. */
   model: string;
 }
 
@@ -1765,14 +2094,18 @@ export interface GatewayTargetAuthorizationData {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-oauth2authorizationdata.html | CloudFormation: OAuth2AuthorizationData} */
 export interface GatewayTargetOAuth2AuthorizationData {
+  /** Length: at least 1. */
   authorizationUrl: string;
+  /** Length: 1–128. */
   userId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-gatewaytarget-managedresourcedetails.html | CloudFormation: ManagedResourceDetails} */
 export interface GatewayTargetManagedResourceDetails {
   domain?: string;
+  /** Pattern: `^arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourcegateway/rgw-[0-9a-z]{17}$`. */
   resourceGatewayArn?: string;
+  /** Pattern: `^(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:servicenetworkresourceassociation/)?snra-[0-9a-f]{17}$`. */
   resourceAssociationArn?: string;
 }
 
@@ -1781,15 +2114,23 @@ export interface GatewayTargetManagedResourceDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-harness.html | CloudFormation: AWS::BedrockAgentCore::Harness}
  */
-export const Harness = cloudControlType<HarnessArgs, HarnessOutputs>("AWS::BedrockAgentCore::Harness", "aws:bedrockagentcore:Harness", '{"p":[["HarnessName","string",67],["ExecutionRoleArn","string",1],["Environment",["ref","HarnessEnvironmentProvider"]],["EnvironmentArtifact",["ref","HarnessEnvironmentArtifact"]],["EnvironmentVariables",["map","string"]],["AuthorizerConfiguration",["ref","AuthorizerConfiguration"]],["Model",["ref","HarnessModelConfiguration"],1],["SystemPrompt",["array",["ref","HarnessSystemContentBlock"]]],["Tools",["array",["ref","HarnessTool"]]],["Skills",["array",["ref","HarnessSkill"]]],["AllowedTools",["array","string"]],["Memory",["ref","HarnessMemoryConfiguration"]],["Truncation",["ref","HarnessTruncationConfiguration"]],["MaxIterations","integer"],["MaxTokens","integer"],["TimeoutSeconds","integer"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HarnessId","string",72],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["Version","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"HarnessEnvironmentProvider":[["AgentCoreRuntimeEnvironment",["ref","HarnessAgentCoreRuntimeEnvironment"]]],"HarnessAgentCoreRuntimeEnvironment":[["AgentRuntimeArn","string"],["AgentRuntimeName","string"],["AgentRuntimeId","string"],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["FilesystemConfigurations",["array",["ref","FilesystemConfiguration"]]]],"LifecycleConfiguration":[["IdleRuntimeSessionTimeout","integer"],["MaxLifetime","integer"]],"NetworkConfiguration":[["NetworkMode",["enum","PUBLIC","VPC"],1],["NetworkModeConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"FilesystemConfiguration":[["SessionStorage",["ref","SessionStorageConfiguration"]],["S3FilesAccessPoint",["ref","S3FilesAccessPointConfiguration"]],["EfsAccessPoint",["ref","EfsAccessPointConfiguration"]]],"SessionStorageConfiguration":[["MountPath","string",1]],"S3FilesAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"EfsAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"HarnessEnvironmentArtifact":[["ContainerConfiguration",["ref","ContainerConfiguration"]]],"ContainerConfiguration":[["ContainerUri","string",1]],"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"]]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]],"CustomClaimValidationType":[["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1],["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchValue",["ref","ClaimMatchValueType"],1],["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["Tags",["map","string"]],["RoutingDomain","string"]],"PrivateEndpointOverride":[["Domain","string",1],["PrivateEndpoint",["ref","PrivateEndpoint"],1]],"HarnessModelConfiguration":[["BedrockModelConfig",["ref","HarnessBedrockModelConfig"]],["OpenAiModelConfig",["ref","HarnessOpenAiModelConfig"]],["GeminiModelConfig",["ref","HarnessGeminiModelConfig"]],["LiteLlmModelConfig",["ref","HarnessLiteLlmModelConfig"]]],"HarnessBedrockModelConfig":[["ModelId","string",1],["MaxTokens","integer"],["Temperature","number"],["TopP","number"],["ApiFormat",["enum","converse_stream","responses","chat_completions"]]],"HarnessOpenAiModelConfig":[["ModelId","string",1],["ApiKeyArn","string",1],["MaxTokens","integer"],["Temperature","number"],["TopP","number"],["ApiFormat",["enum","chat_completions","responses"]]],"HarnessGeminiModelConfig":[["ModelId","string",1],["ApiKeyArn","string",1],["MaxTokens","integer"],["Temperature","number"],["TopP","number"],["TopK","integer"]],"HarnessLiteLlmModelConfig":[["ModelId","string",1],["ApiKeyArn","string"],["ApiBase","string"],["MaxTokens","integer"],["Temperature","number"],["TopP","number"]],"HarnessSystemContentBlock":[["Text","string",1]],"HarnessTool":[["Type",["enum","remote_mcp","agentcore_browser","agentcore_gateway","inline_function","agentcore_code_interpreter"],1],["Name","string"],["Config",["ref","HarnessToolConfiguration"]]],"HarnessToolConfiguration":[["RemoteMcp",["ref","HarnessRemoteMcpConfig"]],["AgentCoreBrowser",["ref","HarnessAgentCoreBrowserConfig"]],["AgentCoreGateway",["ref","HarnessAgentCoreGatewayConfig"]],["InlineFunction",["ref","HarnessInlineFunctionConfig"]],["AgentCoreCodeInterpreter",["ref","HarnessAgentCoreCodeInterpreterConfig"]]],"HarnessRemoteMcpConfig":[["Url","string",1],["Headers",["map","string"]]],"HarnessAgentCoreBrowserConfig":[["BrowserArn","string"]],"HarnessAgentCoreGatewayConfig":[["GatewayArn","string",1],["OutboundAuth",["ref","HarnessGatewayOutboundAuth"]]],"HarnessGatewayOutboundAuth":[["AwsIam","json"],["None","json"],["Oauth",["ref","OAuthCredentialProvider"]]],"OAuthCredentialProvider":[["ProviderArn","string",1],["Scopes",["array","string"],1],["CustomParameters",["map","string"]],["GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE"]],["DefaultReturnUrl","string"]],"HarnessInlineFunctionConfig":[["Description","string",1],["InputSchema","json",1]],"HarnessAgentCoreCodeInterpreterConfig":[["CodeInterpreterArn","string"]],"HarnessSkill":[["Path","string"],["S3",["ref","HarnessSkillS3Source"]],["Git",["ref","HarnessSkillGitSource"]],["AwsSkills",["ref","HarnessSkillAwsSkillsSource"]]],"HarnessSkillS3Source":[["Uri","string",1]],"HarnessSkillGitSource":[["Url","string",1],["Path","string"],["Auth",["ref","HarnessSkillGitAuth"]]],"HarnessSkillGitAuth":[["CredentialArn","string",1],["Username","string"]],"HarnessSkillAwsSkillsSource":[["Paths",["array","string"]]],"HarnessMemoryConfiguration":[["AgentCoreMemoryConfiguration",["ref","HarnessAgentCoreMemoryConfiguration"]],["ManagedMemoryConfiguration",["ref","HarnessManagedMemoryConfiguration"]],["Disabled","json"]],"HarnessAgentCoreMemoryConfiguration":[["Arn","string",1],["ActorId","string"],["MessagesCount","integer"],["RetrievalConfig",["map",["ref","HarnessAgentCoreMemoryRetrievalConfig"]]]],"HarnessAgentCoreMemoryRetrievalConfig":[["TopK",["union","integer","string"]],["RelevanceScore",["union","number","string"]],["StrategyId","string"]],"HarnessManagedMemoryConfiguration":[["Arn","string"],["Strategies",["array",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","EPISODIC"]]],["EventExpiryDuration","integer"],["EncryptionKeyArn","string",2]],"HarnessTruncationConfiguration":[["Strategy",["enum","sliding_window","summarization","none"],1],["Config",["ref","HarnessTruncationStrategyConfiguration"]]],"HarnessTruncationStrategyConfiguration":[["SlidingWindow",["ref","HarnessSlidingWindowConfiguration"]],["Summarization",["ref","HarnessSummarizationConfiguration"]]],"HarnessSlidingWindowConfiguration":[["MessagesCount","integer"]],"HarnessSummarizationConfiguration":[["SummaryRatio","number"],["PreserveRecentMessages","integer"],["SummarizationSystemPrompt","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:harness/${HarnessId}"}');
+export const Harness = cloudControlType<HarnessArgs, HarnessOutputs>("AWS::BedrockAgentCore::Harness", "aws:bedrockagentcore:Harness", '{"p":[["HarnessName","string",67],["ExecutionRoleArn","string",1],["Environment",["ref","HarnessEnvironmentProvider"]],["EnvironmentArtifact",["ref","HarnessEnvironmentArtifact"]],["EnvironmentVariables",["map","string"]],["AuthorizerConfiguration",["ref","AuthorizerConfiguration"]],["Model",["ref","HarnessModelConfiguration"],1],["SystemPrompt",["array",["ref","HarnessSystemContentBlock"]]],["Tools",["array",["ref","HarnessTool"]]],["Skills",["array",["ref","HarnessSkill"]]],["AllowedTools",["array","string"]],["Memory",["ref","HarnessMemoryConfiguration"]],["Truncation",["ref","HarnessTruncationConfiguration"]],["MaxIterations","integer"],["MaxTokens","integer"],["TimeoutSeconds","integer"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HarnessId","string",72],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["Version","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"HarnessEnvironmentProvider":[["AgentCoreRuntimeEnvironment",["ref","HarnessAgentCoreRuntimeEnvironment"]]],"HarnessAgentCoreRuntimeEnvironment":[["AgentRuntimeArn","string"],["AgentRuntimeName","string"],["AgentRuntimeId","string"],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["FilesystemConfigurations",["array",["ref","FilesystemConfiguration"]]]],"LifecycleConfiguration":[["IdleRuntimeSessionTimeout","integer"],["MaxLifetime","integer"]],"NetworkConfiguration":[["NetworkMode",["enum","PUBLIC","VPC"],1],["NetworkModeConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"FilesystemConfiguration":[["SessionStorage",["ref","SessionStorageConfiguration"]],["S3FilesAccessPoint",["ref","S3FilesAccessPointConfiguration"]],["EfsAccessPoint",["ref","EfsAccessPointConfiguration"]]],"SessionStorageConfiguration":[["MountPath","string",1]],"S3FilesAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"EfsAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"HarnessEnvironmentArtifact":[["ContainerConfiguration",["ref","ContainerConfiguration"]]],"ContainerConfiguration":[["ContainerUri","string",1]],"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"]]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]],"CustomClaimValidationType":[["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1],["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchValue",["ref","ClaimMatchValueType"],1],["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["Tags",["map","string"]],["RoutingDomain","string"]],"PrivateEndpointOverride":[["Domain","string",1],["PrivateEndpoint",["ref","PrivateEndpoint"],1]],"HarnessModelConfiguration":[["BedrockModelConfig",["ref","HarnessBedrockModelConfig"]],["OpenAiModelConfig",["ref","HarnessOpenAiModelConfig"]],["GeminiModelConfig",["ref","HarnessGeminiModelConfig"]],["LiteLlmModelConfig",["ref","HarnessLiteLlmModelConfig"]]],"HarnessBedrockModelConfig":[["ModelId","string",1],["MaxTokens","integer"],["Temperature","number"],["TopP","number"],["ApiFormat",["enum","converse_stream","responses","chat_completions"]]],"HarnessOpenAiModelConfig":[["ModelId","string",1],["ApiKeyArn","string",1],["MaxTokens","integer"],["Temperature","number"],["TopP","number"],["ApiFormat",["enum","chat_completions","responses"]]],"HarnessGeminiModelConfig":[["ModelId","string",1],["ApiKeyArn","string",1],["MaxTokens","integer"],["Temperature","number"],["TopP","number"],["TopK","integer"]],"HarnessLiteLlmModelConfig":[["ModelId","string",1],["ApiKeyArn","string"],["ApiBase","string"],["MaxTokens","integer"],["Temperature","number"],["TopP","number"]],"HarnessSystemContentBlock":[["Text","string",1]],"HarnessTool":[["Type",["enum","remote_mcp","agentcore_browser","agentcore_gateway","inline_function","agentcore_code_interpreter"],1],["Name","string"],["Config",["ref","HarnessToolConfiguration"]]],"HarnessToolConfiguration":[["RemoteMcp",["ref","HarnessRemoteMcpConfig"]],["AgentCoreBrowser",["ref","HarnessAgentCoreBrowserConfig"]],["AgentCoreGateway",["ref","HarnessAgentCoreGatewayConfig"]],["InlineFunction",["ref","HarnessInlineFunctionConfig"]],["AgentCoreCodeInterpreter",["ref","HarnessAgentCoreCodeInterpreterConfig"]]],"HarnessRemoteMcpConfig":[["Url","string",1],["Headers",["map","string"]]],"HarnessAgentCoreBrowserConfig":[["BrowserArn","string"]],"HarnessAgentCoreGatewayConfig":[["GatewayArn","string",1],["OutboundAuth",["ref","HarnessGatewayOutboundAuth"]]],"HarnessGatewayOutboundAuth":[["AwsIam","json"],["None","json"],["Oauth",["ref","OAuthCredentialProvider"]]],"OAuthCredentialProvider":[["ProviderArn","string",1],["Scopes",["array","string"],1],["CustomParameters",["map","string"]],["GrantType",["enum","CLIENT_CREDENTIALS","AUTHORIZATION_CODE"]],["DefaultReturnUrl","string"]],"HarnessInlineFunctionConfig":[["Description","string",1],["InputSchema","json",1]],"HarnessAgentCoreCodeInterpreterConfig":[["CodeInterpreterArn","string"]],"HarnessSkill":[["Path","string"],["S3",["ref","HarnessSkillS3Source"]],["Git",["ref","HarnessSkillGitSource"]],["AwsSkills",["ref","HarnessSkillAwsSkillsSource"]]],"HarnessSkillS3Source":[["Uri","string",1]],"HarnessSkillGitSource":[["Url","string",1],["Path","string"],["Auth",["ref","HarnessSkillGitAuth"]]],"HarnessSkillGitAuth":[["CredentialArn","string",1],["Username","string"]],"HarnessSkillAwsSkillsSource":[["Paths",["array","string"]]],"HarnessMemoryConfiguration":[["AgentCoreMemoryConfiguration",["ref","HarnessAgentCoreMemoryConfiguration"]],["ManagedMemoryConfiguration",["ref","HarnessManagedMemoryConfiguration"]],["Disabled","json"]],"HarnessAgentCoreMemoryConfiguration":[["Arn","string",1],["ActorId","string"],["MessagesCount","integer"],["RetrievalConfig",["map",["ref","HarnessAgentCoreMemoryRetrievalConfig"]]]],"HarnessAgentCoreMemoryRetrievalConfig":[["TopK",["union","integer","string"]],["RelevanceScore",["union","number","string"]],["StrategyId","string"]],"HarnessManagedMemoryConfiguration":[["Arn","string"],["Strategies",["array",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","EPISODIC"]]],["EventExpiryDuration","integer"],["EncryptionKeyArn","string"]],"HarnessTruncationConfiguration":[["Strategy",["enum","sliding_window","summarization","none"],1],["Config",["ref","HarnessTruncationStrategyConfiguration"]]],"HarnessTruncationStrategyConfiguration":[["SlidingWindow",["ref","HarnessSlidingWindowConfiguration"]],["Summarization",["ref","HarnessSummarizationConfiguration"]]],"HarnessSlidingWindowConfiguration":[["MessagesCount","integer"]],"HarnessSummarizationConfiguration":[["SummaryRatio","number"],["PreserveRecentMessages","integer"],["SummarizationSystemPrompt","string"]]},"tags":["Tags","standard"],"rp":[["Environment","AgentCoreRuntimeEnvironment","NetworkConfiguration"]],"reg":{"h":"crudl","co":["HarnessName","Environment/AgentCoreRuntimeEnvironment/NetworkConfiguration"],"ro":["Arn","HarnessId","Status","CreatedAt","UpdatedAt","Environment/AgentCoreRuntimeEnvironment/AgentRuntimeArn","Environment/AgentCoreRuntimeEnvironment/AgentRuntimeName","Environment/AgentCoreRuntimeEnvironment/AgentRuntimeId"],"uo":["Tags"],"ai":[["HarnessId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:harness/${HarnessId}"}');
 /** A {@link Harness} instance: its attributes as typed outputs. */
 export type Harness = InstanceType<typeof Harness>;
 
 /** Inputs of {@link Harness}. */
 export interface HarnessArgs {
-  /** The name of the harness. */
+  /**
+   * The name of the harness.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,39}$`.
+   */
   harnessName: string;
-  /** The ARN of the IAM role that the harness assumes when running. */
+  /**
+   * The ARN of the IAM role that the harness assumes when running.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:iam::[0-9]{12}:role/.+$`.
+   */
   executionRoleArn: string;
   environment?: HarnessHarnessEnvironmentProvider;
   environmentArtifact?: HarnessHarnessEnvironmentArtifact;
@@ -1803,7 +2144,11 @@ export interface HarnessArgs {
   tools?: HarnessHarnessTool[];
   /** The skills available to the agent. */
   skills?: HarnessHarnessSkill[];
-  /** The tools that the agent is allowed to use. */
+  /**
+   * The tools that the agent is allowed to use.
+   *
+   * Each item: Length: 1–64. Pattern: `^(\*|\@?[^/]+(/[^/]+)?)$`.
+   */
   allowedTools?: string[];
   memory?: HarnessHarnessMemoryConfiguration;
   truncation?: HarnessHarnessTruncationConfiguration;
@@ -1813,7 +2158,11 @@ export interface HarnessArgs {
   maxTokens?: number;
   /** The maximum duration in seconds for the agent loop execution per invocation. */
   timeoutSeconds?: number;
-  /** Tags to apply to the harness resource. */
+  /**
+   * Tags to apply to the harness resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1839,7 +2188,11 @@ export interface HarnessHarnessEnvironmentProvider {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessagentcoreruntimeenvironment.html | CloudFormation: HarnessAgentCoreRuntimeEnvironment} */
 export interface HarnessHarnessAgentCoreRuntimeEnvironment {
-  /** The ARN of the underlying AgentCore Runtime. */
+  /**
+   * The ARN of the underlying AgentCore Runtime.
+   *
+   * Length: 20–1011.
+   */
   agentRuntimeArn?: string;
   /** The name of the underlying AgentCore Runtime. */
   agentRuntimeName?: string;
@@ -1847,12 +2200,15 @@ export interface HarnessHarnessAgentCoreRuntimeEnvironment {
   agentRuntimeId?: string;
   lifecycleConfiguration?: HarnessLifecycleConfiguration;
   networkConfiguration?: HarnessNetworkConfiguration;
+  /** Items: 0–1. */
   filesystemConfigurations?: HarnessFilesystemConfiguration[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-lifecycleconfiguration.html | CloudFormation: LifecycleConfiguration} */
 export interface HarnessLifecycleConfiguration {
+  /** Range: 60–28800. */
   idleRuntimeSessionTimeout?: number;
+  /** Range: 60–28800. */
   maxLifetime?: number;
 }
 
@@ -1864,7 +2220,9 @@ export interface HarnessNetworkConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-vpcconfig.html | CloudFormation: VpcConfig} */
 export interface HarnessVpcConfig {
+  /** Items: 1–16. Each item: Pattern: `^sg-[0-9a-zA-Z]{8,17}$`. */
   securityGroups: string[];
+  /** Items: 1–16. Each item: Pattern: `^subnet-[0-9a-zA-Z]{8,17}$`. */
   subnets: string[];
 }
 
@@ -1879,6 +2237,7 @@ export interface HarnessFilesystemConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-sessionstorageconfiguration.html | CloudFormation: SessionStorageConfiguration} */
 export interface HarnessSessionStorageConfiguration {
+  /** Length: 6–200. Pattern: `^/mnt/[a-zA-Z0-9._-]+/?$`. */
   mountPath: string;
 }
 
@@ -1909,7 +2268,11 @@ export interface HarnessHarnessEnvironmentArtifact {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-containerconfiguration.html | CloudFormation: ContainerConfiguration} */
 export interface HarnessContainerConfiguration {
-  /** The ECR URI of the container. */
+  /**
+   * The ECR URI of the container.
+   *
+   * Length: 1–1024. Pattern: `^(([0-9]{12})\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?|public\.ecr\.aws)/((?:[a-z0-9]+(?:[._-][a-z0-9]+)*\/)*[a-z0-9]+(?:[._-][a-z0-9]+)*)(?::([^:\@]{1,300}))?(?:\@(.+))?$`.
+   */
   containerUri: string;
 }
 
@@ -1920,10 +2283,15 @@ export interface HarnessAuthorizerConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-customjwtauthorizerconfiguration.html | CloudFormation: CustomJWTAuthorizerConfiguration} */
 export interface HarnessCustomJWTAuthorizerConfiguration {
+  /** Pattern: `^.+/\.well-known/openid-configuration$`. */
   discoveryUrl: string;
+  /** Items: at least 1. */
   allowedAudience?: string[];
+  /** Items: at least 1. */
   allowedClients?: string[];
+  /** Items: at least 1. Each item: Length: 1–255. Pattern: `^[\x21\x23-\x5B\x5D-\x7E]+$`. */
   allowedScopes?: string[];
+  /** Items: at least 1. */
   customClaims?: HarnessCustomClaimValidationType[];
   /** Private endpoint configuration for connecting to the OpenID Connect discovery endpoint over a private network. */
   privateEndpoint?: HarnessPrivateEndpoint;
@@ -1932,6 +2300,7 @@ export interface HarnessCustomJWTAuthorizerConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-customclaimvalidationtype.html | CloudFormation: CustomClaimValidationType} */
 export interface HarnessCustomClaimValidationType {
+  /** Length: 1–255. Pattern: `^[A-Za-z0-9_.-:]+$`. */
   inboundTokenClaimName: string;
   inboundTokenClaimValueType: "STRING" | "STRING_ARRAY";
   authorizingClaimMatchValue: HarnessAuthorizingClaimMatchValueType;
@@ -1945,7 +2314,9 @@ export interface HarnessAuthorizingClaimMatchValueType {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-claimmatchvaluetype.html | CloudFormation: ClaimMatchValueType} */
 export interface HarnessClaimMatchValueType {
+  /** Length: 1–255. Pattern: `^[A-Za-z0-9_.-]+$`. */
   matchValueString?: string;
+  /** Items: at least 1. Each item: Length: 1–255. Pattern: `^[A-Za-z0-9_.-]+$`. */
   matchValueStringList?: string[];
 }
 
@@ -2006,8 +2377,11 @@ export interface HarnessHarnessModelConfiguration {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessbedrockmodelconfig.html | CloudFormation: HarnessBedrockModelConfig} */
 export interface HarnessHarnessBedrockModelConfig {
   modelId: string;
+  /** Range: at least 1. */
   maxTokens?: number;
+  /** Range: 0–2. */
   temperature?: number;
+  /** Range: 0–1. */
   topP?: number;
   apiFormat?: "converse_stream" | "responses" | "chat_completions";
 }
@@ -2015,9 +2389,13 @@ export interface HarnessHarnessBedrockModelConfig {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessopenaimodelconfig.html | CloudFormation: HarnessOpenAiModelConfig} */
 export interface HarnessHarnessOpenAiModelConfig {
   modelId: string;
+  /** Pattern: `^arn:aws:bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:token-vault/[a-zA-Z0-9-.]+/apikeycredentialprovider/[a-zA-Z0-9-.]+$`. */
   apiKeyArn: string;
+  /** Range: at least 1. */
   maxTokens?: number;
+  /** Range: 0–2. */
   temperature?: number;
+  /** Range: 0–1. */
   topP?: number;
   apiFormat?: "chat_completions" | "responses";
 }
@@ -2025,10 +2403,15 @@ export interface HarnessHarnessOpenAiModelConfig {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessgeminimodelconfig.html | CloudFormation: HarnessGeminiModelConfig} */
 export interface HarnessHarnessGeminiModelConfig {
   modelId: string;
+  /** Pattern: `^arn:aws:bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:token-vault/[a-zA-Z0-9-.]+/apikeycredentialprovider/[a-zA-Z0-9-.]+$`. */
   apiKeyArn: string;
+  /** Range: at least 1. */
   maxTokens?: number;
+  /** Range: 0–2. */
   temperature?: number;
+  /** Range: 0–1. */
   topP?: number;
+  /** Range: 0–500. */
   topK?: number;
 }
 
@@ -2044,13 +2427,18 @@ export interface HarnessHarnessLiteLlmModelConfig {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnesssystemcontentblock.html | CloudFormation: HarnessSystemContentBlock} */
 export interface HarnessHarnessSystemContentBlock {
-  /** The text content of the system prompt block. */
+  /**
+   * The text content of the system prompt block.
+   *
+   * Length: at least 1.
+   */
   text: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnesstool.html | CloudFormation: HarnessTool} */
 export interface HarnessHarnessTool {
   type: "remote_mcp" | "agentcore_browser" | "agentcore_gateway" | "inline_function" | "agentcore_code_interpreter";
+  /** Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`. */
   name?: string;
   config?: HarnessHarnessToolConfiguration;
 }
@@ -2066,17 +2454,20 @@ export interface HarnessHarnessToolConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessremotemcpconfig.html | CloudFormation: HarnessRemoteMcpConfig} */
 export interface HarnessHarnessRemoteMcpConfig {
+  /** Length: 1–16383. */
   url: string;
   headers?: Record<string, string>;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessagentcorebrowserconfig.html | CloudFormation: HarnessAgentCoreBrowserConfig} */
 export interface HarnessHarnessAgentCoreBrowserConfig {
+  /** Pattern: `^arn:aws(-[^:]+)?:bedrock-agentcore:[a-z0-9-]+:(aws|[0-9]{12}):browser(-custom)?/(aws\.browser\.v1|[a-zA-Z][a-zA-Z0-9_]{0,47}-[a-zA-Z0-9]{10})$`. */
   browserArn?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessagentcoregatewayconfig.html | CloudFormation: HarnessAgentCoreGatewayConfig} */
 export interface HarnessHarnessAgentCoreGatewayConfig {
+  /** Pattern: `^arn:aws(|-cn|-us-gov):bedrock-agentcore:[a-z0-9-]{1,20}:[0-9]{12}:gateway/([0-9a-z][-]?){1,48}-[a-z0-9]{10}$`. */
   gatewayArn: string;
   outboundAuth?: HarnessHarnessGatewayOutboundAuth;
 }
@@ -2090,15 +2481,19 @@ export interface HarnessHarnessGatewayOutboundAuth {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-oauthcredentialprovider.html | CloudFormation: OAuthCredentialProvider} */
 export interface HarnessOAuthCredentialProvider {
+  /** Pattern: `^arn:([^:]*):([^:]*):([^:]*):([0-9]{12})?:(.+)$`. */
   providerArn: string;
+  /** Items: at most 100. Each item: Length: 1–64. */
   scopes: string[];
   customParameters?: Record<string, string>;
   grantType?: "CLIENT_CREDENTIALS" | "AUTHORIZATION_CODE";
+  /** Length: 1–2048. Pattern: `^\w+:(\/?\/?)[^\s]+$`. */
   defaultReturnUrl?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessinlinefunctionconfig.html | CloudFormation: HarnessInlineFunctionConfig} */
 export interface HarnessHarnessInlineFunctionConfig {
+  /** Length: 1–4096. */
   description: string;
   /** JSON Schema describing the tool's input parameters. */
   inputSchema: Record<string, unknown>;
@@ -2106,12 +2501,17 @@ export interface HarnessHarnessInlineFunctionConfig {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessagentcorecodeinterpreterconfig.html | CloudFormation: HarnessAgentCoreCodeInterpreterConfig} */
 export interface HarnessHarnessAgentCoreCodeInterpreterConfig {
+  /** Pattern: `^arn:aws(-[^:]+)?:bedrock-agentcore:[a-z0-9-]+:(aws|[0-9]{12}):code-interpreter(-custom)?/(aws\.codeinterpreter\.v1|[a-zA-Z][a-zA-Z0-9_]{0,47}-[a-zA-Z0-9]{10})$`. */
   codeInterpreterArn?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessskill.html | CloudFormation: HarnessSkill} */
 export interface HarnessHarnessSkill {
-  /** The filesystem path to the skill definition. */
+  /**
+   * The filesystem path to the skill definition.
+   *
+   * Length: at least 1.
+   */
   path?: string;
   /** An S3 source containing the skill. */
   s3?: HarnessHarnessSkillS3Source;
@@ -2178,6 +2578,7 @@ export interface HarnessHarnessMemoryConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-harness-harnessagentcorememoryconfiguration.html | CloudFormation: HarnessAgentCoreMemoryConfiguration} */
 export interface HarnessHarnessAgentCoreMemoryConfiguration {
+  /** Pattern: `^arn:aws:bedrock-agentcore:[a-z0-9-]+:[0-9]{12}:memory/[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$`. */
   arn: string;
   actorId?: string;
   messagesCount?: number;
@@ -2236,21 +2637,43 @@ export interface HarnessHarnessSummarizationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-harnessendpoint.html | CloudFormation: AWS::BedrockAgentCore::HarnessEndpoint}
  */
-export const HarnessEndpoint = cloudControlType<HarnessEndpointArgs, HarnessEndpointOutputs>("AWS::BedrockAgentCore::HarnessEndpoint", "aws:bedrockagentcore:HarnessEndpoint", '{"p":[["HarnessId","string",67],["EndpointName","string",67],["TargetVersion","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HarnessName","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["LiveVersion","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const HarnessEndpoint = cloudControlType<HarnessEndpointArgs, HarnessEndpointOutputs>("AWS::BedrockAgentCore::HarnessEndpoint", "aws:bedrockagentcore:HarnessEndpoint", '{"p":[["HarnessId","string",67],["EndpointName","string",67],["TargetVersion","string",16],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HarnessName","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["LiveVersion","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TargetVersion"],"co":["HarnessId","EndpointName"],"ro":["Arn","HarnessName","Status","LiveVersion","CreatedAt","UpdatedAt"],"uo":["Tags"],"ai":[["HarnessId","EndpointName"]],"tg":[true,true,true]}}');
 /** A {@link HarnessEndpoint} instance: its attributes as typed outputs. */
 export type HarnessEndpoint = InstanceType<typeof HarnessEndpoint>;
 
 /** Inputs of {@link HarnessEndpoint}. */
 export interface HarnessEndpointArgs {
-  /** The ID of the harness that the endpoint belongs to. */
+  /**
+   * The ID of the harness that the endpoint belongs to.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,39}-[a-zA-Z0-9]{10}$`.
+   */
   harnessId: string;
-  /** The name of the endpoint. Must start with a letter and contain only alphanumeric characters and underscores. */
+  /**
+   * The name of the endpoint. Must start with a letter and contain only alphanumeric characters and underscores.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   endpointName: string;
-  /** The harness version that the endpoint points to and serves invocations from. */
+  /**
+   * The harness version that the endpoint points to and serves invocations from.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–5. Pattern: `^([1-9][0-9]{0,4})$`.
+   */
   targetVersion?: string;
-  /** The description of the endpoint. */
+  /**
+   * The description of the endpoint.
+   *
+   * Length: 1–256.
+   */
   description?: string;
-  /** Tags to apply to the harness endpoint resource. */
+  /**
+   * Tags to apply to the harness endpoint resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2278,25 +2701,45 @@ export interface HarnessEndpointOutputs extends HarnessEndpointArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-memory.html | CloudFormation: AWS::BedrockAgentCore::Memory}
  */
-export const Memory = cloudControlType<MemoryArgs, MemoryOutputs>("AWS::BedrockAgentCore::Memory", "aws:bedrockagentcore:Memory", '{"p":[["Name","string",67],["Description","string"],["EncryptionKeyArn","string",66],["MemoryExecutionRoleArn","string"],["EventExpiryDuration","integer",1],["MemoryStrategies",["array",["ref","MemoryStrategy"]]],["IndexedKeys",["array",["ref","IndexedKey"]]],["NamespaceKeys",["array",["ref","NamespaceKeyEntry"]]],["StreamDeliveryResources",["ref","StreamDeliveryResources"]],["Tags",["map","string"]],["MemoryArn","string",72],["MemoryId","string",72],["Status",["enum","CREATING","ACTIVE","FAILED","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["FailureReason","string",8]],"id":["MemoryArn"],"d":{"MemoryStrategy":[["SemanticMemoryStrategy",["ref","SemanticMemoryStrategy"]],["SummaryMemoryStrategy",["ref","SummaryMemoryStrategy"]],["UserPreferenceMemoryStrategy",["ref","UserPreferenceMemoryStrategy"]],["CustomMemoryStrategy",["ref","CustomMemoryStrategy"]],["EpisodicMemoryStrategy",["ref","EpisodicMemoryStrategy"]]],"SemanticMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"MemoryRecordSchema":[["MetadataSchema",["array",["ref","MetadataSchemaEntry"]]]],"MetadataSchemaEntry":[["Key","string",1],["Type",["enum","STRING","STRINGLIST","NUMBER"]],["ExtractionType",["enum","LLM_INFERRED","STRICTLY_CONSISTENT"]],["ExtractionConfig",["ref","ExtractionConfig"]]],"ExtractionConfig":[["LlmExtractionConfig",["ref","LlmExtractionConfig"]]],"LlmExtractionConfig":[["LlmExtractionInstruction","string"],["Definition","string",1],["Validation",["ref","Validation"]]],"Validation":[["StringValidation",["ref","StringValidation"]],["StringListValidation",["ref","StringListValidation"]],["NumberValidation",["ref","NumberValidation"]]],"StringValidation":[["AllowedValues",["array","string"],1]],"StringListValidation":[["AllowedValues",["array","string"]],["MaxItems","integer"]],"NumberValidation":[["MinValue","number"],["MaxValue","number"]],"SummaryMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"UserPreferenceMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"CustomMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["Configuration",["ref","CustomConfigurationInput"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"CustomConfigurationInput":[["SemanticOverride",["ref","SemanticOverride"]],["SummaryOverride",["ref","SummaryOverride"]],["UserPreferenceOverride",["ref","UserPreferenceOverride"]],["SelfManagedConfiguration",["ref","SelfManagedConfiguration"]],["EpisodicOverride",["ref","EpisodicOverride"]]],"SemanticOverride":[["Extraction",["ref","SemanticOverrideExtractionConfigurationInput"]],["Consolidation",["ref","SemanticOverrideConsolidationConfigurationInput"]]],"SemanticOverrideExtractionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"SemanticOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"SummaryOverride":[["Consolidation",["ref","SummaryOverrideConsolidationConfigurationInput"]]],"SummaryOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"UserPreferenceOverride":[["Extraction",["ref","UserPreferenceOverrideExtractionConfigurationInput"]],["Consolidation",["ref","UserPreferenceOverrideConsolidationConfigurationInput"]]],"UserPreferenceOverrideExtractionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"UserPreferenceOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"SelfManagedConfiguration":[["TriggerConditions",["array",["ref","TriggerConditionInput"]]],["InvocationConfiguration",["ref","InvocationConfigurationInput"]],["HistoricalContextWindowSize","integer"]],"TriggerConditionInput":[["MessageBasedTrigger",["ref","MessageBasedTriggerInput"]],["TokenBasedTrigger",["ref","TokenBasedTriggerInput"]],["TimeBasedTrigger",["ref","TimeBasedTriggerInput"]]],"MessageBasedTriggerInput":[["MessageCount","integer"]],"TokenBasedTriggerInput":[["TokenCount","integer"]],"TimeBasedTriggerInput":[["IdleSessionTimeout","integer"]],"InvocationConfigurationInput":[["TopicArn","string"],["PayloadDeliveryBucketName","string"]],"EpisodicOverride":[["Extraction",["ref","EpisodicOverrideExtractionConfigurationInput"]],["Consolidation",["ref","EpisodicOverrideConsolidationConfigurationInput"]],["Reflection",["ref","EpisodicOverrideReflectionConfigurationInput"]]],"EpisodicOverrideExtractionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"EpisodicOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"EpisodicOverrideReflectionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]]],"EpisodicMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["ReflectionConfiguration",["ref","EpisodicReflectionConfigurationInput"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"EpisodicReflectionConfigurationInput":[["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]]],"IndexedKey":[["Key","string",1],["Type",["enum","STRING","STRINGLIST","NUMBER"],1]],"NamespaceKeyEntry":[["Key","string",1],["Validation",["ref","NamespaceKeyValidation"]]],"NamespaceKeyValidation":[["AllowedValues",["array","string"]],["RegexPattern","string"]],"StreamDeliveryResources":[["Resources",["array",["ref","StreamDeliveryResource"]],1]],"StreamDeliveryResource":[["Kinesis",["ref","KinesisResource"]]],"KinesisResource":[["DataStreamArn","string",1],["ContentConfigurations",["array",["ref","ContentConfiguration"]],1]],"ContentConfiguration":[["Type",["enum","MEMORY_RECORDS"],1],["Level",["enum","METADATA_ONLY","FULL_CONTENT"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:memory/${MemoryId}"}');
+export const Memory = cloudControlType<MemoryArgs, MemoryOutputs>("AWS::BedrockAgentCore::Memory", "aws:bedrockagentcore:Memory", '{"p":[["Name","string",67],["Description","string"],["EncryptionKeyArn","string",66],["MemoryExecutionRoleArn","string"],["EventExpiryDuration","integer",1],["MemoryStrategies",["array",["ref","MemoryStrategy"]]],["IndexedKeys",["array",["ref","IndexedKey"]]],["NamespaceKeys",["array",["ref","NamespaceKeyEntry"]]],["StreamDeliveryResources",["ref","StreamDeliveryResources"]],["Tags",["map","string"]],["MemoryArn","string",72],["MemoryId","string",72],["Status",["enum","CREATING","ACTIVE","FAILED","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["FailureReason","string",8]],"id":["MemoryArn"],"d":{"MemoryStrategy":[["SemanticMemoryStrategy",["ref","SemanticMemoryStrategy"]],["SummaryMemoryStrategy",["ref","SummaryMemoryStrategy"]],["UserPreferenceMemoryStrategy",["ref","UserPreferenceMemoryStrategy"]],["CustomMemoryStrategy",["ref","CustomMemoryStrategy"]],["EpisodicMemoryStrategy",["ref","EpisodicMemoryStrategy"]]],"SemanticMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"MemoryRecordSchema":[["MetadataSchema",["array",["ref","MetadataSchemaEntry"]]]],"MetadataSchemaEntry":[["Key","string",1],["Type",["enum","STRING","STRINGLIST","NUMBER"]],["ExtractionType",["enum","LLM_INFERRED","STRICTLY_CONSISTENT"]],["ExtractionConfig",["ref","ExtractionConfig"]]],"ExtractionConfig":[["LlmExtractionConfig",["ref","LlmExtractionConfig"]]],"LlmExtractionConfig":[["LlmExtractionInstruction","string"],["Definition","string",1],["Validation",["ref","Validation"]]],"Validation":[["StringValidation",["ref","StringValidation"]],["StringListValidation",["ref","StringListValidation"]],["NumberValidation",["ref","NumberValidation"]]],"StringValidation":[["AllowedValues",["array","string"],1]],"StringListValidation":[["AllowedValues",["array","string"]],["MaxItems","integer"]],"NumberValidation":[["MinValue","number"],["MaxValue","number"]],"SummaryMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"UserPreferenceMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"CustomMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["Configuration",["ref","CustomConfigurationInput"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"CustomConfigurationInput":[["SemanticOverride",["ref","SemanticOverride"]],["SummaryOverride",["ref","SummaryOverride"]],["UserPreferenceOverride",["ref","UserPreferenceOverride"]],["SelfManagedConfiguration",["ref","SelfManagedConfiguration"]],["EpisodicOverride",["ref","EpisodicOverride"]]],"SemanticOverride":[["Extraction",["ref","SemanticOverrideExtractionConfigurationInput"]],["Consolidation",["ref","SemanticOverrideConsolidationConfigurationInput"]]],"SemanticOverrideExtractionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"SemanticOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"SummaryOverride":[["Consolidation",["ref","SummaryOverrideConsolidationConfigurationInput"]]],"SummaryOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"UserPreferenceOverride":[["Extraction",["ref","UserPreferenceOverrideExtractionConfigurationInput"]],["Consolidation",["ref","UserPreferenceOverrideConsolidationConfigurationInput"]]],"UserPreferenceOverrideExtractionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"UserPreferenceOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"SelfManagedConfiguration":[["TriggerConditions",["array",["ref","TriggerConditionInput"]]],["InvocationConfiguration",["ref","InvocationConfigurationInput"]],["HistoricalContextWindowSize","integer"]],"TriggerConditionInput":[["MessageBasedTrigger",["ref","MessageBasedTriggerInput"]],["TokenBasedTrigger",["ref","TokenBasedTriggerInput"]],["TimeBasedTrigger",["ref","TimeBasedTriggerInput"]]],"MessageBasedTriggerInput":[["MessageCount","integer"]],"TokenBasedTriggerInput":[["TokenCount","integer"]],"TimeBasedTriggerInput":[["IdleSessionTimeout","integer"]],"InvocationConfigurationInput":[["TopicArn","string"],["PayloadDeliveryBucketName","string"]],"EpisodicOverride":[["Extraction",["ref","EpisodicOverrideExtractionConfigurationInput"]],["Consolidation",["ref","EpisodicOverrideConsolidationConfigurationInput"]],["Reflection",["ref","EpisodicOverrideReflectionConfigurationInput"]]],"EpisodicOverrideExtractionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"EpisodicOverrideConsolidationConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1]],"EpisodicOverrideReflectionConfigurationInput":[["AppendToPrompt","string",1],["ModelId","string",1],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]]],"EpisodicMemoryStrategy":[["Name","string",1],["Description","string"],["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["ReflectionConfiguration",["ref","EpisodicReflectionConfigurationInput"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]],["StrategyId","string"],["Type",["enum","SEMANTIC","SUMMARIZATION","USER_PREFERENCE","CUSTOM","EPISODIC"]],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED"]],["CreatedAt","string"],["UpdatedAt","string"]],"EpisodicReflectionConfigurationInput":[["Namespaces",["array","string"]],["NamespaceTemplates",["array","string"]],["MemoryRecordSchema",["ref","MemoryRecordSchema"]]],"IndexedKey":[["Key","string",1],["Type",["enum","STRING","STRINGLIST","NUMBER"],1]],"NamespaceKeyEntry":[["Key","string",1],["Validation",["ref","NamespaceKeyValidation"]]],"NamespaceKeyValidation":[["AllowedValues",["array","string"]],["RegexPattern","string"]],"StreamDeliveryResources":[["Resources",["array",["ref","StreamDeliveryResource"]],1]],"StreamDeliveryResource":[["Kinesis",["ref","KinesisResource"]]],"KinesisResource":[["DataStreamArn","string",1],["ContentConfigurations",["array",["ref","ContentConfiguration"]],1]],"ContentConfiguration":[["Type",["enum","MEMORY_RECORDS"],1],["Level",["enum","METADATA_ONLY","FULL_CONTENT"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","EncryptionKeyArn"],"ro":["MemoryArn","MemoryId","Status","CreatedAt","UpdatedAt","FailureReason","MemoryStrategies/*/SemanticMemoryStrategy/CreatedAt","MemoryStrategies/*/SemanticMemoryStrategy/UpdatedAt","MemoryStrategies/*/SemanticMemoryStrategy/StrategyId","MemoryStrategies/*/SemanticMemoryStrategy/Status","MemoryStrategies/*/SemanticMemoryStrategy/Type","MemoryStrategies/*/SummaryMemoryStrategy/CreatedAt","MemoryStrategies/*/SummaryMemoryStrategy/UpdatedAt","MemoryStrategies/*/SummaryMemoryStrategy/StrategyId","MemoryStrategies/*/SummaryMemoryStrategy/Status","MemoryStrategies/*/SummaryMemoryStrategy/Type","MemoryStrategies/*/UserPreferenceMemoryStrategy/CreatedAt","MemoryStrategies/*/UserPreferenceMemoryStrategy/UpdatedAt","MemoryStrategies/*/UserPreferenceMemoryStrategy/StrategyId","MemoryStrategies/*/UserPreferenceMemoryStrategy/Status","MemoryStrategies/*/UserPreferenceMemoryStrategy/Type","MemoryStrategies/*/CustomMemoryStrategy/CreatedAt","MemoryStrategies/*/CustomMemoryStrategy/UpdatedAt","MemoryStrategies/*/CustomMemoryStrategy/StrategyId","MemoryStrategies/*/CustomMemoryStrategy/Status","MemoryStrategies/*/CustomMemoryStrategy/Type","MemoryStrategies/*/EpisodicMemoryStrategy/CreatedAt","MemoryStrategies/*/EpisodicMemoryStrategy/UpdatedAt","MemoryStrategies/*/EpisodicMemoryStrategy/StrategyId","MemoryStrategies/*/EpisodicMemoryStrategy/Status","MemoryStrategies/*/EpisodicMemoryStrategy/Type"],"uo":["MemoryStrategies","MemoryStrategies/*/SemanticMemoryStrategy/Namespaces","MemoryStrategies/*/SemanticMemoryStrategy/NamespaceTemplates","MemoryStrategies/*/SemanticMemoryStrategy/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/SemanticMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringValidation/AllowedValues","MemoryStrategies/*/SemanticMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringListValidation/AllowedValues","MemoryStrategies/*/SummaryMemoryStrategy/Namespaces","MemoryStrategies/*/SummaryMemoryStrategy/NamespaceTemplates","MemoryStrategies/*/SummaryMemoryStrategy/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/SummaryMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringValidation/AllowedValues","MemoryStrategies/*/SummaryMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringListValidation/AllowedValues","MemoryStrategies/*/UserPreferenceMemoryStrategy/Namespaces","MemoryStrategies/*/UserPreferenceMemoryStrategy/NamespaceTemplates","MemoryStrategies/*/UserPreferenceMemoryStrategy/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/UserPreferenceMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringValidation/AllowedValues","MemoryStrategies/*/UserPreferenceMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringListValidation/AllowedValues","MemoryStrategies/*/CustomMemoryStrategy/Namespaces","MemoryStrategies/*/CustomMemoryStrategy/NamespaceTemplates","MemoryStrategies/*/CustomMemoryStrategy/Configuration/SelfManagedConfiguration/TriggerConditions","MemoryStrategies/*/CustomMemoryStrategy/Configuration/EpisodicOverride/Reflection/Namespaces","MemoryStrategies/*/CustomMemoryStrategy/Configuration/EpisodicOverride/Reflection/NamespaceTemplates","MemoryStrategies/*/CustomMemoryStrategy/Configuration/EpisodicOverride/Reflection/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/CustomMemoryStrategy/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/CustomMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringValidation/AllowedValues","MemoryStrategies/*/CustomMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringListValidation/AllowedValues","MemoryStrategies/*/EpisodicMemoryStrategy/Namespaces","MemoryStrategies/*/EpisodicMemoryStrategy/NamespaceTemplates","MemoryStrategies/*/EpisodicMemoryStrategy/ReflectionConfiguration/Namespaces","MemoryStrategies/*/EpisodicMemoryStrategy/ReflectionConfiguration/NamespaceTemplates","MemoryStrategies/*/EpisodicMemoryStrategy/ReflectionConfiguration/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/EpisodicMemoryStrategy/ReflectionConfiguration/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringValidation/AllowedValues","MemoryStrategies/*/EpisodicMemoryStrategy/ReflectionConfiguration/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringListValidation/AllowedValues","MemoryStrategies/*/EpisodicMemoryStrategy/MemoryRecordSchema/MetadataSchema","MemoryStrategies/*/EpisodicMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringValidation/AllowedValues","MemoryStrategies/*/EpisodicMemoryStrategy/MemoryRecordSchema/MetadataSchema/*/ExtractionConfig/LlmExtractionConfig/Validation/StringListValidation/AllowedValues","IndexedKeys","StreamDeliveryResources/Resources","StreamDeliveryResources/Resources/*/Kinesis/ContentConfigurations"],"ai":[["MemoryId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:memory/${MemoryId}"}');
 /** A {@link Memory} instance: its attributes as typed outputs. */
 export type Memory = InstanceType<typeof Memory>;
 
 /** Inputs of {@link Memory}. */
 export interface MemoryArgs {
-  /** The memory name. */
+  /**
+   * The memory name.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** Description of the Memory resource */
   description?: string;
-  /** The memory encryption key Amazon Resource Name (ARN). */
+  /**
+   * The memory encryption key Amazon Resource Name (ARN).
+   *
+   * Pattern: ``.
+   */
   encryptionKeyArn?: string;
-  /** The memory role ARN. */
+  /**
+   * The memory role ARN.
+   *
+   * Pattern: ``.
+   */
   memoryExecutionRoleArn?: string;
-  /** The event expiry configuration. */
+  /**
+   * The event expiry configuration.
+   *
+   * Range: 3–365.
+   */
   eventExpiryDuration: number;
   /** The memory strategies. */
   memoryStrategies?: MemoryMemoryStrategy[];
-  /** List of indexed keys for the memory */
+  /**
+   * List of indexed keys for the memory
+   *
+   * Items: 1–10.
+   */
   indexedKeys?: MemoryIndexedKey[];
   /** List of namespace variable key definitions for a memory resource */
   namespaceKeys?: MemoryNamespaceKeyEntry[];
@@ -2342,16 +2785,32 @@ export interface MemoryMemoryStrategy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-semanticmemorystrategy.html | CloudFormation: SemanticMemoryStrategy}
  */
 export interface MemorySemanticMemoryStrategy {
-  /** The memory strategy name. */
+  /**
+   * The memory strategy name.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** The memory strategy description. */
   description?: string;
-  /** The memory strategy namespaces. */
+  /**
+   * The memory strategy namespaces.
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   memoryRecordSchema?: MemoryMemoryRecordSchema;
-  /** The memory strategy ID. */
+  /**
+   * The memory strategy ID.
+   *
+   * Length: at least 12. Pattern: `^[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$`.
+   */
   strategyId?: string;
   /** The memory strategy type. */
   type?: "SEMANTIC" | "SUMMARIZATION" | "USER_PREFERENCE" | "CUSTOM" | "EPISODIC";
@@ -2365,13 +2824,21 @@ export interface MemorySemanticMemoryStrategy {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-memoryrecordschema.html | CloudFormation: MemoryRecordSchema} */
 export interface MemoryMemoryRecordSchema {
-  /** List of metadata schema entries */
+  /**
+   * List of metadata schema entries
+   *
+   * Items: 1–20.
+   */
   metadataSchema?: MemoryMetadataSchemaEntry[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-metadataschemaentry.html | CloudFormation: MetadataSchemaEntry} */
 export interface MemoryMetadataSchemaEntry {
-  /** Key name for metadata fields */
+  /**
+   * Key name for metadata fields
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   key: string;
   /** Supported data types for metadata values */
   type?: "STRING" | "STRINGLIST" | "NUMBER";
@@ -2387,9 +2854,17 @@ export interface MemoryExtractionConfig {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-llmextractionconfig.html | CloudFormation: LlmExtractionConfig} */
 export interface MemoryLlmExtractionConfig {
-  /** LLM extraction instruction */
+  /**
+   * LLM extraction instruction
+   *
+   * Length: 1–1000.
+   */
   llmExtractionInstruction?: string;
-  /** Definition for the metadata schema entry */
+  /**
+   * Definition for the metadata schema entry
+   *
+   * Length: 1–1000.
+   */
   definition: string;
   validation?: MemoryValidation;
 }
@@ -2403,12 +2878,15 @@ export interface MemoryValidation {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-stringvalidation.html | CloudFormation: StringValidation} */
 export interface MemoryStringValidation {
+  /** Items: 1–10. */
   allowedValues: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-stringlistvalidation.html | CloudFormation: StringListValidation} */
 export interface MemoryStringListValidation {
+  /** Items: 1–10. */
   allowedValues?: string[];
+  /** Range: 1–5. */
   maxItems?: number;
 }
 
@@ -2424,16 +2902,32 @@ export interface MemoryNumberValidation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-summarymemorystrategy.html | CloudFormation: SummaryMemoryStrategy}
  */
 export interface MemorySummaryMemoryStrategy {
-  /** The memory strategy name. */
+  /**
+   * The memory strategy name.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** The memory strategy description. */
   description?: string;
-  /** The summary memory strategy. */
+  /**
+   * The summary memory strategy.
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   memoryRecordSchema?: MemoryMemoryRecordSchema;
-  /** The memory strategy ID. */
+  /**
+   * The memory strategy ID.
+   *
+   * Length: at least 12. Pattern: `^[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$`.
+   */
   strategyId?: string;
   /** The memory strategy type. */
   type?: "SEMANTIC" | "SUMMARIZATION" | "USER_PREFERENCE" | "CUSTOM" | "EPISODIC";
@@ -2451,16 +2945,32 @@ export interface MemorySummaryMemoryStrategy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-userpreferencememorystrategy.html | CloudFormation: UserPreferenceMemoryStrategy}
  */
 export interface MemoryUserPreferenceMemoryStrategy {
-  /** The memory strategy name. */
+  /**
+   * The memory strategy name.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** The memory strategy description. */
   description?: string;
-  /** The memory namespaces. */
+  /**
+   * The memory namespaces.
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   memoryRecordSchema?: MemoryMemoryRecordSchema;
-  /** The memory strategy ID. */
+  /**
+   * The memory strategy ID.
+   *
+   * Length: at least 12. Pattern: `^[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$`.
+   */
   strategyId?: string;
   /** The memory strategy type. */
   type?: "SEMANTIC" | "SUMMARIZATION" | "USER_PREFERENCE" | "CUSTOM" | "EPISODIC";
@@ -2478,18 +2988,34 @@ export interface MemoryUserPreferenceMemoryStrategy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-custommemorystrategy.html | CloudFormation: CustomMemoryStrategy}
  */
 export interface MemoryCustomMemoryStrategy {
-  /** The memory strategy name. */
+  /**
+   * The memory strategy name.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** The memory strategy description. */
   description?: string;
-  /** The memory strategy namespaces. */
+  /**
+   * The memory strategy namespaces.
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   /** The memory strategy configuration. */
   configuration?: MemoryCustomConfigurationInput;
   memoryRecordSchema?: MemoryMemoryRecordSchema;
-  /** The memory strategy ID. */
+  /**
+   * The memory strategy ID.
+   *
+   * Length: at least 12. Pattern: `^[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$`.
+   */
   strategyId?: string;
   /** The memory strategy type. */
   type?: "SEMANTIC" | "SUMMARIZATION" | "USER_PREFERENCE" | "CUSTOM" | "EPISODIC";
@@ -2536,7 +3062,11 @@ export interface MemorySemanticOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-semanticoverrideextractionconfigurationinput.html | CloudFormation: SemanticOverrideExtractionConfigurationInput}
  */
 export interface MemorySemanticOverrideExtractionConfigurationInput {
-  /** The extraction configuration. */
+  /**
+   * The extraction configuration.
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   /** The memory override configuration model ID. */
   modelId: string;
@@ -2548,7 +3078,11 @@ export interface MemorySemanticOverrideExtractionConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-semanticoverrideconsolidationconfigurationinput.html | CloudFormation: SemanticOverrideConsolidationConfigurationInput}
  */
 export interface MemorySemanticOverrideConsolidationConfigurationInput {
-  /** The override configuration. */
+  /**
+   * The override configuration.
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   /** The memory override model ID. */
   modelId: string;
@@ -2570,7 +3104,11 @@ export interface MemorySummaryOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-summaryoverrideconsolidationconfigurationinput.html | CloudFormation: SummaryOverrideConsolidationConfigurationInput}
  */
 export interface MemorySummaryOverrideConsolidationConfigurationInput {
-  /** The memory override configuration. */
+  /**
+   * The memory override configuration.
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   /** The memory override configuration model ID. */
   modelId: string;
@@ -2594,7 +3132,11 @@ export interface MemoryUserPreferenceOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-userpreferenceoverrideextractionconfigurationinput.html | CloudFormation: UserPreferenceOverrideExtractionConfigurationInput}
  */
 export interface MemoryUserPreferenceOverrideExtractionConfigurationInput {
-  /** The extraction configuration. */
+  /**
+   * The extraction configuration.
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   /** The memory override for the model ID. */
   modelId: string;
@@ -2606,7 +3148,11 @@ export interface MemoryUserPreferenceOverrideExtractionConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-userpreferenceoverrideconsolidationconfigurationinput.html | CloudFormation: UserPreferenceOverrideConsolidationConfigurationInput}
  */
 export interface MemoryUserPreferenceOverrideConsolidationConfigurationInput {
-  /** The memory configuration. */
+  /**
+   * The memory configuration.
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   /** The memory override configuration model ID. */
   modelId: string;
@@ -2618,10 +3164,15 @@ export interface MemoryUserPreferenceOverrideConsolidationConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-selfmanagedconfiguration.html | CloudFormation: SelfManagedConfiguration}
  */
 export interface MemorySelfManagedConfiguration {
+  /** Items: at least 1. */
   triggerConditions?: MemoryTriggerConditionInput[];
   /** The self managed configuration. */
   invocationConfiguration?: MemoryInvocationConfigurationInput;
-  /** The memory configuration for self managed. */
+  /**
+   * The memory configuration for self managed.
+   *
+   * Range: 0–50.
+   */
   historicalContextWindowSize?: number;
 }
 
@@ -2645,7 +3196,11 @@ export interface MemoryTriggerConditionInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-messagebasedtriggerinput.html | CloudFormation: MessageBasedTriggerInput}
  */
 export interface MemoryMessageBasedTriggerInput {
-  /** The memory trigger condition input for the message based trigger message count. */
+  /**
+   * The memory trigger condition input for the message based trigger message count.
+   *
+   * Range: 1–50.
+   */
   messageCount?: number;
 }
 
@@ -2655,7 +3210,11 @@ export interface MemoryMessageBasedTriggerInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-tokenbasedtriggerinput.html | CloudFormation: TokenBasedTriggerInput}
  */
 export interface MemoryTokenBasedTriggerInput {
-  /** The token based trigger token count. */
+  /**
+   * The token based trigger token count.
+   *
+   * Range: 100–500000.
+   */
   tokenCount?: number;
 }
 
@@ -2665,7 +3224,11 @@ export interface MemoryTokenBasedTriggerInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-timebasedtriggerinput.html | CloudFormation: TimeBasedTriggerInput}
  */
 export interface MemoryTimeBasedTriggerInput {
-  /** The memory trigger condition input for the session timeout. */
+  /**
+   * The memory trigger condition input for the session timeout.
+   *
+   * Range: 10–3000.
+   */
   idleSessionTimeout?: number;
 }
 
@@ -2675,9 +3238,17 @@ export interface MemoryTimeBasedTriggerInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-invocationconfigurationinput.html | CloudFormation: InvocationConfigurationInput}
  */
 export interface MemoryInvocationConfigurationInput {
-  /** The memory trigger condition topic Amazon Resource Name (ARN). */
+  /**
+   * The memory trigger condition topic Amazon Resource Name (ARN).
+   *
+   * Pattern: ``.
+   */
   topicArn?: string;
-  /** The message invocation configuration information for the bucket name. */
+  /**
+   * The message invocation configuration information for the bucket name.
+   *
+   * Pattern: `^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`.
+   */
   payloadDeliveryBucketName?: string;
 }
 
@@ -2690,43 +3261,79 @@ export interface MemoryEpisodicOverride {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-episodicoverrideextractionconfigurationinput.html | CloudFormation: EpisodicOverrideExtractionConfigurationInput} */
 export interface MemoryEpisodicOverrideExtractionConfigurationInput {
-  /** Text prompt for model instructions */
+  /**
+   * Text prompt for model instructions
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   modelId: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-episodicoverrideconsolidationconfigurationinput.html | CloudFormation: EpisodicOverrideConsolidationConfigurationInput} */
 export interface MemoryEpisodicOverrideConsolidationConfigurationInput {
-  /** Text prompt for model instructions */
+  /**
+   * Text prompt for model instructions
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   modelId: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-episodicoverridereflectionconfigurationinput.html | CloudFormation: EpisodicOverrideReflectionConfigurationInput} */
 export interface MemoryEpisodicOverrideReflectionConfigurationInput {
-  /** Text prompt for model instructions */
+  /**
+   * Text prompt for model instructions
+   *
+   * Length: 1–30000.
+   */
   appendToPrompt: string;
   modelId: string;
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   memoryRecordSchema?: MemoryMemoryRecordSchema;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-episodicmemorystrategy.html | CloudFormation: EpisodicMemoryStrategy} */
 export interface MemoryEpisodicMemoryStrategy {
-  /** Name of the Memory resource */
+  /**
+   * Name of the Memory resource
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
   /** Description of the Memory resource */
   description?: string;
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   reflectionConfiguration?: MemoryEpisodicReflectionConfigurationInput;
   memoryRecordSchema?: MemoryMemoryRecordSchema;
-  /** Unique identifier for the memory strategy */
+  /**
+   * Unique identifier for the memory strategy
+   *
+   * Length: at least 12. Pattern: `^[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10}$`.
+   */
   strategyId?: string;
   /** Type of memory strategy */
   type?: "SEMANTIC" | "SUMMARIZATION" | "USER_PREFERENCE" | "CUSTOM" | "EPISODIC";
@@ -2740,16 +3347,28 @@ export interface MemoryEpisodicMemoryStrategy {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-episodicreflectionconfigurationinput.html | CloudFormation: EpisodicReflectionConfigurationInput} */
 export interface MemoryEpisodicReflectionConfigurationInput {
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaces?: string[];
-  /** List of namespaces for memory strategy */
+  /**
+   * List of namespaces for memory strategy
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9\-_/]*(\{(actorId|sessionId|memoryStrategyId)\}[a-zA-Z0-9\-_/]*)*$`.
+   */
   namespaceTemplates?: string[];
   memoryRecordSchema?: MemoryMemoryRecordSchema;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-indexedkey.html | CloudFormation: IndexedKey} */
 export interface MemoryIndexedKey {
-  /** Key name for metadata fields */
+  /**
+   * Key name for metadata fields
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   key: string;
   /** Supported data types for metadata values */
   type: "STRING" | "STRINGLIST" | "NUMBER";
@@ -2781,6 +3400,7 @@ export interface MemoryNamespaceKeyValidation {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-streamdeliveryresources.html | CloudFormation: StreamDeliveryResources} */
 export interface MemoryStreamDeliveryResources {
+  /** Items: at most 1. */
   resources: MemoryStreamDeliveryResource[];
 }
 
@@ -2791,8 +3411,13 @@ export interface MemoryStreamDeliveryResource {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-memory-kinesisresource.html | CloudFormation: KinesisResource} */
 export interface MemoryKinesisResource {
-  /** ARN format */
+  /**
+   * ARN format
+   *
+   * Pattern: ``.
+   */
   dataStreamArn: string;
+  /** Items: 1–1. */
   contentConfigurations: MemoryContentConfiguration[];
 }
 
@@ -2809,19 +3434,31 @@ export interface MemoryContentConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-oauth2credentialprovider.html | CloudFormation: AWS::BedrockAgentCore::OAuth2CredentialProvider}
  */
-export const OAuth2CredentialProvider = cloudControlType<OAuth2CredentialProviderArgs, OAuth2CredentialProviderOutputs>("AWS::BedrockAgentCore::OAuth2CredentialProvider", "aws:bedrockagentcore:OAuth2CredentialProvider", '{"p":[["Name","string",67],["CredentialProviderVendor",["enum","GoogleOauth2","GithubOauth2","SlackOauth2","SalesforceOauth2","MicrosoftOauth2","CustomOauth2","AtlassianOauth2","LinkedinOauth2","XOauth2","OktaOauth2","OneLoginOauth2","PingOneOauth2","FacebookOauth2","YandexOauth2","RedditOauth2","ZoomOauth2","TwitchOauth2","SpotifyOauth2","DropboxOauth2","NotionOauth2","HubspotOauth2","CyberArkOauth2","FusionAuthOauth2","Auth0Oauth2","CognitoOauth2"],67],["Oauth2ProviderConfigInput",["ref","Oauth2ProviderConfigInput"]],["Tags",["array",["ref","Tag"]]],["CredentialProviderArn","string",72],["ClientSecretArn",["ref","ClientSecretArn"],8],["ClientSecretJsonKey","string",8],["ClientSecretSource",["enum","MANAGED","EXTERNAL"],8],["CallbackUrl","string",8],["Oauth2ProviderConfigOutput",["ref","Oauth2ProviderConfigOutput"],8],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8]],"id":["CredentialProviderArn"],"d":{"Oauth2ProviderConfigInput":[["CustomOauth2ProviderConfig",["ref","CustomOauth2ProviderConfigInput"]],["GoogleOauth2ProviderConfig",["ref","GoogleOauth2ProviderConfigInput"]],["GithubOauth2ProviderConfig",["ref","GithubOauth2ProviderConfigInput"]],["SlackOauth2ProviderConfig",["ref","SlackOauth2ProviderConfigInput"]],["SalesforceOauth2ProviderConfig",["ref","SalesforceOauth2ProviderConfigInput"]],["MicrosoftOauth2ProviderConfig",["ref","MicrosoftOauth2ProviderConfigInput"]],["AtlassianOauth2ProviderConfig",["ref","AtlassianOauth2ProviderConfigInput"]],["LinkedinOauth2ProviderConfig",["ref","LinkedinOauth2ProviderConfigInput"]],["IncludedOauth2ProviderConfig",["ref","IncludedOauth2ProviderConfigInput"]]],"CustomOauth2ProviderConfigInput":[["OauthDiscovery",["ref","Oauth2Discovery"],1],["ClientId","string"],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]],["OnBehalfOfTokenExchangeConfig",["ref","OnBehalfOfTokenExchangeConfig"]],["ClientAuthenticationMethod",["enum","CLIENT_SECRET_BASIC","CLIENT_SECRET_POST","AWS_IAM_ID_TOKEN_JWT","PRIVATE_KEY_JWT"]],["PrivateKeyJwtConfig",["ref","PrivateKeyJwtConfig"]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]],"Oauth2Discovery":[["DiscoveryUrl","string"],["AuthorizationServerMetadata",["ref","Oauth2AuthorizationServerMetadata"]]],"Oauth2AuthorizationServerMetadata":[["Issuer","string",1],["AuthorizationEndpoint","string",1],["TokenEndpoint","string",1],["ResponseTypes",["array","string"]]],"SecretReference":[["SecretId","string",1],["JsonKey","string",1]],"OnBehalfOfTokenExchangeConfig":[["GrantType",["enum","TOKEN_EXCHANGE","JWT_AUTHORIZATION_GRANT"],1],["TokenExchangeGrantTypeConfig",["ref","TokenExchangeGrantTypeConfig"]]],"TokenExchangeGrantTypeConfig":[["ActorTokenContent",["enum","NONE","M2M","AWS_IAM_ID_TOKEN_JWT"],1],["ActorTokenScopes",["array","string"]]],"PrivateKeyJwtConfig":[["PrivateKeySource",["ref","PrivateKeySource"]],["SigningAlgorithm",["enum","RS256","PS256","ES256"]],["AdditionalHeaderClaims",["map","string"]],["AdditionalPayloadClaims",["map","string"]]],"PrivateKeySource":[["KmsKeySource",["ref","KmsKeySourceType"]]],"KmsKeySourceType":[["KmsKeyArn","string",1]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"PrivateEndpointOverride":[["Domain","string",1],["PrivateEndpoint",["ref","PrivateEndpoint"],1]],"GoogleOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"GithubOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"SlackOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"SalesforceOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"MicrosoftOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]],["TenantId","string"]],"AtlassianOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"LinkedinOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"IncludedOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]],["Issuer","string"],["AuthorizationEndpoint","string"],["TokenEndpoint","string"]],"ClientSecretArn":[["SecretArn","string",1]],"Oauth2ProviderConfigOutput":[["OauthDiscovery",["ref","Oauth2Discovery"]],["ClientId","string"],["OnBehalfOfTokenExchangeConfig",["ref","OnBehalfOfTokenExchangeConfig"]],["ClientAuthenticationMethod",["enum","CLIENT_SECRET_BASIC","CLIENT_SECRET_POST","AWS_IAM_ID_TOKEN_JWT","PRIVATE_KEY_JWT"]],["PrivateKeyJwtConfig",["ref","PrivateKeyJwtConfig"]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]]},"tags":["Tags","standard"]}');
+export const OAuth2CredentialProvider = cloudControlType<OAuth2CredentialProviderArgs, OAuth2CredentialProviderOutputs>("AWS::BedrockAgentCore::OAuth2CredentialProvider", "aws:bedrockagentcore:OAuth2CredentialProvider", '{"p":[["Name","string",67],["CredentialProviderVendor",["enum","GoogleOauth2","GithubOauth2","SlackOauth2","SalesforceOauth2","MicrosoftOauth2","CustomOauth2","AtlassianOauth2","LinkedinOauth2","XOauth2","OktaOauth2","OneLoginOauth2","PingOneOauth2","FacebookOauth2","YandexOauth2","RedditOauth2","ZoomOauth2","TwitchOauth2","SpotifyOauth2","DropboxOauth2","NotionOauth2","HubspotOauth2","CyberArkOauth2","FusionAuthOauth2","Auth0Oauth2","CognitoOauth2"],67],["Oauth2ProviderConfigInput",["ref","Oauth2ProviderConfigInput"],16],["Tags",["array",["ref","Tag"]]],["CredentialProviderArn","string",72],["ClientSecretArn",["ref","ClientSecretArn"],8],["ClientSecretJsonKey","string",8],["ClientSecretSource",["enum","MANAGED","EXTERNAL"],8],["CallbackUrl","string",8],["Oauth2ProviderConfigOutput",["ref","Oauth2ProviderConfigOutput"],8],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8]],"id":["CredentialProviderArn"],"d":{"Oauth2ProviderConfigInput":[["CustomOauth2ProviderConfig",["ref","CustomOauth2ProviderConfigInput"]],["GoogleOauth2ProviderConfig",["ref","GoogleOauth2ProviderConfigInput"]],["GithubOauth2ProviderConfig",["ref","GithubOauth2ProviderConfigInput"]],["SlackOauth2ProviderConfig",["ref","SlackOauth2ProviderConfigInput"]],["SalesforceOauth2ProviderConfig",["ref","SalesforceOauth2ProviderConfigInput"]],["MicrosoftOauth2ProviderConfig",["ref","MicrosoftOauth2ProviderConfigInput"]],["AtlassianOauth2ProviderConfig",["ref","AtlassianOauth2ProviderConfigInput"]],["LinkedinOauth2ProviderConfig",["ref","LinkedinOauth2ProviderConfigInput"]],["IncludedOauth2ProviderConfig",["ref","IncludedOauth2ProviderConfigInput"]]],"CustomOauth2ProviderConfigInput":[["OauthDiscovery",["ref","Oauth2Discovery"],1],["ClientId","string"],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]],["OnBehalfOfTokenExchangeConfig",["ref","OnBehalfOfTokenExchangeConfig"]],["ClientAuthenticationMethod",["enum","CLIENT_SECRET_BASIC","CLIENT_SECRET_POST","AWS_IAM_ID_TOKEN_JWT","PRIVATE_KEY_JWT"]],["PrivateKeyJwtConfig",["ref","PrivateKeyJwtConfig"]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]],"Oauth2Discovery":[["DiscoveryUrl","string"],["AuthorizationServerMetadata",["ref","Oauth2AuthorizationServerMetadata"]]],"Oauth2AuthorizationServerMetadata":[["Issuer","string",1],["AuthorizationEndpoint","string",1],["TokenEndpoint","string",1],["ResponseTypes",["array","string"]]],"SecretReference":[["SecretId","string",1],["JsonKey","string",1]],"OnBehalfOfTokenExchangeConfig":[["GrantType",["enum","TOKEN_EXCHANGE","JWT_AUTHORIZATION_GRANT"],1],["TokenExchangeGrantTypeConfig",["ref","TokenExchangeGrantTypeConfig"]]],"TokenExchangeGrantTypeConfig":[["ActorTokenContent",["enum","NONE","M2M","AWS_IAM_ID_TOKEN_JWT"],1],["ActorTokenScopes",["array","string"]]],"PrivateKeyJwtConfig":[["PrivateKeySource",["ref","PrivateKeySource"]],["SigningAlgorithm",["enum","RS256","PS256","ES256"]],["AdditionalHeaderClaims",["map","string"]],["AdditionalPayloadClaims",["map","string"]]],"PrivateKeySource":[["KmsKeySource",["ref","KmsKeySourceType"]]],"KmsKeySourceType":[["KmsKeyArn","string",1]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"PrivateEndpointOverride":[["Domain","string",1],["PrivateEndpoint",["ref","PrivateEndpoint"],1]],"GoogleOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"GithubOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"SlackOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"SalesforceOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"MicrosoftOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]],["TenantId","string"]],"AtlassianOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"LinkedinOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]]],"IncludedOauth2ProviderConfigInput":[["ClientId","string",1],["ClientSecret","string",48],["ClientSecretConfig",["ref","SecretReference"]],["ClientSecretSource",["enum","MANAGED","EXTERNAL"]],["Issuer","string"],["AuthorizationEndpoint","string"],["TokenEndpoint","string"]],"ClientSecretArn":[["SecretArn","string",1]],"Oauth2ProviderConfigOutput":[["OauthDiscovery",["ref","Oauth2Discovery"]],["ClientId","string"],["OnBehalfOfTokenExchangeConfig",["ref","OnBehalfOfTokenExchangeConfig"]],["ClientAuthenticationMethod",["enum","CLIENT_SECRET_BASIC","CLIENT_SECRET_POST","AWS_IAM_ID_TOKEN_JWT","PRIVATE_KEY_JWT"]],["PrivateKeyJwtConfig",["ref","PrivateKeyJwtConfig"]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Oauth2ProviderConfigInput"],"co":["Name","CredentialProviderVendor"],"ro":["CredentialProviderArn","ClientSecretArn","ClientSecretJsonKey","ClientSecretSource","CallbackUrl","Oauth2ProviderConfigOutput","CreatedTime","LastUpdatedTime","Status"],"uo":["Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/OauthDiscovery/AuthorizationServerMetadata/ResponseTypes","Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/OnBehalfOfTokenExchangeConfig/TokenExchangeGrantTypeConfig/ActorTokenScopes","Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/PrivateEndpoint/ManagedVpcResource/SubnetIds","Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/PrivateEndpoint/ManagedVpcResource/SecurityGroupIds","Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/PrivateEndpointOverrides","Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/PrivateEndpointOverrides/*/PrivateEndpoint/ManagedVpcResource/SubnetIds","Oauth2ProviderConfigInput/CustomOauth2ProviderConfig/PrivateEndpointOverrides/*/PrivateEndpoint/ManagedVpcResource/SecurityGroupIds","Oauth2ProviderConfigOutput/OauthDiscovery/AuthorizationServerMetadata/ResponseTypes","Oauth2ProviderConfigOutput/OnBehalfOfTokenExchangeConfig/TokenExchangeGrantTypeConfig/ActorTokenScopes","Oauth2ProviderConfigOutput/PrivateEndpoint/ManagedVpcResource/SubnetIds","Oauth2ProviderConfigOutput/PrivateEndpoint/ManagedVpcResource/SecurityGroupIds","Oauth2ProviderConfigOutput/PrivateEndpointOverrides","Oauth2ProviderConfigOutput/PrivateEndpointOverrides/*/PrivateEndpoint/ManagedVpcResource/SubnetIds","Oauth2ProviderConfigOutput/PrivateEndpointOverrides/*/PrivateEndpoint/ManagedVpcResource/SecurityGroupIds","Tags"],"tg":[true,true,true]}}');
 /** A {@link OAuth2CredentialProvider} instance: its attributes as typed outputs. */
 export type OAuth2CredentialProvider = InstanceType<typeof OAuth2CredentialProvider>;
 
 /** Inputs of {@link OAuth2CredentialProvider}. */
 export interface OAuth2CredentialProviderArgs {
-  /** The name of the OAuth2 credential provider */
+  /**
+   * The name of the OAuth2 credential provider
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name: string;
   /** The vendor of the OAuth2 credential provider */
   credentialProviderVendor: "GoogleOauth2" | "GithubOauth2" | "SlackOauth2" | "SalesforceOauth2" | "MicrosoftOauth2" | "CustomOauth2" | "AtlassianOauth2" | "LinkedinOauth2" | "XOauth2" | "OktaOauth2" | "OneLoginOauth2" | "PingOneOauth2" | "FacebookOauth2" | "YandexOauth2" | "RedditOauth2" | "ZoomOauth2" | "TwitchOauth2" | "SpotifyOauth2" | "DropboxOauth2" | "NotionOauth2" | "HubspotOauth2" | "CyberArkOauth2" | "FusionAuthOauth2" | "Auth0Oauth2" | "CognitoOauth2";
-  /** Input configuration for an OAuth2 provider */
+  /**
+   * Input configuration for an OAuth2 provider
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   oauth2ProviderConfigInput?: OAuth2CredentialProviderOauth2ProviderConfigInput;
-  /** Tags to assign to the OAuth2 credential provider */
+  /**
+   * Tags to assign to the OAuth2 credential provider
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2881,12 +3518,18 @@ export interface OAuth2CredentialProviderOauth2ProviderConfigInput {
 export interface OAuth2CredentialProviderCustomOauth2ProviderConfigInput {
   /** Discovery information for an OAuth2 provider */
   oauthDiscovery: OAuth2CredentialProviderOauth2Discovery;
-  /** The client ID for the custom OAuth2 provider */
+  /**
+   * The client ID for the custom OAuth2 provider
+   *
+   * Length: 1–256.
+   */
   clientId?: string;
   /**
    * The client secret for the custom OAuth2 provider
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
    */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
@@ -2901,7 +3544,11 @@ export interface OAuth2CredentialProviderCustomOauth2ProviderConfigInput {
   privateKeyJwtConfig?: OAuth2CredentialProviderPrivateKeyJwtConfig;
   /** The private endpoint configuration for connecting to private resources in your VPC */
   privateEndpoint?: OAuth2CredentialProviderPrivateEndpoint;
-  /** A list of private endpoint overrides. Each override maps a specific domain to a private endpoint, enabling secure connectivity through VPC Lattice resource configurations. */
+  /**
+   * A list of private endpoint overrides. Each override maps a specific domain to a private endpoint, enabling secure connectivity through VPC Lattice resource configurations.
+   *
+   * Items: at most 5.
+   */
   privateEndpointOverrides?: OAuth2CredentialProviderPrivateEndpointOverride[];
 }
 
@@ -2911,7 +3558,11 @@ export interface OAuth2CredentialProviderCustomOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-oauth2discovery.html | CloudFormation: Oauth2Discovery}
  */
 export interface OAuth2CredentialProviderOauth2Discovery {
-  /** The discovery URL for the OAuth2 provider */
+  /**
+   * The discovery URL for the OAuth2 provider
+   *
+   * Pattern: `^.+/\.well-known/openid-configuration$`.
+   */
   discoveryUrl?: string;
   /** Authorization server metadata for the OAuth2 provider */
   authorizationServerMetadata?: OAuth2CredentialProviderOauth2AuthorizationServerMetadata;
@@ -2939,9 +3590,17 @@ export interface OAuth2CredentialProviderOauth2AuthorizationServerMetadata {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-secretreference.html | CloudFormation: SecretReference}
  */
 export interface OAuth2CredentialProviderSecretReference {
-  /** The ID or ARN of the secret in AWS Secrets Manager */
+  /**
+   * The ID or ARN of the secret in AWS Secrets Manager
+   *
+   * Length: 1–2048.
+   */
   secretId: string;
-  /** The JSON key within the secret that contains the credential value */
+  /**
+   * The JSON key within the secret that contains the credential value
+   *
+   * Length: 1–128.
+   */
   jsonKey: string;
 }
 
@@ -3001,7 +3660,11 @@ export interface OAuth2CredentialProviderPrivateKeySource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-kmskeysourcetype.html | CloudFormation: KmsKeySourceType}
  */
 export interface OAuth2CredentialProviderKmsKeySourceType {
-  /** The Amazon Resource Name (ARN) of the KMS key used to sign the JWT client assertion */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key used to sign the JWT client assertion
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn: string;
 }
 
@@ -3023,7 +3686,11 @@ export interface OAuth2CredentialProviderPrivateEndpoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-selfmanagedlatticeresource.html | CloudFormation: SelfManagedLatticeResource}
  */
 export interface OAuth2CredentialProviderSelfManagedLatticeResource {
-  /** The ARN or ID of the VPC Lattice resource configuration */
+  /**
+   * The ARN or ID of the VPC Lattice resource configuration
+   *
+   * Length: 20–2048. Pattern: `^((rcfg-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}))$`.
+   */
   resourceConfigurationIdentifier: string;
 }
 
@@ -3033,15 +3700,31 @@ export interface OAuth2CredentialProviderSelfManagedLatticeResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-managedvpcresource.html | CloudFormation: ManagedVpcResource}
  */
 export interface OAuth2CredentialProviderManagedVpcResource {
-  /** The ID of the VPC that contains your private resource */
+  /**
+   * The ID of the VPC that contains your private resource
+   *
+   * Pattern: `^vpc-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   vpcIdentifier: string;
-  /** The subnet IDs within the VPC where the VPC Lattice resource gateway is placed */
+  /**
+   * The subnet IDs within the VPC where the VPC Lattice resource gateway is placed
+   *
+   * Each item: Pattern: `^subnet-[0-9a-zA-Z]{8,17}$`.
+   */
   subnetIds: string[];
   /** The IP address type for the resource configuration endpoint */
   endpointIpAddressType: "IPV4" | "IPV6";
-  /** The security group IDs to associate with the VPC Lattice resource gateway */
+  /**
+   * The security group IDs to associate with the VPC Lattice resource gateway
+   *
+   * Items: at most 5. Each item: Pattern: `^sg-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   securityGroupIds?: string[];
-  /** An intermediate publicly resolvable domain used as the VPC Lattice resource configuration endpoint */
+  /**
+   * An intermediate publicly resolvable domain used as the VPC Lattice resource configuration endpoint
+   *
+   * Length: 3–255.
+   */
   routingDomain?: string;
   /** A map of tags (key-value pairs) to apply to a resource */
   tags?: Record<string, string>;
@@ -3053,7 +3736,11 @@ export interface OAuth2CredentialProviderManagedVpcResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-privateendpointoverride.html | CloudFormation: PrivateEndpointOverride}
  */
 export interface OAuth2CredentialProviderPrivateEndpointOverride {
-  /** The domain to override with a private endpoint */
+  /**
+   * The domain to override with a private endpoint
+   *
+   * Length: 1–253.
+   */
   domain: string;
   /** The private endpoint configuration for connecting to private resources in your VPC */
   privateEndpoint: OAuth2CredentialProviderPrivateEndpoint;
@@ -3065,8 +3752,13 @@ export interface OAuth2CredentialProviderPrivateEndpointOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-googleoauth2providerconfiginput.html | CloudFormation: GoogleOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderGoogleOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3079,8 +3771,13 @@ export interface OAuth2CredentialProviderGoogleOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-githuboauth2providerconfiginput.html | CloudFormation: GithubOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderGithubOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3093,8 +3790,13 @@ export interface OAuth2CredentialProviderGithubOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-slackoauth2providerconfiginput.html | CloudFormation: SlackOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderSlackOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3107,8 +3809,13 @@ export interface OAuth2CredentialProviderSlackOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-salesforceoauth2providerconfiginput.html | CloudFormation: SalesforceOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderSalesforceOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3121,13 +3828,22 @@ export interface OAuth2CredentialProviderSalesforceOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-microsoftoauth2providerconfiginput.html | CloudFormation: MicrosoftOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderMicrosoftOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
   clientSecretSource?: "MANAGED" | "EXTERNAL";
-  /** The Microsoft Entra ID tenant ID */
+  /**
+   * The Microsoft Entra ID tenant ID
+   *
+   * Length: 1–2048.
+   */
   tenantId?: string;
 }
 
@@ -3137,8 +3853,13 @@ export interface OAuth2CredentialProviderMicrosoftOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-atlassianoauth2providerconfiginput.html | CloudFormation: AtlassianOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderAtlassianOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3151,8 +3872,13 @@ export interface OAuth2CredentialProviderAtlassianOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-linkedinoauth2providerconfiginput.html | CloudFormation: LinkedinOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderLinkedinOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3165,8 +3891,13 @@ export interface OAuth2CredentialProviderLinkedinOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-includedoauth2providerconfiginput.html | CloudFormation: IncludedOauth2ProviderConfigInput}
  */
 export interface OAuth2CredentialProviderIncludedOauth2ProviderConfigInput {
+  /** Length: 1–256. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   clientSecretConfig?: OAuth2CredentialProviderSecretReference;
@@ -3185,7 +3916,11 @@ export interface OAuth2CredentialProviderIncludedOauth2ProviderConfigInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-oauth2credentialprovider-clientsecretarn.html | CloudFormation: ClientSecretArn}
  */
 export interface OAuth2CredentialProviderClientSecretArn {
-  /** The ARN of the secret in AWS Secrets Manager */
+  /**
+   * The ARN of the secret in AWS Secrets Manager
+   *
+   * Pattern: `^arn:(aws|aws-us-gov):secretsmanager:[A-Za-z0-9-]{1,64}:[0-9]{12}:secret:[a-zA-Z0-9-_/+=.\@!]+$`.
+   */
   secretArn: string;
 }
 
@@ -3197,6 +3932,7 @@ export interface OAuth2CredentialProviderClientSecretArn {
 export interface OAuth2CredentialProviderOauth2ProviderConfigOutput {
   /** Discovery information for an OAuth2 provider */
   oauthDiscovery?: OAuth2CredentialProviderOauth2Discovery;
+  /** Length: 1–256. */
   clientId?: string;
   /** Configuration for on-behalf-of token exchange */
   onBehalfOfTokenExchangeConfig?: OAuth2CredentialProviderOnBehalfOfTokenExchangeConfig;
@@ -3206,7 +3942,11 @@ export interface OAuth2CredentialProviderOauth2ProviderConfigOutput {
   privateKeyJwtConfig?: OAuth2CredentialProviderPrivateKeyJwtConfig;
   /** The private endpoint configuration for connecting to private resources in your VPC */
   privateEndpoint?: OAuth2CredentialProviderPrivateEndpoint;
-  /** The list of private endpoint overrides for the OAuth2 provider. Each override maps a specific domain to a private endpoint, enabling secure connectivity through VPC Lattice resource configurations. */
+  /**
+   * The list of private endpoint overrides for the OAuth2 provider. Each override maps a specific domain to a private endpoint, enabling secure connectivity through VPC Lattice resource configurations.
+   *
+   * Items: at most 5.
+   */
   privateEndpointOverrides?: OAuth2CredentialProviderPrivateEndpointOverride[];
 }
 
@@ -3215,28 +3955,48 @@ export interface OAuth2CredentialProviderOauth2ProviderConfigOutput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-onlineevaluationconfig.html | CloudFormation: AWS::BedrockAgentCore::OnlineEvaluationConfig}
  */
-export const OnlineEvaluationConfig = cloudControlType<OnlineEvaluationConfigArgs, OnlineEvaluationConfigOutputs>("AWS::BedrockAgentCore::OnlineEvaluationConfig", "aws:bedrockagentcore:OnlineEvaluationConfig", '{"p":[["OnlineEvaluationConfigName","string",67],["Description","string"],["DataSourceConfig",["ref","DataSourceConfig"],1],["EvaluationExecutionRoleArn","string",1],["Evaluators",["array",["ref","EvaluatorReference"]]],["Rule",["ref","Rule"],1],["ExecutionStatus",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Insights",["array",["ref","Insight"]]],["ClusteringConfig",["ref","ClusteringConfig"]],["OnlineEvaluationConfigId","string",72],["OnlineEvaluationConfigArn","string",72],["Status",["enum","ACTIVE","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","DELETING"],8],["OutputConfig",["ref","OutputConfig"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["OnlineEvaluationConfigArn"],"d":{"DataSourceConfig":[["CloudWatchLogs",["ref","CloudWatchLogsInputConfig"],1]],"CloudWatchLogsInputConfig":[["LogGroupNames",["array","string"],1],["ServiceNames",["array","string"],1]],"EvaluatorReference":[["EvaluatorId","string",1]],"Rule":[["SamplingConfig",["ref","SamplingConfig"],1],["Filters",["array",["ref","Filter"]]],["SessionConfig",["ref","SessionConfig"]]],"SamplingConfig":[["SamplingPercentage","number",1]],"Filter":[["Key","string",1],["Operator",["enum","Equals","NotEquals","GreaterThan","LessThan","GreaterThanOrEqual","LessThanOrEqual","Contains","NotContains"],1],["Value",["ref","FilterValue"],1]],"FilterValue":[["StringValue","string"],["DoubleValue","number"],["BooleanValue","boolean"]],"SessionConfig":[["SessionTimeoutMinutes","integer",1]],"Insight":[["InsightId","string",1]],"ClusteringConfig":[["Frequencies",["array",["enum","DAILY","WEEKLY","MONTHLY"]],1]],"OutputConfig":[["CloudWatchConfig",["ref","CloudWatchOutputConfig"]]],"CloudWatchOutputConfig":[["LogGroupName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:online-evaluation-config/${OnlineEvaluationConfigId}"}');
+export const OnlineEvaluationConfig = cloudControlType<OnlineEvaluationConfigArgs, OnlineEvaluationConfigOutputs>("AWS::BedrockAgentCore::OnlineEvaluationConfig", "aws:bedrockagentcore:OnlineEvaluationConfig", '{"p":[["OnlineEvaluationConfigName","string",67],["Description","string"],["DataSourceConfig",["ref","DataSourceConfig"],1],["EvaluationExecutionRoleArn","string",1],["Evaluators",["array",["ref","EvaluatorReference"]]],["Rule",["ref","Rule"],1],["ExecutionStatus",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Insights",["array",["ref","Insight"]]],["ClusteringConfig",["ref","ClusteringConfig"]],["OnlineEvaluationConfigId","string",72],["OnlineEvaluationConfigArn","string",72],["Status",["enum","ACTIVE","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","DELETING"],8],["OutputConfig",["ref","OutputConfig"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["OnlineEvaluationConfigArn"],"d":{"DataSourceConfig":[["CloudWatchLogs",["ref","CloudWatchLogsInputConfig"],1]],"CloudWatchLogsInputConfig":[["LogGroupNames",["array","string"],1],["ServiceNames",["array","string"],1]],"EvaluatorReference":[["EvaluatorId","string",1]],"Rule":[["SamplingConfig",["ref","SamplingConfig"],1],["Filters",["array",["ref","Filter"]]],["SessionConfig",["ref","SessionConfig"]]],"SamplingConfig":[["SamplingPercentage","number",1]],"Filter":[["Key","string",1],["Operator",["enum","Equals","NotEquals","GreaterThan","LessThan","GreaterThanOrEqual","LessThanOrEqual","Contains","NotContains"],1],["Value",["ref","FilterValue"],1]],"FilterValue":[["StringValue","string"],["DoubleValue","number"],["BooleanValue","boolean"]],"SessionConfig":[["SessionTimeoutMinutes","integer",1]],"Insight":[["InsightId","string",1]],"ClusteringConfig":[["Frequencies",["array",["enum","DAILY","WEEKLY","MONTHLY"]],1]],"OutputConfig":[["CloudWatchConfig",["ref","CloudWatchOutputConfig"]]],"CloudWatchOutputConfig":[["LogGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OnlineEvaluationConfigName"],"ro":["OnlineEvaluationConfigId","OnlineEvaluationConfigArn","Status","OutputConfig","CreatedAt","UpdatedAt"],"uo":["DataSourceConfig/CloudWatchLogs/LogGroupNames","DataSourceConfig/CloudWatchLogs/ServiceNames","Evaluators","Rule/Filters","Insights","ClusteringConfig/Frequencies"],"ai":[["OnlineEvaluationConfigId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:online-evaluation-config/${OnlineEvaluationConfigId}"}');
 /** A {@link OnlineEvaluationConfig} instance: its attributes as typed outputs. */
 export type OnlineEvaluationConfig = InstanceType<typeof OnlineEvaluationConfig>;
 
 /** Inputs of {@link OnlineEvaluationConfig}. */
 export interface OnlineEvaluationConfigArgs {
-  /** The name of the online evaluation configuration. Must be unique within your account. */
+  /**
+   * The name of the online evaluation configuration. Must be unique within your account.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   onlineEvaluationConfigName: string;
-  /** The description of the online evaluation configuration. */
+  /**
+   * The description of the online evaluation configuration.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** The configuration that specifies where to read agent traces for online evaluation. */
   dataSourceConfig: OnlineEvaluationConfigDataSourceConfig;
-  /** The Amazon Resource Name (ARN) of the IAM role that grants permissions for evaluation. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that grants permissions for evaluation.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/.+$`.
+   */
   evaluationExecutionRoleArn: string;
-  /** The list of evaluators to apply during online evaluation. */
+  /**
+   * The list of evaluators to apply during online evaluation.
+   *
+   * Items: 0–10.
+   */
   evaluators?: OnlineEvaluationConfigEvaluatorReference[];
   /** The evaluation rule that defines sampling configuration, filtering criteria, and session detection settings. */
   rule: OnlineEvaluationConfigRule;
   executionStatus?: "ENABLED" | "DISABLED";
   /** A list of tags to assign to the online evaluation configuration. */
   tags?: AwsTag[];
-  /** The list of insights to enable for failure analysis. */
+  /**
+   * The list of insights to enable for failure analysis.
+   *
+   * Items: 0–10.
+   */
   insights?: OnlineEvaluationConfigInsight[];
   /** The configuration for clustering analysis of evaluation results. */
   clusteringConfig?: OnlineEvaluationConfigClusteringConfig;
@@ -3273,9 +4033,17 @@ export interface OnlineEvaluationConfigDataSourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-cloudwatchlogsinputconfig.html | CloudFormation: CloudWatchLogsInputConfig}
  */
 export interface OnlineEvaluationConfigCloudWatchLogsInputConfig {
-  /** The list of CloudWatch log group names to monitor for agent traces. */
+  /**
+   * The list of CloudWatch log group names to monitor for agent traces.
+   *
+   * Items: 1–5. Each item: Length: 1–512. Pattern: `^[.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupNames: string[];
-  /** The list of service names to filter traces within the specified log groups. */
+  /**
+   * The list of service names to filter traces within the specified log groups.
+   *
+   * Items: 1–1. Each item: Length: 1–256. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   serviceNames: string[];
 }
 
@@ -3285,7 +4053,11 @@ export interface OnlineEvaluationConfigCloudWatchLogsInputConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-evaluatorreference.html | CloudFormation: EvaluatorReference}
  */
 export interface OnlineEvaluationConfigEvaluatorReference {
-  /** The unique identifier of the evaluator. */
+  /**
+   * The unique identifier of the evaluator.
+   *
+   * Pattern: `^(Builtin\.[a-zA-Z0-9_-]+|[a-zA-Z][a-zA-Z0-9-_]{0,99}-[a-zA-Z0-9]{10})$`.
+   */
   evaluatorId: string;
 }
 
@@ -3297,7 +4069,11 @@ export interface OnlineEvaluationConfigEvaluatorReference {
 export interface OnlineEvaluationConfigRule {
   /** The configuration that controls what percentage of agent traces are sampled for evaluation. */
   samplingConfig: OnlineEvaluationConfigSamplingConfig;
-  /** The list of filters that determine which agent traces should be included in the evaluation. */
+  /**
+   * The list of filters that determine which agent traces should be included in the evaluation.
+   *
+   * Items: 0–5.
+   */
   filters?: OnlineEvaluationConfigFilter[];
   /** The configuration that defines how agent sessions are detected. */
   sessionConfig?: OnlineEvaluationConfigSessionConfig;
@@ -3309,7 +4085,11 @@ export interface OnlineEvaluationConfigRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-samplingconfig.html | CloudFormation: SamplingConfig}
  */
 export interface OnlineEvaluationConfigSamplingConfig {
-  /** The percentage of agent traces to sample for evaluation. */
+  /**
+   * The percentage of agent traces to sample for evaluation.
+   *
+   * Range: 0.01–100.
+   */
   samplingPercentage: number;
 }
 
@@ -3319,7 +4099,11 @@ export interface OnlineEvaluationConfigSamplingConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-filter.html | CloudFormation: Filter}
  */
 export interface OnlineEvaluationConfigFilter {
-  /** The key or field name to filter on within the agent trace data. */
+  /**
+   * The key or field name to filter on within the agent trace data.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   key: string;
   /** The comparison operator to use for filtering. */
   operator: "Equals" | "NotEquals" | "GreaterThan" | "LessThan" | "GreaterThanOrEqual" | "LessThanOrEqual" | "Contains" | "NotContains";
@@ -3333,7 +4117,11 @@ export interface OnlineEvaluationConfigFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-filtervalue.html | CloudFormation: FilterValue}
  */
 export interface OnlineEvaluationConfigFilterValue {
-  /** The string value for text-based filtering. */
+  /**
+   * The string value for text-based filtering.
+   *
+   * Length: 1–1024.
+   */
   stringValue?: string;
   /** The numeric value for numerical filtering. */
   doubleValue?: number;
@@ -3347,7 +4135,11 @@ export interface OnlineEvaluationConfigFilterValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-sessionconfig.html | CloudFormation: SessionConfig}
  */
 export interface OnlineEvaluationConfigSessionConfig {
-  /** The number of minutes of inactivity after which an agent session is considered complete. */
+  /**
+   * The number of minutes of inactivity after which an agent session is considered complete.
+   *
+   * Range: 1–1440.
+   */
   sessionTimeoutMinutes: number;
 }
 
@@ -3357,7 +4149,11 @@ export interface OnlineEvaluationConfigSessionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-insight.html | CloudFormation: Insight}
  */
 export interface OnlineEvaluationConfigInsight {
-  /** The unique identifier of the insight. */
+  /**
+   * The unique identifier of the insight.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z][a-zA-Z0-9._]+$`.
+   */
   insightId: string;
 }
 
@@ -3367,7 +4163,11 @@ export interface OnlineEvaluationConfigInsight {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-onlineevaluationconfig-clusteringconfig.html | CloudFormation: ClusteringConfig}
  */
 export interface OnlineEvaluationConfigClusteringConfig {
-  /** The list of frequencies at which clustering reports are generated. */
+  /**
+   * The list of frequencies at which clustering reports are generated.
+   *
+   * Items: 0–3.
+   */
   frequencies: ("DAILY" | "WEEKLY" | "MONTHLY")[];
 }
 
@@ -3396,21 +4196,37 @@ export interface OnlineEvaluationConfigCloudWatchOutputConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-paymentconnector.html | CloudFormation: AWS::BedrockAgentCore::PaymentConnector}
  */
-export const PaymentConnector = cloudControlType<PaymentConnectorArgs, PaymentConnectorOutputs>("AWS::BedrockAgentCore::PaymentConnector", "aws:bedrockagentcore:PaymentConnector", '{"p":[["PaymentManagerId","string",67],["ConnectorName","string",67],["Description","string"],["ConnectorType",["enum","CoinbaseCDP","StripePrivy"],67],["ProvisionMode",["enum","MANUAL","QUICK_CREATE"],66],["CredentialProviderConfigurations",["array",["ref","CredentialsProviderConfiguration"]]],["PaymentConnectorId","string",72],["PaymentConnectorArn","string",72],["ConnectorStatus",["enum","CREATING","UPDATING","DELETING","READY","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED","AWS_MARKETPLACE_SUBSCRIPTION_REQUIRED","PENDING_AUTHENTICATION","PROVISIONING","AUTHENTICATION_EXPIRED","AUTHENTICATION_FAILED"],8],["ConnectorCreatedAt","string",8],["ConnectorLastUpdatedAt","string",8],["AuthorizationUrl","string",8]],"id":["PaymentConnectorArn"],"d":{"CredentialsProviderConfiguration":[["CoinbaseCDP",["ref","PaymentCredentialProviderConfiguration"]],["StripePrivy",["ref","PaymentCredentialProviderConfiguration"]]],"PaymentCredentialProviderConfiguration":[["CredentialProviderArn","string",1]]}}');
+export const PaymentConnector = cloudControlType<PaymentConnectorArgs, PaymentConnectorOutputs>("AWS::BedrockAgentCore::PaymentConnector", "aws:bedrockagentcore:PaymentConnector", '{"p":[["PaymentManagerId","string",67],["ConnectorName","string",67],["Description","string"],["ConnectorType",["enum","CoinbaseCDP","StripePrivy"],1],["ProvisionMode",["enum","MANUAL","QUICK_CREATE"]],["CredentialProviderConfigurations",["array",["ref","CredentialsProviderConfiguration"]]],["PaymentConnectorId","string",72],["PaymentConnectorArn","string",72],["ConnectorStatus",["enum","CREATING","UPDATING","DELETING","READY","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED","AWS_MARKETPLACE_SUBSCRIPTION_REQUIRED","PENDING_AUTHENTICATION","PROVISIONING","AUTHENTICATION_EXPIRED","AUTHENTICATION_FAILED"],8],["ConnectorCreatedAt","string",8],["ConnectorLastUpdatedAt","string",8],["AuthorizationUrl","string",8]],"id":["PaymentConnectorArn"],"d":{"CredentialsProviderConfiguration":[["CoinbaseCDP",["ref","PaymentCredentialProviderConfiguration"]],["StripePrivy",["ref","PaymentCredentialProviderConfiguration"]]],"PaymentCredentialProviderConfiguration":[["CredentialProviderArn","string",1]]},"reg":{"h":"crudl","co":["PaymentManagerId","ConnectorName"],"ro":["PaymentConnectorId","PaymentConnectorArn","ConnectorStatus","ConnectorCreatedAt","ConnectorLastUpdatedAt"],"uo":["CredentialProviderConfigurations"],"ai":[["PaymentManagerId","PaymentConnectorId"]],"tg":[false,true,true]}}');
 /** A {@link PaymentConnector} instance: its attributes as typed outputs. */
 export type PaymentConnector = InstanceType<typeof PaymentConnector>;
 
 /** Inputs of {@link PaymentConnector}. */
 export interface PaymentConnectorArgs {
-  /** The identifier of the parent payment manager */
+  /**
+   * The identifier of the parent payment manager
+   *
+   * Pattern: `^([0-9a-z][-]?){1,100}-[0-9a-z]{10}$`.
+   */
   paymentManagerId: string;
-  /** The name of the payment connector */
+  /**
+   * The name of the payment connector
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   connectorName: string;
-  /** A description of the payment connector */
+  /**
+   * A description of the payment connector
+   *
+   * Length: 1–4096. Pattern: `^[a-zA-Z0-9\s]+$`.
+   */
   description?: string;
   connectorType: "CoinbaseCDP" | "StripePrivy";
   provisionMode?: "MANUAL" | "QUICK_CREATE";
-  /** The credential provider configurations for the connector. Required when ProvisionMode is MANUAL or not specified. Empty for QUICK_CREATE until provisioning completes. */
+  /**
+   * The credential provider configurations for the connector. Required when ProvisionMode is MANUAL or not specified. Empty for QUICK_CREATE until provisioning completes.
+   *
+   * Items: 1–1.
+   */
   credentialProviderConfigurations?: PaymentConnectorCredentialsProviderConfiguration[];
 }
 
@@ -3446,19 +4262,31 @@ export interface PaymentConnectorPaymentCredentialProviderConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-paymentcredentialprovider.html | CloudFormation: AWS::BedrockAgentCore::PaymentCredentialProvider}
  */
-export const PaymentCredentialProvider = cloudControlType<PaymentCredentialProviderArgs, PaymentCredentialProviderOutputs>("AWS::BedrockAgentCore::PaymentCredentialProvider", "aws:bedrockagentcore:PaymentCredentialProvider", '{"p":[["Name","string",67],["CredentialProviderVendor",["enum","CoinbaseCDP","StripePrivy"],67],["ProviderConfigurationInput",["ref","PaymentProviderConfigurationInput"]],["Tags",["array",["ref","Tag"]]],["CredentialProviderArn","string",72],["ProviderConfigurationOutput",["ref","PaymentProviderConfigurationOutput"],8],["CreatedTime","string",8],["LastUpdatedTime","string",8]],"id":["CredentialProviderArn"],"d":{"PaymentProviderConfigurationInput":[["CoinbaseCdpConfiguration",["ref","CoinbaseCdpConfigurationInput"]],["StripePrivyConfiguration",["ref","StripePrivyConfigurationInput"]]],"CoinbaseCdpConfigurationInput":[["ApiKeyId","string",1],["ApiKeySecret","string"],["ApiKeySecretSource",["enum","MANAGED","EXTERNAL"]],["ApiKeySecretConfig",["ref","SecretReference"]],["WalletSecret","string"],["WalletSecretSource",["enum","MANAGED","EXTERNAL"]],["WalletSecretConfig",["ref","SecretReference"]]],"SecretReference":[["SecretId","string",1],["JsonKey","string",1]],"StripePrivyConfigurationInput":[["AppId","string",1],["AppSecret","string"],["AppSecretSource",["enum","MANAGED","EXTERNAL"]],["AppSecretConfig",["ref","SecretReference"]],["AuthorizationPrivateKey","string"],["AuthorizationPrivateKeySource",["enum","MANAGED","EXTERNAL"]],["AuthorizationPrivateKeyConfig",["ref","SecretReference"]],["AuthorizationId","string",1]],"PaymentProviderConfigurationOutput":[["CoinbaseCdpConfiguration",["ref","CoinbaseCdpConfigurationOutput"]],["StripePrivyConfiguration",["ref","StripePrivyConfigurationOutput"]]],"CoinbaseCdpConfigurationOutput":[["ApiKeyId","string",1],["ApiKeySecretArn",["ref","SecretInfo"],1],["ApiKeySecretJsonKey","string"],["ApiKeySecretSource",["enum","MANAGED","EXTERNAL"]],["WalletSecretArn",["ref","SecretInfo"]],["WalletSecretJsonKey","string"],["WalletSecretSource",["enum","MANAGED","EXTERNAL"]]],"SecretInfo":[["SecretArn","string",1]],"StripePrivyConfigurationOutput":[["AppId","string",1],["AppSecretArn",["ref","SecretInfo"],1],["AppSecretJsonKey","string"],["AppSecretSource",["enum","MANAGED","EXTERNAL"]],["AuthorizationPrivateKeyArn",["ref","SecretInfo"],1],["AuthorizationPrivateKeyJsonKey","string"],["AuthorizationPrivateKeySource",["enum","MANAGED","EXTERNAL"]],["AuthorizationId","string",1]]},"tags":["Tags","standard"]}');
+export const PaymentCredentialProvider = cloudControlType<PaymentCredentialProviderArgs, PaymentCredentialProviderOutputs>("AWS::BedrockAgentCore::PaymentCredentialProvider", "aws:bedrockagentcore:PaymentCredentialProvider", '{"p":[["Name","string",67],["CredentialProviderVendor",["enum","CoinbaseCDP","StripePrivy"],1],["ProviderConfigurationInput",["ref","PaymentProviderConfigurationInput"],16],["Tags",["array",["ref","Tag"]]],["CredentialProviderArn","string",72],["ProviderConfigurationOutput",["ref","PaymentProviderConfigurationOutput"],8],["CreatedTime","string",8],["LastUpdatedTime","string",8]],"id":["CredentialProviderArn"],"d":{"PaymentProviderConfigurationInput":[["CoinbaseCdpConfiguration",["ref","CoinbaseCdpConfigurationInput"]],["StripePrivyConfiguration",["ref","StripePrivyConfigurationInput"]]],"CoinbaseCdpConfigurationInput":[["ApiKeyId","string",1],["ApiKeySecret","string"],["ApiKeySecretSource",["enum","MANAGED","EXTERNAL"]],["ApiKeySecretConfig",["ref","SecretReference"]],["WalletSecret","string"],["WalletSecretSource",["enum","MANAGED","EXTERNAL"]],["WalletSecretConfig",["ref","SecretReference"]]],"SecretReference":[["SecretId","string",1],["JsonKey","string",1]],"StripePrivyConfigurationInput":[["AppId","string",1],["AppSecret","string"],["AppSecretSource",["enum","MANAGED","EXTERNAL"]],["AppSecretConfig",["ref","SecretReference"]],["AuthorizationPrivateKey","string"],["AuthorizationPrivateKeySource",["enum","MANAGED","EXTERNAL"]],["AuthorizationPrivateKeyConfig",["ref","SecretReference"]],["AuthorizationId","string",1]],"PaymentProviderConfigurationOutput":[["CoinbaseCdpConfiguration",["ref","CoinbaseCdpConfigurationOutput"]],["StripePrivyConfiguration",["ref","StripePrivyConfigurationOutput"]]],"CoinbaseCdpConfigurationOutput":[["ApiKeyId","string",1],["ApiKeySecretArn",["ref","SecretInfo"],1],["ApiKeySecretJsonKey","string"],["ApiKeySecretSource",["enum","MANAGED","EXTERNAL"]],["WalletSecretArn",["ref","SecretInfo"]],["WalletSecretJsonKey","string"],["WalletSecretSource",["enum","MANAGED","EXTERNAL"]]],"SecretInfo":[["SecretArn","string",1]],"StripePrivyConfigurationOutput":[["AppId","string",1],["AppSecretArn",["ref","SecretInfo"],1],["AppSecretJsonKey","string"],["AppSecretSource",["enum","MANAGED","EXTERNAL"]],["AuthorizationPrivateKeyArn",["ref","SecretInfo"],1],["AuthorizationPrivateKeyJsonKey","string"],["AuthorizationPrivateKeySource",["enum","MANAGED","EXTERNAL"]],["AuthorizationId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ProviderConfigurationInput"],"co":["Name"],"ro":["CredentialProviderArn","ProviderConfigurationOutput","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link PaymentCredentialProvider} instance: its attributes as typed outputs. */
 export type PaymentCredentialProvider = InstanceType<typeof PaymentCredentialProvider>;
 
 /** Inputs of {@link PaymentCredentialProvider}. */
 export interface PaymentCredentialProviderArgs {
-  /** Unique name for the payment credential provider */
+  /**
+   * Unique name for the payment credential provider
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name: string;
   /** Supported vendor types for payment providers */
   credentialProviderVendor: "CoinbaseCDP" | "StripePrivy";
-  /** Provider configuration input containing secrets for creation/update */
+  /**
+   * Provider configuration input containing secrets for creation/update
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   providerConfigurationInput?: PaymentCredentialProviderPaymentProviderConfigurationInput;
-  /** Tags for the payment credential provider */
+  /**
+   * Tags for the payment credential provider
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3492,15 +4320,27 @@ export interface PaymentCredentialProviderPaymentProviderConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentcredentialprovider-coinbasecdpconfigurationinput.html | CloudFormation: CoinbaseCdpConfigurationInput}
  */
 export interface PaymentCredentialProviderCoinbaseCdpConfigurationInput {
-  /** The Coinbase CDP API key ID */
+  /**
+   * The Coinbase CDP API key ID
+   *
+   * Length: 1–512.
+   */
   apiKeyId: string;
-  /** The Coinbase CDP API key secret */
+  /**
+   * The Coinbase CDP API key secret
+   *
+   * Length: 1–2048.
+   */
   apiKeySecret?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   apiKeySecretSource?: "MANAGED" | "EXTERNAL";
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   apiKeySecretConfig?: PaymentCredentialProviderSecretReference;
-  /** The Coinbase CDP wallet secret */
+  /**
+   * The Coinbase CDP wallet secret
+   *
+   * Length: 1–2048.
+   */
   walletSecret?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   walletSecretSource?: "MANAGED" | "EXTERNAL";
@@ -3514,9 +4354,17 @@ export interface PaymentCredentialProviderCoinbaseCdpConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentcredentialprovider-secretreference.html | CloudFormation: SecretReference}
  */
 export interface PaymentCredentialProviderSecretReference {
-  /** The ID or ARN of the secret in AWS Secrets Manager */
+  /**
+   * The ID or ARN of the secret in AWS Secrets Manager
+   *
+   * Length: 1–2048.
+   */
   secretId: string;
-  /** The JSON key within the secret that contains the credential value */
+  /**
+   * The JSON key within the secret that contains the credential value
+   *
+   * Length: 1–128.
+   */
   jsonKey: string;
 }
 
@@ -3526,21 +4374,37 @@ export interface PaymentCredentialProviderSecretReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentcredentialprovider-stripeprivyconfigurationinput.html | CloudFormation: StripePrivyConfigurationInput}
  */
 export interface PaymentCredentialProviderStripePrivyConfigurationInput {
-  /** The app ID provided by Privy */
+  /**
+   * The app ID provided by Privy
+   *
+   * Length: 1–512.
+   */
   appId: string;
-  /** The app secret provided by Privy */
+  /**
+   * The app secret provided by Privy
+   *
+   * Length: 1–2048.
+   */
   appSecret?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   appSecretSource?: "MANAGED" | "EXTERNAL";
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   appSecretConfig?: PaymentCredentialProviderSecretReference;
-  /** The authorization private key for the Stripe Privy integration */
+  /**
+   * The authorization private key for the Stripe Privy integration
+   *
+   * Length: 1–4096.
+   */
   authorizationPrivateKey?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   authorizationPrivateKeySource?: "MANAGED" | "EXTERNAL";
   /** A reference to a customer-provided secret stored in AWS Secrets Manager */
   authorizationPrivateKeyConfig?: PaymentCredentialProviderSecretReference;
-  /** The authorization ID for the Stripe Privy integration */
+  /**
+   * The authorization ID for the Stripe Privy integration
+   *
+   * Length: 1–512.
+   */
   authorizationId: string;
 }
 
@@ -3562,17 +4426,29 @@ export interface PaymentCredentialProviderPaymentProviderConfigurationOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentcredentialprovider-coinbasecdpconfigurationoutput.html | CloudFormation: CoinbaseCdpConfigurationOutput}
  */
 export interface PaymentCredentialProviderCoinbaseCdpConfigurationOutput {
-  /** The Coinbase CDP API key ID */
+  /**
+   * The Coinbase CDP API key ID
+   *
+   * Length: 1–512.
+   */
   apiKeyId: string;
   /** Contains information about a secret in AWS Secrets Manager */
   apiKeySecretArn: PaymentCredentialProviderSecretInfo;
-  /** The JSON key within the secret that contains the API key secret value */
+  /**
+   * The JSON key within the secret that contains the API key secret value
+   *
+   * Length: 1–128.
+   */
   apiKeySecretJsonKey?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   apiKeySecretSource?: "MANAGED" | "EXTERNAL";
   /** Contains information about a secret in AWS Secrets Manager */
   walletSecretArn?: PaymentCredentialProviderSecretInfo;
-  /** The JSON key within the secret that contains the wallet secret value */
+  /**
+   * The JSON key within the secret that contains the wallet secret value
+   *
+   * Length: 1–128.
+   */
   walletSecretJsonKey?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   walletSecretSource?: "MANAGED" | "EXTERNAL";
@@ -3584,7 +4460,11 @@ export interface PaymentCredentialProviderCoinbaseCdpConfigurationOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentcredentialprovider-secretinfo.html | CloudFormation: SecretInfo}
  */
 export interface PaymentCredentialProviderSecretInfo {
-  /** The ARN of the secret in AWS Secrets Manager */
+  /**
+   * The ARN of the secret in AWS Secrets Manager
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b|aws-iso-e|aws-iso-f|aws-eusc):secretsmanager:[A-Za-z0-9-]{1,64}:[0-9]{12}:secret:[a-zA-Z0-9-_/+=.\@!]+$`.
+   */
   secretArn: string;
 }
 
@@ -3594,21 +4474,37 @@ export interface PaymentCredentialProviderSecretInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentcredentialprovider-stripeprivyconfigurationoutput.html | CloudFormation: StripePrivyConfigurationOutput}
  */
 export interface PaymentCredentialProviderStripePrivyConfigurationOutput {
-  /** The app ID provided by Privy */
+  /**
+   * The app ID provided by Privy
+   *
+   * Length: 1–512.
+   */
   appId: string;
   /** Contains information about a secret in AWS Secrets Manager */
   appSecretArn: PaymentCredentialProviderSecretInfo;
-  /** The JSON key within the secret that contains the app secret value */
+  /**
+   * The JSON key within the secret that contains the app secret value
+   *
+   * Length: 1–128.
+   */
   appSecretJsonKey?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   appSecretSource?: "MANAGED" | "EXTERNAL";
   /** Contains information about a secret in AWS Secrets Manager */
   authorizationPrivateKeyArn: PaymentCredentialProviderSecretInfo;
-  /** The JSON key within the secret that contains the authorization private key value */
+  /**
+   * The JSON key within the secret that contains the authorization private key value
+   *
+   * Length: 1–128.
+   */
   authorizationPrivateKeyJsonKey?: string;
   /** The source of the secret. Use MANAGED for service-managed secrets or EXTERNAL for customer-provided secrets. */
   authorizationPrivateKeySource?: "MANAGED" | "EXTERNAL";
-  /** The authorization ID for the Stripe Privy integration */
+  /**
+   * The authorization ID for the Stripe Privy integration
+   *
+   * Length: 1–512.
+   */
   authorizationId: string;
 }
 
@@ -3617,21 +4513,37 @@ export interface PaymentCredentialProviderStripePrivyConfigurationOutput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-paymentmanager.html | CloudFormation: AWS::BedrockAgentCore::PaymentManager}
  */
-export const PaymentManager = cloudControlType<PaymentManagerArgs, PaymentManagerOutputs>("AWS::BedrockAgentCore::PaymentManager", "aws:bedrockagentcore:PaymentManager", '{"p":[["Name","string",67],["Description","string"],["AuthorizerType",["enum","CUSTOM_JWT","AWS_IAM"],67],["AuthorizerConfiguration",["ref","AuthorizerConfiguration"],66],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["PaymentManagerArn","string",72],["PaymentManagerId","string",72],["CreatedAt","string",8],["LastUpdatedAt","string",8],["Status",["enum","CREATING","UPDATING","DELETING","READY","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["WorkloadIdentityDetails",["ref","WorkloadIdentityDetails"],8]],"id":["PaymentManagerArn"],"d":{"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"],1]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]]],"CustomClaimValidationType":[["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1],["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchValue",["ref","ClaimMatchValueType"],1],["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"WorkloadIdentityDetails":[["WorkloadIdentityArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:payment-manager/${PaymentManagerId}"}');
+export const PaymentManager = cloudControlType<PaymentManagerArgs, PaymentManagerOutputs>("AWS::BedrockAgentCore::PaymentManager", "aws:bedrockagentcore:PaymentManager", '{"p":[["Name","string",67],["Description","string"],["AuthorizerType",["enum","CUSTOM_JWT","AWS_IAM"],67],["AuthorizerConfiguration",["ref","AuthorizerConfiguration"],66],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["PaymentManagerArn","string",72],["PaymentManagerId","string",72],["CreatedAt","string",8],["LastUpdatedAt","string",8],["Status",["enum","CREATING","UPDATING","DELETING","READY","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["WorkloadIdentityDetails",["ref","WorkloadIdentityDetails"],8]],"id":["PaymentManagerArn"],"d":{"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"],1]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]]],"CustomClaimValidationType":[["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1],["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchValue",["ref","ClaimMatchValueType"],1],["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"WorkloadIdentityDetails":[["WorkloadIdentityArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","AuthorizerType","AuthorizerConfiguration"],"ro":["PaymentManagerArn","PaymentManagerId","CreatedAt","LastUpdatedAt","Status","WorkloadIdentityDetails"],"uo":["AuthorizerConfiguration/CustomJWTAuthorizer/AllowedAudience","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedClients","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedScopes","AuthorizerConfiguration/CustomJWTAuthorizer/CustomClaims","AuthorizerConfiguration/CustomJWTAuthorizer/CustomClaims/*/AuthorizingClaimMatchValue/ClaimMatchValue/MatchValueStringList","Tags"],"ai":[["PaymentManagerId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:payment-manager/${PaymentManagerId}"}');
 /** A {@link PaymentManager} instance: its attributes as typed outputs. */
 export type PaymentManager = InstanceType<typeof PaymentManager>;
 
 /** Inputs of {@link PaymentManager}. */
 export interface PaymentManagerArgs {
-  /** The name of the payment manager */
+  /**
+   * The name of the payment manager
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9]{0,47}$`.
+   */
   name: string;
-  /** A description of the payment manager */
+  /**
+   * A description of the payment manager
+   *
+   * Length: 1–4096. Pattern: `^[a-zA-Z0-9\s]+$`.
+   */
   description?: string;
   authorizerType: "CUSTOM_JWT" | "AWS_IAM";
   authorizerConfiguration?: PaymentManagerAuthorizerConfiguration;
-  /** The ARN of the IAM role for the payment manager */
+  /**
+   * The ARN of the IAM role for the payment manager
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/.+$`.
+   */
   roleArn: string;
-  /** Tags to assign to the payment manager */
+  /**
+   * Tags to assign to the payment manager
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3656,15 +4568,21 @@ export interface PaymentManagerAuthorizerConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentmanager-customjwtauthorizerconfiguration.html | CloudFormation: CustomJWTAuthorizerConfiguration} */
 export interface PaymentManagerCustomJWTAuthorizerConfiguration {
+  /** Pattern: `^.+/\.well-known/openid-configuration$`. */
   discoveryUrl: string;
+  /** Items: at least 1. */
   allowedAudience?: string[];
+  /** Items: at least 1. */
   allowedClients?: string[];
+  /** Items: at least 1. Each item: Length: 1–255. Pattern: `^[\x21\x23-\x5B\x5D-\x7E]+$`. */
   allowedScopes?: string[];
+  /** Items: at least 1. */
   customClaims?: PaymentManagerCustomClaimValidationType[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentmanager-customclaimvalidationtype.html | CloudFormation: CustomClaimValidationType} */
 export interface PaymentManagerCustomClaimValidationType {
+  /** Length: 1–255. Pattern: `^[A-Za-z0-9_.:/-]+$`. */
   inboundTokenClaimName: string;
   inboundTokenClaimValueType: "STRING" | "STRING_ARRAY";
   authorizingClaimMatchValue: PaymentManagerAuthorizingClaimMatchValueType;
@@ -3678,12 +4596,15 @@ export interface PaymentManagerAuthorizingClaimMatchValueType {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentmanager-claimmatchvaluetype.html | CloudFormation: ClaimMatchValueType} */
 export interface PaymentManagerClaimMatchValueType {
+  /** Length: 1–255. Pattern: `^[A-Za-z0-9_.-]+$`. */
   matchValueString?: string;
+  /** Each item: Length: 1–255. Pattern: `^[A-Za-z0-9_.-]+$`. */
   matchValueStringList?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-paymentmanager-workloadidentitydetails.html | CloudFormation: WorkloadIdentityDetails} */
 export interface PaymentManagerWorkloadIdentityDetails {
+  /** Length: 1–1024. */
   workloadIdentityArn: string;
 }
 
@@ -3692,21 +4613,37 @@ export interface PaymentManagerWorkloadIdentityDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-policy.html | CloudFormation: AWS::BedrockAgentCore::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::BedrockAgentCore::Policy", "aws:bedrockagentcore:Policy", '{"p":[["PolicyEngineId","string",67],["Name","string",67],["Definition",["ref","PolicyDefinition"],1],["Description","string"],["ValidationMode",["enum","FAIL_ON_ANY_FINDINGS","IGNORE_ALL_FINDINGS"]],["EnforcementMode",["enum","ACTIVE","LOG_ONLY"]],["PolicyId","string",72],["PolicyArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["StatusReasons",["array","string"],8]],"id":["PolicyArn"],"d":{"PolicyDefinition":[["Cedar",["ref","CedarPolicy"]],["Policy",["ref","PolicyStatement"]]],"CedarPolicy":[["Statement","string",1]],"PolicyStatement":[["Statement","string",1]]}}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::BedrockAgentCore::Policy", "aws:bedrockagentcore:Policy", '{"p":[["PolicyEngineId","string",67],["Name","string",67],["Definition",["ref","PolicyDefinition"],1],["Description","string"],["ValidationMode",["enum","FAIL_ON_ANY_FINDINGS","IGNORE_ALL_FINDINGS"],16],["EnforcementMode",["enum","ACTIVE","LOG_ONLY"]],["PolicyId","string",72],["PolicyArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["StatusReasons",["array","string"],8]],"id":["PolicyArn"],"d":{"PolicyDefinition":[["Cedar",["ref","CedarPolicy"]],["Policy",["ref","PolicyStatement"]]],"CedarPolicy":[["Statement","string",1]],"PolicyStatement":[["Statement","string",1]]},"reg":{"h":"crudl","wo":["ValidationMode"],"co":["PolicyEngineId","Name"],"ro":["PolicyId","PolicyArn","CreatedAt","UpdatedAt","Status","StatusReasons"],"uo":["StatusReasons"],"ai":[["PolicyEngineId","PolicyId"]],"tg":[false,true,true]}}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
 /** Inputs of {@link Policy}. */
 export interface PolicyArgs {
-  /** The identifier of the policy engine which contains this policy. */
+  /**
+   * The identifier of the policy engine which contains this policy.
+   *
+   * Length: 12–59. Pattern: `^[A-Za-z][A-Za-z0-9_]*-[a-z0-9_]{10}$`.
+   */
   policyEngineId: string;
-  /** The customer-assigned immutable name for the policy. Must be unique within the policy engine. */
+  /**
+   * The customer-assigned immutable name for the policy. Must be unique within the policy engine.
+   *
+   * Length: 1–48. Pattern: `^[A-Za-z][A-Za-z0-9_]*$`.
+   */
   name: string;
   /** The definition structure for policies. Encapsulates different policy formats. */
   definition: PolicyPolicyDefinition;
-  /** A human-readable description of the policy's purpose and functionality. */
+  /**
+   * A human-readable description of the policy's purpose and functionality.
+   *
+   * Length: 1–4096.
+   */
   description?: string;
-  /** The validation mode for the policy. Determines how Cedar analyzer validation results are handled. */
+  /**
+   * The validation mode for the policy. Determines how Cedar analyzer validation results are handled.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   validationMode?: "FAIL_ON_ANY_FINDINGS" | "IGNORE_ALL_FINDINGS";
   /** Whether the policy contributes to the enforce decision returned to Gateway. LOG_ONLY policies are still evaluated but their decisions are observed only, allowing customers to validate a policy against real traffic before promoting it. */
   enforcementMode?: "ACTIVE" | "LOG_ONLY";
@@ -3745,7 +4682,11 @@ export interface PolicyPolicyDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-policy-cedarpolicy.html | CloudFormation: CedarPolicy}
  */
 export interface PolicyCedarPolicy {
-  /** The Cedar policy statement that defines the authorization logic. */
+  /**
+   * The Cedar policy statement that defines the authorization logic.
+   *
+   * Length: 35–10000.
+   */
   statement: string;
 }
 
@@ -3755,7 +4696,11 @@ export interface PolicyCedarPolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-policy-policystatement.html | CloudFormation: PolicyStatement}
  */
 export interface PolicyPolicyStatement {
-  /** The policy statement. */
+  /**
+   * The policy statement.
+   *
+   * Length: 35–10000.
+   */
   statement: string;
 }
 
@@ -3764,19 +4709,35 @@ export interface PolicyPolicyStatement {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-policyengine.html | CloudFormation: AWS::BedrockAgentCore::PolicyEngine}
  */
-export const PolicyEngine = cloudControlType<PolicyEngineArgs, PolicyEngineOutputs>("AWS::BedrockAgentCore::PolicyEngine", "aws:bedrockagentcore:PolicyEngine", '{"p":[["Name","string",67],["Description","string"],["EncryptionKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["PolicyEngineId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["PolicyEngineArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["StatusReasons",["array","string"],8]],"id":["PolicyEngineArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:policy-engine/${PolicyEngineId}"}');
+export const PolicyEngine = cloudControlType<PolicyEngineArgs, PolicyEngineOutputs>("AWS::BedrockAgentCore::PolicyEngine", "aws:bedrockagentcore:PolicyEngine", '{"p":[["Name","string",67],["Description","string"],["EncryptionKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["PolicyEngineId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["PolicyEngineArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED"],8],["StatusReasons",["array","string"],8]],"id":["PolicyEngineArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","EncryptionKeyArn"],"ro":["PolicyEngineId","CreatedAt","UpdatedAt","PolicyEngineArn","Status","StatusReasons"],"uo":["StatusReasons","Tags"],"ai":[["PolicyEngineId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:policy-engine/${PolicyEngineId}"}');
 /** A {@link PolicyEngine} instance: its attributes as typed outputs. */
 export type PolicyEngine = InstanceType<typeof PolicyEngine>;
 
 /** Inputs of {@link PolicyEngine}. */
 export interface PolicyEngineArgs {
-  /** The customer-assigned immutable name for the policy engine */
+  /**
+   * The customer-assigned immutable name for the policy engine
+   *
+   * Length: 1–48. Pattern: `^[A-Za-z][A-Za-z0-9_]*$`.
+   */
   name: string;
-  /** A human-readable description of the policy engine's purpose and scope */
+  /**
+   * A human-readable description of the policy engine's purpose and scope
+   *
+   * Length: 1–4096.
+   */
   description?: string;
-  /** The ARN of the KMS key used to encrypt the policy engine data */
+  /**
+   * The ARN of the KMS key used to encrypt the policy engine data
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   encryptionKeyArn?: string;
-  /** A list of tags to assign to the policy engine. */
+  /**
+   * A list of tags to assign to the policy engine.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3800,15 +4761,23 @@ export interface PolicyEngineOutputs extends PolicyEngineArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-resourcepolicy.html | CloudFormation: AWS::BedrockAgentCore::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::BedrockAgentCore::ResourcePolicy", "aws:bedrockagentcore:ResourcePolicy", '{"p":[["ResourceArn","string",67],["Policy","string",1]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::BedrockAgentCore::ResourcePolicy", "aws:bedrockagentcore:ResourcePolicy", '{"p":[["ResourceArn","string",67],["Policy","string",1]],"id":["ResourceArn"],"reg":{"h":"crudl","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** The Amazon Resource Name (ARN) of the resource for which to create or update the resource policy. */
+  /**
+   * The Amazon Resource Name (ARN) of the resource for which to create or update the resource policy.
+   *
+   * Length: 20–1011. Pattern: `^arn:[a-z0-9-]+:bedrock-agentcore:[a-z0-9-]*:[0-9]{12}:.+$`.
+   */
   resourceArn: string;
-  /** The resource policy to create or update. */
+  /**
+   * The resource policy to create or update.
+   *
+   * Length: 1–20480.
+   */
   policy: string;
 }
 
@@ -3827,19 +4796,31 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-runtime.html | CloudFormation: AWS::BedrockAgentCore::Runtime}
  */
-export const Runtime = cloudControlType<RuntimeArgs, RuntimeOutputs>("AWS::BedrockAgentCore::Runtime", "aws:bedrockagentcore:Runtime", '{"p":[["AgentRuntimeName","string",67],["Description","string"],["AgentRuntimeArtifact",["ref","AgentRuntimeArtifact"],1],["RoleArn","string",1],["NetworkConfiguration",["ref","NetworkConfiguration"]],["ProtocolConfiguration",["enum","MCP","HTTP","A2A","AGUI"]],["PlatformVersion","string"],["EnvironmentVariables",["map","string"]],["AuthorizerConfiguration",["ref","AuthorizerConfiguration"]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["RequestHeaderConfiguration",["ref","RequestHeaderConfiguration"]],["FilesystemConfigurations",["array",["ref","FilesystemConfiguration"]]],["CapacityProviderConfiguration",["ref","CapacityProviderConfiguration"]],["Tags",["map","string"]],["AgentRuntimeArn","string",8],["AgentRuntimeId","string",72],["AgentRuntimeVersion","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["WorkloadIdentityDetails",["ref","WorkloadIdentityDetails"],8],["FailureReason","string",8]],"id":["AgentRuntimeId"],"d":{"AgentRuntimeArtifact":[["ContainerConfiguration",["ref","ContainerConfiguration"]],["CodeConfiguration",["ref","CodeConfiguration"]]],"ContainerConfiguration":[["ContainerUri","string",1]],"CodeConfiguration":[["Code",["ref","Code"],1],["Runtime",["enum","PYTHON_3_10","PYTHON_3_11","PYTHON_3_12","PYTHON_3_13","PYTHON_3_14","NODE_22"],1],["EntryPoint",["array","string"],1]],"Code":[["S3",["ref","S3Location"]]],"S3Location":[["Bucket","string",1],["Prefix","string",1],["VersionId","string"]],"NetworkConfiguration":[["NetworkMode",["enum","PUBLIC","VPC"],1],["NetworkModeConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"]]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]],["AllowedWorkloadConfiguration",["ref","AllowedWorkloadConfiguration"]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]],"CustomClaimValidationType":[["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1],["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1],["ClaimMatchValue",["ref","ClaimMatchValueType"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"AllowedWorkloadConfiguration":[["HostingEnvironments",["array",["ref","HostingEnvironment"]]],["WorkloadIdentities",["array","string"]]],"HostingEnvironment":[["Arn","string",1]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"PrivateEndpointOverride":[["Domain","string",1],["PrivateEndpoint",["ref","PrivateEndpoint"],1]],"LifecycleConfiguration":[["IdleRuntimeSessionTimeout","integer"],["MaxLifetime","integer"]],"RequestHeaderConfiguration":[["RequestHeaderAllowlist",["array","string"]]],"FilesystemConfiguration":[["SessionStorage",["ref","SessionStorageConfiguration"]],["EfsAccessPoint",["ref","EfsAccessPointConfiguration"]],["S3FilesAccessPoint",["ref","S3FilesAccessPointConfiguration"]],["CapacityProviderVolume",["ref","CapacityProviderVolumeConfiguration"]]],"SessionStorageConfiguration":[["MountPath","string",1]],"EfsAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"S3FilesAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"CapacityProviderVolumeConfiguration":[["VolumeName","string",1],["MountPath","string",1]],"CapacityProviderConfiguration":[["CapacityProviderArn","string",1]],"WorkloadIdentityDetails":[["WorkloadIdentityArn","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:runtime/${RuntimeId}"}');
+export const Runtime = cloudControlType<RuntimeArgs, RuntimeOutputs>("AWS::BedrockAgentCore::Runtime", "aws:bedrockagentcore:Runtime", '{"p":[["AgentRuntimeName","string",67],["Description","string"],["AgentRuntimeArtifact",["ref","AgentRuntimeArtifact"],1],["RoleArn","string",1],["NetworkConfiguration",["ref","NetworkConfiguration"]],["ProtocolConfiguration",["enum","MCP","HTTP","A2A","AGUI"]],["PlatformVersion","string"],["EnvironmentVariables",["map","string"]],["AuthorizerConfiguration",["ref","AuthorizerConfiguration"]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["RequestHeaderConfiguration",["ref","RequestHeaderConfiguration"]],["FilesystemConfigurations",["array",["ref","FilesystemConfiguration"]]],["CapacityProviderConfiguration",["ref","CapacityProviderConfiguration"]],["Tags",["map","string"]],["AgentRuntimeArn","string",8],["AgentRuntimeId","string",72],["AgentRuntimeVersion","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["WorkloadIdentityDetails",["ref","WorkloadIdentityDetails"],8],["FailureReason","string",8]],"id":["AgentRuntimeId"],"d":{"AgentRuntimeArtifact":[["ContainerConfiguration",["ref","ContainerConfiguration"]],["CodeConfiguration",["ref","CodeConfiguration"]]],"ContainerConfiguration":[["ContainerUri","string",1]],"CodeConfiguration":[["Code",["ref","Code"],1],["Runtime",["enum","PYTHON_3_10","PYTHON_3_11","PYTHON_3_12","PYTHON_3_13","PYTHON_3_14","NODE_22"],1],["EntryPoint",["array","string"],1]],"Code":[["S3",["ref","S3Location"]]],"S3Location":[["Bucket","string",1],["Prefix","string",1],["VersionId","string"]],"NetworkConfiguration":[["NetworkMode",["enum","PUBLIC","VPC"],1],["NetworkModeConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"AuthorizerConfiguration":[["CustomJWTAuthorizer",["ref","CustomJWTAuthorizerConfiguration"]]],"CustomJWTAuthorizerConfiguration":[["DiscoveryUrl","string",1],["AllowedAudience",["array","string"]],["AllowedClients",["array","string"]],["AllowedScopes",["array","string"]],["CustomClaims",["array",["ref","CustomClaimValidationType"]]],["AllowedWorkloadConfiguration",["ref","AllowedWorkloadConfiguration"]],["PrivateEndpoint",["ref","PrivateEndpoint"]],["PrivateEndpointOverrides",["array",["ref","PrivateEndpointOverride"]]]],"CustomClaimValidationType":[["AuthorizingClaimMatchValue",["ref","AuthorizingClaimMatchValueType"],1],["InboundTokenClaimName","string",1],["InboundTokenClaimValueType",["enum","STRING","STRING_ARRAY"],1]],"AuthorizingClaimMatchValueType":[["ClaimMatchOperator",["enum","EQUALS","CONTAINS","CONTAINS_ANY"],1],["ClaimMatchValue",["ref","ClaimMatchValueType"],1]],"ClaimMatchValueType":[["MatchValueString","string"],["MatchValueStringList",["array","string"]]],"AllowedWorkloadConfiguration":[["HostingEnvironments",["array",["ref","HostingEnvironment"]]],["WorkloadIdentities",["array","string"]]],"HostingEnvironment":[["Arn","string",1]],"PrivateEndpoint":[["SelfManagedLatticeResource",["ref","SelfManagedLatticeResource"]],["ManagedVpcResource",["ref","ManagedVpcResource"]]],"SelfManagedLatticeResource":[["ResourceConfigurationIdentifier","string",1]],"ManagedVpcResource":[["VpcIdentifier","string",1],["SubnetIds",["array","string"],1],["EndpointIpAddressType",["enum","IPV4","IPV6"],1],["SecurityGroupIds",["array","string"]],["RoutingDomain","string"],["Tags",["map","string"]]],"PrivateEndpointOverride":[["Domain","string",1],["PrivateEndpoint",["ref","PrivateEndpoint"],1]],"LifecycleConfiguration":[["IdleRuntimeSessionTimeout","integer"],["MaxLifetime","integer"]],"RequestHeaderConfiguration":[["RequestHeaderAllowlist",["array","string"]]],"FilesystemConfiguration":[["SessionStorage",["ref","SessionStorageConfiguration"]],["EfsAccessPoint",["ref","EfsAccessPointConfiguration"]],["S3FilesAccessPoint",["ref","S3FilesAccessPointConfiguration"]],["CapacityProviderVolume",["ref","CapacityProviderVolumeConfiguration"]]],"SessionStorageConfiguration":[["MountPath","string",1]],"EfsAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"S3FilesAccessPointConfiguration":[["AccessPointArn","string",1],["MountPath","string",1]],"CapacityProviderVolumeConfiguration":[["VolumeName","string",1],["MountPath","string",1]],"CapacityProviderConfiguration":[["CapacityProviderArn","string",1]],"WorkloadIdentityDetails":[["WorkloadIdentityArn","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["AgentRuntimeName"],"ro":["AgentRuntimeArn","AgentRuntimeId","AgentRuntimeVersion","Status","CreatedAt","LastUpdatedAt","WorkloadIdentityDetails","FailureReason"],"uo":["NetworkConfiguration/NetworkModeConfig/SecurityGroups","NetworkConfiguration/NetworkModeConfig/Subnets","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedAudience","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedClients","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedScopes","AuthorizerConfiguration/CustomJWTAuthorizer/CustomClaims","AuthorizerConfiguration/CustomJWTAuthorizer/CustomClaims/*/AuthorizingClaimMatchValue/ClaimMatchValue/MatchValueStringList","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedWorkloadConfiguration/HostingEnvironments","AuthorizerConfiguration/CustomJWTAuthorizer/AllowedWorkloadConfiguration/WorkloadIdentities","AuthorizerConfiguration/CustomJWTAuthorizer/PrivateEndpointOverrides","RequestHeaderConfiguration/RequestHeaderAllowlist","FilesystemConfigurations"],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-agentcore:${Region}:${Account}:runtime/${RuntimeId}"}');
 /** A {@link Runtime} instance: its attributes as typed outputs. */
 export type Runtime = InstanceType<typeof Runtime>;
 
 /** Inputs of {@link Runtime}. */
 export interface RuntimeArgs {
-  /** The name of the AgentCore Runtime endpoint. */
+  /**
+   * The name of the AgentCore Runtime endpoint.
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z0-9_]{0,47}`.
+   */
   agentRuntimeName: string;
-  /** The agent runtime description. */
+  /**
+   * The agent runtime description.
+   *
+   * Length: 1–1200.
+   */
   description?: string;
   /** The artifact of the agent. */
   agentRuntimeArtifact: RuntimeAgentRuntimeArtifact;
-  /** The Amazon Resource Name (ARN) for for the role. */
+  /**
+   * The Amazon Resource Name (ARN) for for the role.
+   *
+   * Pattern: `arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/.+`.
+   */
   roleArn: string;
   /** The network configuration. */
   networkConfiguration?: RuntimeNetworkConfiguration;
@@ -3854,7 +4835,11 @@ export interface RuntimeArgs {
   lifecycleConfiguration?: RuntimeLifecycleConfiguration;
   /** Configuration for HTTP request headers */
   requestHeaderConfiguration?: RuntimeRequestHeaderConfiguration;
-  /** List of filesystem configurations */
+  /**
+   * List of filesystem configurations
+   *
+   * Items: 0–5.
+   */
   filesystemConfigurations?: RuntimeFilesystemConfiguration[];
   /** Configuration for a capacity provider */
   capacityProviderConfiguration?: RuntimeCapacityProviderConfiguration;
@@ -3900,7 +4885,11 @@ export interface RuntimeAgentRuntimeArtifact {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-containerconfiguration.html | CloudFormation: ContainerConfiguration}
  */
 export interface RuntimeContainerConfiguration {
-  /** The container Uri. */
+  /**
+   * The container Uri.
+   *
+   * Length: 1–1024. Pattern: `^\d{12}\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com/((?:[a-z0-9]+(?:[._-][a-z0-9]+)*\/)*[a-z0-9]+(?:[._-][a-z0-9]+)*)([:\@]\S+)$`.
+   */
   containerUri: string;
 }
 
@@ -3914,7 +4903,11 @@ export interface RuntimeCodeConfiguration {
   code: RuntimeCode;
   /** Managed runtime types */
   runtime: "PYTHON_3_10" | "PYTHON_3_11" | "PYTHON_3_12" | "PYTHON_3_13" | "PYTHON_3_14" | "NODE_22";
-  /** List of entry points */
+  /**
+   * List of entry points
+   *
+   * Items: 1–2.
+   */
   entryPoint: string[];
 }
 
@@ -3934,11 +4927,23 @@ export interface RuntimeCode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-s3location.html | CloudFormation: S3Location}
  */
 export interface RuntimeS3Location {
-  /** S3 bucket name */
+  /**
+   * S3 bucket name
+   *
+   * Pattern: `^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** S3 object key prefix */
+  /**
+   * S3 object key prefix
+   *
+   * Length: 1–1024.
+   */
   prefix: string;
-  /** S3 object version ID */
+  /**
+   * S3 object version ID
+   *
+   * Length: 3–1024.
+   */
   versionId?: string;
 }
 
@@ -3960,9 +4965,17 @@ export interface RuntimeNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface RuntimeVpcConfig {
-  /** Security groups for VPC */
+  /**
+   * Security groups for VPC
+   *
+   * Items: 1–16. Each item: Pattern: `^sg-[0-9a-zA-Z]{8,17}$`.
+   */
   securityGroups: string[];
-  /** Subnets for VPC */
+  /**
+   * Subnets for VPC
+   *
+   * Items: 1–16. Each item: Pattern: `^subnet-[0-9a-zA-Z]{8,17}$`.
+   */
   subnets: string[];
 }
 
@@ -3982,21 +4995,45 @@ export interface RuntimeAuthorizerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-customjwtauthorizerconfiguration.html | CloudFormation: CustomJWTAuthorizerConfiguration}
  */
 export interface RuntimeCustomJWTAuthorizerConfiguration {
-  /** The configuration authorization. */
+  /**
+   * The configuration authorization.
+   *
+   * Pattern: `^.+/\.well-known/openid-configuration$`.
+   */
   discoveryUrl: string;
-  /** Represents inbound authorization configuration options used to authenticate incoming requests. */
+  /**
+   * Represents inbound authorization configuration options used to authenticate incoming requests.
+   *
+   * Items: at least 1.
+   */
   allowedAudience?: string[];
-  /** Represents individual client IDs that are validated in the incoming JWT token validation process. */
+  /**
+   * Represents individual client IDs that are validated in the incoming JWT token validation process.
+   *
+   * Items: at least 1.
+   */
   allowedClients?: string[];
-  /** List of allowed scopes */
+  /**
+   * List of allowed scopes
+   *
+   * Items: at least 1. Each item: Pattern: `[\x21\x23-\x5B\x5D-\x7E]+`.
+   */
   allowedScopes?: string[];
-  /** List of required custom claims */
+  /**
+   * List of required custom claims
+   *
+   * Items: at least 1.
+   */
   customClaims?: RuntimeCustomClaimValidationType[];
   /** Allow-list of upstream workloads permitted to reach this resource via the workload identity chain. When set, the data plane enforces that the introspected workload chain's caller matches one of the configured hosting environments or workload identities; absent means no chain enforcement. */
   allowedWorkloadConfiguration?: RuntimeAllowedWorkloadConfiguration;
   /** Private endpoint configuration. Exactly one of SelfManagedLatticeResource or ManagedVpcResource must be specified. */
   privateEndpoint?: RuntimePrivateEndpoint;
-  /** List of private endpoint overrides */
+  /**
+   * List of private endpoint overrides
+   *
+   * Items: 0–5.
+   */
   privateEndpointOverrides?: RuntimePrivateEndpointOverride[];
 }
 
@@ -4008,7 +5045,11 @@ export interface RuntimeCustomJWTAuthorizerConfiguration {
 export interface RuntimeCustomClaimValidationType {
   /** The value or values in the custom claim to match and relationship of match */
   authorizingClaimMatchValue: RuntimeAuthorizingClaimMatchValueType;
-  /** The name of the custom claim to validate */
+  /**
+   * The name of the custom claim to validate
+   *
+   * Pattern: `[A-Za-z0-9_.-:]+`.
+   */
   inboundTokenClaimName: string;
   /** Token claim data type */
   inboundTokenClaimValueType: "STRING" | "STRING_ARRAY";
@@ -4032,9 +5073,17 @@ export interface RuntimeAuthorizingClaimMatchValueType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-claimmatchvaluetype.html | CloudFormation: ClaimMatchValueType}
  */
 export interface RuntimeClaimMatchValueType {
-  /** The string value to match for */
+  /**
+   * The string value to match for
+   *
+   * Pattern: `[A-Za-z0-9_.-]+`.
+   */
   matchValueString?: string;
-  /** The list of strings to check for a match */
+  /**
+   * The list of strings to check for a match
+   *
+   * Items: 1–255. Each item: Pattern: `[A-Za-z0-9_.-]+`.
+   */
   matchValueStringList?: string[];
 }
 
@@ -4044,9 +5093,17 @@ export interface RuntimeClaimMatchValueType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-allowedworkloadconfiguration.html | CloudFormation: AllowedWorkloadConfiguration}
  */
 export interface RuntimeAllowedWorkloadConfiguration {
-  /** List of allow-listed hosting environments */
+  /**
+   * List of allow-listed hosting environments
+   *
+   * Items: 1–10.
+   */
   hostingEnvironments?: RuntimeHostingEnvironment[];
-  /** List of allow-listed workload identity names */
+  /**
+   * List of allow-listed workload identity names
+   *
+   * Items: 1–10. Each item: Length: 3–255. Pattern: `^[A-Za-z0-9_.-]+$`.
+   */
   workloadIdentities?: string[];
 }
 
@@ -4056,7 +5113,11 @@ export interface RuntimeAllowedWorkloadConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-hostingenvironment.html | CloudFormation: HostingEnvironment}
  */
 export interface RuntimeHostingEnvironment {
-  /** The ARN of the bedrock-agentcore hosting environment */
+  /**
+   * The ARN of the bedrock-agentcore hosting environment
+   *
+   * Length: 20–1011.
+   */
   arn: string;
 }
 
@@ -4086,7 +5147,11 @@ export interface RuntimeSelfManagedLatticeResource {
 export interface RuntimeManagedVpcResource {
   /** The VPC identifier */
   vpcIdentifier: string;
-  /** The subnet IDs */
+  /**
+   * The subnet IDs
+   *
+   * Items: at least 1.
+   */
   subnetIds: string[];
   /** The IP address type for the endpoint */
   endpointIpAddressType: "IPV4" | "IPV6";
@@ -4104,7 +5169,11 @@ export interface RuntimeManagedVpcResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-privateendpointoverride.html | CloudFormation: PrivateEndpointOverride}
  */
 export interface RuntimePrivateEndpointOverride {
-  /** The domain to override */
+  /**
+   * The domain to override
+   *
+   * Length: 1–253.
+   */
   domain: string;
   /** Private endpoint configuration. Exactly one of SelfManagedLatticeResource or ManagedVpcResource must be specified. */
   privateEndpoint: RuntimePrivateEndpoint;
@@ -4116,9 +5185,17 @@ export interface RuntimePrivateEndpointOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-lifecycleconfiguration.html | CloudFormation: LifecycleConfiguration}
  */
 export interface RuntimeLifecycleConfiguration {
-  /** Timeout in seconds for idle runtime sessions */
+  /**
+   * Timeout in seconds for idle runtime sessions
+   *
+   * Range: 60–28800.
+   */
   idleRuntimeSessionTimeout?: number;
-  /** Maximum lifetime in seconds for runtime sessions */
+  /**
+   * Maximum lifetime in seconds for runtime sessions
+   *
+   * Range: 60–28800.
+   */
   maxLifetime?: number;
 }
 
@@ -4128,7 +5205,11 @@ export interface RuntimeLifecycleConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-requestheaderconfiguration.html | CloudFormation: RequestHeaderConfiguration}
  */
 export interface RuntimeRequestHeaderConfiguration {
-  /** List of allowed HTTP headers for agent runtime requests */
+  /**
+   * List of allowed HTTP headers for agent runtime requests
+   *
+   * Items: 1–20. Each item: Length: 1–256. Pattern: `^[A-Za-z][A-Za-z0-9_-]{0,255}$`.
+   */
   requestHeaderAllowlist?: string[];
 }
 
@@ -4154,7 +5235,11 @@ export interface RuntimeFilesystemConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-sessionstorageconfiguration.html | CloudFormation: SessionStorageConfiguration}
  */
 export interface RuntimeSessionStorageConfiguration {
-  /** Mount path for filesystem configuration */
+  /**
+   * Mount path for filesystem configuration
+   *
+   * Length: 6–200. Pattern: `^/mnt/[a-zA-Z0-9._-]+/?$`.
+   */
   mountPath: string;
 }
 
@@ -4164,9 +5249,17 @@ export interface RuntimeSessionStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-efsaccesspointconfiguration.html | CloudFormation: EfsAccessPointConfiguration}
  */
 export interface RuntimeEfsAccessPointConfiguration {
-  /** ARN of the EFS access point */
+  /**
+   * ARN of the EFS access point
+   *
+   * Length: at most 128. Pattern: `^arn:aws[-a-z]*:elasticfilesystem:[0-9a-z-:]+:access-point/fsap-[0-9a-f]{8,40}$`.
+   */
   accessPointArn: string;
-  /** Mount path for filesystem configuration */
+  /**
+   * Mount path for filesystem configuration
+   *
+   * Length: 6–200. Pattern: `^/mnt/[a-zA-Z0-9._-]+/?$`.
+   */
   mountPath: string;
 }
 
@@ -4176,9 +5269,17 @@ export interface RuntimeEfsAccessPointConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-s3filesaccesspointconfiguration.html | CloudFormation: S3FilesAccessPointConfiguration}
  */
 export interface RuntimeS3FilesAccessPointConfiguration {
-  /** ARN of the S3 Files access point */
+  /**
+   * ARN of the S3 Files access point
+   *
+   * Length: at most 256. Pattern: `^arn:aws[-a-z]*:s3files:[0-9a-z-:]+:file-system/fs-[0-9a-f]{17,40}/access-point/fsap-[0-9a-f]{17,40}$`.
+   */
   accessPointArn: string;
-  /** Mount path for filesystem configuration */
+  /**
+   * Mount path for filesystem configuration
+   *
+   * Length: 6–200. Pattern: `^/mnt/[a-zA-Z0-9._-]+/?$`.
+   */
   mountPath: string;
 }
 
@@ -4210,7 +5311,11 @@ export interface RuntimeCapacityProviderConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrockagentcore-runtime-workloadidentitydetails.html | CloudFormation: WorkloadIdentityDetails}
  */
 export interface RuntimeWorkloadIdentityDetails {
-  /** The Amazon Resource Name (ARN) for the workload identity. */
+  /**
+   * The Amazon Resource Name (ARN) for the workload identity.
+   *
+   * Length: 1–1024.
+   */
   workloadIdentityArn: string;
 }
 
@@ -4223,19 +5328,35 @@ export interface RuntimeWorkloadIdentityDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-runtimeendpoint.html | CloudFormation: AWS::BedrockAgentCore::RuntimeEndpoint}
  */
-export const RuntimeEndpoint = cloudControlType<RuntimeEndpointArgs, RuntimeEndpointOutputs>("AWS::BedrockAgentCore::RuntimeEndpoint", "aws:bedrockagentcore:RuntimeEndpoint", '{"p":[["AgentRuntimeId","string",67],["Name","string",67],["AgentRuntimeVersion","string"],["Description","string"],["Tags",["map","string"]],["Id","string",8,"awsId"],["AgentRuntimeEndpointArn","string",72],["AgentRuntimeArn","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["FailureReason","string",8],["TargetVersion","string",8],["LiveVersion","string",8]],"id":["AgentRuntimeEndpointArn"],"tags":["Tags","map"]}');
+export const RuntimeEndpoint = cloudControlType<RuntimeEndpointArgs, RuntimeEndpointOutputs>("AWS::BedrockAgentCore::RuntimeEndpoint", "aws:bedrockagentcore:RuntimeEndpoint", '{"p":[["AgentRuntimeId","string",67],["Name","string",67],["AgentRuntimeVersion","string"],["Description","string"],["Tags",["map","string"]],["Id","string",8,"awsId"],["AgentRuntimeEndpointArn","string",72],["AgentRuntimeArn","string",8],["Status",["enum","CREATING","CREATE_FAILED","UPDATING","UPDATE_FAILED","READY","DELETING","DELETE_FAILED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["FailureReason","string",8],["TargetVersion","string",8],["LiveVersion","string",8]],"id":["AgentRuntimeEndpointArn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["AgentRuntimeId","Name"],"ro":["Id","AgentRuntimeEndpointArn","AgentRuntimeArn","Status","CreatedAt","LastUpdatedAt","FailureReason","TargetVersion","LiveVersion"],"ai":[["Id"]],"tg":[true,true,true]}}');
 /** A {@link RuntimeEndpoint} instance: its attributes as typed outputs. */
 export type RuntimeEndpoint = InstanceType<typeof RuntimeEndpoint>;
 
 /** Inputs of {@link RuntimeEndpoint}. */
 export interface RuntimeEndpointArgs {
-  /** The agent runtime ID. */
+  /**
+   * The agent runtime ID.
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,99}-[a-zA-Z0-9]{10}$`.
+   */
   agentRuntimeId: string;
-  /** The name of the AgentCore Runtime endpoint. */
+  /**
+   * The name of the AgentCore Runtime endpoint.
+   *
+   * Length: 1–48. Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,47}$`.
+   */
   name: string;
-  /** The version of the agent. */
+  /**
+   * The version of the agent.
+   *
+   * Pattern: `^([1-9][0-9]{0,4})$`.
+   */
   agentRuntimeVersion?: string;
-  /** Contains information about an agent runtime endpoint. An agent runtime is the execution environment for a Amazon Bedrock Agent. */
+  /**
+   * Contains information about an agent runtime endpoint. An agent runtime is the execution environment for a Amazon Bedrock Agent.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** The tags for the AgentCore Runtime endpoint. */
   tags?: Record<string, string>;
@@ -4272,15 +5393,23 @@ export interface RuntimeEndpointOutputs extends RuntimeEndpointArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockagentcore-workloadidentity.html | CloudFormation: AWS::BedrockAgentCore::WorkloadIdentity}
  */
-export const WorkloadIdentity = cloudControlType<WorkloadIdentityArgs, WorkloadIdentityOutputs>("AWS::BedrockAgentCore::WorkloadIdentity", "aws:bedrockagentcore:WorkloadIdentity", '{"p":[["Name","string",67],["AllowedResourceOauth2ReturnUrls",["array","string"]],["Tags",["array",["ref","Tag"]]],["WorkloadIdentityArn","string",72],["CreatedTime","number",8],["LastUpdatedTime","number",8]],"id":["Name"],"tags":["Tags","standard"]}');
+export const WorkloadIdentity = cloudControlType<WorkloadIdentityArgs, WorkloadIdentityOutputs>("AWS::BedrockAgentCore::WorkloadIdentity", "aws:bedrockagentcore:WorkloadIdentity", '{"p":[["Name","string",67],["AllowedResourceOauth2ReturnUrls",["array","string"]],["Tags",["array",["ref","Tag"]]],["WorkloadIdentityArn","string",72],["CreatedTime","number",8],["LastUpdatedTime","number",8]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["WorkloadIdentityArn","CreatedTime","LastUpdatedTime"],"uo":["AllowedResourceOauth2ReturnUrls","Tags"],"tg":[true,true,true]}}');
 /** A {@link WorkloadIdentity} instance: its attributes as typed outputs. */
 export type WorkloadIdentity = InstanceType<typeof WorkloadIdentity>;
 
 /** Inputs of {@link WorkloadIdentity}. */
 export interface WorkloadIdentityArgs {
-  /** The name of the workload identity. The name must be unique within your account. */
+  /**
+   * The name of the workload identity. The name must be unique within your account.
+   *
+   * Length: 3–255. Pattern: `[A-Za-z0-9_.-]+`.
+   */
   name: string;
-  /** The list of allowed OAuth2 return URLs for resources associated with this workload identity. */
+  /**
+   * The list of allowed OAuth2 return URLs for resources associated with this workload identity.
+   *
+   * Each item: Length: 1–2048. Pattern: `\w+:(/?/?)[^\s]+`.
+   */
   allowedResourceOauth2ReturnUrls?: string[];
   /** The tags for the workload identity. */
   tags?: AwsTag[];

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrockmantle-project.html | CloudFormation: AWS::BedrockMantle::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::BedrockMantle::Project", "aws:bedrockmantle:Project", '{"p":[["Name","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:bedrock-mantle:${Region}:${Account}:project/${ResourceId}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::BedrockMantle::Project", "aws:bedrockmantle:Project", '{"p":[["Name","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","CreatedAt","Id"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:bedrock-mantle:${Region}:${Account}:project/${ResourceId}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project. */
+  /**
+   * The name of the project.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-billing-billingview.html | CloudFormation: AWS::Billing::BillingView}
  */
-export const BillingView = cloudControlType<BillingViewArgs, BillingViewOutputs>("AWS::Billing::BillingView", "aws:billing:BillingView", '{"p":[["DataFilterExpression",["ref","DataFilterExpression"]],["Description","string",66],["Name","string",67],["Tags",["array",["ref","Tag"]]],["SourceViews",["array","string"],1],["Arn","string",72],["CreatedAt","number",8],["UpdatedAt","number",8],["OwnerAccountId","string",8],["BillingViewType",["enum","PRIMARY","BILLING_GROUP","CUSTOM"],8]],"id":["Arn"],"d":{"DataFilterExpression":[["Dimensions",["ref","Dimensions"]],["Tags",["ref","Tags"]],["TimeRange",["ref","TimeRange"]]],"Dimensions":[["Key",["enum","LINKED_ACCOUNT"]],["Values",["array","string"]]],"Tags":[["Key","string"],["Values",["array","string"]]],"TimeRange":[["BeginDateInclusive","string"],["EndDateInclusive","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:billing::${Account}:billingview/${ResourceId}"}');
+export const BillingView = cloudControlType<BillingViewArgs, BillingViewOutputs>("AWS::Billing::BillingView", "aws:billing:BillingView", '{"p":[["DataFilterExpression",["ref","DataFilterExpression"]],["Description","string",66],["Name","string",67],["Tags",["array",["ref","Tag"]]],["SourceViews",["array","string"],1],["Arn","string",72],["CreatedAt","number",8],["UpdatedAt","number",8],["OwnerAccountId","string",8],["BillingViewType",["enum","PRIMARY","BILLING_GROUP","CUSTOM"],8]],"id":["Arn"],"d":{"DataFilterExpression":[["Dimensions",["ref","Dimensions"]],["Tags",["ref","Tags"]],["TimeRange",["ref","TimeRange"]]],"Dimensions":[["Key",["enum","LINKED_ACCOUNT"]],["Values",["array","string"]]],"Tags":[["Key","string"],["Values",["array","string"]]],"TimeRange":[["BeginDateInclusive","string"],["EndDateInclusive","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Description","Name"],"ro":["Arn","CreatedAt","UpdatedAt","OwnerAccountId","BillingViewType"],"uo":["Tags","SourceViews"],"tg":[true,true,true]},"arn":"arn:${Partition}:billing::${Account}:billingview/${ResourceId}"}');
 /** A {@link BillingView} instance: its attributes as typed outputs. */
 export type BillingView = InstanceType<typeof BillingView>;
 
@@ -21,13 +21,29 @@ export type BillingView = InstanceType<typeof BillingView>;
 export interface BillingViewArgs {
   /** See [Expression](https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_billing_Expression.html) . Billing view only supports `LINKED_ACCOUNT` and `Tags` . */
   dataFilterExpression?: BillingViewDataFilterExpression;
-  /** The description of the billing view. */
+  /**
+   * The description of the billing view.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** The name of the billing view. */
+  /**
+   * The name of the billing view.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_\+=\.\-\@]+`.
+   */
   name: string;
-  /** A list of key value map specifying tags associated to the billing view being created. */
+  /**
+   * A list of key value map specifying tags associated to the billing view being created.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** A list of billing views used as the data source for the custom billing view. */
+  /**
+   * A list of billing views used as the data source for the custom billing view.
+   *
+   * Each item: Pattern: `arn:aws[a-z-]*:(billing)::[0-9]{12}:billingview/[a-zA-Z0-9_+=.\@-]{1,75}`.
+   */
   sourceViews: string[];
 }
 
@@ -66,7 +82,11 @@ export interface BillingViewDataFilterExpression {
 export interface BillingViewDimensions {
   /** The key that's associated with the tag. */
   key?: "LINKED_ACCOUNT";
-  /** The metadata that you can use to filter and group your results. */
+  /**
+   * The metadata that you can use to filter and group your results.
+   *
+   * Items: 1–200. Each item: Length: at most 1024. Pattern: `[\S\s]*`.
+   */
   values?: string[];
 }
 
@@ -76,9 +96,17 @@ export interface BillingViewDimensions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billing-billingview-tags.html | CloudFormation: Tags}
  */
 export interface BillingViewTags {
-  /** A list of tag key value pairs that are associated with the resource. */
+  /**
+   * A list of tag key value pairs that are associated with the resource.
+   *
+   * Length: at most 1024. Pattern: `[\S\s]*`.
+   */
   key?: string;
-  /** The metadata values that you can use to filter and group your results. */
+  /**
+   * The metadata values that you can use to filter and group your results.
+   *
+   * Items: 1–200. Each item: Length: at most 1024. Pattern: `[\S\s]*`.
+   */
   values?: string[];
 }
 

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-billingconductor-billinggroup.html | CloudFormation: AWS::BillingConductor::BillingGroup}
  */
-export const BillingGroup = cloudControlType<BillingGroupArgs, BillingGroupOutputs>("AWS::BillingConductor::BillingGroup", "aws:billingconductor:BillingGroup", '{"p":[["Description","string"],["PrimaryAccountId","string",66],["ComputationPreference",["ref","ComputationPreference"],1],["AccountGrouping",["ref","AccountGrouping"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","ACTIVE","PRIMARY_ACCOUNT_MISSING"],8],["Size","integer",8],["StatusReason","string",8],["CreationTime","integer",8],["LastModifiedTime","integer",8],["Arn","string",72]],"id":["Arn"],"d":{"ComputationPreference":[["PricingPlanArn","string",1]],"AccountGrouping":[["LinkedAccountIds",["array","string"]],["AutoAssociate","boolean"],["ResponsibilityTransferArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:billingconductor::${Account}:billinggroup/${BillingGroupId}"}');
+export const BillingGroup = cloudControlType<BillingGroupArgs, BillingGroupOutputs>("AWS::BillingConductor::BillingGroup", "aws:billingconductor:BillingGroup", '{"p":[["Description","string"],["PrimaryAccountId","string",66],["ComputationPreference",["ref","ComputationPreference"],1],["AccountGrouping",["ref","AccountGrouping"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","ACTIVE","PRIMARY_ACCOUNT_MISSING"],8],["Size","integer",8],["StatusReason","string",8],["CreationTime","integer",8],["LastModifiedTime","integer",8],["Arn","string",72]],"id":["Arn"],"d":{"ComputationPreference":[["PricingPlanArn","string",1]],"AccountGrouping":[["LinkedAccountIds",["array","string"]],["AutoAssociate","boolean"],["ResponsibilityTransferArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PrimaryAccountId"],"ro":["Arn","Size","Status","StatusReason","CreationTime","LastModifiedTime"],"uo":["AccountGrouping/LinkedAccountIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:billingconductor::${Account}:billinggroup/${BillingGroupId}"}');
 /** A {@link BillingGroup} instance: its attributes as typed outputs. */
 export type BillingGroup = InstanceType<typeof BillingGroup>;
 
 /** Inputs of {@link BillingGroup}. */
 export interface BillingGroupArgs {
-  /** The description of the billing group. */
+  /**
+   * The description of the billing group.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** The account ID that serves as the main account in a billing group. */
+  /**
+   * The account ID that serves as the main account in a billing group.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   primaryAccountId?: string;
   /** The preferences and settings that will be used to compute the AWS charges for a billing group. */
   computationPreference: BillingGroupComputationPreference;
@@ -29,7 +37,11 @@ export interface BillingGroupArgs {
   accountGrouping: BillingGroupAccountGrouping;
   /** A map that contains tag keys and tag values that are attached to a billing group. */
   tags?: AwsTag[];
-  /** The billing group's name. */
+  /**
+   * The billing group's name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_\+=\.\-\@]+`.
+   */
   name: string;
 }
 
@@ -55,7 +67,11 @@ export interface BillingGroupOutputs extends BillingGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billingconductor-billinggroup-computationpreference.html | CloudFormation: ComputationPreference}
  */
 export interface BillingGroupComputationPreference {
-  /** The Amazon Resource Name (ARN) of the pricing plan used to compute the AWS charges for a billing group. */
+  /**
+   * The Amazon Resource Name (ARN) of the pricing plan used to compute the AWS charges for a billing group.
+   *
+   * Pattern: `arn:aws(-cn)?:billingconductor::(aws|[0-9]{12}):pricingplan/(BasicPricingPlan|Passthrough|[a-zA-Z0-9]{10})`.
+   */
   pricingPlanArn: string;
 }
 
@@ -65,11 +81,19 @@ export interface BillingGroupComputationPreference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billingconductor-billinggroup-accountgrouping.html | CloudFormation: AccountGrouping}
  */
 export interface BillingGroupAccountGrouping {
-  /** The account IDs that make up the billing group. Account IDs must be a part of the consolidated billing family, and not associated with another billing group. */
+  /**
+   * The account IDs that make up the billing group. Account IDs must be a part of the consolidated billing family, and not associated with another billing group.
+   *
+   * Items: at least 1. Each item: Pattern: `[0-9]{12}`.
+   */
   linkedAccountIds?: string[];
   /** Specifies if this billing group will automatically associate newly added AWS accounts that join your consolidated billing family. */
   autoAssociate?: boolean;
-  /** The Amazon Resource Name (ARN) that identifies the transfer relationship owned by the Bill Transfer account (caller account). When specified, the PrimaryAccountId is no longer required. */
+  /**
+   * The Amazon Resource Name (ARN) that identifies the transfer relationship owned by the Bill Transfer account (caller account). When specified, the PrimaryAccountId is no longer required.
+   *
+   * Pattern: `arn:[a-z0-9][a-z0-9-.]{0,62}:organizations::[0-9]{12}:transfer/o-[a-z0-9]{10,32}/(billing)/(inbound|outbound)/rt-[0-9a-z]{8,32}`.
+   */
   responsibilityTransferArn?: string;
 }
 
@@ -78,7 +102,7 @@ export interface BillingGroupAccountGrouping {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-billingconductor-customlineitem.html | CloudFormation: AWS::BillingConductor::CustomLineItem}
  */
-export const CustomLineItem = cloudControlType<CustomLineItemArgs, CustomLineItemOutputs>("AWS::BillingConductor::CustomLineItem", "aws:billingconductor:CustomLineItem", '{"p":[["BillingPeriodRange",["ref","BillingPeriodRange"]],["Description","string"],["BillingGroupArn","string",67],["CustomLineItemChargeDetails",["ref","CustomLineItemChargeDetails"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ComputationRule",["enum","CONSOLIDATED","ITEMIZED"],66],["PresentationDetails",["ref","PresentationDetails"],66],["AccountId","string",66],["CurrencyCode",["enum","USD","CNY"],8],["ProductCode","string",8],["CreationTime","integer",8],["LastModifiedTime","integer",8],["Arn","string",72],["AssociationSize","integer",8]],"id":["Arn"],"d":{"BillingPeriodRange":[["ExclusiveEndBillingPeriod","string",2],["InclusiveStartBillingPeriod","string",2]],"CustomLineItemChargeDetails":[["LineItemFilters",["array",["ref","LineItemFilter"]]],["Type",["enum","FEE","CREDIT"],3],["Percentage",["ref","CustomLineItemPercentageChargeDetails"]],["Flat",["ref","CustomLineItemFlatChargeDetails"]]],"LineItemFilter":[["MatchOption",["enum","NOT_EQUAL","EQUAL"],1],["Attribute",["enum","LINE_ITEM_TYPE","SERVICE"],1],["Values",["array","string"]],["AttributeValues",["array","string"]]],"CustomLineItemPercentageChargeDetails":[["ChildAssociatedResources",["array","string"]],["PercentageValue","number",1]],"CustomLineItemFlatChargeDetails":[["ChargeValue","number",1]],"PresentationDetails":[["Service","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:billingconductor::${Account}:customlineitem/${CustomLineItemId}"}');
+export const CustomLineItem = cloudControlType<CustomLineItemArgs, CustomLineItemOutputs>("AWS::BillingConductor::CustomLineItem", "aws:billingconductor:CustomLineItem", '{"p":[["BillingPeriodRange",["ref","BillingPeriodRange"]],["Description","string"],["BillingGroupArn","string",67],["CustomLineItemChargeDetails",["ref","CustomLineItemChargeDetails"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ComputationRule",["enum","CONSOLIDATED","ITEMIZED"],66],["PresentationDetails",["ref","PresentationDetails"],66],["AccountId","string",66],["CurrencyCode",["enum","USD","CNY"],8],["ProductCode","string",8],["CreationTime","integer",8],["LastModifiedTime","integer",8],["Arn","string",72],["AssociationSize","integer",8]],"id":["Arn"],"d":{"BillingPeriodRange":[["ExclusiveEndBillingPeriod","string"],["InclusiveStartBillingPeriod","string"]],"CustomLineItemChargeDetails":[["LineItemFilters",["array",["ref","LineItemFilter"]]],["Type",["enum","FEE","CREDIT"],1],["Percentage",["ref","CustomLineItemPercentageChargeDetails"]],["Flat",["ref","CustomLineItemFlatChargeDetails"]]],"LineItemFilter":[["MatchOption",["enum","NOT_EQUAL","EQUAL"],1],["Attribute",["enum","LINE_ITEM_TYPE","SERVICE"],1],["Values",["array","string"]],["AttributeValues",["array","string"]]],"CustomLineItemPercentageChargeDetails":[["ChildAssociatedResources",["array","string"]],["PercentageValue","number",1]],"CustomLineItemFlatChargeDetails":[["ChargeValue","number",1]],"PresentationDetails":[["Service","string",1]]},"tags":["Tags","standard"],"rp":[["BillingPeriodRange","InclusiveStartBillingPeriod"],["BillingPeriodRange","ExclusiveEndBillingPeriod"],["CustomLineItemChargeDetails","Type"]],"reg":{"h":"crudl","co":["BillingGroupArn","AccountId","ComputationRule","PresentationDetails","BillingPeriodRange/InclusiveStartBillingPeriod","BillingPeriodRange/ExclusiveEndBillingPeriod","CustomLineItemChargeDetails/Type"],"ro":["Arn","CreationTime","LastModifiedTime","AssociationSize","CurrencyCode","ProductCode"],"uo":["CustomLineItemChargeDetails/Percentage/ChildAssociatedResources","CustomLineItemChargeDetails/LineItemFilters","CustomLineItemChargeDetails/LineItemFilters/*/Values","CustomLineItemChargeDetails/LineItemFilters/*/AttributeValues","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:billingconductor::${Account}:customlineitem/${CustomLineItemId}"}');
 /** A {@link CustomLineItem} instance: its attributes as typed outputs. */
 export type CustomLineItem = InstanceType<typeof CustomLineItem>;
 
@@ -86,21 +110,37 @@ export type CustomLineItem = InstanceType<typeof CustomLineItem>;
 export interface CustomLineItemArgs {
   /** A time range for which the custom line item is effective. */
   billingPeriodRange?: CustomLineItemBillingPeriodRange;
-  /** The custom line item's description. This is shown on the Bills page in association with the charge value. */
+  /**
+   * The custom line item's description. This is shown on the Bills page in association with the charge value.
+   *
+   * Length: at most 255.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) that references the billing group where the custom line item applies to. */
+  /**
+   * The Amazon Resource Name (ARN) that references the billing group where the custom line item applies to.
+   *
+   * Pattern: `arn:aws(-cn)?:billingconductor::[0-9]{12}:billinggroup/?[a-zA-Z0-9]{10,12}`.
+   */
   billingGroupArn: string;
   /** The charge details of a custom line item. It should contain only one of `Flat` or `Percentage` . */
   customLineItemChargeDetails?: CustomLineItemCustomLineItemChargeDetails;
   /** A map that contains tag keys and tag values that are attached to a custom line item. */
   tags?: AwsTag[];
-  /** The custom line item's name. */
+  /**
+   * The custom line item's name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_\+=\.\-\@]+`.
+   */
   name: string;
   /** The computation rule that determines how the custom line item charges are computed and reflected in the bill. */
   computationRule?: "CONSOLIDATED" | "ITEMIZED";
   /** Configuration details specifying how the custom line item charges are presented, including which service the charges are shown under. */
   presentationDetails?: CustomLineItemPresentationDetails;
-  /** The AWS account in which this custom line item will be applied to. */
+  /**
+   * The AWS account in which this custom line item will be applied to.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   accountId?: string;
 }
 
@@ -126,9 +166,17 @@ export interface CustomLineItemOutputs extends CustomLineItemArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billingconductor-customlineitem-billingperiodrange.html | CloudFormation: BillingPeriodRange}
  */
 export interface CustomLineItemBillingPeriodRange {
-  /** The exclusive end billing period that defines a billing period range where a custom line is applied. */
+  /**
+   * The exclusive end billing period that defines a billing period range where a custom line is applied.
+   *
+   * Pattern: `\d{4}-(0?[1-9]|1[012])`.
+   */
   exclusiveEndBillingPeriod?: string;
-  /** The inclusive start billing period that defines a billing period range where a custom line is applied. */
+  /**
+   * The inclusive start billing period that defines a billing period range where a custom line is applied.
+   *
+   * Pattern: `\d{4}-(0?[1-9]|1[012])`.
+   */
   inclusiveStartBillingPeriod?: string;
 }
 
@@ -159,8 +207,12 @@ export interface CustomLineItemLineItemFilter {
   /** The attribute of the line item filter. This specifies what attribute that you can filter on. */
   attribute: "LINE_ITEM_TYPE" | "SERVICE";
   /** The values of the line item filter. This specifies the values to filter on. Currently, you can only exclude Savings Plans discounts. */
-  values?: string[];
-  /** The values of the line item filter. This specifies the values to filter on. */
+  values?: ("SAVINGS_PLAN_NEGATION")[];
+  /**
+   * The values of the line item filter. This specifies the values to filter on.
+   *
+   * Each item: Length: 1–256. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   attributeValues?: string[];
 }
 
@@ -170,9 +222,17 @@ export interface CustomLineItemLineItemFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billingconductor-customlineitem-customlineitempercentagechargedetails.html | CloudFormation: CustomLineItemPercentageChargeDetails}
  */
 export interface CustomLineItemCustomLineItemPercentageChargeDetails {
-  /** A list of resource ARNs to associate to the percentage custom line item. */
+  /**
+   * A list of resource ARNs to associate to the percentage custom line item.
+   *
+   * Each item: Pattern: `(arn:aws(-cn)?:billingconductor::[0-9]{12}:(customlineitem|billinggroup)/)?[a-zA-Z0-9]{10,12}`.
+   */
   childAssociatedResources?: string[];
-  /** The custom line item's percentage value. This will be multiplied against the combined value of its associated resources to determine its charge value. */
+  /**
+   * The custom line item's percentage value. This will be multiplied against the combined value of its associated resources to determine its charge value.
+   *
+   * Range: 0–10000.
+   */
   percentageValue: number;
 }
 
@@ -182,7 +242,11 @@ export interface CustomLineItemCustomLineItemPercentageChargeDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billingconductor-customlineitem-customlineitemflatchargedetails.html | CloudFormation: CustomLineItemFlatChargeDetails}
  */
 export interface CustomLineItemCustomLineItemFlatChargeDetails {
-  /** The custom line item's fixed charge value in USD. */
+  /**
+   * The custom line item's fixed charge value in USD.
+   *
+   * Range: 0–1000000.
+   */
   chargeValue: number;
 }
 
@@ -192,7 +256,11 @@ export interface CustomLineItemCustomLineItemFlatChargeDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billingconductor-customlineitem-presentationdetails.html | CloudFormation: PresentationDetails}
  */
 export interface CustomLineItemPresentationDetails {
-  /** The service under which the custom line item charges will be presented. Must be a string between 1 and 128 characters matching the pattern `^[a-zA-Z0-9]+$` . */
+  /**
+   * The service under which the custom line item charges will be presented. Must be a string between 1 and 128 characters matching the pattern `^[a-zA-Z0-9]+$` .
+   *
+   * Pattern: `^[a-zA-Z0-9]+$`.
+   */
   service: string;
 }
 
@@ -201,19 +269,31 @@ export interface CustomLineItemPresentationDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-billingconductor-pricingplan.html | CloudFormation: AWS::BillingConductor::PricingPlan}
  */
-export const PricingPlan = cloudControlType<PricingPlanArgs, PricingPlanOutputs>("AWS::BillingConductor::PricingPlan", "aws:billingconductor:PricingPlan", '{"p":[["Description","string"],["PricingRuleArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Size","integer",8],["CreationTime","integer",8],["LastModifiedTime","integer",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:billingconductor::${Account}:pricingplan/${PricingPlanId}"}');
+export const PricingPlan = cloudControlType<PricingPlanArgs, PricingPlanOutputs>("AWS::BillingConductor::PricingPlan", "aws:billingconductor:PricingPlan", '{"p":[["Description","string"],["PricingRuleArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Size","integer",8],["CreationTime","integer",8],["LastModifiedTime","integer",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Size","CreationTime","LastModifiedTime"],"uo":["PricingRuleArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:billingconductor::${Account}:pricingplan/${PricingPlanId}"}');
 /** A {@link PricingPlan} instance: its attributes as typed outputs. */
 export type PricingPlan = InstanceType<typeof PricingPlan>;
 
 /** Inputs of {@link PricingPlan}. */
 export interface PricingPlanArgs {
-  /** The pricing plan description. */
+  /**
+   * The pricing plan description.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** The `PricingRuleArns` that are associated with the Pricing Plan. */
+  /**
+   * The `PricingRuleArns` that are associated with the Pricing Plan.
+   *
+   * Each item: Pattern: `arn:aws(-cn)?:billingconductor::[0-9]{12}:pricingrule/[a-zA-Z0-9]{10}`.
+   */
   pricingRuleArns?: string[];
   /** A map that contains tag keys and tag values that are attached to a pricing plan. */
   tags?: AwsTag[];
-  /** The name of a pricing plan. */
+  /**
+   * The name of a pricing plan.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_\+=\.\-\@]+`.
+   */
   name: string;
 }
 
@@ -234,7 +314,7 @@ export interface PricingPlanOutputs extends PricingPlanArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-billingconductor-pricingrule.html | CloudFormation: AWS::BillingConductor::PricingRule}
  */
-export const PricingRule = cloudControlType<PricingRuleArgs, PricingRuleOutputs>("AWS::BillingConductor::PricingRule", "aws:billingconductor:PricingRule", '{"p":[["Type",["enum","MARKUP","DISCOUNT","TIERING"],1],["Description","string"],["Scope",["enum","GLOBAL","SERVICE","BILLING_ENTITY","SKU"],67],["Service","string",66],["ModifierPercentage","number"],["Operation","string",66],["Tiering",["ref","Tiering"]],["BillingEntity",["enum","AWS","AWS Marketplace","AISPL"],66],["UsageType","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",1],["CreationTime","integer",8],["LastModifiedTime","integer",8],["AssociatedPricingPlanCount","integer",8],["Arn","string",72]],"id":["Arn"],"d":{"Tiering":[["FreeTier",["ref","FreeTier"]],["CustomTiers",["array",["ref","CustomTier"]]]],"FreeTier":[["Activated","boolean",1]],"CustomTier":[["BeginRangeInclusive","number",1],["EndRangeExclusive","number"],["RateValue","number",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:billingconductor::${Account}:pricingrule/${PricingRuleId}"}');
+export const PricingRule = cloudControlType<PricingRuleArgs, PricingRuleOutputs>("AWS::BillingConductor::PricingRule", "aws:billingconductor:PricingRule", '{"p":[["Type",["enum","MARKUP","DISCOUNT","TIERING"],1],["Description","string"],["Scope",["enum","GLOBAL","SERVICE","BILLING_ENTITY","SKU"],67],["Service","string",66],["ModifierPercentage","number"],["Operation","string",66],["Tiering",["ref","Tiering"]],["BillingEntity",["enum","AWS","AWS Marketplace","AISPL"],66],["UsageType","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",1],["CreationTime","integer",8],["LastModifiedTime","integer",8],["AssociatedPricingPlanCount","integer",8],["Arn","string",72]],"id":["Arn"],"d":{"Tiering":[["FreeTier",["ref","FreeTier"]],["CustomTiers",["array",["ref","CustomTier"]]]],"FreeTier":[["Activated","boolean",1]],"CustomTier":[["BeginRangeInclusive","number",1],["EndRangeExclusive","number"],["RateValue","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Scope","Service","BillingEntity","UsageType","Operation"],"ro":["Arn","AssociatedPricingPlanCount","CreationTime","LastModifiedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:billingconductor::${Account}:pricingrule/${PricingRuleId}"}');
 /** A {@link PricingRule} instance: its attributes as typed outputs. */
 export type PricingRule = InstanceType<typeof PricingRule>;
 
@@ -242,29 +322,51 @@ export type PricingRule = InstanceType<typeof PricingRule>;
 export interface PricingRuleArgs {
   /** The type of pricing rule. */
   type: "MARKUP" | "DISCOUNT" | "TIERING";
-  /** The pricing rule description. */
+  /**
+   * The pricing rule description.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** The scope of pricing rule that indicates if it's globally applicable or service-specific. */
   scope: "GLOBAL" | "SERVICE" | "BILLING_ENTITY" | "SKU";
-  /** If the `Scope` attribute is `SERVICE` , this attribute indicates which service the `PricingRule` is applicable for. */
+  /**
+   * If the `Scope` attribute is `SERVICE` , this attribute indicates which service the `PricingRule` is applicable for.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9\.\-]+`.
+   */
   service?: string;
-  /** A percentage modifier applied on the public pricing rates. */
+  /**
+   * A percentage modifier applied on the public pricing rates.
+   *
+   * Range: at least 0.
+   */
   modifierPercentage?: number;
   /**
    * Operation is the specific AWS action covered by this line item. This describes the specific usage of the line item.
    *
    * If the `Scope` attribute is set to `SKU` , this attribute indicates which operation the `PricingRule` is modifying. For example, a value of `RunInstances:0202` indicates the operation of running an Amazon EC2 instance.
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
    */
   operation?: string;
   /** The set of tiering configurations for the pricing rule. */
   tiering?: PricingRuleTiering;
   /** The seller of services provided by AWS , their affiliates, or third-party providers selling services via AWS Marketplace . */
   billingEntity?: "AWS" | "AWS Marketplace" | "AISPL";
-  /** Usage Type is the unit that each service uses to measure the usage of a specific type of resource. */
+  /**
+   * Usage Type is the unit that each service uses to measure the usage of a specific type of resource.
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   usageType?: string;
   /** A map that contains tag keys and tag values that are attached to a pricing rule. */
   tags?: AwsTag[];
-  /** The name of a pricing rule. */
+  /**
+   * The name of a pricing rule.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_\+=\.\-\@]+`.
+   */
   name: string;
 }
 

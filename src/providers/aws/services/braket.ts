@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-braket-spendinglimit.html | CloudFormation: AWS::Braket::SpendingLimit}
  */
-export const SpendingLimit = cloudControlType<SpendingLimitArgs, SpendingLimitOutputs>("AWS::Braket::SpendingLimit", "aws:braket:SpendingLimit", '{"p":[["DeviceArn","string",67],["SpendingLimit","string",1],["TimePeriod",["ref","TimePeriod"]],["Tags",["array",["ref","Tag"]]],["SpendingLimitArn","string",72],["QueuedSpend","string",8],["TotalSpend","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SpendingLimitArn"],"d":{"TimePeriod":[["StartAt","string",1],["EndAt","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:braket:${Region}:${Account}:spending-limit/${RandomId}"}');
+export const SpendingLimit = cloudControlType<SpendingLimitArgs, SpendingLimitOutputs>("AWS::Braket::SpendingLimit", "aws:braket:SpendingLimit", '{"p":[["DeviceArn","string",67],["SpendingLimit","string",1],["TimePeriod",["ref","TimePeriod"]],["Tags",["array",["ref","Tag"]]],["SpendingLimitArn","string",72],["QueuedSpend","string",8],["TotalSpend","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SpendingLimitArn"],"d":{"TimePeriod":[["StartAt","string",1],["EndAt","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DeviceArn"],"ro":["SpendingLimitArn","QueuedSpend","TotalSpend","CreatedAt","UpdatedAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:braket:${Region}:${Account}:spending-limit/${RandomId}"}');
 /** A {@link SpendingLimit} instance: its attributes as typed outputs. */
 export type SpendingLimit = InstanceType<typeof SpendingLimit>;
 
 /** Inputs of {@link SpendingLimit}. */
 export interface SpendingLimitArgs {
-  /** The Amazon Resource Name (ARN) of the quantum device to apply the spending limit to. */
+  /**
+   * The Amazon Resource Name (ARN) of the quantum device to apply the spending limit to.
+   *
+   * Length: 1–256.
+   */
   deviceArn: string;
-  /** The maximum amount that can be spent on the specified device, in USD. */
+  /**
+   * The maximum amount that can be spent on the specified device, in USD.
+   *
+   * Length: at least 1. Pattern: `^\d+(\.\d{1,2})?$`.
+   */
   spendingLimit: string;
   /** Defines a time range for spending limits, specifying when the limit is active. */
   timePeriod?: SpendingLimitTimePeriod;

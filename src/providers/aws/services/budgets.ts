@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `AWS::Budgets::Budget` resource allows customers to take pre-defined actions that will trigger once a budget threshold has been exceeded. creates, replaces, or deletes budgets for Billing and Cost Management. For more information, see [Managing Your Costs with Budgets](https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/budgets-managing-costs.html) in the *Billing and Cost Management User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Budgets::Budget: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-budgets-budget.html | CloudFormation: AWS::Budgets::Budget}
  */
-export const Budget = cloudControlType<BudgetArgs, BudgetOutputs>("AWS::Budgets::Budget", "aws:budgets:Budget", '{"p":[["NotificationsWithSubscribers",["array",["ref","NotificationWithSubscribers"]],66],["Budget",["ref","BudgetData"],1],["ResourceTags",["array",["ref","ResourceTag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"NotificationWithSubscribers":[["Subscribers",["array",["ref","Subscriber"]],1],["Notification",["ref","Notification"],1]],"Subscriber":[["SubscriptionType","string",1],["Address","string",1]],"Notification":[["ComparisonOperator","string",1],["NotificationType","string",1],["Threshold","number",1],["ThresholdType","string"]],"BudgetData":[["BudgetLimit",["ref","Spend"]],["TimePeriod",["ref","TimePeriod"]],["AutoAdjustData",["ref","AutoAdjustData"],2],["TimeUnit","string",1],["PlannedBudgetLimits","json",2],["CostFilters","json"],["BudgetName","string",2],["CostTypes",["ref","CostTypes"]],["BudgetType","string",1],["Metrics",["array","string"]],["BillingViewArn","string"],["FilterExpression",["ref","Expression"]]],"Spend":[["Amount","number",1],["Unit","string",1]],"TimePeriod":[["Start","string"],["End","string"]],"AutoAdjustData":[["AutoAdjustType","string",1],["HistoricalOptions",["ref","HistoricalOptions"]]],"HistoricalOptions":[["BudgetAdjustmentPeriod","integer",1]],"CostTypes":[["IncludeSupport","boolean"],["IncludeOtherSubscription","boolean"],["IncludeTax","boolean"],["IncludeSubscription","boolean"],["UseBlended","boolean"],["IncludeUpfront","boolean"],["IncludeDiscount","boolean"],["IncludeCredit","boolean"],["IncludeRecurring","boolean"],["UseAmortized","boolean"],["IncludeRefund","boolean"]],"Expression":[["Not",["ref","Expression"]],["Or",["array",["ref","Expression"]]],["And",["array",["ref","Expression"]]],["Dimensions",["ref","ExpressionDimensionValues"]],["CostCategories",["ref","CostCategoryValues"]],["Tags",["ref","TagValues"]]],"ExpressionDimensionValues":[["Values",["array","string"]],["Key","string"],["MatchOptions",["array","string"]]],"CostCategoryValues":[["Values",["array","string"]],["Key","string"],["MatchOptions",["array","string"]]],"TagValues":[["Values",["array","string"]],["Key","string"],["MatchOptions",["array","string"]]],"ResourceTag":[["Value","string"],["Key","string",1]]},"arn":"arn:${Partition}:budgets::${Account}:budget/${BudgetName}"}');
+export const Budget = cloudControlType<BudgetArgs, BudgetOutputs>("AWS::Budgets::Budget", "aws:budgets:Budget", '{"p":[["NotificationsWithSubscribers",["array",["ref","NotificationWithSubscribers"]],66],["Budget",["ref","BudgetData"],1],["ResourceTags",["array",["ref","ResourceTag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"NotificationWithSubscribers":[["Subscribers",["array",["ref","Subscriber"]],1],["Notification",["ref","Notification"],1]],"Subscriber":[["SubscriptionType","string",1],["Address","string",1]],"Notification":[["ComparisonOperator","string",1],["NotificationType","string",1],["Threshold","number",1],["ThresholdType","string"]],"BudgetData":[["BudgetLimit",["ref","Spend"]],["TimePeriod",["ref","TimePeriod"]],["AutoAdjustData",["ref","AutoAdjustData"],2],["TimeUnit","string",1],["PlannedBudgetLimits","json",2],["CostFilters","json"],["BudgetName","string",2],["CostTypes",["ref","CostTypes"]],["BudgetType","string",1],["Metrics",["array","string"]],["BillingViewArn","string"],["FilterExpression",["ref","Expression"]]],"Spend":[["Amount","number",1],["Unit","string",1]],"TimePeriod":[["Start","string"],["End","string"]],"AutoAdjustData":[["AutoAdjustType","string",1],["HistoricalOptions",["ref","HistoricalOptions"]]],"HistoricalOptions":[["BudgetAdjustmentPeriod","integer",1]],"CostTypes":[["IncludeSupport","boolean"],["IncludeOtherSubscription","boolean"],["IncludeTax","boolean"],["IncludeSubscription","boolean"],["UseBlended","boolean"],["IncludeUpfront","boolean"],["IncludeDiscount","boolean"],["IncludeCredit","boolean"],["IncludeRecurring","boolean"],["UseAmortized","boolean"],["IncludeRefund","boolean"]],"Expression":[["Not",["ref","Expression"]],["Or",["array",["ref","Expression"]]],["And",["array",["ref","Expression"]]],["Dimensions",["ref","ExpressionDimensionValues"]],["CostCategories",["ref","CostCategoryValues"]],["Tags",["ref","TagValues"]]],"ExpressionDimensionValues":[["Values",["array","string"]],["Key","string"],["MatchOptions",["array","string"]]],"CostCategoryValues":[["Values",["array","string"]],["Key","string"],["MatchOptions",["array","string"]]],"TagValues":[["Values",["array","string"]],["Key","string"],["MatchOptions",["array","string"]]],"ResourceTag":[["Value","string"],["Key","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:budgets::${Account}:budget/${BudgetName}"}');
 /** A {@link Budget} instance: its attributes as typed outputs. */
 export type Budget = InstanceType<typeof Budget>;
 
@@ -394,7 +396,7 @@ export interface BudgetResourceTag {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-budgets-budgetsaction.html | CloudFormation: AWS::Budgets::BudgetsAction}
  */
-export const BudgetsAction = cloudControlType<BudgetsActionArgs, BudgetsActionOutputs>("AWS::Budgets::BudgetsAction", "aws:budgets:BudgetsAction", '{"p":[["ExecutionRoleArn","string",1],["ActionType",["enum","APPLY_IAM_POLICY","APPLY_SCP_POLICY","RUN_SSM_DOCUMENTS"],67],["NotificationType",["enum","ACTUAL","FORECASTED"],1],["ActionThreshold",["ref","ActionThreshold"],1],["Definition",["ref","Definition"],1],["ApprovalModel",["enum","AUTOMATIC","MANUAL"]],["Subscribers",["array",["ref","Subscriber"]],1],["BudgetName","string",67],["ResourceTags",["array",["ref","ResourceTag"]]],["ActionId","string",72]],"id":["ActionId","BudgetName"],"d":{"ActionThreshold":[["Type",["enum","PERCENTAGE","ABSOLUTE_VALUE"],1],["Value","number",1]],"Definition":[["SsmActionDefinition",["ref","SsmActionDefinition"]],["IamActionDefinition",["ref","IamActionDefinition"]],["ScpActionDefinition",["ref","ScpActionDefinition"]]],"SsmActionDefinition":[["Region","string",1],["InstanceIds",["array","string"],1],["Subtype",["enum","STOP_EC2_INSTANCES","STOP_RDS_INSTANCES"],1]],"IamActionDefinition":[["PolicyArn","string",1],["Groups",["array","string"]],["Roles",["array","string"]],["Users",["array","string"]]],"ScpActionDefinition":[["TargetIds",["array","string"],1],["PolicyId","string",1]],"Subscriber":[["Type",["enum","SNS","EMAIL"],1],["Address","string",1]],"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["ResourceTags","standard"]}');
+export const BudgetsAction = cloudControlType<BudgetsActionArgs, BudgetsActionOutputs>("AWS::Budgets::BudgetsAction", "aws:budgets:BudgetsAction", '{"p":[["ExecutionRoleArn","string",1],["ActionType",["enum","APPLY_IAM_POLICY","APPLY_SCP_POLICY","RUN_SSM_DOCUMENTS"],67],["NotificationType",["enum","ACTUAL","FORECASTED"],1],["ActionThreshold",["ref","ActionThreshold"],1],["Definition",["ref","Definition"],1],["ApprovalModel",["enum","AUTOMATIC","MANUAL"]],["Subscribers",["array",["ref","Subscriber"]],1],["BudgetName","string",67],["ResourceTags",["array",["ref","ResourceTag"]]],["ActionId","string",72]],"id":["ActionId","BudgetName"],"d":{"ActionThreshold":[["Type",["enum","PERCENTAGE","ABSOLUTE_VALUE"],1],["Value","number",1]],"Definition":[["SsmActionDefinition",["ref","SsmActionDefinition"]],["IamActionDefinition",["ref","IamActionDefinition"]],["ScpActionDefinition",["ref","ScpActionDefinition"]]],"SsmActionDefinition":[["Region","string",1],["InstanceIds",["array","string"],1],["Subtype",["enum","STOP_EC2_INSTANCES","STOP_RDS_INSTANCES"],1]],"IamActionDefinition":[["PolicyArn","string",1],["Groups",["array","string"]],["Roles",["array","string"]],["Users",["array","string"]]],"ScpActionDefinition":[["TargetIds",["array","string"],1],["PolicyId","string",1]],"Subscriber":[["Type",["enum","SNS","EMAIL"],1],["Address","string",1]],"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["ResourceTags","standard"],"reg":{"h":"crudl","co":["ActionType","BudgetName"],"ro":["ActionId"],"tg":[true,true,true]}}');
 /** A {@link BudgetsAction} instance: its attributes as typed outputs. */
 export type BudgetsAction = InstanceType<typeof BudgetsAction>;
 
@@ -412,7 +414,11 @@ export interface BudgetsActionArgs {
   definition: BudgetsActionDefinition;
   /** This specifies if the action needs manual or automatic approval. */
   approvalModel?: "AUTOMATIC" | "MANUAL";
-  /** A list of subscribers. */
+  /**
+   * A list of subscribers.
+   *
+   * Items: 1–11.
+   */
   subscribers: BudgetsActionSubscriber[];
   /** A string that represents the budget name. ":" and "\" characters aren't allowed. */
   budgetName: string;
@@ -460,7 +466,11 @@ export interface BudgetsActionDefinition {
 export interface BudgetsActionSsmActionDefinition {
   /** The Region to run the ( SSM ) document. */
   region: string;
-  /** The EC2 and RDS instance IDs. */
+  /**
+   * The EC2 and RDS instance IDs.
+   *
+   * Items: 1–100.
+   */
   instanceIds: string[];
   /** The action subType. */
   subtype: "STOP_EC2_INSTANCES" | "STOP_RDS_INSTANCES";
@@ -474,11 +484,23 @@ export interface BudgetsActionSsmActionDefinition {
 export interface BudgetsActionIamActionDefinition {
   /** The Amazon Resource Name (ARN) of the policy to be attached. */
   policyArn: string;
-  /** A list of groups to be attached. There must be at least one group. */
+  /**
+   * A list of groups to be attached. There must be at least one group.
+   *
+   * Items: 1–100.
+   */
   groups?: string[];
-  /** A list of roles to be attached. There must be at least one role. */
+  /**
+   * A list of roles to be attached. There must be at least one role.
+   *
+   * Items: 1–100.
+   */
   roles?: string[];
-  /** A list of users to be attached. There must be at least one user. */
+  /**
+   * A list of users to be attached. There must be at least one user.
+   *
+   * Items: 1–100.
+   */
   users?: string[];
 }
 
@@ -488,7 +510,11 @@ export interface BudgetsActionIamActionDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-budgets-budgetsaction-scpactiondefinition.html | CloudFormation: ScpActionDefinition}
  */
 export interface BudgetsActionScpActionDefinition {
-  /** A list of target IDs. */
+  /**
+   * A list of target IDs.
+   *
+   * Items: 1–100.
+   */
   targetIds: string[];
   /** The policy ID attached. */
   policyId: string;

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a case in the specified Cases domain.
  *
+ * @deprecated Cloud Control cannot create AWS::Cases::Case: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-case.html | CloudFormation: AWS::Cases::Case}
  */
-export const Case = cloudControlType<CaseArgs, CaseOutputs>("AWS::Cases::Case", "aws:cases:Case", '{"p":[["DomainId","string",67],["TemplateId","string",67],["Title","string",1],["CustomerId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CaseId","string",72]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Case = cloudControlType<CaseArgs, CaseOutputs>("AWS::Cases::Case", "aws:cases:Case", '{"p":[["DomainId","string",67],["TemplateId","string",67],["Title","string",1],["CustomerId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CaseId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Case} instance: its attributes as typed outputs. */
 export type Case = InstanceType<typeof Case>;
 
@@ -44,17 +46,29 @@ export interface CaseOutputs extends CaseArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-caserule.html | CloudFormation: AWS::Cases::CaseRule}
  */
-export const CaseRule = cloudControlType<CaseRuleArgs, CaseRuleOutputs>("AWS::Cases::CaseRule", "aws:cases:CaseRule", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Rule",["ref","CaseRuleDetails"],1],["Tags",["array",["ref","Tag"]]],["CaseRuleId","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8],["CaseRuleArn","string",72]],"id":["CaseRuleArn"],"d":{"CaseRuleDetails":[["Required",["ref","RequiredCaseRule"]],["Hidden",["ref","HiddenCaseRule"]]],"RequiredCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]],"BooleanCondition":[["EqualTo",["ref","BooleanOperands"]],["NotEqualTo",["ref","BooleanOperands"]]],"BooleanOperands":[["OperandOne",["ref","OperandOne"],1],["OperandTwo",["ref","OperandTwo"],1],["Result","boolean",1]],"OperandOne":[["FieldId","string",1]],"OperandTwo":[["StringValue","string"],["BooleanValue","boolean"],["DoubleValue","number"],["EmptyValue","json"]],"HiddenCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]]},"tags":["Tags","standard"]}');
+export const CaseRule = cloudControlType<CaseRuleArgs, CaseRuleOutputs>("AWS::Cases::CaseRule", "aws:cases:CaseRule", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Rule",["ref","CaseRuleDetails"],1],["Tags",["array",["ref","Tag"]]],["CaseRuleId","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8],["CaseRuleArn","string",72]],"id":["CaseRuleArn"],"d":{"CaseRuleDetails":[["Required",["ref","RequiredCaseRule"]],["Hidden",["ref","HiddenCaseRule"]]],"RequiredCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]],"BooleanCondition":[["EqualTo",["ref","BooleanOperands"]],["NotEqualTo",["ref","BooleanOperands"]]],"BooleanOperands":[["OperandOne",["ref","OperandOne"],1],["OperandTwo",["ref","OperandTwo"],1],["Result","boolean",1]],"OperandOne":[["FieldId","string",1]],"OperandTwo":[["StringValue","string"],["BooleanValue","boolean"],["DoubleValue","number"],["EmptyValue","json"]],"HiddenCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId"],"ro":["CaseRuleId","CreatedTime","LastModifiedTime","CaseRuleArn"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link CaseRule} instance: its attributes as typed outputs. */
 export type CaseRule = InstanceType<typeof CaseRule>;
 
 /** Inputs of {@link CaseRule}. */
 export interface CaseRuleArgs {
-  /** Description of a case rule. */
+  /**
+   * Description of a case rule.
+   *
+   * Length: at most 255.
+   */
   description?: string;
-  /** Unique identifier of a Cases domain. */
+  /**
+   * Unique identifier of a Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** Name of the case rule. */
+  /**
+   * Name of the case rule.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** Represents what rule type should take place, under what conditions. */
   rule: CaseRuleCaseRuleDetails;
@@ -94,7 +108,11 @@ export interface CaseRuleCaseRuleDetails {
 export interface CaseRuleRequiredCaseRule {
   /** The value of the rule (that is, whether the field is required) should none of the conditions evaluate to true. */
   defaultValue: boolean;
-  /** List of conditions for the required rule; the first condition to evaluate to true dictates the value of the rule. */
+  /**
+   * List of conditions for the required rule; the first condition to evaluate to true dictates the value of the rule.
+   *
+   * Items: at most 100.
+   */
   conditions: CaseRuleBooleanCondition[];
 }
 
@@ -130,7 +148,11 @@ export interface CaseRuleBooleanOperands {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-caserule-operandone.html | CloudFormation: OperandOne}
  */
 export interface CaseRuleOperandOne {
-  /** The field ID that this operand should take the value of. */
+  /**
+   * The field ID that this operand should take the value of.
+   *
+   * Length: 1–500.
+   */
   fieldId: string;
 }
 
@@ -140,7 +162,11 @@ export interface CaseRuleOperandOne {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-caserule-operandtwo.html | CloudFormation: OperandTwo}
  */
 export interface CaseRuleOperandTwo {
-  /** String value type. */
+  /**
+   * String value type.
+   *
+   * Length: 1–1500.
+   */
   stringValue?: string;
   /** Boolean value type. */
   booleanValue?: boolean;
@@ -158,7 +184,11 @@ export interface CaseRuleOperandTwo {
 export interface CaseRuleHiddenCaseRule {
   /** Whether the field is hidden when no conditions match. */
   defaultValue: boolean;
-  /** A list of conditions that determine field visibility. */
+  /**
+   * A list of conditions that determine field visibility.
+   *
+   * Items: at most 100.
+   */
   conditions: CaseRuleBooleanCondition[];
 }
 
@@ -169,13 +199,17 @@ export interface CaseRuleHiddenCaseRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-domain.html | CloudFormation: AWS::Cases::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Cases::Domain", "aws:cases:Domain", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["DomainArn","string",72],["DomainId","string",72],["DomainStatus",["enum","Active","CreationInProgress","CreationFailed"],8]],"id":["DomainArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cases:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Cases::Domain", "aws:cases:Domain", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["DomainArn","string",72],["DomainId","string",72],["DomainStatus",["enum","Active","CreationInProgress","CreationFailed"],8]],"id":["DomainArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["CreatedTime","DomainArn","DomainId","DomainStatus"],"uo":["Tags"],"tg":[true,false,true]},"arn":"arn:${Partition}:cases:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The name of the domain. */
+  /**
+   * The name of the domain.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -198,17 +232,29 @@ export interface DomainOutputs extends DomainArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-field.html | CloudFormation: AWS::Cases::Field}
  */
-export const Field = cloudControlType<FieldArgs, FieldOutputs>("AWS::Cases::Field", "aws:cases:Field", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Type",["enum","Text","Number","Boolean","DateTime","SingleSelect","Url","User"],67],["Attributes",["ref","FieldAttributes"]],["FieldArn","string",72],["FieldId","string",72],["Namespace",["enum","System","Custom"],8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["FieldArn"],"d":{"FieldAttributes":[["Text",["ref","TextAttributes"]]],"TextAttributes":[["IsMultiline","boolean",1]]},"tags":["Tags","standard"]}');
+export const Field = cloudControlType<FieldArgs, FieldOutputs>("AWS::Cases::Field", "aws:cases:Field", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Type",["enum","Text","Number","Boolean","DateTime","SingleSelect","Url","User"],67],["Attributes",["ref","FieldAttributes"]],["FieldArn","string",72],["FieldId","string",72],["Namespace",["enum","System","Custom"],8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["FieldArn"],"d":{"FieldAttributes":[["Text",["ref","TextAttributes"]]],"TextAttributes":[["IsMultiline","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId","Type"],"ro":["FieldArn","FieldId","Namespace","CreatedTime","LastModifiedTime"],"uo":["Tags"],"ai":[["DomainId"]],"tg":[true,false,true]}}');
 /** A {@link Field} instance: its attributes as typed outputs. */
 export type Field = InstanceType<typeof Field>;
 
 /** Inputs of {@link Field}. */
 export interface FieldArgs {
-  /** Description of the field. */
+  /**
+   * Description of the field.
+   *
+   * Length: at most 255.
+   */
   description?: string;
-  /** The unique identifier of the Cases domain. */
+  /**
+   * The unique identifier of the Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** Name of the field. */
+  /**
+   * Name of the field.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -262,7 +308,7 @@ export interface FieldTextAttributes {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-layout.html | CloudFormation: AWS::Cases::Layout}
  */
-export const Layout = cloudControlType<LayoutArgs, LayoutOutputs>("AWS::Cases::Layout", "aws:cases:Layout", '{"p":[["Content",["ref","LayoutContent"],1],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["LayoutArn","string",72],["LayoutId","string",72]],"id":["LayoutArn"],"d":{"LayoutContent":[["Basic",["ref","BasicLayout"],1]],"BasicLayout":[["TopPanel",["ref","LayoutSections"]],["MoreInfo",["ref","LayoutSections"]]],"LayoutSections":[["Sections",["array",["ref","Section"]]]],"Section":[["FieldGroup",["ref","FieldGroup"],1]],"FieldGroup":[["Name","string"],["Fields",["array",["ref","FieldItem"]],1]],"FieldItem":[["Id","string",1]]},"tags":["Tags","standard"]}');
+export const Layout = cloudControlType<LayoutArgs, LayoutOutputs>("AWS::Cases::Layout", "aws:cases:Layout", '{"p":[["Content",["ref","LayoutContent"],1],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["LayoutArn","string",72],["LayoutId","string",72]],"id":["LayoutArn"],"d":{"LayoutContent":[["Basic",["ref","BasicLayout"],1]],"BasicLayout":[["TopPanel",["ref","LayoutSections"]],["MoreInfo",["ref","LayoutSections"]]],"LayoutSections":[["Sections",["array",["ref","Section"]]]],"Section":[["FieldGroup",["ref","FieldGroup"],1]],"FieldGroup":[["Name","string"],["Fields",["array",["ref","FieldItem"]],1]],"FieldItem":[["Id","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId"],"ro":["CreatedTime","LastModifiedTime","LayoutArn","LayoutId"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link Layout} instance: its attributes as typed outputs. */
 export type Layout = InstanceType<typeof Layout>;
 
@@ -270,9 +316,17 @@ export type Layout = InstanceType<typeof Layout>;
 export interface LayoutArgs {
   /** Object to store union of different versions of layout content. */
   content: LayoutLayoutContent;
-  /** The unique identifier of the Cases domain. */
+  /**
+   * The unique identifier of the Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** The name of the layout. */
+  /**
+   * The name of the layout.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -318,7 +372,11 @@ export interface LayoutBasicLayout {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-layout-layoutsections.html | CloudFormation: LayoutSections}
  */
 export interface LayoutLayoutSections {
-  /** Ordered list containing different kinds of sections that can be added. A LayoutSections object can only contain one section. */
+  /**
+   * Ordered list containing different kinds of sections that can be added. A LayoutSections object can only contain one section.
+   *
+   * Items: at most 1.
+   */
   sections?: LayoutSection[];
 }
 
@@ -338,9 +396,17 @@ export interface LayoutSection {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-layout-fieldgroup.html | CloudFormation: FieldGroup}
  */
 export interface LayoutFieldGroup {
-  /** Name of the field group. */
+  /**
+   * Name of the field group.
+   *
+   * Length: at most 100.
+   */
   name?: string;
-  /** Represents an ordered list containing field related information. */
+  /**
+   * Represents an ordered list containing field related information.
+   *
+   * Items: at most 220.
+   */
   fields: LayoutFieldItem[];
 }
 
@@ -350,16 +416,22 @@ export interface LayoutFieldGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-layout-fielditem.html | CloudFormation: FieldItem}
  */
 export interface LayoutFieldItem {
-  /** Unique identifier of a field. */
+  /**
+   * Unique identifier of a field.
+   *
+   * Length: 1–500.
+   */
   id: string;
 }
 
 /**
  * Resource Type definition for AWS::Cases::RelatedItem. Creates a related item (comments) and associates it with a case.
  *
+ * @deprecated Cloud Control cannot create AWS::Cases::RelatedItem: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-relateditem.html | CloudFormation: AWS::Cases::RelatedItem}
  */
-export const RelatedItem = cloudControlType<RelatedItemArgs, RelatedItemOutputs>("AWS::Cases::RelatedItem", "aws:cases:RelatedItem", '{"p":[["DomainId","string",67],["CaseId","string",67],["Type",["enum","Contact","Comment","File","Sla","ConnectCase","Custom"],67],["Content",["ref","RelatedItemContent"],67],["Tags",["array",["ref","Tag"]]],["RelatedItemArn","string",72],["RelatedItemId","string",72]],"id":["RelatedItemArn"],"d":{"RelatedItemContent":[["Comment",["ref","CommentContent"]]],"CommentContent":[["Body","string",1],["ContentType",["enum","Text/Plain"],1]]},"tags":["Tags","standard"]}');
+export const RelatedItem = cloudControlType<RelatedItemArgs, RelatedItemOutputs>("AWS::Cases::RelatedItem", "aws:cases:RelatedItem", '{"p":[["DomainId","string",67],["CaseId","string",67],["Type",["enum","Contact","Comment","File","Sla","ConnectCase","Custom"],67],["Content",["ref","RelatedItemContent"],67],["Tags",["array",["ref","Tag"]]],["RelatedItemArn","string",72],["RelatedItemId","string",72]],"id":["RelatedItemArn"],"d":{"RelatedItemContent":[["Comment",["ref","CommentContent"]]],"CommentContent":[["Body","string",1],["ContentType",["enum","Text/Plain"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RelatedItem} instance: its attributes as typed outputs. */
 export type RelatedItem = InstanceType<typeof RelatedItem>;
 
@@ -419,23 +491,43 @@ export interface RelatedItemCommentContent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-template.html | CloudFormation: AWS::Cases::Template}
  */
-export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::Cases::Template", "aws:cases:Template", '{"p":[["DomainId","string",66],["Name","string",1],["Description","string"],["LayoutConfiguration",["ref","LayoutConfiguration"]],["RequiredFields",["array",["ref","RequiredField"]]],["Rules",["array",["ref","TemplateRule"]]],["Status",["enum","Active","Inactive"]],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["TemplateArn","string",72],["TemplateId","string",72]],"id":["TemplateArn"],"d":{"LayoutConfiguration":[["DefaultLayout","string"]],"RequiredField":[["FieldId","string",1]],"TemplateRule":[["CaseRuleId","string",1],["FieldId","string"]]},"tags":["Tags","standard"]}');
+export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::Cases::Template", "aws:cases:Template", '{"p":[["DomainId","string",66],["Name","string",1],["Description","string"],["LayoutConfiguration",["ref","LayoutConfiguration"]],["RequiredFields",["array",["ref","RequiredField"]]],["Rules",["array",["ref","TemplateRule"]]],["Status",["enum","Active","Inactive"]],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["TemplateArn","string",72],["TemplateId","string",72]],"id":["TemplateArn"],"d":{"LayoutConfiguration":[["DefaultLayout","string"]],"RequiredField":[["FieldId","string",1]],"TemplateRule":[["CaseRuleId","string",1],["FieldId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId"],"ro":["CreatedTime","LastModifiedTime","TemplateArn","TemplateId"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link Template} instance: its attributes as typed outputs. */
 export type Template = InstanceType<typeof Template>;
 
 /** Inputs of {@link Template}. */
 export interface TemplateArgs {
-  /** The unique identifier of the Cases domain. */
+  /**
+   * The unique identifier of the Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** The template name. */
+  /**
+   * The template name.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
-  /** A brief description of the template. */
+  /**
+   * A brief description of the template.
+   *
+   * Length: at most 255.
+   */
   description?: string;
   /** Object to store configuration of layouts associated to the template. */
   layoutConfiguration?: TemplateLayoutConfiguration;
-  /** A list of fields that must contain a value for a case to be successfully created with this template. */
+  /**
+   * A list of fields that must contain a value for a case to be successfully created with this template.
+   *
+   * Items: at most 100.
+   */
   requiredFields?: TemplateRequiredField[];
-  /** A list of case rules (also known as [case field conditions](https://docs.aws.amazon.com/connect/latest/adminguide/case-field-conditions.html) ) on a template. */
+  /**
+   * A list of case rules (also known as [case field conditions](https://docs.aws.amazon.com/connect/latest/adminguide/case-field-conditions.html) ) on a template.
+   *
+   * Items: at most 50.
+   */
   rules?: TemplateTemplateRule[];
   /** The status of the template. */
   status?: "Active" | "Inactive";
@@ -461,7 +553,11 @@ export interface TemplateOutputs extends TemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-template-layoutconfiguration.html | CloudFormation: LayoutConfiguration}
  */
 export interface TemplateLayoutConfiguration {
-  /** Unique identifier of a layout. */
+  /**
+   * Unique identifier of a layout.
+   *
+   * Length: 1–500.
+   */
   defaultLayout?: string;
 }
 
@@ -471,7 +567,11 @@ export interface TemplateLayoutConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-template-requiredfield.html | CloudFormation: RequiredField}
  */
 export interface TemplateRequiredField {
-  /** Unique identifier of a field. */
+  /**
+   * Unique identifier of a field.
+   *
+   * Length: 1–500.
+   */
   fieldId: string;
 }
 
@@ -481,8 +581,16 @@ export interface TemplateRequiredField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-template-templaterule.html | CloudFormation: TemplateRule}
  */
 export interface TemplateTemplateRule {
-  /** Unique identifier of a case rule. */
+  /**
+   * Unique identifier of a case rule.
+   *
+   * Length: 1–500.
+   */
   caseRuleId: string;
-  /** Unique identifier of a field. */
+  /**
+   * Unique identifier of a field.
+   *
+   * Length: 1–500.
+   */
   fieldId?: string;
 }

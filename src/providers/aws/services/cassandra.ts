@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cassandra-keyspace.html | CloudFormation: AWS::Cassandra::Keyspace}
  */
-export const Keyspace = cloudControlType<KeyspaceArgs, KeyspaceOutputs>("AWS::Cassandra::Keyspace", "aws:cassandra:Keyspace", '{"p":[["KeyspaceName","string",66],["ReplicationSpecification",["ref","ReplicationSpecification"],66],["Tags",["array",["ref","Tag"]]],["ClientSideTimestampsEnabled","boolean"]],"id":["KeyspaceName"],"d":{"ReplicationSpecification":[["ReplicationStrategy",["enum","SINGLE_REGION","MULTI_REGION"],2],["RegionList",["array","string"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cassandra:${Region}:${Account}:/keyspace/${KeyspaceName}/"}');
+export const Keyspace = cloudControlType<KeyspaceArgs, KeyspaceOutputs>("AWS::Cassandra::Keyspace", "aws:cassandra:Keyspace", '{"p":[["KeyspaceName","string",66],["ReplicationSpecification",["ref","ReplicationSpecification"]],["Tags",["array",["ref","Tag"]]],["ClientSideTimestampsEnabled","boolean",16]],"id":["KeyspaceName"],"d":{"ReplicationSpecification":[["ReplicationStrategy",["enum","SINGLE_REGION","MULTI_REGION"]],["RegionList",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientSideTimestampsEnabled","ReplicationSpecification/RegionList"],"co":["KeyspaceName"],"uo":["ReplicationSpecification/RegionList"],"tg":[true,true,true],"nm":{"path":"KeyspaceName","pattern":"^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$"}},"arn":"arn:${Partition}:cassandra:${Region}:${Account}:/keyspace/${KeyspaceName}/"}');
 /** A {@link Keyspace} instance: its attributes as typed outputs. */
 export type Keyspace = InstanceType<typeof Keyspace>;
 
@@ -23,6 +23,8 @@ export interface KeyspaceArgs {
    * The name of the keyspace to be created. The keyspace name is case sensitive. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the keyspace name. For more information, see [Name type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * *Length constraints:* Minimum length of 1. Maximum length of 48.
+   *
+   * Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`.
    */
   keyspaceName?: string;
   /**
@@ -38,9 +40,15 @@ export interface KeyspaceArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
-  /** Indicates whether client-side timestamps are enabled (true) or disabled (false) for all tables in the keyspace. To add a Region to a single-Region keyspace with at least one table, the value must be set to true. After you've enabled client-side timestamps for a table, you can’t disable it again. */
+  /**
+   * Indicates whether client-side timestamps are enabled (true) or disabled (false) for all tables in the keyspace. To add a Region to a single-Region keyspace with at least one table, the value must be set to true. After you've enabled client-side timestamps for a table, you can’t disable it again.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   clientSideTimestampsEnabled?: boolean;
 }
 
@@ -50,6 +58,8 @@ export interface KeyspaceOutputs extends KeyspaceArgs {
    * The name of the keyspace to be created. The keyspace name is case sensitive. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the keyspace name. For more information, see [Name type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * *Length constraints:* Minimum length of 1. Maximum length of 48.
+   *
+   * Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`.
    */
   keyspaceName: string;
 }
@@ -79,6 +89,8 @@ export interface KeyspaceReplicationSpecification {
    * Specifies the AWS Regions that the keyspace is replicated in. You must specify at least two Regions, including the Region that the keyspace is being created in.
    *
    * To specify a Region [that's disabled by default](https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-regions.html#rande-manage-enable) , you must first enable the Region. For more information, see [Multi-Region replication in AWS Regions disabled by default](https://docs.aws.amazon.com/keyspaces/latest/devguide/multiRegion-replication_how-it-works.html#howitworks_mrr_opt_in) in the *Amazon Keyspaces Developer Guide* .
+   *
+   * Items: 2–20. Each item: Pattern: `^[a-z]{2,}-[a-z]+-[0-9]+$`.
    */
   regionList?: string[];
 }
@@ -88,7 +100,7 @@ export interface KeyspaceReplicationSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cassandra-table.html | CloudFormation: AWS::Cassandra::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Cassandra::Table", "aws:cassandra:Table", '{"p":[["TableName","string",66],["PointInTimeRecoveryEnabled","boolean"],["ClusteringKeyColumns",["array",["ref","ClusteringKeyColumn"]],66],["ClientSideTimestampsEnabled","boolean",66],["PartitionKeyColumns",["array",["ref","Column"]],67],["BillingMode",["ref","BillingMode"]],["DefaultTimeToLive","integer"],["KeyspaceName","string",67],["EncryptionSpecification",["ref","EncryptionSpecification"]],["RegularColumns",["array",["ref","Column"]]],["Tags",["array",["ref","Tag"]]],["AutoScalingSpecifications",["ref","AutoScalingSpecification"]],["CdcSpecification",["ref","CdcSpecification"]],["ReplicaSpecifications",["array",["ref","ReplicaSpecification"]]],["WarmThroughput",["ref","WarmThroughput"]]],"id":["KeyspaceName","TableName"],"d":{"ClusteringKeyColumn":[["OrderBy",["enum","ASC","DESC"],2],["Column",["ref","Column"],3]],"Column":[["ColumnName","string",5],["ColumnType","string",5]],"BillingMode":[["Mode",["enum","PROVISIONED","ON_DEMAND"],1],["ProvisionedThroughput",["ref","ProvisionedThroughput"]]],"ProvisionedThroughput":[["WriteCapacityUnits","integer",1],["ReadCapacityUnits","integer",1]],"EncryptionSpecification":[["EncryptionType",["enum","AWS_OWNED_KMS_KEY","CUSTOMER_MANAGED_KMS_KEY"],1],["KmsKeyIdentifier","string"]],"AutoScalingSpecification":[["WriteCapacityAutoScaling",["ref","AutoScalingSetting"]],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"AutoScalingSetting":[["AutoScalingDisabled","boolean"],["MinimumUnits","integer"],["MaximumUnits","integer"],["ScalingPolicy",["ref","ScalingPolicy"]]],"ScalingPolicy":[["TargetTrackingScalingPolicyConfiguration",["ref","TargetTrackingScalingPolicyConfiguration"]]],"TargetTrackingScalingPolicyConfiguration":[["DisableScaleIn","boolean"],["ScaleInCooldown","integer"],["ScaleOutCooldown","integer"],["TargetValue","integer",1]],"CdcSpecification":[["Status",["enum","ENABLED","DISABLED"],1],["ViewType",["enum","NEW_IMAGE","OLD_IMAGE","KEYS_ONLY","NEW_AND_OLD_IMAGES"]],["Tags",["array",["ref","Tag"]]]],"ReplicaSpecification":[["Region","string",1],["ReadCapacityUnits","integer"],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]]},"tags":["Tags","standard"]}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Cassandra::Table", "aws:cassandra:Table", '{"p":[["TableName","string",66],["PointInTimeRecoveryEnabled","boolean"],["ClusteringKeyColumns",["array",["ref","ClusteringKeyColumn"]],66],["ClientSideTimestampsEnabled","boolean",66],["PartitionKeyColumns",["array",["ref","Column"]],67],["BillingMode",["ref","BillingMode"]],["DefaultTimeToLive","integer"],["KeyspaceName","string",67],["EncryptionSpecification",["ref","EncryptionSpecification"]],["RegularColumns",["array",["ref","Column"]]],["Tags",["array",["ref","Tag"]]],["AutoScalingSpecifications",["ref","AutoScalingSpecification"],16],["CdcSpecification",["ref","CdcSpecification"]],["ReplicaSpecifications",["array",["ref","ReplicaSpecification"]],16],["WarmThroughput",["ref","WarmThroughput"]]],"id":["KeyspaceName","TableName"],"d":{"ClusteringKeyColumn":[["OrderBy",["enum","ASC","DESC"]],["Column",["ref","Column"],1]],"Column":[["ColumnName","string",5],["ColumnType","string",5]],"BillingMode":[["Mode",["enum","PROVISIONED","ON_DEMAND"],1],["ProvisionedThroughput",["ref","ProvisionedThroughput"]]],"ProvisionedThroughput":[["WriteCapacityUnits","integer",1],["ReadCapacityUnits","integer",1]],"EncryptionSpecification":[["EncryptionType",["enum","AWS_OWNED_KMS_KEY","CUSTOMER_MANAGED_KMS_KEY"],1],["KmsKeyIdentifier","string"]],"AutoScalingSpecification":[["WriteCapacityAutoScaling",["ref","AutoScalingSetting"]],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"AutoScalingSetting":[["AutoScalingDisabled","boolean"],["MinimumUnits","integer"],["MaximumUnits","integer"],["ScalingPolicy",["ref","ScalingPolicy"]]],"ScalingPolicy":[["TargetTrackingScalingPolicyConfiguration",["ref","TargetTrackingScalingPolicyConfiguration"]]],"TargetTrackingScalingPolicyConfiguration":[["DisableScaleIn","boolean"],["ScaleInCooldown","integer"],["ScaleOutCooldown","integer"],["TargetValue","integer",1]],"CdcSpecification":[["Status",["enum","ENABLED","DISABLED"],1],["ViewType",["enum","NEW_IMAGE","OLD_IMAGE","KEYS_ONLY","NEW_AND_OLD_IMAGES"]],["Tags",["array",["ref","Tag"]]]],"ReplicaSpecification":[["Region","string",1],["ReadCapacityUnits","integer"],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AutoScalingSpecifications","ReplicaSpecifications"],"co":["KeyspaceName","TableName","PartitionKeyColumns","ClusteringKeyColumns","ClientSideTimestampsEnabled"],"uo":["RegularColumns"],"pt":{"ClusteringKeyColumns/*/Column/ColumnType":"$lowercase(ColumnType)","PartitionKeyColumns/*/ColumnType":"$lowercase(ColumnType)","RegularColumns/*/ColumnType":"$lowercase(ColumnType)"},"tg":[true,true,true],"nm":{"path":"TableName","pattern":"^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$"}}}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
@@ -102,6 +114,8 @@ export interface TableArgs {
    * *Length constraints:* Minimum length of 3. Maximum length of 255.
    *
    * *Pattern:* `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`
+   *
+   * Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`.
    */
   tableName?: string;
   /** Specifies if point-in-time recovery is enabled or disabled for the table. The options are `PointInTimeRecoveryEnabled=true` and `PointInTimeRecoveryEnabled=false` . If not specified, the default is `PointInTimeRecoveryEnabled=false` . */
@@ -116,7 +130,11 @@ export interface TableArgs {
    * After client-side timestamps are enabled for a table, you can't disable this setting.
    */
   clientSideTimestampsEnabled?: boolean;
-  /** One or more columns that uniquely identify every row in the table. Every table must have a partition key. */
+  /**
+   * One or more columns that uniquely identify every row in the table. Every table must have a partition key.
+   *
+   * Items: at least 1.
+   */
   partitionKeyColumns: TableColumn[];
   /**
    * The billing mode for the table, which determines how you'll be charged for reads and writes:
@@ -131,9 +149,15 @@ export interface TableArgs {
    * The default Time To Live (TTL) value for all rows in a table in seconds. The maximum configurable value is 630,720,000 seconds, which is the equivalent of 20 years. By default, the TTL value for a table is 0, which means data does not expire.
    *
    * For more information, see [Setting the default TTL value for a table](https://docs.aws.amazon.com/keyspaces/latest/devguide/TTL-how-it-works.html#ttl-howitworks_default_ttl) in the *Amazon Keyspaces Developer Guide* .
+   *
+   * Range: at least 0.
    */
   defaultTimeToLive?: number;
-  /** The name of the keyspace to create the table in. The keyspace must already exist. */
+  /**
+   * The name of the keyspace to create the table in. The keyspace must already exist.
+   *
+   * Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`.
+   */
   keyspaceName: string;
   /**
    * The encryption at rest options for the table.
@@ -156,9 +180,15 @@ export interface TableArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
-  /** The optional auto scaling capacity settings for a table in provisioned capacity mode. */
+  /**
+   * The optional auto scaling capacity settings for a table in provisioned capacity mode.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoScalingSpecifications?: TableAutoScalingSpecification;
   /** The settings for the CDC stream of a table. For more information about CDC streams, see [Working with change data capture (CDC) streams in Amazon Keyspaces](https://docs.aws.amazon.com/keyspaces/latest/devguide/cdc.html) in the *Amazon Keyspaces Developer Guide* . */
   cdcSpecification?: TableCdcSpecification;
@@ -170,6 +200,10 @@ export interface TableArgs {
    * - `region` : The Region where these settings are applied. (Required)
    * - `readCapacityUnits` : The provisioned read capacity units. (Optional)
    * - `readCapacityAutoScaling` : The read capacity auto scaling settings for the table. (Optional)
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   replicaSpecifications?: TableReplicaSpecification[];
   /** Warm throughput configuration for the table */
@@ -186,6 +220,8 @@ export interface TableOutputs extends TableArgs {
    * *Length constraints:* Minimum length of 3. Maximum length of 255.
    *
    * *Pattern:* `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`
+   *
+   * Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`.
    */
   tableName: string;
 }
@@ -216,7 +252,11 @@ export interface TableClusteringKeyColumn {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cassandra-table-column.html | CloudFormation: Column}
  */
 export interface TableColumn {
-  /** The name of the column. For more information, see [Identifiers](https://docs.aws.amazon.com/keyspaces/latest/devguide/cql.elements.html#cql.elements.identifier) in the *Amazon Keyspaces Developer Guide* . */
+  /**
+   * The name of the column. For more information, see [Identifiers](https://docs.aws.amazon.com/keyspaces/latest/devguide/cql.elements.html#cql.elements.identifier) in the *Amazon Keyspaces Developer Guide* .
+   *
+   * Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`.
+   */
   columnName: string;
   /** The data type of the column. For more information, see [Data types](https://docs.aws.amazon.com/keyspaces/latest/devguide/cql.elements.html#cql.data-types) in the *Amazon Keyspaces Developer Guide* . */
   columnType: string;
@@ -249,9 +289,17 @@ export interface TableBillingMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cassandra-table-provisionedthroughput.html | CloudFormation: ProvisionedThroughput}
  */
 export interface TableProvisionedThroughput {
-  /** The amount of write capacity that's provisioned for the table. For more information, see [Read/write capacity mode](https://docs.aws.amazon.com/keyspaces/latest/devguide/ReadWriteCapacityMode.html) in the *Amazon Keyspaces Developer Guide* . */
+  /**
+   * The amount of write capacity that's provisioned for the table. For more information, see [Read/write capacity mode](https://docs.aws.amazon.com/keyspaces/latest/devguide/ReadWriteCapacityMode.html) in the *Amazon Keyspaces Developer Guide* .
+   *
+   * Range: at least 1.
+   */
   writeCapacityUnits: number;
-  /** The amount of read capacity that's provisioned for the table. For more information, see [Read/write capacity mode](https://docs.aws.amazon.com/keyspaces/latest/devguide/ReadWriteCapacityMode.html) in the *Amazon Keyspaces Developer Guide* . */
+  /**
+   * The amount of read capacity that's provisioned for the table. For more information, see [Read/write capacity mode](https://docs.aws.amazon.com/keyspaces/latest/devguide/ReadWriteCapacityMode.html) in the *Amazon Keyspaces Developer Guide* .
+   *
+   * Range: at least 1.
+   */
   readCapacityUnits: number;
 }
 
@@ -306,9 +354,17 @@ export interface TableAutoScalingSpecification {
 export interface TableAutoScalingSetting {
   /** This optional parameter enables auto scaling for the table if set to `false` . */
   autoScalingDisabled?: boolean;
-  /** The minimum level of throughput the table should always be ready to support. The value must be between 1 and the max throughput per second quota for your account (40,000 by default). */
+  /**
+   * The minimum level of throughput the table should always be ready to support. The value must be between 1 and the max throughput per second quota for your account (40,000 by default).
+   *
+   * Range: at least 1.
+   */
   minimumUnits?: number;
-  /** Manage costs by specifying the maximum amount of throughput to provision. The value must be between 1 and the max throughput per second quota for your account (40,000 by default). */
+  /**
+   * Manage costs by specifying the maximum amount of throughput to provision. The value must be between 1 and the max throughput per second quota for your account (40,000 by default).
+   *
+   * Range: at least 1.
+   */
   maximumUnits?: number;
   /** Amazon Keyspaces supports the `target tracking` auto scaling policy. With this policy, Amazon Keyspaces auto scaling ensures that the table's ratio of consumed to provisioned capacity stays at or near the target value that you specify. You define the target value as a percentage between 20 and 90. */
   scalingPolicy?: TableScalingPolicy;
@@ -377,7 +433,11 @@ export interface TableCdcSpecification {
    * - `KEYS_ONLY` - the partition and clustering keys of the row that was changed.
    */
   viewType?: "NEW_IMAGE" | "OLD_IMAGE" | "KEYS_ONLY" | "NEW_AND_OLD_IMAGES";
-  /** The tags (key-value pairs) that you want to apply to the stream. */
+  /**
+   * The tags (key-value pairs) that you want to apply to the stream.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -393,7 +453,11 @@ export interface TableCdcSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cassandra-table-replicaspecification.html | CloudFormation: ReplicaSpecification}
  */
 export interface TableReplicaSpecification {
-  /** The AWS Region. */
+  /**
+   * The AWS Region.
+   *
+   * Length: 2–25.
+   */
   region: string;
   /** The provisioned read capacity units for the multi-Region table in the specified AWS Region. */
   readCapacityUnits?: number;
@@ -407,7 +471,9 @@ export interface TableReplicaSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cassandra-table-warmthroughput.html | CloudFormation: WarmThroughput}
  */
 export interface TableWarmThroughput {
+  /** Range: at least 1. */
   readUnitsPerSecond?: number;
+  /** Range: at least 1. */
   writeUnitsPerSecond?: number;
 }
 
@@ -420,7 +486,7 @@ export interface TableWarmThroughput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cassandra-type.html | CloudFormation: AWS::Cassandra::Type}
  */
-export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::Cassandra::Type", "aws:cassandra:Type", '{"p":[["KeyspaceName","string",67],["TypeName","string",67],["Fields",["array",["ref","Field"]],67],["DirectReferringTables",["array","string"],8],["DirectParentTypes",["array","string"],8],["MaxNestingDepth","integer",8],["LastModifiedTimestamp","number",8],["KeyspaceArn","string",8]],"id":["KeyspaceName","TypeName"],"d":{"Field":[["FieldName","string",1],["FieldType","string",1]]}}');
+export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::Cassandra::Type", "aws:cassandra:Type", '{"p":[["KeyspaceName","string",67],["TypeName","string",67],["Fields",["array",["ref","Field"]],67],["DirectReferringTables",["array","string"],8],["DirectParentTypes",["array","string"],8],["MaxNestingDepth","integer",8],["LastModifiedTimestamp","number",8],["KeyspaceArn","string",8]],"id":["KeyspaceName","TypeName"],"d":{"Field":[["FieldName","string",1],["FieldType","string",1]]},"reg":{"h":"crdl","co":["KeyspaceName","TypeName","Fields"],"ro":["DirectReferringTables","DirectParentTypes","MaxNestingDepth","LastModifiedTimestamp","KeyspaceArn"],"uo":["Fields","DirectReferringTables","DirectParentTypes"],"pt":{"Fields/*/FieldType":"$lowercase(FieldType)"},"tg":[false,true,true]}}');
 /** A {@link Type} instance: its attributes as typed outputs. */
 export type Type = InstanceType<typeof Type>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ce-anomalymonitor.html | CloudFormation: AWS::CE::AnomalyMonitor}
  */
-export const AnomalyMonitor = cloudControlType<AnomalyMonitorArgs, AnomalyMonitorOutputs>("AWS::CE::AnomalyMonitor", "aws:ce:AnomalyMonitor", '{"p":[["MonitorType",["enum","DIMENSIONAL","CUSTOM"],67],["ResourceTags",["array",["ref","ResourceTag"]],66],["MonitorName","string",1],["MonitorSpecification","string",66],["MonitorDimension",["enum","SERVICE","LINKED_ACCOUNT","TAG","COST_CATEGORY"],66],["LastUpdatedDate","string",8],["CreationDate","string",8],["LastEvaluatedDate","string",8],["MonitorArn","string",72],["DimensionalValueCount","integer",8]],"id":["MonitorArn"],"d":{"ResourceTag":[["Value","string",3],["Key","string",3]]},"tags":["ResourceTags","standard"],"arn":"arn:${Partition}:ce::${Account}:anomalymonitor/${Identifier}"}');
+export const AnomalyMonitor = cloudControlType<AnomalyMonitorArgs, AnomalyMonitorOutputs>("AWS::CE::AnomalyMonitor", "aws:ce:AnomalyMonitor", '{"p":[["MonitorType",["enum","DIMENSIONAL","CUSTOM"],67],["ResourceTags",["array",["ref","ResourceTag"]],66],["MonitorName","string",1],["MonitorSpecification","string",66],["MonitorDimension",["enum","SERVICE","LINKED_ACCOUNT","TAG","COST_CATEGORY"],66],["LastUpdatedDate","string",8],["CreationDate","string",8],["LastEvaluatedDate","string",8],["MonitorArn","string",72],["DimensionalValueCount","integer",8]],"id":["MonitorArn"],"d":{"ResourceTag":[["Value","string",1],["Key","string",1]]},"tags":["ResourceTags","standard"],"reg":{"h":"crudl","co":["MonitorType","MonitorDimension","MonitorSpecification","ResourceTags"],"ro":["MonitorArn","CreationDate","LastEvaluatedDate","LastUpdatedDate","DimensionalValueCount"],"uo":["ResourceTags"],"tg":[true,true,false]},"arn":"arn:${Partition}:ce::${Account}:anomalymonitor/${Identifier}"}');
 /** A {@link AnomalyMonitor} instance: its attributes as typed outputs. */
 export type AnomalyMonitor = InstanceType<typeof AnomalyMonitor>;
 
@@ -29,9 +29,17 @@ export interface AnomalyMonitorArgs {
    * For more information about monitor types, see [Monitor types](https://docs.aws.amazon.com/cost-management/latest/userguide/getting-started-ad.html#monitor-type-def) in the *Billing and Cost Management User Guide* .
    */
   monitorType: "DIMENSIONAL" | "CUSTOM";
-  /** Tags to assign to monitor. */
+  /**
+   * Tags to assign to monitor.
+   *
+   * Items: 0–200.
+   */
   resourceTags?: AnomalyMonitorResourceTag[];
-  /** The name of the monitor. */
+  /**
+   * The name of the monitor.
+   *
+   * Length: 0–1024. Pattern: `[\S\s]*`.
+   */
   monitorName: string;
   /** The array of `MonitorSpecification` in JSON array format. For instance, you can use `MonitorSpecification` to specify a tag, Cost Category, or linked account for your custom anomaly monitor. For further information, see the [Examples](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ce-anomalymonitor.html#aws-resource-ce-anomalymonitor--examples) section of this page. */
   monitorSpecification?: string;
@@ -65,9 +73,17 @@ export interface AnomalyMonitorOutputs extends AnomalyMonitorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ce-anomalymonitor-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface AnomalyMonitorResourceTag {
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
 }
 
@@ -82,19 +98,31 @@ export interface AnomalyMonitorResourceTag {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ce-anomalysubscription.html | CloudFormation: AWS::CE::AnomalySubscription}
  */
-export const AnomalySubscription = cloudControlType<AnomalySubscriptionArgs, AnomalySubscriptionOutputs>("AWS::CE::AnomalySubscription", "aws:ce:AnomalySubscription", '{"p":[["MonitorArnList",["array","string"],1],["ResourceTags",["array",["ref","ResourceTag"]],66],["Frequency",["enum","DAILY","IMMEDIATE","WEEKLY"],1],["SubscriptionName","string",1],["Subscribers",["array",["ref","Subscriber"]],1],["Threshold","number"],["ThresholdExpression","string"],["AccountId","string",8],["SubscriptionArn","string",72]],"id":["SubscriptionArn"],"d":{"ResourceTag":[["Value","string",3],["Key","string",3]],"Subscriber":[["Status",["enum","CONFIRMED","DECLINED"]],["Type",["enum","EMAIL","SNS"],1],["Address","string",1]]},"tags":["ResourceTags","standard"],"arn":"arn:${Partition}:ce::${Account}:anomalysubscription/${Identifier}"}');
+export const AnomalySubscription = cloudControlType<AnomalySubscriptionArgs, AnomalySubscriptionOutputs>("AWS::CE::AnomalySubscription", "aws:ce:AnomalySubscription", '{"p":[["MonitorArnList",["array","string"],1],["ResourceTags",["array",["ref","ResourceTag"]],66],["Frequency",["enum","DAILY","IMMEDIATE","WEEKLY"],1],["SubscriptionName","string",1],["Subscribers",["array",["ref","Subscriber"]],1],["Threshold","number"],["ThresholdExpression","string"],["AccountId","string",8],["SubscriptionArn","string",72]],"id":["SubscriptionArn"],"d":{"ResourceTag":[["Value","string",1],["Key","string",1]],"Subscriber":[["Status",["enum","CONFIRMED","DECLINED"]],["Type",["enum","EMAIL","SNS"],1],["Address","string",1]]},"tags":["ResourceTags","standard"],"reg":{"h":"crudl","co":["ResourceTags"],"ro":["SubscriptionArn","AccountId","Subscribers/*/Status"],"uo":["MonitorArnList","Subscribers","ResourceTags"],"tg":[true,true,false]},"arn":"arn:${Partition}:ce::${Account}:anomalysubscription/${Identifier}"}');
 /** A {@link AnomalySubscription} instance: its attributes as typed outputs. */
 export type AnomalySubscription = InstanceType<typeof AnomalySubscription>;
 
 /** Inputs of {@link AnomalySubscription}. */
 export interface AnomalySubscriptionArgs {
-  /** A list of cost anomaly monitors. */
+  /**
+   * A list of cost anomaly monitors.
+   *
+   * Each item: Pattern: `^arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:[-a-zA-Z0-9/:_]+$`.
+   */
   monitorArnList: string[];
-  /** Tags to assign to subscription. */
+  /**
+   * Tags to assign to subscription.
+   *
+   * Items: 0–200.
+   */
   resourceTags?: AnomalySubscriptionResourceTag[];
   /** The frequency that anomaly notifications are sent. Notifications are sent either over email (for DAILY and WEEKLY frequencies) or SNS (for IMMEDIATE frequency). For more information, see [Creating an Amazon SNS topic for anomaly notifications](https://docs.aws.amazon.com/cost-management/latest/userguide/ad-SNS.html) . */
   frequency: "DAILY" | "IMMEDIATE" | "WEEKLY";
-  /** The name for the subscription. */
+  /**
+   * The name for the subscription.
+   *
+   * Length: 0–1024. Pattern: `[\S\s]*`.
+   */
   subscriptionName: string;
   /** A list of subscribers to notify. */
   subscribers: AnomalySubscriptionSubscriber[];
@@ -106,6 +134,8 @@ export interface AnomalySubscriptionArgs {
    * This field has been deprecated. To specify a threshold, use ThresholdExpression. Continued use of Threshold will be treated as shorthand syntax for a ThresholdExpression.
    *
    * One of Threshold or ThresholdExpression is required for `AWS::CE::AnomalySubscription` . You cannot specify both.
+   *
+   * Range: at least 0.
    */
   threshold?: number;
   /**
@@ -134,9 +164,17 @@ export interface AnomalySubscriptionOutputs extends AnomalySubscriptionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ce-anomalysubscription-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface AnomalySubscriptionResourceTag {
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
 }
 
@@ -150,7 +188,11 @@ export interface AnomalySubscriptionSubscriber {
   status?: "CONFIRMED" | "DECLINED";
   /** The notification delivery channel. */
   type: "EMAIL" | "SNS";
-  /** The email address or SNS Topic Amazon Resource Name (ARN), depending on the `Type` . */
+  /**
+   * The email address or SNS Topic Amazon Resource Name (ARN), depending on the `Type` .
+   *
+   * Pattern: `(^[a-zA-Z0-9.!#$%&'*+=?^_‘{|}~-]+\@[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)+$)|(^arn:(aws[a-zA-Z-]*):sns:[a-zA-Z0-9-]+:[0-9]{12}:[a-zA-Z0-9_-]+(\.fifo)?$)`.
+   */
   address: string;
 }
 
@@ -159,13 +201,17 @@ export interface AnomalySubscriptionSubscriber {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ce-costcategory.html | CloudFormation: AWS::CE::CostCategory}
  */
-export const CostCategory = cloudControlType<CostCategoryArgs, CostCategoryOutputs>("AWS::CE::CostCategory", "aws:ce:CostCategory", '{"p":[["DefaultValue","string"],["SplitChargeRules","string"],["RuleVersion",["enum","CostCategoryExpression.v1"],1],["Rules","string",1],["Name","string",67],["Tags",["array",["ref","ResourceTag"]]],["EffectiveStart","string",8],["Arn","string",72]],"id":["Arn"],"d":{"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ce::${Account}:costcategory/${Identifier}"}');
+export const CostCategory = cloudControlType<CostCategoryArgs, CostCategoryOutputs>("AWS::CE::CostCategory", "aws:ce:CostCategory", '{"p":[["DefaultValue","string"],["SplitChargeRules","string"],["RuleVersion",["enum","CostCategoryExpression.v1"],1],["Rules","string",1],["Name","string",67],["Tags",["array",["ref","ResourceTag"]]],["EffectiveStart","string",8],["Arn","string",72]],"id":["Arn"],"d":{"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","EffectiveStart"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ce::${Account}:costcategory/${Identifier}"}');
 /** A {@link CostCategory} instance: its attributes as typed outputs. */
 export type CostCategory = InstanceType<typeof CostCategory>;
 
 /** Inputs of {@link CostCategory}. */
 export interface CostCategoryArgs {
-  /** The default value for the cost category. */
+  /**
+   * The default value for the cost category.
+   *
+   * Length: 1–50.
+   */
   defaultValue?: string;
   /** The split charge rules that are used to allocate your charges between your cost category values. */
   splitChargeRules?: string;
@@ -177,9 +223,17 @@ export interface CostCategoryArgs {
    * > Rules are processed in order. If there are multiple rules that match the line item, then the first rule to match is used to determine that Cost Category value.
    */
   rules: string;
-  /** The unique name of the Cost Category. */
+  /**
+   * The unique name of the Cost Category.
+   *
+   * Length: 1–50.
+   */
   name: string;
-  /** Tags to assign to the cost category. */
+  /**
+   * Tags to assign to the cost category.
+   *
+   * Items: 0–200.
+   */
   tags?: CostCategoryResourceTag[];
 }
 
@@ -199,8 +253,16 @@ export interface CostCategoryOutputs extends CostCategoryArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ce-costcategory-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface CostCategoryResourceTag {
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-certificatemanager-account.html | CloudFormation: AWS::CertificateManager::Account}
  */
-export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::CertificateManager::Account", "aws:certificatemanager:Account", '{"p":[["ExpiryEventsConfiguration",["ref","ExpiryEventsConfiguration"],1],["AccountId","string",72]],"id":["AccountId"],"d":{"ExpiryEventsConfiguration":[["DaysBeforeExpiry","integer"]]}}');
+export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::CertificateManager::Account", "aws:certificatemanager:Account", '{"p":[["ExpiryEventsConfiguration",["ref","ExpiryEventsConfiguration"],1],["AccountId","string",72]],"id":["AccountId"],"d":{"ExpiryEventsConfiguration":[["DaysBeforeExpiry","integer"]]},"reg":{"h":"crud","ro":["AccountId"]}}');
 /** A {@link Account} instance: its attributes as typed outputs. */
 export type Account = InstanceType<typeof Account>;
 
@@ -35,7 +35,11 @@ export interface AccountOutputs extends AccountArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-account-expiryeventsconfiguration.html | CloudFormation: ExpiryEventsConfiguration}
  */
 export interface AccountExpiryEventsConfiguration {
-  /** This option specifies the number of days prior to certificate expiration when ACM starts generating `EventBridge` events. ACM sends one event per day per certificate until the certificate expires. By default, accounts receive events starting 45 days before certificate expiration. */
+  /**
+   * This option specifies the number of days prior to certificate expiration when ACM starts generating `EventBridge` events. ACM sends one event per day per certificate until the certificate expires. By default, accounts receive events starting 45 days before certificate expiration.
+   *
+   * Range: 1–45.
+   */
   daysBeforeExpiry?: number;
 }
 
@@ -44,7 +48,7 @@ export interface AccountExpiryEventsConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-certificatemanager-acmedomainvalidation.html | CloudFormation: AWS::CertificateManager::AcmeDomainValidation}
  */
-export const AcmeDomainValidation = cloudControlType<AcmeDomainValidationArgs, AcmeDomainValidationOutputs>("AWS::CertificateManager::AcmeDomainValidation", "aws:certificatemanager:AcmeDomainValidation", '{"p":[["AcmeEndpointArn","string",67],["DomainName","string",67],["PrevalidationOptions",["ref","PrevalidationOptions"],1],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72]],"id":["Arn"],"d":{"PrevalidationOptions":[["DnsPrevalidation",["ref","DnsPrevalidationOptions"],1]],"DnsPrevalidationOptions":[["DomainScope",["ref","DomainScope"]],["HostedZoneId","string",2]],"DomainScope":[["ExactDomain","string"],["Subdomains","string"],["Wildcards","string"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const AcmeDomainValidation = cloudControlType<AcmeDomainValidationArgs, AcmeDomainValidationOutputs>("AWS::CertificateManager::AcmeDomainValidation", "aws:certificatemanager:AcmeDomainValidation", '{"p":[["AcmeEndpointArn","string",67],["DomainName","string",67],["PrevalidationOptions",["ref","PrevalidationOptions"],1],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72]],"id":["Arn"],"d":{"PrevalidationOptions":[["DnsPrevalidation",["ref","DnsPrevalidationOptions"],1]],"DnsPrevalidationOptions":[["DomainScope",["ref","DomainScope"]],["HostedZoneId","string"]],"DomainScope":[["ExactDomain","string"],["Subdomains","string"],["Wildcards","string"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"rp":[["PrevalidationOptions","DnsPrevalidation","HostedZoneId"]],"reg":{"h":"crudl","co":["AcmeEndpointArn","DomainName","PrevalidationOptions/DnsPrevalidation/HostedZoneId"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AcmeDomainValidation} instance: its attributes as typed outputs. */
 export type AcmeDomainValidation = InstanceType<typeof AcmeDomainValidation>;
 
@@ -56,7 +60,11 @@ export interface AcmeDomainValidationArgs {
   domainName: string;
   /** Prevalidation method configuration. Currently only DNS-based prevalidation is supported. */
   prevalidationOptions: AcmeDomainValidationPrevalidationOptions;
-  /** Tags associated with the domain validation. */
+  /**
+   * Tags associated with the domain validation.
+   *
+   * Items: at most 50.
+   */
   tags?: AcmeDomainValidationTagsItems[];
 }
 
@@ -104,9 +112,17 @@ export interface AcmeDomainValidationDomainScope {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-acmedomainvalidation-tagsitems.html | CloudFormation: TagsItems} */
 export interface AcmeDomainValidationTagsItems {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -115,7 +131,7 @@ export interface AcmeDomainValidationTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-certificatemanager-acmeendpoint.html | CloudFormation: AWS::CertificateManager::AcmeEndpoint}
  */
-export const AcmeEndpoint = cloudControlType<AcmeEndpointArgs, AcmeEndpointOutputs>("AWS::CertificateManager::AcmeEndpoint", "aws:certificatemanager:AcmeEndpoint", '{"p":[["AuthorizationBehavior","string",67],["Contact","string"],["CertificateAuthority",["ref","CertificateAuthority"],1],["CertificateTags",["array",["ref","Tag"]],66],["Tags",["array",["ref","TagsItems"]]],["AcmeEndpointArn","string",72],["EndpointUrl","string",8]],"id":["AcmeEndpointArn"],"d":{"CertificateAuthority":[["PublicCertificateAuthority",["ref","PublicCertificateAuthority"],1]],"PublicCertificateAuthority":[["AllowedKeyAlgorithms",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const AcmeEndpoint = cloudControlType<AcmeEndpointArgs, AcmeEndpointOutputs>("AWS::CertificateManager::AcmeEndpoint", "aws:certificatemanager:AcmeEndpoint", '{"p":[["AuthorizationBehavior","string",1],["Contact","string"],["CertificateAuthority",["ref","CertificateAuthority"],1],["CertificateTags",["array",["ref","Tag"]],66],["Tags",["array",["ref","TagsItems"]]],["AcmeEndpointArn","string",72],["EndpointUrl","string",8]],"id":["AcmeEndpointArn"],"d":{"CertificateAuthority":[["PublicCertificateAuthority",["ref","PublicCertificateAuthority"],1]],"PublicCertificateAuthority":[["AllowedKeyAlgorithms",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CertificateTags"],"ro":["AcmeEndpointArn","EndpointUrl"],"uo":["CertificateAuthority/PublicCertificateAuthority/AllowedKeyAlgorithms","CertificateTags","Tags"],"tg":[true,true,true]}}');
 /** A {@link AcmeEndpoint} instance: its attributes as typed outputs. */
 export type AcmeEndpoint = InstanceType<typeof AcmeEndpoint>;
 
@@ -127,9 +143,17 @@ export interface AcmeEndpointArgs {
   contact?: string;
   /** The certificate authority configuration for the ACME endpoint. */
   certificateAuthority: AcmeEndpointCertificateAuthority;
-  /** Tags applied to certificates issued via this endpoint. */
+  /**
+   * Tags applied to certificates issued via this endpoint.
+   *
+   * Items: at most 50.
+   */
   certificateTags?: AwsTag[];
-  /** Tags associated with the ACME endpoint. */
+  /**
+   * Tags associated with the ACME endpoint.
+   *
+   * Items: at most 50.
+   */
   tags?: AcmeEndpointTagsItems[];
 }
 
@@ -163,9 +187,17 @@ export interface AcmeEndpointPublicCertificateAuthority {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-acmeendpoint-tagsitems.html | CloudFormation: TagsItems} */
 export interface AcmeEndpointTagsItems {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -174,7 +206,7 @@ export interface AcmeEndpointTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-certificatemanager-acmeexternalaccountbinding.html | CloudFormation: AWS::CertificateManager::AcmeExternalAccountBinding}
  */
-export const AcmeExternalAccountBinding = cloudControlType<AcmeExternalAccountBindingArgs, AcmeExternalAccountBindingOutputs>("AWS::CertificateManager::AcmeExternalAccountBinding", "aws:certificatemanager:AcmeExternalAccountBinding", '{"p":[["AcmeEndpointArn","string",67],["RoleArn","string",67],["Expiration",["ref","Expiration"],66],["Tags",["array",["ref","TagsItems"]]],["AcmeExternalAccountBindingArn","string",72]],"id":["AcmeExternalAccountBindingArn"],"d":{"Expiration":[["Value","integer",1],["Type","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const AcmeExternalAccountBinding = cloudControlType<AcmeExternalAccountBindingArgs, AcmeExternalAccountBindingOutputs>("AWS::CertificateManager::AcmeExternalAccountBinding", "aws:certificatemanager:AcmeExternalAccountBinding", '{"p":[["AcmeEndpointArn","string",67],["RoleArn","string",67],["Expiration",["ref","Expiration"],82],["Tags",["array",["ref","TagsItems"]]],["AcmeExternalAccountBindingArn","string",72]],"id":["AcmeExternalAccountBindingArn"],"d":{"Expiration":[["Value","integer",1],["Type","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Expiration"],"co":["AcmeEndpointArn","RoleArn","Expiration"],"ro":["AcmeExternalAccountBindingArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AcmeExternalAccountBinding} instance: its attributes as typed outputs. */
 export type AcmeExternalAccountBinding = InstanceType<typeof AcmeExternalAccountBinding>;
 
@@ -184,9 +216,17 @@ export interface AcmeExternalAccountBindingArgs {
   acmeEndpointArn: string;
   /** The IAM role ARN for cross-account access. */
   roleArn: string;
-  /** The expiration configuration for the external account binding. */
+  /**
+   * The expiration configuration for the external account binding.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   expiration?: AcmeExternalAccountBindingExpiration;
-  /** Tags associated with the external account binding. */
+  /**
+   * Tags associated with the external account binding.
+   *
+   * Items: at most 50.
+   */
   tags?: AcmeExternalAccountBindingTagsItems[];
 }
 
@@ -210,9 +250,17 @@ export interface AcmeExternalAccountBindingExpiration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-acmeexternalaccountbinding-tagsitems.html | CloudFormation: TagsItems} */
 export interface AcmeExternalAccountBindingTagsItems {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -221,7 +269,7 @@ export interface AcmeExternalAccountBindingTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-certificatemanager-certificate.html | CloudFormation: AWS::CertificateManager::Certificate}
  */
-export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::CertificateManager::Certificate", "aws:certificatemanager:Certificate", '{"p":[["CertificateAuthorityArn","string",66],["CertificateTransparencyLoggingPreference",["enum","ENABLED","DISABLED"]],["DomainName","string",67],["DomainValidationOptions",["array",["ref","DomainValidationOption"]],66],["KeyAlgorithm","string",66],["SubjectAlternativeNames",["array","string"],66],["Tags",["array",["ref","Tag"]]],["ValidationMethod","string",66],["CertificateExport",["enum","ENABLED","DISABLED"],66],["CertificateArn","string",72]],"id":["CertificateArn"],"d":{"DomainValidationOption":[["DomainName","string"],["HostedZoneId","string"],["ValidationDomain","string"]]},"tags":["Tags","standard"],"wait":{"timeout":4500000},"arn":"arn:${Partition}:acm:${Region}:${Account}:certificate/${CertificateId}"}');
+export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::CertificateManager::Certificate", "aws:certificatemanager:Certificate", '{"p":[["CertificateAuthorityArn","string",66],["CertificateTransparencyLoggingPreference",["enum","ENABLED","DISABLED"]],["DomainName","string",67],["DomainValidationOptions",["array",["ref","DomainValidationOption"]],66],["KeyAlgorithm","string",66],["SubjectAlternativeNames",["array","string"],66],["Tags",["array",["ref","Tag"]]],["ValidationMethod","string",82],["CertificateExport",["enum","ENABLED","DISABLED"],66],["CertificateArn","string",72]],"id":["CertificateArn"],"d":{"DomainValidationOption":[["DomainName","string"],["HostedZoneId","string"],["ValidationDomain","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DomainValidationOptions/*/HostedZoneId","ValidationMethod"],"co":["SubjectAlternativeNames","DomainValidationOptions","ValidationMethod","KeyAlgorithm","DomainName","CertificateAuthorityArn","CertificateExport"],"ro":["CertificateArn"],"tg":[true,true,true]},"wait":{"timeout":4500000},"arn":"arn:${Partition}:acm:${Region}:${Account}:certificate/${CertificateId}"}');
 /** A {@link Certificate} instance: its attributes as typed outputs. */
 export type Certificate = InstanceType<typeof Certificate>;
 
@@ -269,6 +317,8 @@ export interface CertificateArgs {
    * The method you want to use to validate that you own or control the domain associated with a public certificate. You can [validate with DNS](https://docs.aws.amazon.com/acm/latest/userguide/gs-acm-validate-dns.html) or [validate with email](https://docs.aws.amazon.com/acm/latest/userguide/gs-acm-validate-email.html) . We recommend that you use DNS validation.
    *
    * If not specified, this property defaults to email validation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   validationMethod?: string;
   /**

@@ -15,21 +15,33 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chatbot-customaction.html | CloudFormation: AWS::Chatbot::CustomAction}
  */
-export const CustomAction = cloudControlType<CustomActionArgs, CustomActionOutputs>("AWS::Chatbot::CustomAction", "aws:chatbot:CustomAction", '{"p":[["ActionName","string",67],["AliasName","string"],["Attachments",["array",["ref","CustomActionAttachment"]]],["Definition",["ref","CustomActionDefinition"],1],["Tags",["array",["ref","Tag"]]],["CustomActionArn","string",72]],"id":["CustomActionArn"],"d":{"CustomActionAttachment":[["NotificationType","string"],["ButtonText","string"],["Criteria",["array",["ref","CustomActionAttachmentCriteria"]]],["Variables",["map","string"]]],"CustomActionAttachmentCriteria":[["Operator",["enum","HAS_VALUE","EQUALS"],1],["VariableName","string",1],["Value","string"]],"CustomActionDefinition":[["CommandText","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:chatbot::${Account}:custom-action/${ActionName}"}');
+export const CustomAction = cloudControlType<CustomActionArgs, CustomActionOutputs>("AWS::Chatbot::CustomAction", "aws:chatbot:CustomAction", '{"p":[["ActionName","string",67],["AliasName","string"],["Attachments",["array",["ref","CustomActionAttachment"]]],["Definition",["ref","CustomActionDefinition"],1],["Tags",["array",["ref","Tag"]]],["CustomActionArn","string",72]],"id":["CustomActionArn"],"d":{"CustomActionAttachment":[["NotificationType","string"],["ButtonText","string"],["Criteria",["array",["ref","CustomActionAttachmentCriteria"]]],["Variables",["map","string"]]],"CustomActionAttachmentCriteria":[["Operator",["enum","HAS_VALUE","EQUALS"],1],["VariableName","string",1],["Value","string"]],"CustomActionDefinition":[["CommandText","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ActionName"],"ro":["CustomActionArn"],"uo":["Attachments","Attachments/*/Criteria","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:chatbot::${Account}:custom-action/${ActionName}"}');
 /** A {@link CustomAction} instance: its attributes as typed outputs. */
 export type CustomAction = InstanceType<typeof CustomAction>;
 
 /** Inputs of {@link CustomAction}. */
 export interface CustomActionArgs {
-  /** The name of the custom action. This name is included in the Amazon Resource Name (ARN). */
+  /**
+   * The name of the custom action. This name is included in the Amazon Resource Name (ARN).
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
+   */
   actionName: string;
-  /** The name used to invoke this action in a chat channel. For example, `@Amazon Q run my-alias` . */
+  /**
+   * The name used to invoke this action in a chat channel. For example, `@Amazon Q run my-alias` .
+   *
+   * Length: 1–30. Pattern: `^[A-Za-z0-9-_]+$`.
+   */
   aliasName?: string;
   /** Defines when this custom action button should be attached to a notification. */
   attachments?: CustomActionCustomActionAttachment[];
   /** The definition of the command to run when invoked as an alias or as an action button. */
   definition: CustomActionCustomActionDefinition;
-  /** The tags to add to the configuration. */
+  /**
+   * The tags to add to the configuration.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -49,11 +61,23 @@ export interface CustomActionOutputs extends CustomActionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-chatbot-customaction-customactionattachment.html | CloudFormation: CustomActionAttachment}
  */
 export interface CustomActionCustomActionAttachment {
-  /** The type of notification that the custom action should be attached to. */
+  /**
+   * The type of notification that the custom action should be attached to.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   notificationType?: string;
-  /** The text of the button that appears on the notification. */
+  /**
+   * The text of the button that appears on the notification.
+   *
+   * Length: 1–50. Pattern: `^[\S\s]+$`.
+   */
   buttonText?: string;
-  /** The criteria for when a button should be shown based on values in the notification. */
+  /**
+   * The criteria for when a button should be shown based on values in the notification.
+   *
+   * Items: 1–5.
+   */
   criteria?: CustomActionCustomActionAttachmentCriteria[];
   /** The variables to extract from the notification. */
   variables?: Record<string, string>;
@@ -73,7 +97,11 @@ export interface CustomActionCustomActionAttachmentCriteria {
   operator: "HAS_VALUE" | "EQUALS";
   /** The name of the variable to operate on. */
   variableName: string;
-  /** A value that is compared with the actual value of the variable based on the behavior of the operator. */
+  /**
+   * A value that is compared with the actual value of the variable based on the behavior of the operator.
+   *
+   * Length: 0–1024.
+   */
   value?: string;
 }
 
@@ -87,7 +115,11 @@ export interface CustomActionCustomActionAttachmentCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-chatbot-customaction-customactiondefinition.html | CloudFormation: CustomActionDefinition}
  */
 export interface CustomActionCustomActionDefinition {
-  /** The command string to run which may include variables by prefixing with a dollar sign ($). */
+  /**
+   * The command string to run which may include variables by prefixing with a dollar sign ($).
+   *
+   * Length: 1–5000.
+   */
   commandText: string;
 }
 
@@ -102,7 +134,7 @@ export interface CustomActionCustomActionDefinition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chatbot-microsoftteamschannelconfiguration.html | CloudFormation: AWS::Chatbot::MicrosoftTeamsChannelConfiguration}
  */
-export const MicrosoftTeamsChannelConfiguration = cloudControlType<MicrosoftTeamsChannelConfigurationArgs, MicrosoftTeamsChannelConfigurationOutputs>("AWS::Chatbot::MicrosoftTeamsChannelConfiguration", "aws:chatbot:MicrosoftTeamsChannelConfiguration", '{"p":[["UserRoleRequired","boolean"],["LoggingLevel","string"],["SnsTopicArns",["array","string"]],["GuardrailPolicies",["array","string"]],["IamRoleArn","string",1],["TeamId","string",67],["ConfigurationName","string",67],["TeamsTenantId","string",67],["TeamsChannelId","string",1],["TeamsChannelName","string"],["Tags",["array",["ref","Tag"]]],["CustomizationResourceArns",["array","string"]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const MicrosoftTeamsChannelConfiguration = cloudControlType<MicrosoftTeamsChannelConfigurationArgs, MicrosoftTeamsChannelConfigurationOutputs>("AWS::Chatbot::MicrosoftTeamsChannelConfiguration", "aws:chatbot:MicrosoftTeamsChannelConfiguration", '{"p":[["UserRoleRequired","boolean"],["LoggingLevel","string"],["SnsTopicArns",["array","string"]],["GuardrailPolicies",["array","string"]],["IamRoleArn","string",1],["TeamId","string",67],["ConfigurationName","string",67],["TeamsTenantId","string",67],["TeamsChannelId","string",1],["TeamsChannelName","string"],["Tags",["array",["ref","Tag"]]],["CustomizationResourceArns",["array","string"]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TeamId","TeamsTenantId","ConfigurationName"],"ro":["Arn"],"uo":["SnsTopicArns","GuardrailPolicies","Tags","CustomizationResourceArns"],"tg":[true,true,true]}}');
 /** A {@link MicrosoftTeamsChannelConfiguration} instance: its attributes as typed outputs. */
 export type MicrosoftTeamsChannelConfiguration = InstanceType<typeof MicrosoftTeamsChannelConfiguration>;
 
@@ -114,43 +146,73 @@ export interface MicrosoftTeamsChannelConfigurationArgs {
    * Specifies the logging level for this configuration. This property affects the log entries pushed to Amazon CloudWatch Logs.
    *
    * Logging levels include `ERROR` , `INFO` , or `NONE` .
+   *
+   * Pattern: `^(ERROR|INFO|NONE)$`.
    */
   loggingLevel?: string;
-  /** The ARNs of the SNS topics that deliver notifications to  . */
+  /**
+   * The ARNs of the SNS topics that deliver notifications to  .
+   *
+   * Each item: Pattern: ``.
+   */
   snsTopicArns?: string[];
-  /** The list of IAM policy ARNs that are applied as channel guardrails. The AWS managed 'AdministratorAccess' policy is applied as a default if this is not set. */
+  /**
+   * The list of IAM policy ARNs that are applied as channel guardrails. The AWS managed 'AdministratorAccess' policy is applied as a default if this is not set.
+   *
+   * Each item: Pattern: ``.
+   */
   guardrailPolicies?: string[];
   /**
    * The ARN of the IAM role that defines the permissions for  .
    *
    * This is a user-defined role that  will assume. This is not the service-linked role. For more information, see [IAM Policies for  in chat applications](https://docs.aws.amazon.com/chatbot/latest/adminguide/chatbot-iam-policies.html) .
+   *
+   * Pattern: ``.
    */
   iamRoleArn: string;
   /**
    * The ID of the Microsoft Team authorized with  .
    *
    * To get the team ID, you must perform the initial authorization flow with Microsoft Teams in the  in chat applications console. Then you can copy and paste the team ID from the console. For more details, see steps 1-3 in [Tutorial: Get started with Microsoft Teams](https://docs.aws.amazon.com/chatbot/latest/adminguide/teams-setup.html) in the *in chat applications Administrator Guide* .
+   *
+   * Length: 36–36. Pattern: `^[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$`.
    */
   teamId: string;
-  /** The name of the configuration. */
+  /**
+   * The name of the configuration.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9-_]+$`.
+   */
   configurationName: string;
   /**
    * The ID of the Microsoft Teams tenant.
    *
    * To get the tenant ID, you must perform the initial authorization flow with Microsoft Teams in the  in chat applications console. Then you can copy and paste the tenant ID from the console. For more details, see steps 1-3 in [Tutorial: Get started with Microsoft Teams](https://docs.aws.amazon.com/chatbot/latest/adminguide/teams-setup.html) in the *in chat applications Administrator Guide* .
+   *
+   * Length: 36–36. Pattern: `^[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$`.
    */
   teamsTenantId: string;
   /**
    * The ID of the Microsoft Teams channel.
    *
    * To get the channel ID, open Microsoft Teams, right click on the channel name in the left pane, then choose *Copy* . An example of the channel ID syntax is: `19%3ab6ef35dc342d56ba5654e6fc6d25a071%40thread.tacv2` .
+   *
+   * Length: 1–256. Pattern: `^([a-zA-Z0-9-_=+/.,])*%3[aA]([a-zA-Z0-9-_=+/.,])*%40([a-zA-Z0-9-_=+/.,])*$`.
    */
   teamsChannelId: string;
-  /** The name of the Microsoft Teams channel */
+  /**
+   * The name of the Microsoft Teams channel
+   *
+   * Length: 1–256. Pattern: `^(.*)$`.
+   */
   teamsChannelName?: string;
   /** The tags to add to the configuration. */
   tags?: AwsTag[];
-  /** Links a list of resource ARNs (for example, custom action ARNs) to a Microsoft Teams channel configuration for  . */
+  /**
+   * Links a list of resource ARNs (for example, custom action ARNs) to a Microsoft Teams channel configuration for  .
+   *
+   * Each item: Pattern: `^arn:aws:chatbot:[A-Za-z0-9_/.-]{0,63}:[A-Za-z0-9_/.-]{0,63}:custom-action/[a-zA-Z0-9_-]{1,64}$`.
+   */
   customizationResourceArns?: string[];
 }
 
@@ -171,7 +233,7 @@ export interface MicrosoftTeamsChannelConfigurationOutputs extends MicrosoftTeam
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chatbot-slackchannelconfiguration.html | CloudFormation: AWS::Chatbot::SlackChannelConfiguration}
  */
-export const SlackChannelConfiguration = cloudControlType<SlackChannelConfigurationArgs, SlackChannelConfigurationOutputs>("AWS::Chatbot::SlackChannelConfiguration", "aws:chatbot:SlackChannelConfiguration", '{"p":[["UserRoleRequired","boolean"],["LoggingLevel","string"],["SnsTopicArns",["array","string"]],["GuardrailPolicies",["array","string"]],["SlackWorkspaceId","string",67],["SlackChannelId","string",1],["IamRoleArn","string",1],["ConfigurationName","string",67],["Tags",["array",["ref","Tag"]]],["CustomizationResourceArns",["array","string"]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:chatbot::${Account}:chat-configuration/slack-channel/${ConfigurationName}"}');
+export const SlackChannelConfiguration = cloudControlType<SlackChannelConfigurationArgs, SlackChannelConfigurationOutputs>("AWS::Chatbot::SlackChannelConfiguration", "aws:chatbot:SlackChannelConfiguration", '{"p":[["UserRoleRequired","boolean"],["LoggingLevel","string"],["SnsTopicArns",["array","string"]],["GuardrailPolicies",["array","string"]],["SlackWorkspaceId","string",67],["SlackChannelId","string",1],["IamRoleArn","string",1],["ConfigurationName","string",67],["Tags",["array",["ref","Tag"]]],["CustomizationResourceArns",["array","string"]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SlackWorkspaceId","ConfigurationName"],"ro":["Arn"],"uo":["SnsTopicArns","GuardrailPolicies","Tags","CustomizationResourceArns"],"tg":[true,true,true]},"arn":"arn:${Partition}:chatbot::${Account}:chat-configuration/slack-channel/${ConfigurationName}"}');
 /** A {@link SlackChannelConfiguration} instance: its attributes as typed outputs. */
 export type SlackChannelConfiguration = InstanceType<typeof SlackChannelConfiguration>;
 
@@ -183,35 +245,59 @@ export interface SlackChannelConfigurationArgs {
    * Specifies the logging level for this configuration. This property affects the log entries pushed to Amazon CloudWatch Logs.
    *
    * Logging levels include `ERROR` , `INFO` , or `NONE` .
+   *
+   * Pattern: `^(ERROR|INFO|NONE)$`.
    */
   loggingLevel?: string;
-  /** The ARNs of the SNS topics that deliver notifications to  . */
+  /**
+   * The ARNs of the SNS topics that deliver notifications to  .
+   *
+   * Each item: Pattern: ``.
+   */
   snsTopicArns?: string[];
-  /** The list of IAM policy ARNs that are applied as channel guardrails. The AWS managed 'AdministratorAccess' policy is applied as a default if this is not set. */
+  /**
+   * The list of IAM policy ARNs that are applied as channel guardrails. The AWS managed 'AdministratorAccess' policy is applied as a default if this is not set.
+   *
+   * Each item: Pattern: ``.
+   */
   guardrailPolicies?: string[];
   /**
    * The ID of the Slack workspace authorized with  .
    *
    * To get the workspace ID, you must perform the initial authorization flow with Slack in the  in chat applications console. Then you can copy and paste the workspace ID from the console. For more details, see steps 1-3 in [Tutorial: Get started with Slack](https://docs.aws.amazon.com/chatbot/latest/adminguide/slack-setup.html#slack-client-setup) in the *in chat applications User Guide* .
+   *
+   * Length: 1–256. Pattern: `^[0-9A-Z]{1,255}$`.
    */
   slackWorkspaceId: string;
   /**
    * The ID of the Slack channel.
    *
    * To get the ID, open Slack, right click on the channel name in the left pane, then choose Copy Link. The channel ID is the character string at the end of the URL. For example, `ABCBBLZZZ` .
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9]+$`.
    */
   slackChannelId: string;
   /**
    * The ARN of the IAM role that defines the permissions for  .
    *
    * This is a user-defined role that  will assume. This is not the service-linked role. For more information, see [IAM Policies for  in chat applications](https://docs.aws.amazon.com/chatbot/latest/adminguide/chatbot-iam-policies.html) .
+   *
+   * Pattern: ``.
    */
   iamRoleArn: string;
-  /** The name of the configuration. */
+  /**
+   * The name of the configuration.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9-_]+$`.
+   */
   configurationName: string;
   /** The tags to add to the configuration. */
   tags?: AwsTag[];
-  /** Links a list of resource ARNs (for example, custom action ARNs) to a Slack channel configuration for  . */
+  /**
+   * Links a list of resource ARNs (for example, custom action ARNs) to a Slack channel configuration for  .
+   *
+   * Each item: Pattern: `^arn:aws:chatbot:[A-Za-z0-9_/.-]{0,63}:[A-Za-z0-9_/.-]{0,63}:custom-action/[a-zA-Z0-9_-]{1,64}$`.
+   */
   customizationResourceArns?: string[];
 }
 

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-appinstance.html | CloudFormation: AWS::Chime::AppInstance}
  */
-export const AppInstance = cloudControlType<AppInstanceArgs, AppInstanceOutputs>("AWS::Chime::AppInstance", "aws:chime:AppInstance", '{"p":[["Name","string",1],["Metadata","string"],["Tags",["array",["ref","Tag"]]],["AppInstanceArn","string",72],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["AppInstanceArn"],"tags":["Tags","standard"]}');
+export const AppInstance = cloudControlType<AppInstanceArgs, AppInstanceOutputs>("AWS::Chime::AppInstance", "aws:chime:AppInstance", '{"p":[["Name","string",1],["Metadata","string"],["Tags",["array",["ref","Tag"]]],["AppInstanceArn","string",72],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["AppInstanceArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AppInstanceArn","CreatedTimestamp","LastUpdatedTimestamp"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AppInstance} instance: its attributes as typed outputs. */
 export type AppInstance = InstanceType<typeof AppInstance>;
 
 /** Inputs of {@link AppInstance}. */
 export interface AppInstanceArgs {
-  /** The name of the AppInstance. */
+  /**
+   * The name of the AppInstance.
+   *
+   * Length: 1–256.
+   */
   name: string;
-  /** The metadata of the AppInstance. Limited to a 1KB string in UTF-8. */
+  /**
+   * The metadata of the AppInstance. Limited to a 1KB string in UTF-8.
+   *
+   * Length: 0–1024.
+   */
   metadata?: string;
   /** Tags assigned to the AppInstance. */
   tags?: AwsTag[];
@@ -42,17 +50,29 @@ export interface AppInstanceOutputs extends AppInstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-appinstancebot.html | CloudFormation: AWS::Chime::AppInstanceBot}
  */
-export const AppInstanceBot = cloudControlType<AppInstanceBotArgs, AppInstanceBotOutputs>("AWS::Chime::AppInstanceBot", "aws:chime:AppInstanceBot", '{"p":[["AppInstanceArn","string",67],["Name","string"],["Metadata","string"],["Configuration",["ref","Configuration"],1],["Tags",["array",["ref","Tag"]]],["AppInstanceBotArn","string",72],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["AppInstanceBotArn"],"d":{"Configuration":[["Lex",["ref","LexConfiguration"],1]],"LexConfiguration":[["RespondsTo",["enum","STANDARD_MESSAGES"]],["InvokedBy",["ref","InvokedBy"]],["LexBotAliasArn","string",1],["LocaleId","string",1],["WelcomeIntent","string"]],"InvokedBy":[["StandardMessages",["enum","AUTO","ALL","MENTIONS","NONE"],1],["TargetedMessages",["enum","ALL","NONE"],1]]},"tags":["Tags","standard"]}');
+export const AppInstanceBot = cloudControlType<AppInstanceBotArgs, AppInstanceBotOutputs>("AWS::Chime::AppInstanceBot", "aws:chime:AppInstanceBot", '{"p":[["AppInstanceArn","string",67],["Name","string"],["Metadata","string"],["Configuration",["ref","Configuration"],1],["Tags",["array",["ref","Tag"]]],["AppInstanceBotArn","string",72],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["AppInstanceBotArn"],"d":{"Configuration":[["Lex",["ref","LexConfiguration"],1]],"LexConfiguration":[["RespondsTo",["enum","STANDARD_MESSAGES"]],["InvokedBy",["ref","InvokedBy"]],["LexBotAliasArn","string",1],["LocaleId","string",1],["WelcomeIntent","string"]],"InvokedBy":[["StandardMessages",["enum","AUTO","ALL","MENTIONS","NONE"],1],["TargetedMessages",["enum","ALL","NONE"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AppInstanceArn"],"ro":["AppInstanceBotArn","CreatedTimestamp","LastUpdatedTimestamp"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AppInstanceBot} instance: its attributes as typed outputs. */
 export type AppInstanceBot = InstanceType<typeof AppInstanceBot>;
 
 /** Inputs of {@link AppInstanceBot}. */
 export interface AppInstanceBotArgs {
-  /** The ARN of the AppInstance. */
+  /**
+   * The ARN of the AppInstance.
+   *
+   * Length: 5–1600. Pattern: ``.
+   */
   appInstanceArn: string;
-  /** The name of the AppInstanceBot. */
+  /**
+   * The name of the AppInstanceBot.
+   *
+   * Length: 0–256. Pattern: ``.
+   */
   name?: string;
-  /** The metadata of the AppInstanceBot. */
+  /**
+   * The metadata of the AppInstanceBot.
+   *
+   * Length: 0–1024. Pattern: `.*`.
+   */
   metadata?: string;
   /** A structure that contains configuration data. */
   configuration: AppInstanceBotConfiguration;
@@ -90,11 +110,19 @@ export interface AppInstanceBotLexConfiguration {
   respondsTo?: "STANDARD_MESSAGES";
   /** Specifies the type of message that triggers a bot. */
   invokedBy?: AppInstanceBotInvokedBy;
-  /** The ARN of the Amazon Lex V2 bot's alias. */
+  /**
+   * The ARN of the Amazon Lex V2 bot's alias.
+   *
+   * Length: 15–2048. Pattern: `^arn:aws:lex:[a-z]{2}-[a-z]+-\d{1}:\d{12}:bot-alias/[A-Z0-9]{10}/[A-Z0-9]{10}$`.
+   */
   lexBotAliasArn: string;
   /** Identifies the Amazon Lex V2 bot's language and locale. */
   localeId: string;
-  /** The name of the welcome intent configured in the Amazon Lex V2 bot. */
+  /**
+   * The name of the welcome intent configured in the Amazon Lex V2 bot.
+   *
+   * Length: 1–100. Pattern: `^([A-Za-z]_?)+$`.
+   */
   welcomeIntent?: string;
 }
 
@@ -113,9 +141,11 @@ export interface AppInstanceBotInvokedBy {
 /**
  * Resource Type definition for AWS::Chime::AppInstanceUser
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::AppInstanceUser: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-appinstanceuser.html | CloudFormation: AWS::Chime::AppInstanceUser}
  */
-export const AppInstanceUser = cloudControlType<AppInstanceUserArgs, AppInstanceUserOutputs>("AWS::Chime::AppInstanceUser", "aws:chime:AppInstanceUser", '{"p":[["AppInstanceArn","string",67],["AppInstanceUserId","string",67],["Name","string"],["Metadata","string"],["ExpirationSettings",["ref","ExpirationSettings"]],["Tags",["array",["ref","Tag"]]],["AppInstanceUserArn","string",72]],"id":["AppInstanceUserArn"],"d":{"ExpirationSettings":[["ExpirationDays","integer",1],["ExpirationCriterion",["enum","CREATED_TIMESTAMP"],1]]},"tags":["Tags","standard"]}');
+export const AppInstanceUser = cloudControlType<AppInstanceUserArgs, AppInstanceUserOutputs>("AWS::Chime::AppInstanceUser", "aws:chime:AppInstanceUser", '{"p":[["AppInstanceArn","string",67],["AppInstanceUserId","string",67],["Name","string"],["Metadata","string"],["ExpirationSettings",["ref","ExpirationSettings"]],["Tags",["array",["ref","Tag"]]],["AppInstanceUserArn","string",72]],"id":["AppInstanceUserArn"],"d":{"ExpirationSettings":[["ExpirationDays","integer",1],["ExpirationCriterion",["enum","CREATED_TIMESTAMP"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AppInstanceUser} instance: its attributes as typed outputs. */
 export type AppInstanceUser = InstanceType<typeof AppInstanceUser>;
 
@@ -143,9 +173,11 @@ export interface AppInstanceUserExpirationSettings {
 /**
  * Creates a channel in an Amazon Chime SDK Messaging AppInstance. Members of a channel exchange messages within it. Every channel operation is performed on behalf of an AppInstanceUser or AppInstanceBot, whose ARN is supplied as ChimeBearer and forms part of the channel's CloudFormation identifier.
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::Channel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-channel.html | CloudFormation: AWS::Chime::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::Chime::Channel", "aws:chime:Channel", '{"p":[["ChimeBearer","string",67],["AppInstanceArn","string",67],["ChannelId","string",66],["Name","string",1],["Mode",["enum","UNRESTRICTED","RESTRICTED"]],["Privacy",["enum","PUBLIC","PRIVATE"],66],["Metadata","string"],["MemberArns",["array","string"],66],["ModeratorArns",["array","string"],66],["ElasticChannelConfiguration",["ref","ElasticChannelConfiguration"],66],["ExpirationSettings",["ref","ExpirationSettings"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy",["ref","Identity"],8],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8],["LastMessageTimestamp","string",8],["ChannelFlowArn","string",72]],"id":["Arn","ChimeBearer"],"d":{"ElasticChannelConfiguration":[["MaximumSubChannels","integer",1],["TargetMembershipsPerSubChannel","integer",1],["MinimumMembershipPercentage","integer",1]],"ExpirationSettings":[["ExpirationDays","integer",1],["ExpirationCriterion",["enum","CREATED_TIMESTAMP","LAST_MESSAGE_TIMESTAMP"],1]],"Identity":[["Arn","string"],["Name","string"]]},"tags":["Tags","standard"]}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::Chime::Channel", "aws:chime:Channel", '{"p":[["ChimeBearer","string",67],["AppInstanceArn","string",67],["ChannelId","string",66],["Name","string",1],["Mode",["enum","UNRESTRICTED","RESTRICTED"]],["Privacy",["enum","PUBLIC","PRIVATE"],66],["Metadata","string"],["MemberArns",["array","string"],66],["ModeratorArns",["array","string"],66],["ElasticChannelConfiguration",["ref","ElasticChannelConfiguration"],66],["ExpirationSettings",["ref","ExpirationSettings"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy",["ref","Identity"],8],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8],["LastMessageTimestamp","string",8],["ChannelFlowArn","string",72]],"id":["Arn","ChimeBearer"],"d":{"ElasticChannelConfiguration":[["MaximumSubChannels","integer",1],["TargetMembershipsPerSubChannel","integer",1],["MinimumMembershipPercentage","integer",1]],"ExpirationSettings":[["ExpirationDays","integer",1],["ExpirationCriterion",["enum","CREATED_TIMESTAMP","LAST_MESSAGE_TIMESTAMP"],1]],"Identity":[["Arn","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
@@ -234,9 +266,11 @@ export interface ChannelIdentity {
 /**
  * Creates a channel flow in the Amazon Chime SDK Messaging service. A channel flow is a container for processors (Lambda functions) that perform actions on chat messages.
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::ChannelFlow: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-channelflow.html | CloudFormation: AWS::Chime::ChannelFlow}
  */
-export const ChannelFlow = cloudControlType<ChannelFlowArgs, ChannelFlowOutputs>("AWS::Chime::ChannelFlow", "aws:chime:ChannelFlow", '{"p":[["AppInstanceArn","string",67],["Name","string",1],["Processors",["array",["ref","Processor"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AppInstanceId","string",8],["ChannelFlowId","string",72],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["Arn"],"d":{"Processor":[["Name","string",1],["Configuration",["ref","ProcessorConfiguration"],1],["ExecutionOrder","integer",1],["FallbackAction",["enum","CONTINUE","ABORT"],1]],"ProcessorConfiguration":[["Lambda",["ref","LambdaConfiguration"],1]],"LambdaConfiguration":[["ResourceArn","string",1],["InvocationType",["enum","ASYNC"],1]]},"tags":["Tags","standard"]}');
+export const ChannelFlow = cloudControlType<ChannelFlowArgs, ChannelFlowOutputs>("AWS::Chime::ChannelFlow", "aws:chime:ChannelFlow", '{"p":[["AppInstanceArn","string",67],["Name","string",1],["Processors",["array",["ref","Processor"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AppInstanceId","string",8],["ChannelFlowId","string",72],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["Arn"],"d":{"Processor":[["Name","string",1],["Configuration",["ref","ProcessorConfiguration"],1],["ExecutionOrder","integer",1],["FallbackAction",["enum","CONTINUE","ABORT"],1]],"ProcessorConfiguration":[["Lambda",["ref","LambdaConfiguration"],1]],"LambdaConfiguration":[["ResourceArn","string",1],["InvocationType",["enum","ASYNC"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ChannelFlow} instance: its attributes as typed outputs. */
 export type ChannelFlow = InstanceType<typeof ChannelFlow>;
 
@@ -307,9 +341,11 @@ export interface ChannelFlowLambdaConfiguration {
 /**
  * Resource Type definition for an Amazon Chime SDK Media Insights Pipeline Configuration
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::MediaInsightsPipelineConfiguration: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-mediainsightspipelineconfiguration.html | CloudFormation: AWS::Chime::MediaInsightsPipelineConfiguration}
  */
-export const MediaInsightsPipelineConfiguration = cloudControlType<MediaInsightsPipelineConfigurationArgs, MediaInsightsPipelineConfigurationOutputs>("AWS::Chime::MediaInsightsPipelineConfiguration", "aws:chime:MediaInsightsPipelineConfiguration", '{"p":[["MediaInsightsPipelineConfigurationName","string",67],["ResourceAccessRoleArn","string",1],["RealTimeAlertConfiguration",["ref","RealTimeAlertConfiguration"]],["Elements",["array",["ref","MediaInsightsPipelineConfigurationElement"]],1],["Tags",["array",["ref","Tag"]]],["MediaInsightsPipelineConfigurationArn","string",72],["MediaInsightsPipelineConfigurationId","string",72],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["MediaInsightsPipelineConfigurationArn"],"d":{"RealTimeAlertConfiguration":[["Disabled","boolean"],["Rules",["array",["ref","RealTimeAlertRule"]]]],"RealTimeAlertRule":[["Type",["enum","KeywordMatch","Sentiment","IssueDetection"],1],["KeywordMatchConfiguration",["ref","KeywordMatchConfiguration"]],["SentimentConfiguration",["ref","SentimentConfiguration"]],["IssueDetectionConfiguration",["ref","IssueDetectionConfiguration"]]],"KeywordMatchConfiguration":[["RuleName","string",1],["Keywords",["array","string"],1],["Negate","boolean"]],"SentimentConfiguration":[["RuleName","string",1],["SentimentType",["enum","NEGATIVE"],1],["TimePeriod","integer",1]],"IssueDetectionConfiguration":[["RuleName","string",1]],"MediaInsightsPipelineConfigurationElement":[["Type",["enum","AmazonTranscribeCallAnalyticsProcessor","AmazonTranscribeProcessor","KinesisDataStreamSink","S3RecordingSink"],1],["AmazonTranscribeCallAnalyticsProcessorConfiguration",["ref","AmazonTranscribeCallAnalyticsProcessorConfiguration"]],["AmazonTranscribeProcessorConfiguration",["ref","AmazonTranscribeProcessorConfiguration"]],["KinesisDataStreamSinkConfiguration",["ref","KinesisDataStreamSinkConfiguration"]],["S3RecordingSinkConfiguration",["ref","S3RecordingSinkConfiguration"]]],"AmazonTranscribeCallAnalyticsProcessorConfiguration":[["LanguageCode",["enum","en-US","en-GB","es-US","fr-CA","fr-FR","en-AU","it-IT","de-DE","pt-BR"],1],["VocabularyName","string"],["VocabularyFilterName","string"],["VocabularyFilterMethod",["enum","remove","mask","tag"]],["LanguageModelName","string"],["EnablePartialResultsStabilization","boolean"],["PartialResultsStability",["enum","high","medium","low"]],["ContentIdentificationType",["enum","PII"]],["ContentRedactionType",["enum","PII"]],["PiiEntityTypes","string"],["FilterPartialResults","boolean"],["PostCallAnalyticsSettings",["ref","PostCallAnalyticsSettings"]],["CallAnalyticsStreamCategories",["array","string"]]],"PostCallAnalyticsSettings":[["OutputLocation","string",1],["DataAccessRoleArn","string",1],["ContentRedactionOutput",["enum","redacted","redacted_and_unredacted"]],["OutputEncryptionKMSKeyId","string"]],"AmazonTranscribeProcessorConfiguration":[["LanguageCode",["enum","en-US","en-GB","es-US","fr-CA","fr-FR","en-AU","it-IT","de-DE","pt-BR"]],["VocabularyName","string"],["VocabularyFilterName","string"],["VocabularyFilterMethod",["enum","remove","mask","tag"]],["ShowSpeakerLabel","boolean"],["EnablePartialResultsStabilization","boolean"],["PartialResultsStability",["enum","high","medium","low"]],["ContentIdentificationType",["enum","PII"]],["ContentRedactionType",["enum","PII"]],["PiiEntityTypes","string"],["LanguageModelName","string"],["FilterPartialResults","boolean"],["IdentifyLanguage","boolean"],["IdentifyMultipleLanguages","boolean"],["LanguageOptions","string"],["PreferredLanguage",["enum","en-US","en-GB","es-US","fr-CA","fr-FR","en-AU","it-IT","de-DE","pt-BR"]],["VocabularyNames","string"],["VocabularyFilterNames","string"]],"KinesisDataStreamSinkConfiguration":[["InsightsTarget","string"]],"S3RecordingSinkConfiguration":[["Destination","string"],["RecordingFileFormat",["enum","Wav","Opus"]]]},"tags":["Tags","standard"]}');
+export const MediaInsightsPipelineConfiguration = cloudControlType<MediaInsightsPipelineConfigurationArgs, MediaInsightsPipelineConfigurationOutputs>("AWS::Chime::MediaInsightsPipelineConfiguration", "aws:chime:MediaInsightsPipelineConfiguration", '{"p":[["MediaInsightsPipelineConfigurationName","string",67],["ResourceAccessRoleArn","string",1],["RealTimeAlertConfiguration",["ref","RealTimeAlertConfiguration"]],["Elements",["array",["ref","MediaInsightsPipelineConfigurationElement"]],1],["Tags",["array",["ref","Tag"]]],["MediaInsightsPipelineConfigurationArn","string",72],["MediaInsightsPipelineConfigurationId","string",72],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["MediaInsightsPipelineConfigurationArn"],"d":{"RealTimeAlertConfiguration":[["Disabled","boolean"],["Rules",["array",["ref","RealTimeAlertRule"]]]],"RealTimeAlertRule":[["Type",["enum","KeywordMatch","Sentiment","IssueDetection"],1],["KeywordMatchConfiguration",["ref","KeywordMatchConfiguration"]],["SentimentConfiguration",["ref","SentimentConfiguration"]],["IssueDetectionConfiguration",["ref","IssueDetectionConfiguration"]]],"KeywordMatchConfiguration":[["RuleName","string",1],["Keywords",["array","string"],1],["Negate","boolean"]],"SentimentConfiguration":[["RuleName","string",1],["SentimentType",["enum","NEGATIVE"],1],["TimePeriod","integer",1]],"IssueDetectionConfiguration":[["RuleName","string",1]],"MediaInsightsPipelineConfigurationElement":[["Type",["enum","AmazonTranscribeCallAnalyticsProcessor","AmazonTranscribeProcessor","KinesisDataStreamSink","S3RecordingSink"],1],["AmazonTranscribeCallAnalyticsProcessorConfiguration",["ref","AmazonTranscribeCallAnalyticsProcessorConfiguration"]],["AmazonTranscribeProcessorConfiguration",["ref","AmazonTranscribeProcessorConfiguration"]],["KinesisDataStreamSinkConfiguration",["ref","KinesisDataStreamSinkConfiguration"]],["S3RecordingSinkConfiguration",["ref","S3RecordingSinkConfiguration"]]],"AmazonTranscribeCallAnalyticsProcessorConfiguration":[["LanguageCode",["enum","en-US","en-GB","es-US","fr-CA","fr-FR","en-AU","it-IT","de-DE","pt-BR"],1],["VocabularyName","string"],["VocabularyFilterName","string"],["VocabularyFilterMethod",["enum","remove","mask","tag"]],["LanguageModelName","string"],["EnablePartialResultsStabilization","boolean"],["PartialResultsStability",["enum","high","medium","low"]],["ContentIdentificationType",["enum","PII"]],["ContentRedactionType",["enum","PII"]],["PiiEntityTypes","string"],["FilterPartialResults","boolean"],["PostCallAnalyticsSettings",["ref","PostCallAnalyticsSettings"]],["CallAnalyticsStreamCategories",["array","string"]]],"PostCallAnalyticsSettings":[["OutputLocation","string",1],["DataAccessRoleArn","string",1],["ContentRedactionOutput",["enum","redacted","redacted_and_unredacted"]],["OutputEncryptionKMSKeyId","string"]],"AmazonTranscribeProcessorConfiguration":[["LanguageCode",["enum","en-US","en-GB","es-US","fr-CA","fr-FR","en-AU","it-IT","de-DE","pt-BR"]],["VocabularyName","string"],["VocabularyFilterName","string"],["VocabularyFilterMethod",["enum","remove","mask","tag"]],["ShowSpeakerLabel","boolean"],["EnablePartialResultsStabilization","boolean"],["PartialResultsStability",["enum","high","medium","low"]],["ContentIdentificationType",["enum","PII"]],["ContentRedactionType",["enum","PII"]],["PiiEntityTypes","string"],["LanguageModelName","string"],["FilterPartialResults","boolean"],["IdentifyLanguage","boolean"],["IdentifyMultipleLanguages","boolean"],["LanguageOptions","string"],["PreferredLanguage",["enum","en-US","en-GB","es-US","fr-CA","fr-FR","en-AU","it-IT","de-DE","pt-BR"]],["VocabularyNames","string"],["VocabularyFilterNames","string"]],"KinesisDataStreamSinkConfiguration":[["InsightsTarget","string"]],"S3RecordingSinkConfiguration":[["Destination","string"],["RecordingFileFormat",["enum","Wav","Opus"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link MediaInsightsPipelineConfiguration} instance: its attributes as typed outputs. */
 export type MediaInsightsPipelineConfiguration = InstanceType<typeof MediaInsightsPipelineConfiguration>;
 
@@ -489,9 +525,11 @@ export interface MediaInsightsPipelineConfigurationS3RecordingSinkConfiguration 
 /**
  * Resource Type definition for an Amazon Chime SDK Media Pipeline Kinesis Video Stream Pool
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::MediaPipelineKinesisVideoStreamPool: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-mediapipelinekinesisvideostreampool.html | CloudFormation: AWS::Chime::MediaPipelineKinesisVideoStreamPool}
  */
-export const MediaPipelineKinesisVideoStreamPool = cloudControlType<MediaPipelineKinesisVideoStreamPoolArgs, MediaPipelineKinesisVideoStreamPoolOutputs>("AWS::Chime::MediaPipelineKinesisVideoStreamPool", "aws:chime:MediaPipelineKinesisVideoStreamPool", '{"p":[["PoolName","string",67],["StreamConfiguration",["ref","StreamConfiguration"],1],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["PoolId","string",8],["PoolStatus",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"StreamConfiguration":[["Region","string",3],["DataRetentionInHours","integer"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const MediaPipelineKinesisVideoStreamPool = cloudControlType<MediaPipelineKinesisVideoStreamPoolArgs, MediaPipelineKinesisVideoStreamPoolOutputs>("AWS::Chime::MediaPipelineKinesisVideoStreamPool", "aws:chime:MediaPipelineKinesisVideoStreamPool", '{"p":[["PoolName","string",67],["StreamConfiguration",["ref","StreamConfiguration"],1],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["PoolId","string",8],["PoolStatus",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"StreamConfiguration":[["Region","string",3],["DataRetentionInHours","integer"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link MediaPipelineKinesisVideoStreamPool} instance: its attributes as typed outputs. */
 export type MediaPipelineKinesisVideoStreamPool = InstanceType<typeof MediaPipelineKinesisVideoStreamPool>;
 
@@ -540,9 +578,11 @@ export interface MediaPipelineKinesisVideoStreamPoolTagsItems {
 /**
  * Resource Type definition for AWS::Chime::SipMediaApplication
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::SipMediaApplication: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-sipmediaapplication.html | CloudFormation: AWS::Chime::SipMediaApplication}
  */
-export const SipMediaApplication = cloudControlType<SipMediaApplicationArgs, SipMediaApplicationOutputs>("AWS::Chime::SipMediaApplication", "aws:chime:SipMediaApplication", '{"p":[["AwsRegion","string",67],["Name","string",1],["Endpoints",["array",["ref","SipMediaApplicationEndpoint"]],1],["Tags",["array",["ref","Tag"]]],["SipMediaApplicationId","string",72],["SipMediaApplicationArn","string",72],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["SipMediaApplicationArn"],"d":{"SipMediaApplicationEndpoint":[["LambdaArn","string",1]]},"tags":["Tags","standard"]}');
+export const SipMediaApplication = cloudControlType<SipMediaApplicationArgs, SipMediaApplicationOutputs>("AWS::Chime::SipMediaApplication", "aws:chime:SipMediaApplication", '{"p":[["AwsRegion","string",67],["Name","string",1],["Endpoints",["array",["ref","SipMediaApplicationEndpoint"]],1],["Tags",["array",["ref","Tag"]]],["SipMediaApplicationId","string",72],["SipMediaApplicationArn","string",72],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["SipMediaApplicationArn"],"d":{"SipMediaApplicationEndpoint":[["LambdaArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SipMediaApplication} instance: its attributes as typed outputs. */
 export type SipMediaApplication = InstanceType<typeof SipMediaApplication>;
 
@@ -579,9 +619,11 @@ export interface SipMediaApplicationSipMediaApplicationEndpoint {
 /**
  * An Amazon Chime SDK Voice Connector configuration, including outbound host name and encryption settings.
  *
+ * @deprecated Cloud Control cannot create AWS::Chime::VoiceConnector: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-chime-voiceconnector.html | CloudFormation: AWS::Chime::VoiceConnector}
  */
-export const VoiceConnector = cloudControlType<VoiceConnectorArgs, VoiceConnectorOutputs>("AWS::Chime::VoiceConnector", "aws:chime:VoiceConnector", '{"p":[["Name","string",1],["RequireEncryption","boolean",1],["AwsRegion",["enum","us-east-1","us-west-2","ca-central-1","eu-central-1","eu-west-1","eu-west-2","ap-northeast-2","ap-northeast-1","ap-southeast-1","ap-southeast-2"],66],["NetworkType",["enum","IPV4_ONLY","DUAL_STACK"],66],["Tags",["array",["ref","Tag"]]],["VoiceConnectorArn","string",72],["VoiceConnectorId","string",72],["OutboundHostName","string",8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["VoiceConnectorArn"],"tags":["Tags","standard"]}');
+export const VoiceConnector = cloudControlType<VoiceConnectorArgs, VoiceConnectorOutputs>("AWS::Chime::VoiceConnector", "aws:chime:VoiceConnector", '{"p":[["Name","string",1],["RequireEncryption","boolean",1],["AwsRegion",["enum","us-east-1","us-west-2","ca-central-1","eu-central-1","eu-west-1","eu-west-2","ap-northeast-2","ap-northeast-1","ap-southeast-1","ap-southeast-2"],66],["NetworkType",["enum","IPV4_ONLY","DUAL_STACK"],66],["Tags",["array",["ref","Tag"]]],["VoiceConnectorArn","string",72],["VoiceConnectorId","string",72],["OutboundHostName","string",8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["VoiceConnectorArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link VoiceConnector} instance: its attributes as typed outputs. */
 export type VoiceConnector = InstanceType<typeof VoiceConnector>;
 

@@ -13,25 +13,41 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-analysistemplate.html | CloudFormation: AWS::CleanRooms::AnalysisTemplate}
  */
-export const AnalysisTemplate = cloudControlType<AnalysisTemplateArgs, AnalysisTemplateOutputs>("AWS::CleanRooms::AnalysisTemplate", "aws:cleanrooms:AnalysisTemplate", '{"p":[["MembershipIdentifier","string",67],["Description","string"],["Format",["enum","SQL","PYSPARK_1_0"],67],["AnalysisParameters",["array",["ref","AnalysisParameter"]],66],["Source",["ref","AnalysisSource"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Schema",["ref","AnalysisSchema"],66],["SourceMetadata",["ref","AnalysisSourceMetadata"]],["ErrorMessageConfiguration",["ref","ErrorMessageConfiguration"],66],["SyntheticDataParameters",["ref","SyntheticDataParameters"],66],["CollaborationIdentifier","string",8],["MembershipArn","string",8],["Arn","string",72],["CollaborationArn","string",8],["AnalysisTemplateIdentifier","string",72]],"id":["AnalysisTemplateIdentifier","MembershipIdentifier"],"d":{"AnalysisParameter":[["DefaultValue","string",2],["Type",["enum","SMALLINT","INTEGER","BIGINT","DECIMAL","REAL","DOUBLE_PRECISION","BOOLEAN","CHAR","VARCHAR","DATE","TIMESTAMP","TIMESTAMPTZ","TIME","TIMETZ","VARBYTE","BINARY","BYTE","CHARACTER","DOUBLE","FLOAT","INT","LONG","NUMERIC","SHORT","STRING","TIMESTAMP_LTZ","TIMESTAMP_NTZ","TINYINT"],3],["Name","string",3]],"AnalysisSource":[["Text","string",2],["Artifacts",["ref","AnalysisTemplateArtifacts"]]],"AnalysisTemplateArtifacts":[["EntryPoint",["ref","AnalysisTemplateArtifact"],1],["AdditionalArtifacts",["array",["ref","AnalysisTemplateArtifact"]]],["RoleArn","string",1]],"AnalysisTemplateArtifact":[["Location",["ref","S3Location"],1]],"S3Location":[["Bucket","string",1],["Key","string",1]],"AnalysisSchema":[["ReferencedTables",["array","string"],1]],"AnalysisSourceMetadata":[["Artifacts",["ref","AnalysisTemplateArtifactMetadata"],1]],"AnalysisTemplateArtifactMetadata":[["EntryPointHash",["ref","Hash"],1],["AdditionalArtifactHashes",["array",["ref","Hash"]]]],"Hash":[["Sha256","string"]],"ErrorMessageConfiguration":[["Type",["enum","DETAILED"],1]],"SyntheticDataParameters":[["MlSyntheticDataParameters",["ref","MLSyntheticDataParameters"],1]],"MLSyntheticDataParameters":[["Epsilon","number",1],["MaxMembershipInferenceAttackScore","number",1],["ColumnClassification",["ref","ColumnClassificationDetails"],1]],"ColumnClassificationDetails":[["ColumnMapping",["array",["ref","SyntheticDataColumnProperties"]],1]],"SyntheticDataColumnProperties":[["ColumnName","string",1],["ColumnType",["enum","CATEGORICAL","NUMERICAL"],1],["IsPredictiveValue","boolean",1]]},"tags":["Tags","standard"]}');
+export const AnalysisTemplate = cloudControlType<AnalysisTemplateArgs, AnalysisTemplateOutputs>("AWS::CleanRooms::AnalysisTemplate", "aws:cleanrooms:AnalysisTemplate", '{"p":[["MembershipIdentifier","string",67],["Description","string"],["Format",["enum","SQL","PYSPARK_1_0"],67],["AnalysisParameters",["array",["ref","AnalysisParameter"]],66],["Source",["ref","AnalysisSource"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Schema",["ref","AnalysisSchema"],66],["SourceMetadata",["ref","AnalysisSourceMetadata"]],["ErrorMessageConfiguration",["ref","ErrorMessageConfiguration"],66],["SyntheticDataParameters",["ref","SyntheticDataParameters"],66],["CollaborationIdentifier","string",8],["MembershipArn","string",8],["Arn","string",72],["CollaborationArn","string",8],["AnalysisTemplateIdentifier","string",72]],"id":["AnalysisTemplateIdentifier","MembershipIdentifier"],"d":{"AnalysisParameter":[["DefaultValue","string"],["Type",["enum","SMALLINT","INTEGER","BIGINT","DECIMAL","REAL","DOUBLE_PRECISION","BOOLEAN","CHAR","VARCHAR","DATE","TIMESTAMP","TIMESTAMPTZ","TIME","TIMETZ","VARBYTE","BINARY","BYTE","CHARACTER","DOUBLE","FLOAT","INT","LONG","NUMERIC","SHORT","STRING","TIMESTAMP_LTZ","TIMESTAMP_NTZ","TINYINT"],1],["Name","string",1]],"AnalysisSource":[["Text","string"],["Artifacts",["ref","AnalysisTemplateArtifacts"]]],"AnalysisTemplateArtifacts":[["EntryPoint",["ref","AnalysisTemplateArtifact"],1],["AdditionalArtifacts",["array",["ref","AnalysisTemplateArtifact"]]],["RoleArn","string",1]],"AnalysisTemplateArtifact":[["Location",["ref","S3Location"],1]],"S3Location":[["Bucket","string",1],["Key","string",1]],"AnalysisSchema":[["ReferencedTables",["array","string"],1]],"AnalysisSourceMetadata":[["Artifacts",["ref","AnalysisTemplateArtifactMetadata"],1]],"AnalysisTemplateArtifactMetadata":[["EntryPointHash",["ref","Hash"],1],["AdditionalArtifactHashes",["array",["ref","Hash"]]]],"Hash":[["Sha256","string"]],"ErrorMessageConfiguration":[["Type",["enum","DETAILED"],1]],"SyntheticDataParameters":[["MlSyntheticDataParameters",["ref","MLSyntheticDataParameters"],1]],"MLSyntheticDataParameters":[["Epsilon","number",1],["MaxMembershipInferenceAttackScore","number",1],["ColumnClassification",["ref","ColumnClassificationDetails"],1]],"ColumnClassificationDetails":[["ColumnMapping",["array",["ref","SyntheticDataColumnProperties"]],1]],"SyntheticDataColumnProperties":[["ColumnName","string",1],["ColumnType",["enum","CATEGORICAL","NUMERICAL"],1],["IsPredictiveValue","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","MembershipIdentifier","Source","Format","AnalysisParameters","Schema","ErrorMessageConfiguration","SyntheticDataParameters"],"ro":["CollaborationArn","CollaborationIdentifier","AnalysisTemplateIdentifier","Arn","MembershipArn"],"uo":["Tags","AnalysisParameters","Schema/ReferencedTables"],"tg":[true,true,true]}}');
 /** A {@link AnalysisTemplate} instance: its attributes as typed outputs. */
 export type AnalysisTemplate = InstanceType<typeof AnalysisTemplate>;
 
 /** Inputs of {@link AnalysisTemplate}. */
 export interface AnalysisTemplateArgs {
-  /** The identifier for a membership resource. */
+  /**
+   * The identifier for a membership resource.
+   *
+   * Length: 36–36. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   membershipIdentifier: string;
-  /** The description of the analysis template. */
+  /**
+   * The description of the analysis template.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   description?: string;
   /** The format of the analysis template. */
   format: "SQL" | "PYSPARK_1_0";
-  /** The parameters of the analysis template. */
+  /**
+   * The parameters of the analysis template.
+   *
+   * Items: 0–50.
+   */
   analysisParameters?: AnalysisTemplateAnalysisParameter[];
   /** The source of the analysis template. */
   source: AnalysisTemplateAnalysisSource;
   /** An optional label that you can assign to a resource when you create it. Each tag consists of a key and an optional value, both of which you define. When you use tagging, you can also use tag-based access control in IAM policies to control access to this resource. */
   tags?: AwsTag[];
-  /** The name of the analysis template. */
+  /**
+   * The name of the analysis template.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   name: string;
   /** The entire schema object. */
   schema?: AnalysisTemplateAnalysisSchema;
@@ -83,11 +99,19 @@ export interface AnalysisTemplateOutputs extends AnalysisTemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-analysisparameter.html | CloudFormation: AnalysisParameter}
  */
 export interface AnalysisTemplateAnalysisParameter {
-  /** Optional. The default value that is applied in the analysis template. The member who can query can override this value in the query editor. */
+  /**
+   * Optional. The default value that is applied in the analysis template. The member who can query can override this value in the query editor.
+   *
+   * Length: 0–1000.
+   */
   defaultValue?: string;
   /** The type of parameter. */
   type: "SMALLINT" | "INTEGER" | "BIGINT" | "DECIMAL" | "REAL" | "DOUBLE_PRECISION" | "BOOLEAN" | "CHAR" | "VARCHAR" | "DATE" | "TIMESTAMP" | "TIMESTAMPTZ" | "TIME" | "TIMETZ" | "VARBYTE" | "BINARY" | "BYTE" | "CHARACTER" | "DOUBLE" | "FLOAT" | "INT" | "LONG" | "NUMERIC" | "SHORT" | "STRING" | "TIMESTAMP_LTZ" | "TIMESTAMP_NTZ" | "TINYINT";
-  /** The name of the parameter. The name must use only alphanumeric, underscore (_), or hyphen (-) characters but cannot start or end with a hyphen. */
+  /**
+   * The name of the parameter. The name must use only alphanumeric, underscore (_), or hyphen (-) characters but cannot start or end with a hyphen.
+   *
+   * Length: 1–100. Pattern: `[0-9a-zA-Z_]+`.
+   */
   name: string;
 }
 
@@ -97,7 +121,11 @@ export interface AnalysisTemplateAnalysisParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-analysissource.html | CloudFormation: AnalysisSource}
  */
 export interface AnalysisTemplateAnalysisSource {
-  /** The query text. */
+  /**
+   * The query text.
+   *
+   * Length: 0–90000.
+   */
   text?: string;
   /** The artifacts of the analysis source. */
   artifacts?: AnalysisTemplateAnalysisTemplateArtifacts;
@@ -111,9 +139,17 @@ export interface AnalysisTemplateAnalysisSource {
 export interface AnalysisTemplateAnalysisTemplateArtifacts {
   /** The entry point for the analysis template artifacts. */
   entryPoint: AnalysisTemplateAnalysisTemplateArtifact;
-  /** Additional artifacts for the analysis template. */
+  /**
+   * Additional artifacts for the analysis template.
+   *
+   * Items: 1–1.
+   */
   additionalArtifacts?: AnalysisTemplateAnalysisTemplateArtifact[];
-  /** The role ARN for the analysis template artifacts. */
+  /**
+   * The role ARN for the analysis template artifacts.
+   *
+   * Length: 32–512.
+   */
   roleArn: string;
 }
 
@@ -133,7 +169,11 @@ export interface AnalysisTemplateAnalysisTemplateArtifact {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-s3location.html | CloudFormation: S3Location}
  */
 export interface AnalysisTemplateS3Location {
-  /** The bucket name. */
+  /**
+   * The bucket name.
+   *
+   * Length: 3–63.
+   */
   bucket: string;
   /** The object key. */
   key: string;
@@ -145,7 +185,11 @@ export interface AnalysisTemplateS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-analysisschema.html | CloudFormation: AnalysisSchema}
  */
 export interface AnalysisTemplateAnalysisSchema {
-  /** The tables referenced in the analysis schema. */
+  /**
+   * The tables referenced in the analysis schema.
+   *
+   * Items: at least 0. Each item: Length: at most 128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   referencedTables: string[];
 }
 
@@ -211,9 +255,17 @@ export interface AnalysisTemplateSyntheticDataParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-mlsyntheticdataparameters.html | CloudFormation: MLSyntheticDataParameters}
  */
 export interface AnalysisTemplateMLSyntheticDataParameters {
-  /** The epsilon value for differential privacy when generating synthetic data. Lower values provide stronger privacy guarantees but may reduce data utility. */
+  /**
+   * The epsilon value for differential privacy when generating synthetic data. Lower values provide stronger privacy guarantees but may reduce data utility.
+   *
+   * Range: 0.0001–10.
+   */
   epsilon: number;
-  /** The maximum acceptable score for membership inference attack vulnerability. Synthetic data generation fails if the score for the resulting data exceeds this threshold. */
+  /**
+   * The maximum acceptable score for membership inference attack vulnerability. Synthetic data generation fails if the score for the resulting data exceeds this threshold.
+   *
+   * Range: 0.5–1.
+   */
   maxMembershipInferenceAttackScore: number;
   /** Classification details for data columns that specify how each column should be treated during synthetic data generation. */
   columnClassification: AnalysisTemplateColumnClassificationDetails;
@@ -225,7 +277,11 @@ export interface AnalysisTemplateMLSyntheticDataParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-columnclassificationdetails.html | CloudFormation: ColumnClassificationDetails}
  */
 export interface AnalysisTemplateColumnClassificationDetails {
-  /** A mapping that defines the classification of data columns for synthetic data generation and specifies how each column should be handled during the privacy-preserving data synthesis process. */
+  /**
+   * A mapping that defines the classification of data columns for synthetic data generation and specifies how each column should be handled during the privacy-preserving data synthesis process.
+   *
+   * Items: 5–1000.
+   */
   columnMapping: AnalysisTemplateSyntheticDataColumnProperties[];
 }
 
@@ -235,7 +291,11 @@ export interface AnalysisTemplateColumnClassificationDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-analysistemplate-syntheticdatacolumnproperties.html | CloudFormation: SyntheticDataColumnProperties}
  */
 export interface AnalysisTemplateSyntheticDataColumnProperties {
-  /** The name of the data column as it appears in the dataset. */
+  /**
+   * The name of the data column as it appears in the dataset.
+   *
+   * Length: at most 128. Pattern: `^[a-z0-9_](([a-z0-9_]+-)*([a-z0-9_]+))?$`.
+   */
   columnName: string;
   /** The data type of the column, which determines how the synthetic data generation algorithm processes and synthesizes values for this column. */
   columnType: "CATEGORICAL" | "NUMERICAL";
@@ -248,21 +308,29 @@ export interface AnalysisTemplateSyntheticDataColumnProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-collaboration.html | CloudFormation: AWS::CleanRooms::Collaboration}
  */
-export const Collaboration = cloudControlType<CollaborationArgs, CollaborationOutputs>("AWS::CleanRooms::Collaboration", "aws:cleanrooms:Collaboration", '{"p":[["CreatorDisplayName","string",67],["CreatorMemberAbilities",["array","string"],66],["Description","string",1],["QueryLogStatus",["enum","ENABLED","DISABLED"],67],["DataEncryptionMetadata",["ref","DataEncryptionMetadata"],66],["Tags",["array",["ref","Tag"]]],["Members",["array",["ref","MemberSpecification"]],66],["Name","string",1],["CreatorMLMemberAbilities",["ref","MLMemberAbilities"],66],["JobLogStatus",["enum","ENABLED","DISABLED"],66],["AnalyticsEngine",["enum","CLEAN_ROOMS_SQL","SPARK"]],["CreatorPaymentConfiguration",["ref","PaymentConfiguration"],66],["AutoApprovedChangeTypes",["array",["enum","ADD_MEMBER","GRANT_RECEIVE_RESULTS_ABILITY","REVOKE_RECEIVE_RESULTS_ABILITY"]],66],["AllowedResultRegions",["array",["enum","us-west-1","us-west-2","us-east-1","us-east-2","af-south-1","ap-east-1","ap-east-2","ap-south-2","ap-southeast-1","ap-southeast-2","ap-southeast-3","ap-southeast-5","ap-southeast-4","ap-southeast-7","ap-south-1","ap-northeast-3","ap-northeast-1","ap-northeast-2","ca-central-1","ca-west-1","eu-south-1","eu-west-3","eu-south-2","eu-central-2","eu-central-1","eu-north-1","eu-west-1","eu-west-2","me-south-1","me-central-1","il-central-1","sa-east-1","mx-central-1"]],66],["IsMetricsEnabled","boolean"],["CollaborationIdentifier","string",72],["Arn","string",72]],"id":["CollaborationIdentifier"],"d":{"DataEncryptionMetadata":[["AllowCleartext","boolean",3],["PreserveNulls","boolean",3],["AllowJoinsOnColumnsWithDifferentNames","boolean",3],["AllowDuplicates","boolean",3]],"MemberSpecification":[["AccountId","string",3],["DisplayName","string",3],["MemberAbilities",["array","string"],2],["MLMemberAbilities",["ref","MLMemberAbilities"]],["PaymentConfiguration",["ref","PaymentConfiguration"]]],"MLMemberAbilities":[["CustomMLMemberAbilities",["array",["enum","CAN_RECEIVE_MODEL_OUTPUT","CAN_RECEIVE_INFERENCE_OUTPUT"]],1]],"PaymentConfiguration":[["JobCompute",["ref","JobComputePaymentConfig"]],["QueryCompute",["ref","QueryComputePaymentConfig"],1],["MachineLearning",["ref","MLPaymentConfig"]]],"JobComputePaymentConfig":[["IsResponsible","boolean",1]],"QueryComputePaymentConfig":[["IsResponsible","boolean",1]],"MLPaymentConfig":[["ModelTraining",["ref","ModelTrainingPaymentConfig"]],["ModelInference",["ref","ModelInferencePaymentConfig"]],["SyntheticDataGeneration",["ref","SyntheticDataGenerationPaymentConfig"]]],"ModelTrainingPaymentConfig":[["IsResponsible","boolean",1]],"ModelInferencePaymentConfig":[["IsResponsible","boolean",1]],"SyntheticDataGenerationPaymentConfig":[["IsResponsible","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cleanrooms:${Region}:${Account}:collaboration/${CollaborationId}"}');
+export const Collaboration = cloudControlType<CollaborationArgs, CollaborationOutputs>("AWS::CleanRooms::Collaboration", "aws:cleanrooms:Collaboration", '{"p":[["CreatorDisplayName","string",67],["CreatorMemberAbilities",["array","string"],66],["Description","string",1],["QueryLogStatus",["enum","ENABLED","DISABLED"],67],["DataEncryptionMetadata",["ref","DataEncryptionMetadata"],66],["Tags",["array",["ref","Tag"]]],["Members",["array",["ref","MemberSpecification"]],66],["Name","string",1],["CreatorMLMemberAbilities",["ref","MLMemberAbilities"],66],["JobLogStatus",["enum","ENABLED","DISABLED"],66],["AnalyticsEngine",["enum","CLEAN_ROOMS_SQL","SPARK"]],["CreatorPaymentConfiguration",["ref","PaymentConfiguration"],66],["AutoApprovedChangeTypes",["array",["enum","ADD_MEMBER","GRANT_RECEIVE_RESULTS_ABILITY","REVOKE_RECEIVE_RESULTS_ABILITY"]],66],["AllowedResultRegions",["array",["enum","us-west-1","us-west-2","us-east-1","us-east-2","af-south-1","ap-east-1","ap-east-2","ap-south-2","ap-southeast-1","ap-southeast-2","ap-southeast-3","ap-southeast-5","ap-southeast-4","ap-southeast-7","ap-south-1","ap-northeast-3","ap-northeast-1","ap-northeast-2","ca-central-1","ca-west-1","eu-south-1","eu-west-3","eu-south-2","eu-central-2","eu-central-1","eu-north-1","eu-west-1","eu-west-2","me-south-1","me-central-1","il-central-1","sa-east-1","mx-central-1"]],66],["IsMetricsEnabled","boolean"],["CollaborationIdentifier","string",72],["Arn","string",72]],"id":["CollaborationIdentifier"],"d":{"DataEncryptionMetadata":[["AllowCleartext","boolean",1],["PreserveNulls","boolean",1],["AllowJoinsOnColumnsWithDifferentNames","boolean",1],["AllowDuplicates","boolean",1]],"MemberSpecification":[["AccountId","string",1],["DisplayName","string",1],["MemberAbilities",["array","string"]],["MLMemberAbilities",["ref","MLMemberAbilities"]],["PaymentConfiguration",["ref","PaymentConfiguration"]]],"MLMemberAbilities":[["CustomMLMemberAbilities",["array",["enum","CAN_RECEIVE_MODEL_OUTPUT","CAN_RECEIVE_INFERENCE_OUTPUT"]],1]],"PaymentConfiguration":[["JobCompute",["ref","JobComputePaymentConfig"]],["QueryCompute",["ref","QueryComputePaymentConfig"],1],["MachineLearning",["ref","MLPaymentConfig"]]],"JobComputePaymentConfig":[["IsResponsible","boolean",1]],"QueryComputePaymentConfig":[["IsResponsible","boolean",1]],"MLPaymentConfig":[["ModelTraining",["ref","ModelTrainingPaymentConfig"]],["ModelInference",["ref","ModelInferencePaymentConfig"]],["SyntheticDataGeneration",["ref","SyntheticDataGenerationPaymentConfig"]]],"ModelTrainingPaymentConfig":[["IsResponsible","boolean",1]],"ModelInferencePaymentConfig":[["IsResponsible","boolean",1]],"SyntheticDataGenerationPaymentConfig":[["IsResponsible","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CreatorDisplayName","CreatorMemberAbilities","CreatorMLMemberAbilities","DataEncryptionMetadata","JobLogStatus","QueryLogStatus","Members","CreatorPaymentConfiguration","AutoApprovedChangeTypes","AllowedResultRegions"],"ro":["Arn","CollaborationIdentifier"],"uo":["Tags","CreatorMemberAbilities","CreatorMLMemberAbilities/CustomMLMemberAbilities","Members","Members/*/MemberAbilities","Members/*/MLMemberAbilities/CustomMLMemberAbilities","AutoApprovedChangeTypes","AllowedResultRegions"],"tg":[true,true,true]},"arn":"arn:${Partition}:cleanrooms:${Region}:${Account}:collaboration/${CollaborationId}"}');
 /** A {@link Collaboration} instance: its attributes as typed outputs. */
 export type Collaboration = InstanceType<typeof Collaboration>;
 
 /** Inputs of {@link Collaboration}. */
 export interface CollaborationArgs {
-  /** A display name of the collaboration creator. */
+  /**
+   * A display name of the collaboration creator.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   creatorDisplayName: string;
   /**
    * The abilities granted to the collaboration creator.
    *
    * *Allowed values* `CAN_QUERY` | `CAN_RECEIVE_RESULTS` | `CAN_RUN_JOB`
    */
-  creatorMemberAbilities?: string[];
-  /** A description of the collaboration provided by the collaboration owner. */
+  creatorMemberAbilities?: ("CAN_QUERY" | "CAN_RUN_JOB" | "CAN_RECEIVE_RESULTS")[];
+  /**
+   * A description of the collaboration provided by the collaboration owner.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   description: string;
   /**
    * An indicator as to whether query logging has been enabled or disabled for the collaboration.
@@ -274,9 +342,17 @@ export interface CollaborationArgs {
   dataEncryptionMetadata?: CollaborationDataEncryptionMetadata;
   /** An optional label that you can assign to a resource when you create it. Each tag consists of a key and an optional value, both of which you define. When you use tagging, you can also use tag-based access control in IAM policies to control access to this resource. */
   tags?: AwsTag[];
-  /** A list of initial members, not including the creator. This list is immutable. */
+  /**
+   * A list of initial members, not including the creator. This list is immutable.
+   *
+   * Items: 0–9.
+   */
   members?: CollaborationMemberSpecification[];
-  /** A human-readable identifier provided by the collaboration owner. Display names are not unique. */
+  /**
+   * A human-readable identifier provided by the collaboration owner. Display names are not unique.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   name: string;
   /** The ML member abilities for a collaboration member. */
   creatorMLMemberAbilities?: CollaborationMLMemberAbilities;
@@ -339,16 +415,24 @@ export interface CollaborationDataEncryptionMetadata {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-collaboration-memberspecification.html | CloudFormation: MemberSpecification}
  */
 export interface CollaborationMemberSpecification {
-  /** The identifier used to reference members of the collaboration. Currently only supports AWS account ID. */
+  /**
+   * The identifier used to reference members of the collaboration. Currently only supports AWS account ID.
+   *
+   * Length: 12–12. Pattern: `^\d+$`.
+   */
   accountId: string;
-  /** The member's display name. */
+  /**
+   * The member's display name.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   displayName: string;
   /**
    * The abilities granted to the collaboration member.
    *
    * *Allowed Values* : `CAN_QUERY` | `CAN_RECEIVE_RESULTS`
    */
-  memberAbilities?: string[];
+  memberAbilities?: ("CAN_QUERY" | "CAN_RUN_JOB" | "CAN_RECEIVE_RESULTS")[];
   /** The ML abilities granted to the collaboration member. */
   mlMemberAbilities?: CollaborationMLMemberAbilities;
   /**
@@ -476,7 +560,7 @@ export interface CollaborationSyntheticDataGenerationPaymentConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-configuredtable.html | CloudFormation: AWS::CleanRooms::ConfiguredTable}
  */
-export const ConfiguredTable = cloudControlType<ConfiguredTableArgs, ConfiguredTableOutputs>("AWS::CleanRooms::ConfiguredTable", "aws:cleanrooms:ConfiguredTable", '{"p":[["AnalysisMethod",["enum","DIRECT_QUERY","DIRECT_JOB","MULTIPLE"],67],["TableReference",["ref","TableReference"],67],["Description","string"],["AnalysisRules",["array",["ref","AnalysisRule"]]],["AllowedColumns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["SelectedAnalysisMethods",["array",["enum","DIRECT_QUERY","DIRECT_JOB"]]],["ConfiguredTableIdentifier","string",72],["Arn","string",72]],"id":["ConfiguredTableIdentifier"],"d":{"TableReference":[["Glue",["ref","GlueTableReference"],2],["Snowflake",["ref","SnowflakeTableReference"]],["Athena",["ref","AthenaTableReference"]]],"GlueTableReference":[["TableName","string",3],["DatabaseName","string",3],["Region",["enum","us-west-1","us-west-2","us-east-1","us-east-2","af-south-1","ap-east-1","ap-south-2","ap-southeast-1","ap-southeast-2","ap-southeast-5","ap-southeast-4","ap-southeast-7","ap-south-1","ap-northeast-3","ap-northeast-1","ap-northeast-2","ca-central-1","ca-west-1","eu-south-1","eu-west-3","eu-south-2","eu-central-2","eu-central-1","eu-north-1","eu-west-1","eu-west-2","me-south-1","me-central-1","il-central-1","sa-east-1","mx-central-1","ap-east-2"]]],"SnowflakeTableReference":[["SecretArn","string",1],["AccountIdentifier","string",1],["DatabaseName","string",1],["TableName","string",1],["SchemaName","string",1],["TableSchema",["ref","SnowflakeTableSchema"],1]],"SnowflakeTableSchema":[["V1",["array",["ref","SnowflakeTableSchemaV1"]],1]],"SnowflakeTableSchemaV1":[["ColumnName","string",1],["ColumnType","string",1]],"AthenaTableReference":[["WorkGroup","string",1],["OutputLocation","string"],["DatabaseName","string",1],["TableName","string",1],["Region",["enum","us-west-1","us-west-2","us-east-1","us-east-2","af-south-1","ap-east-1","ap-south-2","ap-southeast-1","ap-southeast-2","ap-southeast-5","ap-southeast-4","ap-southeast-7","ap-south-1","ap-northeast-3","ap-northeast-1","ap-northeast-2","ca-central-1","ca-west-1","eu-south-1","eu-west-3","eu-south-2","eu-central-2","eu-central-1","eu-north-1","eu-west-1","eu-west-2","me-south-1","me-central-1","il-central-1","sa-east-1","mx-central-1","ap-east-2"]],["CatalogName","string"]],"AnalysisRule":[["Policy",["ref","ConfiguredTableAnalysisRulePolicy"],1],["Type",["enum","AGGREGATION","LIST","CUSTOM"],1]],"ConfiguredTableAnalysisRulePolicy":[["V1",["ref","ConfiguredTableAnalysisRulePolicyV1"],1]],"ConfiguredTableAnalysisRulePolicyV1":[["Aggregation",["ref","AnalysisRuleAggregation"]],["List",["ref","AnalysisRuleList"]],["Custom",["ref","AnalysisRuleCustom"]]],"AnalysisRuleAggregation":[["AllowedJoinOperators",["array","string"]],["ScalarFunctions",["array","string"],1],["OutputConstraints",["array",["ref","AggregationConstraint"]],1],["DimensionColumns",["array","string"],1],["JoinColumns",["array","string"],1],["JoinRequired",["enum","QUERY_RUNNER"]],["AggregateColumns",["array",["ref","AggregateColumn"]],1],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]]],"AggregationConstraint":[["ColumnName","string",1],["Minimum","number",1],["Type",["enum","COUNT_DISTINCT"],1]],"AggregateColumn":[["Function",["enum","SUM","SUM_DISTINCT","COUNT","COUNT_DISTINCT","AVG"],1],["ColumnNames",["array","string"],1]],"AnalysisRuleList":[["AllowedJoinOperators",["array","string"]],["ListColumns",["array","string"],1],["JoinColumns",["array","string"],1],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]]],"AnalysisRuleCustom":[["AllowedAnalysisProviders",["array","string"]],["AllowedAnalyses",["array","string"],1],["DifferentialPrivacy",["ref","DifferentialPrivacy"]],["DisallowedOutputColumns",["array","string"]],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]],["AggregationThresholds",["array",["ref","AggregationThreshold"]]],["ComparisonControls",["ref","ComparisonControls"]]],"DifferentialPrivacy":[["Columns",["array",["ref","DifferentialPrivacyColumn"]],1]],"DifferentialPrivacyColumn":[["Name","string",1]],"AggregationThreshold":[["IdentityColumns",["array","string"],1],["MinimumIdentityCount","integer",1],["Type",["enum","COUNT_DISTINCT"],1],["OutputColumnThresholds",["array",["ref","OutputColumnThreshold"]]],["AllowedAggregateExpressionType",["enum","COLUMNS_ONLY","ANY_EXPRESSION"],1]],"OutputColumnThreshold":[["OutputColumnName","string",1],["MinimumIdentityCount","integer",1]],"ComparisonControls":[["AllowedLiteralComparisonColumns",["array","string"],1],["AllowedColumnComparisonColumns",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cleanrooms:${Region}:${Account}:configuredtable/${ConfiguredTableId}"}');
+export const ConfiguredTable = cloudControlType<ConfiguredTableArgs, ConfiguredTableOutputs>("AWS::CleanRooms::ConfiguredTable", "aws:cleanrooms:ConfiguredTable", '{"p":[["AnalysisMethod",["enum","DIRECT_QUERY","DIRECT_JOB","MULTIPLE"],1],["TableReference",["ref","TableReference"],1],["Description","string"],["AnalysisRules",["array",["ref","AnalysisRule"]]],["AllowedColumns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["SelectedAnalysisMethods",["array",["enum","DIRECT_QUERY","DIRECT_JOB"]]],["ConfiguredTableIdentifier","string",72],["Arn","string",72]],"id":["ConfiguredTableIdentifier"],"d":{"TableReference":[["Glue",["ref","GlueTableReference"]],["Snowflake",["ref","SnowflakeTableReference"]],["Athena",["ref","AthenaTableReference"]]],"GlueTableReference":[["TableName","string",1],["DatabaseName","string",1],["Region",["enum","us-west-1","us-west-2","us-east-1","us-east-2","af-south-1","ap-east-1","ap-south-2","ap-southeast-1","ap-southeast-2","ap-southeast-5","ap-southeast-4","ap-southeast-7","ap-south-1","ap-northeast-3","ap-northeast-1","ap-northeast-2","ca-central-1","ca-west-1","eu-south-1","eu-west-3","eu-south-2","eu-central-2","eu-central-1","eu-north-1","eu-west-1","eu-west-2","me-south-1","me-central-1","il-central-1","sa-east-1","mx-central-1","ap-east-2"]]],"SnowflakeTableReference":[["SecretArn","string",1],["AccountIdentifier","string",1],["DatabaseName","string",1],["TableName","string",1],["SchemaName","string",1],["TableSchema",["ref","SnowflakeTableSchema"],1]],"SnowflakeTableSchema":[["V1",["array",["ref","SnowflakeTableSchemaV1"]],1]],"SnowflakeTableSchemaV1":[["ColumnName","string",1],["ColumnType","string",1]],"AthenaTableReference":[["WorkGroup","string",1],["OutputLocation","string"],["DatabaseName","string",1],["TableName","string",1],["Region",["enum","us-west-1","us-west-2","us-east-1","us-east-2","af-south-1","ap-east-1","ap-south-2","ap-southeast-1","ap-southeast-2","ap-southeast-5","ap-southeast-4","ap-southeast-7","ap-south-1","ap-northeast-3","ap-northeast-1","ap-northeast-2","ca-central-1","ca-west-1","eu-south-1","eu-west-3","eu-south-2","eu-central-2","eu-central-1","eu-north-1","eu-west-1","eu-west-2","me-south-1","me-central-1","il-central-1","sa-east-1","mx-central-1","ap-east-2"]],["CatalogName","string"]],"AnalysisRule":[["Policy",["ref","ConfiguredTableAnalysisRulePolicy"],1],["Type",["enum","AGGREGATION","LIST","CUSTOM"],1]],"ConfiguredTableAnalysisRulePolicy":[["V1",["ref","ConfiguredTableAnalysisRulePolicyV1"],1]],"ConfiguredTableAnalysisRulePolicyV1":[["Aggregation",["ref","AnalysisRuleAggregation"]],["List",["ref","AnalysisRuleList"]],["Custom",["ref","AnalysisRuleCustom"]]],"AnalysisRuleAggregation":[["AllowedJoinOperators",["array","string"]],["ScalarFunctions",["array","string"],1],["OutputConstraints",["array",["ref","AggregationConstraint"]],1],["DimensionColumns",["array","string"],1],["JoinColumns",["array","string"],1],["JoinRequired",["enum","QUERY_RUNNER"]],["AggregateColumns",["array",["ref","AggregateColumn"]],1],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]]],"AggregationConstraint":[["ColumnName","string",1],["Minimum","number",1],["Type",["enum","COUNT_DISTINCT"],1]],"AggregateColumn":[["Function",["enum","SUM","SUM_DISTINCT","COUNT","COUNT_DISTINCT","AVG"],1],["ColumnNames",["array","string"],1]],"AnalysisRuleList":[["AllowedJoinOperators",["array","string"]],["ListColumns",["array","string"],1],["JoinColumns",["array","string"],1],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]]],"AnalysisRuleCustom":[["AllowedAnalysisProviders",["array","string"]],["AllowedAnalyses",["array","string"],1],["DifferentialPrivacy",["ref","DifferentialPrivacy"]],["DisallowedOutputColumns",["array","string"]],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]],["AggregationThresholds",["array",["ref","AggregationThreshold"]]],["ComparisonControls",["ref","ComparisonControls"]]],"DifferentialPrivacy":[["Columns",["array",["ref","DifferentialPrivacyColumn"]],1]],"DifferentialPrivacyColumn":[["Name","string",1]],"AggregationThreshold":[["IdentityColumns",["array","string"],1],["MinimumIdentityCount","integer",1],["Type",["enum","COUNT_DISTINCT"],1],["OutputColumnThresholds",["array",["ref","OutputColumnThreshold"]]],["AllowedAggregateExpressionType",["enum","COLUMNS_ONLY","ANY_EXPRESSION"],1]],"OutputColumnThreshold":[["OutputColumnName","string",1],["MinimumIdentityCount","integer",1]],"ComparisonControls":[["AllowedLiteralComparisonColumns",["array","string"],1],["AllowedColumnComparisonColumns",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","ConfiguredTableIdentifier"],"uo":["Tags","AllowedColumns","SelectedAnalysisMethods","AnalysisRules"],"tg":[true,true,true]},"arn":"arn:${Partition}:cleanrooms:${Region}:${Account}:configuredtable/${ConfiguredTableId}"}');
 /** A {@link ConfiguredTable} instance: its attributes as typed outputs. */
 export type ConfiguredTable = InstanceType<typeof ConfiguredTable>;
 
@@ -494,15 +578,31 @@ export interface ConfiguredTableArgs {
   analysisMethod: "DIRECT_QUERY" | "DIRECT_JOB" | "MULTIPLE";
   /** The table that this configured table represents. */
   tableReference: ConfiguredTableTableReference;
-  /** A description for the configured table. */
+  /**
+   * A description for the configured table.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   description?: string;
-  /** The analysis rule that was created for the configured table. */
+  /**
+   * The analysis rule that was created for the configured table.
+   *
+   * Items: 1–1.
+   */
   analysisRules?: ConfiguredTableAnalysisRule[];
-  /** The columns within the underlying AWS Glue table that can be used within collaborations. */
+  /**
+   * The columns within the underlying AWS Glue table that can be used within collaborations.
+   *
+   * Items: 1–100. Each item: Length: at most 128. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   allowedColumns: string[];
   /** An optional label that you can assign to a resource when you create it. Each tag consists of a key and an optional value, both of which you define. When you use tagging, you can also use tag-based access control in IAM policies to control access to this resource. */
   tags?: AwsTag[];
-  /** A name for the configured table. */
+  /**
+   * A name for the configured table.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   name: string;
   /** The selected analysis methods for the configured table. */
   selectedAnalysisMethods?: ("DIRECT_QUERY" | "DIRECT_JOB")[];
@@ -544,9 +644,17 @@ export interface ConfiguredTableTableReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-gluetablereference.html | CloudFormation: GlueTableReference}
  */
 export interface ConfiguredTableGlueTableReference {
-  /** The name of the AWS Glue table. */
+  /**
+   * The name of the AWS Glue table.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   tableName: string;
-  /** The name of the database the AWS Glue table belongs to. */
+  /**
+   * The name of the database the AWS Glue table belongs to.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   databaseName: string;
   /** The AWS Region where the AWS Glue table is located. This parameter is required to uniquely identify and access tables across different Regions. */
   region?: "us-west-1" | "us-west-2" | "us-east-1" | "us-east-2" | "af-south-1" | "ap-east-1" | "ap-south-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-southeast-5" | "ap-southeast-4" | "ap-southeast-7" | "ap-south-1" | "ap-northeast-3" | "ap-northeast-1" | "ap-northeast-2" | "ca-central-1" | "ca-west-1" | "eu-south-1" | "eu-west-3" | "eu-south-2" | "eu-central-2" | "eu-central-1" | "eu-north-1" | "eu-west-1" | "eu-west-2" | "me-south-1" | "me-central-1" | "il-central-1" | "sa-east-1" | "mx-central-1" | "ap-east-2";
@@ -558,15 +666,35 @@ export interface ConfiguredTableGlueTableReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-snowflaketablereference.html | CloudFormation: SnowflakeTableReference}
  */
 export interface ConfiguredTableSnowflakeTableReference {
-  /** The secret ARN of the Snowflake table reference. */
+  /**
+   * The secret ARN of the Snowflake table reference.
+   *
+   * Length: at most 256.
+   */
   secretArn: string;
-  /** The account identifier for the Snowflake table reference. */
+  /**
+   * The account identifier for the Snowflake table reference.
+   *
+   * Length: 3–256.
+   */
   accountIdentifier: string;
-  /** The name of the database the Snowflake table belongs to. */
+  /**
+   * The name of the database the Snowflake table belongs to.
+   *
+   * Length: 1–256.
+   */
   databaseName: string;
-  /** The name of the Snowflake table. */
+  /**
+   * The name of the Snowflake table.
+   *
+   * Length: 1–256.
+   */
   tableName: string;
-  /** The schema name of the Snowflake table reference. */
+  /**
+   * The schema name of the Snowflake table reference.
+   *
+   * Length: 1–256.
+   */
   schemaName: string;
   /** The schema of the Snowflake table. */
   tableSchema: ConfiguredTableSnowflakeTableSchema;
@@ -578,7 +706,11 @@ export interface ConfiguredTableSnowflakeTableReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-snowflaketableschema.html | CloudFormation: SnowflakeTableSchema}
  */
 export interface ConfiguredTableSnowflakeTableSchema {
-  /** The schema of a Snowflake table. */
+  /**
+   * The schema of a Snowflake table.
+   *
+   * Items: 1–250.
+   */
   v1: ConfiguredTableSnowflakeTableSchemaV1[];
 }
 
@@ -588,9 +720,17 @@ export interface ConfiguredTableSnowflakeTableSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-snowflaketableschemav1.html | CloudFormation: SnowflakeTableSchemaV1}
  */
 export interface ConfiguredTableSnowflakeTableSchemaV1 {
-  /** The column name. */
+  /**
+   * The column name.
+   *
+   * Length: at most 128.
+   */
   columnName: string;
-  /** The column's data type. Supported data types: `ARRAY` , `BIGINT` , `BOOLEAN` , `CHAR` , `DATE` , `DECIMAL` , `DOUBLE` , `DOUBLE PRECISION` , `FLOAT` , `FLOAT4` , `INT` , `INTEGER` , `MAP` , `NUMERIC` , `NUMBER` , `REAL` , `SMALLINT` , `STRING` , `TIMESTAMP` , `TIMESTAMP_LTZ` , `TIMESTAMP_NTZ` , `DATETIME` , `TINYINT` , `VARCHAR` , `TEXT` , `CHARACTER` . */
+  /**
+   * The column's data type. Supported data types: `ARRAY` , `BIGINT` , `BOOLEAN` , `CHAR` , `DATE` , `DECIMAL` , `DOUBLE` , `DOUBLE PRECISION` , `FLOAT` , `FLOAT4` , `INT` , `INTEGER` , `MAP` , `NUMERIC` , `NUMBER` , `REAL` , `SMALLINT` , `STRING` , `TIMESTAMP` , `TIMESTAMP_LTZ` , `TIMESTAMP_NTZ` , `DATETIME` , `TINYINT` , `VARCHAR` , `TEXT` , `CHARACTER` .
+   *
+   * Length: at most 255.
+   */
   columnType: string;
 }
 
@@ -600,16 +740,33 @@ export interface ConfiguredTableSnowflakeTableSchemaV1 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-athenatablereference.html | CloudFormation: AthenaTableReference}
  */
 export interface ConfiguredTableAthenaTableReference {
-  /** The workgroup of the Athena table reference. */
+  /**
+   * The workgroup of the Athena table reference.
+   *
+   * Length: 1–128.
+   */
   workGroup: string;
-  /** The output location for the Athena table. */
+  /**
+   * The output location for the Athena table.
+   *
+   * Length: 8–1024.
+   */
   outputLocation?: string;
-  /** The database name. */
+  /**
+   * The database name.
+   *
+   * Length: at most 128.
+   */
   databaseName: string;
-  /** The table reference. */
+  /**
+   * The table reference.
+   *
+   * Length: at most 128.
+   */
   tableName: string;
   /** The AWS Region where the Athena table is located. This parameter is required to uniquely identify and access tables across different Regions. */
   region?: "us-west-1" | "us-west-2" | "us-east-1" | "us-east-2" | "af-south-1" | "ap-east-1" | "ap-south-2" | "ap-southeast-1" | "ap-southeast-2" | "ap-southeast-5" | "ap-southeast-4" | "ap-southeast-7" | "ap-south-1" | "ap-northeast-3" | "ap-northeast-1" | "ap-northeast-2" | "ca-central-1" | "ca-west-1" | "eu-south-1" | "eu-west-3" | "eu-south-2" | "eu-central-2" | "eu-central-1" | "eu-north-1" | "eu-west-1" | "eu-west-2" | "me-south-1" | "me-central-1" | "il-central-1" | "sa-east-1" | "mx-central-1" | "ap-east-2";
+  /** Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`. */
   catalogName?: string;
 }
 
@@ -655,19 +812,39 @@ export interface ConfiguredTableConfiguredTableAnalysisRulePolicyV1 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-analysisruleaggregation.html | CloudFormation: AnalysisRuleAggregation}
  */
 export interface ConfiguredTableAnalysisRuleAggregation {
-  /** Which logical operators (if any) are to be used in an INNER JOIN match condition. Default is `AND` . */
-  allowedJoinOperators?: string[];
+  /**
+   * Which logical operators (if any) are to be used in an INNER JOIN match condition. Default is `AND` .
+   *
+   * Items: at most 2.
+   */
+  allowedJoinOperators?: ("OR" | "AND")[];
   /** Set of scalar functions that are allowed to be used on dimension columns and the output of aggregation of metrics. */
-  scalarFunctions: string[];
-  /** Columns that must meet a specific threshold value (after an aggregation function is applied to it) for each output row to be returned. */
+  scalarFunctions: ("TRUNC" | "ABS" | "CEILING" | "FLOOR" | "LN" | "LOG" | "ROUND" | "SQRT" | "CAST" | "LOWER" | "RTRIM" | "UPPER" | "COALESCE" | "CONVERT" | "CURRENT_DATE" | "DATEADD" | "EXTRACT" | "GETDATE" | "SUBSTRING" | "TO_CHAR" | "TO_DATE" | "TO_NUMBER" | "TO_TIMESTAMP" | "TRIM")[];
+  /**
+   * Columns that must meet a specific threshold value (after an aggregation function is applied to it) for each output row to be returned.
+   *
+   * Items: at least 1.
+   */
   outputConstraints: ConfiguredTableAggregationConstraint[];
-  /** The columns that query runners are allowed to select, group by, or filter by. */
+  /**
+   * The columns that query runners are allowed to select, group by, or filter by.
+   *
+   * Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   dimensionColumns: string[];
-  /** Columns in configured table that can be used in join statements and/or as aggregate columns. They can never be outputted directly. */
+  /**
+   * Columns in configured table that can be used in join statements and/or as aggregate columns. They can never be outputted directly.
+   *
+   * Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   joinColumns: string[];
   /** Control that requires member who runs query to do a join with their configured table and/or other configured table in query. */
   joinRequired?: "QUERY_RUNNER";
-  /** The columns that query runners are allowed to use in aggregation queries. */
+  /**
+   * The columns that query runners are allowed to use in aggregation queries.
+   *
+   * Items: at least 1.
+   */
   aggregateColumns: ConfiguredTableAggregateColumn[];
   /**
    * An indicator as to whether additional analyses (such as AWS Clean Rooms ML) can be applied to the output of the direct query.
@@ -683,9 +860,17 @@ export interface ConfiguredTableAnalysisRuleAggregation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-aggregationconstraint.html | CloudFormation: AggregationConstraint}
  */
 export interface ConfiguredTableAggregationConstraint {
-  /** Column in aggregation constraint for which there must be a minimum number of distinct values in an output row for it to be in the query output. */
+  /**
+   * Column in aggregation constraint for which there must be a minimum number of distinct values in an output row for it to be in the query output.
+   *
+   * Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   columnName: string;
-  /** The minimum number of distinct values that an output row must be an aggregation of. Minimum threshold of distinct values for a specified column that must exist in an output row for it to be in the query output. */
+  /**
+   * The minimum number of distinct values that an output row must be an aggregation of. Minimum threshold of distinct values for a specified column that must exist in an output row for it to be in the query output.
+   *
+   * Range: 2–100000.
+   */
   minimum: number;
   /** The type of aggregation the constraint allows. The only valid value is currently `COUNT_DISTINCT`. */
   type: "COUNT_DISTINCT";
@@ -699,7 +884,11 @@ export interface ConfiguredTableAggregationConstraint {
 export interface ConfiguredTableAggregateColumn {
   /** Aggregation function that can be applied to aggregate column in query. */
   function: "SUM" | "SUM_DISTINCT" | "COUNT" | "COUNT_DISTINCT" | "AVG";
-  /** Column names in configured table of aggregate columns. */
+  /**
+   * Column names in configured table of aggregate columns.
+   *
+   * Items: at least 1. Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   columnNames: string[];
 }
 
@@ -709,11 +898,23 @@ export interface ConfiguredTableAggregateColumn {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-analysisrulelist.html | CloudFormation: AnalysisRuleList}
  */
 export interface ConfiguredTableAnalysisRuleList {
-  /** The logical operators (if any) that are to be used in an INNER JOIN match condition. Default is `AND` . */
-  allowedJoinOperators?: string[];
-  /** Columns that can be listed in the output. */
+  /**
+   * The logical operators (if any) that are to be used in an INNER JOIN match condition. Default is `AND` .
+   *
+   * Items: at most 2.
+   */
+  allowedJoinOperators?: ("OR" | "AND")[];
+  /**
+   * Columns that can be listed in the output.
+   *
+   * Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   listColumns: string[];
-  /** Columns that can be used to join a configured table with the table of the member who can query and other members' configured tables. */
+  /**
+   * Columns that can be used to join a configured table with the table of the member who can query and other members' configured tables.
+   *
+   * Items: at least 1. Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   joinColumns: string[];
   /** An indicator as to whether additional analyses (such as AWS Clean Rooms ML) can be applied to the output of the direct query. */
   additionalAnalyses?: "ALLOWED" | "REQUIRED" | "NOT_ALLOWED";
@@ -725,13 +926,25 @@ export interface ConfiguredTableAnalysisRuleList {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-analysisrulecustom.html | CloudFormation: AnalysisRuleCustom}
  */
 export interface ConfiguredTableAnalysisRuleCustom {
-  /** The IDs of the AWS accounts that are allowed to query by the custom analysis rule. Required when `allowedAnalyses` is `ANY_QUERY` . */
+  /**
+   * The IDs of the AWS accounts that are allowed to query by the custom analysis rule. Required when `allowedAnalyses` is `ANY_QUERY` .
+   *
+   * Items: at least 0. Each item: Length: 12–12. Pattern: `\d+`.
+   */
   allowedAnalysisProviders?: string[];
-  /** The ARN of the analysis templates that are allowed by the custom analysis rule. */
+  /**
+   * The ARN of the analysis templates that are allowed by the custom analysis rule.
+   *
+   * Items: at least 0. Each item: Length: 0–200. Pattern: `(ANY_QUERY|ANY_JOB|arn:[\w]{3}:cleanrooms:[\w]{2}-[\w]{4,9}-[\d]:[\d]{12}:membership/[\d\w-]+/analysistemplate/[\d\w-]+)`.
+   */
   allowedAnalyses: string[];
   /** The differential privacy configuration. */
   differentialPrivacy?: ConfiguredTableDifferentialPrivacy;
-  /** A list of columns that aren't allowed to be shown in the query output. */
+  /**
+   * A list of columns that aren't allowed to be shown in the query output.
+   *
+   * Items: at least 0. Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`.
+   */
   disallowedOutputColumns?: string[];
   /** An indicator as to whether additional analyses (such as AWS Clean Rooms ML) can be applied to the output of the direct query. */
   additionalAnalyses?: "ALLOWED" | "REQUIRED" | "NOT_ALLOWED";
@@ -751,7 +964,11 @@ export interface ConfiguredTableAnalysisRuleCustom {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtable-differentialprivacy.html | CloudFormation: DifferentialPrivacy}
  */
 export interface ConfiguredTableDifferentialPrivacy {
-  /** The name of the column, such as user_id, that contains the unique identifier of your users, whose privacy you want to protect. If you want to turn on differential privacy for two or more tables in a collaboration, you must configure the same column as the user identifier column in both analysis rules. */
+  /**
+   * The name of the column, such as user_id, that contains the unique identifier of your users, whose privacy you want to protect. If you want to turn on differential privacy for two or more tables in a collaboration, you must configure the same column as the user identifier column in both analysis rules.
+   *
+   * Items: at least 1.
+   */
   columns: ConfiguredTableDifferentialPrivacyColumn[];
 }
 
@@ -791,25 +1008,49 @@ export interface ConfiguredTableComparisonControls {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-configuredtableassociation.html | CloudFormation: AWS::CleanRooms::ConfiguredTableAssociation}
  */
-export const ConfiguredTableAssociation = cloudControlType<ConfiguredTableAssociationArgs, ConfiguredTableAssociationOutputs>("AWS::CleanRooms::ConfiguredTableAssociation", "aws:cleanrooms:ConfiguredTableAssociation", '{"p":[["MembershipIdentifier","string",67],["Description","string"],["ConfiguredTableIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["RoleArn","string",1],["Name","string",67],["ConfiguredTableAssociationAnalysisRules",["array",["ref","ConfiguredTableAssociationAnalysisRule"]]],["ConfiguredTableAssociationIdentifier","string",72],["Arn","string",72]],"id":["ConfiguredTableAssociationIdentifier","MembershipIdentifier"],"d":{"ConfiguredTableAssociationAnalysisRule":[["Type",["enum","AGGREGATION","LIST","CUSTOM"],1],["Policy",["ref","ConfiguredTableAssociationAnalysisRulePolicy"],1]],"ConfiguredTableAssociationAnalysisRulePolicy":[["V1",["ref","ConfiguredTableAssociationAnalysisRulePolicyV1"],1]],"ConfiguredTableAssociationAnalysisRulePolicyV1":[["List",["ref","ConfiguredTableAssociationAnalysisRuleList"]],["Aggregation",["ref","ConfiguredTableAssociationAnalysisRuleAggregation"]],["Custom",["ref","ConfiguredTableAssociationAnalysisRuleCustom"]]],"ConfiguredTableAssociationAnalysisRuleList":[["AllowedResultReceivers",["array","string"]],["AllowedAdditionalAnalyses",["array","string"]]],"ConfiguredTableAssociationAnalysisRuleAggregation":[["AllowedResultReceivers",["array","string"]],["AllowedAdditionalAnalyses",["array","string"]]],"ConfiguredTableAssociationAnalysisRuleCustom":[["AllowedResultReceivers",["array","string"]],["AllowedAdditionalAnalyses",["array","string"]]]},"tags":["Tags","standard"]}');
+export const ConfiguredTableAssociation = cloudControlType<ConfiguredTableAssociationArgs, ConfiguredTableAssociationOutputs>("AWS::CleanRooms::ConfiguredTableAssociation", "aws:cleanrooms:ConfiguredTableAssociation", '{"p":[["MembershipIdentifier","string",67],["Description","string"],["ConfiguredTableIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["RoleArn","string",1],["Name","string",67],["ConfiguredTableAssociationAnalysisRules",["array",["ref","ConfiguredTableAssociationAnalysisRule"]]],["ConfiguredTableAssociationIdentifier","string",72],["Arn","string",72]],"id":["ConfiguredTableAssociationIdentifier","MembershipIdentifier"],"d":{"ConfiguredTableAssociationAnalysisRule":[["Type",["enum","AGGREGATION","LIST","CUSTOM"],1],["Policy",["ref","ConfiguredTableAssociationAnalysisRulePolicy"],1]],"ConfiguredTableAssociationAnalysisRulePolicy":[["V1",["ref","ConfiguredTableAssociationAnalysisRulePolicyV1"],1]],"ConfiguredTableAssociationAnalysisRulePolicyV1":[["List",["ref","ConfiguredTableAssociationAnalysisRuleList"]],["Aggregation",["ref","ConfiguredTableAssociationAnalysisRuleAggregation"]],["Custom",["ref","ConfiguredTableAssociationAnalysisRuleCustom"]]],"ConfiguredTableAssociationAnalysisRuleList":[["AllowedResultReceivers",["array","string"]],["AllowedAdditionalAnalyses",["array","string"]]],"ConfiguredTableAssociationAnalysisRuleAggregation":[["AllowedResultReceivers",["array","string"]],["AllowedAdditionalAnalyses",["array","string"]]],"ConfiguredTableAssociationAnalysisRuleCustom":[["AllowedResultReceivers",["array","string"]],["AllowedAdditionalAnalyses",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConfiguredTableIdentifier","Name","MembershipIdentifier"],"ro":["ConfiguredTableAssociationIdentifier","Arn"],"uo":["Tags","ConfiguredTableAssociationAnalysisRules"],"tg":[true,true,true]}}');
 /** A {@link ConfiguredTableAssociation} instance: its attributes as typed outputs. */
 export type ConfiguredTableAssociation = InstanceType<typeof ConfiguredTableAssociation>;
 
 /** Inputs of {@link ConfiguredTableAssociation}. */
 export interface ConfiguredTableAssociationArgs {
-  /** The unique ID for the membership this configured table association belongs to. */
+  /**
+   * The unique ID for the membership this configured table association belongs to.
+   *
+   * Length: 36–36. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   membershipIdentifier: string;
-  /** A description of the configured table association. */
+  /**
+   * A description of the configured table association.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   description?: string;
-  /** A unique identifier for the configured table to be associated to. Currently accepts a configured table ID. */
+  /**
+   * A unique identifier for the configured table to be associated to. Currently accepts a configured table ID.
+   *
+   * Length: 36–36. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   configuredTableIdentifier: string;
   /** An optional label that you can assign to a resource when you create it. Each tag consists of a key and an optional value, both of which you define. When you use tagging, you can also use tag-based access control in IAM policies to control access to this resource. */
   tags?: AwsTag[];
-  /** The service will assume this role to access catalog metadata and query the table. */
+  /**
+   * The service will assume this role to access catalog metadata and query the table.
+   *
+   * Length: 32–512.
+   */
   roleArn: string;
-  /** The name of the configured table association, in lowercase. The table is identified by this name when running protected queries against the underlying data. */
+  /**
+   * The name of the configured table association, in lowercase. The table is identified by this name when running protected queries against the underlying data.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   name: string;
-  /** An analysis rule for a configured table association. This analysis rule specifies how data from the table can be used within its associated collaboration. In the console, the `ConfiguredTableAssociationAnalysisRule` is referred to as the *collaboration analysis rule* . */
+  /**
+   * An analysis rule for a configured table association. This analysis rule specifies how data from the table can be used within its associated collaboration. In the console, the `ConfiguredTableAssociationAnalysisRule` is referred to as the *collaboration analysis rule* .
+   *
+   * Items: 1–1.
+   */
   configuredTableAssociationAnalysisRules?: ConfiguredTableAssociationConfiguredTableAssociationAnalysisRule[];
 }
 
@@ -871,9 +1112,17 @@ export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRul
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtableassociation-configuredtableassociationanalysisrulelist.html | CloudFormation: ConfiguredTableAssociationAnalysisRuleList}
  */
 export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRuleList {
-  /** The list of collaboration members who are allowed to receive results of queries run with this configured table. */
+  /**
+   * The list of collaboration members who are allowed to receive results of queries run with this configured table.
+   *
+   * Items: at least 0. Each item: Length: 12–12. Pattern: `\d+`.
+   */
   allowedResultReceivers?: string[];
-  /** The list of resources or wildcards (ARNs) that are allowed to perform additional analysis on query output. */
+  /**
+   * The list of resources or wildcards (ARNs) that are allowed to perform additional analysis on query output.
+   *
+   * Items: 0–25. Each item: Length: at most 256.
+   */
   allowedAdditionalAnalyses?: string[];
 }
 
@@ -883,12 +1132,18 @@ export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRul
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtableassociation-configuredtableassociationanalysisruleaggregation.html | CloudFormation: ConfiguredTableAssociationAnalysisRuleAggregation}
  */
 export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRuleAggregation {
-  /** The list of collaboration members who are allowed to receive results of queries run with this configured table. */
+  /**
+   * The list of collaboration members who are allowed to receive results of queries run with this configured table.
+   *
+   * Items: at least 0. Each item: Length: 12–12. Pattern: `\d+`.
+   */
   allowedResultReceivers?: string[];
   /**
    * The list of resources or wildcards (ARNs) that are allowed to perform additional analysis on query output.
    *
    * The `allowedAdditionalAnalyses` parameter is currently supported for the list analysis rule ( `AnalysisRuleList` ) and the custom analysis rule ( `AnalysisRuleCustom` ).
+   *
+   * Items: 0–25. Each item: Length: at most 256.
    */
   allowedAdditionalAnalyses?: string[];
 }
@@ -899,9 +1154,17 @@ export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRul
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-configuredtableassociation-configuredtableassociationanalysisrulecustom.html | CloudFormation: ConfiguredTableAssociationAnalysisRuleCustom}
  */
 export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRuleCustom {
-  /** The list of collaboration members who are allowed to receive results of queries run with this configured table. */
+  /**
+   * The list of collaboration members who are allowed to receive results of queries run with this configured table.
+   *
+   * Items: at least 0. Each item: Length: 12–12. Pattern: `\d+`.
+   */
   allowedResultReceivers?: string[];
-  /** The list of resources or wildcards (ARNs) that are allowed to perform additional analysis on query output. */
+  /**
+   * The list of resources or wildcards (ARNs) that are allowed to perform additional analysis on query output.
+   *
+   * Items: 0–25. Each item: Length: at most 256.
+   */
   allowedAdditionalAnalyses?: string[];
 }
 
@@ -910,7 +1173,7 @@ export interface ConfiguredTableAssociationConfiguredTableAssociationAnalysisRul
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-idmappingtable.html | CloudFormation: AWS::CleanRooms::IdMappingTable}
  */
-export const IdMappingTable = cloudControlType<IdMappingTableArgs, IdMappingTableOutputs>("AWS::CleanRooms::IdMappingTable", "aws:cleanrooms:IdMappingTable", '{"p":[["InputReferenceConfig",["ref","IdMappingTableInputReferenceConfig"],67],["MembershipIdentifier","string",67],["Description","string"],["Name","string",67],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["IdMappingTableIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8],["CollaborationIdentifier","string",8],["CollaborationArn","string",8],["InputReferenceProperties",["ref","IdMappingTableInputReferenceProperties"],8]],"id":["IdMappingTableIdentifier","MembershipIdentifier"],"d":{"IdMappingTableInputReferenceConfig":[["InputReferenceArn","string",1],["ManageResourcePolicies","boolean",1]],"IdMappingTableInputReferenceProperties":[["IdMappingTableInputSource",["array",["ref","IdMappingTableInputSource"]],1]],"IdMappingTableInputSource":[["IdNamespaceAssociationId","string",1],["Type",["enum","SOURCE","TARGET"],1]]},"tags":["Tags","standard"]}');
+export const IdMappingTable = cloudControlType<IdMappingTableArgs, IdMappingTableOutputs>("AWS::CleanRooms::IdMappingTable", "aws:cleanrooms:IdMappingTable", '{"p":[["InputReferenceConfig",["ref","IdMappingTableInputReferenceConfig"],67],["MembershipIdentifier","string",67],["Description","string"],["Name","string",67],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["IdMappingTableIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8],["CollaborationIdentifier","string",8],["CollaborationArn","string",8],["InputReferenceProperties",["ref","IdMappingTableInputReferenceProperties"],8]],"id":["IdMappingTableIdentifier","MembershipIdentifier"],"d":{"IdMappingTableInputReferenceConfig":[["InputReferenceArn","string",1],["ManageResourcePolicies","boolean",1]],"IdMappingTableInputReferenceProperties":[["IdMappingTableInputSource",["array",["ref","IdMappingTableInputSource"]],1]],"IdMappingTableInputSource":[["IdNamespaceAssociationId","string",1],["Type",["enum","SOURCE","TARGET"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MembershipIdentifier","Name","InputReferenceConfig"],"ro":["IdMappingTableIdentifier","Arn","MembershipArn","CollaborationIdentifier","CollaborationArn","InputReferenceProperties"],"uo":["InputReferenceProperties/IdMappingTableInputSource","Tags"],"tg":[true,true,true]}}');
 /** A {@link IdMappingTable} instance: its attributes as typed outputs. */
 export type IdMappingTable = InstanceType<typeof IdMappingTable>;
 
@@ -918,13 +1181,29 @@ export type IdMappingTable = InstanceType<typeof IdMappingTable>;
 export interface IdMappingTableArgs {
   /** The input reference configuration for the ID mapping table. */
   inputReferenceConfig: IdMappingTableIdMappingTableInputReferenceConfig;
-  /** The unique identifier of the membership resource for the ID mapping table. */
+  /**
+   * The unique identifier of the membership resource for the ID mapping table.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   membershipIdentifier: string;
-  /** The description of the ID mapping table. */
+  /**
+   * The description of the ID mapping table.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   description?: string;
-  /** The name of the ID mapping table. */
+  /**
+   * The name of the ID mapping table.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the AWS KMS key. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS KMS key.
+   *
+   * Length: 4–2048.
+   */
   kmsKeyArn?: string;
   /** An optional label that you can assign to a resource when you create it. Each tag consists of a key and an optional value, both of which you define. When you use tagging, you can also use tag-based access control in IAM policies to control access to this resource. */
   tags?: AwsTag[];
@@ -951,7 +1230,11 @@ export interface IdMappingTableOutputs extends IdMappingTableArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-idmappingtable-idmappingtableinputreferenceconfig.html | CloudFormation: IdMappingTableInputReferenceConfig}
  */
 export interface IdMappingTableIdMappingTableInputReferenceConfig {
-  /** The Amazon Resource Name (ARN) of the referenced resource in AWS Entity Resolution . Valid values are ID mapping workflow ARNs. */
+  /**
+   * The Amazon Resource Name (ARN) of the referenced resource in AWS Entity Resolution . Valid values are ID mapping workflow ARNs.
+   *
+   * Length: 20–2048.
+   */
   inputReferenceArn: string;
   /**
    * When `TRUE` , AWS Clean Rooms manages permissions for the ID mapping table resource.
@@ -967,7 +1250,11 @@ export interface IdMappingTableIdMappingTableInputReferenceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-idmappingtable-idmappingtableinputreferenceproperties.html | CloudFormation: IdMappingTableInputReferenceProperties}
  */
 export interface IdMappingTableIdMappingTableInputReferenceProperties {
-  /** The input source of the ID mapping table. */
+  /**
+   * The input source of the ID mapping table.
+   *
+   * Items: 2–2.
+   */
   idMappingTableInputSource: IdMappingTableIdMappingTableInputSource[];
 }
 
@@ -988,21 +1275,33 @@ export interface IdMappingTableIdMappingTableInputSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-idnamespaceassociation.html | CloudFormation: AWS::CleanRooms::IdNamespaceAssociation}
  */
-export const IdNamespaceAssociation = cloudControlType<IdNamespaceAssociationArgs, IdNamespaceAssociationOutputs>("AWS::CleanRooms::IdNamespaceAssociation", "aws:cleanrooms:IdNamespaceAssociation", '{"p":[["MembershipIdentifier","string",67],["InputReferenceConfig",["ref","IdNamespaceAssociationInputReferenceConfig"],67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Description","string"],["IdMappingConfig",["ref","IdMappingConfig"]],["IdNamespaceAssociationIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8],["CollaborationIdentifier","string",8],["CollaborationArn","string",8],["InputReferenceProperties",["ref","IdNamespaceAssociationInputReferenceProperties"],8]],"id":["IdNamespaceAssociationIdentifier","MembershipIdentifier"],"d":{"IdNamespaceAssociationInputReferenceConfig":[["InputReferenceArn","string",1],["ManageResourcePolicies","boolean",1]],"IdMappingConfig":[["AllowUseAsDimensionColumn","boolean",1]],"IdNamespaceAssociationInputReferenceProperties":[["IdNamespaceType",["enum","SOURCE","TARGET"]],["IdMappingWorkflowsSupported",["array","json"]]]},"tags":["Tags","standard"]}');
+export const IdNamespaceAssociation = cloudControlType<IdNamespaceAssociationArgs, IdNamespaceAssociationOutputs>("AWS::CleanRooms::IdNamespaceAssociation", "aws:cleanrooms:IdNamespaceAssociation", '{"p":[["MembershipIdentifier","string",67],["InputReferenceConfig",["ref","IdNamespaceAssociationInputReferenceConfig"],67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Description","string"],["IdMappingConfig",["ref","IdMappingConfig"]],["IdNamespaceAssociationIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8],["CollaborationIdentifier","string",8],["CollaborationArn","string",8],["InputReferenceProperties",["ref","IdNamespaceAssociationInputReferenceProperties"],8]],"id":["IdNamespaceAssociationIdentifier","MembershipIdentifier"],"d":{"IdNamespaceAssociationInputReferenceConfig":[["InputReferenceArn","string",1],["ManageResourcePolicies","boolean",1]],"IdMappingConfig":[["AllowUseAsDimensionColumn","boolean",1]],"IdNamespaceAssociationInputReferenceProperties":[["IdNamespaceType",["enum","SOURCE","TARGET"]],["IdMappingWorkflowsSupported",["array","json"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MembershipIdentifier","InputReferenceConfig"],"ro":["IdNamespaceAssociationIdentifier","Arn","MembershipArn","CollaborationIdentifier","CollaborationArn","InputReferenceProperties"],"uo":["Tags","InputReferenceProperties/IdMappingWorkflowsSupported"],"tg":[true,true,true]}}');
 /** A {@link IdNamespaceAssociation} instance: its attributes as typed outputs. */
 export type IdNamespaceAssociation = InstanceType<typeof IdNamespaceAssociation>;
 
 /** Inputs of {@link IdNamespaceAssociation}. */
 export interface IdNamespaceAssociationArgs {
-  /** The unique identifier of the membership that contains the ID namespace association. */
+  /**
+   * The unique identifier of the membership that contains the ID namespace association.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   membershipIdentifier: string;
   /** The input reference configuration for the ID namespace association. */
   inputReferenceConfig: IdNamespaceAssociationIdNamespaceAssociationInputReferenceConfig;
   /** An optional label that you can assign to a resource when you create it. Each tag consists of a key and an optional value, both of which you define. When you use tagging, you can also use tag-based access control in IAM policies to control access to this resource. */
   tags?: AwsTag[];
-  /** The name of this ID namespace association. */
+  /**
+   * The name of this ID namespace association.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   name: string;
-  /** The description of the ID namespace association. */
+  /**
+   * The description of the ID namespace association.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   description?: string;
   /** The configuration settings for the ID mapping table. */
   idMappingConfig?: IdNamespaceAssociationIdMappingConfig;
@@ -1029,7 +1328,11 @@ export interface IdNamespaceAssociationOutputs extends IdNamespaceAssociationArg
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-idnamespaceassociation-idnamespaceassociationinputreferenceconfig.html | CloudFormation: IdNamespaceAssociationInputReferenceConfig}
  */
 export interface IdNamespaceAssociationIdNamespaceAssociationInputReferenceConfig {
-  /** The Amazon Resource Name (ARN) of the AWS Entity Resolution resource that is being associated to the collaboration. Valid resource ARNs are from the ID namespaces that you own. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Entity Resolution resource that is being associated to the collaboration. Valid resource ARNs are from the ID namespaces that you own.
+   *
+   * Length: at most 256.
+   */
   inputReferenceArn: string;
   /**
    * When `TRUE` , AWS Clean Rooms manages permissions for the ID namespace association resource.
@@ -1070,17 +1373,22 @@ export interface IdNamespaceAssociationIdNamespaceAssociationInputReferencePrope
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-intermediatetable.html | CloudFormation: AWS::CleanRooms::IntermediateTable}
  */
-export const IntermediateTable = cloudControlType<IntermediateTableArgs, IntermediateTableOutputs>("AWS::CleanRooms::IntermediateTable", "aws:cleanrooms:IntermediateTable", '{"p":[["MembershipIdentifier","string",67],["Name","string",67],["Description","string"],["PopulationAnalysisConfiguration",["ref","PopulationAnalysisConfiguration"],67],["KmsKeyArn","string"],["AnalysisRules",["array",["ref","IntermediateTableAnalysisRule"]]],["Tags",["array",["ref","Tag"]]],["IntermediateTableIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8],["CollaborationIdentifier","string",8],["CollaborationArn","string",8],["Status",["enum","CREATED","POPULATE_STARTED","POPULATE_SUCCESS","POPULATE_FAILED","DISALLOWED_BY_DATA_PROVIDER","BASE_TABLE_REMOVED"],8]],"id":["IntermediateTableIdentifier","MembershipIdentifier"],"d":{"PopulationAnalysisConfiguration":[["SqlParameters",["ref","PopulationAnalysisSqlParameters"]]],"PopulationAnalysisSqlParameters":[["QueryString","string"],["AnalysisTemplateArn","string"]],"IntermediateTableAnalysisRule":[["Type",["enum","CUSTOM"],1],["Policy",["ref","IntermediateTableAnalysisRulePolicy"],1]],"IntermediateTableAnalysisRulePolicy":[["V1",["ref","IntermediateTableAnalysisRulePolicyV1"],1]],"IntermediateTableAnalysisRulePolicyV1":[["Custom",["ref","IntermediateTableAnalysisRuleCustom"],1]],"IntermediateTableAnalysisRuleCustom":[["AllowedAnalyses",["array","string"],1],["AllowedAnalysisProviders",["array","string"]],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]],["AllowedResultReceivers",["array","string"]],["DifferentialPrivacy",["ref","DifferentialPrivacy"]],["DisallowedOutputColumns",["array","string"]],["AggregationThresholds",["array",["ref","AggregationThreshold"]]],["ComparisonControls",["ref","ComparisonControls"]]],"DifferentialPrivacy":[["Columns",["array",["ref","DifferentialPrivacyColumn"]],1]],"DifferentialPrivacyColumn":[["Name","string",1]],"AggregationThreshold":[["IdentityColumns",["array","string"],1],["MinimumIdentityCount","integer",1],["Type",["enum","COUNT_DISTINCT"],1],["OutputColumnThresholds",["array",["ref","OutputColumnThreshold"]]],["AllowedAggregateExpressionType",["enum","COLUMNS_ONLY","ANY_EXPRESSION"],1]],"OutputColumnThreshold":[["OutputColumnName","string",1],["MinimumIdentityCount","integer",1]],"ComparisonControls":[["AllowedLiteralComparisonColumns",["array","string"],1],["AllowedColumnComparisonColumns",["array","string"],1]]},"tags":["Tags","standard"]}');
+export const IntermediateTable = cloudControlType<IntermediateTableArgs, IntermediateTableOutputs>("AWS::CleanRooms::IntermediateTable", "aws:cleanrooms:IntermediateTable", '{"p":[["MembershipIdentifier","string",67],["Name","string",67],["Description","string"],["PopulationAnalysisConfiguration",["ref","PopulationAnalysisConfiguration"],67],["KmsKeyArn","string"],["AnalysisRules",["array",["ref","IntermediateTableAnalysisRule"]]],["Tags",["array",["ref","Tag"]]],["IntermediateTableIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8],["CollaborationIdentifier","string",8],["CollaborationArn","string",8],["Status",["enum","CREATED","POPULATE_STARTED","POPULATE_SUCCESS","POPULATE_FAILED","DISALLOWED_BY_DATA_PROVIDER","BASE_TABLE_REMOVED"],8]],"id":["IntermediateTableIdentifier","MembershipIdentifier"],"d":{"PopulationAnalysisConfiguration":[["SqlParameters",["ref","PopulationAnalysisSqlParameters"]]],"PopulationAnalysisSqlParameters":[["QueryString","string"],["AnalysisTemplateArn","string"]],"IntermediateTableAnalysisRule":[["Type",["enum","CUSTOM"],1],["Policy",["ref","IntermediateTableAnalysisRulePolicy"],1]],"IntermediateTableAnalysisRulePolicy":[["V1",["ref","IntermediateTableAnalysisRulePolicyV1"],1]],"IntermediateTableAnalysisRulePolicyV1":[["Custom",["ref","IntermediateTableAnalysisRuleCustom"],1]],"IntermediateTableAnalysisRuleCustom":[["AllowedAnalyses",["array","string"],1],["AllowedAnalysisProviders",["array","string"]],["AdditionalAnalyses",["enum","ALLOWED","REQUIRED","NOT_ALLOWED"]],["AllowedResultReceivers",["array","string"]],["DifferentialPrivacy",["ref","DifferentialPrivacy"]],["DisallowedOutputColumns",["array","string"]],["AggregationThresholds",["array",["ref","AggregationThreshold"]]],["ComparisonControls",["ref","ComparisonControls"]]],"DifferentialPrivacy":[["Columns",["array",["ref","DifferentialPrivacyColumn"]],1]],"DifferentialPrivacyColumn":[["Name","string",1]],"AggregationThreshold":[["IdentityColumns",["array","string"],1],["MinimumIdentityCount","integer",1],["Type",["enum","COUNT_DISTINCT"],1],["OutputColumnThresholds",["array",["ref","OutputColumnThreshold"]]],["AllowedAggregateExpressionType",["enum","COLUMNS_ONLY","ANY_EXPRESSION"],1]],"OutputColumnThreshold":[["OutputColumnName","string",1],["MinimumIdentityCount","integer",1]],"ComparisonControls":[["AllowedLiteralComparisonColumns",["array","string"],1],["AllowedColumnComparisonColumns",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MembershipIdentifier","Name","PopulationAnalysisConfiguration"],"ro":["IntermediateTableIdentifier","Arn","MembershipArn","CollaborationIdentifier","CollaborationArn","Status"],"uo":["AnalysisRules","Tags"],"tg":[true,true,true]}}');
 /** A {@link IntermediateTable} instance: its attributes as typed outputs. */
 export type IntermediateTable = InstanceType<typeof IntermediateTable>;
 
 /** Inputs of {@link IntermediateTable}. */
 export interface IntermediateTableArgs {
+  /** Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   membershipIdentifier: string;
+  /** Length: 1–100. Pattern: ``. */
   name: string;
+  /** Length: at most 255. Pattern: ``. */
   description?: string;
   populationAnalysisConfiguration: IntermediateTablePopulationAnalysisConfiguration;
+  /** Length: 4–2048. */
   kmsKeyArn?: string;
+  /** Items: 1–1. */
   analysisRules?: IntermediateTableIntermediateTableAnalysisRule[];
   tags?: AwsTag[];
 }
@@ -1102,7 +1410,9 @@ export interface IntermediateTablePopulationAnalysisConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-intermediatetable-populationanalysissqlparameters.html | CloudFormation: PopulationAnalysisSqlParameters} */
 export interface IntermediateTablePopulationAnalysisSqlParameters {
+  /** Length: at most 500000. */
   queryString?: string;
+  /** Length: at most 256. */
   analysisTemplateArn?: string;
 }
 
@@ -1124,11 +1434,15 @@ export interface IntermediateTableIntermediateTableAnalysisRulePolicyV1 {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-intermediatetable-intermediatetableanalysisrulecustom.html | CloudFormation: IntermediateTableAnalysisRuleCustom} */
 export interface IntermediateTableIntermediateTableAnalysisRuleCustom {
+  /** Items: at least 0. Each item: Length: 0–200. Pattern: `(ANY_QUERY|ANY_JOB|arn:[\w]{3}:cleanrooms:[\w]{2}-[\w]{4,9}-[\d]:[\d]{12}:membership/[\d\w-]+/analysistemplate/[\d\w-]+)`. */
   allowedAnalyses: string[];
+  /** Items: at least 0. Each item: Length: 12–12. Pattern: `\d+`. */
   allowedAnalysisProviders?: string[];
   additionalAnalyses?: "ALLOWED" | "REQUIRED" | "NOT_ALLOWED";
+  /** Items: at least 0. Each item: Length: 12–12. Pattern: `\d+`. */
   allowedResultReceivers?: string[];
   differentialPrivacy?: IntermediateTableDifferentialPrivacy;
+  /** Items: at least 0. Each item: Length: 1–127. Pattern: `^[a-z0-9_](([a-z0-9_ ]+-)*([a-z0-9_ ]+))?$`. */
   disallowedOutputColumns?: string[];
   aggregationThresholds?: IntermediateTableAggregationThreshold[];
   comparisonControls?: IntermediateTableComparisonControls;
@@ -1136,6 +1450,7 @@ export interface IntermediateTableIntermediateTableAnalysisRuleCustom {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-intermediatetable-differentialprivacy.html | CloudFormation: DifferentialPrivacy} */
 export interface IntermediateTableDifferentialPrivacy {
+  /** Items: at least 1. */
   columns: IntermediateTableDifferentialPrivacyColumn[];
 }
 
@@ -1170,13 +1485,17 @@ export interface IntermediateTableComparisonControls {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-membership.html | CloudFormation: AWS::CleanRooms::Membership}
  */
-export const Membership = cloudControlType<MembershipArgs, MembershipOutputs>("AWS::CleanRooms::Membership", "aws:cleanrooms:Membership", '{"p":[["CollaborationIdentifier","string",67],["DefaultResultConfiguration",["ref","MembershipProtectedQueryResultConfiguration"]],["QueryLogStatus",["enum","ENABLED","DISABLED"],1],["Tags",["array",["ref","Tag"]]],["JobLogStatus",["enum","ENABLED","DISABLED"]],["DefaultJobResultConfiguration",["ref","MembershipProtectedJobResultConfiguration"]],["PaymentConfiguration",["ref","MembershipPaymentConfiguration"]],["IsMetricsEnabled","boolean"],["MembershipIdentifier","string",72],["Arn","string",72],["CollaborationCreatorAccountId","string",8],["CollaborationArn","string",8]],"id":["MembershipIdentifier"],"d":{"MembershipProtectedQueryResultConfiguration":[["OutputConfiguration",["ref","MembershipProtectedQueryOutputConfiguration"],1],["RoleArn","string"]],"MembershipProtectedQueryOutputConfiguration":[["S3",["ref","ProtectedQueryS3OutputConfiguration"],1]],"ProtectedQueryS3OutputConfiguration":[["Bucket","string",1],["ResultFormat",["enum","CSV","PARQUET"],1],["KeyPrefix","string"],["SingleFileOutput","boolean"]],"MembershipProtectedJobResultConfiguration":[["OutputConfiguration",["ref","MembershipProtectedJobOutputConfiguration"],1],["RoleArn","string",1]],"MembershipProtectedJobOutputConfiguration":[["S3",["ref","ProtectedJobS3OutputConfigurationInput"],1]],"ProtectedJobS3OutputConfigurationInput":[["Bucket","string",1],["KeyPrefix","string"]],"MembershipPaymentConfiguration":[["QueryCompute",["ref","MembershipQueryComputePaymentConfig"],1],["MachineLearning",["ref","MembershipMLPaymentConfig"]],["JobCompute",["ref","MembershipJobComputePaymentConfig"]]],"MembershipQueryComputePaymentConfig":[["IsResponsible","boolean",1]],"MembershipMLPaymentConfig":[["ModelTraining",["ref","MembershipModelTrainingPaymentConfig"]],["ModelInference",["ref","MembershipModelInferencePaymentConfig"]],["SyntheticDataGeneration",["ref","MembershipSyntheticDataGenerationPaymentConfig"]]],"MembershipModelTrainingPaymentConfig":[["IsResponsible","boolean",1]],"MembershipModelInferencePaymentConfig":[["IsResponsible","boolean",1]],"MembershipSyntheticDataGenerationPaymentConfig":[["IsResponsible","boolean",1]],"MembershipJobComputePaymentConfig":[["IsResponsible","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cleanrooms:${Region}:${Account}:membership/${MembershipId}"}');
+export const Membership = cloudControlType<MembershipArgs, MembershipOutputs>("AWS::CleanRooms::Membership", "aws:cleanrooms:Membership", '{"p":[["CollaborationIdentifier","string",67],["DefaultResultConfiguration",["ref","MembershipProtectedQueryResultConfiguration"]],["QueryLogStatus",["enum","ENABLED","DISABLED"],1],["Tags",["array",["ref","Tag"]]],["JobLogStatus",["enum","ENABLED","DISABLED"]],["DefaultJobResultConfiguration",["ref","MembershipProtectedJobResultConfiguration"]],["PaymentConfiguration",["ref","MembershipPaymentConfiguration"]],["IsMetricsEnabled","boolean"],["MembershipIdentifier","string",72],["Arn","string",72],["CollaborationCreatorAccountId","string",8],["CollaborationArn","string",8]],"id":["MembershipIdentifier"],"d":{"MembershipProtectedQueryResultConfiguration":[["OutputConfiguration",["ref","MembershipProtectedQueryOutputConfiguration"],1],["RoleArn","string"]],"MembershipProtectedQueryOutputConfiguration":[["S3",["ref","ProtectedQueryS3OutputConfiguration"],1]],"ProtectedQueryS3OutputConfiguration":[["Bucket","string",1],["ResultFormat",["enum","CSV","PARQUET"],1],["KeyPrefix","string"],["SingleFileOutput","boolean"]],"MembershipProtectedJobResultConfiguration":[["OutputConfiguration",["ref","MembershipProtectedJobOutputConfiguration"],1],["RoleArn","string",1]],"MembershipProtectedJobOutputConfiguration":[["S3",["ref","ProtectedJobS3OutputConfigurationInput"],1]],"ProtectedJobS3OutputConfigurationInput":[["Bucket","string",1],["KeyPrefix","string"]],"MembershipPaymentConfiguration":[["QueryCompute",["ref","MembershipQueryComputePaymentConfig"],1],["MachineLearning",["ref","MembershipMLPaymentConfig"]],["JobCompute",["ref","MembershipJobComputePaymentConfig"]]],"MembershipQueryComputePaymentConfig":[["IsResponsible","boolean",1]],"MembershipMLPaymentConfig":[["ModelTraining",["ref","MembershipModelTrainingPaymentConfig"]],["ModelInference",["ref","MembershipModelInferencePaymentConfig"]],["SyntheticDataGeneration",["ref","MembershipSyntheticDataGenerationPaymentConfig"]]],"MembershipModelTrainingPaymentConfig":[["IsResponsible","boolean",1]],"MembershipModelInferencePaymentConfig":[["IsResponsible","boolean",1]],"MembershipSyntheticDataGenerationPaymentConfig":[["IsResponsible","boolean",1]],"MembershipJobComputePaymentConfig":[["IsResponsible","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CollaborationIdentifier"],"ro":["Arn","CollaborationArn","CollaborationCreatorAccountId","MembershipIdentifier"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cleanrooms:${Region}:${Account}:membership/${MembershipId}"}');
 /** A {@link Membership} instance: its attributes as typed outputs. */
 export type Membership = InstanceType<typeof Membership>;
 
 /** Inputs of {@link Membership}. */
 export interface MembershipArgs {
-  /** The unique ID for the associated collaboration. */
+  /**
+   * The unique ID for the associated collaboration.
+   *
+   * Length: 36–36. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   collaborationIdentifier: string;
   /** The default protected query result configuration as specified by the member who can receive results. */
   defaultResultConfiguration?: MembershipMembershipProtectedQueryResultConfiguration;
@@ -1237,7 +1556,11 @@ export interface MembershipOutputs extends MembershipArgs {
 export interface MembershipMembershipProtectedQueryResultConfiguration {
   /** Configuration for protected query results. */
   outputConfiguration: MembershipMembershipProtectedQueryOutputConfiguration;
-  /** The unique ARN for an IAM role that is used by AWS Clean Rooms to write protected query results to the result location, given by the member who can receive results. */
+  /**
+   * The unique ARN for an IAM role that is used by AWS Clean Rooms to write protected query results to the result location, given by the member who can receive results.
+   *
+   * Length: 32–512.
+   */
   roleArn?: string;
 }
 
@@ -1257,7 +1580,11 @@ export interface MembershipMembershipProtectedQueryOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-membership-protectedquerys3outputconfiguration.html | CloudFormation: ProtectedQueryS3OutputConfiguration}
  */
 export interface MembershipProtectedQueryS3OutputConfiguration {
-  /** The S3 bucket to unload the protected query results. */
+  /**
+   * The S3 bucket to unload the protected query results.
+   *
+   * Length: 3–63.
+   */
   bucket: string;
   /** Intended file format of the result. */
   resultFormat: "CSV" | "PARQUET";
@@ -1275,7 +1602,11 @@ export interface MembershipProtectedQueryS3OutputConfiguration {
 export interface MembershipMembershipProtectedJobResultConfiguration {
   /** The output configuration for a protected job result. */
   outputConfiguration: MembershipMembershipProtectedJobOutputConfiguration;
-  /** The unique ARN for an IAM role that is used by AWS Clean Rooms to write protected job results to the result location, given by the member who can receive results. */
+  /**
+   * The unique ARN for an IAM role that is used by AWS Clean Rooms to write protected job results to the result location, given by the member who can receive results.
+   *
+   * Length: 32–512.
+   */
   roleArn: string;
 }
 
@@ -1295,7 +1626,11 @@ export interface MembershipMembershipProtectedJobOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-membership-protectedjobs3outputconfigurationinput.html | CloudFormation: ProtectedJobS3OutputConfigurationInput}
  */
 export interface MembershipProtectedJobS3OutputConfigurationInput {
-  /** The S3 bucket for job output. */
+  /**
+   * The S3 bucket for job output.
+   *
+   * Length: 3–63.
+   */
   bucket: string;
   /** The S3 prefix to unload the protected job results. */
   keyPrefix?: string;
@@ -1420,7 +1755,7 @@ export interface MembershipMembershipJobComputePaymentConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanrooms-privacybudgettemplate.html | CloudFormation: AWS::CleanRooms::PrivacyBudgetTemplate}
  */
-export const PrivacyBudgetTemplate = cloudControlType<PrivacyBudgetTemplateArgs, PrivacyBudgetTemplateOutputs>("AWS::CleanRooms::PrivacyBudgetTemplate", "aws:cleanrooms:PrivacyBudgetTemplate", '{"p":[["Tags",["array",["ref","Tag"]]],["AutoRefresh",["enum","CALENDAR_MONTH","NONE"],67],["PrivacyBudgetType",["enum","DIFFERENTIAL_PRIVACY","ACCESS_BUDGET"],67],["Parameters",["ref","Parameters"],1],["MembershipIdentifier","string",67],["CollaborationArn","string",8],["CollaborationIdentifier","string",8],["PrivacyBudgetTemplateIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8]],"id":["PrivacyBudgetTemplateIdentifier","MembershipIdentifier"],"d":{"Parameters":[["Epsilon","integer"],["UsersNoisePerQuery","integer"],["BudgetParameters",["array",["ref","BudgetParameter"]]],["ResourceArn","string",2]],"BudgetParameter":[["Type",["enum","CALENDAR_DAY","CALENDAR_MONTH","CALENDAR_WEEK","LIFETIME"],1],["Budget","integer",1],["AutoRefresh",["enum","ENABLED","DISABLED"]]]},"tags":["Tags","standard"]}');
+export const PrivacyBudgetTemplate = cloudControlType<PrivacyBudgetTemplateArgs, PrivacyBudgetTemplateOutputs>("AWS::CleanRooms::PrivacyBudgetTemplate", "aws:cleanrooms:PrivacyBudgetTemplate", '{"p":[["Tags",["array",["ref","Tag"]]],["AutoRefresh",["enum","CALENDAR_MONTH","NONE"],67],["PrivacyBudgetType",["enum","DIFFERENTIAL_PRIVACY","ACCESS_BUDGET"],67],["Parameters",["ref","Parameters"],1],["MembershipIdentifier","string",67],["CollaborationArn","string",8],["CollaborationIdentifier","string",8],["PrivacyBudgetTemplateIdentifier","string",72],["Arn","string",72],["MembershipArn","string",8]],"id":["PrivacyBudgetTemplateIdentifier","MembershipIdentifier"],"d":{"Parameters":[["Epsilon","integer"],["UsersNoisePerQuery","integer"],["BudgetParameters",["array",["ref","BudgetParameter"]]],["ResourceArn","string"]],"BudgetParameter":[["Type",["enum","CALENDAR_DAY","CALENDAR_MONTH","CALENDAR_WEEK","LIFETIME"],1],["Budget","integer",1],["AutoRefresh",["enum","ENABLED","DISABLED"]]]},"tags":["Tags","standard"],"rp":[["Parameters","ResourceArn"]],"reg":{"h":"crudl","co":["MembershipIdentifier","PrivacyBudgetType","AutoRefresh","Parameters/ResourceArn"],"ro":["CollaborationArn","CollaborationIdentifier","PrivacyBudgetTemplateIdentifier","Arn","MembershipArn"],"uo":["Tags","Parameters/BudgetParameters"],"tg":[true,true,true]}}');
 /** A {@link PrivacyBudgetTemplate} instance: its attributes as typed outputs. */
 export type PrivacyBudgetTemplate = InstanceType<typeof PrivacyBudgetTemplate>;
 
@@ -1438,7 +1773,11 @@ export interface PrivacyBudgetTemplateArgs {
   privacyBudgetType: "DIFFERENTIAL_PRIVACY" | "ACCESS_BUDGET";
   /** Specifies the epsilon and noise parameters for the privacy budget template. */
   parameters: PrivacyBudgetTemplateParameters;
-  /** The identifier for a membership resource. */
+  /**
+   * The identifier for a membership resource.
+   *
+   * Length: 36–36. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   membershipIdentifier: string;
 }
 
@@ -1462,11 +1801,21 @@ export interface PrivacyBudgetTemplateOutputs extends PrivacyBudgetTemplateArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanrooms-privacybudgettemplate-parameters.html | CloudFormation: Parameters}
  */
 export interface PrivacyBudgetTemplateParameters {
-  /** The epsilon value that you want to use. */
+  /**
+   * The epsilon value that you want to use.
+   *
+   * Range: 1–20.
+   */
   epsilon?: number;
-  /** Noise added per query is measured in terms of the number of users whose contributions you want to obscure. This value governs the rate at which the privacy budget is depleted. */
+  /**
+   * Noise added per query is measured in terms of the number of users whose contributions you want to obscure. This value governs the rate at which the privacy budget is depleted.
+   *
+   * Range: 10–100.
+   */
   usersNoisePerQuery?: number;
+  /** Items: 1–2. */
   budgetParameters?: PrivacyBudgetTemplateBudgetParameter[];
+  /** Length: at most 200. */
   resourceArn?: string;
 }
 
@@ -1478,7 +1827,11 @@ export interface PrivacyBudgetTemplateParameters {
 export interface PrivacyBudgetTemplateBudgetParameter {
   /** The type of budget parameter being configured. */
   type: "CALENDAR_DAY" | "CALENDAR_MONTH" | "CALENDAR_WEEK" | "LIFETIME";
-  /** The budget allocation amount for this specific parameter. */
+  /**
+   * The budget allocation amount for this specific parameter.
+   *
+   * Range: at least 0.
+   */
   budget: number;
   /** Whether this individual budget parameter automatically refreshes when the budget period resets. */
   autoRefresh?: "ENABLED" | "DISABLED";

@@ -13,17 +13,21 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanroomsml-configuredmodelalgorithm.html | CloudFormation: AWS::CleanRoomsML::ConfiguredModelAlgorithm}
  */
-export const ConfiguredModelAlgorithm = cloudControlType<ConfiguredModelAlgorithmArgs, ConfiguredModelAlgorithmOutputs>("AWS::CleanRoomsML::ConfiguredModelAlgorithm", "aws:cleanroomsml:ConfiguredModelAlgorithm", '{"p":[["Name","string",67],["Description","string",66],["RoleArn","string",67],["TrainingContainerConfig",["ref","ContainerConfig"],66],["InferenceContainerConfig",["ref","InferenceContainerConfig"],66],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["ConfiguredModelAlgorithmArn","string",72]],"id":["ConfiguredModelAlgorithmArn"],"d":{"ContainerConfig":[["ImageUri","string",1],["Entrypoint",["array","string"]],["Arguments",["array","string"]],["MetricDefinitions",["array",["ref","MetricDefinition"]]]],"MetricDefinition":[["Name","string",1],["Regex","string",1]],"InferenceContainerConfig":[["ImageUri","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cleanrooms-ml:${Region}:${Account}:configured-model-algorithm/${ResourceId}"}');
+export const ConfiguredModelAlgorithm = cloudControlType<ConfiguredModelAlgorithmArgs, ConfiguredModelAlgorithmOutputs>("AWS::CleanRoomsML::ConfiguredModelAlgorithm", "aws:cleanroomsml:ConfiguredModelAlgorithm", '{"p":[["Name","string",67],["Description","string",66],["RoleArn","string",67],["TrainingContainerConfig",["ref","ContainerConfig"],66],["InferenceContainerConfig",["ref","InferenceContainerConfig"],66],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["ConfiguredModelAlgorithmArn","string",72]],"id":["ConfiguredModelAlgorithmArn"],"d":{"ContainerConfig":[["ImageUri","string",1],["Entrypoint",["array","string"]],["Arguments",["array","string"]],["MetricDefinitions",["array",["ref","MetricDefinition"]]]],"MetricDefinition":[["Name","string",1],["Regex","string",1]],"InferenceContainerConfig":[["ImageUri","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Description","RoleArn","TrainingContainerConfig","InferenceContainerConfig","KmsKeyArn"],"ro":["ConfiguredModelAlgorithmArn"],"uo":["TrainingContainerConfig/MetricDefinitions","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cleanrooms-ml:${Region}:${Account}:configured-model-algorithm/${ResourceId}"}');
 /** A {@link ConfiguredModelAlgorithm} instance: its attributes as typed outputs. */
 export type ConfiguredModelAlgorithm = InstanceType<typeof ConfiguredModelAlgorithm>;
 
 /** Inputs of {@link ConfiguredModelAlgorithm}. */
 export interface ConfiguredModelAlgorithmArgs {
+  /** Length: 1–63. Pattern: ``. */
   name: string;
+  /** Length: at most 255. Pattern: ``. */
   description?: string;
+  /** Length: 20–2048. Pattern: `^arn:aws[-a-z]*:iam::[0-9]{12}:role/.+$`. */
   roleArn: string;
   trainingContainerConfig?: ConfiguredModelAlgorithmContainerConfig;
   inferenceContainerConfig?: ConfiguredModelAlgorithmInferenceContainerConfig;
+  /** Length: 20–2048. Pattern: `^arn:aws[-a-z]*:kms:[-a-z0-9]+:[0-9]{12}:key/.+$`. */
   kmsKeyArn?: string;
   /** An arbitrary set of tags (key-value pairs) for this cleanrooms-ml configured model algorithm. */
   tags?: AwsTag[];
@@ -36,20 +40,27 @@ export interface ConfiguredModelAlgorithmOutputs extends ConfiguredModelAlgorith
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithm-containerconfig.html | CloudFormation: ContainerConfig} */
 export interface ConfiguredModelAlgorithmContainerConfig {
+  /** Length: 1–255. Pattern: `^.*$`. */
   imageUri: string;
+  /** Items: 1–100. Each item: Length: 1–256. Pattern: `^.*$`. */
   entrypoint?: string[];
+  /** Items: 1–100. Each item: Length: 1–256. Pattern: `^.*$`. */
   arguments?: string[];
+  /** Items: 0–40. */
   metricDefinitions?: ConfiguredModelAlgorithmMetricDefinition[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithm-metricdefinition.html | CloudFormation: MetricDefinition} */
 export interface ConfiguredModelAlgorithmMetricDefinition {
+  /** Length: 1–255. Pattern: `^.+$`. */
   name: string;
+  /** Length: 1–500. Pattern: `^.+$`. */
   regex: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithm-inferencecontainerconfig.html | CloudFormation: InferenceContainerConfig} */
 export interface ConfiguredModelAlgorithmInferenceContainerConfig {
+  /** Length: 1–255. Pattern: `^.*$`. */
   imageUri: string;
 }
 
@@ -58,15 +69,19 @@ export interface ConfiguredModelAlgorithmInferenceContainerConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanroomsml-configuredmodelalgorithmassociation.html | CloudFormation: AWS::CleanRoomsML::ConfiguredModelAlgorithmAssociation}
  */
-export const ConfiguredModelAlgorithmAssociation = cloudControlType<ConfiguredModelAlgorithmAssociationArgs, ConfiguredModelAlgorithmAssociationOutputs>("AWS::CleanRoomsML::ConfiguredModelAlgorithmAssociation", "aws:cleanroomsml:ConfiguredModelAlgorithmAssociation", '{"p":[["MembershipIdentifier","string",67],["ConfiguredModelAlgorithmArn","string",67],["Name","string",67],["Description","string",66],["PrivacyConfiguration",["ref","PrivacyConfiguration"],66],["Tags",["array",["ref","Tag"]]],["ConfiguredModelAlgorithmAssociationArn","string",72],["CollaborationIdentifier","string",8]],"id":["ConfiguredModelAlgorithmAssociationArn"],"d":{"PrivacyConfiguration":[["Policies",["ref","PrivacyConfigurationPolicies"],1]],"PrivacyConfigurationPolicies":[["TrainedModels",["ref","TrainedModelsConfigurationPolicy"]],["TrainedModelExports",["ref","TrainedModelExportsConfigurationPolicy"]],["TrainedModelInferenceJobs",["ref","TrainedModelInferenceJobsConfigurationPolicy"]]],"TrainedModelsConfigurationPolicy":[["ContainerLogs",["array",["ref","LogsConfigurationPolicy"]]],["ContainerMetrics",["ref","MetricsConfigurationPolicy"]],["MaxArtifactSize",["ref","TrainedModelArtifactMaxSize"]]],"LogsConfigurationPolicy":[["AllowedAccountIds",["array","string"],1],["FilterPattern","string"],["LogType",["enum","ALL","ERROR_SUMMARY"]],["LogRedactionConfiguration",["ref","LogRedactionConfiguration"]]],"LogRedactionConfiguration":[["EntitiesToRedact",["array",["enum","ALL_PERSONALLY_IDENTIFIABLE_INFORMATION","NUMBERS","CUSTOM"]],1],["CustomEntityConfig",["ref","CustomEntityConfig"]]],"CustomEntityConfig":[["CustomDataIdentifiers",["array","string"],1]],"MetricsConfigurationPolicy":[["NoiseLevel",["enum","HIGH","MEDIUM","LOW","NONE"],1]],"TrainedModelArtifactMaxSize":[["Unit",["enum","GB"],1],["Value","number",1]],"TrainedModelExportsConfigurationPolicy":[["MaxSize",["ref","TrainedModelExportsMaxSize"],1],["FilesToExport",["array",["enum","MODEL","OUTPUT"]],1]],"TrainedModelExportsMaxSize":[["Unit",["enum","GB"],1],["Value","number",1]],"TrainedModelInferenceJobsConfigurationPolicy":[["ContainerLogs",["array",["ref","LogsConfigurationPolicy"]]],["MaxOutputSize",["ref","TrainedModelInferenceMaxOutputSize"]]],"TrainedModelInferenceMaxOutputSize":[["Unit",["enum","GB"],1],["Value","number",1]]},"tags":["Tags","standard"]}');
+export const ConfiguredModelAlgorithmAssociation = cloudControlType<ConfiguredModelAlgorithmAssociationArgs, ConfiguredModelAlgorithmAssociationOutputs>("AWS::CleanRoomsML::ConfiguredModelAlgorithmAssociation", "aws:cleanroomsml:ConfiguredModelAlgorithmAssociation", '{"p":[["MembershipIdentifier","string",67],["ConfiguredModelAlgorithmArn","string",67],["Name","string",67],["Description","string",66],["PrivacyConfiguration",["ref","PrivacyConfiguration"],66],["Tags",["array",["ref","Tag"]]],["ConfiguredModelAlgorithmAssociationArn","string",72],["CollaborationIdentifier","string",8]],"id":["ConfiguredModelAlgorithmAssociationArn"],"d":{"PrivacyConfiguration":[["Policies",["ref","PrivacyConfigurationPolicies"],1]],"PrivacyConfigurationPolicies":[["TrainedModels",["ref","TrainedModelsConfigurationPolicy"]],["TrainedModelExports",["ref","TrainedModelExportsConfigurationPolicy"]],["TrainedModelInferenceJobs",["ref","TrainedModelInferenceJobsConfigurationPolicy"]]],"TrainedModelsConfigurationPolicy":[["ContainerLogs",["array",["ref","LogsConfigurationPolicy"]]],["ContainerMetrics",["ref","MetricsConfigurationPolicy"]],["MaxArtifactSize",["ref","TrainedModelArtifactMaxSize"]]],"LogsConfigurationPolicy":[["AllowedAccountIds",["array","string"],1],["FilterPattern","string"],["LogType",["enum","ALL","ERROR_SUMMARY"]],["LogRedactionConfiguration",["ref","LogRedactionConfiguration"]]],"LogRedactionConfiguration":[["EntitiesToRedact",["array",["enum","ALL_PERSONALLY_IDENTIFIABLE_INFORMATION","NUMBERS","CUSTOM"]],1],["CustomEntityConfig",["ref","CustomEntityConfig"]]],"CustomEntityConfig":[["CustomDataIdentifiers",["array","string"],1]],"MetricsConfigurationPolicy":[["NoiseLevel",["enum","HIGH","MEDIUM","LOW","NONE"],1]],"TrainedModelArtifactMaxSize":[["Unit",["enum","GB"],1],["Value","number",1]],"TrainedModelExportsConfigurationPolicy":[["MaxSize",["ref","TrainedModelExportsMaxSize"],1],["FilesToExport",["array",["enum","MODEL","OUTPUT"]],1]],"TrainedModelExportsMaxSize":[["Unit",["enum","GB"],1],["Value","number",1]],"TrainedModelInferenceJobsConfigurationPolicy":[["ContainerLogs",["array",["ref","LogsConfigurationPolicy"]]],["MaxOutputSize",["ref","TrainedModelInferenceMaxOutputSize"]]],"TrainedModelInferenceMaxOutputSize":[["Unit",["enum","GB"],1],["Value","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MembershipIdentifier","ConfiguredModelAlgorithmArn","Name","Description","PrivacyConfiguration"],"ro":["ConfiguredModelAlgorithmAssociationArn","CollaborationIdentifier"],"uo":["PrivacyConfiguration/Policies/TrainedModels/ContainerLogs","PrivacyConfiguration/Policies/TrainedModels/ContainerLogs/*/AllowedAccountIds","PrivacyConfiguration/Policies/TrainedModels/ContainerLogs/*/LogRedactionConfiguration/EntitiesToRedact","PrivacyConfiguration/Policies/TrainedModels/ContainerLogs/*/LogRedactionConfiguration/CustomEntityConfig/CustomDataIdentifiers","PrivacyConfiguration/Policies/TrainedModelExports/FilesToExport","PrivacyConfiguration/Policies/TrainedModelInferenceJobs/ContainerLogs","PrivacyConfiguration/Policies/TrainedModelInferenceJobs/ContainerLogs/*/AllowedAccountIds","PrivacyConfiguration/Policies/TrainedModelInferenceJobs/ContainerLogs/*/LogRedactionConfiguration/EntitiesToRedact","PrivacyConfiguration/Policies/TrainedModelInferenceJobs/ContainerLogs/*/LogRedactionConfiguration/CustomEntityConfig/CustomDataIdentifiers","Tags"],"tg":[true,true,true]}}');
 /** A {@link ConfiguredModelAlgorithmAssociation} instance: its attributes as typed outputs. */
 export type ConfiguredModelAlgorithmAssociation = InstanceType<typeof ConfiguredModelAlgorithmAssociation>;
 
 /** Inputs of {@link ConfiguredModelAlgorithmAssociation}. */
 export interface ConfiguredModelAlgorithmAssociationArgs {
+  /** Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   membershipIdentifier: string;
+  /** Length: 20–2048. Pattern: `^arn:aws[-a-z]*:cleanrooms-ml:[-a-z0-9]+:[0-9]{12}:configured-model-algorithm/[-a-zA-Z0-9_/.]+$`. */
   configuredModelAlgorithmArn: string;
+  /** Length: 1–63. Pattern: ``. */
   name: string;
+  /** Length: at most 255. Pattern: ``. */
   description?: string;
   privacyConfiguration?: ConfiguredModelAlgorithmAssociationPrivacyConfiguration;
   /** An arbitrary set of tags (key-value pairs) for this cleanrooms-ml configured model algorithm association. */
@@ -93,6 +108,7 @@ export interface ConfiguredModelAlgorithmAssociationPrivacyConfigurationPolicies
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-trainedmodelsconfigurationpolicy.html | CloudFormation: TrainedModelsConfigurationPolicy} */
 export interface ConfiguredModelAlgorithmAssociationTrainedModelsConfigurationPolicy {
+  /** Items: 1–5. */
   containerLogs?: ConfiguredModelAlgorithmAssociationLogsConfigurationPolicy[];
   containerMetrics?: ConfiguredModelAlgorithmAssociationMetricsConfigurationPolicy;
   maxArtifactSize?: ConfiguredModelAlgorithmAssociationTrainedModelArtifactMaxSize;
@@ -100,7 +116,9 @@ export interface ConfiguredModelAlgorithmAssociationTrainedModelsConfigurationPo
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-logsconfigurationpolicy.html | CloudFormation: LogsConfigurationPolicy} */
 export interface ConfiguredModelAlgorithmAssociationLogsConfigurationPolicy {
+  /** Each item: Pattern: `^[0-9]{12}$`. */
   allowedAccountIds: string[];
+  /** Length: 0–1024. */
   filterPattern?: string;
   logType?: "ALL" | "ERROR_SUMMARY";
   logRedactionConfiguration?: ConfiguredModelAlgorithmAssociationLogRedactionConfiguration;
@@ -108,12 +126,14 @@ export interface ConfiguredModelAlgorithmAssociationLogsConfigurationPolicy {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-logredactionconfiguration.html | CloudFormation: LogRedactionConfiguration} */
 export interface ConfiguredModelAlgorithmAssociationLogRedactionConfiguration {
+  /** Items: at least 1. */
   entitiesToRedact: ("ALL_PERSONALLY_IDENTIFIABLE_INFORMATION" | "NUMBERS" | "CUSTOM")[];
   customEntityConfig?: ConfiguredModelAlgorithmAssociationCustomEntityConfig;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-customentityconfig.html | CloudFormation: CustomEntityConfig} */
 export interface ConfiguredModelAlgorithmAssociationCustomEntityConfig {
+  /** Items: 1–10. Each item: Length: 1–200. Pattern: `^[a-zA-Z0-9\_\#\=\\@\/\;\,\-\ \^\$\?\[\]\{\}\|\\\*\+\.\(\)]+$`. */
   customDataIdentifiers: string[];
 }
 
@@ -125,23 +145,27 @@ export interface ConfiguredModelAlgorithmAssociationMetricsConfigurationPolicy {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-trainedmodelartifactmaxsize.html | CloudFormation: TrainedModelArtifactMaxSize} */
 export interface ConfiguredModelAlgorithmAssociationTrainedModelArtifactMaxSize {
   unit: "GB";
+  /** Range: 0.01–10. */
   value: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-trainedmodelexportsconfigurationpolicy.html | CloudFormation: TrainedModelExportsConfigurationPolicy} */
 export interface ConfiguredModelAlgorithmAssociationTrainedModelExportsConfigurationPolicy {
   maxSize: ConfiguredModelAlgorithmAssociationTrainedModelExportsMaxSize;
+  /** Items: 1–2. */
   filesToExport: ("MODEL" | "OUTPUT")[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-trainedmodelexportsmaxsize.html | CloudFormation: TrainedModelExportsMaxSize} */
 export interface ConfiguredModelAlgorithmAssociationTrainedModelExportsMaxSize {
   unit: "GB";
+  /** Range: 0.01–10. */
   value: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-trainedmodelinferencejobsconfigurationpolicy.html | CloudFormation: TrainedModelInferenceJobsConfigurationPolicy} */
 export interface ConfiguredModelAlgorithmAssociationTrainedModelInferenceJobsConfigurationPolicy {
+  /** Items: 1–5. */
   containerLogs?: ConfiguredModelAlgorithmAssociationLogsConfigurationPolicy[];
   maxOutputSize?: ConfiguredModelAlgorithmAssociationTrainedModelInferenceMaxOutputSize;
 }
@@ -149,6 +173,7 @@ export interface ConfiguredModelAlgorithmAssociationTrainedModelInferenceJobsCon
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-configuredmodelalgorithmassociation-trainedmodelinferencemaxoutputsize.html | CloudFormation: TrainedModelInferenceMaxOutputSize} */
 export interface ConfiguredModelAlgorithmAssociationTrainedModelInferenceMaxOutputSize {
   unit: "GB";
+  /** Range: 0.01–50. */
   value: number;
 }
 
@@ -157,20 +182,30 @@ export interface ConfiguredModelAlgorithmAssociationTrainedModelInferenceMaxOutp
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cleanroomsml-trainingdataset.html | CloudFormation: AWS::CleanRoomsML::TrainingDataset}
  */
-export const TrainingDataset = cloudControlType<TrainingDatasetArgs, TrainingDatasetOutputs>("AWS::CleanRoomsML::TrainingDataset", "aws:cleanroomsml:TrainingDataset", '{"p":[["Description","string",66],["Name","string",67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["TrainingData",["array",["ref","Dataset"]],67],["Status",["enum","ACTIVE"],8],["TrainingDatasetArn","string",72]],"id":["TrainingDatasetArn"],"d":{"Dataset":[["Type",["enum","INTERACTIONS"],1],["InputConfig",["ref","DatasetInputConfig"],1]],"DatasetInputConfig":[["Schema",["array",["ref","ColumnSchema"]],1],["DataSource",["ref","DataSource"],1]],"ColumnSchema":[["ColumnName","string",1],["ColumnTypes",["array",["enum","USER_ID","ITEM_ID","TIMESTAMP","CATEGORICAL_FEATURE","NUMERICAL_FEATURE"]],1]],"DataSource":[["GlueDataSource",["ref","GlueDataSource"],1]],"GlueDataSource":[["TableName","string",1],["DatabaseName","string",1],["CatalogId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cleanrooms-ml:${Region}:${Account}:training-dataset/${ResourceId}"}');
+export const TrainingDataset = cloudControlType<TrainingDatasetArgs, TrainingDatasetOutputs>("AWS::CleanRoomsML::TrainingDataset", "aws:cleanroomsml:TrainingDataset", '{"p":[["Description","string",66],["Name","string",67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["TrainingData",["array",["ref","Dataset"]],67],["Status",["enum","ACTIVE"],8],["TrainingDatasetArn","string",72]],"id":["TrainingDatasetArn"],"d":{"Dataset":[["Type",["enum","INTERACTIONS"],1],["InputConfig",["ref","DatasetInputConfig"],1]],"DatasetInputConfig":[["Schema",["array",["ref","ColumnSchema"]],1],["DataSource",["ref","DataSource"],1]],"ColumnSchema":[["ColumnName","string",1],["ColumnTypes",["array",["enum","USER_ID","ITEM_ID","TIMESTAMP","CATEGORICAL_FEATURE","NUMERICAL_FEATURE"]],1]],"DataSource":[["GlueDataSource",["ref","GlueDataSource"],1]],"GlueDataSource":[["TableName","string",1],["DatabaseName","string",1],["CatalogId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Description","Name","RoleArn","TrainingData"],"ro":["Status","TrainingDatasetArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cleanrooms-ml:${Region}:${Account}:training-dataset/${ResourceId}"}');
 /** A {@link TrainingDataset} instance: its attributes as typed outputs. */
 export type TrainingDataset = InstanceType<typeof TrainingDataset>;
 
 /** Inputs of {@link TrainingDataset}. */
 export interface TrainingDatasetArgs {
-  /** The description of the training dataset. */
+  /**
+   * The description of the training dataset.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   description?: string;
-  /** The name of the training dataset. */
+  /**
+   * The name of the training dataset.
+   *
+   * Length: 1–63. Pattern: ``.
+   */
   name: string;
   /**
    * The ARN of the IAM role that Clean Rooms ML can assume to read the data referred to in the `dataSource` field of each dataset.
    *
    * Passing a role across accounts is not allowed. If you pass a role that isn't in your account, you get an `AccessDeniedException` error.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[-a-z]*:iam::[0-9]{12}:role/.+$`.
    */
   roleArn: string;
   /**
@@ -179,7 +214,11 @@ export interface TrainingDatasetArgs {
    * The following basic restrictions apply to tags: …
    */
   tags?: AwsTag[];
-  /** An array of information that lists the Dataset objects, which specifies the dataset type and details on its location and schema. You must provide a role that has read access to these tables. */
+  /**
+   * An array of information that lists the Dataset objects, which specifies the dataset type and details on its location and schema. You must provide a role that has read access to these tables.
+   *
+   * Items: 1–1.
+   */
   trainingData: TrainingDatasetDataset[];
 }
 
@@ -209,7 +248,11 @@ export interface TrainingDatasetDataset {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-trainingdataset-datasetinputconfig.html | CloudFormation: DatasetInputConfig}
  */
 export interface TrainingDatasetDatasetInputConfig {
-  /** The schema information for the training data. */
+  /**
+   * The schema information for the training data.
+   *
+   * Items: 1–100.
+   */
   schema: TrainingDatasetColumnSchema[];
   /** A DataSource object that specifies the Glue data source for the training data. */
   dataSource: TrainingDatasetDataSource;
@@ -221,9 +264,17 @@ export interface TrainingDatasetDatasetInputConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-trainingdataset-columnschema.html | CloudFormation: ColumnSchema}
  */
 export interface TrainingDatasetColumnSchema {
-  /** The name of a column. */
+  /**
+   * The name of a column.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   columnName: string;
-  /** The data type of column. */
+  /**
+   * The data type of column.
+   *
+   * Items: 1–1.
+   */
   columnTypes: ("USER_ID" | "ITEM_ID" | "TIMESTAMP" | "CATEGORICAL_FEATURE" | "NUMERICAL_FEATURE")[];
 }
 
@@ -243,10 +294,22 @@ export interface TrainingDatasetDataSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cleanroomsml-trainingdataset-gluedatasource.html | CloudFormation: GlueDataSource}
  */
 export interface TrainingDatasetGlueDataSource {
-  /** The Glue table that contains the training data. */
+  /**
+   * The Glue table that contains the training data.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_ ]+-)*([a-zA-Z0-9_ ]+))?$`.
+   */
   tableName: string;
-  /** The Glue database that contains the training data. */
+  /**
+   * The Glue database that contains the training data.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_](([a-zA-Z0-9_]+-)*([a-zA-Z0-9_]+))?$`.
+   */
   databaseName: string;
-  /** The Glue catalog that contains the training data. */
+  /**
+   * The Glue catalog that contains the training data.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   catalogId?: string;
 }

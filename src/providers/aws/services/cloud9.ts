@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `AWS::Cloud9::EnvironmentEC2` resource creates an Amazon EC2 development environment in AWS Cloud9 . For more information, see [Creating an Environment](https://docs.aws.amazon.com/cloud9/latest/user-guide/create-environment.html) in the *AWS Cloud9 User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Cloud9::EnvironmentEC2: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloud9-environmentec2.html | CloudFormation: AWS::Cloud9::EnvironmentEC2}
  */
-export const EnvironmentEC2 = cloudControlType<EnvironmentEC2Args, EnvironmentEC2Outputs>("AWS::Cloud9::EnvironmentEC2", "aws:cloud9:EnvironmentEC2", '{"p":[["Repositories",["array",["ref","Repository"]],66],["OwnerArn","string",66],["Description","string"],["ConnectionType","string",66],["AutomaticStopTimeMinutes","integer",66],["ImageId","string",67],["SubnetId","string",66],["InstanceType","string",67],["Tags",["array",["ref","Tag"]]],["Name","string"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Repository":[["PathComponent","string",1],["RepositoryUrl","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloud9:${Region}:${Account}:environment:${ResourceId}"}');
+export const EnvironmentEC2 = cloudControlType<EnvironmentEC2Args, EnvironmentEC2Outputs>("AWS::Cloud9::EnvironmentEC2", "aws:cloud9:EnvironmentEC2", '{"p":[["Repositories",["array",["ref","Repository"]],66],["OwnerArn","string",66],["Description","string"],["ConnectionType","string",66],["AutomaticStopTimeMinutes","integer",66],["ImageId","string",67],["SubnetId","string",66],["InstanceType","string",67],["Tags",["array",["ref","Tag"]]],["Name","string"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Repository":[["PathComponent","string",1],["RepositoryUrl","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:cloud9:${Region}:${Account}:environment:${ResourceId}"}');
 /** A {@link EnvironmentEC2} instance: its attributes as typed outputs. */
 export type EnvironmentEC2 = InstanceType<typeof EnvironmentEC2>;
 

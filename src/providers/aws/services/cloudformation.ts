@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource type definition for AWS::CloudFormation::ChangeSet
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::ChangeSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-changeset.html | CloudFormation: AWS::CloudFormation::ChangeSet}
  */
-export const ChangeSet = cloudControlType<ChangeSetArgs, ChangeSetOutputs>("AWS::CloudFormation::ChangeSet", "aws:cloudformation:ChangeSet", '{"p":[["ChangeSetName","string",67],["StackName","string",67],["TemplateBody","string",66],["TemplateURL","string",66],["UsePreviousTemplate","boolean",66],["Description","string",66],["ChangeSetType",["enum","CREATE","UPDATE","IMPORT"],66],["Capabilities",["array",["enum","CAPABILITY_IAM","CAPABILITY_NAMED_IAM","CAPABILITY_AUTO_EXPAND"]],66],["RoleARN","string",66],["NotificationARNs",["array","string"],66],["IncludeNestedStacks","boolean",66],["OnStackFailure",["enum","DO_NOTHING","ROLLBACK","DELETE"],66],["ImportExistingResources","boolean",66],["DeploymentMode",["enum","REVERT_DRIFT"],66],["Tags",["array",["ref","TagsItems"]],66],["ChangeSetId","string",72],["StackId","string",8],["CreationTime","string",8]],"id":["ChangeSetId"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const ChangeSet = cloudControlType<ChangeSetArgs, ChangeSetOutputs>("AWS::CloudFormation::ChangeSet", "aws:cloudformation:ChangeSet", '{"p":[["ChangeSetName","string",67],["StackName","string",67],["TemplateBody","string",66],["TemplateURL","string",66],["UsePreviousTemplate","boolean",66],["Description","string",66],["ChangeSetType",["enum","CREATE","UPDATE","IMPORT"],66],["Capabilities",["array",["enum","CAPABILITY_IAM","CAPABILITY_NAMED_IAM","CAPABILITY_AUTO_EXPAND"]],66],["RoleARN","string",66],["NotificationARNs",["array","string"],66],["IncludeNestedStacks","boolean",66],["OnStackFailure",["enum","DO_NOTHING","ROLLBACK","DELETE"],66],["ImportExistingResources","boolean",66],["DeploymentMode",["enum","REVERT_DRIFT"],66],["Tags",["array",["ref","TagsItems"]],66],["ChangeSetId","string",72],["StackId","string",8],["CreationTime","string",8]],"id":["ChangeSetId"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ChangeSet} instance: its attributes as typed outputs. */
 export type ChangeSet = InstanceType<typeof ChangeSet>;
 
@@ -74,9 +76,11 @@ export interface ChangeSetTagsItems {
  *
  * > If you use AWS PrivateLink , custom resources in the VPC must have access to CloudFormation -specific Amazon S3 buckets. Custom resources must send responses to a presigned Amazon S3 URL. If they can't send responses to Amazon S3 , CloudFormation won't receive a response and the stack operation fails. For more information, see [Access CloudFormation using an interface endpoint ( AWS PrivateLink )](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/vpc-interface-endpoints.html) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::CustomResource: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-customresource.html | CloudFormation: AWS::CloudFormation::CustomResource}
  */
-export const CustomResource = cloudControlType<CustomResourceArgs, CustomResourceOutputs>("AWS::CloudFormation::CustomResource", "aws:cloudformation:CustomResource", '{"p":[["ServiceToken","string",67],["ServiceTimeout","integer"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const CustomResource = cloudControlType<CustomResourceArgs, CustomResourceOutputs>("AWS::CloudFormation::CustomResource", "aws:cloudformation:CustomResource", '{"p":[["ServiceToken","string",67],["ServiceTimeout","integer"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link CustomResource} instance: its attributes as typed outputs. */
 export type CustomResource = InstanceType<typeof CustomResource>;
 
@@ -106,13 +110,17 @@ export interface CustomResourceOutputs extends CustomResourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-generatedtemplate.html | CloudFormation: AWS::CloudFormation::GeneratedTemplate}
  */
-export const GeneratedTemplate = cloudControlType<GeneratedTemplateArgs, GeneratedTemplateOutputs>("AWS::CloudFormation::GeneratedTemplate", "aws:cloudformation:GeneratedTemplate", '{"p":[["GeneratedTemplateName","string",1],["TemplateConfiguration",["ref","TemplateConfiguration"]],["GeneratedTemplateId","string",72],["Status",["enum","CREATE_PENDING","UPDATE_PENDING","DELETE_PENDING","CREATE_IN_PROGRESS","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","FAILED","COMPLETE"],8],["CreationTime","string",8],["LastUpdatedTime","string",8],["Progress",["ref","TemplateProgress"],8],["TotalWarnings","integer",8]],"id":["GeneratedTemplateId"],"d":{"TemplateConfiguration":[["DeletionPolicy",["enum","DELETE","RETAIN"]],["UpdateReplacePolicy",["enum","DELETE","RETAIN"]]],"TemplateProgress":[["ResourcesSucceeded","integer"],["ResourcesFailed","integer"],["ResourcesProcessing","integer"],["ResourcesPending","integer"]]},"arn":"arn:${Partition}:cloudformation:${Region}:${Account}:generatedTemplate/${Id}"}');
+export const GeneratedTemplate = cloudControlType<GeneratedTemplateArgs, GeneratedTemplateOutputs>("AWS::CloudFormation::GeneratedTemplate", "aws:cloudformation:GeneratedTemplate", '{"p":[["GeneratedTemplateName","string",1],["TemplateConfiguration",["ref","TemplateConfiguration"]],["GeneratedTemplateId","string",72],["Status",["enum","CREATE_PENDING","UPDATE_PENDING","DELETE_PENDING","CREATE_IN_PROGRESS","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","FAILED","COMPLETE"],8],["CreationTime","string",8],["LastUpdatedTime","string",8],["Progress",["ref","TemplateProgress"],8],["TotalWarnings","integer",8]],"id":["GeneratedTemplateId"],"d":{"TemplateConfiguration":[["DeletionPolicy",["enum","DELETE","RETAIN"]],["UpdateReplacePolicy",["enum","DELETE","RETAIN"]]],"TemplateProgress":[["ResourcesSucceeded","integer"],["ResourcesFailed","integer"],["ResourcesProcessing","integer"],["ResourcesPending","integer"]]},"reg":{"h":"crudl","ro":["GeneratedTemplateId","Status","CreationTime","LastUpdatedTime","Progress","TotalWarnings"],"tg":[false,true,true]},"arn":"arn:${Partition}:cloudformation:${Region}:${Account}:generatedTemplate/${Id}"}');
 /** A {@link GeneratedTemplate} instance: its attributes as typed outputs. */
 export type GeneratedTemplate = InstanceType<typeof GeneratedTemplate>;
 
 /** Inputs of {@link GeneratedTemplate}. */
 export interface GeneratedTemplateArgs {
-  /** The name assigned to the generated template. */
+  /**
+   * The name assigned to the generated template.
+   *
+   * Length: 1–128.
+   */
   generatedTemplateName: string;
   /** The configuration details of the generated template. */
   templateConfiguration?: GeneratedTemplateTemplateConfiguration;
@@ -169,7 +177,7 @@ export interface GeneratedTemplateTemplateProgress {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-guardhook.html | CloudFormation: AWS::CloudFormation::GuardHook}
  */
-export const GuardHook = cloudControlType<GuardHookArgs, GuardHookOutputs>("AWS::CloudFormation::GuardHook", "aws:cloudformation:GuardHook", '{"p":[["RuleLocation",["ref","S3Location"],1],["LogBucket","string"],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",67],["Options",["ref","Options"]],["HookArn","string",72]],"id":["HookArn"],"d":{"S3Location":[["Uri","string",1],["VersionId","string"]],"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"Options":[["InputParams",["union",["ref","S3Location"],["array",["ref","S3Location"]]]]]}}');
+export const GuardHook = cloudControlType<GuardHookArgs, GuardHookOutputs>("AWS::CloudFormation::GuardHook", "aws:cloudformation:GuardHook", '{"p":[["RuleLocation",["ref","S3Location"],1],["LogBucket","string"],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",67],["Options",["ref","Options"]],["HookArn","string",72]],"id":["HookArn"],"d":{"S3Location":[["Uri","string",1],["VersionId","string"]],"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"Options":[["InputParams",["union",["ref","S3Location"],["array",["ref","S3Location"]]]]]},"reg":{"h":"crudl","co":["ExecutionRole","Alias"],"ro":["HookArn"],"uo":["StackFilters/StackNames/Include","StackFilters/StackNames/Exclude","StackFilters/StackRoles/Include","StackFilters/StackRoles/Exclude"],"tg":[false,false,false]}}');
 /** A {@link GuardHook} instance: its attributes as typed outputs. */
 export type GuardHook = InstanceType<typeof GuardHook>;
 
@@ -222,9 +230,15 @@ export interface GuardHookArgs {
    * The type name alias for the Hook. This alias must be unique per account and Region.
    *
    * The alias must be in the form `Name1::Name2::Name3` and must not begin with `AWS` . For example, `Private::Guard::MyTestHook` .
+   *
+   * Pattern: ``.
    */
   alias: string;
-  /** The IAM role that the Hook assumes to retrieve your Guard rules from S3 and optionally write a detailed Guard output report back. */
+  /**
+   * The IAM role that the Hook assumes to retrieve your Guard rules from S3 and optionally write a detailed Guard output report back.
+   *
+   * Length: at most 256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   executionRole: string;
   /** Specifies the S3 location of your input parameters. */
   options?: GuardHookOptions;
@@ -266,11 +280,23 @@ export interface GuardHookS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-targetfilters.html | CloudFormation: TargetFilters}
  */
 export interface GuardHookTargetFilters {
-  /** List of type names that the hook is going to target */
+  /**
+   * List of type names that the hook is going to target
+   *
+   * Items: 1–50. Each item: Length: 1–256. Pattern: ``.
+   */
   targetNames?: string[];
-  /** List of actions that the hook is going to target */
+  /**
+   * List of actions that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   actions?: ("CREATE" | "UPDATE" | "DELETE")[];
-  /** List of invocation points that the hook is going to target */
+  /**
+   * List of invocation points that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   invocationPoints?: "PRE_PROVISION"[];
   /** List of hook targets */
   targets: GuardHookHookTarget[];
@@ -282,7 +308,11 @@ export interface GuardHookTargetFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-hooktarget.html | CloudFormation: HookTarget}
  */
 export interface GuardHookHookTarget {
-  /** Type name of hook target. Hook targets are the destination where hooks will be invoked against. */
+  /**
+   * Type name of hook target. Hook targets are the destination where hooks will be invoked against.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   targetName: string;
   /** Target actions are the type of operation hooks will be executed at. */
   action: "CREATE" | "UPDATE" | "DELETE";
@@ -321,9 +351,17 @@ export interface GuardHookStackFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-stacknames.html | CloudFormation: StackNames}
  */
 export interface GuardHookStackNames {
-  /** The stack names to include. Only the stacks specified in this list will invoke the Hook. */
+  /**
+   * The stack names to include. Only the stacks specified in this list will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   include?: string[];
-  /** The stack names to exclude. All stacks except those listed here will invoke the Hook. */
+  /**
+   * The stack names to exclude. All stacks except those listed here will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   exclude?: string[];
 }
 
@@ -335,9 +373,17 @@ export interface GuardHookStackNames {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-stackroles.html | CloudFormation: StackRoles}
  */
 export interface GuardHookStackRoles {
-  /** The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook. */
+  /**
+   * The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   include?: string[];
-  /** The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles. */
+  /**
+   * The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   exclude?: string[];
 }
 
@@ -360,7 +406,7 @@ export interface GuardHookOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-hookdefaultversion.html | CloudFormation: AWS::CloudFormation::HookDefaultVersion}
  */
-export const HookDefaultVersion = cloudControlType<HookDefaultVersionArgs, HookDefaultVersionOutputs>("AWS::CloudFormation::HookDefaultVersion", "aws:cloudformation:HookDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"]}');
+export const HookDefaultVersion = cloudControlType<HookDefaultVersionArgs, HookDefaultVersionOutputs>("AWS::CloudFormation::HookDefaultVersion", "aws:cloudformation:HookDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link HookDefaultVersion} instance: its attributes as typed outputs. */
 export type HookDefaultVersion = InstanceType<typeof HookDefaultVersion>;
 
@@ -370,18 +416,24 @@ export interface HookDefaultVersionArgs {
    * The version ID of the type specified.
    *
    * You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9-]{1,128}$`.
    */
   versionId?: string;
   /**
    * The name of the Hook.
    *
    * You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName?: string;
   /**
    * The version ID of the type configuration.
    *
    * You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/hook/.+$`.
    */
   typeVersionArn?: string;
 }
@@ -399,7 +451,7 @@ export interface HookDefaultVersionOutputs extends HookDefaultVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-hooktypeconfig.html | CloudFormation: AWS::CloudFormation::HookTypeConfig}
  */
-export const HookTypeConfig = cloudControlType<HookTypeConfigArgs, HookTypeConfigOutputs>("AWS::CloudFormation::HookTypeConfig", "aws:cloudformation:HookTypeConfig", '{"p":[["TypeName","string"],["Configuration","string",1],["TypeArn","string"],["ConfigurationAlias",["enum","default"],66],["ConfigurationArn","string",72]],"id":["ConfigurationArn"]}');
+export const HookTypeConfig = cloudControlType<HookTypeConfigArgs, HookTypeConfigOutputs>("AWS::CloudFormation::HookTypeConfig", "aws:cloudformation:HookTypeConfig", '{"p":[["TypeName","string"],["Configuration","string",1],["TypeArn","string"],["ConfigurationAlias",["enum","default"],66],["ConfigurationArn","string",72]],"id":["ConfigurationArn"],"reg":{"h":"crudl","co":["ConfigurationAlias"],"ro":["ConfigurationArn"],"tg":[false,false,false]}}');
 /** A {@link HookTypeConfig} instance: its attributes as typed outputs. */
 export type HookTypeConfig = InstanceType<typeof HookTypeConfig>;
 
@@ -409,24 +461,32 @@ export interface HookTypeConfigArgs {
    * The unique name for your Hook. Specifies a three-part namespace for your Hook, with a recommended pattern of `Organization::Service::Hook` .
    *
    * You must specify either `TypeName` and `Configuration` or `TypeArn` and `Configuration` .
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName?: string;
   /**
    * Specifies the activated Hook type configuration, in this AWS account and AWS Region .
    *
    * You must specify either `TypeName` and `Configuration` or `TypeArn` and `Configuration` .
+   *
+   * Pattern: `[\s\S]+`.
    */
   configuration: string;
   /**
    * The Amazon Resource Number (ARN) for the Hook to set `Configuration` for.
    *
    * You must specify either `TypeName` and `Configuration` or `TypeArn` and `Configuration` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/hook/.+$`.
    */
   typeArn?: string;
   /**
    * An alias by which to refer to this configuration data.
    *
    * Defaults to `default` alias. Hook types currently support default configuration alias.
+   *
+   * Pattern: `^[a-zA-Z0-9]{1,256}$`.
    */
   configurationAlias?: "default";
 }
@@ -446,13 +506,17 @@ export interface HookTypeConfigOutputs extends HookTypeConfigArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-hookversion.html | CloudFormation: AWS::CloudFormation::HookVersion}
  */
-export const HookVersion = cloudControlType<HookVersionArgs, HookVersionOutputs>("AWS::CloudFormation::HookVersion", "aws:cloudformation:HookVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",67],["VersionId","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string",2],["LogRoleArn","string",2]]}}');
+export const HookVersion = cloudControlType<HookVersionArgs, HookVersionOutputs>("AWS::CloudFormation::HookVersion", "aws:cloudformation:HookVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",83],["VersionId","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string"],["LogRoleArn","string"]]},"reg":{"h":"crdl","wo":["SchemaHandlerPackage"],"co":["ExecutionRoleArn","LoggingConfig","SchemaHandlerPackage","TypeName"],"ro":["Arn","IsDefaultVersion","Visibility","VersionId","TypeArn"],"tg":[false,false,false]}}');
 /** A {@link HookVersion} instance: its attributes as typed outputs. */
 export type HookVersion = InstanceType<typeof HookVersion>;
 
 /** Inputs of {@link HookVersion}. */
 export interface HookVersionArgs {
-  /** The Amazon Resource Name (ARN) of the task execution role that grants the Hook permission. */
+  /**
+   * The Amazon Resource Name (ARN) of the task execution role that grants the Hook permission.
+   *
+   * Length: at most 256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   executionRoleArn?: string;
   /**
    * The unique name for your Hook. Specifies a three-part namespace for your Hook, with a recommended pattern of `Organization::Service::Hook` .
@@ -466,6 +530,8 @@ export interface HookVersionArgs {
    * > - `AWS`
    * > - `Custom`
    * > - `Dev`
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName: string;
   /** Contains logging configuration information for an extension. */
@@ -476,6 +542,10 @@ export interface HookVersionArgs {
    * For information on generating a schema handler package, see [Modeling custom CloudFormation Hooks](https://docs.aws.amazon.com/cloudformation-cli/latest/hooks-userguide/hooks-model.html) in the *CloudFormation Hooks User Guide* .
    *
    * > To register the Hook, you must have `s3:GetObject` permissions to access the S3 objects.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096.
    */
   schemaHandlerPackage: string;
 }
@@ -505,9 +575,17 @@ export interface HookVersionOutputs extends HookVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-hookversion-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface HookVersionLoggingConfig {
-  /** The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers. */
+  /**
+   * The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName?: string;
-  /** The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs.
+   *
+   * Length: 1–256.
+   */
   logRoleArn?: string;
 }
 
@@ -518,7 +596,7 @@ export interface HookVersionLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-lambdahook.html | CloudFormation: AWS::CloudFormation::LambdaHook}
  */
-export const LambdaHook = cloudControlType<LambdaHookArgs, LambdaHookOutputs>("AWS::CloudFormation::LambdaHook", "aws:cloudformation:LambdaHook", '{"p":[["LambdaFunction","string",1],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",1],["AutoUpdate","boolean",66],["LoggingConfig",["ref","LoggingConfig"],66],["HookArn","string",72]],"id":["HookArn"],"d":{"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"LoggingConfig":[["LogGroupName","string",1],["LogRoleArn","string",1]]}}');
+export const LambdaHook = cloudControlType<LambdaHookArgs, LambdaHookOutputs>("AWS::CloudFormation::LambdaHook", "aws:cloudformation:LambdaHook", '{"p":[["LambdaFunction","string",1],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",1],["AutoUpdate","boolean",82],["LoggingConfig",["ref","LoggingConfig"],82],["HookArn","string",72]],"id":["HookArn"],"d":{"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"LoggingConfig":[["LogGroupName","string",1],["LogRoleArn","string",1]]},"reg":{"h":"crudl","wo":["AutoUpdate","LoggingConfig"],"co":["Alias","AutoUpdate","LoggingConfig"],"ro":["HookArn"],"uo":["StackFilters/StackNames/Include","StackFilters/StackNames/Exclude","StackFilters/StackRoles/Include","StackFilters/StackRoles/Exclude"],"tg":[false,false,false]}}');
 /** A {@link LambdaHook} instance: its attributes as typed outputs. */
 export type LambdaHook = InstanceType<typeof LambdaHook>;
 
@@ -529,6 +607,8 @@ export interface LambdaHookArgs {
    *
    * - The full Amazon Resource Name (ARN) without a suffix.
    * - A qualified ARN with a version or alias suffix.
+   *
+   * Length: 1–170. Pattern: `(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?(-iso([a-z])?)?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?`.
    */
   lambdaFunction: string;
   /** Specifies if the Hook is `ENABLED` or `DISABLED` . */
@@ -574,13 +654,27 @@ export interface LambdaHookArgs {
    * The type name alias for the Hook. This alias must be unique per account and Region.
    *
    * The alias must be in the form `Name1::Name2::Name3` and must not begin with `AWS` . For example, `Private::Lambda::MyTestHook` .
+   *
+   * Pattern: ``.
    */
   alias: string;
-  /** The IAM role that the Hook assumes to invoke your Lambda function. */
+  /**
+   * The IAM role that the Hook assumes to invoke your Lambda function.
+   *
+   * Length: at most 256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   executionRole: string;
-  /** Whether to automatically update the extension in this account and Region when a new minor version is published by the extension publisher. */
+  /**
+   * Whether to automatically update the extension in this account and Region when a new minor version is published by the extension publisher.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoUpdate?: boolean;
-  /** Contains logging configuration information for an extension. */
+  /**
+   * Contains logging configuration information for an extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   loggingConfig?: LambdaHookLoggingConfig;
 }
 
@@ -598,11 +692,23 @@ export interface LambdaHookOutputs extends LambdaHookArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-targetfilters.html | CloudFormation: TargetFilters}
  */
 export interface LambdaHookTargetFilters {
-  /** List of type names that the hook is going to target */
+  /**
+   * List of type names that the hook is going to target
+   *
+   * Items: 1–50. Each item: Length: 1–256. Pattern: ``.
+   */
   targetNames?: string[];
-  /** List of actions that the hook is going to target */
+  /**
+   * List of actions that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   actions?: ("CREATE" | "UPDATE" | "DELETE")[];
-  /** List of invocation points that the hook is going to target */
+  /**
+   * List of invocation points that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   invocationPoints?: "PRE_PROVISION"[];
   /** List of hook targets */
   targets: LambdaHookHookTarget[];
@@ -614,7 +720,11 @@ export interface LambdaHookTargetFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-hooktarget.html | CloudFormation: HookTarget}
  */
 export interface LambdaHookHookTarget {
-  /** Type name of hook target. Hook targets are the destination where hooks will be invoked against. */
+  /**
+   * Type name of hook target. Hook targets are the destination where hooks will be invoked against.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   targetName: string;
   /** Target actions are the type of operation hooks will be executed at. */
   action: "CREATE" | "UPDATE" | "DELETE";
@@ -653,9 +763,17 @@ export interface LambdaHookStackFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-stacknames.html | CloudFormation: StackNames}
  */
 export interface LambdaHookStackNames {
-  /** The stack names to include. Only the stacks specified in this list will invoke the Hook. */
+  /**
+   * The stack names to include. Only the stacks specified in this list will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   include?: string[];
-  /** The stack names to exclude. All stacks except those listed here will invoke the Hook. */
+  /**
+   * The stack names to exclude. All stacks except those listed here will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   exclude?: string[];
 }
 
@@ -667,9 +785,17 @@ export interface LambdaHookStackNames {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-stackroles.html | CloudFormation: StackRoles}
  */
 export interface LambdaHookStackRoles {
-  /** The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook. */
+  /**
+   * The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   include?: string[];
-  /** The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles. */
+  /**
+   * The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   exclude?: string[];
 }
 
@@ -679,9 +805,17 @@ export interface LambdaHookStackRoles {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface LambdaHookLoggingConfig {
-  /** The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers. */
+  /**
+   * The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName: string;
-  /** The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch Logs. */
+  /**
+   * The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch Logs.
+   *
+   * Length: 1–256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   logRoleArn: string;
 }
 
@@ -690,9 +824,11 @@ export interface LambdaHookLoggingConfig {
  *
  * For more information, see [Perform custom processing on CloudFormation templates with template macros](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/template-macros.html) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::Macro: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-macro.html | CloudFormation: AWS::CloudFormation::Macro}
  */
-export const Macro = cloudControlType<MacroArgs, MacroOutputs>("AWS::CloudFormation::Macro", "aws:cloudformation:Macro", '{"p":[["Description","string"],["FunctionName","string",1],["LogGroupName","string"],["LogRoleARN","string"],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const Macro = cloudControlType<MacroArgs, MacroOutputs>("AWS::CloudFormation::Macro", "aws:cloudformation:Macro", '{"p":[["Description","string"],["FunctionName","string",1],["LogGroupName","string"],["LogRoleARN","string"],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Macro} instance: its attributes as typed outputs. */
 export type Macro = InstanceType<typeof Macro>;
 
@@ -729,7 +865,7 @@ export interface MacroOutputs extends MacroArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-moduledefaultversion.html | CloudFormation: AWS::CloudFormation::ModuleDefaultVersion}
  */
-export const ModuleDefaultVersion = cloudControlType<ModuleDefaultVersionArgs, ModuleDefaultVersionOutputs>("AWS::CloudFormation::ModuleDefaultVersion", "aws:cloudformation:ModuleDefaultVersion", '{"p":[["VersionId","string",66],["ModuleName","string",66],["Arn","string",66]],"id":["Arn"]}');
+export const ModuleDefaultVersion = cloudControlType<ModuleDefaultVersionArgs, ModuleDefaultVersionOutputs>("AWS::CloudFormation::ModuleDefaultVersion", "aws:cloudformation:ModuleDefaultVersion", '{"p":[["VersionId","string",82],["ModuleName","string",82],["Arn","string",66]],"id":["Arn"],"reg":{"h":"crdl","wo":["ModuleName","VersionId"],"co":["Arn","ModuleName","VersionId"],"ai":[["ModuleName"]],"nm":{"path":"Arn","pattern":"^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/module/.+/[0-9]{8}$"}}}');
 /** A {@link ModuleDefaultVersion} instance: its attributes as typed outputs. */
 export type ModuleDefaultVersion = InstanceType<typeof ModuleDefaultVersion>;
 
@@ -739,18 +875,28 @@ export interface ModuleDefaultVersionArgs {
    * The ID for the specific version of the module.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[0-9]{8}$`.
    */
   versionId?: string;
   /**
    * The name of the module.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::MODULE`.
    */
   moduleName?: string;
   /**
    * The Amazon Resource Name (ARN) of the module version to set as the default version.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/module/.+/[0-9]{8}$`.
    */
   arn?: string;
 }
@@ -761,6 +907,8 @@ export interface ModuleDefaultVersionOutputs extends ModuleDefaultVersionArgs {
    * The Amazon Resource Name (ARN) of the module version to set as the default version.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/module/.+/[0-9]{8}$`.
    */
   arn: string;
 }
@@ -774,7 +922,7 @@ export interface ModuleDefaultVersionOutputs extends ModuleDefaultVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-moduleversion.html | CloudFormation: AWS::CloudFormation::ModuleVersion}
  */
-export const ModuleVersion = cloudControlType<ModuleVersionArgs, ModuleVersionOutputs>("AWS::CloudFormation::ModuleVersion", "aws:cloudformation:ModuleVersion", '{"p":[["ModulePackage","string",67],["ModuleName","string",67],["TimeCreated","string",8],["VersionId","string",8],["Description","string",8],["Schema","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PRIVATE"],8],["Arn","string",72],["DocumentationUrl","string",8]],"id":["Arn"]}');
+export const ModuleVersion = cloudControlType<ModuleVersionArgs, ModuleVersionOutputs>("AWS::CloudFormation::ModuleVersion", "aws:cloudformation:ModuleVersion", '{"p":[["ModulePackage","string",83],["ModuleName","string",67],["TimeCreated","string",8],["VersionId","string",8],["Description","string",8],["Schema","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PRIVATE"],8],["Arn","string",72],["DocumentationUrl","string",8]],"id":["Arn"],"reg":{"h":"crd","wo":["ModulePackage"],"co":["ModuleName","ModulePackage"],"ro":["Arn","Description","DocumentationUrl","IsDefaultVersion","Schema","TimeCreated","VersionId","Visibility"]}}');
 /** A {@link ModuleVersion} instance: its attributes as typed outputs. */
 export type ModuleVersion = InstanceType<typeof ModuleVersion>;
 
@@ -786,9 +934,15 @@ export interface ModuleVersionArgs {
    * For more information, see [Module structure and requirements](https://docs.aws.amazon.com/cloudformation-cli/latest/userguide/modules-structure.html) in the *CloudFormation Command Line Interface (CLI) User Guide* .
    *
    * > To register the module version, you must have `s3:GetObject` permissions to access the S3 objects.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   modulePackage: string;
-  /** The name of the module being registered. */
+  /**
+   * The name of the module being registered.
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::MODULE`.
+   */
   moduleName: string;
 }
 
@@ -837,7 +991,7 @@ export interface ModuleVersionOutputs extends ModuleVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-publictypeversion.html | CloudFormation: AWS::CloudFormation::PublicTypeVersion}
  */
-export const PublicTypeVersion = cloudControlType<PublicTypeVersionArgs, PublicTypeVersionOutputs>("AWS::CloudFormation::PublicTypeVersion", "aws:cloudformation:PublicTypeVersion", '{"p":[["TypeName","string",66],["LogDeliveryBucket","string",66],["Type",["enum","RESOURCE","MODULE","HOOK"],66],["PublicVersionNumber","string",66],["Arn","string",66],["PublicTypeArn","string",72],["PublisherId","string",8],["TypeVersionArn","string",8]],"id":["PublicTypeArn"]}');
+export const PublicTypeVersion = cloudControlType<PublicTypeVersionArgs, PublicTypeVersionOutputs>("AWS::CloudFormation::PublicTypeVersion", "aws:cloudformation:PublicTypeVersion", '{"p":[["TypeName","string",66],["LogDeliveryBucket","string",66],["Type",["enum","RESOURCE","MODULE","HOOK"],66],["PublicVersionNumber","string",66],["Arn","string",82],["PublicTypeArn","string",72],["PublisherId","string",8],["TypeVersionArn","string",8]],"id":["PublicTypeArn"],"reg":{"h":"crdl","wo":["Arn"],"co":["LogDeliveryBucket","PublicVersionNumber","TypeName","Type","Arn"],"ro":["PublicTypeArn","TypeVersionArn","PublisherId"]}}');
 /** A {@link PublicTypeVersion} instance: its attributes as typed outputs. */
 export type PublicTypeVersion = InstanceType<typeof PublicTypeVersion>;
 
@@ -847,6 +1001,8 @@ export interface PublicTypeVersionArgs {
    * The name of the extension to test.
    *
    * Conditional: You must specify `Arn` , or `TypeName` and `Type` .
+   *
+   * Pattern: `[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}`.
    */
   typeName?: string;
   /**
@@ -878,12 +1034,18 @@ export interface PublicTypeVersionArgs {
    * If you don't specify a version number, CloudFormation increments the version number by one minor version release.
    *
    * You cannot specify a version number the first time you publish a type. CloudFormation automatically sets the first version number to be `1.0.0` .
+   *
+   * Length: 5–64.
    */
   publicVersionNumber?: string;
   /**
    * The Amazon Resource Number (ARN) of the extension.
    *
    * Conditional: You must specify `Arn` , or `TypeName` and `Type` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:[0-9]{12}:type/.+`.
    */
   arn?: string;
 }
@@ -909,7 +1071,7 @@ export interface PublicTypeVersionOutputs extends PublicTypeVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-publisher.html | CloudFormation: AWS::CloudFormation::Publisher}
  */
-export const Publisher = cloudControlType<PublisherArgs, PublisherOutputs>("AWS::CloudFormation::Publisher", "aws:cloudformation:Publisher", '{"p":[["AcceptTermsAndConditions","boolean",67],["ConnectionArn","string",66],["PublisherId","string",72],["IdentityProvider",["enum","AWS_Marketplace","GitHub","Bitbucket"],8],["PublisherProfile","string",8],["PublisherStatus",["enum","VERIFIED","UNVERIFIED"],8]],"id":["PublisherId"]}');
+export const Publisher = cloudControlType<PublisherArgs, PublisherOutputs>("AWS::CloudFormation::Publisher", "aws:cloudformation:Publisher", '{"p":[["AcceptTermsAndConditions","boolean",67],["ConnectionArn","string",66],["PublisherId","string",72],["IdentityProvider",["enum","AWS_Marketplace","GitHub","Bitbucket"],8],["PublisherProfile","string",8],["PublisherStatus",["enum","VERIFIED","UNVERIFIED"],8]],"id":["PublisherId"],"reg":{"h":"crdl","co":["AcceptTermsAndConditions","ConnectionArn"],"ro":["PublisherId","PublisherStatus","PublisherProfile","IdentityProvider"]}}');
 /** A {@link Publisher} instance: its attributes as typed outputs. */
 export type Publisher = InstanceType<typeof Publisher>;
 
@@ -925,6 +1087,8 @@ export interface PublisherArgs {
    * If you are using a Bitbucket or GitHub account for identity verification, the Amazon Resource Name (ARN) for your connection to that account.
    *
    * For more information, see [Prerequisite: Registering your account to publish CloudFormation extensions](https://docs.aws.amazon.com/cloudformation-cli/latest/userguide/publish-extension.html#publish-extension-prereqs) in the *AWS CloudFormation Command Line Interface (CLI) User Guide* .
+   *
+   * Pattern: `arn:aws(-[w]+)*:.+:.+:[0-9]{12}:.+`.
    */
   connectionArn?: string;
 }
@@ -948,7 +1112,7 @@ export interface PublisherOutputs extends PublisherArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-resourcedefaultversion.html | CloudFormation: AWS::CloudFormation::ResourceDefaultVersion}
  */
-export const ResourceDefaultVersion = cloudControlType<ResourceDefaultVersionArgs, ResourceDefaultVersionOutputs>("AWS::CloudFormation::ResourceDefaultVersion", "aws:cloudformation:ResourceDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"]}');
+export const ResourceDefaultVersion = cloudControlType<ResourceDefaultVersionArgs, ResourceDefaultVersionOutputs>("AWS::CloudFormation::ResourceDefaultVersion", "aws:cloudformation:ResourceDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","ro":["Arn"],"ai":[["TypeName"]]}}');
 /** A {@link ResourceDefaultVersion} instance: its attributes as typed outputs. */
 export type ResourceDefaultVersion = InstanceType<typeof ResourceDefaultVersion>;
 
@@ -958,18 +1122,24 @@ export interface ResourceDefaultVersionArgs {
    * The ID of a specific version of the resource. The version ID is the value at the end of the Amazon Resource Name (ARN) assigned to the resource version when it's registered.
    *
    * Conditional: You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9-]{1,128}$`.
    */
   versionId?: string;
   /**
    * The name of the resource.
    *
    * Conditional: You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName?: string;
   /**
    * The Amazon Resource Name (ARN) of the resource version.
    *
    * Conditional: You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/resource/.+$`.
    */
   typeVersionArn?: string;
 }
@@ -993,7 +1163,7 @@ export interface ResourceDefaultVersionOutputs extends ResourceDefaultVersionArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-resourceversion.html | CloudFormation: AWS::CloudFormation::ResourceVersion}
  */
-export const ResourceVersion = cloudControlType<ResourceVersionArgs, ResourceVersionOutputs>("AWS::CloudFormation::ResourceVersion", "aws:cloudformation:ResourceVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",67],["VersionId","string",8],["ProvisioningType",["enum","NON_PROVISIONABLE","IMMUTABLE","FULLY_MUTABLE"],8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string",2],["LogRoleArn","string",2]]}}');
+export const ResourceVersion = cloudControlType<ResourceVersionArgs, ResourceVersionOutputs>("AWS::CloudFormation::ResourceVersion", "aws:cloudformation:ResourceVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",83],["VersionId","string",8],["ProvisioningType",["enum","NON_PROVISIONABLE","IMMUTABLE","FULLY_MUTABLE"],8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string"],["LogRoleArn","string"]]},"reg":{"h":"crdl","wo":["SchemaHandlerPackage"],"co":["ExecutionRoleArn","LoggingConfig","SchemaHandlerPackage","TypeName"],"ro":["Arn","IsDefaultVersion","ProvisioningType","Visibility","VersionId","TypeArn"]}}');
 /** A {@link ResourceVersion} instance: its attributes as typed outputs. */
 export type ResourceVersion = InstanceType<typeof ResourceVersion>;
 
@@ -1014,6 +1184,8 @@ export interface ResourceVersionArgs {
    * > - `AWS`
    * > - `Custom`
    * > - `Dev`
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName: string;
   /** Logging configuration information for a resource. */
@@ -1024,6 +1196,8 @@ export interface ResourceVersionArgs {
    * For information on generating a schema handler package, see [Modeling resource types to use with CloudFormation](https://docs.aws.amazon.com/cloudformation-cli/latest/userguide/resource-type-model.html) in the *CloudFormation Command Line Interface (CLI) User Guide* .
    *
    * > To register the resource version, you must have `s3:GetObject` permissions to access the S3 objects.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   schemaHandlerPackage: string;
 }
@@ -1071,9 +1245,17 @@ export interface ResourceVersionOutputs extends ResourceVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-resourceversion-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface ResourceVersionLoggingConfig {
-  /** The Amazon CloudWatch logs group to which CloudFormation sends error logging information when invoking the type's handlers. */
+  /**
+   * The Amazon CloudWatch logs group to which CloudFormation sends error logging information when invoking the type's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName?: string;
-  /** The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch logs. */
+  /**
+   * The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch logs.
+   *
+   * Length: 1–256.
+   */
   logRoleArn?: string;
 }
 
@@ -1088,13 +1270,17 @@ export interface ResourceVersionLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-stack.html | CloudFormation: AWS::CloudFormation::Stack}
  */
-export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::CloudFormation::Stack", "aws:cloudformation:Stack", '{"p":[["NotificationARNs",["array","string"]],["Parameters",["map","string"]],["Tags",["array",["ref","Tag"]]],["TemplateURL","string"],["TimeoutInMinutes","integer"],["StackId","string",72],["StackStatus",["enum","CREATE_IN_PROGRESS","CREATE_FAILED","CREATE_COMPLETE","ROLLBACK_IN_PROGRESS","ROLLBACK_FAILED","ROLLBACK_COMPLETE","DELETE_IN_PROGRESS","DELETE_FAILED","DELETE_COMPLETE","UPDATE_IN_PROGRESS","UPDATE_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_COMPLETE","UPDATE_FAILED","UPDATE_ROLLBACK_IN_PROGRESS","UPDATE_ROLLBACK_FAILED","UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_ROLLBACK_COMPLETE","REVIEW_IN_PROGRESS","IMPORT_IN_PROGRESS","IMPORT_COMPLETE","IMPORT_ROLLBACK_IN_PROGRESS","IMPORT_ROLLBACK_FAILED","IMPORT_ROLLBACK_COMPLETE"],8],["CreationTime","string",8],["RootId","string",8],["ParentId","string",8],["ChangeSetId","string",8],["Outputs",["array",["ref","Output"]],8],["LastUpdateTime","string",8]],"id":["StackId"],"d":{"Output":[["Description","string"],["ExportName","string"],["OutputKey","string"],["OutputValue","string"]]},"tags":["Tags","standard"]}');
+export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::CloudFormation::Stack", "aws:cloudformation:Stack", '{"p":[["NotificationARNs",["array","string"]],["Parameters",["map","string"]],["Tags",["array",["ref","Tag"]]],["TemplateURL","string",16],["TimeoutInMinutes","integer"],["StackId","string",72],["StackStatus",["enum","CREATE_IN_PROGRESS","CREATE_FAILED","CREATE_COMPLETE","ROLLBACK_IN_PROGRESS","ROLLBACK_FAILED","ROLLBACK_COMPLETE","DELETE_IN_PROGRESS","DELETE_FAILED","DELETE_COMPLETE","UPDATE_IN_PROGRESS","UPDATE_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_COMPLETE","UPDATE_FAILED","UPDATE_ROLLBACK_IN_PROGRESS","UPDATE_ROLLBACK_FAILED","UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_ROLLBACK_COMPLETE","REVIEW_IN_PROGRESS","IMPORT_IN_PROGRESS","IMPORT_COMPLETE","IMPORT_ROLLBACK_IN_PROGRESS","IMPORT_ROLLBACK_FAILED","IMPORT_ROLLBACK_COMPLETE"],8],["CreationTime","string",8],["RootId","string",8],["ParentId","string",8],["ChangeSetId","string",8],["Outputs",["array",["ref","Output"]],8],["LastUpdateTime","string",8]],"id":["StackId"],"d":{"Output":[["Description","string"],["ExportName","string"],["OutputKey","string"],["OutputValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TemplateURL","StackPolicyURL"],"co":["StackName"],"ro":["StackId","StackStatus","CreationTime","RootId","ParentId","ChangeSetId","Outputs","LastUpdateTime"],"uo":["Tags"],"ai":[["StackName"]],"tg":[true,true,true]}}');
 /** A {@link Stack} instance: its attributes as typed outputs. */
 export type Stack = InstanceType<typeof Stack>;
 
 /** Inputs of {@link Stack}. */
 export interface StackArgs {
-  /** The Amazon SNS topic ARNs to publish stack related events. You can find your Amazon SNS topic ARNs using the Amazon SNS console or your Command Line Interface (CLI). */
+  /**
+   * The Amazon SNS topic ARNs to publish stack related events. You can find your Amazon SNS topic ARNs using the Amazon SNS console or your Command Line Interface (CLI).
+   *
+   * Items: at most 5.
+   */
   notificationARNs?: string[];
   /**
    * The set value pairs that represent the parameters passed to CloudFormation when this nested stack is created. Each parameter has a name corresponding to a parameter defined in the embedded template and a value representing the value that you want to set for the parameter.
@@ -1106,18 +1292,28 @@ export interface StackArgs {
    * Whether an update causes interruptions depends on the resources that are being updated. An update never causes a nested stack to be replaced.
    */
   parameters?: Record<string, string>;
-  /** Key-value pairs to associate with this stack. CloudFormation also propagates these tags to the resources created in the stack. A maximum number of 50 tags can be specified. */
+  /**
+   * Key-value pairs to associate with this stack. CloudFormation also propagates these tags to the resources created in the stack. A maximum number of 50 tags can be specified.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The URL of a file that contains the template body. The URL must point to a template (max size: 1 MB) that's located in an Amazon S3 bucket. The location for an Amazon S3 bucket must start with `https://` .
    *
    * Whether an update causes interruptions depends on the resources that are being updated. An update never causes a nested stack to be replaced.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024.
    */
   templateURL?: string;
   /**
    * The length of time, in minutes, that CloudFormation waits for the nested stack to reach the `CREATE_COMPLETE` state. The default is no timeout. When CloudFormation detects that the nested stack has reached the `CREATE_COMPLETE` state, it marks the nested stack resource as `CREATE_COMPLETE` in the parent stack and resumes creating the parent stack. If the timeout period expires before the nested stack reaches `CREATE_COMPLETE` , CloudFormation marks the nested stack as failed and rolls back both the nested stack and parent stack.
    *
    * Updates aren't supported.
+   *
+   * Range: at least 1.
    */
   timeoutInMinutes?: number;
 }
@@ -1165,25 +1361,39 @@ export interface StackOutput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-stackset.html | CloudFormation: AWS::CloudFormation::StackSet}
  */
-export const StackSet = cloudControlType<StackSetArgs, StackSetOutputs>("AWS::CloudFormation::StackSet", "aws:cloudformation:StackSet", '{"p":[["Description","string"],["Parameters",["array",["ref","Parameter"]]],["StackInstancesGroup",["array",["ref","StackInstances"]]],["TemplateBody","string"],["StackSetName","string",67],["CallAs",["enum","SELF","DELEGATED_ADMIN"]],["OperationPreferences",["ref","OperationPreferences"]],["TemplateURL","string"],["AutoDeployment",["ref","AutoDeployment"]],["Capabilities",["array","string"]],["PermissionModel",["enum","SERVICE_MANAGED","SELF_MANAGED"],67],["AdministrationRoleARN","string"],["ExecutionRoleName","string"],["ManagedExecution",["ref","ManagedExecution"]],["Tags",["array",["ref","Tag"]]],["StackSetId","string",72]],"id":["StackSetId"],"d":{"Parameter":[["ParameterValue","string",1],["ParameterKey","string",1]],"StackInstances":[["ParameterOverrides",["array",["ref","Parameter"]]],["DeploymentTargets",["ref","DeploymentTargets"],1],["Regions",["array","string"],1]],"DeploymentTargets":[["AccountFilterType",["enum","NONE","UNION","INTERSECTION","DIFFERENCE"]],["Accounts",["array","string"]],["AccountsUrl","string"],["OrganizationalUnitIds",["array","string"]]],"OperationPreferences":[["MaxConcurrentPercentage","integer"],["RegionConcurrencyType",["enum","SEQUENTIAL","PARALLEL"]],["MaxConcurrentCount","integer"],["FailureTolerancePercentage","integer"],["FailureToleranceCount","integer"],["RegionOrder",["array","string"]],["ConcurrencyMode",["enum","STRICT_FAILURE_TOLERANCE","SOFT_FAILURE_TOLERANCE"]]],"AutoDeployment":[["Enabled","boolean"],["RetainStacksOnAccountRemoval","boolean"],["DependsOn",["array","string"]]],"ManagedExecution":[["Active","boolean"]]},"tags":["Tags","standard"]}');
+export const StackSet = cloudControlType<StackSetArgs, StackSetOutputs>("AWS::CloudFormation::StackSet", "aws:cloudformation:StackSet", '{"p":[["Description","string"],["Parameters",["array",["ref","Parameter"]]],["StackInstancesGroup",["array",["ref","StackInstances"]],16],["TemplateBody","string"],["StackSetName","string",67],["CallAs",["enum","SELF","DELEGATED_ADMIN"],16],["OperationPreferences",["ref","OperationPreferences"],16],["TemplateURL","string",16],["AutoDeployment",["ref","AutoDeployment"]],["Capabilities",["array","string"]],["PermissionModel",["enum","SERVICE_MANAGED","SELF_MANAGED"],67],["AdministrationRoleARN","string"],["ExecutionRoleName","string"],["ManagedExecution",["ref","ManagedExecution"]],["Tags",["array",["ref","Tag"]]],["StackSetId","string",72]],"id":["StackSetId"],"d":{"Parameter":[["ParameterValue","string",1],["ParameterKey","string",1]],"StackInstances":[["ParameterOverrides",["array",["ref","Parameter"]]],["DeploymentTargets",["ref","DeploymentTargets"],1],["Regions",["array","string"],1]],"DeploymentTargets":[["AccountFilterType",["enum","NONE","UNION","INTERSECTION","DIFFERENCE"]],["Accounts",["array","string"]],["AccountsUrl","string"],["OrganizationalUnitIds",["array","string"]]],"OperationPreferences":[["MaxConcurrentPercentage","integer"],["RegionConcurrencyType",["enum","SEQUENTIAL","PARALLEL"]],["MaxConcurrentCount","integer"],["FailureTolerancePercentage","integer"],["FailureToleranceCount","integer"],["RegionOrder",["array","string"]],["ConcurrencyMode",["enum","STRICT_FAILURE_TOLERANCE","SOFT_FAILURE_TOLERANCE"]]],"AutoDeployment":[["Enabled","boolean"],["RetainStacksOnAccountRemoval","boolean"],["DependsOn",["array","string"]]],"ManagedExecution":[["Active","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TemplateURL","OperationPreferences","StackInstancesGroup","CallAs"],"co":["PermissionModel","StackSetName"],"ro":["StackSetId"],"uo":["AutoDeployment/DependsOn","Capabilities","StackInstancesGroup","StackInstancesGroup/*/DeploymentTargets/Accounts","StackInstancesGroup/*/DeploymentTargets/OrganizationalUnitIds","StackInstancesGroup/*/Regions","StackInstancesGroup/*/ParameterOverrides","Parameters","Tags"],"ai":[["StackSetName"]],"tg":[true,true,true]}}');
 /** A {@link StackSet} instance: its attributes as typed outputs. */
 export type StackSet = InstanceType<typeof StackSet>;
 
 /** Inputs of {@link StackSet}. */
 export interface StackSetArgs {
-  /** A description of the StackSet. */
+  /**
+   * A description of the StackSet.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /** The input parameters for the StackSet template. */
   parameters?: StackSetParameter[];
-  /** A group of stack instances with parameters in some specific accounts and Regions. */
+  /**
+   * A group of stack instances with parameters in some specific accounts and Regions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stackInstancesGroup?: StackSetStackInstances[];
   /**
    * The structure that contains the template body, with a minimum length of 1 byte and a maximum length of 51,200 bytes.
    *
    * You must include either `TemplateURL` or `TemplateBody` in a StackSet, but you can't use both. Dynamic references in the `TemplateBody` may not work correctly in all cases. It's recommended to pass templates that contain dynamic references through `TemplateUrl` instead.
+   *
+   * Length: 1–51200.
    */
   templateBody?: string;
-  /** The name to associate with the StackSet. The name must be unique in the Region where you create your StackSet. */
+  /**
+   * The name to associate with the StackSet. The name must be unique in the Region where you create your StackSet.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z][a-zA-Z0-9\-]{0,127}$`.
+   */
   stackSetName: string;
   /**
    * Specifies whether you are acting as an account administrator in the organization's management account or as a delegated administrator in a member account.
@@ -1198,14 +1408,24 @@ export interface StackSetArgs {
    * StackSets with service-managed permissions are created in the management account, including StackSets that are created by delegated administrators.
    *
    * Valid only if the permissions model is `SERVICE_MANAGED` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   callAs?: "SELF" | "DELEGATED_ADMIN";
-  /** The user-specified preferences for how CloudFormation performs a StackSet operation. */
+  /**
+   * The user-specified preferences for how CloudFormation performs a StackSet operation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   operationPreferences?: StackSetOperationPreferences;
   /**
    * The URL of a file that contains the template body. The URL must point to a template (max size: 1 MB) that's located in an Amazon S3 bucket or a Systems Manager document. The location for an Amazon S3 bucket must start with `https://` .
    *
    * Conditional: You must specify only one of the following parameters: `TemplateBody` , `TemplateURL` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–5120.
    */
   templateURL?: string;
   /**
@@ -1215,7 +1435,7 @@ export interface StackSetArgs {
    */
   autoDeployment?: StackSetAutoDeployment;
   /** The capabilities that are allowed in the StackSet. Some StackSet templates might include resources that can affect permissions in your AWS account —for example, by creating new IAM users. For more information, see [Acknowledging IAM resources in CloudFormation templates](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/control-access-with-iam.html#using-iam-capabilities) in the *CloudFormation User Guide* . */
-  capabilities?: string[];
+  capabilities?: ("CAPABILITY_IAM" | "CAPABILITY_NAMED_IAM" | "CAPABILITY_AUTO_EXPAND")[];
   /**
    * Describes how the IAM roles required for StackSet operations are created.
    *
@@ -1229,6 +1449,8 @@ export interface StackSetArgs {
    * Use customized administrator roles to control which users or groups can manage specific StackSets within the same administrator account. For more information, see [Grant self-managed permissions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/stacksets-prereqs-self-managed.html) in the *CloudFormation User Guide* .
    *
    * Valid only if the permissions model is `SELF_MANAGED` .
+   *
+   * Length: 20–2048.
    */
   administrationRoleARN?: string;
   /**
@@ -1237,6 +1459,8 @@ export interface StackSetArgs {
    * Valid only if the permissions model is `SELF_MANAGED` .
    *
    * *Pattern* : `[a-zA-Z_0-9+=,.@-]+`
+   *
+   * Length: 1–64.
    */
   executionRoleName?: string;
   /**
@@ -1255,6 +1479,8 @@ export interface StackSetArgs {
    * Key-value pairs to associate with this stack. CloudFormation also propagates these tags to supported resources in the stack. You can specify a maximum number of 50 tags.
    *
    * If you don't specify this parameter, CloudFormation doesn't modify the stack's tags. If you specify an empty value, CloudFormation removes all associated tags.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -1287,7 +1513,11 @@ export interface StackSetStackInstances {
   parameterOverrides?: StackSetParameter[];
   /** The AWS Organizations accounts or AWS accounts to deploy stacks to in the specified Regions. */
   deploymentTargets: StackSetDeploymentTargets;
-  /** The names of one or more Regions where you want to create stack instances using the specified AWS accounts . */
+  /**
+   * The names of one or more Regions where you want to create stack instances using the specified AWS accounts .
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9-]{1,128}$`.
+   */
   regions: string[];
 }
 
@@ -1320,18 +1550,24 @@ export interface StackSetDeploymentTargets {
    * The account IDs of the AWS accounts . If you have many account numbers, you can provide those accounts using the `AccountsUrl` property instead.
    *
    * *Pattern* : `^[0-9]{12}$`
+   *
+   * Items: at least 1. Each item: Pattern: `^[0-9]{12}$`.
    */
   accounts?: string[];
   /**
    * The Amazon S3 URL path to a file that contains a list of AWS account IDs. The file format must be either `.csv` or `.txt` , and the data can be comma-separated or new-line-separated. There is currently a 10MB limit for the data (approximately 800,000 accounts).
    *
    * This property serves the same purpose as `Accounts` but allows you to specify a large number of accounts.
+   *
+   * Length: 1–5120. Pattern: `(s3://|http(s?)://).+`.
    */
   accountsUrl?: string;
   /**
    * The organization root ID or organizational unit (OU) IDs.
    *
    * *Pattern* : `^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$`
+   *
+   * Items: at least 1. Each item: Pattern: `^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$`.
    */
   organizationalUnitIds?: string[];
 }
@@ -1350,6 +1586,8 @@ export interface StackSetOperationPreferences {
    * Note that this setting lets you specify the *maximum* for operations. For large deployments, under certain circumstances the actual number of accounts acted upon concurrently may be lower due to service throttling.
    *
    * Conditional: You must specify either `MaxConcurrentCount` or `MaxConcurrentPercentage` , but not both.
+   *
+   * Range: 0–100.
    */
   maxConcurrentPercentage?: number;
   /** The concurrency type of deploying StackSets operations in Regions, could be in parallel or one Region at a time. */
@@ -1360,6 +1598,8 @@ export interface StackSetOperationPreferences {
    * Note that this setting lets you specify the *maximum* for operations. For large deployments, under certain circumstances the actual number of accounts acted upon concurrently may be lower due to service throttling.
    *
    * Conditional: You must specify either `MaxConcurrentCount` or `MaxConcurrentPercentage` , but not both.
+   *
+   * Range: at least 1.
    */
   maxConcurrentCount?: number;
   /**
@@ -1368,15 +1608,23 @@ export interface StackSetOperationPreferences {
    * When calculating the number of accounts based on the specified percentage, CloudFormation rounds *down* to the next whole number.
    *
    * Conditional: You must specify either `FailureToleranceCount` or `FailureTolerancePercentage` , but not both.
+   *
+   * Range: 0–100.
    */
   failureTolerancePercentage?: number;
   /**
    * The number of accounts per Region this operation can fail in before CloudFormation stops the operation in that Region. If the operation is stopped in a Region, CloudFormation doesn't attempt the operation in any subsequent Regions.
    *
    * Conditional: You must specify either `FailureToleranceCount` or `FailureTolerancePercentage` (but not both).
+   *
+   * Range: at least 0.
    */
   failureToleranceCount?: number;
-  /** The order of the Regions where you want to perform the stack operation. */
+  /**
+   * The order of the Regions where you want to perform the stack operation.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9-]{1,128}$`.
+   */
   regionOrder?: string[];
   /**
    * Specifies how the concurrency level behaves during the operation execution.
@@ -1428,7 +1676,7 @@ export interface StackSetManagedExecution {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-typeactivation.html | CloudFormation: AWS::CloudFormation::TypeActivation}
  */
-export const TypeActivation = cloudControlType<TypeActivationArgs, TypeActivationOutputs>("AWS::CloudFormation::TypeActivation", "aws:cloudformation:TypeActivation", '{"p":[["MajorVersion","string"],["ExecutionRoleArn","string"],["TypeName","string"],["Type",["enum","RESOURCE","MODULE","HOOK"]],["PublicTypeArn","string"],["AutoUpdate","boolean"],["LoggingConfig",["ref","LoggingConfig"],66],["PublisherId","string"],["VersionBump",["enum","MAJOR","MINOR"]],["TypeNameAlias","string"],["Arn","string",72]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string",2],["LogRoleArn","string",2]]}}');
+export const TypeActivation = cloudControlType<TypeActivationArgs, TypeActivationOutputs>("AWS::CloudFormation::TypeActivation", "aws:cloudformation:TypeActivation", '{"p":[["MajorVersion","string",16],["ExecutionRoleArn","string",16],["TypeName","string"],["Type",["enum","RESOURCE","MODULE","HOOK"],16],["PublicTypeArn","string"],["AutoUpdate","boolean",16],["LoggingConfig",["ref","LoggingConfig"],82],["PublisherId","string"],["VersionBump",["enum","MAJOR","MINOR"],16],["TypeNameAlias","string"],["Arn","string",72]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string"],["LogRoleArn","string"]]},"reg":{"h":"crudl","wo":["ExecutionRoleArn","Type","LoggingConfig","VersionBump","AutoUpdate","MajorVersion"],"co":["LoggingConfig"],"ro":["Arn"]}}');
 /** A {@link TypeActivation} instance: its attributes as typed outputs. */
 export type TypeActivation = InstanceType<typeof TypeActivation>;
 
@@ -1438,40 +1686,62 @@ export interface TypeActivationArgs {
    * The major version of this extension you want to activate, if multiple major versions are available. The default is the latest major version. CloudFormation uses the latest available *minor* version of the major version selected.
    *
    * You can specify `MajorVersion` or `VersionBump` , but not both.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100000.
    */
   majorVersion?: string;
-  /** The name of the IAM execution role to use to activate the extension. */
+  /**
+   * The name of the IAM execution role to use to activate the extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   executionRoleArn?: string;
   /**
    * The name of the extension.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Pattern: `[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}`.
    */
   typeName?: string;
   /**
    * The extension type.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   type?: "RESOURCE" | "MODULE" | "HOOK";
   /**
    * The Amazon Resource Number (ARN) of the public extension.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Length: at most 1024. Pattern: `arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/.+`.
    */
   publicTypeArn?: string;
   /**
    * Whether to automatically update the extension in this account and Region when a new *minor* version is published by the extension publisher. Major versions released by the publisher must be manually updated.
    *
    * The default is `true` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   autoUpdate?: boolean;
-  /** Specifies logging configuration information for an extension. */
+  /**
+   * Specifies logging configuration information for an extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   loggingConfig?: TypeActivationLoggingConfig;
   /**
    * The ID of the extension publisher.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Length: 1–40. Pattern: `[0-9a-zA-Z-]{1,40}`.
    */
   publisherId?: string;
   /**
@@ -1479,12 +1749,16 @@ export interface TypeActivationArgs {
    *
    * - `MAJOR` : CloudFormation updates the extension to the newest major version, if one is available.
    * - `MINOR` : CloudFormation updates the extension to the newest minor version, if one is available.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   versionBump?: "MAJOR" | "MINOR";
   /**
    * An alias to assign to the public extension in this account and Region. If you specify an alias for the extension, CloudFormation treats the alias as the extension type name within this account and Region. You must use the alias to refer to the extension in your templates, API calls, and CloudFormation console.
    *
    * An extension alias must be unique within a given account and Region. You can activate the same public resource multiple times in the same account and Region, using different type name aliases.
+   *
+   * Length: 10–204. Pattern: `[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}`.
    */
   typeNameAlias?: string;
 }
@@ -1501,18 +1775,28 @@ export interface TypeActivationOutputs extends TypeActivationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-typeactivation-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface TypeActivationLoggingConfig {
-  /** The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers. */
+  /**
+   * The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName?: string;
-  /** The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs.
+   *
+   * Length: 1–256.
+   */
   logRoleArn?: string;
 }
 
 /**
  * The `AWS::CloudFormation::WaitCondition` resource provides a way to coordinate stack resource creation with configuration actions that are external to the stack creation or to track the status of a configuration process. In these situations, we recommend that you associate a `CreationPolicy` attribute with the wait condition instead of using a wait condition handle. For more information and an example, see [CreationPolicy attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-attribute-creationpolicy.html) in the *CloudFormation User Guide* . If you use a `CreationPolicy` with a wait condition, don't specify any of the wait condition's properties. …
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::WaitCondition: it is a CloudFormation stack's signal, not an AWS object: use Cairn's `wait(...)` on the outputs of the resource you are waiting for. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-waitcondition.html | CloudFormation: AWS::CloudFormation::WaitCondition}
  */
-export const WaitCondition = cloudControlType<WaitConditionArgs, WaitConditionOutputs>("AWS::CloudFormation::WaitCondition", "aws:cloudformation:WaitCondition", '{"p":[["Count","integer"],["Handle","string"],["Timeout","string"],["Data","json",8],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const WaitCondition = cloudControlType<WaitConditionArgs, WaitConditionOutputs>("AWS::CloudFormation::WaitCondition", "aws:cloudformation:WaitCondition", '{"p":[["Count","integer"],["Handle","string"],["Timeout","string"],["Data","json",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"it is a CloudFormation stack\'s signal, not an AWS object: use Cairn\'s `wait(...)` on the outputs of the resource you are waiting for"}}');
 /** A {@link WaitCondition} instance: its attributes as typed outputs. */
 export type WaitCondition = InstanceType<typeof WaitCondition>;
 
@@ -1556,9 +1840,11 @@ export interface WaitConditionOutputs extends WaitConditionArgs {
  *
  * Updates aren't supported for this resource.
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::WaitConditionHandle: it is a CloudFormation stack's signal URL, not an AWS object: use Cairn's `wait(...)` on the outputs of the resource you are waiting for. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-waitconditionhandle.html | CloudFormation: AWS::CloudFormation::WaitConditionHandle}
  */
-export const WaitConditionHandle = cloudControlType<WaitConditionHandleArgs, WaitConditionHandleOutputs>("AWS::CloudFormation::WaitConditionHandle", "aws:cloudformation:WaitConditionHandle", '{"p":[["Id","string",72,"awsId"]],"id":["Id"]}');
+export const WaitConditionHandle = cloudControlType<WaitConditionHandleArgs, WaitConditionHandleOutputs>("AWS::CloudFormation::WaitConditionHandle", "aws:cloudformation:WaitConditionHandle", '{"p":[["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"it is a CloudFormation stack\'s signal URL, not an AWS object: use Cairn\'s `wait(...)` on the outputs of the resource you are waiting for"}}');
 /** A {@link WaitConditionHandle} instance: its attributes as typed outputs. */
 export type WaitConditionHandle = InstanceType<typeof WaitConditionHandle>;
 

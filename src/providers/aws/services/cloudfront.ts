@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-anycastiplist.html | CloudFormation: AWS::CloudFront::AnycastIpList}
  */
-export const AnycastIpList = cloudControlType<AnycastIpListArgs, AnycastIpListOutputs>("AWS::CloudFront::AnycastIpList", "aws:cloudfront:AnycastIpList", '{"p":[["IpCount","integer",67],["IpAddressType",["enum","ipv4","dualstack"]],["IpamCidrConfigs",["array",["ref","IpamCidrConfig"]]],["Name","string",67],["Tags",["ref","Tags"],66],["AnycastIpList",["ref","AnycastIpList"],8],["ETag","string",8],["Id","string",72,"awsId"],["IpamCidrConfigResults",["array",["ref","IpamCidrConfigResult"]],8]],"id":["Id"],"d":{"IpamCidrConfig":[["Cidr","string",1],["IpamPoolArn","string",1]],"Tags":[["Items",["array",["ref","Tag"]]]],"AnycastIpList":[["AnycastIps",["array","string"],1],["Arn","string",1],["Id","string",1],["IpCount","integer",1],["IpAddressType",["enum","ipv4","dualstack"]],["IpamCidrConfigResults",["array",["ref","IpamCidrConfigResult"]]],["LastModifiedTime","string",1],["Name","string",1],["Status","string",1]],"IpamCidrConfigResult":[["Cidr","string"],["IpamPoolArn","string"],["AnycastIp","string"],["Status","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:anycast-ip-list/${Id}"}');
+export const AnycastIpList = cloudControlType<AnycastIpListArgs, AnycastIpListOutputs>("AWS::CloudFront::AnycastIpList", "aws:cloudfront:AnycastIpList", '{"p":[["IpCount","integer",67],["IpAddressType",["enum","ipv4","dualstack"]],["IpamCidrConfigs",["array",["ref","IpamCidrConfig"]],16],["Name","string",67],["Tags",["ref","Tags"],66],["AnycastIpList",["ref","AnycastIpList"],8],["ETag","string",8],["Id","string",72,"awsId"],["IpamCidrConfigResults",["array",["ref","IpamCidrConfigResult"]],8]],"id":["Id"],"d":{"IpamCidrConfig":[["Cidr","string",1],["IpamPoolArn","string",1]],"Tags":[["Items",["array",["ref","Tag"]]]],"AnycastIpList":[["AnycastIps",["array","string"],1],["Arn","string",1],["Id","string",1],["IpCount","integer",1],["IpAddressType",["enum","ipv4","dualstack"]],["IpamCidrConfigResults",["array",["ref","IpamCidrConfigResult"]]],["LastModifiedTime","string",1],["Name","string",1],["Status","string",1]],"IpamCidrConfigResult":[["Cidr","string"],["IpamPoolArn","string"],["AnycastIp","string"],["Status","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IpamCidrConfigs"],"co":["IpCount","Name","Tags"],"ro":["AnycastIpList","ETag","Id","IpamCidrConfigResults"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:anycast-ip-list/${Id}"}');
 /** A {@link AnycastIpList} instance: its attributes as typed outputs. */
 export type AnycastIpList = InstanceType<typeof AnycastIpList>;
 
@@ -23,9 +23,17 @@ export interface AnycastIpListArgs {
   ipCount: number;
   /** The IP address type for the Anycast static IP list. */
   ipAddressType?: "ipv4" | "dualstack";
-  /** A list of IPAM CIDR configurations that define the IP address ranges, IPAM pools, and associated Anycast IP addresses. */
+  /**
+   * A list of IPAM CIDR configurations that define the IP address ranges, IPAM pools, and associated Anycast IP addresses.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipamCidrConfigs?: AnycastIpListIpamCidrConfig[];
-  /** The name of the Anycast static IP list. */
+  /**
+   * The name of the Anycast static IP list.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]{1,64}$`.
+   */
   name: string;
   /** A complex type that contains zero or more `Tag` elements. */
   tags?: AnycastIpListTags;
@@ -85,7 +93,11 @@ export interface AnycastIpListAnycastIpList {
   ipamCidrConfigResults?: AnycastIpListIpamCidrConfigResult[];
   /** The last time the Anycast static IP list was modified. */
   lastModifiedTime: string;
-  /** The name of the Anycast static IP list. */
+  /**
+   * The name of the Anycast static IP list.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]{1,64}$`.
+   */
   name: string;
   /** The status of the Anycast static IP list. Valid values: `Deployed` , `Deploying` , or `Failed` . */
   status: string;
@@ -119,7 +131,7 @@ export interface AnycastIpListIpamCidrConfigResult {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-cachepolicy.html | CloudFormation: AWS::CloudFront::CachePolicy}
  */
-export const CachePolicy = cloudControlType<CachePolicyArgs, CachePolicyOutputs>("AWS::CloudFront::CachePolicy", "aws:cloudfront:CachePolicy", '{"p":[["CachePolicyConfig",["ref","CachePolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CachePolicyConfig":[["Comment","string"],["MinTTL","number",1],["MaxTTL","number",1],["ParametersInCacheKeyAndForwardedToOrigin",["ref","ParametersInCacheKeyAndForwardedToOrigin"],1],["DefaultTTL","number",1],["Name","string",1]],"ParametersInCacheKeyAndForwardedToOrigin":[["EnableAcceptEncodingBrotli","boolean"],["HeadersConfig",["ref","HeadersConfig"],1],["CookiesConfig",["ref","CookiesConfig"],1],["EnableAcceptEncodingGzip","boolean",1],["QueryStringsConfig",["ref","QueryStringsConfig"],1]],"HeadersConfig":[["Headers",["array","string"]],["HeaderBehavior","string",1]],"CookiesConfig":[["Cookies",["array","string"]],["CookieBehavior","string",1]],"QueryStringsConfig":[["QueryStrings",["array","string"]],["QueryStringBehavior","string",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:cache-policy/${Id}"}');
+export const CachePolicy = cloudControlType<CachePolicyArgs, CachePolicyOutputs>("AWS::CloudFront::CachePolicy", "aws:cloudfront:CachePolicy", '{"p":[["CachePolicyConfig",["ref","CachePolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CachePolicyConfig":[["Comment","string"],["MinTTL","number",1],["MaxTTL","number",1],["ParametersInCacheKeyAndForwardedToOrigin",["ref","ParametersInCacheKeyAndForwardedToOrigin"],1],["DefaultTTL","number",1],["Name","string",1]],"ParametersInCacheKeyAndForwardedToOrigin":[["EnableAcceptEncodingBrotli","boolean"],["HeadersConfig",["ref","HeadersConfig"],1],["CookiesConfig",["ref","CookiesConfig"],1],["EnableAcceptEncodingGzip","boolean",1],["QueryStringsConfig",["ref","QueryStringsConfig"],1]],"HeadersConfig":[["Headers",["array","string"]],["HeaderBehavior","string",1]],"CookiesConfig":[["Cookies",["array","string"]],["CookieBehavior","string",1]],"QueryStringsConfig":[["QueryStrings",["array","string"]],["QueryStringBehavior","string",1]]},"reg":{"h":"crudl","ro":["Id","LastModifiedTime"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:cache-policy/${Id}"}');
 /** A {@link CachePolicy} instance: its attributes as typed outputs. */
 export type CachePolicy = InstanceType<typeof CachePolicy>;
 
@@ -154,12 +166,18 @@ export interface CachePolicyOutputs extends CachePolicyArgs {
 export interface CachePolicyCachePolicyConfig {
   /** A comment to describe the cache policy. The comment cannot be longer than 128 characters. */
   comment?: string;
-  /** The minimum amount of time, in seconds, that you want objects to stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* . */
+  /**
+   * The minimum amount of time, in seconds, that you want objects to stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* .
+   *
+   * Range: at least 0.
+   */
   minTTL: number;
   /**
    * The maximum amount of time, in seconds, that objects stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. CloudFront uses this value only when the origin sends `Cache-Control` or `Expires` headers with the object. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* .
    *
    * The default value for this field is 31536000 seconds (one year). If the value of `MinTTL` or `DefaultTTL` is more than 31536000 seconds, then the default value for this field is the same as the value of `DefaultTTL` .
+   *
+   * Range: at least 0.
    */
   maxTTL: number;
   /** The HTTP headers, cookies, and URL query strings to include in the cache key. The values included in the cache key are also included in requests that CloudFront sends to the origin. */
@@ -168,6 +186,8 @@ export interface CachePolicyCachePolicyConfig {
    * The default amount of time, in seconds, that you want objects to stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. CloudFront uses this value as the object's time to live (TTL) only when the origin does *not* send `Cache-Control` or `Expires` headers with the object. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* .
    *
    * The default value for this field is 86400 seconds (one day). If the value of `MinTTL` is more than 86400 seconds, then the default value for this field is the same as the value of `MinTTL` .
+   *
+   * Range: at least 0.
    */
   defaultTTL: number;
   /** A unique name to identify the cache policy. */
@@ -231,6 +251,8 @@ export interface CachePolicyHeadersConfig {
    *
    * - `none` – No HTTP headers are included in the cache key or in requests that CloudFront sends to the origin. Even when this field is set to `none` , any headers that are listed in an `OriginRequestPolicy` *are* included in origin requests.
    * - `whitelist` – Only the HTTP headers that are listed in the `Headers` type are included in the cache key and in requests that CloudFront sends to the origin.
+   *
+   * Pattern: `^(none|whitelist)$`.
    */
   headerBehavior: string;
 }
@@ -250,6 +272,8 @@ export interface CachePolicyCookiesConfig {
    * - `whitelist` – Only the cookies in viewer requests that are listed in the `CookieNames` type are included in the cache key and in requests that CloudFront sends to the origin.
    * - `allExcept` – All cookies in viewer requests are included in the cache key and in requests that CloudFront sends to the origin, **except** for those that are listed in the `CookieNames` type, which are not included.
    * - `all` – All cookies in viewer requests are included in the cache key and in requests that CloudFront sends to the origin.
+   *
+   * Pattern: `^(none|whitelist|allExcept|all)$`.
    */
   cookieBehavior: string;
 }
@@ -269,6 +293,8 @@ export interface CachePolicyQueryStringsConfig {
    * - `whitelist` – Only the query strings in viewer requests that are listed in the `QueryStringNames` type are included in the cache key and in requests that CloudFront sends to the origin.
    * - `allExcept` – All query strings in viewer requests are included in the cache key and in requests that CloudFront sends to the origin, **except** those that are listed in the `QueryStringNames` type, which are not included.
    * - `all` – All query strings in viewer requests are included in the cache key and in requests that CloudFront sends to the origin.
+   *
+   * Pattern: `^(none|whitelist|allExcept|all)$`.
    */
   queryStringBehavior: string;
 }
@@ -278,7 +304,7 @@ export interface CachePolicyQueryStringsConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-cloudfrontoriginaccessidentity.html | CloudFormation: AWS::CloudFront::CloudFrontOriginAccessIdentity}
  */
-export const CloudFrontOriginAccessIdentity = cloudControlType<CloudFrontOriginAccessIdentityArgs, CloudFrontOriginAccessIdentityOutputs>("AWS::CloudFront::CloudFrontOriginAccessIdentity", "aws:cloudfront:CloudFrontOriginAccessIdentity", '{"p":[["CloudFrontOriginAccessIdentityConfig",["ref","CloudFrontOriginAccessIdentityConfig"],1],["S3CanonicalUserId","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CloudFrontOriginAccessIdentityConfig":[["Comment","string",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:origin-access-identity/${Id}"}');
+export const CloudFrontOriginAccessIdentity = cloudControlType<CloudFrontOriginAccessIdentityArgs, CloudFrontOriginAccessIdentityOutputs>("AWS::CloudFront::CloudFrontOriginAccessIdentity", "aws:cloudfront:CloudFrontOriginAccessIdentity", '{"p":[["CloudFrontOriginAccessIdentityConfig",["ref","CloudFrontOriginAccessIdentityConfig"],1],["S3CanonicalUserId","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CloudFrontOriginAccessIdentityConfig":[["Comment","string",1]]},"reg":{"h":"crudl","ro":["Id","S3CanonicalUserId"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:origin-access-identity/${Id}"}');
 /** A {@link CloudFrontOriginAccessIdentity} instance: its attributes as typed outputs. */
 export type CloudFrontOriginAccessIdentity = InstanceType<typeof CloudFrontOriginAccessIdentity>;
 
@@ -311,7 +337,7 @@ export interface CloudFrontOriginAccessIdentityCloudFrontOriginAccessIdentityCon
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-connectionfunction.html | CloudFormation: AWS::CloudFront::ConnectionFunction}
  */
-export const ConnectionFunction = cloudControlType<ConnectionFunctionArgs, ConnectionFunctionOutputs>("AWS::CloudFront::ConnectionFunction", "aws:cloudfront:ConnectionFunction", '{"p":[["Name","string",67],["ConnectionFunctionCode","string",1],["ConnectionFunctionConfig",["ref","ConnectionFunctionConfig"],1],["AutoPublish","boolean"],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["ConnectionFunctionArn","string",72],["Stage",["enum","DEVELOPMENT","LIVE"],8],["Status",["enum","UNPUBLISHED","DEPLOYED","UNASSOCIATED","PUBLISHING","IN_PROGRESS"],8],["ETag","string",8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Id"],"d":{"ConnectionFunctionConfig":[["Comment","string",1],["Runtime",["enum","cloudfront-js-2.0"],3],["KeyValueStoreAssociations",["array",["ref","KeyValueStoreAssociation"]]]],"KeyValueStoreAssociation":[["KeyValueStoreARN","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:connection-function/${Id}"}');
+export const ConnectionFunction = cloudControlType<ConnectionFunctionArgs, ConnectionFunctionOutputs>("AWS::CloudFront::ConnectionFunction", "aws:cloudfront:ConnectionFunction", '{"p":[["Name","string",67],["ConnectionFunctionCode","string",1],["ConnectionFunctionConfig",["ref","ConnectionFunctionConfig"],1],["AutoPublish","boolean",16],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["ConnectionFunctionArn","string",72],["Stage",["enum","DEVELOPMENT","LIVE"],8],["Status",["enum","UNPUBLISHED","DEPLOYED","UNASSOCIATED","PUBLISHING","IN_PROGRESS"],8],["ETag","string",8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Id"],"d":{"ConnectionFunctionConfig":[["Comment","string",1],["Runtime",["enum","cloudfront-js-2.0"],1],["KeyValueStoreAssociations",["array",["ref","KeyValueStoreAssociation"]]]],"KeyValueStoreAssociation":[["KeyValueStoreARN","string",1]]},"tags":["Tags","standard"],"rp":[["ConnectionFunctionConfig","Runtime"]],"reg":{"h":"crudl","wo":["AutoPublish"],"co":["Name","ConnectionFunctionConfig/Runtime"],"ro":["Id","ConnectionFunctionArn","Stage","Status","ETag","CreatedTime","LastModifiedTime"],"ai":[["ConnectionFunctionArn"],["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:connection-function/${Id}"}');
 /** A {@link ConnectionFunction} instance: its attributes as typed outputs. */
 export type ConnectionFunction = InstanceType<typeof ConnectionFunction>;
 
@@ -323,7 +349,11 @@ export interface ConnectionFunctionArgs {
   connectionFunctionCode: string;
   /** Contains configuration information about a CloudFront function. */
   connectionFunctionConfig: ConnectionFunctionConnectionFunctionConfig;
-  /** A flag that determines whether to automatically publish the function to the `LIVE` stage when it’s created. To automatically publish to the `LIVE` stage, set this property to `true` . */
+  /**
+   * A flag that determines whether to automatically publish the function to the `LIVE` stage when it’s created. To automatically publish to the `LIVE` stage, set this property to `true` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoPublish?: boolean;
   /** A complex type that contains zero or more `Tag` elements. */
   tags?: AwsTag[];
@@ -376,7 +406,7 @@ export interface ConnectionFunctionKeyValueStoreAssociation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-connectiongroup.html | CloudFormation: AWS::CloudFront::ConnectionGroup}
  */
-export const ConnectionGroup = cloudControlType<ConnectionGroupArgs, ConnectionGroupOutputs>("AWS::CloudFront::ConnectionGroup", "aws:cloudfront:ConnectionGroup", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["Ipv6Enabled","boolean"],["AnycastIpListId","string"],["Enabled","boolean"],["Id","string",72,"awsId"],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8],["RoutingEndpoint","string",8],["Status","string",8],["IsDefault","boolean",8],["ETag","string",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:connection-group/${Id}"}');
+export const ConnectionGroup = cloudControlType<ConnectionGroupArgs, ConnectionGroupOutputs>("AWS::CloudFront::ConnectionGroup", "aws:cloudfront:ConnectionGroup", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["Ipv6Enabled","boolean"],["AnycastIpListId","string"],["Enabled","boolean"],["Id","string",72,"awsId"],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8],["RoutingEndpoint","string",8],["Status","string",8],["IsDefault","boolean",8],["ETag","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Id","Arn","CreatedTime","LastModifiedTime","RoutingEndpoint","Status","IsDefault","ETag"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:connection-group/${Id}"}');
 /** A {@link ConnectionGroup} instance: its attributes as typed outputs. */
 export type ConnectionGroup = InstanceType<typeof ConnectionGroup>;
 
@@ -423,7 +453,7 @@ export interface ConnectionGroupOutputs extends ConnectionGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-continuousdeploymentpolicy.html | CloudFormation: AWS::CloudFront::ContinuousDeploymentPolicy}
  */
-export const ContinuousDeploymentPolicy = cloudControlType<ContinuousDeploymentPolicyArgs, ContinuousDeploymentPolicyOutputs>("AWS::CloudFront::ContinuousDeploymentPolicy", "aws:cloudfront:ContinuousDeploymentPolicy", '{"p":[["ContinuousDeploymentPolicyConfig",["ref","ContinuousDeploymentPolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ContinuousDeploymentPolicyConfig":[["Type",["enum","SingleWeight","SingleHeader"]],["SingleHeaderPolicyConfig",["ref","SingleHeaderPolicyConfig"]],["Enabled","boolean",1],["StagingDistributionDnsNames",["array","string"],1],["TrafficConfig",["ref","TrafficConfig"]],["SingleWeightPolicyConfig",["ref","SingleWeightPolicyConfig"]]],"SingleHeaderPolicyConfig":[["Header","string",1],["Value","string",1]],"TrafficConfig":[["SingleWeightConfig",["ref","SingleWeightConfig"]],["Type",["enum","SingleWeight","SingleHeader"],1],["SingleHeaderConfig",["ref","SingleHeaderConfig"]]],"SingleWeightConfig":[["SessionStickinessConfig",["ref","SessionStickinessConfig"]],["Weight","number",1]],"SessionStickinessConfig":[["IdleTTL","integer",1],["MaximumTTL","integer",1]],"SingleHeaderConfig":[["Header","string",1],["Value","string",1]],"SingleWeightPolicyConfig":[["SessionStickinessConfig",["ref","SessionStickinessConfig"]],["Weight","number",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:continuous-deployment-policy/${Id}"}');
+export const ContinuousDeploymentPolicy = cloudControlType<ContinuousDeploymentPolicyArgs, ContinuousDeploymentPolicyOutputs>("AWS::CloudFront::ContinuousDeploymentPolicy", "aws:cloudfront:ContinuousDeploymentPolicy", '{"p":[["ContinuousDeploymentPolicyConfig",["ref","ContinuousDeploymentPolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ContinuousDeploymentPolicyConfig":[["Type",["enum","SingleWeight","SingleHeader"]],["SingleHeaderPolicyConfig",["ref","SingleHeaderPolicyConfig"]],["Enabled","boolean",1],["StagingDistributionDnsNames",["array","string"],1],["TrafficConfig",["ref","TrafficConfig"]],["SingleWeightPolicyConfig",["ref","SingleWeightPolicyConfig"]]],"SingleHeaderPolicyConfig":[["Header","string",1],["Value","string",1]],"TrafficConfig":[["SingleWeightConfig",["ref","SingleWeightConfig"]],["Type",["enum","SingleWeight","SingleHeader"],1],["SingleHeaderConfig",["ref","SingleHeaderConfig"]]],"SingleWeightConfig":[["SessionStickinessConfig",["ref","SessionStickinessConfig"]],["Weight","number",1]],"SessionStickinessConfig":[["IdleTTL","integer",1],["MaximumTTL","integer",1]],"SingleHeaderConfig":[["Header","string",1],["Value","string",1]],"SingleWeightPolicyConfig":[["SessionStickinessConfig",["ref","SessionStickinessConfig"]],["Weight","number",1]]},"reg":{"h":"crudl","ro":["Id","LastModifiedTime"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:continuous-deployment-policy/${Id}"}');
 /** A {@link ContinuousDeploymentPolicy} instance: its attributes as typed outputs. */
 export type ContinuousDeploymentPolicy = InstanceType<typeof ContinuousDeploymentPolicy>;
 
@@ -453,7 +483,11 @@ export interface ContinuousDeploymentPolicyContinuousDeploymentPolicyConfig {
   singleHeaderPolicyConfig?: ContinuousDeploymentPolicySingleHeaderPolicyConfig;
   /** A Boolean that indicates whether this continuous deployment policy is enabled (in effect). When this value is `true` , this policy is enabled and in effect. When this value is `false` , this policy is not enabled and has no effect. */
   enabled: boolean;
-  /** The CloudFront domain name of the staging distribution. For example: `d111111abcdef8.cloudfront.net` . */
+  /**
+   * The CloudFront domain name of the staging distribution. For example: `d111111abcdef8.cloudfront.net` .
+   *
+   * Items: at least 1.
+   */
   stagingDistributionDnsNames: string[];
   /** Contains the parameters for routing production traffic from your primary to staging distributions. */
   trafficConfig?: ContinuousDeploymentPolicyTrafficConfig;
@@ -469,9 +503,17 @@ export interface ContinuousDeploymentPolicyContinuousDeploymentPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudfront-continuousdeploymentpolicy-singleheaderpolicyconfig.html | CloudFormation: SingleHeaderPolicyConfig}
  */
 export interface ContinuousDeploymentPolicySingleHeaderPolicyConfig {
-  /** The name of the HTTP header that CloudFront uses to configure for the single header policy. */
+  /**
+   * The name of the HTTP header that CloudFront uses to configure for the single header policy.
+   *
+   * Length: 1–256.
+   */
   header: string;
-  /** Specifies the value to assign to the header for a single header policy. */
+  /**
+   * Specifies the value to assign to the header for a single header policy.
+   *
+   * Length: 1–1783.
+   */
   value: string;
 }
 
@@ -497,7 +539,11 @@ export interface ContinuousDeploymentPolicyTrafficConfig {
 export interface ContinuousDeploymentPolicySingleWeightConfig {
   /** Session stickiness provides the ability to define multiple requests from a single viewer as a single session. This prevents the potentially inconsistent experience of sending some of a given user's requests to your staging distribution, while others are sent to your primary distribution. Define the session duration using TTL values. */
   sessionStickinessConfig?: ContinuousDeploymentPolicySessionStickinessConfig;
-  /** The percentage of traffic to send to a staging distribution, expressed as a decimal number between 0 and 0.15. For example, a value of 0.10 means 10% of traffic is sent to the staging distribution. */
+  /**
+   * The percentage of traffic to send to a staging distribution, expressed as a decimal number between 0 and 0.15. For example, a value of 0.10 means 10% of traffic is sent to the staging distribution.
+   *
+   * Range: 0–1.
+   */
   weight: number;
 }
 
@@ -507,9 +553,17 @@ export interface ContinuousDeploymentPolicySingleWeightConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudfront-continuousdeploymentpolicy-sessionstickinessconfig.html | CloudFormation: SessionStickinessConfig}
  */
 export interface ContinuousDeploymentPolicySessionStickinessConfig {
-  /** The amount of time after which you want sessions to cease if no requests are received. Allowed values are 300–3600 seconds (5–60 minutes). */
+  /**
+   * The amount of time after which you want sessions to cease if no requests are received. Allowed values are 300–3600 seconds (5–60 minutes).
+   *
+   * Range: 300–3600.
+   */
   idleTTL: number;
-  /** The maximum amount of time to consider requests from the viewer as being part of the same session. Allowed values are 300–3600 seconds (5–60 minutes). */
+  /**
+   * The maximum amount of time to consider requests from the viewer as being part of the same session. Allowed values are 300–3600 seconds (5–60 minutes).
+   *
+   * Range: 300–3600.
+   */
   maximumTTL: number;
 }
 
@@ -519,9 +573,17 @@ export interface ContinuousDeploymentPolicySessionStickinessConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudfront-continuousdeploymentpolicy-singleheaderconfig.html | CloudFormation: SingleHeaderConfig}
  */
 export interface ContinuousDeploymentPolicySingleHeaderConfig {
-  /** The request header name that you want CloudFront to send to your staging distribution. The header must contain the prefix `aws-cf-cd-` . */
+  /**
+   * The request header name that you want CloudFront to send to your staging distribution. The header must contain the prefix `aws-cf-cd-` .
+   *
+   * Length: 1–256.
+   */
   header: string;
-  /** The request header value. */
+  /**
+   * The request header value.
+   *
+   * Length: 1–1783.
+   */
   value: string;
 }
 
@@ -535,7 +597,11 @@ export interface ContinuousDeploymentPolicySingleHeaderConfig {
 export interface ContinuousDeploymentPolicySingleWeightPolicyConfig {
   /** Enable session stickiness for the associated origin or cache settings. */
   sessionStickinessConfig?: ContinuousDeploymentPolicySessionStickinessConfig;
-  /** The percentage of requests that CloudFront will use to send to an associated origin or cache settings. */
+  /**
+   * The percentage of requests that CloudFront will use to send to an associated origin or cache settings.
+   *
+   * Range: 0–1.
+   */
   weight: number;
 }
 
@@ -544,7 +610,7 @@ export interface ContinuousDeploymentPolicySingleWeightPolicyConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-distribution.html | CloudFormation: AWS::CloudFront::Distribution}
  */
-export const Distribution = cloudControlType<DistributionArgs, DistributionOutputs>("AWS::CloudFront::Distribution", "aws:cloudfront:Distribution", '{"p":[["DistributionConfig",["ref","DistributionConfig"],1],["Tags",["array",["ref","Tag"]]],["DomainName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DistributionConfig":[["Logging",["ref","Logging"]],["Comment","string"],["DefaultRootObject","string"],["Origins",["array",["ref","Origin"]]],["ViewerCertificate",["ref","ViewerCertificate"]],["PriceClass","string"],["CustomOrigin",["ref","LegacyCustomOrigin"]],["S3Origin",["ref","LegacyS3Origin"]],["DefaultCacheBehavior",["ref","DefaultCacheBehavior"],1],["Staging","boolean"],["CustomErrorResponses",["array",["ref","CustomErrorResponse"]]],["ContinuousDeploymentPolicyId","string"],["OriginGroups",["ref","OriginGroups"]],["Enabled","boolean",1],["Aliases",["array","string"]],["IPV6Enabled","boolean"],["CNAMEs",["array","string"]],["WebACLId","string"],["HttpVersion","string"],["Restrictions",["ref","Restrictions"]],["CacheBehaviors",["array",["ref","CacheBehavior"]]],["AnycastIpListId","string"],["ConnectionMode",["enum","direct","tenant-only"]],["ConnectionFunctionAssociation",["ref","ConnectionFunctionAssociation"]],["TenantConfig",["ref","TenantConfig"]],["CacheTagConfig",["ref","CacheTagConfig"]],["ViewerMtlsConfig",["ref","ViewerMtlsConfig"]]],"Logging":[["IncludeCookies","boolean"],["Bucket","string"],["Prefix","string"]],"Origin":[["ConnectionTimeout","integer"],["OriginAccessControlId","string"],["ConnectionAttempts","integer"],["OriginCustomHeaders",["array",["ref","OriginCustomHeader"]]],["DomainName","string",1],["OriginShield",["ref","OriginShield"]],["S3OriginConfig",["ref","S3OriginConfig"]],["OriginPath","string"],["Id","string",1],["CustomOriginConfig",["ref","CustomOriginConfig"]],["ResponseCompletionTimeout","integer"],["VpcOriginConfig",["ref","VpcOriginConfig"]]],"OriginCustomHeader":[["HeaderValue","string",1],["HeaderName","string",1]],"OriginShield":[["OriginShieldRegion","string"],["Enabled","boolean"]],"S3OriginConfig":[["OriginAccessIdentity","string"],["OriginReadTimeout","integer"]],"CustomOriginConfig":[["OriginReadTimeout","integer"],["HTTPSPort","integer"],["OriginKeepaliveTimeout","integer"],["OriginSSLProtocols",["array","string"]],["HTTPPort","integer"],["OriginProtocolPolicy","string",1],["IpAddressType",["enum","ipv4","ipv6","dualstack"]],["OriginMtlsConfig",["ref","OriginMtlsConfig"]]],"OriginMtlsConfig":[["ClientCertificateArn","string",1]],"VpcOriginConfig":[["OriginKeepaliveTimeout","integer"],["OriginReadTimeout","integer"],["OwnerAccountId","string"],["VpcOriginId","string",1]],"ViewerCertificate":[["IamCertificateId","string"],["SslSupportMethod","string"],["MinimumProtocolVersion","string"],["CloudFrontDefaultCertificate","boolean"],["AcmCertificateArn","string"]],"LegacyCustomOrigin":[["HTTPSPort","integer"],["OriginSSLProtocols",["array","string"],1],["DNSName","string",1],["HTTPPort","integer"],["OriginProtocolPolicy","string",1]],"LegacyS3Origin":[["OriginAccessIdentity","string"],["DNSName","string",1]],"DefaultCacheBehavior":[["Compress","boolean"],["FunctionAssociations",["array",["ref","FunctionAssociation"]]],["LambdaFunctionAssociations",["array",["ref","LambdaFunctionAssociation"]]],["TargetOriginId","string",1],["ViewerProtocolPolicy","string",1],["ResponseHeadersPolicyId","string"],["RealtimeLogConfigArn","string"],["TrustedSigners",["array","string"]],["DefaultTTL","number"],["FieldLevelEncryptionId","string"],["TrustedKeyGroups",["array","string"]],["AllowedMethods",["array","string"]],["CachedMethods",["array","string"]],["SmoothStreaming","boolean"],["ForwardedValues",["ref","ForwardedValues"]],["OriginRequestPolicyId","string"],["MinTTL","number"],["CachePolicyId","string"],["MaxTTL","number"],["GrpcConfig",["ref","GrpcConfig"]]],"FunctionAssociation":[["FunctionARN","string"],["EventType","string"]],"LambdaFunctionAssociation":[["IncludeBody","boolean"],["EventType","string"],["LambdaFunctionARN","string"]],"ForwardedValues":[["Cookies",["ref","Cookies"]],["Headers",["array","string"]],["QueryString","boolean",1],["QueryStringCacheKeys",["array","string"]]],"Cookies":[["WhitelistedNames",["array","string"]],["Forward","string",1]],"GrpcConfig":[["Enabled","boolean",1]],"CustomErrorResponse":[["ResponseCode","integer"],["ErrorCachingMinTTL","number"],["ErrorCode","integer",1],["ResponsePagePath","string"]],"OriginGroups":[["Quantity","integer",1],["Items",["array",["ref","OriginGroup"]]]],"OriginGroup":[["Id","string",1],["FailoverCriteria",["ref","OriginGroupFailoverCriteria"],1],["Members",["ref","OriginGroupMembers"],1],["SelectionCriteria",["enum","default","media-quality-based"]]],"OriginGroupFailoverCriteria":[["StatusCodes",["ref","StatusCodes"],1]],"StatusCodes":[["Quantity","integer",1],["Items",["array","integer"],1]],"OriginGroupMembers":[["Quantity","integer",1],["Items",["array",["ref","OriginGroupMember"]],1]],"OriginGroupMember":[["OriginId","string",1]],"Restrictions":[["GeoRestriction",["ref","GeoRestriction"],1]],"GeoRestriction":[["Locations",["array","string"]],["RestrictionType","string",1]],"CacheBehavior":[["Compress","boolean"],["FunctionAssociations",["array",["ref","FunctionAssociation"]]],["LambdaFunctionAssociations",["array",["ref","LambdaFunctionAssociation"]]],["TargetOriginId","string",1],["ViewerProtocolPolicy","string",1],["ResponseHeadersPolicyId","string"],["RealtimeLogConfigArn","string"],["TrustedSigners",["array","string"]],["DefaultTTL","number"],["FieldLevelEncryptionId","string"],["TrustedKeyGroups",["array","string"]],["AllowedMethods",["array","string"]],["PathPattern","string",1],["CachedMethods",["array","string"]],["SmoothStreaming","boolean"],["ForwardedValues",["ref","ForwardedValues"]],["OriginRequestPolicyId","string"],["MinTTL","number"],["CachePolicyId","string"],["MaxTTL","number"],["GrpcConfig",["ref","GrpcConfig"]]],"ConnectionFunctionAssociation":[["Id","string",1]],"TenantConfig":[["ParameterDefinitions",["array",["ref","ParameterDefinition"]]]],"ParameterDefinition":[["Name","string",1],["Definition",["ref","Definition"],1]],"Definition":[["StringSchema",["ref","StringSchema"]]],"StringSchema":[["Comment","string"],["DefaultValue","string"],["Required","boolean",1]],"CacheTagConfig":[["HeaderName","string",1]],"ViewerMtlsConfig":[["Mode",["enum","required","optional","passthrough"]],["TrustStoreConfig",["ref","TrustStoreConfig"]]],"TrustStoreConfig":[["TrustStoreId","string",1],["AdvertiseTrustStoreCaNames","boolean"],["IgnoreCertificateExpiry","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:distribution/${DistributionId}"}');
+export const Distribution = cloudControlType<DistributionArgs, DistributionOutputs>("AWS::CloudFront::Distribution", "aws:cloudfront:Distribution", '{"p":[["DistributionConfig",["ref","DistributionConfig"],1],["Tags",["array",["ref","Tag"]]],["DomainName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DistributionConfig":[["Logging",["ref","Logging"]],["Comment","string"],["DefaultRootObject","string"],["Origins",["array",["ref","Origin"]]],["ViewerCertificate",["ref","ViewerCertificate"]],["PriceClass","string"],["CustomOrigin",["ref","LegacyCustomOrigin"]],["S3Origin",["ref","LegacyS3Origin"]],["DefaultCacheBehavior",["ref","DefaultCacheBehavior"],1],["Staging","boolean"],["CustomErrorResponses",["array",["ref","CustomErrorResponse"]]],["ContinuousDeploymentPolicyId","string"],["OriginGroups",["ref","OriginGroups"]],["Enabled","boolean",1],["Aliases",["array","string"]],["IPV6Enabled","boolean"],["CNAMEs",["array","string"]],["WebACLId","string"],["HttpVersion","string"],["Restrictions",["ref","Restrictions"]],["CacheBehaviors",["array",["ref","CacheBehavior"]]],["AnycastIpListId","string"],["ConnectionMode",["enum","direct","tenant-only"]],["ConnectionFunctionAssociation",["ref","ConnectionFunctionAssociation"]],["TenantConfig",["ref","TenantConfig"]],["CacheTagConfig",["ref","CacheTagConfig"]],["ViewerMtlsConfig",["ref","ViewerMtlsConfig"]]],"Logging":[["IncludeCookies","boolean"],["Bucket","string"],["Prefix","string"]],"Origin":[["ConnectionTimeout","integer"],["OriginAccessControlId","string"],["ConnectionAttempts","integer"],["OriginCustomHeaders",["array",["ref","OriginCustomHeader"]]],["DomainName","string",1],["OriginShield",["ref","OriginShield"]],["S3OriginConfig",["ref","S3OriginConfig"]],["OriginPath","string"],["Id","string",1],["CustomOriginConfig",["ref","CustomOriginConfig"]],["ResponseCompletionTimeout","integer"],["VpcOriginConfig",["ref","VpcOriginConfig"]]],"OriginCustomHeader":[["HeaderValue","string",1],["HeaderName","string",1]],"OriginShield":[["OriginShieldRegion","string"],["Enabled","boolean"]],"S3OriginConfig":[["OriginAccessIdentity","string"],["OriginReadTimeout","integer"]],"CustomOriginConfig":[["OriginReadTimeout","integer"],["HTTPSPort","integer"],["OriginKeepaliveTimeout","integer"],["OriginSSLProtocols",["array","string"]],["HTTPPort","integer"],["OriginProtocolPolicy","string",1],["IpAddressType",["enum","ipv4","ipv6","dualstack"]],["OriginMtlsConfig",["ref","OriginMtlsConfig"]]],"OriginMtlsConfig":[["ClientCertificateArn","string",1]],"VpcOriginConfig":[["OriginKeepaliveTimeout","integer"],["OriginReadTimeout","integer"],["OwnerAccountId","string"],["VpcOriginId","string",1]],"ViewerCertificate":[["IamCertificateId","string"],["SslSupportMethod","string"],["MinimumProtocolVersion","string"],["CloudFrontDefaultCertificate","boolean"],["AcmCertificateArn","string"]],"LegacyCustomOrigin":[["HTTPSPort","integer"],["OriginSSLProtocols",["array","string"],1],["DNSName","string",1],["HTTPPort","integer"],["OriginProtocolPolicy","string",1]],"LegacyS3Origin":[["OriginAccessIdentity","string"],["DNSName","string",1]],"DefaultCacheBehavior":[["Compress","boolean"],["FunctionAssociations",["array",["ref","FunctionAssociation"]]],["LambdaFunctionAssociations",["array",["ref","LambdaFunctionAssociation"]]],["TargetOriginId","string",1],["ViewerProtocolPolicy","string",1],["ResponseHeadersPolicyId","string"],["RealtimeLogConfigArn","string"],["TrustedSigners",["array","string"]],["DefaultTTL","number"],["FieldLevelEncryptionId","string"],["TrustedKeyGroups",["array","string"]],["AllowedMethods",["array","string"]],["CachedMethods",["array","string"]],["SmoothStreaming","boolean"],["ForwardedValues",["ref","ForwardedValues"]],["OriginRequestPolicyId","string"],["MinTTL","number"],["CachePolicyId","string"],["MaxTTL","number"],["GrpcConfig",["ref","GrpcConfig"]]],"FunctionAssociation":[["FunctionARN","string"],["EventType","string"]],"LambdaFunctionAssociation":[["IncludeBody","boolean"],["EventType","string"],["LambdaFunctionARN","string"]],"ForwardedValues":[["Cookies",["ref","Cookies"]],["Headers",["array","string"]],["QueryString","boolean",1],["QueryStringCacheKeys",["array","string"]]],"Cookies":[["WhitelistedNames",["array","string"]],["Forward","string",1]],"GrpcConfig":[["Enabled","boolean",1]],"CustomErrorResponse":[["ResponseCode","integer"],["ErrorCachingMinTTL","number"],["ErrorCode","integer",1],["ResponsePagePath","string"]],"OriginGroups":[["Quantity","integer",1],["Items",["array",["ref","OriginGroup"]]]],"OriginGroup":[["Id","string",1],["FailoverCriteria",["ref","OriginGroupFailoverCriteria"],1],["Members",["ref","OriginGroupMembers"],1],["SelectionCriteria",["enum","default","media-quality-based"]]],"OriginGroupFailoverCriteria":[["StatusCodes",["ref","StatusCodes"],1]],"StatusCodes":[["Quantity","integer",1],["Items",["array","integer"],1]],"OriginGroupMembers":[["Quantity","integer",1],["Items",["array",["ref","OriginGroupMember"]],1]],"OriginGroupMember":[["OriginId","string",1]],"Restrictions":[["GeoRestriction",["ref","GeoRestriction"],1]],"GeoRestriction":[["Locations",["array","string"]],["RestrictionType","string",1]],"CacheBehavior":[["Compress","boolean"],["FunctionAssociations",["array",["ref","FunctionAssociation"]]],["LambdaFunctionAssociations",["array",["ref","LambdaFunctionAssociation"]]],["TargetOriginId","string",1],["ViewerProtocolPolicy","string",1],["ResponseHeadersPolicyId","string"],["RealtimeLogConfigArn","string"],["TrustedSigners",["array","string"]],["DefaultTTL","number"],["FieldLevelEncryptionId","string"],["TrustedKeyGroups",["array","string"]],["AllowedMethods",["array","string"]],["PathPattern","string",1],["CachedMethods",["array","string"]],["SmoothStreaming","boolean"],["ForwardedValues",["ref","ForwardedValues"]],["OriginRequestPolicyId","string"],["MinTTL","number"],["CachePolicyId","string"],["MaxTTL","number"],["GrpcConfig",["ref","GrpcConfig"]]],"ConnectionFunctionAssociation":[["Id","string",1]],"TenantConfig":[["ParameterDefinitions",["array",["ref","ParameterDefinition"]]]],"ParameterDefinition":[["Name","string",1],["Definition",["ref","Definition"],1]],"Definition":[["StringSchema",["ref","StringSchema"]]],"StringSchema":[["Comment","string"],["DefaultValue","string"],["Required","boolean",1]],"CacheTagConfig":[["HeaderName","string",1]],"ViewerMtlsConfig":[["Mode",["enum","required","optional","passthrough"]],["TrustStoreConfig",["ref","TrustStoreConfig"]]],"TrustStoreConfig":[["TrustStoreId","string",1],["AdvertiseTrustStoreCaNames","boolean"],["IgnoreCertificateExpiry","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","DomainName"],"uo":["DistributionConfig/Origins"],"pt":{"DistributionConfig/CacheTagConfig/HeaderName":"$lowercase(HeaderName)"},"dep":["DistributionConfig/properties/CustomOrigin","DistributionConfig/properties/S3Origin"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:distribution/${DistributionId}"}');
 /** A {@link Distribution} instance: its attributes as typed outputs. */
 export type Distribution = InstanceType<typeof Distribution>;
 
@@ -1664,7 +1730,7 @@ export interface DistributionTrustStoreConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-distributiontenant.html | CloudFormation: AWS::CloudFront::DistributionTenant}
  */
-export const DistributionTenant = cloudControlType<DistributionTenantArgs, DistributionTenantOutputs>("AWS::CloudFront::DistributionTenant", "aws:cloudfront:DistributionTenant", '{"p":[["DistributionId","string",1],["Name","string",67],["Tags",["array",["ref","Tag"]]],["Customizations",["ref","Customizations"]],["Parameters",["array",["ref","Parameter"]]],["ConnectionGroupId","string"],["Enabled","boolean"],["Domains",["array","string"],1],["ManagedCertificateRequest",["ref","ManagedCertificateRequest"]],["Id","string",72,"awsId"],["Arn","string",72],["DomainResults",["array",["ref","DomainResult"]],8],["ETag","string",8],["Status","string",8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Id"],"d":{"Customizations":[["WebAcl",["ref","WebAclCustomization"]],["Certificate",["ref","Certificate"]],["GeoRestrictions",["ref","GeoRestrictionCustomization"]]],"WebAclCustomization":[["Action",["enum","override","disable"]],["Arn","string"]],"Certificate":[["Arn","string"]],"GeoRestrictionCustomization":[["RestrictionType",["enum","blacklist","whitelist","none"]],["Locations",["array","string"]]],"Parameter":[["Name","string"],["Value","string"]],"ManagedCertificateRequest":[["ValidationTokenHost",["enum","cloudfront","self-hosted"]],["PrimaryDomainName","string"],["CertificateTransparencyLoggingPreference",["enum","enabled","disabled"]]],"DomainResult":[["Domain","string"],["Status",["enum","active","inactive"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:distribution-tenant/${Id}"}');
+export const DistributionTenant = cloudControlType<DistributionTenantArgs, DistributionTenantOutputs>("AWS::CloudFront::DistributionTenant", "aws:cloudfront:DistributionTenant", '{"p":[["DistributionId","string",1],["Name","string",67],["Tags",["array",["ref","Tag"]]],["Customizations",["ref","Customizations"]],["Parameters",["array",["ref","Parameter"]]],["ConnectionGroupId","string"],["Enabled","boolean"],["Domains",["array","string"],1],["ManagedCertificateRequest",["ref","ManagedCertificateRequest"],16],["Id","string",72,"awsId"],["Arn","string",72],["DomainResults",["array",["ref","DomainResult"]],8],["ETag","string",8],["Status","string",8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Id"],"d":{"Customizations":[["WebAcl",["ref","WebAclCustomization"]],["Certificate",["ref","Certificate"]],["GeoRestrictions",["ref","GeoRestrictionCustomization"]]],"WebAclCustomization":[["Action",["enum","override","disable"]],["Arn","string"]],"Certificate":[["Arn","string"]],"GeoRestrictionCustomization":[["RestrictionType",["enum","blacklist","whitelist","none"]],["Locations",["array","string"]]],"Parameter":[["Name","string"],["Value","string"]],"ManagedCertificateRequest":[["ValidationTokenHost",["enum","cloudfront","self-hosted"]],["PrimaryDomainName","string"],["CertificateTransparencyLoggingPreference",["enum","enabled","disabled"]]],"DomainResult":[["Domain","string"],["Status",["enum","active","inactive"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ManagedCertificateRequest"],"co":["Name"],"ro":["Id","Arn","DomainResults","ETag","Status","CreatedTime","LastModifiedTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:distribution-tenant/${Id}"}');
 /** A {@link DistributionTenant} instance: its attributes as typed outputs. */
 export type DistributionTenant = InstanceType<typeof DistributionTenant>;
 
@@ -1686,7 +1752,11 @@ export interface DistributionTenantArgs {
   enabled?: boolean;
   /** The domains associated with the distribution tenant. */
   domains: string[];
-  /** An object that represents the request for the Amazon CloudFront managed ACM certificate. */
+  /**
+   * An object that represents the request for the Amazon CloudFront managed ACM certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   managedCertificateRequest?: DistributionTenantManagedCertificateRequest;
 }
 
@@ -1807,9 +1877,11 @@ export interface DistributionTenantDomainResult {
 /**
  * Resource Type definition for AWS::CloudFront::FieldLevelEncryptionProfile. A field-level encryption profile maps CloudFront public keys and provider identities to the request-body field patterns that CloudFront encrypts with them.
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFront::FieldLevelEncryptionProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-fieldlevelencryptionprofile.html | CloudFormation: AWS::CloudFront::FieldLevelEncryptionProfile}
  */
-export const FieldLevelEncryptionProfile = cloudControlType<FieldLevelEncryptionProfileArgs, FieldLevelEncryptionProfileOutputs>("AWS::CloudFront::FieldLevelEncryptionProfile", "aws:cloudfront:FieldLevelEncryptionProfile", '{"p":[["FieldLevelEncryptionProfileConfig",["ref","FieldLevelEncryptionProfileConfig"],1],["Arn","string",72],["Id","string",8,"awsId"],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"FieldLevelEncryptionProfileConfig":[["Name","string",1],["CallerReference","string",3],["Comment","string"],["EncryptionEntities",["array",["ref","EncryptionEntity"]],1]],"EncryptionEntity":[["PublicKeyId","string",1],["ProviderId","string",1],["FieldPatterns",["array","string"],1]]}}');
+export const FieldLevelEncryptionProfile = cloudControlType<FieldLevelEncryptionProfileArgs, FieldLevelEncryptionProfileOutputs>("AWS::CloudFront::FieldLevelEncryptionProfile", "aws:cloudfront:FieldLevelEncryptionProfile", '{"p":[["FieldLevelEncryptionProfileConfig",["ref","FieldLevelEncryptionProfileConfig"],1],["Arn","string",72],["Id","string",8,"awsId"],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"FieldLevelEncryptionProfileConfig":[["Name","string",1],["CallerReference","string",3],["Comment","string"],["EncryptionEntities",["array",["ref","EncryptionEntity"]],1]],"EncryptionEntity":[["PublicKeyId","string",1],["ProviderId","string",1],["FieldPatterns",["array","string"],1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link FieldLevelEncryptionProfile} instance: its attributes as typed outputs. */
 export type FieldLevelEncryptionProfile = InstanceType<typeof FieldLevelEncryptionProfile>;
 
@@ -1872,7 +1944,7 @@ export interface FieldLevelEncryptionProfileEncryptionEntity {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-function.html | CloudFormation: AWS::CloudFront::Function}
  */
-export const Function = cloudControlType<FunctionArgs, FunctionOutputs>("AWS::CloudFront::Function", "aws:cloudfront:Function", '{"p":[["FunctionConfig",["ref","FunctionConfig"],1],["FunctionMetadata",["ref","FunctionMetadata"]],["AutoPublish","boolean"],["FunctionCode","string",1],["Name","string",67],["Tags",["array",["ref","Tag"]]],["FunctionARN","string",72],["Stage","string",8]],"id":["FunctionARN"],"d":{"FunctionConfig":[["Comment","string",1],["Runtime","string",1],["KeyValueStoreAssociations",["array",["ref","KeyValueStoreAssociation"]]]],"KeyValueStoreAssociation":[["KeyValueStoreARN","string",1]],"FunctionMetadata":[["FunctionARN","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:function/${Name}"}');
+export const Function = cloudControlType<FunctionArgs, FunctionOutputs>("AWS::CloudFront::Function", "aws:cloudfront:Function", '{"p":[["FunctionConfig",["ref","FunctionConfig"],1],["FunctionMetadata",["ref","FunctionMetadata"]],["AutoPublish","boolean",16],["FunctionCode","string",1],["Name","string",67],["Tags",["array",["ref","Tag"]]],["FunctionARN","string",72],["Stage","string",8]],"id":["FunctionARN"],"d":{"FunctionConfig":[["Comment","string",1],["Runtime","string",1],["KeyValueStoreAssociations",["array",["ref","KeyValueStoreAssociation"]]]],"KeyValueStoreAssociation":[["KeyValueStoreARN","string",1]],"FunctionMetadata":[["FunctionARN","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AutoPublish"],"co":["Name"],"ro":["FunctionARN","FunctionMetadata/FunctionARN","Stage"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:function/${Name}"}');
 /** A {@link Function} instance: its attributes as typed outputs. */
 export type Function = InstanceType<typeof Function>;
 
@@ -1882,7 +1954,11 @@ export interface FunctionArgs {
   functionConfig: FunctionFunctionConfig;
   /** Contains metadata about a CloudFront function. */
   functionMetadata?: FunctionFunctionMetadata;
-  /** A flag that determines whether to automatically publish the function to the `LIVE` stage when it’s created. To automatically publish to the `LIVE` stage, set this property to `true` . */
+  /**
+   * A flag that determines whether to automatically publish the function to the `LIVE` stage when it’s created. To automatically publish to the `LIVE` stage, set this property to `true` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoPublish?: boolean;
   /** The function code. For more information about writing a CloudFront function, see [Writing function code for CloudFront Functions](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/writing-function-code.html) in the *Amazon CloudFront Developer Guide* . */
   functionCode: string;
@@ -1948,7 +2024,7 @@ export interface FunctionFunctionMetadata {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-keygroup.html | CloudFormation: AWS::CloudFront::KeyGroup}
  */
-export const KeyGroup = cloudControlType<KeyGroupArgs, KeyGroupOutputs>("AWS::CloudFront::KeyGroup", "aws:cloudfront:KeyGroup", '{"p":[["KeyGroupConfig",["ref","KeyGroupConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"KeyGroupConfig":[["Comment","string"],["Items",["array","string"],1],["Name","string",1]]}}');
+export const KeyGroup = cloudControlType<KeyGroupArgs, KeyGroupOutputs>("AWS::CloudFront::KeyGroup", "aws:cloudfront:KeyGroup", '{"p":[["KeyGroupConfig",["ref","KeyGroupConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"KeyGroupConfig":[["Comment","string"],["Items",["array","string"],1],["Name","string",1]]},"reg":{"h":"crudl","ro":["Id","LastModifiedTime"],"tg":[false,false,false]}}');
 /** A {@link KeyGroup} instance: its attributes as typed outputs. */
 export type KeyGroup = InstanceType<typeof KeyGroup>;
 
@@ -1987,7 +2063,7 @@ export interface KeyGroupKeyGroupConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-keyvaluestore.html | CloudFormation: AWS::CloudFront::KeyValueStore}
  */
-export const KeyValueStore = cloudControlType<KeyValueStoreArgs, KeyValueStoreOutputs>("AWS::CloudFront::KeyValueStore", "aws:cloudfront:KeyValueStore", '{"p":[["Name","string",67],["Comment","string"],["ImportSource",["ref","ImportSource"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["Status","string",8]],"id":["Name"],"d":{"ImportSource":[["SourceType","string",1],["SourceArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:key-value-store/${Name}"}');
+export const KeyValueStore = cloudControlType<KeyValueStoreArgs, KeyValueStoreOutputs>("AWS::CloudFront::KeyValueStore", "aws:cloudfront:KeyValueStore", '{"p":[["Name","string",67],["Comment","string"],["ImportSource",["ref","ImportSource"],16],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["Status","string",8]],"id":["Name"],"d":{"ImportSource":[["SourceType","string",1],["SourceArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ImportSource"],"co":["Name"],"ro":["Arn","Id","Status"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:key-value-store/${Name}"}');
 /** A {@link KeyValueStore} instance: its attributes as typed outputs. */
 export type KeyValueStore = InstanceType<typeof KeyValueStore>;
 
@@ -1997,7 +2073,11 @@ export interface KeyValueStoreArgs {
   name: string;
   /** A comment for the key value store. */
   comment?: string;
-  /** The import source for the key value store. */
+  /**
+   * The import source for the key value store.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   importSource?: KeyValueStoreImportSource;
   /** A complex type that contains zero or more ``Tag`` elements. */
   tags?: AwsTag[];
@@ -2030,7 +2110,7 @@ export interface KeyValueStoreImportSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-monitoringsubscription.html | CloudFormation: AWS::CloudFront::MonitoringSubscription}
  */
-export const MonitoringSubscription = cloudControlType<MonitoringSubscriptionArgs, MonitoringSubscriptionOutputs>("AWS::CloudFront::MonitoringSubscription", "aws:cloudfront:MonitoringSubscription", '{"p":[["MonitoringSubscription",["ref","MonitoringSubscription"],1],["DistributionId","string",67]],"id":["DistributionId"],"d":{"MonitoringSubscription":[["RealtimeMetricsSubscriptionConfig",["ref","RealtimeMetricsSubscriptionConfig"]]],"RealtimeMetricsSubscriptionConfig":[["RealtimeMetricsSubscriptionStatus",["enum","Enabled","Disabled"],1]]}}');
+export const MonitoringSubscription = cloudControlType<MonitoringSubscriptionArgs, MonitoringSubscriptionOutputs>("AWS::CloudFront::MonitoringSubscription", "aws:cloudfront:MonitoringSubscription", '{"p":[["MonitoringSubscription",["ref","MonitoringSubscription"],1],["DistributionId","string",67]],"id":["DistributionId"],"d":{"MonitoringSubscription":[["RealtimeMetricsSubscriptionConfig",["ref","RealtimeMetricsSubscriptionConfig"]]],"RealtimeMetricsSubscriptionConfig":[["RealtimeMetricsSubscriptionStatus",["enum","Enabled","Disabled"],1]]},"reg":{"h":"crd","co":["DistributionId"],"tg":[false,false,false]}}');
 /** A {@link MonitoringSubscription} instance: its attributes as typed outputs. */
 export type MonitoringSubscription = InstanceType<typeof MonitoringSubscription>;
 
@@ -2075,7 +2155,7 @@ export interface MonitoringSubscriptionRealtimeMetricsSubscriptionConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-originaccesscontrol.html | CloudFormation: AWS::CloudFront::OriginAccessControl}
  */
-export const OriginAccessControl = cloudControlType<OriginAccessControlArgs, OriginAccessControlOutputs>("AWS::CloudFront::OriginAccessControl", "aws:cloudfront:OriginAccessControl", '{"p":[["OriginAccessControlConfig",["ref","OriginAccessControlConfig"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"OriginAccessControlConfig":[["SigningBehavior","string",1],["Description","string"],["OriginAccessControlOriginType","string",1],["SigningProtocol","string",1],["Name","string",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:origin-access-control/${Id}"}');
+export const OriginAccessControl = cloudControlType<OriginAccessControlArgs, OriginAccessControlOutputs>("AWS::CloudFront::OriginAccessControl", "aws:cloudfront:OriginAccessControl", '{"p":[["OriginAccessControlConfig",["ref","OriginAccessControlConfig"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"OriginAccessControlConfig":[["SigningBehavior","string",1],["Description","string"],["OriginAccessControlOriginType","string",1],["SigningProtocol","string",1],["Name","string",1]]},"reg":{"h":"crudl","ro":["Id"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:origin-access-control/${Id}"}');
 /** A {@link OriginAccessControl} instance: its attributes as typed outputs. */
 export type OriginAccessControl = InstanceType<typeof OriginAccessControl>;
 
@@ -2105,13 +2185,23 @@ export interface OriginAccessControlOriginAccessControlConfig {
    * Specifies which requests CloudFront signs (adds authentication information to). Specify `always` for the most common use case. For more information, see [origin access control advanced settings](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/private-content-restricting-access-to-s3.html#oac-advanced-settings) in the *Amazon CloudFront Developer Guide* .
    *
    * This field can have one of the following values: …
+   *
+   * Pattern: `^(never|no-override|always)$`.
    */
   signingBehavior: string;
   /** A description of the origin access control. */
   description?: string;
-  /** The type of origin that this origin access control is for. */
+  /**
+   * The type of origin that this origin access control is for.
+   *
+   * Pattern: `^(s3|mediastore|lambda|mediapackagev2)$`.
+   */
   originAccessControlOriginType: string;
-  /** The signing protocol of the origin access control, which determines how CloudFront signs (authenticates) requests. The only valid value is `sigv4` . */
+  /**
+   * The signing protocol of the origin access control, which determines how CloudFront signs (authenticates) requests. The only valid value is `sigv4` .
+   *
+   * Pattern: `^(sigv4)$`.
+   */
   signingProtocol: string;
   /** A name to identify the origin access control. You can specify up to 64 characters. */
   name: string;
@@ -2130,7 +2220,7 @@ export interface OriginAccessControlOriginAccessControlConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-originrequestpolicy.html | CloudFormation: AWS::CloudFront::OriginRequestPolicy}
  */
-export const OriginRequestPolicy = cloudControlType<OriginRequestPolicyArgs, OriginRequestPolicyOutputs>("AWS::CloudFront::OriginRequestPolicy", "aws:cloudfront:OriginRequestPolicy", '{"p":[["OriginRequestPolicyConfig",["ref","OriginRequestPolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"OriginRequestPolicyConfig":[["Comment","string"],["HeadersConfig",["ref","HeadersConfig"],1],["CookiesConfig",["ref","CookiesConfig"],1],["QueryStringsConfig",["ref","QueryStringsConfig"],1],["Name","string",1]],"HeadersConfig":[["Headers",["array","string"]],["HeaderBehavior","string",1]],"CookiesConfig":[["Cookies",["array","string"]],["CookieBehavior","string",1]],"QueryStringsConfig":[["QueryStrings",["array","string"]],["QueryStringBehavior","string",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:origin-request-policy/${Id}"}');
+export const OriginRequestPolicy = cloudControlType<OriginRequestPolicyArgs, OriginRequestPolicyOutputs>("AWS::CloudFront::OriginRequestPolicy", "aws:cloudfront:OriginRequestPolicy", '{"p":[["OriginRequestPolicyConfig",["ref","OriginRequestPolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"OriginRequestPolicyConfig":[["Comment","string"],["HeadersConfig",["ref","HeadersConfig"],1],["CookiesConfig",["ref","CookiesConfig"],1],["QueryStringsConfig",["ref","QueryStringsConfig"],1],["Name","string",1]],"HeadersConfig":[["Headers",["array","string"]],["HeaderBehavior","string",1]],"CookiesConfig":[["Cookies",["array","string"]],["CookieBehavior","string",1]],"QueryStringsConfig":[["QueryStrings",["array","string"]],["QueryStringBehavior","string",1]]},"reg":{"h":"crudl","ro":["Id","LastModifiedTime"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:origin-request-policy/${Id}"}');
 /** A {@link OriginRequestPolicy} instance: its attributes as typed outputs. */
 export type OriginRequestPolicy = InstanceType<typeof OriginRequestPolicy>;
 
@@ -2190,6 +2280,8 @@ export interface OriginRequestPolicyHeadersConfig {
    * - `allViewer` – All HTTP headers in viewer requests are included in requests that CloudFront sends to the origin.
    * - `allViewerAndWhitelistCloudFront` – All HTTP headers in viewer requests and the additional CloudFront headers that are listed in the `Headers` type are included in requests that CloudFront sends to the origin. The additional headers are added by CloudFront.
    * - `allExcept` – All HTTP headers in viewer requests are included in requests that CloudFront sends to the origin, **except** for those listed in the `Headers` type, which are not included.
+   *
+   * Pattern: `^(none|whitelist|allViewer|allViewerAndWhitelistCloudFront|allExcept)$`.
    */
   headerBehavior: string;
 }
@@ -2209,6 +2301,8 @@ export interface OriginRequestPolicyCookiesConfig {
    * - `whitelist` – Only the cookies in viewer requests that are listed in the `CookieNames` type are included in requests that CloudFront sends to the origin.
    * - `all` – All cookies in viewer requests are included in requests that CloudFront sends to the origin.
    * - `allExcept` – All cookies in viewer requests are included in requests that CloudFront sends to the origin, **except** for those listed in the `CookieNames` type, which are not included.
+   *
+   * Pattern: `^(none|whitelist|all|allExcept)$`.
    */
   cookieBehavior: string;
 }
@@ -2228,6 +2322,8 @@ export interface OriginRequestPolicyQueryStringsConfig {
    * - `whitelist` – Only the query strings in viewer requests that are listed in the `QueryStringNames` type are included in requests that CloudFront sends to the origin.
    * - `all` – All query strings in viewer requests are included in requests that CloudFront sends to the origin.
    * - `allExcept` – All query strings in viewer requests are included in requests that CloudFront sends to the origin, **except** for those listed in the `QueryStringNames` type, which are not included.
+   *
+   * Pattern: `^(none|whitelist|all|allExcept)$`.
    */
   queryStringBehavior: string;
 }
@@ -2239,7 +2335,7 @@ export interface OriginRequestPolicyQueryStringsConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-publickey.html | CloudFormation: AWS::CloudFront::PublicKey}
  */
-export const PublicKey = cloudControlType<PublicKeyArgs, PublicKeyOutputs>("AWS::CloudFront::PublicKey", "aws:cloudfront:PublicKey", '{"p":[["PublicKeyConfig",["ref","PublicKeyConfig"],1],["CreatedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"PublicKeyConfig":[["Comment","string"],["CallerReference","string",1],["EncodedKey","string",1],["Name","string",1]]}}');
+export const PublicKey = cloudControlType<PublicKeyArgs, PublicKeyOutputs>("AWS::CloudFront::PublicKey", "aws:cloudfront:PublicKey", '{"p":[["PublicKeyConfig",["ref","PublicKeyConfig"],1],["CreatedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"PublicKeyConfig":[["Comment","string"],["CallerReference","string",1],["EncodedKey","string",1],["Name","string",1]]},"reg":{"h":"crudl","ro":["Id","CreatedTime"],"tg":[false,false,false]}}');
 /** A {@link PublicKey} instance: its attributes as typed outputs. */
 export type PublicKey = InstanceType<typeof PublicKey>;
 
@@ -2280,7 +2376,7 @@ export interface PublicKeyPublicKeyConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-realtimelogconfig.html | CloudFormation: AWS::CloudFront::RealtimeLogConfig}
  */
-export const RealtimeLogConfig = cloudControlType<RealtimeLogConfigArgs, RealtimeLogConfigOutputs>("AWS::CloudFront::RealtimeLogConfig", "aws:cloudfront:RealtimeLogConfig", '{"p":[["Fields",["array","string"],1],["EndPoints",["array",["ref","EndPoint"]],1],["SamplingRate","number",1],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"EndPoint":[["KinesisStreamConfig",["ref","KinesisStreamConfig"],1],["StreamType","string",1]],"KinesisStreamConfig":[["StreamArn","string",1],["RoleArn","string",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:realtime-log-config/${Name}"}');
+export const RealtimeLogConfig = cloudControlType<RealtimeLogConfigArgs, RealtimeLogConfigOutputs>("AWS::CloudFront::RealtimeLogConfig", "aws:cloudfront:RealtimeLogConfig", '{"p":[["Fields",["array","string"],1],["EndPoints",["array",["ref","EndPoint"]],1],["SamplingRate","number",1],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"EndPoint":[["KinesisStreamConfig",["ref","KinesisStreamConfig"],1],["StreamType","string",1]],"KinesisStreamConfig":[["StreamArn","string",1],["RoleArn","string",1]]},"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:realtime-log-config/${Name}"}');
 /** A {@link RealtimeLogConfig} instance: its attributes as typed outputs. */
 export type RealtimeLogConfig = InstanceType<typeof RealtimeLogConfig>;
 
@@ -2290,11 +2386,21 @@ export interface RealtimeLogConfigArgs {
    * A list of fields that are included in each real-time log record. In an API response, the fields are provided in the same order in which they are sent to the Amazon Kinesis data stream.
    *
    * For more information about fields, see [Real-time log configuration fields](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/real-time-logs.html#understand-real-time-log-config-fields) in the *Amazon CloudFront Developer Guide* .
+   *
+   * Items: at least 1.
    */
   fields: string[];
-  /** Contains information about the Amazon Kinesis data stream where you are sending real-time log data for this real-time log configuration. */
+  /**
+   * Contains information about the Amazon Kinesis data stream where you are sending real-time log data for this real-time log configuration.
+   *
+   * Items: at least 1.
+   */
   endPoints: RealtimeLogConfigEndPoint[];
-  /** The sampling rate for this real-time log configuration. The sampling rate determines the percentage of viewer requests that are represented in the real-time log data. The sampling rate is an integer between 1 and 100, inclusive. */
+  /**
+   * The sampling rate for this real-time log configuration. The sampling rate determines the percentage of viewer requests that are represented in the real-time log data. The sampling rate is an integer between 1 and 100, inclusive.
+   *
+   * Range: 1–100.
+   */
   samplingRate: number;
   /** The unique name of this real-time log configuration. */
   name: string;
@@ -2345,7 +2451,7 @@ export interface RealtimeLogConfigKinesisStreamConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-responseheaderspolicy.html | CloudFormation: AWS::CloudFront::ResponseHeadersPolicy}
  */
-export const ResponseHeadersPolicy = cloudControlType<ResponseHeadersPolicyArgs, ResponseHeadersPolicyOutputs>("AWS::CloudFront::ResponseHeadersPolicy", "aws:cloudfront:ResponseHeadersPolicy", '{"p":[["ResponseHeadersPolicyConfig",["ref","ResponseHeadersPolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ResponseHeadersPolicyConfig":[["Comment","string"],["SecurityHeadersConfig",["ref","SecurityHeadersConfig"]],["RemoveHeadersConfig",["ref","RemoveHeadersConfig"]],["CorsConfig",["ref","CorsConfig"]],["ServerTimingHeadersConfig",["ref","ServerTimingHeadersConfig"]],["CustomHeadersConfig",["ref","CustomHeadersConfig"]],["Name","string",1]],"SecurityHeadersConfig":[["ContentSecurityPolicy",["ref","ContentSecurityPolicy"]],["FrameOptions",["ref","FrameOptions"]],["ContentTypeOptions",["ref","ContentTypeOptions"]],["StrictTransportSecurity",["ref","StrictTransportSecurity"]],["XSSProtection",["ref","XSSProtection"]],["ReferrerPolicy",["ref","ReferrerPolicy"]]],"ContentSecurityPolicy":[["ContentSecurityPolicy","string",1],["Override","boolean",1]],"FrameOptions":[["FrameOption","string",1],["Override","boolean",1]],"ContentTypeOptions":[["Override","boolean",1]],"StrictTransportSecurity":[["Preload","boolean"],["AccessControlMaxAgeSec","integer",1],["IncludeSubdomains","boolean"],["Override","boolean",1]],"XSSProtection":[["ReportUri","string"],["Override","boolean",1],["Protection","boolean",1],["ModeBlock","boolean"]],"ReferrerPolicy":[["Override","boolean",1],["ReferrerPolicy","string",1]],"RemoveHeadersConfig":[["Items",["array",["ref","RemoveHeader"]],1]],"RemoveHeader":[["Header","string",1]],"CorsConfig":[["AccessControlAllowCredentials","boolean",1],["AccessControlAllowHeaders",["ref","AccessControlAllowHeaders"],1],["OriginOverride","boolean",1],["AccessControlAllowMethods",["ref","AccessControlAllowMethods"],1],["AccessControlExposeHeaders",["ref","AccessControlExposeHeaders"]],["AccessControlAllowOrigins",["ref","AccessControlAllowOrigins"],1],["AccessControlMaxAgeSec","integer"]],"AccessControlAllowHeaders":[["Items",["array","string"],1]],"AccessControlAllowMethods":[["Items",["array","string"],1]],"AccessControlExposeHeaders":[["Items",["array","string"],1]],"AccessControlAllowOrigins":[["Items",["array","string"],1]],"ServerTimingHeadersConfig":[["Enabled","boolean",1],["SamplingRate","number"]],"CustomHeadersConfig":[["Items",["array",["ref","CustomHeader"]],1]],"CustomHeader":[["Header","string",1],["Value","string",1],["Override","boolean",1]]},"arn":"arn:${Partition}:cloudfront::${Account}:response-headers-policy/${Id}"}');
+export const ResponseHeadersPolicy = cloudControlType<ResponseHeadersPolicyArgs, ResponseHeadersPolicyOutputs>("AWS::CloudFront::ResponseHeadersPolicy", "aws:cloudfront:ResponseHeadersPolicy", '{"p":[["ResponseHeadersPolicyConfig",["ref","ResponseHeadersPolicyConfig"],1],["LastModifiedTime","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ResponseHeadersPolicyConfig":[["Comment","string"],["SecurityHeadersConfig",["ref","SecurityHeadersConfig"]],["RemoveHeadersConfig",["ref","RemoveHeadersConfig"]],["CorsConfig",["ref","CorsConfig"]],["ServerTimingHeadersConfig",["ref","ServerTimingHeadersConfig"]],["CustomHeadersConfig",["ref","CustomHeadersConfig"]],["Name","string",1]],"SecurityHeadersConfig":[["ContentSecurityPolicy",["ref","ContentSecurityPolicy"]],["FrameOptions",["ref","FrameOptions"]],["ContentTypeOptions",["ref","ContentTypeOptions"]],["StrictTransportSecurity",["ref","StrictTransportSecurity"]],["XSSProtection",["ref","XSSProtection"]],["ReferrerPolicy",["ref","ReferrerPolicy"]]],"ContentSecurityPolicy":[["ContentSecurityPolicy","string",1],["Override","boolean",1]],"FrameOptions":[["FrameOption","string",1],["Override","boolean",1]],"ContentTypeOptions":[["Override","boolean",1]],"StrictTransportSecurity":[["Preload","boolean"],["AccessControlMaxAgeSec","integer",1],["IncludeSubdomains","boolean"],["Override","boolean",1]],"XSSProtection":[["ReportUri","string"],["Override","boolean",1],["Protection","boolean",1],["ModeBlock","boolean"]],"ReferrerPolicy":[["Override","boolean",1],["ReferrerPolicy","string",1]],"RemoveHeadersConfig":[["Items",["array",["ref","RemoveHeader"]],1]],"RemoveHeader":[["Header","string",1]],"CorsConfig":[["AccessControlAllowCredentials","boolean",1],["AccessControlAllowHeaders",["ref","AccessControlAllowHeaders"],1],["OriginOverride","boolean",1],["AccessControlAllowMethods",["ref","AccessControlAllowMethods"],1],["AccessControlExposeHeaders",["ref","AccessControlExposeHeaders"]],["AccessControlAllowOrigins",["ref","AccessControlAllowOrigins"],1],["AccessControlMaxAgeSec","integer"]],"AccessControlAllowHeaders":[["Items",["array","string"],1]],"AccessControlAllowMethods":[["Items",["array","string"],1]],"AccessControlExposeHeaders":[["Items",["array","string"],1]],"AccessControlAllowOrigins":[["Items",["array","string"],1]],"ServerTimingHeadersConfig":[["Enabled","boolean",1],["SamplingRate","number"]],"CustomHeadersConfig":[["Items",["array",["ref","CustomHeader"]],1]],"CustomHeader":[["Header","string",1],["Value","string",1],["Override","boolean",1]]},"reg":{"h":"crudl","ro":["Id","LastModifiedTime"],"uo":["ResponseHeadersPolicyConfig/CorsConfig/AccessControlAllowHeaders/Items","ResponseHeadersPolicyConfig/CorsConfig/AccessControlAllowMethods/Items","ResponseHeadersPolicyConfig/CorsConfig/AccessControlAllowOrigins/Items","ResponseHeadersPolicyConfig/CorsConfig/AccessControlExposeHeaders/Items","ResponseHeadersPolicyConfig/CustomHeadersConfig/Items","ResponseHeadersPolicyConfig/RemoveHeadersConfig/Items"],"tg":[false,false,false]},"arn":"arn:${Partition}:cloudfront::${Account}:response-headers-policy/${Id}"}');
 /** A {@link ResponseHeadersPolicy} instance: its attributes as typed outputs. */
 export type ResponseHeadersPolicy = InstanceType<typeof ResponseHeadersPolicy>;
 
@@ -2465,6 +2571,8 @@ export interface ResponseHeadersPolicyFrameOptions {
    * The value of the `X-Frame-Options` HTTP response header. Valid values are `DENY` and `SAMEORIGIN` .
    *
    * For more information about these values, see [X-Frame-Options](https://docs.aws.amazon.com/https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/X-Frame-Options) in the MDN Web Docs.
+   *
+   * Pattern: `^(DENY|SAMEORIGIN)$`.
    */
   frameOption: string;
   /** A Boolean that determines whether CloudFront overrides the `X-Frame-Options` HTTP response header received from the origin with the one specified in this response headers policy. */
@@ -2556,6 +2664,8 @@ export interface ResponseHeadersPolicyReferrerPolicy {
    * - `unsafe-url`
    *
    * For more information about these values, see [Referrer-Policy](https://docs.aws.amazon.com/https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Referrer-Policy) in the MDN Web Docs.
+   *
+   * Pattern: `^(no-referrer|no-referrer-when-downgrade|origin|origin-when-cross-origin|same-origin|strict-origin|strict-origin-when-cross-origin|unsafe-url)$`.
    */
   referrerPolicy: string;
 }
@@ -2697,7 +2807,11 @@ export interface ResponseHeadersPolicyAccessControlAllowOrigins {
 export interface ResponseHeadersPolicyServerTimingHeadersConfig {
   /** A Boolean that determines whether CloudFront adds the `Server-Timing` header to HTTP responses that it sends in response to requests that match a cache behavior that's associated with this response headers policy. */
   enabled: boolean;
-  /** A number 0–100 (inclusive) that specifies the percentage of responses that you want CloudFront to add the `Server-Timing` header to. When you set the sampling rate to 100, CloudFront adds the `Server-Timing` header to the HTTP response for every request that matches the cache behavior that this response headers policy is attached to. When you set it to 50, CloudFront adds the header to 50% of the responses for requests that match the cache behavior. You can set the sampling rate to any number 0–100 with up to four decimal places. */
+  /**
+   * A number 0–100 (inclusive) that specifies the percentage of responses that you want CloudFront to add the `Server-Timing` header to. When you set the sampling rate to 100, CloudFront adds the `Server-Timing` header to the HTTP response for every request that matches the cache behavior that this response headers policy is attached to. When you set it to 50, CloudFront adds the header to 50% of the responses for requests that match the cache behavior. You can set the sampling rate to any number 0–100 with up to four decimal places.
+   *
+   * Range: 0–100.
+   */
   samplingRate?: number;
 }
 
@@ -2728,9 +2842,11 @@ export interface ResponseHeadersPolicyCustomHeader {
 /**
  * This resource is deprecated. Amazon CloudFront is deprecating real-time messaging protocol (RTMP) distributions on December 31, 2020. For more information, [read the announcement](https://docs.aws.amazon.com/ann.jspa?annID=7356) on the Amazon CloudFront discussion forum.
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFront::StreamingDistribution: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-streamingdistribution.html | CloudFormation: AWS::CloudFront::StreamingDistribution}
  */
-export const StreamingDistribution = cloudControlType<StreamingDistributionArgs, StreamingDistributionOutputs>("AWS::CloudFront::StreamingDistribution", "aws:cloudfront:StreamingDistribution", '{"p":[["StreamingDistributionConfig",["ref","StreamingDistributionConfig"],1],["Tags",["array",["ref","Tag"]],1],["DomainName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"StreamingDistributionConfig":[["Logging",["ref","Logging"]],["Comment","string",1],["PriceClass","string"],["S3Origin",["ref","S3Origin"],1],["Enabled","boolean",1],["Aliases",["array","string"]],["TrustedSigners",["ref","TrustedSigners"],1]],"Logging":[["Bucket","string",1],["Enabled","boolean",1],["Prefix","string",1]],"S3Origin":[["DomainName","string",1],["OriginAccessIdentity","string",1]],"TrustedSigners":[["Enabled","boolean",1],["AwsAccountNumbers",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:streaming-distribution/${DistributionId}"}');
+export const StreamingDistribution = cloudControlType<StreamingDistributionArgs, StreamingDistributionOutputs>("AWS::CloudFront::StreamingDistribution", "aws:cloudfront:StreamingDistribution", '{"p":[["StreamingDistributionConfig",["ref","StreamingDistributionConfig"],1],["Tags",["array",["ref","Tag"]],1],["DomainName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"StreamingDistributionConfig":[["Logging",["ref","Logging"]],["Comment","string",1],["PriceClass","string"],["S3Origin",["ref","S3Origin"],1],["Enabled","boolean",1],["Aliases",["array","string"]],["TrustedSigners",["ref","TrustedSigners"],1]],"Logging":[["Bucket","string",1],["Enabled","boolean",1],["Prefix","string",1]],"S3Origin":[["DomainName","string",1],["OriginAccessIdentity","string",1]],"TrustedSigners":[["Enabled","boolean",1],["AwsAccountNumbers",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:cloudfront::${Account}:streaming-distribution/${DistributionId}"}');
 /** A {@link StreamingDistribution} instance: its attributes as typed outputs. */
 export type StreamingDistribution = InstanceType<typeof StreamingDistribution>;
 
@@ -2824,7 +2940,7 @@ export interface StreamingDistributionTrustedSigners {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-truststore.html | CloudFormation: AWS::CloudFront::TrustStore}
  */
-export const TrustStore = cloudControlType<TrustStoreArgs, TrustStoreOutputs>("AWS::CloudFront::TrustStore", "aws:cloudfront:TrustStore", '{"p":[["Name","string",67],["CaCertificatesBundleSource",["ref","CaCertificatesBundleSource"]],["UseClientCertificateOCSPEndpoint","boolean"],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72],["Status",["enum","PENDING","ACTIVE","FAILED"],8],["ETag","string",8],["LastModifiedTime","string",8],["NumberOfCaCertificates","integer",8]],"id":["Id"],"d":{"CaCertificatesBundleSource":[["CaCertificatesBundleS3Location",["ref","CaCertificatesBundleS3Location"],1]],"CaCertificatesBundleS3Location":[["Bucket","string",1],["Key","string",1],["Region","string",1],["Version","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:trust-store/${Id}"}');
+export const TrustStore = cloudControlType<TrustStoreArgs, TrustStoreOutputs>("AWS::CloudFront::TrustStore", "aws:cloudfront:TrustStore", '{"p":[["Name","string",67],["CaCertificatesBundleSource",["ref","CaCertificatesBundleSource"],16],["UseClientCertificateOCSPEndpoint","boolean"],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72],["Status",["enum","PENDING","ACTIVE","FAILED"],8],["ETag","string",8],["LastModifiedTime","string",8],["NumberOfCaCertificates","integer",8]],"id":["Id"],"d":{"CaCertificatesBundleSource":[["CaCertificatesBundleS3Location",["ref","CaCertificatesBundleS3Location"],1]],"CaCertificatesBundleS3Location":[["Bucket","string",1],["Key","string",1],["Region","string",1],["Version","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["CaCertificatesBundleSource"],"co":["Name"],"ro":["Id","Arn","Status","ETag","LastModifiedTime","NumberOfCaCertificates"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:trust-store/${Id}"}');
 /** A {@link TrustStore} instance: its attributes as typed outputs. */
 export type TrustStore = InstanceType<typeof TrustStore>;
 
@@ -2832,7 +2948,11 @@ export type TrustStore = InstanceType<typeof TrustStore>;
 export interface TrustStoreArgs {
   /** The trust store's name. */
   name: string;
-  /** A CA certificates bundle source. */
+  /**
+   * A CA certificates bundle source.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   caCertificatesBundleSource?: TrustStoreCaCertificatesBundleSource;
   /** A boolean. When true, performs real-time certificate revocation checks by querying the OCSP endpoint specified within the client certificate. */
   useClientCertificateOCSPEndpoint?: boolean;
@@ -2887,7 +3007,7 @@ export interface TrustStoreCaCertificatesBundleS3Location {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudfront-vpcorigin.html | CloudFormation: AWS::CloudFront::VpcOrigin}
  */
-export const VpcOrigin = cloudControlType<VpcOriginArgs, VpcOriginOutputs>("AWS::CloudFront::VpcOrigin", "aws:cloudfront:VpcOrigin", '{"p":[["Tags",["array",["ref","Tag"]]],["VpcOriginEndpointConfig",["ref","VpcOriginEndpointConfig"],1],["Id","string",72,"awsId"],["Arn","string",72],["AccountId","string",8],["Status","string",8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Id"],"d":{"VpcOriginEndpointConfig":[["Arn","string",1],["HTTPPort","integer"],["HTTPSPort","integer"],["IpAddressType",["enum","ipv4","dualstack"]],["Name","string",1],["OriginProtocolPolicy","string"],["OriginSSLProtocols",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudfront::${Account}:vpcorigin/${Id}"}');
+export const VpcOrigin = cloudControlType<VpcOriginArgs, VpcOriginOutputs>("AWS::CloudFront::VpcOrigin", "aws:cloudfront:VpcOrigin", '{"p":[["Tags",["array",["ref","Tag"]]],["VpcOriginEndpointConfig",["ref","VpcOriginEndpointConfig"],1],["Id","string",72,"awsId"],["Arn","string",72],["AccountId","string",8],["Status","string",8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Id"],"d":{"VpcOriginEndpointConfig":[["Arn","string",1],["HTTPPort","integer"],["HTTPSPort","integer"],["IpAddressType",["enum","ipv4","dualstack"]],["Name","string",1],["OriginProtocolPolicy","string"],["OriginSSLProtocols",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn","AccountId","Status","CreatedTime","LastModifiedTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudfront::${Account}:vpcorigin/${Id}"}');
 /** A {@link VpcOrigin} instance: its attributes as typed outputs. */
 export type VpcOrigin = InstanceType<typeof VpcOrigin>;
 

@@ -8,28 +8,40 @@
  * @module cairn-iac/aws/cloudtrail
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Contains information about a returned CloudTrail channel.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudtrail-channel.html | CloudFormation: AWS::CloudTrail::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::CloudTrail::Channel", "aws:cloudtrail:Channel", '{"p":[["Destinations",["array",["ref","Destination"]]],["Source","string",66],["Tags",["array",["ref","Tag"]]],["Name","string"],["ChannelArn","string",72]],"id":["ChannelArn"],"d":{"Destination":[["Type",["enum","EVENT_DATA_STORE"],1],["Location","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:channel/${ChannelId}"}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::CloudTrail::Channel", "aws:cloudtrail:Channel", '{"p":[["Destinations",["array",["ref","Destination"]]],["Source","string",66],["Tags",["array",["ref","Tag"]]],["Name","string"],["ChannelArn","string",72]],"id":["ChannelArn"],"d":{"Destination":[["Type",["enum","EVENT_DATA_STORE"],1],["Location","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Source"],"ro":["ChannelArn"],"uo":["Destinations","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:channel/${ChannelId}"}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
 /** Inputs of {@link Channel}. */
 export interface ChannelArgs {
-  /** One or more event data stores to which events arriving through a channel will be logged. */
+  /**
+   * One or more event data stores to which events arriving through a channel will be logged.
+   *
+   * Items: at most 10.
+   */
   destinations?: ChannelDestination[];
   /**
    * The name of the partner or external event source. You cannot change this name after you create the channel. A maximum of one channel is allowed per source.
    *
    * A source can be either `Custom` for all valid non- AWS events, or the name of a partner event source. For information about the source names for available partners, see [Additional information about integration partners](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/query-event-data-store-integration.html#cloudtrail-lake-partner-information) in the CloudTrail User Guide.
+   *
+   * Length: 1–256. Pattern: `(.*)`.
    */
   source?: string;
   /** A list of tags. */
   tags?: AwsTag[];
-  /** The name of the channel. */
+  /**
+   * The name of the channel.
+   *
+   * Length: 3–128. Pattern: `(^[a-zA-Z0-9._\-]+$)`.
+   */
   name?: string;
 }
 
@@ -47,7 +59,11 @@ export interface ChannelOutputs extends ChannelArgs {
 export interface ChannelDestination {
   /** The type of destination for events arriving from a channel. For channels used for a CloudTrail Lake integration, the value is `EVENT_DATA_STORE` . For service-linked channels, the value is `AWS_SERVICE` . */
   type: "EVENT_DATA_STORE";
-  /** For channels used for a CloudTrail Lake integration, the location is the ARN of an event data store that receives events from a channel. For service-linked channels, the location is the name of the AWS service. */
+  /**
+   * For channels used for a CloudTrail Lake integration, the location is the ARN of an event data store that receives events from a channel. For service-linked channels, the location is the name of the AWS service.
+   *
+   * Length: 3–1024. Pattern: `(^[a-zA-Z0-9._/\-:]+$)`.
+   */
   location: string;
 }
 
@@ -59,7 +75,7 @@ export interface ChannelDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudtrail-dashboard.html | CloudFormation: AWS::CloudTrail::Dashboard}
  */
-export const Dashboard = cloudControlType<DashboardArgs, DashboardOutputs>("AWS::CloudTrail::Dashboard", "aws:cloudtrail:Dashboard", '{"p":[["Widgets",["array",["ref","Widget"]]],["RefreshSchedule",["ref","RefreshSchedule"]],["Name","string"],["TerminationProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["DashboardArn","string",72],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["Status",["enum","CREATING","CREATED","UPDATING","UPDATED","DELETING"],8],["Type",["enum","MANAGED","CUSTOM"],8]],"id":["DashboardArn"],"d":{"Widget":[["QueryStatement","string",1],["QueryParameters",["array","string"]],["ViewProperties",["map","string"]]],"RefreshSchedule":[["Frequency",["ref","Frequency"]],["TimeOfDay","string"],["Status",["enum","ENABLED","DISABLED"]]],"Frequency":[["Unit",["enum","HOURS","DAYS"],1],["Value","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:dashboard/${DashboardName}"}');
+export const Dashboard = cloudControlType<DashboardArgs, DashboardOutputs>("AWS::CloudTrail::Dashboard", "aws:cloudtrail:Dashboard", '{"p":[["Widgets",["array",["ref","Widget"]]],["RefreshSchedule",["ref","RefreshSchedule"]],["Name","string"],["TerminationProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["DashboardArn","string",72],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["Status",["enum","CREATING","CREATED","UPDATING","UPDATED","DELETING"],8],["Type",["enum","MANAGED","CUSTOM"],8]],"id":["DashboardArn"],"d":{"Widget":[["QueryStatement","string",1],["QueryParameters",["array","string"]],["ViewProperties",["map","string"]]],"RefreshSchedule":[["Frequency",["ref","Frequency"]],["TimeOfDay","string"],["Status",["enum","ENABLED","DISABLED"]]],"Frequency":[["Unit",["enum","HOURS","DAYS"],1],["Value","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["DashboardArn","CreatedTimestamp","UpdatedTimestamp","Status","Type"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:dashboard/${DashboardName}"}');
 /** A {@link Dashboard} instance: its attributes as typed outputs. */
 export type Dashboard = InstanceType<typeof Dashboard>;
 
@@ -77,6 +93,8 @@ export interface DashboardArgs {
    * The name of the dashboard. The name must be unique to your account.
    *
    * To create the Highlights dashboard, the name must be `AWSCloudTrail-Highlights` .
+   *
+   * Pattern: `^[a-zA-Z0-9_\-]+$`.
    */
   name?: string;
   /** Specifies whether termination protection is enabled for the dashboard. If termination protection is enabled, you cannot delete the dashboard until termination protection is disabled. */
@@ -109,9 +127,15 @@ export interface DashboardWidget {
    * The query statement for the widget. For custom dashboard widgets, you can query across multiple event data stores as long as all event data stores exist in your account.
    *
    * > When a query uses `?` with `eventTime` , `?` must be surrounded by single quotes as follows: `'?'` .
+   *
+   * Length: 1–10000. Pattern: `(?s).*`.
    */
   queryStatement: string;
-  /** The optional query parameters. The following query parameters are valid: `$StartTime$` , `$EndTime$` , and `$Period$` . */
+  /**
+   * The optional query parameters. The following query parameters are valid: `$StartTime$` , `$EndTime$` , and `$Period$` .
+   *
+   * Items: 1–10. Each item: Length: 1–1024. Pattern: `.*`.
+   */
   queryParameters?: string[];
   /** The view properties for the widget. For more information about view properties, see [View properties for widgets](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/lake-widget-properties.html) in the *AWS CloudTrail User Guide* . */
   viewProperties?: Record<string, string>;
@@ -125,7 +149,11 @@ export interface DashboardWidget {
 export interface DashboardRefreshSchedule {
   /** The frequency at which you want the dashboard refreshed. */
   frequency?: DashboardFrequency;
-  /** The time of day in UTC to run the schedule; for hourly only refer to minutes; default is 00:00. */
+  /**
+   * The time of day in UTC to run the schedule; for hourly only refer to minutes; default is 00:00.
+   *
+   * Pattern: `^[0-9]{2}:[0-9]{2}`.
+   */
   timeOfDay?: string;
   /** Specifies whether the refresh schedule is enabled. Set the value to `ENABLED` to enable the refresh schedule, or to `DISABLED` to turn off the refresh schedule. */
   status?: "ENABLED" | "DISABLED";
@@ -164,7 +192,7 @@ export interface DashboardFrequency {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudtrail-eventdatastore.html | CloudFormation: AWS::CloudTrail::EventDataStore}
  */
-export const EventDataStore = cloudControlType<EventDataStoreArgs, EventDataStoreOutputs>("AWS::CloudTrail::EventDataStore", "aws:cloudtrail:EventDataStore", '{"p":[["OrganizationEnabled","boolean"],["KmsKeyId","string"],["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]]],["TerminationProtectionEnabled","boolean"],["MultiRegionEnabled","boolean"],["RetentionPeriod","integer"],["IngestionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string"],["FederationEnabled","boolean"],["FederationRoleArn","string"],["BillingMode","string"],["InsightSelectors",["array",["ref","InsightSelector"]]],["InsightsDestination","string"],["MaxEventSize",["enum","Standard","Large"]],["ContextKeySelectors",["array",["ref","ContextKeySelector"]]],["Status","string",8],["UpdatedTimestamp","string",8],["EventDataStoreArn","string",72],["CreatedTimestamp","string",8]],"id":["EventDataStoreArn"],"d":{"AdvancedEventSelector":[["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1],["Name","string"]],"AdvancedFieldSelector":[["Field","string",1],["Equals",["array","string"]],["NotStartsWith",["array","string"]],["NotEndsWith",["array","string"]],["StartsWith",["array","string"]],["EndsWith",["array","string"]],["NotEquals",["array","string"]]],"InsightSelector":[["InsightType","string"]],"ContextKeySelector":[["Type",["enum","RequestContext","TagContext"],1],["Equals",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:eventdatastore/${EventDataStoreId}"}');
+export const EventDataStore = cloudControlType<EventDataStoreArgs, EventDataStoreOutputs>("AWS::CloudTrail::EventDataStore", "aws:cloudtrail:EventDataStore", '{"p":[["OrganizationEnabled","boolean"],["KmsKeyId","string"],["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]]],["TerminationProtectionEnabled","boolean"],["MultiRegionEnabled","boolean"],["RetentionPeriod","integer"],["IngestionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string"],["FederationEnabled","boolean"],["FederationRoleArn","string"],["BillingMode","string"],["InsightSelectors",["array",["ref","InsightSelector"]]],["InsightsDestination","string"],["MaxEventSize",["enum","Standard","Large"]],["ContextKeySelectors",["array",["ref","ContextKeySelector"]]],["Status","string",8],["UpdatedTimestamp","string",8],["EventDataStoreArn","string",72],["CreatedTimestamp","string",8]],"id":["EventDataStoreArn"],"d":{"AdvancedEventSelector":[["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1],["Name","string"]],"AdvancedFieldSelector":[["Field","string",1],["Equals",["array","string"]],["NotStartsWith",["array","string"]],["NotEndsWith",["array","string"]],["StartsWith",["array","string"]],["EndsWith",["array","string"]],["NotEquals",["array","string"]]],"InsightSelector":[["InsightType","string"]],"ContextKeySelector":[["Type",["enum","RequestContext","TagContext"],1],["Equals",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["EventDataStoreArn","CreatedTimestamp","UpdatedTimestamp","Status"],"uo":["AdvancedEventSelectors","AdvancedEventSelectors/*/FieldSelectors","AdvancedEventSelectors/*/FieldSelectors/*/Equals","AdvancedEventSelectors/*/FieldSelectors/*/StartsWith","AdvancedEventSelectors/*/FieldSelectors/*/EndsWith","AdvancedEventSelectors/*/FieldSelectors/*/NotEquals","AdvancedEventSelectors/*/FieldSelectors/*/NotStartsWith","AdvancedEventSelectors/*/FieldSelectors/*/NotEndsWith","Tags","InsightSelectors","ContextKeySelectors","ContextKeySelectors/*/Equals"],"pt":{"KmsKeyId":"$join([\\"arn:(aws)[-]{0,1}[a-z]{0,2}[-]{0,1}[a-z]{0,3}:kms:[a-z]{2}[-]{1}[a-z]{3,10}[-]{0,1}[a-z]{0,10}[-]{1}[1-3]{1}:[0-9]{12}[:]{1}key\\\\/\\", KmsKeyId])"},"tg":[true,true,true]},"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:eventdatastore/${EventDataStoreId}"}');
 /** A {@link EventDataStore} instance: its attributes as typed outputs. */
 export type EventDataStore = InstanceType<typeof EventDataStore>;
 
@@ -248,7 +276,11 @@ export interface EventDataStoreArgs {
   insightsDestination?: string;
   /** The maximum allowed size for events to be stored in the specified event data store. If you are using context key selectors, MaxEventSize must be set to Large. */
   maxEventSize?: "Standard" | "Large";
-  /** The list of context key selectors that are configured for the event data store. */
+  /**
+   * The list of context key selectors that are configured for the event data store.
+   *
+   * Items: at most 2.
+   */
   contextKeySelectors?: EventDataStoreContextKeySelector[];
 }
 
@@ -287,9 +319,17 @@ export interface EventDataStoreOutputs extends EventDataStoreArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudtrail-eventdatastore-advancedeventselector.html | CloudFormation: AdvancedEventSelector}
  */
 export interface EventDataStoreAdvancedEventSelector {
-  /** Contains all selector statements in an advanced event selector. */
+  /**
+   * Contains all selector statements in an advanced event selector.
+   *
+   * Items: at least 1.
+   */
   fieldSelectors: EventDataStoreAdvancedFieldSelector[];
-  /** An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets". */
+  /**
+   * An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets".
+   *
+   * Length: 1–1000.
+   */
   name?: string;
 }
 
@@ -309,19 +349,45 @@ export interface EventDataStoreAdvancedFieldSelector {
    * For CloudTrail network activity events, supported fields include `eventCategory` (required), `eventSource` (required), `eventName` , `errorCode` , and `vpcEndpointId` .
    *
    * For event data stores for CloudTrail Insights events, AWS Config configuration items, Audit Manager evidence, or events outside of AWS , the only supported field is `eventCategory` . …
+   *
+   * Length: 1–1000. Pattern: `([\w|\d|\.|_]+)`.
    */
   field: string;
-  /** An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields. */
+  /**
+   * An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields.
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   equals?: string[];
-  /** An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notStartsWith?: string[];
-  /** An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEndsWith?: string[];
-  /** An operator that includes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   startsWith?: string[];
-  /** An operator that includes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   endsWith?: string[];
-  /** An operator that excludes events that match the exact value of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the exact value of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEquals?: string[];
 }
 
@@ -349,7 +415,11 @@ export interface EventDataStoreInsightSelector {
 export interface EventDataStoreContextKeySelector {
   /** Specifies the type of the event record field in ContextKeySelector. Valid values include RequestContext, TagContext. */
   type: "RequestContext" | "TagContext";
-  /** A list of keys defined by Type to be included in CloudTrail enriched events. */
+  /**
+   * A list of keys defined by Type to be included in CloudTrail enriched events.
+   *
+   * Items: 1–50. Each item: Length: 1–128. Pattern: `(.+)`.
+   */
   equals: string[];
 }
 
@@ -358,7 +428,7 @@ export interface EventDataStoreContextKeySelector {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudtrail-resourcepolicy.html | CloudFormation: AWS::CloudTrail::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::CloudTrail::ResourcePolicy", "aws:cloudtrail:ResourcePolicy", '{"p":[["ResourceArn","string",67],["ResourcePolicy",["union","json","string"],1]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::CloudTrail::ResourcePolicy", "aws:cloudtrail:ResourcePolicy", '{"p":[["ResourceArn","string",67],["ResourcePolicy",["union","json","string"],1]],"id":["ResourceArn"],"reg":{"h":"crud","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
@@ -379,7 +449,7 @@ export interface ResourcePolicyArgs {
    *
    * For example resource-based policies, see [CloudTrail resource-based policy examples](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/security_iam_resource-based-policy-examples.html) in the *CloudTrail User Guide* .
    */
-  resourcePolicy: Record<string, unknown> | string;
+  resourcePolicy: PolicyDocument | string;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -391,7 +461,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudtrail-trail.html | CloudFormation: AWS::CloudTrail::Trail}
  */
-export const Trail = cloudControlType<TrailArgs, TrailOutputs>("AWS::CloudTrail::Trail", "aws:cloudtrail:Trail", '{"p":[["IncludeGlobalServiceEvents","boolean"],["EventSelectors",["array",["ref","EventSelector"]]],["KMSKeyId","string"],["CloudWatchLogsRoleArn","string"],["S3KeyPrefix","string"],["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]]],["TrailName","string",66],["IsOrganizationTrail","boolean"],["InsightSelectors",["array",["ref","InsightSelector"]]],["CloudWatchLogsLogGroupArn","string"],["SnsTopicName","string"],["IsMultiRegionTrail","boolean"],["S3BucketName","string",1],["EnableLogFileValidation","boolean"],["Tags",["array",["ref","Tag"]]],["IsLogging","boolean",1],["AggregationConfigurations",["array",["ref","AggregationConfiguration"]]],["SnsTopicArn","string",8],["Arn","string",72]],"id":["TrailName"],"d":{"EventSelector":[["IncludeManagementEvents","boolean"],["ReadWriteType",["enum","All","ReadOnly","WriteOnly"]],["ExcludeManagementEventSources",["array","string"]],["DataResources",["array",["ref","DataResource"]]]],"DataResource":[["Type","string",1],["Values",["array","string"]]],"AdvancedEventSelector":[["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1],["Name","string"]],"AdvancedFieldSelector":[["Field","string",1],["Equals",["array","string"]],["NotStartsWith",["array","string"]],["NotEndsWith",["array","string"]],["StartsWith",["array","string"]],["EndsWith",["array","string"]],["NotEquals",["array","string"]]],"InsightSelector":[["InsightType","string"],["EventCategories",["array",["enum","Management","Data"]]]],"AggregationConfiguration":[["EventCategory",["enum","Data"],1],["Templates",["array",["enum","API_ACTIVITY","RESOURCE_ACCESS","USER_ACTIONS"]],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:trail/${TrailName}"}');
+export const Trail = cloudControlType<TrailArgs, TrailOutputs>("AWS::CloudTrail::Trail", "aws:cloudtrail:Trail", '{"p":[["IncludeGlobalServiceEvents","boolean"],["EventSelectors",["array",["ref","EventSelector"]]],["KMSKeyId","string"],["CloudWatchLogsRoleArn","string"],["S3KeyPrefix","string"],["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]]],["TrailName","string",66],["IsOrganizationTrail","boolean"],["InsightSelectors",["array",["ref","InsightSelector"]]],["CloudWatchLogsLogGroupArn","string"],["SnsTopicName","string"],["IsMultiRegionTrail","boolean"],["S3BucketName","string",1],["EnableLogFileValidation","boolean"],["Tags",["array",["ref","Tag"]]],["IsLogging","boolean",1],["AggregationConfigurations",["array",["ref","AggregationConfiguration"]]],["SnsTopicArn","string",8],["Arn","string",72]],"id":["TrailName"],"d":{"EventSelector":[["IncludeManagementEvents","boolean"],["ReadWriteType",["enum","All","ReadOnly","WriteOnly"]],["ExcludeManagementEventSources",["array","string"]],["DataResources",["array",["ref","DataResource"]]]],"DataResource":[["Type","string",1],["Values",["array","string"]]],"AdvancedEventSelector":[["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1],["Name","string"]],"AdvancedFieldSelector":[["Field","string",1],["Equals",["array","string"]],["NotStartsWith",["array","string"]],["NotEndsWith",["array","string"]],["StartsWith",["array","string"]],["EndsWith",["array","string"]],["NotEquals",["array","string"]]],"InsightSelector":[["InsightType","string"],["EventCategories",["array",["enum","Management","Data"]]]],"AggregationConfiguration":[["EventCategory",["enum","Data"],1],["Templates",["array",["enum","API_ACTIVITY","RESOURCE_ACCESS","USER_ACTIONS"]],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TrailName"],"ro":["Arn","SnsTopicArn"],"uo":["AdvancedEventSelectors","AdvancedEventSelectors/*/FieldSelectors","AdvancedEventSelectors/*/FieldSelectors/*/Equals","AdvancedEventSelectors/*/FieldSelectors/*/StartsWith","AdvancedEventSelectors/*/FieldSelectors/*/EndsWith","AdvancedEventSelectors/*/FieldSelectors/*/NotEquals","AdvancedEventSelectors/*/FieldSelectors/*/NotStartsWith","AdvancedEventSelectors/*/FieldSelectors/*/NotEndsWith","EventSelectors","EventSelectors/*/DataResources","EventSelectors/*/DataResources/*/Values","EventSelectors/*/ExcludeManagementEventSources","Tags","InsightSelectors","InsightSelectors/*/EventCategories","AggregationConfigurations","AggregationConfigurations/*/Templates"],"pt":{"KMSKeyId":"KMSKeyId $OR $join([\\"arn:(aws)[-]{0,1}[a-z]{0,2}[-]{0,1}[a-z]{0,3}:kms:[a-z]{2}[-]{1}[a-z]{3,10}[-]{0,1}[a-z]{0,10}[-]{1}[1-3]{1}:[0-9]{12}[:]{1}key\\\\/\\", KMSKeyId])"},"tg":[true,true,true],"nm":{"path":"TrailName","min":3,"max":128,"pattern":"(^[a-zA-Z0-9]$)|(^[a-zA-Z0-9]([a-zA-Z0-9\\\\._-])*[a-zA-Z0-9]$)"}},"arn":"arn:${Partition}:cloudtrail:${Region}:${Account}:trail/${TrailName}"}');
 /** A {@link Trail} instance: its attributes as typed outputs. */
 export type Trail = InstanceType<typeof Trail>;
 
@@ -405,6 +475,8 @@ export interface TrailArgs {
    * You can configure up to five event selectors for a trail.
    *
    * You cannot apply both event selectors and advanced event selectors to a trail.
+   *
+   * Items: at most 5.
    */
   eventSelectors?: TrailEventSelector[];
   /**
@@ -428,7 +500,11 @@ export interface TrailArgs {
    * > If you previously enabled CloudWatch Logs delivery and want to disable CloudWatch Logs delivery, you must set the values of the `CloudWatchLogsRoleArn` and `CloudWatchLogsLogGroupArn` fields to `""` .
    */
   cloudWatchLogsRoleArn?: string;
-  /** Specifies the Amazon S3 key prefix that comes after the name of the bucket you have designated for log file delivery. For more information, see [Finding Your CloudTrail Log Files](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html#cloudtrail-find-log-files) . The maximum length is 200 characters. */
+  /**
+   * Specifies the Amazon S3 key prefix that comes after the name of the bucket you have designated for log file delivery. For more information, see [Finding Your CloudTrail Log Files](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html#cloudtrail-find-log-files) . The maximum length is 200 characters.
+   *
+   * Length: at most 200.
+   */
   s3KeyPrefix?: string;
   /**
    * Specifies the settings for advanced event selectors. You can use advanced event selectors to log management events, data events for all resource types, and network activity events.
@@ -444,6 +520,8 @@ export interface TrailArgs {
    * - Be between 3 and 128 characters
    * - Have no adjacent periods, underscores or dashes. Names like `my-_namespace` and `my--namespace` are not valid.
    * - Not be in IP address format (for example, 192.168.5.4)
+   *
+   * Length: 3–128. Pattern: `(^[a-zA-Z0-9]$)|(^[a-zA-Z0-9]([a-zA-Z0-9\._-])*[a-zA-Z0-9]$)`.
    */
   trailName?: string;
   /**
@@ -468,7 +546,11 @@ export interface TrailArgs {
    * > If you previously enabled CloudWatch Logs delivery and want to disable CloudWatch Logs delivery, you must set the values of the `CloudWatchLogsRoleArn` and `CloudWatchLogsLogGroupArn` fields to `""` .
    */
   cloudWatchLogsLogGroupArn?: string;
-  /** Specifies the name or ARN of the Amazon SNS topic defined for notification of log file delivery. The maximum length is 256 characters. */
+  /**
+   * Specifies the name or ARN of the Amazon SNS topic defined for notification of log file delivery. The maximum length is 256 characters.
+   *
+   * Length: at most 256.
+   */
   snsTopicName?: string;
   /** Specifies whether the trail applies only to the current Region or to all Regions. The default is false. If the trail exists only in the current Region and this value is set to true, shadow trails (replications of the trail) will be created in the other Regions. If the trail exists in all Regions and this value is set to false, the trail will remain in the Region where it was created, and its shadow trails in other Regions will be deleted. As a best practice, consider using trails that log events in all Regions. */
   isMultiRegionTrail?: boolean;
@@ -484,7 +566,11 @@ export interface TrailArgs {
   tags?: AwsTag[];
   /** Whether the CloudTrail trail is currently logging AWS API calls. */
   isLogging: boolean;
-  /** Specifies the aggregation configuration to aggregate CloudTrail Events. A maximum of 1 aggregation configuration is allowed. */
+  /**
+   * Specifies the aggregation configuration to aggregate CloudTrail Events. A maximum of 1 aggregation configuration is allowed.
+   *
+   * Items: at most 1.
+   */
   aggregationConfigurations?: TrailAggregationConfiguration[];
 }
 
@@ -498,6 +584,8 @@ export interface TrailOutputs extends TrailArgs {
    * - Be between 3 and 128 characters
    * - Have no adjacent periods, underscores or dashes. Names like `my-_namespace` and `my--namespace` are not valid.
    * - Not be in IP address format (for example, 192.168.5.4)
+   *
+   * Length: 3–128. Pattern: `(^[a-zA-Z0-9]$)|(^[a-zA-Z0-9]([a-zA-Z0-9\._-])*[a-zA-Z0-9]$)`.
    */
   trailName: string;
   /** `Ref` returns the ARN of the Amazon  topic that's associated with the CloudTrail trail, such as `arn:aws:sns:us-east-2:123456789012:mySNSTopic` . */
@@ -608,9 +696,17 @@ export interface TrailDataResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudtrail-trail-advancedeventselector.html | CloudFormation: AdvancedEventSelector}
  */
 export interface TrailAdvancedEventSelector {
-  /** Contains all selector statements in an advanced event selector. */
+  /**
+   * Contains all selector statements in an advanced event selector.
+   *
+   * Items: at least 1.
+   */
   fieldSelectors: TrailAdvancedFieldSelector[];
-  /** An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets". */
+  /**
+   * An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets".
+   *
+   * Length: 1–1000.
+   */
   name?: string;
 }
 
@@ -630,19 +726,45 @@ export interface TrailAdvancedFieldSelector {
    * For CloudTrail network activity events, supported fields include `eventCategory` (required), `eventSource` (required), `eventName` , `errorCode` , and `vpcEndpointId` .
    *
    * For event data stores for CloudTrail Insights events, AWS Config configuration items, Audit Manager evidence, or events outside of AWS , the only supported field is `eventCategory` . …
+   *
+   * Length: 1–1000. Pattern: `([\w|\d|\.|_]+)`.
    */
   field: string;
-  /** An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields. */
+  /**
+   * An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields.
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   equals?: string[];
-  /** An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notStartsWith?: string[];
-  /** An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEndsWith?: string[];
-  /** An operator that includes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   startsWith?: string[];
-  /** An operator that includes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   endsWith?: string[];
-  /** An operator that excludes events that match the exact value of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the exact value of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEquals?: string[];
 }
 
@@ -677,6 +799,10 @@ export interface TrailInsightSelector {
 export interface TrailAggregationConfiguration {
   /** Specifies the event category for which aggregation should be performed. */
   eventCategory: "Data";
-  /** A list of aggregation templates that can be used to configure event aggregation. */
+  /**
+   * A list of aggregation templates that can be used to configure event aggregation.
+   *
+   * Items: 1–50.
+   */
   templates: ("API_ACTIVITY" | "RESOURCE_ACCESS" | "USER_ACTIONS")[];
 }

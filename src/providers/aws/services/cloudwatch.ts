@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-alarm.html | CloudFormation: AWS::CloudWatch::Alarm}
  */
-export const Alarm = cloudControlType<AlarmArgs, AlarmOutputs>("AWS::CloudWatch::Alarm", "aws:cloudwatch:Alarm", '{"p":[["ThresholdMetricId","string"],["EvaluateLowSampleCountPercentile","string"],["ExtendedStatistic","string"],["ComparisonOperator","string"],["TreatMissingData","string"],["Dimensions",["array",["ref","Dimension"]]],["Period","integer"],["EvaluationPeriods","integer"],["Unit","string"],["Namespace","string"],["OKActions",["array","string"]],["AlarmActions",["array","string"]],["MetricName","string"],["ActionsEnabled","boolean"],["Metrics",["array",["ref","MetricDataQuery"]]],["AlarmDescription","string"],["AlarmName","string",66],["Statistic","string"],["InsufficientDataActions",["array","string"]],["DatapointsToAlarm","integer"],["Threshold","number"],["WarmUpConfiguration",["ref","WarmUpConfiguration"]],["EvaluationWindow",["ref","EvaluationWindow"]],["EvaluationInterval","integer"],["Tags",["array",["ref","Tag"]]],["EvaluationCriteria",["ref","EvaluationCriteria"]],["Arn","string",72]],"id":["AlarmName"],"d":{"Dimension":[["Value","string",1],["Name","string",1]],"MetricDataQuery":[["AccountId","string"],["ReturnData","boolean"],["Expression","string"],["Label","string"],["MetricStat",["ref","MetricStat"]],["Period","integer"],["Id","string",1]],"MetricStat":[["Stat","string",1],["Period","integer",1],["Metric",["ref","Metric"],1],["Unit","string"]],"Metric":[["MetricName","string"],["Dimensions",["array",["ref","Dimension"]]],["Namespace","string"]],"WarmUpConfiguration":[["WarmUpPeriodDurationInMinutes","integer"],["OnlyStartEvaluatingAfterWarmUpPeriodEnds","boolean"]],"EvaluationWindow":[["WallClockWindow",["ref","WallClockWindow"]],["SlidingWindow","json"]],"WallClockWindow":[["Timezone","string"]],"EvaluationCriteria":[["PromQLCriteria",["ref","AlarmPromQLCriteria"]]],"AlarmPromQLCriteria":[["PendingPeriod","integer"],["Query","string"],["RecoveryPeriod","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:alarm:${AlarmName}"}');
+export const Alarm = cloudControlType<AlarmArgs, AlarmOutputs>("AWS::CloudWatch::Alarm", "aws:cloudwatch:Alarm", '{"p":[["ThresholdMetricId","string"],["EvaluateLowSampleCountPercentile","string"],["ExtendedStatistic","string"],["ComparisonOperator","string"],["TreatMissingData","string"],["Dimensions",["array",["ref","Dimension"]]],["Period","integer"],["EvaluationPeriods","integer"],["Unit","string"],["Namespace","string"],["OKActions",["array","string"]],["AlarmActions",["array","string"]],["MetricName","string"],["ActionsEnabled","boolean"],["Metrics",["array",["ref","MetricDataQuery"]]],["AlarmDescription","string"],["AlarmName","string",66],["Statistic","string"],["InsufficientDataActions",["array","string"]],["DatapointsToAlarm","integer"],["Threshold","number"],["WarmUpConfiguration",["ref","WarmUpConfiguration"]],["EvaluationWindow",["ref","EvaluationWindow"]],["EvaluationInterval","integer"],["Tags",["array",["ref","Tag"]]],["EvaluationCriteria",["ref","EvaluationCriteria"]],["Arn","string",72]],"id":["AlarmName"],"d":{"Dimension":[["Value","string",1],["Name","string",1]],"MetricDataQuery":[["AccountId","string"],["ReturnData","boolean"],["Expression","string"],["Label","string"],["MetricStat",["ref","MetricStat"]],["Period","integer"],["Id","string",1]],"MetricStat":[["Stat","string",1],["Period","integer",1],["Metric",["ref","Metric"],1],["Unit","string"]],"Metric":[["MetricName","string"],["Dimensions",["array",["ref","Dimension"]]],["Namespace","string"]],"WarmUpConfiguration":[["WarmUpPeriodDurationInMinutes","integer"],["OnlyStartEvaluatingAfterWarmUpPeriodEnds","boolean"]],"EvaluationWindow":[["WallClockWindow",["ref","WallClockWindow"]],["SlidingWindow","json"]],"WallClockWindow":[["Timezone","string"]],"EvaluationCriteria":[["PromQLCriteria",["ref","AlarmPromQLCriteria"]]],"AlarmPromQLCriteria":[["PendingPeriod","integer"],["Query","string"],["RecoveryPeriod","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AlarmName"],"ro":["Arn"],"uo":["Metrics/*/MetricStat/Metric/Dimensions","Dimensions"],"tg":[true,true,true],"nm":{"path":"AlarmName"}},"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:alarm:${AlarmName}"}');
 /** A {@link Alarm} instance: its attributes as typed outputs. */
 export type Alarm = InstanceType<typeof Alarm>;
 
@@ -123,6 +123,8 @@ export interface AlarmArgs {
    * A list of key-value pairs to associate with the alarm. You can associate as many as 50 tags with an alarm. To be able to associate tags with the alarm when you create the alarm, you must have the `cloudwatch:TagResource` permission.
    *
    * Tags can help you organize and categorize your resources. You can also use them to scope user permissions by granting a user permission to access or change only resources with certain tag values.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** The evaluation criteria for an alarm. This is a union type that currently supports ``PromQLCriteria``. */
@@ -304,15 +306,23 @@ export interface AlarmAlarmPromQLCriteria {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-alarmmuterule.html | CloudFormation: AWS::CloudWatch::AlarmMuteRule}
  */
-export const AlarmMuteRule = cloudControlType<AlarmMuteRuleArgs, AlarmMuteRuleOutputs>("AWS::CloudWatch::AlarmMuteRule", "aws:cloudwatch:AlarmMuteRule", '{"p":[["Name","string",66],["Description","string"],["Rule",["ref","Rule"],1],["MuteTargets",["ref","MuteTargets"]],["StartDate","string"],["ExpireDate","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","SCHEDULED","ACTIVE","EXPIRED"],8],["LastUpdatedTimestamp","string",8],["MuteType","string",8],["Arn","string",72]],"id":["Arn"],"d":{"Rule":[["Schedule",["ref","Schedule"],1]],"Schedule":[["Expression","string",1],["Duration","string",1],["Timezone","string"]],"MuteTargets":[["AlarmNames",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:alarm-mute-rule:${AlarmMuteRuleName}"}');
+export const AlarmMuteRule = cloudControlType<AlarmMuteRuleArgs, AlarmMuteRuleOutputs>("AWS::CloudWatch::AlarmMuteRule", "aws:cloudwatch:AlarmMuteRule", '{"p":[["Name","string",66],["Description","string"],["Rule",["ref","Rule"],1],["MuteTargets",["ref","MuteTargets"]],["StartDate","string"],["ExpireDate","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","SCHEDULED","ACTIVE","EXPIRED"],8],["LastUpdatedTimestamp","string",8],["MuteType","string",8],["Arn","string",72]],"id":["Arn"],"d":{"Rule":[["Schedule",["ref","Schedule"],1]],"Schedule":[["Expression","string",1],["Duration","string",1],["Timezone","string"]],"MuteTargets":[["AlarmNames",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Status","LastUpdatedTimestamp","MuteType","Arn"],"uo":["MuteTargets/AlarmNames","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":255}},"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:alarm-mute-rule:${AlarmMuteRuleName}"}');
 /** A {@link AlarmMuteRule} instance: its attributes as typed outputs. */
 export type AlarmMuteRule = InstanceType<typeof AlarmMuteRule>;
 
 /** Inputs of {@link AlarmMuteRule}. */
 export interface AlarmMuteRuleArgs {
-  /** The name of the AlarmMuteRule */
+  /**
+   * The name of the AlarmMuteRule
+   *
+   * Length: 1–255.
+   */
   name?: string;
-  /** The description of the AlarmMuteRule */
+  /**
+   * The description of the AlarmMuteRule
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** The rule for the mute */
   rule: AlarmMuteRuleRule;
@@ -354,11 +364,23 @@ export interface AlarmMuteRuleRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-alarmmuterule-schedule.html | CloudFormation: Schedule}
  */
 export interface AlarmMuteRuleSchedule {
-  /** The expression of the schedule */
+  /**
+   * The expression of the schedule
+   *
+   * Length: 1–256.
+   */
   expression: string;
-  /** The duration of the schedule when it triggers */
+  /**
+   * The duration of the schedule when it triggers
+   *
+   * Length: 1–50.
+   */
   duration: string;
-  /** The timezone of the schedule */
+  /**
+   * The timezone of the schedule
+   *
+   * Length: 1–50.
+   */
   timezone?: string;
 }
 
@@ -368,7 +390,11 @@ export interface AlarmMuteRuleSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-alarmmuterule-mutetargets.html | CloudFormation: MuteTargets}
  */
 export interface AlarmMuteRuleMuteTargets {
-  /** The alarm names to be mute by the AlarmMuteRule */
+  /**
+   * The alarm names to be mute by the AlarmMuteRule
+   *
+   * Items: at most 500. Each item: Length: 1–255.
+   */
   alarmNames: string[];
 }
 
@@ -377,9 +403,11 @@ export interface AlarmMuteRuleMuteTargets {
  *
  * For more information see [Using CloudWatch anomaly detection.](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Anomaly_Detection.html) .
  *
+ * @deprecated Cloud Control cannot create AWS::CloudWatch::AnomalyDetector: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-anomalydetector.html | CloudFormation: AWS::CloudWatch::AnomalyDetector}
  */
-export const AnomalyDetector = cloudControlType<AnomalyDetectorArgs, AnomalyDetectorOutputs>("AWS::CloudWatch::AnomalyDetector", "aws:cloudwatch:AnomalyDetector", '{"p":[["MetricName","string",66],["Stat","string",66],["Configuration",["ref","Configuration"]],["MetricMathAnomalyDetector",["ref","MetricMathAnomalyDetector"],66],["Dimensions",["array",["ref","Dimension"]],66],["Namespace","string",66],["SingleMetricAnomalyDetector",["ref","SingleMetricAnomalyDetector"],66],["MetricCharacteristics",["ref","MetricCharacteristics"],66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Configuration":[["MetricTimeZone","string"],["ExcludedTimeRanges",["array",["ref","Range"]]]],"Range":[["EndTime","string",1],["StartTime","string",1]],"MetricMathAnomalyDetector":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],2]],"MetricDataQuery":[["AccountId","string",2],["ReturnData","boolean"],["Expression","string",2],["MetricStat",["ref","MetricStat"],2],["Label","string"],["Period","integer",2],["Id","string",3]],"MetricStat":[["Stat","string",3],["Period","integer",3],["Metric",["ref","Metric"],3],["Unit","string",2]],"Metric":[["MetricName","string",3],["Dimensions",["array",["ref","Dimension"]],2],["Namespace","string",3]],"Dimension":[["Value","string",3],["Name","string",3]],"SingleMetricAnomalyDetector":[["MetricName","string",2],["Stat","string",2],["Dimensions",["array",["ref","Dimension"]],2],["Namespace","string",2],["AccountId","string"]],"MetricCharacteristics":[["PeriodicSpikes","boolean"]]}}');
+export const AnomalyDetector = cloudControlType<AnomalyDetectorArgs, AnomalyDetectorOutputs>("AWS::CloudWatch::AnomalyDetector", "aws:cloudwatch:AnomalyDetector", '{"p":[["MetricName","string",66],["Stat","string",66],["Configuration",["ref","Configuration"]],["MetricMathAnomalyDetector",["ref","MetricMathAnomalyDetector"],66],["Dimensions",["array",["ref","Dimension"]],66],["Namespace","string",66],["SingleMetricAnomalyDetector",["ref","SingleMetricAnomalyDetector"],66],["MetricCharacteristics",["ref","MetricCharacteristics"],66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Configuration":[["MetricTimeZone","string"],["ExcludedTimeRanges",["array",["ref","Range"]]]],"Range":[["EndTime","string",1],["StartTime","string",1]],"MetricMathAnomalyDetector":[["MetricDataQueries",["array",["ref","MetricDataQuery"]],2]],"MetricDataQuery":[["AccountId","string",2],["ReturnData","boolean"],["Expression","string",2],["MetricStat",["ref","MetricStat"],2],["Label","string"],["Period","integer",2],["Id","string",3]],"MetricStat":[["Stat","string",3],["Period","integer",3],["Metric",["ref","Metric"],3],["Unit","string",2]],"Metric":[["MetricName","string",3],["Dimensions",["array",["ref","Dimension"]],2],["Namespace","string",3]],"Dimension":[["Value","string",3],["Name","string",3]],"SingleMetricAnomalyDetector":[["MetricName","string",2],["Stat","string",2],["Dimensions",["array",["ref","Dimension"]],2],["Namespace","string",2],["AccountId","string"]],"MetricCharacteristics":[["PeriodicSpikes","boolean"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AnomalyDetector} instance: its attributes as typed outputs. */
 export type AnomalyDetector = InstanceType<typeof AnomalyDetector>;
 
@@ -591,27 +619,45 @@ export interface AnomalyDetectorMetricCharacteristics {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-compositealarm.html | CloudFormation: AWS::CloudWatch::CompositeAlarm}
  */
-export const CompositeAlarm = cloudControlType<CompositeAlarmArgs, CompositeAlarmOutputs>("AWS::CloudWatch::CompositeAlarm", "aws:cloudwatch:CompositeAlarm", '{"p":[["AlarmActions",["array","string"]],["ActionsSuppressorWaitPeriod","integer"],["ActionsEnabled","boolean"],["AlarmName","string",66],["AlarmDescription","string"],["ActionsSuppressor","string"],["AlarmRule","string",1],["InsufficientDataActions",["array","string"]],["OKActions",["array","string"]],["ActionsSuppressorExtensionPeriod","integer"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["AlarmName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:alarm:${AlarmName}"}');
+export const CompositeAlarm = cloudControlType<CompositeAlarmArgs, CompositeAlarmOutputs>("AWS::CloudWatch::CompositeAlarm", "aws:cloudwatch:CompositeAlarm", '{"p":[["AlarmActions",["array","string"]],["ActionsSuppressorWaitPeriod","integer"],["ActionsEnabled","boolean"],["AlarmName","string",66],["AlarmDescription","string"],["ActionsSuppressor","string"],["AlarmRule","string",1],["InsufficientDataActions",["array","string"]],["OKActions",["array","string"]],["ActionsSuppressorExtensionPeriod","integer"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["AlarmName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AlarmName"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"AlarmName","min":1,"max":255}},"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:alarm:${AlarmName}"}');
 /** A {@link CompositeAlarm} instance: its attributes as typed outputs. */
 export type CompositeAlarm = InstanceType<typeof CompositeAlarm>;
 
 /** Inputs of {@link CompositeAlarm}. */
 export interface CompositeAlarmArgs {
-  /** The actions to execute when this alarm transitions to the ALARM state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* . */
+  /**
+   * The actions to execute when this alarm transitions to the ALARM state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* .
+   *
+   * Items: at most 5. Each item: Length: 1–1024.
+   */
   alarmActions?: string[];
   /**
    * The maximum time in seconds that the composite alarm waits for the suppressor alarm to go into the `ALARM` state. After this time, the composite alarm performs its actions.
    *
    * > `WaitPeriod` is required only when `ActionsSuppressor` is specified.
+   *
+   * Range: at least 0.
    */
   actionsSuppressorWaitPeriod?: number;
   /** Indicates whether actions should be executed during any changes to the alarm state of the composite alarm. The default is TRUE. */
   actionsEnabled?: boolean;
-  /** The name for the composite alarm. This name must be unique within your AWS account. */
+  /**
+   * The name for the composite alarm. This name must be unique within your AWS account.
+   *
+   * Length: 1–255.
+   */
   alarmName?: string;
-  /** The description for the composite alarm. */
+  /**
+   * The description for the composite alarm.
+   *
+   * Length: 0–1024.
+   */
   alarmDescription?: string;
-  /** Actions will be suppressed if the suppressor alarm is in the `ALARM` state. `ActionsSuppressor` can be an AlarmName or an Amazon Resource Name (ARN) from an existing alarm. */
+  /**
+   * Actions will be suppressed if the suppressor alarm is in the `ALARM` state. `ActionsSuppressor` can be an AlarmName or an Amazon Resource Name (ARN) from an existing alarm.
+   *
+   * Length: 1–1600.
+   */
   actionsSuppressor?: string;
   /**
    * An expression that specifies which other alarms are to be evaluated to determine this composite alarm's state. For each alarm that you reference, you designate a function that specifies whether that alarm needs to be in ALARM state, OK state, or INSUFFICIENT_DATA state. You can use operators (AND, OR and NOT) to combine multiple functions in a single expression. You can use parenthesis to logically group the functions in your expression.
@@ -627,29 +673,47 @@ export interface CompositeAlarmArgs {
    * - FALSE always evaluates to FALSE.
    *
    * TRUE and FALSE are useful for testing a complex AlarmRule structure, and for testing your alarm actions. …
+   *
+   * Length: 1–10240.
    */
   alarmRule: string;
-  /** The actions to execute when this alarm transitions to the INSUFFICIENT_DATA state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* . */
+  /**
+   * The actions to execute when this alarm transitions to the INSUFFICIENT_DATA state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* .
+   *
+   * Items: at most 5. Each item: Length: 1–1024.
+   */
   insufficientDataActions?: string[];
-  /** The actions to execute when this alarm transitions to the OK state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* . */
+  /**
+   * The actions to execute when this alarm transitions to the OK state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* .
+   *
+   * Items: at most 5. Each item: Length: 1–1024.
+   */
   okActions?: string[];
   /**
    * The maximum time in seconds that the composite alarm waits after suppressor alarm goes out of the `ALARM` state. After this time, the composite alarm performs its actions.
    *
    * > `ExtensionPeriod` is required only when `ActionsSuppressor` is specified.
+   *
+   * Range: at least 0.
    */
   actionsSuppressorExtensionPeriod?: number;
   /**
    * A list of key-value pairs to associate with the alarm. You can associate as many as 50 tags with an alarm. To be able to associate tags with the alarm when you create the alarm, you must have the `cloudwatch:TagResource` permission.
    *
    * Tags can help you organize and categorize your resources. You can also use them to scope user permissions by granting a user permission to access or change only resources with certain tag values.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link CompositeAlarm}: its inputs as the cloud reports them, and its attributes. */
 export interface CompositeAlarmOutputs extends CompositeAlarmArgs {
-  /** The name for the composite alarm. This name must be unique within your AWS account. */
+  /**
+   * The name for the composite alarm. This name must be unique within your AWS account.
+   *
+   * Length: 1–255.
+   */
   alarmName: string;
   /** The ARN of the composite alarm, such as `arn:aws:cloudwatch:us-west-2:123456789012:alarm/CompositeAlarmName` . */
   arn: string;
@@ -662,7 +726,7 @@ export interface CompositeAlarmOutputs extends CompositeAlarmArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-dashboard.html | CloudFormation: AWS::CloudWatch::Dashboard}
  */
-export const Dashboard = cloudControlType<DashboardArgs, DashboardOutputs>("AWS::CloudWatch::Dashboard", "aws:cloudwatch:Dashboard", '{"p":[["DashboardName","string",66],["DashboardBody","string",1],["Tags",["array",["ref","Tag"]]]],"id":["DashboardName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudwatch::${Account}:dashboard/${DashboardName}"}');
+export const Dashboard = cloudControlType<DashboardArgs, DashboardOutputs>("AWS::CloudWatch::Dashboard", "aws:cloudwatch:Dashboard", '{"p":[["DashboardName","string",66],["DashboardBody","string",1],["Tags",["array",["ref","Tag"]]]],"id":["DashboardName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DashboardName"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"DashboardName"}},"arn":"arn:${Partition}:cloudwatch::${Account}:dashboard/${DashboardName}"}');
 /** A {@link Dashboard} instance: its attributes as typed outputs. */
 export type Dashboard = InstanceType<typeof Dashboard>;
 
@@ -676,7 +740,11 @@ export interface DashboardArgs {
    * For more information about the syntax, see [Dashboard Body Structure and Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/CloudWatch-Dashboard-Body-Structure.html) .
    */
   dashboardBody: string;
-  /** A list of key-value pairs to associate with the cloudwatch dashboard. You can associate up to 50 tags with a dashboard */
+  /**
+   * A list of key-value pairs to associate with the cloudwatch dashboard. You can associate up to 50 tags with a dashboard
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -691,7 +759,7 @@ export interface DashboardOutputs extends DashboardArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-insightrule.html | CloudFormation: AWS::CloudWatch::InsightRule}
  */
-export const InsightRule = cloudControlType<InsightRuleArgs, InsightRuleOutputs>("AWS::CloudWatch::InsightRule", "aws:cloudwatch:InsightRule", '{"p":[["RuleState",["enum","ENABLED","DISABLED"],1],["RuleBody","string",1],["RuleName","string",67],["Tags",["array",["ref","Tag"]]],["ApplyOnTransformedLogs","boolean"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:insight-rule/${InsightRuleName}"}');
+export const InsightRule = cloudControlType<InsightRuleArgs, InsightRuleOutputs>("AWS::CloudWatch::InsightRule", "aws:cloudwatch:InsightRule", '{"p":[["RuleState",["enum","ENABLED","DISABLED"],1],["RuleBody","string",1],["RuleName","string",67],["Tags",["array",["ref","Tag"]]],["ApplyOnTransformedLogs","boolean"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RuleName"],"ro":["Arn"],"uo":["Tags"],"ai":[["RuleName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:insight-rule/${InsightRuleName}"}');
 /** A {@link InsightRule} instance: its attributes as typed outputs. */
 export type InsightRule = InstanceType<typeof InsightRule>;
 
@@ -726,13 +794,17 @@ export interface InsightRuleOutputs extends InsightRuleArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-logalarm.html | CloudFormation: AWS::CloudWatch::LogAlarm}
  */
-export const LogAlarm = cloudControlType<LogAlarmArgs, LogAlarmOutputs>("AWS::CloudWatch::LogAlarm", "aws:cloudwatch:LogAlarm", '{"p":[["AlarmName","string",66],["AlarmDescription","string"],["ActionsEnabled","boolean"],["OKActions",["array","string"]],["AlarmActions",["array","string"]],["InsufficientDataActions",["array","string"]],["Threshold","number",1],["ComparisonOperator","string",1],["QueryResultsToEvaluate","integer",1],["QueryResultsToAlarm","integer",1],["TreatMissingData","string"],["ScheduledQueryConfiguration",["ref","ScheduledQueryConfiguration"],1],["WarmUpConfiguration",["ref","WarmUpConfiguration"]],["ActionLogLineCount","integer"],["ActionLogLineRoleArn","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["AlarmName"],"d":{"ScheduledQueryConfiguration":[["QueryString","string",1],["AggregationExpression","string",1],["LogGroupIdentifiers",["array","string"]],["ScheduledQueryRoleARN","string",1],["ScheduleConfiguration",["ref","ScheduleConfiguration"],1],["Tags",["array",["ref","Tag"]]]],"ScheduleConfiguration":[["ScheduleExpression","string",1],["StartTimeOffset","integer",1],["EndTimeOffset","integer"]],"WarmUpConfiguration":[["WarmUpPeriodDurationInMinutes","integer"],["OnlyStartEvaluatingAfterWarmUpPeriodEnds","boolean"]]},"tags":["Tags","standard"]}');
+export const LogAlarm = cloudControlType<LogAlarmArgs, LogAlarmOutputs>("AWS::CloudWatch::LogAlarm", "aws:cloudwatch:LogAlarm", '{"p":[["AlarmName","string",66],["AlarmDescription","string"],["ActionsEnabled","boolean"],["OKActions",["array","string"]],["AlarmActions",["array","string"]],["InsufficientDataActions",["array","string"]],["Threshold","number",1],["ComparisonOperator","string",1],["QueryResultsToEvaluate","integer",1],["QueryResultsToAlarm","integer",1],["TreatMissingData","string"],["ScheduledQueryConfiguration",["ref","ScheduledQueryConfiguration"],1],["WarmUpConfiguration",["ref","WarmUpConfiguration"]],["ActionLogLineCount","integer"],["ActionLogLineRoleArn","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["AlarmName"],"d":{"ScheduledQueryConfiguration":[["QueryString","string",1],["AggregationExpression","string",1],["LogGroupIdentifiers",["array","string"]],["ScheduledQueryRoleARN","string",1],["ScheduleConfiguration",["ref","ScheduleConfiguration"],1],["Tags",["array",["ref","Tag"]]]],"ScheduleConfiguration":[["ScheduleExpression","string",1],["StartTimeOffset","integer",1],["EndTimeOffset","integer"]],"WarmUpConfiguration":[["WarmUpPeriodDurationInMinutes","integer"],["OnlyStartEvaluatingAfterWarmUpPeriodEnds","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AlarmName"],"ro":["Arn"],"uo":["ScheduledQueryConfiguration/LogGroupIdentifiers","ScheduledQueryConfiguration/Tags","Tags"],"tg":[true,true,true],"nm":{"path":"AlarmName","min":1,"max":255}}}');
 /** A {@link LogAlarm} instance: its attributes as typed outputs. */
 export type LogAlarm = InstanceType<typeof LogAlarm>;
 
 /** Inputs of {@link LogAlarm}. */
 export interface LogAlarmArgs {
-  /** The name of the log alarm. */
+  /**
+   * The name of the log alarm.
+   *
+   * Length: 1–255.
+   */
   alarmName?: string;
   /** The description of the log alarm. */
   alarmDescription?: string;
@@ -758,17 +830,29 @@ export interface LogAlarmArgs {
   scheduledQueryConfiguration: LogAlarmScheduledQueryConfiguration;
   /** The warm-up configuration for an alarm. A warm-up period delays alarm evaluation after you create or update the alarm. This reduces alarm noise from missing data while a new resource or service starts up. During the warm-up period, the alarm stays in INSUFFICIENT_DATA and doesn't perform alarm actions. */
   warmUpConfiguration?: LogAlarmWarmUpConfiguration;
-  /** The number of log lines to include in alarm notifications. Valid values are 0 to 50. */
+  /**
+   * The number of log lines to include in alarm notifications. Valid values are 0 to 50.
+   *
+   * Range: 0–50.
+   */
   actionLogLineCount?: number;
   /** The ARN of the IAM role that grants CloudWatch permissions to fetch log lines for alarm notifications. Required when ActionLogLineCount is greater than 0. */
   actionLogLineRoleArn?: string;
-  /** A list of key-value pairs to associate with the log alarm. */
+  /**
+   * A list of key-value pairs to associate with the log alarm.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link LogAlarm}: its inputs as the cloud reports them, and its attributes. */
 export interface LogAlarmOutputs extends LogAlarmArgs {
-  /** The name of the log alarm. */
+  /**
+   * The name of the log alarm.
+   *
+   * Length: 1–255.
+   */
   alarmName: string;
   /** The ARN of the log alarm. */
   arn: string;
@@ -782,7 +866,11 @@ export interface LogAlarmOutputs extends LogAlarmArgs {
 export interface LogAlarmScheduledQueryConfiguration {
   /** The query string to execute against the specified log groups. */
   queryString: string;
-  /** The aggregation expression for the scheduled query, e.g. count(*) or avg(latency) by host. */
+  /**
+   * The aggregation expression for the scheduled query, e.g. count(*) or avg(latency) by host.
+   *
+   * Length: at most 2048.
+   */
   aggregationExpression: string;
   /** The log groups to query. */
   logGroupIdentifiers?: string[];
@@ -790,7 +878,11 @@ export interface LogAlarmScheduledQueryConfiguration {
   scheduledQueryRoleARN: string;
   /** The schedule configuration for the scheduled query. */
   scheduleConfiguration: LogAlarmScheduleConfiguration;
-  /** A list of key-value pairs to associate with the scheduled query that backs the log alarm. */
+  /**
+   * A list of key-value pairs to associate with the scheduled query that backs the log alarm.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -802,9 +894,17 @@ export interface LogAlarmScheduledQueryConfiguration {
 export interface LogAlarmScheduleConfiguration {
   /** The expression that defines when the scheduled query runs, e.g. rate(1 minute). */
   scheduleExpression: string;
-  /** The number of seconds into the past to start the query window. Must be a positive value and cannot exceed 2592000 seconds (30 days). */
+  /**
+   * The number of seconds into the past to start the query window. Must be a positive value and cannot exceed 2592000 seconds (30 days).
+   *
+   * Range: 1–2592000.
+   */
   startTimeOffset: number;
-  /** The number of seconds into the past to end the query window. Must be a non-negative value and cannot exceed 2592000 seconds (30 days). */
+  /**
+   * The number of seconds into the past to end the query window. Must be a non-negative value and cannot exceed 2592000 seconds (30 days).
+   *
+   * Range: 0–2592000.
+   */
   endTimeOffset?: number;
 }
 
@@ -835,7 +935,7 @@ export interface LogAlarmWarmUpConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-metricstream.html | CloudFormation: AWS::CloudWatch::MetricStream}
  */
-export const MetricStream = cloudControlType<MetricStreamArgs, MetricStreamOutputs>("AWS::CloudWatch::MetricStream", "aws:cloudwatch:MetricStream", '{"p":[["StatisticsConfigurations",["array",["ref","MetricStreamStatisticsConfiguration"]]],["FirehoseArn","string",1],["IncludeLinkedAccountsMetrics","boolean"],["IncludeFilters",["array",["ref","MetricStreamFilter"]]],["OutputFormat","string",1],["ExcludeFilters",["array",["ref","MetricStreamFilter"]]],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["CreationDate","string",8],["State","string",8],["Arn","string",72],["LastUpdateDate","string",8]],"id":["Name"],"d":{"MetricStreamStatisticsConfiguration":[["IncludeMetrics",["array",["ref","MetricStreamStatisticsMetric"]],1],["AdditionalStatistics",["array","string"],1]],"MetricStreamStatisticsMetric":[["MetricName","string",1],["Namespace","string",1]],"MetricStreamFilter":[["MetricNames",["array","string"]],["Namespace","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:metric-stream/${MetricStreamName}"}');
+export const MetricStream = cloudControlType<MetricStreamArgs, MetricStreamOutputs>("AWS::CloudWatch::MetricStream", "aws:cloudwatch:MetricStream", '{"p":[["StatisticsConfigurations",["array",["ref","MetricStreamStatisticsConfiguration"]]],["FirehoseArn","string",1],["IncludeLinkedAccountsMetrics","boolean"],["IncludeFilters",["array",["ref","MetricStreamFilter"]]],["OutputFormat","string",1],["ExcludeFilters",["array",["ref","MetricStreamFilter"]]],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["CreationDate","string",8],["State","string",8],["Arn","string",72],["LastUpdateDate","string",8]],"id":["Name"],"d":{"MetricStreamStatisticsConfiguration":[["IncludeMetrics",["array",["ref","MetricStreamStatisticsMetric"]],1],["AdditionalStatistics",["array","string"],1]],"MetricStreamStatisticsMetric":[["MetricName","string",1],["Namespace","string",1]],"MetricStreamFilter":[["MetricNames",["array","string"]],["Namespace","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreationDate","LastUpdateDate","State"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":255}},"arn":"arn:${Partition}:cloudwatch:${Region}:${Account}:metric-stream/${MetricStreamName}"}');
 /** A {@link MetricStream} instance: its attributes as typed outputs. */
 export type MetricStream = InstanceType<typeof MetricStream>;
 
@@ -845,9 +945,15 @@ export interface MetricStreamArgs {
    * By default, a metric stream always sends the MAX, MIN, SUM, and SAMPLECOUNT statistics for each metric that is streamed. You can use this parameter to have the metric stream also send additional statistics in the stream. This array can have up to 100 members.
    *
    * For each entry in this array, you specify one or more metrics and the list of additional statistics to stream for those metrics. The additional statistics that you can stream depend on the stream's `OutputFormat` . If the `OutputFormat` is `json` , you can stream any additional statistic that is supported by CloudWatch , listed in [CloudWatch statistics definitions](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Statistics-definitions.html) . If the `OutputFormat` is OpenTelemetry, you can stream percentile statistics.
+   *
+   * Items: at most 100.
    */
   statisticsConfigurations?: MetricStreamMetricStreamStatisticsConfiguration[];
-  /** The ARN of the Amazon Kinesis Firehose delivery stream to use for this metric stream. This Amazon Kinesis Firehose delivery stream must already exist and must be in the same account as the metric stream. */
+  /**
+   * The ARN of the Amazon Kinesis Firehose delivery stream to use for this metric stream. This Amazon Kinesis Firehose delivery stream must already exist and must be in the same account as the metric stream.
+   *
+   * Length: 20–2048.
+   */
   firehoseArn: string;
   /**
    * If you are creating a metric stream in a monitoring account, specify `true` to include metrics from source accounts that are linked to this monitoring account, in the metric stream. The default is `false` .
@@ -859,32 +965,46 @@ export interface MetricStreamArgs {
    * If you specify this parameter, the stream sends only the metrics from the metric namespaces that you specify here. You cannot specify both `IncludeFilters` and `ExcludeFilters` in the same metric stream.
    *
    * When you modify the `IncludeFilters` or `ExcludeFilters` of an existing metric stream in any way, the metric stream is effectively restarted, so after such a change you will get only the datapoints that have a timestamp after the time of the update.
+   *
+   * Items: at most 1000.
    */
   includeFilters?: MetricStreamMetricStreamFilter[];
   /**
    * The output format for the stream. Valid values are `json` , `opentelemetry1.0` and `opentelemetry0.7` For more information about metric stream output formats, see [Metric streams output formats](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-metric-streams-formats.html) .
    *
    * This parameter is required.
+   *
+   * Length: 1–255.
    */
   outputFormat: string;
   /**
    * If you specify this parameter, the stream sends metrics from all metric namespaces except for the namespaces that you specify here. You cannot specify both `IncludeFilters` and `ExcludeFilters` in the same metric stream.
    *
    * When you modify the `IncludeFilters` or `ExcludeFilters` of an existing metric stream in any way, the metric stream is effectively restarted, so after such a change you will get only the datapoints that have a timestamp after the time of the update.
+   *
+   * Items: at most 1000.
    */
   excludeFilters?: MetricStreamMetricStreamFilter[];
-  /** The ARN of an IAM role that this metric stream will use to access Amazon Kinesis Firehose resources. This IAM role must already exist and must be in the same account as the metric stream. This IAM role must include the `firehose:PutRecord` and `firehose:PutRecordBatch` permissions. */
+  /**
+   * The ARN of an IAM role that this metric stream will use to access Amazon Kinesis Firehose resources. This IAM role must already exist and must be in the same account as the metric stream. This IAM role must include the `firehose:PutRecord` and `firehose:PutRecordBatch` permissions.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to the metric stream.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
    * If you are creating a new metric stream, this is the name for the new stream. The name must be different than the names of other metric streams in this account and Region.
    *
    * If you are updating a metric stream, specify the name of that stream here.
+   *
+   * Length: 1–255.
    */
   name?: string;
 }
@@ -895,6 +1015,8 @@ export interface MetricStreamOutputs extends MetricStreamArgs {
    * If you are creating a new metric stream, this is the name for the new stream. The name must be different than the names of other metric streams in this account and Region.
    *
    * If you are updating a metric stream, specify the name of that stream here.
+   *
+   * Length: 1–255.
    */
   name: string;
   /** The date that the metric stream was originally created. */
@@ -915,9 +1037,17 @@ export interface MetricStreamOutputs extends MetricStreamArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-metricstream-metricstreamstatisticsconfiguration.html | CloudFormation: MetricStreamStatisticsConfiguration}
  */
 export interface MetricStreamMetricStreamStatisticsConfiguration {
-  /** An array that defines the metrics that are to have additional statistics streamed. */
+  /**
+   * An array that defines the metrics that are to have additional statistics streamed.
+   *
+   * Items: at most 100.
+   */
   includeMetrics: MetricStreamMetricStreamStatisticsMetric[];
-  /** The additional statistics to stream for the metrics listed in `IncludeMetrics` . */
+  /**
+   * The additional statistics to stream for the metrics listed in `IncludeMetrics` .
+   *
+   * Items: at most 20.
+   */
   additionalStatistics: string[];
 }
 
@@ -927,9 +1057,17 @@ export interface MetricStreamMetricStreamStatisticsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-metricstream-metricstreamstatisticsmetric.html | CloudFormation: MetricStreamStatisticsMetric}
  */
 export interface MetricStreamMetricStreamStatisticsMetric {
-  /** The name of the metric. */
+  /**
+   * The name of the metric.
+   *
+   * Length: 1–255.
+   */
   metricName: string;
-  /** The namespace of the metric. */
+  /**
+   * The namespace of the metric.
+   *
+   * Length: 1–255.
+   */
   namespace: string;
 }
 
@@ -947,12 +1085,16 @@ export interface MetricStreamMetricStreamFilter {
    * If you omit this parameter, all metrics in the namespace are included or excluded, depending on whether this filter is specified as an exclude filter or an include filter.
    *
    * Each metric name can contain only ASCII printable characters (ASCII range 32 through 126). Each metric name must contain at least one non-whitespace character.
+   *
+   * Items: at most 999. Each item: Length: 1–255.
    */
   metricNames?: string[];
   /**
    * The name of the metric namespace in the filter.
    *
    * The namespace can contain only ASCII printable characters (ASCII range 32 through 126). It must contain at least one non-whitespace character.
+   *
+   * Length: 1–255.
    */
   namespace: string;
 }
@@ -962,7 +1104,7 @@ export interface MetricStreamMetricStreamFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-otelenrichment.html | CloudFormation: AWS::CloudWatch::OTelEnrichment}
  */
-export const OTelEnrichment = cloudControlType<OTelEnrichmentArgs, OTelEnrichmentOutputs>("AWS::CloudWatch::OTelEnrichment", "aws:cloudwatch:OTelEnrichment", '{"p":[["AccountId","string",72],["Status",["enum","RUNNING","STOPPED"],8]],"id":["AccountId"]}');
+export const OTelEnrichment = cloudControlType<OTelEnrichmentArgs, OTelEnrichmentOutputs>("AWS::CloudWatch::OTelEnrichment", "aws:cloudwatch:OTelEnrichment", '{"p":[["AccountId","string",72],["Status",["enum","RUNNING","STOPPED"],8]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId","Status"],"tg":[false,true,true]}}');
 /** A {@link OTelEnrichment} instance: its attributes as typed outputs. */
 export type OTelEnrichment = InstanceType<typeof OTelEnrichment>;
 

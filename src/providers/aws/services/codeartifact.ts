@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeartifact-domain.html | CloudFormation: AWS::CodeArtifact::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::CodeArtifact::Domain", "aws:codeartifact:Domain", '{"p":[["PermissionsPolicyDocument","json"],["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["EncryptionKey","string",66],["Owner","string",8],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codeartifact:${Region}:${Account}:domain/${DomainName}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::CodeArtifact::Domain", "aws:codeartifact:Domain", '{"p":[["PermissionsPolicyDocument","json"],["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["EncryptionKey","string",66],["Owner","string",8],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","EncryptionKey"],"ro":["Owner","Name","EncryptionKey","Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:codeartifact:${Region}:${Account}:domain/${DomainName}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The document that defines the resource policy that is set on a domain. */
+  /**
+   * The document that defines the resource policy that is set on a domain.
+   *
+   * Length: 2–5120.
+   */
   permissionsPolicyDocument?: Record<string, unknown>;
-  /** A string that specifies the name of the requested domain. */
+  /**
+   * A string that specifies the name of the requested domain.
+   *
+   * Length: 2–50. Pattern: `^([a-z][a-z0-9\-]{0,48}[a-z0-9])$`.
+   */
   domainName: string;
   /** A list of tags to be applied to the domain. */
   tags?: AwsTag[];
@@ -31,6 +39,8 @@ export interface DomainArgs {
 
 /** Outputs of {@link Domain}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainOutputs extends DomainArgs {
+  /** The key used to encrypt the domain. */
+  encryptionKey: string;
   /** When you pass the logical ID of this resource, the function returns the 12-digit account number of the AWS account that owns the domain. */
   owner: string;
   /** When you pass the logical ID of this resource, the function returns the Amazon Resource Name (ARN) of the domain. */
@@ -44,21 +54,41 @@ export interface DomainOutputs extends DomainArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeartifact-packagegroup.html | CloudFormation: AWS::CodeArtifact::PackageGroup}
  */
-export const PackageGroup = cloudControlType<PackageGroupArgs, PackageGroupOutputs>("AWS::CodeArtifact::PackageGroup", "aws:codeartifact:PackageGroup", '{"p":[["DomainName","string",67],["DomainOwner","string"],["Pattern","string",67],["ContactInfo","string"],["Description","string"],["OriginConfiguration",["ref","OriginConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"OriginConfiguration":[["Restrictions",["ref","Restrictions"],1]],"Restrictions":[["Publish",["ref","RestrictionType"]],["ExternalUpstream",["ref","RestrictionType"]],["InternalUpstream",["ref","RestrictionType"]]],"RestrictionType":[["RestrictionMode",["enum","ALLOW","BLOCK","ALLOW_SPECIFIC_REPOSITORIES","INHERIT"],1],["Repositories",["array","string"]]]},"tags":["Tags","standard"]}');
+export const PackageGroup = cloudControlType<PackageGroupArgs, PackageGroupOutputs>("AWS::CodeArtifact::PackageGroup", "aws:codeartifact:PackageGroup", '{"p":[["DomainName","string",67],["DomainOwner","string"],["Pattern","string",67],["ContactInfo","string"],["Description","string"],["OriginConfiguration",["ref","OriginConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"OriginConfiguration":[["Restrictions",["ref","Restrictions"],1]],"Restrictions":[["Publish",["ref","RestrictionType"]],["ExternalUpstream",["ref","RestrictionType"]],["InternalUpstream",["ref","RestrictionType"]]],"RestrictionType":[["RestrictionMode",["enum","ALLOW","BLOCK","ALLOW_SPECIFIC_REPOSITORIES","INHERIT"],1],["Repositories",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","Pattern"],"ro":["Arn"],"tg":[true,true,true]}}');
 /** A {@link PackageGroup} instance: its attributes as typed outputs. */
 export type PackageGroup = InstanceType<typeof PackageGroup>;
 
 /** Inputs of {@link PackageGroup}. */
 export interface PackageGroupArgs {
-  /** The domain that contains the package group. */
+  /**
+   * The domain that contains the package group.
+   *
+   * Length: 2–50. Pattern: `^([a-z][a-z0-9\-]{0,48}[a-z0-9])$`.
+   */
   domainName: string;
-  /** The 12-digit account number of the AWS account that owns the domain. It does not include dashes or spaces. */
+  /**
+   * The 12-digit account number of the AWS account that owns the domain. It does not include dashes or spaces.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   domainOwner?: string;
-  /** The pattern of the package group. The pattern determines which packages are associated with the package group. */
+  /**
+   * The pattern of the package group. The pattern determines which packages are associated with the package group.
+   *
+   * Length: 2–520.
+   */
   pattern: string;
-  /** The contact information of the package group. */
+  /**
+   * The contact information of the package group.
+   *
+   * Length: at most 1000.
+   */
   contactInfo?: string;
-  /** The description of the package group. */
+  /**
+   * The description of the package group.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /** Details about the package origin configuration of a package group. */
   originConfiguration?: PackageGroupOriginConfiguration;
@@ -95,32 +125,58 @@ export interface PackageGroupRestrictionType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeartifact-repository.html | CloudFormation: AWS::CodeArtifact::Repository}
  */
-export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::CodeArtifact::Repository", "aws:codeartifact:Repository", '{"p":[["Description","string"],["PermissionsPolicyDocument","json"],["DomainName","string",67],["Upstreams",["array","string"]],["RepositoryName","string",67],["ExternalConnections",["array","string"]],["Tags",["array",["ref","Tag"]]],["DomainOwner","string",66],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::CodeArtifact::Repository", "aws:codeartifact:Repository", '{"p":[["Description","string"],["PermissionsPolicyDocument","json"],["DomainName","string",67],["Upstreams",["array","string"]],["RepositoryName","string",67],["ExternalConnections",["array","string"]],["Tags",["array",["ref","Tag"]]],["DomainOwner","string",66],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RepositoryName","DomainName","DomainOwner"],"ro":["Name","DomainOwner","Arn"],"tg":[true,true,true]}}');
 /** A {@link Repository} instance: its attributes as typed outputs. */
 export type Repository = InstanceType<typeof Repository>;
 
 /** Inputs of {@link Repository}. */
 export interface RepositoryArgs {
-  /** A text description of the repository. */
+  /**
+   * A text description of the repository.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
-  /** The document that defines the resource policy that is set on a repository. */
+  /**
+   * The document that defines the resource policy that is set on a repository.
+   *
+   * Length: 2–5120.
+   */
   permissionsPolicyDocument?: Record<string, unknown>;
-  /** The name of the domain that contains the repository. */
+  /**
+   * The name of the domain that contains the repository.
+   *
+   * Length: 2–50. Pattern: `^([a-z][a-z0-9\-]{0,48}[a-z0-9])$`.
+   */
   domainName: string;
   /** A list of upstream repositories to associate with the repository. The order of the upstream repositories in the list determines their priority order when AWS CodeArtifact looks for a requested package version. For more information, see [Working with upstream repositories](https://docs.aws.amazon.com/codeartifact/latest/ug/repos-upstream.html) . */
   upstreams?: string[];
-  /** The name of an upstream repository. */
+  /**
+   * The name of an upstream repository.
+   *
+   * Length: 2–100. Pattern: `^([A-Za-z0-9][A-Za-z0-9._\-]{1,99})$`.
+   */
   repositoryName: string;
   /** An array of external connections associated with the repository. For more information, see [Supported external connection repositories](https://docs.aws.amazon.com/codeartifact/latest/ug/external-connection.html#supported-public-repositories) in the *CodeArtifact user guide* . */
   externalConnections?: string[];
   /** A list of tags to be applied to the repository. */
   tags?: AwsTag[];
-  /** The 12-digit account number of the AWS account that owns the domain that contains the repository. It does not include dashes or spaces. */
+  /**
+   * The 12-digit account number of the AWS account that owns the domain that contains the repository. It does not include dashes or spaces.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   domainOwner?: string;
 }
 
 /** Outputs of {@link Repository}: its inputs as the cloud reports them, and its attributes. */
 export interface RepositoryOutputs extends RepositoryArgs {
+  /**
+   * The 12-digit account number of the AWS account that owns the domain that contains the repository. It does not include dashes or spaces.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
+  domainOwner: string;
   /** When you pass the logical ID of this resource, the function returns the Amazon Resource Name (ARN) of the repository. */
   arn: string;
   /** When you pass the logical ID of this resource, the function returns the name of the repository. */

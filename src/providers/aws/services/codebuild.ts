@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codebuild-fleet.html | CloudFormation: AWS::CodeBuild::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::CodeBuild::Fleet", "aws:codebuild:Fleet", '{"p":[["Name","string",66],["BaseCapacity","integer"],["EnvironmentType",["enum","WINDOWS_SERVER_2019_CONTAINER","WINDOWS_SERVER_2022_CONTAINER","LINUX_CONTAINER","LINUX_GPU_CONTAINER","ARM_CONTAINER","MAC_ARM","LINUX_EC2","ARM_EC2","WINDOWS_EC2"]],["ComputeType",["enum","BUILD_GENERAL1_SMALL","BUILD_GENERAL1_MEDIUM","BUILD_GENERAL1_LARGE","BUILD_GENERAL1_XLARGE","BUILD_GENERAL1_2XLARGE","ATTRIBUTE_BASED_COMPUTE","CUSTOM_INSTANCE_TYPE"]],["OverflowBehavior",["enum","QUEUE","ON_DEMAND"]],["FleetServiceRole","string"],["FleetVpcConfig",["ref","VpcConfig"]],["FleetProxyConfiguration",["ref","ProxyConfiguration"]],["Tags",["array",["ref","Tag"]]],["ImageId","string"],["ScalingConfiguration",["ref","ScalingConfigurationInput"]],["ComputeConfiguration",["ref","ComputeConfiguration"]],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["VpcId","string"],["Subnets",["array","string"]],["SecurityGroupIds",["array","string"]]],"ProxyConfiguration":[["DefaultBehavior",["enum","ALLOW_ALL","DENY_ALL"]],["OrderedProxyRules",["array",["ref","FleetProxyRule"]]]],"FleetProxyRule":[["Type",["enum","DOMAIN","IP"]],["Effect",["enum","ALLOW","DENY"]],["Entities",["array","string"]]],"ScalingConfigurationInput":[["MaxCapacity","integer"],["ScalingType",["enum","TARGET_TRACKING_SCALING"]],["TargetTrackingScalingConfigs",["array",["ref","TargetTrackingScalingConfiguration"]]]],"TargetTrackingScalingConfiguration":[["MetricType",["enum","FLEET_UTILIZATION_RATE"]],["TargetValue","number"]],"ComputeConfiguration":[["vCpu","integer"],["memory","integer"],["disk","integer"],["machineType",["enum","GENERAL","NVME"]],["instanceType","string"]]},"tags":["Tags","standard"]}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::CodeBuild::Fleet", "aws:codebuild:Fleet", '{"p":[["Name","string"],["BaseCapacity","integer"],["EnvironmentType",["enum","WINDOWS_SERVER_2019_CONTAINER","WINDOWS_SERVER_2022_CONTAINER","LINUX_CONTAINER","LINUX_GPU_CONTAINER","ARM_CONTAINER","MAC_ARM","LINUX_EC2","ARM_EC2","WINDOWS_EC2"]],["ComputeType",["enum","BUILD_GENERAL1_SMALL","BUILD_GENERAL1_MEDIUM","BUILD_GENERAL1_LARGE","BUILD_GENERAL1_XLARGE","BUILD_GENERAL1_2XLARGE","ATTRIBUTE_BASED_COMPUTE","CUSTOM_INSTANCE_TYPE"]],["OverflowBehavior",["enum","QUEUE","ON_DEMAND"]],["FleetServiceRole","string"],["FleetVpcConfig",["ref","VpcConfig"]],["FleetProxyConfiguration",["ref","ProxyConfiguration"]],["Tags",["array",["ref","Tag"]]],["ImageId","string"],["ScalingConfiguration",["ref","ScalingConfigurationInput"]],["ComputeConfiguration",["ref","ComputeConfiguration"]],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["VpcId","string"],["Subnets",["array","string"]],["SecurityGroupIds",["array","string"]]],"ProxyConfiguration":[["DefaultBehavior",["enum","ALLOW_ALL","DENY_ALL"]],["OrderedProxyRules",["array",["ref","FleetProxyRule"]]]],"FleetProxyRule":[["Type",["enum","DOMAIN","IP"]],["Effect",["enum","ALLOW","DENY"]],["Entities",["array","string"]]],"ScalingConfigurationInput":[["MaxCapacity","integer"],["ScalingType",["enum","TARGET_TRACKING_SCALING"]],["TargetTrackingScalingConfigs",["array",["ref","TargetTrackingScalingConfiguration"]]]],"TargetTrackingScalingConfiguration":[["MetricType",["enum","FLEET_UTILIZATION_RATE"]],["TargetValue","number"]],"ComputeConfiguration":[["vCpu","integer"],["memory","integer"],["disk","integer"],["machineType",["enum","GENERAL","NVME"]],["instanceType","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["FleetVpcConfig/Subnets","FleetVpcConfig/SecurityGroupIds","FleetProxyConfiguration/OrderedProxyRules/*/Entities","Tags"],"tg":[true,true,true]}}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
 /** Inputs of {@link Fleet}. */
 export interface FleetArgs {
-  /** The name of the compute fleet. */
+  /**
+   * The name of the compute fleet.
+   *
+   * Length: 2–128.
+   */
   name?: string;
-  /** The initial number of machines allocated to the compute ﬂeet, which deﬁnes the number of builds that can run in parallel. */
+  /**
+   * The initial number of machines allocated to the compute ﬂeet, which deﬁnes the number of builds that can run in parallel.
+   *
+   * Range: at least 0.
+   */
   baseCapacity?: number;
   /**
    * The environment type of the compute fleet.
@@ -56,7 +64,11 @@ export interface FleetArgs {
    * > If you choose to set your overflow behavior to on-demand while creating a VPC-connected fleet, make sure that you add the required VPC permissions to your project service role. For more information, see [Example policy statement to allow CodeBuild access to AWS services required to create a VPC network interface](https://docs.aws.amazon.com/codebuild/latest/userguide/auth-and-access-control-iam-identity-based-access-control.html#customer-managed-policies-example-create-vpc-network-interface) .
    */
   overflowBehavior?: "QUEUE" | "ON_DEMAND";
-  /** The service role associated with the compute fleet. For more information, see [Allow a user to add a permission policy for a fleet service role](https://docs.aws.amazon.com/codebuild/latest/userguide/auth-and-access-control-iam-identity-based-access-control.html#customer-managed-policies-example-permission-policy-fleet-service-role.html) in the *AWS CodeBuild User Guide* . */
+  /**
+   * The service role associated with the compute fleet. For more information, see [Allow a user to add a permission policy for a fleet service role](https://docs.aws.amazon.com/codebuild/latest/userguide/auth-and-access-control-iam-identity-based-access-control.html#customer-managed-policies-example-permission-policy-fleet-service-role.html) in the *AWS CodeBuild User Guide* .
+   *
+   * Pattern: `^(?:arn:)[a-zA-Z+-=,._:/\@]+$`.
+   */
   fleetServiceRole?: string;
   /** Information about the VPC configuration that AWS CodeBuild accesses. */
   fleetVpcConfig?: FleetVpcConfig;
@@ -68,7 +80,11 @@ export interface FleetArgs {
    * These tags are available for use by AWS services that support AWS CodeBuild compute fleet tags.
    */
   tags?: AwsTag[];
-  /** The Amazon Machine Image (AMI) of the compute fleet. */
+  /**
+   * The Amazon Machine Image (AMI) of the compute fleet.
+   *
+   * Pattern: ``.
+   */
   imageId?: string;
   /** The scaling configuration of the compute fleet. */
   scalingConfiguration?: FleetScalingConfigurationInput;
@@ -128,7 +144,11 @@ export interface FleetFleetProxyRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codebuild-fleet-scalingconfigurationinput.html | CloudFormation: ScalingConfigurationInput}
  */
 export interface FleetScalingConfigurationInput {
-  /** The maximum number of instances in the ﬂeet when auto-scaling. */
+  /**
+   * The maximum number of instances in the ﬂeet when auto-scaling.
+   *
+   * Range: at least 1.
+   */
   maxCapacity?: number;
   /** The scaling type for a compute fleet. */
   scalingType?: "TARGET_TRACKING_SCALING";
@@ -171,9 +191,11 @@ export interface FleetComputeConfiguration {
  *
  * > To unset or remove a project value via CFN, explicitly provide the attribute with value as empty input.
  *
+ * @deprecated Cloud Control cannot create AWS::CodeBuild::Project: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codebuild-project.html | CloudFormation: AWS::CodeBuild::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::CodeBuild::Project", "aws:codebuild:Project", '{"p":[["Description","string"],["ResourceAccessRole","string"],["VpcConfig",["ref","VpcConfig"]],["SecondarySources",["array",["ref","Source"]]],["EncryptionKey","string"],["SourceVersion","string"],["Triggers",["ref","ProjectTriggers"]],["SecondaryArtifacts",["array",["ref","Artifacts"]]],["Source",["ref","Source"],1],["Name","string",66],["Artifacts",["ref","Artifacts"],1],["BadgeEnabled","boolean"],["LogsConfig",["ref","LogsConfig"]],["ServiceRole","string",1],["QueuedTimeoutInMinutes","integer"],["FileSystemLocations",["array",["ref","ProjectFileSystemLocation"]]],["Environment",["ref","Environment"],1],["SecondarySourceVersions",["array",["ref","ProjectSourceVersion"]]],["ConcurrentBuildLimit","integer"],["Visibility","string"],["BuildBatchConfig",["ref","ProjectBuildBatchConfig"]],["Tags",["array",["ref","Tag"]]],["TimeoutInMinutes","integer"],["Cache",["ref","ProjectCache"]],["AutoRetryLimit","integer"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"VpcConfig":[["Subnets",["array","string"]],["VpcId","string"],["SecurityGroupIds",["array","string"]]],"Source":[["Type","string",1],["ReportBuildStatus","boolean"],["Auth",["ref","SourceAuth"]],["SourceIdentifier","string"],["BuildSpec","string"],["GitCloneDepth","integer"],["BuildStatusConfig",["ref","BuildStatusConfig"]],["GitSubmodulesConfig",["ref","GitSubmodulesConfig"]],["InsecureSsl","boolean"],["Location","string"]],"SourceAuth":[["Type","string",1],["Resource","string"]],"BuildStatusConfig":[["Context","string"],["TargetUrl","string"]],"GitSubmodulesConfig":[["FetchSubmodules","boolean",1]],"ProjectTriggers":[["FilterGroups",["array",["array",["ref","WebhookFilter"]]]],["BuildType","string"],["Webhook","boolean"],["ScopeConfiguration",["ref","ScopeConfiguration"]],["PullRequestBuildPolicy",["ref","PullRequestBuildPolicy"]]],"WebhookFilter":[["Pattern","string",1],["Type","string",1],["ExcludeMatchedPattern","boolean"]],"ScopeConfiguration":[["Scope","string"],["Domain","string"],["Name","string",1]],"PullRequestBuildPolicy":[["RequiresCommentApproval","string",1],["ApproverRoles",["array","string"]]],"Artifacts":[["Path","string"],["Type","string",1],["ArtifactIdentifier","string"],["OverrideArtifactName","boolean"],["Packaging","string"],["EncryptionDisabled","boolean"],["Location","string"],["Name","string"],["NamespaceType","string"]],"LogsConfig":[["CloudWatchLogs",["ref","CloudWatchLogsConfig"]],["S3Logs",["ref","S3LogsConfig"]]],"CloudWatchLogsConfig":[["Status","string",1],["GroupName","string"],["StreamName","string"]],"S3LogsConfig":[["Status","string",1],["EncryptionDisabled","boolean"],["Location","string"]],"ProjectFileSystemLocation":[["MountPoint","string",1],["Type","string",1],["Identifier","string",1],["MountOptions","string"],["Location","string",1]],"Environment":[["Type","string",1],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["PrivilegedMode","boolean"],["ImagePullCredentialsType","string"],["Image","string",1],["RegistryCredential",["ref","RegistryCredential"]],["ComputeType","string",1],["Certificate","string"],["Fleet",["ref","ProjectFleet"]],["HostKernel","string"],["DockerServer",["ref","DockerServer"]]],"EnvironmentVariable":[["Type","string"],["Value","string",1],["Name","string",1]],"RegistryCredential":[["Credential","string",1],["CredentialProvider","string",1]],"ProjectFleet":[["FleetArn","string"]],"DockerServer":[["ComputeType","string",1],["SecurityGroupIds",["array","string"]]],"ProjectSourceVersion":[["SourceIdentifier","string",1],["SourceVersion","string"]],"ProjectBuildBatchConfig":[["CombineArtifacts","boolean"],["ServiceRole","string"],["BatchReportMode","string"],["TimeoutInMins","integer"],["Restrictions",["ref","BatchRestrictions"]]],"BatchRestrictions":[["ComputeTypesAllowed",["array","string"]],["MaximumBuildsAllowed","integer"]],"ProjectCache":[["Modes",["array","string"]],["Type","string",1],["Location","string"],["CacheNamespace","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codebuild:${Region}:${Account}:project/${ProjectName}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::CodeBuild::Project", "aws:codebuild:Project", '{"p":[["Description","string"],["ResourceAccessRole","string"],["VpcConfig",["ref","VpcConfig"]],["SecondarySources",["array",["ref","Source"]]],["EncryptionKey","string"],["SourceVersion","string"],["Triggers",["ref","ProjectTriggers"]],["SecondaryArtifacts",["array",["ref","Artifacts"]]],["Source",["ref","Source"],1],["Name","string",66],["Artifacts",["ref","Artifacts"],1],["BadgeEnabled","boolean"],["LogsConfig",["ref","LogsConfig"]],["ServiceRole","string",1],["QueuedTimeoutInMinutes","integer"],["FileSystemLocations",["array",["ref","ProjectFileSystemLocation"]]],["Environment",["ref","Environment"],1],["SecondarySourceVersions",["array",["ref","ProjectSourceVersion"]]],["ConcurrentBuildLimit","integer"],["Visibility","string"],["BuildBatchConfig",["ref","ProjectBuildBatchConfig"]],["Tags",["array",["ref","Tag"]]],["TimeoutInMinutes","integer"],["Cache",["ref","ProjectCache"]],["AutoRetryLimit","integer"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"VpcConfig":[["Subnets",["array","string"]],["VpcId","string"],["SecurityGroupIds",["array","string"]]],"Source":[["Type","string",1],["ReportBuildStatus","boolean"],["Auth",["ref","SourceAuth"]],["SourceIdentifier","string"],["BuildSpec","string"],["GitCloneDepth","integer"],["BuildStatusConfig",["ref","BuildStatusConfig"]],["GitSubmodulesConfig",["ref","GitSubmodulesConfig"]],["InsecureSsl","boolean"],["Location","string"]],"SourceAuth":[["Type","string",1],["Resource","string"]],"BuildStatusConfig":[["Context","string"],["TargetUrl","string"]],"GitSubmodulesConfig":[["FetchSubmodules","boolean",1]],"ProjectTriggers":[["FilterGroups",["array",["array",["ref","WebhookFilter"]]]],["BuildType","string"],["Webhook","boolean"],["ScopeConfiguration",["ref","ScopeConfiguration"]],["PullRequestBuildPolicy",["ref","PullRequestBuildPolicy"]]],"WebhookFilter":[["Pattern","string",1],["Type","string",1],["ExcludeMatchedPattern","boolean"]],"ScopeConfiguration":[["Scope","string"],["Domain","string"],["Name","string",1]],"PullRequestBuildPolicy":[["RequiresCommentApproval","string",1],["ApproverRoles",["array","string"]]],"Artifacts":[["Path","string"],["Type","string",1],["ArtifactIdentifier","string"],["OverrideArtifactName","boolean"],["Packaging","string"],["EncryptionDisabled","boolean"],["Location","string"],["Name","string"],["NamespaceType","string"]],"LogsConfig":[["CloudWatchLogs",["ref","CloudWatchLogsConfig"]],["S3Logs",["ref","S3LogsConfig"]]],"CloudWatchLogsConfig":[["Status","string",1],["GroupName","string"],["StreamName","string"]],"S3LogsConfig":[["Status","string",1],["EncryptionDisabled","boolean"],["Location","string"]],"ProjectFileSystemLocation":[["MountPoint","string",1],["Type","string",1],["Identifier","string",1],["MountOptions","string"],["Location","string",1]],"Environment":[["Type","string",1],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["PrivilegedMode","boolean"],["ImagePullCredentialsType","string"],["Image","string",1],["RegistryCredential",["ref","RegistryCredential"]],["ComputeType","string",1],["Certificate","string"],["Fleet",["ref","ProjectFleet"]],["HostKernel","string"],["DockerServer",["ref","DockerServer"]]],"EnvironmentVariable":[["Type","string"],["Value","string",1],["Name","string",1]],"RegistryCredential":[["Credential","string",1],["CredentialProvider","string",1]],"ProjectFleet":[["FleetArn","string"]],"DockerServer":[["ComputeType","string",1],["SecurityGroupIds",["array","string"]]],"ProjectSourceVersion":[["SourceIdentifier","string",1],["SourceVersion","string"]],"ProjectBuildBatchConfig":[["CombineArtifacts","boolean"],["ServiceRole","string"],["BatchReportMode","string"],["TimeoutInMins","integer"],["Restrictions",["ref","BatchRestrictions"]]],"BatchRestrictions":[["ComputeTypesAllowed",["array","string"]],["MaximumBuildsAllowed","integer"]],"ProjectCache":[["Modes",["array","string"]],["Type","string",1],["Location","string"],["CacheNamespace","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:codebuild:${Region}:${Account}:project/${ProjectName}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
@@ -835,9 +857,11 @@ export interface ProjectProjectCache {
 /**
  * Represents a report group. A report group contains a collection of reports.
  *
+ * @deprecated Cloud Control cannot create AWS::CodeBuild::ReportGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codebuild-reportgroup.html | CloudFormation: AWS::CodeBuild::ReportGroup}
  */
-export const ReportGroup = cloudControlType<ReportGroupArgs, ReportGroupOutputs>("AWS::CodeBuild::ReportGroup", "aws:codebuild:ReportGroup", '{"p":[["Type","string",67],["ExportConfig",["ref","ReportExportConfig"],1],["DeleteReports","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ReportExportConfig":[["S3Destination",["ref","S3ReportExportConfig"]],["ExportConfigType","string",1]],"S3ReportExportConfig":[["Path","string"],["Bucket","string",1],["Packaging","string"],["EncryptionKey","string"],["BucketOwner","string"],["EncryptionDisabled","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codebuild:${Region}:${Account}:report-group/${ReportGroupName}"}');
+export const ReportGroup = cloudControlType<ReportGroupArgs, ReportGroupOutputs>("AWS::CodeBuild::ReportGroup", "aws:codebuild:ReportGroup", '{"p":[["Type","string",67],["ExportConfig",["ref","ReportExportConfig"],1],["DeleteReports","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ReportExportConfig":[["S3Destination",["ref","S3ReportExportConfig"]],["ExportConfigType","string",1]],"S3ReportExportConfig":[["Path","string"],["Bucket","string",1],["Packaging","string"],["EncryptionKey","string"],["BucketOwner","string"],["EncryptionDisabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:codebuild:${Region}:${Account}:report-group/${ReportGroupName}"}');
 /** A {@link ReportGroup} instance: its attributes as typed outputs. */
 export type ReportGroup = InstanceType<typeof ReportGroup>;
 
@@ -923,9 +947,11 @@ export interface ReportGroupS3ReportExportConfig {
  *
  * > For security purposes, do not use plain text in your CloudFormation template to store your credentials.
  *
+ * @deprecated Cloud Control cannot create AWS::CodeBuild::SourceCredential: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codebuild-sourcecredential.html | CloudFormation: AWS::CodeBuild::SourceCredential}
  */
-export const SourceCredential = cloudControlType<SourceCredentialArgs, SourceCredentialOutputs>("AWS::CodeBuild::SourceCredential", "aws:codebuild:SourceCredential", '{"p":[["ServerType","string",67],["Username","string"],["Token","string",1],["AuthType","string",1],["Arn","string",72]],"id":["Arn"]}');
+export const SourceCredential = cloudControlType<SourceCredentialArgs, SourceCredentialOutputs>("AWS::CodeBuild::SourceCredential", "aws:codebuild:SourceCredential", '{"p":[["ServerType","string",67],["Username","string"],["Token","string",1],["AuthType","string",1],["Arn","string",72]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SourceCredential} instance: its attributes as typed outputs. */
 export type SourceCredential = InstanceType<typeof SourceCredential>;
 

@@ -15,17 +15,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeconnections-connection.html | CloudFormation: AWS::CodeConnections::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::CodeConnections::Connection", "aws:codeconnections:Connection", '{"p":[["ConnectionName","string",67],["ProviderType","string",66],["HostArn","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionStatus","string",8],["OwnerAccountId","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:connection/${ConnectionId}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::CodeConnections::Connection", "aws:codeconnections:Connection", '{"p":[["ConnectionName","string",67],["ProviderType","string",66],["HostArn","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionStatus","string",8],["OwnerAccountId","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectionName","ProviderType","HostArn"],"ro":["ConnectionArn","ConnectionStatus","OwnerAccountId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:connection/${ConnectionId}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The name of the connection. Connection names must be unique in an AWS account . */
+  /**
+   * The name of the connection. Connection names must be unique in an AWS account .
+   *
+   * Length: 1–32.
+   */
   connectionName: string;
   /** The name of the external provider where your third-party code repository is configured. */
   providerType?: string;
-  /** The Amazon Resource Name (ARN) of the host associated with the connection. */
+  /**
+   * The Amazon Resource Name (ARN) of the host associated with the connection.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:.+:.+:[0-9]{12}:.+`.
+   */
   hostArn?: string;
   /** Specifies the tags applied to a connection. */
   tags?: AwsTag[];
@@ -48,9 +56,11 @@ export interface ConnectionOutputs extends ConnectionArgs {
 /**
  * A resource that represents the infrastructure where a third-party provider is installed. You create one host for all connections to that provider.
  *
+ * @deprecated Cloud Control cannot create AWS::CodeConnections::Host: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeconnections-host.html | CloudFormation: AWS::CodeConnections::Host}
  */
-export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::CodeConnections::Host", "aws:codeconnections:Host", '{"p":[["Name","string",67],["ProviderType",["enum","Bitbucket","GitHub","GitHubEnterpriseServer","GitLab","GitLabSelfManaged","AzureDevOps"],67],["ProviderEndpoint","string",1],["VpcConfiguration",["ref","VpcConfiguration"]],["Tags",["array",["ref","Tag"]]],["HostArn","string",72],["HostId","string",72],["Status","string",8]],"id":["HostArn"],"d":{"VpcConfiguration":[["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["TlsCertificate","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:host/${HostId}"}');
+export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::CodeConnections::Host", "aws:codeconnections:Host", '{"p":[["Name","string",67],["ProviderType",["enum","Bitbucket","GitHub","GitHubEnterpriseServer","GitLab","GitLabSelfManaged","AzureDevOps"],67],["ProviderEndpoint","string",1],["VpcConfiguration",["ref","VpcConfiguration"]],["Tags",["array",["ref","Tag"]]],["HostArn","string",72],["HostId","string",72],["Status","string",8]],"id":["HostArn"],"d":{"VpcConfiguration":[["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["TlsCertificate","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:host/${HostId}"}');
 /** A {@link Host} instance: its attributes as typed outputs. */
 export type Host = InstanceType<typeof Host>;
 

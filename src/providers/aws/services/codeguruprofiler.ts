@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeguruprofiler-profilinggroup.html | CloudFormation: AWS::CodeGuruProfiler::ProfilingGroup}
  */
-export const ProfilingGroup = cloudControlType<ProfilingGroupArgs, ProfilingGroupOutputs>("AWS::CodeGuruProfiler::ProfilingGroup", "aws:codeguruprofiler:ProfilingGroup", '{"p":[["AnomalyDetectionNotificationConfiguration",["array",["ref","Channel"]]],["AgentPermissions",["ref","AgentPermissions"]],["ComputePlatform",["enum","Default","AWSLambda"],66],["ProfilingGroupName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ProfilingGroupName"],"d":{"Channel":[["channelUri","string",1],["channelId","string"]],"AgentPermissions":[["Principals",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codeguru-profiler:${Region}:${Account}:profilingGroup/${ProfilingGroupName}"}');
+export const ProfilingGroup = cloudControlType<ProfilingGroupArgs, ProfilingGroupOutputs>("AWS::CodeGuruProfiler::ProfilingGroup", "aws:codeguruprofiler:ProfilingGroup", '{"p":[["AnomalyDetectionNotificationConfiguration",["array",["ref","Channel"]]],["AgentPermissions",["ref","AgentPermissions"]],["ComputePlatform",["enum","Default","AWSLambda"],66],["ProfilingGroupName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ProfilingGroupName"],"d":{"Channel":[["channelUri","string",1],["channelId","string"]],"AgentPermissions":[["Principals",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProfilingGroupName","ComputePlatform"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:codeguru-profiler:${Region}:${Account}:profilingGroup/${ProfilingGroupName}"}');
 /** A {@link ProfilingGroup} instance: its attributes as typed outputs. */
 export type ProfilingGroup = InstanceType<typeof ProfilingGroup>;
 
@@ -31,9 +31,17 @@ export interface ProfilingGroupArgs {
   agentPermissions?: ProfilingGroupAgentPermissions;
   /** The compute platform of the profiling group. Use `AWSLambda` if your application runs on AWS Lambda. Use `Default` if your application runs on a compute platform that is not AWS Lambda , such an Amazon EC2 instance, an on-premises server, or a different platform. If not specified, `Default` is used. This property is immutable. */
   computePlatform?: "Default" | "AWSLambda";
-  /** The name of the profiling group. */
+  /**
+   * The name of the profiling group.
+   *
+   * Length: 1–255. Pattern: `^[\w-]+$`.
+   */
   profilingGroupName: string;
-  /** A list of tags to add to the created profiling group. */
+  /**
+   * A list of tags to add to the created profiling group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -49,9 +57,17 @@ export interface ProfilingGroupOutputs extends ProfilingGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codeguruprofiler-profilinggroup-channel.html | CloudFormation: Channel}
  */
 export interface ProfilingGroupChannel {
-  /** The channel URI. */
+  /**
+   * The channel URI.
+   *
+   * Pattern: `^arn:aws([-\w]*):[a-z-]+:(([a-z]+-)+[0-9]+)?:([0-9]{12}):[^.]+$`.
+   */
   channelUri: string;
-  /** The channel ID. */
+  /**
+   * The channel ID.
+   *
+   * Pattern: `[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`.
+   */
   channelId?: string;
 }
 
@@ -61,6 +77,10 @@ export interface ProfilingGroupChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codeguruprofiler-profilinggroup-agentpermissions.html | CloudFormation: AgentPermissions}
  */
 export interface ProfilingGroupAgentPermissions {
-  /** The principals for the agent permissions. */
+  /**
+   * The principals for the agent permissions.
+   *
+   * Each item: Pattern: `^arn:aws([-\w]*):iam::([0-9]{12}):[\S]+$`.
+   */
   principals: string[];
 }

@@ -18,7 +18,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codegurureviewer-repositoryassociation.html | CloudFormation: AWS::CodeGuruReviewer::RepositoryAssociation}
  */
-export const RepositoryAssociation = cloudControlType<RepositoryAssociationArgs, RepositoryAssociationOutputs>("AWS::CodeGuruReviewer::RepositoryAssociation", "aws:codegurureviewer:RepositoryAssociation", '{"p":[["Type",["enum","CodeCommit","Bitbucket","GitHubEnterpriseServer","S3Bucket"],67],["Owner","string",66],["BucketName","string",66],["ConnectionArn","string",66],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["AssociationArn","string",72]],"id":["AssociationArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codeguru-reviewer:${Region}:${Account}:association:${ResourceId}"}');
+export const RepositoryAssociation = cloudControlType<RepositoryAssociationArgs, RepositoryAssociationOutputs>("AWS::CodeGuruReviewer::RepositoryAssociation", "aws:codegurureviewer:RepositoryAssociation", '{"p":[["Type",["enum","CodeCommit","Bitbucket","GitHubEnterpriseServer","S3Bucket"],67],["Owner","string",82],["BucketName","string",66],["ConnectionArn","string",82],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["AssociationArn","string",72]],"id":["AssociationArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Owner","ConnectionArn"],"co":["Name","Type","Tags","BucketName","Owner","ConnectionArn"],"ro":["AssociationArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:codeguru-reviewer:${Region}:${Account}:association:${ResourceId}"}');
 /** A {@link RepositoryAssociation} instance: its attributes as typed outputs. */
 export type RepositoryAssociation = InstanceType<typeof RepositoryAssociation>;
 
@@ -37,14 +37,26 @@ export interface RepositoryAssociationArgs {
    * The owner of the repository. For a GitHub Enterprise Server or Bitbucket repository, this is the username for the account that owns the repository.
    *
    * `Owner` must be specified for Bitbucket and GitHub Enterprise Server repositories. It has no effect if it is specified for an AWS CodeCommit repository.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100. Pattern: `^\S(.*\S)?$`.
    */
   owner?: string;
-  /** The name of the bucket. This is required for your S3Bucket repository. The name must start with the prefix `codeguru-reviewer-*` . */
+  /**
+   * The name of the bucket. This is required for your S3Bucket repository. The name must start with the prefix `codeguru-reviewer-*` .
+   *
+   * Length: 3–63. Pattern: `^\S(.*\S)?$`.
+   */
   bucketName?: string;
   /**
    * The Amazon Resource Name (ARN) of an AWS CodeStar Connections connection. Its format is `arn:aws:codestar-connections:region-id:aws-account_id:connection/connection-id` . For more information, see [Connection](https://docs.aws.amazon.com/codestar-connections/latest/APIReference/API_Connection.html) in the *AWS CodeStar Connections API Reference* .
    *
    * `ConnectionArn` must be specified for Bitbucket and GitHub Enterprise Server repositories. It has no effect if it is specified for an AWS CodeCommit repository.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:.+:.+:[0-9]{12}:.+`.
    */
   connectionArn?: string;
   /**
@@ -52,9 +64,15 @@ export interface RepositoryAssociationArgs {
    *
    * - A *tag key* (for example, `CostCenter` , `Environment` , `Project` , or `Secret` ). Tag keys are case sensitive.
    * - An optional field known as a *tag value* (for example, `111122223333` , `Production` , or a team name). Omitting the tag value is the same as using an empty string. Like tag keys, tag values are case sensitive.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** The name of the repository. */
+  /**
+   * The name of the repository.
+   *
+   * Length: 1–100. Pattern: `^\S[\w.-]*$`.
+   */
   name: string;
 }
 

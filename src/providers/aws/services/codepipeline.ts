@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codepipeline-customactiontype.html | CloudFormation: AWS::CodePipeline::CustomActionType}
  */
-export const CustomActionType = cloudControlType<CustomActionTypeArgs, CustomActionTypeOutputs>("AWS::CodePipeline::CustomActionType", "aws:codepipeline:CustomActionType", '{"p":[["Category","string",67],["InputArtifactDetails",["ref","ArtifactDetails"],67],["Version","string",67],["OutputArtifactDetails",["ref","ArtifactDetails"],67],["ConfigurationProperties",["array",["ref","ConfigurationProperties"]],66],["Settings",["ref","Settings"],66],["Tags",["array",["ref","Tag"]]],["Provider","string",67],["Id","string",8,"awsId"]],"id":["Category","Provider","Version"],"d":{"ArtifactDetails":[["MinimumCount","integer",3],["MaximumCount","integer",3]],"ConfigurationProperties":[["Secret","boolean",3],["Type","string",2],["Description","string",2],["Required","boolean",3],["Queryable","boolean",2],["Key","boolean",3],["Name","string",3]],"Settings":[["EntityUrlTemplate","string",2],["ExecutionUrlTemplate","string",2],["RevisionUrlTemplate","string",2],["ThirdPartyConfigurationUrl","string",2]]},"tags":["Tags","standard"]}');
+export const CustomActionType = cloudControlType<CustomActionTypeArgs, CustomActionTypeOutputs>("AWS::CodePipeline::CustomActionType", "aws:codepipeline:CustomActionType", '{"p":[["Category","string",67],["InputArtifactDetails",["ref","ArtifactDetails"],67],["Version","string",67],["OutputArtifactDetails",["ref","ArtifactDetails"],67],["ConfigurationProperties",["array",["ref","ConfigurationProperties"]],66],["Settings",["ref","Settings"],66],["Tags",["array",["ref","Tag"]]],["Provider","string",67],["Id","string",8,"awsId"]],"id":["Category","Provider","Version"],"d":{"ArtifactDetails":[["MinimumCount","integer",1],["MaximumCount","integer",1]],"ConfigurationProperties":[["Secret","boolean",1],["Type","string"],["Description","string"],["Required","boolean",1],["Queryable","boolean"],["Key","boolean",1],["Name","string",1]],"Settings":[["EntityUrlTemplate","string"],["ExecutionUrlTemplate","string"],["RevisionUrlTemplate","string"],["ThirdPartyConfigurationUrl","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ConfigurationProperties/*/Type","Settings/ThirdPartyConfigurationUrl"],"co":["Category","ConfigurationProperties","InputArtifactDetails","OutputArtifactDetails","Provider","Settings","Version"],"ro":["Id"],"uo":["ConfigurationProperties","Tags"],"dep":["Id"],"tg":[true,true,true]}}');
 /** A {@link CustomActionType} instance: its attributes as typed outputs. */
 export type CustomActionType = InstanceType<typeof CustomActionType>;
 
@@ -113,7 +113,7 @@ export interface CustomActionTypeSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codepipeline-pipeline.html | CloudFormation: AWS::CodePipeline::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::CodePipeline::Pipeline", "aws:codepipeline:Pipeline", '{"p":[["ArtifactStore",["ref","ArtifactStore"]],["ArtifactStores",["array",["ref","ArtifactStoreMap"]]],["DisableInboundStageTransitions",["array",["ref","StageTransition"]]],["Name","string",66],["RestartExecutionOnUpdate","boolean"],["RoleArn","string",1],["Stages",["array",["ref","StageDeclaration"]],1],["Tags",["array",["ref","Tag"]]],["ExecutionMode",["enum","QUEUED","SUPERSEDED","PARALLEL"]],["Triggers",["array",["ref","PipelineTriggerDeclaration"]]],["Variables",["array",["ref","VariableDeclaration"]]],["PipelineType",["enum","V1","V2"]],["Version","string",8],["Arn","string",72]],"id":["Name"],"d":{"ArtifactStore":[["EncryptionKey",["ref","EncryptionKey"]],["Location","string",1],["Type",["enum","S3"],1]],"EncryptionKey":[["Id","string",1],["Type","string",1]],"ArtifactStoreMap":[["ArtifactStore",["ref","ArtifactStore"],1],["Region","string",1]],"StageTransition":[["Reason","string",1],["StageName","string",1]],"StageDeclaration":[["Actions",["array",["ref","ActionDeclaration"]],1],["Blockers",["array",["ref","BlockerDeclaration"]]],["Name","string",1],["OnFailure",["ref","FailureConditions"]],["OnSuccess",["ref","SuccessConditions"]],["BeforeEntry",["ref","BeforeEntryConditions"]]],"ActionDeclaration":[["ActionTypeId",["ref","ActionTypeId"],1],["Configuration","json"],["InputArtifacts",["array",["ref","InputArtifact"]]],["Name","string",1],["Namespace","string"],["OutputArtifacts",["array",["ref","OutputArtifact"]]],["Region","string"],["RoleArn","string"],["RunOrder","integer"],["Commands",["array","string"]],["OutputVariables",["array","string"]],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["TimeoutInMinutes","integer"]],"ActionTypeId":[["Category",["enum","Source","Build","Test","Deploy","Invoke","Approval","Compute"],1],["Owner","string",1],["Provider","string",1],["Version","string",1]],"InputArtifact":[["Name","string",1]],"OutputArtifact":[["Name","string",1],["Files",["array","string"]]],"EnvironmentVariable":[["Name","string",1],["Value","string",1],["Type",["enum","PLAINTEXT","SECRETS_MANAGER"]]],"BlockerDeclaration":[["Name","string",1],["Type",["enum","Schedule"],1]],"FailureConditions":[["Result",["enum","ROLLBACK","RETRY"]],["RetryConfiguration",["ref","RetryConfiguration"]],["Conditions",["array",["ref","Condition"]]]],"RetryConfiguration":[["RetryMode",["enum","ALL_ACTIONS","FAILED_ACTIONS"]]],"Condition":[["Result","string"],["Rules",["array",["ref","RuleDeclaration"]]]],"RuleDeclaration":[["RuleTypeId",["ref","RuleTypeId"]],["Configuration","json"],["Commands",["array","string"]],["InputArtifacts",["array",["ref","InputArtifact"]]],["Region","string"],["RoleArn","string"],["Name","string"]],"RuleTypeId":[["Owner","string"],["Category","string"],["Version","string"],["Provider","string"]],"SuccessConditions":[["Conditions",["array",["ref","Condition"]]]],"BeforeEntryConditions":[["Conditions",["array",["ref","Condition"]]]],"PipelineTriggerDeclaration":[["GitConfiguration",["ref","GitConfiguration"]],["ProviderType",["enum","CodeStarSourceConnection"],1]],"GitConfiguration":[["Push",["array",["ref","GitPushFilter"]]],["SourceActionName","string",1],["PullRequest",["array",["ref","GitPullRequestFilter"]]]],"GitPushFilter":[["FilePaths",["ref","GitFilePathFilterCriteria"]],["Branches",["ref","GitBranchFilterCriteria"]],["Tags",["ref","GitTagFilterCriteria"]]],"GitFilePathFilterCriteria":[["Includes",["array","string"]],["Excludes",["array","string"]]],"GitBranchFilterCriteria":[["Includes",["array","string"]],["Excludes",["array","string"]]],"GitTagFilterCriteria":[["Includes",["array","string"]],["Excludes",["array","string"]]],"GitPullRequestFilter":[["FilePaths",["ref","GitFilePathFilterCriteria"]],["Events",["array","string"]],["Branches",["ref","GitBranchFilterCriteria"]]],"VariableDeclaration":[["DefaultValue","string"],["Description","string"],["Name","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codepipeline:${Region}:${Account}:${PipelineName}"}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::CodePipeline::Pipeline", "aws:codepipeline:Pipeline", '{"p":[["ArtifactStore",["ref","ArtifactStore"]],["ArtifactStores",["array",["ref","ArtifactStoreMap"]]],["DisableInboundStageTransitions",["array",["ref","StageTransition"]]],["Name","string",66],["RestartExecutionOnUpdate","boolean",16],["RoleArn","string",1],["Stages",["array",["ref","StageDeclaration"]],1],["Tags",["array",["ref","Tag"]]],["ExecutionMode",["enum","QUEUED","SUPERSEDED","PARALLEL"]],["Triggers",["array",["ref","PipelineTriggerDeclaration"]]],["Variables",["array",["ref","VariableDeclaration"]]],["PipelineType",["enum","V1","V2"]],["Version","string",8],["Arn","string",72]],"id":["Name"],"d":{"ArtifactStore":[["EncryptionKey",["ref","EncryptionKey"]],["Location","string",1],["Type",["enum","S3"],1]],"EncryptionKey":[["Id","string",1],["Type","string",1]],"ArtifactStoreMap":[["ArtifactStore",["ref","ArtifactStore"],1],["Region","string",1]],"StageTransition":[["Reason","string",1],["StageName","string",1]],"StageDeclaration":[["Actions",["array",["ref","ActionDeclaration"]],1],["Blockers",["array",["ref","BlockerDeclaration"]]],["Name","string",1],["OnFailure",["ref","FailureConditions"]],["OnSuccess",["ref","SuccessConditions"]],["BeforeEntry",["ref","BeforeEntryConditions"]]],"ActionDeclaration":[["ActionTypeId",["ref","ActionTypeId"],1],["Configuration","json"],["InputArtifacts",["array",["ref","InputArtifact"]]],["Name","string",1],["Namespace","string"],["OutputArtifacts",["array",["ref","OutputArtifact"]]],["Region","string"],["RoleArn","string"],["RunOrder","integer"],["Commands",["array","string"]],["OutputVariables",["array","string"]],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["TimeoutInMinutes","integer"]],"ActionTypeId":[["Category",["enum","Source","Build","Test","Deploy","Invoke","Approval","Compute"],1],["Owner","string",1],["Provider","string",1],["Version","string",1]],"InputArtifact":[["Name","string",1]],"OutputArtifact":[["Name","string",1],["Files",["array","string"]]],"EnvironmentVariable":[["Name","string",1],["Value","string",1],["Type",["enum","PLAINTEXT","SECRETS_MANAGER"]]],"BlockerDeclaration":[["Name","string",1],["Type",["enum","Schedule"],1]],"FailureConditions":[["Result",["enum","ROLLBACK","RETRY"]],["RetryConfiguration",["ref","RetryConfiguration"]],["Conditions",["array",["ref","Condition"]]]],"RetryConfiguration":[["RetryMode",["enum","ALL_ACTIONS","FAILED_ACTIONS"]]],"Condition":[["Result","string"],["Rules",["array",["ref","RuleDeclaration"]]]],"RuleDeclaration":[["RuleTypeId",["ref","RuleTypeId"]],["Configuration","json"],["Commands",["array","string"]],["InputArtifacts",["array",["ref","InputArtifact"]]],["Region","string"],["RoleArn","string"],["Name","string"]],"RuleTypeId":[["Owner","string"],["Category","string"],["Version","string"],["Provider","string"]],"SuccessConditions":[["Conditions",["array",["ref","Condition"]]]],"BeforeEntryConditions":[["Conditions",["array",["ref","Condition"]]]],"PipelineTriggerDeclaration":[["GitConfiguration",["ref","GitConfiguration"]],["ProviderType",["enum","CodeStarSourceConnection"],1]],"GitConfiguration":[["Push",["array",["ref","GitPushFilter"]]],["SourceActionName","string",1],["PullRequest",["array",["ref","GitPullRequestFilter"]]]],"GitPushFilter":[["FilePaths",["ref","GitFilePathFilterCriteria"]],["Branches",["ref","GitBranchFilterCriteria"]],["Tags",["ref","GitTagFilterCriteria"]]],"GitFilePathFilterCriteria":[["Includes",["array","string"]],["Excludes",["array","string"]]],"GitBranchFilterCriteria":[["Includes",["array","string"]],["Excludes",["array","string"]]],"GitTagFilterCriteria":[["Includes",["array","string"]],["Excludes",["array","string"]]],"GitPullRequestFilter":[["FilePaths",["ref","GitFilePathFilterCriteria"]],["Events",["array","string"]],["Branches",["ref","GitBranchFilterCriteria"]]],"VariableDeclaration":[["DefaultValue","string"],["Description","string"],["Name","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RestartExecutionOnUpdate"],"co":["Name"],"ro":["Version","Arn"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:codepipeline:${Region}:${Account}:${PipelineName}"}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
@@ -135,9 +135,17 @@ export interface PipelineArgs {
   disableInboundStageTransitions?: PipelineStageTransition[];
   /** The name of the pipeline. */
   name?: string;
-  /** Indicates whether to rerun the CodePipeline pipeline after you update it. */
+  /**
+   * Indicates whether to rerun the CodePipeline pipeline after you update it.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   restartExecutionOnUpdate?: boolean;
-  /** The Amazon Resource Name (ARN) for CodePipeline to use to either perform actions with no `actionRoleArn` , or to use to assume roles for actions with an `actionRoleArn` . */
+  /**
+   * The Amazon Resource Name (ARN) for CodePipeline to use to either perform actions with no `actionRoleArn` , or to use to assume roles for actions with an `actionRoleArn` .
+   *
+   * Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn: string;
   /** Represents information about a stage and its definition. */
   stages: PipelineStageDeclaration[];
@@ -298,7 +306,11 @@ export interface PipelineActionDeclaration {
   outputArtifacts?: PipelineOutputArtifact[];
   /** The action declaration's AWS Region, such as us-east-1. */
   region?: string;
-  /** The ARN of the IAM service role that performs the declared action. This is assumed through the roleArn for the pipeline. */
+  /**
+   * The ARN of the IAM service role that performs the declared action. This is assumed through the roleArn for the pipeline.
+   *
+   * Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn?: string;
   /** The order in which actions are run. */
   runOrder?: number;
@@ -458,7 +470,11 @@ export interface PipelineRuleDeclaration {
   inputArtifacts?: PipelineInputArtifact[];
   /** The Region for the condition associated with the rule. */
   region?: string;
-  /** The pipeline role ARN associated with the rule. */
+  /**
+   * The pipeline role ARN associated with the rule.
+   *
+   * Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn?: string;
   /** The name of the rule that is created for the condition, such as `VariableCheck` . */
   name?: string;
@@ -627,7 +643,7 @@ export interface PipelineVariableDeclaration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codepipeline-webhook.html | CloudFormation: AWS::CodePipeline::Webhook}
  */
-export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::CodePipeline::Webhook", "aws:codepipeline:Webhook", '{"p":[["AuthenticationConfiguration",["ref","WebhookAuthConfiguration"],1],["Filters",["array",["ref","WebhookFilterRule"]],1],["Authentication",["enum","GITHUB_HMAC","IP","UNAUTHENTICATED"],1],["TargetPipeline","string",1],["TargetAction","string",1],["Name","string",66],["TargetPipelineVersion","integer"],["RegisterWithThirdParty","boolean"],["Tags",["array",["ref","Tag"]]],["Url","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"WebhookAuthConfiguration":[["AllowedIPRange","string"],["SecretToken","string"]],"WebhookFilterRule":[["JsonPath","string",1],["MatchEquals","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codepipeline:${Region}:${Account}:webhook:${WebhookName}"}');
+export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::CodePipeline::Webhook", "aws:codepipeline:Webhook", '{"p":[["AuthenticationConfiguration",["ref","WebhookAuthConfiguration"],1],["Filters",["array",["ref","WebhookFilterRule"]],1],["Authentication",["enum","GITHUB_HMAC","IP","UNAUTHENTICATED"],1],["TargetPipeline","string",1],["TargetAction","string",1],["Name","string",66],["TargetPipelineVersion","integer",16],["RegisterWithThirdParty","boolean",16],["Tags",["array",["ref","Tag"]]],["Url","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"WebhookAuthConfiguration":[["AllowedIPRange","string"],["SecretToken","string"]],"WebhookFilterRule":[["JsonPath","string",1],["MatchEquals","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TargetPipelineVersion","RegisterWithThirdParty","AuthenticationConfiguration/SecretToken"],"co":["Name"],"ro":["Id","Url"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"[A-Za-z0-9.@\\\\-_]+"}},"arn":"arn:${Partition}:codepipeline:${Region}:${Account}:webhook:${WebhookName}"}');
 /** A {@link Webhook} instance: its attributes as typed outputs. */
 export type Webhook = InstanceType<typeof Webhook>;
 
@@ -647,11 +663,23 @@ export interface WebhookArgs {
    * - UNAUTHENTICATED accepts all webhook trigger requests regardless of origin.
    */
   authentication: "GITHUB_HMAC" | "IP" | "UNAUTHENTICATED";
-  /** The name of the pipeline you want to connect to the webhook. */
+  /**
+   * The name of the pipeline you want to connect to the webhook.
+   *
+   * Length: 1–100. Pattern: `[A-Za-z0-9.\@\-_]+`.
+   */
   targetPipeline: string;
-  /** The name of the action in a pipeline you want to connect to the webhook. The action must be from the source (first) stage of the pipeline. */
+  /**
+   * The name of the action in a pipeline you want to connect to the webhook. The action must be from the source (first) stage of the pipeline.
+   *
+   * Length: 1–100. Pattern: `[A-Za-z0-9.\@\-_]+`.
+   */
   targetAction: string;
-  /** The name of the webhook. */
+  /**
+   * The name of the webhook.
+   *
+   * Length: 1–100. Pattern: `[A-Za-z0-9.\@\-_]+`.
+   */
   name?: string;
   /**
    * The version number of the pipeline to be connected to the trigger request.
@@ -661,9 +689,15 @@ export interface WebhookArgs {
    * Type: Integer
    *
    * Update requires: [No interruption](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-no-interrupt)
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   targetPipelineVersion?: number;
-  /** Configures a connection between the webhook that was created and the external tool with events to be detected. */
+  /**
+   * Configures a connection between the webhook that was created and the external tool with events to be detected.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   registerWithThirdParty?: boolean;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -683,12 +717,18 @@ export interface WebhookOutputs extends WebhookArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codepipeline-webhook-webhookauthconfiguration.html | CloudFormation: WebhookAuthConfiguration}
  */
 export interface WebhookWebhookAuthConfiguration {
-  /** The property used to configure acceptance of webhooks in an IP address range. For IP, only the `AllowedIPRange` property must be set. This property must be set to a valid CIDR range. */
+  /**
+   * The property used to configure acceptance of webhooks in an IP address range. For IP, only the `AllowedIPRange` property must be set. This property must be set to a valid CIDR range.
+   *
+   * Length: 1–100.
+   */
   allowedIPRange?: string;
   /**
    * The property used to configure GitHub authentication. For GITHUB_HMAC, only the `SecretToken` property must be set.
    *
    * > When creating CodePipeline webhooks, do not use your own credentials or reuse the same secret token across multiple webhooks. For optimal security, generate a unique secret token for each webhook you create. The secret token is an arbitrary string that you provide, which GitHub uses to compute and sign the webhook payloads sent to CodePipeline, for protecting the integrity and authenticity of the webhook payloads. Using your own credentials or reusing the same token across multiple webhooks can lead to security vulnerabilities. > If a secret token was provided, it will be redacted in the response.
+   *
+   * Length: 1–100.
    */
   secretToken?: string;
 }
@@ -699,8 +739,16 @@ export interface WebhookWebhookAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codepipeline-webhook-webhookfilterrule.html | CloudFormation: WebhookFilterRule}
  */
 export interface WebhookWebhookFilterRule {
-  /** A JsonPath expression that is applied to the body/payload of the webhook. The value selected by the JsonPath expression must match the value specified in the `MatchEquals` field. Otherwise, the request is ignored. For more information, see [Java JsonPath implementation](https://docs.aws.amazon.com/https://github.com/json-path/JsonPath) in GitHub. */
+  /**
+   * A JsonPath expression that is applied to the body/payload of the webhook. The value selected by the JsonPath expression must match the value specified in the `MatchEquals` field. Otherwise, the request is ignored. For more information, see [Java JsonPath implementation](https://docs.aws.amazon.com/https://github.com/json-path/JsonPath) in GitHub.
+   *
+   * Length: 1–150.
+   */
   jsonPath: string;
-  /** The value selected by the `JsonPath` expression must match what is supplied in the `MatchEquals` field. Otherwise, the request is ignored. Properties from the target action configuration can be included as placeholders in this value by surrounding the action configuration key with curly brackets. For example, if the value supplied here is "refs/heads/{Branch}" and the target action has an action configuration property called "Branch" with a value of "main", the `MatchEquals` value is evaluated as "refs/heads/main". For a list of action configuration properties for built-in action types, see [Pipeline Structure Reference Action Requirements](https://docs.aws.amazon.com/codepipeline/latest/userguide/reference-pipeline-structure.html#action-requirements) . */
+  /**
+   * The value selected by the `JsonPath` expression must match what is supplied in the `MatchEquals` field. Otherwise, the request is ignored. Properties from the target action configuration can be included as placeholders in this value by surrounding the action configuration key with curly brackets. For example, if the value supplied here is "refs/heads/{Branch}" and the target action has an action configuration property called "Branch" with a value of "main", the `MatchEquals` value is evaluated as "refs/heads/main". For a list of action configuration properties for built-in action types, see [Pipeline Structure Reference Action Requirements](https://docs.aws.amazon.com/codepipeline/latest/userguide/reference-pipeline-structure.html#action-requirements) .
+   *
+   * Length: 1–150.
+   */
   matchEquals?: string;
 }

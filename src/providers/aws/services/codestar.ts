@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `AWS::CodeStar::GitHubRepository` resource creates a GitHub repository where users can store source code for use with AWS workflows. You must provide a location for the source code ZIP file in the CloudFormation template, so the code can be uploaded to the created repository. You must have created a personal access token in GitHub to provide in the CloudFormation template. AWS uses this token to connect to GitHub on your behalf.
  *
+ * @deprecated Cloud Control cannot create AWS::CodeStar::GitHubRepository: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestar-githubrepository.html | CloudFormation: AWS::CodeStar::GitHubRepository}
  */
-export const GitHubRepository = cloudControlType<GitHubRepositoryArgs, GitHubRepositoryOutputs>("AWS::CodeStar::GitHubRepository", "aws:codestar:GitHubRepository", '{"p":[["EnableIssues","boolean"],["ConnectionArn","string"],["RepositoryName","string",1],["RepositoryAccessToken","string"],["RepositoryOwner","string",1],["IsPrivate","boolean"],["Code",["ref","Code"]],["RepositoryDescription","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Code":[["S3",["ref","S3"],1]],"S3":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1]]},"arn":"arn:${Partition}:codestar:${Region}:${Account}:project/${ProjectId}"}');
+export const GitHubRepository = cloudControlType<GitHubRepositoryArgs, GitHubRepositoryOutputs>("AWS::CodeStar::GitHubRepository", "aws:codestar:GitHubRepository", '{"p":[["EnableIssues","boolean"],["ConnectionArn","string"],["RepositoryName","string",1],["RepositoryAccessToken","string"],["RepositoryOwner","string",1],["IsPrivate","boolean"],["Code",["ref","Code"]],["RepositoryDescription","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Code":[["S3",["ref","S3"],1]],"S3":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:codestar:${Region}:${Account}:project/${ProjectId}"}');
 /** A {@link GitHubRepository} instance: its attributes as typed outputs. */
 export type GitHubRepository = InstanceType<typeof GitHubRepository>;
 

@@ -15,15 +15,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestarconnections-connection.html | CloudFormation: AWS::CodeStarConnections::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::CodeStarConnections::Connection", "aws:codestarconnections:Connection", '{"p":[["ConnectionName","string",67],["HostArn","string",66],["ProviderType","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionStatus","string",8],["OwnerAccountId","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codestar-connections:${Region}:${Account}:connection/${ConnectionId}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::CodeStarConnections::Connection", "aws:codestarconnections:Connection", '{"p":[["ConnectionName","string",67],["HostArn","string",66],["ProviderType","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionStatus","string",8],["OwnerAccountId","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectionName","ProviderType","HostArn"],"ro":["ConnectionArn","ConnectionStatus","OwnerAccountId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:codestar-connections:${Region}:${Account}:connection/${ConnectionId}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The name of the connection. Connection names must be unique in an AWS account . */
+  /**
+   * The name of the connection. Connection names must be unique in an AWS account .
+   *
+   * Length: 1–32.
+   */
   connectionName: string;
-  /** The Amazon Resource Name (ARN) of the host associated with the connection. */
+  /**
+   * The Amazon Resource Name (ARN) of the host associated with the connection.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:.+:.+:[0-9]{12}:.+`.
+   */
   hostArn?: string;
   /** The name of the external provider where your third-party code repository is configured. */
   providerType?: string;
@@ -46,19 +54,35 @@ export interface ConnectionOutputs extends ConnectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestarconnections-repositorylink.html | CloudFormation: AWS::CodeStarConnections::RepositoryLink}
  */
-export const RepositoryLink = cloudControlType<RepositoryLinkArgs, RepositoryLinkOutputs>("AWS::CodeStarConnections::RepositoryLink", "aws:codestarconnections:RepositoryLink", '{"p":[["ConnectionArn","string",1],["OwnerId","string",67],["RepositoryName","string",67],["EncryptionKeyArn","string"],["Tags",["array",["ref","Tag"]]],["RepositoryLinkArn","string",72],["RepositoryLinkId","string",72],["ProviderType",["enum","GitHub","Bitbucket","GitHubEnterprise","GitLab","GitLabSelfManaged"],8]],"id":["RepositoryLinkArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codestar-connections:${Region}:${Account}:repository-link/${RepositoryLinkId}"}');
+export const RepositoryLink = cloudControlType<RepositoryLinkArgs, RepositoryLinkOutputs>("AWS::CodeStarConnections::RepositoryLink", "aws:codestarconnections:RepositoryLink", '{"p":[["ConnectionArn","string",1],["OwnerId","string",67],["RepositoryName","string",67],["EncryptionKeyArn","string"],["Tags",["array",["ref","Tag"]]],["RepositoryLinkArn","string",72],["RepositoryLinkId","string",72],["ProviderType",["enum","GitHub","Bitbucket","GitHubEnterprise","GitLab","GitLabSelfManaged"],8]],"id":["RepositoryLinkArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RepositoryName","OwnerId"],"ro":["RepositoryLinkArn","RepositoryLinkId","ProviderType"],"uo":["Tags"],"ai":[["RepositoryLinkId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:codestar-connections:${Region}:${Account}:repository-link/${RepositoryLinkId}"}');
 /** A {@link RepositoryLink} instance: its attributes as typed outputs. */
 export type RepositoryLink = InstanceType<typeof RepositoryLink>;
 
 /** Inputs of {@link RepositoryLink}. */
 export interface RepositoryLinkArgs {
-  /** The Amazon Resource Name (ARN) of the connection associated with the repository link. */
+  /**
+   * The Amazon Resource Name (ARN) of the connection associated with the repository link.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):.+:.+:[0-9]{12}:.+`.
+   */
   connectionArn: string;
-  /** The owner ID for the repository associated with the repository link, such as the owner ID in GitHub. */
+  /**
+   * The owner ID for the repository associated with the repository link, such as the owner ID in GitHub.
+   *
+   * Pattern: `[a-za-z0-9_\.-]+`.
+   */
   ownerId: string;
-  /** The name of the repository associated with the repository link. */
+  /**
+   * The name of the repository associated with the repository link.
+   *
+   * Pattern: `[a-za-z0-9_\.-]+`.
+   */
   repositoryName: string;
-  /** The Amazon Resource Name (ARN) of the encryption key for the repository associated with the repository link. */
+  /**
+   * The Amazon Resource Name (ARN) of the encryption key for the repository associated with the repository link.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):.+:.+:[0-9]{12}:.+`.
+   */
   encryptionKeyArn?: string;
   /** The tags for the repository to be associated with the repository link. */
   tags?: AwsTag[];
@@ -79,13 +103,17 @@ export interface RepositoryLinkOutputs extends RepositoryLinkArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestarconnections-syncconfiguration.html | CloudFormation: AWS::CodeStarConnections::SyncConfiguration}
  */
-export const SyncConfiguration = cloudControlType<SyncConfigurationArgs, SyncConfigurationOutputs>("AWS::CodeStarConnections::SyncConfiguration", "aws:codestarconnections:SyncConfiguration", '{"p":[["ResourceName","string",67],["Branch","string",1],["ConfigFile","string",1],["SyncType","string",67],["RoleArn","string",1],["PublishDeploymentStatus",["enum","ENABLED","DISABLED"]],["TriggerResourceUpdateOn",["enum","ANY_CHANGE","FILE_CHANGE"]],["RepositoryLinkId","string",1],["ProviderType",["enum","GitHub","Bitbucket","GitHubEnterprise","GitLab","GitLabSelfManaged"],8],["OwnerId","string",8],["RepositoryName","string",8]],"id":["ResourceName","SyncType"]}');
+export const SyncConfiguration = cloudControlType<SyncConfigurationArgs, SyncConfigurationOutputs>("AWS::CodeStarConnections::SyncConfiguration", "aws:codestarconnections:SyncConfiguration", '{"p":[["ResourceName","string",67],["Branch","string",1],["ConfigFile","string",1],["SyncType","string",67],["RoleArn","string",1],["PublishDeploymentStatus",["enum","ENABLED","DISABLED"]],["TriggerResourceUpdateOn",["enum","ANY_CHANGE","FILE_CHANGE"]],["RepositoryLinkId","string",1],["ProviderType",["enum","GitHub","Bitbucket","GitHubEnterprise","GitLab","GitLabSelfManaged"],8],["OwnerId","string",8],["RepositoryName","string",8]],"id":["ResourceName","SyncType"],"reg":{"h":"crudl","co":["SyncType","ResourceName"],"ro":["ProviderType","OwnerId","RepositoryName"],"tg":[false,true,true]}}');
 /** A {@link SyncConfiguration} instance: its attributes as typed outputs. */
 export type SyncConfiguration = InstanceType<typeof SyncConfiguration>;
 
 /** Inputs of {@link SyncConfiguration}. */
 export interface SyncConfigurationArgs {
-  /** The name of the connection resource associated with a specific sync configuration. */
+  /**
+   * The name of the connection resource associated with a specific sync configuration.
+   *
+   * Pattern: `[a-za-z0-9_\.-]+`.
+   */
   resourceName: string;
   /** The branch associated with a specific sync configuration. */
   branch: string;
@@ -99,7 +127,11 @@ export interface SyncConfigurationArgs {
   publishDeploymentStatus?: "ENABLED" | "DISABLED";
   /** When to trigger Git sync to begin the stack update. */
   triggerResourceUpdateOn?: "ANY_CHANGE" | "FILE_CHANGE";
-  /** The ID of the repository link associated with a specific sync configuration. */
+  /**
+   * The ID of the repository link associated with a specific sync configuration.
+   *
+   * Pattern: `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`.
+   */
   repositoryLinkId: string;
 }
 

@@ -13,31 +13,63 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestarnotifications-notificationrule.html | CloudFormation: AWS::CodeStarNotifications::NotificationRule}
  */
-export const NotificationRule = cloudControlType<NotificationRuleArgs, NotificationRuleOutputs>("AWS::CodeStarNotifications::NotificationRule", "aws:codestarnotifications:NotificationRule", '{"p":[["EventTypeIds",["array","string"],1],["Status",["enum","ENABLED","DISABLED"]],["CreatedBy","string"],["DetailType",["enum","BASIC","FULL"],1],["Resource","string",67],["EventTypeId","string"],["TargetAddress","string"],["Targets",["array",["ref","Target"]],1],["Tags",["map","string"]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"d":{"Target":[["TargetType","string",1],["TargetAddress","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:codestar-notifications:${Region}:${Account}:notificationrule/${NotificationRuleId}"}');
+export const NotificationRule = cloudControlType<NotificationRuleArgs, NotificationRuleOutputs>("AWS::CodeStarNotifications::NotificationRule", "aws:codestarnotifications:NotificationRule", '{"p":[["EventTypeIds",["array","string"],1],["Status",["enum","ENABLED","DISABLED"]],["CreatedBy","string"],["DetailType",["enum","BASIC","FULL"],1],["Resource","string",67],["EventTypeId","string",16],["TargetAddress","string",16],["Targets",["array",["ref","Target"]],1],["Tags",["map","string"]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"d":{"Target":[["TargetType","string",1],["TargetAddress","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["EventTypeId","TargetAddress"],"co":["Resource"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:codestar-notifications:${Region}:${Account}:notificationrule/${NotificationRuleId}"}');
 /** A {@link NotificationRule} instance: its attributes as typed outputs. */
 export type NotificationRule = InstanceType<typeof NotificationRule>;
 
 /** Inputs of {@link NotificationRule}. */
 export interface NotificationRuleArgs {
-  /** A list of event types associated with this notification rule. For a complete list of event types and IDs, see [Notification concepts](https://docs.aws.amazon.com/dtconsole/latest/userguide/concepts.html#concepts-api) in the *Developer Tools Console User Guide* . */
+  /**
+   * A list of event types associated with this notification rule. For a complete list of event types and IDs, see [Notification concepts](https://docs.aws.amazon.com/dtconsole/latest/userguide/concepts.html#concepts-api) in the *Developer Tools Console User Guide* .
+   *
+   * Each item: Length: 1–200.
+   */
   eventTypeIds: string[];
   /** The status of the notification rule. The default value is `ENABLED` . If the status is set to `DISABLED` , notifications aren't sent for the notification rule. */
   status?: "ENABLED" | "DISABLED";
-  /** The name or email alias of the person who created the notification rule. */
+  /**
+   * The name or email alias of the person who created the notification rule.
+   *
+   * Length: 1–2048.
+   */
   createdBy?: string;
   /** The level of detail to include in the notifications for this resource. `BASIC` will include only the contents of the event as it would appear in Amazon CloudWatch. `FULL` will include any supplemental information provided by AWS CodeStar Notifications and/or the service for the resource for which the notification is created. */
   detailType: "BASIC" | "FULL";
-  /** The Amazon Resource Name (ARN) of the resource to associate with the notification rule. Supported resources include pipelines in AWS CodePipeline , repositories in AWS CodeCommit , and build projects in AWS CodeBuild . */
+  /**
+   * The Amazon Resource Name (ARN) of the resource to associate with the notification rule. Supported resources include pipelines in AWS CodePipeline , repositories in AWS CodeCommit , and build projects in AWS CodeBuild .
+   *
+   * Pattern: `^arn:aws[^:\s]*:[^:\s]*:[^:\s]*:[0-9]{12}:[^\s]+$`.
+   */
   resource: string;
-  /** The event type associated with this notification rule. For a complete list of event types and IDs, see [Notification concepts](https://docs.aws.amazon.com/dtconsole/latest/userguide/concepts.html#concepts-api) in the *Developer Tools Console User Guide* . */
+  /**
+   * The event type associated with this notification rule. For a complete list of event types and IDs, see [Notification concepts](https://docs.aws.amazon.com/dtconsole/latest/userguide/concepts.html#concepts-api) in the *Developer Tools Console User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048.
+   */
   eventTypeId?: string;
-  /** The Amazon Resource Name (ARN) of the Amazon  topic or  client. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon  topic or  client.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048.
+   */
   targetAddress?: string;
-  /** A list of Amazon Resource Names (ARNs) of Amazon  topics and  clients to associate with the notification rule. */
+  /**
+   * A list of Amazon Resource Names (ARNs) of Amazon  topics and  clients to associate with the notification rule.
+   *
+   * Items: at most 10.
+   */
   targets: NotificationRuleTarget[];
   /** A list of tags to apply to this notification rule. Key names cannot start with " `aws` ". */
   tags?: Record<string, string>;
-  /** The name for the notification rule. Notification rule names must be unique in your AWS account . */
+  /**
+   * The name for the notification rule. Notification rule names must be unique in your AWS account .
+   *
+   * Length: 1–64. Pattern: `[A-Za-z0-9\-_ ]+$`.
+   */
   name: string;
 }
 

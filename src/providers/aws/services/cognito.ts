@@ -15,17 +15,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-identitypool.html | CloudFormation: AWS::Cognito::IdentityPool}
  */
-export const IdentityPool = cloudControlType<IdentityPoolArgs, IdentityPoolOutputs>("AWS::Cognito::IdentityPool", "aws:cognito:IdentityPool", '{"p":[["PushSync",["ref","PushSync"]],["CognitoIdentityProviders",["array",["ref","CognitoIdentityProvider"]]],["CognitoEvents","json"],["DeveloperProviderName","string"],["CognitoStreams",["ref","CognitoStreams"]],["IdentityPoolName","string"],["AllowUnauthenticatedIdentities","boolean",1],["SupportedLoginProviders","json"],["SamlProviderARNs",["array","string"]],["OpenIdConnectProviderARNs",["array","string"]],["AllowClassicFlow","boolean"],["IdentityPoolTags",["array",["ref","Tag"]]],["Name","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"PushSync":[["ApplicationArns",["array","string"]],["RoleArn","string"]],"CognitoIdentityProvider":[["ServerSideTokenCheck","boolean"],["ProviderName","string",1],["ClientId","string",1]],"CognitoStreams":[["StreamingStatus","string"],["StreamName","string"],["RoleArn","string"]]},"tags":["IdentityPoolTags","standard"],"arn":"arn:${Partition}:cognito-identity:${Region}:${Account}:identitypool/${IdentityPoolId}"}');
+export const IdentityPool = cloudControlType<IdentityPoolArgs, IdentityPoolOutputs>("AWS::Cognito::IdentityPool", "aws:cognito:IdentityPool", '{"p":[["PushSync",["ref","PushSync"],16],["CognitoIdentityProviders",["array",["ref","CognitoIdentityProvider"]]],["CognitoEvents","json",16],["DeveloperProviderName","string"],["CognitoStreams",["ref","CognitoStreams"],16],["IdentityPoolName","string"],["AllowUnauthenticatedIdentities","boolean",1],["SupportedLoginProviders","json"],["SamlProviderARNs",["array","string"]],["OpenIdConnectProviderARNs",["array","string"]],["AllowClassicFlow","boolean"],["IdentityPoolTags",["array",["ref","Tag"]]],["Name","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"PushSync":[["ApplicationArns",["array","string"]],["RoleArn","string"]],"CognitoIdentityProvider":[["ServerSideTokenCheck","boolean"],["ProviderName","string",1],["ClientId","string",1]],"CognitoStreams":[["StreamingStatus","string"],["StreamName","string"],["RoleArn","string"]]},"tags":["IdentityPoolTags","standard"],"reg":{"h":"crudl","wo":["PushSync","CognitoStreams","CognitoEvents"],"ro":["Id","Name"],"uo":["PushSync/ApplicationArns","CognitoIdentityProviders","SamlProviderARNs","OpenIdConnectProviderARNs","IdentityPoolTags"],"tg":[true,true,true]},"arn":"arn:${Partition}:cognito-identity:${Region}:${Account}:identitypool/${IdentityPoolId}"}');
 /** A {@link IdentityPool} instance: its attributes as typed outputs. */
 export type IdentityPool = InstanceType<typeof IdentityPool>;
 
 /** Inputs of {@link IdentityPool}. */
 export interface IdentityPoolArgs {
-  /** The configuration options to be applied to the identity pool. */
+  /**
+   * The configuration options to be applied to the identity pool.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   pushSync?: IdentityPoolPushSync;
   /** The Amazon Cognito user pools and their client IDs. */
   cognitoIdentityProviders?: IdentityPoolCognitoIdentityProvider[];
-  /** The events to configure. */
+  /**
+   * The events to configure.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   cognitoEvents?: Record<string, unknown>;
   /**
    * The "domain" Amazon Cognito uses when referencing your users. This name acts as a placeholder that allows your backend and the Amazon Cognito service to communicate about the developer provider. For the `DeveloperProviderName` , you can use letters and periods (.), underscores (_), and dashes (-).
@@ -35,7 +43,11 @@ export interface IdentityPoolArgs {
    * *Maximum length* : 100
    */
   developerProviderName?: string;
-  /** Configuration options for configuring Amazon Cognito streams. */
+  /**
+   * Configuration options for configuring Amazon Cognito streams.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   cognitoStreams?: IdentityPoolCognitoStreams;
   /**
    * The name of your Amazon Cognito identity pool.
@@ -119,7 +131,7 @@ export interface IdentityPoolCognitoStreams {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-identitypoolprincipaltag.html | CloudFormation: AWS::Cognito::IdentityPoolPrincipalTag}
  */
-export const IdentityPoolPrincipalTag = cloudControlType<IdentityPoolPrincipalTagArgs, IdentityPoolPrincipalTagOutputs>("AWS::Cognito::IdentityPoolPrincipalTag", "aws:cognito:IdentityPoolPrincipalTag", '{"p":[["PrincipalTags","json"],["UseDefaults","boolean"],["IdentityProviderName","string",67],["IdentityPoolId","string",67]],"id":["IdentityPoolId","IdentityProviderName"]}');
+export const IdentityPoolPrincipalTag = cloudControlType<IdentityPoolPrincipalTagArgs, IdentityPoolPrincipalTagOutputs>("AWS::Cognito::IdentityPoolPrincipalTag", "aws:cognito:IdentityPoolPrincipalTag", '{"p":[["PrincipalTags","json"],["UseDefaults","boolean"],["IdentityProviderName","string",67],["IdentityPoolId","string",67]],"id":["IdentityPoolId","IdentityProviderName"],"reg":{"h":"crudl","co":["IdentityPoolId","IdentityProviderName"],"tg":[false,false,false]}}');
 /** A {@link IdentityPoolPrincipalTag} instance: its attributes as typed outputs. */
 export type IdentityPoolPrincipalTag = InstanceType<typeof IdentityPoolPrincipalTag>;
 
@@ -144,7 +156,7 @@ export interface IdentityPoolPrincipalTagOutputs extends IdentityPoolPrincipalTa
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-identitypoolroleattachment.html | CloudFormation: AWS::Cognito::IdentityPoolRoleAttachment}
  */
-export const IdentityPoolRoleAttachment = cloudControlType<IdentityPoolRoleAttachmentArgs, IdentityPoolRoleAttachmentOutputs>("AWS::Cognito::IdentityPoolRoleAttachment", "aws:cognito:IdentityPoolRoleAttachment", '{"p":[["RoleMappings",["map",["ref","RoleMapping"]]],["IdentityPoolId","string",67],["Roles",["map","string"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RoleMapping":[["Type","string",1],["AmbiguousRoleResolution","string"],["RulesConfiguration",["ref","RulesConfigurationType"]],["IdentityProvider","string"]],"RulesConfigurationType":[["Rules",["array",["ref","MappingRule"]],1]],"MappingRule":[["MatchType","string",1],["Value","string",1],["Claim","string",1],["RoleARN","string",1]]}}');
+export const IdentityPoolRoleAttachment = cloudControlType<IdentityPoolRoleAttachmentArgs, IdentityPoolRoleAttachmentOutputs>("AWS::Cognito::IdentityPoolRoleAttachment", "aws:cognito:IdentityPoolRoleAttachment", '{"p":[["RoleMappings",["map",["ref","RoleMapping"]]],["IdentityPoolId","string",67],["Roles",["map","string"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RoleMapping":[["Type","string",1],["AmbiguousRoleResolution","string"],["RulesConfiguration",["ref","RulesConfigurationType"]],["IdentityProvider","string"]],"RulesConfigurationType":[["Rules",["array",["ref","MappingRule"]],1]],"MappingRule":[["MatchType","string",1],["Value","string",1],["Claim","string",1],["RoleARN","string",1]]},"reg":{"h":"crudl","co":["IdentityPoolId"],"ro":["Id"],"ai":[["IdentityPoolId"]],"tg":[false,false,false]}}');
 /** A {@link IdentityPoolRoleAttachment} instance: its attributes as typed outputs. */
 export type IdentityPoolRoleAttachment = InstanceType<typeof IdentityPoolRoleAttachment>;
 
@@ -229,7 +241,7 @@ export interface IdentityPoolRoleAttachmentMappingRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-logdeliveryconfiguration.html | CloudFormation: AWS::Cognito::LogDeliveryConfiguration}
  */
-export const LogDeliveryConfiguration = cloudControlType<LogDeliveryConfigurationArgs, LogDeliveryConfigurationOutputs>("AWS::Cognito::LogDeliveryConfiguration", "aws:cognito:LogDeliveryConfiguration", '{"p":[["UserPoolId","string",67],["LogConfigurations",["array",["ref","LogConfiguration"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"LogConfiguration":[["LogLevel","string"],["EventSource","string"],["CloudWatchLogsConfiguration",["ref","CloudWatchLogsConfiguration"]],["S3Configuration",["ref","S3Configuration"]],["FirehoseConfiguration",["ref","FirehoseConfiguration"]]],"CloudWatchLogsConfiguration":[["LogGroupArn","string"]],"S3Configuration":[["BucketArn","string"]],"FirehoseConfiguration":[["StreamArn","string"]]}}');
+export const LogDeliveryConfiguration = cloudControlType<LogDeliveryConfigurationArgs, LogDeliveryConfigurationOutputs>("AWS::Cognito::LogDeliveryConfiguration", "aws:cognito:LogDeliveryConfiguration", '{"p":[["UserPoolId","string",67],["LogConfigurations",["array",["ref","LogConfiguration"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"LogConfiguration":[["LogLevel","string"],["EventSource","string"],["CloudWatchLogsConfiguration",["ref","CloudWatchLogsConfiguration"]],["S3Configuration",["ref","S3Configuration"]],["FirehoseConfiguration",["ref","FirehoseConfiguration"]]],"CloudWatchLogsConfiguration":[["LogGroupArn","string"]],"S3Configuration":[["BucketArn","string"]],"FirehoseConfiguration":[["StreamArn","string"]]},"reg":{"h":"crud","co":["UserPoolId"],"ro":["Id"],"tg":[false,false,false]}}');
 /** A {@link LogDeliveryConfiguration} instance: its attributes as typed outputs. */
 export type LogDeliveryConfiguration = InstanceType<typeof LogDeliveryConfiguration>;
 
@@ -308,7 +320,7 @@ export interface LogDeliveryConfigurationFirehoseConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-managedloginbranding.html | CloudFormation: AWS::Cognito::ManagedLoginBranding}
  */
-export const ManagedLoginBranding = cloudControlType<ManagedLoginBrandingArgs, ManagedLoginBrandingOutputs>("AWS::Cognito::ManagedLoginBranding", "aws:cognito:ManagedLoginBranding", '{"p":[["UserPoolId","string",67],["ClientId","string",66],["UseCognitoProvidedValues","boolean"],["Settings","json"],["Assets",["array",["ref","AssetType"]]],["ReturnMergedResources","boolean"],["ManagedLoginBrandingId","string",72]],"id":["UserPoolId","ManagedLoginBrandingId"],"d":{"AssetType":[["Category",["enum","FAVICON_ICO","FAVICON_SVG","EMAIL_GRAPHIC","SMS_GRAPHIC","AUTH_APP_GRAPHIC","PASSWORD_GRAPHIC","PASSKEY_GRAPHIC","PAGE_HEADER_LOGO","PAGE_HEADER_BACKGROUND","PAGE_FOOTER_LOGO","PAGE_FOOTER_BACKGROUND","PAGE_BACKGROUND","FORM_BACKGROUND","FORM_LOGO","IDP_BUTTON_ICON"],1],["ColorMode",["enum","LIGHT","DARK","DYNAMIC"],1],["Extension",["enum","ICO","JPEG","PNG","SVG","WEBP"],1],["Bytes","string"],["ResourceId","string"]]}}');
+export const ManagedLoginBranding = cloudControlType<ManagedLoginBrandingArgs, ManagedLoginBrandingOutputs>("AWS::Cognito::ManagedLoginBranding", "aws:cognito:ManagedLoginBranding", '{"p":[["UserPoolId","string",67],["ClientId","string",82],["UseCognitoProvidedValues","boolean"],["Settings","json"],["Assets",["array",["ref","AssetType"]]],["ReturnMergedResources","boolean",16],["ManagedLoginBrandingId","string",72]],"id":["UserPoolId","ManagedLoginBrandingId"],"d":{"AssetType":[["Category",["enum","FAVICON_ICO","FAVICON_SVG","EMAIL_GRAPHIC","SMS_GRAPHIC","AUTH_APP_GRAPHIC","PASSWORD_GRAPHIC","PASSKEY_GRAPHIC","PAGE_HEADER_LOGO","PAGE_HEADER_BACKGROUND","PAGE_FOOTER_LOGO","PAGE_FOOTER_BACKGROUND","PAGE_BACKGROUND","FORM_BACKGROUND","FORM_LOGO","IDP_BUTTON_ICON"],1],["ColorMode",["enum","LIGHT","DARK","DYNAMIC"],1],["Extension",["enum","ICO","JPEG","PNG","SVG","WEBP"],1],["Bytes","string"],["ResourceId","string"]]},"reg":{"h":"crud","wo":["ClientId","ReturnMergedResources"],"co":["UserPoolId","ClientId"],"ro":["ManagedLoginBrandingId"],"tg":[false,false,false]}}');
 /** A {@link ManagedLoginBranding} instance: its attributes as typed outputs. */
 export type ManagedLoginBranding = InstanceType<typeof ManagedLoginBranding>;
 
@@ -316,7 +328,11 @@ export type ManagedLoginBranding = InstanceType<typeof ManagedLoginBranding>;
 export interface ManagedLoginBrandingArgs {
   /** The user pool where the branding style is assigned. */
   userPoolId: string;
-  /** The app client that you want to assign the branding style to. Each style is linked to an app client until you delete it. */
+  /**
+   * The app client that you want to assign the branding style to. Each style is linked to an app client until you delete it.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   clientId?: string;
   /**
    * When true, applies the default branding style options. This option reverts to default style options that are managed by Amazon Cognito. You can modify them later in the branding editor.
@@ -337,7 +353,11 @@ export interface ManagedLoginBrandingArgs {
   settings?: Record<string, unknown>;
   /** An array of image files that you want to apply to roles like backgrounds, logos, and icons. Each object must also indicate whether it is for dark mode, light mode, or browser-adaptive mode. */
   assets?: ManagedLoginBrandingAssetType[];
-  /** When `true` , returns values for branding options that are unchanged from Amazon Cognito defaults. When `false` or when you omit this parameter, returns only values that you customized in your branding style. */
+  /**
+   * When `true` , returns values for branding options that are unchanged from Amazon Cognito defaults. When `false` or when you omit this parameter, returns only values that you customized in your branding style.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   returnMergedResources?: boolean;
 }
 
@@ -359,9 +379,17 @@ export interface ManagedLoginBrandingAssetType {
   colorMode: "LIGHT" | "DARK" | "DYNAMIC";
   /** The file type of the image file. */
   extension: "ICO" | "JPEG" | "PNG" | "SVG" | "WEBP";
-  /** The image file, in Base64-encoded binary. */
+  /**
+   * The image file, in Base64-encoded binary.
+   *
+   * Length: at most 1000000.
+   */
   bytes?: string;
-  /** The ID of the asset. */
+  /**
+   * The ID of the asset.
+   *
+   * Length: 1–40. Pattern: `^[\w\- ]+$`.
+   */
   resourceId?: string;
 }
 
@@ -376,7 +404,7 @@ export interface ManagedLoginBrandingAssetType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-terms.html | CloudFormation: AWS::Cognito::Terms}
  */
-export const Terms = cloudControlType<TermsArgs, TermsOutputs>("AWS::Cognito::Terms", "aws:cognito:Terms", '{"p":[["UserPoolId","string",67],["ClientId","string",66],["TermsName","string",1],["TermsSource",["enum","LINK"],1],["Enforcement",["enum","NONE"],1],["Links",["map","string"],1],["TermsId","string",72]],"id":["UserPoolId","TermsId"]}');
+export const Terms = cloudControlType<TermsArgs, TermsOutputs>("AWS::Cognito::Terms", "aws:cognito:Terms", '{"p":[["UserPoolId","string",67],["ClientId","string",82],["TermsName","string",1],["TermsSource",["enum","LINK"],1],["Enforcement",["enum","NONE"],1],["Links",["map","string"],1],["TermsId","string",72]],"id":["UserPoolId","TermsId"],"reg":{"h":"crudl","wo":["ClientId"],"co":["UserPoolId","ClientId"],"ro":["TermsId"],"tg":[false,false,false]}}');
 /** A {@link Terms} instance: its attributes as typed outputs. */
 export type Terms = InstanceType<typeof Terms>;
 
@@ -384,9 +412,17 @@ export type Terms = InstanceType<typeof Terms>;
 export interface TermsArgs {
   /** The ID of the user pool that contains the terms documents. */
   userPoolId: string;
-  /** The ID of the app client that the terms documents are assigned to. */
+  /**
+   * The ID of the app client that the terms documents are assigned to.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   clientId?: string;
-  /** The type and friendly name of the terms documents. */
+  /**
+   * The type and friendly name of the terms documents.
+   *
+   * Pattern: `^(terms-of-use|privacy-policy)$`.
+   */
   termsName: string;
   /** This parameter is reserved for future use and currently accepts one value. */
   termsSource: "LINK";
@@ -413,7 +449,7 @@ export interface TermsOutputs extends TermsArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpool.html | CloudFormation: AWS::Cognito::UserPool}
  */
-export const UserPool = cloudControlType<UserPoolArgs, UserPoolOutputs>("AWS::Cognito::UserPool", "aws:cognito:UserPool", '{"p":[["UserPoolTags",["map","string"]],["Policies",["ref","Policies"]],["VerificationMessageTemplate",["ref","VerificationMessageTemplate"]],["MfaConfiguration","string"],["Schema",["array",["ref","SchemaAttribute"]]],["AdminCreateUserConfig",["ref","AdminCreateUserConfig"]],["DeletionProtection","string"],["SmsAuthenticationMessage","string"],["UsernameConfiguration",["ref","UsernameConfiguration"]],["UserPoolName","string"],["SmsVerificationMessage","string"],["UserPoolAddOns",["ref","UserPoolAddOns"]],["UserAttributeUpdateSettings",["ref","UserAttributeUpdateSettings"]],["EmailConfiguration",["ref","EmailConfiguration"]],["SmsConfiguration",["ref","SmsConfiguration"]],["AliasAttributes",["array","string"]],["EnabledMfas",["array","string"]],["EmailVerificationSubject","string"],["LambdaConfig",["ref","LambdaConfig"]],["UsernameAttributes",["array","string"]],["AutoVerifiedAttributes",["array","string"]],["DeviceConfiguration",["ref","DeviceConfiguration"]],["EmailVerificationMessage","string"],["AccountRecoverySetting",["ref","AccountRecoverySetting"]],["EmailAuthenticationMessage","string"],["EmailAuthenticationSubject","string"],["KeyConfiguration",["ref","KeyConfiguration"]],["WebAuthnRelyingPartyID","string"],["WebAuthnUserVerification","string"],["WebAuthnFactorConfiguration",["enum","SINGLE_FACTOR","MULTI_FACTOR_WITH_USER_VERIFICATION"]],["UserPoolTier",["enum","LITE","ESSENTIALS","PLUS"]],["IssuerConfiguration",["ref","IssuerConfiguration"]],["ProviderName","string",8],["ProviderURL","string",8],["Arn","string",72],["UserPoolId","string",72]],"id":["UserPoolId"],"d":{"Policies":[["PasswordPolicy",["ref","PasswordPolicy"]],["SignInPolicy",["ref","SignInPolicy"]]],"PasswordPolicy":[["RequireNumbers","boolean"],["MinimumLength","integer"],["TemporaryPasswordValidityDays","integer"],["RequireUppercase","boolean"],["RequireLowercase","boolean"],["RequireSymbols","boolean"],["PasswordHistorySize","integer"]],"SignInPolicy":[["AllowedFirstAuthFactors",["array","string"]]],"VerificationMessageTemplate":[["EmailMessageByLink","string"],["EmailMessage","string"],["SmsMessage","string"],["EmailSubject","string"],["DefaultEmailOption","string"],["EmailSubjectByLink","string"]],"SchemaAttribute":[["DeveloperOnlyAttribute","boolean"],["Mutable","boolean"],["AttributeDataType","string"],["StringAttributeConstraints",["ref","StringAttributeConstraints"]],["Required","boolean"],["NumberAttributeConstraints",["ref","NumberAttributeConstraints"]],["Name","string"]],"StringAttributeConstraints":[["MinLength","string"],["MaxLength","string"]],"NumberAttributeConstraints":[["MinValue","string"],["MaxValue","string"]],"AdminCreateUserConfig":[["InviteMessageTemplate",["ref","InviteMessageTemplate"]],["UnusedAccountValidityDays","integer"],["AllowAdminCreateUserOnly","boolean"]],"InviteMessageTemplate":[["EmailMessage","string"],["SMSMessage","string"],["EmailSubject","string"]],"UsernameConfiguration":[["CaseSensitive","boolean"]],"UserPoolAddOns":[["AdvancedSecurityMode","string"],["AdvancedSecurityAdditionalFlows",["ref","AdvancedSecurityAdditionalFlows"]]],"AdvancedSecurityAdditionalFlows":[["CustomAuthMode","string"]],"UserAttributeUpdateSettings":[["AttributesRequireVerificationBeforeUpdate",["array","string"],1]],"EmailConfiguration":[["ReplyToEmailAddress","string"],["ConfigurationSet","string"],["EmailSendingAccount","string"],["SourceArn","string"],["From","string"]],"SmsConfiguration":[["SnsRegion","string"],["ExternalId","string"],["SnsCallerArn","string"],["EumsSms",["ref","EumsSmsConfiguration"]]],"EumsSmsConfiguration":[["CallerArn","string",1],["ExternalId","string"],["OriginationIdentity","string"],["ConfigurationSetName","string"],["InEntityId","string"],["InTemplateId","string"],["Region","string"]],"LambdaConfig":[["CreateAuthChallenge","string"],["PreSignUp","string"],["KMSKeyID","string"],["UserMigration","string"],["PostAuthentication","string"],["VerifyAuthChallengeResponse","string"],["PreAuthentication","string"],["DefineAuthChallenge","string"],["PreTokenGeneration","string"],["CustomSMSSender",["ref","CustomSMSSender"]],["PostConfirmation","string"],["CustomMessage","string"],["CustomEmailSender",["ref","CustomEmailSender"]],["PreTokenGenerationConfig",["ref","PreTokenGenerationConfig"]],["InboundFederation",["ref","InboundFederation"]]],"CustomSMSSender":[["LambdaArn","string"],["LambdaVersion","string"]],"CustomEmailSender":[["LambdaArn","string"],["LambdaVersion","string"]],"PreTokenGenerationConfig":[["LambdaVersion","string"],["LambdaArn","string"]],"InboundFederation":[["LambdaVersion","string"],["LambdaArn","string"]],"DeviceConfiguration":[["DeviceOnlyRememberedOnUserPrompt","boolean"],["ChallengeRequiredOnNewDevice","boolean"]],"AccountRecoverySetting":[["RecoveryMechanisms",["array",["ref","RecoveryOption"]]]],"RecoveryOption":[["Priority","integer"],["Name","string"]],"KeyConfiguration":[["KeyType",["enum","AWS_OWNED_KEY","CUSTOMER_MANAGED_KEY"]],["KmsKeyArn","string"]],"IssuerConfiguration":[["Type",["enum","ORIGINAL","UPDATED"]]]},"tags":["UserPoolTags","map"],"arn":"arn:${Partition}:cognito-idp:${Region}:${Account}:userpool/${UserPoolId}"}');
+export const UserPool = cloudControlType<UserPoolArgs, UserPoolOutputs>("AWS::Cognito::UserPool", "aws:cognito:UserPool", '{"p":[["UserPoolTags",["map","string"]],["Policies",["ref","Policies"]],["VerificationMessageTemplate",["ref","VerificationMessageTemplate"]],["MfaConfiguration","string"],["Schema",["array",["ref","SchemaAttribute"]]],["AdminCreateUserConfig",["ref","AdminCreateUserConfig"]],["DeletionProtection","string"],["SmsAuthenticationMessage","string"],["UsernameConfiguration",["ref","UsernameConfiguration"]],["UserPoolName","string"],["SmsVerificationMessage","string"],["UserPoolAddOns",["ref","UserPoolAddOns"]],["UserAttributeUpdateSettings",["ref","UserAttributeUpdateSettings"]],["EmailConfiguration",["ref","EmailConfiguration"]],["SmsConfiguration",["ref","SmsConfiguration"]],["AliasAttributes",["array","string"]],["EnabledMfas",["array","string"],16],["EmailVerificationSubject","string"],["LambdaConfig",["ref","LambdaConfig"]],["UsernameAttributes",["array","string"]],["AutoVerifiedAttributes",["array","string"]],["DeviceConfiguration",["ref","DeviceConfiguration"]],["EmailVerificationMessage","string"],["AccountRecoverySetting",["ref","AccountRecoverySetting"]],["EmailAuthenticationMessage","string"],["EmailAuthenticationSubject","string"],["KeyConfiguration",["ref","KeyConfiguration"]],["WebAuthnRelyingPartyID","string"],["WebAuthnUserVerification","string"],["WebAuthnFactorConfiguration",["enum","SINGLE_FACTOR","MULTI_FACTOR_WITH_USER_VERIFICATION"]],["UserPoolTier",["enum","LITE","ESSENTIALS","PLUS"]],["IssuerConfiguration",["ref","IssuerConfiguration"]],["ProviderName","string",8],["ProviderURL","string",8],["Arn","string",72],["UserPoolId","string",72]],"id":["UserPoolId"],"d":{"Policies":[["PasswordPolicy",["ref","PasswordPolicy"]],["SignInPolicy",["ref","SignInPolicy"]]],"PasswordPolicy":[["RequireNumbers","boolean"],["MinimumLength","integer"],["TemporaryPasswordValidityDays","integer"],["RequireUppercase","boolean"],["RequireLowercase","boolean"],["RequireSymbols","boolean"],["PasswordHistorySize","integer"]],"SignInPolicy":[["AllowedFirstAuthFactors",["array","string"]]],"VerificationMessageTemplate":[["EmailMessageByLink","string"],["EmailMessage","string"],["SmsMessage","string"],["EmailSubject","string"],["DefaultEmailOption","string"],["EmailSubjectByLink","string"]],"SchemaAttribute":[["DeveloperOnlyAttribute","boolean"],["Mutable","boolean"],["AttributeDataType","string"],["StringAttributeConstraints",["ref","StringAttributeConstraints"]],["Required","boolean"],["NumberAttributeConstraints",["ref","NumberAttributeConstraints"]],["Name","string"]],"StringAttributeConstraints":[["MinLength","string"],["MaxLength","string"]],"NumberAttributeConstraints":[["MinValue","string"],["MaxValue","string"]],"AdminCreateUserConfig":[["InviteMessageTemplate",["ref","InviteMessageTemplate"]],["UnusedAccountValidityDays","integer"],["AllowAdminCreateUserOnly","boolean"]],"InviteMessageTemplate":[["EmailMessage","string"],["SMSMessage","string"],["EmailSubject","string"]],"UsernameConfiguration":[["CaseSensitive","boolean"]],"UserPoolAddOns":[["AdvancedSecurityMode","string"],["AdvancedSecurityAdditionalFlows",["ref","AdvancedSecurityAdditionalFlows"]]],"AdvancedSecurityAdditionalFlows":[["CustomAuthMode","string"]],"UserAttributeUpdateSettings":[["AttributesRequireVerificationBeforeUpdate",["array","string"],1]],"EmailConfiguration":[["ReplyToEmailAddress","string"],["ConfigurationSet","string"],["EmailSendingAccount","string"],["SourceArn","string"],["From","string"]],"SmsConfiguration":[["SnsRegion","string"],["ExternalId","string"],["SnsCallerArn","string"],["EumsSms",["ref","EumsSmsConfiguration"]]],"EumsSmsConfiguration":[["CallerArn","string",1],["ExternalId","string"],["OriginationIdentity","string"],["ConfigurationSetName","string"],["InEntityId","string"],["InTemplateId","string"],["Region","string"]],"LambdaConfig":[["CreateAuthChallenge","string"],["PreSignUp","string"],["KMSKeyID","string"],["UserMigration","string"],["PostAuthentication","string"],["VerifyAuthChallengeResponse","string"],["PreAuthentication","string"],["DefineAuthChallenge","string"],["PreTokenGeneration","string"],["CustomSMSSender",["ref","CustomSMSSender"]],["PostConfirmation","string"],["CustomMessage","string"],["CustomEmailSender",["ref","CustomEmailSender"]],["PreTokenGenerationConfig",["ref","PreTokenGenerationConfig"]],["InboundFederation",["ref","InboundFederation"]]],"CustomSMSSender":[["LambdaArn","string"],["LambdaVersion","string"]],"CustomEmailSender":[["LambdaArn","string"],["LambdaVersion","string"]],"PreTokenGenerationConfig":[["LambdaVersion","string"],["LambdaArn","string"]],"InboundFederation":[["LambdaVersion","string"],["LambdaArn","string"]],"DeviceConfiguration":[["DeviceOnlyRememberedOnUserPrompt","boolean"],["ChallengeRequiredOnNewDevice","boolean"]],"AccountRecoverySetting":[["RecoveryMechanisms",["array",["ref","RecoveryOption"]]]],"RecoveryOption":[["Priority","integer"],["Name","string"]],"KeyConfiguration":[["KeyType",["enum","AWS_OWNED_KEY","CUSTOMER_MANAGED_KEY"]],["KmsKeyArn","string"]],"IssuerConfiguration":[["Type",["enum","ORIGINAL","UPDATED"]]]},"tags":["UserPoolTags","map"],"reg":{"h":"crudl","wo":["EnabledMfas"],"ro":["ProviderName","UserPoolId","ProviderURL","Arn"],"pt":{"Schema/*/Name":"\'custom:\' & \'\' & Name"},"tg":[true,true,true]},"arn":"arn:${Partition}:cognito-idp:${Region}:${Account}:userpool/${UserPoolId}"}');
 /** A {@link UserPool} instance: its attributes as typed outputs. */
 export type UserPool = InstanceType<typeof UserPool>;
 
@@ -447,7 +483,11 @@ export interface UserPoolArgs {
    * When you try to delete a protected user pool in a `DeleteUserPool` API request, Amazon Cognito returns an `InvalidParameterException` error. To delete a protected user pool, send a new `DeleteUserPool` request after you deactivate deletion protection in an `UpdateUserPool` API request.
    */
   deletionProtection?: string;
-  /** The contents of the SMS authentication message. */
+  /**
+   * The contents of the SMS authentication message.
+   *
+   * Length: 6–140.
+   */
   smsAuthenticationMessage?: string;
   /**
    * Sets the case sensitivity option for sign-in usernames. When `CaseSensitive` is `false` (case insensitive), users can sign in with any combination of capital and lowercase letters. For example, `username` , `USERNAME` , or `UserName` , or for email, `email@example.com` or `EMaiL@eXamplE.Com` . For most use cases, set case sensitivity to `false` as a best practice. When usernames and email addresses are case insensitive, Amazon Cognito treats any variation in case as the same user, and prevents a case variation from being assigned to the same attribute for a different user.
@@ -457,9 +497,17 @@ export interface UserPoolArgs {
    * This configuration is immutable after you set it.
    */
   usernameConfiguration?: UserPoolUsernameConfiguration;
-  /** A friendly name for your user pool. */
+  /**
+   * A friendly name for your user pool.
+   *
+   * Length: 1–128.
+   */
   userPoolName?: string;
-  /** This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) . */
+  /**
+   * This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) .
+   *
+   * Length: 6–140.
+   */
   smsVerificationMessage?: string;
   /**
    * Contains settings for activation of threat protection, including the operating mode and additional authentication types. To log user security information but take no action, set to `AUDIT` . To configure automatic security responses to potentially unwanted traffic to your user pool, set to `ENFORCED` .
@@ -487,9 +535,15 @@ export interface UserPoolArgs {
    * - `EMAIL_OTP` - Enables MFA with email for the user pool. To select this option, you must provide values for `EmailConfiguration` and within those, set `EmailSendingAccount` to `DEVELOPER` .
    *
    * Allowed values: `SMS_MFA` | `SOFTWARE_TOKEN_MFA` | `EMAIL_OTP`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   enabledMfas?: string[];
-  /** This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) . */
+  /**
+   * This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) .
+   *
+   * Length: 1–140.
+   */
   emailVerificationSubject?: string;
   /** A collection of user pool Lambda triggers. Amazon Cognito invokes triggers at several possible stages of authentication operations. Triggers can modify the outcome of the operations that invoked them. */
   lambdaConfig?: UserPoolLambdaConfig;
@@ -503,11 +557,17 @@ export interface UserPoolArgs {
    * > When you provide a value for any `DeviceConfiguration` field, you activate the Amazon Cognito device-remembering feature. For more information, see [Working with devices](https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-device-tracking.html) .
    */
   deviceConfiguration?: UserPoolDeviceConfiguration;
-  /** This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) . */
+  /**
+   * This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) .
+   *
+   * Length: 6–20000.
+   */
   emailVerificationMessage?: string;
   /** The available verified method a user can use to recover their password when they call `ForgotPassword` . You can use this setting to define a preferred method when a user has more than one method available. With this setting, SMS doesn't qualify for a valid password recovery mechanism if the user also has SMS multi-factor authentication (MFA) activated. In the absence of this setting, Amazon Cognito uses the legacy behavior to determine the recovery method where SMS is preferred through email. */
   accountRecoverySetting?: UserPoolAccountRecoverySetting;
+  /** Length: 6–20000. */
   emailAuthenticationMessage?: string;
+  /** Length: 1–140. */
   emailAuthenticationSubject?: string;
   keyConfiguration?: UserPoolKeyConfiguration;
   /**
@@ -518,9 +578,15 @@ export interface UserPoolArgs {
    * - The user pool is configured for passkey authentication.
    * - The user pool has a custom domain, whether or not it also has a prefix domain.
    * - Your application performs authentication with managed login or the classic hosted UI.
+   *
+   * Length: 1–63.
    */
   webAuthnRelyingPartyID?: string;
-  /** When `required` , users can only register and sign in users with passkeys that are capable of [user verification](https://docs.aws.amazon.com/https://www.w3.org/TR/webauthn-2/#enum-userVerificationRequirement) . When `preferred` , your user pool doesn't require the use of authenticators with user verification but encourages it. */
+  /**
+   * When `required` , users can only register and sign in users with passkeys that are capable of [user verification](https://docs.aws.amazon.com/https://www.w3.org/TR/webauthn-2/#enum-userVerificationRequirement) . When `preferred` , your user pool doesn't require the use of authenticators with user verification but encourages it.
+   *
+   * Length: 1–9.
+   */
   webAuthnUserVerification?: string;
   webAuthnFactorConfiguration?: "SINGLE_FACTOR" | "MULTI_FACTOR_WITH_USER_VERIFICATION";
   /** The user pool [feature plan](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-sign-in-feature-plans.html) , or tier. This parameter determines the eligibility of the user pool for features like managed login, access-token customization, and threat protection. Defaults to `ESSENTIALS` . */
@@ -979,6 +1045,7 @@ export interface UserPoolRecoveryOption {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-keyconfiguration.html | CloudFormation: KeyConfiguration} */
 export interface UserPoolKeyConfiguration {
   keyType?: "AWS_OWNED_KEY" | "CUSTOMER_MANAGED_KEY";
+  /** Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:([\w+=/,.\@-]*)?:[0-9]+:[\w+=/,.\@-]+(:[\w+=/,.\@-]+)?(:[\w+=/,.\@-]+)?`. */
   kmsKeyArn?: string;
 }
 
@@ -994,7 +1061,7 @@ export interface UserPoolIssuerConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolclient.html | CloudFormation: AWS::Cognito::UserPoolClient}
  */
-export const UserPoolClient = cloudControlType<UserPoolClientArgs, UserPoolClientOutputs>("AWS::Cognito::UserPoolClient", "aws:cognito:UserPoolClient", '{"p":[["AnalyticsConfiguration",["ref","AnalyticsConfiguration"]],["GenerateSecret","boolean",66],["CallbackURLs",["array","string"]],["EnablePropagateAdditionalUserContextData","boolean"],["IdTokenValidity","integer"],["AuthSessionValidity","integer"],["AllowedOAuthScopes",["array","string"]],["TokenValidityUnits",["ref","TokenValidityUnits"]],["ReadAttributes",["array","string"]],["AllowedOAuthFlowsUserPoolClient","boolean"],["DefaultRedirectURI","string"],["SupportedIdentityProviders",["array","string"]],["ClientName","string"],["UserPoolId","string",67],["AllowedOAuthFlows",["array","string"]],["ExplicitAuthFlows",["array","string"]],["LogoutURLs",["array","string"]],["AccessTokenValidity","integer"],["RefreshTokenValidity","integer"],["WriteAttributes",["array","string"]],["PreventUserExistenceErrors","string"],["EnableTokenRevocation","boolean"],["RefreshTokenRotation",["ref","RefreshTokenRotation"]],["ClientSecret","string",8],["Name","string",8],["ClientId","string",72]],"id":["UserPoolId","ClientId"],"d":{"AnalyticsConfiguration":[["ApplicationArn","string"],["UserDataShared","boolean"],["ExternalId","string"],["ApplicationId","string"],["RoleArn","string"]],"TokenValidityUnits":[["IdToken","string"],["RefreshToken","string"],["AccessToken","string"]],"RefreshTokenRotation":[["Feature",["enum","ENABLED","DISABLED"]],["RetryGracePeriodSeconds","integer"]]}}');
+export const UserPoolClient = cloudControlType<UserPoolClientArgs, UserPoolClientOutputs>("AWS::Cognito::UserPoolClient", "aws:cognito:UserPoolClient", '{"p":[["AnalyticsConfiguration",["ref","AnalyticsConfiguration"]],["GenerateSecret","boolean",66],["CallbackURLs",["array","string"]],["EnablePropagateAdditionalUserContextData","boolean"],["IdTokenValidity","integer"],["AuthSessionValidity","integer"],["AllowedOAuthScopes",["array","string"]],["TokenValidityUnits",["ref","TokenValidityUnits"]],["ReadAttributes",["array","string"]],["AllowedOAuthFlowsUserPoolClient","boolean"],["DefaultRedirectURI","string"],["SupportedIdentityProviders",["array","string"]],["ClientName","string"],["UserPoolId","string",67],["AllowedOAuthFlows",["array","string"]],["ExplicitAuthFlows",["array","string"]],["LogoutURLs",["array","string"]],["AccessTokenValidity","integer"],["RefreshTokenValidity","integer"],["WriteAttributes",["array","string"]],["PreventUserExistenceErrors","string"],["EnableTokenRevocation","boolean"],["RefreshTokenRotation",["ref","RefreshTokenRotation"]],["ClientSecret","string",8],["Name","string",8],["ClientId","string",72]],"id":["UserPoolId","ClientId"],"d":{"AnalyticsConfiguration":[["ApplicationArn","string"],["UserDataShared","boolean"],["ExternalId","string"],["ApplicationId","string"],["RoleArn","string"]],"TokenValidityUnits":[["IdToken","string"],["RefreshToken","string"],["AccessToken","string"]],"RefreshTokenRotation":[["Feature",["enum","ENABLED","DISABLED"]],["RetryGracePeriodSeconds","integer"]]},"reg":{"h":"crudl","co":["GenerateSecret","UserPoolId"],"ro":["ClientSecret","Name","ClientId"],"tg":[false,false,false]}}');
 /** A {@link UserPoolClient} instance: its attributes as typed outputs. */
 export type UserPoolClient = InstanceType<typeof UserPoolClient>;
 
@@ -1035,9 +1102,15 @@ export interface UserPoolClientArgs {
    *
    * If you don't specify otherwise in the configuration of your app client, your ID
    * tokens are valid for one hour.
+   *
+   * Range: 1–86400.
    */
   idTokenValidity?: number;
-  /** Amazon Cognito creates a session token for each API request in an authentication flow. `AuthSessionValidity` is the duration, in minutes, of that session token. Your user pool native user must respond to each authentication challenge before the session expires. */
+  /**
+   * Amazon Cognito creates a session token for each API request in an authentication flow. `AuthSessionValidity` is the duration, in minutes, of that session token. Your user pool native user must respond to each authentication challenge before the session expires.
+   *
+   * Range: 3–15.
+   */
   authSessionValidity?: number;
   /** The OAuth, OpenID Connect (OIDC), and custom scopes that you want to permit your app client to authorize access with. Scopes govern access control to user pool self-service API operations, user data from the `userInfo` endpoint, and third-party APIs. Scope values include `phone` , `email` , `openid` , and `profile` . The `aws.cognito.signin.user.admin` scope authorizes user self-service operations. Custom scopes with resource servers authorize access to external APIs. */
   allowedOAuthScopes?: string[];
@@ -1070,7 +1143,11 @@ export interface UserPoolClientArgs {
    * This parameter sets the IdPs that [managed login](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pools-managed-login.html) will display on the login page for your app client. The removal of `COGNITO` from this list doesn't prevent authentication operations for local users with the user pools API in an AWS SDK. The only way to prevent SDK-based authentication is to block access with a [AWS WAF rule](https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-waf.html) .
    */
   supportedIdentityProviders?: string[];
-  /** A friendly name for the app client that you want to create. */
+  /**
+   * A friendly name for the app client that you want to create.
+   *
+   * Length: 1–128.
+   */
   clientName?: string;
   /** The ID of the user pool where you want to create an app client. */
   userPoolId: string;
@@ -1104,6 +1181,8 @@ export interface UserPoolClientArgs {
    *
    * If you don't specify otherwise in the configuration of your app client, your access
    * tokens are valid for one hour.
+   *
+   * Range: 1–86400.
    */
   accessTokenValidity?: number;
   /**
@@ -1116,6 +1195,8 @@ export interface UserPoolClientArgs {
    *
    * If you don't specify otherwise in the configuration of your app client, your refresh
    * tokens are valid for 30 days.
+   *
+   * Range: 1–315360000.
    */
   refreshTokenValidity?: number;
   /**
@@ -1197,7 +1278,11 @@ export interface UserPoolClientTokenValidityUnits {
 export interface UserPoolClientRefreshTokenRotation {
   /** The state of refresh token rotation for the current app client. */
   feature?: "ENABLED" | "DISABLED";
-  /** When you request a token refresh with `GetTokensFromRefreshToken` , the original refresh token that you're rotating out can remain valid for a period of time of up to 60 seconds. This allows for client-side retries. When `RetryGracePeriodSeconds` is `0` , the grace period is disabled and a successful request immediately invalidates the submitted refresh token. */
+  /**
+   * When you request a token refresh with `GetTokensFromRefreshToken` , the original refresh token that you're rotating out can remain valid for a period of time of up to 60 seconds. This allows for client-side retries. When `RetryGracePeriodSeconds` is `0` , the grace period is disabled and a successful request immediately invalidates the submitted refresh token.
+   *
+   * Range: 0–60.
+   */
   retryGracePeriodSeconds?: number;
 }
 
@@ -1206,7 +1291,7 @@ export interface UserPoolClientRefreshTokenRotation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpooldomain.html | CloudFormation: AWS::Cognito::UserPoolDomain}
  */
-export const UserPoolDomain = cloudControlType<UserPoolDomainArgs, UserPoolDomainOutputs>("AWS::Cognito::UserPoolDomain", "aws:cognito:UserPoolDomain", '{"p":[["UserPoolId","string",67],["CustomDomainConfig",["ref","CustomDomainConfigType"]],["Domain","string",67],["ManagedLoginVersion","integer"],["Routing",["ref","RoutingType"]],["CloudFrontDistribution","string",8]],"id":["UserPoolId","Domain"],"d":{"CustomDomainConfigType":[["CertificateArn","string"],["SecurityPolicy","string"]],"RoutingType":[["Failover",["ref","FailoverType"]]],"FailoverType":[["SecondaryRegion","string",1],["PrimaryRoute53HealthCheckId","string",1]]}}');
+export const UserPoolDomain = cloudControlType<UserPoolDomainArgs, UserPoolDomainOutputs>("AWS::Cognito::UserPoolDomain", "aws:cognito:UserPoolDomain", '{"p":[["UserPoolId","string",67],["CustomDomainConfig",["ref","CustomDomainConfigType"]],["Domain","string",67],["ManagedLoginVersion","integer",16],["Routing",["ref","RoutingType"]],["CloudFrontDistribution","string",8]],"id":["UserPoolId","Domain"],"d":{"CustomDomainConfigType":[["CertificateArn","string"],["SecurityPolicy","string"]],"RoutingType":[["Failover",["ref","FailoverType"]]],"FailoverType":[["SecondaryRegion","string",1],["PrimaryRoute53HealthCheckId","string",1]]},"reg":{"h":"crud","wo":["ManagedLoginVersion"],"co":["UserPoolId","Domain"],"ro":["CloudFrontDistribution"],"tg":[false,false,false]}}');
 /** A {@link UserPoolDomain} instance: its attributes as typed outputs. */
 export type UserPoolDomain = InstanceType<typeof UserPoolDomain>;
 
@@ -1222,7 +1307,11 @@ export interface UserPoolDomainArgs {
   customDomainConfig?: UserPoolDomainCustomDomainConfigType;
   /** The name of the domain that you want to update. For custom domains, this is the fully-qualified domain name, for example `auth.example.com` . For prefix domains, this is the prefix alone, such as `myprefix` . */
   domain: string;
-  /** A version number that indicates the state of managed login for your domain. Version `1` is hosted UI (classic). Version `2` is the newer managed login with the branding editor. For more information, see [Managed login](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pools-managed-login.html) . */
+  /**
+   * A version number that indicates the state of managed login for your domain. Version `1` is hosted UI (classic). Version `2` is the newer managed login with the branding editor. For more information, see [Managed login](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pools-managed-login.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   managedLoginVersion?: number;
   routing?: UserPoolDomainRoutingType;
 }
@@ -1260,7 +1349,7 @@ export interface UserPoolDomainFailoverType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolgroup.html | CloudFormation: AWS::Cognito::UserPoolGroup}
  */
-export const UserPoolGroup = cloudControlType<UserPoolGroupArgs, UserPoolGroupOutputs>("AWS::Cognito::UserPoolGroup", "aws:cognito:UserPoolGroup", '{"p":[["GroupName","string",66],["Description","string"],["UserPoolId","string",67],["Precedence","integer"],["RoleArn","string"]],"id":["UserPoolId","GroupName"]}');
+export const UserPoolGroup = cloudControlType<UserPoolGroupArgs, UserPoolGroupOutputs>("AWS::Cognito::UserPoolGroup", "aws:cognito:UserPoolGroup", '{"p":[["GroupName","string",66],["Description","string"],["UserPoolId","string",67],["Precedence","integer"],["RoleArn","string"]],"id":["UserPoolId","GroupName"],"reg":{"h":"crudl","co":["UserPoolId","GroupName"],"tg":[false,false,false]}}');
 /** A {@link UserPoolGroup} instance: its attributes as typed outputs. */
 export type UserPoolGroup = InstanceType<typeof UserPoolGroup>;
 
@@ -1268,7 +1357,11 @@ export type UserPoolGroup = InstanceType<typeof UserPoolGroup>;
 export interface UserPoolGroupArgs {
   /** A name for the group. This name must be unique in your user pool. */
   groupName?: string;
-  /** A description of the group that you're creating. */
+  /**
+   * A description of the group that you're creating.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The ID of the user pool where you want to create a user group. */
   userPoolId: string;
@@ -1278,6 +1371,8 @@ export interface UserPoolGroupArgs {
    * Two groups can have the same `Precedence` value. If this happens, neither group takes precedence over the other. If two groups with the same `Precedence` have the same role ARN, that role is used in the `cognito:preferred_role` claim in tokens for users in each group. If the two groups have different role ARNs, the `cognito:preferred_role` claim isn't set in users' tokens.
    *
    * The default `Precedence` value is null. The maximum `Precedence` value is `2^31-1` .
+   *
+   * Range: at least 0.
    */
   precedence?: number;
   /** The Amazon Resource Name (ARN) for the IAM role that you want to associate with the group. A group role primarily declares a preferred role for the credentials that you get from an identity pool. Amazon Cognito ID tokens have a `cognito:preferred_role` claim that presents the highest-precedence group that a user belongs to. Both ID and access tokens also contain a `cognito:groups` claim that list all the groups that a user is a member of. */
@@ -1295,7 +1390,7 @@ export interface UserPoolGroupOutputs extends UserPoolGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolidentityprovider.html | CloudFormation: AWS::Cognito::UserPoolIdentityProvider}
  */
-export const UserPoolIdentityProvider = cloudControlType<UserPoolIdentityProviderArgs, UserPoolIdentityProviderOutputs>("AWS::Cognito::UserPoolIdentityProvider", "aws:cognito:UserPoolIdentityProvider", '{"p":[["ProviderName","string",67],["UserPoolId","string",67],["AttributeMapping",["map","string"]],["ProviderDetails",["map","string"],1],["ProviderType","string",67],["IdpIdentifiers",["array","string"]]],"id":["UserPoolId","ProviderName"]}');
+export const UserPoolIdentityProvider = cloudControlType<UserPoolIdentityProviderArgs, UserPoolIdentityProviderOutputs>("AWS::Cognito::UserPoolIdentityProvider", "aws:cognito:UserPoolIdentityProvider", '{"p":[["ProviderName","string",67],["UserPoolId","string",67],["AttributeMapping",["map","string"]],["ProviderDetails",["map","string"],1],["ProviderType","string",67],["IdpIdentifiers",["array","string"]]],"id":["UserPoolId","ProviderName"],"reg":{"h":"crudl","co":["UserPoolId","ProviderName","ProviderType"],"tg":[false,false,false]}}');
 /** A {@link UserPoolIdentityProvider} instance: its attributes as typed outputs. */
 export type UserPoolIdentityProvider = InstanceType<typeof UserPoolIdentityProvider>;
 
@@ -1333,7 +1428,7 @@ export interface UserPoolIdentityProviderOutputs extends UserPoolIdentityProvide
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolregionalconfigurationattachment.html | CloudFormation: AWS::Cognito::UserPoolRegionalConfigurationAttachment}
  */
-export const UserPoolRegionalConfigurationAttachment = cloudControlType<UserPoolRegionalConfigurationAttachmentArgs, UserPoolRegionalConfigurationAttachmentOutputs>("AWS::Cognito::UserPoolRegionalConfigurationAttachment", "aws:cognito:UserPoolRegionalConfigurationAttachment", '{"p":[["UserPoolId","string",67],["Status","string"],["EmailConfiguration",["ref","EmailConfiguration"]],["LambdaConfig",["ref","LambdaConfig"]],["SmsConfiguration",["ref","SmsConfiguration"]],["UserPoolTags",["map","string"]]],"id":["UserPoolId"],"d":{"EmailConfiguration":[["ReplyToEmailAddress","string"],["SourceArn","string"],["From","string"],["ConfigurationSet","string"],["EmailSendingAccount","string"]],"LambdaConfig":[["CreateAuthChallenge","string"],["CustomMessage","string"],["DefineAuthChallenge","string"],["PostAuthentication","string"],["PostConfirmation","string"],["PreAuthentication","string"],["PreSignUp","string"],["VerifyAuthChallengeResponse","string"],["UserMigration","string"],["PreTokenGeneration","string"],["CustomEmailSender",["ref","CustomEmailSender"]],["CustomSMSSender",["ref","CustomSMSSender"]],["PreTokenGenerationConfig",["ref","PreTokenGenerationConfig"]],["InboundFederation",["ref","InboundFederation"]],["KMSKeyID","string"]],"CustomEmailSender":[["LambdaVersion","string"],["LambdaArn","string"]],"CustomSMSSender":[["LambdaVersion","string"],["LambdaArn","string"]],"PreTokenGenerationConfig":[["LambdaVersion","string"],["LambdaArn","string"]],"InboundFederation":[["LambdaVersion","string"],["LambdaArn","string"]],"SmsConfiguration":[["ExternalId","string"],["SnsCallerArn","string"],["SnsRegion","string"],["EumsSms",["ref","EumsSmsConfiguration"]]],"EumsSmsConfiguration":[["CallerArn","string",1],["ExternalId","string"],["OriginationIdentity","string"],["ConfigurationSetName","string"],["InEntityId","string"],["InTemplateId","string"],["Region","string"]]},"tags":["UserPoolTags","map"]}');
+export const UserPoolRegionalConfigurationAttachment = cloudControlType<UserPoolRegionalConfigurationAttachmentArgs, UserPoolRegionalConfigurationAttachmentOutputs>("AWS::Cognito::UserPoolRegionalConfigurationAttachment", "aws:cognito:UserPoolRegionalConfigurationAttachment", '{"p":[["UserPoolId","string",67],["Status","string"],["EmailConfiguration",["ref","EmailConfiguration"]],["LambdaConfig",["ref","LambdaConfig"]],["SmsConfiguration",["ref","SmsConfiguration"]],["UserPoolTags",["map","string"]]],"id":["UserPoolId"],"d":{"EmailConfiguration":[["ReplyToEmailAddress","string"],["SourceArn","string"],["From","string"],["ConfigurationSet","string"],["EmailSendingAccount","string"]],"LambdaConfig":[["CreateAuthChallenge","string"],["CustomMessage","string"],["DefineAuthChallenge","string"],["PostAuthentication","string"],["PostConfirmation","string"],["PreAuthentication","string"],["PreSignUp","string"],["VerifyAuthChallengeResponse","string"],["UserMigration","string"],["PreTokenGeneration","string"],["CustomEmailSender",["ref","CustomEmailSender"]],["CustomSMSSender",["ref","CustomSMSSender"]],["PreTokenGenerationConfig",["ref","PreTokenGenerationConfig"]],["InboundFederation",["ref","InboundFederation"]],["KMSKeyID","string"]],"CustomEmailSender":[["LambdaVersion","string"],["LambdaArn","string"]],"CustomSMSSender":[["LambdaVersion","string"],["LambdaArn","string"]],"PreTokenGenerationConfig":[["LambdaVersion","string"],["LambdaArn","string"]],"InboundFederation":[["LambdaVersion","string"],["LambdaArn","string"]],"SmsConfiguration":[["ExternalId","string"],["SnsCallerArn","string"],["SnsRegion","string"],["EumsSms",["ref","EumsSmsConfiguration"]]],"EumsSmsConfiguration":[["CallerArn","string",1],["ExternalId","string"],["OriginationIdentity","string"],["ConfigurationSetName","string"],["InEntityId","string"],["InTemplateId","string"],["Region","string"]]},"tags":["UserPoolTags","map"],"reg":{"h":"crud","co":["UserPoolId"],"tg":[true,true,true]}}');
 /** A {@link UserPoolRegionalConfigurationAttachment} instance: its attributes as typed outputs. */
 export type UserPoolRegionalConfigurationAttachment = InstanceType<typeof UserPoolRegionalConfigurationAttachment>;
 
@@ -1428,13 +1523,14 @@ export interface UserPoolRegionalConfigurationAttachmentEumsSmsConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolreplica.html | CloudFormation: AWS::Cognito::UserPoolReplica}
  */
-export const UserPoolReplica = cloudControlType<UserPoolReplicaArgs, UserPoolReplicaOutputs>("AWS::Cognito::UserPoolReplica", "aws:cognito:UserPoolReplica", '{"p":[["UserPoolId","string",67],["RegionName","string",67],["UserPoolTagsAtCreate",["map","string"],66]],"id":["UserPoolId","RegionName"],"tags":["UserPoolTagsAtCreate","map"]}');
+export const UserPoolReplica = cloudControlType<UserPoolReplicaArgs, UserPoolReplicaOutputs>("AWS::Cognito::UserPoolReplica", "aws:cognito:UserPoolReplica", '{"p":[["UserPoolId","string",67],["RegionName","string",67],["UserPoolTagsAtCreate",["map","string"],66]],"id":["UserPoolId","RegionName"],"tags":["UserPoolTagsAtCreate","map"],"reg":{"h":"crudl","co":["UserPoolId","RegionName","UserPoolTagsAtCreate"],"tg":[true,true,true]}}');
 /** A {@link UserPoolReplica} instance: its attributes as typed outputs. */
 export type UserPoolReplica = InstanceType<typeof UserPoolReplica>;
 
 /** Inputs of {@link UserPoolReplica}. */
 export interface UserPoolReplicaArgs {
   userPoolId: string;
+  /** Length: 5–32. */
   regionName: string;
   userPoolTagsAtCreate?: Record<string, string>;
 }
@@ -1450,7 +1546,7 @@ export interface UserPoolReplicaOutputs extends UserPoolReplicaArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolresourceserver.html | CloudFormation: AWS::Cognito::UserPoolResourceServer}
  */
-export const UserPoolResourceServer = cloudControlType<UserPoolResourceServerArgs, UserPoolResourceServerOutputs>("AWS::Cognito::UserPoolResourceServer", "aws:cognito:UserPoolResourceServer", '{"p":[["UserPoolId","string",67],["Identifier","string",67],["Scopes",["array",["ref","ResourceServerScopeType"]]],["Name","string",1]],"id":["UserPoolId","Identifier"],"d":{"ResourceServerScopeType":[["ScopeName","string",1],["ScopeDescription","string",1]]}}');
+export const UserPoolResourceServer = cloudControlType<UserPoolResourceServerArgs, UserPoolResourceServerOutputs>("AWS::Cognito::UserPoolResourceServer", "aws:cognito:UserPoolResourceServer", '{"p":[["UserPoolId","string",67],["Identifier","string",67],["Scopes",["array",["ref","ResourceServerScopeType"]]],["Name","string",1]],"id":["UserPoolId","Identifier"],"d":{"ResourceServerScopeType":[["ScopeName","string",1],["ScopeDescription","string",1]]},"reg":{"h":"crudl","co":["UserPoolId","Identifier"],"tg":[false,false,false]}}');
 /** A {@link UserPoolResourceServer} instance: its attributes as typed outputs. */
 export type UserPoolResourceServer = InstanceType<typeof UserPoolResourceServer>;
 
@@ -1493,7 +1589,7 @@ export interface UserPoolResourceServerResourceServerScopeType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolriskconfigurationattachment.html | CloudFormation: AWS::Cognito::UserPoolRiskConfigurationAttachment}
  */
-export const UserPoolRiskConfigurationAttachment = cloudControlType<UserPoolRiskConfigurationAttachmentArgs, UserPoolRiskConfigurationAttachmentOutputs>("AWS::Cognito::UserPoolRiskConfigurationAttachment", "aws:cognito:UserPoolRiskConfigurationAttachment", '{"p":[["CompromisedCredentialsRiskConfiguration",["ref","CompromisedCredentialsRiskConfigurationType"]],["UserPoolId","string",67],["ClientId","string",67],["AccountTakeoverRiskConfiguration",["ref","AccountTakeoverRiskConfigurationType"]],["RiskExceptionConfiguration",["ref","RiskExceptionConfigurationType"]]],"id":["UserPoolId","ClientId"],"d":{"CompromisedCredentialsRiskConfigurationType":[["Actions",["ref","CompromisedCredentialsActionsType"],1],["EventFilter",["array","string"]]],"CompromisedCredentialsActionsType":[["EventAction","string",1]],"AccountTakeoverRiskConfigurationType":[["Actions",["ref","AccountTakeoverActionsType"],1],["NotifyConfiguration",["ref","NotifyConfigurationType"]]],"AccountTakeoverActionsType":[["HighAction",["ref","AccountTakeoverActionType"]],["LowAction",["ref","AccountTakeoverActionType"]],["MediumAction",["ref","AccountTakeoverActionType"]]],"AccountTakeoverActionType":[["Notify","boolean",1],["EventAction","string",1]],"NotifyConfigurationType":[["BlockEmail",["ref","NotifyEmailType"]],["ReplyTo","string"],["SourceArn","string",1],["NoActionEmail",["ref","NotifyEmailType"]],["From","string"],["MfaEmail",["ref","NotifyEmailType"]]],"NotifyEmailType":[["TextBody","string"],["HtmlBody","string"],["Subject","string",1]],"RiskExceptionConfigurationType":[["BlockedIPRangeList",["array","string"]],["SkippedIPRangeList",["array","string"]]]}}');
+export const UserPoolRiskConfigurationAttachment = cloudControlType<UserPoolRiskConfigurationAttachmentArgs, UserPoolRiskConfigurationAttachmentOutputs>("AWS::Cognito::UserPoolRiskConfigurationAttachment", "aws:cognito:UserPoolRiskConfigurationAttachment", '{"p":[["CompromisedCredentialsRiskConfiguration",["ref","CompromisedCredentialsRiskConfigurationType"]],["UserPoolId","string",67],["ClientId","string",67],["AccountTakeoverRiskConfiguration",["ref","AccountTakeoverRiskConfigurationType"]],["RiskExceptionConfiguration",["ref","RiskExceptionConfigurationType"]]],"id":["UserPoolId","ClientId"],"d":{"CompromisedCredentialsRiskConfigurationType":[["Actions",["ref","CompromisedCredentialsActionsType"],1],["EventFilter",["array","string"]]],"CompromisedCredentialsActionsType":[["EventAction","string",1]],"AccountTakeoverRiskConfigurationType":[["Actions",["ref","AccountTakeoverActionsType"],1],["NotifyConfiguration",["ref","NotifyConfigurationType"]]],"AccountTakeoverActionsType":[["HighAction",["ref","AccountTakeoverActionType"]],["LowAction",["ref","AccountTakeoverActionType"]],["MediumAction",["ref","AccountTakeoverActionType"]]],"AccountTakeoverActionType":[["Notify","boolean",1],["EventAction","string",1]],"NotifyConfigurationType":[["BlockEmail",["ref","NotifyEmailType"]],["ReplyTo","string"],["SourceArn","string",1],["NoActionEmail",["ref","NotifyEmailType"]],["From","string"],["MfaEmail",["ref","NotifyEmailType"]]],"NotifyEmailType":[["TextBody","string"],["HtmlBody","string"],["Subject","string",1]],"RiskExceptionConfigurationType":[["BlockedIPRangeList",["array","string"]],["SkippedIPRangeList",["array","string"]]]},"reg":{"h":"crud","co":["UserPoolId","ClientId"],"tg":[false,false,false]}}');
 /** A {@link UserPoolRiskConfigurationAttachment} instance: its attributes as typed outputs. */
 export type UserPoolRiskConfigurationAttachment = InstanceType<typeof UserPoolRiskConfigurationAttachment>;
 
@@ -1633,7 +1729,7 @@ export interface UserPoolRiskConfigurationAttachmentRiskExceptionConfigurationTy
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpooluicustomizationattachment.html | CloudFormation: AWS::Cognito::UserPoolUICustomizationAttachment}
  */
-export const UserPoolUICustomizationAttachment = cloudControlType<UserPoolUICustomizationAttachmentArgs, UserPoolUICustomizationAttachmentOutputs>("AWS::Cognito::UserPoolUICustomizationAttachment", "aws:cognito:UserPoolUICustomizationAttachment", '{"p":[["CSS","string"],["UserPoolId","string",67],["ClientId","string",67]],"id":["UserPoolId","ClientId"]}');
+export const UserPoolUICustomizationAttachment = cloudControlType<UserPoolUICustomizationAttachmentArgs, UserPoolUICustomizationAttachmentOutputs>("AWS::Cognito::UserPoolUICustomizationAttachment", "aws:cognito:UserPoolUICustomizationAttachment", '{"p":[["CSS","string"],["UserPoolId","string",67],["ClientId","string",67]],"id":["UserPoolId","ClientId"],"reg":{"h":"crud","co":["UserPoolId","ClientId"],"tg":[false,false,false]}}');
 /** A {@link UserPoolUICustomizationAttachment} instance: its attributes as typed outputs. */
 export type UserPoolUICustomizationAttachment = InstanceType<typeof UserPoolUICustomizationAttachment>;
 
@@ -1656,7 +1752,7 @@ export interface UserPoolUICustomizationAttachmentOutputs extends UserPoolUICust
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpooluser.html | CloudFormation: AWS::Cognito::UserPoolUser}
  */
-export const UserPoolUser = cloudControlType<UserPoolUserArgs, UserPoolUserOutputs>("AWS::Cognito::UserPoolUser", "aws:cognito:UserPoolUser", '{"p":[["ValidationData",["array",["ref","AttributeType"]],66],["UserPoolId","string",67],["Username","string",66],["MessageAction","string",66],["ClientMetadata",["map","string"],66],["DesiredDeliveryMediums",["array","string"],66],["ForceAliasCreation","boolean",66],["UserAttributes",["array",["ref","AttributeType"]],66]],"id":["UserPoolId","Username"],"d":{"AttributeType":[["Value","string",2],["Name","string",2]]}}');
+export const UserPoolUser = cloudControlType<UserPoolUserArgs, UserPoolUserOutputs>("AWS::Cognito::UserPoolUser", "aws:cognito:UserPoolUser", '{"p":[["ValidationData",["array",["ref","AttributeType"]],82],["UserPoolId","string",67],["Username","string",66],["MessageAction","string",82],["ClientMetadata",["map","string"],82],["DesiredDeliveryMediums",["array","string"],82],["ForceAliasCreation","boolean",82],["UserAttributes",["array",["ref","AttributeType"]],66]],"id":["UserPoolId","Username"],"d":{"AttributeType":[["Value","string"],["Name","string"]]},"reg":{"h":"crdl","wo":["DesiredDeliveryMediums","ForceAliasCreation","ValidationData","ClientMetadata","MessageAction"],"co":["DesiredDeliveryMediums","ForceAliasCreation","UserAttributes","Username","UserPoolId","ValidationData","ClientMetadata","MessageAction"],"tg":[false,false,false]}}');
 /** A {@link UserPoolUser} instance: its attributes as typed outputs. */
 export type UserPoolUser = InstanceType<typeof UserPoolUser>;
 
@@ -1668,6 +1764,8 @@ export interface UserPoolUserArgs {
    * Your Lambda function can analyze this additional data and act on it. Your function can automatically confirm and verify select users or perform external API operations like logging user attributes and validation data to Amazon CloudWatch Logs.
    *
    * For more information about the pre sign-up Lambda trigger, see [Pre sign-up Lambda trigger](https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-lambda-pre-sign-up.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   validationData?: UserPoolUserAttributeType[];
   /** The ID of the user pool where you want to create a user. */
@@ -1680,7 +1778,11 @@ export interface UserPoolUserArgs {
    * - You can only provide a value if usernames are a valid sign-in attribute for your user pool. If your user pool only supports phone numbers or email addresses as sign-in attributes, Amazon Cognito automatically generates a username value. For more information, see [Customizing sign-in attributes](https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-attributes.html#user-pool-settings-aliases) .
    */
   username?: string;
-  /** Set to `RESEND` to resend the invitation message to a user that already exists, and to reset the temporary-password duration with a new temporary password. Set to `SUPPRESS` to suppress sending the message. You can specify only one value. */
+  /**
+   * Set to `RESEND` to resend the invitation message to a user that already exists, and to reset the temporary-password duration with a new temporary password. Set to `SUPPRESS` to suppress sending the message. You can specify only one value.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   messageAction?: string;
   /**
    * A map of custom key-value pairs that you can provide as input for any custom workflows that this action triggers. You create custom workflows by assigning AWS Lambda functions to user pool triggers.
@@ -1688,9 +1790,15 @@ export interface UserPoolUserArgs {
    * When Amazon Cognito invokes any of these functions, it passes a JSON payload, which the function receives as input. This payload contains a `clientMetadata` attribute that provides the data that you assigned to the ClientMetadata parameter in your request. In your function code, you can process the `clientMetadata` value to enhance your workflow for your specific needs.
    *
    * To review the Lambda trigger types that Amazon Cognito invokes at runtime with API requests, see [Connecting API actions to Lambda triggers](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pools-working-with-lambda-triggers.html#lambda-triggers-by-event) in the *Amazon Cognito Developer Guide* . …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   clientMetadata?: Record<string, string>;
-  /** Specify `EMAIL` if email will be used to send the welcome message. Specify `SMS` if the phone number will be used. The default value is `SMS` . You can specify more than one value. */
+  /**
+   * Specify `EMAIL` if email will be used to send the welcome message. Specify `SMS` if the phone number will be used. The default value is `SMS` . You can specify more than one value.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   desiredDeliveryMediums?: string[];
   /**
    * This parameter is used only if the `phone_number_verified` or `email_verified` attribute is set to `True` . Otherwise, it is ignored.
@@ -1698,6 +1806,8 @@ export interface UserPoolUserArgs {
    * If this parameter is set to `True` and the phone number or email address specified in the `UserAttributes` parameter already exists as an alias with a different user, this request migrates the alias from the previous user to the newly-created user. The previous user will no longer be able to log in using that alias.
    *
    * If this parameter is set to `False` , the API throws an `AliasExistsException` error if the alias already exists. The default value is `False` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   forceAliasCreation?: boolean;
   /**
@@ -1746,7 +1856,7 @@ export interface UserPoolUserAttributeType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpoolusertogroupattachment.html | CloudFormation: AWS::Cognito::UserPoolUserToGroupAttachment}
  */
-export const UserPoolUserToGroupAttachment = cloudControlType<UserPoolUserToGroupAttachmentArgs, UserPoolUserToGroupAttachmentOutputs>("AWS::Cognito::UserPoolUserToGroupAttachment", "aws:cognito:UserPoolUserToGroupAttachment", '{"p":[["GroupName","string",67],["UserPoolId","string",67],["Username","string",67]],"id":["UserPoolId","GroupName","Username"]}');
+export const UserPoolUserToGroupAttachment = cloudControlType<UserPoolUserToGroupAttachmentArgs, UserPoolUserToGroupAttachmentOutputs>("AWS::Cognito::UserPoolUserToGroupAttachment", "aws:cognito:UserPoolUserToGroupAttachment", '{"p":[["GroupName","string",67],["UserPoolId","string",67],["Username","string",67]],"id":["UserPoolId","GroupName","Username"],"reg":{"h":"crd","co":["UserPoolId","GroupName","Username"],"tg":[false,false,false]}}');
 /** A {@link UserPoolUserToGroupAttachment} instance: its attributes as typed outputs. */
 export type UserPoolUserToGroupAttachment = InstanceType<typeof UserPoolUserToGroupAttachment>;
 

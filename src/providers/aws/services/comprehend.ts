@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-comprehend-documentclassifier.html | CloudFormation: AWS::Comprehend::DocumentClassifier}
  */
-export const DocumentClassifier = cloudControlType<DocumentClassifierArgs, DocumentClassifierOutputs>("AWS::Comprehend::DocumentClassifier", "aws:comprehend:DocumentClassifier", '{"p":[["LanguageCode",["enum","en","es","fr","it","de","pt"],67],["DataAccessRoleArn","string",67],["OutputDataConfig",["ref","DocumentClassifierOutputDataConfig"],66],["VpcConfig",["ref","VpcConfig"],66],["DocumentClassifierName","string",67],["Mode",["enum","MULTI_CLASS","MULTI_LABEL"],66],["VolumeKmsKeyId","string",66],["ModelKmsKeyId","string",66],["VersionName","string",66],["ModelPolicy","string"],["InputDataConfig",["ref","DocumentClassifierInputDataConfig"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"DocumentClassifierOutputDataConfig":[["KmsKeyId","string",2],["S3Uri","string",2]],"VpcConfig":[["Subnets",["array","string"],3],["SecurityGroupIds",["array","string"],3]],"DocumentClassifierInputDataConfig":[["DocumentReaderConfig",["ref","DocumentReaderConfig"],2],["S3Uri","string",2],["Documents",["ref","DocumentClassifierDocuments"],2],["DataFormat",["enum","COMPREHEND_CSV","AUGMENTED_MANIFEST"],2],["DocumentType",["enum","PLAIN_TEXT_DOCUMENT","SEMI_STRUCTURED_DOCUMENT"],2],["AugmentedManifests",["array",["ref","AugmentedManifestsListItem"]],2],["LabelDelimiter","string",2],["TestS3Uri","string",2]],"DocumentReaderConfig":[["FeatureTypes",["array","string"],2],["DocumentReadMode",["enum","SERVICE_DEFAULT","FORCE_DOCUMENT_READ_ACTION"],2],["DocumentReadAction",["enum","TEXTRACT_DETECT_DOCUMENT_TEXT","TEXTRACT_ANALYZE_DOCUMENT"],3]],"DocumentClassifierDocuments":[["S3Uri","string",3],["TestS3Uri","string",2]],"AugmentedManifestsListItem":[["S3Uri","string",3],["AttributeNames",["array","string"],3],["Split",["enum","TRAIN","TEST"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:comprehend:${Region}:${Account}:document-classifier/${DocumentClassifierName}"}');
+export const DocumentClassifier = cloudControlType<DocumentClassifierArgs, DocumentClassifierOutputs>("AWS::Comprehend::DocumentClassifier", "aws:comprehend:DocumentClassifier", '{"p":[["LanguageCode",["enum","en","es","fr","it","de","pt"],67],["DataAccessRoleArn","string",67],["OutputDataConfig",["ref","DocumentClassifierOutputDataConfig"],66],["VpcConfig",["ref","VpcConfig"],66],["DocumentClassifierName","string",67],["Mode",["enum","MULTI_CLASS","MULTI_LABEL"],66],["VolumeKmsKeyId","string",66],["ModelKmsKeyId","string",66],["VersionName","string",66],["ModelPolicy","string"],["InputDataConfig",["ref","DocumentClassifierInputDataConfig"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"DocumentClassifierOutputDataConfig":[["KmsKeyId","string"],["S3Uri","string"]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"DocumentClassifierInputDataConfig":[["DocumentReaderConfig",["ref","DocumentReaderConfig"]],["S3Uri","string"],["Documents",["ref","DocumentClassifierDocuments"]],["DataFormat",["enum","COMPREHEND_CSV","AUGMENTED_MANIFEST"]],["DocumentType",["enum","PLAIN_TEXT_DOCUMENT","SEMI_STRUCTURED_DOCUMENT"]],["AugmentedManifests",["array",["ref","AugmentedManifestsListItem"]]],["LabelDelimiter","string"],["TestS3Uri","string"]],"DocumentReaderConfig":[["FeatureTypes",["array","string"]],["DocumentReadMode",["enum","SERVICE_DEFAULT","FORCE_DOCUMENT_READ_ACTION"]],["DocumentReadAction",["enum","TEXTRACT_DETECT_DOCUMENT_TEXT","TEXTRACT_ANALYZE_DOCUMENT"],1]],"DocumentClassifierDocuments":[["S3Uri","string",1],["TestS3Uri","string"]],"AugmentedManifestsListItem":[["S3Uri","string",1],["AttributeNames",["array","string"],1],["Split",["enum","TRAIN","TEST"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataAccessRoleArn","InputDataConfig","OutputDataConfig","LanguageCode","ModelKmsKeyId","DocumentClassifierName","VersionName","Mode","VolumeKmsKeyId","VpcConfig"],"ro":["Arn"],"uo":["InputDataConfig/AugmentedManifests","InputDataConfig/AugmentedManifests/*/AttributeNames","InputDataConfig/DocumentReaderConfig/FeatureTypes","Tags","VpcConfig/SecurityGroupIds","VpcConfig/Subnets"],"tg":[true,true,true]},"arn":"arn:${Partition}:comprehend:${Region}:${Account}:document-classifier/${DocumentClassifierName}"}');
 /** A {@link DocumentClassifier} instance: its attributes as typed outputs. */
 export type DocumentClassifier = InstanceType<typeof DocumentClassifier>;
 
@@ -21,13 +21,21 @@ export type DocumentClassifier = InstanceType<typeof DocumentClassifier>;
 export interface DocumentClassifierArgs {
   /** The language of the input documents. You can specify any of the languages supported by Amazon Comprehend. All documents must be in the same language. */
   languageCode: "en" | "es" | "fr" | "it" | "de" | "pt";
-  /** The Amazon Resource Name (ARN) of the IAM role that grants Amazon Comprehend read access to your input data. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that grants Amazon Comprehend read access to your input data.
+   *
+   * Length: 20–2048. Pattern: `arn:aws(-[^:]+)?:iam::[0-9]{12}:role/.+`.
+   */
   dataAccessRoleArn: string;
   /** Provides output results configuration parameters for custom classifier jobs. */
   outputDataConfig?: DocumentClassifierDocumentClassifierOutputDataConfig;
   /** Configuration parameters for a private Virtual Private Cloud (VPC) containing the resources you are using for your custom classifier. For more information, see [Amazon VPC](https://docs.aws.amazon.com/vpc/latest/userguide/what-is-amazon-vpc.html) . */
   vpcConfig?: DocumentClassifierVpcConfig;
-  /** The name of the document classifier. */
+  /**
+   * The name of the document classifier.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   documentClassifierName: string;
   /** Indicates the mode in which the classifier will be trained. The classifier can be trained in multi-class (single-label) mode or multi-label mode. Multi-class mode identifies a single class label for each document and multi-label mode identifies one or more class labels for each document. Multiple labels for an individual document are separated by a delimiter. The default delimiter between labels is a pipe (|). */
   mode?: "MULTI_CLASS" | "MULTI_LABEL";
@@ -36,6 +44,8 @@ export interface DocumentClassifierArgs {
    *
    * - KMS Key ID: `"1234abcd-12ab-34cd-56ef-1234567890ab"`
    * - Amazon Resource Name (ARN) of a KMS Key: `"arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab"`
+   *
+   * Length: 1–2048.
    */
   volumeKmsKeyId?: string;
   /**
@@ -43,9 +53,15 @@ export interface DocumentClassifierArgs {
    *
    * - KMS Key ID: `"1234abcd-12ab-34cd-56ef-1234567890ab"`
    * - Amazon Resource Name (ARN) of a KMS Key: `"arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab"`
+   *
+   * Length: 1–2048.
    */
   modelKmsKeyId?: string;
-  /** The version name given to the newly created classifier. Version names can have a maximum of 256 characters. Alphanumeric characters, hyphens (-) and underscores (_) are allowed. The version name must be unique among all models with the same classifier name in the AWS account / AWS Region . */
+  /**
+   * The version name given to the newly created classifier. Version names can have a maximum of 256 characters. Alphanumeric characters, hyphens (-) and underscores (_) are allowed. The version name must be unique among all models with the same classifier name in the AWS account / AWS Region .
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   versionName?: string;
   /**
    * The resource-based policy to attach to your custom document classifier model. You can use this policy to allow another AWS account to import your custom model.
@@ -57,6 +73,8 @@ export interface DocumentClassifierArgs {
    * To avoid escaping quotes, you can use single quotes to enclose the policy and double quotes to enclose the JSON names and values:
    *
    * `'{"attribute": "value", "attribute": ["value"]}'`
+   *
+   * Length: 1–20000. Pattern: ``.
    */
   modelPolicy?: string;
   /** Specifies the format and location of the input data for the job. */
@@ -84,12 +102,16 @@ export interface DocumentClassifierDocumentClassifierOutputDataConfig {
    * - Amazon Resource Name (ARN) of a KMS Key: `"arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab"`
    * - KMS Key Alias: `"alias/ExampleAlias"`
    * - ARN of a KMS Key Alias: `"arn:aws:kms:us-west-2:111122223333:alias/ExampleAlias"`
+   *
+   * Length: 1–2048.
    */
   kmsKeyId?: string;
   /**
    * When you use the `OutputDataConfig` object while creating a custom classifier, you specify the Amazon S3 location where you want to write the confusion matrix and other output files. The URI must be in the same Region as the API endpoint that you are calling. The location is used as the prefix for the actual location of this output file.
    *
    * When the custom classifier job is finished, the service creates the output file in a directory specific to the job. The `S3Uri` field contains the location of the output file, called `output.tar.gz` . It is a compressed archive that contains the confusion matrix.
+   *
+   * Length: at most 1024. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
    */
   s3Uri?: string;
 }
@@ -100,9 +122,17 @@ export interface DocumentClassifierDocumentClassifierOutputDataConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-comprehend-documentclassifier-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface DocumentClassifierVpcConfig {
-  /** The ID for each subnet being used in your private VPC. This subnet is a subset of the a range of IPv4 addresses used by the VPC and is specific to a given availability zone in the VPC’s Region. This ID number is preceded by "subnet-", for instance: "subnet-04ccf456919e69055". For more information, see [VPCs and Subnets](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_Subnets.html) . */
+  /**
+   * The ID for each subnet being used in your private VPC. This subnet is a subset of the a range of IPv4 addresses used by the VPC and is specific to a given availability zone in the VPC’s Region. This ID number is preceded by "subnet-", for instance: "subnet-04ccf456919e69055". For more information, see [VPCs and Subnets](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_Subnets.html) .
+   *
+   * Items: 1–16. Each item: Length: 1–32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The ID number for a security group on an instance of your private VPC. Security groups on your VPC function serve as a virtual firewall to control inbound and outbound traffic and provides security for the resources that you’ll be accessing on the VPC. This ID number is preceded by "sg-", for instance: "sg-03b388029b0a285ea". For more information, see [Security Groups for your VPC](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_SecurityGroups.html) . */
+  /**
+   * The ID number for a security group on an instance of your private VPC. Security groups on your VPC function serve as a virtual firewall to control inbound and outbound traffic and provides security for the resources that you’ll be accessing on the VPC. This ID number is preceded by "sg-", for instance: "sg-03b388029b0a285ea". For more information, see [Security Groups for your VPC](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_SecurityGroups.html) .
+   *
+   * Items: 1–5. Each item: Length: 1–32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -121,6 +151,8 @@ export interface DocumentClassifierDocumentClassifierInputDataConfig {
    * For example, if you use the URI `S3://bucketName/prefix` , if the prefix is a single file, Amazon Comprehend uses that file as input. If more than one file begins with the prefix, Amazon Comprehend uses all of them as input.
    *
    * This parameter is required if you set `DataFormat` to `COMPREHEND_CSV` .
+   *
+   * Length: at most 1024. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
    */
   s3Uri?: string;
   /** The S3 location of the training documents. This parameter is required in a request to create a native document model. */
@@ -144,9 +176,17 @@ export interface DocumentClassifierDocumentClassifierInputDataConfig {
    * This parameter is required if you set `DataFormat` to `AUGMENTED_MANIFEST` .
    */
   augmentedManifests?: DocumentClassifierAugmentedManifestsListItem[];
-  /** Indicates the delimiter used to separate each label for training a multi-label classifier. The default delimiter between labels is a pipe (|). You can use a different character as a delimiter (if it's an allowed character) by specifying it under Delimiter for labels. If the training documents use a delimiter other than the default or the delimiter you specify, the labels on that line will be combined to make a single unique label, such as LABELLABELLABEL. */
+  /**
+   * Indicates the delimiter used to separate each label for training a multi-label classifier. The default delimiter between labels is a pipe (|). You can use a different character as a delimiter (if it's an allowed character) by specifying it under Delimiter for labels. If the training documents use a delimiter other than the default or the delimiter you specify, the labels on that line will be combined to make a single unique label, such as LABELLABELLABEL.
+   *
+   * Length: 1–1. Pattern: `^[ ~!\@#$%^*\-_+=|\\:;\t>?/]$`.
+   */
   labelDelimiter?: string;
-  /** This specifies the Amazon S3 location that contains the test annotations for the document classifier. The URI must be in the same AWS Region as the API endpoint that you are calling. */
+  /**
+   * This specifies the Amazon S3 location that contains the test annotations for the document classifier. The URI must be in the same AWS Region as the API endpoint that you are calling.
+   *
+   * Length: at most 1024. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
+   */
   testS3Uri?: string;
 }
 
@@ -171,8 +211,10 @@ export interface DocumentClassifierDocumentReaderConfig {
    *
    * - `TABLES` - Returns additional information about any tables that are detected in the input document.
    * - `FORMS` - Returns additional information about any forms that are detected in the input document.
+   *
+   * Items: 1–2.
    */
-  featureTypes?: string[];
+  featureTypes?: ("TABLES" | "FORMS")[];
   /**
    * Determines the text extraction actions for PDF files. Enter one of the following values:
    *
@@ -195,9 +237,17 @@ export interface DocumentClassifierDocumentReaderConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-comprehend-documentclassifier-documentclassifierdocuments.html | CloudFormation: DocumentClassifierDocuments}
  */
 export interface DocumentClassifierDocumentClassifierDocuments {
-  /** The S3 URI location of the training documents specified in the S3Uri CSV file. */
+  /**
+   * The S3 URI location of the training documents specified in the S3Uri CSV file.
+   *
+   * Length: at most 1024. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
+   */
   s3Uri: string;
-  /** The S3 URI location of the test documents included in the TestS3Uri CSV file. This field is not required if you do not specify a test CSV file. */
+  /**
+   * The S3 URI location of the test documents included in the TestS3Uri CSV file. This field is not required if you do not specify a test CSV file.
+   *
+   * Length: at most 1024. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
+   */
   testS3Uri?: string;
 }
 
@@ -207,7 +257,11 @@ export interface DocumentClassifierDocumentClassifierDocuments {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-comprehend-documentclassifier-augmentedmanifestslistitem.html | CloudFormation: AugmentedManifestsListItem}
  */
 export interface DocumentClassifierAugmentedManifestsListItem {
-  /** The Amazon S3 location of the augmented manifest file. */
+  /**
+   * The Amazon S3 location of the augmented manifest file.
+   *
+   * Length: at most 1024. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
+   */
   s3Uri: string;
   /**
    * The JSON attribute that contains the annotations for your training documents. The number of attribute names that you specify depends on whether your augmented manifest file is the output of a single labeling job or a chained labeling job.
@@ -215,6 +269,8 @@ export interface DocumentClassifierAugmentedManifestsListItem {
    * If your file is the output of a single labeling job, specify the LabelAttributeName key that was used when the job was created in Ground Truth.
    *
    * If your file is the output of a chained labeling job, specify the LabelAttributeName key for one or more jobs in the chain. Each LabelAttributeName key provides the annotations from an individual job.
+   *
+   * Items: 1–63. Each item: Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
    */
   attributeNames: string[];
   /**
@@ -230,9 +286,11 @@ export interface DocumentClassifierAugmentedManifestsListItem {
 /**
  * An Amazon Comprehend endpoint that hosts a custom document classification model for real-time inference.
  *
+ * @deprecated Cloud Control cannot create AWS::Comprehend::DocumentClassifierEndpoint: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-comprehend-documentclassifierendpoint.html | CloudFormation: AWS::Comprehend::DocumentClassifierEndpoint}
  */
-export const DocumentClassifierEndpoint = cloudControlType<DocumentClassifierEndpointArgs, DocumentClassifierEndpointOutputs>("AWS::Comprehend::DocumentClassifierEndpoint", "aws:comprehend:DocumentClassifierEndpoint", '{"p":[["EndpointName","string",67],["ModelArn","string",1],["DesiredInferenceUnits","integer",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CurrentInferenceUnits","integer",8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:comprehend:${Region}:${Account}:document-classifier-endpoint/${EndpointName}"}');
+export const DocumentClassifierEndpoint = cloudControlType<DocumentClassifierEndpointArgs, DocumentClassifierEndpointOutputs>("AWS::Comprehend::DocumentClassifierEndpoint", "aws:comprehend:DocumentClassifierEndpoint", '{"p":[["EndpointName","string",67],["ModelArn","string",1],["DesiredInferenceUnits","integer",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CurrentInferenceUnits","integer",8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:comprehend:${Region}:${Account}:document-classifier-endpoint/${EndpointName}"}');
 /** A {@link DocumentClassifierEndpoint} instance: its attributes as typed outputs. */
 export type DocumentClassifierEndpoint = InstanceType<typeof DocumentClassifierEndpoint>;
 
@@ -263,9 +321,11 @@ export interface DocumentClassifierEndpointOutputs extends DocumentClassifierEnd
 /**
  * An Amazon Comprehend custom entity recognizer: a trained model that identifies custom entity types in text, created via an asynchronous training job.
  *
+ * @deprecated Cloud Control cannot create AWS::Comprehend::EntityRecognizer: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-comprehend-entityrecognizer.html | CloudFormation: AWS::Comprehend::EntityRecognizer}
  */
-export const EntityRecognizer = cloudControlType<EntityRecognizerArgs, EntityRecognizerOutputs>("AWS::Comprehend::EntityRecognizer", "aws:comprehend:EntityRecognizer", '{"p":[["RecognizerName","string",67],["VersionName","string",66],["DataAccessRoleArn","string",67],["LanguageCode",["enum","en","es","fr","de","it","pt","ar","hi","ja","ko","zh","zh-TW"],67],["InputDataConfig",["ref","EntityRecognizerInputDataConfig"],67],["VolumeKmsKeyId","string",66],["ModelKmsKeyId","string",66],["VpcConfig",["ref","VpcConfig"],66],["ModelPolicy","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"EntityRecognizerInputDataConfig":[["DataFormat",["enum","COMPREHEND_CSV","AUGMENTED_MANIFEST"]],["EntityTypes",["array",["ref","EntityTypesListItem"]],1],["Documents",["ref","EntityRecognizerDocuments"]],["Annotations",["ref","EntityRecognizerAnnotations"]],["EntityList",["ref","EntityRecognizerEntityList"]],["AugmentedManifests",["array",["ref","AugmentedManifestsListItem"]]]],"EntityTypesListItem":[["Type","string",1]],"EntityRecognizerDocuments":[["S3Uri","string",1],["TestS3Uri","string"],["InputFormat",["enum","ONE_DOC_PER_FILE","ONE_DOC_PER_LINE"]]],"EntityRecognizerAnnotations":[["S3Uri","string",1],["TestS3Uri","string"]],"EntityRecognizerEntityList":[["S3Uri","string",1]],"AugmentedManifestsListItem":[["S3Uri","string",1],["Split",["enum","TRAIN","TEST"]],["AttributeNames",["array","string"],1],["AnnotationDataS3Uri","string"],["SourceDocumentsS3Uri","string"],["DocumentType",["enum","PLAIN_TEXT_DOCUMENT","SEMI_STRUCTURED_DOCUMENT"]]],"VpcConfig":[["SecurityGroupIds",["array","string"],1],["Subnets",["array","string"],1]]},"tags":["Tags","standard"]}');
+export const EntityRecognizer = cloudControlType<EntityRecognizerArgs, EntityRecognizerOutputs>("AWS::Comprehend::EntityRecognizer", "aws:comprehend:EntityRecognizer", '{"p":[["RecognizerName","string",67],["VersionName","string",66],["DataAccessRoleArn","string",67],["LanguageCode",["enum","en","es","fr","de","it","pt","ar","hi","ja","ko","zh","zh-TW"],67],["InputDataConfig",["ref","EntityRecognizerInputDataConfig"],67],["VolumeKmsKeyId","string",66],["ModelKmsKeyId","string",66],["VpcConfig",["ref","VpcConfig"],66],["ModelPolicy","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"EntityRecognizerInputDataConfig":[["DataFormat",["enum","COMPREHEND_CSV","AUGMENTED_MANIFEST"]],["EntityTypes",["array",["ref","EntityTypesListItem"]],1],["Documents",["ref","EntityRecognizerDocuments"]],["Annotations",["ref","EntityRecognizerAnnotations"]],["EntityList",["ref","EntityRecognizerEntityList"]],["AugmentedManifests",["array",["ref","AugmentedManifestsListItem"]]]],"EntityTypesListItem":[["Type","string",1]],"EntityRecognizerDocuments":[["S3Uri","string",1],["TestS3Uri","string"],["InputFormat",["enum","ONE_DOC_PER_FILE","ONE_DOC_PER_LINE"]]],"EntityRecognizerAnnotations":[["S3Uri","string",1],["TestS3Uri","string"]],"EntityRecognizerEntityList":[["S3Uri","string",1]],"AugmentedManifestsListItem":[["S3Uri","string",1],["Split",["enum","TRAIN","TEST"]],["AttributeNames",["array","string"],1],["AnnotationDataS3Uri","string"],["SourceDocumentsS3Uri","string"],["DocumentType",["enum","PLAIN_TEXT_DOCUMENT","SEMI_STRUCTURED_DOCUMENT"]]],"VpcConfig":[["SecurityGroupIds",["array","string"],1],["Subnets",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link EntityRecognizer} instance: its attributes as typed outputs. */
 export type EntityRecognizer = InstanceType<typeof EntityRecognizer>;
 
@@ -410,23 +470,39 @@ export interface EntityRecognizerVpcConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-comprehend-flywheel.html | CloudFormation: AWS::Comprehend::Flywheel}
  */
-export const Flywheel = cloudControlType<FlywheelArgs, FlywheelOutputs>("AWS::Comprehend::Flywheel", "aws:comprehend:Flywheel", '{"p":[["DataLakeS3Uri","string",67],["DataAccessRoleArn","string",1],["FlywheelName","string",67],["ModelType",["enum","DOCUMENT_CLASSIFIER","ENTITY_RECOGNIZER"],66],["TaskConfig",["ref","TaskConfig"],66],["ActiveModelArn","string"],["DataSecurityConfig",["ref","DataSecurityConfig"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"TaskConfig":[["LanguageCode",["enum","en","es","fr","it","de","pt"],3],["DocumentClassificationConfig",["ref","DocumentClassificationConfig"],2],["EntityRecognitionConfig",["ref","EntityRecognitionConfig"],2]],"DocumentClassificationConfig":[["Mode",["enum","MULTI_CLASS","MULTI_LABEL"],3],["Labels",["array","string"],2]],"EntityRecognitionConfig":[["EntityTypes",["array",["ref","EntityTypesListItem"]],2]],"EntityTypesListItem":[["Type","string",3]],"DataSecurityConfig":[["VpcConfig",["ref","VpcConfig"]],["VolumeKmsKeyId","string"],["ModelKmsKeyId","string"],["DataLakeKmsKeyId","string"]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:comprehend:${Region}:${Account}:flywheel/${FlywheelName}"}');
+export const Flywheel = cloudControlType<FlywheelArgs, FlywheelOutputs>("AWS::Comprehend::Flywheel", "aws:comprehend:Flywheel", '{"p":[["DataLakeS3Uri","string",67],["DataAccessRoleArn","string",1],["FlywheelName","string",67],["ModelType",["enum","DOCUMENT_CLASSIFIER","ENTITY_RECOGNIZER"],66],["TaskConfig",["ref","TaskConfig"],66],["ActiveModelArn","string"],["DataSecurityConfig",["ref","DataSecurityConfig"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"TaskConfig":[["LanguageCode",["enum","en","es","fr","it","de","pt"],1],["DocumentClassificationConfig",["ref","DocumentClassificationConfig"]],["EntityRecognitionConfig",["ref","EntityRecognitionConfig"]]],"DocumentClassificationConfig":[["Mode",["enum","MULTI_CLASS","MULTI_LABEL"],1],["Labels",["array","string"]]],"EntityRecognitionConfig":[["EntityTypes",["array",["ref","EntityTypesListItem"]]]],"EntityTypesListItem":[["Type","string",1]],"DataSecurityConfig":[["VpcConfig",["ref","VpcConfig"]],["VolumeKmsKeyId","string"],["ModelKmsKeyId","string"],["DataLakeKmsKeyId","string"]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FlywheelName","ModelType","DataLakeS3Uri","TaskConfig"],"ro":["Arn"],"uo":["DataSecurityConfig/VpcConfig/SecurityGroupIds","DataSecurityConfig/VpcConfig/Subnets","Tags","TaskConfig/DocumentClassificationConfig/Labels","TaskConfig/EntityRecognitionConfig/EntityTypes"],"tg":[true,true,true]},"arn":"arn:${Partition}:comprehend:${Region}:${Account}:flywheel/${FlywheelName}"}');
 /** A {@link Flywheel} instance: its attributes as typed outputs. */
 export type Flywheel = InstanceType<typeof Flywheel>;
 
 /** Inputs of {@link Flywheel}. */
 export interface FlywheelArgs {
-  /** Amazon S3 URI of the data lake location. */
+  /**
+   * Amazon S3 URI of the data lake location.
+   *
+   * Length: at most 512. Pattern: `s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`.
+   */
   dataLakeS3Uri: string;
-  /** The Amazon Resource Name (ARN) of the IAM role that grants Amazon Comprehend permission to access the flywheel data. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that grants Amazon Comprehend permission to access the flywheel data.
+   *
+   * Length: 20–2048. Pattern: `arn:aws(-[^:]+)?:iam::[0-9]{12}:role/.+`.
+   */
   dataAccessRoleArn: string;
-  /** Name for the flywheel. */
+  /**
+   * Name for the flywheel.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   flywheelName: string;
   /** Model type of the flywheel's model. */
   modelType?: "DOCUMENT_CLASSIFIER" | "ENTITY_RECOGNIZER";
   /** Configuration about the model associated with a flywheel. */
   taskConfig?: FlywheelTaskConfig;
-  /** The Amazon Resource Number (ARN) of the active model version. */
+  /**
+   * The Amazon Resource Number (ARN) of the active model version.
+   *
+   * Length: at most 256. Pattern: `arn:aws(-[^:]+)?:comprehend:[a-zA-Z0-9-]*:[0-9]{12}:(document-classifier|entity-recognizer)/[a-zA-Z0-9](-*[a-zA-Z0-9])*(/version/[a-zA-Z0-9](-*[a-zA-Z0-9])*)?`.
+   */
   activeModelArn?: string;
   /** Data security configuration. */
   dataSecurityConfig?: FlywheelDataSecurityConfig;
@@ -462,7 +538,11 @@ export interface FlywheelTaskConfig {
 export interface FlywheelDocumentClassificationConfig {
   /** Classification mode indicates whether the documents are `MULTI_CLASS` or `MULTI_LABEL` . */
   mode: "MULTI_CLASS" | "MULTI_LABEL";
-  /** One or more labels to associate with the custom classifier. */
+  /**
+   * One or more labels to associate with the custom classifier.
+   *
+   * Items: at most 1000. Each item: Length: at most 5000.
+   */
   labels?: string[];
 }
 
@@ -472,7 +552,11 @@ export interface FlywheelDocumentClassificationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-comprehend-flywheel-entityrecognitionconfig.html | CloudFormation: EntityRecognitionConfig}
  */
 export interface FlywheelEntityRecognitionConfig {
-  /** Up to 25 entity types that the model is trained to recognize. */
+  /**
+   * Up to 25 entity types that the model is trained to recognize.
+   *
+   * Items: 1–25.
+   */
   entityTypes?: FlywheelEntityTypesListItem[];
 }
 
@@ -486,6 +570,8 @@ export interface FlywheelEntityTypesListItem {
    * An entity type within a labeled training dataset that Amazon Comprehend uses to train a custom entity recognizer.
    *
    * Entity types must not contain the following invalid characters: \n (line break), \\n (escaped line break, \r (carriage return), \\r (escaped carriage return), \t (tab), \\t (escaped tab), and , (comma).
+   *
+   * Length: 1–64. Pattern: ``.
    */
   type: string;
 }
@@ -498,16 +584,26 @@ export interface FlywheelEntityTypesListItem {
 export interface FlywheelDataSecurityConfig {
   /** Configuration parameters for an optional private Virtual Private Cloud (VPC) containing the resources you are using for the job. For more information, see [Amazon VPC](https://docs.aws.amazon.com/vpc/latest/userguide/what-is-amazon-vpc.html) . */
   vpcConfig?: FlywheelVpcConfig;
-  /** ID for the AWS  key that Amazon Comprehend uses to encrypt the volume. */
+  /**
+   * ID for the AWS  key that Amazon Comprehend uses to encrypt the volume.
+   *
+   * Length: 1–2048.
+   */
   volumeKmsKeyId?: string;
   /**
    * ID for the AWS  key that Amazon Comprehend uses to encrypt trained custom models. The ModelKmsKeyId can be either of the following formats:
    *
    * - KMS Key ID: `"1234abcd-12ab-34cd-56ef-1234567890ab"`
    * - Amazon Resource Name (ARN) of a KMS Key: `"arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab"`
+   *
+   * Length: 1–2048.
    */
   modelKmsKeyId?: string;
-  /** ID for the AWS  key that Amazon Comprehend uses to encrypt the data in the data lake. */
+  /**
+   * ID for the AWS  key that Amazon Comprehend uses to encrypt the data in the data lake.
+   *
+   * Length: 1–2048.
+   */
   dataLakeKmsKeyId?: string;
 }
 
@@ -517,8 +613,16 @@ export interface FlywheelDataSecurityConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-comprehend-flywheel-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface FlywheelVpcConfig {
-  /** The ID for each subnet being used in your private VPC. This subnet is a subset of the a range of IPv4 addresses used by the VPC and is specific to a given availability zone in the VPC’s Region. This ID number is preceded by "subnet-", for instance: "subnet-04ccf456919e69055". For more information, see [VPCs and Subnets](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_Subnets.html) . */
+  /**
+   * The ID for each subnet being used in your private VPC. This subnet is a subset of the a range of IPv4 addresses used by the VPC and is specific to a given availability zone in the VPC’s Region. This ID number is preceded by "subnet-", for instance: "subnet-04ccf456919e69055". For more information, see [VPCs and Subnets](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_Subnets.html) .
+   *
+   * Items: 1–16. Each item: Length: 1–32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The ID number for a security group on an instance of your private VPC. Security groups on your VPC function serve as a virtual firewall to control inbound and outbound traffic and provides security for the resources that you’ll be accessing on the VPC. This ID number is preceded by "sg-", for instance: "sg-03b388029b0a285ea". For more information, see [Security Groups for your VPC](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_SecurityGroups.html) . */
+  /**
+   * The ID number for a security group on an instance of your private VPC. Security groups on your VPC function serve as a virtual firewall to control inbound and outbound traffic and provides security for the resources that you’ll be accessing on the VPC. This ID number is preceded by "sg-", for instance: "sg-03b388029b0a285ea". For more information, see [Security Groups for your VPC](https://docs.aws.amazon.com/vpc/latest/userguide/VPC_SecurityGroups.html) .
+   *
+   * Items: 1–5. Each item: Length: 1–32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }

@@ -13,20 +13,32 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-computeoptimizer-automationrule.html | CloudFormation: AWS::ComputeOptimizer::AutomationRule}
  */
-export const AutomationRule = cloudControlType<AutomationRuleArgs, AutomationRuleOutputs>("AWS::ComputeOptimizer::AutomationRule", "aws:computeoptimizer:AutomationRule", '{"p":[["Name","string",1],["Description","string"],["RuleType",["enum","AccountRule","OrganizationRule"],1],["OrganizationConfiguration",["ref","OrganizationConfiguration"]],["RecommendedActionTypes",["array",["enum","SnapshotAndDeleteUnattachedEbsVolume","UpgradeEbsVolumeType"]],1],["Priority","string"],["Schedule",["ref","Schedule"],1],["Criteria",["ref","Criteria"]],["Status",["enum","Active","Inactive"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72],["RuleId","string",8],["RuleRevision","string",8],["AccountId","string",8],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["RuleArn"],"d":{"OrganizationConfiguration":[["RuleApplyOrder",["enum","BeforeAccountRules","AfterAccountRules"]],["AccountIds",["array","string"]]],"Schedule":[["ScheduleExpression","string"],["ScheduleExpressionTimezone","string"],["ExecutionWindowInMinutes","integer"]],"Criteria":[["Region",["array",["ref","StringCriteriaCondition"]]],["ResourceArn",["array",["ref","StringCriteriaCondition"]]],["EbsVolumeType",["array",["ref","StringCriteriaCondition"]]],["EbsVolumeSizeInGib",["array",["ref","IntegerCriteriaCondition"]]],["EstimatedMonthlySavings",["array",["ref","DoubleCriteriaCondition"]]],["ResourceTag",["array",["ref","ResourceTagsCriteriaCondition"]]],["LookBackPeriodInDays",["array",["ref","IntegerCriteriaCondition"]]],["RestartNeeded",["array",["ref","StringCriteriaCondition"]]]],"StringCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Values",["array","string"]]],"IntegerCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Values",["array","integer"]]],"DoubleCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Values",["array","number"]]],"ResourceTagsCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Key","string"],["Values",["array","string"]]]},"tags":["Tags","standard"]}');
+export const AutomationRule = cloudControlType<AutomationRuleArgs, AutomationRuleOutputs>("AWS::ComputeOptimizer::AutomationRule", "aws:computeoptimizer:AutomationRule", '{"p":[["Name","string",1],["Description","string"],["RuleType",["enum","AccountRule","OrganizationRule"],1],["OrganizationConfiguration",["ref","OrganizationConfiguration"]],["RecommendedActionTypes",["array",["enum","SnapshotAndDeleteUnattachedEbsVolume","UpgradeEbsVolumeType"]],1],["Priority","string"],["Schedule",["ref","Schedule"],1],["Criteria",["ref","Criteria"]],["Status",["enum","Active","Inactive"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72],["RuleId","string",8],["RuleRevision","string",8],["AccountId","string",8],["CreatedTimestamp","string",8],["LastUpdatedTimestamp","string",8]],"id":["RuleArn"],"d":{"OrganizationConfiguration":[["RuleApplyOrder",["enum","BeforeAccountRules","AfterAccountRules"]],["AccountIds",["array","string"]]],"Schedule":[["ScheduleExpression","string"],["ScheduleExpressionTimezone","string"],["ExecutionWindowInMinutes","integer"]],"Criteria":[["Region",["array",["ref","StringCriteriaCondition"]]],["ResourceArn",["array",["ref","StringCriteriaCondition"]]],["EbsVolumeType",["array",["ref","StringCriteriaCondition"]]],["EbsVolumeSizeInGib",["array",["ref","IntegerCriteriaCondition"]]],["EstimatedMonthlySavings",["array",["ref","DoubleCriteriaCondition"]]],["ResourceTag",["array",["ref","ResourceTagsCriteriaCondition"]]],["LookBackPeriodInDays",["array",["ref","IntegerCriteriaCondition"]]],["RestartNeeded",["array",["ref","StringCriteriaCondition"]]]],"StringCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Values",["array","string"]]],"IntegerCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Values",["array","integer"]]],"DoubleCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Values",["array","number"]]],"ResourceTagsCriteriaCondition":[["Comparison",["enum","StringEquals","StringNotEquals","StringEqualsIgnoreCase","StringNotEqualsIgnoreCase","StringLike","StringNotLike","NumericEquals","NumericNotEquals","NumericLessThan","NumericLessThanEquals","NumericGreaterThan","NumericGreaterThanEquals"]],["Key","string"],["Values",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["RuleArn","RuleId","RuleRevision","AccountId","CreatedTimestamp","LastUpdatedTimestamp"],"uo":["OrganizationConfiguration/AccountIds","RecommendedActionTypes","Criteria/Region","Criteria/Region/*/Values","Criteria/ResourceArn","Criteria/ResourceArn/*/Values","Criteria/EbsVolumeType","Criteria/EbsVolumeType/*/Values","Criteria/EbsVolumeSizeInGib","Criteria/EbsVolumeSizeInGib/*/Values","Criteria/EstimatedMonthlySavings","Criteria/EstimatedMonthlySavings/*/Values","Criteria/ResourceTag","Criteria/ResourceTag/*/Values","Criteria/LookBackPeriodInDays","Criteria/LookBackPeriodInDays/*/Values","Criteria/RestartNeeded","Criteria/RestartNeeded/*/Values","Tags"],"tg":[true,true,true]}}');
 /** A {@link AutomationRule} instance: its attributes as typed outputs. */
 export type AutomationRule = InstanceType<typeof AutomationRule>;
 
 /** Inputs of {@link AutomationRule}. */
 export interface AutomationRuleArgs {
-  /** The name of the automation rule. */
+  /**
+   * The name of the automation rule.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9_-]*$`.
+   */
   name: string;
-  /** The description of the automation rule. */
+  /**
+   * The description of the automation rule.
+   *
+   * Length: 0–1024. Pattern: `^[a-zA-Z0-9_\-\s\@\.]*$`.
+   */
   description?: string;
   /** The type of automation rule. */
   ruleType: "AccountRule" | "OrganizationRule";
   organizationConfiguration?: AutomationRuleOrganizationConfiguration;
-  /** The types of recommended actions this rule will implement. */
+  /**
+   * The types of recommended actions this rule will implement.
+   *
+   * Items: at least 1.
+   */
   recommendedActionTypes: ("SnapshotAndDeleteUnattachedEbsVolume" | "UpgradeEbsVolumeType")[];
   /** Rule priority within its group */
   priority?: string;
@@ -34,7 +46,11 @@ export interface AutomationRuleArgs {
   criteria?: AutomationRuleCriteria;
   /** The status of the automation rule. */
   status: "Active" | "Inactive";
-  /** Tags associated with the automation rule. */
+  /**
+   * Tags associated with the automation rule.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -58,7 +74,11 @@ export interface AutomationRuleOutputs extends AutomationRuleArgs {
 export interface AutomationRuleOrganizationConfiguration {
   /** When the rule should be applied relative to account rules */
   ruleApplyOrder?: "BeforeAccountRules" | "AfterAccountRules";
-  /** List of account IDs where the organization rule applies */
+  /**
+   * List of account IDs where the organization rule applies
+   *
+   * Items: 1–50. Each item: Pattern: `^[0-9]{12}$`.
+   */
   accountIds?: string[];
 }
 
@@ -68,7 +88,11 @@ export interface AutomationRuleSchedule {
   scheduleExpression?: string;
   /** IANA timezone identifier */
   scheduleExpressionTimezone?: string;
-  /** Execution window duration in minutes */
+  /**
+   * Execution window duration in minutes
+   *
+   * Range: 60–1440.
+   */
   executionWindowInMinutes?: number;
 }
 
@@ -87,6 +111,7 @@ export interface AutomationRuleCriteria {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-computeoptimizer-automationrule-stringcriteriacondition.html | CloudFormation: StringCriteriaCondition} */
 export interface AutomationRuleStringCriteriaCondition {
   comparison?: "StringEquals" | "StringNotEquals" | "StringEqualsIgnoreCase" | "StringNotEqualsIgnoreCase" | "StringLike" | "StringNotLike" | "NumericEquals" | "NumericNotEquals" | "NumericLessThan" | "NumericLessThanEquals" | "NumericGreaterThan" | "NumericGreaterThanEquals";
+  /** Each item: Length: 1–512. Pattern: `^[\w\s\.\-\:\/\=\+\\@\*\?]+$`. */
   values?: string[];
 }
 
@@ -105,6 +130,8 @@ export interface AutomationRuleDoubleCriteriaCondition {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-computeoptimizer-automationrule-resourcetagscriteriacondition.html | CloudFormation: ResourceTagsCriteriaCondition} */
 export interface AutomationRuleResourceTagsCriteriaCondition {
   comparison?: "StringEquals" | "StringNotEquals" | "StringEqualsIgnoreCase" | "StringNotEqualsIgnoreCase" | "StringLike" | "StringNotLike" | "NumericEquals" | "NumericNotEquals" | "NumericLessThan" | "NumericLessThanEquals" | "NumericGreaterThan" | "NumericGreaterThanEquals";
+  /** Length: 1–512. Pattern: `^[\w\s\.\-\:\/\=\+\\@\*\?]+$`. */
   key?: string;
+  /** Each item: Length: 1–512. Pattern: `^[\w\s\.\-\:\/\=\+\\@\*\?]+$`. */
   values?: string[];
 }

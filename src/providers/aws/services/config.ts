@@ -13,17 +13,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-aggregationauthorization.html | CloudFormation: AWS::Config::AggregationAuthorization}
  */
-export const AggregationAuthorization = cloudControlType<AggregationAuthorizationArgs, AggregationAuthorizationOutputs>("AWS::Config::AggregationAuthorization", "aws:config:AggregationAuthorization", '{"p":[["AuthorizedAccountId","string",67],["AuthorizedAwsRegion","string",67],["Tags",["array",["ref","Tag"]]],["AggregationAuthorizationArn","string",72]],"id":["AuthorizedAccountId","AuthorizedAwsRegion"],"tags":["Tags","standard"]}');
+export const AggregationAuthorization = cloudControlType<AggregationAuthorizationArgs, AggregationAuthorizationOutputs>("AWS::Config::AggregationAuthorization", "aws:config:AggregationAuthorization", '{"p":[["AuthorizedAccountId","string",67],["AuthorizedAwsRegion","string",67],["Tags",["array",["ref","Tag"]]],["AggregationAuthorizationArn","string",72]],"id":["AuthorizedAccountId","AuthorizedAwsRegion"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AuthorizedAccountId","AuthorizedAwsRegion"],"ro":["AggregationAuthorizationArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AggregationAuthorization} instance: its attributes as typed outputs. */
 export type AggregationAuthorization = InstanceType<typeof AggregationAuthorization>;
 
 /** Inputs of {@link AggregationAuthorization}. */
 export interface AggregationAuthorizationArgs {
-  /** The 12-digit account ID of the account authorized to aggregate data. */
+  /**
+   * The 12-digit account ID of the account authorized to aggregate data.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   authorizedAccountId: string;
-  /** The region authorized to collect aggregated data. */
+  /**
+   * The region authorized to collect aggregated data.
+   *
+   * Length: 1–64.
+   */
   authorizedAwsRegion: string;
-  /** An array of tag object. */
+  /**
+   * An array of tag object.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -44,7 +56,7 @@ export interface AggregationAuthorizationOutputs extends AggregationAuthorizatio
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-configrule.html | CloudFormation: AWS::Config::ConfigRule}
  */
-export const ConfigRule = cloudControlType<ConfigRuleArgs, ConfigRuleOutputs>("AWS::Config::ConfigRule", "aws:config:ConfigRule", '{"p":[["EvaluationModes",["array",["ref","EvaluationModeConfiguration"]]],["Description","string"],["Scope",["ref","Scope"]],["Compliance",["ref","Compliance"]],["ConfigRuleName","string",66],["MaximumExecutionFrequency","string"],["Source",["ref","Source"],1],["InputParameters",["union","string","json"]],["ConfigRuleId","string",72],["Arn","string",72]],"id":["ConfigRuleName"],"d":{"EvaluationModeConfiguration":[["Mode","string"]],"Scope":[["ComplianceResourceId","string"],["TagKey","string"],["ComplianceResourceTypes",["array","string"]],["TagValue","string"]],"Compliance":[["Type","string"]],"Source":[["Owner","string",1],["CustomPolicyDetails",["ref","CustomPolicyDetails"]],["SourceIdentifier","string"],["SourceDetails",["array",["ref","SourceDetail"]]]],"CustomPolicyDetails":[["EnableDebugLogDelivery","boolean"],["PolicyText","string"],["PolicyRuntime","string"]],"SourceDetail":[["EventSource","string",1],["MaximumExecutionFrequency","string"],["MessageType","string",1]]},"arn":"arn:${Partition}:config:${Region}:${Account}:config-rule/${ConfigRuleId}"}');
+export const ConfigRule = cloudControlType<ConfigRuleArgs, ConfigRuleOutputs>("AWS::Config::ConfigRule", "aws:config:ConfigRule", '{"p":[["EvaluationModes",["array",["ref","EvaluationModeConfiguration"]]],["Description","string"],["Scope",["ref","Scope"]],["Compliance",["ref","Compliance"]],["ConfigRuleName","string",66],["MaximumExecutionFrequency","string"],["Source",["ref","Source"],1],["InputParameters",["union","string","json"]],["ConfigRuleId","string",72],["Arn","string",72]],"id":["ConfigRuleName"],"d":{"EvaluationModeConfiguration":[["Mode","string"]],"Scope":[["ComplianceResourceId","string"],["TagKey","string"],["ComplianceResourceTypes",["array","string"]],["TagValue","string"]],"Compliance":[["Type","string"]],"Source":[["Owner","string",1],["CustomPolicyDetails",["ref","CustomPolicyDetails"]],["SourceIdentifier","string"],["SourceDetails",["array",["ref","SourceDetail"]]]],"CustomPolicyDetails":[["EnableDebugLogDelivery","boolean"],["PolicyText","string"],["PolicyRuntime","string"]],"SourceDetail":[["EventSource","string",1],["MaximumExecutionFrequency","string"],["MessageType","string",1]]},"reg":{"h":"crudl","wo":["Source/CustomPolicyDetails/PolicyText"],"co":["ConfigRuleName"],"ro":["ConfigRuleId","Compliance/Type","Arn"],"pt":{"Source":"Source.Owner=\\"CUSTOM_LAMBDA\\" ? ($count(Source.SourceDetails[MessageType=\\"ConfigurationItemChangeNotification\\"]) > 0 and $count(Source.SourceDetails[MessageType=\\"OversizedConfigurationItemChangeNotification\\"]) = 0) ? $ ~> | $.Source | {\\"SourceDetails\\" : [SourceDetails, {\\"EventSource\\": \\"aws.config\\", \\"MessageType\\": \\"OversizedConfigurationItemChangeNotification\\"}]} | : ($count(Source.SourceDetails[MessageType=\\"ConfigurationItemChangeNotification\\"]) = 0 and $count(Source.SourceDetails[MessageType=\\"OversizedConfigurationItemChangeNotification\\"]) > 0) ? $ ~> | $.Source | {\\"SourceDetails\\" : [SourceDetails, {\\"EventSource\\": \\"aws.config\\", \\"MessageType\\": \\"ConfigurationItemChangeNotification\\" }]} | : Source : Source","Scope/ComplianceResourceTypes":"ComplianceResourceTypes ? ComplianceResourceTypes : []"},"tg":[false,true,true],"nm":{"path":"ConfigRuleName"}},"arn":"arn:${Partition}:config:${Region}:${Account}:config-rule/${ConfigRuleId}"}');
 /** A {@link ConfigRule} instance: its attributes as typed outputs. */
 export type ConfigRule = InstanceType<typeof ConfigRule>;
 
@@ -211,7 +223,7 @@ export interface ConfigRuleSourceDetail {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-configurationaggregator.html | CloudFormation: AWS::Config::ConfigurationAggregator}
  */
-export const ConfigurationAggregator = cloudControlType<ConfigurationAggregatorArgs, ConfigurationAggregatorOutputs>("AWS::Config::ConfigurationAggregator", "aws:config:ConfigurationAggregator", '{"p":[["AccountAggregationSources",["array",["ref","AccountAggregationSource"]]],["ConfigurationAggregatorName","string",66],["OrganizationAggregationSource",["ref","OrganizationAggregationSource"]],["Tags",["array",["ref","Tag"]]],["ConfigurationAggregatorArn","string",72]],"id":["ConfigurationAggregatorName"],"d":{"AccountAggregationSource":[["AllAwsRegions","boolean"],["AwsRegions",["array","string"]],["AccountIds",["array","string"],1]],"OrganizationAggregationSource":[["AllAwsRegions","boolean"],["AwsRegions",["array","string"]],["RoleArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:config:${Region}:${Account}:config-aggregator/${AggregatorId}"}');
+export const ConfigurationAggregator = cloudControlType<ConfigurationAggregatorArgs, ConfigurationAggregatorOutputs>("AWS::Config::ConfigurationAggregator", "aws:config:ConfigurationAggregator", '{"p":[["AccountAggregationSources",["array",["ref","AccountAggregationSource"]]],["ConfigurationAggregatorName","string",66],["OrganizationAggregationSource",["ref","OrganizationAggregationSource"]],["Tags",["array",["ref","Tag"]]],["ConfigurationAggregatorArn","string",72]],"id":["ConfigurationAggregatorName"],"d":{"AccountAggregationSource":[["AllAwsRegions","boolean"],["AwsRegions",["array","string"]],["AccountIds",["array","string"],1]],"OrganizationAggregationSource":[["AllAwsRegions","boolean"],["AwsRegions",["array","string"]],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConfigurationAggregatorName"],"ro":["ConfigurationAggregatorArn"],"tg":[true,true,true],"nm":{"path":"ConfigurationAggregatorName","min":1,"max":256,"pattern":"[\\\\w\\\\-]+"}},"arn":"arn:${Partition}:config:${Region}:${Account}:config-aggregator/${AggregatorId}"}');
 /** A {@link ConfigurationAggregator} instance: its attributes as typed outputs. */
 export type ConfigurationAggregator = InstanceType<typeof ConfigurationAggregator>;
 
@@ -219,17 +231,29 @@ export type ConfigurationAggregator = InstanceType<typeof ConfigurationAggregato
 export interface ConfigurationAggregatorArgs {
   /** Provides a list of source accounts and regions to be aggregated. */
   accountAggregationSources?: ConfigurationAggregatorAccountAggregationSource[];
-  /** The name of the aggregator. */
+  /**
+   * The name of the aggregator.
+   *
+   * Length: 1–256. Pattern: `[\w\-]+`.
+   */
   configurationAggregatorName?: string;
   /** Provides an organization and list of regions to be aggregated. */
   organizationAggregationSource?: ConfigurationAggregatorOrganizationAggregationSource;
-  /** An array of tag object. */
+  /**
+   * An array of tag object.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ConfigurationAggregator}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationAggregatorOutputs extends ConfigurationAggregatorArgs {
-  /** The name of the aggregator. */
+  /**
+   * The name of the aggregator.
+   *
+   * Length: 1–256. Pattern: `[\w\-]+`.
+   */
   configurationAggregatorName: string;
   /** The Amazon Resource Name (ARN) of the aggregator. */
   configurationAggregatorArn: string;
@@ -276,9 +300,11 @@ export interface ConfigurationAggregatorOrganizationAggregationSource {
  *
  * To stop the recorder and delete it, delete the configuration recorder from your stack. To stop the recorder without deleting it, call the [StopConfigurationRecorder](https://docs.aws.amazon.com/config/latest/APIReference/API_StopConfigurationRecorder.html) action of the AWS Config API directly. …
  *
+ * @deprecated Cloud Control cannot create AWS::Config::ConfigurationRecorder: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-configurationrecorder.html | CloudFormation: AWS::Config::ConfigurationRecorder}
  */
-export const ConfigurationRecorder = cloudControlType<ConfigurationRecorderArgs, ConfigurationRecorderOutputs>("AWS::Config::ConfigurationRecorder", "aws:config:ConfigurationRecorder", '{"p":[["Name","string",66],["RecordingGroup",["ref","RecordingGroup"]],["RoleARN","string",1],["RecordingMode",["ref","RecordingMode"]],["StartedOnCreate","boolean",66],["ResourceARN","string",8],["Id","string",8,"awsId"]],"id":["Name"],"d":{"RecordingGroup":[["AllSupported","boolean"],["ExclusionByResourceTypes",["ref","ExclusionByResourceTypes"]],["IncludeGlobalResourceTypes","boolean"],["RecordingStrategy",["ref","RecordingStrategy"]],["ResourceTypes",["array","string"]]],"ExclusionByResourceTypes":[["ResourceTypes",["array","string"],1]],"RecordingStrategy":[["UseOnly","string",1]],"RecordingMode":[["RecordingModeOverrides",["array",["ref","RecordingModeOverride"]]],["RecordingFrequency","string",1]],"RecordingModeOverride":[["ResourceTypes",["array","string"],1],["RecordingFrequency","string",1],["Description","string"]]}}');
+export const ConfigurationRecorder = cloudControlType<ConfigurationRecorderArgs, ConfigurationRecorderOutputs>("AWS::Config::ConfigurationRecorder", "aws:config:ConfigurationRecorder", '{"p":[["Name","string",66],["RecordingGroup",["ref","RecordingGroup"]],["RoleARN","string",1],["RecordingMode",["ref","RecordingMode"]],["StartedOnCreate","boolean",66],["ResourceARN","string",8],["Id","string",8,"awsId"]],"id":["Name"],"d":{"RecordingGroup":[["AllSupported","boolean"],["ExclusionByResourceTypes",["ref","ExclusionByResourceTypes"]],["IncludeGlobalResourceTypes","boolean"],["RecordingStrategy",["ref","RecordingStrategy"]],["ResourceTypes",["array","string"]]],"ExclusionByResourceTypes":[["ResourceTypes",["array","string"],1]],"RecordingStrategy":[["UseOnly","string",1]],"RecordingMode":[["RecordingModeOverrides",["array",["ref","RecordingModeOverride"]]],["RecordingFrequency","string",1]],"RecordingModeOverride":[["ResourceTypes",["array","string"],1],["RecordingFrequency","string",1],["Description","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ConfigurationRecorder} instance: its attributes as typed outputs. */
 export type ConfigurationRecorder = InstanceType<typeof ConfigurationRecorder>;
 
@@ -484,35 +510,67 @@ export interface ConfigurationRecorderRecordingModeOverride {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-conformancepack.html | CloudFormation: AWS::Config::ConformancePack}
  */
-export const ConformancePack = cloudControlType<ConformancePackArgs, ConformancePackOutputs>("AWS::Config::ConformancePack", "aws:config:ConformancePack", '{"p":[["ConformancePackInputParameters",["array",["ref","ConformancePackInputParameter"]]],["TemplateSSMDocumentDetails",["ref","TemplateSSMDocumentDetails"]],["DeliveryS3Bucket","string"],["ConformancePackName","string",67],["DeliveryS3KeyPrefix","string"],["TemplateBody","string"],["TemplateS3Uri","string"],["Tags",["array",["ref","Tag"]]],["ConformancePackArn","string",72]],"id":["ConformancePackName"],"d":{"ConformancePackInputParameter":[["ParameterValue","string",1],["ParameterName","string",1]],"TemplateSSMDocumentDetails":[["DocumentVersion","string"],["DocumentName","string"]]},"tags":["Tags","standard"]}');
+export const ConformancePack = cloudControlType<ConformancePackArgs, ConformancePackOutputs>("AWS::Config::ConformancePack", "aws:config:ConformancePack", '{"p":[["ConformancePackInputParameters",["array",["ref","ConformancePackInputParameter"]]],["TemplateSSMDocumentDetails",["ref","TemplateSSMDocumentDetails"],16],["DeliveryS3Bucket","string"],["ConformancePackName","string",67],["DeliveryS3KeyPrefix","string"],["TemplateBody","string",16],["TemplateS3Uri","string",16],["Tags",["array",["ref","Tag"]]],["ConformancePackArn","string",72]],"id":["ConformancePackName"],"d":{"ConformancePackInputParameter":[["ParameterValue","string",1],["ParameterName","string",1]],"TemplateSSMDocumentDetails":[["DocumentVersion","string"],["DocumentName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TemplateBody","TemplateS3Uri","TemplateSSMDocumentDetails"],"co":["ConformancePackName"],"ro":["ConformancePackArn"],"tg":[true,true,true]}}');
 /** A {@link ConformancePack} instance: its attributes as typed outputs. */
 export type ConformancePack = InstanceType<typeof ConformancePack>;
 
 /** Inputs of {@link ConformancePack}. */
 export interface ConformancePackArgs {
-  /** A list of ConformancePackInputParameter objects. */
+  /**
+   * A list of ConformancePackInputParameter objects.
+   *
+   * Items: 0–60.
+   */
   conformancePackInputParameters?: ConformancePackConformancePackInputParameter[];
-  /** An object that contains the name or Amazon Resource Name (ARN) of the AWS Systems Manager document (SSM document) and the version of the SSM document that is used to create a conformance pack. */
+  /**
+   * An object that contains the name or Amazon Resource Name (ARN) of the AWS Systems Manager document (SSM document) and the version of the SSM document that is used to create a conformance pack.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   templateSSMDocumentDetails?: ConformancePackTemplateSSMDocumentDetails;
-  /** The name of the Amazon S3 bucket where AWS Config stores conformance pack templates. */
+  /**
+   * The name of the Amazon S3 bucket where AWS Config stores conformance pack templates.
+   *
+   * Length: 0–63.
+   */
   deliveryS3Bucket?: string;
-  /** Name of the conformance pack you want to create. */
+  /**
+   * Name of the conformance pack you want to create.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z][-a-zA-Z0-9]*`.
+   */
   conformancePackName: string;
-  /** The prefix for the Amazon S3 bucket. */
+  /**
+   * The prefix for the Amazon S3 bucket.
+   *
+   * Length: 0–1024.
+   */
   deliveryS3KeyPrefix?: string;
   /**
    * A string containing full conformance pack template body. Structure containing the template body with a minimum length of 1 byte and a maximum length of 51,200 bytes.
    *
    * > You can only use a YAML template with two resource types: config rule ( `AWS::Config::ConfigRule` ) and a remediation action ( `AWS::Config::RemediationConfiguration` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–51200.
    */
   templateBody?: string;
   /**
    * Location of file containing the template body (s3://bucketname/prefix). The uri must point to the conformance pack template (max size: 300 KB) that is located in an Amazon S3 bucket.
    *
    * > You must have access to read Amazon S3 bucket.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024. Pattern: `s3://.*`.
    */
   templateS3Uri?: string;
-  /** The tags for the conformance pack. */
+  /**
+   * The tags for the conformance pack.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -528,9 +586,17 @@ export interface ConformancePackOutputs extends ConformancePackArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-config-conformancepack-conformancepackinputparameter.html | CloudFormation: ConformancePackInputParameter}
  */
 export interface ConformancePackConformancePackInputParameter {
-  /** Another part of the key-value pair. */
+  /**
+   * Another part of the key-value pair.
+   *
+   * Length: 0–4096.
+   */
   parameterValue: string;
-  /** One part of a key-value pair. */
+  /**
+   * One part of a key-value pair.
+   *
+   * Length: 0–255.
+   */
   parameterName: string;
 }
 
@@ -546,9 +612,15 @@ export interface ConformancePackTemplateSSMDocumentDetails {
    * The version of the SSM document to use to create a conformance pack. By default, AWS Config uses the latest version.
    *
    * > This field is optional.
+   *
+   * Length: 1–128.
    */
   documentVersion?: string;
-  /** The name or Amazon Resource Name (ARN) of the SSM document to use to create a conformance pack. If you use the document name, AWS Config checks only your account and AWS Region for the SSM document. */
+  /**
+   * The name or Amazon Resource Name (ARN) of the SSM document to use to create a conformance pack. If you use the document name, AWS Config checks only your account and AWS Region for the SSM document.
+   *
+   * Length: 3–128.
+   */
   documentName?: string;
 }
 
@@ -557,7 +629,7 @@ export interface ConformancePackTemplateSSMDocumentDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-connector.html | CloudFormation: AWS::Config::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::Config::Connector", "aws:config:Connector", '{"p":[["ConnectorConfiguration",["ref","ConnectorConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Name","string",8],["CreatedTime","string",8]],"id":["Arn"],"d":{"ConnectorConfiguration":[["Azure",["ref","AzureConnectorConfiguration"]]],"AzureConnectorConfiguration":[["TenantIdentifier","string",1],["ClientIdentifier","string",1]]},"tags":["Tags","standard"]}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::Config::Connector", "aws:config:Connector", '{"p":[["ConnectorConfiguration",["ref","ConnectorConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Name","string",8],["CreatedTime","string",8]],"id":["Arn"],"d":{"ConnectorConfiguration":[["Azure",["ref","AzureConnectorConfiguration"]]],"AzureConnectorConfiguration":[["TenantIdentifier","string",1],["ClientIdentifier","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectorConfiguration"],"ro":["Arn","Name","CreatedTime"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
@@ -565,7 +637,11 @@ export type Connector = InstanceType<typeof Connector>;
 export interface ConnectorArgs {
   /** The configuration for the connector. Specify the third-party cloud provider configuration. */
   connectorConfiguration: ConnectorConnectorConfiguration;
-  /** The tags for the connector. */
+  /**
+   * The tags for the connector.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -595,9 +671,17 @@ export interface ConnectorConnectorConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-config-connector-azureconnectorconfiguration.html | CloudFormation: AzureConnectorConfiguration}
  */
 export interface ConnectorAzureConnectorConfiguration {
-  /** The Azure tenant identifier. */
+  /**
+   * The Azure tenant identifier.
+   *
+   * Length: 1–128.
+   */
   tenantIdentifier: string;
-  /** The Azure client (application) identifier. */
+  /**
+   * The Azure client (application) identifier.
+   *
+   * Length: 1–128.
+   */
   clientIdentifier: string;
 }
 
@@ -612,9 +696,11 @@ export interface ConnectorAzureConnectorConfiguration {
  *
  * > AWS Config does not support the delivery channel to an Amazon S3 bucket bucket where object lock is enabled. For more information, see [How S3 Object Lock works](https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-overview.html) . …
  *
+ * @deprecated Cloud Control cannot create AWS::Config::DeliveryChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-deliverychannel.html | CloudFormation: AWS::Config::DeliveryChannel}
  */
-export const DeliveryChannel = cloudControlType<DeliveryChannelArgs, DeliveryChannelOutputs>("AWS::Config::DeliveryChannel", "aws:config:DeliveryChannel", '{"p":[["ConfigSnapshotDeliveryProperties",["ref","ConfigSnapshotDeliveryProperties"]],["Name","string",66],["S3BucketName","string",1],["S3KeyPrefix","string"],["S3KmsKeyArn","string"],["SnsTopicARN","string"]],"id":["Name"],"d":{"ConfigSnapshotDeliveryProperties":[["DeliveryFrequency",["enum","One_Hour","Three_Hours","Six_Hours","Twelve_Hours","TwentyFour_Hours"]]]}}');
+export const DeliveryChannel = cloudControlType<DeliveryChannelArgs, DeliveryChannelOutputs>("AWS::Config::DeliveryChannel", "aws:config:DeliveryChannel", '{"p":[["ConfigSnapshotDeliveryProperties",["ref","ConfigSnapshotDeliveryProperties"]],["Name","string",66],["S3BucketName","string",1],["S3KeyPrefix","string"],["S3KmsKeyArn","string"],["SnsTopicARN","string"]],"id":["Name"],"d":{"ConfigSnapshotDeliveryProperties":[["DeliveryFrequency",["enum","One_Hour","Three_Hours","Six_Hours","Twelve_Hours","TwentyFour_Hours"]]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DeliveryChannel} instance: its attributes as typed outputs. */
 export type DeliveryChannel = InstanceType<typeof DeliveryChannel>;
 
@@ -682,9 +768,11 @@ export interface DeliveryChannelConfigSnapshotDeliveryProperties {
  *
  * The `OrganizationConfigRule` resource enables organization service access through the `EnableAWSServiceAccess` action and creates a service-linked role `AWSServiceRoleForConfigMultiAccountSetup` in the management or delegated administrator account of your organization. The service-linked role is created only when the role does not exist in the caller account. AWS Config verifies the existence of role with `GetRole` action. …
  *
+ * @deprecated Cloud Control cannot create AWS::Config::OrganizationConfigRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-organizationconfigrule.html | CloudFormation: AWS::Config::OrganizationConfigRule}
  */
-export const OrganizationConfigRule = cloudControlType<OrganizationConfigRuleArgs, OrganizationConfigRuleOutputs>("AWS::Config::OrganizationConfigRule", "aws:config:OrganizationConfigRule", '{"p":[["OrganizationManagedRuleMetadata",["ref","OrganizationManagedRuleMetadata"]],["OrganizationConfigRuleName","string",67],["OrganizationCustomRuleMetadata",["ref","OrganizationCustomRuleMetadata"]],["ExcludedAccounts",["array","string"]],["OrganizationCustomPolicyRuleMetadata",["ref","OrganizationCustomPolicyRuleMetadata"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"OrganizationManagedRuleMetadata":[["TagKeyScope","string"],["TagValueScope","string"],["Description","string"],["ResourceIdScope","string"],["RuleIdentifier","string",1],["ResourceTypesScope",["array","string"]],["MaximumExecutionFrequency","string"],["InputParameters","string"]],"OrganizationCustomRuleMetadata":[["TagKeyScope","string"],["TagValueScope","string"],["Description","string"],["ResourceIdScope","string"],["LambdaFunctionArn","string",1],["OrganizationConfigRuleTriggerTypes",["array","string"],1],["ResourceTypesScope",["array","string"]],["MaximumExecutionFrequency","string"],["InputParameters","string"]],"OrganizationCustomPolicyRuleMetadata":[["TagKeyScope","string"],["TagValueScope","string"],["Runtime","string",1],["PolicyText","string",1],["Description","string"],["ResourceIdScope","string"],["OrganizationConfigRuleTriggerTypes",["array","string"]],["DebugLogDeliveryAccounts",["array","string"]],["ResourceTypesScope",["array","string"]],["MaximumExecutionFrequency","string"],["InputParameters","string"]]},"arn":"arn:${Partition}:config:${Region}:${Account}:organization-config-rule/${OrganizationConfigRuleId}"}');
+export const OrganizationConfigRule = cloudControlType<OrganizationConfigRuleArgs, OrganizationConfigRuleOutputs>("AWS::Config::OrganizationConfigRule", "aws:config:OrganizationConfigRule", '{"p":[["OrganizationManagedRuleMetadata",["ref","OrganizationManagedRuleMetadata"]],["OrganizationConfigRuleName","string",67],["OrganizationCustomRuleMetadata",["ref","OrganizationCustomRuleMetadata"]],["ExcludedAccounts",["array","string"]],["OrganizationCustomPolicyRuleMetadata",["ref","OrganizationCustomPolicyRuleMetadata"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"OrganizationManagedRuleMetadata":[["TagKeyScope","string"],["TagValueScope","string"],["Description","string"],["ResourceIdScope","string"],["RuleIdentifier","string",1],["ResourceTypesScope",["array","string"]],["MaximumExecutionFrequency","string"],["InputParameters","string"]],"OrganizationCustomRuleMetadata":[["TagKeyScope","string"],["TagValueScope","string"],["Description","string"],["ResourceIdScope","string"],["LambdaFunctionArn","string",1],["OrganizationConfigRuleTriggerTypes",["array","string"],1],["ResourceTypesScope",["array","string"]],["MaximumExecutionFrequency","string"],["InputParameters","string"]],"OrganizationCustomPolicyRuleMetadata":[["TagKeyScope","string"],["TagValueScope","string"],["Runtime","string",1],["PolicyText","string",1],["Description","string"],["ResourceIdScope","string"],["OrganizationConfigRuleTriggerTypes",["array","string"]],["DebugLogDeliveryAccounts",["array","string"]],["ResourceTypesScope",["array","string"]],["MaximumExecutionFrequency","string"],["InputParameters","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:config:${Region}:${Account}:organization-config-rule/${OrganizationConfigRuleId}"}');
 /** A {@link OrganizationConfigRule} instance: its attributes as typed outputs. */
 export type OrganizationConfigRule = InstanceType<typeof OrganizationConfigRule>;
 
@@ -811,35 +899,67 @@ export interface OrganizationConfigRuleOrganizationCustomPolicyRuleMetadata {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-organizationconformancepack.html | CloudFormation: AWS::Config::OrganizationConformancePack}
  */
-export const OrganizationConformancePack = cloudControlType<OrganizationConformancePackArgs, OrganizationConformancePackOutputs>("AWS::Config::OrganizationConformancePack", "aws:config:OrganizationConformancePack", '{"p":[["ConformancePackInputParameters",["array",["ref","ConformancePackInputParameter"]]],["DeliveryS3Bucket","string"],["ExcludedAccounts",["array","string"]],["DeliveryS3KeyPrefix","string"],["TemplateBody","string"],["OrganizationConformancePackName","string",67],["TemplateS3Uri","string"],["Tags",["array",["ref","Tag"]]],["OrganizationConformancePackArn","string",72]],"id":["OrganizationConformancePackName"],"d":{"ConformancePackInputParameter":[["ParameterValue","string",1],["ParameterName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:config:${Region}:${Account}:organization-conformance-pack/${OrganizationConformancePackId}"}');
+export const OrganizationConformancePack = cloudControlType<OrganizationConformancePackArgs, OrganizationConformancePackOutputs>("AWS::Config::OrganizationConformancePack", "aws:config:OrganizationConformancePack", '{"p":[["ConformancePackInputParameters",["array",["ref","ConformancePackInputParameter"]]],["DeliveryS3Bucket","string"],["ExcludedAccounts",["array","string"]],["DeliveryS3KeyPrefix","string"],["TemplateBody","string",16],["OrganizationConformancePackName","string",67],["TemplateS3Uri","string",16],["Tags",["array",["ref","Tag"]]],["OrganizationConformancePackArn","string",72]],"id":["OrganizationConformancePackName"],"d":{"ConformancePackInputParameter":[["ParameterValue","string",1],["ParameterName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TemplateBody","TemplateS3Uri"],"co":["OrganizationConformancePackName"],"ro":["OrganizationConformancePackArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:config:${Region}:${Account}:organization-conformance-pack/${OrganizationConformancePackId}"}');
 /** A {@link OrganizationConformancePack} instance: its attributes as typed outputs. */
 export type OrganizationConformancePack = InstanceType<typeof OrganizationConformancePack>;
 
 /** Inputs of {@link OrganizationConformancePack}. */
 export interface OrganizationConformancePackArgs {
-  /** A list of `ConformancePackInputParameter` objects. */
+  /**
+   * A list of `ConformancePackInputParameter` objects.
+   *
+   * Items: 0–60.
+   */
   conformancePackInputParameters?: OrganizationConformancePackConformancePackInputParameter[];
   /**
    * The name of the Amazon S3 bucket where AWS Config stores conformance pack templates.
    *
    * > This field is optional.
+   *
+   * Length: 0–63.
    */
   deliveryS3Bucket?: string;
-  /** A comma-separated list of accounts excluded from organization conformance pack. */
+  /**
+   * A comma-separated list of accounts excluded from organization conformance pack.
+   *
+   * Items: 0–1000.
+   */
   excludedAccounts?: string[];
   /**
    * Any folder structure you want to add to an Amazon S3 bucket.
    *
    * > This field is optional.
+   *
+   * Length: 0–1024.
    */
   deliveryS3KeyPrefix?: string;
-  /** A string containing full conformance pack template body. Structure containing the template body with a minimum length of 1 byte and a maximum length of 51,200 bytes. */
+  /**
+   * A string containing full conformance pack template body. Structure containing the template body with a minimum length of 1 byte and a maximum length of 51,200 bytes.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–51200.
+   */
   templateBody?: string;
-  /** The name you assign to an organization conformance pack. */
+  /**
+   * The name you assign to an organization conformance pack.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z][-a-zA-Z0-9]*`.
+   */
   organizationConformancePackName: string;
-  /** Location of file containing the template body. The uri must point to the conformance pack template (max size: 300 KB). */
+  /**
+   * Location of file containing the template body. The uri must point to the conformance pack template (max size: 300 KB).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024. Pattern: `s3://.*`.
+   */
   templateS3Uri?: string;
-  /** The tags for the organization conformance pack. */
+  /**
+   * The tags for the organization conformance pack.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -855,9 +975,17 @@ export interface OrganizationConformancePackOutputs extends OrganizationConforma
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-config-organizationconformancepack-conformancepackinputparameter.html | CloudFormation: ConformancePackInputParameter}
  */
 export interface OrganizationConformancePackConformancePackInputParameter {
-  /** One part of a key-value pair. */
+  /**
+   * One part of a key-value pair.
+   *
+   * Length: 0–4096.
+   */
   parameterValue: string;
-  /** One part of a key-value pair. */
+  /**
+   * One part of a key-value pair.
+   *
+   * Length: 0–255.
+   */
   parameterName: string;
 }
 
@@ -866,7 +994,7 @@ export interface OrganizationConformancePackConformancePackInputParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-remediationconfiguration.html | CloudFormation: AWS::Config::RemediationConfiguration}
  */
-export const RemediationConfiguration = cloudControlType<RemediationConfigurationArgs, RemediationConfigurationOutputs>("AWS::Config::RemediationConfiguration", "aws:config:RemediationConfiguration", '{"p":[["TargetVersion","string"],["ExecutionControls",["ref","ExecutionControls"]],["Parameters",["map",["ref","RemediationParameterValue"]]],["TargetType","string",1],["ConfigRuleName","string",67],["ResourceType","string"],["RetryAttemptSeconds","integer"],["MaximumAutomaticAttempts","integer"],["TargetId","string",1],["Automatic","boolean"]],"id":["ConfigRuleName"],"d":{"ExecutionControls":[["SsmControls",["ref","SsmControls"]]],"SsmControls":[["ErrorPercentage","integer"],["ConcurrentExecutionRatePercentage","integer"]],"RemediationParameterValue":[["ResourceValue",["ref","ResourceValue"]],["StaticValue",["ref","StaticValue"]]],"ResourceValue":[["Value","string"]],"StaticValue":[["Values",["array","string"]],["Value",["array","string"]]]},"arn":"arn:${Partition}:config:${Region}:${Account}:remediation-configuration/${RemediationConfigurationId}"}');
+export const RemediationConfiguration = cloudControlType<RemediationConfigurationArgs, RemediationConfigurationOutputs>("AWS::Config::RemediationConfiguration", "aws:config:RemediationConfiguration", '{"p":[["TargetVersion","string"],["ExecutionControls",["ref","ExecutionControls"]],["Parameters",["map",["ref","RemediationParameterValue"]]],["TargetType","string",1],["ConfigRuleName","string",67],["ResourceType","string"],["RetryAttemptSeconds","integer"],["MaximumAutomaticAttempts","integer"],["TargetId","string",1],["Automatic","boolean"]],"id":["ConfigRuleName"],"d":{"ExecutionControls":[["SsmControls",["ref","SsmControls"]]],"SsmControls":[["ErrorPercentage","integer"],["ConcurrentExecutionRatePercentage","integer"]],"RemediationParameterValue":[["ResourceValue",["ref","ResourceValue"]],["StaticValue",["ref","StaticValue"]]],"ResourceValue":[["Value","string"]],"StaticValue":[["Values",["array","string"]],["Value",["array","string"]]]},"reg":{"h":"crudl","co":["ConfigRuleName"],"tg":[false,true,true]},"arn":"arn:${Partition}:config:${Region}:${Account}:remediation-configuration/${RemediationConfigurationId}"}');
 /** A {@link RemediationConfiguration} instance: its attributes as typed outputs. */
 export type RemediationConfiguration = InstanceType<typeof RemediationConfiguration>;
 
@@ -964,19 +1092,35 @@ export interface RemediationConfigurationStaticValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-config-storedquery.html | CloudFormation: AWS::Config::StoredQuery}
  */
-export const StoredQuery = cloudControlType<StoredQueryArgs, StoredQueryOutputs>("AWS::Config::StoredQuery", "aws:config:StoredQuery", '{"p":[["QueryDescription","string"],["QueryExpression","string",1],["Tags",["array",["ref","Tag"]]],["QueryName","string",67],["QueryArn","string",8],["QueryId","string",8]],"id":["QueryName"],"tags":["Tags","standard"]}');
+export const StoredQuery = cloudControlType<StoredQueryArgs, StoredQueryOutputs>("AWS::Config::StoredQuery", "aws:config:StoredQuery", '{"p":[["QueryDescription","string"],["QueryExpression","string",1],["Tags",["array",["ref","Tag"]]],["QueryName","string",67],["QueryArn","string",8],["QueryId","string",8]],"id":["QueryName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["QueryName"],"ro":["QueryId","QueryArn"],"tg":[true,true,true]}}');
 /** A {@link StoredQuery} instance: its attributes as typed outputs. */
 export type StoredQuery = InstanceType<typeof StoredQuery>;
 
 /** Inputs of {@link StoredQuery}. */
 export interface StoredQueryArgs {
-  /** A unique description for the query. */
+  /**
+   * A unique description for the query.
+   *
+   * Length: 0–256. Pattern: `[\s\S]*`.
+   */
   queryDescription?: string;
-  /** The expression of the query. For example, `SELECT resourceId, resourceType, supplementaryConfiguration.BucketVersioningConfiguration.status WHERE resourceType = 'AWS::S3::Bucket' AND supplementaryConfiguration.BucketVersioningConfiguration.status = 'Off'.` */
+  /**
+   * The expression of the query. For example, `SELECT resourceId, resourceType, supplementaryConfiguration.BucketVersioningConfiguration.status WHERE resourceType = 'AWS::S3::Bucket' AND supplementaryConfiguration.BucketVersioningConfiguration.status = 'Off'.`
+   *
+   * Length: 1–4096. Pattern: `[\s\S]*`.
+   */
   queryExpression: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the query. */
+  /**
+   * The name of the query.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   queryName: string;
 }
 

@@ -13,19 +13,35 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-agentstatus.html | CloudFormation: AWS::Connect::AgentStatus}
  */
-export const AgentStatus = cloudControlType<AgentStatusArgs, AgentStatusOutputs>("AWS::Connect::AgentStatus", "aws:connect:AgentStatus", '{"p":[["InstanceArn","string",1],["Description","string"],["Name","string",1],["DisplayOrder","integer"],["State",["enum","ENABLED","DISABLED"],1],["Type",["enum","ROUTABLE","CUSTOM","OFFLINE"]],["ResetOrderNumber","boolean"],["Tags",["array",["ref","Tag"]]],["AgentStatusArn","string",72],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["AgentStatusArn"],"tags":["Tags","standard"]}');
+export const AgentStatus = cloudControlType<AgentStatusArgs, AgentStatusOutputs>("AWS::Connect::AgentStatus", "aws:connect:AgentStatus", '{"p":[["InstanceArn","string",1],["Description","string"],["Name","string",1],["DisplayOrder","integer"],["State",["enum","ENABLED","DISABLED"],1],["Type",["enum","ROUTABLE","CUSTOM","OFFLINE"]],["ResetOrderNumber","boolean"],["Tags",["array",["ref","Tag"]]],["AgentStatusArn","string",72],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["AgentStatusArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AgentStatusArn","LastModifiedRegion","LastModifiedTime"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AgentStatus} instance: its attributes as typed outputs. */
 export type AgentStatus = InstanceType<typeof AgentStatus>;
 
 /** Inputs of {@link AgentStatus}. */
 export interface AgentStatusArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The description of the agent status. */
+  /**
+   * The description of the agent status.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** The name of the agent status. */
+  /**
+   * The name of the agent status.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** The display order of the agent status. */
+  /**
+   * The display order of the agent status.
+   *
+   * Range: 1–50.
+   */
   displayOrder?: number;
   /** The state of the agent status. */
   state: "ENABLED" | "DISABLED";
@@ -33,7 +49,11 @@ export interface AgentStatusArgs {
   type?: "ROUTABLE" | "CUSTOM" | "OFFLINE";
   /** A number indicating the reset order of the agent status. */
   resetOrderNumber?: boolean;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -52,7 +72,7 @@ export interface AgentStatusOutputs extends AgentStatusArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-approvedorigin.html | CloudFormation: AWS::Connect::ApprovedOrigin}
  */
-export const ApprovedOrigin = cloudControlType<ApprovedOriginArgs, ApprovedOriginOutputs>("AWS::Connect::ApprovedOrigin", "aws:connect:ApprovedOrigin", '{"p":[["Origin","string",67],["InstanceId","string",67]],"id":["InstanceId","Origin"]}');
+export const ApprovedOrigin = cloudControlType<ApprovedOriginArgs, ApprovedOriginOutputs>("AWS::Connect::ApprovedOrigin", "aws:connect:ApprovedOrigin", '{"p":[["Origin","string",67],["InstanceId","string",67]],"id":["InstanceId","Origin"],"reg":{"h":"crudl","co":["InstanceId","Origin"],"tg":[false,false,false]}}');
 /** A {@link ApprovedOrigin} instance: its attributes as typed outputs. */
 export type ApprovedOrigin = InstanceType<typeof ApprovedOrigin>;
 
@@ -62,6 +82,8 @@ export interface ApprovedOriginArgs {
    * Domain name to be added to the allow-list of the instance.
    *
    * *Maximum* : `267`
+   *
+   * Length: at most 267.
    */
   origin: string;
   /**
@@ -70,6 +92,8 @@ export interface ApprovedOriginArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `100`
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
    */
   instanceId: string;
 }
@@ -83,7 +107,7 @@ export interface ApprovedOriginOutputs extends ApprovedOriginArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-contactflow.html | CloudFormation: AWS::Connect::ContactFlow}
  */
-export const ContactFlow = cloudControlType<ContactFlowArgs, ContactFlowOutputs>("AWS::Connect::ContactFlow", "aws:connect:ContactFlow", '{"p":[["Type",["enum","CONTACT_FLOW","CUSTOMER_QUEUE","CUSTOMER_HOLD","CUSTOMER_WHISPER","AGENT_HOLD","AGENT_WHISPER","OUTBOUND_WHISPER","AGENT_TRANSFER","QUEUE_TRANSFER","CAMPAIGN"],67],["Description","string"],["Content","string",1],["State",["enum","ACTIVE","ARCHIVED"]],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactFlowArn","string",72]],"id":["ContactFlowArn"],"tags":["Tags","standard"]}');
+export const ContactFlow = cloudControlType<ContactFlowArgs, ContactFlowOutputs>("AWS::Connect::ContactFlow", "aws:connect:ContactFlow", '{"p":[["Type",["enum","CONTACT_FLOW","CUSTOMER_QUEUE","CUSTOMER_HOLD","CUSTOMER_WHISPER","AGENT_HOLD","AGENT_WHISPER","OUTBOUND_WHISPER","AGENT_TRANSFER","QUEUE_TRANSFER","CAMPAIGN"],67],["Description","string"],["Content","string",1],["State",["enum","ACTIVE","ARCHIVED"]],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactFlowArn","string",72]],"id":["ContactFlowArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Type"],"ro":["ContactFlowArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ContactFlow} instance: its attributes as typed outputs. */
 export type ContactFlow = InstanceType<typeof ContactFlow>;
 
@@ -91,25 +115,41 @@ export type ContactFlow = InstanceType<typeof ContactFlow>;
 export interface ContactFlowArgs {
   /** The type of the flow. For descriptions of the available types, see [Choose a flow type](https://docs.aws.amazon.com/connect/latest/adminguide/create-contact-flow.html#contact-flow-types) in the *Amazon Connect Administrator Guide* . */
   type: "CONTACT_FLOW" | "CUSTOMER_QUEUE" | "CUSTOMER_HOLD" | "CUSTOMER_WHISPER" | "AGENT_HOLD" | "AGENT_WHISPER" | "OUTBOUND_WHISPER" | "AGENT_TRANSFER" | "QUEUE_TRANSFER" | "CAMPAIGN";
-  /** The description of the flow. */
+  /**
+   * The description of the flow.
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /**
    * The content of the flow.
    *
    * For more information, see [Connect Customer Flow language](https://docs.aws.amazon.com/connect/latest/adminguide/flow-language.html) in the *Connect Customer Administrator Guide* .
+   *
+   * Length: 1–256000.
    */
   content: string;
   /** The state of the flow. */
   state?: "ACTIVE" | "ARCHIVED";
-  /** The Amazon Resource Name (ARN) of the Connect Customer instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Connect Customer instance.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** The name of the flow. */
+  /**
+   * The name of the flow.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -124,29 +164,55 @@ export interface ContactFlowOutputs extends ContactFlowArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-contactflowmodule.html | CloudFormation: AWS::Connect::ContactFlowModule}
  */
-export const ContactFlowModule = cloudControlType<ContactFlowModuleArgs, ContactFlowModuleOutputs>("AWS::Connect::ContactFlowModule", "aws:connect:ContactFlowModule", '{"p":[["Description","string"],["Content","string",1],["State","string"],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Settings","string"],["ExternalInvocationConfiguration",["ref","ExternalInvocationConfiguration"]],["ContactFlowModuleArn","string",72],["Status","string",8]],"id":["ContactFlowModuleArn"],"d":{"ExternalInvocationConfiguration":[["Enabled","boolean"]]},"tags":["Tags","standard"]}');
+export const ContactFlowModule = cloudControlType<ContactFlowModuleArgs, ContactFlowModuleOutputs>("AWS::Connect::ContactFlowModule", "aws:connect:ContactFlowModule", '{"p":[["Description","string"],["Content","string",1],["State","string"],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Settings","string"],["ExternalInvocationConfiguration",["ref","ExternalInvocationConfiguration"]],["ContactFlowModuleArn","string",72],["Status","string",8]],"id":["ContactFlowModuleArn"],"d":{"ExternalInvocationConfiguration":[["Enabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ContactFlowModuleArn","Status"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ContactFlowModule} instance: its attributes as typed outputs. */
 export type ContactFlowModule = InstanceType<typeof ContactFlowModule>;
 
 /** Inputs of {@link ContactFlowModule}. */
 export interface ContactFlowModuleArgs {
-  /** The description of the flow module. */
+  /**
+   * The description of the flow module.
+   *
+   * Length: at most 500. Pattern: `.*\S.*`.
+   */
   description?: string;
-  /** The content of the flow module. */
+  /**
+   * The content of the flow module.
+   *
+   * Length: 1–256000.
+   */
   content: string;
-  /** The state of the flow module. */
+  /**
+   * The state of the flow module.
+   *
+   * Length: at most 500.
+   */
   state?: string;
-  /** The Amazon Resource Name (ARN) of the Connect Customer instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Connect Customer instance.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** The name of the flow module. */
+  /**
+   * The name of the flow module.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** The configuration settings for the flow module. */
+  /**
+   * The configuration settings for the flow module.
+   *
+   * Length: at most 256000.
+   */
   settings?: string;
   /** The external invocation configuration for the flow module */
   externalInvocationConfiguration?: ContactFlowModuleExternalInvocationConfiguration;
@@ -175,19 +241,35 @@ export interface ContactFlowModuleExternalInvocationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-contactflowmodulealias.html | CloudFormation: AWS::Connect::ContactFlowModuleAlias}
  */
-export const ContactFlowModuleAlias = cloudControlType<ContactFlowModuleAliasArgs, ContactFlowModuleAliasOutputs>("AWS::Connect::ContactFlowModuleAlias", "aws:connect:ContactFlowModuleAlias", '{"p":[["ContactFlowModuleId","string",67],["ContactFlowModuleVersion","integer",1],["Name","string",1],["Description","string"],["ContactFlowModuleAliasARN","string",72],["AliasId","string",8]],"id":["ContactFlowModuleAliasARN"]}');
+export const ContactFlowModuleAlias = cloudControlType<ContactFlowModuleAliasArgs, ContactFlowModuleAliasOutputs>("AWS::Connect::ContactFlowModuleAlias", "aws:connect:ContactFlowModuleAlias", '{"p":[["ContactFlowModuleId","string",67],["ContactFlowModuleVersion","integer",1],["Name","string",1],["Description","string"],["ContactFlowModuleAliasARN","string",72],["AliasId","string",8]],"id":["ContactFlowModuleAliasARN"],"reg":{"h":"crudl","co":["ContactFlowModuleId"],"ro":["ContactFlowModuleAliasARN","AliasId"],"tg":[false,false,false]}}');
 /** A {@link ContactFlowModuleAlias} instance: its attributes as typed outputs. */
 export type ContactFlowModuleAlias = InstanceType<typeof ContactFlowModuleAlias>;
 
 /** Inputs of {@link ContactFlowModuleAlias}. */
 export interface ContactFlowModuleAliasArgs {
-  /** The identifier of the contact flow module (ARN) this alias is tied to. */
+  /**
+   * The identifier of the contact flow module (ARN) this alias is tied to.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]+:[0-9]{12}:instance/[-a-zA-Z0-9]+/flow-module/[-a-zA-Z0-9]+$`.
+   */
   contactFlowModuleId: string;
-  /** The version number of the contact flow module this alias points to. */
+  /**
+   * The version number of the contact flow module this alias points to.
+   *
+   * Range: at least 1.
+   */
   contactFlowModuleVersion: number;
-  /** The name of the alias. */
+  /**
+   * The name of the alias.
+   *
+   * Length: 1–127. Pattern: `^([$0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
-  /** The description of the alias. */
+  /**
+   * The description of the alias.
+   *
+   * Length: 0–500.
+   */
   description?: string;
 }
 
@@ -204,15 +286,23 @@ export interface ContactFlowModuleAliasOutputs extends ContactFlowModuleAliasArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-contactflowmoduleversion.html | CloudFormation: AWS::Connect::ContactFlowModuleVersion}
  */
-export const ContactFlowModuleVersion = cloudControlType<ContactFlowModuleVersionArgs, ContactFlowModuleVersionOutputs>("AWS::Connect::ContactFlowModuleVersion", "aws:connect:ContactFlowModuleVersion", '{"p":[["ContactFlowModuleId","string",67],["Description","string",66],["ContactFlowModuleVersionARN","string",72],["Version","integer",8],["FlowModuleContentSha256","string",8]],"id":["ContactFlowModuleVersionARN"]}');
+export const ContactFlowModuleVersion = cloudControlType<ContactFlowModuleVersionArgs, ContactFlowModuleVersionOutputs>("AWS::Connect::ContactFlowModuleVersion", "aws:connect:ContactFlowModuleVersion", '{"p":[["ContactFlowModuleId","string",67],["Description","string",66],["ContactFlowModuleVersionARN","string",72],["Version","integer",8],["FlowModuleContentSha256","string",8]],"id":["ContactFlowModuleVersionARN"],"reg":{"h":"crudl","co":["ContactFlowModuleId","Description"],"ro":["ContactFlowModuleVersionARN","Version","FlowModuleContentSha256"],"tg":[false,false,false]}}');
 /** A {@link ContactFlowModuleVersion} instance: its attributes as typed outputs. */
 export type ContactFlowModuleVersion = InstanceType<typeof ContactFlowModuleVersion>;
 
 /** Inputs of {@link ContactFlowModuleVersion}. */
 export interface ContactFlowModuleVersionArgs {
-  /** The identifier of the contact flow module (ARN) this version is tied to. */
+  /**
+   * The identifier of the contact flow module (ARN) this version is tied to.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]+:[0-9]{12}:instance/[-a-zA-Z0-9]+/flow-module/[-a-zA-Z0-9]+$`.
+   */
   contactFlowModuleId: string;
-  /** The description of the version. */
+  /**
+   * The description of the version.
+   *
+   * Length: at most 500.
+   */
   description?: string;
 }
 
@@ -231,15 +321,23 @@ export interface ContactFlowModuleVersionOutputs extends ContactFlowModuleVersio
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-contactflowversion.html | CloudFormation: AWS::Connect::ContactFlowVersion}
  */
-export const ContactFlowVersion = cloudControlType<ContactFlowVersionArgs, ContactFlowVersionOutputs>("AWS::Connect::ContactFlowVersion", "aws:connect:ContactFlowVersion", '{"p":[["ContactFlowId","string",67],["Description","string",66],["ContactFlowVersionARN","string",72],["Version","integer",8],["FlowContentSha256","string",8]],"id":["ContactFlowVersionARN"]}');
+export const ContactFlowVersion = cloudControlType<ContactFlowVersionArgs, ContactFlowVersionOutputs>("AWS::Connect::ContactFlowVersion", "aws:connect:ContactFlowVersion", '{"p":[["ContactFlowId","string",67],["Description","string",66],["ContactFlowVersionARN","string",72],["Version","integer",8],["FlowContentSha256","string",8]],"id":["ContactFlowVersionARN"],"reg":{"h":"crudl","co":["ContactFlowId","Description"],"ro":["ContactFlowVersionARN","Version","FlowContentSha256"],"tg":[false,false,false]}}');
 /** A {@link ContactFlowVersion} instance: its attributes as typed outputs. */
 export type ContactFlowVersion = InstanceType<typeof ContactFlowVersion>;
 
 /** Inputs of {@link ContactFlowVersion}. */
 export interface ContactFlowVersionArgs {
-  /** The identifier of the flow. */
+  /**
+   * The identifier of the flow.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]+:[0-9]{12}:instance/[-a-zA-Z0-9]+/contact-flow/[-a-zA-Z0-9]+$`.
+   */
   contactFlowId: string;
-  /** The description of the flow version. */
+  /**
+   * The description of the flow version.
+   *
+   * Length: at most 500.
+   */
   description?: string;
 }
 
@@ -258,23 +356,39 @@ export interface ContactFlowVersionOutputs extends ContactFlowVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-datalakeassociation.html | CloudFormation: AWS::Connect::DataLakeAssociation}
  */
-export const DataLakeAssociation = cloudControlType<DataLakeAssociationArgs, DataLakeAssociationOutputs>("AWS::Connect::DataLakeAssociation", "aws:connect:DataLakeAssociation", '{"p":[["InstanceId","string",67],["DataSetId","string",67],["TargetAccountId","string",66],["ResourceShareId","string",8],["ResourceShareArn","string",8]],"id":["InstanceId","DataSetId","TargetAccountId"]}');
+export const DataLakeAssociation = cloudControlType<DataLakeAssociationArgs, DataLakeAssociationOutputs>("AWS::Connect::DataLakeAssociation", "aws:connect:DataLakeAssociation", '{"p":[["InstanceId","string",67],["DataSetId","string",67],["TargetAccountId","string",66],["ResourceShareId","string",8],["ResourceShareArn","string",8]],"id":["InstanceId","DataSetId","TargetAccountId"],"reg":{"h":"crdl","co":["InstanceId","DataSetId","TargetAccountId"],"ro":["ResourceShareId","ResourceShareArn"],"tg":[false,false,false]}}');
 /** A {@link DataLakeAssociation} instance: its attributes as typed outputs. */
 export type DataLakeAssociation = InstanceType<typeof DataLakeAssociation>;
 
 /** Inputs of {@link DataLakeAssociation}. */
 export interface DataLakeAssociationArgs {
-  /** The identifier of the Amazon Connect instance */
+  /**
+   * The identifier of the Amazon Connect instance
+   *
+   * Length: 1–100. Pattern: `^[-a-zA-Z0-9]*$`.
+   */
   instanceId: string;
-  /** The identifier of the analytics data set. */
+  /**
+   * The identifier of the analytics data set.
+   *
+   * Length: 1–255.
+   */
   dataSetId: string;
-  /** The identifier of the target account */
+  /**
+   * The identifier of the target account
+   *
+   * Length: 12–12. Pattern: `^\d+$`.
+   */
   targetAccountId?: string;
 }
 
 /** Outputs of {@link DataLakeAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface DataLakeAssociationOutputs extends DataLakeAssociationArgs {
-  /** The identifier of the target account */
+  /**
+   * The identifier of the target account
+   *
+   * Length: 12–12. Pattern: `^\d+$`.
+   */
   targetAccountId: string;
   /** The AWS Resource Access Manager share ID */
   resourceShareId: string;
@@ -287,25 +401,42 @@ export interface DataLakeAssociationOutputs extends DataLakeAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-datatable.html | CloudFormation: AWS::Connect::DataTable}
  */
-export const DataTable = cloudControlType<DataTableArgs, DataTableOutputs>("AWS::Connect::DataTable", "aws:connect:DataTable", '{"p":[["InstanceArn","string",67],["Name","string",1],["TimeZone","string",1],["Description","string"],["ValueLockLevel",["enum","NONE","DATA_TABLE","PRIMARY_VALUE","ATTRIBUTE","VALUE"],1],["Status",["enum","PUBLISHED"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["LockVersion",["ref","LockVersion"],8],["CreatedTime","number",8],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["InstanceArn","Arn"],"d":{"LockVersion":[["DataTable","string"]]},"tags":["Tags","standard"]}');
+export const DataTable = cloudControlType<DataTableArgs, DataTableOutputs>("AWS::Connect::DataTable", "aws:connect:DataTable", '{"p":[["InstanceArn","string",67],["Name","string",1],["TimeZone","string",1],["Description","string"],["ValueLockLevel",["enum","NONE","DATA_TABLE","PRIMARY_VALUE","ATTRIBUTE","VALUE"],1],["Status",["enum","PUBLISHED"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["LockVersion",["ref","LockVersion"],8],["CreatedTime","number",8],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["InstanceArn","Arn"],"d":{"LockVersion":[["DataTable","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceArn","Status"],"ro":["Arn","LockVersion","CreatedTime","LastModifiedRegion","LastModifiedTime"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link DataTable} instance: its attributes as typed outputs. */
 export type DataTable = InstanceType<typeof DataTable>;
 
 /** Inputs of {@link DataTable}. */
 export interface DataTableArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The human-readable name of the data table. Must be unique within the instance and conform to Connect naming standards. */
+  /**
+   * The human-readable name of the data table. Must be unique within the instance and conform to Connect naming standards.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}\p{Z}\p{N}\-_.:=\@'|]+$`.
+   */
   name: string;
   /** The IANA timezone identifier used when resolving time based dynamic values. Required even if no time slices are specified. */
   timeZone: string;
-  /** An optional description of the data table's purpose and contents. */
+  /**
+   * An optional description of the data table's purpose and contents.
+   *
+   * Length: 0–250. Pattern: `^[\P{C}
+   * 	]+$`.
+   */
   description?: string;
   /** The data level that concurrent value edits are locked on. One of DATA_TABLE, PRIMARY_VALUE, ATTRIBUTE, VALUE, and NONE. Determines how concurrent edits are handled when multiple users attempt to modify values simultaneously. */
   valueLockLevel: "NONE" | "DATA_TABLE" | "PRIMARY_VALUE" | "ATTRIBUTE" | "VALUE";
   /** The current status of the data table. One of PUBLISHED or SAVED. */
   status: "PUBLISHED";
-  /** Key-value pairs for attribute based access control (TBAC or ABAC) and organization. */
+  /**
+   * Key-value pairs for attribute based access control (TBAC or ABAC) and organization.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -338,21 +469,38 @@ export interface DataTableLockVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-datatableattribute.html | CloudFormation: AWS::Connect::DataTableAttribute}
  */
-export const DataTableAttribute = cloudControlType<DataTableAttributeArgs, DataTableAttributeOutputs>("AWS::Connect::DataTableAttribute", "aws:connect:DataTableAttribute", '{"p":[["InstanceArn","string",67],["DataTableArn","string",67],["Name","string",1],["ValueType",["enum","TEXT","NUMBER","BOOLEAN","TEXT_LIST","NUMBER_LIST"],1],["Description","string"],["Primary","boolean"],["Validation",["ref","Validation"]],["AttributeId","string",72],["LockVersion",["ref","LockVersion"],8],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["InstanceArn","DataTableArn","AttributeId"],"d":{"Validation":[["MinLength","integer"],["MaxLength","integer"],["MinValues","integer"],["MaxValues","integer"],["Minimum","number"],["Maximum","number"],["ExclusiveMinimum","number"],["ExclusiveMaximum","number"],["MultipleOf","number"],["Enum",["ref","Enum"]]],"Enum":[["Strict","boolean"],["Values",["array","string"]]],"LockVersion":[["DataTable","string"],["Attribute","string"]]}}');
+export const DataTableAttribute = cloudControlType<DataTableAttributeArgs, DataTableAttributeOutputs>("AWS::Connect::DataTableAttribute", "aws:connect:DataTableAttribute", '{"p":[["InstanceArn","string",67],["DataTableArn","string",67],["Name","string",1],["ValueType",["enum","TEXT","NUMBER","BOOLEAN","TEXT_LIST","NUMBER_LIST"],1],["Description","string"],["Primary","boolean"],["Validation",["ref","Validation"]],["AttributeId","string",72],["LockVersion",["ref","LockVersion"],8],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["InstanceArn","DataTableArn","AttributeId"],"d":{"Validation":[["MinLength","integer"],["MaxLength","integer"],["MinValues","integer"],["MaxValues","integer"],["Minimum","number"],["Maximum","number"],["ExclusiveMinimum","number"],["ExclusiveMaximum","number"],["MultipleOf","number"],["Enum",["ref","Enum"]]],"Enum":[["Strict","boolean"],["Values",["array","string"]]],"LockVersion":[["DataTable","string"],["Attribute","string"]]},"reg":{"h":"crudl","co":["InstanceArn","DataTableArn"],"ro":["AttributeId","LockVersion","LastModifiedRegion","LastModifiedTime"],"uo":["Validation/Enum/Values"],"ai":[["InstanceArn","DataTableArn","Name"]],"tg":[false,true,true]}}');
 /** A {@link DataTableAttribute} instance: its attributes as typed outputs. */
 export type DataTableAttribute = InstanceType<typeof DataTableAttribute>;
 
 /** Inputs of {@link DataTableAttribute}. */
 export interface DataTableAttributeArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) of the data table that contains this attribute. */
+  /**
+   * The Amazon Resource Name (ARN) of the data table that contains this attribute.
+   *
+   * Length: 1–2048.
+   */
   dataTableArn: string;
-  /** The human-readable name of the attribute. Must be unique within the data table and conform to Connect naming standards. */
+  /**
+   * The human-readable name of the attribute. Must be unique within the data table and conform to Connect naming standards.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}\p{Z}\p{N}\-_.:=\@'|]+$`.
+   */
   name: string;
   /** The type of value allowed for this attribute. Must be one of TEXT, TEXT_LIST, NUMBER, NUMBER_LIST, or BOOLEAN. Determines how values are validated and processed. */
   valueType: "TEXT" | "NUMBER" | "BOOLEAN" | "TEXT_LIST" | "NUMBER_LIST";
-  /** An optional description explaining the purpose and usage of this attribute. */
+  /**
+   * An optional description explaining the purpose and usage of this attribute.
+   *
+   * Length: 0–250. Pattern: `^[\P{C}
+   * 	]+$`.
+   */
   description?: string;
   /** Boolean indicating whether this attribute is used as a primary key for record identification. Primary attributes must have unique value combinations and cannot contain expressions. */
   primary?: boolean;
@@ -377,13 +525,29 @@ export interface DataTableAttributeOutputs extends DataTableAttributeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-datatableattribute-validation.html | CloudFormation: Validation}
  */
 export interface DataTableAttributeValidation {
-  /** The minimum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be less than or equal to MaxLength. */
+  /**
+   * The minimum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be less than or equal to MaxLength.
+   *
+   * Range: at least 0.
+   */
   minLength?: number;
-  /** The maximum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be greater than or equal to MinLength. */
+  /**
+   * The maximum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be greater than or equal to MinLength.
+   *
+   * Range: at least 0.
+   */
   maxLength?: number;
-  /** The minimum number of values in a list. Must be an integer greater than or equal to 0 and less than or equal to MaxValues. Applies to all list types. */
+  /**
+   * The minimum number of values in a list. Must be an integer greater than or equal to 0 and less than or equal to MaxValues. Applies to all list types.
+   *
+   * Range: at least 0.
+   */
   minValues?: number;
-  /** The maximum number of values in a list. Must be an integer greater than or equal to 0 and greater than or equal to MinValues. Applies to all list types. */
+  /**
+   * The maximum number of values in a list. Must be an integer greater than or equal to 0 and greater than or equal to MinValues. Applies to all list types.
+   *
+   * Range: at least 0.
+   */
   maxValues?: number;
   /** The smallest inclusive numeric value for NUMBER value type. Cannot be provided when ExclusiveMinimum is also provided. Must be less than or equal to Maximum and less than ExclusiveMaximum. Applies to NUMBER and values within NUMBER_LIST. */
   minimum?: number;
@@ -393,7 +557,11 @@ export interface DataTableAttributeValidation {
   exclusiveMinimum?: number;
   /** The largest exclusive numeric value for NUMBER value type. Can be provided alongside Maximum where both operate independently. Must be greater than ExclusiveMinimum and Minimum. Applies to NUMBER and values within NUMBER_LIST. */
   exclusiveMaximum?: number;
-  /** Specifies that numeric values must be multiples of this number. Must be greater than 0. The result of dividing a value by this multiple must result in an integer. Applies to NUMBER and values within NUMBER_LIST. */
+  /**
+   * Specifies that numeric values must be multiples of this number. Must be greater than 0. The result of dividing a value by this multiple must result in an integer. Applies to NUMBER and values within NUMBER_LIST.
+   *
+   * Range: at least 0.
+   */
   multipleOf?: number;
   /** Defines enumeration constraints for attribute values. Can specify a list of allowed values and whether custom values are permitted beyond the enumerated list. */
   enum?: DataTableAttributeEnum;
@@ -416,15 +584,23 @@ export interface DataTableAttributeLockVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-datatablerecord.html | CloudFormation: AWS::Connect::DataTableRecord}
  */
-export const DataTableRecord = cloudControlType<DataTableRecordArgs, DataTableRecordOutputs>("AWS::Connect::DataTableRecord", "aws:connect:DataTableRecord", '{"p":[["InstanceArn","string",67],["DataTableArn","string",67],["DataTableRecord",["ref","DataTableRecord"],1],["RecordId","string",72]],"id":["InstanceArn","DataTableArn","RecordId"],"d":{"DataTableRecord":[["PrimaryValues",["array",["ref","Value"]]],["Values",["array",["ref","Value"]],1]],"Value":[["AttributeId","string"],["AttributeValue","string"]]}}');
+export const DataTableRecord = cloudControlType<DataTableRecordArgs, DataTableRecordOutputs>("AWS::Connect::DataTableRecord", "aws:connect:DataTableRecord", '{"p":[["InstanceArn","string",67],["DataTableArn","string",67],["DataTableRecord",["ref","DataTableRecord"],1],["RecordId","string",72]],"id":["InstanceArn","DataTableArn","RecordId"],"d":{"DataTableRecord":[["PrimaryValues",["array",["ref","Value"]]],["Values",["array",["ref","Value"]],1]],"Value":[["AttributeId","string"],["AttributeValue","string"]]},"reg":{"h":"crudl","co":["InstanceArn","DataTableArn"],"ro":["RecordId"],"uo":["DataTableRecord/PrimaryValues","DataTableRecord/Values"],"tg":[false,true,true]}}');
 /** A {@link DataTableRecord} instance: its attributes as typed outputs. */
 export type DataTableRecord = InstanceType<typeof DataTableRecord>;
 
 /** Inputs of {@link DataTableRecord}. */
 export interface DataTableRecordArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) for the data table. Does not include version aliases. */
+  /**
+   * The Amazon Resource Name (ARN) for the data table. Does not include version aliases.
+   *
+   * Length: 1–2048.
+   */
   dataTableArn: string;
   dataTableRecord: DataTableRecordDataTableRecord;
 }
@@ -442,6 +618,7 @@ export interface DataTableRecordDataTableRecord {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-datatablerecord-value.html | CloudFormation: Value} */
 export interface DataTableRecordValue {
+  /** Length: 1–256. */
   attributeId?: string;
   attributeValue?: string;
 }
@@ -451,23 +628,47 @@ export interface DataTableRecordValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-emailaddress.html | CloudFormation: AWS::Connect::EmailAddress}
  */
-export const EmailAddress = cloudControlType<EmailAddressArgs, EmailAddressOutputs>("AWS::Connect::EmailAddress", "aws:connect:EmailAddress", '{"p":[["InstanceArn","string",1],["Description","string"],["EmailAddress","string",67],["DisplayName","string"],["AliasConfigurations",["array",["ref","AliasConfiguration"]]],["Tags",["array",["ref","Tag"]]],["EmailAddressArn","string",72]],"id":["EmailAddressArn"],"d":{"AliasConfiguration":[["EmailAddressArn","string",1]]},"tags":["Tags","standard"]}');
+export const EmailAddress = cloudControlType<EmailAddressArgs, EmailAddressOutputs>("AWS::Connect::EmailAddress", "aws:connect:EmailAddress", '{"p":[["InstanceArn","string",1],["Description","string"],["EmailAddress","string",67],["DisplayName","string"],["AliasConfigurations",["array",["ref","AliasConfiguration"]]],["Tags",["array",["ref","Tag"]]],["EmailAddressArn","string",72]],"id":["EmailAddressArn"],"d":{"AliasConfiguration":[["EmailAddressArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EmailAddress"],"ro":["EmailAddressArn"],"uo":["AliasConfigurations","Tags"],"tg":[true,true,true]}}');
 /** A {@link EmailAddress} instance: its attributes as typed outputs. */
 export type EmailAddress = InstanceType<typeof EmailAddress>;
 
 /** Inputs of {@link EmailAddress}. */
 export interface EmailAddressArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–250. Pattern: `^arn:(aws|aws-us-gov):connect:[a-z]{2}-[a-z]+-[0-9]{1}:[0-9]{1,20}:instance/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceArn: string;
-  /** The description of the email address. */
+  /**
+   * The description of the email address.
+   *
+   * Length: 1–250. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   description?: string;
-  /** The email address, including the domain. */
+  /**
+   * The email address, including the domain.
+   *
+   * Length: 1–255. Pattern: `([^\s\@]+\@[^\s\@]+\.[^\s\@]+)`.
+   */
   emailAddress: string;
-  /** The display name of email address. */
+  /**
+   * The display name of email address.
+   *
+   * Length: 0–256. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   displayName?: string;
-  /** A list of alias configurations for this email address, showing which email addresses forward to this primary address. Each configuration contains the email address ID of an alias that forwards emails to this address. */
+  /**
+   * A list of alias configurations for this email address, showing which email addresses forward to this primary address. Each configuration contains the email address ID of an alias that forwards emails to this address.
+   *
+   * Items: at most 1.
+   */
   aliasConfigurations?: EmailAddressAliasConfiguration[];
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -492,7 +693,7 @@ export interface EmailAddressAliasConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-evaluationform.html | CloudFormation: AWS::Connect::EvaluationForm}
  */
-export const EvaluationForm = cloudControlType<EvaluationFormArgs, EvaluationFormOutputs>("AWS::Connect::EvaluationForm", "aws:connect:EvaluationForm", '{"p":[["ScoringStrategy",["ref","ScoringStrategy"]],["Status",["enum","DRAFT","ACTIVE"],1],["Description","string"],["InstanceArn","string",1],["Title","string",1],["Items",["array",["ref","EvaluationFormBaseItem"]],1],["Tags",["array",["ref","Tag"]]],["AutoEvaluationConfiguration",["ref","AutoEvaluationConfiguration"]],["TargetConfiguration",["ref","EvaluationFormTargetConfiguration"]],["LanguageConfiguration",["ref","EvaluationFormLanguageConfiguration"]],["ReviewConfiguration",["ref","EvaluationReviewConfiguration"]],["AIVersion","string"],["EvaluationFormArn","string",72]],"id":["EvaluationFormArn"],"d":{"ScoringStrategy":[["Status",["enum","ENABLED","DISABLED"],1],["Mode",["enum","QUESTION_ONLY","SECTION_ONLY","POINTS_BASED"],1],["ScoreThresholds",["array",["ref","EvaluationFormScoreThreshold"]]]],"EvaluationFormScoreThreshold":[["PerformanceCategory",["enum","NEEDS_IMPROVEMENT","EXCEEDS_EXPECTATIONS"],1],["MinScorePercentage","number"],["MaxScorePercentage","number"]],"EvaluationFormBaseItem":[["Section",["ref","EvaluationFormSection"],1]],"EvaluationFormSection":[["Title","string",1],["Instructions","string"],["Items",["array",["ref","EvaluationFormItem"]]],["RefId","string",1],["Weight","number"],["IsExcludedFromScoring","boolean"],["ScoreThresholds",["array",["ref","EvaluationFormScoreThreshold"]]]],"EvaluationFormItem":[["Question",["ref","EvaluationFormQuestion"]],["Section",["ref","EvaluationFormSection"]]],"EvaluationFormQuestion":[["NotApplicableEnabled","boolean"],["Title","string",1],["QuestionType",["enum","NUMERIC","SINGLESELECT","TEXT","MULTISELECT","DATETIME"],1],["Instructions","string"],["RefId","string",1],["QuestionTypeProperties",["ref","EvaluationFormQuestionTypeProperties"]],["Weight","number"],["ScoringConfiguration",["ref","EvaluationFormQuestionScoringConfiguration"]],["MetricConfiguration",["ref","EvaluationFormMetricConfiguration"]],["Enablement",["ref","EvaluationFormItemEnablementConfiguration"]]],"EvaluationFormQuestionTypeProperties":[["Numeric",["ref","EvaluationFormNumericQuestionProperties"]],["SingleSelect",["ref","EvaluationFormSingleSelectQuestionProperties"]],["Text",["ref","EvaluationFormTextQuestionProperties"]],["MultiSelect",["ref","EvaluationFormMultiSelectQuestionProperties"]]],"EvaluationFormNumericQuestionProperties":[["Options",["array",["ref","EvaluationFormNumericQuestionOption"]]],["Automation",["ref","EvaluationFormNumericQuestionAutomation"]],["MinValue","integer",1],["MaxValue","integer",1]],"EvaluationFormNumericQuestionOption":[["Score","integer"],["MinValue","integer",1],["MaxValue","integer",1],["AutomaticFail","boolean"],["AutomaticFailConfiguration",["ref","AutomaticFailConfiguration"]],["PointsConfiguration",["ref","QuestionOptionPointsConfiguration"]]],"AutomaticFailConfiguration":[["TargetSection","string"]],"QuestionOptionPointsConfiguration":[["PointValue","integer",1],["IsBonus","boolean"]],"EvaluationFormNumericQuestionAutomation":[["PropertyValue",["ref","NumericQuestionPropertyValueAutomation"]],["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"NumericQuestionPropertyValueAutomation":[["Label",["enum","OVERALL_CUSTOMER_SENTIMENT_SCORE","OVERALL_AGENT_SENTIMENT_SCORE","NON_TALK_TIME","NON_TALK_TIME_PERCENTAGE","NUMBER_OF_INTERRUPTIONS","CONTACT_DURATION","AGENT_INTERACTION_DURATION","CUSTOMER_HOLD_TIME","LONGEST_HOLD_DURATION","NUMBER_OF_HOLDS","AGENT_INTERACTION_AND_HOLD_DURATION","CUSTOMER_SENTIMENT_SCORE_WITHOUT_AGENT","CUSTOMER_SENTIMENT_SCORE_WITH_AGENT"],1]],"EvaluationFormQuestionAutomationAnswerSource":[["SourceType",["enum","CONTACT_LENS_DATA","GEN_AI"],1]],"EvaluationFormSingleSelectQuestionProperties":[["DisplayAs",["enum","DROPDOWN","RADIO"]],["Options",["array",["ref","EvaluationFormSingleSelectQuestionOption"]],1],["Automation",["ref","EvaluationFormSingleSelectQuestionAutomation"]]],"EvaluationFormSingleSelectQuestionOption":[["Score","integer"],["Text","string",1],["RefId","string",1],["AutomaticFail","boolean"],["AutomaticFailConfiguration",["ref","AutomaticFailConfiguration"]],["PointsConfiguration",["ref","QuestionOptionPointsConfiguration"]]],"EvaluationFormSingleSelectQuestionAutomation":[["Options",["array",["ref","EvaluationFormSingleSelectQuestionAutomationOption"]]],["DefaultOptionRefId","string"],["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"EvaluationFormSingleSelectQuestionAutomationOption":[["RuleCategory",["ref","SingleSelectQuestionRuleCategoryAutomation"],1]],"SingleSelectQuestionRuleCategoryAutomation":[["Condition",["enum","PRESENT","NOT_PRESENT"],1],["Category","string",1],["OptionRefId","string",1]],"EvaluationFormTextQuestionProperties":[["Automation",["ref","EvaluationFormTextQuestionAutomation"]]],"EvaluationFormTextQuestionAutomation":[["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"EvaluationFormMultiSelectQuestionProperties":[["Options",["array",["ref","EvaluationFormMultiSelectQuestionOption"]],1],["DisplayAs",["enum","DROPDOWN","CHECKBOX"]],["Automation",["ref","EvaluationFormMultiSelectQuestionAutomation"]]],"EvaluationFormMultiSelectQuestionOption":[["RefId","string",1],["Text","string",1],["Score","integer"],["AutomaticFail","boolean"],["AutomaticFailConfiguration",["ref","AutomaticFailConfiguration"]],["PointsConfiguration",["ref","QuestionOptionPointsConfiguration"]]],"EvaluationFormMultiSelectQuestionAutomation":[["Options",["array",["ref","EvaluationFormMultiSelectQuestionAutomationOption"]]],["DefaultOptionRefIds",["array","string"]],["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"EvaluationFormMultiSelectQuestionAutomationOption":[["RuleCategory",["ref","MultiSelectQuestionRuleCategoryAutomation"],1]],"MultiSelectQuestionRuleCategoryAutomation":[["Category","string",1],["Condition",["enum","PRESENT","NOT_PRESENT"],1],["OptionRefIds",["array","string"],1]],"EvaluationFormQuestionScoringConfiguration":[["PointsConfiguration",["ref","QuestionPointsConfiguration"]],["IsExcludedFromScoring","boolean"],["ScoreThresholds",["array",["ref","EvaluationFormScoreThreshold"]]]],"QuestionPointsConfiguration":[["MaxPointValue","integer"],["MinPointValue","integer"],["IsBonus","boolean"]],"EvaluationFormMetricConfiguration":[["MetricType",["enum","BUSINESS_OUTCOME"],1],["MetricName","string",1]],"EvaluationFormItemEnablementConfiguration":[["Condition",["ref","EvaluationFormItemEnablementCondition"],1],["Action",["enum","DISABLE","ENABLE"],1],["DefaultAction",["enum","DISABLE","ENABLE"]]],"EvaluationFormItemEnablementCondition":[["Operands",["array",["ref","EvaluationFormItemEnablementConditionOperand"]],1],["Operator",["enum","OR","AND"]]],"EvaluationFormItemEnablementConditionOperand":[["Expression",["ref","EvaluationFormItemEnablementExpression"]]],"EvaluationFormItemEnablementExpression":[["Source",["ref","EvaluationFormItemEnablementSource"],1],["Values",["array",["ref","EvaluationFormItemEnablementSourceValue"]],1],["Comparator",["enum","IN","NOT_IN","ALL_IN","EXACT"],1]],"EvaluationFormItemEnablementSource":[["Type",["enum","QUESTION_REF_ID"],1],["RefId","string"]],"EvaluationFormItemEnablementSourceValue":[["Type",["enum","OPTION_REF_ID"]],["RefId","string"]],"AutoEvaluationConfiguration":[["Enabled","boolean"]],"EvaluationFormTargetConfiguration":[["ContactInteractionType",["enum","AGENT","AUTOMATED","CUSTOMER"],1]],"EvaluationFormLanguageConfiguration":[["FormLanguage",["enum","de-DE","en-US","es-ES","fr-FR","it-IT","pt-BR","ja-JP","ko-KR","zh-CN","ms-MY"]]],"EvaluationReviewConfiguration":[["ReviewNotificationRecipients",["array",["ref","EvaluationReviewNotificationRecipient"]],1],["EligibilityDays","integer"]],"EvaluationReviewNotificationRecipient":[["Type",["enum","USER_ID"],1],["Value",["ref","EvaluationReviewNotificationRecipientValue"],1]],"EvaluationReviewNotificationRecipientValue":[["UserId","string"]]},"tags":["Tags","standard"]}');
+export const EvaluationForm = cloudControlType<EvaluationFormArgs, EvaluationFormOutputs>("AWS::Connect::EvaluationForm", "aws:connect:EvaluationForm", '{"p":[["ScoringStrategy",["ref","ScoringStrategy"]],["Status",["enum","DRAFT","ACTIVE"],1],["Description","string"],["InstanceArn","string",1],["Title","string",1],["Items",["array",["ref","EvaluationFormBaseItem"]],1],["Tags",["array",["ref","Tag"]]],["AutoEvaluationConfiguration",["ref","AutoEvaluationConfiguration"]],["TargetConfiguration",["ref","EvaluationFormTargetConfiguration"]],["LanguageConfiguration",["ref","EvaluationFormLanguageConfiguration"]],["ReviewConfiguration",["ref","EvaluationReviewConfiguration"]],["AIVersion","string"],["EvaluationFormArn","string",72]],"id":["EvaluationFormArn"],"d":{"ScoringStrategy":[["Status",["enum","ENABLED","DISABLED"],1],["Mode",["enum","QUESTION_ONLY","SECTION_ONLY","POINTS_BASED"],1],["ScoreThresholds",["array",["ref","EvaluationFormScoreThreshold"]]]],"EvaluationFormScoreThreshold":[["PerformanceCategory",["enum","NEEDS_IMPROVEMENT","EXCEEDS_EXPECTATIONS"],1],["MinScorePercentage","number"],["MaxScorePercentage","number"]],"EvaluationFormBaseItem":[["Section",["ref","EvaluationFormSection"],1]],"EvaluationFormSection":[["Title","string",1],["Instructions","string"],["Items",["array",["ref","EvaluationFormItem"]]],["RefId","string",1],["Weight","number"],["IsExcludedFromScoring","boolean"],["ScoreThresholds",["array",["ref","EvaluationFormScoreThreshold"]]]],"EvaluationFormItem":[["Question",["ref","EvaluationFormQuestion"]],["Section",["ref","EvaluationFormSection"]]],"EvaluationFormQuestion":[["NotApplicableEnabled","boolean"],["Title","string",1],["QuestionType",["enum","NUMERIC","SINGLESELECT","TEXT","MULTISELECT","DATETIME"],1],["Instructions","string"],["RefId","string",1],["QuestionTypeProperties",["ref","EvaluationFormQuestionTypeProperties"]],["Weight","number"],["ScoringConfiguration",["ref","EvaluationFormQuestionScoringConfiguration"]],["MetricConfiguration",["ref","EvaluationFormMetricConfiguration"]],["Enablement",["ref","EvaluationFormItemEnablementConfiguration"]]],"EvaluationFormQuestionTypeProperties":[["Numeric",["ref","EvaluationFormNumericQuestionProperties"]],["SingleSelect",["ref","EvaluationFormSingleSelectQuestionProperties"]],["Text",["ref","EvaluationFormTextQuestionProperties"]],["MultiSelect",["ref","EvaluationFormMultiSelectQuestionProperties"]]],"EvaluationFormNumericQuestionProperties":[["Options",["array",["ref","EvaluationFormNumericQuestionOption"]]],["Automation",["ref","EvaluationFormNumericQuestionAutomation"]],["MinValue","integer",1],["MaxValue","integer",1]],"EvaluationFormNumericQuestionOption":[["Score","integer"],["MinValue","integer",1],["MaxValue","integer",1],["AutomaticFail","boolean"],["AutomaticFailConfiguration",["ref","AutomaticFailConfiguration"]],["PointsConfiguration",["ref","QuestionOptionPointsConfiguration"]]],"AutomaticFailConfiguration":[["TargetSection","string"]],"QuestionOptionPointsConfiguration":[["PointValue","integer",1],["IsBonus","boolean"]],"EvaluationFormNumericQuestionAutomation":[["PropertyValue",["ref","NumericQuestionPropertyValueAutomation"]],["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"NumericQuestionPropertyValueAutomation":[["Label",["enum","OVERALL_CUSTOMER_SENTIMENT_SCORE","OVERALL_AGENT_SENTIMENT_SCORE","NON_TALK_TIME","NON_TALK_TIME_PERCENTAGE","NUMBER_OF_INTERRUPTIONS","CONTACT_DURATION","AGENT_INTERACTION_DURATION","CUSTOMER_HOLD_TIME","LONGEST_HOLD_DURATION","NUMBER_OF_HOLDS","AGENT_INTERACTION_AND_HOLD_DURATION","CUSTOMER_SENTIMENT_SCORE_WITHOUT_AGENT","CUSTOMER_SENTIMENT_SCORE_WITH_AGENT"],1]],"EvaluationFormQuestionAutomationAnswerSource":[["SourceType",["enum","CONTACT_LENS_DATA","GEN_AI"],1]],"EvaluationFormSingleSelectQuestionProperties":[["DisplayAs",["enum","DROPDOWN","RADIO"]],["Options",["array",["ref","EvaluationFormSingleSelectQuestionOption"]],1],["Automation",["ref","EvaluationFormSingleSelectQuestionAutomation"]]],"EvaluationFormSingleSelectQuestionOption":[["Score","integer"],["Text","string",1],["RefId","string",1],["AutomaticFail","boolean"],["AutomaticFailConfiguration",["ref","AutomaticFailConfiguration"]],["PointsConfiguration",["ref","QuestionOptionPointsConfiguration"]]],"EvaluationFormSingleSelectQuestionAutomation":[["Options",["array",["ref","EvaluationFormSingleSelectQuestionAutomationOption"]]],["DefaultOptionRefId","string"],["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"EvaluationFormSingleSelectQuestionAutomationOption":[["RuleCategory",["ref","SingleSelectQuestionRuleCategoryAutomation"],1]],"SingleSelectQuestionRuleCategoryAutomation":[["Condition",["enum","PRESENT","NOT_PRESENT"],1],["Category","string",1],["OptionRefId","string",1]],"EvaluationFormTextQuestionProperties":[["Automation",["ref","EvaluationFormTextQuestionAutomation"]]],"EvaluationFormTextQuestionAutomation":[["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"EvaluationFormMultiSelectQuestionProperties":[["Options",["array",["ref","EvaluationFormMultiSelectQuestionOption"]],1],["DisplayAs",["enum","DROPDOWN","CHECKBOX"]],["Automation",["ref","EvaluationFormMultiSelectQuestionAutomation"]]],"EvaluationFormMultiSelectQuestionOption":[["RefId","string",1],["Text","string",1],["Score","integer"],["AutomaticFail","boolean"],["AutomaticFailConfiguration",["ref","AutomaticFailConfiguration"]],["PointsConfiguration",["ref","QuestionOptionPointsConfiguration"]]],"EvaluationFormMultiSelectQuestionAutomation":[["Options",["array",["ref","EvaluationFormMultiSelectQuestionAutomationOption"]]],["DefaultOptionRefIds",["array","string"]],["AnswerSource",["ref","EvaluationFormQuestionAutomationAnswerSource"]]],"EvaluationFormMultiSelectQuestionAutomationOption":[["RuleCategory",["ref","MultiSelectQuestionRuleCategoryAutomation"],1]],"MultiSelectQuestionRuleCategoryAutomation":[["Category","string",1],["Condition",["enum","PRESENT","NOT_PRESENT"],1],["OptionRefIds",["array","string"],1]],"EvaluationFormQuestionScoringConfiguration":[["PointsConfiguration",["ref","QuestionPointsConfiguration"]],["IsExcludedFromScoring","boolean"],["ScoreThresholds",["array",["ref","EvaluationFormScoreThreshold"]]]],"QuestionPointsConfiguration":[["MaxPointValue","integer"],["MinPointValue","integer"],["IsBonus","boolean"]],"EvaluationFormMetricConfiguration":[["MetricType",["enum","BUSINESS_OUTCOME"],1],["MetricName","string",1]],"EvaluationFormItemEnablementConfiguration":[["Condition",["ref","EvaluationFormItemEnablementCondition"],1],["Action",["enum","DISABLE","ENABLE"],1],["DefaultAction",["enum","DISABLE","ENABLE"]]],"EvaluationFormItemEnablementCondition":[["Operands",["array",["ref","EvaluationFormItemEnablementConditionOperand"]],1],["Operator",["enum","OR","AND"]]],"EvaluationFormItemEnablementConditionOperand":[["Expression",["ref","EvaluationFormItemEnablementExpression"]]],"EvaluationFormItemEnablementExpression":[["Source",["ref","EvaluationFormItemEnablementSource"],1],["Values",["array",["ref","EvaluationFormItemEnablementSourceValue"]],1],["Comparator",["enum","IN","NOT_IN","ALL_IN","EXACT"],1]],"EvaluationFormItemEnablementSource":[["Type",["enum","QUESTION_REF_ID"],1],["RefId","string"]],"EvaluationFormItemEnablementSourceValue":[["Type",["enum","OPTION_REF_ID"]],["RefId","string"]],"AutoEvaluationConfiguration":[["Enabled","boolean"]],"EvaluationFormTargetConfiguration":[["ContactInteractionType",["enum","AGENT","AUTOMATED","CUSTOMER"],1]],"EvaluationFormLanguageConfiguration":[["FormLanguage",["enum","de-DE","en-US","es-ES","fr-FR","it-IT","pt-BR","ja-JP","ko-KR","zh-CN","ms-MY"]]],"EvaluationReviewConfiguration":[["ReviewNotificationRecipients",["array",["ref","EvaluationReviewNotificationRecipient"]],1],["EligibilityDays","integer"]],"EvaluationReviewNotificationRecipient":[["Type",["enum","USER_ID"],1],["Value",["ref","EvaluationReviewNotificationRecipientValue"],1]],"EvaluationReviewNotificationRecipientValue":[["UserId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["EvaluationFormArn"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link EvaluationForm} instance: its attributes as typed outputs. */
 export type EvaluationForm = InstanceType<typeof EvaluationForm>;
 
@@ -510,11 +711,21 @@ export interface EvaluationFormArgs {
    * The description of the evaluation form.
    *
    * *Length Constraints* : Minimum length of 0. Maximum length of 1024.
+   *
+   * Length: at most 1024.
    */
   description?: string;
-  /** The identifier of the Amazon Connect instance. */
+  /**
+   * The identifier of the Amazon Connect instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** A title of the evaluation form. */
+  /**
+   * A title of the evaluation form.
+   *
+   * Length: 1–128.
+   */
   title: string;
   /**
    * Items that are part of the evaluation form. The total number of sections and questions must not exceed 100 each. Questions must be contained in a section.
@@ -522,9 +733,15 @@ export interface EvaluationFormArgs {
    * *Minimum size* : 1
    *
    * *Maximum size* : 100
+   *
+   * Items: 1–200.
    */
   items: EvaluationFormEvaluationFormBaseItem[];
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The automatic evaluation configuration of an evaluation form. */
   autoEvaluationConfiguration?: EvaluationFormAutoEvaluationConfiguration;
@@ -572,9 +789,17 @@ export interface EvaluationFormScoringStrategy {
 export interface EvaluationFormEvaluationFormScoreThreshold {
   /** The performance category name. */
   performanceCategory: "NEEDS_IMPROVEMENT" | "EXCEEDS_EXPECTATIONS";
-  /** The minimum score percentage for the performance category. */
+  /**
+   * The minimum score percentage for the performance category.
+   *
+   * Range: 0–100.
+   */
   minScorePercentage?: number;
-  /** The maximum score percentage for the performance category. */
+  /**
+   * The maximum score percentage for the performance category.
+   *
+   * Range: 0–100.
+   */
   maxScorePercentage?: number;
 }
 
@@ -598,20 +823,30 @@ export interface EvaluationFormEvaluationFormSection {
    * The title of the section.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 128.
+   *
+   * Length: 1–128.
    */
   title: string;
-  /** The instructions of the section. */
+  /**
+   * The instructions of the section.
+   *
+   * Length: at most 1024.
+   */
   instructions?: string;
   /**
    * The items of the section.
    *
    * *Minimum* : 1
+   *
+   * Items: 1–200.
    */
   items?: EvaluationFormEvaluationFormItem[];
   /**
    * The identifier of the section. An identifier must be unique within the evaluation form.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   refId: string;
   /**
@@ -620,6 +855,8 @@ export interface EvaluationFormEvaluationFormSection {
    * *Minimum* : 0
    *
    * *Maximum* : 100
+   *
+   * Range: 0–100.
    */
   weight?: number;
   /** The flag to exclude the section from scoring. */
@@ -652,6 +889,8 @@ export interface EvaluationFormEvaluationFormQuestion {
    * The title of the question.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 350.
+   *
+   * Length: 1–350.
    */
   title: string;
   /**
@@ -664,12 +903,16 @@ export interface EvaluationFormEvaluationFormQuestion {
    * The instructions of the section.
    *
    * *Length Constraints* : Minimum length of 0. Maximum length of 1024.
+   *
+   * Length: at most 1024.
    */
   instructions?: string;
   /**
    * The identifier of the question. An identifier must be unique within the evaluation form.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   refId: string;
   /** The properties of the type of question. Text questions do not have to define question type properties. */
@@ -680,6 +923,8 @@ export interface EvaluationFormEvaluationFormQuestion {
    * *Minimum* : 0
    *
    * *Maximum* : 100
+   *
+   * Range: 0–100.
    */
   weight?: number;
   /** Scoring configuration for a question in an evaluation form. */
@@ -711,7 +956,11 @@ export interface EvaluationFormEvaluationFormQuestionTypeProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformnumericquestionproperties.html | CloudFormation: EvaluationFormNumericQuestionProperties}
  */
 export interface EvaluationFormEvaluationFormNumericQuestionProperties {
-  /** The scoring options of the numeric question. */
+  /**
+   * The scoring options of the numeric question.
+   *
+   * Items: 1–10.
+   */
   options?: EvaluationFormEvaluationFormNumericQuestionOption[];
   /** The automation properties of the numeric question. */
   automation?: EvaluationFormEvaluationFormNumericQuestionAutomation;
@@ -733,6 +982,8 @@ export interface EvaluationFormEvaluationFormNumericQuestionOption {
    * *Minimum* : 0
    *
    * *Maximum* : 10
+   *
+   * Range: 0–10.
    */
   score?: number;
   /** The minimum answer value of the range option. */
@@ -753,7 +1004,11 @@ export interface EvaluationFormEvaluationFormNumericQuestionOption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-automaticfailconfiguration.html | CloudFormation: AutomaticFailConfiguration}
  */
 export interface EvaluationFormAutomaticFailConfiguration {
-  /** The referenceId of the target section for auto failure. */
+  /**
+   * The referenceId of the target section for auto failure.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   targetSection?: string;
 }
 
@@ -763,7 +1018,11 @@ export interface EvaluationFormAutomaticFailConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-questionoptionpointsconfiguration.html | CloudFormation: QuestionOptionPointsConfiguration}
  */
 export interface EvaluationFormQuestionOptionPointsConfiguration {
-  /** The point value for scoring. */
+  /**
+   * The point value for scoring.
+   *
+   * Range: 0–100.
+   */
   pointValue: number;
   /** The flag to mark the option as a bonus option. */
   isBonus?: boolean;
@@ -819,6 +1078,8 @@ export interface EvaluationFormEvaluationFormSingleSelectQuestionProperties {
    * *Minimum* : 2
    *
    * *Maximum* : 256
+   *
+   * Items: 2–256.
    */
   options: EvaluationFormEvaluationFormSingleSelectQuestionOption[];
   /** The display mode of the single select question. */
@@ -837,18 +1098,24 @@ export interface EvaluationFormEvaluationFormSingleSelectQuestionOption {
    * *Minimum* : 0
    *
    * *Maximum* : 10
+   *
+   * Range: 0–10.
    */
   score?: number;
   /**
    * The title of the answer option.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 128.
+   *
+   * Length: 1–128.
    */
   text: string;
   /**
    * The identifier of the answer option. An identifier must be unique within the question.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   refId: string;
   /** The flag to mark the option as automatic fail. If an automatic fail answer is provided, the overall evaluation gets a score of 0. */
@@ -871,12 +1138,16 @@ export interface EvaluationFormEvaluationFormSingleSelectQuestionAutomation {
    * *Minimum* : 1
    *
    * *Maximum* : 20
+   *
+   * Items: 1–20.
    */
   options?: EvaluationFormEvaluationFormSingleSelectQuestionAutomationOption[];
   /**
    * The identifier of the default answer option, when none of the automation options match the criteria.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   defaultOptionRefId?: string;
   /** Automation answer source. */
@@ -915,12 +1186,16 @@ export interface EvaluationFormSingleSelectQuestionRuleCategoryAutomation {
    * *Minimum* : 1
    *
    * *Maximum* : 50
+   *
+   * Length: 1–50.
    */
   category: string;
   /**
    * The identifier of the answer option. An identifier must be unique within the question.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   optionRefId: string;
 }
@@ -951,7 +1226,11 @@ export interface EvaluationFormEvaluationFormTextQuestionAutomation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformmultiselectquestionproperties.html | CloudFormation: EvaluationFormMultiSelectQuestionProperties}
  */
 export interface EvaluationFormEvaluationFormMultiSelectQuestionProperties {
-  /** Options available for this multi-select question. */
+  /**
+   * Options available for this multi-select question.
+   *
+   * Items: 2–256.
+   */
   options: EvaluationFormEvaluationFormMultiSelectQuestionOption[];
   /** Display format for the multi-select question. */
   displayAs?: "DROPDOWN" | "CHECKBOX";
@@ -965,11 +1244,23 @@ export interface EvaluationFormEvaluationFormMultiSelectQuestionProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformmultiselectquestionoption.html | CloudFormation: EvaluationFormMultiSelectQuestionOption}
  */
 export interface EvaluationFormEvaluationFormMultiSelectQuestionOption {
-  /** Reference identifier for this option. */
+  /**
+   * Reference identifier for this option.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   refId: string;
-  /** Display text for this option. */
+  /**
+   * Display text for this option.
+   *
+   * Length: 1–128.
+   */
   text: string;
-  /** The score of an answer option. */
+  /**
+   * The score of an answer option.
+   *
+   * Range: 0–10.
+   */
   score?: number;
   /** The flag to mark the option as automatic fail. If an automatic fail answer is provided, the overall evaluation gets a score of 0. */
   automaticFail?: boolean;
@@ -985,9 +1276,17 @@ export interface EvaluationFormEvaluationFormMultiSelectQuestionOption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformmultiselectquestionautomation.html | CloudFormation: EvaluationFormMultiSelectQuestionAutomation}
  */
 export interface EvaluationFormEvaluationFormMultiSelectQuestionAutomation {
-  /** Automation options for the multi-select question. */
+  /**
+   * Automation options for the multi-select question.
+   *
+   * Items: 1–20.
+   */
   options?: EvaluationFormEvaluationFormMultiSelectQuestionAutomationOption[];
-  /** Reference IDs of default options. */
+  /**
+   * Reference IDs of default options.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   defaultOptionRefIds?: string[];
   /** A question automation answer. */
   answerSource?: EvaluationFormEvaluationFormQuestionAutomationAnswerSource;
@@ -1009,11 +1308,19 @@ export interface EvaluationFormEvaluationFormMultiSelectQuestionAutomationOption
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-multiselectquestionrulecategoryautomation.html | CloudFormation: MultiSelectQuestionRuleCategoryAutomation}
  */
 export interface EvaluationFormMultiSelectQuestionRuleCategoryAutomation {
-  /** The category name for this automation rule. */
+  /**
+   * The category name for this automation rule.
+   *
+   * Length: 1–50.
+   */
   category: string;
   /** The condition for this automation rule. */
   condition: "PRESENT" | "NOT_PRESENT";
-  /** Reference IDs of options for this automation rule. */
+  /**
+   * Reference IDs of options for this automation rule.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   optionRefIds: string[];
 }
 
@@ -1037,9 +1344,17 @@ export interface EvaluationFormEvaluationFormQuestionScoringConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-questionpointsconfiguration.html | CloudFormation: QuestionPointsConfiguration}
  */
 export interface EvaluationFormQuestionPointsConfiguration {
-  /** The point value for scoring. */
+  /**
+   * The point value for scoring.
+   *
+   * Range: 0–100.
+   */
   maxPointValue?: number;
-  /** The point value for scoring. */
+  /**
+   * The point value for scoring.
+   *
+   * Range: 0–100.
+   */
   minPointValue?: number;
   /** The flag to mark the question as a bonus question. */
   isBonus?: boolean;
@@ -1073,7 +1388,11 @@ export interface EvaluationFormEvaluationFormItemEnablementConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformitemenablementcondition.html | CloudFormation: EvaluationFormItemEnablementCondition}
  */
 export interface EvaluationFormEvaluationFormItemEnablementCondition {
-  /** Operands of the enablement condition. */
+  /**
+   * Operands of the enablement condition.
+   *
+   * Items: at least 1.
+   */
   operands: EvaluationFormEvaluationFormItemEnablementConditionOperand[];
   /** The operator to be used to be applied to operands if more than one provided. */
   operator?: "OR" | "AND";
@@ -1097,7 +1416,11 @@ export interface EvaluationFormEvaluationFormItemEnablementConditionOperand {
 export interface EvaluationFormEvaluationFormItemEnablementExpression {
   /** A source item of enablement expression. */
   source: EvaluationFormEvaluationFormItemEnablementSource;
-  /** A list of values from source item. */
+  /**
+   * A list of values from source item.
+   *
+   * Items: at least 1.
+   */
   values: EvaluationFormEvaluationFormItemEnablementSourceValue[];
   /** A comparator to be used against list of values. */
   comparator: "IN" | "NOT_IN" | "ALL_IN" | "EXACT";
@@ -1111,7 +1434,11 @@ export interface EvaluationFormEvaluationFormItemEnablementExpression {
 export interface EvaluationFormEvaluationFormItemEnablementSource {
   /** A type of source item. */
   type: "QUESTION_REF_ID";
-  /** A referenceId of the source item. */
+  /**
+   * A referenceId of the source item.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   refId?: string;
 }
 
@@ -1123,7 +1450,11 @@ export interface EvaluationFormEvaluationFormItemEnablementSource {
 export interface EvaluationFormEvaluationFormItemEnablementSourceValue {
   /** A type of source item value. */
   type?: "OPTION_REF_ID";
-  /** A referenceId of the source value. */
+  /**
+   * A referenceId of the source value.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   refId?: string;
 }
 
@@ -1164,7 +1495,11 @@ export interface EvaluationFormEvaluationFormLanguageConfiguration {
 export interface EvaluationFormEvaluationReviewConfiguration {
   /** List of recipients who should be notified when a review is requested. */
   reviewNotificationRecipients: EvaluationFormEvaluationReviewNotificationRecipient[];
-  /** Number of days during which a request for review can be submitted for evaluations created from this form. */
+  /**
+   * Number of days during which a request for review can be submitted for evaluations created from this form.
+   *
+   * Range: 1–90.
+   */
   eligibilityDays?: number;
 }
 
@@ -1195,7 +1530,7 @@ export interface EvaluationFormEvaluationReviewNotificationRecipientValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-hoursofoperation.html | CloudFormation: AWS::Connect::HoursOfOperation}
  */
-export const HoursOfOperation = cloudControlType<HoursOfOperationArgs, HoursOfOperationOutputs>("AWS::Connect::HoursOfOperation", "aws:connect:HoursOfOperation", '{"p":[["TimeZone","string",1],["Description","string"],["Config",["array",["ref","HoursOfOperationConfig"]],1],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["HoursOfOperationOverrides",["array",["ref","HoursOfOperationOverride"]]],["ChildHoursOfOperations",["array",["ref","HoursOfOperationsIdentifier"]]],["ParentHoursOfOperations",["array",["ref","HoursOfOperationsIdentifier"]]],["HoursOfOperationArn","string",72]],"id":["HoursOfOperationArn"],"d":{"HoursOfOperationConfig":[["EndTime",["ref","HoursOfOperationTimeSlice"],1],["StartTime",["ref","HoursOfOperationTimeSlice"],1],["Day",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1]],"HoursOfOperationTimeSlice":[["Hours","integer",1],["Minutes","integer",1]],"HoursOfOperationOverride":[["OverrideName","string",1],["OverrideDescription","string"],["EffectiveFrom","string",1],["EffectiveTill","string",1],["OverrideConfig",["array",["ref","HoursOfOperationOverrideConfig"]],1],["HoursOfOperationOverrideId","string"],["RecurrenceConfig",["ref","RecurrenceConfig"]],["OverrideType",["enum","STANDARD","OPEN","CLOSED"]]],"HoursOfOperationOverrideConfig":[["Day",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1],["StartTime",["ref","OverrideTimeSlice"],1],["EndTime",["ref","OverrideTimeSlice"],1]],"OverrideTimeSlice":[["Hours","integer",1],["Minutes","integer",1]],"RecurrenceConfig":[["RecurrencePattern",["ref","RecurrencePattern"],1]],"RecurrencePattern":[["Frequency",["enum","WEEKLY","MONTHLY","YEARLY"]],["Interval","integer"],["ByMonth",["array","integer"]],["ByMonthDay",["array","integer"]],["ByWeekdayOccurrence",["array","integer"]]],"HoursOfOperationsIdentifier":[["Name","string"],["Id","string",1]]},"tags":["Tags","standard"]}');
+export const HoursOfOperation = cloudControlType<HoursOfOperationArgs, HoursOfOperationOutputs>("AWS::Connect::HoursOfOperation", "aws:connect:HoursOfOperation", '{"p":[["TimeZone","string",1],["Description","string"],["Config",["array",["ref","HoursOfOperationConfig"]],1],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["HoursOfOperationOverrides",["array",["ref","HoursOfOperationOverride"]]],["ChildHoursOfOperations",["array",["ref","HoursOfOperationsIdentifier"]]],["ParentHoursOfOperations",["array",["ref","HoursOfOperationsIdentifier"]]],["HoursOfOperationArn","string",72]],"id":["HoursOfOperationArn"],"d":{"HoursOfOperationConfig":[["EndTime",["ref","HoursOfOperationTimeSlice"],1],["StartTime",["ref","HoursOfOperationTimeSlice"],1],["Day",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1]],"HoursOfOperationTimeSlice":[["Hours","integer",1],["Minutes","integer",1]],"HoursOfOperationOverride":[["OverrideName","string",1],["OverrideDescription","string"],["EffectiveFrom","string",1],["EffectiveTill","string",1],["OverrideConfig",["array",["ref","HoursOfOperationOverrideConfig"]],1],["HoursOfOperationOverrideId","string"],["RecurrenceConfig",["ref","RecurrenceConfig"]],["OverrideType",["enum","STANDARD","OPEN","CLOSED"]]],"HoursOfOperationOverrideConfig":[["Day",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1],["StartTime",["ref","OverrideTimeSlice"],1],["EndTime",["ref","OverrideTimeSlice"],1]],"OverrideTimeSlice":[["Hours","integer",1],["Minutes","integer",1]],"RecurrenceConfig":[["RecurrencePattern",["ref","RecurrencePattern"],1]],"RecurrencePattern":[["Frequency",["enum","WEEKLY","MONTHLY","YEARLY"]],["Interval","integer"],["ByMonth",["array","integer"]],["ByMonthDay",["array","integer"]],["ByWeekdayOccurrence",["array","integer"]]],"HoursOfOperationsIdentifier":[["Name","string"],["Id","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["HoursOfOperationArn"],"uo":["Config","Tags","HoursOfOperationOverrides","HoursOfOperationOverrides/*/OverrideConfig","ChildHoursOfOperations","ParentHoursOfOperations"],"tg":[true,true,true]}}');
 /** A {@link HoursOfOperation} instance: its attributes as typed outputs. */
 export type HoursOfOperation = InstanceType<typeof HoursOfOperation>;
 
@@ -1203,17 +1538,41 @@ export type HoursOfOperation = InstanceType<typeof HoursOfOperation>;
 export interface HoursOfOperationArgs {
   /** The time zone for the hours of operation. */
   timeZone: string;
-  /** The description for the hours of operation. */
+  /**
+   * The description for the hours of operation.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** Configuration information for the hours of operation. */
+  /**
+   * Configuration information for the hours of operation.
+   *
+   * Items: at most 100.
+   */
   config: HoursOfOperationHoursOfOperationConfig[];
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name for the hours of operation. */
+  /**
+   * The name for the hours of operation.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** One or more hours of operation overrides assigned to an hour of operation. */
+  /**
+   * One or more hours of operation overrides assigned to an hour of operation.
+   *
+   * Items: at most 50.
+   */
   hoursOfOperationOverrides?: HoursOfOperationHoursOfOperationOverride[];
   /** List of child hours of operations. */
   childHoursOfOperations?: HoursOfOperationHoursOfOperationsIdentifier[];
@@ -1247,9 +1606,17 @@ export interface HoursOfOperationHoursOfOperationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-hoursofoperationtimeslice.html | CloudFormation: HoursOfOperationTimeSlice}
  */
 export interface HoursOfOperationHoursOfOperationTimeSlice {
-  /** The hours. */
+  /**
+   * The hours.
+   *
+   * Range: 0–23.
+   */
   hours: number;
-  /** The minutes. */
+  /**
+   * The minutes.
+   *
+   * Range: 0–59.
+   */
   minutes: number;
 }
 
@@ -1259,17 +1626,41 @@ export interface HoursOfOperationHoursOfOperationTimeSlice {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-hoursofoperationoverride.html | CloudFormation: HoursOfOperationOverride}
  */
 export interface HoursOfOperationHoursOfOperationOverride {
-  /** The name of the hours of operation override. */
+  /**
+   * The name of the hours of operation override.
+   *
+   * Length: 1–127.
+   */
   overrideName: string;
-  /** The description of the hours of operation override. */
+  /**
+   * The description of the hours of operation override.
+   *
+   * Length: 1–250.
+   */
   overrideDescription?: string;
-  /** The date from which the hours of operation override would be effective. */
+  /**
+   * The date from which the hours of operation override would be effective.
+   *
+   * Pattern: `^\d{4}-\d{2}-\d{2}$`.
+   */
   effectiveFrom: string;
-  /** The date until the hours of operation override is effective. */
+  /**
+   * The date until the hours of operation override is effective.
+   *
+   * Pattern: `^\d{4}-\d{2}-\d{2}$`.
+   */
   effectiveTill: string;
-  /** Configuration information for the hours of operation override: day, start time, and end time. */
+  /**
+   * Configuration information for the hours of operation override: day, start time, and end time.
+   *
+   * Items: at most 100.
+   */
   overrideConfig: HoursOfOperationHoursOfOperationOverrideConfig[];
-  /** The identifier for the hours of operation override. */
+  /**
+   * The identifier for the hours of operation override.
+   *
+   * Pattern: `^[-a-zA-Z0-9]*$`.
+   */
   hoursOfOperationOverrideId?: string;
   /** Configuration for recurring hours of operation overrides. */
   recurrenceConfig?: HoursOfOperationRecurrenceConfig;
@@ -1297,9 +1688,17 @@ export interface HoursOfOperationHoursOfOperationOverrideConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-overridetimeslice.html | CloudFormation: OverrideTimeSlice}
  */
 export interface HoursOfOperationOverrideTimeSlice {
-  /** The hours. */
+  /**
+   * The hours.
+   *
+   * Range: 0–23.
+   */
   hours: number;
-  /** The minutes. */
+  /**
+   * The minutes.
+   *
+   * Range: 0–59.
+   */
   minutes: number;
 }
 
@@ -1321,11 +1720,21 @@ export interface HoursOfOperationRecurrenceConfig {
 export interface HoursOfOperationRecurrencePattern {
   /** The frequency of recurrence for hours of operation overrides. */
   frequency?: "WEEKLY" | "MONTHLY" | "YEARLY";
+  /** Range: 1–6. */
   interval?: number;
-  /** List of months (1-12) for recurrence pattern. */
+  /**
+   * List of months (1-12) for recurrence pattern.
+   *
+   * Each item: Range: 1–12.
+   */
   byMonth?: number[];
-  /** List of month days (-1 to 31) for recurrence pattern. */
+  /**
+   * List of month days (-1 to 31) for recurrence pattern.
+   *
+   * Each item: Range: -1–31.
+   */
   byMonthDay?: number[];
+  /** Items: 0–1. Each item: Range: -1–4. */
   byWeekdayOccurrence?: number[];
 }
 
@@ -1335,7 +1744,11 @@ export interface HoursOfOperationRecurrencePattern {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-hoursofoperationsidentifier.html | CloudFormation: HoursOfOperationsIdentifier}
  */
 export interface HoursOfOperationHoursOfOperationsIdentifier {
-  /** The name of the hours of operation. */
+  /**
+   * The name of the hours of operation.
+   *
+   * Length: 1–127.
+   */
   name?: string;
   /** The identifier for the hours of operation. */
   id: string;
@@ -1350,17 +1763,27 @@ export interface HoursOfOperationHoursOfOperationsIdentifier {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-instance.html | CloudFormation: AWS::Connect::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::Connect::Instance", "aws:connect:Instance", '{"p":[["DirectoryId","string",66],["IdentityManagementType",["enum","SAML","CONNECT_MANAGED","EXISTING_DIRECTORY"],67],["InstanceAlias","string",66],["Attributes",["ref","Attributes"],1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["ServiceRole","string",8],["InstanceStatus",["enum","CREATION_IN_PROGRESS","CREATION_FAILED","ACTIVE"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"Attributes":[["InboundCalls","boolean",1],["UseCustomTTSVoices","boolean"],["OutboundCalls","boolean",1],["EarlyMedia","boolean"],["ContactflowLogs","boolean"],["ContactLens","boolean"],["AutoResolveBestVoices","boolean"],["MultiPartyConference","boolean"],["HighVolumeOutBound","boolean"],["EnhancedContactMonitoring","boolean"],["EnhancedChatMonitoring","boolean"],["MultiPartyChatConference","boolean"],["MessageStreaming","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:connect:${Region}:${Account}:instance/${InstanceId}"}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::Connect::Instance", "aws:connect:Instance", '{"p":[["DirectoryId","string",82],["IdentityManagementType",["enum","SAML","CONNECT_MANAGED","EXISTING_DIRECTORY"],67],["InstanceAlias","string",66],["Attributes",["ref","Attributes"],1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["ServiceRole","string",8],["InstanceStatus",["enum","CREATION_IN_PROGRESS","CREATION_FAILED","ACTIVE"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"Attributes":[["InboundCalls","boolean",1],["UseCustomTTSVoices","boolean"],["OutboundCalls","boolean",1],["EarlyMedia","boolean"],["ContactflowLogs","boolean"],["ContactLens","boolean"],["AutoResolveBestVoices","boolean"],["MultiPartyConference","boolean"],["HighVolumeOutBound","boolean"],["EnhancedContactMonitoring","boolean"],["EnhancedChatMonitoring","boolean"],["MultiPartyChatConference","boolean"],["MessageStreaming","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DirectoryId"],"co":["DirectoryId","InstanceAlias","IdentityManagementType"],"ro":["Id","Arn","ServiceRole","CreatedTime","InstanceStatus"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:connect:${Region}:${Account}:instance/${InstanceId}"}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
 /** Inputs of {@link Instance}. */
 export interface InstanceArgs {
-  /** The identifier for the directory. */
+  /**
+   * The identifier for the directory.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 12–12. Pattern: `^d-[0-9a-f]{10}$`.
+   */
   directoryId?: string;
   /** The identity management type. */
   identityManagementType: "SAML" | "CONNECT_MANAGED" | "EXISTING_DIRECTORY";
-  /** The alias of instance. `InstanceAlias` is only required when `IdentityManagementType` is `CONNECT_MANAGED` or `SAML` . `InstanceAlias` is not required when `IdentityManagementType` is `EXISTING_DIRECTORY` . */
+  /**
+   * The alias of instance. `InstanceAlias` is only required when `IdentityManagementType` is `CONNECT_MANAGED` or `SAML` . `InstanceAlias` is not required when `IdentityManagementType` is `EXISTING_DIRECTORY` .
+   *
+   * Length: 1–45. Pattern: ``.
+   */
   instanceAlias?: string;
   /** A toggle for an individual feature at the instance level. */
   attributes: InstanceAttributes;
@@ -1421,7 +1844,7 @@ export interface InstanceAttributes {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-instancestorageconfig.html | CloudFormation: AWS::Connect::InstanceStorageConfig}
  */
-export const InstanceStorageConfig = cloudControlType<InstanceStorageConfigArgs, InstanceStorageConfigOutputs>("AWS::Connect::InstanceStorageConfig", "aws:connect:InstanceStorageConfig", '{"p":[["KinesisStreamConfig",["ref","KinesisStreamConfig"]],["S3Config",["ref","S3Config"]],["StorageType",["enum","S3","KINESIS_VIDEO_STREAM","KINESIS_STREAM","KINESIS_FIREHOSE"],1],["InstanceArn","string",67],["ResourceType",["enum","CHAT_TRANSCRIPTS","CALL_RECORDINGS","SCHEDULED_REPORTS","MEDIA_STREAMS","CONTACT_TRACE_RECORDS","AGENT_EVENTS","REAL_TIME_CONTACT_ANALYSIS_SEGMENTS","ATTACHMENTS","CONTACT_EVALUATIONS","SCREEN_RECORDINGS","REAL_TIME_CONTACT_ANALYSIS_CHAT_SEGMENTS","REAL_TIME_CONTACT_ANALYSIS_VOICE_SEGMENTS","EMAIL_MESSAGES"],67],["KinesisVideoStreamConfig",["ref","KinesisVideoStreamConfig"]],["KinesisFirehoseConfig",["ref","KinesisFirehoseConfig"]],["AssociationId","string",72]],"id":["InstanceArn","AssociationId","ResourceType"],"d":{"KinesisStreamConfig":[["StreamArn","string",1]],"S3Config":[["BucketName","string",1],["BucketPrefix","string",1],["EncryptionConfig",["ref","EncryptionConfig"]]],"EncryptionConfig":[["EncryptionType",["enum","KMS"],1],["KeyId","string",1]],"KinesisVideoStreamConfig":[["Prefix","string",1],["RetentionPeriodHours","number",1],["EncryptionConfig",["ref","EncryptionConfig"],1]],"KinesisFirehoseConfig":[["FirehoseArn","string",1]]}}');
+export const InstanceStorageConfig = cloudControlType<InstanceStorageConfigArgs, InstanceStorageConfigOutputs>("AWS::Connect::InstanceStorageConfig", "aws:connect:InstanceStorageConfig", '{"p":[["KinesisStreamConfig",["ref","KinesisStreamConfig"]],["S3Config",["ref","S3Config"]],["StorageType",["enum","S3","KINESIS_VIDEO_STREAM","KINESIS_STREAM","KINESIS_FIREHOSE"],1],["InstanceArn","string",67],["ResourceType",["enum","CHAT_TRANSCRIPTS","CALL_RECORDINGS","SCHEDULED_REPORTS","MEDIA_STREAMS","CONTACT_TRACE_RECORDS","AGENT_EVENTS","REAL_TIME_CONTACT_ANALYSIS_SEGMENTS","ATTACHMENTS","CONTACT_EVALUATIONS","SCREEN_RECORDINGS","REAL_TIME_CONTACT_ANALYSIS_CHAT_SEGMENTS","REAL_TIME_CONTACT_ANALYSIS_VOICE_SEGMENTS","EMAIL_MESSAGES"],67],["KinesisVideoStreamConfig",["ref","KinesisVideoStreamConfig"]],["KinesisFirehoseConfig",["ref","KinesisFirehoseConfig"]],["AssociationId","string",72]],"id":["InstanceArn","AssociationId","ResourceType"],"d":{"KinesisStreamConfig":[["StreamArn","string",1]],"S3Config":[["BucketName","string",1],["BucketPrefix","string",1],["EncryptionConfig",["ref","EncryptionConfig"]]],"EncryptionConfig":[["EncryptionType",["enum","KMS"],1],["KeyId","string",1]],"KinesisVideoStreamConfig":[["Prefix","string",1],["RetentionPeriodHours","number",1],["EncryptionConfig",["ref","EncryptionConfig"],1]],"KinesisFirehoseConfig":[["FirehoseArn","string",1]]},"reg":{"h":"crudl","co":["InstanceArn","ResourceType"],"ro":["AssociationId"],"tg":[false,false,false]}}');
 /** A {@link InstanceStorageConfig} instance: its attributes as typed outputs. */
 export type InstanceStorageConfig = InstanceType<typeof InstanceStorageConfig>;
 
@@ -1433,7 +1856,11 @@ export interface InstanceStorageConfigArgs {
   s3Config?: InstanceStorageConfigS3Config;
   /** A valid storage type. */
   storageType: "S3" | "KINESIS_VIDEO_STREAM" | "KINESIS_STREAM" | "KINESIS_FIREHOSE";
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** A valid resource type. Following are the valid resource types: `CHAT_TRANSCRIPTS` | `CALL_RECORDINGS` | `SCHEDULED_REPORTS` | `MEDIA_STREAMS` | `CONTACT_TRACE_RECORDS` | `AGENT_EVENTS` */
   resourceType: "CHAT_TRANSCRIPTS" | "CALL_RECORDINGS" | "SCHEDULED_REPORTS" | "MEDIA_STREAMS" | "CONTACT_TRACE_RECORDS" | "AGENT_EVENTS" | "REAL_TIME_CONTACT_ANALYSIS_SEGMENTS" | "ATTACHMENTS" | "CONTACT_EVALUATIONS" | "SCREEN_RECORDINGS" | "REAL_TIME_CONTACT_ANALYSIS_CHAT_SEGMENTS" | "REAL_TIME_CONTACT_ANALYSIS_VOICE_SEGMENTS" | "EMAIL_MESSAGES";
@@ -1455,7 +1882,11 @@ export interface InstanceStorageConfigOutputs extends InstanceStorageConfigArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-kinesisstreamconfig.html | CloudFormation: KinesisStreamConfig}
  */
 export interface InstanceStorageConfigKinesisStreamConfig {
-  /** The Amazon Resource Name (ARN) of the data stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the data stream.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:kinesis:[-a-z0-9]*:[0-9]{12}:stream/[-a-zA-Z0-9_.]*$`.
+   */
   streamArn: string;
 }
 
@@ -1465,9 +1896,17 @@ export interface InstanceStorageConfigKinesisStreamConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-s3config.html | CloudFormation: S3Config}
  */
 export interface InstanceStorageConfigS3Config {
-  /** The S3 bucket name. */
+  /**
+   * The S3 bucket name.
+   *
+   * Length: 1–128.
+   */
   bucketName: string;
-  /** The S3 bucket prefix. */
+  /**
+   * The S3 bucket prefix.
+   *
+   * Length: 1–128.
+   */
   bucketPrefix: string;
   /** The Amazon S3 encryption configuration. */
   encryptionConfig?: InstanceStorageConfigEncryptionConfig;
@@ -1487,6 +1926,8 @@ export interface InstanceStorageConfigEncryptionConfig {
    * > Be sure to provide the full ARN of the encryption key, not just the ID.
    * > 
    * > Amazon Connect supports only KMS keys with the default key spec of [`SYMMETRIC_DEFAULT`](https://docs.aws.amazon.com/kms/latest/developerguide/asymmetric-key-specs.html#key-spec-symmetric-default) .
+   *
+   * Length: 1–128.
    */
   keyId: string;
 }
@@ -1497,7 +1938,11 @@ export interface InstanceStorageConfigEncryptionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-kinesisvideostreamconfig.html | CloudFormation: KinesisVideoStreamConfig}
  */
 export interface InstanceStorageConfigKinesisVideoStreamConfig {
-  /** The prefix of the video stream. */
+  /**
+   * The prefix of the video stream.
+   *
+   * Length: 1–128.
+   */
   prefix: string;
   /**
    * The number of hours data is retained in the stream. Kinesis Video Streams retains the data in a data store that is associated with the stream.
@@ -1515,7 +1960,11 @@ export interface InstanceStorageConfigKinesisVideoStreamConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-kinesisfirehoseconfig.html | CloudFormation: KinesisFirehoseConfig}
  */
 export interface InstanceStorageConfigKinesisFirehoseConfig {
-  /** The Amazon Resource Name (ARN) of the delivery stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the delivery stream.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:firehose:[-a-z0-9]*:[0-9]{12}:deliverystream/[-a-zA-Z0-9_.]*$`.
+   */
   firehoseArn: string;
 }
 
@@ -1524,7 +1973,7 @@ export interface InstanceStorageConfigKinesisFirehoseConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-integrationassociation.html | CloudFormation: AWS::Connect::IntegrationAssociation}
  */
-export const IntegrationAssociation = cloudControlType<IntegrationAssociationArgs, IntegrationAssociationOutputs>("AWS::Connect::IntegrationAssociation", "aws:connect:IntegrationAssociation", '{"p":[["IntegrationArn","string",67],["InstanceId","string",67],["IntegrationType",["enum","LEX_BOT","LAMBDA_FUNCTION","APPLICATION","CASES_DOMAIN","WISDOM_ASSISTANT","WISDOM_KNOWLEDGE_BASE","WISDOM_QUICK_RESPONSES","FILE_SCANNER","MESSAGE_PROCESSOR","Q_MESSAGE_TEMPLATES","SES_IDENTITY"],67],["Tags",["array",["ref","Tag"]]],["IntegrationAssociationId","string",72]],"id":["InstanceId","IntegrationType","IntegrationArn"],"tags":["Tags","standard"]}');
+export const IntegrationAssociation = cloudControlType<IntegrationAssociationArgs, IntegrationAssociationOutputs>("AWS::Connect::IntegrationAssociation", "aws:connect:IntegrationAssociation", '{"p":[["IntegrationArn","string",67],["InstanceId","string",67],["IntegrationType",["enum","LEX_BOT","LAMBDA_FUNCTION","APPLICATION","CASES_DOMAIN","WISDOM_ASSISTANT","WISDOM_KNOWLEDGE_BASE","WISDOM_QUICK_RESPONSES","FILE_SCANNER","MESSAGE_PROCESSOR","Q_MESSAGE_TEMPLATES","SES_IDENTITY"],67],["Tags",["array",["ref","Tag"]]],["IntegrationAssociationId","string",72]],"id":["InstanceId","IntegrationType","IntegrationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceId","IntegrationArn","IntegrationType"],"ro":["IntegrationAssociationId"],"tg":[true,true,true]}}');
 /** A {@link IntegrationAssociation} instance: its attributes as typed outputs. */
 export type IntegrationAssociation = InstanceType<typeof IntegrationAssociation>;
 
@@ -1536,6 +1985,8 @@ export interface IntegrationAssociationArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `140`
+   *
+   * Length: 1–140.
    */
   integrationArn: string;
   /**
@@ -1544,6 +1995,8 @@ export interface IntegrationAssociationArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `100`
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
    */
   instanceId: string;
   /**
@@ -1552,7 +2005,11 @@ export interface IntegrationAssociationArgs {
    * *Allowed Values* : `LEX_BOT` | `LAMBDA_FUNCTION`
    */
   integrationType: "LEX_BOT" | "LAMBDA_FUNCTION" | "APPLICATION" | "CASES_DOMAIN" | "WISDOM_ASSISTANT" | "WISDOM_KNOWLEDGE_BASE" | "WISDOM_QUICK_RESPONSES" | "FILE_SCANNER" | "MESSAGE_PROCESSOR" | "Q_MESSAGE_TEMPLATES" | "SES_IDENTITY";
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -1565,9 +2022,11 @@ export interface IntegrationAssociationOutputs extends IntegrationAssociationArg
 /**
  * Resource Type definition for AWS::Connect::Metric, a custom metric configured for an Amazon Connect instance
  *
+ * @deprecated Cloud Control cannot create AWS::Connect::Metric: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-metric.html | CloudFormation: AWS::Connect::Metric}
  */
-export const Metric = cloudControlType<MetricArgs, MetricOutputs>("AWS::Connect::Metric", "aws:connect:Metric", '{"p":[["InstanceArn","string",67],["Name","string",1],["Description","string"],["MetricCalculation",["ref","MetricCalculation"],1],["Status",["enum","SAVED","PUBLISHED"],67],["Unit",["enum","INTEGER","DOUBLE","PERCENT","SECONDS"],1],["PositiveTrendIndicator",["enum","POSITIVE","NEGATIVE","NEUTRAL"]],["Tags",["array",["ref","Tag"]]],["MetricArn","string",72],["CreatedTime","number",8],["CreatedUser",["ref","CreatedByInfo"],8],["LastModifiedTime","number",8],["LastModifiedRegion","string",8],["LastModifiedUser",["ref","CreatedByInfo"],8],["CreationMethod",["enum","SERVICE_LEVEL_BUILDER","METRIC_BUILDER"],8],["Category","string",8],["Type",["enum","AWS_MANAGED","CUSTOMER_MANAGED"],8],["SupportsPreaggregateCalculation","boolean",8],["SupportsCustomCalculation","boolean",8],["Groupings",["array","string"],8],["Filters",["array",["ref","AvailableFilter"]],8],["EffectiveTime","number",8],["RefreshRate","integer",8],["SupportedStats",["array","string"],8],["PrimaryEventSource","string",8],["PrimaryEventSourceEffectiveTimestampType","string",8]],"id":["MetricArn"],"d":{"MetricCalculation":[["CalculationComponents",["array",["ref","CalculationComponent"]],1],["Calculation","string",1]],"CalculationComponent":[["Alias","string",1],["MetricName","string"],["MetricId","string"],["MetricFilters",["array",["ref","MetricFilter"]]]],"MetricFilter":[["MetricFilterKey","string",1],["Negate","boolean"],["NumberCondition",["ref","MetricFilterNumberCondition"]],["StringCondition",["ref","MetricFilterStringCondition"]],["BooleanCondition",["ref","MetricFilterBooleanCondition"]]],"MetricFilterNumberCondition":[["Comparison",["enum","LESSER","LESSER_OR_EQUAL","GREATER","GREATER_OR_EQUAL"],1],["Values",["array","number"],1]],"MetricFilterStringCondition":[["Comparison",["enum","MATCHES_ANY","MATCHES_NONE"],1],["Values",["array","string"],1]],"MetricFilterBooleanCondition":[["Comparison",["enum","IS_TRUE","IS_FALSE"],1]],"CreatedByInfo":[["AWSIdentityArn","string"],["ConnectUserArn","string"]],"AvailableFilter":[["Id","string",1],["Type",["enum","METRIC_LEVEL","RESOURCE_LEVEL"],1]]},"tags":["Tags","standard"]}');
+export const Metric = cloudControlType<MetricArgs, MetricOutputs>("AWS::Connect::Metric", "aws:connect:Metric", '{"p":[["InstanceArn","string",67],["Name","string",1],["Description","string"],["MetricCalculation",["ref","MetricCalculation"],1],["Status",["enum","SAVED","PUBLISHED"],67],["Unit",["enum","INTEGER","DOUBLE","PERCENT","SECONDS"],1],["PositiveTrendIndicator",["enum","POSITIVE","NEGATIVE","NEUTRAL"]],["Tags",["array",["ref","Tag"]]],["MetricArn","string",72],["CreatedTime","number",8],["CreatedUser",["ref","CreatedByInfo"],8],["LastModifiedTime","number",8],["LastModifiedRegion","string",8],["LastModifiedUser",["ref","CreatedByInfo"],8],["CreationMethod",["enum","SERVICE_LEVEL_BUILDER","METRIC_BUILDER"],8],["Category","string",8],["Type",["enum","AWS_MANAGED","CUSTOMER_MANAGED"],8],["SupportsPreaggregateCalculation","boolean",8],["SupportsCustomCalculation","boolean",8],["Groupings",["array","string"],8],["Filters",["array",["ref","AvailableFilter"]],8],["EffectiveTime","number",8],["RefreshRate","integer",8],["SupportedStats",["array","string"],8],["PrimaryEventSource","string",8],["PrimaryEventSourceEffectiveTimestampType","string",8]],"id":["MetricArn"],"d":{"MetricCalculation":[["CalculationComponents",["array",["ref","CalculationComponent"]],1],["Calculation","string",1]],"CalculationComponent":[["Alias","string",1],["MetricName","string"],["MetricId","string"],["MetricFilters",["array",["ref","MetricFilter"]]]],"MetricFilter":[["MetricFilterKey","string",1],["Negate","boolean"],["NumberCondition",["ref","MetricFilterNumberCondition"]],["StringCondition",["ref","MetricFilterStringCondition"]],["BooleanCondition",["ref","MetricFilterBooleanCondition"]]],"MetricFilterNumberCondition":[["Comparison",["enum","LESSER","LESSER_OR_EQUAL","GREATER","GREATER_OR_EQUAL"],1],["Values",["array","number"],1]],"MetricFilterStringCondition":[["Comparison",["enum","MATCHES_ANY","MATCHES_NONE"],1],["Values",["array","string"],1]],"MetricFilterBooleanCondition":[["Comparison",["enum","IS_TRUE","IS_FALSE"],1]],"CreatedByInfo":[["AWSIdentityArn","string"],["ConnectUserArn","string"]],"AvailableFilter":[["Id","string",1],["Type",["enum","METRIC_LEVEL","RESOURCE_LEVEL"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Metric} instance: its attributes as typed outputs. */
 export type Metric = InstanceType<typeof Metric>;
 
@@ -1695,23 +2154,39 @@ export interface MetricAvailableFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-notification.html | CloudFormation: AWS::Connect::Notification}
  */
-export const Notification = cloudControlType<NotificationArgs, NotificationOutputs>("AWS::Connect::Notification", "aws:connect:Notification", '{"p":[["InstanceArn","string",67],["Content",["ref","NotificationContent"],1],["Recipients",["array","string"],66],["Priority",["enum","HIGH","LOW"],66],["ExpiresAt","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["CreatedAt","string",8]],"id":["Arn"],"d":{"NotificationContent":[["EnUS","string"],["DeDE","string"],["EsES","string"],["FrFR","string"],["IdID","string"],["ItIT","string"],["JaJP","string"],["KoKR","string"],["PtBR","string"],["ZhCN","string"],["ZhTW","string"]]},"tags":["Tags","standard"]}');
+export const Notification = cloudControlType<NotificationArgs, NotificationOutputs>("AWS::Connect::Notification", "aws:connect:Notification", '{"p":[["InstanceArn","string",67],["Content",["ref","NotificationContent"],1],["Recipients",["array","string"],66],["Priority",["enum","HIGH","LOW"],66],["ExpiresAt","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["CreatedAt","string",8]],"id":["Arn"],"d":{"NotificationContent":[["EnUS","string"],["DeDE","string"],["EsES","string"],["FrFR","string"],["IdID","string"],["ItIT","string"],["JaJP","string"],["KoKR","string"],["PtBR","string"],["ZhCN","string"],["ZhTW","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Recipients","InstanceArn","ExpiresAt","Priority"],"ro":["Arn","Id","CreatedAt"],"uo":["Recipients","Tags"],"tg":[true,true,true]}}');
 /** A {@link Notification} instance: its attributes as typed outputs. */
 export type Notification = InstanceType<typeof Notification>;
 
 /** Inputs of {@link Notification}. */
 export interface NotificationArgs {
-  /** The identifier of the Amazon Connect instance. */
+  /**
+   * The identifier of the Amazon Connect instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** The content of a notification */
   content: NotificationNotificationContent;
-  /** The recipients of the notification. */
+  /**
+   * The recipients of the notification.
+   *
+   * Items: at most 200. Each item: Pattern: ``.
+   */
   recipients?: string[];
   /** The priority of notification. In the Amazon Connect console, when you create a notification, you are prompted to assign one of the following priorities: High (HIGH) or LOW (LOW) */
   priority?: "HIGH" | "LOW";
-  /** The time a notification will expire */
+  /**
+   * The time a notification will expire
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   expiresAt?: string;
-  /** One or more tags. */
+  /**
+   * One or more tags.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -1731,27 +2206,71 @@ export interface NotificationOutputs extends NotificationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-notification-notificationcontent.html | CloudFormation: NotificationContent}
  */
 export interface NotificationNotificationContent {
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   enUS?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   deDE?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   esES?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   frFR?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   idID?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   itIT?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   jaJP?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   koKR?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   ptBR?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   zhCN?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   zhTW?: string;
 }
 
@@ -1760,27 +2279,51 @@ export interface NotificationNotificationContent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-phonenumber.html | CloudFormation: AWS::Connect::PhoneNumber}
  */
-export const PhoneNumber = cloudControlType<PhoneNumberArgs, PhoneNumberOutputs>("AWS::Connect::PhoneNumber", "aws:connect:PhoneNumber", '{"p":[["Type","string",66],["Description","string",66],["TargetArn","string",1],["Prefix","string",66],["CountryCode","string",66],["Tags",["array",["ref","Tag"]]],["SourcePhoneNumberArn","string",66],["Address","string",8],["PhoneNumberArn","string",72]],"id":["PhoneNumberArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:connect:${Region}:${Account}:phone-number/${PhoneNumberId}"}');
+export const PhoneNumber = cloudControlType<PhoneNumberArgs, PhoneNumberOutputs>("AWS::Connect::PhoneNumber", "aws:connect:PhoneNumber", '{"p":[["Type","string",66],["Description","string"],["TargetArn","string",1],["Prefix","string",82],["CountryCode","string",66],["Tags",["array",["ref","Tag"]]],["SourcePhoneNumberArn","string",66],["Address","string",8],["PhoneNumberArn","string",72]],"id":["PhoneNumberArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Prefix"],"co":["Type","CountryCode","Prefix","SourcePhoneNumberArn"],"ro":["PhoneNumberArn","Address"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:connect:${Region}:${Account}:phone-number/${PhoneNumberId}"}');
 /** A {@link PhoneNumber} instance: its attributes as typed outputs. */
 export type PhoneNumber = InstanceType<typeof PhoneNumber>;
 
 /** Inputs of {@link PhoneNumber}. */
 export interface PhoneNumberArgs {
-  /** The type of phone number. */
+  /**
+   * The type of phone number.
+   *
+   * Pattern: `TOLL_FREE|DID|UIFN|SHARED|THIRD_PARTY_DID|THIRD_PARTY_TF|SHORT_CODE`.
+   */
   type?: string;
-  /** The description of the phone number. */
+  /**
+   * The description of the phone number.
+   *
+   * Length: 1–500.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) for Connect Customer instances or traffic distribution group that phone numbers are claimed to. */
+  /**
+   * The Amazon Resource Name (ARN) for Connect Customer instances or traffic distribution group that phone numbers are claimed to.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:(instance|traffic-distribution-group)/[-a-zA-Z0-9]*$`.
+   */
   targetArn: string;
   /**
    * The prefix of the phone number. If provided, it must contain `+` as part of the country code.
    *
    * *Pattern* : `^\\+[0-9]{1,15}`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^\+[0-9]{1,15}`.
    */
   prefix?: string;
-  /** The ISO country code. */
+  /**
+   * The ISO country code.
+   *
+   * Pattern: `^[A-Z]{2}`.
+   */
   countryCode?: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The claimed phone number ARN that was previously imported from the external service, such as AWS End User Messaging. If it is from AWS End User Messaging, it looks like the ARN of the phone number that was imported from AWS End User Messaging. */
   sourcePhoneNumberArn?: string;
@@ -1799,19 +2342,31 @@ export interface PhoneNumberOutputs extends PhoneNumberArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-predefinedattribute.html | CloudFormation: AWS::Connect::PredefinedAttribute}
  */
-export const PredefinedAttribute = cloudControlType<PredefinedAttributeArgs, PredefinedAttributeOutputs>("AWS::Connect::PredefinedAttribute", "aws:connect:PredefinedAttribute", '{"p":[["InstanceArn","string",67],["Name","string",67],["Values",["ref","Values"]],["Purposes",["array","string"]],["AttributeConfiguration",["ref","AttributeConfiguration"]],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["InstanceArn","Name"],"d":{"Values":[["StringList",["array","string"]]],"AttributeConfiguration":[["EnableValueValidationOnAssociation","boolean"],["IsReadOnly","boolean"]]}}');
+export const PredefinedAttribute = cloudControlType<PredefinedAttributeArgs, PredefinedAttributeOutputs>("AWS::Connect::PredefinedAttribute", "aws:connect:PredefinedAttribute", '{"p":[["InstanceArn","string",67],["Name","string",67],["Values",["ref","Values"]],["Purposes",["array","string"]],["AttributeConfiguration",["ref","AttributeConfiguration"]],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["InstanceArn","Name"],"d":{"Values":[["StringList",["array","string"]]],"AttributeConfiguration":[["EnableValueValidationOnAssociation","boolean"],["IsReadOnly","boolean"]]},"reg":{"h":"crudl","co":["InstanceArn","Name"],"ro":["LastModifiedRegion","LastModifiedTime"],"uo":["Values/StringList","Purposes"],"tg":[false,true,true]}}');
 /** A {@link PredefinedAttribute} instance: its attributes as typed outputs. */
 export type PredefinedAttribute = InstanceType<typeof PredefinedAttribute>;
 
 /** Inputs of {@link PredefinedAttribute}. */
 export interface PredefinedAttributeArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The name of the predefined attribute. */
+  /**
+   * The name of the predefined attribute.
+   *
+   * Length: 1–100.
+   */
   name: string;
   /** The values of a predefined attribute. */
   values?: PredefinedAttributeValues;
-  /** Values that enable you to categorize your predefined attributes. You can use them in custom UI elements across the Amazon Connect admin website. */
+  /**
+   * Values that enable you to categorize your predefined attributes. You can use them in custom UI elements across the Amazon Connect admin website.
+   *
+   * Items: 1–10. Each item: Length: 1–100.
+   */
   purposes?: string[];
   /** Custom metadata that is associated to predefined attributes to control behavior in upstream services, such as controlling how a predefined attribute should be displayed in the Amazon Connect admin website. */
   attributeConfiguration?: PredefinedAttributeAttributeConfiguration;
@@ -1831,7 +2386,11 @@ export interface PredefinedAttributeOutputs extends PredefinedAttributeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-predefinedattribute-values.html | CloudFormation: Values}
  */
 export interface PredefinedAttributeValues {
-  /** Predefined attribute values of type string list. */
+  /**
+   * Predefined attribute values of type string list.
+   *
+   * Items: 1–500. Each item: Length: 1–100.
+   */
   stringList?: string[];
 }
 
@@ -1852,21 +2411,39 @@ export interface PredefinedAttributeAttributeConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-prompt.html | CloudFormation: AWS::Connect::Prompt}
  */
-export const Prompt = cloudControlType<PromptArgs, PromptOutputs>("AWS::Connect::Prompt", "aws:connect:Prompt", '{"p":[["Description","string"],["S3Uri","string"],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["PromptArn","string",72]],"id":["PromptArn"],"tags":["Tags","standard"]}');
+export const Prompt = cloudControlType<PromptArgs, PromptOutputs>("AWS::Connect::Prompt", "aws:connect:Prompt", '{"p":[["Description","string"],["S3Uri","string",16],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["PromptArn","string",72]],"id":["PromptArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["S3Uri"],"ro":["PromptArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Prompt} instance: its attributes as typed outputs. */
 export type Prompt = InstanceType<typeof Prompt>;
 
 /** Inputs of {@link Prompt}. */
 export interface PromptArgs {
-  /** The description of the prompt. */
+  /**
+   * The description of the prompt.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** The URI for the S3 bucket where the prompt is stored. This property is required when you create a prompt. */
+  /**
+   * The URI for the S3 bucket where the prompt is stored. This property is required when you create a prompt.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2000. Pattern: `s3://\S+/.+|https://\S+\.s3(\.\S+)?\.amazonaws\.com/\S+`.
+   */
   s3Uri?: string;
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
   tags?: AwsTag[];
-  /** The name of the prompt. */
+  /**
+   * The name of the prompt.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -1881,7 +2458,7 @@ export interface PromptOutputs extends PromptArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-queue.html | CloudFormation: AWS::Connect::Queue}
  */
-export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::Connect::Queue", "aws:connect:Queue", '{"p":[["Status",["enum","ENABLED","DISABLED"]],["HoursOfOperationArn","string",1],["Description","string"],["InstanceArn","string",1],["QuickConnectArns",["array","string"]],["OutboundCallerConfig",["ref","OutboundCallerConfig"]],["MaxContacts","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["AdditionalEmailAddresses",["array",["ref","EmailAddress"]]],["OutboundEmailConfig",["ref","OutboundEmailConfig"]],["Type",["enum","STANDARD","AGENT"],8],["QueueArn","string",72],["LastModifiedTime","number",8],["LastModifiedRegion","string",8]],"id":["QueueArn"],"d":{"OutboundCallerConfig":[["OutboundCallerIdNumberArn","string"],["OutboundFlowArn","string"],["OutboundCallerIdName","string"]],"EmailAddress":[["EmailAddressArn","string",1]],"OutboundEmailConfig":[["OutboundEmailAddressId","string"]]},"tags":["Tags","standard"]}');
+export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::Connect::Queue", "aws:connect:Queue", '{"p":[["Status",["enum","ENABLED","DISABLED"]],["HoursOfOperationArn","string",1],["Description","string"],["InstanceArn","string",1],["QuickConnectArns",["array","string"]],["OutboundCallerConfig",["ref","OutboundCallerConfig"]],["MaxContacts","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["AdditionalEmailAddresses",["array",["ref","EmailAddress"]]],["OutboundEmailConfig",["ref","OutboundEmailConfig"]],["Type",["enum","STANDARD","AGENT"],8],["QueueArn","string",72],["LastModifiedTime","number",8],["LastModifiedRegion","string",8]],"id":["QueueArn"],"d":{"OutboundCallerConfig":[["OutboundCallerIdNumberArn","string"],["OutboundFlowArn","string"],["OutboundCallerIdName","string"]],"EmailAddress":[["EmailAddressArn","string",1]],"OutboundEmailConfig":[["OutboundEmailAddressId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["QueueArn","Type"],"uo":["QuickConnectArns","Tags","AdditionalEmailAddresses"],"tg":[true,true,true]}}');
 /** A {@link Queue} instance: its attributes as typed outputs. */
 export type Queue = InstanceType<typeof Queue>;
 
@@ -1889,23 +2466,55 @@ export type Queue = InstanceType<typeof Queue>;
 export interface QueueArgs {
   /** The status of the queue. */
   status?: "ENABLED" | "DISABLED";
-  /** The Amazon Resource Name (ARN) of the hours of operation. */
+  /**
+   * The Amazon Resource Name (ARN) of the hours of operation.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/operating-hours/[-a-zA-Z0-9]*$`.
+   */
   hoursOfOperationArn: string;
-  /** The description of the queue. */
+  /**
+   * The description of the queue.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Names (ARN) of the of the quick connects available to agents who are working the queue. */
+  /**
+   * The Amazon Resource Names (ARN) of the of the quick connects available to agents who are working the queue.
+   *
+   * Items: at least 1. Each item: Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/transfer-destination/[-a-zA-Z0-9]*$`.
+   */
   quickConnectArns?: string[];
   /** The outbound caller ID name, number, and outbound whisper flow. */
   outboundCallerConfig?: QueueOutboundCallerConfig;
-  /** The maximum number of contacts that can be in the queue before it is considered full. */
+  /**
+   * The maximum number of contacts that can be in the queue before it is considered full.
+   *
+   * Range: at least 0.
+   */
   maxContacts?: number;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the queue. */
+  /**
+   * The name of the queue.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** The email addresses that agents can use when replying to or initiating email contacts */
+  /**
+   * The email addresses that agents can use when replying to or initiating email contacts
+   *
+   * Items: 0–50.
+   */
   additionalEmailAddresses?: QueueEmailAddress[];
   /** The outbound email address ID for a specified queue. */
   outboundEmailConfig?: QueueOutboundEmailConfig;
@@ -1933,11 +2542,21 @@ export interface QueueOutboundCallerConfig {
    * The Amazon Resource Name (ARN) of the outbound caller ID number.
    *
    * > Only use the phone number ARN format that doesn't contain `instance` in the path, for example, `arn:aws:connect:us-east-1:1234567890:phone-number/uuid` . This is the same ARN format that is returned when you create a phone number using CloudFormation , or when you call the [ListPhoneNumbersV2](https://docs.aws.amazon.com/connect/latest/APIReference/API_ListPhoneNumbersV2.html) API.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:phone-number/[-a-zA-Z0-9]*$`.
    */
   outboundCallerIdNumberArn?: string;
-  /** The Amazon Resource Name (ARN) of the outbound flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the outbound flow.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*$`.
+   */
   outboundFlowArn?: string;
-  /** The caller ID name. */
+  /**
+   * The caller ID name.
+   *
+   * Length: 1–255.
+   */
   outboundCallerIdName?: string;
 }
 
@@ -1957,7 +2576,11 @@ export interface QueueEmailAddress {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-queue-outboundemailconfig.html | CloudFormation: OutboundEmailConfig}
  */
 export interface QueueOutboundEmailConfig {
-  /** The identifier of the email address. */
+  /**
+   * The identifier of the email address.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/email-address/[-a-zA-Z0-9]*$`.
+   */
   outboundEmailAddressId?: string;
 }
 
@@ -1966,21 +2589,37 @@ export interface QueueOutboundEmailConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-quickconnect.html | CloudFormation: AWS::Connect::QuickConnect}
  */
-export const QuickConnect = cloudControlType<QuickConnectArgs, QuickConnectOutputs>("AWS::Connect::QuickConnect", "aws:connect:QuickConnect", '{"p":[["Description","string"],["QuickConnectConfig",["ref","QuickConnectConfig"],1],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["QuickConnectArn","string",72],["QuickConnectType",["enum","PHONE_NUMBER","QUEUE","USER","FLOW"],8]],"id":["QuickConnectArn"],"d":{"QuickConnectConfig":[["QueueConfig",["ref","QueueQuickConnectConfig"]],["PhoneConfig",["ref","PhoneNumberQuickConnectConfig"]],["QuickConnectType",["enum","PHONE_NUMBER","QUEUE","USER","FLOW"],1],["UserConfig",["ref","UserQuickConnectConfig"]],["FlowConfig",["ref","FlowQuickConnectConfig"]]],"QueueQuickConnectConfig":[["ContactFlowArn","string",1],["QueueArn","string",1]],"PhoneNumberQuickConnectConfig":[["PhoneNumber","string",1]],"UserQuickConnectConfig":[["UserArn","string",1],["ContactFlowArn","string",1]],"FlowQuickConnectConfig":[["ContactFlowArn","string",1]]},"tags":["Tags","standard"]}');
+export const QuickConnect = cloudControlType<QuickConnectArgs, QuickConnectOutputs>("AWS::Connect::QuickConnect", "aws:connect:QuickConnect", '{"p":[["Description","string"],["QuickConnectConfig",["ref","QuickConnectConfig"],1],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["QuickConnectArn","string",72],["QuickConnectType",["enum","PHONE_NUMBER","QUEUE","USER","FLOW"],8]],"id":["QuickConnectArn"],"d":{"QuickConnectConfig":[["QueueConfig",["ref","QueueQuickConnectConfig"]],["PhoneConfig",["ref","PhoneNumberQuickConnectConfig"]],["QuickConnectType",["enum","PHONE_NUMBER","QUEUE","USER","FLOW"],1],["UserConfig",["ref","UserQuickConnectConfig"]],["FlowConfig",["ref","FlowQuickConnectConfig"]]],"QueueQuickConnectConfig":[["ContactFlowArn","string",1],["QueueArn","string",1]],"PhoneNumberQuickConnectConfig":[["PhoneNumber","string",1]],"UserQuickConnectConfig":[["UserArn","string",1],["ContactFlowArn","string",1]],"FlowQuickConnectConfig":[["ContactFlowArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["QuickConnectArn","QuickConnectType"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link QuickConnect} instance: its attributes as typed outputs. */
 export type QuickConnect = InstanceType<typeof QuickConnect>;
 
 /** Inputs of {@link QuickConnect}. */
 export interface QuickConnectArgs {
-  /** The description of the quick connect. */
+  /**
+   * The description of the quick connect.
+   *
+   * Length: 1–250.
+   */
   description?: string;
   /** Contains information about the quick connect. */
   quickConnectConfig: QuickConnectQuickConnectConfig;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the quick connect. */
+  /**
+   * The name of the quick connect.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -2016,9 +2655,17 @@ export interface QuickConnectQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-queuequickconnectconfig.html | CloudFormation: QueueQuickConnectConfig}
  */
 export interface QuickConnectQueueQuickConnectConfig {
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn: string;
-  /** The Amazon Resource Name (ARN) of the queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the queue.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   queueArn: string;
 }
 
@@ -2028,7 +2675,11 @@ export interface QuickConnectQueueQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-phonenumberquickconnectconfig.html | CloudFormation: PhoneNumberQuickConnectConfig}
  */
 export interface QuickConnectPhoneNumberQuickConnectConfig {
-  /** The phone number in E.164 format. */
+  /**
+   * The phone number in E.164 format.
+   *
+   * Pattern: `^\+[1-9]\d{1,14}$`.
+   */
   phoneNumber: string;
 }
 
@@ -2038,9 +2689,17 @@ export interface QuickConnectPhoneNumberQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-userquickconnectconfig.html | CloudFormation: UserQuickConnectConfig}
  */
 export interface QuickConnectUserQuickConnectConfig {
-  /** The Amazon Resource Name (ARN) of the user. */
+  /**
+   * The Amazon Resource Name (ARN) of the user.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent/[-a-zA-Z0-9]*$`.
+   */
   userArn: string;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn: string;
 }
 
@@ -2050,7 +2709,11 @@ export interface QuickConnectUserQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-flowquickconnectconfig.html | CloudFormation: FlowQuickConnectConfig}
  */
 export interface QuickConnectFlowQuickConnectConfig {
-  /** The identifier of the contact flow. */
+  /**
+   * The identifier of the contact flow.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn: string;
 }
 
@@ -2059,27 +2722,55 @@ export interface QuickConnectFlowQuickConnectConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-routingprofile.html | CloudFormation: AWS::Connect::RoutingProfile}
  */
-export const RoutingProfile = cloudControlType<RoutingProfileArgs, RoutingProfileOutputs>("AWS::Connect::RoutingProfile", "aws:connect:RoutingProfile", '{"p":[["Description","string",1],["MediaConcurrencies",["array",["ref","MediaConcurrency"]],1],["InstanceArn","string",1],["QueueConfigs",["array",["ref","RoutingProfileQueueConfig"]]],["DefaultOutboundQueueArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ManualAssignmentQueueConfigs",["array",["ref","RoutingProfileManualAssignmentQueueConfig"]]],["AgentAvailabilityTimer",["enum","TIME_SINCE_LAST_ACTIVITY","TIME_SINCE_LAST_INBOUND"]],["RoutingProfileArn","string",72]],"id":["RoutingProfileArn"],"d":{"MediaConcurrency":[["Concurrency","integer",1],["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["CrossChannelBehavior",["ref","CrossChannelBehavior"]]],"CrossChannelBehavior":[["BehaviorType",["enum","ROUTE_CURRENT_CHANNEL_ONLY","ROUTE_ANY_CHANNEL"],1]],"RoutingProfileQueueConfig":[["Priority","integer",1],["QueueReference",["ref","RoutingProfileQueueReference"],1],["Delay","integer",1]],"RoutingProfileQueueReference":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["QueueArn","string",1]],"RoutingProfileManualAssignmentQueueConfig":[["QueueReference",["ref","RoutingProfileQueueReference"],1]]},"tags":["Tags","standard"]}');
+export const RoutingProfile = cloudControlType<RoutingProfileArgs, RoutingProfileOutputs>("AWS::Connect::RoutingProfile", "aws:connect:RoutingProfile", '{"p":[["Description","string",1],["MediaConcurrencies",["array",["ref","MediaConcurrency"]],1],["InstanceArn","string",1],["QueueConfigs",["array",["ref","RoutingProfileQueueConfig"]]],["DefaultOutboundQueueArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ManualAssignmentQueueConfigs",["array",["ref","RoutingProfileManualAssignmentQueueConfig"]]],["AgentAvailabilityTimer",["enum","TIME_SINCE_LAST_ACTIVITY","TIME_SINCE_LAST_INBOUND"]],["RoutingProfileArn","string",72]],"id":["RoutingProfileArn"],"d":{"MediaConcurrency":[["Concurrency","integer",1],["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["CrossChannelBehavior",["ref","CrossChannelBehavior"]]],"CrossChannelBehavior":[["BehaviorType",["enum","ROUTE_CURRENT_CHANNEL_ONLY","ROUTE_ANY_CHANNEL"],1]],"RoutingProfileQueueConfig":[["Priority","integer",1],["QueueReference",["ref","RoutingProfileQueueReference"],1],["Delay","integer",1]],"RoutingProfileQueueReference":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["QueueArn","string",1]],"RoutingProfileManualAssignmentQueueConfig":[["QueueReference",["ref","RoutingProfileQueueReference"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["RoutingProfileArn"],"uo":["MediaConcurrencies","QueueConfigs","ManualAssignmentQueueConfigs","Tags"],"tg":[true,true,true]}}');
 /** A {@link RoutingProfile} instance: its attributes as typed outputs. */
 export type RoutingProfile = InstanceType<typeof RoutingProfile>;
 
 /** Inputs of {@link RoutingProfile}. */
 export interface RoutingProfileArgs {
-  /** The description of the routing profile. */
+  /**
+   * The description of the routing profile.
+   *
+   * Length: 1–250.
+   */
   description: string;
   /** The channels agents can handle in the Contact Control Panel (CCP) for this routing profile. */
   mediaConcurrencies: RoutingProfileMediaConcurrency[];
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The inbound queues associated with the routing profile. If no queue is added, the agent can make only outbound calls. */
+  /**
+   * The inbound queues associated with the routing profile. If no queue is added, the agent can make only outbound calls.
+   *
+   * Items: at least 1.
+   */
   queueConfigs?: RoutingProfileRoutingProfileQueueConfig[];
-  /** The Amazon Resource Name (ARN) of the default outbound queue for the routing profile. */
+  /**
+   * The Amazon Resource Name (ARN) of the default outbound queue for the routing profile.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   defaultOutboundQueueArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the routing profile. */
+  /**
+   * The name of the routing profile.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** Contains information about the queue and channel for manual assignment behaviour can be enabled. */
+  /**
+   * Contains information about the queue and channel for manual assignment behaviour can be enabled.
+   *
+   * Items: 1–10.
+   */
   manualAssignmentQueueConfigs?: RoutingProfileRoutingProfileManualAssignmentQueueConfig[];
   /** Whether agents with this routing profile will have their routing order calculated based on *time since their last inbound contact* or *longest idle time* . */
   agentAvailabilityTimer?: "TIME_SINCE_LAST_ACTIVITY" | "TIME_SINCE_LAST_INBOUND";
@@ -2105,6 +2796,8 @@ export interface RoutingProfileMediaConcurrency {
    * Valid Range for `CHAT` : Minimum value of 1. Maximum value of 10.
    *
    * Valid Range for `TASK` : Minimum value of 1. Maximum value of 10.
+   *
+   * Range: 1–10.
    */
   concurrency: number;
   /** The channels that agents can handle in the Contact Control Panel (CCP). */
@@ -2129,11 +2822,19 @@ export interface RoutingProfileCrossChannelBehavior {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-routingprofile-routingprofilequeueconfig.html | CloudFormation: RoutingProfileQueueConfig}
  */
 export interface RoutingProfileRoutingProfileQueueConfig {
-  /** The order in which contacts are to be handled for the queue. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) . */
+  /**
+   * The order in which contacts are to be handled for the queue. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) .
+   *
+   * Range: 1–99.
+   */
   priority: number;
   /** Contains information about a queue resource. */
   queueReference: RoutingProfileRoutingProfileQueueReference;
-  /** The delay, in seconds, a contact should be in the queue before they are routed to an available agent. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) in the *Amazon Connect Administrator Guide* . */
+  /**
+   * The delay, in seconds, a contact should be in the queue before they are routed to an available agent. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) in the *Amazon Connect Administrator Guide* .
+   *
+   * Range: 0–9999.
+   */
   delay: number;
 }
 
@@ -2145,7 +2846,11 @@ export interface RoutingProfileRoutingProfileQueueConfig {
 export interface RoutingProfileRoutingProfileQueueReference {
   /** The channels agents can handle in the Contact Control Panel (CCP) for this routing profile. */
   channel: "VOICE" | "CHAT" | "TASK" | "EMAIL";
-  /** The Amazon Resource Name (ARN) of the queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the queue.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   queueArn: string;
 }
 
@@ -2164,7 +2869,7 @@ export interface RoutingProfileRoutingProfileManualAssignmentQueueConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-rule.html | CloudFormation: AWS::Connect::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Connect::Rule", "aws:connect:Rule", '{"p":[["Function","string",1],["TriggerEventSource",["ref","RuleTriggerEventSource"],67],["Actions",["ref","Actions"],1],["InstanceArn","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["PublishStatus",["enum","DRAFT","PUBLISHED"],1],["RuleArn","string",72]],"id":["RuleArn"],"d":{"RuleTriggerEventSource":[["IntegrationAssociationArn","string",2],["EventSourceName",["enum","OnEmailAnalysisAvailable","OnContactEvaluationSubmit","OnPostCallAnalysisAvailable","OnRealTimeCallAnalysisAvailable","OnRealTimeChatAnalysisAvailable","OnPostChatAnalysisAvailable","OnZendeskTicketCreate","OnZendeskTicketStatusUpdate","OnSalesforceCaseCreate","OnMetricDataUpdate","OnCaseCreate","OnCaseUpdate","OnSlaBreach","OnSchedulePublish","OnScheduleUpdate","OnScheduleTimeOffRequestActivity"],3]],"Actions":[["EventBridgeActions",["array",["ref","EventBridgeAction"]]],["AssignContactCategoryActions",["array","json"]],["TaskActions",["array",["ref","TaskAction"]]],["SendNotificationActions",["array",["ref","SendNotificationAction"]]],["CreateCaseActions",["array",["ref","CreateCaseAction"]]],["UpdateCaseActions",["array",["ref","UpdateCaseAction"]]],["EndAssociatedTasksActions",["array","json"]],["SubmitAutoEvaluationActions",["array",["ref","SubmitAutoEvaluationAction"]]],["AssignSlaActions",["array",["ref","AssignSlaAction"]]]],"EventBridgeAction":[["Name","string",1]],"TaskAction":[["Description","string"],["References",["map",["ref","Reference"]]],["ContactFlowArn","string",1],["Name","string",1]],"Reference":[["Type",["enum","URL","ATTACHMENT","NUMBER","STRING","DATE","EMAIL"],1],["Value","string",1]],"SendNotificationAction":[["DeliveryMethod",["enum","EMAIL"],1],["ContentType",["enum","PLAIN_TEXT"],1],["Content","string",1],["Recipient",["ref","NotificationRecipientType"],1],["Subject","string"],["Exclusion",["ref","NotificationRecipientType"]]],"NotificationRecipientType":[["UserTags",["map","string"]],["UserArns",["array","string"]]],"CreateCaseAction":[["Fields",["array",["ref","Field"]],1],["TemplateId","string",1]],"Field":[["Id","string",1],["Value",["ref","FieldValue"],1]],"FieldValue":[["StringValue","string"],["BooleanValue","boolean"],["DoubleValue","number"],["EmptyValue","json"]],"UpdateCaseAction":[["Fields",["array",["ref","Field"]],1]],"SubmitAutoEvaluationAction":[["EvaluationFormArn","string",1]],"AssignSlaAction":[["SlaAssignmentType",["enum","CASES"],1],["CaseSlaConfiguration",["ref","CaseSlaConfiguration"],1]],"CaseSlaConfiguration":[["Type",["enum","CaseField"],1],["Name","string",1],["FieldId","string"],["TargetFieldValues",["array",["ref","SlaTargetFieldValue"]]],["TargetSlaMinutes","number",1]],"SlaTargetFieldValue":[["StringValue","string"]]},"tags":["Tags","standard"]}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Connect::Rule", "aws:connect:Rule", '{"p":[["Function","string",1],["TriggerEventSource",["ref","RuleTriggerEventSource"],67],["Actions",["ref","Actions"],1],["InstanceArn","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["PublishStatus",["enum","DRAFT","PUBLISHED"],1],["RuleArn","string",72]],"id":["RuleArn"],"d":{"RuleTriggerEventSource":[["IntegrationAssociationArn","string"],["EventSourceName",["enum","OnEmailAnalysisAvailable","OnContactEvaluationSubmit","OnPostCallAnalysisAvailable","OnRealTimeCallAnalysisAvailable","OnRealTimeChatAnalysisAvailable","OnPostChatAnalysisAvailable","OnZendeskTicketCreate","OnZendeskTicketStatusUpdate","OnSalesforceCaseCreate","OnMetricDataUpdate","OnCaseCreate","OnCaseUpdate","OnSlaBreach","OnSchedulePublish","OnScheduleUpdate","OnScheduleTimeOffRequestActivity"],1]],"Actions":[["EventBridgeActions",["array",["ref","EventBridgeAction"]]],["AssignContactCategoryActions",["array","json"]],["TaskActions",["array",["ref","TaskAction"]]],["SendNotificationActions",["array",["ref","SendNotificationAction"]]],["CreateCaseActions",["array",["ref","CreateCaseAction"]]],["UpdateCaseActions",["array",["ref","UpdateCaseAction"]]],["EndAssociatedTasksActions",["array","json"]],["SubmitAutoEvaluationActions",["array",["ref","SubmitAutoEvaluationAction"]]],["AssignSlaActions",["array",["ref","AssignSlaAction"]]]],"EventBridgeAction":[["Name","string",1]],"TaskAction":[["Description","string"],["References",["map",["ref","Reference"]]],["ContactFlowArn","string",1],["Name","string",1]],"Reference":[["Type",["enum","URL","ATTACHMENT","NUMBER","STRING","DATE","EMAIL"],1],["Value","string",1]],"SendNotificationAction":[["DeliveryMethod",["enum","EMAIL"],1],["ContentType",["enum","PLAIN_TEXT"],1],["Content","string",1],["Recipient",["ref","NotificationRecipientType"],1],["Subject","string"],["Exclusion",["ref","NotificationRecipientType"]]],"NotificationRecipientType":[["UserTags",["map","string"]],["UserArns",["array","string"]]],"CreateCaseAction":[["Fields",["array",["ref","Field"]],1],["TemplateId","string",1]],"Field":[["Id","string",1],["Value",["ref","FieldValue"],1]],"FieldValue":[["StringValue","string"],["BooleanValue","boolean"],["DoubleValue","number"],["EmptyValue","json"]],"UpdateCaseAction":[["Fields",["array",["ref","Field"]],1]],"SubmitAutoEvaluationAction":[["EvaluationFormArn","string",1]],"AssignSlaAction":[["SlaAssignmentType",["enum","CASES"],1],["CaseSlaConfiguration",["ref","CaseSlaConfiguration"],1]],"CaseSlaConfiguration":[["Type",["enum","CaseField"],1],["Name","string",1],["FieldId","string"],["TargetFieldValues",["array",["ref","SlaTargetFieldValue"]]],["TargetSlaMinutes","number",1]],"SlaTargetFieldValue":[["StringValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TriggerEventSource","InstanceArn"],"ro":["RuleArn"],"uo":["Actions/AssignContactCategoryActions","Actions/EventBridgeActions","Actions/TaskActions","Actions/SendNotificationActions","Actions/SendNotificationActions/*/Recipient/UserArns","Actions/SendNotificationActions/*/Exclusion/UserArns","Actions/CreateCaseActions","Actions/UpdateCaseActions","Actions/EndAssociatedTasksActions","Actions/SubmitAutoEvaluationActions","Actions/AssignSlaActions","Tags"],"tg":[true,false,true]}}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -2176,11 +2881,23 @@ export interface RuleArgs {
   triggerEventSource: RuleRuleTriggerEventSource;
   /** A list of actions to be run when the rule is triggered. */
   actions: RuleActions;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the rule. */
+  /**
+   * The name of the rule.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,200}$`.
+   */
   name: string;
   /**
    * The publish status of the rule.
@@ -2202,7 +2919,11 @@ export interface RuleOutputs extends RuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-ruletriggereventsource.html | CloudFormation: RuleTriggerEventSource}
  */
 export interface RuleRuleTriggerEventSource {
-  /** The Amazon Resource Name (ARN) of the integration association. `IntegrationAssociationArn` is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate` */
+  /**
+   * The Amazon Resource Name (ARN) of the integration association. `IntegrationAssociationArn` is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate`
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/integration-association/[-a-zA-Z0-9]*$`.
+   */
   integrationAssociationArn?: string;
   /** The name of the event source. */
   eventSourceName: "OnEmailAnalysisAvailable" | "OnContactEvaluationSubmit" | "OnPostCallAnalysisAvailable" | "OnRealTimeCallAnalysisAvailable" | "OnRealTimeChatAnalysisAvailable" | "OnPostChatAnalysisAvailable" | "OnZendeskTicketCreate" | "OnZendeskTicketStatusUpdate" | "OnSalesforceCaseCreate" | "OnMetricDataUpdate" | "OnCaseCreate" | "OnCaseUpdate" | "OnSlaBreach" | "OnSchedulePublish" | "OnScheduleUpdate" | "OnScheduleTimeOffRequestActivity";
@@ -2214,23 +2935,59 @@ export interface RuleRuleTriggerEventSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-actions.html | CloudFormation: Actions}
  */
 export interface RuleActions {
-  /** Information about the EventBridge action. */
+  /**
+   * Information about the EventBridge action.
+   *
+   * Items: 1–1.
+   */
   eventBridgeActions?: RuleEventBridgeAction[];
-  /** Information about the contact category action. The syntax can be empty, for example, `{}` . */
+  /**
+   * Information about the contact category action. The syntax can be empty, for example, `{}` .
+   *
+   * Items: 1–1.
+   */
   assignContactCategoryActions?: Record<string, unknown>[];
-  /** Information about the task action. This field is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate` */
+  /**
+   * Information about the task action. This field is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate`
+   *
+   * Items: 1–1.
+   */
   taskActions?: RuleTaskAction[];
-  /** Information about the send notification action. */
+  /**
+   * Information about the send notification action.
+   *
+   * Items: 1–1.
+   */
   sendNotificationActions?: RuleSendNotificationAction[];
-  /** This action will create a case when a rule is triggered. */
+  /**
+   * This action will create a case when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   createCaseActions?: RuleCreateCaseAction[];
-  /** This action will update a case when a rule is triggered. */
+  /**
+   * This action will update a case when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   updateCaseActions?: RuleUpdateCaseAction[];
-  /** This action will end associated tasks when a rule is triggered. */
+  /**
+   * This action will end associated tasks when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   endAssociatedTasksActions?: Record<string, unknown>[];
-  /** This action will submit an auto contact evaluation when a rule is triggered. */
+  /**
+   * This action will submit an auto contact evaluation when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   submitAutoEvaluationActions?: RuleSubmitAutoEvaluationAction[];
-  /** This action will assign an SLA when a rule is triggered. */
+  /**
+   * This action will assign an SLA when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   assignSlaActions?: RuleAssignSlaAction[];
 }
 
@@ -2240,7 +2997,11 @@ export interface RuleActions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-eventbridgeaction.html | CloudFormation: EventBridgeAction}
  */
 export interface RuleEventBridgeAction {
-  /** The name. */
+  /**
+   * The name.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,100}$`.
+   */
   name: string;
 }
 
@@ -2250,13 +3011,25 @@ export interface RuleEventBridgeAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-taskaction.html | CloudFormation: TaskAction}
  */
 export interface RuleTaskAction {
-  /** The description. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * The description. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 0–4096.
+   */
   description?: string;
   /** Information about the reference when the `referenceType` is `URL` . Otherwise, null. `URL` is the only accepted type. (Supports variable injection in the `Value` field.) */
   references?: Record<string, RuleReference>;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*$`.
+   */
   contactFlowArn: string;
-  /** The name. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * The name. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 1–512.
+   */
   name: string;
 }
 
@@ -2272,7 +3045,11 @@ export interface RuleReference {
    * *Allowed values* : `URL` | `ATTACHMENT` | `NUMBER` | `STRING` | `DATE` | `EMAIL`
    */
   type: "URL" | "ATTACHMENT" | "NUMBER" | "STRING" | "DATE" | "EMAIL";
-  /** A valid value for the reference. For example, for a URL reference, a formatted URL that is displayed to an agent in the Contact Control Panel (CCP). */
+  /**
+   * A valid value for the reference. For example, for a URL reference, a formatted URL that is displayed to an agent in the Contact Control Panel (CCP).
+   *
+   * Pattern: `^(/|https:)`.
+   */
   value: string;
 }
 
@@ -2294,11 +3071,19 @@ export interface RuleSendNotificationAction {
    * *Allowed value* : `PLAIN_TEXT`
    */
   contentType: "PLAIN_TEXT";
-  /** Notification content. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * Notification content. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 1–1024.
+   */
   content: string;
   /** Notification recipient. */
   recipient: RuleNotificationRecipientType;
-  /** The subject of the email if the delivery method is `EMAIL` . Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * The subject of the email if the delivery method is `EMAIL` . Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 1–200.
+   */
   subject?: string;
   /** The type of notification recipient. */
   exclusion?: RuleNotificationRecipientType;
@@ -2312,19 +3097,29 @@ export interface RuleSendNotificationAction {
 export interface RuleNotificationRecipientType {
   /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. Connect Customer users with the specified tags will be notified. */
   userTags?: Record<string, string>;
-  /** The Amazon Resource Name (ARN) of the user account. */
+  /**
+   * The Amazon Resource Name (ARN) of the user account.
+   *
+   * Items: 1–5. Each item: Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent/[-a-zA-Z0-9]*$|^\$\..+$`.
+   */
   userArns?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-createcaseaction.html | CloudFormation: CreateCaseAction} */
 export interface RuleCreateCaseAction {
-  /** An array of case fields */
+  /**
+   * An array of case fields
+   *
+   * Items: 1–100.
+   */
   fields: RuleField[];
+  /** Length: 1–500. */
   templateId: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-field.html | CloudFormation: Field} */
 export interface RuleField {
+  /** Length: 1–500. */
   id: string;
   /** Object for case field values. */
   value: RuleFieldValue;
@@ -2344,12 +3139,17 @@ export interface RuleFieldValue {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-updatecaseaction.html | CloudFormation: UpdateCaseAction} */
 export interface RuleUpdateCaseAction {
-  /** An array of case fields */
+  /**
+   * An array of case fields
+   *
+   * Items: 1–100.
+   */
   fields: RuleField[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-submitautoevaluationaction.html | CloudFormation: SubmitAutoEvaluationAction} */
 export interface RuleSubmitAutoEvaluationAction {
+  /** Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/evaluation-form/[-a-zA-Z0-9]*$`. */
   evaluationFormArn: string;
 }
 
@@ -2363,13 +3163,29 @@ export interface RuleAssignSlaAction {
 export interface RuleCaseSlaConfiguration {
   /** The type of SLA. */
   type: "CaseField";
-  /** The name of the SLA. */
+  /**
+   * The name of the SLA.
+   *
+   * Length: 1–500.
+   */
   name: string;
-  /** The field Id for the SLA. */
+  /**
+   * The field Id for the SLA.
+   *
+   * Length: 1–500.
+   */
   fieldId?: string;
-  /** The target field values for the SLA. */
+  /**
+   * The target field values for the SLA.
+   *
+   * Items: at most 1.
+   */
   targetFieldValues?: RuleSlaTargetFieldValue[];
-  /** The target SLA time in minutes. */
+  /**
+   * The target SLA time in minutes.
+   *
+   * Range: 1–1051200.
+   */
   targetSlaMinutes: number;
 }
 
@@ -2385,7 +3201,7 @@ export interface RuleSlaTargetFieldValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-securitykey.html | CloudFormation: AWS::Connect::SecurityKey}
  */
-export const SecurityKey = cloudControlType<SecurityKeyArgs, SecurityKeyOutputs>("AWS::Connect::SecurityKey", "aws:connect:SecurityKey", '{"p":[["InstanceId","string",67],["Key","string",67],["AssociationId","string",72]],"id":["InstanceId","AssociationId"]}');
+export const SecurityKey = cloudControlType<SecurityKeyArgs, SecurityKeyOutputs>("AWS::Connect::SecurityKey", "aws:connect:SecurityKey", '{"p":[["InstanceId","string",67],["Key","string",67],["AssociationId","string",72]],"id":["InstanceId","AssociationId"],"reg":{"h":"crudl","co":["InstanceId","Key"],"ro":["AssociationId"],"tg":[false,false,false]}}');
 /** A {@link SecurityKey} instance: its attributes as typed outputs. */
 export type SecurityKey = InstanceType<typeof SecurityKey>;
 
@@ -2397,6 +3213,8 @@ export interface SecurityKeyArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `100`
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
    */
   instanceId: string;
   /**
@@ -2407,6 +3225,8 @@ export interface SecurityKeyArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `1024`
+   *
+   * Length: 1–1024.
    */
   key: string;
 }
@@ -2424,33 +3244,77 @@ export interface SecurityKeyOutputs extends SecurityKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-securityprofile.html | CloudFormation: AWS::Connect::SecurityProfile}
  */
-export const SecurityProfile = cloudControlType<SecurityProfileArgs, SecurityProfileOutputs>("AWS::Connect::SecurityProfile", "aws:connect:SecurityProfile", '{"p":[["AllowedAccessControlTags",["array",["ref","Tag"]]],["Description","string"],["InstanceArn","string",67],["Permissions",["array","string"]],["SecurityProfileName","string",67],["TagRestrictedResources",["array","string"]],["Tags",["array",["ref","Tag"]]],["HierarchyRestrictedResources",["array","string"]],["AllowedAccessControlHierarchyGroupId","string"],["Applications",["array",["ref","Application"]]],["AllowedFlowModules",["array",["ref","FlowModule"]]],["GranularAccessControlConfiguration",["ref","GranularAccessControlConfiguration"]],["SecurityProfileArn","string",72],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["SecurityProfileArn"],"d":{"Application":[["ApplicationPermissions",["array","string"]],["Namespace","string"],["Type",["enum","MCP","THIRD_PARTY_APPLICATION"]]],"FlowModule":[["Type","string"],["FlowModuleId","string"]],"GranularAccessControlConfiguration":[["DataTableAccessControlConfiguration",["ref","DataTableAccessControlConfiguration"]]],"DataTableAccessControlConfiguration":[["PrimaryAttributeAccessControlConfiguration",["ref","PrimaryAttributeAccessControlConfigurationItem"]]],"PrimaryAttributeAccessControlConfigurationItem":[["PrimaryAttributeValues",["array",["ref","PrimaryAttributeValue"]]]],"PrimaryAttributeValue":[["AccessType",["enum","ALLOW"]],["AttributeName","string"],["Values",["array","string"]]]},"tags":["Tags","standard"]}');
+export const SecurityProfile = cloudControlType<SecurityProfileArgs, SecurityProfileOutputs>("AWS::Connect::SecurityProfile", "aws:connect:SecurityProfile", '{"p":[["AllowedAccessControlTags",["array",["ref","Tag"]]],["Description","string"],["InstanceArn","string",67],["Permissions",["array","string"]],["SecurityProfileName","string",67],["TagRestrictedResources",["array","string"]],["Tags",["array",["ref","Tag"]]],["HierarchyRestrictedResources",["array","string"]],["AllowedAccessControlHierarchyGroupId","string"],["Applications",["array",["ref","Application"]]],["AllowedFlowModules",["array",["ref","FlowModule"]]],["GranularAccessControlConfiguration",["ref","GranularAccessControlConfiguration"]],["SecurityProfileArn","string",72],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["SecurityProfileArn"],"d":{"Application":[["ApplicationPermissions",["array","string"]],["Namespace","string"],["Type",["enum","MCP","THIRD_PARTY_APPLICATION"]]],"FlowModule":[["Type","string"],["FlowModuleId","string"]],"GranularAccessControlConfiguration":[["DataTableAccessControlConfiguration",["ref","DataTableAccessControlConfiguration"]]],"DataTableAccessControlConfiguration":[["PrimaryAttributeAccessControlConfiguration",["ref","PrimaryAttributeAccessControlConfigurationItem"]]],"PrimaryAttributeAccessControlConfigurationItem":[["PrimaryAttributeValues",["array",["ref","PrimaryAttributeValue"]]]],"PrimaryAttributeValue":[["AccessType",["enum","ALLOW"]],["AttributeName","string"],["Values",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SecurityProfileName","InstanceArn"],"ro":["SecurityProfileArn","LastModifiedRegion","LastModifiedTime"],"uo":["AllowedAccessControlTags","Permissions","TagRestrictedResources","HierarchyRestrictedResources","Applications","Applications/*/ApplicationPermissions","AllowedFlowModules","Tags"],"tg":[true,true,true]}}');
 /** A {@link SecurityProfile} instance: its attributes as typed outputs. */
 export type SecurityProfile = InstanceType<typeof SecurityProfile>;
 
 /** Inputs of {@link SecurityProfile}. */
 export interface SecurityProfileArgs {
-  /** The list of tags that a security profile uses to restrict access to resources in Amazon Connect. */
+  /**
+   * The list of tags that a security profile uses to restrict access to resources in Amazon Connect.
+   *
+   * Items: at most 4.
+   */
   allowedAccessControlTags?: AwsTag[];
-  /** The description of the security profile. */
+  /**
+   * The description of the security profile.
+   *
+   * Length: 0–250.
+   */
   description?: string;
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** Permissions assigned to the security profile. For a list of valid permissions, see [List of security profile permissions](https://docs.aws.amazon.com/connect/latest/adminguide/security-profile-list.html) . */
+  /**
+   * Permissions assigned to the security profile. For a list of valid permissions, see [List of security profile permissions](https://docs.aws.amazon.com/connect/latest/adminguide/security-profile-list.html) .
+   *
+   * Items: at most 500. Each item: Length: 1–128.
+   */
   permissions?: string[];
-  /** The name for the security profile. */
+  /**
+   * The name for the security profile.
+   *
+   * Length: 1–127. Pattern: `^[ a-zA-Z0-9_\@-]+$`.
+   */
   securityProfileName: string;
-  /** The list of resources that a security profile applies tag restrictions to in Amazon Connect. */
+  /**
+   * The list of resources that a security profile applies tag restrictions to in Amazon Connect.
+   *
+   * Items: at most 10. Each item: Length: 1–128.
+   */
   tagRestrictedResources?: string[];
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The list of resources that a security profile applies hierarchy restrictions to in Amazon Connect. Following are acceptable ResourceNames: `User` . */
+  /**
+   * The list of resources that a security profile applies hierarchy restrictions to in Amazon Connect. Following are acceptable ResourceNames: `User` .
+   *
+   * Items: at most 10. Each item: Length: 1–128.
+   */
   hierarchyRestrictedResources?: string[];
-  /** The identifier of the hierarchy group that a security profile uses to restrict access to resources in Amazon Connect. */
+  /**
+   * The identifier of the hierarchy group that a security profile uses to restrict access to resources in Amazon Connect.
+   *
+   * Length: 0–127. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   allowedAccessControlHierarchyGroupId?: string;
-  /** A list of third-party applications that the security profile will give access to. */
+  /**
+   * A list of third-party applications that the security profile will give access to.
+   *
+   * Items: at most 10.
+   */
   applications?: SecurityProfileApplication[];
-  /** The list of flow-module resources to be linked to a security profile in Amazon Connect. */
+  /**
+   * The list of flow-module resources to be linked to a security profile in Amazon Connect.
+   *
+   * Items: at most 10.
+   */
   allowedFlowModules?: SecurityProfileFlowModule[];
   /** The granular access control configuration for the security profile, including data table permissions. */
   granularAccessControlConfiguration?: SecurityProfileGranularAccessControlConfiguration;
@@ -2474,9 +3338,17 @@ export interface SecurityProfileOutputs extends SecurityProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-securityprofile-application.html | CloudFormation: Application}
  */
 export interface SecurityProfileApplication {
-  /** The permissions that the agent is granted on the application. For third-party applications, only the `ACCESS` permission is supported. For MCP Servers, the permissions are tool Identifiers accepted by MCP Server. */
+  /**
+   * The permissions that the agent is granted on the application. For third-party applications, only the `ACCESS` permission is supported. For MCP Servers, the permissions are tool Identifiers accepted by MCP Server.
+   *
+   * Items: at most 50. Each item: Length: 1–128.
+   */
   applicationPermissions?: string[];
-  /** Namespace of the application that you want to give access to. */
+  /**
+   * Namespace of the application that you want to give access to.
+   *
+   * Length: 1–128.
+   */
   namespace?: string;
   /** The type of the application. */
   type?: "MCP" | "THIRD_PARTY_APPLICATION";
@@ -2488,9 +3360,17 @@ export interface SecurityProfileApplication {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-securityprofile-flowmodule.html | CloudFormation: FlowModule}
  */
 export interface SecurityProfileFlowModule {
-  /** The type of the first-party application */
+  /**
+   * The type of the first-party application
+   *
+   * Length: 1–128.
+   */
   type?: string;
-  /** The identifier of the application that you want to give access to. */
+  /**
+   * The identifier of the application that you want to give access to.
+   *
+   * Length: 1–128.
+   */
   flowModuleId?: string;
 }
 
@@ -2520,7 +3400,11 @@ export interface SecurityProfileDataTableAccessControlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-securityprofile-primaryattributeaccesscontrolconfigurationitem.html | CloudFormation: PrimaryAttributeAccessControlConfigurationItem}
  */
 export interface SecurityProfilePrimaryAttributeAccessControlConfigurationItem {
-  /** The item's primary attribute values. */
+  /**
+   * The item's primary attribute values.
+   *
+   * Items: 1–5.
+   */
   primaryAttributeValues?: SecurityProfilePrimaryAttributeValue[];
 }
 
@@ -2532,9 +3416,17 @@ export interface SecurityProfilePrimaryAttributeAccessControlConfigurationItem {
 export interface SecurityProfilePrimaryAttributeValue {
   /** The value's access type. */
   accessType?: "ALLOW";
-  /** The value's attribute name. */
+  /**
+   * The value's attribute name.
+   *
+   * Length: 1–127. Pattern: ``.
+   */
   attributeName?: string;
-  /** The value's values. */
+  /**
+   * The value's values.
+   *
+   * Items: 1–2. Each item: Length: 1–1000. Pattern: ``.
+   */
   values?: string[];
 }
 
@@ -2543,7 +3435,7 @@ export interface SecurityProfilePrimaryAttributeValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-tasktemplate.html | CloudFormation: AWS::Connect::TaskTemplate}
  */
-export const TaskTemplate = cloudControlType<TaskTemplateArgs, TaskTemplateOutputs>("AWS::Connect::TaskTemplate", "aws:connect:TaskTemplate", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["Description","string"],["Constraints",["ref","Constraints"]],["Defaults",["array",["ref","DefaultFieldValue"]]],["Fields",["array",["ref","Field"]]],["InstanceArn","string",1],["ContactFlowArn","string"],["ClientToken","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["SelfAssignContactFlowArn","string"],["Arn","string",72]],"id":["Arn"],"d":{"Constraints":[["ReadOnlyFields",["array",["ref","ReadOnlyFieldInfo"]]],["InvisibleFields",["array",["ref","InvisibleFieldInfo"]]],["RequiredFields",["array",["ref","RequiredFieldInfo"]]]],"ReadOnlyFieldInfo":[["Id",["ref","FieldIdentifier"],1]],"FieldIdentifier":[["Name","string",1]],"InvisibleFieldInfo":[["Id",["ref","FieldIdentifier"],1]],"RequiredFieldInfo":[["Id",["ref","FieldIdentifier"],1]],"DefaultFieldValue":[["DefaultValue","string",1],["Id",["ref","FieldIdentifier"],1]],"Field":[["Type",["enum","NAME","DESCRIPTION","SCHEDULED_TIME","QUICK_CONNECT","URL","NUMBER","TEXT","TEXT_AREA","DATE_TIME","BOOLEAN","SINGLE_SELECT","EMAIL","EXPIRY_DURATION","SELF_ASSIGN"],1],["Description","string"],["Id",["ref","FieldIdentifier"],1],["SingleSelectOptions",["array","string"]]]},"tags":["Tags","standard"]}');
+export const TaskTemplate = cloudControlType<TaskTemplateArgs, TaskTemplateOutputs>("AWS::Connect::TaskTemplate", "aws:connect:TaskTemplate", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["Description","string"],["Constraints",["ref","Constraints"]],["Defaults",["array",["ref","DefaultFieldValue"]]],["Fields",["array",["ref","Field"]]],["InstanceArn","string",1],["ContactFlowArn","string"],["ClientToken","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["SelfAssignContactFlowArn","string"],["Arn","string",72]],"id":["Arn"],"d":{"Constraints":[["ReadOnlyFields",["array",["ref","ReadOnlyFieldInfo"]]],["InvisibleFields",["array",["ref","InvisibleFieldInfo"]]],["RequiredFields",["array",["ref","RequiredFieldInfo"]]]],"ReadOnlyFieldInfo":[["Id",["ref","FieldIdentifier"],1]],"FieldIdentifier":[["Name","string",1]],"InvisibleFieldInfo":[["Id",["ref","FieldIdentifier"],1]],"RequiredFieldInfo":[["Id",["ref","FieldIdentifier"],1]],"DefaultFieldValue":[["DefaultValue","string",1],["Id",["ref","FieldIdentifier"],1]],"Field":[["Type",["enum","NAME","DESCRIPTION","SCHEDULED_TIME","QUICK_CONNECT","URL","NUMBER","TEXT","TEXT_AREA","DATE_TIME","BOOLEAN","SINGLE_SELECT","EMAIL","EXPIRY_DURATION","SELF_ASSIGN"],1],["Description","string"],["Id",["ref","FieldIdentifier"],1],["SingleSelectOptions",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link TaskTemplate} instance: its attributes as typed outputs. */
 export type TaskTemplate = InstanceType<typeof TaskTemplate>;
 
@@ -2551,7 +3443,11 @@ export type TaskTemplate = InstanceType<typeof TaskTemplate>;
 export interface TaskTemplateArgs {
   /** The status of the task template. */
   status?: "ACTIVE" | "INACTIVE";
-  /** The description of the task template. */
+  /**
+   * The description of the task template.
+   *
+   * Length: 0–255.
+   */
   description?: string;
   /**
    * Constraints that are applicable to the fields listed.
@@ -2559,21 +3455,53 @@ export interface TaskTemplateArgs {
    * The values can be represented in either JSON or YAML format. For an example of the JSON configuration, see *Examples* at the bottom of this page.
    */
   constraints?: TaskTemplateConstraints;
-  /** The default values for fields when a task is created by referencing this template. */
+  /**
+   * The default values for fields when a task is created by referencing this template.
+   *
+   * Items: at most 50.
+   */
   defaults?: TaskTemplateDefaultFieldValue[];
-  /** Fields that are part of the template. A template requires at least one field that has type `Name` . */
+  /**
+   * Fields that are part of the template. A template requires at least one field that has type `Name` .
+   *
+   * Items: at most 50.
+   */
   fields?: TaskTemplateField[];
-  /** The Amazon Resource Name (ARN) of the Connect Customer instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) of the flow that runs by default when a task is created by referencing this template. `ContactFlowArn` is not required when there is a field with `fieldType` = `QUICK_CONNECT` . */
+  /**
+   * The Amazon Resource Name (ARN) of the flow that runs by default when a task is created by referencing this template. `ContactFlowArn` is not required when there is a field with `fieldType` = `QUICK_CONNECT` .
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn?: string;
-  /** A unique, case-sensitive identifier that you provide to ensure the idempotency of the request. */
+  /**
+   * A unique, case-sensitive identifier that you provide to ensure the idempotency of the request.
+   *
+   * Pattern: `^$|[0-9a-f]{8}-[0-9a-f]{4}-[0-5][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$`.
+   */
   clientToken?: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the task template. */
+  /**
+   * The name of the task template.
+   *
+   * Length: 1–100.
+   */
   name?: string;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   selfAssignContactFlowArn?: string;
 }
 
@@ -2589,11 +3517,23 @@ export interface TaskTemplateOutputs extends TaskTemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-tasktemplate-constraints.html | CloudFormation: Constraints}
  */
 export interface TaskTemplateConstraints {
-  /** Lists the fields that are read-only to agents, and cannot be edited. */
+  /**
+   * Lists the fields that are read-only to agents, and cannot be edited.
+   *
+   * Items: at most 50.
+   */
   readOnlyFields?: TaskTemplateReadOnlyFieldInfo[];
-  /** Lists the fields that are invisible to agents. */
+  /**
+   * Lists the fields that are invisible to agents.
+   *
+   * Items: at most 50.
+   */
   invisibleFields?: TaskTemplateInvisibleFieldInfo[];
-  /** Lists the fields that are required to be filled by agents. */
+  /**
+   * Lists the fields that are required to be filled by agents.
+   *
+   * Items: at most 50.
+   */
   requiredFields?: TaskTemplateRequiredFieldInfo[];
 }
 
@@ -2613,7 +3553,11 @@ export interface TaskTemplateReadOnlyFieldInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-tasktemplate-fieldidentifier.html | CloudFormation: FieldIdentifier}
  */
 export interface TaskTemplateFieldIdentifier {
-  /** The name of the task template field. */
+  /**
+   * The name of the task template field.
+   *
+   * Length: 1–100.
+   */
   name: string;
 }
 
@@ -2643,7 +3587,11 @@ export interface TaskTemplateRequiredFieldInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-tasktemplate-defaultfieldvalue.html | CloudFormation: DefaultFieldValue}
  */
 export interface TaskTemplateDefaultFieldValue {
-  /** Default value for the field. */
+  /**
+   * Default value for the field.
+   *
+   * Length: 1–4096.
+   */
   defaultValue: string;
   /** Identifier of a field. */
   id: TaskTemplateFieldIdentifier;
@@ -2657,11 +3605,19 @@ export interface TaskTemplateDefaultFieldValue {
 export interface TaskTemplateField {
   /** Indicates the type of field. Following are the valid field types: `NAME` `DESCRIPTION` | `SCHEDULED_TIME` | `QUICK_CONNECT` | `URL` | `NUMBER` | `TEXT` | `TEXT_AREA` | `DATE_TIME` | `BOOLEAN` | `SINGLE_SELECT` | `EMAIL` */
   type: "NAME" | "DESCRIPTION" | "SCHEDULED_TIME" | "QUICK_CONNECT" | "URL" | "NUMBER" | "TEXT" | "TEXT_AREA" | "DATE_TIME" | "BOOLEAN" | "SINGLE_SELECT" | "EMAIL" | "EXPIRY_DURATION" | "SELF_ASSIGN";
-  /** The description of the field. */
+  /**
+   * The description of the field.
+   *
+   * Length: 0–255.
+   */
   description?: string;
   /** The unique identifier for the field. */
   id: TaskTemplateFieldIdentifier;
-  /** A list of options for a single select field. */
+  /**
+   * A list of options for a single select field.
+   *
+   * Items: at most 50. Each item: Length: 1–100.
+   */
   singleSelectOptions?: string[];
 }
 
@@ -2670,25 +3626,49 @@ export interface TaskTemplateField {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-testcase.html | CloudFormation: AWS::Connect::TestCase}
  */
-export const TestCase = cloudControlType<TestCaseArgs, TestCaseOutputs>("AWS::Connect::TestCase", "aws:connect:TestCase", '{"p":[["InstanceArn","string",1],["Name","string",1],["Content","string",1],["Description","string"],["Status",["enum","SAVED","PUBLISHED"]],["InitializationData","string"],["Tags",["array",["ref","Tag"]]],["EntryPoint",["ref","EntryPoint"]],["TestCaseArn","string",72],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["TestCaseArn"],"d":{"EntryPoint":[["Type",["enum","VOICE_CALL","CHAT"]],["VoiceCallEntryPointParameters",["ref","VoiceCallEntryPointParameters"]],["ChatEntryPointParameters",["ref","ChatEntryPointParameters"]]],"VoiceCallEntryPointParameters":[["DestinationPhoneNumber","string"],["FlowId","string"],["SourcePhoneNumber","string"]],"ChatEntryPointParameters":[["FlowId","string"]]},"tags":["Tags","standard"]}');
+export const TestCase = cloudControlType<TestCaseArgs, TestCaseOutputs>("AWS::Connect::TestCase", "aws:connect:TestCase", '{"p":[["InstanceArn","string",1],["Name","string",1],["Content","string",1],["Description","string"],["Status",["enum","SAVED","PUBLISHED"]],["InitializationData","string"],["Tags",["array",["ref","Tag"]]],["EntryPoint",["ref","EntryPoint"]],["TestCaseArn","string",72],["LastModifiedRegion","string",8],["LastModifiedTime","number",8]],"id":["TestCaseArn"],"d":{"EntryPoint":[["Type",["enum","VOICE_CALL","CHAT"]],["VoiceCallEntryPointParameters",["ref","VoiceCallEntryPointParameters"]],["ChatEntryPointParameters",["ref","ChatEntryPointParameters"]]],"VoiceCallEntryPointParameters":[["DestinationPhoneNumber","string"],["FlowId","string"],["SourcePhoneNumber","string"]],"ChatEntryPointParameters":[["FlowId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["TestCaseArn","LastModifiedRegion","LastModifiedTime"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link TestCase} instance: its attributes as typed outputs. */
 export type TestCase = InstanceType<typeof TestCase>;
 
 /** Inputs of {@link TestCase}. */
 export interface TestCaseArgs {
-  /** The identifier of the Amazon Connect instance. */
+  /**
+   * The identifier of the Amazon Connect instance.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The name of the test case. */
+  /**
+   * The name of the test case.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** The content of the test case. */
+  /**
+   * The content of the test case.
+   *
+   * Length: 1–256000.
+   */
   content: string;
-  /** The description of the test case. */
+  /**
+   * The description of the test case.
+   *
+   * Length: at most 500. Pattern: `.*\S.*`.
+   */
   description?: string;
   /** The status of the test case. */
   status?: "SAVED" | "PUBLISHED";
-  /** The initialization data of the test case. */
+  /**
+   * The initialization data of the test case.
+   *
+   * Length: 1–256000.
+   */
   initializationData?: string;
-  /** One or more tags. */
+  /**
+   * One or more tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The Entry Point associated with the test case */
   entryPoint?: TestCaseEntryPoint;
@@ -2738,7 +3718,11 @@ export interface TestCaseVoiceCallEntryPointParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-testcase-chatentrypointparameters.html | CloudFormation: ChatEntryPointParameters}
  */
 export interface TestCaseChatEntryPointParameters {
-  /** The flow id used for the TestCase */
+  /**
+   * The flow id used for the TestCase
+   *
+   * Length: 1–256.
+   */
   flowId?: string;
 }
 
@@ -2747,19 +3731,35 @@ export interface TestCaseChatEntryPointParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-trafficdistributiongroup.html | CloudFormation: AWS::Connect::TrafficDistributionGroup}
  */
-export const TrafficDistributionGroup = cloudControlType<TrafficDistributionGroupArgs, TrafficDistributionGroupOutputs>("AWS::Connect::TrafficDistributionGroup", "aws:connect:TrafficDistributionGroup", '{"p":[["Description","string",66],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Status",["enum","CREATION_IN_PROGRESS","ACTIVE","CREATION_FAILED","PENDING_DELETION","DELETION_FAILED","UPDATE_IN_PROGRESS"],8],["IsDefault","boolean",8],["TrafficDistributionGroupArn","string",72]],"id":["TrafficDistributionGroupArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:connect:${Region}:${Account}:traffic-distribution-group/${TrafficDistributionGroupId}"}');
+export const TrafficDistributionGroup = cloudControlType<TrafficDistributionGroupArgs, TrafficDistributionGroupOutputs>("AWS::Connect::TrafficDistributionGroup", "aws:connect:TrafficDistributionGroup", '{"p":[["Description","string",66],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Status",["enum","CREATION_IN_PROGRESS","ACTIVE","CREATION_FAILED","PENDING_DELETION","DELETION_FAILED","UPDATE_IN_PROGRESS"],8],["IsDefault","boolean",8],["TrafficDistributionGroupArn","string",72]],"id":["TrafficDistributionGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Description","Name"],"ro":["TrafficDistributionGroupArn","Status","IsDefault"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:connect:${Region}:${Account}:traffic-distribution-group/${TrafficDistributionGroupId}"}');
 /** A {@link TrafficDistributionGroup} instance: its attributes as typed outputs. */
 export type TrafficDistributionGroup = InstanceType<typeof TrafficDistributionGroup>;
 
 /** Inputs of {@link TrafficDistributionGroup}. */
 export interface TrafficDistributionGroupArgs {
-  /** The description of the traffic distribution group. */
+  /**
+   * The description of the traffic distribution group.
+   *
+   * Length: 1–250. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN). */
+  /**
+   * The Amazon Resource Name (ARN).
+   *
+   * Length: 1–250. Pattern: `^arn:(aws|aws-us-gov):connect:[a-z]{2}-[a-z]+-[0-9]{1}:[0-9]{1,20}:instance/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, {"tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, {"tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the traffic distribution group. */
+  /**
+   * The name of the traffic distribution group.
+   *
+   * Length: 1–128. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   name: string;
 }
 
@@ -2780,34 +3780,60 @@ export interface TrafficDistributionGroupOutputs extends TrafficDistributionGrou
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-user.html | CloudFormation: AWS::Connect::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::Connect::User", "aws:connect:User", '{"p":[["RoutingProfileArn","string",1],["Username","string",1],["PhoneConfig",["ref","UserPhoneConfig"]],["InstanceArn","string",1],["DirectoryUserId","string"],["IdentityInfo",["ref","UserIdentityInfo"]],["HierarchyGroupArn","string"],["SecurityProfileArns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["UserProficiencies",["array",["ref","UserProficiency"]]],["AutoAcceptConfigs",["array",["ref","AutoAcceptConfig"]]],["AfterContactWorkConfigs",["array",["ref","AfterContactWorkConfigPerChannel"]]],["PhoneNumberConfigs",["array",["ref","PhoneNumberConfig"]]],["PersistentConnectionConfigs",["array",["ref","PersistentConnectionConfig"]]],["VoiceEnhancementConfigs",["array",["ref","VoiceEnhancementConfig"]]],["UserArn","string",72]],"id":["UserArn"],"d":{"UserPhoneConfig":[["AutoAccept","boolean"],["PhoneType",["enum","SOFT_PHONE","DESK_PHONE"]],["DeskPhoneNumber","string"],["AfterContactWorkTimeLimit","integer"],["PersistentConnection","boolean"]],"UserIdentityInfo":[["Email","string"],["FirstName","string"],["SecondaryEmail","string"],["LastName","string"],["Mobile","string"]],"UserProficiency":[["AttributeName","string",1],["AttributeValue","string",1],["Level","number",1]],"AutoAcceptConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["AutoAccept","boolean",1],["AgentFirstCallbackAutoAccept","boolean"]],"AfterContactWorkConfigPerChannel":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["AfterContactWorkConfig",["ref","AfterContactWorkConfig"],1],["AgentFirstCallbackAfterContactWorkConfig",["ref","AfterContactWorkConfig"]]],"AfterContactWorkConfig":[["AfterContactWorkTimeLimit","integer"],["AfterContactWorkMode",["enum","ON","OFF","ON_DEMAND"]]],"PhoneNumberConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["PhoneType",["enum","SOFT_PHONE","DESK_PHONE"],1],["PhoneNumber","string"]],"PersistentConnectionConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["PersistentConnection","boolean",1]],"VoiceEnhancementConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["VoiceEnhancementMode",["enum","NONE","VOICE_ISOLATION","NOISE_SUPPRESSION"],1]]},"tags":["Tags","standard"]}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::Connect::User", "aws:connect:User", '{"p":[["RoutingProfileArn","string",1],["Username","string",1],["PhoneConfig",["ref","UserPhoneConfig"]],["InstanceArn","string",1],["DirectoryUserId","string"],["IdentityInfo",["ref","UserIdentityInfo"]],["HierarchyGroupArn","string"],["SecurityProfileArns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["UserProficiencies",["array",["ref","UserProficiency"]]],["AutoAcceptConfigs",["array",["ref","AutoAcceptConfig"]]],["AfterContactWorkConfigs",["array",["ref","AfterContactWorkConfigPerChannel"]]],["PhoneNumberConfigs",["array",["ref","PhoneNumberConfig"]]],["PersistentConnectionConfigs",["array",["ref","PersistentConnectionConfig"]]],["VoiceEnhancementConfigs",["array",["ref","VoiceEnhancementConfig"]]],["UserArn","string",72]],"id":["UserArn"],"d":{"UserPhoneConfig":[["AutoAccept","boolean"],["PhoneType",["enum","SOFT_PHONE","DESK_PHONE"]],["DeskPhoneNumber","string"],["AfterContactWorkTimeLimit","integer"],["PersistentConnection","boolean"]],"UserIdentityInfo":[["Email","string"],["FirstName","string"],["SecondaryEmail","string"],["LastName","string"],["Mobile","string"]],"UserProficiency":[["AttributeName","string",1],["AttributeValue","string",1],["Level","number",1]],"AutoAcceptConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["AutoAccept","boolean",1],["AgentFirstCallbackAutoAccept","boolean"]],"AfterContactWorkConfigPerChannel":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["AfterContactWorkConfig",["ref","AfterContactWorkConfig"],1],["AgentFirstCallbackAfterContactWorkConfig",["ref","AfterContactWorkConfig"]]],"AfterContactWorkConfig":[["AfterContactWorkTimeLimit","integer"],["AfterContactWorkMode",["enum","ON","OFF","ON_DEMAND"]]],"PhoneNumberConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["PhoneType",["enum","SOFT_PHONE","DESK_PHONE"],1],["PhoneNumber","string"]],"PersistentConnectionConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["PersistentConnection","boolean",1]],"VoiceEnhancementConfig":[["Channel",["enum","VOICE","CHAT","TASK","EMAIL"],1],["VoiceEnhancementMode",["enum","NONE","VOICE_ISOLATION","NOISE_SUPPRESSION"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Password"],"ro":["UserArn"],"uo":["SecurityProfileArns","Tags","UserProficiencies","AutoAcceptConfigs","AfterContactWorkConfigs","PhoneNumberConfigs","PersistentConnectionConfigs","VoiceEnhancementConfigs"],"tg":[true,true,true]}}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 
 /** Inputs of {@link User}. */
 export interface UserArgs {
-  /** The Amazon Resource Name (ARN) of the user's routing profile. */
+  /**
+   * The Amazon Resource Name (ARN) of the user's routing profile.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/routing-profile/[-a-zA-Z0-9]*$`.
+   */
   routingProfileArn: string;
-  /** The user name assigned to the user account. */
+  /**
+   * The user name assigned to the user account.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9\_\-\.\\@]+`.
+   */
   username: string;
   /** Information about the phone configuration for the user. */
   phoneConfig?: UserUserPhoneConfig;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** The identifier of the user account in the directory used for identity management. */
   directoryUserId?: string;
   /** Information about the user identity. */
   identityInfo?: UserUserIdentityInfo;
-  /** The Amazon Resource Name (ARN) of the user's hierarchy group. */
+  /**
+   * The Amazon Resource Name (ARN) of the user's hierarchy group.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group/[-a-zA-Z0-9]*$`.
+   */
   hierarchyGroupArn?: string;
-  /** The Amazon Resource Name (ARN) of the user's security profile. */
+  /**
+   * The Amazon Resource Name (ARN) of the user's security profile.
+   *
+   * Items: 1–10. Each item: Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/security-profile/[-a-zA-Z0-9]*$`.
+   */
   securityProfileArns: string[];
-  /** The tags. */
+  /**
+   * The tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The user's password.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Pattern: ``.
    */
   password?: string;
   /** One or more predefined attributes assigned to a user, with a numeric value that indicates how their level of skill in a specified area. */
@@ -2846,6 +3872,8 @@ export interface UserUserPhoneConfig {
    * The After Call Work (ACW) timeout setting, in seconds. This parameter has a minimum value of 0 and a maximum value of 2,000,000 seconds (24 days). Enter 0 if you don't want to allocate a specific amount of ACW time. It essentially means an indefinite amount of time. When the conversation ends, ACW starts; the agent must choose Close contact to end ACW.
    *
    * > When returned by a `SearchUsers` call, `AfterContactWorkTimeLimit` is returned in milliseconds.
+   *
+   * Range: at least 0.
    */
   afterContactWorkTimeLimit?: number;
   /** The persistent connection setting for the user. */
@@ -2868,11 +3896,17 @@ export interface UserUserIdentityInfo {
    * The user's secondary email address. If you provide a secondary email, the user receives email notifications -- other than password reset notifications -- to this email address instead of to their primary email address.
    *
    * *Pattern* : `(?=^.{0,265}$)[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,63}`
+   *
+   * Pattern: ``.
    */
   secondaryEmail?: string;
   /** The last name. This is required if you are using Amazon Connect or SAML for identity management. Inputs must be in Unicode Normalization Form C (NFC). Text containing characters in a non-NFC form (for example, decomposed characters or combining marks) are not accepted. */
   lastName?: string;
-  /** The user's mobile number. */
+  /**
+   * The user's mobile number.
+   *
+   * Pattern: `^\+[1-9]\d{1,14}$`.
+   */
   mobile?: string;
 }
 
@@ -2884,11 +3918,23 @@ export interface UserUserIdentityInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-user-userproficiency.html | CloudFormation: UserProficiency}
  */
 export interface UserUserProficiency {
-  /** The name of user’s proficiency. You must use a predefined attribute name that is present in the Amazon Connect instance. */
+  /**
+   * The name of user’s proficiency. You must use a predefined attribute name that is present in the Amazon Connect instance.
+   *
+   * Length: 1–64.
+   */
   attributeName: string;
-  /** The value of user’s proficiency. You must use a predefined attribute value that is present in the Amazon Connect instance. */
+  /**
+   * The value of user’s proficiency. You must use a predefined attribute value that is present in the Amazon Connect instance.
+   *
+   * Length: 1–64.
+   */
   attributeValue: string;
-  /** The level of the proficiency. The valid values are 1, 2, 3, 4 and 5. */
+  /**
+   * The level of the proficiency. The valid values are 1, 2, 3, 4 and 5.
+   *
+   * Range: 0–10.
+   */
   level: number;
 }
 
@@ -2926,7 +3972,11 @@ export interface UserAfterContactWorkConfigPerChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-user-aftercontactworkconfig.html | CloudFormation: AfterContactWorkConfig}
  */
 export interface UserAfterContactWorkConfig {
-  /** The After Call Work (ACW) timeout setting, in seconds. */
+  /**
+   * The After Call Work (ACW) timeout setting, in seconds.
+   *
+   * Range: at least 0.
+   */
   afterContactWorkTimeLimit?: number;
   /** The after contact work (ACW) mode for the channel. */
   afterContactWorkMode?: "ON" | "OFF" | "ON_DEMAND";
@@ -2975,19 +4025,35 @@ export interface UserVoiceEnhancementConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-userhierarchygroup.html | CloudFormation: AWS::Connect::UserHierarchyGroup}
  */
-export const UserHierarchyGroup = cloudControlType<UserHierarchyGroupArgs, UserHierarchyGroupOutputs>("AWS::Connect::UserHierarchyGroup", "aws:connect:UserHierarchyGroup", '{"p":[["InstanceArn","string",1],["ParentGroupArn","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["UserHierarchyGroupArn","string",72]],"id":["UserHierarchyGroupArn"],"tags":["Tags","standard"]}');
+export const UserHierarchyGroup = cloudControlType<UserHierarchyGroupArgs, UserHierarchyGroupOutputs>("AWS::Connect::UserHierarchyGroup", "aws:connect:UserHierarchyGroup", '{"p":[["InstanceArn","string",1],["ParentGroupArn","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["UserHierarchyGroupArn","string",72]],"id":["UserHierarchyGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ParentGroupArn"],"ro":["UserHierarchyGroupArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link UserHierarchyGroup} instance: its attributes as typed outputs. */
 export type UserHierarchyGroup = InstanceType<typeof UserHierarchyGroup>;
 
 /** Inputs of {@link UserHierarchyGroup}. */
 export interface UserHierarchyGroupArgs {
-  /** The Amazon Resource Name (ARN) of the user hierarchy group. */
+  /**
+   * The Amazon Resource Name (ARN) of the user hierarchy group.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) of the parent group. */
+  /**
+   * The Amazon Resource Name (ARN) of the parent group.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group/[-a-zA-Z0-9]*$`.
+   */
   parentGroupArn?: string;
-  /** The name of the user hierarchy group. */
+  /**
+   * The name of the user hierarchy group.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3002,13 +4068,17 @@ export interface UserHierarchyGroupOutputs extends UserHierarchyGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-userhierarchystructure.html | CloudFormation: AWS::Connect::UserHierarchyStructure}
  */
-export const UserHierarchyStructure = cloudControlType<UserHierarchyStructureArgs, UserHierarchyStructureOutputs>("AWS::Connect::UserHierarchyStructure", "aws:connect:UserHierarchyStructure", '{"p":[["InstanceArn","string",67],["UserHierarchyStructure",["ref","UserHierarchyStructure"]],["UserHierarchyStructureArn","string",72]],"id":["UserHierarchyStructureArn"],"d":{"UserHierarchyStructure":[["LevelOne",["ref","LevelOne"]],["LevelTwo",["ref","LevelTwo"]],["LevelThree",["ref","LevelThree"]],["LevelFour",["ref","LevelFour"]],["LevelFive",["ref","LevelFive"]]],"LevelOne":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelTwo":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelThree":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelFour":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelFive":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]]}}');
+export const UserHierarchyStructure = cloudControlType<UserHierarchyStructureArgs, UserHierarchyStructureOutputs>("AWS::Connect::UserHierarchyStructure", "aws:connect:UserHierarchyStructure", '{"p":[["InstanceArn","string",67],["UserHierarchyStructure",["ref","UserHierarchyStructure"]],["UserHierarchyStructureArn","string",72]],"id":["UserHierarchyStructureArn"],"d":{"UserHierarchyStructure":[["LevelOne",["ref","LevelOne"]],["LevelTwo",["ref","LevelTwo"]],["LevelThree",["ref","LevelThree"]],["LevelFour",["ref","LevelFour"]],["LevelFive",["ref","LevelFive"]]],"LevelOne":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelTwo":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelThree":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelFour":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]],"LevelFive":[["HierarchyLevelArn","string"],["HierarchyLevelId","string"],["Name","string",1]]},"reg":{"h":"crud","co":["InstanceArn"],"ro":["UserHierarchyStructureArn"],"tg":[false,false,false]}}');
 /** A {@link UserHierarchyStructure} instance: its attributes as typed outputs. */
 export type UserHierarchyStructure = InstanceType<typeof UserHierarchyStructure>;
 
 /** Inputs of {@link UserHierarchyStructure}. */
 export interface UserHierarchyStructureArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** Contains information about a hierarchy structure. */
   userHierarchyStructure?: UserHierarchyStructureUserHierarchyStructure;
@@ -3044,7 +4114,11 @@ export interface UserHierarchyStructureUserHierarchyStructure {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelone.html | CloudFormation: LevelOne}
  */
 export interface UserHierarchyStructureLevelOne {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3058,7 +4132,11 @@ export interface UserHierarchyStructureLevelOne {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-leveltwo.html | CloudFormation: LevelTwo}
  */
 export interface UserHierarchyStructureLevelTwo {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3072,7 +4150,11 @@ export interface UserHierarchyStructureLevelTwo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelthree.html | CloudFormation: LevelThree}
  */
 export interface UserHierarchyStructureLevelThree {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3086,7 +4168,11 @@ export interface UserHierarchyStructureLevelThree {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelfour.html | CloudFormation: LevelFour}
  */
 export interface UserHierarchyStructureLevelFour {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3100,7 +4186,11 @@ export interface UserHierarchyStructureLevelFour {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelfive.html | CloudFormation: LevelFive}
  */
 export interface UserHierarchyStructureLevelFive {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3113,21 +4203,41 @@ export interface UserHierarchyStructureLevelFive {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-view.html | CloudFormation: AWS::Connect::View}
  */
-export const View = cloudControlType<ViewArgs, ViewOutputs>("AWS::Connect::View", "aws:connect:View", '{"p":[["Description","string"],["Actions",["array","string"],1],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Template","json",1],["ViewArn","string",72],["ViewContentSha256","string",8],["ViewId","string",72]],"id":["ViewArn"],"tags":["Tags","standard"]}');
+export const View = cloudControlType<ViewArgs, ViewOutputs>("AWS::Connect::View", "aws:connect:View", '{"p":[["Description","string"],["Actions",["array","string"],1],["InstanceArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Template","json",1],["ViewArn","string",72],["ViewContentSha256","string",8],["ViewId","string",72]],"id":["ViewArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ViewArn","ViewId","ViewContentSha256"],"uo":["Actions","Tags"],"tg":[true,true,true]}}');
 /** A {@link View} instance: its attributes as typed outputs. */
 export type View = InstanceType<typeof View>;
 
 /** Inputs of {@link View}. */
 export interface ViewArgs {
-  /** The description of the view. */
+  /**
+   * The description of the view.
+   *
+   * Length: 0–4096. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@,()']+[\p{L}\p{Z}\p{N}_.:\/=+\-\@,()']*)$`.
+   */
   description?: string;
-  /** A list of actions possible from the view. */
+  /**
+   * A list of actions possible from the view.
+   *
+   * Items: at most 1000. Each item: Length: 1–255. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@]+[\p{L}\p{Z}\p{N}_.:\/=+\-\@]*)$`.
+   */
   actions: string[];
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags associated with the view resource (not specific to view version). */
+  /**
+   * The tags associated with the view resource (not specific to view version).
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the view. */
+  /**
+   * The name of the view.
+   *
+   * Length: 1–512. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@()']+[\p{L}\p{Z}\p{N}_.:\/=+\-\@()']*)$`.
+   */
   name: string;
   /** The view template representing the structure of the view. */
   template: Record<string, unknown>;
@@ -3154,7 +4264,7 @@ export interface ViewOutputs extends ViewArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-viewversion.html | CloudFormation: AWS::Connect::ViewVersion}
  */
-export const ViewVersion = cloudControlType<ViewVersionArgs, ViewVersionOutputs>("AWS::Connect::ViewVersion", "aws:connect:ViewVersion", '{"p":[["ViewArn","string",67],["VersionDescription","string",66],["ViewContentSha256","string",66],["ViewVersionArn","string",72],["Version","integer",8]],"id":["ViewVersionArn"]}');
+export const ViewVersion = cloudControlType<ViewVersionArgs, ViewVersionOutputs>("AWS::Connect::ViewVersion", "aws:connect:ViewVersion", '{"p":[["ViewArn","string",67],["VersionDescription","string"],["ViewContentSha256","string",66],["ViewVersionArn","string",72],["Version","integer",8]],"id":["ViewVersionArn"],"reg":{"h":"crudl","co":["ViewArn","ViewContentSha256"],"ro":["ViewVersionArn","Version"],"pt":{"ViewArn":"$join([\\"^\\", ViewArn, \\":[0-9]*$\\"])"},"tg":[false,false,false]}}');
 /** A {@link ViewVersion} instance: its attributes as typed outputs. */
 export type ViewVersion = InstanceType<typeof ViewVersion>;
 
@@ -3166,11 +4276,21 @@ export interface ViewVersionArgs {
    * For example:
    *
    * `arn:<partition>:connect:<region>:<accountId>:instance/00000000-0000-0000-0000-000000000000/view/00000000-0000-0000-0000-000000000000`
+   *
+   * Length: 1–255. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/view/[-:a-zA-Z0-9]*$`.
    */
   viewArn: string;
-  /** The description of the view version. */
+  /**
+   * The description of the view version.
+   *
+   * Length: 1–4096. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@,()']+[\p{L}\p{Z}\p{N}_.:\/=+\-\@,()']*)$`.
+   */
   versionDescription?: string;
-  /** Indicates the checksum value of the latest published view content. */
+  /**
+   * Indicates the checksum value of the latest published view content.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9]{64}$`.
+   */
   viewContentSha256?: string;
 }
 
@@ -3185,9 +4305,11 @@ export interface ViewVersionOutputs extends ViewVersionArgs {
 /**
  * Resource type definition for AWS::Connect::Vocabulary
  *
+ * @deprecated Cloud Control cannot create AWS::Connect::Vocabulary: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-vocabulary.html | CloudFormation: AWS::Connect::Vocabulary}
  */
-export const Vocabulary = cloudControlType<VocabularyArgs, VocabularyOutputs>("AWS::Connect::Vocabulary", "aws:connect:Vocabulary", '{"p":[["InstanceId","string",67],["VocabularyName","string",67],["LanguageCode",["enum","ar-AE","de-CH","de-DE","en-AB","en-AU","en-GB","en-IE","en-IN","en-US","en-WL","es-ES","es-US","fr-CA","fr-FR","hi-IN","it-IT","ja-JP","ko-KR","pt-BR","pt-PT","zh-CN","en-NZ","en-ZA","ca-ES","da-DK","fi-FI","id-ID","ms-MY","nl-NL","no-NO","pl-PL","sv-SE","tl-PH"],67],["Content","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["VocabularyId","string",72],["State",["enum","CREATION_IN_PROGRESS","ACTIVE","CREATION_FAILED","DELETE_IN_PROGRESS"],8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Vocabulary = cloudControlType<VocabularyArgs, VocabularyOutputs>("AWS::Connect::Vocabulary", "aws:connect:Vocabulary", '{"p":[["InstanceId","string",67],["VocabularyName","string",67],["LanguageCode",["enum","ar-AE","de-CH","de-DE","en-AB","en-AU","en-GB","en-IE","en-IN","en-US","en-WL","es-ES","es-US","fr-CA","fr-FR","hi-IN","it-IT","ja-JP","ko-KR","pt-BR","pt-PT","zh-CN","en-NZ","en-ZA","ca-ES","da-DK","fi-FI","id-ID","ms-MY","nl-NL","no-NO","pl-PL","sv-SE","tl-PH"],67],["Content","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["VocabularyId","string",72],["State",["enum","CREATION_IN_PROGRESS","ACTIVE","CREATION_FAILED","DELETE_IN_PROGRESS"],8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Vocabulary} instance: its attributes as typed outputs. */
 export type Vocabulary = InstanceType<typeof Vocabulary>;
 
@@ -3222,31 +4344,60 @@ export interface VocabularyOutputs extends VocabularyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connect-workspace.html | CloudFormation: AWS::Connect::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::Connect::Workspace", "aws:connect:Workspace", '{"p":[["Name","string",1],["InstanceArn","string",67],["Visibility",["enum","ALL","ASSIGNED","NONE"]],["Description","string"],["Title","string"],["Theme",["ref","WorkspaceTheme"]],["Media",["array",["ref","MediaItem"]]],["Pages",["array",["ref","WorkspacePage"]]],["Associations",["array","string"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"WorkspaceTheme":[["Light",["ref","WorkspaceThemeConfig"]],["Dark",["ref","WorkspaceThemeConfig"]]],"WorkspaceThemeConfig":[["Palette",["ref","WorkspaceThemePalette"]],["Typography",["ref","WorkspaceThemeTypography"]]],"WorkspaceThemePalette":[["Header",["ref","PaletteHeader"]],["Navigation",["ref","PaletteNavigation"]],["Canvas",["ref","PaletteCanvas"]],["Primary",["ref","PalettePrimary"]]],"PaletteHeader":[["Background","string"],["Text","string"],["TextHover","string"],["InvertActionsColors","boolean"]],"PaletteNavigation":[["Background","string"],["TextBackgroundHover","string"],["TextBackgroundActive","string"],["Text","string"],["TextHover","string"],["TextActive","string"],["InvertActionsColors","boolean"]],"PaletteCanvas":[["ContainerBackground","string"],["PageBackground","string"],["ActiveBackground","string"]],"PalettePrimary":[["Default","string"],["Active","string"],["ContrastText","string"]],"WorkspaceThemeTypography":[["FontFamily",["ref","FontFamily"]]],"FontFamily":[["Default",["enum","ARIAL","COURIER_NEW","GEORGIA","TIMES_NEW_ROMAN","TREBUCHET","VERDANA"]]],"MediaItem":[["Type",["enum","IMAGE_LOGO_LIGHT_FAVICON","IMAGE_LOGO_DARK_FAVICON","IMAGE_LOGO_LIGHT_HORIZONTAL","IMAGE_LOGO_DARK_HORIZONTAL"],1],["Source","string"]],"WorkspacePage":[["ResourceArn","string",1],["Page","string",1],["Slug","string"],["InputData","string"]]},"tags":["Tags","standard"]}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::Connect::Workspace", "aws:connect:Workspace", '{"p":[["Name","string",1],["InstanceArn","string",67],["Visibility",["enum","ALL","ASSIGNED","NONE"]],["Description","string"],["Title","string"],["Theme",["ref","WorkspaceTheme"]],["Media",["array",["ref","MediaItem"]]],["Pages",["array",["ref","WorkspacePage"]]],["Associations",["array","string"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"WorkspaceTheme":[["Light",["ref","WorkspaceThemeConfig"]],["Dark",["ref","WorkspaceThemeConfig"]]],"WorkspaceThemeConfig":[["Palette",["ref","WorkspaceThemePalette"]],["Typography",["ref","WorkspaceThemeTypography"]]],"WorkspaceThemePalette":[["Header",["ref","PaletteHeader"]],["Navigation",["ref","PaletteNavigation"]],["Canvas",["ref","PaletteCanvas"]],["Primary",["ref","PalettePrimary"]]],"PaletteHeader":[["Background","string"],["Text","string"],["TextHover","string"],["InvertActionsColors","boolean"]],"PaletteNavigation":[["Background","string"],["TextBackgroundHover","string"],["TextBackgroundActive","string"],["Text","string"],["TextHover","string"],["TextActive","string"],["InvertActionsColors","boolean"]],"PaletteCanvas":[["ContainerBackground","string"],["PageBackground","string"],["ActiveBackground","string"]],"PalettePrimary":[["Default","string"],["Active","string"],["ContrastText","string"]],"WorkspaceThemeTypography":[["FontFamily",["ref","FontFamily"]]],"FontFamily":[["Default",["enum","ARIAL","COURIER_NEW","GEORGIA","TIMES_NEW_ROMAN","TREBUCHET","VERDANA"]]],"MediaItem":[["Type",["enum","IMAGE_LOGO_LIGHT_FAVICON","IMAGE_LOGO_DARK_FAVICON","IMAGE_LOGO_LIGHT_HORIZONTAL","IMAGE_LOGO_DARK_HORIZONTAL"],1],["Source","string"]],"WorkspacePage":[["ResourceArn","string",1],["Page","string",1],["Slug","string"],["InputData","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Media/*/Source"],"co":["InstanceArn"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The name of the workspace. */
+  /**
+   * The name of the workspace.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** Controls who can access the workspace. Valid values are: `ALL` (all users), `ASSIGNED` (only assigned users and routing profiles), and `NONE` (not visible). */
   visibility?: "ALL" | "ASSIGNED" | "NONE";
-  /** The description of the workspace. */
+  /**
+   * The description of the workspace.
+   *
+   * Length: 0–500. Pattern: `^[\P{C}
+   * 	]*$`.
+   */
   description?: string;
-  /** The title displayed for the workspace. */
+  /**
+   * The title displayed for the workspace.
+   *
+   * Length: 0–127. Pattern: `^[\P{C}]*$`.
+   */
   title?: string;
   /** The theme configuration for the workspace, including colors and styling. */
   theme?: WorkspaceWorkspaceTheme;
-  /** The media items for the workspace */
+  /**
+   * The media items for the workspace
+   *
+   * Items: at most 4.
+   */
   media?: WorkspaceMediaItem[];
   /** The pages associated with the workspace */
   pages?: WorkspaceWorkspacePage[];
-  /** The resource ARNs associated with the workspace */
+  /**
+   * The resource ARNs associated with the workspace
+   *
+   * Each item: Length: at most 2048.
+   */
   associations?: string[];
-  /** The tags used to organize, track, or control access for the workspace. */
+  /**
+   * The tags used to organize, track, or control access for the workspace.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3304,11 +4455,23 @@ export interface WorkspaceWorkspaceThemePalette {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-paletteheader.html | CloudFormation: PaletteHeader}
  */
 export interface WorkspacePaletteHeader {
-  /** The background color of the header. */
+  /**
+   * The background color of the header.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   background?: string;
-  /** The text color in the header. */
+  /**
+   * The text color in the header.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   text?: string;
-  /** The text color when hovering over header elements. */
+  /**
+   * The text color when hovering over header elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textHover?: string;
   /** Whether to invert the colors of action buttons in the header. */
   invertActionsColors?: boolean;
@@ -3320,17 +4483,41 @@ export interface WorkspacePaletteHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-palettenavigation.html | CloudFormation: PaletteNavigation}
  */
 export interface WorkspacePaletteNavigation {
-  /** The background color of the navigation area. */
+  /**
+   * The background color of the navigation area.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   background?: string;
-  /** The background color when hovering over navigation text. */
+  /**
+   * The background color when hovering over navigation text.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textBackgroundHover?: string;
-  /** The background color for active navigation items. */
+  /**
+   * The background color for active navigation items.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textBackgroundActive?: string;
-  /** The text color in the navigation area. */
+  /**
+   * The text color in the navigation area.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   text?: string;
-  /** The text color when hovering over navigation items. */
+  /**
+   * The text color when hovering over navigation items.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textHover?: string;
-  /** The text color for active navigation items. */
+  /**
+   * The text color for active navigation items.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textActive?: string;
   /** Whether to invert the colors of action buttons in the navigation area. */
   invertActionsColors?: boolean;
@@ -3342,11 +4529,23 @@ export interface WorkspacePaletteNavigation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-palettecanvas.html | CloudFormation: PaletteCanvas}
  */
 export interface WorkspacePaletteCanvas {
-  /** The background color for container elements. */
+  /**
+   * The background color for container elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   containerBackground?: string;
-  /** The background color for page elements. */
+  /**
+   * The background color for page elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   pageBackground?: string;
-  /** The background color for active elements. */
+  /**
+   * The background color for active elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   activeBackground?: string;
 }
 
@@ -3356,11 +4555,23 @@ export interface WorkspacePaletteCanvas {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-paletteprimary.html | CloudFormation: PalettePrimary}
  */
 export interface WorkspacePalettePrimary {
-  /** The default primary color used throughout the workspace. */
+  /**
+   * The default primary color used throughout the workspace.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   default?: string;
-  /** The primary color used for active states. */
+  /**
+   * The primary color used for active states.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   active?: string;
-  /** The text color that contrasts with the primary color for readability. */
+  /**
+   * The text color that contrasts with the primary color for readability.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   contrastText?: string;
 }
 
@@ -3392,7 +4603,11 @@ export interface WorkspaceFontFamily {
 export interface WorkspaceMediaItem {
   /** The type of media. Valid values are: `IMAGE_LOGO_FAVICON` and `IMAGE_LOGO_HORIZONTAL` . */
   type: "IMAGE_LOGO_LIGHT_FAVICON" | "IMAGE_LOGO_DARK_FAVICON" | "IMAGE_LOGO_LIGHT_HORIZONTAL" | "IMAGE_LOGO_DARK_HORIZONTAL";
-  /** The source URL or data for the media asset. */
+  /**
+   * The source URL or data for the media asset.
+   *
+   * Length: 1–533333. Pattern: `.*\S.*`.
+   */
   source?: string;
 }
 
@@ -3402,12 +4617,28 @@ export interface WorkspaceMediaItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-workspacepage.html | CloudFormation: WorkspacePage}
  */
 export interface WorkspaceWorkspacePage {
-  /** The Amazon Resource Name (ARN) of the view associated with this page. */
+  /**
+   * The Amazon Resource Name (ARN) of the view associated with this page.
+   *
+   * Length: at most 2048.
+   */
   resourceArn: string;
-  /** The page identifier. System pages include `HOME` and `AGENT_EXPERIENCE` . */
+  /**
+   * The page identifier. System pages include `HOME` and `AGENT_EXPERIENCE` .
+   *
+   * Length: 1–25. Pattern: ``.
+   */
   page: string;
-  /** The URL-friendly identifier for the page. */
+  /**
+   * The URL-friendly identifier for the page.
+   *
+   * Length: 0–63. Pattern: `^$|^[\p{L}\p{Z}\p{N}\-_.:=\@'|]{3,}$`.
+   */
   slug?: string;
-  /** A JSON string containing input parameters passed to the view when the page is rendered. */
+  /**
+   * A JSON string containing input parameters passed to the view when the page is rendered.
+   *
+   * Length: 0–4096.
+   */
   inputData?: string;
 }

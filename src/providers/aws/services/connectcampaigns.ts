@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connectcampaigns-campaign.html | CloudFormation: AWS::ConnectCampaigns::Campaign}
  */
-export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::ConnectCampaigns::Campaign", "aws:connectcampaigns:Campaign", '{"p":[["OutboundCallConfig",["ref","OutboundCallConfig"],1],["ConnectInstanceArn","string",67],["DialerConfig",["ref","DialerConfig"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"d":{"OutboundCallConfig":[["ConnectContactFlowArn","string",1],["ConnectQueueArn","string"],["AnswerMachineDetectionConfig",["ref","AnswerMachineDetectionConfig"]],["ConnectSourcePhoneNumber","string"]],"AnswerMachineDetectionConfig":[["EnableAnswerMachineDetection","boolean",1],["AwaitAnswerMachinePrompt","boolean"]],"DialerConfig":[["AgentlessDialerConfig",["ref","AgentlessDialerConfig"]],["PredictiveDialerConfig",["ref","PredictiveDialerConfig"]],["ProgressiveDialerConfig",["ref","ProgressiveDialerConfig"]]],"AgentlessDialerConfig":[["DialingCapacity","number"]],"PredictiveDialerConfig":[["DialingCapacity","number"],["BandwidthAllocation","number",1]],"ProgressiveDialerConfig":[["DialingCapacity","number"],["BandwidthAllocation","number",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:connect-campaigns:${Region}:${Account}:campaign/${CampaignId}"}');
+export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::ConnectCampaigns::Campaign", "aws:connectcampaigns:Campaign", '{"p":[["OutboundCallConfig",["ref","OutboundCallConfig"],1],["ConnectInstanceArn","string",67],["DialerConfig",["ref","DialerConfig"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"d":{"OutboundCallConfig":[["ConnectContactFlowArn","string",1],["ConnectQueueArn","string"],["AnswerMachineDetectionConfig",["ref","AnswerMachineDetectionConfig"]],["ConnectSourcePhoneNumber","string"]],"AnswerMachineDetectionConfig":[["EnableAnswerMachineDetection","boolean",1],["AwaitAnswerMachinePrompt","boolean"]],"DialerConfig":[["AgentlessDialerConfig",["ref","AgentlessDialerConfig"]],["PredictiveDialerConfig",["ref","PredictiveDialerConfig"]],["ProgressiveDialerConfig",["ref","ProgressiveDialerConfig"]]],"AgentlessDialerConfig":[["DialingCapacity","number"]],"PredictiveDialerConfig":[["DialingCapacity","number"],["BandwidthAllocation","number",1]],"ProgressiveDialerConfig":[["DialingCapacity","number"],["BandwidthAllocation","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectInstanceArn"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:connect-campaigns:${Region}:${Account}:campaign/${CampaignId}"}');
 /** A {@link Campaign} instance: its attributes as typed outputs. */
 export type Campaign = InstanceType<typeof Campaign>;
 
@@ -21,13 +21,25 @@ export type Campaign = InstanceType<typeof Campaign>;
 export interface CampaignArgs {
   /** Contains information about the outbound call configuration. */
   outboundCallConfig: CampaignOutboundCallConfig;
-  /** The Amazon Resource Name (ARN) of the Amazon Connect instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Connect instance.
+   *
+   * Length: 0–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   connectInstanceArn: string;
   /** Contains information about the dialer configuration. */
   dialerConfig: CampaignDialerConfig;
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the campaign. */
+  /**
+   * The name of the campaign.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -43,13 +55,25 @@ export interface CampaignOutputs extends CampaignArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaigns-campaign-outboundcallconfig.html | CloudFormation: OutboundCallConfig}
  */
 export interface CampaignOutboundCallConfig {
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Length: at most 500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*$`.
+   */
   connectContactFlowArn: string;
-  /** The Amazon Resource Name (ARN) of the queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the queue.
+   *
+   * Length: at most 500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   connectQueueArn?: string;
   /** Whether answering machine detection has been enabled. */
   answerMachineDetectionConfig?: CampaignAnswerMachineDetectionConfig;
-  /** The phone number associated with the outbound call. This is the caller ID that is displayed to customers when an agent calls them. */
+  /**
+   * The phone number associated with the outbound call. This is the caller ID that is displayed to customers when an agent calls them.
+   *
+   * Length: at most 100.
+   */
   connectSourcePhoneNumber?: string;
 }
 
@@ -85,7 +109,11 @@ export interface CampaignDialerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaigns-campaign-agentlessdialerconfig.html | CloudFormation: AgentlessDialerConfig}
  */
 export interface CampaignAgentlessDialerConfig {
-  /** The allocation of dialing capacity between multiple active campaigns. */
+  /**
+   * The allocation of dialing capacity between multiple active campaigns.
+   *
+   * Range: 0.01–1.
+   */
   dialingCapacity?: number;
 }
 
@@ -95,9 +123,17 @@ export interface CampaignAgentlessDialerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaigns-campaign-predictivedialerconfig.html | CloudFormation: PredictiveDialerConfig}
  */
 export interface CampaignPredictiveDialerConfig {
-  /** The allocation of dialing capacity between multiple active campaigns. */
+  /**
+   * The allocation of dialing capacity between multiple active campaigns.
+   *
+   * Range: 0.01–1.
+   */
   dialingCapacity?: number;
-  /** Bandwidth allocation for the predictive dialer. */
+  /**
+   * Bandwidth allocation for the predictive dialer.
+   *
+   * Range: 0–1.
+   */
   bandwidthAllocation: number;
 }
 
@@ -107,8 +143,16 @@ export interface CampaignPredictiveDialerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaigns-campaign-progressivedialerconfig.html | CloudFormation: ProgressiveDialerConfig}
  */
 export interface CampaignProgressiveDialerConfig {
-  /** The allocation of dialing capacity between multiple active campaigns. */
+  /**
+   * The allocation of dialing capacity between multiple active campaigns.
+   *
+   * Range: 0.01–1.
+   */
   dialingCapacity?: number;
-  /** Bandwidth allocation for the progressive dialer. */
+  /**
+   * Bandwidth allocation for the progressive dialer.
+   *
+   * Range: 0–1.
+   */
   bandwidthAllocation: number;
 }

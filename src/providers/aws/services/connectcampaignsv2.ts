@@ -17,23 +17,35 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-connectcampaignsv2-campaign.html | CloudFormation: AWS::ConnectCampaignsV2::Campaign}
  */
-export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::ConnectCampaignsV2::Campaign", "aws:connectcampaignsv2:Campaign", '{"p":[["Name","string",1],["Type",["enum","MANAGED","JOURNEY"]],["ConnectInstanceId","string",67],["ChannelSubtypeConfig",["ref","ChannelSubtypeConfig"]],["Source",["ref","Source"]],["ConnectCampaignFlowArn","string"],["Schedule",["ref","Schedule"]],["CommunicationTimeConfig",["ref","CommunicationTimeConfig"]],["CommunicationLimitsOverride",["ref","CommunicationLimitsConfig"]],["EntryLimitsConfig",["ref","EntryLimitsConfig"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"ChannelSubtypeConfig":[["Telephony",["ref","TelephonyChannelSubtypeConfig"]],["Sms",["ref","SmsChannelSubtypeConfig"]],["Email",["ref","EmailChannelSubtypeConfig"]],["WhatsApp",["ref","WhatsAppChannelSubtypeConfig"]]],"TelephonyChannelSubtypeConfig":[["Capacity","number"],["ConnectQueueId","string"],["OutboundMode",["ref","TelephonyOutboundMode"],1],["DefaultOutboundConfig",["ref","TelephonyOutboundConfig"],1]],"TelephonyOutboundMode":[["ProgressiveConfig",["ref","ProgressiveConfig"]],["PredictiveConfig",["ref","PredictiveConfig"]],["AgentlessConfig","json"],["PreviewConfig",["ref","PreviewConfig"]]],"ProgressiveConfig":[["BandwidthAllocation","number",1]],"PredictiveConfig":[["BandwidthAllocation","number",1]],"PreviewConfig":[["BandwidthAllocation","number",1],["TimeoutConfig",["ref","TimeoutConfig"],1],["AgentActions",["array",["enum","DISCARD"]]]],"TimeoutConfig":[["DurationInSeconds","integer"]],"TelephonyOutboundConfig":[["ConnectContactFlowId","string",1],["ConnectSourcePhoneNumber","string"],["AnswerMachineDetectionConfig",["ref","AnswerMachineDetectionConfig"]],["RingTimeout","integer"]],"AnswerMachineDetectionConfig":[["EnableAnswerMachineDetection","boolean",1],["AwaitAnswerMachinePrompt","boolean"]],"SmsChannelSubtypeConfig":[["Capacity","number"],["OutboundMode",["ref","SmsOutboundMode"],1],["DefaultOutboundConfig",["ref","SmsOutboundConfig"],1]],"SmsOutboundMode":[["AgentlessConfig","json"]],"SmsOutboundConfig":[["ConnectSourcePhoneNumberArn","string",1],["WisdomTemplateArn","string",1]],"EmailChannelSubtypeConfig":[["Capacity","number"],["OutboundMode",["ref","EmailOutboundMode"],1],["DefaultOutboundConfig",["ref","EmailOutboundConfig"],1]],"EmailOutboundMode":[["AgentlessConfig","json"]],"EmailOutboundConfig":[["ConnectSourceEmailAddress","string",1],["SourceEmailAddressDisplayName","string"],["WisdomTemplateArn","string",1]],"WhatsAppChannelSubtypeConfig":[["Capacity","number"],["OutboundMode",["ref","WhatsAppOutboundMode"],1],["DefaultOutboundConfig",["ref","WhatsAppOutboundConfig"],1]],"WhatsAppOutboundMode":[["AgentlessConfig","json"]],"WhatsAppOutboundConfig":[["ConnectSourcePhoneNumberArn","string",1],["WisdomTemplateArn","string",1]],"Source":[["CustomerProfilesSegmentArn","string"],["EventTrigger",["ref","EventTrigger"]]],"EventTrigger":[["CustomerProfilesDomainArn","string"]],"Schedule":[["StartTime","string",1],["EndTime","string",1],["RefreshFrequency","string"]],"CommunicationTimeConfig":[["LocalTimeZoneConfig",["ref","LocalTimeZoneConfig"],1],["Telephony",["ref","TimeWindow"]],["Sms",["ref","TimeWindow"]],["Email",["ref","TimeWindow"]],["WhatsApp",["ref","TimeWindow"]]],"LocalTimeZoneConfig":[["DefaultTimeZone","string"],["LocalTimeZoneDetection",["array",["enum","ZIP_CODE","AREA_CODE"]]],["LocalTimeZoneDetectionScope",["enum","PRIMARY_ONLY","ALL_AVAILABLE"]]],"TimeWindow":[["OpenHours",["ref","OpenHours"],1],["RestrictedPeriods",["ref","RestrictedPeriods"]]],"OpenHours":[["DailyHours",["array",["ref","DailyHour"]],1]],"DailyHour":[["Key",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]],["Value",["array",["ref","TimeRange"]]]],"TimeRange":[["StartTime","string",1],["EndTime","string",1]],"RestrictedPeriods":[["RestrictedPeriodList",["array",["ref","RestrictedPeriod"]],1]],"RestrictedPeriod":[["Name","string"],["StartDate","string",1],["EndDate","string",1]],"CommunicationLimitsConfig":[["AllChannelsSubtypes",["ref","CommunicationLimits"]],["InstanceLimitsHandling",["enum","OPT_IN","OPT_OUT"]]],"CommunicationLimits":[["CommunicationLimitList",["array",["ref","CommunicationLimit"]]]],"CommunicationLimit":[["MaxCountPerRecipient","integer",1],["Frequency","integer",1],["Unit",["enum","DAY"],1]],"EntryLimitsConfig":[["MaxEntryCount","integer",1],["MinEntryInterval","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:connect-campaigns:${Region}:${Account}:campaign/${CampaignId}"}');
+export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::ConnectCampaignsV2::Campaign", "aws:connectcampaignsv2:Campaign", '{"p":[["Name","string",1],["Type",["enum","MANAGED","JOURNEY"]],["ConnectInstanceId","string",67],["ChannelSubtypeConfig",["ref","ChannelSubtypeConfig"]],["Source",["ref","Source"]],["ConnectCampaignFlowArn","string"],["Schedule",["ref","Schedule"]],["CommunicationTimeConfig",["ref","CommunicationTimeConfig"]],["CommunicationLimitsOverride",["ref","CommunicationLimitsConfig"]],["EntryLimitsConfig",["ref","EntryLimitsConfig"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"ChannelSubtypeConfig":[["Telephony",["ref","TelephonyChannelSubtypeConfig"]],["Sms",["ref","SmsChannelSubtypeConfig"]],["Email",["ref","EmailChannelSubtypeConfig"]],["WhatsApp",["ref","WhatsAppChannelSubtypeConfig"]]],"TelephonyChannelSubtypeConfig":[["Capacity","number"],["ConnectQueueId","string"],["OutboundMode",["ref","TelephonyOutboundMode"],1],["DefaultOutboundConfig",["ref","TelephonyOutboundConfig"],1]],"TelephonyOutboundMode":[["ProgressiveConfig",["ref","ProgressiveConfig"]],["PredictiveConfig",["ref","PredictiveConfig"]],["AgentlessConfig","json"],["PreviewConfig",["ref","PreviewConfig"]]],"ProgressiveConfig":[["BandwidthAllocation","number",1]],"PredictiveConfig":[["BandwidthAllocation","number",1]],"PreviewConfig":[["BandwidthAllocation","number",1],["TimeoutConfig",["ref","TimeoutConfig"],1],["AgentActions",["array",["enum","DISCARD"]]]],"TimeoutConfig":[["DurationInSeconds","integer"]],"TelephonyOutboundConfig":[["ConnectContactFlowId","string",1],["ConnectSourcePhoneNumber","string"],["AnswerMachineDetectionConfig",["ref","AnswerMachineDetectionConfig"]],["RingTimeout","integer"]],"AnswerMachineDetectionConfig":[["EnableAnswerMachineDetection","boolean",1],["AwaitAnswerMachinePrompt","boolean"]],"SmsChannelSubtypeConfig":[["Capacity","number"],["OutboundMode",["ref","SmsOutboundMode"],1],["DefaultOutboundConfig",["ref","SmsOutboundConfig"],1]],"SmsOutboundMode":[["AgentlessConfig","json"]],"SmsOutboundConfig":[["ConnectSourcePhoneNumberArn","string",1],["WisdomTemplateArn","string",1]],"EmailChannelSubtypeConfig":[["Capacity","number"],["OutboundMode",["ref","EmailOutboundMode"],1],["DefaultOutboundConfig",["ref","EmailOutboundConfig"],1]],"EmailOutboundMode":[["AgentlessConfig","json"]],"EmailOutboundConfig":[["ConnectSourceEmailAddress","string",1],["SourceEmailAddressDisplayName","string"],["WisdomTemplateArn","string",1]],"WhatsAppChannelSubtypeConfig":[["Capacity","number"],["OutboundMode",["ref","WhatsAppOutboundMode"],1],["DefaultOutboundConfig",["ref","WhatsAppOutboundConfig"],1]],"WhatsAppOutboundMode":[["AgentlessConfig","json"]],"WhatsAppOutboundConfig":[["ConnectSourcePhoneNumberArn","string",1],["WisdomTemplateArn","string",1]],"Source":[["CustomerProfilesSegmentArn","string"],["EventTrigger",["ref","EventTrigger"]]],"EventTrigger":[["CustomerProfilesDomainArn","string"]],"Schedule":[["StartTime","string",1],["EndTime","string",1],["RefreshFrequency","string"]],"CommunicationTimeConfig":[["LocalTimeZoneConfig",["ref","LocalTimeZoneConfig"],1],["Telephony",["ref","TimeWindow"]],["Sms",["ref","TimeWindow"]],["Email",["ref","TimeWindow"]],["WhatsApp",["ref","TimeWindow"]]],"LocalTimeZoneConfig":[["DefaultTimeZone","string"],["LocalTimeZoneDetection",["array",["enum","ZIP_CODE","AREA_CODE"]]],["LocalTimeZoneDetectionScope",["enum","PRIMARY_ONLY","ALL_AVAILABLE"]]],"TimeWindow":[["OpenHours",["ref","OpenHours"],1],["RestrictedPeriods",["ref","RestrictedPeriods"]]],"OpenHours":[["DailyHours",["array",["ref","DailyHour"]],1]],"DailyHour":[["Key",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]],["Value",["array",["ref","TimeRange"]]]],"TimeRange":[["StartTime","string",1],["EndTime","string",1]],"RestrictedPeriods":[["RestrictedPeriodList",["array",["ref","RestrictedPeriod"]],1]],"RestrictedPeriod":[["Name","string"],["StartDate","string",1],["EndDate","string",1]],"CommunicationLimitsConfig":[["AllChannelsSubtypes",["ref","CommunicationLimits"]],["InstanceLimitsHandling",["enum","OPT_IN","OPT_OUT"]]],"CommunicationLimits":[["CommunicationLimitList",["array",["ref","CommunicationLimit"]]]],"CommunicationLimit":[["MaxCountPerRecipient","integer",1],["Frequency","integer",1],["Unit",["enum","DAY"],1]],"EntryLimitsConfig":[["MaxEntryCount","integer",1],["MinEntryInterval","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectInstanceId"],"ro":["Arn"],"uo":["ChannelSubtypeConfig/Telephony/OutboundMode/PreviewConfig/AgentActions","CommunicationTimeConfig/LocalTimeZoneConfig/LocalTimeZoneDetection","CommunicationTimeConfig/Telephony/OpenHours/DailyHours","CommunicationTimeConfig/Telephony/OpenHours/DailyHours/*/Value","CommunicationTimeConfig/Telephony/RestrictedPeriods/RestrictedPeriodList","CommunicationTimeConfig/Sms/OpenHours/DailyHours","CommunicationTimeConfig/Sms/OpenHours/DailyHours/*/Value","CommunicationTimeConfig/Sms/RestrictedPeriods/RestrictedPeriodList","CommunicationTimeConfig/Email/OpenHours/DailyHours","CommunicationTimeConfig/Email/OpenHours/DailyHours/*/Value","CommunicationTimeConfig/Email/RestrictedPeriods/RestrictedPeriodList","CommunicationTimeConfig/WhatsApp/OpenHours/DailyHours","CommunicationTimeConfig/WhatsApp/OpenHours/DailyHours/*/Value","CommunicationTimeConfig/WhatsApp/RestrictedPeriods/RestrictedPeriodList","CommunicationLimitsOverride/AllChannelsSubtypes/CommunicationLimitList","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:connect-campaigns:${Region}:${Account}:campaign/${CampaignId}"}');
 /** A {@link Campaign} instance: its attributes as typed outputs. */
 export type Campaign = InstanceType<typeof Campaign>;
 
 /** Inputs of {@link Campaign}. */
 export interface CampaignArgs {
-  /** The name of the outbound campaign. */
+  /**
+   * The name of the outbound campaign.
+   *
+   * Length: 1–127.
+   */
   name: string;
   /** The type of campaign. */
   type?: "MANAGED" | "JOURNEY";
-  /** The identifier of the Amazon Connect instance. You can find the `instanceId` in the ARN of the instance. */
+  /**
+   * The identifier of the Amazon Connect instance. You can find the `instanceId` in the ARN of the instance.
+   *
+   * Length: 0–256. Pattern: `^[a-zA-Z0-9_\-.]*$`.
+   */
   connectInstanceId: string;
   /** Contains channel subtype configuration for an outbound campaign. */
   channelSubtypeConfig?: CampaignChannelSubtypeConfig;
   /** Contains source configuration. */
   source?: CampaignSource;
-  /** The Amazon Resource Name (ARN) of the Amazon Connect campaign flow associated with the outbound campaign. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Connect campaign flow associated with the outbound campaign.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   connectCampaignFlowArn?: string;
   /** Contains the schedule configuration. */
   schedule?: CampaignSchedule;
@@ -43,7 +55,11 @@ export interface CampaignArgs {
   communicationLimitsOverride?: CampaignCommunicationLimitsConfig;
   /** Entry limits config for a campaign */
   entryLimitsConfig?: CampaignEntryLimitsConfig;
-  /** The tags used to organize, track, or control access for this resource. For example, `{ "tags": {"key1":"value1", "key2":"value2"} }` . */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, `{ "tags": {"key1":"value1", "key2":"value2"} }` .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -75,9 +91,17 @@ export interface CampaignChannelSubtypeConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-telephonychannelsubtypeconfig.html | CloudFormation: TelephonyChannelSubtypeConfig}
  */
 export interface CampaignTelephonyChannelSubtypeConfig {
-  /** The allocation of telephony capacity between multiple running outbound campaigns. */
+  /**
+   * The allocation of telephony capacity between multiple running outbound campaigns.
+   *
+   * Range: 0.01–1.
+   */
   capacity?: number;
-  /** The identifier of the Amazon Connect queue associated with telephony outbound requests of an outbound campaign. */
+  /**
+   * The identifier of the Amazon Connect queue associated with telephony outbound requests of an outbound campaign.
+   *
+   * Length: at most 500.
+   */
   connectQueueId?: string;
   /** The outbound mode of telephony for an outbound campaign. */
   outboundMode: CampaignTelephonyOutboundMode;
@@ -107,7 +131,11 @@ export interface CampaignTelephonyOutboundMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-progressiveconfig.html | CloudFormation: ProgressiveConfig}
  */
 export interface CampaignProgressiveConfig {
-  /** Bandwidth allocation for the progressive outbound mode. */
+  /**
+   * Bandwidth allocation for the progressive outbound mode.
+   *
+   * Range: 0–1.
+   */
   bandwidthAllocation: number;
 }
 
@@ -117,7 +145,11 @@ export interface CampaignProgressiveConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-predictiveconfig.html | CloudFormation: PredictiveConfig}
  */
 export interface CampaignPredictiveConfig {
-  /** Bandwidth allocation for the predictive outbound mode. */
+  /**
+   * Bandwidth allocation for the predictive outbound mode.
+   *
+   * Range: 0–1.
+   */
   bandwidthAllocation: number;
 }
 
@@ -127,7 +159,11 @@ export interface CampaignPredictiveConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-previewconfig.html | CloudFormation: PreviewConfig}
  */
 export interface CampaignPreviewConfig {
-  /** Bandwidth allocation for the preview outbound mode. */
+  /**
+   * Bandwidth allocation for the preview outbound mode.
+   *
+   * Range: 0–1.
+   */
   bandwidthAllocation: number;
   /** Countdown timer configuration for preview outbound mode. */
   timeoutConfig: CampaignTimeoutConfig;
@@ -141,7 +177,11 @@ export interface CampaignPreviewConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-timeoutconfig.html | CloudFormation: TimeoutConfig}
  */
 export interface CampaignTimeoutConfig {
-  /** Duration in seconds for the countdown timer. */
+  /**
+   * Duration in seconds for the countdown timer.
+   *
+   * Range: 1–300.
+   */
   durationInSeconds?: number;
 }
 
@@ -151,13 +191,25 @@ export interface CampaignTimeoutConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-telephonyoutboundconfig.html | CloudFormation: TelephonyOutboundConfig}
  */
 export interface CampaignTelephonyOutboundConfig {
-  /** The identifier of the published Amazon Connect contact flow. */
+  /**
+   * The identifier of the published Amazon Connect contact flow.
+   *
+   * Length: at most 500.
+   */
   connectContactFlowId: string;
-  /** The Amazon Connect source phone number. */
+  /**
+   * The Amazon Connect source phone number.
+   *
+   * Length: at most 100.
+   */
   connectSourcePhoneNumber?: string;
   /** The answering machine detection configuration. */
   answerMachineDetectionConfig?: CampaignAnswerMachineDetectionConfig;
-  /** The ring timeout configuration for outbound calls. Specifies how long to wait for the call to be answered before timing out. */
+  /**
+   * The ring timeout configuration for outbound calls. Specifies how long to wait for the call to be answered before timing out.
+   *
+   * Range: 15–60.
+   */
   ringTimeout?: number;
 }
 
@@ -179,7 +231,11 @@ export interface CampaignAnswerMachineDetectionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-smschannelsubtypeconfig.html | CloudFormation: SmsChannelSubtypeConfig}
  */
 export interface CampaignSmsChannelSubtypeConfig {
-  /** The allocation of SMS capacity between multiple running outbound campaigns. */
+  /**
+   * The allocation of SMS capacity between multiple running outbound campaigns.
+   *
+   * Range: 0.01–1.
+   */
   capacity?: number;
   /** The outbound mode of SMS for an outbound campaign. */
   outboundMode: CampaignSmsOutboundMode;
@@ -203,9 +259,17 @@ export interface CampaignSmsOutboundMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-smsoutboundconfig.html | CloudFormation: SmsOutboundConfig}
  */
 export interface CampaignSmsOutboundConfig {
-  /** The Amazon Resource Name (ARN) of the Amazon Connect source SMS phone number. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Connect source SMS phone number.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   connectSourcePhoneNumberArn: string;
-  /** The Amazon Resource Name (ARN) of the Amazon Q in Connect template. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Q in Connect template.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   wisdomTemplateArn: string;
 }
 
@@ -215,7 +279,11 @@ export interface CampaignSmsOutboundConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-emailchannelsubtypeconfig.html | CloudFormation: EmailChannelSubtypeConfig}
  */
 export interface CampaignEmailChannelSubtypeConfig {
-  /** The allocation of email capacity between multiple running outbound campaigns. */
+  /**
+   * The allocation of email capacity between multiple running outbound campaigns.
+   *
+   * Range: 0.01–1.
+   */
   capacity?: number;
   /** The outbound mode for email of an outbound campaign. */
   outboundMode: CampaignEmailOutboundMode;
@@ -239,11 +307,23 @@ export interface CampaignEmailOutboundMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-emailoutboundconfig.html | CloudFormation: EmailOutboundConfig}
  */
 export interface CampaignEmailOutboundConfig {
-  /** The Amazon Connect source email address. */
+  /**
+   * The Amazon Connect source email address.
+   *
+   * Length: 1–255. Pattern: `^[\w-\.\+]+\@([\w-]+\.)+[\w-]{2,4}$`.
+   */
   connectSourceEmailAddress: string;
-  /** The display name for the Amazon Connect source email address. */
+  /**
+   * The display name for the Amazon Connect source email address.
+   *
+   * Length: 0–256.
+   */
   sourceEmailAddressDisplayName?: string;
-  /** The Amazon Resource Name (ARN) of the Amazon Q in Connect template. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Q in Connect template.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   wisdomTemplateArn: string;
 }
 
@@ -253,7 +333,11 @@ export interface CampaignEmailOutboundConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-whatsappchannelsubtypeconfig.html | CloudFormation: WhatsAppChannelSubtypeConfig}
  */
 export interface CampaignWhatsAppChannelSubtypeConfig {
-  /** The allocation of WhatsApp capacity between multiple running outbound campaigns. */
+  /**
+   * The allocation of WhatsApp capacity between multiple running outbound campaigns.
+   *
+   * Range: 0.01–1.
+   */
   capacity?: number;
   /** The outbound mode for WhatsApp of an outbound campaign. */
   outboundMode: CampaignWhatsAppOutboundMode;
@@ -277,9 +361,17 @@ export interface CampaignWhatsAppOutboundMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-whatsappoutboundconfig.html | CloudFormation: WhatsAppOutboundConfig}
  */
 export interface CampaignWhatsAppOutboundConfig {
-  /** The Amazon Resource Name (ARN) of the Amazon Connect source WhatsApp phone number. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Connect source WhatsApp phone number.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   connectSourcePhoneNumberArn: string;
-  /** The Amazon Resource Name (ARN) of the Amazon Q in Connect template. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Q in Connect template.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   wisdomTemplateArn: string;
 }
 
@@ -289,7 +381,11 @@ export interface CampaignWhatsAppOutboundConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-source.html | CloudFormation: Source}
  */
 export interface CampaignSource {
-  /** The Amazon Resource Name (ARN) of the Customer Profiles segment. */
+  /**
+   * The Amazon Resource Name (ARN) of the Customer Profiles segment.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   customerProfilesSegmentArn?: string;
   /** The event trigger of the campaign. */
   eventTrigger?: CampaignEventTrigger;
@@ -301,7 +397,11 @@ export interface CampaignSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-eventtrigger.html | CloudFormation: EventTrigger}
  */
 export interface CampaignEventTrigger {
-  /** The Amazon Resource Name (ARN) of the Customer Profiles domain. */
+  /**
+   * The Amazon Resource Name (ARN) of the Customer Profiles domain.
+   *
+   * Length: 20–500. Pattern: `^arn:.*$`.
+   */
   customerProfilesDomainArn?: string;
 }
 
@@ -311,11 +411,23 @@ export interface CampaignEventTrigger {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-schedule.html | CloudFormation: Schedule}
  */
 export interface CampaignSchedule {
-  /** The start time of the schedule in UTC. */
+  /**
+   * The start time of the schedule in UTC.
+   *
+   * Length: at most 100.
+   */
   startTime: string;
-  /** The end time of the schedule in UTC. */
+  /**
+   * The end time of the schedule in UTC.
+   *
+   * Length: at most 100.
+   */
   endTime: string;
-  /** The refresh frequency of the campaign. */
+  /**
+   * The refresh frequency of the campaign.
+   *
+   * Length: 0–50. Pattern: `^P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`.
+   */
   refreshFrequency?: string;
 }
 
@@ -391,9 +503,17 @@ export interface CampaignDailyHour {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-timerange.html | CloudFormation: TimeRange}
  */
 export interface CampaignTimeRange {
-  /** The start time of the time range. */
+  /**
+   * The start time of the time range.
+   *
+   * Pattern: `^T\d{2}:\d{2}$`.
+   */
   startTime: string;
-  /** The end time of the time range. */
+  /**
+   * The end time of the time range.
+   *
+   * Pattern: `^T\d{2}:\d{2}$`.
+   */
   endTime: string;
 }
 
@@ -413,11 +533,23 @@ export interface CampaignRestrictedPeriods {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-restrictedperiod.html | CloudFormation: RestrictedPeriod}
  */
 export interface CampaignRestrictedPeriod {
-  /** The name of the restricted period. */
+  /**
+   * The name of the restricted period.
+   *
+   * Length: at most 127.
+   */
   name?: string;
-  /** The start date of the restricted period. */
+  /**
+   * The start date of the restricted period.
+   *
+   * Pattern: `^\d{4}-\d{2}-\d{2}$`.
+   */
   startDate: string;
-  /** The end date of the restricted period. */
+  /**
+   * The end date of the restricted period.
+   *
+   * Pattern: `^\d{4}-\d{2}-\d{2}$`.
+   */
   endDate: string;
 }
 
@@ -449,9 +581,17 @@ export interface CampaignCommunicationLimits {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-communicationlimit.html | CloudFormation: CommunicationLimit}
  */
 export interface CampaignCommunicationLimit {
-  /** The maximum outreaching count for each recipient. */
+  /**
+   * The maximum outreaching count for each recipient.
+   *
+   * Range: at least 1.
+   */
   maxCountPerRecipient: number;
-  /** The frequency of communication limit evaluation. */
+  /**
+   * The frequency of communication limit evaluation.
+   *
+   * Range: at least 1.
+   */
   frequency: number;
   /** The unit of communication limit evaluation. */
   unit: "DAY";
@@ -463,8 +603,16 @@ export interface CampaignCommunicationLimit {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connectcampaignsv2-campaign-entrylimitsconfig.html | CloudFormation: EntryLimitsConfig}
  */
 export interface CampaignEntryLimitsConfig {
-  /** Maximum number of entries per participant. 0 indicates unlimited entries. */
+  /**
+   * Maximum number of entries per participant. 0 indicates unlimited entries.
+   *
+   * Range: at least 0.
+   */
   maxEntryCount: number;
-  /** Time duration in ISO 8601 format */
+  /**
+   * Time duration in ISO 8601 format
+   *
+   * Length: 0–50. Pattern: `^P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`.
+   */
   minEntryInterval: string;
 }

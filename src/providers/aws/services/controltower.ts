@@ -13,17 +13,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-controltower-enabledbaseline.html | CloudFormation: AWS::ControlTower::EnabledBaseline}
  */
-export const EnabledBaseline = cloudControlType<EnabledBaselineArgs, EnabledBaselineOutputs>("AWS::ControlTower::EnabledBaseline", "aws:controltower:EnabledBaseline", '{"p":[["BaselineIdentifier","string",67],["BaselineVersion","string",1],["TargetIdentifier","string",67],["Parameters",["array",["ref","Parameter"]]],["Tags",["array",["ref","Tag"]]],["EnabledBaselineIdentifier","string",72]],"id":["EnabledBaselineIdentifier"],"d":{"Parameter":[["Key","string"],["Value",["union","string","json","number",["array",["union","boolean","number","json","string"]],"boolean"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:controltower:${Region}:${Account}:enabledbaseline/${EnabledBaselineId}"}');
+export const EnabledBaseline = cloudControlType<EnabledBaselineArgs, EnabledBaselineOutputs>("AWS::ControlTower::EnabledBaseline", "aws:controltower:EnabledBaseline", '{"p":[["BaselineIdentifier","string",67],["BaselineVersion","string",1],["TargetIdentifier","string",67],["Parameters",["array",["ref","Parameter"]]],["Tags",["array",["ref","Tag"]]],["EnabledBaselineIdentifier","string",72]],"id":["EnabledBaselineIdentifier"],"d":{"Parameter":[["Key","string"],["Value",["union","string","json","number",["array",["union","boolean","number","json","string"]],"boolean"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TargetIdentifier","BaselineIdentifier"],"ro":["EnabledBaselineIdentifier"],"uo":["Parameters","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:controltower:${Region}:${Account}:enabledbaseline/${EnabledBaselineId}"}');
 /** A {@link EnabledBaseline} instance: its attributes as typed outputs. */
 export type EnabledBaseline = InstanceType<typeof EnabledBaseline>;
 
 /** Inputs of {@link EnabledBaseline}. */
 export interface EnabledBaselineArgs {
-  /** The specific `Baseline` enabled as part of the `EnabledBaseline` resource. */
+  /**
+   * The specific `Baseline` enabled as part of the `EnabledBaseline` resource.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   baselineIdentifier: string;
-  /** The enabled version of the `Baseline` . */
+  /**
+   * The enabled version of the `Baseline` .
+   *
+   * Pattern: `^\d+(?:\.\d+){0,2}$`.
+   */
   baselineVersion: string;
-  /** The target on which to enable the `Baseline` . */
+  /**
+   * The target on which to enable the `Baseline` .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   targetIdentifier: string;
   /** Shows the parameters that are applied when enabling this `Baseline` . */
   parameters?: EnabledBaselineParameter[];
@@ -37,6 +49,7 @@ export interface EnabledBaselineOutputs extends EnabledBaselineArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-controltower-enabledbaseline-parameter.html | CloudFormation: Parameter} */
 export interface EnabledBaselineParameter {
+  /** Length: 1–256. */
   key?: string;
   value?: string | Record<string, unknown> | number | (boolean | number | Record<string, unknown> | string)[] | boolean;
 }
@@ -46,15 +59,23 @@ export interface EnabledBaselineParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-controltower-enabledcontrol.html | CloudFormation: AWS::ControlTower::EnabledControl}
  */
-export const EnabledControl = cloudControlType<EnabledControlArgs, EnabledControlOutputs>("AWS::ControlTower::EnabledControl", "aws:controltower:EnabledControl", '{"p":[["ControlIdentifier","string",67],["TargetIdentifier","string",67],["Parameters",["array",["ref","EnabledControlParameter"]]],["Tags",["array",["ref","Tag"]]]],"id":["TargetIdentifier","ControlIdentifier"],"d":{"EnabledControlParameter":[["Value",["union",["array",["union","string","number","json","boolean"]],"string","number","json","boolean"],1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:controltower:${Region}:${Account}:enabledcontrol/${EnabledControlId}"}');
+export const EnabledControl = cloudControlType<EnabledControlArgs, EnabledControlOutputs>("AWS::ControlTower::EnabledControl", "aws:controltower:EnabledControl", '{"p":[["ControlIdentifier","string",67],["TargetIdentifier","string",67],["Parameters",["array",["ref","EnabledControlParameter"]]],["Tags",["array",["ref","Tag"]]]],"id":["TargetIdentifier","ControlIdentifier"],"d":{"EnabledControlParameter":[["Value",["union",["array",["union","string","number","json","boolean"]],"string","number","json","boolean"],1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["TargetIdentifier","ControlIdentifier"],"tg":[false,false,false]},"arn":"arn:${Partition}:controltower:${Region}:${Account}:enabledcontrol/${EnabledControlId}"}');
 /** A {@link EnabledControl} instance: its attributes as typed outputs. */
 export type EnabledControl = InstanceType<typeof EnabledControl>;
 
 /** Inputs of {@link EnabledControl}. */
 export interface EnabledControlArgs {
-  /** The ARN of the control. Only *Strongly recommended* and *Elective* controls are permitted, with the exception of the *Region deny* control. For information on how to find the `controlIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) . */
+  /**
+   * The ARN of the control. Only *Strongly recommended* and *Elective* controls are permitted, with the exception of the *Region deny* control. For information on how to find the `controlIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   controlIdentifier: string;
-  /** The ARN of the organizational unit. For information on how to find the `targetIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) . */
+  /**
+   * The ARN of the organizational unit. For information on how to find the `targetIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   targetIdentifier: string;
   /** Array of `EnabledControlParameter` objects. */
   parameters?: EnabledControlEnabledControlParameter[];
@@ -83,7 +104,7 @@ export interface EnabledControlEnabledControlParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-controltower-landingzone.html | CloudFormation: AWS::ControlTower::LandingZone}
  */
-export const LandingZone = cloudControlType<LandingZoneArgs, LandingZoneOutputs>("AWS::ControlTower::LandingZone", "aws:controltower:LandingZone", '{"p":[["Manifest","json",1],["Version","string",1],["RemediationTypes",["array",["enum","INHERITANCE_DRIFT"]]],["Tags",["array",["ref","Tag"]]],["LandingZoneIdentifier","string",72],["Arn","string",72],["Status",["enum","ACTIVE","PROCESSING","FAILED"],8],["LatestAvailableVersion","string",8],["DriftStatus",["enum","DRIFTED","IN_SYNC"],8]],"id":["LandingZoneIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:controltower:${Region}:${Account}:landingzone/${LandingZoneId}"}');
+export const LandingZone = cloudControlType<LandingZoneArgs, LandingZoneOutputs>("AWS::ControlTower::LandingZone", "aws:controltower:LandingZone", '{"p":[["Manifest","json",1],["Version","string",1],["RemediationTypes",["array",["enum","INHERITANCE_DRIFT"]]],["Tags",["array",["ref","Tag"]]],["LandingZoneIdentifier","string",72],["Arn","string",72],["Status",["enum","ACTIVE","PROCESSING","FAILED"],8],["LatestAvailableVersion","string",8],["DriftStatus",["enum","DRIFTED","IN_SYNC"],8]],"id":["LandingZoneIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["LandingZoneIdentifier","Arn","Status","LatestAvailableVersion","DriftStatus"],"tg":[true,true,true]},"arn":"arn:${Partition}:controltower:${Region}:${Account}:landingzone/${LandingZoneId}"}');
 /** A {@link LandingZone} instance: its attributes as typed outputs. */
 export type LandingZone = InstanceType<typeof LandingZone>;
 
@@ -91,7 +112,11 @@ export type LandingZone = InstanceType<typeof LandingZone>;
 export interface LandingZoneArgs {
   /** The landing zone manifest JSON text file that specifies the landing zone configurations. */
   manifest: Record<string, unknown>;
-  /** The landing zone's current deployed version. */
+  /**
+   * The landing zone's current deployed version.
+   *
+   * Length: 3–10. Pattern: `\d+.\d+`.
+   */
   version: string;
   /** The types of remediation actions configured for the landing zone, such as automatic drift correction or compliance enforcement. */
   remediationTypes?: "INHERITANCE_DRIFT"[];

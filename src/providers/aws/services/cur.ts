@@ -13,15 +13,19 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cur-reportdefinition.html | CloudFormation: AWS::CUR::ReportDefinition}
  */
-export const ReportDefinition = cloudControlType<ReportDefinitionArgs, ReportDefinitionOutputs>("AWS::CUR::ReportDefinition", "aws:cur:ReportDefinition", '{"p":[["AdditionalArtifacts",["array","string"]],["ReportName","string",67],["Compression",["enum","ZIP","GZIP","Parquet"],1],["Format",["enum","textORcsv","Parquet"],1],["RefreshClosedReports","boolean",1],["S3Bucket","string",1],["ReportVersioning",["enum","CREATE_NEW_REPORT","OVERWRITE_REPORT"],67],["S3Region","string",1],["TimeUnit",["enum","HOURLY","DAILY","MONTHLY"],67],["BillingViewArn","string",66],["S3Prefix","string",1],["AdditionalSchemaElements",["array","string"],66],["Tags",["array",["ref","Tag"]]]],"id":["ReportName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cur:${Region}:${Account}:definition/${ReportName}"}');
+export const ReportDefinition = cloudControlType<ReportDefinitionArgs, ReportDefinitionOutputs>("AWS::CUR::ReportDefinition", "aws:cur:ReportDefinition", '{"p":[["AdditionalArtifacts",["array","string"]],["ReportName","string",67],["Compression",["enum","ZIP","GZIP","Parquet"],1],["Format",["enum","textORcsv","Parquet"],1],["RefreshClosedReports","boolean",1],["S3Bucket","string",1],["ReportVersioning",["enum","CREATE_NEW_REPORT","OVERWRITE_REPORT"],67],["S3Region","string",1],["TimeUnit",["enum","HOURLY","DAILY","MONTHLY"],67],["BillingViewArn","string",66],["S3Prefix","string",1],["AdditionalSchemaElements",["array","string"],66],["Tags",["array",["ref","Tag"]]]],"id":["ReportName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ReportName","AdditionalSchemaElements","TimeUnit","ReportVersioning","BillingViewArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:cur:${Region}:${Account}:definition/${ReportName}"}');
 /** A {@link ReportDefinition} instance: its attributes as typed outputs. */
 export type ReportDefinition = InstanceType<typeof ReportDefinition>;
 
 /** Inputs of {@link ReportDefinition}. */
 export interface ReportDefinitionArgs {
   /** A list of manifests that you want AWS to create for this report. */
-  additionalArtifacts?: string[];
-  /** The name of the report that you want to create. The name must be unique, is case sensitive, and can't include spaces. */
+  additionalArtifacts?: ("REDSHIFT" | "QUICKSIGHT" | "ATHENA")[];
+  /**
+   * The name of the report that you want to create. The name must be unique, is case sensitive, and can't include spaces.
+   *
+   * Length: 1–256. Pattern: `[0-9A-Za-z!\-_.*\'()]+`.
+   */
   reportName: string;
   /** The compression format that Amazon Web Services uses for the report. */
   compression: "ZIP" | "GZIP" | "Parquet";
@@ -29,7 +33,11 @@ export interface ReportDefinitionArgs {
   format: "textORcsv" | "Parquet";
   /** Whether you want AWS to update your reports after they have been finalized if AWS detects charges related to previous months. These charges can include refunds, credits, or support fees. */
   refreshClosedReports: boolean;
-  /** The S3 bucket where Amazon Web Services delivers the report. */
+  /**
+   * The S3 bucket where Amazon Web Services delivers the report.
+   *
+   * Length: 1–256. Pattern: `[A-Za-z0-9_\.\-]+`.
+   */
   s3Bucket: string;
   /** Whether you want AWS to overwrite the previous version of each report or to deliver the report in addition to the previous versions. */
   reportVersioning: "CREATE_NEW_REPORT" | "OVERWRITE_REPORT";
@@ -37,13 +45,25 @@ export interface ReportDefinitionArgs {
   s3Region: string;
   /** The granularity of the line items in the report. */
   timeUnit: "HOURLY" | "DAILY" | "MONTHLY";
-  /** The Amazon Resource Name (ARN) of the billing view. You can get this value by using the billing view service public APIs. */
+  /**
+   * The Amazon Resource Name (ARN) of the billing view. You can get this value by using the billing view service public APIs.
+   *
+   * Length: 1–128. Pattern: `(arn:aws(-cn)?:billing::[0-9]{12}:billingview/)?[a-zA-Z0-9_\+=\.\-\@].{1,30}`.
+   */
   billingViewArn?: string;
-  /** The prefix that Amazon Web Services adds to the report name when Amazon Web Services delivers the report. Your prefix can't include spaces. */
+  /**
+   * The prefix that Amazon Web Services adds to the report name when Amazon Web Services delivers the report. Your prefix can't include spaces.
+   *
+   * Length: 1–256. Pattern: `[0-9A-Za-z!\-_.*\'()/]*`.
+   */
   s3Prefix: string;
   /** A list of strings that indicate additional content that AWS includes in the report, such as individual resource IDs. */
-  additionalSchemaElements?: string[];
-  /** The tags to be assigned to the report definition resource. */
+  additionalSchemaElements?: ("RESOURCES" | "SPLIT_COST_ALLOCATION_DATA" | "MANUAL_DISCOUNT_COMPATIBILITY")[];
+  /**
+   * The tags to be assigned to the report definition resource.
+   *
+   * Items: 0–100.
+   */
   tags?: AwsTag[];
 }
 

@@ -13,27 +13,47 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-calculatedattributedefinition.html | CloudFormation: AWS::CustomerProfiles::CalculatedAttributeDefinition}
  */
-export const CalculatedAttributeDefinition = cloudControlType<CalculatedAttributeDefinitionArgs, CalculatedAttributeDefinitionOutputs>("AWS::CustomerProfiles::CalculatedAttributeDefinition", "aws:customerprofiles:CalculatedAttributeDefinition", '{"p":[["Description","string"],["AttributeDetails",["ref","AttributeDetails"],1],["Statistic",["enum","FIRST_OCCURRENCE","LAST_OCCURRENCE","COUNT","SUM","MINIMUM","MAXIMUM","AVERAGE","MAX_OCCURRENCE"],1],["DomainName","string",67],["DisplayName","string"],["CalculatedAttributeName","string",67],["Conditions",["ref","Conditions"]],["Tags",["array",["ref","Tag"]]],["UseHistoricalData","boolean",66],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Status",["enum","IN_PROGRESS","PREPARING","COMPLETED","FAILED"],8],["Readiness",["ref","Readiness"],8]],"id":["DomainName","CalculatedAttributeName"],"d":{"AttributeDetails":[["Expression","string",1],["Attributes",["array",["ref","AttributeItem"]],1]],"AttributeItem":[["Name","string",1]],"Conditions":[["Range",["ref","Range"]],["ObjectCount","integer"],["Threshold",["ref","Threshold"]]],"Range":[["Value","integer"],["Unit",["enum","DAYS"],1],["ValueRange",["ref","ValueRange"]],["TimestampSource","string",2],["TimestampFormat","string",2]],"ValueRange":[["Start","integer",1],["End","integer",1]],"Threshold":[["Operator",["enum","EQUAL_TO","GREATER_THAN","LESS_THAN","NOT_EQUAL_TO"],1],["Value","string",1]],"Readiness":[["ProgressPercentage","integer"],["Message","string"]]},"tags":["Tags","standard"]}');
+export const CalculatedAttributeDefinition = cloudControlType<CalculatedAttributeDefinitionArgs, CalculatedAttributeDefinitionOutputs>("AWS::CustomerProfiles::CalculatedAttributeDefinition", "aws:customerprofiles:CalculatedAttributeDefinition", '{"p":[["Description","string"],["AttributeDetails",["ref","AttributeDetails"],1],["Statistic",["enum","FIRST_OCCURRENCE","LAST_OCCURRENCE","COUNT","SUM","MINIMUM","MAXIMUM","AVERAGE","MAX_OCCURRENCE"],1],["DomainName","string",67],["DisplayName","string"],["CalculatedAttributeName","string",67],["Conditions",["ref","Conditions"]],["Tags",["array",["ref","Tag"]]],["UseHistoricalData","boolean",66],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Status",["enum","IN_PROGRESS","PREPARING","COMPLETED","FAILED"],8],["Readiness",["ref","Readiness"],8]],"id":["DomainName","CalculatedAttributeName"],"d":{"AttributeDetails":[["Expression","string",1],["Attributes",["array",["ref","AttributeItem"]],1]],"AttributeItem":[["Name","string",1]],"Conditions":[["Range",["ref","Range"]],["ObjectCount","integer"],["Threshold",["ref","Threshold"]]],"Range":[["Value","integer"],["Unit",["enum","DAYS"],1],["ValueRange",["ref","ValueRange"]],["TimestampSource","string"],["TimestampFormat","string"]],"ValueRange":[["Start","integer",1],["End","integer",1]],"Threshold":[["Operator",["enum","EQUAL_TO","GREATER_THAN","LESS_THAN","NOT_EQUAL_TO"],1],["Value","string",1]],"Readiness":[["ProgressPercentage","integer"],["Message","string"]]},"tags":["Tags","standard"],"rp":[["Conditions","Range","TimestampSource"],["Conditions","Range","TimestampFormat"]],"reg":{"h":"crudl","co":["DomainName","CalculatedAttributeName","UseHistoricalData","Conditions/Range/TimestampSource","Conditions/Range/TimestampFormat"],"ro":["CreatedAt","LastUpdatedAt","Status","Readiness"],"uo":["AttributeDetails/Attributes","Tags"],"tg":[true,true,true]}}');
 /** A {@link CalculatedAttributeDefinition} instance: its attributes as typed outputs. */
 export type CalculatedAttributeDefinition = InstanceType<typeof CalculatedAttributeDefinition>;
 
 /** Inputs of {@link CalculatedAttributeDefinition}. */
 export interface CalculatedAttributeDefinitionArgs {
-  /** The description of the calculated attribute. */
+  /**
+   * The description of the calculated attribute.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /** Mathematical expression and a list of attribute items specified in that expression. */
   attributeDetails: CalculatedAttributeDefinitionAttributeDetails;
   /** The aggregation operation to perform for the calculated attribute. */
   statistic: "FIRST_OCCURRENCE" | "LAST_OCCURRENCE" | "COUNT" | "SUM" | "MINIMUM" | "MAXIMUM" | "AVERAGE" | "MAX_OCCURRENCE";
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The display name of the calculated attribute. */
+  /**
+   * The display name of the calculated attribute.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-\s]*$`.
+   */
   displayName?: string;
-  /** The name of an attribute defined in a profile object type. */
+  /**
+   * The name of an attribute defined in a profile object type.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   calculatedAttributeName: string;
   /** The conditions including range, object count, and threshold for the calculated attribute. */
   conditions?: CalculatedAttributeDefinitionConditions;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** Whether historical data ingested before the Calculated Attribute was created should be included in calculations. */
   useHistoricalData?: boolean;
@@ -57,9 +77,17 @@ export interface CalculatedAttributeDefinitionOutputs extends CalculatedAttribut
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-calculatedattributedefinition-attributedetails.html | CloudFormation: AttributeDetails}
  */
 export interface CalculatedAttributeDefinitionAttributeDetails {
-  /** Mathematical expression that is performed on attribute items provided in the attribute list. Each element in the expression should follow the structure of \"{ObjectTypeName.AttributeName}\". */
+  /**
+   * Mathematical expression that is performed on attribute items provided in the attribute list. Each element in the expression should follow the structure of \"{ObjectTypeName.AttributeName}\".
+   *
+   * Length: 1–255.
+   */
   expression: string;
-  /** Mathematical expression and a list of attribute items specified in that expression. */
+  /**
+   * Mathematical expression and a list of attribute items specified in that expression.
+   *
+   * Items: 1–2.
+   */
   attributes: CalculatedAttributeDefinitionAttributeItem[];
 }
 
@@ -69,7 +97,11 @@ export interface CalculatedAttributeDefinitionAttributeDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-calculatedattributedefinition-attributeitem.html | CloudFormation: AttributeItem}
  */
 export interface CalculatedAttributeDefinitionAttributeItem {
-  /** The unique name of the calculated attribute. */
+  /**
+   * The unique name of the calculated attribute.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   name: string;
 }
 
@@ -81,7 +113,11 @@ export interface CalculatedAttributeDefinitionAttributeItem {
 export interface CalculatedAttributeDefinitionConditions {
   /** The relative time period over which data is included in the aggregation. */
   range?: CalculatedAttributeDefinitionRange;
-  /** The number of profile objects used for the calculated attribute. */
+  /**
+   * The number of profile objects used for the calculated attribute.
+   *
+   * Range: 1–300.
+   */
   objectCount?: number;
   /** The threshold for the calculated attribute. */
   threshold?: CalculatedAttributeDefinitionThreshold;
@@ -93,15 +129,27 @@ export interface CalculatedAttributeDefinitionConditions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-calculatedattributedefinition-range.html | CloudFormation: Range}
  */
 export interface CalculatedAttributeDefinitionRange {
-  /** The amount of time of the specified unit. */
+  /**
+   * The amount of time of the specified unit.
+   *
+   * Range: 1–2147483647.
+   */
   value?: number;
   /** The unit of time. */
   unit: "DAYS";
   /** A structure letting customers specify a relative time window over which over which data is included in the Calculated Attribute. Use positive numbers to indicate that the endpoint is in the past, and negative numbers to indicate it is in the future. ValueRange overrides Value. */
   valueRange?: CalculatedAttributeDefinitionValueRange;
-  /** An expression specifying the field in your JSON object from which the date should be parsed. The expression should follow the structure of \"{ObjectTypeName.<Location of timestamp field in JSON pointer format>}\". E.g. if your object type is MyType and source JSON is {"generatedAt": {"timestamp": "1737587945945"}}, then TimestampSource should be "{MyType.generatedAt.timestamp}" */
+  /**
+   * An expression specifying the field in your JSON object from which the date should be parsed. The expression should follow the structure of \"{ObjectTypeName.<Location of timestamp field in JSON pointer format>}\". E.g. if your object type is MyType and source JSON is {"generatedAt": {"timestamp": "1737587945945"}}, then TimestampSource should be "{MyType.generatedAt.timestamp}"
+   *
+   * Length: 1–255.
+   */
   timestampSource?: string;
-  /** The format the timestamp field in your JSON object is specified. This value should be one of EPOCHMILLI (for Unix epoch timestamps with second/millisecond level precision) or ISO_8601 (following ISO_8601 format with second/millisecond level precision, with an optional offset of Z or in the format HH:MM or HHMM.). E.g. if your object type is MyType and source JSON is {"generatedAt": {"timestamp": "2001-07-04T12:08:56.235-0700"}}, then TimestampFormat should be "ISO_8601" */
+  /**
+   * The format the timestamp field in your JSON object is specified. This value should be one of EPOCHMILLI (for Unix epoch timestamps with second/millisecond level precision) or ISO_8601 (following ISO_8601 format with second/millisecond level precision, with an optional offset of Z or in the format HH:MM or HHMM.). E.g. if your object type is MyType and source JSON is {"generatedAt": {"timestamp": "2001-07-04T12:08:56.235-0700"}}, then TimestampFormat should be "ISO_8601"
+   *
+   * Length: 1–255.
+   */
   timestampFormat?: string;
 }
 
@@ -111,9 +159,17 @@ export interface CalculatedAttributeDefinitionRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-calculatedattributedefinition-valuerange.html | CloudFormation: ValueRange}
  */
 export interface CalculatedAttributeDefinitionValueRange {
-  /** The starting point for this overridden range. Positive numbers indicate how many days in the past data should be included, and negative numbers indicate how many days in the future. */
+  /**
+   * The starting point for this overridden range. Positive numbers indicate how many days in the past data should be included, and negative numbers indicate how many days in the future.
+   *
+   * Range: -2147483648–2147483647.
+   */
   start: number;
-  /** The ending point for this overridden range. Positive numbers indicate how many days in the past data should be included, and negative numbers indicate how many days in the future. */
+  /**
+   * The ending point for this overridden range. Positive numbers indicate how many days in the past data should be included, and negative numbers indicate how many days in the future.
+   *
+   * Range: -2147483648–2147483647.
+   */
   end: number;
 }
 
@@ -125,7 +181,11 @@ export interface CalculatedAttributeDefinitionValueRange {
 export interface CalculatedAttributeDefinitionThreshold {
   /** The operator of the threshold. */
   operator: "EQUAL_TO" | "GREATER_THAN" | "LESS_THAN" | "NOT_EQUAL_TO";
-  /** The value of the threshold. */
+  /**
+   * The value of the threshold.
+   *
+   * Length: 1–255.
+   */
   value: string;
 }
 
@@ -135,7 +195,11 @@ export interface CalculatedAttributeDefinitionThreshold {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-calculatedattributedefinition-readiness.html | CloudFormation: Readiness}
  */
 export interface CalculatedAttributeDefinitionReadiness {
-  /** Approximately how far the Calculated Attribute creation is from completion. */
+  /**
+   * Approximately how far the Calculated Attribute creation is from completion.
+   *
+   * Range: 0–100.
+   */
   progressPercentage?: number;
   /** Any customer messaging. */
   message?: string;
@@ -146,21 +210,41 @@ export interface CalculatedAttributeDefinitionReadiness {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-domain.html | CloudFormation: AWS::CustomerProfiles::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::CustomerProfiles::Domain", "aws:customerprofiles:Domain", '{"p":[["DefaultExpirationDays","integer",1],["DomainName","string",67],["DeadLetterQueueUrl","string"],["DefaultEncryptionKey","string"],["Tags",["array",["ref","Tag"]]],["Matching",["ref","Matching"]],["RuleBasedMatching",["ref","RuleBasedMatching"]],["DataStore",["ref","DataStore"]],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Stats",["ref","DomainStats"],8]],"id":["DomainName"],"d":{"Matching":[["Enabled","boolean",1],["AutoMerging",["ref","AutoMerging"]],["ExportingConfig",["ref","ExportingConfig"]],["JobSchedule",["ref","JobSchedule"]]],"AutoMerging":[["Enabled","boolean",1],["ConflictResolution",["ref","ConflictResolution"]],["Consolidation",["ref","Consolidation"]],["MinAllowedConfidenceScoreForMerging","number"]],"ConflictResolution":[["ConflictResolvingModel",["enum","RECENCY","SOURCE"],1],["SourceName","string"]],"Consolidation":[["MatchingAttributesList",["array",["array","string"]],1]],"ExportingConfig":[["S3Exporting",["ref","S3ExportingConfig"]]],"S3ExportingConfig":[["S3BucketName","string",1],["S3KeyName","string"]],"JobSchedule":[["DayOfTheWeek",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1],["Time","string",1]],"RuleBasedMatching":[["Enabled","boolean",1],["AttributeTypesSelector",["ref","AttributeTypesSelector"]],["ConflictResolution",["ref","ConflictResolution"]],["ExportingConfig",["ref","ExportingConfig"]],["MatchingRules",["array",["ref","MatchingRule"]]],["MaxAllowedRuleLevelForMatching","integer"],["MaxAllowedRuleLevelForMerging","integer"],["Status",["enum","PENDING","IN_PROGRESS","ACTIVE"]]],"AttributeTypesSelector":[["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"],1],["Address",["array","string"]],["EmailAddress",["array","string"]],["PhoneNumber",["array","string"]]],"MatchingRule":[["Rule",["array","string"],1]],"DataStore":[["Enabled","boolean"],["Readiness",["ref","Readiness"]]],"Readiness":[["ProgressPercentage","integer"],["Message","string"]],"DomainStats":[["MeteringProfileCount","number"],["ObjectCount","number"],["ProfileCount","number"],["TotalSize","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:profile:${Region}:${Account}:domains/${DomainName}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::CustomerProfiles::Domain", "aws:customerprofiles:Domain", '{"p":[["DefaultExpirationDays","integer",1],["DomainName","string",67],["DeadLetterQueueUrl","string"],["DefaultEncryptionKey","string"],["Tags",["array",["ref","Tag"]]],["Matching",["ref","Matching"]],["RuleBasedMatching",["ref","RuleBasedMatching"]],["DataStore",["ref","DataStore"]],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Stats",["ref","DomainStats"],8]],"id":["DomainName"],"d":{"Matching":[["Enabled","boolean",1],["AutoMerging",["ref","AutoMerging"]],["ExportingConfig",["ref","ExportingConfig"]],["JobSchedule",["ref","JobSchedule"]]],"AutoMerging":[["Enabled","boolean",1],["ConflictResolution",["ref","ConflictResolution"]],["Consolidation",["ref","Consolidation"]],["MinAllowedConfidenceScoreForMerging","number"]],"ConflictResolution":[["ConflictResolvingModel",["enum","RECENCY","SOURCE"],1],["SourceName","string"]],"Consolidation":[["MatchingAttributesList",["array",["array","string"]],1]],"ExportingConfig":[["S3Exporting",["ref","S3ExportingConfig"]]],"S3ExportingConfig":[["S3BucketName","string",1],["S3KeyName","string"]],"JobSchedule":[["DayOfTheWeek",["enum","SUNDAY","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY"],1],["Time","string",1]],"RuleBasedMatching":[["Enabled","boolean",1],["AttributeTypesSelector",["ref","AttributeTypesSelector"]],["ConflictResolution",["ref","ConflictResolution"]],["ExportingConfig",["ref","ExportingConfig"]],["MatchingRules",["array",["ref","MatchingRule"]]],["MaxAllowedRuleLevelForMatching","integer"],["MaxAllowedRuleLevelForMerging","integer"],["Status",["enum","PENDING","IN_PROGRESS","ACTIVE"]]],"AttributeTypesSelector":[["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"],1],["Address",["array","string"]],["EmailAddress",["array","string"]],["PhoneNumber",["array","string"]]],"MatchingRule":[["Rule",["array","string"],1]],"DataStore":[["Enabled","boolean"],["Readiness",["ref","Readiness"]]],"Readiness":[["ProgressPercentage","integer"],["Message","string"]],"DomainStats":[["MeteringProfileCount","number"],["ObjectCount","number"],["ProfileCount","number"],["TotalSize","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName"],"ro":["LastUpdatedAt","CreatedAt"],"tg":[true,true,true]},"arn":"arn:${Partition}:profile:${Region}:${Account}:domains/${DomainName}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The default number of days until the data within the domain expires. */
+  /**
+   * The default number of days until the data within the domain expires.
+   *
+   * Range: 1–1098.
+   */
   defaultExpirationDays: number;
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The URL of the SQS dead letter queue, which is used for reporting errors associated with ingesting data from third party applications. You must set up a policy on the `DeadLetterQueue` for the `SendMessage` operation to enable Amazon Connect Customer Profiles to send messages to the `DeadLetterQueue` . */
+  /**
+   * The URL of the SQS dead letter queue, which is used for reporting errors associated with ingesting data from third party applications. You must set up a policy on the `DeadLetterQueue` for the `SendMessage` operation to enable Amazon Connect Customer Profiles to send messages to the `DeadLetterQueue` .
+   *
+   * Length: 0–255.
+   */
   deadLetterQueueUrl?: string;
-  /** The default encryption key, which is an AWS managed key, is used when no specific type of encryption key is specified. It is used to encrypt all data before it is placed in permanent or semi-permanent storage. */
+  /**
+   * The default encryption key, which is an AWS managed key, is used when no specific type of encryption key is specified. It is used to encrypt all data before it is placed in permanent or semi-permanent storage.
+   *
+   * Length: 0–255.
+   */
   defaultEncryptionKey?: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** The process of matching duplicate profiles. */
   matching?: DomainMatching;
@@ -363,23 +447,43 @@ export interface DomainDomainStats {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-domainobjecttype.html | CloudFormation: AWS::CustomerProfiles::DomainObjectType}
  */
-export const DomainObjectType = cloudControlType<DomainObjectTypeArgs, DomainObjectTypeOutputs>("AWS::CustomerProfiles::DomainObjectType", "aws:customerprofiles:DomainObjectType", '{"p":[["DomainName","string",67],["ObjectTypeName","string",67],["Description","string"],["EncryptionKey","string"],["Fields",["map",["ref","DomainObjectTypeField"]],67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["DomainName","ObjectTypeName"],"d":{"DomainObjectTypeField":[["Source","string",1],["Target","string",1],["ContentType",["enum","STRING","NUMBER"]],["FeatureType",["enum","TEXTUAL","CATEGORICAL"]]]},"tags":["Tags","standard"]}');
+export const DomainObjectType = cloudControlType<DomainObjectTypeArgs, DomainObjectTypeOutputs>("AWS::CustomerProfiles::DomainObjectType", "aws:customerprofiles:DomainObjectType", '{"p":[["DomainName","string",67],["ObjectTypeName","string",67],["Description","string"],["EncryptionKey","string"],["Fields",["map",["ref","DomainObjectTypeField"]],67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["DomainName","ObjectTypeName"],"d":{"DomainObjectTypeField":[["Source","string",1],["Target","string",1],["ContentType",["enum","STRING","NUMBER"]],["FeatureType",["enum","TEXTUAL","CATEGORICAL"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","ObjectTypeName","Fields"],"ro":["CreatedAt","LastUpdatedAt"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link DomainObjectType} instance: its attributes as typed outputs. */
 export type DomainObjectType = InstanceType<typeof DomainObjectType>;
 
 /** Inputs of {@link DomainObjectType}. */
 export interface DomainObjectTypeArgs {
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The name of the domain object type. */
+  /**
+   * The name of the domain object type.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   objectTypeName: string;
-  /** Description of the domain object type. */
+  /**
+   * Description of the domain object type.
+   *
+   * Length: 1–10000.
+   */
   description?: string;
-  /** The default encryption key */
+  /**
+   * The default encryption key
+   *
+   * Length: 0–255.
+   */
   encryptionKey?: string;
   /** A map of the name and ObjectType field. */
   fields: Record<string, DomainObjectTypeDomainObjectTypeField>;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -397,9 +501,17 @@ export interface DomainObjectTypeOutputs extends DomainObjectTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-domainobjecttype-domainobjecttypefield.html | CloudFormation: DomainObjectTypeField}
  */
 export interface DomainObjectTypeDomainObjectTypeField {
-  /** The source field name. */
+  /**
+   * The source field name.
+   *
+   * Length: 1–1000.
+   */
   source: string;
-  /** The target field name. */
+  /**
+   * The target field name.
+   *
+   * Length: 1–1000.
+   */
   target: string;
   /** The content type of the field. */
   contentType?: "STRING" | "NUMBER";
@@ -412,19 +524,35 @@ export interface DomainObjectTypeDomainObjectTypeField {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-eventstream.html | CloudFormation: AWS::CustomerProfiles::EventStream}
  */
-export const EventStream = cloudControlType<EventStreamArgs, EventStreamOutputs>("AWS::CustomerProfiles::EventStream", "aws:customerprofiles:EventStream", '{"p":[["DomainName","string",67],["EventStreamName","string",67],["Uri","string",67],["Tags",["array",["ref","Tag"]]],["EventStreamArn","string",72],["State",["enum","RUNNING","STOPPED"],8],["CreatedAt","string",8],["DestinationDetails",["ref","DestinationDetails"],8]],"id":["DomainName","EventStreamName"],"d":{"DestinationDetails":[["Status",["enum","HEALTHY","UNHEALTHY"],1],["Uri","string",1]]},"tags":["Tags","standard"]}');
+export const EventStream = cloudControlType<EventStreamArgs, EventStreamOutputs>("AWS::CustomerProfiles::EventStream", "aws:customerprofiles:EventStream", '{"p":[["DomainName","string",67],["EventStreamName","string",67],["Uri","string",67],["Tags",["array",["ref","Tag"]]],["EventStreamArn","string",72],["State",["enum","RUNNING","STOPPED"],8],["CreatedAt","string",8],["DestinationDetails",["ref","DestinationDetails"],8]],"id":["DomainName","EventStreamName"],"d":{"DestinationDetails":[["Status",["enum","HEALTHY","UNHEALTHY"],1],["Uri","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","EventStreamName","Uri"],"ro":["DestinationDetails","CreatedAt","State","EventStreamArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link EventStream} instance: its attributes as typed outputs. */
 export type EventStream = InstanceType<typeof EventStream>;
 
 /** Inputs of {@link EventStream}. */
 export interface EventStreamArgs {
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The name of the event stream. */
+  /**
+   * The name of the event stream.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   eventStreamName: string;
-  /** The StreamARN of the destination to deliver profile events to. For example, arn:aws:kinesis:region:account-id:stream/stream-name. */
+  /**
+   * The StreamARN of the destination to deliver profile events to. For example, arn:aws:kinesis:region:account-id:stream/stream-name.
+   *
+   * Length: 1–255.
+   */
   uri: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -457,27 +585,55 @@ export interface EventStreamDestinationDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-eventtrigger.html | CloudFormation: AWS::CustomerProfiles::EventTrigger}
  */
-export const EventTrigger = cloudControlType<EventTriggerArgs, EventTriggerOutputs>("AWS::CustomerProfiles::EventTrigger", "aws:customerprofiles:EventTrigger", '{"p":[["DomainName","string",67],["EventTriggerName","string",67],["ObjectTypeName","string",1],["Description","string"],["EventTriggerConditions",["array",["ref","EventTriggerCondition"]],1],["EventTriggerLimits",["ref","EventTriggerLimits"]],["SegmentFilter","string"],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["DomainName","EventTriggerName"],"d":{"EventTriggerCondition":[["EventTriggerDimensions",["array",["ref","EventTriggerDimension"]],1],["LogicalOperator",["enum","ANY","ALL","NONE"],1]],"EventTriggerDimension":[["ObjectAttributes",["array",["ref","ObjectAttribute"]],1]],"ObjectAttribute":[["Source","string"],["FieldName","string"],["ComparisonOperator",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH","GREATER_THAN","LESS_THAN","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","EQUAL","BEFORE","AFTER","ON","BETWEEN","NOT_BETWEEN"],1],["Values",["array","string"],1]],"EventTriggerLimits":[["EventExpiration","integer"],["Periods",["array",["ref","Period"]]]],"Period":[["Unit",["enum","MINUTES","HOURS","DAYS","WEEKS","MONTHS"],1],["Value","integer",1],["MaxInvocationsPerProfile","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"]}');
+export const EventTrigger = cloudControlType<EventTriggerArgs, EventTriggerOutputs>("AWS::CustomerProfiles::EventTrigger", "aws:customerprofiles:EventTrigger", '{"p":[["DomainName","string",67],["EventTriggerName","string",67],["ObjectTypeName","string",1],["Description","string"],["EventTriggerConditions",["array",["ref","EventTriggerCondition"]],1],["EventTriggerLimits",["ref","EventTriggerLimits"]],["SegmentFilter","string"],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["DomainName","EventTriggerName"],"d":{"EventTriggerCondition":[["EventTriggerDimensions",["array",["ref","EventTriggerDimension"]],1],["LogicalOperator",["enum","ANY","ALL","NONE"],1]],"EventTriggerDimension":[["ObjectAttributes",["array",["ref","ObjectAttribute"]],1]],"ObjectAttribute":[["Source","string"],["FieldName","string"],["ComparisonOperator",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH","GREATER_THAN","LESS_THAN","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","EQUAL","BEFORE","AFTER","ON","BETWEEN","NOT_BETWEEN"],1],["Values",["array","string"],1]],"EventTriggerLimits":[["EventExpiration","integer"],["Periods",["array",["ref","Period"]]]],"Period":[["Unit",["enum","MINUTES","HOURS","DAYS","WEEKS","MONTHS"],1],["Value","integer",1],["MaxInvocationsPerProfile","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","EventTriggerName"],"ro":["CreatedAt","LastUpdatedAt"],"uo":["EventTriggerConditions","EventTriggerConditions/*/EventTriggerDimensions","EventTriggerConditions/*/EventTriggerDimensions/*/ObjectAttributes","EventTriggerConditions/*/EventTriggerDimensions/*/ObjectAttributes/*/Values","EventTriggerLimits/Periods","Tags"],"tg":[true,true,true]}}');
 /** A {@link EventTrigger} instance: its attributes as typed outputs. */
 export type EventTrigger = InstanceType<typeof EventTrigger>;
 
 /** Inputs of {@link EventTrigger}. */
 export interface EventTriggerArgs {
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The unique name of the event trigger. */
+  /**
+   * The unique name of the event trigger.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   eventTriggerName: string;
-  /** The unique name of the object type. */
+  /**
+   * The unique name of the object type.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   objectTypeName: string;
-  /** The description of the event trigger. */
+  /**
+   * The description of the event trigger.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** A list of conditions that determine when an event should trigger the destination. */
+  /**
+   * A list of conditions that determine when an event should trigger the destination.
+   *
+   * Items: 1–5.
+   */
   eventTriggerConditions: EventTriggerEventTriggerCondition[];
   /** Defines limits controlling whether an event triggers the destination, based on ingestion latency and the number of invocations per profile over specific time periods. */
   eventTriggerLimits?: EventTriggerEventTriggerLimits;
-  /** The destination is triggered only for profiles that meet the criteria of a segment definition. */
+  /**
+   * The destination is triggered only for profiles that meet the criteria of a segment definition.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   segmentFilter?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -495,7 +651,11 @@ export interface EventTriggerOutputs extends EventTriggerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-eventtrigger-eventtriggercondition.html | CloudFormation: EventTriggerCondition}
  */
 export interface EventTriggerEventTriggerCondition {
-  /** A list of dimensions to be evaluated for the event. */
+  /**
+   * A list of dimensions to be evaluated for the event.
+   *
+   * Items: 1–10.
+   */
   eventTriggerDimensions: EventTriggerEventTriggerDimension[];
   /** The operator used to combine multiple dimensions. */
   logicalOperator: "ANY" | "ALL" | "NONE";
@@ -507,7 +667,11 @@ export interface EventTriggerEventTriggerCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-eventtrigger-eventtriggerdimension.html | CloudFormation: EventTriggerDimension}
  */
 export interface EventTriggerEventTriggerDimension {
-  /** A list of object attributes to be evaluated. */
+  /**
+   * A list of object attributes to be evaluated.
+   *
+   * Items: 1–10.
+   */
   objectAttributes: EventTriggerObjectAttribute[];
 }
 
@@ -517,13 +681,25 @@ export interface EventTriggerEventTriggerDimension {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-eventtrigger-objectattribute.html | CloudFormation: ObjectAttribute}
  */
 export interface EventTriggerObjectAttribute {
-  /** An attribute contained within a source object. */
+  /**
+   * An attribute contained within a source object.
+   *
+   * Length: 1–1000.
+   */
   source?: string;
-  /** A field defined within an object type. */
+  /**
+   * A field defined within an object type.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   fieldName?: string;
   /** The operator used to compare an attribute against a list of values. */
   comparisonOperator: "INCLUSIVE" | "EXCLUSIVE" | "CONTAINS" | "BEGINS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "LESS_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN_OR_EQUAL" | "EQUAL" | "BEFORE" | "AFTER" | "ON" | "BETWEEN" | "NOT_BETWEEN";
-  /** The amount of time of the specified unit. */
+  /**
+   * The amount of time of the specified unit.
+   *
+   * Items: 1–10. Each item: Length: 1–255.
+   */
   values: string[];
 }
 
@@ -535,7 +711,11 @@ export interface EventTriggerObjectAttribute {
 export interface EventTriggerEventTriggerLimits {
   /** Specifies that an event will only trigger the destination if it is processed within a certain latency period. */
   eventExpiration?: number;
-  /** A list of time periods during which the limits apply. */
+  /**
+   * A list of time periods during which the limits apply.
+   *
+   * Items: 1–4.
+   */
   periods?: EventTriggerPeriod[];
 }
 
@@ -547,9 +727,17 @@ export interface EventTriggerEventTriggerLimits {
 export interface EventTriggerPeriod {
   /** The unit of time. */
   unit: "MINUTES" | "HOURS" | "DAYS" | "WEEKS" | "MONTHS";
-  /** The amount of time of the specified unit. */
+  /**
+   * The amount of time of the specified unit.
+   *
+   * Range: 1–60.
+   */
   value: number;
-  /** The maximum allowed number of destination invocations per profile. */
+  /**
+   * The maximum allowed number of destination invocations per profile.
+   *
+   * Range: 1–1000.
+   */
   maxInvocationsPerProfile?: number;
   /** If set to true, there is no limit on the number of destination invocations per profile. The default is false. */
   unlimited?: boolean;
@@ -560,7 +748,7 @@ export interface EventTriggerPeriod {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-integration.html | CloudFormation: AWS::CustomerProfiles::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::CustomerProfiles::Integration", "aws:customerprofiles:Integration", '{"p":[["ObjectTypeNames",["array",["ref","ObjectTypeMapping"]]],["DomainName","string",67],["ObjectTypeName","string"],["Uri","string",66],["FlowDefinition",["ref","FlowDefinition"]],["Tags",["array",["ref","Tag"]]],["EventTriggerNames",["array","string"]],["Scope",["enum","PROFILE","DOMAIN"]],["LastUpdatedAt","string",8],["CreatedAt","string",8]],"id":["DomainName","Uri"],"d":{"ObjectTypeMapping":[["Value","string",1],["Key","string",1]],"FlowDefinition":[["Description","string"],["Tasks",["array",["ref","Task"]],1],["FlowName","string",1],["TriggerConfig",["ref","TriggerConfig"],1],["SourceFlowConfig",["ref","SourceFlowConfig"],1],["KmsArn","string",1]],"Task":[["SourceFields",["array","string"],1],["DestinationField","string"],["ConnectorOperator",["ref","ConnectorOperator"]],["TaskType",["enum","Arithmetic","Filter","Map","Mask","Merge","Truncate","Validate"],1],["TaskProperties",["array",["ref","TaskPropertiesMap"]]]],"ConnectorOperator":[["S3",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["ServiceNow",["enum","PROJECTION","LESS_THAN","GREATER_THAN","CONTAINS","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Zendesk",["enum","PROJECTION","GREATER_THAN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Marketo",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Salesforce",["enum","PROJECTION","LESS_THAN","GREATER_THAN","CONTAINS","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]]],"TaskPropertiesMap":[["OperatorPropertyKey",["enum","VALUE","VALUES","DATA_TYPE","UPPER_BOUND","LOWER_BOUND","SOURCE_DATA_TYPE","DESTINATION_DATA_TYPE","VALIDATION_ACTION","MASK_VALUE","MASK_LENGTH","TRUNCATE_LENGTH","MATH_OPERATION_FIELDS_ORDER","CONCAT_FORMAT","SUBFIELD_CATEGORY_MAP"],1],["Property","string",1]],"TriggerConfig":[["TriggerType",["enum","Scheduled","Event","OnDemand"],1],["TriggerProperties",["ref","TriggerProperties"]]],"TriggerProperties":[["Scheduled",["ref","ScheduledTriggerProperties"]]],"ScheduledTriggerProperties":[["ScheduleEndTime","number"],["Timezone","string"],["ScheduleExpression","string",1],["FirstExecutionFrom","number"],["ScheduleStartTime","number"],["DataPullMode",["enum","Incremental","Complete"]],["ScheduleOffset","integer"]],"SourceFlowConfig":[["ConnectorProfileName","string"],["SourceConnectorProperties",["ref","SourceConnectorProperties"],1],["ConnectorType",["enum","Salesforce","Marketo","ServiceNow","Zendesk","S3"],1],["IncrementalPullConfig",["ref","IncrementalPullConfig"]]],"SourceConnectorProperties":[["S3",["ref","S3SourceProperties"]],["ServiceNow",["ref","ServiceNowSourceProperties"]],["Zendesk",["ref","ZendeskSourceProperties"]],["Marketo",["ref","MarketoSourceProperties"]],["Salesforce",["ref","SalesforceSourceProperties"]]],"S3SourceProperties":[["BucketName","string",1],["BucketPrefix","string"]],"ServiceNowSourceProperties":[["Object","string",1]],"ZendeskSourceProperties":[["Object","string",1]],"MarketoSourceProperties":[["Object","string",1]],"SalesforceSourceProperties":[["IncludeDeletedRecords","boolean"],["Object","string",1],["EnableDynamicFieldUpdate","boolean"]],"IncrementalPullConfig":[["DatetimeTypeFieldName","string"]]},"tags":["Tags","standard"]}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::CustomerProfiles::Integration", "aws:customerprofiles:Integration", '{"p":[["ObjectTypeNames",["array",["ref","ObjectTypeMapping"]]],["DomainName","string",67],["ObjectTypeName","string"],["Uri","string",66],["FlowDefinition",["ref","FlowDefinition"],16],["Tags",["array",["ref","Tag"]]],["EventTriggerNames",["array","string"]],["Scope",["enum","PROFILE","DOMAIN"]],["LastUpdatedAt","string",8],["CreatedAt","string",8]],"id":["DomainName","Uri"],"d":{"ObjectTypeMapping":[["Value","string",1],["Key","string",1]],"FlowDefinition":[["Description","string"],["Tasks",["array",["ref","Task"]],1],["FlowName","string",1],["TriggerConfig",["ref","TriggerConfig"],1],["SourceFlowConfig",["ref","SourceFlowConfig"],1],["KmsArn","string",1]],"Task":[["SourceFields",["array","string"],1],["DestinationField","string"],["ConnectorOperator",["ref","ConnectorOperator"]],["TaskType",["enum","Arithmetic","Filter","Map","Mask","Merge","Truncate","Validate"],1],["TaskProperties",["array",["ref","TaskPropertiesMap"]]]],"ConnectorOperator":[["S3",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["ServiceNow",["enum","PROJECTION","LESS_THAN","GREATER_THAN","CONTAINS","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Zendesk",["enum","PROJECTION","GREATER_THAN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Marketo",["enum","PROJECTION","LESS_THAN","GREATER_THAN","BETWEEN","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]],["Salesforce",["enum","PROJECTION","LESS_THAN","GREATER_THAN","CONTAINS","BETWEEN","LESS_THAN_OR_EQUAL_TO","GREATER_THAN_OR_EQUAL_TO","EQUAL_TO","NOT_EQUAL_TO","ADDITION","MULTIPLICATION","DIVISION","SUBTRACTION","MASK_ALL","MASK_FIRST_N","MASK_LAST_N","VALIDATE_NON_NULL","VALIDATE_NON_ZERO","VALIDATE_NON_NEGATIVE","VALIDATE_NUMERIC","NO_OP"]]],"TaskPropertiesMap":[["OperatorPropertyKey",["enum","VALUE","VALUES","DATA_TYPE","UPPER_BOUND","LOWER_BOUND","SOURCE_DATA_TYPE","DESTINATION_DATA_TYPE","VALIDATION_ACTION","MASK_VALUE","MASK_LENGTH","TRUNCATE_LENGTH","MATH_OPERATION_FIELDS_ORDER","CONCAT_FORMAT","SUBFIELD_CATEGORY_MAP"],1],["Property","string",1]],"TriggerConfig":[["TriggerType",["enum","Scheduled","Event","OnDemand"],1],["TriggerProperties",["ref","TriggerProperties"]]],"TriggerProperties":[["Scheduled",["ref","ScheduledTriggerProperties"]]],"ScheduledTriggerProperties":[["ScheduleEndTime","number"],["Timezone","string"],["ScheduleExpression","string",1],["FirstExecutionFrom","number"],["ScheduleStartTime","number"],["DataPullMode",["enum","Incremental","Complete"]],["ScheduleOffset","integer"]],"SourceFlowConfig":[["ConnectorProfileName","string"],["SourceConnectorProperties",["ref","SourceConnectorProperties"],1],["ConnectorType",["enum","Salesforce","Marketo","ServiceNow","Zendesk","S3"],1],["IncrementalPullConfig",["ref","IncrementalPullConfig"]]],"SourceConnectorProperties":[["S3",["ref","S3SourceProperties"]],["ServiceNow",["ref","ServiceNowSourceProperties"]],["Zendesk",["ref","ZendeskSourceProperties"]],["Marketo",["ref","MarketoSourceProperties"]],["Salesforce",["ref","SalesforceSourceProperties"]]],"S3SourceProperties":[["BucketName","string",1],["BucketPrefix","string"]],"ServiceNowSourceProperties":[["Object","string",1]],"ZendeskSourceProperties":[["Object","string",1]],"MarketoSourceProperties":[["Object","string",1]],"SalesforceSourceProperties":[["IncludeDeletedRecords","boolean"],["Object","string",1],["EnableDynamicFieldUpdate","boolean"]],"IncrementalPullConfig":[["DatetimeTypeFieldName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["FlowDefinition"],"co":["DomainName","Uri"],"ro":["LastUpdatedAt","CreatedAt"],"uo":["EventTriggerNames"],"tg":[true,true,true]}}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
@@ -568,25 +756,57 @@ export type Integration = InstanceType<typeof Integration>;
 export interface IntegrationArgs {
   /** The object type mapping. */
   objectTypeNames?: IntegrationObjectTypeMapping[];
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The name of the profile object type mapping to use. */
+  /**
+   * The name of the profile object type mapping to use.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   objectTypeName?: string;
-  /** The URI of the S3 bucket or any other type of data source. */
+  /**
+   * The URI of the S3 bucket or any other type of data source.
+   *
+   * Length: 1–255.
+   */
   uri?: string;
-  /** The configuration that controls how Customer Profiles retrieves data from the source. */
+  /**
+   * The configuration that controls how Customer Profiles retrieves data from the source.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   flowDefinition?: IntegrationFlowDefinition;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** A list of unique names for active event triggers associated with the integration. */
+  /**
+   * A list of unique names for active event triggers associated with the integration.
+   *
+   * Items: 1–1. Each item: Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   eventTriggerNames?: string[];
-  /** Scope of the integration, such as 'PROFILE' or 'DOMAIN' */
+  /**
+   * Scope of the integration, such as 'PROFILE' or 'DOMAIN'
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   scope?: "PROFILE" | "DOMAIN";
 }
 
 /** Outputs of {@link Integration}: its inputs as the cloud reports them, and its attributes. */
 export interface IntegrationOutputs extends IntegrationArgs {
-  /** The URI of the S3 bucket or any other type of data source. */
+  /**
+   * The URI of the S3 bucket or any other type of data source.
+   *
+   * Length: 1–255.
+   */
   uri: string;
   /** The timestamp of when the integration was most recently edited. */
   lastUpdatedAt: string;
@@ -600,9 +820,17 @@ export interface IntegrationOutputs extends IntegrationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-objecttypemapping.html | CloudFormation: ObjectTypeMapping}
  */
 export interface IntegrationObjectTypeMapping {
-  /** The value. */
+  /**
+   * The value.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   value: string;
-  /** The key. */
+  /**
+   * The key.
+   *
+   * Length: 1–255.
+   */
   key: string;
 }
 
@@ -612,17 +840,29 @@ export interface IntegrationObjectTypeMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-flowdefinition.html | CloudFormation: FlowDefinition}
  */
 export interface IntegrationFlowDefinition {
-  /** A description of the flow you want to create. */
+  /**
+   * A description of the flow you want to create.
+   *
+   * Length: at most 2048. Pattern: `[\w!\@#\-.?,\s]*`.
+   */
   description?: string;
   /** A list of tasks that Customer Profiles performs while transferring the data in the flow run. */
   tasks: IntegrationTask[];
-  /** The specified name of the flow. Use underscores (_) or hyphens (-) only. Spaces are not allowed. */
+  /**
+   * The specified name of the flow. Use underscores (_) or hyphens (-) only. Spaces are not allowed.
+   *
+   * Length: at most 256. Pattern: `[a-zA-Z0-9][\w!\@#.-]+`.
+   */
   flowName: string;
   /** The trigger settings that determine how and when the flow runs. */
   triggerConfig: IntegrationTriggerConfig;
   /** The configuration that controls how Customer Profiles retrieves data from the source. */
   sourceFlowConfig: IntegrationSourceFlowConfig;
-  /** The Amazon Resource Name (ARN) of the AWS Key Management Service (KMS) key you provide for encryption. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Key Management Service (KMS) key you provide for encryption.
+   *
+   * Length: 20–2048. Pattern: `arn:aws:kms:.*:[0-9]+:.*`.
+   */
   kmsArn: string;
 }
 
@@ -632,9 +872,17 @@ export interface IntegrationFlowDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-task.html | CloudFormation: Task}
  */
 export interface IntegrationTask {
-  /** The source fields to which a particular task is applied. */
+  /**
+   * The source fields to which a particular task is applied.
+   *
+   * Each item: Length: at most 2048. Pattern: `.*`.
+   */
   sourceFields: string[];
-  /** A field in a destination connector, or a field value against which Amazon AppFlow validates a source field. */
+  /**
+   * A field in a destination connector, or a field value against which Amazon AppFlow validates a source field.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   destinationField?: string;
   /** The operation to be performed on the provided source fields. */
   connectorOperator?: IntegrationConnectorOperator;
@@ -670,7 +918,11 @@ export interface IntegrationConnectorOperator {
 export interface IntegrationTaskPropertiesMap {
   /** The task property key. */
   operatorPropertyKey: "VALUE" | "VALUES" | "DATA_TYPE" | "UPPER_BOUND" | "LOWER_BOUND" | "SOURCE_DATA_TYPE" | "DESTINATION_DATA_TYPE" | "VALIDATION_ACTION" | "MASK_VALUE" | "MASK_LENGTH" | "TRUNCATE_LENGTH" | "MATH_OPERATION_FIELDS_ORDER" | "CONCAT_FORMAT" | "SUBFIELD_CATEGORY_MAP";
-  /** The task property value. */
+  /**
+   * The task property value.
+   *
+   * Length: at most 2048. Pattern: `.+`.
+   */
   property: string;
 }
 
@@ -704,9 +956,17 @@ export interface IntegrationTriggerProperties {
 export interface IntegrationScheduledTriggerProperties {
   /** Specifies the scheduled end time for a scheduled-trigger flow. */
   scheduleEndTime?: number;
-  /** Specifies the time zone used when referring to the date and time of a scheduled-triggered flow, such as America/New_York. */
+  /**
+   * Specifies the time zone used when referring to the date and time of a scheduled-triggered flow, such as America/New_York.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   timezone?: string;
-  /** The scheduling expression that determines the rate at which the schedule will run, for example rate (5 minutes). */
+  /**
+   * The scheduling expression that determines the rate at which the schedule will run, for example rate (5 minutes).
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   scheduleExpression: string;
   /** Specifies the date range for the records to import from the connector in the first flow run. */
   firstExecutionFrom?: number;
@@ -714,7 +974,11 @@ export interface IntegrationScheduledTriggerProperties {
   scheduleStartTime?: number;
   /** Specifies whether a scheduled flow has an incremental data transfer or a complete data transfer for each flow run. */
   dataPullMode?: "Incremental" | "Complete";
-  /** Specifies the optional offset that is added to the time interval for a schedule-triggered flow. */
+  /**
+   * Specifies the optional offset that is added to the time interval for a schedule-triggered flow.
+   *
+   * Range: 0–36000.
+   */
   scheduleOffset?: number;
 }
 
@@ -724,7 +988,11 @@ export interface IntegrationScheduledTriggerProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-sourceflowconfig.html | CloudFormation: SourceFlowConfig}
  */
 export interface IntegrationSourceFlowConfig {
-  /** The name of the Amazon AppFlow connector profile. This name must be unique for each connector profile in the AWS account . */
+  /**
+   * The name of the Amazon AppFlow connector profile. This name must be unique for each connector profile in the AWS account .
+   *
+   * Length: at most 256. Pattern: `[\w/!\@#+=.-]+`.
+   */
   connectorProfileName?: string;
   /** Specifies the information that is required to query a particular source connector. */
   sourceConnectorProperties: IntegrationSourceConnectorProperties;
@@ -758,9 +1026,17 @@ export interface IntegrationSourceConnectorProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-s3sourceproperties.html | CloudFormation: S3SourceProperties}
  */
 export interface IntegrationS3SourceProperties {
-  /** The Amazon S3 bucket name where the source files are stored. */
+  /**
+   * The Amazon S3 bucket name where the source files are stored.
+   *
+   * Length: 3–63. Pattern: `\S+`.
+   */
   bucketName: string;
-  /** The object key for the Amazon S3 bucket in which the source files are stored. */
+  /**
+   * The object key for the Amazon S3 bucket in which the source files are stored.
+   *
+   * Length: at most 512. Pattern: `.*`.
+   */
   bucketPrefix?: string;
 }
 
@@ -770,7 +1046,11 @@ export interface IntegrationS3SourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-servicenowsourceproperties.html | CloudFormation: ServiceNowSourceProperties}
  */
 export interface IntegrationServiceNowSourceProperties {
-  /** The object specified in the ServiceNow flow source. */
+  /**
+   * The object specified in the ServiceNow flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -780,7 +1060,11 @@ export interface IntegrationServiceNowSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-zendesksourceproperties.html | CloudFormation: ZendeskSourceProperties}
  */
 export interface IntegrationZendeskSourceProperties {
-  /** The object specified in the Zendesk flow source. */
+  /**
+   * The object specified in the Zendesk flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -790,7 +1074,11 @@ export interface IntegrationZendeskSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-marketosourceproperties.html | CloudFormation: MarketoSourceProperties}
  */
 export interface IntegrationMarketoSourceProperties {
-  /** The object specified in the Marketo flow source. */
+  /**
+   * The object specified in the Marketo flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
 }
 
@@ -802,7 +1090,11 @@ export interface IntegrationMarketoSourceProperties {
 export interface IntegrationSalesforceSourceProperties {
   /** Indicates whether Amazon AppFlow includes deleted files in the flow run. */
   includeDeletedRecords?: boolean;
-  /** The object specified in the Salesforce flow source. */
+  /**
+   * The object specified in the Salesforce flow source.
+   *
+   * Length: at most 512. Pattern: `\S+`.
+   */
   object: string;
   /** The flag that enables dynamic fetching of new (recently added) fields in the Salesforce objects while running a flow. */
   enableDynamicFieldUpdate?: boolean;
@@ -814,7 +1106,11 @@ export interface IntegrationSalesforceSourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-integration-incrementalpullconfig.html | CloudFormation: IncrementalPullConfig}
  */
 export interface IntegrationIncrementalPullConfig {
-  /** A field that specifies the date time or timestamp field as the criteria to use when importing incremental records from the source. */
+  /**
+   * A field that specifies the date time or timestamp field as the criteria to use when importing incremental records from the source.
+   *
+   * Length: at most 256.
+   */
   datetimeTypeFieldName?: string;
 }
 
@@ -823,37 +1119,77 @@ export interface IntegrationIncrementalPullConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-objecttype.html | CloudFormation: AWS::CustomerProfiles::ObjectType}
  */
-export const ObjectType = cloudControlType<ObjectTypeArgs, ObjectTypeOutputs>("AWS::CustomerProfiles::ObjectType", "aws:customerprofiles:ObjectType", '{"p":[["Description","string",1],["Fields",["array",["ref","FieldMap"]]],["DomainName","string",67],["AllowProfileCreation","boolean"],["ObjectTypeName","string",67],["Keys",["array",["ref","KeyMap"]]],["SourceLastUpdatedTimestampFormat","string"],["EncryptionKey","string"],["Tags",["array",["ref","Tag"]]],["TemplateId","string"],["ExpirationDays","integer"],["MaxProfileObjectCount","integer"],["SourcePriority","integer"],["LastUpdatedAt","string",8],["CreatedAt","string",8],["MaxAvailableProfileObjectCount","integer",8]],"id":["DomainName","ObjectTypeName"],"d":{"FieldMap":[["Name","string"],["ObjectTypeField",["ref","ObjectTypeField"]]],"ObjectTypeField":[["Target","string"],["ContentType",["enum","STRING","NUMBER","PHONE_NUMBER","EMAIL_ADDRESS","NAME"]],["Source","string"]],"KeyMap":[["ObjectTypeKeyList",["array",["ref","ObjectTypeKey"]]],["Name","string"]],"ObjectTypeKey":[["FieldNames",["array","string"]],["StandardIdentifiers",["array","string"]]]},"tags":["Tags","standard"]}');
+export const ObjectType = cloudControlType<ObjectTypeArgs, ObjectTypeOutputs>("AWS::CustomerProfiles::ObjectType", "aws:customerprofiles:ObjectType", '{"p":[["Description","string",1],["Fields",["array",["ref","FieldMap"]]],["DomainName","string",67],["AllowProfileCreation","boolean"],["ObjectTypeName","string",67],["Keys",["array",["ref","KeyMap"]]],["SourceLastUpdatedTimestampFormat","string"],["EncryptionKey","string"],["Tags",["array",["ref","Tag"]]],["TemplateId","string"],["ExpirationDays","integer"],["MaxProfileObjectCount","integer"],["SourcePriority","integer"],["LastUpdatedAt","string",8],["CreatedAt","string",8],["MaxAvailableProfileObjectCount","integer",8]],"id":["DomainName","ObjectTypeName"],"d":{"FieldMap":[["Name","string"],["ObjectTypeField",["ref","ObjectTypeField"]]],"ObjectTypeField":[["Target","string"],["ContentType",["enum","STRING","NUMBER","PHONE_NUMBER","EMAIL_ADDRESS","NAME"]],["Source","string"]],"KeyMap":[["ObjectTypeKeyList",["array",["ref","ObjectTypeKey"]]],["Name","string"]],"ObjectTypeKey":[["FieldNames",["array","string"]],["StandardIdentifiers",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","ObjectTypeName"],"ro":["LastUpdatedAt","CreatedAt","MaxAvailableProfileObjectCount"],"uo":["Fields","Keys","Keys/*/ObjectTypeKeyList"],"tg":[true,true,true]}}');
 /** A {@link ObjectType} instance: its attributes as typed outputs. */
 export type ObjectType = InstanceType<typeof ObjectType>;
 
 /** Inputs of {@link ObjectType}. */
 export interface ObjectTypeArgs {
-  /** The description of the profile object type mapping. */
+  /**
+   * The description of the profile object type mapping.
+   *
+   * Length: 1–10000.
+   */
   description: string;
   /** A list of field definitions for the object type mapping. */
   fields?: ObjectTypeFieldMap[];
-  /** The unique name of the domain. */
+  /**
+   * The unique name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
   /** Indicates whether a profile should be created when data is received if one doesn’t exist for an object of this type. The default is `FALSE` . If the AllowProfileCreation flag is set to `FALSE` , then the service tries to fetch a standard profile and associate this object with the profile. If it is set to `TRUE` , and if no match is found, then the service creates a new standard profile. */
   allowProfileCreation?: boolean;
-  /** The name of the profile object type. */
+  /**
+   * The name of the profile object type.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_][a-zA-Z_0-9-]*$`.
+   */
   objectTypeName: string;
   /** A list of keys that can be used to map data to the profile or search for the profile. */
   keys?: ObjectTypeKeyMap[];
-  /** The format of your sourceLastUpdatedTimestamp that was previously set up. */
+  /**
+   * The format of your sourceLastUpdatedTimestamp that was previously set up.
+   *
+   * Length: 1–255.
+   */
   sourceLastUpdatedTimestampFormat?: string;
-  /** The customer-provided key to encrypt the profile object that will be created in this profile object type mapping. If not specified the system will use the encryption key of the domain. */
+  /**
+   * The customer-provided key to encrypt the profile object that will be created in this profile object type mapping. If not specified the system will use the encryption key of the domain.
+   *
+   * Length: 0–255.
+   */
   encryptionKey?: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** A unique identifier for the template mapping. This can be used instead of specifying the Keys and Fields properties directly. */
+  /**
+   * A unique identifier for the template mapping. This can be used instead of specifying the Keys and Fields properties directly.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   templateId?: string;
-  /** The number of days until the data of this type expires. */
+  /**
+   * The number of days until the data of this type expires.
+   *
+   * Range: 1–1098.
+   */
   expirationDays?: number;
-  /** The amount of profile object max count assigned to the object type. */
+  /**
+   * The amount of profile object max count assigned to the object type.
+   *
+   * Range: at least 1.
+   */
   maxProfileObjectCount?: number;
-  /** Defines the priority order of object types. Lower value indicates higher priority. */
+  /**
+   * Defines the priority order of object types. Lower value indicates higher priority.
+   *
+   * Range: at least 1.
+   */
   sourcePriority?: number;
 }
 
@@ -873,7 +1209,11 @@ export interface ObjectTypeOutputs extends ObjectTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-objecttype-fieldmap.html | CloudFormation: FieldMap}
  */
 export interface ObjectTypeFieldMap {
-  /** Name of the field. */
+  /**
+   * Name of the field.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
   /** Represents a field in a ProfileObjectType. */
   objectTypeField?: ObjectTypeObjectTypeField;
@@ -885,11 +1225,19 @@ export interface ObjectTypeFieldMap {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-objecttype-objecttypefield.html | CloudFormation: ObjectTypeField}
  */
 export interface ObjectTypeObjectTypeField {
-  /** The location of the data in the standard ProfileObject model. For example: _profile.Address.PostalCode. */
+  /**
+   * The location of the data in the standard ProfileObject model. For example: _profile.Address.PostalCode.
+   *
+   * Length: 1–1000.
+   */
   target?: string;
   /** The content type of the field. Used for determining equality when searching. */
   contentType?: "STRING" | "NUMBER" | "PHONE_NUMBER" | "EMAIL_ADDRESS" | "NAME";
-  /** A field of a ProfileObject. For example: _source.FirstName, where “_source” is a ProfileObjectType of a Zendesk user and “FirstName” is a field in that ObjectType. */
+  /**
+   * A field of a ProfileObject. For example: _source.FirstName, where “_source” is a ProfileObjectType of a Zendesk user and “FirstName” is a field in that ObjectType.
+   *
+   * Length: 1–1000.
+   */
   source?: string;
 }
 
@@ -901,7 +1249,11 @@ export interface ObjectTypeObjectTypeField {
 export interface ObjectTypeKeyMap {
   /** A list of ObjectTypeKey. */
   objectTypeKeyList?: ObjectTypeObjectTypeKey[];
-  /** Name of the key. */
+  /**
+   * Name of the key.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
 }
 
@@ -911,10 +1263,14 @@ export interface ObjectTypeKeyMap {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-objecttype-objecttypekey.html | CloudFormation: ObjectTypeKey}
  */
 export interface ObjectTypeObjectTypeKey {
-  /** The reference for the key name of the fields map. */
+  /**
+   * The reference for the key name of the fields map.
+   *
+   * Each item: Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   fieldNames?: string[];
   /** The types of keys that a ProfileObject can have. Each ProfileObject can have only 1 UNIQUE key but multiple PROFILE keys. PROFILE means that this key can be used to tie an object to a PROFILE. UNIQUE means that it can be used to uniquely identify an object. If a key a is marked as SECONDARY, it will be used to search for profiles after all other PROFILE keys have been searched. A LOOKUP_ONLY key is only used to match a profile but is not persisted to be used for searching of the profile. A NEW_ONLY key is only used if the profile does not already exist before the object is ingested, otherwise it is only used for matching objects to profiles. */
-  standardIdentifiers?: string[];
+  standardIdentifiers?: ("PROFILE" | "UNIQUE" | "SECONDARY" | "LOOKUP_ONLY" | "NEW_ONLY" | "ASSET" | "CASE" | "ORDER" | "AIR_PREFERENCE" | "AIR_BOOKING" | "AIR_SEGMENT" | "HOTEL_PREFERENCE" | "HOTEL_STAY_REVENUE" | "HOTEL_RESERVATION" | "LOYALTY" | "LOYALTY_TRANSACTION" | "LOYALTY_PROMOTION" | "WEB_ANALYTICS" | "DEVICE")[];
 }
 
 /**
@@ -922,23 +1278,43 @@ export interface ObjectTypeObjectTypeKey {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-recommender.html | CloudFormation: AWS::CustomerProfiles::Recommender}
  */
-export const Recommender = cloudControlType<RecommenderArgs, RecommenderOutputs>("AWS::CustomerProfiles::Recommender", "aws:customerprofiles:Recommender", '{"p":[["DomainName","string",67],["RecommenderName","string",67],["RecommenderRecipeName","string",67],["RecommenderConfig",["ref","RecommenderConfig"]],["Description","string"],["Tags",["array",["ref","Tag"]]],["RecommenderArn","string",72],["Status",["enum","PENDING","IN_PROGRESS","STOPPING","STARTING","ACTIVE","INACTIVE","FAILED","DELETING"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["FailureReason","string",8],["LatestRecommenderUpdate",["ref","RecommenderUpdate"],8],["TrainingMetrics",["array",["ref","TrainingMetrics"]],8]],"id":["DomainName","RecommenderName"],"d":{"RecommenderConfig":[["EventsConfig",["ref","EventsConfig"]]],"EventsConfig":[["EventParametersList",["array",["ref","EventParameters"]],1]],"EventParameters":[["EventType","string",1],["EventValueThreshold","number"]],"RecommenderUpdate":[["RecommenderConfig",["ref","RecommenderConfig"]],["Status",["enum","PENDING","IN_PROGRESS","STOPPING","STARTING","ACTIVE","INACTIVE","FAILED","DELETING"]],["CreationDateTime","string"],["LastUpdatedDateTime","string"],["FailureReason","string"]],"TrainingMetrics":[["Time","string"],["Metrics",["ref","Metrics"]]],"Metrics":[["hit","number"],["coverage","number"],["recall","number"],["popularity","number"],["freshness","number"],["similarity","number"]]},"tags":["Tags","standard"]}');
+export const Recommender = cloudControlType<RecommenderArgs, RecommenderOutputs>("AWS::CustomerProfiles::Recommender", "aws:customerprofiles:Recommender", '{"p":[["DomainName","string",67],["RecommenderName","string",67],["RecommenderRecipeName","string",67],["RecommenderConfig",["ref","RecommenderConfig"]],["Description","string"],["Tags",["array",["ref","Tag"]]],["RecommenderArn","string",72],["Status",["enum","PENDING","IN_PROGRESS","STOPPING","STARTING","ACTIVE","INACTIVE","FAILED","DELETING"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["FailureReason","string",8],["LatestRecommenderUpdate",["ref","RecommenderUpdate"],8],["TrainingMetrics",["array",["ref","TrainingMetrics"]],8]],"id":["DomainName","RecommenderName"],"d":{"RecommenderConfig":[["EventsConfig",["ref","EventsConfig"]]],"EventsConfig":[["EventParametersList",["array",["ref","EventParameters"]],1]],"EventParameters":[["EventType","string",1],["EventValueThreshold","number"]],"RecommenderUpdate":[["RecommenderConfig",["ref","RecommenderConfig"]],["Status",["enum","PENDING","IN_PROGRESS","STOPPING","STARTING","ACTIVE","INACTIVE","FAILED","DELETING"]],["CreationDateTime","string"],["LastUpdatedDateTime","string"],["FailureReason","string"]],"TrainingMetrics":[["Time","string"],["Metrics",["ref","Metrics"]]],"Metrics":[["hit","number"],["coverage","number"],["recall","number"],["popularity","number"],["freshness","number"],["similarity","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","RecommenderName","RecommenderRecipeName"],"ro":["RecommenderArn","Status","CreatedAt","LastUpdatedAt","FailureReason","LatestRecommenderUpdate","TrainingMetrics"],"tg":[true,true,true]}}');
 /** A {@link Recommender} instance: its attributes as typed outputs. */
 export type Recommender = InstanceType<typeof Recommender>;
 
 /** Inputs of {@link Recommender}. */
 export interface RecommenderArgs {
-  /** The name of the domain for which the recommender will be created */
+  /**
+   * The name of the domain for which the recommender will be created
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** The name of the recommender */
+  /**
+   * The name of the recommender
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   recommenderName: string;
-  /** The name of the recommender recipe. */
+  /**
+   * The name of the recommender recipe.
+   *
+   * Length: 1–255.
+   */
   recommenderRecipeName: string;
   /** Configuration for the recommender */
   recommenderConfig?: RecommenderRecommenderConfig;
-  /** The description of the recommender. */
+  /**
+   * The description of the recommender.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -975,7 +1351,11 @@ export interface RecommenderRecommenderConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-recommender-eventsconfig.html | CloudFormation: EventsConfig}
  */
 export interface RecommenderEventsConfig {
-  /** List of event parameters with their value thresholds */
+  /**
+   * List of event parameters with their value thresholds
+   *
+   * Items: 1–10.
+   */
   eventParametersList: RecommenderEventParameters[];
 }
 
@@ -985,7 +1365,11 @@ export interface RecommenderEventsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-recommender-eventparameters.html | CloudFormation: EventParameters}
  */
 export interface RecommenderEventParameters {
-  /** The type of event */
+  /**
+   * The type of event
+   *
+   * Length: 1–255.
+   */
   eventType: string;
   /** The threshold of the event type. Only events with a value greater or equal to this threshold will be considered for solution creation. */
   eventValueThreshold?: number;
@@ -1034,9 +1418,11 @@ export interface RecommenderMetrics {
 /**
  * A recommender schema defining the set of data columns available for training recommenders and filters under an Amazon Connect Customer Profiles domain.
  *
+ * @deprecated Cloud Control cannot create AWS::CustomerProfiles::RecommenderSchema: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-recommenderschema.html | CloudFormation: AWS::CustomerProfiles::RecommenderSchema}
  */
-export const RecommenderSchema = cloudControlType<RecommenderSchemaArgs, RecommenderSchemaOutputs>("AWS::CustomerProfiles::RecommenderSchema", "aws:customerprofiles:RecommenderSchema", '{"p":[["DomainName","string",67],["RecommenderSchemaName","string",67],["Fields",["map",["array",["ref","RecommenderSchemaField"]]],67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"RecommenderSchemaField":[["TargetFieldName","string",1],["ContentType",["enum","STRING","NUMBER"]],["FeatureType",["enum","TEXTUAL","CATEGORICAL"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const RecommenderSchema = cloudControlType<RecommenderSchemaArgs, RecommenderSchemaOutputs>("AWS::CustomerProfiles::RecommenderSchema", "aws:customerprofiles:RecommenderSchema", '{"p":[["DomainName","string",67],["RecommenderSchemaName","string",67],["Fields",["map",["array",["ref","RecommenderSchemaField"]]],67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"RecommenderSchemaField":[["TargetFieldName","string",1],["ContentType",["enum","STRING","NUMBER"]],["FeatureType",["enum","TEXTUAL","CATEGORICAL"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RecommenderSchema} instance: its attributes as typed outputs. */
 export type RecommenderSchema = InstanceType<typeof RecommenderSchema>;
 
@@ -1073,25 +1459,49 @@ export interface RecommenderSchemaTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-segmentdefinition.html | CloudFormation: AWS::CustomerProfiles::SegmentDefinition}
  */
-export const SegmentDefinition = cloudControlType<SegmentDefinitionArgs, SegmentDefinitionOutputs>("AWS::CustomerProfiles::SegmentDefinition", "aws:customerprofiles:SegmentDefinition", '{"p":[["Description","string"],["DisplayName","string",67],["DomainName","string",67],["SegmentDefinitionName","string",67],["SegmentGroups",["ref","SegmentGroup"],66],["SegmentSqlQuery","string",66],["Tags",["array",["ref","Tag"]]],["SegmentSort",["ref","SegmentSort"]],["CreatedAt","string",8],["SegmentDefinitionArn","string",72],["SegmentType",["enum","CLASSIC","ENHANCED"],8]],"id":["DomainName","SegmentDefinitionName"],"d":{"SegmentGroup":[["Groups",["array",["ref","Group"]]],["Include",["enum","ALL","ANY","NONE"]]],"Group":[["Dimensions",["array",["ref","Dimension"]]],["SourceSegments",["array",["ref","SourceSegment"]]],["SourceType",["enum","ALL","ANY","NONE"]],["Type",["enum","ALL","ANY","NONE"]]],"Dimension":[["ProfileAttributes",["ref","ProfileAttributes"]],["CalculatedAttributes",["map",["ref","CalculatedAttributeDimension"]]]],"ProfileAttributes":[["AccountNumber",["ref","ProfileDimension"]],["AdditionalInformation",["ref","ExtraLengthValueProfileDimension"]],["FirstName",["ref","ProfileDimension"]],["LastName",["ref","ProfileDimension"]],["MiddleName",["ref","ProfileDimension"]],["GenderString",["ref","ProfileDimension"]],["PartyTypeString",["ref","ProfileDimension"]],["BirthDate",["ref","DateDimension"]],["PhoneNumber",["ref","ProfileDimension"]],["BusinessName",["ref","ProfileDimension"]],["BusinessPhoneNumber",["ref","ProfileDimension"]],["HomePhoneNumber",["ref","ProfileDimension"]],["MobilePhoneNumber",["ref","ProfileDimension"]],["EmailAddress",["ref","ProfileDimension"]],["PersonalEmailAddress",["ref","ProfileDimension"]],["BusinessEmailAddress",["ref","ProfileDimension"]],["Address",["ref","AddressDimension"]],["ShippingAddress",["ref","AddressDimension"]],["MailingAddress",["ref","AddressDimension"]],["BillingAddress",["ref","AddressDimension"]],["Attributes",["map",["ref","AttributeDimension"]]],["ProfileType",["ref","ProfileTypeDimension"]]],"ProfileDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH"],1],["Values",["array","string"],1]],"ExtraLengthValueProfileDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH"],1],["Values",["array","string"],1]],"DateDimension":[["DimensionType",["enum","BEFORE","AFTER","BETWEEN","NOT_BETWEEN","ON"],1],["Values",["array","string"],1]],"AddressDimension":[["City",["ref","ProfileDimension"]],["Country",["ref","ProfileDimension"]],["County",["ref","ProfileDimension"]],["PostalCode",["ref","ProfileDimension"]],["Province",["ref","ProfileDimension"]],["State",["ref","ProfileDimension"]]],"AttributeDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH","BEFORE","AFTER","BETWEEN","NOT_BETWEEN","ON","GREATER_THAN","LESS_THAN","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","EQUAL"],1],["Values",["array","string"],1]],"ProfileTypeDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE"],1],["Values",["array",["enum","ACCOUNT_PROFILE","PROFILE"]],1]],"CalculatedAttributeDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH","BEFORE","AFTER","BETWEEN","NOT_BETWEEN","ON","GREATER_THAN","LESS_THAN","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","EQUAL"],1],["Values",["array","string"],1],["ConditionOverrides",["ref","ConditionOverrides"]]],"ConditionOverrides":[["Range",["ref","RangeOverride"]]],"RangeOverride":[["Start","integer",1],["End","integer"],["Unit",["enum","DAYS"],1]],"SourceSegment":[["SegmentDefinitionName","string"]],"SegmentSort":[["Attributes",["array",["ref","SortAttribute"]],1]],"SortAttribute":[["Name","string",1],["Order",["enum","ASC","DESC"],1],["DataType",["enum","STRING","NUMBER","DATE"]],["Type",["enum","PROFILE","CALCULATED"]]]},"tags":["Tags","standard"]}');
+export const SegmentDefinition = cloudControlType<SegmentDefinitionArgs, SegmentDefinitionOutputs>("AWS::CustomerProfiles::SegmentDefinition", "aws:customerprofiles:SegmentDefinition", '{"p":[["Description","string"],["DisplayName","string",67],["DomainName","string",67],["SegmentDefinitionName","string",67],["SegmentGroups",["ref","SegmentGroup"],66],["SegmentSqlQuery","string",66],["Tags",["array",["ref","Tag"]]],["SegmentSort",["ref","SegmentSort"]],["CreatedAt","string",8],["SegmentDefinitionArn","string",72],["SegmentType",["enum","CLASSIC","ENHANCED"],8]],"id":["DomainName","SegmentDefinitionName"],"d":{"SegmentGroup":[["Groups",["array",["ref","Group"]]],["Include",["enum","ALL","ANY","NONE"]]],"Group":[["Dimensions",["array",["ref","Dimension"]]],["SourceSegments",["array",["ref","SourceSegment"]]],["SourceType",["enum","ALL","ANY","NONE"]],["Type",["enum","ALL","ANY","NONE"]]],"Dimension":[["ProfileAttributes",["ref","ProfileAttributes"]],["CalculatedAttributes",["map",["ref","CalculatedAttributeDimension"]]]],"ProfileAttributes":[["AccountNumber",["ref","ProfileDimension"]],["AdditionalInformation",["ref","ExtraLengthValueProfileDimension"]],["FirstName",["ref","ProfileDimension"]],["LastName",["ref","ProfileDimension"]],["MiddleName",["ref","ProfileDimension"]],["GenderString",["ref","ProfileDimension"]],["PartyTypeString",["ref","ProfileDimension"]],["BirthDate",["ref","DateDimension"]],["PhoneNumber",["ref","ProfileDimension"]],["BusinessName",["ref","ProfileDimension"]],["BusinessPhoneNumber",["ref","ProfileDimension"]],["HomePhoneNumber",["ref","ProfileDimension"]],["MobilePhoneNumber",["ref","ProfileDimension"]],["EmailAddress",["ref","ProfileDimension"]],["PersonalEmailAddress",["ref","ProfileDimension"]],["BusinessEmailAddress",["ref","ProfileDimension"]],["Address",["ref","AddressDimension"]],["ShippingAddress",["ref","AddressDimension"]],["MailingAddress",["ref","AddressDimension"]],["BillingAddress",["ref","AddressDimension"]],["Attributes",["map",["ref","AttributeDimension"]]],["ProfileType",["ref","ProfileTypeDimension"]]],"ProfileDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH"],1],["Values",["array","string"],1]],"ExtraLengthValueProfileDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH"],1],["Values",["array","string"],1]],"DateDimension":[["DimensionType",["enum","BEFORE","AFTER","BETWEEN","NOT_BETWEEN","ON"],1],["Values",["array","string"],1]],"AddressDimension":[["City",["ref","ProfileDimension"]],["Country",["ref","ProfileDimension"]],["County",["ref","ProfileDimension"]],["PostalCode",["ref","ProfileDimension"]],["Province",["ref","ProfileDimension"]],["State",["ref","ProfileDimension"]]],"AttributeDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH","BEFORE","AFTER","BETWEEN","NOT_BETWEEN","ON","GREATER_THAN","LESS_THAN","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","EQUAL"],1],["Values",["array","string"],1]],"ProfileTypeDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE"],1],["Values",["array",["enum","ACCOUNT_PROFILE","PROFILE"]],1]],"CalculatedAttributeDimension":[["DimensionType",["enum","INCLUSIVE","EXCLUSIVE","CONTAINS","BEGINS_WITH","ENDS_WITH","BEFORE","AFTER","BETWEEN","NOT_BETWEEN","ON","GREATER_THAN","LESS_THAN","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","EQUAL"],1],["Values",["array","string"],1],["ConditionOverrides",["ref","ConditionOverrides"]]],"ConditionOverrides":[["Range",["ref","RangeOverride"]]],"RangeOverride":[["Start","integer",1],["End","integer"],["Unit",["enum","DAYS"],1]],"SourceSegment":[["SegmentDefinitionName","string"]],"SegmentSort":[["Attributes",["array",["ref","SortAttribute"]],1]],"SortAttribute":[["Name","string",1],["Order",["enum","ASC","DESC"],1],["DataType",["enum","STRING","NUMBER","DATE"]],["Type",["enum","PROFILE","CALCULATED"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","SegmentDefinitionName","DisplayName","SegmentGroups","SegmentSqlQuery"],"ro":["CreatedAt","SegmentDefinitionArn","SegmentType"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link SegmentDefinition} instance: its attributes as typed outputs. */
 export type SegmentDefinition = InstanceType<typeof SegmentDefinition>;
 
 /** Inputs of {@link SegmentDefinition}. */
 export interface SegmentDefinitionArgs {
-  /** The description of the segment definition. */
+  /**
+   * The description of the segment definition.
+   *
+   * Length: 1–4000.
+   */
   description?: string;
-  /** Display name of the segment definition. */
+  /**
+   * Display name of the segment definition.
+   *
+   * Length: 1–255.
+   */
   displayName: string;
-  /** The name of the domain. */
+  /**
+   * The name of the domain.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   domainName: string;
-  /** Name of the segment definition. */
+  /**
+   * Name of the segment definition.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   segmentDefinitionName: string;
   /** Contains all groups of the segment definition. */
   segmentGroups?: SegmentDefinitionSegmentGroup;
-  /** The SQL query that defines the segment criteria. */
+  /**
+   * The SQL query that defines the segment criteria.
+   *
+   * Length: 1–50000.
+   */
   segmentSqlQuery?: string;
-  /** The tags belonging to the segment definition. */
+  /**
+   * The tags belonging to the segment definition.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** Defines how segments should be sorted and ordered in the results. */
   segmentSort?: SegmentDefinitionSegmentSort;
@@ -1213,6 +1623,7 @@ export interface SegmentDefinitionProfileAttributes {
 export interface SegmentDefinitionProfileDimension {
   /** The action to segment on. */
   dimensionType: "INCLUSIVE" | "EXCLUSIVE" | "CONTAINS" | "BEGINS_WITH" | "ENDS_WITH";
+  /** Items: 1–50. Each item: Length: 1–255. */
   values: string[];
 }
 
@@ -1224,7 +1635,11 @@ export interface SegmentDefinitionProfileDimension {
 export interface SegmentDefinitionExtraLengthValueProfileDimension {
   /** The action to segment with. */
   dimensionType: "INCLUSIVE" | "EXCLUSIVE" | "CONTAINS" | "BEGINS_WITH" | "ENDS_WITH";
-  /** The values to apply the DimensionType on. */
+  /**
+   * The values to apply the DimensionType on.
+   *
+   * Items: 1–50. Each item: Length: 1–1000.
+   */
   values: string[];
 }
 
@@ -1236,7 +1651,11 @@ export interface SegmentDefinitionExtraLengthValueProfileDimension {
 export interface SegmentDefinitionDateDimension {
   /** The action to segment on. */
   dimensionType: "BEFORE" | "AFTER" | "BETWEEN" | "NOT_BETWEEN" | "ON";
-  /** The values to apply the DimensionType on. */
+  /**
+   * The values to apply the DimensionType on.
+   *
+   * Items: 1–50.
+   */
   values: string[];
 }
 
@@ -1268,7 +1687,11 @@ export interface SegmentDefinitionAddressDimension {
 export interface SegmentDefinitionAttributeDimension {
   /** The action to segment with. */
   dimensionType: "INCLUSIVE" | "EXCLUSIVE" | "CONTAINS" | "BEGINS_WITH" | "ENDS_WITH" | "BEFORE" | "AFTER" | "BETWEEN" | "NOT_BETWEEN" | "ON" | "GREATER_THAN" | "LESS_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN_OR_EQUAL" | "EQUAL";
-  /** The values to apply the DimensionType on. */
+  /**
+   * The values to apply the DimensionType on.
+   *
+   * Items: 1–50. Each item: Length: 1–255.
+   */
   values: string[];
 }
 
@@ -1280,7 +1703,11 @@ export interface SegmentDefinitionAttributeDimension {
 export interface SegmentDefinitionProfileTypeDimension {
   /** The action to segment on. */
   dimensionType: "INCLUSIVE" | "EXCLUSIVE";
-  /** The values to apply the DimensionType on. */
+  /**
+   * The values to apply the DimensionType on.
+   *
+   * Items: 1–1.
+   */
   values: ("ACCOUNT_PROFILE" | "PROFILE")[];
 }
 
@@ -1292,7 +1719,11 @@ export interface SegmentDefinitionProfileTypeDimension {
 export interface SegmentDefinitionCalculatedAttributeDimension {
   /** The action to segment with. */
   dimensionType: "INCLUSIVE" | "EXCLUSIVE" | "CONTAINS" | "BEGINS_WITH" | "ENDS_WITH" | "BEFORE" | "AFTER" | "BETWEEN" | "NOT_BETWEEN" | "ON" | "GREATER_THAN" | "LESS_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN_OR_EQUAL" | "EQUAL";
-  /** The values to apply the DimensionType with. */
+  /**
+   * The values to apply the DimensionType with.
+   *
+   * Items: 1–50. Each item: Length: 1–255.
+   */
   values: string[];
   /** Applies the given condition over the initial Calculated Attribute's definition. */
   conditionOverrides?: SegmentDefinitionConditionOverrides;
@@ -1314,9 +1745,17 @@ export interface SegmentDefinitionConditionOverrides {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-segmentdefinition-rangeoverride.html | CloudFormation: RangeOverride}
  */
 export interface SegmentDefinitionRangeOverride {
-  /** The start time of when to include objects. */
+  /**
+   * The start time of when to include objects.
+   *
+   * Range: -2147483648–2147483647.
+   */
   start: number;
-  /** The end time of when to include objects. */
+  /**
+   * The end time of when to include objects.
+   *
+   * Range: -2147483648–2147483647.
+   */
   end?: number;
   /** The unit for start and end. */
   unit: "DAYS";
@@ -1328,7 +1767,11 @@ export interface SegmentDefinitionRangeOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-segmentdefinition-sourcesegment.html | CloudFormation: SourceSegment}
  */
 export interface SegmentDefinitionSourceSegment {
-  /** The name of the source segment. */
+  /**
+   * The name of the source segment.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   segmentDefinitionName?: string;
 }
 
@@ -1338,7 +1781,11 @@ export interface SegmentDefinitionSourceSegment {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-segmentdefinition-segmentsort.html | CloudFormation: SegmentSort}
  */
 export interface SegmentDefinitionSegmentSort {
-  /** A list of attributes used to sort the segments and their ordering preferences. */
+  /**
+   * A list of attributes used to sort the segments and their ordering preferences.
+   *
+   * Items: 1–10.
+   */
   attributes: SegmentDefinitionSortAttribute[];
 }
 
@@ -1348,7 +1795,11 @@ export interface SegmentDefinitionSegmentSort {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-customerprofiles-segmentdefinition-sortattribute.html | CloudFormation: SortAttribute}
  */
 export interface SegmentDefinitionSortAttribute {
-  /** The name of the attribute to sort by. */
+  /**
+   * The name of the attribute to sort by.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** The sort order for the attribute (ascending or descending). */
   order: "ASC" | "DESC";

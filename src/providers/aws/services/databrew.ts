@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-databrew-dataset.html | CloudFormation: AWS::DataBrew::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::DataBrew::Dataset", "aws:databrew:Dataset", '{"p":[["Input",["ref","Input"],1],["Format",["enum","CSV","JSON","PARQUET","EXCEL","ORC"]],["FormatOptions",["ref","FormatOptions"]],["PathOptions",["ref","PathOptions"]],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["Source",["enum","S3","DATA-CATALOG","DATABASE"]]],"id":["Name"],"d":{"Input":[["DatabaseInputDefinition",["ref","DatabaseInputDefinition"]],["S3InputDefinition",["ref","S3Location"]],["Metadata",["ref","Metadata"]],["DataCatalogInputDefinition",["ref","DataCatalogInputDefinition"]]],"DatabaseInputDefinition":[["TempDirectory",["ref","S3Location"]],["QueryString","string"],["GlueConnectionName","string",1],["DatabaseTableName","string"]],"S3Location":[["Bucket","string",1],["Key","string"],["BucketOwner","string"]],"Metadata":[["SourceArn","string"]],"DataCatalogInputDefinition":[["TableName","string"],["TempDirectory",["ref","S3Location"]],["DatabaseName","string"],["CatalogId","string"]],"FormatOptions":[["Excel",["ref","ExcelOptions"]],["Csv",["ref","CsvOptions"]],["Json",["ref","JsonOptions"]]],"ExcelOptions":[["HeaderRow","boolean"],["SheetNames",["array","string"]],["SheetIndexes",["array","integer"]]],"CsvOptions":[["Delimiter","string"],["HeaderRow","boolean"]],"JsonOptions":[["MultiLine","boolean"]],"PathOptions":[["Parameters",["array",["ref","PathParameter"]]],["LastModifiedDateCondition",["ref","FilterExpression"]],["FilesLimit",["ref","FilesLimit"]]],"PathParameter":[["PathParameterName","string",1],["DatasetParameter",["ref","DatasetParameter"],1]],"DatasetParameter":[["Type",["enum","String","Number","Datetime"],1],["DatetimeOptions",["ref","DatetimeOptions"]],["Filter",["ref","FilterExpression"]],["CreateColumn","boolean"],["Name","string",1]],"DatetimeOptions":[["LocaleCode","string"],["Format","string",1],["TimezoneOffset","string"]],"FilterExpression":[["Expression","string",1],["ValuesMap",["array",["ref","FilterValue"]],1]],"FilterValue":[["Value","string",1],["ValueReference","string",1]],"FilesLimit":[["Order",["enum","ASCENDING","DESCENDING"]],["OrderedBy",["enum","LAST_MODIFIED_DATE"]],["MaxFiles","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:databrew:${Region}:${Account}:dataset/${ResourceId}"}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::DataBrew::Dataset", "aws:databrew:Dataset", '{"p":[["Input",["ref","Input"],1],["Format",["enum","CSV","JSON","PARQUET","EXCEL","ORC"]],["FormatOptions",["ref","FormatOptions"]],["PathOptions",["ref","PathOptions"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Source",["enum","S3","DATA-CATALOG","DATABASE"]]],"id":["Name"],"d":{"Input":[["DatabaseInputDefinition",["ref","DatabaseInputDefinition"]],["S3InputDefinition",["ref","S3Location"]],["Metadata",["ref","Metadata"]],["DataCatalogInputDefinition",["ref","DataCatalogInputDefinition"]]],"DatabaseInputDefinition":[["TempDirectory",["ref","S3Location"]],["QueryString","string"],["GlueConnectionName","string",1],["DatabaseTableName","string"]],"S3Location":[["Bucket","string",1],["Key","string"],["BucketOwner","string"]],"Metadata":[["SourceArn","string"]],"DataCatalogInputDefinition":[["TableName","string"],["TempDirectory",["ref","S3Location"]],["DatabaseName","string"],["CatalogId","string"]],"FormatOptions":[["Excel",["ref","ExcelOptions"]],["Csv",["ref","CsvOptions"]],["Json",["ref","JsonOptions"]]],"ExcelOptions":[["HeaderRow","boolean"],["SheetNames",["array","string"]],["SheetIndexes",["array","integer"]]],"CsvOptions":[["Delimiter","string"],["HeaderRow","boolean"]],"JsonOptions":[["MultiLine","boolean"]],"PathOptions":[["Parameters",["array",["ref","PathParameter"]]],["LastModifiedDateCondition",["ref","FilterExpression"]],["FilesLimit",["ref","FilesLimit"]]],"PathParameter":[["PathParameterName","string",1],["DatasetParameter",["ref","DatasetParameter"],1]],"DatasetParameter":[["Type",["enum","String","Number","Datetime"],1],["DatetimeOptions",["ref","DatetimeOptions"]],["Filter",["ref","FilterExpression"]],["CreateColumn","boolean"],["Name","string",1]],"DatetimeOptions":[["LocaleCode","string"],["Format","string",1],["TimezoneOffset","string"]],"FilterExpression":[["Expression","string",1],["ValuesMap",["array",["ref","FilterValue"]],1]],"FilterValue":[["Value","string",1],["ValueReference","string",1]],"FilesLimit":[["Order",["enum","ASCENDING","DESCENDING"]],["OrderedBy",["enum","LAST_MODIFIED_DATE"]],["MaxFiles","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:databrew:${Region}:${Account}:dataset/${ResourceId}"}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
@@ -29,7 +29,11 @@ export interface DatasetArgs {
   pathOptions?: DatasetPathOptions;
   /** Metadata tags that have been applied to the dataset. */
   tags?: AwsTag[];
-  /** The unique name of the dataset. */
+  /**
+   * The unique name of the dataset.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** The location of the data for the dataset, either Amazon S3 or the AWS Glue Data Catalog . */
   source?: "S3" | "DATA-CATALOG" | "DATABASE";
@@ -81,7 +85,11 @@ export interface DatasetS3Location {
   bucket: string;
   /** The unique name of the object in the bucket. */
   key?: string;
-  /** The AWS account ID of the bucket owner. */
+  /**
+   * The AWS account ID of the bucket owner.
+   *
+   * Length: 12–12.
+   */
   bucketOwner?: string;
 }
 
@@ -133,9 +141,17 @@ export interface DatasetFormatOptions {
 export interface DatasetExcelOptions {
   /** A variable that specifies whether the first row in the file is parsed as the header. If this value is false, column names are auto-generated. */
   headerRow?: boolean;
-  /** One or more named sheets in the Excel file that will be included in the dataset. */
+  /**
+   * One or more named sheets in the Excel file that will be included in the dataset.
+   *
+   * Items: 1–1.
+   */
   sheetNames?: string[];
-  /** One or more sheet numbers in the Excel file that will be included in the dataset. */
+  /**
+   * One or more sheet numbers in the Excel file that will be included in the dataset.
+   *
+   * Items: 1–1.
+   */
   sheetIndexes?: number[];
 }
 
@@ -145,7 +161,11 @@ export interface DatasetExcelOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-dataset-csvoptions.html | CloudFormation: CsvOptions}
  */
 export interface DatasetCsvOptions {
-  /** A single character that specifies the delimiter being used in the CSV file. */
+  /**
+   * A single character that specifies the delimiter being used in the CSV file.
+   *
+   * Length: 1–1.
+   */
   delimiter?: string;
   /** A variable that specifies whether the first row in the file is parsed as the header. If this value is false, column names are auto-generated. */
   headerRow?: boolean;
@@ -181,7 +201,11 @@ export interface DatasetPathOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-dataset-pathparameter.html | CloudFormation: PathParameter}
  */
 export interface DatasetPathParameter {
-  /** The name of the path parameter. */
+  /**
+   * The name of the path parameter.
+   *
+   * Length: 1–255.
+   */
   pathParameterName: string;
   /** The path parameter definition. */
   datasetParameter: DatasetDatasetParameter;
@@ -201,7 +225,11 @@ export interface DatasetDatasetParameter {
   filter?: DatasetFilterExpression;
   /** Optional boolean value that defines whether the captured value of this parameter should be loaded as an additional column in the dataset. */
   createColumn?: boolean;
-  /** The name of the parameter that is used in the dataset's Amazon S3 path. */
+  /**
+   * The name of the parameter that is used in the dataset's Amazon S3 path.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -211,11 +239,23 @@ export interface DatasetDatasetParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-dataset-datetimeoptions.html | CloudFormation: DatetimeOptions}
  */
 export interface DatasetDatetimeOptions {
-  /** Optional value for a non-US locale code, needed for correct interpretation of some date formats. */
+  /**
+   * Optional value for a non-US locale code, needed for correct interpretation of some date formats.
+   *
+   * Length: 2–100. Pattern: `^[A-Za-z0-9_\.#\@\-]+$`.
+   */
   localeCode?: string;
-  /** Required option, that defines the datetime format used for a date parameter in the Amazon S3 path. Should use only supported datetime specifiers and separation characters, all litera a-z or A-Z character should be escaped with single quotes. E.g. "MM.dd.yyyy-'at'-HH:mm". */
+  /**
+   * Required option, that defines the datetime format used for a date parameter in the Amazon S3 path. Should use only supported datetime specifiers and separation characters, all litera a-z or A-Z character should be escaped with single quotes. E.g. "MM.dd.yyyy-'at'-HH:mm".
+   *
+   * Length: 2–100.
+   */
   format: string;
-  /** Optional value for a timezone offset of the datetime parameter value in the Amazon S3 path. Shouldn't be used if Format for this parameter includes timezone fields. If no offset specified, UTC is assumed. */
+  /**
+   * Optional value for a timezone offset of the datetime parameter value in the Amazon S3 path. Shouldn't be used if Format for this parameter includes timezone fields. If no offset specified, UTC is assumed.
+   *
+   * Length: 1–6. Pattern: `^(Z|[-+](\d|\d{2}|\d{2}:?\d{2}))$`.
+   */
   timezoneOffset?: string;
 }
 
@@ -225,7 +265,11 @@ export interface DatasetDatetimeOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-dataset-filterexpression.html | CloudFormation: FilterExpression}
  */
 export interface DatasetFilterExpression {
-  /** The expression which includes condition names followed by substitution variables, possibly grouped and combined with other conditions. For example, "(starts_with :prefix1 or starts_with :prefix2) and (ends_with :suffix1 or ends_with :suffix2)". Substitution variables should start with ':' symbol. */
+  /**
+   * The expression which includes condition names followed by substitution variables, possibly grouped and combined with other conditions. For example, "(starts_with :prefix1 or starts_with :prefix2) and (ends_with :suffix1 or ends_with :suffix2)". Substitution variables should start with ':' symbol.
+   *
+   * Length: 4–1024. Pattern: `^[><0-9A-Za-z_.,:)(!= ]+$`.
+   */
   expression: string;
   /** The map of substitution variable names to their values used in this filter expression. */
   valuesMap: DatasetFilterValue[];
@@ -237,9 +281,17 @@ export interface DatasetFilterExpression {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-dataset-filtervalue.html | CloudFormation: FilterValue}
  */
 export interface DatasetFilterValue {
-  /** The value to be associated with the substitution variable. */
+  /**
+   * The value to be associated with the substitution variable.
+   *
+   * Length: 0–1024.
+   */
   value: string;
-  /** The substitution variable reference. */
+  /**
+   * The substitution variable reference.
+   *
+   * Length: 2–128. Pattern: `^:[A-Za-z0-9_]+$`.
+   */
   valueReference: string;
 }
 
@@ -262,7 +314,7 @@ export interface DatasetFilesLimit {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-databrew-job.html | CloudFormation: AWS::DataBrew::Job}
  */
-export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::DataBrew::Job", "aws:databrew:Job", '{"p":[["MaxRetries","integer"],["ProjectName","string"],["Recipe",["ref","Recipe"]],["EncryptionKeyArn","string"],["LogSubscription",["enum","ENABLE","DISABLE"]],["Timeout","integer"],["DatabaseOutputs",["array",["ref","DatabaseOutput"]]],["OutputLocation",["ref","OutputLocation"]],["RoleArn","string",1],["Name","string",67],["Type",["enum","PROFILE","RECIPE"],67],["DatasetName","string"],["ProfileConfiguration",["ref","ProfileConfiguration"]],["Outputs",["array",["ref","Output"]]],["ValidationConfigurations",["array",["ref","ValidationConfiguration"]]],["Tags",["array",["ref","Tag"]],66],["JobSample",["ref","JobSample"]],["EncryptionMode",["enum","SSE-KMS","SSE-S3"]],["MaxCapacity","integer"],["DataCatalogOutputs",["array",["ref","DataCatalogOutput"]]]],"id":["Name"],"d":{"Recipe":[["Version","string"],["Name","string",1]],"DatabaseOutput":[["DatabaseOutputMode",["enum","NEW_TABLE"]],["DatabaseOptions",["ref","DatabaseTableOutputOptions"],1],["GlueConnectionName","string",1]],"DatabaseTableOutputOptions":[["TempDirectory",["ref","S3Location"]],["TableName","string",1]],"S3Location":[["Bucket","string",1],["BucketOwner","string"],["Key","string"]],"OutputLocation":[["Bucket","string",1],["BucketOwner","string"],["Key","string"]],"ProfileConfiguration":[["ProfileColumns",["array",["ref","ColumnSelector"]]],["DatasetStatisticsConfiguration",["ref","StatisticsConfiguration"]],["ColumnStatisticsConfigurations",["array",["ref","ColumnStatisticsConfiguration"]]],["EntityDetectorConfiguration",["ref","EntityDetectorConfiguration"]]],"ColumnSelector":[["Regex","string"],["Name","string"]],"StatisticsConfiguration":[["IncludedStatistics",["array","string"]],["Overrides",["array",["ref","StatisticOverride"]]]],"StatisticOverride":[["Parameters",["map","string"],1],["Statistic","string",1]],"ColumnStatisticsConfiguration":[["Statistics",["ref","StatisticsConfiguration"],1],["Selectors",["array",["ref","ColumnSelector"]]]],"EntityDetectorConfiguration":[["EntityTypes",["array","string"],1],["AllowedStatistics",["ref","AllowedStatistics"]]],"AllowedStatistics":[["Statistics",["array","string"],1]],"Output":[["Overwrite","boolean"],["Format",["enum","CSV","JSON","PARQUET","GLUEPARQUET","AVRO","ORC","XML","TABLEAUHYPER"]],["MaxOutputFiles","integer"],["CompressionFormat",["enum","GZIP","LZ4","SNAPPY","BZIP2","DEFLATE","LZO","BROTLI","ZSTD","ZLIB"]],["PartitionColumns",["array","string"]],["FormatOptions",["ref","OutputFormatOptions"]],["Location",["ref","S3Location"],1]],"OutputFormatOptions":[["Csv",["ref","CsvOutputOptions"]]],"CsvOutputOptions":[["Delimiter","string"]],"ValidationConfiguration":[["RulesetArn","string",1],["ValidationMode",["enum","CHECK_ALL"]]],"JobSample":[["Size","integer"],["Mode",["enum","FULL_DATASET","CUSTOM_ROWS"]]],"DataCatalogOutput":[["TableName","string",1],["Overwrite","boolean"],["S3Options",["ref","S3TableOutputOptions"]],["DatabaseOptions",["ref","DatabaseTableOutputOptions"]],["DatabaseName","string",1],["CatalogId","string"]],"S3TableOutputOptions":[["Location",["ref","S3Location"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:databrew:${Region}:${Account}:job/${ResourceId}"}');
+export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::DataBrew::Job", "aws:databrew:Job", '{"p":[["MaxRetries","integer"],["ProjectName","string"],["Recipe",["ref","Recipe"]],["EncryptionKeyArn","string"],["LogSubscription",["enum","ENABLE","DISABLE"]],["Timeout","integer"],["DatabaseOutputs",["array",["ref","DatabaseOutput"]]],["OutputLocation",["ref","OutputLocation"]],["RoleArn","string",1],["Name","string",67],["Type",["enum","PROFILE","RECIPE"],67],["DatasetName","string"],["ProfileConfiguration",["ref","ProfileConfiguration"]],["Outputs",["array",["ref","Output"]]],["ValidationConfigurations",["array",["ref","ValidationConfiguration"]]],["Tags",["array",["ref","Tag"]]],["JobSample",["ref","JobSample"]],["EncryptionMode",["enum","SSE-KMS","SSE-S3"]],["MaxCapacity","integer"],["DataCatalogOutputs",["array",["ref","DataCatalogOutput"]]]],"id":["Name"],"d":{"Recipe":[["Version","string"],["Name","string",1]],"DatabaseOutput":[["DatabaseOutputMode",["enum","NEW_TABLE"]],["DatabaseOptions",["ref","DatabaseTableOutputOptions"],1],["GlueConnectionName","string",1]],"DatabaseTableOutputOptions":[["TempDirectory",["ref","S3Location"]],["TableName","string",1]],"S3Location":[["Bucket","string",1],["BucketOwner","string"],["Key","string"]],"OutputLocation":[["Bucket","string",1],["BucketOwner","string"],["Key","string"]],"ProfileConfiguration":[["ProfileColumns",["array",["ref","ColumnSelector"]]],["DatasetStatisticsConfiguration",["ref","StatisticsConfiguration"]],["ColumnStatisticsConfigurations",["array",["ref","ColumnStatisticsConfiguration"]]],["EntityDetectorConfiguration",["ref","EntityDetectorConfiguration"]]],"ColumnSelector":[["Regex","string"],["Name","string"]],"StatisticsConfiguration":[["IncludedStatistics",["array","string"]],["Overrides",["array",["ref","StatisticOverride"]]]],"StatisticOverride":[["Parameters",["map","string"],1],["Statistic","string",1]],"ColumnStatisticsConfiguration":[["Statistics",["ref","StatisticsConfiguration"],1],["Selectors",["array",["ref","ColumnSelector"]]]],"EntityDetectorConfiguration":[["EntityTypes",["array","string"],1],["AllowedStatistics",["ref","AllowedStatistics"]]],"AllowedStatistics":[["Statistics",["array","string"],1]],"Output":[["Overwrite","boolean"],["Format",["enum","CSV","JSON","PARQUET","GLUEPARQUET","AVRO","ORC","XML","TABLEAUHYPER"]],["MaxOutputFiles","integer"],["CompressionFormat",["enum","GZIP","LZ4","SNAPPY","BZIP2","DEFLATE","LZO","BROTLI","ZSTD","ZLIB"]],["PartitionColumns",["array","string"]],["FormatOptions",["ref","OutputFormatOptions"]],["Location",["ref","S3Location"],1]],"OutputFormatOptions":[["Csv",["ref","CsvOutputOptions"]]],"CsvOutputOptions":[["Delimiter","string"]],"ValidationConfiguration":[["RulesetArn","string",1],["ValidationMode",["enum","CHECK_ALL"]]],"JobSample":[["Size","integer"],["Mode",["enum","FULL_DATASET","CUSTOM_ROWS"]]],"DataCatalogOutput":[["TableName","string",1],["Overwrite","boolean"],["S3Options",["ref","S3TableOutputOptions"]],["DatabaseOptions",["ref","DatabaseTableOutputOptions"]],["DatabaseName","string",1],["CatalogId","string"]],"S3TableOutputOptions":[["Location",["ref","S3Location"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Type"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:databrew:${Region}:${Account}:job/${ResourceId}"}');
 /** A {@link Job} instance: its attributes as typed outputs. */
 export type Job = InstanceType<typeof Job>;
 
@@ -270,11 +322,19 @@ export type Job = InstanceType<typeof Job>;
 export interface JobArgs {
   /** The maximum number of times to retry the job after a job run fails. */
   maxRetries?: number;
-  /** The name of the project that the job is associated with. */
+  /**
+   * The name of the project that the job is associated with.
+   *
+   * Length: 1–255.
+   */
   projectName?: string;
   /** A series of data transformation steps that the job runs. */
   recipe?: JobRecipe;
-  /** The Amazon Resource Name (ARN) of an encryption key that is used to protect the job output. For more information, see [Encrypting data written by DataBrew jobs](https://docs.aws.amazon.com/databrew/latest/dg/encryption-security-configuration.html) */
+  /**
+   * The Amazon Resource Name (ARN) of an encryption key that is used to protect the job output. For more information, see [Encrypting data written by DataBrew jobs](https://docs.aws.amazon.com/databrew/latest/dg/encryption-security-configuration.html)
+   *
+   * Length: 20–2048.
+   */
   encryptionKeyArn?: string;
   /** The current status of Amazon CloudWatch logging for the job. */
   logSubscription?: "ENABLE" | "DISABLE";
@@ -286,7 +346,11 @@ export interface JobArgs {
   outputLocation?: JobOutputLocation;
   /** The Amazon Resource Name (ARN) of the role to be assumed for this job. */
   roleArn: string;
-  /** The unique name of the job. */
+  /**
+   * The unique name of the job.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /**
    * The job type of the job, which must be one of the following:
@@ -295,7 +359,11 @@ export interface JobArgs {
    * - `RECIPE` - A job to apply one or more transformations to a dataset.
    */
   type: "PROFILE" | "RECIPE";
-  /** A dataset that the job is to process. */
+  /**
+   * A dataset that the job is to process.
+   *
+   * Length: 1–255.
+   */
   datasetName?: string;
   /** Configuration for profile jobs. Configuration can be used to select columns, do evaluations, and override default parameters of evaluations. When configuration is undefined, the profile job will apply default settings to all supported columns. */
   profileConfiguration?: JobProfileConfiguration;
@@ -358,7 +426,11 @@ export interface JobDatabaseOutput {
 export interface JobDatabaseTableOutputOptions {
   /** Represents an Amazon S3 location (bucket name and object key) where DataBrew can store intermediate results. */
   tempDirectory?: JobS3Location;
-  /** A prefix for the name of a table DataBrew will create in the database. */
+  /**
+   * A prefix for the name of a table DataBrew will create in the database.
+   *
+   * Length: 1–255.
+   */
   tableName: string;
 }
 
@@ -370,7 +442,11 @@ export interface JobDatabaseTableOutputOptions {
 export interface JobS3Location {
   /** The Amazon S3 bucket name. */
   bucket: string;
-  /** The AWS account ID of the bucket owner. */
+  /**
+   * The AWS account ID of the bucket owner.
+   *
+   * Length: 12–12.
+   */
   bucketOwner?: string;
   /** The unique name of the object in the bucket. */
   key?: string;
@@ -384,6 +460,7 @@ export interface JobS3Location {
 export interface JobOutputLocation {
   /** The Amazon S3 bucket name. */
   bucket: string;
+  /** Length: 12–12. */
   bucketOwner?: string;
   /** The unique name of the object in the bucket. */
   key?: string;
@@ -395,11 +472,19 @@ export interface JobOutputLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-profileconfiguration.html | CloudFormation: ProfileConfiguration}
  */
 export interface JobProfileConfiguration {
-  /** List of column selectors. ProfileColumns can be used to select columns from the dataset. When ProfileColumns is undefined, the profile job will profile all supported columns. */
+  /**
+   * List of column selectors. ProfileColumns can be used to select columns from the dataset. When ProfileColumns is undefined, the profile job will profile all supported columns.
+   *
+   * Items: at least 1.
+   */
   profileColumns?: JobColumnSelector[];
   /** Configuration for inter-column evaluations. Configuration can be used to select evaluations and override parameters of evaluations. When configuration is undefined, the profile job will run all supported inter-column evaluations. */
   datasetStatisticsConfiguration?: JobStatisticsConfiguration;
-  /** List of configurations for column evaluations. ColumnStatisticsConfigurations are used to select evaluations and override parameters of evaluations for particular columns. When ColumnStatisticsConfigurations is undefined, the profile job will profile all supported columns and run all supported evaluations. */
+  /**
+   * List of configurations for column evaluations. ColumnStatisticsConfigurations are used to select evaluations and override parameters of evaluations for particular columns. When ColumnStatisticsConfigurations is undefined, the profile job will profile all supported columns and run all supported evaluations.
+   *
+   * Items: at least 1.
+   */
   columnStatisticsConfigurations?: JobColumnStatisticsConfiguration[];
   /** Configuration of entity detection for a profile job. When undefined, entity detection is disabled. */
   entityDetectorConfiguration?: JobEntityDetectorConfiguration;
@@ -411,9 +496,17 @@ export interface JobProfileConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-columnselector.html | CloudFormation: ColumnSelector}
  */
 export interface JobColumnSelector {
-  /** A regular expression for selecting a column from a dataset. */
+  /**
+   * A regular expression for selecting a column from a dataset.
+   *
+   * Length: 1–255.
+   */
   regex?: string;
-  /** The name of a column from a dataset. */
+  /**
+   * The name of a column from a dataset.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -423,9 +516,17 @@ export interface JobColumnSelector {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-statisticsconfiguration.html | CloudFormation: StatisticsConfiguration}
  */
 export interface JobStatisticsConfiguration {
-  /** List of included evaluations. When the list is undefined, all supported evaluations will be included. */
+  /**
+   * List of included evaluations. When the list is undefined, all supported evaluations will be included.
+   *
+   * Items: at least 1. Each item: Length: 1–128. Pattern: `^[A-Z\_]+$`.
+   */
   includedStatistics?: string[];
-  /** List of overrides for evaluations. */
+  /**
+   * List of overrides for evaluations.
+   *
+   * Items: at least 1.
+   */
   overrides?: JobStatisticOverride[];
 }
 
@@ -437,7 +538,11 @@ export interface JobStatisticsConfiguration {
 export interface JobStatisticOverride {
   /** A map that includes overrides of an evaluation’s parameters. */
   parameters: Record<string, string>;
-  /** The name of an evaluation */
+  /**
+   * The name of an evaluation
+   *
+   * Length: 1–128. Pattern: `^[A-Z\_]+$`.
+   */
   statistic: string;
 }
 
@@ -449,7 +554,11 @@ export interface JobStatisticOverride {
 export interface JobColumnStatisticsConfiguration {
   /** Configuration for evaluations. Statistics can be used to select evaluations and override parameters of evaluations. */
   statistics: JobStatisticsConfiguration;
-  /** List of column selectors. Selectors can be used to select columns from the dataset. When selectors are undefined, configuration will be applied to all supported columns. */
+  /**
+   * List of column selectors. Selectors can be used to select columns from the dataset. When selectors are undefined, configuration will be applied to all supported columns.
+   *
+   * Items: at least 1.
+   */
   selectors?: JobColumnSelector[];
 }
 
@@ -483,6 +592,8 @@ export interface JobEntityDetectorConfiguration {
    * - DATE
    *
    * The Entity type group USA_ALL is also supported, and includes all of the above entity types except PERSON_NAME and DATE.
+   *
+   * Items: at least 1. Each item: Length: 1–128. Pattern: `^[A-Z_][A-Z\\d_]*$`.
    */
   entityTypes: string[];
   /** Configuration of statistics that are allowed to be run on columns that contain detected entities. When undefined, no statistics will be computed on columns that contain detected entities. */
@@ -495,7 +606,11 @@ export interface JobEntityDetectorConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-allowedstatistics.html | CloudFormation: AllowedStatistics}
  */
 export interface JobAllowedStatistics {
-  /** One or more column statistics to allow for columns that contain detected entities. */
+  /**
+   * One or more column statistics to allow for columns that contain detected entities.
+   *
+   * Items: at least 1. Each item: Length: 1–128. Pattern: `^[A-Z\_]+$`.
+   */
   statistics: string[];
 }
 
@@ -509,7 +624,11 @@ export interface JobOutput {
   overwrite?: boolean;
   /** The data format of the output of the job. */
   format?: "CSV" | "JSON" | "PARQUET" | "GLUEPARQUET" | "AVRO" | "ORC" | "XML" | "TABLEAUHYPER";
-  /** The maximum number of files to be generated by the job and written to the output folder. */
+  /**
+   * The maximum number of files to be generated by the job and written to the output folder.
+   *
+   * Range: 1–999.
+   */
   maxOutputFiles?: number;
   /** The compression algorithm used to compress the output text of the job. */
   compressionFormat?: "GZIP" | "LZ4" | "SNAPPY" | "BZIP2" | "DEFLATE" | "LZO" | "BROTLI" | "ZSTD" | "ZLIB";
@@ -537,7 +656,11 @@ export interface JobOutputFormatOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-csvoutputoptions.html | CloudFormation: CsvOutputOptions}
  */
 export interface JobCsvOutputOptions {
-  /** A single character that specifies the delimiter used to create CSV job output. */
+  /**
+   * A single character that specifies the delimiter used to create CSV job output.
+   *
+   * Length: 1–1.
+   */
   delimiter?: string;
 }
 
@@ -547,7 +670,11 @@ export interface JobCsvOutputOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-validationconfiguration.html | CloudFormation: ValidationConfiguration}
  */
 export interface JobValidationConfiguration {
-  /** The Amazon Resource Name (ARN) for the ruleset to be validated in the profile job. The TargetArn of the selected ruleset should be the same as the Amazon Resource Name (ARN) of the dataset that is associated with the profile job. */
+  /**
+   * The Amazon Resource Name (ARN) for the ruleset to be validated in the profile job. The TargetArn of the selected ruleset should be the same as the Amazon Resource Name (ARN) of the dataset that is associated with the profile job.
+   *
+   * Length: 20–2048.
+   */
   rulesetArn: string;
   /** Mode of data quality validation. Default mode is “CHECK_ALL” which verifies all rules defined in the selected ruleset. */
   validationMode?: "CHECK_ALL";
@@ -580,7 +707,11 @@ export interface JobJobSample {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-job-datacatalogoutput.html | CloudFormation: DataCatalogOutput}
  */
 export interface JobDataCatalogOutput {
-  /** The name of a table in the Data Catalog. */
+  /**
+   * The name of a table in the Data Catalog.
+   *
+   * Length: 1–255.
+   */
   tableName: string;
   /** A value that, if true, means that any data in the location specified for output is overwritten with new output. Not supported with DatabaseOptions. */
   overwrite?: boolean;
@@ -588,9 +719,17 @@ export interface JobDataCatalogOutput {
   s3Options?: JobS3TableOutputOptions;
   /** Represents options that specify how and where DataBrew writes the database output generated by recipe jobs. */
   databaseOptions?: JobDatabaseTableOutputOptions;
-  /** The name of a database in the Data Catalog. */
+  /**
+   * The name of a database in the Data Catalog.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The unique identifier of the AWS account that holds the Data Catalog that stores the data. */
+  /**
+   * The unique identifier of the AWS account that holds the Data Catalog that stores the data.
+   *
+   * Length: 1–255.
+   */
   catalogId?: string;
 }
 
@@ -609,15 +748,23 @@ export interface JobS3TableOutputOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-databrew-project.html | CloudFormation: AWS::DataBrew::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DataBrew::Project", "aws:databrew:Project", '{"p":[["RecipeName","string",1],["DatasetName","string",1],["Sample",["ref","Sample"]],["RoleArn","string",1],["Tags",["array",["ref","Tag"]],66],["Name","string",67]],"id":["Name"],"d":{"Sample":[["Type",["enum","FIRST_N","LAST_N","RANDOM"],1],["Size","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:databrew:${Region}:${Account}:project/${ResourceId}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DataBrew::Project", "aws:databrew:Project", '{"p":[["RecipeName","string",1],["DatasetName","string",1],["Sample",["ref","Sample"]],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67]],"id":["Name"],"d":{"Sample":[["Type",["enum","FIRST_N","LAST_N","RANDOM"],1],["Size","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:databrew:${Region}:${Account}:project/${ResourceId}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of a recipe that will be developed during a project session. */
+  /**
+   * The name of a recipe that will be developed during a project session.
+   *
+   * Length: 1–255.
+   */
   recipeName: string;
-  /** The dataset that the project is to act upon. */
+  /**
+   * The dataset that the project is to act upon.
+   *
+   * Length: 1–255.
+   */
   datasetName: string;
   /** The sample size and sampling type to apply to the data. If this parameter isn't specified, then the sample consists of the first 500 rows from the dataset. */
   sample?: ProjectSample;
@@ -625,7 +772,11 @@ export interface ProjectArgs {
   roleArn: string;
   /** Metadata tags that have been applied to the project. */
   tags?: AwsTag[];
-  /** The unique name of a project. */
+  /**
+   * The unique name of a project.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -641,7 +792,11 @@ export interface ProjectOutputs extends ProjectArgs {
 export interface ProjectSample {
   /** The way in which DataBrew obtains rows from a dataset. */
   type: "FIRST_N" | "LAST_N" | "RANDOM";
-  /** The number of rows in the sample. */
+  /**
+   * The number of rows in the sample.
+   *
+   * Range: at least 1.
+   */
   size?: number;
 }
 
@@ -650,7 +805,7 @@ export interface ProjectSample {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-databrew-recipe.html | CloudFormation: AWS::DataBrew::Recipe}
  */
-export const Recipe = cloudControlType<RecipeArgs, RecipeOutputs>("AWS::DataBrew::Recipe", "aws:databrew:Recipe", '{"p":[["Steps",["array",["ref","RecipeStep"]],1],["Description","string"],["Tags",["array",["ref","Tag"]],66],["Name","string",67]],"id":["Name"],"d":{"RecipeStep":[["Action",["ref","Action"],1],["ConditionExpressions",["array",["ref","ConditionExpression"]]]],"Action":[["Parameters",["map","string"]],["Operation","string",1]],"ConditionExpression":[["Condition","string",1],["Value","string"],["TargetColumn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:databrew:${Region}:${Account}:recipe/${ResourceId}"}');
+export const Recipe = cloudControlType<RecipeArgs, RecipeOutputs>("AWS::DataBrew::Recipe", "aws:databrew:Recipe", '{"p":[["Steps",["array",["ref","RecipeStep"]],1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67]],"id":["Name"],"d":{"RecipeStep":[["Action",["ref","Action"],1],["ConditionExpressions",["array",["ref","ConditionExpression"]]]],"Action":[["Parameters",["map","string"]],["Operation","string",1]],"ConditionExpression":[["Condition","string",1],["Value","string"],["TargetColumn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:databrew:${Region}:${Account}:recipe/${ResourceId}"}');
 /** A {@link Recipe} instance: its attributes as typed outputs. */
 export type Recipe = InstanceType<typeof Recipe>;
 
@@ -658,11 +813,19 @@ export type Recipe = InstanceType<typeof Recipe>;
 export interface RecipeArgs {
   /** A list of steps that are defined by the recipe. */
   steps: RecipeRecipeStep[];
-  /** The description of the recipe. */
+  /**
+   * The description of the recipe.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** Metadata tags that have been applied to the recipe. */
   tags?: AwsTag[];
-  /** The unique name for the recipe. */
+  /**
+   * The unique name for the recipe.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -721,17 +884,29 @@ export interface RecipeConditionExpression {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-databrew-ruleset.html | CloudFormation: AWS::DataBrew::Ruleset}
  */
-export const Ruleset = cloudControlType<RulesetArgs, RulesetOutputs>("AWS::DataBrew::Ruleset", "aws:databrew:Ruleset", '{"p":[["Description","string"],["TargetArn","string",67],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67]],"id":["Name"],"d":{"Rule":[["ColumnSelectors",["array",["ref","ColumnSelector"]]],["Disabled","boolean"],["SubstitutionMap",["array",["ref","SubstitutionValue"]]],["Name","string",1],["CheckExpression","string",1],["Threshold",["ref","Threshold"]]],"ColumnSelector":[["Regex","string"],["Name","string"]],"SubstitutionValue":[["Value","string",1],["ValueReference","string",1]],"Threshold":[["Type",["enum","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","GREATER_THAN","LESS_THAN"]],["Value","number",1],["Unit",["enum","COUNT","PERCENTAGE"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:databrew:${Region}:${Account}:ruleset/${ResourceId}"}');
+export const Ruleset = cloudControlType<RulesetArgs, RulesetOutputs>("AWS::DataBrew::Ruleset", "aws:databrew:Ruleset", '{"p":[["Description","string"],["TargetArn","string",67],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67]],"id":["Name"],"d":{"Rule":[["ColumnSelectors",["array",["ref","ColumnSelector"]]],["Disabled","boolean"],["SubstitutionMap",["array",["ref","SubstitutionValue"]]],["Name","string",1],["CheckExpression","string",1],["Threshold",["ref","Threshold"]]],"ColumnSelector":[["Regex","string"],["Name","string"]],"SubstitutionValue":[["Value","string",1],["ValueReference","string",1]],"Threshold":[["Type",["enum","GREATER_THAN_OR_EQUAL","LESS_THAN_OR_EQUAL","GREATER_THAN","LESS_THAN"]],["Value","number",1],["Unit",["enum","COUNT","PERCENTAGE"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","TargetArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:databrew:${Region}:${Account}:ruleset/${ResourceId}"}');
 /** A {@link Ruleset} instance: its attributes as typed outputs. */
 export type Ruleset = InstanceType<typeof Ruleset>;
 
 /** Inputs of {@link Ruleset}. */
 export interface RulesetArgs {
-  /** The description of the ruleset. */
+  /**
+   * The description of the ruleset.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) of a resource (dataset) that the ruleset is associated with. */
+  /**
+   * The Amazon Resource Name (ARN) of a resource (dataset) that the ruleset is associated with.
+   *
+   * Length: 20–2048.
+   */
   targetArn: string;
-  /** Contains metadata about the ruleset. */
+  /**
+   * Contains metadata about the ruleset.
+   *
+   * Items: at least 1.
+   */
   rules: RulesetRule[];
   /**
    * An array of key-value pairs to apply to this resource.
@@ -739,7 +914,11 @@ export interface RulesetArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The name of the ruleset. */
+  /**
+   * The name of the ruleset.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -753,15 +932,27 @@ export interface RulesetOutputs extends RulesetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-ruleset-rule.html | CloudFormation: Rule}
  */
 export interface RulesetRule {
-  /** List of column selectors. Selectors can be used to select columns using a name or regular expression from the dataset. Rule will be applied to selected columns. */
+  /**
+   * List of column selectors. Selectors can be used to select columns using a name or regular expression from the dataset. Rule will be applied to selected columns.
+   *
+   * Items: at least 1.
+   */
   columnSelectors?: RulesetColumnSelector[];
   /** A value that specifies whether the rule is disabled. Once a rule is disabled, a profile job will not validate it during a job run. Default value is false. */
   disabled?: boolean;
   /** The map of substitution variable names to their values used in a check expression. Variable names should start with a ':' (colon). Variable values can either be actual values or column names. To differentiate between the two, column names should be enclosed in backticks, for example, `":col1": "`Column A`".` */
   substitutionMap?: RulesetSubstitutionValue[];
-  /** The name of the rule. */
+  /**
+   * The name of the rule.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** The expression which includes column references, condition names followed by variable references, possibly grouped and combined with other conditions. For example, `(:col1 starts_with :prefix1 or :col1 starts_with :prefix2) and (:col1 ends_with :suffix1 or :col1 ends_with :suffix2)` . Column and value references are substitution variables that should start with the ':' symbol. Depending on the context, substitution variables' values can be either an actual value or a column name. These values are defined in the SubstitutionMap. If a CheckExpression starts with a column reference, then ColumnSelectors in the rule should be null. If ColumnSelectors has been defined, then there should be no columnn reference in the left side of a condition, for example, `is_between :val1 and :val2` . */
+  /**
+   * The expression which includes column references, condition names followed by variable references, possibly grouped and combined with other conditions. For example, `(:col1 starts_with :prefix1 or :col1 starts_with :prefix2) and (:col1 ends_with :suffix1 or :col1 ends_with :suffix2)` . Column and value references are substitution variables that should start with the ':' symbol. Depending on the context, substitution variables' values can be either an actual value or a column name. These values are defined in the SubstitutionMap. If a CheckExpression starts with a column reference, then ColumnSelectors in the rule should be null. If ColumnSelectors has been defined, then there should be no columnn reference in the left side of a condition, for example, `is_between :val1 and :val2` .
+   *
+   * Length: 4–1024. Pattern: `^[><0-9A-Za-z_.,:)(!= ]+$`.
+   */
   checkExpression: string;
   /** The threshold used with a non-aggregate check expression. Non-aggregate check expressions will be applied to each row in a specific column, and the threshold will be used to determine whether the validation succeeds. */
   threshold?: RulesetThreshold;
@@ -773,9 +964,17 @@ export interface RulesetRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-ruleset-columnselector.html | CloudFormation: ColumnSelector}
  */
 export interface RulesetColumnSelector {
-  /** A regular expression for selecting a column from a dataset. */
+  /**
+   * A regular expression for selecting a column from a dataset.
+   *
+   * Length: 1–255.
+   */
   regex?: string;
-  /** The name of a column from a dataset. */
+  /**
+   * The name of a column from a dataset.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -785,9 +984,17 @@ export interface RulesetColumnSelector {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-databrew-ruleset-substitutionvalue.html | CloudFormation: SubstitutionValue}
  */
 export interface RulesetSubstitutionValue {
-  /** Value or column name. */
+  /**
+   * Value or column name.
+   *
+   * Length: 0–1024.
+   */
   value: string;
-  /** Variable name. */
+  /**
+   * Variable name.
+   *
+   * Length: 2–128. Pattern: `^:[A-Za-z0-9_]+$`.
+   */
   valueReference: string;
 }
 
@@ -810,19 +1017,31 @@ export interface RulesetThreshold {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-databrew-schedule.html | CloudFormation: AWS::DataBrew::Schedule}
  */
-export const Schedule = cloudControlType<ScheduleArgs, ScheduleOutputs>("AWS::DataBrew::Schedule", "aws:databrew:Schedule", '{"p":[["JobNames",["array","string"]],["CronExpression","string",1],["Tags",["array",["ref","Tag"]],66],["Name","string",67]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:databrew:${Region}:${Account}:schedule/${ResourceId}"}');
+export const Schedule = cloudControlType<ScheduleArgs, ScheduleOutputs>("AWS::DataBrew::Schedule", "aws:databrew:Schedule", '{"p":[["JobNames",["array","string"]],["CronExpression","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:databrew:${Region}:${Account}:schedule/${ResourceId}"}');
 /** A {@link Schedule} instance: its attributes as typed outputs. */
 export type Schedule = InstanceType<typeof Schedule>;
 
 /** Inputs of {@link Schedule}. */
 export interface ScheduleArgs {
-  /** A list of jobs to be run, according to the schedule. */
+  /**
+   * A list of jobs to be run, according to the schedule.
+   *
+   * Each item: Length: 1–255.
+   */
   jobNames?: string[];
-  /** The dates and times when the job is to run. For more information, see [Working with cron expressions for recipe jobs](https://docs.aws.amazon.com/databrew/latest/dg/jobs.recipe.html#jobs.cron) in the *AWS Glue DataBrew Developer Guide* . */
+  /**
+   * The dates and times when the job is to run. For more information, see [Working with cron expressions for recipe jobs](https://docs.aws.amazon.com/databrew/latest/dg/jobs.recipe.html#jobs.cron) in the *AWS Glue DataBrew Developer Guide* .
+   *
+   * Length: 1–512.
+   */
   cronExpression: string;
   /** Metadata tags that have been applied to the schedule. */
   tags?: AwsTag[];
-  /** The name of the schedule. */
+  /**
+   * The name of the schedule.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 

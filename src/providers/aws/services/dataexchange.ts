@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Definition of AWS::DataExchange::DataSet Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::DataExchange::DataSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dataexchange-dataset.html | CloudFormation: AWS::DataExchange::DataSet}
  */
-export const DataSet = cloudControlType<DataSetArgs, DataSetOutputs>("AWS::DataExchange::DataSet", "aws:dataexchange:DataSet", '{"p":[["AssetType",["enum","S3_SNAPSHOT","REDSHIFT_DATA_SHARE","API_GATEWAY_API","S3_DATA_ACCESS","LAKE_FORMATION_DATA_PERMISSION"],67],["Description","string",1],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["CreatedAt","string",8],["UpdatedAt","string",8],["Origin",["enum","OWNED","ENTITLED"],8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:dataexchange:${Region}:${Account}:data-sets/${DataSetId}"}');
+export const DataSet = cloudControlType<DataSetArgs, DataSetOutputs>("AWS::DataExchange::DataSet", "aws:dataexchange:DataSet", '{"p":[["AssetType",["enum","S3_SNAPSHOT","REDSHIFT_DATA_SHARE","API_GATEWAY_API","S3_DATA_ACCESS","LAKE_FORMATION_DATA_PERMISSION"],67],["Description","string",1],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["CreatedAt","string",8],["UpdatedAt","string",8],["Origin",["enum","OWNED","ENTITLED"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dataexchange:${Region}:${Account}:data-sets/${DataSetId}"}');
 /** A {@link DataSet} instance: its attributes as typed outputs. */
 export type DataSet = InstanceType<typeof DataSet>;
 
@@ -46,9 +48,11 @@ export interface DataSetOutputs extends DataSetArgs {
 /**
  * An event action is an AWS Data Exchange resource that automatically exports data set revisions to Amazon S3 when a revision is published.
  *
+ * @deprecated Cloud Control cannot create AWS::DataExchange::EventAction: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dataexchange-eventaction.html | CloudFormation: AWS::DataExchange::EventAction}
  */
-export const EventAction = cloudControlType<EventActionArgs, EventActionOutputs>("AWS::DataExchange::EventAction", "aws:dataexchange:EventAction", '{"p":[["Action",["ref","Action"],1],["Event",["ref","Event"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["EventActionId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"Action":[["ExportRevisionToS3",["ref","AutoExportRevisionToS3RequestDetails"]]],"AutoExportRevisionToS3RequestDetails":[["Encryption",["ref","ExportServerSideEncryption"]],["RevisionDestination",["ref","AutoExportRevisionDestinationEntry"],1]],"ExportServerSideEncryption":[["KmsKeyArn","string"],["Type",["enum","aws:kms","AES256"],1]],"AutoExportRevisionDestinationEntry":[["Bucket","string",1],["KeyPattern","string"]],"Event":[["RevisionPublished",["ref","RevisionPublished"]]],"RevisionPublished":[["DataSetId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dataexchange:${Region}:${Account}:event-actions/${EventActionId}"}');
+export const EventAction = cloudControlType<EventActionArgs, EventActionOutputs>("AWS::DataExchange::EventAction", "aws:dataexchange:EventAction", '{"p":[["Action",["ref","Action"],1],["Event",["ref","Event"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["EventActionId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"Action":[["ExportRevisionToS3",["ref","AutoExportRevisionToS3RequestDetails"]]],"AutoExportRevisionToS3RequestDetails":[["Encryption",["ref","ExportServerSideEncryption"]],["RevisionDestination",["ref","AutoExportRevisionDestinationEntry"],1]],"ExportServerSideEncryption":[["KmsKeyArn","string"],["Type",["enum","aws:kms","AES256"],1]],"AutoExportRevisionDestinationEntry":[["Bucket","string",1],["KeyPattern","string"]],"Event":[["RevisionPublished",["ref","RevisionPublished"]]],"RevisionPublished":[["DataSetId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dataexchange:${Region}:${Account}:event-actions/${EventActionId}"}');
 /** A {@link EventAction} instance: its attributes as typed outputs. */
 export type EventAction = InstanceType<typeof EventAction>;
 

@@ -19,15 +19,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-agent.html | CloudFormation: AWS::DataSync::Agent}
  */
-export const Agent = cloudControlType<AgentArgs, AgentOutputs>("AWS::DataSync::Agent", "aws:datasync:Agent", '{"p":[["SubnetArns",["array","string"],66],["AgentName","string"],["VpcEndpointId","string",66],["ActivationKey","string",66],["SecurityGroupArns",["array","string"],66],["Tags",["array",["ref","Tag"]]],["AgentArn","string",72],["EndpointType",["enum","FIPS","PUBLIC","PRIVATE_LINK"],8]],"id":["AgentArn"],"tags":["Tags","standard"]}');
+export const Agent = cloudControlType<AgentArgs, AgentOutputs>("AWS::DataSync::Agent", "aws:datasync:Agent", '{"p":[["SubnetArns",["array","string"],66],["AgentName","string"],["VpcEndpointId","string",66],["ActivationKey","string",82],["SecurityGroupArns",["array","string"],66],["Tags",["array",["ref","Tag"]]],["AgentArn","string",72],["EndpointType",["enum","FIPS","PUBLIC","PRIVATE_LINK"],8]],"id":["AgentArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ActivationKey"],"co":["ActivationKey","SecurityGroupArns","SubnetArns","VpcEndpointId"],"ro":["AgentArn","EndpointType"],"uo":["SecurityGroupArns","SubnetArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link Agent} instance: its attributes as typed outputs. */
 export type Agent = InstanceType<typeof Agent>;
 
 /** Inputs of {@link Agent}. */
 export interface AgentArgs {
-  /** Specifies the ARN of the subnet where your VPC service endpoint is located. You can only specify one ARN. */
+  /**
+   * Specifies the ARN of the subnet where your VPC service endpoint is located. You can only specify one ARN.
+   *
+   * Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:subnet/.*$`.
+   */
   subnetArns?: string[];
-  /** Specifies a name for your agent. We recommend specifying a name that you can remember. */
+  /**
+   * Specifies a name for your agent. We recommend specifying a name that you can remember.
+   *
+   * Length: 0–256. Pattern: `^[a-zA-Z0-9\s+=._:\@/-]+$`.
+   */
   agentName?: string;
   /**
    * The ID of the virtual private cloud (VPC) endpoint that the agent has access to. This is the client-side VPC endpoint, powered by AWS PrivateLink . If you don't have an AWS PrivateLink VPC endpoint, see [AWS PrivateLink and VPC endpoints](https://docs.aws.amazon.com//vpc/latest/userguide/endpoint-services-overview.html) in the *Amazon VPC User Guide* .
@@ -35,17 +43,31 @@ export interface AgentArgs {
    * For more information about activating your agent in a private network based on a VPC, see [Using AWS DataSync in a Virtual Private Cloud](https://docs.aws.amazon.com/datasync/latest/userguide/datasync-in-vpc.html) in the *AWS DataSync User Guide.*
    *
    * A VPC endpoint ID looks like this: `vpce-01234d5aff67890e1` .
+   *
+   * Pattern: `^vpce-[0-9a-f]{17}$`.
    */
   vpcEndpointId?: string;
-  /** Specifies your DataSync agent's activation key. If you don't have an activation key, see [Activating your agent](https://docs.aws.amazon.com/datasync/latest/userguide/activate-agent.html) . */
+  /**
+   * Specifies your DataSync agent's activation key. If you don't have an activation key, see [Activating your agent](https://docs.aws.amazon.com/datasync/latest/userguide/activate-agent.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 29. Pattern: `[A-Z0-9]{5}(-[A-Z0-9]{5}){4}`.
+   */
   activationKey?: string;
   /**
    * The Amazon Resource Names (ARNs) of the security groups used to protect your data transfer task subnets. See [SecurityGroupArns](https://docs.aws.amazon.com/datasync/latest/userguide/API_Ec2Config.html#DataSync-Type-Ec2Config-SecurityGroupArns) .
    *
    * *Pattern* : `^arn:(aws|aws-cn|aws-us-gov|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`
+   *
+   * Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`.
    */
   securityGroupArns?: string[];
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least one tag for your agent. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least one tag for your agent.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -64,7 +86,7 @@ export interface AgentOutputs extends AgentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationazureblob.html | CloudFormation: AWS::DataSync::LocationAzureBlob}
  */
-export const LocationAzureBlob = cloudControlType<LocationAzureBlobArgs, LocationAzureBlobOutputs>("AWS::DataSync::LocationAzureBlob", "aws:datasync:LocationAzureBlob", '{"p":[["AzureAccessTier",["enum","HOT","COOL","ARCHIVE"]],["Subdirectory","string"],["AzureBlobSasConfiguration",["ref","AzureBlobSasConfiguration"]],["AzureBlobType",["enum","BLOCK"]],["AzureBlobContainerUrl","string",66],["AgentArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["AzureBlobAuthenticationType",["enum","SAS","NONE","OIDC"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","AzureFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"AzureBlobSasConfiguration":[["AzureBlobSasToken","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"AzureFederatedIdentityConfig":[["AwsIamRole","string"],["AzureOidc",["ref","AzureOidcConfig"]]],"AzureOidcConfig":[["TenantId","string",1],["ClientId","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationAzureBlob = cloudControlType<LocationAzureBlobArgs, LocationAzureBlobOutputs>("AWS::DataSync::LocationAzureBlob", "aws:datasync:LocationAzureBlob", '{"p":[["AzureAccessTier",["enum","HOT","COOL","ARCHIVE"]],["Subdirectory","string",16],["AzureBlobSasConfiguration",["ref","AzureBlobSasConfiguration"],16],["AzureBlobType",["enum","BLOCK"]],["AzureBlobContainerUrl","string",82],["AgentArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["AzureBlobAuthenticationType",["enum","SAS","NONE","OIDC"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","AzureFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"AzureBlobSasConfiguration":[["AzureBlobSasToken","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"AzureFederatedIdentityConfig":[["AwsIamRole","string"],["AzureOidc",["ref","AzureOidcConfig"]]],"AzureOidcConfig":[["TenantId","string",1],["ClientId","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","AzureBlobSasConfiguration","AzureBlobContainerUrl"],"co":["AzureBlobContainerUrl"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationAzureBlob} instance: its attributes as typed outputs. */
 export type LocationAzureBlob = InstanceType<typeof LocationAzureBlob>;
 
@@ -72,17 +94,31 @@ export type LocationAzureBlob = InstanceType<typeof LocationAzureBlob>;
 export interface LocationAzureBlobArgs {
   /** Specifies the access tier that you want your objects or files transferred into. This only applies when using the location as a transfer destination. For more information, see [Access tiers](https://docs.aws.amazon.com/datasync/latest/userguide/creating-azure-blob-location.html#azure-blob-access-tiers) . */
   azureAccessTier?: "HOT" | "COOL" | "ARCHIVE";
-  /** Specifies path segments if you want to limit your transfer to a virtual directory in your container (for example, `/my/images` ). */
+  /**
+   * Specifies path segments if you want to limit your transfer to a virtual directory in your container (for example, `/my/images` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 1024. Pattern: `^[\p{L}\p{M}\p{Z}\p{S}\p{N}\p{P}\p{C}]*$`.
+   */
   subdirectory?: string;
   /**
    * Specifies the SAS configuration that allows DataSync to access your Azure Blob Storage.
    *
    * > If you provide an authentication token using `SasConfiguration` , but do not provide secret configuration details using `CmkSecretConfig` or `CustomSecretConfig` , then DataSync stores the token using your AWS account's secrets manager secret.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   azureBlobSasConfiguration?: LocationAzureBlobAzureBlobSasConfiguration;
   /** Specifies the type of blob that you want your objects or files to be when transferring them into Azure Blob Storage. Currently, DataSync only supports moving data into Azure Blob Storage as block blobs. For more information on blob types, see the [Azure Blob Storage documentation](https://docs.aws.amazon.com/https://learn.microsoft.com/en-us/rest/api/storageservices/understanding-block-blobs--append-blobs--and-page-blobs) . */
   azureBlobType?: "BLOCK";
-  /** Specifies the URL of the Azure Blob Storage container involved in your transfer. */
+  /**
+   * Specifies the URL of the Azure Blob Storage container involved in your transfer.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 325. Pattern: `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/[a-z0-9](-?[a-z0-9]){2,62}$`.
+   */
   azureBlobContainerUrl?: string;
   /**
    * (Optional) Specifies the Amazon Resource Name (ARN) of the DataSync agent that can connect with your Azure Blob Storage container. If you are setting up an agentless cross-cloud transfer, you do not need to specify a value for this parameter.
@@ -90,9 +126,15 @@ export interface LocationAzureBlobArgs {
    * You can specify more than one agent. For more information, see [Using multiple agents for your transfer](https://docs.aws.amazon.com/datasync/latest/userguide/multiple-agents.html) .
    *
    * > Make sure you configure this parameter correctly when you first create your storage location. You cannot add or remove agents from a storage location after you create it.
+   *
+   * Items: 1–8. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:agent/agent-[0-9a-z]{17}$`.
    */
   agentArns?: string[];
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your transfer location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your transfer location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** Specifies the authentication method DataSync uses to access your Azure Blob Storage. DataSync can access blob storage using a shared access signature (SAS). */
   azureBlobAuthenticationType: "SAS" | "NONE" | "OIDC";
@@ -136,6 +178,8 @@ export interface LocationAzureBlobAzureBlobSasConfiguration {
    * The token is part of the SAS URI string that comes after the storage resource URI and a question mark. A token looks something like this:
    *
    * `sp=r&st=2023-12-20T14:54:52Z&se=2023-12-20T22:54:52Z&spr=https&sv=2021-06-08&sr=c&sig=aBBKDWQvyuVcTPH9EBp%2FXTI9E%2F%2Fmq171%2BZU178wcwqU%3D`
+   *
+   * Length: 1–255. Pattern: `(^.+$)`.
    */
   azureBlobSasToken: string;
 }
@@ -148,9 +192,17 @@ export interface LocationAzureBlobAzureBlobSasConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationazureblob-cmksecretconfig.html | CloudFormation: CmkSecretConfig}
  */
 export interface LocationAzureBlobCmkSecretConfig {
-  /** Specifies the ARN for the DataSync-managed AWS Secrets Manager secret that that is used to access a specific storage location. This property is generated by DataSync and is read-only. DataSync encrypts this secret with the KMS key that you specify for `KmsKeyArn` . */
+  /**
+   * Specifies the ARN for the DataSync-managed AWS Secrets Manager secret that that is used to access a specific storage location. This property is generated by DataSync and is read-only. DataSync encrypts this secret with the KMS key that you specify for `KmsKeyArn` .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn?: string;
-  /** Specifies the ARN for the customer-managed AWS KMS key that DataSync uses to encrypt the DataSync-managed secret stored for `SecretArn` . DataSync provides this key to AWS Secrets Manager . */
+  /**
+   * Specifies the ARN for the customer-managed AWS KMS key that DataSync uses to encrypt the DataSync-managed secret stored for `SecretArn` . DataSync provides this key to AWS Secrets Manager .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):kms:[a-z-0-9]+:[0-9]{12}:key/.*|)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -162,9 +214,17 @@ export interface LocationAzureBlobCmkSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationazureblob-customsecretconfig.html | CloudFormation: CustomSecretConfig}
  */
 export interface LocationAzureBlobCustomSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
-  /** Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for `SecretArn` . */
+  /**
+   * Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for `SecretArn` .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*|)$`.
+   */
   secretAccessRoleArn: string;
 }
 
@@ -198,7 +258,11 @@ export interface LocationAzureBlobAzureOidcConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationazureblob-managedsecretconfig.html | CloudFormation: ManagedSecretConfig}
  */
 export interface LocationAzureBlobManagedSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
 }
 
@@ -207,13 +271,19 @@ export interface LocationAzureBlobManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationefs.html | CloudFormation: AWS::DataSync::LocationEFS}
  */
-export const LocationEFS = cloudControlType<LocationEFSArgs, LocationEFSOutputs>("AWS::DataSync::LocationEFS", "aws:datasync:LocationEFS", '{"p":[["EfsFilesystemArn","string",66],["Ec2Config",["ref","Ec2Config"],67],["AccessPointArn","string",66],["Subdirectory","string",66],["InTransitEncryption",["enum","NONE","TLS1_2"],66],["FileSystemAccessRoleArn","string",66],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Ec2Config":[["SubnetArn","string",3],["SecurityGroupArns",["array","string"],3]]},"tags":["Tags","standard"]}');
+export const LocationEFS = cloudControlType<LocationEFSArgs, LocationEFSOutputs>("AWS::DataSync::LocationEFS", "aws:datasync:LocationEFS", '{"p":[["EfsFilesystemArn","string",82],["Ec2Config",["ref","Ec2Config"],67],["AccessPointArn","string"],["Subdirectory","string",16],["InTransitEncryption",["enum","NONE","TLS1_2"]],["FileSystemAccessRoleArn","string"],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Ec2Config":[["SubnetArn","string",1],["SecurityGroupArns",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EfsFilesystemArn","Subdirectory"],"co":["Ec2Config","EfsFilesystemArn"],"ro":["LocationArn","LocationUri"],"uo":["Ec2Config/SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationEFS} instance: its attributes as typed outputs. */
 export type LocationEFS = InstanceType<typeof LocationEFS>;
 
 /** Inputs of {@link LocationEFS}. */
 export interface LocationEFSArgs {
-  /** Specifies the ARN for your Amazon EFS file system. */
+  /**
+   * Specifies the ARN for your Amazon EFS file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):elasticfilesystem:[a-z\-0-9]*:[0-9]{12}:file-system/fs-.*$`.
+   */
   efsFilesystemArn?: string;
   /** Specifies the subnet and security groups DataSync uses to connect to one of your Amazon EFS file system's [mount targets](https://docs.aws.amazon.com/efs/latest/ug/accessing-fs.html) . */
   ec2Config: LocationEFSEc2Config;
@@ -221,12 +291,18 @@ export interface LocationEFSArgs {
    * Specifies the Amazon Resource Name (ARN) of the access point that DataSync uses to mount your Amazon EFS file system.
    *
    * For more information, see [Accessing restricted file systems](https://docs.aws.amazon.com/datasync/latest/userguide/create-efs-location.html#create-efs-location-iam) .
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):elasticfilesystem:[a-z\-0-9]+:[0-9]{12}:access-point/fsap-[0-9a-f]{8,40}$`.
    */
   accessPointArn?: string;
   /**
    * Specifies a mount path for your Amazon EFS file system. This is where DataSync reads or writes data on your file system (depending on if this is a source or destination location).
    *
    * By default, DataSync uses the root directory (or [access point](https://docs.aws.amazon.com/efs/latest/ug/efs-access-points.html) if you provide one by using `AccessPointArn` ). You can also include subdirectories using forward slashes (for example, `/path/to/folder` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
    */
   subdirectory?: string;
   /**
@@ -239,9 +315,15 @@ export interface LocationEFSArgs {
    * Specifies an AWS Identity and Access Management (IAM) role that allows DataSync to access your Amazon EFS file system.
    *
    * For information on creating this role, see [Creating a DataSync IAM role for file system access](https://docs.aws.amazon.com/datasync/latest/userguide/create-efs-location.html#create-efs-location-iam-role) .
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*$`.
    */
   fileSystemAccessRoleArn?: string;
-  /** Specifies the key-value pair that represents a tag that you want to add to the resource. The value can be an empty string. This value helps you manage, filter, and search for your resources. We recommend that you create a name tag for your location. */
+  /**
+   * Specifies the key-value pair that represents a tag that you want to add to the resource. The value can be an empty string. This value helps you manage, filter, and search for your resources. We recommend that you create a name tag for your location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -268,9 +350,15 @@ export interface LocationEFSEc2Config {
    * - In the same Availability Zone as at least one mount target for the Amazon EFS file system.
    *
    * > You don't need to specify a subnet that includes a file system mount target.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:subnet/.*$`.
    */
   subnetArn: string;
-  /** Specifies the Amazon Resource Names (ARNs) of the security groups associated with an Amazon EFS file system's mount target. */
+  /**
+   * Specifies the Amazon Resource Names (ARNs) of the security groups associated with an Amazon EFS file system's mount target.
+   *
+   * Items: 1–5. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`.
+   */
   securityGroupArns: string[];
 }
 
@@ -279,7 +367,7 @@ export interface LocationEFSEc2Config {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxlustre.html | CloudFormation: AWS::DataSync::LocationFSxLustre}
  */
-export const LocationFSxLustre = cloudControlType<LocationFSxLustreArgs, LocationFSxLustreOutputs>("AWS::DataSync::LocationFSxLustre", "aws:datasync:LocationFSxLustre", '{"p":[["Subdirectory","string",66],["FsxFilesystemArn","string",66],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"tags":["Tags","standard"]}');
+export const LocationFSxLustre = cloudControlType<LocationFSxLustreArgs, LocationFSxLustreOutputs>("AWS::DataSync::LocationFSxLustre", "aws:datasync:LocationFSxLustre", '{"p":[["Subdirectory","string",16],["FsxFilesystemArn","string",82],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","FsxFilesystemArn"],"co":["FsxFilesystemArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxLustre} instance: its attributes as typed outputs. */
 export type LocationFSxLustre = InstanceType<typeof LocationFSxLustre>;
 
@@ -289,9 +377,19 @@ export interface LocationFSxLustreArgs {
    * Specifies a mount path for your FSx for Lustre file system. The path can include subdirectories.
    *
    * When the location is used as a source, DataSync reads data from the mount path. When the location is used as a destination, DataSync writes data to the mount path. If you don't include this parameter, DataSync uses the file system's root directory ( `/` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
    */
   subdirectory?: string;
-  /** Specifies the Amazon Resource Name (ARN) of the FSx for Lustre file system. */
+  /**
+   * Specifies the Amazon Resource Name (ARN) of the FSx for Lustre file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):fsx:[a-z\-0-9]+:[0-9]{12}:file-system/fs-[0-9a-f]+$`.
+   */
   fsxFilesystemArn?: string;
   /**
    * The ARNs of the security groups that are used to configure the FSx for Lustre file system.
@@ -299,9 +397,15 @@ export interface LocationFSxLustreArgs {
    * *Pattern* : `^arn:(aws|aws-cn|aws-us-gov|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`
    *
    * *Length constraints* : Maximum length of 128.
+   *
+   * Items: 1–5. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/sg-[a-f0-9]+$`.
    */
   securityGroupArns: string[];
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -318,13 +422,17 @@ export interface LocationFSxLustreOutputs extends LocationFSxLustreArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxontap.html | CloudFormation: AWS::DataSync::LocationFSxONTAP}
  */
-export const LocationFSxONTAP = cloudControlType<LocationFSxONTAPArgs, LocationFSxONTAPOutputs>("AWS::DataSync::LocationFSxONTAP", "aws:datasync:LocationFSxONTAP", '{"p":[["StorageVirtualMachineArn","string",67],["Subdirectory","string",66],["Protocol",["ref","Protocol"],66],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["FsxFilesystemArn","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["SMB",["ref","SMB"],2],["NFS",["ref","NFS"],2]],"SMB":[["User","string",3],["Domain","string",2],["MountOptions",["ref","SmbMountOptions"],3],["Password","string",50],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["ManagedSecretConfig",["ref","ManagedSecretConfig"]]],"SmbMountOptions":[["Version",["enum","AUTOMATIC","SMB2","SMB3"],2]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]],"NFS":[["MountOptions",["ref","NfsMountOptions"],3]],"NfsMountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1"],2]]},"tags":["Tags","standard"]}');
+export const LocationFSxONTAP = cloudControlType<LocationFSxONTAPArgs, LocationFSxONTAPOutputs>("AWS::DataSync::LocationFSxONTAP", "aws:datasync:LocationFSxONTAP", '{"p":[["StorageVirtualMachineArn","string",67],["Subdirectory","string",16],["Protocol",["ref","Protocol"]],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["FsxFilesystemArn","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["SMB",["ref","SMB"]],["NFS",["ref","NFS"]]],"SMB":[["User","string",1],["Domain","string"],["MountOptions",["ref","SmbMountOptions"],1],["Password","string",48],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["ManagedSecretConfig",["ref","ManagedSecretConfig"]]],"SmbMountOptions":[["Version",["enum","AUTOMATIC","SMB2","SMB3"]]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]],"NFS":[["MountOptions",["ref","NfsMountOptions"],1]],"NfsMountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Protocol/SMB/Password","Subdirectory"],"co":["StorageVirtualMachineArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri","FsxFilesystemArn","Protocol/SMB/ManagedSecretConfig","Protocol/SMB/CmkSecretConfig/SecretArn"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxONTAP} instance: its attributes as typed outputs. */
 export type LocationFSxONTAP = InstanceType<typeof LocationFSxONTAP>;
 
 /** Inputs of {@link LocationFSxONTAP}. */
 export interface LocationFSxONTAPArgs {
-  /** Specifies the ARN of the storage virtual machine (SVM) in your file system where you want to copy data to or from. */
+  /**
+   * Specifies the ARN of the storage virtual machine (SVM) in your file system where you want to copy data to or from.
+   *
+   * Length: at most 162. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):fsx:[a-z\-0-9]+:[0-9]{12}:storage-virtual-machine/fs-[0-9a-f]+/svm-[0-9a-f]{17,}$`.
+   */
   storageVirtualMachineArn: string;
   /**
    * Specifies a path to the file share in the SVM where you want to transfer data to or from.
@@ -332,6 +440,10 @@ export interface LocationFSxONTAPArgs {
    * You can specify a junction path (also known as a mount point), qtree path (for NFS file shares), or share name (for SMB file shares). For example, your mount path might be `/vol1` , `/vol1/tree1` , or `/share1` .
    *
    * > Don't specify a junction path in the SVM's root volume. For more information, see [Managing FSx for ONTAP storage virtual machines](https://docs.aws.amazon.com/fsx/latest/ONTAPGuide/managing-svms.html) in the *Amazon FSx for NetApp ONTAP User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
    */
   subdirectory?: string;
   /** Specifies the data transfer protocol that DataSync uses to access your Amazon FSx file system. */
@@ -343,9 +455,15 @@ export interface LocationFSxONTAPArgs {
    * - *Server Message Block (SMB)* : TCP port 445
    *
    * Your file system's security groups must also allow inbound traffic on the same port.
+   *
+   * Items: 1–5. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/sg-[a-f0-9]+$`.
    */
   securityGroupArns: string[];
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -386,6 +504,8 @@ export interface LocationFSxONTAPSMB {
    * - If you're using a self-managed Active Directory, the user must be a member of either the Domain Admins group or a custom group that you specified for file system administration when you created your file system.
    *
    * Make sure that the user has the permissions it needs to copy the data you want: …
+   *
+   * Length: at most 104. Pattern: `^[^\x5B\x5D\\/:;|=,+*?]{1,104}$`.
    */
   user: string;
   /**
@@ -394,6 +514,8 @@ export interface LocationFSxONTAPSMB {
    * If you have multiple domains in your environment, configuring this setting makes sure that DataSync connects to the right SVM.
    *
    * If you have multiple Active Directory domains in your environment, configuring this parameter makes sure that DataSync connects to the right SVM.
+   *
+   * Length: at most 253. Pattern: `^([A-Za-z0-9]+[A-Za-z0-9-.]*)*[A-Za-z0-9-]*[A-Za-z0-9]$`.
    */
   domain?: string;
   /** Specifies how DataSync can access a location using the SMB protocol. */
@@ -402,6 +524,8 @@ export interface LocationFSxONTAPSMB {
    * Specifies the password of a user who has permission to access your SVM.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 104. Pattern: `^.{0,104}$`.
    */
   password?: string;
   /** Specifies configuration information for a DataSync-managed secret, such as an authentication token or set of credentials that DataSync uses to access a specific transfer location, and a customer-managed AWS KMS key. */
@@ -442,9 +566,17 @@ export interface LocationFSxONTAPSmbMountOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationfsxontap-cmksecretconfig.html | CloudFormation: CmkSecretConfig}
  */
 export interface LocationFSxONTAPCmkSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret, managed by DataSync. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret, managed by DataSync.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn?: string;
-  /** Specifies the ARN for the customer-managed AWS KMS key used to encrypt the secret specified for SecretArn. DataSync provides this key to AWS Secrets Manager. */
+  /**
+   * Specifies the ARN for the customer-managed AWS KMS key used to encrypt the secret specified for SecretArn. DataSync provides this key to AWS Secrets Manager.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):kms:[a-z-0-9]+:[0-9]{12}:key/.*|)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -454,9 +586,17 @@ export interface LocationFSxONTAPCmkSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationfsxontap-customsecretconfig.html | CloudFormation: CustomSecretConfig}
  */
 export interface LocationFSxONTAPCustomSecretConfig {
-  /** Specifies the ARN for a customer created AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for a customer created AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
-  /** Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for SecretArn. */
+  /**
+   * Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for SecretArn.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*|)$`.
+   */
   secretAccessRoleArn: string;
 }
 
@@ -466,7 +606,11 @@ export interface LocationFSxONTAPCustomSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationfsxontap-managedsecretconfig.html | CloudFormation: ManagedSecretConfig}
  */
 export interface LocationFSxONTAPManagedSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
 }
 
@@ -506,15 +650,27 @@ export interface LocationFSxONTAPNfsMountOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxopenzfs.html | CloudFormation: AWS::DataSync::LocationFSxOpenZFS}
  */
-export const LocationFSxOpenZFS = cloudControlType<LocationFSxOpenZFSArgs, LocationFSxOpenZFSOutputs>("AWS::DataSync::LocationFSxOpenZFS", "aws:datasync:LocationFSxOpenZFS", '{"p":[["Subdirectory","string",66],["FsxFilesystemArn","string",66],["Protocol",["ref","Protocol"],67],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["NFS",["ref","NFS"],2]],"NFS":[["MountOptions",["ref","MountOptions"],3]],"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"],2]]},"tags":["Tags","standard"]}');
+export const LocationFSxOpenZFS = cloudControlType<LocationFSxOpenZFSArgs, LocationFSxOpenZFSOutputs>("AWS::DataSync::LocationFSxOpenZFS", "aws:datasync:LocationFSxOpenZFS", '{"p":[["Subdirectory","string",16],["FsxFilesystemArn","string",82],["Protocol",["ref","Protocol"],1],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["NFS",["ref","NFS"]]],"NFS":[["MountOptions",["ref","MountOptions"],1]],"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","FsxFilesystemArn"],"co":["FsxFilesystemArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxOpenZFS} instance: its attributes as typed outputs. */
 export type LocationFSxOpenZFS = InstanceType<typeof LocationFSxOpenZFS>;
 
 /** Inputs of {@link LocationFSxOpenZFS}. */
 export interface LocationFSxOpenZFSArgs {
-  /** A subdirectory in the location's path that must begin with `/fsx` . DataSync uses this subdirectory to read or write data (depending on whether the file system is a source or destination location). */
+  /**
+   * A subdirectory in the location's path that must begin with `/fsx` . DataSync uses this subdirectory to read or write data (depending on whether the file system is a source or destination location).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
+   */
   subdirectory?: string;
-  /** The Amazon Resource Name (ARN) of the FSx for OpenZFS file system. */
+  /**
+   * The Amazon Resource Name (ARN) of the FSx for OpenZFS file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):fsx:[a-z\-0-9]+:[0-9]{12}:file-system/fs-[0-9a-f]+$`.
+   */
   fsxFilesystemArn?: string;
   /** The type of protocol that AWS DataSync uses to access your file system. */
   protocol: LocationFSxOpenZFSProtocol;
@@ -524,9 +680,15 @@ export interface LocationFSxOpenZFSArgs {
    * *Pattern* : `^arn:(aws|aws-cn|aws-us-gov|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`
    *
    * *Length constraints* : Maximum length of 128.
+   *
+   * Items: 1–5. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/sg-[a-f0-9]+$`.
    */
   securityGroupArns: string[];
-  /** The key-value pair that represents a tag that you want to add to the resource. The value can be an empty string. This value helps you manage, filter, and search for your resources. We recommend that you create a name tag for your location. */
+  /**
+   * The key-value pair that represents a tag that you want to add to the resource. The value can be an empty string. This value helps you manage, filter, and search for your resources. We recommend that you create a name tag for your location.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -581,7 +743,7 @@ export interface LocationFSxOpenZFSMountOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxwindows.html | CloudFormation: AWS::DataSync::LocationFSxWindows}
  */
-export const LocationFSxWindows = cloudControlType<LocationFSxWindowsArgs, LocationFSxWindowsOutputs>("AWS::DataSync::LocationFSxWindows", "aws:datasync:LocationFSxWindows", '{"p":[["User","string",67],["Subdirectory","string",66],["FsxFilesystemArn","string",66],["Domain","string",66],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Password","string",114],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationFSxWindows = cloudControlType<LocationFSxWindowsArgs, LocationFSxWindowsOutputs>("AWS::DataSync::LocationFSxWindows", "aws:datasync:LocationFSxWindows", '{"p":[["User","string",1],["Subdirectory","string",16],["FsxFilesystemArn","string",82],["Domain","string"],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Password","string",48],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Password","Subdirectory","FsxFilesystemArn"],"co":["FsxFilesystemArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxWindows} instance: its attributes as typed outputs. */
 export type LocationFSxWindows = InstanceType<typeof LocationFSxWindows>;
 
@@ -591,16 +753,32 @@ export interface LocationFSxWindowsArgs {
    * The user who has the permissions to access files and folders in the FSx for Windows File Server file system.
    *
    * For information about choosing a user name that ensures sufficient permissions to files, folders, and metadata, see [user](https://docs.aws.amazon.com/datasync/latest/userguide/create-fsx-location.html#FSxWuser) .
+   *
+   * Length: at most 104. Pattern: `^[^\x5B\x5D\\/:;|=,+*?]{1,104}$`.
    */
   user: string;
-  /** Specifies a mount path for your file system using forward slashes. This is where DataSync reads or writes data (depending on if this is a source or destination location). */
+  /**
+   * Specifies a mount path for your file system using forward slashes. This is where DataSync reads or writes data (depending on if this is a source or destination location).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
+   */
   subdirectory?: string;
-  /** Specifies the Amazon Resource Name (ARN) for the FSx for Windows File Server file system. */
+  /**
+   * Specifies the Amazon Resource Name (ARN) for the FSx for Windows File Server file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):fsx:[a-z\-0-9]*:[0-9]{12}:file-system/fs-.*$`.
+   */
   fsxFilesystemArn?: string;
   /**
    * Specifies the name of the Windows domain that the FSx for Windows File Server file system belongs to.
    *
    * If you have multiple Active Directory domains in your environment, configuring this parameter makes sure that DataSync connects to the right file system.
+   *
+   * Length: at most 253. Pattern: `^([A-Za-z0-9]+[A-Za-z0-9-.]*)*[A-Za-z0-9-]*[A-Za-z0-9]$`.
    */
   domain?: string;
   /**
@@ -609,14 +787,22 @@ export interface LocationFSxWindowsArgs {
    * *Pattern* : `^arn:(aws|aws-cn|aws-us-gov|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`
    *
    * *Length constraints* : Maximum length of 128.
+   *
+   * Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):ec2:[a-z\-0-9]*:[0-9]{12}:security-group/.*$`.
    */
   securityGroupArns: string[];
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * Specifies the password of the user with the permissions to mount and access the files, folders, and file metadata in your FSx for Windows File Server file system.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 104. Pattern: `^.{0,104}$`.
    */
   password?: string;
   /** Specifies configuration information for a DataSync-managed secret, such as an authentication token or set of credentials that DataSync uses to access a specific transfer location, and a customer-managed AWS KMS key. */
@@ -641,9 +827,17 @@ export interface LocationFSxWindowsOutputs extends LocationFSxWindowsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationfsxwindows-cmksecretconfig.html | CloudFormation: CmkSecretConfig}
  */
 export interface LocationFSxWindowsCmkSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret, managed by DataSync. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret, managed by DataSync.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn?: string;
-  /** Specifies the ARN for the customer-managed AWS KMS key used to encrypt the secret specified for SecretArn. DataSync provides this key to AWS Secrets Manager. */
+  /**
+   * Specifies the ARN for the customer-managed AWS KMS key used to encrypt the secret specified for SecretArn. DataSync provides this key to AWS Secrets Manager.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):kms:[a-z-0-9]+:[0-9]{12}:key/.*|)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -653,9 +847,17 @@ export interface LocationFSxWindowsCmkSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationfsxwindows-customsecretconfig.html | CloudFormation: CustomSecretConfig}
  */
 export interface LocationFSxWindowsCustomSecretConfig {
-  /** Specifies the ARN for a customer created AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for a customer created AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
-  /** Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for SecretArn. */
+  /**
+   * Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for SecretArn.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*|)$`.
+   */
   secretAccessRoleArn: string;
 }
 
@@ -665,7 +867,11 @@ export interface LocationFSxWindowsCustomSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationfsxwindows-managedsecretconfig.html | CloudFormation: ManagedSecretConfig}
  */
 export interface LocationFSxWindowsManagedSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
 }
 
@@ -674,13 +880,17 @@ export interface LocationFSxWindowsManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationhdfs.html | CloudFormation: AWS::DataSync::LocationHDFS}
  */
-export const LocationHDFS = cloudControlType<LocationHDFSArgs, LocationHDFSOutputs>("AWS::DataSync::LocationHDFS", "aws:datasync:LocationHDFS", '{"p":[["KmsKeyProviderUri","string"],["QopConfiguration",["ref","QopConfiguration"]],["KerberosPrincipal","string"],["SimpleUser","string"],["ReplicationFactor","integer"],["KerberosKeytab","string"],["NameNodes",["array",["ref","NameNode"]],1],["Subdirectory","string"],["KerberosKrb5Conf","string"],["BlockSize","integer"],["Tags",["array",["ref","Tag"]]],["AgentArns",["array","string"],1],["AuthenticationType",["enum","SIMPLE","KERBEROS"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"QopConfiguration":[["RpcProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]],["DataTransferProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]]],"NameNode":[["Port","integer",1],["Hostname","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationHDFS = cloudControlType<LocationHDFSArgs, LocationHDFSOutputs>("AWS::DataSync::LocationHDFS", "aws:datasync:LocationHDFS", '{"p":[["KmsKeyProviderUri","string"],["QopConfiguration",["ref","QopConfiguration"]],["KerberosPrincipal","string"],["SimpleUser","string"],["ReplicationFactor","integer"],["KerberosKeytab","string",16],["NameNodes",["array",["ref","NameNode"]],1],["Subdirectory","string",16],["KerberosKrb5Conf","string",16],["BlockSize","integer"],["Tags",["array",["ref","Tag"]]],["AgentArns",["array","string"],1],["AuthenticationType",["enum","SIMPLE","KERBEROS"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"QopConfiguration":[["RpcProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]],["DataTransferProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]]],"NameNode":[["Port","integer",1],["Hostname","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","KerberosKeytab","KerberosKrb5Conf"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["NameNodes","Tags","AgentArns"],"tg":[true,true,true]}}');
 /** A {@link LocationHDFS} instance: its attributes as typed outputs. */
 export type LocationHDFS = InstanceType<typeof LocationHDFS>;
 
 /** Inputs of {@link LocationHDFS}. */
 export interface LocationHDFSArgs {
-  /** The URI of the HDFS cluster's Key Management Server (KMS). */
+  /**
+   * The URI of the HDFS cluster's Key Management Server (KMS).
+   *
+   * Length: 1–255. Pattern: `^kms:\/\/http[s]?\@(([a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9\-]*[A-Za-z0-9])(;(([a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9\-]*[A-Za-z0-9]))*:[0-9]{1,5}\/kms$`.
+   */
   kmsKeyProviderUri?: string;
   /** The Quality of Protection (QOP) configuration specifies the Remote Procedure Call (RPC) and data transfer protection settings configured on the Hadoop Distributed File System (HDFS) cluster. If `QopConfiguration` isn't specified, `RpcProtection` and `DataTransferProtection` default to `PRIVACY` . If you set `RpcProtection` or `DataTransferProtection` , the other parameter assumes the same value. */
   qopConfiguration?: LocationHDFSQopConfiguration;
@@ -688,29 +898,71 @@ export interface LocationHDFSArgs {
    * The Kerberos principal with access to the files and folders on the HDFS cluster.
    *
    * > If `KERBEROS` is specified for `AuthenticationType` , this parameter is required.
+   *
+   * Length: 1–256. Pattern: `^.+$`.
    */
   kerberosPrincipal?: string;
   /**
    * The user name used to identify the client on the host operating system.
    *
    * > If `SIMPLE` is specified for `AuthenticationType` , this parameter is required.
+   *
+   * Length: 1–256. Pattern: `^[_.A-Za-z0-9][-_.A-Za-z0-9]*$`.
    */
   simpleUser?: string;
-  /** The number of DataNodes to replicate the data to when writing to the HDFS cluster. By default, data is replicated to three DataNodes. */
+  /**
+   * The number of DataNodes to replicate the data to when writing to the HDFS cluster. By default, data is replicated to three DataNodes.
+   *
+   * Range: 1–512.
+   */
   replicationFactor?: number;
-  /** The Kerberos key table (keytab) that contains mappings between the defined Kerberos principal and the encrypted keys. Provide the base64-encoded file text. If `KERBEROS` is specified for `AuthType` , this value is required. */
+  /**
+   * The Kerberos key table (keytab) that contains mappings between the defined Kerberos principal and the encrypted keys. Provide the base64-encoded file text. If `KERBEROS` is specified for `AuthType` , this value is required.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 87384.
+   */
   kerberosKeytab?: string;
-  /** The NameNode that manages the HDFS namespace. The NameNode performs operations such as opening, closing, and renaming files and directories. The NameNode contains the information to map blocks of data to the DataNodes. You can use only one NameNode. */
+  /**
+   * The NameNode that manages the HDFS namespace. The NameNode performs operations such as opening, closing, and renaming files and directories. The NameNode contains the information to map blocks of data to the DataNodes. You can use only one NameNode.
+   *
+   * Items: at least 1.
+   */
   nameNodes: LocationHDFSNameNode[];
-  /** A subdirectory in the HDFS cluster. This subdirectory is used to read data from or write data to the HDFS cluster. If the subdirectory isn't specified, it will default to `/` . */
+  /**
+   * A subdirectory in the HDFS cluster. This subdirectory is used to read data from or write data to the HDFS cluster. If the subdirectory isn't specified, it will default to `/` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
+   */
   subdirectory?: string;
-  /** The `krb5.conf` file that contains the Kerberos configuration information. You can load the `krb5.conf` by providing a string of the file's contents or an Amazon S3 presigned URL of the file. If `KERBEROS` is specified for `AuthType` , this value is required. */
+  /**
+   * The `krb5.conf` file that contains the Kerberos configuration information. You can load the `krb5.conf` by providing a string of the file's contents or an Amazon S3 presigned URL of the file. If `KERBEROS` is specified for `AuthType` , this value is required.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 174764.
+   */
   kerberosKrb5Conf?: string;
-  /** The size of data blocks to write into the HDFS cluster. The block size must be a multiple of 512 bytes. The default block size is 128 mebibytes (MiB). */
+  /**
+   * The size of data blocks to write into the HDFS cluster. The block size must be a multiple of 512 bytes. The default block size is 128 mebibytes (MiB).
+   *
+   * Range: 1048576–1073741824.
+   */
   blockSize?: number;
-  /** The key-value pair that represents the tag that you want to add to the location. The value can be an empty string. We recommend using tags to name your resources. */
+  /**
+   * The key-value pair that represents the tag that you want to add to the location. The value can be an empty string. We recommend using tags to name your resources.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The Amazon Resource Names (ARNs) of the DataSync agents that can connect to your HDFS cluster. */
+  /**
+   * The Amazon Resource Names (ARNs) of the DataSync agents that can connect to your HDFS cluster.
+   *
+   * Items: 1–8. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:agent/agent-[0-9a-z]{17}$`.
+   */
   agentArns: string[];
   /** The authentication mode used to determine identity of user. */
   authenticationType: "SIMPLE" | "KERBEROS";
@@ -748,9 +1000,17 @@ export interface LocationHDFSQopConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationhdfs-namenode.html | CloudFormation: NameNode}
  */
 export interface LocationHDFSNameNode {
-  /** The port that the NameNode uses to listen to client requests. */
+  /**
+   * The port that the NameNode uses to listen to client requests.
+   *
+   * Range: 1–65536.
+   */
   port: number;
-  /** The hostname of the NameNode in the HDFS cluster. This value is the IP address or Domain Name Service (DNS) name of the NameNode. An agent that's installed on-premises uses this hostname to communicate with the NameNode in the network. */
+  /**
+   * The hostname of the NameNode in the HDFS cluster. This value is the IP address or Domain Name Service (DNS) name of the NameNode. An agent that's installed on-premises uses this hostname to communicate with the NameNode in the network.
+   *
+   * Length: at most 255. Pattern: `^(([a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9\-]*[A-Za-z0-9])$`.
+   */
   hostname: string;
 }
 
@@ -760,9 +1020,17 @@ export interface LocationHDFSNameNode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationhdfs-cmksecretconfig.html | CloudFormation: CmkSecretConfig}
  */
 export interface LocationHDFSCmkSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret, managed by DataSync. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret, managed by DataSync.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn?: string;
-  /** Specifies the ARN for the customer-managed AWS KMS key used to encrypt the secret specified for SecretArn. DataSync provides this key to AWS Secrets Manager. */
+  /**
+   * Specifies the ARN for the customer-managed AWS KMS key used to encrypt the secret specified for SecretArn. DataSync provides this key to AWS Secrets Manager.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):kms:[a-z-0-9]+:[0-9]{12}:key/.*|)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -772,9 +1040,17 @@ export interface LocationHDFSCmkSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationhdfs-customsecretconfig.html | CloudFormation: CustomSecretConfig}
  */
 export interface LocationHDFSCustomSecretConfig {
-  /** Specifies the ARN for a customer created AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for a customer created AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
-  /** Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for SecretArn. */
+  /**
+   * Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for SecretArn.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*|)$`.
+   */
   secretAccessRoleArn: string;
 }
 
@@ -784,7 +1060,11 @@ export interface LocationHDFSCustomSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationhdfs-managedsecretconfig.html | CloudFormation: ManagedSecretConfig}
  */
 export interface LocationHDFSManagedSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
 }
 
@@ -793,7 +1073,7 @@ export interface LocationHDFSManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationnfs.html | CloudFormation: AWS::DataSync::LocationNFS}
  */
-export const LocationNFS = cloudControlType<LocationNFSArgs, LocationNFSOutputs>("AWS::DataSync::LocationNFS", "aws:datasync:LocationNFS", '{"p":[["Subdirectory","string"],["ServerHostname","string",66],["MountOptions",["ref","MountOptions"]],["OnPremConfig",["ref","OnPremConfig"],1],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"]]],"OnPremConfig":[["AgentArns",["array","string"],1]]},"tags":["Tags","standard"]}');
+export const LocationNFS = cloudControlType<LocationNFSArgs, LocationNFSOutputs>("AWS::DataSync::LocationNFS", "aws:datasync:LocationNFS", '{"p":[["Subdirectory","string",16],["ServerHostname","string",16],["MountOptions",["ref","MountOptions"]],["OnPremConfig",["ref","OnPremConfig"],1],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"]]],"OnPremConfig":[["AgentArns",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServerHostname","Subdirectory"],"ro":["LocationArn","LocationUri"],"uo":["OnPremConfig/AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationNFS} instance: its attributes as typed outputs. */
 export type LocationNFS = InstanceType<typeof LocationNFS>;
 
@@ -803,9 +1083,19 @@ export interface LocationNFSArgs {
    * Specifies the export path in your NFS file server that you want DataSync to mount.
    *
    * This path (or a subdirectory of the path) is where DataSync transfers data to or from. For information on configuring an export for DataSync, see [Accessing NFS file servers](https://docs.aws.amazon.com/datasync/latest/userguide/create-nfs-location.html#accessing-nfs) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
    */
   subdirectory?: string;
-  /** Specifies the DNS name or IP address (IPv4 or IPv6) of the NFS file server that your DataSync agent connects to. */
+  /**
+   * Specifies the DNS name or IP address (IPv4 or IPv6) of the NFS file server that your DataSync agent connects to.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `^(([a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9\-]*[A-Za-z0-9])$`.
+   */
   serverHostname?: string;
   /** Specifies the options that DataSync can use to mount your NFS file server. */
   mountOptions?: LocationNFSMountOptions;
@@ -815,7 +1105,11 @@ export interface LocationNFSArgs {
    * You can specify more than one agent. For more information, see [Using multiple DataSync agents](https://docs.aws.amazon.com/datasync/latest/userguide/do-i-need-datasync-agent.html#multiple-agents) .
    */
   onPremConfig: LocationNFSOnPremConfig;
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -858,6 +1152,8 @@ export interface LocationNFSOnPremConfig {
    * The Amazon Resource Names (ARNs) of the DataSync agents that can connect to your NFS file server.
    *
    * You can specify more than one agent. For more information, see [Using multiple DataSync agents](https://docs.aws.amazon.com/datasync/latest/userguide/do-i-need-datasync-agent.html#multiple-agents) .
+   *
+   * Items: 1–8. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:agent/agent-[0-9a-z]{17}$`.
    */
   agentArns: string[];
 }
@@ -867,7 +1163,7 @@ export interface LocationNFSOnPremConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationobjectstorage.html | CloudFormation: AWS::DataSync::LocationObjectStorage}
  */
-export const LocationObjectStorage = cloudControlType<LocationObjectStorageArgs, LocationObjectStorageOutputs>("AWS::DataSync::LocationObjectStorage", "aws:datasync:LocationObjectStorage", '{"p":[["ServerCertificate","string"],["SecretKey","string",48],["BucketName","string",66],["Subdirectory","string"],["ServerHostname","string",66],["AccessKey","string"],["ServerProtocol",["enum","HTTPS","HTTP"]],["AgentArns",["array","string"]],["ServerPort","integer"],["Tags",["array",["ref","Tag"]]],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","ObjectStorageFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ObjectStorageFederatedIdentityConfig":[["AwsIamRole","string"],["ExternalIdentity",["ref","ObjectStorageExternalIdentityConfig"]]],"ObjectStorageExternalIdentityConfig":[["GoogleOidc",["ref","GoogleOidcConfig"]]],"GoogleOidcConfig":[["ProjectName","string",1],["ProjectNumber","string",1],["IdentityPoolName","string",1],["IdentityProviderName","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationObjectStorage = cloudControlType<LocationObjectStorageArgs, LocationObjectStorageOutputs>("AWS::DataSync::LocationObjectStorage", "aws:datasync:LocationObjectStorage", '{"p":[["ServerCertificate","string"],["SecretKey","string",48],["BucketName","string",82],["Subdirectory","string",16],["ServerHostname","string",16],["AccessKey","string"],["ServerProtocol",["enum","HTTPS","HTTP"]],["AgentArns",["array","string"]],["ServerPort","integer"],["Tags",["array",["ref","Tag"]]],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","ObjectStorageFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ObjectStorageFederatedIdentityConfig":[["AwsIamRole","string"],["ExternalIdentity",["ref","ObjectStorageExternalIdentityConfig"]]],"ObjectStorageExternalIdentityConfig":[["GoogleOidc",["ref","GoogleOidcConfig"]]],"GoogleOidcConfig":[["ProjectName","string",1],["ProjectNumber","string",1],["IdentityPoolName","string",1],["IdentityProviderName","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SecretKey","BucketName","ServerHostname","Subdirectory"],"co":["BucketName"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationObjectStorage} instance: its attributes as typed outputs. */
 export type LocationObjectStorage = InstanceType<typeof LocationObjectStorage>;
 
@@ -887,6 +1183,8 @@ export interface LocationObjectStorageArgs {
    * `cat object_server_certificate.pem intermediate_certificate.pem ca_root_certificate.pem > object_storage_certificates.pem`
    *
    * To use this parameter, configure `ServerProtocol` to `HTTPS` .
+   *
+   * Length: at most 32768.
    */
   serverCertificate?: string;
   /**
@@ -895,15 +1193,39 @@ export interface LocationObjectStorageArgs {
    * > If you provide a secret using `SecretKey` , but do not provide secret configuration details using `CmkSecretConfig` or `CustomSecretConfig` , then DataSync stores the token using your AWS account's Secrets Manager secret.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 8–200. Pattern: `^.+$`.
    */
   secretKey?: string;
-  /** Specifies the name of the object storage bucket involved in the transfer. */
+  /**
+   * Specifies the name of the object storage bucket involved in the transfer.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
+   */
   bucketName?: string;
-  /** Specifies the object prefix for your object storage server. If this is a source location, DataSync only copies objects with this prefix. If this is a destination location, DataSync writes all objects with this prefix. */
+  /**
+   * Specifies the object prefix for your object storage server. If this is a source location, DataSync only copies objects with this prefix. If this is a destination location, DataSync writes all objects with this prefix.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\p{Zs}]*$`.
+   */
   subdirectory?: string;
-  /** Specifies the domain name or IP address (IPv4 or IPv6) of the object storage server that your DataSync agent connects to. */
+  /**
+   * Specifies the domain name or IP address (IPv4 or IPv6) of the object storage server that your DataSync agent connects to.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `^(([a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9\-]*[A-Za-z0-9])$`.
+   */
   serverHostname?: string;
-  /** Specifies the access key (for example, a user name) if credentials are required to authenticate with the object storage server. */
+  /**
+   * Specifies the access key (for example, a user name) if credentials are required to authenticate with the object storage server.
+   *
+   * Length: 1–200. Pattern: `^.+$`.
+   */
   accessKey?: string;
   /** Specifies the protocol that your object storage server uses to communicate. If not specified, the default value is `HTTPS` . */
   serverProtocol?: "HTTPS" | "HTTP";
@@ -911,11 +1233,21 @@ export interface LocationObjectStorageArgs {
    * (Optional) Specifies the Amazon Resource Names (ARNs) of the DataSync agents that can connect with your object storage system. If you are setting up an agentless cross-cloud transfer, you do not need to specify a value for this parameter.
    *
    * > Make sure you configure this parameter correctly when you first create your storage location. You cannot add or remove agents from a storage location after you create it.
+   *
+   * Items: 1–8. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:agent/agent-[0-9a-z]{17}$`.
    */
   agentArns?: string[];
-  /** Specifies the port that your object storage server accepts inbound network traffic on (for example, port 443). */
+  /**
+   * Specifies the port that your object storage server accepts inbound network traffic on (for example, port 443).
+   *
+   * Range: 1–65536.
+   */
   serverPort?: number;
-  /** Specifies the key-value pair that represents a tag that you want to add to the resource. Tags can help you manage, filter, and search for your resources. We recommend creating a name tag for your location. */
+  /**
+   * Specifies the key-value pair that represents a tag that you want to add to the resource. Tags can help you manage, filter, and search for your resources. We recommend creating a name tag for your location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * Specifies configuration information for a DataSync-managed secret, which includes the `SecretKey` that DataSync uses to access a specific object storage location, with a customer-managed AWS KMS key .
@@ -955,9 +1287,17 @@ export interface LocationObjectStorageOutputs extends LocationObjectStorageArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationobjectstorage-cmksecretconfig.html | CloudFormation: CmkSecretConfig}
  */
 export interface LocationObjectStorageCmkSecretConfig {
-  /** Specifies the ARN for the DataSync-managed AWS Secrets Manager secret that that is used to access a specific storage location. This property is generated by DataSync and is read-only. DataSync encrypts this secret with the KMS key that you specify for `KmsKeyArn` . */
+  /**
+   * Specifies the ARN for the DataSync-managed AWS Secrets Manager secret that that is used to access a specific storage location. This property is generated by DataSync and is read-only. DataSync encrypts this secret with the KMS key that you specify for `KmsKeyArn` .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn?: string;
-  /** Specifies the ARN for the customer-managed AWS KMS key that DataSync uses to encrypt the DataSync-managed secret stored for `SecretArn` . DataSync provides this key to AWS Secrets Manager . */
+  /**
+   * Specifies the ARN for the customer-managed AWS KMS key that DataSync uses to encrypt the DataSync-managed secret stored for `SecretArn` . DataSync provides this key to AWS Secrets Manager .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):kms:[a-z-0-9]+:[0-9]{12}:key/.*|)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -969,9 +1309,17 @@ export interface LocationObjectStorageCmkSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationobjectstorage-customsecretconfig.html | CloudFormation: CustomSecretConfig}
  */
 export interface LocationObjectStorageCustomSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
-  /** Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for `SecretArn` . */
+  /**
+   * Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for `SecretArn` .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*|)$`.
+   */
   secretAccessRoleArn: string;
 }
 
@@ -1019,7 +1367,11 @@ export interface LocationObjectStorageGoogleOidcConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationobjectstorage-managedsecretconfig.html | CloudFormation: ManagedSecretConfig}
  */
 export interface LocationObjectStorageManagedSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
 }
 
@@ -1030,7 +1382,7 @@ export interface LocationObjectStorageManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locations3.html | CloudFormation: AWS::DataSync::LocationS3}
  */
-export const LocationS3 = cloudControlType<LocationS3Args, LocationS3Outputs>("AWS::DataSync::LocationS3", "aws:datasync:LocationS3", '{"p":[["S3StorageClass",["enum","STANDARD","STANDARD_IA","ONEZONE_IA","INTELLIGENT_TIERING","GLACIER","GLACIER_INSTANT_RETRIEVAL","DEEP_ARCHIVE"],66],["S3Config",["ref","S3Config"],67],["Subdirectory","string",66],["S3BucketArn","string",66],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"S3Config":[["BucketAccessRoleArn","string",3]]},"tags":["Tags","standard"]}');
+export const LocationS3 = cloudControlType<LocationS3Args, LocationS3Outputs>("AWS::DataSync::LocationS3", "aws:datasync:LocationS3", '{"p":[["S3StorageClass",["enum","STANDARD","STANDARD_IA","ONEZONE_IA","INTELLIGENT_TIERING","GLACIER","GLACIER_INSTANT_RETRIEVAL","DEEP_ARCHIVE"]],["S3Config",["ref","S3Config"],1],["Subdirectory","string",16],["S3BucketArn","string",82],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"S3Config":[["BucketAccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","S3BucketArn"],"co":["S3BucketArn"],"ro":["LocationArn","LocationUri"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationS3} instance: its attributes as typed outputs. */
 export type LocationS3 = InstanceType<typeof LocationS3>;
 
@@ -1057,11 +1409,25 @@ export interface LocationS3Args {
    * > - `photos//2006/January`
    * > - `photos/./2006/February`
    * > - `photos/../2006/March`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 1024. Pattern: `^[\p{L}\p{M}\p{Z}\p{S}\p{N}\p{P}\p{C}]*$`.
    */
   subdirectory?: string;
-  /** The ARN of the Amazon S3 bucket. */
+  /**
+   * The ARN of the Amazon S3 bucket.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 156. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):s3:[a-z\-0-9]*:[0-9]*:.*$`.
+   */
   s3BucketArn?: string;
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your transfer location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your transfer location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1081,7 +1447,11 @@ export interface LocationS3Outputs extends LocationS3Args {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locations3-s3config.html | CloudFormation: S3Config}
  */
 export interface LocationS3S3Config {
-  /** Specifies the ARN of the IAM role that DataSync uses to access your S3 bucket. */
+  /**
+   * Specifies the ARN of the IAM role that DataSync uses to access your S3 bucket.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*$`.
+   */
   bucketAccessRoleArn: string;
 }
 
@@ -1090,7 +1460,7 @@ export interface LocationS3S3Config {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationsmb.html | CloudFormation: AWS::DataSync::LocationSMB}
  */
-export const LocationSMB = cloudControlType<LocationSMBArgs, LocationSMBOutputs>("AWS::DataSync::LocationSMB", "aws:datasync:LocationSMB", '{"p":[["User","string"],["Subdirectory","string"],["ServerHostname","string",66],["Domain","string"],["MountOptions",["ref","MountOptions"]],["AgentArns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["AuthenticationType",["enum","NTLM","KERBEROS"]],["DnsIpAddresses",["array","string"]],["KerberosPrincipal","string"],["KerberosKeytab","string"],["KerberosKrb5Conf","string"],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","SMB1","SMB2_0","SMB2","SMB3"]]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationSMB = cloudControlType<LocationSMBArgs, LocationSMBOutputs>("AWS::DataSync::LocationSMB", "aws:datasync:LocationSMB", '{"p":[["User","string"],["Subdirectory","string",16],["ServerHostname","string",16],["Domain","string"],["MountOptions",["ref","MountOptions"]],["AgentArns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["AuthenticationType",["enum","NTLM","KERBEROS"]],["DnsIpAddresses",["array","string"]],["KerberosPrincipal","string"],["KerberosKeytab","string",16],["KerberosKrb5Conf","string",16],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","SMB1","SMB2_0","SMB2","SMB3"]]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Password","Subdirectory","ServerHostname","KerberosKeytab","KerberosKrb5Conf"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationSMB} instance: its attributes as typed outputs. */
 export type LocationSMB = InstanceType<typeof LocationSMB>;
 
@@ -1100,47 +1470,89 @@ export interface LocationSMBArgs {
    * Specifies the user that can mount and access the files, folders, and file metadata in your SMB file server. This parameter applies only if `AuthenticationType` is set to `NTLM` .
    *
    * For information about choosing a user with the right level of access for your transfer, see [Providing DataSync access to SMB file servers](https://docs.aws.amazon.com/datasync/latest/userguide/create-smb-location.html#configuring-smb-permissions) .
+   *
+   * Length: at most 104. Pattern: `^[^\x5B\x5D\\/:;|=,+*?]{1,104}$`.
    */
   user?: string;
   /**
    * Specifies the name of the share exported by your SMB file server where DataSync will read or write data. You can include a subdirectory in the share path (for example, `/path/to/subdirectory` ). Make sure that other SMB clients in your network can also mount this path.
    *
    * To copy all data in the subdirectory, DataSync must be able to mount the SMB share and access all of its data. For more information, see [Providing DataSync access to SMB file servers](https://docs.aws.amazon.com/datasync/latest/userguide/create-smb-location.html#configuring-smb-permissions) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\$\p{Zs}]+$`.
    */
   subdirectory?: string;
   /**
    * Specifies the domain name or IP address (IPv4 or IPv6) of the SMB file server that your DataSync agent connects to.
    *
    * > If you're using Kerberos authentication, you must specify a domain name.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `^(([a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9\-]*[A-Za-z0-9])$`.
    */
   serverHostname?: string;
   /**
    * Specifies the Windows domain name that your SMB file server belongs to. This parameter applies only if `AuthenticationType` is set to `NTLM` .
    *
    * If you have multiple domains in your environment, configuring this parameter makes sure that DataSync connects to the right file server.
+   *
+   * Length: at most 253. Pattern: `^([A-Za-z0-9]+[A-Za-z0-9-.]*)*[A-Za-z0-9-]*[A-Za-z0-9]$`.
    */
   domain?: string;
   /** Specifies the version of the SMB protocol that DataSync uses to access your SMB file server. */
   mountOptions?: LocationSMBMountOptions;
-  /** Specifies the DataSync agent (or agents) that can connect to your SMB file server. You specify an agent by using its Amazon Resource Name (ARN). */
+  /**
+   * Specifies the DataSync agent (or agents) that can connect to your SMB file server. You specify an agent by using its Amazon Resource Name (ARN).
+   *
+   * Items: 1–8. Each item: Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:agent/agent-[0-9a-z]{17}$`.
+   */
   agentArns: string[];
-  /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location. */
+  /**
+   * Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your location.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * Specifies the password of the user who can mount your SMB file server and has permission to access the files and folders involved in your transfer. This parameter applies only if `AuthenticationType` is set to `NTLM` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 104. Pattern: `^.{0,104}$`.
    */
   password?: string;
   /** The authentication mode used to determine identity of user. */
   authenticationType?: "NTLM" | "KERBEROS";
-  /** Specifies the IPv4 addresses for the DNS servers that your SMB file server belongs to. This parameter applies only if AuthenticationType is set to KERBEROS. If you have multiple domains in your environment, configuring this parameter makes sure that DataSync connects to the right SMB file server. */
+  /**
+   * Specifies the IPv4 addresses for the DNS servers that your SMB file server belongs to. This parameter applies only if AuthenticationType is set to KERBEROS. If you have multiple domains in your environment, configuring this parameter makes sure that DataSync connects to the right SMB file server.
+   *
+   * Items: at most 2. Each item: Length: 7–15. Pattern: `\A(25[0-5]|2[0-4]\d|[0-1]?\d?\d)(\.(25[0-5]|2[0-4]\d|[0-1]?\d?\d)){3}\z`.
+   */
   dnsIpAddresses?: string[];
-  /** Specifies a service principal name (SPN), which is an identity in your Kerberos realm that has permission to access the files, folders, and file metadata in your SMB file server. SPNs are case sensitive and must include a prepended cifs/. For example, an SPN might look like cifs/kerberosuser@EXAMPLE.COM. Your task execution will fail if the SPN that you provide for this parameter doesn't match exactly what's in your keytab or krb5.conf files. */
+  /**
+   * Specifies a service principal name (SPN), which is an identity in your Kerberos realm that has permission to access the files, folders, and file metadata in your SMB file server. SPNs are case sensitive and must include a prepended cifs/. For example, an SPN might look like cifs/kerberosuser@EXAMPLE.COM. Your task execution will fail if the SPN that you provide for this parameter doesn't match exactly what's in your keytab or krb5.conf files.
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   kerberosPrincipal?: string;
-  /** The Base64 string representation of the Keytab file. Specifies your Kerberos key table (keytab) file, which includes mappings between your service principal name (SPN) and encryption keys. To avoid task execution errors, make sure that the SPN in the keytab file matches exactly what you specify for KerberosPrincipal and in your krb5.conf file. */
+  /**
+   * The Base64 string representation of the Keytab file. Specifies your Kerberos key table (keytab) file, which includes mappings between your service principal name (SPN) and encryption keys. To avoid task execution errors, make sure that the SPN in the keytab file matches exactly what you specify for KerberosPrincipal and in your krb5.conf file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 87384.
+   */
   kerberosKeytab?: string;
-  /** The string representation of the Krb5Conf file, or the presigned URL to access the Krb5.conf file within an S3 bucket. Specifies a Kerberos configuration file (krb5.conf) that defines your Kerberos realm configuration. To avoid task execution errors, make sure that the service principal name (SPN) in the krb5.conf file matches exactly what you specify for KerberosPrincipal and in your keytab file. */
+  /**
+   * The string representation of the Krb5Conf file, or the presigned URL to access the Krb5.conf file within an S3 bucket. Specifies a Kerberos configuration file (krb5.conf) that defines your Kerberos realm configuration. To avoid task execution errors, make sure that the service principal name (SPN) in the krb5.conf file matches exactly what you specify for KerberosPrincipal and in your keytab file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 174764.
+   */
   kerberosKrb5Conf?: string;
   /**
    * Specifies configuration information for a DataSync-managed secret, such as an authentication token, secret key, password, or Kerberos keytab that DataSync uses to access a specific storage location, with a customer-managed AWS KMS key .
@@ -1198,9 +1610,17 @@ export interface LocationSMBMountOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationsmb-cmksecretconfig.html | CloudFormation: CmkSecretConfig}
  */
 export interface LocationSMBCmkSecretConfig {
-  /** Specifies the ARN for the DataSync-managed AWS Secrets Manager secret that that is used to access a specific storage location. This property is generated by DataSync and is read-only. DataSync encrypts this secret with the KMS key that you specify for `KmsKeyArn` . */
+  /**
+   * Specifies the ARN for the DataSync-managed AWS Secrets Manager secret that that is used to access a specific storage location. This property is generated by DataSync and is read-only. DataSync encrypts this secret with the KMS key that you specify for `KmsKeyArn` .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn?: string;
-  /** Specifies the ARN for the customer-managed AWS KMS key that DataSync uses to encrypt the DataSync-managed secret stored for `SecretArn` . DataSync provides this key to AWS Secrets Manager . */
+  /**
+   * Specifies the ARN for the customer-managed AWS KMS key that DataSync uses to encrypt the DataSync-managed secret stored for `SecretArn` . DataSync provides this key to AWS Secrets Manager .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):kms:[a-z-0-9]+:[0-9]{12}:key/.*|)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -1212,9 +1632,17 @@ export interface LocationSMBCmkSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationsmb-customsecretconfig.html | CloudFormation: CustomSecretConfig}
  */
 export interface LocationSMBCustomSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
-  /** Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for `SecretArn` . */
+  /**
+   * Specifies the ARN for the AWS Identity and Access Management role that DataSync uses to access the secret specified for `SecretArn` .
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*|)$`.
+   */
   secretAccessRoleArn: string;
 }
 
@@ -1224,7 +1652,11 @@ export interface LocationSMBCustomSecretConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-locationsmb-managedsecretconfig.html | CloudFormation: ManagedSecretConfig}
  */
 export interface LocationSMBManagedSecretConfig {
-  /** Specifies the ARN for an AWS Secrets Manager secret. */
+  /**
+   * Specifies the ARN for an AWS Secrets Manager secret.
+   *
+   * Length: at most 2048. Pattern: `^(arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):secretsmanager:[a-z-0-9]+:[0-9]{12}:secret:.*|)$`.
+   */
   secretArn: string;
 }
 
@@ -1233,15 +1665,23 @@ export interface LocationSMBManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-task.html | CloudFormation: AWS::DataSync::Task}
  */
-export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::DataSync::Task", "aws:datasync:Task", '{"p":[["Includes",["array",["ref","FilterRule"]]],["DestinationLocationArn","string",67],["Options",["ref","Options"]],["Schedule",["ref","TaskSchedule"]],["CloudWatchLogGroupArn","string"],["SourceLocationArn","string",67],["TaskReportConfig",["ref","TaskReportConfig"]],["Excludes",["array",["ref","FilterRule"]]],["Tags",["array",["ref","Tag"]]],["Name","string"],["TaskMode",["enum","BASIC","ENHANCED"],66],["ManifestConfig",["ref","ManifestConfig"]],["Status",["enum","AVAILABLE","CREATING","QUEUED","RUNNING","UNAVAILABLE"],8],["SourceNetworkInterfaceArns",["array","string"],8],["DestinationNetworkInterfaceArns",["array","string"],8],["TaskArn","string",72]],"id":["TaskArn"],"d":{"FilterRule":[["FilterType",["enum","SIMPLE_PATTERN"]],["Value","string"]],"Options":[["VerifyMode",["enum","POINT_IN_TIME_CONSISTENT","ONLY_FILES_TRANSFERRED","NONE"]],["Gid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["Atime",["enum","NONE","BEST_EFFORT"]],["OverwriteMode",["enum","ALWAYS","NEVER"]],["PreserveDevices",["enum","NONE","PRESERVE"]],["Mtime",["enum","NONE","PRESERVE"]],["TaskQueueing",["enum","ENABLED","DISABLED"]],["TransferMode",["enum","CHANGED","ALL"]],["LogLevel",["enum","OFF","BASIC","TRANSFER"]],["ObjectTags",["enum","PRESERVE","NONE"]],["Uid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["BytesPerSecond","integer"],["PosixPermissions",["enum","NONE","PRESERVE"]],["PreserveDeletedFiles",["enum","PRESERVE","REMOVE"]],["SecurityDescriptorCopyFlags",["enum","NONE","OWNER_DACL","OWNER_DACL_SACL"]],["ObjectMetadata",["enum","PRESERVE","NONE"]]],"TaskSchedule":[["ScheduleExpression","string"],["Status",["enum","ENABLED","DISABLED"]]],"TaskReportConfig":[["Destination",["ref","Destination"],1],["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]],["ObjectVersionIds",["enum","INCLUDE","NONE"]],["Overrides",["ref","Overrides"]],["OutputType",["enum","SUMMARY_ONLY","STANDARD"],1]],"Destination":[["S3",["ref","TaskReportConfigDestinationS3"]]],"TaskReportConfigDestinationS3":[["Subdirectory","string"],["S3BucketArn","string"],["BucketAccessRoleArn","string"]],"Overrides":[["Verified",["ref","Verified"]],["Skipped",["ref","Skipped"]],["Transferred",["ref","Transferred"]],["Deleted",["ref","Deleted"]]],"Verified":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Skipped":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Transferred":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Deleted":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"ManifestConfig":[["Action",["enum","TRANSFER"]],["Format",["enum","CSV"]],["Source",["ref","Source"],1]],"Source":[["S3",["ref","ManifestConfigSourceS3"]]],"ManifestConfigSourceS3":[["S3BucketArn","string"],["BucketAccessRoleArn","string"],["ManifestObjectVersionId","string"],["ManifestObjectPath","string"]]},"tags":["Tags","standard"]}');
+export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::DataSync::Task", "aws:datasync:Task", '{"p":[["Includes",["array",["ref","FilterRule"]]],["DestinationLocationArn","string",67],["Options",["ref","Options"]],["Schedule",["ref","TaskSchedule"]],["CloudWatchLogGroupArn","string"],["SourceLocationArn","string",67],["TaskReportConfig",["ref","TaskReportConfig"]],["Excludes",["array",["ref","FilterRule"]]],["Tags",["array",["ref","Tag"]]],["Name","string"],["TaskMode",["enum","BASIC","ENHANCED"],66],["ManifestConfig",["ref","ManifestConfig"]],["Status",["enum","AVAILABLE","CREATING","QUEUED","RUNNING","UNAVAILABLE"],8],["SourceNetworkInterfaceArns",["array","string"],8],["DestinationNetworkInterfaceArns",["array","string"],8],["TaskArn","string",72]],"id":["TaskArn"],"d":{"FilterRule":[["FilterType",["enum","SIMPLE_PATTERN"]],["Value","string"]],"Options":[["VerifyMode",["enum","POINT_IN_TIME_CONSISTENT","ONLY_FILES_TRANSFERRED","NONE"]],["Gid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["Atime",["enum","NONE","BEST_EFFORT"]],["OverwriteMode",["enum","ALWAYS","NEVER"]],["PreserveDevices",["enum","NONE","PRESERVE"]],["Mtime",["enum","NONE","PRESERVE"]],["TaskQueueing",["enum","ENABLED","DISABLED"]],["TransferMode",["enum","CHANGED","ALL"]],["LogLevel",["enum","OFF","BASIC","TRANSFER"]],["ObjectTags",["enum","PRESERVE","NONE"]],["Uid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["BytesPerSecond","integer"],["PosixPermissions",["enum","NONE","PRESERVE"]],["PreserveDeletedFiles",["enum","PRESERVE","REMOVE"]],["SecurityDescriptorCopyFlags",["enum","NONE","OWNER_DACL","OWNER_DACL_SACL"]],["ObjectMetadata",["enum","PRESERVE","NONE"]]],"TaskSchedule":[["ScheduleExpression","string"],["Status",["enum","ENABLED","DISABLED"]]],"TaskReportConfig":[["Destination",["ref","Destination"],1],["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]],["ObjectVersionIds",["enum","INCLUDE","NONE"]],["Overrides",["ref","Overrides"]],["OutputType",["enum","SUMMARY_ONLY","STANDARD"],1]],"Destination":[["S3",["ref","TaskReportConfigDestinationS3"]]],"TaskReportConfigDestinationS3":[["Subdirectory","string"],["S3BucketArn","string"],["BucketAccessRoleArn","string"]],"Overrides":[["Verified",["ref","Verified"]],["Skipped",["ref","Skipped"]],["Transferred",["ref","Transferred"]],["Deleted",["ref","Deleted"]]],"Verified":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Skipped":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Transferred":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Deleted":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"ManifestConfig":[["Action",["enum","TRANSFER"]],["Format",["enum","CSV"]],["Source",["ref","Source"],1]],"Source":[["S3",["ref","ManifestConfigSourceS3"]]],"ManifestConfigSourceS3":[["S3BucketArn","string"],["BucketAccessRoleArn","string"],["ManifestObjectVersionId","string"],["ManifestObjectPath","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DestinationLocationArn","SourceLocationArn","TaskMode"],"ro":["TaskArn","Status","SourceNetworkInterfaceArns","DestinationNetworkInterfaceArns"],"uo":["Excludes","Includes","Tags","SourceNetworkInterfaceArns","DestinationNetworkInterfaceArns"],"tg":[true,true,true]}}');
 /** A {@link Task} instance: its attributes as typed outputs. */
 export type Task = InstanceType<typeof Task>;
 
 /** Inputs of {@link Task}. */
 export interface TaskArgs {
-  /** Specifies include filters that define the files, objects, and folders in your source location that you want DataSync to transfer. For more information and examples, see [Specifying what DataSync transfers by using filters](https://docs.aws.amazon.com/datasync/latest/userguide/filtering.html) . */
+  /**
+   * Specifies include filters that define the files, objects, and folders in your source location that you want DataSync to transfer. For more information and examples, see [Specifying what DataSync transfers by using filters](https://docs.aws.amazon.com/datasync/latest/userguide/filtering.html) .
+   *
+   * Items: 0–1.
+   */
   includes?: TaskFilterRule[];
-  /** The Amazon Resource Name (ARN) of an AWS storage resource's location. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS storage resource's location.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:location/loc-[0-9a-z]{17}$`.
+   */
   destinationLocationArn: string;
   /** Specifies your task's settings, such as preserving file metadata, verifying data integrity, among other options. */
   options?: TaskOptions;
@@ -1253,21 +1693,37 @@ export interface TaskArgs {
    * For Enhanced mode tasks, you don't need to specify anything. DataSync automatically sends logs to a CloudWatch log group named `/aws/datasync` .
    *
    * For more information, see [Monitoring data transfers with CloudWatch Logs](https://docs.aws.amazon.com/datasync/latest/userguide/configure-logging.html) .
+   *
+   * Length: at most 562. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):logs:[a-z\-0-9]*:[0-9]{12}:log-group:([^:\*]*)(:\*)?$`.
    */
   cloudWatchLogGroupArn?: string;
-  /** Specifies the ARN of your transfer's source location. */
+  /**
+   * Specifies the ARN of your transfer's source location.
+   *
+   * Length: at most 128. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):datasync:[a-z\-0-9]+:[0-9]{12}:location/loc-[0-9a-z]{17}$`.
+   */
   sourceLocationArn: string;
   /** The configuration of your task report, which provides detailed information about your DataSync transfer. For more information, see [Monitoring your DataSync transfers with task reports](https://docs.aws.amazon.com/datasync/latest/userguide/task-reports.html) . */
   taskReportConfig?: TaskTaskReportConfig;
-  /** Specifies exclude filters that define the files, objects, and folders in your source location that you don't want DataSync to transfer. For more information and examples, see [Specifying what DataSync transfers by using filters](https://docs.aws.amazon.com/datasync/latest/userguide/filtering.html) . */
+  /**
+   * Specifies exclude filters that define the files, objects, and folders in your source location that you don't want DataSync to transfer. For more information and examples, see [Specifying what DataSync transfers by using filters](https://docs.aws.amazon.com/datasync/latest/userguide/filtering.html) .
+   *
+   * Items: 0–1.
+   */
   excludes?: TaskFilterRule[];
   /**
    * Specifies the tags that you want to apply to your task.
    *
    * *Tags* are key-value pairs that help you manage, filter, and search for your DataSync resources.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** Specifies the name of your task. */
+  /**
+   * Specifies the name of your task.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9\s+=._:\@/-]+$`.
+   */
   name?: string;
   /** The task mode that you're using. For more information, see [Choosing a task mode for your data transfer](https://docs.aws.amazon.com/datasync/latest/userguide/choosing-task-mode.html) . */
   taskMode?: "BASIC" | "ENHANCED";
@@ -1293,9 +1749,17 @@ export interface TaskOutputs extends TaskArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-task-filterrule.html | CloudFormation: FilterRule}
  */
 export interface TaskFilterRule {
-  /** The type of filter rule to apply. AWS DataSync only supports the SIMPLE_PATTERN rule type. */
+  /**
+   * The type of filter rule to apply. AWS DataSync only supports the SIMPLE_PATTERN rule type.
+   *
+   * Length: at most 128. Pattern: `^[A-Z0-9_]+$`.
+   */
   filterType?: "SIMPLE_PATTERN";
-  /** A single filter string that consists of the patterns to include or exclude. The patterns are delimited by "|" (that is, a pipe), for example: `/folder1|/folder2` */
+  /**
+   * A single filter string that consists of the patterns to include or exclude. The patterns are delimited by "|" (that is, a pipe), for example: `/folder1|/folder2`
+   *
+   * Length: at most 409600. Pattern: `^[^\x00]+$`.
+   */
   value?: string;
 }
 
@@ -1412,7 +1876,11 @@ export interface TaskOptions {
    * `NONE` : Ignore the UID and GID.
    */
   uid?: "NONE" | "INT_VALUE" | "NAME" | "BOTH";
-  /** A value that limits the bandwidth used by AWS DataSync . For example, if you want AWS DataSync to use a maximum of 1 MB, set this value to `1048576` (=1024*1024). */
+  /**
+   * A value that limits the bandwidth used by AWS DataSync . For example, if you want AWS DataSync to use a maximum of 1 MB, set this value to `1048576` (=1024*1024).
+   *
+   * Range: at least -1.
+   */
   bytesPerSecond?: number;
   /**
    * A value that determines which users or groups can access a file for a specific purpose, such as reading, writing, or execution of the file. This option should be set only for Network File System (NFS), Amazon EFS, and Amazon S3 locations. For more information about what metadata is copied by DataSync, see [Metadata Copied by DataSync](https://docs.aws.amazon.com/datasync/latest/userguide/special-files.html#metadata-copied) .
@@ -1479,6 +1947,8 @@ export interface TaskTaskSchedule {
    * `rate(12 hours)`
    *
    * For information about cron and rate expression syntax, see the [*Amazon EventBridge User Guide*](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-scheduled-rule-pattern.html) .
+   *
+   * Length: at most 256. Pattern: `^[a-zA-Z0-9\ \_\*\?\,\|\^\-\/\#\s\(\)\+]*$`.
    */
   scheduleExpression?: string;
   /**
@@ -1535,11 +2005,23 @@ export interface TaskDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-task-taskreportconfigdestinations3.html | CloudFormation: TaskReportConfigDestinationS3}
  */
 export interface TaskTaskReportConfigDestinationS3 {
-  /** Specifies a bucket prefix for your report. */
+  /**
+   * Specifies a bucket prefix for your report.
+   *
+   * Length: at most 4096. Pattern: `^[a-zA-Z0-9_\-\+\./\(\)\p{Zs}]*$`.
+   */
   subdirectory?: string;
-  /** Specifies the ARN of the S3 bucket where Datasync uploads your report. */
+  /**
+   * Specifies the ARN of the S3 bucket where Datasync uploads your report.
+   *
+   * Length: at most 156. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):(s3|s3-outposts):[a-z\-0-9]*:[0-9]*:.*$`.
+   */
   s3BucketArn?: string;
-  /** Specifies the Amazon Resource Name (ARN) of the IAM policy that allows Datasync to upload a task report to your S3 bucket. */
+  /**
+   * Specifies the Amazon Resource Name (ARN) of the IAM policy that allows Datasync to upload a task report to your S3 bucket.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*$`.
+   */
   bucketAccessRoleArn?: string;
 }
 
@@ -1635,12 +2117,28 @@ export interface TaskSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datasync-task-manifestconfigsources3.html | CloudFormation: ManifestConfigSourceS3}
  */
 export interface TaskManifestConfigSourceS3 {
-  /** Specifies the Amazon Resource Name (ARN) of the S3 bucket where you're hosting your manifest. */
+  /**
+   * Specifies the Amazon Resource Name (ARN) of the S3 bucket where you're hosting your manifest.
+   *
+   * Length: at most 156. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):(s3|s3-outposts):[a-z\-0-9]*:[0-9]*:.*$`.
+   */
   s3BucketArn?: string;
-  /** Specifies the AWS Identity and Access Management (IAM) role that allows DataSync to access your manifest. */
+  /**
+   * Specifies the AWS Identity and Access Management (IAM) role that allows DataSync to access your manifest.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc|aws-iso|aws-iso-b):iam::[0-9]{12}:role/.*$`.
+   */
   bucketAccessRoleArn?: string;
-  /** Specifies the object version ID of the manifest that you want DataSync to use. */
+  /**
+   * Specifies the object version ID of the manifest that you want DataSync to use.
+   *
+   * Length: at most 100. Pattern: `^.+$`.
+   */
   manifestObjectVersionId?: string;
-  /** Specifies the Amazon S3 object key of your manifest. */
+  /**
+   * Specifies the Amazon S3 object key of your manifest.
+   *
+   * Length: at most 1024. Pattern: `^[\p{L}\p{M}\p{Z}\p{S}\p{N}\p{P}\p{C}]*$`.
+   */
   manifestObjectPath?: string;
 }

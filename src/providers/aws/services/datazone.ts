@@ -13,31 +13,73 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-connection.html | CloudFormation: AWS::DataZone::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DataZone::Connection", "aws:datazone:Connection", '{"p":[["AwsLocation",["ref","AwsLocation"]],["Configurations",["array",["ref","ConnectionConfiguration"]]],["Description","string"],["DomainIdentifier","string",67],["EnableTrustedIdentityPropagation","boolean",66],["EnvironmentIdentifier","string",66],["ProjectIdentifier","string",66],["Name","string",67],["Props",["ref","ConnectionPropertiesInput"]],["Scope",["enum","DOMAIN","PROJECT"],66],["ConnectionId","string",72],["DomainId","string",72],["DomainUnitId","string",8],["EnvironmentId","string",8],["EnvironmentUserRole","string",8],["ProjectId","string",8],["Type","string",8]],"id":["DomainId","ConnectionId"],"d":{"AwsLocation":[["AccessRole","string"],["AwsAccountId","string"],["AwsRegion","string"],["IamConnectionId","string"]],"ConnectionConfiguration":[["Classification","string"],["Properties",["map","string"]]],"ConnectionPropertiesInput":[["AthenaProperties",["ref","AthenaPropertiesInput"]],["GlueProperties",["ref","GluePropertiesInput"]],["HyperPodProperties",["ref","HyperPodPropertiesInput"]],["IamProperties",["ref","IamPropertiesInput"]],["RedshiftProperties",["ref","RedshiftPropertiesInput"]],["SparkEmrProperties",["ref","SparkEmrPropertiesInput"]],["AmazonQProperties",["ref","AmazonQPropertiesInput"]],["SparkGlueProperties",["ref","SparkGluePropertiesInput"]],["S3Properties",["ref","S3PropertiesInput"]],["MlflowProperties",["ref","MlflowPropertiesInput"]],["WorkflowsMwaaProperties",["ref","WorkflowsMwaaPropertiesInput"]],["WorkflowsServerlessProperties","json"],["LakehouseProperties",["ref","LakehousePropertiesInput"]]],"AthenaPropertiesInput":[["WorkgroupName","string",1]],"GluePropertiesInput":[["GlueConnectionInput",["ref","GlueConnectionInput"]]],"GlueConnectionInput":[["ConnectionProperties",["map","string"]],["PhysicalConnectionRequirements",["ref","PhysicalConnectionRequirements"]],["Name","string"],["Description","string"],["ConnectionType","string"],["MatchCriteria","string"],["ValidateCredentials","boolean"],["ValidateForComputeEnvironments",["array","string"]],["SparkProperties",["map","string"]],["AthenaProperties",["map","string"]],["PythonProperties",["map","string"]],["AuthenticationConfiguration",["ref","AuthenticationConfigurationInput"]]],"PhysicalConnectionRequirements":[["SubnetId","string"],["SubnetIdList",["array","string"]],["SecurityGroupIdList",["array","string"]],["AvailabilityZone","string"]],"AuthenticationConfigurationInput":[["AuthenticationType",["enum","BASIC","OAUTH2","CUSTOM"]],["OAuth2Properties",["ref","OAuth2Properties"]],["SecretArn","string"],["KmsKeyArn","string"],["BasicAuthenticationCredentials",["ref","BasicAuthenticationCredentials"]],["CustomAuthenticationCredentials",["map","string"]]],"OAuth2Properties":[["OAuth2GrantType",["enum","AUTHORIZATION_CODE","CLIENT_CREDENTIALS","JWT_BEARER"]],["OAuth2ClientApplication",["ref","OAuth2ClientApplication"]],["TokenUrl","string"],["TokenUrlParametersMap",["map","string"]],["AuthorizationCodeProperties",["ref","AuthorizationCodeProperties"]],["OAuth2Credentials",["ref","GlueOAuth2Credentials"]]],"OAuth2ClientApplication":[["UserManagedClientApplicationClientId","string"],["AWSManagedClientApplicationReference","string"]],"AuthorizationCodeProperties":[["AuthorizationCode","string"],["RedirectUri","string"]],"GlueOAuth2Credentials":[["UserManagedClientApplicationClientSecret","string",48],["AccessToken","string"],["RefreshToken","string"],["JwtToken","string"]],"BasicAuthenticationCredentials":[["UserName","string"],["Password","string",48]],"HyperPodPropertiesInput":[["ClusterName","string",1]],"IamPropertiesInput":[["GlueLineageSyncEnabled","boolean"],["RoleArn","string"]],"RedshiftPropertiesInput":[["Storage",["ref","RedshiftStorageProperties"]],["DatabaseName","string"],["Host","string"],["Port","number"],["Credentials",["ref","RedshiftCredentials"]],["LineageSync",["ref","RedshiftLineageSyncConfigurationInput"]]],"RedshiftStorageProperties":[["ClusterName","string"],["WorkgroupName","string"]],"RedshiftCredentials":[["SecretArn","string"],["UsernamePassword",["ref","UsernamePassword"],48]],"UsernamePassword":[["Password","string",49],["Username","string",1]],"RedshiftLineageSyncConfigurationInput":[["Enabled","boolean"],["Schedule",["ref","LineageSyncSchedule"]]],"LineageSyncSchedule":[["Schedule","string"]],"SparkEmrPropertiesInput":[["ComputeArn","string"],["InstanceProfileArn","string"],["JavaVirtualEnv","string"],["LogUri","string"],["PythonVirtualEnv","string"],["RuntimeRole","string"],["TrustedCertificatesS3Uri","string"],["ManagedEndpointArn","string"]],"AmazonQPropertiesInput":[["IsEnabled","boolean"],["AuthMode","string"],["ProfileArn","string"]],"SparkGluePropertiesInput":[["AdditionalArgs",["ref","SparkGlueArgs"]],["GlueConnectionName","string"],["GlueVersion","string"],["IdleTimeout","number"],["JavaVirtualEnv","string"],["NumberOfWorkers","number"],["PythonVirtualEnv","string"],["WorkerType","string"]],"SparkGlueArgs":[["Connection","string"]],"S3PropertiesInput":[["S3Uri","string",1],["S3AccessGrantLocationId","string"],["RegisterS3AccessGrantLocation","boolean"]],"MlflowPropertiesInput":[["TrackingServerArn","string"]],"WorkflowsMwaaPropertiesInput":[["MwaaEnvironmentName","string"]],"LakehousePropertiesInput":[["GlueLineageSyncEnabled","boolean"]]}}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DataZone::Connection", "aws:datazone:Connection", '{"p":[["AwsLocation",["ref","AwsLocation"],16],["Configurations",["array",["ref","ConnectionConfiguration"]],16],["Description","string"],["DomainIdentifier","string",83],["EnableTrustedIdentityPropagation","boolean",82],["EnvironmentIdentifier","string",82],["ProjectIdentifier","string",82],["Name","string",67],["Props",["ref","ConnectionPropertiesInput"],16],["Scope",["enum","DOMAIN","PROJECT"],82],["ConnectionId","string",72],["DomainId","string",72],["DomainUnitId","string",8],["EnvironmentId","string",8],["EnvironmentUserRole","string",8],["ProjectId","string",8],["Type","string",8]],"id":["DomainId","ConnectionId"],"d":{"AwsLocation":[["AccessRole","string"],["AwsAccountId","string"],["AwsRegion","string"],["IamConnectionId","string"]],"ConnectionConfiguration":[["Classification","string"],["Properties",["map","string"]]],"ConnectionPropertiesInput":[["AthenaProperties",["ref","AthenaPropertiesInput"]],["GlueProperties",["ref","GluePropertiesInput"]],["HyperPodProperties",["ref","HyperPodPropertiesInput"]],["IamProperties",["ref","IamPropertiesInput"]],["RedshiftProperties",["ref","RedshiftPropertiesInput"]],["SparkEmrProperties",["ref","SparkEmrPropertiesInput"]],["AmazonQProperties",["ref","AmazonQPropertiesInput"]],["SparkGlueProperties",["ref","SparkGluePropertiesInput"]],["S3Properties",["ref","S3PropertiesInput"]],["MlflowProperties",["ref","MlflowPropertiesInput"]],["WorkflowsMwaaProperties",["ref","WorkflowsMwaaPropertiesInput"]],["WorkflowsServerlessProperties","json"],["LakehouseProperties",["ref","LakehousePropertiesInput"]]],"AthenaPropertiesInput":[["WorkgroupName","string",1]],"GluePropertiesInput":[["GlueConnectionInput",["ref","GlueConnectionInput"]]],"GlueConnectionInput":[["ConnectionProperties",["map","string"]],["PhysicalConnectionRequirements",["ref","PhysicalConnectionRequirements"]],["Name","string"],["Description","string"],["ConnectionType","string"],["MatchCriteria","string"],["ValidateCredentials","boolean"],["ValidateForComputeEnvironments",["array","string"]],["SparkProperties",["map","string"]],["AthenaProperties",["map","string"]],["PythonProperties",["map","string"]],["AuthenticationConfiguration",["ref","AuthenticationConfigurationInput"]]],"PhysicalConnectionRequirements":[["SubnetId","string"],["SubnetIdList",["array","string"]],["SecurityGroupIdList",["array","string"]],["AvailabilityZone","string"]],"AuthenticationConfigurationInput":[["AuthenticationType",["enum","BASIC","OAUTH2","CUSTOM"]],["OAuth2Properties",["ref","OAuth2Properties"]],["SecretArn","string"],["KmsKeyArn","string"],["BasicAuthenticationCredentials",["ref","BasicAuthenticationCredentials"]],["CustomAuthenticationCredentials",["map","string"]]],"OAuth2Properties":[["OAuth2GrantType",["enum","AUTHORIZATION_CODE","CLIENT_CREDENTIALS","JWT_BEARER"]],["OAuth2ClientApplication",["ref","OAuth2ClientApplication"]],["TokenUrl","string"],["TokenUrlParametersMap",["map","string"]],["AuthorizationCodeProperties",["ref","AuthorizationCodeProperties"]],["OAuth2Credentials",["ref","GlueOAuth2Credentials"]]],"OAuth2ClientApplication":[["UserManagedClientApplicationClientId","string"],["AWSManagedClientApplicationReference","string"]],"AuthorizationCodeProperties":[["AuthorizationCode","string"],["RedirectUri","string"]],"GlueOAuth2Credentials":[["UserManagedClientApplicationClientSecret","string",48],["AccessToken","string"],["RefreshToken","string"],["JwtToken","string"]],"BasicAuthenticationCredentials":[["UserName","string"],["Password","string",48]],"HyperPodPropertiesInput":[["ClusterName","string",1]],"IamPropertiesInput":[["GlueLineageSyncEnabled","boolean"],["RoleArn","string"]],"RedshiftPropertiesInput":[["Storage",["ref","RedshiftStorageProperties"]],["DatabaseName","string"],["Host","string"],["Port","number"],["Credentials",["ref","RedshiftCredentials"]],["LineageSync",["ref","RedshiftLineageSyncConfigurationInput"]]],"RedshiftStorageProperties":[["ClusterName","string"],["WorkgroupName","string"]],"RedshiftCredentials":[["SecretArn","string"],["UsernamePassword",["ref","UsernamePassword"],48]],"UsernamePassword":[["Password","string",49],["Username","string",1]],"RedshiftLineageSyncConfigurationInput":[["Enabled","boolean"],["Schedule",["ref","LineageSyncSchedule"]]],"LineageSyncSchedule":[["Schedule","string"]],"SparkEmrPropertiesInput":[["ComputeArn","string"],["InstanceProfileArn","string"],["JavaVirtualEnv","string"],["LogUri","string"],["PythonVirtualEnv","string"],["RuntimeRole","string"],["TrustedCertificatesS3Uri","string"],["ManagedEndpointArn","string"]],"AmazonQPropertiesInput":[["IsEnabled","boolean"],["AuthMode","string"],["ProfileArn","string"]],"SparkGluePropertiesInput":[["AdditionalArgs",["ref","SparkGlueArgs"]],["GlueConnectionName","string"],["GlueVersion","string"],["IdleTimeout","number"],["JavaVirtualEnv","string"],["NumberOfWorkers","number"],["PythonVirtualEnv","string"],["WorkerType","string"]],"SparkGlueArgs":[["Connection","string"]],"S3PropertiesInput":[["S3Uri","string",1],["S3AccessGrantLocationId","string"],["RegisterS3AccessGrantLocation","boolean"]],"MlflowPropertiesInput":[["TrackingServerArn","string"]],"WorkflowsMwaaPropertiesInput":[["MwaaEnvironmentName","string"]],"LakehousePropertiesInput":[["GlueLineageSyncEnabled","boolean"]]},"reg":{"h":"crudl","wo":["AwsLocation","Configurations","DomainIdentifier","EnableTrustedIdentityPropagation","EnvironmentIdentifier","ProjectIdentifier","Props","Scope"],"co":["DomainIdentifier","EnableTrustedIdentityPropagation","EnvironmentIdentifier","ProjectIdentifier","Name","Scope"],"ro":["ConnectionId","DomainId","DomainUnitId","EnvironmentId","EnvironmentUserRole","ProjectId","Type"],"uo":["Configurations"],"tg":[false,false,false]}}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The location where the connection is created. */
+  /**
+   * The location where the connection is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   awsLocation?: ConnectionAwsLocation;
-  /** The configurations of the connection. */
+  /**
+   * The configurations of the connection.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   configurations?: ConnectionConnectionConfiguration[];
-  /** Connection description. */
+  /**
+   * Connection description.
+   *
+   * Length: at most 128. Pattern: `^[\S\s]*$`.
+   */
   description?: string;
-  /** The ID of the domain where the connection is created. */
+  /**
+   * The ID of the domain where the connection is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[_-][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** Specifies whether the trusted identity propagation is enabled */
+  /**
+   * Specifies whether the trusted identity propagation is enabled
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   enableTrustedIdentityPropagation?: boolean;
-  /** The ID of the environment where the connection is created. */
+  /**
+   * The ID of the environment where the connection is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentIdentifier?: string;
-  /** The identifier of the project in which the connection should be created. If */
+  /**
+   * The identifier of the project in which the connection should be created. If
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectIdentifier?: string;
-  /** The name of the connection. */
+  /**
+   * The name of the connection.
+   *
+   * Length: at most 64. Pattern: `^[\w][\w\.\-\_]*$`.
+   */
   name: string;
-  /** Connection props. */
+  /**
+   * Connection props.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   props?: ConnectionConnectionPropertiesInput;
-  /** The scope of the connection. */
+  /**
+   * The scope of the connection.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   scope?: "DOMAIN" | "PROJECT";
 }
 
@@ -65,13 +107,29 @@ export interface ConnectionOutputs extends ConnectionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-awslocation.html | CloudFormation: AwsLocation}
  */
 export interface ConnectionAwsLocation {
-  /** The access role of a connection. */
+  /**
+   * The access role of a connection.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   accessRole?: string;
-  /** The account ID of a connection. */
+  /**
+   * The account ID of a connection.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   awsAccountId?: string;
-  /** The Region of a connection. */
+  /**
+   * The Region of a connection.
+   *
+   * Pattern: `^[a-z]{2}-[a-z]{4,10}-\d$`.
+   */
   awsRegion?: string;
-  /** The IAM connection ID of a connection. */
+  /**
+   * The IAM connection ID of a connection.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   iamConnectionId?: string;
 }
 
@@ -81,7 +139,11 @@ export interface ConnectionAwsLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-connectionconfiguration.html | CloudFormation: ConnectionConfiguration}
  */
 export interface ConnectionConnectionConfiguration {
-  /** The classification of the connection configuration. */
+  /**
+   * The classification of the connection configuration.
+   *
+   * Length: at most 64. Pattern: `^[\w][\w\.\-\_]*$`.
+   */
   classification?: string;
   /** Property Map */
   properties?: Record<string, string>;
@@ -127,7 +189,11 @@ export interface ConnectionConnectionPropertiesInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-athenapropertiesinput.html | CloudFormation: AthenaPropertiesInput}
  */
 export interface ConnectionAthenaPropertiesInput {
-  /** The Amazon Athena workgroup name of a connection. */
+  /**
+   * The Amazon Athena workgroup name of a connection.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   workgroupName: string;
 }
 
@@ -151,17 +217,33 @@ export interface ConnectionGlueConnectionInput {
   connectionProperties?: Record<string, string>;
   /** The physical connection requirements for the AWS Glue connection. */
   physicalConnectionRequirements?: ConnectionPhysicalConnectionRequirements;
-  /** The name of the AWS Glue connection. */
+  /**
+   * The name of the AWS Glue connection.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   name?: string;
-  /** The description of the AWS Glue connection. */
+  /**
+   * The description of the AWS Glue connection.
+   *
+   * Length: at most 2048. Pattern: ``.
+   */
   description?: string;
   /** The connection type of the AWS Glue connection. */
   connectionType?: string;
-  /** The match criteria of the AWS Glue connection. */
+  /**
+   * The match criteria of the AWS Glue connection.
+   *
+   * Length: 0–10.
+   */
   matchCriteria?: string;
   /** Speciefies whether to validate credentials of the AWS Glue connection. */
   validateCredentials?: boolean;
-  /** Speciefies whether to validate for compute environments of the AWS Glue connection. */
+  /**
+   * Speciefies whether to validate for compute environments of the AWS Glue connection.
+   *
+   * Items: 1–50.
+   */
   validateForComputeEnvironments?: string[];
   /** The Spark properties of the AWS Glue connection. */
   sparkProperties?: Record<string, string>;
@@ -179,13 +261,29 @@ export interface ConnectionGlueConnectionInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-physicalconnectionrequirements.html | CloudFormation: PhysicalConnectionRequirements}
  */
 export interface ConnectionPhysicalConnectionRequirements {
-  /** The subnet ID of the physical connection requirements of a connection. */
+  /**
+   * The subnet ID of the physical connection requirements of a connection.
+   *
+   * Length: at most 32. Pattern: `^subnet-[a-z0-9]+$`.
+   */
   subnetId?: string;
-  /** The subnet ID list of the physical connection requirements of a connection. */
+  /**
+   * The subnet ID list of the physical connection requirements of a connection.
+   *
+   * Items: 1–50. Each item: Length: at most 32. Pattern: `^subnet-[a-z0-9]+$`.
+   */
   subnetIdList?: string[];
-  /** The group ID list of the physical connection requirements of a connection. */
+  /**
+   * The group ID list of the physical connection requirements of a connection.
+   *
+   * Items: 0–50. Each item: Length: 1–255.
+   */
   securityGroupIdList?: string[];
-  /** The availability zone of the physical connection requirements of a connection. */
+  /**
+   * The availability zone of the physical connection requirements of a connection.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
 }
 
@@ -199,9 +297,17 @@ export interface ConnectionAuthenticationConfigurationInput {
   authenticationType?: "BASIC" | "OAUTH2" | "CUSTOM";
   /** The oAuth2 properties of a connection. */
   oAuth2Properties?: ConnectionOAuth2Properties;
-  /** The secret ARN of a connection. */
+  /**
+   * The secret ARN of a connection.
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso(-[bef])?))?:secretsmanager:.*$`.
+   */
   secretArn?: string;
-  /** The KMS key ARN of a connection. */
+  /**
+   * The KMS key ARN of a connection.
+   *
+   * Pattern: `^$|arn:aws[a-z0-9-]*:kms:.*$`.
+   */
   kmsKeyArn?: string;
   /** The basic authentication credentials of a connection. */
   basicAuthenticationCredentials?: ConnectionBasicAuthenticationCredentials;
@@ -219,7 +325,11 @@ export interface ConnectionOAuth2Properties {
   oAuth2GrantType?: "AUTHORIZATION_CODE" | "CLIENT_CREDENTIALS" | "JWT_BEARER";
   /** The OAuth2 client application of the OAuth2 properties. */
   oAuth2ClientApplication?: ConnectionOAuth2ClientApplication;
-  /** The OAuth2 token URL of the OAuth2 properties. */
+  /**
+   * The OAuth2 token URL of the OAuth2 properties.
+   *
+   * Length: at most 256. Pattern: `^(https?)://[-a-zA-Z0-9+&\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&\@#/%=~_|]$`.
+   */
   tokenUrl?: string;
   /** The OAuth2 token URL parameter map of the OAuth2 properties. */
   tokenUrlParametersMap?: Record<string, string>;
@@ -235,9 +345,17 @@ export interface ConnectionOAuth2Properties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-oauth2clientapplication.html | CloudFormation: OAuth2ClientApplication}
  */
 export interface ConnectionOAuth2ClientApplication {
-  /** The user managed client application client ID in the OAuth2Client application. */
+  /**
+   * The user managed client application client ID in the OAuth2Client application.
+   *
+   * Length: at most 2048. Pattern: `^\S+$`.
+   */
   userManagedClientApplicationClientId?: string;
-  /** The AWS managed client application reference in the OAuth2Client application. */
+  /**
+   * The AWS managed client application reference in the OAuth2Client application.
+   *
+   * Length: at most 2048. Pattern: `^\S+$`.
+   */
   awsManagedClientApplicationReference?: string;
 }
 
@@ -247,9 +365,17 @@ export interface ConnectionOAuth2ClientApplication {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-authorizationcodeproperties.html | CloudFormation: AuthorizationCodeProperties}
  */
 export interface ConnectionAuthorizationCodeProperties {
-  /** The authorization code of a connection. */
+  /**
+   * The authorization code of a connection.
+   *
+   * Length: 1–4096.
+   */
   authorizationCode?: string;
-  /** The redirect URI of a connection. */
+  /**
+   * The redirect URI of a connection.
+   *
+   * Length: at most 512.
+   */
   redirectUri?: string;
 }
 
@@ -263,13 +389,27 @@ export interface ConnectionGlueOAuth2Credentials {
    * The user managed client application client secret of the connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `^[\x20-\x7E]*$`.
    */
   userManagedClientApplicationClientSecret?: string;
-  /** The access token of a connection. */
+  /**
+   * The access token of a connection.
+   *
+   * Length: at most 4096. Pattern: `^[\x20-\x7E]*$`.
+   */
   accessToken?: string;
-  /** The refresh token of the connection. */
+  /**
+   * The refresh token of the connection.
+   *
+   * Length: at most 4096. Pattern: `^[\x20-\x7E]*$`.
+   */
   refreshToken?: string;
-  /** The jwt token of the connection. */
+  /**
+   * The jwt token of the connection.
+   *
+   * Length: at most 8000. Pattern: `^([a-zA-Z0-9_=]+)\.([a-zA-Z0-9_=]+)\.([a-zA-Z0-9_\-\+\/=]*)$`.
+   */
   jwtToken?: string;
 }
 
@@ -279,12 +419,18 @@ export interface ConnectionGlueOAuth2Credentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-basicauthenticationcredentials.html | CloudFormation: BasicAuthenticationCredentials}
  */
 export interface ConnectionBasicAuthenticationCredentials {
-  /** The user name for the connecion. */
+  /**
+   * The user name for the connecion.
+   *
+   * Length: at most 512. Pattern: `^\S+$`.
+   */
   userName?: string;
   /**
    * The password for a connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `^.*$`.
    */
   password?: string;
 }
@@ -295,7 +441,11 @@ export interface ConnectionBasicAuthenticationCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-hyperpodpropertiesinput.html | CloudFormation: HyperPodPropertiesInput}
  */
 export interface ConnectionHyperPodPropertiesInput {
-  /** The cluster name the hyper pod properties. */
+  /**
+   * The cluster name the hyper pod properties.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   clusterName: string;
 }
 
@@ -319,11 +469,23 @@ export interface ConnectionIamPropertiesInput {
 export interface ConnectionRedshiftPropertiesInput {
   /** The Amazon Redshift storage. */
   storage?: ConnectionRedshiftStorageProperties;
-  /** The Amazon Redshift database name. */
+  /**
+   * The Amazon Redshift database name.
+   *
+   * Length: 1–64. Pattern: `^[a-z0-9_-]+$`.
+   */
   databaseName?: string;
-  /** The Amazon Redshift host. */
+  /**
+   * The Amazon Redshift host.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   host?: string;
-  /** The Amaon Redshift port. */
+  /**
+   * The Amaon Redshift port.
+   *
+   * Range: 0–65535.
+   */
   port?: number;
   /** The Amaon Redshift credentials. */
   credentials?: ConnectionRedshiftCredentials;
@@ -337,7 +499,11 @@ export interface ConnectionRedshiftPropertiesInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-redshiftstorageproperties.html | CloudFormation: RedshiftStorageProperties}
  */
 export interface ConnectionRedshiftStorageProperties {
-  /** The cluster name in the Amazon Redshift storage properties. */
+  /**
+   * The cluster name in the Amazon Redshift storage properties.
+   *
+   * Length: 0–63. Pattern: `^[a-z0-9-]+$`.
+   */
   clusterName?: string;
   /** The workgroup name in the Amazon Redshift storage properties. */
   workgroupName?: string;
@@ -349,7 +515,11 @@ export interface ConnectionRedshiftStorageProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-redshiftcredentials.html | CloudFormation: RedshiftCredentials}
  */
 export interface ConnectionRedshiftCredentials {
-  /** The secret ARN of the Amazon Redshift credentials of a connection. */
+  /**
+   * The secret ARN of the Amazon Redshift credentials of a connection.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:secretsmanager:[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]:\d{12}:secret:.*$`.
+   */
   secretArn?: string;
   /**
    * The username and password of the Amazon Redshift credentials of a connection.
@@ -369,9 +539,15 @@ export interface ConnectionUsernamePassword {
    * The password of a connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 64. Pattern: `^[\S]*$`.
    */
   password: string;
-  /** The username of a connection. */
+  /**
+   * The username of a connection.
+   *
+   * Length: 1–127. Pattern: `^[\S]*$`.
+   */
   username: string;
 }
 
@@ -393,7 +569,11 @@ export interface ConnectionRedshiftLineageSyncConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-lineagesyncschedule.html | CloudFormation: LineageSyncSchedule}
  */
 export interface ConnectionLineageSyncSchedule {
-  /** The lineage sync schedule. */
+  /**
+   * The lineage sync schedule.
+   *
+   * Pattern: `^cron\((\b[0-5]?[0-9]\b) (\b2[0-3]\b|\b[0-1]?[0-9]\b) ([-?*,/\dLW]){1,83} ([-*,/\d]|[a-zA-Z]{3}){1,23} ([-?#*,/\dL]|[a-zA-Z]{3}){1,13} ([^\)]+)\)$`.
+   */
   schedule?: string;
 }
 
@@ -403,20 +583,49 @@ export interface ConnectionLineageSyncSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-sparkemrpropertiesinput.html | CloudFormation: SparkEmrPropertiesInput}
  */
 export interface ConnectionSparkEmrPropertiesInput {
-  /** The compute ARN of Spark EMR. */
+  /**
+   * The compute ARN of Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-(cn|us-gov|iso(-[bef])?))?:(elasticmapreduce|emr-serverless|emr-containers):.*`.
+   */
   computeArn?: string;
-  /** The instance profile ARN of Spark EMR. */
+  /**
+   * The instance profile ARN of Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   instanceProfileArn?: string;
-  /** The java virtual env of the Spark EMR. */
+  /**
+   * The java virtual env of the Spark EMR.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   javaVirtualEnv?: string;
-  /** The log URI of the Spark EMR. */
+  /**
+   * The log URI of the Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^s3://.+$`.
+   */
   logUri?: string;
-  /** The Python virtual env of the Spark EMR. */
+  /**
+   * The Python virtual env of the Spark EMR.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   pythonVirtualEnv?: string;
-  /** The runtime role of the Spark EMR. */
+  /**
+   * The runtime role of the Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   runtimeRole?: string;
-  /** The certificates S3 URI of the Spark EMR. */
+  /**
+   * The certificates S3 URI of the Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^s3://.+$`.
+   */
   trustedCertificatesS3Uri?: string;
+  /** Length: at most 2048. */
   managedEndpointArn?: string;
 }
 
@@ -428,8 +637,13 @@ export interface ConnectionSparkEmrPropertiesInput {
 export interface ConnectionAmazonQPropertiesInput {
   /** Specifies whether Amazon Q is enabled for the connection */
   isEnabled?: boolean;
-  /** The authentication mode of the connection's AmazonQ properties */
+  /**
+   * The authentication mode of the connection's AmazonQ properties
+   *
+   * Length: 0–128.
+   */
   authMode?: string;
+  /** Length: 0–2048. Pattern: `arn:aws[a-z\-]*:[a-z0-9\-]+:[a-z0-9\-]*:[0-9]*:.*`. */
   profileArn?: string;
 }
 
@@ -441,19 +655,47 @@ export interface ConnectionAmazonQPropertiesInput {
 export interface ConnectionSparkGluePropertiesInput {
   /** The additional args in the Spark AWS Glue properties. */
   additionalArgs?: ConnectionSparkGlueArgs;
-  /** The AWS Glue connection name in the Spark AWS Glue properties. */
+  /**
+   * The AWS Glue connection name in the Spark AWS Glue properties.
+   *
+   * Length: 1–255. Pattern: `^[\S]*$`.
+   */
   glueConnectionName?: string;
-  /** The AWS Glue version in the Spark AWS Glue properties. */
+  /**
+   * The AWS Glue version in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^\w+\.\w+$`.
+   */
   glueVersion?: string;
-  /** The idle timeout in the Spark AWS Glue properties. */
+  /**
+   * The idle timeout in the Spark AWS Glue properties.
+   *
+   * Range: 1–3000.
+   */
   idleTimeout?: number;
-  /** The Java virtual env in the Spark AWS Glue properties. */
+  /**
+   * The Java virtual env in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   javaVirtualEnv?: string;
-  /** The number of workers in the Spark AWS Glue properties. */
+  /**
+   * The number of workers in the Spark AWS Glue properties.
+   *
+   * Range: 1–1000.
+   */
   numberOfWorkers?: number;
-  /** The Python virtual env in the Spark AWS Glue properties. */
+  /**
+   * The Python virtual env in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   pythonVirtualEnv?: string;
-  /** The worker type in the Spark AWS Glue properties. */
+  /**
+   * The worker type in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^[G|Z].*$`.
+   */
   workerType?: string;
 }
 
@@ -463,7 +705,11 @@ export interface ConnectionSparkGluePropertiesInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-sparkglueargs.html | CloudFormation: SparkGlueArgs}
  */
 export interface ConnectionSparkGlueArgs {
-  /** The connection in the Spark AWS Glue args. */
+  /**
+   * The connection in the Spark AWS Glue args.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   connection?: string;
 }
 
@@ -473,9 +719,17 @@ export interface ConnectionSparkGlueArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-s3propertiesinput.html | CloudFormation: S3PropertiesInput}
  */
 export interface ConnectionS3PropertiesInput {
-  /** The Amazon S3 URI that's part of the Amazon S3 properties of a connection. */
+  /**
+   * The Amazon S3 URI that's part of the Amazon S3 properties of a connection.
+   *
+   * Length: 0–2048. Pattern: `s3://.+`.
+   */
   s3Uri: string;
-  /** The Amazon S3 Access Grant location ID that's part of the Amazon S3 properties of a connection. */
+  /**
+   * The Amazon S3 Access Grant location ID that's part of the Amazon S3 properties of a connection.
+   *
+   * Length: 0–64. Pattern: `[a-zA-Z0-9\-]+`.
+   */
   s3AccessGrantLocationId?: string;
   /** Specifies whether to register the S3 Access Grant location. */
   registerS3AccessGrantLocation?: boolean;
@@ -516,29 +770,65 @@ export interface ConnectionLakehousePropertiesInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-datasource.html | CloudFormation: AWS::DataZone::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::DataZone::DataSource", "aws:datazone:DataSource", '{"p":[["AssetFormsInput",["array",["ref","FormInput"]]],["ConnectionIdentifier","string",66],["Description","string"],["DomainIdentifier","string",67],["EnableSetting",["enum","ENABLED","DISABLED"]],["EnvironmentIdentifier","string",66],["Configuration",["ref","DataSourceConfigurationInput"]],["Name","string",1],["ProjectIdentifier","string",67],["PublishOnImport","boolean"],["Recommendation",["ref","RecommendationConfiguration"]],["Schedule",["ref","ScheduleConfiguration"]],["Type","string",67],["ConnectionId","string",8],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentId","string",8],["Id","string",72,"awsId"],["LastRunAssetCount","number",8],["LastRunAt","string",8],["LastRunStatus","string",8],["ProjectId","string",8],["Status",["enum","CREATING","FAILED_CREATION","READY","UPDATING","FAILED_UPDATE","RUNNING","DELETING","FAILED_DELETION"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"FormInput":[["FormName","string",1],["TypeIdentifier","string"],["TypeRevision","string"],["Content","string"]],"DataSourceConfigurationInput":[["GlueRunConfiguration",["ref","GlueRunConfigurationInput"]],["RedshiftRunConfiguration",["ref","RedshiftRunConfigurationInput"]],["SageMakerRunConfiguration",["ref","SageMakerRunConfigurationInput"]]],"GlueRunConfigurationInput":[["AutoImportDataQualityResult","boolean"],["CatalogName","string"],["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1]],"RelationalFilterConfiguration":[["DatabaseName","string",1],["SchemaName","string"],["FilterExpressions",["array",["ref","FilterExpression"]]]],"FilterExpression":[["Type",["enum","INCLUDE","EXCLUDE"],1],["Expression","string",1]],"RedshiftRunConfigurationInput":[["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1],["RedshiftCredentialConfiguration",["ref","RedshiftCredentialConfiguration"]],["RedshiftStorage",["ref","RedshiftStorage"]]],"RedshiftCredentialConfiguration":[["SecretManagerArn","string",1]],"RedshiftStorage":[["RedshiftClusterSource",["ref","RedshiftClusterStorage"]],["RedshiftServerlessSource",["ref","RedshiftServerlessStorage"]]],"RedshiftClusterStorage":[["ClusterName","string",1]],"RedshiftServerlessStorage":[["WorkgroupName","string",1]],"SageMakerRunConfigurationInput":[["TrackingAssets",["map",["array","string"]],1]],"RecommendationConfiguration":[["EnableBusinessNameGeneration","boolean"]],"ScheduleConfiguration":[["Timezone","string"],["Schedule","string"]]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:data-source/${DomainId}"}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::DataZone::DataSource", "aws:datazone:DataSource", '{"p":[["AssetFormsInput",["array",["ref","FormInput"]],16],["ConnectionIdentifier","string",82],["Description","string"],["DomainIdentifier","string",83],["EnableSetting",["enum","ENABLED","DISABLED"]],["EnvironmentIdentifier","string",82],["Configuration",["ref","DataSourceConfigurationInput"],16],["Name","string",1],["ProjectIdentifier","string",83],["PublishOnImport","boolean"],["Recommendation",["ref","RecommendationConfiguration"]],["Schedule",["ref","ScheduleConfiguration"]],["Type","string",67],["ConnectionId","string",8],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentId","string",8],["Id","string",72,"awsId"],["LastRunAssetCount","number",8],["LastRunAt","string",8],["LastRunStatus","string",8],["ProjectId","string",8],["Status",["enum","CREATING","FAILED_CREATION","READY","UPDATING","FAILED_UPDATE","RUNNING","DELETING","FAILED_DELETION"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"FormInput":[["FormName","string",1],["TypeIdentifier","string"],["TypeRevision","string"],["Content","string"]],"DataSourceConfigurationInput":[["GlueRunConfiguration",["ref","GlueRunConfigurationInput"]],["RedshiftRunConfiguration",["ref","RedshiftRunConfigurationInput"]],["SageMakerRunConfiguration",["ref","SageMakerRunConfigurationInput"]]],"GlueRunConfigurationInput":[["AutoImportDataQualityResult","boolean"],["CatalogName","string"],["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1]],"RelationalFilterConfiguration":[["DatabaseName","string",1],["SchemaName","string"],["FilterExpressions",["array",["ref","FilterExpression"]]]],"FilterExpression":[["Type",["enum","INCLUDE","EXCLUDE"],1],["Expression","string",1]],"RedshiftRunConfigurationInput":[["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1],["RedshiftCredentialConfiguration",["ref","RedshiftCredentialConfiguration"]],["RedshiftStorage",["ref","RedshiftStorage"]]],"RedshiftCredentialConfiguration":[["SecretManagerArn","string",1]],"RedshiftStorage":[["RedshiftClusterSource",["ref","RedshiftClusterStorage"]],["RedshiftServerlessSource",["ref","RedshiftServerlessStorage"]]],"RedshiftClusterStorage":[["ClusterName","string",1]],"RedshiftServerlessStorage":[["WorkgroupName","string",1]],"SageMakerRunConfigurationInput":[["TrackingAssets",["map",["array","string"]],1]],"RecommendationConfiguration":[["EnableBusinessNameGeneration","boolean"]],"ScheduleConfiguration":[["Timezone","string"],["Schedule","string"]]},"reg":{"h":"crudl","wo":["AssetFormsInput","ConnectionIdentifier","EnvironmentIdentifier","DomainIdentifier","Configuration","ProjectIdentifier"],"co":["ConnectionIdentifier","EnvironmentIdentifier","DomainIdentifier","ProjectIdentifier","Type"],"ro":["ConnectionId","CreatedAt","DomainId","EnvironmentId","Id","LastRunAssetCount","LastRunAt","LastRunStatus","ProjectId","Status","UpdatedAt"],"uo":["AssetFormsInput"],"tg":[false,false,false]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:data-source/${DomainId}"}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 
 /** Inputs of {@link DataSource}. */
 export interface DataSourceArgs {
-  /** The metadata forms attached to the assets that the data source works with. */
+  /**
+   * The metadata forms attached to the assets that the data source works with.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–10.
+   */
   assetFormsInput?: DataSourceFormInput[];
-  /** The unique identifier of a connection used to fetch relevant parameters from connection during Datasource run */
+  /**
+   * The unique identifier of a connection used to fetch relevant parameters from connection during Datasource run
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   connectionIdentifier?: string;
-  /** The description of the data source. */
+  /**
+   * The description of the data source.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** The ID of the Amazon DataZone domain where the data source is created. */
+  /**
+   * The ID of the Amazon DataZone domain where the data source is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** Specifies whether the data source is enabled. */
   enableSetting?: "ENABLED" | "DISABLED";
-  /** The unique identifier of the Amazon DataZone environment to which the data source publishes assets. */
+  /**
+   * The unique identifier of the Amazon DataZone environment to which the data source publishes assets.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentIdentifier?: string;
-  /** The configuration of the data source. */
+  /**
+   * The configuration of the data source.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   configuration?: DataSourceDataSourceConfigurationInput;
-  /** The name of the data source. */
+  /**
+   * The name of the data source.
+   *
+   * Length: 1–256.
+   */
   name: string;
-  /** The identifier of the Amazon DataZone project in which you want to add this data source. */
+  /**
+   * The identifier of the Amazon DataZone project in which you want to add this data source.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectIdentifier: string;
   /** Specifies whether the assets that this data source creates in the inventory are to be also automatically published to the catalog. */
   publishOnImport?: boolean;
@@ -546,7 +836,11 @@ export interface DataSourceArgs {
   recommendation?: DataSourceRecommendationConfiguration;
   /** The schedule of the data source runs. */
   schedule?: DataSourceScheduleConfiguration;
-  /** The type of the data source. In Amazon DataZone, you can use data sources to import technical metadata of assets (data) from the source databases or data warehouses into Amazon DataZone. In the current release of Amazon DataZone, you can create and run data sources for AWS Glue and Amazon Redshift. */
+  /**
+   * The type of the data source. In Amazon DataZone, you can use data sources to import technical metadata of assets (data) from the source databases or data warehouses into Amazon DataZone. In the current release of Amazon DataZone, you can create and run data sources for AWS Glue and Amazon Redshift.
+   *
+   * Length: 1–256.
+   */
   type: string;
 }
 
@@ -582,13 +876,29 @@ export interface DataSourceOutputs extends DataSourceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-forminput.html | CloudFormation: FormInput}
  */
 export interface DataSourceFormInput {
-  /** The name of the metadata form. */
+  /**
+   * The name of the metadata form.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   formName: string;
-  /** The ID of the metadata form type. */
+  /**
+   * The ID of the metadata form type.
+   *
+   * Length: 1–385. Pattern: ``.
+   */
   typeIdentifier?: string;
-  /** The revision of the metadata form type. */
+  /**
+   * The revision of the metadata form type.
+   *
+   * Length: 1–64.
+   */
   typeRevision?: string;
-  /** The content of the metadata form. */
+  /**
+   * The content of the metadata form.
+   *
+   * Length: at most 75000.
+   */
   content?: string;
 }
 
@@ -614,9 +924,17 @@ export interface DataSourceDataSourceConfigurationInput {
 export interface DataSourceGlueRunConfigurationInput {
   /** Specifies whether to automatically import data quality metrics as part of the data source run. */
   autoImportDataQualityResult?: boolean;
-  /** The catalog name in the AWS Glue run configuration. */
+  /**
+   * The catalog name in the AWS Glue run configuration.
+   *
+   * Length: 1–128.
+   */
   catalogName?: string;
-  /** The data access role included in the configuration details of the AWS Glue data source. */
+  /**
+   * The data access role included in the configuration details of the AWS Glue data source.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   dataAccessRole?: string;
   /** The relational filter configurations included in the configuration details of the AWS Glue data source. */
   relationalFilterConfigurations: DataSourceRelationalFilterConfiguration[];
@@ -628,9 +946,17 @@ export interface DataSourceGlueRunConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-relationalfilterconfiguration.html | CloudFormation: RelationalFilterConfiguration}
  */
 export interface DataSourceRelationalFilterConfiguration {
-  /** The database name specified in the relational filter configuration for the data source. */
+  /**
+   * The database name specified in the relational filter configuration for the data source.
+   *
+   * Length: 1–128.
+   */
   databaseName: string;
-  /** The schema name specified in the relational filter configuration for the data source. */
+  /**
+   * The schema name specified in the relational filter configuration for the data source.
+   *
+   * Length: 1–128.
+   */
   schemaName?: string;
   /** The filter expressions specified in the relational filter configuration for the data source. */
   filterExpressions?: DataSourceFilterExpression[];
@@ -644,7 +970,11 @@ export interface DataSourceRelationalFilterConfiguration {
 export interface DataSourceFilterExpression {
   /** The search filter explresison type. */
   type: "INCLUDE" | "EXCLUDE";
-  /** The search filter expression. */
+  /**
+   * The search filter expression.
+   *
+   * Length: 1–2048.
+   */
   expression: string;
 }
 
@@ -654,7 +984,11 @@ export interface DataSourceFilterExpression {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftrunconfigurationinput.html | CloudFormation: RedshiftRunConfigurationInput}
  */
 export interface DataSourceRedshiftRunConfigurationInput {
-  /** The data access role included in the configuration details of the Amazon Redshift data source. */
+  /**
+   * The data access role included in the configuration details of the Amazon Redshift data source.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   dataAccessRole?: string;
   /** The relational filter configurations included in the configuration details of the AWS Glue data source. */
   relationalFilterConfigurations: DataSourceRelationalFilterConfiguration[];
@@ -670,7 +1004,11 @@ export interface DataSourceRedshiftRunConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftcredentialconfiguration.html | CloudFormation: RedshiftCredentialConfiguration}
  */
 export interface DataSourceRedshiftCredentialConfiguration {
-  /** The ARN of a secret manager for an Amazon Redshift cluster. */
+  /**
+   * The ARN of a secret manager for an Amazon Redshift cluster.
+   *
+   * Length: at most 256. Pattern: `^arn:aws[^:]*:secretsmanager:[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]:\d{12}:secret:.*$`.
+   */
   secretManagerArn: string;
 }
 
@@ -692,7 +1030,11 @@ export interface DataSourceRedshiftStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftclusterstorage.html | CloudFormation: RedshiftClusterStorage}
  */
 export interface DataSourceRedshiftClusterStorage {
-  /** The name of an Amazon Redshift cluster. */
+  /**
+   * The name of an Amazon Redshift cluster.
+   *
+   * Length: 1–63. Pattern: `^[0-9a-z].[a-z0-9\-]*$`.
+   */
   clusterName: string;
 }
 
@@ -702,7 +1044,11 @@ export interface DataSourceRedshiftClusterStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftserverlessstorage.html | CloudFormation: RedshiftServerlessStorage}
  */
 export interface DataSourceRedshiftServerlessStorage {
-  /** The name of the Amazon Redshift Serverless workgroup. */
+  /**
+   * The name of the Amazon Redshift Serverless workgroup.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   workgroupName: string;
 }
 
@@ -734,7 +1080,11 @@ export interface DataSourceRecommendationConfiguration {
 export interface DataSourceScheduleConfiguration {
   /** The timezone of the data source run. */
   timezone?: string;
-  /** The schedule of the data source runs. */
+  /**
+   * The schedule of the data source runs.
+   *
+   * Length: 1–256. Pattern: `cron\((\b[0-5]?[0-9]\b) (\b2[0-3]\b|\b[0-1]?[0-9]\b) (.*){1,5} (.*){1,5} (.*){1,5} (.*){1,5}\)`.
+   */
   schedule?: string;
 }
 
@@ -743,7 +1093,7 @@ export interface DataSourceScheduleConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-domain.html | CloudFormation: AWS::DataZone::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::DataZone::Domain", "aws:datazone:Domain", '{"p":[["Description","string"],["DomainExecutionRole","string"],["ServiceRole","string"],["DomainVersion",["enum","V1","V2"],66],["KmsKeyIdentifier","string",66],["Name","string",1],["SingleSignOn",["ref","SingleSignOn"]],["Tags",["array",["ref","Tag"]]],["RootDomainUnitId","string",8],["Arn","string",72],["CreatedAt","string",8],["Id","string",72,"awsId"],["LastUpdatedAt","string",8],["ManagedAccountId","string",8],["PortalUrl","string",8],["Status",["enum","CREATING","AVAILABLE","CREATION_FAILED","DELETING","DELETED","DELETION_FAILED"],8]],"id":["Id"],"d":{"SingleSignOn":[["Type",["enum","IAM_IDC","DISABLED"]],["UserAssignment",["enum","AUTOMATIC","MANUAL"]],["IdcInstanceArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:datazone:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::DataZone::Domain", "aws:datazone:Domain", '{"p":[["Description","string"],["DomainExecutionRole","string"],["ServiceRole","string",16],["DomainVersion",["enum","V1","V2"],66],["KmsKeyIdentifier","string",66],["Name","string",1],["SingleSignOn",["ref","SingleSignOn"]],["Tags",["array",["ref","Tag"]]],["RootDomainUnitId","string",8],["Arn","string",72],["CreatedAt","string",8],["Id","string",72,"awsId"],["LastUpdatedAt","string",8],["ManagedAccountId","string",8],["PortalUrl","string",8],["Status",["enum","CREATING","AVAILABLE","CREATION_FAILED","DELETING","DELETED","DELETION_FAILED"],8]],"id":["Id"],"d":{"SingleSignOn":[["Type",["enum","IAM_IDC","DISABLED"]],["UserAssignment",["enum","AUTOMATIC","MANUAL"]],["IdcInstanceArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceRole"],"co":["KmsKeyIdentifier","DomainVersion"],"ro":["RootDomainUnitId","Arn","CreatedAt","Id","LastUpdatedAt","ManagedAccountId","PortalUrl","Status"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:datazone:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -751,13 +1101,27 @@ export type Domain = InstanceType<typeof Domain>;
 export interface DomainArgs {
   /** The description of the Amazon DataZone domain. */
   description?: string;
-  /** The domain execution role that is created when an Amazon DataZone domain is created. The domain execution role is created in the AWS account that houses the Amazon DataZone domain. */
+  /**
+   * The domain execution role that is created when an Amazon DataZone domain is created. The domain execution role is created in the AWS account that houses the Amazon DataZone domain.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   domainExecutionRole?: string;
-  /** The service role of the domain. */
+  /**
+   * The service role of the domain.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   serviceRole?: string;
   /** The domain version. */
   domainVersion?: "V1" | "V2";
-  /** The identifier of the AWS Key Management Service (KMS) key that is used to encrypt the Amazon DataZone domain, metadata, and reporting data. */
+  /**
+   * The identifier of the AWS Key Management Service (KMS) key that is used to encrypt the Amazon DataZone domain, metadata, and reporting data.
+   *
+   * Length: 1–1024. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyIdentifier?: string;
   /** The name of the Amazon DataZone domain. */
   name: string;
@@ -797,7 +1161,11 @@ export interface DomainSingleSignOn {
   type?: "IAM_IDC" | "DISABLED";
   /** The single sign-on user assignment in Amazon DataZone. */
   userAssignment?: "AUTOMATIC" | "MANUAL";
-  /** The ARN of the IDC instance. */
+  /**
+   * The ARN of the IDC instance.
+   *
+   * Length: 10–1224. Pattern: `arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}`.
+   */
   idcInstanceArn?: string;
 }
 
@@ -806,19 +1174,35 @@ export interface DomainSingleSignOn {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-domainunit.html | CloudFormation: AWS::DataZone::DomainUnit}
  */
-export const DomainUnit = cloudControlType<DomainUnitArgs, DomainUnitOutputs>("AWS::DataZone::DomainUnit", "aws:datazone:DomainUnit", '{"p":[["DomainIdentifier","string",67],["Description","string"],["Name","string",1],["ParentDomainUnitIdentifier","string",67],["CreatedAt","string",8],["DomainId","string",72],["Id","string",72,"awsId"],["Identifier","string",8],["ParentDomainUnitId","string",8],["LastUpdatedAt","string",8]],"id":["DomainId","Id"]}');
+export const DomainUnit = cloudControlType<DomainUnitArgs, DomainUnitOutputs>("AWS::DataZone::DomainUnit", "aws:datazone:DomainUnit", '{"p":[["DomainIdentifier","string",67],["Description","string"],["Name","string",1],["ParentDomainUnitIdentifier","string",67],["CreatedAt","string",8],["DomainId","string",72],["Id","string",72,"awsId"],["Identifier","string",8],["ParentDomainUnitId","string",8],["LastUpdatedAt","string",8]],"id":["DomainId","Id"],"reg":{"h":"crudl","co":["DomainIdentifier","ParentDomainUnitIdentifier"],"ro":["CreatedAt","DomainId","Id","Identifier","ParentDomainUnitId","LastUpdatedAt"],"tg":[false,false,false]}}');
 /** A {@link DomainUnit} instance: its attributes as typed outputs. */
 export type DomainUnit = InstanceType<typeof DomainUnit>;
 
 /** Inputs of {@link DomainUnit}. */
 export interface DomainUnitArgs {
-  /** The ID of the domain where you want to crate a domain unit. */
+  /**
+   * The ID of the domain where you want to crate a domain unit.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The description of the domain unit. */
+  /**
+   * The description of the domain unit.
+   *
+   * Length: 0–2048.
+   */
   description?: string;
-  /** The name of the domain unit. */
+  /**
+   * The name of the domain unit.
+   *
+   * Length: 1–128. Pattern: `^[\w -]+$`.
+   */
   name: string;
-  /** The ID of the parent domain unit. */
+  /**
+   * The ID of the parent domain unit.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_-]+$`.
+   */
   parentDomainUnitIdentifier: string;
 }
 
@@ -843,35 +1227,93 @@ export interface DomainUnitOutputs extends DomainUnitArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environment.html | CloudFormation: AWS::DataZone::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::DataZone::Environment", "aws:datazone:Environment", '{"p":[["EnvironmentAccountIdentifier","string",66],["EnvironmentAccountRegion","string",66],["Description","string"],["DomainIdentifier","string",67],["EnvironmentBlueprintIdentifier","string",66],["DeploymentOrder","integer",66],["EnvironmentConfigurationId","string",66],["EnvironmentProfileIdentifier","string",66],["GlossaryTerms",["array","string"]],["EnvironmentRoleArn","string"],["Name","string",1],["ProjectIdentifier","string",67],["UserParameters",["array",["ref","EnvironmentParameter"]],66],["AwsAccountId","string",8],["AwsAccountRegion","string",8],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["EnvironmentProfileId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["Provider","string",8],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED","VALIDATION_FAILED","SUSPENDED","DISABLED","EXPIRED","DELETED","INACCESSIBLE"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:domain/${DomainId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::DataZone::Environment", "aws:datazone:Environment", '{"p":[["EnvironmentAccountIdentifier","string",82],["EnvironmentAccountRegion","string",82],["Description","string"],["DomainIdentifier","string",83],["EnvironmentBlueprintIdentifier","string",82],["DeploymentOrder","integer",82],["EnvironmentConfigurationId","string",82],["EnvironmentProfileIdentifier","string",82],["GlossaryTerms",["array","string"]],["EnvironmentRoleArn","string",16],["Name","string",1],["ProjectIdentifier","string",83],["UserParameters",["array",["ref","EnvironmentParameter"]],66],["AwsAccountId","string",8],["AwsAccountRegion","string",8],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["EnvironmentProfileId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["Provider","string",8],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED","VALIDATION_FAILED","SUSPENDED","DISABLED","EXPIRED","DELETED","INACCESSIBLE"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]},"reg":{"h":"crudl","wo":["EnvironmentProfileIdentifier","ProjectIdentifier","DomainIdentifier","EnvironmentAccountIdentifier","EnvironmentAccountRegion","EnvironmentRoleArn","EnvironmentBlueprintIdentifier","DeploymentOrder","EnvironmentConfigurationId"],"co":["DomainIdentifier","EnvironmentProfileIdentifier","ProjectIdentifier","UserParameters","EnvironmentAccountIdentifier","EnvironmentAccountRegion","EnvironmentBlueprintIdentifier","DeploymentOrder","EnvironmentConfigurationId"],"ro":["AwsAccountId","AwsAccountRegion","CreatedAt","CreatedBy","DomainId","EnvironmentBlueprintId","EnvironmentProfileId","Id","ProjectId","Provider","Status","UpdatedAt"],"uo":["GlossaryTerms","UserParameters"],"ai":[["DomainIdentifier"]],"tg":[false,true,true]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The identifier of the AWS account in which an environment exists. */
+  /**
+   * The identifier of the AWS account in which an environment exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   environmentAccountIdentifier?: string;
-  /** The AWS Region in which an environment exists. */
+  /**
+   * The AWS Region in which an environment exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-z]{2}-[a-z]{4,10}-\d$`.
+   */
   environmentAccountRegion?: string;
-  /** The description of the environment. */
+  /**
+   * The description of the environment.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** The identifier of the Amazon DataZone domain in which the environment is created. */
+  /**
+   * The identifier of the Amazon DataZone domain in which the environment is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The identifier of the environment blueprint. */
+  /**
+   * The identifier of the environment blueprint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentBlueprintIdentifier?: string;
-  /** The deployment order for the environment. */
+  /**
+   * The deployment order for the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentOrder?: number;
-  /** The identifier of the environment configuration. */
+  /**
+   * The identifier of the environment configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentConfigurationId?: string;
-  /** The identifier of the environment profile that is used to create this Amazon DataZone environment. */
+  /**
+   * The identifier of the environment profile that is used to create this Amazon DataZone environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{0,36}$`.
+   */
   environmentProfileIdentifier?: string;
-  /** The glossary terms that can be used in this Amazon DataZone environment. */
+  /**
+   * The glossary terms that can be used in this Amazon DataZone environment.
+   *
+   * Items: 0–20. Each item: Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   glossaryTerms?: string[];
-  /** The ARN of the environment role. */
+  /**
+   * The ARN of the environment role.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentRoleArn?: string;
-  /** The name of the Amazon DataZone environment. */
+  /**
+   * The name of the Amazon DataZone environment.
+   *
+   * Length: 1–64.
+   */
   name: string;
-  /** The identifier of the Amazon DataZone project in which this environment is created. */
+  /**
+   * The identifier of the Amazon DataZone project in which this environment is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectIdentifier: string;
   /** The user parameters of this Amazon DataZone environment. */
   userParameters?: EnvironmentEnvironmentParameter[];
@@ -922,21 +1364,47 @@ export interface EnvironmentEnvironmentParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environmentactions.html | CloudFormation: AWS::DataZone::EnvironmentActions}
  */
-export const EnvironmentActions = cloudControlType<EnvironmentActionsArgs, EnvironmentActionsOutputs>("AWS::DataZone::EnvironmentActions", "aws:datazone:EnvironmentActions", '{"p":[["Description","string"],["DomainIdentifier","string",66],["EnvironmentIdentifier","string",66],["Identifier","string"],["Name","string",1],["Parameters",["ref","AwsConsoleLinkParameters"]],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"]],"id":["DomainId","EnvironmentId","Id"],"d":{"AwsConsoleLinkParameters":[["Uri","string"]]}}');
+export const EnvironmentActions = cloudControlType<EnvironmentActionsArgs, EnvironmentActionsOutputs>("AWS::DataZone::EnvironmentActions", "aws:datazone:EnvironmentActions", '{"p":[["Description","string"],["DomainIdentifier","string",82],["EnvironmentIdentifier","string",82],["Identifier","string",16],["Name","string",1],["Parameters",["ref","AwsConsoleLinkParameters"]],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"]],"id":["DomainId","EnvironmentId","Id"],"d":{"AwsConsoleLinkParameters":[["Uri","string"]]},"reg":{"h":"crudl","wo":["EnvironmentIdentifier","DomainIdentifier","Identifier"],"co":["DomainIdentifier","EnvironmentIdentifier"],"ro":["DomainId","EnvironmentId","Id"],"ai":[["EnvironmentIdentifier"]],"tg":[false,true,true]}}');
 /** A {@link EnvironmentActions} instance: its attributes as typed outputs. */
 export type EnvironmentActions = InstanceType<typeof EnvironmentActions>;
 
 /** Inputs of {@link EnvironmentActions}. */
 export interface EnvironmentActionsArgs {
-  /** The environment action description. */
+  /**
+   * The environment action description.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** The Amazon DataZone domain ID of the environment action. */
+  /**
+   * The Amazon DataZone domain ID of the environment action.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier?: string;
-  /** The environment ID of the environment action. */
+  /**
+   * The environment ID of the environment action.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–36. Pattern: `[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentIdentifier?: string;
-  /** The ID of the environment action. */
+  /**
+   * The ID of the environment action.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–36. Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   identifier?: string;
-  /** The name of the environment action. */
+  /**
+   * The name of the environment action.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
   /** The parameters of the environment action. */
   parameters?: EnvironmentActionsAwsConsoleLinkParameters;
@@ -958,7 +1426,11 @@ export interface EnvironmentActionsOutputs extends EnvironmentActionsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-environmentactions-awsconsolelinkparameters.html | CloudFormation: AwsConsoleLinkParameters}
  */
 export interface EnvironmentActionsAwsConsoleLinkParameters {
-  /** The URI of the console link specified as part of the environment action. */
+  /**
+   * The URI of the console link specified as part of the environment action.
+   *
+   * Length: 1–2048.
+   */
   uri?: string;
 }
 
@@ -967,33 +1439,69 @@ export interface EnvironmentActionsAwsConsoleLinkParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environmentblueprintconfiguration.html | CloudFormation: AWS::DataZone::EnvironmentBlueprintConfiguration}
  */
-export const EnvironmentBlueprintConfiguration = cloudControlType<EnvironmentBlueprintConfigurationArgs, EnvironmentBlueprintConfigurationOutputs>("AWS::DataZone::EnvironmentBlueprintConfiguration", "aws:datazone:EnvironmentBlueprintConfiguration", '{"p":[["GlobalParameters",["map","string"]],["EnabledRegions",["array","string"],1],["EnvironmentBlueprintIdentifier","string",67],["RegionalParameters",["array",["ref","RegionalParameter"]]],["ProvisioningRoleArn","string"],["ProvisioningConfigurations",["array",["ref","ProvisioningConfiguration"]]],["DomainIdentifier","string",67],["EnvironmentRolePermissionBoundary","string"],["ManageAccessRoleArn","string"],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["UpdatedAt","string",8]],"id":["DomainId","EnvironmentBlueprintId"],"d":{"RegionalParameter":[["Parameters",["map","string"]],["Region","string"]],"ProvisioningConfiguration":[["LakeFormationConfiguration",["ref","LakeFormationConfiguration"],1]],"LakeFormationConfiguration":[["LocationRegistrationExcludeS3Locations",["array","string"]],["LocationRegistrationRole","string"]]}}');
+export const EnvironmentBlueprintConfiguration = cloudControlType<EnvironmentBlueprintConfigurationArgs, EnvironmentBlueprintConfigurationOutputs>("AWS::DataZone::EnvironmentBlueprintConfiguration", "aws:datazone:EnvironmentBlueprintConfiguration", '{"p":[["GlobalParameters",["map","string"],16],["EnabledRegions",["array","string"],1],["EnvironmentBlueprintIdentifier","string",83],["RegionalParameters",["array",["ref","RegionalParameter"]]],["ProvisioningRoleArn","string"],["ProvisioningConfigurations",["array",["ref","ProvisioningConfiguration"]],16],["DomainIdentifier","string",83],["EnvironmentRolePermissionBoundary","string",16],["ManageAccessRoleArn","string"],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["UpdatedAt","string",8]],"id":["DomainId","EnvironmentBlueprintId"],"d":{"RegionalParameter":[["Parameters",["map","string"]],["Region","string"]],"ProvisioningConfiguration":[["LakeFormationConfiguration",["ref","LakeFormationConfiguration"],1]],"LakeFormationConfiguration":[["LocationRegistrationExcludeS3Locations",["array","string"]],["LocationRegistrationRole","string"]]},"reg":{"h":"crudl","wo":["DomainIdentifier","EnvironmentBlueprintIdentifier","EnvironmentRolePermissionBoundary","GlobalParameters","ProvisioningConfigurations"],"co":["DomainIdentifier","EnvironmentBlueprintIdentifier"],"ro":["CreatedAt","DomainId","EnvironmentBlueprintId","UpdatedAt"],"uo":["EnabledRegions","RegionalParameters"],"ai":[["DomainIdentifier","EnvironmentBlueprintIdentifier"]],"tg":[false,true,true]}}');
 /** A {@link EnvironmentBlueprintConfiguration} instance: its attributes as typed outputs. */
 export type EnvironmentBlueprintConfiguration = InstanceType<typeof EnvironmentBlueprintConfiguration>;
 
 /** Inputs of {@link EnvironmentBlueprintConfiguration}. */
 export interface EnvironmentBlueprintConfigurationArgs {
-  /** Region-agnostic environment blueprint parameters. */
+  /**
+   * Region-agnostic environment blueprint parameters.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   globalParameters?: Record<string, string>;
-  /** The enabled AWS Regions specified in a blueprint configuration. */
+  /**
+   * The enabled AWS Regions specified in a blueprint configuration.
+   *
+   * Items: at least 0. Each item: Length: 4–16. Pattern: `^[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]$`.
+   */
   enabledRegions: string[];
   /**
    * The identifier of the environment blueprint.
    *
    * In the current release, only the following values are supported: `DefaultDataLake` and `DefaultDataWarehouse` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   environmentBlueprintIdentifier: string;
   /** The regional parameters of the environment blueprint. */
   regionalParameters?: EnvironmentBlueprintConfigurationRegionalParameter[];
-  /** The ARN of the provisioning role. */
+  /**
+   * The ARN of the provisioning role.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   provisioningRoleArn?: string;
-  /** The provisioning configuration of a blueprint. */
+  /**
+   * The provisioning configuration of a blueprint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   provisioningConfigurations?: EnvironmentBlueprintConfigurationProvisioningConfiguration[];
-  /** The identifier of the Amazon DataZone domain in which an environment blueprint exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which an environment blueprint exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The environment role permission boundary. */
+  /**
+   * The environment role permission boundary.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::(aws|\d{12}):policy/[\w+=,.\@-]*$`.
+   */
   environmentRolePermissionBoundary?: string;
-  /** The ARN of the manage access role. */
+  /**
+   * The ARN of the manage access role.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   manageAccessRoleArn?: string;
 }
 
@@ -1017,7 +1525,11 @@ export interface EnvironmentBlueprintConfigurationOutputs extends EnvironmentBlu
 export interface EnvironmentBlueprintConfigurationRegionalParameter {
   /** A string to string map containing parameters for the region. */
   parameters?: Record<string, string>;
-  /** The region specified in the environment parameter. */
+  /**
+   * The region specified in the environment parameter.
+   *
+   * Pattern: `^[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]$`.
+   */
   region?: string;
 }
 
@@ -1037,9 +1549,17 @@ export interface EnvironmentBlueprintConfigurationProvisioningConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-environmentblueprintconfiguration-lakeformationconfiguration.html | CloudFormation: LakeFormationConfiguration}
  */
 export interface EnvironmentBlueprintConfigurationLakeFormationConfiguration {
-  /** Specifies certain Amazon S3 locations if you do not want Amazon DataZone to automatically register them in hybrid mode. */
+  /**
+   * Specifies certain Amazon S3 locations if you do not want Amazon DataZone to automatically register them in hybrid mode.
+   *
+   * Items: 0–20. Each item: Length: 1–1024. Pattern: `^s3://.+$`.
+   */
   locationRegistrationExcludeS3Locations?: string[];
-  /** The role that is used to manage read/write access to the chosen Amazon S3 bucket(s) for Data Lake using AWS Lake Formation hybrid access mode. */
+  /**
+   * The role that is used to manage read/write access to the chosen Amazon S3 bucket(s) for Data Lake using AWS Lake Formation hybrid access mode.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   locationRegistrationRole?: string;
 }
 
@@ -1048,25 +1568,59 @@ export interface EnvironmentBlueprintConfigurationLakeFormationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environmentprofile.html | CloudFormation: AWS::DataZone::EnvironmentProfile}
  */
-export const EnvironmentProfile = cloudControlType<EnvironmentProfileArgs, EnvironmentProfileOutputs>("AWS::DataZone::EnvironmentProfile", "aws:datazone:EnvironmentProfile", '{"p":[["AwsAccountId","string",1],["AwsAccountRegion","string",1],["Description","string"],["DomainIdentifier","string",67],["EnvironmentBlueprintIdentifier","string",67],["Name","string",1],["ProjectIdentifier","string",67],["UserParameters",["array",["ref","EnvironmentParameter"]]],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",8],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]}}');
+export const EnvironmentProfile = cloudControlType<EnvironmentProfileArgs, EnvironmentProfileOutputs>("AWS::DataZone::EnvironmentProfile", "aws:datazone:EnvironmentProfile", '{"p":[["AwsAccountId","string",1],["AwsAccountRegion","string",1],["Description","string"],["DomainIdentifier","string",83],["EnvironmentBlueprintIdentifier","string",83],["Name","string",1],["ProjectIdentifier","string",83],["UserParameters",["array",["ref","EnvironmentParameter"]]],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",8],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]},"reg":{"h":"crudl","wo":["EnvironmentBlueprintIdentifier","ProjectIdentifier","DomainIdentifier"],"co":["DomainIdentifier","EnvironmentBlueprintIdentifier","ProjectIdentifier"],"ro":["CreatedAt","CreatedBy","DomainId","EnvironmentBlueprintId","Id","ProjectId","UpdatedAt"],"uo":["UserParameters"],"ai":[["DomainIdentifier"]],"tg":[false,false,false]}}');
 /** A {@link EnvironmentProfile} instance: its attributes as typed outputs. */
 export type EnvironmentProfile = InstanceType<typeof EnvironmentProfile>;
 
 /** Inputs of {@link EnvironmentProfile}. */
 export interface EnvironmentProfileArgs {
-  /** The identifier of an AWS account in which an environment profile exists. */
+  /**
+   * The identifier of an AWS account in which an environment profile exists.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   awsAccountId: string;
-  /** The AWS Region in which an environment profile exists. */
+  /**
+   * The AWS Region in which an environment profile exists.
+   *
+   * Pattern: `^[a-z]{2}-[a-z]{4,10}-\d$`.
+   */
   awsAccountRegion: string;
-  /** The description of the environment profile. */
+  /**
+   * The description of the environment profile.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** The identifier of the Amazon DataZone domain in which the environment profile exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which the environment profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The identifier of a blueprint with which an environment profile is created. */
+  /**
+   * The identifier of a blueprint with which an environment profile is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentBlueprintIdentifier: string;
-  /** The name of the environment profile. */
+  /**
+   * The name of the environment profile.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
-  /** The identifier of a project in which an environment profile exists. */
+  /**
+   * The identifier of a project in which an environment profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectIdentifier: string;
   /** The user parameters of this Amazon DataZone environment profile. */
   userParameters?: EnvironmentProfileEnvironmentParameter[];
@@ -1107,21 +1661,37 @@ export interface EnvironmentProfileEnvironmentParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-formtype.html | CloudFormation: AWS::DataZone::FormType}
  */
-export const FormType = cloudControlType<FormTypeArgs, FormTypeOutputs>("AWS::DataZone::FormType", "aws:datazone:FormType", '{"p":[["DomainIdentifier","string",67],["Model",["ref","Model"],1],["Description","string"],["Name","string",67],["OwningProjectIdentifier","string",1],["Status",["enum","ENABLED","DISABLED"]],["DomainId","string",8],["OwningProjectId","string",8],["Revision","string",8],["FormTypeIdentifier","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","FormTypeIdentifier"],"d":{"Model":[["Smithy","string"]]}}');
+export const FormType = cloudControlType<FormTypeArgs, FormTypeOutputs>("AWS::DataZone::FormType", "aws:datazone:FormType", '{"p":[["DomainIdentifier","string",67],["Model",["ref","Model"],1],["Description","string"],["Name","string",67],["OwningProjectIdentifier","string",1],["Status",["enum","ENABLED","DISABLED"]],["DomainId","string",8],["OwningProjectId","string",8],["Revision","string",8],["FormTypeIdentifier","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","FormTypeIdentifier"],"d":{"Model":[["Smithy","string"]]},"reg":{"h":"crud","co":["DomainIdentifier","Name"],"ro":["DomainId","OwningProjectId","Revision","FormTypeIdentifier","CreatedAt","CreatedBy"],"ai":[["Name"]],"tg":[false,false,false]}}');
 /** A {@link FormType} instance: its attributes as typed outputs. */
 export type FormType = InstanceType<typeof FormType>;
 
 /** Inputs of {@link FormType}. */
 export interface FormTypeArgs {
-  /** The identifier of the Amazon DataZone domain in which the form type exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which the form type exists.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The model of the form type. */
   model: FormTypeModel;
-  /** The description of the metadata form type. */
+  /**
+   * The description of the metadata form type.
+   *
+   * Length: 0–2048.
+   */
   description?: string;
-  /** The name of the form type. */
+  /**
+   * The name of the form type.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   name: string;
-  /** The identifier of the project that owns the form type. */
+  /**
+   * The identifier of the project that owns the form type.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   owningProjectIdentifier: string;
   /** The status of the form type. */
   status?: "ENABLED" | "DISABLED";
@@ -1149,6 +1719,7 @@ export interface FormTypeOutputs extends FormTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-formtype-model.html | CloudFormation: Model}
  */
 export interface FormTypeModel {
+  /** Length: 1–100000. */
   smithy?: string;
 }
 
@@ -1157,21 +1728,41 @@ export interface FormTypeModel {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-groupprofile.html | CloudFormation: AWS::DataZone::GroupProfile}
  */
-export const GroupProfile = cloudControlType<GroupProfileArgs, GroupProfileOutputs>("AWS::DataZone::GroupProfile", "aws:datazone:GroupProfile", '{"p":[["DomainIdentifier","string",67],["GroupIdentifier","string",66],["GroupType",["enum","DATAZONE_SSO_GROUP","IAM_ROLE_SESSION_GROUP"]],["Status",["enum","ASSIGNED","NOT_ASSIGNED"]],["RolePrincipalArn","string",66],["DomainId","string",72],["GroupName","string",8],["Id","string",72,"awsId"],["RolePrincipalId","string",8]],"id":["DomainId","Id"]}');
+export const GroupProfile = cloudControlType<GroupProfileArgs, GroupProfileOutputs>("AWS::DataZone::GroupProfile", "aws:datazone:GroupProfile", '{"p":[["DomainIdentifier","string",83],["GroupIdentifier","string",82],["GroupType",["enum","DATAZONE_SSO_GROUP","IAM_ROLE_SESSION_GROUP"],16],["Status",["enum","ASSIGNED","NOT_ASSIGNED"]],["RolePrincipalArn","string",82],["DomainId","string",72],["GroupName","string",8],["Id","string",72,"awsId"],["RolePrincipalId","string",8]],"id":["DomainId","Id"],"reg":{"h":"crudl","wo":["DomainIdentifier","GroupIdentifier","RolePrincipalArn","GroupType"],"co":["DomainIdentifier","GroupIdentifier","RolePrincipalArn"],"ro":["DomainId","GroupName","Id","RolePrincipalId"],"tg":[false,false,false]}}');
 /** A {@link GroupProfile} instance: its attributes as typed outputs. */
 export type GroupProfile = InstanceType<typeof GroupProfile>;
 
 /** Inputs of {@link GroupProfile}. */
 export interface GroupProfileArgs {
-  /** The identifier of the Amazon DataZone domain in which a group profile exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which a group profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The ID of the group of a project member. */
+  /**
+   * The ID of the group of a project member.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r  ]+)`.
+   */
   groupIdentifier?: string;
-  /** The type of the group. */
+  /**
+   * The type of the group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   groupType?: "DATAZONE_SSO_GROUP" | "IAM_ROLE_SESSION_GROUP";
   /** The status of a group profile. */
   status?: "ASSIGNED" | "NOT_ASSIGNED";
-  /** The ARN of the role principal for the group profile. */
+  /**
+   * The ARN of the role principal for the group profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   rolePrincipalArn?: string;
 }
 
@@ -1192,19 +1783,27 @@ export interface GroupProfileOutputs extends GroupProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-owner.html | CloudFormation: AWS::DataZone::Owner}
  */
-export const Owner = cloudControlType<OwnerArgs, OwnerOutputs>("AWS::DataZone::Owner", "aws:datazone:Owner", '{"p":[["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT"],67],["Owner",["ref","OwnerProperties"],67],["OwnerType",["enum","USER","GROUP"],72],["OwnerIdentifier","string",72]],"id":["DomainIdentifier","EntityType","EntityIdentifier","OwnerType","OwnerIdentifier"],"d":{"OwnerProperties":[["Group",["ref","OwnerGroupProperties"]],["User",["ref","OwnerUserProperties"]]],"OwnerGroupProperties":[["GroupIdentifier","string"]],"OwnerUserProperties":[["UserIdentifier","string"]]}}');
+export const Owner = cloudControlType<OwnerArgs, OwnerOutputs>("AWS::DataZone::Owner", "aws:datazone:Owner", '{"p":[["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT"],67],["Owner",["ref","OwnerProperties"],83],["OwnerType",["enum","USER","GROUP"],72],["OwnerIdentifier","string",72]],"id":["DomainIdentifier","EntityType","EntityIdentifier","OwnerType","OwnerIdentifier"],"d":{"OwnerProperties":[["Group",["ref","OwnerGroupProperties"]],["User",["ref","OwnerUserProperties"]]],"OwnerGroupProperties":[["GroupIdentifier","string"]],"OwnerUserProperties":[["UserIdentifier","string"]]},"reg":{"h":"crdl","wo":["Owner"],"co":["DomainIdentifier","EntityIdentifier","EntityType","Owner"],"ro":["OwnerType","OwnerIdentifier"],"tg":[false,false,false]}}');
 /** A {@link Owner} instance: its attributes as typed outputs. */
 export type Owner = InstanceType<typeof Owner>;
 
 /** Inputs of {@link Owner}. */
 export interface OwnerArgs {
-  /** The ID of the domain in which you want to add the entity owner. */
+  /**
+   * The ID of the domain in which you want to add the entity owner.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The ID of the entity to which you want to add an owner. */
   entityIdentifier: string;
   /** The type of an entity. */
   entityType: "DOMAIN_UNIT";
-  /** The owner that you want to add to the entity. */
+  /**
+   * The owner that you want to add to the entity.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   owner: OwnerOwnerProperties;
 }
 
@@ -1234,7 +1833,11 @@ export interface OwnerOwnerProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-owner-ownergroupproperties.html | CloudFormation: OwnerGroupProperties}
  */
 export interface OwnerOwnerGroupProperties {
-  /** The ID of the domain unit owners group. */
+  /**
+   * The ID of the domain unit owners group.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r ]+)`.
+   */
   groupIdentifier?: string;
 }
 
@@ -1244,7 +1847,11 @@ export interface OwnerOwnerGroupProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-owner-owneruserproperties.html | CloudFormation: OwnerUserProperties}
  */
 export interface OwnerOwnerUserProperties {
-  /** The ID of the owner user. */
+  /**
+   * The ID of the owner user.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|^[a-zA-Z_0-9+=,.\@-]+$|^arn:aws:iam::\d{12}:.+$)`.
+   */
   userIdentifier?: string;
 }
 
@@ -1253,7 +1860,7 @@ export interface OwnerOwnerUserProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-policygrant.html | CloudFormation: AWS::DataZone::PolicyGrant}
  */
-export const PolicyGrant = cloudControlType<PolicyGrantArgs, PolicyGrantOutputs>("AWS::DataZone::PolicyGrant", "aws:datazone:PolicyGrant", '{"p":[["Detail",["ref","PolicyGrantDetail"],66],["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT","ENVIRONMENT_BLUEPRINT_CONFIGURATION","ENVIRONMENT_PROFILE","ASSET_TYPE"],67],["PolicyType",["enum","CREATE_DOMAIN_UNIT","OVERRIDE_DOMAIN_UNIT_OWNERS","ADD_TO_PROJECT_MEMBER_POOL","OVERRIDE_PROJECT_OWNERS","CREATE_GLOSSARY","CREATE_FORM_TYPE","CREATE_ASSET_TYPE","CREATE_PROJECT","CREATE_ENVIRONMENT_PROFILE","DELEGATE_CREATE_ENVIRONMENT_PROFILE","CREATE_ENVIRONMENT","CREATE_ENVIRONMENT_FROM_BLUEPRINT","CREATE_PROJECT_FROM_PROJECT_PROFILE"],67],["Principal",["ref","PolicyGrantPrincipal"],66],["GrantId","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","GrantId","EntityIdentifier","EntityType","PolicyType"],"d":{"PolicyGrantDetail":[["CreateDomainUnit",["ref","CreateDomainUnitPolicyGrantDetail"]],["OverrideDomainUnitOwners",["ref","OverrideDomainUnitOwnersPolicyGrantDetail"]],["AddToProjectMemberPool",["ref","AddToProjectMemberPoolPolicyGrantDetail"]],["OverrideProjectOwners",["ref","OverrideProjectOwnersPolicyGrantDetail"]],["CreateGlossary",["ref","CreateGlossaryPolicyGrantDetail"]],["CreateFormType",["ref","CreateFormTypePolicyGrantDetail"]],["CreateAssetType",["ref","CreateAssetTypePolicyGrantDetail"]],["CreateProject",["ref","CreateProjectPolicyGrantDetail"]],["CreateEnvironmentProfile",["ref","CreateEnvironmentProfilePolicyGrantDetail"]],["DelegateCreateEnvironmentProfile","json"],["CreateEnvironment","json"],["CreateEnvironmentFromBlueprint","json"],["CreateProjectFromProjectProfile",["ref","CreateProjectFromProjectProfilePolicyGrantDetail"]]],"CreateDomainUnitPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideDomainUnitOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"AddToProjectMemberPoolPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideProjectOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateGlossaryPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateFormTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateAssetTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateProjectPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateEnvironmentProfilePolicyGrantDetail":[["DomainUnitId","string"]],"CreateProjectFromProjectProfilePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"],["ProjectProfiles",["array","string"]]],"PolicyGrantPrincipal":[["User",["ref","UserPolicyGrantPrincipal"]],["Group",["ref","GroupPolicyGrantPrincipal"]],["Project",["ref","ProjectPolicyGrantPrincipal"]],["DomainUnit",["ref","DomainUnitPolicyGrantPrincipal"]]],"UserPolicyGrantPrincipal":[["UserIdentifier","string"],["AllUsersGrantFilter","json"]],"GroupPolicyGrantPrincipal":[["GroupIdentifier","string",1]],"ProjectPolicyGrantPrincipal":[["ProjectDesignation",["enum","OWNER","CONTRIBUTOR","PROJECT_CATALOG_STEWARD"]],["ProjectIdentifier","string"],["ProjectGrantFilter",["ref","ProjectGrantFilter"]]],"ProjectGrantFilter":[["DomainUnitFilter",["ref","DomainUnitFilterForProject"],1]],"DomainUnitFilterForProject":[["DomainUnit","string",1],["IncludeChildDomainUnits","boolean"]],"DomainUnitPolicyGrantPrincipal":[["DomainUnitDesignation",["enum","OWNER"]],["DomainUnitIdentifier","string"],["DomainUnitGrantFilter",["ref","DomainUnitGrantFilter"]]],"DomainUnitGrantFilter":[["AllDomainUnitsGrantFilter","json",1]]}}');
+export const PolicyGrant = cloudControlType<PolicyGrantArgs, PolicyGrantOutputs>("AWS::DataZone::PolicyGrant", "aws:datazone:PolicyGrant", '{"p":[["Detail",["ref","PolicyGrantDetail"],66],["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT","ENVIRONMENT_BLUEPRINT_CONFIGURATION","ENVIRONMENT_PROFILE","ASSET_TYPE"],67],["PolicyType",["enum","CREATE_DOMAIN_UNIT","OVERRIDE_DOMAIN_UNIT_OWNERS","ADD_TO_PROJECT_MEMBER_POOL","OVERRIDE_PROJECT_OWNERS","CREATE_GLOSSARY","CREATE_FORM_TYPE","CREATE_ASSET_TYPE","CREATE_PROJECT","CREATE_ENVIRONMENT_PROFILE","DELEGATE_CREATE_ENVIRONMENT_PROFILE","CREATE_ENVIRONMENT","CREATE_ENVIRONMENT_FROM_BLUEPRINT","CREATE_PROJECT_FROM_PROJECT_PROFILE"],67],["Principal",["ref","PolicyGrantPrincipal"],66],["GrantId","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","GrantId","EntityIdentifier","EntityType","PolicyType"],"d":{"PolicyGrantDetail":[["CreateDomainUnit",["ref","CreateDomainUnitPolicyGrantDetail"]],["OverrideDomainUnitOwners",["ref","OverrideDomainUnitOwnersPolicyGrantDetail"]],["AddToProjectMemberPool",["ref","AddToProjectMemberPoolPolicyGrantDetail"]],["OverrideProjectOwners",["ref","OverrideProjectOwnersPolicyGrantDetail"]],["CreateGlossary",["ref","CreateGlossaryPolicyGrantDetail"]],["CreateFormType",["ref","CreateFormTypePolicyGrantDetail"]],["CreateAssetType",["ref","CreateAssetTypePolicyGrantDetail"]],["CreateProject",["ref","CreateProjectPolicyGrantDetail"]],["CreateEnvironmentProfile",["ref","CreateEnvironmentProfilePolicyGrantDetail"]],["DelegateCreateEnvironmentProfile","json"],["CreateEnvironment","json"],["CreateEnvironmentFromBlueprint","json"],["CreateProjectFromProjectProfile",["ref","CreateProjectFromProjectProfilePolicyGrantDetail"]]],"CreateDomainUnitPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideDomainUnitOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"AddToProjectMemberPoolPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideProjectOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateGlossaryPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateFormTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateAssetTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateProjectPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateEnvironmentProfilePolicyGrantDetail":[["DomainUnitId","string"]],"CreateProjectFromProjectProfilePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"],["ProjectProfiles",["array","string"]]],"PolicyGrantPrincipal":[["User",["ref","UserPolicyGrantPrincipal"]],["Group",["ref","GroupPolicyGrantPrincipal"]],["Project",["ref","ProjectPolicyGrantPrincipal"]],["DomainUnit",["ref","DomainUnitPolicyGrantPrincipal"]]],"UserPolicyGrantPrincipal":[["UserIdentifier","string"],["AllUsersGrantFilter","json"]],"GroupPolicyGrantPrincipal":[["GroupIdentifier","string",1]],"ProjectPolicyGrantPrincipal":[["ProjectDesignation",["enum","OWNER","CONTRIBUTOR","PROJECT_CATALOG_STEWARD"]],["ProjectIdentifier","string"],["ProjectGrantFilter",["ref","ProjectGrantFilter"]]],"ProjectGrantFilter":[["DomainUnitFilter",["ref","DomainUnitFilterForProject"],1]],"DomainUnitFilterForProject":[["DomainUnit","string",1],["IncludeChildDomainUnits","boolean"]],"DomainUnitPolicyGrantPrincipal":[["DomainUnitDesignation",["enum","OWNER"]],["DomainUnitIdentifier","string"],["DomainUnitGrantFilter",["ref","DomainUnitGrantFilter"]]],"DomainUnitGrantFilter":[["AllDomainUnitsGrantFilter","json",1]]},"reg":{"h":"crdl","wo":["Principal/Project/ProjectGrantFilter","Principal/Project/ProjectGrantFilter/DomainUnitFilter","Principal/Project/ProjectGrantFilter/DomainUnitFilter/DomainUnit","Principal/Project/ProjectGrantFilter/DomainUnitFilter/IncludeChildDomainUnits","Principal/DomainUnit/DomainUnitGrantFilter","Principal/DomainUnit/DomainUnitGrantFilter/AllDomainUnitsGrantFilter"],"co":["Detail","DomainIdentifier","EntityIdentifier","EntityType","PolicyType","Principal"],"ro":["GrantId","CreatedAt","CreatedBy"],"tg":[false,false,false]}}');
 /** A {@link PolicyGrant} instance: its attributes as typed outputs. */
 export type PolicyGrant = InstanceType<typeof PolicyGrant>;
 
@@ -1261,7 +1868,11 @@ export type PolicyGrant = InstanceType<typeof PolicyGrant>;
 export interface PolicyGrantArgs {
   /** The details of the policy grant member. */
   detail?: PolicyGrantPolicyGrantDetail;
-  /** The ID of the domain where you want to add a policy grant. */
+  /**
+   * The ID of the domain where you want to add a policy grant.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The ID of the entity (resource) to which you want to add a policy grant. */
   entityIdentifier: string;
@@ -1403,7 +2014,11 @@ export interface PolicyGrantCreateProjectPolicyGrantDetail {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-policygrant-createenvironmentprofilepolicygrantdetail.html | CloudFormation: CreateEnvironmentProfilePolicyGrantDetail}
  */
 export interface PolicyGrantCreateEnvironmentProfilePolicyGrantDetail {
-  /** The ID of the domain unit. */
+  /**
+   * The ID of the domain unit.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitId?: string;
 }
 
@@ -1441,7 +2056,11 @@ export interface PolicyGrantPolicyGrantPrincipal {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-policygrant-userpolicygrantprincipal.html | CloudFormation: UserPolicyGrantPrincipal}
  */
 export interface PolicyGrantUserPolicyGrantPrincipal {
-  /** The user ID of the user policy grant principal. */
+  /**
+   * The user ID of the user policy grant principal.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|^[a-zA-Z_0-9+=,.\@-]+$|^arn:aws[^:]*:iam::\d{12}:.+$)`.
+   */
   userIdentifier?: string;
   /** The all users grant filter of the user policy grant principal. */
   allUsersGrantFilter?: Record<string, unknown>;
@@ -1465,7 +2084,11 @@ export interface PolicyGrantGroupPolicyGrantPrincipal {
 export interface PolicyGrantProjectPolicyGrantPrincipal {
   /** The project designation of the project policy grant principal. */
   projectDesignation?: "OWNER" | "CONTRIBUTOR" | "PROJECT_CATALOG_STEWARD";
-  /** The project ID of the project policy grant principal. */
+  /**
+   * The project ID of the project policy grant principal.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectIdentifier?: string;
   /** The project grant filter of the project policy grant principal. */
   projectGrantFilter?: PolicyGrantProjectGrantFilter;
@@ -1487,7 +2110,11 @@ export interface PolicyGrantProjectGrantFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-policygrant-domainunitfilterforproject.html | CloudFormation: DomainUnitFilterForProject}
  */
 export interface PolicyGrantDomainUnitFilterForProject {
-  /** The domain unit ID to use in the filter. */
+  /**
+   * The domain unit ID to use in the filter.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnit: string;
   /** Specifies whether to include child domain units. */
   includeChildDomainUnits?: boolean;
@@ -1501,7 +2128,11 @@ export interface PolicyGrantDomainUnitFilterForProject {
 export interface PolicyGrantDomainUnitPolicyGrantPrincipal {
   /** Specifes the designation of the domain unit users. */
   domainUnitDesignation?: "OWNER";
-  /** The ID of the domain unit. */
+  /**
+   * The ID of the domain unit.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitIdentifier?: string;
   /** The grant filter for the domain unit. */
   domainUnitGrantFilter?: PolicyGrantDomainUnitGrantFilter;
@@ -1522,35 +2153,81 @@ export interface PolicyGrantDomainUnitGrantFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-project.html | CloudFormation: AWS::DataZone::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DataZone::Project", "aws:datazone:Project", '{"p":[["Description","string"],["DomainIdentifier","string",67],["DomainUnitId","string"],["GlossaryTerms",["array","string"]],["Name","string",1],["ProjectProfileId","string",66],["ProjectProfileVersion","string"],["UserParameters",["array",["ref","EnvironmentConfigurationUserParameter"]]],["ResourceTags",["array",["ref","ResourceTag"]]],["MembershipAssignments",["array",["ref","ProjectMembershipAssignment"]],66],["ProjectCategory","string",66],["ProjectExecutionRole","string",66],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["LastUpdatedAt","string",8],["ProjectStatus",["enum","ACTIVE","MOVING","DELETING","DELETE_FAILED","UPDATING","UPDATE_FAILED"],8]],"id":["DomainId","Id"],"d":{"EnvironmentConfigurationUserParameter":[["EnvironmentId","string"],["EnvironmentConfigurationName","string"],["EnvironmentParameters",["array",["ref","EnvironmentParameter"]]]],"EnvironmentParameter":[["Name","string"],["Value","string"]],"ResourceTag":[["Key","string",1],["Value","string",1]],"ProjectMembershipAssignment":[["Member",["ref","Member"],1],["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR"],1]],"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]}}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DataZone::Project", "aws:datazone:Project", '{"p":[["Description","string"],["DomainIdentifier","string",83],["DomainUnitId","string"],["GlossaryTerms",["array","string"]],["Name","string",1],["ProjectProfileId","string",82],["ProjectProfileVersion","string",16],["UserParameters",["array",["ref","EnvironmentConfigurationUserParameter"]],16],["ResourceTags",["array",["ref","ResourceTag"]]],["MembershipAssignments",["array",["ref","ProjectMembershipAssignment"]],82],["ProjectCategory","string",66],["ProjectExecutionRole","string",82],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["LastUpdatedAt","string",8],["ProjectStatus",["enum","ACTIVE","MOVING","DELETING","DELETE_FAILED","UPDATING","UPDATE_FAILED"],8]],"id":["DomainId","Id"],"d":{"EnvironmentConfigurationUserParameter":[["EnvironmentId","string"],["EnvironmentConfigurationName","string"],["EnvironmentParameters",["array",["ref","EnvironmentParameter"]]]],"EnvironmentParameter":[["Name","string"],["Value","string"]],"ResourceTag":[["Key","string",1],["Value","string",1]],"ProjectMembershipAssignment":[["Member",["ref","Member"],1],["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR"],1]],"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]},"reg":{"h":"crudl","wo":["DomainIdentifier","ProjectProfileVersion","ProjectProfileId","UserParameters","MembershipAssignments","ProjectExecutionRole"],"co":["ProjectProfileId","DomainIdentifier","MembershipAssignments","ProjectCategory","ProjectExecutionRole"],"ro":["Id","CreatedAt","CreatedBy","DomainId","LastUpdatedAt","ProjectStatus"],"uo":["GlossaryTerms"],"ai":[["DomainIdentifier"]],"tg":[false,false,false]}}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The description of a project. */
+  /**
+   * The description of a project.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** The identifier of a Amazon DataZone domain where the project exists. */
+  /**
+   * The identifier of a Amazon DataZone domain where the project exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The ID of the domain unit. This parameter is not required and if it is not specified, then the project is created at the root domain unit level. */
+  /**
+   * The ID of the domain unit. This parameter is not required and if it is not specified, then the project is created at the root domain unit level.
+   *
+   * Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitId?: string;
-  /** The glossary terms that can be used in this Amazon DataZone project. */
+  /**
+   * The glossary terms that can be used in this Amazon DataZone project.
+   *
+   * Items: 0–20. Each item: Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   glossaryTerms?: string[];
-  /** The name of a project. */
+  /**
+   * The name of a project.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
-  /** The ID of the project profile. */
+  /**
+   * The ID of the project profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectProfileId?: string;
-  /** The project profile version to which the project should be updated. You can only specify the following string for this parameter: `latest` . */
+  /**
+   * The project profile version to which the project should be updated. You can only specify the following string for this parameter: `latest` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectProfileVersion?: string;
-  /** The user parameters of the project. */
+  /**
+   * The user parameters of the project.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   userParameters?: ProjectEnvironmentConfigurationUserParameter[];
   /** The resource tags of the project. */
   resourceTags?: ProjectResourceTag[];
-  /** The project membership assignments. */
+  /**
+   * The project membership assignments.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   membershipAssignments?: ProjectProjectMembershipAssignment[];
   /** The project category. */
   projectCategory?: string;
-  /** The project execution role ARN. */
+  /**
+   * The project execution role ARN.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role/[\w+=,.\@/-]+$`.
+   */
   projectExecutionRole?: string;
 }
 
@@ -1576,9 +2253,17 @@ export interface ProjectOutputs extends ProjectArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-project-environmentconfigurationuserparameter.html | CloudFormation: EnvironmentConfigurationUserParameter}
  */
 export interface ProjectEnvironmentConfigurationUserParameter {
-  /** The ID of the environment. */
+  /**
+   * The ID of the environment.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentId?: string;
-  /** The environment configuration name. */
+  /**
+   * The environment configuration name.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   environmentConfigurationName?: string;
   /** The environment parameters. */
   environmentParameters?: ProjectEnvironmentParameter[];
@@ -1598,7 +2283,9 @@ export interface ProjectEnvironmentParameter {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-project-resourcetag.html | CloudFormation: ResourceTag} */
 export interface ProjectResourceTag {
+  /** Length: 1–128. Pattern: `^[\w \.:/=+\@-]+$`. */
   key: string;
+  /** Length: 0–256. Pattern: `^[\w \.:/=+\@-]*$`. */
   value: string;
 }
 
@@ -1628,19 +2315,35 @@ export interface ProjectMember {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-projectmembership.html | CloudFormation: AWS::DataZone::ProjectMembership}
  */
-export const ProjectMembership = cloudControlType<ProjectMembershipArgs, ProjectMembershipOutputs>("AWS::DataZone::ProjectMembership", "aws:datazone:ProjectMembership", '{"p":[["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR","PROJECT_CATALOG_VIEWER","PROJECT_CATALOG_CONSUMER","PROJECT_CATALOG_STEWARD"],1],["DomainIdentifier","string",67],["Member",["ref","Member"],67],["ProjectIdentifier","string",67],["MemberIdentifier","string",72],["MemberIdentifierType",["enum","USER_IDENTIFIER","GROUP_IDENTIFIER"],72]],"id":["DomainIdentifier","MemberIdentifier","MemberIdentifierType","ProjectIdentifier"],"d":{"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]}}');
+export const ProjectMembership = cloudControlType<ProjectMembershipArgs, ProjectMembershipOutputs>("AWS::DataZone::ProjectMembership", "aws:datazone:ProjectMembership", '{"p":[["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR","PROJECT_CATALOG_VIEWER","PROJECT_CATALOG_CONSUMER","PROJECT_CATALOG_STEWARD"],17],["DomainIdentifier","string",67],["Member",["ref","Member"],83],["ProjectIdentifier","string",67],["MemberIdentifier","string",72],["MemberIdentifierType",["enum","USER_IDENTIFIER","GROUP_IDENTIFIER"],72]],"id":["DomainIdentifier","MemberIdentifier","MemberIdentifierType","ProjectIdentifier"],"d":{"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]},"reg":{"h":"crudl","wo":["Designation","Member"],"co":["DomainIdentifier","ProjectIdentifier","Member"],"ro":["MemberIdentifier","MemberIdentifierType"],"tg":[false,true,true]}}');
 /** A {@link ProjectMembership} instance: its attributes as typed outputs. */
 export type ProjectMembership = InstanceType<typeof ProjectMembership>;
 
 /** Inputs of {@link ProjectMembership}. */
 export interface ProjectMembershipArgs {
-  /** The designated role of a project member. */
+  /**
+   * The designated role of a project member.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   designation: "PROJECT_OWNER" | "PROJECT_CONTRIBUTOR" | "PROJECT_CATALOG_VIEWER" | "PROJECT_CATALOG_CONSUMER" | "PROJECT_CATALOG_STEWARD";
-  /** The ID of the Amazon DataZone domain in which project membership is created. */
+  /**
+   * The ID of the Amazon DataZone domain in which project membership is created.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The details about a project member. */
+  /**
+   * The details about a project member.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   member: ProjectMembershipMember;
-  /** The ID of the project for which this project membership was created. */
+  /**
+   * The ID of the project for which this project membership was created.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectIdentifier: string;
 }
 
@@ -1669,33 +2372,57 @@ export interface ProjectMembershipMember {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-projectprofile.html | CloudFormation: AWS::DataZone::ProjectProfile}
  */
-export const ProjectProfile = cloudControlType<ProjectProfileArgs, ProjectProfileOutputs>("AWS::DataZone::ProjectProfile", "aws:datazone:ProjectProfile", '{"p":[["Description","string"],["DomainIdentifier","string",66],["DomainUnitIdentifier","string"],["EnvironmentConfigurations",["array",["ref","EnvironmentConfiguration"]]],["Name","string",1],["Status",["enum","ENABLED","DISABLED"]],["UseDefaultConfigurations","boolean",66],["ProjectResourceTags",["array",["ref","ResourceTagParameter"]]],["AllowCustomProjectResourceTags","boolean"],["ProjectResourceTagsDescription","string"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",8],["DomainUnitId","string",8],["Id","string",8,"awsId"],["Identifier","string",72],["LastUpdatedAt","string",8]],"id":["DomainIdentifier","Identifier"],"d":{"EnvironmentConfiguration":[["Name","string",1],["EnvironmentConfigurationId","string"],["EnvironmentBlueprintId","string",1],["Description","string"],["DeploymentMode",["enum","ON_CREATE","ON_DEMAND"]],["ConfigurationParameters",["ref","EnvironmentConfigurationParametersDetails"]],["AwsAccount",["ref","AwsAccount"]],["AwsRegion",["ref","Region"],1],["DeploymentOrder","number"]],"EnvironmentConfigurationParametersDetails":[["SsmPath","string"],["ParameterOverrides",["array",["ref","EnvironmentConfigurationParameter"]]],["ResolvedParameters",["array",["ref","EnvironmentConfigurationParameter"]]]],"EnvironmentConfigurationParameter":[["Name","string"],["Value","string"],["IsEditable","boolean"]],"AwsAccount":[["AwsAccountId","string",1]],"Region":[["RegionName","string",1]],"ResourceTagParameter":[["Key","string",1],["Value","string",1],["IsValueEditable","boolean",1]]}}');
+export const ProjectProfile = cloudControlType<ProjectProfileArgs, ProjectProfileOutputs>("AWS::DataZone::ProjectProfile", "aws:datazone:ProjectProfile", '{"p":[["Description","string"],["DomainIdentifier","string",66],["DomainUnitIdentifier","string",16],["EnvironmentConfigurations",["array",["ref","EnvironmentConfiguration"]]],["Name","string",1],["Status",["enum","ENABLED","DISABLED"]],["UseDefaultConfigurations","boolean",82],["ProjectResourceTags",["array",["ref","ResourceTagParameter"]]],["AllowCustomProjectResourceTags","boolean"],["ProjectResourceTagsDescription","string"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",8],["DomainUnitId","string",8],["Id","string",8,"awsId"],["Identifier","string",72],["LastUpdatedAt","string",8]],"id":["DomainIdentifier","Identifier"],"d":{"EnvironmentConfiguration":[["Name","string",1],["EnvironmentConfigurationId","string"],["EnvironmentBlueprintId","string",1],["Description","string"],["DeploymentMode",["enum","ON_CREATE","ON_DEMAND"]],["ConfigurationParameters",["ref","EnvironmentConfigurationParametersDetails"]],["AwsAccount",["ref","AwsAccount"]],["AwsRegion",["ref","Region"],1],["DeploymentOrder","number"]],"EnvironmentConfigurationParametersDetails":[["SsmPath","string"],["ParameterOverrides",["array",["ref","EnvironmentConfigurationParameter"]]],["ResolvedParameters",["array",["ref","EnvironmentConfigurationParameter"]]]],"EnvironmentConfigurationParameter":[["Name","string"],["Value","string"],["IsEditable","boolean"]],"AwsAccount":[["AwsAccountId","string",1]],"Region":[["RegionName","string",1]],"ResourceTagParameter":[["Key","string",1],["Value","string",1],["IsValueEditable","boolean",1]]},"reg":{"h":"crudl","wo":["DomainUnitIdentifier","UseDefaultConfigurations"],"co":["DomainIdentifier","UseDefaultConfigurations"],"ro":["CreatedAt","CreatedBy","DomainId","DomainUnitId","Id","Identifier","LastUpdatedAt","EnvironmentConfigurations/*/EnvironmentConfigurationId","EnvironmentConfigurations/*/ConfigurationParameters/ResolvedParameters"],"tg":[false,false,false]}}');
 /** A {@link ProjectProfile} instance: its attributes as typed outputs. */
 export type ProjectProfile = InstanceType<typeof ProjectProfile>;
 
 /** Inputs of {@link ProjectProfile}. */
 export interface ProjectProfileArgs {
-  /** The description of the project profile. */
+  /**
+   * The description of the project profile.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** A domain ID of the project profile. */
+  /**
+   * A domain ID of the project profile.
+   *
+   * Pattern: `^dzd[_-][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier?: string;
-  /** A domain unit ID of the project profile. */
+  /**
+   * A domain unit ID of the project profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitIdentifier?: string;
   /** Environment configurations of a project profile. */
   environmentConfigurations?: ProjectProfileEnvironmentConfiguration[];
-  /** The name of a project profile. */
+  /**
+   * The name of a project profile.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
   /** The status of a project profile. */
   status?: "ENABLED" | "DISABLED";
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   useDefaultConfigurations?: boolean;
   projectResourceTags?: ProjectProfileResourceTagParameter[];
   allowCustomProjectResourceTags?: boolean;
+  /** Length: at most 2048. */
   projectResourceTagsDescription?: string;
 }
 
 /** Outputs of {@link ProjectProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface ProjectProfileOutputs extends ProjectProfileArgs {
-  /** A domain ID of the project profile. */
+  /**
+   * A domain ID of the project profile.
+   *
+   * Pattern: `^dzd[_-][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The timestamp of when the project profile was created. */
   createdAt: string;
@@ -1719,12 +2446,25 @@ export interface ProjectProfileOutputs extends ProjectProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-environmentconfiguration.html | CloudFormation: EnvironmentConfiguration}
  */
 export interface ProjectProfileEnvironmentConfiguration {
-  /** The environment name. */
+  /**
+   * The environment name.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
+  /** Pattern: `^[a-zA-Z0-9_-]{1,36}$`. */
   environmentConfigurationId?: string;
-  /** The environment blueprint ID. */
+  /**
+   * The environment blueprint ID.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentBlueprintId: string;
-  /** The environment description. */
+  /**
+   * The environment description.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The deployment mode of the environment. */
   deploymentMode?: "ON_CREATE" | "ON_DEMAND";
@@ -1734,7 +2474,11 @@ export interface ProjectProfileEnvironmentConfiguration {
   awsAccount?: ProjectProfileAwsAccount;
   /** The AWS Region of the environment. */
   awsRegion: ProjectProfileRegion;
-  /** The deployment order of the environment. */
+  /**
+   * The deployment order of the environment.
+   *
+   * Range: 0–16.
+   */
   deploymentOrder?: number;
 }
 
@@ -1744,7 +2488,11 @@ export interface ProjectProfileEnvironmentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-environmentconfigurationparametersdetails.html | CloudFormation: EnvironmentConfigurationParametersDetails}
  */
 export interface ProjectProfileEnvironmentConfigurationParametersDetails {
-  /** Ssm path environment configuration parameters. */
+  /**
+   * Ssm path environment configuration parameters.
+   *
+   * Length: 1–2048.
+   */
   ssmPath?: string;
   /** The parameter overrides. */
   parameterOverrides?: ProjectProfileEnvironmentConfigurationParameter[];
@@ -1758,7 +2506,11 @@ export interface ProjectProfileEnvironmentConfigurationParametersDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-environmentconfigurationparameter.html | CloudFormation: EnvironmentConfigurationParameter}
  */
 export interface ProjectProfileEnvironmentConfigurationParameter {
-  /** The name of the environment configuration parameter. */
+  /**
+   * The name of the environment configuration parameter.
+   *
+   * Pattern: `^[a-zA-Z_][a-zA-Z0-9_]*$`.
+   */
   name?: string;
   /** The value of the environment configuration parameter. */
   value?: string;
@@ -1772,7 +2524,11 @@ export interface ProjectProfileEnvironmentConfigurationParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-awsaccount.html | CloudFormation: AwsAccount}
  */
 export interface ProjectProfileAwsAccount {
-  /** The account ID of a project. */
+  /**
+   * The account ID of a project.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   awsAccountId: string;
 }
 
@@ -1782,13 +2538,19 @@ export interface ProjectProfileAwsAccount {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-region.html | CloudFormation: Region}
  */
 export interface ProjectProfileRegion {
-  /** The AWS Region name. */
+  /**
+   * The AWS Region name.
+   *
+   * Length: 4–16. Pattern: `^[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]$`.
+   */
   regionName: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-resourcetagparameter.html | CloudFormation: ResourceTagParameter} */
 export interface ProjectProfileResourceTagParameter {
+  /** Length: 1–128. Pattern: `^[\w \.:/=+\@-]+$`. */
   key: string;
+  /** Length: 0–256. Pattern: `^[\w \.:/=+\@-]*$`. */
   value: string;
   isValueEditable: boolean;
 }
@@ -1798,23 +2560,47 @@ export interface ProjectProfileResourceTagParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-subscriptiontarget.html | CloudFormation: AWS::DataZone::SubscriptionTarget}
  */
-export const SubscriptionTarget = cloudControlType<SubscriptionTargetArgs, SubscriptionTargetOutputs>("AWS::DataZone::SubscriptionTarget", "aws:datazone:SubscriptionTarget", '{"p":[["ApplicableAssetTypes",["array","string"],1],["AuthorizedPrincipals",["array","string"],1],["DomainIdentifier","string",67],["EnvironmentIdentifier","string",67],["ManageAccessRole","string"],["Name","string",1],["Provider","string"],["SubscriptionTargetConfig",["array",["ref","SubscriptionTargetForm"]],1],["Type","string",67],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8]],"id":["DomainId","EnvironmentId","Id"],"d":{"SubscriptionTargetForm":[["FormName","string",1],["Content","string",1]]}}');
+export const SubscriptionTarget = cloudControlType<SubscriptionTargetArgs, SubscriptionTargetOutputs>("AWS::DataZone::SubscriptionTarget", "aws:datazone:SubscriptionTarget", '{"p":[["ApplicableAssetTypes",["array","string"],1],["AuthorizedPrincipals",["array","string"],1],["DomainIdentifier","string",83],["EnvironmentIdentifier","string",83],["ManageAccessRole","string"],["Name","string",1],["Provider","string"],["SubscriptionTargetConfig",["array",["ref","SubscriptionTargetForm"]],1],["Type","string",67],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8]],"id":["DomainId","EnvironmentId","Id"],"d":{"SubscriptionTargetForm":[["FormName","string",1],["Content","string",1]]},"reg":{"h":"crudl","wo":["DomainIdentifier","EnvironmentIdentifier"],"co":["Type","DomainIdentifier","EnvironmentIdentifier"],"ro":["CreatedAt","CreatedBy","DomainId","EnvironmentId","Id","ProjectId","UpdatedAt","UpdatedBy"],"uo":["ApplicableAssetTypes","AuthorizedPrincipals","SubscriptionTargetConfig"],"tg":[false,false,false]}}');
 /** A {@link SubscriptionTarget} instance: its attributes as typed outputs. */
 export type SubscriptionTarget = InstanceType<typeof SubscriptionTarget>;
 
 /** Inputs of {@link SubscriptionTarget}. */
 export interface SubscriptionTargetArgs {
-  /** The asset types included in the subscription target. */
+  /**
+   * The asset types included in the subscription target.
+   *
+   * Each item: Length: 1–256. Pattern: `^[^\.]*`.
+   */
   applicableAssetTypes: string[];
-  /** The authorized principals included in the subscription target. */
+  /**
+   * The authorized principals included in the subscription target.
+   *
+   * Items: 1–10. Each item: Pattern: `^[a-zA-Z0-9:/_-]*$`.
+   */
   authorizedPrincipals: string[];
-  /** The ID of the Amazon DataZone domain in which subscription target is created. */
+  /**
+   * The ID of the Amazon DataZone domain in which subscription target is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The ID of the environment in which subscription target is created. */
+  /**
+   * The ID of the environment in which subscription target is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentIdentifier: string;
   /** The manage access role that is used to create the subscription target. */
   manageAccessRole?: string;
-  /** The name of the subscription target. */
+  /**
+   * The name of the subscription target.
+   *
+   * Length: 1–256.
+   */
   name: string;
   /** The provider of the subscription target. */
   provider?: string;
@@ -1850,7 +2636,11 @@ export interface SubscriptionTargetOutputs extends SubscriptionTargetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-subscriptiontarget-subscriptiontargetform.html | CloudFormation: SubscriptionTargetForm}
  */
 export interface SubscriptionTargetSubscriptionTargetForm {
-  /** The form name included in the subscription target configuration. */
+  /**
+   * The form name included in the subscription target configuration.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   formName: string;
   /** The content of the subscription target configuration. */
   content: string;
@@ -1861,21 +2651,43 @@ export interface SubscriptionTargetSubscriptionTargetForm {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-userprofile.html | CloudFormation: AWS::DataZone::UserProfile}
  */
-export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::DataZone::UserProfile", "aws:datazone:UserProfile", '{"p":[["DomainIdentifier","string",67],["Status",["enum","ASSIGNED","NOT_ASSIGNED","ACTIVATED","DEACTIVATED"]],["UserIdentifier","string",67],["UserType",["enum","IAM_USER","IAM_ROLE","SSO_USER","IAM_ROLE_SESSION"],66],["SessionName","string"],["DomainId","string",72],["Type",["enum","IAM","SSO"],8],["Id","string",72,"awsId"],["Details",["ref","UserProfileDetails"],8]],"id":["DomainId","Id"],"d":{"UserProfileDetails":[["Iam",["ref","IamUserProfileDetails"]],["Sso",["ref","SsoUserProfileDetails"]]],"IamUserProfileDetails":[["Arn","string"],["SessionName","string"],["GroupProfileId","string"]],"SsoUserProfileDetails":[["Username","string"],["FirstName","string"],["LastName","string"]]}}');
+export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::DataZone::UserProfile", "aws:datazone:UserProfile", '{"p":[["DomainIdentifier","string",83],["Status",["enum","ASSIGNED","NOT_ASSIGNED","ACTIVATED","DEACTIVATED"]],["UserIdentifier","string",83],["UserType",["enum","IAM_USER","IAM_ROLE","SSO_USER","IAM_ROLE_SESSION"],82],["SessionName","string",16],["DomainId","string",72],["Type",["enum","IAM","SSO"],8],["Id","string",72,"awsId"],["Details",["ref","UserProfileDetails"],8]],"id":["DomainId","Id"],"d":{"UserProfileDetails":[["Iam",["ref","IamUserProfileDetails"]],["Sso",["ref","SsoUserProfileDetails"]]],"IamUserProfileDetails":[["Arn","string"],["SessionName","string"],["GroupProfileId","string"]],"SsoUserProfileDetails":[["Username","string"],["FirstName","string"],["LastName","string"]]},"reg":{"h":"crudl","wo":["DomainIdentifier","UserIdentifier","UserType","SessionName"],"co":["DomainIdentifier","UserIdentifier","UserType"],"ro":["DomainId","Type","Id","Details"],"tg":[false,false,false]}}');
 /** A {@link UserProfile} instance: its attributes as typed outputs. */
 export type UserProfile = InstanceType<typeof UserProfile>;
 
 /** Inputs of {@link UserProfile}. */
 export interface UserProfileArgs {
-  /** The identifier of a Amazon DataZone domain in which a user profile exists. */
+  /**
+   * The identifier of a Amazon DataZone domain in which a user profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The status of the user profile. */
   status?: "ASSIGNED" | "NOT_ASSIGNED" | "ACTIVATED" | "DEACTIVATED";
-  /** The identifier of the user for which the user profile is created. */
+  /**
+   * The identifier of the user for which the user profile is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|^[a-zA-Z_0-9+=,.\@-]+$|^arn:aws:iam::\d{12}:.+$)`.
+   */
   userIdentifier: string;
-  /** The user type of the user for which the user profile is created. */
+  /**
+   * The user type of the user for which the user profile is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   userType?: "IAM_USER" | "IAM_ROLE" | "SSO_USER" | "IAM_ROLE_SESSION";
-  /** The session name of the user profile. */
+  /**
+   * The session name of the user profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 2–64.
+   */
   sessionName?: string;
 }
 
@@ -1918,7 +2730,11 @@ export interface UserProfileIamUserProfileDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-userprofile-ssouserprofiledetails.html | CloudFormation: SsoUserProfileDetails}
  */
 export interface UserProfileSsoUserProfileDetails {
-  /** The username of the SSO User Profile. */
+  /**
+   * The username of the SSO User Profile.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z_0-9+=,.\@-]+$`.
+   */
   username?: string;
   /** The First Name of the IAM User Profile. */
   firstName?: string;

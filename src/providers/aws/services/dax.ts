@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a DAX cluster. All nodes in the cluster run the same DAX caching software.
  *
+ * @deprecated Cloud Control cannot create AWS::DAX::Cluster: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dax-cluster.html | CloudFormation: AWS::DAX::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DAX::Cluster", "aws:dax:Cluster", '{"p":[["SSESpecification",["ref","SSESpecification"],66],["Description","string"],["ReplicationFactor","integer",1],["ParameterGroupName","string"],["AvailabilityZones",["array","string"]],["IAMRoleARN","string",67],["SubnetGroupName","string",66],["PreferredMaintenanceWindow","string"],["ClusterEndpointEncryptionType","string",66],["NotificationTopicARN","string"],["SecurityGroupIds",["array","string"]],["NodeType","string",67],["ClusterName","string",66],["Tags","json"],["NetworkType","string",66],["ClusterDiscoveryEndpointURL","string",8],["ClusterDiscoveryEndpoint","string",8],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SSESpecification":[["SSEEnabled","boolean"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:dax:${Region}:${Account}:cache/${ClusterName}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DAX::Cluster", "aws:dax:Cluster", '{"p":[["SSESpecification",["ref","SSESpecification"],66],["Description","string"],["ReplicationFactor","integer",1],["ParameterGroupName","string"],["AvailabilityZones",["array","string"]],["IAMRoleARN","string",67],["SubnetGroupName","string",66],["PreferredMaintenanceWindow","string"],["ClusterEndpointEncryptionType","string",66],["NotificationTopicARN","string"],["SecurityGroupIds",["array","string"]],["NodeType","string",67],["ClusterName","string",66],["Tags","json"],["NetworkType","string",66],["ClusterDiscoveryEndpointURL","string",8],["ClusterDiscoveryEndpoint","string",8],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SSESpecification":[["SSEEnabled","boolean"]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dax:${Region}:${Account}:cache/${ClusterName}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -120,9 +122,11 @@ export interface ClusterSSESpecification {
 /**
  * A named set of parameters that are applied to all of the nodes in a DAX cluster.
  *
+ * @deprecated Cloud Control cannot create AWS::DAX::ParameterGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dax-parametergroup.html | CloudFormation: AWS::DAX::ParameterGroup}
  */
-export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::DAX::ParameterGroup", "aws:dax:ParameterGroup", '{"p":[["ParameterNameValues","json"],["Description","string",66],["ParameterGroupName","string",66]],"id":["ParameterGroupName"]}');
+export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::DAX::ParameterGroup", "aws:dax:ParameterGroup", '{"p":[["ParameterNameValues","json"],["Description","string",66],["ParameterGroupName","string",66]],"id":["ParameterGroupName"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ParameterGroup} instance: its attributes as typed outputs. */
 export type ParameterGroup = InstanceType<typeof ParameterGroup>;
 
@@ -149,9 +153,11 @@ export interface ParameterGroupOutputs extends ParameterGroupArgs {
 /**
  * Creates a new subnet group.
  *
+ * @deprecated Cloud Control cannot create AWS::DAX::SubnetGroup: its CloudFormation registry schema has no create handler. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dax-subnetgroup.html | CloudFormation: AWS::DAX::SubnetGroup}
  */
-export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::DAX::SubnetGroup", "aws:dax:SubnetGroup", '{"p":[["Description","string"],["SubnetGroupName","string",66],["SubnetIds",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::DAX::SubnetGroup", "aws:dax:SubnetGroup", '{"p":[["Description","string"],["SubnetGroupName","string",66],["SubnetIds",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","co":["SubnetGroupName"],"ro":["Id"],"nm":{"path":"SubnetGroupName"},"nc":"its CloudFormation registry schema has no create handler"}}');
 /** A {@link SubnetGroup} instance: its attributes as typed outputs. */
 export type SubnetGroup = InstanceType<typeof SubnetGroup>;
 

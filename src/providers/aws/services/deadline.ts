@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a budget to set spending thresholds for your rendering activity.
  *
+ * @deprecated Cloud Control cannot create AWS::Deadline::Budget: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-budget.html | CloudFormation: AWS::Deadline::Budget}
  */
-export const Budget = cloudControlType<BudgetArgs, BudgetOutputs>("AWS::Deadline::Budget", "aws:deadline:Budget", '{"p":[["FarmId","string",67],["DisplayName","string",1],["Description","string"],["ApproximateDollarLimit","number",1],["UsageTrackingResource",["ref","UsageTrackingResource"],67],["Actions",["array",["ref","BudgetActionToAdd"]],1],["Schedule",["ref","BudgetSchedule"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["BudgetId","string",72],["Status",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"d":{"UsageTrackingResource":[["QueueId","string",1]],"BudgetActionToAdd":[["Type",["enum","STOP_SCHEDULING_AND_COMPLETE_TASKS","STOP_SCHEDULING_AND_CANCEL_TASKS"],1],["ThresholdPercentage","number",1],["Description","string"]],"BudgetSchedule":[["Fixed",["ref","FixedBudgetSchedule"],1]],"FixedBudgetSchedule":[["StartTime","string",1],["EndTime","string",1]]},"tags":["Tags","standard"]}');
+export const Budget = cloudControlType<BudgetArgs, BudgetOutputs>("AWS::Deadline::Budget", "aws:deadline:Budget", '{"p":[["FarmId","string",67],["DisplayName","string",1],["Description","string"],["ApproximateDollarLimit","number",1],["UsageTrackingResource",["ref","UsageTrackingResource"],67],["Actions",["array",["ref","BudgetActionToAdd"]],1],["Schedule",["ref","BudgetSchedule"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["BudgetId","string",72],["Status",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"d":{"UsageTrackingResource":[["QueueId","string",1]],"BudgetActionToAdd":[["Type",["enum","STOP_SCHEDULING_AND_COMPLETE_TASKS","STOP_SCHEDULING_AND_CANCEL_TASKS"],1],["ThresholdPercentage","number",1],["Description","string"]],"BudgetSchedule":[["Fixed",["ref","FixedBudgetSchedule"],1]],"FixedBudgetSchedule":[["StartTime","string",1],["EndTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Budget} instance: its attributes as typed outputs. */
 export type Budget = InstanceType<typeof Budget>;
 
@@ -98,7 +100,7 @@ export interface BudgetFixedBudgetSchedule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-farm.html | CloudFormation: AWS::Deadline::Farm}
  */
-export const Farm = cloudControlType<FarmArgs, FarmOutputs>("AWS::Deadline::Farm", "aws:deadline:Farm", '{"p":[["Description","string"],["DisplayName","string",1],["CostScaleFactor","number"],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["FarmId","string",72],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:deadline:${Region}:${Account}:farm/${FarmId}"}');
+export const Farm = cloudControlType<FarmArgs, FarmOutputs>("AWS::Deadline::Farm", "aws:deadline:Farm", '{"p":[["Description","string"],["DisplayName","string",1],["CostScaleFactor","number"],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["FarmId","string",72],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyArn"],"ro":["FarmId","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:deadline:${Region}:${Account}:farm/${FarmId}"}');
 /** A {@link Farm} instance: its attributes as typed outputs. */
 export type Farm = InstanceType<typeof Farm>;
 
@@ -108,18 +110,31 @@ export interface FarmArgs {
    * A description of the farm that helps identify what the farm is used for.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The display name of the farm.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
+  /** Range: 0–100. */
   costScaleFactor?: number;
-  /** The ARN for the KMS key. */
+  /**
+   * The ARN for the KMS key.
+   *
+   * Pattern: `^arn:aws[-a-z]*:kms:.*:key/.*`.
+   */
   kmsKeyArn?: string;
-  /** The tags to add to your farm. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your farm. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -136,7 +151,7 @@ export interface FarmOutputs extends FarmArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-fleet.html | CloudFormation: AWS::Deadline::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::Deadline::Fleet", "aws:deadline:Fleet", '{"p":[["Configuration",["ref","FleetConfiguration"],1],["Description","string"],["DisplayName","string",1],["FarmId","string",67],["HostConfiguration",["ref","HostConfiguration"]],["MaxWorkerCount","integer",1],["MinWorkerCount","integer"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Capabilities",["ref","FleetCapabilities"],8],["FleetId","string",72],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","UPDATE_IN_PROGRESS","CREATE_FAILED","UPDATE_FAILED","SUSPENDED"],8],["StatusMessage","string",8],["WorkerCount","integer",8],["Arn","string",72]],"id":["Arn"],"d":{"FleetConfiguration":[["CustomerManaged",["ref","CustomerManagedFleetConfiguration"]],["ServiceManagedEc2",["ref","ServiceManagedEc2FleetConfiguration"]]],"CustomerManagedFleetConfiguration":[["Mode",["enum","NO_SCALING","EVENT_BASED_AUTO_SCALING"],1],["AutoScalingConfiguration",["ref","CustomerManagedAutoScalingConfiguration"]],["WorkerCapabilities",["ref","CustomerManagedWorkerCapabilities"],1],["StorageProfileId","string"],["TagPropagationMode",["enum","NO_PROPAGATION","PROPAGATE_TAGS_TO_WORKERS_AT_LAUNCH"]]],"CustomerManagedAutoScalingConfiguration":[["StandbyWorkerCount","integer"],["WorkerIdleDurationSeconds","integer"],["ScaleOutWorkersPerMinute","integer"]],"CustomerManagedWorkerCapabilities":[["VCpuCount",["ref","VCpuCountRange"],1],["MemoryMiB",["ref","MemoryMiBRange"],1],["AcceleratorTypes",["array",["enum","gpu"]]],["AcceleratorCount",["ref","AcceleratorCountRange"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRange"]],["OsFamily",["enum","WINDOWS","LINUX","MACOS"],1],["CpuArchitectureType",["enum","x86_64","arm64"],1],["CustomAmounts",["array",["ref","FleetAmountCapability"]]],["CustomAttributes",["array",["ref","FleetAttributeCapability"]]]],"VCpuCountRange":[["Min","integer",1],["Max","integer"]],"MemoryMiBRange":[["Min","integer",1],["Max","integer"]],"AcceleratorCountRange":[["Min","integer",1],["Max","integer"]],"AcceleratorTotalMemoryMiBRange":[["Min","integer",1],["Max","integer"]],"FleetAmountCapability":[["Name","string",1],["Min","number",1],["Max","number"]],"FleetAttributeCapability":[["Name","string",1],["Values",["array","string"],1]],"ServiceManagedEc2FleetConfiguration":[["InstanceCapabilities",["ref","ServiceManagedEc2InstanceCapabilities"],1],["InstanceMarketOptions",["ref","ServiceManagedEc2InstanceMarketOptions"],1],["VpcConfiguration",["ref","VpcConfiguration"]],["StorageProfileId","string"],["PersistentVolumeConfiguration",["ref","PersistentVolumeConfiguration"]],["AutoScalingConfiguration",["ref","ServiceManagedEc2AutoScalingConfiguration"]]],"ServiceManagedEc2InstanceCapabilities":[["VCpuCount",["ref","VCpuCountRange"],1],["MemoryMiB",["ref","MemoryMiBRange"],1],["OsFamily",["enum","LINUX","WINDOWS"],1],["CpuArchitectureType",["enum","x86_64","arm64"],1],["RootEbsVolume",["ref","Ec2EbsVolume"]],["AcceleratorCapabilities",["ref","AcceleratorCapabilities"]],["AllowedInstanceTypes",["array","string"]],["ExcludedInstanceTypes",["array","string"]],["CustomAmounts",["array",["ref","FleetAmountCapability"]]],["CustomAttributes",["array",["ref","FleetAttributeCapability"]]]],"Ec2EbsVolume":[["SizeGiB","integer"],["Iops","integer"],["ThroughputMiB","integer"]],"AcceleratorCapabilities":[["Selections",["array",["ref","AcceleratorSelection"]],1],["Count",["ref","AcceleratorCountRange"]]],"AcceleratorSelection":[["Name",["enum","t4","a10g","l4","l40s","rtx-pro-server-6000"],1],["Runtime","string"]],"ServiceManagedEc2InstanceMarketOptions":[["Type",["enum","on-demand","spot","wait-and-save"],1]],"VpcConfiguration":[["ResourceConfigurationArns",["array","string"]]],"PersistentVolumeConfiguration":[["SizeGiB","integer"],["Iops","integer"],["ThroughputMiB","integer"],["MountPath","string",1],["LastUsedTtlHours","integer"]],"ServiceManagedEc2AutoScalingConfiguration":[["StandbyWorkerCount","integer"],["WorkerIdleDurationSeconds","integer"],["ScaleOutWorkersPerMinute","integer"]],"HostConfiguration":[["ScriptBody","string",1],["ScriptTimeoutSeconds","integer"]],"FleetCapabilities":[["Amounts",["array",["ref","FleetAmountCapability"]]],["Attributes",["array",["ref","FleetAttributeCapability"]]]]},"tags":["Tags","standard"]}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::Deadline::Fleet", "aws:deadline:Fleet", '{"p":[["Configuration",["ref","FleetConfiguration"],1],["Description","string"],["DisplayName","string",1],["FarmId","string",67],["HostConfiguration",["ref","HostConfiguration"]],["MaxWorkerCount","integer",1],["MinWorkerCount","integer"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Capabilities",["ref","FleetCapabilities"],8],["FleetId","string",72],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","UPDATE_IN_PROGRESS","CREATE_FAILED","UPDATE_FAILED","SUSPENDED"],8],["StatusMessage","string",8],["WorkerCount","integer",8],["Arn","string",72]],"id":["Arn"],"d":{"FleetConfiguration":[["CustomerManaged",["ref","CustomerManagedFleetConfiguration"]],["ServiceManagedEc2",["ref","ServiceManagedEc2FleetConfiguration"]]],"CustomerManagedFleetConfiguration":[["Mode",["enum","NO_SCALING","EVENT_BASED_AUTO_SCALING"],1],["AutoScalingConfiguration",["ref","CustomerManagedAutoScalingConfiguration"]],["WorkerCapabilities",["ref","CustomerManagedWorkerCapabilities"],1],["StorageProfileId","string"],["TagPropagationMode",["enum","NO_PROPAGATION","PROPAGATE_TAGS_TO_WORKERS_AT_LAUNCH"]]],"CustomerManagedAutoScalingConfiguration":[["StandbyWorkerCount","integer"],["WorkerIdleDurationSeconds","integer"],["ScaleOutWorkersPerMinute","integer"]],"CustomerManagedWorkerCapabilities":[["VCpuCount",["ref","VCpuCountRange"],1],["MemoryMiB",["ref","MemoryMiBRange"],1],["AcceleratorTypes",["array",["enum","gpu"]]],["AcceleratorCount",["ref","AcceleratorCountRange"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRange"]],["OsFamily",["enum","WINDOWS","LINUX","MACOS"],1],["CpuArchitectureType",["enum","x86_64","arm64"],1],["CustomAmounts",["array",["ref","FleetAmountCapability"]]],["CustomAttributes",["array",["ref","FleetAttributeCapability"]]]],"VCpuCountRange":[["Min","integer",1],["Max","integer"]],"MemoryMiBRange":[["Min","integer",1],["Max","integer"]],"AcceleratorCountRange":[["Min","integer",1],["Max","integer"]],"AcceleratorTotalMemoryMiBRange":[["Min","integer",1],["Max","integer"]],"FleetAmountCapability":[["Name","string",1],["Min","number",1],["Max","number"]],"FleetAttributeCapability":[["Name","string",1],["Values",["array","string"],1]],"ServiceManagedEc2FleetConfiguration":[["InstanceCapabilities",["ref","ServiceManagedEc2InstanceCapabilities"],1],["InstanceMarketOptions",["ref","ServiceManagedEc2InstanceMarketOptions"],1],["VpcConfiguration",["ref","VpcConfiguration"]],["StorageProfileId","string"],["PersistentVolumeConfiguration",["ref","PersistentVolumeConfiguration"]],["AutoScalingConfiguration",["ref","ServiceManagedEc2AutoScalingConfiguration"]]],"ServiceManagedEc2InstanceCapabilities":[["VCpuCount",["ref","VCpuCountRange"],1],["MemoryMiB",["ref","MemoryMiBRange"],1],["OsFamily",["enum","LINUX","WINDOWS"],1],["CpuArchitectureType",["enum","x86_64","arm64"],1],["RootEbsVolume",["ref","Ec2EbsVolume"]],["AcceleratorCapabilities",["ref","AcceleratorCapabilities"]],["AllowedInstanceTypes",["array","string"]],["ExcludedInstanceTypes",["array","string"]],["CustomAmounts",["array",["ref","FleetAmountCapability"]]],["CustomAttributes",["array",["ref","FleetAttributeCapability"]]]],"Ec2EbsVolume":[["SizeGiB","integer"],["Iops","integer"],["ThroughputMiB","integer"]],"AcceleratorCapabilities":[["Selections",["array",["ref","AcceleratorSelection"]],1],["Count",["ref","AcceleratorCountRange"]]],"AcceleratorSelection":[["Name",["enum","t4","a10g","l4","l40s","rtx-pro-server-6000"],1],["Runtime","string"]],"ServiceManagedEc2InstanceMarketOptions":[["Type",["enum","on-demand","spot","wait-and-save"],1]],"VpcConfiguration":[["ResourceConfigurationArns",["array","string"]]],"PersistentVolumeConfiguration":[["SizeGiB","integer"],["Iops","integer"],["ThroughputMiB","integer"],["MountPath","string",1],["LastUsedTtlHours","integer"]],"ServiceManagedEc2AutoScalingConfiguration":[["StandbyWorkerCount","integer"],["WorkerIdleDurationSeconds","integer"],["ScaleOutWorkersPerMinute","integer"]],"HostConfiguration":[["ScriptBody","string",1],["ScriptTimeoutSeconds","integer"]],"FleetCapabilities":[["Amounts",["array",["ref","FleetAmountCapability"]]],["Attributes",["array",["ref","FleetAttributeCapability"]]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FarmId"],"ro":["Capabilities","FleetId","Status","StatusMessage","WorkerCount","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
@@ -148,15 +163,23 @@ export interface FleetArgs {
    * A description that helps identify what the fleet is used for.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The display name of the fleet summary to update.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The farm ID. */
+  /**
+   * The farm ID.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
   /**
    * Provides a script that runs as a worker is starting up that you can use to provide additional configuration for workers in your fleet.
@@ -164,13 +187,29 @@ export interface FleetArgs {
    * To remove a script from a fleet, use the [UpdateFleet](https://docs.aws.amazon.com/deadline-cloud/latest/APIReference/API_UpdateFleet.html) operation with the `hostConfiguration` `scriptBody` parameter set to an empty string ("").
    */
   hostConfiguration?: FleetHostConfiguration;
-  /** The maximum number of workers specified in the fleet. */
+  /**
+   * The maximum number of workers specified in the fleet.
+   *
+   * Range: 0–2147483647.
+   */
   maxWorkerCount: number;
-  /** The minimum number of workers in the fleet. */
+  /**
+   * The minimum number of workers in the fleet.
+   *
+   * Range: 0–2147483647.
+   */
   minWorkerCount?: number;
-  /** The IAM role that workers in the fleet use when processing jobs. */
+  /**
+   * The IAM role that workers in the fleet use when processing jobs.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::\d{12}:role(/[!-.0-~]+)*\/[\w+=,.\@-]+$`.
+   */
   roleArn: string;
-  /** The tags to add to your fleet. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your fleet. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -212,7 +251,11 @@ export interface FleetCustomerManagedFleetConfiguration {
   autoScalingConfiguration?: FleetCustomerManagedAutoScalingConfiguration;
   /** The worker capabilities for the customer managed fleet. */
   workerCapabilities: FleetCustomerManagedWorkerCapabilities;
-  /** The storage profile ID for the customer managed fleet. */
+  /**
+   * The storage profile ID for the customer managed fleet.
+   *
+   * Pattern: `^sp-[0-9a-f]{32}$`.
+   */
   storageProfileId?: string;
   /** The tag propagation mode for the customer managed fleet. */
   tagPropagationMode?: "NO_PROPAGATION" | "PROPAGATE_TAGS_TO_WORKERS_AT_LAUNCH";
@@ -220,8 +263,11 @@ export interface FleetCustomerManagedFleetConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-customermanagedautoscalingconfiguration.html | CloudFormation: CustomerManagedAutoScalingConfiguration} */
 export interface FleetCustomerManagedAutoScalingConfiguration {
+  /** Range: 0–2147483647. */
   standbyWorkerCount?: number;
+  /** Range: 0–2147483647. */
   workerIdleDurationSeconds?: number;
+  /** Range: 1–2147483647. */
   scaleOutWorkersPerMinute?: number;
 }
 
@@ -245,9 +291,17 @@ export interface FleetCustomerManagedWorkerCapabilities {
   osFamily: "WINDOWS" | "LINUX" | "MACOS";
   /** The CPU architecture type for the customer managed worker capabilities. */
   cpuArchitectureType: "x86_64" | "arm64";
-  /** Custom requirement ranges for customer managed worker capabilities. */
+  /**
+   * Custom requirement ranges for customer managed worker capabilities.
+   *
+   * Items: 1–15.
+   */
   customAmounts?: FleetFleetAmountCapability[];
-  /** Custom attributes for the customer manged worker capabilities. */
+  /**
+   * Custom attributes for the customer manged worker capabilities.
+   *
+   * Items: 1–15.
+   */
   customAttributes?: FleetFleetAttributeCapability[];
 }
 
@@ -257,9 +311,17 @@ export interface FleetCustomerManagedWorkerCapabilities {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-vcpucountrange.html | CloudFormation: VCpuCountRange}
  */
 export interface FleetVCpuCountRange {
-  /** The minimum amount of vCPU. */
+  /**
+   * The minimum amount of vCPU.
+   *
+   * Range: 1–10000.
+   */
   min: number;
-  /** The maximum amount of vCPU. */
+  /**
+   * The maximum amount of vCPU.
+   *
+   * Range: 1–10000.
+   */
   max?: number;
 }
 
@@ -269,9 +331,17 @@ export interface FleetVCpuCountRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-memorymibrange.html | CloudFormation: MemoryMiBRange}
  */
 export interface FleetMemoryMiBRange {
-  /** The minimum amount of memory (in MiB). */
+  /**
+   * The minimum amount of memory (in MiB).
+   *
+   * Range: 512–2147483647.
+   */
   min: number;
-  /** The maximum amount of memory (in MiB). */
+  /**
+   * The maximum amount of memory (in MiB).
+   *
+   * Range: 512–2147483647.
+   */
   max?: number;
 }
 
@@ -281,9 +351,17 @@ export interface FleetMemoryMiBRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-acceleratorcountrange.html | CloudFormation: AcceleratorCountRange}
  */
 export interface FleetAcceleratorCountRange {
-  /** The minimum number of GPU accelerators in the worker host. */
+  /**
+   * The minimum number of GPU accelerators in the worker host.
+   *
+   * Range: 0–2147483647.
+   */
   min: number;
-  /** The maximum number of GPU accelerators in the worker host. */
+  /**
+   * The maximum number of GPU accelerators in the worker host.
+   *
+   * Range: 0–2147483647.
+   */
   max?: number;
 }
 
@@ -293,9 +371,17 @@ export interface FleetAcceleratorCountRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-acceleratortotalmemorymibrange.html | CloudFormation: AcceleratorTotalMemoryMiBRange}
  */
 export interface FleetAcceleratorTotalMemoryMiBRange {
-  /** The minimum amount of memory to use for the accelerator, measured in MiB. */
+  /**
+   * The minimum amount of memory to use for the accelerator, measured in MiB.
+   *
+   * Range: 0–2147483647.
+   */
   min: number;
-  /** The maximum amount of memory to use for the accelerator, measured in MiB. */
+  /**
+   * The maximum amount of memory to use for the accelerator, measured in MiB.
+   *
+   * Range: 0–2147483647.
+   */
   max?: number;
 }
 
@@ -305,7 +391,11 @@ export interface FleetAcceleratorTotalMemoryMiBRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-fleetamountcapability.html | CloudFormation: FleetAmountCapability}
  */
 export interface FleetFleetAmountCapability {
-  /** The name of the fleet capability. */
+  /**
+   * The name of the fleet capability.
+   *
+   * Length: 1–100. Pattern: `^([a-zA-Z][a-zA-Z0-9]{0,63}:)?amount(\.[a-zA-Z][a-zA-Z0-9]{0,63})+$`.
+   */
   name: string;
   /** The minimum amount of fleet worker capability. */
   min: number;
@@ -319,9 +409,17 @@ export interface FleetFleetAmountCapability {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-fleetattributecapability.html | CloudFormation: FleetAttributeCapability}
  */
 export interface FleetFleetAttributeCapability {
-  /** The name of the fleet attribute capability for the worker. */
+  /**
+   * The name of the fleet attribute capability for the worker.
+   *
+   * Length: 1–100. Pattern: `^([a-zA-Z][a-zA-Z0-9]{0,63}:)?attr(\.[a-zA-Z][a-zA-Z0-9]{0,63})+$`.
+   */
   name: string;
-  /** The number of fleet attribute capabilities. */
+  /**
+   * The number of fleet attribute capabilities.
+   *
+   * Items: 1–10. Each item: Length: 1–100. Pattern: `^[a-zA-Z_]([a-zA-Z0-9_\-]{0,99})$`.
+   */
   values: string[];
 }
 
@@ -337,7 +435,11 @@ export interface FleetServiceManagedEc2FleetConfiguration {
   instanceMarketOptions: FleetServiceManagedEc2InstanceMarketOptions;
   /** The VPC configuration for the service managed EC2 fleet. */
   vpcConfiguration?: FleetVpcConfiguration;
-  /** The storage profile ID for the service managed EC2 fleet. */
+  /**
+   * The storage profile ID for the service managed EC2 fleet.
+   *
+   * Pattern: `^sp-[0-9a-f]{32}$`.
+   */
   storageProfileId?: string;
   persistentVolumeConfiguration?: FleetPersistentVolumeConfiguration;
   autoScalingConfiguration?: FleetServiceManagedEc2AutoScalingConfiguration;
@@ -361,13 +463,29 @@ export interface FleetServiceManagedEc2InstanceCapabilities {
   rootEbsVolume?: FleetEc2EbsVolume;
   /** Describes the GPU accelerator capabilities required for worker host instances in this fleet. */
   acceleratorCapabilities?: FleetAcceleratorCapabilities;
-  /** The allowable Amazon EC2 instance types. */
+  /**
+   * The allowable Amazon EC2 instance types.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   allowedInstanceTypes?: string[];
-  /** The instance types to exclude from the fleet. */
+  /**
+   * The instance types to exclude from the fleet.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   excludedInstanceTypes?: string[];
-  /** The custom capability amounts to require for instances in this fleet. */
+  /**
+   * The custom capability amounts to require for instances in this fleet.
+   *
+   * Items: 1–15.
+   */
   customAmounts?: FleetFleetAmountCapability[];
-  /** The custom capability attributes to require for instances in this fleet. */
+  /**
+   * The custom capability attributes to require for instances in this fleet.
+   *
+   * Items: 1–15.
+   */
   customAttributes?: FleetFleetAttributeCapability[];
 }
 
@@ -379,9 +497,17 @@ export interface FleetServiceManagedEc2InstanceCapabilities {
 export interface FleetEc2EbsVolume {
   /** The EBS volume size in GiB. */
   sizeGiB?: number;
-  /** The IOPS per volume. */
+  /**
+   * The IOPS per volume.
+   *
+   * Range: 3000–16000.
+   */
   iops?: number;
-  /** The throughput per volume in MiB. */
+  /**
+   * The throughput per volume in MiB.
+   *
+   * Range: 125–1000.
+   */
   throughputMiB?: number;
 }
 
@@ -404,6 +530,8 @@ export interface FleetAcceleratorCapabilities {
    * > - You must specify at least one accelerator selection.
    * > - You cannot specify the same accelerator name multiple times in the selections list.
    * > - All accelerators in the selections must use the same runtime version.
+   *
+   * Items: at least 1.
    */
   selections: FleetAcceleratorSelection[];
   /**
@@ -441,6 +569,8 @@ export interface FleetAcceleratorSelection {
    * - `grid:r535` - [NVIDIA vGPU software 16](https://docs.aws.amazon.com/https://docs.nvidia.com/vgpu/16.0/index.html)
    *
    * If you don't specify a runtime, AWS Deadline Cloud uses `latest` as the default. However, if you have multiple accelerators and specify `latest` for some and leave others blank, AWS Deadline Cloud raises an exception. …
+   *
+   * Length: 1–100.
    */
   runtime?: string;
 }
@@ -461,23 +591,35 @@ export interface FleetServiceManagedEc2InstanceMarketOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface FleetVpcConfiguration {
-  /** The ARNs of the VPC Lattice resource configurations attached to the fleet. */
+  /**
+   * The ARNs of the VPC Lattice resource configurations attached to the fleet.
+   *
+   * Each item: Length: 1–2048.
+   */
   resourceConfigurationArns?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-persistentvolumeconfiguration.html | CloudFormation: PersistentVolumeConfiguration} */
 export interface FleetPersistentVolumeConfiguration {
+  /** Range: 1–65536. */
   sizeGiB?: number;
+  /** Range: 100–80000. */
   iops?: number;
+  /** Range: 125–2000. */
   throughputMiB?: number;
+  /** Length: 1–255. */
   mountPath: string;
+  /** Range: 1–8760. */
   lastUsedTtlHours?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-servicemanagedec2autoscalingconfiguration.html | CloudFormation: ServiceManagedEc2AutoScalingConfiguration} */
 export interface FleetServiceManagedEc2AutoScalingConfiguration {
+  /** Range: 0–2147483647. */
   standbyWorkerCount?: number;
+  /** Range: 0–86400. */
   workerIdleDurationSeconds?: number;
+  /** Range: 1–2147483647. */
   scaleOutWorkersPerMinute?: number;
 }
 
@@ -495,6 +637,8 @@ export interface FleetHostConfiguration {
    * For more information about using the script, see [Run scripts as an administrator to configure workers](https://docs.aws.amazon.com/deadline-cloud/latest/developerguide/smf-admin.html) in the *Deadline Cloud Developer Guide* .
    *
    * > The script runs as an administrative user ( `sudo root` on Linux, as an Administrator on Windows).
+   *
+   * Length: 0–15000.
    */
   scriptBody: string;
   /**
@@ -503,6 +647,8 @@ export interface FleetHostConfiguration {
    * > You should configure your fleet for a maximum of one worker while testing your host configuration script to avoid starting additional workers. 
    *
    * The default is 300 seconds (5 minutes).
+   *
+   * Range: 300–3600.
    */
   scriptTimeoutSeconds?: number;
 }
@@ -513,9 +659,17 @@ export interface FleetHostConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-fleetcapabilities.html | CloudFormation: FleetCapabilities}
  */
 export interface FleetFleetCapabilities {
-  /** Amount capabilities of the fleet. */
+  /**
+   * Amount capabilities of the fleet.
+   *
+   * Items: 1–15.
+   */
   amounts?: FleetFleetAmountCapability[];
-  /** Attribute capabilities of the fleet. */
+  /**
+   * Attribute capabilities of the fleet.
+   *
+   * Items: 1–15.
+   */
   attributes?: FleetFleetAttributeCapability[];
 }
 
@@ -524,19 +678,35 @@ export interface FleetFleetCapabilities {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-licenseendpoint.html | CloudFormation: AWS::Deadline::LicenseEndpoint}
  */
-export const LicenseEndpoint = cloudControlType<LicenseEndpointArgs, LicenseEndpointOutputs>("AWS::Deadline::LicenseEndpoint", "aws:deadline:LicenseEndpoint", '{"p":[["SecurityGroupIds",["array","string"],67],["SubnetIds",["array","string"],67],["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["DnsName","string",8],["LicenseEndpointId","string",72],["Status",["enum","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","READY","NOT_READY"],8],["StatusMessage","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:deadline:${Region}:${Account}:license-endpoint/${LicenseEndpointId}"}');
+export const LicenseEndpoint = cloudControlType<LicenseEndpointArgs, LicenseEndpointOutputs>("AWS::Deadline::LicenseEndpoint", "aws:deadline:LicenseEndpoint", '{"p":[["SecurityGroupIds",["array","string"],67],["SubnetIds",["array","string"],67],["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["DnsName","string",8],["LicenseEndpointId","string",72],["Status",["enum","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","READY","NOT_READY"],8],["StatusMessage","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SecurityGroupIds","SubnetIds","VpcId"],"ro":["DnsName","LicenseEndpointId","Status","StatusMessage","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:deadline:${Region}:${Account}:license-endpoint/${LicenseEndpointId}"}');
 /** A {@link LicenseEndpoint} instance: its attributes as typed outputs. */
 export type LicenseEndpoint = InstanceType<typeof LicenseEndpoint>;
 
 /** Inputs of {@link LicenseEndpoint}. */
 export interface LicenseEndpointArgs {
-  /** The identifier of the Amazon EC2 security group that controls access to the license endpoint. */
+  /**
+   * The identifier of the Amazon EC2 security group that controls access to the license endpoint.
+   *
+   * Items: 1–10.
+   */
   securityGroupIds: string[];
-  /** Identifies the VPC subnets that can connect to a license endpoint. */
+  /**
+   * Identifies the VPC subnets that can connect to a license endpoint.
+   *
+   * Items: 1–10. Each item: Length: 1–32.
+   */
   subnetIds: string[];
-  /** The VPC (virtual private cloud) ID associated with the license endpoint. */
+  /**
+   * The VPC (virtual private cloud) ID associated with the license endpoint.
+   *
+   * Length: 1–32.
+   */
   vpcId: string;
-  /** The tags to add to your license endpoint. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your license endpoint. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -561,32 +731,46 @@ export interface LicenseEndpointOutputs extends LicenseEndpointArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-limit.html | CloudFormation: AWS::Deadline::Limit}
  */
-export const Limit = cloudControlType<LimitArgs, LimitOutputs>("AWS::Deadline::Limit", "aws:deadline:Limit", '{"p":[["AmountRequirementName","string",67],["Description","string"],["DisplayName","string",1],["FarmId","string",67],["MaxCount","integer",1],["CurrentCount","integer",8],["LimitId","string",72]],"id":["FarmId","LimitId"]}');
+export const Limit = cloudControlType<LimitArgs, LimitOutputs>("AWS::Deadline::Limit", "aws:deadline:Limit", '{"p":[["AmountRequirementName","string",67],["Description","string"],["DisplayName","string",1],["FarmId","string",67],["MaxCount","integer",1],["CurrentCount","integer",8],["LimitId","string",72]],"id":["FarmId","LimitId"],"reg":{"h":"crudl","co":["AmountRequirementName","FarmId"],"ro":["CurrentCount","LimitId"],"tg":[false,false,false]}}');
 /** A {@link Limit} instance: its attributes as typed outputs. */
 export type Limit = InstanceType<typeof Limit>;
 
 /** Inputs of {@link Limit}. */
 export interface LimitArgs {
-  /** The value that you specify as the `name` in the `amounts` field of the `hostRequirements` in a step of a job template to declare the limit requirement. */
+  /**
+   * The value that you specify as the `name` in the `amounts` field of the `hostRequirements` in a step of a job template to declare the limit requirement.
+   *
+   * Length: at most 1024.
+   */
   amountRequirementName: string;
   /**
    * A description of the limit. A clear description helps you identify the purpose of the limit.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The name of the limit used in lists to identify the limit.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The unique identifier of the farm that contains the limit. */
+  /**
+   * The unique identifier of the farm that contains the limit.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
   /**
    * The maximum number of resources constrained by this limit. When all of the resources are in use, steps that require the limit won't be scheduled until the resource is available.
    *
    * The `maxValue` must not be 0. If the value is -1, there is no restriction on the number of resources that can be acquired for this limit.
+   *
+   * Range: -1–2147483647.
    */
   maxCount: number;
 }
@@ -604,15 +788,23 @@ export interface LimitOutputs extends LimitArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-meteredproduct.html | CloudFormation: AWS::Deadline::MeteredProduct}
  */
-export const MeteredProduct = cloudControlType<MeteredProductArgs, MeteredProductOutputs>("AWS::Deadline::MeteredProduct", "aws:deadline:MeteredProduct", '{"p":[["LicenseEndpointId","string",66],["ProductId","string",66],["Arn","string",72],["Port","integer",8],["Family","string",8],["Vendor","string",8]],"id":["Arn"]}');
+export const MeteredProduct = cloudControlType<MeteredProductArgs, MeteredProductOutputs>("AWS::Deadline::MeteredProduct", "aws:deadline:MeteredProduct", '{"p":[["LicenseEndpointId","string",66],["ProductId","string",66],["Arn","string",72],["Port","integer",8],["Family","string",8],["Vendor","string",8]],"id":["Arn"],"reg":{"h":"crdl","co":["LicenseEndpointId","ProductId"],"ro":["Arn","Port","Family","Vendor"],"tg":[false,false,false]}}');
 /** A {@link MeteredProduct} instance: its attributes as typed outputs. */
 export type MeteredProduct = InstanceType<typeof MeteredProduct>;
 
 /** Inputs of {@link MeteredProduct}. */
 export interface MeteredProductArgs {
-  /** The Amazon EC2 identifier of the license endpoint. */
+  /**
+   * The Amazon EC2 identifier of the license endpoint.
+   *
+   * Pattern: `^le-[0-9a-f]{32}$`.
+   */
   licenseEndpointId?: string;
-  /** The product ID. */
+  /**
+   * The product ID.
+   *
+   * Pattern: `^[0-9a-z]{1,32}-[.0-9a-z]{1,32}$`.
+   */
   productId?: string;
 }
 
@@ -633,7 +825,7 @@ export interface MeteredProductOutputs extends MeteredProductArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-monitor.html | CloudFormation: AWS::Deadline::Monitor}
  */
-export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::Deadline::Monitor", "aws:deadline:Monitor", '{"p":[["DisplayName","string",1],["IdentityCenterInstanceArn","string",67],["IdentityCenterRegion","string",66],["RoleArn","string",1],["Subdomain","string",1],["Tags",["array",["ref","Tag"]]],["IdentityCenterApplicationArn","string",8],["MonitorId","string",72],["Url","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:deadline:${Region}:${Account}:monitor/${MonitorId}"}');
+export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::Deadline::Monitor", "aws:deadline:Monitor", '{"p":[["DisplayName","string",1],["IdentityCenterInstanceArn","string",67],["IdentityCenterRegion","string",66],["RoleArn","string",1],["Subdomain","string",1],["Tags",["array",["ref","Tag"]]],["IdentityCenterApplicationArn","string",8],["MonitorId","string",72],["Url","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IdentityCenterInstanceArn","IdentityCenterRegion"],"ro":["IdentityCenterApplicationArn","MonitorId","Url","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:deadline:${Region}:${Account}:monitor/${MonitorId}"}');
 /** A {@link Monitor} instance: its attributes as typed outputs. */
 export type Monitor = InstanceType<typeof Monitor>;
 
@@ -643,17 +835,39 @@ export interface MonitorArgs {
    * The name of the monitor that displays on the Deadline Cloud console.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The Amazon Resource Name of the IAM Identity Center instance responsible for authenticating monitor users. */
+  /**
+   * The Amazon Resource Name of the IAM Identity Center instance responsible for authenticating monitor users.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   identityCenterInstanceArn: string;
-  /** The AWS region where IAM Identity Center is enabled. Required when Identity Center is in a different region than the monitor. */
+  /**
+   * The AWS region where IAM Identity Center is enabled. Required when Identity Center is in a different region than the monitor.
+   *
+   * Length: 1–25. Pattern: `^[a-z0-9-]+$`.
+   */
   identityCenterRegion?: string;
-  /** The Amazon Resource Name of the IAM role for the monitor. Users of the monitor use this role to access Deadline Cloud resources. */
+  /**
+   * The Amazon Resource Name of the IAM role for the monitor. Users of the monitor use this role to access Deadline Cloud resources.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::\d{12}:role(/[!-.0-~]+)*\/[\w+=,.\@-]+$`.
+   */
   roleArn: string;
-  /** The subdomain used for the monitor URL. The full URL of the monitor is subdomain.Region.deadlinecloud.amazonaws.com. */
+  /**
+   * The subdomain used for the monitor URL. The full URL of the monitor is subdomain.Region.deadlinecloud.amazonaws.com.
+   *
+   * Pattern: `^[a-z0-9-]{1,100}$`.
+   */
   subdomain: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -674,13 +888,17 @@ export interface MonitorOutputs extends MonitorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-queue.html | CloudFormation: AWS::Deadline::Queue}
  */
-export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::Deadline::Queue", "aws:deadline:Queue", '{"p":[["AllowedStorageProfileIds",["array","string"]],["DefaultBudgetAction",["enum","NONE","STOP_SCHEDULING_AND_COMPLETE_TASKS","STOP_SCHEDULING_AND_CANCEL_TASKS"]],["Description","string"],["DisplayName","string",1],["FarmId","string",67],["JobAttachmentSettings",["ref","JobAttachmentSettings"]],["JobRunAsUser",["ref","JobRunAsUser"]],["RequiredFileSystemLocationNames",["array","string"]],["RoleArn","string"],["SchedulingConfiguration",["ref","SchedulingConfiguration"]],["Tags",["array",["ref","Tag"]]],["QueueId","string",72],["Arn","string",72]],"id":["Arn"],"d":{"JobAttachmentSettings":[["S3BucketName","string",1],["RootPrefix","string",1]],"JobRunAsUser":[["Posix",["ref","PosixUser"]],["Windows",["ref","WindowsUser"]],["RunAs",["enum","QUEUE_CONFIGURED_USER","WORKER_AGENT_USER"],1]],"PosixUser":[["User","string",1],["Group","string",1]],"WindowsUser":[["User","string",1],["PasswordArn","string",1]],"SchedulingConfiguration":[["PriorityFifo","json"],["PriorityBalanced",["ref","PriorityBalancedSchedulingConfiguration"]],["WeightedBalanced",["ref","WeightedBalancedSchedulingConfiguration"]]],"PriorityBalancedSchedulingConfiguration":[["RenderingTaskBuffer","integer"]],"WeightedBalancedSchedulingConfiguration":[["PriorityWeight","number"],["ErrorWeight","number"],["SubmissionTimeWeight","number"],["RenderingTaskWeight","number"],["RenderingTaskBuffer","integer"],["MaxPriorityOverride",["ref","SchedulingMaxPriorityOverride"]],["MinPriorityOverride",["ref","SchedulingMinPriorityOverride"]]],"SchedulingMaxPriorityOverride":[["AlwaysScheduleFirst","json",1]],"SchedulingMinPriorityOverride":[["AlwaysScheduleLast","json",1]]},"tags":["Tags","standard"]}');
+export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::Deadline::Queue", "aws:deadline:Queue", '{"p":[["AllowedStorageProfileIds",["array","string"]],["DefaultBudgetAction",["enum","NONE","STOP_SCHEDULING_AND_COMPLETE_TASKS","STOP_SCHEDULING_AND_CANCEL_TASKS"]],["Description","string"],["DisplayName","string",1],["FarmId","string",67],["JobAttachmentSettings",["ref","JobAttachmentSettings"]],["JobRunAsUser",["ref","JobRunAsUser"]],["RequiredFileSystemLocationNames",["array","string"]],["RoleArn","string"],["SchedulingConfiguration",["ref","SchedulingConfiguration"]],["Tags",["array",["ref","Tag"]]],["QueueId","string",72],["Arn","string",72]],"id":["Arn"],"d":{"JobAttachmentSettings":[["S3BucketName","string",1],["RootPrefix","string",1]],"JobRunAsUser":[["Posix",["ref","PosixUser"]],["Windows",["ref","WindowsUser"]],["RunAs",["enum","QUEUE_CONFIGURED_USER","WORKER_AGENT_USER"],1]],"PosixUser":[["User","string",1],["Group","string",1]],"WindowsUser":[["User","string",1],["PasswordArn","string",1]],"SchedulingConfiguration":[["PriorityFifo","json"],["PriorityBalanced",["ref","PriorityBalancedSchedulingConfiguration"]],["WeightedBalanced",["ref","WeightedBalancedSchedulingConfiguration"]]],"PriorityBalancedSchedulingConfiguration":[["RenderingTaskBuffer","integer"]],"WeightedBalancedSchedulingConfiguration":[["PriorityWeight","number"],["ErrorWeight","number"],["SubmissionTimeWeight","number"],["RenderingTaskWeight","number"],["RenderingTaskBuffer","integer"],["MaxPriorityOverride",["ref","SchedulingMaxPriorityOverride"]],["MinPriorityOverride",["ref","SchedulingMinPriorityOverride"]]],"SchedulingMaxPriorityOverride":[["AlwaysScheduleFirst","json",1]],"SchedulingMinPriorityOverride":[["AlwaysScheduleLast","json",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FarmId"],"ro":["QueueId","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Queue} instance: its attributes as typed outputs. */
 export type Queue = InstanceType<typeof Queue>;
 
 /** Inputs of {@link Queue}. */
 export interface QueueArgs {
-  /** The identifiers of the storage profiles that this queue can use to share assets between workers using different operating systems. */
+  /**
+   * The identifiers of the storage profiles that this queue can use to share assets between workers using different operating systems.
+   *
+   * Items: 0–20. Each item: Pattern: `^sp-[0-9a-f]{32}$`.
+   */
   allowedStorageProfileIds?: string[];
   /** The default action taken on a queue summary if a budget wasn't configured. */
   defaultBudgetAction?: "NONE" | "STOP_SCHEDULING_AND_COMPLETE_TASKS" | "STOP_SCHEDULING_AND_CANCEL_TASKS";
@@ -688,26 +906,46 @@ export interface QueueArgs {
    * A description of the queue that helps identify what the queue is used for.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The display name of the queue summary to update.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The farm ID. */
+  /**
+   * The farm ID.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
   /** The job attachment settings. These are the Amazon S3 bucket name and the Amazon S3 prefix. */
   jobAttachmentSettings?: QueueJobAttachmentSettings;
   /** Identifies the user for a job. */
   jobRunAsUser?: QueueJobRunAsUser;
-  /** The file system location that the queue uses. */
+  /**
+   * The file system location that the queue uses.
+   *
+   * Items: 0–20. Each item: Length: 1–64. Pattern: `^[0-9A-Za-z ]*$`.
+   */
   requiredFileSystemLocationNames?: string[];
-  /** The Amazon Resource Name (ARN) of the IAM role that workers use when running jobs in this queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that workers use when running jobs in this queue.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::\d{12}:role(/[!-.0-~]+)*\/[\w+=,.\@-]+$`.
+   */
   roleArn?: string;
   schedulingConfiguration?: QueueSchedulingConfiguration;
-  /** The tags to add to your queue. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your queue. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -725,9 +963,17 @@ export interface QueueOutputs extends QueueArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-jobattachmentsettings.html | CloudFormation: JobAttachmentSettings}
  */
 export interface QueueJobAttachmentSettings {
-  /** The Amazon S3 bucket name. */
+  /**
+   * The Amazon S3 bucket name.
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   s3BucketName: string;
-  /** The root prefix. */
+  /**
+   * The root prefix.
+   *
+   * Length: 1–63.
+   */
   rootPrefix: string;
 }
 
@@ -751,9 +997,17 @@ export interface QueueJobRunAsUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-posixuser.html | CloudFormation: PosixUser}
  */
 export interface QueuePosixUser {
-  /** The name of the POSIX user. */
+  /**
+   * The name of the POSIX user.
+   *
+   * Length: 0–31. Pattern: `^(?:[a-z][a-z0-9-]{0,30})?$`.
+   */
   user: string;
-  /** The name of the POSIX user's group. */
+  /**
+   * The name of the POSIX user's group.
+   *
+   * Length: 0–31. Pattern: `^(?:[a-z][a-z0-9-]{0,30})?$`.
+   */
   group: string;
 }
 
@@ -763,9 +1017,17 @@ export interface QueuePosixUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-windowsuser.html | CloudFormation: WindowsUser}
  */
 export interface QueueWindowsUser {
-  /** The user. */
+  /**
+   * The user.
+   *
+   * Length: 0–111. Pattern: `^[^"'/\[\]:;|=,+*?<>\s]*$`.
+   */
   user: string;
-  /** The password ARN for the Windows user. */
+  /**
+   * The password ARN for the Windows user.
+   *
+   * Length: 20–2048. Pattern: ``.
+   */
   passwordArn: string;
 }
 
@@ -778,15 +1040,21 @@ export interface QueueSchedulingConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-prioritybalancedschedulingconfiguration.html | CloudFormation: PriorityBalancedSchedulingConfiguration} */
 export interface QueuePriorityBalancedSchedulingConfiguration {
+  /** Range: 0–1000. */
   renderingTaskBuffer?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-weightedbalancedschedulingconfiguration.html | CloudFormation: WeightedBalancedSchedulingConfiguration} */
 export interface QueueWeightedBalancedSchedulingConfiguration {
+  /** Range: 0–10000. */
   priorityWeight?: number;
+  /** Range: -10000–10000. */
   errorWeight?: number;
+  /** Range: 0–10000. */
   submissionTimeWeight?: number;
+  /** Range: -10000–10000. */
   renderingTaskWeight?: number;
+  /** Range: 0–1000. */
   renderingTaskBuffer?: number;
   maxPriorityOverride?: QueueSchedulingMaxPriorityOverride;
   minPriorityOverride?: QueueSchedulingMinPriorityOverride;
@@ -807,19 +1075,35 @@ export interface QueueSchedulingMinPriorityOverride {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-queueenvironment.html | CloudFormation: AWS::Deadline::QueueEnvironment}
  */
-export const QueueEnvironment = cloudControlType<QueueEnvironmentArgs, QueueEnvironmentOutputs>("AWS::Deadline::QueueEnvironment", "aws:deadline:QueueEnvironment", '{"p":[["FarmId","string",67],["Priority","integer",1],["QueueId","string",67],["Template","string",1],["TemplateType",["enum","JSON","YAML"],1],["Name","string",8],["QueueEnvironmentId","string",72]],"id":["FarmId","QueueId","QueueEnvironmentId"]}');
+export const QueueEnvironment = cloudControlType<QueueEnvironmentArgs, QueueEnvironmentOutputs>("AWS::Deadline::QueueEnvironment", "aws:deadline:QueueEnvironment", '{"p":[["FarmId","string",67],["Priority","integer",1],["QueueId","string",67],["Template","string",1],["TemplateType",["enum","JSON","YAML"],1],["Name","string",8],["QueueEnvironmentId","string",72]],"id":["FarmId","QueueId","QueueEnvironmentId"],"reg":{"h":"crudl","co":["FarmId","QueueId"],"ro":["Name","QueueEnvironmentId"],"tg":[false,false,false]}}');
 /** A {@link QueueEnvironment} instance: its attributes as typed outputs. */
 export type QueueEnvironment = InstanceType<typeof QueueEnvironment>;
 
 /** Inputs of {@link QueueEnvironment}. */
 export interface QueueEnvironmentArgs {
-  /** The identifier assigned to the farm that contains the queue. */
+  /**
+   * The identifier assigned to the farm that contains the queue.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** The queue environment's priority. */
+  /**
+   * The queue environment's priority.
+   *
+   * Range: 0–10000.
+   */
   priority: number;
-  /** The unique identifier of the queue that contains the environment. */
+  /**
+   * The unique identifier of the queue that contains the environment.
+   *
+   * Pattern: `^queue-[0-9a-f]{32}$`.
+   */
   queueId: string;
-  /** A JSON or YAML template that describes the processing environment for the queue. */
+  /**
+   * A JSON or YAML template that describes the processing environment for the queue.
+   *
+   * Length: 1–15000.
+   */
   template: string;
   /** Specifies whether the template for the queue environment is JSON or YAML. */
   templateType: "JSON" | "YAML";
@@ -838,17 +1122,29 @@ export interface QueueEnvironmentOutputs extends QueueEnvironmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-queuefleetassociation.html | CloudFormation: AWS::Deadline::QueueFleetAssociation}
  */
-export const QueueFleetAssociation = cloudControlType<QueueFleetAssociationArgs, QueueFleetAssociationOutputs>("AWS::Deadline::QueueFleetAssociation", "aws:deadline:QueueFleetAssociation", '{"p":[["FarmId","string",67],["FleetId","string",67],["QueueId","string",67]],"id":["FarmId","FleetId","QueueId"]}');
+export const QueueFleetAssociation = cloudControlType<QueueFleetAssociationArgs, QueueFleetAssociationOutputs>("AWS::Deadline::QueueFleetAssociation", "aws:deadline:QueueFleetAssociation", '{"p":[["FarmId","string",67],["FleetId","string",67],["QueueId","string",67]],"id":["FarmId","FleetId","QueueId"],"reg":{"h":"crdl","co":["FarmId","FleetId","QueueId"],"tg":[false,false,false]}}');
 /** A {@link QueueFleetAssociation} instance: its attributes as typed outputs. */
 export type QueueFleetAssociation = InstanceType<typeof QueueFleetAssociation>;
 
 /** Inputs of {@link QueueFleetAssociation}. */
 export interface QueueFleetAssociationArgs {
-  /** The identifier of the farm that contains the queue and the fleet. */
+  /**
+   * The identifier of the farm that contains the queue and the fleet.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** The fleet ID. */
+  /**
+   * The fleet ID.
+   *
+   * Pattern: `^fleet-[0-9a-f]{32}$`.
+   */
   fleetId: string;
-  /** The queue ID. */
+  /**
+   * The queue ID.
+   *
+   * Pattern: `^queue-[0-9a-f]{32}$`.
+   */
   queueId: string;
 }
 
@@ -861,17 +1157,29 @@ export interface QueueFleetAssociationOutputs extends QueueFleetAssociationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-queuelimitassociation.html | CloudFormation: AWS::Deadline::QueueLimitAssociation}
  */
-export const QueueLimitAssociation = cloudControlType<QueueLimitAssociationArgs, QueueLimitAssociationOutputs>("AWS::Deadline::QueueLimitAssociation", "aws:deadline:QueueLimitAssociation", '{"p":[["FarmId","string",67],["LimitId","string",67],["QueueId","string",67]],"id":["FarmId","LimitId","QueueId"]}');
+export const QueueLimitAssociation = cloudControlType<QueueLimitAssociationArgs, QueueLimitAssociationOutputs>("AWS::Deadline::QueueLimitAssociation", "aws:deadline:QueueLimitAssociation", '{"p":[["FarmId","string",67],["LimitId","string",67],["QueueId","string",67]],"id":["FarmId","LimitId","QueueId"],"reg":{"h":"crdl","co":["FarmId","LimitId","QueueId"],"tg":[false,false,false]}}');
 /** A {@link QueueLimitAssociation} instance: its attributes as typed outputs. */
 export type QueueLimitAssociation = InstanceType<typeof QueueLimitAssociation>;
 
 /** Inputs of {@link QueueLimitAssociation}. */
 export interface QueueLimitAssociationArgs {
-  /** The unique identifier of the farm that contains the queue-limit association. */
+  /**
+   * The unique identifier of the farm that contains the queue-limit association.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** The unique identifier of the limit in the association. */
+  /**
+   * The unique identifier of the limit in the association.
+   *
+   * Pattern: `^limit-[0-9a-f]{32}$`.
+   */
   limitId: string;
-  /** The unique identifier of the queue in the association. */
+  /**
+   * The unique identifier of the queue in the association.
+   *
+   * Pattern: `^queue-[0-9a-f]{32}$`.
+   */
   queueId: string;
 }
 
@@ -884,7 +1192,7 @@ export interface QueueLimitAssociationOutputs extends QueueLimitAssociationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-storageprofile.html | CloudFormation: AWS::Deadline::StorageProfile}
  */
-export const StorageProfile = cloudControlType<StorageProfileArgs, StorageProfileOutputs>("AWS::Deadline::StorageProfile", "aws:deadline:StorageProfile", '{"p":[["DisplayName","string",1],["FarmId","string",67],["FileSystemLocations",["array",["ref","FileSystemLocation"]]],["OsFamily",["enum","WINDOWS","LINUX","MACOS"],1],["StorageProfileId","string",72]],"id":["FarmId","StorageProfileId"],"d":{"FileSystemLocation":[["Name","string",1],["Path","string",1],["Type",["enum","SHARED","LOCAL"],1]]}}');
+export const StorageProfile = cloudControlType<StorageProfileArgs, StorageProfileOutputs>("AWS::Deadline::StorageProfile", "aws:deadline:StorageProfile", '{"p":[["DisplayName","string",1],["FarmId","string",67],["FileSystemLocations",["array",["ref","FileSystemLocation"]]],["OsFamily",["enum","WINDOWS","LINUX","MACOS"],1],["StorageProfileId","string",72]],"id":["FarmId","StorageProfileId"],"d":{"FileSystemLocation":[["Name","string",1],["Path","string",1],["Type",["enum","SHARED","LOCAL"],1]]},"reg":{"h":"crudl","co":["FarmId"],"ro":["StorageProfileId"],"tg":[false,false,false]}}');
 /** A {@link StorageProfile} instance: its attributes as typed outputs. */
 export type StorageProfile = InstanceType<typeof StorageProfile>;
 
@@ -894,11 +1202,21 @@ export interface StorageProfileArgs {
    * The display name of the storage profile summary to update.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The unique identifier of the farm that contains the storage profile. */
+  /**
+   * The unique identifier of the farm that contains the storage profile.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** Operating system specific file system path to the storage location. */
+  /**
+   * Operating system specific file system path to the storage location.
+   *
+   * Items: 0–20.
+   */
   fileSystemLocations?: StorageProfileFileSystemLocation[];
   /** The operating system (OS) family. */
   osFamily: "WINDOWS" | "LINUX" | "MACOS";
@@ -916,9 +1234,17 @@ export interface StorageProfileOutputs extends StorageProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-storageprofile-filesystemlocation.html | CloudFormation: FileSystemLocation}
  */
 export interface StorageProfileFileSystemLocation {
-  /** The location name. */
+  /**
+   * The location name.
+   *
+   * Length: 1–64. Pattern: `^[0-9A-Za-z ]*$`.
+   */
   name: string;
-  /** The file path. */
+  /**
+   * The file path.
+   *
+   * Length: 0–1024.
+   */
   path: string;
   /** The type of file. */
   type: "SHARED" | "LOCAL";
@@ -927,9 +1253,11 @@ export interface StorageProfileFileSystemLocation {
 /**
  * Definition of AWS::Deadline::Worker Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Deadline::Worker: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-worker.html | CloudFormation: AWS::Deadline::Worker}
  */
-export const Worker = cloudControlType<WorkerArgs, WorkerOutputs>("AWS::Deadline::Worker", "aws:deadline:Worker", '{"p":[["FarmId","string",67],["FleetId","string",67],["HostProperties",["ref","HostPropertiesRequest"],66],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["WorkerId","string",72],["Status",["enum","CREATED","STARTED","STOPPING","STOPPED","NOT_RESPONDING","NOT_COMPATIBLE","RUNNING","IDLE"],8],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["Arn"],"d":{"HostPropertiesRequest":[["HostName","string"],["IpAddresses",["ref","IpAddresses"]]],"IpAddresses":[["IpV4Addresses",["array","string"]],["IpV6Addresses",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const Worker = cloudControlType<WorkerArgs, WorkerOutputs>("AWS::Deadline::Worker", "aws:deadline:Worker", '{"p":[["FarmId","string",67],["FleetId","string",67],["HostProperties",["ref","HostPropertiesRequest"],66],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["WorkerId","string",72],["Status",["enum","CREATED","STARTED","STOPPING","STOPPED","NOT_RESPONDING","NOT_COMPATIBLE","RUNNING","IDLE"],8],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["Arn"],"d":{"HostPropertiesRequest":[["HostName","string"],["IpAddresses",["ref","IpAddresses"]]],"IpAddresses":[["IpV4Addresses",["array","string"]],["IpV6Addresses",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Worker} instance: its attributes as typed outputs. */
 export type Worker = InstanceType<typeof Worker>;
 

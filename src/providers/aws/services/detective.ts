@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-detective-graph.html | CloudFormation: AWS::Detective::Graph}
  */
-export const Graph = cloudControlType<GraphArgs, GraphOutputs>("AWS::Detective::Graph", "aws:detective:Graph", '{"p":[["AutoEnableMembers","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:detective:${Region}:${Account}:graph:${ResourceId}"}');
+export const Graph = cloudControlType<GraphArgs, GraphOutputs>("AWS::Detective::Graph", "aws:detective:Graph", '{"p":[["AutoEnableMembers","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:detective:${Region}:${Account}:graph:${ResourceId}"}');
 /** A {@link Graph} instance: its attributes as typed outputs. */
 export type Graph = InstanceType<typeof Graph>;
 
@@ -40,21 +40,43 @@ export interface GraphOutputs extends GraphArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-detective-memberinvitation.html | CloudFormation: AWS::Detective::MemberInvitation}
  */
-export const MemberInvitation = cloudControlType<MemberInvitationArgs, MemberInvitationOutputs>("AWS::Detective::MemberInvitation", "aws:detective:MemberInvitation", '{"p":[["MemberId","string",67],["Message","string"],["GraphArn","string",67],["DisableEmailNotification","boolean"],["MemberEmailAddress","string",1]],"id":["GraphArn","MemberId"]}');
+export const MemberInvitation = cloudControlType<MemberInvitationArgs, MemberInvitationOutputs>("AWS::Detective::MemberInvitation", "aws:detective:MemberInvitation", '{"p":[["MemberId","string",67],["Message","string",16],["GraphArn","string",67],["DisableEmailNotification","boolean",16],["MemberEmailAddress","string",1]],"id":["GraphArn","MemberId"],"reg":{"h":"crudl","wo":["Message","DisableEmailNotification"],"co":["GraphArn","MemberId"],"tg":[false,true,true]}}');
 /** A {@link MemberInvitation} instance: its attributes as typed outputs. */
 export type MemberInvitation = InstanceType<typeof MemberInvitation>;
 
 /** Inputs of {@link MemberInvitation}. */
 export interface MemberInvitationArgs {
-  /** The AWS account identifier of the invited account */
+  /**
+   * The AWS account identifier of the invited account
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   memberId: string;
-  /** Customized text to include in the invitation email message. */
+  /**
+   * Customized text to include in the invitation email message.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1000.
+   */
   message?: string;
-  /** The ARN of the behavior graph to invite the account to contribute data to. */
+  /**
+   * The ARN of the behavior graph to invite the account to contribute data to.
+   *
+   * Pattern: `arn:aws(-[\w]+)*:detective:(([a-z]+-)+[0-9]+):[0-9]{12}:graph:[0-9a-f]{32}`.
+   */
   graphArn: string;
-  /** Whether to send an invitation email to the member account. If set to true, the member account does not receive an invitation email. */
+  /**
+   * Whether to send an invitation email to the member account. If set to true, the member account does not receive an invitation email.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   disableEmailNotification?: boolean;
-  /** The root user email address of the invited account. If the email address provided is not the root user email address for the provided account, the invitation creation fails. */
+  /**
+   * The root user email address of the invited account. If the email address provided is not the root user email address for the provided account, the invitation creation fails.
+   *
+   * Pattern: `.*\@.*`.
+   */
   memberEmailAddress: string;
 }
 
@@ -67,13 +89,17 @@ export interface MemberInvitationOutputs extends MemberInvitationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-detective-organizationadmin.html | CloudFormation: AWS::Detective::OrganizationAdmin}
  */
-export const OrganizationAdmin = cloudControlType<OrganizationAdminArgs, OrganizationAdminOutputs>("AWS::Detective::OrganizationAdmin", "aws:detective:OrganizationAdmin", '{"p":[["AccountId","string",67],["GraphArn","string",8]],"id":["AccountId"]}');
+export const OrganizationAdmin = cloudControlType<OrganizationAdminArgs, OrganizationAdminOutputs>("AWS::Detective::OrganizationAdmin", "aws:detective:OrganizationAdmin", '{"p":[["AccountId","string",67],["GraphArn","string",8]],"id":["AccountId"],"reg":{"h":"crudl","co":["AccountId"],"ro":["GraphArn"],"tg":[false,false,false]}}');
 /** A {@link OrganizationAdmin} instance: its attributes as typed outputs. */
 export type OrganizationAdmin = InstanceType<typeof OrganizationAdmin>;
 
 /** Inputs of {@link OrganizationAdmin}. */
 export interface OrganizationAdminArgs {
-  /** The AWS account identifier of the account to designate as the Detective administrator account for the organization. */
+  /**
+   * The AWS account identifier of the account to designate as the Detective administrator account for the organization.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   accountId: string;
 }
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Represents a request to the create device pool operation.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::DevicePool: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-devicepool.html | CloudFormation: AWS::DeviceFarm::DevicePool}
  */
-export const DevicePool = cloudControlType<DevicePoolArgs, DevicePoolOutputs>("AWS::DeviceFarm::DevicePool", "aws:devicefarm:DevicePool", '{"p":[["Description","string"],["MaxDevices","integer"],["Name","string",1],["ProjectArn","string",67],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Rule":[["Attribute",["enum","ARN","PLATFORM","FORM_FACTOR","MANUFACTURER","REMOTE_ACCESS_ENABLED","REMOTE_DEBUG_ENABLED","APPIUM_VERSION","INSTANCE_ARN","INSTANCE_LABELS","FLEET_TYPE","OS_VERSION","MODEL","AVAILABILITY"]],["Operator",["enum","EQUALS","LESS_THAN","LESS_THAN_OR_EQUALS","GREATER_THAN","GREATER_THAN_OR_EQUALS","IN","NOT_IN","CONTAINS"]],["Value","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:devicepool:${ResourceId}"}');
+export const DevicePool = cloudControlType<DevicePoolArgs, DevicePoolOutputs>("AWS::DeviceFarm::DevicePool", "aws:devicefarm:DevicePool", '{"p":[["Description","string"],["MaxDevices","integer"],["Name","string",1],["ProjectArn","string",67],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Rule":[["Attribute",["enum","ARN","PLATFORM","FORM_FACTOR","MANUFACTURER","REMOTE_ACCESS_ENABLED","REMOTE_DEBUG_ENABLED","APPIUM_VERSION","INSTANCE_ARN","INSTANCE_LABELS","FLEET_TYPE","OS_VERSION","MODEL","AVAILABILITY"]],["Operator",["enum","EQUALS","LESS_THAN","LESS_THAN_OR_EQUALS","GREATER_THAN","GREATER_THAN_OR_EQUALS","IN","NOT_IN","CONTAINS"]],["Value","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:devicepool:${ResourceId}"}');
 /** A {@link DevicePool} instance: its attributes as typed outputs. */
 export type DevicePool = InstanceType<typeof DevicePool>;
 
@@ -91,9 +93,11 @@ export interface DevicePoolRule {
 /**
  * Creates a profile that can be applied to one or more private fleet device instances.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::InstanceProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-instanceprofile.html | CloudFormation: AWS::DeviceFarm::InstanceProfile}
  */
-export const InstanceProfile = cloudControlType<InstanceProfileArgs, InstanceProfileOutputs>("AWS::DeviceFarm::InstanceProfile", "aws:devicefarm:InstanceProfile", '{"p":[["Description","string"],["ExcludeAppPackagesFromCleanup",["array","string"]],["Name","string",1],["PackageCleanup","boolean"],["RebootAfterUse","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:instanceprofile:${ResourceId}"}');
+export const InstanceProfile = cloudControlType<InstanceProfileArgs, InstanceProfileOutputs>("AWS::DeviceFarm::InstanceProfile", "aws:devicefarm:InstanceProfile", '{"p":[["Description","string"],["ExcludeAppPackagesFromCleanup",["array","string"]],["Name","string",1],["PackageCleanup","boolean"],["RebootAfterUse","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:instanceprofile:${ResourceId}"}');
 /** A {@link InstanceProfile} instance: its attributes as typed outputs. */
 export type InstanceProfile = InstanceType<typeof InstanceProfile>;
 
@@ -130,9 +134,11 @@ export interface InstanceProfileOutputs extends InstanceProfileArgs {
 /**
  * Creates a network profile.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::NetworkProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-networkprofile.html | CloudFormation: AWS::DeviceFarm::NetworkProfile}
  */
-export const NetworkProfile = cloudControlType<NetworkProfileArgs, NetworkProfileOutputs>("AWS::DeviceFarm::NetworkProfile", "aws:devicefarm:NetworkProfile", '{"p":[["Description","string"],["DownlinkBandwidthBits","integer"],["DownlinkDelayMs","integer"],["DownlinkJitterMs","integer"],["DownlinkLossPercent","integer"],["Name","string",1],["ProjectArn","string",67],["Tags",["array",["ref","Tag"]]],["UplinkBandwidthBits","integer"],["UplinkDelayMs","integer"],["UplinkJitterMs","integer"],["UplinkLossPercent","integer"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:networkprofile:${ResourceId}"}');
+export const NetworkProfile = cloudControlType<NetworkProfileArgs, NetworkProfileOutputs>("AWS::DeviceFarm::NetworkProfile", "aws:devicefarm:NetworkProfile", '{"p":[["Description","string"],["DownlinkBandwidthBits","integer"],["DownlinkDelayMs","integer"],["DownlinkJitterMs","integer"],["DownlinkLossPercent","integer"],["Name","string",1],["ProjectArn","string",67],["Tags",["array",["ref","Tag"]]],["UplinkBandwidthBits","integer"],["UplinkDelayMs","integer"],["UplinkJitterMs","integer"],["UplinkLossPercent","integer"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:networkprofile:${ResourceId}"}');
 /** A {@link NetworkProfile} instance: its attributes as typed outputs. */
 export type NetworkProfile = InstanceType<typeof NetworkProfile>;
 
@@ -177,9 +183,11 @@ export interface NetworkProfileOutputs extends NetworkProfileArgs {
 /**
  * Creates a project.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::Project: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-project.html | CloudFormation: AWS::DeviceFarm::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DeviceFarm::Project", "aws:devicefarm:Project", '{"p":[["DefaultJobTimeoutMinutes","integer"],["Name","string",1],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","VpcConfig"]],["ExecutionRoleArn","string"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1],["VpcId","string",1]],"EnvironmentVariable":[["Name","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:project:${ProjectId}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DeviceFarm::Project", "aws:devicefarm:Project", '{"p":[["DefaultJobTimeoutMinutes","integer"],["Name","string",1],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","VpcConfig"]],["ExecutionRoleArn","string"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1],["VpcId","string",1]],"EnvironmentVariable":[["Name","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:project:${ProjectId}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
@@ -234,9 +242,11 @@ export interface ProjectEnvironmentVariable {
 /**
  * A Selenium testing project. Projects are used to collect and collate sessions.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::TestGridProject: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-testgridproject.html | CloudFormation: AWS::DeviceFarm::TestGridProject}
  */
-export const TestGridProject = cloudControlType<TestGridProjectArgs, TestGridProjectOutputs>("AWS::DeviceFarm::TestGridProject", "aws:devicefarm:TestGridProject", '{"p":[["Description","string"],["Name","string",1],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","VpcConfig"]],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1],["VpcId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:testgrid-project:${ResourceId}"}');
+export const TestGridProject = cloudControlType<TestGridProjectArgs, TestGridProjectOutputs>("AWS::DeviceFarm::TestGridProject", "aws:devicefarm:TestGridProject", '{"p":[["Description","string"],["Name","string",1],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","VpcConfig"]],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1],["VpcId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:testgrid-project:${ResourceId}"}');
 /** A {@link TestGridProject} instance: its attributes as typed outputs. */
 export type TestGridProject = InstanceType<typeof TestGridProject>;
 
@@ -291,9 +301,11 @@ export interface TestGridProjectVpcConfig {
 /**
  * Represents an app or test scripts upload in AWS Device Farm.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::Upload: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-upload.html | CloudFormation: AWS::DeviceFarm::Upload}
  */
-export const Upload = cloudControlType<UploadArgs, UploadOutputs>("AWS::DeviceFarm::Upload", "aws:devicefarm:Upload", '{"p":[["ProjectArn","string",67],["Name","string",67],["Type",["enum","ANDROID_APP","IOS_APP","WEB_APP","EXTERNAL_DATA","APPIUM_JAVA_JUNIT_TEST_PACKAGE","APPIUM_JAVA_TESTNG_TEST_PACKAGE","APPIUM_PYTHON_TEST_PACKAGE","APPIUM_NODE_TEST_PACKAGE","APPIUM_RUBY_TEST_PACKAGE","APPIUM_WEB_JAVA_JUNIT_TEST_PACKAGE","APPIUM_WEB_JAVA_TESTNG_TEST_PACKAGE","APPIUM_WEB_PYTHON_TEST_PACKAGE","APPIUM_WEB_NODE_TEST_PACKAGE","APPIUM_WEB_RUBY_TEST_PACKAGE","CALABASH_TEST_PACKAGE","INSTRUMENTATION_TEST_PACKAGE","UIAUTOMATION_TEST_PACKAGE","UIAUTOMATOR_TEST_PACKAGE","XCTEST_TEST_PACKAGE","XCTEST_UI_TEST_PACKAGE","APPIUM_JAVA_JUNIT_TEST_SPEC","APPIUM_JAVA_TESTNG_TEST_SPEC","APPIUM_PYTHON_TEST_SPEC","APPIUM_NODE_TEST_SPEC","APPIUM_RUBY_TEST_SPEC","APPIUM_WEB_JAVA_JUNIT_TEST_SPEC","APPIUM_WEB_JAVA_TESTNG_TEST_SPEC","APPIUM_WEB_PYTHON_TEST_SPEC","APPIUM_WEB_NODE_TEST_SPEC","APPIUM_WEB_RUBY_TEST_SPEC","INSTRUMENTATION_TEST_SPEC","XCTEST_UI_TEST_SPEC"],67],["ContentType","string",66],["Arn","string",72],["Status",["enum","INITIALIZED","PROCESSING","SUCCEEDED","FAILED"],8],["Category",["enum","CURATED","PRIVATE"],8],["Created","string",8]],"id":["Arn"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:upload:${ResourceId}"}');
+export const Upload = cloudControlType<UploadArgs, UploadOutputs>("AWS::DeviceFarm::Upload", "aws:devicefarm:Upload", '{"p":[["ProjectArn","string",67],["Name","string",67],["Type",["enum","ANDROID_APP","IOS_APP","WEB_APP","EXTERNAL_DATA","APPIUM_JAVA_JUNIT_TEST_PACKAGE","APPIUM_JAVA_TESTNG_TEST_PACKAGE","APPIUM_PYTHON_TEST_PACKAGE","APPIUM_NODE_TEST_PACKAGE","APPIUM_RUBY_TEST_PACKAGE","APPIUM_WEB_JAVA_JUNIT_TEST_PACKAGE","APPIUM_WEB_JAVA_TESTNG_TEST_PACKAGE","APPIUM_WEB_PYTHON_TEST_PACKAGE","APPIUM_WEB_NODE_TEST_PACKAGE","APPIUM_WEB_RUBY_TEST_PACKAGE","CALABASH_TEST_PACKAGE","INSTRUMENTATION_TEST_PACKAGE","UIAUTOMATION_TEST_PACKAGE","UIAUTOMATOR_TEST_PACKAGE","XCTEST_TEST_PACKAGE","XCTEST_UI_TEST_PACKAGE","APPIUM_JAVA_JUNIT_TEST_SPEC","APPIUM_JAVA_TESTNG_TEST_SPEC","APPIUM_PYTHON_TEST_SPEC","APPIUM_NODE_TEST_SPEC","APPIUM_RUBY_TEST_SPEC","APPIUM_WEB_JAVA_JUNIT_TEST_SPEC","APPIUM_WEB_JAVA_TESTNG_TEST_SPEC","APPIUM_WEB_PYTHON_TEST_SPEC","APPIUM_WEB_NODE_TEST_SPEC","APPIUM_WEB_RUBY_TEST_SPEC","INSTRUMENTATION_TEST_SPEC","XCTEST_UI_TEST_SPEC"],67],["ContentType","string",66],["Arn","string",72],["Status",["enum","INITIALIZED","PROCESSING","SUCCEEDED","FAILED"],8],["Category",["enum","CURATED","PRIVATE"],8],["Created","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:upload:${ResourceId}"}');
 /** A {@link Upload} instance: its attributes as typed outputs. */
 export type Upload = InstanceType<typeof Upload>;
 
@@ -324,9 +336,11 @@ export interface UploadOutputs extends UploadArgs {
 /**
  * Creates a configuration record in Device Farm for your Amazon Virtual Private Cloud (VPC) endpoint service.
  *
+ * @deprecated Cloud Control cannot create AWS::DeviceFarm::VPCEConfiguration: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devicefarm-vpceconfiguration.html | CloudFormation: AWS::DeviceFarm::VPCEConfiguration}
  */
-export const VPCEConfiguration = cloudControlType<VPCEConfigurationArgs, VPCEConfigurationOutputs>("AWS::DeviceFarm::VPCEConfiguration", "aws:devicefarm:VPCEConfiguration", '{"p":[["ServiceDnsName","string",1],["Tags",["array",["ref","Tag"]]],["VpceConfigurationDescription","string"],["VpceConfigurationName","string",1],["VpceServiceName","string",1],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:vpceconfiguration:${ResourceId}"}');
+export const VPCEConfiguration = cloudControlType<VPCEConfigurationArgs, VPCEConfigurationOutputs>("AWS::DeviceFarm::VPCEConfiguration", "aws:devicefarm:VPCEConfiguration", '{"p":[["ServiceDnsName","string",1],["Tags",["array",["ref","Tag"]]],["VpceConfigurationDescription","string"],["VpceConfigurationName","string",1],["VpceServiceName","string",1],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:devicefarm:${Region}:${Account}:vpceconfiguration:${ResourceId}"}');
 /** A {@link VPCEConfiguration} instance: its attributes as typed outputs. */
 export type VPCEConfiguration = InstanceType<typeof VPCEConfiguration>;
 

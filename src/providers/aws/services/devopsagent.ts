@@ -13,19 +13,35 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-agentspace.html | CloudFormation: AWS::DevOpsAgent::AgentSpace}
  */
-export const AgentSpace = cloudControlType<AgentSpaceArgs, AgentSpaceOutputs>("AWS::DevOpsAgent::AgentSpace", "aws:devopsagent:AgentSpace", '{"p":[["Name","string",1],["Description","string"],["KmsKeyArn","string",66],["Locale","string"],["Preferences",["ref","Preferences"]],["OperatorApp",["ref","OperatorApp"]],["Tags",["array",["ref","Tag"]]],["AgentSpaceId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId"],"d":{"Preferences":[["ElevatedActionsEnabled","boolean"]],"OperatorApp":[["Iam",["ref","IamAuthConfiguration"]],["Idc",["ref","IdcAuthConfiguration"]]],"IamAuthConfiguration":[["OperatorAppRoleArn","string",1],["CreatedAt","string"],["UpdatedAt","string"]],"IdcAuthConfiguration":[["OperatorAppRoleArn","string",1],["IdcInstanceArn","string",1],["IdcApplicationArn","string"],["CreatedAt","string"],["UpdatedAt","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aidevops:${Region}:${Account}:agentspace/${AgentSpaceId}"}');
+export const AgentSpace = cloudControlType<AgentSpaceArgs, AgentSpaceOutputs>("AWS::DevOpsAgent::AgentSpace", "aws:devopsagent:AgentSpace", '{"p":[["Name","string",1],["Description","string"],["KmsKeyArn","string",66],["Locale","string"],["Preferences",["ref","Preferences"]],["OperatorApp",["ref","OperatorApp"]],["Tags",["array",["ref","Tag"]]],["AgentSpaceId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId"],"d":{"Preferences":[["ElevatedActionsEnabled","boolean"]],"OperatorApp":[["Iam",["ref","IamAuthConfiguration"]],["Idc",["ref","IdcAuthConfiguration"]]],"IamAuthConfiguration":[["OperatorAppRoleArn","string",1],["CreatedAt","string"],["UpdatedAt","string"]],"IdcAuthConfiguration":[["OperatorAppRoleArn","string",1],["IdcInstanceArn","string",1],["IdcApplicationArn","string"],["CreatedAt","string"],["UpdatedAt","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyArn"],"ro":["AgentSpaceId","CreatedAt","UpdatedAt","Arn","OperatorApp/Iam/CreatedAt","OperatorApp/Iam/UpdatedAt","OperatorApp/Idc/IdcApplicationArn","OperatorApp/Idc/CreatedAt","OperatorApp/Idc/UpdatedAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:aidevops:${Region}:${Account}:agentspace/${AgentSpaceId}"}');
 /** A {@link AgentSpace} instance: its attributes as typed outputs. */
 export type AgentSpace = InstanceType<typeof AgentSpace>;
 
 /** Inputs of {@link AgentSpace}. */
 export interface AgentSpaceArgs {
-  /** The name of the Agent Space. */
+  /**
+   * The name of the Agent Space.
+   *
+   * Length: 1–255.
+   */
   name: string;
-  /** The description of the Agent Space. */
+  /**
+   * The description of the Agent Space.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The ARN of the KMS key to use for encryption. */
+  /**
+   * The ARN of the KMS key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyArn?: string;
-  /** The locale for the AgentSpace, which determines the language used in agent responses. */
+  /**
+   * The locale for the AgentSpace, which determines the language used in agent responses.
+   *
+   * Length: 2–35. Pattern: `^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$`.
+   */
   locale?: string;
   /** Preferences that configure behavior of this AgentSpace. This container fully owns the AgentSpace preferences: the properties supplied here replace the stored preferences in their entirety, and omitting the Preferences container reverts all preferences to their service defaults. */
   preferences?: AgentSpacePreferences;
@@ -81,9 +97,11 @@ export interface AgentSpaceIdcAuthConfiguration {
 /**
  * Resource Type definition for AWS::DevOpsAgent::Asset. An asset attached to an existing AWS DevOps Agent Space. Customer-creatable types include skill, agents_md, and attachment; call ListAssetTypes for the current authoritative set.
  *
+ * @deprecated Cloud Control cannot create AWS::DevOpsAgent::Asset: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-asset.html | CloudFormation: AWS::DevOpsAgent::Asset}
  */
-export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::DevOpsAgent::Asset", "aws:devopsagent:Asset", '{"p":[["AgentSpaceId","string",67],["AssetType","string",67],["Metadata","json"],["Files",["array",["ref","AssetFile"]]],["Zip","string"],["AssetId","string",72],["Version","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","AssetId"],"d":{"AssetFile":[["Path","string",1],["ContentText","string"],["ContentBytes","string"],["Metadata","json"]]}}');
+export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::DevOpsAgent::Asset", "aws:devopsagent:Asset", '{"p":[["AgentSpaceId","string",67],["AssetType","string",67],["Metadata","json"],["Files",["array",["ref","AssetFile"]]],["Zip","string"],["AssetId","string",72],["Version","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","AssetId"],"d":{"AssetFile":[["Path","string",1],["ContentText","string"],["ContentBytes","string"],["Metadata","json"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Asset} instance: its attributes as typed outputs. */
 export type Asset = InstanceType<typeof Asset>;
 
@@ -136,15 +154,23 @@ export interface AssetAssetFile {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-association.html | CloudFormation: AWS::DevOpsAgent::Association}
  */
-export const Association = cloudControlType<AssociationArgs, AssociationOutputs>("AWS::DevOpsAgent::Association", "aws:devopsagent:Association", '{"p":[["AgentSpaceId","string",67],["ServiceId","string",1],["Configuration",["ref","ServiceConfiguration"],1],["LinkedAssociationIds",["array","string"]],["AssociationId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["AgentSpaceId","AssociationId"],"d":{"ServiceConfiguration":[["SourceAws",["ref","SourceAwsConfiguration"]],["Aws",["ref","AWSConfiguration"]],["GitHub",["ref","GitHubConfiguration"]],["Slack",["ref","SlackConfiguration"]],["Dynatrace",["ref","DynatraceConfiguration"]],["ServiceNow",["ref","ServiceNowConfiguration"]],["MCPServer",["ref","MCPServerConfiguration"]],["GitLab",["ref","GitLabConfiguration"]],["MCPServerDatadog",["ref","MCPServerDatadogConfiguration"]],["MCPServerSplunk",["ref","MCPServerSplunkConfiguration"]],["MCPServerNewRelic",["ref","MCPServerNewRelicConfiguration"]],["MCPServerGrafana",["ref","MCPServerGrafanaConfiguration"]],["PagerDuty",["ref","PagerDutyConfiguration"]],["EventChannel",["ref","EventChannelConfiguration"]],["Azure",["ref","AzureConfiguration"]],["MCPServerSigV4",["ref","MCPServerSigV4Configuration"]]],"SourceAwsConfiguration":[["AccountId","string",1],["AccountType",["enum","source"],1],["AssumableRoleArn","string",1],["Resources",["array",["ref","AWSResource"]]],["Tags",["array",["ref","KeyValuePair"]]]],"AWSResource":[["ResourceType",["enum","AWS::CloudFormation::Stack","AWS::ECR::Repository","AWS::S3::Bucket","AWS::S3::Object"]],["ResourceArn","string",1],["ResourceMetadata","json"]],"KeyValuePair":[["Key","string",1],["Value","string",1]],"AWSConfiguration":[["AccountId","string",1],["AccountType",["enum","monitor"],1],["AssumableRoleArn","string",1],["Resources",["array",["ref","AWSResource"]]],["Tags",["array",["ref","KeyValuePair"]]]],"GitHubConfiguration":[["RepoName","string",1],["RepoId","string",1],["Owner","string",1],["OwnerType",["enum","organization","user"],1]],"SlackConfiguration":[["WorkspaceId","string",1],["WorkspaceName","string",1],["TransmissionTarget",["ref","SlackTransmissionTarget"],1]],"SlackTransmissionTarget":[["IncidentResponseTarget",["ref","SlackChannel"],1]],"SlackChannel":[["ChannelName","string"],["ChannelId","string",1]],"DynatraceConfiguration":[["EnvId","string",1],["Resources",["array","string"]],["EnableWebhookUpdates","boolean"]],"ServiceNowConfiguration":[["InstanceId","string"],["EnableWebhookUpdates","boolean"]],"MCPServerConfiguration":[["Name","string"],["Endpoint","string"],["Tools",["array","string"],1],["Description","string"],["EnableWebhookUpdates","boolean"]],"GitLabConfiguration":[["ProjectId","string",1],["ProjectPath","string",1],["InstanceIdentifier","string"],["EnableWebhookUpdates","boolean"]],"MCPServerDatadogConfiguration":[["Name","string"],["Endpoint","string"],["Description","string"],["EnableWebhookUpdates","boolean"]],"MCPServerSplunkConfiguration":[["Name","string"],["Endpoint","string"],["Description","string"],["EnableWebhookUpdates","boolean"]],"MCPServerNewRelicConfiguration":[["AccountId","string",1],["Endpoint","string",1]],"MCPServerGrafanaConfiguration":[["Endpoint","string",1],["Tools",["array",["enum","alerting","annotations","asserts","cloudwatch","dashboard","datasource","elasticsearch","examples","incident","loki","navigation","oncall","prometheus","pyroscope","rendering","runpanelquery","search","searchlogs","sift"]]],["EnableWebhookUpdates","boolean"]],"PagerDutyConfiguration":[["Services",["array","string"],1],["CustomerEmail","string",1],["EnableWebhookUpdates","boolean"]],"EventChannelConfiguration":[["EnableWebhookUpdates","boolean"]],"AzureConfiguration":[["SubscriptionId","string",1]],"MCPServerSigV4Configuration":[["Tools",["array","string"],1]]}}');
+export const Association = cloudControlType<AssociationArgs, AssociationOutputs>("AWS::DevOpsAgent::Association", "aws:devopsagent:Association", '{"p":[["AgentSpaceId","string",67],["ServiceId","string",1],["Configuration",["ref","ServiceConfiguration"],1],["LinkedAssociationIds",["array","string"],16],["AssociationId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["AgentSpaceId","AssociationId"],"d":{"ServiceConfiguration":[["SourceAws",["ref","SourceAwsConfiguration"]],["Aws",["ref","AWSConfiguration"]],["GitHub",["ref","GitHubConfiguration"]],["Slack",["ref","SlackConfiguration"]],["Dynatrace",["ref","DynatraceConfiguration"]],["ServiceNow",["ref","ServiceNowConfiguration"]],["MCPServer",["ref","MCPServerConfiguration"]],["GitLab",["ref","GitLabConfiguration"]],["MCPServerDatadog",["ref","MCPServerDatadogConfiguration"]],["MCPServerSplunk",["ref","MCPServerSplunkConfiguration"]],["MCPServerNewRelic",["ref","MCPServerNewRelicConfiguration"]],["MCPServerGrafana",["ref","MCPServerGrafanaConfiguration"]],["PagerDuty",["ref","PagerDutyConfiguration"]],["EventChannel",["ref","EventChannelConfiguration"]],["Azure",["ref","AzureConfiguration"]],["MCPServerSigV4",["ref","MCPServerSigV4Configuration"]]],"SourceAwsConfiguration":[["AccountId","string",1],["AccountType",["enum","source"],1],["AssumableRoleArn","string",1],["Resources",["array",["ref","AWSResource"]]],["Tags",["array",["ref","KeyValuePair"]]]],"AWSResource":[["ResourceType",["enum","AWS::CloudFormation::Stack","AWS::ECR::Repository","AWS::S3::Bucket","AWS::S3::Object"]],["ResourceArn","string",1],["ResourceMetadata","json"]],"KeyValuePair":[["Key","string",1],["Value","string",1]],"AWSConfiguration":[["AccountId","string",1],["AccountType",["enum","monitor"],1],["AssumableRoleArn","string",1],["Resources",["array",["ref","AWSResource"]]],["Tags",["array",["ref","KeyValuePair"]]]],"GitHubConfiguration":[["RepoName","string",1],["RepoId","string",1],["Owner","string",1],["OwnerType",["enum","organization","user"],1]],"SlackConfiguration":[["WorkspaceId","string",1],["WorkspaceName","string",1],["TransmissionTarget",["ref","SlackTransmissionTarget"],1]],"SlackTransmissionTarget":[["IncidentResponseTarget",["ref","SlackChannel"],1]],"SlackChannel":[["ChannelName","string"],["ChannelId","string",1]],"DynatraceConfiguration":[["EnvId","string",1],["Resources",["array","string"]],["EnableWebhookUpdates","boolean"]],"ServiceNowConfiguration":[["InstanceId","string"],["EnableWebhookUpdates","boolean"]],"MCPServerConfiguration":[["Name","string"],["Endpoint","string"],["Tools",["array","string"],1],["Description","string"],["EnableWebhookUpdates","boolean"]],"GitLabConfiguration":[["ProjectId","string",1],["ProjectPath","string",1],["InstanceIdentifier","string"],["EnableWebhookUpdates","boolean"]],"MCPServerDatadogConfiguration":[["Name","string"],["Endpoint","string"],["Description","string"],["EnableWebhookUpdates","boolean"]],"MCPServerSplunkConfiguration":[["Name","string"],["Endpoint","string"],["Description","string"],["EnableWebhookUpdates","boolean"]],"MCPServerNewRelicConfiguration":[["AccountId","string",1],["Endpoint","string",1]],"MCPServerGrafanaConfiguration":[["Endpoint","string",1],["Tools",["array",["enum","alerting","annotations","asserts","cloudwatch","dashboard","datasource","elasticsearch","examples","incident","loki","navigation","oncall","prometheus","pyroscope","rendering","runpanelquery","search","searchlogs","sift"]]],["EnableWebhookUpdates","boolean"]],"PagerDutyConfiguration":[["Services",["array","string"],1],["CustomerEmail","string",1],["EnableWebhookUpdates","boolean"]],"EventChannelConfiguration":[["EnableWebhookUpdates","boolean"]],"AzureConfiguration":[["SubscriptionId","string",1]],"MCPServerSigV4Configuration":[["Tools",["array","string"],1]]},"reg":{"h":"crudl","wo":["Configuration/Dynatrace/EnableWebhookUpdates","Configuration/ServiceNow/EnableWebhookUpdates","Configuration/MCPServer/EnableWebhookUpdates","Configuration/MCPServerDatadog/EnableWebhookUpdates","Configuration/MCPServerSplunk/EnableWebhookUpdates","Configuration/MCPServerGrafana/EnableWebhookUpdates","Configuration/GitLab/EnableWebhookUpdates","Configuration/PagerDuty/EnableWebhookUpdates","Configuration/EventChannel/EnableWebhookUpdates","LinkedAssociationIds"],"co":["AgentSpaceId"],"ro":["AssociationId","CreatedAt","UpdatedAt"],"tg":[false,true,true]}}');
 /** A {@link Association} instance: its attributes as typed outputs. */
 export type Association = InstanceType<typeof Association>;
 
 /** Inputs of {@link Association}. */
 export interface AssociationArgs {
-  /** The unique identifier of the Agent Space. */
+  /**
+   * The unique identifier of the Agent Space.
+   *
+   * Length: 1–255.
+   */
   agentSpaceId: string;
-  /** The identifier for the associated service. For `SourceAws` and `Aws` configurations, this must be `aws` . For all other service types, this is a UUID generated from the RegisterService command. */
+  /**
+   * The identifier for the associated service. For `SourceAws` and `Aws` configurations, this must be `aws` . For all other service types, this is a UUID generated from the RegisterService command.
+   *
+   * Length: 1–255.
+   */
   serviceId: string;
   /**
    * The configuration that directs how the Agent Space interacts with the given service. You can specify only one configuration type per association.
@@ -152,7 +178,13 @@ export interface AssociationArgs {
    * *Allowed Values* : `SourceAws` | `Aws` | `GitHub` | `GitLab` | `Slack` | `Dynatrace` | `ServiceNow` | `MCPServer` | `MCPServerNewRelic` | `MCPServerDatadog` | `MCPServerSplunk` | `EventChannel`
    */
   configuration: AssociationServiceConfiguration;
-  /** Set of linked association IDs for parent-child relationships. */
+  /**
+   * Set of linked association IDs for parent-child relationships.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–255.
+   */
   linkedAssociationIds?: string[];
 }
 
@@ -212,7 +244,11 @@ export interface AssociationServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-sourceawsconfiguration.html | CloudFormation: SourceAwsConfiguration}
  */
 export interface AssociationSourceAwsConfiguration {
-  /** Account ID corresponding to the provided resources. */
+  /**
+   * Account ID corresponding to the provided resources.
+   *
+   * Pattern: `\d{12}`.
+   */
   accountId: string;
   /** Account Type 'source' for AWS DevOps Agent monitoring. */
   accountType: "source";
@@ -244,9 +280,17 @@ export interface AssociationAWSResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-keyvaluepair.html | CloudFormation: KeyValuePair}
  */
 export interface AssociationKeyValuePair {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–512. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 1–512. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   value: string;
 }
 
@@ -256,7 +300,11 @@ export interface AssociationKeyValuePair {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-awsconfiguration.html | CloudFormation: AWSConfiguration}
  */
 export interface AssociationAWSConfiguration {
-  /** Account ID corresponding to the provided resources. */
+  /**
+   * Account ID corresponding to the provided resources.
+   *
+   * Pattern: `\d{12}`.
+   */
   accountId: string;
   /** Account Type 'monitor' for AWS DevOps Agent monitoring. */
   accountType: "monitor";
@@ -290,7 +338,11 @@ export interface AssociationGitHubConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-slackconfiguration.html | CloudFormation: SlackConfiguration}
  */
 export interface AssociationSlackConfiguration {
-  /** Associated Slack workspace ID. */
+  /**
+   * Associated Slack workspace ID.
+   *
+   * Pattern: `^[TE][A-Z0-9]+$`.
+   */
   workspaceId: string;
   /** Associated Slack workspace name. */
   workspaceName: string;
@@ -316,7 +368,11 @@ export interface AssociationSlackTransmissionTarget {
 export interface AssociationSlackChannel {
   /** Slack channel name. */
   channelName?: string;
-  /** Slack channel ID. */
+  /**
+   * Slack channel ID.
+   *
+   * Length: 8–16. Pattern: `^[CGD][A-Z0-9]+$`.
+   */
   channelId: string;
 }
 
@@ -352,11 +408,23 @@ export interface AssociationServiceNowConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserverconfiguration.html | CloudFormation: MCPServerConfiguration}
  */
 export interface AssociationMCPServerConfiguration {
-  /** The name of the MCP server. */
+  /**
+   * The name of the MCP server.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
-  /** MCP server endpoint URL. */
+  /**
+   * MCP server endpoint URL.
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint?: string;
-  /** List of MCP tools that can be used with the association. */
+  /**
+   * List of MCP tools that can be used with the association.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   tools: string[];
   /** The description of the MCP server. */
   description?: string;
@@ -386,9 +454,17 @@ export interface AssociationGitLabConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserverdatadogconfiguration.html | CloudFormation: MCPServerDatadogConfiguration}
  */
 export interface AssociationMCPServerDatadogConfiguration {
-  /** The name of the MCP server. */
+  /**
+   * The name of the MCP server.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
-  /** MCP server endpoint URL. */
+  /**
+   * MCP server endpoint URL.
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint?: string;
   /** The description of the MCP server. */
   description?: string;
@@ -402,9 +478,17 @@ export interface AssociationMCPServerDatadogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserversplunkconfiguration.html | CloudFormation: MCPServerSplunkConfiguration}
  */
 export interface AssociationMCPServerSplunkConfiguration {
-  /** The name of the MCP server. */
+  /**
+   * The name of the MCP server.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
-  /** MCP server endpoint URL. */
+  /**
+   * MCP server endpoint URL.
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint?: string;
   /** The description of the MCP server. */
   description?: string;
@@ -418,9 +502,17 @@ export interface AssociationMCPServerSplunkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpservernewrelicconfiguration.html | CloudFormation: MCPServerNewRelicConfiguration}
  */
 export interface AssociationMCPServerNewRelicConfiguration {
-  /** New Relic Account ID. */
+  /**
+   * New Relic Account ID.
+   *
+   * Length: at least 6. Pattern: `^[0-9]+$`.
+   */
   accountId: string;
-  /** MCP server endpoint URL (e.g., https://mcp.newrelic.com/mcp/). */
+  /**
+   * MCP server endpoint URL (e.g., https://mcp.newrelic.com/mcp/).
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
 }
 
@@ -430,7 +522,11 @@ export interface AssociationMCPServerNewRelicConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpservergrafanaconfiguration.html | CloudFormation: MCPServerGrafanaConfiguration}
  */
 export interface AssociationMCPServerGrafanaConfiguration {
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
   /** List of tool categories to enable for the Grafana MCP server */
   tools?: ("alerting" | "annotations" | "asserts" | "cloudwatch" | "dashboard" | "datasource" | "elasticsearch" | "examples" | "incident" | "loki" | "navigation" | "oncall" | "prometheus" | "pyroscope" | "rendering" | "runpanelquery" | "search" | "searchlogs" | "sift")[];
@@ -478,7 +574,11 @@ export interface AssociationAzureConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserversigv4configuration.html | CloudFormation: MCPServerSigV4Configuration}
  */
 export interface AssociationMCPServerSigV4Configuration {
-  /** List of MCP tools available for the association */
+  /**
+   * List of MCP tools available for the association
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   tools: string[];
 }
 
@@ -487,19 +587,29 @@ export interface AssociationMCPServerSigV4Configuration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-privateconnection.html | CloudFormation: AWS::DevOpsAgent::PrivateConnection}
  */
-export const PrivateConnection = cloudControlType<PrivateConnectionArgs, PrivateConnectionOutputs>("AWS::DevOpsAgent::PrivateConnection", "aws:devopsagent:PrivateConnection", '{"p":[["Name","string",67],["ConnectionConfiguration",["ref","ConnectionConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Certificate","string"],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","CREATE_FAILED","DELETE_IN_PROGRESS","DELETE_FAILED"],8],["CertificateExpiryTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"ConnectionConfiguration":[["SelfManaged",["ref","SelfManagedMode"]],["ServiceManaged",["ref","ServiceManagedMode"]]],"SelfManagedMode":[["ResourceConfigurationId","string",1]],"ServiceManagedMode":[["HostAddress","string",1],["VpcId","string",1],["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]],["IpAddressType",["enum","IPV4","IPV6","DUAL_STACK"]],["Ipv4AddressesPerEni","integer"],["PortRanges",["array","string"]],["DnsResolution",["enum","PUBLIC","IN_VPC"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aidevops:${Region}:${Account}:private-connection/${Name}"}');
+export const PrivateConnection = cloudControlType<PrivateConnectionArgs, PrivateConnectionOutputs>("AWS::DevOpsAgent::PrivateConnection", "aws:devopsagent:PrivateConnection", '{"p":[["Name","string",67],["ConnectionConfiguration",["ref","ConnectionConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Certificate","string",16],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","CREATE_FAILED","DELETE_IN_PROGRESS","DELETE_FAILED"],8],["CertificateExpiryTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"ConnectionConfiguration":[["SelfManaged",["ref","SelfManagedMode"]],["ServiceManaged",["ref","ServiceManagedMode"]]],"SelfManagedMode":[["ResourceConfigurationId","string",1]],"ServiceManagedMode":[["HostAddress","string",1],["VpcId","string",1],["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]],["IpAddressType",["enum","IPV4","IPV6","DUAL_STACK"]],["Ipv4AddressesPerEni","integer"],["PortRanges",["array","string"]],["DnsResolution",["enum","PUBLIC","IN_VPC"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Certificate","ConnectionConfiguration/ServiceManaged/SubnetIds","ConnectionConfiguration/ServiceManaged/SecurityGroupIds","ConnectionConfiguration/ServiceManaged/IpAddressType","ConnectionConfiguration/ServiceManaged/Ipv4AddressesPerEni","ConnectionConfiguration/ServiceManaged/PortRanges"],"co":["Name","ConnectionConfiguration"],"ro":["Status","CertificateExpiryTime","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:aidevops:${Region}:${Account}:private-connection/${Name}"}');
 /** A {@link PrivateConnection} instance: its attributes as typed outputs. */
 export type PrivateConnection = InstanceType<typeof PrivateConnection>;
 
 /** Inputs of {@link PrivateConnection}. */
 export interface PrivateConnectionArgs {
-  /** Unique name for this Private Connection within the account. */
+  /**
+   * Unique name for this Private Connection within the account.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The connection configuration, either SelfManaged or ServiceManaged. */
   connectionConfiguration: PrivateConnectionConnectionConfiguration;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
-  /** Certificate for the Private Connection. */
+  /**
+   * Certificate for the Private Connection.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–32768.
+   */
   certificate?: string;
 }
 
@@ -527,7 +637,11 @@ export interface PrivateConnectionConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-privateconnection-selfmanagedmode.html | CloudFormation: SelfManagedMode}
  */
 export interface PrivateConnectionSelfManagedMode {
-  /** The ARN of the Resource Configuration. */
+  /**
+   * The ARN of the Resource Configuration.
+   *
+   * Length: 20–2048. Pattern: `^arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationId: string;
 }
 
@@ -537,19 +651,43 @@ export interface PrivateConnectionSelfManagedMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-privateconnection-servicemanagedmode.html | CloudFormation: ServiceManagedMode}
  */
 export interface PrivateConnectionServiceManagedMode {
-  /** IP address or DNS name of the target resource. */
+  /**
+   * IP address or DNS name of the target resource.
+   *
+   * Length: 3–255. Pattern: `^[a-zA-Z0-9.:\-]+$`.
+   */
   hostAddress: string;
-  /** VPC to create the service-managed Resource Gateway in. */
+  /**
+   * VPC to create the service-managed Resource Gateway in.
+   *
+   * Length: 5–50. Pattern: `^vpc-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   vpcId: string;
-  /** Subnets that the service-managed Resource Gateway will span. */
+  /**
+   * Subnets that the service-managed Resource Gateway will span.
+   *
+   * Items: 1–20. Each item: Length: 15–24. Pattern: `^subnet-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   subnetIds?: string[];
-  /** Security groups to attach to the service-managed Resource Gateway. */
+  /**
+   * Security groups to attach to the service-managed Resource Gateway.
+   *
+   * Items: 1–5. Each item: Length: 11–20. Pattern: `^sg-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   securityGroupIds?: string[];
   /** IP address type of the service-managed Resource Gateway. */
   ipAddressType?: "IPV4" | "IPV6" | "DUAL_STACK";
-  /** Number of IPv4 addresses in each ENI for the service-managed Resource Gateway. */
+  /**
+   * Number of IPv4 addresses in each ENI for the service-managed Resource Gateway.
+   *
+   * Range: 1–62.
+   */
   ipv4AddressesPerEni?: number;
-  /** TCP port ranges that a consumer can use to access the resource. */
+  /**
+   * TCP port ranges that a consumer can use to access the resource.
+   *
+   * Items: 1–11. Each item: Pattern: `^((\d{1,5}\-\d{1,5})|(\d+))$`.
+   */
   portRanges?: string[];
   /** DNS resolution mode for the resource gateway. Defaults to PUBLIC when not set. */
   dnsResolution?: "PUBLIC" | "IN_VPC";
@@ -560,7 +698,7 @@ export interface PrivateConnectionServiceManagedMode {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-service.html | CloudFormation: AWS::DevOpsAgent::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::DevOpsAgent::Service", "aws:devopsagent:Service", '{"p":[["ServiceType",["enum","dynatrace","mcpserver","mcpserversplunk","mcpservernewrelic","gitlab","servicenow","pagerduty","azureidentity","mcpserversigv4","mcpservergrafana"],67],["ServiceDetails",["ref","ServiceDetails"]],["KmsKeyArn","string",66],["PrivateConnectionName","string",66],["TargetUrlPrivateConnectionName","string",66],["ExchangeUrlPrivateConnectionName","string",66],["Tags",["array",["ref","Tag"]]],["ServiceId","string",72],["AccessibleResources",["array",["map","string"]],8],["AdditionalServiceDetails",["ref","AdditionalServiceDetails"],8],["Arn","string",72]],"id":["ServiceId"],"d":{"ServiceDetails":[["Dynatrace",["ref","DynatraceServiceDetails"],2],["MCPServer",["ref","MCPServerDetails"]],["MCPServerSplunk",["ref","MCPServerSplunkDetails"],2],["MCPServerNewRelic",["ref","NewRelicServiceDetails"]],["GitLab",["ref","GitLabDetails"]],["ServiceNow",["ref","ServiceNowServiceDetails"],2],["PagerDuty",["ref","PagerDutyDetails"],2],["AzureIdentity",["ref","AzureIdentityServiceDetails"],2],["MCPServerSigV4",["ref","MCPServerSigV4Details"]],["MCPServerGrafana",["ref","MCPServerGrafanaDetails"]]],"DynatraceServiceDetails":[["AccountUrn","string",1],["AuthorizationConfig",["ref","DynatraceAuthorizationConfig"]]],"DynatraceAuthorizationConfig":[["OAuthClientCredentials",["ref","OAuthClientDetails"]]],"OAuthClientDetails":[["ClientName","string"],["ClientId","string",1],["ClientSecret","string",49],["ExchangeParameters","json"]],"MCPServerDetails":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerAuthorizationConfig"],1]],"MCPServerAuthorizationConfig":[["OAuthClientCredentials",["ref","MCPServerOAuthClientCredentialsConfig"]],["ApiKey",["ref","ApiKeyDetails"]],["BearerToken",["ref","BearerTokenDetails"]]],"MCPServerOAuthClientCredentialsConfig":[["ClientName","string"],["ClientId","string",1],["ClientSecret","string",49],["ExchangeUrl","string",1],["Scopes",["array","string"]],["ExchangeParameters","json"]],"ApiKeyDetails":[["ApiKeyName","string",1],["ApiKeyValue","string",1],["ApiKeyHeader","string",1]],"BearerTokenDetails":[["TokenName","string",1],["TokenValue","string",1],["AuthorizationHeader","string"]],"MCPServerSplunkDetails":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerSplunkAuthorizationConfig"],1]],"MCPServerSplunkAuthorizationConfig":[["BearerToken",["ref","BearerTokenDetails"],1]],"NewRelicServiceDetails":[["AuthorizationConfig",["ref","NewRelicAuthorizationConfig"],1]],"NewRelicAuthorizationConfig":[["ApiKey",["ref","NewRelicApiKeyConfig"],1]],"NewRelicApiKeyConfig":[["ApiKey","string",1],["AccountId","string",1],["Region",["enum","US","EU"],1],["ApplicationIds",["array","string"]],["EntityGuids",["array","string"]],["AlertPolicyIds",["array","string"]]],"GitLabDetails":[["TargetUrl","string",1],["TokenType",["enum","personal","group"],1],["TokenValue","string",1],["GroupId","string"]],"ServiceNowServiceDetails":[["InstanceUrl","string",1],["AuthorizationConfig",["ref","ServiceNowAuthorizationConfig"]]],"ServiceNowAuthorizationConfig":[["OAuthClientCredentials",["ref","OAuthClientDetails"]]],"PagerDutyDetails":[["Scopes",["array","string"],1],["AuthorizationConfig",["ref","PagerDutyAuthorizationConfig"],1]],"PagerDutyAuthorizationConfig":[["OAuthClientCredentials",["ref","OAuthClientDetails"]]],"AzureIdentityServiceDetails":[["TenantId","string",1],["ClientId","string",1],["WebIdentityRoleArn","string",1],["WebIdentityTokenAudiences",["array","string"],1]],"MCPServerSigV4Details":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerSigV4AuthorizationConfig"],1]],"MCPServerSigV4AuthorizationConfig":[["Region","string",1],["Service","string",1],["RoleArn","string"],["McpRoleArn","string"],["CustomHeaders",["map","string"]]],"MCPServerGrafanaDetails":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerGrafanaAuthorizationConfig"],1]],"MCPServerGrafanaAuthorizationConfig":[["BearerToken",["ref","BearerTokenDetails"],1]],"AdditionalServiceDetails":[["MCPServer",["ref","RegisteredMCPServerDetails"]],["GitLab",["ref","RegisteredGitLabServiceDetails"]],["MCPServerSplunk",["ref","RegisteredMCPServerDetails"]],["MCPServerNewRelic",["ref","RegisteredNewRelicDetails"]],["Dynatrace",["ref","RegisteredDynatraceDetails"]],["ServiceNow",["ref","RegisteredServiceNowDetails"]],["PagerDuty",["ref","RegisteredPagerDutyDetails"]],["AzureIdentity",["ref","RegisteredAzureIdentityDetails"]],["MCPServerSigV4",["ref","RegisteredMCPServerSigV4Details"]],["MCPServerGrafana",["ref","RegisteredMCPServerGrafanaDetails"]]],"RegisteredMCPServerDetails":[["Name","string",1],["Endpoint","string",1],["AuthorizationMethod",["enum","oauth-client-credentials","api-key","bearer-token"],1],["Description","string"],["ApiKeyHeader","string"]],"RegisteredGitLabServiceDetails":[["TargetUrl","string",1],["TokenType",["enum","personal","group"],1],["GroupId","string"]],"RegisteredNewRelicDetails":[["AccountId","string",1],["Region",["enum","US","EU"],1],["Description","string"]],"RegisteredDynatraceDetails":[["AccountUrn","string",1]],"RegisteredServiceNowDetails":[["InstanceUrl","string",1]],"RegisteredPagerDutyDetails":[["Scopes",["array","string"],1]],"RegisteredAzureIdentityDetails":[["TenantId","string",1],["ClientId","string",1],["WebIdentityRoleArn","string",1],["WebIdentityTokenAudiences",["array","string"],1]],"RegisteredMCPServerSigV4Details":[["Name","string",1],["Endpoint","string",1],["Description","string"],["Region","string",1],["Service","string",1],["RoleArn","string",1],["McpRoleArn","string"],["CustomHeaders",["map","string"]]],"RegisteredMCPServerGrafanaDetails":[["Name","string"],["Endpoint","string",1],["AuthorizationMethod",["enum","bearer-token"],1],["Description","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aidevops:${Region}:${Account}:service/${ServiceId}"}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::DevOpsAgent::Service", "aws:devopsagent:Service", '{"p":[["ServiceType",["enum","dynatrace","mcpserver","mcpserversplunk","mcpservernewrelic","gitlab","servicenow","pagerduty","azureidentity","mcpserversigv4","mcpservergrafana"],67],["ServiceDetails",["ref","ServiceDetails"],16],["KmsKeyArn","string",66],["PrivateConnectionName","string",66],["TargetUrlPrivateConnectionName","string",82],["ExchangeUrlPrivateConnectionName","string",82],["Tags",["array",["ref","Tag"]]],["ServiceId","string",72],["AccessibleResources",["array",["map","string"]],8],["AdditionalServiceDetails",["ref","AdditionalServiceDetails"],8],["Arn","string",72]],"id":["ServiceId"],"d":{"ServiceDetails":[["Dynatrace",["ref","DynatraceServiceDetails"]],["MCPServer",["ref","MCPServerDetails"]],["MCPServerSplunk",["ref","MCPServerSplunkDetails"]],["MCPServerNewRelic",["ref","NewRelicServiceDetails"]],["GitLab",["ref","GitLabDetails"]],["ServiceNow",["ref","ServiceNowServiceDetails"]],["PagerDuty",["ref","PagerDutyDetails"]],["AzureIdentity",["ref","AzureIdentityServiceDetails"]],["MCPServerSigV4",["ref","MCPServerSigV4Details"]],["MCPServerGrafana",["ref","MCPServerGrafanaDetails"]]],"DynatraceServiceDetails":[["AccountUrn","string",1],["AuthorizationConfig",["ref","DynatraceAuthorizationConfig"]]],"DynatraceAuthorizationConfig":[["OAuthClientCredentials",["ref","OAuthClientDetails"]]],"OAuthClientDetails":[["ClientName","string"],["ClientId","string",1],["ClientSecret","string",49],["ExchangeParameters","json"]],"MCPServerDetails":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerAuthorizationConfig"],1]],"MCPServerAuthorizationConfig":[["OAuthClientCredentials",["ref","MCPServerOAuthClientCredentialsConfig"]],["ApiKey",["ref","ApiKeyDetails"]],["BearerToken",["ref","BearerTokenDetails"]]],"MCPServerOAuthClientCredentialsConfig":[["ClientName","string"],["ClientId","string",1],["ClientSecret","string",49],["ExchangeUrl","string",1],["Scopes",["array","string"]],["ExchangeParameters","json"]],"ApiKeyDetails":[["ApiKeyName","string",1],["ApiKeyValue","string",1],["ApiKeyHeader","string",1]],"BearerTokenDetails":[["TokenName","string",1],["TokenValue","string",1],["AuthorizationHeader","string"]],"MCPServerSplunkDetails":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerSplunkAuthorizationConfig"],1]],"MCPServerSplunkAuthorizationConfig":[["BearerToken",["ref","BearerTokenDetails"],1]],"NewRelicServiceDetails":[["AuthorizationConfig",["ref","NewRelicAuthorizationConfig"],1]],"NewRelicAuthorizationConfig":[["ApiKey",["ref","NewRelicApiKeyConfig"],1]],"NewRelicApiKeyConfig":[["ApiKey","string",1],["AccountId","string",1],["Region",["enum","US","EU"],1],["ApplicationIds",["array","string"]],["EntityGuids",["array","string"]],["AlertPolicyIds",["array","string"]]],"GitLabDetails":[["TargetUrl","string",1],["TokenType",["enum","personal","group"],1],["TokenValue","string",1],["GroupId","string"]],"ServiceNowServiceDetails":[["InstanceUrl","string",1],["AuthorizationConfig",["ref","ServiceNowAuthorizationConfig"]]],"ServiceNowAuthorizationConfig":[["OAuthClientCredentials",["ref","OAuthClientDetails"]]],"PagerDutyDetails":[["Scopes",["array","string"],1],["AuthorizationConfig",["ref","PagerDutyAuthorizationConfig"],1]],"PagerDutyAuthorizationConfig":[["OAuthClientCredentials",["ref","OAuthClientDetails"]]],"AzureIdentityServiceDetails":[["TenantId","string",1],["ClientId","string",1],["WebIdentityRoleArn","string",1],["WebIdentityTokenAudiences",["array","string"],1]],"MCPServerSigV4Details":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerSigV4AuthorizationConfig"],1]],"MCPServerSigV4AuthorizationConfig":[["Region","string",1],["Service","string",1],["RoleArn","string"],["McpRoleArn","string"],["CustomHeaders",["map","string"]]],"MCPServerGrafanaDetails":[["Name","string",1],["Endpoint","string",1],["Description","string"],["AuthorizationConfig",["ref","MCPServerGrafanaAuthorizationConfig"],1]],"MCPServerGrafanaAuthorizationConfig":[["BearerToken",["ref","BearerTokenDetails"],1]],"AdditionalServiceDetails":[["MCPServer",["ref","RegisteredMCPServerDetails"]],["GitLab",["ref","RegisteredGitLabServiceDetails"]],["MCPServerSplunk",["ref","RegisteredMCPServerDetails"]],["MCPServerNewRelic",["ref","RegisteredNewRelicDetails"]],["Dynatrace",["ref","RegisteredDynatraceDetails"]],["ServiceNow",["ref","RegisteredServiceNowDetails"]],["PagerDuty",["ref","RegisteredPagerDutyDetails"]],["AzureIdentity",["ref","RegisteredAzureIdentityDetails"]],["MCPServerSigV4",["ref","RegisteredMCPServerSigV4Details"]],["MCPServerGrafana",["ref","RegisteredMCPServerGrafanaDetails"]]],"RegisteredMCPServerDetails":[["Name","string",1],["Endpoint","string",1],["AuthorizationMethod",["enum","oauth-client-credentials","api-key","bearer-token"],1],["Description","string"],["ApiKeyHeader","string"]],"RegisteredGitLabServiceDetails":[["TargetUrl","string",1],["TokenType",["enum","personal","group"],1],["GroupId","string"]],"RegisteredNewRelicDetails":[["AccountId","string",1],["Region",["enum","US","EU"],1],["Description","string"]],"RegisteredDynatraceDetails":[["AccountUrn","string",1]],"RegisteredServiceNowDetails":[["InstanceUrl","string",1]],"RegisteredPagerDutyDetails":[["Scopes",["array","string"],1]],"RegisteredAzureIdentityDetails":[["TenantId","string",1],["ClientId","string",1],["WebIdentityRoleArn","string",1],["WebIdentityTokenAudiences",["array","string"],1]],"RegisteredMCPServerSigV4Details":[["Name","string",1],["Endpoint","string",1],["Description","string"],["Region","string",1],["Service","string",1],["RoleArn","string",1],["McpRoleArn","string"],["CustomHeaders",["map","string"]]],"RegisteredMCPServerGrafanaDetails":[["Name","string"],["Endpoint","string",1],["AuthorizationMethod",["enum","bearer-token"],1],["Description","string"]]},"tags":["Tags","standard"],"rp":[["ServiceDetails","Dynatrace"],["ServiceDetails","MCPServerSplunk"],["ServiceDetails","ServiceNow"],["ServiceDetails","PagerDuty"],["ServiceDetails","AzureIdentity"]],"reg":{"h":"crudl","wo":["ServiceDetails","TargetUrlPrivateConnectionName","ExchangeUrlPrivateConnectionName"],"co":["ServiceType","ServiceDetails/Dynatrace","ServiceDetails/MCPServerSplunk","ServiceDetails/ServiceNow","ServiceDetails/PagerDuty","ServiceDetails/AzureIdentity","KmsKeyArn","PrivateConnectionName","TargetUrlPrivateConnectionName","ExchangeUrlPrivateConnectionName"],"ro":["ServiceId","AccessibleResources","AdditionalServiceDetails","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:aidevops:${Region}:${Account}:service/${ServiceId}"}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -568,15 +706,39 @@ export type Service = InstanceType<typeof Service>;
 export interface ServiceArgs {
   /** The type of service being registered */
   serviceType: "dynatrace" | "mcpserver" | "mcpserversplunk" | "mcpservernewrelic" | "gitlab" | "servicenow" | "pagerduty" | "azureidentity" | "mcpserversigv4" | "mcpservergrafana";
-  /** Service-specific configuration details - MCPServerSigV4 supports in-place updates; GitLab (TokenValue), MCPServer (ApiKey or BearerToken credential rotation), MCPServerNewRelic (ApiKey rotation), and MCPServerGrafana (BearerToken rotation) support in-place credential rotation; all other service types and fields require replacement when modified */
+  /**
+   * Service-specific configuration details - MCPServerSigV4 supports in-place updates; GitLab (TokenValue), MCPServer (ApiKey or BearerToken credential rotation), MCPServerNewRelic (ApiKey rotation), and MCPServerGrafana (BearerToken rotation) support in-place credential rotation; all other service types and fields require replacement when modified
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceDetails?: ServiceServiceDetails;
-  /** The ARN of the KMS key to use for encryption. */
+  /**
+   * The ARN of the KMS key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyArn?: string;
-  /** The name of the private connection to use for VPC connectivity. */
+  /**
+   * The name of the private connection to use for VPC connectivity.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
+   */
   privateConnectionName?: string;
-  /** The name of the private connection to use for API calls (target URL) only. Cannot be specified when PrivateConnectionName is provided. */
+  /**
+   * The name of the private connection to use for API calls (target URL) only. Cannot be specified when PrivateConnectionName is provided.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
+   */
   targetUrlPrivateConnectionName?: string;
-  /** The name of the private connection to use for OAuth token exchange requests only. Cannot be specified when PrivateConnectionName is provided. */
+  /**
+   * The name of the private connection to use for OAuth token exchange requests only. Cannot be specified when PrivateConnectionName is provided.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
+   */
   exchangeUrlPrivateConnectionName?: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -666,11 +828,23 @@ export interface ServiceOAuthClientDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserverdetails.html | CloudFormation: MCPServerDetails}
  */
 export interface ServiceMCPServerDetails {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** MCP server authorization configuration */
   authorizationConfig: ServiceMCPServerAuthorizationConfig;
@@ -702,7 +876,11 @@ export interface ServiceMCPServerOAuthClientCredentialsConfig {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
    */
   clientSecret: string;
-  /** OAuth token exchange URL */
+  /**
+   * OAuth token exchange URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   exchangeUrl: string;
   /** OAuth scopes */
   scopes?: string[];
@@ -716,11 +894,23 @@ export interface ServiceMCPServerOAuthClientCredentialsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-apikeydetails.html | CloudFormation: ApiKeyDetails}
  */
 export interface ServiceApiKeyDetails {
-  /** User friendly API key name */
+  /**
+   * User friendly API key name
+   *
+   * Pattern: `^[a-zA-Z0-9_\s-]+$`.
+   */
   apiKeyName: string;
-  /** API key value */
+  /**
+   * API key value
+   *
+   * Pattern: `^[!-~]([ \t]*[!-~])*$`.
+   */
   apiKeyValue: string;
-  /** HTTP header name to send the API key */
+  /**
+   * HTTP header name to send the API key
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   apiKeyHeader: string;
 }
 
@@ -730,11 +920,23 @@ export interface ServiceApiKeyDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-bearertokendetails.html | CloudFormation: BearerTokenDetails}
  */
 export interface ServiceBearerTokenDetails {
-  /** User friendly bearer token name */
+  /**
+   * User friendly bearer token name
+   *
+   * Pattern: `^[a-zA-Z0-9_\s-]+$`.
+   */
   tokenName: string;
-  /** Bearer token value */
+  /**
+   * Bearer token value
+   *
+   * Pattern: `^[\S]+$`.
+   */
   tokenValue: string;
-  /** HTTP header name to send the bearer token */
+  /**
+   * HTTP header name to send the bearer token
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   authorizationHeader?: string;
 }
 
@@ -744,11 +946,23 @@ export interface ServiceBearerTokenDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserversplunkdetails.html | CloudFormation: MCPServerSplunkDetails}
  */
 export interface ServiceMCPServerSplunkDetails {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** MCP server splunk authorization configuration */
   authorizationConfig: ServiceMCPServerSplunkAuthorizationConfig;
@@ -790,17 +1004,37 @@ export interface ServiceNewRelicAuthorizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-newrelicapikeyconfig.html | CloudFormation: NewRelicApiKeyConfig}
  */
 export interface ServiceNewRelicApiKeyConfig {
-  /** New Relic User API Key */
+  /**
+   * New Relic User API Key
+   *
+   * Pattern: `^NRAK-[A-Z0-9]+$`.
+   */
   apiKey: string;
-  /** New Relic Account ID */
+  /**
+   * New Relic Account ID
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   accountId: string;
   /** New Relic region */
   region: "US" | "EU";
-  /** List of monitored APM application IDs */
+  /**
+   * List of monitored APM application IDs
+   *
+   * Each item: Pattern: `^[0-9]+$`.
+   */
   applicationIds?: string[];
-  /** List of globally unique IDs for New Relic resources */
+  /**
+   * List of globally unique IDs for New Relic resources
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   entityGuids?: string[];
-  /** List of alert policy IDs */
+  /**
+   * List of alert policy IDs
+   *
+   * Each item: Pattern: `^[0-9]+$`.
+   */
   alertPolicyIds?: string[];
 }
 
@@ -810,11 +1044,19 @@ export interface ServiceNewRelicApiKeyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-gitlabdetails.html | CloudFormation: GitLabDetails}
  */
 export interface ServiceGitLabDetails {
-  /** GitLab instance URL */
+  /**
+   * GitLab instance URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(?::[0-9]{1,5})?/?$`.
+   */
   targetUrl: string;
   /** Type of GitLab access token */
   tokenType: "personal" | "group";
-  /** GitLab access token value */
+  /**
+   * GitLab access token value
+   *
+   * Pattern: `^glpat-[a-zA-Z0-9._-]+$`.
+   */
   tokenValue: string;
   /** Optional GitLab group ID for group-level access tokens */
   groupId?: string;
@@ -826,7 +1068,11 @@ export interface ServiceGitLabDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-servicenowservicedetails.html | CloudFormation: ServiceNowServiceDetails}
  */
 export interface ServiceServiceNowServiceDetails {
-  /** ServiceNow instance URL */
+  /**
+   * ServiceNow instance URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9-]+\.service-now\.com/?$`.
+   */
   instanceUrl: string;
   /** ServiceNow OAuth authorization configuration */
   authorizationConfig?: ServiceServiceNowAuthorizationConfig;
@@ -870,13 +1116,29 @@ export interface ServicePagerDutyAuthorizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-azureidentityservicedetails.html | CloudFormation: AzureIdentityServiceDetails}
  */
 export interface ServiceAzureIdentityServiceDetails {
-  /** Azure AD tenant ID */
+  /**
+   * Azure AD tenant ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   tenantId: string;
-  /** Azure AD application client ID */
+  /**
+   * Azure AD application client ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   clientId: string;
-  /** ARN of the IAM role for web identity token exchange */
+  /**
+   * ARN of the IAM role for web identity token exchange
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   webIdentityRoleArn: string;
-  /** List of audiences for the web identity token */
+  /**
+   * List of audiences for the web identity token
+   *
+   * Items: at least 1.
+   */
   webIdentityTokenAudiences: string[];
 }
 
@@ -886,11 +1148,23 @@ export interface ServiceAzureIdentityServiceDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserversigv4details.html | CloudFormation: MCPServerSigV4Details}
  */
 export interface ServiceMCPServerSigV4Details {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** SigV4 authorization configuration for MCP server */
   authorizationConfig: ServiceMCPServerSigV4AuthorizationConfig;
@@ -902,13 +1176,29 @@ export interface ServiceMCPServerSigV4Details {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserversigv4authorizationconfig.html | CloudFormation: MCPServerSigV4AuthorizationConfig}
  */
 export interface ServiceMCPServerSigV4AuthorizationConfig {
-  /** AWS region for SigV4 signing. Use '*' for SigV4a multi-region signing. */
+  /**
+   * AWS region for SigV4 signing. Use '*' for SigV4a multi-region signing.
+   *
+   * Pattern: `^(\*|[a-z]{2,4}(-[a-z]+)+-\d+)$`.
+   */
   region: string;
-  /** AWS service name for SigV4 signing */
+  /**
+   * AWS service name for SigV4 signing
+   *
+   * Length: 1–100.
+   */
   service: string;
-  /** Deprecated - use McpRoleArn instead. IAM role ARN to assume for SigV4 signing. Set to an empty string to remove a previously configured role and make the server role-less (cross-account). */
+  /**
+   * Deprecated - use McpRoleArn instead. IAM role ARN to assume for SigV4 signing. Set to an empty string to remove a previously configured role and make the server role-less (cross-account).
+   *
+   * Pattern: `^arn:aws:iam::\d{12}:role/[a-zA-Z0-9+=,.\@_/-]+$`.
+   */
   roleArn?: string;
-  /** IAM role ARN to assume for SigV4 signing. Optional - when omitted, credentials are resolved at runtime via a monitor account association. */
+  /**
+   * IAM role ARN to assume for SigV4 signing. Optional - when omitted, credentials are resolved at runtime via a monitor account association.
+   *
+   * Pattern: `^arn:aws:iam::\d{12}:role/[a-zA-Z0-9+=,.\@_/-]+$`.
+   */
   mcpRoleArn?: string;
   /** Custom headers for the SigV4 MCP server */
   customHeaders?: Record<string, string>;
@@ -920,11 +1210,23 @@ export interface ServiceMCPServerSigV4AuthorizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpservergrafanadetails.html | CloudFormation: MCPServerGrafanaDetails}
  */
 export interface ServiceMCPServerGrafanaDetails {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** Grafana MCP server authorization configuration */
   authorizationConfig: ServiceMCPServerGrafanaAuthorizationConfig;
@@ -1046,11 +1348,23 @@ export interface ServiceRegisteredPagerDutyDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-registeredazureidentitydetails.html | CloudFormation: RegisteredAzureIdentityDetails}
  */
 export interface ServiceRegisteredAzureIdentityDetails {
-  /** Azure AD tenant ID */
+  /**
+   * Azure AD tenant ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   tenantId: string;
-  /** Azure AD application client ID */
+  /**
+   * Azure AD application client ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   clientId: string;
-  /** ARN of the IAM role for web identity token exchange */
+  /**
+   * ARN of the IAM role for web identity token exchange
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   webIdentityRoleArn: string;
   /** List of audiences for the web identity token */
   webIdentityTokenAudiences: string[];
@@ -1099,9 +1413,11 @@ export interface ServiceRegisteredMCPServerGrafanaDetails {
 /**
  * Resource Type definition for AWS::DevOpsAgent::Trigger. A trigger defines an automated action that fires on a schedule within an Agent Space.
  *
+ * @deprecated Cloud Control cannot create AWS::DevOpsAgent::Trigger: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-trigger.html | CloudFormation: AWS::DevOpsAgent::Trigger}
  */
-export const Trigger = cloudControlType<TriggerArgs, TriggerOutputs>("AWS::DevOpsAgent::Trigger", "aws:devopsagent:Trigger", '{"p":[["AgentSpaceId","string",67],["Type",["enum","TIME_BASED"],67],["Condition",["ref","Condition"],67],["Action","json",67],["Status",["enum","Active","Inactive"]],["TriggerId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","TriggerId"],"d":{"Condition":[["Schedule",["ref","Schedule"],1]],"Schedule":[["Expression","string",1]]}}');
+export const Trigger = cloudControlType<TriggerArgs, TriggerOutputs>("AWS::DevOpsAgent::Trigger", "aws:devopsagent:Trigger", '{"p":[["AgentSpaceId","string",67],["Type",["enum","TIME_BASED"],67],["Condition",["ref","Condition"],67],["Action","json",67],["Status",["enum","Active","Inactive"]],["TriggerId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","TriggerId"],"d":{"Condition":[["Schedule",["ref","Schedule"],1]],"Schedule":[["Expression","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Trigger} instance: its attributes as typed outputs. */
 export type Trigger = InstanceType<typeof Trigger>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsguru-loganomalydetectionintegration.html | CloudFormation: AWS::DevOpsGuru::LogAnomalyDetectionIntegration}
  */
-export const LogAnomalyDetectionIntegration = cloudControlType<LogAnomalyDetectionIntegrationArgs, LogAnomalyDetectionIntegrationOutputs>("AWS::DevOpsGuru::LogAnomalyDetectionIntegration", "aws:devopsguru:LogAnomalyDetectionIntegration", '{"p":[["AccountId","string",72]],"id":["AccountId"]}');
+export const LogAnomalyDetectionIntegration = cloudControlType<LogAnomalyDetectionIntegrationArgs, LogAnomalyDetectionIntegrationOutputs>("AWS::DevOpsGuru::LogAnomalyDetectionIntegration", "aws:devopsguru:LogAnomalyDetectionIntegration", '{"p":[["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link LogAnomalyDetectionIntegration} instance: its attributes as typed outputs. */
 export type LogAnomalyDetectionIntegration = InstanceType<typeof LogAnomalyDetectionIntegration>;
 
@@ -36,7 +36,7 @@ export interface LogAnomalyDetectionIntegrationOutputs extends LogAnomalyDetecti
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsguru-notificationchannel.html | CloudFormation: AWS::DevOpsGuru::NotificationChannel}
  */
-export const NotificationChannel = cloudControlType<NotificationChannelArgs, NotificationChannelOutputs>("AWS::DevOpsGuru::NotificationChannel", "aws:devopsguru:NotificationChannel", '{"p":[["Config",["ref","NotificationChannelConfig"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"NotificationChannelConfig":[["Filters",["ref","NotificationFilterConfig"],2],["Sns",["ref","SnsChannelConfig"],2]],"NotificationFilterConfig":[["MessageTypes",["array","string"],2],["Severities",["array","string"],2]],"SnsChannelConfig":[["TopicArn","string",2]]}}');
+export const NotificationChannel = cloudControlType<NotificationChannelArgs, NotificationChannelOutputs>("AWS::DevOpsGuru::NotificationChannel", "aws:devopsguru:NotificationChannel", '{"p":[["Config",["ref","NotificationChannelConfig"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"NotificationChannelConfig":[["Filters",["ref","NotificationFilterConfig"]],["Sns",["ref","SnsChannelConfig"]]],"NotificationFilterConfig":[["MessageTypes",["array","string"]],["Severities",["array","string"]]],"SnsChannelConfig":[["TopicArn","string"]]},"reg":{"h":"crdl","co":["Config"],"ro":["Id"],"uo":["Config/Filters/Severities","Config/Filters/MessageTypes"],"tg":[false,true,true]}}');
 /** A {@link NotificationChannel} instance: its attributes as typed outputs. */
 export type NotificationChannel = InstanceType<typeof NotificationChannel>;
 
@@ -76,10 +76,18 @@ export interface NotificationChannelNotificationChannelConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsguru-notificationchannel-notificationfilterconfig.html | CloudFormation: NotificationFilterConfig}
  */
 export interface NotificationChannelNotificationFilterConfig {
-  /** The events that you want to receive notifications for. For example, you can choose to receive notifications only when the severity level is upgraded or a new insight is created. */
-  messageTypes?: string[];
-  /** The severity levels that you want to receive notifications for. For example, you can choose to receive notifications only for insights with `HIGH` and `MEDIUM` severity levels. For more information, see [Understanding insight severities](https://docs.aws.amazon.com/devops-guru/latest/userguide/working-with-insights.html#understanding-insights-severities) . */
-  severities?: string[];
+  /**
+   * The events that you want to receive notifications for. For example, you can choose to receive notifications only when the severity level is upgraded or a new insight is created.
+   *
+   * Items: 1–5.
+   */
+  messageTypes?: ("NEW_INSIGHT" | "CLOSED_INSIGHT" | "NEW_ASSOCIATION" | "SEVERITY_UPGRADED" | "NEW_RECOMMENDATION")[];
+  /**
+   * The severity levels that you want to receive notifications for. For example, you can choose to receive notifications only for insights with `HIGH` and `MEDIUM` severity levels. For more information, see [Understanding insight severities](https://docs.aws.amazon.com/devops-guru/latest/userguide/working-with-insights.html#understanding-insights-severities) .
+   *
+   * Items: 1–3.
+   */
+  severities?: ("LOW" | "MEDIUM" | "HIGH")[];
 }
 
 /**
@@ -92,7 +100,11 @@ export interface NotificationChannelNotificationFilterConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsguru-notificationchannel-snschannelconfig.html | CloudFormation: SnsChannelConfig}
  */
 export interface NotificationChannelSnsChannelConfig {
-  /** The Amazon Resource Name (ARN) of an Amazon Simple Notification Service topic. */
+  /**
+   * The Amazon Resource Name (ARN) of an Amazon Simple Notification Service topic.
+   *
+   * Length: 36–1024. Pattern: `^arn:aws[a-z0-9-]*:sns:[a-z0-9-]+:\d{12}:[^:]+$`.
+   */
   topicArn?: string;
 }
 
@@ -101,7 +113,7 @@ export interface NotificationChannelSnsChannelConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsguru-resourcecollection.html | CloudFormation: AWS::DevOpsGuru::ResourceCollection}
  */
-export const ResourceCollection = cloudControlType<ResourceCollectionArgs, ResourceCollectionOutputs>("AWS::DevOpsGuru::ResourceCollection", "aws:devopsguru:ResourceCollection", '{"p":[["ResourceCollectionFilter",["ref","ResourceCollectionFilter"],1],["ResourceCollectionType",["enum","AWS_CLOUD_FORMATION","AWS_TAGS"],72]],"id":["ResourceCollectionType"],"d":{"ResourceCollectionFilter":[["CloudFormation",["ref","CloudFormationCollectionFilter"]],["Tags",["array",["ref","TagCollection"]]]],"CloudFormationCollectionFilter":[["StackNames",["array","string"]]],"TagCollection":[["AppBoundaryKey","string"],["TagValues",["array","string"]]]}}');
+export const ResourceCollection = cloudControlType<ResourceCollectionArgs, ResourceCollectionOutputs>("AWS::DevOpsGuru::ResourceCollection", "aws:devopsguru:ResourceCollection", '{"p":[["ResourceCollectionFilter",["ref","ResourceCollectionFilter"],1],["ResourceCollectionType",["enum","AWS_CLOUD_FORMATION","AWS_TAGS"],72]],"id":["ResourceCollectionType"],"d":{"ResourceCollectionFilter":[["CloudFormation",["ref","CloudFormationCollectionFilter"]],["Tags",["array",["ref","TagCollection"]]]],"CloudFormationCollectionFilter":[["StackNames",["array","string"]]],"TagCollection":[["AppBoundaryKey","string"],["TagValues",["array","string"]]]},"reg":{"h":"crudl","ro":["ResourceCollectionType"],"uo":["ResourceCollectionFilter/CloudFormation/StackNames","ResourceCollectionFilter/Tags","ResourceCollectionFilter/Tags/*/TagValues"],"tg":[false,true,true]}}');
 /** A {@link ResourceCollection} instance: its attributes as typed outputs. */
 export type ResourceCollection = InstanceType<typeof ResourceCollection>;
 
@@ -146,7 +158,11 @@ export interface ResourceCollectionResourceCollectionFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsguru-resourcecollection-cloudformationcollectionfilter.html | CloudFormation: CloudFormationCollectionFilter}
  */
 export interface ResourceCollectionCloudFormationCollectionFilter {
-  /** An array of CloudFormation stack names. */
+  /**
+   * An array of CloudFormation stack names.
+   *
+   * Items: 1–1000. Each item: Length: 1–128. Pattern: `^[a-zA-Z*]+[a-zA-Z0-9-]*$`.
+   */
   stackNames?: string[];
 }
 
@@ -169,12 +185,16 @@ export interface ResourceCollectionTagCollection {
    * An AWS tag *key* that is used to identify the AWS resources that DevOps Guru analyzes. All AWS resources in your account and Region tagged with this *key* make up your DevOps Guru application and analysis boundary.
    *
    * > When you create a *key* , the case of characters in the *key* can be whatever you choose. After you create a *key* , it is case-sensitive. For example, DevOps Guru works with a *key* named `devops-guru-rds` and a *key* named `DevOps-Guru-RDS` , and these act as two different *keys* . Possible *key* / *value* pairs in your application might be `Devops-Guru-production-application/RDS` or `Devops-Guru-production-application/containers` .
+   *
+   * Length: 1–128.
    */
   appBoundaryKey?: string;
   /**
    * The values in an AWS tag collection.
    *
    * The tag's *value* is a field used to associate a string with the tag *key* (for example, `111122223333` , `Production` , or a team name). The *key* and *value* are the tag's *key* pair. Omitting the tag *value* is the same as using an empty string. Like tag *keys* , tag *values* are case-sensitive. You can specify a maximum of 256 characters for a tag value. The tag value is a required property when *AppBoundaryKey* is specified.
+   *
+   * Items: 1–1000. Each item: Length: 1–256.
    */
   tagValues?: string[];
 }

@@ -13,24 +13,41 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-connection.html | CloudFormation: AWS::DirectConnect::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DirectConnect::Connection", "aws:directconnect:Connection", '{"p":[["ConnectionName","string",1],["LagId","string"],["ProviderName","string",66],["RequestMACSec","boolean",66],["Bandwidth","string",67],["Tags",["array",["ref","Tag"]]],["Location","string",67],["ConnectionArn","string",72],["ConnectionId","string",72],["ConnectionState","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxcon/${ConnectionId}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DirectConnect::Connection", "aws:directconnect:Connection", '{"p":[["ConnectionName","string",1],["LagId","string"],["ProviderName","string",66],["RequestMACSec","boolean",82],["Bandwidth","string",67],["Tags",["array",["ref","Tag"]]],["Location","string",67],["ConnectionArn","string",72],["ConnectionId","string",72],["ConnectionState","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RequestMACSec"],"co":["Bandwidth","Location","ProviderName","RequestMACSec"],"ro":["ConnectionArn","ConnectionId","ConnectionState"],"uo":["Tags"],"pt":{"Location":"\\"^[a-zA-Z0-9-]+$\\"","LagId":"$lowercase($substringAfter(LagId, \\"/\\"))"},"ai":[["ConnectionId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxcon/${ConnectionId}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The name of the connection. */
+  /**
+   * The name of the connection.
+   *
+   * Pattern: `^[\w \-_,\/]{1,200}$`.
+   */
   connectionName: string;
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:dxlag/)?dxlag-[a-zA-Z0-9]{8,21}$`. */
   lagId?: string;
   /** The name of the service provider associated with the requested connection. */
   providerName?: string;
-  /** Indicates whether you want the connection to support MAC Security (MACsec). */
+  /**
+   * Indicates whether you want the connection to support MAC Security (MACsec).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requestMACSec?: boolean;
-  /** The bandwidth of the connection. */
+  /**
+   * The bandwidth of the connection.
+   *
+   * Pattern: `^[1-9][0-9]*(M|G)bps$`.
+   */
   bandwidth: string;
   /** The tags associated with the connection. */
   tags?: AwsTag[];
-  /** The location of the connection. */
+  /**
+   * The location of the connection.
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   location: string;
 }
 
@@ -49,7 +66,7 @@ export interface ConnectionOutputs extends ConnectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-directconnectgateway.html | CloudFormation: AWS::DirectConnect::DirectConnectGateway}
  */
-export const DirectConnectGateway = cloudControlType<DirectConnectGatewayArgs, DirectConnectGatewayOutputs>("AWS::DirectConnect::DirectConnectGateway", "aws:directconnect:DirectConnectGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["DirectConnectGatewayName","string",1],["AmazonSideAsn","string",66],["DirectConnectGatewayArn","string",72],["DirectConnectGatewayId","string",72]],"id":["DirectConnectGatewayArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect::${Account}:dx-gateway/${DirectConnectGatewayId}"}');
+export const DirectConnectGateway = cloudControlType<DirectConnectGatewayArgs, DirectConnectGatewayOutputs>("AWS::DirectConnect::DirectConnectGateway", "aws:directconnect:DirectConnectGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["DirectConnectGatewayName","string",1],["AmazonSideAsn","string",66],["DirectConnectGatewayArn","string",72],["DirectConnectGatewayId","string",72]],"id":["DirectConnectGatewayArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AmazonSideAsn"],"ro":["DirectConnectGatewayArn","DirectConnectGatewayId"],"uo":["Tags"],"ai":[["DirectConnectGatewayId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect::${Account}:dx-gateway/${DirectConnectGatewayId}"}');
 /** A {@link DirectConnectGateway} instance: its attributes as typed outputs. */
 export type DirectConnectGateway = InstanceType<typeof DirectConnectGateway>;
 
@@ -57,9 +74,17 @@ export type DirectConnectGateway = InstanceType<typeof DirectConnectGateway>;
 export interface DirectConnectGatewayArgs {
   /** The tags associated with the Direct Connect gateway. */
   tags?: AwsTag[];
-  /** The name of the Direct Connect gateway. */
+  /**
+   * The name of the Direct Connect gateway.
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   directConnectGatewayName: string;
-  /** The autonomous system number (ASN) for the Amazon side of the connection. */
+  /**
+   * The autonomous system number (ASN) for the Amazon side of the connection.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   amazonSideAsn?: string;
 }
 
@@ -76,17 +101,29 @@ export interface DirectConnectGatewayOutputs extends DirectConnectGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-directconnectgatewayassociation.html | CloudFormation: AWS::DirectConnect::DirectConnectGatewayAssociation}
  */
-export const DirectConnectGatewayAssociation = cloudControlType<DirectConnectGatewayAssociationArgs, DirectConnectGatewayAssociationOutputs>("AWS::DirectConnect::DirectConnectGatewayAssociation", "aws:directconnect:DirectConnectGatewayAssociation", '{"p":[["AcceptDirectConnectGatewayAssociationProposalRoleArn","string",66],["DirectConnectGatewayId","string",67],["AssociatedGatewayId","string",67],["AllowedPrefixesToDirectConnectGateway",["array","string"]],["AssociationId","string",72]],"id":["AssociationId"]}');
+export const DirectConnectGatewayAssociation = cloudControlType<DirectConnectGatewayAssociationArgs, DirectConnectGatewayAssociationOutputs>("AWS::DirectConnect::DirectConnectGatewayAssociation", "aws:directconnect:DirectConnectGatewayAssociation", '{"p":[["AcceptDirectConnectGatewayAssociationProposalRoleArn","string",82],["DirectConnectGatewayId","string",67],["AssociatedGatewayId","string",67],["AllowedPrefixesToDirectConnectGateway",["array","string"]],["AssociationId","string",72]],"id":["AssociationId"],"reg":{"h":"crudl","wo":["AcceptDirectConnectGatewayAssociationProposalRoleArn"],"co":["AcceptDirectConnectGatewayAssociationProposalRoleArn","AssociatedGatewayId","DirectConnectGatewayId"],"ro":["AssociationId"],"uo":["AllowedPrefixesToDirectConnectGateway"],"pt":{"AssociatedGatewayId":"$lowercase($substringAfter(AssociatedGatewayId, \\"/\\"))","DirectConnectGatewayId":"$substringAfter(DirectConnectGatewayId, \\"/\\")"},"tg":[false,true,true]}}');
 /** A {@link DirectConnectGatewayAssociation} instance: its attributes as typed outputs. */
 export type DirectConnectGatewayAssociation = InstanceType<typeof DirectConnectGatewayAssociation>;
 
 /** Inputs of {@link DirectConnectGatewayAssociation}. */
 export interface DirectConnectGatewayAssociationArgs {
-  /** The Amazon Resource Name (ARN) of the role to accept the Direct Connect Gateway association proposal. Needs directconnect:AcceptDirectConnectGatewayAssociationProposal permissions. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to accept the Direct Connect Gateway association proposal. Needs directconnect:AcceptDirectConnectGatewayAssociationProposal permissions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   acceptDirectConnectGatewayAssociationProposalRoleArn?: string;
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect::[0-9]{12}:dx-gateway/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   directConnectGatewayId: string;
+  /** Pattern: `^((arn:aws[a-z-]*:ec2:[a-z0-9-]+:[0-9]{12}:(vpn-gateway/vgw|transit-gateway/tgw))|(vgw|tgw))-[a-zA-Z0-9]{8,32}$`. */
   associatedGatewayId: string;
-  /** The Amazon VPC prefixes to advertise to the Direct Connect gateway. This parameter is required when you create an association to a transit gateway. */
+  /**
+   * The Amazon VPC prefixes to advertise to the Direct Connect gateway. This parameter is required when you create an association to a transit gateway.
+   *
+   * Items: at least 1. Each item: Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   allowedPrefixesToDirectConnectGateway?: string[];
 }
 
@@ -101,7 +138,7 @@ export interface DirectConnectGatewayAssociationOutputs extends DirectConnectGat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-lag.html | CloudFormation: AWS::DirectConnect::Lag}
  */
-export const Lag = cloudControlType<LagArgs, LagOutputs>("AWS::DirectConnect::Lag", "aws:directconnect:Lag", '{"p":[["ProviderName","string",66],["RequestMACSec","boolean",66],["ConnectionsBandwidth","string",67],["LagName","string",1],["MinimumLinks","integer"],["Tags",["array",["ref","Tag"]]],["Location","string",67],["LagArn","string",72],["LagId","string",72],["LagState","string",8]],"id":["LagArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxlag/${LagId}"}');
+export const Lag = cloudControlType<LagArgs, LagOutputs>("AWS::DirectConnect::Lag", "aws:directconnect:Lag", '{"p":[["ProviderName","string",66],["RequestMACSec","boolean",82],["ConnectionsBandwidth","string",67],["LagName","string",1],["MinimumLinks","integer"],["Tags",["array",["ref","Tag"]]],["Location","string",67],["LagArn","string",72],["LagId","string",72],["LagState","string",8]],"id":["LagArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RequestMACSec"],"co":["ConnectionsBandwidth","Location","ProviderName","RequestMACSec"],"ro":["LagArn","LagId","LagState"],"uo":["Tags"],"pt":{"Location":"\\"^[a-zA-Z0-9-]+$\\""},"ai":[["LagId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxlag/${LagId}"}');
 /** A {@link Lag} instance: its attributes as typed outputs. */
 export type Lag = InstanceType<typeof Lag>;
 
@@ -109,17 +146,33 @@ export type Lag = InstanceType<typeof Lag>;
 export interface LagArgs {
   /** The name of the service provider associated with the requested LAG. */
   providerName?: string;
-  /** Indicates whether you want the LAG to support MAC Security (MACsec). */
+  /**
+   * Indicates whether you want the LAG to support MAC Security (MACsec).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requestMACSec?: boolean;
-  /** The bandwidth of the individual physical dedicated connections bundled by the LAG. */
+  /**
+   * The bandwidth of the individual physical dedicated connections bundled by the LAG.
+   *
+   * Pattern: `^[1-9][0-9]*(M|G)bps$`.
+   */
   connectionsBandwidth: string;
-  /** The name of the LAG. */
+  /**
+   * The name of the LAG.
+   *
+   * Pattern: `^[\w \-_,\/]{1,200}$`.
+   */
   lagName: string;
   /** The minimum number of physical dedicated connections that must be operational for the LAG itself to be operational. */
   minimumLinks?: number;
   /** The tags associated with the LAG. */
   tags?: AwsTag[];
-  /** The location for the LAG. */
+  /**
+   * The location for the LAG.
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   location: string;
 }
 
@@ -138,31 +191,59 @@ export interface LagOutputs extends LagArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-privatevirtualinterface.html | CloudFormation: AWS::DirectConnect::PrivateVirtualInterface}
  */
-export const PrivateVirtualInterface = cloudControlType<PrivateVirtualInterfaceArgs, PrivateVirtualInterfaceOutputs>("AWS::DirectConnect::PrivateVirtualInterface", "aws:directconnect:PrivateVirtualInterface", '{"p":[["BgpPeers",["array",["ref","BgpPeer"]],1],["DirectConnectGatewayId","string",66],["EnableSiteLink","boolean"],["Vlan","integer",67],["Mtu","integer"],["RateLimit","string"],["ConnectionId","string",1],["AllocatePrivateVirtualInterfaceRoleArn","string",66],["VirtualInterfaceName","string",1],["VirtualGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
+export const PrivateVirtualInterface = cloudControlType<PrivateVirtualInterfaceArgs, PrivateVirtualInterfaceOutputs>("AWS::DirectConnect::PrivateVirtualInterface", "aws:directconnect:PrivateVirtualInterface", '{"p":[["BgpPeers",["array",["ref","BgpPeer"]],1],["DirectConnectGatewayId","string",66],["EnableSiteLink","boolean"],["Vlan","integer",67],["Mtu","integer"],["RateLimit","string"],["ConnectionId","string",1],["AllocatePrivateVirtualInterfaceRoleArn","string",82],["VirtualInterfaceName","string",1],["VirtualGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllocatePrivateVirtualInterfaceRoleArn"],"co":["AllocatePrivateVirtualInterfaceRoleArn","DirectConnectGatewayId","VirtualGatewayId","Vlan"],"ro":["BgpPeers/*/BgpPeerId","VirtualInterfaceArn","VirtualInterfaceId"],"uo":["BgpPeers","Tags"],"pt":{"DirectConnectGatewayId":"$substringAfter(DirectConnectGatewayId, \\"/\\")","ConnectionId":"$lowercase($substringAfter(ConnectionId, \\"/\\"))","VirtualGatewayId":"$lowercase($substringAfter(VirtualGatewayId, \\"/\\"))"},"ai":[["VirtualInterfaceId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
 /** A {@link PrivateVirtualInterface} instance: its attributes as typed outputs. */
 export type PrivateVirtualInterface = InstanceType<typeof PrivateVirtualInterface>;
 
 /** Inputs of {@link PrivateVirtualInterface}. */
 export interface PrivateVirtualInterfaceArgs {
-  /** The BGP peers configured on this virtual interface. */
+  /**
+   * The BGP peers configured on this virtual interface.
+   *
+   * Items: 1–2.
+   */
   bgpPeers: PrivateVirtualInterfaceBgpPeer[];
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect::[0-9]{12}:dx-gateway/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   directConnectGatewayId?: string;
   /** Indicates whether to enable or disable SiteLink. */
   enableSiteLink?: boolean;
-  /** The ID of the VLAN. */
+  /**
+   * The ID of the VLAN.
+   *
+   * Range: 0–4095.
+   */
   vlan: number;
   /** The maximum transmission unit (MTU), in bytes. The supported values are 1500 and 9001. The default value is 1500. */
   mtu?: number;
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
+  /** Pattern: `^((arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:(dxcon/dxcon|dxlag/dxlag))|dx(con|lag))-[a-z0-9A-Z]{8,21}$`. */
   connectionId: string;
-  /** The Amazon Resource Name (ARN) of the role to allocate the private virtual interface. Needs directconnect:AllocatePrivateVirtualInterface permissions and tag permissions if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to allocate the private virtual interface. Needs directconnect:AllocatePrivateVirtualInterface permissions and tag permissions if applicable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   allocatePrivateVirtualInterfaceRoleArn?: string;
-  /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
+  /**
+   * The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-).
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   virtualInterfaceName: string;
-  /** The ID or ARN of the virtual private gateway. */
+  /**
+   * The ID or ARN of the virtual private gateway.
+   *
+   * Pattern: `^(arn:aws[a-z-]*:ec2:[a-z0-9-]+:[0-9]{12}:vpn-gateway/)?vgw-[a-zA-Z0-9]{8,32}$`.
+   */
   virtualGatewayId?: string;
-  /** The tags associated with the private virtual interface. */
+  /**
+   * The tags associated with the private virtual interface.
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
 }
 
@@ -180,16 +261,33 @@ export interface PrivateVirtualInterfaceOutputs extends PrivateVirtualInterfaceA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-directconnect-privatevirtualinterface-bgppeer.html | CloudFormation: BgpPeer}
  */
 export interface PrivateVirtualInterfaceBgpPeer {
+  /** Pattern: `^dxpeer-[a-z0-9]{8}$`. */
   bgpPeerId?: string;
   /** The authentication key for BGP configuration. This string has a minimum length of 6 characters and and a maximum length of 80 characters. */
   authKey?: string;
-  /** The address family for the BGP peer. */
+  /**
+   * The address family for the BGP peer.
+   *
+   * Pattern: `^(ipv4)|(ipv6)$`.
+   */
   addressFamily: string;
-  /** The IP address assigned to the Amazon interface. */
+  /**
+   * The IP address assigned to the Amazon interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   amazonAddress?: string;
-  /** The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration. */
+  /**
+   * The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   asn: string;
-  /** The IP address assigned to the customer interface. */
+  /**
+   * The IP address assigned to the customer interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   customerAddress?: string;
 }
 
@@ -198,7 +296,7 @@ export interface PrivateVirtualInterfaceBgpPeer {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-publicvirtualinterface.html | CloudFormation: AWS::DirectConnect::PublicVirtualInterface}
  */
-export const PublicVirtualInterface = cloudControlType<PublicVirtualInterfaceArgs, PublicVirtualInterfaceOutputs>("AWS::DirectConnect::PublicVirtualInterface", "aws:directconnect:PublicVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["RouteFilterPrefixes",["array","string"],66],["VirtualInterfaceName","string",1],["Vlan","integer",67],["Tags",["array",["ref","Tag"]]],["AllocatePublicVirtualInterfaceRoleArn","string",66],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
+export const PublicVirtualInterface = cloudControlType<PublicVirtualInterfaceArgs, PublicVirtualInterfaceOutputs>("AWS::DirectConnect::PublicVirtualInterface", "aws:directconnect:PublicVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["RouteFilterPrefixes",["array","string"],66],["VirtualInterfaceName","string",1],["Vlan","integer",67],["Tags",["array",["ref","Tag"]]],["AllocatePublicVirtualInterfaceRoleArn","string",82],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllocatePublicVirtualInterfaceRoleArn"],"co":["AllocatePublicVirtualInterfaceRoleArn","RouteFilterPrefixes","Vlan"],"ro":["BgpPeers/*/BgpPeerId","VirtualInterfaceArn","VirtualInterfaceId"],"uo":["BgpPeers","RouteFilterPrefixes","Tags"],"pt":{"ConnectionId":"$lowercase($substringAfter(ConnectionId, \\"/\\"))"},"ai":[["VirtualInterfaceId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
 /** A {@link PublicVirtualInterface} instance: its attributes as typed outputs. */
 export type PublicVirtualInterface = InstanceType<typeof PublicVirtualInterface>;
 
@@ -206,18 +304,45 @@ export type PublicVirtualInterface = InstanceType<typeof PublicVirtualInterface>
 export interface PublicVirtualInterfaceArgs {
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
-  /** The BGP peers configured on this virtual interface. */
+  /**
+   * The BGP peers configured on this virtual interface.
+   *
+   * Items: 1–2.
+   */
   bgpPeers: PublicVirtualInterfaceBgpPeer[];
+  /** Pattern: `^((arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:(dxcon/dxcon|dxlag/dxlag))|dx(con|lag))-[a-z0-9A-Z]{8,21}$`. */
   connectionId: string;
-  /** The routes to be advertised to the AWS network in this region. */
+  /**
+   * The routes to be advertised to the AWS network in this region.
+   *
+   * Items: at least 1. Each item: Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   routeFilterPrefixes?: string[];
-  /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
+  /**
+   * The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-).
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   virtualInterfaceName: string;
-  /** The ID of the VLAN. */
+  /**
+   * The ID of the VLAN.
+   *
+   * Range: 0–4095.
+   */
   vlan: number;
-  /** The tags associated with the public virtual interface. */
+  /**
+   * The tags associated with the public virtual interface.
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
-  /** The Amazon Resource Name (ARN) of the role to allocate the public virtual interface. Needs directconnect:AllocatePublicVirtualInterface permissions and tag permissions if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to allocate the public virtual interface. Needs directconnect:AllocatePublicVirtualInterface permissions and tag permissions if applicable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   allocatePublicVirtualInterfaceRoleArn?: string;
 }
 
@@ -235,16 +360,33 @@ export interface PublicVirtualInterfaceOutputs extends PublicVirtualInterfaceArg
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-directconnect-publicvirtualinterface-bgppeer.html | CloudFormation: BgpPeer}
  */
 export interface PublicVirtualInterfaceBgpPeer {
+  /** Pattern: `^dxpeer-[a-z0-9]{8}$`. */
   bgpPeerId?: string;
   /** The authentication key for BGP configuration. This string has a minimum length of 6 characters and and a maximum length of 80 characters. */
   authKey?: string;
-  /** The address family for the BGP peer. */
+  /**
+   * The address family for the BGP peer.
+   *
+   * Pattern: `^(ipv4)|(ipv6)$`.
+   */
   addressFamily: string;
-  /** The IP address assigned to the Amazon interface. */
+  /**
+   * The IP address assigned to the Amazon interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   amazonAddress?: string;
-  /** The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration. */
+  /**
+   * The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   asn: string;
-  /** The IP address assigned to the customer interface. */
+  /**
+   * The IP address assigned to the customer interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   customerAddress?: string;
 }
 
@@ -253,7 +395,7 @@ export interface PublicVirtualInterfaceBgpPeer {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-transitvirtualinterface.html | CloudFormation: AWS::DirectConnect::TransitVirtualInterface}
  */
-export const TransitVirtualInterface = cloudControlType<TransitVirtualInterfaceArgs, TransitVirtualInterfaceOutputs>("AWS::DirectConnect::TransitVirtualInterface", "aws:directconnect:TransitVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["DirectConnectGatewayId","string",67],["EnableSiteLink","boolean"],["VirtualInterfaceName","string",1],["Vlan","integer",67],["AllocateTransitVirtualInterfaceRoleArn","string",66],["Tags",["array",["ref","Tag"]]],["Mtu","integer"],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
+export const TransitVirtualInterface = cloudControlType<TransitVirtualInterfaceArgs, TransitVirtualInterfaceOutputs>("AWS::DirectConnect::TransitVirtualInterface", "aws:directconnect:TransitVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["DirectConnectGatewayId","string",67],["EnableSiteLink","boolean"],["VirtualInterfaceName","string",1],["Vlan","integer",67],["AllocateTransitVirtualInterfaceRoleArn","string",82],["Tags",["array",["ref","Tag"]]],["Mtu","integer"],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllocateTransitVirtualInterfaceRoleArn"],"co":["AllocateTransitVirtualInterfaceRoleArn","DirectConnectGatewayId","Vlan"],"ro":["BgpPeers/*/BgpPeerId","VirtualInterfaceArn","VirtualInterfaceId"],"uo":["BgpPeers","Tags"],"pt":{"DirectConnectGatewayId":"$substringAfter(DirectConnectGatewayId, \\"/\\")","ConnectionId":"$lowercase($substringAfter(ConnectionId, \\"/\\"))"},"ai":[["VirtualInterfaceId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
 /** A {@link TransitVirtualInterface} instance: its attributes as typed outputs. */
 export type TransitVirtualInterface = InstanceType<typeof TransitVirtualInterface>;
 
@@ -261,19 +403,43 @@ export type TransitVirtualInterface = InstanceType<typeof TransitVirtualInterfac
 export interface TransitVirtualInterfaceArgs {
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
-  /** The BGP peers configured on this virtual interface.. */
+  /**
+   * The BGP peers configured on this virtual interface..
+   *
+   * Items: 1–2.
+   */
   bgpPeers: TransitVirtualInterfaceBgpPeer[];
+  /** Pattern: `^((arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:(dxcon/dxcon|dxlag/dxlag))|dx(con|lag))-[a-z0-9A-Z]{8,21}$`. */
   connectionId: string;
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect::[0-9]{12}:dx-gateway/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   directConnectGatewayId: string;
   /** Indicates whether to enable or disable SiteLink. */
   enableSiteLink?: boolean;
-  /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
+  /**
+   * The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-).
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   virtualInterfaceName: string;
-  /** The ID of the VLAN. */
+  /**
+   * The ID of the VLAN.
+   *
+   * Range: 0–4095.
+   */
   vlan: number;
-  /** The Amazon Resource Name (ARN) of the role to allocate the TransitVifAllocation. Needs directconnect:AllocateTransitVirtualInterface permissions and tag permissions if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to allocate the TransitVifAllocation. Needs directconnect:AllocateTransitVirtualInterface permissions and tag permissions if applicable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   allocateTransitVirtualInterfaceRoleArn?: string;
-  /** The tags associated with the private virtual interface. */
+  /**
+   * The tags associated with the private virtual interface.
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
   /** The maximum transmission unit (MTU), in bytes. The supported values are 1500 and 9001. The default value is 1500. */
   mtu?: number;
@@ -293,15 +459,32 @@ export interface TransitVirtualInterfaceOutputs extends TransitVirtualInterfaceA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-directconnect-transitvirtualinterface-bgppeer.html | CloudFormation: BgpPeer}
  */
 export interface TransitVirtualInterfaceBgpPeer {
+  /** Pattern: `^dxpeer-[a-z0-9]{8}$`. */
   bgpPeerId?: string;
   /** The authentication key for BGP configuration. This string has a minimum length of 6 characters and and a maximum length of 80 characters. */
   authKey?: string;
-  /** The address family for the BGP peer. */
+  /**
+   * The address family for the BGP peer.
+   *
+   * Pattern: `^(ipv4)|(ipv6)$`.
+   */
   addressFamily: string;
-  /** The IP address assigned to the Amazon interface. */
+  /**
+   * The IP address assigned to the Amazon interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   amazonAddress?: string;
-  /** The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration. */
+  /**
+   * The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   asn: string;
-  /** The IP address assigned to the customer interface. */
+  /**
+   * The IP address assigned to the customer interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   customerAddress?: string;
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `AWS::DirectoryService::MicrosoftAD` resource specifies a Microsoft Active Directory in AWS so that your directory users and groups can access the AWS Management Console and AWS applications using their existing credentials. For more information, see [AWS Managed Microsoft AD](https://docs.aws.amazon.com/directoryservice/latest/admin-guide/directory_microsoft_ad.html) in the *Directory Service Admin Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DirectoryService::MicrosoftAD: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directoryservice-microsoftad.html | CloudFormation: AWS::DirectoryService::MicrosoftAD}
  */
-export const MicrosoftAD = cloudControlType<MicrosoftADArgs, MicrosoftADOutputs>("AWS::DirectoryService::MicrosoftAD", "aws:directoryservice:MicrosoftAD", '{"p":[["CreateAlias","boolean",66],["Edition","string",66],["EnableSso","boolean"],["Name","string",67],["Password","string",115],["ShortName","string",66],["VpcSettings",["ref","VpcSettings"],67],["Alias","string",8],["DnsIpAddresses",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"VpcSettings":[["SubnetIds",["array","string"],1],["VpcId","string",1]]},"arn":"arn:${Partition}:ds:${Region}:${Account}:${DirectoryId}"}');
+export const MicrosoftAD = cloudControlType<MicrosoftADArgs, MicrosoftADOutputs>("AWS::DirectoryService::MicrosoftAD", "aws:directoryservice:MicrosoftAD", '{"p":[["CreateAlias","boolean",66],["Edition","string",66],["EnableSso","boolean"],["Name","string",67],["Password","string",115],["ShortName","string",66],["VpcSettings",["ref","VpcSettings"],67],["Alias","string",8],["DnsIpAddresses",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"VpcSettings":[["SubnetIds",["array","string"],1],["VpcId","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ds:${Region}:${Account}:${DirectoryId}"}');
 /** A {@link MicrosoftAD} instance: its attributes as typed outputs. */
 export type MicrosoftAD = InstanceType<typeof MicrosoftAD>;
 
@@ -72,7 +74,7 @@ export interface MicrosoftADVpcSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directoryservice-simplead.html | CloudFormation: AWS::DirectoryService::SimpleAD}
  */
-export const SimpleAD = cloudControlType<SimpleADArgs, SimpleADOutputs>("AWS::DirectoryService::SimpleAD", "aws:directoryservice:SimpleAD", '{"p":[["Description","string",66],["VpcSettings",["ref","VpcSettings"],67],["Size","string",67],["CreateAlias","boolean",66],["EnableSso","boolean"],["ShortName","string",66],["Name","string",67],["Password","string",114],["Tags",["array",["ref","Tag"]]],["DirectoryId","string",72],["Alias","string",8],["DnsIpAddresses",["array","string"],8],["Id","string",8,"awsId"]],"id":["DirectoryId"],"d":{"VpcSettings":[["VpcId","string",3],["SubnetIds",["array","string"],3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ds:${Region}:${Account}:directory/${DirectoryId}"}');
+export const SimpleAD = cloudControlType<SimpleADArgs, SimpleADOutputs>("AWS::DirectoryService::SimpleAD", "aws:directoryservice:SimpleAD", '{"p":[["Description","string",66],["VpcSettings",["ref","VpcSettings"],67],["Size","string",67],["CreateAlias","boolean",66],["EnableSso","boolean"],["ShortName","string",66],["Name","string",67],["Password","string",114],["Tags",["array",["ref","Tag"]]],["DirectoryId","string",72],["Alias","string",8],["DnsIpAddresses",["array","string"],8],["Id","string",8,"awsId"]],"id":["DirectoryId"],"d":{"VpcSettings":[["VpcId","string",1],["SubnetIds",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Password"],"co":["Size","VpcSettings","Name","Password","ShortName","Description","CreateAlias"],"ro":["Alias","DnsIpAddresses","DirectoryId"],"uo":["DnsIpAddresses","VpcSettings/SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ds:${Region}:${Account}:directory/${DirectoryId}"}');
 /** A {@link SimpleAD} instance: its attributes as typed outputs. */
 export type SimpleAD = InstanceType<typeof SimpleAD>;
 

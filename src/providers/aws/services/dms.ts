@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-certificate.html | CloudFormation: AWS::DMS::Certificate}
  */
-export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::DMS::Certificate", "aws:dms:Certificate", '{"p":[["CertificateIdentifier","string",66],["CertificatePem","string",66],["CertificateWallet","string",66],["CertificateArn","string",72]],"id":["CertificateArn"],"arn":"arn:${Partition}:dms:${Region}:${Account}:cert:${CertificateId}"}');
+export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::DMS::Certificate", "aws:dms:Certificate", '{"p":[["CertificateIdentifier","string",66],["CertificatePem","string",82],["CertificateWallet","string",82],["CertificateArn","string",72]],"id":["CertificateArn"],"reg":{"h":"crdl","wo":["CertificatePem","CertificateWallet"],"co":["CertificateIdentifier","CertificatePem","CertificateWallet"],"ro":["CertificateArn"],"tg":[false,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:cert:${CertificateId}"}');
 /** A {@link Certificate} instance: its attributes as typed outputs. */
 export type Certificate = InstanceType<typeof Certificate>;
 
@@ -21,9 +21,17 @@ export type Certificate = InstanceType<typeof Certificate>;
 export interface CertificateArgs {
   /** A customer-assigned name for the certificate. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen or contain two consecutive hyphens. */
   certificateIdentifier?: string;
-  /** The contents of a `.pem` file, which contains an X.509 certificate. */
+  /**
+   * The contents of a `.pem` file, which contains an X.509 certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificatePem?: string;
-  /** The location of an imported Oracle Wallet certificate for use with SSL. An example is: `filebase64("${path.root}/rds-ca-2019-root.sso")` */
+  /**
+   * The location of an imported Oracle Wallet certificate for use with SSL. An example is: `filebase64("${path.root}/rds-ca-2019-root.sso")`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificateWallet?: string;
 }
 
@@ -38,19 +46,37 @@ export interface CertificateOutputs extends CertificateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-datamigration.html | CloudFormation: AWS::DMS::DataMigration}
  */
-export const DataMigration = cloudControlType<DataMigrationArgs, DataMigrationOutputs>("AWS::DMS::DataMigration", "aws:dms:DataMigration", '{"p":[["DataMigrationName","string"],["DataMigrationIdentifier","string"],["ServiceAccessRoleArn","string",1],["MigrationProjectIdentifier","string",1],["DataMigrationType",["enum","full-load","cdc","full-load-and-cdc"],1],["DataMigrationSettings",["ref","DataMigrationSettings"]],["SourceDataSettings",["array",["ref","SourceDataSettings"]]],["Tags",["array",["ref","Tag"]]],["DataMigrationArn","string",72],["DataMigrationCreateTime","string",8]],"id":["DataMigrationArn"],"d":{"DataMigrationSettings":[["CloudwatchLogsEnabled","boolean"],["NumberOfJobs","integer"],["SelectionRules","string"]],"SourceDataSettings":[["CDCStartPosition","string"],["CDCStartTime","string"],["CDCStopTime","string"],["SlotName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:data-migration:${ResourceId}"}');
+export const DataMigration = cloudControlType<DataMigrationArgs, DataMigrationOutputs>("AWS::DMS::DataMigration", "aws:dms:DataMigration", '{"p":[["DataMigrationName","string"],["DataMigrationIdentifier","string",16],["ServiceAccessRoleArn","string",1],["MigrationProjectIdentifier","string",1],["DataMigrationType",["enum","full-load","cdc","full-load-and-cdc"],1],["DataMigrationSettings",["ref","DataMigrationSettings"]],["SourceDataSettings",["array",["ref","SourceDataSettings"]]],["Tags",["array",["ref","Tag"]]],["DataMigrationArn","string",72],["DataMigrationCreateTime","string",8]],"id":["DataMigrationArn"],"d":{"DataMigrationSettings":[["CloudwatchLogsEnabled","boolean"],["NumberOfJobs","integer"],["SelectionRules","string"]],"SourceDataSettings":[["CDCStartPosition","string"],["CDCStartTime","string"],["CDCStopTime","string"],["SlotName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DataMigrationIdentifier"],"ro":["DataMigrationArn","DataMigrationCreateTime"],"uo":["SourceDataSettings","Tags"],"ai":[["DataMigrationName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:data-migration:${ResourceId}"}');
 /** A {@link DataMigration} instance: its attributes as typed outputs. */
 export type DataMigration = InstanceType<typeof DataMigration>;
 
 /** Inputs of {@link DataMigration}. */
 export interface DataMigrationArgs {
-  /** The user-friendly name for the data migration. */
+  /**
+   * The user-friendly name for the data migration.
+   *
+   * Length: 1–300.
+   */
   dataMigrationName?: string;
-  /** The property describes an ARN of the data migration. */
+  /**
+   * The property describes an ARN of the data migration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–300.
+   */
   dataMigrationIdentifier?: string;
-  /** The IAM role that the data migration uses to access AWS resources. */
+  /**
+   * The IAM role that the data migration uses to access AWS resources.
+   *
+   * Length: 1–300.
+   */
   serviceAccessRoleArn: string;
-  /** The property describes an identifier for the migration project. It is used for describing/deleting/modifying can be name/arn */
+  /**
+   * The property describes an identifier for the migration project. It is used for describing/deleting/modifying can be name/arn
+   *
+   * Length: 1–255.
+   */
   migrationProjectIdentifier: string;
   /** Specifies whether the data migration is full-load only, change data capture (CDC) only, or full-load and CDC. */
   dataMigrationType: "full-load" | "cdc" | "full-load-and-cdc";
@@ -78,7 +104,11 @@ export interface DataMigrationOutputs extends DataMigrationArgs {
 export interface DataMigrationDataMigrationSettings {
   /** Whether to enable CloudWatch logging for the data migration. */
   cloudwatchLogsEnabled?: boolean;
-  /** The number of parallel jobs that trigger parallel threads to unload the tables from the source, and then load them to the target. */
+  /**
+   * The number of parallel jobs that trigger parallel threads to unload the tables from the source, and then load them to the target.
+   *
+   * Range: 1–50.
+   */
   numberOfJobs?: number;
   /** A JSON-formatted string that defines what objects to include and exclude from the migration. */
   selectionRules?: string;
@@ -86,13 +116,29 @@ export interface DataMigrationDataMigrationSettings {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dms-datamigration-sourcedatasettings.html | CloudFormation: SourceDataSettings} */
 export interface DataMigrationSourceDataSettings {
-  /** The property is a point in the database engine's log that defines a time where you can begin CDC. */
+  /**
+   * The property is a point in the database engine's log that defines a time where you can begin CDC.
+   *
+   * Length: at most 40.
+   */
   cdcStartPosition?: string;
-  /** The property indicates the start time for a change data capture (CDC) operation. The value is server time in UTC format. */
+  /**
+   * The property indicates the start time for a change data capture (CDC) operation. The value is server time in UTC format.
+   *
+   * Length: at most 40.
+   */
   cdcStartTime?: string;
-  /** The property indicates the stop time for a change data capture (CDC) operation. The value is server time in UTC format. */
+  /**
+   * The property indicates the stop time for a change data capture (CDC) operation. The value is server time in UTC format.
+   *
+   * Length: at most 40.
+   */
   cdcStopTime?: string;
-  /** The property sets the name of a previously created logical replication slot for a change data capture (CDC) load of the source instance. */
+  /**
+   * The property sets the name of a previously created logical replication slot for a change data capture (CDC) load of the source instance.
+   *
+   * Length: at most 255.
+   */
   slotName?: string;
 }
 
@@ -101,21 +147,39 @@ export interface DataMigrationSourceDataSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-dataprovider.html | CloudFormation: AWS::DMS::DataProvider}
  */
-export const DataProvider = cloudControlType<DataProviderArgs, DataProviderOutputs>("AWS::DMS::DataProvider", "aws:dms:DataProvider", '{"p":[["DataProviderName","string"],["DataProviderIdentifier","string"],["Description","string"],["Engine",["enum","aurora","aurora_postgresql","mysql","oracle","postgres","sqlserver","redshift","mariadb","mongodb","docdb","db2","db2_zos","sybase"],1],["ExactSettings","boolean"],["Settings",["ref","Settings"]],["Tags",["array",["ref","Tag"]]],["DataProviderArn","string",72],["DataProviderCreationTime","string",8]],"id":["DataProviderArn"],"d":{"Settings":[["PostgreSqlSettings",["ref","PostgreSqlSettings"]],["MySqlSettings",["ref","MySqlSettings"]],["OracleSettings",["ref","OracleSettings"]],["MicrosoftSqlServerSettings",["ref","MicrosoftSqlServerSettings"]],["RedshiftSettings",["ref","RedshiftSettings"]],["MariaDbSettings",["ref","MariaDbSettings"]],["DocDbSettings",["ref","DocDbSettings"]],["MongoDbSettings",["ref","MongoDbSettings"]],["IbmDb2LuwSettings",["ref","IbmDb2LuwSettings"]],["IbmDb2zOsSettings",["ref","IbmDb2zOsSettings"]],["SybaseAseSettings",["ref","SybaseAseSettings"]]],"PostgreSqlSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"MySqlSettings":[["ServerName","string",1],["Port","integer",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"OracleSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"],["AsmServer","string"],["SecretsManagerOracleAsmSecretId","string"],["SecretsManagerOracleAsmAccessRoleArn","string"],["SecretsManagerSecurityDbEncryptionSecretId","string"],["SecretsManagerSecurityDbEncryptionAccessRoleArn","string"]],"MicrosoftSqlServerSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"RedshiftSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1]],"MariaDbSettings":[["ServerName","string",1],["Port","integer",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"DocDbSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-full"]],["CertificateArn","string"]],"MongoDbSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string"],["SslMode",["enum","none","require","verify-full"]],["CertificateArn","string"],["AuthType",["enum","no","password"]],["AuthSource","string"],["AuthMechanism",["enum","default","mongodb_cr","scram_sha_1"]]],"IbmDb2LuwSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","verify-ca"],1],["CertificateArn","string"]],"IbmDb2zOsSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","verify-ca"],1],["CertificateArn","string"]],"SybaseAseSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string"],["EncryptPassword","boolean",48],["SslMode",["enum","none","require","verify-ca"],1],["CertificateArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:data-provider:${ResourceId}"}');
+export const DataProvider = cloudControlType<DataProviderArgs, DataProviderOutputs>("AWS::DMS::DataProvider", "aws:dms:DataProvider", '{"p":[["DataProviderName","string"],["DataProviderIdentifier","string",16],["Description","string"],["Engine",["enum","aurora","aurora_postgresql","mysql","oracle","postgres","sqlserver","redshift","mariadb","mongodb","docdb","db2","db2_zos","sybase"],1],["ExactSettings","boolean",16],["Settings",["ref","Settings"]],["Tags",["array",["ref","Tag"]]],["DataProviderArn","string",72],["DataProviderCreationTime","string",8]],"id":["DataProviderArn"],"d":{"Settings":[["PostgreSqlSettings",["ref","PostgreSqlSettings"]],["MySqlSettings",["ref","MySqlSettings"]],["OracleSettings",["ref","OracleSettings"]],["MicrosoftSqlServerSettings",["ref","MicrosoftSqlServerSettings"]],["RedshiftSettings",["ref","RedshiftSettings"]],["MariaDbSettings",["ref","MariaDbSettings"]],["DocDbSettings",["ref","DocDbSettings"]],["MongoDbSettings",["ref","MongoDbSettings"]],["IbmDb2LuwSettings",["ref","IbmDb2LuwSettings"]],["IbmDb2zOsSettings",["ref","IbmDb2zOsSettings"]],["SybaseAseSettings",["ref","SybaseAseSettings"]]],"PostgreSqlSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"MySqlSettings":[["ServerName","string",1],["Port","integer",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"OracleSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"],["AsmServer","string"],["SecretsManagerOracleAsmSecretId","string"],["SecretsManagerOracleAsmAccessRoleArn","string"],["SecretsManagerSecurityDbEncryptionSecretId","string"],["SecretsManagerSecurityDbEncryptionAccessRoleArn","string"]],"MicrosoftSqlServerSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"RedshiftSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1]],"MariaDbSettings":[["ServerName","string",1],["Port","integer",1],["SslMode",["enum","none","require","verify-ca","verify-full"],1],["CertificateArn","string"]],"DocDbSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","require","verify-full"]],["CertificateArn","string"]],"MongoDbSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string"],["SslMode",["enum","none","require","verify-full"]],["CertificateArn","string"],["AuthType",["enum","no","password"]],["AuthSource","string"],["AuthMechanism",["enum","default","mongodb_cr","scram_sha_1"]]],"IbmDb2LuwSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","verify-ca"],1],["CertificateArn","string"]],"IbmDb2zOsSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string",1],["SslMode",["enum","none","verify-ca"],1],["CertificateArn","string"]],"SybaseAseSettings":[["ServerName","string",1],["Port","integer",1],["DatabaseName","string"],["EncryptPassword","boolean",48],["SslMode",["enum","none","require","verify-ca"],1],["CertificateArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DataProviderIdentifier","ExactSettings"],"ro":["DataProviderArn","DataProviderCreationTime"],"uo":["Tags"],"ai":[["DataProviderName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:data-provider:${ResourceId}"}');
 /** A {@link DataProvider} instance: its attributes as typed outputs. */
 export type DataProvider = InstanceType<typeof DataProvider>;
 
 /** Inputs of {@link DataProvider}. */
 export interface DataProviderArgs {
-  /** The name of the data provider. */
+  /**
+   * The name of the data provider.
+   *
+   * Length: 1–255.
+   */
   dataProviderName?: string;
-  /** The identifier of the data provider. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens. */
+  /**
+   * The identifier of the data provider. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
+   */
   dataProviderIdentifier?: string;
-  /** A description of the data provider. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter. */
+  /**
+   * A description of the data provider. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The type of database engine for the data provider. Valid values include `"aurora"` , `"aurora-postgresql"` , `"mysql"` , `"oracle"` , `"postgres"` , `"sqlserver"` , `redshift` , `mariadb` , `mongodb` , `db2` , `db2-zos` , `docdb` , and `sybase` . A value of `"aurora"` represents Amazon Aurora MySQL-Compatible Edition. */
   engine: "aurora" | "aurora_postgresql" | "mysql" | "oracle" | "postgres" | "sqlserver" | "redshift" | "mariadb" | "mongodb" | "docdb" | "db2" | "db2_zos" | "sybase";
-  /** The property describes the exact settings which can be modified */
+  /**
+   * The property describes the exact settings which can be modified
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   exactSettings?: boolean;
   /** The settings in JSON format for a data provider. */
   settings?: DataProviderSettings;
@@ -375,7 +439,7 @@ export interface DataProviderSybaseAseSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-endpoint.html | CloudFormation: AWS::DMS::Endpoint}
  */
-export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::DMS::Endpoint", "aws:dms:Endpoint", '{"p":[["SybaseSettings",["ref","SybaseSettings"]],["RedisSettings",["ref","RedisSettings"]],["OracleSettings",["ref","OracleSettings"]],["KafkaSettings",["ref","KafkaSettings"]],["Port","integer"],["MySqlSettings",["ref","MySqlSettings"]],["S3Settings",["ref","S3Settings"]],["ResourceIdentifier","string",66],["KinesisSettings",["ref","KinesisSettings"]],["SslMode","string"],["RedshiftSettings",["ref","RedshiftSettings"]],["EndpointType","string",1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["MongoDbSettings",["ref","MongoDbSettings"]],["IbmDb2Settings",["ref","IbmDb2Settings"]],["KmsKeyId","string",66],["DatabaseName","string"],["NeptuneSettings",["ref","NeptuneSettings"]],["ElasticsearchSettings",["ref","ElasticsearchSettings"]],["EngineName","string",1],["DocDbSettings",["ref","DocDbSettings"]],["DynamoDbSettings",["ref","DynamoDbSettings"]],["Username","string"],["MicrosoftSqlServerSettings",["ref","MicrosoftSqlServerSettings"]],["GcpMySQLSettings",["ref","GcpMySQLSettings"]],["ServerName","string"],["ExtraConnectionAttributes","string"],["EndpointIdentifier","string"],["CertificateArn","string"],["PostgreSqlSettings",["ref","PostgreSqlSettings"]],["ExternalId","string",8],["EndpointArn","string",72]],"id":["EndpointArn"],"d":{"SybaseSettings":[["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"]],"RedisSettings":[["SslSecurityProtocol","string"],["AuthUserName","string"],["ServerName","string"],["Port","number"],["SslCaCertificateArn","string"],["AuthPassword","string",48],["AuthType","string"]],"OracleSettings":[["AsmPassword","string",48],["DirectPathParallelLoad","boolean"],["AdditionalArchivedLogDestId","integer"],["SpatialDataOptionToGeoJsonFunctionName","string"],["ReplacePathPrefix","boolean"],["FailTasksOnLobTruncation","boolean"],["AsmServer","string"],["SecretsManagerOracleAsmAccessRoleArn","string"],["OraclePathPrefix","string"],["ReadAheadBlocks","integer"],["StandbyDelayTime","integer"],["AllowSelectNestedTables","boolean"],["AddSupplementalLogging","boolean"],["SecretsManagerSecretId","string"],["UseBFile","boolean"],["EnableHomogenousTablespace","boolean"],["AsmUser","string"],["UseDirectPathFullLoad","boolean"],["SecurityDbEncryption","string"],["ParallelAsmReadThreads","integer"],["ArchivedLogDestId","integer"],["UsePathPrefix","string"],["UseLogminerReader","boolean"],["SecurityDbEncryptionName","string"],["DirectPathNoLog","boolean"],["SecretsManagerOracleAsmSecretId","string"],["CharLengthSemantics","string"],["NumberDatatypeScale","integer"],["ReadTableSpaceName","boolean"],["AccessAlternateDirectly","boolean"],["UseAlternateFolderForOnline","boolean"],["ArchivedLogsOnly","boolean"],["ExtraArchivedLogDestIds",["array","integer"]],["RetryInterval","integer"],["SecretsManagerAccessRoleArn","string"]],"KafkaSettings":[["Broker","string"],["SaslPassword","string",48],["MessageFormat","string"],["SslClientCertificateArn","string"],["IncludeTransactionDetails","boolean"],["SecurityProtocol","string"],["IncludeTableAlterOperations","boolean"],["SslCaCertificateArn","string"],["IncludeControlDetails","boolean"],["IncludePartitionValue","boolean"],["NoHexPrefix","boolean"],["SslClientKeyArn","string"],["SslClientKeyPassword","string",48],["SaslUserName","string"],["MessageMaxBytes","integer"],["Topic","string"],["PartitionIncludeSchemaTable","boolean"],["IncludeNullAndEmpty","boolean"]],"MySqlSettings":[["ServerTimezone","string"],["EventsPollInterval","integer"],["ParallelLoadThreads","integer"],["AfterConnectScript","string"],["MaxFileSize","integer"],["TargetDbType","string"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["CleanSourceMetadataOnMismatch","boolean"]],"S3Settings":[["TimestampColumnName","string"],["EnableStatistics","boolean"],["DatePartitionSequence","string"],["IncludeOpForFullLoad","boolean"],["CsvNullValue","string"],["CdcInsertsAndUpdates","boolean"],["BucketName","string"],["ServerSideEncryptionKmsKeyId","string"],["UseTaskStartTimeForFullLoadTimestamp","boolean"],["DataFormat","string"],["CsvDelimiter","string"],["IgnoreHeaderRows","integer"],["CannedAclForObjects","string"],["Rfc4180","boolean"],["ServiceAccessRoleArn","string"],["ParquetTimestampInMillisecond","boolean"],["PreserveTransactions","boolean"],["BucketFolder","string"],["DatePartitionDelimiter","string"],["EncodingType","string"],["ParquetVersion","string"],["AddColumnName","boolean"],["CdcMinFileSize","integer"],["ExternalTableDefinition","string"],["UseCsvNoSupValue","boolean"],["MaxFileSize","integer"],["CsvNoSupValue","string"],["CdcPath","string"],["CsvRowDelimiter","string"],["RowGroupLength","integer"],["CdcMaxBatchInterval","integer"],["DataPageSize","integer"],["DictPageSizeLimit","integer"],["DatePartitionEnabled","boolean"],["CompressionType","string"],["DatePartitionTimezone","string"],["CdcInsertsOnly","boolean"],["EncryptionMode","string"],["AddTrailingPaddingCharacter","boolean"],["ExpectedBucketOwner","string"],["GlueCatalogGeneration","boolean"]],"KinesisSettings":[["MessageFormat","string"],["IncludeTransactionDetails","boolean"],["IncludeTableAlterOperations","boolean"],["IncludeControlDetails","boolean"],["IncludePartitionValue","boolean"],["StreamArn","string"],["ServiceAccessRoleArn","string"],["NoHexPrefix","boolean"],["PartitionIncludeSchemaTable","boolean"],["IncludeNullAndEmpty","boolean"]],"RedshiftSettings":[["ConnectionTimeout","integer"],["MapBooleanAsBoolean","boolean"],["AfterConnectScript","string"],["FileTransferUploadStreams","integer"],["BucketName","string"],["ServerSideEncryptionKmsKeyId","string"],["ExplicitIds","boolean"],["SecretsManagerSecretId","string"],["TruncateColumns","boolean"],["ServiceAccessRoleArn","string"],["ReplaceChars","string"],["TimeFormat","string"],["BucketFolder","string"],["ReplaceInvalidChars","string"],["RemoveQuotes","boolean"],["LoadTimeout","integer"],["MaxFileSize","integer"],["TrimBlanks","boolean"],["DateFormat","string"],["CompUpdate","boolean"],["AcceptAnyDate","boolean"],["WriteBufferSize","integer"],["SecretsManagerAccessRoleArn","string"],["CaseSensitiveNames","boolean"],["EmptyAsNull","boolean"],["EncryptionMode","string"]],"MongoDbSettings":[["Port","integer"],["ExtractDocId","string"],["DatabaseName","string"],["AuthSource","string"],["AuthMechanism","string"],["Username","string"],["DocsToInvestigate","string"],["ServerName","string"],["SecretsManagerSecretId","string"],["AuthType","string",2],["SecretsManagerAccessRoleArn","string"],["Password","string",48],["NestingLevel","string"]],"IbmDb2Settings":[["SetDataCaptureChanges","boolean"],["CurrentLsn","string"],["MaxKBytesPerRead","integer"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["KeepCsvFiles","boolean"],["LoadTimeout","integer"],["MaxFileSize","integer"],["WriteBufferSize","integer"]],"NeptuneSettings":[["MaxRetryCount","integer"],["MaxFileSize","integer"],["S3BucketFolder","string"],["ErrorRetryDuration","integer"],["IamAuthEnabled","boolean"],["S3BucketName","string"],["ServiceAccessRoleArn","string"]],"ElasticsearchSettings":[["EndpointUri","string",2],["FullLoadErrorPercentage","integer"],["ErrorRetryDuration","integer"],["ServiceAccessRoleArn","string"]],"DocDbSettings":[["DocsToInvestigate","integer"],["ExtractDocId","boolean"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["NestingLevel","string"]],"DynamoDbSettings":[["ServiceAccessRoleArn","string"]],"MicrosoftSqlServerSettings":[["ReadBackupOnly","boolean"],["TlogAccessMode","string"],["BcpPacketSize","integer"],["Port","integer"],["SafeguardPolicy","string"],["UseThirdPartyBackupDevice","boolean"],["DatabaseName","string"],["UseBcpFullLoad","boolean"],["Username","string"],["QuerySingleAlwaysOnNode","boolean"],["ServerName","string"],["SecretsManagerSecretId","string"],["ControlTablesFileGroup","string"],["ForceLobLookup","boolean"],["SecretsManagerAccessRoleArn","string"],["TrimSpaceInChar","boolean"],["Password","string",48]],"GcpMySQLSettings":[["AfterConnectScript","string"],["Port","integer"],["DatabaseName","string"],["CleanSourceMetadataOnMismatch","boolean"],["ServerTimezone","string"],["EventsPollInterval","integer"],["ParallelLoadThreads","integer"],["Username","string"],["MaxFileSize","integer"],["ServerName","string"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["Password","string",48]],"PostgreSqlSettings":[["PluginName","string"],["MapBooleanAsBoolean","boolean"],["AfterConnectScript","string"],["ExecuteTimeout","integer"],["DdlArtifactsSchema","string"],["FailTasksOnLobTruncation","boolean"],["HeartbeatEnable","boolean"],["BabelfishDatabaseName","string"],["DatabaseMode","string"],["CaptureDdls","boolean"],["MaxFileSize","integer"],["HeartbeatFrequency","integer"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["HeartbeatSchema","string"],["SlotName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:endpoint:${EndpointId}"}');
+export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::DMS::Endpoint", "aws:dms:Endpoint", '{"p":[["SybaseSettings",["ref","SybaseSettings"]],["RedisSettings",["ref","RedisSettings"]],["OracleSettings",["ref","OracleSettings"]],["KafkaSettings",["ref","KafkaSettings"]],["Port","integer"],["MySqlSettings",["ref","MySqlSettings"]],["S3Settings",["ref","S3Settings"]],["ResourceIdentifier","string",82],["KinesisSettings",["ref","KinesisSettings"]],["SslMode","string"],["RedshiftSettings",["ref","RedshiftSettings"]],["EndpointType","string",1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["MongoDbSettings",["ref","MongoDbSettings"]],["IbmDb2Settings",["ref","IbmDb2Settings"]],["KmsKeyId","string",66],["DatabaseName","string"],["NeptuneSettings",["ref","NeptuneSettings"]],["ElasticsearchSettings",["ref","ElasticsearchSettings"]],["EngineName","string",1],["DocDbSettings",["ref","DocDbSettings"]],["DynamoDbSettings",["ref","DynamoDbSettings"]],["Username","string"],["MicrosoftSqlServerSettings",["ref","MicrosoftSqlServerSettings"]],["GcpMySQLSettings",["ref","GcpMySQLSettings"]],["ServerName","string"],["ExtraConnectionAttributes","string",16],["EndpointIdentifier","string"],["CertificateArn","string"],["PostgreSqlSettings",["ref","PostgreSqlSettings"]],["ExternalId","string",8],["EndpointArn","string",72]],"id":["EndpointArn"],"d":{"SybaseSettings":[["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"]],"RedisSettings":[["SslSecurityProtocol","string"],["AuthUserName","string"],["ServerName","string"],["Port","number"],["SslCaCertificateArn","string"],["AuthPassword","string",48],["AuthType","string"]],"OracleSettings":[["AsmPassword","string",48],["DirectPathParallelLoad","boolean"],["AdditionalArchivedLogDestId","integer"],["SpatialDataOptionToGeoJsonFunctionName","string"],["ReplacePathPrefix","boolean"],["FailTasksOnLobTruncation","boolean"],["AsmServer","string"],["SecretsManagerOracleAsmAccessRoleArn","string"],["OraclePathPrefix","string"],["ReadAheadBlocks","integer"],["StandbyDelayTime","integer"],["AllowSelectNestedTables","boolean"],["AddSupplementalLogging","boolean"],["SecretsManagerSecretId","string"],["UseBFile","boolean"],["EnableHomogenousTablespace","boolean"],["AsmUser","string"],["UseDirectPathFullLoad","boolean"],["SecurityDbEncryption","string"],["ParallelAsmReadThreads","integer"],["ArchivedLogDestId","integer"],["UsePathPrefix","string"],["UseLogminerReader","boolean"],["SecurityDbEncryptionName","string"],["DirectPathNoLog","boolean"],["SecretsManagerOracleAsmSecretId","string"],["CharLengthSemantics","string"],["NumberDatatypeScale","integer"],["ReadTableSpaceName","boolean"],["AccessAlternateDirectly","boolean"],["UseAlternateFolderForOnline","boolean"],["ArchivedLogsOnly","boolean"],["ExtraArchivedLogDestIds",["array","integer"]],["RetryInterval","integer"],["SecretsManagerAccessRoleArn","string"]],"KafkaSettings":[["Broker","string"],["SaslPassword","string",48],["MessageFormat","string"],["SslClientCertificateArn","string"],["IncludeTransactionDetails","boolean"],["SecurityProtocol","string"],["IncludeTableAlterOperations","boolean"],["SslCaCertificateArn","string"],["IncludeControlDetails","boolean"],["IncludePartitionValue","boolean"],["NoHexPrefix","boolean"],["SslClientKeyArn","string"],["SslClientKeyPassword","string",48],["SaslUserName","string"],["MessageMaxBytes","integer"],["Topic","string"],["PartitionIncludeSchemaTable","boolean"],["IncludeNullAndEmpty","boolean"]],"MySqlSettings":[["ServerTimezone","string"],["EventsPollInterval","integer"],["ParallelLoadThreads","integer"],["AfterConnectScript","string"],["MaxFileSize","integer"],["TargetDbType","string"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["CleanSourceMetadataOnMismatch","boolean"]],"S3Settings":[["TimestampColumnName","string"],["EnableStatistics","boolean"],["DatePartitionSequence","string"],["IncludeOpForFullLoad","boolean"],["CsvNullValue","string"],["CdcInsertsAndUpdates","boolean"],["BucketName","string"],["ServerSideEncryptionKmsKeyId","string"],["UseTaskStartTimeForFullLoadTimestamp","boolean"],["DataFormat","string"],["CsvDelimiter","string"],["IgnoreHeaderRows","integer"],["CannedAclForObjects","string"],["Rfc4180","boolean"],["ServiceAccessRoleArn","string"],["ParquetTimestampInMillisecond","boolean"],["PreserveTransactions","boolean"],["BucketFolder","string"],["DatePartitionDelimiter","string"],["EncodingType","string"],["ParquetVersion","string"],["AddColumnName","boolean"],["CdcMinFileSize","integer"],["ExternalTableDefinition","string"],["UseCsvNoSupValue","boolean"],["MaxFileSize","integer"],["CsvNoSupValue","string"],["CdcPath","string"],["CsvRowDelimiter","string"],["RowGroupLength","integer"],["CdcMaxBatchInterval","integer"],["DataPageSize","integer"],["DictPageSizeLimit","integer"],["DatePartitionEnabled","boolean"],["CompressionType","string"],["DatePartitionTimezone","string"],["CdcInsertsOnly","boolean"],["EncryptionMode","string"],["AddTrailingPaddingCharacter","boolean"],["ExpectedBucketOwner","string"],["GlueCatalogGeneration","boolean"]],"KinesisSettings":[["MessageFormat","string"],["IncludeTransactionDetails","boolean"],["IncludeTableAlterOperations","boolean"],["IncludeControlDetails","boolean"],["IncludePartitionValue","boolean"],["StreamArn","string"],["ServiceAccessRoleArn","string"],["NoHexPrefix","boolean"],["PartitionIncludeSchemaTable","boolean"],["IncludeNullAndEmpty","boolean"]],"RedshiftSettings":[["ConnectionTimeout","integer"],["MapBooleanAsBoolean","boolean"],["AfterConnectScript","string"],["FileTransferUploadStreams","integer"],["BucketName","string"],["ServerSideEncryptionKmsKeyId","string"],["ExplicitIds","boolean"],["SecretsManagerSecretId","string"],["TruncateColumns","boolean"],["ServiceAccessRoleArn","string"],["ReplaceChars","string"],["TimeFormat","string"],["BucketFolder","string"],["ReplaceInvalidChars","string"],["RemoveQuotes","boolean"],["LoadTimeout","integer"],["MaxFileSize","integer"],["TrimBlanks","boolean"],["DateFormat","string"],["CompUpdate","boolean"],["AcceptAnyDate","boolean"],["WriteBufferSize","integer"],["SecretsManagerAccessRoleArn","string"],["CaseSensitiveNames","boolean"],["EmptyAsNull","boolean"],["EncryptionMode","string"]],"MongoDbSettings":[["Port","integer"],["ExtractDocId","string"],["DatabaseName","string"],["AuthSource","string"],["AuthMechanism","string"],["Username","string"],["DocsToInvestigate","string"],["ServerName","string"],["SecretsManagerSecretId","string"],["AuthType","string"],["SecretsManagerAccessRoleArn","string"],["Password","string",48],["NestingLevel","string"]],"IbmDb2Settings":[["SetDataCaptureChanges","boolean"],["CurrentLsn","string"],["MaxKBytesPerRead","integer"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["KeepCsvFiles","boolean"],["LoadTimeout","integer"],["MaxFileSize","integer"],["WriteBufferSize","integer"]],"NeptuneSettings":[["MaxRetryCount","integer"],["MaxFileSize","integer"],["S3BucketFolder","string"],["ErrorRetryDuration","integer"],["IamAuthEnabled","boolean"],["S3BucketName","string"],["ServiceAccessRoleArn","string"]],"ElasticsearchSettings":[["EndpointUri","string"],["FullLoadErrorPercentage","integer"],["ErrorRetryDuration","integer"],["ServiceAccessRoleArn","string"]],"DocDbSettings":[["DocsToInvestigate","integer"],["ExtractDocId","boolean"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["NestingLevel","string"]],"DynamoDbSettings":[["ServiceAccessRoleArn","string"]],"MicrosoftSqlServerSettings":[["ReadBackupOnly","boolean"],["TlogAccessMode","string"],["BcpPacketSize","integer"],["Port","integer"],["SafeguardPolicy","string"],["UseThirdPartyBackupDevice","boolean"],["DatabaseName","string"],["UseBcpFullLoad","boolean"],["Username","string"],["QuerySingleAlwaysOnNode","boolean"],["ServerName","string"],["SecretsManagerSecretId","string"],["ControlTablesFileGroup","string"],["ForceLobLookup","boolean"],["SecretsManagerAccessRoleArn","string"],["TrimSpaceInChar","boolean"],["Password","string",48]],"GcpMySQLSettings":[["AfterConnectScript","string"],["Port","integer"],["DatabaseName","string"],["CleanSourceMetadataOnMismatch","boolean"],["ServerTimezone","string"],["EventsPollInterval","integer"],["ParallelLoadThreads","integer"],["Username","string"],["MaxFileSize","integer"],["ServerName","string"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["Password","string",48]],"PostgreSqlSettings":[["PluginName","string"],["MapBooleanAsBoolean","boolean"],["AfterConnectScript","string"],["ExecuteTimeout","integer"],["DdlArtifactsSchema","string"],["FailTasksOnLobTruncation","boolean"],["HeartbeatEnable","boolean"],["BabelfishDatabaseName","string"],["DatabaseMode","string"],["CaptureDdls","boolean"],["MaxFileSize","integer"],["HeartbeatFrequency","integer"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"],["HeartbeatSchema","string"],["SlotName","string"]]},"tags":["Tags","standard"],"rp":[["ElasticsearchSettings","EndpointUri"],["MongoDbSettings","AuthType"]],"reg":{"h":"crudl","wo":["ExtraConnectionAttributes","Password","ResourceIdentifier","GcpMySQLSettings/Password","DocDbSettings/SecretsManagerSecretId","KafkaSettings/SaslPassword","KafkaSettings/SslClientKeyPassword","MicrosoftSqlServerSettings/Password","MongoDbSettings/Password","OracleSettings/AsmPassword","OracleSettings/SecurityDbEncryption","OracleSettings/SecurityDbEncryptionName","RedisSettings/AuthPassword","RedshiftSettings/TruncateColumns","RedshiftSettings/ServerSideEncryptionKmsKeyId","S3Settings/ServerSideEncryptionKmsKeyId"],"co":["KmsKeyId","ResourceIdentifier","ElasticsearchSettings/EndpointUri","MongoDbSettings/AuthType"],"ro":["EndpointArn","ExternalId"],"pt":{"PostgreSqlSettings/PluginName":"$replace(PostgreSqlSettings.PluginName, \'-\', \'_\')","OracleSettings/CharLengthSemantics":"$uppercase(OracleSettings.CharLengthSemantics)","MongoDbSettings/AuthMechanism":"$replace(MongoDbSettings.AuthMechanism, \'-\', \'_\')","ExtraConnectionAttributes":"$join([\\".*\\",ExtraConnectionAttributes,\\".*\\"])","S3Settings/DatePartitionSequence":"$uppercase(S3Settings.DatePartitionSequence)"},"tg":[true,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:endpoint:${EndpointId}"}');
 /** A {@link Endpoint} instance: its attributes as typed outputs. */
 export type Endpoint = InstanceType<typeof Endpoint>;
 
@@ -399,6 +463,8 @@ export interface EndpointArgs {
    * A display name for the resource identifier at the end of the `EndpointArn` response parameter that is returned in the created `Endpoint` object. The value for this parameter can have up to 31 characters. It can contain only ASCII letters, digits, and hyphen ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter, such as `Example-App-ARN1` .
    *
    * For example, this value might result in the `EndpointArn` value `arn:aws:dms:eu-west-1:012345678901:rep:Example-App-ARN1` . If you don't specify a `ResourceIdentifier` value, AWS DMS generates a default identifier value for the end of `EndpointArn` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   resourceIdentifier?: string;
   /** Settings in JSON format for the target endpoint for Amazon Kinesis Data Streams. For more information about other available settings, see [Using object mapping to migrate data to a Kinesis data stream](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Target.Kinesis.html#CHAP_Target.Kinesis.ObjectMapping) in the *AWS Database Migration Service User Guide* . */
@@ -461,7 +527,11 @@ export interface EndpointArgs {
   gcpMySQLSettings?: EndpointGcpMySQLSettings;
   /** The name of the server where the endpoint database resides. */
   serverName?: string;
-  /** Additional attributes associated with the connection. Each attribute is specified as a name-value pair associated by an equal sign (=). Multiple attributes are separated by a semicolon (;) with no additional white space. For information on the attributes available for connecting your source or target endpoint, see [Working with AWS DMS Endpoints](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Endpoints.html) in the *AWS Database Migration Service User Guide* . */
+  /**
+   * Additional attributes associated with the connection. Each attribute is specified as a name-value pair associated by an equal sign (=). Multiple attributes are separated by a semicolon (;) with no additional white space. For information on the attributes available for connecting your source or target endpoint, see [Working with AWS DMS Endpoints](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Endpoints.html) in the *AWS Database Migration Service User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   extraConnectionAttributes?: string;
   /** The database endpoint identifier. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens. */
   endpointIdentifier?: string;
@@ -1569,7 +1639,7 @@ export interface EndpointPostgreSqlSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-eventsubscription.html | CloudFormation: AWS::DMS::EventSubscription}
  */
-export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::DMS::EventSubscription", "aws:dms:EventSubscription", '{"p":[["SourceType","string"],["EventCategories",["array","string"]],["Enabled","boolean"],["SubscriptionName","string",66],["SnsTopicArn","string",1],["SourceIds",["array","string"],66],["Tags",["array",["ref","Tag"]]]],"id":["SubscriptionName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:es:${SubscriptionName}"}');
+export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::DMS::EventSubscription", "aws:dms:EventSubscription", '{"p":[["SourceType","string"],["EventCategories",["array","string"]],["Enabled","boolean"],["SubscriptionName","string",66],["SnsTopicArn","string",1],["SourceIds",["array","string"],66],["Tags",["array",["ref","Tag"]]]],"id":["SubscriptionName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SubscriptionName","SourceIds"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"SubscriptionName"}},"arn":"arn:${Partition}:dms:${Region}:${Account}:es:${SubscriptionName}"}');
 /** A {@link EventSubscription} instance: its attributes as typed outputs. */
 export type EventSubscription = InstanceType<typeof EventSubscription>;
 
@@ -1612,31 +1682,55 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-instanceprofile.html | CloudFormation: AWS::DMS::InstanceProfile}
  */
-export const InstanceProfile = cloudControlType<InstanceProfileArgs, InstanceProfileOutputs>("AWS::DMS::InstanceProfile", "aws:dms:InstanceProfile", '{"p":[["InstanceProfileIdentifier","string"],["AvailabilityZone","string"],["Description","string"],["KmsKeyArn","string"],["PubliclyAccessible","boolean"],["NetworkType",["enum","IPV4","DUAL"]],["InstanceProfileName","string"],["SubnetGroupIdentifier","string"],["VpcSecurityGroups",["array","string"]],["Tags",["array",["ref","Tag"]]],["InstanceProfileArn","string",72],["InstanceProfileCreationTime","string",8]],"id":["InstanceProfileArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:instance-profile:${ResourceId}"}');
+export const InstanceProfile = cloudControlType<InstanceProfileArgs, InstanceProfileOutputs>("AWS::DMS::InstanceProfile", "aws:dms:InstanceProfile", '{"p":[["InstanceProfileIdentifier","string",16],["AvailabilityZone","string"],["Description","string"],["KmsKeyArn","string"],["PubliclyAccessible","boolean"],["NetworkType",["enum","IPV4","DUAL"]],["InstanceProfileName","string"],["SubnetGroupIdentifier","string"],["VpcSecurityGroups",["array","string"]],["Tags",["array",["ref","Tag"]]],["InstanceProfileArn","string",72],["InstanceProfileCreationTime","string",8]],"id":["InstanceProfileArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["InstanceProfileIdentifier"],"ro":["InstanceProfileArn","InstanceProfileCreationTime"],"uo":["VpcSecurityGroups","Tags"],"ai":[["InstanceProfileName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:instance-profile:${ResourceId}"}');
 /** A {@link InstanceProfile} instance: its attributes as typed outputs. */
 export type InstanceProfile = InstanceType<typeof InstanceProfile>;
 
 /** Inputs of {@link InstanceProfile}. */
 export interface InstanceProfileArgs {
-  /** The identifier of the instance profile. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens. */
+  /**
+   * The identifier of the instance profile. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
+   */
   instanceProfileIdentifier?: string;
-  /** The Availability Zone where the instance profile runs. */
+  /**
+   * The Availability Zone where the instance profile runs.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
-  /** A description of the instance profile. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter. */
+  /**
+   * A description of the instance profile. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /**
    * The Amazon Resource Name (ARN) of the AWS  key that is used to encrypt the connection parameters for the instance profile.
    *
    * If you don't specify a value for the `KmsKeyArn` parameter, then AWS DMS uses an AWS owned encryption key to encrypt your resources.
+   *
+   * Length: 1–255.
    */
   kmsKeyArn?: string;
   /** Specifies the accessibility options for the instance profile. A value of `true` represents an instance profile with a public IP address. A value of `false` represents an instance profile with a private IP address. The default value is `true` . */
   publiclyAccessible?: boolean;
   /** Specifies the network type for the instance profile. A value of `IPV4` represents an instance profile with IPv4 network type and only supports IPv4 addressing. A value of `IPV6` represents an instance profile with IPv6 network type and only supports IPv6 addressing. A value of `DUAL` represents an instance profile with dual network type that supports IPv4 and IPv6 addressing. */
   networkType?: "IPV4" | "DUAL";
-  /** The user-friendly name for the instance profile. */
+  /**
+   * The user-friendly name for the instance profile.
+   *
+   * Length: 1–255.
+   */
   instanceProfileName?: string;
-  /** The identifier of the subnet group that is associated with the instance profile. */
+  /**
+   * The identifier of the subnet group that is associated with the instance profile.
+   *
+   * Length: 1–255.
+   */
   subnetGroupIdentifier?: string;
   /** The VPC security groups that are used with the instance profile. The VPC security group must work with the VPC containing the instance profile. */
   vpcSecurityGroups?: string[];
@@ -1657,27 +1751,61 @@ export interface InstanceProfileOutputs extends InstanceProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-migrationproject.html | CloudFormation: AWS::DMS::MigrationProject}
  */
-export const MigrationProject = cloudControlType<MigrationProjectArgs, MigrationProjectOutputs>("AWS::DMS::MigrationProject", "aws:dms:MigrationProject", '{"p":[["MigrationProjectName","string"],["MigrationProjectIdentifier","string"],["MigrationProjectCreationTime","string"],["InstanceProfileIdentifier","string"],["InstanceProfileName","string"],["InstanceProfileArn","string"],["TransformationRules","string"],["Description","string"],["SchemaConversionApplicationAttributes",["ref","SchemaConversionApplicationAttributes"]],["SourceDataProviderDescriptors",["array",["ref","DataProviderDescriptor"]]],["TargetDataProviderDescriptors",["array",["ref","DataProviderDescriptor"]]],["Tags",["array",["ref","Tag"]]],["MigrationProjectArn","string",72]],"id":["MigrationProjectArn"],"d":{"SchemaConversionApplicationAttributes":[["S3BucketPath","string"],["S3BucketRoleArn","string"]],"DataProviderDescriptor":[["DataProviderIdentifier","string"],["DataProviderName","string"],["DataProviderArn","string"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:migration-project:${ResourceId}"}');
+export const MigrationProject = cloudControlType<MigrationProjectArgs, MigrationProjectOutputs>("AWS::DMS::MigrationProject", "aws:dms:MigrationProject", '{"p":[["MigrationProjectName","string"],["MigrationProjectIdentifier","string",16],["MigrationProjectCreationTime","string"],["InstanceProfileIdentifier","string",16],["InstanceProfileName","string"],["InstanceProfileArn","string"],["TransformationRules","string"],["Description","string"],["SchemaConversionApplicationAttributes",["ref","SchemaConversionApplicationAttributes"]],["SourceDataProviderDescriptors",["array",["ref","DataProviderDescriptor"]]],["TargetDataProviderDescriptors",["array",["ref","DataProviderDescriptor"]]],["Tags",["array",["ref","Tag"]]],["MigrationProjectArn","string",72]],"id":["MigrationProjectArn"],"d":{"SchemaConversionApplicationAttributes":[["S3BucketPath","string"],["S3BucketRoleArn","string"]],"DataProviderDescriptor":[["DataProviderIdentifier","string"],["DataProviderName","string"],["DataProviderArn","string"],["SecretsManagerSecretId","string"],["SecretsManagerAccessRoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MigrationProjectIdentifier","InstanceProfileIdentifier","SourceDataProviderDescriptors/*/DataProviderIdentifier","TargetDataProviderDescriptors/*/DataProviderIdentifier"],"ro":["MigrationProjectArn"],"uo":["SourceDataProviderDescriptors","TargetDataProviderDescriptors","Tags"],"ai":[["MigrationProjectName"]],"dep":["MigrationProjectCreationTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:migration-project:${ResourceId}"}');
 /** A {@link MigrationProject} instance: its attributes as typed outputs. */
 export type MigrationProject = InstanceType<typeof MigrationProject>;
 
 /** Inputs of {@link MigrationProject}. */
 export interface MigrationProjectArgs {
-  /** The name of the migration project. */
+  /**
+   * The name of the migration project.
+   *
+   * Length: 1–255.
+   */
   migrationProjectName?: string;
-  /** The identifier of the migration project. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens. */
+  /**
+   * The identifier of the migration project. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
+   */
   migrationProjectIdentifier?: string;
-  /** The property describes a creating time of the migration project. */
+  /**
+   * The property describes a creating time of the migration project.
+   *
+   * Length: 1–40.
+   *
+   * @deprecated The CloudFormation registry marks `MigrationProjectCreationTime` of AWS::DMS::MigrationProject deprecated.
+   */
   migrationProjectCreationTime?: string;
-  /** The identifier of the instance profile for your migration project. */
+  /**
+   * The identifier of the instance profile for your migration project.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
+   */
   instanceProfileIdentifier?: string;
-  /** The name of the associated instance profile. */
+  /**
+   * The name of the associated instance profile.
+   *
+   * Length: 1–255.
+   */
   instanceProfileName?: string;
-  /** The Amazon Resource Name (ARN) of the instance profile for your migration project. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance profile for your migration project.
+   *
+   * Length: 1–255.
+   */
   instanceProfileArn?: string;
   /** The settings in JSON format for migration rules. Migration rules make it possible for you to change the object names according to the rules that you specify. For example, you can change an object name to lowercase or uppercase, add or remove a prefix or suffix, or rename objects. */
   transformationRules?: string;
-  /** A user-friendly description of the migration project. */
+  /**
+   * A user-friendly description of the migration project.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The schema conversion application attributes, including the Amazon S3 bucket name and Amazon S3 role ARN. */
   schemaConversionApplicationAttributes?: MigrationProjectSchemaConversionApplicationAttributes;
@@ -1727,7 +1855,7 @@ export interface MigrationProjectDataProviderDescriptor {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationconfig.html | CloudFormation: AWS::DMS::ReplicationConfig}
  */
-export const ReplicationConfig = cloudControlType<ReplicationConfigArgs, ReplicationConfigOutputs>("AWS::DMS::ReplicationConfig", "aws:dms:ReplicationConfig", '{"p":[["ReplicationSettings","json"],["ResourceIdentifier","string",66],["ReplicationConfigIdentifier","string",1],["ComputeConfig",["ref","ComputeConfig"],1],["ReplicationType",["enum","full-load","full-load-and-cdc","cdc"],1],["TableMappings","json",1],["SourceEndpointArn","string",1],["SupplementalSettings","json"],["TargetEndpointArn","string",1],["Tags",["array",["ref","Tag"]]],["ReplicationConfigArn","string",72]],"id":["ReplicationConfigArn"],"d":{"ComputeConfig":[["DnsNameServers","string"],["KmsKeyId","string"],["VpcSecurityGroupIds",["array","string"]],["MaxCapacityUnits","integer",1],["ReplicationSubnetGroupId","string"],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["MinCapacityUnits","integer"],["MultiAZ","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:replication-config:${ResourceId}"}');
+export const ReplicationConfig = cloudControlType<ReplicationConfigArgs, ReplicationConfigOutputs>("AWS::DMS::ReplicationConfig", "aws:dms:ReplicationConfig", '{"p":[["ReplicationSettings","json"],["ResourceIdentifier","string",82],["ReplicationConfigIdentifier","string",1],["ComputeConfig",["ref","ComputeConfig"],1],["ReplicationType",["enum","full-load","full-load-and-cdc","cdc"],1],["TableMappings","json",1],["SourceEndpointArn","string",1],["SupplementalSettings","json"],["TargetEndpointArn","string",1],["Tags",["array",["ref","Tag"]]],["ReplicationConfigArn","string",72]],"id":["ReplicationConfigArn"],"d":{"ComputeConfig":[["DnsNameServers","string"],["KmsKeyId","string"],["VpcSecurityGroupIds",["array","string"]],["MaxCapacityUnits","integer",1],["ReplicationSubnetGroupId","string"],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["MinCapacityUnits","integer"],["MultiAZ","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceIdentifier"],"co":["ResourceIdentifier"],"ro":["ReplicationConfigArn"],"uo":["Tags"],"ai":[["ReplicationConfigIdentifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:dms:${Region}:${Account}:replication-config:${ResourceId}"}');
 /** A {@link ReplicationConfig} instance: its attributes as typed outputs. */
 export type ReplicationConfig = InstanceType<typeof ReplicationConfig>;
 
@@ -1735,7 +1863,11 @@ export type ReplicationConfig = InstanceType<typeof ReplicationConfig>;
 export interface ReplicationConfigArgs {
   /** Optional JSON settings for AWS DMS Serverless replications that are provisioned using this replication configuration. For example, see [Change processing tuning settings](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Tasks.CustomizingTasks.TaskSettings.ChangeProcessingTuning.html) . */
   replicationSettings?: Record<string, unknown>;
-  /** Optional unique value or name that you set for a given resource that can be used to construct an Amazon Resource Name (ARN) for that resource. For more information, see [Fine-grained access control using resource names and tags](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Security.html#CHAP_Security.FineGrainedAccess) . */
+  /**
+   * Optional unique value or name that you set for a given resource that can be used to construct an Amazon Resource Name (ARN) for that resource. For more information, see [Fine-grained access control using resource names and tags](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Security.html#CHAP_Security.FineGrainedAccess) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceIdentifier?: string;
   /** A unique identifier that you want to use to create a `ReplicationConfigArn` that is returned as part of the output from this action. You can then pass this output `ReplicationConfigArn` as the value of the `ReplicationConfigArn` option for other actions to identify both AWS DMS Serverless replications and replication configurations that you want those actions to operate on. For some actions, you can also use either this unique identifier or a corresponding ARN in action filters to identify the specific replication and replication configuration to operate on. */
   replicationConfigIdentifier: string;
@@ -1759,7 +1891,11 @@ export interface ReplicationConfigArgs {
   supplementalSettings?: Record<string, unknown>;
   /** The Amazon Resource Name (ARN) of the target endpoint for this AWS DMS serverless replication configuration. */
   targetEndpointArn: string;
-  /** One or more optional tags associated with resources used by the AWS DMS Serverless replication. For more information, see [Tagging resources in AWS Database Migration Service](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Tagging.html) . */
+  /**
+   * One or more optional tags associated with resources used by the AWS DMS Serverless replication. For more information, see [Tagging resources in AWS Database Migration Service](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Tagging.html) .
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -1810,9 +1946,11 @@ export interface ReplicationConfigComputeConfig {
 /**
  * The `AWS::DMS::ReplicationInstance` resource creates an AWS DMS replication instance. To create a ReplicationInstance, you need permissions to create instances. You'll need similar permissions to terminate instances when you delete stacks with instances.
  *
+ * @deprecated Cloud Control cannot create AWS::DMS::ReplicationInstance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationinstance.html | CloudFormation: AWS::DMS::ReplicationInstance}
  */
-export const ReplicationInstance = cloudControlType<ReplicationInstanceArgs, ReplicationInstanceOutputs>("AWS::DMS::ReplicationInstance", "aws:dms:ReplicationInstance", '{"p":[["ReplicationInstanceIdentifier","string"],["EngineVersion","string"],["KmsKeyId","string",66],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["AutoMinorVersionUpgrade","boolean"],["ReplicationSubnetGroupIdentifier","string",66],["AllocatedStorage","integer"],["ResourceIdentifier","string",66],["VpcSecurityGroupIds",["array","string"]],["AllowMajorVersionUpgrade","boolean"],["ReplicationInstanceClass","string",1],["PubliclyAccessible","boolean",66],["MultiAZ","boolean"],["Tags",["array",["ref","Tag"]]],["DnsNameServers","string",66],["NetworkType","string"],["ReplicationInstancePublicIpAddresses","string",8],["ReplicationInstancePrivateIpAddresses","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:rep:${InstanceId}"}');
+export const ReplicationInstance = cloudControlType<ReplicationInstanceArgs, ReplicationInstanceOutputs>("AWS::DMS::ReplicationInstance", "aws:dms:ReplicationInstance", '{"p":[["ReplicationInstanceIdentifier","string"],["EngineVersion","string"],["KmsKeyId","string",66],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["AutoMinorVersionUpgrade","boolean"],["ReplicationSubnetGroupIdentifier","string",66],["AllocatedStorage","integer"],["ResourceIdentifier","string",66],["VpcSecurityGroupIds",["array","string"]],["AllowMajorVersionUpgrade","boolean"],["ReplicationInstanceClass","string",1],["PubliclyAccessible","boolean",66],["MultiAZ","boolean"],["Tags",["array",["ref","Tag"]]],["DnsNameServers","string",66],["NetworkType","string"],["ReplicationInstancePublicIpAddresses","string",8],["ReplicationInstancePrivateIpAddresses","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dms:${Region}:${Account}:rep:${InstanceId}"}');
 /** A {@link ReplicationInstance} instance: its attributes as typed outputs. */
 export type ReplicationInstance = InstanceType<typeof ReplicationInstance>;
 
@@ -1910,9 +2048,11 @@ export interface ReplicationInstanceOutputs extends ReplicationInstanceArgs {
  *
  * > Resource creation fails if the `dms-vpc-role` AWS Identity and Access Management ( IAM ) role doesn't already exist. For more information, see [Creating the IAM Roles to Use With the AWS CLI and AWS DMS API](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Security.APIRole.html) in the *AWS Database Migration Service User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DMS::ReplicationSubnetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationsubnetgroup.html | CloudFormation: AWS::DMS::ReplicationSubnetGroup}
  */
-export const ReplicationSubnetGroup = cloudControlType<ReplicationSubnetGroupArgs, ReplicationSubnetGroupOutputs>("AWS::DMS::ReplicationSubnetGroup", "aws:dms:ReplicationSubnetGroup", '{"p":[["ReplicationSubnetGroupDescription","string",1],["ReplicationSubnetGroupIdentifier","string",66],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["ReplicationSubnetGroupIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:subgrp:${GroupNameName}"}');
+export const ReplicationSubnetGroup = cloudControlType<ReplicationSubnetGroupArgs, ReplicationSubnetGroupOutputs>("AWS::DMS::ReplicationSubnetGroup", "aws:dms:ReplicationSubnetGroup", '{"p":[["ReplicationSubnetGroupDescription","string",1],["ReplicationSubnetGroupIdentifier","string",66],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["ReplicationSubnetGroupIdentifier"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dms:${Region}:${Account}:subgrp:${GroupNameName}"}');
 /** A {@link ReplicationSubnetGroup} instance: its attributes as typed outputs. */
 export type ReplicationSubnetGroup = InstanceType<typeof ReplicationSubnetGroup>;
 
@@ -1937,9 +2077,11 @@ export interface ReplicationSubnetGroupOutputs extends ReplicationSubnetGroupArg
 /**
  * The `AWS::DMS::ReplicationTask` resource creates an AWS DMS replication task.
  *
+ * @deprecated Cloud Control cannot create AWS::DMS::ReplicationTask: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationtask.html | CloudFormation: AWS::DMS::ReplicationTask}
  */
-export const ReplicationTask = cloudControlType<ReplicationTaskArgs, ReplicationTaskOutputs>("AWS::DMS::ReplicationTask", "aws:dms:ReplicationTask", '{"p":[["ReplicationTaskSettings","string"],["CdcStartPosition","string"],["CdcStopPosition","string"],["MigrationType",["enum","full-load","cdc","full-load-and-cdc"],67],["TargetEndpointArn","string",67],["ReplicationInstanceArn","string",67],["TaskData","string"],["CdcStartTime","number"],["ResourceIdentifier","string",66],["TableMappings","string",1],["ReplicationTaskIdentifier","string"],["SourceEndpointArn","string",67],["Tags",["array",["ref","Tag"]]],["ReplicationTaskArn","string",72]],"id":["ReplicationTaskArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:dms:${Region}:${Account}:task:${TaskId}"}');
+export const ReplicationTask = cloudControlType<ReplicationTaskArgs, ReplicationTaskOutputs>("AWS::DMS::ReplicationTask", "aws:dms:ReplicationTask", '{"p":[["ReplicationTaskSettings","string"],["CdcStartPosition","string"],["CdcStopPosition","string"],["MigrationType",["enum","full-load","cdc","full-load-and-cdc"],67],["TargetEndpointArn","string",67],["ReplicationInstanceArn","string",67],["TaskData","string"],["CdcStartTime","number"],["ResourceIdentifier","string",66],["TableMappings","string",1],["ReplicationTaskIdentifier","string"],["SourceEndpointArn","string",67],["Tags",["array",["ref","Tag"]]],["ReplicationTaskArn","string",72]],"id":["ReplicationTaskArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dms:${Region}:${Account}:task:${TaskId}"}');
 /** A {@link ReplicationTask} instance: its attributes as typed outputs. */
 export type ReplicationTask = InstanceType<typeof ReplicationTask>;
 

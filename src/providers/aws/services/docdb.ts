@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `AWS::DocDB::DBCluster` Amazon DocumentDB (with MongoDB compatibility) resource describes a DBCluster. Amazon DocumentDB is a fully managed, MongoDB-compatible document database engine. For more information, see [DBCluster](https://docs.aws.amazon.com/documentdb/latest/developerguide/API_DBCluster.html) in the *Amazon DocumentDB Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DocDB::DBCluster: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbcluster.html | CloudFormation: AWS::DocDB::DBCluster}
  */
-export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::DocDB::DBCluster", "aws:docdb:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["RestoreToTime","string"],["EngineVersion","string",66],["KmsKeyId","string",66],["AvailabilityZones",["array","string"],66],["SnapshotIdentifier","string",66],["Port","integer"],["DBClusterIdentifier","string",66],["PreferredMaintenanceWindow","string"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["PreferredBackupWindow","string"],["UseLatestRestorableTime","boolean"],["MasterUserPassword","string",48],["VpcSecurityGroupIds",["array","string"]],["SourceDBClusterIdentifier","string",66],["MasterUsername","string",66],["DBClusterParameterGroupName","string"],["CopyTagsToSnapshot","boolean"],["BackupRetentionPeriod","integer"],["RestoreType","string"],["Tags",["array",["ref","Tag"]]],["EnableCloudwatchLogsExports",["array","string"]],["RotateMasterUserPassword","boolean"],["NetworkType","string"],["GlobalClusterIdentifier","string"],["StorageType","string"],["ServerlessV2ScalingConfiguration",["ref","ServerlessV2ScalingConfiguration"]],["MasterUserSecretKmsKeyId","string"],["ManageMasterUserPassword","boolean"],["ClusterResourceId","string",8],["Endpoint","string",8],["ReadEndpoint","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ServerlessV2ScalingConfiguration":[["MinCapacity","number",1],["MaxCapacity","number",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster:${DbClusterInstanceName}"}');
+export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::DocDB::DBCluster", "aws:docdb:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["RestoreToTime","string"],["EngineVersion","string",66],["KmsKeyId","string",66],["AvailabilityZones",["array","string"],66],["SnapshotIdentifier","string",66],["Port","integer"],["DBClusterIdentifier","string",66],["PreferredMaintenanceWindow","string"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["PreferredBackupWindow","string"],["UseLatestRestorableTime","boolean"],["MasterUserPassword","string",48],["VpcSecurityGroupIds",["array","string"]],["SourceDBClusterIdentifier","string",66],["MasterUsername","string",66],["DBClusterParameterGroupName","string"],["CopyTagsToSnapshot","boolean"],["BackupRetentionPeriod","integer"],["RestoreType","string"],["Tags",["array",["ref","Tag"]]],["EnableCloudwatchLogsExports",["array","string"]],["RotateMasterUserPassword","boolean"],["NetworkType","string"],["GlobalClusterIdentifier","string"],["StorageType","string"],["ServerlessV2ScalingConfiguration",["ref","ServerlessV2ScalingConfiguration"]],["MasterUserSecretKmsKeyId","string"],["ManageMasterUserPassword","boolean"],["ClusterResourceId","string",8],["Endpoint","string",8],["ReadEndpoint","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ServerlessV2ScalingConfiguration":[["MinCapacity","number",1],["MaxCapacity","number",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster:${DbClusterInstanceName}"}');
 /** A {@link DBCluster} instance: its attributes as typed outputs. */
 export type DBCluster = InstanceType<typeof DBCluster>;
 
@@ -266,9 +268,11 @@ export interface DBClusterServerlessV2ScalingConfiguration {
  *
  * A cluster parameter group is initially created with the default parameters for the database engine used by instances in the cluster. To provide custom values for any of the parameters, you must modify the group after you create it. After you create a DB cluster parameter group, you must associate it with your cluster. For the new cluster parameter group and associated settings to take effect, you must then reboot the DB instances in the cluster without failover. …
  *
+ * @deprecated Cloud Control cannot create AWS::DocDB::DBClusterParameterGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbclusterparametergroup.html | CloudFormation: AWS::DocDB::DBClusterParameterGroup}
  */
-export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::DocDB::DBClusterParameterGroup", "aws:docdb:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-pg:${ClusterParameterGroupName}"}');
+export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::DocDB::DBClusterParameterGroup", "aws:docdb:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-pg:${ClusterParameterGroupName}"}');
 /** A {@link DBClusterParameterGroup} instance: its attributes as typed outputs. */
 export type DBClusterParameterGroup = InstanceType<typeof DBClusterParameterGroup>;
 
@@ -311,9 +315,11 @@ export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupA
 /**
  * The `AWS::DocDB::DBInstance` Amazon DocumentDB (with MongoDB compatibility) resource describes a DBInstance. For more information, see [DBInstance](https://docs.aws.amazon.com/documentdb/latest/developerguide/API_DBInstance.html) in the *Amazon DocumentDB Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DocDB::DBInstance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbinstance.html | CloudFormation: AWS::DocDB::DBInstance}
  */
-export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::DocDB::DBInstance", "aws:docdb:DBInstance", '{"p":[["DBInstanceClass","string",1],["DBClusterIdentifier","string",67],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["EnablePerformanceInsights","boolean"],["AutoMinorVersionUpgrade","boolean"],["DBInstanceIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["CACertificateIdentifier","string"],["CertificateRotationRestart","boolean"],["Endpoint","string",8],["Port","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DBInstanceId}"}');
+export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::DocDB::DBInstance", "aws:docdb:DBInstance", '{"p":[["DBInstanceClass","string",1],["DBClusterIdentifier","string",67],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["EnablePerformanceInsights","boolean"],["AutoMinorVersionUpgrade","boolean"],["DBInstanceIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["CACertificateIdentifier","string"],["CertificateRotationRestart","boolean"],["Endpoint","string",8],["Port","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DBInstanceId}"}');
 /** A {@link DBInstance} instance: its attributes as typed outputs. */
 export type DBInstance = InstanceType<typeof DBInstance>;
 
@@ -391,9 +397,11 @@ export interface DBInstanceOutputs extends DBInstanceArgs {
 /**
  * The `AWS::DocDB::DBSubnetGroup` Amazon DocumentDB (with MongoDB compatibility) resource describes a DBSubnetGroup. subnet groups must contain at least one subnet in at least two Availability Zones in the AWS Region . For more information, see [DBSubnetGroup](https://docs.aws.amazon.com/documentdb/latest/developerguide/API_DBSubnetGroup.html) in the *Amazon DocumentDB Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DocDB::DBSubnetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbsubnetgroup.html | CloudFormation: AWS::DocDB::DBSubnetGroup}
  */
-export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::DocDB::DBSubnetGroup", "aws:docdb:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
+export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::DocDB::DBSubnetGroup", "aws:docdb:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
 /** A {@link DBSubnetGroup} instance: its attributes as typed outputs. */
 export type DBSubnetGroup = InstanceType<typeof DBSubnetGroup>;
 
@@ -434,7 +442,7 @@ export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-eventsubscription.html | CloudFormation: AWS::DocDB::EventSubscription}
  */
-export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::DocDB::EventSubscription", "aws:docdb:EventSubscription", '{"p":[["Enabled","boolean"],["EventCategories",["array","string"]],["SnsTopicArn","string",67],["SubscriptionName","string",66],["SourceIds",["array","string"]],["SourceType",["enum","db-instance","db-cluster","db-parameter-group","db-security-group","db-cluster-snapshot"]]],"id":["SubscriptionName"],"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
+export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::DocDB::EventSubscription", "aws:docdb:EventSubscription", '{"p":[["Enabled","boolean"],["EventCategories",["array","string"]],["SnsTopicArn","string",67],["SubscriptionName","string",66],["SourceIds",["array","string"]],["SourceType",["enum","db-instance","db-cluster","db-parameter-group","db-security-group","db-cluster-snapshot"]]],"id":["SubscriptionName"],"reg":{"h":"crudl","co":["SnsTopicArn","SubscriptionName"],"tg":[false,true,true],"nm":{"path":"SubscriptionName","max":255}},"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
 /** A {@link EventSubscription} instance: its attributes as typed outputs. */
 export type EventSubscription = InstanceType<typeof EventSubscription>;
 
@@ -450,6 +458,8 @@ export interface EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be fewer than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName?: string;
   /**
@@ -462,6 +472,8 @@ export interface EventSubscriptionArgs {
    * - If the source type is a security group, a `DBSecurityGroupName` must be provided.
    * - If the source type is a parameter group, a `DBParameterGroupName` must be provided.
    * - If the source type is a snapshot, a `DBSnapshotIdentifier` must be provided.
+   *
+   * Each item: Pattern: `^[a-zA-Z][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z]$`.
    */
   sourceIds?: string[];
   /**
@@ -478,6 +490,8 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be fewer than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName: string;
 }
@@ -487,15 +501,23 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-globalcluster.html | CloudFormation: AWS::DocDB::GlobalCluster}
  */
-export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::DocDB::GlobalCluster", "aws:docdb:GlobalCluster", '{"p":[["GlobalClusterIdentifier","string",67],["SourceDBClusterIdentifier","string",66],["Engine",["enum","docdb"],66],["EngineVersion","string",66],["DeletionProtection","boolean"],["StorageEncrypted","boolean",66],["Tags",["array",["ref","Tag"]]],["GlobalClusterArn","string",72],["GlobalClusterResourceId","string",72]],"id":["GlobalClusterIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds::${Account}:global-cluster:${GlobalCluster}"}');
+export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::DocDB::GlobalCluster", "aws:docdb:GlobalCluster", '{"p":[["GlobalClusterIdentifier","string",67],["SourceDBClusterIdentifier","string",82],["Engine",["enum","docdb"],66],["EngineVersion","string",66],["DeletionProtection","boolean"],["StorageEncrypted","boolean",66],["Tags",["array",["ref","Tag"]]],["GlobalClusterArn","string",72],["GlobalClusterResourceId","string",72]],"id":["GlobalClusterIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SourceDBClusterIdentifier"],"co":["Engine","EngineVersion","GlobalClusterIdentifier","SourceDBClusterIdentifier","StorageEncrypted"],"ro":["GlobalClusterArn","GlobalClusterResourceId"],"uo":["Tags"],"pt":{"GlobalClusterIdentifier":"$lowercase(GlobalClusterIdentifier)"},"tg":[true,true,true]},"arn":"arn:${Partition}:rds::${Account}:global-cluster:${GlobalCluster}"}');
 /** A {@link GlobalCluster} instance: its attributes as typed outputs. */
 export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 
 /** Inputs of {@link GlobalCluster}. */
 export interface GlobalClusterArgs {
-  /** The cluster identifier of the global cluster. */
+  /**
+   * The cluster identifier of the global cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   globalClusterIdentifier: string;
-  /** The Amazon Resource Name (ARN) to use as the primary cluster of the global cluster. You may also choose to instead specify the DBClusterIdentifier. If you provide a value for this parameter, don't specify values for the following settings because Amazon DocumentDB uses the values from the specified source DB cluster: Engine, EngineVersion, StorageEncrypted */
+  /**
+   * The Amazon Resource Name (ARN) to use as the primary cluster of the global cluster. You may also choose to instead specify the DBClusterIdentifier. If you provide a value for this parameter, don't specify values for the following settings because Amazon DocumentDB uses the values from the specified source DB cluster: Engine, EngineVersion, StorageEncrypted
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceDBClusterIdentifier?: string;
   /** The database engine to use for this global cluster. */
   engine?: "docdb";
@@ -505,7 +527,11 @@ export interface GlobalClusterArgs {
   deletionProtection?: boolean;
   /** Indicates whether the global cluster has storage encryption enabled. */
   storageEncrypted?: boolean;
-  /** The tags to be assigned to the Amazon DocumentDB resource. */
+  /**
+   * The tags to be assigned to the Amazon DocumentDB resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

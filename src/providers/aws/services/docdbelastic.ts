@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdbelastic-cluster.html | CloudFormation: AWS::DocDBElastic::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DocDBElastic::Cluster", "aws:docdbelastic:Cluster", '{"p":[["AdminUserName","string",67],["KmsKeyId","string",66],["ShardCapacity","integer",1],["VpcSecurityGroupIds",["array","string"]],["AdminUserPassword","string",48],["PreferredMaintenanceWindow","string"],["ClusterName","string",67],["AuthType","string",67],["SubnetIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["ShardCount","integer",1],["PreferredBackupWindow","string"],["BackupRetentionPeriod","integer"],["ShardInstanceCount","integer"],["ClusterArn","string",72],["ClusterEndpoint","string",8]],"id":["ClusterArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:docdb-elastic:${Region}:${Account}:cluster/${ResourceId}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DocDBElastic::Cluster", "aws:docdbelastic:Cluster", '{"p":[["AdminUserName","string",67],["KmsKeyId","string",66],["ShardCapacity","integer",1],["VpcSecurityGroupIds",["array","string"]],["AdminUserPassword","string",48],["PreferredMaintenanceWindow","string"],["ClusterName","string",67],["AuthType","string",67],["SubnetIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["ShardCount","integer",1],["PreferredBackupWindow","string"],["BackupRetentionPeriod","integer"],["ShardInstanceCount","integer"],["ClusterArn","string",72],["ClusterEndpoint","string",8]],"id":["ClusterArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AdminUserPassword"],"co":["AdminUserName","AuthType","ClusterName","KmsKeyId"],"ro":["ClusterArn","ClusterEndpoint"],"uo":["VpcSecurityGroupIds","SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:docdb-elastic:${Region}:${Account}:cluster/${ResourceId}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -75,13 +75,19 @@ export interface ClusterArgs {
    * - Cannot end with a hyphen or contain two consecutive hyphens.
    *
    * *Example* : `my-cluster`
+   *
+   * Length: 1–50. Pattern: `[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*`.
    */
   clusterName: string;
   /** The authentication type used to determine where to fetch the password used for accessing the elastic cluster. Valid types are `PLAIN_TEXT` or `SECRET_ARN` . */
   authType: string;
   /** The Amazon EC2 subnet IDs for the new elastic cluster. */
   subnetIds?: string[];
-  /** The tags to be assigned to the new elastic cluster. */
+  /**
+   * The tags to be assigned to the new elastic cluster.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** The number of shards assigned to the elastic cluster. Maximum is 32. */
   shardCount: number;
@@ -103,9 +109,11 @@ export interface ClusterOutputs extends ClusterArgs {
 /**
  * Resource Type definition for AWS::DocDBElastic::ClusterSnapshot. Creates a manual snapshot of an Amazon DocumentDB elastic cluster.
  *
+ * @deprecated Cloud Control cannot create AWS::DocDBElastic::ClusterSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdbelastic-clustersnapshot.html | CloudFormation: AWS::DocDBElastic::ClusterSnapshot}
  */
-export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::DocDBElastic::ClusterSnapshot", "aws:docdbelastic:ClusterSnapshot", '{"p":[["SnapshotName","string",67],["ClusterArn","string",67],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType",["enum","MANUAL","AUTOMATED"],8],["SnapshotCreationTime","string",8],["ClusterCreationTime","string",8],["SubnetIds",["array","string"],8],["VpcSecurityGroupIds",["array","string"],8],["AdminUserName","string",8],["KmsKeyId","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:docdb-elastic:${Region}:${Account}:cluster-snapshot/${ResourceId}"}');
+export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::DocDBElastic::ClusterSnapshot", "aws:docdbelastic:ClusterSnapshot", '{"p":[["SnapshotName","string",67],["ClusterArn","string",67],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType",["enum","MANUAL","AUTOMATED"],8],["SnapshotCreationTime","string",8],["ClusterCreationTime","string",8],["SubnetIds",["array","string"],8],["VpcSecurityGroupIds",["array","string"],8],["AdminUserName","string",8],["KmsKeyId","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:docdb-elastic:${Region}:${Account}:cluster-snapshot/${ResourceId}"}');
 /** A {@link ClusterSnapshot} instance: its attributes as typed outputs. */
 export type ClusterSnapshot = InstanceType<typeof ClusterSnapshot>;
 

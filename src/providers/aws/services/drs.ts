@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Account level Launch Configuration Template for AWS Elastic Disaster Recovery.
  *
+ * @deprecated Cloud Control cannot create AWS::DRS::LaunchConfigurationTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-drs-launchconfigurationtemplate.html | CloudFormation: AWS::DRS::LaunchConfigurationTemplate}
  */
-export const LaunchConfigurationTemplate = cloudControlType<LaunchConfigurationTemplateArgs, LaunchConfigurationTemplateOutputs>("AWS::DRS::LaunchConfigurationTemplate", "aws:drs:LaunchConfigurationTemplate", '{"p":[["LaunchDisposition",["enum","STOPPED","STARTED"]],["TargetInstanceTypeRightSizingMethod",["enum","NONE","BASIC","IN_AWS"]],["CopyPrivateIp","boolean"],["CopyTags","boolean"],["Licensing",["ref","Licensing"]],["ExportBucketArn","string"],["PostLaunchEnabled","boolean"],["LaunchIntoSourceInstance","boolean"],["Tags",["array",["ref","Tag"]],66],["Arn","string",72],["LaunchConfigurationTemplateID","string",8]],"id":["Arn"],"d":{"Licensing":[["OsByol","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:drs:${Region}:${Account}:launch-configuration-template/${LaunchConfigurationTemplateID}"}');
+export const LaunchConfigurationTemplate = cloudControlType<LaunchConfigurationTemplateArgs, LaunchConfigurationTemplateOutputs>("AWS::DRS::LaunchConfigurationTemplate", "aws:drs:LaunchConfigurationTemplate", '{"p":[["LaunchDisposition",["enum","STOPPED","STARTED"]],["TargetInstanceTypeRightSizingMethod",["enum","NONE","BASIC","IN_AWS"]],["CopyPrivateIp","boolean"],["CopyTags","boolean"],["Licensing",["ref","Licensing"]],["ExportBucketArn","string"],["PostLaunchEnabled","boolean"],["LaunchIntoSourceInstance","boolean"],["Tags",["array",["ref","Tag"]],66],["Arn","string",72],["LaunchConfigurationTemplateID","string",8]],"id":["Arn"],"d":{"Licensing":[["OsByol","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:drs:${Region}:${Account}:launch-configuration-template/${LaunchConfigurationTemplateID}"}');
 /** A {@link LaunchConfigurationTemplate} instance: its attributes as typed outputs. */
 export type LaunchConfigurationTemplate = InstanceType<typeof LaunchConfigurationTemplate>;
 
@@ -60,9 +62,11 @@ export interface LaunchConfigurationTemplateLicensing {
 /**
  * A replication configuration template for AWS Elastic Disaster Recovery Service.
  *
+ * @deprecated Cloud Control cannot create AWS::DRS::ReplicationConfigurationTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-drs-replicationconfigurationtemplate.html | CloudFormation: AWS::DRS::ReplicationConfigurationTemplate}
  */
-export const ReplicationConfigurationTemplate = cloudControlType<ReplicationConfigurationTemplateArgs, ReplicationConfigurationTemplateOutputs>("AWS::DRS::ReplicationConfigurationTemplate", "aws:drs:ReplicationConfigurationTemplate", '{"p":[["StagingAreaSubnetId","string",1],["AssociateDefaultSecurityGroup","boolean"],["ReplicationServersSecurityGroupsIDs",["array","string"],1],["ReplicationServerInstanceType","string"],["UseDedicatedReplicationServer","boolean"],["DefaultLargeStagingDiskType",["enum","GP2","GP3","ST1","AUTO"]],["EbsEncryption",["enum","DEFAULT","CUSTOM","NONE"],1],["EbsEncryptionKeyArn","string"],["BandwidthThrottling","integer",1],["DataPlaneRouting",["enum","PRIVATE_IP","PUBLIC_IP"]],["CreatePublicIP","boolean"],["StagingAreaTags",["map","string"],1],["PitPolicy",["array",["ref","PITPolicyRule"]],1],["Tags",["array",["ref","Tag"]]],["AutoReplicateNewDisks","boolean"],["InternetProtocol",["enum","IPV4","IPV6"]],["Arn","string",72],["ReplicationConfigurationTemplateID","string",8]],"id":["Arn"],"d":{"PITPolicyRule":[["RuleID","integer"],["Units",["enum","MINUTE","HOUR","DAY"],1],["Interval","integer",1],["RetentionDuration","integer",1],["Enabled","boolean"]]},"tags":["Tags","standard"]}');
+export const ReplicationConfigurationTemplate = cloudControlType<ReplicationConfigurationTemplateArgs, ReplicationConfigurationTemplateOutputs>("AWS::DRS::ReplicationConfigurationTemplate", "aws:drs:ReplicationConfigurationTemplate", '{"p":[["StagingAreaSubnetId","string",1],["AssociateDefaultSecurityGroup","boolean"],["ReplicationServersSecurityGroupsIDs",["array","string"],1],["ReplicationServerInstanceType","string"],["UseDedicatedReplicationServer","boolean"],["DefaultLargeStagingDiskType",["enum","GP2","GP3","ST1","AUTO"]],["EbsEncryption",["enum","DEFAULT","CUSTOM","NONE"],1],["EbsEncryptionKeyArn","string"],["BandwidthThrottling","integer",1],["DataPlaneRouting",["enum","PRIVATE_IP","PUBLIC_IP"]],["CreatePublicIP","boolean"],["StagingAreaTags",["map","string"],1],["PitPolicy",["array",["ref","PITPolicyRule"]],1],["Tags",["array",["ref","Tag"]]],["AutoReplicateNewDisks","boolean"],["InternetProtocol",["enum","IPV4","IPV6"]],["Arn","string",72],["ReplicationConfigurationTemplateID","string",8]],"id":["Arn"],"d":{"PITPolicyRule":[["RuleID","integer"],["Units",["enum","MINUTE","HOUR","DAY"],1],["Interval","integer",1],["RetentionDuration","integer",1],["Enabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ReplicationConfigurationTemplate} instance: its attributes as typed outputs. */
 export type ReplicationConfigurationTemplate = InstanceType<typeof ReplicationConfigurationTemplate>;
 
@@ -127,9 +131,11 @@ export interface ReplicationConfigurationTemplatePITPolicyRule {
 /**
  * A Source Network resource represents a VPC that is protected by AWS Elastic Disaster Recovery.
  *
+ * @deprecated Cloud Control cannot create AWS::DRS::SourceNetwork: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-drs-sourcenetwork.html | CloudFormation: AWS::DRS::SourceNetwork}
  */
-export const SourceNetwork = cloudControlType<SourceNetworkArgs, SourceNetworkOutputs>("AWS::DRS::SourceNetwork", "aws:drs:SourceNetwork", '{"p":[["VpcID","string",67],["OriginAccountID","string",67],["OriginRegion","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SourceNetworkID","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:drs:${Region}:${Account}:source-network/${SourceNetworkID}"}');
+export const SourceNetwork = cloudControlType<SourceNetworkArgs, SourceNetworkOutputs>("AWS::DRS::SourceNetwork", "aws:drs:SourceNetwork", '{"p":[["VpcID","string",67],["OriginAccountID","string",67],["OriginRegion","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SourceNetworkID","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:drs:${Region}:${Account}:source-network/${SourceNetworkID}"}');
 /** A {@link SourceNetwork} instance: its attributes as typed outputs. */
 export type SourceNetwork = InstanceType<typeof SourceNetwork>;
 

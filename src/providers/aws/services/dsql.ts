@@ -32,7 +32,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dsql-cluster.html | CloudFormation: AWS::DSQL::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DSQL::Cluster", "aws:dsql:Cluster", '{"p":[["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["MultiRegionProperties",["ref","MultiRegionProperties"]],["KmsEncryptionKey","string"],["PolicyDocument","string"],["ResourceArn","string",8],["Identifier","string",72],["CreationTime","string",8],["Status","string",8],["VpcEndpointServiceName","string",8],["EncryptionDetails",["ref","EncryptionDetails"],8],["PolicyVersion","string",8],["Endpoint","string",8],["VpcEndpoint","string",8]],"id":["Identifier"],"d":{"MultiRegionProperties":[["WitnessRegion","string"],["Clusters",["array","string"]]],"EncryptionDetails":[["EncryptionStatus","string"],["EncryptionType","string"],["KmsKeyArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dsql:${Region}:${Account}:cluster/${Identifier}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DSQL::Cluster", "aws:dsql:Cluster", '{"p":[["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["MultiRegionProperties",["ref","MultiRegionProperties"]],["KmsEncryptionKey","string",16],["PolicyDocument","string"],["ResourceArn","string",8],["Identifier","string",72],["CreationTime","string",8],["Status","string",8],["VpcEndpointServiceName","string",8],["EncryptionDetails",["ref","EncryptionDetails"],8],["PolicyVersion","string",8],["Endpoint","string",8],["VpcEndpoint","string",8]],"id":["Identifier"],"d":{"MultiRegionProperties":[["WitnessRegion","string"],["Clusters",["array","string"]]],"EncryptionDetails":[["EncryptionStatus","string"],["EncryptionType","string"],["KmsKeyArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsEncryptionKey"],"ro":["ResourceArn","Identifier","CreationTime","Status","VpcEndpointServiceName","EncryptionDetails","PolicyVersion","Endpoint","VpcEndpoint"],"uo":["Tags","MultiRegionProperties/Clusters"],"tg":[true,true,true]},"arn":"arn:${Partition}:dsql:${Region}:${Account}:cluster/${Identifier}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -44,7 +44,11 @@ export interface ClusterArgs {
   tags?: AwsTag[];
   /** Defines the structure for multi-Region cluster configurations, containing the witness Region and peered cluster settings. */
   multiRegionProperties?: ClusterMultiRegionProperties;
-  /** The KMS key that encrypts data on the cluster. */
+  /**
+   * The KMS key that encrypts data on the cluster.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsEncryptionKey?: string;
   /** A resource-based policy document in JSON format. Length constraints: Minimum length of 1. Maximum length of 20480 characters (approximately 20KB). */
   policyDocument?: string;

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/dynamodb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::DynamoDB::GlobalTable` resource enables you to create and manage a Version 2019.11.21 global table. This resource cannot be used to create or manage a Version 2017.11.29 global table. For more information, see [Global tables](https://docs.aws.amazon.com//amazondynamodb/latest/developerguide/GlobalTables.html) .
  *
@@ -19,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html | CloudFormation: AWS::DynamoDB::GlobalTable}
  */
-export const GlobalTable = cloudControlType<GlobalTableArgs, GlobalTableOutputs>("AWS::DynamoDB::GlobalTable", "aws:dynamodb:GlobalTable", '{"p":[["SSESpecification",["ref","SSESpecification"]],["TableName","string",66],["AttributeDefinitions",["array",["ref","AttributeDefinition"]]],["StreamSpecification",["ref","StreamSpecification"]],["BillingMode","string"],["GlobalSecondaryIndexes",["array",["ref","GlobalSecondaryIndex"]]],["KeySchema",["array",["ref","KeySchema"]],66],["LocalSecondaryIndexes",["array",["ref","LocalSecondaryIndex"]],66],["Replicas",["array",["ref","ReplicaSpecification"]],1],["WriteProvisionedThroughputSettings",["ref","WriteProvisionedThroughputSettings"]],["TimeToLiveSpecification",["ref","TimeToLiveSpecification"]],["MultiRegionConsistency",["enum","EVENTUAL","STRONG"]],["WarmThroughput",["ref","WarmThroughput"]],["VectorIndexes",["array",["ref","VectorIndex"]]],["GlobalTableSourceArn","string"],["WriteOnDemandThroughputSettings",["ref","WriteOnDemandThroughputSettings"]],["GlobalTableWitnesses",["array",["ref","GlobalTableWitness"]]],["ReadProvisionedThroughputSettings",["ref","GlobalReadProvisionedThroughputSettings"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]],["TableId","string",8],["Arn","string",72],["StreamArn","string",8]],"id":["TableName"],"d":{"SSESpecification":[["SSEEnabled","boolean",1],["SSEType","string"]],"AttributeDefinition":[["AttributeType","string",1],["AttributeName","string",1]],"StreamSpecification":[["StreamViewType","string",1]],"GlobalSecondaryIndex":[["IndexName","string",1],["Projection",["ref","Projection"],1],["KeySchema",["array",["ref","KeySchema"]],1],["WriteProvisionedThroughputSettings",["ref","WriteProvisionedThroughputSettings"]],["WarmThroughput",["ref","WarmThroughput"]],["ReadProvisionedThroughputSettings",["ref","GlobalReadProvisionedThroughputSettings"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]],["WriteOnDemandThroughputSettings",["ref","WriteOnDemandThroughputSettings"]]],"Projection":[["ProjectionType","string",4],["NonKeyAttributes",["array","string"],4]],"KeySchema":[["KeyType","string",5],["AttributeName","string",5]],"WriteProvisionedThroughputSettings":[["WriteCapacityAutoScalingSettings",["ref","CapacityAutoScalingSettings"]]],"CapacityAutoScalingSettings":[["MinCapacity","integer",1],["SeedCapacity","integer"],["TargetTrackingScalingPolicyConfiguration",["ref","TargetTrackingScalingPolicyConfiguration"],1],["MaxCapacity","integer",1]],"TargetTrackingScalingPolicyConfiguration":[["ScaleOutCooldown","integer"],["TargetValue","number",1],["DisableScaleIn","boolean"],["ScaleInCooldown","integer"]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]],"GlobalReadProvisionedThroughputSettings":[["ReadCapacityUnits","integer"]],"ReadOnDemandThroughputSettings":[["MaxReadRequestUnits","integer"]],"WriteOnDemandThroughputSettings":[["MaxWriteRequestUnits","integer"]],"LocalSecondaryIndex":[["IndexName","string",3],["Projection",["ref","Projection"],3],["KeySchema",["array",["ref","KeySchema"]],3]],"ReplicaSpecification":[["SSESpecification",["ref","ReplicaSSESpecification"]],["KinesisStreamSpecification",["ref","KinesisStreamSpecification"]],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["GlobalSecondaryIndexes",["array",["ref","ReplicaGlobalSecondaryIndexSpecification"]]],["Region","string",1],["PointInTimeRecoverySpecification",["ref","PointInTimeRecoverySpecification"]],["ReadProvisionedThroughputSettings",["ref","ReadProvisionedThroughputSettings"]],["TableClass","string"],["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["GlobalTableSettingsReplicationMode",["enum","ENABLED","DISABLED"]],["ReplicaStreamSpecification",["ref","ReplicaStreamSpecification"]],["ResourcePolicy",["ref","ResourcePolicy"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]]],"ReplicaSSESpecification":[["KMSMasterKeyId","string",1]],"KinesisStreamSpecification":[["StreamArn","string",1],["ApproximateCreationDateTimePrecision",["enum","MICROSECOND","MILLISECOND"]]],"ContributorInsightsSpecification":[["Enabled","boolean",1],["Mode",["enum","ACCESSED_AND_THROTTLED_KEYS","THROTTLED_KEYS"]]],"ReplicaGlobalSecondaryIndexSpecification":[["IndexName","string",1],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["ReadProvisionedThroughputSettings",["ref","ReadProvisionedThroughputSettings"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]]],"ReadProvisionedThroughputSettings":[["ReadCapacityUnits","integer"],["ReadCapacityAutoScalingSettings",["ref","CapacityAutoScalingSettings"]]],"PointInTimeRecoverySpecification":[["PointInTimeRecoveryEnabled","boolean"],["RecoveryPeriodInDays","integer"]],"ReplicaStreamSpecification":[["ResourcePolicy",["ref","ResourcePolicy"]],["Tags",["array",["ref","Tag"]]]],"ResourcePolicy":[["PolicyDocument","json",1]],"TimeToLiveSpecification":[["Enabled","boolean",1],["AttributeName","string"]],"VectorIndex":[["IndexName","string",1],["VectorAttribute",["ref","VectorAttribute"],1],["Projection",["ref","Projection"],1],["Dimensions","integer",1],["SearchSchema",["array",["ref","SearchSchemaElement"]]],["DistanceFunction",["enum","COSINE","DOT_PRODUCT","EUCLIDEAN"],1]],"VectorAttribute":[["AttributeName","string",1]],"SearchSchemaElement":[["AttributeName","string",1],["SearchSchemaElementType",["enum","HASH","INLINE_FILTER"],1]],"GlobalTableWitness":[["Region","string"]]},"arn":"arn:${Partition}:dynamodb::${Account}:global-table/${GlobalTableName}"}');
+export const GlobalTable = cloudControlType<GlobalTableArgs, GlobalTableOutputs>("AWS::DynamoDB::GlobalTable", "aws:dynamodb:GlobalTable", '{"p":[["SSESpecification",["ref","SSESpecification"]],["TableName","string",66],["AttributeDefinitions",["array",["ref","AttributeDefinition"]]],["StreamSpecification",["ref","StreamSpecification"]],["BillingMode","string"],["GlobalSecondaryIndexes",["array",["ref","GlobalSecondaryIndex"]]],["KeySchema",["array",["ref","KeySchema"]]],["LocalSecondaryIndexes",["array",["ref","LocalSecondaryIndex"]]],["Replicas",["array",["ref","ReplicaSpecification"]],1],["WriteProvisionedThroughputSettings",["ref","WriteProvisionedThroughputSettings"]],["TimeToLiveSpecification",["ref","TimeToLiveSpecification"]],["MultiRegionConsistency",["enum","EVENTUAL","STRONG"]],["WarmThroughput",["ref","WarmThroughput"]],["VectorIndexes",["array",["ref","VectorIndex"]]],["GlobalTableSourceArn","string",16],["WriteOnDemandThroughputSettings",["ref","WriteOnDemandThroughputSettings"]],["GlobalTableWitnesses",["array",["ref","GlobalTableWitness"]]],["ReadProvisionedThroughputSettings",["ref","GlobalReadProvisionedThroughputSettings"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]],["TableId","string",8],["Arn","string",72],["StreamArn","string",8]],"id":["TableName"],"d":{"SSESpecification":[["SSEEnabled","boolean",1],["SSEType","string"]],"AttributeDefinition":[["AttributeType","string",1],["AttributeName","string",1]],"StreamSpecification":[["StreamViewType","string",1]],"GlobalSecondaryIndex":[["IndexName","string",1],["Projection",["ref","Projection"],1],["KeySchema",["array",["ref","KeySchema"]],1],["WriteProvisionedThroughputSettings",["ref","WriteProvisionedThroughputSettings"]],["WarmThroughput",["ref","WarmThroughput"]],["ReadProvisionedThroughputSettings",["ref","GlobalReadProvisionedThroughputSettings"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]],["WriteOnDemandThroughputSettings",["ref","WriteOnDemandThroughputSettings"]]],"Projection":[["ProjectionType","string",4],["NonKeyAttributes",["array","string"],4]],"KeySchema":[["KeyType","string",5],["AttributeName","string",5]],"WriteProvisionedThroughputSettings":[["WriteCapacityAutoScalingSettings",["ref","CapacityAutoScalingSettings"]]],"CapacityAutoScalingSettings":[["MinCapacity","integer",1],["SeedCapacity","integer"],["TargetTrackingScalingPolicyConfiguration",["ref","TargetTrackingScalingPolicyConfiguration"],1],["MaxCapacity","integer",1]],"TargetTrackingScalingPolicyConfiguration":[["ScaleOutCooldown","integer"],["TargetValue","number",1],["DisableScaleIn","boolean"],["ScaleInCooldown","integer"]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]],"GlobalReadProvisionedThroughputSettings":[["ReadCapacityUnits","integer"]],"ReadOnDemandThroughputSettings":[["MaxReadRequestUnits","integer"]],"WriteOnDemandThroughputSettings":[["MaxWriteRequestUnits","integer"]],"LocalSecondaryIndex":[["IndexName","string",1],["Projection",["ref","Projection"],1],["KeySchema",["array",["ref","KeySchema"]],1]],"ReplicaSpecification":[["SSESpecification",["ref","ReplicaSSESpecification"]],["KinesisStreamSpecification",["ref","KinesisStreamSpecification"]],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["GlobalSecondaryIndexes",["array",["ref","ReplicaGlobalSecondaryIndexSpecification"]]],["Region","string",1],["PointInTimeRecoverySpecification",["ref","PointInTimeRecoverySpecification"]],["ReadProvisionedThroughputSettings",["ref","ReadProvisionedThroughputSettings"]],["TableClass","string"],["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["GlobalTableSettingsReplicationMode",["enum","ENABLED","DISABLED"]],["ReplicaStreamSpecification",["ref","ReplicaStreamSpecification"]],["ResourcePolicy",["ref","ResourcePolicy"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]]],"ReplicaSSESpecification":[["KMSMasterKeyId","string",1]],"KinesisStreamSpecification":[["StreamArn","string",1],["ApproximateCreationDateTimePrecision",["enum","MICROSECOND","MILLISECOND"]]],"ContributorInsightsSpecification":[["Enabled","boolean",1],["Mode",["enum","ACCESSED_AND_THROTTLED_KEYS","THROTTLED_KEYS"]]],"ReplicaGlobalSecondaryIndexSpecification":[["IndexName","string",1],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["ReadProvisionedThroughputSettings",["ref","ReadProvisionedThroughputSettings"]],["ReadOnDemandThroughputSettings",["ref","ReadOnDemandThroughputSettings"]]],"ReadProvisionedThroughputSettings":[["ReadCapacityUnits","integer"],["ReadCapacityAutoScalingSettings",["ref","CapacityAutoScalingSettings"]]],"PointInTimeRecoverySpecification":[["PointInTimeRecoveryEnabled","boolean"],["RecoveryPeriodInDays","integer"]],"ReplicaStreamSpecification":[["ResourcePolicy",["ref","ResourcePolicy"]],["Tags",["array",["ref","Tag"]]]],"ResourcePolicy":[["PolicyDocument","json",1]],"TimeToLiveSpecification":[["Enabled","boolean",1],["AttributeName","string"]],"VectorIndex":[["IndexName","string",1],["VectorAttribute",["ref","VectorAttribute"],1],["Projection",["ref","Projection"],1],["Dimensions","integer",1],["SearchSchema",["array",["ref","SearchSchemaElement"]]],["DistanceFunction",["enum","COSINE","DOT_PRODUCT","EUCLIDEAN"],1]],"VectorAttribute":[["AttributeName","string",1]],"SearchSchemaElement":[["AttributeName","string",1],["SearchSchemaElementType",["enum","HASH","INLINE_FILTER"],1]],"GlobalTableWitness":[["Region","string"]]},"reg":{"h":"crudl","wo":["Replicas/*/ReadProvisionedThroughputSettings/ReadCapacityAutoScalingSettings/SeedCapacity","Replicas/*/GlobalSecondaryIndexes/*/ReadProvisionedThroughputSettings/ReadCapacityAutoScalingSettings/SeedCapacity","WriteProvisionedThroughputSettings/WriteCapacityAutoScalingSettings/SeedCapacity","GlobalSecondaryIndexes/*/WriteProvisionedThroughputSettings/WriteCapacityAutoScalingSettings/SeedCapacity","GlobalTableSourceArn"],"co":["TableName"],"ro":["Arn","StreamArn","TableId"],"uo":["Replicas","Replicas/*/GlobalSecondaryIndexes","Replicas/*/Tags","GlobalTableWitnesses","AttributeDefinitions","GlobalSecondaryIndexes","GlobalSecondaryIndexes/*/Projection/NonKeyAttributes","LocalSecondaryIndexes","LocalSecondaryIndexes/*/Projection/NonKeyAttributes"],"pt":{"Replicas/*/GlobalTableSettingsReplicationMode":"GlobalTableSettingsReplicationMode $OR ($exists(GlobalTableSettingsReplicationMode) ? null : \\"DISABLED\\") $OR ($exists(GlobalTableSettingsReplicationMode) ? null : \\"ENABLED_WITH_OVERRIDES\\")","Replicas/*/SSESpecification/KMSMasterKeyId":"$split(KMSMasterKeyId, \'/\')[-1]"},"ai":[["Arn"],["StreamArn"]],"nm":{"path":"TableName"}},"arn":"arn:${Partition}:dynamodb::${Account}:global-table/${GlobalTableName}"}');
 /** A {@link GlobalTable} instance: its attributes as typed outputs. */
 export type GlobalTable = InstanceType<typeof GlobalTable>;
 
@@ -33,7 +35,11 @@ export interface GlobalTableArgs {
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
    */
   tableName?: string;
-  /** A list of attributes that describe the key schema for the global table and indexes. */
+  /**
+   * A list of attributes that describe the key schema for the global table and indexes.
+   *
+   * Items: at least 1.
+   */
   attributeDefinitions?: GlobalTableAttributeDefinition[];
   /** Specifies the streams settings on your global table. You must provide a value for this property if your global table contains more than one replica. You can only change the streams settings if your global table has only one replica. For Multi-Region Strong Consistency (MRSC), you do not need to provide a value for this property and can change the settings at any time. */
   streamSpecification?: GlobalTableStreamSpecification;
@@ -52,7 +58,11 @@ export interface GlobalTableArgs {
    * Since the backfilling of an index could take a long time, CloudFormation does not wait for the index to become active. If a stack operation rolls back, CloudFormation might not delete an index that has been added. In that case, you will need to delete the index manually.
    */
   globalSecondaryIndexes?: GlobalTableGlobalSecondaryIndex[];
-  /** Specifies the attributes that make up the primary key for the table. The attributes in the `KeySchema` property must also be defined in the `AttributeDefinitions` property. */
+  /**
+   * Specifies the attributes that make up the primary key for the table. The attributes in the `KeySchema` property must also be defined in the `AttributeDefinitions` property.
+   *
+   * Items: 1–2.
+   */
   keySchema?: GlobalTableKeySchema[];
   /** Local secondary indexes to be created on the table. You can create up to five local secondary indexes. Each index is scoped to a given hash key value. The size of each hash key can be up to 10 gigabytes. Each replica in your global table will have the same local secondary index settings. */
   localSecondaryIndexes?: GlobalTableLocalSecondaryIndex[];
@@ -64,6 +74,8 @@ export interface GlobalTableArgs {
    * > If you add or delete a replica during an update, we recommend that you don't update any other resources. If your stack fails to update and is rolled back while adding a new replica, you might need to manually delete the replica. 
    *
    * You can create a new global table with as many replicas as needed. You can add or remove replicas after table creation, but you can only add or remove a single replica in each update. For Multi-Region Strong Consistency (MRSC), you can add or remove up to 3 replicas, or 2 replicas plus a witness Region.
+   *
+   * Items: at least 1.
    */
   replicas: GlobalTableReplicaSpecification[];
   /** Specifies an auto scaling policy for write capacity. This policy will be applied to all replicas. This setting must be specified if `BillingMode` is set to `PROVISIONED` . */
@@ -84,10 +96,15 @@ export interface GlobalTableArgs {
   /** Provides visibility into the number of read and write operations your table or secondary index can instantaneously support. The settings can be modified using the `UpdateTable` operation to meet the throughput requirements of an upcoming peak event. */
   warmThroughput?: GlobalTableWarmThroughput;
   vectorIndexes?: GlobalTableVectorIndex[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   globalTableSourceArn?: string;
   /** Sets the write request settings for a global table or a global secondary index. You can only specify this setting if your resource uses the `PAY_PER_REQUEST` `BillingMode` . */
   writeOnDemandThroughputSettings?: GlobalTableWriteOnDemandThroughputSettings;
-  /** The list of witnesses of the MRSC global table. Only one witness Region can be configured per MRSC global table. */
+  /**
+   * The list of witnesses of the MRSC global table. Only one witness Region can be configured per MRSC global table.
+   *
+   * Items: 1–1.
+   */
   globalTableWitnesses?: GlobalTableGlobalTableWitness[];
   readProvisionedThroughputSettings?: GlobalTableGlobalReadProvisionedThroughputSettings;
   readOnDemandThroughputSettings?: GlobalTableReadOnDemandThroughputSettings;
@@ -143,7 +160,11 @@ export interface GlobalTableAttributeDefinition {
    * - `B` - the attribute is of type Binary
    */
   attributeType: string;
-  /** A name for the attribute. */
+  /**
+   * A name for the attribute.
+   *
+   * Length: 1–255.
+   */
   attributeName: string;
 }
 
@@ -172,7 +193,11 @@ export interface GlobalTableStreamSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-globalsecondaryindex.html | CloudFormation: GlobalSecondaryIndex}
  */
 export interface GlobalTableGlobalSecondaryIndex {
-  /** The name of the global secondary index. The name must be unique among all other indexes on this table. */
+  /**
+   * The name of the global secondary index. The name must be unique among all other indexes on this table.
+   *
+   * Length: 3–255.
+   */
   indexName: string;
   /** Represents attributes that are copied (projected) from the table into the global secondary index. These are in addition to the primary key attributes and index key attributes, which are automatically projected. */
   projection: GlobalTableProjection;
@@ -185,6 +210,8 @@ export interface GlobalTableGlobalSecondaryIndex {
    * > The partition key of an item is also known as its *hash attribute* . The term "hash attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data items across partitions, based on their partition key values.
    * > 
    * > The sort key of an item is also known as its *range attribute* . The term "range attribute" derives from the way DynamoDB stores items with the same partition key physically close together, in sorted order by the sort key value.
+   *
+   * Items: 1–8.
    */
   keySchema: GlobalTableKeySchema[];
   /** Defines write capacity settings for the global secondary index. You must specify a value for this property if the table's `BillingMode` is `PROVISIONED` . All replicas will have the same write capacity settings for this global secondary index. */
@@ -217,6 +244,8 @@ export interface GlobalTableProjection {
    * Represents the non-key attribute names which will be projected into the index.
    *
    * For global and local secondary indexes, the total count of `NonKeyAttributes` summed across all of the secondary indexes, must not exceed 100. If you project the same attribute into two different indexes, this counts as two distinct attributes when determining the total. This limit only applies when you specify the ProjectionType of `INCLUDE` . You still can specify the ProjectionType of `ALL` to project all attributes from the source table, even if the table has more than 100 attributes.
+   *
+   * Items: at most 20.
    */
   nonKeyAttributes?: string[];
 }
@@ -242,7 +271,11 @@ export interface GlobalTableKeySchema {
    * > The sort key of an item is also known as its *range attribute* . The term "range attribute" derives from the way DynamoDB stores items with the same partition key physically close together, in sorted order by the sort key value.
    */
   keyType: string;
-  /** The name of a key attribute. */
+  /**
+   * The name of a key attribute.
+   *
+   * Length: 1–255.
+   */
   attributeName: string;
 }
 
@@ -262,13 +295,25 @@ export interface GlobalTableWriteProvisionedThroughputSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-capacityautoscalingsettings.html | CloudFormation: CapacityAutoScalingSettings}
  */
 export interface GlobalTableCapacityAutoScalingSettings {
-  /** The minimum provisioned capacity units for the global table. */
+  /**
+   * The minimum provisioned capacity units for the global table.
+   *
+   * Range: at least 1.
+   */
   minCapacity: number;
-  /** When switching billing mode from `PAY_PER_REQUEST` to `PROVISIONED` , DynamoDB requires you to specify read and write capacity unit values for the table and for each global secondary index. These values will be applied to all replicas. The table will use these provisioned values until CloudFormation creates the autoscaling policies you configured in your template. CloudFormation cannot determine what capacity the table and its global secondary indexes will require in this time period, since they are application-dependent. … */
+  /**
+   * When switching billing mode from `PAY_PER_REQUEST` to `PROVISIONED` , DynamoDB requires you to specify read and write capacity unit values for the table and for each global secondary index. These values will be applied to all replicas. The table will use these provisioned values until CloudFormation creates the autoscaling policies you configured in your template. CloudFormation cannot determine what capacity the table and its global secondary indexes will require in this time period, since they are application-dependent. …
+   *
+   * Range: at least 1.
+   */
   seedCapacity?: number;
   /** Defines a target tracking scaling policy. */
   targetTrackingScalingPolicyConfiguration: GlobalTableTargetTrackingScalingPolicyConfiguration;
-  /** The maximum provisioned capacity units for the global table. */
+  /**
+   * The maximum provisioned capacity units for the global table.
+   *
+   * Range: at least 1.
+   */
   maxCapacity: number;
 }
 
@@ -278,13 +323,21 @@ export interface GlobalTableCapacityAutoScalingSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-targettrackingscalingpolicyconfiguration.html | CloudFormation: TargetTrackingScalingPolicyConfiguration}
  */
 export interface GlobalTableTargetTrackingScalingPolicyConfiguration {
-  /** The amount of time, in seconds, after a scale-out activity completes before another scale-out activity can start. */
+  /**
+   * The amount of time, in seconds, after a scale-out activity completes before another scale-out activity can start.
+   *
+   * Range: at least 0.
+   */
   scaleOutCooldown?: number;
   /** Defines a target value for the scaling policy. */
   targetValue: number;
   /** Indicates whether scale in by the target tracking scaling policy is disabled. The default value is `false` . */
   disableScaleIn?: boolean;
-  /** The amount of time, in seconds, after a scale-in activity completes before another scale-in activity can start. */
+  /**
+   * The amount of time, in seconds, after a scale-in activity completes before another scale-in activity can start.
+   *
+   * Range: at least 0.
+   */
   scaleInCooldown?: number;
 }
 
@@ -294,14 +347,23 @@ export interface GlobalTableTargetTrackingScalingPolicyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-warmthroughput.html | CloudFormation: WarmThroughput}
  */
 export interface GlobalTableWarmThroughput {
-  /** Represents the number of read operations your base table can instantaneously support. */
+  /**
+   * Represents the number of read operations your base table can instantaneously support.
+   *
+   * Range: at least 1.
+   */
   readUnitsPerSecond?: number;
-  /** Represents the number of write operations your base table can instantaneously support. */
+  /**
+   * Represents the number of write operations your base table can instantaneously support.
+   *
+   * Range: at least 1.
+   */
   writeUnitsPerSecond?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-globalreadprovisionedthroughputsettings.html | CloudFormation: GlobalReadProvisionedThroughputSettings} */
 export interface GlobalTableGlobalReadProvisionedThroughputSettings {
+  /** Range: at least 1. */
   readCapacityUnits?: number;
 }
 
@@ -311,7 +373,11 @@ export interface GlobalTableGlobalReadProvisionedThroughputSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-readondemandthroughputsettings.html | CloudFormation: ReadOnDemandThroughputSettings}
  */
 export interface GlobalTableReadOnDemandThroughputSettings {
-  /** Maximum number of read request units for the specified replica of a global table. */
+  /**
+   * Maximum number of read request units for the specified replica of a global table.
+   *
+   * Range: at least 1.
+   */
   maxReadRequestUnits?: number;
 }
 
@@ -321,7 +387,11 @@ export interface GlobalTableReadOnDemandThroughputSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-writeondemandthroughputsettings.html | CloudFormation: WriteOnDemandThroughputSettings}
  */
 export interface GlobalTableWriteOnDemandThroughputSettings {
-  /** Maximum number of write request settings for the specified replica of a global table. */
+  /**
+   * Maximum number of write request settings for the specified replica of a global table.
+   *
+   * Range: at least 1.
+   */
   maxWriteRequestUnits?: number;
 }
 
@@ -331,7 +401,11 @@ export interface GlobalTableWriteOnDemandThroughputSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-localsecondaryindex.html | CloudFormation: LocalSecondaryIndex}
  */
 export interface GlobalTableLocalSecondaryIndex {
-  /** The name of the local secondary index. The name must be unique among all other indexes on this table. */
+  /**
+   * The name of the local secondary index. The name must be unique among all other indexes on this table.
+   *
+   * Length: 3–255.
+   */
   indexName: string;
   /** Represents attributes that are copied (projected) from the table into the local secondary index. These are in addition to the primary key attributes and index key attributes, which are automatically projected. */
   projection: GlobalTableProjection;
@@ -344,6 +418,8 @@ export interface GlobalTableLocalSecondaryIndex {
    * > The partition key of an item is also known as its *hash attribute* . The term "hash attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data items across partitions, based on their partition key values.
    * > 
    * > The sort key of an item is also known as its *range attribute* . The term "range attribute" derives from the way DynamoDB stores items with the same partition key physically close together, in sorted order by the sort key value.
+   *
+   * Items: at most 2.
    */
   keySchema: GlobalTableKeySchema[];
 }
@@ -431,7 +507,11 @@ export interface GlobalTableContributorInsightsSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-replicaglobalsecondaryindexspecification.html | CloudFormation: ReplicaGlobalSecondaryIndexSpecification}
  */
 export interface GlobalTableReplicaGlobalSecondaryIndexSpecification {
-  /** The name of the global secondary index. The name must be unique among all other indexes on this table. */
+  /**
+   * The name of the global secondary index. The name must be unique among all other indexes on this table.
+   *
+   * Length: 3–255.
+   */
   indexName: string;
   /** Updates the status for contributor insights for a specific table or index. CloudWatch Contributor Insights for DynamoDB graphs display the partition key and (if applicable) sort key of frequently accessed items and frequently throttled items in plaintext. If you require the use of AWS Key Management Service (KMS) to encrypt this table’s partition key and sort key data with an AWS managed key or customer managed key, you should not enable CloudWatch Contributor Insights for DynamoDB for this table. */
   contributorInsightsSpecification?: GlobalTableContributorInsightsSpecification;
@@ -447,7 +527,11 @@ export interface GlobalTableReplicaGlobalSecondaryIndexSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-globaltable-readprovisionedthroughputsettings.html | CloudFormation: ReadProvisionedThroughputSettings}
  */
 export interface GlobalTableReadProvisionedThroughputSettings {
-  /** Specifies a fixed read capacity for the replica table or global secondary index. */
+  /**
+   * Specifies a fixed read capacity for the replica table or global secondary index.
+   *
+   * Range: at least 1.
+   */
   readCapacityUnits?: number;
   /** Specifies auto scaling settings for the replica table or global secondary index. */
   readCapacityAutoScalingSettings?: GlobalTableCapacityAutoScalingSettings;
@@ -461,7 +545,11 @@ export interface GlobalTableReadProvisionedThroughputSettings {
 export interface GlobalTablePointInTimeRecoverySpecification {
   /** Indicates whether point in time recovery is enabled (true) or disabled (false) on the table. */
   pointInTimeRecoveryEnabled?: boolean;
-  /** The number of preceding days for which continuous backups are taken and maintained. Your table data is only recoverable to any point-in-time from within the configured recovery period. This parameter is optional. If no value is provided, the value will default to 35. */
+  /**
+   * The number of preceding days for which continuous backups are taken and maintained. Your table data is only recoverable to any point-in-time from within the configured recovery period. This parameter is optional. If no value is provided, the value will default to 35.
+   *
+   * Range: 1–35.
+   */
   recoveryPeriodInDays?: number;
 }
 
@@ -493,7 +581,7 @@ export interface GlobalTableReplicaStreamSpecification {
  */
 export interface GlobalTableResourcePolicy {
   /** A resource-based policy document that contains permissions to add to the specified DynamoDB table, its indexes, and stream. In a CloudFormation template, you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to DynamoDB . For more information about resource-based policies, see [Using resource-based policies for DynamoDB](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/access-control-resource-based.html) and [Resource-based policy examples](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/rbac-examples.html) . */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /**
@@ -558,7 +646,7 @@ export interface GlobalTableGlobalTableWitness {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-table.html | CloudFormation: AWS::DynamoDB::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::DynamoDB::Table", "aws:dynamodb:Table", '{"p":[["SSESpecification",["ref","SSESpecification"]],["KinesisStreamSpecification",["ref","KinesisStreamSpecification"]],["StreamSpecification",["ref","StreamSpecification"]],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["ImportSourceSpecification",["ref","ImportSourceSpecification"],66],["PointInTimeRecoverySpecification",["ref","PointInTimeRecoverySpecification"]],["ProvisionedThroughput",["ref","ProvisionedThroughput"]],["TableName","string",66],["AttributeDefinitions",["array",["ref","AttributeDefinition"]]],["BillingMode","string"],["GlobalSecondaryIndexes",["array",["ref","GlobalSecondaryIndex"]]],["KeySchema",["union",["array",["ref","KeySchema"]],"json"],67],["LocalSecondaryIndexes",["array",["ref","LocalSecondaryIndex"]]],["DeletionProtectionEnabled","boolean"],["TableClass","string"],["Tags",["array",["ref","Tag"]]],["TimeToLiveSpecification",["ref","TimeToLiveSpecification"]],["OnDemandThroughput",["ref","OnDemandThroughput"]],["WarmThroughput",["ref","WarmThroughput"]],["VectorIndexes",["array",["ref","VectorIndex"]]],["ResourcePolicy",["ref","ResourcePolicy"]],["Arn","string",72],["StreamArn","string",8]],"id":["TableName"],"d":{"SSESpecification":[["SSEEnabled","boolean",1],["SSEType","string"],["KMSMasterKeyId","string"]],"KinesisStreamSpecification":[["StreamArn","string",1],["ApproximateCreationDateTimePrecision",["enum","MICROSECOND","MILLISECOND"]]],"StreamSpecification":[["StreamViewType","string",1],["ResourcePolicy",["ref","ResourcePolicy"]],["Tags",["array",["ref","Tag"]]]],"ResourcePolicy":[["PolicyDocument","json",1]],"ContributorInsightsSpecification":[["Enabled","boolean",1],["Mode",["enum","ACCESSED_AND_THROTTLED_KEYS","THROTTLED_KEYS"]]],"ImportSourceSpecification":[["S3BucketSource",["ref","S3BucketSource"],3],["InputFormat","string",3],["InputFormatOptions",["ref","InputFormatOptions"],2],["InputCompressionType","string",2]],"S3BucketSource":[["S3Bucket","string",3],["S3KeyPrefix","string",2],["S3BucketOwner","string",2]],"InputFormatOptions":[["Csv",["ref","Csv"],2]],"Csv":[["Delimiter","string",2],["HeaderList",["array","string"],2]],"PointInTimeRecoverySpecification":[["PointInTimeRecoveryEnabled","boolean"],["RecoveryPeriodInDays","integer"]],"ProvisionedThroughput":[["WriteCapacityUnits","integer",1],["ReadCapacityUnits","integer",1]],"AttributeDefinition":[["AttributeType","string",1],["AttributeName","string",1]],"GlobalSecondaryIndex":[["IndexName","string",1],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["Projection",["ref","Projection"],1],["ProvisionedThroughput",["ref","ProvisionedThroughput"]],["KeySchema",["array",["ref","KeySchema"]],1],["OnDemandThroughput",["ref","OnDemandThroughput"]],["WarmThroughput",["ref","WarmThroughput"]]],"Projection":[["NonKeyAttributes",["array","string"]],["ProjectionType","string"]],"KeySchema":[["KeyType","string",1],["AttributeName","string",1]],"OnDemandThroughput":[["MaxReadRequestUnits","integer"],["MaxWriteRequestUnits","integer"]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]],"LocalSecondaryIndex":[["IndexName","string",1],["Projection",["ref","Projection"],1],["KeySchema",["array",["ref","KeySchema"]],1]],"TimeToLiveSpecification":[["Enabled","boolean",1],["AttributeName","string"]],"VectorIndex":[["IndexName","string",1],["VectorAttribute",["ref","VectorAttribute"],1],["Projection",["ref","Projection"],1],["Dimensions","integer",1],["SearchSchema",["array",["ref","SearchSchemaElement"]]],["DistanceFunction",["enum","COSINE","DOT_PRODUCT","EUCLIDEAN"],1]],"VectorAttribute":[["AttributeName","string",1]],"SearchSchemaElement":[["AttributeName","string",1],["SearchSchemaElementType",["enum","HASH","INLINE_FILTER"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:dynamodb:${Region}:${Account}:table/${TableName}"}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::DynamoDB::Table", "aws:dynamodb:Table", '{"p":[["SSESpecification",["ref","SSESpecification"]],["KinesisStreamSpecification",["ref","KinesisStreamSpecification"]],["StreamSpecification",["ref","StreamSpecification"]],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["ImportSourceSpecification",["ref","ImportSourceSpecification"],82],["PointInTimeRecoverySpecification",["ref","PointInTimeRecoverySpecification"]],["ProvisionedThroughput",["ref","ProvisionedThroughput"]],["TableName","string",66],["AttributeDefinitions",["array",["ref","AttributeDefinition"]]],["BillingMode","string"],["GlobalSecondaryIndexes",["array",["ref","GlobalSecondaryIndex"]]],["KeySchema",["union",["array",["ref","KeySchema"]],"json"],1],["LocalSecondaryIndexes",["array",["ref","LocalSecondaryIndex"]]],["DeletionProtectionEnabled","boolean"],["TableClass","string"],["Tags",["array",["ref","Tag"]]],["TimeToLiveSpecification",["ref","TimeToLiveSpecification"]],["OnDemandThroughput",["ref","OnDemandThroughput"]],["WarmThroughput",["ref","WarmThroughput"]],["VectorIndexes",["array",["ref","VectorIndex"]]],["ResourcePolicy",["ref","ResourcePolicy"]],["Arn","string",72],["StreamArn","string",8]],"id":["TableName"],"d":{"SSESpecification":[["SSEEnabled","boolean",1],["SSEType","string"],["KMSMasterKeyId","string"]],"KinesisStreamSpecification":[["StreamArn","string",1],["ApproximateCreationDateTimePrecision",["enum","MICROSECOND","MILLISECOND"]]],"StreamSpecification":[["StreamViewType","string",1],["ResourcePolicy",["ref","ResourcePolicy"]],["Tags",["array",["ref","Tag"]]]],"ResourcePolicy":[["PolicyDocument","json",1]],"ContributorInsightsSpecification":[["Enabled","boolean",1],["Mode",["enum","ACCESSED_AND_THROTTLED_KEYS","THROTTLED_KEYS"]]],"ImportSourceSpecification":[["S3BucketSource",["ref","S3BucketSource"],1],["InputFormat","string",1],["InputFormatOptions",["ref","InputFormatOptions"]],["InputCompressionType","string"]],"S3BucketSource":[["S3Bucket","string",1],["S3KeyPrefix","string"],["S3BucketOwner","string"]],"InputFormatOptions":[["Csv",["ref","Csv"]]],"Csv":[["Delimiter","string"],["HeaderList",["array","string"]]],"PointInTimeRecoverySpecification":[["PointInTimeRecoveryEnabled","boolean"],["RecoveryPeriodInDays","integer"]],"ProvisionedThroughput":[["WriteCapacityUnits","integer",1],["ReadCapacityUnits","integer",1]],"AttributeDefinition":[["AttributeType","string",1],["AttributeName","string",1]],"GlobalSecondaryIndex":[["IndexName","string",1],["ContributorInsightsSpecification",["ref","ContributorInsightsSpecification"]],["Projection",["ref","Projection"],1],["ProvisionedThroughput",["ref","ProvisionedThroughput"]],["KeySchema",["array",["ref","KeySchema"]],1],["OnDemandThroughput",["ref","OnDemandThroughput"]],["WarmThroughput",["ref","WarmThroughput"]]],"Projection":[["NonKeyAttributes",["array","string"]],["ProjectionType","string"]],"KeySchema":[["KeyType","string",1],["AttributeName","string",1]],"OnDemandThroughput":[["MaxReadRequestUnits","integer"],["MaxWriteRequestUnits","integer"]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]],"LocalSecondaryIndex":[["IndexName","string",1],["Projection",["ref","Projection"],1],["KeySchema",["array",["ref","KeySchema"]],1]],"TimeToLiveSpecification":[["Enabled","boolean",1],["AttributeName","string"]],"VectorIndex":[["IndexName","string",1],["VectorAttribute",["ref","VectorAttribute"],1],["Projection",["ref","Projection"],1],["Dimensions","integer",1],["SearchSchema",["array",["ref","SearchSchemaElement"]]],["DistanceFunction",["enum","COSINE","DOT_PRODUCT","EUCLIDEAN"],1]],"VectorAttribute":[["AttributeName","string",1]],"SearchSchemaElement":[["AttributeName","string",1],["SearchSchemaElementType",["enum","HASH","INLINE_FILTER"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ImportSourceSpecification"],"co":["TableName","ImportSourceSpecification"],"ro":["Arn","StreamArn"],"pt":{"SSESpecification/KMSMasterKeyId":"$join([\\"arn:aws(-[a-z]{1,4}){0,2}:kms:[a-z]{2,4}(-[a-z]{1,4})?-[a-z]{1,10}-[0-9]:[0-9]{12}:key\\\\/\\", SSESpecification.KMSMasterKeyId]) $OR $join([\\"arn:aws(-[a-z]{1,4}){0,2}:kms:[a-z]{2,4}(-[a-z]{1,4})?-[a-z]{1,10}-[0-9]:[0-9]{12}:key\\\\/\\", KMSMasterKeyId])"},"tg":[true,true,true],"nm":{"path":"TableName"}},"arn":"arn:${Partition}:dynamodb:${Region}:${Account}:table/${TableName}"}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
@@ -576,6 +664,8 @@ export interface TableArgs {
    * Specifies the properties of data being imported from the S3 bucket source to the" table.
    *
    * > If you specify the `ImportSourceSpecification` property, and also specify either the `StreamSpecification` , the `TableClass` property, the `DeletionProtectionEnabled` property, or the `WarmThroughput` property, the IAM entity creating/updating stack must have `UpdateTable` permission.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   importSourceSpecification?: TableImportSourceSpecification;
   /** The settings used to enable point in time recovery. */
@@ -625,7 +715,7 @@ export interface TableArgs {
    */
   globalSecondaryIndexes?: TableGlobalSecondaryIndex[];
   /** Specifies the attributes that make up the primary key for the table. The attributes in the `KeySchema` property must also be defined in the `AttributeDefinitions` property. */
-  keySchema: TableKeySchema[] | Record<string, unknown>;
+  keySchema: TableKeySchema[];
   /** Local secondary indexes to be created on the table. You can create up to 5 local secondary indexes. Each index is scoped to a given hash key value. The size of each hash key can be up to 10 gigabytes. */
   localSecondaryIndexes?: TableLocalSecondaryIndex[];
   /** Determines if a table is protected from deletion. When enabled, the table cannot be deleted by any user or process. This setting is disabled by default. For more information, see [Using deletion protection](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.Basics.html#WorkingWithTables.Basics.DeletionProtection) in the *Amazon DynamoDB Developer Guide* . */
@@ -750,7 +840,7 @@ export interface TableStreamSpecification {
  */
 export interface TableResourcePolicy {
   /** A resource-based policy document that contains permissions to add to the specified DynamoDB table, index, or both. In a CloudFormation template, you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to DynamoDB . For more information about resource-based policies, see [Using resource-based policies for DynamoDB](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/access-control-resource-based.html) and [Resource-based policy examples](https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/rbac-examples.html) . */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /**
@@ -825,7 +915,11 @@ export interface TableCsv {
 export interface TablePointInTimeRecoverySpecification {
   /** Indicates whether point in time recovery is enabled (true) or disabled (false) on the table. */
   pointInTimeRecoveryEnabled?: boolean;
-  /** The number of preceding days for which continuous backups are taken and maintained. Your table data is only recoverable to any point-in-time from within the configured recovery period. This parameter is optional. If no value is provided, the value will default to 35. */
+  /**
+   * The number of preceding days for which continuous backups are taken and maintained. Your table data is only recoverable to any point-in-time from within the configured recovery period. This parameter is optional. If no value is provided, the value will default to 35.
+   *
+   * Range: 1–35.
+   */
   recoveryPeriodInDays?: number;
 }
 
@@ -961,12 +1055,16 @@ export interface TableOnDemandThroughput {
    * Maximum number of read request units for the specified table.
    *
    * To specify a maximum `OnDemandThroughput` on your table, set the value of `MaxReadRequestUnits` as greater than or equal to 1. To remove the maximum `OnDemandThroughput` that is currently set on your table, set the value of `MaxReadRequestUnits` to -1.
+   *
+   * Range: at least 1.
    */
   maxReadRequestUnits?: number;
   /**
    * Maximum number of write request units for the specified table.
    *
    * To specify a maximum `OnDemandThroughput` on your table, set the value of `MaxWriteRequestUnits` as greater than or equal to 1. To remove the maximum `OnDemandThroughput` that is currently set on your table, set the value of `MaxWriteRequestUnits` to -1.
+   *
+   * Range: at least 1.
    */
   maxWriteRequestUnits?: number;
 }
@@ -977,9 +1075,17 @@ export interface TableOnDemandThroughput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-warmthroughput.html | CloudFormation: WarmThroughput}
  */
 export interface TableWarmThroughput {
-  /** Represents the number of read operations your base table can instantaneously support. */
+  /**
+   * Represents the number of read operations your base table can instantaneously support.
+   *
+   * Range: at least 1.
+   */
   readUnitsPerSecond?: number;
-  /** Represents the number of write operations your base table can instantaneously support. */
+  /**
+   * Represents the number of write operations your base table can instantaneously support.
+   *
+   * Range: at least 1.
+   */
   writeUnitsPerSecond?: number;
 }
 

@@ -8,12 +8,16 @@
  * @module cairn-iac/aws/ec2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * An application status check monitors an HTTP or HTTPS endpoint on Amazon EC2 instances and reports application-layer health. Configure a health check with a Protocol, Port, and Path, and then associate it with EC2 instances via AWS::EC2::ApplicationStatusCheckInstanceAssociation or AWS::EC2::ApplicationStatusCheckTagAssociation.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ApplicationStatusCheck: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-applicationstatuscheck.html | CloudFormation: AWS::EC2::ApplicationStatusCheck}
  */
-export const ApplicationStatusCheck = cloudControlType<ApplicationStatusCheckArgs, ApplicationStatusCheckOutputs>("AWS::EC2::ApplicationStatusCheck", "aws:ec2:ApplicationStatusCheck", '{"p":[["Protocol",["enum","http","https"],1],["Port","integer",1],["Path","string"],["Aggregation",["enum","included","excluded"]],["IpVersion",["enum","ipv4","ipv6"]],["IpScope",["enum","private"],66],["DeviceIndex","integer"],["Interval","integer",66],["Timeout","integer"],["FailureThreshold","integer"],["SuccessThreshold","integer"],["StatusCodeMatcher","string"],["InitializationGracePeriodSeconds","integer"],["HealthCheckPaths",["array",["ref","HealthCheckPath"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationStatusCheckId","string",72],["CreationTime","string",8]],"id":["Arn"],"d":{"HealthCheckPath":[["Source",["ref","HealthCheckPathSource"]],["Destinations",["array",["ref","HealthCheckPathDestination"]]]],"HealthCheckPathSource":[["SubnetId","string"],["SecurityGroupId","string"]],"HealthCheckPathDestination":[["SubnetId","string"],["SecurityGroupId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:application-status-check/${ApplicationStatusCheckId}"}');
+export const ApplicationStatusCheck = cloudControlType<ApplicationStatusCheckArgs, ApplicationStatusCheckOutputs>("AWS::EC2::ApplicationStatusCheck", "aws:ec2:ApplicationStatusCheck", '{"p":[["Protocol",["enum","http","https"],1],["Port","integer",1],["Path","string"],["Aggregation",["enum","included","excluded"]],["IpVersion",["enum","ipv4","ipv6"]],["IpScope",["enum","private"],66],["DeviceIndex","integer"],["Interval","integer",66],["Timeout","integer"],["FailureThreshold","integer"],["SuccessThreshold","integer"],["StatusCodeMatcher","string"],["InitializationGracePeriodSeconds","integer"],["HealthCheckPaths",["array",["ref","HealthCheckPath"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationStatusCheckId","string",72],["CreationTime","string",8]],"id":["Arn"],"d":{"HealthCheckPath":[["Source",["ref","HealthCheckPathSource"]],["Destinations",["array",["ref","HealthCheckPathDestination"]]]],"HealthCheckPathSource":[["SubnetId","string"],["SecurityGroupId","string"]],"HealthCheckPathDestination":[["SubnetId","string"],["SecurityGroupId","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2:${Region}:${Account}:application-status-check/${ApplicationStatusCheckId}"}');
 /** A {@link ApplicationStatusCheck} instance: its attributes as typed outputs. */
 export type ApplicationStatusCheck = InstanceType<typeof ApplicationStatusCheck>;
 
@@ -84,7 +88,7 @@ export interface ApplicationStatusCheckHealthCheckPathDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-capacitymanagerdataexport.html | CloudFormation: AWS::EC2::CapacityManagerDataExport}
  */
-export const CapacityManagerDataExport = cloudControlType<CapacityManagerDataExportArgs, CapacityManagerDataExportOutputs>("AWS::EC2::CapacityManagerDataExport", "aws:ec2:CapacityManagerDataExport", '{"p":[["S3BucketName","string",67],["S3BucketPrefix","string",66],["Schedule",["enum","hourly"],67],["OutputFormat",["enum","csv","parquet"],67],["Tags",["array",["ref","Tag"]]],["CapacityManagerDataExportId","string",72]],"id":["CapacityManagerDataExportId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:capacity-manager-data-export/${CapacityManagerDataExportId}"}');
+export const CapacityManagerDataExport = cloudControlType<CapacityManagerDataExportArgs, CapacityManagerDataExportOutputs>("AWS::EC2::CapacityManagerDataExport", "aws:ec2:CapacityManagerDataExport", '{"p":[["S3BucketName","string",67],["S3BucketPrefix","string",66],["Schedule",["enum","hourly"],67],["OutputFormat",["enum","csv","parquet"],67],["Tags",["array",["ref","Tag"]]],["CapacityManagerDataExportId","string",72]],"id":["CapacityManagerDataExportId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["S3BucketName","S3BucketPrefix","OutputFormat","Schedule"],"ro":["CapacityManagerDataExportId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:capacity-manager-data-export/${CapacityManagerDataExportId}"}');
 /** A {@link CapacityManagerDataExport} instance: its attributes as typed outputs. */
 export type CapacityManagerDataExport = InstanceType<typeof CapacityManagerDataExport>;
 
@@ -113,7 +117,7 @@ export interface CapacityManagerDataExportOutputs extends CapacityManagerDataExp
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-capacityreservation.html | CloudFormation: AWS::EC2::CapacityReservation}
  */
-export const CapacityReservation = cloudControlType<CapacityReservationArgs, CapacityReservationOutputs>("AWS::EC2::CapacityReservation", "aws:ec2:CapacityReservation", '{"p":[["Tenancy","string",66],["EndDateType","string"],["TagSpecifications",["array",["ref","TagSpecification"]],66],["AvailabilityZone","string",66],["EndDate","string"],["EbsOptimized","boolean",66],["OutPostArn","string",66],["InstanceCount","integer",1],["PlacementGroupArn","string",66],["InstancePlatform","string",67],["InstanceType","string",67],["EphemeralStorage","boolean",66],["InstanceMatchCriteria","string",66],["UnusedReservationBillingOwnerId","string"],["AvailabilityZoneId","string",66],["AvailableInstanceCount","integer",8],["TotalInstanceCount","integer",8],["Id","string",72,"awsId"],["StartDate","string",8],["CapacityReservationArn","string",72],["CreateDate","string",8],["State","string",8],["OwnerId","string",8],["ReservationType","string",8],["CapacityAllocationSet",["array",["ref","CapacityAllocation"]],8],["CommitmentInfo",["ref","CommitmentInfo"],8],["DeliveryPreference","string",8],["CapacityReservationFleetId","string",72]],"id":["Id"],"d":{"TagSpecification":[["ResourceType","string",2],["Tags",["array",["ref","Tag"]],2]],"CapacityAllocation":[["AllocationType","string"],["Count","integer"]],"CommitmentInfo":[["CommittedInstanceCount","integer"],["CommitmentEndDate","string"]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:capacity-reservation/${CapacityReservationId}"}');
+export const CapacityReservation = cloudControlType<CapacityReservationArgs, CapacityReservationOutputs>("AWS::EC2::CapacityReservation", "aws:ec2:CapacityReservation", '{"p":[["Tenancy","string",66],["EndDateType","string"],["TagSpecifications",["array",["ref","TagSpecification"]],66],["AvailabilityZone","string",66],["EndDate","string"],["EbsOptimized","boolean",66],["OutPostArn","string",66],["InstanceCount","integer",1],["PlacementGroupArn","string",66],["InstancePlatform","string",67],["InstanceType","string",67],["EphemeralStorage","boolean",66],["InstanceMatchCriteria","string"],["UnusedReservationBillingOwnerId","string",16],["AvailabilityZoneId","string",66],["AvailableInstanceCount","integer",8],["TotalInstanceCount","integer",8],["Id","string",72,"awsId"],["StartDate","string",8],["CapacityReservationArn","string",72],["CreateDate","string",8],["State","string",8],["OwnerId","string",8],["ReservationType","string",8],["CapacityAllocationSet",["array",["ref","CapacityAllocation"]],8],["CommitmentInfo",["ref","CommitmentInfo"],8],["DeliveryPreference","string",8],["CapacityReservationFleetId","string",72]],"id":["Id"],"d":{"TagSpecification":[["ResourceType","string"],["Tags",["array",["ref","Tag"]]]],"CapacityAllocation":[["AllocationType","string"],["Count","integer"]],"CommitmentInfo":[["CommittedInstanceCount","integer"],["CommitmentEndDate","string"]]},"reg":{"h":"crudl","wo":["UnusedReservationBillingOwnerId"],"co":["Tenancy","InstancePlatform","InstanceType","AvailabilityZone","TagSpecifications","OutPostArn","EphemeralStorage","EbsOptimized","PlacementGroupArn","AvailabilityZoneId"],"ro":["Id","AvailableInstanceCount","TotalInstanceCount","StartDate","CapacityReservationArn","CreateDate","State","OwnerId","ReservationType","CapacityAllocationSet","CommitmentInfo","DeliveryPreference","CapacityReservationFleetId"],"uo":["TagSpecifications","TagSpecifications/*/Tags","CapacityAllocationSet"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:capacity-reservation/${CapacityReservationId}"}');
 /** A {@link CapacityReservation} instance: its attributes as typed outputs. */
 export type CapacityReservation = InstanceType<typeof CapacityReservation>;
 
@@ -196,6 +200,8 @@ export interface CapacityReservationArgs {
    * The ID of the AWS account to which to assign billing of the unused capacity of the Capacity Reservation. A request will be sent to the specified account. That account must accept the request for the billing to be assigned to their account. For more information, see [Billing assignment for shared Amazon EC2 Capacity Reservations](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/assign-billing.html) .
    *
    * You can assign billing only for shared Capacity Reservations. To share a Capacity Reservation, you must add it to a resource share. For more information, see [AWS::RAM::ResourceShare](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ram-resourceshare.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   unusedReservationBillingOwnerId?: string;
   /** The ID of the Availability Zone in which the capacity is reserved. */
@@ -284,7 +290,7 @@ export interface CapacityReservationCommitmentInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-capacityreservationfleet.html | CloudFormation: AWS::EC2::CapacityReservationFleet}
  */
-export const CapacityReservationFleet = cloudControlType<CapacityReservationFleetArgs, CapacityReservationFleetOutputs>("AWS::EC2::CapacityReservationFleet", "aws:ec2:CapacityReservationFleet", '{"p":[["Tenancy",["enum","default"],66],["TotalTargetCapacity","integer"],["AllocationStrategy","string",66],["TagSpecifications",["array",["ref","TagSpecification"]],66],["NoRemoveEndDate","boolean"],["InstanceTypeSpecifications",["array",["ref","InstanceTypeSpecification"]],66],["RemoveEndDate","boolean"],["InstanceMatchCriteria",["enum","open"],66],["EndDate","string",66],["CapacityReservationFleetId","string",72]],"id":["CapacityReservationFleetId"],"d":{"TagSpecification":[["ResourceType","string",2],["Tags",["array",["ref","Tag"]],2]],"InstanceTypeSpecification":[["Priority","integer",2],["AvailabilityZoneId","string",2],["AvailabilityZone","string",2],["InstancePlatform","string",2],["InstanceType","string",2],["Weight","number",2],["EbsOptimized","boolean",2]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:capacity-reservation-fleet/${CapacityReservationFleetId}"}');
+export const CapacityReservationFleet = cloudControlType<CapacityReservationFleetArgs, CapacityReservationFleetOutputs>("AWS::EC2::CapacityReservationFleet", "aws:ec2:CapacityReservationFleet", '{"p":[["Tenancy",["enum","default"],66],["TotalTargetCapacity","integer"],["AllocationStrategy","string",66],["TagSpecifications",["array",["ref","TagSpecification"]],66],["NoRemoveEndDate","boolean"],["InstanceTypeSpecifications",["array",["ref","InstanceTypeSpecification"]],66],["RemoveEndDate","boolean"],["InstanceMatchCriteria",["enum","open"],66],["EndDate","string",66],["CapacityReservationFleetId","string",72]],"id":["CapacityReservationFleetId"],"d":{"TagSpecification":[["ResourceType","string"],["Tags",["array",["ref","Tag"]]]],"InstanceTypeSpecification":[["Priority","integer"],["AvailabilityZoneId","string"],["AvailabilityZone","string"],["InstancePlatform","string"],["InstanceType","string"],["Weight","number"],["EbsOptimized","boolean"]]},"reg":{"h":"crudl","co":["InstanceTypeSpecifications","AllocationStrategy","TagSpecifications","EndDate","Tenancy","InstanceMatchCriteria"],"ro":["CapacityReservationFleetId"],"uo":["TagSpecifications","TagSpecifications/*/Tags","InstanceTypeSpecifications"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:capacity-reservation-fleet/${CapacityReservationFleetId}"}');
 /** A {@link CapacityReservationFleet} instance: its attributes as typed outputs. */
 export type CapacityReservationFleet = InstanceType<typeof CapacityReservationFleet>;
 
@@ -297,7 +303,11 @@ export interface CapacityReservationFleetArgs {
    * - `dedicated` - The Capacity Reservations are created on single-tenant hardware that is dedicated to a single AWS account .
    */
   tenancy?: "default";
-  /** The total number of capacity units to be reserved by the Capacity Reservation Fleet. This value, together with the instance type weights that you assign to each instance type used by the Fleet determine the number of instances for which the Fleet reserves capacity. Both values are based on units that make sense for your workload. For more information, see [Total target capacity](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#target-capacity) in the *Amazon EC2 User Guide* . */
+  /**
+   * The total number of capacity units to be reserved by the Capacity Reservation Fleet. This value, together with the instance type weights that you assign to each instance type used by the Fleet determine the number of instances for which the Fleet reserves capacity. Both values are based on units that make sense for your workload. For more information, see [Total target capacity](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#target-capacity) in the *Amazon EC2 User Guide* .
+   *
+   * Range: 1–25000.
+   */
   totalTargetCapacity?: number;
   /**
    * The strategy used by the Capacity Reservation Fleet to determine which of the specified instance types to use. Currently, only the `prioritized` allocation strategy is supported. For more information, see [Allocation strategy](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#allocation-strategy) in the *Amazon EC2 User Guide* .
@@ -309,7 +319,11 @@ export interface CapacityReservationFleetArgs {
   tagSpecifications?: CapacityReservationFleetTagSpecification[];
   /** Used to add an end date to a Capacity Reservation Fleet that has no end date and time. To add an end date to a Capacity Reservation Fleet, specify `true` for this paramater and specify the end date and time (in UTC time format) for the *EndDate* parameter. */
   noRemoveEndDate?: boolean;
-  /** Information about the instance types for which to reserve the capacity. */
+  /**
+   * Information about the instance types for which to reserve the capacity.
+   *
+   * Items: at most 50.
+   */
   instanceTypeSpecifications?: CapacityReservationFleetInstanceTypeSpecification[];
   /** Used to remove an end date from a Capacity Reservation Fleet that is configured to end automatically at a specific date and time. To remove the end date from a Capacity Reservation Fleet, specify `true` for this paramater and omit the *EndDate* parameter. */
   removeEndDate?: boolean;
@@ -359,7 +373,11 @@ export interface CapacityReservationFleetTagSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-capacityreservationfleet-instancetypespecification.html | CloudFormation: InstanceTypeSpecification}
  */
 export interface CapacityReservationFleetInstanceTypeSpecification {
-  /** The priority to assign to the instance type. This value is used to determine which of the instance types specified for the Fleet should be prioritized for use. A lower value indicates a high priority. For more information, see [Instance type priority](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#instance-priority) in the *Amazon EC2 User Guide* . */
+  /**
+   * The priority to assign to the instance type. This value is used to determine which of the instance types specified for the Fleet should be prioritized for use. A lower value indicates a high priority. For more information, see [Instance type priority](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#instance-priority) in the *Amazon EC2 User Guide* .
+   *
+   * Range: 0–999.
+   */
   priority?: number;
   /** The ID of the Availability Zone in which the Capacity Reservation Fleet reserves the capacity. A Capacity Reservation Fleet can't span Availability Zones. All instance type specifications that you specify for the Fleet must use the same Availability Zone. */
   availabilityZoneId?: string;
@@ -384,7 +402,7 @@ export interface CapacityReservationFleetInstanceTypeSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-carriergateway.html | CloudFormation: AWS::EC2::CarrierGateway}
  */
-export const CarrierGateway = cloudControlType<CarrierGatewayArgs, CarrierGatewayOutputs>("AWS::EC2::CarrierGateway", "aws:ec2:CarrierGateway", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["OwnerId","string",8],["State","string",8],["CarrierGatewayId","string",72]],"id":["CarrierGatewayId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:carrier-gateway/${CarrierGatewayId}"}');
+export const CarrierGateway = cloudControlType<CarrierGatewayArgs, CarrierGatewayOutputs>("AWS::EC2::CarrierGateway", "aws:ec2:CarrierGateway", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["OwnerId","string",8],["State","string",8],["CarrierGatewayId","string",72]],"id":["CarrierGatewayId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcId"],"ro":["CarrierGatewayId","OwnerId","State"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:carrier-gateway/${CarrierGatewayId}"}');
 /** A {@link CarrierGateway} instance: its attributes as typed outputs. */
 export type CarrierGateway = InstanceType<typeof CarrierGateway>;
 
@@ -409,9 +427,11 @@ export interface CarrierGatewayOutputs extends CarrierGatewayArgs {
 /**
  * Specifies an ingress authorization rule to add to a Client VPN endpoint. Ingress authorization rules act as firewall rules that grant access to networks. You must configure ingress authorization rules to enable clients to access resources in AWS or on-premises networks.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnAuthorizationRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpnauthorizationrule.html | CloudFormation: AWS::EC2::ClientVpnAuthorizationRule}
  */
-export const ClientVpnAuthorizationRule = cloudControlType<ClientVpnAuthorizationRuleArgs, ClientVpnAuthorizationRuleOutputs>("AWS::EC2::ClientVpnAuthorizationRule", "aws:ec2:ClientVpnAuthorizationRule", '{"p":[["ClientVpnEndpointId","string",67],["Description","string",66],["AccessGroupId","string",66],["TargetNetworkCidr","string",67],["AuthorizeAllGroups","boolean",66],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ClientVpnAuthorizationRule = cloudControlType<ClientVpnAuthorizationRuleArgs, ClientVpnAuthorizationRuleOutputs>("AWS::EC2::ClientVpnAuthorizationRule", "aws:ec2:ClientVpnAuthorizationRule", '{"p":[["ClientVpnEndpointId","string",67],["Description","string",66],["AccessGroupId","string",66],["TargetNetworkCidr","string",67],["AuthorizeAllGroups","boolean",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClientVpnAuthorizationRule} instance: its attributes as typed outputs. */
 export type ClientVpnAuthorizationRule = InstanceType<typeof ClientVpnAuthorizationRule>;
 
@@ -437,9 +457,11 @@ export interface ClientVpnAuthorizationRuleOutputs extends ClientVpnAuthorizatio
 /**
  * Specifies a Client VPN endpoint. A Client VPN endpoint is the resource you create and configure to enable and manage client VPN sessions. It is the destination endpoint at which all client VPN sessions are terminated.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnEndpoint: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpnendpoint.html | CloudFormation: AWS::EC2::ClientVpnEndpoint}
  */
-export const ClientVpnEndpoint = cloudControlType<ClientVpnEndpointArgs, ClientVpnEndpointOutputs>("AWS::EC2::ClientVpnEndpoint", "aws:ec2:ClientVpnEndpoint", '{"p":[["ClientCidrBlock","string",66],["ClientConnectOptions",["ref","ClientConnectOptions"]],["Description","string"],["TagSpecifications",["array",["ref","TagSpecification"]],66],["AuthenticationOptions",["array",["ref","ClientAuthenticationRequest"]],67],["ServerCertificateArn","string",1],["SessionTimeoutHours","integer"],["DnsServers",["array","string"]],["SecurityGroupIds",["array","string"]],["ConnectionLogOptions",["ref","ConnectionLogOptions"],1],["SplitTunnel","boolean"],["ClientLoginBannerOptions",["ref","ClientLoginBannerOptions"]],["VpcId","string"],["SelfServicePortal","string"],["TransportProtocol","string",66],["VpnPort","integer"],["ClientRouteEnforcementOptions",["ref","ClientRouteEnforcementOptions"]],["DisconnectOnSessionTimeout","boolean"],["TrafficIpAddressType","string",66],["TransitGatewayConfiguration",["ref","TransitGatewayConfiguration"],66],["EndpointIpAddressType","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ClientConnectOptions":[["LambdaFunctionArn","string"],["Enabled","boolean",1]],"TagSpecification":[["ResourceType","string",1],["Tags",["array",["ref","Tag"]],1]],"ClientAuthenticationRequest":[["MutualAuthentication",["ref","CertificateAuthenticationRequest"]],["Type","string",1],["FederatedAuthentication",["ref","FederatedAuthenticationRequest"]],["ActiveDirectory",["ref","DirectoryServiceAuthenticationRequest"]]],"CertificateAuthenticationRequest":[["ClientRootCertificateChainArn","string",1]],"FederatedAuthenticationRequest":[["SelfServiceSAMLProviderArn","string"],["SAMLProviderArn","string",1]],"DirectoryServiceAuthenticationRequest":[["DirectoryId","string",1]],"ConnectionLogOptions":[["CloudwatchLogStream","string"],["Enabled","boolean",1],["CloudwatchLogGroup","string"]],"ClientLoginBannerOptions":[["Enabled","boolean",1],["BannerText","string"]],"ClientRouteEnforcementOptions":[["Enforced","boolean"]],"TransitGatewayConfiguration":[["TransitGatewayId","string",1],["AvailabilityZoneIds",["array","string"]],["AvailabilityZones",["array","string"]]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:client-vpn-endpoint/${ClientVpnEndpointId}"}');
+export const ClientVpnEndpoint = cloudControlType<ClientVpnEndpointArgs, ClientVpnEndpointOutputs>("AWS::EC2::ClientVpnEndpoint", "aws:ec2:ClientVpnEndpoint", '{"p":[["ClientCidrBlock","string",66],["ClientConnectOptions",["ref","ClientConnectOptions"]],["Description","string"],["TagSpecifications",["array",["ref","TagSpecification"]],66],["AuthenticationOptions",["array",["ref","ClientAuthenticationRequest"]],67],["ServerCertificateArn","string",1],["SessionTimeoutHours","integer"],["DnsServers",["array","string"]],["SecurityGroupIds",["array","string"]],["ConnectionLogOptions",["ref","ConnectionLogOptions"],1],["SplitTunnel","boolean"],["ClientLoginBannerOptions",["ref","ClientLoginBannerOptions"]],["VpcId","string"],["SelfServicePortal","string"],["TransportProtocol","string",66],["VpnPort","integer"],["ClientRouteEnforcementOptions",["ref","ClientRouteEnforcementOptions"]],["DisconnectOnSessionTimeout","boolean"],["TrafficIpAddressType","string",66],["TransitGatewayConfiguration",["ref","TransitGatewayConfiguration"],66],["EndpointIpAddressType","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ClientConnectOptions":[["LambdaFunctionArn","string"],["Enabled","boolean",1]],"TagSpecification":[["ResourceType","string",1],["Tags",["array",["ref","Tag"]],1]],"ClientAuthenticationRequest":[["MutualAuthentication",["ref","CertificateAuthenticationRequest"]],["Type","string",1],["FederatedAuthentication",["ref","FederatedAuthenticationRequest"]],["ActiveDirectory",["ref","DirectoryServiceAuthenticationRequest"]]],"CertificateAuthenticationRequest":[["ClientRootCertificateChainArn","string",1]],"FederatedAuthenticationRequest":[["SelfServiceSAMLProviderArn","string"],["SAMLProviderArn","string",1]],"DirectoryServiceAuthenticationRequest":[["DirectoryId","string",1]],"ConnectionLogOptions":[["CloudwatchLogStream","string"],["Enabled","boolean",1],["CloudwatchLogGroup","string"]],"ClientLoginBannerOptions":[["Enabled","boolean",1],["BannerText","string"]],"ClientRouteEnforcementOptions":[["Enforced","boolean"]],"TransitGatewayConfiguration":[["TransitGatewayId","string",1],["AvailabilityZoneIds",["array","string"]],["AvailabilityZones",["array","string"]]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2:${Region}:${Account}:client-vpn-endpoint/${ClientVpnEndpointId}"}');
 /** A {@link ClientVpnEndpoint} instance: its attributes as typed outputs. */
 export type ClientVpnEndpoint = InstanceType<typeof ClientVpnEndpoint>;
 
@@ -666,9 +688,11 @@ export interface ClientVpnEndpointTransitGatewayConfiguration {
  *
  * A target network association must be created before you can specify a route. If you're setting up all the components of a Client VPN endpoint at the same time, you must use the [DependsOn Attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) to declare a dependency on the `AWS::EC2::ClientVpnTargetNetworkAssociation` resource.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnRoute: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpnroute.html | CloudFormation: AWS::EC2::ClientVpnRoute}
  */
-export const ClientVpnRoute = cloudControlType<ClientVpnRouteArgs, ClientVpnRouteOutputs>("AWS::EC2::ClientVpnRoute", "aws:ec2:ClientVpnRoute", '{"p":[["ClientVpnEndpointId","string",67],["TargetVpcSubnetId","string",66],["Description","string",66],["DestinationCidrBlock","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ClientVpnRoute = cloudControlType<ClientVpnRouteArgs, ClientVpnRouteOutputs>("AWS::EC2::ClientVpnRoute", "aws:ec2:ClientVpnRoute", '{"p":[["ClientVpnEndpointId","string",67],["TargetVpcSubnetId","string",66],["Description","string",66],["DestinationCidrBlock","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClientVpnRoute} instance: its attributes as typed outputs. */
 export type ClientVpnRoute = InstanceType<typeof ClientVpnRoute>;
 
@@ -703,9 +727,11 @@ export interface ClientVpnRouteOutputs extends ClientVpnRouteArgs {
 /**
  * Specifies a target network to associate with a Client VPN endpoint. A target network is a subnet in a VPC. You can associate multiple subnets from the same VPC with a Client VPN endpoint. You can associate only one subnet in each Availability Zone. We recommend that you associate at least two subnets to provide Availability Zone redundancy.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnTargetNetworkAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpntargetnetworkassociation.html | CloudFormation: AWS::EC2::ClientVpnTargetNetworkAssociation}
  */
-export const ClientVpnTargetNetworkAssociation = cloudControlType<ClientVpnTargetNetworkAssociationArgs, ClientVpnTargetNetworkAssociationOutputs>("AWS::EC2::ClientVpnTargetNetworkAssociation", "aws:ec2:ClientVpnTargetNetworkAssociation", '{"p":[["ClientVpnEndpointId","string",67],["SubnetId","string",66],["AvailabilityZoneId","string",66],["AvailabilityZone","string",66],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ClientVpnTargetNetworkAssociation = cloudControlType<ClientVpnTargetNetworkAssociationArgs, ClientVpnTargetNetworkAssociationOutputs>("AWS::EC2::ClientVpnTargetNetworkAssociation", "aws:ec2:ClientVpnTargetNetworkAssociation", '{"p":[["ClientVpnEndpointId","string",67],["SubnetId","string",66],["AvailabilityZoneId","string",66],["AvailabilityZone","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClientVpnTargetNetworkAssociation} instance: its attributes as typed outputs. */
 export type ClientVpnTargetNetworkAssociation = InstanceType<typeof ClientVpnTargetNetworkAssociation>;
 
@@ -729,7 +755,7 @@ export interface ClientVpnTargetNetworkAssociationOutputs extends ClientVpnTarge
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-customergateway.html | CloudFormation: AWS::EC2::CustomerGateway}
  */
-export const CustomerGateway = cloudControlType<CustomerGatewayArgs, CustomerGatewayOutputs>("AWS::EC2::CustomerGateway", "aws:ec2:CustomerGateway", '{"p":[["Type","string",67],["IpAddress","string",67],["BgpAsn","integer",66],["Tags",["array",["ref","Tag"]]],["DeviceName","string",66],["BgpAsnExtended","number",66],["CertificateArn","string",66],["CustomerGatewayId","string",72]],"id":["CustomerGatewayId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:customer-gateway/${CustomerGatewayId}"}');
+export const CustomerGateway = cloudControlType<CustomerGatewayArgs, CustomerGatewayOutputs>("AWS::EC2::CustomerGateway", "aws:ec2:CustomerGateway", '{"p":[["Type","string",67],["IpAddress","string",67],["BgpAsn","integer",66],["Tags",["array",["ref","Tag"]]],["DeviceName","string",66],["BgpAsnExtended","number",66],["CertificateArn","string",66],["CustomerGatewayId","string",72]],"id":["CustomerGatewayId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CertificateArn","BgpAsn","BgpAsnExtended","Type","IpAddress","DeviceName"],"ro":["CustomerGatewayId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:customer-gateway/${CustomerGatewayId}"}');
 /** A {@link CustomerGateway} instance: its attributes as typed outputs. */
 export type CustomerGateway = InstanceType<typeof CustomerGateway>;
 
@@ -755,9 +781,15 @@ export interface CustomerGatewayArgs {
    * For customer gateway devices that support BGP, specify the device's ASN. You must specify either `BgpAsn` or `BgpAsnExtended` when creating the customer gateway. If the ASN is larger than `2,147,483,647` , you must use `BgpAsnExtended` .
    *
    * Valid values: `2,147,483,648` to `4,294,967,295`
+   *
+   * Range: 2147483648–4294967294.
    */
   bgpAsnExtended?: number;
-  /** The Amazon Resource Name (ARN) for the customer gateway certificate. */
+  /**
+   * The Amazon Resource Name (ARN) for the customer gateway certificate.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*)?:acm:[a-z]{2}((-gov)|(-iso([a-z]{1})?))?-[a-z]+-\d{1}:\d{12}:certificate\/[a-zA-Z0-9-_]+$`.
+   */
   certificateArn?: string;
 }
 
@@ -774,7 +806,7 @@ export interface CustomerGatewayOutputs extends CustomerGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-dhcpoptions.html | CloudFormation: AWS::EC2::DHCPOptions}
  */
-export const DHCPOptions = cloudControlType<DHCPOptionsArgs, DHCPOptionsOutputs>("AWS::EC2::DHCPOptions", "aws:ec2:DHCPOptions", '{"p":[["NetbiosNameServers",["array","string"],66],["NtpServers",["array","string"],66],["DomainName","string",66],["NetbiosNodeType","integer",66],["DomainNameServers",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Ipv6AddressPreferredLeaseTime","integer",66],["DhcpOptionsId","string",72]],"id":["DhcpOptionsId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:dhcp-options/${DhcpOptionsId}"}');
+export const DHCPOptions = cloudControlType<DHCPOptionsArgs, DHCPOptionsOutputs>("AWS::EC2::DHCPOptions", "aws:ec2:DHCPOptions", '{"p":[["NetbiosNameServers",["array","string"],66],["NtpServers",["array","string"],66],["DomainName","string",66],["NetbiosNodeType","integer",66],["DomainNameServers",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Ipv6AddressPreferredLeaseTime","integer",66],["DhcpOptionsId","string",72]],"id":["DhcpOptionsId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["NetbiosNameServers","NetbiosNodeType","NtpServers","DomainName","DomainNameServers","Ipv6AddressPreferredLeaseTime"],"ro":["DhcpOptionsId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:dhcp-options/${DhcpOptionsId}"}');
 /** A {@link DHCPOptions} instance: its attributes as typed outputs. */
 export type DHCPOptions = InstanceType<typeof DHCPOptions>;
 
@@ -807,7 +839,7 @@ export interface DHCPOptionsOutputs extends DHCPOptionsArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ec2fleet.html | CloudFormation: AWS::EC2::EC2Fleet}
  */
-export const EC2Fleet = cloudControlType<EC2FleetArgs, EC2FleetOutputs>("AWS::EC2::EC2Fleet", "aws:ec2:EC2Fleet", '{"p":[["Context","string"],["TargetCapacitySpecification",["ref","TargetCapacitySpecificationRequest"],1],["OnDemandOptions",["ref","OnDemandOptionsRequest"],66],["Type",["enum","maintain","request","instant"],66],["ExcessCapacityTerminationPolicy",["enum","termination","no-termination"]],["TagSpecifications",["array",["ref","TagSpecification"]],66],["SpotOptions",["ref","SpotOptionsRequest"],66],["ValidFrom","string",66],["ReplaceUnhealthyInstances","boolean",66],["LaunchTemplateConfigs",["array",["ref","FleetLaunchTemplateConfigRequest"]],67],["TerminateInstancesWithExpiration","boolean",66],["ValidUntil","string",66],["ReservedCapacityOptions",["ref","ReservedCapacityOptionsRequest"],66],["FleetId","string",72]],"id":["FleetId"],"d":{"TargetCapacitySpecificationRequest":[["DefaultTargetCapacityType",["enum","on-demand","spot","capacity-block","reserved-capacity"],2],["TotalTargetCapacity","integer",1],["OnDemandTargetCapacity","integer"],["SpotTargetCapacity","integer"],["TargetCapacityUnitType",["enum","vcpu","memory-mib","units"],2]],"OnDemandOptionsRequest":[["SingleAvailabilityZone","boolean",2],["AllocationStrategy","string",2],["SingleInstanceType","boolean",2],["MinTargetCapacity","integer",2],["MaxTotalPrice","string",2],["CapacityReservationOptions",["ref","CapacityReservationOptionsRequest"],2]],"CapacityReservationOptionsRequest":[["UsageStrategy",["enum","use-capacity-reservations-first"],2]],"TagSpecification":[["ResourceType",["enum","client-vpn-endpoint","customer-gateway","dedicated-host","dhcp-options","egress-only-internet-gateway","elastic-gpu","elastic-ip","export-image-task","export-instance-task","fleet","fpga-image","host-reservation","image","import-image-task","import-snapshot-task","instance","internet-gateway","key-pair","launch-template","local-gateway-route-table-vpc-association","natgateway","network-acl","network-insights-analysis","network-insights-path","network-interface","placement-group","reserved-instances","route-table","security-group","snapshot","spot-fleet-request","spot-instances-request","subnet","traffic-mirror-filter","traffic-mirror-session","traffic-mirror-target","transit-gateway","transit-gateway-attachment","transit-gateway-connect-peer","transit-gateway-multicast-domain","transit-gateway-route-table","volume","vpc","vpc-flow-log","vpc-peering-connection","vpn-connection","vpn-gateway"],2],["Tags",["array",["ref","Tag"]],2]],"SpotOptionsRequest":[["SingleAvailabilityZone","boolean",2],["AllocationStrategy",["enum","lowest-price","lowestPrice","diversified","capacityOptimized","capacity-optimized","capacityOptimizedPrioritized","capacity-optimized-prioritized","priceCapacityOptimized","price-capacity-optimized"],2],["SingleInstanceType","boolean",2],["MinTargetCapacity","integer",2],["MaxTotalPrice","string",2],["MaintenanceStrategies",["ref","MaintenanceStrategies"],2],["InstanceInterruptionBehavior",["enum","hibernate","stop","terminate"],2],["InstancePoolsToUseCount","integer",2]],"MaintenanceStrategies":[["CapacityRebalance",["ref","CapacityRebalance"],2]],"CapacityRebalance":[["TerminationDelay","integer",2],["ReplacementStrategy",["enum","launch","launch-before-terminate"],2]],"FleetLaunchTemplateConfigRequest":[["LaunchTemplateSpecification",["ref","FleetLaunchTemplateSpecificationRequest"],2],["Overrides",["array",["ref","FleetLaunchTemplateOverridesRequest"]],2]],"FleetLaunchTemplateSpecificationRequest":[["LaunchTemplateName","string",2],["Version","string",3],["LaunchTemplateId","string",2],["LaunchTemplateSpecificationUserData","string"]],"FleetLaunchTemplateOverridesRequest":[["WeightedCapacity","number",2],["Placement",["ref","Placement"],2],["Priority","number",2],["AvailabilityZone","string",2],["SubnetId","string",2],["InstanceRequirements",["ref","InstanceRequirementsRequest"],2],["InstanceType","string",2],["MaxPrice","string",2],["MetadataOptions",["ref","InstanceMetadataOptionsRequest"]],["AvailabilityZoneId","string"],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["IamInstanceProfile",["ref","IamInstanceProfileSpecification"]],["KeyName","string"],["NetworkInterfaces",["array",["ref","NetworkInterfaceSpecificationRequest"]]]],"Placement":[["GroupName","string",2],["Tenancy","string",2],["SpreadDomain","string",2],["PartitionNumber","integer",2],["AvailabilityZone","string",2],["Affinity","string",2],["HostId","string",2],["HostResourceGroupArn","string",2]],"InstanceRequirementsRequest":[["LocalStorageTypes",["array","string"],2],["InstanceGenerations",["array","string"],2],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"],2],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"],2],["AcceleratorTypes",["array","string"],2],["VCpuCount",["ref","VCpuCountRangeRequest"],2],["ExcludedInstanceTypes",["array","string"],2],["AcceleratorManufacturers",["array","string"],2],["AllowedInstanceTypes",["array","string"],2],["LocalStorage",["enum","included","required","excluded"],2],["CpuManufacturers",["array","string"],2],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"],2],["AcceleratorCount",["ref","AcceleratorCountRequest"],2],["BareMetal",["enum","included","required","excluded"],2],["RequireHibernateSupport","boolean",2],["SpotMaxPricePercentageOverLowestPrice","integer",2],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"],2],["OnDemandMaxPricePercentageOverLowestPrice","integer",2],["AcceleratorNames",["array","string"],2],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"],2],["BurstablePerformance",["enum","included","required","excluded"],2],["MemoryMiB",["ref","MemoryMiBRequest"],2],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"],2],["RequireEncryptionInTransit","boolean"],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactorsRequest"]]],"NetworkInterfaceCountRequest":[["Min","integer",2],["Max","integer",2]],"MemoryGiBPerVCpuRequest":[["Min","number",2],["Max","number",2]],"VCpuCountRangeRequest":[["Min","integer",2],["Max","integer",2]],"NetworkBandwidthGbpsRequest":[["Min","number",2],["Max","number",2]],"AcceleratorCountRequest":[["Min","integer",2],["Max","integer",2]],"BaselineEbsBandwidthMbpsRequest":[["Min","integer",2],["Max","integer",2]],"AcceleratorTotalMemoryMiBRequest":[["Min","integer",2],["Max","integer",2]],"MemoryMiBRequest":[["Min","integer",2],["Max","integer",2]],"TotalLocalStorageGBRequest":[["Min","number",2],["Max","number",2]],"BaselinePerformanceFactorsRequest":[["Cpu",["ref","CpuPerformanceFactorRequest"]]],"CpuPerformanceFactorRequest":[["References",["array",["ref","PerformanceFactorReferenceRequest"]]]],"PerformanceFactorReferenceRequest":[["InstanceFamily","string"]],"InstanceMetadataOptionsRequest":[["HttpPutResponseHopLimit","integer"],["HttpTokens",["enum","optional","required"]],["HttpEndpoint",["enum","disabled","enabled"]]],"BlockDeviceMapping":[["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string"]],"EbsBlockDevice":[["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["Encrypted","boolean"],["MultiAvailabilityZoneConfiguration",["ref","MultiAvailabilityZoneConfiguration"]],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"]],"MultiAvailabilityZoneConfiguration":[["ConfigurationType","string"],["StandbyAvailabilityZones",["array",["ref","StandbyAvailabilityZone"]]]],"StandbyAvailabilityZone":[["AvailabilityZoneId","string"],["AvailabilityZone","string"]],"IamInstanceProfileSpecification":[["Arn","string"],["Name","string"]],"NetworkInterfaceSpecificationRequest":[["Description","string"],["PrivateIpAddress","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecificationRequest"]]],["SecondaryPrivateIpAddressCount","integer"],["DeviceIndex","integer"],["Ipv6Addresses",["array",["ref","Ipv6AddressRequest"]]],["SubnetId","string"],["AssociatePublicIpAddress","boolean"],["NetworkCardIndex","integer"],["NetworkInterfaceId","string"],["InterfaceType","string"],["Groups",["array","string"]],["Ipv6AddressCount","integer"],["DeleteOnTermination","boolean"]],"PrivateIpAddressSpecificationRequest":[["PrivateIpAddress","string"],["Primary","boolean"]],"Ipv6AddressRequest":[["Ipv6Address","string"]],"ReservedCapacityOptionsRequest":[["AllocationStrategy",["enum","prioritized"]],["ReservedCapacityFallbackOptions",["ref","ReservedCapacityFallbackOptionsRequest"]],["ReservationTypes",["array",["enum","on-demand-capacity-reservation","capacity-block","interruptible-capacity-reservation"]]],["CapacityReservationTarget",["ref","CapacityReservationTargetRequest"]]],"ReservedCapacityFallbackOptionsRequest":[["MarketTypes",["array",["enum","on-demand"]]]],"CapacityReservationTargetRequest":[["CapacityReservationIds",["array","string"]],["CapacityReservationResourceGroupArns",["array","string"]]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:fleet/${FleetId}"}');
+export const EC2Fleet = cloudControlType<EC2FleetArgs, EC2FleetOutputs>("AWS::EC2::EC2Fleet", "aws:ec2:EC2Fleet", '{"p":[["Context","string"],["TargetCapacitySpecification",["ref","TargetCapacitySpecificationRequest"],1],["OnDemandOptions",["ref","OnDemandOptionsRequest"],66],["Type",["enum","maintain","request","instant"],66],["ExcessCapacityTerminationPolicy",["enum","termination","no-termination"]],["TagSpecifications",["array",["ref","TagSpecification"]],66],["SpotOptions",["ref","SpotOptionsRequest"],66],["ValidFrom","string",66],["ReplaceUnhealthyInstances","boolean",66],["LaunchTemplateConfigs",["array",["ref","FleetLaunchTemplateConfigRequest"]],67],["TerminateInstancesWithExpiration","boolean",66],["ValidUntil","string",66],["ReservedCapacityOptions",["ref","ReservedCapacityOptionsRequest"],66],["FleetId","string",72]],"id":["FleetId"],"d":{"TargetCapacitySpecificationRequest":[["DefaultTargetCapacityType",["enum","on-demand","spot","capacity-block","reserved-capacity"]],["TotalTargetCapacity","integer",1],["OnDemandTargetCapacity","integer"],["SpotTargetCapacity","integer"],["TargetCapacityUnitType",["enum","vcpu","memory-mib","units"]]],"OnDemandOptionsRequest":[["SingleAvailabilityZone","boolean"],["AllocationStrategy","string"],["SingleInstanceType","boolean"],["MinTargetCapacity","integer"],["MaxTotalPrice","string"],["CapacityReservationOptions",["ref","CapacityReservationOptionsRequest"]]],"CapacityReservationOptionsRequest":[["UsageStrategy",["enum","use-capacity-reservations-first"]]],"TagSpecification":[["ResourceType",["enum","client-vpn-endpoint","customer-gateway","dedicated-host","dhcp-options","egress-only-internet-gateway","elastic-gpu","elastic-ip","export-image-task","export-instance-task","fleet","fpga-image","host-reservation","image","import-image-task","import-snapshot-task","instance","internet-gateway","key-pair","launch-template","local-gateway-route-table-vpc-association","natgateway","network-acl","network-insights-analysis","network-insights-path","network-interface","placement-group","reserved-instances","route-table","security-group","snapshot","spot-fleet-request","spot-instances-request","subnet","traffic-mirror-filter","traffic-mirror-session","traffic-mirror-target","transit-gateway","transit-gateway-attachment","transit-gateway-connect-peer","transit-gateway-multicast-domain","transit-gateway-route-table","volume","vpc","vpc-flow-log","vpc-peering-connection","vpn-connection","vpn-gateway"]],["Tags",["array",["ref","Tag"]]]],"SpotOptionsRequest":[["SingleAvailabilityZone","boolean"],["AllocationStrategy",["enum","lowest-price","lowestPrice","diversified","capacityOptimized","capacity-optimized","capacityOptimizedPrioritized","capacity-optimized-prioritized","priceCapacityOptimized","price-capacity-optimized"]],["SingleInstanceType","boolean"],["MinTargetCapacity","integer"],["MaxTotalPrice","string"],["MaintenanceStrategies",["ref","MaintenanceStrategies"]],["InstanceInterruptionBehavior",["enum","hibernate","stop","terminate"]],["InstancePoolsToUseCount","integer"]],"MaintenanceStrategies":[["CapacityRebalance",["ref","CapacityRebalance"]]],"CapacityRebalance":[["TerminationDelay","integer"],["ReplacementStrategy",["enum","launch","launch-before-terminate"]]],"FleetLaunchTemplateConfigRequest":[["LaunchTemplateSpecification",["ref","FleetLaunchTemplateSpecificationRequest"]],["Overrides",["array",["ref","FleetLaunchTemplateOverridesRequest"]]]],"FleetLaunchTemplateSpecificationRequest":[["LaunchTemplateName","string"],["Version","string",1],["LaunchTemplateId","string"],["LaunchTemplateSpecificationUserData","string"]],"FleetLaunchTemplateOverridesRequest":[["WeightedCapacity","number"],["Placement",["ref","Placement"]],["Priority","number"],["AvailabilityZone","string"],["SubnetId","string"],["InstanceRequirements",["ref","InstanceRequirementsRequest"]],["InstanceType","string"],["MaxPrice","string"],["MetadataOptions",["ref","InstanceMetadataOptionsRequest"]],["AvailabilityZoneId","string"],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["IamInstanceProfile",["ref","IamInstanceProfileSpecification"]],["KeyName","string"],["NetworkInterfaces",["array",["ref","NetworkInterfaceSpecificationRequest"]]]],"Placement":[["GroupName","string"],["Tenancy","string"],["SpreadDomain","string"],["PartitionNumber","integer"],["AvailabilityZone","string"],["Affinity","string"],["HostId","string"],["HostResourceGroupArn","string"]],"InstanceRequirementsRequest":[["LocalStorageTypes",["array","string"]],["InstanceGenerations",["array","string"]],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"]],["AcceleratorTypes",["array","string"]],["VCpuCount",["ref","VCpuCountRangeRequest"]],["ExcludedInstanceTypes",["array","string"]],["AcceleratorManufacturers",["array","string"]],["AllowedInstanceTypes",["array","string"]],["LocalStorage",["enum","included","required","excluded"]],["CpuManufacturers",["array","string"]],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"]],["AcceleratorCount",["ref","AcceleratorCountRequest"]],["BareMetal",["enum","included","required","excluded"]],["RequireHibernateSupport","boolean"],["SpotMaxPricePercentageOverLowestPrice","integer"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["AcceleratorNames",["array","string"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"]],["BurstablePerformance",["enum","included","required","excluded"]],["MemoryMiB",["ref","MemoryMiBRequest"]],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"]],["RequireEncryptionInTransit","boolean"],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactorsRequest"]]],"NetworkInterfaceCountRequest":[["Min","integer"],["Max","integer"]],"MemoryGiBPerVCpuRequest":[["Min","number"],["Max","number"]],"VCpuCountRangeRequest":[["Min","integer"],["Max","integer"]],"NetworkBandwidthGbpsRequest":[["Min","number"],["Max","number"]],"AcceleratorCountRequest":[["Min","integer"],["Max","integer"]],"BaselineEbsBandwidthMbpsRequest":[["Min","integer"],["Max","integer"]],"AcceleratorTotalMemoryMiBRequest":[["Min","integer"],["Max","integer"]],"MemoryMiBRequest":[["Min","integer"],["Max","integer"]],"TotalLocalStorageGBRequest":[["Min","number"],["Max","number"]],"BaselinePerformanceFactorsRequest":[["Cpu",["ref","CpuPerformanceFactorRequest"]]],"CpuPerformanceFactorRequest":[["References",["array",["ref","PerformanceFactorReferenceRequest"]]]],"PerformanceFactorReferenceRequest":[["InstanceFamily","string"]],"InstanceMetadataOptionsRequest":[["HttpPutResponseHopLimit","integer"],["HttpTokens",["enum","optional","required"]],["HttpEndpoint",["enum","disabled","enabled"]]],"BlockDeviceMapping":[["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string"]],"EbsBlockDevice":[["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["Encrypted","boolean"],["MultiAvailabilityZoneConfiguration",["ref","MultiAvailabilityZoneConfiguration"]],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"]],"MultiAvailabilityZoneConfiguration":[["ConfigurationType","string"],["StandbyAvailabilityZones",["array",["ref","StandbyAvailabilityZone"]]]],"StandbyAvailabilityZone":[["AvailabilityZoneId","string"],["AvailabilityZone","string"]],"IamInstanceProfileSpecification":[["Arn","string"],["Name","string"]],"NetworkInterfaceSpecificationRequest":[["Description","string"],["PrivateIpAddress","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecificationRequest"]]],["SecondaryPrivateIpAddressCount","integer"],["DeviceIndex","integer"],["Ipv6Addresses",["array",["ref","Ipv6AddressRequest"]]],["SubnetId","string"],["AssociatePublicIpAddress","boolean"],["NetworkCardIndex","integer"],["NetworkInterfaceId","string"],["InterfaceType","string"],["Groups",["array","string"]],["Ipv6AddressCount","integer"],["DeleteOnTermination","boolean"]],"PrivateIpAddressSpecificationRequest":[["PrivateIpAddress","string"],["Primary","boolean"]],"Ipv6AddressRequest":[["Ipv6Address","string"]],"ReservedCapacityOptionsRequest":[["AllocationStrategy",["enum","prioritized"]],["ReservedCapacityFallbackOptions",["ref","ReservedCapacityFallbackOptionsRequest"]],["ReservationTypes",["array",["enum","on-demand-capacity-reservation","capacity-block","interruptible-capacity-reservation"]]],["CapacityReservationTarget",["ref","CapacityReservationTargetRequest"]]],"ReservedCapacityFallbackOptionsRequest":[["MarketTypes",["array",["enum","on-demand"]]]],"CapacityReservationTargetRequest":[["CapacityReservationIds",["array","string"]],["CapacityReservationResourceGroupArns",["array","string"]]]},"rp":[["TargetCapacitySpecification","TargetCapacityUnitType"],["TargetCapacitySpecification","DefaultTargetCapacityType"]],"reg":{"h":"crudl","wo":["LaunchTemplateConfigs/*/Overrides/*/Placement/HostResourceGroupArn","LaunchTemplateConfigs/*/Overrides/*/Placement/Affinity","LaunchTemplateConfigs/*/Overrides/*/Placement/SpreadDomain","LaunchTemplateConfigs/*/Overrides/*/Placement/AvailabilityZone","LaunchTemplateConfigs/*/Overrides/*/Placement/PartitionNumber","LaunchTemplateConfigs/*/Overrides/*/Placement/HostId","LaunchTemplateConfigs/*/Overrides/*/Placement/Tenancy"],"co":["LaunchTemplateConfigs","OnDemandOptions","ReservedCapacityOptions","ReplaceUnhealthyInstances","SpotOptions","TagSpecifications","TerminateInstancesWithExpiration","Type","ValidFrom","ValidUntil","TargetCapacitySpecification/TargetCapacityUnitType","TargetCapacitySpecification/DefaultTargetCapacityType"],"ro":["FleetId"],"tg":[false,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:fleet/${FleetId}"}');
 /** A {@link EC2Fleet} instance: its attributes as typed outputs. */
 export type EC2Fleet = InstanceType<typeof EC2Fleet>;
 
@@ -849,7 +881,11 @@ export interface EC2FleetArgs {
   validFrom?: string;
   /** Indicates whether EC2 Fleet should replace unhealthy Spot Instances. Supported only for fleets of type `maintain` . For more information, see [EC2 Fleet health checks](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/manage-ec2-fleet.html#ec2-fleet-health-checks) in the *Amazon EC2 User Guide* . */
   replaceUnhealthyInstances?: boolean;
-  /** The configuration for the EC2 Fleet. */
+  /**
+   * The configuration for the EC2 Fleet.
+   *
+   * Items: at most 50.
+   */
   launchTemplateConfigs: EC2FleetFleetLaunchTemplateConfigRequest[];
   /** Indicates whether running instances should be terminated when the EC2 Fleet expires. */
   terminateInstancesWithExpiration?: boolean;
@@ -1111,6 +1147,8 @@ export interface EC2FleetFleetLaunchTemplateSpecificationRequest {
    * The name of the launch template.
    *
    * You must specify the `LaunchTemplateName` or the `LaunchTemplateId` , but not both.
+   *
+   * Length: 3–128. Pattern: `[a-zA-Z0-9\(\)\.\-/_]+`.
    */
   launchTemplateName?: string;
   /**
@@ -1287,7 +1325,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: `hdd` and `ssd`
    */
-  localStorageTypes?: string[];
+  localStorageTypes?: ("hdd" | "ssd")[];
   /**
    * Indicates whether current or previous generation instance types are included. The current generation instance types are recommended for use. Current generation instance types are typically the latest two to three generations in each instance family. For more information, see [Instance types](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instance-types.html) in the *Amazon EC2 User Guide* .
    *
@@ -1297,7 +1335,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Current and previous generation instance types
    */
-  instanceGenerations?: string[];
+  instanceGenerations?: ("current" | "previous")[];
   /**
    * The minimum and maximum number of network interfaces.
    *
@@ -1320,7 +1358,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Any accelerator type
    */
-  acceleratorTypes?: string[];
+  acceleratorTypes?: ("gpu" | "fpga" | "inference" | "media")[];
   /** The minimum and maximum number of vCPUs. */
   vCpuCount?: EC2FleetVCpuCountRangeRequest;
   /**
@@ -1333,6 +1371,8 @@ export interface EC2FleetInstanceRequirementsRequest {
    * > If you specify `ExcludedInstanceTypes` , you can't specify `AllowedInstanceTypes` . 
    *
    * Default: No excluded instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   excludedInstanceTypes?: string[];
   /**
@@ -1346,7 +1386,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  acceleratorManufacturers?: string[];
+  acceleratorManufacturers?: ("amazon-web-services" | "amd" | "habana" | "nvidia" | "xilinx")[];
   /**
    * The instance types to apply your specified attributes against. All other instance types are ignored, even if they match your specified attributes.
    *
@@ -1357,6 +1397,8 @@ export interface EC2FleetInstanceRequirementsRequest {
    * > If you specify `AllowedInstanceTypes` , you can't specify `ExcludedInstanceTypes` . 
    *
    * Default: All instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   allowedInstanceTypes?: string[];
   /**
@@ -1381,7 +1423,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  cpuManufacturers?: string[];
+  cpuManufacturers?: ("intel" | "amd" | "amazon-web-services" | "apple")[];
   /**
    * The minimum and maximum amount of baseline network bandwidth, in gigabits per second (Gbps). For more information, see [Amazon EC2 instance network bandwidth](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-network-bandwidth.html) in the *Amazon EC2 User Guide* .
    *
@@ -1464,7 +1506,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    * - For instance types with Xilinx U30 cards, specify `u30` .
    * - For instance types with Xilinx VU9P FPGAs, spec …
    */
-  acceleratorNames?: string[];
+  acceleratorNames?: ("a10g" | "a100" | "h100" | "inferentia" | "k520" | "k80" | "m60" | "radeon-pro-v520" | "t4" | "t4g" | "vu9p" | "v100" | "l40s" | "l4" | "gaudi-hl-205" | "inferentia2" | "trainium" | "trainium2" | "u30")[];
   /**
    * The minimum and maximum amount of total accelerator memory, in MiB.
    *
@@ -1710,7 +1752,7 @@ export interface EC2FleetEbsBlockDevice {
   /** The ID of the snapshot. */
   snapshotId?: string;
   /** The volume type. For more information, see [Amazon EBS volume types](https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html) in the *Amazon EBS User Guide* . */
-  volumeType?: string;
+  volumeType?: "gp2" | "gp3" | "io1" | "io2" | "sc1" | "st1" | "standard";
   /**
    * Identifier (key ID, key alias, key ARN, or alias ARN) of the customer managed KMS key to use for EBS encryption.
    *
@@ -1832,7 +1874,7 @@ export interface EC2FleetCapacityReservationTargetRequest {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-eip.html | CloudFormation: AWS::EC2::EIP}
  */
-export const EIP = cloudControlType<EIPArgs, EIPOutputs>("AWS::EC2::EIP", "aws:ec2:EIP", '{"p":[["InstanceId","string"],["PublicIpv4Pool","string"],["TransferAddress","string",66],["Domain","string",66],["Tags",["array",["ref","Tag"]]],["NetworkBorderGroup","string",66],["IpamPoolId","string",66],["Address","string",66],["PublicIp","string",72],["AllocationId","string",72]],"id":["PublicIp","AllocationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:elastic-ip/${AllocationId}"}');
+export const EIP = cloudControlType<EIPArgs, EIPOutputs>("AWS::EC2::EIP", "aws:ec2:EIP", '{"p":[["InstanceId","string"],["PublicIpv4Pool","string"],["TransferAddress","string",82],["Domain","string"],["Tags",["array",["ref","Tag"]]],["NetworkBorderGroup","string",66],["IpamPoolId","string",82],["Address","string",82],["PublicIp","string",72],["AllocationId","string",72]],"id":["PublicIp","AllocationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TransferAddress","IpamPoolId","Address"],"co":["NetworkBorderGroup","TransferAddress","IpamPoolId","Address"],"ro":["PublicIp","AllocationId"],"uo":["Tags"],"pt":{"Domain":"\\"vpc\\""},"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:elastic-ip/${AllocationId}"}');
 /** A {@link EIP} instance: its attributes as typed outputs. */
 export type EIP = InstanceType<typeof EIP>;
 
@@ -1850,7 +1892,11 @@ export interface EIPArgs {
    * > Updates to the `PublicIpv4Pool` property may require *some interruptions* . Updates on an EIP reassociates the address on its associated resource.
    */
   publicIpv4Pool?: string;
-  /** The Elastic IP address you are accepting for transfer. You can only accept one transferred address. For more information on Elastic IP address transfers, see [Transfer Elastic IP addresses](https://docs.aws.amazon.com/vpc/latest/userguide/vpc-eips.html#transfer-EIPs-intro) in the *Amazon Virtual Private Cloud User Guide* . */
+  /**
+   * The Elastic IP address you are accepting for transfer. You can only accept one transferred address. For more information on Elastic IP address transfers, see [Transfer Elastic IP addresses](https://docs.aws.amazon.com/vpc/latest/userguide/vpc-eips.html#transfer-EIPs-intro) in the *Amazon Virtual Private Cloud User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   transferAddress?: string;
   /**
    * The network ( `vpc` ).
@@ -1870,9 +1916,17 @@ export interface EIPArgs {
    * Use [DescribeAvailabilityZones](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeAvailabilityZones.html) to view the network border groups.
    */
   networkBorderGroup?: string;
-  /** The ID of an IPAM pool which has an Amazon-provided or BYOIP public IPv4 CIDR provisioned to it. For more information, see [Allocate sequential Elastic IP addresses from an IPAM pool](https://docs.aws.amazon.com/vpc/latest/ipam/tutorials-eip-pool.html) in the *Amazon VPC IPAM User Guide* . */
+  /**
+   * The ID of an IPAM pool which has an Amazon-provided or BYOIP public IPv4 CIDR provisioned to it. For more information, see [Allocate sequential Elastic IP addresses from an IPAM pool](https://docs.aws.amazon.com/vpc/latest/ipam/tutorials-eip-pool.html) in the *Amazon VPC IPAM User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipamPoolId?: string;
-  /** An Elastic IP address or a carrier IP address in a Wavelength Zone. */
+  /**
+   * An Elastic IP address or a carrier IP address in a Wavelength Zone.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   address?: string;
 }
 
@@ -1891,7 +1945,7 @@ export interface EIPOutputs extends EIPArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-eipassociation.html | CloudFormation: AWS::EC2::EIPAssociation}
  */
-export const EIPAssociation = cloudControlType<EIPAssociationArgs, EIPAssociationOutputs>("AWS::EC2::EIPAssociation", "aws:ec2:EIPAssociation", '{"p":[["PrivateIpAddress","string",66],["InstanceId","string",66],["AllocationId","string",66],["NetworkInterfaceId","string",66],["EIP","string",66],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const EIPAssociation = cloudControlType<EIPAssociationArgs, EIPAssociationOutputs>("AWS::EC2::EIPAssociation", "aws:ec2:EIPAssociation", '{"p":[["PrivateIpAddress","string",66],["InstanceId","string",66],["AllocationId","string",66],["NetworkInterfaceId","string",66],["EIP","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crdl","co":["AllocationId","NetworkInterfaceId","InstanceId","PrivateIpAddress","EIP"],"ro":["Id"],"dep":["EIP"],"tg":[false,true,true]}}');
 /** A {@link EIPAssociation} instance: its attributes as typed outputs. */
 export type EIPAssociation = InstanceType<typeof EIPAssociation>;
 
@@ -1909,6 +1963,7 @@ export interface EIPAssociationArgs {
    * You can specify either the instance ID or the network interface ID, but not both.
    */
   networkInterfaceId?: string;
+  /** @deprecated The CloudFormation registry marks `EIP` of AWS::EC2::EIPAssociation deprecated. */
   eip?: string;
 }
 
@@ -1925,7 +1980,7 @@ export interface EIPAssociationOutputs extends EIPAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-egressonlyinternetgateway.html | CloudFormation: AWS::EC2::EgressOnlyInternetGateway}
  */
-export const EgressOnlyInternetGateway = cloudControlType<EgressOnlyInternetGatewayArgs, EgressOnlyInternetGatewayOutputs>("AWS::EC2::EgressOnlyInternetGateway", "aws:ec2:EgressOnlyInternetGateway", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:egress-only-internet-gateway/${EgressOnlyInternetGatewayId}"}');
+export const EgressOnlyInternetGateway = cloudControlType<EgressOnlyInternetGatewayArgs, EgressOnlyInternetGatewayOutputs>("AWS::EC2::EgressOnlyInternetGateway", "aws:ec2:EgressOnlyInternetGateway", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcId"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:egress-only-internet-gateway/${EgressOnlyInternetGatewayId}"}');
 /** A {@link EgressOnlyInternetGateway} instance: its attributes as typed outputs. */
 export type EgressOnlyInternetGateway = InstanceType<typeof EgressOnlyInternetGateway>;
 
@@ -1950,15 +2005,23 @@ export interface EgressOnlyInternetGatewayOutputs extends EgressOnlyInternetGate
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-enclavecertificateiamroleassociation.html | CloudFormation: AWS::EC2::EnclaveCertificateIamRoleAssociation}
  */
-export const EnclaveCertificateIamRoleAssociation = cloudControlType<EnclaveCertificateIamRoleAssociationArgs, EnclaveCertificateIamRoleAssociationOutputs>("AWS::EC2::EnclaveCertificateIamRoleAssociation", "aws:ec2:EnclaveCertificateIamRoleAssociation", '{"p":[["RoleArn","string",67],["CertificateArn","string",67],["EncryptionKmsKeyId","string",8],["CertificateS3BucketName","string",8],["CertificateS3ObjectKey","string",8]],"id":["CertificateArn","RoleArn"]}');
+export const EnclaveCertificateIamRoleAssociation = cloudControlType<EnclaveCertificateIamRoleAssociationArgs, EnclaveCertificateIamRoleAssociationOutputs>("AWS::EC2::EnclaveCertificateIamRoleAssociation", "aws:ec2:EnclaveCertificateIamRoleAssociation", '{"p":[["RoleArn","string",67],["CertificateArn","string",67],["EncryptionKmsKeyId","string",8],["CertificateS3BucketName","string",8],["CertificateS3ObjectKey","string",8]],"id":["CertificateArn","RoleArn"],"reg":{"h":"crdl","co":["CertificateArn","RoleArn"],"ro":["CertificateS3BucketName","CertificateS3ObjectKey","EncryptionKmsKeyId"]}}');
 /** A {@link EnclaveCertificateIamRoleAssociation} instance: its attributes as typed outputs. */
 export type EnclaveCertificateIamRoleAssociation = InstanceType<typeof EnclaveCertificateIamRoleAssociation>;
 
 /** Inputs of {@link EnclaveCertificateIamRoleAssociation}. */
 export interface EnclaveCertificateIamRoleAssociationArgs {
-  /** The ARN of the IAM role to associate with the ACM certificate. You can associate up to 16 IAM roles with an ACM certificate. */
+  /**
+   * The ARN of the IAM role to associate with the ACM certificate. You can associate up to 16 IAM roles with an ACM certificate.
+   *
+   * Length: 1–1283. Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:iam:.*:([0-9]{12})?:role/.+$`.
+   */
   roleArn: string;
-  /** The ARN of the ACM certificate with which to associate the IAM role. */
+  /**
+   * The ARN of the ACM certificate with which to associate the IAM role.
+   *
+   * Length: 1–1283. Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:acm:[A-Za-z0-9-]{1,64}:([0-9]{12})?:certificate/.+$`.
+   */
   certificateArn: string;
 }
 
@@ -1977,7 +2040,7 @@ export interface EnclaveCertificateIamRoleAssociationOutputs extends EnclaveCert
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-flowlog.html | CloudFormation: AWS::EC2::FlowLog}
  */
-export const FlowLog = cloudControlType<FlowLogArgs, FlowLogOutputs>("AWS::EC2::FlowLog", "aws:ec2:FlowLog", '{"p":[["LogFormat","string",66],["ResourceId","string",67],["MaxAggregationInterval","integer",66],["DestinationOptions",["ref","DestinationOptions"],66],["ResourceType",["enum","NetworkInterface","Subnet","VPC","TransitGateway","TransitGatewayAttachment","RegionalNatGateway"],67],["DeliverCrossAccountRole","string",66],["LogDestination","string",66],["LogGroupName","string",66],["DeliverLogsPermissionArn","string",66],["LogDestinationType",["enum","cloud-watch-logs","s3","kinesis-data-firehose"],66],["Tags",["array",["ref","Tag"]]],["TrafficType",["enum","ACCEPT","ALL","REJECT"],66],["TagFieldSpecifications",["array",["ref","TagFieldSpecification"]],66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DestinationOptions":[["PerHourPartition","boolean",3],["HiveCompatiblePartitions","boolean",3],["FileFormat",["enum","plain-text","parquet"],3]],"TagFieldSpecification":[["ResourceType","string",1],["TagKeys",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-flow-log/${FlowLogId}"}');
+export const FlowLog = cloudControlType<FlowLogArgs, FlowLogOutputs>("AWS::EC2::FlowLog", "aws:ec2:FlowLog", '{"p":[["LogFormat","string",66],["ResourceId","string",67],["MaxAggregationInterval","integer",66],["DestinationOptions",["ref","DestinationOptions"],66],["ResourceType",["enum","NetworkInterface","Subnet","VPC","TransitGateway","TransitGatewayAttachment","RegionalNatGateway"],67],["DeliverCrossAccountRole","string",66],["LogDestination","string",66],["LogGroupName","string",66],["DeliverLogsPermissionArn","string",66],["LogDestinationType",["enum","cloud-watch-logs","s3","kinesis-data-firehose"],66],["Tags",["array",["ref","Tag"]]],["TrafficType",["enum","ACCEPT","ALL","REJECT"],66],["TagFieldSpecifications",["array",["ref","TagFieldSpecification"]],66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DestinationOptions":[["PerHourPartition","boolean",1],["HiveCompatiblePartitions","boolean",1],["FileFormat",["enum","plain-text","parquet"],1]],"TagFieldSpecification":[["ResourceType","string",1],["TagKeys",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DeliverCrossAccountRole","DeliverLogsPermissionArn","LogGroupName","LogDestination","ResourceId","TrafficType","LogDestinationType","ResourceType","LogFormat","MaxAggregationInterval","DestinationOptions","TagFieldSpecifications"],"ro":["Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-flow-log/${FlowLogId}"}');
 /** A {@link FlowLog} instance: its attributes as typed outputs. */
 export type FlowLog = InstanceType<typeof FlowLog>;
 
@@ -2078,9 +2141,11 @@ export interface FlowLogTagFieldSpecification {
 /**
  * Creates and manages an Amazon FPGA Image (AFI) from a design checkpoint (DCP).
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::FpgaImage: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-fpgaimage.html | CloudFormation: AWS::EC2::FpgaImage}
  */
-export const FpgaImage = cloudControlType<FpgaImageArgs, FpgaImageOutputs>("AWS::EC2::FpgaImage", "aws:ec2:FpgaImage", '{"p":[["Name","string"],["Description","string"],["InputStorageLocation",["ref","StorageLocation"],66],["LogsStorageLocation",["ref","StorageLocation"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FpgaImageId","string",72],["FpgaImageGlobalId","string",72],["State","string",8],["OwnerId","string",8],["CreateTime","string",8],["UpdateTime","string",8],["DataRetentionSupport","boolean",8],["Public","boolean",8]],"id":["Arn"],"d":{"StorageLocation":[["Bucket","string"],["Key","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:fpga-image/${FpgaImageId}"}');
+export const FpgaImage = cloudControlType<FpgaImageArgs, FpgaImageOutputs>("AWS::EC2::FpgaImage", "aws:ec2:FpgaImage", '{"p":[["Name","string"],["Description","string"],["InputStorageLocation",["ref","StorageLocation"],66],["LogsStorageLocation",["ref","StorageLocation"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FpgaImageId","string",72],["FpgaImageGlobalId","string",72],["State","string",8],["OwnerId","string",8],["CreateTime","string",8],["UpdateTime","string",8],["DataRetentionSupport","boolean",8],["Public","boolean",8]],"id":["Arn"],"d":{"StorageLocation":[["Bucket","string"],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2:${Region}:${Account}:fpga-image/${FpgaImageId}"}');
 /** A {@link FpgaImage} instance: its attributes as typed outputs. */
 export type FpgaImage = InstanceType<typeof FpgaImage>;
 
@@ -2137,7 +2202,7 @@ export interface FpgaImageStorageLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-gatewayroutetableassociation.html | CloudFormation: AWS::EC2::GatewayRouteTableAssociation}
  */
-export const GatewayRouteTableAssociation = cloudControlType<GatewayRouteTableAssociationArgs, GatewayRouteTableAssociationOutputs>("AWS::EC2::GatewayRouteTableAssociation", "aws:ec2:GatewayRouteTableAssociation", '{"p":[["RouteTableId","string",1],["GatewayId","string",67],["AssociationId","string",8]],"id":["GatewayId"]}');
+export const GatewayRouteTableAssociation = cloudControlType<GatewayRouteTableAssociationArgs, GatewayRouteTableAssociationOutputs>("AWS::EC2::GatewayRouteTableAssociation", "aws:ec2:GatewayRouteTableAssociation", '{"p":[["RouteTableId","string",1],["GatewayId","string",67],["AssociationId","string",8]],"id":["GatewayId"],"reg":{"h":"crud","co":["GatewayId"],"ro":["AssociationId"],"tg":[false,false,false]}}');
 /** A {@link GatewayRouteTableAssociation} instance: its attributes as typed outputs. */
 export type GatewayRouteTableAssociation = InstanceType<typeof GatewayRouteTableAssociation>;
 
@@ -2160,7 +2225,7 @@ export interface GatewayRouteTableAssociationOutputs extends GatewayRouteTableAs
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-host.html | CloudFormation: AWS::EC2::Host}
  */
-export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::EC2::Host", "aws:ec2:Host", '{"p":[["HostRecovery",["enum","on","off"]],["InstanceFamily","string",66],["AutoPlacement",["enum","on","off"]],["OutpostArn","string",66],["HostMaintenance",["enum","on","off"]],["AvailabilityZone","string",67],["InstanceType","string",66],["AssetId","string",66],["Tags",["array",["ref","Tag"]]],["HostId","string",72]],"id":["HostId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:dedicated-host/${DedicatedHostId}"}');
+export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::EC2::Host", "aws:ec2:Host", '{"p":[["HostRecovery",["enum","on","off"]],["InstanceFamily","string",66],["AutoPlacement",["enum","on","off"]],["OutpostArn","string",66],["HostMaintenance",["enum","on","off"]],["AvailabilityZone","string",67],["InstanceType","string",66],["AssetId","string",66],["Tags",["array",["ref","Tag"]]],["HostId","string",72]],"id":["HostId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AvailabilityZone","InstanceType","InstanceFamily","OutpostArn","AssetId"],"ro":["HostId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:dedicated-host/${DedicatedHostId}"}');
 /** A {@link Host} instance: its attributes as typed outputs. */
 export type Host = InstanceType<typeof Host>;
 
@@ -2207,7 +2272,7 @@ export interface HostOutputs extends HostArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipam.html | CloudFormation: AWS::EC2::IPAM}
  */
-export const IPAM = cloudControlType<IPAMArgs, IPAMOutputs>("AWS::EC2::IPAM", "aws:ec2:IPAM", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["OperatingRegions",["array",["ref","IpamOperatingRegion"]]],["Tier",["enum","free","advanced"]],["EnablePrivateGua","boolean"],["MeteredAccount",["enum","ipam-owner","resource-owner"]],["DefaultResourceDiscoveryOrganizationalUnitExclusions",["array",["ref","IpamOrganizationalUnitExclusion"]]],["DefaultResourceDiscoveryAssociationId","string",8],["DefaultResourceDiscoveryId","string",8],["IpamId","string",72],["ResourceDiscoveryAssociationCount","integer",8],["ScopeCount","integer",8],["Arn","string",72],["PrivateDefaultScopeId","string",8],["PublicDefaultScopeId","string",8]],"id":["IpamId"],"d":{"IpamOperatingRegion":[["RegionName","string",1]],"IpamOrganizationalUnitExclusion":[["OrganizationsEntityPath","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam/${IpamId}"}');
+export const IPAM = cloudControlType<IPAMArgs, IPAMOutputs>("AWS::EC2::IPAM", "aws:ec2:IPAM", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["OperatingRegions",["array",["ref","IpamOperatingRegion"]]],["Tier",["enum","free","advanced"]],["EnablePrivateGua","boolean"],["MeteredAccount",["enum","ipam-owner","resource-owner"]],["DefaultResourceDiscoveryOrganizationalUnitExclusions",["array",["ref","IpamOrganizationalUnitExclusion"]]],["DefaultResourceDiscoveryAssociationId","string",8],["DefaultResourceDiscoveryId","string",8],["IpamId","string",72],["ResourceDiscoveryAssociationCount","integer",8],["ScopeCount","integer",8],["Arn","string",72],["PrivateDefaultScopeId","string",8],["PublicDefaultScopeId","string",8]],"id":["IpamId"],"d":{"IpamOperatingRegion":[["RegionName","string",1]],"IpamOrganizationalUnitExclusion":[["OrganizationsEntityPath","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["IpamId","Arn","PublicDefaultScopeId","PrivateDefaultScopeId","ScopeCount","ResourceDiscoveryAssociationCount","DefaultResourceDiscoveryId","DefaultResourceDiscoveryAssociationId"],"uo":["OperatingRegions","DefaultResourceDiscoveryOrganizationalUnitExclusions","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam/${IpamId}"}');
 /** A {@link IPAM} instance: its attributes as typed outputs. */
 export type IPAM = InstanceType<typeof IPAM>;
 
@@ -2278,7 +2343,11 @@ export interface IPAMIpamOperatingRegion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-ipam-ipamorganizationalunitexclusion.html | CloudFormation: IpamOrganizationalUnitExclusion}
  */
 export interface IPAMIpamOrganizationalUnitExclusion {
-  /** An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* . */
+  /**
+   * An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* .
+   *
+   * Length: at least 1.
+   */
   organizationsEntityPath: string;
 }
 
@@ -2287,7 +2356,7 @@ export interface IPAMIpamOrganizationalUnitExclusion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamallocation.html | CloudFormation: AWS::EC2::IPAMAllocation}
  */
-export const IPAMAllocation = cloudControlType<IPAMAllocationArgs, IPAMAllocationOutputs>("AWS::EC2::IPAMAllocation", "aws:ec2:IPAMAllocation", '{"p":[["Description","string",66],["Cidr","string",66],["NetmaskLength","integer",66],["IpamPoolId","string",67],["IpamPoolAllocationId","string",72]],"id":["IpamPoolId","IpamPoolAllocationId","Cidr"]}');
+export const IPAMAllocation = cloudControlType<IPAMAllocationArgs, IPAMAllocationOutputs>("AWS::EC2::IPAMAllocation", "aws:ec2:IPAMAllocation", '{"p":[["Description","string",66],["Cidr","string",66],["NetmaskLength","integer",82],["IpamPoolId","string",67],["IpamPoolAllocationId","string",72]],"id":["IpamPoolId","IpamPoolAllocationId","Cidr"],"reg":{"h":"crdl","wo":["NetmaskLength"],"co":["IpamPoolId","Cidr","Description","NetmaskLength"],"ro":["IpamPoolAllocationId"],"tg":[false,false,false]}}');
 /** A {@link IPAMAllocation} instance: its attributes as typed outputs. */
 export type IPAMAllocation = InstanceType<typeof IPAMAllocation>;
 
@@ -2311,6 +2380,8 @@ export interface IPAMAllocationArgs {
    * - If the DefaultNetmaskLength allocation rule is set on the pool, you can specify either the NetmaskLength or the CIDR and the DefaultNetmaskLength allocation rule will be ignored.
    *
    * Possible netmask lengths for IPv4 addresses are 0 - 32. Possible netmask lengths for IPv6 addresses are 0 - 128.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   netmaskLength?: number;
   /** The ID of the IPAM pool from which you would like to allocate a CIDR. */
@@ -2337,7 +2408,7 @@ export interface IPAMAllocationOutputs extends IPAMAllocationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipampool.html | CloudFormation: AWS::EC2::IPAMPool}
  */
-export const IPAMPool = cloudControlType<IPAMPoolArgs, IPAMPoolOutputs>("AWS::EC2::IPAMPool", "aws:ec2:IPAMPool", '{"p":[["AwsService",["enum","ec2","global-services"],66],["Locale","string",66],["PublicIpSource",["enum","byoip","amazon"],66],["Description","string"],["SourceIpamPoolId","string",66],["AllocationMinNetmaskLength","integer"],["IpamScopeId","string",67],["ProvisionedCidrs",["array",["ref","ProvisionedCidr"]]],["AllocationMaxNetmaskLength","integer"],["AllocationDefaultNetmaskLength","integer"],["AutoImport","boolean"],["AddressFamily","string",67],["AllocationResourceTags",["array",["ref","Tag"]]],["PubliclyAdvertisable","boolean",66],["Tags",["array",["ref","Tag"]]],["SourceResource",["ref","SourceResource"],66],["IpamPoolId","string",72],["IpamArn","string",8],["PoolDepth","integer",8],["State",["enum","create-in-progress","create-complete","modify-in-progress","modify-complete","delete-in-progress","delete-complete"],8],["IpamScopeArn","string",8],["IpamScopeType",["enum","public","private"],8],["Arn","string",72],["StateMessage","string",8]],"id":["IpamPoolId"],"d":{"ProvisionedCidr":[["Cidr","string",1]],"SourceResource":[["ResourceId","string",1],["ResourceType","string",1],["ResourceRegion","string",1],["ResourceOwner","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-pool/${IpamPoolId}"}');
+export const IPAMPool = cloudControlType<IPAMPoolArgs, IPAMPoolOutputs>("AWS::EC2::IPAMPool", "aws:ec2:IPAMPool", '{"p":[["AwsService",["enum","ec2","global-services"],66],["Locale","string",66],["PublicIpSource",["enum","byoip","amazon"],66],["Description","string"],["SourceIpamPoolId","string",66],["AllocationMinNetmaskLength","integer"],["IpamScopeId","string",67],["ProvisionedCidrs",["array",["ref","ProvisionedCidr"]]],["AllocationMaxNetmaskLength","integer"],["AllocationDefaultNetmaskLength","integer"],["AutoImport","boolean"],["AddressFamily","string",67],["AllocationResourceTags",["array",["ref","Tag"]]],["PubliclyAdvertisable","boolean",66],["Tags",["array",["ref","Tag"]]],["SourceResource",["ref","SourceResource"],66],["IpamPoolId","string",72],["IpamArn","string",8],["PoolDepth","integer",8],["State",["enum","create-in-progress","create-complete","modify-in-progress","modify-complete","delete-in-progress","delete-complete"],8],["IpamScopeArn","string",8],["IpamScopeType",["enum","public","private"],8],["Arn","string",72],["StateMessage","string",8]],"id":["IpamPoolId"],"d":{"ProvisionedCidr":[["Cidr","string",1]],"SourceResource":[["ResourceId","string",1],["ResourceType","string",1],["ResourceRegion","string",1],["ResourceOwner","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IpamScopeId","SourceIpamPoolId","Locale","AddressFamily","PubliclyAdvertisable","PublicIpSource","AwsService","SourceResource"],"ro":["IpamPoolId","Arn","IpamScopeArn","IpamScopeType","IpamArn","PoolDepth","State","StateMessage"],"uo":["AllocationResourceTags","ProvisionedCidrs","Tags"],"pt":{"AddressFamily":"$lowercase(AddressFamily)"},"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam-pool/${IpamPoolId}"}');
 /** A {@link IPAMPool} instance: its attributes as typed outputs. */
 export type IPAMPool = InstanceType<typeof IPAMPool>;
 
@@ -2443,7 +2514,7 @@ export interface IPAMPoolSourceResource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipampoolcidr.html | CloudFormation: AWS::EC2::IPAMPoolCidr}
  */
-export const IPAMPoolCidr = cloudControlType<IPAMPoolCidrArgs, IPAMPoolCidrOutputs>("AWS::EC2::IPAMPoolCidr", "aws:ec2:IPAMPoolCidr", '{"p":[["Cidr","string",66],["NetmaskLength","integer",66],["IpamPoolId","string",67],["IpamPoolCidrId","string",72],["State","string",8]],"id":["IpamPoolId","IpamPoolCidrId"]}');
+export const IPAMPoolCidr = cloudControlType<IPAMPoolCidrArgs, IPAMPoolCidrOutputs>("AWS::EC2::IPAMPoolCidr", "aws:ec2:IPAMPoolCidr", '{"p":[["Cidr","string",66],["NetmaskLength","integer",66],["IpamPoolId","string",67],["IpamPoolCidrId","string",72],["State","string",8]],"id":["IpamPoolId","IpamPoolCidrId"],"reg":{"h":"crdl","co":["IpamPoolId","Cidr","NetmaskLength"],"ro":["IpamPoolCidrId","State"],"tg":[false,false,false]}}');
 /** A {@link IPAMPoolCidr} instance: its attributes as typed outputs. */
 export type IPAMPoolCidr = InstanceType<typeof IPAMPoolCidr>;
 
@@ -2470,13 +2541,17 @@ export interface IPAMPoolCidrOutputs extends IPAMPoolCidrArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamprefixlistresolver.html | CloudFormation: AWS::EC2::IPAMPrefixListResolver}
  */
-export const IPAMPrefixListResolver = cloudControlType<IPAMPrefixListResolverArgs, IPAMPrefixListResolverOutputs>("AWS::EC2::IPAMPrefixListResolver", "aws:ec2:IPAMPrefixListResolver", '{"p":[["IpamId","string",66],["AddressFamily","string",67],["Description","string"],["Rules",["array",["ref","IpamPrefixListResolverRule"]]],["Tags",["array",["ref","Tag"]]],["IpamArn","string",8],["IpamPrefixListResolverId","string",72],["IpamPrefixListResolverArn","string",8]],"id":["IpamPrefixListResolverId"],"d":{"IpamPrefixListResolverRule":[["RuleType",["enum","static-cidr","ipam-resource-cidr","ipam-pool-cidr"],1],["StaticCidr","string"],["IpamScopeId","string"],["ResourceType",["enum","vpc","subnet","eip","public-ipv4-pool"]],["Conditions",["array",["ref","IpamPrefixListResolverRuleCondition"]]]],"IpamPrefixListResolverRuleCondition":[["Operation",["enum","equals","not-equals","subnet-of"],1],["IpamPoolId","string"],["ResourceId","string"],["ResourceOwner","string"],["ResourceRegion","string"],["Cidr","string"],["ResourceTag",["ref","Tag"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-prefix-list-resolver/${IpamPrefixListResolverId}"}');
+export const IPAMPrefixListResolver = cloudControlType<IPAMPrefixListResolverArgs, IPAMPrefixListResolverOutputs>("AWS::EC2::IPAMPrefixListResolver", "aws:ec2:IPAMPrefixListResolver", '{"p":[["IpamId","string",82],["AddressFamily","string",67],["Description","string"],["Rules",["array",["ref","IpamPrefixListResolverRule"]]],["Tags",["array",["ref","Tag"]]],["IpamArn","string",8],["IpamPrefixListResolverId","string",72],["IpamPrefixListResolverArn","string",8]],"id":["IpamPrefixListResolverId"],"d":{"IpamPrefixListResolverRule":[["RuleType",["enum","static-cidr","ipam-resource-cidr","ipam-pool-cidr"],1],["StaticCidr","string"],["IpamScopeId","string"],["ResourceType",["enum","vpc","subnet","eip","public-ipv4-pool"]],["Conditions",["array",["ref","IpamPrefixListResolverRuleCondition"]]]],"IpamPrefixListResolverRuleCondition":[["Operation",["enum","equals","not-equals","subnet-of"],1],["IpamPoolId","string"],["ResourceId","string"],["ResourceOwner","string"],["ResourceRegion","string"],["Cidr","string"],["ResourceTag",["ref","Tag"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IpamId"],"co":["IpamId","AddressFamily"],"ro":["IpamArn","IpamPrefixListResolverId","IpamPrefixListResolverArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam-prefix-list-resolver/${IpamPrefixListResolverId}"}');
 /** A {@link IPAMPrefixListResolver} instance: its attributes as typed outputs. */
 export type IPAMPrefixListResolver = InstanceType<typeof IPAMPrefixListResolver>;
 
 /** Inputs of {@link IPAMPrefixListResolver}. */
 export interface IPAMPrefixListResolverArgs {
-  /** The Id of the IPAM this Prefix List Resolver is a part of. */
+  /**
+   * The Id of the IPAM this Prefix List Resolver is a part of.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipamId?: string;
   /** The address family of the address space in this Prefix List Resolver. Either IPv4 or IPv6. */
   addressFamily: string;
@@ -2542,7 +2617,7 @@ export interface IPAMPrefixListResolverIpamPrefixListResolverRuleCondition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamprefixlistresolvertarget.html | CloudFormation: AWS::EC2::IPAMPrefixListResolverTarget}
  */
-export const IPAMPrefixListResolverTarget = cloudControlType<IPAMPrefixListResolverTargetArgs, IPAMPrefixListResolverTargetOutputs>("AWS::EC2::IPAMPrefixListResolverTarget", "aws:ec2:IPAMPrefixListResolverTarget", '{"p":[["IpamPrefixListResolverId","string",67],["PrefixListId","string",67],["PrefixListRegion","string",67],["DesiredVersion","integer"],["TrackLatestVersion","boolean",1],["Tags",["array",["ref","Tag"]]],["IpamPrefixListResolverTargetId","string",72],["IpamPrefixListResolverTargetArn","string",8]],"id":["IpamPrefixListResolverTargetId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-prefix-list-resolver-target/${IpamPrefixListResolverTargetId}"}');
+export const IPAMPrefixListResolverTarget = cloudControlType<IPAMPrefixListResolverTargetArgs, IPAMPrefixListResolverTargetOutputs>("AWS::EC2::IPAMPrefixListResolverTarget", "aws:ec2:IPAMPrefixListResolverTarget", '{"p":[["IpamPrefixListResolverId","string",67],["PrefixListId","string",67],["PrefixListRegion","string",67],["DesiredVersion","integer"],["TrackLatestVersion","boolean",1],["Tags",["array",["ref","Tag"]]],["IpamPrefixListResolverTargetId","string",72],["IpamPrefixListResolverTargetArn","string",8]],"id":["IpamPrefixListResolverTargetId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IpamPrefixListResolverId","PrefixListId","PrefixListRegion"],"ro":["IpamPrefixListResolverTargetId","IpamPrefixListResolverTargetArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam-prefix-list-resolver-target/${IpamPrefixListResolverTargetId}"}');
 /** A {@link IPAMPrefixListResolverTarget} instance: its attributes as typed outputs. */
 export type IPAMPrefixListResolverTarget = InstanceType<typeof IPAMPrefixListResolverTarget>;
 
@@ -2575,7 +2650,7 @@ export interface IPAMPrefixListResolverTargetOutputs extends IPAMPrefixListResol
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamresourcediscovery.html | CloudFormation: AWS::EC2::IPAMResourceDiscovery}
  */
-export const IPAMResourceDiscovery = cloudControlType<IPAMResourceDiscoveryArgs, IPAMResourceDiscoveryOutputs>("AWS::EC2::IPAMResourceDiscovery", "aws:ec2:IPAMResourceDiscovery", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["OperatingRegions",["array",["ref","IpamOperatingRegion"]]],["OrganizationalUnitExclusions",["array",["ref","IpamResourceDiscoveryOrganizationalUnitExclusion"]]],["IsDefault","boolean",8],["OwnerId","string",8],["State","string",8],["IpamResourceDiscoveryRegion","string",8],["IpamResourceDiscoveryArn","string",8],["IpamResourceDiscoveryId","string",72]],"id":["IpamResourceDiscoveryId"],"d":{"IpamOperatingRegion":[["RegionName","string",1]],"IpamResourceDiscoveryOrganizationalUnitExclusion":[["OrganizationsEntityPath","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-resource-discovery/${IpamResourceDiscoveryId}"}');
+export const IPAMResourceDiscovery = cloudControlType<IPAMResourceDiscoveryArgs, IPAMResourceDiscoveryOutputs>("AWS::EC2::IPAMResourceDiscovery", "aws:ec2:IPAMResourceDiscovery", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["OperatingRegions",["array",["ref","IpamOperatingRegion"]]],["OrganizationalUnitExclusions",["array",["ref","IpamResourceDiscoveryOrganizationalUnitExclusion"]]],["IsDefault","boolean",8],["OwnerId","string",8],["State","string",8],["IpamResourceDiscoveryRegion","string",8],["IpamResourceDiscoveryArn","string",8],["IpamResourceDiscoveryId","string",72]],"id":["IpamResourceDiscoveryId"],"d":{"IpamOperatingRegion":[["RegionName","string",1]],"IpamResourceDiscoveryOrganizationalUnitExclusion":[["OrganizationsEntityPath","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["IpamResourceDiscoveryId","IpamResourceDiscoveryArn","OwnerId","IpamResourceDiscoveryRegion","IsDefault","State"],"uo":["OperatingRegions","OrganizationalUnitExclusions","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam-resource-discovery/${IpamResourceDiscoveryId}"}');
 /** A {@link IPAMResourceDiscovery} instance: its attributes as typed outputs. */
 export type IPAMResourceDiscovery = InstanceType<typeof IPAMResourceDiscovery>;
 
@@ -2640,7 +2715,11 @@ export interface IPAMResourceDiscoveryIpamOperatingRegion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-ipamresourcediscovery-ipamresourcediscoveryorganizationalunitexclusion.html | CloudFormation: IpamResourceDiscoveryOrganizationalUnitExclusion}
  */
 export interface IPAMResourceDiscoveryIpamResourceDiscoveryOrganizationalUnitExclusion {
-  /** An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* . */
+  /**
+   * An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* .
+   *
+   * Length: at least 1.
+   */
   organizationsEntityPath: string;
 }
 
@@ -2649,7 +2728,7 @@ export interface IPAMResourceDiscoveryIpamResourceDiscoveryOrganizationalUnitExc
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamresourcediscoveryassociation.html | CloudFormation: AWS::EC2::IPAMResourceDiscoveryAssociation}
  */
-export const IPAMResourceDiscoveryAssociation = cloudControlType<IPAMResourceDiscoveryAssociationArgs, IPAMResourceDiscoveryAssociationOutputs>("AWS::EC2::IPAMResourceDiscoveryAssociation", "aws:ec2:IPAMResourceDiscoveryAssociation", '{"p":[["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["IpamResourceDiscoveryId","string",67],["IsDefault","boolean",8],["ResourceDiscoveryStatus","string",8],["OwnerId","string",8],["IpamArn","string",8],["IpamResourceDiscoveryAssociationId","string",72],["IpamResourceDiscoveryAssociationArn","string",8],["State","string",8],["IpamRegion","string",8]],"id":["IpamResourceDiscoveryAssociationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-resource-discovery-association/${IpamResourceDiscoveryAssociationId}"}');
+export const IPAMResourceDiscoveryAssociation = cloudControlType<IPAMResourceDiscoveryAssociationArgs, IPAMResourceDiscoveryAssociationOutputs>("AWS::EC2::IPAMResourceDiscoveryAssociation", "aws:ec2:IPAMResourceDiscoveryAssociation", '{"p":[["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["IpamResourceDiscoveryId","string",67],["IsDefault","boolean",8],["ResourceDiscoveryStatus","string",8],["OwnerId","string",8],["IpamArn","string",8],["IpamResourceDiscoveryAssociationId","string",72],["IpamResourceDiscoveryAssociationArn","string",8],["State","string",8],["IpamRegion","string",8]],"id":["IpamResourceDiscoveryAssociationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IpamId","IpamResourceDiscoveryId"],"ro":["IpamArn","IpamRegion","IpamResourceDiscoveryAssociationId","IpamResourceDiscoveryAssociationArn","IsDefault","ResourceDiscoveryStatus","State","OwnerId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam-resource-discovery-association/${IpamResourceDiscoveryAssociationId}"}');
 /** A {@link IPAMResourceDiscoveryAssociation} instance: its attributes as typed outputs. */
 export type IPAMResourceDiscoveryAssociation = InstanceType<typeof IPAMResourceDiscoveryAssociation>;
 
@@ -2707,7 +2786,7 @@ export interface IPAMResourceDiscoveryAssociationOutputs extends IPAMResourceDis
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamscope.html | CloudFormation: AWS::EC2::IPAMScope}
  */
-export const IPAMScope = cloudControlType<IPAMScopeArgs, IPAMScopeOutputs>("AWS::EC2::IPAMScope", "aws:ec2:IPAMScope", '{"p":[["Description","string"],["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["ExternalAuthorityConfiguration",["ref","IpamScopeExternalAuthorityConfiguration"]],["IpamScopeId","string",72],["IsDefault","boolean",8],["IpamArn","string",8],["IpamScopeType",["enum","public","private"],8],["PoolCount","integer",8],["Arn","string",72]],"id":["IpamScopeId"],"d":{"IpamScopeExternalAuthorityConfiguration":[["IpamScopeExternalAuthorityType",["enum","infoblox"],1],["ExternalResourceIdentifier","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-scope/${IpamScopeId}"}');
+export const IPAMScope = cloudControlType<IPAMScopeArgs, IPAMScopeOutputs>("AWS::EC2::IPAMScope", "aws:ec2:IPAMScope", '{"p":[["Description","string"],["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["ExternalAuthorityConfiguration",["ref","IpamScopeExternalAuthorityConfiguration"]],["IpamScopeId","string",72],["IsDefault","boolean",8],["IpamArn","string",8],["IpamScopeType",["enum","public","private"],8],["PoolCount","integer",8],["Arn","string",72]],"id":["IpamScopeId"],"d":{"IpamScopeExternalAuthorityConfiguration":[["IpamScopeExternalAuthorityType",["enum","infoblox"],1],["ExternalResourceIdentifier","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IpamId"],"ro":["IpamScopeId","Arn","IpamArn","IsDefault","PoolCount","IpamScopeType"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2::${Account}:ipam-scope/${IpamScopeId}"}');
 /** A {@link IPAMScope} instance: its attributes as typed outputs. */
 export type IPAMScope = InstanceType<typeof IPAMScope>;
 
@@ -2760,9 +2839,11 @@ export interface IPAMScopeIpamScopeExternalAuthorityConfiguration {
 /**
  * Resource Type definition for AWS::EC2::IPv4Pool. A public IPv4 pool is an EC2 IP address pool required for the public IPv4 CIDRs that you own and bring to AWS to manage with IPAM (BYOIP).
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::IPv4Pool: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipv4pool.html | CloudFormation: AWS::EC2::IPv4Pool}
  */
-export const IPv4Pool = cloudControlType<IPv4PoolArgs, IPv4PoolOutputs>("AWS::EC2::IPv4Pool", "aws:ec2:IPv4Pool", '{"p":[["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PoolId","string",8],["Description","string",8],["NetworkBorderGroup","string",8],["TotalAddressCount","integer",8],["TotalAvailableAddressCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const IPv4Pool = cloudControlType<IPv4PoolArgs, IPv4PoolOutputs>("AWS::EC2::IPv4Pool", "aws:ec2:IPv4Pool", '{"p":[["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PoolId","string",8],["Description","string",8],["NetworkBorderGroup","string",8],["TotalAddressCount","integer",8],["TotalAvailableAddressCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link IPv4Pool} instance: its attributes as typed outputs. */
 export type IPv4Pool = InstanceType<typeof IPv4Pool>;
 
@@ -2795,7 +2876,7 @@ export interface IPv4PoolOutputs extends IPv4PoolArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-instance.html | CloudFormation: AWS::EC2::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::EC2::Instance", "aws:ec2:Instance", '{"p":[["AdditionalInfo","string",4],["Affinity",["enum","default","host"],4],["AvailabilityZone","string",66],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],4],["CpuOptions",["ref","CpuOptions"],66],["CreditSpecification",["ref","CreditSpecification"]],["DisableApiTermination","boolean"],["EbsOptimized","boolean",4],["ElasticGpuSpecifications",["array",["ref","ElasticGpuSpecification"]],66],["ElasticInferenceAccelerators",["array",["ref","ElasticInferenceAccelerator"]],66],["EnclaveOptions",["ref","EnclaveOptions"],66],["HibernationOptions",["ref","HibernationOptions"],66],["HostId","string",4],["HostResourceGroupArn","string",66],["IamInstanceProfile","string"],["ImageId","string",66],["InstanceInitiatedShutdownBehavior","string"],["InstanceType","string",4],["Ipv6AddressCount","integer",66],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]],66],["KernelId","string",4],["KeyName","string",66],["LaunchTemplate",["ref","LaunchTemplateSpecification"],66],["LicenseSpecifications",["array",["ref","LicenseSpecification"]],66],["Monitoring","boolean"],["NetworkInterfaces",["array",["ref","NetworkInterface"]],66],["PlacementGroupName","string",66],["PrivateDnsNameOptions",["ref","PrivateDnsNameOptions"],4],["PrivateIpAddress","string",66],["PropagateTagsToVolumeOnCreation","boolean"],["RamdiskId","string",4],["SecurityGroupIds",["array","string"],4],["SecurityGroups",["array","string"],66],["SourceDestCheck","boolean"],["SsmAssociations",["array",["ref","SsmAssociation"]]],["SubnetId","string",66],["Tags",["array",["ref","Tag"]]],["Tenancy","string",4],["UserData","string",4],["Volumes",["array",["ref","Volume"]]],["MetadataOptions",["ref","MetadataOptions"]],["PrivateDnsName","string",8],["PrivateIp","string",8],["PublicDnsName","string",8],["PublicIp","string",8],["InstanceId","string",72],["VpcId","string",8],["State",["ref","State"],8]],"id":["InstanceId"],"d":{"BlockDeviceMapping":[["DeviceName","string",1],["Ebs",["ref","Ebs"]],["NoDevice","json"],["VirtualName","string"]],"Ebs":[["DeleteOnTermination","boolean"],["Encrypted","boolean"],["Iops","integer"],["KmsKeyId","string",2],["SnapshotId","string"],["VolumeSize","integer"],["VolumeType","string"]],"CpuOptions":[["CoreCount","integer"],["ThreadsPerCore","integer"]],"CreditSpecification":[["CPUCredits","string"]],"ElasticGpuSpecification":[["Type","string",1]],"ElasticInferenceAccelerator":[["Count","integer"],["Type","string",1]],"EnclaveOptions":[["Enabled","boolean"]],"HibernationOptions":[["Configured","boolean"]],"InstanceIpv6Address":[["Ipv6Address","string",1]],"LaunchTemplateSpecification":[["LaunchTemplateId","string"],["LaunchTemplateName","string"],["Version","string",1]],"LicenseSpecification":[["LicenseConfigurationArn","string",1]],"NetworkInterface":[["AssociateCarrierIpAddress","boolean"],["AssociatePublicIpAddress","boolean"],["DeleteOnTermination","boolean"],["Description","string"],["DeviceIndex","string",1],["GroupSet",["array","string"]],["Ipv6AddressCount","integer"],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]]],["NetworkInterfaceId","string"],["PrivateIpAddress","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecification"]]],["SecondaryPrivateIpAddressCount","integer"],["SubnetId","string"],["EnaSrdSpecification",["ref","EnaSrdSpecification"]]],"PrivateIpAddressSpecification":[["Primary","boolean",1],["PrivateIpAddress","string",1]],"EnaSrdSpecification":[["EnaSrdEnabled","boolean"],["EnaSrdUdpSpecification",["ref","EnaSrdUdpSpecification"]]],"EnaSrdUdpSpecification":[["EnaSrdUdpEnabled","boolean"]],"PrivateDnsNameOptions":[["EnableResourceNameDnsAAAARecord","boolean"],["EnableResourceNameDnsARecord","boolean"],["HostnameType",["enum","ip-name","resource-name"]]],"SsmAssociation":[["AssociationParameters",["array",["ref","AssociationParameter"]]],["DocumentName","string",1]],"AssociationParameter":[["Key","string",1],["Value",["array","string"],1]],"Volume":[["Device","string",1],["VolumeId","string",1]],"MetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpProtocolIpv6",["enum","disabled","enabled"]],["HttpTokens",["enum","optional","required"]],["InstanceMetadataTags",["enum","disabled","enabled"]],["HttpEndpoint",["enum","disabled","enabled"]]],"State":[["Code","string"],["Name","string"]]},"tags":["Tags","standard"],"wait":{"timeout":300000,"failWhen":{"op":"in","path":["state","name"],"values":["shutting-down","terminated"]}},"arn":"arn:${Partition}:ec2:${Region}:${Account}:instance/${InstanceId}"}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::EC2::Instance", "aws:ec2:Instance", '{"p":[["AdditionalInfo","string",20],["Affinity",["enum","default","host"],4],["AvailabilityZone","string",66],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],4],["CpuOptions",["ref","CpuOptions"],66],["CreditSpecification",["ref","CreditSpecification"]],["DisableApiTermination","boolean"],["EbsOptimized","boolean",4],["ElasticGpuSpecifications",["array",["ref","ElasticGpuSpecification"]],66],["ElasticInferenceAccelerators",["array",["ref","ElasticInferenceAccelerator"]],66],["EnclaveOptions",["ref","EnclaveOptions"],66],["HibernationOptions",["ref","HibernationOptions"],66],["HostId","string",4],["HostResourceGroupArn","string",66],["IamInstanceProfile","string"],["ImageId","string",66],["InstanceInitiatedShutdownBehavior","string"],["InstanceType","string",4],["Ipv6AddressCount","integer",82],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]],82],["KernelId","string",4],["KeyName","string",66],["LaunchTemplate",["ref","LaunchTemplateSpecification"],82],["LicenseSpecifications",["array",["ref","LicenseSpecification"]],66],["Monitoring","boolean"],["NetworkInterfaces",["array",["ref","NetworkInterface"]],66],["PlacementGroupName","string",66],["PrivateDnsNameOptions",["ref","PrivateDnsNameOptions"],4],["PrivateIpAddress","string",66],["PropagateTagsToVolumeOnCreation","boolean",16],["RamdiskId","string",4],["SecurityGroupIds",["array","string"],4],["SecurityGroups",["array","string"],66],["SourceDestCheck","boolean"],["SsmAssociations",["array",["ref","SsmAssociation"]]],["SubnetId","string",66],["Tags",["array",["ref","Tag"]]],["Tenancy","string",4],["UserData","string",4],["Volumes",["array",["ref","Volume"]]],["MetadataOptions",["ref","MetadataOptions"]],["PrivateDnsName","string",8],["PrivateIp","string",8],["PublicDnsName","string",8],["PublicIp","string",8],["InstanceId","string",72],["VpcId","string",8],["State",["ref","State"],8]],"id":["InstanceId"],"d":{"BlockDeviceMapping":[["DeviceName","string",1],["Ebs",["ref","Ebs"]],["NoDevice","json"],["VirtualName","string"]],"Ebs":[["DeleteOnTermination","boolean"],["Encrypted","boolean"],["Iops","integer"],["KmsKeyId","string"],["SnapshotId","string"],["VolumeSize","integer"],["VolumeType","string"]],"CpuOptions":[["CoreCount","integer"],["ThreadsPerCore","integer"]],"CreditSpecification":[["CPUCredits","string"]],"ElasticGpuSpecification":[["Type","string",1]],"ElasticInferenceAccelerator":[["Count","integer"],["Type","string",1]],"EnclaveOptions":[["Enabled","boolean"]],"HibernationOptions":[["Configured","boolean"]],"InstanceIpv6Address":[["Ipv6Address","string",1]],"LaunchTemplateSpecification":[["LaunchTemplateId","string"],["LaunchTemplateName","string"],["Version","string",1]],"LicenseSpecification":[["LicenseConfigurationArn","string",1]],"NetworkInterface":[["AssociateCarrierIpAddress","boolean"],["AssociatePublicIpAddress","boolean"],["DeleteOnTermination","boolean"],["Description","string"],["DeviceIndex","string",1],["GroupSet",["array","string"]],["Ipv6AddressCount","integer"],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]]],["NetworkInterfaceId","string"],["PrivateIpAddress","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecification"]]],["SecondaryPrivateIpAddressCount","integer"],["SubnetId","string"],["EnaSrdSpecification",["ref","EnaSrdSpecification"]]],"PrivateIpAddressSpecification":[["Primary","boolean",1],["PrivateIpAddress","string",1]],"EnaSrdSpecification":[["EnaSrdEnabled","boolean"],["EnaSrdUdpSpecification",["ref","EnaSrdUdpSpecification"]]],"EnaSrdUdpSpecification":[["EnaSrdUdpEnabled","boolean"]],"PrivateDnsNameOptions":[["EnableResourceNameDnsAAAARecord","boolean"],["EnableResourceNameDnsARecord","boolean"],["HostnameType",["enum","ip-name","resource-name"]]],"SsmAssociation":[["AssociationParameters",["array",["ref","AssociationParameter"]]],["DocumentName","string",1]],"AssociationParameter":[["Key","string",1],["Value",["array","string"],1]],"Volume":[["Device","string",1],["VolumeId","string",1]],"MetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpProtocolIpv6",["enum","disabled","enabled"]],["HttpTokens",["enum","optional","required"]],["InstanceMetadataTags",["enum","disabled","enabled"]],["HttpEndpoint",["enum","disabled","enabled"]]],"State":[["Code","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["BlockDeviceMappings/*/NoDevice","BlockDeviceMappings/*/VirtualName","LicenseSpecification","AdditionalInfo","Ipv6AddressCount","Ipv6Addresses","PropagateTagsToVolumeOnCreation","LaunchTemplate"],"co":["AvailabilityZone","CpuOptions","ElasticGpuSpecifications","ElasticInferenceAccelerators","EnclaveOptions","HibernationOptions","HostResourceGroupArn","ImageId","Ipv6AddressCount","Ipv6Addresses","KeyName","LaunchTemplate","LicenseSpecifications","NetworkInterfaces","PlacementGroupName","PrivateIpAddress","SecurityGroups","SubnetId"],"ro":["InstanceId","PrivateIp","PublicDnsName","PublicIp","PrivateDnsName","VpcId","State"],"uo":["Volumes","Tags","LicenseSpecifications","SecurityGroupIds","SsmAssociations","SsmAssociations/*/AssociationParameters","SsmAssociations/*/AssociationParameters/*/Value","SecurityGroups","BlockDeviceMappings","Ipv6Addresses","ElasticGpuSpecifications","ElasticInferenceAccelerators","NetworkInterfaces","NetworkInterfaces/*/PrivateIpAddresses","NetworkInterfaces/*/GroupSet","NetworkInterfaces/*/Ipv6Addresses"],"tg":[true,true,true]},"wait":{"timeout":300000,"failWhen":{"op":"in","path":["state","name"],"values":["shutting-down","terminated"]}},"arn":"arn:${Partition}:ec2:${Region}:${Account}:instance/${InstanceId}"}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 /** Every value of `State.Name` (curated: the specification does not list them). */
@@ -2803,7 +2884,11 @@ export type InstanceStateName = "pending" | "running" | "shutting-down" | "termi
 
 /** Inputs of {@link Instance}. */
 export interface InstanceArgs {
-  /** This property is reserved for internal use. If you use it, the stack fails with this error: `Bad property set: [Testing this property] (Service: AmazonEC2; Status Code: 400; Error Code: InvalidParameterCombination; Request ID: 0XXXXXX-49c7-4b40-8bcc-76885dcXXXXX)` . */
+  /**
+   * This property is reserved for internal use. If you use it, the stack fails with this error: `Bad property set: [Testing this property] (Service: AmazonEC2; Status Code: 400; Error Code: InvalidParameterCombination; Request ID: 0XXXXXX-49c7-4b40-8bcc-76885dcXXXXX)` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   additionalInfo?: string;
   /** Indicates whether the instance is associated with a dedicated host. If you want the instance to always restart on the same host on which it was launched, specify `host` . If you want the instance to restart on any available host, but try to launch onto the last host it ran on (on a best-effort basis), specify `default` . */
   affinity?: "default" | "host";
@@ -2885,12 +2970,16 @@ export interface InstanceArgs {
    * The number of IPv6 addresses to associate with the primary network interface. Amazon EC2 chooses the IPv6 addresses from the range of your subnet. You cannot specify this option and the option to assign specific IPv6 addresses in the same request. You can specify this option if you've specified a minimum number of instances to launch.
    *
    * You cannot specify this option and the network interfaces option in the same request.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   ipv6AddressCount?: number;
   /**
    * The IPv6 addresses from the range of the subnet to associate with the primary network interface. You cannot specify this option and the option to assign a number of IPv6 addresses in the same request. You cannot specify this option if you've specified a minimum number of instances to launch.
    *
    * You cannot specify this option and the network interfaces option in the same request.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   ipv6Addresses?: InstanceInstanceIpv6Address[];
   /**
@@ -2905,7 +2994,11 @@ export interface InstanceArgs {
    * > If you do not specify a key pair, you can't connect to the instance unless you choose an AMI that is configured to allow users another way to log in.
    */
   keyName?: string;
-  /** The launch template. Any additional parameters that you specify for the new instance overwrite the corresponding parameters included in the launch template. */
+  /**
+   * The launch template. Any additional parameters that you specify for the new instance overwrite the corresponding parameters included in the launch template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   launchTemplate?: InstanceLaunchTemplateSpecification;
   /** The license configurations. */
   licenseSpecifications?: InstanceLicenseSpecification[];
@@ -2937,6 +3030,8 @@ export interface InstanceArgs {
    * Indicates whether to assign the tags specified in the `Tags` property to the volumes specified in the `BlockDeviceMappings` property.
    *
    * Note that using this feature does not assign the tags to volumes that are created separately and then attached using `AWS::EC2::VolumeAttachment` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   propagateTagsToVolumeOnCreation?: boolean;
   /**
@@ -3185,7 +3280,11 @@ export interface InstanceElasticGpuSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-instance-elasticinferenceaccelerator.html | CloudFormation: ElasticInferenceAccelerator}
  */
 export interface InstanceElasticInferenceAccelerator {
-  /** The number of elastic inference accelerators to attach to the instance. */
+  /**
+   * The number of elastic inference accelerators to attach to the instance.
+   *
+   * Range: at least 0.
+   */
   count?: number;
   /** The type of elastic inference accelerator. The possible values are `eia1.medium` , `eia1.large` , `eia1.xlarge` , `eia2.medium` , `eia2.large` , and `eia2.xlarge` . */
   type: string;
@@ -3433,6 +3532,8 @@ export interface InstanceMetadataOptions {
    * The maximum number of hops that the metadata token can travel.
    *
    * Possible values: Integers from 1 to 64
+   *
+   * Range: 1–64.
    */
   httpPutResponseHopLimit?: number;
   /**
@@ -3509,7 +3610,7 @@ export interface InstanceState {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-instanceconnectendpoint.html | CloudFormation: AWS::EC2::InstanceConnectEndpoint}
  */
-export const InstanceConnectEndpoint = cloudControlType<InstanceConnectEndpointArgs, InstanceConnectEndpointOutputs>("AWS::EC2::InstanceConnectEndpoint", "aws:ec2:InstanceConnectEndpoint", '{"p":[["PreserveClientIp","boolean",66],["SubnetId","string",67],["ClientToken","string",66],["SecurityGroupIds",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["AvailabilityZone","string",8],["AvailabilityZoneId","string",8],["CreatedAt","string",8],["InstanceConnectEndpointArn","string",72],["NetworkInterfaceIds",["array","string"],8],["OwnerId","string",8],["PublicDnsNames",["ref","InstanceConnectEndpointPublicDnsNames"],8],["State",["enum","create-in-progress","create-complete","create-failed","delete-in-progress","delete-complete","delete-failed","update-in-progress","update-complete","update-failed"],8],["StateMessage","string",8],["VpcId","string",8]],"id":["Id"],"d":{"InstanceConnectEndpointPublicDnsNames":[["Ipv4",["ref","InstanceConnectEndpointDnsNames"]],["Dualstack",["ref","InstanceConnectEndpointDnsNames"]]],"InstanceConnectEndpointDnsNames":[["DnsName","string"],["FipsDnsName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:instance-connect-endpoint/${InstanceConnectEndpointId}"}');
+export const InstanceConnectEndpoint = cloudControlType<InstanceConnectEndpointArgs, InstanceConnectEndpointOutputs>("AWS::EC2::InstanceConnectEndpoint", "aws:ec2:InstanceConnectEndpoint", '{"p":[["PreserveClientIp","boolean",66],["SubnetId","string",67],["ClientToken","string",82],["SecurityGroupIds",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["AvailabilityZone","string",8],["AvailabilityZoneId","string",8],["CreatedAt","string",8],["InstanceConnectEndpointArn","string",72],["NetworkInterfaceIds",["array","string"],8],["OwnerId","string",8],["PublicDnsNames",["ref","InstanceConnectEndpointPublicDnsNames"],8],["State",["enum","create-in-progress","create-complete","create-failed","delete-in-progress","delete-complete","delete-failed","update-in-progress","update-complete","update-failed"],8],["StateMessage","string",8],["VpcId","string",8]],"id":["Id"],"d":{"InstanceConnectEndpointPublicDnsNames":[["Ipv4",["ref","InstanceConnectEndpointDnsNames"]],["Dualstack",["ref","InstanceConnectEndpointDnsNames"]]],"InstanceConnectEndpointDnsNames":[["DnsName","string"],["FipsDnsName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["SubnetId","ClientToken","PreserveClientIp","SecurityGroupIds"],"ro":["Id","AvailabilityZone","AvailabilityZoneId","CreatedAt","InstanceConnectEndpointArn","NetworkInterfaceIds","OwnerId","PublicDnsNames","State","StateMessage","VpcId"],"uo":["Tags","SecurityGroupIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:instance-connect-endpoint/${InstanceConnectEndpointId}"}');
 /** A {@link InstanceConnectEndpoint} instance: its attributes as typed outputs. */
 export type InstanceConnectEndpoint = InstanceType<typeof InstanceConnectEndpoint>;
 
@@ -3528,7 +3629,11 @@ export interface InstanceConnectEndpointArgs {
   preserveClientIp?: boolean;
   /** The ID of the subnet in which to create the EC2 Instance Connect Endpoint. */
   subnetId: string;
-  /** Unique, case-sensitive identifier that you provide to ensure the idempotency of the request. */
+  /**
+   * Unique, case-sensitive identifier that you provide to ensure the idempotency of the request.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   clientToken?: string;
   /** One or more security groups to associate with the endpoint. If you don't specify a security group, the default security group for your VPC will be associated with the endpoint. */
   securityGroupIds?: string[];
@@ -3589,9 +3694,11 @@ export interface InstanceConnectEndpointInstanceConnectEndpointDnsNames {
 /**
  * Resource type definition for AWS::EC2::InstanceEventWindow. An event window defines a recurring set of time ranges, or a cron expression, during which AWS-initiated maintenance events may be scheduled for the associated Amazon EC2 instances or Dedicated Hosts.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::InstanceEventWindow: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-instanceeventwindow.html | CloudFormation: AWS::EC2::InstanceEventWindow}
  */
-export const InstanceEventWindow = cloudControlType<InstanceEventWindowArgs, InstanceEventWindowOutputs>("AWS::EC2::InstanceEventWindow", "aws:ec2:InstanceEventWindow", '{"p":[["Name","string"],["TimeRanges",["array",["ref","TimeRange"]]],["CronExpression","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["InstanceEventWindowId","string",72],["State","string",8]],"id":["Arn"],"d":{"TimeRange":[["StartWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["StartHour","integer"],["EndWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["EndHour","integer"]]},"tags":["Tags","standard"]}');
+export const InstanceEventWindow = cloudControlType<InstanceEventWindowArgs, InstanceEventWindowOutputs>("AWS::EC2::InstanceEventWindow", "aws:ec2:InstanceEventWindow", '{"p":[["Name","string"],["TimeRanges",["array",["ref","TimeRange"]]],["CronExpression","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["InstanceEventWindowId","string",72],["State","string",8]],"id":["Arn"],"d":{"TimeRange":[["StartWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["StartHour","integer"],["EndWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["EndHour","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link InstanceEventWindow} instance: its attributes as typed outputs. */
 export type InstanceEventWindow = InstanceType<typeof InstanceEventWindow>;
 
@@ -3638,7 +3745,7 @@ export interface InstanceEventWindowTimeRange {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-internetgateway.html | CloudFormation: AWS::EC2::InternetGateway}
  */
-export const InternetGateway = cloudControlType<InternetGatewayArgs, InternetGatewayOutputs>("AWS::EC2::InternetGateway", "aws:ec2:InternetGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["InternetGatewayId","string",72]],"id":["InternetGatewayId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:internet-gateway/${InternetGatewayId}"}');
+export const InternetGateway = cloudControlType<InternetGatewayArgs, InternetGatewayOutputs>("AWS::EC2::InternetGateway", "aws:ec2:InternetGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["InternetGatewayId","string",72]],"id":["InternetGatewayId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["InternetGatewayId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:internet-gateway/${InternetGatewayId}"}');
 /** A {@link InternetGateway} instance: its attributes as typed outputs. */
 export type InternetGateway = InstanceType<typeof InternetGateway>;
 
@@ -3659,7 +3766,7 @@ export interface InternetGatewayOutputs extends InternetGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ippoolroutetableassociation.html | CloudFormation: AWS::EC2::IpPoolRouteTableAssociation}
  */
-export const IpPoolRouteTableAssociation = cloudControlType<IpPoolRouteTableAssociationArgs, IpPoolRouteTableAssociationOutputs>("AWS::EC2::IpPoolRouteTableAssociation", "aws:ec2:IpPoolRouteTableAssociation", '{"p":[["PublicIpv4Pool","string",67],["RouteTableId","string",67],["AssociationId","string",72]],"id":["AssociationId"]}');
+export const IpPoolRouteTableAssociation = cloudControlType<IpPoolRouteTableAssociationArgs, IpPoolRouteTableAssociationOutputs>("AWS::EC2::IpPoolRouteTableAssociation", "aws:ec2:IpPoolRouteTableAssociation", '{"p":[["PublicIpv4Pool","string",67],["RouteTableId","string",67],["AssociationId","string",72]],"id":["AssociationId"],"reg":{"h":"crdl","co":["PublicIpv4Pool","RouteTableId"],"ro":["AssociationId"],"tg":[false,false,false]}}');
 /** A {@link IpPoolRouteTableAssociation} instance: its attributes as typed outputs. */
 export type IpPoolRouteTableAssociation = InstanceType<typeof IpPoolRouteTableAssociation>;
 
@@ -3680,9 +3787,11 @@ export interface IpPoolRouteTableAssociationOutputs extends IpPoolRouteTableAsso
 /**
  * A verification token is an AWS-generated random value that you can use to prove ownership of an external resource. For example, you can use a verification token to validate that you control a public IP address range when you bring an IP address range to AWS (BYOIP).
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::IpamExternalResourceVerificationToken: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamexternalresourceverificationtoken.html | CloudFormation: AWS::EC2::IpamExternalResourceVerificationToken}
  */
-export const IpamExternalResourceVerificationToken = cloudControlType<IpamExternalResourceVerificationTokenArgs, IpamExternalResourceVerificationTokenOutputs>("AWS::EC2::IpamExternalResourceVerificationToken", "aws:ec2:IpamExternalResourceVerificationToken", '{"p":[["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["IpamExternalResourceVerificationTokenArn","string",72],["IpamExternalResourceVerificationTokenId","string",72],["IpamArn","string",8],["IpamRegion","string",8],["TokenValue","string",8],["TokenName","string",8],["NotAfter","string",8],["Status",["enum","valid","expired"],8],["State",["enum","create-in-progress","create-complete","create-failed","delete-in-progress","delete-complete","delete-failed"],8]],"id":["IpamExternalResourceVerificationTokenArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2::${Account}:ipam-external-resource-verification-token/${IpamExternalResourceVerificationTokenId}"}');
+export const IpamExternalResourceVerificationToken = cloudControlType<IpamExternalResourceVerificationTokenArgs, IpamExternalResourceVerificationTokenOutputs>("AWS::EC2::IpamExternalResourceVerificationToken", "aws:ec2:IpamExternalResourceVerificationToken", '{"p":[["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["IpamExternalResourceVerificationTokenArn","string",72],["IpamExternalResourceVerificationTokenId","string",72],["IpamArn","string",8],["IpamRegion","string",8],["TokenValue","string",8],["TokenName","string",8],["NotAfter","string",8],["Status",["enum","valid","expired"],8],["State",["enum","create-in-progress","create-complete","create-failed","delete-in-progress","delete-complete","delete-failed"],8]],"id":["IpamExternalResourceVerificationTokenArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2::${Account}:ipam-external-resource-verification-token/${IpamExternalResourceVerificationTokenId}"}');
 /** A {@link IpamExternalResourceVerificationToken} instance: its attributes as typed outputs. */
 export type IpamExternalResourceVerificationToken = InstanceType<typeof IpamExternalResourceVerificationToken>;
 
@@ -3730,7 +3839,7 @@ export interface IpamExternalResourceVerificationTokenOutputs extends IpamExtern
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-keypair.html | CloudFormation: AWS::EC2::KeyPair}
  */
-export const KeyPair = cloudControlType<KeyPairArgs, KeyPairOutputs>("AWS::EC2::KeyPair", "aws:ec2:KeyPair", '{"p":[["KeyName","string",67],["KeyType",["enum","rsa","ed25519"],66],["KeyFormat",["enum","pem","ppk"],66],["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]],66],["KeyPairId","string",72],["KeyFingerprint","string",8]],"id":["KeyName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:key-pair/${KeyPairName}"}');
+export const KeyPair = cloudControlType<KeyPairArgs, KeyPairOutputs>("AWS::EC2::KeyPair", "aws:ec2:KeyPair", '{"p":[["KeyName","string",67],["KeyType",["enum","rsa","ed25519"],66],["KeyFormat",["enum","pem","ppk"],82],["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]],66],["KeyPairId","string",72],["KeyFingerprint","string",8]],"id":["KeyName"],"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["KeyFormat"],"co":["KeyName","KeyType","KeyFormat","PublicKeyMaterial","Tags"],"ro":["KeyPairId","KeyFingerprint"],"uo":["Tags"],"pt":{"PublicKeyMaterial":"$join([PublicKeyMaterial, \\"\\n\\"])"},"ai":[["KeyPairId"]],"tg":[true,true,false]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:key-pair/${KeyPairName}"}');
 /** A {@link KeyPair} instance: its attributes as typed outputs. */
 export type KeyPair = InstanceType<typeof KeyPair>;
 
@@ -3754,6 +3863,8 @@ export interface KeyPairArgs {
    * The format of the key pair.
    *
    * Default: `pem`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   keyFormat?: "pem" | "ppk";
   /** The public key material. The `PublicKeyMaterial` property is used to import a key pair. If this property is not specified, then a new key pair will be created. */
@@ -3794,7 +3905,7 @@ export interface KeyPairOutputs extends KeyPairArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-launchtemplate.html | CloudFormation: AWS::EC2::LaunchTemplate}
  */
-export const LaunchTemplate = cloudControlType<LaunchTemplateArgs, LaunchTemplateOutputs>("AWS::EC2::LaunchTemplate", "aws:ec2:LaunchTemplate", '{"p":[["LaunchTemplateName","string",66],["LaunchTemplateData",["ref","LaunchTemplateData"],1],["VersionDescription","string"],["TagSpecifications",["array",["ref","LaunchTemplateTagSpecification"]]],["LatestVersionNumber","string",8],["LaunchTemplateId","string",72],["DefaultVersionNumber","string",8]],"id":["LaunchTemplateId"],"d":{"LaunchTemplateData":[["SecurityGroups",["array","string"]],["TagSpecifications",["array",["ref","TagSpecification"]]],["UserData","string"],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["MaintenanceOptions",["ref","MaintenanceOptions"]],["IamInstanceProfile",["ref","IamInstanceProfile"]],["KernelId","string"],["EbsOptimized","boolean"],["ElasticGpuSpecifications",["array",["ref","ElasticGpuSpecification"]]],["ElasticInferenceAccelerators",["array",["ref","LaunchTemplateElasticInferenceAccelerator"]]],["Placement",["ref","Placement"]],["NetworkInterfaces",["array",["ref","NetworkInterface"]]],["EnclaveOptions",["ref","EnclaveOptions"]],["ImageId","string"],["InstanceType","string"],["Monitoring",["ref","Monitoring"]],["HibernationOptions",["ref","HibernationOptions"]],["MetadataOptions",["ref","MetadataOptions"]],["LicenseSpecifications",["array",["ref","LicenseSpecification"]]],["InstanceInitiatedShutdownBehavior","string"],["DisableApiStop","boolean"],["CpuOptions",["ref","CpuOptions"]],["PrivateDnsNameOptions",["ref","PrivateDnsNameOptions"]],["SecurityGroupIds",["array","string"]],["KeyName","string"],["DisableApiTermination","boolean"],["InstanceMarketOptions",["ref","InstanceMarketOptions"]],["InstanceRequirements",["ref","InstanceRequirements"]],["RamDiskId","string"],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["CreditSpecification",["ref","CreditSpecification"]],["NetworkPerformanceOptions",["ref","NetworkPerformanceOptions"]]],"TagSpecification":[["ResourceType","string"],["Tags",["array",["ref","Tag"]]]],"BlockDeviceMapping":[["Ebs",["ref","Ebs"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string"]],"Ebs":[["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["Encrypted","boolean"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"],["EbsCardIndex","integer"],["VolumeInitializationRate","integer"]],"MaintenanceOptions":[["AutoRecovery","string"]],"IamInstanceProfile":[["Arn","string"],["Name","string"]],"ElasticGpuSpecification":[["Type","string"]],"LaunchTemplateElasticInferenceAccelerator":[["Type","string"],["Count","integer"]],"Placement":[["GroupName","string"],["Tenancy","string"],["SpreadDomain","string"],["PartitionNumber","integer"],["AvailabilityZone","string"],["Affinity","string"],["HostId","string"],["HostResourceGroupArn","string"],["GroupId","string"]],"NetworkInterface":[["Description","string"],["PrivateIpAddress","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAdd"]]],["SecondaryPrivateIpAddressCount","integer"],["Ipv6PrefixCount","integer"],["Ipv4Prefixes",["array",["ref","Ipv4PrefixSpecification"]]],["DeviceIndex","integer"],["PrimaryIpv6","boolean"],["Ipv4PrefixCount","integer"],["Ipv6Prefixes",["array",["ref","Ipv6PrefixSpecification"]]],["SubnetId","string"],["Ipv6Addresses",["array",["ref","Ipv6Add"]]],["AssociatePublicIpAddress","boolean"],["NetworkInterfaceId","string"],["NetworkCardIndex","integer"],["InterfaceType","string"],["AssociateCarrierIpAddress","boolean"],["Ipv6AddressCount","integer"],["Groups",["array","string"]],["DeleteOnTermination","boolean"],["EnaQueueCount","integer"],["EnaSrdSpecification",["ref","EnaSrdSpecification"]],["ConnectionTrackingSpecification",["ref","ConnectionTrackingSpecification"]]],"PrivateIpAdd":[["PrivateIpAddress","string"],["Primary","boolean"]],"Ipv4PrefixSpecification":[["Ipv4Prefix","string"]],"Ipv6PrefixSpecification":[["Ipv6Prefix","string"]],"Ipv6Add":[["Ipv6Address","string"]],"EnaSrdSpecification":[["EnaSrdEnabled","boolean"],["EnaSrdUdpSpecification",["ref","EnaSrdUdpSpecification"]]],"EnaSrdUdpSpecification":[["EnaSrdUdpEnabled","boolean"]],"ConnectionTrackingSpecification":[["UdpTimeout","integer"],["TcpEstablishedTimeout","integer"],["UdpStreamTimeout","integer"]],"EnclaveOptions":[["Enabled","boolean"]],"Monitoring":[["Enabled","boolean"]],"HibernationOptions":[["Configured","boolean"]],"MetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpTokens","string"],["HttpProtocolIpv6","string"],["InstanceMetadataTags","string"],["HttpEndpoint","string"]],"LicenseSpecification":[["LicenseConfigurationArn","string"]],"CpuOptions":[["ThreadsPerCore","integer"],["AmdSevSnp",["enum","enabled","disabled"]],["CoreCount","integer"],["NestedVirtualization",["enum","enabled","disabled"]]],"PrivateDnsNameOptions":[["EnableResourceNameDnsARecord","boolean"],["HostnameType","string"],["EnableResourceNameDnsAAAARecord","boolean"]],"InstanceMarketOptions":[["SpotOptions",["ref","SpotOptions"]],["MarketType","string"]],"SpotOptions":[["SpotInstanceType","string"],["InstanceInterruptionBehavior","string"],["MaxPrice","string"],["BlockDurationMinutes","integer"],["ValidUntil","string"]],"InstanceRequirements":[["LocalStorageTypes",["array","string"]],["InstanceGenerations",["array","string"]],["NetworkInterfaceCount",["ref","NetworkInterfaceCount"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpu"]],["AcceleratorTypes",["array","string"]],["VCpuCount",["ref","VCpuCount"]],["ExcludedInstanceTypes",["array","string"]],["AcceleratorManufacturers",["array","string"]],["AllowedInstanceTypes",["array","string"]],["LocalStorage","string"],["CpuManufacturers",["array","string"]],["AcceleratorCount",["ref","AcceleratorCount"]],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbps"]],["BareMetal","string"],["RequireHibernateSupport","boolean"],["SpotMaxPricePercentageOverLowestPrice","integer"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbps"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["AcceleratorNames",["array","string"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiB"]],["BurstablePerformance","string"],["MemoryMiB",["ref","MemoryMiB"]],["TotalLocalStorageGB",["ref","TotalLocalStorageGB"]],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactors"]]],"NetworkInterfaceCount":[["Min","integer"],["Max","integer"]],"MemoryGiBPerVCpu":[["Min","number"],["Max","number"]],"VCpuCount":[["Min","integer"],["Max","integer"]],"AcceleratorCount":[["Min","integer"],["Max","integer"]],"NetworkBandwidthGbps":[["Min","number"],["Max","number"]],"BaselineEbsBandwidthMbps":[["Min","integer"],["Max","integer"]],"AcceleratorTotalMemoryMiB":[["Min","integer"],["Max","integer"]],"MemoryMiB":[["Min","integer"],["Max","integer"]],"TotalLocalStorageGB":[["Min","number"],["Max","number"]],"BaselinePerformanceFactors":[["Cpu",["ref","Cpu"]]],"Cpu":[["References",["array",["ref","Reference"]]]],"Reference":[["InstanceFamily","string"]],"CapacityReservationSpecification":[["CapacityReservationPreference","string"],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationResourceGroupArn","string"],["CapacityReservationId","string"]],"CreditSpecification":[["CpuCredits","string"]],"NetworkPerformanceOptions":[["BandwidthWeighting","string"]],"LaunchTemplateTagSpecification":[["ResourceType","string"],["Tags",["array",["ref","Tag"]]]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:launch-template/${LaunchTemplateId}"}');
+export const LaunchTemplate = cloudControlType<LaunchTemplateArgs, LaunchTemplateOutputs>("AWS::EC2::LaunchTemplate", "aws:ec2:LaunchTemplate", '{"p":[["LaunchTemplateName","string",66],["LaunchTemplateData",["ref","LaunchTemplateData"],17],["VersionDescription","string",16],["TagSpecifications",["array",["ref","LaunchTemplateTagSpecification"]],16],["LatestVersionNumber","string",8],["LaunchTemplateId","string",72],["DefaultVersionNumber","string",8]],"id":["LaunchTemplateId"],"d":{"LaunchTemplateData":[["SecurityGroups",["array","string"]],["TagSpecifications",["array",["ref","TagSpecification"]]],["UserData","string"],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["MaintenanceOptions",["ref","MaintenanceOptions"]],["IamInstanceProfile",["ref","IamInstanceProfile"]],["KernelId","string"],["EbsOptimized","boolean"],["ElasticGpuSpecifications",["array",["ref","ElasticGpuSpecification"]]],["ElasticInferenceAccelerators",["array",["ref","LaunchTemplateElasticInferenceAccelerator"]]],["Placement",["ref","Placement"]],["NetworkInterfaces",["array",["ref","NetworkInterface"]]],["EnclaveOptions",["ref","EnclaveOptions"]],["ImageId","string"],["InstanceType","string"],["Monitoring",["ref","Monitoring"]],["HibernationOptions",["ref","HibernationOptions"]],["MetadataOptions",["ref","MetadataOptions"]],["LicenseSpecifications",["array",["ref","LicenseSpecification"]]],["InstanceInitiatedShutdownBehavior","string"],["DisableApiStop","boolean"],["CpuOptions",["ref","CpuOptions"]],["PrivateDnsNameOptions",["ref","PrivateDnsNameOptions"]],["SecurityGroupIds",["array","string"]],["KeyName","string"],["DisableApiTermination","boolean"],["InstanceMarketOptions",["ref","InstanceMarketOptions"]],["InstanceRequirements",["ref","InstanceRequirements"]],["RamDiskId","string"],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["CreditSpecification",["ref","CreditSpecification"]],["NetworkPerformanceOptions",["ref","NetworkPerformanceOptions"]]],"TagSpecification":[["ResourceType","string"],["Tags",["array",["ref","Tag"]]]],"BlockDeviceMapping":[["Ebs",["ref","Ebs"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string"]],"Ebs":[["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["Encrypted","boolean"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"],["EbsCardIndex","integer"],["VolumeInitializationRate","integer"]],"MaintenanceOptions":[["AutoRecovery","string"]],"IamInstanceProfile":[["Arn","string"],["Name","string"]],"ElasticGpuSpecification":[["Type","string"]],"LaunchTemplateElasticInferenceAccelerator":[["Type","string"],["Count","integer"]],"Placement":[["GroupName","string"],["Tenancy","string"],["SpreadDomain","string"],["PartitionNumber","integer"],["AvailabilityZone","string"],["Affinity","string"],["HostId","string"],["HostResourceGroupArn","string"],["GroupId","string"]],"NetworkInterface":[["Description","string"],["PrivateIpAddress","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAdd"]]],["SecondaryPrivateIpAddressCount","integer"],["Ipv6PrefixCount","integer"],["Ipv4Prefixes",["array",["ref","Ipv4PrefixSpecification"]]],["DeviceIndex","integer"],["PrimaryIpv6","boolean"],["Ipv4PrefixCount","integer"],["Ipv6Prefixes",["array",["ref","Ipv6PrefixSpecification"]]],["SubnetId","string"],["Ipv6Addresses",["array",["ref","Ipv6Add"]]],["AssociatePublicIpAddress","boolean"],["NetworkInterfaceId","string"],["NetworkCardIndex","integer"],["InterfaceType","string"],["AssociateCarrierIpAddress","boolean"],["Ipv6AddressCount","integer"],["Groups",["array","string"]],["DeleteOnTermination","boolean"],["EnaQueueCount","integer"],["EnaSrdSpecification",["ref","EnaSrdSpecification"]],["ConnectionTrackingSpecification",["ref","ConnectionTrackingSpecification"]]],"PrivateIpAdd":[["PrivateIpAddress","string"],["Primary","boolean"]],"Ipv4PrefixSpecification":[["Ipv4Prefix","string"]],"Ipv6PrefixSpecification":[["Ipv6Prefix","string"]],"Ipv6Add":[["Ipv6Address","string"]],"EnaSrdSpecification":[["EnaSrdEnabled","boolean"],["EnaSrdUdpSpecification",["ref","EnaSrdUdpSpecification"]]],"EnaSrdUdpSpecification":[["EnaSrdUdpEnabled","boolean"]],"ConnectionTrackingSpecification":[["UdpTimeout","integer"],["TcpEstablishedTimeout","integer"],["UdpStreamTimeout","integer"]],"EnclaveOptions":[["Enabled","boolean"]],"Monitoring":[["Enabled","boolean"]],"HibernationOptions":[["Configured","boolean"]],"MetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpTokens","string"],["HttpProtocolIpv6","string"],["InstanceMetadataTags","string"],["HttpEndpoint","string"]],"LicenseSpecification":[["LicenseConfigurationArn","string"]],"CpuOptions":[["ThreadsPerCore","integer"],["AmdSevSnp",["enum","enabled","disabled"]],["CoreCount","integer"],["NestedVirtualization",["enum","enabled","disabled"]]],"PrivateDnsNameOptions":[["EnableResourceNameDnsARecord","boolean"],["HostnameType","string"],["EnableResourceNameDnsAAAARecord","boolean"]],"InstanceMarketOptions":[["SpotOptions",["ref","SpotOptions"]],["MarketType","string"]],"SpotOptions":[["SpotInstanceType","string"],["InstanceInterruptionBehavior","string"],["MaxPrice","string"],["BlockDurationMinutes","integer"],["ValidUntil","string"]],"InstanceRequirements":[["LocalStorageTypes",["array","string"]],["InstanceGenerations",["array","string"]],["NetworkInterfaceCount",["ref","NetworkInterfaceCount"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpu"]],["AcceleratorTypes",["array","string"]],["VCpuCount",["ref","VCpuCount"]],["ExcludedInstanceTypes",["array","string"]],["AcceleratorManufacturers",["array","string"]],["AllowedInstanceTypes",["array","string"]],["LocalStorage","string"],["CpuManufacturers",["array","string"]],["AcceleratorCount",["ref","AcceleratorCount"]],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbps"]],["BareMetal","string"],["RequireHibernateSupport","boolean"],["SpotMaxPricePercentageOverLowestPrice","integer"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbps"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["AcceleratorNames",["array","string"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiB"]],["BurstablePerformance","string"],["MemoryMiB",["ref","MemoryMiB"]],["TotalLocalStorageGB",["ref","TotalLocalStorageGB"]],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactors"]]],"NetworkInterfaceCount":[["Min","integer"],["Max","integer"]],"MemoryGiBPerVCpu":[["Min","number"],["Max","number"]],"VCpuCount":[["Min","integer"],["Max","integer"]],"AcceleratorCount":[["Min","integer"],["Max","integer"]],"NetworkBandwidthGbps":[["Min","number"],["Max","number"]],"BaselineEbsBandwidthMbps":[["Min","integer"],["Max","integer"]],"AcceleratorTotalMemoryMiB":[["Min","integer"],["Max","integer"]],"MemoryMiB":[["Min","integer"],["Max","integer"]],"TotalLocalStorageGB":[["Min","number"],["Max","number"]],"BaselinePerformanceFactors":[["Cpu",["ref","Cpu"]]],"Cpu":[["References",["array",["ref","Reference"]]]],"Reference":[["InstanceFamily","string"]],"CapacityReservationSpecification":[["CapacityReservationPreference","string"],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationResourceGroupArn","string"],["CapacityReservationId","string"]],"CreditSpecification":[["CpuCredits","string"]],"NetworkPerformanceOptions":[["BandwidthWeighting","string"]],"LaunchTemplateTagSpecification":[["ResourceType","string"],["Tags",["array",["ref","Tag"]]]]},"reg":{"h":"crudl","wo":["LaunchTemplateData","VersionDescription","TagSpecifications"],"co":["LaunchTemplateName"],"ro":["DefaultVersionNumber","LaunchTemplateId","LatestVersionNumber"],"tg":[false,false,false],"nm":{"path":"LaunchTemplateName"}},"arn":"arn:${Partition}:ec2:${Region}:${Account}:launch-template/${LaunchTemplateId}"}');
 /** A {@link LaunchTemplate} instance: its attributes as typed outputs. */
 export type LaunchTemplate = InstanceType<typeof LaunchTemplate>;
 
@@ -3802,14 +3913,24 @@ export type LaunchTemplate = InstanceType<typeof LaunchTemplate>;
 export interface LaunchTemplateArgs {
   /** A name for the launch template. */
   launchTemplateName?: string;
-  /** The information for the launch template. */
+  /**
+   * The information for the launch template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   launchTemplateData: LaunchTemplateLaunchTemplateData;
-  /** A description for the first version of the launch template. */
+  /**
+   * A description for the first version of the launch template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   versionDescription?: string;
   /**
    * The tags to apply to the launch template on creation. To tag the launch template, the resource type must be `launch-template` .
    *
    * To specify the tags for resources that are created during instance launch, use [TagSpecifications](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-launchtemplate-launchtemplatedata.html#cfn-ec2-launchtemplate-launchtemplatedata-tagspecifications) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   tagSpecifications?: LaunchTemplateLaunchTemplateTagSpecification[];
 }
@@ -4960,7 +5081,7 @@ export interface LaunchTemplateLaunchTemplateTagSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-localgatewayroute.html | CloudFormation: AWS::EC2::LocalGatewayRoute}
  */
-export const LocalGatewayRoute = cloudControlType<LocalGatewayRouteArgs, LocalGatewayRouteOutputs>("AWS::EC2::LocalGatewayRoute", "aws:ec2:LocalGatewayRoute", '{"p":[["LocalGatewayRouteTableId","string",67],["DestinationCidrBlock","string",67],["NetworkInterfaceId","string"],["LocalGatewayVirtualInterfaceGroupId","string"],["Type","string",8],["State","string",8]],"id":["DestinationCidrBlock","LocalGatewayRouteTableId"]}');
+export const LocalGatewayRoute = cloudControlType<LocalGatewayRouteArgs, LocalGatewayRouteOutputs>("AWS::EC2::LocalGatewayRoute", "aws:ec2:LocalGatewayRoute", '{"p":[["LocalGatewayRouteTableId","string",67],["DestinationCidrBlock","string",67],["NetworkInterfaceId","string"],["LocalGatewayVirtualInterfaceGroupId","string"],["Type","string",8],["State","string",8]],"id":["DestinationCidrBlock","LocalGatewayRouteTableId"],"reg":{"h":"crudl","co":["DestinationCidrBlock","LocalGatewayRouteTableId"],"ro":["State","Type"],"tg":[false,false,false]}}');
 /** A {@link LocalGatewayRoute} instance: its attributes as typed outputs. */
 export type LocalGatewayRoute = InstanceType<typeof LocalGatewayRoute>;
 
@@ -4989,7 +5110,7 @@ export interface LocalGatewayRouteOutputs extends LocalGatewayRouteArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-localgatewayroutetable.html | CloudFormation: AWS::EC2::LocalGatewayRouteTable}
  */
-export const LocalGatewayRouteTable = cloudControlType<LocalGatewayRouteTableArgs, LocalGatewayRouteTableOutputs>("AWS::EC2::LocalGatewayRouteTable", "aws:ec2:LocalGatewayRouteTable", '{"p":[["LocalGatewayId","string",67],["Mode","string",66],["Tags",["array",["ref","Tag"]]],["OwnerId","string",8],["State","string",8],["OutpostArn","string",8],["LocalGatewayRouteTableId","string",72],["LocalGatewayRouteTableArn","string",72]],"id":["LocalGatewayRouteTableId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-route-table/${LocalGatewayRoutetableId}"}');
+export const LocalGatewayRouteTable = cloudControlType<LocalGatewayRouteTableArgs, LocalGatewayRouteTableOutputs>("AWS::EC2::LocalGatewayRouteTable", "aws:ec2:LocalGatewayRouteTable", '{"p":[["LocalGatewayId","string",67],["Mode","string",66],["Tags",["array",["ref","Tag"]]],["OwnerId","string",8],["State","string",8],["OutpostArn","string",8],["LocalGatewayRouteTableId","string",72],["LocalGatewayRouteTableArn","string",72]],"id":["LocalGatewayRouteTableId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LocalGatewayId","Mode"],"ro":["LocalGatewayRouteTableId","LocalGatewayRouteTableArn","OutpostArn","OwnerId","State"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-route-table/${LocalGatewayRoutetableId}"}');
 /** A {@link LocalGatewayRouteTable} instance: its attributes as typed outputs. */
 export type LocalGatewayRouteTable = InstanceType<typeof LocalGatewayRouteTable>;
 
@@ -5022,7 +5143,7 @@ export interface LocalGatewayRouteTableOutputs extends LocalGatewayRouteTableArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-localgatewayroutetablevpcassociation.html | CloudFormation: AWS::EC2::LocalGatewayRouteTableVPCAssociation}
  */
-export const LocalGatewayRouteTableVPCAssociation = cloudControlType<LocalGatewayRouteTableVPCAssociationArgs, LocalGatewayRouteTableVPCAssociationOutputs>("AWS::EC2::LocalGatewayRouteTableVPCAssociation", "aws:ec2:LocalGatewayRouteTableVPCAssociation", '{"p":[["VpcId","string",67],["LocalGatewayRouteTableId","string",67],["Tags",["array",["ref","Tag"]]],["LocalGatewayId","string",8],["State","string",8],["LocalGatewayRouteTableVpcAssociationId","string",72]],"id":["LocalGatewayRouteTableVpcAssociationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-route-table-vpc-association/${LocalGatewayRouteTableVpcAssociationId}"}');
+export const LocalGatewayRouteTableVPCAssociation = cloudControlType<LocalGatewayRouteTableVPCAssociationArgs, LocalGatewayRouteTableVPCAssociationOutputs>("AWS::EC2::LocalGatewayRouteTableVPCAssociation", "aws:ec2:LocalGatewayRouteTableVPCAssociation", '{"p":[["VpcId","string",67],["LocalGatewayRouteTableId","string",67],["Tags",["array",["ref","Tag"]]],["LocalGatewayId","string",8],["State","string",8],["LocalGatewayRouteTableVpcAssociationId","string",72]],"id":["LocalGatewayRouteTableVpcAssociationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LocalGatewayRouteTableId","VpcId"],"ro":["LocalGatewayId","LocalGatewayRouteTableVpcAssociationId","State"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-route-table-vpc-association/${LocalGatewayRouteTableVpcAssociationId}"}');
 /** A {@link LocalGatewayRouteTableVPCAssociation} instance: its attributes as typed outputs. */
 export type LocalGatewayRouteTableVPCAssociation = InstanceType<typeof LocalGatewayRouteTableVPCAssociation>;
 
@@ -5051,7 +5172,7 @@ export interface LocalGatewayRouteTableVPCAssociationOutputs extends LocalGatewa
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-localgatewayroutetablevirtualinterfacegroupassociation.html | CloudFormation: AWS::EC2::LocalGatewayRouteTableVirtualInterfaceGroupAssociation}
  */
-export const LocalGatewayRouteTableVirtualInterfaceGroupAssociation = cloudControlType<LocalGatewayRouteTableVirtualInterfaceGroupAssociationArgs, LocalGatewayRouteTableVirtualInterfaceGroupAssociationOutputs>("AWS::EC2::LocalGatewayRouteTableVirtualInterfaceGroupAssociation", "aws:ec2:LocalGatewayRouteTableVirtualInterfaceGroupAssociation", '{"p":[["LocalGatewayRouteTableId","string",67],["Tags",["array",["ref","Tag"]]],["LocalGatewayVirtualInterfaceGroupId","string",67],["OwnerId","string",8],["LocalGatewayId","string",8],["State","string",8],["LocalGatewayRouteTableVirtualInterfaceGroupAssociationId","string",72],["LocalGatewayRouteTableArn","string",8]],"id":["LocalGatewayRouteTableVirtualInterfaceGroupAssociationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-route-table-virtual-interface-group-association/${LocalGatewayRouteTableVirtualInterfaceGroupAssociationId}"}');
+export const LocalGatewayRouteTableVirtualInterfaceGroupAssociation = cloudControlType<LocalGatewayRouteTableVirtualInterfaceGroupAssociationArgs, LocalGatewayRouteTableVirtualInterfaceGroupAssociationOutputs>("AWS::EC2::LocalGatewayRouteTableVirtualInterfaceGroupAssociation", "aws:ec2:LocalGatewayRouteTableVirtualInterfaceGroupAssociation", '{"p":[["LocalGatewayRouteTableId","string",67],["Tags",["array",["ref","Tag"]]],["LocalGatewayVirtualInterfaceGroupId","string",67],["OwnerId","string",8],["LocalGatewayId","string",8],["State","string",8],["LocalGatewayRouteTableVirtualInterfaceGroupAssociationId","string",72],["LocalGatewayRouteTableArn","string",8]],"id":["LocalGatewayRouteTableVirtualInterfaceGroupAssociationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LocalGatewayRouteTableId","LocalGatewayVirtualInterfaceGroupId"],"ro":["LocalGatewayRouteTableVirtualInterfaceGroupAssociationId","LocalGatewayId","LocalGatewayRouteTableArn","OwnerId","State"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-route-table-virtual-interface-group-association/${LocalGatewayRouteTableVirtualInterfaceGroupAssociationId}"}');
 /** A {@link LocalGatewayRouteTableVirtualInterfaceGroupAssociation} instance: its attributes as typed outputs. */
 export type LocalGatewayRouteTableVirtualInterfaceGroupAssociation = InstanceType<typeof LocalGatewayRouteTableVirtualInterfaceGroupAssociation>;
 
@@ -5084,7 +5205,7 @@ export interface LocalGatewayRouteTableVirtualInterfaceGroupAssociationOutputs e
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-localgatewayvirtualinterface.html | CloudFormation: AWS::EC2::LocalGatewayVirtualInterface}
  */
-export const LocalGatewayVirtualInterface = cloudControlType<LocalGatewayVirtualInterfaceArgs, LocalGatewayVirtualInterfaceOutputs>("AWS::EC2::LocalGatewayVirtualInterface", "aws:ec2:LocalGatewayVirtualInterface", '{"p":[["LocalGatewayVirtualInterfaceGroupId","string",67],["OutpostLagId","string",67],["Vlan","integer",67],["LocalAddress","string",67],["PeerAddress","string",67],["PeerBgpAsn","integer",66],["PeerBgpAsnExtended","integer",66],["Tags",["array",["ref","Tag"]]],["LocalGatewayVirtualInterfaceId","string",72],["LocalGatewayId","string",8],["LocalBgpAsn","integer",8],["OwnerId","string",8],["ConfigurationState","string",8]],"id":["LocalGatewayVirtualInterfaceId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-virtual-interface/${LocalGatewayVirtualInterfaceId}"}');
+export const LocalGatewayVirtualInterface = cloudControlType<LocalGatewayVirtualInterfaceArgs, LocalGatewayVirtualInterfaceOutputs>("AWS::EC2::LocalGatewayVirtualInterface", "aws:ec2:LocalGatewayVirtualInterface", '{"p":[["LocalGatewayVirtualInterfaceGroupId","string",67],["OutpostLagId","string",67],["Vlan","integer",67],["LocalAddress","string",67],["PeerAddress","string",67],["PeerBgpAsn","integer",66],["PeerBgpAsnExtended","integer",66],["Tags",["array",["ref","Tag"]]],["LocalGatewayVirtualInterfaceId","string",72],["LocalGatewayId","string",8],["LocalBgpAsn","integer",8],["OwnerId","string",8],["ConfigurationState","string",8]],"id":["LocalGatewayVirtualInterfaceId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LocalGatewayVirtualInterfaceGroupId","OutpostLagId","Vlan","LocalAddress","PeerAddress","PeerBgpAsn","PeerBgpAsnExtended"],"ro":["LocalGatewayVirtualInterfaceId","LocalGatewayId","LocalBgpAsn","OwnerId","ConfigurationState"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-virtual-interface/${LocalGatewayVirtualInterfaceId}"}');
 /** A {@link LocalGatewayVirtualInterface} instance: its attributes as typed outputs. */
 export type LocalGatewayVirtualInterface = InstanceType<typeof LocalGatewayVirtualInterface>;
 
@@ -5127,7 +5248,7 @@ export interface LocalGatewayVirtualInterfaceOutputs extends LocalGatewayVirtual
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-localgatewayvirtualinterfacegroup.html | CloudFormation: AWS::EC2::LocalGatewayVirtualInterfaceGroup}
  */
-export const LocalGatewayVirtualInterfaceGroup = cloudControlType<LocalGatewayVirtualInterfaceGroupArgs, LocalGatewayVirtualInterfaceGroupOutputs>("AWS::EC2::LocalGatewayVirtualInterfaceGroup", "aws:ec2:LocalGatewayVirtualInterfaceGroup", '{"p":[["LocalGatewayId","string",67],["LocalBgpAsn","integer",66],["LocalBgpAsnExtended","integer",66],["Tags",["array",["ref","Tag"]]],["LocalGatewayVirtualInterfaceGroupArn","string",72],["LocalGatewayVirtualInterfaceGroupId","string",72],["LocalGatewayVirtualInterfaceIds",["array","string"],8],["OwnerId","string",8],["ConfigurationState","string",8]],"id":["LocalGatewayVirtualInterfaceGroupId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-virtual-interface-group/${LocalGatewayVirtualInterfaceGroupId}"}');
+export const LocalGatewayVirtualInterfaceGroup = cloudControlType<LocalGatewayVirtualInterfaceGroupArgs, LocalGatewayVirtualInterfaceGroupOutputs>("AWS::EC2::LocalGatewayVirtualInterfaceGroup", "aws:ec2:LocalGatewayVirtualInterfaceGroup", '{"p":[["LocalGatewayId","string",67],["LocalBgpAsn","integer",66],["LocalBgpAsnExtended","integer",66],["Tags",["array",["ref","Tag"]]],["LocalGatewayVirtualInterfaceGroupArn","string",72],["LocalGatewayVirtualInterfaceGroupId","string",72],["LocalGatewayVirtualInterfaceIds",["array","string"],8],["OwnerId","string",8],["ConfigurationState","string",8]],"id":["LocalGatewayVirtualInterfaceGroupId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LocalGatewayId","LocalBgpAsn","LocalBgpAsnExtended"],"ro":["LocalGatewayVirtualInterfaceGroupArn","LocalGatewayVirtualInterfaceGroupId","LocalGatewayVirtualInterfaceIds","OwnerId","ConfigurationState"],"uo":["LocalGatewayVirtualInterfaceIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:local-gateway-virtual-interface-group/${LocalGatewayVirtualInterfaceGroupId}"}');
 /** A {@link LocalGatewayVirtualInterfaceGroup} instance: its attributes as typed outputs. */
 export type LocalGatewayVirtualInterfaceGroup = InstanceType<typeof LocalGatewayVirtualInterfaceGroup>;
 
@@ -5166,7 +5287,7 @@ export interface LocalGatewayVirtualInterfaceGroupOutputs extends LocalGatewayVi
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-natgateway.html | CloudFormation: AWS::EC2::NatGateway}
  */
-export const NatGateway = cloudControlType<NatGatewayArgs, NatGatewayOutputs>("AWS::EC2::NatGateway", "aws:ec2:NatGateway", '{"p":[["SecondaryAllocationIds",["array","string"]],["PrivateIpAddress","string",66],["ConnectivityType","string",66],["SecondaryPrivateIpAddresses",["array","string"]],["SecondaryPrivateIpAddressCount","integer"],["AllocationId","string",66],["SubnetId","string",66],["Tags",["array",["ref","Tag"]]],["MaxDrainDurationSeconds","integer"],["VpcId","string",66],["AvailabilityMode","string",66],["AvailabilityZoneAddresses",["array",["ref","AvailabilityZoneAddress"]]],["NatGatewayId","string",72],["EniId","string",8],["AutoProvisionZones","string",8],["AutoScalingIps","string",8],["RouteTableId","string",8]],"id":["NatGatewayId"],"d":{"AvailabilityZoneAddress":[["AvailabilityZone","string"],["AvailabilityZoneId","string"],["AllocationIds",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:natgateway/${NatGatewayId}"}');
+export const NatGateway = cloudControlType<NatGatewayArgs, NatGatewayOutputs>("AWS::EC2::NatGateway", "aws:ec2:NatGateway", '{"p":[["SecondaryAllocationIds",["array","string"]],["PrivateIpAddress","string",66],["ConnectivityType","string",66],["SecondaryPrivateIpAddresses",["array","string"]],["SecondaryPrivateIpAddressCount","integer"],["AllocationId","string",66],["SubnetId","string",66],["Tags",["array",["ref","Tag"]]],["MaxDrainDurationSeconds","integer",16],["VpcId","string",66],["AvailabilityMode","string",66],["AvailabilityZoneAddresses",["array",["ref","AvailabilityZoneAddress"]]],["NatGatewayId","string",72],["EniId","string",8],["AutoProvisionZones","string",8],["AutoScalingIps","string",8],["RouteTableId","string",8]],"id":["NatGatewayId"],"d":{"AvailabilityZoneAddress":[["AvailabilityZone","string"],["AvailabilityZoneId","string"],["AllocationIds",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MaxDrainDurationSeconds"],"co":["VpcId","SubnetId","ConnectivityType","AllocationId","PrivateIpAddress","AvailabilityMode"],"ro":["NatGatewayId","EniId","AutoProvisionZones","AutoScalingIps","RouteTableId"],"uo":["Tags","AvailabilityZoneAddresses","AvailabilityZoneAddresses/*/AllocationIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:natgateway/${NatGatewayId}"}');
 /** A {@link NatGateway} instance: its attributes as typed outputs. */
 export type NatGateway = InstanceType<typeof NatGateway>;
 
@@ -5188,6 +5309,8 @@ export interface NatGatewayArgs {
    * [Private NAT gateway only] The number of secondary private IPv4 addresses you want to assign to the NAT gateway. For more information about secondary addresses, see [Create a NAT gateway](https://docs.aws.amazon.com/vpc/latest/userguide/vpc-nat-gateway.html#nat-gateway-creating) in the *Amazon Virtual Private Cloud User Guide* .
    *
    * `SecondaryPrivateIpAddressCount` and `SecondaryPrivateIpAddresses` cannot be set at the same time.
+   *
+   * Range: at least 1.
    */
   secondaryPrivateIpAddressCount?: number;
   /** [Public NAT gateway only] The allocation ID of the Elastic IP address that's associated with the NAT gateway. This property is required for a public NAT gateway and cannot be specified with a private NAT gateway. */
@@ -5196,7 +5319,11 @@ export interface NatGatewayArgs {
   subnetId?: string;
   /** The tags for the NAT gateway. */
   tags?: AwsTag[];
-  /** The maximum amount of time to wait (in seconds) before forcibly releasing the IP addresses if connections are still in progress. Default value is 350 seconds. */
+  /**
+   * The maximum amount of time to wait (in seconds) before forcibly releasing the IP addresses if connections are still in progress. Default value is 350 seconds.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   maxDrainDurationSeconds?: number;
   /** The ID of the VPC in which the NAT gateway is located. */
   vpcId?: string;
@@ -5275,7 +5402,7 @@ export interface NatGatewayAvailabilityZoneAddress {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkacl.html | CloudFormation: AWS::EC2::NetworkAcl}
  */
-export const NetworkAcl = cloudControlType<NetworkAclArgs, NetworkAclOutputs>("AWS::EC2::NetworkAcl", "aws:ec2:NetworkAcl", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-acl/${NaclId}"}');
+export const NetworkAcl = cloudControlType<NetworkAclArgs, NetworkAclOutputs>("AWS::EC2::NetworkAcl", "aws:ec2:NetworkAcl", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcId"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-acl/${NaclId}"}');
 /** A {@link NetworkAcl} instance: its attributes as typed outputs. */
 export type NetworkAcl = InstanceType<typeof NetworkAcl>;
 
@@ -5300,9 +5427,11 @@ export interface NetworkAclOutputs extends NetworkAclArgs {
  *
  * For information about the protocol value, see [Protocol Numbers](https://docs.aws.amazon.com/https://www.iana.org/assignments/protocol-numbers/protocol-numbers.xhtml) on the Internet Assigned Numbers Authority (IANA) website.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::NetworkAclEntry: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkaclentry.html | CloudFormation: AWS::EC2::NetworkAclEntry}
  */
-export const NetworkAclEntry = cloudControlType<NetworkAclEntryArgs, NetworkAclEntryOutputs>("AWS::EC2::NetworkAclEntry", "aws:ec2:NetworkAclEntry", '{"p":[["CidrBlock","string"],["Egress","boolean",66],["Icmp",["ref","Icmp"]],["Ipv6CidrBlock","string"],["NetworkAclId","string",67],["PortRange",["ref","PortRange"]],["Protocol","integer",1],["RuleAction","string",1],["RuleNumber","integer",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Icmp":[["Code","integer"],["Type","integer"]],"PortRange":[["From","integer"],["To","integer"]]}}');
+export const NetworkAclEntry = cloudControlType<NetworkAclEntryArgs, NetworkAclEntryOutputs>("AWS::EC2::NetworkAclEntry", "aws:ec2:NetworkAclEntry", '{"p":[["CidrBlock","string"],["Egress","boolean",66],["Icmp",["ref","Icmp"]],["Ipv6CidrBlock","string"],["NetworkAclId","string",67],["PortRange",["ref","PortRange"]],["Protocol","integer",1],["RuleAction","string",1],["RuleNumber","integer",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Icmp":[["Code","integer"],["Type","integer"]],"PortRange":[["From","integer"],["To","integer"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link NetworkAclEntry} instance: its attributes as typed outputs. */
 export type NetworkAclEntry = InstanceType<typeof NetworkAclEntry>;
 
@@ -5369,7 +5498,7 @@ export interface NetworkAclEntryPortRange {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinsightsaccessscope.html | CloudFormation: AWS::EC2::NetworkInsightsAccessScope}
  */
-export const NetworkInsightsAccessScope = cloudControlType<NetworkInsightsAccessScopeArgs, NetworkInsightsAccessScopeOutputs>("AWS::EC2::NetworkInsightsAccessScope", "aws:ec2:NetworkInsightsAccessScope", '{"p":[["ExcludePaths",["array",["ref","AccessScopePathRequest"]],66],["MatchPaths",["array",["ref","AccessScopePathRequest"]],66],["Tags",["array",["ref","Tag"]]],["UpdatedDate","string",8],["CreatedDate","string",8],["NetworkInsightsAccessScopeArn","string",72],["NetworkInsightsAccessScopeId","string",72]],"id":["NetworkInsightsAccessScopeId"],"d":{"AccessScopePathRequest":[["Destination",["ref","PathStatementRequest"],2],["ThroughResources",["array",["ref","ThroughResourcesStatementRequest"]],2],["Source",["ref","PathStatementRequest"],2]],"PathStatementRequest":[["ResourceStatement",["ref","ResourceStatementRequest"],2],["PacketHeaderStatement",["ref","PacketHeaderStatementRequest"],2]],"ResourceStatementRequest":[["ResourceTypes",["array","string"],2],["Resources",["array","string"],2]],"PacketHeaderStatementRequest":[["Protocols",["array","string"],2],["DestinationPorts",["array","string"],2],["DestinationAddresses",["array","string"],2],["DestinationPrefixLists",["array","string"],2],["SourceAddresses",["array","string"],2],["SourcePorts",["array","string"],2],["SourcePrefixLists",["array","string"],2]],"ThroughResourcesStatementRequest":[["ResourceStatement",["ref","ResourceStatementRequest"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-access-scope/${NetworkInsightsAccessScopeId}"}');
+export const NetworkInsightsAccessScope = cloudControlType<NetworkInsightsAccessScopeArgs, NetworkInsightsAccessScopeOutputs>("AWS::EC2::NetworkInsightsAccessScope", "aws:ec2:NetworkInsightsAccessScope", '{"p":[["ExcludePaths",["array",["ref","AccessScopePathRequest"]],66],["MatchPaths",["array",["ref","AccessScopePathRequest"]],66],["Tags",["array",["ref","Tag"]]],["UpdatedDate","string",8],["CreatedDate","string",8],["NetworkInsightsAccessScopeArn","string",72],["NetworkInsightsAccessScopeId","string",72]],"id":["NetworkInsightsAccessScopeId"],"d":{"AccessScopePathRequest":[["Destination",["ref","PathStatementRequest"]],["ThroughResources",["array",["ref","ThroughResourcesStatementRequest"]]],["Source",["ref","PathStatementRequest"]]],"PathStatementRequest":[["ResourceStatement",["ref","ResourceStatementRequest"]],["PacketHeaderStatement",["ref","PacketHeaderStatementRequest"]]],"ResourceStatementRequest":[["ResourceTypes",["array","string"]],["Resources",["array","string"]]],"PacketHeaderStatementRequest":[["Protocols",["array","string"]],["DestinationPorts",["array","string"]],["DestinationAddresses",["array","string"]],["DestinationPrefixLists",["array","string"]],["SourceAddresses",["array","string"]],["SourcePorts",["array","string"]],["SourcePrefixLists",["array","string"]]],"ThroughResourcesStatementRequest":[["ResourceStatement",["ref","ResourceStatementRequest"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MatchPaths","ExcludePaths"],"ro":["NetworkInsightsAccessScopeId","NetworkInsightsAccessScopeArn","CreatedDate","UpdatedDate"],"uo":["Tags"],"ai":[["NetworkInsightsAccessScopeArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-access-scope/${NetworkInsightsAccessScopeId}"}');
 /** A {@link NetworkInsightsAccessScope} instance: its attributes as typed outputs. */
 export type NetworkInsightsAccessScope = InstanceType<typeof NetworkInsightsAccessScope>;
 
@@ -5440,7 +5569,7 @@ export interface NetworkInsightsAccessScopeResourceStatementRequest {
  */
 export interface NetworkInsightsAccessScopePacketHeaderStatementRequest {
   /** The protocols. */
-  protocols?: string[];
+  protocols?: ("tcp" | "udp")[];
   /** The destination ports. */
   destinationPorts?: string[];
   /** The destination addresses. */
@@ -5470,7 +5599,7 @@ export interface NetworkInsightsAccessScopeThroughResourcesStatementRequest {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinsightsaccessscopeanalysis.html | CloudFormation: AWS::EC2::NetworkInsightsAccessScopeAnalysis}
  */
-export const NetworkInsightsAccessScopeAnalysis = cloudControlType<NetworkInsightsAccessScopeAnalysisArgs, NetworkInsightsAccessScopeAnalysisOutputs>("AWS::EC2::NetworkInsightsAccessScopeAnalysis", "aws:ec2:NetworkInsightsAccessScopeAnalysis", '{"p":[["NetworkInsightsAccessScopeId","string",67],["Tags",["array",["ref","Tag"]]],["Status",["enum","running","failed","succeeded"],8],["StartDate","string",8],["NetworkInsightsAccessScopeAnalysisId","string",72],["NetworkInsightsAccessScopeAnalysisArn","string",72],["EndDate","string",8],["AnalyzedEniCount","integer",8],["FindingsFound",["enum","true","false","unknown"],8],["StatusMessage","string",8]],"id":["NetworkInsightsAccessScopeAnalysisId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-access-scope-analysis/${NetworkInsightsAccessScopeAnalysisId}"}');
+export const NetworkInsightsAccessScopeAnalysis = cloudControlType<NetworkInsightsAccessScopeAnalysisArgs, NetworkInsightsAccessScopeAnalysisOutputs>("AWS::EC2::NetworkInsightsAccessScopeAnalysis", "aws:ec2:NetworkInsightsAccessScopeAnalysis", '{"p":[["NetworkInsightsAccessScopeId","string",67],["Tags",["array",["ref","Tag"]]],["Status",["enum","running","failed","succeeded"],8],["StartDate","string",8],["NetworkInsightsAccessScopeAnalysisId","string",72],["NetworkInsightsAccessScopeAnalysisArn","string",72],["EndDate","string",8],["AnalyzedEniCount","integer",8],["FindingsFound",["enum","true","false","unknown"],8],["StatusMessage","string",8]],"id":["NetworkInsightsAccessScopeAnalysisId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["NetworkInsightsAccessScopeId"],"ro":["NetworkInsightsAccessScopeAnalysisId","NetworkInsightsAccessScopeAnalysisArn","Status","StatusMessage","StartDate","EndDate","FindingsFound","AnalyzedEniCount"],"uo":["Tags"],"ai":[["NetworkInsightsAccessScopeAnalysisArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-access-scope-analysis/${NetworkInsightsAccessScopeAnalysisId}"}');
 /** A {@link NetworkInsightsAccessScopeAnalysis} instance: its attributes as typed outputs. */
 export type NetworkInsightsAccessScopeAnalysis = InstanceType<typeof NetworkInsightsAccessScopeAnalysis>;
 
@@ -5507,7 +5636,7 @@ export interface NetworkInsightsAccessScopeAnalysisOutputs extends NetworkInsigh
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinsightsanalysis.html | CloudFormation: AWS::EC2::NetworkInsightsAnalysis}
  */
-export const NetworkInsightsAnalysis = cloudControlType<NetworkInsightsAnalysisArgs, NetworkInsightsAnalysisOutputs>("AWS::EC2::NetworkInsightsAnalysis", "aws:ec2:NetworkInsightsAnalysis", '{"p":[["NetworkInsightsPathId","string",67],["FilterInArns",["array","string"],66],["AdditionalAccounts",["array","string"]],["Tags",["array",["ref","Tag"]]],["FilterOutArns",["array","string"],66],["Status",["enum","running","failed","succeeded"],8],["ReturnPathComponents",["array",["ref","PathComponent"]],8],["StartDate","string",8],["NetworkInsightsAnalysisId","string",72],["AlternatePathHints",["array",["ref","AlternatePathHint"]],8],["Explanations",["array",["ref","Explanation"]],8],["NetworkPathFound","boolean",8],["SuggestedAccounts",["array","string"],8],["ForwardPathComponents",["array",["ref","PathComponent"]],8],["NetworkInsightsAnalysisArn","string",72],["StatusMessage","string",8]],"id":["NetworkInsightsAnalysisId"],"d":{"PathComponent":[["AdditionalDetails",["array",["ref","AdditionalDetail"]]],["InboundHeader",["ref","AnalysisPacketHeader"]],["Vpc",["ref","AnalysisComponent"]],["DestinationVpc",["ref","AnalysisComponent"]],["SecurityGroupRule",["ref","AnalysisSecurityGroupRule"]],["TransitGateway",["ref","AnalysisComponent"]],["ElasticLoadBalancerListener",["ref","AnalysisComponent"]],["Explanations",["array",["ref","Explanation"]]],["ServiceName","string"],["SequenceNumber","integer"],["SourceVpc",["ref","AnalysisComponent"]],["OutboundHeader",["ref","AnalysisPacketHeader"]],["AclRule",["ref","AnalysisAclRule"]],["TransitGatewayRouteTableRoute",["ref","TransitGatewayRouteTableRoute"]],["Component",["ref","AnalysisComponent"]],["Subnet",["ref","AnalysisComponent"]],["RouteTableRoute",["ref","AnalysisRouteTableRoute"]]],"AdditionalDetail":[["ServiceName","string"],["AdditionalDetailType","string"],["LoadBalancers",["array",["ref","AnalysisComponent"]]],["Component",["ref","AnalysisComponent"]]],"AnalysisComponent":[["Id","string"],["Arn","string"]],"AnalysisPacketHeader":[["DestinationPortRanges",["array",["ref","PortRange"]]],["SourcePortRanges",["array",["ref","PortRange"]]],["DestinationAddresses",["array","string"]],["Protocol","string"],["SourceAddresses",["array","string"]]],"PortRange":[["From","integer"],["To","integer"]],"AnalysisSecurityGroupRule":[["PortRange",["ref","PortRange"]],["Cidr","string"],["PrefixListId","string"],["SecurityGroupId","string"],["Protocol","string"],["Direction","string"]],"Explanation":[["VpnGateway",["ref","AnalysisComponent"]],["PacketField","string"],["TransitGatewayAttachment",["ref","AnalysisComponent"]],["Protocols",["array","string"]],["IngressRouteTable",["ref","AnalysisComponent"]],["ClassicLoadBalancerListener",["ref","AnalysisLoadBalancerListener"]],["VpcPeeringConnection",["ref","AnalysisComponent"]],["Address","string"],["Port","integer"],["Addresses",["array","string"]],["ElasticLoadBalancerListener",["ref","AnalysisComponent"]],["TransitGatewayRouteTable",["ref","AnalysisComponent"]],["ExplanationCode","string"],["InternetGateway",["ref","AnalysisComponent"]],["SourceVpc",["ref","AnalysisComponent"]],["AttachedTo",["ref","AnalysisComponent"]],["PrefixList",["ref","AnalysisComponent"]],["TransitGatewayRouteTableRoute",["ref","TransitGatewayRouteTableRoute"]],["ComponentRegion","string"],["LoadBalancerTargetGroup",["ref","AnalysisComponent"]],["NetworkInterface",["ref","AnalysisComponent"]],["CustomerGateway",["ref","AnalysisComponent"]],["DestinationVpc",["ref","AnalysisComponent"]],["SecurityGroup",["ref","AnalysisComponent"]],["TransitGateway",["ref","AnalysisComponent"]],["RouteTable",["ref","AnalysisComponent"]],["State","string"],["LoadBalancerListenerPort","integer"],["vpcEndpoint",["ref","AnalysisComponent"]],["Subnet",["ref","AnalysisComponent"]],["Cidrs",["array","string"]],["Destination",["ref","AnalysisComponent"]],["SecurityGroups",["array",["ref","AnalysisComponent"]]],["ComponentAccount","string"],["VpnConnection",["ref","AnalysisComponent"]],["Vpc",["ref","AnalysisComponent"]],["NatGateway",["ref","AnalysisComponent"]],["Direction","string"],["LoadBalancerTargetPort","integer"],["LoadBalancerTarget",["ref","AnalysisLoadBalancerTarget"]],["LoadBalancerTargetGroups",["array",["ref","AnalysisComponent"]]],["Component",["ref","AnalysisComponent"]],["MissingComponent","string"],["RouteTableRoute",["ref","AnalysisRouteTableRoute"]],["AvailabilityZones",["array","string"]],["PortRanges",["array",["ref","PortRange"]]],["Acl",["ref","AnalysisComponent"]],["SecurityGroupRule",["ref","AnalysisSecurityGroupRule"]],["SubnetRouteTable",["ref","AnalysisComponent"]],["LoadBalancerArn","string"],["AclRule",["ref","AnalysisAclRule"]]],"AnalysisLoadBalancerListener":[["InstancePort","integer"],["LoadBalancerPort","integer"]],"TransitGatewayRouteTableRoute":[["PrefixListId","string"],["ResourceId","string"],["State","string"],["ResourceType","string"],["RouteOrigin","string"],["DestinationCidr","string"],["AttachmentId","string"]],"AnalysisLoadBalancerTarget":[["Address","string"],["Instance",["ref","AnalysisComponent"]],["Port","integer"],["AvailabilityZone","string"]],"AnalysisRouteTableRoute":[["Origin","string"],["destinationPrefixListId","string"],["TransitGatewayId","string"],["VpcPeeringConnectionId","string"],["instanceId","string"],["State","string"],["egressOnlyInternetGatewayId","string"],["destinationCidr","string"],["NetworkInterfaceId","string"],["NatGatewayId","string"],["gatewayId","string"]],"AnalysisAclRule":[["PortRange",["ref","PortRange"]],["Cidr","string"],["RuleAction","string"],["Egress","boolean"],["RuleNumber","integer"],["Protocol","string"]],"AlternatePathHint":[["ComponentArn","string"],["ComponentId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-analysis/${NetworkInsightsAnalysisId}"}');
+export const NetworkInsightsAnalysis = cloudControlType<NetworkInsightsAnalysisArgs, NetworkInsightsAnalysisOutputs>("AWS::EC2::NetworkInsightsAnalysis", "aws:ec2:NetworkInsightsAnalysis", '{"p":[["NetworkInsightsPathId","string",67],["FilterInArns",["array","string"],66],["AdditionalAccounts",["array","string"]],["Tags",["array",["ref","Tag"]]],["FilterOutArns",["array","string"]],["Status",["enum","running","failed","succeeded"],8],["ReturnPathComponents",["array",["ref","PathComponent"]],8],["StartDate","string",8],["NetworkInsightsAnalysisId","string",72],["AlternatePathHints",["array",["ref","AlternatePathHint"]],8],["Explanations",["array",["ref","Explanation"]],8],["NetworkPathFound","boolean",8],["SuggestedAccounts",["array","string"],8],["ForwardPathComponents",["array",["ref","PathComponent"]],8],["NetworkInsightsAnalysisArn","string",72],["StatusMessage","string",8]],"id":["NetworkInsightsAnalysisId"],"d":{"PathComponent":[["AdditionalDetails",["array",["ref","AdditionalDetail"]]],["InboundHeader",["ref","AnalysisPacketHeader"]],["Vpc",["ref","AnalysisComponent"]],["DestinationVpc",["ref","AnalysisComponent"]],["SecurityGroupRule",["ref","AnalysisSecurityGroupRule"]],["TransitGateway",["ref","AnalysisComponent"]],["ElasticLoadBalancerListener",["ref","AnalysisComponent"]],["Explanations",["array",["ref","Explanation"]]],["ServiceName","string"],["SequenceNumber","integer"],["SourceVpc",["ref","AnalysisComponent"]],["OutboundHeader",["ref","AnalysisPacketHeader"]],["AclRule",["ref","AnalysisAclRule"]],["TransitGatewayRouteTableRoute",["ref","TransitGatewayRouteTableRoute"]],["Component",["ref","AnalysisComponent"]],["Subnet",["ref","AnalysisComponent"]],["RouteTableRoute",["ref","AnalysisRouteTableRoute"]]],"AdditionalDetail":[["ServiceName","string"],["AdditionalDetailType","string"],["LoadBalancers",["array",["ref","AnalysisComponent"]]],["Component",["ref","AnalysisComponent"]]],"AnalysisComponent":[["Id","string"],["Arn","string"]],"AnalysisPacketHeader":[["DestinationPortRanges",["array",["ref","PortRange"]]],["SourcePortRanges",["array",["ref","PortRange"]]],["DestinationAddresses",["array","string"]],["Protocol","string"],["SourceAddresses",["array","string"]]],"PortRange":[["From","integer"],["To","integer"]],"AnalysisSecurityGroupRule":[["PortRange",["ref","PortRange"]],["Cidr","string"],["PrefixListId","string"],["SecurityGroupId","string"],["Protocol","string"],["Direction","string"]],"Explanation":[["VpnGateway",["ref","AnalysisComponent"]],["PacketField","string"],["TransitGatewayAttachment",["ref","AnalysisComponent"]],["Protocols",["array","string"]],["IngressRouteTable",["ref","AnalysisComponent"]],["ClassicLoadBalancerListener",["ref","AnalysisLoadBalancerListener"]],["VpcPeeringConnection",["ref","AnalysisComponent"]],["Address","string"],["Port","integer"],["Addresses",["array","string"]],["ElasticLoadBalancerListener",["ref","AnalysisComponent"]],["TransitGatewayRouteTable",["ref","AnalysisComponent"]],["ExplanationCode","string"],["InternetGateway",["ref","AnalysisComponent"]],["SourceVpc",["ref","AnalysisComponent"]],["AttachedTo",["ref","AnalysisComponent"]],["PrefixList",["ref","AnalysisComponent"]],["TransitGatewayRouteTableRoute",["ref","TransitGatewayRouteTableRoute"]],["ComponentRegion","string"],["LoadBalancerTargetGroup",["ref","AnalysisComponent"]],["NetworkInterface",["ref","AnalysisComponent"]],["CustomerGateway",["ref","AnalysisComponent"]],["DestinationVpc",["ref","AnalysisComponent"]],["SecurityGroup",["ref","AnalysisComponent"]],["TransitGateway",["ref","AnalysisComponent"]],["RouteTable",["ref","AnalysisComponent"]],["State","string"],["LoadBalancerListenerPort","integer"],["vpcEndpoint",["ref","AnalysisComponent"]],["Subnet",["ref","AnalysisComponent"]],["Cidrs",["array","string"]],["Destination",["ref","AnalysisComponent"]],["SecurityGroups",["array",["ref","AnalysisComponent"]]],["ComponentAccount","string"],["VpnConnection",["ref","AnalysisComponent"]],["Vpc",["ref","AnalysisComponent"]],["NatGateway",["ref","AnalysisComponent"]],["Direction","string"],["LoadBalancerTargetPort","integer"],["LoadBalancerTarget",["ref","AnalysisLoadBalancerTarget"]],["LoadBalancerTargetGroups",["array",["ref","AnalysisComponent"]]],["Component",["ref","AnalysisComponent"]],["MissingComponent","string"],["RouteTableRoute",["ref","AnalysisRouteTableRoute"]],["AvailabilityZones",["array","string"]],["PortRanges",["array",["ref","PortRange"]]],["Acl",["ref","AnalysisComponent"]],["SecurityGroupRule",["ref","AnalysisSecurityGroupRule"]],["SubnetRouteTable",["ref","AnalysisComponent"]],["LoadBalancerArn","string"],["AclRule",["ref","AnalysisAclRule"]]],"AnalysisLoadBalancerListener":[["InstancePort","integer"],["LoadBalancerPort","integer"]],"TransitGatewayRouteTableRoute":[["PrefixListId","string"],["ResourceId","string"],["State","string"],["ResourceType","string"],["RouteOrigin","string"],["DestinationCidr","string"],["AttachmentId","string"]],"AnalysisLoadBalancerTarget":[["Address","string"],["Instance",["ref","AnalysisComponent"]],["Port","integer"],["AvailabilityZone","string"]],"AnalysisRouteTableRoute":[["Origin","string"],["destinationPrefixListId","string"],["TransitGatewayId","string"],["VpcPeeringConnectionId","string"],["instanceId","string"],["State","string"],["egressOnlyInternetGatewayId","string"],["destinationCidr","string"],["NetworkInterfaceId","string"],["NatGatewayId","string"],["gatewayId","string"]],"AnalysisAclRule":[["PortRange",["ref","PortRange"]],["Cidr","string"],["RuleAction","string"],["Egress","boolean"],["RuleNumber","integer"],["Protocol","string"]],"AlternatePathHint":[["ComponentArn","string"],["ComponentId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["NetworkInsightsPathId","FilterInArns"],"ro":["NetworkInsightsAnalysisId","NetworkInsightsAnalysisArn","StartDate","Status","StatusMessage","ErrorCode","ErrorMessage","NetworkPathFound","ForwardPathComponents","ReturnPathComponents","Explanations","AlternatePathHints"],"ai":[["NetworkInsightsAnalysisArn"]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-analysis/${NetworkInsightsAnalysisId}"}');
 /** A {@link NetworkInsightsAnalysis} instance: its attributes as typed outputs. */
 export type NetworkInsightsAnalysis = InstanceType<typeof NetworkInsightsAnalysis>;
 
@@ -5926,7 +6055,7 @@ export interface NetworkInsightsAnalysisAlternatePathHint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinsightspath.html | CloudFormation: AWS::EC2::NetworkInsightsPath}
  */
-export const NetworkInsightsPath = cloudControlType<NetworkInsightsPathArgs, NetworkInsightsPathOutputs>("AWS::EC2::NetworkInsightsPath", "aws:ec2:NetworkInsightsPath", '{"p":[["Destination","string",66],["DestinationIp","string",66],["SourceIp","string",66],["FilterAtDestination",["ref","PathFilter"],66],["FilterAtSource",["ref","PathFilter"],66],["Protocol",["enum","tcp","udp"],67],["DestinationPort","integer",66],["Source","string",67],["Tags",["array",["ref","Tag"]]],["SourceArn","string",8],["NetworkInsightsPathId","string",72],["CreatedDate","string",8],["NetworkInsightsPathArn","string",72],["DestinationArn","string",8]],"id":["NetworkInsightsPathId"],"d":{"PathFilter":[["SourceAddress","string",2],["DestinationPortRange",["ref","FilterPortRange"],2],["SourcePortRange",["ref","FilterPortRange"],2],["DestinationAddress","string",2]],"FilterPortRange":[["FromPort","integer",2],["ToPort","integer",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-path/${NetworkInsightsPathId}"}');
+export const NetworkInsightsPath = cloudControlType<NetworkInsightsPathArgs, NetworkInsightsPathOutputs>("AWS::EC2::NetworkInsightsPath", "aws:ec2:NetworkInsightsPath", '{"p":[["Destination","string",66],["DestinationIp","string",66],["SourceIp","string",66],["FilterAtDestination",["ref","PathFilter"],66],["FilterAtSource",["ref","PathFilter"],66],["Protocol",["enum","tcp","udp"],67],["DestinationPort","integer",66],["Source","string",67],["Tags",["array",["ref","Tag"]]],["SourceArn","string",8],["NetworkInsightsPathId","string",72],["CreatedDate","string",8],["NetworkInsightsPathArn","string",72],["DestinationArn","string",8]],"id":["NetworkInsightsPathId"],"d":{"PathFilter":[["SourceAddress","string"],["DestinationPortRange",["ref","FilterPortRange"]],["SourcePortRange",["ref","FilterPortRange"]],["DestinationAddress","string"]],"FilterPortRange":[["FromPort","integer"],["ToPort","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SourceIp","DestinationIp","Source","Destination","Protocol","DestinationPort","FilterAtSource","FilterAtDestination"],"ro":["NetworkInsightsPathId","NetworkInsightsPathArn","CreatedDate","SourceArn","DestinationArn"],"uo":["Tags"],"ai":[["NetworkInsightsPathArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-insights-path/${NetworkInsightsPathId}"}');
 /** A {@link NetworkInsightsPath} instance: its attributes as typed outputs. */
 export type NetworkInsightsPath = InstanceType<typeof NetworkInsightsPath>;
 
@@ -5999,7 +6128,7 @@ export interface NetworkInsightsPathFilterPortRange {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinterface.html | CloudFormation: AWS::EC2::NetworkInterface}
  */
-export const NetworkInterface = cloudControlType<NetworkInterfaceArgs, NetworkInterfaceOutputs>("AWS::EC2::NetworkInterface", "aws:ec2:NetworkInterface", '{"p":[["Description","string"],["PrivateIpAddress","string",66],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecification"]],4],["SecondaryPrivateIpAddressCount","integer"],["Ipv6PrefixCount","integer"],["Ipv4Prefixes",["array",["ref","Ipv4PrefixSpecification"]]],["Ipv4PrefixCount","integer"],["GroupSet",["array","string"]],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]]],["Ipv6Prefixes",["array",["ref","Ipv6PrefixSpecification"]]],["SubnetId","string",67],["SourceDestCheck","boolean"],["InterfaceType","string",66],["Ipv6AddressCount","integer"],["Tags",["array",["ref","Tag"]]],["EnablePrimaryIpv6","boolean"],["ConnectionTrackingSpecification",["ref","ConnectionTrackingSpecification"]],["PublicIpDnsHostnameTypeSpecification",["enum","public-dual-stack-dns-name","public-ipv4-dns-name","public-ipv6-dns-name"]],["SecondaryPrivateIpAddresses",["array","string"],8],["PrimaryPrivateIpAddress","string",8],["Id","string",72,"awsId"],["PrimaryIpv6Address","string",8],["VpcId","string",8],["PublicIpDnsNameOptions",["ref","PublicIpDnsNameOptions"],8]],"id":["Id"],"d":{"PrivateIpAddressSpecification":[["PrivateIpAddress","string",5],["Primary","boolean",5]],"Ipv4PrefixSpecification":[["Ipv4Prefix","string",1]],"InstanceIpv6Address":[["Ipv6Address","string",1]],"Ipv6PrefixSpecification":[["Ipv6Prefix","string",1]],"ConnectionTrackingSpecification":[["TcpEstablishedTimeout","integer"],["UdpStreamTimeout","integer"],["UdpTimeout","integer"]],"PublicIpDnsNameOptions":[["DnsHostnameType","string"],["PublicIpv4DnsName","string"],["PublicIpv6DnsName","string"],["PublicDualStackDnsName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-interface/${NetworkInterfaceId}"}');
+export const NetworkInterface = cloudControlType<NetworkInterfaceArgs, NetworkInterfaceOutputs>("AWS::EC2::NetworkInterface", "aws:ec2:NetworkInterface", '{"p":[["Description","string"],["PrivateIpAddress","string",66],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecification"]],4],["SecondaryPrivateIpAddressCount","integer"],["Ipv6PrefixCount","integer"],["Ipv4Prefixes",["array",["ref","Ipv4PrefixSpecification"]]],["Ipv4PrefixCount","integer"],["GroupSet",["array","string"]],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]]],["Ipv6Prefixes",["array",["ref","Ipv6PrefixSpecification"]]],["SubnetId","string",67],["SourceDestCheck","boolean"],["InterfaceType","string",66],["Ipv6AddressCount","integer"],["Tags",["array",["ref","Tag"]]],["EnablePrimaryIpv6","boolean"],["ConnectionTrackingSpecification",["ref","ConnectionTrackingSpecification"]],["PublicIpDnsHostnameTypeSpecification",["enum","public-dual-stack-dns-name","public-ipv4-dns-name","public-ipv6-dns-name"],16],["SecondaryPrivateIpAddresses",["array","string"],8],["PrimaryPrivateIpAddress","string",8],["Id","string",72,"awsId"],["PrimaryIpv6Address","string",8],["VpcId","string",8],["PublicIpDnsNameOptions",["ref","PublicIpDnsNameOptions"],8]],"id":["Id"],"d":{"PrivateIpAddressSpecification":[["PrivateIpAddress","string",5],["Primary","boolean",5]],"Ipv4PrefixSpecification":[["Ipv4Prefix","string",1]],"InstanceIpv6Address":[["Ipv6Address","string",1]],"Ipv6PrefixSpecification":[["Ipv6Prefix","string",1]],"ConnectionTrackingSpecification":[["TcpEstablishedTimeout","integer"],["UdpStreamTimeout","integer"],["UdpTimeout","integer"]],"PublicIpDnsNameOptions":[["DnsHostnameType","string"],["PublicIpv4DnsName","string"],["PublicIpv6DnsName","string"],["PublicDualStackDnsName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PublicIpDnsHostnameTypeSpecification"],"co":["PrivateIpAddress","InterfaceType","SubnetId"],"ro":["Id","SecondaryPrivateIpAddresses","PrimaryPrivateIpAddress","PrimaryIpv6Address","VpcId","PublicIpDnsNameOptions"],"uo":["PrivateIpAddresses","Ipv4Prefixes","GroupSet","Ipv6Addresses","Ipv6Prefixes","SecondaryPrivateIpAddresses","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:network-interface/${NetworkInterfaceId}"}');
 /** A {@link NetworkInterface} instance: its attributes as typed outputs. */
 export type NetworkInterface = InstanceType<typeof NetworkInterface>;
 
@@ -6071,7 +6200,11 @@ export interface NetworkInterfaceArgs {
   enablePrimaryIpv6?: boolean;
   /** A connection tracking specification for the network interface. */
   connectionTrackingSpecification?: NetworkInterfaceConnectionTrackingSpecification;
-  /** Public IP DNS hostname type */
+  /**
+   * Public IP DNS hostname type
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   publicIpDnsHostnameTypeSpecification?: "public-dual-stack-dns-name" | "public-ipv4-dns-name" | "public-ipv6-dns-name";
 }
 
@@ -6168,7 +6301,7 @@ export interface NetworkInterfacePublicIpDnsNameOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinterfaceattachment.html | CloudFormation: AWS::EC2::NetworkInterfaceAttachment}
  */
-export const NetworkInterfaceAttachment = cloudControlType<NetworkInterfaceAttachmentArgs, NetworkInterfaceAttachmentOutputs>("AWS::EC2::NetworkInterfaceAttachment", "aws:ec2:NetworkInterfaceAttachment", '{"p":[["InstanceId","string",67],["DeviceIndex","string",67],["NetworkInterfaceId","string",67],["DeleteOnTermination","boolean"],["EnaSrdSpecification",["ref","EnaSrdSpecification"]],["EnaQueueCount","integer"],["AttachmentId","string",72]],"id":["AttachmentId"],"d":{"EnaSrdSpecification":[["EnaSrdEnabled","boolean"],["EnaSrdUdpSpecification",["ref","EnaSrdUdpSpecification"]]],"EnaSrdUdpSpecification":[["EnaSrdUdpEnabled","boolean"]]}}');
+export const NetworkInterfaceAttachment = cloudControlType<NetworkInterfaceAttachmentArgs, NetworkInterfaceAttachmentOutputs>("AWS::EC2::NetworkInterfaceAttachment", "aws:ec2:NetworkInterfaceAttachment", '{"p":[["InstanceId","string",67],["DeviceIndex","string",67],["NetworkInterfaceId","string",67],["DeleteOnTermination","boolean"],["EnaSrdSpecification",["ref","EnaSrdSpecification"]],["EnaQueueCount","integer"],["AttachmentId","string",72]],"id":["AttachmentId"],"d":{"EnaSrdSpecification":[["EnaSrdEnabled","boolean"],["EnaSrdUdpSpecification",["ref","EnaSrdUdpSpecification"]]],"EnaSrdUdpSpecification":[["EnaSrdUdpEnabled","boolean"]]},"reg":{"h":"crudl","co":["DeviceIndex","InstanceId","NetworkInterfaceId"],"ro":["AttachmentId"],"ai":[["NetworkInterfaceId"]],"tg":[false,false,false]}}');
 /** A {@link NetworkInterfaceAttachment} instance: its attributes as typed outputs. */
 export type NetworkInterfaceAttachment = InstanceType<typeof NetworkInterfaceAttachment>;
 
@@ -6221,9 +6354,11 @@ export interface NetworkInterfaceAttachmentEnaSrdUdpSpecification {
 /**
  * Specifies a permission for the network interface, For example, you can grant an AWS -authorized account permission to attach the network interface to an instance in their account.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::NetworkInterfacePermission: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinterfacepermission.html | CloudFormation: AWS::EC2::NetworkInterfacePermission}
  */
-export const NetworkInterfacePermission = cloudControlType<NetworkInterfacePermissionArgs, NetworkInterfacePermissionOutputs>("AWS::EC2::NetworkInterfacePermission", "aws:ec2:NetworkInterfacePermission", '{"p":[["AwsAccountId","string",67],["NetworkInterfaceId","string",67],["Permission","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const NetworkInterfacePermission = cloudControlType<NetworkInterfacePermissionArgs, NetworkInterfacePermissionOutputs>("AWS::EC2::NetworkInterfacePermission", "aws:ec2:NetworkInterfacePermission", '{"p":[["AwsAccountId","string",67],["NetworkInterfaceId","string",67],["Permission","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link NetworkInterfacePermission} instance: its attributes as typed outputs. */
 export type NetworkInterfacePermission = InstanceType<typeof NetworkInterfacePermission>;
 
@@ -6247,7 +6382,7 @@ export interface NetworkInterfacePermissionOutputs extends NetworkInterfacePermi
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkperformancemetricsubscription.html | CloudFormation: AWS::EC2::NetworkPerformanceMetricSubscription}
  */
-export const NetworkPerformanceMetricSubscription = cloudControlType<NetworkPerformanceMetricSubscriptionArgs, NetworkPerformanceMetricSubscriptionOutputs>("AWS::EC2::NetworkPerformanceMetricSubscription", "aws:ec2:NetworkPerformanceMetricSubscription", '{"p":[["Destination","string",67],["Statistic","string",67],["Metric","string",67],["Source","string",67]],"id":["Source","Destination","Metric","Statistic"]}');
+export const NetworkPerformanceMetricSubscription = cloudControlType<NetworkPerformanceMetricSubscriptionArgs, NetworkPerformanceMetricSubscriptionOutputs>("AWS::EC2::NetworkPerformanceMetricSubscription", "aws:ec2:NetworkPerformanceMetricSubscription", '{"p":[["Destination","string",67],["Statistic","string",67],["Metric","string",67],["Source","string",67]],"id":["Source","Destination","Metric","Statistic"],"reg":{"h":"crdl","co":["Source","Destination","Metric","Statistic"],"tg":[false,true,true]}}');
 /** A {@link NetworkPerformanceMetricSubscription} instance: its attributes as typed outputs. */
 export type NetworkPerformanceMetricSubscription = InstanceType<typeof NetworkPerformanceMetricSubscription>;
 
@@ -6276,7 +6411,7 @@ export interface NetworkPerformanceMetricSubscriptionOutputs extends NetworkPerf
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-placementgroup.html | CloudFormation: AWS::EC2::PlacementGroup}
  */
-export const PlacementGroup = cloudControlType<PlacementGroupArgs, PlacementGroupOutputs>("AWS::EC2::PlacementGroup", "aws:ec2:PlacementGroup", '{"p":[["SpreadLevel","string",66],["Strategy","string",66],["PartitionCount","integer",66],["Tags",["array",["ref","Tag"]],66],["ParentGroupId","string",66],["GroupName","string",72],["GroupId","string",8]],"id":["GroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:placement-group/${PlacementGroupName}"}');
+export const PlacementGroup = cloudControlType<PlacementGroupArgs, PlacementGroupOutputs>("AWS::EC2::PlacementGroup", "aws:ec2:PlacementGroup", '{"p":[["SpreadLevel","string",66],["Strategy","string",66],["PartitionCount","integer",66],["Tags",["array",["ref","Tag"]],66],["ParentGroupId","string",66],["GroupName","string",72],["GroupId","string",8]],"id":["GroupName"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Tags","Strategy","SpreadLevel","PartitionCount","ParentGroupId"],"ro":["GroupName","GroupId"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:placement-group/${PlacementGroupName}"}');
 /** A {@link PlacementGroup} instance: its attributes as typed outputs. */
 export type PlacementGroup = InstanceType<typeof PlacementGroup>;
 
@@ -6312,7 +6447,7 @@ export interface PlacementGroupOutputs extends PlacementGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-prefixlist.html | CloudFormation: AWS::EC2::PrefixList}
  */
-export const PrefixList = cloudControlType<PrefixListArgs, PrefixListOutputs>("AWS::EC2::PrefixList", "aws:ec2:PrefixList", '{"p":[["MaxEntries","integer"],["PrefixListName","string",1],["Entries",["array",["ref","Entry"]]],["AddressFamily",["enum","IPv4","IPv6"],1],["Tags",["array",["ref","Tag"]]],["OwnerId","string",8],["PrefixListId","string",72],["Version","integer",8],["Arn","string",72]],"id":["PrefixListId"],"d":{"Entry":[["Description","string"],["Cidr","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:prefix-list/${PrefixListId}"}');
+export const PrefixList = cloudControlType<PrefixListArgs, PrefixListOutputs>("AWS::EC2::PrefixList", "aws:ec2:PrefixList", '{"p":[["MaxEntries","integer"],["PrefixListName","string",1],["Entries",["array",["ref","Entry"]]],["AddressFamily",["enum","IPv4","IPv6"],1],["Tags",["array",["ref","Tag"]]],["OwnerId","string",8],["PrefixListId","string",72],["Version","integer",8],["Arn","string",72]],"id":["PrefixListId"],"d":{"Entry":[["Description","string"],["Cidr","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["PrefixListId","OwnerId","Version","Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:prefix-list/${PrefixListId}"}');
 /** A {@link PrefixList} instance: its attributes as typed outputs. */
 export type PrefixList = InstanceType<typeof PrefixList>;
 
@@ -6322,12 +6457,16 @@ export interface PrefixListArgs {
    * The maximum number of entries for the prefix list. You can't modify the entries and the size of a prefix list at the same time.
    *
    * This property is required when you create a prefix list.
+   *
+   * Range: at least 1.
    */
   maxEntries?: number;
   /**
    * A name for the prefix list.
    *
    * Constraints: Up to 255 characters in length. The name cannot start with `com.amazonaws` .
+   *
+   * Length: 1–255.
    */
   prefixListName: string;
   /** The entries for the prefix list. */
@@ -6364,9 +6503,15 @@ export interface PrefixListEntry {
    * A description for the entry.
    *
    * Constraints: Up to 255 characters in length.
+   *
+   * Length: 0–255.
    */
   description?: string;
-  /** The CIDR block. */
+  /**
+   * The CIDR block.
+   *
+   * Length: 1–46.
+   */
   cidr: string;
 }
 
@@ -6379,7 +6524,7 @@ export interface PrefixListEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-route.html | CloudFormation: AWS::EC2::Route}
  */
-export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::EC2::Route", "aws:ec2:Route", '{"p":[["DestinationIpv6CidrBlock","string",66],["RouteTableId","string",67],["InstanceId","string"],["LocalGatewayId","string"],["CarrierGatewayId","string"],["DestinationCidrBlock","string",66],["GatewayId","string"],["NetworkInterfaceId","string"],["VpcEndpointId","string"],["TransitGatewayId","string"],["VpcPeeringConnectionId","string"],["EgressOnlyInternetGatewayId","string"],["DestinationPrefixListId","string",66],["NatGatewayId","string"],["CoreNetworkArn","string"],["OdbNetworkArn","string"],["CidrBlock","string",72]],"id":["RouteTableId","CidrBlock"]}');
+export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::EC2::Route", "aws:ec2:Route", '{"p":[["DestinationIpv6CidrBlock","string",66],["RouteTableId","string",67],["InstanceId","string"],["LocalGatewayId","string"],["CarrierGatewayId","string"],["DestinationCidrBlock","string",66],["GatewayId","string"],["NetworkInterfaceId","string"],["VpcEndpointId","string"],["TransitGatewayId","string"],["VpcPeeringConnectionId","string"],["EgressOnlyInternetGatewayId","string"],["DestinationPrefixListId","string",66],["NatGatewayId","string"],["CoreNetworkArn","string"],["OdbNetworkArn","string"],["CidrBlock","string",72]],"id":["RouteTableId","CidrBlock"],"reg":{"h":"crudl","co":["RouteTableId","DestinationCidrBlock","DestinationIpv6CidrBlock","DestinationPrefixListId"],"ro":["CidrBlock"],"tg":[false,true,true]}}');
 /** A {@link Route} instance: its attributes as typed outputs. */
 export type Route = InstanceType<typeof Route>;
 
@@ -6438,13 +6583,17 @@ export interface RouteOutputs extends RouteArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-routeserver.html | CloudFormation: AWS::EC2::RouteServer}
  */
-export const RouteServer = cloudControlType<RouteServerArgs, RouteServerOutputs>("AWS::EC2::RouteServer", "aws:ec2:RouteServer", '{"p":[["AmazonSideAsn","integer",67],["PersistRoutes",["enum","enable","disable"]],["PersistRoutesDuration","integer"],["SnsNotificationsEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-server/${RouteServerId}"}');
+export const RouteServer = cloudControlType<RouteServerArgs, RouteServerOutputs>("AWS::EC2::RouteServer", "aws:ec2:RouteServer", '{"p":[["AmazonSideAsn","integer",67],["PersistRoutes",["enum","enable","disable"]],["PersistRoutesDuration","integer",16],["SnsNotificationsEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PersistRoutesDuration"],"co":["AmazonSideAsn"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-server/${RouteServerId}"}');
 /** A {@link RouteServer} instance: its attributes as typed outputs. */
 export type RouteServer = InstanceType<typeof RouteServer>;
 
 /** Inputs of {@link RouteServer}. */
 export interface RouteServerArgs {
-  /** The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range. */
+  /**
+   * The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range.
+   *
+   * Range: 1–4294967294.
+   */
   amazonSideAsn: number;
   /** Indicates whether routes should be persisted after all BGP sessions are terminated. */
   persistRoutes?: "enable" | "disable";
@@ -6452,6 +6601,10 @@ export interface RouteServerArgs {
    * The number of minutes a route server will wait after BGP is re-established to unpersist the routes in the FIB and RIB. Value must be in the range of 1-5. The default value is 1. Only valid if `persistRoutesState` is 'enabled'.
    *
    * If you set the duration to 1 minute, then when your network appliance re-establishes BGP with route server, it has 1 minute to relearn it's adjacent network and advertise those routes to route server before route server resumes normal functionality. In most cases, 1 minute is probably sufficient. If, however, you have concerns that your BGP network may not be capable of fully re-establishing and re-learning everything in 1 minute, you can increase the duration up to 5 minutes.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 0–5.
    */
   persistRoutesDuration?: number;
   /** Indicates whether SNS notifications are enabled for the route server. Enabling SNS notifications persists BGP status changes to an SNS topic provisioned by AWS . */
@@ -6475,7 +6628,7 @@ export interface RouteServerOutputs extends RouteServerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-routeserverassociation.html | CloudFormation: AWS::EC2::RouteServerAssociation}
  */
-export const RouteServerAssociation = cloudControlType<RouteServerAssociationArgs, RouteServerAssociationOutputs>("AWS::EC2::RouteServerAssociation", "aws:ec2:RouteServerAssociation", '{"p":[["RouteServerId","string",67],["VpcId","string",67]],"id":["RouteServerId","VpcId"]}');
+export const RouteServerAssociation = cloudControlType<RouteServerAssociationArgs, RouteServerAssociationOutputs>("AWS::EC2::RouteServerAssociation", "aws:ec2:RouteServerAssociation", '{"p":[["RouteServerId","string",67],["VpcId","string",67]],"id":["RouteServerId","VpcId"],"reg":{"h":"crdl","co":["RouteServerId","VpcId"],"tg":[false,false,false]}}');
 /** A {@link RouteServerAssociation} instance: its attributes as typed outputs. */
 export type RouteServerAssociation = InstanceType<typeof RouteServerAssociation>;
 
@@ -6500,7 +6653,7 @@ export interface RouteServerAssociationOutputs extends RouteServerAssociationArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-routeserverendpoint.html | CloudFormation: AWS::EC2::RouteServerEndpoint}
  */
-export const RouteServerEndpoint = cloudControlType<RouteServerEndpointArgs, RouteServerEndpointOutputs>("AWS::EC2::RouteServerEndpoint", "aws:ec2:RouteServerEndpoint", '{"p":[["RouteServerId","string",67],["SubnetId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"],["EniId","string",8],["EniAddress","string",8],["VpcId","string",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-server-endpoint/${RouteServerEndpointId}"}');
+export const RouteServerEndpoint = cloudControlType<RouteServerEndpointArgs, RouteServerEndpointOutputs>("AWS::EC2::RouteServerEndpoint", "aws:ec2:RouteServerEndpoint", '{"p":[["RouteServerId","string",67],["SubnetId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"],["EniId","string",8],["EniAddress","string",8],["VpcId","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RouteServerId","SubnetId"],"ro":["Arn","Id","EniId","EniAddress","VpcId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-server-endpoint/${RouteServerEndpointId}"}');
 /** A {@link RouteServerEndpoint} instance: its attributes as typed outputs. */
 export type RouteServerEndpoint = InstanceType<typeof RouteServerEndpoint>;
 
@@ -6535,7 +6688,7 @@ export interface RouteServerEndpointOutputs extends RouteServerEndpointArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-routeserverpeer.html | CloudFormation: AWS::EC2::RouteServerPeer}
  */
-export const RouteServerPeer = cloudControlType<RouteServerPeerArgs, RouteServerPeerOutputs>("AWS::EC2::RouteServerPeer", "aws:ec2:RouteServerPeer", '{"p":[["RouteServerEndpointId","string",67],["PeerAddress","string",67],["BgpOptions",["ref","BgpOptions"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"],["RouteServerId","string",8],["EndpointEniId","string",8],["EndpointEniAddress","string",8],["SubnetId","string",8],["VpcId","string",8]],"id":["Id"],"d":{"BgpOptions":[["PeerAsn","integer"],["PeerLivenessDetection",["enum","bfd","bgp-keepalive"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-server-peer/${RouteServerPeerId}"}');
+export const RouteServerPeer = cloudControlType<RouteServerPeerArgs, RouteServerPeerOutputs>("AWS::EC2::RouteServerPeer", "aws:ec2:RouteServerPeer", '{"p":[["RouteServerEndpointId","string",67],["PeerAddress","string",67],["BgpOptions",["ref","BgpOptions"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"],["RouteServerId","string",8],["EndpointEniId","string",8],["EndpointEniAddress","string",8],["SubnetId","string",8],["VpcId","string",8]],"id":["Id"],"d":{"BgpOptions":[["PeerAsn","integer"],["PeerLivenessDetection",["enum","bfd","bgp-keepalive"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RouteServerEndpointId","PeerAddress","BgpOptions"],"ro":["Arn","Id","RouteServerId","EndpointEniId","EndpointEniAddress","SubnetId","VpcId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-server-peer/${RouteServerPeerId}"}');
 /** A {@link RouteServerPeer} instance: its attributes as typed outputs. */
 export type RouteServerPeer = InstanceType<typeof RouteServerPeer>;
 
@@ -6575,7 +6728,11 @@ export interface RouteServerPeerOutputs extends RouteServerPeerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-routeserverpeer-bgpoptions.html | CloudFormation: BgpOptions}
  */
 export interface RouteServerPeerBgpOptions {
-  /** The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range. */
+  /**
+   * The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range.
+   *
+   * Range: 1–4294967294.
+   */
   peerAsn?: number;
   /**
    * The liveness detection protocol used for the BGP peer.
@@ -6597,7 +6754,7 @@ export interface RouteServerPeerBgpOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-routeserverpropagation.html | CloudFormation: AWS::EC2::RouteServerPropagation}
  */
-export const RouteServerPropagation = cloudControlType<RouteServerPropagationArgs, RouteServerPropagationOutputs>("AWS::EC2::RouteServerPropagation", "aws:ec2:RouteServerPropagation", '{"p":[["RouteServerId","string",67],["RouteTableId","string",67]],"id":["RouteServerId","RouteTableId"]}');
+export const RouteServerPropagation = cloudControlType<RouteServerPropagationArgs, RouteServerPropagationOutputs>("AWS::EC2::RouteServerPropagation", "aws:ec2:RouteServerPropagation", '{"p":[["RouteServerId","string",67],["RouteTableId","string",67]],"id":["RouteServerId","RouteTableId"],"reg":{"h":"crdl","co":["RouteServerId","RouteTableId"],"tg":[false,false,false]}}');
 /** A {@link RouteServerPropagation} instance: its attributes as typed outputs. */
 export type RouteServerPropagation = InstanceType<typeof RouteServerPropagation>;
 
@@ -6620,7 +6777,7 @@ export interface RouteServerPropagationOutputs extends RouteServerPropagationArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-routetable.html | CloudFormation: AWS::EC2::RouteTable}
  */
-export const RouteTable = cloudControlType<RouteTableArgs, RouteTableOutputs>("AWS::EC2::RouteTable", "aws:ec2:RouteTable", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["RouteTableId","string",72]],"id":["RouteTableId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-table/${RouteTableId}"}');
+export const RouteTable = cloudControlType<RouteTableArgs, RouteTableOutputs>("AWS::EC2::RouteTable", "aws:ec2:RouteTable", '{"p":[["VpcId","string",67],["Tags",["array",["ref","Tag"]]],["RouteTableId","string",72]],"id":["RouteTableId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcId"],"ro":["RouteTableId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:route-table/${RouteTableId}"}');
 /** A {@link RouteTable} instance: its attributes as typed outputs. */
 export type RouteTable = InstanceType<typeof RouteTable>;
 
@@ -6651,7 +6808,7 @@ export interface RouteTableOutputs extends RouteTableArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-securitygroup.html | CloudFormation: AWS::EC2::SecurityGroup}
  */
-export const SecurityGroup = cloudControlType<SecurityGroupArgs, SecurityGroupOutputs>("AWS::EC2::SecurityGroup", "aws:ec2:SecurityGroup", '{"p":[["GroupDescription","string",67],["GroupName","string",66],["SecurityGroupEgress",["array",["ref","Egress"]]],["SecurityGroupIngress",["array",["ref","Ingress"]]],["Tags",["array",["ref","Tag"]]],["VpcId","string",66],["GroupId","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Egress":[["CidrIp","string"],["CidrIpv6","string"],["Description","string"],["DestinationPrefixListId","string"],["DestinationSecurityGroupId","string"],["FromPort","integer"],["IpProtocol","string",1],["ToPort","integer"]],"Ingress":[["CidrIp","string"],["CidrIpv6","string"],["Description","string"],["FromPort","integer"],["IpProtocol","string",1],["SourcePrefixListId","string"],["SourceSecurityGroupId","string"],["SourceSecurityGroupName","string"],["SourceSecurityGroupOwnerId","string"],["ToPort","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:security-group/${SecurityGroupId}"}');
+export const SecurityGroup = cloudControlType<SecurityGroupArgs, SecurityGroupOutputs>("AWS::EC2::SecurityGroup", "aws:ec2:SecurityGroup", '{"p":[["GroupDescription","string",67],["GroupName","string",66],["SecurityGroupEgress",["array",["ref","Egress"]]],["SecurityGroupIngress",["array",["ref","Ingress"]]],["Tags",["array",["ref","Tag"]]],["VpcId","string",66],["GroupId","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Egress":[["CidrIp","string"],["CidrIpv6","string"],["Description","string"],["DestinationPrefixListId","string"],["DestinationSecurityGroupId","string"],["FromPort","integer"],["IpProtocol","string",1],["ToPort","integer"]],"Ingress":[["CidrIp","string"],["CidrIpv6","string"],["Description","string"],["FromPort","integer"],["IpProtocol","string",1],["SourcePrefixListId","string"],["SourceSecurityGroupId","string"],["SourceSecurityGroupName","string"],["SourceSecurityGroupOwnerId","string"],["ToPort","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SecurityGroupIngress/*/SourceSecurityGroupName"],"co":["GroupDescription","GroupName","VpcId"],"ro":["Id","GroupId"],"uo":["SecurityGroupIngress","SecurityGroupEgress","Tags"],"pt":{"SecurityGroupEgress/*/FromPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? FromPort : -1)","SecurityGroupIngress/*/ToPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? ToPort : -1)","SecurityGroupIngress/*/IpProtocol":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$mapVal ? $mapVal : $lowercase(IpProtocol))","SecurityGroupEgress/*/IpProtocol":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$mapVal ? $mapVal : $lowercase(IpProtocol))","SecurityGroupIngress/*/FromPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? FromPort : -1)","SecurityGroupEgress/*/ToPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? ToPort : -1)"},"dep":["SecurityGroupEgress/*/SourceSecurityGroupId"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:security-group/${SecurityGroupId}"}');
 /** A {@link SecurityGroup} instance: its attributes as typed outputs. */
 export type SecurityGroup = InstanceType<typeof SecurityGroup>;
 
@@ -6828,7 +6985,7 @@ export interface SecurityGroupIngress2 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-securitygroupegress.html | CloudFormation: AWS::EC2::SecurityGroupEgress}
  */
-export const SecurityGroupEgress = cloudControlType<SecurityGroupEgressArgs, SecurityGroupEgressOutputs>("AWS::EC2::SecurityGroupEgress", "aws:ec2:SecurityGroupEgress", '{"p":[["CidrIp","string",66],["CidrIpv6","string",66],["Description","string"],["DestinationPrefixListId","string",66],["DestinationSecurityGroupId","string",66],["FromPort","integer",66],["GroupId","string",67],["IpProtocol","string",67],["ToPort","integer",66],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:security-group-rule/${SecurityGroupRuleId}"}');
+export const SecurityGroupEgress = cloudControlType<SecurityGroupEgressArgs, SecurityGroupEgressOutputs>("AWS::EC2::SecurityGroupEgress", "aws:ec2:SecurityGroupEgress", '{"p":[["CidrIp","string",66],["CidrIpv6","string",66],["Description","string"],["DestinationPrefixListId","string",66],["DestinationSecurityGroupId","string",66],["FromPort","integer",66],["GroupId","string",67],["IpProtocol","string",67],["ToPort","integer",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["IpProtocol","DestinationSecurityGroupId","ToPort","CidrIp","FromPort","GroupId","CidrIpv6","DestinationPrefixListId"],"ro":["Id"],"pt":{"IpProtocol":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$mapVal ? $mapVal : $lowercase(IpProtocol))","ToPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? ToPort : -1)","FromPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? FromPort : -1)"},"tg":[false,false,false]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:security-group-rule/${SecurityGroupRuleId}"}');
 /** A {@link SecurityGroupEgress} instance: its attributes as typed outputs. */
 export type SecurityGroupEgress = InstanceType<typeof SecurityGroupEgress>;
 
@@ -6900,7 +7057,7 @@ export interface SecurityGroupEgressOutputs extends SecurityGroupEgressArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-securitygroupingress.html | CloudFormation: AWS::EC2::SecurityGroupIngress}
  */
-export const SecurityGroupIngress = cloudControlType<SecurityGroupIngressArgs, SecurityGroupIngressOutputs>("AWS::EC2::SecurityGroupIngress", "aws:ec2:SecurityGroupIngress", '{"p":[["CidrIp","string",66],["CidrIpv6","string",66],["Description","string"],["FromPort","integer",66],["GroupId","string",66],["GroupName","string",66],["IpProtocol","string",67],["SourcePrefixListId","string",66],["SourceSecurityGroupId","string",66],["SourceSecurityGroupName","string",66],["SourceSecurityGroupOwnerId","string",66],["ToPort","integer",66],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:security-group-rule/${SecurityGroupRuleId}"}');
+export const SecurityGroupIngress = cloudControlType<SecurityGroupIngressArgs, SecurityGroupIngressOutputs>("AWS::EC2::SecurityGroupIngress", "aws:ec2:SecurityGroupIngress", '{"p":[["CidrIp","string",66],["CidrIpv6","string",66],["Description","string"],["FromPort","integer",66],["GroupId","string",66],["GroupName","string",66],["IpProtocol","string",67],["SourcePrefixListId","string",66],["SourceSecurityGroupId","string",66],["SourceSecurityGroupName","string",66],["SourceSecurityGroupOwnerId","string",66],["ToPort","integer",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["GroupName","IpProtocol","SourceSecurityGroupId","SourcePrefixListId","ToPort","CidrIp","SourceSecurityGroupName","SourceSecurityGroupOwnerId","FromPort","GroupId","CidrIpv6"],"ro":["Id"],"pt":{"IpProtocol":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$mapVal ? $mapVal : $lowercase(IpProtocol))","FromPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? FromPort : -1)","ToPort":"($mapVal := $lookup({\'1\': \'icmp\',\'6\': \'tcp\',\'17\': \'udp\',\'58\': \'icmpv6\'}, IpProtocol);$ipProtocol := $mapVal ? $mapVal : $lowercase(IpProtocol);$ipProtocol in [\'imcp\', \'tcp\', \'udp\', \'imcp\'] ? ToPort : -1)"},"tg":[false,false,false]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:security-group-rule/${SecurityGroupRuleId}"}');
 /** A {@link SecurityGroupIngress} instance: its attributes as typed outputs. */
 export type SecurityGroupIngress = InstanceType<typeof SecurityGroupIngress>;
 
@@ -6979,7 +7136,7 @@ export interface SecurityGroupIngressOutputs extends SecurityGroupIngressArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-securitygroupvpcassociation.html | CloudFormation: AWS::EC2::SecurityGroupVpcAssociation}
  */
-export const SecurityGroupVpcAssociation = cloudControlType<SecurityGroupVpcAssociationArgs, SecurityGroupVpcAssociationOutputs>("AWS::EC2::SecurityGroupVpcAssociation", "aws:ec2:SecurityGroupVpcAssociation", '{"p":[["GroupId","string",67],["VpcId","string",67],["VpcOwnerId","string",8],["State",["enum","associating","associated","association-failed","disassociating","disassociated","disassociation-failed"],8],["StateReason","string",8]],"id":["GroupId","VpcId"]}');
+export const SecurityGroupVpcAssociation = cloudControlType<SecurityGroupVpcAssociationArgs, SecurityGroupVpcAssociationOutputs>("AWS::EC2::SecurityGroupVpcAssociation", "aws:ec2:SecurityGroupVpcAssociation", '{"p":[["GroupId","string",67],["VpcId","string",67],["VpcOwnerId","string",8],["State",["enum","associating","associated","association-failed","disassociating","disassociated","disassociation-failed"],8],["StateReason","string",8]],"id":["GroupId","VpcId"],"reg":{"h":"crdl","co":["GroupId","VpcId"],"ro":["VpcOwnerId","State","StateReason"],"tg":[false,true,true]}}');
 /** A {@link SecurityGroupVpcAssociation} instance: its attributes as typed outputs. */
 export type SecurityGroupVpcAssociation = InstanceType<typeof SecurityGroupVpcAssociation>;
 
@@ -7006,7 +7163,7 @@ export interface SecurityGroupVpcAssociationOutputs extends SecurityGroupVpcAsso
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-snapshotblockpublicaccess.html | CloudFormation: AWS::EC2::SnapshotBlockPublicAccess}
  */
-export const SnapshotBlockPublicAccess = cloudControlType<SnapshotBlockPublicAccessArgs, SnapshotBlockPublicAccessOutputs>("AWS::EC2::SnapshotBlockPublicAccess", "aws:ec2:SnapshotBlockPublicAccess", '{"p":[["State",["enum","block-all-sharing","block-new-sharing"],1],["AccountId","string",72]],"id":["AccountId"]}');
+export const SnapshotBlockPublicAccess = cloudControlType<SnapshotBlockPublicAccessArgs, SnapshotBlockPublicAccessOutputs>("AWS::EC2::SnapshotBlockPublicAccess", "aws:ec2:SnapshotBlockPublicAccess", '{"p":[["State",["enum","block-all-sharing","block-new-sharing"],1],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link SnapshotBlockPublicAccess} instance: its attributes as typed outputs. */
 export type SnapshotBlockPublicAccess = InstanceType<typeof SnapshotBlockPublicAccess>;
 
@@ -7044,7 +7201,7 @@ export interface SnapshotBlockPublicAccessOutputs extends SnapshotBlockPublicAcc
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-spotfleet.html | CloudFormation: AWS::EC2::SpotFleet}
  */
-export const SpotFleet = cloudControlType<SpotFleetArgs, SpotFleetOutputs>("AWS::EC2::SpotFleet", "aws:ec2:SpotFleet", '{"p":[["SpotFleetRequestConfigData",["ref","SpotFleetRequestConfigData"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SpotFleetRequestConfigData":[["Context","string"],["SpotMaxTotalPrice","string",2],["ExcessCapacityTerminationPolicy",["enum","Default","NoTermination","default","noTermination"]],["TagSpecifications",["array",["ref","SpotFleetTagSpecification"]],2],["InstancePoolsToUseCount","integer",2],["LaunchTemplateConfigs",["array",["ref","LaunchTemplateConfig"]],2],["TargetCapacityUnitType",["enum","vcpu","memory-mib","units"]],["IamFleetRole","string",3],["SpotMaintenanceStrategies",["ref","SpotMaintenanceStrategies"],2],["TerminateInstancesWithExpiration","boolean",2],["ValidUntil","string",2],["OnDemandMaxTotalPrice","string",2],["OnDemandAllocationStrategy","string",2],["SpotPrice","string",2],["AllocationStrategy",["enum","capacityOptimized","capacityOptimizedPrioritized","diversified","lowestPrice","priceCapacityOptimized"],2],["OnDemandTargetCapacity","integer",2],["Type",["enum","maintain","request"],2],["LaunchSpecifications",["array",["ref","SpotFleetLaunchSpecification"]],2],["InstanceInterruptionBehavior",["enum","hibernate","stop","terminate"],2],["LoadBalancersConfig",["ref","LoadBalancersConfig"],2],["ValidFrom","string",2],["ReplaceUnhealthyInstances","boolean",2],["TargetCapacity","integer",1]],"SpotFleetTagSpecification":[["ResourceType",["enum","client-vpn-endpoint","customer-gateway","dedicated-host","dhcp-options","egress-only-internet-gateway","elastic-gpu","elastic-ip","export-image-task","export-instance-task","fleet","fpga-image","host-reservation","image","import-image-task","import-snapshot-task","instance","internet-gateway","key-pair","launch-template","local-gateway-route-table-vpc-association","natgateway","network-acl","network-insights-analysis","network-insights-path","network-interface","placement-group","reserved-instances","route-table","security-group","snapshot","spot-fleet-request","spot-instances-request","subnet","traffic-mirror-filter","traffic-mirror-session","traffic-mirror-target","transit-gateway","transit-gateway-attachment","transit-gateway-connect-peer","transit-gateway-multicast-domain","transit-gateway-route-table","volume","vpc","vpc-flow-log","vpc-peering-connection","vpn-connection","vpn-gateway"],2],["Tags",["array",["ref","Tag"]],2]],"LaunchTemplateConfig":[["LaunchTemplateSpecification",["ref","FleetLaunchTemplateSpecification"],2],["Overrides",["array",["ref","LaunchTemplateOverrides"]],2]],"FleetLaunchTemplateSpecification":[["LaunchTemplateName","string",2],["Version","string",3],["LaunchTemplateId","string",2]],"LaunchTemplateOverrides":[["SpotPrice","string",2],["WeightedCapacity","number",2],["Priority","number",2],["AvailabilityZone","string",2],["SubnetId","string",2],["InstanceRequirements",["ref","InstanceRequirementsRequest"],2],["InstanceType","string",2],["AvailabilityZoneId","string"]],"InstanceRequirementsRequest":[["LocalStorageTypes",["array","string"],2],["InstanceGenerations",["array","string"],2],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"],2],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"],2],["AcceleratorTypes",["array","string"],2],["VCpuCount",["ref","VCpuCountRangeRequest"],2],["ExcludedInstanceTypes",["array","string"],2],["AcceleratorManufacturers",["array","string"],2],["AllowedInstanceTypes",["array","string"],2],["LocalStorage",["enum","included","required","excluded"],2],["CpuManufacturers",["array","string"],2],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"],2],["AcceleratorCount",["ref","AcceleratorCountRequest"],2],["BareMetal",["enum","included","required","excluded"],2],["RequireHibernateSupport","boolean",2],["SpotMaxPricePercentageOverLowestPrice","integer",2],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"],2],["OnDemandMaxPricePercentageOverLowestPrice","integer",2],["AcceleratorNames",["array","string"],2],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"],2],["BurstablePerformance",["enum","included","required","excluded"],2],["MemoryMiB",["ref","MemoryMiBRequest"],2],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"],2],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactorsRequest"]],["RequireEncryptionInTransit","boolean"]],"NetworkInterfaceCountRequest":[["Min","integer",2],["Max","integer",2]],"MemoryGiBPerVCpuRequest":[["Min","number",2],["Max","number",2]],"VCpuCountRangeRequest":[["Min","integer",2],["Max","integer",2]],"NetworkBandwidthGbpsRequest":[["Min","number",2],["Max","number",2]],"AcceleratorCountRequest":[["Min","integer",2],["Max","integer",2]],"BaselineEbsBandwidthMbpsRequest":[["Min","integer",2],["Max","integer",2]],"AcceleratorTotalMemoryMiBRequest":[["Min","integer",2],["Max","integer",2]],"MemoryMiBRequest":[["Min","integer",2],["Max","integer",2]],"TotalLocalStorageGBRequest":[["Min","number",2],["Max","number",2]],"BaselinePerformanceFactorsRequest":[["Cpu",["ref","CpuPerformanceFactorRequest"]]],"CpuPerformanceFactorRequest":[["References",["array",["ref","PerformanceFactorReferenceRequest"]]]],"PerformanceFactorReferenceRequest":[["InstanceFamily","string"]],"SpotMaintenanceStrategies":[["CapacityRebalance",["ref","SpotCapacityRebalance"],2]],"SpotCapacityRebalance":[["TerminationDelay","integer",2],["ReplacementStrategy",["enum","launch","launch-before-terminate"],2]],"SpotFleetLaunchSpecification":[["SecurityGroups",["array",["ref","GroupIdentifier"]],2],["TagSpecifications",["array",["ref","SpotFleetTagSpecification"]],2],["UserData","string",2],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],2],["IamInstanceProfile",["ref","IamInstanceProfileSpecification"],2],["KernelId","string",2],["SubnetId","string",2],["EbsOptimized","boolean",2],["KeyName","string",2],["RamdiskId","string",2],["SpotPrice","string",2],["WeightedCapacity","number",2],["Placement",["ref","SpotPlacement"],2],["NetworkInterfaces",["array",["ref","InstanceNetworkInterfaceSpecification"]],2],["ImageId","string",3],["InstanceRequirements",["ref","InstanceRequirementsRequest"],2],["InstanceType","string",2],["Monitoring",["ref","SpotFleetMonitoring"],2]],"GroupIdentifier":[["GroupId","string",3]],"BlockDeviceMapping":[["Ebs",["ref","EbsBlockDevice"],2],["NoDevice","string",2],["VirtualName","string",2],["DeviceName","string",3]],"EbsBlockDevice":[["SnapshotId","string",2],["VolumeType","string",2],["Encrypted","boolean",2],["Iops","integer",2],["VolumeSize","integer",2],["DeleteOnTermination","boolean",2]],"IamInstanceProfileSpecification":[["Arn","string",2]],"SpotPlacement":[["GroupName","string",2],["Tenancy",["enum","dedicated","default","host"],2],["AvailabilityZone","string",2],["AvailabilityZoneId","string"]],"InstanceNetworkInterfaceSpecification":[["Description","string",2],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecification"]],2],["SecondaryPrivateIpAddressCount","integer",2],["DeviceIndex","integer",2],["Groups",["array","string"],2],["Ipv6AddressCount","integer",2],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]],2],["SubnetId","string",2],["AssociatePublicIpAddress","boolean",2],["NetworkInterfaceId","string",2],["DeleteOnTermination","boolean",2]],"PrivateIpAddressSpecification":[["PrivateIpAddress","string",3],["Primary","boolean",2]],"InstanceIpv6Address":[["Ipv6Address","string",3]],"SpotFleetMonitoring":[["Enabled","boolean",2]],"LoadBalancersConfig":[["ClassicLoadBalancersConfig",["ref","ClassicLoadBalancersConfig"],2],["TargetGroupsConfig",["ref","TargetGroupsConfig"],2]],"ClassicLoadBalancersConfig":[["ClassicLoadBalancers",["array",["ref","ClassicLoadBalancer"]],3]],"ClassicLoadBalancer":[["Name","string",3]],"TargetGroupsConfig":[["TargetGroups",["array",["ref","TargetGroup"]],3]],"TargetGroup":[["Arn","string",3]]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:spot-fleet-request/${SpotFleetRequestId}"}');
+export const SpotFleet = cloudControlType<SpotFleetArgs, SpotFleetOutputs>("AWS::EC2::SpotFleet", "aws:ec2:SpotFleet", '{"p":[["SpotFleetRequestConfigData",["ref","SpotFleetRequestConfigData"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SpotFleetRequestConfigData":[["Context","string"],["SpotMaxTotalPrice","string"],["ExcessCapacityTerminationPolicy",["enum","Default","NoTermination","default","noTermination"]],["TagSpecifications",["array",["ref","SpotFleetTagSpecification"]]],["InstancePoolsToUseCount","integer"],["LaunchTemplateConfigs",["array",["ref","LaunchTemplateConfig"]]],["TargetCapacityUnitType",["enum","vcpu","memory-mib","units"]],["IamFleetRole","string",1],["SpotMaintenanceStrategies",["ref","SpotMaintenanceStrategies"]],["TerminateInstancesWithExpiration","boolean"],["ValidUntil","string"],["OnDemandMaxTotalPrice","string"],["OnDemandAllocationStrategy","string"],["SpotPrice","string"],["AllocationStrategy",["enum","capacityOptimized","capacityOptimizedPrioritized","diversified","lowestPrice","priceCapacityOptimized"]],["OnDemandTargetCapacity","integer"],["Type",["enum","maintain","request"]],["LaunchSpecifications",["array",["ref","SpotFleetLaunchSpecification"]]],["InstanceInterruptionBehavior",["enum","hibernate","stop","terminate"]],["LoadBalancersConfig",["ref","LoadBalancersConfig"]],["ValidFrom","string"],["ReplaceUnhealthyInstances","boolean"],["TargetCapacity","integer",1]],"SpotFleetTagSpecification":[["ResourceType",["enum","client-vpn-endpoint","customer-gateway","dedicated-host","dhcp-options","egress-only-internet-gateway","elastic-gpu","elastic-ip","export-image-task","export-instance-task","fleet","fpga-image","host-reservation","image","import-image-task","import-snapshot-task","instance","internet-gateway","key-pair","launch-template","local-gateway-route-table-vpc-association","natgateway","network-acl","network-insights-analysis","network-insights-path","network-interface","placement-group","reserved-instances","route-table","security-group","snapshot","spot-fleet-request","spot-instances-request","subnet","traffic-mirror-filter","traffic-mirror-session","traffic-mirror-target","transit-gateway","transit-gateway-attachment","transit-gateway-connect-peer","transit-gateway-multicast-domain","transit-gateway-route-table","volume","vpc","vpc-flow-log","vpc-peering-connection","vpn-connection","vpn-gateway"]],["Tags",["array",["ref","Tag"]]]],"LaunchTemplateConfig":[["LaunchTemplateSpecification",["ref","FleetLaunchTemplateSpecification"]],["Overrides",["array",["ref","LaunchTemplateOverrides"]]]],"FleetLaunchTemplateSpecification":[["LaunchTemplateName","string"],["Version","string",1],["LaunchTemplateId","string"]],"LaunchTemplateOverrides":[["SpotPrice","string"],["WeightedCapacity","number"],["Priority","number"],["AvailabilityZone","string"],["SubnetId","string"],["InstanceRequirements",["ref","InstanceRequirementsRequest"]],["InstanceType","string"],["AvailabilityZoneId","string"]],"InstanceRequirementsRequest":[["LocalStorageTypes",["array","string"]],["InstanceGenerations",["array","string"]],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"]],["AcceleratorTypes",["array","string"]],["VCpuCount",["ref","VCpuCountRangeRequest"]],["ExcludedInstanceTypes",["array","string"]],["AcceleratorManufacturers",["array","string"]],["AllowedInstanceTypes",["array","string"]],["LocalStorage",["enum","included","required","excluded"]],["CpuManufacturers",["array","string"]],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"]],["AcceleratorCount",["ref","AcceleratorCountRequest"]],["BareMetal",["enum","included","required","excluded"]],["RequireHibernateSupport","boolean"],["SpotMaxPricePercentageOverLowestPrice","integer"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["AcceleratorNames",["array","string"]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"]],["BurstablePerformance",["enum","included","required","excluded"]],["MemoryMiB",["ref","MemoryMiBRequest"]],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"]],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["BaselinePerformanceFactors",["ref","BaselinePerformanceFactorsRequest"]],["RequireEncryptionInTransit","boolean"]],"NetworkInterfaceCountRequest":[["Min","integer"],["Max","integer"]],"MemoryGiBPerVCpuRequest":[["Min","number"],["Max","number"]],"VCpuCountRangeRequest":[["Min","integer"],["Max","integer"]],"NetworkBandwidthGbpsRequest":[["Min","number"],["Max","number"]],"AcceleratorCountRequest":[["Min","integer"],["Max","integer"]],"BaselineEbsBandwidthMbpsRequest":[["Min","integer"],["Max","integer"]],"AcceleratorTotalMemoryMiBRequest":[["Min","integer"],["Max","integer"]],"MemoryMiBRequest":[["Min","integer"],["Max","integer"]],"TotalLocalStorageGBRequest":[["Min","number"],["Max","number"]],"BaselinePerformanceFactorsRequest":[["Cpu",["ref","CpuPerformanceFactorRequest"]]],"CpuPerformanceFactorRequest":[["References",["array",["ref","PerformanceFactorReferenceRequest"]]]],"PerformanceFactorReferenceRequest":[["InstanceFamily","string"]],"SpotMaintenanceStrategies":[["CapacityRebalance",["ref","SpotCapacityRebalance"]]],"SpotCapacityRebalance":[["TerminationDelay","integer"],["ReplacementStrategy",["enum","launch","launch-before-terminate"]]],"SpotFleetLaunchSpecification":[["SecurityGroups",["array",["ref","GroupIdentifier"]]],["TagSpecifications",["array",["ref","SpotFleetTagSpecification"]]],["UserData","string"],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["IamInstanceProfile",["ref","IamInstanceProfileSpecification"]],["KernelId","string"],["SubnetId","string"],["EbsOptimized","boolean"],["KeyName","string"],["RamdiskId","string"],["SpotPrice","string"],["WeightedCapacity","number"],["Placement",["ref","SpotPlacement"]],["NetworkInterfaces",["array",["ref","InstanceNetworkInterfaceSpecification"]]],["ImageId","string",1],["InstanceRequirements",["ref","InstanceRequirementsRequest"]],["InstanceType","string"],["Monitoring",["ref","SpotFleetMonitoring"]]],"GroupIdentifier":[["GroupId","string",1]],"BlockDeviceMapping":[["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string",1]],"EbsBlockDevice":[["SnapshotId","string"],["VolumeType","string"],["Encrypted","boolean"],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"]],"IamInstanceProfileSpecification":[["Arn","string"]],"SpotPlacement":[["GroupName","string"],["Tenancy",["enum","dedicated","default","host"]],["AvailabilityZone","string"],["AvailabilityZoneId","string"]],"InstanceNetworkInterfaceSpecification":[["Description","string"],["PrivateIpAddresses",["array",["ref","PrivateIpAddressSpecification"]]],["SecondaryPrivateIpAddressCount","integer"],["DeviceIndex","integer"],["Groups",["array","string"]],["Ipv6AddressCount","integer"],["Ipv6Addresses",["array",["ref","InstanceIpv6Address"]]],["SubnetId","string"],["AssociatePublicIpAddress","boolean"],["NetworkInterfaceId","string"],["DeleteOnTermination","boolean"]],"PrivateIpAddressSpecification":[["PrivateIpAddress","string",1],["Primary","boolean"]],"InstanceIpv6Address":[["Ipv6Address","string",1]],"SpotFleetMonitoring":[["Enabled","boolean"]],"LoadBalancersConfig":[["ClassicLoadBalancersConfig",["ref","ClassicLoadBalancersConfig"]],["TargetGroupsConfig",["ref","TargetGroupsConfig"]]],"ClassicLoadBalancersConfig":[["ClassicLoadBalancers",["array",["ref","ClassicLoadBalancer"]],1]],"ClassicLoadBalancer":[["Name","string",1]],"TargetGroupsConfig":[["TargetGroups",["array",["ref","TargetGroup"]],1]],"TargetGroup":[["Arn","string",1]]},"rp":[["SpotFleetRequestConfigData","AllocationStrategy"],["SpotFleetRequestConfigData","IamFleetRole"],["SpotFleetRequestConfigData","InstanceInterruptionBehavior"],["SpotFleetRequestConfigData","InstancePoolsToUseCount"],["SpotFleetRequestConfigData","LaunchSpecifications"],["SpotFleetRequestConfigData","LoadBalancersConfig"],["SpotFleetRequestConfigData","OnDemandAllocationStrategy"],["SpotFleetRequestConfigData","OnDemandMaxTotalPrice"],["SpotFleetRequestConfigData","ReplaceUnhealthyInstances"],["SpotFleetRequestConfigData","SpotMaintenanceStrategies"],["SpotFleetRequestConfigData","SpotMaxTotalPrice"],["SpotFleetRequestConfigData","SpotPrice"],["SpotFleetRequestConfigData","TagSpecifications"],["SpotFleetRequestConfigData","TerminateInstancesWithExpiration"],["SpotFleetRequestConfigData","Type"],["SpotFleetRequestConfigData","ValidFrom"],["SpotFleetRequestConfigData","ValidUntil"]],"reg":{"h":"crudl","wo":["SpotFleetRequestConfigData/TagSpecifications","SpotFleetRequestConfigData/LaunchSpecifications/*/NetworkInterfaces/*/Groups"],"co":["SpotFleetRequestConfigData/AllocationStrategy","SpotFleetRequestConfigData/IamFleetRole","SpotFleetRequestConfigData/InstanceInterruptionBehavior","SpotFleetRequestConfigData/InstancePoolsToUseCount","SpotFleetRequestConfigData/LaunchSpecifications","SpotFleetRequestConfigData/LoadBalancersConfig","SpotFleetRequestConfigData/OnDemandAllocationStrategy","SpotFleetRequestConfigData/OnDemandMaxTotalPrice","SpotFleetRequestConfigData/ReplaceUnhealthyInstances","SpotFleetRequestConfigData/SpotMaintenanceStrategies","SpotFleetRequestConfigData/SpotMaxTotalPrice","SpotFleetRequestConfigData/SpotPrice","SpotFleetRequestConfigData/TagSpecifications","SpotFleetRequestConfigData/TerminateInstancesWithExpiration","SpotFleetRequestConfigData/Type","SpotFleetRequestConfigData/ValidFrom","SpotFleetRequestConfigData/ValidUntil"],"ro":["Id"],"tg":[false,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:spot-fleet-request/${SpotFleetRequestId}"}');
 /** A {@link SpotFleet} instance: its attributes as typed outputs. */
 export type SpotFleet = InstanceType<typeof SpotFleet>;
 
@@ -7191,6 +7348,8 @@ export interface SpotFleetFleetLaunchTemplateSpecification {
    * The name of the launch template.
    *
    * You must specify the `LaunchTemplateName` or the `LaunchTemplateId` , but not both.
+   *
+   * Length: 3–128. Pattern: `[a-zA-Z0-9\(\)\.\-/_]+`.
    */
   launchTemplateName?: string;
   /**
@@ -7284,7 +7443,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: `hdd` and `ssd`
    */
-  localStorageTypes?: string[];
+  localStorageTypes?: ("hdd" | "ssd")[];
   /**
    * Indicates whether current or previous generation instance types are included. The current generation instance types are recommended for use. Current generation instance types are typically the latest two to three generations in each instance family. For more information, see [Instance types](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instance-types.html) in the *Amazon EC2 User Guide* .
    *
@@ -7294,7 +7453,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Current and previous generation instance types
    */
-  instanceGenerations?: string[];
+  instanceGenerations?: ("current" | "previous")[];
   /**
    * The minimum and maximum number of network interfaces.
    *
@@ -7317,7 +7476,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Any accelerator type
    */
-  acceleratorTypes?: string[];
+  acceleratorTypes?: ("gpu" | "fpga" | "inference" | "media")[];
   /** The minimum and maximum number of vCPUs. */
   vCpuCount?: SpotFleetVCpuCountRangeRequest;
   /**
@@ -7330,6 +7489,8 @@ export interface SpotFleetInstanceRequirementsRequest {
    * > If you specify `ExcludedInstanceTypes` , you can't specify `AllowedInstanceTypes` . 
    *
    * Default: No excluded instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   excludedInstanceTypes?: string[];
   /**
@@ -7343,7 +7504,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  acceleratorManufacturers?: string[];
+  acceleratorManufacturers?: ("amazon-web-services" | "amd" | "habana" | "nvidia" | "xilinx")[];
   /**
    * The instance types to apply your specified attributes against. All other instance types are ignored, even if they match your specified attributes.
    *
@@ -7354,6 +7515,8 @@ export interface SpotFleetInstanceRequirementsRequest {
    * > If you specify `AllowedInstanceTypes` , you can't specify `ExcludedInstanceTypes` . 
    *
    * Default: All instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   allowedInstanceTypes?: string[];
   /**
@@ -7378,7 +7541,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  cpuManufacturers?: string[];
+  cpuManufacturers?: ("intel" | "amd" | "amazon-web-services" | "apple")[];
   /**
    * The minimum and maximum amount of baseline network bandwidth, in gigabits per second (Gbps). For more information, see [Amazon EC2 instance network bandwidth](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-network-bandwidth.html) in the *Amazon EC2 User Guide* .
    *
@@ -7461,7 +7624,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    * - For instance types with Xilinx U30 cards, specify `u30` .
    * - For instance types with Xilinx VU9P FPGAs, spec …
    */
-  acceleratorNames?: string[];
+  acceleratorNames?: ("a10g" | "a100" | "h100" | "inferentia" | "k520" | "k80" | "m60" | "radeon-pro-v520" | "t4" | "t4g" | "vu9p" | "v100" | "l40s" | "l4" | "gaudi-hl-205" | "inferentia2" | "trainium" | "trainium2" | "u30")[];
   /**
    * The minimum and maximum amount of total accelerator memory, in MiB.
    *
@@ -7818,7 +7981,7 @@ export interface SpotFleetEbsBlockDevice {
   /** The ID of the snapshot. */
   snapshotId?: string;
   /** The volume type. For more information, see [Amazon EBS volume types](https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html) in the *Amazon EBS User Guide* . */
-  volumeType?: string;
+  volumeType?: "gp2" | "gp3" | "io1" | "io2" | "sc1" | "st1" | "standard";
   /**
    * Indicates whether the encryption state of an EBS volume is changed while being restored from a backing snapshot. The effect of setting the encryption state to `true` depends on the volume origin (new or from a snapshot), starting encryption state, ownership, and whether encryption by default is enabled. For more information, see [Amazon EBS Encryption](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/EBSEncryption.html#encryption-parameters) in the *Amazon EC2 User Guide* .
    *
@@ -8031,15 +8194,23 @@ export interface SpotFleetTargetGroup {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-sqlhastandbydetectedinstance.html | CloudFormation: AWS::EC2::SqlHaStandbyDetectedInstance}
  */
-export const SqlHaStandbyDetectedInstance = cloudControlType<SqlHaStandbyDetectedInstanceArgs, SqlHaStandbyDetectedInstanceOutputs>("AWS::EC2::SqlHaStandbyDetectedInstance", "aws:ec2:SqlHaStandbyDetectedInstance", '{"p":[["InstanceId","string",67],["SqlServerCredentials","string"],["HaStatus",["enum","processing","active","standby","invalid"],8],["SqlServerLicenseUsage",["enum","full","waived"],8],["LastUpdatedTime","string",8]],"id":["InstanceId"]}');
+export const SqlHaStandbyDetectedInstance = cloudControlType<SqlHaStandbyDetectedInstanceArgs, SqlHaStandbyDetectedInstanceOutputs>("AWS::EC2::SqlHaStandbyDetectedInstance", "aws:ec2:SqlHaStandbyDetectedInstance", '{"p":[["InstanceId","string",67],["SqlServerCredentials","string"],["HaStatus",["enum","processing","active","standby","invalid"],8],["SqlServerLicenseUsage",["enum","full","waived"],8],["LastUpdatedTime","string",8]],"id":["InstanceId"],"reg":{"h":"crudl","co":["InstanceId"],"ro":["HaStatus","SqlServerLicenseUsage","LastUpdatedTime"],"tg":[false,true,true]}}');
 /** A {@link SqlHaStandbyDetectedInstance} instance: its attributes as typed outputs. */
 export type SqlHaStandbyDetectedInstance = InstanceType<typeof SqlHaStandbyDetectedInstance>;
 
 /** Inputs of {@link SqlHaStandbyDetectedInstance}. */
 export interface SqlHaStandbyDetectedInstanceArgs {
-  /** The ID of the EC2 instance to enable for SQL Server high availability standby detection. */
+  /**
+   * The ID of the EC2 instance to enable for SQL Server high availability standby detection.
+   *
+   * Pattern: `^i-[0-9a-f]{8,17}$`.
+   */
   instanceId: string;
-  /** The ARN of the AWS Secrets Manager secret containing SQL Server access credentials to the EC2 instance. If not specified, AWS Systems Manager agent will use default local user credentials. */
+  /**
+   * The ARN of the AWS Secrets Manager secret containing SQL Server access credentials to the EC2 instance. If not specified, AWS Systems Manager agent will use default local user credentials.
+   *
+   * Pattern: ``.
+   */
   sqlServerCredentials?: string;
 }
 
@@ -8062,7 +8233,7 @@ export interface SqlHaStandbyDetectedInstanceOutputs extends SqlHaStandbyDetecte
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-subnet.html | CloudFormation: AWS::EC2::Subnet}
  */
-export const Subnet = cloudControlType<SubnetArgs, SubnetOutputs>("AWS::EC2::Subnet", "aws:ec2:Subnet", '{"p":[["AssignIpv6AddressOnCreation","boolean"],["MapPublicIpOnLaunch","boolean"],["EnableDns64","boolean"],["VpcId","string",67],["AvailabilityZoneId","string",66],["OutpostArn","string",66],["PrivateDnsNameOptionsOnLaunch",["ref","PrivateDnsNameOptionsOnLaunch"]],["AvailabilityZone","string",66],["CidrBlock","string",66],["Ipv6Native","boolean",66],["Ipv6CidrBlock","string",4],["Tags",["array",["ref","Tag"]]],["EnableLniAtDeviceIndex","integer"],["Ipv4IpamPoolId","string",66],["Ipv4NetmaskLength","integer",66],["Ipv6IpamPoolId","string",66],["Ipv6NetmaskLength","integer",66],["NetworkAclAssociationId","string",8],["SubnetId","string",72],["Ipv6CidrBlocks",["array","string"],8],["BlockPublicAccessStates",["ref","BlockPublicAccessStates"],8]],"id":["SubnetId"],"d":{"PrivateDnsNameOptionsOnLaunch":[["EnableResourceNameDnsARecord","boolean"],["HostnameType","string"],["EnableResourceNameDnsAAAARecord","boolean"]],"BlockPublicAccessStates":[["InternetGatewayBlockMode","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:subnet/${SubnetId}"}');
+export const Subnet = cloudControlType<SubnetArgs, SubnetOutputs>("AWS::EC2::Subnet", "aws:ec2:Subnet", '{"p":[["AssignIpv6AddressOnCreation","boolean"],["MapPublicIpOnLaunch","boolean"],["EnableDns64","boolean"],["VpcId","string",67],["AvailabilityZoneId","string",66],["OutpostArn","string",66],["PrivateDnsNameOptionsOnLaunch",["ref","PrivateDnsNameOptionsOnLaunch"]],["AvailabilityZone","string",66],["CidrBlock","string",66],["Ipv6Native","boolean",66],["Ipv6CidrBlock","string",4],["Tags",["array",["ref","Tag"]]],["EnableLniAtDeviceIndex","integer",16],["Ipv4IpamPoolId","string",82],["Ipv4NetmaskLength","integer",82],["Ipv6IpamPoolId","string",82],["Ipv6NetmaskLength","integer",82],["NetworkAclAssociationId","string",8],["SubnetId","string",72],["Ipv6CidrBlocks",["array","string"],8],["BlockPublicAccessStates",["ref","BlockPublicAccessStates"],8]],"id":["SubnetId"],"d":{"PrivateDnsNameOptionsOnLaunch":[["EnableResourceNameDnsARecord","boolean"],["HostnameType","string"],["EnableResourceNameDnsAAAARecord","boolean"]],"BlockPublicAccessStates":[["InternetGatewayBlockMode","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EnableLniAtDeviceIndex","Ipv4IpamPoolId","Ipv4NetmaskLength","Ipv6IpamPoolId","Ipv6NetmaskLength"],"co":["VpcId","AvailabilityZone","AvailabilityZoneId","CidrBlock","OutpostArn","Ipv6Native","Ipv4IpamPoolId","Ipv4NetmaskLength","Ipv6IpamPoolId","Ipv6NetmaskLength"],"ro":["NetworkAclAssociationId","SubnetId","Ipv6CidrBlocks","BlockPublicAccessStates"],"pt":{"Ipv6CidrBlock":"Ipv6CidrBlock~>function($c){$split($c,\\"/\\")~>function($p){$number($p[1])~>function($n){$split($p[0],\\":\\")~>function($r){($map([0,1,2,3,4,5,6,7],function($i){$pad($r[$i],-4,\\"0\\")~>function($h){($i<$floor($n/16)?$h:($i=$floor($n/16)?$floor(($n%16)/4)~>function($k){($h~>$substring(0,$k))&$substring(\\"0000\\",0,4-$k)}:\\"0000\\"))~>$replace(/^0{1,3}/,\\"\\")}})~>$join(\\":\\")~>$replace(/(:0)+$/,\\"::\\"))&\\"/\\"&$p[1]}}}}","CidrBlock":"CidrBlock~>function($cidr){$split($cidr,\\"/\\")~>function($split_cidr){$number($split_cidr[1])~>function($sub_mask){$split($split_cidr[0],/[.]/).$number()~>function($octets){($octets.$formatBase($,2).$pad(-8,\\"0\\")~>$join())~>function($ip_bin_str){$substring($ip_bin_str,0,$sub_mask).$pad(32,\\"0\\")~>function($canon_ip_bin_str){$map($map([0..3],function($i){$substring($canon_ip_bin_str,$i*8,8)}),function($s){$split($s,\\"\\")})~>function($canon_octet_arrs){$map($canon_octet_arrs,function($section){$sum($map([0..7],function($bit){$number($section[$bit])*$power(2,7-$bit)}))})~>function($canon_octets){($canon_octets.$string()~>$join(\\".\\"))&\\"/\\"&$sub_mask}}}}}}}}"},"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:subnet/${SubnetId}"}');
 /** A {@link Subnet} instance: its attributes as typed outputs. */
 export type Subnet = InstanceType<typeof Subnet>;
 
@@ -8128,15 +8299,35 @@ export interface SubnetArgs {
   ipv6CidrBlock?: string;
   /** Any tags assigned to the subnet. */
   tags?: AwsTag[];
-  /** Indicates the device position for local network interfaces in this subnet. For example, `1` indicates local network interfaces in this subnet are the secondary network interface (eth1). */
+  /**
+   * Indicates the device position for local network interfaces in this subnet. For example, `1` indicates local network interfaces in this subnet are the secondary network interface (eth1).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   enableLniAtDeviceIndex?: number;
-  /** An IPv4 IPAM pool ID for the subnet. */
+  /**
+   * An IPv4 IPAM pool ID for the subnet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv4IpamPoolId?: string;
-  /** An IPv4 netmask length for the subnet. */
+  /**
+   * An IPv4 netmask length for the subnet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv4NetmaskLength?: number;
-  /** An IPv6 IPAM pool ID for the subnet. */
+  /**
+   * An IPv6 IPAM pool ID for the subnet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv6IpamPoolId?: string;
-  /** An IPv6 netmask length for the subnet. */
+  /**
+   * An IPv6 netmask length for the subnet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv6NetmaskLength?: number;
 }
 
@@ -8186,7 +8377,7 @@ export interface SubnetBlockPublicAccessStates {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-subnetcidrblock.html | CloudFormation: AWS::EC2::SubnetCidrBlock}
  */
-export const SubnetCidrBlock = cloudControlType<SubnetCidrBlockArgs, SubnetCidrBlockOutputs>("AWS::EC2::SubnetCidrBlock", "aws:ec2:SubnetCidrBlock", '{"p":[["SubnetId","string",67],["Ipv6CidrBlock","string",66],["Ipv6IpamPoolId","string",66],["Ipv6NetmaskLength","integer",66],["Id","string",72,"awsId"],["Ipv6AddressAttribute","string",8],["IpSource","string",8]],"id":["Id"]}');
+export const SubnetCidrBlock = cloudControlType<SubnetCidrBlockArgs, SubnetCidrBlockOutputs>("AWS::EC2::SubnetCidrBlock", "aws:ec2:SubnetCidrBlock", '{"p":[["SubnetId","string",67],["Ipv6CidrBlock","string",66],["Ipv6IpamPoolId","string",82],["Ipv6NetmaskLength","integer",82],["Id","string",72,"awsId"],["Ipv6AddressAttribute","string",8],["IpSource","string",8]],"id":["Id"],"reg":{"h":"crdl","wo":["Ipv6IpamPoolId","Ipv6NetmaskLength"],"co":["Ipv6CidrBlock","SubnetId","Ipv6IpamPoolId","Ipv6NetmaskLength"],"ro":["Id","Ipv6AddressAttribute","IpSource"],"pt":{"Ipv6CidrBlock":"$join([$match($replace(Ipv6CidrBlock, /(^|:)(0{1,4})([0-9a-fA-F]{1,4})/, \\"$1$3\\"), /^([0-9a-fA-F]{1,4}:){4}/).match, \\":/64\\"])"},"tg":[false,false,false]}}');
 /** A {@link SubnetCidrBlock} instance: its attributes as typed outputs. */
 export type SubnetCidrBlock = InstanceType<typeof SubnetCidrBlock>;
 
@@ -8194,11 +8385,25 @@ export type SubnetCidrBlock = InstanceType<typeof SubnetCidrBlock>;
 export interface SubnetCidrBlockArgs {
   /** The ID of the subnet. */
   subnetId: string;
-  /** The IPv6 network range for the subnet, in CIDR notation. */
+  /**
+   * The IPv6 network range for the subnet, in CIDR notation.
+   *
+   * Length: at most 42.
+   */
   ipv6CidrBlock?: string;
-  /** An IPv6 IPAM pool ID for the subnet. */
+  /**
+   * An IPv6 IPAM pool ID for the subnet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv6IpamPoolId?: string;
-  /** An IPv6 netmask length for the subnet. */
+  /**
+   * An IPv6 netmask length for the subnet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 0–128.
+   */
   ipv6NetmaskLength?: number;
 }
 
@@ -8215,9 +8420,11 @@ export interface SubnetCidrBlockOutputs extends SubnetCidrBlockArgs {
 /**
  * Resource Type definition for a CIDR range reserved inside an Amazon EC2 subnet.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::SubnetCidrReservation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-subnetcidrreservation.html | CloudFormation: AWS::EC2::SubnetCidrReservation}
  */
-export const SubnetCidrReservation = cloudControlType<SubnetCidrReservationArgs, SubnetCidrReservationOutputs>("AWS::EC2::SubnetCidrReservation", "aws:ec2:SubnetCidrReservation", '{"p":[["SubnetId","string",67],["Cidr","string",67],["ReservationType",["enum","prefix","explicit"],67],["Description","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SubnetCidrReservationId","string",72],["OwnerId","string",8]],"id":["SubnetId","SubnetCidrReservationId"],"tags":["Tags","standard"]}');
+export const SubnetCidrReservation = cloudControlType<SubnetCidrReservationArgs, SubnetCidrReservationOutputs>("AWS::EC2::SubnetCidrReservation", "aws:ec2:SubnetCidrReservation", '{"p":[["SubnetId","string",67],["Cidr","string",67],["ReservationType",["enum","prefix","explicit"],67],["Description","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SubnetCidrReservationId","string",72],["OwnerId","string",8]],"id":["SubnetId","SubnetCidrReservationId"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SubnetCidrReservation} instance: its attributes as typed outputs. */
 export type SubnetCidrReservation = InstanceType<typeof SubnetCidrReservation>;
 
@@ -8252,7 +8459,7 @@ export interface SubnetCidrReservationOutputs extends SubnetCidrReservationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-subnetnetworkaclassociation.html | CloudFormation: AWS::EC2::SubnetNetworkAclAssociation}
  */
-export const SubnetNetworkAclAssociation = cloudControlType<SubnetNetworkAclAssociationArgs, SubnetNetworkAclAssociationOutputs>("AWS::EC2::SubnetNetworkAclAssociation", "aws:ec2:SubnetNetworkAclAssociation", '{"p":[["NetworkAclId","string",67],["SubnetId","string",67],["AssociationId","string",72]],"id":["AssociationId"]}');
+export const SubnetNetworkAclAssociation = cloudControlType<SubnetNetworkAclAssociationArgs, SubnetNetworkAclAssociationOutputs>("AWS::EC2::SubnetNetworkAclAssociation", "aws:ec2:SubnetNetworkAclAssociation", '{"p":[["NetworkAclId","string",67],["SubnetId","string",67],["AssociationId","string",72]],"id":["AssociationId"],"reg":{"h":"crdl","co":["SubnetId","NetworkAclId"],"ro":["AssociationId"],"tg":[false,false,false]}}');
 /** A {@link SubnetNetworkAclAssociation} instance: its attributes as typed outputs. */
 export type SubnetNetworkAclAssociation = InstanceType<typeof SubnetNetworkAclAssociation>;
 
@@ -8275,7 +8482,7 @@ export interface SubnetNetworkAclAssociationOutputs extends SubnetNetworkAclAsso
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-subnetroutetableassociation.html | CloudFormation: AWS::EC2::SubnetRouteTableAssociation}
  */
-export const SubnetRouteTableAssociation = cloudControlType<SubnetRouteTableAssociationArgs, SubnetRouteTableAssociationOutputs>("AWS::EC2::SubnetRouteTableAssociation", "aws:ec2:SubnetRouteTableAssociation", '{"p":[["RouteTableId","string",67],["SubnetId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const SubnetRouteTableAssociation = cloudControlType<SubnetRouteTableAssociationArgs, SubnetRouteTableAssociationOutputs>("AWS::EC2::SubnetRouteTableAssociation", "aws:ec2:SubnetRouteTableAssociation", '{"p":[["RouteTableId","string",67],["SubnetId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crdl","co":["SubnetId","RouteTableId"],"ro":["Id"],"tg":[false,false,false]}}');
 /** A {@link SubnetRouteTableAssociation} instance: its attributes as typed outputs. */
 export type SubnetRouteTableAssociation = InstanceType<typeof SubnetRouteTableAssociation>;
 
@@ -8306,7 +8513,7 @@ export interface SubnetRouteTableAssociationOutputs extends SubnetRouteTableAsso
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-trafficmirrorfilter.html | CloudFormation: AWS::EC2::TrafficMirrorFilter}
  */
-export const TrafficMirrorFilter = cloudControlType<TrafficMirrorFilterArgs, TrafficMirrorFilterOutputs>("AWS::EC2::TrafficMirrorFilter", "aws:ec2:TrafficMirrorFilter", '{"p":[["Description","string",66],["NetworkServices",["array","string"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-filter/${TrafficMirrorFilterId}"}');
+export const TrafficMirrorFilter = cloudControlType<TrafficMirrorFilterArgs, TrafficMirrorFilterOutputs>("AWS::EC2::TrafficMirrorFilter", "aws:ec2:TrafficMirrorFilter", '{"p":[["Description","string",66],["NetworkServices",["array","string"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Description"],"ro":["Id"],"uo":["NetworkServices","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-filter/${TrafficMirrorFilterId}"}');
 /** A {@link TrafficMirrorFilter} instance: its attributes as typed outputs. */
 export type TrafficMirrorFilter = InstanceType<typeof TrafficMirrorFilter>;
 
@@ -8319,7 +8526,7 @@ export interface TrafficMirrorFilterArgs {
    *
    * Valid values are `amazon-dns` .
    */
-  networkServices?: string[];
+  networkServices?: ("amazon-dns")[];
   /** The tags to assign to a Traffic Mirror filter. */
   tags?: AwsTag[];
 }
@@ -8339,7 +8546,7 @@ export interface TrafficMirrorFilterOutputs extends TrafficMirrorFilterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-trafficmirrorfilterrule.html | CloudFormation: AWS::EC2::TrafficMirrorFilterRule}
  */
-export const TrafficMirrorFilterRule = cloudControlType<TrafficMirrorFilterRuleArgs, TrafficMirrorFilterRuleOutputs>("AWS::EC2::TrafficMirrorFilterRule", "aws:ec2:TrafficMirrorFilterRule", '{"p":[["DestinationPortRange",["ref","TrafficMirrorPortRange"]],["Description","string"],["SourcePortRange",["ref","TrafficMirrorPortRange"]],["RuleAction","string",1],["SourceCidrBlock","string",1],["RuleNumber","integer",1],["DestinationCidrBlock","string",1],["TrafficMirrorFilterId","string",67],["TrafficDirection","string",1],["Protocol","integer"],["Tags",["array",["ref","Tag"]]],["TrafficMirrorFilterRuleId","string",72]],"id":["TrafficMirrorFilterRuleId"],"d":{"TrafficMirrorPortRange":[["FromPort","integer",1],["ToPort","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-filter-rule/${TrafficMirrorFilterRuleId}"}');
+export const TrafficMirrorFilterRule = cloudControlType<TrafficMirrorFilterRuleArgs, TrafficMirrorFilterRuleOutputs>("AWS::EC2::TrafficMirrorFilterRule", "aws:ec2:TrafficMirrorFilterRule", '{"p":[["DestinationPortRange",["ref","TrafficMirrorPortRange"]],["Description","string"],["SourcePortRange",["ref","TrafficMirrorPortRange"]],["RuleAction","string",1],["SourceCidrBlock","string",1],["RuleNumber","integer",1],["DestinationCidrBlock","string",1],["TrafficMirrorFilterId","string",67],["TrafficDirection","string",1],["Protocol","integer"],["Tags",["array",["ref","Tag"]]],["TrafficMirrorFilterRuleId","string",72]],"id":["TrafficMirrorFilterRuleId"],"d":{"TrafficMirrorPortRange":[["FromPort","integer",1],["ToPort","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TrafficMirrorFilterId"],"ro":["TrafficMirrorFilterRuleId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-filter-rule/${TrafficMirrorFilterRuleId}"}');
 /** A {@link TrafficMirrorFilterRule} instance: its attributes as typed outputs. */
 export type TrafficMirrorFilterRule = InstanceType<typeof TrafficMirrorFilterRule>;
 
@@ -8402,7 +8609,7 @@ export interface TrafficMirrorFilterRuleTrafficMirrorPortRange {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-trafficmirrorsession.html | CloudFormation: AWS::EC2::TrafficMirrorSession}
  */
-export const TrafficMirrorSession = cloudControlType<TrafficMirrorSessionArgs, TrafficMirrorSessionOutputs>("AWS::EC2::TrafficMirrorSession", "aws:ec2:TrafficMirrorSession", '{"p":[["TrafficMirrorTargetId","string",1],["Description","string"],["SessionNumber","integer",1],["VirtualNetworkId","integer"],["PacketLength","integer"],["NetworkInterfaceId","string",67],["TrafficMirrorFilterId","string",1],["Tags",["array",["ref","Tag"]]],["OwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-session/${TrafficMirrorSessionId}"}');
+export const TrafficMirrorSession = cloudControlType<TrafficMirrorSessionArgs, TrafficMirrorSessionOutputs>("AWS::EC2::TrafficMirrorSession", "aws:ec2:TrafficMirrorSession", '{"p":[["TrafficMirrorTargetId","string",1],["Description","string"],["SessionNumber","integer",1],["VirtualNetworkId","integer"],["PacketLength","integer"],["NetworkInterfaceId","string",1],["TrafficMirrorFilterId","string",1],["Tags",["array",["ref","Tag"]]],["OwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-session/${TrafficMirrorSessionId}"}');
 /** A {@link TrafficMirrorSession} instance: its attributes as typed outputs. */
 export type TrafficMirrorSession = InstanceType<typeof TrafficMirrorSession>;
 
@@ -8455,7 +8662,7 @@ export interface TrafficMirrorSessionOutputs extends TrafficMirrorSessionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-trafficmirrortarget.html | CloudFormation: AWS::EC2::TrafficMirrorTarget}
  */
-export const TrafficMirrorTarget = cloudControlType<TrafficMirrorTargetArgs, TrafficMirrorTargetOutputs>("AWS::EC2::TrafficMirrorTarget", "aws:ec2:TrafficMirrorTarget", '{"p":[["NetworkLoadBalancerArn","string",66],["Description","string",66],["NetworkInterfaceId","string",66],["GatewayLoadBalancerEndpointId","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-target/${TrafficMirrorTargetId}"}');
+export const TrafficMirrorTarget = cloudControlType<TrafficMirrorTargetArgs, TrafficMirrorTargetOutputs>("AWS::EC2::TrafficMirrorTarget", "aws:ec2:TrafficMirrorTarget", '{"p":[["NetworkLoadBalancerArn","string",66],["Description","string",66],["NetworkInterfaceId","string",66],["GatewayLoadBalancerEndpointId","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GatewayLoadBalancerEndpointId","NetworkLoadBalancerArn","NetworkInterfaceId","Description"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:traffic-mirror-target/${TrafficMirrorTargetId}"}');
 /** A {@link TrafficMirrorTarget} instance: its attributes as typed outputs. */
 export type TrafficMirrorTarget = InstanceType<typeof TrafficMirrorTarget>;
 
@@ -8489,7 +8696,7 @@ export interface TrafficMirrorTargetOutputs extends TrafficMirrorTargetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgateway.html | CloudFormation: AWS::EC2::TransitGateway}
  */
-export const TransitGateway = cloudControlType<TransitGatewayArgs, TransitGatewayOutputs>("AWS::EC2::TransitGateway", "aws:ec2:TransitGateway", '{"p":[["DefaultRouteTablePropagation","string"],["Description","string"],["TransitGatewayCidrBlocks",["array","string"]],["AssociationDefaultRouteTableId","string"],["AutoAcceptSharedAttachments","string"],["PropagationDefaultRouteTableId","string"],["DefaultRouteTableAssociation","string"],["VpnEcmpSupport","string"],["DnsSupport","string"],["MulticastSupport","string",66],["AmazonSideAsn","integer",66],["Tags",["array",["ref","Tag"]]],["SecurityGroupReferencingSupport","string"],["EncryptionSupport",["enum","disable","enable"]],["Id","string",72,"awsId"],["TransitGatewayArn","string",72],["EncryptionSupportState","string",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway/${TransitGatewayId}"}');
+export const TransitGateway = cloudControlType<TransitGatewayArgs, TransitGatewayOutputs>("AWS::EC2::TransitGateway", "aws:ec2:TransitGateway", '{"p":[["DefaultRouteTablePropagation","string"],["Description","string"],["TransitGatewayCidrBlocks",["array","string"]],["AssociationDefaultRouteTableId","string"],["AutoAcceptSharedAttachments","string"],["PropagationDefaultRouteTableId","string"],["DefaultRouteTableAssociation","string"],["VpnEcmpSupport","string"],["DnsSupport","string"],["MulticastSupport","string",66],["AmazonSideAsn","integer",66],["Tags",["array",["ref","Tag"]]],["SecurityGroupReferencingSupport","string"],["EncryptionSupport",["enum","disable","enable"],16],["Id","string",72,"awsId"],["TransitGatewayArn","string",72],["EncryptionSupportState","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EncryptionSupport"],"co":["AmazonSideAsn","MulticastSupport"],"ro":["Id","TransitGatewayArn","EncryptionSupportState"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway/${TransitGatewayId}"}');
 /** A {@link TransitGateway} instance: its attributes as typed outputs. */
 export type TransitGateway = InstanceType<typeof TransitGateway>;
 
@@ -8525,7 +8732,11 @@ export interface TransitGatewayArgs {
    * For important information about this feature, see [Create a transit gateway](https://docs.aws.amazon.com/vpc/latest/tgw/tgw-transit-gateways.html#create-tgw) in the *AWS Transit Gateway Guide* .
    */
   securityGroupReferencingSupport?: string;
-  /** Enable or disable encryption support. Disabled by default. */
+  /**
+   * Enable or disable encryption support. Disabled by default.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   encryptionSupport?: "disable" | "enable";
 }
 
@@ -8549,7 +8760,7 @@ export interface TransitGatewayOutputs extends TransitGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayattachment.html | CloudFormation: AWS::EC2::TransitGatewayAttachment}
  */
-export const TransitGatewayAttachment = cloudControlType<TransitGatewayAttachmentArgs, TransitGatewayAttachmentOutputs>("AWS::EC2::TransitGatewayAttachment", "aws:ec2:TransitGatewayAttachment", '{"p":[["Options",["ref","Options"]],["TransitGatewayId","string",67],["VpcId","string",67],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Options":[["Ipv6Support","string"],["ApplianceModeSupport","string"],["DnsSupport","string"],["SecurityGroupReferencingSupport","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
+export const TransitGatewayAttachment = cloudControlType<TransitGatewayAttachmentArgs, TransitGatewayAttachmentOutputs>("AWS::EC2::TransitGatewayAttachment", "aws:ec2:TransitGatewayAttachment", '{"p":[["Options",["ref","Options"]],["TransitGatewayId","string",67],["VpcId","string",67],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Options":[["Ipv6Support","string"],["ApplianceModeSupport","string"],["DnsSupport","string"],["SecurityGroupReferencingSupport","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId","VpcId"],"ro":["Id"],"uo":["SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
 /** A {@link TransitGatewayAttachment} instance: its attributes as typed outputs. */
 export type TransitGatewayAttachment = InstanceType<typeof TransitGatewayAttachment>;
 
@@ -8600,7 +8811,7 @@ export interface TransitGatewayAttachmentOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayconnect.html | CloudFormation: AWS::EC2::TransitGatewayConnect}
  */
-export const TransitGatewayConnect = cloudControlType<TransitGatewayConnectArgs, TransitGatewayConnectOutputs>("AWS::EC2::TransitGatewayConnect", "aws:ec2:TransitGatewayConnect", '{"p":[["Options",["ref","TransitGatewayConnectOptions"],67],["TransportTransitGatewayAttachmentId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayId","string",8],["State","string",8],["CreationTime","string",8],["TransitGatewayAttachmentId","string",72]],"id":["TransitGatewayAttachmentId"],"d":{"TransitGatewayConnectOptions":[["Protocol","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
+export const TransitGatewayConnect = cloudControlType<TransitGatewayConnectArgs, TransitGatewayConnectOutputs>("AWS::EC2::TransitGatewayConnect", "aws:ec2:TransitGatewayConnect", '{"p":[["Options",["ref","TransitGatewayConnectOptions"],67],["TransportTransitGatewayAttachmentId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayId","string",8],["State","string",8],["CreationTime","string",8],["TransitGatewayAttachmentId","string",72]],"id":["TransitGatewayAttachmentId"],"d":{"TransitGatewayConnectOptions":[["Protocol","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransportTransitGatewayAttachmentId","Options"],"ro":["TransitGatewayAttachmentId","State","CreationTime","TransitGatewayId"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
 /** A {@link TransitGatewayConnect} instance: its attributes as typed outputs. */
 export type TransitGatewayConnect = InstanceType<typeof TransitGatewayConnect>;
 
@@ -8645,7 +8856,7 @@ export interface TransitGatewayConnectTransitGatewayConnectOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayconnectpeer.html | CloudFormation: AWS::EC2::TransitGatewayConnectPeer}
  */
-export const TransitGatewayConnectPeer = cloudControlType<TransitGatewayConnectPeerArgs, TransitGatewayConnectPeerOutputs>("AWS::EC2::TransitGatewayConnectPeer", "aws:ec2:TransitGatewayConnectPeer", '{"p":[["TransitGatewayAttachmentId","string",67],["ConnectPeerConfiguration",["ref","TransitGatewayConnectPeerConfiguration"],67],["Tags",["array",["ref","Tag"]]],["TransitGatewayConnectPeerId","string",72],["State","string",8],["CreationTime","string",8]],"id":["TransitGatewayConnectPeerId"],"d":{"TransitGatewayConnectPeerConfiguration":[["TransitGatewayAddress","string",2],["PeerAddress","string",3],["InsideCidrBlocks",["array","string"],3],["Protocol","string"],["BgpConfigurations",["array",["ref","TransitGatewayAttachmentBgpConfiguration"]]]],"TransitGatewayAttachmentBgpConfiguration":[["TransitGatewayAsn","number"],["PeerAsn","number",2],["TransitGatewayAddress","string"],["PeerAddress","string"],["BgpStatus","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-connect-peer/${TransitGatewayConnectPeerId}"}');
+export const TransitGatewayConnectPeer = cloudControlType<TransitGatewayConnectPeerArgs, TransitGatewayConnectPeerOutputs>("AWS::EC2::TransitGatewayConnectPeer", "aws:ec2:TransitGatewayConnectPeer", '{"p":[["TransitGatewayAttachmentId","string",67],["ConnectPeerConfiguration",["ref","TransitGatewayConnectPeerConfiguration"],67],["Tags",["array",["ref","Tag"]]],["TransitGatewayConnectPeerId","string",72],["State","string",8],["CreationTime","string",8]],"id":["TransitGatewayConnectPeerId"],"d":{"TransitGatewayConnectPeerConfiguration":[["TransitGatewayAddress","string"],["PeerAddress","string",1],["InsideCidrBlocks",["array","string"],1],["Protocol","string"],["BgpConfigurations",["array",["ref","TransitGatewayAttachmentBgpConfiguration"]]]],"TransitGatewayAttachmentBgpConfiguration":[["TransitGatewayAsn","number"],["PeerAsn","number"],["TransitGatewayAddress","string"],["PeerAddress","string"],["BgpStatus","string"]]},"tags":["Tags","standard"],"rp":[["ConnectPeerConfiguration","PeerAddress"],["ConnectPeerConfiguration","InsideCidrBlocks"],["ConnectPeerConfiguration","TransitGatewayAddress"]],"reg":{"h":"crudl","co":["TransitGatewayAttachmentId","ConnectPeerConfiguration","ConnectPeerConfiguration/PeerAddress","ConnectPeerConfiguration/InsideCidrBlocks","ConnectPeerConfiguration/TransitGatewayAddress","ConnectPeerConfiguration/BgpConfigurations/*/PeerAsn"],"ro":["TransitGatewayConnectPeerId","ConnectPeerConfiguration/Protocol","ConnectPeerConfiguration/BgpConfigurations","ConnectPeerConfiguration/BgpConfigurations/*/TransitGatewayAddress","ConnectPeerConfiguration/BgpConfigurations/*/BgpStatus","ConnectPeerConfiguration/BgpConfigurations/*/PeerAddress","ConnectPeerConfiguration/BgpConfigurations/*/TransitGatewayAsn","State","CreationTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-connect-peer/${TransitGatewayConnectPeerId}"}');
 /** A {@link TransitGatewayConnectPeer} instance: its attributes as typed outputs. */
 export type TransitGatewayConnectPeer = InstanceType<typeof TransitGatewayConnectPeer>;
 
@@ -8710,7 +8921,7 @@ export interface TransitGatewayConnectPeerTransitGatewayAttachmentBgpConfigurati
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaymeteringpolicy.html | CloudFormation: AWS::EC2::TransitGatewayMeteringPolicy}
  */
-export const TransitGatewayMeteringPolicy = cloudControlType<TransitGatewayMeteringPolicyArgs, TransitGatewayMeteringPolicyOutputs>("AWS::EC2::TransitGatewayMeteringPolicy", "aws:ec2:TransitGatewayMeteringPolicy", '{"p":[["TransitGatewayId","string",67],["MiddleboxAttachmentIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["TransitGatewayMeteringPolicyId","string",72],["State","string",8],["UpdateEffectiveAt","string",8]],"id":["TransitGatewayMeteringPolicyId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-metering-policy/${TransitGatewayMeteringPolicyId}"}');
+export const TransitGatewayMeteringPolicy = cloudControlType<TransitGatewayMeteringPolicyArgs, TransitGatewayMeteringPolicyOutputs>("AWS::EC2::TransitGatewayMeteringPolicy", "aws:ec2:TransitGatewayMeteringPolicy", '{"p":[["TransitGatewayId","string",67],["MiddleboxAttachmentIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["TransitGatewayMeteringPolicyId","string",72],["State","string",8],["UpdateEffectiveAt","string",8]],"id":["TransitGatewayMeteringPolicyId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId"],"ro":["TransitGatewayMeteringPolicyId","State","UpdateEffectiveAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-metering-policy/${TransitGatewayMeteringPolicyId}"}');
 /** A {@link TransitGatewayMeteringPolicy} instance: its attributes as typed outputs. */
 export type TransitGatewayMeteringPolicy = InstanceType<typeof TransitGatewayMeteringPolicy>;
 
@@ -8739,7 +8950,7 @@ export interface TransitGatewayMeteringPolicyOutputs extends TransitGatewayMeter
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaymeteringpolicyentry.html | CloudFormation: AWS::EC2::TransitGatewayMeteringPolicyEntry}
  */
-export const TransitGatewayMeteringPolicyEntry = cloudControlType<TransitGatewayMeteringPolicyEntryArgs, TransitGatewayMeteringPolicyEntryOutputs>("AWS::EC2::TransitGatewayMeteringPolicyEntry", "aws:ec2:TransitGatewayMeteringPolicyEntry", '{"p":[["DestinationTransitGatewayAttachmentId","string",66],["SourcePortRange","string",66],["PolicyRuleNumber","integer",67],["DestinationTransitGatewayAttachmentType",["enum","vpc","vpn","direct-connect-gateway","peering","network-function","vpn-concentrator","client-vpn"],66],["DestinationCidrBlock","string",66],["TransitGatewayMeteringPolicyId","string",67],["DestinationPortRange","string",66],["MeteredAccount",["enum","source-attachment-owner","destination-attachment-owner","transit-gateway-owner"],67],["SourceCidrBlock","string",66],["Protocol","string",66],["SourceTransitGatewayAttachmentId","string",66],["SourceTransitGatewayAttachmentType",["enum","vpc","vpn","direct-connect-gateway","peering","network-function","vpn-concentrator","client-vpn"],66],["UpdateEffectiveAt","string",8],["State","string",8]],"id":["TransitGatewayMeteringPolicyId","PolicyRuleNumber"]}');
+export const TransitGatewayMeteringPolicyEntry = cloudControlType<TransitGatewayMeteringPolicyEntryArgs, TransitGatewayMeteringPolicyEntryOutputs>("AWS::EC2::TransitGatewayMeteringPolicyEntry", "aws:ec2:TransitGatewayMeteringPolicyEntry", '{"p":[["DestinationTransitGatewayAttachmentId","string",66],["SourcePortRange","string",66],["PolicyRuleNumber","integer",67],["DestinationTransitGatewayAttachmentType",["enum","vpc","vpn","direct-connect-gateway","peering","network-function","vpn-concentrator","client-vpn"],66],["DestinationCidrBlock","string",66],["TransitGatewayMeteringPolicyId","string",67],["DestinationPortRange","string",66],["MeteredAccount",["enum","source-attachment-owner","destination-attachment-owner","transit-gateway-owner"],67],["SourceCidrBlock","string",66],["Protocol","string",66],["SourceTransitGatewayAttachmentId","string",66],["SourceTransitGatewayAttachmentType",["enum","vpc","vpn","direct-connect-gateway","peering","network-function","vpn-concentrator","client-vpn"],66],["UpdateEffectiveAt","string",8],["State","string",8]],"id":["TransitGatewayMeteringPolicyId","PolicyRuleNumber"],"reg":{"h":"crdl","co":["TransitGatewayMeteringPolicyId","PolicyRuleNumber","MeteredAccount","SourceTransitGatewayAttachmentId","SourceTransitGatewayAttachmentType","SourceCidrBlock","SourcePortRange","DestinationTransitGatewayAttachmentId","DestinationTransitGatewayAttachmentType","DestinationCidrBlock","DestinationPortRange","Protocol"],"ro":["UpdateEffectiveAt","State"],"tg":[false,true,true]}}');
 /** A {@link TransitGatewayMeteringPolicyEntry} instance: its attributes as typed outputs. */
 export type TransitGatewayMeteringPolicyEntry = InstanceType<typeof TransitGatewayMeteringPolicyEntry>;
 
@@ -8784,7 +8995,7 @@ export interface TransitGatewayMeteringPolicyEntryOutputs extends TransitGateway
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaymulticastdomain.html | CloudFormation: AWS::EC2::TransitGatewayMulticastDomain}
  */
-export const TransitGatewayMulticastDomain = cloudControlType<TransitGatewayMulticastDomainArgs, TransitGatewayMulticastDomainOutputs>("AWS::EC2::TransitGatewayMulticastDomain", "aws:ec2:TransitGatewayMulticastDomain", '{"p":[["Options",["ref","Options"]],["TransitGatewayId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayMulticastDomainArn","string",72],["State","string",8],["CreationTime","string",8],["TransitGatewayMulticastDomainId","string",72]],"id":["TransitGatewayMulticastDomainId"],"d":{"Options":[["StaticSourcesSupport","string"],["AutoAcceptSharedAssociations","string"],["Igmpv2Support","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-multicast-domain/${TransitGatewayMulticastDomainId}"}');
+export const TransitGatewayMulticastDomain = cloudControlType<TransitGatewayMulticastDomainArgs, TransitGatewayMulticastDomainOutputs>("AWS::EC2::TransitGatewayMulticastDomain", "aws:ec2:TransitGatewayMulticastDomain", '{"p":[["Options",["ref","Options"]],["TransitGatewayId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayMulticastDomainArn","string",72],["State","string",8],["CreationTime","string",8],["TransitGatewayMulticastDomainId","string",72]],"id":["TransitGatewayMulticastDomainId"],"d":{"Options":[["StaticSourcesSupport","string"],["AutoAcceptSharedAssociations","string"],["Igmpv2Support","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId"],"ro":["TransitGatewayMulticastDomainId","State","CreationTime","TransitGatewayMulticastDomainArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-multicast-domain/${TransitGatewayMulticastDomainId}"}');
 /** A {@link TransitGatewayMulticastDomain} instance: its attributes as typed outputs. */
 export type TransitGatewayMulticastDomain = InstanceType<typeof TransitGatewayMulticastDomain>;
 
@@ -8837,7 +9048,7 @@ export interface TransitGatewayMulticastDomainOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaymulticastdomainassociation.html | CloudFormation: AWS::EC2::TransitGatewayMulticastDomainAssociation}
  */
-export const TransitGatewayMulticastDomainAssociation = cloudControlType<TransitGatewayMulticastDomainAssociationArgs, TransitGatewayMulticastDomainAssociationOutputs>("AWS::EC2::TransitGatewayMulticastDomainAssociation", "aws:ec2:TransitGatewayMulticastDomainAssociation", '{"p":[["TransitGatewayMulticastDomainId","string",67],["SubnetId","string",67],["TransitGatewayAttachmentId","string",67],["ResourceId","string",8],["State","string",8],["ResourceType","string",8]],"id":["TransitGatewayMulticastDomainId","TransitGatewayAttachmentId","SubnetId"]}');
+export const TransitGatewayMulticastDomainAssociation = cloudControlType<TransitGatewayMulticastDomainAssociationArgs, TransitGatewayMulticastDomainAssociationOutputs>("AWS::EC2::TransitGatewayMulticastDomainAssociation", "aws:ec2:TransitGatewayMulticastDomainAssociation", '{"p":[["TransitGatewayMulticastDomainId","string",67],["SubnetId","string",67],["TransitGatewayAttachmentId","string",67],["ResourceId","string",8],["State","string",8],["ResourceType","string",8]],"id":["TransitGatewayMulticastDomainId","TransitGatewayAttachmentId","SubnetId"],"reg":{"h":"crdl","co":["TransitGatewayMulticastDomainId","TransitGatewayAttachmentId","SubnetId"],"ro":["ResourceId","ResourceType","State"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayMulticastDomainAssociation} instance: its attributes as typed outputs. */
 export type TransitGatewayMulticastDomainAssociation = InstanceType<typeof TransitGatewayMulticastDomainAssociation>;
 
@@ -8866,7 +9077,7 @@ export interface TransitGatewayMulticastDomainAssociationOutputs extends Transit
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaymulticastgroupmember.html | CloudFormation: AWS::EC2::TransitGatewayMulticastGroupMember}
  */
-export const TransitGatewayMulticastGroupMember = cloudControlType<TransitGatewayMulticastGroupMemberArgs, TransitGatewayMulticastGroupMemberOutputs>("AWS::EC2::TransitGatewayMulticastGroupMember", "aws:ec2:TransitGatewayMulticastGroupMember", '{"p":[["TransitGatewayMulticastDomainId","string",67],["NetworkInterfaceId","string",67],["GroupIpAddress","string",67],["GroupMember","boolean",8],["ResourceId","string",8],["MemberType","string",8],["SourceType","string",8],["ResourceType","string",8],["SubnetId","string",8],["GroupSource","boolean",8],["TransitGatewayAttachmentId","string",8]],"id":["TransitGatewayMulticastDomainId","GroupIpAddress","NetworkInterfaceId"]}');
+export const TransitGatewayMulticastGroupMember = cloudControlType<TransitGatewayMulticastGroupMemberArgs, TransitGatewayMulticastGroupMemberOutputs>("AWS::EC2::TransitGatewayMulticastGroupMember", "aws:ec2:TransitGatewayMulticastGroupMember", '{"p":[["TransitGatewayMulticastDomainId","string",67],["NetworkInterfaceId","string",67],["GroupIpAddress","string",67],["GroupMember","boolean",8],["ResourceId","string",8],["MemberType","string",8],["SourceType","string",8],["ResourceType","string",8],["SubnetId","string",8],["GroupSource","boolean",8],["TransitGatewayAttachmentId","string",8]],"id":["TransitGatewayMulticastDomainId","GroupIpAddress","NetworkInterfaceId"],"reg":{"h":"crdl","co":["TransitGatewayMulticastDomainId","GroupIpAddress","NetworkInterfaceId"],"ro":["SubnetId","ResourceId","ResourceType","GroupSource","GroupMember","MemberType","TransitGatewayAttachmentId"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayMulticastGroupMember} instance: its attributes as typed outputs. */
 export type TransitGatewayMulticastGroupMember = InstanceType<typeof TransitGatewayMulticastGroupMember>;
 
@@ -8906,7 +9117,7 @@ export interface TransitGatewayMulticastGroupMemberOutputs extends TransitGatewa
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaymulticastgroupsource.html | CloudFormation: AWS::EC2::TransitGatewayMulticastGroupSource}
  */
-export const TransitGatewayMulticastGroupSource = cloudControlType<TransitGatewayMulticastGroupSourceArgs, TransitGatewayMulticastGroupSourceOutputs>("AWS::EC2::TransitGatewayMulticastGroupSource", "aws:ec2:TransitGatewayMulticastGroupSource", '{"p":[["TransitGatewayMulticastDomainId","string",67],["NetworkInterfaceId","string",67],["GroupIpAddress","string",67],["GroupMember","boolean",8],["ResourceId","string",8],["MemberType","string",8],["SourceType","string",8],["ResourceType","string",8],["SubnetId","string",8],["GroupSource","boolean",8],["TransitGatewayAttachmentId","string",8]],"id":["TransitGatewayMulticastDomainId","GroupIpAddress","NetworkInterfaceId"]}');
+export const TransitGatewayMulticastGroupSource = cloudControlType<TransitGatewayMulticastGroupSourceArgs, TransitGatewayMulticastGroupSourceOutputs>("AWS::EC2::TransitGatewayMulticastGroupSource", "aws:ec2:TransitGatewayMulticastGroupSource", '{"p":[["TransitGatewayMulticastDomainId","string",67],["NetworkInterfaceId","string",67],["GroupIpAddress","string",67],["GroupMember","boolean",8],["ResourceId","string",8],["MemberType","string",8],["SourceType","string",8],["ResourceType","string",8],["SubnetId","string",8],["GroupSource","boolean",8],["TransitGatewayAttachmentId","string",8]],"id":["TransitGatewayMulticastDomainId","GroupIpAddress","NetworkInterfaceId"],"reg":{"h":"crdl","co":["TransitGatewayMulticastDomainId","GroupIpAddress","NetworkInterfaceId"],"ro":["SubnetId","ResourceId","ResourceType","GroupSource","GroupMember","SourceType","TransitGatewayAttachmentId"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayMulticastGroupSource} instance: its attributes as typed outputs. */
 export type TransitGatewayMulticastGroupSource = InstanceType<typeof TransitGatewayMulticastGroupSource>;
 
@@ -8946,7 +9157,7 @@ export interface TransitGatewayMulticastGroupSourceOutputs extends TransitGatewa
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaypeeringattachment.html | CloudFormation: AWS::EC2::TransitGatewayPeeringAttachment}
  */
-export const TransitGatewayPeeringAttachment = cloudControlType<TransitGatewayPeeringAttachmentArgs, TransitGatewayPeeringAttachmentOutputs>("AWS::EC2::TransitGatewayPeeringAttachment", "aws:ec2:TransitGatewayPeeringAttachment", '{"p":[["TransitGatewayId","string",67],["PeerTransitGatewayId","string",67],["PeerAccountId","string",67],["PeerRegion","string",67],["Tags",["array",["ref","Tag"]]],["Status",["ref","PeeringAttachmentStatus"],8],["State","string",8],["CreationTime","string",8],["TransitGatewayAttachmentId","string",72]],"id":["TransitGatewayAttachmentId"],"d":{"PeeringAttachmentStatus":[["Message","string"],["Code","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
+export const TransitGatewayPeeringAttachment = cloudControlType<TransitGatewayPeeringAttachmentArgs, TransitGatewayPeeringAttachmentOutputs>("AWS::EC2::TransitGatewayPeeringAttachment", "aws:ec2:TransitGatewayPeeringAttachment", '{"p":[["TransitGatewayId","string",67],["PeerTransitGatewayId","string",67],["PeerAccountId","string",67],["PeerRegion","string",67],["Tags",["array",["ref","Tag"]]],["Status",["ref","PeeringAttachmentStatus"],8],["State","string",8],["CreationTime","string",8],["TransitGatewayAttachmentId","string",72]],"id":["TransitGatewayAttachmentId"],"d":{"PeeringAttachmentStatus":[["Message","string"],["Code","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId","PeerTransitGatewayId","PeerRegion","PeerAccountId"],"ro":["TransitGatewayAttachmentId","Status","State","CreationTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
 /** A {@link TransitGatewayPeeringAttachment} instance: its attributes as typed outputs. */
 export type TransitGatewayPeeringAttachment = InstanceType<typeof TransitGatewayPeeringAttachment>;
 
@@ -8992,7 +9203,7 @@ export interface TransitGatewayPeeringAttachmentPeeringAttachmentStatus {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaypolicytable.html | CloudFormation: AWS::EC2::TransitGatewayPolicyTable}
  */
-export const TransitGatewayPolicyTable = cloudControlType<TransitGatewayPolicyTableArgs, TransitGatewayPolicyTableOutputs>("AWS::EC2::TransitGatewayPolicyTable", "aws:ec2:TransitGatewayPolicyTable", '{"p":[["TransitGatewayId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayPolicyTableId","string",72],["State","string",8],["CreationTime","string",8]],"id":["TransitGatewayPolicyTableId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-policy-table/${TransitGatewayPolicyTableId}"}');
+export const TransitGatewayPolicyTable = cloudControlType<TransitGatewayPolicyTableArgs, TransitGatewayPolicyTableOutputs>("AWS::EC2::TransitGatewayPolicyTable", "aws:ec2:TransitGatewayPolicyTable", '{"p":[["TransitGatewayId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayPolicyTableId","string",72],["State","string",8],["CreationTime","string",8]],"id":["TransitGatewayPolicyTableId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId"],"ro":["TransitGatewayPolicyTableId","State","CreationTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-policy-table/${TransitGatewayPolicyTableId}"}');
 /** A {@link TransitGatewayPolicyTable} instance: its attributes as typed outputs. */
 export type TransitGatewayPolicyTable = InstanceType<typeof TransitGatewayPolicyTable>;
 
@@ -9018,7 +9229,7 @@ export interface TransitGatewayPolicyTableOutputs extends TransitGatewayPolicyTa
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaypolicytableassociation.html | CloudFormation: AWS::EC2::TransitGatewayPolicyTableAssociation}
  */
-export const TransitGatewayPolicyTableAssociation = cloudControlType<TransitGatewayPolicyTableAssociationArgs, TransitGatewayPolicyTableAssociationOutputs>("AWS::EC2::TransitGatewayPolicyTableAssociation", "aws:ec2:TransitGatewayPolicyTableAssociation", '{"p":[["TransitGatewayPolicyTableId","string",67],["TransitGatewayAttachmentId","string",67],["State","string",8]],"id":["TransitGatewayPolicyTableId","TransitGatewayAttachmentId"]}');
+export const TransitGatewayPolicyTableAssociation = cloudControlType<TransitGatewayPolicyTableAssociationArgs, TransitGatewayPolicyTableAssociationOutputs>("AWS::EC2::TransitGatewayPolicyTableAssociation", "aws:ec2:TransitGatewayPolicyTableAssociation", '{"p":[["TransitGatewayPolicyTableId","string",67],["TransitGatewayAttachmentId","string",67],["State","string",8]],"id":["TransitGatewayPolicyTableId","TransitGatewayAttachmentId"],"reg":{"h":"crdl","co":["TransitGatewayAttachmentId","TransitGatewayPolicyTableId"],"ro":["State"],"tg":[false,true,true]}}');
 /** A {@link TransitGatewayPolicyTableAssociation} instance: its attributes as typed outputs. */
 export type TransitGatewayPolicyTableAssociation = InstanceType<typeof TransitGatewayPolicyTableAssociation>;
 
@@ -9041,7 +9252,7 @@ export interface TransitGatewayPolicyTableAssociationOutputs extends TransitGate
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewaypolicytableentry.html | CloudFormation: AWS::EC2::TransitGatewayPolicyTableEntry}
  */
-export const TransitGatewayPolicyTableEntry = cloudControlType<TransitGatewayPolicyTableEntryArgs, TransitGatewayPolicyTableEntryOutputs>("AWS::EC2::TransitGatewayPolicyTableEntry", "aws:ec2:TransitGatewayPolicyTableEntry", '{"p":[["TransitGatewayPolicyTableId","string",67],["PolicyRuleNumber","string",67],["PolicyRule",["ref","TransitGatewayPolicyRule"],1],["TargetRouteTableId","string",1],["State","string",8]],"id":["TransitGatewayPolicyTableId","PolicyRuleNumber"],"d":{"TransitGatewayPolicyRule":[["SourceCidrBlock","string"],["DestinationCidrBlock","string"],["SourcePortRange","string"],["DestinationPortRange","string"],["Protocol","string"]]}}');
+export const TransitGatewayPolicyTableEntry = cloudControlType<TransitGatewayPolicyTableEntryArgs, TransitGatewayPolicyTableEntryOutputs>("AWS::EC2::TransitGatewayPolicyTableEntry", "aws:ec2:TransitGatewayPolicyTableEntry", '{"p":[["TransitGatewayPolicyTableId","string",67],["PolicyRuleNumber","string",67],["PolicyRule",["ref","TransitGatewayPolicyRule"],1],["TargetRouteTableId","string",1],["State","string",8]],"id":["TransitGatewayPolicyTableId","PolicyRuleNumber"],"d":{"TransitGatewayPolicyRule":[["SourceCidrBlock","string"],["DestinationCidrBlock","string"],["SourcePortRange","string"],["DestinationPortRange","string"],["Protocol","string"]]},"reg":{"h":"crudl","co":["TransitGatewayPolicyTableId","PolicyRuleNumber"],"ro":["State"],"pt":{"PolicyRule/SourcePortRange":"$count($split(SourcePortRange, \\"-\\")) = 2 and $split(SourcePortRange, \\"-\\")[0] = $split(SourcePortRange, \\"-\\")[1] ? $split(SourcePortRange, \\"-\\")[0] : SourcePortRange","PolicyRule/DestinationPortRange":"$count($split(DestinationPortRange, \\"-\\")) = 2 and $split(DestinationPortRange, \\"-\\")[0] = $split(DestinationPortRange, \\"-\\")[1] ? $split(DestinationPortRange, \\"-\\")[0] : DestinationPortRange"},"tg":[false,true,true]}}');
 /** A {@link TransitGatewayPolicyTableEntry} instance: its attributes as typed outputs. */
 export type TransitGatewayPolicyTableEntry = InstanceType<typeof TransitGatewayPolicyTableEntry>;
 
@@ -9081,7 +9292,7 @@ export interface TransitGatewayPolicyTableEntryTransitGatewayPolicyRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayroute.html | CloudFormation: AWS::EC2::TransitGatewayRoute}
  */
-export const TransitGatewayRoute = cloudControlType<TransitGatewayRouteArgs, TransitGatewayRouteOutputs>("AWS::EC2::TransitGatewayRoute", "aws:ec2:TransitGatewayRoute", '{"p":[["TransitGatewayRouteTableId","string",67],["DestinationCidrBlock","string",67],["Blackhole","boolean",66],["TransitGatewayAttachmentId","string",66]],"id":["TransitGatewayRouteTableId","DestinationCidrBlock"]}');
+export const TransitGatewayRoute = cloudControlType<TransitGatewayRouteArgs, TransitGatewayRouteOutputs>("AWS::EC2::TransitGatewayRoute", "aws:ec2:TransitGatewayRoute", '{"p":[["TransitGatewayRouteTableId","string",67],["DestinationCidrBlock","string",67],["Blackhole","boolean",66],["TransitGatewayAttachmentId","string",66]],"id":["TransitGatewayRouteTableId","DestinationCidrBlock"],"reg":{"h":"crdl","co":["TransitGatewayRouteTableId","TransitGatewayAttachmentId","DestinationCidrBlock","Blackhole"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayRoute} instance: its attributes as typed outputs. */
 export type TransitGatewayRoute = InstanceType<typeof TransitGatewayRoute>;
 
@@ -9106,7 +9317,7 @@ export interface TransitGatewayRouteOutputs extends TransitGatewayRouteArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayroutetable.html | CloudFormation: AWS::EC2::TransitGatewayRouteTable}
  */
-export const TransitGatewayRouteTable = cloudControlType<TransitGatewayRouteTableArgs, TransitGatewayRouteTableOutputs>("AWS::EC2::TransitGatewayRouteTable", "aws:ec2:TransitGatewayRouteTable", '{"p":[["TransitGatewayId","string",67],["Tags",["array",["ref","Tag"]],66],["TransitGatewayRouteTableId","string",72]],"id":["TransitGatewayRouteTableId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-route-table/${TransitGatewayRouteTableId}"}');
+export const TransitGatewayRouteTable = cloudControlType<TransitGatewayRouteTableArgs, TransitGatewayRouteTableOutputs>("AWS::EC2::TransitGatewayRouteTable", "aws:ec2:TransitGatewayRouteTable", '{"p":[["TransitGatewayId","string",67],["Tags",["array",["ref","Tag"]]],["TransitGatewayRouteTableId","string",72]],"id":["TransitGatewayRouteTableId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId"],"ro":["TransitGatewayRouteTableId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-route-table/${TransitGatewayRouteTableId}"}');
 /** A {@link TransitGatewayRouteTable} instance: its attributes as typed outputs. */
 export type TransitGatewayRouteTable = InstanceType<typeof TransitGatewayRouteTable>;
 
@@ -9131,7 +9342,7 @@ export interface TransitGatewayRouteTableOutputs extends TransitGatewayRouteTabl
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayroutetableassociation.html | CloudFormation: AWS::EC2::TransitGatewayRouteTableAssociation}
  */
-export const TransitGatewayRouteTableAssociation = cloudControlType<TransitGatewayRouteTableAssociationArgs, TransitGatewayRouteTableAssociationOutputs>("AWS::EC2::TransitGatewayRouteTableAssociation", "aws:ec2:TransitGatewayRouteTableAssociation", '{"p":[["TransitGatewayRouteTableId","string",67],["TransitGatewayAttachmentId","string",67]],"id":["TransitGatewayRouteTableId","TransitGatewayAttachmentId"]}');
+export const TransitGatewayRouteTableAssociation = cloudControlType<TransitGatewayRouteTableAssociationArgs, TransitGatewayRouteTableAssociationOutputs>("AWS::EC2::TransitGatewayRouteTableAssociation", "aws:ec2:TransitGatewayRouteTableAssociation", '{"p":[["TransitGatewayRouteTableId","string",67],["TransitGatewayAttachmentId","string",67]],"id":["TransitGatewayRouteTableId","TransitGatewayAttachmentId"],"reg":{"h":"crdl","co":["TransitGatewayRouteTableId","TransitGatewayAttachmentId"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayRouteTableAssociation} instance: its attributes as typed outputs. */
 export type TransitGatewayRouteTableAssociation = InstanceType<typeof TransitGatewayRouteTableAssociation>;
 
@@ -9154,7 +9365,7 @@ export interface TransitGatewayRouteTableAssociationOutputs extends TransitGatew
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayroutetablepropagation.html | CloudFormation: AWS::EC2::TransitGatewayRouteTablePropagation}
  */
-export const TransitGatewayRouteTablePropagation = cloudControlType<TransitGatewayRouteTablePropagationArgs, TransitGatewayRouteTablePropagationOutputs>("AWS::EC2::TransitGatewayRouteTablePropagation", "aws:ec2:TransitGatewayRouteTablePropagation", '{"p":[["TransitGatewayRouteTableId","string",67],["TransitGatewayAttachmentId","string",67]],"id":["TransitGatewayRouteTableId","TransitGatewayAttachmentId"]}');
+export const TransitGatewayRouteTablePropagation = cloudControlType<TransitGatewayRouteTablePropagationArgs, TransitGatewayRouteTablePropagationOutputs>("AWS::EC2::TransitGatewayRouteTablePropagation", "aws:ec2:TransitGatewayRouteTablePropagation", '{"p":[["TransitGatewayRouteTableId","string",67],["TransitGatewayAttachmentId","string",67]],"id":["TransitGatewayRouteTableId","TransitGatewayAttachmentId"],"reg":{"h":"crdl","co":["TransitGatewayAttachmentId","TransitGatewayRouteTableId"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayRouteTablePropagation} instance: its attributes as typed outputs. */
 export type TransitGatewayRouteTablePropagation = InstanceType<typeof TransitGatewayRouteTablePropagation>;
 
@@ -9175,7 +9386,7 @@ export interface TransitGatewayRouteTablePropagationOutputs extends TransitGatew
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-transitgatewayvpcattachment.html | CloudFormation: AWS::EC2::TransitGatewayVpcAttachment}
  */
-export const TransitGatewayVpcAttachment = cloudControlType<TransitGatewayVpcAttachmentArgs, TransitGatewayVpcAttachmentOutputs>("AWS::EC2::TransitGatewayVpcAttachment", "aws:ec2:TransitGatewayVpcAttachment", '{"p":[["Options",["ref","Options"]],["TransitGatewayId","string",67],["VpcId","string",67],["RemoveSubnetIds",["array","string"]],["SubnetIds",["array","string"],67],["AddSubnetIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Options":[["Ipv6Support","string"],["ApplianceModeSupport","string"],["DnsSupport","string"],["SecurityGroupReferencingSupport","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
+export const TransitGatewayVpcAttachment = cloudControlType<TransitGatewayVpcAttachmentArgs, TransitGatewayVpcAttachmentOutputs>("AWS::EC2::TransitGatewayVpcAttachment", "aws:ec2:TransitGatewayVpcAttachment", '{"p":[["Options",["ref","Options"]],["TransitGatewayId","string",67],["VpcId","string",67],["RemoveSubnetIds",["array","string"],16],["SubnetIds",["array","string"],67],["AddSubnetIds",["array","string"],16],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Options":[["Ipv6Support","string"],["ApplianceModeSupport","string"],["DnsSupport","string"],["SecurityGroupReferencingSupport","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AddSubnetIds","RemoveSubnetIds"],"co":["TransitGatewayId","SubnetIds","VpcId"],"ro":["Id"],"uo":["SubnetIds","AddSubnetIds","RemoveSubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:transit-gateway-attachment/${TransitGatewayAttachmentId}"}');
 /** A {@link TransitGatewayVpcAttachment} instance: its attributes as typed outputs. */
 export type TransitGatewayVpcAttachment = InstanceType<typeof TransitGatewayVpcAttachment>;
 
@@ -9187,11 +9398,19 @@ export interface TransitGatewayVpcAttachmentArgs {
   transitGatewayId: string;
   /** The ID of the VPC. */
   vpcId: string;
-  /** The IDs of one or more subnets to remove. */
+  /**
+   * The IDs of one or more subnets to remove.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   removeSubnetIds?: string[];
   /** The IDs of the subnets. */
   subnetIds: string[];
-  /** The IDs of one or more subnets to add. You can specify at most one subnet per Availability Zone. */
+  /**
+   * The IDs of one or more subnets to add. You can specify at most one subnet per Availability Zone.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   addSubnetIds?: string[];
   /** The tags for the VPC attachment. */
   tags?: AwsTag[];
@@ -9232,7 +9451,7 @@ export interface TransitGatewayVpcAttachmentOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpc.html | CloudFormation: AWS::EC2::VPC}
  */
-export const VPC = cloudControlType<VPCArgs, VPCOutputs>("AWS::EC2::VPC", "aws:ec2:VPC", '{"p":[["InstanceTenancy","string",4],["Ipv4NetmaskLength","integer",66],["CidrBlock","string",66],["Ipv4IpamPoolId","string",66],["EnableDnsSupport","boolean"],["EnableDnsHostnames","boolean"],["Tags",["array",["ref","Tag"]]],["VpcEncryptionControl",["ref","VpcEncryptionControl"],66],["VpcId","string",72],["CidrBlockAssociations",["array","string"],8],["DefaultNetworkAcl","string",8],["Ipv6CidrBlocks",["array","string"],8],["DefaultSecurityGroup","string",8]],"id":["VpcId"],"d":{"VpcEncryptionControl":[["ElasticFileSystemExclusion",["enum","enable","disable"]],["VirtualPrivateGatewayExclusion",["enum","enable","disable"]],["Mode",["enum","monitor","enforce"]],["VpcEncryptionControlId","string"],["VpcLatticeExclusion",["enum","enable","disable"]],["VpcId","string"],["State","string"],["NatGatewayExclusion",["enum","enable","disable"]],["EgressOnlyInternetGatewayExclusion",["enum","enable","disable"]],["StateMessage","string"],["LambdaExclusion",["enum","enable","disable"]],["ResourceExclusions",["ref","VpcEncryptionControlExclusions"]],["InternetGatewayExclusion",["enum","enable","disable"]],["VpcPeeringExclusion",["enum","enable","disable"]]],"VpcEncryptionControlExclusions":[["ElasticFileSystem",["ref","VpcEncryptionControlExclusion"]],["VpcLattice",["ref","VpcEncryptionControlExclusion"]],["VpcPeering",["ref","VpcEncryptionControlExclusion"]],["InternetGateway",["ref","VpcEncryptionControlExclusion"]],["EgressOnlyInternetGateway",["ref","VpcEncryptionControlExclusion"]],["VirtualPrivateGateway",["ref","VpcEncryptionControlExclusion"]],["NatGateway",["ref","VpcEncryptionControlExclusion"]],["Lambda",["ref","VpcEncryptionControlExclusion"]]],"VpcEncryptionControlExclusion":[["State","string"],["StateMessage","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc/${VpcId}"}');
+export const VPC = cloudControlType<VPCArgs, VPCOutputs>("AWS::EC2::VPC", "aws:ec2:VPC", '{"p":[["InstanceTenancy","string",4],["Ipv4NetmaskLength","integer",82],["CidrBlock","string",66],["Ipv4IpamPoolId","string",82],["EnableDnsSupport","boolean"],["EnableDnsHostnames","boolean"],["Tags",["array",["ref","Tag"]]],["VpcEncryptionControl",["ref","VpcEncryptionControl"],66],["VpcId","string",72],["CidrBlockAssociations",["array","string"],8],["DefaultNetworkAcl","string",8],["Ipv6CidrBlocks",["array","string"],8],["DefaultSecurityGroup","string",8]],"id":["VpcId"],"d":{"VpcEncryptionControl":[["ElasticFileSystemExclusion",["enum","enable","disable"]],["VirtualPrivateGatewayExclusion",["enum","enable","disable"]],["Mode",["enum","monitor","enforce"]],["VpcEncryptionControlId","string"],["VpcLatticeExclusion",["enum","enable","disable"]],["VpcId","string"],["State","string"],["NatGatewayExclusion",["enum","enable","disable"]],["EgressOnlyInternetGatewayExclusion",["enum","enable","disable"]],["StateMessage","string"],["LambdaExclusion",["enum","enable","disable"]],["ResourceExclusions",["ref","VpcEncryptionControlExclusions"]],["InternetGatewayExclusion",["enum","enable","disable"]],["VpcPeeringExclusion",["enum","enable","disable"]]],"VpcEncryptionControlExclusions":[["ElasticFileSystem",["ref","VpcEncryptionControlExclusion"]],["VpcLattice",["ref","VpcEncryptionControlExclusion"]],["VpcPeering",["ref","VpcEncryptionControlExclusion"]],["InternetGateway",["ref","VpcEncryptionControlExclusion"]],["EgressOnlyInternetGateway",["ref","VpcEncryptionControlExclusion"]],["VirtualPrivateGateway",["ref","VpcEncryptionControlExclusion"]],["NatGateway",["ref","VpcEncryptionControlExclusion"]],["Lambda",["ref","VpcEncryptionControlExclusion"]]],"VpcEncryptionControlExclusion":[["State","string"],["StateMessage","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Ipv4IpamPoolId","Ipv4NetmaskLength","VpcEncryptionControl/InternetGatewayExclusion","VpcEncryptionControl/EgressOnlyInternetGatewayExclusion","VpcEncryptionControl/NatGatewayExclusion","VpcEncryptionControl/VirtualPrivateGatewayExclusion","VpcEncryptionControl/VpcPeeringExclusion","VpcEncryptionControl/LambdaExclusion","VpcEncryptionControl/VpcLatticeExclusion","VpcEncryptionControl/ElasticFileSystemExclusion"],"co":["CidrBlock","Ipv4IpamPoolId","Ipv4NetmaskLength","VpcEncryptionControl"],"ro":["CidrBlockAssociations","DefaultNetworkAcl","DefaultSecurityGroup","Ipv6CidrBlocks","VpcId","VpcEncryptionControl/VpcId","VpcEncryptionControl/VpcEncryptionControlId","VpcEncryptionControl/State","VpcEncryptionControl/StateMessage","VpcEncryptionControl/ResourceExclusions","VpcEncryptionControl/ResourceExclusions/InternetGateway","VpcEncryptionControl/ResourceExclusions/InternetGateway/State","VpcEncryptionControl/ResourceExclusions/InternetGateway/StateMessage","VpcEncryptionControl/ResourceExclusions/EgressOnlyInternetGateway","VpcEncryptionControl/ResourceExclusions/EgressOnlyInternetGateway/State","VpcEncryptionControl/ResourceExclusions/EgressOnlyInternetGateway/StateMessage","VpcEncryptionControl/ResourceExclusions/NatGateway","VpcEncryptionControl/ResourceExclusions/NatGateway/State","VpcEncryptionControl/ResourceExclusions/NatGateway/StateMessage","VpcEncryptionControl/ResourceExclusions/VirtualPrivateGateway","VpcEncryptionControl/ResourceExclusions/VirtualPrivateGateway/State","VpcEncryptionControl/ResourceExclusions/VirtualPrivateGateway/StateMessage","VpcEncryptionControl/ResourceExclusions/VpcPeering","VpcEncryptionControl/ResourceExclusions/VpcPeering/State","VpcEncryptionControl/ResourceExclusions/VpcPeering/StateMessage","VpcEncryptionControl/ResourceExclusions/Lambda","VpcEncryptionControl/ResourceExclusions/Lambda/State","VpcEncryptionControl/ResourceExclusions/Lambda/StateMessage","VpcEncryptionControl/ResourceExclusions/VpcLattice","VpcEncryptionControl/ResourceExclusions/VpcLattice/State","VpcEncryptionControl/ResourceExclusions/VpcLattice/StateMessage","VpcEncryptionControl/ResourceExclusions/ElasticFileSystem","VpcEncryptionControl/ResourceExclusions/ElasticFileSystem/State","VpcEncryptionControl/ResourceExclusions/ElasticFileSystem/StateMessage"],"uo":["CidrBlockAssociations","Ipv6CidrBlocks","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc/${VpcId}"}');
 /** A {@link VPC} instance: its attributes as typed outputs. */
 export type VPC = InstanceType<typeof VPC>;
 
@@ -9247,7 +9466,11 @@ export interface VPCArgs {
    * Updating `InstanceTenancy` requires no replacement only if you are updating its value from `dedicated` to `default` . Updating `InstanceTenancy` from `default` to `dedicated` requires replacement.
    */
   instanceTenancy?: string;
-  /** The netmask length of the IPv4 CIDR you want to allocate to this VPC from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* . */
+  /**
+   * The netmask length of the IPv4 CIDR you want to allocate to this VPC from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv4NetmaskLength?: number;
   /**
    * The IPv4 network range for the VPC, in CIDR notation. For example, `10.0.0.0/16` . We modify the specified CIDR block to its canonical form; for example, if you specify `100.68.0.18/18` , we modify it to `100.68.0.0/18` .
@@ -9259,6 +9482,8 @@ export interface VPCArgs {
    * The ID of an IPv4 IPAM pool you want to use for allocating this VPC's CIDR. For more information, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* .
    *
    * You must specify either `CidrBlock` or `Ipv4IpamPoolId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   ipv4IpamPoolId?: string;
   /** Indicates whether the DNS resolution is supported for the VPC. If enabled, queries to the Amazon provided DNS server at the 169.254.169.253 IP address, or the reserved IP address at the base of the VPC network range "plus two" succeed. If disabled, the Amazon provided DNS service in the VPC that resolves public DNS hostnames to IP addresses is not enabled. Enabled by default. For more information, see [DNS attributes in your VPC](https://docs.aws.amazon.com/vpc/latest/userguide/vpc-dns.html#vpc-dns-support) . */
@@ -9391,7 +9616,7 @@ export interface VPCVpcEncryptionControlExclusion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcblockpublicaccessexclusion.html | CloudFormation: AWS::EC2::VPCBlockPublicAccessExclusion}
  */
-export const VPCBlockPublicAccessExclusion = cloudControlType<VPCBlockPublicAccessExclusionArgs, VPCBlockPublicAccessExclusionOutputs>("AWS::EC2::VPCBlockPublicAccessExclusion", "aws:ec2:VPCBlockPublicAccessExclusion", '{"p":[["InternetGatewayExclusionMode",["enum","allow-bidirectional","allow-egress"],1],["VpcId","string",66],["SubnetId","string",66],["Tags",["array",["ref","Tag"]]],["ExclusionId","string",72]],"id":["ExclusionId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-block-public-access-exclusion/${VpcBlockPublicAccessExclusionId}"}');
+export const VPCBlockPublicAccessExclusion = cloudControlType<VPCBlockPublicAccessExclusionArgs, VPCBlockPublicAccessExclusionOutputs>("AWS::EC2::VPCBlockPublicAccessExclusion", "aws:ec2:VPCBlockPublicAccessExclusion", '{"p":[["InternetGatewayExclusionMode",["enum","allow-bidirectional","allow-egress"],1],["VpcId","string",66],["SubnetId","string",66],["Tags",["array",["ref","Tag"]]],["ExclusionId","string",72]],"id":["ExclusionId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcId","SubnetId"],"ro":["ExclusionId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-block-public-access-exclusion/${VpcBlockPublicAccessExclusionId}"}');
 /** A {@link VPCBlockPublicAccessExclusion} instance: its attributes as typed outputs. */
 export type VPCBlockPublicAccessExclusion = InstanceType<typeof VPCBlockPublicAccessExclusion>;
 
@@ -9423,7 +9648,7 @@ export interface VPCBlockPublicAccessExclusionOutputs extends VPCBlockPublicAcce
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcblockpublicaccessoptions.html | CloudFormation: AWS::EC2::VPCBlockPublicAccessOptions}
  */
-export const VPCBlockPublicAccessOptions = cloudControlType<VPCBlockPublicAccessOptionsArgs, VPCBlockPublicAccessOptionsOutputs>("AWS::EC2::VPCBlockPublicAccessOptions", "aws:ec2:VPCBlockPublicAccessOptions", '{"p":[["InternetGatewayBlockMode",["enum","block-bidirectional","block-ingress"],1],["AccountId","string",72],["ExclusionsAllowed","string",8]],"id":["AccountId"]}');
+export const VPCBlockPublicAccessOptions = cloudControlType<VPCBlockPublicAccessOptionsArgs, VPCBlockPublicAccessOptionsOutputs>("AWS::EC2::VPCBlockPublicAccessOptions", "aws:ec2:VPCBlockPublicAccessOptions", '{"p":[["InternetGatewayBlockMode",["enum","block-bidirectional","block-ingress"],1],["AccountId","string",72],["ExclusionsAllowed","string",8]],"id":["AccountId"],"reg":{"h":"crud","ro":["AccountId","ExclusionsAllowed"],"tg":[false,false,false]}}');
 /** A {@link VPCBlockPublicAccessOptions} instance: its attributes as typed outputs. */
 export type VPCBlockPublicAccessOptions = InstanceType<typeof VPCBlockPublicAccessOptions>;
 
@@ -9455,7 +9680,7 @@ export interface VPCBlockPublicAccessOptionsOutputs extends VPCBlockPublicAccess
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpccidrblock.html | CloudFormation: AWS::EC2::VPCCidrBlock}
  */
-export const VPCCidrBlock = cloudControlType<VPCCidrBlockArgs, VPCCidrBlockOutputs>("AWS::EC2::VPCCidrBlock", "aws:ec2:VPCCidrBlock", '{"p":[["AmazonProvidedIpv6CidrBlock","boolean",66],["CidrBlock","string",66],["Ipv4IpamPoolId","string",66],["Ipv4NetmaskLength","integer",66],["Ipv6CidrBlock","string",66],["Ipv6IpamPoolId","string",66],["Ipv6NetmaskLength","integer",66],["Ipv6Pool","string",66],["VpcId","string",67],["Ipv6CidrBlockNetworkBorderGroup","string",66],["Id","string",72,"awsId"],["Ipv6AddressAttribute","string",8],["IpSource","string",8]],"id":["Id","VpcId"]}');
+export const VPCCidrBlock = cloudControlType<VPCCidrBlockArgs, VPCCidrBlockOutputs>("AWS::EC2::VPCCidrBlock", "aws:ec2:VPCCidrBlock", '{"p":[["AmazonProvidedIpv6CidrBlock","boolean",66],["CidrBlock","string",66],["Ipv4IpamPoolId","string",82],["Ipv4NetmaskLength","integer",82],["Ipv6CidrBlock","string",66],["Ipv6IpamPoolId","string",82],["Ipv6NetmaskLength","integer",82],["Ipv6Pool","string",66],["VpcId","string",67],["Ipv6CidrBlockNetworkBorderGroup","string",66],["Id","string",72,"awsId"],["Ipv6AddressAttribute","string",8],["IpSource","string",8]],"id":["Id","VpcId"],"reg":{"h":"crdl","wo":["Ipv4IpamPoolId","Ipv4NetmaskLength","Ipv6IpamPoolId","Ipv6NetmaskLength"],"co":["Ipv6Pool","VpcId","AmazonProvidedIpv6CidrBlock","Ipv6CidrBlock","CidrBlock","Ipv4IpamPoolId","Ipv4NetmaskLength","Ipv6IpamPoolId","Ipv6NetmaskLength","Ipv6CidrBlockNetworkBorderGroup"],"ro":["Id","Ipv6AddressAttribute","IpSource"],"tg":[false,true,true]}}');
 /** A {@link VPCCidrBlock} instance: its attributes as typed outputs. */
 export type VPCCidrBlock = InstanceType<typeof VPCCidrBlock>;
 
@@ -9465,9 +9690,17 @@ export interface VPCCidrBlockArgs {
   amazonProvidedIpv6CidrBlock?: boolean;
   /** An IPv4 CIDR block to associate with the VPC. */
   cidrBlock?: string;
-  /** Associate a CIDR allocated from an IPv4 IPAM pool to a VPC. For more information about Amazon VPC IP Address Manager (IPAM), see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* . */
+  /**
+   * Associate a CIDR allocated from an IPv4 IPAM pool to a VPC. For more information about Amazon VPC IP Address Manager (IPAM), see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv4IpamPoolId?: string;
-  /** The netmask length of the IPv4 CIDR you would like to associate from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* . */
+  /**
+   * The netmask length of the IPv4 CIDR you would like to associate from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv4NetmaskLength?: number;
   /**
    * An IPv6 CIDR block from the IPv6 address pool. You must also specify `Ipv6Pool` in the request.
@@ -9475,9 +9708,17 @@ export interface VPCCidrBlockArgs {
    * To let Amazon choose the IPv6 CIDR block for you, omit this parameter.
    */
   ipv6CidrBlock?: string;
-  /** Associates a CIDR allocated from an IPv6 IPAM pool to a VPC. For more information about Amazon VPC IP Address Manager (IPAM), see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* . */
+  /**
+   * Associates a CIDR allocated from an IPv6 IPAM pool to a VPC. For more information about Amazon VPC IP Address Manager (IPAM), see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv6IpamPoolId?: string;
-  /** The netmask length of the IPv6 CIDR you would like to associate from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* . */
+  /**
+   * The netmask length of the IPv6 CIDR you would like to associate from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see [What is IPAM?](https://docs.aws.amazon.com//vpc/latest/ipam/what-is-it-ipam.html) in the *Amazon VPC IPAM User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ipv6NetmaskLength?: number;
   /** The ID of an IPv6 address pool from which to allocate the IPv6 CIDR block. */
   ipv6Pool?: string;
@@ -9510,7 +9751,7 @@ export interface VPCCidrBlockOutputs extends VPCCidrBlockArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcdhcpoptionsassociation.html | CloudFormation: AWS::EC2::VPCDHCPOptionsAssociation}
  */
-export const VPCDHCPOptionsAssociation = cloudControlType<VPCDHCPOptionsAssociationArgs, VPCDHCPOptionsAssociationOutputs>("AWS::EC2::VPCDHCPOptionsAssociation", "aws:ec2:VPCDHCPOptionsAssociation", '{"p":[["VpcId","string",67],["DhcpOptionsId","string",67]],"id":["DhcpOptionsId","VpcId"]}');
+export const VPCDHCPOptionsAssociation = cloudControlType<VPCDHCPOptionsAssociationArgs, VPCDHCPOptionsAssociationOutputs>("AWS::EC2::VPCDHCPOptionsAssociation", "aws:ec2:VPCDHCPOptionsAssociation", '{"p":[["VpcId","string",67],["DhcpOptionsId","string",67]],"id":["DhcpOptionsId","VpcId"],"reg":{"h":"crudl","co":["DhcpOptionsId","VpcId"],"tg":[false,false,false]}}');
 /** A {@link VPCDHCPOptionsAssociation} instance: its attributes as typed outputs. */
 export type VPCDHCPOptionsAssociation = InstanceType<typeof VPCDHCPOptionsAssociation>;
 
@@ -9533,7 +9774,7 @@ export interface VPCDHCPOptionsAssociationOutputs extends VPCDHCPOptionsAssociat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcencryptioncontrol.html | CloudFormation: AWS::EC2::VPCEncryptionControl}
  */
-export const VPCEncryptionControl = cloudControlType<VPCEncryptionControlArgs, VPCEncryptionControlOutputs>("AWS::EC2::VPCEncryptionControl", "aws:ec2:VPCEncryptionControl", '{"p":[["Tags",["array",["ref","Tag"]]],["VpcId","string",66],["Mode",["enum","monitor","enforce"]],["InternetGatewayExclusionInput",["enum","enable","disable"]],["EgressOnlyInternetGatewayExclusionInput",["enum","enable","disable"]],["NatGatewayExclusionInput",["enum","enable","disable"]],["VirtualPrivateGatewayExclusionInput",["enum","enable","disable"]],["VpcPeeringExclusionInput",["enum","enable","disable"]],["VpcLatticeExclusionInput",["enum","enable","disable"]],["ElasticFileSystemExclusionInput",["enum","enable","disable"]],["LambdaExclusionInput",["enum","enable","disable"]],["VpcEncryptionControlId","string",72],["State",["enum","creating","available","monitor-in-progress","enforce-in-progress","monitor-failed","enforce-failed","deleting","deleted","delete-failed"],8],["StateMessage","string",8],["ResourceExclusions",["ref","ResourceExclusions"],8]],"id":["VpcEncryptionControlId"],"d":{"ResourceExclusions":[["InternetGateway",["ref","VpcEncryptionControlExclusion"]],["EgressOnlyInternetGateway",["ref","VpcEncryptionControlExclusion"]],["NatGateway",["ref","VpcEncryptionControlExclusion"]],["VirtualPrivateGateway",["ref","VpcEncryptionControlExclusion"]],["VpcPeering",["ref","VpcEncryptionControlExclusion"]],["VpcLattice",["ref","VpcEncryptionControlExclusion"]],["ElasticFileSystem",["ref","VpcEncryptionControlExclusion"]],["Lambda",["ref","VpcEncryptionControlExclusion"]]],"VpcEncryptionControlExclusion":[["State","string"],["StateMessage","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-encryption-control/${VpcEncryptionControlId}"}');
+export const VPCEncryptionControl = cloudControlType<VPCEncryptionControlArgs, VPCEncryptionControlOutputs>("AWS::EC2::VPCEncryptionControl", "aws:ec2:VPCEncryptionControl", '{"p":[["Tags",["array",["ref","Tag"]]],["VpcId","string",66],["Mode",["enum","monitor","enforce"]],["InternetGatewayExclusionInput",["enum","enable","disable"],16],["EgressOnlyInternetGatewayExclusionInput",["enum","enable","disable"],16],["NatGatewayExclusionInput",["enum","enable","disable"],16],["VirtualPrivateGatewayExclusionInput",["enum","enable","disable"],16],["VpcPeeringExclusionInput",["enum","enable","disable"],16],["VpcLatticeExclusionInput",["enum","enable","disable"],16],["ElasticFileSystemExclusionInput",["enum","enable","disable"],16],["LambdaExclusionInput",["enum","enable","disable"],16],["VpcEncryptionControlId","string",72],["State",["enum","creating","available","monitor-in-progress","enforce-in-progress","monitor-failed","enforce-failed","deleting","deleted","delete-failed"],8],["StateMessage","string",8],["ResourceExclusions",["ref","ResourceExclusions"],8]],"id":["VpcEncryptionControlId"],"d":{"ResourceExclusions":[["InternetGateway",["ref","VpcEncryptionControlExclusion"]],["EgressOnlyInternetGateway",["ref","VpcEncryptionControlExclusion"]],["NatGateway",["ref","VpcEncryptionControlExclusion"]],["VirtualPrivateGateway",["ref","VpcEncryptionControlExclusion"]],["VpcPeering",["ref","VpcEncryptionControlExclusion"]],["VpcLattice",["ref","VpcEncryptionControlExclusion"]],["ElasticFileSystem",["ref","VpcEncryptionControlExclusion"]],["Lambda",["ref","VpcEncryptionControlExclusion"]]],"VpcEncryptionControlExclusion":[["State","string"],["StateMessage","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["InternetGatewayExclusionInput","EgressOnlyInternetGatewayExclusionInput","NatGatewayExclusionInput","VirtualPrivateGatewayExclusionInput","VpcPeeringExclusionInput","VpcLatticeExclusionInput","ElasticFileSystemExclusionInput","LambdaExclusionInput"],"co":["VpcId"],"ro":["VpcEncryptionControlId","State","StateMessage","ResourceExclusions","ResourceExclusions/InternetGateway","ResourceExclusions/InternetGateway/State","ResourceExclusions/InternetGateway/StateMessage","ResourceExclusions/EgressOnlyInternetGateway","ResourceExclusions/EgressOnlyInternetGateway/State","ResourceExclusions/EgressOnlyInternetGateway/StateMessage","ResourceExclusions/NatGateway","ResourceExclusions/NatGateway/State","ResourceExclusions/NatGateway/StateMessage","ResourceExclusions/VirtualPrivateGateway","ResourceExclusions/VirtualPrivateGateway/State","ResourceExclusions/VirtualPrivateGateway/StateMessage","ResourceExclusions/VpcPeering","ResourceExclusions/VpcPeering/State","ResourceExclusions/VpcPeering/StateMessage","ResourceExclusions/VpcLattice","ResourceExclusions/VpcLattice/State","ResourceExclusions/VpcLattice/StateMessage","ResourceExclusions/ElasticFileSystem","ResourceExclusions/ElasticFileSystem/State","ResourceExclusions/ElasticFileSystem/StateMessage","ResourceExclusions/Lambda","ResourceExclusions/Lambda/State","ResourceExclusions/Lambda/StateMessage"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-encryption-control/${VpcEncryptionControlId}"}');
 /** A {@link VPCEncryptionControl} instance: its attributes as typed outputs. */
 export type VPCEncryptionControl = InstanceType<typeof VPCEncryptionControl>;
 
@@ -9545,21 +9786,53 @@ export interface VPCEncryptionControlArgs {
   vpcId?: string;
   /** The encryption mode for the VPC Encryption Control configuration. */
   mode?: "monitor" | "enforce";
-  /** Specifies whether to exclude internet gateway traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude internet gateway traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   internetGatewayExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude egress-only internet gateway traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude egress-only internet gateway traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   egressOnlyInternetGatewayExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude NAT gateway traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude NAT gateway traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   natGatewayExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude virtual private gateway traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude virtual private gateway traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   virtualPrivateGatewayExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude VPC peering connection traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude VPC peering connection traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vpcPeeringExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude VPC Lattice traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude VPC Lattice traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vpcLatticeExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude Elastic File System traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude Elastic File System traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   elasticFileSystemExclusionInput?: "enable" | "disable";
-  /** Specifies whether to exclude Lambda function traffic from encryption enforcement. */
+  /**
+   * Specifies whether to exclude Lambda function traffic from encryption enforcement.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   lambdaExclusionInput?: "enable" | "disable";
 }
 
@@ -9621,7 +9894,7 @@ export interface VPCEncryptionControlVpcEncryptionControlExclusion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcendpoint.html | CloudFormation: AWS::EC2::VPCEndpoint}
  */
-export const VPCEndpoint = cloudControlType<VPCEndpointArgs, VPCEndpointOutputs>("AWS::EC2::VPCEndpoint", "aws:ec2:VPCEndpoint", '{"p":[["PrivateDnsEnabled","boolean"],["VpcId","string",67],["RouteTableIds",["array","string"]],["ServiceName","string",66],["PolicyDocument",["union","string","json"]],["VpcEndpointType",["enum","Interface","Gateway","GatewayLoadBalancer","ServiceNetwork","Resource","Tunnel"],66],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["IpAddressType",["enum","ipv4","ipv6","dualstack","not-specified"]],["ServiceRegion","string",66],["DnsOptions",["ref","DnsOptionsSpecification"]],["ResourceConfigurationArn","string",66],["ServiceNetworkArn","string",66],["Tags",["array",["ref","Tag"]]],["CreationTimestamp","string",8],["NetworkInterfaceIds",["array","string"],8],["Id","string",72,"awsId"],["DnsEntries",["array","string"],8]],"id":["Id"],"d":{"DnsOptionsSpecification":[["PrivateDnsOnlyForInboundResolverEndpoint",["enum","OnlyInboundResolver","AllResolvers","NotSpecified"]],["PrivateDnsSpecifiedDomains",["array","string"],2],["DnsRecordIpType",["enum","ipv4","ipv6","dualstack","service-defined","not-specified"]],["PrivateDnsPreference",["enum","VERIFIED_DOMAINS_ONLY","ALL_DOMAINS","VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS","SPECIFIED_DOMAINS_ONLY"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-endpoint/${VpcEndpointId}"}');
+export const VPCEndpoint = cloudControlType<VPCEndpointArgs, VPCEndpointOutputs>("AWS::EC2::VPCEndpoint", "aws:ec2:VPCEndpoint", '{"p":[["PrivateDnsEnabled","boolean"],["VpcId","string",67],["RouteTableIds",["array","string"]],["ServiceName","string",66],["PolicyDocument",["union","string","json"]],["VpcEndpointType",["enum","Interface","Gateway","GatewayLoadBalancer","ServiceNetwork","Resource","Tunnel"],66],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["IpAddressType",["enum","ipv4","ipv6","dualstack","not-specified"]],["ServiceRegion","string",66],["DnsOptions",["ref","DnsOptionsSpecification"]],["ResourceConfigurationArn","string",66],["ServiceNetworkArn","string",66],["Tags",["array",["ref","Tag"]]],["CreationTimestamp","string",8],["NetworkInterfaceIds",["array","string"],8],["Id","string",72,"awsId"],["DnsEntries",["array","string"],8]],"id":["Id"],"d":{"DnsOptionsSpecification":[["PrivateDnsOnlyForInboundResolverEndpoint",["enum","OnlyInboundResolver","AllResolvers","NotSpecified"]],["PrivateDnsSpecifiedDomains",["array","string"]],["DnsRecordIpType",["enum","ipv4","ipv6","dualstack","service-defined","not-specified"]],["PrivateDnsPreference",["enum","VERIFIED_DOMAINS_ONLY","ALL_DOMAINS","VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS","SPECIFIED_DOMAINS_ONLY"]]]},"tags":["Tags","standard"],"rp":[["DnsOptions","PrivateDnsPreference"],["DnsOptions","PrivateDnsSpecifiedDomains"]],"reg":{"h":"crudl","co":["ServiceName","VpcEndpointType","VpcId","ServiceNetworkArn","ResourceConfigurationArn","ServiceRegion","DnsOptions/PrivateDnsPreference","DnsOptions/PrivateDnsSpecifiedDomains"],"ro":["NetworkInterfaceIds","CreationTimestamp","DnsEntries","Id"],"uo":["NetworkInterfaceIds","DnsEntries","SecurityGroupIds","SubnetIds","RouteTableIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-endpoint/${VpcEndpointId}"}');
 /** A {@link VPCEndpoint} instance: its attributes as typed outputs. */
 export type VPCEndpoint = InstanceType<typeof VPCEndpoint>;
 
@@ -9650,7 +9923,7 @@ export interface VPCEndpointArgs {
    *
    * `Properties: VpcEndpointType: 'Interface' ServiceName: !Sub 'com.amazonaws.${AWS::Region}.logs' PolicyDocument: '{ "Version":"2012-10-17",  "Statement": [{ "Effect":"Allow", "Principal":"*", "Action":["logs:Describe*","logs:Get*","logs:List*","logs:FilterLogEvents"], "Resource":"*" }] }'`
    */
-  policyDocument?: string | Record<string, unknown>;
+  policyDocument?: string | PolicyDocument;
   /**
    * The type of endpoint.
    *
@@ -9703,7 +9976,11 @@ export interface VPCEndpointOutputs extends VPCEndpointArgs {
 export interface VPCEndpointDnsOptionsSpecification {
   /** Indicates whether to enable private DNS only for inbound endpoints. This option is available only for services that support both gateway and interface endpoints. It routes traffic that originates from the VPC to the gateway endpoint and traffic that originates from on-premises to the interface endpoint. */
   privateDnsOnlyForInboundResolverEndpoint?: "OnlyInboundResolver" | "AllResolvers" | "NotSpecified";
-  /** Indicates which of the private domains to create private hosted zones for and associate with the specified VPC. Only supported when private DNS is enabled and the private DNS preference is `VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS` or `SPECIFIED_DOMAINS_ONLY` . */
+  /**
+   * Indicates which of the private domains to create private hosted zones for and associate with the specified VPC. Only supported when private DNS is enabled and the private DNS preference is `VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS` or `SPECIFIED_DOMAINS_ONLY` .
+   *
+   * Items: 1–10. Each item: Length: 1–255.
+   */
   privateDnsSpecifiedDomains?: string[];
   /** The DNS records created for the endpoint. */
   dnsRecordIpType?: "ipv4" | "ipv6" | "dualstack" | "service-defined" | "not-specified";
@@ -9718,7 +9995,7 @@ export interface VPCEndpointDnsOptionsSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcendpointconnectionnotification.html | CloudFormation: AWS::EC2::VPCEndpointConnectionNotification}
  */
-export const VPCEndpointConnectionNotification = cloudControlType<VPCEndpointConnectionNotificationArgs, VPCEndpointConnectionNotificationOutputs>("AWS::EC2::VPCEndpointConnectionNotification", "aws:ec2:VPCEndpointConnectionNotification", '{"p":[["ConnectionEvents",["array","string"],1],["VPCEndpointId","string",66],["ConnectionNotificationArn","string",1],["ServiceId","string",66],["VPCEndpointConnectionNotificationId","string",72]],"id":["VPCEndpointConnectionNotificationId"]}');
+export const VPCEndpointConnectionNotification = cloudControlType<VPCEndpointConnectionNotificationArgs, VPCEndpointConnectionNotificationOutputs>("AWS::EC2::VPCEndpointConnectionNotification", "aws:ec2:VPCEndpointConnectionNotification", '{"p":[["ConnectionEvents",["array","string"],1],["VPCEndpointId","string",66],["ConnectionNotificationArn","string",1],["ServiceId","string",66],["VPCEndpointConnectionNotificationId","string",72]],"id":["VPCEndpointConnectionNotificationId"],"reg":{"h":"crudl","co":["ServiceId","VPCEndpointId"],"ro":["VPCEndpointConnectionNotificationId"],"uo":["ConnectionEvents"],"tg":[false,false,false]}}');
 /** A {@link VPCEndpointConnectionNotification} instance: its attributes as typed outputs. */
 export type VPCEndpointConnectionNotification = InstanceType<typeof VPCEndpointConnectionNotification>;
 
@@ -9752,7 +10029,7 @@ export interface VPCEndpointConnectionNotificationOutputs extends VPCEndpointCon
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcendpointservice.html | CloudFormation: AWS::EC2::VPCEndpointService}
  */
-export const VPCEndpointService = cloudControlType<VPCEndpointServiceArgs, VPCEndpointServiceOutputs>("AWS::EC2::VPCEndpointService", "aws:ec2:VPCEndpointService", '{"p":[["NetworkLoadBalancerArns",["array","string"]],["PayerResponsibility","string"],["AcceptanceRequired","boolean"],["ContributorInsightsEnabled","boolean"],["GatewayLoadBalancerArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["SupportedIpAddressTypes",["array",["enum","ipv4","ipv6"]]],["SupportedRegions",["array","string"]],["PrivateDnsName","string"],["PrivateDnsNameConfiguration",["ref","PrivateDnsNameConfiguration"]],["ServiceId","string",72]],"id":["ServiceId"],"d":{"PrivateDnsNameConfiguration":[["Name","string"],["State","string"],["Type","string"],["Value","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-endpoint-service/${VpcEndpointServiceId}"}');
+export const VPCEndpointService = cloudControlType<VPCEndpointServiceArgs, VPCEndpointServiceOutputs>("AWS::EC2::VPCEndpointService", "aws:ec2:VPCEndpointService", '{"p":[["NetworkLoadBalancerArns",["array","string"]],["PayerResponsibility","string"],["AcceptanceRequired","boolean"],["ContributorInsightsEnabled","boolean",16],["GatewayLoadBalancerArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["SupportedIpAddressTypes",["array",["enum","ipv4","ipv6"]]],["SupportedRegions",["array","string"]],["PrivateDnsName","string"],["PrivateDnsNameConfiguration",["ref","PrivateDnsNameConfiguration"]],["ServiceId","string",72]],"id":["ServiceId"],"d":{"PrivateDnsNameConfiguration":[["Name","string"],["State","string"],["Type","string"],["Value","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ContributorInsightsEnabled"],"ro":["ServiceId"],"uo":["Tags","SupportedIpAddressTypes","SupportedRegions"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-endpoint-service/${VpcEndpointServiceId}"}');
 /** A {@link VPCEndpointService} instance: its attributes as typed outputs. */
 export type VPCEndpointService = InstanceType<typeof VPCEndpointService>;
 
@@ -9764,7 +10041,11 @@ export interface VPCEndpointServiceArgs {
   payerResponsibility?: string;
   /** Indicates whether requests from service consumers to create an endpoint to your service must be accepted. */
   acceptanceRequired?: boolean;
-  /** Indicates whether to enable the built-in Contributor Insights rules provided by AWS PrivateLink . */
+  /**
+   * Indicates whether to enable the built-in Contributor Insights rules provided by AWS PrivateLink .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   contributorInsightsEnabled?: boolean;
   /** The Amazon Resource Names (ARNs) of the Gateway Load Balancers. */
   gatewayLoadBalancerArns?: string[];
@@ -9799,7 +10080,7 @@ export interface VPCEndpointServicePrivateDnsNameConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcendpointservicepermissions.html | CloudFormation: AWS::EC2::VPCEndpointServicePermissions}
  */
-export const VPCEndpointServicePermissions = cloudControlType<VPCEndpointServicePermissionsArgs, VPCEndpointServicePermissionsOutputs>("AWS::EC2::VPCEndpointServicePermissions", "aws:ec2:VPCEndpointServicePermissions", '{"p":[["AllowedPrincipals",["array","string"]],["ServiceId","string",67]],"id":["ServiceId"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-endpoint-service-permission/${VpcEndpointServicePermissionId}"}');
+export const VPCEndpointServicePermissions = cloudControlType<VPCEndpointServicePermissionsArgs, VPCEndpointServicePermissionsOutputs>("AWS::EC2::VPCEndpointServicePermissions", "aws:ec2:VPCEndpointServicePermissions", '{"p":[["AllowedPrincipals",["array","string"]],["ServiceId","string",67]],"id":["ServiceId"],"reg":{"h":"crudl","co":["ServiceId"],"tg":[false,false,false]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-endpoint-service-permission/${VpcEndpointServicePermissionId}"}');
 /** A {@link VPCEndpointServicePermissions} instance: its attributes as typed outputs. */
 export type VPCEndpointServicePermissions = InstanceType<typeof VPCEndpointServicePermissions>;
 
@@ -9820,7 +10101,7 @@ export interface VPCEndpointServicePermissionsOutputs extends VPCEndpointService
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcgatewayattachment.html | CloudFormation: AWS::EC2::VPCGatewayAttachment}
  */
-export const VPCGatewayAttachment = cloudControlType<VPCGatewayAttachmentArgs, VPCGatewayAttachmentOutputs>("AWS::EC2::VPCGatewayAttachment", "aws:ec2:VPCGatewayAttachment", '{"p":[["InternetGatewayId","string"],["VpcId","string",67],["VpnGatewayId","string"],["AttachmentType","string",72]],"id":["AttachmentType","VpcId"]}');
+export const VPCGatewayAttachment = cloudControlType<VPCGatewayAttachmentArgs, VPCGatewayAttachmentOutputs>("AWS::EC2::VPCGatewayAttachment", "aws:ec2:VPCGatewayAttachment", '{"p":[["InternetGatewayId","string"],["VpcId","string",67],["VpnGatewayId","string"],["AttachmentType","string",72]],"id":["AttachmentType","VpcId"],"reg":{"h":"crudl","co":["VpcId"],"ro":["AttachmentType"],"tg":[false,false,false]}}');
 /** A {@link VPCGatewayAttachment} instance: its attributes as typed outputs. */
 export type VPCGatewayAttachment = InstanceType<typeof VPCGatewayAttachment>;
 
@@ -9859,7 +10140,7 @@ export interface VPCGatewayAttachmentOutputs extends VPCGatewayAttachmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpcpeeringconnection.html | CloudFormation: AWS::EC2::VPCPeeringConnection}
  */
-export const VPCPeeringConnection = cloudControlType<VPCPeeringConnectionArgs, VPCPeeringConnectionOutputs>("AWS::EC2::VPCPeeringConnection", "aws:ec2:VPCPeeringConnection", '{"p":[["PeerRoleArn","string",66],["VpcId","string",67],["PeerVpcId","string",67],["PeerRegion","string",66],["PeerOwnerId","string",66],["Tags",["array",["ref","Tag"]]],["AssumeRoleRegion","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-peering-connection/${VpcPeeringConnectionId}"}');
+export const VPCPeeringConnection = cloudControlType<VPCPeeringConnectionArgs, VPCPeeringConnectionOutputs>("AWS::EC2::VPCPeeringConnection", "aws:ec2:VPCPeeringConnection", '{"p":[["PeerRoleArn","string",82],["VpcId","string",67],["PeerVpcId","string",67],["PeerRegion","string",66],["PeerOwnerId","string",66],["Tags",["array",["ref","Tag"]]],["AssumeRoleRegion","string",82],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PeerRoleArn","AssumeRoleRegion"],"co":["PeerRegion","PeerOwnerId","PeerVpcId","PeerRoleArn","AssumeRoleRegion","VpcId"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpc-peering-connection/${VpcPeeringConnectionId}"}');
 /** A {@link VPCPeeringConnection} instance: its attributes as typed outputs. */
 export type VPCPeeringConnection = InstanceType<typeof VPCPeeringConnection>;
 
@@ -9869,6 +10150,8 @@ export interface VPCPeeringConnectionArgs {
    * The Amazon Resource Name (ARN) of the VPC peer role for the peering connection in another AWS account.
    *
    * This is required when you are peering a VPC in a different AWS account.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   peerRoleArn?: string;
   /** The ID of the VPC. */
@@ -9889,7 +10172,11 @@ export interface VPCPeeringConnectionArgs {
   peerOwnerId?: string;
   /** Any tags assigned to the resource. */
   tags?: AwsTag[];
-  /** The Region code to use when calling Security Token Service (STS) to assume the PeerRoleArn, if provided. */
+  /**
+   * The Region code to use when calling Security Token Service (STS) to assume the PeerRoleArn, if provided.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   assumeRoleRegion?: string;
 }
 
@@ -9904,7 +10191,7 @@ export interface VPCPeeringConnectionOutputs extends VPCPeeringConnectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpnconcentrator.html | CloudFormation: AWS::EC2::VPNConcentrator}
  */
-export const VPNConcentrator = cloudControlType<VPNConcentratorArgs, VPNConcentratorOutputs>("AWS::EC2::VPNConcentrator", "aws:ec2:VPNConcentrator", '{"p":[["TransitGatewayId","string",67],["Type","string",67],["Tags",["array",["ref","Tag"]]],["VpnConcentratorId","string",72],["TransitGatewayAttachmentId","string",8]],"id":["VpnConcentratorId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpn-concentrator/${VpnConcentratorId}"}');
+export const VPNConcentrator = cloudControlType<VPNConcentratorArgs, VPNConcentratorOutputs>("AWS::EC2::VPNConcentrator", "aws:ec2:VPNConcentrator", '{"p":[["TransitGatewayId","string",67],["Type","string",67],["Tags",["array",["ref","Tag"]]],["VpnConcentratorId","string",72],["TransitGatewayAttachmentId","string",8]],"id":["VpnConcentratorId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TransitGatewayId","Type"],"ro":["VpnConcentratorId","TransitGatewayAttachmentId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpn-concentrator/${VpnConcentratorId}"}');
 /** A {@link VPNConcentrator} instance: its attributes as typed outputs. */
 export type VPNConcentrator = InstanceType<typeof VPNConcentrator>;
 
@@ -9937,7 +10224,7 @@ export interface VPNConcentratorOutputs extends VPNConcentratorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpnconnection.html | CloudFormation: AWS::EC2::VPNConnection}
  */
-export const VPNConnection = cloudControlType<VPNConnectionArgs, VPNConnectionOutputs>("AWS::EC2::VPNConnection", "aws:ec2:VPNConnection", '{"p":[["TransitGatewayId","string",66],["Type","string",67],["VpnTunnelOptionsSpecifications",["array",["ref","VpnTunnelOptionsSpecification"]],66],["CustomerGatewayId","string",67],["VpnGatewayId","string",66],["StaticRoutesOnly","boolean",66],["Tags",["array",["ref","Tag"]]],["RemoteIpv6NetworkCidr","string",66],["RemoteIpv4NetworkCidr","string",66],["OutsideIpAddressType","string",66],["EnableAcceleration","boolean",66],["TunnelBandwidth",["enum","standard","large"]],["LocalIpv4NetworkCidr","string",66],["VpnConcentratorId","string",66],["PreSharedKeyStorage",["enum","Standard","SecretsManager"],66],["TransportTransitGatewayAttachmentId","string",66],["LocalIpv6NetworkCidr","string",66],["TunnelInsideIpVersion","string",66],["VpnConnectionId","string",72]],"id":["VpnConnectionId"],"d":{"VpnTunnelOptionsSpecification":[["PreSharedKey","string",2],["TunnelInsideCidr","string",2],["Phase2EncryptionAlgorithms",["array",["ref","Phase2EncryptionAlgorithmsRequestListValue"]]],["Phase2DHGroupNumbers",["array",["ref","Phase2DHGroupNumbersRequestListValue"]]],["TunnelInsideIpv6Cidr","string"],["StartupAction",["enum","add","start"]],["IKEVersions",["array",["ref","IKEVersionsRequestListValue"]]],["LogOptions",["ref","VpnTunnelLogOptionsSpecification"]],["Phase1DHGroupNumbers",["array",["ref","Phase1DHGroupNumbersRequestListValue"]]],["ReplayWindowSize","integer"],["EnableTunnelLifecycleControl","boolean"],["RekeyMarginTimeSeconds","integer"],["DPDTimeoutAction",["enum","clear","none","restart"]],["Phase2LifetimeSeconds","integer"],["Phase2IntegrityAlgorithms",["array",["ref","Phase2IntegrityAlgorithmsRequestListValue"]]],["Phase1IntegrityAlgorithms",["array",["ref","Phase1IntegrityAlgorithmsRequestListValue"]]],["Phase1LifetimeSeconds","integer"],["RekeyFuzzPercentage","integer"],["Phase1EncryptionAlgorithms",["array",["ref","Phase1EncryptionAlgorithmsRequestListValue"]]],["DPDTimeoutSeconds","integer"]],"Phase2EncryptionAlgorithmsRequestListValue":[["Value",["enum","AES128","AES256","AES128-GCM-16","AES256-GCM-16"]]],"Phase2DHGroupNumbersRequestListValue":[["Value",["enum",2,5,14,15,16,17,18,19,20,21,22,23,24]]],"IKEVersionsRequestListValue":[["Value",["enum","ikev1","ikev2"]]],"VpnTunnelLogOptionsSpecification":[["CloudwatchLogOptions",["ref","CloudwatchLogOptionsSpecification"]]],"CloudwatchLogOptionsSpecification":[["BgpLogEnabled","boolean"],["LogEnabled","boolean"],["LogOutputFormat",["enum","json","text"]],["BgpLogGroupArn","string"],["LogGroupArn","string"],["BgpLogOutputFormat",["enum","json","text"]]],"Phase1DHGroupNumbersRequestListValue":[["Value",["enum",2,14,15,16,17,18,19,20,21,22,23,24]]],"Phase2IntegrityAlgorithmsRequestListValue":[["Value",["enum","SHA1","SHA2-256","SHA2-384","SHA2-512"]]],"Phase1IntegrityAlgorithmsRequestListValue":[["Value",["enum","SHA1","SHA2-256","SHA2-384","SHA2-512"]]],"Phase1EncryptionAlgorithmsRequestListValue":[["Value",["enum","AES128","AES256","AES128-GCM-16","AES256-GCM-16"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpn-connection/${VpnConnectionId}"}');
+export const VPNConnection = cloudControlType<VPNConnectionArgs, VPNConnectionOutputs>("AWS::EC2::VPNConnection", "aws:ec2:VPNConnection", '{"p":[["TransitGatewayId","string"],["Type","string",67],["VpnTunnelOptionsSpecifications",["array",["ref","VpnTunnelOptionsSpecification"]]],["CustomerGatewayId","string",1],["VpnGatewayId","string"],["StaticRoutesOnly","boolean",66],["Tags",["array",["ref","Tag"]]],["RemoteIpv6NetworkCidr","string",66],["RemoteIpv4NetworkCidr","string",66],["OutsideIpAddressType","string",66],["EnableAcceleration","boolean",66],["TunnelBandwidth",["enum","standard","large"]],["LocalIpv4NetworkCidr","string",66],["VpnConcentratorId","string",66],["PreSharedKeyStorage",["enum","Standard","SecretsManager"],82],["TransportTransitGatewayAttachmentId","string",66],["LocalIpv6NetworkCidr","string",66],["TunnelInsideIpVersion","string",66],["VpnConnectionId","string",72]],"id":["VpnConnectionId"],"d":{"VpnTunnelOptionsSpecification":[["PreSharedKey","string"],["TunnelInsideCidr","string"],["Phase2EncryptionAlgorithms",["array",["ref","Phase2EncryptionAlgorithmsRequestListValue"]]],["Phase2DHGroupNumbers",["array",["ref","Phase2DHGroupNumbersRequestListValue"]]],["TunnelInsideIpv6Cidr","string"],["StartupAction",["enum","add","start"]],["IKEVersions",["array",["ref","IKEVersionsRequestListValue"]]],["LogOptions",["ref","VpnTunnelLogOptionsSpecification"]],["Phase1DHGroupNumbers",["array",["ref","Phase1DHGroupNumbersRequestListValue"]]],["ReplayWindowSize","integer"],["EnableTunnelLifecycleControl","boolean"],["RekeyMarginTimeSeconds","integer"],["DPDTimeoutAction",["enum","clear","none","restart"]],["Phase2LifetimeSeconds","integer"],["Phase2IntegrityAlgorithms",["array",["ref","Phase2IntegrityAlgorithmsRequestListValue"]]],["Phase1IntegrityAlgorithms",["array",["ref","Phase1IntegrityAlgorithmsRequestListValue"]]],["Phase1LifetimeSeconds","integer"],["RekeyFuzzPercentage","integer"],["Phase1EncryptionAlgorithms",["array",["ref","Phase1EncryptionAlgorithmsRequestListValue"]]],["DPDTimeoutSeconds","integer"]],"Phase2EncryptionAlgorithmsRequestListValue":[["Value",["enum","AES128","AES256","AES128-GCM-16","AES256-GCM-16"]]],"Phase2DHGroupNumbersRequestListValue":[["Value",["enum",2,5,14,15,16,17,18,19,20,21,22,23,24]]],"IKEVersionsRequestListValue":[["Value",["enum","ikev1","ikev2"]]],"VpnTunnelLogOptionsSpecification":[["CloudwatchLogOptions",["ref","CloudwatchLogOptionsSpecification"]]],"CloudwatchLogOptionsSpecification":[["BgpLogEnabled","boolean"],["LogEnabled","boolean"],["LogOutputFormat",["enum","json","text"]],["BgpLogGroupArn","string"],["LogGroupArn","string"],["BgpLogOutputFormat",["enum","json","text"]]],"Phase1DHGroupNumbersRequestListValue":[["Value",["enum",2,14,15,16,17,18,19,20,21,22,23,24]]],"Phase2IntegrityAlgorithmsRequestListValue":[["Value",["enum","SHA1","SHA2-256","SHA2-384","SHA2-512"]]],"Phase1IntegrityAlgorithmsRequestListValue":[["Value",["enum","SHA1","SHA2-256","SHA2-384","SHA2-512"]]],"Phase1EncryptionAlgorithmsRequestListValue":[["Value",["enum","AES128","AES256","AES128-GCM-16","AES256-GCM-16"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PreSharedKeyStorage","VpnTunnelOptionsSpecifications/*/PreSharedKey"],"co":["Type","VpnConcentratorId","EnableAcceleration","LocalIpv4NetworkCidr","LocalIpv6NetworkCidr","OutsideIpAddressType","RemoteIpv4NetworkCidr","RemoteIpv6NetworkCidr","StaticRoutesOnly","TransportTransitGatewayAttachmentId","TunnelInsideIpVersion","PreSharedKeyStorage"],"ro":["VpnConnectionId"],"uo":["VpnTunnelOptionsSpecifications","VpnTunnelOptionsSpecifications/*/Phase2EncryptionAlgorithms","VpnTunnelOptionsSpecifications/*/Phase2DHGroupNumbers","VpnTunnelOptionsSpecifications/*/IKEVersions","VpnTunnelOptionsSpecifications/*/Phase1DHGroupNumbers","VpnTunnelOptionsSpecifications/*/Phase2IntegrityAlgorithms","VpnTunnelOptionsSpecifications/*/Phase1IntegrityAlgorithms","VpnTunnelOptionsSpecifications/*/Phase1EncryptionAlgorithms","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpn-connection/${VpnConnectionId}"}');
 /** A {@link VPNConnection} instance: its attributes as typed outputs. */
 export type VPNConnection = InstanceType<typeof VPNConnection>;
 
@@ -10005,7 +10292,11 @@ export interface VPNConnectionArgs {
   localIpv4NetworkCidr?: string;
   /** The ID of the VPN concentrator to associate with the VPN connection. */
   vpnConcentratorId?: string;
-  /** Describes the storage location for an instance store-backed AMI. */
+  /**
+   * Describes the storage location for an instance store-backed AMI.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   preSharedKeyStorage?: "Standard" | "SecretsManager";
   /**
    * The transit gateway attachment ID to use for the VPN tunnel.
@@ -10105,6 +10396,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 64 and 2048.
    *
    * Default: `1024`
+   *
+   * Range: 64–2048.
    */
   replayWindowSize?: number;
   /** Turn on or off tunnel endpoint lifecycle control feature. */
@@ -10115,6 +10408,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 60 and half of `Phase2LifetimeSeconds` .
    *
    * Default: `270`
+   *
+   * Range: at least 60.
    */
   rekeyMarginTimeSeconds?: number;
   /**
@@ -10131,6 +10426,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 900 and 3,600. The value must be less than the value for `Phase1LifetimeSeconds` .
    *
    * Default: `3600`
+   *
+   * Range: 900–3600.
    */
   phase2LifetimeSeconds?: number;
   /**
@@ -10151,6 +10448,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 900 and 28,800.
    *
    * Default: `28800`
+   *
+   * Range: 900–28800.
    */
   phase1LifetimeSeconds?: number;
   /**
@@ -10159,6 +10458,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 0 and 100.
    *
    * Default: `100`
+   *
+   * Range: 0–100.
    */
   rekeyFuzzPercentage?: number;
   /**
@@ -10173,6 +10474,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value greater than or equal to 30.
    *
    * Default: `30`
+   *
+   * Range: at least 30.
    */
   dpdTimeoutSeconds?: number;
 }
@@ -10300,7 +10603,7 @@ export interface VPNConnectionPhase1EncryptionAlgorithmsRequestListValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpnconnectionroute.html | CloudFormation: AWS::EC2::VPNConnectionRoute}
  */
-export const VPNConnectionRoute = cloudControlType<VPNConnectionRouteArgs, VPNConnectionRouteOutputs>("AWS::EC2::VPNConnectionRoute", "aws:ec2:VPNConnectionRoute", '{"p":[["DestinationCidrBlock","string",67],["VpnConnectionId","string",67]],"id":["DestinationCidrBlock","VpnConnectionId"]}');
+export const VPNConnectionRoute = cloudControlType<VPNConnectionRouteArgs, VPNConnectionRouteOutputs>("AWS::EC2::VPNConnectionRoute", "aws:ec2:VPNConnectionRoute", '{"p":[["DestinationCidrBlock","string",67],["VpnConnectionId","string",67]],"id":["DestinationCidrBlock","VpnConnectionId"],"reg":{"h":"crdl","co":["DestinationCidrBlock","VpnConnectionId"],"tg":[false,true,true]}}');
 /** A {@link VPNConnectionRoute} instance: its attributes as typed outputs. */
 export type VPNConnectionRoute = InstanceType<typeof VPNConnectionRoute>;
 
@@ -10323,7 +10626,7 @@ export interface VPNConnectionRouteOutputs extends VPNConnectionRouteArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpngateway.html | CloudFormation: AWS::EC2::VPNGateway}
  */
-export const VPNGateway = cloudControlType<VPNGatewayArgs, VPNGatewayOutputs>("AWS::EC2::VPNGateway", "aws:ec2:VPNGateway", '{"p":[["Type","string",67],["AmazonSideAsn","integer",66],["Tags",["array",["ref","Tag"]]],["VPNGatewayId","string",72]],"id":["VPNGatewayId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpn-gateway/${VpnGatewayId}"}');
+export const VPNGateway = cloudControlType<VPNGatewayArgs, VPNGatewayOutputs>("AWS::EC2::VPNGateway", "aws:ec2:VPNGateway", '{"p":[["Type","string",67],["AmazonSideAsn","integer",66],["Tags",["array",["ref","Tag"]]],["VPNGatewayId","string",72]],"id":["VPNGatewayId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AmazonSideAsn","Type"],"ro":["VPNGatewayId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:vpn-gateway/${VpnGatewayId}"}');
 /** A {@link VPNGateway} instance: its attributes as typed outputs. */
 export type VPNGateway = InstanceType<typeof VPNGateway>;
 
@@ -10348,9 +10651,11 @@ export interface VPNGatewayOutputs extends VPNGatewayArgs {
  *
  * If you reference a VPN gateway that is in the same template as your VPN gateway route propagation, you must explicitly declare a dependency on the VPN gateway attachment. The `AWS::EC2::VPNGatewayRoutePropagation` resource cannot use the VPN gateway until it has successfully attached to the VPC. Add a [DependsOn Attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) in the `AWS::EC2::VPNGatewayRoutePropagation` resource to explicitly declare a dependency on the VPN gateway attachment.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::VPNGatewayRoutePropagation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpngatewayroutepropagation.html | CloudFormation: AWS::EC2::VPNGatewayRoutePropagation}
  */
-export const VPNGatewayRoutePropagation = cloudControlType<VPNGatewayRoutePropagationArgs, VPNGatewayRoutePropagationOutputs>("AWS::EC2::VPNGatewayRoutePropagation", "aws:ec2:VPNGatewayRoutePropagation", '{"p":[["RouteTableIds",["array","string"],1],["VpnGatewayId","string",1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const VPNGatewayRoutePropagation = cloudControlType<VPNGatewayRoutePropagationArgs, VPNGatewayRoutePropagationOutputs>("AWS::EC2::VPNGatewayRoutePropagation", "aws:ec2:VPNGatewayRoutePropagation", '{"p":[["RouteTableIds",["array","string"],1],["VpnGatewayId","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link VPNGatewayRoutePropagation} instance: its attributes as typed outputs. */
 export type VPNGatewayRoutePropagation = InstanceType<typeof VPNGatewayRoutePropagation>;
 
@@ -10373,7 +10678,7 @@ export interface VPNGatewayRoutePropagationOutputs extends VPNGatewayRoutePropag
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-verifiedaccessendpoint.html | CloudFormation: AWS::EC2::VerifiedAccessEndpoint}
  */
-export const VerifiedAccessEndpoint = cloudControlType<VerifiedAccessEndpointArgs, VerifiedAccessEndpointOutputs>("AWS::EC2::VerifiedAccessEndpoint", "aws:ec2:VerifiedAccessEndpoint", '{"p":[["AttachmentType","string",67],["Description","string"],["DomainCertificateArn","string",66],["VerifiedAccessGroupId","string",1],["SecurityGroupIds",["array","string"],66],["LoadBalancerOptions",["ref","LoadBalancerOptions"]],["ApplicationDomain","string",66],["PolicyEnabled","boolean"],["EndpointDomainPrefix","string",66],["EndpointType","string",67],["PolicyDocument","string"],["Tags",["array",["ref","Tag"]]],["NetworkInterfaceOptions",["ref","NetworkInterfaceOptions"]],["RdsOptions",["ref","RdsOptions"]],["CidrOptions",["ref","CidrOptions"]],["SseSpecification",["ref","SseSpecification"]],["Status","string",8],["EndpointDomain","string",8],["CreationTime","string",8],["LastUpdatedTime","string",8],["DeviceValidationDomain","string",8],["VerifiedAccessInstanceId","string",8],["VerifiedAccessEndpointId","string",72]],"id":["VerifiedAccessEndpointId"],"d":{"LoadBalancerOptions":[["LoadBalancerArn","string",2],["Port","integer"],["Protocol","string"],["SubnetIds",["array","string"]],["PortRanges",["array",["ref","PortRange"]]]],"PortRange":[["FromPort","integer"],["ToPort","integer"]],"NetworkInterfaceOptions":[["Port","integer"],["NetworkInterfaceId","string",2],["Protocol","string"],["PortRanges",["array",["ref","PortRange"]]]],"RdsOptions":[["Protocol","string",2],["Port","integer"],["RdsDbInstanceArn","string",2],["RdsDbClusterArn","string",2],["RdsDbProxyArn","string",2],["RdsEndpoint","string"],["SubnetIds",["array","string"]]],"CidrOptions":[["Cidr","string",2],["PortRanges",["array",["ref","PortRange"]]],["Protocol","string",2],["SubnetIds",["array","string"],2]],"SseSpecification":[["KmsKeyArn","string"],["CustomerManagedKeyEnabled","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-endpoint/${VerifiedAccessEndpointId}"}');
+export const VerifiedAccessEndpoint = cloudControlType<VerifiedAccessEndpointArgs, VerifiedAccessEndpointOutputs>("AWS::EC2::VerifiedAccessEndpoint", "aws:ec2:VerifiedAccessEndpoint", '{"p":[["AttachmentType","string",67],["Description","string"],["DomainCertificateArn","string",66],["VerifiedAccessGroupId","string",1],["SecurityGroupIds",["array","string"],66],["LoadBalancerOptions",["ref","LoadBalancerOptions"]],["ApplicationDomain","string",66],["PolicyEnabled","boolean"],["EndpointDomainPrefix","string",66],["EndpointType","string",67],["PolicyDocument","string"],["Tags",["array",["ref","Tag"]]],["NetworkInterfaceOptions",["ref","NetworkInterfaceOptions"]],["RdsOptions",["ref","RdsOptions"]],["CidrOptions",["ref","CidrOptions"]],["SseSpecification",["ref","SseSpecification"]],["Status","string",8],["EndpointDomain","string",8],["CreationTime","string",8],["LastUpdatedTime","string",8],["DeviceValidationDomain","string",8],["VerifiedAccessInstanceId","string",8],["VerifiedAccessEndpointId","string",72]],"id":["VerifiedAccessEndpointId"],"d":{"LoadBalancerOptions":[["LoadBalancerArn","string"],["Port","integer"],["Protocol","string"],["SubnetIds",["array","string"]],["PortRanges",["array",["ref","PortRange"]]]],"PortRange":[["FromPort","integer"],["ToPort","integer"]],"NetworkInterfaceOptions":[["Port","integer"],["NetworkInterfaceId","string"],["Protocol","string"],["PortRanges",["array",["ref","PortRange"]]]],"RdsOptions":[["Protocol","string"],["Port","integer"],["RdsDbInstanceArn","string"],["RdsDbClusterArn","string"],["RdsDbProxyArn","string"],["RdsEndpoint","string"],["SubnetIds",["array","string"]]],"CidrOptions":[["Cidr","string"],["PortRanges",["array",["ref","PortRange"]]],["Protocol","string"],["SubnetIds",["array","string"]]],"SseSpecification":[["KmsKeyArn","string"],["CustomerManagedKeyEnabled","boolean"]]},"tags":["Tags","standard"],"rp":[["NetworkInterfaceOptions","NetworkInterfaceId"],["LoadBalancerOptions","LoadBalancerArn"],["RdsOptions","Protocol"],["RdsOptions","RdsDbInstanceArn"],["RdsOptions","RdsDbClusterArn"],["RdsOptions","RdsDbProxyArn"],["CidrOptions","Cidr"],["CidrOptions","Protocol"],["CidrOptions","SubnetIds"]],"reg":{"h":"crudl","co":["ApplicationDomain","AttachmentType","DomainCertificateArn","EndpointDomainPrefix","EndpointType","SecurityGroupIds","NetworkInterfaceOptions/NetworkInterfaceId","LoadBalancerOptions/LoadBalancerArn","RdsOptions/Protocol","RdsOptions/RdsDbInstanceArn","RdsOptions/RdsDbClusterArn","RdsOptions/RdsDbProxyArn","CidrOptions/Cidr","CidrOptions/Protocol","CidrOptions/SubnetIds"],"ro":["VerifiedAccessEndpointId","EndpointDomain","CreationTime","LastUpdatedTime","Status","DeviceValidationDomain","VerifiedAccessInstanceId"],"uo":["SecurityGroupIds","NetworkInterfaceOptions/PortRanges","LoadBalancerOptions/PortRanges","LoadBalancerOptions/SubnetIds","RdsOptions/SubnetIds","CidrOptions/PortRanges","CidrOptions/SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-endpoint/${VerifiedAccessEndpointId}"}');
 /** A {@link VerifiedAccessEndpoint} instance: its attributes as typed outputs. */
 export type VerifiedAccessEndpoint = InstanceType<typeof VerifiedAccessEndpoint>;
 
@@ -10439,7 +10744,11 @@ export interface VerifiedAccessEndpointOutputs extends VerifiedAccessEndpointArg
 export interface VerifiedAccessEndpointLoadBalancerOptions {
   /** The ARN of the load balancer. */
   loadBalancerArn?: string;
-  /** The IP port number. */
+  /**
+   * The IP port number.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The IP protocol. */
   protocol?: string;
@@ -10455,9 +10764,17 @@ export interface VerifiedAccessEndpointLoadBalancerOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-verifiedaccessendpoint-portrange.html | CloudFormation: PortRange}
  */
 export interface VerifiedAccessEndpointPortRange {
-  /** The start of the port range. */
+  /**
+   * The start of the port range.
+   *
+   * Range: 1–65535.
+   */
   fromPort?: number;
-  /** The end of the port range. */
+  /**
+   * The end of the port range.
+   *
+   * Range: 1–65535.
+   */
   toPort?: number;
 }
 
@@ -10467,7 +10784,11 @@ export interface VerifiedAccessEndpointPortRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-verifiedaccessendpoint-networkinterfaceoptions.html | CloudFormation: NetworkInterfaceOptions}
  */
 export interface VerifiedAccessEndpointNetworkInterfaceOptions {
-  /** The IP port number. */
+  /**
+   * The IP port number.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The ID of the network interface. */
   networkInterfaceId?: string;
@@ -10485,7 +10806,11 @@ export interface VerifiedAccessEndpointNetworkInterfaceOptions {
 export interface VerifiedAccessEndpointRdsOptions {
   /** The protocol. */
   protocol?: string;
-  /** The port. */
+  /**
+   * The port.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The ARN of the RDS instance. */
   rdsDbInstanceArn?: string;
@@ -10536,7 +10861,7 @@ export interface VerifiedAccessEndpointSseSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-verifiedaccessgroup.html | CloudFormation: AWS::EC2::VerifiedAccessGroup}
  */
-export const VerifiedAccessGroup = cloudControlType<VerifiedAccessGroupArgs, VerifiedAccessGroupOutputs>("AWS::EC2::VerifiedAccessGroup", "aws:ec2:VerifiedAccessGroup", '{"p":[["Description","string"],["PolicyDocument","string"],["VerifiedAccessInstanceId","string",1],["Tags",["array",["ref","Tag"]]],["PolicyEnabled","boolean"],["SseSpecification",["ref","SseSpecification"]],["Owner","string",8],["CreationTime","string",8],["LastUpdatedTime","string",8],["VerifiedAccessGroupId","string",72],["VerifiedAccessGroupArn","string",72]],"id":["VerifiedAccessGroupId"],"d":{"SseSpecification":[["KmsKeyArn","string"],["CustomerManagedKeyEnabled","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-group/${VerifiedAccessGroupId}"}');
+export const VerifiedAccessGroup = cloudControlType<VerifiedAccessGroupArgs, VerifiedAccessGroupOutputs>("AWS::EC2::VerifiedAccessGroup", "aws:ec2:VerifiedAccessGroup", '{"p":[["Description","string"],["PolicyDocument","string"],["VerifiedAccessInstanceId","string",1],["Tags",["array",["ref","Tag"]]],["PolicyEnabled","boolean"],["SseSpecification",["ref","SseSpecification"]],["Owner","string",8],["CreationTime","string",8],["LastUpdatedTime","string",8],["VerifiedAccessGroupId","string",72],["VerifiedAccessGroupArn","string",72]],"id":["VerifiedAccessGroupId"],"d":{"SseSpecification":[["KmsKeyArn","string"],["CustomerManagedKeyEnabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["VerifiedAccessGroupId","CreationTime","LastUpdatedTime","Owner","VerifiedAccessGroupArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-group/${VerifiedAccessGroupId}"}');
 /** A {@link VerifiedAccessGroup} instance: its attributes as typed outputs. */
 export type VerifiedAccessGroup = InstanceType<typeof VerifiedAccessGroup>;
 
@@ -10591,7 +10916,7 @@ export interface VerifiedAccessGroupSseSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-verifiedaccessinstance.html | CloudFormation: AWS::EC2::VerifiedAccessInstance}
  */
-export const VerifiedAccessInstance = cloudControlType<VerifiedAccessInstanceArgs, VerifiedAccessInstanceOutputs>("AWS::EC2::VerifiedAccessInstance", "aws:ec2:VerifiedAccessInstance", '{"p":[["VerifiedAccessTrustProviders",["array",["ref","VerifiedAccessTrustProvider"]]],["Description","string"],["LoggingConfigurations",["ref","VerifiedAccessLogs"]],["VerifiedAccessTrustProviderIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["FipsEnabled","boolean"],["CidrEndpointsCustomSubDomain","string"],["CreationTime","string",8],["LastUpdatedTime","string",8],["VerifiedAccessInstanceId","string",72],["CidrEndpointsCustomSubDomainNameServers",["array","string"],8]],"id":["VerifiedAccessInstanceId"],"d":{"VerifiedAccessTrustProvider":[["Description","string"],["DeviceTrustProviderType","string"],["VerifiedAccessTrustProviderId","string"],["TrustProviderType","string"],["UserTrustProviderType","string"]],"VerifiedAccessLogs":[["S3",["ref","S3"]],["LogVersion","string"],["KinesisDataFirehose",["ref","KinesisDataFirehose"]],["CloudWatchLogs",["ref","CloudWatchLogs"]],["IncludeTrustContext","boolean"]],"S3":[["BucketName","string"],["Enabled","boolean"],["Prefix","string"],["BucketOwner","string"]],"KinesisDataFirehose":[["DeliveryStream","string"],["Enabled","boolean"]],"CloudWatchLogs":[["LogGroup","string"],["Enabled","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-instance/${VerifiedAccessInstanceId}"}');
+export const VerifiedAccessInstance = cloudControlType<VerifiedAccessInstanceArgs, VerifiedAccessInstanceOutputs>("AWS::EC2::VerifiedAccessInstance", "aws:ec2:VerifiedAccessInstance", '{"p":[["VerifiedAccessTrustProviders",["array",["ref","VerifiedAccessTrustProvider"]]],["Description","string"],["LoggingConfigurations",["ref","VerifiedAccessLogs"]],["VerifiedAccessTrustProviderIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["FipsEnabled","boolean"],["CidrEndpointsCustomSubDomain","string"],["CreationTime","string",8],["LastUpdatedTime","string",8],["VerifiedAccessInstanceId","string",72],["CidrEndpointsCustomSubDomainNameServers",["array","string"],8]],"id":["VerifiedAccessInstanceId"],"d":{"VerifiedAccessTrustProvider":[["Description","string"],["DeviceTrustProviderType","string"],["VerifiedAccessTrustProviderId","string"],["TrustProviderType","string"],["UserTrustProviderType","string"]],"VerifiedAccessLogs":[["S3",["ref","S3"]],["LogVersion","string"],["KinesisDataFirehose",["ref","KinesisDataFirehose"]],["CloudWatchLogs",["ref","CloudWatchLogs"]],["IncludeTrustContext","boolean"]],"S3":[["BucketName","string"],["Enabled","boolean"],["Prefix","string"],["BucketOwner","string"]],"KinesisDataFirehose":[["DeliveryStream","string"],["Enabled","boolean"]],"CloudWatchLogs":[["LogGroup","string"],["Enabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["VerifiedAccessInstanceId","CreationTime","LastUpdatedTime","CidrEndpointsCustomSubDomainNameServers"],"uo":["VerifiedAccessTrustProviders","VerifiedAccessTrustProviderIds","Tags","CidrEndpointsCustomSubDomainNameServers"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-instance/${VerifiedAccessInstanceId}"}');
 /** A {@link VerifiedAccessInstance} instance: its attributes as typed outputs. */
 export type VerifiedAccessInstance = InstanceType<typeof VerifiedAccessInstance>;
 
@@ -10710,7 +11035,7 @@ export interface VerifiedAccessInstanceCloudWatchLogs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-verifiedaccesstrustprovider.html | CloudFormation: AWS::EC2::VerifiedAccessTrustProvider}
  */
-export const VerifiedAccessTrustProvider = cloudControlType<VerifiedAccessTrustProviderArgs, VerifiedAccessTrustProviderOutputs>("AWS::EC2::VerifiedAccessTrustProvider", "aws:ec2:VerifiedAccessTrustProvider", '{"p":[["PolicyReferenceName","string",67],["DeviceOptions",["ref","DeviceOptions"],66],["DeviceTrustProviderType","string",66],["Description","string"],["OidcOptions",["ref","OidcOptions"]],["TrustProviderType","string",67],["UserTrustProviderType","string",66],["Tags",["array",["ref","Tag"]]],["SseSpecification",["ref","SseSpecification"]],["NativeApplicationOidcOptions",["ref","NativeApplicationOidcOptions"]],["VerifiedAccessTrustProviderId","string",72],["CreationTime","string",8],["LastUpdatedTime","string",8]],"id":["VerifiedAccessTrustProviderId"],"d":{"DeviceOptions":[["TenantId","string",2],["PublicSigningKeyUrl","string"]],"OidcOptions":[["TokenEndpoint","string"],["Scope","string"],["Issuer","string"],["ClientSecret","string",48],["UserInfoEndpoint","string"],["ClientId","string"],["AuthorizationEndpoint","string"]],"SseSpecification":[["KmsKeyArn","string"],["CustomerManagedKeyEnabled","boolean"]],"NativeApplicationOidcOptions":[["Issuer","string"],["AuthorizationEndpoint","string"],["TokenEndpoint","string"],["UserInfoEndpoint","string"],["ClientId","string"],["ClientSecret","string",48],["Scope","string"],["PublicSigningKeyEndpoint","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-trust-provider/${VerifiedAccessTrustProviderId}"}');
+export const VerifiedAccessTrustProvider = cloudControlType<VerifiedAccessTrustProviderArgs, VerifiedAccessTrustProviderOutputs>("AWS::EC2::VerifiedAccessTrustProvider", "aws:ec2:VerifiedAccessTrustProvider", '{"p":[["PolicyReferenceName","string",67],["DeviceOptions",["ref","DeviceOptions"],66],["DeviceTrustProviderType","string",66],["Description","string"],["OidcOptions",["ref","OidcOptions"]],["TrustProviderType","string",67],["UserTrustProviderType","string",66],["Tags",["array",["ref","Tag"]]],["SseSpecification",["ref","SseSpecification"]],["NativeApplicationOidcOptions",["ref","NativeApplicationOidcOptions"]],["VerifiedAccessTrustProviderId","string",72],["CreationTime","string",8],["LastUpdatedTime","string",8]],"id":["VerifiedAccessTrustProviderId"],"d":{"DeviceOptions":[["TenantId","string"],["PublicSigningKeyUrl","string"]],"OidcOptions":[["TokenEndpoint","string"],["Scope","string"],["Issuer","string"],["ClientSecret","string",48],["UserInfoEndpoint","string"],["ClientId","string"],["AuthorizationEndpoint","string"]],"SseSpecification":[["KmsKeyArn","string"],["CustomerManagedKeyEnabled","boolean"]],"NativeApplicationOidcOptions":[["Issuer","string"],["AuthorizationEndpoint","string"],["TokenEndpoint","string"],["UserInfoEndpoint","string"],["ClientId","string"],["ClientSecret","string",48],["Scope","string"],["PublicSigningKeyEndpoint","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["NativeApplicationOidcOptions/ClientSecret"],"co":["PolicyReferenceName","DeviceOptions","DeviceTrustProviderType","TrustProviderType","UserTrustProviderType"],"ro":["VerifiedAccessTrustProviderId","CreationTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:verified-access-trust-provider/${VerifiedAccessTrustProviderId}"}');
 /** A {@link VerifiedAccessTrustProvider} instance: its attributes as typed outputs. */
 export type VerifiedAccessTrustProvider = InstanceType<typeof VerifiedAccessTrustProvider>;
 
@@ -10843,7 +11168,7 @@ export interface VerifiedAccessTrustProviderNativeApplicationOidcOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-volume.html | CloudFormation: AWS::EC2::Volume}
  */
-export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::EC2::Volume", "aws:ec2:Volume", '{"p":[["MultiAttachEnabled","boolean"],["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["Encrypted","boolean"],["Size","integer"],["AutoEnableIO","boolean"],["OutpostArn","string"],["AvailabilityZone","string"],["Throughput","integer"],["Iops","integer"],["Tags",["array",["ref","Tag"]]],["AvailabilityZoneId","string"],["SourceVolumeId","string"],["VolumeInitializationRate","integer"],["VolumeId","string",72]],"id":["VolumeId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ec2:${Region}:${Account}:volume/${VolumeId}"}');
+export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::EC2::Volume", "aws:ec2:Volume", '{"p":[["MultiAttachEnabled","boolean"],["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["Encrypted","boolean"],["Size","integer"],["AutoEnableIO","boolean"],["OutpostArn","string"],["AvailabilityZone","string"],["Throughput","integer"],["Iops","integer"],["Tags",["array",["ref","Tag"]]],["AvailabilityZoneId","string"],["SourceVolumeId","string"],["VolumeInitializationRate","integer"],["VolumeId","string",72]],"id":["VolumeId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["VolumeId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ec2:${Region}:${Account}:volume/${VolumeId}"}');
 /** A {@link Volume} instance: its attributes as typed outputs. */
 export type Volume = InstanceType<typeof Volume>;
 
@@ -10992,7 +11317,7 @@ export interface VolumeOutputs extends VolumeArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-volumeattachment.html | CloudFormation: AWS::EC2::VolumeAttachment}
  */
-export const VolumeAttachment = cloudControlType<VolumeAttachmentArgs, VolumeAttachmentOutputs>("AWS::EC2::VolumeAttachment", "aws:ec2:VolumeAttachment", '{"p":[["VolumeId","string",67],["InstanceId","string",67],["Device","string",66],["EbsCardIndex","integer",66]],"id":["VolumeId","InstanceId"]}');
+export const VolumeAttachment = cloudControlType<VolumeAttachmentArgs, VolumeAttachmentOutputs>("AWS::EC2::VolumeAttachment", "aws:ec2:VolumeAttachment", '{"p":[["VolumeId","string",67],["InstanceId","string",67],["Device","string",66],["EbsCardIndex","integer",66]],"id":["VolumeId","InstanceId"],"reg":{"h":"crdl","co":["Device","InstanceId","VolumeId","EbsCardIndex"],"tg":[false,false,false]}}');
 /** A {@link VolumeAttachment} instance: its attributes as typed outputs. */
 export type VolumeAttachment = InstanceType<typeof VolumeAttachment>;
 

@@ -8,28 +8,36 @@
  * @module cairn-iac/aws/ecr
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::ECR::PublicRepository` resource specifies an Amazon Elastic Container Registry Public (Amazon ECR Public) repository, where users can push and pull Docker images, Open Container Initiative (OCI) images, and OCI compatible artifacts. For more information, see [Amazon ECR public repositories](https://docs.aws.amazon.com/AmazonECR/latest/public/public-repositories.html) in the *Amazon ECR Public User Guide* .
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-publicrepository.html | CloudFormation: AWS::ECR::PublicRepository}
  */
-export const PublicRepository = cloudControlType<PublicRepositoryArgs, PublicRepositoryOutputs>("AWS::ECR::PublicRepository", "aws:ecr:PublicRepository", '{"p":[["RepositoryPolicyText",["union","json","string"]],["RepositoryName","string",66],["RepositoryCatalogData",["ref","RepositoryCatalogData"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["RepositoryName"],"d":{"RepositoryCatalogData":[["AboutText","string"],["OperatingSystems",["array","string"]],["UsageText","string"],["RepositoryDescription","string"],["Architectures",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ecr-public::${Account}:repository/${RepositoryName}"}');
+export const PublicRepository = cloudControlType<PublicRepositoryArgs, PublicRepositoryOutputs>("AWS::ECR::PublicRepository", "aws:ecr:PublicRepository", '{"p":[["RepositoryPolicyText",["union","json","string"]],["RepositoryName","string",66],["RepositoryCatalogData",["ref","RepositoryCatalogData"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["RepositoryName"],"d":{"RepositoryCatalogData":[["AboutText","string"],["OperatingSystems",["array","string"]],["UsageText","string"],["RepositoryDescription","string"],["Architectures",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RepositoryName"],"ro":["Arn"],"uo":["RepositoryCatalogData/Architectures","RepositoryCatalogData/OperatingSystems","Tags"],"tg":[true,true,true],"nm":{"path":"RepositoryName","min":2,"max":256,"pattern":""}},"arn":"arn:${Partition}:ecr-public::${Account}:repository/${RepositoryName}"}');
 /** A {@link PublicRepository} instance: its attributes as typed outputs. */
 export type PublicRepository = InstanceType<typeof PublicRepository>;
 
 /** Inputs of {@link PublicRepository}. */
 export interface PublicRepositoryArgs {
   /** The JSON repository policy text to apply to the public repository. For more information, see [Amazon ECR Public repository policies](https://docs.aws.amazon.com/AmazonECR/latest/public/public-repository-policies.html) in the *Amazon ECR Public User Guide* . */
-  repositoryPolicyText?: Record<string, unknown> | string;
+  repositoryPolicyText?: PolicyDocument | string;
   /**
    * The name to use for the public repository. The repository name may be specified on its own (such as `nginx-web-app` ) or it can be prepended with a namespace to group the repository into a category (such as `project-a/nginx-web-app` ). If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the repository name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 2–256. Pattern: ``.
    */
   repositoryName?: string;
   /** The details about the repository that are publicly visible in the Amazon ECR Public Gallery. For more information, see [Amazon ECR Public repository catalog data](https://docs.aws.amazon.com/AmazonECR/latest/public/public-repository-catalog-data.html) in the *Amazon ECR Public User Guide* . */
   repositoryCatalogData?: PublicRepositoryRepositoryCatalogData;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -39,6 +47,8 @@ export interface PublicRepositoryOutputs extends PublicRepositoryArgs {
    * The name to use for the public repository. The repository name may be specified on its own (such as `nginx-web-app` ) or it can be prepended with a namespace to group the repository into a category (such as `project-a/nginx-web-app` ). If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the repository name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 2–256. Pattern: ``.
    */
   repositoryName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::ECR::PublicRepository` resource. For example, `arn:aws:ecr-public:: *123456789012* :repository/ *test-repository*` . */
@@ -51,15 +61,35 @@ export interface PublicRepositoryOutputs extends PublicRepositoryArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-publicrepository-repositorycatalogdata.html | CloudFormation: RepositoryCatalogData}
  */
 export interface PublicRepositoryRepositoryCatalogData {
-  /** The longform description of the contents of the repository. This text appears in the repository details on the Amazon ECR Public Gallery. */
+  /**
+   * The longform description of the contents of the repository. This text appears in the repository details on the Amazon ECR Public Gallery.
+   *
+   * Length: at most 10240.
+   */
   aboutText?: string;
-  /** The operating system tags that are associated with the repository. */
+  /**
+   * The operating system tags that are associated with the repository.
+   *
+   * Items: at most 50. Each item: Length: 1–50.
+   */
   operatingSystems?: string[];
-  /** The longform usage details of the contents of the repository. The usage text provides context for users of the repository. */
+  /**
+   * The longform usage details of the contents of the repository. The usage text provides context for users of the repository.
+   *
+   * Length: at most 10240.
+   */
   usageText?: string;
-  /** The short description of the repository. */
+  /**
+   * The short description of the repository.
+   *
+   * Length: at most 1024.
+   */
   repositoryDescription?: string;
-  /** The architecture tags that are associated with the repository. */
+  /**
+   * The architecture tags that are associated with the repository.
+   *
+   * Items: at most 50. Each item: Length: 1–50.
+   */
   architectures?: string[];
 }
 
@@ -68,7 +98,7 @@ export interface PublicRepositoryRepositoryCatalogData {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-pullthroughcacherule.html | CloudFormation: AWS::ECR::PullThroughCacheRule}
  */
-export const PullThroughCacheRule = cloudControlType<PullThroughCacheRuleArgs, PullThroughCacheRuleOutputs>("AWS::ECR::PullThroughCacheRule", "aws:ecr:PullThroughCacheRule", '{"p":[["UpstreamRegistryUrl","string",66],["EcrRepositoryPrefix","string",66],["CredentialArn","string",66],["UpstreamRegistry","string",66],["CustomRoleArn","string",66],["UpstreamRepositoryPrefix","string",66]],"id":["EcrRepositoryPrefix"]}');
+export const PullThroughCacheRule = cloudControlType<PullThroughCacheRuleArgs, PullThroughCacheRuleOutputs>("AWS::ECR::PullThroughCacheRule", "aws:ecr:PullThroughCacheRule", '{"p":[["UpstreamRegistryUrl","string",66],["EcrRepositoryPrefix","string",66],["CredentialArn","string",82],["UpstreamRegistry","string",82],["CustomRoleArn","string",82],["UpstreamRepositoryPrefix","string",66]],"id":["EcrRepositoryPrefix"],"reg":{"h":"crudl","wo":["CredentialArn","UpstreamRegistry","CustomRoleArn"],"co":["EcrRepositoryPrefix","UpstreamRegistryUrl","CredentialArn","UpstreamRegistry","CustomRoleArn","UpstreamRepositoryPrefix"],"tg":[false,true,true],"nm":{"path":"EcrRepositoryPrefix","min":2,"max":30,"pattern":"^([a-z0-9]+((\\\\.|_|__|-+)[a-z0-9]+)*(\\\\/[a-z0-9]+((\\\\.|_|__|-+)[a-z0-9]+)*)*\\\\/?|ROOT)$"}}}');
 /** A {@link PullThroughCacheRule} instance: its attributes as typed outputs. */
 export type PullThroughCacheRule = InstanceType<typeof PullThroughCacheRule>;
 
@@ -76,21 +106,49 @@ export type PullThroughCacheRule = InstanceType<typeof PullThroughCacheRule>;
 export interface PullThroughCacheRuleArgs {
   /** The upstream registry URL associated with the pull through cache rule. */
   upstreamRegistryUrl?: string;
-  /** The Amazon ECR repository prefix associated with the pull through cache rule. */
+  /**
+   * The Amazon ECR repository prefix associated with the pull through cache rule.
+   *
+   * Length: 2–30. Pattern: `^([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*\/?|ROOT)$`.
+   */
   ecrRepositoryPrefix?: string;
-  /** The ARN of the Secrets Manager secret associated with the pull through cache rule. */
+  /**
+   * The ARN of the Secrets Manager secret associated with the pull through cache rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 50–612. Pattern: `^arn:[a-zA-Z-]+:secretsmanager:[a-zA-Z0-9-:]+:secret:ecr\-pullthroughcache\/[a-zA-Z0-9\/_+=.\@-]+$`.
+   */
   credentialArn?: string;
-  /** The name of the upstream source registry associated with the pull through cache rule. */
+  /**
+   * The name of the upstream source registry associated with the pull through cache rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   upstreamRegistry?: string;
-  /** The ARN of the IAM role associated with the pull through cache rule. */
+  /**
+   * The ARN of the IAM role associated with the pull through cache rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 2048.
+   */
   customRoleArn?: string;
-  /** The upstream repository prefix associated with the pull through cache rule. */
+  /**
+   * The upstream repository prefix associated with the pull through cache rule.
+   *
+   * Length: 2–30. Pattern: `^([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*\/?|ROOT)$`.
+   */
   upstreamRepositoryPrefix?: string;
 }
 
 /** Outputs of {@link PullThroughCacheRule}: its inputs as the cloud reports them, and its attributes. */
 export interface PullThroughCacheRuleOutputs extends PullThroughCacheRuleArgs {
-  /** The Amazon ECR repository prefix associated with the pull through cache rule. */
+  /**
+   * The Amazon ECR repository prefix associated with the pull through cache rule.
+   *
+   * Length: 2–30. Pattern: `^([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*\/?|ROOT)$`.
+   */
   ecrRepositoryPrefix: string;
 }
 
@@ -99,13 +157,17 @@ export interface PullThroughCacheRuleOutputs extends PullThroughCacheRuleArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-pulltimeupdateexclusion.html | CloudFormation: AWS::ECR::PullTimeUpdateExclusion}
  */
-export const PullTimeUpdateExclusion = cloudControlType<PullTimeUpdateExclusionArgs, PullTimeUpdateExclusionOutputs>("AWS::ECR::PullTimeUpdateExclusion", "aws:ecr:PullTimeUpdateExclusion", '{"p":[["PrincipalArn","string",67]],"id":["PrincipalArn"]}');
+export const PullTimeUpdateExclusion = cloudControlType<PullTimeUpdateExclusionArgs, PullTimeUpdateExclusionOutputs>("AWS::ECR::PullTimeUpdateExclusion", "aws:ecr:PullTimeUpdateExclusion", '{"p":[["PrincipalArn","string",67]],"id":["PrincipalArn"],"reg":{"h":"crdl","co":["PrincipalArn"],"tg":[false,true,true]}}');
 /** A {@link PullTimeUpdateExclusion} instance: its attributes as typed outputs. */
 export type PullTimeUpdateExclusion = InstanceType<typeof PullTimeUpdateExclusion>;
 
 /** Inputs of {@link PullTimeUpdateExclusion}. */
 export interface PullTimeUpdateExclusionArgs {
-  /** The ARN of the IAM principal to remove from the pull time update exclusion list. */
+  /**
+   * The ARN of the IAM principal to remove from the pull time update exclusion list.
+   *
+   * Length: at most 200. Pattern: `^arn:aws(-[a-z]+)*:iam::[0-9]{12}:(role|user)/[\w+=,.\@-]+(/[\w+=,.\@-]+)*$`.
+   */
   principalArn: string;
 }
 
@@ -120,14 +182,14 @@ export interface PullTimeUpdateExclusionOutputs extends PullTimeUpdateExclusionA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-registrypolicy.html | CloudFormation: AWS::ECR::RegistryPolicy}
  */
-export const RegistryPolicy = cloudControlType<RegistryPolicyArgs, RegistryPolicyOutputs>("AWS::ECR::RegistryPolicy", "aws:ecr:RegistryPolicy", '{"p":[["PolicyText","json",1],["RegistryId","string",72]],"id":["RegistryId"]}');
+export const RegistryPolicy = cloudControlType<RegistryPolicyArgs, RegistryPolicyOutputs>("AWS::ECR::RegistryPolicy", "aws:ecr:RegistryPolicy", '{"p":[["PolicyText","json",1],["RegistryId","string",72]],"id":["RegistryId"],"reg":{"h":"crudl","ro":["RegistryId"],"tg":[false,true,true]}}');
 /** A {@link RegistryPolicy} instance: its attributes as typed outputs. */
 export type RegistryPolicy = InstanceType<typeof RegistryPolicy>;
 
 /** Inputs of {@link RegistryPolicy}. */
 export interface RegistryPolicyArgs {
   /** The JSON policy text for your registry. */
-  policyText: Record<string, unknown>;
+  policyText: PolicyDocument;
 }
 
 /** Outputs of {@link RegistryPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -141,13 +203,17 @@ export interface RegistryPolicyOutputs extends RegistryPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-registryscanningconfiguration.html | CloudFormation: AWS::ECR::RegistryScanningConfiguration}
  */
-export const RegistryScanningConfiguration = cloudControlType<RegistryScanningConfigurationArgs, RegistryScanningConfigurationOutputs>("AWS::ECR::RegistryScanningConfiguration", "aws:ecr:RegistryScanningConfiguration", '{"p":[["Rules",["array",["ref","ScanningRule"]],1],["ScanType",["enum","BASIC","ENHANCED"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ScanningRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]],1],["ScanFrequency",["enum","SCAN_ON_PUSH","CONTINUOUS_SCAN"],1]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD"],1]]}}');
+export const RegistryScanningConfiguration = cloudControlType<RegistryScanningConfigurationArgs, RegistryScanningConfigurationOutputs>("AWS::ECR::RegistryScanningConfiguration", "aws:ecr:RegistryScanningConfiguration", '{"p":[["Rules",["array",["ref","ScanningRule"]],1],["ScanType",["enum","BASIC","ENHANCED"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ScanningRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]],1],["ScanFrequency",["enum","SCAN_ON_PUSH","CONTINUOUS_SCAN"],1]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD"],1]]},"reg":{"h":"crudl","ro":["RegistryId"],"uo":["Rules","Rules/*/RepositoryFilters"],"tg":[false,true,true]}}');
 /** A {@link RegistryScanningConfiguration} instance: its attributes as typed outputs. */
 export type RegistryScanningConfiguration = InstanceType<typeof RegistryScanningConfiguration>;
 
 /** Inputs of {@link RegistryScanningConfiguration}. */
 export interface RegistryScanningConfigurationArgs {
-  /** The scanning rules associated with the registry. */
+  /**
+   * The scanning rules associated with the registry.
+   *
+   * Items: 0–2.
+   */
   rules: RegistryScanningConfigurationScanningRule[];
   /** The type of scanning configured for the registry. */
   scanType: "BASIC" | "ENHANCED";
@@ -165,7 +231,11 @@ export interface RegistryScanningConfigurationOutputs extends RegistryScanningCo
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-registryscanningconfiguration-scanningrule.html | CloudFormation: ScanningRule}
  */
 export interface RegistryScanningConfigurationScanningRule {
-  /** The details of a scanning repository filter. For more information on how to use filters, see [Using filters](https://docs.aws.amazon.com/AmazonECR/latest/userguide/image-scanning.html#image-scanning-filters) in the *Amazon Elastic Container Registry User Guide* . */
+  /**
+   * The details of a scanning repository filter. For more information on how to use filters, see [Using filters](https://docs.aws.amazon.com/AmazonECR/latest/userguide/image-scanning.html#image-scanning-filters) in the *Amazon Elastic Container Registry User Guide* .
+   *
+   * Items: 0–100.
+   */
   repositoryFilters: RegistryScanningConfigurationRepositoryFilter[];
   /** The frequency that scans are performed at for a private registry. When the `ENHANCED` scan type is specified, the supported scan frequencies are `CONTINUOUS_SCAN` and `SCAN_ON_PUSH` . When the `BASIC` scan type is specified, the `SCAN_ON_PUSH` scan frequency is supported. If scan on push is not specified, then the `MANUAL` scan frequency is set by default. */
   scanFrequency: "SCAN_ON_PUSH" | "CONTINUOUS_SCAN";
@@ -177,7 +247,11 @@ export interface RegistryScanningConfigurationScanningRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-registryscanningconfiguration-repositoryfilter.html | CloudFormation: RepositoryFilter}
  */
 export interface RegistryScanningConfigurationRepositoryFilter {
-  /** The filter to use when scanning. */
+  /**
+   * The filter to use when scanning.
+   *
+   * Pattern: `^[a-z0-9*](?:[._\-/a-z0-9*]?[a-z0-9*]+)*$`.
+   */
   filter: string;
   /** The type associated with the filter. */
   filterType: "WILDCARD";
@@ -190,7 +264,7 @@ export interface RegistryScanningConfigurationRepositoryFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-replicationconfiguration.html | CloudFormation: AWS::ECR::ReplicationConfiguration}
  */
-export const ReplicationConfiguration = cloudControlType<ReplicationConfigurationArgs, ReplicationConfigurationOutputs>("AWS::ECR::ReplicationConfiguration", "aws:ecr:ReplicationConfiguration", '{"p":[["ReplicationConfiguration",["ref","ReplicationConfiguration"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ReplicationConfiguration":[["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]]],["Destinations",["array",["ref","ReplicationDestination"]],1]],"RepositoryFilter":[["FilterType",["enum","PREFIX_MATCH"],1],["Filter","string",1]],"ReplicationDestination":[["Region","string",1],["RegistryId","string",1]]}}');
+export const ReplicationConfiguration = cloudControlType<ReplicationConfigurationArgs, ReplicationConfigurationOutputs>("AWS::ECR::ReplicationConfiguration", "aws:ecr:ReplicationConfiguration", '{"p":[["ReplicationConfiguration",["ref","ReplicationConfiguration"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ReplicationConfiguration":[["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]]],["Destinations",["array",["ref","ReplicationDestination"]],1]],"RepositoryFilter":[["FilterType",["enum","PREFIX_MATCH"],1],["Filter","string",1]],"ReplicationDestination":[["Region","string",1],["RegistryId","string",1]]},"reg":{"h":"crudl","ro":["RegistryId"],"tg":[false,true,true]}}');
 /** A {@link ReplicationConfiguration} instance: its attributes as typed outputs. */
 export type ReplicationConfiguration = InstanceType<typeof ReplicationConfiguration>;
 
@@ -212,7 +286,11 @@ export interface ReplicationConfigurationOutputs extends ReplicationConfiguratio
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-replicationconfiguration-replicationconfiguration.html | CloudFormation: ReplicationConfiguration}
  */
 export interface ReplicationConfigurationReplicationConfiguration {
-  /** An array of objects representing the replication destinations and repository filters for a replication configuration. */
+  /**
+   * An array of objects representing the replication destinations and repository filters for a replication configuration.
+   *
+   * Items: 0–10.
+   */
   rules: ReplicationConfigurationReplicationRule[];
 }
 
@@ -222,9 +300,17 @@ export interface ReplicationConfigurationReplicationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-replicationconfiguration-replicationrule.html | CloudFormation: ReplicationRule}
  */
 export interface ReplicationConfigurationReplicationRule {
-  /** An array of objects representing the filters for a replication rule. Specifying a repository filter for a replication rule provides a method for controlling which repositories in a private registry are replicated. */
+  /**
+   * An array of objects representing the filters for a replication rule. Specifying a repository filter for a replication rule provides a method for controlling which repositories in a private registry are replicated.
+   *
+   * Items: 0–100.
+   */
   repositoryFilters?: ReplicationConfigurationRepositoryFilter[];
-  /** An array of objects representing the destination for a replication rule. */
+  /**
+   * An array of objects representing the destination for a replication rule.
+   *
+   * Items: 1–100.
+   */
   destinations: ReplicationConfigurationReplicationDestination[];
 }
 
@@ -236,7 +322,11 @@ export interface ReplicationConfigurationReplicationRule {
 export interface ReplicationConfigurationRepositoryFilter {
   /** The repository filter type. The only supported value is `PREFIX_MATCH` , which is a repository name prefix specified with the `filter` parameter. */
   filterType: "PREFIX_MATCH";
-  /** The repository filter details. When the `PREFIX_MATCH` filter type is specified, this value is required and should be the repository name prefix to configure replication for. */
+  /**
+   * The repository filter details. When the `PREFIX_MATCH` filter type is specified, this value is required and should be the repository name prefix to configure replication for.
+   *
+   * Pattern: `^(?:[a-z0-9]+(?:[._-][a-z0-9]*)*\/)*[a-z0-9]*(?:[._-][a-z0-9]*)*$`.
+   */
   filter: string;
 }
 
@@ -246,9 +336,17 @@ export interface ReplicationConfigurationRepositoryFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-replicationconfiguration-replicationdestination.html | CloudFormation: ReplicationDestination}
  */
 export interface ReplicationConfigurationReplicationDestination {
-  /** The Region to replicate to. */
+  /**
+   * The Region to replicate to.
+   *
+   * Pattern: `[0-9a-z-]{2,25}`.
+   */
   region: string;
-  /** The AWS account ID of the Amazon ECR private registry to replicate to. When configuring cross-Region replication within your own registry, specify your own account ID. */
+  /**
+   * The AWS account ID of the Amazon ECR private registry to replicate to. When configuring cross-Region replication within your own registry, specify your own account ID.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   registryId: string;
 }
 
@@ -257,13 +355,17 @@ export interface ReplicationConfigurationReplicationDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-repository.html | CloudFormation: AWS::ECR::Repository}
  */
-export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::ECR::Repository", "aws:ecr:Repository", '{"p":[["EmptyOnDelete","boolean"],["ImageScanningConfiguration",["ref","ImageScanningConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["RepositoryPolicyText",["union","json","string"]],["LifecyclePolicy",["ref","LifecyclePolicy"]],["RepositoryName","string",66],["Tags",["array",["ref","Tag"]]],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","MUTABLE_WITH_EXCLUSION","IMMUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryUri","string",8],["Arn","string",72]],"id":["RepositoryName"],"d":{"ImageScanningConfiguration":[["ScanOnPush","boolean"]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],3],["KmsKey","string",2]],"LifecyclePolicy":[["LifecyclePolicyText","string"],["RegistryId","string"]],"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ecr:${Region}:${Account}:repository/${RepositoryName}"}');
+export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::ECR::Repository", "aws:ecr:Repository", '{"p":[["EmptyOnDelete","boolean",16],["ImageScanningConfiguration",["ref","ImageScanningConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["RepositoryPolicyText",["union","json","string"]],["LifecyclePolicy",["ref","LifecyclePolicy"]],["RepositoryName","string",66],["Tags",["array",["ref","Tag"]]],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","MUTABLE_WITH_EXCLUSION","IMMUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryUri","string",8],["Arn","string",72]],"id":["RepositoryName"],"d":{"ImageScanningConfiguration":[["ScanOnPush","boolean"]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],1],["KmsKey","string"]],"LifecyclePolicy":[["LifecyclePolicyText","string"],["RegistryId","string"]],"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]]},"tags":["Tags","standard"],"rp":[["EncryptionConfiguration","EncryptionType"],["EncryptionConfiguration","KmsKey"]],"reg":{"h":"crudl","wo":["EmptyOnDelete"],"co":["RepositoryName","EncryptionConfiguration","EncryptionConfiguration/EncryptionType","EncryptionConfiguration/KmsKey"],"ro":["Arn","RepositoryUri"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"RepositoryName","min":2,"max":256,"pattern":""}},"arn":"arn:${Partition}:ecr:${Region}:${Account}:repository/${RepositoryName}"}');
 /** A {@link Repository} instance: its attributes as typed outputs. */
 export type Repository = InstanceType<typeof Repository>;
 
 /** Inputs of {@link Repository}. */
 export interface RepositoryArgs {
-  /** If true, deleting the repository force deletes the contents of the repository. If false, the repository must be empty before attempting to delete it. */
+  /**
+   * If true, deleting the repository force deletes the contents of the repository. If false, the repository must be empty before attempting to delete it.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   emptyOnDelete?: boolean;
   /**
    * > The `imageScanningConfiguration` parameter is being deprecated, in favor of specifying the image scanning configuration at the registry level. For more information, see `PutRegistryScanningConfiguration` . 
@@ -274,7 +376,7 @@ export interface RepositoryArgs {
   /** The encryption configuration for the repository. This determines how the contents of your repository are encrypted at rest. */
   encryptionConfiguration?: RepositoryEncryptionConfiguration;
   /** The JSON repository policy text to apply to the repository. For more information, see [Amazon ECR repository policies](https://docs.aws.amazon.com/AmazonECR/latest/userguide/repository-policy-examples.html) in the *Amazon Elastic Container Registry User Guide* . */
-  repositoryPolicyText?: Record<string, unknown> | string;
+  repositoryPolicyText?: PolicyDocument | string;
   /** Creates or updates a lifecycle policy. For information about lifecycle policy syntax, see [Lifecycle policy template](https://docs.aws.amazon.com/AmazonECR/latest/userguide/LifecyclePolicies.html) . */
   lifecyclePolicy?: RepositoryLifecyclePolicy;
   /**
@@ -283,13 +385,23 @@ export interface RepositoryArgs {
    * The repository name must start with a letter and can only contain lowercase letters, numbers, hyphens, underscores, and forward slashes.
    *
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 2–256. Pattern: ``.
    */
   repositoryName?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The tag mutability setting for the repository. If this parameter is omitted, the default setting of `MUTABLE` will be used which will allow image tags to be overwritten. If `IMMUTABLE` is specified, all image tags within the repository will be immutable which will prevent them from being overwritten. */
   imageTagMutability?: "MUTABLE" | "IMMUTABLE" | "MUTABLE_WITH_EXCLUSION" | "IMMUTABLE_WITH_EXCLUSION";
-  /** A list of filters that specify which image tags are excluded from the repository's image tag mutability setting. */
+  /**
+   * A list of filters that specify which image tags are excluded from the repository's image tag mutability setting.
+   *
+   * Items: 1–5.
+   */
   imageTagMutabilityExclusionFilters?: RepositoryImageTagMutabilityExclusionFilter[];
 }
 
@@ -301,6 +413,8 @@ export interface RepositoryOutputs extends RepositoryArgs {
    * The repository name must start with a letter and can only contain lowercase letters, numbers, hyphens, underscores, and forward slashes.
    *
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 2–256. Pattern: ``.
    */
   repositoryName: string;
   /** Returns the URI for the specified `AWS::ECR::Repository` resource. For example, `*123456789012* .dkr.ecr. *us-west-2* .amazonaws.com/repository` . */
@@ -341,7 +455,11 @@ export interface RepositoryEncryptionConfiguration {
    * For more information, see [Amazon ECR encryption at rest](https://docs.aws.amazon.com/AmazonECR/latest/userguide/encryption-at-rest.html) in the *Amazon Elastic Container Registry User Guide* .
    */
   encryptionType: "AES256" | "KMS" | "KMS_DSSE";
-  /** If you use the `KMS` encryption type, specify the AWS  key to use for encryption. The alias, key ID, or full ARN of the AWS  key can be specified. The key must exist in the same Region as the repository. If no key is specified, the default AWS managed AWS  key for Amazon ECR will be used. */
+  /**
+   * If you use the `KMS` encryption type, specify the AWS  key to use for encryption. The alias, key ID, or full ARN of the AWS  key can be specified. The key must exist in the same Region as the repository. If no key is specified, the default AWS managed AWS  key for Amazon ECR will be used.
+   *
+   * Length: 1–2048.
+   */
   kmsKey?: string;
 }
 
@@ -351,9 +469,17 @@ export interface RepositoryEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-repository-lifecyclepolicy.html | CloudFormation: LifecyclePolicy}
  */
 export interface RepositoryLifecyclePolicy {
-  /** The JSON repository policy text to apply to the repository. */
+  /**
+   * The JSON repository policy text to apply to the repository.
+   *
+   * Length: 100–30720.
+   */
   lifecyclePolicyText?: string;
-  /** The AWS account ID associated with the registry that contains the repository. If you do not specify a registry, the default registry is assumed. */
+  /**
+   * The AWS account ID associated with the registry that contains the repository. If you do not specify a registry, the default registry is assumed.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   registryId?: string;
 }
 
@@ -365,7 +491,11 @@ export interface RepositoryLifecyclePolicy {
 export interface RepositoryImageTagMutabilityExclusionFilter {
   /** Specifies the type of filter to use for excluding image tags from the repository's mutability setting. */
   imageTagMutabilityExclusionFilterType: "WILDCARD";
-  /** The value to use when filtering image tags. */
+  /**
+   * The value to use when filtering image tags.
+   *
+   * Length: 1–128. Pattern: `^[0-9a-zA-Z._*-]{1,128}`.
+   */
   imageTagMutabilityExclusionFilterValue: string;
 }
 
@@ -374,31 +504,55 @@ export interface RepositoryImageTagMutabilityExclusionFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-repositorycreationtemplate.html | CloudFormation: AWS::ECR::RepositoryCreationTemplate}
  */
-export const RepositoryCreationTemplate = cloudControlType<RepositoryCreationTemplateArgs, RepositoryCreationTemplateOutputs>("AWS::ECR::RepositoryCreationTemplate", "aws:ecr:RepositoryCreationTemplate", '{"p":[["Prefix","string",67],["Description","string"],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","IMMUTABLE_WITH_EXCLUSION","MUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryPolicy","string"],["LifecyclePolicy","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["ResourceTags",["array",["ref","Tag"]]],["AppliedFor",["array",["enum","REPLICATION","PULL_THROUGH_CACHE","CREATE_ON_PUSH"]],1],["CustomRoleArn","string"],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Prefix"],"d":{"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],1],["KmsKey","string"]]}}');
+export const RepositoryCreationTemplate = cloudControlType<RepositoryCreationTemplateArgs, RepositoryCreationTemplateOutputs>("AWS::ECR::RepositoryCreationTemplate", "aws:ecr:RepositoryCreationTemplate", '{"p":[["Prefix","string",67],["Description","string"],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","IMMUTABLE_WITH_EXCLUSION","MUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryPolicy","string"],["LifecyclePolicy","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["ResourceTags",["array",["ref","Tag"]]],["AppliedFor",["array",["enum","REPLICATION","PULL_THROUGH_CACHE","CREATE_ON_PUSH"]],1],["CustomRoleArn","string"],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Prefix"],"d":{"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],1],["KmsKey","string"]]},"reg":{"h":"crudl","co":["Prefix"],"ro":["CreatedAt","UpdatedAt"],"uo":["ResourceTags","AppliedFor"],"tg":[false,true,true]}}');
 /** A {@link RepositoryCreationTemplate} instance: its attributes as typed outputs. */
 export type RepositoryCreationTemplate = InstanceType<typeof RepositoryCreationTemplate>;
 
 /** Inputs of {@link RepositoryCreationTemplate}. */
 export interface RepositoryCreationTemplateArgs {
-  /** The repository namespace prefix associated with the repository creation template. */
+  /**
+   * The repository namespace prefix associated with the repository creation template.
+   *
+   * Length: 1–256. Pattern: `^([a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*\/?|ROOT)$`.
+   */
   prefix: string;
-  /** The description associated with the repository creation template. */
+  /**
+   * The description associated with the repository creation template.
+   *
+   * Length: 0–256.
+   */
   description?: string;
   /** The tag mutability setting for the repository. If this parameter is omitted, the default setting of `MUTABLE` will be used which will allow image tags to be overwritten. If `IMMUTABLE` is specified, all image tags within the repository will be immutable which will prevent them from being overwritten. */
   imageTagMutability?: "MUTABLE" | "IMMUTABLE" | "IMMUTABLE_WITH_EXCLUSION" | "MUTABLE_WITH_EXCLUSION";
-  /** A list of filters that specify which image tags are excluded from the repository creation template's image tag mutability setting. */
+  /**
+   * A list of filters that specify which image tags are excluded from the repository creation template's image tag mutability setting.
+   *
+   * Items: 1–5.
+   */
   imageTagMutabilityExclusionFilters?: RepositoryCreationTemplateImageTagMutabilityExclusionFilter[];
   /** The repository policy to apply to repositories created using the template. A repository policy is a permissions policy associated with a repository to control access permissions. */
   repositoryPolicy?: string;
-  /** The lifecycle policy to use for repositories created using the template. */
+  /**
+   * The lifecycle policy to use for repositories created using the template.
+   *
+   * Length: 100–30720.
+   */
   lifecyclePolicy?: string;
   /** The encryption configuration associated with the repository creation template. */
   encryptionConfiguration?: RepositoryCreationTemplateEncryptionConfiguration;
-  /** The metadata to apply to the repository to help you categorize and organize. Each tag consists of a key and an optional value, both of which you define. Tag keys can have a maximum character length of 128 characters, and tag values can have a maximum length of 256 characters. */
+  /**
+   * The metadata to apply to the repository to help you categorize and organize. Each tag consists of a key and an optional value, both of which you define. Tag keys can have a maximum character length of 128 characters, and tag values can have a maximum length of 256 characters.
+   *
+   * Items: at most 50.
+   */
   resourceTags?: AwsTag[];
   /** A list of enumerable Strings representing the repository creation scenarios that this template will apply towards. The supported scenarios are PULL_THROUGH_CACHE, REPLICATION, and CREATE_ON_PUSH */
   appliedFor: ("REPLICATION" | "PULL_THROUGH_CACHE" | "CREATE_ON_PUSH")[];
-  /** The ARN of the role to be assumed by Amazon ECR. Amazon ECR will assume your supplied role when the customRoleArn is specified. When this field isn't specified, Amazon ECR will use the service-linked role for the repository creation template. */
+  /**
+   * The ARN of the role to be assumed by Amazon ECR. Amazon ECR will assume your supplied role when the customRoleArn is specified. When this field isn't specified, Amazon ECR will use the service-linked role for the repository creation template.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[-a-z0-9]*:iam::[0-9]{12}:role/[A-Za-z0-9+=,-.\@_]*$`.
+   */
   customRoleArn?: string;
 }
 
@@ -417,6 +571,7 @@ export interface RepositoryCreationTemplateOutputs extends RepositoryCreationTem
  */
 export interface RepositoryCreationTemplateImageTagMutabilityExclusionFilter {
   imageTagMutabilityExclusionFilterType: "WILDCARD";
+  /** Length: 1–128. Pattern: `^[0-9a-zA-Z._*-]{1,128}`. */
   imageTagMutabilityExclusionFilterValue: string;
 }
 
@@ -442,7 +597,11 @@ export interface RepositoryCreationTemplateEncryptionConfiguration {
    * For more information, see [Amazon ECR encryption at rest](https://docs.aws.amazon.com/AmazonECR/latest/userguide/encryption-at-rest.html) in the *Amazon Elastic Container Registry User Guide* .
    */
   encryptionType: "AES256" | "KMS" | "KMS_DSSE";
-  /** If you use the `KMS` encryption type, specify the AWS  key to use for encryption. The alias, key ID, or full ARN of the AWS  key can be specified. The key must exist in the same Region as the repository. If no key is specified, the default AWS managed AWS  key for Amazon ECR will be used. */
+  /**
+   * If you use the `KMS` encryption type, specify the AWS  key to use for encryption. The alias, key ID, or full ARN of the AWS  key can be specified. The key must exist in the same Region as the repository. If no key is specified, the default AWS managed AWS  key for Amazon ECR will be used.
+   *
+   * Length: 1–2048.
+   */
   kmsKey?: string;
 }
 
@@ -451,13 +610,17 @@ export interface RepositoryCreationTemplateEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-signingconfiguration.html | CloudFormation: AWS::ECR::SigningConfiguration}
  */
-export const SigningConfiguration = cloudControlType<SigningConfigurationArgs, SigningConfigurationOutputs>("AWS::ECR::SigningConfiguration", "aws:ecr:SigningConfiguration", '{"p":[["Rules",["array",["ref","Rule"]],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"Rule":[["SigningProfileArn","string",1],["RepositoryFilters",["array",["ref","RepositoryFilter"]]]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD_MATCH"],1]]}}');
+export const SigningConfiguration = cloudControlType<SigningConfigurationArgs, SigningConfigurationOutputs>("AWS::ECR::SigningConfiguration", "aws:ecr:SigningConfiguration", '{"p":[["Rules",["array",["ref","Rule"]],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"Rule":[["SigningProfileArn","string",1],["RepositoryFilters",["array",["ref","RepositoryFilter"]]]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD_MATCH"],1]]},"reg":{"h":"crudl","ro":["RegistryId"],"uo":["Rules","Rules/*/RepositoryFilters"],"tg":[false,true,true]}}');
 /** A {@link SigningConfiguration} instance: its attributes as typed outputs. */
 export type SigningConfiguration = InstanceType<typeof SigningConfiguration>;
 
 /** Inputs of {@link SigningConfiguration}. */
 export interface SigningConfigurationArgs {
-  /** A list of signing rules. Each rule defines a signing profile and optional repository filters that determine which images are automatically signed. */
+  /**
+   * A list of signing rules. Each rule defines a signing profile and optional repository filters that determine which images are automatically signed.
+   *
+   * Items: 0–50.
+   */
   rules: SigningConfigurationRule[];
 }
 
@@ -473,9 +636,17 @@ export interface SigningConfigurationOutputs extends SigningConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecr-signingconfiguration-rule.html | CloudFormation: Rule}
  */
 export interface SigningConfigurationRule {
-  /** The ARN of the AWS Signer signing profile to use for signing images that match this rule. For more information about signing profiles, see [Signing profiles](https://docs.aws.amazon.com/signer/latest/developerguide/signing-profiles.html) in the *AWS Signer Developer Guide* . */
+  /**
+   * The ARN of the AWS Signer signing profile to use for signing images that match this rule. For more information about signing profiles, see [Signing profiles](https://docs.aws.amazon.com/signer/latest/developerguide/signing-profiles.html) in the *AWS Signer Developer Guide* .
+   *
+   * Length: at most 200. Pattern: `^arn:aws(-[a-z]+)*:signer:[a-z0-9-]+:[0-9]{12}:\/signing-profiles\/[a-zA-Z0-9_]{2,}$`.
+   */
   signingProfileArn: string;
-  /** A list of repository filters that determine which repositories have their images signed on push. If no filters are specified, all images pushed to the registry are signed using the rule's signing profile. Maximum of 100 filters per rule. */
+  /**
+   * A list of repository filters that determine which repositories have their images signed on push. If no filters are specified, all images pushed to the registry are signed using the rule's signing profile. Maximum of 100 filters per rule.
+   *
+   * Items: 1–100.
+   */
   repositoryFilters?: SigningConfigurationRepositoryFilter[];
 }
 
@@ -493,6 +664,8 @@ export interface SigningConfigurationRepositoryFilter {
    * - `myapp/*` - Matches all repositories starting with `myapp/`
    * - `*\/production` - Matches all repositories ending with `/production`
    * - `*prod*` - Matches all repositories containing `prod`
+   *
+   * Length: 1–256. Pattern: `^(?:[a-z0-9*]+(?:[._-][a-z0-9*]+)*\/)*[a-z0-9*]+(?:[._-][a-z0-9*]+)*$`.
    */
   filter: string;
   /** The type of filter to apply. Currently, only `WILDCARD_MATCH` is supported, which uses wildcard patterns to match repository names. */

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-capacityprovider.html | CloudFormation: AWS::ECS::CapacityProvider}
  */
-export const CapacityProvider = cloudControlType<CapacityProviderArgs, CapacityProviderOutputs>("AWS::ECS::CapacityProvider", "aws:ecs:CapacityProvider", '{"p":[["AutoScalingGroupProvider",["ref","AutoScalingGroupProvider"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ClusterName","string",66],["ManagedInstancesProvider",["ref","ManagedInstancesProvider"]]],"id":["Name"],"d":{"AutoScalingGroupProvider":[["ManagedScaling",["ref","ManagedScaling"]],["AutoScalingGroupArn","string",3],["ManagedTerminationProtection",["enum","DISABLED","ENABLED"]],["ManagedDraining",["enum","DISABLED","ENABLED"]]],"ManagedScaling":[["Status",["enum","DISABLED","ENABLED"]],["MinimumScalingStepSize","integer"],["InstanceWarmupPeriod","integer"],["TargetCapacity","integer"],["MaximumScalingStepSize","integer"]],"ManagedInstancesProvider":[["InfrastructureRoleArn","string",1],["AutoRepairConfiguration",["ref","AutoRepairConfiguration"]],["PropagateTags",["enum","CAPACITY_PROVIDER","NONE"]],["InfrastructureOptimization",["ref","InfrastructureOptimization"]],["InstanceLaunchTemplate",["ref","InstanceLaunchTemplate"],1]],"AutoRepairConfiguration":[["ActionsStatus",["enum","ENABLED","DISABLED"]]],"InfrastructureOptimization":[["ScaleInAfter","integer"]],"InstanceLaunchTemplate":[["Ec2InstanceProfileArn","string",1],["CapacityOptionType",["enum","ON_DEMAND","SPOT","RESERVED"]],["FipsEnabled","boolean",2],["InstanceMetadataTagsPropagation","boolean"],["StorageConfiguration",["ref","ManagedInstancesStorageConfiguration"]],["NetworkConfiguration",["ref","ManagedInstancesNetworkConfiguration"],1],["InstanceRequirements",["ref","InstanceRequirementsRequest"]],["CapacityReservations",["ref","CapacityReservationRequest"]],["LocalStorageConfiguration",["ref","ManagedInstancesLocalStorageConfiguration"]],["Monitoring",["enum","BASIC","DETAILED"]]],"ManagedInstancesStorageConfiguration":[["StorageSizeGiB","integer",1]],"ManagedInstancesNetworkConfiguration":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"InstanceRequirementsRequest":[["LocalStorageTypes",["array",["enum","hdd","ssd"]]],["InstanceGenerations",["array",["enum","current","previous"]]],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"]],["AcceleratorTypes",["array",["enum","gpu","fpga","inference"]]],["VCpuCount",["ref","VCpuCountRangeRequest"],1],["ExcludedInstanceTypes",["array","string"]],["AcceleratorManufacturers",["array",["enum","amazon-web-services","amd","habana","nvidia","xilinx"]]],["AllowedInstanceTypes",["array","string"]],["LocalStorage",["enum","included","required","excluded"]],["CpuManufacturers",["array",["enum","intel","amd","amazon-web-services"]]],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"]],["AcceleratorCount",["ref","AcceleratorCountRequest"]],["BareMetal",["enum","included","required","excluded"]],["RequireHibernateSupport","boolean"],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["SpotMaxPricePercentageOverLowestPrice","integer"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["AcceleratorNames",["array",["enum","a10g","a100","h100","inferentia","k520","k80","m60","radeon-pro-v520","t4","t4g","vu9p","v100","l40s","l4","gaudi-hl-205","inferentia2","trainium","trainium2","u30"]]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"]],["BurstablePerformance",["enum","included","required","excluded"]],["MemoryMiB",["ref","MemoryMiBRequest"],1],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"]]],"NetworkInterfaceCountRequest":[["Min","integer"],["Max","integer"]],"MemoryGiBPerVCpuRequest":[["Min","number"],["Max","number"]],"VCpuCountRangeRequest":[["Min","integer",1],["Max","integer"]],"NetworkBandwidthGbpsRequest":[["Min","number"],["Max","number"]],"AcceleratorCountRequest":[["Min","integer"],["Max","integer"]],"BaselineEbsBandwidthMbpsRequest":[["Min","integer"],["Max","integer"]],"AcceleratorTotalMemoryMiBRequest":[["Min","integer"],["Max","integer"]],"MemoryMiBRequest":[["Min","integer",1],["Max","integer"]],"TotalLocalStorageGBRequest":[["Min","number"],["Max","number"]],"CapacityReservationRequest":[["ReservationGroupArn","string"],["ReservationPreference",["enum","RESERVATIONS_ONLY","RESERVATIONS_FIRST","RESERVATIONS_EXCLUDED"]]],"ManagedInstancesLocalStorageConfiguration":[["UseLocalStorage","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ecs:${Region}:${Account}:capacity-provider/${CapacityProviderName}"}');
+export const CapacityProvider = cloudControlType<CapacityProviderArgs, CapacityProviderOutputs>("AWS::ECS::CapacityProvider", "aws:ecs:CapacityProvider", '{"p":[["AutoScalingGroupProvider",["ref","AutoScalingGroupProvider"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ClusterName","string",66],["ManagedInstancesProvider",["ref","ManagedInstancesProvider"]]],"id":["Name"],"d":{"AutoScalingGroupProvider":[["ManagedScaling",["ref","ManagedScaling"]],["AutoScalingGroupArn","string",1],["ManagedTerminationProtection",["enum","DISABLED","ENABLED"]],["ManagedDraining",["enum","DISABLED","ENABLED"]]],"ManagedScaling":[["Status",["enum","DISABLED","ENABLED"]],["MinimumScalingStepSize","integer"],["InstanceWarmupPeriod","integer"],["TargetCapacity","integer"],["MaximumScalingStepSize","integer"]],"ManagedInstancesProvider":[["InfrastructureRoleArn","string",1],["AutoRepairConfiguration",["ref","AutoRepairConfiguration"]],["PropagateTags",["enum","CAPACITY_PROVIDER","NONE"]],["InfrastructureOptimization",["ref","InfrastructureOptimization"]],["InstanceLaunchTemplate",["ref","InstanceLaunchTemplate"],1]],"AutoRepairConfiguration":[["ActionsStatus",["enum","ENABLED","DISABLED"]]],"InfrastructureOptimization":[["ScaleInAfter","integer"]],"InstanceLaunchTemplate":[["Ec2InstanceProfileArn","string",1],["CapacityOptionType",["enum","ON_DEMAND","SPOT","RESERVED"]],["FipsEnabled","boolean"],["InstanceMetadataTagsPropagation","boolean"],["StorageConfiguration",["ref","ManagedInstancesStorageConfiguration"]],["NetworkConfiguration",["ref","ManagedInstancesNetworkConfiguration"],1],["InstanceRequirements",["ref","InstanceRequirementsRequest"]],["CapacityReservations",["ref","CapacityReservationRequest"]],["LocalStorageConfiguration",["ref","ManagedInstancesLocalStorageConfiguration"]],["Monitoring",["enum","BASIC","DETAILED"]]],"ManagedInstancesStorageConfiguration":[["StorageSizeGiB","integer",1]],"ManagedInstancesNetworkConfiguration":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"InstanceRequirementsRequest":[["LocalStorageTypes",["array",["enum","hdd","ssd"]]],["InstanceGenerations",["array",["enum","current","previous"]]],["NetworkInterfaceCount",["ref","NetworkInterfaceCountRequest"]],["MemoryGiBPerVCpu",["ref","MemoryGiBPerVCpuRequest"]],["AcceleratorTypes",["array",["enum","gpu","fpga","inference"]]],["VCpuCount",["ref","VCpuCountRangeRequest"],1],["ExcludedInstanceTypes",["array","string"]],["AcceleratorManufacturers",["array",["enum","amazon-web-services","amd","habana","nvidia","xilinx"]]],["AllowedInstanceTypes",["array","string"]],["LocalStorage",["enum","included","required","excluded"]],["CpuManufacturers",["array",["enum","intel","amd","amazon-web-services"]]],["NetworkBandwidthGbps",["ref","NetworkBandwidthGbpsRequest"]],["AcceleratorCount",["ref","AcceleratorCountRequest"]],["BareMetal",["enum","included","required","excluded"]],["RequireHibernateSupport","boolean"],["MaxSpotPriceAsPercentageOfOptimalOnDemandPrice","integer"],["SpotMaxPricePercentageOverLowestPrice","integer"],["BaselineEbsBandwidthMbps",["ref","BaselineEbsBandwidthMbpsRequest"]],["OnDemandMaxPricePercentageOverLowestPrice","integer"],["AcceleratorNames",["array",["enum","a10g","a100","h100","inferentia","k520","k80","m60","radeon-pro-v520","t4","t4g","vu9p","v100","l40s","l4","gaudi-hl-205","inferentia2","trainium","trainium2","u30"]]],["AcceleratorTotalMemoryMiB",["ref","AcceleratorTotalMemoryMiBRequest"]],["BurstablePerformance",["enum","included","required","excluded"]],["MemoryMiB",["ref","MemoryMiBRequest"],1],["TotalLocalStorageGB",["ref","TotalLocalStorageGBRequest"]]],"NetworkInterfaceCountRequest":[["Min","integer"],["Max","integer"]],"MemoryGiBPerVCpuRequest":[["Min","number"],["Max","number"]],"VCpuCountRangeRequest":[["Min","integer",1],["Max","integer"]],"NetworkBandwidthGbpsRequest":[["Min","number"],["Max","number"]],"AcceleratorCountRequest":[["Min","integer"],["Max","integer"]],"BaselineEbsBandwidthMbpsRequest":[["Min","integer"],["Max","integer"]],"AcceleratorTotalMemoryMiBRequest":[["Min","integer"],["Max","integer"]],"MemoryMiBRequest":[["Min","integer",1],["Max","integer"]],"TotalLocalStorageGBRequest":[["Min","number"],["Max","number"]],"CapacityReservationRequest":[["ReservationGroupArn","string"],["ReservationPreference",["enum","RESERVATIONS_ONLY","RESERVATIONS_FIRST","RESERVATIONS_EXCLUDED"]]],"ManagedInstancesLocalStorageConfiguration":[["UseLocalStorage","boolean"]]},"tags":["Tags","standard"],"rp":[["AutoScalingGroupProvider","AutoScalingGroupArn"],["ManagedInstancesProvider","InstanceLaunchTemplate","FipsEnabled"]],"reg":{"h":"crudl","co":["AutoScalingGroupProvider/AutoScalingGroupArn","ManagedInstancesProvider/InstanceLaunchTemplate/FipsEnabled","Name","ClusterName"],"pt":{"AutoScalingGroupProvider/AutoScalingGroupArn":"$split(AutoScalingGroupProvider.AutoScalingGroupArn, \\"autoScalingGroupName/\\")[-1] $OR $split(AutoScalingGroupArn, \\"autoScalingGroupName/\\")[-1]"},"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:ecs:${Region}:${Account}:capacity-provider/${CapacityProviderName}"}');
 /** A {@link CapacityProvider} instance: its attributes as typed outputs. */
 export type CapacityProvider = InstanceType<typeof CapacityProvider>;
 
@@ -147,6 +147,8 @@ export interface CapacityProviderInfrastructureOptimization {
    * - `null` - Uses the default optimization behavior.
    * - `-1` - Disables automatic infrastructure optimization.
    * - A value between `0` and `3600` (inclusive) - Specifies the number of seconds to wait before optimizing instances.
+   *
+   * Range: -1–3600.
    */
   scaleInAfter?: number;
 }
@@ -237,11 +239,19 @@ export interface CapacityProviderInstanceRequirementsRequest {
   acceleratorTypes?: ("gpu" | "fpga" | "inference")[];
   /** The minimum and maximum number of vCPUs for the instance types. Amazon ECS selects instance types that have vCPU counts within this range. */
   vCpuCount: CapacityProviderVCpuCountRangeRequest;
-  /** The instance types to exclude from selection. Use this to prevent Amazon ECS from selecting specific instance types that may not be suitable for your workloads. */
+  /**
+   * The instance types to exclude from selection. Use this to prevent Amazon ECS from selecting specific instance types that may not be suitable for your workloads.
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
+   */
   excludedInstanceTypes?: string[];
   /** The accelerator manufacturers to include. You can specify `nvidia` , `amd` , `amazon-web-services` , or `xilinx` depending on your accelerator requirements. */
   acceleratorManufacturers?: ("amazon-web-services" | "amd" | "habana" | "nvidia" | "xilinx")[];
-  /** The instance types to include in the selection. When specified, Amazon ECS only considers these instance types, subject to the other requirements specified. */
+  /**
+   * The instance types to include in the selection. When specified, Amazon ECS only considers these instance types, subject to the other requirements specified.
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
+   */
   allowedInstanceTypes?: string[];
   /** Indicates whether to include instance types with local storage. Set to `included` to allow local storage, `excluded` to exclude it, or `required` to use only instances with local storage. */
   localStorage?: "included" | "required" | "excluded";
@@ -399,7 +409,7 @@ export interface CapacityProviderManagedInstancesLocalStorageConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-cluster.html | CloudFormation: AWS::ECS::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::ECS::Cluster", "aws:ecs:Cluster", '{"p":[["ClusterSettings",["array",["ref","ClusterSettings"]]],["DefaultCapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["Configuration",["ref","ClusterConfiguration"]],["ServiceConnectDefaults",["ref","ServiceConnectDefaults"]],["CapacityProviders",["array","string"]],["ClusterName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ClusterName"],"d":{"ClusterSettings":[["Value","string"],["Name","string"]],"CapacityProviderStrategyItem":[["CapacityProvider","string"],["Weight","integer"],["Base","integer"]],"ClusterConfiguration":[["ExecuteCommandConfiguration",["ref","ExecuteCommandConfiguration"]],["ManagedStorageConfiguration",["ref","ManagedStorageConfiguration"]]],"ExecuteCommandConfiguration":[["Logging","string"],["KmsKeyId","string"],["LogConfiguration",["ref","ExecuteCommandLogConfiguration"]]],"ExecuteCommandLogConfiguration":[["S3EncryptionEnabled","boolean"],["CloudWatchEncryptionEnabled","boolean"],["CloudWatchLogGroupName","string"],["S3KeyPrefix","string"],["S3BucketName","string"]],"ManagedStorageConfiguration":[["FargateEphemeralStorageKmsKeyId","string"],["KmsKeyId","string"]],"ServiceConnectDefaults":[["Namespace","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ecs:${Region}:${Account}:cluster/${ClusterName}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::ECS::Cluster", "aws:ecs:Cluster", '{"p":[["ClusterSettings",["array",["ref","ClusterSettings"]]],["DefaultCapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["Configuration",["ref","ClusterConfiguration"]],["ServiceConnectDefaults",["ref","ServiceConnectDefaults"],16],["CapacityProviders",["array","string"]],["ClusterName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ClusterName"],"d":{"ClusterSettings":[["Value","string"],["Name","string"]],"CapacityProviderStrategyItem":[["CapacityProvider","string"],["Weight","integer"],["Base","integer"]],"ClusterConfiguration":[["ExecuteCommandConfiguration",["ref","ExecuteCommandConfiguration"]],["ManagedStorageConfiguration",["ref","ManagedStorageConfiguration"]]],"ExecuteCommandConfiguration":[["Logging","string"],["KmsKeyId","string"],["LogConfiguration",["ref","ExecuteCommandLogConfiguration"]]],"ExecuteCommandLogConfiguration":[["S3EncryptionEnabled","boolean"],["CloudWatchEncryptionEnabled","boolean"],["CloudWatchLogGroupName","string"],["S3KeyPrefix","string"],["S3BucketName","string"]],"ManagedStorageConfiguration":[["FargateEphemeralStorageKmsKeyId","string"],["KmsKeyId","string"]],"ServiceConnectDefaults":[["Namespace","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceConnectDefaults"],"co":["ClusterName"],"ro":["Arn"],"pt":{"Configuration/ManagedStorageConfiguration/FargateEphemeralStorageKmsKeyId":"FargateEphemeralStorageKmsKeyId $OR $join([\\"arn:aws[-a-z]*:kms:[a-z0-9-]+:[0-9]{12}:key/\\", FargateEphemeralStorageKmsKeyId])"},"tg":[true,true,true],"nm":{"path":"ClusterName"}},"arn":"arn:${Partition}:ecs:${Region}:${Account}:cluster/${ClusterName}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -421,6 +431,8 @@ export interface ClusterArgs {
    * Use this parameter to set a default Service Connect namespace. After you set a default Service Connect namespace, any new services with Service Connect turned on that are created in the cluster are added as client services in the namespace. This setting only applies to new services that set the `enabled` parameter to `true` in the `ServiceConnectConfiguration` . You can set the namespace of each service individually in the `ServiceConnectConfiguration` to override this default parameter.
    *
    * Tasks that run in a namespace can use short names to connect to services in the namespace. Tasks can connect to services across all of the clusters in the namespace. Tasks connect through a managed proxy container that collects logs and metrics for increased visibility. Only the tasks that Amazon ECS services create are supported with Service Connect. For more information, see [Service Connect](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/service-connect.html) in the *Amazon Elastic Container Service Developer Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   serviceConnectDefaults?: ClusterServiceConnectDefaults;
   /**
@@ -625,7 +637,7 @@ export interface ClusterServiceConnectDefaults {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-clustercapacityproviderassociations.html | CloudFormation: AWS::ECS::ClusterCapacityProviderAssociations}
  */
-export const ClusterCapacityProviderAssociations = cloudControlType<ClusterCapacityProviderAssociationsArgs, ClusterCapacityProviderAssociationsOutputs>("AWS::ECS::ClusterCapacityProviderAssociations", "aws:ecs:ClusterCapacityProviderAssociations", '{"p":[["DefaultCapacityProviderStrategy",["array",["ref","CapacityProviderStrategy"]],1],["CapacityProviders",["array","string"]],["Cluster","string",67]],"id":["Cluster"],"d":{"CapacityProviderStrategy":[["CapacityProvider","string",1],["Base","integer"],["Weight","integer"]]}}');
+export const ClusterCapacityProviderAssociations = cloudControlType<ClusterCapacityProviderAssociationsArgs, ClusterCapacityProviderAssociationsOutputs>("AWS::ECS::ClusterCapacityProviderAssociations", "aws:ecs:ClusterCapacityProviderAssociations", '{"p":[["DefaultCapacityProviderStrategy",["array",["ref","CapacityProviderStrategy"]],1],["CapacityProviders",["array","string"]],["Cluster","string",67]],"id":["Cluster"],"d":{"CapacityProviderStrategy":[["CapacityProvider","string",1],["Base","integer"],["Weight","integer"]]},"reg":{"h":"crudl","co":["Cluster"],"tg":[false,false,false]}}');
 /** A {@link ClusterCapacityProviderAssociations} instance: its attributes as typed outputs. */
 export type ClusterCapacityProviderAssociations = InstanceType<typeof ClusterCapacityProviderAssociations>;
 
@@ -635,7 +647,11 @@ export interface ClusterCapacityProviderAssociationsArgs {
   defaultCapacityProviderStrategy: ClusterCapacityProviderAssociationsCapacityProviderStrategy[];
   /** The capacity providers to associate with the cluster. */
   capacityProviders?: string[];
-  /** The cluster the capacity provider association is the target of. */
+  /**
+   * The cluster the capacity provider association is the target of.
+   *
+   * Length: 1–2048.
+   */
   cluster: string;
 }
 
@@ -660,6 +676,8 @@ export interface ClusterCapacityProviderAssociationsCapacityProviderStrategy {
    * - The default value is `0` if not specified
    * - The valid range is 0 to 100,000
    * - Base requirements are satisfied first before weight distribution
+   *
+   * Range: 0–100000.
    */
   base?: number;
   /**
@@ -676,6 +694,8 @@ export interface ClusterCapacityProviderAssociationsCapacityProviderStrategy {
    * - Capacity providers with weight of `0` cannot place tasks
    *
    * Task distribution logic: …
+   *
+   * Range: 0–1000.
    */
   weight?: number;
 }
@@ -685,7 +705,7 @@ export interface ClusterCapacityProviderAssociationsCapacityProviderStrategy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-daemon.html | CloudFormation: AWS::ECS::Daemon}
  */
-export const Daemon = cloudControlType<DaemonArgs, DaemonOutputs>("AWS::ECS::Daemon", "aws:ecs:Daemon", '{"p":[["ClusterArn","string",66],["DaemonTaskDefinitionArn","string"],["DaemonName","string",66],["EnableECSManagedTags","boolean"],["EnableExecuteCommand","boolean"],["PropagateTags",["enum","DAEMON","NONE"]],["CapacityProviderArns",["array","string"]],["DeploymentConfiguration",["ref","DaemonDeploymentConfiguration"]],["Tags",["array",["ref","Tag"]]],["Critical","boolean"],["DaemonArn","string",72],["DeploymentArn","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["DaemonStatus",["enum","ACTIVE","DELETE_IN_PROGRESS"],8]],"id":["DaemonArn"],"d":{"DaemonDeploymentConfiguration":[["DrainPercent","number"],["BakeTimeInMinutes","integer"],["Alarms",["ref","DaemonAlarmConfiguration"]]],"DaemonAlarmConfiguration":[["AlarmNames",["array","string"]],["Enable","boolean"]]},"tags":["Tags","standard"]}');
+export const Daemon = cloudControlType<DaemonArgs, DaemonOutputs>("AWS::ECS::Daemon", "aws:ecs:Daemon", '{"p":[["ClusterArn","string",66],["DaemonTaskDefinitionArn","string",16],["DaemonName","string",82],["EnableECSManagedTags","boolean",16],["EnableExecuteCommand","boolean",16],["PropagateTags",["enum","DAEMON","NONE"],16],["CapacityProviderArns",["array","string"],16],["DeploymentConfiguration",["ref","DaemonDeploymentConfiguration"],16],["Tags",["array",["ref","Tag"]]],["Critical","boolean"],["DaemonArn","string",72],["DeploymentArn","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["DaemonStatus",["enum","ACTIVE","DELETE_IN_PROGRESS"],8]],"id":["DaemonArn"],"d":{"DaemonDeploymentConfiguration":[["DrainPercent","number"],["BakeTimeInMinutes","integer"],["Alarms",["ref","DaemonAlarmConfiguration"]]],"DaemonAlarmConfiguration":[["AlarmNames",["array","string"]],["Enable","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["CapacityProviderArns","DaemonName","DaemonTaskDefinitionArn","DeploymentConfiguration","EnableECSManagedTags","EnableExecuteCommand","PropagateTags"],"co":["DaemonName","ClusterArn"],"ro":["DaemonArn","DeploymentArn","CreatedAt","UpdatedAt","DaemonStatus"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"DaemonName"}}}');
 /** A {@link Daemon} instance: its attributes as typed outputs. */
 export type Daemon = InstanceType<typeof Daemon>;
 
@@ -693,18 +713,45 @@ export type Daemon = InstanceType<typeof Daemon>;
 export interface DaemonArgs {
   /** The Amazon Resource Name (ARN) of the cluster that the daemon is running in. */
   clusterArn?: string;
-  /** The Amazon Resource Name (ARN) of the daemon task definition used by this revision. */
+  /**
+   * The Amazon Resource Name (ARN) of the daemon task definition used by this revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   daemonTaskDefinitionArn?: string;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   daemonName?: string;
-  /** Specifies whether Amazon ECS managed tags are turned on for the daemon tasks. */
+  /**
+   * Specifies whether Amazon ECS managed tags are turned on for the daemon tasks.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   enableECSManagedTags?: boolean;
-  /** Specifies whether the execute command functionality is turned on for the daemon tasks. */
+  /**
+   * Specifies whether the execute command functionality is turned on for the daemon tasks.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   enableExecuteCommand?: boolean;
-  /** Specifies whether tags are propagated from the daemon to the daemon tasks. */
+  /**
+   * Specifies whether tags are propagated from the daemon to the daemon tasks.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   propagateTags?: "DAEMON" | "NONE";
-  /** The Amazon Resource Names (ARNs) of the capacity providers associated with the daemon. */
+  /**
+   * The Amazon Resource Names (ARNs) of the capacity providers associated with the daemon.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   capacityProviderArns?: string[];
-  /** Optional deployment parameters that control how a daemon rolls out updates across container instances. */
+  /**
+   * Optional deployment parameters that control how a daemon rolls out updates across container instances.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentConfiguration?: DaemonDaemonDeploymentConfiguration;
   tags?: AwsTag[];
   critical?: boolean;
@@ -725,9 +772,17 @@ export interface DaemonOutputs extends DaemonArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-daemon-daemondeploymentconfiguration.html | CloudFormation: DaemonDeploymentConfiguration}
  */
 export interface DaemonDaemonDeploymentConfiguration {
-  /** The percentage of container instances to drain simultaneously during a daemon deployment. Valid values are between 0.0 and 100.0. */
+  /**
+   * The percentage of container instances to drain simultaneously during a daemon deployment. Valid values are between 0.0 and 100.0.
+   *
+   * Range: 0–100.
+   */
   drainPercent?: number;
-  /** The amount of time (in minutes) to wait after a successful deployment step before proceeding. This allows time to monitor for issues before continuing. The default value is 0. */
+  /**
+   * The amount of time (in minutes) to wait after a successful deployment step before proceeding. This allows time to monitor for issues before continuing. The default value is 0.
+   *
+   * Range: 0–1440.
+   */
   bakeTimeInMinutes?: number;
   /** The CloudWatch alarm configuration for a daemon. When enabled, CloudWatch alarms determine whether a daemon deployment has failed. */
   alarms?: DaemonDaemonAlarmConfiguration;
@@ -748,9 +803,11 @@ export interface DaemonDaemonAlarmConfiguration {
 /**
  * The details of a daemon task definition. A daemon task definition is a template that describes the containers that form a daemon. Daemons deploy cross-cutting software agents independently across your Amazon ECS infrastructure.
  *
+ * @deprecated Cloud Control cannot create AWS::ECS::DaemonTaskDefinition: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-daemontaskdefinition.html | CloudFormation: AWS::ECS::DaemonTaskDefinition}
  */
-export const DaemonTaskDefinition = cloudControlType<DaemonTaskDefinitionArgs, DaemonTaskDefinitionOutputs>("AWS::ECS::DaemonTaskDefinition", "aws:ecs:DaemonTaskDefinition", '{"p":[["ExecutionRoleArn","string",66],["TaskRoleArn","string",66],["IpcMode","string",66],["Volumes",["array",["ref","Volume"]],66],["Memory","string",66],["ContainerDefinitions",["array",["ref","DaemonContainerDefinition"]],66],["Family","string",66],["Cpu","string",66],["PidMode","string",66],["Tags",["array",["ref","Tag"]]],["DaemonTaskDefinitionArn","string",72]],"id":["DaemonTaskDefinitionArn"],"d":{"Volume":[["Host",["ref","HostVolumeProperties"]],["Name","string"]],"HostVolumeProperties":[["SourcePath","string"]],"DaemonContainerDefinition":[["User","string"],["Secrets",["array",["ref","Secret"]]],["Memory","integer"],["Privileged","boolean"],["StartTimeout","integer"],["HealthCheck",["ref","HealthCheck"]],["Cpu","integer"],["EntryPoint",["array","string"]],["ReadonlyRootFilesystem","boolean"],["Image","string",1],["Essential","boolean"],["LogConfiguration",["ref","LogConfiguration"]],["EnvironmentFiles",["array",["ref","EnvironmentFile"]]],["Name","string",1],["FirelensConfiguration",["ref","FirelensConfiguration"]],["SystemControls",["array",["ref","SystemControl"]]],["Interactive","boolean"],["Ulimits",["array",["ref","Ulimit"]]],["StopTimeout","integer"],["WorkingDirectory","string"],["MemoryReservation","integer"],["RepositoryCredentials",["ref","RepositoryCredentials"]],["LinuxParameters",["ref","LinuxParameters"]],["RestartPolicy",["ref","RestartPolicy"]],["PseudoTerminal","boolean"],["MountPoints",["array",["ref","MountPoint"]]],["DependsOn",["array",["ref","ContainerDependency"]]],["Command",["array","string"]],["Environment",["array",["ref","KeyValuePair"]]]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"HealthCheck":[["Command",["array","string"]],["Timeout","integer"],["Retries","integer"],["Interval","integer"],["StartPeriod","integer"]],"LogConfiguration":[["SecretOptions",["array",["ref","Secret"]]],["Options",["map","string"]],["LogDriver","string",1]],"EnvironmentFile":[["Type","string"],["Value","string"]],"FirelensConfiguration":[["Options",["map","string"]],["Type","string"]],"SystemControl":[["Value","string"],["Namespace","string"]],"Ulimit":[["SoftLimit","integer",1],["HardLimit","integer",1],["Name","string",1]],"RepositoryCredentials":[["CredentialsParameter","string"]],"LinuxParameters":[["Capabilities",["ref","KernelCapabilities"]],["Tmpfs",["array",["ref","Tmpfs"]]],["Devices",["array",["ref","Device"]]],["InitProcessEnabled","boolean"]],"KernelCapabilities":[["Add",["array","string"]],["Drop",["array","string"]]],"Tmpfs":[["Size","integer",1],["ContainerPath","string"],["MountOptions",["array","string"]]],"Device":[["HostPath","string"],["Permissions",["array","string"]],["ContainerPath","string"]],"RestartPolicy":[["IgnoredExitCodes",["array","integer"]],["RestartAttemptPeriod","integer"],["Enabled","boolean"]],"MountPoint":[["ReadOnly","boolean"],["SourceVolume","string"],["ContainerPath","string"]],"ContainerDependency":[["Condition","string"],["ContainerName","string"]],"KeyValuePair":[["Value","string"],["Name","string"]]},"tags":["Tags","standard"]}');
+export const DaemonTaskDefinition = cloudControlType<DaemonTaskDefinitionArgs, DaemonTaskDefinitionOutputs>("AWS::ECS::DaemonTaskDefinition", "aws:ecs:DaemonTaskDefinition", '{"p":[["ExecutionRoleArn","string",66],["TaskRoleArn","string",66],["IpcMode","string",66],["Volumes",["array",["ref","Volume"]],66],["Memory","string",66],["ContainerDefinitions",["array",["ref","DaemonContainerDefinition"]],66],["Family","string",66],["Cpu","string",66],["PidMode","string",66],["Tags",["array",["ref","Tag"]]],["DaemonTaskDefinitionArn","string",72]],"id":["DaemonTaskDefinitionArn"],"d":{"Volume":[["Host",["ref","HostVolumeProperties"]],["Name","string"]],"HostVolumeProperties":[["SourcePath","string"]],"DaemonContainerDefinition":[["User","string"],["Secrets",["array",["ref","Secret"]]],["Memory","integer"],["Privileged","boolean"],["StartTimeout","integer"],["HealthCheck",["ref","HealthCheck"]],["Cpu","integer"],["EntryPoint",["array","string"]],["ReadonlyRootFilesystem","boolean"],["Image","string",1],["Essential","boolean"],["LogConfiguration",["ref","LogConfiguration"]],["EnvironmentFiles",["array",["ref","EnvironmentFile"]]],["Name","string",1],["FirelensConfiguration",["ref","FirelensConfiguration"]],["SystemControls",["array",["ref","SystemControl"]]],["Interactive","boolean"],["Ulimits",["array",["ref","Ulimit"]]],["StopTimeout","integer"],["WorkingDirectory","string"],["MemoryReservation","integer"],["RepositoryCredentials",["ref","RepositoryCredentials"]],["LinuxParameters",["ref","LinuxParameters"]],["RestartPolicy",["ref","RestartPolicy"]],["PseudoTerminal","boolean"],["MountPoints",["array",["ref","MountPoint"]]],["DependsOn",["array",["ref","ContainerDependency"]]],["Command",["array","string"]],["Environment",["array",["ref","KeyValuePair"]]]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"HealthCheck":[["Command",["array","string"]],["Timeout","integer"],["Retries","integer"],["Interval","integer"],["StartPeriod","integer"]],"LogConfiguration":[["SecretOptions",["array",["ref","Secret"]]],["Options",["map","string"]],["LogDriver","string",1]],"EnvironmentFile":[["Type","string"],["Value","string"]],"FirelensConfiguration":[["Options",["map","string"]],["Type","string"]],"SystemControl":[["Value","string"],["Namespace","string"]],"Ulimit":[["SoftLimit","integer",1],["HardLimit","integer",1],["Name","string",1]],"RepositoryCredentials":[["CredentialsParameter","string"]],"LinuxParameters":[["Capabilities",["ref","KernelCapabilities"]],["Tmpfs",["array",["ref","Tmpfs"]]],["Devices",["array",["ref","Device"]]],["InitProcessEnabled","boolean"]],"KernelCapabilities":[["Add",["array","string"]],["Drop",["array","string"]]],"Tmpfs":[["Size","integer",1],["ContainerPath","string"],["MountOptions",["array","string"]]],"Device":[["HostPath","string"],["Permissions",["array","string"]],["ContainerPath","string"]],"RestartPolicy":[["IgnoredExitCodes",["array","integer"]],["RestartAttemptPeriod","integer"],["Enabled","boolean"]],"MountPoint":[["ReadOnly","boolean"],["SourceVolume","string"],["ContainerPath","string"]],"ContainerDependency":[["Condition","string"],["ContainerName","string"]],"KeyValuePair":[["Value","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DaemonTaskDefinition} instance: its attributes as typed outputs. */
 export type DaemonTaskDefinition = InstanceType<typeof DaemonTaskDefinition>;
 
@@ -1211,36 +1268,69 @@ export interface DaemonTaskDefinitionKeyValuePair {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-expressgatewayservice.html | CloudFormation: AWS::ECS::ExpressGatewayService}
  */
-export const ExpressGatewayService = cloudControlType<ExpressGatewayServiceArgs, ExpressGatewayServiceOutputs>("AWS::ECS::ExpressGatewayService", "aws:ecs:ExpressGatewayService", '{"p":[["TaskRoleArn","string"],["PrimaryContainer",["ref","ExpressGatewayContainer"]],["Memory","string"],["HealthCheckPath","string"],["Cluster","string",66],["Cpu","string"],["ExecutionRoleArn","string"],["InfrastructureRoleArn","string",67],["ScalingTarget",["ref","ExpressGatewayScalingTarget"]],["ServiceName","string",66],["NetworkConfiguration",["ref","ExpressGatewayServiceNetworkConfiguration"]],["Tags",["array",["ref","Tag"]],66],["TaskDefinitionArn","string"],["ServiceArn","string",72],["ActiveConfigurations",["array",["ref","ExpressGatewayServiceConfiguration"]],8],["Status",["ref","ExpressGatewayServiceStatus"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["Endpoint","string",8],["ECSManagedResourceArns",["ref","ECSManagedResourceArns"],8]],"id":["ServiceArn"],"d":{"ExpressGatewayContainer":[["RepositoryCredentials",["ref","ExpressGatewayRepositoryCredentials"]],["Secrets",["array",["ref","Secret"]]],["Command",["array","string"]],["AwsLogsConfiguration",["ref","ExpressGatewayServiceAwsLogsConfiguration"]],["ContainerPort","integer"],["Environment",["array",["ref","KeyValuePair"]]],["Image","string",1]],"ExpressGatewayRepositoryCredentials":[["CredentialsParameter","string",1]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"ExpressGatewayServiceAwsLogsConfiguration":[["LogStreamPrefix","string",1],["LogGroup","string",1]],"KeyValuePair":[["Value","string",1],["Name","string",1]],"ExpressGatewayScalingTarget":[["MinTaskCount","integer"],["MaxTaskCount","integer"],["AutoScalingMetric",["enum","AVERAGE_CPU","AVERAGE_MEMORY","REQUEST_COUNT_PER_TARGET"]],["AutoScalingTargetValue","integer"]],"ExpressGatewayServiceNetworkConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"]]],"ExpressGatewayServiceConfiguration":[["ServiceRevisionArn","string"],["TaskRoleArn","string"],["PrimaryContainer",["ref","ExpressGatewayContainer"]],["Memory","string"],["HealthCheckPath","string"],["CreatedAt","string"],["Cpu","string"],["ExecutionRoleArn","string"],["ScalingTarget",["ref","ExpressGatewayScalingTarget"]],["IngressPaths",["array",["ref","IngressPathSummary"]]],["NetworkConfiguration",["ref","ExpressGatewayServiceNetworkConfiguration"]],["TaskDefinitionArn","string"]],"IngressPathSummary":[["Endpoint","string"],["AccessType",["enum","PUBLIC","PRIVATE"]]],"ExpressGatewayServiceStatus":[["StatusCode",["enum","ACTIVE","DRAINING","INACTIVE"]]],"ECSManagedResourceArns":[["LogGroups",["array","string"]],["ServiceSecurityGroups",["array","string"]],["MetricAlarms",["array","string"]],["IngressPath",["ref","IngressPathArns"]],["AutoScaling",["ref","AutoScalingArns"]]],"IngressPathArns":[["ListenerArn","string"],["LoadBalancerArn","string"],["TargetGroupArns",["array","string"]],["ListenerRuleArn","string"],["LoadBalancerSecurityGroups",["array","string"]],["CertificateArn","string"]],"AutoScalingArns":[["ScalableTarget","string"],["ApplicationAutoScalingPolicies",["array","string"]]]},"tags":["Tags","standard"]}');
+export const ExpressGatewayService = cloudControlType<ExpressGatewayServiceArgs, ExpressGatewayServiceOutputs>("AWS::ECS::ExpressGatewayService", "aws:ecs:ExpressGatewayService", '{"p":[["TaskRoleArn","string",16],["PrimaryContainer",["ref","ExpressGatewayContainer"],16],["Memory","string",16],["HealthCheckPath","string",16],["Cluster","string",66],["Cpu","string",16],["ExecutionRoleArn","string",16],["InfrastructureRoleArn","string",67],["ScalingTarget",["ref","ExpressGatewayScalingTarget"],16],["ServiceName","string",66],["NetworkConfiguration",["ref","ExpressGatewayServiceNetworkConfiguration"],16],["Tags",["array",["ref","Tag"]],66],["TaskDefinitionArn","string",16],["ServiceArn","string",72],["ActiveConfigurations",["array",["ref","ExpressGatewayServiceConfiguration"]],8],["Status",["ref","ExpressGatewayServiceStatus"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["Endpoint","string",8],["ECSManagedResourceArns",["ref","ECSManagedResourceArns"],8]],"id":["ServiceArn"],"d":{"ExpressGatewayContainer":[["RepositoryCredentials",["ref","ExpressGatewayRepositoryCredentials"]],["Secrets",["array",["ref","Secret"]]],["Command",["array","string"]],["AwsLogsConfiguration",["ref","ExpressGatewayServiceAwsLogsConfiguration"]],["ContainerPort","integer"],["Environment",["array",["ref","KeyValuePair"]]],["Image","string",1]],"ExpressGatewayRepositoryCredentials":[["CredentialsParameter","string",1]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"ExpressGatewayServiceAwsLogsConfiguration":[["LogStreamPrefix","string",1],["LogGroup","string",1]],"KeyValuePair":[["Value","string",1],["Name","string",1]],"ExpressGatewayScalingTarget":[["MinTaskCount","integer"],["MaxTaskCount","integer"],["AutoScalingMetric",["enum","AVERAGE_CPU","AVERAGE_MEMORY","REQUEST_COUNT_PER_TARGET"]],["AutoScalingTargetValue","integer"]],"ExpressGatewayServiceNetworkConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"]]],"ExpressGatewayServiceConfiguration":[["ServiceRevisionArn","string"],["TaskRoleArn","string"],["PrimaryContainer",["ref","ExpressGatewayContainer"]],["Memory","string"],["HealthCheckPath","string"],["CreatedAt","string"],["Cpu","string"],["ExecutionRoleArn","string"],["ScalingTarget",["ref","ExpressGatewayScalingTarget"]],["IngressPaths",["array",["ref","IngressPathSummary"]]],["NetworkConfiguration",["ref","ExpressGatewayServiceNetworkConfiguration"]],["TaskDefinitionArn","string"]],"IngressPathSummary":[["Endpoint","string"],["AccessType",["enum","PUBLIC","PRIVATE"]]],"ExpressGatewayServiceStatus":[["StatusCode",["enum","ACTIVE","DRAINING","INACTIVE"]]],"ECSManagedResourceArns":[["LogGroups",["array","string"]],["ServiceSecurityGroups",["array","string"]],["MetricAlarms",["array","string"]],["IngressPath",["ref","IngressPathArns"]],["AutoScaling",["ref","AutoScalingArns"]]],"IngressPathArns":[["ListenerArn","string"],["LoadBalancerArn","string"],["TargetGroupArns",["array","string"]],["ListenerRuleArn","string"],["LoadBalancerSecurityGroups",["array","string"]],["CertificateArn","string"]],"AutoScalingArns":[["ScalableTarget","string"],["ApplicationAutoScalingPolicies",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crud","wo":["ExecutionRoleArn","TaskRoleArn","TaskDefinitionArn","HealthCheckPath","PrimaryContainer","NetworkConfiguration","Cpu","Memory","ScalingTarget"],"co":["ServiceName","Cluster","InfrastructureRoleArn","Tags"],"ro":["ServiceArn","ActiveConfigurations","Status","CreatedAt","UpdatedAt","Endpoint","ECSManagedResourceArns","ECSManagedResourceArns/ServiceSecurityGroups","ECSManagedResourceArns/AutoScaling","ECSManagedResourceArns/AutoScaling/ScalableTarget","ECSManagedResourceArns/AutoScaling/ApplicationAutoScalingPolicies","ECSManagedResourceArns/LogGroups","ECSManagedResourceArns/MetricAlarms","ECSManagedResourceArns/IngressPath","ECSManagedResourceArns/IngressPath/CertificateArn","ECSManagedResourceArns/IngressPath/LoadBalancerSecurityGroups","ECSManagedResourceArns/IngressPath/ListenerRuleArn","ECSManagedResourceArns/IngressPath/ListenerArn","ECSManagedResourceArns/IngressPath/LoadBalancerArn","ECSManagedResourceArns/IngressPath/TargetGroupArns"],"pt":{"Cluster":"Cluster $OR $join([\\"arn:(aws)[-]{0,1}[a-z]{0,3}[-]{0,1}[a-z]{0,3}:ecs:[a-z0-9-]+:[0-9]{12}:cluster/\\", Cluster])"},"tg":[true,true,false]}}');
 /** A {@link ExpressGatewayService} instance: its attributes as typed outputs. */
 export type ExpressGatewayService = InstanceType<typeof ExpressGatewayService>;
 
 /** Inputs of {@link ExpressGatewayService}. */
 export interface ExpressGatewayServiceArgs {
-  /** The ARN of the task role for the service revision. */
+  /**
+   * The ARN of the task role for the service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   taskRoleArn?: string;
-  /** The primary container configuration for this service revision. */
+  /**
+   * The primary container configuration for this service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   primaryContainer?: ExpressGatewayServiceExpressGatewayContainer;
-  /** The memory allocation for tasks in this service revision. */
+  /**
+   * The memory allocation for tasks in this service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   memory?: string;
-  /** The health check path for this service revision. */
+  /**
+   * The health check path for this service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   healthCheckPath?: string;
   /** The short name or full ARN of the cluster that hosts the Express service. */
   cluster?: string;
-  /** The CPU allocation for tasks in this service revision. */
+  /**
+   * The CPU allocation for tasks in this service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   cpu?: string;
-  /** The ARN of the task execution role for the service revision. */
+  /**
+   * The ARN of the task execution role for the service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   executionRoleArn?: string;
   /** The ARN of the infrastructure role that manages AWS resources for the Express service. */
   infrastructureRoleArn: string;
-  /** The auto-scaling configuration for this service revision. */
+  /**
+   * The auto-scaling configuration for this service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   scalingTarget?: ExpressGatewayServiceExpressGatewayScalingTarget;
   /** The name of the Express service. */
   serviceName?: string;
-  /** The network configuration for tasks in this service revision. */
+  /**
+   * The network configuration for tasks in this service revision.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   networkConfiguration?: ExpressGatewayServiceExpressGatewayServiceNetworkConfiguration;
   /** The metadata applied to the Express service. */
   tags?: AwsTag[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   taskDefinitionArn?: string;
 }
 
@@ -1469,7 +1559,7 @@ export interface ExpressGatewayServiceAutoScalingArns {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-primarytaskset.html | CloudFormation: AWS::ECS::PrimaryTaskSet}
  */
-export const PrimaryTaskSet = cloudControlType<PrimaryTaskSetArgs, PrimaryTaskSetOutputs>("AWS::ECS::PrimaryTaskSet", "aws:ecs:PrimaryTaskSet", '{"p":[["TaskSetId","string",1],["Cluster","string",67],["Service","string",67]],"id":["Cluster","Service"]}');
+export const PrimaryTaskSet = cloudControlType<PrimaryTaskSetArgs, PrimaryTaskSetOutputs>("AWS::ECS::PrimaryTaskSet", "aws:ecs:PrimaryTaskSet", '{"p":[["TaskSetId","string",1],["Cluster","string",67],["Service","string",67]],"id":["Cluster","Service"],"reg":{"h":"crud","co":["Cluster","Service"],"tg":[false,false,false]}}');
 /** A {@link PrimaryTaskSet} instance: its attributes as typed outputs. */
 export type PrimaryTaskSet = InstanceType<typeof PrimaryTaskSet>;
 
@@ -1494,7 +1584,7 @@ export interface PrimaryTaskSetOutputs extends PrimaryTaskSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-service.html | CloudFormation: AWS::ECS::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ECS::Service", "aws:ecs:Service", '{"p":[["PlatformVersion","string"],["HealthCheckGracePeriodSeconds","integer"],["EnableECSManagedTags","boolean"],["EnableExecuteCommand","boolean"],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PropagateTags",["enum","SERVICE","TASK_DEFINITION"]],["Cluster","string",66],["LoadBalancers",["array",["ref","LoadBalancer"]]],["ServiceConnectConfiguration",["ref","ServiceConnectConfiguration"]],["DesiredCount","integer"],["PlacementStrategies",["array",["ref","PlacementStrategy"]]],["DeploymentController",["ref","DeploymentController"],66],["ServiceRegistries",["array",["ref","ServiceRegistry"]]],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["LaunchType",["enum","EC2","FARGATE","EXTERNAL"],66],["Role","string",66],["SchedulingStrategy",["enum","DAEMON","REPLICA"],66],["TaskDefinition","string"],["ServiceName","string",66],["NetworkConfiguration",["ref","NetworkConfiguration"]],["DeploymentConfiguration",["ref","DeploymentConfiguration"]],["Tags",["array",["ref","Tag"]]],["VolumeConfigurations",["array",["ref","ServiceVolumeConfiguration"]]],["AvailabilityZoneRebalancing",["enum","ENABLED","DISABLED"]],["Monitoring",["ref","MonitoringConfiguration"]],["ForceNewDeployment",["ref","ForceNewDeployment"]],["VpcLatticeConfigurations",["array",["ref","VpcLatticeConfiguration"]]],["ServiceArn","string",72],["Name","string",8]],"id":["ServiceArn","Cluster"],"d":{"PlacementConstraint":[["Type",["enum","distinctInstance","memberOf"],1],["Expression","string"]],"LoadBalancer":[["TargetGroupArn","string"],["LoadBalancerName","string"],["ContainerName","string"],["ContainerPort","integer"],["AdvancedConfiguration",["ref","AdvancedConfiguration"]]],"AdvancedConfiguration":[["TestListenerRule","string"],["AlternateTargetGroupArn","string",1],["ProductionListenerRule","string"],["RoleArn","string"]],"ServiceConnectConfiguration":[["Services",["array",["ref","ServiceConnectService"]]],["Enabled","boolean",1],["LogConfiguration",["ref","LogConfiguration"]],["Namespace","string"],["AccessLogConfiguration",["ref","ServiceConnectAccessLogConfiguration"]]],"ServiceConnectService":[["IngressPortOverride","integer"],["ClientAliases",["array",["ref","ServiceConnectClientAlias"]]],["DiscoveryName","string"],["PortName","string",1],["Timeout",["ref","TimeoutConfiguration"]],["Tls",["ref","ServiceConnectTlsConfiguration"]]],"ServiceConnectClientAlias":[["DnsName","string"],["Port","integer",1],["TestTrafficRules",["ref","ServiceConnectTestTrafficRules"]]],"ServiceConnectTestTrafficRules":[["Header",["ref","ServiceConnectTestTrafficRulesHeader"],1]],"ServiceConnectTestTrafficRulesHeader":[["Value",["ref","ServiceConnectTestTrafficRulesHeaderValue"]],["Name","string",1]],"ServiceConnectTestTrafficRulesHeaderValue":[["Exact","string",1]],"TimeoutConfiguration":[["PerRequestTimeoutSeconds","integer"],["IdleTimeoutSeconds","integer"]],"ServiceConnectTlsConfiguration":[["IssuerCertificateAuthority",["ref","ServiceConnectTlsCertificateAuthority"],1],["KmsKey","string"],["RoleArn","string"]],"ServiceConnectTlsCertificateAuthority":[["AwsPcaAuthorityArn","string"]],"LogConfiguration":[["SecretOptions",["array",["ref","Secret"]]],["Options",["map","string"]],["LogDriver","string"]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"ServiceConnectAccessLogConfiguration":[["Format",["enum","TEXT","JSON"],1],["IncludeQueryParameters",["enum","DISABLED","ENABLED"]]],"PlacementStrategy":[["Field","string"],["Type",["enum","binpack","random","spread"],1]],"DeploymentController":[["Type",["enum","CODE_DEPLOY","ECS","EXTERNAL"],2]],"ServiceRegistry":[["ContainerName","string"],["Port","integer"],["ContainerPort","integer"],["RegistryArn","string"]],"CapacityProviderStrategyItem":[["CapacityProvider","string"],["Base","integer"],["Weight","integer"]],"NetworkConfiguration":[["AwsvpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"]],["AssignPublicIp",["enum","DISABLED","ENABLED"]]],"DeploymentConfiguration":[["Alarms",["ref","DeploymentAlarms"]],["DeploymentCircuitBreaker",["ref","DeploymentCircuitBreaker"]],["MaximumPercent","integer"],["MinimumHealthyPercent","integer"],["CanaryConfiguration",["ref","CanaryConfiguration"]],["BakeTimeInMinutes","integer"],["LifecycleHooks",["array",["ref","DeploymentLifecycleHook"]]],["EarlySuccessCriteria",["ref","DeploymentEarlySuccessCriteria"]],["Strategy",["enum","ROLLING","BLUE_GREEN","LINEAR","CANARY"]],["LinearConfiguration",["ref","LinearConfiguration"]]],"DeploymentAlarms":[["AlarmNames",["array","string"],1],["Enable","boolean",1],["Rollback","boolean",1]],"DeploymentCircuitBreaker":[["Enable","boolean",1],["Rollback","boolean",1],["ThresholdConfiguration",["ref","ThresholdConfiguration"]],["ResetOnHealthyTask","boolean"]],"ThresholdConfiguration":[["Type",["enum","COUNT","BOUNDED_PERCENT","UNBOUNDED_PERCENT"],1],["Value","integer",1]],"CanaryConfiguration":[["CanaryPercent","number"],["CanaryBakeTimeInMinutes","integer"]],"DeploymentLifecycleHook":[["TimeoutConfiguration",["ref","HookTimeoutConfig"]],["LifecycleStages",["array",["enum","RECONCILE_SERVICE","PRE_SCALE_UP","POST_SCALE_UP","TEST_TRAFFIC_SHIFT","POST_TEST_TRAFFIC_SHIFT","PRE_PRODUCTION_TRAFFIC_SHIFT","PRODUCTION_TRAFFIC_SHIFT","POST_PRODUCTION_TRAFFIC_SHIFT"]],1],["TargetType",["enum","AWS_LAMBDA","PAUSE"]],["HookTargetArn","string"],["HookDetails",["union","string","json"]],["RoleArn","string"]],"HookTimeoutConfig":[["Action",["enum","ROLLBACK","CONTINUE"]],["TimeoutInMinutes","integer"]],"DeploymentEarlySuccessCriteria":[["SourceServiceRevisionCleanup",["enum","BLOCKING","DEFERRED"]],["HealthyPercent","integer"],["Enable","boolean"]],"LinearConfiguration":[["StepBakeTimeInMinutes","integer"],["StepPercent","number"]],"ServiceVolumeConfiguration":[["ManagedEBSVolume",["ref","ServiceManagedEBSVolumeConfiguration"]],["Name","string",1]],"ServiceManagedEBSVolumeConfiguration":[["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["TagSpecifications",["array",["ref","EBSTagSpecification"]]],["FilesystemType","string"],["Encrypted","boolean"],["Throughput","integer"],["VolumeInitializationRate","integer"],["Iops","integer"],["SizeInGiB","integer"],["RoleArn","string",1]],"EBSTagSpecification":[["PropagateTags",["enum","SERVICE","TASK_DEFINITION"]],["ResourceType","string",1],["Tags",["array",["ref","Tag"]]]],"MonitoringConfiguration":[["MetricConfigurations",["array",["ref","MetricConfiguration"]],1]],"MetricConfiguration":[["ResolutionSeconds",["enum",20,60],1],["MetricNames",["array",["enum","CPUUtilization","MemoryUtilization"]],1]],"ForceNewDeployment":[["EnableForceNewDeployment","boolean",1],["ForceNewDeploymentNonce","string"]],"VpcLatticeConfiguration":[["TargetGroupArn","string",1],["PortName","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ECS::Service", "aws:ecs:Service", '{"p":[["PlatformVersion","string"],["HealthCheckGracePeriodSeconds","integer"],["EnableECSManagedTags","boolean"],["EnableExecuteCommand","boolean"],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PropagateTags",["enum","SERVICE","TASK_DEFINITION"]],["Cluster","string",66],["LoadBalancers",["array",["ref","LoadBalancer"]]],["ServiceConnectConfiguration",["ref","ServiceConnectConfiguration"],16],["DesiredCount","integer"],["PlacementStrategies",["array",["ref","PlacementStrategy"]]],["DeploymentController",["ref","DeploymentController"]],["ServiceRegistries",["array",["ref","ServiceRegistry"]]],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["LaunchType",["enum","EC2","FARGATE","EXTERNAL"]],["Role","string",66],["SchedulingStrategy",["enum","DAEMON","REPLICA"],66],["TaskDefinition","string"],["ServiceName","string",66],["NetworkConfiguration",["ref","NetworkConfiguration"]],["DeploymentConfiguration",["ref","DeploymentConfiguration"]],["Tags",["array",["ref","Tag"]]],["VolumeConfigurations",["array",["ref","ServiceVolumeConfiguration"]],16],["AvailabilityZoneRebalancing",["enum","ENABLED","DISABLED"]],["Monitoring",["ref","MonitoringConfiguration"],16],["ForceNewDeployment",["ref","ForceNewDeployment"],16],["VpcLatticeConfigurations",["array",["ref","VpcLatticeConfiguration"]]],["ServiceArn","string",72],["Name","string",8]],"id":["ServiceArn","Cluster"],"d":{"PlacementConstraint":[["Type",["enum","distinctInstance","memberOf"],1],["Expression","string"]],"LoadBalancer":[["TargetGroupArn","string"],["LoadBalancerName","string"],["ContainerName","string"],["ContainerPort","integer"],["AdvancedConfiguration",["ref","AdvancedConfiguration"]]],"AdvancedConfiguration":[["TestListenerRule","string"],["AlternateTargetGroupArn","string",1],["ProductionListenerRule","string"],["RoleArn","string"]],"ServiceConnectConfiguration":[["Services",["array",["ref","ServiceConnectService"]]],["Enabled","boolean",1],["LogConfiguration",["ref","LogConfiguration"]],["Namespace","string"],["AccessLogConfiguration",["ref","ServiceConnectAccessLogConfiguration"]]],"ServiceConnectService":[["IngressPortOverride","integer"],["ClientAliases",["array",["ref","ServiceConnectClientAlias"]]],["DiscoveryName","string"],["PortName","string",1],["Timeout",["ref","TimeoutConfiguration"]],["Tls",["ref","ServiceConnectTlsConfiguration"]]],"ServiceConnectClientAlias":[["DnsName","string"],["Port","integer",1],["TestTrafficRules",["ref","ServiceConnectTestTrafficRules"]]],"ServiceConnectTestTrafficRules":[["Header",["ref","ServiceConnectTestTrafficRulesHeader"],1]],"ServiceConnectTestTrafficRulesHeader":[["Value",["ref","ServiceConnectTestTrafficRulesHeaderValue"]],["Name","string",1]],"ServiceConnectTestTrafficRulesHeaderValue":[["Exact","string",1]],"TimeoutConfiguration":[["PerRequestTimeoutSeconds","integer"],["IdleTimeoutSeconds","integer"]],"ServiceConnectTlsConfiguration":[["IssuerCertificateAuthority",["ref","ServiceConnectTlsCertificateAuthority"],1],["KmsKey","string"],["RoleArn","string"]],"ServiceConnectTlsCertificateAuthority":[["AwsPcaAuthorityArn","string"]],"LogConfiguration":[["SecretOptions",["array",["ref","Secret"]]],["Options",["map","string"]],["LogDriver","string"]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"ServiceConnectAccessLogConfiguration":[["Format",["enum","TEXT","JSON"],1],["IncludeQueryParameters",["enum","DISABLED","ENABLED"]]],"PlacementStrategy":[["Field","string"],["Type",["enum","binpack","random","spread"],1]],"DeploymentController":[["Type",["enum","CODE_DEPLOY","ECS","EXTERNAL"]]],"ServiceRegistry":[["ContainerName","string"],["Port","integer"],["ContainerPort","integer"],["RegistryArn","string"]],"CapacityProviderStrategyItem":[["CapacityProvider","string"],["Base","integer"],["Weight","integer"]],"NetworkConfiguration":[["AwsvpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"]],["AssignPublicIp",["enum","DISABLED","ENABLED"]]],"DeploymentConfiguration":[["Alarms",["ref","DeploymentAlarms"]],["DeploymentCircuitBreaker",["ref","DeploymentCircuitBreaker"]],["MaximumPercent","integer"],["MinimumHealthyPercent","integer"],["CanaryConfiguration",["ref","CanaryConfiguration"]],["BakeTimeInMinutes","integer"],["LifecycleHooks",["array",["ref","DeploymentLifecycleHook"]]],["EarlySuccessCriteria",["ref","DeploymentEarlySuccessCriteria"]],["Strategy",["enum","ROLLING","BLUE_GREEN","LINEAR","CANARY"]],["LinearConfiguration",["ref","LinearConfiguration"]]],"DeploymentAlarms":[["AlarmNames",["array","string"],1],["Enable","boolean",1],["Rollback","boolean",1]],"DeploymentCircuitBreaker":[["Enable","boolean",1],["Rollback","boolean",1],["ThresholdConfiguration",["ref","ThresholdConfiguration"]],["ResetOnHealthyTask","boolean"]],"ThresholdConfiguration":[["Type",["enum","COUNT","BOUNDED_PERCENT","UNBOUNDED_PERCENT"],1],["Value","integer",1]],"CanaryConfiguration":[["CanaryPercent","number"],["CanaryBakeTimeInMinutes","integer"]],"DeploymentLifecycleHook":[["TimeoutConfiguration",["ref","HookTimeoutConfig"]],["LifecycleStages",["array",["enum","RECONCILE_SERVICE","PRE_SCALE_UP","POST_SCALE_UP","TEST_TRAFFIC_SHIFT","POST_TEST_TRAFFIC_SHIFT","PRE_PRODUCTION_TRAFFIC_SHIFT","PRODUCTION_TRAFFIC_SHIFT","POST_PRODUCTION_TRAFFIC_SHIFT"]],1],["TargetType",["enum","AWS_LAMBDA","PAUSE"]],["HookTargetArn","string"],["HookDetails",["union","string","json"]],["RoleArn","string"]],"HookTimeoutConfig":[["Action",["enum","ROLLBACK","CONTINUE"]],["TimeoutInMinutes","integer"]],"DeploymentEarlySuccessCriteria":[["SourceServiceRevisionCleanup",["enum","BLOCKING","DEFERRED"]],["HealthyPercent","integer"],["Enable","boolean"]],"LinearConfiguration":[["StepBakeTimeInMinutes","integer"],["StepPercent","number"]],"ServiceVolumeConfiguration":[["ManagedEBSVolume",["ref","ServiceManagedEBSVolumeConfiguration"]],["Name","string",1]],"ServiceManagedEBSVolumeConfiguration":[["SnapshotId","string"],["VolumeType","string"],["KmsKeyId","string"],["TagSpecifications",["array",["ref","EBSTagSpecification"]]],["FilesystemType","string"],["Encrypted","boolean"],["Throughput","integer"],["VolumeInitializationRate","integer"],["Iops","integer"],["SizeInGiB","integer"],["RoleArn","string",1]],"EBSTagSpecification":[["PropagateTags",["enum","SERVICE","TASK_DEFINITION"]],["ResourceType","string",1],["Tags",["array",["ref","Tag"]]]],"MonitoringConfiguration":[["MetricConfigurations",["array",["ref","MetricConfiguration"]],1]],"MetricConfiguration":[["ResolutionSeconds",["enum",20,60],1],["MetricNames",["array",["enum","CPUUtilization","MemoryUtilization"]],1]],"ForceNewDeployment":[["EnableForceNewDeployment","boolean",1],["ForceNewDeploymentNonce","string"]],"VpcLatticeConfiguration":[["TargetGroupArn","string",1],["PortName","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceConnectConfiguration","VolumeConfigurations","ForceNewDeployment","Monitoring"],"co":["Cluster","Role","SchedulingStrategy","ServiceName"],"ro":["ServiceArn","Name"],"uo":["NetworkConfiguration/AwsvpcConfiguration/SecurityGroups","NetworkConfiguration/AwsvpcConfiguration/Subnets","ServiceConnectConfiguration/LogConfiguration/SecretOptions"],"pt":{"TaskDefinition":"TaskDefinition $OR $join([\\"arn:(aws)[-]{0,1}[a-z]{0,3}[-]{0,1}[a-z]{0,3}:ecs:[a-z0-9-]+:[0-9]{12}:task-definition/\\", $contains(TaskDefinition,\\":\\")?TaskDefinition:$join([TaskDefinition, \\":[0-9]+\\"])])","Role":"Role $OR $join([\\"arn:(aws)[-]{0,1}[a-z]{0,3}[-]{0,1}[a-z]{0,3}:iam::[0-9]{12}[:]role/{1}\\", Role])"},"tg":[true,true,true],"nm":{"path":"ServiceName"}}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -1542,6 +1632,8 @@ export interface ServiceArgs {
    * The configuration for this service to discover and connect to services, and be discovered by, and connected from, other services within a namespace.
    *
    * Tasks that run in a namespace can use short names to connect to services in the namespace. Tasks can connect to services across all of the clusters in the namespace. Tasks connect through a managed proxy container that collects logs and metrics for increased visibility. Only the tasks that Amazon ECS services create are supported with Service Connect. For more information, see [Service Connect](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/service-connect.html) in the *Amazon Elastic Container Service Developer Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   serviceConnectConfiguration?: ServiceServiceConnectConfiguration;
   /**
@@ -1633,6 +1725,8 @@ export interface ServiceArgs {
    * The configuration for a volume specified in the task definition as a volume that is configured at launch time. Currently, the only supported volume type is an Amazon EBS volume.
    *
    * > To remove this property from your service resource, specify an empty `ServiceVolumeConfiguration` array.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   volumeConfigurations?: ServiceServiceVolumeConfiguration[];
   /**
@@ -1646,9 +1740,17 @@ export interface ServiceArgs {
    * - For update service requests, when no value is specified for `AvailabilityZoneRebalancing` , Amazon ECS defaults to the existing service’s `AvailabilityZoneRebalancing` value. If the service never had an `AvailabilityZoneRebalancing` value set, Amazon ECS treats this as `DISABLED` .
    */
   availabilityZoneRebalancing?: "ENABLED" | "DISABLED";
-  /** The optional monitoring configuration for a service, which defines the resolution for the service-level ``CPUUtilization`` and ``MemoryUtilization`` Amazon CloudWatch metrics. When not specified, Amazon ECS uses the default resolution of ``60`` seconds. */
+  /**
+   * The optional monitoring configuration for a service, which defines the resolution for the service-level ``CPUUtilization`` and ``MemoryUtilization`` Amazon CloudWatch metrics. When not specified, Amazon ECS uses the default resolution of ``60`` seconds.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   monitoring?: ServiceMonitoringConfiguration;
-  /** Determines whether to force a new deployment of the service. By default, deployments aren't forced. You can use this option to start a new deployment with no service definition changes. For example, you can update a service's tasks to use a newer Docker image with the same image/tag combination ( `my_image:latest` ) or to roll Fargate tasks onto a newer platform version. */
+  /**
+   * Determines whether to force a new deployment of the service. By default, deployments aren't forced. You can use this option to start a new deployment with no service definition changes. For example, you can update a service's tasks to use a newer Docker image with the same image/tag combination ( `my_image:latest` ) or to roll Fargate tasks onto a newer platform version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   forceNewDeployment?: ServiceForceNewDeployment;
   /** The VPC Lattice configuration for the service being created. */
   vpcLatticeConfigurations?: ServiceVpcLatticeConfiguration[];
@@ -2175,6 +2277,8 @@ export interface ServiceDeploymentConfiguration {
    * - For rolling deployments, the value is set to 3 hours (180 minutes).
    * - When you use an external deployment controller ( `EXTERNAL` ), or the CodeDeploy blue/green deployment controller ( `CODE_DEPLOY` ), the value is set to 3 hours (180 minutes).
    * - For all other cases, the value is set to 36 hours (2160 minutes).
+   *
+   * Range: 0–1440.
    */
   bakeTimeInMinutes?: number;
   /** An array of deployment lifecycle hook objects to run custom logic at specific stages of the deployment lifecycle. */
@@ -2261,9 +2365,17 @@ export interface ServiceThresholdConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-canaryconfiguration.html | CloudFormation: CanaryConfiguration}
  */
 export interface ServiceCanaryConfiguration {
-  /** The percentage of production traffic to shift to the new service revision during the canary phase. Valid values are multiples of 0.1 from 0.1 to 100.0. The default value is 5.0. */
+  /**
+   * The percentage of production traffic to shift to the new service revision during the canary phase. Valid values are multiples of 0.1 from 0.1 to 100.0. The default value is 5.0.
+   *
+   * Range: 0.1–100.
+   */
   canaryPercent?: number;
-  /** The amount of time in minutes to wait during the canary phase before shifting the remaining production traffic to the new service revision. Valid values are 0 to 1440 minutes (24 hours). The default value is 10. */
+  /**
+   * The amount of time in minutes to wait during the canary phase before shifting the remaining production traffic to the new service revision. Valid values are 0 to 1440 minutes (24 hours). The default value is 10.
+   *
+   * Range: 0–1440.
+   */
   canaryBakeTimeInMinutes?: number;
 }
 
@@ -2305,6 +2417,8 @@ export interface ServiceDeploymentLifecycleHook {
    *
    * You can use a lifecycle hook for this stage.
    * - PRODUCTION_TRAFFIC_SHIFT …
+   *
+   * Items: at least 1.
    */
   lifecycleStages: ("RECONCILE_SERVICE" | "PRE_SCALE_UP" | "POST_SCALE_UP" | "TEST_TRAFFIC_SHIFT" | "POST_TEST_TRAFFIC_SHIFT" | "PRE_PRODUCTION_TRAFFIC_SHIFT" | "PRODUCTION_TRAFFIC_SHIFT" | "POST_PRODUCTION_TRAFFIC_SHIFT")[];
   /**
@@ -2338,6 +2452,7 @@ export interface ServiceDeploymentLifecycleHook {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-hooktimeoutconfig.html | CloudFormation: HookTimeoutConfig} */
 export interface ServiceHookTimeoutConfig {
   action?: "ROLLBACK" | "CONTINUE";
+  /** Range: 1–20160. */
   timeoutInMinutes?: number;
 }
 
@@ -2363,9 +2478,17 @@ export interface ServiceDeploymentEarlySuccessCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-linearconfiguration.html | CloudFormation: LinearConfiguration}
  */
 export interface ServiceLinearConfiguration {
-  /** The amount of time in minutes to wait between each traffic shifting step during a linear deployment. Valid values are 0 to 1440 minutes (24 hours). The default value is 6. This bake time is not applied after reaching 100 percent traffic. */
+  /**
+   * The amount of time in minutes to wait between each traffic shifting step during a linear deployment. Valid values are 0 to 1440 minutes (24 hours). The default value is 6. This bake time is not applied after reaching 100 percent traffic.
+   *
+   * Range: 0–1440.
+   */
   stepBakeTimeInMinutes?: number;
-  /** The percentage of production traffic to shift in each step during a linear deployment. Valid values are multiples of 0.1 from 3.0 to 100.0. The default value is 10.0. */
+  /**
+   * The percentage of production traffic to shift in each step during a linear deployment. Valid values are multiples of 0.1 from 3.0 to 100.0. The default value is 10.0.
+   *
+   * Range: 3–100.
+   */
   stepPercent?: number;
 }
 
@@ -2480,7 +2603,11 @@ export interface ServiceEBSTagSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-monitoringconfiguration.html | CloudFormation: MonitoringConfiguration}
  */
 export interface ServiceMonitoringConfiguration {
-  /** The list of metric configurations for the service monitoring. */
+  /**
+   * The list of metric configurations for the service monitoring.
+   *
+   * Items: 1–2.
+   */
   metricConfigurations: ServiceMetricConfiguration[];
 }
 
@@ -2492,7 +2619,11 @@ export interface ServiceMonitoringConfiguration {
 export interface ServiceMetricConfiguration {
   /** The resolution, in seconds, at which to collect the metrics. The valid values are ``20`` and ``60``. */
   resolutionSeconds: 20 | 60;
-  /** The list of metric names to configure. The supported metric names are ``CPUUtilization`` and ``MemoryUtilization``. */
+  /**
+   * The list of metric names to configure. The supported metric names are ``CPUUtilization`` and ``MemoryUtilization``.
+   *
+   * Items: 1–2.
+   */
   metricNames: ("CPUUtilization" | "MemoryUtilization")[];
 }
 
@@ -2504,7 +2635,11 @@ export interface ServiceMetricConfiguration {
 export interface ServiceForceNewDeployment {
   /** Determines whether to force a new deployment of the service. By default, deployments aren't forced. You can use this option to start a new deployment with no service definition changes. For example, you can update a service's tasks to use a newer Docker image with the same image/tag combination ( `my_image:latest` ) or to roll Fargate tasks onto a newer platform version. */
   enableForceNewDeployment: boolean;
-  /** When you change the `ForceNewDeploymentNonce` value in your template, it signals Amazon ECS to start a new deployment even though no other service parameters have changed. The value must be a unique, time- varying value like a timestamp, random string, or sequence number. Use this property when you want to ensure your tasks pick up the latest version of a Docker image that uses the same tag but has been updated in the registry. */
+  /**
+   * When you change the `ForceNewDeploymentNonce` value in your template, it signals Amazon ECS to start a new deployment even though no other service parameters have changed. The value must be a unique, time- varying value like a timestamp, random string, or sequence number. Use this property when you want to ensure your tasks pick up the latest version of a Docker image that uses the same tag but has been updated in the registry.
+   *
+   * Length: 1–255.
+   */
   forceNewDeploymentNonce?: string;
 }
 
@@ -2529,7 +2664,7 @@ export interface ServiceVpcLatticeConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-taskdefinition.html | CloudFormation: AWS::ECS::TaskDefinition}
  */
-export const TaskDefinition = cloudControlType<TaskDefinitionArgs, TaskDefinitionOutputs>("AWS::ECS::TaskDefinition", "aws:ecs:TaskDefinition", '{"p":[["TaskRoleArn","string",66],["IpcMode","string",66],["InferenceAccelerators",["array",["ref","InferenceAccelerator"]],66],["Memory","string",66],["PlacementConstraints",["array",["ref","TaskDefinitionPlacementConstraint"]],66],["Cpu","string",66],["RequiresCompatibilities",["array","string"],66],["NetworkMode","string",66],["PidMode","string",66],["ExecutionRoleArn","string",66],["RuntimePlatform",["ref","RuntimePlatform"],66],["ProxyConfiguration",["ref","ProxyConfiguration"],66],["Volumes",["array",["ref","Volume"]],66],["ContainerDefinitions",["array",["ref","ContainerDefinition"]],66],["Family","string",66],["EphemeralStorage",["ref","EphemeralStorage"],66],["Tags",["array",["ref","Tag"]]],["EnableFaultInjection","boolean",66],["TaskDefinitionArn","string",72]],"id":["TaskDefinitionArn"],"d":{"InferenceAccelerator":[["DeviceType","string",2],["DeviceName","string",2]],"TaskDefinitionPlacementConstraint":[["Type","string",3],["Expression","string",2]],"RuntimePlatform":[["OperatingSystemFamily","string",2],["CpuArchitecture","string",2]],"ProxyConfiguration":[["ProxyConfigurationProperties",["array",["ref","KeyValuePair"]],2],["Type","string",2],["ContainerName","string",3]],"KeyValuePair":[["Value","string",2],["Name","string",2]],"Volume":[["EFSVolumeConfiguration",["ref","EFSVolumeConfiguration"],2],["Host",["ref","HostVolumeProperties"],2],["DockerVolumeConfiguration",["ref","DockerVolumeConfiguration"],2],["Name","string",2],["S3FilesVolumeConfiguration",["ref","S3FilesVolumeConfiguration"]],["ConfiguredAtLaunch","boolean"],["FSxWindowsFileServerVolumeConfiguration",["ref","FSxWindowsFileServerVolumeConfiguration"]]],"EFSVolumeConfiguration":[["FilesystemId","string",3],["TransitEncryption",["enum","ENABLED","DISABLED"],2],["AuthorizationConfig",["ref","AuthorizationConfig"],2],["RootDirectory","string",2],["TransitEncryptionPort","integer",2]],"AuthorizationConfig":[["IAM",["enum","ENABLED","DISABLED"],2],["AccessPointId","string",2]],"HostVolumeProperties":[["SourcePath","string",2]],"DockerVolumeConfiguration":[["DriverOpts",["map","string"],2],["Scope","string",2],["Autoprovision","boolean",2],["Driver","string",2],["Labels",["map","string"],2]],"S3FilesVolumeConfiguration":[["FileSystemArn","string",1],["AccessPointArn","string"],["RootDirectory","string"],["TransitEncryptionPort","integer"]],"FSxWindowsFileServerVolumeConfiguration":[["AuthorizationConfig",["ref","FSxAuthorizationConfig"]],["FileSystemId","string",1],["RootDirectory","string",1]],"FSxAuthorizationConfig":[["CredentialsParameter","string",1],["Domain","string",1]],"ContainerDefinition":[["User","string",2],["Secrets",["array",["ref","Secret"]],2],["Memory","integer",2],["Privileged","boolean",2],["HealthCheck",["ref","HealthCheck"],2],["StartTimeout","integer",2],["VolumesFrom",["array",["ref","VolumeFrom"]],2],["Cpu","integer",2],["EntryPoint",["array","string"],2],["DnsServers",["array","string"],2],["ReadonlyRootFilesystem","boolean",2],["Image","string",3],["Essential","boolean",2],["LogConfiguration",["ref","LogConfiguration"],2],["ResourceRequirements",["array",["ref","ResourceRequirement"]],2],["EnvironmentFiles",["array",["ref","EnvironmentFile"]],2],["Name","string",3],["FirelensConfiguration",["ref","FirelensConfiguration"],2],["DockerSecurityOptions",["array","string"],2],["SystemControls",["array",["ref","SystemControl"]],2],["Interactive","boolean",2],["DnsSearchDomains",["array","string"],2],["Ulimits",["array",["ref","Ulimit"]],2],["StopTimeout","integer",2],["WorkingDirectory","string",2],["MemoryReservation","integer",2],["RepositoryCredentials",["ref","RepositoryCredentials"],2],["ExtraHosts",["array",["ref","HostEntry"]],2],["Hostname","string",2],["LinuxParameters",["ref","LinuxParameters"],2],["DisableNetworking","boolean",2],["PseudoTerminal","boolean",2],["MountPoints",["array",["ref","MountPoint"]],2],["DependsOn",["array",["ref","ContainerDependency"]],2],["DockerLabels",["map","string"],2],["PortMappings",["array",["ref","PortMapping"]],2],["Command",["array","string"],2],["Environment",["array",["ref","KeyValuePair"]],2],["Links",["array","string"],2],["CredentialSpecs",["array","string"]],["VersionConsistency",["enum","enabled","disabled"]],["RestartPolicy",["ref","RestartPolicy"]]],"Secret":[["ValueFrom","string",3],["Name","string",3]],"HealthCheck":[["Command",["array","string"],2],["Timeout","integer",2],["Retries","integer",2],["Interval","integer",2],["StartPeriod","integer",2]],"VolumeFrom":[["ReadOnly","boolean",2],["SourceContainer","string",2]],"LogConfiguration":[["SecretOptions",["array",["ref","Secret"]],2],["Options",["map","string"],2],["LogDriver","string",3]],"ResourceRequirement":[["Type","string",3],["Value","string",3]],"EnvironmentFile":[["Type","string",2],["Value","string",2]],"FirelensConfiguration":[["Options",["map","string"],2],["Type","string",2]],"SystemControl":[["Value","string",2],["Namespace","string",2]],"Ulimit":[["SoftLimit","integer",3],["HardLimit","integer",3],["Name","string",3]],"RepositoryCredentials":[["CredentialsParameter","string",2]],"HostEntry":[["Hostname","string",2],["IpAddress","string",2]],"LinuxParameters":[["Capabilities",["ref","KernelCapabilities"],2],["Swappiness","integer",2],["Tmpfs",["array",["ref","Tmpfs"]],2],["SharedMemorySize","integer",2],["Devices",["array",["ref","Device"]],2],["InitProcessEnabled","boolean",2],["MaxSwap","integer",2]],"KernelCapabilities":[["Add",["array","string"],2],["Drop",["array","string"],2]],"Tmpfs":[["Size","integer",3],["ContainerPath","string",2],["MountOptions",["array","string"],2]],"Device":[["HostPath","string",2],["Permissions",["array","string"],2],["ContainerPath","string",2]],"MountPoint":[["ReadOnly","boolean",2],["SourceVolume","string",2],["ContainerPath","string",2]],"ContainerDependency":[["Condition","string",2],["ContainerName","string",2]],"PortMapping":[["AppProtocol",["enum","http","http2","grpc"],2],["ContainerPortRange","string",2],["HostPort","integer",2],["ContainerPort","integer",2],["Protocol","string",2],["Name","string",2]],"RestartPolicy":[["IgnoredExitCodes",["array","integer"]],["RestartAttemptPeriod","integer"],["Enabled","boolean"]],"EphemeralStorage":[["SizeInGiB","integer",2]]},"tags":["Tags","standard"]}');
+export const TaskDefinition = cloudControlType<TaskDefinitionArgs, TaskDefinitionOutputs>("AWS::ECS::TaskDefinition", "aws:ecs:TaskDefinition", '{"p":[["TaskRoleArn","string",66],["IpcMode","string",66],["InferenceAccelerators",["array",["ref","InferenceAccelerator"]],66],["Memory","string",66],["PlacementConstraints",["array",["ref","TaskDefinitionPlacementConstraint"]],66],["Cpu","string",66],["RequiresCompatibilities",["array","string"],66],["NetworkMode","string",66],["PidMode","string",66],["ExecutionRoleArn","string",66],["RuntimePlatform",["ref","RuntimePlatform"],66],["ProxyConfiguration",["ref","ProxyConfiguration"],66],["Volumes",["array",["ref","Volume"]],66],["ContainerDefinitions",["array",["ref","ContainerDefinition"]],66],["Family","string",66],["EphemeralStorage",["ref","EphemeralStorage"],66],["Tags",["array",["ref","Tag"]]],["EnableFaultInjection","boolean",66],["TaskDefinitionArn","string",72]],"id":["TaskDefinitionArn"],"d":{"InferenceAccelerator":[["DeviceType","string"],["DeviceName","string"]],"TaskDefinitionPlacementConstraint":[["Type","string",1],["Expression","string"]],"RuntimePlatform":[["OperatingSystemFamily","string"],["CpuArchitecture","string"]],"ProxyConfiguration":[["ProxyConfigurationProperties",["array",["ref","KeyValuePair"]]],["Type","string"],["ContainerName","string",1]],"KeyValuePair":[["Value","string"],["Name","string"]],"Volume":[["EFSVolumeConfiguration",["ref","EFSVolumeConfiguration"]],["Host",["ref","HostVolumeProperties"]],["DockerVolumeConfiguration",["ref","DockerVolumeConfiguration"]],["Name","string"],["S3FilesVolumeConfiguration",["ref","S3FilesVolumeConfiguration"]],["ConfiguredAtLaunch","boolean"],["FSxWindowsFileServerVolumeConfiguration",["ref","FSxWindowsFileServerVolumeConfiguration"]]],"EFSVolumeConfiguration":[["FilesystemId","string",1],["TransitEncryption",["enum","ENABLED","DISABLED"]],["AuthorizationConfig",["ref","AuthorizationConfig"]],["RootDirectory","string"],["TransitEncryptionPort","integer"]],"AuthorizationConfig":[["IAM",["enum","ENABLED","DISABLED"]],["AccessPointId","string"]],"HostVolumeProperties":[["SourcePath","string"]],"DockerVolumeConfiguration":[["DriverOpts",["map","string"]],["Scope","string"],["Autoprovision","boolean"],["Driver","string"],["Labels",["map","string"]]],"S3FilesVolumeConfiguration":[["FileSystemArn","string",1],["AccessPointArn","string"],["RootDirectory","string"],["TransitEncryptionPort","integer"]],"FSxWindowsFileServerVolumeConfiguration":[["AuthorizationConfig",["ref","FSxAuthorizationConfig"]],["FileSystemId","string",1],["RootDirectory","string",1]],"FSxAuthorizationConfig":[["CredentialsParameter","string",1],["Domain","string",1]],"ContainerDefinition":[["User","string"],["Secrets",["array",["ref","Secret"]]],["Memory","integer"],["Privileged","boolean"],["HealthCheck",["ref","HealthCheck"]],["StartTimeout","integer"],["VolumesFrom",["array",["ref","VolumeFrom"]]],["Cpu","integer"],["EntryPoint",["array","string"]],["DnsServers",["array","string"]],["ReadonlyRootFilesystem","boolean"],["Image","string",1],["Essential","boolean"],["LogConfiguration",["ref","LogConfiguration"]],["ResourceRequirements",["array",["ref","ResourceRequirement"]]],["EnvironmentFiles",["array",["ref","EnvironmentFile"]]],["Name","string",1],["FirelensConfiguration",["ref","FirelensConfiguration"]],["DockerSecurityOptions",["array","string"]],["SystemControls",["array",["ref","SystemControl"]]],["Interactive","boolean"],["DnsSearchDomains",["array","string"]],["Ulimits",["array",["ref","Ulimit"]]],["StopTimeout","integer"],["WorkingDirectory","string"],["MemoryReservation","integer"],["RepositoryCredentials",["ref","RepositoryCredentials"]],["ExtraHosts",["array",["ref","HostEntry"]]],["Hostname","string"],["LinuxParameters",["ref","LinuxParameters"]],["DisableNetworking","boolean"],["PseudoTerminal","boolean"],["MountPoints",["array",["ref","MountPoint"]]],["DependsOn",["array",["ref","ContainerDependency"]]],["DockerLabels",["map","string"]],["PortMappings",["array",["ref","PortMapping"]]],["Command",["array","string"]],["Environment",["array",["ref","KeyValuePair"]]],["Links",["array","string"]],["CredentialSpecs",["array","string"]],["VersionConsistency",["enum","enabled","disabled"]],["RestartPolicy",["ref","RestartPolicy"]]],"Secret":[["ValueFrom","string",1],["Name","string",1]],"HealthCheck":[["Command",["array","string"]],["Timeout","integer"],["Retries","integer"],["Interval","integer"],["StartPeriod","integer"]],"VolumeFrom":[["ReadOnly","boolean"],["SourceContainer","string"]],"LogConfiguration":[["SecretOptions",["array",["ref","Secret"]]],["Options",["map","string"]],["LogDriver","string",1]],"ResourceRequirement":[["Type","string",1],["Value","string",1]],"EnvironmentFile":[["Type","string"],["Value","string"]],"FirelensConfiguration":[["Options",["map","string"]],["Type","string"]],"SystemControl":[["Value","string"],["Namespace","string"]],"Ulimit":[["SoftLimit","integer",1],["HardLimit","integer",1],["Name","string",1]],"RepositoryCredentials":[["CredentialsParameter","string"]],"HostEntry":[["Hostname","string"],["IpAddress","string"]],"LinuxParameters":[["Capabilities",["ref","KernelCapabilities"]],["Swappiness","integer"],["Tmpfs",["array",["ref","Tmpfs"]]],["SharedMemorySize","integer"],["Devices",["array",["ref","Device"]]],["InitProcessEnabled","boolean"],["MaxSwap","integer"]],"KernelCapabilities":[["Add",["array","string"]],["Drop",["array","string"]]],"Tmpfs":[["Size","integer",1],["ContainerPath","string"],["MountOptions",["array","string"]]],"Device":[["HostPath","string"],["Permissions",["array","string"]],["ContainerPath","string"]],"MountPoint":[["ReadOnly","boolean"],["SourceVolume","string"],["ContainerPath","string"]],"ContainerDependency":[["Condition","string"],["ContainerName","string"]],"PortMapping":[["AppProtocol",["enum","http","http2","grpc"]],["ContainerPortRange","string"],["HostPort","integer"],["ContainerPort","integer"],["Protocol","string"],["Name","string"]],"RestartPolicy":[["IgnoredExitCodes",["array","integer"]],["RestartAttemptPeriod","integer"],["Enabled","boolean"]],"EphemeralStorage":[["SizeInGiB","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Family","ContainerDefinitions","Cpu","EnableFaultInjection","ExecutionRoleArn","InferenceAccelerators","Memory","NetworkMode","PlacementConstraints","ProxyConfiguration","RequiresCompatibilities","RuntimePlatform","TaskRoleArn","Volumes","PidMode","IpcMode","EphemeralStorage"],"ro":["TaskDefinitionArn"],"uo":["InferenceAccelerators","PlacementConstraints","RequiresCompatibilities","ProxyConfiguration/ProxyConfigurationProperties","Volumes","ContainerDefinitions","ContainerDefinitions/*/Secrets","ContainerDefinitions/*/VolumesFrom","ContainerDefinitions/*/DnsServers","ContainerDefinitions/*/LogConfiguration/SecretOptions","ContainerDefinitions/*/ResourceRequirements","ContainerDefinitions/*/DockerSecurityOptions","ContainerDefinitions/*/SystemControls","ContainerDefinitions/*/DnsSearchDomains","ContainerDefinitions/*/CredentialSpecs","ContainerDefinitions/*/Ulimits","ContainerDefinitions/*/ExtraHosts","ContainerDefinitions/*/LinuxParameters/Capabilities/Add","ContainerDefinitions/*/LinuxParameters/Capabilities/Drop","ContainerDefinitions/*/LinuxParameters/Tmpfs","ContainerDefinitions/*/LinuxParameters/Tmpfs/*/MountOptions","ContainerDefinitions/*/LinuxParameters/Devices","ContainerDefinitions/*/LinuxParameters/Devices/*/Permissions","ContainerDefinitions/*/RestartPolicy/IgnoredExitCodes","ContainerDefinitions/*/DependsOn","ContainerDefinitions/*/PortMappings","ContainerDefinitions/*/Environment","ContainerDefinitions/*/Links","Tags"],"pt":{"ExecutionRoleArn":"ExecutionRoleArn $OR $join([\\"arn:(aws)[-]{0,1}[a-z]{0,3}[-]{0,1}[a-z]{0,3}:iam::[0-9]{12}[:]role/\\", ExecutionRoleArn])","TaskRoleArn":"TaskRoleArn $OR $split(TaskRoleArn, \\"role/\\")[-1] $OR $join([\\"arn:(aws)[-]{0,1}[a-z]{0,3}[-]{0,1}[a-z]{0,3}:iam::[0-9]{12}[:]role/\\", TaskRoleArn])"},"dep":["InferenceAccelerators"],"tg":[true,true,true]}}');
 /** A {@link TaskDefinition} instance: its attributes as typed outputs. */
 export type TaskDefinition = InstanceType<typeof TaskDefinition>;
 
@@ -2551,6 +2686,7 @@ export interface TaskDefinitionArgs {
    * If you are setting namespaced kernel parameters using `systemControls` for the containers in the task, the following will apply to your IPC resource namespace. For more information, see [System Controls](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task_definition_parameters.html) in the *Amazon Elastic Container Service Developer Guide* . …
    */
   ipcMode?: string;
+  /** @deprecated The CloudFormation registry marks `InferenceAccelerators` of AWS::ECS::TaskDefinition deprecated. */
   inferenceAccelerators?: TaskDefinitionInferenceAccelerator[];
   /**
    * The amount (in MiB) of memory used by the task.
@@ -3624,7 +3760,7 @@ export interface TaskDefinitionEphemeralStorage {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecs-taskset.html | CloudFormation: AWS::ECS::TaskSet}
  */
-export const TaskSet = cloudControlType<TaskSetArgs, TaskSetOutputs>("AWS::ECS::TaskSet", "aws:ecs:TaskSet", '{"p":[["PlatformVersion","string",66],["TaskDefinition","string",67],["ExternalId","string",66],["Cluster","string",67],["LoadBalancers",["array",["ref","LoadBalancer"]],66],["Service","string",67],["NetworkConfiguration",["ref","NetworkConfiguration"],66],["Scale",["ref","Scale"]],["ServiceRegistries",["array",["ref","ServiceRegistry"]],66],["LaunchType",["enum","EC2","FARGATE"],66],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]],66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Cluster","Service","Id"],"d":{"LoadBalancer":[["TargetGroupArn","string",2],["ContainerName","string",2],["ContainerPort","integer",2]],"NetworkConfiguration":[["AwsVpcConfiguration",["ref","AwsVpcConfiguration"],2]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"],2],["Subnets",["array","string"],3],["AssignPublicIp",["enum","DISABLED","ENABLED"],2]],"Scale":[["Value","number"],["Unit",["enum","PERCENT"]]],"ServiceRegistry":[["ContainerName","string",2],["Port","integer",2],["ContainerPort","integer",2],["RegistryArn","string",2]],"CapacityProviderStrategyItem":[["CapacityProvider","string"],["Base","integer"],["Weight","integer"]]},"tags":["Tags","standard"]}');
+export const TaskSet = cloudControlType<TaskSetArgs, TaskSetOutputs>("AWS::ECS::TaskSet", "aws:ecs:TaskSet", '{"p":[["PlatformVersion","string",66],["TaskDefinition","string",67],["ExternalId","string",66],["Cluster","string",67],["LoadBalancers",["array",["ref","LoadBalancer"]],66],["Service","string",67],["NetworkConfiguration",["ref","NetworkConfiguration"],66],["Scale",["ref","Scale"]],["ServiceRegistries",["array",["ref","ServiceRegistry"]],66],["LaunchType",["enum","EC2","FARGATE"],66],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]],66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Cluster","Service","Id"],"d":{"LoadBalancer":[["TargetGroupArn","string"],["ContainerName","string"],["ContainerPort","integer"]],"NetworkConfiguration":[["AwsVpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"],1],["AssignPublicIp",["enum","DISABLED","ENABLED"]]],"Scale":[["Value","number"],["Unit",["enum","PERCENT"]]],"ServiceRegistry":[["ContainerName","string"],["Port","integer"],["ContainerPort","integer"],["RegistryArn","string"]],"CapacityProviderStrategyItem":[["CapacityProvider","string"],["Base","integer"],["Weight","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["Cluster","ExternalId","LaunchType","LoadBalancers","NetworkConfiguration","PlatformVersion","Service","ServiceRegistries","TaskDefinition","CapacityProviderStrategy"],"ro":["Id"],"tg":[true,true,true]}}');
 /** A {@link TaskSet} instance: its attributes as typed outputs. */
 export type TaskSet = InstanceType<typeof TaskSet>;
 
@@ -3734,12 +3870,16 @@ export interface TaskSetAwsVpcConfiguration {
    * The IDs of the security groups associated with the task or service. If you don't specify a security group, the default security group for the VPC is used. There's a limit of 5 security groups that can be specified.
    *
    * > All specified security groups must be from the same VPC.
+   *
+   * Items: at most 5.
    */
   securityGroups?: string[];
   /**
    * The IDs of the subnets associated with the task or service. There's a limit of 16 subnets that can be specified.
    *
    * > All specified subnets must be from the same VPC.
+   *
+   * Items: at most 16.
    */
   subnets: string[];
   /**
@@ -3759,7 +3899,11 @@ export interface TaskSetAwsVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-taskset-scale.html | CloudFormation: Scale}
  */
 export interface TaskSetScale {
-  /** The value, specified as a percent total of a service's `desiredCount` , to scale the task set. Accepted values are numbers between 0 and 100. */
+  /**
+   * The value, specified as a percent total of a service's `desiredCount` , to scale the task set. Accepted values are numbers between 0 and 100.
+   *
+   * Range: 0–100.
+   */
   value?: number;
   /** The unit of measure for the scale value. */
   unit?: "PERCENT";

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-efs-accesspoint.html | CloudFormation: AWS::EFS::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::EFS::AccessPoint", "aws:efs:AccessPoint", '{"p":[["FileSystemId","string",67],["RootDirectory",["ref","RootDirectory"],66],["ClientToken","string",66],["AccessPointTags",["array",["ref","AccessPointTag"]]],["PosixUser",["ref","PosixUser"],66],["AccessPointId","string",72],["Arn","string",72]],"id":["AccessPointId"],"d":{"RootDirectory":[["Path","string",2],["CreationInfo",["ref","CreationInfo"],2]],"CreationInfo":[["OwnerGid","string",3],["OwnerUid","string",3],["Permissions","string",3]],"AccessPointTag":[["Value","string"],["Key","string"]],"PosixUser":[["Uid","string",3],["SecondaryGids",["array","string"],2],["Gid","string",3]]},"tags":["AccessPointTags","standard"],"rp":[["CreationInfo","OwnerUid"],["CreationInfo","OwnerGid"],["CreationInfo","Permissions"],["CreationInfo","OwnerUid"],["CreationInfo","OwnerGid"],["CreationInfo","Permissions"],["CreationInfo","OwnerUid"],["CreationInfo","OwnerGid"],["CreationInfo","Permissions"]],"arn":"arn:${Partition}:elasticfilesystem:${Region}:${Account}:access-point/${AccessPointId}"}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::EFS::AccessPoint", "aws:efs:AccessPoint", '{"p":[["FileSystemId","string",67],["RootDirectory",["ref","RootDirectory"],66],["ClientToken","string",66],["AccessPointTags",["array",["ref","AccessPointTag"]]],["PosixUser",["ref","PosixUser"],66],["AccessPointId","string",72],["Arn","string",72]],"id":["AccessPointId"],"d":{"RootDirectory":[["Path","string"],["CreationInfo",["ref","CreationInfo"]]],"CreationInfo":[["OwnerGid","string",1],["OwnerUid","string",1],["Permissions","string",1]],"AccessPointTag":[["Value","string"],["Key","string"]],"PosixUser":[["Uid","string",1],["SecondaryGids",["array","string"]],["Gid","string",1]]},"tags":["AccessPointTags","standard"],"rp":[["CreationInfo","OwnerUid"],["CreationInfo","OwnerGid"],["CreationInfo","Permissions"],["PosixUser","Uid"],["PosixUser","Gid"],["PosixUser","SecondaryGids"],["RootDirectory","Path"],["RootDirectory","CreationInfo"]],"reg":{"h":"crudl","co":["FileSystemId","ClientToken","CreationInfo","CreationInfo/OwnerUid","CreationInfo/OwnerGid","CreationInfo/Permissions","PosixUser","PosixUser/Uid","PosixUser/Gid","PosixUser/SecondaryGids","RootDirectory","RootDirectory/Path","RootDirectory/CreationInfo"],"ro":["AccessPointId","Arn"],"uo":["AccessPointTags"],"tg":[true,true,true]},"arn":"arn:${Partition}:elasticfilesystem:${Region}:${Account}:access-point/${AccessPointId}"}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
@@ -51,7 +51,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-efs-accesspoint-rootdirectory.html | CloudFormation: RootDirectory}
  */
 export interface AccessPointRootDirectory {
-  /** Specifies the path on the EFS file system to expose as the root directory to NFS clients using the access point to access the EFS file system. A path can have up to four subdirectories. If the specified path does not exist, you are required to provide the `CreationInfo` . */
+  /**
+   * Specifies the path on the EFS file system to expose as the root directory to NFS clients using the access point to access the EFS file system. A path can have up to four subdirectories. If the specified path does not exist, you are required to provide the `CreationInfo` .
+   *
+   * Length: 1–100.
+   */
   path?: string;
   /**
    * (Optional) Specifies the POSIX IDs and permissions to apply to the access point's `RootDirectory` . If the `RootDirectory` > `Path` specified does not exist, EFS creates the root directory using the `CreationInfo` settings when a client connects to an access point. When specifying the `CreationInfo` , you must provide values for all properties.
@@ -75,7 +79,11 @@ export interface AccessPointCreationInfo {
   ownerGid: string;
   /** Specifies the POSIX user ID to apply to the `RootDirectory` . Accepts values from 0 to 2^32 (4294967295). */
   ownerUid: string;
-  /** Specifies the POSIX permissions to apply to the `RootDirectory` , in the format of an octal number representing the file's mode bits. */
+  /**
+   * Specifies the POSIX permissions to apply to the `RootDirectory` , in the format of an octal number representing the file's mode bits.
+   *
+   * Pattern: `^[0-7]{3,4}$`.
+   */
   permissions: string;
 }
 
@@ -85,9 +93,17 @@ export interface AccessPointCreationInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-efs-accesspoint-accesspointtag.html | CloudFormation: AccessPointTag}
  */
 export interface AccessPointAccessPointTag {
-  /** The value of the tag key. */
+  /**
+   * The value of the tag key.
+   *
+   * Length: 1–256.
+   */
   value?: string;
-  /** The tag key (String). The key can't start with `aws:` . */
+  /**
+   * The tag key (String). The key can't start with `aws:` .
+   *
+   * Length: 1–128.
+   */
   key?: string;
 }
 
@@ -110,7 +126,7 @@ export interface AccessPointPosixUser {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-efs-filesystem.html | CloudFormation: AWS::EFS::FileSystem}
  */
-export const FileSystem = cloudControlType<FileSystemArgs, FileSystemOutputs>("AWS::EFS::FileSystem", "aws:efs:FileSystem", '{"p":[["KmsKeyId","string",66],["PerformanceMode","string",66],["Encrypted","boolean",66],["BypassPolicyLockoutSafetyCheck","boolean"],["FileSystemTags",["array",["ref","ElasticFileSystemTag"]]],["ProvisionedThroughputInMibps","number"],["FileSystemPolicy","json"],["AvailabilityZoneName","string",66],["LifecyclePolicies",["array",["ref","LifecyclePolicy"]]],["ThroughputMode","string"],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["BackupPolicy",["ref","BackupPolicy"]],["FileSystemProtection",["ref","FileSystemProtection"]],["FileSystemId","string",72],["Arn","string",72]],"id":["FileSystemId"],"d":{"ElasticFileSystemTag":[["Value","string",1],["Key","string",1]],"LifecyclePolicy":[["TransitionToIA","string"],["TransitionToPrimaryStorageClass","string"],["TransitionToArchive","string"]],"ReplicationConfiguration":[["Destinations",["array",["ref","ReplicationDestination"]]]],"ReplicationDestination":[["KmsKeyId","string"],["AvailabilityZoneName","string"],["FileSystemId","string"],["Region","string"],["Status","string"],["StatusMessage","string"],["RoleArn","string"]],"BackupPolicy":[["Status",["enum","DISABLED","ENABLED"],1]],"FileSystemProtection":[["ReplicationOverwriteProtection",["enum","DISABLED","ENABLED"]]]},"tags":["FileSystemTags","standard"],"arn":"arn:${Partition}:elasticfilesystem:${Region}:${Account}:file-system/${FileSystemId}"}');
+export const FileSystem = cloudControlType<FileSystemArgs, FileSystemOutputs>("AWS::EFS::FileSystem", "aws:efs:FileSystem", '{"p":[["KmsKeyId","string",66],["PerformanceMode","string",66],["Encrypted","boolean",66],["BypassPolicyLockoutSafetyCheck","boolean",16],["FileSystemTags",["array",["ref","ElasticFileSystemTag"]]],["ProvisionedThroughputInMibps","number"],["FileSystemPolicy","json"],["AvailabilityZoneName","string",66],["LifecyclePolicies",["array",["ref","LifecyclePolicy"]]],["ThroughputMode","string"],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["BackupPolicy",["ref","BackupPolicy"]],["FileSystemProtection",["ref","FileSystemProtection"]],["FileSystemId","string",72],["Arn","string",72]],"id":["FileSystemId"],"d":{"ElasticFileSystemTag":[["Value","string",1],["Key","string",1]],"LifecyclePolicy":[["TransitionToIA","string"],["TransitionToPrimaryStorageClass","string"],["TransitionToArchive","string"]],"ReplicationConfiguration":[["Destinations",["array",["ref","ReplicationDestination"]]]],"ReplicationDestination":[["KmsKeyId","string"],["AvailabilityZoneName","string"],["FileSystemId","string"],["Region","string"],["Status","string"],["StatusMessage","string"],["RoleArn","string"]],"BackupPolicy":[["Status",["enum","DISABLED","ENABLED"],1]],"FileSystemProtection":[["ReplicationOverwriteProtection",["enum","DISABLED","ENABLED"]]]},"tags":["FileSystemTags","standard"],"reg":{"h":"crudl","wo":["BypassPolicyLockoutSafetyCheck","ReplicationConfiguration/Destinations/*/AvailabilityZoneName","ReplicationConfiguration/Destinations/*/KmsKeyId"],"co":["AvailabilityZoneName","Encrypted","KmsKeyId","PerformanceMode"],"ro":["Arn","FileSystemId","ReplicationConfiguration/Destinations/*/Status","ReplicationConfiguration/Destinations/*/StatusMessage"],"pt":{"KmsKeyId":"\\"arn:aws[-a-z]*:kms:[a-z0-9-]+:[0-9]{12}:key/[a-zA-Z0-9-]+\\"","FileSystemProtection/ReplicationOverwriteProtection":"$uppercase(FileSystemProtection.ReplicationOverwriteProtection)=\'DISABLED\' ? \'REPLICATING\' : $uppercase(FileSystemProtection.ReplicationOverwriteProtection)","ReplicationConfiguration/Destinations/*/FileSystemId":"$split(FileSystemId, \\"/\\")[-1]"},"tg":[true,true,true]},"arn":"arn:${Partition}:elasticfilesystem:${Region}:${Account}:file-system/${FileSystemId}"}');
 /** A {@link FileSystem} instance: its attributes as typed outputs. */
 export type FileSystem = InstanceType<typeof FileSystem>;
 
@@ -137,7 +153,11 @@ export interface FileSystemArgs {
   performanceMode?: string;
   /** A Boolean value that, if true, creates an encrypted file system. When creating an encrypted file system, you have the option of specifying a KmsKeyId for an existing AWS KMS key . If you don't specify a KMS key , then the default KMS key for Amazon EFS , `/aws/elasticfilesystem` , is used to protect the encrypted file system. */
   encrypted?: boolean;
-  /** (Optional) A boolean that specifies whether or not to bypass the `FileSystemPolicy` lockout safety check. The lockout safety check determines whether the policy in the request will lock out, or prevent, the IAM principal that is making the request from making future `PutFileSystemPolicy` requests on this file system. Set `BypassPolicyLockoutSafetyCheck` to `True` only when you intend to prevent the IAM principal that is making the request from making subsequent `PutFileSystemPolicy` requests on this file system. The default value is `False` . */
+  /**
+   * (Optional) A boolean that specifies whether or not to bypass the `FileSystemPolicy` lockout safety check. The lockout safety check determines whether the policy in the request will lock out, or prevent, the IAM principal that is making the request from making future `PutFileSystemPolicy` requests on this file system. Set `BypassPolicyLockoutSafetyCheck` to `True` only when you intend to prevent the IAM principal that is making the request from making subsequent `PutFileSystemPolicy` requests on this file system. The default value is `False` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bypassPolicyLockoutSafetyCheck?: boolean;
   /** Use to create one or more tags associated with the file system. Each tag is a user-defined key-value pair. Name your file system on creation by including a `"Key":"Name","Value":"{value}"` key-value pair. Each key must be unique. For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference Guide* . */
   fileSystemTags?: FileSystemElasticFileSystemTag[];
@@ -222,7 +242,11 @@ export interface FileSystemLifecyclePolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-efs-filesystem-replicationconfiguration.html | CloudFormation: ReplicationConfiguration}
  */
 export interface FileSystemReplicationConfiguration {
-  /** An array of destination objects. Only one destination object is supported. */
+  /**
+   * An array of destination objects. Only one destination object is supported.
+   *
+   * Items: 1–1.
+   */
   destinations?: FileSystemReplicationDestination[];
 }
 
@@ -242,7 +266,11 @@ export interface FileSystemReplicationDestination {
    * > One Zone file system type is not available in all Availability Zones in AWS Regions where Amazon EFS is available.
    */
   availabilityZoneName?: string;
-  /** The ID of the destination Amazon EFS file system. */
+  /**
+   * The ID of the destination Amazon EFS file system.
+   *
+   * Pattern: `^(arn:aws[-a-z]*:elasticfilesystem:[0-9a-z-:]+:file-system/fs-[0-9a-f]{8,40}|fs-[0-9a-f]{8,40})$`.
+   */
   fileSystemId?: string;
   /**
    * The AWS Region in which the destination file system is located.
@@ -296,7 +324,7 @@ export interface FileSystemFileSystemProtection {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-efs-mounttarget.html | CloudFormation: AWS::EFS::MountTarget}
  */
-export const MountTarget = cloudControlType<MountTargetArgs, MountTargetOutputs>("AWS::EFS::MountTarget", "aws:efs:MountTarget", '{"p":[["SecurityGroups",["array","string"],1],["FileSystemId","string",67],["IpAddress","string",66],["SubnetId","string",67],["Ipv6Address","string",66],["IpAddressType",["enum","IPV4_ONLY","IPV6_ONLY","DUAL_STACK"],66],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const MountTarget = cloudControlType<MountTargetArgs, MountTargetOutputs>("AWS::EFS::MountTarget", "aws:efs:MountTarget", '{"p":[["SecurityGroups",["array","string"],1],["FileSystemId","string",67],["IpAddress","string",66],["SubnetId","string",67],["Ipv6Address","string",66],["IpAddressType",["enum","IPV4_ONLY","IPV6_ONLY","DUAL_STACK"],82],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["IpAddressType"],"co":["IpAddress","Ipv6Address","IpAddressType","SubnetId","FileSystemId"],"ro":["Id"],"uo":["SecurityGroups"],"tg":[false,true,true]}}');
 /** A {@link MountTarget} instance: its attributes as typed outputs. */
 export type MountTarget = InstanceType<typeof MountTarget>;
 
@@ -316,6 +344,8 @@ export interface MountTargetArgs {
    * The IP address type for the mount target. The possible values are `IPV4_ONLY` (only IPv4 addresses), `IPV6_ONLY` (only IPv6 addresses), and `DUAL_STACK` (dual-stack, both IPv4 and IPv6 addresses). If you don’t specify an `IpAddressType` , then `IPV4_ONLY` is used.
    *
    * > The `IPAddressType` must match the IP type of the subnet. Additionally, the `IPAddressType` parameter overrides the value set as the default IP address for the subnet in the VPC. For example, if the `IPAddressType` is `IPV4_ONLY` and `AssignIpv6AddressOnCreation` is `true` , then IPv4 is used for the mount target. For more information, see [Modify the IP addressing attributes of your subnet](https://docs.aws.amazon.com/vpc/latest/userguide/subnet-public-ip.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   ipAddressType?: "IPV4_ONLY" | "IPV6_ONLY" | "DUAL_STACK";
 }

@@ -17,13 +17,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-accessentry.html | CloudFormation: AWS::EKS::AccessEntry}
  */
-export const AccessEntry = cloudControlType<AccessEntryArgs, AccessEntryOutputs>("AWS::EKS::AccessEntry", "aws:eks:AccessEntry", '{"p":[["ClusterName","string",67],["PrincipalArn","string",67],["Username","string"],["Tags",["array",["ref","Tag"]]],["KubernetesGroups",["array","string"]],["AccessPolicies",["array",["ref","AccessPolicy"]]],["Type","string",66],["AccessEntryArn","string",72]],"id":["PrincipalArn","ClusterName"],"d":{"AccessPolicy":[["PolicyArn","string",1],["AccessScope",["ref","AccessScope"],1]],"AccessScope":[["Type",["enum","namespace","cluster"],1],["Namespaces",["array","string"]]]},"tags":["Tags","standard"]}');
+export const AccessEntry = cloudControlType<AccessEntryArgs, AccessEntryOutputs>("AWS::EKS::AccessEntry", "aws:eks:AccessEntry", '{"p":[["ClusterName","string",67],["PrincipalArn","string",67],["Username","string"],["Tags",["array",["ref","Tag"]]],["KubernetesGroups",["array","string"]],["AccessPolicies",["array",["ref","AccessPolicy"]]],["Type","string",66],["AccessEntryArn","string",72]],"id":["PrincipalArn","ClusterName"],"d":{"AccessPolicy":[["PolicyArn","string",1],["AccessScope",["ref","AccessScope"],1]],"AccessScope":[["Type",["enum","namespace","cluster"],1],["Namespaces",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PrincipalArn","ClusterName","Type"],"ro":["AccessEntryArn"],"uo":["Tags","KubernetesGroups","AccessPolicies","AccessPolicies/*/AccessScope/Namespaces"],"tg":[true,true,true]}}');
 /** A {@link AccessEntry} instance: its attributes as typed outputs. */
 export type AccessEntry = InstanceType<typeof AccessEntry>;
 
 /** Inputs of {@link AccessEntry}. */
 export interface AccessEntryArgs {
-  /** The name of your cluster. */
+  /**
+   * The name of your cluster.
+   *
+   * Length: at least 1.
+   */
   clusterName: string;
   /**
    * The ARN of the IAM principal for the `AccessEntry` . You can specify one ARN for each access entry. You can't specify the same ARN in more than one access entry. This value can't be changed after access entry creation.
@@ -31,6 +35,8 @@ export interface AccessEntryArgs {
    * The valid principals differ depending on the type of the access entry in the `type` field. For `STANDARD` access entries, you can use every IAM principal type. For nodes ( `EC2` (for EKS Auto Mode), `EC2_LINUX` , `EC2_WINDOWS` , `FARGATE_LINUX` , and `HYBRID_LINUX` ), the only valid ARN is IAM roles. You can't use the STS session principal type with access entries because this is a temporary principal for each session and not a permanent identity that can be assigned permissions.
    *
    * [IAM best practices](https://docs.aws.amazon.com/IAM/latest/UserGuide/best-practices.html#bp-users-federation-idp) recommend using IAM roles with temporary credentials, rather than IAM users with long-term credentials.
+   *
+   * Length: at least 1.
    */
   principalArn: string;
   /** The username to authenticate to Kubernetes with. We recommend not specifying a username and letting Amazon EKS specify it for you. For more information about the value Amazon EKS specifies for you, or constraints before specifying your own username, see [Creating access entries](https://docs.aws.amazon.com/eks/latest/userguide/access-entries.html#creating-access-entries) in the *Amazon EKS User Guide* . */
@@ -43,7 +49,11 @@ export interface AccessEntryArgs {
    * Kubernetes authorizes the `principalArn` of the access entry to access any cluster objects that you've specified in a Kubernetes `Role` or `ClusterRole` object that is also specified in a binding's `roleRef` . For more information about creating Kubernetes `RoleBinding` , `ClusterRoleBinding` , `Role` , or `ClusterRole` objects, see [Using RBAC Authorization in the Kubernetes documentation](https://docs.aws.amazon.com/https://kubernetes.io/docs/reference/access-authn-authz/rbac/) . …
    */
   kubernetesGroups?: string[];
-  /** The access policies to associate to the access entry. */
+  /**
+   * The access policies to associate to the access entry.
+   *
+   * Items: at most 20.
+   */
   accessPolicies?: AccessEntryAccessPolicy[];
   /**
    * The type of the new access entry. Valid values are `STANDARD` , `FARGATE_LINUX` , `EC2_LINUX` , `EC2_WINDOWS` , `EC2` (for EKS Auto Mode), `HYBRID_LINUX` , and `HYPERPOD_LINUX` .
@@ -92,25 +102,43 @@ export interface AccessEntryAccessScope {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-addon.html | CloudFormation: AWS::EKS::Addon}
  */
-export const Addon = cloudControlType<AddonArgs, AddonOutputs>("AWS::EKS::Addon", "aws:eks:Addon", '{"p":[["PreserveOnDelete","boolean"],["AddonVersion","string"],["ServiceAccountRoleArn","string"],["ClusterName","string",67],["AddonName","string",67],["ResolveConflicts",["enum","NONE","OVERWRITE","PRESERVE"]],["Tags",["array",["ref","Tag"]]],["ConfigurationValues","string"],["PodIdentityAssociations",["array",["ref","PodIdentityAssociation"]]],["NamespaceConfig",["ref","NamespaceConfig"],66],["Arn","string",72]],"id":["ClusterName","AddonName"],"d":{"PodIdentityAssociation":[["ServiceAccount","string",1],["RoleArn","string",1]],"NamespaceConfig":[["Namespace","string",1]]},"tags":["Tags","standard"]}');
+export const Addon = cloudControlType<AddonArgs, AddonOutputs>("AWS::EKS::Addon", "aws:eks:Addon", '{"p":[["PreserveOnDelete","boolean",16],["AddonVersion","string"],["ServiceAccountRoleArn","string"],["ClusterName","string",67],["AddonName","string",67],["ResolveConflicts",["enum","NONE","OVERWRITE","PRESERVE"],16],["Tags",["array",["ref","Tag"]]],["ConfigurationValues","string"],["PodIdentityAssociations",["array",["ref","PodIdentityAssociation"]],16],["NamespaceConfig",["ref","NamespaceConfig"],66],["Arn","string",72]],"id":["ClusterName","AddonName"],"d":{"PodIdentityAssociation":[["ServiceAccount","string",1],["RoleArn","string",1]],"NamespaceConfig":[["Namespace","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResolveConflicts","PreserveOnDelete","PodIdentityAssociations"],"co":["ClusterName","AddonName","NamespaceConfig"],"ro":["Arn"],"uo":["PodIdentityAssociations","Tags"],"pt":{"ConfigurationValues":"$replace(ConfigurationValues, /\\n$/, \'\')"},"tg":[true,true,true]}}');
 /** A {@link Addon} instance: its attributes as typed outputs. */
 export type Addon = InstanceType<typeof Addon>;
 
 /** Inputs of {@link Addon}. */
 export interface AddonArgs {
-  /** Specifying this option preserves the add-on software on your cluster but Amazon EKS stops managing any settings for the add-on. If an IAM account is associated with the add-on, it isn't removed. */
+  /**
+   * Specifying this option preserves the add-on software on your cluster but Amazon EKS stops managing any settings for the add-on. If an IAM account is associated with the add-on, it isn't removed.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   preserveOnDelete?: boolean;
-  /** The version of the add-on. */
+  /**
+   * The version of the add-on.
+   *
+   * Length: at least 1.
+   */
   addonVersion?: string;
   /**
    * The Amazon Resource Name (ARN) of an existing IAM role to bind to the add-on's service account. The role must be assigned the IAM permissions required by the add-on. If you don't specify an existing IAM role, then the add-on uses the permissions assigned to the node IAM role. For more information, see [Amazon EKS node IAM role](https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html) in the *Amazon EKS User Guide* .
    *
    * > To specify an existing IAM role, you must have an IAM OpenID Connect (OIDC) provider created for your cluster. For more information, see [Enabling IAM roles for service accounts on your cluster](https://docs.aws.amazon.com/eks/latest/userguide/enable-iam-roles-for-service-accounts.html) in the *Amazon EKS User Guide* .
+   *
+   * Length: at least 1.
    */
   serviceAccountRoleArn?: string;
-  /** The name of your cluster. */
+  /**
+   * The name of your cluster.
+   *
+   * Length: at least 1.
+   */
   clusterName: string;
-  /** The name of the add-on. */
+  /**
+   * The name of the add-on.
+   *
+   * Length: at least 1.
+   */
   addonName: string;
   /**
    * How to resolve field value conflicts for an Amazon EKS add-on. Conflicts are handled based on the value you choose:
@@ -120,16 +148,26 @@ export interface AddonArgs {
    * - *Preserve* – This is similar to the NONE option. If the self-managed version of the add-on is installed on your cluster Amazon EKS doesn't change the add-on resource properties. Creation of the add-on might fail if conflicts are detected. This option works differently during the update operation. For more information, see [`UpdateAddon`](https://docs.aws.amazon.com/eks/latest/APIReference/API_UpdateAddon.html) .
    *
    * If you don't currently have the self-managed version of the add-on installed on your cluster, the Amazon EKS add-on is installed. Amazon EKS sets all values to default values, regardless of the option that you specify.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at least 1.
    */
   resolveConflicts?: "NONE" | "OVERWRITE" | "PRESERVE";
   /** The metadata that you apply to the add-on to assist with categorization and organization. Each tag consists of a key and an optional value, both of which you define. Add-on tags do not propagate to any other resources associated with the cluster. */
   tags?: AwsTag[];
-  /** The configuration values that you provided. */
+  /**
+   * The configuration values that you provided.
+   *
+   * Length: at least 1.
+   */
   configurationValues?: string;
   /**
    * An array of EKS Pod Identity associations owned by the add-on. Each association maps a role to a service account in a namespace in the cluster.
    *
    * For more information, see [Attach an IAM Role to an Amazon EKS add-on using EKS Pod Identity](https://docs.aws.amazon.com/eks/latest/userguide/add-ons-iam.html) in the *Amazon EKS User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   podIdentityAssociations?: AddonPodIdentityAssociation[];
   /** The namespace configuration for the addon. This specifies the Kubernetes namespace where the addon is installed. */
@@ -150,7 +188,11 @@ export interface AddonOutputs extends AddonArgs {
 export interface AddonPodIdentityAssociation {
   /** The name of the Kubernetes service account inside the cluster to associate the IAM credentials with. */
   serviceAccount: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to associate with the service account. The EKS Pod Identity agent manages credentials to assume this role for applications in the containers in the Pods that use this service account. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to associate with the service account. The EKS Pod Identity agent manages credentials to assume this role for applications in the containers in the Pods that use this service account.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:iam::\d{12}:(role)\/*`.
+   */
   roleArn: string;
 }
 
@@ -169,19 +211,31 @@ export interface AddonNamespaceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-capability.html | CloudFormation: AWS::EKS::Capability}
  */
-export const Capability = cloudControlType<CapabilityArgs, CapabilityOutputs>("AWS::EKS::Capability", "aws:eks:Capability", '{"p":[["ClusterName","string",67],["CapabilityName","string",67],["Type",["enum","ARGOCD","ACK","KRO"],67],["RoleArn","string",1],["DeletePropagationPolicy",["enum","RETAIN"],1],["Configuration",["ref","CapabilityConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Status","string",8],["CreatedAt","string",8],["ModifiedAt","string",8],["Version","string",8]],"id":["Arn"],"d":{"CapabilityConfiguration":[["ArgoCd",["ref","ArgoCd"]],["Ack",["ref","Ack"]]],"ArgoCd":[["Namespace","string",2],["AwsIdc",["ref","AwsIdc"],3],["RbacRoleMappings",["array",["ref","ArgoCdRoleMapping"]]],["NetworkAccess",["ref","NetworkAccess"]],["ServerUrl","string"]],"AwsIdc":[["IdcInstanceArn","string",1],["IdcRegion","string"],["IdcManagedApplicationArn","string"]],"ArgoCdRoleMapping":[["Role",["enum","ADMIN","EDITOR","VIEWER"],1],["Identities",["array",["ref","SsoIdentity"]],1]],"SsoIdentity":[["Id","string",1],["Type",["enum","SSO_USER","SSO_GROUP"],1]],"NetworkAccess":[["VpceIds",["array","string"]]],"Ack":[["EnableCrossNamespace","boolean"],["DisabledServices",["array","string"]]]},"tags":["Tags","standard"]}');
+export const Capability = cloudControlType<CapabilityArgs, CapabilityOutputs>("AWS::EKS::Capability", "aws:eks:Capability", '{"p":[["ClusterName","string",67],["CapabilityName","string",67],["Type",["enum","ARGOCD","ACK","KRO"],67],["RoleArn","string",1],["DeletePropagationPolicy",["enum","RETAIN"],1],["Configuration",["ref","CapabilityConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Status","string",8],["CreatedAt","string",8],["ModifiedAt","string",8],["Version","string",8]],"id":["Arn"],"d":{"CapabilityConfiguration":[["ArgoCd",["ref","ArgoCd"]],["Ack",["ref","Ack"]]],"ArgoCd":[["Namespace","string"],["AwsIdc",["ref","AwsIdc"],1],["RbacRoleMappings",["array",["ref","ArgoCdRoleMapping"]]],["NetworkAccess",["ref","NetworkAccess"]],["ServerUrl","string"]],"AwsIdc":[["IdcInstanceArn","string",1],["IdcRegion","string"],["IdcManagedApplicationArn","string"]],"ArgoCdRoleMapping":[["Role",["enum","ADMIN","EDITOR","VIEWER"],1],["Identities",["array",["ref","SsoIdentity"]],1]],"SsoIdentity":[["Id","string",1],["Type",["enum","SSO_USER","SSO_GROUP"],1]],"NetworkAccess":[["VpceIds",["array","string"]]],"Ack":[["EnableCrossNamespace","boolean"],["DisabledServices",["array","string"]]]},"tags":["Tags","standard"],"rp":[["Configuration","ArgoCd","Namespace"],["Configuration","ArgoCd","AwsIdc"]],"reg":{"h":"crudl","co":["ClusterName","CapabilityName","Type","Configuration/ArgoCd/Namespace","Configuration/ArgoCd/AwsIdc"],"ro":["Arn","Status","CreatedAt","ModifiedAt","Version","Configuration/ArgoCd/ServerUrl","Configuration/ArgoCd/AwsIdc/IdcManagedApplicationArn"],"uo":["Configuration/ArgoCd/RbacRoleMappings","Configuration/ArgoCd/RbacRoleMappings/*/Identities","Configuration/ArgoCd/NetworkAccess/VpceIds","Tags"],"tg":[true,true,true]}}');
 /** A {@link Capability} instance: its attributes as typed outputs. */
 export type Capability = InstanceType<typeof Capability>;
 
 /** Inputs of {@link Capability}. */
 export interface CapabilityArgs {
-  /** The name of the Amazon EKS cluster that contains this capability. */
+  /**
+   * The name of the Amazon EKS cluster that contains this capability.
+   *
+   * Length: 1–100.
+   */
   clusterName: string;
-  /** The unique name of the capability within the cluster. */
+  /**
+   * The unique name of the capability within the cluster.
+   *
+   * Length: 1–100.
+   */
   capabilityName: string;
   /** The type of capability. Valid values are `ACK` , `ARGOCD` , or `KRO` . */
   type: "ARGOCD" | "ACK" | "KRO";
-  /** The Amazon Resource Name (ARN) of the IAM role that the capability uses to interact with AWS services. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that the capability uses to interact with AWS services.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]+:role/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   roleArn: string;
   /** The delete propagation policy for the capability. Currently, the only supported value is `RETAIN` , which keeps all resources managed by the capability when the capability is deleted. */
   deletePropagationPolicy: "RETAIN";
@@ -314,9 +368,11 @@ export interface CapabilityAck {
 /**
  * Resource Type definition for EKS CertificateAuthority.
  *
+ * @deprecated Cloud Control cannot create AWS::EKS::CertificateAuthority: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-certificateauthority.html | CloudFormation: AWS::EKS::CertificateAuthority}
  */
-export const CertificateAuthority = cloudControlType<CertificateAuthorityArgs, CertificateAuthorityOutputs>("AWS::EKS::CertificateAuthority", "aws:eks:CertificateAuthority", '{"p":[["ClusterName","string",67],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["ActivatedAt","string",8],["ActivatedBy","string",8],["SigningStatus","string",8],["DistributionStatus","string",8],["Validity",["ref","Validity"],8],["ScheduledEvents",["ref","ScheduledEvents"],8],["RollbackAvailable","boolean",8],["Data","string",8]],"id":["ClusterName","Id"],"d":{"Validity":[["NotBefore","string"],["NotAfter","string"]],"ScheduledEvents":[["FirstAutoActivation","string"],["FinalAutoActivation","string"]]}}');
+export const CertificateAuthority = cloudControlType<CertificateAuthorityArgs, CertificateAuthorityOutputs>("AWS::EKS::CertificateAuthority", "aws:eks:CertificateAuthority", '{"p":[["ClusterName","string",67],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["ActivatedAt","string",8],["ActivatedBy","string",8],["SigningStatus","string",8],["DistributionStatus","string",8],["Validity",["ref","Validity"],8],["ScheduledEvents",["ref","ScheduledEvents"],8],["RollbackAvailable","boolean",8],["Data","string",8]],"id":["ClusterName","Id"],"d":{"Validity":[["NotBefore","string"],["NotAfter","string"]],"ScheduledEvents":[["FirstAutoActivation","string"],["FinalAutoActivation","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link CertificateAuthority} instance: its attributes as typed outputs. */
 export type CertificateAuthority = InstanceType<typeof CertificateAuthority>;
 
@@ -387,7 +443,7 @@ export interface CertificateAuthorityScheduledEvents {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-cluster.html | CloudFormation: AWS::EKS::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::EKS::Cluster", "aws:eks:Cluster", '{"p":[["Logging",["ref","Logging"]],["Version","string"],["OutpostConfig",["ref","OutpostConfig"],66],["EncryptionConfig",["array",["ref","EncryptionConfig"]],66],["KubernetesNetworkConfig",["ref","KubernetesNetworkConfig"],66],["RoleArn","string",67],["ResourcesVpcConfig",["ref","ResourcesVpcConfig"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["AccessConfig",["ref","AccessConfig"]],["UpgradePolicy",["ref","UpgradePolicy"]],["RemoteNetworkConfig",["ref","RemoteNetworkConfig"]],["ComputeConfig",["ref","ComputeConfig"]],["StorageConfig",["ref","StorageConfig"]],["Force","boolean"],["RollbackConfig",["ref","RollbackConfig"]],["ActiveCertificateAuthorityId","string"],["CertificateAuthority",["ref","CertificateAuthority"]],["BootstrapSelfManagedAddons","boolean",66],["DeletionProtection","boolean"],["ZonalShiftConfig",["ref","ZonalShiftConfig"]],["ControlPlaneScalingConfig",["ref","ControlPlaneScalingConfig"]],["KubeApiServerConfig",["ref","KubeApiServerConfig"]],["KubeSchedulerConfig",["ref","KubeSchedulerConfig"]],["KubeControllerManagerConfig",["ref","KubeControllerManagerConfig"]],["Endpoint","string",8],["ClusterSecurityGroupId","string",72],["EncryptionConfigKeyArn","string",8],["Id","string",8,"awsId"],["CertificateAuthorityData","string",8],["Arn","string",72],["OpenIdConnectIssuerUrl","string",8]],"id":["Name"],"d":{"Logging":[["ClusterLogging",["ref","ClusterLogging"]]],"ClusterLogging":[["EnabledTypes",["array",["ref","LoggingTypeConfig"]]]],"LoggingTypeConfig":[["Type",["enum","api","audit","authenticator","controllerManager","scheduler"]]],"OutpostConfig":[["OutpostArns",["array","string"],3],["ControlPlanePlacement",["ref","ControlPlanePlacement"],2],["ControlPlaneInstanceType","string",3],["EtcdInstanceType","string"],["EtcdPlacement",["ref","EtcdPlacement"]]],"ControlPlanePlacement":[["GroupName","string",2],["SpreadLevel","string"]],"EtcdPlacement":[["SpreadLevel","string"]],"EncryptionConfig":[["Resources",["array","string"],2],["Provider",["ref","Provider"],2]],"Provider":[["KeyArn","string",2]],"KubernetesNetworkConfig":[["ServiceIpv4Cidr","string",2],["ServiceIpv6Cidr","string",2],["IpFamily",["enum","ipv4","ipv6"],2],["ElasticLoadBalancing",["ref","ElasticLoadBalancing"]]],"ElasticLoadBalancing":[["Enabled","boolean"]],"ResourcesVpcConfig":[["EndpointPublicAccess","boolean"],["PublicAccessCidrs",["array","string"]],["EndpointPrivateAccess","boolean"],["SecurityGroupIds",["array","string"],2],["SubnetIds",["array","string"],3],["ControlPlaneEgressMode","string"]],"AccessConfig":[["BootstrapClusterCreatorAdminPermissions","boolean",2],["AuthenticationMode",["enum","CONFIG_MAP","API_AND_CONFIG_MAP","API"]]],"UpgradePolicy":[["SupportType",["enum","STANDARD","EXTENDED"]]],"RemoteNetworkConfig":[["RemoteNodeNetworks",["array",["ref","RemoteNodeNetwork"]]],["RemotePodNetworks",["array",["ref","RemotePodNetwork"]]]],"RemoteNodeNetwork":[["Cidrs",["array","string"],1]],"RemotePodNetwork":[["Cidrs",["array","string"],1]],"ComputeConfig":[["Enabled","boolean"],["NodeRoleArn","string"],["NodePools",["array","string"]]],"StorageConfig":[["BlockStorage",["ref","BlockStorage"]]],"BlockStorage":[["Enabled","boolean"]],"RollbackConfig":[["TimeoutMinutes","integer"]],"CertificateAuthority":[["Data","string"],["Active",["ref","ActiveCertificateAuthority"]]],"ActiveCertificateAuthority":[["Id","string"],["ActivatedBy","string"]],"ZonalShiftConfig":[["Enabled","boolean"]],"ControlPlaneScalingConfig":[["Tier",["enum","standard","tier-xl","tier-2xl","tier-4xl","tier-8xl","tier-ultra"]]],"KubeApiServerConfig":[["EventTtl","string"],["ServiceNodePortRange",["ref","ServiceNodePortRange"]]],"ServiceNodePortRange":[["MinPort","integer"],["MaxPort","integer"]],"KubeSchedulerConfig":[["NodeResourcesFit",["ref","NodeResourcesFitConfig"]]],"NodeResourcesFitConfig":[["ScoringStrategy",["ref","ScoringStrategy"]]],"ScoringStrategy":[["Type","string"],["Resources",["array",["ref","ResourceWeight"]]]],"ResourceWeight":[["Name","string"],["Weight","integer"]],"KubeControllerManagerConfig":[["PodGcControllerConfig",["ref","PodGcControllerConfig"]],["HorizontalPodAutoscalerControllerConfig",["ref","HorizontalPodAutoscalerControllerConfig"]]],"PodGcControllerConfig":[["TerminatedPodGcThreshold","integer"]],"HorizontalPodAutoscalerControllerConfig":[["HorizontalPodAutoscalerSyncPeriod","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:eks:${Region}:${Account}:cluster/${ClusterName}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::EKS::Cluster", "aws:eks:Cluster", '{"p":[["Logging",["ref","Logging"]],["Version","string"],["OutpostConfig",["ref","OutpostConfig"],66],["EncryptionConfig",["array",["ref","EncryptionConfig"]],66],["KubernetesNetworkConfig",["ref","KubernetesNetworkConfig"]],["RoleArn","string",67],["ResourcesVpcConfig",["ref","ResourcesVpcConfig"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["AccessConfig",["ref","AccessConfig"]],["UpgradePolicy",["ref","UpgradePolicy"]],["RemoteNetworkConfig",["ref","RemoteNetworkConfig"]],["ComputeConfig",["ref","ComputeConfig"]],["StorageConfig",["ref","StorageConfig"]],["Force","boolean",16],["RollbackConfig",["ref","RollbackConfig"],16],["ActiveCertificateAuthorityId","string"],["CertificateAuthority",["ref","CertificateAuthority"]],["BootstrapSelfManagedAddons","boolean",82],["DeletionProtection","boolean"],["ZonalShiftConfig",["ref","ZonalShiftConfig"]],["ControlPlaneScalingConfig",["ref","ControlPlaneScalingConfig"]],["KubeApiServerConfig",["ref","KubeApiServerConfig"]],["KubeSchedulerConfig",["ref","KubeSchedulerConfig"]],["KubeControllerManagerConfig",["ref","KubeControllerManagerConfig"]],["Endpoint","string",8],["ClusterSecurityGroupId","string",72],["EncryptionConfigKeyArn","string",8],["Id","string",8,"awsId"],["CertificateAuthorityData","string",8],["Arn","string",72],["OpenIdConnectIssuerUrl","string",8]],"id":["Name"],"d":{"Logging":[["ClusterLogging",["ref","ClusterLogging"]]],"ClusterLogging":[["EnabledTypes",["array",["ref","LoggingTypeConfig"]]]],"LoggingTypeConfig":[["Type",["enum","api","audit","authenticator","controllerManager","scheduler"]]],"OutpostConfig":[["OutpostArns",["array","string"],1],["ControlPlanePlacement",["ref","ControlPlanePlacement"]],["ControlPlaneInstanceType","string",1],["EtcdInstanceType","string"],["EtcdPlacement",["ref","EtcdPlacement"]]],"ControlPlanePlacement":[["GroupName","string"],["SpreadLevel","string"]],"EtcdPlacement":[["SpreadLevel","string"]],"EncryptionConfig":[["Resources",["array","string"]],["Provider",["ref","Provider"]]],"Provider":[["KeyArn","string"]],"KubernetesNetworkConfig":[["ServiceIpv4Cidr","string"],["ServiceIpv6Cidr","string"],["IpFamily",["enum","ipv4","ipv6"]],["ElasticLoadBalancing",["ref","ElasticLoadBalancing"]]],"ElasticLoadBalancing":[["Enabled","boolean"]],"ResourcesVpcConfig":[["EndpointPublicAccess","boolean"],["PublicAccessCidrs",["array","string"]],["EndpointPrivateAccess","boolean"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["ControlPlaneEgressMode","string"]],"AccessConfig":[["BootstrapClusterCreatorAdminPermissions","boolean"],["AuthenticationMode",["enum","CONFIG_MAP","API_AND_CONFIG_MAP","API"]]],"UpgradePolicy":[["SupportType",["enum","STANDARD","EXTENDED"]]],"RemoteNetworkConfig":[["RemoteNodeNetworks",["array",["ref","RemoteNodeNetwork"]]],["RemotePodNetworks",["array",["ref","RemotePodNetwork"]]]],"RemoteNodeNetwork":[["Cidrs",["array","string"],1]],"RemotePodNetwork":[["Cidrs",["array","string"],1]],"ComputeConfig":[["Enabled","boolean"],["NodeRoleArn","string"],["NodePools",["array","string"]]],"StorageConfig":[["BlockStorage",["ref","BlockStorage"]]],"BlockStorage":[["Enabled","boolean"]],"RollbackConfig":[["TimeoutMinutes","integer"]],"CertificateAuthority":[["Data","string"],["Active",["ref","ActiveCertificateAuthority"]]],"ActiveCertificateAuthority":[["Id","string"],["ActivatedBy","string"]],"ZonalShiftConfig":[["Enabled","boolean"]],"ControlPlaneScalingConfig":[["Tier",["enum","standard","tier-xl","tier-2xl","tier-4xl","tier-8xl","tier-ultra"]]],"KubeApiServerConfig":[["EventTtl","string"],["ServiceNodePortRange",["ref","ServiceNodePortRange"]]],"ServiceNodePortRange":[["MinPort","integer"],["MaxPort","integer"]],"KubeSchedulerConfig":[["NodeResourcesFit",["ref","NodeResourcesFitConfig"]]],"NodeResourcesFitConfig":[["ScoringStrategy",["ref","ScoringStrategy"]]],"ScoringStrategy":[["Type","string"],["Resources",["array",["ref","ResourceWeight"]]]],"ResourceWeight":[["Name","string"],["Weight","integer"]],"KubeControllerManagerConfig":[["PodGcControllerConfig",["ref","PodGcControllerConfig"]],["HorizontalPodAutoscalerControllerConfig",["ref","HorizontalPodAutoscalerControllerConfig"]]],"PodGcControllerConfig":[["TerminatedPodGcThreshold","integer"]],"HorizontalPodAutoscalerControllerConfig":[["HorizontalPodAutoscalerSyncPeriod","string"]]},"tags":["Tags","standard"],"rp":[["KubernetesNetworkConfig","IpFamily"],["KubernetesNetworkConfig","ServiceIpv4Cidr"],["AccessConfig","BootstrapClusterCreatorAdminPermissions"]],"reg":{"h":"crudl","wo":["AccessConfig/BootstrapClusterCreatorAdminPermissions","BootstrapSelfManagedAddons","Force","RollbackConfig"],"co":["OutpostConfig","EncryptionConfig","KubernetesNetworkConfig/IpFamily","KubernetesNetworkConfig/ServiceIpv4Cidr","AccessConfig/BootstrapClusterCreatorAdminPermissions","Name","RoleArn","BootstrapSelfManagedAddons"],"ro":["Id","Arn","Endpoint","CertificateAuthorityData","ClusterSecurityGroupId","EncryptionConfigKeyArn","OpenIdConnectIssuerUrl","KubernetesNetworkConfig/ServiceIpv6Cidr"],"uo":["EncryptionConfig","EncryptionConfig/*/Resources","OutpostConfig/OutpostArns","Tags","Logging/ClusterLogging/EnabledTypes","ComputeConfig/NodePools","RemoteNetworkConfig/RemoteNodeNetworks","RemoteNetworkConfig/RemoteNodeNetworks/*/Cidrs","RemoteNetworkConfig/RemotePodNetworks","RemoteNetworkConfig/RemotePodNetworks/*/Cidrs","ResourcesVpcConfig/PublicAccessCidrs","ResourcesVpcConfig/SecurityGroupIds","ResourcesVpcConfig/SubnetIds"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"^[0-9A-Za-z][A-Za-z0-9\\\\-_]*"}},"arn":"arn:${Partition}:eks:${Region}:${Account}:cluster/${ClusterName}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -399,6 +455,8 @@ export interface ClusterArgs {
    * The desired Kubernetes version for your cluster. If you don't specify a value here, the default version available in Amazon EKS is used.
    *
    * > The default version might not be the latest version available.
+   *
+   * Pattern: `1\.\d\d`.
    */
   version?: string;
   /** An object representing the configuration of your local Amazon EKS cluster on an AWS Outpost. This object isn't available for clusters on the AWS cloud. */
@@ -417,7 +475,11 @@ export interface ClusterArgs {
    * > You must have the `eks:TagResource` and `eks:UntagResource` permissions for your [IAM principal](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_terms-and-concepts.html) to manage the CloudFormation stack. If you don't have these permissions, there might be unexpected behavior with stack-level tags propagating to the resource during resource creation and update.
    */
   tags?: AwsTag[];
-  /** The unique name to give to your cluster. The name can contain only alphanumeric characters (case-sensitive) and hyphens. It must start with an alphanumeric character and can't be longer than 100 characters. The name must be unique within the AWS Region and AWS account that you're creating the cluster in. Note that underscores can't be used in CloudFormation . */
+  /**
+   * The unique name to give to your cluster. The name can contain only alphanumeric characters (case-sensitive) and hyphens. It must start with an alphanumeric character and can't be longer than 100 characters. The name must be unique within the AWS Region and AWS account that you're creating the cluster in. Note that underscores can't be used in CloudFormation .
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z][A-Za-z0-9\-_]*`.
+   */
   name?: string;
   /** The access configuration for the cluster. */
   accessConfig?: ClusterAccessConfig;
@@ -433,9 +495,17 @@ export interface ClusterArgs {
   computeConfig?: ClusterComputeConfig;
   /** Indicates the current configuration of the block storage capability on your EKS Auto Mode cluster. For example, if the capability is enabled or disabled. If the block storage capability is enabled, EKS Auto Mode will create and delete EBS volumes in your AWS account. For more information, see EKS Auto Mode block storage capability in the *Amazon EKS User Guide* . */
   storageConfig?: ClusterStorageConfig;
-  /** Set this value to `true` to override upgrade-blocking readiness checks when updating a cluster. */
+  /**
+   * Set this value to `true` to override upgrade-blocking readiness checks when updating a cluster.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   force?: boolean;
-  /** The rollback configuration to use for the cluster version rollback. */
+  /**
+   * The rollback configuration to use for the cluster version rollback.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   rollbackConfig?: ClusterRollbackConfig;
   /** The ID of the certificate authority to activate as the cluster's signing CA. Setting or changing this value activates the specified CA (the previously active CA becomes trusted). */
   activeCertificateAuthorityId?: string;
@@ -447,6 +517,8 @@ export interface ClusterArgs {
    * The default networking add-ons include `vpc-cni` , `coredns` , and `kube-proxy` .
    *
    * Use this option when you plan to install third-party alternative add-ons or self-manage the default networking add-ons.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   bootstrapSelfManagedAddons?: boolean;
   /** The current deletion protection setting for the cluster. When `true` , deletion protection is enabled and the cluster cannot be deleted until protection is disabled. When `false` , the cluster can be deleted normally. This setting only applies to clusters in an active state. */
@@ -465,7 +537,11 @@ export interface ClusterArgs {
 
 /** Outputs of {@link Cluster}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterOutputs extends ClusterArgs {
-  /** The unique name to give to your cluster. The name can contain only alphanumeric characters (case-sensitive) and hyphens. It must start with an alphanumeric character and can't be longer than 100 characters. The name must be unique within the AWS Region and AWS account that you're creating the cluster in. Note that underscores can't be used in CloudFormation . */
+  /**
+   * The unique name to give to your cluster. The name can contain only alphanumeric characters (case-sensitive) and hyphens. It must start with an alphanumeric character and can't be longer than 100 characters. The name must be unique within the AWS Region and AWS account that you're creating the cluster in. Note that underscores can't be used in CloudFormation .
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z][A-Za-z0-9\-_]*`.
+   */
   name: string;
   /** The endpoint for your Kubernetes API server, such as `https://5E1D0CEXAMPLEA591B746AFC5AB30262.yl4.us-west-2.eks.amazonaws.com` . */
   endpoint: string;
@@ -535,7 +611,11 @@ export interface ClusterLoggingTypeConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-cluster-outpostconfig.html | CloudFormation: OutpostConfig}
  */
 export interface ClusterOutpostConfig {
-  /** The ARN of the Outpost that you want to use for your local Amazon EKS cluster on Outposts. Only a single Outpost ARN is supported. */
+  /**
+   * The ARN of the Outpost that you want to use for your local Amazon EKS cluster on Outposts. Only a single Outpost ARN is supported.
+   *
+   * Each item: Items: at least 1.
+   */
   outpostArns: string[];
   /** An object representing the placement configuration for all the control plane instances of your local Amazon EKS cluster on an AWS Outpost. For more information, see [Capacity considerations](https://docs.aws.amazon.com/eks/latest/userguide/eks-outposts-capacity-considerations.html) in the *Amazon EKS User Guide* . */
   controlPlanePlacement?: ClusterControlPlanePlacement;
@@ -651,13 +731,23 @@ export interface ClusterResourcesVpcConfig {
    * The CIDR blocks that are allowed access to your cluster's public Kubernetes API server endpoint. Communication to the endpoint from addresses outside of the CIDR blocks that you specify is denied. The default value is `0.0.0.0/0` and additionally `::/0` for dual-stack `IPv6` clusters. If you've disabled private endpoint access, make sure that you specify the necessary CIDR blocks for every node and AWS Fargate `Pod` in the cluster. For more information, see [Cluster API server endpoint](https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html) in the **Amazon EKS User Guide** .
    *
    * Note that the public endpoints are dual-stack for only `IPv6` clusters that are made after October 2024. You can't add `IPv6` CIDR blocks to `IPv4` clusters or `IPv6` clusters that were made before October 2024.
+   *
+   * Each item: Items: at least 1.
    */
   publicAccessCidrs?: string[];
   /** Set this value to `true` to enable private access for your cluster's Kubernetes API server endpoint. If you enable private access, Kubernetes API requests from within your cluster's VPC use the private VPC endpoint. The default value for this parameter is `false` , which disables private access for your Kubernetes API server. If you disable private access and you have nodes or AWS Fargate pods in the cluster, then ensure that `publicAccessCidrs` includes the necessary CIDR blocks for communication with the nodes or Fargate pods. For more information, see [Cluster API server endpoint](https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html) in the **Amazon EKS User Guide** . */
   endpointPrivateAccess?: boolean;
-  /** Specify one or more security groups for the cross-account elastic network interfaces that Amazon EKS creates to use that allow communication between your nodes and the Kubernetes control plane. If you don't specify any security groups, then familiarize yourself with the difference between Amazon EKS defaults for clusters deployed with Kubernetes. For more information, see [Amazon EKS security group considerations](https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html) in the **Amazon EKS User Guide** . */
+  /**
+   * Specify one or more security groups for the cross-account elastic network interfaces that Amazon EKS creates to use that allow communication between your nodes and the Kubernetes control plane. If you don't specify any security groups, then familiarize yourself with the difference between Amazon EKS defaults for clusters deployed with Kubernetes. For more information, see [Amazon EKS security group considerations](https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html) in the **Amazon EKS User Guide** .
+   *
+   * Each item: Items: at least 1.
+   */
   securityGroupIds?: string[];
-  /** Specify subnets for your Amazon EKS nodes. Amazon EKS creates cross-account elastic network interfaces in these subnets to allow communication between your nodes and the Kubernetes control plane. */
+  /**
+   * Specify subnets for your Amazon EKS nodes. Amazon EKS creates cross-account elastic network interfaces in these subnets to allow communication between your nodes and the Kubernetes control plane.
+   *
+   * Each item: Items: at least 1.
+   */
   subnetIds: string[];
   /** Specify the egress mode for the cluster control plane. If you set this to CUSTOMER_ROUTED, the control plane routes traffic through your VPC subnets instead of using AWS managed networking. */
   controlPlaneEgressMode?: string;
@@ -742,6 +832,8 @@ export interface ClusterRemoteNodeNetwork {
    * Enter one or more IPv4 CIDR blocks in decimal dotted-quad notation (for example, `10.2.0.0/16` ).
    *
    * It must satisfy the following requirements: …
+   *
+   * Each item: Items: at least 1.
    */
   cidrs: string[];
 }
@@ -772,6 +864,8 @@ export interface ClusterRemotePodNetwork {
    *
    * - Each block must be within an `IPv4` RFC-1918 network range. Minimum allowed size is /32, maximum allowed size is /8. Publicly-routable addresses aren't supported.
    * - Each block cannot overlap with the range of the VPC CIDR blocks for your EKS resources, or the block of the Kubernetes service IP range.
+   *
+   * Each item: Items: at least 1.
    */
   cidrs: string[];
 }
@@ -816,7 +910,11 @@ export interface ClusterBlockStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-cluster-rollbackconfig.html | CloudFormation: RollbackConfig}
  */
 export interface ClusterRollbackConfig {
-  /** The timeout in minutes for the version rollback operation. If not specified, defaults to 720 minutes (12 hours). */
+  /**
+   * The timeout in minutes for the version rollback operation. If not specified, defaults to 720 minutes (12 hours).
+   *
+   * Range: 120–10080.
+   */
   timeoutMinutes?: number;
 }
 
@@ -971,7 +1069,7 @@ export interface ClusterHorizontalPodAutoscalerControllerConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-fargateprofile.html | CloudFormation: AWS::EKS::FargateProfile}
  */
-export const FargateProfile = cloudControlType<FargateProfileArgs, FargateProfileOutputs>("AWS::EKS::FargateProfile", "aws:eks:FargateProfile", '{"p":[["Subnets",["array","string"],66],["FargateProfileName","string",66],["ClusterName","string",67],["PodExecutionRoleArn","string",67],["Selectors",["array",["ref","Selector"]],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ClusterName","FargateProfileName"],"d":{"Selector":[["Labels",["array",["ref","Label"]],2],["Namespace","string",3]],"Label":[["Value","string",3],["Key","string",3]]},"tags":["Tags","standard"]}');
+export const FargateProfile = cloudControlType<FargateProfileArgs, FargateProfileOutputs>("AWS::EKS::FargateProfile", "aws:eks:FargateProfile", '{"p":[["Subnets",["array","string"],66],["FargateProfileName","string",66],["ClusterName","string",67],["PodExecutionRoleArn","string",67],["Selectors",["array",["ref","Selector"]],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ClusterName","FargateProfileName"],"d":{"Selector":[["Labels",["array",["ref","Label"]]],["Namespace","string",1]],"Label":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ClusterName","FargateProfileName","PodExecutionRoleArn","Subnets","Selectors"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"FargateProfileName","min":1}}}');
 /** A {@link FargateProfile} instance: its attributes as typed outputs. */
 export type FargateProfile = InstanceType<typeof FargateProfile>;
 
@@ -979,13 +1077,29 @@ export type FargateProfile = InstanceType<typeof FargateProfile>;
 export interface FargateProfileArgs {
   /** The IDs of subnets to launch a `Pod` into. A `Pod` running on Fargate isn't assigned a public IP address, so only private subnets (with no direct route to an Internet Gateway) are accepted for this parameter. */
   subnets?: string[];
-  /** The name of the Fargate profile. */
+  /**
+   * The name of the Fargate profile.
+   *
+   * Length: at least 1.
+   */
   fargateProfileName?: string;
-  /** The name of your cluster. */
+  /**
+   * The name of your cluster.
+   *
+   * Length: at least 1.
+   */
   clusterName: string;
-  /** The Amazon Resource Name (ARN) of the `Pod` execution role to use for a `Pod` that matches the selectors in the Fargate profile. The `Pod` execution role allows Fargate infrastructure to register with your cluster as a node, and it provides read access to Amazon ECR image repositories. For more information, see [`Pod` execution role](https://docs.aws.amazon.com/eks/latest/userguide/pod-execution-role.html) in the *Amazon EKS User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the `Pod` execution role to use for a `Pod` that matches the selectors in the Fargate profile. The `Pod` execution role allows Fargate infrastructure to register with your cluster as a node, and it provides read access to Amazon ECR image repositories. For more information, see [`Pod` execution role](https://docs.aws.amazon.com/eks/latest/userguide/pod-execution-role.html) in the *Amazon EKS User Guide* .
+   *
+   * Length: at least 1.
+   */
   podExecutionRoleArn: string;
-  /** The selectors to match for a `Pod` to use this Fargate profile. Each selector must have an associated Kubernetes `namespace` . Optionally, you can also specify `labels` for a `namespace` . You may specify up to five selectors in a Fargate profile. */
+  /**
+   * The selectors to match for a `Pod` to use this Fargate profile. Each selector must have an associated Kubernetes `namespace` . Optionally, you can also specify `labels` for a `namespace` . You may specify up to five selectors in a Fargate profile.
+   *
+   * Items: at least 1.
+   */
   selectors: FargateProfileSelector[];
   /** Metadata that assists with categorization and organization. Each tag consists of a key and an optional value. You define both. Tags don't propagate to any other cluster or AWS resources. */
   tags?: AwsTag[];
@@ -993,7 +1107,11 @@ export interface FargateProfileArgs {
 
 /** Outputs of {@link FargateProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface FargateProfileOutputs extends FargateProfileArgs {
-  /** The name of the Fargate profile. */
+  /**
+   * The name of the Fargate profile.
+   *
+   * Length: at least 1.
+   */
   fargateProfileName: string;
   /** The ARN of the cluster, such as `arn:aws:eks:us-west-2:666666666666:fargateprofile/myCluster/myFargateProfile/1cb1a11a-1dc1-1d11-cf11-1111f11fa111` . */
   arn: string;
@@ -1007,7 +1125,11 @@ export interface FargateProfileOutputs extends FargateProfileArgs {
 export interface FargateProfileSelector {
   /** The Kubernetes labels that the selector should match. A pod must contain all of the labels that are specified in the selector for it to be considered a match. */
   labels?: FargateProfileLabel[];
-  /** The Kubernetes `namespace` that the selector should match. */
+  /**
+   * The Kubernetes `namespace` that the selector should match.
+   *
+   * Length: at least 1.
+   */
   namespace: string;
 }
 
@@ -1017,9 +1139,17 @@ export interface FargateProfileSelector {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-fargateprofile-label.html | CloudFormation: Label}
  */
 export interface FargateProfileLabel {
-  /** Enter a value. */
+  /**
+   * Enter a value.
+   *
+   * Length: 1–255.
+   */
   value: string;
-  /** Enter a key. */
+  /**
+   * Enter a key.
+   *
+   * Length: 1–127.
+   */
   key: string;
 }
 
@@ -1030,7 +1160,7 @@ export interface FargateProfileLabel {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-identityproviderconfig.html | CloudFormation: AWS::EKS::IdentityProviderConfig}
  */
-export const IdentityProviderConfig = cloudControlType<IdentityProviderConfigArgs, IdentityProviderConfigOutputs>("AWS::EKS::IdentityProviderConfig", "aws:eks:IdentityProviderConfig", '{"p":[["Type",["enum","oidc"],67],["ClusterName","string",67],["IdentityProviderConfigName","string",66],["Oidc",["ref","OidcIdentityProviderConfig"],66],["Tags",["array",["ref","Tag"]]],["IdentityProviderConfigArn","string",72]],"id":["IdentityProviderConfigName","ClusterName","Type"],"d":{"OidcIdentityProviderConfig":[["UsernamePrefix","string",2],["GroupsPrefix","string",2],["IssuerUrl","string",3],["RequiredClaims",["array",["ref","RequiredClaim"]],2],["ClientId","string",3],["GroupsClaim","string",2],["UsernameClaim","string",2]],"RequiredClaim":[["Value","string",3],["Key","string",3]]},"tags":["Tags","standard"]}');
+export const IdentityProviderConfig = cloudControlType<IdentityProviderConfigArgs, IdentityProviderConfigOutputs>("AWS::EKS::IdentityProviderConfig", "aws:eks:IdentityProviderConfig", '{"p":[["Type",["enum","oidc"],67],["ClusterName","string",67],["IdentityProviderConfigName","string",66],["Oidc",["ref","OidcIdentityProviderConfig"],66],["Tags",["array",["ref","Tag"]]],["IdentityProviderConfigArn","string",72]],"id":["IdentityProviderConfigName","ClusterName","Type"],"d":{"OidcIdentityProviderConfig":[["UsernamePrefix","string"],["GroupsPrefix","string"],["IssuerUrl","string",1],["RequiredClaims",["array",["ref","RequiredClaim"]]],["ClientId","string",1],["GroupsClaim","string"],["UsernameClaim","string"]],"RequiredClaim":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Oidc","Type","IdentityProviderConfigName","ClusterName"],"ro":["IdentityProviderConfigArn"],"uo":["Oidc/RequiredClaims","Tags"],"tg":[true,true,true],"nm":{"path":"IdentityProviderConfigName"}}}');
 /** A {@link IdentityProviderConfig} instance: its attributes as typed outputs. */
 export type IdentityProviderConfig = InstanceType<typeof IdentityProviderConfig>;
 
@@ -1084,9 +1214,17 @@ export interface IdentityProviderConfigOidcIdentityProviderConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-identityproviderconfig-requiredclaim.html | CloudFormation: RequiredClaim}
  */
 export interface IdentityProviderConfigRequiredClaim {
-  /** The value for the key from the token. */
+  /**
+   * The value for the key from the token.
+   *
+   * Length: 1–253.
+   */
   value: string;
-  /** The key to match from the token. */
+  /**
+   * The key to match from the token.
+   *
+   * Length: 1–63.
+   */
   key: string;
 }
 
@@ -1101,7 +1239,7 @@ export interface IdentityProviderConfigRequiredClaim {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-nodegroup.html | CloudFormation: AWS::EKS::Nodegroup}
  */
-export const Nodegroup = cloudControlType<NodegroupArgs, NodegroupOutputs>("AWS::EKS::Nodegroup", "aws:eks:Nodegroup", '{"p":[["UpdateConfig",["ref","UpdateConfig"]],["ScalingConfig",["ref","ScalingConfig"]],["Labels",["map","string"]],["Taints",["array",["ref","Taint"]]],["CapacityType","string",66],["ReleaseVersion","string"],["NodegroupName","string",66],["NodeRole","string",67],["Subnets",["array","string"],67],["AmiType","string",66],["ForceUpdateEnabled","boolean"],["Version","string"],["LaunchTemplate",["ref","LaunchTemplateSpecification"]],["RemoteAccess",["ref","RemoteAccess"],66],["DiskSize","integer",66],["ClusterName","string",67],["InstanceTypes",["array","string"],66],["Tags",["map","string"]],["NodeRepairConfig",["ref","NodeRepairConfig"]],["WarmPoolConfig",["ref","WarmPoolConfig"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"UpdateConfig":[["MaxUnavailablePercentage","number"],["MaxUnavailable","number"],["UpdateStrategy","string"]],"ScalingConfig":[["MinSize","integer"],["DesiredSize","integer"],["MaxSize","integer"]],"Taint":[["Value","string"],["Effect","string"],["Key","string"]],"LaunchTemplateSpecification":[["Version","string"],["Id","string"],["Name","string"]],"RemoteAccess":[["SourceSecurityGroups",["array","string"],2],["Ec2SshKey","string",3]],"NodeRepairConfig":[["Enabled","boolean"],["MaxUnhealthyNodeThresholdCount","integer"],["MaxUnhealthyNodeThresholdPercentage","integer"],["MaxParallelNodesRepairedCount","integer"],["MaxParallelNodesRepairedPercentage","integer"],["NodeRepairConfigOverrides",["array",["ref","NodeRepairConfigOverrides"]]]],"NodeRepairConfigOverrides":[["NodeMonitoringCondition","string"],["NodeUnhealthyReason","string"],["MinRepairWaitTimeMins","integer"],["RepairAction",["enum","Replace","Reboot","NoAction"]]],"WarmPoolConfig":[["Enabled","boolean"],["MaxGroupPreparedCapacity","integer"],["MinSize","integer"],["PoolState","string"],["ReuseOnScaleIn","boolean"]]},"tags":["Tags","map"]}');
+export const Nodegroup = cloudControlType<NodegroupArgs, NodegroupOutputs>("AWS::EKS::Nodegroup", "aws:eks:Nodegroup", '{"p":[["UpdateConfig",["ref","UpdateConfig"]],["ScalingConfig",["ref","ScalingConfig"]],["Labels",["map","string"]],["Taints",["array",["ref","Taint"]]],["CapacityType","string",66],["ReleaseVersion","string"],["NodegroupName","string",66],["NodeRole","string",67],["Subnets",["array","string"],67],["AmiType","string",66],["ForceUpdateEnabled","boolean",16],["Version","string"],["LaunchTemplate",["ref","LaunchTemplateSpecification"]],["RemoteAccess",["ref","RemoteAccess"],66],["DiskSize","integer",66],["ClusterName","string",67],["InstanceTypes",["array","string"],66],["Tags",["map","string"]],["NodeRepairConfig",["ref","NodeRepairConfig"]],["WarmPoolConfig",["ref","WarmPoolConfig"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"UpdateConfig":[["MaxUnavailablePercentage","number"],["MaxUnavailable","number"],["UpdateStrategy","string"]],"ScalingConfig":[["MinSize","integer"],["DesiredSize","integer"],["MaxSize","integer"]],"Taint":[["Value","string"],["Effect","string"],["Key","string"]],"LaunchTemplateSpecification":[["Version","string"],["Id","string"],["Name","string"]],"RemoteAccess":[["SourceSecurityGroups",["array","string"]],["Ec2SshKey","string",1]],"NodeRepairConfig":[["Enabled","boolean"],["MaxUnhealthyNodeThresholdCount","integer"],["MaxUnhealthyNodeThresholdPercentage","integer"],["MaxParallelNodesRepairedCount","integer"],["MaxParallelNodesRepairedPercentage","integer"],["NodeRepairConfigOverrides",["array",["ref","NodeRepairConfigOverrides"]]]],"NodeRepairConfigOverrides":[["NodeMonitoringCondition","string"],["NodeUnhealthyReason","string"],["MinRepairWaitTimeMins","integer"],["RepairAction",["enum","Replace","Reboot","NoAction"]]],"WarmPoolConfig":[["Enabled","boolean"],["MaxGroupPreparedCapacity","integer"],["MinSize","integer"],["PoolState","string"],["ReuseOnScaleIn","boolean"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["ForceUpdateEnabled"],"co":["CapacityType","NodegroupName","RemoteAccess","NodeRole","ClusterName","InstanceTypes","DiskSize","AmiType","Subnets"],"ro":["Id","Arn"],"uo":["InstanceTypes","RemoteAccess/SourceSecurityGroups","Subnets","Taints","NodeRepairConfig/NodeRepairConfigOverrides"],"tg":[true,true,true],"nm":{"path":"NodegroupName","min":1}}}');
 /** A {@link Nodegroup} instance: its attributes as typed outputs. */
 export type Nodegroup = InstanceType<typeof Nodegroup>;
 
@@ -1127,7 +1265,11 @@ export interface NodegroupArgs {
    * > Changing this value triggers an update of the node group if one is available. You can't update other properties at the same time as updating `Release Version` .
    */
   releaseVersion?: string;
-  /** The unique name to give your node group. */
+  /**
+   * The unique name to give your node group.
+   *
+   * Length: at least 1.
+   */
   nodegroupName?: string;
   /** The Amazon Resource Name (ARN) of the IAM role to associate with your node group. The Amazon EKS worker node `kubelet` daemon makes calls to AWS APIs on your behalf. Nodes receive permissions for these API calls through an IAM instance profile and associated policies. Before you can launch nodes and register them into a cluster, you must create an IAM role for those nodes to use when they are launched. For more information, see [Amazon EKS node IAM role](https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html) in the **Amazon EKS User Guide** . If you specify `launchTemplate` , then don't specify `[IamInstanceProfile](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_IamInstanceProfile.html)` in your launch template, or the node group deployment will fail. For more information about using launch templates with Amazon EKS, see [Customizing managed nodes with launch templates](https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html) in the *Amazon EKS User Guide* . */
   nodeRole: string;
@@ -1135,7 +1277,11 @@ export interface NodegroupArgs {
   subnets: string[];
   /** The AMI type for your node group. If you specify `launchTemplate` , and your launch template uses a custom AMI, then don't specify `amiType` , or the node group deployment will fail. If your launch template uses a Windows custom AMI, then add `eks:kube-proxy-windows` to your Windows nodes `rolearn` in the `aws-auth` `ConfigMap` . For more information about using launch templates with Amazon EKS, see [Customizing managed nodes with launch templates](https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html) in the *Amazon EKS User Guide* . */
   amiType?: string;
-  /** Force the update if any `Pod` on the existing node group can't be drained due to a `Pod` disruption budget issue. If an update fails because all Pods can't be drained, you can force the update after it fails to terminate the old node whether or not any `Pod` is running on the node. */
+  /**
+   * Force the update if any `Pod` on the existing node group can't be drained due to a `Pod` disruption budget issue. If an update fails because all Pods can't be drained, you can force the update after it fails to terminate the old node whether or not any `Pod` is running on the node.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   forceUpdateEnabled?: boolean;
   /**
    * The Kubernetes version to use for your managed nodes. By default, the Kubernetes version of the cluster is used, and this is the only accepted specified value. If you specify `launchTemplate` , and your launch template uses a custom AMI, then don't specify `version` , or the node group deployment will fail. For more information about using launch templates with Amazon EKS, see [Launch template support](https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html) in the *Amazon EKS User Guide* .
@@ -1153,7 +1299,11 @@ export interface NodegroupArgs {
   remoteAccess?: NodegroupRemoteAccess;
   /** The root device disk size (in GiB) for your node group instances. The default disk size is 20 GiB for Linux and Bottlerocket. The default disk size is 50 GiB for Windows. If you specify `launchTemplate` , then don't specify `diskSize` , or the node group deployment will fail. For more information about using launch templates with Amazon EKS, see [Customizing managed nodes with launch templates](https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html) in the *Amazon EKS User Guide* . */
   diskSize?: number;
-  /** The name of your cluster. */
+  /**
+   * The name of your cluster.
+   *
+   * Length: at least 1.
+   */
   clusterName: string;
   /** Specify the instance types for a node group. If you specify a GPU instance type, make sure to also specify an applicable GPU AMI type with the `amiType` parameter. If you specify `launchTemplate` , then you can specify zero or one instance type in your launch template *or* you can specify 0-20 instance types for `instanceTypes` . If however, you specify an instance type in your launch template *and* specify any `instanceTypes` , the node group deployment will fail. If you don't specify an instance type in a launch template or for `instanceTypes` , then `t3.medium` is used, by default. If you specify `Spot` for `capacityType` , then we recommend specifying multiple values for `instanceTypes` . For more information, see [Managed node group capacity types](https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html#managed-node-group-capacity-types) and [Customizing managed nodes with launch templates](https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html) in the *Amazon EKS User Guide* . */
   instanceTypes?: string[];
@@ -1178,9 +1328,17 @@ export interface NodegroupOutputs extends NodegroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-nodegroup-updateconfig.html | CloudFormation: UpdateConfig}
  */
 export interface NodegroupUpdateConfig {
-  /** The maximum percentage of nodes unavailable during a version update. This percentage of nodes are updated in parallel, up to 100 nodes at once. This value or `maxUnavailable` is required to have a value. */
+  /**
+   * The maximum percentage of nodes unavailable during a version update. This percentage of nodes are updated in parallel, up to 100 nodes at once. This value or `maxUnavailable` is required to have a value.
+   *
+   * Range: 1–100.
+   */
   maxUnavailablePercentage?: number;
-  /** The maximum number of nodes unavailable at once during a version update. Nodes are updated in parallel. This value or `maxUnavailablePercentage` is required to have a value.The maximum number is 100. */
+  /**
+   * The maximum number of nodes unavailable at once during a version update. Nodes are updated in parallel. This value or `maxUnavailablePercentage` is required to have a value.The maximum number is 100.
+   *
+   * Range: at least 1.
+   */
   maxUnavailable?: number;
   /**
    * The configuration for the behavior to follow during a node group version update of this managed node group. You choose between two possible strategies for replacing nodes during an [`UpdateNodegroupVersion`](https://docs.aws.amazon.com/eks/latest/APIReference/API_UpdateNodegroupVersion.html) action.
@@ -1196,7 +1354,11 @@ export interface NodegroupUpdateConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-nodegroup-scalingconfig.html | CloudFormation: ScalingConfig}
  */
 export interface NodegroupScalingConfig {
-  /** The minimum number of nodes that the managed node group can scale in to. */
+  /**
+   * The minimum number of nodes that the managed node group can scale in to.
+   *
+   * Range: at least 0.
+   */
   minSize?: number;
   /**
    * The current number of nodes that the managed node group should maintain.
@@ -1204,9 +1366,15 @@ export interface NodegroupScalingConfig {
    * > If you use the Kubernetes [Cluster Autoscaler](https://docs.aws.amazon.com/https://github.com/kubernetes/autoscaler#kubernetes-autoscaler) , you shouldn't change the `desiredSize` value directly, as this can cause the Cluster Autoscaler to suddenly scale up or scale down. 
    *
    * Whenever this parameter changes, the number of worker nodes in the node group is updated to the specified size. If this parameter is given a value that is smaller than the current number of running worker nodes, the necessary number of worker nodes are terminated to match the given value. When using CloudFormation, no action occurs if you remove this parameter from your CFN template. …
+   *
+   * Range: at least 0.
    */
   desiredSize?: number;
-  /** The maximum number of nodes that the managed node group can scale out to. For information about the maximum number that you can specify, see [Amazon EKS service quotas](https://docs.aws.amazon.com/eks/latest/userguide/service-quotas.html) in the *Amazon EKS User Guide* . */
+  /**
+   * The maximum number of nodes that the managed node group can scale out to. For information about the maximum number that you can specify, see [Amazon EKS service quotas](https://docs.aws.amazon.com/eks/latest/userguide/service-quotas.html) in the *Amazon EKS User Guide* .
+   *
+   * Range: at least 1.
+   */
   maxSize?: number;
 }
 
@@ -1216,11 +1384,23 @@ export interface NodegroupScalingConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-nodegroup-taint.html | CloudFormation: Taint}
  */
 export interface NodegroupTaint {
-  /** The value of the taint. */
+  /**
+   * The value of the taint.
+   *
+   * Length: at least 0.
+   */
   value?: string;
-  /** The effect of the taint. */
+  /**
+   * The effect of the taint.
+   *
+   * Length: at least 1.
+   */
   effect?: string;
-  /** The key of the taint. */
+  /**
+   * The key of the taint.
+   *
+   * Length: at least 1.
+   */
   key?: string;
 }
 
@@ -1230,18 +1410,26 @@ export interface NodegroupTaint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-eks-nodegroup-launchtemplatespecification.html | CloudFormation: LaunchTemplateSpecification}
  */
 export interface NodegroupLaunchTemplateSpecification {
-  /** The version number of the launch template to use. If no version is specified, then the template's default version is used. You can use a different version for node group updates. */
+  /**
+   * The version number of the launch template to use. If no version is specified, then the template's default version is used. You can use a different version for node group updates.
+   *
+   * Length: at least 1.
+   */
   version?: string;
   /**
    * The ID of the launch template.
    *
    * You must specify either the launch template ID or the launch template name in the request, but not both. After node group creation, you cannot use a different ID.
+   *
+   * Length: at least 1.
    */
   id?: string;
   /**
    * The name of the launch template.
    *
    * You must specify either the launch template name or the launch template ID in the request, but not both. After node group creation, you cannot use a different name.
+   *
+   * Length: at least 1.
    */
   name?: string;
 }
@@ -1266,13 +1454,29 @@ export interface NodegroupRemoteAccess {
 export interface NodegroupNodeRepairConfig {
   /** Specifies whether to enable node auto repair for the node group. Node auto repair is disabled by default. */
   enabled?: boolean;
-  /** Specify a count threshold of unhealthy nodes, above which node auto repair actions will stop. When using this, you cannot also set `maxUnhealthyNodeThresholdPercentage` at the same time. */
+  /**
+   * Specify a count threshold of unhealthy nodes, above which node auto repair actions will stop. When using this, you cannot also set `maxUnhealthyNodeThresholdPercentage` at the same time.
+   *
+   * Range: at least 1.
+   */
   maxUnhealthyNodeThresholdCount?: number;
-  /** Specify a percentage threshold of unhealthy nodes, above which node auto repair actions will stop. When using this, you cannot also set `maxUnhealthyNodeThresholdCount` at the same time. */
+  /**
+   * Specify a percentage threshold of unhealthy nodes, above which node auto repair actions will stop. When using this, you cannot also set `maxUnhealthyNodeThresholdCount` at the same time.
+   *
+   * Range: 1–100.
+   */
   maxUnhealthyNodeThresholdPercentage?: number;
-  /** Specify the maximum number of nodes that can be repaired concurrently or in parallel, expressed as a count of unhealthy nodes. This gives you finer-grained control over the pace of node replacements. When using this, you cannot also set `maxParallelNodesRepairedPercentage` at the same time. */
+  /**
+   * Specify the maximum number of nodes that can be repaired concurrently or in parallel, expressed as a count of unhealthy nodes. This gives you finer-grained control over the pace of node replacements. When using this, you cannot also set `maxParallelNodesRepairedPercentage` at the same time.
+   *
+   * Range: at least 1.
+   */
   maxParallelNodesRepairedCount?: number;
-  /** Specify the maximum number of nodes that can be repaired concurrently or in parallel, expressed as a percentage of unhealthy nodes. This gives you finer-grained control over the pace of node replacements. When using this, you cannot also set `maxParallelNodesRepairedCount` at the same time. */
+  /**
+   * Specify the maximum number of nodes that can be repaired concurrently or in parallel, expressed as a percentage of unhealthy nodes. This gives you finer-grained control over the pace of node replacements. When using this, you cannot also set `maxParallelNodesRepairedCount` at the same time.
+   *
+   * Range: 1–100.
+   */
   maxParallelNodesRepairedPercentage?: number;
   /** Specify granular overrides for specific repair actions. These overrides control the repair action and the repair delay time before a node is considered eligible for repair. If you use this, you must specify all the values. */
   nodeRepairConfigOverrides?: NodegroupNodeRepairConfigOverrides[];
@@ -1288,7 +1492,11 @@ export interface NodegroupNodeRepairConfigOverrides {
   nodeMonitoringCondition?: string;
   /** Specify a reason reported by the node monitoring agent that this override would apply to. */
   nodeUnhealthyReason?: string;
-  /** Specify the minimum time in minutes to wait before attempting to repair a node with this specific `nodeMonitoringCondition` and `nodeUnhealthyReason` . */
+  /**
+   * Specify the minimum time in minutes to wait before attempting to repair a node with this specific `nodeMonitoringCondition` and `nodeUnhealthyReason` .
+   *
+   * Range: at least 1.
+   */
   minRepairWaitTimeMins?: number;
   /** Specify the repair action to take for nodes when all of the specified conditions are met. */
   repairAction?: "Replace" | "Reboot" | "NoAction";
@@ -1302,9 +1510,17 @@ export interface NodegroupNodeRepairConfigOverrides {
 export interface NodegroupWarmPoolConfig {
   /** Enable or disable warm pool for the node group. */
   enabled?: boolean;
-  /** The maximum number of instances that are allowed to be in the warm pool. */
+  /**
+   * The maximum number of instances that are allowed to be in the warm pool.
+   *
+   * Range: at least -1.
+   */
   maxGroupPreparedCapacity?: number;
-  /** The minimum number of instances to maintain in the warm pool. */
+  /**
+   * The minimum number of instances to maintain in the warm pool.
+   *
+   * Range: at least 0.
+   */
   minSize?: number;
   /** The desired state of warm pool instances. */
   poolState?: string;
@@ -1317,13 +1533,17 @@ export interface NodegroupWarmPoolConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-podidentityassociation.html | CloudFormation: AWS::EKS::PodIdentityAssociation}
  */
-export const PodIdentityAssociation = cloudControlType<PodIdentityAssociationArgs, PodIdentityAssociationOutputs>("AWS::EKS::PodIdentityAssociation", "aws:eks:PodIdentityAssociation", '{"p":[["ClusterName","string",67],["RoleArn","string",1],["Namespace","string",67],["ServiceAccount","string",67],["TargetRoleArn","string"],["Policy","string"],["DisableSessionTags","boolean"],["Tags",["array",["ref","Tag"]]],["AssociationArn","string",72],["AssociationId","string",8],["ExternalId","string",8]],"id":["AssociationArn"],"tags":["Tags","standard"]}');
+export const PodIdentityAssociation = cloudControlType<PodIdentityAssociationArgs, PodIdentityAssociationOutputs>("AWS::EKS::PodIdentityAssociation", "aws:eks:PodIdentityAssociation", '{"p":[["ClusterName","string",67],["RoleArn","string",1],["Namespace","string",67],["ServiceAccount","string",67],["TargetRoleArn","string"],["Policy","string"],["DisableSessionTags","boolean"],["Tags",["array",["ref","Tag"]]],["AssociationArn","string",72],["AssociationId","string",8],["ExternalId","string",8]],"id":["AssociationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ClusterName","Namespace","ServiceAccount"],"ro":["AssociationArn","AssociationId","ExternalId"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link PodIdentityAssociation} instance: its attributes as typed outputs. */
 export type PodIdentityAssociation = InstanceType<typeof PodIdentityAssociation>;
 
 /** Inputs of {@link PodIdentityAssociation}. */
 export interface PodIdentityAssociationArgs {
-  /** The name of the cluster that the association is in. */
+  /**
+   * The name of the cluster that the association is in.
+   *
+   * Length: at least 1.
+   */
   clusterName: string;
   /** The Amazon Resource Name (ARN) of the IAM role to associate with the service account. The EKS Pod Identity agent manages credentials to assume this role for applications in the containers in the Pods that use this service account. */
   roleArn: string;
@@ -1331,14 +1551,24 @@ export interface PodIdentityAssociationArgs {
   namespace: string;
   /** The name of the Kubernetes service account inside the cluster to associate the IAM credentials with. */
   serviceAccount: string;
-  /** The Amazon Resource Name (ARN) of the target IAM role to associate with the service account. This role is assumed by using the EKS Pod Identity association role, then the credentials for this role are injected into the Pod. */
+  /**
+   * The Amazon Resource Name (ARN) of the target IAM role to associate with the service account. This role is assumed by using the EKS Pod Identity association role, then the credentials for this role are injected into the Pod.
+   *
+   * Length: at least 1.
+   */
   targetRoleArn?: string;
-  /** The policy of the pod identity association. */
+  /**
+   * The policy of the pod identity association.
+   *
+   * Length: at least 1.
+   */
   policy?: string;
   /**
    * The state of the automatic sessions tags. The value of *true* disables these tags.
    *
    * EKS Pod Identity adds a pre-defined set of session tags when it assumes the role. You can use these tags to author a single role that can work across resources by allowing access to AWS resources based on matching tags. By default, EKS Pod Identity attaches six tags, including tags for cluster name, namespace, and service account name. For the list of tags added by EKS Pod Identity, see [List of session tags added by EKS Pod Identity](https://docs.aws.amazon.com/eks/latest/userguide/pod-id-abac.html#pod-id-abac-tags) in the *Amazon EKS User Guide* .
+   *
+   * Length: at least 1.
    */
   disableSessionTags?: boolean;
   /**

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-cachecluster.html | CloudFormation: AWS::ElastiCache::CacheCluster}
  */
-export const CacheCluster = cloudControlType<CacheClusterArgs, CacheClusterOutputs>("AWS::ElastiCache::CacheCluster", "aws:elasticache:CacheCluster", '{"p":[["AZMode","string",4],["AutoMinorVersionUpgrade","boolean"],["CacheNodeType","string",1],["CacheParameterGroupName","string"],["CacheSecurityGroupNames",["array","string"]],["CacheSubnetGroupName","string",66],["ClusterName","string",66],["Engine","string",67],["EngineVersion","string"],["IpDiscovery","string"],["LogDeliveryConfigurations",["array",["ref","LogDeliveryConfigurationRequest"]]],["NetworkType","string",66],["NotificationTopicArn","string"],["NumCacheNodes","integer",5],["Port","integer",66],["PreferredAvailabilityZone","string",4],["PreferredAvailabilityZones",["array","string"],4],["PreferredMaintenanceWindow","string"],["SnapshotArns",["array","string"],66],["SnapshotName","string",66],["SnapshotRetentionLimit","integer"],["SnapshotWindow","string"],["Tags",["array",["ref","Tag"]]],["TransitEncryptionEnabled","boolean"],["VpcSecurityGroupIds",["array","string"]],["ConfigurationEndpoint",["ref","Endpoint"],8],["RedisEndpoint",["ref","Endpoint"],8]],"id":["ClusterName"],"d":{"LogDeliveryConfigurationRequest":[["DestinationDetails",["ref","DestinationDetails"],1],["DestinationType","string",1],["LogFormat","string",1],["LogType","string",1]],"DestinationDetails":[["CloudWatchLogsDetails",["ref","CloudWatchLogsDestinationDetails"]],["KinesisFirehoseDetails",["ref","KinesisFirehoseDestinationDetails"]]],"CloudWatchLogsDestinationDetails":[["LogGroup","string",1]],"KinesisFirehoseDestinationDetails":[["DeliveryStream","string",1]],"Endpoint":[["Address","string"],["Port","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:cluster:${CacheClusterId}"}');
+export const CacheCluster = cloudControlType<CacheClusterArgs, CacheClusterOutputs>("AWS::ElastiCache::CacheCluster", "aws:elasticache:CacheCluster", '{"p":[["AZMode","string",4],["AutoMinorVersionUpgrade","boolean"],["CacheNodeType","string",1],["CacheParameterGroupName","string"],["CacheSecurityGroupNames",["array","string"],16],["CacheSubnetGroupName","string",66],["ClusterName","string",66],["Engine","string",67],["EngineVersion","string"],["IpDiscovery","string"],["LogDeliveryConfigurations",["array",["ref","LogDeliveryConfigurationRequest"]]],["NetworkType","string",66],["NotificationTopicArn","string"],["NumCacheNodes","integer",5],["Port","integer",66],["PreferredAvailabilityZone","string",20],["PreferredAvailabilityZones",["array","string"],4],["PreferredMaintenanceWindow","string"],["SnapshotArns",["array","string"],82],["SnapshotName","string",82],["SnapshotRetentionLimit","integer"],["SnapshotWindow","string"],["Tags",["array",["ref","Tag"]]],["TransitEncryptionEnabled","boolean"],["VpcSecurityGroupIds",["array","string"]],["ConfigurationEndpoint",["ref","Endpoint"],8],["RedisEndpoint",["ref","Endpoint"],8]],"id":["ClusterName"],"d":{"LogDeliveryConfigurationRequest":[["DestinationDetails",["ref","DestinationDetails"],1],["DestinationType","string",1],["LogFormat","string",1],["LogType","string",1]],"DestinationDetails":[["CloudWatchLogsDetails",["ref","CloudWatchLogsDestinationDetails"]],["KinesisFirehoseDetails",["ref","KinesisFirehoseDestinationDetails"]]],"CloudWatchLogsDestinationDetails":[["LogGroup","string",1]],"KinesisFirehoseDestinationDetails":[["DeliveryStream","string",1]],"Endpoint":[["Address","string"],["Port","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SnapshotArns","SnapshotName","CacheSecurityGroupNames","PreferredAvailabilityZone"],"co":["Port","SnapshotArns","SnapshotName","CacheSubnetGroupName","ClusterName","Engine","NetworkType"],"ro":["ConfigurationEndpoint","ConfigurationEndpoint/Port","ConfigurationEndpoint/Address","RedisEndpoint","RedisEndpoint/Port","RedisEndpoint/Address"],"uo":["CacheSecurityGroupNames","SnapshotArns","PreferredAvailabilityZones","VpcSecurityGroupIds","Tags","LogDeliveryConfigurations"],"pt":{"EngineVersion":"$join($split(EngineVersion, \\".\\", 2), \\".\\")"},"dep":["CacheSecurityGroupNames"],"tg":[true,true,true],"nm":{"path":"ClusterName"}},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:cluster:${CacheClusterId}"}');
 /** A {@link CacheCluster} instance: its attributes as typed outputs. */
 export type CacheCluster = InstanceType<typeof CacheCluster>;
 
@@ -55,6 +55,10 @@ export interface CacheClusterArgs {
    * A list of security group names to associate with this cluster.
    *
    * Use this parameter only when you are creating a cluster outside of an Amazon Virtual Private Cloud (Amazon VPC).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `CacheSecurityGroupNames` of AWS::ElastiCache::CacheCluster deprecated.
    */
   cacheSecurityGroupNames?: string[];
   /**
@@ -109,6 +113,8 @@ export interface CacheClusterArgs {
    * All nodes belonging to this cluster are placed in the preferred Availability Zone. If you want to create your nodes across multiple Availability Zones, use `PreferredAvailabilityZones` .
    *
    * Default: System chosen Availability Zone.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   preferredAvailabilityZone?: string;
   /**
@@ -147,12 +153,16 @@ export interface CacheClusterArgs {
    * > This parameter is only valid if the `Engine` parameter is `redis` . 
    *
    * Example of an Amazon S3 ARN: `arn:aws:s3:::my_bucket/snapshot1.rdb`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotArns?: string[];
   /**
    * The name of a Valkey or Redis OSS snapshot from which to restore data into the new node group (shard). The snapshot status changes to `restoring` while the new node group (shard) is being created.
    *
    * > This parameter is only valid if the `Engine` parameter is `redis` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotName?: string;
   /**
@@ -258,33 +268,59 @@ export interface CacheClusterEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-globalreplicationgroup.html | CloudFormation: AWS::ElastiCache::GlobalReplicationGroup}
  */
-export const GlobalReplicationGroup = cloudControlType<GlobalReplicationGroupArgs, GlobalReplicationGroupOutputs>("AWS::ElastiCache::GlobalReplicationGroup", "aws:elasticache:GlobalReplicationGroup", '{"p":[["GlobalReplicationGroupIdSuffix","string"],["CacheNodeType","string"],["EngineVersion","string"],["GlobalReplicationGroupDescription","string"],["RegionalConfigurations",["array",["ref","RegionalConfiguration"]]],["CacheParameterGroupName","string"],["Members",["array",["ref","GlobalReplicationGroupMember"]],1],["AutomaticFailoverEnabled","boolean"],["GlobalNodeGroupCount","integer"],["Engine","string"],["Tags",["array",["ref","Tag"]]],["Status","string",8],["GlobalReplicationGroupId","string",72],["Arn","string",72]],"id":["GlobalReplicationGroupId"],"d":{"RegionalConfiguration":[["ReplicationGroupRegion","string"],["ReplicationGroupId","string"],["ReshardingConfigurations",["array",["ref","ReshardingConfiguration"]]]],"ReshardingConfiguration":[["NodeGroupId","string"],["PreferredAvailabilityZones",["array","string"]]],"GlobalReplicationGroupMember":[["Role",["enum","PRIMARY","SECONDARY"]],["ReplicationGroupRegion","string"],["ReplicationGroupId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache::${Account}:globalreplicationgroup:${GlobalReplicationGroupId}"}');
+export const GlobalReplicationGroup = cloudControlType<GlobalReplicationGroupArgs, GlobalReplicationGroupOutputs>("AWS::ElastiCache::GlobalReplicationGroup", "aws:elasticache:GlobalReplicationGroup", '{"p":[["GlobalReplicationGroupIdSuffix","string",16],["CacheNodeType","string",16],["EngineVersion","string",16],["GlobalReplicationGroupDescription","string"],["RegionalConfigurations",["array",["ref","RegionalConfiguration"]],16],["CacheParameterGroupName","string"],["Members",["array",["ref","GlobalReplicationGroupMember"]],1],["AutomaticFailoverEnabled","boolean",16],["GlobalNodeGroupCount","integer",16],["Engine","string"],["Tags",["array",["ref","Tag"]]],["Status","string",8],["GlobalReplicationGroupId","string",72],["Arn","string",72]],"id":["GlobalReplicationGroupId"],"d":{"RegionalConfiguration":[["ReplicationGroupRegion","string"],["ReplicationGroupId","string"],["ReshardingConfigurations",["array",["ref","ReshardingConfiguration"]]]],"ReshardingConfiguration":[["NodeGroupId","string"],["PreferredAvailabilityZones",["array","string"]]],"GlobalReplicationGroupMember":[["Role",["enum","PRIMARY","SECONDARY"]],["ReplicationGroupRegion","string"],["ReplicationGroupId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["GlobalReplicationGroupIdSuffix","AutomaticFailoverEnabled","CacheNodeType","EngineVersion","GlobalNodeGroupCount","RegionalConfigurations"],"ro":["GlobalReplicationGroupId","Status"]},"arn":"arn:${Partition}:elasticache::${Account}:globalreplicationgroup:${GlobalReplicationGroupId}"}');
 /** A {@link GlobalReplicationGroup} instance: its attributes as typed outputs. */
 export type GlobalReplicationGroup = InstanceType<typeof GlobalReplicationGroup>;
 
 /** Inputs of {@link GlobalReplicationGroup}. */
 export interface GlobalReplicationGroupArgs {
-  /** The suffix name of a Global Datastore. The suffix guarantees uniqueness of the Global Datastore name across multiple regions. */
+  /**
+   * The suffix name of a Global Datastore. The suffix guarantees uniqueness of the Global Datastore name across multiple regions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   globalReplicationGroupIdSuffix?: string;
-  /** The cache node type of the Global datastore */
+  /**
+   * The cache node type of the Global datastore
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   cacheNodeType?: string;
-  /** The Elasticache Valkey or Redis OSS engine version. */
+  /**
+   * The Elasticache Valkey or Redis OSS engine version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   engineVersion?: string;
   /** The optional description of the Global datastore */
   globalReplicationGroupDescription?: string;
-  /** The Regions that comprise the Global Datastore. */
+  /**
+   * The Regions that comprise the Global Datastore.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   regionalConfigurations?: GlobalReplicationGroupRegionalConfiguration[];
   /** The name of the cache parameter group to use with the Global datastore. It must be compatible with the major engine version used by the Global datastore. */
   cacheParameterGroupName?: string;
-  /** The replication groups that comprise the Global datastore. */
+  /**
+   * The replication groups that comprise the Global datastore.
+   *
+   * Items: at least 1.
+   */
   members: GlobalReplicationGroupGlobalReplicationGroupMember[];
   /**
    * Specifies whether a read-only replica is automatically promoted to read/write primary if the existing primary fails.
    *
    * `AutomaticFailoverEnabled` must be enabled for Valkey or Redis OSS (cluster mode enabled) replication groups.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   automaticFailoverEnabled?: boolean;
-  /** The number of node groups that comprise the Global Datastore. */
+  /**
+   * The number of node groups that comprise the Global Datastore.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   globalNodeGroupCount?: number;
   /** The ElastiCache engine. For Valkey or Redis OSS only. */
   engine?: string;
@@ -347,7 +383,7 @@ export interface GlobalReplicationGroupGlobalReplicationGroupMember {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-parametergroup.html | CloudFormation: AWS::ElastiCache::ParameterGroup}
  */
-export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::ElastiCache::ParameterGroup", "aws:elasticache:ParameterGroup", '{"p":[["CacheParameterGroupFamily","string",67],["Description","string",1],["Properties",["map","string"]],["Tags",["array",["ref","Tag"]]],["CacheParameterGroupName","string",72]],"id":["CacheParameterGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:parametergroup:${CacheParameterGroupName}"}');
+export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::ElastiCache::ParameterGroup", "aws:elasticache:ParameterGroup", '{"p":[["CacheParameterGroupFamily","string",67],["Description","string",1],["Properties",["map","string"]],["Tags",["array",["ref","Tag"]]],["CacheParameterGroupName","string",72]],"id":["CacheParameterGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CacheParameterGroupFamily"],"ro":["CacheParameterGroupName"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:parametergroup:${CacheParameterGroupName}"}');
 /** A {@link ParameterGroup} instance: its attributes as typed outputs. */
 export type ParameterGroup = InstanceType<typeof ParameterGroup>;
 
@@ -389,7 +425,7 @@ export interface ParameterGroupOutputs extends ParameterGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-replicationgroup.html | CloudFormation: AWS::ElastiCache::ReplicationGroup}
  */
-export const ReplicationGroup = cloudControlType<ReplicationGroupArgs, ReplicationGroupOutputs>("AWS::ElastiCache::ReplicationGroup", "aws:elasticache:ReplicationGroup", '{"p":[["AtRestEncryptionEnabled","boolean",66],["AuthToken","string",52],["AutoMinorVersionUpgrade","boolean"],["AutomaticFailoverEnabled","boolean"],["CacheNodeType","string"],["CacheParameterGroupName","string"],["CacheSecurityGroupNames",["array","string"]],["CacheSubnetGroupName","string",66],["ClusterMode","string"],["DataTieringEnabled","boolean",66],["Engine","string",66],["EngineVersion","string"],["GlobalReplicationGroupId","string",66],["IpDiscovery","string"],["KmsKeyId","string",66],["LogDeliveryConfigurations",["array",["ref","LogDeliveryConfigurationRequest"]]],["MultiAZEnabled","boolean"],["NetworkType","string",66],["NodeGroupConfiguration",["array",["ref","NodeGroupConfiguration"]],4],["NotificationTopicArn","string"],["NumCacheClusters","integer"],["NumNodeGroups","integer",4],["Port","integer",66],["PreferredCacheClusterAZs",["array","string"],66],["PreferredMaintenanceWindow","string"],["PrimaryClusterId","string"],["ReplicasPerNodeGroup","integer",66],["ReplicationGroupDescription","string",1],["ReplicationGroupId","string",66],["SecurityGroupIds",["array","string"]],["SnapshotArns",["array","string"],66],["SnapshotName","string",66],["SnapshotRetentionLimit","integer"],["SnapshotWindow","string"],["SnapshottingClusterId","string"],["Tags",["array",["ref","Tag"]]],["TransitEncryptionEnabled","boolean"],["TransitEncryptionMode","string"],["UserGroupIds",["array","string"]],["Durability",["enum","default","async","sync","disabled"]],["ConfigurationEndPoint",["ref","Endpoint"],8],["PrimaryEndPoint",["ref","Endpoint"],8],["ReadEndPoint",["ref","ReadEndPoint"],8],["ReaderEndPoint",["ref","Endpoint"],8],["EffectiveDurability",["enum","async","sync","disabled"],8]],"id":["ReplicationGroupId"],"d":{"LogDeliveryConfigurationRequest":[["DestinationDetails",["ref","DestinationDetails"],1],["DestinationType","string",1],["LogFormat","string",1],["LogType","string",1]],"DestinationDetails":[["CloudWatchLogsDetails",["ref","CloudWatchLogsDestinationDetails"]],["KinesisFirehoseDetails",["ref","KinesisFirehoseDestinationDetails"]]],"CloudWatchLogsDestinationDetails":[["LogGroup","string",1]],"KinesisFirehoseDestinationDetails":[["DeliveryStream","string",1]],"NodeGroupConfiguration":[["NodeGroupId","string",4],["PrimaryAvailabilityZone","string",2],["ReplicaAvailabilityZones",["array","string"],2],["ReplicaCount","integer",2],["Slots","string",2]],"Endpoint":[["Address","string"],["Port","string"]],"ReadEndPoint":[["Addresses","string"],["AddressesList",["array","string"]],["Ports","string"],["PortsList",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:replicationgroup:${ReplicationGroupId}"}');
+export const ReplicationGroup = cloudControlType<ReplicationGroupArgs, ReplicationGroupOutputs>("AWS::ElastiCache::ReplicationGroup", "aws:elasticache:ReplicationGroup", '{"p":[["AtRestEncryptionEnabled","boolean",66],["AuthToken","string",52],["AutoMinorVersionUpgrade","boolean"],["AutomaticFailoverEnabled","boolean"],["CacheNodeType","string"],["CacheParameterGroupName","string",16],["CacheSecurityGroupNames",["array","string"],16],["CacheSubnetGroupName","string",82],["ClusterMode","string"],["DataTieringEnabled","boolean",66],["Engine","string"],["EngineVersion","string",16],["GlobalReplicationGroupId","string",66],["IpDiscovery","string"],["KmsKeyId","string",82],["LogDeliveryConfigurations",["array",["ref","LogDeliveryConfigurationRequest"]]],["MultiAZEnabled","boolean"],["NetworkType","string",66],["NodeGroupConfiguration",["array",["ref","NodeGroupConfiguration"]],20],["NotificationTopicArn","string",16],["NumCacheClusters","integer"],["NumNodeGroups","integer",20],["Port","integer",66],["PreferredCacheClusterAZs",["array","string"],82],["PreferredMaintenanceWindow","string",16],["PrimaryClusterId","string",16],["ReplicasPerNodeGroup","integer"],["ReplicationGroupDescription","string",1],["ReplicationGroupId","string",66],["SecurityGroupIds",["array","string"],16],["SnapshotArns",["array","string"],82],["SnapshotName","string",82],["SnapshotRetentionLimit","integer"],["SnapshotWindow","string"],["SnapshottingClusterId","string"],["Tags",["array",["ref","Tag"]]],["TransitEncryptionEnabled","boolean"],["TransitEncryptionMode","string"],["UserGroupIds",["array","string"]],["Durability",["enum","default","async","sync","disabled"]],["ConfigurationEndPoint",["ref","Endpoint"],8],["PrimaryEndPoint",["ref","Endpoint"],8],["ReadEndPoint",["ref","ReadEndPoint"],8],["ReaderEndPoint",["ref","Endpoint"],8],["EffectiveDurability",["enum","async","sync","disabled"],8]],"id":["ReplicationGroupId"],"d":{"LogDeliveryConfigurationRequest":[["DestinationDetails",["ref","DestinationDetails"],1],["DestinationType","string",1],["LogFormat","string",1],["LogType","string",1]],"DestinationDetails":[["CloudWatchLogsDetails",["ref","CloudWatchLogsDestinationDetails"]],["KinesisFirehoseDetails",["ref","KinesisFirehoseDestinationDetails"]]],"CloudWatchLogsDestinationDetails":[["LogGroup","string",1]],"KinesisFirehoseDestinationDetails":[["DeliveryStream","string",1]],"NodeGroupConfiguration":[["NodeGroupId","string",4],["PrimaryAvailabilityZone","string"],["ReplicaAvailabilityZones",["array","string"]],["ReplicaCount","integer"],["Slots","string"]],"Endpoint":[["Address","string"],["Port","string"]],"ReadEndPoint":[["Addresses","string"],["AddressesList",["array","string"]],["Ports","string"],["PortsList",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AuthToken","CacheParameterGroupName","CacheSecurityGroupNames","CacheSubnetGroupName","EngineVersion","NotificationTopicArn","PreferredMaintenanceWindow","SecurityGroupIds","SnapshotArns","SnapshotName","NodeGroupConfiguration","NumNodeGroups","KmsKeyId","PrimaryClusterId","PreferredCacheClusterAZs"],"co":["AtRestEncryptionEnabled","CacheSubnetGroupName","DataTieringEnabled","GlobalReplicationGroupId","KmsKeyId","NetworkType","Port","PreferredCacheClusterAZs","ReplicationGroupId","SnapshotArns","SnapshotName"],"ro":["ConfigurationEndPoint","ConfigurationEndPoint/Address","ConfigurationEndPoint/Port","PrimaryEndPoint","PrimaryEndPoint/Address","PrimaryEndPoint/Port","ReadEndPoint","ReadEndPoint/Addresses","ReadEndPoint/AddressesList","ReadEndPoint/Ports","ReadEndPoint/PortsList","ReaderEndPoint","ReaderEndPoint/Address","ReaderEndPoint/Port","EffectiveDurability"],"pt":{"ReplicationGroupId":"$lowercase(ReplicationGroupId)"},"dep":["CacheSecurityGroupNames"],"tg":[true,true,true],"nm":{"path":"ReplicationGroupId"}},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:replicationgroup:${ReplicationGroupId}"}');
 /** A {@link ReplicationGroup} instance: its attributes as typed outputs. */
 export type ReplicationGroup = InstanceType<typeof ReplicationGroup>;
 
@@ -467,14 +503,24 @@ export interface ReplicationGroupArgs {
    *
    * - To create a Valkey or Redis OSS (cluster mode disabled) replication group, use `CacheParameterGroupName=default.redis3.2` .
    * - To create a Valkey or Redis OSS (cluster mode enabled) replication group, use `CacheParameterGroupName=default.redis3.2.cluster.on` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   cacheParameterGroupName?: string;
-  /** A list of cache security group names to associate with this replication group. */
+  /**
+   * A list of cache security group names to associate with this replication group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `CacheSecurityGroupNames` of AWS::ElastiCache::ReplicationGroup deprecated.
+   */
   cacheSecurityGroupNames?: string[];
   /**
    * The name of the cache subnet group to be used for the replication group.
    *
    * > If you're going to launch your cluster in an Amazon VPC, you need to create a subnet group before you start creating a cluster. For more information, see [AWS::ElastiCache::SubnetGroup](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elasticache-subnetgroup.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   cacheSubnetGroupName?: string;
   /** The mode can be enabled or disabled. To change the cluster mode from disabled to enabled, you must first set the cluster mode to compatible. The compatible mode allows your Valkey or Redis OSS clients to connect using both cluster mode enabled and cluster mode disabled. After you migrate all Valkey or Redis OSS clients to use cluster mode enabled, you can then complete cluster mode configuration and set the cluster mode to enabled. For more information, see [Modify cluster mode](https://docs.aws.amazon.com/AmazonElastiCache/latest/dg/modify-cluster-mode.html) . */
@@ -491,13 +537,19 @@ export interface ReplicationGroupArgs {
    * The version number of the cache engine to be used for the clusters in this replication group. To view the supported cache engine versions, use the `DescribeCacheEngineVersions` operation.
    *
    * *Important:* You can upgrade to a newer engine version (see [Selecting a Cache Engine and Version](https://docs.aws.amazon.com/AmazonElastiCache/latest/dg/SelectEngine.html#VersionManagement) ) in the *ElastiCache User Guide* , but you cannot downgrade to an earlier engine version. If you want to use an earlier engine version, you must delete the existing cluster or replication group and create it anew with the earlier engine version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   engineVersion?: string;
   /** The name of the Global datastore */
   globalReplicationGroupId?: string;
   /** The network type you choose when creating a replication group, either `ipv4` | `ipv6` . IPv6 is supported for workloads using Valkey 7.2 and above, Redis OSS engine version 6.2 to 7.1 or Memcached engine version 1.6.6 and above on all instances built on the [Nitro system](https://docs.aws.amazon.com/ec2/nitro/) . */
   ipDiscovery?: string;
-  /** The ID of the KMS key used to encrypt the disk on the cluster. */
+  /**
+   * The ID of the KMS key used to encrypt the disk on the cluster.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsKeyId?: string;
   /** Specifies the destination, format and type of the logs. */
   logDeliveryConfigurations?: ReplicationGroupLogDeliveryConfigurationRequest[];
@@ -509,12 +561,16 @@ export interface ReplicationGroupArgs {
    * `NodeGroupConfiguration` is a property of the `AWS::ElastiCache::ReplicationGroup` resource that configures an Amazon ElastiCache (ElastiCache) Valkey or Redis OSS cluster node group.
    *
    * If you set [UseOnlineResharding](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-updatepolicy.html#cfn-attributes-updatepolicy-useonlineresharding) to `true` , you can update `NodeGroupConfiguration` without interruption. When `UseOnlineResharding` is set to `false` , or is not specified, updating `NodeGroupConfiguration` results in [replacement](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-replacement) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   nodeGroupConfiguration?: ReplicationGroupNodeGroupConfiguration[];
   /**
    * The Amazon Resource Name (ARN) of the Amazon Simple Notification Service (SNS) topic to which notifications are sent.
    *
    * > The Amazon SNS topic owner must be the same as the cluster owner.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   notificationTopicArn?: string;
   /**
@@ -533,6 +589,8 @@ export interface ReplicationGroupArgs {
    * If you set [UseOnlineResharding](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-updatepolicy.html#cfn-attributes-updatepolicy-useonlineresharding) to `true` , you can update `NumNodeGroups` without interruption. When `UseOnlineResharding` is set to `false` , or is not specified, updating `NumNodeGroups` results in [replacement](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-replacement) .
    *
    * Default: 1
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   numNodeGroups?: number;
   /** The port number on which each member of the replication group accepts connections. */
@@ -547,6 +605,8 @@ export interface ReplicationGroupArgs {
    * > The number of Availability Zones listed must equal the value of `NumCacheClusters` . 
    *
    * Default: system chosen Availability Zones.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   preferredCacheClusterAZs?: string[];
   /**
@@ -563,12 +623,16 @@ export interface ReplicationGroupArgs {
    * - `sat`
    *
    * Example: `sun:23:00-mon:01:30`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   preferredMaintenanceWindow?: string;
   /**
    * The identifier of the cluster that serves as the primary for this replication group. This cluster must already exist and have a status of `available` .
    *
    * This parameter is not required if `NumCacheClusters` , `NumNodeGroups` , or `ReplicasPerNodeGroup` is specified.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   primaryClusterId?: string;
   /** An optional parameter that specifies the number of replica nodes in each node group (shard). Valid values are 0 to 5. */
@@ -589,15 +653,23 @@ export interface ReplicationGroupArgs {
    * One or more Amazon VPC security groups associated with this replication group.
    *
    * Use this parameter only when you are creating a replication group in an Amazon Virtual Private Cloud (Amazon VPC).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   securityGroupIds?: string[];
   /**
    * A list of Amazon Resource Names (ARN) that uniquely identify the Valkey or Redis OSS RDB snapshot files stored in Amazon S3. The snapshot files are used to populate the new replication group. The Amazon S3 object name in the ARN cannot contain any commas. The new replication group will have the number of node groups (console: shards) specified by the parameter *NumNodeGroups* or the number of node groups configured by *NodeGroupConfiguration* regardless of the number of ARNs specified here.
    *
    * Example of an Amazon S3 ARN: `arn:aws:s3:::my_bucket/snapshot1.rdb`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotArns?: string[];
-  /** The name of a snapshot from which to restore data into the new replication group. The snapshot status changes to `restoring` while the new replication group is being created. */
+  /**
+   * The name of a snapshot from which to restore data into the new replication group. The snapshot status changes to `restoring` while the new replication group is being created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotName?: string;
   /**
    * The number of days for which ElastiCache retains automatic snapshots before deleting them. For example, if you set `SnapshotRetentionLimit` to 5, a snapshot that was taken today is retained for 5 days before being deleted.
@@ -764,9 +836,11 @@ export interface ReplicationGroupReadEndPoint {
  *
  * For more information, see [CreateCacheSubnetGroup](https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/API_CreateCacheSubnetGroup.html) .
  *
+ * @deprecated Cloud Control cannot create AWS::ElastiCache::SecurityGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-securitygroup.html | CloudFormation: AWS::ElastiCache::SecurityGroup}
  */
-export const SecurityGroup = cloudControlType<SecurityGroupArgs, SecurityGroupOutputs>("AWS::ElastiCache::SecurityGroup", "aws:elasticache:SecurityGroup", '{"p":[["Description","string",1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:securitygroup:${CacheSecurityGroupName}"}');
+export const SecurityGroup = cloudControlType<SecurityGroupArgs, SecurityGroupOutputs>("AWS::ElastiCache::SecurityGroup", "aws:elasticache:SecurityGroup", '{"p":[["Description","string",1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:securitygroup:${CacheSecurityGroupName}"}');
 /** A {@link SecurityGroup} instance: its attributes as typed outputs. */
 export type SecurityGroup = InstanceType<typeof SecurityGroup>;
 
@@ -788,9 +862,11 @@ export interface SecurityGroupOutputs extends SecurityGroupArgs {
  *
  * > Updates are not supported.
  *
+ * @deprecated Cloud Control cannot create AWS::ElastiCache::SecurityGroupIngress: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-securitygroupingress.html | CloudFormation: AWS::ElastiCache::SecurityGroupIngress}
  */
-export const SecurityGroupIngress = cloudControlType<SecurityGroupIngressArgs, SecurityGroupIngressOutputs>("AWS::ElastiCache::SecurityGroupIngress", "aws:elasticache:SecurityGroupIngress", '{"p":[["CacheSecurityGroupName","string",1],["EC2SecurityGroupName","string",1],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const SecurityGroupIngress = cloudControlType<SecurityGroupIngressArgs, SecurityGroupIngressOutputs>("AWS::ElastiCache::SecurityGroupIngress", "aws:elasticache:SecurityGroupIngress", '{"p":[["CacheSecurityGroupName","string",1],["EC2SecurityGroupName","string",1],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SecurityGroupIngress} instance: its attributes as typed outputs. */
 export type SecurityGroupIngress = InstanceType<typeof SecurityGroupIngress>;
 
@@ -814,7 +890,7 @@ export interface SecurityGroupIngressOutputs extends SecurityGroupIngressArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-serverlesscache.html | CloudFormation: AWS::ElastiCache::ServerlessCache}
  */
-export const ServerlessCache = cloudControlType<ServerlessCacheArgs, ServerlessCacheOutputs>("AWS::ElastiCache::ServerlessCache", "aws:elasticache:ServerlessCache", '{"p":[["Description","string"],["KmsKeyId","string",66],["FinalSnapshotName","string"],["UserGroupId","string"],["CacheUsageLimits",["ref","CacheUsageLimits"]],["SecurityGroupIds",["array","string"]],["SnapshotArnsToRestore",["array","string"],66],["SubnetIds",["array","string"],66],["DailySnapshotTime","string"],["ReaderEndpoint",["ref","Endpoint"]],["SnapshotRetentionLimit","integer"],["Endpoint",["ref","Endpoint"]],["NetworkType",["enum","ipv4","ipv6","dual_stack"],66],["ServerlessCacheName","string",67],["MajorEngineVersion","string"],["Engine","string",1],["Tags",["array",["ref","Tag"]]],["FullEngineVersion","string",8],["CreateTime","string",8],["Status","string",8],["ARN","string",8]],"id":["ServerlessCacheName"],"d":{"CacheUsageLimits":[["DataStorage",["ref","DataStorage"]],["ECPUPerSecond",["ref","ECPUPerSecond"]]],"DataStorage":[["Minimum","integer"],["Maximum","integer"],["Unit",["enum","GB"],1]],"ECPUPerSecond":[["Minimum","integer"],["Maximum","integer"]],"Endpoint":[["Address","string"],["Port","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:serverlesscache:${ServerlessCacheName}"}');
+export const ServerlessCache = cloudControlType<ServerlessCacheArgs, ServerlessCacheOutputs>("AWS::ElastiCache::ServerlessCache", "aws:elasticache:ServerlessCache", '{"p":[["Description","string"],["KmsKeyId","string",66],["FinalSnapshotName","string",16],["UserGroupId","string"],["CacheUsageLimits",["ref","CacheUsageLimits"]],["SecurityGroupIds",["array","string"]],["SnapshotArnsToRestore",["array","string"],82],["SubnetIds",["array","string"],66],["DailySnapshotTime","string"],["ReaderEndpoint",["ref","Endpoint"]],["SnapshotRetentionLimit","integer"],["Endpoint",["ref","Endpoint"]],["NetworkType",["enum","ipv4","ipv6","dual_stack"]],["ServerlessCacheName","string",67],["MajorEngineVersion","string"],["Engine","string",1],["Tags",["array",["ref","Tag"]]],["FullEngineVersion","string",8],["CreateTime","string",8],["Status","string",8],["ARN","string",8]],"id":["ServerlessCacheName"],"d":{"CacheUsageLimits":[["DataStorage",["ref","DataStorage"]],["ECPUPerSecond",["ref","ECPUPerSecond"]]],"DataStorage":[["Minimum","integer"],["Maximum","integer"],["Unit",["enum","GB"],1]],"ECPUPerSecond":[["Minimum","integer"],["Maximum","integer"]],"Endpoint":[["Address","string"],["Port","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SnapshotArnsToRestore","FinalSnapshotName"],"co":["ServerlessCacheName","KmsKeyId","SnapshotArnsToRestore","SubnetIds"],"ro":["FullEngineVersion","CreateTime","Status","Endpoint/Address","Endpoint/Port","ReaderEndpoint/Address","ReaderEndpoint/Port","ARN"],"uo":["SecurityGroupIds","SnapshotArnsToRestore","Tags","SubnetIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:serverlesscache:${ServerlessCacheName}"}');
 /** A {@link ServerlessCache} instance: its attributes as typed outputs. */
 export type ServerlessCache = InstanceType<typeof ServerlessCache>;
 
@@ -824,7 +900,11 @@ export interface ServerlessCacheArgs {
   description?: string;
   /** The ID of the AWS Key Management Service (KMS) key that is used to encrypt data at rest in the serverless cache. */
   kmsKeyId?: string;
-  /** The name of the final snapshot taken of a cache before the cache is deleted. */
+  /**
+   * The name of the final snapshot taken of a cache before the cache is deleted.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   finalSnapshotName?: string;
   /** The identifier of the user group associated with the serverless cache. Available for Valkey and Redis OSS only. Default is NULL. */
   userGroupId?: string;
@@ -832,7 +912,11 @@ export interface ServerlessCacheArgs {
   cacheUsageLimits?: ServerlessCacheCacheUsageLimits;
   /** The IDs of the EC2 security groups associated with the serverless cache. */
   securityGroupIds?: string[];
-  /** The ARN of the snapshot from which to restore data into the new cache. */
+  /**
+   * The ARN of the snapshot from which to restore data into the new cache.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotArnsToRestore?: string[];
   /** If no subnet IDs are given and your VPC is in us-west-1, then ElastiCache will select 2 default subnets across AZs in your VPC. For all other Regions, if no subnet IDs are given then ElastiCache will select 3 default subnets across AZs in your default VPC. */
   subnetIds?: string[];
@@ -921,9 +1005,11 @@ export interface ServerlessCacheEndpoint {
 /**
  * Resource Type definition for AWS::ElastiCache::ServerlessCacheSnapshot. A serverless cache snapshot is a point-in-time backup of an ElastiCache serverless cache. Available for Valkey, Redis OSS and Serverless Memcached only.
  *
+ * @deprecated Cloud Control cannot create AWS::ElastiCache::ServerlessCacheSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-serverlesscachesnapshot.html | CloudFormation: AWS::ElastiCache::ServerlessCacheSnapshot}
  */
-export const ServerlessCacheSnapshot = cloudControlType<ServerlessCacheSnapshotArgs, ServerlessCacheSnapshotOutputs>("AWS::ElastiCache::ServerlessCacheSnapshot", "aws:elasticache:ServerlessCacheSnapshot", '{"p":[["ServerlessCacheSnapshotName","string",67],["ServerlessCacheName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["ARN","string",72],["SnapshotType","string",8],["Status","string",8],["CreateTime","string",8],["BytesUsedForCache","string",8],["ServerlessCacheConfiguration",["ref","ServerlessCacheConfiguration"],8]],"id":["ARN"],"d":{"ServerlessCacheConfiguration":[["ServerlessCacheName","string"],["Engine","string"],["MajorEngineVersion","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:serverlesscachesnapshot:${ServerlessCacheSnapshotName}"}');
+export const ServerlessCacheSnapshot = cloudControlType<ServerlessCacheSnapshotArgs, ServerlessCacheSnapshotOutputs>("AWS::ElastiCache::ServerlessCacheSnapshot", "aws:elasticache:ServerlessCacheSnapshot", '{"p":[["ServerlessCacheSnapshotName","string",67],["ServerlessCacheName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["ARN","string",72],["SnapshotType","string",8],["Status","string",8],["CreateTime","string",8],["BytesUsedForCache","string",8],["ServerlessCacheConfiguration",["ref","ServerlessCacheConfiguration"],8]],"id":["ARN"],"d":{"ServerlessCacheConfiguration":[["ServerlessCacheName","string"],["Engine","string"],["MajorEngineVersion","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:serverlesscachesnapshot:${ServerlessCacheSnapshotName}"}');
 /** A {@link ServerlessCacheSnapshot} instance: its attributes as typed outputs. */
 export type ServerlessCacheSnapshot = InstanceType<typeof ServerlessCacheSnapshot>;
 
@@ -969,7 +1055,7 @@ export interface ServerlessCacheSnapshotServerlessCacheConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-subnetgroup.html | CloudFormation: AWS::ElastiCache::SubnetGroup}
  */
-export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::ElastiCache::SubnetGroup", "aws:elasticache:SubnetGroup", '{"p":[["Description","string",1],["CacheSubnetGroupName","string",66],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["CacheSubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:subnetgroup:${CacheSubnetGroupName}"}');
+export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::ElastiCache::SubnetGroup", "aws:elasticache:SubnetGroup", '{"p":[["Description","string",1],["CacheSubnetGroupName","string",66],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["CacheSubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CacheSubnetGroupName"],"uo":["SubnetIds","Tags"],"tg":[true,true,true],"nm":{"path":"CacheSubnetGroupName"}},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:subnetgroup:${CacheSubnetGroupName}"}');
 /** A {@link SubnetGroup} instance: its attributes as typed outputs. */
 export type SubnetGroup = InstanceType<typeof SubnetGroup>;
 
@@ -1008,7 +1094,7 @@ export interface SubnetGroupOutputs extends SubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-user.html | CloudFormation: AWS::ElastiCache::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::ElastiCache::User", "aws:elasticache:User", '{"p":[["AuthenticationMode",["ref","AuthenticationMode"]],["UserName","string",67],["NoPasswordRequired","boolean"],["AccessString","string"],["UserId","string",67],["Passwords",["array","string"],48],["Engine",["enum","redis","valkey"],67],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["UserId"],"d":{"AuthenticationMode":[["Type",["enum","password","no-password-required","iam"],1],["Passwords",["array","string"],48]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:user:${UserId}"}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::ElastiCache::User", "aws:elasticache:User", '{"p":[["AuthenticationMode",["ref","AuthenticationMode"],16],["UserName","string",67],["NoPasswordRequired","boolean",16],["AccessString","string",16],["UserId","string",67],["Passwords",["array","string"],48],["Engine",["enum","redis","valkey"],1],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["UserId"],"d":{"AuthenticationMode":[["Type",["enum","password","no-password-required","iam"],1],["Passwords",["array","string"],48]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Passwords","NoPasswordRequired","AccessString","AuthenticationMode"],"co":["UserId","UserName"],"ro":["Status","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:user:${UserId}"}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 
@@ -1021,15 +1107,29 @@ export interface UserArgs {
    * { Passwords: ["*****", "******"] // If Type is password.
    * }
    * ```
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   authenticationMode?: UserAuthenticationMode;
   /** The username of the user. */
   userName: string;
-  /** Indicates a password is not required for this user. */
+  /**
+   * Indicates a password is not required for this user.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   noPasswordRequired?: boolean;
-  /** Access permissions string used for this user. */
+  /**
+   * Access permissions string used for this user.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   accessString?: string;
-  /** The ID of the user. */
+  /**
+   * The ID of the user.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   userId: string;
   /**
    * Passwords used for this user. You can create up to two passwords for each user.
@@ -1039,7 +1139,11 @@ export interface UserArgs {
   passwords?: string[];
   /** The current supported values are valkey and redis. */
   engine: "redis" | "valkey";
-  /** The list of tags. */
+  /**
+   * The list of tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1072,19 +1176,27 @@ export interface UserAuthenticationMode {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-usergroup.html | CloudFormation: AWS::ElastiCache::UserGroup}
  */
-export const UserGroup = cloudControlType<UserGroupArgs, UserGroupOutputs>("AWS::ElastiCache::UserGroup", "aws:elasticache:UserGroup", '{"p":[["UserGroupId","string",67],["Engine",["enum","redis","valkey"],67],["UserIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["UserGroupId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticache:${Region}:${Account}:usergroup:${UserGroupId}"}');
+export const UserGroup = cloudControlType<UserGroupArgs, UserGroupOutputs>("AWS::ElastiCache::UserGroup", "aws:elasticache:UserGroup", '{"p":[["UserGroupId","string",67],["Engine",["enum","redis","valkey"],1],["UserIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["UserGroupId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["UserGroupId"],"ro":["Status","Arn"],"uo":["UserIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:usergroup:${UserGroupId}"}');
 /** A {@link UserGroup} instance: its attributes as typed outputs. */
 export type UserGroup = InstanceType<typeof UserGroup>;
 
 /** Inputs of {@link UserGroup}. */
 export interface UserGroupArgs {
-  /** The ID of the user group. */
+  /**
+   * The ID of the user group.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   userGroupId: string;
   /** The current supported values are valkey and redis. */
   engine: "redis" | "valkey";
   /** The list of user IDs that belong to the user group. A user named `default` must be included. */
   userIds: string[];
-  /** The list of tags. */
+  /**
+   * The list of tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticbeanstalk-application.html | CloudFormation: AWS::ElasticBeanstalk::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ElasticBeanstalk::Application", "aws:elasticbeanstalk:Application", '{"p":[["ApplicationName","string",66],["Description","string"],["ResourceLifecycleConfig",["ref","ApplicationResourceLifecycleConfig"]]],"id":["ApplicationName"],"d":{"ApplicationResourceLifecycleConfig":[["ServiceRole","string"],["VersionLifecycleConfig",["ref","ApplicationVersionLifecycleConfig"]]],"ApplicationVersionLifecycleConfig":[["MaxCountRule",["ref","MaxCountRule"]],["MaxAgeRule",["ref","MaxAgeRule"]]],"MaxCountRule":[["DeleteSourceFromS3","boolean"],["Enabled","boolean"],["MaxCount","integer"]],"MaxAgeRule":[["DeleteSourceFromS3","boolean"],["MaxAgeInDays","integer"],["Enabled","boolean"]]},"arn":"arn:${Partition}:elasticbeanstalk:${Region}:${Account}:application/${ApplicationName}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ElasticBeanstalk::Application", "aws:elasticbeanstalk:Application", '{"p":[["ApplicationName","string",66],["Description","string"],["ResourceLifecycleConfig",["ref","ApplicationResourceLifecycleConfig"]]],"id":["ApplicationName"],"d":{"ApplicationResourceLifecycleConfig":[["ServiceRole","string"],["VersionLifecycleConfig",["ref","ApplicationVersionLifecycleConfig"]]],"ApplicationVersionLifecycleConfig":[["MaxCountRule",["ref","MaxCountRule"]],["MaxAgeRule",["ref","MaxAgeRule"]]],"MaxCountRule":[["DeleteSourceFromS3","boolean"],["Enabled","boolean"],["MaxCount","integer"]],"MaxAgeRule":[["DeleteSourceFromS3","boolean"],["MaxAgeInDays","integer"],["Enabled","boolean"]]},"reg":{"h":"crudl","co":["ApplicationName"],"tg":[false,false,false],"nm":{"path":"ApplicationName"}},"arn":"arn:${Partition}:elasticbeanstalk:${Region}:${Account}:application/${ApplicationName}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -126,7 +126,7 @@ export interface ApplicationMaxAgeRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticbeanstalk-applicationversion.html | CloudFormation: AWS::ElasticBeanstalk::ApplicationVersion}
  */
-export const ApplicationVersion = cloudControlType<ApplicationVersionArgs, ApplicationVersionOutputs>("AWS::ElasticBeanstalk::ApplicationVersion", "aws:elasticbeanstalk:ApplicationVersion", '{"p":[["ApplicationName","string",67],["Description","string"],["SourceBundle",["ref","SourceBundle"],66],["Process","boolean",66],["BuildConfiguration",["ref","BuildConfiguration"],66],["ImageConfiguration",["ref","ImageConfiguration"],66],["Id","string",72,"awsId"]],"id":["ApplicationName","Id"],"d":{"SourceBundle":[["S3Bucket","string",3],["S3Key","string",3]],"BuildConfiguration":[["CodeBuildServiceRole","string",1],["Image","string",1],["ComputeType",["enum","BUILD_GENERAL1_SMALL","BUILD_GENERAL1_MEDIUM","BUILD_GENERAL1_LARGE"]],["TimeoutInMinutes","integer"],["ArtifactName","string"]],"ImageConfiguration":[["Source",["ref","ImageSource"]],["Build",["ref","ImageBuildConfiguration"]]],"ImageSource":[["Uri","string"]],"ImageBuildConfiguration":[["Type",["enum","docker","buildpack"],1],["DockerfileLocation","string"],["Buildpack","string"],["Architecture",["enum","amd64","arm64"]],["CodeBuildServiceRole","string",1],["ComputeType",["enum","BUILD_GENERAL1_SMALL","BUILD_GENERAL1_MEDIUM","BUILD_GENERAL1_LARGE"]],["TimeoutInMinutes","integer"]]}}');
+export const ApplicationVersion = cloudControlType<ApplicationVersionArgs, ApplicationVersionOutputs>("AWS::ElasticBeanstalk::ApplicationVersion", "aws:elasticbeanstalk:ApplicationVersion", '{"p":[["ApplicationName","string",67],["Description","string"],["SourceBundle",["ref","SourceBundle"],66],["Process","boolean"],["BuildConfiguration",["ref","BuildConfiguration"]],["ImageConfiguration",["ref","ImageConfiguration"]],["Id","string",72,"awsId"]],"id":["ApplicationName","Id"],"d":{"SourceBundle":[["S3Bucket","string",1],["S3Key","string",1]],"BuildConfiguration":[["CodeBuildServiceRole","string",1],["Image","string",1],["ComputeType",["enum","BUILD_GENERAL1_SMALL","BUILD_GENERAL1_MEDIUM","BUILD_GENERAL1_LARGE"]],["TimeoutInMinutes","integer"],["ArtifactName","string"]],"ImageConfiguration":[["Source",["ref","ImageSource"]],["Build",["ref","ImageBuildConfiguration"]]],"ImageSource":[["Uri","string"]],"ImageBuildConfiguration":[["Type",["enum","docker","buildpack"],1],["DockerfileLocation","string"],["Buildpack","string"],["Architecture",["enum","amd64","arm64"]],["CodeBuildServiceRole","string",1],["ComputeType",["enum","BUILD_GENERAL1_SMALL","BUILD_GENERAL1_MEDIUM","BUILD_GENERAL1_LARGE"]],["TimeoutInMinutes","integer"]]},"reg":{"h":"crudl","co":["SourceBundle","ApplicationName"],"ro":["Id"],"tg":[false,false,false]}}');
 /** A {@link ApplicationVersion} instance: its attributes as typed outputs. */
 export type ApplicationVersion = InstanceType<typeof ApplicationVersion>;
 
@@ -220,13 +220,17 @@ export interface ApplicationVersionImageBuildConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticbeanstalk-configurationtemplate.html | CloudFormation: AWS::ElasticBeanstalk::ConfigurationTemplate}
  */
-export const ConfigurationTemplate = cloudControlType<ConfigurationTemplateArgs, ConfigurationTemplateOutputs>("AWS::ElasticBeanstalk::ConfigurationTemplate", "aws:elasticbeanstalk:ConfigurationTemplate", '{"p":[["EnvironmentId","string",66],["PlatformArn","string",66],["ApplicationName","string",67],["Description","string"],["OptionSettings",["array",["ref","ConfigurationOptionSetting"]]],["SourceConfiguration",["ref","SourceConfiguration"],66],["SolutionStackName","string",66],["TemplateName","string",72]],"id":["ApplicationName","TemplateName"],"d":{"ConfigurationOptionSetting":[["ResourceName","string"],["Value","string"],["Namespace","string",1],["OptionName","string",1]],"SourceConfiguration":[["ApplicationName","string",3],["TemplateName","string",3]]}}');
+export const ConfigurationTemplate = cloudControlType<ConfigurationTemplateArgs, ConfigurationTemplateOutputs>("AWS::ElasticBeanstalk::ConfigurationTemplate", "aws:elasticbeanstalk:ConfigurationTemplate", '{"p":[["EnvironmentId","string",82],["PlatformArn","string",66],["ApplicationName","string",67],["Description","string"],["OptionSettings",["array",["ref","ConfigurationOptionSetting"]]],["SourceConfiguration",["ref","SourceConfiguration"],66],["SolutionStackName","string",66],["TemplateName","string",72]],"id":["ApplicationName","TemplateName"],"d":{"ConfigurationOptionSetting":[["ResourceName","string"],["Value","string"],["Namespace","string",1],["OptionName","string",1]],"SourceConfiguration":[["ApplicationName","string",1],["TemplateName","string",1]]},"reg":{"h":"crudl","wo":["EnvironmentId","SourceConfiguration/ApplicationName","SourceConfiguration/TemplateName"],"co":["ApplicationName","EnvironmentId","PlatformArn","SolutionStackName","SourceConfiguration"],"ro":["TemplateName"],"uo":["OptionSettings"],"tg":[false,true,true]}}');
 /** A {@link ConfigurationTemplate} instance: its attributes as typed outputs. */
 export type ConfigurationTemplate = InstanceType<typeof ConfigurationTemplate>;
 
 /** Inputs of {@link ConfigurationTemplate}. */
 export interface ConfigurationTemplateArgs {
-  /** The ID of an environment whose settings you want to use to create the configuration template. You must specify `EnvironmentId` if you don't specify `PlatformArn` , `SolutionStackName` , or `SourceConfiguration` . */
+  /**
+   * The ID of an environment whose settings you want to use to create the configuration template. You must specify `EnvironmentId` if you don't specify `PlatformArn` , `SolutionStackName` , or `SourceConfiguration` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentId?: string;
   /**
    * The Amazon Resource Name (ARN) of the custom platform. For more information, see [Custom Platforms](https://docs.aws.amazon.com/elasticbeanstalk/latest/dg/custom-platforms.html) in the *AWS Elastic Beanstalk Developer Guide* .
@@ -313,7 +317,7 @@ export interface ConfigurationTemplateSourceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticbeanstalk-environment.html | CloudFormation: AWS::ElasticBeanstalk::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::ElasticBeanstalk::Environment", "aws:elasticbeanstalk:Environment", '{"p":[["PlatformArn","string"],["ApplicationName","string",67],["Description","string"],["EnvironmentName","string",66],["OperationsRole","string"],["Tier",["ref","Tier"]],["OptionSettings",["array",["ref","OptionSetting"]]],["VersionLabel","string"],["TemplateName","string"],["SolutionStackName","string",66],["CNAMEPrefix","string",66],["Tags",["array",["ref","Tag"]]],["EndpointURL","string",8]],"id":["EnvironmentName"],"d":{"Tier":[["Type","string",2],["Version","string"],["Name","string",2]],"OptionSetting":[["ResourceName","string"],["Value","string"],["Namespace","string",1],["OptionName","string",1]]},"tags":["Tags","standard"]}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::ElasticBeanstalk::Environment", "aws:elasticbeanstalk:Environment", '{"p":[["PlatformArn","string"],["ApplicationName","string",67],["Description","string"],["EnvironmentName","string",66],["OperationsRole","string"],["Tier",["ref","Tier"]],["OptionSettings",["array",["ref","OptionSetting"]],16],["VersionLabel","string"],["TemplateName","string",16],["SolutionStackName","string",66],["CNAMEPrefix","string",66],["Tags",["array",["ref","Tag"]]],["EndpointURL","string",8]],"id":["EnvironmentName"],"d":{"Tier":[["Type","string"],["Version","string"],["Name","string"]],"OptionSetting":[["ResourceName","string"],["Value","string"],["Namespace","string",1],["OptionName","string",1]]},"tags":["Tags","standard"],"rp":[["Tier","Name"],["Tier","Type"]],"reg":{"h":"crudl","wo":["TemplateName","OptionSettings","OptionSettings/*/OptionName","OptionSettings/*/ResourceName","OptionSettings/*/Namespace","OptionSettings/*/Value"],"co":["CNAMEPrefix","EnvironmentName","ApplicationName","SolutionStackName","Tier/Name","Tier/Type"],"ro":["EndpointURL"],"uo":["OptionSettings","Tags"],"tg":[true,true,true],"nm":{"path":"EnvironmentName"}}}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
@@ -349,7 +353,11 @@ export interface EnvironmentArgs {
   operationsRole?: string;
   /** Specifies the tier to use in creating this environment. The environment tier that you choose determines whether Elastic Beanstalk provisions resources to support a web application that handles HTTP(S) requests or a web application that handles background-processing tasks. */
   tier?: EnvironmentTier;
-  /** Key-value pairs defining configuration options for this environment, such as the instance type. These options override the values that are defined in the solution stack or the [configuration template](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-beanstalk-configurationtemplate.html) . If you remove any options during a stack update, the removed options retain their current values. */
+  /**
+   * Key-value pairs defining configuration options for this environment, such as the instance type. These options override the values that are defined in the solution stack or the [configuration template](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-beanstalk-configurationtemplate.html) . If you remove any options during a stack update, the removed options retain their current values.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   optionSettings?: EnvironmentOptionSetting[];
   /**
    * The name of the application version to deploy.
@@ -361,6 +369,8 @@ export interface EnvironmentArgs {
    * The name of the Elastic Beanstalk configuration template to use with the environment.
    *
    * > If you specify `TemplateName` , then don't specify `SolutionStackName` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   templateName?: string;
   /**

@@ -13,14 +13,20 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elementalinference-dictionary.html | CloudFormation: AWS::ElementalInference::Dictionary}
  */
-export const Dictionary = cloudControlType<DictionaryArgs, DictionaryOutputs>("AWS::ElementalInference::Dictionary", "aws:elementalinference:Dictionary", '{"p":[["Entries","string"],["Language",["enum","eng","fra","ita","deu","spa","por"],1],["Name","string",1],["Tags",["map","string"]],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:dictionary/${Id}"}');
+export const Dictionary = cloudControlType<DictionaryArgs, DictionaryOutputs>("AWS::ElementalInference::Dictionary", "aws:elementalinference:Dictionary", '{"p":[["Entries","string",16],["Language",["enum","eng","fra","ita","deu","spa","por"],1],["Name","string",1],["Tags",["map","string"]],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Entries"],"ro":["Arn","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:dictionary/${Id}"}');
 /** A {@link Dictionary} instance: its attributes as typed outputs. */
 export type Dictionary = InstanceType<typeof Dictionary>;
 
 /** Inputs of {@link Dictionary}. */
 export interface DictionaryArgs {
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 40960.
+   */
   entries?: string;
   language: "eng" | "fra" | "ita" | "deu" | "spa" | "por";
+  /** Pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-_]{0,126}[a-zA-Z0-9])?$`. */
   name: string;
   tags?: Record<string, string>;
 }
@@ -36,13 +42,14 @@ export interface DictionaryOutputs extends DictionaryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elementalinference-feed.html | CloudFormation: AWS::ElementalInference::Feed}
  */
-export const Feed = cloudControlType<FeedArgs, FeedOutputs>("AWS::ElementalInference::Feed", "aws:elementalinference:Feed", '{"p":[["AccessRoleArn","string"],["Name","string",1],["Outputs",["array",["ref","GetOutput"]],1],["Tags",["map","string"]],["Arn","string",72],["DataEndpoints",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GetOutput":[["Name","string",1],["OutputConfig",["ref","OutputConfig"],1],["Status",["enum","ENABLED","DISABLED"],1],["Description","string"]],"OutputConfig":[["Cropping",["ref","CroppingConfig"]],["Clipping",["ref","ClippingConfig"]],["Subtitling",["ref","SubtitlingConfig"]]],"CroppingConfig":[["TemplateGroups",["array",["ref","TemplateGroup"]]]],"TemplateGroup":[["Name","string",1],["TemplateUris",["array","string"],1]],"ClippingConfig":[["CallbackMetadata","string"],["DataSourceConfiguration",["ref","DataSourceConfiguration"]]],"DataSourceConfiguration":[["FixtureId","string",1]],"SubtitlingConfig":[["Language",["enum","eng","eng-au","eng-gb","eng-us","fra","ita","deu","spa","por"],1],["AspectRatio",["ref","AspectRatio"]],["Dictionary","string"],["ProfanityFilter",["enum","DISABLED","CENSOR","DROP"]]],"AspectRatio":[["Width","integer",1],["Height","integer",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:feed/${Id}"}');
+export const Feed = cloudControlType<FeedArgs, FeedOutputs>("AWS::ElementalInference::Feed", "aws:elementalinference:Feed", '{"p":[["AccessRoleArn","string"],["Name","string",1],["Outputs",["array",["ref","GetOutput"]],1],["Tags",["map","string"]],["Arn","string",72],["DataEndpoints",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GetOutput":[["Name","string",1],["OutputConfig",["ref","OutputConfig"],1],["Status",["enum","ENABLED","DISABLED"],1],["Description","string"]],"OutputConfig":[["Cropping",["ref","CroppingConfig"]],["Clipping",["ref","ClippingConfig"]],["Subtitling",["ref","SubtitlingConfig"]]],"CroppingConfig":[["TemplateGroups",["array",["ref","TemplateGroup"]]]],"TemplateGroup":[["Name","string",1],["TemplateUris",["array","string"],1]],"ClippingConfig":[["CallbackMetadata","string"],["DataSourceConfiguration",["ref","DataSourceConfiguration"]]],"DataSourceConfiguration":[["FixtureId","string",1]],"SubtitlingConfig":[["Language",["enum","eng","eng-au","eng-gb","eng-us","fra","ita","deu","spa","por"],1],["AspectRatio",["ref","AspectRatio"]],["Dictionary","string"],["ProfanityFilter",["enum","DISABLED","CENSOR","DROP"]]],"AspectRatio":[["Width","integer",1],["Height","integer",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn","DataEndpoints","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:feed/${Id}"}');
 /** A {@link Feed} instance: its attributes as typed outputs. */
 export type Feed = InstanceType<typeof Feed>;
 
 /** Inputs of {@link Feed}. */
 export interface FeedArgs {
   accessRoleArn?: string;
+  /** Pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-_]{0,126}[a-zA-Z0-9])?$`. */
   name: string;
   outputs: FeedGetOutput[];
   tags?: Record<string, string>;
@@ -57,9 +64,11 @@ export interface FeedOutputs extends FeedArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elementalinference-feed-getoutput.html | CloudFormation: GetOutput} */
 export interface FeedGetOutput {
+  /** Pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-_]{0,126}[a-zA-Z0-9])?$`. */
   name: string;
   outputConfig: FeedOutputConfig;
   status: "ENABLED" | "DISABLED";
+  /** Length: at most 1024. Pattern: `^[\w \-\.',\@:;]*$`. */
   description?: string;
 }
 
@@ -83,6 +92,7 @@ export interface FeedTemplateGroup {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elementalinference-feed-clippingconfig.html | CloudFormation: ClippingConfig} */
 export interface FeedClippingConfig {
+  /** Length: at most 1024. Pattern: `^[\w \-\.',\@:;]*$`. */
   callbackMetadata?: string;
   /** Identifies the fixture whose event data Elemental Inference maps onto the clipping metadata for an output. */
   dataSourceConfiguration?: FeedDataSourceConfiguration;
@@ -102,6 +112,7 @@ export interface FeedDataSourceConfiguration {
 export interface FeedSubtitlingConfig {
   language: "eng" | "eng-au" | "eng-gb" | "eng-us" | "fra" | "ita" | "deu" | "spa" | "por";
   aspectRatio?: FeedAspectRatio;
+  /** Length: 1–19. Pattern: `^[a-zA-Z0-9]+$`. */
   dictionary?: string;
   profanityFilter?: "DISABLED" | "CENSOR" | "DROP";
 }

@@ -13,9 +13,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * Amazon EMR now supports launching task instance groups and task instance fleets as part of the `AWS::EMR::Cluster` resource. This can be done by using the `JobFlowInstancesConfig` property type's `TaskInstanceGroups` and `TaskInstanceFleets` subproperties. Using these subproperties reduces delays in provisioning task nodes compared to specifying task nodes with the `AWS::EMR::InstanceGroupConfig` and `AWS::EMR::InstanceFleetConfig` resources. Please refer to the examples at the bottom of this page to learn how to use these subproperties.
  *
+ * @deprecated Cloud Control cannot create AWS::EMR::Cluster: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-cluster.html | CloudFormation: AWS::EMR::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::EMR::Cluster", "aws:emr:Cluster", '{"p":[["AdditionalInfo","json",66],["Applications",["array",["ref","Application"]],66],["AutoScalingRole","string",66],["AutoTerminationPolicy",["ref","AutoTerminationPolicy"]],["BootstrapActions",["array",["ref","BootstrapActionConfig"]],66],["Configurations",["array",["ref","Configuration"]],66],["CustomAmiId","string",66],["EbsRootVolumeSize","integer",66],["Instances",["ref","JobFlowInstancesConfig"],5],["JobFlowRole","string",67],["KerberosAttributes",["ref","KerberosAttributes"],66],["LogEncryptionKmsKeyId","string",66],["LogUri","string",66],["ManagedScalingPolicy",["ref","ManagedScalingPolicy"]],["Name","string",67],["OSReleaseLabel","string",66],["ReleaseLabel","string",66],["ScaleDownBehavior","string",66],["SecurityConfiguration","string",66],["ServiceRole","string",67],["StepConcurrencyLevel","integer"],["Steps",["array",["ref","StepConfig"]],66],["Tags",["array",["ref","Tag"]]],["VisibleToAllUsers","boolean"],["PlacementGroupConfigs",["array",["ref","PlacementGroupConfig"]],66],["EbsRootVolumeIops","integer",66],["EbsRootVolumeThroughput","integer",66],["MasterPublicDNS","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Application":[["AdditionalInfo",["map","string"]],["Args",["array","string"]],["Name","string"],["Version","string"]],"AutoTerminationPolicy":[["IdleTimeout","integer"]],"BootstrapActionConfig":[["Name","string",1],["ScriptBootstrapAction",["ref","ScriptBootstrapActionConfig"],1]],"ScriptBootstrapActionConfig":[["Args",["array","string"]],["Path","string",1]],"Configuration":[["Classification","string"],["ConfigurationProperties",["map","string"]],["Configurations",["array",["ref","Configuration"]]]],"JobFlowInstancesConfig":[["AdditionalMasterSecurityGroups",["array","string"],2],["AdditionalSlaveSecurityGroups",["array","string"],2],["CoreInstanceFleet",["ref","InstanceFleetConfig"],2],["CoreInstanceGroup",["ref","InstanceGroupConfig"],2],["Ec2KeyName","string",2],["Ec2SubnetId","string",2],["Ec2SubnetIds",["array","string"],2],["EmrManagedMasterSecurityGroup","string",2],["EmrManagedSlaveSecurityGroup","string",2],["HadoopVersion","string",2],["KeepJobFlowAliveWhenNoSteps","boolean",2],["MasterInstanceFleet",["ref","InstanceFleetConfig"],2],["MasterInstanceGroup",["ref","InstanceGroupConfig"],2],["Placement",["ref","PlacementType"],2],["ServiceAccessSecurityGroup","string",2],["TaskInstanceFleets",["array",["ref","InstanceFleetConfig"]],4],["TaskInstanceGroups",["array",["ref","InstanceGroupConfig"]],4],["TerminationProtected","boolean"],["UnhealthyNodeReplacement","boolean"]],"InstanceFleetConfig":[["InstanceTypeConfigs",["array",["ref","InstanceTypeConfig"]],2],["LaunchSpecifications",["ref","InstanceFleetProvisioningSpecifications"],2],["Name","string",2],["TargetOnDemandCapacity","integer"],["TargetSpotCapacity","integer"],["ResizeSpecifications",["ref","InstanceFleetResizingSpecifications"]]],"InstanceTypeConfig":[["BidPrice","string",2],["BidPriceAsPercentageOfOnDemandPrice","number",2],["Configurations",["array",["ref","Configuration"]],2],["CustomAmiId","string",2],["EbsConfiguration",["ref","EbsConfiguration"],2],["InstanceType","string",3],["WeightedCapacity","integer",2],["Priority","number"]],"EbsConfiguration":[["EbsBlockDeviceConfigs",["array",["ref","EbsBlockDeviceConfig"]]],["EbsOptimized","boolean"]],"EbsBlockDeviceConfig":[["VolumeSpecification",["ref","VolumeSpecification"],1],["VolumesPerInstance","integer"]],"VolumeSpecification":[["Iops","integer"],["SizeInGB","integer",1],["Throughput","integer"],["VolumeType","string",1]],"InstanceFleetProvisioningSpecifications":[["OnDemandSpecification",["ref","OnDemandProvisioningSpecification"]],["SpotSpecification",["ref","SpotProvisioningSpecification"]]],"OnDemandProvisioningSpecification":[["AllocationStrategy","string",1],["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]]],"OnDemandCapacityReservationOptions":[["UsageStrategy","string"],["CapacityReservationResourceGroupArn","string"],["CapacityReservationPreference","string"]],"SpotProvisioningSpecification":[["AllocationStrategy","string"],["BlockDurationMinutes","integer"],["TimeoutAction","string",1],["TimeoutDurationMinutes","integer",1]],"InstanceFleetResizingSpecifications":[["OnDemandResizeSpecification",["ref","OnDemandResizingSpecification"]],["SpotResizeSpecification",["ref","SpotResizingSpecification"]]],"OnDemandResizingSpecification":[["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]],["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]],"SpotResizingSpecification":[["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]],"InstanceGroupConfig":[["AutoScalingPolicy",["ref","AutoScalingPolicy"]],["BidPrice","string",2],["Configurations",["array",["ref","Configuration"]],2],["CustomAmiId","string",2],["EbsConfiguration",["ref","EbsConfiguration"],2],["InstanceCount","integer",1],["InstanceType","string",3],["Market","string",2],["Name","string",2]],"AutoScalingPolicy":[["Constraints",["ref","ScalingConstraints"],1],["Rules",["array",["ref","ScalingRule"]],1]],"ScalingConstraints":[["MaxCapacity","integer",1],["MinCapacity","integer",1]],"ScalingRule":[["Action",["ref","ScalingAction"],1],["Description","string"],["Name","string",1],["Trigger",["ref","ScalingTrigger"],1]],"ScalingAction":[["Market","string"],["SimpleScalingPolicyConfiguration",["ref","SimpleScalingPolicyConfiguration"],1]],"SimpleScalingPolicyConfiguration":[["AdjustmentType","string"],["CoolDown","integer"],["ScalingAdjustment","integer",1]],"ScalingTrigger":[["CloudWatchAlarmDefinition",["ref","CloudWatchAlarmDefinition"],1]],"CloudWatchAlarmDefinition":[["ComparisonOperator","string",1],["Dimensions",["array",["ref","MetricDimension"]]],["EvaluationPeriods","integer"],["MetricName","string",1],["Namespace","string"],["Period","integer",1],["Statistic","string"],["Threshold","number",1],["Unit","string"]],"MetricDimension":[["Key","string",1],["Value","string",1]],"PlacementType":[["AvailabilityZone","string",3]],"KerberosAttributes":[["ADDomainJoinPassword","string",48],["ADDomainJoinUser","string"],["CrossRealmTrustPrincipalPassword","string",48],["KdcAdminPassword","string",49],["Realm","string",1]],"ManagedScalingPolicy":[["ComputeLimits",["ref","ComputeLimits"]],["UtilizationPerformanceIndex","integer"],["ScalingStrategy","string"]],"ComputeLimits":[["MaximumCapacityUnits","integer",1],["MaximumCoreCapacityUnits","integer"],["MaximumOnDemandCapacityUnits","integer"],["MinimumCapacityUnits","integer",1],["UnitType","string",1]],"StepConfig":[["ActionOnFailure","string"],["HadoopJarStep",["ref","HadoopJarStepConfig"],1],["Name","string",1]],"HadoopJarStepConfig":[["Args",["array","string"]],["Jar","string",1],["MainClass","string"],["StepProperties",["array",["ref","KeyValue"]]]],"KeyValue":[["Key","string"],["Value","string"]],"PlacementGroupConfig":[["InstanceRole","string",1],["PlacementStrategy","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticmapreduce:${Region}:${Account}:cluster/${ClusterId}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::EMR::Cluster", "aws:emr:Cluster", '{"p":[["AdditionalInfo","json",66],["Applications",["array",["ref","Application"]],66],["AutoScalingRole","string",66],["AutoTerminationPolicy",["ref","AutoTerminationPolicy"]],["BootstrapActions",["array",["ref","BootstrapActionConfig"]],66],["Configurations",["array",["ref","Configuration"]],66],["CustomAmiId","string",66],["EbsRootVolumeSize","integer",66],["Instances",["ref","JobFlowInstancesConfig"],5],["JobFlowRole","string",67],["KerberosAttributes",["ref","KerberosAttributes"],66],["LogEncryptionKmsKeyId","string",66],["LogUri","string",66],["ManagedScalingPolicy",["ref","ManagedScalingPolicy"]],["Name","string",67],["OSReleaseLabel","string",66],["ReleaseLabel","string",66],["ScaleDownBehavior","string",66],["SecurityConfiguration","string",66],["ServiceRole","string",67],["StepConcurrencyLevel","integer"],["Steps",["array",["ref","StepConfig"]],66],["Tags",["array",["ref","Tag"]]],["VisibleToAllUsers","boolean"],["PlacementGroupConfigs",["array",["ref","PlacementGroupConfig"]],66],["EbsRootVolumeIops","integer",66],["EbsRootVolumeThroughput","integer",66],["MasterPublicDNS","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Application":[["AdditionalInfo",["map","string"]],["Args",["array","string"]],["Name","string"],["Version","string"]],"AutoTerminationPolicy":[["IdleTimeout","integer"]],"BootstrapActionConfig":[["Name","string",1],["ScriptBootstrapAction",["ref","ScriptBootstrapActionConfig"],1]],"ScriptBootstrapActionConfig":[["Args",["array","string"]],["Path","string",1]],"Configuration":[["Classification","string"],["ConfigurationProperties",["map","string"]],["Configurations",["array",["ref","Configuration"]]]],"JobFlowInstancesConfig":[["AdditionalMasterSecurityGroups",["array","string"],2],["AdditionalSlaveSecurityGroups",["array","string"],2],["CoreInstanceFleet",["ref","InstanceFleetConfig"],2],["CoreInstanceGroup",["ref","InstanceGroupConfig"],2],["Ec2KeyName","string",2],["Ec2SubnetId","string",2],["Ec2SubnetIds",["array","string"],2],["EmrManagedMasterSecurityGroup","string",2],["EmrManagedSlaveSecurityGroup","string",2],["HadoopVersion","string",2],["KeepJobFlowAliveWhenNoSteps","boolean",2],["MasterInstanceFleet",["ref","InstanceFleetConfig"],2],["MasterInstanceGroup",["ref","InstanceGroupConfig"],2],["Placement",["ref","PlacementType"],2],["ServiceAccessSecurityGroup","string",2],["TaskInstanceFleets",["array",["ref","InstanceFleetConfig"]],4],["TaskInstanceGroups",["array",["ref","InstanceGroupConfig"]],4],["TerminationProtected","boolean"],["UnhealthyNodeReplacement","boolean"]],"InstanceFleetConfig":[["InstanceTypeConfigs",["array",["ref","InstanceTypeConfig"]],2],["LaunchSpecifications",["ref","InstanceFleetProvisioningSpecifications"],2],["Name","string",2],["TargetOnDemandCapacity","integer"],["TargetSpotCapacity","integer"],["ResizeSpecifications",["ref","InstanceFleetResizingSpecifications"]]],"InstanceTypeConfig":[["BidPrice","string",2],["BidPriceAsPercentageOfOnDemandPrice","number",2],["Configurations",["array",["ref","Configuration"]],2],["CustomAmiId","string",2],["EbsConfiguration",["ref","EbsConfiguration"],2],["InstanceType","string",3],["WeightedCapacity","integer",2],["Priority","number"]],"EbsConfiguration":[["EbsBlockDeviceConfigs",["array",["ref","EbsBlockDeviceConfig"]]],["EbsOptimized","boolean"]],"EbsBlockDeviceConfig":[["VolumeSpecification",["ref","VolumeSpecification"],1],["VolumesPerInstance","integer"]],"VolumeSpecification":[["Iops","integer"],["SizeInGB","integer",1],["Throughput","integer"],["VolumeType","string",1]],"InstanceFleetProvisioningSpecifications":[["OnDemandSpecification",["ref","OnDemandProvisioningSpecification"]],["SpotSpecification",["ref","SpotProvisioningSpecification"]]],"OnDemandProvisioningSpecification":[["AllocationStrategy","string",1],["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]]],"OnDemandCapacityReservationOptions":[["UsageStrategy","string"],["CapacityReservationResourceGroupArn","string"],["CapacityReservationPreference","string"]],"SpotProvisioningSpecification":[["AllocationStrategy","string"],["BlockDurationMinutes","integer"],["TimeoutAction","string",1],["TimeoutDurationMinutes","integer",1]],"InstanceFleetResizingSpecifications":[["OnDemandResizeSpecification",["ref","OnDemandResizingSpecification"]],["SpotResizeSpecification",["ref","SpotResizingSpecification"]]],"OnDemandResizingSpecification":[["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]],["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]],"SpotResizingSpecification":[["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]],"InstanceGroupConfig":[["AutoScalingPolicy",["ref","AutoScalingPolicy"]],["BidPrice","string",2],["Configurations",["array",["ref","Configuration"]],2],["CustomAmiId","string",2],["EbsConfiguration",["ref","EbsConfiguration"],2],["InstanceCount","integer",1],["InstanceType","string",3],["Market","string",2],["Name","string",2]],"AutoScalingPolicy":[["Constraints",["ref","ScalingConstraints"],1],["Rules",["array",["ref","ScalingRule"]],1]],"ScalingConstraints":[["MaxCapacity","integer",1],["MinCapacity","integer",1]],"ScalingRule":[["Action",["ref","ScalingAction"],1],["Description","string"],["Name","string",1],["Trigger",["ref","ScalingTrigger"],1]],"ScalingAction":[["Market","string"],["SimpleScalingPolicyConfiguration",["ref","SimpleScalingPolicyConfiguration"],1]],"SimpleScalingPolicyConfiguration":[["AdjustmentType","string"],["CoolDown","integer"],["ScalingAdjustment","integer",1]],"ScalingTrigger":[["CloudWatchAlarmDefinition",["ref","CloudWatchAlarmDefinition"],1]],"CloudWatchAlarmDefinition":[["ComparisonOperator","string",1],["Dimensions",["array",["ref","MetricDimension"]]],["EvaluationPeriods","integer"],["MetricName","string",1],["Namespace","string"],["Period","integer",1],["Statistic","string"],["Threshold","number",1],["Unit","string"]],"MetricDimension":[["Key","string",1],["Value","string",1]],"PlacementType":[["AvailabilityZone","string",3]],"KerberosAttributes":[["ADDomainJoinPassword","string",48],["ADDomainJoinUser","string"],["CrossRealmTrustPrincipalPassword","string",48],["KdcAdminPassword","string",49],["Realm","string",1]],"ManagedScalingPolicy":[["ComputeLimits",["ref","ComputeLimits"]],["UtilizationPerformanceIndex","integer"],["ScalingStrategy","string"]],"ComputeLimits":[["MaximumCapacityUnits","integer",1],["MaximumCoreCapacityUnits","integer"],["MaximumOnDemandCapacityUnits","integer"],["MinimumCapacityUnits","integer",1],["UnitType","string",1]],"StepConfig":[["ActionOnFailure","string"],["HadoopJarStep",["ref","HadoopJarStepConfig"],1],["Name","string",1]],"HadoopJarStepConfig":[["Args",["array","string"]],["Jar","string",1],["MainClass","string"],["StepProperties",["array",["ref","KeyValue"]]]],"KeyValue":[["Key","string"],["Value","string"]],"PlacementGroupConfig":[["InstanceRole","string",1],["PlacementStrategy","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:elasticmapreduce:${Region}:${Account}:cluster/${ClusterId}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -717,9 +719,11 @@ export interface ClusterPlacementGroupConfig {
 /**
  * Use `InstanceFleetConfig` to define instance fleets for an EMR cluster. A cluster can not use both instance fleets and instance groups. For more information, see [Configure Instance Fleets](https://docs.aws.amazon.com//emr/latest/ManagementGuide/emr-instance-group-configuration.html) in the *Amazon EMR Management Guide* . …
  *
+ * @deprecated Cloud Control cannot create AWS::EMR::InstanceFleetConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-instancefleetconfig.html | CloudFormation: AWS::EMR::InstanceFleetConfig}
  */
-export const InstanceFleetConfig = cloudControlType<InstanceFleetConfigArgs, InstanceFleetConfigOutputs>("AWS::EMR::InstanceFleetConfig", "aws:emr:InstanceFleetConfig", '{"p":[["ClusterId","string",67],["InstanceFleetType","string",67],["InstanceTypeConfigs",["array",["ref","InstanceTypeConfig"]],66],["LaunchSpecifications",["ref","InstanceFleetProvisioningSpecifications"],66],["Name","string",66],["TargetOnDemandCapacity","integer"],["TargetSpotCapacity","integer"],["ResizeSpecifications",["ref","InstanceFleetResizingSpecifications"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"InstanceTypeConfig":[["BidPrice","string",2],["BidPriceAsPercentageOfOnDemandPrice","number",2],["Configurations",["array",["ref","Configuration"]],2],["CustomAmiId","string",2],["EbsConfiguration",["ref","EbsConfiguration"],2],["InstanceType","string",3],["WeightedCapacity","integer",2],["Priority","number"]],"Configuration":[["Classification","string",2],["ConfigurationProperties",["map","string"],2],["Configurations",["array",["ref","Configuration"]],2]],"EbsConfiguration":[["EbsBlockDeviceConfigs",["array",["ref","EbsBlockDeviceConfig"]],2],["EbsOptimized","boolean",2]],"EbsBlockDeviceConfig":[["VolumeSpecification",["ref","VolumeSpecification"],3],["VolumesPerInstance","integer",2]],"VolumeSpecification":[["Iops","integer",2],["SizeInGB","integer",3],["Throughput","integer",2],["VolumeType","string",3]],"InstanceFleetProvisioningSpecifications":[["OnDemandSpecification",["ref","OnDemandProvisioningSpecification"]],["SpotSpecification",["ref","SpotProvisioningSpecification"]]],"OnDemandProvisioningSpecification":[["AllocationStrategy","string",1],["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]]],"OnDemandCapacityReservationOptions":[["UsageStrategy","string"],["CapacityReservationResourceGroupArn","string"],["CapacityReservationPreference","string"]],"SpotProvisioningSpecification":[["AllocationStrategy","string"],["BlockDurationMinutes","integer"],["TimeoutAction","string",1],["TimeoutDurationMinutes","integer",1]],"InstanceFleetResizingSpecifications":[["OnDemandResizeSpecification",["ref","OnDemandResizingSpecification"]],["SpotResizeSpecification",["ref","SpotResizingSpecification"]]],"OnDemandResizingSpecification":[["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]],["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]],"SpotResizingSpecification":[["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]]}}');
+export const InstanceFleetConfig = cloudControlType<InstanceFleetConfigArgs, InstanceFleetConfigOutputs>("AWS::EMR::InstanceFleetConfig", "aws:emr:InstanceFleetConfig", '{"p":[["ClusterId","string",67],["InstanceFleetType","string",67],["InstanceTypeConfigs",["array",["ref","InstanceTypeConfig"]],66],["LaunchSpecifications",["ref","InstanceFleetProvisioningSpecifications"],66],["Name","string",66],["TargetOnDemandCapacity","integer"],["TargetSpotCapacity","integer"],["ResizeSpecifications",["ref","InstanceFleetResizingSpecifications"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"InstanceTypeConfig":[["BidPrice","string",2],["BidPriceAsPercentageOfOnDemandPrice","number",2],["Configurations",["array",["ref","Configuration"]],2],["CustomAmiId","string",2],["EbsConfiguration",["ref","EbsConfiguration"],2],["InstanceType","string",3],["WeightedCapacity","integer",2],["Priority","number"]],"Configuration":[["Classification","string",2],["ConfigurationProperties",["map","string"],2],["Configurations",["array",["ref","Configuration"]],2]],"EbsConfiguration":[["EbsBlockDeviceConfigs",["array",["ref","EbsBlockDeviceConfig"]],2],["EbsOptimized","boolean",2]],"EbsBlockDeviceConfig":[["VolumeSpecification",["ref","VolumeSpecification"],3],["VolumesPerInstance","integer",2]],"VolumeSpecification":[["Iops","integer",2],["SizeInGB","integer",3],["Throughput","integer",2],["VolumeType","string",3]],"InstanceFleetProvisioningSpecifications":[["OnDemandSpecification",["ref","OnDemandProvisioningSpecification"]],["SpotSpecification",["ref","SpotProvisioningSpecification"]]],"OnDemandProvisioningSpecification":[["AllocationStrategy","string",1],["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]]],"OnDemandCapacityReservationOptions":[["UsageStrategy","string"],["CapacityReservationResourceGroupArn","string"],["CapacityReservationPreference","string"]],"SpotProvisioningSpecification":[["AllocationStrategy","string"],["BlockDurationMinutes","integer"],["TimeoutAction","string",1],["TimeoutDurationMinutes","integer",1]],"InstanceFleetResizingSpecifications":[["OnDemandResizeSpecification",["ref","OnDemandResizingSpecification"]],["SpotResizeSpecification",["ref","SpotResizingSpecification"]]],"OnDemandResizingSpecification":[["CapacityReservationOptions",["ref","OnDemandCapacityReservationOptions"]],["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]],"SpotResizingSpecification":[["AllocationStrategy","string"],["TimeoutDurationMinutes","integer"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link InstanceFleetConfig} instance: its attributes as typed outputs. */
 export type InstanceFleetConfig = InstanceType<typeof InstanceFleetConfig>;
 
@@ -975,9 +979,11 @@ export interface InstanceFleetConfigSpotResizingSpecification {
  *
  * > You can currently only add task instance groups to a cluster with this resource. If you use this resource, CloudFormation waits for the cluster launch to complete before adding the task instance group to the cluster. In order to add task instance groups to the cluster as part of the cluster launch and minimize delays in provisioning task nodes, use the `TaskInstanceGroups` subproperty for the [AWS::EMR::Cluster JobFlowInstancesConfig](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elasticmapreduce-cluster-jobflowinstancesconfig.html) property instead. To use this subproperty, see [AWS::EMR::Cluster](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticmapreduce-cluster.html) for examples.
  *
+ * @deprecated Cloud Control cannot create AWS::EMR::InstanceGroupConfig: its CloudFormation registry schema has no create handler. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-instancegroupconfig.html | CloudFormation: AWS::EMR::InstanceGroupConfig}
  */
-export const InstanceGroupConfig = cloudControlType<InstanceGroupConfigArgs, InstanceGroupConfigOutputs>("AWS::EMR::InstanceGroupConfig", "aws:emr:InstanceGroupConfig", '{"p":[["AutoScalingPolicy",["ref","AutoScalingPolicy"]],["BidPrice","string",66],["Configurations",["array",["ref","AppConfiguration"]],66],["CustomAmiId","string",66],["EbsConfiguration",["ref","EbsConfiguration"],66],["InstanceCount","integer",1],["InstanceRole","string",67],["InstanceType","string",67],["JobFlowId","string",67],["Market","string",66],["Name","string",66],["InstanceGroupId","string",72]],"id":["InstanceGroupId","JobFlowId"],"d":{"AutoScalingPolicy":[["Constraints",["ref","ScalingConstraints"],1],["Rules",["array",["ref","ScalingRule"]],1]],"ScalingConstraints":[["MaxCapacity","integer",1],["MinCapacity","integer",1]],"ScalingRule":[["Action",["ref","ScalingAction"],1],["Description","string"],["Name","string",1],["Trigger",["ref","ScalingTrigger"],1]],"ScalingAction":[["Market","string"],["SimpleScalingPolicyConfiguration",["ref","SimpleScalingPolicyConfiguration"],1]],"SimpleScalingPolicyConfiguration":[["AdjustmentType","string"],["CoolDown","integer"],["ScalingAdjustment","integer",1]],"ScalingTrigger":[["CloudWatchAlarmDefinition",["ref","CloudWatchAlarmDefinition"],1]],"CloudWatchAlarmDefinition":[["ComparisonOperator","string",1],["Dimensions",["array",["ref","MetricDimension"]]],["EvaluationPeriods","integer"],["MetricName","string",1],["Namespace","string"],["Period","integer",1],["Statistic","string"],["Threshold","number",1],["Unit","string"]],"MetricDimension":[["Key","string",1],["Value","string",1]],"AppConfiguration":[["Classification","string"],["ConfigurationProperties",["map","string"]],["Configurations",["array",["ref","AppConfiguration"]]]],"EbsConfiguration":[["EbsBlockDeviceConfigs",["array",["ref","EbsBlockDeviceConfig"]]],["EbsOptimized","boolean"]],"EbsBlockDeviceConfig":[["VolumeSpecification",["ref","VolumeSpecification"],1],["VolumesPerInstance","integer"]],"VolumeSpecification":[["Iops","integer"],["SizeInGB","integer",1],["Throughput","integer"],["VolumeType","string",1]]}}');
+export const InstanceGroupConfig = cloudControlType<InstanceGroupConfigArgs, InstanceGroupConfigOutputs>("AWS::EMR::InstanceGroupConfig", "aws:emr:InstanceGroupConfig", '{"p":[["AutoScalingPolicy",["ref","AutoScalingPolicy"]],["BidPrice","string",66],["Configurations",["array",["ref","AppConfiguration"]],66],["CustomAmiId","string",66],["EbsConfiguration",["ref","EbsConfiguration"],66],["InstanceCount","integer",1],["InstanceRole","string",67],["InstanceType","string",67],["JobFlowId","string",67],["Market","string",66],["Name","string",66],["InstanceGroupId","string",72]],"id":["InstanceGroupId","JobFlowId"],"d":{"AutoScalingPolicy":[["Constraints",["ref","ScalingConstraints"],1],["Rules",["array",["ref","ScalingRule"]],1]],"ScalingConstraints":[["MaxCapacity","integer",1],["MinCapacity","integer",1]],"ScalingRule":[["Action",["ref","ScalingAction"],1],["Description","string"],["Name","string",1],["Trigger",["ref","ScalingTrigger"],1]],"ScalingAction":[["Market","string"],["SimpleScalingPolicyConfiguration",["ref","SimpleScalingPolicyConfiguration"],1]],"SimpleScalingPolicyConfiguration":[["AdjustmentType","string"],["CoolDown","integer"],["ScalingAdjustment","integer",1]],"ScalingTrigger":[["CloudWatchAlarmDefinition",["ref","CloudWatchAlarmDefinition"],1]],"CloudWatchAlarmDefinition":[["ComparisonOperator","string",1],["Dimensions",["array",["ref","MetricDimension"]]],["EvaluationPeriods","integer"],["MetricName","string",1],["Namespace","string"],["Period","integer",1],["Statistic","string"],["Threshold","number",1],["Unit","string"]],"MetricDimension":[["Key","string",1],["Value","string",1]],"AppConfiguration":[["Classification","string"],["ConfigurationProperties",["map","string"]],["Configurations",["array",["ref","AppConfiguration"]]]],"EbsConfiguration":[["EbsBlockDeviceConfigs",["array",["ref","EbsBlockDeviceConfig"]]],["EbsOptimized","boolean"]],"EbsBlockDeviceConfig":[["VolumeSpecification",["ref","VolumeSpecification"],1],["VolumesPerInstance","integer"]],"VolumeSpecification":[["Iops","integer"],["SizeInGB","integer",1],["Throughput","integer"],["VolumeType","string",1]]},"reg":{"h":"","co":["InstanceRole","JobFlowId","Name","InstanceType","CustomAmiId","Configurations","EbsConfiguration","Market","BidPrice"],"ro":["Id"],"nm":{"path":"Name"},"nc":"its CloudFormation registry schema has no create handler"}}');
 /** A {@link InstanceGroupConfig} instance: its attributes as typed outputs. */
 export type InstanceGroupConfig = InstanceType<typeof InstanceGroupConfig>;
 
@@ -1186,7 +1192,7 @@ export interface InstanceGroupConfigVolumeSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-securityconfiguration.html | CloudFormation: AWS::EMR::SecurityConfiguration}
  */
-export const SecurityConfiguration = cloudControlType<SecurityConfigurationArgs, SecurityConfigurationOutputs>("AWS::EMR::SecurityConfiguration", "aws:emr:SecurityConfiguration", '{"p":[["SecurityConfiguration",["union","json","string"],67],["Name","string",66]],"id":["Name"]}');
+export const SecurityConfiguration = cloudControlType<SecurityConfigurationArgs, SecurityConfigurationOutputs>("AWS::EMR::SecurityConfiguration", "aws:emr:SecurityConfiguration", '{"p":[["SecurityConfiguration",["union","json","string"],67],["Name","string",66]],"id":["Name"],"reg":{"h":"crdl","co":["Name","SecurityConfiguration"],"tg":[false,true,true],"nm":{"path":"Name"}}}');
 /** A {@link SecurityConfiguration} instance: its attributes as typed outputs. */
 export type SecurityConfiguration = InstanceType<typeof SecurityConfiguration>;
 
@@ -1209,7 +1215,7 @@ export interface SecurityConfigurationOutputs extends SecurityConfigurationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-step.html | CloudFormation: AWS::EMR::Step}
  */
-export const Step = cloudControlType<StepArgs, StepOutputs>("AWS::EMR::Step", "aws:emr:Step", '{"p":[["ActionOnFailure","string",67],["HadoopJarStep",["ref","HadoopJarStepConfig"],67],["JobFlowId","string",67],["Name","string",67],["LogUri","string",66],["EncryptionKeyArn","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"HadoopJarStepConfig":[["Args",["array","string"],2],["Jar","string",3],["MainClass","string",2],["StepProperties",["array",["ref","KeyValue"]],2]],"KeyValue":[["Key","string",2],["Value","string",2]]}}');
+export const Step = cloudControlType<StepArgs, StepOutputs>("AWS::EMR::Step", "aws:emr:Step", '{"p":[["ActionOnFailure","string",67],["HadoopJarStep",["ref","HadoopJarStepConfig"],67],["JobFlowId","string",67],["Name","string",67],["LogUri","string",66],["EncryptionKeyArn","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"HadoopJarStepConfig":[["Args",["array","string"]],["Jar","string",1],["MainClass","string"],["StepProperties",["array",["ref","KeyValue"]]]],"KeyValue":[["Key","string"],["Value","string"]]},"reg":{"h":"crd","co":["JobFlowId","HadoopJarStep","Name","ActionOnFailure","LogUri","EncryptionKeyArn"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link Step} instance: its attributes as typed outputs. */
 export type Step = InstanceType<typeof Step>;
 
@@ -1268,33 +1274,77 @@ export interface StepKeyValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-studio.html | CloudFormation: AWS::EMR::Studio}
  */
-export const Studio = cloudControlType<StudioArgs, StudioOutputs>("AWS::EMR::Studio", "aws:emr:Studio", '{"p":[["WorkspaceSecurityGroupId","string",67],["Description","string"],["DefaultS3Location","string",1],["SubnetIds",["array","string"],1],["IdpAuthUrl","string"],["Name","string",1],["ServiceRole","string",67],["VpcId","string",67],["EngineSecurityGroupId","string",67],["UserRole","string",66],["IdpRelayStateParameterName","string"],["AuthMode",["enum","SSO","IAM"],67],["Tags",["array",["ref","Tag"]]],["TrustedIdentityPropagationEnabled","boolean",66],["IdcUserAssignment",["enum","REQUIRED","OPTIONAL"],66],["IdcInstanceArn","string",66],["EncryptionKeyArn","string",66],["Arn","string",72],["StudioId","string",72],["Url","string",8]],"id":["StudioId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:elasticmapreduce:${Region}:${Account}:studio/${StudioId}"}');
+export const Studio = cloudControlType<StudioArgs, StudioOutputs>("AWS::EMR::Studio", "aws:emr:Studio", '{"p":[["WorkspaceSecurityGroupId","string",67],["Description","string"],["DefaultS3Location","string",1],["SubnetIds",["array","string"],1],["IdpAuthUrl","string"],["Name","string",1],["ServiceRole","string",67],["VpcId","string",67],["EngineSecurityGroupId","string",67],["UserRole","string",66],["IdpRelayStateParameterName","string"],["AuthMode",["enum","SSO","IAM"],67],["Tags",["array",["ref","Tag"]]],["TrustedIdentityPropagationEnabled","boolean",66],["IdcUserAssignment",["enum","REQUIRED","OPTIONAL"],66],["IdcInstanceArn","string",66],["EncryptionKeyArn","string",66],["Arn","string",72],["StudioId","string",72],["Url","string",8]],"id":["StudioId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AuthMode","EngineSecurityGroupId","ServiceRole","UserRole","VpcId","WorkspaceSecurityGroupId","TrustedIdentityPropagationEnabled","IdcUserAssignment","IdcInstanceArn","EncryptionKeyArn"],"ro":["StudioId","Arn","Url"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:elasticmapreduce:${Region}:${Account}:studio/${StudioId}"}');
 /** A {@link Studio} instance: its attributes as typed outputs. */
 export type Studio = InstanceType<typeof Studio>;
 
 /** Inputs of {@link Studio}. */
 export interface StudioArgs {
-  /** The ID of the Workspace security group associated with the Amazon EMR Studio. The Workspace security group allows outbound network traffic to resources in the Engine security group and to the internet. */
+  /**
+   * The ID of the Workspace security group associated with the Amazon EMR Studio. The Workspace security group allows outbound network traffic to resources in the Engine security group and to the internet.
+   *
+   * Pattern: `^sg-[a-zA-Z0-9\-._]+$`.
+   */
   workspaceSecurityGroupId: string;
-  /** A detailed description of the Amazon EMR Studio. */
+  /**
+   * A detailed description of the Amazon EMR Studio.
+   *
+   * Length: 0–256.
+   */
   description?: string;
-  /** The Amazon S3 location to back up EMR Studio Workspaces and notebook files. */
+  /**
+   * The Amazon S3 location to back up EMR Studio Workspaces and notebook files.
+   *
+   * Length: 6–10280. Pattern: `^s3://.*`.
+   */
   defaultS3Location: string;
-  /** A list of subnet IDs to associate with the Amazon EMR Studio. A Studio can have a maximum of 5 subnets. The subnets must belong to the VPC specified by `VpcId` . Studio users can create a Workspace in any of the specified subnets. */
+  /**
+   * A list of subnet IDs to associate with the Amazon EMR Studio. A Studio can have a maximum of 5 subnets. The subnets must belong to the VPC specified by `VpcId` . Studio users can create a Workspace in any of the specified subnets.
+   *
+   * Items: at least 1. Each item: Pattern: ``.
+   */
   subnetIds: string[];
-  /** Your identity provider's authentication endpoint. Amazon EMR Studio redirects federated users to this endpoint for authentication when logging in to a Studio with the Studio URL. */
+  /**
+   * Your identity provider's authentication endpoint. Amazon EMR Studio redirects federated users to this endpoint for authentication when logging in to a Studio with the Studio URL.
+   *
+   * Length: at most 4096. Pattern: `^https://[0-9a-zA-Z]([-.\w]*[0-9a-zA-Z])(:[0-9]*)*([?/#].*)?$`.
+   */
   idpAuthUrl?: string;
-  /** A descriptive name for the Amazon EMR Studio. */
+  /**
+   * A descriptive name for the Amazon EMR Studio.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9_-]+`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the IAM role that will be assumed by the Amazon EMR Studio. The service role provides a way for Amazon EMR Studio to interoperate with other AWS services. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that will be assumed by the Amazon EMR Studio. The service role provides a way for Amazon EMR Studio to interoperate with other AWS services.
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   serviceRole: string;
-  /** The ID of the Amazon Virtual Private Cloud (Amazon VPC) to associate with the Studio. */
+  /**
+   * The ID of the Amazon Virtual Private Cloud (Amazon VPC) to associate with the Studio.
+   *
+   * Pattern: `^(vpc-[0-9a-f]{8}|vpc-[0-9a-f]{17})$`.
+   */
   vpcId: string;
-  /** The ID of the Amazon EMR Studio Engine security group. The Engine security group allows inbound network traffic from the Workspace security group, and it must be in the same VPC specified by `VpcId` . */
+  /**
+   * The ID of the Amazon EMR Studio Engine security group. The Engine security group allows inbound network traffic from the Workspace security group, and it must be in the same VPC specified by `VpcId` .
+   *
+   * Length: 4–256. Pattern: `^sg-[a-zA-Z0-9\-._]+$`.
+   */
   engineSecurityGroupId: string;
-  /** The Amazon Resource Name (ARN) of the IAM user role that will be assumed by users and groups logged in to a Studio. The permissions attached to this IAM role can be scoped down for each user or group using session policies. You only need to specify `UserRole` when you set `AuthMode` to `SSO` . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM user role that will be assumed by users and groups logged in to a Studio. The permissions attached to this IAM role can be scoped down for each user or group using session policies. You only need to specify `UserRole` when you set `AuthMode` to `SSO` .
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   userRole?: string;
-  /** The name of your identity provider's `RelayState` parameter. */
+  /**
+   * The name of your identity provider's `RelayState` parameter.
+   *
+   * Length: 0–256.
+   */
   idpRelayStateParameterName?: string;
   /** Specifies whether the Studio authenticates users using SSO or IAM. */
   authMode: "SSO" | "IAM";
@@ -1308,9 +1358,17 @@ export interface StudioArgs {
   trustedIdentityPropagationEnabled?: boolean;
   /** Indicates whether the Studio has `REQUIRED` or `OPTIONAL` IAM Identity Center user assignment. If the value is set to `REQUIRED` , users must be explicitly assigned to the Studio application to access the Studio. */
   idcUserAssignment?: "REQUIRED" | "OPTIONAL";
-  /** The ARN of the IAM Identity Center instance the Studio application belongs to. */
+  /**
+   * The ARN of the IAM Identity Center instance the Studio application belongs to.
+   *
+   * Length: 20–2048.
+   */
   idcInstanceArn?: string;
-  /** The AWS  key identifier (ARN) used to encrypt Amazon EMR Studio workspace and notebook files when backed up to Amazon S3. */
+  /**
+   * The AWS  key identifier (ARN) used to encrypt Amazon EMR Studio workspace and notebook files when backed up to Amazon S3.
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   encryptionKeyArn?: string;
 }
 
@@ -1329,7 +1387,7 @@ export interface StudioOutputs extends StudioArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-studiosessionmapping.html | CloudFormation: AWS::EMR::StudioSessionMapping}
  */
-export const StudioSessionMapping = cloudControlType<StudioSessionMappingArgs, StudioSessionMappingOutputs>("AWS::EMR::StudioSessionMapping", "aws:emr:StudioSessionMapping", '{"p":[["IdentityType",["enum","USER","GROUP"],67],["SessionPolicyArn","string",1],["StudioId","string",67],["IdentityName","string",67]],"id":["StudioId","IdentityType","IdentityName"]}');
+export const StudioSessionMapping = cloudControlType<StudioSessionMappingArgs, StudioSessionMappingOutputs>("AWS::EMR::StudioSessionMapping", "aws:emr:StudioSessionMapping", '{"p":[["IdentityType",["enum","USER","GROUP"],67],["SessionPolicyArn","string",1],["StudioId","string",67],["IdentityName","string",67]],"id":["StudioId","IdentityType","IdentityName"],"reg":{"h":"crudl","co":["StudioId","IdentityType","IdentityName"],"tg":[false,false,false]}}');
 /** A {@link StudioSessionMapping} instance: its attributes as typed outputs. */
 export type StudioSessionMapping = InstanceType<typeof StudioSessionMapping>;
 
@@ -1337,9 +1395,17 @@ export type StudioSessionMapping = InstanceType<typeof StudioSessionMapping>;
 export interface StudioSessionMappingArgs {
   /** Specifies whether the identity to map to the Amazon EMR Studio is a user or a group. */
   identityType: "USER" | "GROUP";
-  /** The Amazon Resource Name (ARN) for the session policy that will be applied to the user or group. Session policies refine Studio user permissions without the need to use multiple IAM user roles. For more information, see [Create an EMR Studio user role with session policies](https://docs.aws.amazon.com/emr/latest/ManagementGuide/emr-studio-user-role.html) in the *Amazon EMR Management Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) for the session policy that will be applied to the user or group. Session policies refine Studio user permissions without the need to use multiple IAM user roles. For more information, see [Create an EMR Studio user role with session policies](https://docs.aws.amazon.com/emr/latest/ManagementGuide/emr-studio-user-role.html) in the *Amazon EMR Management Guide* .
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:iam::([0-9]{12})?:policy\/[^.]+$`.
+   */
   sessionPolicyArn: string;
-  /** The ID of the Amazon EMR Studio to which the user or group will be mapped. */
+  /**
+   * The ID of the Amazon EMR Studio to which the user or group will be mapped.
+   *
+   * Length: 4–256. Pattern: `^es-[0-9A-Z]+`.
+   */
   studioId: string;
   /** The name of the user or group. For more information, see [UserName](https://docs.aws.amazon.com/singlesignon/latest/IdentityStoreAPIReference/API_User.html#singlesignon-Type-User-UserName) and [DisplayName](https://docs.aws.amazon.com/singlesignon/latest/IdentityStoreAPIReference/API_Group.html#singlesignon-Type-Group-DisplayName) in the *Identity Store API Reference* . */
   identityName: string;
@@ -1354,13 +1420,17 @@ export interface StudioSessionMappingOutputs extends StudioSessionMappingArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emr-walworkspace.html | CloudFormation: AWS::EMR::WALWorkspace}
  */
-export const WALWorkspace = cloudControlType<WALWorkspaceArgs, WALWorkspaceOutputs>("AWS::EMR::WALWorkspace", "aws:emr:WALWorkspace", '{"p":[["WALWorkspaceName","string",66],["Tags",["array",["ref","Tag"]]]],"id":["WALWorkspaceName"],"tags":["Tags","standard"]}');
+export const WALWorkspace = cloudControlType<WALWorkspaceArgs, WALWorkspaceOutputs>("AWS::EMR::WALWorkspace", "aws:emr:WALWorkspace", '{"p":[["WALWorkspaceName","string",66],["Tags",["array",["ref","Tag"]]]],"id":["WALWorkspaceName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["WALWorkspaceName"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"WALWorkspaceName","min":1,"max":32,"pattern":"^[a-zA-Z0-9]+$"}}}');
 /** A {@link WALWorkspace} instance: its attributes as typed outputs. */
 export type WALWorkspace = InstanceType<typeof WALWorkspace>;
 
 /** Inputs of {@link WALWorkspace}. */
 export interface WALWorkspaceArgs {
-  /** The name of the emrwal container */
+  /**
+   * The name of the emrwal container
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   walWorkspaceName?: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -1368,6 +1438,10 @@ export interface WALWorkspaceArgs {
 
 /** Outputs of {@link WALWorkspace}: its inputs as the cloud reports them, and its attributes. */
 export interface WALWorkspaceOutputs extends WALWorkspaceArgs {
-  /** The name of the emrwal container */
+  /**
+   * The name of the emrwal container
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   walWorkspaceName: string;
 }

@@ -13,26 +13,44 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emrcontainers-endpoint.html | CloudFormation: AWS::EMRContainers::Endpoint}
  */
-export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::EMRContainers::Endpoint", "aws:emrcontainers:Endpoint", '{"p":[["Name","string",66],["VirtualClusterId","string",67],["Type","string",67],["ReleaseLabel","string",67],["ExecutionRoleArn","string",67],["ConfigurationOverrides",["ref","ConfigurationOverrides"],66],["Tags",["array",["ref","Tag"]]],["SessionIdleTimeoutInMinutes","integer",66],["Arn","string",72],["Id","string",8,"awsId"],["ServerUrl","string",8],["State","string",8],["StateDetails","string",8],["FailureReason","string",8],["CreatedAt","string",8],["SecurityGroup","string",8],["CertificateAuthority",["ref","Certificate"],8],["AuthProxyUrl","string",8]],"id":["Arn"],"d":{"ConfigurationOverrides":[["ApplicationConfiguration",["array",["ref","EMREKSConfiguration"]]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"EMREKSConfiguration":[["Classification","string",1],["Properties",["map","string"]],["Configurations",["array",["ref","EMREKSConfiguration"]]]],"MonitoringConfiguration":[["PersistentAppUI",["enum","ENABLED","DISABLED"]],["ContainerLogRotationConfiguration",["ref","ContainerLogRotationConfiguration"]],["CloudWatchMonitoringConfiguration",["ref","CloudWatchMonitoringConfiguration"]],["S3MonitoringConfiguration",["ref","S3MonitoringConfiguration"]]],"ContainerLogRotationConfiguration":[["RotationSize","string",1],["MaxFilesToKeep","integer",1]],"CloudWatchMonitoringConfiguration":[["LogGroupName","string",1],["LogStreamNamePrefix","string"]],"S3MonitoringConfiguration":[["LogUri","string",1]],"Certificate":[["CertificateArn","string"],["CertificateData","string"]]},"tags":["Tags","standard"]}');
+export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::EMRContainers::Endpoint", "aws:emrcontainers:Endpoint", '{"p":[["Name","string",66],["VirtualClusterId","string",67],["Type","string",67],["ReleaseLabel","string",67],["ExecutionRoleArn","string",67],["ConfigurationOverrides",["ref","ConfigurationOverrides"],66],["Tags",["array",["ref","Tag"]]],["SessionIdleTimeoutInMinutes","integer",82],["Arn","string",72],["Id","string",8,"awsId"],["ServerUrl","string",8],["State","string",8],["StateDetails","string",8],["FailureReason","string",8],["CreatedAt","string",8],["SecurityGroup","string",8],["CertificateAuthority",["ref","Certificate"],8],["AuthProxyUrl","string",8]],"id":["Arn"],"d":{"ConfigurationOverrides":[["ApplicationConfiguration",["array",["ref","EMREKSConfiguration"]]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"EMREKSConfiguration":[["Classification","string",1],["Properties",["map","string"]],["Configurations",["array",["ref","EMREKSConfiguration"]]]],"MonitoringConfiguration":[["PersistentAppUI",["enum","ENABLED","DISABLED"]],["ContainerLogRotationConfiguration",["ref","ContainerLogRotationConfiguration"]],["CloudWatchMonitoringConfiguration",["ref","CloudWatchMonitoringConfiguration"]],["S3MonitoringConfiguration",["ref","S3MonitoringConfiguration"]]],"ContainerLogRotationConfiguration":[["RotationSize","string",1],["MaxFilesToKeep","integer",1]],"CloudWatchMonitoringConfiguration":[["LogGroupName","string",1],["LogStreamNamePrefix","string"]],"S3MonitoringConfiguration":[["LogUri","string",1]],"Certificate":[["CertificateArn","string"],["CertificateData","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SessionIdleTimeoutInMinutes"],"co":["Name","VirtualClusterId","Type","ReleaseLabel","ExecutionRoleArn","ConfigurationOverrides","SessionIdleTimeoutInMinutes"],"ro":["Arn","Id","ServerUrl","State","StateDetails","FailureReason","CreatedAt","SecurityGroup","CertificateAuthority","AuthProxyUrl"],"uo":["Tags"],"ai":[["VirtualClusterId","Id"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":"[0-9A-Za-z][A-Za-z0-9\\\\-_]*"}}}');
 /** A {@link Endpoint} instance: its attributes as typed outputs. */
 export type Endpoint = InstanceType<typeof Endpoint>;
 
 /** Inputs of {@link Endpoint}. */
 export interface EndpointArgs {
-  /** The name of the managed endpoint. */
+  /**
+   * The name of the managed endpoint.
+   *
+   * Length: 1–64. Pattern: `[0-9A-Za-z][A-Za-z0-9\-_]*`.
+   */
   name?: string;
   /** The ID of the virtual cluster for which the managed endpoint is created. */
   virtualClusterId: string;
   /** The type of the managed endpoint. */
   type: string;
-  /** The Amazon EMR release label. */
+  /**
+   * The Amazon EMR release label.
+   *
+   * Length: 1–64. Pattern: `[A-Za-z0-9._/-]+`.
+   */
   releaseLabel: string;
   /** The execution role ARN for the managed endpoint. */
   executionRoleArn: string;
   configurationOverrides?: EndpointConfigurationOverrides;
-  /** An array of key-value pairs to apply to this managed endpoint. */
+  /**
+   * An array of key-value pairs to apply to this managed endpoint.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The idle timeout in minutes for sessions on the managed endpoint. */
+  /**
+   * The idle timeout in minutes for sessions on the managed endpoint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 1–1440.
+   */
   sessionIdleTimeoutInMinutes?: number;
 }
 
@@ -61,6 +79,7 @@ export interface EndpointOutputs extends EndpointArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-endpoint-configurationoverrides.html | CloudFormation: ConfigurationOverrides} */
 export interface EndpointConfigurationOverrides {
+  /** Items: at most 100. */
   applicationConfiguration?: EndpointEMREKSConfiguration[];
   monitoringConfiguration?: EndpointMonitoringConfiguration;
 }
@@ -69,6 +88,7 @@ export interface EndpointConfigurationOverrides {
 export interface EndpointEMREKSConfiguration {
   classification: string;
   properties?: Record<string, string>;
+  /** Items: at most 100. */
   configurations?: EndpointEMREKSConfiguration[];
 }
 
@@ -106,9 +126,11 @@ export interface EndpointCertificate {
 /**
  * Represents an Amazon EMR on EKS job template. A job template stores the values of a StartJobRun API request in a reusable template, so they can be used to start a job run or to enforce certain values in a StartJobRun API request.
  *
+ * @deprecated Cloud Control cannot create AWS::EMRContainers::JobTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emrcontainers-jobtemplate.html | CloudFormation: AWS::EMRContainers::JobTemplate}
  */
-export const JobTemplate = cloudControlType<JobTemplateArgs, JobTemplateOutputs>("AWS::EMRContainers::JobTemplate", "aws:emrcontainers:JobTemplate", '{"p":[["Name","string",67],["JobTemplateData",["ref","JobTemplateData"],67],["Tags",["array",["ref","Tag"]],66],["Id","string",8,"awsId"],["Arn","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["Arn"],"d":{"JobTemplateData":[["ExecutionRoleArn","string",1],["ReleaseLabel","string",1],["ConfigurationOverrides",["ref","ParametricConfigurationOverrides"]],["JobDriver",["ref","JobDriver"],1],["ParameterConfiguration",["map",["ref","TemplateParameterConfiguration"]]],["JobTags",["map","string"]]],"ParametricConfigurationOverrides":[["ApplicationConfiguration",["array",["ref","Configuration"]]],["MonitoringConfiguration",["ref","ParametricMonitoringConfiguration"]]],"Configuration":[["Classification","string",1],["Properties",["map","string"]],["Configurations",["array",["ref","Configuration"]]]],"ParametricMonitoringConfiguration":[["PersistentAppUI","string"],["CloudWatchMonitoringConfiguration",["ref","ParametricCloudWatchMonitoringConfiguration"]],["S3MonitoringConfiguration",["ref","ParametricS3MonitoringConfiguration"]]],"ParametricCloudWatchMonitoringConfiguration":[["LogGroupName","string"],["LogStreamNamePrefix","string"]],"ParametricS3MonitoringConfiguration":[["LogUri","string"]],"JobDriver":[["SparkSubmitJobDriver",["ref","SparkSubmitJobDriver"]],["SparkSqlJobDriver",["ref","SparkSqlJobDriver"]]],"SparkSubmitJobDriver":[["EntryPoint","string",1],["EntryPointArguments",["array","string"]],["SparkSubmitParameters","string"]],"SparkSqlJobDriver":[["EntryPoint","string"],["SparkSqlParameters","string"]],"TemplateParameterConfiguration":[["Type",["enum","NUMBER","STRING"]],["DefaultValue","string"]]},"tags":["Tags","standard"]}');
+export const JobTemplate = cloudControlType<JobTemplateArgs, JobTemplateOutputs>("AWS::EMRContainers::JobTemplate", "aws:emrcontainers:JobTemplate", '{"p":[["Name","string",67],["JobTemplateData",["ref","JobTemplateData"],67],["Tags",["array",["ref","Tag"]],66],["Id","string",8,"awsId"],["Arn","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["Arn"],"d":{"JobTemplateData":[["ExecutionRoleArn","string",1],["ReleaseLabel","string",1],["ConfigurationOverrides",["ref","ParametricConfigurationOverrides"]],["JobDriver",["ref","JobDriver"],1],["ParameterConfiguration",["map",["ref","TemplateParameterConfiguration"]]],["JobTags",["map","string"]]],"ParametricConfigurationOverrides":[["ApplicationConfiguration",["array",["ref","Configuration"]]],["MonitoringConfiguration",["ref","ParametricMonitoringConfiguration"]]],"Configuration":[["Classification","string",1],["Properties",["map","string"]],["Configurations",["array",["ref","Configuration"]]]],"ParametricMonitoringConfiguration":[["PersistentAppUI","string"],["CloudWatchMonitoringConfiguration",["ref","ParametricCloudWatchMonitoringConfiguration"]],["S3MonitoringConfiguration",["ref","ParametricS3MonitoringConfiguration"]]],"ParametricCloudWatchMonitoringConfiguration":[["LogGroupName","string"],["LogStreamNamePrefix","string"]],"ParametricS3MonitoringConfiguration":[["LogUri","string"]],"JobDriver":[["SparkSubmitJobDriver",["ref","SparkSubmitJobDriver"]],["SparkSqlJobDriver",["ref","SparkSqlJobDriver"]]],"SparkSubmitJobDriver":[["EntryPoint","string",1],["EntryPointArguments",["array","string"]],["SparkSubmitParameters","string"]],"SparkSqlJobDriver":[["EntryPoint","string"],["SparkSqlParameters","string"]],"TemplateParameterConfiguration":[["Type",["enum","NUMBER","STRING"]],["DefaultValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link JobTemplate} instance: its attributes as typed outputs. */
 export type JobTemplate = InstanceType<typeof JobTemplate>;
 
@@ -264,13 +286,17 @@ export interface JobTemplateTemplateParameterConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emrcontainers-securityconfiguration.html | CloudFormation: AWS::EMRContainers::SecurityConfiguration}
  */
-export const SecurityConfiguration = cloudControlType<SecurityConfigurationArgs, SecurityConfigurationOutputs>("AWS::EMRContainers::SecurityConfiguration", "aws:emrcontainers:SecurityConfiguration", '{"p":[["Name","string",66],["ContainerProvider",["ref","ContainerProvider"],66],["SecurityConfigurationData",["ref","SecurityConfigurationData"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"ContainerProvider":[["Type",["enum","EKS"],1],["Id","string",1],["Info",["ref","ContainerInfo"]]],"ContainerInfo":[["EksInfo",["ref","EksInfo"]]],"EksInfo":[["Namespace","string"]],"SecurityConfigurationData":[["AuthorizationConfiguration",["ref","AuthorizationConfiguration"]],["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]]],"AuthorizationConfiguration":[["LakeFormationConfiguration",["ref","LakeFormationConfiguration"]]],"LakeFormationConfiguration":[["AuthorizedSessionTagValue","string"],["SecureNamespaceInfo",["ref","SecureNamespaceInfo"]],["QueryEngineRoleArn","string"],["QueryAccessControlEnabled","boolean"]],"SecureNamespaceInfo":[["ClusterId","string"],["Namespace","string"]],"AuthenticationConfiguration":[["IdentityCenterConfiguration",["ref","IdentityCenterConfiguration"]],["IAMConfiguration",["ref","IAMConfiguration"]]],"IdentityCenterConfiguration":[["EnableIdentityCenter","boolean"],["IdentityCenterApplicationAssignmentRequired","boolean"],["IdentityCenterInstanceARN","string"]],"IAMConfiguration":[["SystemRole","string"]],"EncryptionConfiguration":[["InTransitEncryptionConfiguration",["ref","InTransitEncryptionConfiguration"]],["AtRestEncryptionConfiguration",["ref","AtRestEncryptionConfiguration"]]],"InTransitEncryptionConfiguration":[["TLSCertificateConfiguration",["ref","TLSCertificateConfiguration"]]],"TLSCertificateConfiguration":[["CertificateProviderType",["enum","PEM"]],["PublicKeySecretArn","string"],["PrivateKeySecretArn","string"]],"AtRestEncryptionConfiguration":[["S3EncryptionConfiguration",["ref","S3EncryptionConfiguration"]],["LocalDiskEncryptionConfiguration",["ref","LocalDiskEncryptionConfiguration"]]],"S3EncryptionConfiguration":[["EncryptionOption",["enum","SSE-S3","SSE-KMS","CSE-KMS"]],["KMSKeyId","string"]],"LocalDiskEncryptionConfiguration":[["EncryptionKeyProviderType",["enum","AwsKms"]],["AwsKmsKeyId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:emr-containers:${Region}:${Account}:/securityconfigurations/${SecurityConfigurationId}"}');
+export const SecurityConfiguration = cloudControlType<SecurityConfigurationArgs, SecurityConfigurationOutputs>("AWS::EMRContainers::SecurityConfiguration", "aws:emrcontainers:SecurityConfiguration", '{"p":[["Name","string",66],["ContainerProvider",["ref","ContainerProvider"],66],["SecurityConfigurationData",["ref","SecurityConfigurationData"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"ContainerProvider":[["Type",["enum","EKS"],1],["Id","string",1],["Info",["ref","ContainerInfo"]]],"ContainerInfo":[["EksInfo",["ref","EksInfo"]]],"EksInfo":[["Namespace","string"]],"SecurityConfigurationData":[["AuthorizationConfiguration",["ref","AuthorizationConfiguration"]],["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]]],"AuthorizationConfiguration":[["LakeFormationConfiguration",["ref","LakeFormationConfiguration"]]],"LakeFormationConfiguration":[["AuthorizedSessionTagValue","string"],["SecureNamespaceInfo",["ref","SecureNamespaceInfo"]],["QueryEngineRoleArn","string"],["QueryAccessControlEnabled","boolean"]],"SecureNamespaceInfo":[["ClusterId","string"],["Namespace","string"]],"AuthenticationConfiguration":[["IdentityCenterConfiguration",["ref","IdentityCenterConfiguration"]],["IAMConfiguration",["ref","IAMConfiguration"]]],"IdentityCenterConfiguration":[["EnableIdentityCenter","boolean"],["IdentityCenterApplicationAssignmentRequired","boolean"],["IdentityCenterInstanceARN","string"]],"IAMConfiguration":[["SystemRole","string"]],"EncryptionConfiguration":[["InTransitEncryptionConfiguration",["ref","InTransitEncryptionConfiguration"]],["AtRestEncryptionConfiguration",["ref","AtRestEncryptionConfiguration"]]],"InTransitEncryptionConfiguration":[["TLSCertificateConfiguration",["ref","TLSCertificateConfiguration"]]],"TLSCertificateConfiguration":[["CertificateProviderType",["enum","PEM"]],["PublicKeySecretArn","string"],["PrivateKeySecretArn","string"]],"AtRestEncryptionConfiguration":[["S3EncryptionConfiguration",["ref","S3EncryptionConfiguration"]],["LocalDiskEncryptionConfiguration",["ref","LocalDiskEncryptionConfiguration"]]],"S3EncryptionConfiguration":[["EncryptionOption",["enum","SSE-S3","SSE-KMS","CSE-KMS"]],["KMSKeyId","string"]],"LocalDiskEncryptionConfiguration":[["EncryptionKeyProviderType",["enum","AwsKms"]],["AwsKmsKeyId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SecurityConfigurationData/AuthenticationConfiguration/IdentityCenterConfiguration/IdentityCenterApplicationAssignmentRequired","SecurityConfigurationData/AuthenticationConfiguration/IdentityCenterConfiguration/IdentityCenterInstanceARN","SecurityConfigurationData/AuthorizationConfiguration/LakeFormationConfiguration/QueryAccessControlEnabled","SecurityConfigurationData/EncryptionConfiguration/AtRestEncryptionConfiguration"],"co":["SecurityConfigurationData","Name","ContainerProvider"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":"^[a-zA-Z0-9\\\\-_]+$"}},"arn":"arn:${Partition}:emr-containers:${Region}:${Account}:/securityconfigurations/${SecurityConfigurationId}"}');
 /** A {@link SecurityConfiguration} instance: its attributes as typed outputs. */
 export type SecurityConfiguration = InstanceType<typeof SecurityConfiguration>;
 
 /** Inputs of {@link SecurityConfiguration}. */
 export interface SecurityConfigurationArgs {
-  /** The name of the security configuration. */
+  /**
+   * The name of the security configuration.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name?: string;
   /** Container provider information. */
   containerProvider?: SecurityConfigurationContainerProvider;
@@ -352,11 +378,19 @@ export interface SecurityConfigurationAuthorizationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-securityconfiguration-lakeformationconfiguration.html | CloudFormation: LakeFormationConfiguration}
  */
 export interface SecurityConfigurationLakeFormationConfiguration {
-  /** The session tag to authorize Lake Formation access. */
+  /**
+   * The session tag to authorize Lake Formation access.
+   *
+   * Length: 1–256.
+   */
   authorizedSessionTagValue?: string;
   /** Secure namespace information for Lake Formation. */
   secureNamespaceInfo?: SecurityConfigurationSecureNamespaceInfo;
-  /** The ARN of the query engine role. */
+  /**
+   * The ARN of the query engine role.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::\d{12}:role/.+$`.
+   */
   queryEngineRoleArn?: string;
   /** Whether query access control is enabled. */
   queryAccessControlEnabled?: boolean;
@@ -368,9 +402,17 @@ export interface SecurityConfigurationLakeFormationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-securityconfiguration-securenamespaceinfo.html | CloudFormation: SecureNamespaceInfo}
  */
 export interface SecurityConfigurationSecureNamespaceInfo {
-  /** The ID of the cluster. */
+  /**
+   * The ID of the cluster.
+   *
+   * Length: 1–100.
+   */
   clusterId?: string;
-  /** The namespace. */
+  /**
+   * The namespace.
+   *
+   * Length: 1–63.
+   */
   namespace?: string;
 }
 
@@ -396,7 +438,11 @@ export interface SecurityConfigurationIdentityCenterConfiguration {
   enableIdentityCenter?: boolean;
   /** Whether Identity Center application assignment is required. */
   identityCenterApplicationAssignmentRequired?: boolean;
-  /** The ARN of the Identity Center instance. */
+  /**
+   * The ARN of the Identity Center instance.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   identityCenterInstanceARN?: string;
 }
 
@@ -406,7 +452,11 @@ export interface SecurityConfigurationIdentityCenterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-securityconfiguration-iamconfiguration.html | CloudFormation: IAMConfiguration}
  */
 export interface SecurityConfigurationIAMConfiguration {
-  /** The system role ARN. */
+  /**
+   * The system role ARN.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::\d{12}:role/.+$`.
+   */
   systemRole?: string;
 }
 
@@ -487,7 +537,7 @@ export interface SecurityConfigurationLocalDiskEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emrcontainers-virtualcluster.html | CloudFormation: AWS::EMRContainers::VirtualCluster}
  */
-export const VirtualCluster = cloudControlType<VirtualClusterArgs, VirtualClusterOutputs>("AWS::EMRContainers::VirtualCluster", "aws:emrcontainers:VirtualCluster", '{"p":[["ContainerProvider",["ref","ContainerProvider"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["SecurityConfigurationId","string",66],["SessionEnabled","boolean",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"ContainerProvider":[["Type","string",3],["Id","string",3],["Info",["ref","ContainerInfo"],3]],"ContainerInfo":[["EksInfo",["ref","EksInfo"],3]],"EksInfo":[["Namespace","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:emr-containers:${Region}:${Account}:/virtualclusters/${VirtualClusterId}"}');
+export const VirtualCluster = cloudControlType<VirtualClusterArgs, VirtualClusterOutputs>("AWS::EMRContainers::VirtualCluster", "aws:emrcontainers:VirtualCluster", '{"p":[["ContainerProvider",["ref","ContainerProvider"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["SecurityConfigurationId","string",66],["SessionEnabled","boolean",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"ContainerProvider":[["Type","string",1],["Id","string",1],["Info",["ref","ContainerInfo"],1]],"ContainerInfo":[["EksInfo",["ref","EksInfo"],1]],"EksInfo":[["Namespace","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ContainerProvider","Name","SecurityConfigurationId","SessionEnabled"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:emr-containers:${Region}:${Account}:/virtualclusters/${VirtualClusterId}"}');
 /** A {@link VirtualCluster} instance: its attributes as typed outputs. */
 export type VirtualCluster = InstanceType<typeof VirtualCluster>;
 
@@ -501,9 +551,17 @@ export interface VirtualClusterArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The name of the virtual cluster. */
+  /**
+   * The name of the virtual cluster.
+   *
+   * Length: 1–64. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   name: string;
-  /** The ID of the security configuration. */
+  /**
+   * The ID of the security configuration.
+   *
+   * Length: 1–64. Pattern: `[0-9a-z]+`.
+   */
   securityConfigurationId?: string;
   /** Whether the virtual cluster is session-enabled for Spark Connect. */
   sessionEnabled?: boolean;
@@ -533,6 +591,8 @@ export interface VirtualClusterContainerProvider {
    * *Maximum* : 100
    *
    * *Pattern* : `^[0-9A-Za-z][A-Za-z0-9\-_]*`
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z][A-Za-z0-9\-_]*`.
    */
   id: string;
   /** The information about the container cluster. */
@@ -563,6 +623,8 @@ export interface VirtualClusterEksInfo {
    * *Maximum* : 63
    *
    * *Pattern* : `[a-z0-9]([-a-z0-9]*[a-z0-9])?`
+   *
+   * Length: 1–63. Pattern: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
    */
   namespace: string;
 }

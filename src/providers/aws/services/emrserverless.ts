@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-emrserverless-application.html | CloudFormation: AWS::EMRServerless::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::EMRServerless::Application", "aws:emrserverless:Application", '{"p":[["AutoStartConfiguration",["ref","AutoStartConfiguration"],4],["Type","string",67],["Architecture",["enum","ARM64","X86_64"],4],["WorkerTypeSpecifications",["map",["ref","WorkerTypeSpecificationInput"]],4],["InitialCapacity",["array",["ref","InitialCapacityConfigKeyValuePair"]],4],["ImageConfiguration",["ref","ImageConfigurationInput"],4],["MaximumCapacity",["ref","MaximumAllowedResources"],4],["AutoStopConfiguration",["ref","AutoStopConfiguration"],4],["NetworkConfiguration",["ref","NetworkConfiguration"],4],["ReleaseLabel","string",5],["Tags",["array",["ref","Tag"]]],["Name","string",66],["MonitoringConfiguration",["ref","MonitoringConfiguration"]],["RuntimeConfiguration",["array",["ref","ConfigurationObject"]]],["InteractiveConfiguration",["ref","InteractiveConfiguration"]],["SchedulerConfiguration",["ref","SchedulerConfiguration"]],["IdentityCenterConfiguration",["ref","IdentityCenterConfiguration"]],["Arn","string",72],["ApplicationId","string",72]],"id":["ApplicationId"],"d":{"AutoStartConfiguration":[["Enabled","boolean",4]],"WorkerTypeSpecificationInput":[["ImageConfiguration",["ref","ImageConfigurationInput"],4]],"ImageConfigurationInput":[["ImageUri","string",4]],"InitialCapacityConfigKeyValuePair":[["Value",["ref","InitialCapacityConfig"],5],["Key","string",5]],"InitialCapacityConfig":[["WorkerConfiguration",["ref","WorkerConfiguration"],5],["WorkerCount","integer",5]],"WorkerConfiguration":[["Memory","string",5],["Cpu","string",5],["Disk","string",4],["DiskType","string"]],"MaximumAllowedResources":[["Memory","string",5],["Cpu","string",5],["Disk","string",4]],"AutoStopConfiguration":[["Enabled","boolean",4],["IdleTimeoutMinutes","integer",4]],"NetworkConfiguration":[["SubnetIds",["array","string"],4],["SecurityGroupIds",["array","string"],4]],"MonitoringConfiguration":[["S3MonitoringConfiguration",["ref","S3MonitoringConfiguration"]],["ManagedPersistenceMonitoringConfiguration",["ref","ManagedPersistenceMonitoringConfiguration"]],["CloudWatchLoggingConfiguration",["ref","CloudWatchLoggingConfiguration"]],["PrometheusMonitoringConfiguration",["ref","PrometheusMonitoringConfiguration"]]],"S3MonitoringConfiguration":[["LogUri","string"],["EncryptionKeyArn","string"]],"ManagedPersistenceMonitoringConfiguration":[["Enabled","boolean"],["EncryptionKeyArn","string"]],"CloudWatchLoggingConfiguration":[["Enabled","boolean"],["LogGroupName","string"],["LogStreamNamePrefix","string"],["EncryptionKeyArn","string"],["LogTypeMap",["array",["ref","LogTypeMapKeyValuePair"]]]],"LogTypeMapKeyValuePair":[["Key","string",1],["Value",["array","string"],1]],"PrometheusMonitoringConfiguration":[["RemoteWriteUrl","string"]],"ConfigurationObject":[["Classification","string",1],["Properties",["map","string"]],["Configurations",["array",["ref","ConfigurationObject"]]]],"InteractiveConfiguration":[["LivyEndpointEnabled","boolean"],["StudioEnabled","boolean"],["SessionEnabled","boolean"]],"SchedulerConfiguration":[["QueueTimeoutMinutes","integer"],["MaxConcurrentRuns","integer"]],"IdentityCenterConfiguration":[["IdentityCenterInstanceArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:emr-serverless:${Region}:${Account}:/applications/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::EMRServerless::Application", "aws:emrserverless:Application", '{"p":[["AutoStartConfiguration",["ref","AutoStartConfiguration"],4],["Type","string",67],["Architecture",["enum","ARM64","X86_64"],4],["WorkerTypeSpecifications",["map",["ref","WorkerTypeSpecificationInput"]],4],["InitialCapacity",["array",["ref","InitialCapacityConfigKeyValuePair"]],4],["ImageConfiguration",["ref","ImageConfigurationInput"],4],["MaximumCapacity",["ref","MaximumAllowedResources"],4],["AutoStopConfiguration",["ref","AutoStopConfiguration"],4],["NetworkConfiguration",["ref","NetworkConfiguration"],4],["ReleaseLabel","string",5],["Tags",["array",["ref","Tag"]]],["Name","string",66],["MonitoringConfiguration",["ref","MonitoringConfiguration"]],["RuntimeConfiguration",["array",["ref","ConfigurationObject"]]],["InteractiveConfiguration",["ref","InteractiveConfiguration"]],["SchedulerConfiguration",["ref","SchedulerConfiguration"]],["IdentityCenterConfiguration",["ref","IdentityCenterConfiguration"]],["Arn","string",72],["ApplicationId","string",72]],"id":["ApplicationId"],"d":{"AutoStartConfiguration":[["Enabled","boolean",4]],"WorkerTypeSpecificationInput":[["ImageConfiguration",["ref","ImageConfigurationInput"],4]],"ImageConfigurationInput":[["ImageUri","string",4]],"InitialCapacityConfigKeyValuePair":[["Value",["ref","InitialCapacityConfig"],5],["Key","string",5]],"InitialCapacityConfig":[["WorkerConfiguration",["ref","WorkerConfiguration"],5],["WorkerCount","integer",5]],"WorkerConfiguration":[["Memory","string",5],["Cpu","string",5],["Disk","string",4],["DiskType","string"]],"MaximumAllowedResources":[["Memory","string",5],["Cpu","string",5],["Disk","string",4]],"AutoStopConfiguration":[["Enabled","boolean",4],["IdleTimeoutMinutes","integer",4]],"NetworkConfiguration":[["SubnetIds",["array","string"],4],["SecurityGroupIds",["array","string"],4]],"MonitoringConfiguration":[["S3MonitoringConfiguration",["ref","S3MonitoringConfiguration"]],["ManagedPersistenceMonitoringConfiguration",["ref","ManagedPersistenceMonitoringConfiguration"]],["CloudWatchLoggingConfiguration",["ref","CloudWatchLoggingConfiguration"]],["PrometheusMonitoringConfiguration",["ref","PrometheusMonitoringConfiguration"]]],"S3MonitoringConfiguration":[["LogUri","string"],["EncryptionKeyArn","string"]],"ManagedPersistenceMonitoringConfiguration":[["Enabled","boolean"],["EncryptionKeyArn","string"]],"CloudWatchLoggingConfiguration":[["Enabled","boolean"],["LogGroupName","string"],["LogStreamNamePrefix","string"],["EncryptionKeyArn","string"],["LogTypeMap",["array",["ref","LogTypeMapKeyValuePair"]]]],"LogTypeMapKeyValuePair":[["Key","string",1],["Value",["array","string"],1]],"PrometheusMonitoringConfiguration":[["RemoteWriteUrl","string"]],"ConfigurationObject":[["Classification","string",1],["Properties",["map","string"]],["Configurations",["array",["ref","ConfigurationObject"]]]],"InteractiveConfiguration":[["LivyEndpointEnabled","boolean"],["StudioEnabled","boolean"],["SessionEnabled","boolean"]],"SchedulerConfiguration":[["QueueTimeoutMinutes","integer"],["MaxConcurrentRuns","integer"]],"IdentityCenterConfiguration":[["IdentityCenterInstanceArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Type"],"ro":["Arn","ApplicationId"],"uo":["InitialCapacity","Tags","NetworkConfiguration/SubnetIds","NetworkConfiguration/SecurityGroupIds"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":"^[A-Za-z0-9._\\\\/#-]+$"}},"arn":"arn:${Partition}:emr-serverless:${Region}:${Account}:/applications/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -37,11 +37,19 @@ export interface ApplicationArgs {
   autoStopConfiguration?: ApplicationAutoStopConfiguration;
   /** The network configuration for customer VPC connectivity for the application. */
   networkConfiguration?: ApplicationNetworkConfiguration;
-  /** The EMR release associated with the application. */
+  /**
+   * The EMR release associated with the application.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9._/-]+$`.
+   */
   releaseLabel: string;
   /** The tags assigned to the application. */
   tags?: AwsTag[];
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9._\/#-]+$`.
+   */
   name?: string;
   /** A configuration specification to be used when provisioning an application. A configuration consists of a classification, properties, and optional nested configurations. A classification refers to an application-specific configuration file. Properties are the settings you want to change in that file. */
   monitoringConfiguration?: ApplicationMonitoringConfiguration;
@@ -89,14 +97,22 @@ export interface ApplicationWorkerTypeSpecificationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrserverless-application-imageconfigurationinput.html | CloudFormation: ImageConfigurationInput}
  */
 export interface ApplicationImageConfigurationInput {
-  /** The URI of an image in the Amazon ECR registry. This field is required when you create a new application. If you leave this field blank in an update, Amazon EMR will remove the image configuration. */
+  /**
+   * The URI of an image in the Amazon ECR registry. This field is required when you create a new application. If you leave this field blank in an update, Amazon EMR will remove the image configuration.
+   *
+   * Length: 1–1024. Pattern: `^([a-z0-9]+[a-z0-9-.]*)\/((?:[a-z0-9]+(?:[._-][a-z0-9]+)*\/)*[a-z0-9]+(?:[._-][a-z0-9]+)*)(?:\:([a-zA-Z0-9_][a-zA-Z0-9-._]{0,299})|\@(sha256:[0-9a-f]{64}))$`.
+   */
   imageUri?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrserverless-application-initialcapacityconfigkeyvaluepair.html | CloudFormation: InitialCapacityConfigKeyValuePair} */
 export interface ApplicationInitialCapacityConfigKeyValuePair {
   value: ApplicationInitialCapacityConfig;
-  /** Worker type for an analytics framework. */
+  /**
+   * Worker type for an analytics framework.
+   *
+   * Length: 1–50. Pattern: `^[a-zA-Z]+[-_]*[a-zA-Z]+$`.
+   */
   key: string;
 }
 
@@ -108,7 +124,11 @@ export interface ApplicationInitialCapacityConfigKeyValuePair {
 export interface ApplicationInitialCapacityConfig {
   /** The resource configuration of the initial capacity configuration. */
   workerConfiguration: ApplicationWorkerConfiguration;
-  /** The number of workers in the initial capacity configuration. */
+  /**
+   * The number of workers in the initial capacity configuration.
+   *
+   * Range: 1–1000000.
+   */
   workerCount: number;
 }
 
@@ -118,11 +138,23 @@ export interface ApplicationInitialCapacityConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrserverless-application-workerconfiguration.html | CloudFormation: WorkerConfiguration}
  */
 export interface ApplicationWorkerConfiguration {
-  /** The memory requirements of the worker configuration. */
+  /**
+   * The memory requirements of the worker configuration.
+   *
+   * Length: 1–15. Pattern: `^[1-9][0-9]*(\s)?(GB|gb|gB|Gb)?$`.
+   */
   memory: string;
-  /** The CPU requirements of the worker configuration. Each worker can have 1, 2, 4, 8, or 16 vCPUs. */
+  /**
+   * The CPU requirements of the worker configuration. Each worker can have 1, 2, 4, 8, or 16 vCPUs.
+   *
+   * Length: 1–15. Pattern: `^[1-9][0-9]*(\s)?(vCPU|vcpu|VCPU)?$`.
+   */
   cpu: string;
-  /** The disk requirements of the worker configuration. */
+  /**
+   * The disk requirements of the worker configuration.
+   *
+   * Length: 1–15. Pattern: `^[1-9][0-9]*(\s)?(GB|gb|gB|Gb)$`.
+   */
   disk?: string;
   /** The disk type for every worker instance of the work type. Shuffle optimized disks have higher performance characteristics and are better for shuffle heavy workloads. Default is `STANDARD` . */
   diskType?: string;
@@ -134,11 +166,23 @@ export interface ApplicationWorkerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrserverless-application-maximumallowedresources.html | CloudFormation: MaximumAllowedResources}
  */
 export interface ApplicationMaximumAllowedResources {
-  /** The maximum allowed resources for an application. */
+  /**
+   * The maximum allowed resources for an application.
+   *
+   * Length: 1–15. Pattern: `^[1-9][0-9]*(\s)?(GB|gb|gB|Gb)?$`.
+   */
   memory: string;
-  /** The maximum allowed CPU for an application. */
+  /**
+   * The maximum allowed CPU for an application.
+   *
+   * Length: 1–15. Pattern: `^[1-9][0-9]*(\s)?(vCPU|vcpu|VCPU)?$`.
+   */
   cpu: string;
-  /** The maximum allowed disk for an application. */
+  /**
+   * The maximum allowed disk for an application.
+   *
+   * Length: 1–15. Pattern: `^[1-9][0-9]*(\s)?(GB|gb|gB|Gb)$`.
+   */
   disk?: string;
 }
 
@@ -160,9 +204,17 @@ export interface ApplicationAutoStopConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrserverless-application-networkconfiguration.html | CloudFormation: NetworkConfiguration}
  */
 export interface ApplicationNetworkConfiguration {
-  /** The array of subnet Ids for customer VPC connectivity. */
+  /**
+   * The array of subnet Ids for customer VPC connectivity.
+   *
+   * Items: 1–16. Each item: Length: 1–32. Pattern: `^[-0-9a-zA-Z]+`.
+   */
   subnetIds?: string[];
-  /** The array of security group Ids for customer VPC connectivity. */
+  /**
+   * The array of security group Ids for customer VPC connectivity.
+   *
+   * Items: 1–5. Each item: Length: 1–32. Pattern: `^[-0-9a-zA-Z]+`.
+   */
   securityGroupIds?: string[];
 }
 

@@ -15,26 +15,50 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-entityresolution-idmappingworkflow.html | CloudFormation: AWS::EntityResolution::IdMappingWorkflow}
  */
-export const IdMappingWorkflow = cloudControlType<IdMappingWorkflowArgs, IdMappingWorkflowOutputs>("AWS::EntityResolution::IdMappingWorkflow", "aws:entityresolution:IdMappingWorkflow", '{"p":[["Description","string"],["InputSourceConfig",["array",["ref","IdMappingWorkflowInputSource"]],1],["IdMappingTechniques",["ref","IdMappingTechniques"],1],["WorkflowName","string",67],["OutputSourceConfig",["array",["ref","IdMappingWorkflowOutputSource"]]],["IdMappingIncrementalRunConfig",["ref","IdMappingIncrementalRunConfig"]],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["WorkflowArn","string",8],["UpdatedAt","string",8],["CreatedAt","string",8]],"id":["WorkflowName"],"d":{"IdMappingWorkflowInputSource":[["Type",["enum","SOURCE","TARGET"]],["InputSourceARN","string",1],["SchemaArn","string"]],"IdMappingTechniques":[["RuleBasedProperties",["ref","IdMappingRuleBasedProperties"]],["ProviderProperties",["ref","ProviderProperties"]],["IdMappingType",["enum","PROVIDER","RULE_BASED"]],["NormalizationVersion","string"]],"IdMappingRuleBasedProperties":[["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"],1],["RuleDefinitionType",["enum","SOURCE","TARGET"]],["Rules",["array",["ref","Rule"]]],["RecordMatchingModel",["enum","ONE_SOURCE_TO_ONE_TARGET","MANY_SOURCE_TO_ONE_TARGET"],1]],"Rule":[["MatchingKeys",["array","string"],1],["RuleName","string",1]],"ProviderProperties":[["IntermediateSourceConfiguration",["ref","IntermediateSourceConfiguration"]],["ProviderServiceArn","string",1],["ProviderConfiguration",["map","string"]]],"IntermediateSourceConfiguration":[["IntermediateS3Path","string",1]],"IdMappingWorkflowOutputSource":[["KMSArn","string"],["OutputS3Path","string",1]],"IdMappingIncrementalRunConfig":[["IncrementalRunType",["enum","ON_DEMAND"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:idmappingworkflow/${WorkflowName}"}');
+export const IdMappingWorkflow = cloudControlType<IdMappingWorkflowArgs, IdMappingWorkflowOutputs>("AWS::EntityResolution::IdMappingWorkflow", "aws:entityresolution:IdMappingWorkflow", '{"p":[["Description","string"],["InputSourceConfig",["array",["ref","IdMappingWorkflowInputSource"]],1],["IdMappingTechniques",["ref","IdMappingTechniques"],1],["WorkflowName","string",67],["OutputSourceConfig",["array",["ref","IdMappingWorkflowOutputSource"]]],["IdMappingIncrementalRunConfig",["ref","IdMappingIncrementalRunConfig"]],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["WorkflowArn","string",8],["UpdatedAt","string",8],["CreatedAt","string",8]],"id":["WorkflowName"],"d":{"IdMappingWorkflowInputSource":[["Type",["enum","SOURCE","TARGET"]],["InputSourceARN","string",1],["SchemaArn","string"]],"IdMappingTechniques":[["RuleBasedProperties",["ref","IdMappingRuleBasedProperties"]],["ProviderProperties",["ref","ProviderProperties"]],["IdMappingType",["enum","PROVIDER","RULE_BASED"]],["NormalizationVersion","string"]],"IdMappingRuleBasedProperties":[["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"],1],["RuleDefinitionType",["enum","SOURCE","TARGET"]],["Rules",["array",["ref","Rule"]]],["RecordMatchingModel",["enum","ONE_SOURCE_TO_ONE_TARGET","MANY_SOURCE_TO_ONE_TARGET"],1]],"Rule":[["MatchingKeys",["array","string"],1],["RuleName","string",1]],"ProviderProperties":[["IntermediateSourceConfiguration",["ref","IntermediateSourceConfiguration"]],["ProviderServiceArn","string",1],["ProviderConfiguration",["map","string"]]],"IntermediateSourceConfiguration":[["IntermediateS3Path","string",1]],"IdMappingWorkflowOutputSource":[["KMSArn","string"],["OutputS3Path","string",1]],"IdMappingIncrementalRunConfig":[["IncrementalRunType",["enum","ON_DEMAND"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IdMappingTechniques/NormalizationVersion"],"co":["WorkflowName"],"ro":["WorkflowArn","UpdatedAt","CreatedAt"],"uo":["InputSourceConfig","IdMappingTechniques/RuleBasedProperties/Rules","IdMappingTechniques/RuleBasedProperties/Rules/*/MatchingKeys","OutputSourceConfig","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:idmappingworkflow/${WorkflowName}"}');
 /** A {@link IdMappingWorkflow} instance: its attributes as typed outputs. */
 export type IdMappingWorkflow = InstanceType<typeof IdMappingWorkflow>;
 
 /** Inputs of {@link IdMappingWorkflow}. */
 export interface IdMappingWorkflowArgs {
-  /** A description of the workflow. */
+  /**
+   * A description of the workflow.
+   *
+   * Length: 0–255.
+   */
   description?: string;
-  /** A list of `InputSource` objects, which have the fields `InputSourceARN` and `SchemaName` . */
+  /**
+   * A list of `InputSource` objects, which have the fields `InputSourceARN` and `SchemaName` .
+   *
+   * Items: 1–20.
+   */
   inputSourceConfig: IdMappingWorkflowIdMappingWorkflowInputSource[];
   /** An object which defines the ID mapping technique and any additional configurations. */
   idMappingTechniques: IdMappingWorkflowIdMappingTechniques;
-  /** The name of the workflow. There can't be multiple `IdMappingWorkflows` with the same name. */
+  /**
+   * The name of the workflow. There can't be multiple `IdMappingWorkflows` with the same name.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9-]*$`.
+   */
   workflowName: string;
-  /** A list of `IdMappingWorkflowOutputSource` objects, each of which contains fields `outputS3Path` and `KMSArn` . */
+  /**
+   * A list of `IdMappingWorkflowOutputSource` objects, each of which contains fields `outputS3Path` and `KMSArn` .
+   *
+   * Items: 1–1.
+   */
   outputSourceConfig?: IdMappingWorkflowIdMappingWorkflowOutputSource[];
   idMappingIncrementalRunConfig?: IdMappingWorkflowIdMappingIncrementalRunConfig;
-  /** The Amazon Resource Name (ARN) of the IAM role. AWS Entity Resolution assumes this role to create resources on your behalf as part of workflow execution. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role. AWS Entity Resolution assumes this role to create resources on your behalf as part of workflow execution.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -64,7 +88,11 @@ export interface IdMappingWorkflowIdMappingWorkflowInputSource {
   type?: "SOURCE" | "TARGET";
   /** An AWS Glue table Amazon Resource Name (ARN) or a matching workflow ARN for the input source table. */
   inputSourceARN: string;
-  /** The ARN (Amazon Resource Name) that AWS Entity Resolution generated for the `SchemaMapping` . */
+  /**
+   * The ARN (Amazon Resource Name) that AWS Entity Resolution generated for the `SchemaMapping` .
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):entityresolution:.*:[0-9]+:(schemamapping/.*)$`.
+   */
   schemaArn?: string;
 }
 
@@ -99,7 +127,11 @@ export interface IdMappingWorkflowIdMappingRuleBasedProperties {
   attributeMatchingModel: "ONE_TO_ONE" | "MANY_TO_MANY";
   /** The set of rules you can use in an ID mapping workflow. The limitations specified for the source or target to define the match rules must be compatible. */
   ruleDefinitionType?: "SOURCE" | "TARGET";
-  /** The rules that can be used for ID mapping. */
+  /**
+   * The rules that can be used for ID mapping.
+   *
+   * Items: 1–25.
+   */
   rules?: IdMappingWorkflowRule[];
   /**
    * The type of matching record that is allowed to be used in an ID mapping workflow.
@@ -117,9 +149,17 @@ export interface IdMappingWorkflowIdMappingRuleBasedProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-idmappingworkflow-rule.html | CloudFormation: Rule}
  */
 export interface IdMappingWorkflowRule {
-  /** A list of `MatchingKeys` . The `MatchingKeys` must have been defined in the `SchemaMapping` . Two records are considered to match according to this rule if all of the `MatchingKeys` match. */
+  /**
+   * A list of `MatchingKeys` . The `MatchingKeys` must have been defined in the `SchemaMapping` . Two records are considered to match according to this rule if all of the `MatchingKeys` match.
+   *
+   * Items: 1–15. Each item: Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   matchingKeys: string[];
-  /** A name for the matching rule. */
+  /**
+   * A name for the matching rule.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   ruleName: string;
 }
 
@@ -131,7 +171,11 @@ export interface IdMappingWorkflowRule {
 export interface IdMappingWorkflowProviderProperties {
   /** The Amazon S3 location that temporarily stores your data while it processes. Your information won't be saved permanently. */
   intermediateSourceConfiguration?: IdMappingWorkflowIntermediateSourceConfiguration;
-  /** The ARN of the provider service. */
+  /**
+   * The ARN of the provider service.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):(entityresolution):([a-z]{2}-[a-z]{1,10}-[0-9])::providerservice/([a-zA-Z0-9_-]{1,255})/([a-zA-Z0-9_-]{1,255})$`.
+   */
   providerServiceArn: string;
   /** The required configuration fields to use with the provider service. */
   providerConfiguration?: Record<string, string>;
@@ -153,9 +197,17 @@ export interface IdMappingWorkflowIntermediateSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-idmappingworkflow-idmappingworkflowoutputsource.html | CloudFormation: IdMappingWorkflowOutputSource}
  */
 export interface IdMappingWorkflowIdMappingWorkflowOutputSource {
-  /** Customer AWS  ARN for encryption at rest. If not provided, system will use an AWS Entity Resolution managed KMS key. */
+  /**
+   * Customer AWS  ARN for encryption at rest. If not provided, system will use an AWS Entity Resolution managed KMS key.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):kms:.*:[0-9]+:.*$`.
+   */
   kmsArn?: string;
-  /** The S3 path to which AWS Entity Resolution will write the output table. */
+  /**
+   * The S3 path to which AWS Entity Resolution will write the output table.
+   *
+   * Pattern: `^s3://([^/]+)/?(.*?([^/]+)/?)$`.
+   */
   outputS3Path: string;
 }
 
@@ -169,19 +221,35 @@ export interface IdMappingWorkflowIdMappingIncrementalRunConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-entityresolution-idnamespace.html | CloudFormation: AWS::EntityResolution::IdNamespace}
  */
-export const IdNamespace = cloudControlType<IdNamespaceArgs, IdNamespaceOutputs>("AWS::EntityResolution::IdNamespace", "aws:entityresolution:IdNamespace", '{"p":[["IdNamespaceName","string",67],["Description","string"],["InputSourceConfig",["array",["ref","IdNamespaceInputSource"]]],["IdMappingWorkflowProperties",["array",["ref","IdNamespaceIdMappingWorkflowProperties"]]],["Type",["enum","SOURCE","TARGET"],1],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["IdNamespaceArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["IdNamespaceName"],"d":{"IdNamespaceInputSource":[["InputSourceARN","string",1],["SchemaName","string"]],"IdNamespaceIdMappingWorkflowProperties":[["IdMappingType",["enum","PROVIDER","RULE_BASED"],1],["RuleBasedProperties",["ref","NamespaceRuleBasedProperties"]],["ProviderProperties",["ref","NamespaceProviderProperties"]]],"NamespaceRuleBasedProperties":[["Rules",["array",["ref","Rule"]]],["RuleDefinitionTypes",["array",["enum","SOURCE","TARGET"]]],["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"]],["RecordMatchingModels",["array",["enum","ONE_SOURCE_TO_ONE_TARGET","MANY_SOURCE_TO_ONE_TARGET"]]]],"Rule":[["RuleName","string",1],["MatchingKeys",["array","string"],1]],"NamespaceProviderProperties":[["ProviderServiceArn","string",1],["ProviderConfiguration",["map","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:idnamespace/${IdNamespaceName}"}');
+export const IdNamespace = cloudControlType<IdNamespaceArgs, IdNamespaceOutputs>("AWS::EntityResolution::IdNamespace", "aws:entityresolution:IdNamespace", '{"p":[["IdNamespaceName","string",67],["Description","string"],["InputSourceConfig",["array",["ref","IdNamespaceInputSource"]]],["IdMappingWorkflowProperties",["array",["ref","IdNamespaceIdMappingWorkflowProperties"]]],["Type",["enum","SOURCE","TARGET"],1],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["IdNamespaceArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["IdNamespaceName"],"d":{"IdNamespaceInputSource":[["InputSourceARN","string",1],["SchemaName","string"]],"IdNamespaceIdMappingWorkflowProperties":[["IdMappingType",["enum","PROVIDER","RULE_BASED"],1],["RuleBasedProperties",["ref","NamespaceRuleBasedProperties"]],["ProviderProperties",["ref","NamespaceProviderProperties"]]],"NamespaceRuleBasedProperties":[["Rules",["array",["ref","Rule"]]],["RuleDefinitionTypes",["array",["enum","SOURCE","TARGET"]]],["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"]],["RecordMatchingModels",["array",["enum","ONE_SOURCE_TO_ONE_TARGET","MANY_SOURCE_TO_ONE_TARGET"]]]],"Rule":[["RuleName","string",1],["MatchingKeys",["array","string"],1]],"NamespaceProviderProperties":[["ProviderServiceArn","string",1],["ProviderConfiguration",["map","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IdNamespaceName"],"ro":["IdNamespaceArn","CreatedAt","UpdatedAt"],"uo":["InputSourceConfig","IdMappingWorkflowProperties","IdMappingWorkflowProperties/*/RuleBasedProperties/Rules","IdMappingWorkflowProperties/*/RuleBasedProperties/Rules/*/MatchingKeys","IdMappingWorkflowProperties/*/RuleBasedProperties/RuleDefinitionTypes","IdMappingWorkflowProperties/*/RuleBasedProperties/RecordMatchingModels","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:idnamespace/${IdNamespaceName}"}');
 /** A {@link IdNamespace} instance: its attributes as typed outputs. */
 export type IdNamespace = InstanceType<typeof IdNamespace>;
 
 /** Inputs of {@link IdNamespace}. */
 export interface IdNamespaceArgs {
-  /** The name of the ID namespace. */
+  /**
+   * The name of the ID namespace.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_0-9-]*$`.
+   */
   idNamespaceName: string;
-  /** The description of the ID namespace. */
+  /**
+   * The description of the ID namespace.
+   *
+   * Length: 0–255.
+   */
   description?: string;
-  /** A list of `InputSource` objects, which have the fields `InputSourceARN` and `SchemaName` . */
+  /**
+   * A list of `InputSource` objects, which have the fields `InputSourceARN` and `SchemaName` .
+   *
+   * Items: 0–20.
+   */
   inputSourceConfig?: IdNamespaceIdNamespaceInputSource[];
-  /** Determines the properties of `IdMappingWorflow` where this `IdNamespace` can be used as a `Source` or a `Target` . */
+  /**
+   * Determines the properties of `IdMappingWorflow` where this `IdNamespace` can be used as a `Source` or a `Target` .
+   *
+   * Items: 1–1.
+   */
   idMappingWorkflowProperties?: IdNamespaceIdNamespaceIdMappingWorkflowProperties[];
   /**
    * The type of ID namespace. There are two types: `SOURCE` and `TARGET` .
@@ -191,9 +259,17 @@ export interface IdNamespaceArgs {
    * The `TARGET` contains a configuration of `targetId` which all `sourceIds` will resolve to.
    */
   type: "SOURCE" | "TARGET";
-  /** The Amazon Resource Name (ARN) of the IAM role. AWS Entity Resolution assumes this role to access the resources defined in this `IdNamespace` on your behalf as part of the workflow run. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role. AWS Entity Resolution assumes this role to access the resources defined in this `IdNamespace` on your behalf as part of the workflow run.
+   *
+   * Length: 32–512. Pattern: `^arn:(aws|aws-us-gov|aws-cn):iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn?: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -215,7 +291,11 @@ export interface IdNamespaceOutputs extends IdNamespaceArgs {
 export interface IdNamespaceIdNamespaceInputSource {
   /** An AWS Glue table Amazon Resource Name (ARN) or a matching workflow ARN for the input source table. */
   inputSourceARN: string;
-  /** The name of the schema. */
+  /**
+   * The name of the schema.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z_0-9-]*$`.
+   */
   schemaName?: string;
 }
 
@@ -239,7 +319,11 @@ export interface IdNamespaceIdNamespaceIdMappingWorkflowProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-idnamespace-namespacerulebasedproperties.html | CloudFormation: NamespaceRuleBasedProperties}
  */
 export interface IdNamespaceNamespaceRuleBasedProperties {
-  /** The rules for the ID namespace. */
+  /**
+   * The rules for the ID namespace.
+   *
+   * Items: 1–25.
+   */
   rules?: IdNamespaceRule[];
   /** The sets of rules you can use in an ID mapping workflow. The limitations specified for the source and target must be compatible. */
   ruleDefinitionTypes?: ("SOURCE" | "TARGET")[];
@@ -267,9 +351,17 @@ export interface IdNamespaceNamespaceRuleBasedProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-idnamespace-rule.html | CloudFormation: Rule}
  */
 export interface IdNamespaceRule {
-  /** A name for the matching rule. */
+  /**
+   * A name for the matching rule.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   ruleName: string;
-  /** A list of `MatchingKeys` . The `MatchingKeys` must have been defined in the `SchemaMapping` . Two records are considered to match according to this rule if all of the `MatchingKeys` match. */
+  /**
+   * A list of `MatchingKeys` . The `MatchingKeys` must have been defined in the `SchemaMapping` . Two records are considered to match according to this rule if all of the `MatchingKeys` match.
+   *
+   * Items: 1–25. Each item: Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   matchingKeys: string[];
 }
 
@@ -279,7 +371,11 @@ export interface IdNamespaceRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-idnamespace-namespaceproviderproperties.html | CloudFormation: NamespaceProviderProperties}
  */
 export interface IdNamespaceNamespaceProviderProperties {
-  /** The Amazon Resource Name (ARN) of the provider service. */
+  /**
+   * The Amazon Resource Name (ARN) of the provider service.
+   *
+   * Length: 20–255. Pattern: `^arn:(aws|aws-us-gov|aws-cn):(entityresolution):([a-z]{2}-[a-z]{1,10}-[0-9])::providerservice/([a-zA-Z0-9_-]{1,255})/([a-zA-Z0-9_-]{1,255})$`.
+   */
   providerServiceArn: string;
   /** An object which defines any additional configurations required by the provider service. */
   providerConfiguration?: Record<string, string>;
@@ -292,7 +388,7 @@ export interface IdNamespaceNamespaceProviderProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-entityresolution-matchingworkflow.html | CloudFormation: AWS::EntityResolution::MatchingWorkflow}
  */
-export const MatchingWorkflow = cloudControlType<MatchingWorkflowArgs, MatchingWorkflowOutputs>("AWS::EntityResolution::MatchingWorkflow", "aws:entityresolution:MatchingWorkflow", '{"p":[["ResolutionTechniques",["ref","ResolutionTechniques"],1],["Description","string"],["InputSourceConfig",["array",["ref","InputSource"]],1],["WorkflowName","string",67],["OutputSourceConfig",["array",["ref","OutputSource"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["IncrementalRunConfig",["ref","IncrementalRunConfig"]],["CreatedAt","string",8],["WorkflowArn","string",8],["UpdatedAt","string",8]],"id":["WorkflowName"],"d":{"ResolutionTechniques":[["RuleBasedProperties",["ref","RuleBasedProperties"]],["ResolutionType",["enum","RULE_MATCHING","ML_MATCHING","PROVIDER"]],["RuleConditionProperties",["ref","RuleConditionProperties"]],["ProviderProperties",["ref","ProviderProperties"]],["EnableRealTimeMatching","boolean",2]],"RuleBasedProperties":[["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"],1],["Rules",["array",["ref","Rule"]],1],["MatchPurpose",["enum","IDENTIFIER_GENERATION","INDEXING"]]],"Rule":[["MatchingKeys",["array","string"],1],["RuleName","string",1]],"RuleConditionProperties":[["Rules",["array",["ref","RuleCondition"]],1],["MatchingConfig",["ref","MatchingConfig"]]],"RuleCondition":[["RuleName","string"],["Condition","string"]],"MatchingConfig":[["EnableTransitiveMatching","boolean"]],"ProviderProperties":[["ProviderServiceArn","string",1],["ProviderConfiguration",["map","string"]],["IntermediateSourceConfiguration",["ref","IntermediateSourceConfiguration"]]],"IntermediateSourceConfiguration":[["IntermediateS3Path","string",1]],"InputSource":[["ApplyNormalization","boolean"],["InputSourceARN","string",1],["SchemaArn","string",1]],"OutputSource":[["KMSArn","string"],["OutputS3Path","string"],["Output",["array",["ref","OutputAttribute"]],1],["ApplyNormalization","boolean"],["CustomerProfilesIntegrationConfig",["ref","CustomerProfilesIntegrationConfig"]]],"OutputAttribute":[["Hashed","boolean"],["Name","string",1]],"CustomerProfilesIntegrationConfig":[["DomainArn","string",1],["ObjectTypeArn","string",1]],"IncrementalRunConfig":[["IncrementalRunType",["enum","IMMEDIATE"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:matchingworkflow/${WorkflowName}"}');
+export const MatchingWorkflow = cloudControlType<MatchingWorkflowArgs, MatchingWorkflowOutputs>("AWS::EntityResolution::MatchingWorkflow", "aws:entityresolution:MatchingWorkflow", '{"p":[["ResolutionTechniques",["ref","ResolutionTechniques"],1],["Description","string"],["InputSourceConfig",["array",["ref","InputSource"]],1],["WorkflowName","string",67],["OutputSourceConfig",["array",["ref","OutputSource"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["IncrementalRunConfig",["ref","IncrementalRunConfig"]],["CreatedAt","string",8],["WorkflowArn","string",8],["UpdatedAt","string",8]],"id":["WorkflowName"],"d":{"ResolutionTechniques":[["RuleBasedProperties",["ref","RuleBasedProperties"]],["ResolutionType",["enum","RULE_MATCHING","ML_MATCHING","PROVIDER"]],["RuleConditionProperties",["ref","RuleConditionProperties"]],["ProviderProperties",["ref","ProviderProperties"]],["EnableRealTimeMatching","boolean"]],"RuleBasedProperties":[["AttributeMatchingModel",["enum","ONE_TO_ONE","MANY_TO_MANY"],1],["Rules",["array",["ref","Rule"]],1],["MatchPurpose",["enum","IDENTIFIER_GENERATION","INDEXING"]]],"Rule":[["MatchingKeys",["array","string"],1],["RuleName","string",1]],"RuleConditionProperties":[["Rules",["array",["ref","RuleCondition"]],1],["MatchingConfig",["ref","MatchingConfig"]]],"RuleCondition":[["RuleName","string"],["Condition","string"]],"MatchingConfig":[["EnableTransitiveMatching","boolean"]],"ProviderProperties":[["ProviderServiceArn","string",1],["ProviderConfiguration",["map","string"]],["IntermediateSourceConfiguration",["ref","IntermediateSourceConfiguration"]]],"IntermediateSourceConfiguration":[["IntermediateS3Path","string",1]],"InputSource":[["ApplyNormalization","boolean"],["InputSourceARN","string",1],["SchemaArn","string",1]],"OutputSource":[["KMSArn","string"],["OutputS3Path","string"],["Output",["array",["ref","OutputAttribute"]],1],["ApplyNormalization","boolean"],["CustomerProfilesIntegrationConfig",["ref","CustomerProfilesIntegrationConfig"]]],"OutputAttribute":[["Hashed","boolean"],["Name","string",1]],"CustomerProfilesIntegrationConfig":[["DomainArn","string",1],["ObjectTypeArn","string",1]],"IncrementalRunConfig":[["IncrementalRunType",["enum","IMMEDIATE"],1]]},"tags":["Tags","standard"],"rp":[["ResolutionTechniques","EnableRealTimeMatching"]],"reg":{"h":"crudl","co":["WorkflowName","ResolutionTechniques/EnableRealTimeMatching"],"ro":["WorkflowArn","UpdatedAt","CreatedAt"],"uo":["InputSourceConfig","OutputSourceConfig","OutputSourceConfig/*/Output","ResolutionTechniques/RuleBasedProperties/Rules","ResolutionTechniques/RuleBasedProperties/Rules/*/MatchingKeys","ResolutionTechniques/RuleConditionProperties/Rules","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:matchingworkflow/${WorkflowName}"}');
 /** A {@link MatchingWorkflow} instance: its attributes as typed outputs. */
 export type MatchingWorkflow = InstanceType<typeof MatchingWorkflow>;
 
@@ -300,17 +396,41 @@ export type MatchingWorkflow = InstanceType<typeof MatchingWorkflow>;
 export interface MatchingWorkflowArgs {
   /** An object which defines the `resolutionType` and the `ruleBasedProperties` . */
   resolutionTechniques: MatchingWorkflowResolutionTechniques;
-  /** A description of the workflow. */
+  /**
+   * A description of the workflow.
+   *
+   * Length: 0–255.
+   */
   description?: string;
-  /** A list of `InputSource` objects, which have the fields `InputSourceARN` and `SchemaName` . */
+  /**
+   * A list of `InputSource` objects, which have the fields `InputSourceARN` and `SchemaName` .
+   *
+   * Items: 1–20.
+   */
   inputSourceConfig: MatchingWorkflowInputSource[];
-  /** The name of the workflow. There can't be multiple `MatchingWorkflows` with the same name. */
+  /**
+   * The name of the workflow. There can't be multiple `MatchingWorkflows` with the same name.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9-]*$`.
+   */
   workflowName: string;
-  /** A list of `OutputSource` objects, each of which contains fields `outputS3Path` , `applyNormalization` , `KMSArn` , and `output` . */
+  /**
+   * A list of `OutputSource` objects, each of which contains fields `outputS3Path` , `applyNormalization` , `KMSArn` , and `output` .
+   *
+   * Items: 1–1.
+   */
   outputSourceConfig: MatchingWorkflowOutputSource[];
-  /** The Amazon Resource Name (ARN) of the IAM role. AWS Entity Resolution assumes this role to create resources on your behalf as part of workflow execution. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role. AWS Entity Resolution assumes this role to create resources on your behalf as part of workflow execution.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /**
    * Optional. An object that defines the incremental run type. This object contains only the `incrementalRunType` field, which appears as "Automatic" in the console.
@@ -368,7 +488,11 @@ export interface MatchingWorkflowRuleBasedProperties {
    * If you choose `MANY_TO_MANY` , the system can match attributes across the sub-types of an attribute type. For example, if the value of the `Email` field of Profile A and the value of `BusinessEmail` field of Profile B matches, the two profiles are matched on the `Email` attribute type.
    */
   attributeMatchingModel: "ONE_TO_ONE" | "MANY_TO_MANY";
-  /** A list of `Rule` objects, each of which have fields `RuleName` and `MatchingKeys` . */
+  /**
+   * A list of `Rule` objects, each of which have fields `RuleName` and `MatchingKeys` .
+   *
+   * Items: 1–25.
+   */
   rules: MatchingWorkflowRule[];
   /**
    * An indicator of whether to generate IDs and index the data or not.
@@ -386,9 +510,17 @@ export interface MatchingWorkflowRuleBasedProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-matchingworkflow-rule.html | CloudFormation: Rule}
  */
 export interface MatchingWorkflowRule {
-  /** A list of `MatchingKeys` . The `MatchingKeys` must have been defined in the `SchemaMapping` . Two records are considered to match according to this rule if all of the `MatchingKeys` match. */
+  /**
+   * A list of `MatchingKeys` . The `MatchingKeys` must have been defined in the `SchemaMapping` . Two records are considered to match according to this rule if all of the `MatchingKeys` match.
+   *
+   * Items: 1–15. Each item: Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   matchingKeys: string[];
-  /** A name for the matching rule. */
+  /**
+   * A name for the matching rule.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   ruleName: string;
 }
 
@@ -398,7 +530,11 @@ export interface MatchingWorkflowRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-matchingworkflow-ruleconditionproperties.html | CloudFormation: RuleConditionProperties}
  */
 export interface MatchingWorkflowRuleConditionProperties {
-  /** A list of rule objects, each of which have fields `ruleName` and `condition` . */
+  /**
+   * A list of rule objects, each of which have fields `ruleName` and `condition` .
+   *
+   * Items: 1–25.
+   */
   rules: MatchingWorkflowRuleCondition[];
   /** Configuration for matching behavior within rule condition properties */
   matchingConfig?: MatchingWorkflowMatchingConfig;
@@ -414,6 +550,8 @@ export interface MatchingWorkflowRuleCondition {
    * A name for the matching rule.
    *
    * For example: `Rule1`
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
    */
   ruleName?: string;
   /**
@@ -472,9 +610,17 @@ export interface MatchingWorkflowIntermediateSourceConfiguration {
 export interface MatchingWorkflowInputSource {
   /** Normalizes the attributes defined in the schema in the input data. For example, if an attribute has an `AttributeType` of `PHONE_NUMBER` , and the data in the input table is in a format of 1234567890, AWS Entity Resolution will normalize this field in the output to (123)-456-7890. */
   applyNormalization?: boolean;
-  /** An object containing `inputSourceARN` , `schemaName` , and `applyNormalization` . */
+  /**
+   * An object containing `inputSourceARN` , `schemaName` , and `applyNormalization` .
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):.*:.*:[0-9]+:.*$`.
+   */
   inputSourceARN: string;
-  /** The name of the schema. */
+  /**
+   * The name of the schema.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):entityresolution:.*:[0-9]+:(schemamapping/.*)$`.
+   */
   schemaArn: string;
 }
 
@@ -484,11 +630,23 @@ export interface MatchingWorkflowInputSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-matchingworkflow-outputsource.html | CloudFormation: OutputSource}
  */
 export interface MatchingWorkflowOutputSource {
-  /** Customer KMS ARN for encryption at rest. If not provided, system will use an AWS Entity Resolution managed KMS key. */
+  /**
+   * Customer KMS ARN for encryption at rest. If not provided, system will use an AWS Entity Resolution managed KMS key.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):kms:.*:[0-9]+:.*$`.
+   */
   kmsArn?: string;
-  /** The S3 path to which AWS Entity Resolution will write the output table. */
+  /**
+   * The S3 path to which AWS Entity Resolution will write the output table.
+   *
+   * Pattern: `^s3://([^/]+)/?(.*?([^/]+)/?)$`.
+   */
   outputS3Path?: string;
-  /** A list of `OutputAttribute` objects, each of which have the fields `Name` and `Hashed` . Each of these objects selects a column to be included in the output table, and whether the values of the column should be hashed. */
+  /**
+   * A list of `OutputAttribute` objects, each of which have the fields `Name` and `Hashed` . Each of these objects selects a column to be included in the output table, and whether the values of the column should be hashed.
+   *
+   * Items: 0–750.
+   */
   output: MatchingWorkflowOutputAttribute[];
   /** Normalizes the attributes defined in the schema in the input data. For example, if an attribute has an `AttributeType` of `PHONE_NUMBER` , and the data in the input table is in a format of 1234567890, AWS Entity Resolution will normalize this field in the output to (123)-456-7890. */
   applyNormalization?: boolean;
@@ -504,7 +662,11 @@ export interface MatchingWorkflowOutputSource {
 export interface MatchingWorkflowOutputAttribute {
   /** Enables the ability to hash the column values in the output. */
   hashed?: boolean;
-  /** A name of a column to be written to the output. This must be an `InputField` name in the schema mapping. */
+  /**
+   * A name of a column to be written to the output. This must be an `InputField` name in the schema mapping.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   name: string;
 }
 
@@ -514,9 +676,17 @@ export interface MatchingWorkflowOutputAttribute {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-entityresolution-matchingworkflow-customerprofilesintegrationconfig.html | CloudFormation: CustomerProfilesIntegrationConfig}
  */
 export interface MatchingWorkflowCustomerProfilesIntegrationConfig {
-  /** The Amazon Resource Name (ARN) of the Customer Profiles domain */
+  /**
+   * The Amazon Resource Name (ARN) of the Customer Profiles domain
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):profile:[a-z]{2}-[a-z]{1,10}-[0-9]:[0-9]{12}:(domains/[a-zA-Z_0-9-]{1,255})$`.
+   */
   domainArn: string;
-  /** The Amazon Resource Name (ARN) of the Customer Profiles object type */
+  /**
+   * The Amazon Resource Name (ARN) of the Customer Profiles object type
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):profile:[a-z]{2}-[a-z]{1,10}-[0-9]:[0-9]{12}:(domains/[a-zA-Z_0-9-]{1,255}/object-types/[a-zA-Z_0-9-]{1,255})$`.
+   */
   objectTypeArn: string;
 }
 
@@ -541,15 +711,23 @@ export interface MatchingWorkflowIncrementalRunConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-entityresolution-policystatement.html | CloudFormation: AWS::EntityResolution::PolicyStatement}
  */
-export const PolicyStatement = cloudControlType<PolicyStatementArgs, PolicyStatementOutputs>("AWS::EntityResolution::PolicyStatement", "aws:entityresolution:PolicyStatement", '{"p":[["Arn","string",67],["StatementId","string",67],["Effect",["enum","Allow","Deny"]],["Action",["array","string"]],["Principal",["array","string"]],["Condition","string"]],"id":["Arn","StatementId"]}');
+export const PolicyStatement = cloudControlType<PolicyStatementArgs, PolicyStatementOutputs>("AWS::EntityResolution::PolicyStatement", "aws:entityresolution:PolicyStatement", '{"p":[["Arn","string",67],["StatementId","string",67],["Effect",["enum","Allow","Deny"]],["Action",["array","string"]],["Principal",["array","string"]],["Condition","string"]],"id":["Arn","StatementId"],"reg":{"h":"crudl","co":["StatementId","Arn"],"tg":[false,false,false]}}');
 /** A {@link PolicyStatement} instance: its attributes as typed outputs. */
 export type PolicyStatement = InstanceType<typeof PolicyStatement>;
 
 /** Inputs of {@link PolicyStatement}. */
 export interface PolicyStatementArgs {
-  /** The Amazon Resource Name (ARN) of the resource that will be accessed by the principal. */
+  /**
+   * The Amazon Resource Name (ARN) of the resource that will be accessed by the principal.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):entityresolution:[a-z]{2}-[a-z]{1,10}-[0-9]:[0-9]{12}:((schemamapping|matchingworkflow|idmappingworkflow|idnamespace)/[a-zA-Z_0-9-]{1,255})$`.
+   */
   arn: string;
-  /** A statement identifier that differentiates the statement from others in the same policy. */
+  /**
+   * A statement identifier that differentiates the statement from others in the same policy.
+   *
+   * Length: 1–64. Pattern: `^[0-9A-Za-z]+$`.
+   */
   statementId: string;
   /**
    * Determines whether the permissions specified in the policy are to be allowed ( `Allow` ) or denied ( `Deny` ).
@@ -561,11 +739,21 @@ export interface PolicyStatementArgs {
    * The action that the principal can use on the resource.
    *
    * For example, `entityresolution:GetIdMappingJob` , `entityresolution:GetMatchingJob` .
+   *
+   * Each item: Length: 3–64. Pattern: `^(entityresolution:[a-zA-Z0-9]+)$`.
    */
   action?: string[];
-  /** The AWS service or AWS account that can access the resource defined as ARN. */
+  /**
+   * The AWS service or AWS account that can access the resource defined as ARN.
+   *
+   * Each item: Length: 12–64. Pattern: `^(\\d{12})|([a-z0-9\\.]+)$`.
+   */
   principal?: string[];
-  /** A set of condition keys that you can use in key policies. */
+  /**
+   * A set of condition keys that you can use in key policies.
+   *
+   * Length: 1–40960.
+   */
   condition?: string;
 }
 
@@ -578,19 +766,35 @@ export interface PolicyStatementOutputs extends PolicyStatementArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-entityresolution-schemamapping.html | CloudFormation: AWS::EntityResolution::SchemaMapping}
  */
-export const SchemaMapping = cloudControlType<SchemaMappingArgs, SchemaMappingOutputs>("AWS::EntityResolution::SchemaMapping", "aws:entityresolution:SchemaMapping", '{"p":[["Description","string",66],["MappedInputFields",["array",["ref","SchemaInputAttribute"]],67],["SchemaName","string",67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["UpdatedAt","string",8],["SchemaArn","string",8],["HasWorkflows","boolean",8]],"id":["SchemaName"],"d":{"SchemaInputAttribute":[["GroupName","string",2],["Type",["enum","NAME","NAME_FIRST","NAME_MIDDLE","NAME_LAST","ADDRESS","ADDRESS_STREET1","ADDRESS_STREET2","ADDRESS_STREET3","ADDRESS_CITY","ADDRESS_STATE","ADDRESS_COUNTRY","ADDRESS_POSTALCODE","PHONE","PHONE_NUMBER","PHONE_COUNTRYCODE","EMAIL_ADDRESS","UNIQUE_ID","DATE","STRING","PROVIDER_ID"],3],["MatchKey","string",2],["FieldName","string",3],["SubType","string"],["Hashed","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:schemamapping/${SchemaName}"}');
+export const SchemaMapping = cloudControlType<SchemaMappingArgs, SchemaMappingOutputs>("AWS::EntityResolution::SchemaMapping", "aws:entityresolution:SchemaMapping", '{"p":[["Description","string"],["MappedInputFields",["array",["ref","SchemaInputAttribute"]],1],["SchemaName","string",67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["UpdatedAt","string",8],["SchemaArn","string",8],["HasWorkflows","boolean",8]],"id":["SchemaName"],"d":{"SchemaInputAttribute":[["GroupName","string"],["Type",["enum","NAME","NAME_FIRST","NAME_MIDDLE","NAME_LAST","ADDRESS","ADDRESS_STREET1","ADDRESS_STREET2","ADDRESS_STREET3","ADDRESS_CITY","ADDRESS_STATE","ADDRESS_COUNTRY","ADDRESS_POSTALCODE","PHONE","PHONE_NUMBER","PHONE_COUNTRYCODE","EMAIL_ADDRESS","UNIQUE_ID","DATE","STRING","PROVIDER_ID"],1],["MatchKey","string"],["FieldName","string",1],["SubType","string"],["Hashed","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SchemaName"],"ro":["SchemaArn","CreatedAt","UpdatedAt","HasWorkflows"],"uo":["MappedInputFields","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:entityresolution:${Region}:${Account}:schemamapping/${SchemaName}"}');
 /** A {@link SchemaMapping} instance: its attributes as typed outputs. */
 export type SchemaMapping = InstanceType<typeof SchemaMapping>;
 
 /** Inputs of {@link SchemaMapping}. */
 export interface SchemaMappingArgs {
-  /** A description of the schema. */
+  /**
+   * A description of the schema.
+   *
+   * Length: 0–255.
+   */
   description?: string;
-  /** A list of `MappedInputFields` . Each `MappedInputField` corresponds to a column the source data table, and contains column name plus additional information that AWS Entity Resolution uses for matching. */
+  /**
+   * A list of `MappedInputFields` . Each `MappedInputField` corresponds to a column the source data table, and contains column name plus additional information that AWS Entity Resolution uses for matching.
+   *
+   * Items: 2–35.
+   */
   mappedInputFields: SchemaMappingSchemaInputAttribute[];
-  /** The name of the schema. There can't be multiple `SchemaMappings` with the same name. */
+  /**
+   * The name of the schema. There can't be multiple `SchemaMappings` with the same name.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9-]*$`.
+   */
   schemaName: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -616,6 +820,8 @@ export interface SchemaMappingSchemaInputAttribute {
    * A string that instructs AWS Entity Resolution to combine several columns into a unified column with the identical attribute type.
    *
    * For example, when working with columns such as `NAME_FIRST` , `NAME_MIDDLE` , and `NAME_LAST` , assigning them a common `groupName` will prompt AWS Entity Resolution to concatenate them into a single value.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
    */
   groupName?: string;
   /**
@@ -634,9 +840,15 @@ export interface SchemaMappingSchemaInputAttribute {
    * For example, consider a scenario where the source table contains various addresses, such as `business_address` and `shipping_address` . By assigning a `matchKey` called `address` to both attributes, AWS Entity Resolution will match records across these fields to create a consolidated matching group.
    *
    * If no `matchKey` is specified for a column, it won't be utilized for matching purposes but will still be included in the output table.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
    */
   matchKey?: string;
-  /** A string containing the field name. */
+  /**
+   * A string containing the field name.
+   *
+   * Length: 0–255. Pattern: `^[a-zA-Z_0-9- \t]*$`.
+   */
   fieldName: string;
   /** The subtype of the attribute, selected from a list of values. */
   subType?: string;

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/events
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates an API destination, which is an HTTP invocation endpoint configured as a target for events.
  *
@@ -20,29 +22,53 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-apidestination.html | CloudFormation: AWS::Events::ApiDestination}
  */
-export const ApiDestination = cloudControlType<ApiDestinationArgs, ApiDestinationOutputs>("AWS::Events::ApiDestination", "aws:events:ApiDestination", '{"p":[["Description","string"],["ConnectionArn","string",1],["InvocationEndpoint","string",1],["HttpMethod",["enum","GET","HEAD","POST","OPTIONS","PUT","DELETE","PATCH"],1],["Name","string",66],["InvocationRateLimitPerSecond","integer"],["Arn","string",72],["ArnForPolicy","string",8]],"id":["Name"],"arn":"arn:${Partition}:events:${Region}:${Account}:api-destination/${ApiDestinationName}"}');
+export const ApiDestination = cloudControlType<ApiDestinationArgs, ApiDestinationOutputs>("AWS::Events::ApiDestination", "aws:events:ApiDestination", '{"p":[["Description","string"],["ConnectionArn","string",1],["InvocationEndpoint","string",1],["HttpMethod",["enum","GET","HEAD","POST","OPTIONS","PUT","DELETE","PATCH"],1],["Name","string",66],["InvocationRateLimitPerSecond","integer"],["Arn","string",72],["ArnForPolicy","string",8]],"id":["Name"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","ArnForPolicy"],"tg":[false,false,false],"nm":{"path":"Name","min":1,"max":64,"pattern":"[\\\\.\\\\-_A-Za-z0-9]+"}},"arn":"arn:${Partition}:events:${Region}:${Account}:api-destination/${ApiDestinationName}"}');
 /** A {@link ApiDestination} instance: its attributes as typed outputs. */
 export type ApiDestination = InstanceType<typeof ApiDestination>;
 
 /** Inputs of {@link ApiDestination}. */
 export interface ApiDestinationArgs {
-  /** A description for the API destination to create. */
+  /**
+   * A description for the API destination to create.
+   *
+   * Length: at most 512.
+   */
   description?: string;
-  /** The ARN of the connection to use for the API destination. The destination endpoint must support the authorization type specified for the connection. */
+  /**
+   * The ARN of the connection to use for the API destination. The destination endpoint must support the authorization type specified for the connection.
+   *
+   * Pattern: `^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection/[\.\-_A-Za-z0-9]+/[\-A-Za-z0-9]+$`.
+   */
   connectionArn: string;
-  /** The URL to the HTTP invocation endpoint for the API destination. */
+  /**
+   * The URL to the HTTP invocation endpoint for the API destination.
+   *
+   * Pattern: `^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:\@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`.
+   */
   invocationEndpoint: string;
   /** The method to use for the request to the HTTP invocation endpoint. */
   httpMethod: "GET" | "HEAD" | "POST" | "OPTIONS" | "PUT" | "DELETE" | "PATCH";
-  /** The name for the API destination to create. */
+  /**
+   * The name for the API destination to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name?: string;
-  /** The maximum number of requests per second to send to the HTTP invocation endpoint. */
+  /**
+   * The maximum number of requests per second to send to the HTTP invocation endpoint.
+   *
+   * Range: at least 1.
+   */
   invocationRateLimitPerSecond?: number;
 }
 
 /** Outputs of {@link ApiDestination}: its inputs as the cloud reports them, and its attributes. */
 export interface ApiDestinationOutputs extends ApiDestinationArgs {
-  /** The name for the API destination to create. */
+  /**
+   * The name for the API destination to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name: string;
   /** The ARN of the API destination that was created by the request. */
   arn: string;
@@ -65,7 +91,7 @@ export interface ApiDestinationOutputs extends ApiDestinationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-archive.html | CloudFormation: AWS::Events::Archive}
  */
-export const Archive = cloudControlType<ArchiveArgs, ArchiveOutputs>("AWS::Events::Archive", "aws:events:Archive", '{"p":[["EventPattern","json"],["Description","string"],["SourceArn","string",67],["ArchiveName","string",66],["RetentionDays","integer"],["KmsKeyIdentifier","string"],["Arn","string",72]],"id":["ArchiveName"],"arn":"arn:${Partition}:events:${Region}:${Account}:archive/${ArchiveName}"}');
+export const Archive = cloudControlType<ArchiveArgs, ArchiveOutputs>("AWS::Events::Archive", "aws:events:Archive", '{"p":[["EventPattern","json"],["Description","string"],["SourceArn","string",67],["ArchiveName","string",66],["RetentionDays","integer"],["KmsKeyIdentifier","string"],["Arn","string",72]],"id":["ArchiveName"],"reg":{"h":"crudl","co":["ArchiveName","SourceArn"],"ro":["Arn"],"tg":[false,false,false],"nm":{"path":"ArchiveName","min":1,"max":48,"pattern":"[\\\\.\\\\-_A-Za-z0-9]+"}},"arn":"arn:${Partition}:events:${Region}:${Account}:archive/${ArchiveName}"}');
 /** A {@link Archive} instance: its attributes as typed outputs. */
 export type Archive = InstanceType<typeof Archive>;
 
@@ -77,7 +103,11 @@ export interface ArchiveArgs {
   description?: string;
   /** The ARN of the event bus that sends events to the archive. */
   sourceArn: string;
-  /** The name for the archive to create. */
+  /**
+   * The name for the archive to create.
+   *
+   * Length: 1–48. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   archiveName?: string;
   /** The number of days to retain events for. Default value is 0. If set to 0, events are retained indefinitely */
   retentionDays?: number;
@@ -91,13 +121,19 @@ export interface ArchiveArgs {
    * > If you have specified that EventBridge use a customer managed key for encrypting the source event bus, we strongly recommend you also specify a customer managed key for any archives for the event bus as well.
    * > 
    * > For more information, see [Encrypting archives](https://docs.aws.amazon.com/eventbridge/latest/userguide/encryption-archives.html) in the *Amazon EventBridge User Guide* .
+   *
+   * Length: 0–2048.
    */
   kmsKeyIdentifier?: string;
 }
 
 /** Outputs of {@link Archive}: its inputs as the cloud reports them, and its attributes. */
 export interface ArchiveOutputs extends ArchiveArgs {
-  /** The name for the archive to create. */
+  /**
+   * The name for the archive to create.
+   *
+   * Length: 1–48. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   archiveName: string;
   /** The ARN of the archive created. */
   arn: string;
@@ -110,7 +146,7 @@ export interface ArchiveOutputs extends ArchiveArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-connection.html | CloudFormation: AWS::Events::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Events::Connection", "aws:events:Connection", '{"p":[["AuthParameters",["ref","AuthParameters"]],["Description","string"],["AuthorizationType",["enum","API_KEY","BASIC","OAUTH_CLIENT_CREDENTIALS"]],["Name","string",66],["InvocationConnectivityParameters",["ref","InvocationConnectivityParameters"]],["KmsKeyIdentifier","string"],["SecretArn","string",8],["Arn","string",72],["ArnForPolicy","string",8]],"id":["Name"],"d":{"AuthParameters":[["InvocationHttpParameters",["ref","ConnectionHttpParameters"]],["BasicAuthParameters",["ref","BasicAuthParameters"]],["ApiKeyAuthParameters",["ref","ApiKeyAuthParameters"]],["OAuthParameters",["ref","OAuthParameters"]],["ConnectivityParameters",["ref","ConnectivityParameters"]]],"ConnectionHttpParameters":[["HeaderParameters",["array",["ref","Parameter"]]],["QueryStringParameters",["array",["ref","Parameter"]]],["BodyParameters",["array",["ref","Parameter"]]]],"Parameter":[["Value","string",1],["IsValueSecret","boolean"],["Key","string",1]],"BasicAuthParameters":[["Username","string",1],["Password","string",49]],"ApiKeyAuthParameters":[["ApiKeyValue","string",1],["ApiKeyName","string",1]],"OAuthParameters":[["ClientParameters",["ref","ClientParameters"],1],["OAuthHttpParameters",["ref","ConnectionHttpParameters"]],["AuthorizationEndpoint","string",1],["HttpMethod",["enum","GET","POST","PUT"],1]],"ClientParameters":[["ClientSecret","string",49],["ClientID","string",1]],"ConnectivityParameters":[["ResourceParameters",["ref","ResourceParameters"],1]],"ResourceParameters":[["ResourceConfigurationArn","string",1],["ResourceAssociationArn","string"]],"InvocationConnectivityParameters":[["ResourceParameters",["ref","ResourceParameters"],1]]},"arn":"arn:${Partition}:events:${Region}:${Account}:connection/${ConnectionName}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Events::Connection", "aws:events:Connection", '{"p":[["AuthParameters",["ref","AuthParameters"]],["Description","string"],["AuthorizationType",["enum","API_KEY","BASIC","OAUTH_CLIENT_CREDENTIALS"]],["Name","string",66],["InvocationConnectivityParameters",["ref","InvocationConnectivityParameters"]],["KmsKeyIdentifier","string"],["SecretArn","string",8],["Arn","string",72],["ArnForPolicy","string",8]],"id":["Name"],"d":{"AuthParameters":[["InvocationHttpParameters",["ref","ConnectionHttpParameters"]],["BasicAuthParameters",["ref","BasicAuthParameters"]],["ApiKeyAuthParameters",["ref","ApiKeyAuthParameters"]],["OAuthParameters",["ref","OAuthParameters"]],["ConnectivityParameters",["ref","ConnectivityParameters"]]],"ConnectionHttpParameters":[["HeaderParameters",["array",["ref","Parameter"]]],["QueryStringParameters",["array",["ref","Parameter"]]],["BodyParameters",["array",["ref","Parameter"]]]],"Parameter":[["Value","string",1],["IsValueSecret","boolean"],["Key","string",1]],"BasicAuthParameters":[["Username","string",1],["Password","string",49]],"ApiKeyAuthParameters":[["ApiKeyValue","string",1],["ApiKeyName","string",1]],"OAuthParameters":[["ClientParameters",["ref","ClientParameters"],1],["OAuthHttpParameters",["ref","ConnectionHttpParameters"]],["AuthorizationEndpoint","string",1],["HttpMethod",["enum","GET","POST","PUT"],1]],"ClientParameters":[["ClientSecret","string",49],["ClientID","string",1]],"ConnectivityParameters":[["ResourceParameters",["ref","ResourceParameters"],1]],"ResourceParameters":[["ResourceConfigurationArn","string",1],["ResourceAssociationArn","string"]],"InvocationConnectivityParameters":[["ResourceParameters",["ref","ResourceParameters"],1]]},"reg":{"h":"crudl","wo":["AuthParameters/BasicAuthParameters/Password","AuthParameters/ApiKeyAuthParameters/ApiKeyValue","AuthParameters/OAuthParameters/ClientParameters/ClientSecret","AuthParameters/OAuthParameters/OAuthHttpParameters/HeaderParameters","AuthParameters/OAuthParameters/OAuthHttpParameters/QueryStringParameters","AuthParameters/OAuthParameters/OAuthHttpParameters/BodyParameters","AuthParameters/InvocationHttpParameters"],"co":["Name"],"ro":["Arn","ArnForPolicy","SecretArn","AuthParameters/ConnectivityParameters/ResourceParameters/ResourceAssociationArn","InvocationConnectivityParameters/ResourceParameters/ResourceAssociationArn"],"tg":[false,false,false],"nm":{"path":"Name","min":1,"max":64,"pattern":"[\\\\.\\\\-_A-Za-z0-9]+"}},"arn":"arn:${Partition}:events:${Region}:${Account}:connection/${ConnectionName}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
@@ -122,7 +158,11 @@ export interface ConnectionArgs {
    * You must include only authorization parameters for the `AuthorizationType` you specify.
    */
   authParameters?: ConnectionAuthParameters;
-  /** A description for the connection to create. */
+  /**
+   * A description for the connection to create.
+   *
+   * Length: at most 512.
+   */
   description?: string;
   /**
    * The type of authorization to use for the connection.
@@ -130,7 +170,11 @@ export interface ConnectionArgs {
    * > OAUTH tokens are refreshed when a 401 or 407 response is returned.
    */
   authorizationType?: "API_KEY" | "BASIC" | "OAUTH_CLIENT_CREDENTIALS";
-  /** The name for the connection to create. */
+  /**
+   * The name for the connection to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name?: string;
   /**
    * For connections to private APIs, the parameters to use for invoking the API.
@@ -144,13 +188,19 @@ export interface ConnectionArgs {
    * If you do not specify a customer managed key identifier, EventBridge uses an AWS owned key to encrypt the connection.
    *
    * For more information, see [Identify and view keys](https://docs.aws.amazon.com/kms/latest/developerguide/viewing-keys.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: at most 2048. Pattern: `^[a-zA-Z0-9_\-/:]*$`.
    */
   kmsKeyIdentifier?: string;
 }
 
 /** Outputs of {@link Connection}: its inputs as the cloud reports them, and its attributes. */
 export interface ConnectionOutputs extends ConnectionArgs {
-  /** The name for the connection to create. */
+  /**
+   * The name for the connection to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name: string;
   /** The ARN for the secret created for the connection. */
   secretArn: string;
@@ -222,12 +272,18 @@ export interface ConnectionParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-connection-basicauthparameters.html | CloudFormation: BasicAuthParameters}
  */
 export interface ConnectionBasicAuthParameters {
-  /** The user name to use for Basic authorization. */
+  /**
+   * The user name to use for Basic authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   username: string;
   /**
    * The password associated with the user name to use for Basic authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
    */
   password: string;
 }
@@ -238,9 +294,17 @@ export interface ConnectionBasicAuthParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-connection-apikeyauthparameters.html | CloudFormation: ApiKeyAuthParameters}
  */
 export interface ConnectionApiKeyAuthParameters {
-  /** The value for the API key to use for authorization. */
+  /**
+   * The value for the API key to use for authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   apiKeyValue: string;
-  /** The name of the API key to use for authorization. */
+  /**
+   * The name of the API key to use for authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   apiKeyName: string;
 }
 
@@ -254,7 +318,11 @@ export interface ConnectionOAuthParameters {
   clientParameters: ConnectionClientParameters;
   /** Details about the additional parameters to use for the connection. */
   oAuthHttpParameters?: ConnectionConnectionHttpParameters;
-  /** The URL to the authorization endpoint when OAuth is specified as the authorization type. */
+  /**
+   * The URL to the authorization endpoint when OAuth is specified as the authorization type.
+   *
+   * Length: 1–2048. Pattern: `^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:\@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`.
+   */
   authorizationEndpoint: string;
   /** The method to use for the authorization request. */
   httpMethod: "GET" | "POST" | "PUT";
@@ -270,9 +338,15 @@ export interface ConnectionClientParameters {
    * The client secret assciated with the client ID to use for OAuth authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
    */
   clientSecret: string;
-  /** The client ID to use for OAuth authorization. */
+  /**
+   * The client ID to use for OAuth authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   clientID: string;
 }
 
@@ -294,12 +368,18 @@ export interface ConnectionConnectivityParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-connection-resourceparameters.html | CloudFormation: ResourceParameters}
  */
 export interface ConnectionResourceParameters {
-  /** The Amazon Resource Name (ARN) of the Amazon VPC Lattice resource configuration for the resource endpoint. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon VPC Lattice resource configuration for the resource endpoint.
+   *
+   * Length: at most 2048. Pattern: `^arn:[a-z0-9f\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationArn: string;
   /**
    * For connections to private APIs, the Amazon Resource Name (ARN) of the resource association EventBridge created between the connection and the private API's resource configuration.
    *
    * > The value of this property is set by EventBridge . Any value you specify in your template is ignored.
+   *
+   * Length: 20–2048. Pattern: `^arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:servicenetworkresourceassociation/snra-[0-9a-z]{17}$`.
    */
   resourceAssociationArn?: string;
 }
@@ -321,7 +401,7 @@ export interface ConnectionInvocationConnectivityParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-endpoint.html | CloudFormation: AWS::Events::Endpoint}
  */
-export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::Events::Endpoint", "aws:events:Endpoint", '{"p":[["EventBuses",["array",["ref","EndpointEventBus"]],1],["Description","string"],["ReplicationConfig",["ref","ReplicationConfig"]],["RoutingConfig",["ref","RoutingConfig"],1],["RoleArn","string"],["Name","string",66],["State",["enum","ACTIVE","CREATING","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED"],8],["StateReason","string",8],["EndpointId","string",72],["Arn","string",72],["EndpointUrl","string",8]],"id":["Name"],"d":{"EndpointEventBus":[["EventBusArn","string",1]],"ReplicationConfig":[["State",["enum","ENABLED","DISABLED"],1]],"RoutingConfig":[["FailoverConfig",["ref","FailoverConfig"],1]],"FailoverConfig":[["Secondary",["ref","Secondary"],1],["Primary",["ref","Primary"],1]],"Secondary":[["Route","string",1]],"Primary":[["HealthCheck","string",1]]},"arn":"arn:${Partition}:events:${Region}:${Account}:endpoint/${EndpointName}"}');
+export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::Events::Endpoint", "aws:events:Endpoint", '{"p":[["EventBuses",["array",["ref","EndpointEventBus"]],1],["Description","string"],["ReplicationConfig",["ref","ReplicationConfig"]],["RoutingConfig",["ref","RoutingConfig"],1],["RoleArn","string"],["Name","string",66],["State",["enum","ACTIVE","CREATING","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED"],8],["StateReason","string",8],["EndpointId","string",72],["Arn","string",72],["EndpointUrl","string",8]],"id":["Name"],"d":{"EndpointEventBus":[["EventBusArn","string",1]],"ReplicationConfig":[["State",["enum","ENABLED","DISABLED"],1]],"RoutingConfig":[["FailoverConfig",["ref","FailoverConfig"],1]],"FailoverConfig":[["Secondary",["ref","Secondary"],1],["Primary",["ref","Primary"],1]],"Secondary":[["Route","string",1]],"Primary":[["HealthCheck","string",1]]},"reg":{"h":"crudl","co":["Name"],"ro":["Arn","EndpointId","EndpointUrl","State","StateReason"],"uo":["EventBuses"],"tg":[false,false,false],"nm":{"path":"Name","min":1,"max":64,"pattern":"^[\\\\.\\\\-_A-Za-z0-9]+$"}},"arn":"arn:${Partition}:events:${Region}:${Account}:endpoint/${EndpointName}"}');
 /** A {@link Endpoint} instance: its attributes as typed outputs. */
 export type Endpoint = InstanceType<typeof Endpoint>;
 
@@ -331,23 +411,41 @@ export interface EndpointArgs {
    * The event buses being used by the endpoint.
    *
    * *Exactly* : `2`
+   *
+   * Items: 2–2.
    */
   eventBuses: EndpointEndpointEventBus[];
-  /** A description for the endpoint. */
+  /**
+   * A description for the endpoint.
+   *
+   * Length: at most 512. Pattern: `.*`.
+   */
   description?: string;
   /** Whether event replication was enabled or disabled for this endpoint. The default state is `ENABLED` which means you must supply a `RoleArn` . If you don't have a `RoleArn` or you don't want event replication enabled, set the state to `DISABLED` . */
   replicationConfig?: EndpointReplicationConfig;
   /** The routing configuration of the endpoint. */
   routingConfig: EndpointRoutingConfig;
-  /** The ARN of the role used by event replication for the endpoint. */
+  /**
+   * The ARN of the role used by event replication for the endpoint.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.\@/-]+$`.
+   */
   roleArn?: string;
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: 1–64. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link Endpoint}: its inputs as the cloud reports them, and its attributes. */
 export interface EndpointOutputs extends EndpointArgs {
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: 1–64. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name: string;
   /** The main Region of the endpoint. */
   state: "ACTIVE" | "CREATING" | "UPDATING" | "DELETING" | "CREATE_FAILED" | "UPDATE_FAILED";
@@ -367,7 +465,11 @@ export interface EndpointOutputs extends EndpointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-endpoint-endpointeventbus.html | CloudFormation: EndpointEventBus}
  */
 export interface EndpointEndpointEventBus {
-  /** The ARN of the event bus the endpoint is associated with. */
+  /**
+   * The ARN of the event bus the endpoint is associated with.
+   *
+   * Length: 1–512. Pattern: `^arn:aws[a-z-]*:events:[a-z]+-[a-z-]+-\d+:\d{12}:event-bus/[\w.-]+$`.
+   */
   eventBusArn: string;
 }
 
@@ -409,7 +511,11 @@ export interface EndpointFailoverConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-endpoint-secondary.html | CloudFormation: Secondary}
  */
 export interface EndpointSecondary {
-  /** Defines the secondary Region. */
+  /**
+   * Defines the secondary Region.
+   *
+   * Length: 9–20. Pattern: `^[\-a-z0-9]+$`.
+   */
   route: string;
 }
 
@@ -419,7 +525,11 @@ export interface EndpointSecondary {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-endpoint-primary.html | CloudFormation: Primary}
  */
 export interface EndpointPrimary {
-  /** The ARN of the health check used by the endpoint to determine whether failover is triggered. */
+  /**
+   * The ARN of the health check used by the endpoint to determine whether failover is triggered.
+   *
+   * Length: 1–1600. Pattern: `^arn:aws([a-z]|\-)*:route53:::healthcheck/[\-a-z0-9]+$`.
+   */
   healthCheck: string;
 }
 
@@ -430,13 +540,17 @@ export interface EndpointPrimary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-eventbus.html | CloudFormation: AWS::Events::EventBus}
  */
-export const EventBus = cloudControlType<EventBusArgs, EventBusOutputs>("AWS::Events::EventBus", "aws:events:EventBus", '{"p":[["EventSourceName","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Description","string"],["KmsKeyIdentifier","string"],["Policy",["union","json","string"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["LogConfig",["ref","LogConfig"]],["Arn","string",72]],"id":["Name"],"d":{"DeadLetterConfig":[["Arn","string"]],"LogConfig":[["IncludeDetail",["enum","FULL","NONE"]],["Level",["enum","INFO","ERROR","TRACE","OFF"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:events:${Region}:${Account}:event-bus/${EventBusName}"}');
+export const EventBus = cloudControlType<EventBusArgs, EventBusOutputs>("AWS::Events::EventBus", "aws:events:EventBus", '{"p":[["EventSourceName","string",16],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Description","string"],["KmsKeyIdentifier","string"],["Policy",["union","json","string"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["LogConfig",["ref","LogConfig"]],["Arn","string",72]],"id":["Name"],"d":{"DeadLetterConfig":[["Arn","string"]],"LogConfig":[["IncludeDetail",["enum","FULL","NONE"]],["Level",["enum","INFO","ERROR","TRACE","OFF"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EventSourceName"],"co":["Name"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:events:${Region}:${Account}:event-bus/${EventBusName}"}');
 /** A {@link EventBus} instance: its attributes as typed outputs. */
 export type EventBus = InstanceType<typeof EventBus>;
 
 /** Inputs of {@link EventBus}. */
 export interface EventBusArgs {
-  /** If you are creating a partner event bus, this specifies the partner event source that the new event bus will be matched with. */
+  /**
+   * If you are creating a partner event bus, this specifies the partner event source that the new event bus will be matched with.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   eventSourceName?: string;
   /** Tags to associate with the event bus. */
   tags?: AwsTag[];
@@ -459,7 +573,7 @@ export interface EventBusArgs {
    */
   kmsKeyIdentifier?: string;
   /** The permissions policy of the event bus, describing which other AWS accounts can write events to this event bus. */
-  policy?: Record<string, unknown> | string;
+  policy?: PolicyDocument | string;
   /**
    * Configuration details of the Amazon SQS queue for EventBridge to use as a dead-letter queue (DLQ).
    *
@@ -525,33 +639,65 @@ export interface EventBusLogConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-eventbuspolicy.html | CloudFormation: AWS::Events::EventBusPolicy}
  */
-export const EventBusPolicy = cloudControlType<EventBusPolicyArgs, EventBusPolicyOutputs>("AWS::Events::EventBusPolicy", "aws:events:EventBusPolicy", '{"p":[["EventBusName","string",66],["Condition",["ref","Condition"]],["Action","string"],["StatementId","string",67],["Statement","json"],["Principal","string"]],"id":["EventBusName","StatementId"],"d":{"Condition":[["Type","string"],["Value","string"],["Key","string"]]}}');
+export const EventBusPolicy = cloudControlType<EventBusPolicyArgs, EventBusPolicyOutputs>("AWS::Events::EventBusPolicy", "aws:events:EventBusPolicy", '{"p":[["EventBusName","string",66],["Condition",["ref","Condition"],16],["Action","string",16],["StatementId","string",67],["Statement","json"],["Principal","string",16]],"id":["EventBusName","StatementId"],"d":{"Condition":[["Type","string"],["Value","string"],["Key","string"]]},"reg":{"h":"crudl","wo":["Principal","Condition","Action"],"co":["EventBusName","StatementId"],"pt":{"Statement":"$merge([{\\"Sid\\": StatementId}, Statement])"},"dep":["Principal","Condition","Action"],"tg":[false,true,true]}}');
 /** A {@link EventBusPolicy} instance: its attributes as typed outputs. */
 export type EventBusPolicy = InstanceType<typeof EventBusPolicy>;
 
 /** Inputs of {@link EventBusPolicy}. */
 export interface EventBusPolicyArgs {
-  /** The name of the event bus associated with the rule. If you omit this, the default event bus is used. */
+  /**
+   * The name of the event bus associated with the rule. If you omit this, the default event bus is used.
+   *
+   * Length: 1–256. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   eventBusName?: string;
-  /** This parameter enables you to limit the permission to accounts that fulfill a certain condition, such as being a member of a certain AWS organization. */
+  /**
+   * This parameter enables you to limit the permission to accounts that fulfill a certain condition, such as being a member of a certain AWS organization.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `Condition` of AWS::Events::EventBusPolicy deprecated.
+   */
   condition?: EventBusPolicyCondition;
-  /** The action that you are enabling the other account to perform. */
+  /**
+   * The action that you are enabling the other account to perform.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64. Pattern: `events:[a-zA-Z]+`.
+   *
+   * @deprecated The CloudFormation registry marks `Action` of AWS::Events::EventBusPolicy deprecated.
+   */
   action?: string;
   /**
    * An identifier string for the external account that you are granting permissions to. If you later want to revoke the permission for this external account, specify this `StatementId` when you run [RemovePermission](https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_RemovePermission.html) .
    *
    * > Each `StatementId` must be unique.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9-_]+`.
    */
   statementId: string;
   /** A JSON string that describes the permission policy statement. You can include a `Policy` parameter in the request instead of using the `StatementId` , `Action` , `Principal` , or `Condition` parameters. */
   statement?: Record<string, unknown>;
-  /** The 12-digit AWS account ID that you are permitting to put events to your default event bus. Specify "*" to permit any account to put events to your default event bus. */
+  /**
+   * The 12-digit AWS account ID that you are permitting to put events to your default event bus. Specify "*" to permit any account to put events to your default event bus.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–12. Pattern: `(\d{12}|\*)`.
+   *
+   * @deprecated The CloudFormation registry marks `Principal` of AWS::Events::EventBusPolicy deprecated.
+   */
   principal?: string;
 }
 
 /** Outputs of {@link EventBusPolicy}: its inputs as the cloud reports them, and its attributes. */
 export interface EventBusPolicyOutputs extends EventBusPolicyArgs {
-  /** The name of the event bus associated with the rule. If you omit this, the default event bus is used. */
+  /**
+   * The name of the event bus associated with the rule. If you omit this, the default event bus is used.
+   *
+   * Length: 1–256. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   eventBusName: string;
 }
 
@@ -580,7 +726,7 @@ export interface EventBusPolicyCondition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-events-rule.html | CloudFormation: AWS::Events::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Events::Rule", "aws:events:Rule", '{"p":[["Description","string"],["EventBusName","string",66],["EventPattern",["union","string","json"]],["Name","string",66],["RoleArn","string"],["ScheduleExpression","string"],["State",["enum","DISABLED","ENABLED","ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS"]],["Targets",["array",["ref","Target"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["RuleName","string",8]],"id":["Arn"],"d":{"Target":[["Arn","string",1],["BatchParameters",["ref","BatchParameters"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["EcsParameters",["ref","EcsParameters"]],["HttpParameters",["ref","HttpParameters"]],["Id","string",1],["Input","string"],["InputPath","string"],["InputTransformer",["ref","InputTransformer"]],["KinesisParameters",["ref","KinesisParameters"]],["RedshiftDataParameters",["ref","RedshiftDataParameters"]],["RetryPolicy",["ref","RetryPolicy"]],["RoleArn","string"],["RunCommandParameters",["ref","RunCommandParameters"]],["SageMakerPipelineParameters",["ref","SageMakerPipelineParameters"]],["SqsParameters",["ref","SqsParameters"]],["AppSyncParameters",["ref","AppSyncParameters"]]],"BatchParameters":[["ArrayProperties",["ref","BatchArrayProperties"]],["JobDefinition","string",1],["JobName","string",1],["RetryStrategy",["ref","BatchRetryStrategy"]]],"BatchArrayProperties":[["Size","integer"]],"BatchRetryStrategy":[["Attempts","integer"]],"DeadLetterConfig":[["Arn","string"]],"EcsParameters":[["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["EnableECSManagedTags","boolean"],["EnableExecuteCommand","boolean"],["Group","string"],["LaunchType","string"],["NetworkConfiguration",["ref","NetworkConfiguration"]],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PlacementStrategies",["array",["ref","PlacementStrategy"]]],["PlatformVersion","string"],["PropagateTags","string"],["ReferenceId","string"],["TagList",["array",["ref","Tag"]]],["TaskCount","integer"],["TaskDefinitionArn","string",1]],"CapacityProviderStrategyItem":[["Base","integer"],["CapacityProvider","string",1],["Weight","integer"]],"NetworkConfiguration":[["AwsVpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["AssignPublicIp","string"],["SecurityGroups",["array","string"]],["Subnets",["array","string"],1]],"PlacementConstraint":[["Expression","string"],["Type","string"]],"PlacementStrategy":[["Field","string"],["Type","string"]],"HttpParameters":[["HeaderParameters",["map","string"]],["PathParameterValues",["array","string"]],["QueryStringParameters",["map","string"]]],"InputTransformer":[["InputPathsMap",["map","string"]],["InputTemplate","string",1]],"KinesisParameters":[["PartitionKeyPath","string",1]],"RedshiftDataParameters":[["Database","string",1],["DbUser","string"],["SecretManagerArn","string"],["Sql","string"],["StatementName","string"],["WithEvent","boolean"],["Sqls",["array","string"]]],"RetryPolicy":[["MaximumEventAgeInSeconds","integer"],["MaximumRetryAttempts","integer"]],"RunCommandParameters":[["RunCommandTargets",["array",["ref","RunCommandTarget"]],1]],"RunCommandTarget":[["Key","string",1],["Values",["array","string"],1]],"SageMakerPipelineParameters":[["PipelineParameterList",["array",["ref","SageMakerPipelineParameter"]]]],"SageMakerPipelineParameter":[["Name","string",1],["Value","string",1]],"SqsParameters":[["MessageGroupId","string",1]],"AppSyncParameters":[["GraphQLOperation","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:events:${Region}:${Account}:rule/${RuleName}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Events::Rule", "aws:events:Rule", '{"p":[["Description","string"],["EventBusName","string"],["EventPattern",["union","string","json"]],["Name","string",66],["RoleArn","string"],["ScheduleExpression","string"],["State",["enum","DISABLED","ENABLED","ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS"]],["Targets",["array",["ref","Target"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["RuleName","string",8]],"id":["Arn"],"d":{"Target":[["Arn","string",1],["BatchParameters",["ref","BatchParameters"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["EcsParameters",["ref","EcsParameters"]],["HttpParameters",["ref","HttpParameters"]],["Id","string",1],["Input","string"],["InputPath","string"],["InputTransformer",["ref","InputTransformer"]],["KinesisParameters",["ref","KinesisParameters"]],["RedshiftDataParameters",["ref","RedshiftDataParameters"]],["RetryPolicy",["ref","RetryPolicy"]],["RoleArn","string"],["RunCommandParameters",["ref","RunCommandParameters"]],["SageMakerPipelineParameters",["ref","SageMakerPipelineParameters"]],["SqsParameters",["ref","SqsParameters"]],["AppSyncParameters",["ref","AppSyncParameters"]]],"BatchParameters":[["ArrayProperties",["ref","BatchArrayProperties"]],["JobDefinition","string",1],["JobName","string",1],["RetryStrategy",["ref","BatchRetryStrategy"]]],"BatchArrayProperties":[["Size","integer"]],"BatchRetryStrategy":[["Attempts","integer"]],"DeadLetterConfig":[["Arn","string"]],"EcsParameters":[["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["EnableECSManagedTags","boolean"],["EnableExecuteCommand","boolean"],["Group","string"],["LaunchType","string"],["NetworkConfiguration",["ref","NetworkConfiguration"]],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PlacementStrategies",["array",["ref","PlacementStrategy"]]],["PlatformVersion","string"],["PropagateTags","string"],["ReferenceId","string"],["TagList",["array",["ref","Tag"]]],["TaskCount","integer"],["TaskDefinitionArn","string",1]],"CapacityProviderStrategyItem":[["Base","integer"],["CapacityProvider","string",1],["Weight","integer"]],"NetworkConfiguration":[["AwsVpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["AssignPublicIp","string"],["SecurityGroups",["array","string"]],["Subnets",["array","string"],1]],"PlacementConstraint":[["Expression","string"],["Type","string"]],"PlacementStrategy":[["Field","string"],["Type","string"]],"HttpParameters":[["HeaderParameters",["map","string"]],["PathParameterValues",["array","string"]],["QueryStringParameters",["map","string"]]],"InputTransformer":[["InputPathsMap",["map","string"]],["InputTemplate","string",1]],"KinesisParameters":[["PartitionKeyPath","string",1]],"RedshiftDataParameters":[["Database","string",1],["DbUser","string"],["SecretManagerArn","string"],["Sql","string"],["StatementName","string"],["WithEvent","boolean"],["Sqls",["array","string"]]],"RetryPolicy":[["MaximumEventAgeInSeconds","integer"],["MaximumRetryAttempts","integer"]],"RunCommandParameters":[["RunCommandTargets",["array",["ref","RunCommandTarget"]],1]],"RunCommandTarget":[["Key","string",1],["Values",["array","string"],1]],"SageMakerPipelineParameters":[["PipelineParameterList",["array",["ref","SageMakerPipelineParameter"]]]],"SageMakerPipelineParameter":[["Name","string",1],["Value","string",1]],"SqsParameters":[["MessageGroupId","string",1]],"AppSyncParameters":[["GraphQLOperation","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Targets","Tags"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:events:${Region}:${Account}:rule/${RuleName}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 

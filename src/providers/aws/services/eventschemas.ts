@@ -8,12 +8,14 @@
  * @module cairn-iac/aws/eventschemas
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Use the `AWS::EventSchemas::Discoverer` resource to specify a *discoverer* that is associated with an event bus. A discoverer allows the Amazon EventBridge Schema Registry to automatically generate schemas based on events on an event bus.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eventschemas-discoverer.html | CloudFormation: AWS::EventSchemas::Discoverer}
  */
-export const Discoverer = cloudControlType<DiscovererArgs, DiscovererOutputs>("AWS::EventSchemas::Discoverer", "aws:eventschemas:Discoverer", '{"p":[["CrossAccount","boolean"],["Description","string"],["SourceArn","string",67],["Tags",["array",["ref","TagsEntry"]]],["DiscovererArn","string",72],["DiscovererId","string",72],["State","string",8]],"id":["DiscovererArn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:schemas:${Region}:${Account}:discoverer/${DiscovererId}"}');
+export const Discoverer = cloudControlType<DiscovererArgs, DiscovererOutputs>("AWS::EventSchemas::Discoverer", "aws:eventschemas:Discoverer", '{"p":[["CrossAccount","boolean"],["Description","string"],["SourceArn","string",67],["Tags",["array",["ref","TagsEntry"]]],["DiscovererArn","string",72],["DiscovererId","string",72],["State","string",8]],"id":["DiscovererArn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SourceArn"],"ro":["DiscovererArn","DiscovererId","State"],"tg":[true,true,true]},"arn":"arn:${Partition}:schemas:${Region}:${Account}:discoverer/${DiscovererId}"}');
 /** A {@link Discoverer} instance: its attributes as typed outputs. */
 export type Discoverer = InstanceType<typeof Discoverer>;
 
@@ -56,7 +58,7 @@ export interface DiscovererTagsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eventschemas-registry.html | CloudFormation: AWS::EventSchemas::Registry}
  */
-export const Registry = cloudControlType<RegistryArgs, RegistryOutputs>("AWS::EventSchemas::Registry", "aws:eventschemas:Registry", '{"p":[["Description","string"],["RegistryName","string",66],["Tags",["array",["ref","TagsEntry"]]],["RegistryArn","string",72]],"id":["RegistryArn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:schemas:${Region}:${Account}:registry/${RegistryName}"}');
+export const Registry = cloudControlType<RegistryArgs, RegistryOutputs>("AWS::EventSchemas::Registry", "aws:eventschemas:Registry", '{"p":[["Description","string"],["RegistryName","string",66],["Tags",["array",["ref","TagsEntry"]]],["RegistryArn","string",72]],"id":["RegistryArn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RegistryName"],"ro":["RegistryArn"],"tg":[true,true,true],"nm":{"path":"RegistryName"}},"arn":"arn:${Partition}:schemas:${Region}:${Account}:registry/${RegistryName}"}');
 /** A {@link Registry} instance: its attributes as typed outputs. */
 export type Registry = InstanceType<typeof Registry>;
 
@@ -93,14 +95,14 @@ export interface RegistryTagsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eventschemas-registrypolicy.html | CloudFormation: AWS::EventSchemas::RegistryPolicy}
  */
-export const RegistryPolicy = cloudControlType<RegistryPolicyArgs, RegistryPolicyOutputs>("AWS::EventSchemas::RegistryPolicy", "aws:eventschemas:RegistryPolicy", '{"p":[["Policy","json",1],["RegistryName","string",1],["RevisionId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const RegistryPolicy = cloudControlType<RegistryPolicyArgs, RegistryPolicyOutputs>("AWS::EventSchemas::RegistryPolicy", "aws:eventschemas:RegistryPolicy", '{"p":[["Policy","json",1],["RegistryName","string",1],["RevisionId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crud","ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link RegistryPolicy} instance: its attributes as typed outputs. */
 export type RegistryPolicy = InstanceType<typeof RegistryPolicy>;
 
 /** Inputs of {@link RegistryPolicy}. */
 export interface RegistryPolicyArgs {
   /** A resource-based policy. */
-  policy: Record<string, unknown>;
+  policy: PolicyDocument;
   /** The name of the registry. */
   registryName: string;
   /** The revision ID of the policy. */
@@ -118,7 +120,7 @@ export interface RegistryPolicyOutputs extends RegistryPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eventschemas-schema.html | CloudFormation: AWS::EventSchemas::Schema}
  */
-export const Schema = cloudControlType<SchemaArgs, SchemaOutputs>("AWS::EventSchemas::Schema", "aws:eventschemas:Schema", '{"p":[["Type","string",1],["Description","string"],["Content","string",1],["RegistryName","string",67],["SchemaName","string",66],["Tags",["array",["ref","TagsEntry"]]],["SchemaVersion","string",8],["SchemaArn","string",72],["LastModified","string",8],["VersionCreatedDate","string",8]],"id":["SchemaArn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"]}');
+export const Schema = cloudControlType<SchemaArgs, SchemaOutputs>("AWS::EventSchemas::Schema", "aws:eventschemas:Schema", '{"p":[["Type","string",1],["Description","string"],["Content","string",1],["RegistryName","string",67],["SchemaName","string",66],["Tags",["array",["ref","TagsEntry"]]],["SchemaVersion","string",8],["SchemaArn","string",72],["LastModified","string",8],["VersionCreatedDate","string",8]],"id":["SchemaArn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SchemaName","RegistryName"],"ro":["SchemaArn","LastModified","VersionCreatedDate","SchemaVersion"],"tg":[true,true,true],"nm":{"path":"SchemaName"}}}');
 /** A {@link Schema} instance: its attributes as typed outputs. */
 export type Schema = InstanceType<typeof Schema>;
 

@@ -15,38 +15,62 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-evidently-experiment.html | CloudFormation: AWS::Evidently::Experiment}
  */
-export const Experiment = cloudControlType<ExperimentArgs, ExperimentOutputs>("AWS::Evidently::Experiment", "aws:evidently:Experiment", '{"p":[["Project","string",67],["RunningStatus",["ref","RunningStatusObject"]],["Description","string"],["MetricGoals",["array",["ref","MetricGoalObject"]],1],["OnlineAbConfig",["ref","OnlineAbConfigObject"],1],["RemoveSegment","boolean"],["RandomizationSalt","string"],["Treatments",["array",["ref","TreatmentObject"]],1],["SamplingRate","integer"],["Segment","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"RunningStatusObject":[["Status","string",1],["DesiredState","string"],["AnalysisCompleteTime","string"],["Reason","string"]],"MetricGoalObject":[["EntityIdKey","string",1],["DesiredChange",["enum","INCREASE","DECREASE"],1],["MetricName","string",1],["EventPattern","string"],["ValueKey","string",1],["UnitLabel","string"]],"OnlineAbConfigObject":[["TreatmentWeights",["array",["ref","TreatmentToWeight"]]],["ControlTreatmentName","string"]],"TreatmentToWeight":[["Treatment","string",1],["SplitWeight","integer",1]],"TreatmentObject":[["Description","string"],["Variation","string",1],["Feature","string",1],["TreatmentName","string",1]]},"tags":["Tags","standard"]}');
+export const Experiment = cloudControlType<ExperimentArgs, ExperimentOutputs>("AWS::Evidently::Experiment", "aws:evidently:Experiment", '{"p":[["Project","string",67],["RunningStatus",["ref","RunningStatusObject"]],["Description","string"],["MetricGoals",["array",["ref","MetricGoalObject"]],1],["OnlineAbConfig",["ref","OnlineAbConfigObject"],1],["RemoveSegment","boolean"],["RandomizationSalt","string"],["Treatments",["array",["ref","TreatmentObject"]],1],["SamplingRate","integer"],["Segment","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"RunningStatusObject":[["Status","string",1],["DesiredState","string"],["AnalysisCompleteTime","string"],["Reason","string"]],"MetricGoalObject":[["EntityIdKey","string",1],["DesiredChange",["enum","INCREASE","DECREASE"],1],["MetricName","string",1],["EventPattern","string"],["ValueKey","string",1],["UnitLabel","string"]],"OnlineAbConfigObject":[["TreatmentWeights",["array",["ref","TreatmentToWeight"]]],["ControlTreatmentName","string"]],"TreatmentToWeight":[["Treatment","string",1],["SplitWeight","integer",1]],"TreatmentObject":[["Description","string"],["Variation","string",1],["Feature","string",1],["TreatmentName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["Name","Project"],"ro":["Arn"],"uo":["OnlineAbConfig/TreatmentWeights","Tags"],"tg":[true,true,true]}}');
 /** A {@link Experiment} instance: its attributes as typed outputs. */
 export type Experiment = InstanceType<typeof Experiment>;
 
 /** Inputs of {@link Experiment}. */
 export interface ExperimentArgs {
-  /** The name or the ARN of the project where this experiment is to be created. */
+  /**
+   * The name or the ARN of the project where this experiment is to be created.
+   *
+   * Length: 0–2048. Pattern: `([-a-zA-Z0-9._]*)|(arn:[^:]*:[^:]*:[^:]*:[^:]*:project/[-a-zA-Z0-9._]*)`.
+   */
   project: string;
   /** A structure that you can use to start and stop the experiment. */
   runningStatus?: ExperimentRunningStatusObject;
-  /** An optional description of the experiment. */
+  /**
+   * An optional description of the experiment.
+   *
+   * Length: 0–160.
+   */
   description?: string;
-  /** An array of structures that defines the metrics used for the experiment, and whether a higher or lower value for each metric is the goal. You can use up to three metrics in an experiment. */
+  /**
+   * An array of structures that defines the metrics used for the experiment, and whether a higher or lower value for each metric is the goal. You can use up to three metrics in an experiment.
+   *
+   * Items: 1–3.
+   */
   metricGoals: ExperimentMetricGoalObject[];
   /** A structure that contains the configuration of which variation to use as the "control" version. The "control" version is used for comparison with other variations. This structure also specifies how much experiment traffic is allocated to each variation. */
   onlineAbConfig: ExperimentOnlineAbConfigObject;
   /** Set this to `true` to remove the segment that is associated with this experiment. You can't use this parameter if the experiment is currently running. */
   removeSegment?: boolean;
-  /** When Evidently assigns a particular user session to an experiment, it must use a randomization ID to determine which variation the user session is served. This randomization ID is a combination of the entity ID and `randomizationSalt` . If you omit `randomizationSalt` , Evidently uses the experiment name as the `randomizationSalt` . */
+  /**
+   * When Evidently assigns a particular user session to an experiment, it must use a randomization ID to determine which variation the user session is served. This randomization ID is a combination of the entity ID and `randomizationSalt` . If you omit `randomizationSalt` , Evidently uses the experiment name as the `randomizationSalt` .
+   *
+   * Length: 0–127. Pattern: `.*`.
+   */
   randomizationSalt?: string;
-  /** An array of structures that describe the configuration of each feature variation used in the experiment. */
+  /**
+   * An array of structures that describe the configuration of each feature variation used in the experiment.
+   *
+   * Items: 2–5.
+   */
   treatments: ExperimentTreatmentObject[];
   /**
    * The portion of the available audience that you want to allocate to this experiment, in thousandths of a percent. The available audience is the total audience minus the audience that you have allocated to overrides or current launches of this feature.
    *
    * This is represented in thousandths of a percent. For example, specify 10,000 to allocate 10% of the available audience.
+   *
+   * Range: 0–100000.
    */
   samplingRate?: number;
   /**
    * Specifies an audience *segment* to use in the experiment. When a segment is used in an experiment, only user sessions that match the segment pattern are used in the experiment.
    *
    * For more information, see [Segment rule pattern syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Evidently-segments.html#CloudWatch-Evidently-segments-syntax) .
+   *
+   * Length: 0–2048. Pattern: `([-a-zA-Z0-9._]*)|(arn:[^:]*:[^:]*:[^:]*:[^:]*:segment/[-a-zA-Z0-9._]*)`.
    */
   segment?: string;
   /**
@@ -61,7 +85,11 @@ export interface ExperimentArgs {
    * For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
    */
   tags?: AwsTag[];
-  /** A name for the new experiment. */
+  /**
+   * A name for the new experiment.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   name: string;
 }
 
@@ -79,7 +107,11 @@ export interface ExperimentOutputs extends ExperimentArgs {
 export interface ExperimentRunningStatusObject {
   /** To start the experiment now, specify `START` for this parameter. If this experiment is currently running and you want to stop it now, specify `STOP` . */
   status: string;
-  /** If you are using CloudFormation to stop this experiment, specify either `COMPLETED` or `CANCELLED` here to indicate how to classify this experiment. */
+  /**
+   * If you are using CloudFormation to stop this experiment, specify either `COMPLETED` or `CANCELLED` here to indicate how to classify this experiment.
+   *
+   * Pattern: `^(CANCELLED|COMPLETED)`.
+   */
   desiredState?: string;
   /** If you are using CloudFormation to start the experiment, use this field to specify when the experiment is to end. The format is as a UNIX timestamp. For more information about this format, see [The Current Epoch Unix Timestamp](https://docs.aws.amazon.com/https://www.unixtimestamp.com/index.php) . */
   analysisCompleteTime?: string;
@@ -101,7 +133,11 @@ export interface ExperimentMetricGoalObject {
    * `DECREASE` means that a variation with a lower number for this metric is performing better.
    */
   desiredChange: "INCREASE" | "DECREASE";
-  /** A name for the metric. It can include up to 255 characters. */
+  /**
+   * A name for the metric. It can include up to 255 characters.
+   *
+   * Length: 1–255. Pattern: `^[\S]+$`.
+   */
   metricName: string;
   /**
    * The EventBridge event pattern that defines how the metric is recorded.
@@ -111,7 +147,11 @@ export interface ExperimentMetricGoalObject {
   eventPattern?: string;
   /** The JSON path to reference the numerical metric value in the event. */
   valueKey: string;
-  /** A label for the units that the metric is measuring. */
+  /**
+   * A label for the units that the metric is measuring.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   unitLabel?: string;
 }
 
@@ -123,7 +163,11 @@ export interface ExperimentMetricGoalObject {
 export interface ExperimentOnlineAbConfigObject {
   /** A set of key-value pairs. The keys are treatment names, and the values are the portion of experiment traffic to be assigned to that treatment. Specify the traffic portion in thousandths of a percent, so 20,000 for a variation would allocate 20% of the experiment traffic to that variation. */
   treatmentWeights?: ExperimentTreatmentToWeight[];
-  /** The name of the variation that is to be the default variation that the other variations are compared to. */
+  /**
+   * The name of the variation that is to be the default variation that the other variations are compared to.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   controlTreatmentName?: string;
 }
 
@@ -133,9 +177,17 @@ export interface ExperimentOnlineAbConfigObject {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evidently-experiment-treatmenttoweight.html | CloudFormation: TreatmentToWeight}
  */
 export interface ExperimentTreatmentToWeight {
-  /** The name of the treatment. */
+  /**
+   * The name of the treatment.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   treatment: string;
-  /** The portion of experiment traffic to allocate to this treatment. Specify the traffic portion in thousandths of a percent, so 20,000 allocated to a treatment would allocate 20% of the experiment traffic to that treatment. */
+  /**
+   * The portion of experiment traffic to allocate to this treatment. Specify the traffic portion in thousandths of a percent, so 20,000 allocated to a treatment would allocate 20% of the experiment traffic to that treatment.
+   *
+   * Range: 0–100000.
+   */
   splitWeight: number;
 }
 
@@ -147,11 +199,23 @@ export interface ExperimentTreatmentToWeight {
 export interface ExperimentTreatmentObject {
   /** The description of the treatment. */
   description?: string;
-  /** The name of the variation to use for this treatment. */
+  /**
+   * The name of the variation to use for this treatment.
+   *
+   * Length: 1–255. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   variation: string;
-  /** The name of the feature for this experiment. */
+  /**
+   * The name of the feature for this experiment.
+   *
+   * Pattern: `([-a-zA-Z0-9._]*)|(arn:[^:]*:[^:]*:[^:]*:[^:]*:.*)`.
+   */
   feature: string;
-  /** A name for this treatment. It can include up to 127 characters. */
+  /**
+   * A name for this treatment. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   treatmentName: string;
 }
 
@@ -160,15 +224,23 @@ export interface ExperimentTreatmentObject {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-evidently-feature.html | CloudFormation: AWS::Evidently::Feature}
  */
-export const Feature = cloudControlType<FeatureArgs, FeatureOutputs>("AWS::Evidently::Feature", "aws:evidently:Feature", '{"p":[["Project","string",67],["Description","string"],["EvaluationStrategy",["enum","ALL_RULES","DEFAULT_VARIATION"]],["DefaultVariation","string"],["EntityOverrides",["array",["ref","EntityOverride"]]],["Variations",["array",["ref","VariationObject"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"EntityOverride":[["EntityId","string"],["Variation","string"]],"VariationObject":[["VariationName","string",1],["DoubleValue","number"],["BooleanValue","boolean"],["LongValue","number"],["StringValue","string"]]},"tags":["Tags","standard"]}');
+export const Feature = cloudControlType<FeatureArgs, FeatureOutputs>("AWS::Evidently::Feature", "aws:evidently:Feature", '{"p":[["Project","string",67],["Description","string"],["EvaluationStrategy",["enum","ALL_RULES","DEFAULT_VARIATION"]],["DefaultVariation","string"],["EntityOverrides",["array",["ref","EntityOverride"]]],["Variations",["array",["ref","VariationObject"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"EntityOverride":[["EntityId","string"],["Variation","string"]],"VariationObject":[["VariationName","string",1],["DoubleValue","number"],["BooleanValue","boolean"],["LongValue","number"],["StringValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["Name","Project"],"ro":["Arn"],"uo":["EntityOverrides","Tags"],"tg":[true,true,true]}}');
 /** A {@link Feature} instance: its attributes as typed outputs. */
 export type Feature = InstanceType<typeof Feature>;
 
 /** Inputs of {@link Feature}. */
 export interface FeatureArgs {
-  /** The name or ARN of the project that is to contain the new feature. */
+  /**
+   * The name or ARN of the project that is to contain the new feature.
+   *
+   * Length: 0–2048. Pattern: `([-a-zA-Z0-9._]*)|(arn:[^:]*:[^:]*:[^:]*:[^:]*:project/[-a-zA-Z0-9._]*)`.
+   */
   project: string;
-  /** An optional description of the feature. */
+  /**
+   * An optional description of the feature.
+   *
+   * Length: 0–160.
+   */
   description?: string;
   /** Specify `ALL_RULES` to activate the traffic allocation specified by any ongoing launches or experiments. Specify `DEFAULT_VARIATION` to serve the default variation to all users instead. */
   evaluationStrategy?: "ALL_RULES" | "DEFAULT_VARIATION";
@@ -178,14 +250,22 @@ export interface FeatureArgs {
    * This variation must also be listed in the `Variations` structure.
    *
    * If you omit `DefaultVariation` , the first variation listed in the `Variations` structure is used as the default variation.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
    */
   defaultVariation?: string;
-  /** Specify users that should always be served a specific variation of a feature. Each user is specified by a key-value pair . For each key, specify a user by entering their user ID, account ID, or some other identifier. For the value, specify the name of the variation that they are to be served. */
+  /**
+   * Specify users that should always be served a specific variation of a feature. Each user is specified by a key-value pair . For each key, specify a user by entering their user ID, account ID, or some other identifier. For the value, specify the name of the variation that they are to be served.
+   *
+   * Items: 0–2500.
+   */
   entityOverrides?: FeatureEntityOverride[];
   /**
    * An array of structures that contain the configuration of the feature's different variations.
    *
    * Each `VariationObject` in the `Variations` array for a feature must have the same type of value ( `BooleanValue` , `DoubleValue` , `LongValue` or `StringValue` ).
+   *
+   * Items: 1–5.
    */
   variations: FeatureVariationObject[];
   /**
@@ -200,7 +280,11 @@ export interface FeatureArgs {
    * For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
    */
   tags?: AwsTag[];
-  /** The name for the feature. It can include up to 127 characters. */
+  /**
+   * The name for the feature. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   name: string;
 }
 
@@ -218,7 +302,11 @@ export interface FeatureOutputs extends FeatureArgs {
 export interface FeatureEntityOverride {
   /** The entity ID to be served the variation specified in `Variation` . */
   entityId?: string;
-  /** The name of the variation to serve to the user session that matches the `EntityId` . */
+  /**
+   * The name of the variation to serve to the user session that matches the `EntityId` .
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   variation?: string;
 }
 
@@ -228,7 +316,11 @@ export interface FeatureEntityOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evidently-feature-variationobject.html | CloudFormation: VariationObject}
  */
 export interface FeatureVariationObject {
-  /** A name for the variation. It can include up to 127 characters. */
+  /**
+   * A name for the variation. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   variationName: string;
   /** The value assigned to this variation, if the variation type is a double. */
   doubleValue?: number;
@@ -236,7 +328,11 @@ export interface FeatureVariationObject {
   booleanValue?: boolean;
   /** The value assigned to this variation, if the variation type is a long. */
   longValue?: number;
-  /** The value assigned to this variation, if the variation type is a string. */
+  /**
+   * The value assigned to this variation, if the variation type is a string.
+   *
+   * Length: 0–512.
+   */
   stringValue?: string;
 }
 
@@ -247,25 +343,49 @@ export interface FeatureVariationObject {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-evidently-launch.html | CloudFormation: AWS::Evidently::Launch}
  */
-export const Launch = cloudControlType<LaunchArgs, LaunchOutputs>("AWS::Evidently::Launch", "aws:evidently:Launch", '{"p":[["Project","string",67],["Description","string"],["ExecutionStatus",["ref","ExecutionStatusObject"]],["Groups",["array",["ref","LaunchGroupObject"]],1],["RandomizationSalt","string"],["MetricMonitors",["array",["ref","MetricDefinitionObject"]]],["ScheduledSplitsConfig",["array",["ref","StepConfig"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"ExecutionStatusObject":[["Status","string",1],["DesiredState","string"],["Reason","string"]],"LaunchGroupObject":[["GroupName","string",1],["Description","string"],["Variation","string",1],["Feature","string",1]],"MetricDefinitionObject":[["EntityIdKey","string",1],["MetricName","string",1],["EventPattern","string"],["ValueKey","string",1],["UnitLabel","string"]],"StepConfig":[["GroupWeights",["array",["ref","GroupToWeight"]],1],["SegmentOverrides",["array",["ref","SegmentOverride"]]],["StartTime","string",1]],"GroupToWeight":[["GroupName","string",1],["SplitWeight","integer",1]],"SegmentOverride":[["Weights",["array",["ref","GroupToWeight"]],1],["EvaluationOrder","integer",1],["Segment","string",1]]},"tags":["Tags","standard"]}');
+export const Launch = cloudControlType<LaunchArgs, LaunchOutputs>("AWS::Evidently::Launch", "aws:evidently:Launch", '{"p":[["Project","string",67],["Description","string"],["ExecutionStatus",["ref","ExecutionStatusObject"]],["Groups",["array",["ref","LaunchGroupObject"]],1],["RandomizationSalt","string"],["MetricMonitors",["array",["ref","MetricDefinitionObject"]]],["ScheduledSplitsConfig",["array",["ref","StepConfig"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"ExecutionStatusObject":[["Status","string",1],["DesiredState","string"],["Reason","string"]],"LaunchGroupObject":[["GroupName","string",1],["Description","string"],["Variation","string",1],["Feature","string",1]],"MetricDefinitionObject":[["EntityIdKey","string",1],["MetricName","string",1],["EventPattern","string"],["ValueKey","string",1],["UnitLabel","string"]],"StepConfig":[["GroupWeights",["array",["ref","GroupToWeight"]],1],["SegmentOverrides",["array",["ref","SegmentOverride"]]],["StartTime","string",1]],"GroupToWeight":[["GroupName","string",1],["SplitWeight","integer",1]],"SegmentOverride":[["Weights",["array",["ref","GroupToWeight"]],1],["EvaluationOrder","integer",1],["Segment","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["Name","Project"],"ro":["Arn"],"uo":["ScheduledSplitsConfig/*/GroupWeights","ScheduledSplitsConfig/*/SegmentOverrides","ScheduledSplitsConfig/*/SegmentOverrides/*/Weights","Tags"],"tg":[true,true,true]}}');
 /** A {@link Launch} instance: its attributes as typed outputs. */
 export type Launch = InstanceType<typeof Launch>;
 
 /** Inputs of {@link Launch}. */
 export interface LaunchArgs {
-  /** The name or ARN of the project that you want to create the launch in. */
+  /**
+   * The name or ARN of the project that you want to create the launch in.
+   *
+   * Length: 0–2048. Pattern: `([-a-zA-Z0-9._]*)|(arn:[^:]*:[^:]*:[^:]*:[^:]*:project/[-a-zA-Z0-9._]*)`.
+   */
   project: string;
-  /** An optional description for the launch. */
+  /**
+   * An optional description for the launch.
+   *
+   * Length: 0–160.
+   */
   description?: string;
   /** A structure that you can use to start and stop the launch. */
   executionStatus?: LaunchExecutionStatusObject;
-  /** An array of structures that contains the feature and variations that are to be used for the launch. You can up to five launch groups in a launch. */
+  /**
+   * An array of structures that contains the feature and variations that are to be used for the launch. You can up to five launch groups in a launch.
+   *
+   * Items: 1–5.
+   */
   groups: LaunchLaunchGroupObject[];
-  /** When Evidently assigns a particular user session to a launch, it must use a randomization ID to determine which variation the user session is served. This randomization ID is a combination of the entity ID and `randomizationSalt` . If you omit `randomizationSalt` , Evidently uses the launch name as the `randomizationsSalt` . */
+  /**
+   * When Evidently assigns a particular user session to a launch, it must use a randomization ID to determine which variation the user session is served. This randomization ID is a combination of the entity ID and `randomizationSalt` . If you omit `randomizationSalt` , Evidently uses the launch name as the `randomizationsSalt` .
+   *
+   * Length: 0–127. Pattern: `.*`.
+   */
   randomizationSalt?: string;
-  /** An array of structures that define the metrics that will be used to monitor the launch performance. You can have up to three metric monitors in the array. */
+  /**
+   * An array of structures that define the metrics that will be used to monitor the launch performance. You can have up to three metric monitors in the array.
+   *
+   * Items: 0–3.
+   */
   metricMonitors?: LaunchMetricDefinitionObject[];
-  /** An array of structures that define the traffic allocation percentages among the feature variations during each step of the launch. */
+  /**
+   * An array of structures that define the traffic allocation percentages among the feature variations during each step of the launch.
+   *
+   * Items: 1–6.
+   */
   scheduledSplitsConfig: LaunchStepConfig[];
   /**
    * Assigns one or more tags (key-value pairs) to the launch.
@@ -279,7 +399,11 @@ export interface LaunchArgs {
    * For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
    */
   tags?: AwsTag[];
-  /** The name for the launch. It can include up to 127 characters. */
+  /**
+   * The name for the launch. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   name: string;
 }
 
@@ -309,9 +433,17 @@ export interface LaunchExecutionStatusObject {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evidently-launch-launchgroupobject.html | CloudFormation: LaunchGroupObject}
  */
 export interface LaunchLaunchGroupObject {
-  /** A name for this launch group. It can include up to 127 characters. */
+  /**
+   * A name for this launch group. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   groupName: string;
-  /** A description of the launch group. */
+  /**
+   * A description of the launch group.
+   *
+   * Length: 0–160.
+   */
   description?: string;
   /** The feature variation to use for this launch group. */
   variation: string;
@@ -327,7 +459,11 @@ export interface LaunchLaunchGroupObject {
 export interface LaunchMetricDefinitionObject {
   /** The entity, such as a user or session, that does an action that causes a metric value to be recorded. An example is `userDetails.userID` . */
   entityIdKey: string;
-  /** A name for the metric. It can include up to 255 characters. */
+  /**
+   * A name for the metric. It can include up to 255 characters.
+   *
+   * Length: 1–255. Pattern: `^[\S]+$`.
+   */
   metricName: string;
   /**
    * The EventBridge event pattern that defines how the metric is recorded.
@@ -337,7 +473,11 @@ export interface LaunchMetricDefinitionObject {
   eventPattern?: string;
   /** The value that is tracked to produce the metric. */
   valueKey: string;
-  /** A label for the units that the metric is measuring. */
+  /**
+   * A label for the units that the metric is measuring.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   unitLabel?: string;
 }
 
@@ -365,7 +505,11 @@ export interface LaunchStepConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evidently-launch-grouptoweight.html | CloudFormation: GroupToWeight}
  */
 export interface LaunchGroupToWeight {
-  /** The name of the launch group. It can include up to 127 characters. */
+  /**
+   * The name of the launch group. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   groupName: string;
   /**
    * The portion of launch traffic to allocate to this launch group.
@@ -389,7 +533,11 @@ export interface LaunchSegmentOverride {
   weights: LaunchGroupToWeight[];
   /** A number indicating the order to use to evaluate segment overrides, if there are more than one. Segment overrides with lower numbers are evaluated first. */
   evaluationOrder: number;
-  /** The ARN of the segment to use for this override. */
+  /**
+   * The ARN of the segment to use for this override.
+   *
+   * Length: 1–2048. Pattern: `([-a-zA-Z0-9._]*)|(arn:[^:]*:[^:]*:[^:]*:[^:]*:segment/[-a-zA-Z0-9._]*)`.
+   */
   segment: string;
 }
 
@@ -398,7 +546,7 @@ export interface LaunchSegmentOverride {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-evidently-project.html | CloudFormation: AWS::Evidently::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::Evidently::Project", "aws:evidently:Project", '{"p":[["DataDelivery",["ref","DataDeliveryObject"]],["Description","string"],["AppConfigResource",["ref","AppConfigResourceObject"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"DataDeliveryObject":[["S3",["ref","S3Destination"]],["LogGroup","string"]],"S3Destination":[["BucketName","string",1],["Prefix","string"]],"AppConfigResourceObject":[["EnvironmentId","string",1],["ApplicationId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:evidently:${Region}:${Account}:project/${ProjectName}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::Evidently::Project", "aws:evidently:Project", '{"p":[["DataDelivery",["ref","DataDeliveryObject"]],["Description","string"],["AppConfigResource",["ref","AppConfigResourceObject"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"DataDeliveryObject":[["S3",["ref","S3Destination"]],["LogGroup","string"]],"S3Destination":[["BucketName","string",1],["Prefix","string"]],"AppConfigResourceObject":[["EnvironmentId","string",1],["ApplicationId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["Name"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:evidently:${Region}:${Account}:project/${ProjectName}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
@@ -410,7 +558,11 @@ export interface ProjectArgs {
    * You can't specify both `CloudWatchLogs` and `S3Destination` in the same operation.
    */
   dataDelivery?: ProjectDataDeliveryObject;
-  /** An optional description of the project. */
+  /**
+   * An optional description of the project.
+   *
+   * Length: 0–160.
+   */
   description?: string;
   /**
    * Use this parameter if the project will use *client-side evaluation powered by AWS AppConfig* . Client-side evaluation allows your application to assign variations to user sessions locally instead of by calling the [EvaluateFeature](https://docs.aws.amazon.com/cloudwatchevidently/latest/APIReference/API_EvaluateFeature.html) operation. This mitigates the latency and availability risks that come with an API call. For more information, see [Use client-side evaluation - powered by AWS AppConfig .](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Evidently-client-side-evaluation.html)
@@ -432,7 +584,11 @@ export interface ProjectArgs {
    * For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
    */
   tags?: AwsTag[];
-  /** The name for the project. It can include up to 127 characters. */
+  /**
+   * The name for the project. It can include up to 127 characters.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   name: string;
 }
 
@@ -450,7 +606,11 @@ export interface ProjectOutputs extends ProjectArgs {
 export interface ProjectDataDeliveryObject {
   /** If the project stores evaluation events in an Amazon S3 bucket, this structure stores the bucket name and bucket prefix. */
   s3?: ProjectS3Destination;
-  /** If the project stores evaluation events in CloudWatch Logs , this structure stores the log group name. */
+  /**
+   * If the project stores evaluation events in CloudWatch Logs , this structure stores the log group name.
+   *
+   * Length: 1–512. Pattern: `^[-a-zA-Z0-9._/]+$`.
+   */
   logGroup?: string;
 }
 
@@ -460,9 +620,17 @@ export interface ProjectDataDeliveryObject {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evidently-project-s3destination.html | CloudFormation: S3Destination}
  */
 export interface ProjectS3Destination {
-  /** The name of the bucket in which Evidently stores evaluation events. */
+  /**
+   * The name of the bucket in which Evidently stores evaluation events.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][-a-z0-9]*[a-z0-9]$`.
+   */
   bucketName: string;
-  /** The bucket prefix in which Evidently stores evaluation events. */
+  /**
+   * The bucket prefix in which Evidently stores evaluation events.
+   *
+   * Length: 1–1024. Pattern: `^[-a-zA-Z0-9!_.*'()/]*$`.
+   */
   prefix?: string;
 }
 
@@ -472,9 +640,17 @@ export interface ProjectS3Destination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evidently-project-appconfigresourceobject.html | CloudFormation: AppConfigResourceObject}
  */
 export interface ProjectAppConfigResourceObject {
-  /** The ID of the AWS AppConfig environment to use for client-side evaluation. */
+  /**
+   * The ID of the AWS AppConfig environment to use for client-side evaluation.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   environmentId: string;
-  /** The ID of the AWS AppConfig application to use for client-side evaluation. */
+  /**
+   * The ID of the AWS AppConfig application to use for client-side evaluation.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
 }
 
@@ -489,15 +665,23 @@ export interface ProjectAppConfigResourceObject {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-evidently-segment.html | CloudFormation: AWS::Evidently::Segment}
  */
-export const Segment = cloudControlType<SegmentArgs, SegmentOutputs>("AWS::Evidently::Segment", "aws:evidently:Segment", '{"p":[["Pattern","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:evidently:${Region}:${Account}:segment/${SegmentName}"}');
+export const Segment = cloudControlType<SegmentArgs, SegmentOutputs>("AWS::Evidently::Segment", "aws:evidently:Segment", '{"p":[["Pattern","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crdl","ro":["Arn"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:evidently:${Region}:${Account}:segment/${SegmentName}"}');
 /** A {@link Segment} instance: its attributes as typed outputs. */
 export type Segment = InstanceType<typeof Segment>;
 
 /** Inputs of {@link Segment}. */
 export interface SegmentArgs {
-  /** The pattern to use for the segment. For more information about pattern syntax, see [Segment rule pattern syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Evidently-segments.html#CloudWatch-Evidently-segments-syntax) . */
+  /**
+   * The pattern to use for the segment. For more information about pattern syntax, see [Segment rule pattern syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Evidently-segments.html#CloudWatch-Evidently-segments-syntax) .
+   *
+   * Length: 1–1024.
+   */
   pattern?: string;
-  /** An optional description for this segment. */
+  /**
+   * An optional description for this segment.
+   *
+   * Length: 0–160.
+   */
   description?: string;
   /**
    * Assigns one or more tags (key-value pairs) to the feature.
@@ -511,7 +695,11 @@ export interface SegmentArgs {
    * For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
    */
   tags?: AwsTag[];
-  /** A name for the segment. */
+  /**
+   * A name for the segment.
+   *
+   * Length: 1–127. Pattern: `[-a-zA-Z0-9._]*`.
+   */
   name: string;
 }
 

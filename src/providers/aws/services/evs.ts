@@ -19,13 +19,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-evs-environment.html | CloudFormation: AWS::EVS::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::EVS::Environment", "aws:evs:Environment", '{"p":[["EnvironmentName","string",66],["KmsKeyId","string",66],["VpcId","string",67],["ServiceAccessSubnetId","string",67],["VcfVersion",["enum","VCF-5.2.1","VCF-5.2.2","SELF_DEPLOYED"],67],["TermsAccepted","boolean",67],["LicenseInfo",["ref","LicenseInfo"],66],["InitialVlans",["ref","InitialVlans"]],["Hosts",["array",["ref","HostInfoForCreate"]]],["ConnectivityInfo",["ref","ConnectivityInfo"],66],["VcfHostnames",["ref","VcfHostnames"],66],["SiteId","string",66],["ServiceAccessSecurityGroups",["ref","ServiceAccessSecurityGroups"],66],["Tags",["array",["ref","Tag"]]],["EnvironmentId","string",72],["Checks",["array",["ref","Check"]],8],["EnvironmentArn","string",72],["Credentials",["array",["ref","Secret"]],8],["EnvironmentState",["enum","CREATING","CREATED","DELETING","DELETED","CREATE_FAILED"],8],["StateDetails","string",8],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["EnvironmentId"],"d":{"LicenseInfo":[["SolutionKey","string",1],["VsanKey","string",1]],"InitialVlans":[["VmkManagement",["ref","InitialVlanInfo"],1],["VmManagement",["ref","InitialVlanInfo"],1],["VMotion",["ref","InitialVlanInfo"],1],["VSan",["ref","InitialVlanInfo"],1],["VTep",["ref","InitialVlanInfo"],1],["EdgeVTep",["ref","InitialVlanInfo"],1],["NsxUpLink",["ref","InitialVlanInfo"],1],["Hcx",["ref","InitialVlanInfo"],1],["IsHcxPublic","boolean"],["HcxNetworkAclId","string"],["ExpansionVlan1",["ref","InitialVlanInfo"],1],["ExpansionVlan2",["ref","InitialVlanInfo"],1]],"InitialVlanInfo":[["Cidr","string",1]],"HostInfoForCreate":[["HostName","string",1],["KeyName","string",1],["InstanceType",["enum","i4i.metal","i7i.metal-24xl","i7i.metal-48xl"],1],["PlacementGroupId","string"],["DedicatedHostId","string"]],"ConnectivityInfo":[["PrivateRouteServerPeerings",["array","string"],1]],"VcfHostnames":[["VCenter","string",1],["Nsx","string",1],["NsxManager1","string",1],["NsxManager2","string",1],["NsxManager3","string",1],["NsxEdge1","string",1],["NsxEdge2","string",1],["SddcManager","string",1],["CloudBuilder","string",1]],"ServiceAccessSecurityGroups":[["SecurityGroups",["array","string"]]],"Check":[["Type",["enum","KEY_REUSE","KEY_COVERAGE","REACHABILITY","VCF_VERSION","HOST_COUNT"],1],["Result",["enum","PASSED","FAILED","UNKNOWN"],1],["ImpairedSince","string"]],"Secret":[["SecretArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:evs:${Region}:${Account}:environment/${EnvironmentIdentifier}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::EVS::Environment", "aws:evs:Environment", '{"p":[["EnvironmentName","string",66],["KmsKeyId","string",66],["VpcId","string",67],["ServiceAccessSubnetId","string",67],["VcfVersion",["enum","VCF-5.2.1","VCF-5.2.2","SELF_DEPLOYED"],67],["TermsAccepted","boolean",67],["LicenseInfo",["ref","LicenseInfo"],66],["InitialVlans",["ref","InitialVlans"],16],["Hosts",["array",["ref","HostInfoForCreate"]],16],["ConnectivityInfo",["ref","ConnectivityInfo"],66],["VcfHostnames",["ref","VcfHostnames"],66],["SiteId","string",66],["ServiceAccessSecurityGroups",["ref","ServiceAccessSecurityGroups"],66],["Tags",["array",["ref","Tag"]]],["EnvironmentId","string",72],["Checks",["array",["ref","Check"]],8],["EnvironmentArn","string",72],["Credentials",["array",["ref","Secret"]],8],["EnvironmentState",["enum","CREATING","CREATED","DELETING","DELETED","CREATE_FAILED"],8],["StateDetails","string",8],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["EnvironmentId"],"d":{"LicenseInfo":[["SolutionKey","string",1],["VsanKey","string",1]],"InitialVlans":[["VmkManagement",["ref","InitialVlanInfo"],1],["VmManagement",["ref","InitialVlanInfo"],1],["VMotion",["ref","InitialVlanInfo"],1],["VSan",["ref","InitialVlanInfo"],1],["VTep",["ref","InitialVlanInfo"],1],["EdgeVTep",["ref","InitialVlanInfo"],1],["NsxUpLink",["ref","InitialVlanInfo"],1],["Hcx",["ref","InitialVlanInfo"],1],["IsHcxPublic","boolean"],["HcxNetworkAclId","string"],["ExpansionVlan1",["ref","InitialVlanInfo"],1],["ExpansionVlan2",["ref","InitialVlanInfo"],1]],"InitialVlanInfo":[["Cidr","string",1]],"HostInfoForCreate":[["HostName","string",1],["KeyName","string",1],["InstanceType",["enum","i4i.metal","i7i.metal-24xl","i7i.metal-48xl"],1],["PlacementGroupId","string"],["DedicatedHostId","string"]],"ConnectivityInfo":[["PrivateRouteServerPeerings",["array","string"],1]],"VcfHostnames":[["VCenter","string",1],["Nsx","string",1],["NsxManager1","string",1],["NsxManager2","string",1],["NsxManager3","string",1],["NsxEdge1","string",1],["NsxEdge2","string",1],["SddcManager","string",1],["CloudBuilder","string",1]],"ServiceAccessSecurityGroups":[["SecurityGroups",["array","string"]]],"Check":[["Type",["enum","KEY_REUSE","KEY_COVERAGE","REACHABILITY","VCF_VERSION","HOST_COUNT"],1],["Result",["enum","PASSED","FAILED","UNKNOWN"],1],["ImpairedSince","string"]],"Secret":[["SecretArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Hosts","InitialVlans"],"co":["EnvironmentName","VpcId","ServiceAccessSubnetId","VcfVersion","TermsAccepted","LicenseInfo","ConnectivityInfo","VcfHostnames","SiteId","KmsKeyId","ServiceAccessSecurityGroups"],"ro":["EnvironmentId","Checks","EnvironmentArn","Credentials","EnvironmentState","StateDetails","CreatedAt","ModifiedAt"],"uo":["ConnectivityInfo/PrivateRouteServerPeerings","Checks","Credentials","ServiceAccessSecurityGroups/SecurityGroups","Tags"],"dep":["Checks/*/ImpairedSince","Checks/*/Result","Checks/*/Type","Credentials/*/SecretArn"],"tg":[true,true,true],"nm":{"path":"EnvironmentName","pattern":"^[a-zA-Z0-9_-]{1,100}$"}},"arn":"arn:${Partition}:evs:${Region}:${Account}:environment/${EnvironmentIdentifier}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The name of the environment. */
+  /**
+   * The name of the environment.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,100}$`.
+   */
   environmentName?: string;
   /**
    * The AWS KMS key ID that AWS Secrets Manager uses to encrypt secrets that are associated with the environment. These secrets contain the VCF credentials that are needed to install vCenter Server, NSX, and SDDC Manager.
@@ -33,9 +37,17 @@ export interface EnvironmentArgs {
    * By default, Amazon EVS use the AWS Secrets Manager managed key `aws/secretsmanager` . You can also specify a customer managed key.
    */
   kmsKeyId?: string;
-  /** The VPC associated with the environment. */
+  /**
+   * The VPC associated with the environment.
+   *
+   * Length: 12–21. Pattern: `^vpc-[a-f0-9]{8}([a-f0-9]{9})?$`.
+   */
   vpcId: string;
-  /** The subnet that is used to establish connectivity between the Amazon EVS control plane and VPC. Amazon EVS uses this subnet to perform validations and create the environment. */
+  /**
+   * The subnet that is used to establish connectivity between the Amazon EVS control plane and VPC. Amazon EVS uses this subnet to perform validations and create the environment.
+   *
+   * Length: 15–24. Pattern: `^subnet-[a-f0-9]{8}([a-f0-9]{9})?$`.
+   */
   serviceAccessSubnetId: string;
   /** The VCF version of the environment. */
   vcfVersion: "VCF-5.2.1" | "VCF-5.2.2" | "SELF_DEPLOYED";
@@ -49,9 +61,17 @@ export interface EnvironmentArgs {
    * The initial VLAN subnets for the environment. Amazon EVS VLAN subnets have a minimum CIDR block size of /28 and a maximum size of /24. Amazon EVS VLAN subnet CIDR blocks must not overlap with other subnets in the VPC.
    *
    * Required for environment resource creation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   initialVlans?: EnvironmentInitialVlans;
-  /** Required for environment resource creation. */
+  /**
+   * Required for environment resource creation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 4–4.
+   */
   hosts?: EnvironmentHostInfoForCreate[];
   /** The connectivity configuration for the environment. Amazon EVS requires that you specify two route server peer IDs. During environment creation, the route server endpoints peer with the NSX uplink VLAN for connectivity to the NSX overlay network. */
   connectivityInfo?: EnvironmentConnectivityInfo;
@@ -103,9 +123,17 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evs-environment-licenseinfo.html | CloudFormation: LicenseInfo}
  */
 export interface EnvironmentLicenseInfo {
-  /** The VCF solution key. This license unlocks VMware VCF product features, including vSphere, NSX, SDDC Manager, and vCenter Server. The VCF solution key must cover a minimum of 256 cores. */
+  /**
+   * The VCF solution key. This license unlocks VMware VCF product features, including vSphere, NSX, SDDC Manager, and vCenter Server. The VCF solution key must cover a minimum of 256 cores.
+   *
+   * Pattern: `^[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}$`.
+   */
   solutionKey: string;
-  /** The VSAN license key. This license unlocks vSAN features. The vSAN license key must provide at least 110 TiB of vSAN capacity. */
+  /**
+   * The VSAN license key. This license unlocks vSAN features. The vSAN license key must provide at least 110 TiB of vSAN capacity.
+   *
+   * Pattern: `^[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}-[a-zA-Z0-9]{5}$`.
+   */
   vsanKey: string;
 }
 
@@ -141,7 +169,11 @@ export interface EnvironmentInitialVlans {
   hcx: EnvironmentInitialVlanInfo;
   /** Determines if the HCX VLAN that Amazon EVS provisions is public or private. */
   isHcxPublic?: boolean;
-  /** A unique ID for a network access control list that the HCX VLAN uses. Required when `isHcxPublic` is set to `true` . */
+  /**
+   * A unique ID for a network access control list that the HCX VLAN uses. Required when `isHcxPublic` is set to `true` .
+   *
+   * Pattern: `^acl-[a-zA-Z0-9_-]+$`.
+   */
   hcxNetworkAclId?: string;
   /** An additional VLAN subnet that can be used to extend VCF capabilities once configured. For example, you can configure an expansion VLAN subnet to use NSX Federation for centralized management and synchronization of multiple NSX deployments across different locations. */
   expansionVlan1: EnvironmentInitialVlanInfo;
@@ -157,7 +189,11 @@ export interface EnvironmentInitialVlans {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evs-environment-initialvlaninfo.html | CloudFormation: InitialVlanInfo}
  */
 export interface EnvironmentInitialVlanInfo {
-  /** The CIDR block that you provide to create an Amazon EVS VLAN subnet. Amazon EVS VLAN subnets have a minimum CIDR block size of /28 and a maximum size of /24. Amazon EVS VLAN subnet CIDR blocks must not overlap with other subnets in the VPC. */
+  /**
+   * The CIDR block that you provide to create an Amazon EVS VLAN subnet. Amazon EVS VLAN subnets have a minimum CIDR block size of /28 and a maximum size of /24. Amazon EVS VLAN subnet CIDR blocks must not overlap with other subnets in the VPC.
+   *
+   * Pattern: `^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)/(3[0-2]|[1-2][0-9]|[0-9])$`.
+   */
   cidr: string;
 }
 
@@ -169,15 +205,31 @@ export interface EnvironmentInitialVlanInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evs-environment-hostinfoforcreate.html | CloudFormation: HostInfoForCreate}
  */
 export interface EnvironmentHostInfoForCreate {
-  /** The DNS hostname of the host. DNS hostnames for hosts must be unique across Amazon EVS environments and within VCF. */
+  /**
+   * The DNS hostname of the host. DNS hostnames for hosts must be unique across Amazon EVS environments and within VCF.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   hostName: string;
-  /** The name of the SSH key that is used to access the host. */
+  /**
+   * The name of the SSH key that is used to access the host.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   keyName: string;
   /** The EC2 instance type that represents the host. */
   instanceType: "i4i.metal" | "i7i.metal-24xl" | "i7i.metal-48xl";
-  /** The unique ID of the placement group where the host is placed. */
+  /**
+   * The unique ID of the placement group where the host is placed.
+   *
+   * Length: 1–25. Pattern: `^pg-[a-f0-9]{8}([a-f0-9]{9})?$`.
+   */
   placementGroupId?: string;
-  /** The unique ID of the Amazon EC2 Dedicated Host. */
+  /**
+   * The unique ID of the Amazon EC2 Dedicated Host.
+   *
+   * Length: 1–25. Pattern: `^h-[a-f0-9]{8}([a-f0-9]{9})?$`.
+   */
   dedicatedHostId?: string;
 }
 
@@ -187,7 +239,11 @@ export interface EnvironmentHostInfoForCreate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evs-environment-connectivityinfo.html | CloudFormation: ConnectivityInfo}
  */
 export interface EnvironmentConnectivityInfo {
-  /** The unique IDs for private route server peers. */
+  /**
+   * The unique IDs for private route server peers.
+   *
+   * Items: 2–2. Each item: Length: 3–21.
+   */
   privateRouteServerPeerings: string[];
 }
 
@@ -199,23 +255,59 @@ export interface EnvironmentConnectivityInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evs-environment-vcfhostnames.html | CloudFormation: VcfHostnames}
  */
 export interface EnvironmentVcfHostnames {
-  /** The VMware vCenter hostname. */
+  /**
+   * The VMware vCenter hostname.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   vCenter: string;
-  /** The VMware NSX hostname. */
+  /**
+   * The VMware NSX hostname.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   nsx: string;
-  /** The hostname for the first VMware NSX Manager virtual machine (VM). */
+  /**
+   * The hostname for the first VMware NSX Manager virtual machine (VM).
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   nsxManager1: string;
-  /** The hostname for the second VMware NSX Manager virtual machine (VM). */
+  /**
+   * The hostname for the second VMware NSX Manager virtual machine (VM).
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   nsxManager2: string;
-  /** The hostname for the third VMware NSX Manager virtual machine (VM). */
+  /**
+   * The hostname for the third VMware NSX Manager virtual machine (VM).
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   nsxManager3: string;
-  /** The hostname for the first NSX Edge node. */
+  /**
+   * The hostname for the first NSX Edge node.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   nsxEdge1: string;
-  /** The hostname for the second NSX Edge node. */
+  /**
+   * The hostname for the second NSX Edge node.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   nsxEdge2: string;
-  /** The hostname for SDDC Manager. */
+  /**
+   * The hostname for SDDC Manager.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   sddcManager: string;
-  /** The hostname for VMware Cloud Builder. */
+  /**
+   * The hostname for VMware Cloud Builder.
+   *
+   * Pattern: `^([a-zA-Z0-9\-]*)$`.
+   */
   cloudBuilder: string;
 }
 
@@ -225,7 +317,11 @@ export interface EnvironmentVcfHostnames {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-evs-environment-serviceaccesssecuritygroups.html | CloudFormation: ServiceAccessSecurityGroups}
  */
 export interface EnvironmentServiceAccessSecurityGroups {
-  /** The security groups that allow service access. */
+  /**
+   * The security groups that allow service access.
+   *
+   * Each item: Length: 3–25. Pattern: `^sg-[0-9a-zA-Z]*$`.
+   */
   securityGroups?: string[];
 }
 

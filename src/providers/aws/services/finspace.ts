@@ -13,27 +13,53 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-finspace-environment.html | CloudFormation: AWS::FinSpace::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::FinSpace::Environment", "aws:finspace:Environment", '{"p":[["Description","string"],["KmsKeyId","string",66],["FederationParameters",["ref","FederationParameters"],66],["FederationMode",["enum","LOCAL","FEDERATED"]],["SuperuserParameters",["ref","SuperuserParameters"],66],["Tags",["array",["ref","Tag"]],66],["Name","string",1],["DataBundles",["array","string"],66],["Status",["enum","CREATE_REQUESTED","CREATING","CREATED","DELETE_REQUESTED","DELETING","DELETED","FAILED_CREATION","FAILED_DELETION","RETRY_DELETION","SUSPENDED"],8],["EnvironmentId","string",72],["EnvironmentArn","string",72],["SageMakerStudioDomainUrl","string",8],["EnvironmentUrl","string",8],["AwsAccountId","string",8],["DedicatedServiceAccountId","string",8]],"id":["EnvironmentId"],"d":{"FederationParameters":[["AttributeMap",["array",["ref","AttributeMapItems"]],2],["FederationProviderName","string",2],["SamlMetadataURL","string",2],["FederationURN","string",2],["SamlMetadataDocument","string",2],["ApplicationCallBackURL","string",2]],"AttributeMapItems":[["Value","string",2],["Key","string",2]],"SuperuserParameters":[["FirstName","string",2],["LastName","string",2],["EmailAddress","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:finspace:${Region}:${Account}:environment/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::FinSpace::Environment", "aws:finspace:Environment", '{"p":[["Description","string"],["KmsKeyId","string",66],["FederationParameters",["ref","FederationParameters"],66],["FederationMode",["enum","LOCAL","FEDERATED"]],["SuperuserParameters",["ref","SuperuserParameters"],82],["Tags",["array",["ref","Tag"]],82],["Name","string",1],["DataBundles",["array","string"],66],["Status",["enum","CREATE_REQUESTED","CREATING","CREATED","DELETE_REQUESTED","DELETING","DELETED","FAILED_CREATION","FAILED_DELETION","RETRY_DELETION","SUSPENDED"],8],["EnvironmentId","string",72],["EnvironmentArn","string",72],["SageMakerStudioDomainUrl","string",8],["EnvironmentUrl","string",8],["AwsAccountId","string",8],["DedicatedServiceAccountId","string",8]],"id":["EnvironmentId"],"d":{"FederationParameters":[["AttributeMap",["array",["ref","AttributeMapItems"]]],["FederationProviderName","string"],["SamlMetadataURL","string"],["FederationURN","string"],["SamlMetadataDocument","string"],["ApplicationCallBackURL","string"]],"AttributeMapItems":[["Value","string"],["Key","string"]],"SuperuserParameters":[["FirstName","string"],["LastName","string"],["EmailAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SuperuserParameters","FederationParameters/AttributeMap","Tags"],"co":["KmsKeyId","SuperuserParameters","FederationParameters","DataBundles","Tags"],"ro":["EnvironmentId","Status","SageMakerStudioDomainUrl","EnvironmentArn","EnvironmentUrl","AwsAccountId","DedicatedServiceAccountId"],"uo":["FederationParameters/AttributeMap","Tags"],"dep":["DataBundles"],"tg":[true,true,false]},"arn":"arn:${Partition}:finspace:${Region}:${Account}:environment/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The description of the FinSpace environment. */
+  /**
+   * The description of the FinSpace environment.
+   *
+   * Pattern: `^[a-zA-Z0-9. ]{1,1000}$`.
+   */
   description?: string;
-  /** The KMS key id used to encrypt in the FinSpace environment. */
+  /**
+   * The KMS key id used to encrypt in the FinSpace environment.
+   *
+   * Pattern: ``.
+   */
   kmsKeyId?: string;
   /** Configuration information when authentication mode is FEDERATED. */
   federationParameters?: EnvironmentFederationParameters;
   /** The authentication mode for the environment. */
   federationMode?: "LOCAL" | "FEDERATED";
-  /** Configuration information for the superuser. */
+  /**
+   * Configuration information for the superuser.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   superuserParameters?: EnvironmentSuperuserParameters;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
-  /** The name of the FinSpace environment. */
+  /**
+   * The name of the FinSpace environment.
+   *
+   * Pattern: `^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]{1,255}$`.
+   */
   name: string;
-  /** ARNs of FinSpace Data Bundles to install */
+  /**
+   * ARNs of FinSpace Data Bundles to install
+   *
+   * Each item: Pattern: `^arn:aws:finspace:[A-Za-z0-9_/.-]{0,63}:\d*:data-bundle/[0-9A-Za-z_-]{1,128}$`.
+   *
+   * @deprecated The CloudFormation registry marks `DataBundles` of AWS::FinSpace::Environment deprecated.
+   */
   dataBundles?: string[];
 }
 
@@ -63,23 +89,47 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
 export interface EnvironmentFederationParameters {
   /** SAML attribute name and value. The name must always be `Email` and the value should be set to the attribute definition in which user email is set. For example, name would be `Email` and value `http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress` . Please check your SAML 2.0 compliant identity provider (IdP) documentation for details. */
   attributeMap?: EnvironmentAttributeMapItems[];
-  /** Name of the identity provider (IdP). */
+  /**
+   * Name of the identity provider (IdP).
+   *
+   * Length: 1–32. Pattern: `[^_\p{Z}][\p{L}\p{M}\p{S}\p{N}\p{P}][^_\p{Z}]+`.
+   */
   federationProviderName?: string;
-  /** Provide the metadata URL from your SAML 2.0 compliant identity provider (IdP). */
+  /**
+   * Provide the metadata URL from your SAML 2.0 compliant identity provider (IdP).
+   *
+   * Pattern: `^https?://[-a-zA-Z0-9+&amp;\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&amp;\@#/%=~_|]{1,1000}`.
+   */
   samlMetadataURL?: string;
   /** The Uniform Resource Name (URN). Also referred as Service Provider URN or Audience URI or Service Provider Entity ID. */
   federationURN?: string;
-  /** SAML 2.0 Metadata document from identity provider (IdP). */
+  /**
+   * SAML 2.0 Metadata document from identity provider (IdP).
+   *
+   * Length: 1000–10000000. Pattern: `.*`.
+   */
   samlMetadataDocument?: string;
-  /** The redirect or sign-in URL that should be entered into the SAML 2.0 compliant identity provider configuration (IdP). */
+  /**
+   * The redirect or sign-in URL that should be entered into the SAML 2.0 compliant identity provider configuration (IdP).
+   *
+   * Pattern: `^https?://[-a-zA-Z0-9+&amp;\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&amp;\@#/%=~_|]{1,1000}`.
+   */
   applicationCallBackURL?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-finspace-environment-attributemapitems.html | CloudFormation: AttributeMapItems} */
 export interface EnvironmentAttributeMapItems {
-  /** The value for the tag. You can specify a value that is 0 to 256 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -. */
+  /**
+   * The value for the tag. You can specify a value that is 0 to 256 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -.
+   *
+   * Length: 0–256.
+   */
   value?: string;
-  /** The key name of the tag. You can specify a value that is 1 to 128 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -. */
+  /**
+   * The key name of the tag. You can specify a value that is 1 to 128 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -.
+   *
+   * Length: 1–128.
+   */
   key?: string;
 }
 
@@ -89,10 +139,22 @@ export interface EnvironmentAttributeMapItems {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-finspace-environment-superuserparameters.html | CloudFormation: SuperuserParameters}
  */
 export interface EnvironmentSuperuserParameters {
-  /** The first name of the superuser. */
+  /**
+   * The first name of the superuser.
+   *
+   * Length: 1–50. Pattern: `^[a-zA-Z0-9]{1,50}$`.
+   */
   firstName?: string;
-  /** The last name of the superuser. */
+  /**
+   * The last name of the superuser.
+   *
+   * Length: 1–50. Pattern: `^[a-zA-Z0-9]{1,50}$`.
+   */
   lastName?: string;
-  /** The email address of the superuser. */
+  /**
+   * The email address of the superuser.
+   *
+   * Length: 1–128. Pattern: `[A-Z0-9a-z._%+-]+\@[A-Za-z0-9.-]+[.]+[A-Za-z]+`.
+   */
   emailAddress?: string;
 }

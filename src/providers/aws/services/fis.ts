@@ -21,13 +21,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fis-experimenttemplate.html | CloudFormation: AWS::FIS::ExperimentTemplate}
  */
-export const ExperimentTemplate = cloudControlType<ExperimentTemplateArgs, ExperimentTemplateOutputs2>("AWS::FIS::ExperimentTemplate", "aws:fis:ExperimentTemplate", '{"p":[["Description","string",1],["Actions",["map",["ref","ExperimentTemplateAction"]]],["StopConditions",["array",["ref","ExperimentTemplateStopCondition"]],1],["Targets",["map",["ref","ExperimentTemplateTarget"]],1],["LogConfiguration",["ref","ExperimentTemplateLogConfiguration"]],["RoleArn","string",1],["Tags",["map","string"],66],["ExperimentOptions",["ref","ExperimentTemplateExperimentOptions"]],["ExperimentReportConfiguration",["ref","ExperimentTemplateExperimentReportConfiguration"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ExperimentTemplateAction":[["ActionId","string",1],["Description","string"],["Parameters",["map","string"]],["Targets",["map","string"]],["StartAfter",["array","string"]]],"ExperimentTemplateStopCondition":[["Value","string"],["Source","string",1]],"ExperimentTemplateTarget":[["Filters",["array",["ref","ExperimentTemplateTargetFilter"]]],["Parameters",["map","string"]],["ResourceTags",["map","string"]],["ResourceType","string",1],["ResourceArns",["array","string"]],["SelectionMode","string",1]],"ExperimentTemplateTargetFilter":[["Path","string",1],["Values",["array","string"],1]],"ExperimentTemplateLogConfiguration":[["S3Configuration",["ref","S3Configuration"]],["LogSchemaVersion","integer",1],["CloudWatchLogsConfiguration",["ref","CloudWatchLogsConfiguration"]]],"S3Configuration":[["BucketName","string",1],["Prefix","string"]],"CloudWatchLogsConfiguration":[["LogGroupArn","string",1]],"ExperimentTemplateExperimentOptions":[["AccountTargeting",["enum","multi-account","single-account"],2],["EmptyTargetResolutionMode",["enum","fail","skip"]]],"ExperimentTemplateExperimentReportConfiguration":[["Outputs",["ref","Outputs"],1],["DataSources",["ref","DataSources"]],["PreExperimentDuration","string"],["PostExperimentDuration","string"]],"Outputs":[["ExperimentReportS3Configuration",["ref","ExperimentReportS3Configuration"],1]],"ExperimentReportS3Configuration":[["BucketName","string",1],["Prefix","string"]],"DataSources":[["CloudWatchDashboards",["array",["ref","CloudWatchDashboard"]]]],"CloudWatchDashboard":[["DashboardIdentifier","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:fis:${Region}:${Account}:experiment-template/${Id}"}');
+export const ExperimentTemplate = cloudControlType<ExperimentTemplateArgs, ExperimentTemplateOutputs2>("AWS::FIS::ExperimentTemplate", "aws:fis:ExperimentTemplate", '{"p":[["Description","string",1],["Actions",["map",["ref","ExperimentTemplateAction"]]],["StopConditions",["array",["ref","ExperimentTemplateStopCondition"]],1],["Targets",["map",["ref","ExperimentTemplateTarget"]],1],["LogConfiguration",["ref","ExperimentTemplateLogConfiguration"]],["RoleArn","string",1],["Tags",["map","string"]],["ExperimentOptions",["ref","ExperimentTemplateExperimentOptions"]],["ExperimentReportConfiguration",["ref","ExperimentTemplateExperimentReportConfiguration"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ExperimentTemplateAction":[["ActionId","string",1],["Description","string"],["Parameters",["map","string"]],["Targets",["map","string"]],["StartAfter",["array","string"]]],"ExperimentTemplateStopCondition":[["Value","string"],["Source","string",1]],"ExperimentTemplateTarget":[["Filters",["array",["ref","ExperimentTemplateTargetFilter"]]],["Parameters",["map","string"]],["ResourceTags",["map","string"]],["ResourceType","string",1],["ResourceArns",["array","string"]],["SelectionMode","string",1]],"ExperimentTemplateTargetFilter":[["Path","string",1],["Values",["array","string"],1]],"ExperimentTemplateLogConfiguration":[["S3Configuration",["ref","S3Configuration"]],["LogSchemaVersion","integer",1],["CloudWatchLogsConfiguration",["ref","CloudWatchLogsConfiguration"]]],"S3Configuration":[["BucketName","string",1],["Prefix","string"]],"CloudWatchLogsConfiguration":[["LogGroupArn","string",1]],"ExperimentTemplateExperimentOptions":[["AccountTargeting",["enum","multi-account","single-account"]],["EmptyTargetResolutionMode",["enum","fail","skip"]]],"ExperimentTemplateExperimentReportConfiguration":[["Outputs",["ref","Outputs"],1],["DataSources",["ref","DataSources"]],["PreExperimentDuration","string"],["PostExperimentDuration","string"]],"Outputs":[["ExperimentReportS3Configuration",["ref","ExperimentReportS3Configuration"],1]],"ExperimentReportS3Configuration":[["BucketName","string",1],["Prefix","string"]],"DataSources":[["CloudWatchDashboards",["array",["ref","CloudWatchDashboard"]]]],"CloudWatchDashboard":[["DashboardIdentifier","string",1]]},"tags":["Tags","map"],"rp":[["ExperimentOptions","AccountTargeting"]],"reg":{"h":"crudl","co":["ExperimentOptions/AccountTargeting"],"ro":["Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:fis:${Region}:${Account}:experiment-template/${Id}"}');
 /** A {@link ExperimentTemplate} instance: its attributes as typed outputs. */
 export type ExperimentTemplate = InstanceType<typeof ExperimentTemplate>;
 
 /** Inputs of {@link ExperimentTemplate}. */
 export interface ExperimentTemplateArgs {
-  /** The description for the experiment template. */
+  /**
+   * The description for the experiment template.
+   *
+   * Length: at most 512.
+   */
   description: string;
   /** The actions for the experiment. */
   actions?: Record<string, ExperimentTemplateExperimentTemplateAction>;
@@ -37,7 +41,11 @@ export interface ExperimentTemplateArgs {
   targets: Record<string, ExperimentTemplateExperimentTemplateTarget>;
   /** The configuration for experiment logging. */
   logConfiguration?: ExperimentTemplateExperimentTemplateLogConfiguration;
-  /** The Amazon Resource Name (ARN) of an IAM role. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role.
+   *
+   * Length: at most 1224.
+   */
   roleArn: string;
   /** The tags for the experiment template. */
   tags?: Record<string, string>;
@@ -61,15 +69,27 @@ export interface ExperimentTemplateOutputs2 extends ExperimentTemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-experimenttemplateaction.html | CloudFormation: ExperimentTemplateAction}
  */
 export interface ExperimentTemplateExperimentTemplateAction {
-  /** The ID of the action. */
+  /**
+   * The ID of the action.
+   *
+   * Length: at most 64.
+   */
   actionId: string;
-  /** A description for the action. */
+  /**
+   * A description for the action.
+   *
+   * Length: at most 512.
+   */
   description?: string;
   /** The parameters for the action. */
   parameters?: Record<string, string>;
   /** The targets for the action. */
   targets?: Record<string, string>;
-  /** The name of the action that must be completed before the current action starts. */
+  /**
+   * The name of the action that must be completed before the current action starts.
+   *
+   * Each item: Length: at most 64.
+   */
   startAfter?: string[];
 }
 
@@ -81,9 +101,17 @@ export interface ExperimentTemplateExperimentTemplateAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-experimenttemplatestopcondition.html | CloudFormation: ExperimentTemplateStopCondition}
  */
 export interface ExperimentTemplateExperimentTemplateStopCondition {
-  /** The Amazon Resource Name (ARN) of the CloudWatch alarm, if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the CloudWatch alarm, if applicable.
+   *
+   * Length: 20–2048.
+   */
   value?: string;
-  /** The source for the stop condition. */
+  /**
+   * The source for the stop condition.
+   *
+   * Length: at most 64.
+   */
   source: string;
 }
 
@@ -101,11 +129,23 @@ export interface ExperimentTemplateExperimentTemplateTarget {
   parameters?: Record<string, string>;
   /** The tags for the target resources. */
   resourceTags?: Record<string, string>;
-  /** The resource type. */
+  /**
+   * The resource type.
+   *
+   * Length: at most 64.
+   */
   resourceType: string;
-  /** The Amazon Resource Names (ARNs) of the targets. */
+  /**
+   * The Amazon Resource Names (ARNs) of the targets.
+   *
+   * Each item: Length: 20–2048.
+   */
   resourceArns?: string[];
-  /** Scopes the identified resources to a specific count or percentage. */
+  /**
+   * Scopes the identified resources to a specific count or percentage.
+   *
+   * Length: at most 64.
+   */
   selectionMode: string;
 }
 
@@ -117,9 +157,17 @@ export interface ExperimentTemplateExperimentTemplateTarget {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-experimenttemplatetargetfilter.html | CloudFormation: ExperimentTemplateTargetFilter}
  */
 export interface ExperimentTemplateExperimentTemplateTargetFilter {
-  /** The attribute path for the filter. */
+  /**
+   * The attribute path for the filter.
+   *
+   * Length: at most 256.
+   */
   path: string;
-  /** The attribute values for the filter. */
+  /**
+   * The attribute values for the filter.
+   *
+   * Each item: Length: at most 128.
+   */
   values: string[];
 }
 
@@ -133,7 +181,11 @@ export interface ExperimentTemplateExperimentTemplateTargetFilter {
 export interface ExperimentTemplateExperimentTemplateLogConfiguration {
   /** The configuration for experiment logging to Amazon S3 . */
   s3Configuration?: ExperimentTemplateS3Configuration;
-  /** The schema version. */
+  /**
+   * The schema version.
+   *
+   * Range: at least 1.
+   */
   logSchemaVersion: number;
   /** The configuration for experiment logging to CloudWatch Logs . */
   cloudWatchLogsConfiguration?: ExperimentTemplateCloudWatchLogsConfiguration;
@@ -145,9 +197,17 @@ export interface ExperimentTemplateExperimentTemplateLogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-s3configuration.html | CloudFormation: S3Configuration}
  */
 export interface ExperimentTemplateS3Configuration {
-  /** The name of the destination bucket. */
+  /**
+   * The name of the destination bucket.
+   *
+   * Length: 3–63.
+   */
   bucketName: string;
-  /** The bucket prefix. */
+  /**
+   * The bucket prefix.
+   *
+   * Length: 1–700.
+   */
   prefix?: string;
 }
 
@@ -157,7 +217,11 @@ export interface ExperimentTemplateS3Configuration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-cloudwatchlogsconfiguration.html | CloudFormation: CloudWatchLogsConfiguration}
  */
 export interface ExperimentTemplateCloudWatchLogsConfiguration {
-  /** The Amazon Resource Name (ARN) of the destination Amazon CloudWatch Logs log group. */
+  /**
+   * The Amazon Resource Name (ARN) of the destination Amazon CloudWatch Logs log group.
+   *
+   * Length: 20–2048.
+   */
   logGroupArn: string;
 }
 
@@ -205,9 +269,17 @@ export interface ExperimentTemplateOutputs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-experimentreports3configuration.html | CloudFormation: ExperimentReportS3Configuration}
  */
 export interface ExperimentTemplateExperimentReportS3Configuration {
-  /** The name of the S3 bucket where the experiment report will be stored. */
+  /**
+   * The name of the S3 bucket where the experiment report will be stored.
+   *
+   * Length: 3–63.
+   */
   bucketName: string;
-  /** The prefix of the S3 bucket where the experiment report will be stored. */
+  /**
+   * The prefix of the S3 bucket where the experiment report will be stored.
+   *
+   * Length: 1–256.
+   */
   prefix?: string;
 }
 
@@ -227,7 +299,11 @@ export interface ExperimentTemplateDataSources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fis-experimenttemplate-cloudwatchdashboard.html | CloudFormation: CloudWatchDashboard}
  */
 export interface ExperimentTemplateCloudWatchDashboard {
-  /** The Amazon Resource Name (ARN) of the CloudWatch dashboard to include in the experiment report. */
+  /**
+   * The Amazon Resource Name (ARN) of the CloudWatch dashboard to include in the experiment report.
+   *
+   * Length: 1–512.
+   */
   dashboardIdentifier: string;
 }
 
@@ -236,7 +312,7 @@ export interface ExperimentTemplateCloudWatchDashboard {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fis-targetaccountconfiguration.html | CloudFormation: AWS::FIS::TargetAccountConfiguration}
  */
-export const TargetAccountConfiguration = cloudControlType<TargetAccountConfigurationArgs, TargetAccountConfigurationOutputs>("AWS::FIS::TargetAccountConfiguration", "aws:fis:TargetAccountConfiguration", '{"p":[["ExperimentTemplateId","string",67],["AccountId","string",67],["RoleArn","string",1],["Description","string"]],"id":["ExperimentTemplateId","AccountId"]}');
+export const TargetAccountConfiguration = cloudControlType<TargetAccountConfigurationArgs, TargetAccountConfigurationOutputs>("AWS::FIS::TargetAccountConfiguration", "aws:fis:TargetAccountConfiguration", '{"p":[["ExperimentTemplateId","string",67],["AccountId","string",67],["RoleArn","string",1],["Description","string"]],"id":["ExperimentTemplateId","AccountId"],"reg":{"h":"crudl","co":["ExperimentTemplateId","AccountId"],"tg":[false,false,false]}}');
 /** A {@link TargetAccountConfiguration} instance: its attributes as typed outputs. */
 export type TargetAccountConfiguration = InstanceType<typeof TargetAccountConfiguration>;
 
@@ -244,11 +320,23 @@ export type TargetAccountConfiguration = InstanceType<typeof TargetAccountConfig
 export interface TargetAccountConfigurationArgs {
   /** The ID of the experiment template. */
   experimentTemplateId: string;
-  /** The AWS account ID of the target account. */
+  /**
+   * The AWS account ID of the target account.
+   *
+   * Length: at most 512.
+   */
   accountId: string;
-  /** The Amazon Resource Name (ARN) of an IAM role for the target account. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role for the target account.
+   *
+   * Length: at most 1224.
+   */
   roleArn: string;
-  /** The description of the target account. */
+  /**
+   * The description of the target account.
+   *
+   * Length: at most 512.
+   */
   description?: string;
 }
 

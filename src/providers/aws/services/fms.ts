@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates an AWS Firewall Manager applications list.
  *
+ * @deprecated Cloud Control cannot create AWS::FMS::ApplicationsList: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-applicationslist.html | CloudFormation: AWS::FMS::ApplicationsList}
  */
-export const ApplicationsList = cloudControlType<ApplicationsListArgs, ApplicationsListOutputs>("AWS::FMS::ApplicationsList", "aws:fms:ApplicationsList", '{"p":[["ListName","string",1],["AppsList",["array",["ref","App"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"d":{"App":[["AppName","string",1],["Protocol","string",1],["Port","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:fms:${Region}:${Account}:applications-list/${Id}"}');
+export const ApplicationsList = cloudControlType<ApplicationsListArgs, ApplicationsListOutputs>("AWS::FMS::ApplicationsList", "aws:fms:ApplicationsList", '{"p":[["ListName","string",1],["AppsList",["array",["ref","App"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"d":{"App":[["AppName","string",1],["Protocol","string",1],["Port","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fms:${Region}:${Account}:applications-list/${Id}"}');
 /** A {@link ApplicationsList} instance: its attributes as typed outputs. */
 export type ApplicationsList = InstanceType<typeof ApplicationsList>;
 
@@ -60,15 +62,23 @@ export interface ApplicationsListApp {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-notificationchannel.html | CloudFormation: AWS::FMS::NotificationChannel}
  */
-export const NotificationChannel = cloudControlType<NotificationChannelArgs, NotificationChannelOutputs>("AWS::FMS::NotificationChannel", "aws:fms:NotificationChannel", '{"p":[["SnsTopicArn","string",67],["SnsRoleName","string",1]],"id":["SnsTopicArn"]}');
+export const NotificationChannel = cloudControlType<NotificationChannelArgs, NotificationChannelOutputs>("AWS::FMS::NotificationChannel", "aws:fms:NotificationChannel", '{"p":[["SnsTopicArn","string",67],["SnsRoleName","string",1]],"id":["SnsTopicArn"],"reg":{"h":"crudl","co":["SnsTopicArn"],"tg":[false,true,true]}}');
 /** A {@link NotificationChannel} instance: its attributes as typed outputs. */
 export type NotificationChannel = InstanceType<typeof NotificationChannel>;
 
 /** Inputs of {@link NotificationChannel}. */
 export interface NotificationChannelArgs {
-  /** The Amazon Resource Name (ARN) of the SNS topic that collects notifications from AWS Firewall Manager . */
+  /**
+   * The Amazon Resource Name (ARN) of the SNS topic that collects notifications from AWS Firewall Manager .
+   *
+   * Length: 1–1024. Pattern: `^([^\s]+)$`.
+   */
   snsTopicArn: string;
-  /** The Amazon Resource Name (ARN) of the IAM role that allows Amazon  to record AWS Firewall Manager activity. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that allows Amazon  to record AWS Firewall Manager activity.
+   *
+   * Length: 1–1024. Pattern: `^([^\s]+)$`.
+   */
   snsRoleName: string;
 }
 
@@ -89,7 +99,7 @@ export interface NotificationChannelOutputs extends NotificationChannelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-policy.html | CloudFormation: AWS::FMS::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::FMS::Policy", "aws:fms:Policy", '{"p":[["ResourcesCleanUp","boolean"],["ResourceTags",["array",["ref","ResourceTag"]]],["ExcludeResourceTags","boolean",1],["ResourceType","string"],["ResourceSetIds",["array","string"]],["SecurityServicePolicyData",["ref","SecurityServicePolicyData"],1],["RemediationEnabled","boolean",1],["DeleteAllPolicyResources","boolean"],["ExcludeMap",["ref","IEMap"]],["IncludeMap",["ref","IEMap"]],["PolicyDescription","string"],["PolicyName","string",1],["ResourceTypeList",["array","string"]],["Tags",["array",["ref","PolicyTag"]]],["ResourceTagLogicalOperator",["enum","AND","OR"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"ResourceTag":[["Value","string"],["Key","string",1]],"SecurityServicePolicyData":[["ManagedServiceData","string"],["Type",["enum","WAF","WAFV2","SHIELD_ADVANCED","SECURITY_GROUPS_COMMON","SECURITY_GROUPS_CONTENT_AUDIT","SECURITY_GROUPS_USAGE_AUDIT","NETWORK_FIREWALL","THIRD_PARTY_FIREWALL","DNS_FIREWALL","IMPORT_NETWORK_FIREWALL","NETWORK_ACL_COMMON"],1],["PolicyOption",["ref","PolicyOption"]]],"PolicyOption":[["NetworkFirewallPolicy",["ref","NetworkFirewallPolicy"]],["ThirdPartyFirewallPolicy",["ref","ThirdPartyFirewallPolicy"]],["NetworkAclCommonPolicy",["ref","NetworkAclCommonPolicy"]]],"NetworkFirewallPolicy":[["FirewallDeploymentModel",["enum","DISTRIBUTED","CENTRALIZED"],1]],"ThirdPartyFirewallPolicy":[["FirewallDeploymentModel",["enum","DISTRIBUTED","CENTRALIZED"],1]],"NetworkAclCommonPolicy":[["NetworkAclEntrySet",["ref","NetworkAclEntrySet"],1]],"NetworkAclEntrySet":[["FirstEntries",["array",["ref","NetworkAclEntry"]]],["ForceRemediateForFirstEntries","boolean",1],["LastEntries",["array",["ref","NetworkAclEntry"]]],["ForceRemediateForLastEntries","boolean",1]],"NetworkAclEntry":[["CidrBlock","string"],["Egress","boolean",1],["IcmpTypeCode",["ref","IcmpTypeCode"]],["Ipv6CidrBlock","string"],["PortRange",["ref","PortRange"]],["Protocol","string",1],["RuleAction",["enum","allow","deny"],1]],"IcmpTypeCode":[["Code","integer",1],["Type","integer",1]],"PortRange":[["From","integer",1],["To","integer",1]],"IEMap":[["ACCOUNT",["array","string"]],["ORGUNIT",["array","string"]]],"PolicyTag":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:fms:${Region}:${Account}:policy/${Id}"}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::FMS::Policy", "aws:fms:Policy", '{"p":[["ResourcesCleanUp","boolean"],["ResourceTags",["array",["ref","ResourceTag"]]],["ExcludeResourceTags","boolean",1],["ResourceType","string"],["ResourceSetIds",["array","string"]],["SecurityServicePolicyData",["ref","SecurityServicePolicyData"],1],["RemediationEnabled","boolean",1],["DeleteAllPolicyResources","boolean",16],["ExcludeMap",["ref","IEMap"]],["IncludeMap",["ref","IEMap"]],["PolicyDescription","string"],["PolicyName","string",1],["ResourceTypeList",["array","string"]],["Tags",["array",["ref","PolicyTag"]]],["ResourceTagLogicalOperator",["enum","AND","OR"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"ResourceTag":[["Value","string"],["Key","string",1]],"SecurityServicePolicyData":[["ManagedServiceData","string"],["Type",["enum","WAF","WAFV2","SHIELD_ADVANCED","SECURITY_GROUPS_COMMON","SECURITY_GROUPS_CONTENT_AUDIT","SECURITY_GROUPS_USAGE_AUDIT","NETWORK_FIREWALL","THIRD_PARTY_FIREWALL","DNS_FIREWALL","IMPORT_NETWORK_FIREWALL","NETWORK_ACL_COMMON"],1],["PolicyOption",["ref","PolicyOption"]]],"PolicyOption":[["NetworkFirewallPolicy",["ref","NetworkFirewallPolicy"]],["ThirdPartyFirewallPolicy",["ref","ThirdPartyFirewallPolicy"]],["NetworkAclCommonPolicy",["ref","NetworkAclCommonPolicy"]]],"NetworkFirewallPolicy":[["FirewallDeploymentModel",["enum","DISTRIBUTED","CENTRALIZED"],1]],"ThirdPartyFirewallPolicy":[["FirewallDeploymentModel",["enum","DISTRIBUTED","CENTRALIZED"],1]],"NetworkAclCommonPolicy":[["NetworkAclEntrySet",["ref","NetworkAclEntrySet"],1]],"NetworkAclEntrySet":[["FirstEntries",["array",["ref","NetworkAclEntry"]]],["ForceRemediateForFirstEntries","boolean",1],["LastEntries",["array",["ref","NetworkAclEntry"]]],["ForceRemediateForLastEntries","boolean",1]],"NetworkAclEntry":[["CidrBlock","string"],["Egress","boolean",1],["IcmpTypeCode",["ref","IcmpTypeCode"]],["Ipv6CidrBlock","string"],["PortRange",["ref","PortRange"]],["Protocol","string",1],["RuleAction",["enum","allow","deny"],1]],"IcmpTypeCode":[["Code","integer",1],["Type","integer",1]],"PortRange":[["From","integer",1],["To","integer",1]],"IEMap":[["ACCOUNT",["array","string"]],["ORGUNIT",["array","string"]]],"PolicyTag":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeleteAllPolicyResources"],"ro":["Arn","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:fms:${Region}:${Account}:policy/${Id}"}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -103,7 +113,11 @@ export interface PolicyArgs {
    * This option is not available for Shield Advanced or AWS WAF Classic policies.
    */
   resourcesCleanUp?: boolean;
-  /** An array of `ResourceTag` objects, used to explicitly include resources in the policy scope or explicitly exclude them. If this isn't set, then tags aren't used to modify policy scope. See also `ExcludeResourceTags` . */
+  /**
+   * An array of `ResourceTag` objects, used to explicitly include resources in the policy scope or explicitly exclude them. If this isn't set, then tags aren't used to modify policy scope. See also `ExcludeResourceTags` .
+   *
+   * Items: at most 50.
+   */
   resourceTags?: PolicyResourceTag[];
   /** Used only when tags are specified in the `ResourceTags` property. If this property is `True` , resources with the specified tags are not in scope of the policy. If it's `False` , only resources with the specified tags are in scope of the policy. */
   excludeResourceTags: boolean;
@@ -119,9 +133,15 @@ export interface PolicyArgs {
    * - Security group usage audit - `AWS::EC2::SecurityGroup` .
    * - Security group content audit - `AWS::EC2::SecurityGroup` , `AWS::EC2::NetworkInterface` , and `AWS::EC2::Instance` .
    * - DNS Firewall, AWS Network Firewall , and third-party firewall - `AWS::EC2::VPC` .
+   *
+   * Length: 1–128. Pattern: `^([^\s]*)$`.
    */
   resourceType?: string;
-  /** The unique identifiers of the resource sets used by the policy. */
+  /**
+   * The unique identifiers of the resource sets used by the policy.
+   *
+   * Each item: Length: 22–22. Pattern: `^[a-z0-9A-Z]{22}$`.
+   */
   resourceSetIds?: string[];
   /**
    * Details about the security service that is being used to protect the resources.
@@ -158,6 +178,8 @@ export interface PolicyArgs {
    * - Deletes the security group if it was created through Firewall Manager and if it's no longer associated with any resources through another policy
    *
    * After the cleanup, in-scope resources are no longer protected by web ACLs in this policy. Protection of out-of-scope resources remains unchanged. Scope is determined by tags that you create and accounts that you associate with the policy. When creating the policy, if you specify that only resources in specific accounts or with specific tags are in scope of the policy, those accounts and resources are handled by the policy. All others are out of scope. If you don't specify tags or accounts, all resources are in scope.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deleteAllPolicyResources?: boolean;
   /**
@@ -184,11 +206,23 @@ export interface PolicyArgs {
    * - Specify accounts and OUs together in a single map, separated with a comma. For example, the following is a valid map: `{“ACCOUNT” : [“accountID1”, “accountID2”], “ORGUNIT” : [“ouid111”, “ouid112”]}` .
    */
   includeMap?: PolicyIEMap;
-  /** Your description of the AWS Firewall Manager policy. */
+  /**
+   * Your description of the AWS Firewall Manager policy.
+   *
+   * Length: at most 256. Pattern: `^([a-zA-Z0-9_.:/=+\-\@\s]+)$`.
+   */
   policyDescription?: string;
-  /** The name of the AWS Firewall Manager policy. */
+  /**
+   * The name of the AWS Firewall Manager policy.
+   *
+   * Length: 1–1024. Pattern: `^([a-zA-Z0-9_.:/=+\-\@\s]+)$`.
+   */
   policyName: string;
-  /** An array of `ResourceType` objects. Use this only to specify multiple resource types. To specify a single resource type, use `ResourceType` . */
+  /**
+   * An array of `ResourceType` objects. Use this only to specify multiple resource types. To specify a single resource type, use `ResourceType` .
+   *
+   * Each item: Length: 1–128. Pattern: `^([^\s]*)$`.
+   */
   resourceTypeList?: string[];
   /** A collection of key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource. */
   tags?: PolicyPolicyTag[];
@@ -214,9 +248,17 @@ export interface PolicyOutputs extends PolicyArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fms-policy-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface PolicyResourceTag {
-  /** The resource tag value. */
+  /**
+   * The resource tag value.
+   *
+   * Length: at most 256.
+   */
   value?: string;
-  /** The resource tag key. */
+  /**
+   * The resource tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -235,6 +277,8 @@ export interface PolicySecurityServicePolicyData {
    *
    * > Valid values for `preProcessRuleGroups` are between 1 and 99. Valid values for `postProcessRuleGroups` are between 9901 and 10000.
    * - Example: `NETWORK_FIREWALL` - Centralized deployment model …
+   *
+   * Length: 1–30000.
    */
   managedServiceData?: string;
   /** The service that the policy is using to protect the resources. This specifies the type of policy that is created, either an AWS WAF policy, a Shield Advanced policy, or a security group policy. For security group policies, Firewall Manager supports one security group for each common policy and for each content audit policy. This is an adjustable limit that you can increase by contacting SUPlong . */
@@ -336,7 +380,11 @@ export interface PolicyNetworkAclEntrySet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fms-policy-networkaclentry.html | CloudFormation: NetworkAclEntry}
  */
 export interface PolicyNetworkAclEntry {
-  /** The IPv4 network range to allow or deny, in CIDR notation. */
+  /**
+   * The IPv4 network range to allow or deny, in CIDR notation.
+   *
+   * Pattern: `^(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\.){3}([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])(\/([0-9]|[1-2][0-9]|3[0-2]))$`.
+   */
   cidrBlock?: string;
   /** Indicates whether the rule is an egress, or outbound, rule (applied to traffic leaving the subnet). If it's not an egress rule, then it's an ingress, or inbound, rule. */
   egress: boolean;
@@ -346,7 +394,11 @@ export interface PolicyNetworkAclEntry {
   ipv6CidrBlock?: string;
   /** TCP or UDP protocols: The range of ports the rule applies to. */
   portRange?: PolicyPortRange;
-  /** The protocol number. A value of "-1" means all protocols. */
+  /**
+   * The protocol number. A value of "-1" means all protocols.
+   *
+   * Pattern: `^(tcp|udp|icmp|-1|([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5]))$`.
+   */
   protocol: string;
   /** Indicates whether to allow or deny the traffic that matches the rule. */
   ruleAction: "allow" | "deny";
@@ -358,9 +410,17 @@ export interface PolicyNetworkAclEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fms-policy-icmptypecode.html | CloudFormation: IcmpTypeCode}
  */
 export interface PolicyIcmpTypeCode {
-  /** ICMP code. */
+  /**
+   * ICMP code.
+   *
+   * Range: 0–255.
+   */
   code: number;
-  /** ICMP type. */
+  /**
+   * ICMP type.
+   *
+   * Range: 0–255.
+   */
   type: number;
 }
 
@@ -370,9 +430,17 @@ export interface PolicyIcmpTypeCode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fms-policy-portrange.html | CloudFormation: PortRange}
  */
 export interface PolicyPortRange {
-  /** The beginning port number of the range. */
+  /**
+   * The beginning port number of the range.
+   *
+   * Range: 0–65535.
+   */
   from: number;
-  /** The ending port number of the range. */
+  /**
+   * The ending port number of the range.
+   *
+   * Range: 0–65535.
+   */
   to: number;
 }
 
@@ -390,9 +458,17 @@ export interface PolicyPortRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fms-policy-iemap.html | CloudFormation: IEMap}
  */
 export interface PolicyIEMap {
-  /** The account list for the map. */
+  /**
+   * The account list for the map.
+   *
+   * Each item: Length: 12–12. Pattern: `^([0-9]*)$`.
+   */
   account?: string[];
-  /** The organizational unit list for the map. */
+  /**
+   * The organizational unit list for the map.
+   *
+   * Each item: Length: 16–68. Pattern: `^(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
+   */
   orgunit?: string[];
 }
 
@@ -402,18 +478,28 @@ export interface PolicyIEMap {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fms-policy-policytag.html | CloudFormation: PolicyTag}
  */
 export interface PolicyPolicyTag {
-  /** Part of the key:value pair that defines a tag. You can use a tag value to describe a specific value within a category, such as "companyA" or "companyB." Tag values are case-sensitive. */
+  /**
+   * Part of the key:value pair that defines a tag. You can use a tag value to describe a specific value within a category, such as "companyA" or "companyB." Tag values are case-sensitive.
+   *
+   * Length: at most 256. Pattern: `^([^\s]*)$`.
+   */
   value: string;
-  /** Part of the key:value pair that defines a tag. You can use a tag key to describe a category of information, such as "customer." Tag keys are case-sensitive. */
+  /**
+   * Part of the key:value pair that defines a tag. You can use a tag key to describe a category of information, such as "customer." Tag keys are case-sensitive.
+   *
+   * Length: 1–128. Pattern: `^([^\s]*)$`.
+   */
   key: string;
 }
 
 /**
  * Creates an AWS Firewall Manager protocols list.
  *
+ * @deprecated Cloud Control cannot create AWS::FMS::ProtocolsList: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-protocolslist.html | CloudFormation: AWS::FMS::ProtocolsList}
  */
-export const ProtocolsList = cloudControlType<ProtocolsListArgs, ProtocolsListOutputs>("AWS::FMS::ProtocolsList", "aws:fms:ProtocolsList", '{"p":[["ListName","string",1],["ProtocolsList",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:fms:${Region}:${Account}:protocols-list/${Id}"}');
+export const ProtocolsList = cloudControlType<ProtocolsListArgs, ProtocolsListOutputs>("AWS::FMS::ProtocolsList", "aws:fms:ProtocolsList", '{"p":[["ListName","string",1],["ProtocolsList",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fms:${Region}:${Account}:protocols-list/${Id}"}');
 /** A {@link ProtocolsList} instance: its attributes as typed outputs. */
 export type ProtocolsList = InstanceType<typeof ProtocolsList>;
 
@@ -444,19 +530,32 @@ export interface ProtocolsListOutputs extends ProtocolsListArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-resourceset.html | CloudFormation: AWS::FMS::ResourceSet}
  */
-export const ResourceSet = cloudControlType<ResourceSetArgs, ResourceSetOutputs>("AWS::FMS::ResourceSet", "aws:fms:ResourceSet", '{"p":[["Description","string"],["ResourceTypeList",["array","string"],1],["Resources",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:fms:${Region}:${Account}:resource-set/${Id}"}');
+export const ResourceSet = cloudControlType<ResourceSetArgs, ResourceSetOutputs>("AWS::FMS::ResourceSet", "aws:fms:ResourceSet", '{"p":[["Description","string"],["ResourceTypeList",["array","string"],1],["Resources",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id"],"uo":["Resources"],"tg":[true,true,true]},"arn":"arn:${Partition}:fms:${Region}:${Account}:resource-set/${Id}"}');
 /** A {@link ResourceSet} instance: its attributes as typed outputs. */
 export type ResourceSet = InstanceType<typeof ResourceSet>;
 
 /** Inputs of {@link ResourceSet}. */
 export interface ResourceSetArgs {
-  /** A description of the resource set. */
+  /**
+   * A description of the resource set.
+   *
+   * Length: at most 256. Pattern: `^([a-zA-Z0-9_.:/=+\-\@\s]*)$`.
+   */
   description?: string;
-  /** Determines the resources that can be associated to the resource set. Depending on your setting for max results and the number of resource sets, a single call might not return the full list. */
+  /**
+   * Determines the resources that can be associated to the resource set. Depending on your setting for max results and the number of resource sets, a single call might not return the full list.
+   *
+   * Each item: Length: 1–128. Pattern: `^([^\s]*)$`.
+   */
   resourceTypeList: string[];
+  /** Each item: Length: 1–1024. Pattern: `^([^\s]*)$`. */
   resources?: string[];
   tags?: AwsTag[];
-  /** The descriptive name of the resource set. You can't change the name of a resource set after you create it. */
+  /**
+   * The descriptive name of the resource set. You can't change the name of a resource set after you create it.
+   *
+   * Length: 1–128. Pattern: `^([a-zA-Z0-9_.:/=+\-\@\s]+)$`.
+   */
   name: string;
 }
 

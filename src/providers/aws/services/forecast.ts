@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-forecast-dataset.html | CloudFormation: AWS::Forecast::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Forecast::Dataset", "aws:forecast:Dataset", '{"p":[["DataFrequency","string"],["DatasetName","string",67],["Schema",["ref","Schema"],1],["DatasetType",["enum","TARGET_TIME_SERIES","RELATED_TIME_SERIES","ITEM_METADATA"],1],["Domain",["enum","RETAIL","CUSTOM","INVENTORY_PLANNING","EC2_CAPACITY","WORK_FORCE","WEB_TRAFFIC","METRICS"],1],["EncryptionConfig",["ref","EncryptionConfig"]],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72]],"id":["Arn"],"d":{"Schema":[["Attributes",["array",["ref","AttributesItems"]]]],"AttributesItems":[["AttributeType",["enum","string","integer","float","timestamp","geolocation"]],["AttributeName","string"]],"EncryptionConfig":[["KmsKeyArn","string"],["RoleArn","string"]],"TagsItems":[["Value","string",1],["Key","string",1]]},"arn":"arn:${Partition}:forecast:${Region}:${Account}:dataset/${ResourceId}"}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Forecast::Dataset", "aws:forecast:Dataset", '{"p":[["DataFrequency","string"],["DatasetName","string",67],["Schema",["ref","Schema"],1],["DatasetType",["enum","TARGET_TIME_SERIES","RELATED_TIME_SERIES","ITEM_METADATA"],1],["Domain",["enum","RETAIL","CUSTOM","INVENTORY_PLANNING","EC2_CAPACITY","WORK_FORCE","WEB_TRAFFIC","METRICS"],1],["EncryptionConfig",["ref","EncryptionConfig"]],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72]],"id":["Arn"],"d":{"Schema":[["Attributes",["array",["ref","AttributesItems"]]]],"AttributesItems":[["AttributeType",["enum","string","integer","float","timestamp","geolocation"]],["AttributeName","string"]],"EncryptionConfig":[["KmsKeyArn","string"],["RoleArn","string"]],"TagsItems":[["Value","string",1],["Key","string",1]]},"reg":{"h":"crdl","co":["DatasetName"],"ro":["Arn"],"tg":[false,false,false]},"arn":"arn:${Partition}:forecast:${Region}:${Account}:dataset/${ResourceId}"}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
@@ -40,9 +40,15 @@ export interface DatasetArgs {
    * - Year - 1
    *
    * Thus, if you want every other week forecasts, specify "2W". Or, if you want quarterly forecasts, you specify "3M".
+   *
+   * Pattern: `^Y|M|W|D|H|30min|15min|10min|5min|1min$`.
    */
   dataFrequency?: string;
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*`.
+   */
   datasetName: string;
   /** The schema for the dataset. The schema attributes and their order must match the fields in your data. The dataset `Domain` and `DatasetType` that you choose determine the minimum required fields in your training data. For information about the required fields for a specific dataset domain and type, see [Dataset Domains and Dataset Types](https://docs.aws.amazon.com/forecast/latest/dg/howitworks-domains-ds-types.html) . */
   schema: DatasetSchema;
@@ -56,6 +62,8 @@ export interface DatasetArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–200.
    */
   tags?: DatasetTagsItems[];
 }
@@ -72,7 +80,11 @@ export interface DatasetOutputs extends DatasetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-forecast-dataset-schema.html | CloudFormation: Schema}
  */
 export interface DatasetSchema {
-  /** An array of attributes specifying the name and type of each field in a dataset. */
+  /**
+   * An array of attributes specifying the name and type of each field in a dataset.
+   *
+   * Items: 1–100.
+   */
   attributes?: DatasetAttributesItems[];
 }
 
@@ -80,7 +92,11 @@ export interface DatasetSchema {
 export interface DatasetAttributesItems {
   /** Data type of the field */
   attributeType?: "string" | "integer" | "float" | "timestamp" | "geolocation";
-  /** Name of the dataset field */
+  /**
+   * Name of the dataset field
+   *
+   * Pattern: `^[a-zA-Z][a-zA-Z0-9_]*`.
+   */
   attributeName?: string;
 }
 
@@ -90,12 +106,18 @@ export interface DatasetAttributesItems {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-forecast-dataset-encryptionconfig.html | CloudFormation: EncryptionConfig}
  */
 export interface DatasetEncryptionConfig {
-  /** The Amazon Resource Name (ARN) of the KMS key. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key.
+   *
+   * Length: at most 256. Pattern: `arn:aws[-a-z]*:kms:.*:key/.*`.
+   */
   kmsKeyArn?: string;
   /**
    * The ARN of the IAM role that Amazon Forecast can assume to access the AWS  key.
    *
    * Passing a role across AWS accounts is not allowed. If you pass a role that isn't in your account, you get an `InvalidInputException` error.
+   *
+   * Length: at most 256. Pattern: `^[a-zA-Z0-9\-\_\.\/\:]+$`.
    */
   roleArn?: string;
 }
@@ -106,9 +128,17 @@ export interface DatasetEncryptionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-forecast-dataset-tagsitems.html | CloudFormation: TagsItems}
  */
 export interface DatasetTagsItems {
-  /** The value for the tag. You can specify a value that is 0 to 256 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -. */
+  /**
+   * The value for the tag. You can specify a value that is 0 to 256 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The key name of the tag. You can specify a value that is 1 to 128 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -. */
+  /**
+   * The key name of the tag. You can specify a value that is 1 to 128 Unicode characters in length and cannot be prefixed with aws:. You can use any of the following characters: the set of Unicode letters, digits, whitespace, _, ., /, =, +, and -.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -125,15 +155,23 @@ export interface DatasetTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-forecast-datasetgroup.html | CloudFormation: AWS::Forecast::DatasetGroup}
  */
-export const DatasetGroup = cloudControlType<DatasetGroupArgs, DatasetGroupOutputs>("AWS::Forecast::DatasetGroup", "aws:forecast:DatasetGroup", '{"p":[["DatasetArns",["array","string"]],["DatasetGroupName","string",67],["Domain",["enum","RETAIL","CUSTOM","INVENTORY_PLANNING","EC2_CAPACITY","WORK_FORCE","WEB_TRAFFIC","METRICS"],1],["Tags",["array",["ref","Tag"]]],["DatasetGroupArn","string",72]],"id":["DatasetGroupArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:forecast:${Region}:${Account}:dataset-group/${ResourceId}"}');
+export const DatasetGroup = cloudControlType<DatasetGroupArgs, DatasetGroupOutputs>("AWS::Forecast::DatasetGroup", "aws:forecast:DatasetGroup", '{"p":[["DatasetArns",["array","string"]],["DatasetGroupName","string",67],["Domain",["enum","RETAIL","CUSTOM","INVENTORY_PLANNING","EC2_CAPACITY","WORK_FORCE","WEB_TRAFFIC","METRICS"],1],["Tags",["array",["ref","Tag"]]],["DatasetGroupArn","string",72]],"id":["DatasetGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DatasetGroupName"],"ro":["DatasetGroupArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:forecast:${Region}:${Account}:dataset-group/${ResourceId}"}');
 /** A {@link DatasetGroup} instance: its attributes as typed outputs. */
 export type DatasetGroup = InstanceType<typeof DatasetGroup>;
 
 /** Inputs of {@link DatasetGroup}. */
 export interface DatasetGroupArgs {
-  /** An array of Amazon Resource Names (ARNs) of the datasets that you want to include in the dataset group. */
+  /**
+   * An array of Amazon Resource Names (ARNs) of the datasets that you want to include in the dataset group.
+   *
+   * Each item: Length: at most 256. Pattern: `^[a-zA-Z0-9\-\_\.\/\:]+$`.
+   */
   datasetArns?: string[];
-  /** The name of the dataset group. */
+  /**
+   * The name of the dataset group.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*`.
+   */
   datasetGroupName: string;
   /**
    * The domain associated with the dataset group. When you add a dataset to a dataset group, this value and the value specified for the `Domain` parameter of the [CreateDataset](https://docs.aws.amazon.com/forecast/latest/dg/API_CreateDataset.html) operation must match.
@@ -145,6 +183,8 @@ export interface DatasetGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
 }

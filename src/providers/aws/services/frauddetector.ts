@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-detector.html | CloudFormation: AWS::FraudDetector::Detector}
  */
-export const Detector = cloudControlType<DetectorArgs, DetectorOutputs>("AWS::FraudDetector::Detector", "aws:frauddetector:Detector", '{"p":[["Description","string"],["DetectorVersionStatus",["enum","DRAFT","ACTIVE"]],["EventType",["ref","EventType"],1],["DetectorId","string",67],["AssociatedModels",["array",["ref","Model"]]],["RuleExecutionMode",["enum","FIRST_MATCHED","ALL_MATCHED"]],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72],["DetectorVersionId","string",72]],"id":["Arn"],"d":{"EventType":[["EntityTypes",["array",["ref","EntityType"]]],["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Labels",["array",["ref","Label"]]],["Inline","boolean"],["EventVariables",["array",["ref","EventVariable"]]],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"EntityType":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"Label":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"EventVariable":[["DefaultValue","string"],["Description","string"],["CreatedTime","string"],["VariableType",["enum","AUTH_CODE","AVS","BILLING_ADDRESS_L1","BILLING_ADDRESS_L2","BILLING_CITY","BILLING_COUNTRY","BILLING_NAME","BILLING_PHONE","BILLING_STATE","BILLING_ZIP","CARD_BIN","CATEGORICAL","CURRENCY_CODE","EMAIL_ADDRESS","FINGERPRINT","FRAUD_LABEL","FREE_FORM_TEXT","IP_ADDRESS","NUMERIC","ORDER_ID","PAYMENT_TYPE","PHONE_NUMBER","PRICE","PRODUCT_CATEGORY","SHIPPING_ADDRESS_L1","SHIPPING_ADDRESS_L2","SHIPPING_CITY","SHIPPING_COUNTRY","SHIPPING_NAME","SHIPPING_PHONE","SHIPPING_STATE","SHIPPING_ZIP","USERAGENT"]],["DataType",["enum","STRING","INTEGER","FLOAT","BOOLEAN"]],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["DataSource",["enum","EVENT"]]],"Model":[["Arn","string"]],"Rule":[["Description","string"],["CreatedTime","string"],["Language",["enum","DETECTORPL"]],["Expression","string"],["RuleId","string"],["DetectorId","string"],["RuleVersion","string"],["LastUpdatedTime","string"],["Arn","string"],["Outcomes",["array",["ref","Outcome"]]],["Tags",["array",["ref","Tag"]]]],"Outcome":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:detector/${ResourcePath}"}');
+export const Detector = cloudControlType<DetectorArgs, DetectorOutputs>("AWS::FraudDetector::Detector", "aws:frauddetector:Detector", '{"p":[["Description","string"],["DetectorVersionStatus",["enum","DRAFT","ACTIVE"]],["EventType",["ref","EventType"],1],["DetectorId","string",67],["AssociatedModels",["array",["ref","Model"]]],["RuleExecutionMode",["enum","FIRST_MATCHED","ALL_MATCHED"]],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72],["DetectorVersionId","string",72]],"id":["Arn"],"d":{"EventType":[["EntityTypes",["array",["ref","EntityType"]]],["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Labels",["array",["ref","Label"]]],["Inline","boolean"],["EventVariables",["array",["ref","EventVariable"]]],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"EntityType":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"Label":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"EventVariable":[["DefaultValue","string"],["Description","string"],["CreatedTime","string"],["VariableType",["enum","AUTH_CODE","AVS","BILLING_ADDRESS_L1","BILLING_ADDRESS_L2","BILLING_CITY","BILLING_COUNTRY","BILLING_NAME","BILLING_PHONE","BILLING_STATE","BILLING_ZIP","CARD_BIN","CATEGORICAL","CURRENCY_CODE","EMAIL_ADDRESS","FINGERPRINT","FRAUD_LABEL","FREE_FORM_TEXT","IP_ADDRESS","NUMERIC","ORDER_ID","PAYMENT_TYPE","PHONE_NUMBER","PRICE","PRODUCT_CATEGORY","SHIPPING_ADDRESS_L1","SHIPPING_ADDRESS_L2","SHIPPING_CITY","SHIPPING_COUNTRY","SHIPPING_NAME","SHIPPING_PHONE","SHIPPING_STATE","SHIPPING_ZIP","USERAGENT"]],["DataType",["enum","STRING","INTEGER","FLOAT","BOOLEAN"]],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["DataSource",["enum","EVENT"]]],"Model":[["Arn","string"]],"Rule":[["Description","string"],["CreatedTime","string"],["Language",["enum","DETECTORPL"]],["Expression","string"],["RuleId","string"],["DetectorId","string"],["RuleVersion","string"],["LastUpdatedTime","string"],["Arn","string"],["Outcomes",["array",["ref","Outcome"]]],["Tags",["array",["ref","Tag"]]]],"Outcome":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DetectorId"],"ro":["Arn","DetectorVersionId","CreatedTime","LastUpdatedTime","Rules/*/RuleVersion","Rules/*/Arn","Rules/*/CreatedTime","Rules/*/LastUpdatedTime","Rules/*/Outcomes/*/Arn","Rules/*/Outcomes/*/CreatedTime","Rules/*/Outcomes/*/LastUpdatedTime","EventType/Arn","EventType/CreatedTime","EventType/LastUpdatedTime","EventType/EventVariables/*/Arn","EventType/EventVariables/*/CreatedTime","EventType/EventVariables/*/LastUpdatedTime","EventType/Labels/*/Arn","EventType/Labels/*/CreatedTime","EventType/Labels/*/LastUpdatedTime","EventType/EntityTypes/*/Arn","EventType/EntityTypes/*/CreatedTime","EventType/EntityTypes/*/LastUpdatedTime","AssociatedModels/*/Arn"],"uo":["Tags","Rules","Rules/*/Outcomes","Rules/*/Outcomes/*/Tags","Rules/*/Tags","EventType/Tags","EventType/EventVariables","EventType/EventVariables/*/Tags","EventType/Labels","EventType/Labels/*/Tags","EventType/EntityTypes","EventType/EntityTypes/*/Tags","AssociatedModels"]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:detector/${ResourcePath}"}');
 /** A {@link Detector} instance: its attributes as typed outputs. */
 export type Detector = InstanceType<typeof Detector>;
 
 /** Inputs of {@link Detector}. */
 export interface DetectorArgs {
-  /** The detector description. */
+  /**
+   * The detector description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /**
    * The status of the detector version. If a value is not provided for this property, AWS CloudFormation assumes `DRAFT` status.
@@ -29,9 +33,17 @@ export interface DetectorArgs {
   detectorVersionStatus?: "DRAFT" | "ACTIVE";
   /** The event type associated with this detector. */
   eventType: DetectorEventType;
-  /** The name of the detector. */
+  /**
+   * The name of the detector.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
+   */
   detectorId: string;
-  /** The models to associate with this detector. You must provide the ARNs of all the models you want to associate. */
+  /**
+   * The models to associate with this detector. You must provide the ARNs of all the models you want to associate.
+   *
+   * Items: at most 10.
+   */
   associatedModels?: DetectorModel[];
   /**
    * The rule execution mode for the rules included in the detector version.
@@ -45,12 +57,18 @@ export interface DetectorArgs {
    * If you specifiy `ALL_MATCHED` , Amazon Fraud Detector evaluates all rules and returns the outcomes for all matched rules.
    */
   ruleExecutionMode?: "FIRST_MATCHED" | "ALL_MATCHED";
-  /** The rules to include in the detector version. */
+  /**
+   * The rules to include in the detector version.
+   *
+   * Items: at least 1.
+   */
   rules: DetectorRule[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
 }
@@ -73,15 +91,27 @@ export interface DetectorOutputs extends DetectorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-eventtype.html | CloudFormation: EventType}
  */
 export interface DetectorEventType {
-  /** The event type entity types. */
+  /**
+   * The event type entity types.
+   *
+   * Items: at least 1.
+   */
   entityTypes?: DetectorEntityType[];
-  /** The event type description. */
+  /**
+   * The event type description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /** Timestamp of when the event type was created. */
   createdTime?: string;
   /** Timestamp of when the event type was last updated. */
   lastUpdatedTime?: string;
-  /** The event type labels. */
+  /**
+   * The event type labels.
+   *
+   * Items: at least 2.
+   */
   labels?: DetectorLabel[];
   /**
    * Indicates whether the resource is defined within this CloudFormation template and impacts the create, update, and delete behavior of the stack. If the value is `true` , CloudFormation will create/update/delete the resource when creating/updating/deleting the stack. If the value is `false` , CloudFormation will validate that the object exists and then use it within the resource without making changes to the object.
@@ -89,7 +119,11 @@ export interface DetectorEventType {
    * For example, when creating `AWS::FraudDetector::Detector` you must define at least two variables. You can set `Inline=true` for these variables and CloudFormation will create/update/delete the Variables as part of stack operations. However, if you set `Inline=false` , CloudFormation will associate the variables to your detector but not execute any changes to the variables.
    */
   inline?: boolean;
-  /** The event type event variables. */
+  /**
+   * The event type event variables.
+   *
+   * Items: at least 1.
+   */
   eventVariables?: DetectorEventVariable[];
   /** The entity type ARN. */
   arn?: string;
@@ -97,9 +131,15 @@ export interface DetectorEventType {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The event type name. */
+  /**
+   * The event type name.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
+   */
   name?: string;
 }
 
@@ -109,7 +149,11 @@ export interface DetectorEventType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-entitytype.html | CloudFormation: EntityType}
  */
 export interface DetectorEntityType {
-  /** The entity type description. */
+  /**
+   * The entity type description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the entity type was created. */
   createdTime?: string;
@@ -127,6 +171,8 @@ export interface DetectorEntityType {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The entity type name. */
@@ -139,7 +185,11 @@ export interface DetectorEntityType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-label.html | CloudFormation: Label}
  */
 export interface DetectorLabel {
-  /** The label description. */
+  /**
+   * The label description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the event type was created. */
   createdTime?: string;
@@ -157,6 +207,8 @@ export interface DetectorLabel {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The label name. */
@@ -171,7 +223,11 @@ export interface DetectorLabel {
 export interface DetectorEventVariable {
   /** The default value of the event variable. This is required if you are providing the details of your variables instead of the ARN. */
   defaultValue?: string;
-  /** The description of the event variable. */
+  /**
+   * The description of the event variable.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp for when the event variable was created. */
   createdTime?: string;
@@ -197,6 +253,8 @@ export interface DetectorEventVariable {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The name of the event variable. */
@@ -227,7 +285,11 @@ export interface DetectorModel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-rule.html | CloudFormation: Rule}
  */
 export interface DetectorRule {
-  /** The rule description. */
+  /**
+   * The rule description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp for when the rule was created. */
   createdTime?: string;
@@ -249,12 +311,18 @@ export interface DetectorRule {
   lastUpdatedTime?: string;
   /** The rule ARN. */
   arn?: string;
-  /** The rule outcome. */
+  /**
+   * The rule outcome.
+   *
+   * Items: at least 1.
+   */
   outcomes?: DetectorOutcome[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
 }
@@ -265,7 +333,11 @@ export interface DetectorRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-outcome.html | CloudFormation: Outcome}
  */
 export interface DetectorOutcome {
-  /** The outcome description. */
+  /**
+   * The outcome description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** The timestamp when the outcome was created. */
   createdTime?: string;
@@ -283,6 +355,8 @@ export interface DetectorOutcome {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The outcome name. */
@@ -294,20 +368,30 @@ export interface DetectorOutcome {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-entitytype.html | CloudFormation: AWS::FraudDetector::EntityType}
  */
-export const EntityType = cloudControlType<EntityTypeArgs, EntityTypeOutputs>("AWS::FraudDetector::EntityType", "aws:frauddetector:EntityType", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:entity-type/${ResourcePath}"}');
+export const EntityType = cloudControlType<EntityTypeArgs, EntityTypeOutputs>("AWS::FraudDetector::EntityType", "aws:frauddetector:EntityType", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:entity-type/${ResourcePath}"}');
 /** A {@link EntityType} instance: its attributes as typed outputs. */
 export type EntityType = InstanceType<typeof EntityType>;
 
 /** Inputs of {@link EntityType}. */
 export interface EntityTypeArgs {
-  /** The entity type description. */
+  /**
+   * The entity type description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** A key and value pair. */
+  /**
+   * A key and value pair.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /**
    * The entity type name.
    *
    * Pattern: `^[0-9a-z_-]+$`
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
    */
   name: string;
 }
@@ -327,30 +411,50 @@ export interface EntityTypeOutputs extends EntityTypeArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-eventtype.html | CloudFormation: AWS::FraudDetector::EventType}
  */
-export const EventType = cloudControlType<EventTypeArgs, EventTypeOutputs>("AWS::FraudDetector::EventType", "aws:frauddetector:EventType", '{"p":[["EntityTypes",["array",["ref","EntityType"]],1],["Description","string"],["Labels",["array",["ref","Label"]],1],["EventVariables",["array",["ref","EventVariable"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"EntityType":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"Label":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"EventVariable":[["DefaultValue","string"],["Description","string"],["CreatedTime","string"],["VariableType",["enum","AUTH_CODE","AVS","BILLING_ADDRESS_L1","BILLING_ADDRESS_L2","BILLING_CITY","BILLING_COUNTRY","BILLING_NAME","BILLING_PHONE","BILLING_STATE","BILLING_ZIP","CARD_BIN","CATEGORICAL","CURRENCY_CODE","EMAIL_ADDRESS","FINGERPRINT","FRAUD_LABEL","FREE_FORM_TEXT","IP_ADDRESS","NUMERIC","ORDER_ID","PAYMENT_TYPE","PHONE_NUMBER","PRICE","PRODUCT_CATEGORY","SHIPPING_ADDRESS_L1","SHIPPING_ADDRESS_L2","SHIPPING_CITY","SHIPPING_COUNTRY","SHIPPING_NAME","SHIPPING_PHONE","SHIPPING_STATE","SHIPPING_ZIP","USERAGENT"]],["DataType",["enum","STRING","INTEGER","FLOAT","BOOLEAN"]],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["DataSource",["enum","EVENT"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:event-type/${ResourcePath}"}');
+export const EventType = cloudControlType<EventTypeArgs, EventTypeOutputs>("AWS::FraudDetector::EventType", "aws:frauddetector:EventType", '{"p":[["EntityTypes",["array",["ref","EntityType"]],1],["Description","string"],["Labels",["array",["ref","Label"]],1],["EventVariables",["array",["ref","EventVariable"]],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"d":{"EntityType":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"Label":[["Description","string"],["CreatedTime","string"],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"]],"EventVariable":[["DefaultValue","string"],["Description","string"],["CreatedTime","string"],["VariableType",["enum","AUTH_CODE","AVS","BILLING_ADDRESS_L1","BILLING_ADDRESS_L2","BILLING_CITY","BILLING_COUNTRY","BILLING_NAME","BILLING_PHONE","BILLING_STATE","BILLING_ZIP","CARD_BIN","CATEGORICAL","CURRENCY_CODE","EMAIL_ADDRESS","FINGERPRINT","FRAUD_LABEL","FREE_FORM_TEXT","IP_ADDRESS","NUMERIC","ORDER_ID","PAYMENT_TYPE","PHONE_NUMBER","PRICE","PRODUCT_CATEGORY","SHIPPING_ADDRESS_L1","SHIPPING_ADDRESS_L2","SHIPPING_CITY","SHIPPING_COUNTRY","SHIPPING_NAME","SHIPPING_PHONE","SHIPPING_STATE","SHIPPING_ZIP","USERAGENT"]],["DataType",["enum","STRING","INTEGER","FLOAT","BOOLEAN"]],["LastUpdatedTime","string"],["Inline","boolean"],["Arn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["DataSource",["enum","EVENT"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime","EventVariables/*/Arn","EventVariables/*/CreatedTime","EventVariables/*/LastUpdatedTime","Labels/*/Arn","Labels/*/CreatedTime","Labels/*/LastUpdatedTime","EntityTypes/*/Arn","EntityTypes/*/CreatedTime","EntityTypes/*/LastUpdatedTime"],"uo":["Tags","EventVariables","EventVariables/*/Tags","Labels","Labels/*/Tags","EntityTypes","EntityTypes/*/Tags"]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:event-type/${ResourcePath}"}');
 /** A {@link EventType} instance: its attributes as typed outputs. */
 export type EventType = InstanceType<typeof EventType>;
 
 /** Inputs of {@link EventType}. */
 export interface EventTypeArgs {
-  /** The event type entity types. */
+  /**
+   * The event type entity types.
+   *
+   * Items: at least 1.
+   */
   entityTypes: EventTypeEntityType[];
-  /** The event type description. */
+  /**
+   * The event type description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** The event type labels. */
+  /**
+   * The event type labels.
+   *
+   * Items: at least 2.
+   */
   labels: EventTypeLabel[];
-  /** The event type event variables. */
+  /**
+   * The event type event variables.
+   *
+   * Items: at least 1.
+   */
   eventVariables: EventTypeEventVariable[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
    * The event type name.
    *
    * Pattern : `^[0-9a-z_-]+$`
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
    */
   name: string;
 }
@@ -371,7 +475,11 @@ export interface EventTypeOutputs extends EventTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-eventtype-entitytype.html | CloudFormation: EntityType}
  */
 export interface EventTypeEntityType {
-  /** The entity type description. */
+  /**
+   * The entity type description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the entity type was created. */
   createdTime?: string;
@@ -389,6 +497,8 @@ export interface EventTypeEntityType {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
@@ -405,7 +515,11 @@ export interface EventTypeEntityType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-eventtype-label.html | CloudFormation: Label}
  */
 export interface EventTypeLabel {
-  /** The label description. */
+  /**
+   * The label description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the event type was created. */
   createdTime?: string;
@@ -423,6 +537,8 @@ export interface EventTypeLabel {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The label name. */
@@ -437,7 +553,11 @@ export interface EventTypeLabel {
 export interface EventTypeEventVariable {
   /** The default value of the event variable */
   defaultValue?: string;
-  /** The event variable description. */
+  /**
+   * The event variable description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp for when event variable was created. */
   createdTime?: string;
@@ -459,6 +579,8 @@ export interface EventTypeEventVariable {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The name of the event variable. */
@@ -478,24 +600,32 @@ export interface EventTypeEventVariable {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-label.html | CloudFormation: AWS::FraudDetector::Label}
  */
-export const Label = cloudControlType<LabelArgs, LabelOutputs>("AWS::FraudDetector::Label", "aws:frauddetector:Label", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:label/${ResourcePath}"}');
+export const Label = cloudControlType<LabelArgs, LabelOutputs>("AWS::FraudDetector::Label", "aws:frauddetector:Label", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:label/${ResourcePath}"}');
 /** A {@link Label} instance: its attributes as typed outputs. */
 export type Label = InstanceType<typeof Label>;
 
 /** Inputs of {@link Label}. */
 export interface LabelArgs {
-  /** The label description. */
+  /**
+   * The label description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
    * The label name.
    *
    * Pattern: `^[0-9a-z_-]+$`
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
    */
   name: string;
 }
@@ -517,25 +647,43 @@ export interface LabelOutputs extends LabelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-list.html | CloudFormation: AWS::FraudDetector::List}
  */
-export const List = cloudControlType<ListArgs, ListOutputs>("AWS::FraudDetector::List", "aws:frauddetector:List", '{"p":[["Description","string"],["VariableType","string"],["Elements",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:list/${ResourcePath}"}');
+export const List = cloudControlType<ListArgs, ListOutputs>("AWS::FraudDetector::List", "aws:frauddetector:List", '{"p":[["Description","string"],["VariableType","string"],["Elements",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime"],"uo":["Tags","Elements"],"tg":[true,true,true]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:list/${ResourcePath}"}');
 /** A {@link List} instance: its attributes as typed outputs. */
 export type List = InstanceType<typeof List>;
 
 /** Inputs of {@link List}. */
 export interface ListArgs {
-  /** The description of the list. */
+  /**
+   * The description of the list.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** The variable type of the list. For more information, see [Variable types](https://docs.aws.amazon.com/frauddetector/latest/ug/variables.html#variable-types) */
+  /**
+   * The variable type of the list. For more information, see [Variable types](https://docs.aws.amazon.com/frauddetector/latest/ug/variables.html#variable-types)
+   *
+   * Length: 1–64. Pattern: `^[A-Z_]{1,64}$`.
+   */
   variableType?: string;
-  /** The elements in the list. */
+  /**
+   * The elements in the list.
+   *
+   * Items: 0–100000. Each item: Length: 1–64. Pattern: `^\S+( +\S+)*$`.
+   */
   elements?: string[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The name of the list. */
+  /**
+   * The name of the list.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_]+$`.
+   */
   name: string;
 }
 
@@ -554,21 +702,31 @@ export interface ListOutputs extends ListArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-outcome.html | CloudFormation: AWS::FraudDetector::Outcome}
  */
-export const Outcome = cloudControlType<OutcomeArgs, OutcomeOutputs>("AWS::FraudDetector::Outcome", "aws:frauddetector:Outcome", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:outcome/${ResourcePath}"}');
+export const Outcome = cloudControlType<OutcomeArgs, OutcomeOutputs>("AWS::FraudDetector::Outcome", "aws:frauddetector:Outcome", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:outcome/${ResourcePath}"}');
 /** A {@link Outcome} instance: its attributes as typed outputs. */
 export type Outcome = InstanceType<typeof Outcome>;
 
 /** Inputs of {@link Outcome}. */
 export interface OutcomeArgs {
-  /** The outcome description. */
+  /**
+   * The outcome description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The outcome name. */
+  /**
+   * The outcome name.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
+   */
   name: string;
 }
 
@@ -587,7 +745,7 @@ export interface OutcomeOutputs extends OutcomeArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-frauddetector-variable.html | CloudFormation: AWS::FraudDetector::Variable}
  */
-export const Variable = cloudControlType<VariableArgs, VariableOutputs>("AWS::FraudDetector::Variable", "aws:frauddetector:Variable", '{"p":[["DefaultValue","string",1],["Description","string"],["VariableType",["enum","AUTH_CODE","AVS","BILLING_ADDRESS_L1","BILLING_ADDRESS_L2","BILLING_CITY","BILLING_COUNTRY","BILLING_NAME","BILLING_PHONE","BILLING_STATE","BILLING_ZIP","CARD_BIN","CATEGORICAL","CURRENCY_CODE","EMAIL_ADDRESS","FINGERPRINT","FRAUD_LABEL","FREE_FORM_TEXT","IP_ADDRESS","NUMERIC","ORDER_ID","PAYMENT_TYPE","PHONE_NUMBER","PRICE","PRODUCT_CATEGORY","SHIPPING_ADDRESS_L1","SHIPPING_ADDRESS_L2","SHIPPING_CITY","SHIPPING_COUNTRY","SHIPPING_NAME","SHIPPING_PHONE","SHIPPING_STATE","SHIPPING_ZIP","USERAGENT"]],["DataType",["enum","STRING","INTEGER","FLOAT","BOOLEAN"],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["DataSource",["enum","EVENT","EXTERNAL_MODEL_SCORE"],1],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:variable/${ResourcePath}"}');
+export const Variable = cloudControlType<VariableArgs, VariableOutputs>("AWS::FraudDetector::Variable", "aws:frauddetector:Variable", '{"p":[["DefaultValue","string",1],["Description","string"],["VariableType",["enum","AUTH_CODE","AVS","BILLING_ADDRESS_L1","BILLING_ADDRESS_L2","BILLING_CITY","BILLING_COUNTRY","BILLING_NAME","BILLING_PHONE","BILLING_STATE","BILLING_ZIP","CARD_BIN","CATEGORICAL","CURRENCY_CODE","EMAIL_ADDRESS","FINGERPRINT","FRAUD_LABEL","FREE_FORM_TEXT","IP_ADDRESS","NUMERIC","ORDER_ID","PAYMENT_TYPE","PHONE_NUMBER","PRICE","PRODUCT_CATEGORY","SHIPPING_ADDRESS_L1","SHIPPING_ADDRESS_L2","SHIPPING_CITY","SHIPPING_COUNTRY","SHIPPING_NAME","SHIPPING_PHONE","SHIPPING_STATE","SHIPPING_ZIP","USERAGENT"]],["DataType",["enum","STRING","INTEGER","FLOAT","BOOLEAN"],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["DataSource",["enum","EVENT","EXTERNAL_MODEL_SCORE"],1],["CreatedTime","string",8],["LastUpdatedTime","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:frauddetector:${Region}:${Account}:variable/${ResourcePath}"}');
 /** A {@link Variable} instance: its attributes as typed outputs. */
 export type Variable = InstanceType<typeof Variable>;
 
@@ -595,7 +753,11 @@ export type Variable = InstanceType<typeof Variable>;
 export interface VariableArgs {
   /** The default value of the variable. */
   defaultValue: string;
-  /** The description of the variable. */
+  /**
+   * The description of the variable.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /**
    * The type of the variable. For more information see [Variable types](https://docs.aws.amazon.com/frauddetector/latest/ug/create-a-variable.html#variable-types) .
@@ -613,12 +775,16 @@ export interface VariableArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
    * The name of the variable.
    *
    * Pattern: `^[0-9a-z_-]+$`
+   *
+   * Pattern: `^[a-z_][a-z0-9_]{0,99}?$`.
    */
   name: string;
   /**

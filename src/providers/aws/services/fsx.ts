@@ -8,12 +8,16 @@
  * @module cairn-iac/aws/fsx
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a backup of an existing Amazon FSx for Windows File Server file system, Amazon FSx for Lustre file system, Amazon FSx for NetApp ONTAP volume, or Amazon FSx for OpenZFS file system.
  *
+ * @deprecated Cloud Control cannot create AWS::FSx::Backup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-backup.html | CloudFormation: AWS::FSx::Backup}
  */
-export const Backup = cloudControlType<BackupArgs, BackupOutputs>("AWS::FSx::Backup", "aws:fsx:Backup", '{"p":[["FileSystemId","string",67],["Tags",["array",["ref","Tag"]]],["BackupId","string",72],["ResourceARN","string",72],["Lifecycle",["enum","AVAILABLE","CREATING","TRANSFERRING","DELETED","FAILED","PENDING","COPYING"],8],["Type",["enum","AUTOMATIC","USER_INITIATED","AWS_BACKUP"],8],["CreationTime","string",8]],"id":["ResourceARN"],"tags":["Tags","standard"],"arn":"arn:${Partition}:fsx:${Region}:${Account}:backup/${BackupId}"}');
+export const Backup = cloudControlType<BackupArgs, BackupOutputs>("AWS::FSx::Backup", "aws:fsx:Backup", '{"p":[["FileSystemId","string",67],["Tags",["array",["ref","Tag"]]],["BackupId","string",72],["ResourceARN","string",72],["Lifecycle",["enum","AVAILABLE","CREATING","TRANSFERRING","DELETED","FAILED","PENDING","COPYING"],8],["Type",["enum","AUTOMATIC","USER_INITIATED","AWS_BACKUP"],8],["CreationTime","string",8]],"id":["ResourceARN"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fsx:${Region}:${Account}:backup/${BackupId}"}');
 /** A {@link Backup} instance: its attributes as typed outputs. */
 export type Backup = InstanceType<typeof Backup>;
 
@@ -46,7 +50,7 @@ export interface BackupOutputs extends BackupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-datarepositoryassociation.html | CloudFormation: AWS::FSx::DataRepositoryAssociation}
  */
-export const DataRepositoryAssociation = cloudControlType<DataRepositoryAssociationArgs, DataRepositoryAssociationOutputs>("AWS::FSx::DataRepositoryAssociation", "aws:fsx:DataRepositoryAssociation", '{"p":[["FileSystemPath","string",67],["DataRepositoryPath","string",67],["BatchImportMetaDataOnCreate","boolean",66],["S3",["ref","S3"]],["FileSystemId","string",67],["ImportedFileChunkSize","integer"],["Tags",["array",["ref","Tag"]]],["ResourceARN","string",8],["AssociationId","string",72]],"id":["AssociationId"],"d":{"S3":[["AutoImportPolicy",["ref","AutoImportPolicy"]],["AutoExportPolicy",["ref","AutoExportPolicy"]]],"AutoImportPolicy":[["Events",["array","string"],1]],"AutoExportPolicy":[["Events",["array","string"],1]]},"tags":["Tags","standard"]}');
+export const DataRepositoryAssociation = cloudControlType<DataRepositoryAssociationArgs, DataRepositoryAssociationOutputs>("AWS::FSx::DataRepositoryAssociation", "aws:fsx:DataRepositoryAssociation", '{"p":[["FileSystemPath","string",67],["DataRepositoryPath","string",67],["BatchImportMetaDataOnCreate","boolean",66],["S3",["ref","S3"]],["FileSystemId","string",67],["ImportedFileChunkSize","integer"],["Tags",["array",["ref","Tag"]]],["ResourceARN","string",8],["AssociationId","string",72]],"id":["AssociationId"],"d":{"S3":[["AutoImportPolicy",["ref","AutoImportPolicy"]],["AutoExportPolicy",["ref","AutoExportPolicy"]]],"AutoImportPolicy":[["Events",["array","string"],1]],"AutoExportPolicy":[["Events",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FileSystemId","FileSystemPath","DataRepositoryPath","BatchImportMetaDataOnCreate"],"ro":["AssociationId","ResourceARN"],"uo":["S3/AutoImportPolicy/Events","S3/AutoExportPolicy/Events","Tags"],"tg":[true,true,true]}}');
 /** A {@link DataRepositoryAssociation} instance: its attributes as typed outputs. */
 export type DataRepositoryAssociation = InstanceType<typeof DataRepositoryAssociation>;
 
@@ -130,8 +134,10 @@ export interface DataRepositoryAssociationAutoImportPolicy {
    * - `DELETED` - Amazon FSx automatically deletes files on the file system as corresponding files are deleted in the data repository.
    *
    * You can define any combination of event types for your `AutoImportPolicy` .
+   *
+   * Items: at most 3.
    */
-  events: string[];
+  events: ("NEW" | "CHANGED" | "DELETED")[];
 }
 
 /**
@@ -150,16 +156,20 @@ export interface DataRepositoryAssociationAutoExportPolicy {
    * - `DELETED` - Files and directories are automatically deleted on the data repository when they are deleted on the file system.
    *
    * You can define any combination of event types for your `AutoExportPolicy` .
+   *
+   * Items: at most 3.
    */
-  events: string[];
+  events: ("NEW" | "CHANGED" | "DELETED")[];
 }
 
 /**
  * Resource Type definition for AWS::FSx::FileCache
  *
+ * @deprecated Cloud Control cannot create AWS::FSx::FileCache: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-filecache.html | CloudFormation: AWS::FSx::FileCache}
  */
-export const FileCache = cloudControlType<FileCacheArgs, FileCacheOutputs>("AWS::FSx::FileCache", "aws:fsx:FileCache", '{"p":[["FileCacheType",["enum","LUSTRE"],67],["FileCacheTypeVersion","string",67],["StorageCapacity","integer",67],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"],66],["Tags",["array",["ref","Tag"]]],["CopyTagsToDataRepositoryAssociations","boolean",66],["KmsKeyId","string",66],["LustreConfiguration",["ref","LustreConfiguration"]],["DataRepositoryAssociations",["array",["ref","DataRepositoryAssociation"]],66],["ResourceARN","string",72],["FileCacheId","string",72],["DNSName","string",8],["VpcId","string",8],["NetworkInterfaceIds",["array","string"],8],["DataRepositoryAssociationIds",["array","string"],8],["OwnerId","string",8],["CreationTime","string",8],["Lifecycle",["enum","AVAILABLE","CREATING","DELETING","UPDATING","FAILED"],8]],"id":["ResourceARN"],"d":{"LustreConfiguration":[["PerUnitStorageThroughput","integer",3],["DeploymentType",["enum","CACHE_1"],3],["WeeklyMaintenanceStartTime","string"],["MetadataConfiguration",["ref","MetadataConfiguration"],3],["MountName","string"],["LogConfiguration",["ref","LogConfiguration"]]],"MetadataConfiguration":[["StorageCapacity","integer",1]],"LogConfiguration":[["Level",["enum","DISABLED","WARN_ONLY","ERROR_ONLY","WARN_ERROR"],1],["Destination","string"]],"DataRepositoryAssociation":[["FileCachePath","string",1],["DataRepositoryPath","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:fsx:${Region}:${Account}:file-cache/${FileCacheId}"}');
+export const FileCache = cloudControlType<FileCacheArgs, FileCacheOutputs>("AWS::FSx::FileCache", "aws:fsx:FileCache", '{"p":[["FileCacheType",["enum","LUSTRE"],67],["FileCacheTypeVersion","string",67],["StorageCapacity","integer",67],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"],66],["Tags",["array",["ref","Tag"]]],["CopyTagsToDataRepositoryAssociations","boolean",66],["KmsKeyId","string",66],["LustreConfiguration",["ref","LustreConfiguration"]],["DataRepositoryAssociations",["array",["ref","DataRepositoryAssociation"]],66],["ResourceARN","string",72],["FileCacheId","string",72],["DNSName","string",8],["VpcId","string",8],["NetworkInterfaceIds",["array","string"],8],["DataRepositoryAssociationIds",["array","string"],8],["OwnerId","string",8],["CreationTime","string",8],["Lifecycle",["enum","AVAILABLE","CREATING","DELETING","UPDATING","FAILED"],8]],"id":["ResourceARN"],"d":{"LustreConfiguration":[["PerUnitStorageThroughput","integer",3],["DeploymentType",["enum","CACHE_1"],3],["WeeklyMaintenanceStartTime","string"],["MetadataConfiguration",["ref","MetadataConfiguration"],3],["MountName","string"],["LogConfiguration",["ref","LogConfiguration"]]],"MetadataConfiguration":[["StorageCapacity","integer",1]],"LogConfiguration":[["Level",["enum","DISABLED","WARN_ONLY","ERROR_ONLY","WARN_ERROR"],1],["Destination","string"]],"DataRepositoryAssociation":[["FileCachePath","string",1],["DataRepositoryPath","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fsx:${Region}:${Account}:file-cache/${FileCacheId}"}');
 /** A {@link FileCache} instance: its attributes as typed outputs. */
 export type FileCache = InstanceType<typeof FileCache>;
 
@@ -243,9 +253,11 @@ export interface FileCacheDataRepositoryAssociation {
  * - FSx for OpenZFS
  * - Amazon FSx for Windows File Server
  *
+ * @deprecated Cloud Control cannot create AWS::FSx::FileSystem: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-filesystem.html | CloudFormation: AWS::FSx::FileSystem}
  */
-export const FileSystem = cloudControlType<FileSystemArgs, FileSystemOutputs>("AWS::FSx::FileSystem", "aws:fsx:FileSystem", '{"p":[["StorageType","string"],["KmsKeyId","string",66],["StorageCapacity","integer"],["LustreConfiguration",["ref","LustreConfiguration"]],["BackupId","string",66],["OntapConfiguration",["ref","OntapConfiguration"]],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"],66],["WindowsConfiguration",["ref","WindowsConfiguration"]],["FileSystemTypeVersion","string",66],["OpenZFSConfiguration",["ref","OpenZFSConfiguration"]],["FileSystemType","string",67],["Tags",["array",["ref","Tag"]]],["NetworkType","string"],["ResourceARN","string",8],["RootVolumeId","string",8],["DNSName","string",8],["LustreMountName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"LustreConfiguration":[["DataCompressionType","string"],["DriveCacheType","string",2],["ImportPath","string",2],["WeeklyMaintenanceStartTime","string"],["AutoImportPolicy","string"],["ImportedFileChunkSize","integer",2],["DeploymentType","string",2],["DailyAutomaticBackupStartTime","string"],["CopyTagsToBackups","boolean",2],["ExportPath","string",2],["PerUnitStorageThroughput","integer",2],["AutomaticBackupRetentionDays","integer"],["EfaEnabled","boolean"],["ThroughputCapacity","integer"],["LogConfiguration",["ref","LogConfiguration"]],["DataReadCacheConfiguration",["ref","DataReadCacheConfiguration"]],["MetadataConfiguration",["ref","MetadataConfiguration"]]],"LogConfiguration":[["Destination","string"],["Level","string",1]],"DataReadCacheConfiguration":[["SizingMode","string"],["SizeGiB","integer"]],"MetadataConfiguration":[["Mode","string"],["Iops","integer"]],"OntapConfiguration":[["FsxAdminPassword","string",48],["RouteTableIds",["array","string"]],["WeeklyMaintenanceStartTime","string"],["DiskIopsConfiguration",["ref","DiskIopsConfiguration"]],["DeploymentType","string",3],["DailyAutomaticBackupStartTime","string"],["ThroughputCapacity","integer"],["AutomaticBackupRetentionDays","integer"],["EndpointIpAddressRange","string",2],["PreferredSubnetId","string",2],["HAPairs","integer"],["ThroughputCapacityPerHAPair","integer"],["EndpointIpv6AddressRange","string"]],"DiskIopsConfiguration":[["Mode","string"],["Iops","integer"]],"WindowsConfiguration":[["SelfManagedActiveDirectoryConfiguration",["ref","SelfManagedActiveDirectoryConfiguration"]],["AuditLogConfiguration",["ref","AuditLogConfiguration"]],["WeeklyMaintenanceStartTime","string"],["ActiveDirectoryId","string",2],["DiskIopsConfiguration",["ref","DiskIopsConfiguration"]],["DeploymentType","string",2],["Aliases",["array","string"]],["ThroughputCapacity","integer",1],["CopyTagsToBackups","boolean",2],["DailyAutomaticBackupStartTime","string"],["AutomaticBackupRetentionDays","integer"],["PreferredSubnetId","string",2],["FsrmConfiguration",["ref","FsrmConfiguration"]]],"SelfManagedActiveDirectoryConfiguration":[["FileSystemAdministratorsGroup","string",2],["UserName","string"],["DomainName","string",2],["OrganizationalUnitDistinguishedName","string",2],["DnsIps",["array","string"]],["Password","string",48],["DomainJoinServiceAccountSecret","string"]],"AuditLogConfiguration":[["FileAccessAuditLogLevel","string",1],["FileShareAccessAuditLogLevel","string",1],["AuditLogDestination","string"]],"FsrmConfiguration":[["FsrmServiceEnabled","boolean",1],["EventLogDestination","string"]],"OpenZFSConfiguration":[["Options",["array","string"]],["CopyTagsToVolumes","boolean"],["DeploymentType","string",3],["ThroughputCapacity","integer"],["RootVolumeConfiguration",["ref","RootVolumeConfiguration"]],["EndpointIpAddressRange","string",2],["RouteTableIds",["array","string"]],["WeeklyMaintenanceStartTime","string"],["DiskIopsConfiguration",["ref","DiskIopsConfiguration"]],["DailyAutomaticBackupStartTime","string"],["CopyTagsToBackups","boolean"],["AutomaticBackupRetentionDays","integer"],["PreferredSubnetId","string",2],["ReadCacheConfiguration",["ref","ReadCacheConfiguration"]],["EndpointIpv6AddressRange","string"]],"RootVolumeConfiguration":[["ReadOnly","boolean",2],["DataCompressionType","string",2],["NfsExports",["array",["ref","NfsExports"]],2],["CopyTagsToSnapshots","boolean",2],["RecordSizeKiB","integer",2],["UserAndGroupQuotas",["array",["ref","UserAndGroupQuotas"]],2]],"NfsExports":[["ClientConfigurations",["array",["ref","ClientConfigurations"]],2]],"ClientConfigurations":[["Options",["array","string"],2],["Clients","string",2]],"UserAndGroupQuotas":[["Type","string",2],["Id","integer",2],["StorageCapacityQuotaGiB","integer",2]],"ReadCacheConfiguration":[["SizingMode","string"],["SizeGiB","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:fsx:${Region}:${Account}:file-system/${ResourcePath}"}');
+export const FileSystem = cloudControlType<FileSystemArgs, FileSystemOutputs>("AWS::FSx::FileSystem", "aws:fsx:FileSystem", '{"p":[["StorageType","string"],["KmsKeyId","string",66],["StorageCapacity","integer"],["LustreConfiguration",["ref","LustreConfiguration"]],["BackupId","string",66],["OntapConfiguration",["ref","OntapConfiguration"]],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"],66],["WindowsConfiguration",["ref","WindowsConfiguration"]],["FileSystemTypeVersion","string",66],["OpenZFSConfiguration",["ref","OpenZFSConfiguration"]],["FileSystemType","string",67],["Tags",["array",["ref","Tag"]]],["NetworkType","string"],["ResourceARN","string",8],["RootVolumeId","string",8],["DNSName","string",8],["LustreMountName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"LustreConfiguration":[["DataCompressionType","string"],["DriveCacheType","string",2],["ImportPath","string",2],["WeeklyMaintenanceStartTime","string"],["AutoImportPolicy","string"],["ImportedFileChunkSize","integer",2],["DeploymentType","string",2],["DailyAutomaticBackupStartTime","string"],["CopyTagsToBackups","boolean",2],["ExportPath","string",2],["PerUnitStorageThroughput","integer",2],["AutomaticBackupRetentionDays","integer"],["EfaEnabled","boolean"],["ThroughputCapacity","integer"],["LogConfiguration",["ref","LogConfiguration"]],["DataReadCacheConfiguration",["ref","DataReadCacheConfiguration"]],["MetadataConfiguration",["ref","MetadataConfiguration"]]],"LogConfiguration":[["Destination","string"],["Level","string",1]],"DataReadCacheConfiguration":[["SizingMode","string"],["SizeGiB","integer"]],"MetadataConfiguration":[["Mode","string"],["Iops","integer"]],"OntapConfiguration":[["FsxAdminPassword","string",48],["RouteTableIds",["array","string"]],["WeeklyMaintenanceStartTime","string"],["DiskIopsConfiguration",["ref","DiskIopsConfiguration"]],["DeploymentType","string",3],["DailyAutomaticBackupStartTime","string"],["ThroughputCapacity","integer"],["AutomaticBackupRetentionDays","integer"],["EndpointIpAddressRange","string",2],["PreferredSubnetId","string",2],["HAPairs","integer"],["ThroughputCapacityPerHAPair","integer"],["EndpointIpv6AddressRange","string"]],"DiskIopsConfiguration":[["Mode","string"],["Iops","integer"]],"WindowsConfiguration":[["SelfManagedActiveDirectoryConfiguration",["ref","SelfManagedActiveDirectoryConfiguration"]],["AuditLogConfiguration",["ref","AuditLogConfiguration"]],["WeeklyMaintenanceStartTime","string"],["ActiveDirectoryId","string",2],["DiskIopsConfiguration",["ref","DiskIopsConfiguration"]],["DeploymentType","string",2],["Aliases",["array","string"]],["ThroughputCapacity","integer",1],["CopyTagsToBackups","boolean",2],["DailyAutomaticBackupStartTime","string"],["AutomaticBackupRetentionDays","integer"],["PreferredSubnetId","string",2],["FsrmConfiguration",["ref","FsrmConfiguration"]]],"SelfManagedActiveDirectoryConfiguration":[["FileSystemAdministratorsGroup","string",2],["UserName","string"],["DomainName","string",2],["OrganizationalUnitDistinguishedName","string",2],["DnsIps",["array","string"]],["Password","string",48],["DomainJoinServiceAccountSecret","string"]],"AuditLogConfiguration":[["FileAccessAuditLogLevel","string",1],["FileShareAccessAuditLogLevel","string",1],["AuditLogDestination","string"]],"FsrmConfiguration":[["FsrmServiceEnabled","boolean",1],["EventLogDestination","string"]],"OpenZFSConfiguration":[["Options",["array","string"]],["CopyTagsToVolumes","boolean"],["DeploymentType","string",3],["ThroughputCapacity","integer"],["RootVolumeConfiguration",["ref","RootVolumeConfiguration"]],["EndpointIpAddressRange","string",2],["RouteTableIds",["array","string"]],["WeeklyMaintenanceStartTime","string"],["DiskIopsConfiguration",["ref","DiskIopsConfiguration"]],["DailyAutomaticBackupStartTime","string"],["CopyTagsToBackups","boolean"],["AutomaticBackupRetentionDays","integer"],["PreferredSubnetId","string",2],["ReadCacheConfiguration",["ref","ReadCacheConfiguration"]],["EndpointIpv6AddressRange","string"]],"RootVolumeConfiguration":[["ReadOnly","boolean",2],["DataCompressionType","string",2],["NfsExports",["array",["ref","NfsExports"]],2],["CopyTagsToSnapshots","boolean",2],["RecordSizeKiB","integer",2],["UserAndGroupQuotas",["array",["ref","UserAndGroupQuotas"]],2]],"NfsExports":[["ClientConfigurations",["array",["ref","ClientConfigurations"]],2]],"ClientConfigurations":[["Options",["array","string"],2],["Clients","string",2]],"UserAndGroupQuotas":[["Type","string",2],["Id","integer",2],["StorageCapacityQuotaGiB","integer",2]],"ReadCacheConfiguration":[["SizingMode","string"],["SizeGiB","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fsx:${Region}:${Account}:file-system/${ResourcePath}"}');
 /** A {@link FileSystem} instance: its attributes as typed outputs. */
 export type FileSystem = InstanceType<typeof FileSystem>;
 
@@ -889,13 +901,17 @@ export interface FileSystemReadCacheConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-s3accesspointattachment.html | CloudFormation: AWS::FSx::S3AccessPointAttachment}
  */
-export const S3AccessPointAttachment = cloudControlType<S3AccessPointAttachmentArgs, S3AccessPointAttachmentOutputs>("AWS::FSx::S3AccessPointAttachment", "aws:fsx:S3AccessPointAttachment", '{"p":[["Name","string",67],["Type",["enum","OPENZFS","ONTAP"],67],["OntapConfiguration",["ref","S3AccessPointOntapConfiguration"],66],["OpenZFSConfiguration",["ref","S3AccessPointOpenZFSConfiguration"],66],["S3AccessPoint",["ref","S3AccessPoint"],66],["Lifecycle",["enum","AVAILABLE","CREATING","DELETING","FAILED","MISCONFIGURED","UPDATING"],8]],"id":["Name"],"d":{"S3AccessPointOntapConfiguration":[["VolumeId","string",1],["FileSystemIdentity",["ref","OntapFileSystemIdentity"],1]],"OntapFileSystemIdentity":[["Type",["enum","UNIX","WINDOWS"],1],["UnixUser",["ref","OntapUnixFileSystemUser"]],["WindowsUser",["ref","OntapWindowsFileSystemUser"]]],"OntapUnixFileSystemUser":[["Name","string",1]],"OntapWindowsFileSystemUser":[["Name","string",1]],"S3AccessPointOpenZFSConfiguration":[["VolumeId","string",1],["FileSystemIdentity",["ref","OpenZFSFileSystemIdentity"],1]],"OpenZFSFileSystemIdentity":[["Type",["enum","POSIX"],1],["PosixUser",["ref","OpenZFSPosixFileSystemUser"],1]],"OpenZFSPosixFileSystemUser":[["Uid","number",1],["Gid","number",1],["SecondaryGids",["array",["ref","FileSystemGID"]]]],"FileSystemGID":[["Gid","number",1]],"S3AccessPoint":[["ResourceARN","string"],["Alias","string"],["VpcConfiguration",["ref","S3AccessPointVpcConfiguration"]],["Policy",["union","json","string"]]],"S3AccessPointVpcConfiguration":[["VpcId","string",1]]}}');
+export const S3AccessPointAttachment = cloudControlType<S3AccessPointAttachmentArgs, S3AccessPointAttachmentOutputs>("AWS::FSx::S3AccessPointAttachment", "aws:fsx:S3AccessPointAttachment", '{"p":[["Name","string",67],["Type",["enum","OPENZFS","ONTAP"],67],["OntapConfiguration",["ref","S3AccessPointOntapConfiguration"],66],["OpenZFSConfiguration",["ref","S3AccessPointOpenZFSConfiguration"],66],["S3AccessPoint",["ref","S3AccessPoint"],66],["Lifecycle",["enum","AVAILABLE","CREATING","DELETING","FAILED","MISCONFIGURED","UPDATING"],8]],"id":["Name"],"d":{"S3AccessPointOntapConfiguration":[["VolumeId","string",1],["FileSystemIdentity",["ref","OntapFileSystemIdentity"],1]],"OntapFileSystemIdentity":[["Type",["enum","UNIX","WINDOWS"],1],["UnixUser",["ref","OntapUnixFileSystemUser"]],["WindowsUser",["ref","OntapWindowsFileSystemUser"]]],"OntapUnixFileSystemUser":[["Name","string",1]],"OntapWindowsFileSystemUser":[["Name","string",1]],"S3AccessPointOpenZFSConfiguration":[["VolumeId","string",1],["FileSystemIdentity",["ref","OpenZFSFileSystemIdentity"],1]],"OpenZFSFileSystemIdentity":[["Type",["enum","POSIX"],1],["PosixUser",["ref","OpenZFSPosixFileSystemUser"],1]],"OpenZFSPosixFileSystemUser":[["Uid","number",1],["Gid","number",1],["SecondaryGids",["array",["ref","FileSystemGID"]]]],"FileSystemGID":[["Gid","number",1]],"S3AccessPoint":[["ResourceARN","string"],["Alias","string"],["VpcConfiguration",["ref","S3AccessPointVpcConfiguration"]],["Policy",["union","json","string"]]],"S3AccessPointVpcConfiguration":[["VpcId","string",1]]},"reg":{"h":"crdl","wo":["S3AccessPoint/Policy"],"co":["Name","Type","OntapConfiguration","OpenZFSConfiguration","S3AccessPoint"],"ro":["S3AccessPoint/ResourceARN","S3AccessPoint/Alias"],"tg":[false,true,true]}}');
 /** A {@link S3AccessPointAttachment} instance: its attributes as typed outputs. */
 export type S3AccessPointAttachment = InstanceType<typeof S3AccessPointAttachment>;
 
 /** Inputs of {@link S3AccessPointAttachment}. */
 export interface S3AccessPointAttachmentArgs {
-  /** The name of the S3 access point attachment; also used for the name of the S3 access point. */
+  /**
+   * The name of the S3 access point attachment; also used for the name of the S3 access point.
+   *
+   * Length: 3–50. Pattern: ``.
+   */
   name: string;
   /** The type of Amazon FSx volume that the S3 access point is attached to. */
   type: "OPENZFS" | "ONTAP";
@@ -919,7 +935,11 @@ export interface S3AccessPointAttachmentOutputs extends S3AccessPointAttachmentA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspointontapconfiguration.html | CloudFormation: S3AccessPointOntapConfiguration}
  */
 export interface S3AccessPointAttachmentS3AccessPointOntapConfiguration {
-  /** The ID of the FSx for ONTAP volume that the S3 access point is attached to. */
+  /**
+   * The ID of the FSx for ONTAP volume that the S3 access point is attached to.
+   *
+   * Length: 23–23. Pattern: `^(fsvol-[0-9a-f]{17,})$`.
+   */
   volumeId: string;
   /** The file system identity used to authorize file access requests made using the S3 access point. */
   fileSystemIdentity: S3AccessPointAttachmentOntapFileSystemIdentity;
@@ -945,7 +965,11 @@ export interface S3AccessPointAttachmentOntapFileSystemIdentity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-ontapunixfilesystemuser.html | CloudFormation: OntapUnixFileSystemUser}
  */
 export interface S3AccessPointAttachmentOntapUnixFileSystemUser {
-  /** The name of the UNIX user. The name can be up to 256 characters long. */
+  /**
+   * The name of the UNIX user. The name can be up to 256 characters long.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   name: string;
 }
 
@@ -955,7 +979,11 @@ export interface S3AccessPointAttachmentOntapUnixFileSystemUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-ontapwindowsfilesystemuser.html | CloudFormation: OntapWindowsFileSystemUser}
  */
 export interface S3AccessPointAttachmentOntapWindowsFileSystemUser {
-  /** The name of the Windows user. The name can be up to 256 characters long and supports Active Directory users. */
+  /**
+   * The name of the Windows user. The name can be up to 256 characters long and supports Active Directory users.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   name: string;
 }
 
@@ -965,7 +993,11 @@ export interface S3AccessPointAttachmentOntapWindowsFileSystemUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspointopenzfsconfiguration.html | CloudFormation: S3AccessPointOpenZFSConfiguration}
  */
 export interface S3AccessPointAttachmentS3AccessPointOpenZFSConfiguration {
-  /** The ID of the FSx for OpenZFS volume that the S3 access point is attached to. */
+  /**
+   * The ID of the FSx for OpenZFS volume that the S3 access point is attached to.
+   *
+   * Length: 23–23. Pattern: `^(fsvol-[0-9a-f]{17,})$`.
+   */
   volumeId: string;
   /** The file system identity used to authorize file access requests made using the S3 access point. */
   fileSystemIdentity: S3AccessPointAttachmentOpenZFSFileSystemIdentity;
@@ -989,9 +1021,17 @@ export interface S3AccessPointAttachmentOpenZFSFileSystemIdentity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-openzfsposixfilesystemuser.html | CloudFormation: OpenZFSPosixFileSystemUser}
  */
 export interface S3AccessPointAttachmentOpenZFSPosixFileSystemUser {
-  /** The UID of the file system user. */
+  /**
+   * The UID of the file system user.
+   *
+   * Range: 0–4294967295.
+   */
   uid: number;
-  /** The GID of the file system user. */
+  /**
+   * The GID of the file system user.
+   *
+   * Range: 0–4294967295.
+   */
   gid: number;
   /** The list of secondary GIDs for the file system user. */
   secondaryGids?: S3AccessPointAttachmentFileSystemGID[];
@@ -1003,7 +1043,11 @@ export interface S3AccessPointAttachmentOpenZFSPosixFileSystemUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-filesystemgid.html | CloudFormation: FileSystemGID}
  */
 export interface S3AccessPointAttachmentFileSystemGID {
-  /** The GID of the file system user. */
+  /**
+   * The GID of the file system user.
+   *
+   * Range: 0–4294967295.
+   */
   gid: number;
 }
 
@@ -1013,14 +1057,26 @@ export interface S3AccessPointAttachmentFileSystemGID {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspoint.html | CloudFormation: S3AccessPoint}
  */
 export interface S3AccessPointAttachmentS3AccessPoint {
-  /** The S3 access point's ARN. */
+  /**
+   * The S3 access point's ARN.
+   *
+   * Length: 8–1024. Pattern: ``.
+   */
   resourceARN?: string;
-  /** The S3 access point's alias. */
+  /**
+   * The S3 access point's alias.
+   *
+   * Length: 1–63. Pattern: `^[0-9a-z\\-]{1,63}`.
+   */
   alias?: string;
   /** The S3 access point's virtual private cloud (VPC) configuration. */
   vpcConfiguration?: S3AccessPointAttachmentS3AccessPointVpcConfiguration;
-  /** The S3 access point's policy. */
-  policy?: Record<string, unknown> | string;
+  /**
+   * The S3 access point's policy.
+   *
+   * Length: 1–200000.
+   */
+  policy?: PolicyDocument | string;
 }
 
 /**
@@ -1029,16 +1085,22 @@ export interface S3AccessPointAttachmentS3AccessPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspointvpcconfiguration.html | CloudFormation: S3AccessPointVpcConfiguration}
  */
 export interface S3AccessPointAttachmentS3AccessPointVpcConfiguration {
-  /** Specifies the virtual private cloud (VPC) for the S3 access point VPC configuration, if one exists. */
+  /**
+   * Specifies the virtual private cloud (VPC) for the S3 access point VPC configuration, if one exists.
+   *
+   * Length: 12–21. Pattern: `^(vpc-[0-9a-f]{8,})$`.
+   */
   vpcId: string;
 }
 
 /**
  * A snapshot of an Amazon FSx for OpenZFS volume.
  *
+ * @deprecated Cloud Control cannot create AWS::FSx::Snapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-snapshot.html | CloudFormation: AWS::FSx::Snapshot}
  */
-export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::FSx::Snapshot", "aws:fsx:Snapshot", '{"p":[["VolumeId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ResourceARN","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"]}');
+export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::FSx::Snapshot", "aws:fsx:Snapshot", '{"p":[["VolumeId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ResourceARN","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Snapshot} instance: its attributes as typed outputs. */
 export type Snapshot = InstanceType<typeof Snapshot>;
 
@@ -1066,9 +1128,11 @@ export interface SnapshotOutputs extends SnapshotArgs {
 /**
  * Creates a storage virtual machine (SVM) for an Amazon FSx for ONTAP file system.
  *
+ * @deprecated Cloud Control cannot create AWS::FSx::StorageVirtualMachine: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-storagevirtualmachine.html | CloudFormation: AWS::FSx::StorageVirtualMachine}
  */
-export const StorageVirtualMachine = cloudControlType<StorageVirtualMachineArgs, StorageVirtualMachineOutputs>("AWS::FSx::StorageVirtualMachine", "aws:fsx:StorageVirtualMachine", '{"p":[["SvmAdminPassword","string",48],["ActiveDirectoryConfiguration",["ref","ActiveDirectoryConfiguration"]],["RootVolumeSecurityStyle","string",66],["FileSystemId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ResourceARN","string",8],["StorageVirtualMachineId","string",72],["UUID","string",8]],"id":["StorageVirtualMachineId"],"d":{"ActiveDirectoryConfiguration":[["SelfManagedActiveDirectoryConfiguration",["ref","SelfManagedActiveDirectoryConfiguration"]],["NetBiosName","string"]],"SelfManagedActiveDirectoryConfiguration":[["FileSystemAdministratorsGroup","string"],["UserName","string"],["DomainName","string"],["OrganizationalUnitDistinguishedName","string"],["DnsIps",["array","string"]],["Password","string",48],["DomainJoinServiceAccountSecret","string"]]},"tags":["Tags","standard"]}');
+export const StorageVirtualMachine = cloudControlType<StorageVirtualMachineArgs, StorageVirtualMachineOutputs>("AWS::FSx::StorageVirtualMachine", "aws:fsx:StorageVirtualMachine", '{"p":[["SvmAdminPassword","string",48],["ActiveDirectoryConfiguration",["ref","ActiveDirectoryConfiguration"]],["RootVolumeSecurityStyle","string",66],["FileSystemId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ResourceARN","string",8],["StorageVirtualMachineId","string",72],["UUID","string",8]],"id":["StorageVirtualMachineId"],"d":{"ActiveDirectoryConfiguration":[["SelfManagedActiveDirectoryConfiguration",["ref","SelfManagedActiveDirectoryConfiguration"]],["NetBiosName","string"]],"SelfManagedActiveDirectoryConfiguration":[["FileSystemAdministratorsGroup","string"],["UserName","string"],["DomainName","string"],["OrganizationalUnitDistinguishedName","string"],["DnsIps",["array","string"]],["Password","string",48],["DomainJoinServiceAccountSecret","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link StorageVirtualMachine} instance: its attributes as typed outputs. */
 export type StorageVirtualMachine = InstanceType<typeof StorageVirtualMachine>;
 
@@ -1174,9 +1238,11 @@ export interface StorageVirtualMachineSelfManagedActiveDirectoryConfiguration {
 /**
  * Creates an FSx for ONTAP or Amazon FSx for OpenZFS storage volume.
  *
+ * @deprecated Cloud Control cannot create AWS::FSx::Volume: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fsx-volume.html | CloudFormation: AWS::FSx::Volume}
  */
-export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::FSx::Volume", "aws:fsx:Volume", '{"p":[["OpenZFSConfiguration",["ref","OpenZFSConfiguration"]],["VolumeType","string",66],["BackupId","string",66],["OntapConfiguration",["ref","OntapConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ResourceARN","string",8],["VolumeId","string",72],["UUID","string",8]],"id":["VolumeId"],"d":{"OpenZFSConfiguration":[["ReadOnly","boolean"],["Options",["array","string"]],["DataCompressionType","string"],["NfsExports",["array",["ref","NfsExports"]]],["StorageCapacityQuotaGiB","integer"],["CopyTagsToSnapshots","boolean"],["ParentVolumeId","string",3],["StorageCapacityReservationGiB","integer"],["RecordSizeKiB","integer"],["OriginSnapshot",["ref","OriginSnapshot"],2],["UserAndGroupQuotas",["array",["ref","UserAndGroupQuotas"]]]],"NfsExports":[["ClientConfigurations",["array",["ref","ClientConfigurations"]],1]],"ClientConfigurations":[["Options",["array","string"],1],["Clients","string",1]],"OriginSnapshot":[["CopyStrategy","string",3],["SnapshotARN","string",3]],"UserAndGroupQuotas":[["Type","string",1],["Id","integer",1],["StorageCapacityQuotaGiB","integer",1]],"OntapConfiguration":[["JunctionPath","string"],["StorageVirtualMachineId","string",3],["SnapshotPolicy","string"],["TieringPolicy",["ref","TieringPolicy"]],["StorageEfficiencyEnabled","string"],["SizeInMegabytes","string"],["CopyTagsToBackups","string"],["SecurityStyle","string"],["SnaplockConfiguration",["ref","SnaplockConfiguration"]],["OntapVolumeType","string",2],["VolumeStyle","string"],["SizeInBytes","string"],["AggregateConfiguration",["ref","AggregateConfiguration"]]],"TieringPolicy":[["CoolingPeriod","integer"],["Name","string"]],"SnaplockConfiguration":[["AuditLogVolume","string"],["VolumeAppendModeEnabled","string"],["AutocommitPeriod",["ref","AutocommitPeriod"]],["RetentionPeriod",["ref","SnaplockRetentionPeriod"]],["PrivilegedDelete","string"],["SnaplockType","string",3]],"AutocommitPeriod":[["Type","string",1],["Value","integer"]],"SnaplockRetentionPeriod":[["DefaultRetention",["ref","RetentionPeriod"],1],["MaximumRetention",["ref","RetentionPeriod"],1],["MinimumRetention",["ref","RetentionPeriod"],1]],"RetentionPeriod":[["Type","string",1],["Value","integer"]],"AggregateConfiguration":[["Aggregates",["array","string"]],["ConstituentsPerAggregate","integer"]]},"tags":["Tags","standard"]}');
+export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::FSx::Volume", "aws:fsx:Volume", '{"p":[["OpenZFSConfiguration",["ref","OpenZFSConfiguration"]],["VolumeType","string",66],["BackupId","string",66],["OntapConfiguration",["ref","OntapConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ResourceARN","string",8],["VolumeId","string",72],["UUID","string",8]],"id":["VolumeId"],"d":{"OpenZFSConfiguration":[["ReadOnly","boolean"],["Options",["array","string"]],["DataCompressionType","string"],["NfsExports",["array",["ref","NfsExports"]]],["StorageCapacityQuotaGiB","integer"],["CopyTagsToSnapshots","boolean"],["ParentVolumeId","string",3],["StorageCapacityReservationGiB","integer"],["RecordSizeKiB","integer"],["OriginSnapshot",["ref","OriginSnapshot"],2],["UserAndGroupQuotas",["array",["ref","UserAndGroupQuotas"]]]],"NfsExports":[["ClientConfigurations",["array",["ref","ClientConfigurations"]],1]],"ClientConfigurations":[["Options",["array","string"],1],["Clients","string",1]],"OriginSnapshot":[["CopyStrategy","string",3],["SnapshotARN","string",3]],"UserAndGroupQuotas":[["Type","string",1],["Id","integer",1],["StorageCapacityQuotaGiB","integer",1]],"OntapConfiguration":[["JunctionPath","string"],["StorageVirtualMachineId","string",3],["SnapshotPolicy","string"],["TieringPolicy",["ref","TieringPolicy"]],["StorageEfficiencyEnabled","string"],["SizeInMegabytes","string"],["CopyTagsToBackups","string"],["SecurityStyle","string"],["SnaplockConfiguration",["ref","SnaplockConfiguration"]],["OntapVolumeType","string",2],["VolumeStyle","string"],["SizeInBytes","string"],["AggregateConfiguration",["ref","AggregateConfiguration"]]],"TieringPolicy":[["CoolingPeriod","integer"],["Name","string"]],"SnaplockConfiguration":[["AuditLogVolume","string"],["VolumeAppendModeEnabled","string"],["AutocommitPeriod",["ref","AutocommitPeriod"]],["RetentionPeriod",["ref","SnaplockRetentionPeriod"]],["PrivilegedDelete","string"],["SnaplockType","string",3]],"AutocommitPeriod":[["Type","string",1],["Value","integer"]],"SnaplockRetentionPeriod":[["DefaultRetention",["ref","RetentionPeriod"],1],["MaximumRetention",["ref","RetentionPeriod"],1],["MinimumRetention",["ref","RetentionPeriod"],1]],"RetentionPeriod":[["Type","string",1],["Value","integer"]],"AggregateConfiguration":[["Aggregates",["array","string"]],["ConstituentsPerAggregate","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Volume} instance: its attributes as typed outputs. */
 export type Volume = InstanceType<typeof Volume>;
 

@@ -13,19 +13,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-alias.html | CloudFormation: AWS::GameLift::Alias}
  */
-export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::GameLift::Alias", "aws:gamelift:Alias", '{"p":[["Description","string"],["RoutingStrategy",["ref","RoutingStrategy"],1],["Name","string",1],["Tags",["array",["ref","Tag"]]],["AliasId","string",72],["AliasArn","string",72]],"id":["AliasId"],"d":{"RoutingStrategy":[["Type",["enum","SIMPLE","TERMINAL"],1],["Message","string"],["FleetId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}::alias/${AliasId}"}');
+export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::GameLift::Alias", "aws:gamelift:Alias", '{"p":[["Description","string"],["RoutingStrategy",["ref","RoutingStrategy"],1],["Name","string",1],["Tags",["array",["ref","Tag"]]],["AliasId","string",72],["AliasArn","string",72]],"id":["AliasId"],"d":{"RoutingStrategy":[["Type",["enum","SIMPLE","TERMINAL"],1],["Message","string"],["FleetId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AliasId","AliasArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}::alias/${AliasId}"}');
 /** A {@link Alias} instance: its attributes as typed outputs. */
 export type Alias = InstanceType<typeof Alias>;
 
 /** Inputs of {@link Alias}. */
 export interface AliasArgs {
-  /** A human-readable description of the alias. */
+  /**
+   * A human-readable description of the alias.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /** The routing configuration, including routing type and fleet target, for the alias. */
   routingStrategy: AliasRoutingStrategy;
-  /** A descriptive label that is associated with an alias. Alias names do not need to be unique. */
+  /**
+   * A descriptive label that is associated with an alias. Alias names do not need to be unique.
+   *
+   * Length: 1–1024. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -58,7 +70,11 @@ export interface AliasRoutingStrategy {
   type: "SIMPLE" | "TERMINAL";
   /** The message text to be used with a terminal routing strategy. If you specify `TERMINAL` for the `Type` property, you must specify this property. */
   message?: string;
-  /** A unique identifier for a fleet that the alias points to. If you specify `SIMPLE` for the `Type` property, you must specify this property. */
+  /**
+   * A unique identifier for a fleet that the alias points to. If you specify `SIMPLE` for the `Type` property, you must specify this property.
+   *
+   * Pattern: `^[a-z]*fleet-[a-zA-Z0-9\-]+`.
+   */
   fleetId?: string;
 }
 
@@ -67,7 +83,7 @@ export interface AliasRoutingStrategy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-build.html | CloudFormation: AWS::GameLift::Build}
  */
-export const Build = cloudControlType<BuildArgs, BuildOutputs>("AWS::GameLift::Build", "aws:gamelift:Build", '{"p":[["OperatingSystem",["enum","AMAZON_LINUX","AMAZON_LINUX_2","AMAZON_LINUX_2023","WINDOWS_2012","WINDOWS_2016","WINDOWS_2022"],66],["Version","string"],["ServerSdkVersion","string",66],["StorageLocation",["ref","StorageLocation"],66],["Name","string"],["Tags",["array",["ref","Tag"]]],["BuildId","string",72],["BuildArn","string",72]],"id":["BuildId"],"d":{"StorageLocation":[["ObjectVersion","string",2],["Bucket","string",3],["Key","string",3],["RoleArn","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:build/${BuildId}"}');
+export const Build = cloudControlType<BuildArgs, BuildOutputs>("AWS::GameLift::Build", "aws:gamelift:Build", '{"p":[["OperatingSystem",["enum","AMAZON_LINUX","AMAZON_LINUX_2","AMAZON_LINUX_2023","WINDOWS_2012","WINDOWS_2016","WINDOWS_2022"],66],["Version","string"],["ServerSdkVersion","string",66],["StorageLocation",["ref","StorageLocation"],82],["Name","string"],["Tags",["array",["ref","Tag"]]],["BuildId","string",72],["BuildArn","string",72]],"id":["BuildId"],"d":{"StorageLocation":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["StorageLocation"],"co":["StorageLocation","OperatingSystem","ServerSdkVersion"],"ro":["BuildId","BuildArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:build/${BuildId}"}');
 /** A {@link Build} instance: its attributes as typed outputs. */
 export type Build = InstanceType<typeof Build>;
 
@@ -87,11 +103,17 @@ export interface BuildArgs {
    * Information indicating where your game build files are stored. Use this parameter only when creating a build with files stored in an Amazon S3 bucket that you own. The storage location must specify an Amazon S3 bucket name and key. The location must also specify a role ARN that you set up to allow Amazon GameLift Servers to access your Amazon S3 bucket. The S3 bucket and your new build must be in the same Region.
    *
    * If a `StorageLocation` is specified, the size of your file can be found in your Amazon S3 bucket. Amazon GameLift Servers will report a `SizeOnDisk` of 0.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   storageLocation?: BuildStorageLocation;
   /** A descriptive label that is associated with a build. Build names do not need to be unique. */
   name?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -128,29 +150,65 @@ export interface BuildStorageLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-containerfleet.html | CloudFormation: AWS::GameLift::ContainerFleet}
  */
-export const ContainerFleet = cloudControlType<ContainerFleetArgs, ContainerFleetOutputs>("AWS::GameLift::ContainerFleet", "aws:gamelift:ContainerFleet", '{"p":[["FleetRoleArn","string",1],["Description","string"],["GameServerContainerGroupDefinitionName","string"],["PerInstanceContainerGroupDefinitionName","string"],["InstanceConnectionPortRange",["ref","ConnectionPortRange"]],["InstanceInboundPermissions",["array",["ref","IpPermission"]]],["GameServerContainerGroupsPerInstance","integer"],["DeploymentConfiguration",["ref","DeploymentConfiguration"]],["InstanceType","string",66],["BillingType",["enum","ON_DEMAND","SPOT"],66],["Locations",["array",["ref","LocationConfiguration"]]],["ScalingPolicies",["array",["ref","ScalingPolicy"]]],["MetricGroups",["array","string"]],["NewGameSessionProtectionPolicy",["enum","FullProtection","NoProtection"]],["GameSessionCreationLimitPolicy",["ref","GameSessionCreationLimitPolicy"]],["LogConfiguration",["ref","LogConfiguration"]],["Tags",["array",["ref","Tag"]]],["PlayerGatewayMode",["enum","DISABLED","ENABLED","REQUIRED"],66],["CreationTime","string",8],["Status",["enum","PENDING","CREATING","CREATED","ACTIVATING","ACTIVE","UPDATING","DELETING","EXPIRED"],8],["FleetId","string",72],["FleetArn","string",8],["DeploymentDetails",["ref","DeploymentDetails"],8],["GameServerContainerGroupDefinitionArn","string",8],["PerInstanceContainerGroupDefinitionArn","string",8],["MaximumGameServerContainerGroupsPerInstance","integer",8]],"id":["FleetId"],"d":{"ConnectionPortRange":[["FromPort","integer",1],["ToPort","integer",1]],"IpPermission":[["FromPort","integer",1],["IpRange","string",1],["Protocol",["enum","TCP","UDP"],1],["ToPort","integer",1]],"DeploymentConfiguration":[["ProtectionStrategy",["enum","WITH_PROTECTION","IGNORE_PROTECTION"]],["MinimumHealthyPercentage","integer"],["ImpairmentStrategy",["enum","MAINTAIN","ROLLBACK"]]],"LocationConfiguration":[["Location","string",1],["LocationCapacity",["ref","LocationCapacity"]],["StoppedActions",["array",["enum","AUTO_SCALING"]]],["PlayerGatewayStatus",["enum","DISABLED","ENABLED"]]],"LocationCapacity":[["DesiredEC2Instances","integer"],["MinSize","integer"],["MaxSize","integer",1],["ManagedCapacityConfiguration",["ref","ManagedCapacityConfiguration"]]],"ManagedCapacityConfiguration":[["ZeroCapacityStrategy",["enum","SCALE_TO_AND_FROM_ZERO","MANUAL"],1],["ScaleInAfterInactivityMinutes","integer"]],"ScalingPolicy":[["ComparisonOperator",["enum","GreaterThanOrEqualToThreshold","GreaterThanThreshold","LessThanThreshold","LessThanOrEqualToThreshold"]],["EvaluationPeriods","integer"],["MetricName",["enum","ActivatingGameSessions","ActiveGameSessions","ActiveInstances","AvailableGameSessions","AvailablePlayerSessions","CurrentPlayerSessions","IdleInstances","PercentAvailableGameSessions","PercentIdleInstances","QueueDepth","WaitTime","ConcurrentActivatableGameSessions"]],["Name","string",1],["PolicyType",["enum","RuleBased","TargetBased","ManagedScaling"]],["ScalingAdjustment","integer"],["ScalingAdjustmentType",["enum","ChangeInCapacity","ExactCapacity","PercentChangeInCapacity"]],["TargetConfiguration",["ref","TargetConfiguration"]],["Threshold","number"]],"TargetConfiguration":[["TargetValue","number",1]],"GameSessionCreationLimitPolicy":[["NewGameSessionsPerCreator","integer"],["PolicyPeriodInMinutes","integer"]],"LogConfiguration":[["LogDestination",["enum","NONE","CLOUDWATCH","S3"]],["LogGroupArn","string"],["S3BucketName","string"]],"DeploymentDetails":[["LatestDeploymentId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:containerfleet/${FleetId}"}');
+export const ContainerFleet = cloudControlType<ContainerFleetArgs, ContainerFleetOutputs>("AWS::GameLift::ContainerFleet", "aws:gamelift:ContainerFleet", '{"p":[["FleetRoleArn","string",1],["Description","string"],["GameServerContainerGroupDefinitionName","string",16],["PerInstanceContainerGroupDefinitionName","string",16],["InstanceConnectionPortRange",["ref","ConnectionPortRange"]],["InstanceInboundPermissions",["array",["ref","IpPermission"]]],["GameServerContainerGroupsPerInstance","integer"],["DeploymentConfiguration",["ref","DeploymentConfiguration"],16],["InstanceType","string",66],["BillingType",["enum","ON_DEMAND","SPOT"],66],["Locations",["array",["ref","LocationConfiguration"]]],["ScalingPolicies",["array",["ref","ScalingPolicy"]]],["MetricGroups",["array","string"]],["NewGameSessionProtectionPolicy",["enum","FullProtection","NoProtection"]],["GameSessionCreationLimitPolicy",["ref","GameSessionCreationLimitPolicy"]],["LogConfiguration",["ref","LogConfiguration"]],["Tags",["array",["ref","Tag"]]],["PlayerGatewayMode",["enum","DISABLED","ENABLED","REQUIRED"],66],["CreationTime","string",8],["Status",["enum","PENDING","CREATING","CREATED","ACTIVATING","ACTIVE","UPDATING","DELETING","EXPIRED"],8],["FleetId","string",72],["FleetArn","string",8],["DeploymentDetails",["ref","DeploymentDetails"],8],["GameServerContainerGroupDefinitionArn","string",8],["PerInstanceContainerGroupDefinitionArn","string",8],["MaximumGameServerContainerGroupsPerInstance","integer",8]],"id":["FleetId"],"d":{"ConnectionPortRange":[["FromPort","integer",1],["ToPort","integer",1]],"IpPermission":[["FromPort","integer",1],["IpRange","string",1],["Protocol",["enum","TCP","UDP"],1],["ToPort","integer",1]],"DeploymentConfiguration":[["ProtectionStrategy",["enum","WITH_PROTECTION","IGNORE_PROTECTION"]],["MinimumHealthyPercentage","integer"],["ImpairmentStrategy",["enum","MAINTAIN","ROLLBACK"]]],"LocationConfiguration":[["Location","string",1],["LocationCapacity",["ref","LocationCapacity"]],["StoppedActions",["array",["enum","AUTO_SCALING"]]],["PlayerGatewayStatus",["enum","DISABLED","ENABLED"]]],"LocationCapacity":[["DesiredEC2Instances","integer"],["MinSize","integer"],["MaxSize","integer",1],["ManagedCapacityConfiguration",["ref","ManagedCapacityConfiguration"]]],"ManagedCapacityConfiguration":[["ZeroCapacityStrategy",["enum","SCALE_TO_AND_FROM_ZERO","MANUAL"],1],["ScaleInAfterInactivityMinutes","integer"]],"ScalingPolicy":[["ComparisonOperator",["enum","GreaterThanOrEqualToThreshold","GreaterThanThreshold","LessThanThreshold","LessThanOrEqualToThreshold"]],["EvaluationPeriods","integer"],["MetricName",["enum","ActivatingGameSessions","ActiveGameSessions","ActiveInstances","AvailableGameSessions","AvailablePlayerSessions","CurrentPlayerSessions","IdleInstances","PercentAvailableGameSessions","PercentIdleInstances","QueueDepth","WaitTime","ConcurrentActivatableGameSessions"]],["Name","string",1],["PolicyType",["enum","RuleBased","TargetBased","ManagedScaling"]],["ScalingAdjustment","integer"],["ScalingAdjustmentType",["enum","ChangeInCapacity","ExactCapacity","PercentChangeInCapacity"]],["TargetConfiguration",["ref","TargetConfiguration"]],["Threshold","number"]],"TargetConfiguration":[["TargetValue","number",1]],"GameSessionCreationLimitPolicy":[["NewGameSessionsPerCreator","integer"],["PolicyPeriodInMinutes","integer"]],"LogConfiguration":[["LogDestination",["enum","NONE","CLOUDWATCH","S3"]],["LogGroupArn","string"],["S3BucketName","string"]],"DeploymentDetails":[["LatestDeploymentId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeploymentConfiguration","GameServerContainerGroupDefinitionName","PerInstanceContainerGroupDefinitionName"],"co":["InstanceType","BillingType","PlayerGatewayMode"],"ro":["CreationTime","Status","FleetId","FleetArn","DeploymentDetails","GameServerContainerGroupDefinitionArn","PerInstanceContainerGroupDefinitionArn","MaximumGameServerContainerGroupsPerInstance","Locations/*/PlayerGatewayStatus"],"uo":["InstanceInboundPermissions","Locations","Locations/*/StoppedActions","ScalingPolicies","MetricGroups","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:containerfleet/${FleetId}"}');
 /** A {@link ContainerFleet} instance: its attributes as typed outputs. */
 export type ContainerFleet = InstanceType<typeof ContainerFleet>;
 
 /** Inputs of {@link ContainerFleet}. */
 export interface ContainerFleetArgs {
-  /** The unique identifier for an AWS Identity and Access Management (IAM) role with permissions to run your containers on resources that are managed by Amazon GameLift Servers. See [Set up an IAM service role](https://docs.aws.amazon.com/gamelift/latest/developerguide/setting-up-role.html) . This fleet property can't be changed. */
+  /**
+   * The unique identifier for an AWS Identity and Access Management (IAM) role with permissions to run your containers on resources that are managed by Amazon GameLift Servers. See [Set up an IAM service role](https://docs.aws.amazon.com/gamelift/latest/developerguide/setting-up-role.html) . This fleet property can't be changed.
+   *
+   * Length: 1–256. Pattern: `^arn:aws(-.*)?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   fleetRoleArn: string;
-  /** A meaningful description of the container fleet. */
+  /**
+   * A meaningful description of the container fleet.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** The name of the fleet's game server container group definition, which describes how to deploy containers with your game server build and support software onto each fleet instance. */
+  /**
+   * The name of the fleet's game server container group definition, which describes how to deploy containers with your game server build and support software onto each fleet instance.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–512. Pattern: `^[a-zA-Z0-9\-]+$|^arn:.*:containergroupdefinition\/[a-zA-Z0-9\-]+(:[0-9]+)?$`.
+   */
   gameServerContainerGroupDefinitionName?: string;
-  /** The name of the fleet's per-instance container group definition. */
+  /**
+   * The name of the fleet's per-instance container group definition.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–512. Pattern: `^[a-zA-Z0-9\-]+$|^arn:.*:containergroupdefinition\/[a-zA-Z0-9\-]+(:[0-9]+)?$`.
+   */
   perInstanceContainerGroupDefinitionName?: string;
   /** The set of port numbers to open on each instance in a container fleet. Connection ports are used by inbound traffic to connect with processes that are running in containers on the fleet. */
   instanceConnectionPortRange?: ContainerFleetConnectionPortRange;
-  /** The IP address ranges and port settings that allow inbound traffic to access game server processes and other processes on this fleet. */
+  /**
+   * The IP address ranges and port settings that allow inbound traffic to access game server processes and other processes on this fleet.
+   *
+   * Items: at most 50.
+   */
   instanceInboundPermissions?: ContainerFleetIpPermission[];
-  /** The number of times to replicate the game server container group on each fleet instance. */
+  /**
+   * The number of times to replicate the game server container group on each fleet instance.
+   *
+   * Range: 1–5000.
+   */
   gameServerContainerGroupsPerInstance?: number;
-  /** Set of rules for processing a deployment for a container fleet update. */
+  /**
+   * Set of rules for processing a deployment for a container fleet update.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentConfiguration?: ContainerFleetDeploymentConfiguration;
-  /** The Amazon EC2 instance type to use for all instances in the fleet. Instance type determines the computing resources and processing power that's available to host your game servers. This includes including CPU, memory, storage, and networking capacity. You can't update this fleet property. */
+  /**
+   * The Amazon EC2 instance type to use for all instances in the fleet. Instance type determines the computing resources and processing power that's available to host your game servers. This includes including CPU, memory, storage, and networking capacity. You can't update this fleet property.
+   *
+   * Length: 1–1024.
+   */
   instanceType?: string;
   /**
    * Indicates whether the fleet uses On-Demand or Spot instances for this fleet. Learn more about when to use [On-Demand versus Spot Instances](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-ec2-instances.html#gamelift-ec2-instances-spot) . You can't update this fleet property.
@@ -158,10 +216,19 @@ export interface ContainerFleetArgs {
    * By default, this property is set to `ON_DEMAND` .
    */
   billingType?: "ON_DEMAND" | "SPOT";
+  /** Items: at most 100. */
   locations?: ContainerFleetLocationConfiguration[];
-  /** A list of rules that control how a fleet is scaled. */
+  /**
+   * A list of rules that control how a fleet is scaled.
+   *
+   * Items: at most 50.
+   */
   scalingPolicies?: ContainerFleetScalingPolicy[];
-  /** The name of an AWS CloudWatch metric group to add this fleet to. Metric groups aggregate metrics for multiple fleets. */
+  /**
+   * The name of an AWS CloudWatch metric group to add this fleet to. Metric groups aggregate metrics for multiple fleets.
+   *
+   * Items: at most 1.
+   */
   metricGroups?: string[];
   /**
    * Determines whether Amazon GameLift Servers can shut down game sessions on the fleet that are actively running and hosting players. Amazon GameLift Servers might prompt an instance shutdown when scaling down fleet capacity or when retiring unhealthy instances. You can also set game session protection for individual game sessions using [UpdateGameSession](https://docs.aws.amazon.com/gamelift/latest/apireference/API_UpdateGameSession.html) .
@@ -180,7 +247,11 @@ export interface ContainerFleetArgs {
    * - `NONE` -- Don't collect container logs.
    */
   logConfiguration?: ContainerFleetLogConfiguration;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /** The player gateway mode for the container fleet. */
   playerGatewayMode?: "DISABLED" | "ENABLED" | "REQUIRED";
@@ -221,9 +292,17 @@ export interface ContainerFleetOutputs extends ContainerFleetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containerfleet-connectionportrange.html | CloudFormation: ConnectionPortRange}
  */
 export interface ContainerFleetConnectionPortRange {
-  /** Starting value for the port range. */
+  /**
+   * Starting value for the port range.
+   *
+   * Range: 1–60000.
+   */
   fromPort: number;
-  /** Ending value for the port. Port numbers are end-inclusive. This value must be equal to or greater than `FromPort` . */
+  /**
+   * Ending value for the port. Port numbers are end-inclusive. This value must be equal to or greater than `FromPort` .
+   *
+   * Range: 1–60000.
+   */
   toPort: number;
 }
 
@@ -241,9 +320,15 @@ export interface ContainerFleetIpPermission {
    * For fleets using Linux builds, only ports `22` and `1026-60000` are valid.
    *
    * For fleets using Windows builds, only ports `1026-60000` are valid.
+   *
+   * Range: 1–60000.
    */
   fromPort: number;
-  /** A range of allowed IP addresses. This value must be expressed in CIDR notation. Example: " `000.000.000.000/[subnet mask]` " or optionally the shortened version " `0.0.0.0/[subnet mask]` ". */
+  /**
+   * A range of allowed IP addresses. This value must be expressed in CIDR notation. Example: " `000.000.000.000/[subnet mask]` " or optionally the shortened version " `0.0.0.0/[subnet mask]` ".
+   *
+   * Pattern: `(^(([0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])\.){3}([0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])(/([0-9]|[1-2][0-9]|3[0-2]))$)`.
+   */
   ipRange: string;
   /** The network communication protocol used by the fleet. */
   protocol: "TCP" | "UDP";
@@ -253,6 +338,8 @@ export interface ContainerFleetIpPermission {
    * For fleets using Linux builds, only ports `22` and `1026-60000` are valid.
    *
    * For fleets using Windows builds, only ports `1026-60000` are valid.
+   *
+   * Range: 1–60000.
    */
   toPort: number;
 }
@@ -265,7 +352,11 @@ export interface ContainerFleetIpPermission {
 export interface ContainerFleetDeploymentConfiguration {
   /** Determines how fleet deployment activity affects active game sessions on the fleet. With protection, a deployment honors game session protection, and delays actions that would interrupt a protected active game session until the game session ends. Without protection, deployment activity can shut down all running tasks, including active game sessions, regardless of game session protection. */
   protectionStrategy?: "WITH_PROTECTION" | "IGNORE_PROTECTION";
-  /** Sets a minimum level of healthy tasks to maintain during deployment activity. */
+  /**
+   * Sets a minimum level of healthy tasks to maintain during deployment activity.
+   *
+   * Range: 30–75.
+   */
   minimumHealthyPercentage?: number;
   /** Determines what actions to take if a deployment fails. If the fleet is multi-location, this strategy applies across all fleet locations. With a rollback strategy, updated fleet instances are rolled back to the last successful deployment. Alternatively, you can maintain a few impaired containers for the purpose of debugging, while all other tasks return to the last successful deployment. */
   impairmentStrategy?: "MAINTAIN" | "ROLLBACK";
@@ -277,11 +368,19 @@ export interface ContainerFleetDeploymentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containerfleet-locationconfiguration.html | CloudFormation: LocationConfiguration}
  */
 export interface ContainerFleetLocationConfiguration {
-  /** An AWS Region code, such as `us-west-2` . For a list of supported Regions and Local Zones, see [Amazon GameLift Servers service locations](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) for managed hosting. */
+  /**
+   * An AWS Region code, such as `us-west-2` . For a list of supported Regions and Local Zones, see [Amazon GameLift Servers service locations](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) for managed hosting.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9\-]+`.
+   */
   location: string;
   /** Current resource capacity settings in a specified fleet or location. The location value might refer to a fleet's remote location or its home Region. */
   locationCapacity?: ContainerFleetLocationCapacity;
-  /** A list of fleet actions that have been suspended in the fleet location. */
+  /**
+   * A list of fleet actions that have been suspended in the fleet location.
+   *
+   * Items: at most 1.
+   */
   stoppedActions?: "AUTO_SCALING"[];
   /** The player gateway status for the location. */
   playerGatewayStatus?: "DISABLED" | "ENABLED";
@@ -293,11 +392,23 @@ export interface ContainerFleetLocationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containerfleet-locationcapacity.html | CloudFormation: LocationCapacity}
  */
 export interface ContainerFleetLocationCapacity {
-  /** Defaults to MinSize if not defined. The number of EC2 instances you want to maintain in the specified fleet location. This value must fall between the minimum and maximum size limits. If any auto-scaling policy is defined for the container fleet, the desired instance will only be applied once during fleet creation and will be ignored in updates to avoid conflicts with auto-scaling. During updates with any auto-scaling policy defined, if current desired instance is lower than the new MinSize, it will be increased to the new MinSize; if current desired instance is larger than the new MaxSize, it will be decreased to the new MaxSize. */
+  /**
+   * Defaults to MinSize if not defined. The number of EC2 instances you want to maintain in the specified fleet location. This value must fall between the minimum and maximum size limits. If any auto-scaling policy is defined for the container fleet, the desired instance will only be applied once during fleet creation and will be ignored in updates to avoid conflicts with auto-scaling. During updates with any auto-scaling policy defined, if current desired instance is lower than the new MinSize, it will be increased to the new MinSize; if current desired instance is larger than the new MaxSize, it will be decreased to the new MaxSize.
+   *
+   * Range: at least 0.
+   */
   desiredEC2Instances?: number;
-  /** The minimum value allowed for the fleet's instance count for a location. */
+  /**
+   * The minimum value allowed for the fleet's instance count for a location.
+   *
+   * Range: at least 0.
+   */
   minSize?: number;
-  /** The maximum value that is allowed for the fleet's instance count for a location. */
+  /**
+   * The maximum value that is allowed for the fleet's instance count for a location.
+   *
+   * Range: at least 0.
+   */
   maxSize: number;
   /** Configuration options for Amazon GameLift Servers managed capacity behavior. */
   managedCapacityConfiguration?: ContainerFleetManagedCapacityConfiguration;
@@ -311,7 +422,11 @@ export interface ContainerFleetLocationCapacity {
 export interface ContainerFleetManagedCapacityConfiguration {
   /** The strategy Amazon GameLift Servers will use to automatically scale your capacity to and from zero in response to game session activity. Game session activity refers to any active running sessions or game session requests. When set to SCALE_TO_AND_FROM_ZERO, MinSize must not be specified and will be managed automatically. When set to MANUAL, MinSize is required. */
   zeroCapacityStrategy: "SCALE_TO_AND_FROM_ZERO" | "MANUAL";
-  /** Length of time, in minutes, that Amazon GameLift Servers will wait before scaling in your MinSize and DesiredInstances to 0 after a period with no game session activity. */
+  /**
+   * Length of time, in minutes, that Amazon GameLift Servers will wait before scaling in your MinSize and DesiredInstances to 0 after a period with no game session activity.
+   *
+   * Range: 5–1440.
+   */
   scaleInAfterInactivityMinutes?: number;
 }
 
@@ -323,11 +438,19 @@ export interface ContainerFleetManagedCapacityConfiguration {
 export interface ContainerFleetScalingPolicy {
   /** Comparison operator to use when measuring a metric against the threshold value. */
   comparisonOperator?: "GreaterThanOrEqualToThreshold" | "GreaterThanThreshold" | "LessThanThreshold" | "LessThanOrEqualToThreshold";
-  /** Length of time (in minutes) the metric must be at or beyond the threshold before a scaling event is triggered. */
+  /**
+   * Length of time (in minutes) the metric must be at or beyond the threshold before a scaling event is triggered.
+   *
+   * Range: at least 1.
+   */
   evaluationPeriods?: number;
   /** Name of the Amazon GameLift Servers-defined metric that is used to trigger a scaling adjustment. For detailed descriptions of fleet metrics, see [Monitor Amazon GameLift Servers with Amazon CloudWatch](https://docs.aws.amazon.com/gamelift/latest/developerguide/monitoring-cloudwatch.html) . … */
   metricName?: "ActivatingGameSessions" | "ActiveGameSessions" | "ActiveInstances" | "AvailableGameSessions" | "AvailablePlayerSessions" | "CurrentPlayerSessions" | "IdleInstances" | "PercentAvailableGameSessions" | "PercentIdleInstances" | "QueueDepth" | "WaitTime" | "ConcurrentActivatableGameSessions";
-  /** A descriptive label that is associated with a fleet's scaling policy. Policy names do not need to be unique. */
+  /**
+   * A descriptive label that is associated with a fleet's scaling policy. Policy names do not need to be unique.
+   *
+   * Length: 1–1024.
+   */
   name: string;
   /** The type of scaling policy to create. For a target-based policy, set the parameter *MetricName* to 'PercentAvailableGameSessions' and specify a *TargetConfiguration* . For a rule-based policy set the following parameters: *MetricName* , *ComparisonOperator* , *Threshold* , *EvaluationPeriods* , *ScalingAdjustmentType* , and *ScalingAdjustment* . */
   policyType?: "RuleBased" | "TargetBased" | "ManagedScaling";
@@ -369,9 +492,15 @@ export interface ContainerFleetGameSessionCreationLimitPolicy {
    * A policy that puts limits on the number of game sessions that a player can create within a specified span of time. With this policy, you can control players' ability to consume available resources.
    *
    * The policy evaluates when a player tries to create a new game session. On receiving a `CreateGameSession` request, Amazon GameLift Servers checks that the player (identified by `CreatorId` ) has created fewer than game session limit in the specified time period.
+   *
+   * Range: at least 0.
    */
   newGameSessionsPerCreator?: number;
-  /** The time span used in evaluating the resource creation limit policy. */
+  /**
+   * The time span used in evaluating the resource creation limit policy.
+   *
+   * Range: at least 0.
+   */
   policyPeriodInMinutes?: number;
 }
 
@@ -389,9 +518,17 @@ export interface ContainerFleetLogConfiguration {
    * - `NONE` -- Don't collect container logs.
    */
   logDestination?: "NONE" | "CLOUDWATCH" | "S3";
-  /** If log destination is `CLOUDWATCH` , logs are sent to the specified log group in Amazon CloudWatch. */
+  /**
+   * If log destination is `CLOUDWATCH` , logs are sent to the specified log group in Amazon CloudWatch.
+   *
+   * Length: 1–512. Pattern: `[a-zA-Z0-9:/\-\*]+`.
+   */
   logGroupArn?: string;
-  /** If log destination is `S3` , logs are sent to the specified Amazon S3 bucket name. */
+  /**
+   * If log destination is `S3` , logs are sent to the specified Amazon S3 bucket name.
+   *
+   * Length: 1–1024.
+   */
   s3BucketName?: string;
 }
 
@@ -401,7 +538,11 @@ export interface ContainerFleetLogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containerfleet-deploymentdetails.html | CloudFormation: DeploymentDetails}
  */
 export interface ContainerFleetDeploymentDetails {
-  /** A unique identifier for a fleet deployment. */
+  /**
+   * A unique identifier for a fleet deployment.
+   *
+   * Length: at most 1024. Pattern: `^[a-zA-Z0-9\-]+$|^$`.
+   */
   latestDeploymentId?: string;
 }
 
@@ -414,7 +555,7 @@ export interface ContainerFleetDeploymentDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-containergroupdefinition.html | CloudFormation: AWS::GameLift::ContainerGroupDefinition}
  */
-export const ContainerGroupDefinition = cloudControlType<ContainerGroupDefinitionArgs, ContainerGroupDefinitionOutputs>("AWS::GameLift::ContainerGroupDefinition", "aws:gamelift:ContainerGroupDefinition", '{"p":[["OperatingSystem",["enum","AMAZON_LINUX_2023"],1],["Name","string",67],["ContainerGroupType",["enum","GAME_SERVER","PER_INSTANCE"],66],["TotalMemoryLimitMebibytes","integer",1],["TotalVcpuLimit","number",1],["GameServerContainerDefinition",["ref","GameServerContainerDefinition"]],["SupportContainerDefinitions",["array",["ref","SupportContainerDefinition"]]],["SourceVersionNumber","integer"],["VersionDescription","string"],["Tags",["array",["ref","Tag"]]],["ContainerGroupDefinitionArn","string",72],["CreationTime","string",8],["VersionNumber","integer",8],["Status",["enum","READY","COPYING","FAILED"],8],["StatusReason","string",8]],"id":["Name"],"d":{"GameServerContainerDefinition":[["ContainerName","string",1],["DependsOn",["array",["ref","ContainerDependency"]]],["ServerSdkVersion","string",1],["ImageUri","string",1],["ResolvedImageDigest","string"],["EnvironmentOverride",["array",["ref","ContainerEnvironment"]]],["PortConfiguration",["ref","PortConfiguration"]],["MountPoints",["array",["ref","ContainerMountPoint"]]],["LinuxCapabilities",["ref","LinuxCapabilities"]]],"ContainerDependency":[["ContainerName","string",1],["Condition",["enum","START","COMPLETE","SUCCESS","HEALTHY"],1]],"ContainerEnvironment":[["Name","string",1],["Value","string",1]],"PortConfiguration":[["ContainerPortRanges",["array",["ref","ContainerPortRange"]],1]],"ContainerPortRange":[["FromPort","integer",1],["Protocol",["enum","TCP","UDP"],1],["ToPort","integer",1]],"ContainerMountPoint":[["InstancePath","string",1],["ContainerPath","string"],["AccessLevel",["enum","READ_ONLY","READ_AND_WRITE"]]],"LinuxCapabilities":[["Include",["array",["enum","AUDIT_CONTROL","AUDIT_WRITE","BLOCK_SUSPEND","CHOWN","DAC_OVERRIDE","DAC_READ_SEARCH","FOWNER","FSETID","IPC_LOCK","IPC_OWNER","KILL","LEASE","LINUX_IMMUTABLE","MAC_ADMIN","MAC_OVERRIDE","MKNOD","NET_ADMIN","NET_BIND_SERVICE","NET_BROADCAST","NET_RAW","SETFCAP","SETGID","SETPCAP","SETUID","SYS_ADMIN","SYS_BOOT","SYS_CHROOT","SYS_MODULE","SYS_NICE","SYS_PACCT","SYS_PTRACE","SYS_RAWIO","SYS_RESOURCE","SYS_TIME","SYS_TTY_CONFIG","SYSLOG","WAKE_ALARM"]]]],"SupportContainerDefinition":[["ContainerName","string",1],["Vcpu","number"],["DependsOn",["array",["ref","ContainerDependency"]]],["Essential","boolean"],["ImageUri","string",1],["ResolvedImageDigest","string"],["MemoryHardLimitMebibytes","integer"],["EnvironmentOverride",["array",["ref","ContainerEnvironment"]]],["PortConfiguration",["ref","PortConfiguration"]],["HealthCheck",["ref","ContainerHealthCheck"]],["MountPoints",["array",["ref","ContainerMountPoint"]]],["LinuxCapabilities",["ref","LinuxCapabilities"]]],"ContainerHealthCheck":[["Command",["array","string"],1],["Interval","integer"],["Timeout","integer"],["Retries","integer"],["StartPeriod","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:containergroupdefinition/${Name}"}');
+export const ContainerGroupDefinition = cloudControlType<ContainerGroupDefinitionArgs, ContainerGroupDefinitionOutputs>("AWS::GameLift::ContainerGroupDefinition", "aws:gamelift:ContainerGroupDefinition", '{"p":[["OperatingSystem",["enum","AMAZON_LINUX_2023"],1],["Name","string",67],["ContainerGroupType",["enum","GAME_SERVER","PER_INSTANCE"],66],["TotalMemoryLimitMebibytes","integer",1],["TotalVcpuLimit","number",1],["GameServerContainerDefinition",["ref","GameServerContainerDefinition"]],["SupportContainerDefinitions",["array",["ref","SupportContainerDefinition"]]],["SourceVersionNumber","integer",16],["VersionDescription","string"],["Tags",["array",["ref","Tag"]]],["ContainerGroupDefinitionArn","string",72],["CreationTime","string",8],["VersionNumber","integer",8],["Status",["enum","READY","COPYING","FAILED"],8],["StatusReason","string",8]],"id":["Name"],"d":{"GameServerContainerDefinition":[["ContainerName","string",1],["DependsOn",["array",["ref","ContainerDependency"]]],["ServerSdkVersion","string",1],["ImageUri","string",1],["ResolvedImageDigest","string"],["EnvironmentOverride",["array",["ref","ContainerEnvironment"]]],["PortConfiguration",["ref","PortConfiguration"]],["MountPoints",["array",["ref","ContainerMountPoint"]]],["LinuxCapabilities",["ref","LinuxCapabilities"]]],"ContainerDependency":[["ContainerName","string",1],["Condition",["enum","START","COMPLETE","SUCCESS","HEALTHY"],1]],"ContainerEnvironment":[["Name","string",1],["Value","string",1]],"PortConfiguration":[["ContainerPortRanges",["array",["ref","ContainerPortRange"]],1]],"ContainerPortRange":[["FromPort","integer",1],["Protocol",["enum","TCP","UDP"],1],["ToPort","integer",1]],"ContainerMountPoint":[["InstancePath","string",1],["ContainerPath","string"],["AccessLevel",["enum","READ_ONLY","READ_AND_WRITE"]]],"LinuxCapabilities":[["Include",["array",["enum","AUDIT_CONTROL","AUDIT_WRITE","BLOCK_SUSPEND","CHOWN","DAC_OVERRIDE","DAC_READ_SEARCH","FOWNER","FSETID","IPC_LOCK","IPC_OWNER","KILL","LEASE","LINUX_IMMUTABLE","MAC_ADMIN","MAC_OVERRIDE","MKNOD","NET_ADMIN","NET_BIND_SERVICE","NET_BROADCAST","NET_RAW","SETFCAP","SETGID","SETPCAP","SETUID","SYS_ADMIN","SYS_BOOT","SYS_CHROOT","SYS_MODULE","SYS_NICE","SYS_PACCT","SYS_PTRACE","SYS_RAWIO","SYS_RESOURCE","SYS_TIME","SYS_TTY_CONFIG","SYSLOG","WAKE_ALARM"]]]],"SupportContainerDefinition":[["ContainerName","string",1],["Vcpu","number"],["DependsOn",["array",["ref","ContainerDependency"]]],["Essential","boolean"],["ImageUri","string",1],["ResolvedImageDigest","string"],["MemoryHardLimitMebibytes","integer"],["EnvironmentOverride",["array",["ref","ContainerEnvironment"]]],["PortConfiguration",["ref","PortConfiguration"]],["HealthCheck",["ref","ContainerHealthCheck"]],["MountPoints",["array",["ref","ContainerMountPoint"]]],["LinuxCapabilities",["ref","LinuxCapabilities"]]],"ContainerHealthCheck":[["Command",["array","string"],1],["Interval","integer"],["Timeout","integer"],["Retries","integer"],["StartPeriod","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SourceVersionNumber"],"co":["Name","ContainerGroupType"],"ro":["ContainerGroupDefinitionArn","CreationTime","VersionNumber","Status","StatusReason"],"uo":["GameServerContainerDefinition/EnvironmentOverride","GameServerContainerDefinition/PortConfiguration/ContainerPortRanges","GameServerContainerDefinition/MountPoints","GameServerContainerDefinition/LinuxCapabilities/Include","SupportContainerDefinitions","SupportContainerDefinitions/*/EnvironmentOverride","SupportContainerDefinitions/*/PortConfiguration/ContainerPortRanges","SupportContainerDefinitions/*/MountPoints","SupportContainerDefinitions/*/LinuxCapabilities/Include","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:containergroupdefinition/${Name}"}');
 /** A {@link ContainerGroupDefinition} instance: its attributes as typed outputs. */
 export type ContainerGroupDefinition = InstanceType<typeof ContainerGroupDefinition>;
 
@@ -426,7 +567,11 @@ export interface ContainerGroupDefinitionArgs {
    * > Amazon Linux 2 (AL2) will reach end of support on 6/30/2026. See more details in the [Amazon Linux 2 FAQs](https://docs.aws.amazon.com/amazon-linux-2/faqs/) . For game servers that are hosted on AL2 and use server SDK version 4.x for Amazon GameLift Servers, first update the game server build to server SDK 5.x, and then deploy to AL2023 instances. See [Migrate to server SDK version 5.](https://docs.aws.amazon.com/gamelift/latest/developerguide/reference-serversdk5-migration.html)
    */
   operatingSystem: "AMAZON_LINUX_2023";
-  /** A descriptive identifier for the container group definition. The name value is unique in an AWS Region. */
+  /**
+   * A descriptive identifier for the container group definition. The name value is unique in an AWS Region.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   name: string;
   /** The type of container group. Container group type determines how Amazon GameLift Servers deploys the container group on each fleet instance. */
   containerGroupType?: "GAME_SERVER" | "PER_INSTANCE";
@@ -434,19 +579,43 @@ export interface ContainerGroupDefinitionArgs {
    * The amount of memory (in MiB) on a fleet instance to allocate for the container group. All containers in the group share these resources.
    *
    * You can set a limit for each container definition in the group. If individual containers have limits, this total value must be greater than any individual container's memory limit.
+   *
+   * Range: 4–1024000.
    */
   totalMemoryLimitMebibytes: number;
-  /** The amount of vCPU units on a fleet instance to allocate for the container group (1 vCPU is equal to 1024 CPU units). All containers in the group share these resources. You can set a limit for each container definition in the group. If individual containers have limits, this total value must be equal to or greater than the sum of the limits for each container in the group. */
+  /**
+   * The amount of vCPU units on a fleet instance to allocate for the container group (1 vCPU is equal to 1024 CPU units). All containers in the group share these resources. You can set a limit for each container definition in the group. If individual containers have limits, this total value must be equal to or greater than the sum of the limits for each container in the group.
+   *
+   * Range: 0.125–10.
+   */
   totalVcpuLimit: number;
   /** The definition for the game server container in this group. This property is used only when the container group type is `GAME_SERVER` . This container definition specifies a container image with the game server build. */
   gameServerContainerDefinition?: ContainerGroupDefinitionGameServerContainerDefinition;
-  /** The set of definitions for support containers in this group. A container group definition might have zero support container definitions. Support container can be used in any type of container group. */
+  /**
+   * The set of definitions for support containers in this group. A container group definition might have zero support container definitions. Support container can be used in any type of container group.
+   *
+   * Items: 1–10.
+   */
   supportContainerDefinitions?: ContainerGroupDefinitionSupportContainerDefinition[];
-  /** A specific ContainerGroupDefinition version to be updated */
+  /**
+   * A specific ContainerGroupDefinition version to be updated
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: at least 0.
+   */
   sourceVersionNumber?: number;
-  /** An optional description that was provided for a container group definition update. Each version can have a unique description. */
+  /**
+   * An optional description that was provided for a container group definition update. Each version can have a unique description.
+   *
+   * Length: 1–1024.
+   */
   versionDescription?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -490,21 +659,49 @@ export interface ContainerGroupDefinitionOutputs extends ContainerGroupDefinitio
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-gameservercontainerdefinition.html | CloudFormation: GameServerContainerDefinition}
  */
 export interface ContainerGroupDefinitionGameServerContainerDefinition {
-  /** The container definition identifier. Container names are unique within a container group definition. */
+  /**
+   * The container definition identifier. Container names are unique within a container group definition.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   containerName: string;
-  /** Indicates that the container relies on the status of other containers in the same container group during startup and shutdown sequences. A container might have dependencies on multiple containers. */
+  /**
+   * Indicates that the container relies on the status of other containers in the same container group during startup and shutdown sequences. A container might have dependencies on multiple containers.
+   *
+   * Items: 1–10.
+   */
   dependsOn?: ContainerGroupDefinitionContainerDependency[];
-  /** The Amazon GameLift Servers server SDK version that the game server is integrated with. Only game servers using 5.2.0 or higher are compatible with container fleets. */
+  /**
+   * The Amazon GameLift Servers server SDK version that the game server is integrated with. Only game servers using 5.2.0 or higher are compatible with container fleets.
+   *
+   * Length: at most 128. Pattern: `^\d+\.\d+\.\d+$`.
+   */
   serverSdkVersion: string;
-  /** The URI to the image that Amazon GameLift Servers uses when deploying this container to a container fleet. For a more specific identifier, see `ResolvedImageDigest` . */
+  /**
+   * The URI to the image that Amazon GameLift Servers uses when deploying this container to a container fleet. For a more specific identifier, see `ResolvedImageDigest` .
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9-_\.\@\/:]+$`.
+   */
   imageUri: string;
-  /** A unique and immutable identifier for the container image. The digest is a SHA 256 hash of the container image manifest. */
+  /**
+   * A unique and immutable identifier for the container image. The digest is a SHA 256 hash of the container image manifest.
+   *
+   * Pattern: `^sha256:[a-fA-F0-9]{64}$`.
+   */
   resolvedImageDigest?: string;
-  /** A set of environment variables that's passed to the container on startup. See the [ContainerDefinition::environment](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ContainerDefinition.html#ECS-Type-ContainerDefinition-environment) parameter in the *Amazon Elastic Container Service API Reference* . */
+  /**
+   * A set of environment variables that's passed to the container on startup. See the [ContainerDefinition::environment](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ContainerDefinition.html#ECS-Type-ContainerDefinition-environment) parameter in the *Amazon Elastic Container Service API Reference* .
+   *
+   * Items: 1–20.
+   */
   environmentOverride?: ContainerGroupDefinitionContainerEnvironment[];
   /** The set of ports that are available to bind to processes in the container. For example, a game server process requires a container port to allow game clients to connect to it. Container ports aren't directly accessed by inbound traffic. Amazon GameLift Servers maps these container ports to externally accessible connection ports, which are assigned as needed from the container fleet's `ConnectionPortRange` . */
   portConfiguration?: ContainerGroupDefinitionPortConfiguration;
-  /** A mount point that binds a path inside the container to a file or directory on the host system and lets it access the file or directory. */
+  /**
+   * A mount point that binds a path inside the container to a file or directory on the host system and lets it access the file or directory.
+   *
+   * Items: 1–10.
+   */
   mountPoints?: ContainerGroupDefinitionContainerMountPoint[];
   /** A set of Linux capabilities that are added to a container's default Docker configuration. For more detailed information, see the capabilities(7) Linux manual page. */
   linuxCapabilities?: ContainerGroupDefinitionLinuxCapabilities;
@@ -520,7 +717,11 @@ export interface ContainerGroupDefinitionGameServerContainerDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-containerdependency.html | CloudFormation: ContainerDependency}
  */
 export interface ContainerGroupDefinitionContainerDependency {
-  /** A descriptive label for the container definition that this container depends on. */
+  /**
+   * A descriptive label for the container definition that this container depends on.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   containerName: string;
   /**
    * The condition that the dependency container must reach before the dependent container can start. Valid conditions include:
@@ -541,9 +742,17 @@ export interface ContainerGroupDefinitionContainerDependency {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-containerenvironment.html | CloudFormation: ContainerEnvironment}
  */
 export interface ContainerGroupDefinitionContainerEnvironment {
-  /** The environment variable name. */
+  /**
+   * The environment variable name.
+   *
+   * Length: 1–255. Pattern: `^.*$`.
+   */
   name: string;
-  /** The environment variable value. */
+  /**
+   * The environment variable value.
+   *
+   * Length: 1–255. Pattern: `^.*$`.
+   */
   value: string;
 }
 
@@ -553,7 +762,11 @@ export interface ContainerGroupDefinitionContainerEnvironment {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-portconfiguration.html | CloudFormation: PortConfiguration}
  */
 export interface ContainerGroupDefinitionPortConfiguration {
-  /** Specifies one or more ranges of ports on a container. */
+  /**
+   * Specifies one or more ranges of ports on a container.
+   *
+   * Items: 1–100.
+   */
   containerPortRanges: ContainerGroupDefinitionContainerPortRange[];
 }
 
@@ -565,11 +778,19 @@ export interface ContainerGroupDefinitionPortConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-containerportrange.html | CloudFormation: ContainerPortRange}
  */
 export interface ContainerGroupDefinitionContainerPortRange {
-  /** A starting value for the range of allowed port numbers. */
+  /**
+   * A starting value for the range of allowed port numbers.
+   *
+   * Range: 1–60000.
+   */
   fromPort: number;
   /** The network protocol that these ports support. */
   protocol: "TCP" | "UDP";
-  /** An ending value for the range of allowed port numbers. Port numbers are end-inclusive. This value must be equal to or greater than `FromPort` . */
+  /**
+   * An ending value for the range of allowed port numbers. Port numbers are end-inclusive. This value must be equal to or greater than `FromPort` .
+   *
+   * Range: 1–60000.
+   */
   toPort: number;
 }
 
@@ -581,9 +802,17 @@ export interface ContainerGroupDefinitionContainerPortRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-containermountpoint.html | CloudFormation: ContainerMountPoint}
  */
 export interface ContainerGroupDefinitionContainerMountPoint {
-  /** The path to the source file or directory. */
+  /**
+   * The path to the source file or directory.
+   *
+   * Length: 1–1024. Pattern: `^\/[\s\S]*$`.
+   */
   instancePath: string;
-  /** The mount path on the container. If this property isn't set, the instance path is used. */
+  /**
+   * The mount path on the container. If this property isn't set, the instance path is used.
+   *
+   * Length: 1–1024. Pattern: `^(\/+[^\/]+\/*)+$`.
+   */
   containerPath?: string;
   /** The type of access for the container. */
   accessLevel?: "READ_ONLY" | "READ_AND_WRITE";
@@ -595,7 +824,11 @@ export interface ContainerGroupDefinitionContainerMountPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-linuxcapabilities.html | CloudFormation: LinuxCapabilities}
  */
 export interface ContainerGroupDefinitionLinuxCapabilities {
-  /** The list of Linux capabilities to add to the container's default configuration. */
+  /**
+   * The list of Linux capabilities to add to the container's default configuration.
+   *
+   * Items: 0–37.
+   */
   include?: ("AUDIT_CONTROL" | "AUDIT_WRITE" | "BLOCK_SUSPEND" | "CHOWN" | "DAC_OVERRIDE" | "DAC_READ_SEARCH" | "FOWNER" | "FSETID" | "IPC_LOCK" | "IPC_OWNER" | "KILL" | "LEASE" | "LINUX_IMMUTABLE" | "MAC_ADMIN" | "MAC_OVERRIDE" | "MKNOD" | "NET_ADMIN" | "NET_BIND_SERVICE" | "NET_BROADCAST" | "NET_RAW" | "SETFCAP" | "SETGID" | "SETPCAP" | "SETUID" | "SYS_ADMIN" | "SYS_BOOT" | "SYS_CHROOT" | "SYS_MODULE" | "SYS_NICE" | "SYS_PACCT" | "SYS_PTRACE" | "SYS_RAWIO" | "SYS_RESOURCE" | "SYS_TIME" | "SYS_TTY_CONFIG" | "SYSLOG" | "WAKE_ALARM")[];
 }
 
@@ -611,35 +844,63 @@ export interface ContainerGroupDefinitionLinuxCapabilities {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-supportcontainerdefinition.html | CloudFormation: SupportContainerDefinition}
  */
 export interface ContainerGroupDefinitionSupportContainerDefinition {
-  /** The container definition identifier. Container names are unique within a container group definition. */
+  /**
+   * The container definition identifier. Container names are unique within a container group definition.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   containerName: string;
   /**
    * The number of vCPU units that are reserved for the container. If no resources are reserved, the container shares the total vCPU limit for the container group.
    *
    * *Related data type:* [ContainerGroupDefinition TotalVcpuLimit](https://docs.aws.amazon.com/gamelift/latest/apireference/API_ContainerGroupDefinition.html)
+   *
+   * Range: 0.125–10.
    */
   vcpu?: number;
-  /** Indicates that the container relies on the status of other containers in the same container group during its startup and shutdown sequences. A container might have dependencies on multiple containers. */
+  /**
+   * Indicates that the container relies on the status of other containers in the same container group during its startup and shutdown sequences. A container might have dependencies on multiple containers.
+   *
+   * Items: 1–10.
+   */
   dependsOn?: ContainerGroupDefinitionContainerDependency[];
   /** Indicates whether the container is vital to the container group. If an essential container fails, the entire container group restarts. */
   essential?: boolean;
-  /** The URI to the image that Amazon GameLift Servers deploys to a container fleet. For a more specific identifier, see `ResolvedImageDigest` . */
+  /**
+   * The URI to the image that Amazon GameLift Servers deploys to a container fleet. For a more specific identifier, see `ResolvedImageDigest` .
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9-_\.\@\/:]+$`.
+   */
   imageUri: string;
-  /** A unique and immutable identifier for the container image. The digest is a SHA 256 hash of the container image manifest. */
+  /**
+   * A unique and immutable identifier for the container image. The digest is a SHA 256 hash of the container image manifest.
+   *
+   * Pattern: `^sha256:[a-fA-F0-9]{64}$`.
+   */
   resolvedImageDigest?: string;
   /**
    * The amount of memory that Amazon GameLift Servers makes available to the container. If memory limits aren't set for an individual container, the container shares the container group's total memory allocation.
    *
    * *Related data type:* [ContainerGroupDefinition TotalMemoryLimitMebibytes](https://docs.aws.amazon.com/gamelift/latest/apireference/API_ContainerGroupDefinition.html)
+   *
+   * Range: 4–1024000.
    */
   memoryHardLimitMebibytes?: number;
-  /** A set of environment variables that's passed to the container on startup. See the [ContainerDefinition::environment](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ContainerDefinition.html#ECS-Type-ContainerDefinition-environment) parameter in the *Amazon Elastic Container Service API Reference* . */
+  /**
+   * A set of environment variables that's passed to the container on startup. See the [ContainerDefinition::environment](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ContainerDefinition.html#ECS-Type-ContainerDefinition-environment) parameter in the *Amazon Elastic Container Service API Reference* .
+   *
+   * Items: 1–20.
+   */
   environmentOverride?: ContainerGroupDefinitionContainerEnvironment[];
   /** A set of ports that allow access to the container from external users. Processes running in the container can bind to a one of these ports. Container ports aren't directly accessed by inbound traffic. Amazon GameLift Servers maps these container ports to externally accessible connection ports, which are assigned as needed from the container fleet's `ConnectionPortRange` . */
   portConfiguration?: ContainerGroupDefinitionPortConfiguration;
   /** A configuration for a non-terminal health check. A support container automatically restarts if it stops functioning or if it fails this health check. */
   healthCheck?: ContainerGroupDefinitionContainerHealthCheck;
-  /** A mount point that binds a path inside the container to a file or directory on the host system and lets it access the file or directory. */
+  /**
+   * A mount point that binds a path inside the container to a file or directory on the host system and lets it access the file or directory.
+   *
+   * Items: 1–10.
+   */
   mountPoints?: ContainerGroupDefinitionContainerMountPoint[];
   /** A set of Linux capabilities that are added to a container's default Docker configuration. For more detailed information, see the capabilities(7) Linux manual page. */
   linuxCapabilities?: ContainerGroupDefinitionLinuxCapabilities;
@@ -655,15 +916,35 @@ export interface ContainerGroupDefinitionSupportContainerDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-containergroupdefinition-containerhealthcheck.html | CloudFormation: ContainerHealthCheck}
  */
 export interface ContainerGroupDefinitionContainerHealthCheck {
-  /** A string array that specifies the command that the container runs to determine if it's healthy. */
+  /**
+   * A string array that specifies the command that the container runs to determine if it's healthy.
+   *
+   * Items: 1–20. Each item: Length: 1–255. Pattern: `^.*$`.
+   */
   command: string[];
-  /** The time period (in seconds) between each health check. */
+  /**
+   * The time period (in seconds) between each health check.
+   *
+   * Range: 60–300.
+   */
   interval?: number;
-  /** The time period (in seconds) to wait for a health check to succeed before counting a failed health check. */
+  /**
+   * The time period (in seconds) to wait for a health check to succeed before counting a failed health check.
+   *
+   * Range: 30–60.
+   */
   timeout?: number;
-  /** The number of times to retry a failed health check before flagging the container unhealthy. The first run of the command does not count as a retry. */
+  /**
+   * The number of times to retry a failed health check before flagging the container unhealthy. The first run of the command does not count as a retry.
+   *
+   * Range: 5–10.
+   */
   retries?: number;
-  /** The optional grace period (in seconds) to give a container time to bootstrap before the first failed health check counts toward the number of retries. */
+  /**
+   * The optional grace period (in seconds) to give a container time to bootstrap before the first failed health check counts toward the number of retries.
+   *
+   * Range: 0–300.
+   */
   startPeriod?: number;
 }
 
@@ -672,21 +953,37 @@ export interface ContainerGroupDefinitionContainerHealthCheck {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-fleet.html | CloudFormation: AWS::GameLift::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::GameLift::Fleet", "aws:gamelift:Fleet", '{"p":[["Description","string"],["PeerVpcId","string",66],["FleetType",["enum","ON_DEMAND","SPOT"],66],["EC2InboundPermissions",["array",["ref","IpPermission"]]],["Locations",["array",["ref","LocationConfiguration"]]],["NewGameSessionProtectionPolicy",["enum","FullProtection","NoProtection"]],["ScriptId","string",66],["ComputeType",["enum","EC2","ANYWHERE"],66],["MaxSize","integer"],["RuntimeConfiguration",["ref","RuntimeConfiguration"]],["Name","string",1],["MinSize","integer"],["PeerVpcAwsAccountId","string",66],["AnywhereConfiguration",["ref","AnywhereConfiguration"]],["InstanceRoleARN","string",66],["MetricGroups",["array","string"]],["BuildId","string",66],["ResourceCreationLimitPolicy",["ref","ResourceCreationLimitPolicy"]],["EC2InstanceType","string",66],["CertificateConfiguration",["ref","CertificateConfiguration"],66],["DesiredEC2Instances","integer"],["ScalingPolicies",["array",["ref","ScalingPolicy"]]],["ApplyCapacity",["enum","ON_UPDATE","ON_CREATE_AND_UPDATE","ON_CREATE_AND_UPDATE_WITH_AUTOSCALING"]],["InstanceRoleCredentialsProvider",["enum","SHARED_CREDENTIAL_FILE"],66],["LogPaths",["array","string"],66],["PlayerGatewayConfiguration",["ref","PlayerGatewayConfiguration"],66],["ServerLaunchParameters","string",66],["ServerLaunchPath","string",66],["Tags",["array",["ref","Tag"]]],["PlayerGatewayMode",["enum","DISABLED","ENABLED","REQUIRED"],66],["FleetId","string",72],["FleetArn","string",72]],"id":["FleetId"],"d":{"IpPermission":[["IpRange","string",1],["FromPort","integer",1],["ToPort","integer",1],["Protocol",["enum","TCP","UDP"],1]],"LocationConfiguration":[["LocationCapacity",["ref","LocationCapacity"]],["Location","string",1],["PlayerGatewayStatus",["enum","DISABLED","ENABLED"]]],"LocationCapacity":[["MinSize","integer"],["DesiredEC2Instances","integer"],["MaxSize","integer",1],["ManagedCapacityConfiguration",["ref","ManagedCapacityConfiguration"]]],"ManagedCapacityConfiguration":[["ZeroCapacityStrategy",["enum","SCALE_TO_AND_FROM_ZERO","MANUAL"],1],["ScaleInAfterInactivityMinutes","integer"]],"RuntimeConfiguration":[["ServerProcesses",["array",["ref","ServerProcess"]]],["MaxConcurrentGameSessionActivations","integer"],["GameSessionActivationTimeoutSeconds","integer"]],"ServerProcess":[["ConcurrentExecutions","integer",1],["Parameters","string"],["LaunchPath","string",1]],"AnywhereConfiguration":[["Cost","string",1]],"ResourceCreationLimitPolicy":[["PolicyPeriodInMinutes","integer"],["NewGameSessionsPerCreator","integer"]],"CertificateConfiguration":[["CertificateType",["enum","DISABLED","GENERATED"],3]],"ScalingPolicy":[["ComparisonOperator",["enum","GreaterThanOrEqualToThreshold","GreaterThanThreshold","LessThanThreshold","LessThanOrEqualToThreshold"]],["EvaluationPeriods","integer"],["Location","string"],["MetricName",["enum","ActivatingGameSessions","ActiveGameSessions","ActiveInstances","AvailableGameSessions","AvailablePlayerSessions","CurrentPlayerSessions","IdleInstances","PercentAvailableGameSessions","PercentIdleInstances","QueueDepth","WaitTime","ConcurrentActivatableGameSessions"]],["Name","string",1],["PolicyType",["enum","RuleBased","TargetBased","ManagedScaling"]],["ScalingAdjustment","integer"],["ScalingAdjustmentType",["enum","ChangeInCapacity","ExactCapacity","PercentChangeInCapacity"]],["Status",["enum","ACTIVE","UPDATE_REQUESTED","UPDATING","DELETE_REQUESTED","DELETING","DELETED","ERROR"]],["TargetConfiguration",["ref","TargetConfiguration"]],["Threshold","number"],["UpdateStatus",["enum","PENDING_UPDATE"]]],"TargetConfiguration":[["TargetValue","number",1]],"PlayerGatewayConfiguration":[["GameServerIpProtocolSupported",["enum","IPv4","DUAL_STACK"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:fleet/${FleetId}"}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::GameLift::Fleet", "aws:gamelift:Fleet", '{"p":[["Description","string"],["PeerVpcId","string",66],["FleetType",["enum","ON_DEMAND","SPOT"],66],["EC2InboundPermissions",["array",["ref","IpPermission"]]],["Locations",["array",["ref","LocationConfiguration"]]],["NewGameSessionProtectionPolicy",["enum","FullProtection","NoProtection"]],["ScriptId","string",66],["ComputeType",["enum","EC2","ANYWHERE"],66],["MaxSize","integer"],["RuntimeConfiguration",["ref","RuntimeConfiguration"]],["Name","string",1],["MinSize","integer"],["PeerVpcAwsAccountId","string",66],["AnywhereConfiguration",["ref","AnywhereConfiguration"]],["InstanceRoleARN","string",66],["MetricGroups",["array","string"]],["BuildId","string",66],["ResourceCreationLimitPolicy",["ref","ResourceCreationLimitPolicy"]],["EC2InstanceType","string",66],["CertificateConfiguration",["ref","CertificateConfiguration"],66],["DesiredEC2Instances","integer"],["ScalingPolicies",["array",["ref","ScalingPolicy"]]],["ApplyCapacity",["enum","ON_UPDATE","ON_CREATE_AND_UPDATE","ON_CREATE_AND_UPDATE_WITH_AUTOSCALING"],16],["InstanceRoleCredentialsProvider",["enum","SHARED_CREDENTIAL_FILE"],66],["LogPaths",["array","string"],66],["PlayerGatewayConfiguration",["ref","PlayerGatewayConfiguration"],66],["ServerLaunchParameters","string",66],["ServerLaunchPath","string",66],["Tags",["array",["ref","Tag"]]],["PlayerGatewayMode",["enum","DISABLED","ENABLED","REQUIRED"],66],["FleetId","string",72],["FleetArn","string",72]],"id":["FleetId"],"d":{"IpPermission":[["IpRange","string",1],["FromPort","integer",1],["ToPort","integer",1],["Protocol",["enum","TCP","UDP"],1]],"LocationConfiguration":[["LocationCapacity",["ref","LocationCapacity"]],["Location","string",1],["PlayerGatewayStatus",["enum","DISABLED","ENABLED"]]],"LocationCapacity":[["MinSize","integer"],["DesiredEC2Instances","integer"],["MaxSize","integer",1],["ManagedCapacityConfiguration",["ref","ManagedCapacityConfiguration"]]],"ManagedCapacityConfiguration":[["ZeroCapacityStrategy",["enum","SCALE_TO_AND_FROM_ZERO","MANUAL"],1],["ScaleInAfterInactivityMinutes","integer"]],"RuntimeConfiguration":[["ServerProcesses",["array",["ref","ServerProcess"]]],["MaxConcurrentGameSessionActivations","integer"],["GameSessionActivationTimeoutSeconds","integer"]],"ServerProcess":[["ConcurrentExecutions","integer",1],["Parameters","string"],["LaunchPath","string",1]],"AnywhereConfiguration":[["Cost","string",1]],"ResourceCreationLimitPolicy":[["PolicyPeriodInMinutes","integer"],["NewGameSessionsPerCreator","integer"]],"CertificateConfiguration":[["CertificateType",["enum","DISABLED","GENERATED"],1]],"ScalingPolicy":[["ComparisonOperator",["enum","GreaterThanOrEqualToThreshold","GreaterThanThreshold","LessThanThreshold","LessThanOrEqualToThreshold"]],["EvaluationPeriods","integer"],["Location","string"],["MetricName",["enum","ActivatingGameSessions","ActiveGameSessions","ActiveInstances","AvailableGameSessions","AvailablePlayerSessions","CurrentPlayerSessions","IdleInstances","PercentAvailableGameSessions","PercentIdleInstances","QueueDepth","WaitTime","ConcurrentActivatableGameSessions"]],["Name","string",1],["PolicyType",["enum","RuleBased","TargetBased","ManagedScaling"]],["ScalingAdjustment","integer"],["ScalingAdjustmentType",["enum","ChangeInCapacity","ExactCapacity","PercentChangeInCapacity"]],["Status",["enum","ACTIVE","UPDATE_REQUESTED","UPDATING","DELETE_REQUESTED","DELETING","DELETED","ERROR"]],["TargetConfiguration",["ref","TargetConfiguration"]],["Threshold","number"],["UpdateStatus",["enum","PENDING_UPDATE"]]],"TargetConfiguration":[["TargetValue","number",1]],"PlayerGatewayConfiguration":[["GameServerIpProtocolSupported",["enum","IPv4","DUAL_STACK"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ApplyCapacity"],"co":["BuildId","CertificateConfiguration","EC2InstanceType","FleetType","InstanceRoleARN","InstanceRoleCredentialsProvider","LogPaths","PeerVpcAwsAccountId","PeerVpcId","ScriptId","ServerLaunchParameters","ServerLaunchPath","ComputeType","PlayerGatewayMode","PlayerGatewayConfiguration"],"ro":["FleetId","FleetArn","Locations/*/PlayerGatewayStatus"],"uo":["ScalingPolicies","EC2InboundPermissions","Locations","LogPaths","MetricGroups","RuntimeConfiguration/ServerProcesses","Tags"],"pt":{"AnywhereConfiguration/Cost":"$contains(Cost, \\".\\") ? Cost : Cost & \\".0\\""},"dep":["LogPaths","ServerLaunchParameters","ServerLaunchPath","MinSize","MaxSize","DesiredEC2Instances"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:fleet/${FleetId}"}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
 /** Inputs of {@link Fleet}. */
 export interface FleetArgs {
-  /** A description for the fleet. */
+  /**
+   * A description for the fleet.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** A unique identifier for a VPC with resources to be accessed by your Amazon GameLift Servers fleet. The VPC must be in the same Region as your fleet. To look up a VPC ID, use the [VPC Dashboard](https://docs.aws.amazon.com/vpc/) in the AWS Management Console . Learn more about VPC peering in [VPC Peering with Amazon GameLift Servers Fleets](https://docs.aws.amazon.com/gamelift/latest/developerguide/vpc-peering.html) . */
+  /**
+   * A unique identifier for a VPC with resources to be accessed by your Amazon GameLift Servers fleet. The VPC must be in the same Region as your fleet. To look up a VPC ID, use the [VPC Dashboard](https://docs.aws.amazon.com/vpc/) in the AWS Management Console . Learn more about VPC peering in [VPC Peering with Amazon GameLift Servers Fleets](https://docs.aws.amazon.com/gamelift/latest/developerguide/vpc-peering.html) .
+   *
+   * Length: 1–1024. Pattern: `^vpc-\S+`.
+   */
   peerVpcId?: string;
   /** Indicates whether to use On-Demand or Spot instances for this fleet. By default, this property is set to `ON_DEMAND` . Learn more about when to use [On-Demand versus Spot Instances](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-ec2-instances.html#gamelift-ec2-instances-spot) . This fleet property can't be changed after the fleet is created. */
   fleetType?: "ON_DEMAND" | "SPOT";
-  /** The IP address ranges and port settings that allow inbound traffic to access game server processes and other processes on this fleet. Set this parameter for managed EC2 fleets. You can leave this parameter empty when creating the fleet, but you must call [](https://docs.aws.amazon.com/gamelift/latest/apireference/API_UpdateFleetPortSettings) to set it before players can connect to game sessions. As a best practice, we recommend opening ports for remote access only when you need them and closing them when you're finished. For Amazon GameLift Servers Realtime fleets, Amazon GameLift Servers automatically sets TCP and UDP ranges. */
+  /**
+   * The IP address ranges and port settings that allow inbound traffic to access game server processes and other processes on this fleet. Set this parameter for managed EC2 fleets. You can leave this parameter empty when creating the fleet, but you must call [](https://docs.aws.amazon.com/gamelift/latest/apireference/API_UpdateFleetPortSettings) to set it before players can connect to game sessions. As a best practice, we recommend opening ports for remote access only when you need them and closing them when you're finished. For Amazon GameLift Servers Realtime fleets, Amazon GameLift Servers automatically sets TCP and UDP ranges.
+   *
+   * Items: at most 50.
+   */
   ec2InboundPermissions?: FleetIpPermission[];
-  /** A set of remote locations to deploy additional instances to and manage as a multi-location fleet. Use this parameter when creating a fleet in AWS Regions that support multiple locations. You can add any AWS Region or Local Zone that's supported by Amazon GameLift Servers. Provide a list of one or more AWS Region codes, such as `us-west-2` , or Local Zone names. When using this parameter, Amazon GameLift Servers requires you to include your home location in the request. For a list of supported Regions and Local Zones, see [Amazon GameLift Servers service locations](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) for managed hosting. */
+  /**
+   * A set of remote locations to deploy additional instances to and manage as a multi-location fleet. Use this parameter when creating a fleet in AWS Regions that support multiple locations. You can add any AWS Region or Local Zone that's supported by Amazon GameLift Servers. Provide a list of one or more AWS Region codes, such as `us-west-2` , or Local Zone names. When using this parameter, Amazon GameLift Servers requires you to include your home location in the request. For a list of supported Regions and Local Zones, see [Amazon GameLift Servers service locations](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) for managed hosting.
+   *
+   * Items: 1–100.
+   */
   locations?: FleetLocationConfiguration[];
   /**
    * The status of termination protection for active game sessions on the fleet. By default, this property is set to `NoProtection` .
@@ -699,6 +996,8 @@ export interface FleetArgs {
    * The unique identifier for a Realtime configuration script to be deployed on fleet instances. You can use either the script ID or ARN. Scripts must be uploaded to Amazon GameLift Servers prior to creating the fleet. This fleet property cannot be changed later.
    *
    * > You can't use the `!Ref` command to reference a script created with a CloudFormation template for the fleet property `ScriptId` . Instead, use `Fn::GetAtt Script.Arn` or `Fn::GetAtt Script.Id` to retrieve either of these properties as input for `ScriptId` . Alternatively, enter a `ScriptId` string manually.
+   *
+   * Pattern: `^script-\S+|^arn:.*:script/script-\S+`.
    */
   scriptId?: string;
   /**
@@ -708,7 +1007,13 @@ export interface FleetArgs {
    * - `ANYWHERE` – Game servers and supporting software are deployed to compute resources that you provide and manage. With this compute type, you can also set the `AnywhereConfiguration` parameter.
    */
   computeType?: "EC2" | "ANYWHERE";
-  /** [DEPRECATED] The maximum value that is allowed for the fleet's instance count. When creating a new fleet, GameLift automatically sets this value to "1". Once the fleet is active, you can change this value. */
+  /**
+   * [DEPRECATED] The maximum value that is allowed for the fleet's instance count. When creating a new fleet, GameLift automatically sets this value to "1". Once the fleet is active, you can change this value.
+   *
+   * Range: at least 0.
+   *
+   * @deprecated The CloudFormation registry marks `MaxSize` of AWS::GameLift::Fleet deprecated.
+   */
   maxSize?: number;
   /**
    * Instructions for how to launch and maintain server processes on instances in the fleet. The runtime configuration defines one or more server process configurations, each identifying a build executable or Realtime script file and the number of processes of that type to run concurrently.
@@ -716,23 +1021,53 @@ export interface FleetArgs {
    * > The `RuntimeConfiguration` parameter is required unless the fleet is being configured using the older parameters `ServerLaunchPath` and `ServerLaunchParameters` , which are still supported for backward compatibility.
    */
   runtimeConfiguration?: FleetRuntimeConfiguration;
-  /** A descriptive label that is associated with a fleet. Fleet names do not need to be unique. */
+  /**
+   * A descriptive label that is associated with a fleet. Fleet names do not need to be unique.
+   *
+   * Length: 1–1024.
+   */
   name: string;
-  /** [DEPRECATED] The minimum value allowed for the fleet's instance count. When creating a new fleet, GameLift automatically sets this value to "0". After the fleet is active, you can change this value. */
+  /**
+   * [DEPRECATED] The minimum value allowed for the fleet's instance count. When creating a new fleet, GameLift automatically sets this value to "0". After the fleet is active, you can change this value.
+   *
+   * Range: at least 0.
+   *
+   * @deprecated The CloudFormation registry marks `MinSize` of AWS::GameLift::Fleet deprecated.
+   */
   minSize?: number;
-  /** Used when peering your Amazon GameLift Servers fleet with a VPC, the unique identifier for the AWS account that owns the VPC. You can find your account ID in the AWS Management Console under account settings. */
+  /**
+   * Used when peering your Amazon GameLift Servers fleet with a VPC, the unique identifier for the AWS account that owns the VPC. You can find your account ID in the AWS Management Console under account settings.
+   *
+   * Length: 1–1024. Pattern: `^[0-9]{12}$`.
+   */
   peerVpcAwsAccountId?: string;
   /** Amazon GameLift Servers Anywhere configuration options. */
   anywhereConfiguration?: FleetAnywhereConfiguration;
-  /** A unique identifier for an IAM role that manages access to your AWS services. With an instance role ARN set, any application that runs on an instance in this fleet can assume the role, including install scripts, server processes, and daemons (background processes). Create a role or look up a role's ARN by using the [IAM dashboard](https://docs.aws.amazon.com/iam/) in the AWS Management Console . Learn more about using on-box credentials for your game servers at [Access external resources from a game server](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-resources.html) . This attribute is used with fleets where `ComputeType` is `EC2` . */
+  /**
+   * A unique identifier for an IAM role that manages access to your AWS services. With an instance role ARN set, any application that runs on an instance in this fleet can assume the role, including install scripts, server processes, and daemons (background processes). Create a role or look up a role's ARN by using the [IAM dashboard](https://docs.aws.amazon.com/iam/) in the AWS Management Console . Learn more about using on-box credentials for your game servers at [Access external resources from a game server](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-resources.html) . This attribute is used with fleets where `ComputeType` is `EC2` .
+   *
+   * Length: at least 1. Pattern: `^arn:aws(-.*)?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   instanceRoleARN?: string;
-  /** The name of an AWS CloudWatch metric group to add this fleet to. A metric group is used to aggregate the metrics for multiple fleets. You can specify an existing metric group name or set a new name to create a new metric group. A fleet can be included in only one metric group at a time. */
+  /**
+   * The name of an AWS CloudWatch metric group to add this fleet to. A metric group is used to aggregate the metrics for multiple fleets. You can specify an existing metric group name or set a new name to create a new metric group. A fleet can be included in only one metric group at a time.
+   *
+   * Items: at most 1.
+   */
   metricGroups?: string[];
-  /** A unique identifier for a build to be deployed on the new fleet. If you are deploying the fleet with a custom game build, you must specify this property. The build must have been successfully uploaded to Amazon GameLift and be in a `READY` status. This fleet setting cannot be changed once the fleet is created. */
+  /**
+   * A unique identifier for a build to be deployed on the new fleet. If you are deploying the fleet with a custom game build, you must specify this property. The build must have been successfully uploaded to Amazon GameLift and be in a `READY` status. This fleet setting cannot be changed once the fleet is created.
+   *
+   * Pattern: `^build-\S+|^arn:.*:build/build-\S+`.
+   */
   buildId?: string;
   /** A policy that limits the number of game sessions that an individual player can create on instances in this fleet within a specified span of time. */
   resourceCreationLimitPolicy?: FleetResourceCreationLimitPolicy;
-  /** The Amazon GameLift Servers-supported Amazon EC2 instance type to use with managed EC2 fleets. Instance type determines the computing resources that will be used to host your game servers, including CPU, memory, storage, and networking capacity. See [Amazon Elastic Compute Cloud Instance Types](https://docs.aws.amazon.com/ec2/instance-types/) for detailed descriptions of Amazon EC2 instance types. */
+  /**
+   * The Amazon GameLift Servers-supported Amazon EC2 instance type to use with managed EC2 fleets. Instance type determines the computing resources that will be used to host your game servers, including CPU, memory, storage, and networking capacity. See [Amazon Elastic Compute Cloud Instance Types](https://docs.aws.amazon.com/ec2/instance-types/) for detailed descriptions of Amazon EC2 instance types.
+   *
+   * Pattern: `^.*..*$`.
+   */
   ec2InstanceType?: string;
   /**
    * Prompts Amazon GameLift Servers to generate a TLS/SSL certificate for the fleet. Amazon GameLift Servers uses the certificates to encrypt traffic between game clients and the game servers running on Amazon GameLift Servers. By default, the `CertificateConfiguration` is `DISABLED` . You can't change this property after you create the fleet.
@@ -742,27 +1077,59 @@ export interface FleetArgs {
    * > ACM isn't available in all AWS regions. A fleet creation request with certificate generation enabled in an unsupported Region, fails with a 4xx error. For more information about the supported Regions, see [Supported Regions](https://docs.aws.amazon.com/acm/latest/userguide/acm-regions.html) in the *Certificate Manager User Guide* .
    */
   certificateConfiguration?: FleetCertificateConfiguration;
-  /** [DEPRECATED] The number of EC2 instances that you want this fleet to host. When creating a new fleet, GameLift automatically sets this value to "1" and initiates a single instance. Once the fleet is active, update this value to trigger GameLift to add or remove instances from the fleet. */
+  /**
+   * [DEPRECATED] The number of EC2 instances that you want this fleet to host. When creating a new fleet, GameLift automatically sets this value to "1" and initiates a single instance. Once the fleet is active, update this value to trigger GameLift to add or remove instances from the fleet.
+   *
+   * Range: at least 0.
+   *
+   * @deprecated The CloudFormation registry marks `DesiredEC2Instances` of AWS::GameLift::Fleet deprecated.
+   */
   desiredEC2Instances?: number;
-  /** Rule that controls how a fleet is scaled. Scaling policies are uniquely identified by the combination of name and fleet ID. */
+  /**
+   * Rule that controls how a fleet is scaled. Scaling policies are uniquely identified by the combination of name and fleet ID.
+   *
+   * Items: at most 50.
+   */
   scalingPolicies?: FleetScalingPolicy[];
   /**
    * Current resource capacity settings for managed EC2 fleets and managed container fleets. For multi-location fleets, location values might refer to a fleet's remote location or its home Region.
    *
    * *Returned by:* [DescribeFleetCapacity](https://docs.aws.amazon.com/gamelift/latest/apireference/API_DescribeFleetCapacity.html) , [DescribeFleetLocationCapacity](https://docs.aws.amazon.com/gamelift/latest/apireference/API_DescribeFleetLocationCapacity.html) , [UpdateFleetCapacity](https://docs.aws.amazon.com/gamelift/latest/apireference/API_UpdateFleetCapacity.html)
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   applyCapacity?: "ON_UPDATE" | "ON_CREATE_AND_UPDATE" | "ON_CREATE_AND_UPDATE_WITH_AUTOSCALING";
   /** Indicates that fleet instances maintain a shared credentials file for the IAM role defined in `InstanceRoleArn` . Shared credentials allow applications that are deployed with the game server executable to communicate with other AWS resources. This property is used only when the game server is integrated with the server SDK version 5.x. For more information about using shared credentials, see [Communicate with other AWS resources from your fleets](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-resources.html) . This attribute is used with fleets where `ComputeType` is `EC2` . */
   instanceRoleCredentialsProvider?: "SHARED_CREDENTIAL_FILE";
-  /** This parameter is no longer used. When hosting a custom game build, specify where Amazon GameLift should store log files using the Amazon GameLift server API call ProcessReady() */
+  /**
+   * This parameter is no longer used. When hosting a custom game build, specify where Amazon GameLift should store log files using the Amazon GameLift server API call ProcessReady()
+   *
+   * @deprecated The CloudFormation registry marks `LogPaths` of AWS::GameLift::Fleet deprecated.
+   */
   logPaths?: string[];
   /** Configuration for player gateway. */
   playerGatewayConfiguration?: FleetPlayerGatewayConfiguration;
-  /** This parameter is no longer used but is retained for backward compatibility. Instead, specify server launch parameters in the RuntimeConfiguration parameter. A request must specify either a runtime configuration or values for both ServerLaunchParameters and ServerLaunchPath. */
+  /**
+   * This parameter is no longer used but is retained for backward compatibility. Instead, specify server launch parameters in the RuntimeConfiguration parameter. A request must specify either a runtime configuration or values for both ServerLaunchParameters and ServerLaunchPath.
+   *
+   * Length: 1–1024.
+   *
+   * @deprecated The CloudFormation registry marks `ServerLaunchParameters` of AWS::GameLift::Fleet deprecated.
+   */
   serverLaunchParameters?: string;
-  /** This parameter is no longer used. Instead, specify a server launch path using the RuntimeConfiguration parameter. Requests that specify a server launch path and launch parameters instead of a runtime configuration will continue to work. */
+  /**
+   * This parameter is no longer used. Instead, specify a server launch path using the RuntimeConfiguration parameter. Requests that specify a server launch path and launch parameters instead of a runtime configuration will continue to work.
+   *
+   * Length: 1–1024.
+   *
+   * @deprecated The CloudFormation registry marks `ServerLaunchPath` of AWS::GameLift::Fleet deprecated.
+   */
   serverLaunchPath?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /** The player gateway mode for the fleet. */
   playerGatewayMode?: "DISABLED" | "ENABLED" | "REQUIRED";
@@ -782,7 +1149,11 @@ export interface FleetOutputs extends FleetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-fleet-ippermission.html | CloudFormation: IpPermission}
  */
 export interface FleetIpPermission {
-  /** A range of allowed IP addresses. This value must be expressed in CIDR notation. Example: " `000.000.000.000/[subnet mask]` " or optionally the shortened version " `0.0.0.0/[subnet mask]` ". */
+  /**
+   * A range of allowed IP addresses. This value must be expressed in CIDR notation. Example: " `000.000.000.000/[subnet mask]` " or optionally the shortened version " `0.0.0.0/[subnet mask]` ".
+   *
+   * Pattern: `(^(([0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])\.){3}([0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])(/([0-9]|[1-2][0-9]|3[0-2]))$)`.
+   */
   ipRange: string;
   /**
    * A starting value for a range of allowed port numbers.
@@ -790,6 +1161,8 @@ export interface FleetIpPermission {
    * For fleets using Linux builds, only ports `22` and `1026-60000` are valid.
    *
    * For fleets using Windows builds, only ports `1026-60000` are valid.
+   *
+   * Range: 1–60000.
    */
   fromPort: number;
   /**
@@ -798,6 +1171,8 @@ export interface FleetIpPermission {
    * For fleets using Linux builds, only ports `22` and `1026-60000` are valid.
    *
    * For fleets using Windows builds, only ports `1026-60000` are valid.
+   *
+   * Range: 1–60000.
    */
   toPort: number;
   /** The network communication protocol used by the fleet. */
@@ -816,7 +1191,11 @@ export interface FleetLocationConfiguration {
    * *Returned by:* [DescribeFleetCapacity](https://docs.aws.amazon.com/gamelift/latest/apireference/API_DescribeFleetCapacity.html) , [DescribeFleetLocationCapacity](https://docs.aws.amazon.com/gamelift/latest/apireference/API_DescribeFleetLocationCapacity.html) , [UpdateFleetCapacity](https://docs.aws.amazon.com/gamelift/latest/apireference/API_UpdateFleetCapacity.html)
    */
   locationCapacity?: FleetLocationCapacity;
-  /** An AWS Region code, such as `us-west-2` . For a list of supported Regions and Local Zones, see [Amazon GameLift Servers service locations](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) for managed hosting. */
+  /**
+   * An AWS Region code, such as `us-west-2` . For a list of supported Regions and Local Zones, see [Amazon GameLift Servers service locations](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) for managed hosting.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9\-]+`.
+   */
   location: string;
   /** The player gateway status for the location. */
   playerGatewayStatus?: "DISABLED" | "ENABLED";
@@ -830,11 +1209,23 @@ export interface FleetLocationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-fleet-locationcapacity.html | CloudFormation: LocationCapacity}
  */
 export interface FleetLocationCapacity {
-  /** The minimum number of instances that are allowed in the specified fleet location. If this parameter is not set, the default is 0. */
+  /**
+   * The minimum number of instances that are allowed in the specified fleet location. If this parameter is not set, the default is 0.
+   *
+   * Range: at least 0.
+   */
   minSize?: number;
-  /** The number of Amazon EC2 instances you want to maintain in the specified fleet location. This value must fall between the minimum and maximum size limits. Changes in desired instance value can take up to 1 minute to be reflected when viewing the fleet's capacity settings. */
+  /**
+   * The number of Amazon EC2 instances you want to maintain in the specified fleet location. This value must fall between the minimum and maximum size limits. Changes in desired instance value can take up to 1 minute to be reflected when viewing the fleet's capacity settings.
+   *
+   * Range: at least 0.
+   */
   desiredEC2Instances?: number;
-  /** The maximum number of instances that are allowed in the specified fleet location. If this parameter is not set, the default is 1. */
+  /**
+   * The maximum number of instances that are allowed in the specified fleet location. If this parameter is not set, the default is 1.
+   *
+   * Range: at least 0.
+   */
   maxSize: number;
   /** Configuration options for Amazon GameLift Servers-managed capacity behavior. */
   managedCapacityConfiguration?: FleetManagedCapacityConfiguration;
@@ -848,7 +1239,11 @@ export interface FleetLocationCapacity {
 export interface FleetManagedCapacityConfiguration {
   /** The strategy Amazon GameLift Servers will use to automatically scale your capacity to and from zero in response to game session activity. Game session activity refers to any active running sessions or game session requests. When set to SCALE_TO_AND_FROM_ZERO, MinSize must not be specified and will be managed automatically. When set to MANUAL, MinSize is required. */
   zeroCapacityStrategy: "SCALE_TO_AND_FROM_ZERO" | "MANUAL";
-  /** Length of time, in minutes, that Amazon GameLift Servers will wait before scaling in your MinSize and DesiredInstances to 0 after a period with no game session activity. */
+  /**
+   * Length of time, in minutes, that Amazon GameLift Servers will wait before scaling in your MinSize and DesiredInstances to 0 after a period with no game session activity.
+   *
+   * Range: 5–1440.
+   */
   scaleInAfterInactivityMinutes?: number;
 }
 
@@ -860,11 +1255,23 @@ export interface FleetManagedCapacityConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-fleet-runtimeconfiguration.html | CloudFormation: RuntimeConfiguration}
  */
 export interface FleetRuntimeConfiguration {
-  /** A collection of server process configurations that identify what server processes to run on fleet computes. */
+  /**
+   * A collection of server process configurations that identify what server processes to run on fleet computes.
+   *
+   * Items: at most 50.
+   */
   serverProcesses?: FleetServerProcess[];
-  /** The number of game sessions in status `ACTIVATING` to allow on an instance or compute. This setting limits the instance resources that can be used for new game activations at any one time. */
+  /**
+   * The number of game sessions in status `ACTIVATING` to allow on an instance or compute. This setting limits the instance resources that can be used for new game activations at any one time.
+   *
+   * Range: 1–2147483647.
+   */
   maxConcurrentGameSessionActivations?: number;
-  /** The maximum amount of time (in seconds) allowed to launch a new game session and have it report ready to host players. During this time, the game session is in status `ACTIVATING` . If the game session does not become active before the timeout, it is ended and the game session status is changed to `TERMINATED` . */
+  /**
+   * The maximum amount of time (in seconds) allowed to launch a new game session and have it report ready to host players. During this time, the game session is in status `ACTIVATING` . If the game session does not become active before the timeout, it is ended and the game session status is changed to `TERMINATED` .
+   *
+   * Range: 1–600.
+   */
   gameSessionActivationTimeoutSeconds?: number;
 }
 
@@ -874,7 +1281,11 @@ export interface FleetRuntimeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-fleet-serverprocess.html | CloudFormation: ServerProcess}
  */
 export interface FleetServerProcess {
-  /** The number of server processes using this configuration that run concurrently on each instance or compute. */
+  /**
+   * The number of server processes using this configuration that run concurrently on each instance or compute.
+   *
+   * Range: at least 1.
+   */
   concurrentExecutions: number;
   /**
    * An optional list of parameters to pass to the server executable or Realtime script on launch.
@@ -882,6 +1293,8 @@ export interface FleetServerProcess {
    * Length Constraints: Minimum length of 1. Maximum length of 1024.
    *
    * Pattern: [A-Za-z0-9_:.+\/\\\- =@{},?'\[\]"]+
+   *
+   * Length: 1–1024.
    */
   parameters?: string;
   /**
@@ -891,6 +1304,8 @@ export interface FleetServerProcess {
    * - Linux: `/local/game` . Examples: " `/local/game/MyGame/server.exe` " or " `/local/game/MyRealtimeScript.js` "
    *
    * > Amazon GameLift Servers doesn't support the use of setup scripts that launch the game executable. For custom game builds, this parameter must indicate the executable that calls the server SDK operations `initSDK()` and `ProcessReady()` .
+   *
+   * Length: 1–1024. Pattern: `^([Cc]:\\game\S+|/local/game/\S+)`.
    */
   launchPath: string;
 }
@@ -901,7 +1316,11 @@ export interface FleetServerProcess {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-fleet-anywhereconfiguration.html | CloudFormation: AnywhereConfiguration}
  */
 export interface FleetAnywhereConfiguration {
-  /** The cost to run your fleet per hour. Amazon GameLift Servers uses the provided cost of your fleet to balance usage in queues. For more information about queues, see [Setting up queues](https://docs.aws.amazon.com/gamelift/latest/developerguide/queues-intro.html) in the *Amazon GameLift Servers Developer Guide* . */
+  /**
+   * The cost to run your fleet per hour. Amazon GameLift Servers uses the provided cost of your fleet to balance usage in queues. For more information about queues, see [Setting up queues](https://docs.aws.amazon.com/gamelift/latest/developerguide/queues-intro.html) in the *Amazon GameLift Servers Developer Guide* .
+   *
+   * Length: 1–11. Pattern: `^\d{1,5}(?:\.\d{1,5})?$`.
+   */
   cost: string;
 }
 
@@ -913,12 +1332,18 @@ export interface FleetAnywhereConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-fleet-resourcecreationlimitpolicy.html | CloudFormation: ResourceCreationLimitPolicy}
  */
 export interface FleetResourceCreationLimitPolicy {
-  /** The time span used in evaluating the resource creation limit policy. */
+  /**
+   * The time span used in evaluating the resource creation limit policy.
+   *
+   * Range: at least 0.
+   */
   policyPeriodInMinutes?: number;
   /**
    * A policy that puts limits on the number of game sessions that a player can create within a specified span of time. With this policy, you can control players' ability to consume available resources.
    *
    * The policy is evaluated when a player tries to create a new game session. On receiving a `CreateGameSession` request, Amazon GameLift Servers checks that the player (identified by `CreatorId` ) has created fewer than game session limit in the specified time period.
+   *
+   * Range: at least 0.
    */
   newGameSessionsPerCreator?: number;
 }
@@ -948,13 +1373,25 @@ export interface FleetCertificateConfiguration {
 export interface FleetScalingPolicy {
   /** Comparison operator to use when measuring a metric against the threshold value. */
   comparisonOperator?: "GreaterThanOrEqualToThreshold" | "GreaterThanThreshold" | "LessThanThreshold" | "LessThanOrEqualToThreshold";
-  /** Length of time (in minutes) the metric must be at or beyond the threshold before a scaling event is triggered. */
+  /**
+   * Length of time (in minutes) the metric must be at or beyond the threshold before a scaling event is triggered.
+   *
+   * Range: at least 1.
+   */
   evaluationPeriods?: number;
-  /** The fleet location. */
+  /**
+   * The fleet location.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9\-]+`.
+   */
   location?: string;
   /** Name of the Amazon GameLift Servers-defined metric that is used to trigger a scaling adjustment. For detailed descriptions of fleet metrics, see [Monitor Amazon GameLift Servers with Amazon CloudWatch](https://docs.aws.amazon.com/gamelift/latest/developerguide/monitoring-cloudwatch.html) . … */
   metricName?: "ActivatingGameSessions" | "ActiveGameSessions" | "ActiveInstances" | "AvailableGameSessions" | "AvailablePlayerSessions" | "CurrentPlayerSessions" | "IdleInstances" | "PercentAvailableGameSessions" | "PercentIdleInstances" | "QueueDepth" | "WaitTime" | "ConcurrentActivatableGameSessions";
-  /** A descriptive label that is associated with a fleet's scaling policy. Policy names do not need to be unique. */
+  /**
+   * A descriptive label that is associated with a fleet's scaling policy. Policy names do not need to be unique.
+   *
+   * Length: 1–1024.
+   */
   name: string;
   /** The type of scaling policy to create. For a target-based policy, set the parameter *MetricName* to 'PercentAvailableGameSessions' and specify a *TargetConfiguration* . For a rule-based policy set the following parameters: *MetricName* , *ComparisonOperator* , *Threshold* , *EvaluationPeriods* , *ScalingAdjustmentType* , and *ScalingAdjustment* . */
   policyType?: "RuleBased" | "TargetBased" | "ManagedScaling";
@@ -1017,15 +1454,25 @@ export interface FleetPlayerGatewayConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-gameservergroup.html | CloudFormation: AWS::GameLift::GameServerGroup}
  */
-export const GameServerGroup = cloudControlType<GameServerGroupArgs, GameServerGroupOutputs>("AWS::GameLift::GameServerGroup", "aws:gamelift:GameServerGroup", '{"p":[["AutoScalingPolicy",["ref","AutoScalingPolicy"]],["MinSize","number"],["DeleteOption",["enum","SAFE_DELETE","FORCE_DELETE","RETAIN"]],["BalancingStrategy",["enum","SPOT_ONLY","SPOT_PREFERRED","ON_DEMAND_ONLY"]],["GameServerGroupName","string",1],["LaunchTemplate",["ref","LaunchTemplate"]],["GameServerProtectionPolicy",["enum","NO_PROTECTION","FULL_PROTECTION"]],["VpcSubnets",["array","string"]],["MaxSize","number"],["InstanceDefinitions",["array",["ref","InstanceDefinition"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["AutoScalingGroupArn","string",8],["GameServerGroupArn","string",72]],"id":["GameServerGroupArn"],"d":{"AutoScalingPolicy":[["TargetTrackingConfiguration",["ref","TargetTrackingConfiguration"],1],["EstimatedInstanceWarmup","number"]],"TargetTrackingConfiguration":[["TargetValue","number",1]],"LaunchTemplate":[["LaunchTemplateName","string"],["Version","string"],["LaunchTemplateId","string"]],"InstanceDefinition":[["WeightedCapacity","string"],["InstanceType","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:gameservergroup/${GameServerGroupName}"}');
+export const GameServerGroup = cloudControlType<GameServerGroupArgs, GameServerGroupOutputs>("AWS::GameLift::GameServerGroup", "aws:gamelift:GameServerGroup", '{"p":[["AutoScalingPolicy",["ref","AutoScalingPolicy"],16],["MinSize","number",16],["DeleteOption",["enum","SAFE_DELETE","FORCE_DELETE","RETAIN"],16],["BalancingStrategy",["enum","SPOT_ONLY","SPOT_PREFERRED","ON_DEMAND_ONLY"]],["GameServerGroupName","string",1],["LaunchTemplate",["ref","LaunchTemplate"],16],["GameServerProtectionPolicy",["enum","NO_PROTECTION","FULL_PROTECTION"]],["VpcSubnets",["array","string"],16],["MaxSize","number",16],["InstanceDefinitions",["array",["ref","InstanceDefinition"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["AutoScalingGroupArn","string",8],["GameServerGroupArn","string",72]],"id":["GameServerGroupArn"],"d":{"AutoScalingPolicy":[["TargetTrackingConfiguration",["ref","TargetTrackingConfiguration"],1],["EstimatedInstanceWarmup","number"]],"TargetTrackingConfiguration":[["TargetValue","number",1]],"LaunchTemplate":[["LaunchTemplateName","string"],["Version","string"],["LaunchTemplateId","string"]],"InstanceDefinition":[["WeightedCapacity","string"],["InstanceType","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeleteOption","LaunchTemplate","MinSize","MaxSize","AutoScalingPolicy","VpcSubnets"],"ro":["GameServerGroupArn","AutoScalingGroupArn"],"uo":["InstanceDefinitions","Tags","VpcSubnets"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:gameservergroup/${GameServerGroupName}"}');
 /** A {@link GameServerGroup} instance: its attributes as typed outputs. */
 export type GameServerGroup = InstanceType<typeof GameServerGroup>;
 
 /** Inputs of {@link GameServerGroup}. */
 export interface GameServerGroupArgs {
-  /** Configuration settings to define a scaling policy for the Auto Scaling group that is optimized for game hosting. The scaling policy uses the metric `"PercentUtilizedGameServers"` to maintain a buffer of idle game servers that can immediately accommodate new games and players. After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs. */
+  /**
+   * Configuration settings to define a scaling policy for the Auto Scaling group that is optimized for game hosting. The scaling policy uses the metric `"PercentUtilizedGameServers"` to maintain a buffer of idle game servers that can immediately accommodate new games and players. After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoScalingPolicy?: GameServerGroupAutoScalingPolicy;
-  /** The minimum number of instances allowed in the Amazon EC2 Auto Scaling group. During automatic scaling events, Amazon GameLift Servers FleetIQ and Amazon EC2 do not scale down the group below this minimum. In production, this value should be set to at least 1. After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs. */
+  /**
+   * The minimum number of instances allowed in the Amazon EC2 Auto Scaling group. During automatic scaling events, Amazon GameLift Servers FleetIQ and Amazon EC2 do not scale down the group below this minimum. In production, this value should be set to at least 1. After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: at least 0.
+   */
   minSize?: number;
   /**
    * The type of delete to perform. To delete a game server group, specify the `DeleteOption` . Options include the following:
@@ -1033,6 +1480,8 @@ export interface GameServerGroupArgs {
    * - `SAFE_DELETE` – (default) Terminates the game server group and Amazon EC2 Auto Scaling group only when it has no game servers that are in `UTILIZED` status.
    * - `FORCE_DELETE` – Terminates the game server group, including all active game servers regardless of their utilization status, and the Amazon EC2 Auto Scaling group.
    * - `RETAIN` – Does a safe delete of the game server group but retains the Amazon EC2 Auto Scaling group as is.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deleteOption?: "SAFE_DELETE" | "FORCE_DELETE" | "RETAIN";
   /**
@@ -1043,25 +1492,55 @@ export interface GameServerGroupArgs {
    * - `ON_DEMAND_ONLY` - Only On-Demand Instances are used in the game server group. No Spot Instances are used, even when available, while this balancing strategy is in force.
    */
   balancingStrategy?: "SPOT_ONLY" | "SPOT_PREFERRED" | "ON_DEMAND_ONLY";
-  /** A developer-defined identifier for the game server group. The name is unique for each Region in each AWS account. */
+  /**
+   * A developer-defined identifier for the game server group. The name is unique for each Region in each AWS account.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9-\.]+`.
+   */
   gameServerGroupName: string;
   /**
    * The Amazon EC2 launch template that contains configuration settings and game server code to be deployed to all instances in the game server group. You can specify the template using either the template name or ID. For help with creating a launch template, see [Creating a Launch Template for an Auto Scaling Group](https://docs.aws.amazon.com/autoscaling/ec2/userguide/create-launch-template.html) in the *Amazon Elastic Compute Cloud Auto Scaling User Guide* . After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs.
    *
    * > If you specify network interfaces in your launch template, you must explicitly set the property `AssociatePublicIpAddress` to "true". If no network interface is specified in the launch template, Amazon GameLift Servers FleetIQ uses your account's default VPC.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   launchTemplate?: GameServerGroupLaunchTemplate;
   /** A flag that indicates whether instances in the game server group are protected from early termination. Unprotected instances that have active game servers running might be terminated during a scale-down event, causing players to be dropped from the game. Protected instances cannot be terminated while there are active game servers running except in the event of a forced game server group deletion (see ). An exception to this is with Spot Instances, which can be terminated by AWS regardless of protection status. */
   gameServerProtectionPolicy?: "NO_PROTECTION" | "FULL_PROTECTION";
-  /** A list of virtual private cloud (VPC) subnets to use with instances in the game server group. By default, all Amazon GameLift Servers FleetIQ-supported Availability Zones are used. You can use this parameter to specify VPCs that you've set up. This property cannot be updated after the game server group is created, and the corresponding Auto Scaling group will always use the property value that is set with this request, even if the Auto Scaling group is updated directly. */
+  /**
+   * A list of virtual private cloud (VPC) subnets to use with instances in the game server group. By default, all Amazon GameLift Servers FleetIQ-supported Availability Zones are used. You can use this parameter to specify VPCs that you've set up. This property cannot be updated after the game server group is created, and the corresponding Auto Scaling group will always use the property value that is set with this request, even if the Auto Scaling group is updated directly.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–20. Each item: Length: 15–24. Pattern: `^subnet-[0-9a-z]+$`.
+   */
   vpcSubnets?: string[];
-  /** The maximum number of instances allowed in the Amazon EC2 Auto Scaling group. During automatic scaling events, Amazon GameLift Servers FleetIQ and EC2 do not scale up the group above this maximum. After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs. */
+  /**
+   * The maximum number of instances allowed in the Amazon EC2 Auto Scaling group. During automatic scaling events, Amazon GameLift Servers FleetIQ and EC2 do not scale up the group above this maximum. After the Auto Scaling group is created, update this value directly in the Auto Scaling group using the AWS console or APIs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: at least 1.
+   */
   maxSize?: number;
-  /** The set of Amazon EC2 instance types that Amazon GameLift Servers FleetIQ can use when balancing and automatically scaling instances in the corresponding Auto Scaling group. */
+  /**
+   * The set of Amazon EC2 instance types that Amazon GameLift Servers FleetIQ can use when balancing and automatically scaling instances in the corresponding Auto Scaling group.
+   *
+   * Items: 2–20.
+   */
   instanceDefinitions: GameServerGroupInstanceDefinition[];
-  /** The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) for an IAM role that allows Amazon GameLift Servers to access your Amazon EC2 Auto Scaling groups. */
+  /**
+   * The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) for an IAM role that allows Amazon GameLift Servers to access your Amazon EC2 Auto Scaling groups.
+   *
+   * Length: 1–256. Pattern: `^arn:.*:role\/[\w+=,.\@-]+`.
+   */
   roleArn: string;
-  /** A list of labels to assign to the new game server group resource. Tags are developer-defined key-value pairs. Tagging AWS resources is useful for resource management, access management, and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags, respectively. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits. */
+  /**
+   * A list of labels to assign to the new game server group resource. Tags are developer-defined key-value pairs. Tagging AWS resources is useful for resource management, access management, and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags, respectively. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -1123,7 +1602,11 @@ export interface GameServerGroupLaunchTemplate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-gameservergroup-instancedefinition.html | CloudFormation: InstanceDefinition}
  */
 export interface GameServerGroupInstanceDefinition {
-  /** Instance weighting that indicates how much this instance type contributes to the total capacity of a game server group. Instance weights are used by Amazon GameLift Servers FleetIQ to calculate the instance type's cost per unit hour and better identify the most cost-effective options. For detailed information on weighting instance capacity, see [Instance Weighting](https://docs.aws.amazon.com/autoscaling/ec2/userguide/asg-instance-weighting.html) in the *Amazon Elastic Compute Cloud Auto Scaling User Guide* . Default value is "1". */
+  /**
+   * Instance weighting that indicates how much this instance type contributes to the total capacity of a game server group. Instance weights are used by Amazon GameLift Servers FleetIQ to calculate the instance type's cost per unit hour and better identify the most cost-effective options. For detailed information on weighting instance capacity, see [Instance Weighting](https://docs.aws.amazon.com/autoscaling/ec2/userguide/asg-instance-weighting.html) in the *Amazon Elastic Compute Cloud Auto Scaling User Guide* . Default value is "1".
+   *
+   * Pattern: ``.
+   */
   weightedCapacity?: string;
   /** An Amazon EC2 instance type designation. */
   instanceType: string;
@@ -1134,27 +1617,47 @@ export interface GameServerGroupInstanceDefinition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-gamesessionqueue.html | CloudFormation: AWS::GameLift::GameSessionQueue}
  */
-export const GameSessionQueue = cloudControlType<GameSessionQueueArgs, GameSessionQueueOutputs>("AWS::GameLift::GameSessionQueue", "aws:gamelift:GameSessionQueue", '{"p":[["TimeoutInSeconds","integer"],["PlayerLatencyPolicies",["array",["ref","PlayerLatencyPolicy"]]],["Destinations",["array",["ref","GameSessionQueueDestination"]]],["NotificationTarget","string"],["FilterConfiguration",["ref","FilterConfiguration"]],["CustomEventData","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["PriorityConfiguration",["ref","PriorityConfiguration"]],["Arn","string",72]],"id":["Name"],"d":{"PlayerLatencyPolicy":[["PolicyDurationSeconds","integer"],["MaximumIndividualPlayerLatencyMilliseconds","integer"]],"GameSessionQueueDestination":[["DestinationArn","string"]],"FilterConfiguration":[["AllowedLocations",["array","string"]]],"PriorityConfiguration":[["PriorityOrder",["array","string"]],["LocationOrder",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:gamesessionqueue/${GameSessionQueueName}"}');
+export const GameSessionQueue = cloudControlType<GameSessionQueueArgs, GameSessionQueueOutputs>("AWS::GameLift::GameSessionQueue", "aws:gamelift:GameSessionQueue", '{"p":[["TimeoutInSeconds","integer"],["PlayerLatencyPolicies",["array",["ref","PlayerLatencyPolicy"]]],["Destinations",["array",["ref","GameSessionQueueDestination"]]],["NotificationTarget","string"],["FilterConfiguration",["ref","FilterConfiguration"]],["CustomEventData","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["PriorityConfiguration",["ref","PriorityConfiguration"]],["Arn","string",72]],"id":["Name"],"d":{"PlayerLatencyPolicy":[["PolicyDurationSeconds","integer"],["MaximumIndividualPlayerLatencyMilliseconds","integer"]],"GameSessionQueueDestination":[["DestinationArn","string"]],"FilterConfiguration":[["AllowedLocations",["array","string"]]],"PriorityConfiguration":[["PriorityOrder",["array","string"]],["LocationOrder",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["PlayerLatencyPolicies","FilterConfiguration/AllowedLocations","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:gamesessionqueue/${GameSessionQueueName}"}');
 /** A {@link GameSessionQueue} instance: its attributes as typed outputs. */
 export type GameSessionQueue = InstanceType<typeof GameSessionQueue>;
 
 /** Inputs of {@link GameSessionQueue}. */
 export interface GameSessionQueueArgs {
-  /** The maximum time, in seconds, that a new game session placement request remains in the queue. When a request exceeds this time, the game session placement changes to a `TIMED_OUT` status. If you don't specify a request timeout, the queue uses a default value. */
+  /**
+   * The maximum time, in seconds, that a new game session placement request remains in the queue. When a request exceeds this time, the game session placement changes to a `TIMED_OUT` status. If you don't specify a request timeout, the queue uses a default value.
+   *
+   * Range: at least 0.
+   */
   timeoutInSeconds?: number;
   /** A set of policies that enforce a sliding cap on player latency when processing game sessions placement requests. Use multiple policies to gradually relax the cap over time if Amazon GameLift Servers can't make a placement. Policies are evaluated in order starting with the lowest maximum latency value. */
   playerLatencyPolicies?: GameSessionQueuePlayerLatencyPolicy[];
   /** A list of fleets and/or fleet aliases that can be used to fulfill game session placement requests in the queue. Destinations are identified by either a fleet ARN or a fleet alias ARN, and are listed in order of placement preference. */
   destinations?: GameSessionQueueGameSessionQueueDestination[];
-  /** An SNS topic ARN that is set up to receive game session placement notifications. See [Setting up notifications for game session placement](https://docs.aws.amazon.com/gamelift/latest/developerguide/queue-notification.html) . */
+  /**
+   * An SNS topic ARN that is set up to receive game session placement notifications. See [Setting up notifications for game session placement](https://docs.aws.amazon.com/gamelift/latest/developerguide/queue-notification.html) .
+   *
+   * Length: 1–300. Pattern: `[a-zA-Z0-9:_-]*(\.fifo)?`.
+   */
   notificationTarget?: string;
   /** A list of locations where a queue is allowed to place new game sessions. Locations are specified in the form of AWS Region codes, such as `us-west-2` . If this parameter is not set, game sessions can be placed in any queue location. */
   filterConfiguration?: GameSessionQueueFilterConfiguration;
-  /** Information to be added to all events that are related to this game session queue. */
+  /**
+   * Information to be added to all events that are related to this game session queue.
+   *
+   * Length: 1–256. Pattern: `[\s\S]*`.
+   */
   customEventData?: string;
-  /** A list of labels to assign to the new game session queue resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits. */
+  /**
+   * A list of labels to assign to the new game session queue resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** A descriptive label that is associated with game session queue. Queue names must be unique within each Region. */
+  /**
+   * A descriptive label that is associated with game session queue. Queue names must be unique within each Region.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9-]+`.
+   */
   name: string;
   /** Custom settings to use when prioritizing destinations and locations for game session placements. This configuration replaces the FleetIQ default prioritization process. Priority types that are not explicitly named will be automatically applied at the end of the prioritization process. */
   priorityConfiguration?: GameSessionQueuePriorityConfiguration;
@@ -1172,9 +1675,17 @@ export interface GameSessionQueueOutputs extends GameSessionQueueArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-gamesessionqueue-playerlatencypolicy.html | CloudFormation: PlayerLatencyPolicy}
  */
 export interface GameSessionQueuePlayerLatencyPolicy {
-  /** The length of time, in seconds, that the policy is enforced while placing a new game session. A null value for this property means that the policy is enforced until the queue times out. */
+  /**
+   * The length of time, in seconds, that the policy is enforced while placing a new game session. A null value for this property means that the policy is enforced until the queue times out.
+   *
+   * Range: at least 0.
+   */
   policyDurationSeconds?: number;
-  /** The maximum latency value that is allowed for any player, in milliseconds. All policies must have a value set for this property. */
+  /**
+   * The maximum latency value that is allowed for any player, in milliseconds. All policies must have a value set for this property.
+   *
+   * Range: at least 0.
+   */
   maximumIndividualPlayerLatencyMilliseconds?: number;
 }
 
@@ -1184,7 +1695,11 @@ export interface GameSessionQueuePlayerLatencyPolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-gamesessionqueue-gamesessionqueuedestination.html | CloudFormation: GameSessionQueueDestination}
  */
 export interface GameSessionQueueGameSessionQueueDestination {
-  /** The Amazon Resource Name (ARN) that is assigned to fleet or fleet alias. ARNs, which include a fleet ID or alias ID and a Region name, provide a unique identifier across all Regions. */
+  /**
+   * The Amazon Resource Name (ARN) that is assigned to fleet or fleet alias. ARNs, which include a fleet ID or alias ID and a Region name, provide a unique identifier across all Regions.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9:/-]+`.
+   */
   destinationArn?: string;
 }
 
@@ -1194,7 +1709,11 @@ export interface GameSessionQueueGameSessionQueueDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-gamesessionqueue-filterconfiguration.html | CloudFormation: FilterConfiguration}
  */
 export interface GameSessionQueueFilterConfiguration {
-  /** A list of locations to allow game session placement in, in the form of AWS Region codes such as `us-west-2` . */
+  /**
+   * A list of locations to allow game session placement in, in the form of AWS Region codes such as `us-west-2` .
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: `^[a-z]+(-([a-z]+|\d))*`.
+   */
   allowedLocations?: string[];
 }
 
@@ -1216,9 +1735,15 @@ export interface GameSessionQueuePriorityConfiguration {
    * - `COST` -- Amazon GameLift Servers prioritizes queue destinations with the lowest current hosting costs. Cost is evaluated based on the destination's location, instance type, and fleet type (Spot or On-Demand).
    * - `DESTINATION` -- Amazon GameLift Servers prioritizes based on the list order of destinations in the queue configuration.
    * - `LOCATION` -- Amazon GameLift Servers prioritizes based on the provided order of locations, as defined in `LocationOrder` .
+   *
+   * Items: 1–4.
    */
-  priorityOrder?: string[];
-  /** The prioritization order to use for fleet locations, when the `PriorityOrder` property includes `LOCATION` . Locations can include AWS Region codes (such as `us-west-2` ), local zones, and custom locations (for Anywhere fleets). Each location must be listed only once. For details, see [Amazon GameLift Servers service locations.](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html) */
+  priorityOrder?: ("LATENCY" | "COST" | "DESTINATION" | "LOCATION")[];
+  /**
+   * The prioritization order to use for fleet locations, when the `PriorityOrder` property includes `LOCATION` . Locations can include AWS Region codes (such as `us-west-2` ), local zones, and custom locations (for Anywhere fleets). Each location must be listed only once. For details, see [Amazon GameLift Servers service locations.](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-regions.html)
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: `^[A-Za-z0-9\-]+`.
+   */
   locationOrder?: string[];
 }
 
@@ -1227,15 +1752,23 @@ export interface GameSessionQueuePriorityConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-location.html | CloudFormation: AWS::GameLift::Location}
  */
-export const Location = cloudControlType<LocationArgs, LocationOutputs>("AWS::GameLift::Location", "aws:gamelift:Location", '{"p":[["Tags",["array",["ref","Tag"]]],["LocationName","string",67],["LocationArn","string",72]],"id":["LocationName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:location/${LocationId}"}');
+export const Location = cloudControlType<LocationArgs, LocationOutputs>("AWS::GameLift::Location", "aws:gamelift:Location", '{"p":[["Tags",["array",["ref","Tag"]]],["LocationName","string",67],["LocationArn","string",72]],"id":["LocationName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LocationName"],"ro":["LocationArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:location/${LocationId}"}');
 /** A {@link Location} instance: its attributes as typed outputs. */
 export type Location = InstanceType<typeof Location>;
 
 /** Inputs of {@link Location}. */
 export interface LocationArgs {
-  /** A list of labels to assign to the new resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management, and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Rareference* . */
+  /**
+   * A list of labels to assign to the new resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management, and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Rareference* .
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** A descriptive name for the custom location. */
+  /**
+   * A descriptive name for the custom location.
+   *
+   * Length: 8–64. Pattern: `^custom-[A-Za-z0-9\-]+`.
+   */
   locationName: string;
 }
 
@@ -1250,31 +1783,67 @@ export interface LocationOutputs extends LocationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-matchmakingconfiguration.html | CloudFormation: AWS::GameLift::MatchmakingConfiguration}
  */
-export const MatchmakingConfiguration = cloudControlType<MatchmakingConfigurationArgs, MatchmakingConfigurationOutputs>("AWS::GameLift::MatchmakingConfiguration", "aws:gamelift:MatchmakingConfiguration", '{"p":[["GameProperties",["array",["ref","GameProperty"]]],["GameSessionData","string"],["Description","string"],["AcceptanceTimeoutSeconds","integer"],["NotificationTarget","string"],["CustomEventData","string"],["Name","string",67],["AdditionalPlayerCount","integer"],["BackfillMode",["enum","AUTOMATIC","MANUAL"]],["RequestTimeoutSeconds","integer",1],["AcceptanceRequired","boolean",1],["FlexMatchMode",["enum","STANDALONE","WITH_QUEUE"]],["RuleSetName","string",1],["GameSessionQueueArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["CreationTime","string"],["RuleSetArn","string"],["Arn","string",72]],"id":["Name"],"d":{"GameProperty":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:matchmakingconfiguration/${MatchmakingConfigurationName}"}');
+export const MatchmakingConfiguration = cloudControlType<MatchmakingConfigurationArgs, MatchmakingConfigurationOutputs>("AWS::GameLift::MatchmakingConfiguration", "aws:gamelift:MatchmakingConfiguration", '{"p":[["GameProperties",["array",["ref","GameProperty"]]],["GameSessionData","string"],["Description","string"],["AcceptanceTimeoutSeconds","integer"],["NotificationTarget","string"],["CustomEventData","string"],["Name","string",67],["AdditionalPlayerCount","integer"],["BackfillMode",["enum","AUTOMATIC","MANUAL"]],["RequestTimeoutSeconds","integer",1],["AcceptanceRequired","boolean",1],["FlexMatchMode",["enum","STANDALONE","WITH_QUEUE"]],["RuleSetName","string",1],["GameSessionQueueArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["CreationTime","string"],["RuleSetArn","string"],["Arn","string",72]],"id":["Name"],"d":{"GameProperty":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["GameProperties","GameSessionQueueArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:matchmakingconfiguration/${MatchmakingConfigurationName}"}');
 /** A {@link MatchmakingConfiguration} instance: its attributes as typed outputs. */
 export type MatchmakingConfiguration = InstanceType<typeof MatchmakingConfiguration>;
 
 /** Inputs of {@link MatchmakingConfiguration}. */
 export interface MatchmakingConfigurationArgs {
-  /** A set of custom properties for a game session, formatted as key-value pairs. These properties are passed to a game server process with a request to start a new game session. See [Start a Game Session](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-api.html#gamelift-sdk-server-startsession) . This parameter is not used if `FlexMatchMode` is set to `STANDALONE` . */
+  /**
+   * A set of custom properties for a game session, formatted as key-value pairs. These properties are passed to a game server process with a request to start a new game session. See [Start a Game Session](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-api.html#gamelift-sdk-server-startsession) . This parameter is not used if `FlexMatchMode` is set to `STANDALONE` .
+   *
+   * Items: at most 16.
+   */
   gameProperties?: MatchmakingConfigurationGameProperty[];
-  /** A set of custom game session properties, formatted as a single string value. This data is passed to a game server process with a request to start a new game session. See [Start a Game Session](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-api.html#gamelift-sdk-server-startsession) . This parameter is not used if `FlexMatchMode` is set to `STANDALONE` . */
+  /**
+   * A set of custom game session properties, formatted as a single string value. This data is passed to a game server process with a request to start a new game session. See [Start a Game Session](https://docs.aws.amazon.com/gamelift/latest/developerguide/gamelift-sdk-server-api.html#gamelift-sdk-server-startsession) . This parameter is not used if `FlexMatchMode` is set to `STANDALONE` .
+   *
+   * Length: 1–4096.
+   */
   gameSessionData?: string;
-  /** A description for the matchmaking configuration. */
+  /**
+   * A description for the matchmaking configuration.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** The length of time (in seconds) to wait for players to accept a proposed match, if acceptance is required. */
+  /**
+   * The length of time (in seconds) to wait for players to accept a proposed match, if acceptance is required.
+   *
+   * Range: 1–600.
+   */
   acceptanceTimeoutSeconds?: number;
-  /** An SNS topic ARN that is set up to receive matchmaking notifications. See [Setting up notifications for matchmaking](https://docs.aws.amazon.com/gamelift/latest/flexmatchguide/match-notification.html) for more information. */
+  /**
+   * An SNS topic ARN that is set up to receive matchmaking notifications. See [Setting up notifications for matchmaking](https://docs.aws.amazon.com/gamelift/latest/flexmatchguide/match-notification.html) for more information.
+   *
+   * Length: 0–300. Pattern: `[a-zA-Z0-9:_/-]*(.fifo)?`.
+   */
   notificationTarget?: string;
-  /** Information to add to all events related to the matchmaking configuration. */
+  /**
+   * Information to add to all events related to the matchmaking configuration.
+   *
+   * Length: 0–256.
+   */
   customEventData?: string;
-  /** A unique identifier for the matchmaking configuration. This name is used to identify the configuration associated with a matchmaking request or ticket. */
+  /**
+   * A unique identifier for the matchmaking configuration. This name is used to identify the configuration associated with a matchmaking request or ticket.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-\.]*`.
+   */
   name: string;
-  /** The number of player slots in a match to keep open for future players. For example, if the configuration's rule set specifies a match for a single 12-person team, and the additional player count is set to 2, only 10 players are selected for the match. This parameter is not used if `FlexMatchMode` is set to `STANDALONE` . */
+  /**
+   * The number of player slots in a match to keep open for future players. For example, if the configuration's rule set specifies a match for a single 12-person team, and the additional player count is set to 2, only 10 players are selected for the match. This parameter is not used if `FlexMatchMode` is set to `STANDALONE` .
+   *
+   * Range: at least 0.
+   */
   additionalPlayerCount?: number;
   /** The method used to backfill game sessions that are created with this matchmaking configuration. Specify `MANUAL` when your game manages backfill requests manually or does not use the match backfill feature. Specify `AUTOMATIC` to have GameLift create a `StartMatchBackfill` request whenever a game session has one or more open slots. Learn more about manual and automatic backfill in [Backfill Existing Games with FlexMatch](https://docs.aws.amazon.com/gamelift/latest/flexmatchguide/match-backfill.html) . Automatic backfill is not available when `FlexMatchMode` is set to `STANDALONE` . */
   backfillMode?: "AUTOMATIC" | "MANUAL";
-  /** The maximum duration, in seconds, that a matchmaking ticket can remain in process before timing out. Requests that fail due to timing out can be resubmitted as needed. */
+  /**
+   * The maximum duration, in seconds, that a matchmaking ticket can remain in process before timing out. Requests that fail due to timing out can be resubmitted as needed.
+   *
+   * Range: 1–43200.
+   */
   requestTimeoutSeconds: number;
   /** A flag that determines whether a match that was created with this configuration must be accepted by the matched players. To require acceptance, set to `TRUE` . With this option enabled, matchmaking tickets use the status `REQUIRES_ACCEPTANCE` to indicate when a completed potential match is waiting for player acceptance. */
   acceptanceRequired: boolean;
@@ -1285,15 +1854,31 @@ export interface MatchmakingConfigurationArgs {
    * - *WITH_QUEUE* - FlexMatch forms matches and uses the specified Amazon GameLift Servers queue to start a game session for the match.
    */
   flexMatchMode?: "STANDALONE" | "WITH_QUEUE";
-  /** A unique identifier for the matchmaking rule set to use with this configuration. You can use either the rule set name or ARN value. A matchmaking configuration can only use rule sets that are defined in the same Region. */
+  /**
+   * A unique identifier for the matchmaking rule set to use with this configuration. You can use either the rule set name or ARN value. A matchmaking configuration can only use rule sets that are defined in the same Region.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-\.]*`.
+   */
   ruleSetName: string;
-  /** The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) that is assigned to a Amazon GameLift Servers game session queue resource and uniquely identifies it. ARNs are unique across all Regions. Format is `arn:aws:gamelift:<region>::gamesessionqueue/<queue name>` . Queues can be located in any Region. Queues are used to start new Amazon GameLift Servers-hosted game sessions for matches that are created with this matchmaking configuration. If `FlexMatchMode` is set to `STANDALONE` , do not set this parameter. */
+  /**
+   * The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) that is assigned to a Amazon GameLift Servers game session queue resource and uniquely identifies it. ARNs are unique across all Regions. Format is `arn:aws:gamelift:<region>::gamesessionqueue/<queue name>` . Queues can be located in any Region. Queues are used to start new Amazon GameLift Servers-hosted game sessions for matches that are created with this matchmaking configuration. If `FlexMatchMode` is set to `STANDALONE` , do not set this parameter.
+   *
+   * Each item: Length: 1–256. Pattern: `[a-zA-Z0-9:/-]+`.
+   */
   gameSessionQueueArns?: string[];
-  /** A list of labels to assign to the new matchmaking configuration resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits. */
+  /**
+   * A list of labels to assign to the new matchmaking configuration resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /** A time stamp indicating when this data object was created. Format is a number expressed in Unix time as milliseconds (for example `"1469498468.057"` ). */
   creationTime?: string;
-  /** The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) associated with the GameLift matchmaking rule set resource that this configuration uses. */
+  /**
+   * The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) associated with the GameLift matchmaking rule set resource that this configuration uses.
+   *
+   * Pattern: `^arn:.*:matchmakingruleset\/[a-zA-Z0-9-\.]*`.
+   */
   ruleSetArn?: string;
 }
 
@@ -1313,9 +1898,17 @@ export interface MatchmakingConfigurationOutputs extends MatchmakingConfiguratio
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-matchmakingconfiguration-gameproperty.html | CloudFormation: GameProperty}
  */
 export interface MatchmakingConfigurationGameProperty {
-  /** The game property value. */
+  /**
+   * The game property value.
+   *
+   * Length: at most 96.
+   */
   value: string;
-  /** The game property identifier. */
+  /**
+   * The game property identifier.
+   *
+   * Length: at most 32.
+   */
   key: string;
 }
 
@@ -1334,17 +1927,29 @@ export interface MatchmakingConfigurationGameProperty {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-matchmakingruleset.html | CloudFormation: AWS::GameLift::MatchmakingRuleSet}
  */
-export const MatchmakingRuleSet = cloudControlType<MatchmakingRuleSetArgs, MatchmakingRuleSetOutputs>("AWS::GameLift::MatchmakingRuleSet", "aws:gamelift:MatchmakingRuleSet", '{"p":[["RuleSetBody","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72],["CreationTime","string",8]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:matchmakingruleset/${MatchmakingRuleSetName}"}');
+export const MatchmakingRuleSet = cloudControlType<MatchmakingRuleSetArgs, MatchmakingRuleSetOutputs>("AWS::GameLift::MatchmakingRuleSet", "aws:gamelift:MatchmakingRuleSet", '{"p":[["RuleSetBody","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72],["CreationTime","string",8]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","RuleSetBody"],"ro":["Arn","CreationTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:matchmakingruleset/${MatchmakingRuleSetName}"}');
 /** A {@link MatchmakingRuleSet} instance: its attributes as typed outputs. */
 export type MatchmakingRuleSet = InstanceType<typeof MatchmakingRuleSet>;
 
 /** Inputs of {@link MatchmakingRuleSet}. */
 export interface MatchmakingRuleSetArgs {
-  /** A collection of matchmaking rules, formatted as a JSON string. Comments are not allowed in JSON, but most elements support a description field. */
+  /**
+   * A collection of matchmaking rules, formatted as a JSON string. Comments are not allowed in JSON, but most elements support a description field.
+   *
+   * Length: 1–65535.
+   */
   ruleSetBody: string;
-  /** A list of labels to assign to the new matchmaking rule set resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits. */
+  /**
+   * A list of labels to assign to the new matchmaking rule set resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** A unique identifier for the matchmaking rule set. A matchmaking configuration identifies the rule set it uses by this name value. Note that the rule set name is different from the optional `name` field in the rule set body. */
+  /**
+   * A unique identifier for the matchmaking rule set. A matchmaking configuration identifies the rule set it uses by this name value. Note that the rule set name is different from the optional `name` field in the rule set body.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-\.]*`.
+   */
   name: string;
 }
 
@@ -1361,21 +1966,37 @@ export interface MatchmakingRuleSetOutputs extends MatchmakingRuleSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gamelift-script.html | CloudFormation: AWS::GameLift::Script}
  */
-export const Script = cloudControlType<ScriptArgs, ScriptOutputs>("AWS::GameLift::Script", "aws:gamelift:Script", '{"p":[["Version","string"],["StorageLocation",["ref","S3Location"],1],["Tags",["array",["ref","Tag"]]],["Name","string"],["NodeJsVersion","string",66],["Id","string",72,"awsId"],["Arn","string",72],["CreationTime","string",8],["SizeOnDisk","integer",8]],"id":["Id"],"d":{"S3Location":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:gamelift:${Region}:${Account}:script/${ScriptId}"}');
+export const Script = cloudControlType<ScriptArgs, ScriptOutputs>("AWS::GameLift::Script", "aws:gamelift:Script", '{"p":[["Version","string"],["StorageLocation",["ref","S3Location"],1],["Tags",["array",["ref","Tag"]]],["Name","string"],["NodeJsVersion","string",66],["Id","string",72,"awsId"],["Arn","string",72],["CreationTime","string",8],["SizeOnDisk","integer",8]],"id":["Id"],"d":{"S3Location":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["NodeJsVersion"],"ro":["Id","CreationTime","Arn","SizeOnDisk"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:gamelift:${Region}:${Account}:script/${ScriptId}"}');
 /** A {@link Script} instance: its attributes as typed outputs. */
 export type Script = InstanceType<typeof Script>;
 
 /** Inputs of {@link Script}. */
 export interface ScriptArgs {
-  /** The version that is associated with a build or script. Version strings do not need to be unique. */
+  /**
+   * The version that is associated with a build or script. Version strings do not need to be unique.
+   *
+   * Length: 1–1024.
+   */
   version?: string;
   /** The location of the Amazon S3 bucket where a zipped file containing your Realtime scripts is stored. The storage location must specify the Amazon S3 bucket name, the zip file name (the "key"), and a role ARN that allows Amazon GameLift Servers to access the Amazon S3 storage location. The S3 bucket must be in the same Region where you want to create a new script. By default, Amazon GameLift Servers uploads the latest version of the zip file; if you have S3 object versioning turned on, you can use the `ObjectVersion` parameter to specify an earlier version. */
   storageLocation: ScriptS3Location;
-  /** A list of labels to assign to the new script resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits. */
+  /**
+   * A list of labels to assign to the new script resource. Tags are developer-defined key-value pairs. Tagging AWS resources are useful for resource management, access management and cost allocation. For more information, see [Tagging AWS Resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference* . Once the resource is created, you can use TagResource, UntagResource, and ListTagsForResource to add, remove, and view tags. The maximum tag limit may be lower than stated. See the AWS General Reference for actual tagging limits.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** A descriptive label that is associated with a script. Script names do not need to be unique. */
+  /**
+   * A descriptive label that is associated with a script. Script names do not need to be unique.
+   *
+   * Length: 1–1024.
+   */
   name?: string;
-  /** The Node.js version used for execution of the Realtime script. */
+  /**
+   * The Node.js version used for execution of the Realtime script.
+   *
+   * Pattern: `^\d+\.[x0-9]+$`.
+   */
   nodeJsVersion?: string;
 }
 
@@ -1397,16 +2018,30 @@ export interface ScriptOutputs extends ScriptArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-gamelift-script-s3location.html | CloudFormation: S3Location}
  */
 export interface ScriptS3Location {
-  /** The version of the file, if object versioning is turned on for the bucket. Amazon GameLift Servers uses this information when retrieving files from an S3 bucket that you own. Use this parameter to specify a specific version of the file. If not set, the latest version of the file is retrieved. */
+  /**
+   * The version of the file, if object versioning is turned on for the bucket. Amazon GameLift Servers uses this information when retrieving files from an S3 bucket that you own. Use this parameter to specify a specific version of the file. If not set, the latest version of the file is retrieved.
+   *
+   * Length: at least 1.
+   */
   objectVersion?: string;
   /**
    * An Amazon S3 bucket identifier. Thename of the S3 bucket.
    *
    * > Amazon GameLift Servers doesn't support uploading from Amazon S3 buckets with names that contain a dot (.).
+   *
+   * Length: at least 1.
    */
   bucket: string;
-  /** The name of the zip file that contains the build files or script files. */
+  /**
+   * The name of the zip file that contains the build files or script files.
+   *
+   * Length: at least 1.
+   */
   key: string;
-  /** The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) for an IAM role that allows Amazon GameLift Servers to access the S3 bucket. */
+  /**
+   * The Amazon Resource Name ( [ARN](https://docs.aws.amazon.com/AmazonS3/latest/dev/s3-arn-format.html) ) for an IAM role that allows Amazon GameLift Servers to access the S3 bucket.
+   *
+   * Length: at least 1.
+   */
   roleArn: string;
 }

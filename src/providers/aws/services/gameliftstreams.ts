@@ -13,9 +13,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * Before you create an Amazon GameLift Streams application, upload your *uncompressed* game files (do not upload a .zip file) to an Amazon Simple Storage Service (Amazon S3) standard bucket.
  *
+ * @deprecated Cloud Control cannot create AWS::GameLiftStreams::Application: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gameliftstreams-application.html | CloudFormation: AWS::GameLiftStreams::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::GameLiftStreams::Application", "aws:gameliftstreams:Application", '{"p":[["ApplicationLogOutputUri","string"],["ApplicationLogPaths",["array","string"]],["ApplicationSourceUri","string",67],["Description","string",1],["ExecutablePath","string",67],["RuntimeEnvironment",["ref","RuntimeEnvironment"],67],["Tags",["map","string"]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"RuntimeEnvironment":[["Version","string",1],["Type","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:gameliftstreams:${Region}:${Account}:application/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::GameLiftStreams::Application", "aws:gameliftstreams:Application", '{"p":[["ApplicationLogOutputUri","string"],["ApplicationLogPaths",["array","string"]],["ApplicationSourceUri","string",67],["Description","string",1],["ExecutablePath","string",67],["RuntimeEnvironment",["ref","RuntimeEnvironment"],67],["Tags",["map","string"]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"RuntimeEnvironment":[["Version","string",1],["Type","string",1]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:gameliftstreams:${Region}:${Account}:application/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -84,9 +86,11 @@ export interface ApplicationRuntimeEnvironment {
  *
  * There are two types of stream capacity: always-on and on-demand. …
  *
+ * @deprecated Cloud Control cannot create AWS::GameLiftStreams::StreamGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-gameliftstreams-streamgroup.html | CloudFormation: AWS::GameLiftStreams::StreamGroup}
  */
-export const StreamGroup = cloudControlType<StreamGroupArgs, StreamGroupOutputs>("AWS::GameLiftStreams::StreamGroup", "aws:gameliftstreams:StreamGroup", '{"p":[["DefaultApplication",["ref","DefaultApplication"]],["Description","string",1],["StreamClass","string",67],["Tags",["map","string"]],["LocationConfigurations",["array",["ref","LocationConfiguration"]],1],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"DefaultApplication":[["Id","string",2],["Arn","string"]],"LocationConfiguration":[["LocationName","string",1],["AlwaysOnCapacity","integer"],["OnDemandCapacity","integer"],["TargetIdleCapacity","integer"],["MaximumCapacity","integer"],["VpcTransitConfiguration",["ref","VpcTransitConfiguration"]]],"VpcTransitConfiguration":[["VpcId","string",1],["Ipv4CidrBlocks",["array","string"],1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:gameliftstreams:${Region}:${Account}:streamgroup/${StreamGroupId}"}');
+export const StreamGroup = cloudControlType<StreamGroupArgs, StreamGroupOutputs>("AWS::GameLiftStreams::StreamGroup", "aws:gameliftstreams:StreamGroup", '{"p":[["DefaultApplication",["ref","DefaultApplication"]],["Description","string",1],["StreamClass","string",67],["Tags",["map","string"]],["LocationConfigurations",["array",["ref","LocationConfiguration"]],1],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"DefaultApplication":[["Id","string",2],["Arn","string"]],"LocationConfiguration":[["LocationName","string",1],["AlwaysOnCapacity","integer"],["OnDemandCapacity","integer"],["TargetIdleCapacity","integer"],["MaximumCapacity","integer"],["VpcTransitConfiguration",["ref","VpcTransitConfiguration"]]],"VpcTransitConfiguration":[["VpcId","string",1],["Ipv4CidrBlocks",["array","string"],1]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:gameliftstreams:${Region}:${Account}:streamgroup/${StreamGroupId}"}');
 /** A {@link StreamGroup} instance: its attributes as typed outputs. */
 export type StreamGroup = InstanceType<typeof StreamGroup>;
 

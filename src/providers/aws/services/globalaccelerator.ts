@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-globalaccelerator-accelerator.html | CloudFormation: AWS::GlobalAccelerator::Accelerator}
  */
-export const Accelerator = cloudControlType<AcceleratorArgs, AcceleratorOutputs>("AWS::GlobalAccelerator::Accelerator", "aws:globalaccelerator:Accelerator", '{"p":[["IpAddressType",["enum","IPV4","DUAL_STACK"]],["IpAddresses",["array","string"]],["Enabled","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["FlowLogsEnabled","boolean"],["FlowLogsS3Bucket","string"],["FlowLogsS3Prefix","string"],["Ipv4Addresses",["array","string"],8],["DnsName","string",8],["DualStackDnsName","string",8],["AcceleratorArn","string",72],["Ipv6Addresses",["array","string"],8]],"id":["AcceleratorArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:globalaccelerator::${Account}:accelerator/${AcceleratorId}"}');
+export const Accelerator = cloudControlType<AcceleratorArgs, AcceleratorOutputs>("AWS::GlobalAccelerator::Accelerator", "aws:globalaccelerator:Accelerator", '{"p":[["IpAddressType",["enum","IPV4","DUAL_STACK"]],["IpAddresses",["array","string"]],["Enabled","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["FlowLogsEnabled","boolean"],["FlowLogsS3Bucket","string"],["FlowLogsS3Prefix","string"],["Ipv4Addresses",["array","string"],8],["DnsName","string",8],["DualStackDnsName","string",8],["AcceleratorArn","string",72],["Ipv6Addresses",["array","string"],8]],"id":["AcceleratorArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AcceleratorArn","DnsName","Ipv4Addresses","Ipv6Addresses","DualStackDnsName"],"tg":[true,true,true]},"arn":"arn:${Partition}:globalaccelerator::${Account}:accelerator/${AcceleratorId}"}');
 /** A {@link Accelerator} instance: its attributes as typed outputs. */
 export type Accelerator = InstanceType<typeof Accelerator>;
 
@@ -29,6 +29,8 @@ export interface AcceleratorArgs {
    * Note that you can't update IP addresses for an existing accelerator. To change them, you must create a new accelerator with the new addresses.
    *
    * For more information, see [Bring Your Own IP Addresses (BYOIP)](https://docs.aws.amazon.com/global-accelerator/latest/dg/using-byoip.html) in the *AWS Global Accelerator Developer Guide* .
+   *
+   * Each item: Pattern: `^(?:[0-9]{1,3}\.){3}[0-9]{1,3}$`.
    */
   ipAddresses?: string[];
   /**
@@ -43,13 +45,25 @@ export interface AcceleratorArgs {
    * For more information, see [Tagging](https://docs.aws.amazon.com/global-accelerator/latest/dg/tagging-in-global-accelerator.html) in the *AWS Global Accelerator Developer Guide* .
    */
   tags?: AwsTag[];
-  /** The name of the accelerator. The name must contain only alphanumeric characters or hyphens (-), and must not begin or end with a hyphen. */
+  /**
+   * The name of the accelerator. The name must contain only alphanumeric characters or hyphens (-), and must not begin or end with a hyphen.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]{0,64}$`.
+   */
   name: string;
   /** Indicates whether flow logs are enabled for the accelerator. */
   flowLogsEnabled?: boolean;
-  /** The name of the Amazon S3 bucket for the flow logs. */
+  /**
+   * The name of the Amazon S3 bucket for the flow logs.
+   *
+   * Length: at most 255.
+   */
   flowLogsS3Bucket?: string;
-  /** The prefix for the location in the Amazon S3 bucket for the flow logs. */
+  /**
+   * The prefix for the location in the Amazon S3 bucket for the flow logs.
+   *
+   * Length: at most 255.
+   */
   flowLogsS3Prefix?: string;
 }
 
@@ -78,13 +92,17 @@ export interface AcceleratorOutputs extends AcceleratorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-globalaccelerator-crossaccountattachment.html | CloudFormation: AWS::GlobalAccelerator::CrossAccountAttachment}
  */
-export const CrossAccountAttachment = cloudControlType<CrossAccountAttachmentArgs, CrossAccountAttachmentOutputs>("AWS::GlobalAccelerator::CrossAccountAttachment", "aws:globalaccelerator:CrossAccountAttachment", '{"p":[["Name","string",1],["Principals",["array","string"]],["Resources",["array",["ref","Resource"]]],["Tags",["array",["ref","Tag"]]],["AttachmentArn","string",72]],"id":["AttachmentArn"],"d":{"Resource":[["EndpointId","string"],["Cidr","string"],["Region","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:globalaccelerator::${Account}:attachment/${ResourceId}"}');
+export const CrossAccountAttachment = cloudControlType<CrossAccountAttachmentArgs, CrossAccountAttachmentOutputs>("AWS::GlobalAccelerator::CrossAccountAttachment", "aws:globalaccelerator:CrossAccountAttachment", '{"p":[["Name","string",1],["Principals",["array","string"]],["Resources",["array",["ref","Resource"]]],["Tags",["array",["ref","Tag"]]],["AttachmentArn","string",72]],"id":["AttachmentArn"],"d":{"Resource":[["EndpointId","string"],["Cidr","string"],["Region","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Resources/*/Region"],"ro":["AttachmentArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:globalaccelerator::${Account}:attachment/${ResourceId}"}');
 /** A {@link CrossAccountAttachment} instance: its attributes as typed outputs. */
 export type CrossAccountAttachment = InstanceType<typeof CrossAccountAttachment>;
 
 /** Inputs of {@link CrossAccountAttachment}. */
 export interface CrossAccountAttachmentArgs {
-  /** The name of the cross-account attachment. */
+  /**
+   * The name of the cross-account attachment.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]{0,64}$`.
+   */
   name: string;
   /** The principals included in the cross-account attachment. */
   principals?: string[];
@@ -131,7 +149,7 @@ export interface CrossAccountAttachmentResource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-globalaccelerator-endpointgroup.html | CloudFormation: AWS::GlobalAccelerator::EndpointGroup}
  */
-export const EndpointGroup = cloudControlType<EndpointGroupArgs, EndpointGroupOutputs>("AWS::GlobalAccelerator::EndpointGroup", "aws:globalaccelerator:EndpointGroup", '{"p":[["ListenerArn","string",67],["PortOverrides",["array",["ref","PortOverride"]]],["HealthCheckIntervalSeconds","integer"],["EndpointGroupRegion","string",67],["HealthCheckPath","string"],["TrafficDialPercentage","number"],["HealthCheckProtocol",["enum","TCP","HTTP","HTTPS"]],["ThresholdCount","integer"],["HealthCheckPort","integer"],["EndpointConfigurations",["array",["ref","EndpointConfiguration"]]],["EndpointGroupArn","string",72]],"id":["EndpointGroupArn"],"d":{"PortOverride":[["ListenerPort","integer",1],["EndpointPort","integer",1]],"EndpointConfiguration":[["EndpointId","string",1],["Weight","integer"],["ClientIPPreservationEnabled","boolean"],["AttachmentArn","string"]]}}');
+export const EndpointGroup = cloudControlType<EndpointGroupArgs, EndpointGroupOutputs>("AWS::GlobalAccelerator::EndpointGroup", "aws:globalaccelerator:EndpointGroup", '{"p":[["ListenerArn","string",67],["PortOverrides",["array",["ref","PortOverride"]]],["HealthCheckIntervalSeconds","integer"],["EndpointGroupRegion","string",67],["HealthCheckPath","string"],["TrafficDialPercentage","number"],["HealthCheckProtocol",["enum","TCP","HTTP","HTTPS"]],["ThresholdCount","integer"],["HealthCheckPort","integer"],["EndpointConfigurations",["array",["ref","EndpointConfiguration"]]],["EndpointGroupArn","string",72]],"id":["EndpointGroupArn"],"d":{"PortOverride":[["ListenerPort","integer",1],["EndpointPort","integer",1]],"EndpointConfiguration":[["EndpointId","string",1],["Weight","integer"],["ClientIPPreservationEnabled","boolean"],["AttachmentArn","string"]]},"reg":{"h":"crudl","wo":["EndpointConfigurations/*/AttachmentArn"],"co":["EndpointGroupRegion","ListenerArn"],"ro":["EndpointGroupArn"],"tg":[false,true,true]}}');
 /** A {@link EndpointGroup} instance: its attributes as typed outputs. */
 export type EndpointGroup = InstanceType<typeof EndpointGroup>;
 
@@ -153,6 +171,8 @@ export interface EndpointGroupArgs {
    * Use this action to increase (dial up) or decrease (dial down) traffic to a specific Region. The percentage is applied to the traffic that would otherwise have been routed to the Region based on optimal routing.
    *
    * The default value is 100.
+   *
+   * Range: 0–100.
    */
   trafficDialPercentage?: number;
   /** The protocol that Global Accelerator uses to perform health checks on endpoints that are part of this endpoint group. The default value is TCP. */
@@ -163,6 +183,8 @@ export interface EndpointGroupArgs {
    * The port that Global Accelerator uses to perform health checks on endpoints that are part of this endpoint group.
    *
    * The default port is the port for the listener that this endpoint group is associated with. If the listener port is a list, Global Accelerator uses the first specified port in the list of ports.
+   *
+   * Range: -1–65535.
    */
   healthCheckPort?: number;
   /** The list of endpoint objects. */
@@ -183,9 +205,17 @@ export interface EndpointGroupOutputs extends EndpointGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-globalaccelerator-endpointgroup-portoverride.html | CloudFormation: PortOverride}
  */
 export interface EndpointGroupPortOverride {
-  /** The listener port that you want to map to a specific endpoint port. This is the port that user traffic arrives to the Global Accelerator on. */
+  /**
+   * The listener port that you want to map to a specific endpoint port. This is the port that user traffic arrives to the Global Accelerator on.
+   *
+   * Range: 0–65535.
+   */
   listenerPort: number;
-  /** The endpoint port that you want a listener port to be mapped to. This is the port on the endpoint, such as the Application Load Balancer or Amazon EC2 instance. */
+  /**
+   * The endpoint port that you want a listener port to be mapped to. This is the port on the endpoint, such as the Application Load Balancer or Amazon EC2 instance.
+   *
+   * Range: 0–65535.
+   */
   endpointPort: number;
 }
 
@@ -201,7 +231,11 @@ export interface EndpointGroupEndpointConfiguration {
    * For cross-account endpoints, this must be the ARN of the resource.
    */
   endpointId: string;
-  /** The weight associated with the endpoint. When you add weights to endpoints, you configure Global Accelerator to route traffic based on proportions that you specify. For example, you might specify endpoint weights of 4, 5, 5, and 6 (sum=20). The result is that 4/20 of your traffic, on average, is routed to the first endpoint, 5/20 is routed both to the second and third endpoints, and 6/20 is routed to the last endpoint. For more information, see [Endpoint Weights](https://docs.aws.amazon.com/global-accelerator/latest/dg/about-endpoints-endpoint-weights.html) in the *AWS Global Accelerator Developer Guide* . */
+  /**
+   * The weight associated with the endpoint. When you add weights to endpoints, you configure Global Accelerator to route traffic based on proportions that you specify. For example, you might specify endpoint weights of 4, 5, 5, and 6 (sum=20). The result is that 4/20 of your traffic, on average, is routed to the first endpoint, 5/20 is routed both to the second and third endpoints, and 6/20 is routed to the last endpoint. For more information, see [Endpoint Weights](https://docs.aws.amazon.com/global-accelerator/latest/dg/about-endpoints-endpoint-weights.html) in the *AWS Global Accelerator Developer Guide* .
+   *
+   * Range: 0–255.
+   */
   weight?: number;
   /**
    * Indicates whether client IP address preservation is enabled for an Application Load Balancer endpoint. The value is true or false. The default value is true for new accelerators.
@@ -220,7 +254,7 @@ export interface EndpointGroupEndpointConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-globalaccelerator-listener.html | CloudFormation: AWS::GlobalAccelerator::Listener}
  */
-export const Listener = cloudControlType<ListenerArgs, ListenerOutputs>("AWS::GlobalAccelerator::Listener", "aws:globalaccelerator:Listener", '{"p":[["PortRanges",["array",["ref","PortRange"]],1],["AcceleratorArn","string",67],["Protocol",["enum","TCP","UDP"],1],["ClientAffinity",["enum","NONE","SOURCE_IP"]],["ListenerArn","string",72]],"id":["ListenerArn"],"d":{"PortRange":[["FromPort","integer",1],["ToPort","integer",1]]}}');
+export const Listener = cloudControlType<ListenerArgs, ListenerOutputs>("AWS::GlobalAccelerator::Listener", "aws:globalaccelerator:Listener", '{"p":[["PortRanges",["array",["ref","PortRange"]],1],["AcceleratorArn","string",67],["Protocol",["enum","TCP","UDP"],1],["ClientAffinity",["enum","NONE","SOURCE_IP"]],["ListenerArn","string",72]],"id":["ListenerArn"],"d":{"PortRange":[["FromPort","integer",1],["ToPort","integer",1]]},"reg":{"h":"crudl","co":["AcceleratorArn"],"ro":["ListenerArn"],"tg":[false,true,true]}}');
 /** A {@link Listener} instance: its attributes as typed outputs. */
 export type Listener = InstanceType<typeof Listener>;
 
@@ -256,8 +290,16 @@ export interface ListenerOutputs extends ListenerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-globalaccelerator-listener-portrange.html | CloudFormation: PortRange}
  */
 export interface ListenerPortRange {
-  /** The first port in the range of ports, inclusive. */
+  /**
+   * The first port in the range of ports, inclusive.
+   *
+   * Range: 0–65535.
+   */
   fromPort: number;
-  /** The last port in the range of ports, inclusive. */
+  /**
+   * The last port in the range of ports, inclusive.
+   *
+   * Range: 0–65535.
+   */
   toPort: number;
 }

@@ -13,19 +13,35 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-blueprint.html | CloudFormation: AWS::Glue::Blueprint}
  */
-export const Blueprint = cloudControlType<BlueprintArgs, BlueprintOutputs>("AWS::Glue::Blueprint", "aws:glue:Blueprint", '{"p":[["Name","string",67],["BlueprintLocation","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","FAILED"],8],["CreatedOn","string",8],["LastModifiedOn","string",8],["ParameterSpec","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:blueprint/${BlueprintName}"}');
+export const Blueprint = cloudControlType<BlueprintArgs, BlueprintOutputs>("AWS::Glue::Blueprint", "aws:glue:Blueprint", '{"p":[["Name","string",67],["BlueprintLocation","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","FAILED"],8],["CreatedOn","string",8],["LastModifiedOn","string",8],["ParameterSpec","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","Status","CreatedOn","LastModifiedOn","ParameterSpec"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:glue:${Region}:${Account}:blueprint/${BlueprintName}"}');
 /** A {@link Blueprint} instance: its attributes as typed outputs. */
 export type Blueprint = InstanceType<typeof Blueprint>;
 
 /** Inputs of {@link Blueprint}. */
 export interface BlueprintArgs {
-  /** The name of the blueprint. */
+  /**
+   * The name of the blueprint.
+   *
+   * Length: 1–128. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name: string;
-  /** Specifies a path in Amazon S3 where the blueprint is published. */
+  /**
+   * Specifies a path in Amazon S3 where the blueprint is published.
+   *
+   * Length: 1–8192. Pattern: `^s3://([^/]+)/([^/]+/)*([^/]+)$`.
+   */
   blueprintLocation: string;
-  /** A description of the blueprint. */
+  /**
+   * A description of the blueprint.
+   *
+   * Length: 1–512.
+   */
   description?: string;
-  /** The tags to be applied to this blueprint. */
+  /**
+   * The tags to be applied to this blueprint.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -48,15 +64,23 @@ export interface BlueprintOutputs extends BlueprintArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-catalog.html | CloudFormation: AWS::Glue::Catalog}
  */
-export const Catalog = cloudControlType<CatalogArgs, CatalogOutputs>("AWS::Glue::Catalog", "aws:glue:Catalog", '{"p":[["Name","string",67],["Description","string"],["Parameters",["map","string"]],["FederatedCatalog",["ref","FederatedCatalog"]],["TargetRedshiftCatalog",["ref","TargetRedshiftCatalog"]],["CatalogProperties",["ref","CatalogProperties"]],["CreateTableDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["CreateDatabaseDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["AllowFullTableExternalDataAccess",["enum","True","False"]],["OverwriteChildResourcePermissionsWithDefault",["enum","Accept","Deny"]],["Tags",["array",["ref","Tag"]]],["CatalogId","string",72],["ResourceArn","string",72],["CreateTime","integer",8],["UpdateTime","integer",8]],"id":["ResourceArn"],"d":{"FederatedCatalog":[["Identifier","string"],["ConnectionName","string"]],"TargetRedshiftCatalog":[["CatalogArn","string",1]],"CatalogProperties":[["DataLakeAccessProperties",["ref","DataLakeAccessProperties"]],["CustomProperties",["map","string"]]],"DataLakeAccessProperties":[["DataLakeAccess","boolean"],["DataTransferRole","string"],["KmsKey","string"],["CatalogType","string"],["ManagedWorkgroupName","string"],["ManagedWorkgroupStatus","string"],["RedshiftDatabaseName","string"],["AllowFullTableExternalDataAccess",["enum","True","False"]]],"PrincipalPermissions":[["Principal",["ref","DataLakePrincipal"]],["Permissions",["array",["enum","ALL","SELECT","ALTER","DROP","DELETE","INSERT","CREATE_DATABASE","CREATE_TABLE","DATA_LOCATION_ACCESS"]]]],"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:catalog/${CatalogName}"}');
+export const Catalog = cloudControlType<CatalogArgs, CatalogOutputs>("AWS::Glue::Catalog", "aws:glue:Catalog", '{"p":[["Name","string",67],["Description","string"],["Parameters",["map","string"]],["FederatedCatalog",["ref","FederatedCatalog"]],["TargetRedshiftCatalog",["ref","TargetRedshiftCatalog"]],["CatalogProperties",["ref","CatalogProperties"]],["CreateTableDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["CreateDatabaseDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["AllowFullTableExternalDataAccess",["enum","True","False"]],["OverwriteChildResourcePermissionsWithDefault",["enum","Accept","Deny"],16],["Tags",["array",["ref","Tag"]]],["CatalogId","string",72],["ResourceArn","string",72],["CreateTime","integer",8],["UpdateTime","integer",8]],"id":["ResourceArn"],"d":{"FederatedCatalog":[["Identifier","string"],["ConnectionName","string"]],"TargetRedshiftCatalog":[["CatalogArn","string",1]],"CatalogProperties":[["DataLakeAccessProperties",["ref","DataLakeAccessProperties"]],["CustomProperties",["map","string"]]],"DataLakeAccessProperties":[["DataLakeAccess","boolean"],["DataTransferRole","string"],["KmsKey","string"],["CatalogType","string"],["ManagedWorkgroupName","string"],["ManagedWorkgroupStatus","string"],["RedshiftDatabaseName","string"],["AllowFullTableExternalDataAccess",["enum","True","False"]]],"PrincipalPermissions":[["Principal",["ref","DataLakePrincipal"]],["Permissions",["array",["enum","ALL","SELECT","ALTER","DROP","DELETE","INSERT","CREATE_DATABASE","CREATE_TABLE","DATA_LOCATION_ACCESS"]]]],"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["CatalogProperties/DataLakeAccessProperties/AllowFullTableExternalDataAccess","OverwriteChildResourcePermissionsWithDefault"],"co":["Name"],"ro":["CatalogId","ResourceArn","CreateTime","UpdateTime","CatalogProperties/DataLakeAccessProperties/ManagedWorkgroupName","CatalogProperties/DataLakeAccessProperties/ManagedWorkgroupStatus","CatalogProperties/DataLakeAccessProperties/RedshiftDatabaseName","CatalogProperties/CustomProperties","CreateDatabaseDefaultPermissions/*/Principal","CreateDatabaseDefaultPermissions/*/Principal/DataLakePrincipalIdentifier","CreateDatabaseDefaultPermissions/*/Permissions","CreateTableDefaultPermissions/*/Principal","CreateTableDefaultPermissions/*/Principal/DataLakePrincipalIdentifier","CreateTableDefaultPermissions/*/Permissions"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:glue:${Region}:${Account}:catalog/${CatalogName}"}');
 /** A {@link Catalog} instance: its attributes as typed outputs. */
 export type Catalog = InstanceType<typeof Catalog>;
 
 /** Inputs of {@link Catalog}. */
 export interface CatalogArgs {
-  /** The name of the catalog to create. */
+  /**
+   * The name of the catalog to create.
+   *
+   * Length: 1–255.
+   */
   name: string;
-  /** A description of the catalog. */
+  /**
+   * A description of the catalog.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** A map of key-value pairs that define parameters and properties of the catalog. */
   parameters?: Record<string, string>;
@@ -72,7 +96,11 @@ export interface CatalogArgs {
   createDatabaseDefaultPermissions?: CatalogPrincipalPermissions[];
   /** Allows third-party engines to access data in Amazon S3 locations that are registered with Lake Formation. */
   allowFullTableExternalDataAccess?: "True" | "False";
-  /** Specifies whether to overwrite child resource permissions with the default permissions. */
+  /**
+   * Specifies whether to overwrite child resource permissions with the default permissions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   overwriteChildResourcePermissionsWithDefault?: "Accept" | "Deny";
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -166,16 +194,22 @@ export interface CatalogPrincipalPermissions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-catalog-datalakeprincipal.html | CloudFormation: DataLakePrincipal}
  */
 export interface CatalogDataLakePrincipal {
-  /** An identifier for the Lake Formation principal. */
+  /**
+   * An identifier for the Lake Formation principal.
+   *
+   * Length: 1–255.
+   */
   dataLakePrincipalIdentifier?: string;
 }
 
 /**
  * The `AWS::Glue::Classifier` resource creates an AWS Glue classifier that categorizes data sources and specifies schemas. For more information, see [Adding Classifiers to a Crawler](https://docs.aws.amazon.com/glue/latest/dg/add-classifier.html) and [Classifier Structure](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-crawler-classifiers.html#aws-glue-api-crawler-classifiers-Classifier) in the *AWS Glue Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::Classifier: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-classifier.html | CloudFormation: AWS::Glue::Classifier}
  */
-export const Classifier = cloudControlType<ClassifierArgs, ClassifierOutputs>("AWS::Glue::Classifier", "aws:glue:Classifier", '{"p":[["XMLClassifier",["ref","XMLClassifier"]],["JsonClassifier",["ref","JsonClassifier"]],["CsvClassifier",["ref","CsvClassifier"]],["GrokClassifier",["ref","GrokClassifier"]],["Name","string",72]],"id":["Name"],"d":{"XMLClassifier":[["RowTag","string",1],["Classification","string",1],["Name","string",2]],"JsonClassifier":[["JsonPath","string",1],["Name","string",2]],"CsvClassifier":[["ContainsCustomDatatype",["array","string"]],["QuoteSymbol","string"],["ContainsHeader","string"],["Delimiter","string"],["Header",["array","string"]],["AllowSingleColumn","boolean"],["CustomDatatypeConfigured","boolean"],["DisableValueTrimming","boolean"],["Name","string",2]],"GrokClassifier":[["CustomPatterns","string"],["GrokPattern","string",1],["Classification","string",1],["Name","string",2]]}}');
+export const Classifier = cloudControlType<ClassifierArgs, ClassifierOutputs>("AWS::Glue::Classifier", "aws:glue:Classifier", '{"p":[["XMLClassifier",["ref","XMLClassifier"]],["JsonClassifier",["ref","JsonClassifier"]],["CsvClassifier",["ref","CsvClassifier"]],["GrokClassifier",["ref","GrokClassifier"]],["Name","string",72]],"id":["Name"],"d":{"XMLClassifier":[["RowTag","string",1],["Classification","string",1],["Name","string",2]],"JsonClassifier":[["JsonPath","string",1],["Name","string",2]],"CsvClassifier":[["ContainsCustomDatatype",["array","string"]],["QuoteSymbol","string"],["ContainsHeader","string"],["Delimiter","string"],["Header",["array","string"]],["AllowSingleColumn","boolean"],["CustomDatatypeConfigured","boolean"],["DisableValueTrimming","boolean"],["Name","string",2]],"GrokClassifier":[["CustomPatterns","string"],["GrokPattern","string",1],["Classification","string",1],["Name","string",2]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Classifier} instance: its attributes as typed outputs. */
 export type Classifier = InstanceType<typeof Classifier>;
 
@@ -276,9 +310,11 @@ export interface ClassifierGrokClassifier {
 /**
  * The `AWS::Glue::Connection` resource specifies an AWS Glue connection to a data source. For more information, see [Adding a Connection to Your Data Store](https://docs.aws.amazon.com/glue/latest/dg/populate-add-connection.html) and [Connection Structure](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-catalog-connections.html#aws-glue-api-catalog-connections-Connection) in the *AWS Glue Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::Connection: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-connection.html | CloudFormation: AWS::Glue::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Glue::Connection", "aws:glue:Connection", '{"p":[["ConnectionInput",["ref","ConnectionInput"],1],["CatalogId","string",67],["Tags","json"],["Name","string",72]],"id":["CatalogId","Name"],"d":{"ConnectionInput":[["Description","string"],["ConnectionType","string",1],["MatchCriteria",["array","string"]],["PhysicalConnectionRequirements",["ref","PhysicalConnectionRequirements"]],["ConnectionProperties","json"],["Name","string",2],["AthenaProperties","json"],["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["PythonProperties","json"],["SparkProperties","json"],["ValidateCredentials","boolean"],["ValidateForComputeEnvironments",["array","string"]]],"PhysicalConnectionRequirements":[["AvailabilityZone","string"],["SecurityGroupIdList",["array","string"]],["SubnetId","string"]],"AuthenticationConfiguration":[["AuthenticationType","string",1],["BasicAuthenticationCredentials",["ref","BasicAuthenticationCredentials"]],["CustomAuthenticationCredentials","json"],["KmsKeyArn","string"],["OAuth2Properties",["ref","OAuth2Properties"]],["SecretArn","string"]],"BasicAuthenticationCredentials":[["Password","string",48],["Username","string"]],"OAuth2Properties":[["AuthorizationCodeProperties",["ref","AuthorizationCodeProperties"]],["OAuth2ClientApplication",["ref","OAuth2ClientApplication"]],["OAuth2Credentials",["ref","OAuth2Credentials"]],["OAuth2GrantType","string"],["TokenUrl","string"],["TokenUrlParametersMap","json"]],"AuthorizationCodeProperties":[["AuthorizationCode","string"],["RedirectUri","string"]],"OAuth2ClientApplication":[["AWSManagedClientApplicationReference","string"],["UserManagedClientApplicationClientId","string"]],"OAuth2Credentials":[["AccessToken","string"],["JwtToken","string"],["RefreshToken","string"],["UserManagedClientApplicationClientSecret","string",48]]},"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:connection/${ConnectionName}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Glue::Connection", "aws:glue:Connection", '{"p":[["ConnectionInput",["ref","ConnectionInput"],1],["CatalogId","string",67],["Tags","json"],["Name","string",72]],"id":["CatalogId","Name"],"d":{"ConnectionInput":[["Description","string"],["ConnectionType","string",1],["MatchCriteria",["array","string"]],["PhysicalConnectionRequirements",["ref","PhysicalConnectionRequirements"]],["ConnectionProperties","json"],["Name","string",2],["AthenaProperties","json"],["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["PythonProperties","json"],["SparkProperties","json"],["ValidateCredentials","boolean"],["ValidateForComputeEnvironments",["array","string"]]],"PhysicalConnectionRequirements":[["AvailabilityZone","string"],["SecurityGroupIdList",["array","string"]],["SubnetId","string"]],"AuthenticationConfiguration":[["AuthenticationType","string",1],["BasicAuthenticationCredentials",["ref","BasicAuthenticationCredentials"]],["CustomAuthenticationCredentials","json"],["KmsKeyArn","string"],["OAuth2Properties",["ref","OAuth2Properties"]],["SecretArn","string"]],"BasicAuthenticationCredentials":[["Password","string",48],["Username","string"]],"OAuth2Properties":[["AuthorizationCodeProperties",["ref","AuthorizationCodeProperties"]],["OAuth2ClientApplication",["ref","OAuth2ClientApplication"]],["OAuth2Credentials",["ref","OAuth2Credentials"]],["OAuth2GrantType","string"],["TokenUrl","string"],["TokenUrlParametersMap","json"]],"AuthorizationCodeProperties":[["AuthorizationCode","string"],["RedirectUri","string"]],"OAuth2ClientApplication":[["AWSManagedClientApplicationReference","string"],["UserManagedClientApplicationClientId","string"]],"OAuth2Credentials":[["AccessToken","string"],["JwtToken","string"],["RefreshToken","string"],["UserManagedClientApplicationClientSecret","string",48]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:connection/${ConnectionName}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
@@ -460,9 +496,11 @@ export interface ConnectionOAuth2Credentials {
 /**
  * Registers a custom connection type in Glue based on the configuration provided. This enables customers to configure custom connectors for any data source with REST-based APIs.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::ConnectionType: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-connectiontype.html | CloudFormation: AWS::Glue::ConnectionType}
  */
-export const ConnectionType = cloudControlType<ConnectionTypeArgs, ConnectionTypeOutputs>("AWS::Glue::ConnectionType", "aws:glue:ConnectionType", '{"p":[["ConnectionType","string",67],["IntegrationType",["enum","REST"],66],["Description","string",66],["ConnectionProperties",["ref","ConnectionPropertiesConfiguration"],66],["ConnectorAuthenticationConfiguration",["ref","ConnectorAuthenticationConfiguration"],66],["RestConfiguration",["ref","RestConfiguration"],67],["Tags",["array",["ref","Tag"]]],["ConnectionTypeArn","string",72]],"id":["ConnectionTypeArn"],"d":{"ConnectionPropertiesConfiguration":[["Url",["ref","ConnectorProperty"]],["AdditionalRequestParameters",["array",["ref","ConnectorProperty"]]]],"ConnectorProperty":[["Name","string",1],["KeyOverride","string"],["Required","boolean",1],["DefaultValue","string"],["AllowedValues",["array","string"]],["PropertyLocation",["enum","HEADER","BODY","QUERY_PARAM","PATH"]],["PropertyType",["enum","USER_INPUT","SECRET","READ_ONLY","UNUSED","SECRET_OR_USER_INPUT"],1]],"ConnectorAuthenticationConfiguration":[["AuthenticationTypes",["array",["enum","BASIC","OAUTH2","CUSTOM","IAM"]],1],["OAuth2Properties",["ref","ConnectorOAuth2Properties"]],["BasicAuthenticationProperties",["ref","BasicAuthenticationProperties"]],["CustomAuthenticationProperties",["ref","CustomAuthenticationProperties"]]],"ConnectorOAuth2Properties":[["OAuth2GrantType",["enum","CLIENT_CREDENTIALS","JWT_BEARER","AUTHORIZATION_CODE"],1],["ClientCredentialsProperties",["ref","ClientCredentialsProperties"]],["JWTBearerProperties",["ref","JWTBearerProperties"]],["AuthorizationCodeProperties",["ref","ConnectorAuthorizationCodeProperties"]]],"ClientCredentialsProperties":[["TokenUrl",["ref","ConnectorProperty"]],["RequestMethod",["enum","GET","POST"]],["ContentType",["enum","APPLICATION_JSON","URL_ENCODED"]],["ClientId",["ref","SecretConnectorProperty"]],["ClientSecret",["ref","SecretConnectorProperty"],48],["Scope",["ref","ConnectorProperty"]],["TokenUrlParameters",["array",["ref","ConnectorProperty"]]]],"SecretConnectorProperty":[["Name","string",1],["KeyOverride","string"],["Required","boolean",1],["PropertyLocation",["enum","HEADER","BODY","QUERY_PARAM","PATH"]],["PropertyType",["enum","SECRET"],1]],"JWTBearerProperties":[["TokenUrl",["ref","ConnectorProperty"]],["RequestMethod",["enum","GET","POST"]],["ContentType",["enum","APPLICATION_JSON","URL_ENCODED"]],["JwtToken",["ref","SecretConnectorProperty"]],["TokenUrlParameters",["array",["ref","ConnectorProperty"]]]],"ConnectorAuthorizationCodeProperties":[["AuthorizationCodeUrl",["ref","ConnectorProperty"]],["AuthorizationCode",["ref","ConnectorProperty"]],["RedirectUri",["ref","ConnectorProperty"]],["TokenUrl",["ref","ConnectorProperty"]],["RequestMethod",["enum","GET","POST"]],["ContentType",["enum","APPLICATION_JSON","URL_ENCODED"]],["ClientId",["ref","SecretConnectorProperty"]],["ClientSecret",["ref","SecretConnectorProperty"],48],["Scope",["ref","ConnectorProperty"]],["Prompt",["ref","ConnectorProperty"]],["TokenUrlParameters",["array",["ref","ConnectorProperty"]]]],"BasicAuthenticationProperties":[["Username",["ref","SecretConnectorProperty"]],["Password",["ref","SecretConnectorProperty"],48]],"CustomAuthenticationProperties":[["AuthenticationParameters",["array",["ref","SecretConnectorProperty"]],1]],"RestConfiguration":[["GlobalSourceConfiguration",["ref","SourceConfiguration"]],["ValidationEndpointConfiguration",["ref","ValidationEndpointConfiguration"]],["EntityConfigurations",["map",["ref","EntityConfiguration"]]]],"SourceConfiguration":[["RequestMethod",["enum","GET","POST"]],["RequestPath","string"],["RequestParameters",["array",["ref","ConnectorProperty"]]],["ResponseConfiguration",["ref","ResponseConfiguration"]],["PaginationConfiguration",["ref","PaginationConfiguration"]],["FilterConfiguration",["ref","FilterConfiguration"]]],"ResponseConfiguration":[["ResultPath","string",1],["ErrorPath","string"]],"PaginationConfiguration":[["CursorConfiguration",["ref","CursorConfiguration"]],["OffsetConfiguration",["ref","OffsetConfiguration"]]],"CursorConfiguration":[["NextPage",["ref","ExtractedParameter"],1],["LimitParameter",["ref","ExtractedParameter"]]],"ExtractedParameter":[["Key","string"],["DefaultValue","string"],["PropertyLocation",["enum","HEADER","BODY","QUERY_PARAM","PATH"]],["Value",["ref","ResponseExtractionMapping"]]],"ResponseExtractionMapping":[["ContentPath","string"],["HeaderKey","string"]],"OffsetConfiguration":[["OffsetParameter",["ref","ExtractedParameter"],1],["LimitParameter",["ref","ExtractedParameter"],1]],"FilterConfiguration":[["FilterMode",["enum","QUERY_PARAMS","FILTER_STRING"],1],["OperatorMappings",["map","string"]],["DateTimeFormat","string"],["StripQuotes","boolean"],["BetweenConfiguration",["ref","BetweenConfiguration"]],["FilterStringConfiguration",["ref","FilterStringConfiguration"]]],"BetweenConfiguration":[["LowBoundKey","string"],["HighBoundKey","string"],["Template","string"]],"FilterStringConfiguration":[["QueryParameterName","string",1],["QuoteStringValues","boolean"],["QuoteCharacter","string"]],"ValidationEndpointConfiguration":[["RequestMethod",["enum","GET","POST"]],["RequestPath","string"]],"EntityConfiguration":[["SourceConfiguration",["ref","SourceConfiguration"]],["Schema",["map",["ref","FieldDefinition"]]]],"FieldDefinition":[["Name","string",1],["FieldDataType",["enum","INT","SMALLINT","BIGINT","FLOAT","LONG","DATE","BOOLEAN","MAP","ARRAY","STRING","TIMESTAMP","DECIMAL","BYTE","SHORT","DOUBLE","STRUCT","BINARY","UNION"],1],["ResponseDateFormat","string"],["IsPartitionable","boolean"],["IsNullable","boolean"],["IsQueryable","boolean"],["IsOrderable","boolean"],["FilterOverrides",["ref","FilterOverrides"]]],"FilterOverrides":[["FieldName","string"],["OperatorMappings",["map","string"]],["BetweenConfiguration",["ref","BetweenConfiguration"]],["DateTimeFormat","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:connectionType:${ConnectionTypeName}"}');
+export const ConnectionType = cloudControlType<ConnectionTypeArgs, ConnectionTypeOutputs>("AWS::Glue::ConnectionType", "aws:glue:ConnectionType", '{"p":[["ConnectionType","string",67],["IntegrationType",["enum","REST"],66],["Description","string",66],["ConnectionProperties",["ref","ConnectionPropertiesConfiguration"],66],["ConnectorAuthenticationConfiguration",["ref","ConnectorAuthenticationConfiguration"],66],["RestConfiguration",["ref","RestConfiguration"],67],["Tags",["array",["ref","Tag"]]],["ConnectionTypeArn","string",72]],"id":["ConnectionTypeArn"],"d":{"ConnectionPropertiesConfiguration":[["Url",["ref","ConnectorProperty"]],["AdditionalRequestParameters",["array",["ref","ConnectorProperty"]]]],"ConnectorProperty":[["Name","string",1],["KeyOverride","string"],["Required","boolean",1],["DefaultValue","string"],["AllowedValues",["array","string"]],["PropertyLocation",["enum","HEADER","BODY","QUERY_PARAM","PATH"]],["PropertyType",["enum","USER_INPUT","SECRET","READ_ONLY","UNUSED","SECRET_OR_USER_INPUT"],1]],"ConnectorAuthenticationConfiguration":[["AuthenticationTypes",["array",["enum","BASIC","OAUTH2","CUSTOM","IAM"]],1],["OAuth2Properties",["ref","ConnectorOAuth2Properties"]],["BasicAuthenticationProperties",["ref","BasicAuthenticationProperties"]],["CustomAuthenticationProperties",["ref","CustomAuthenticationProperties"]]],"ConnectorOAuth2Properties":[["OAuth2GrantType",["enum","CLIENT_CREDENTIALS","JWT_BEARER","AUTHORIZATION_CODE"],1],["ClientCredentialsProperties",["ref","ClientCredentialsProperties"]],["JWTBearerProperties",["ref","JWTBearerProperties"]],["AuthorizationCodeProperties",["ref","ConnectorAuthorizationCodeProperties"]]],"ClientCredentialsProperties":[["TokenUrl",["ref","ConnectorProperty"]],["RequestMethod",["enum","GET","POST"]],["ContentType",["enum","APPLICATION_JSON","URL_ENCODED"]],["ClientId",["ref","SecretConnectorProperty"]],["ClientSecret",["ref","SecretConnectorProperty"],48],["Scope",["ref","ConnectorProperty"]],["TokenUrlParameters",["array",["ref","ConnectorProperty"]]]],"SecretConnectorProperty":[["Name","string",1],["KeyOverride","string"],["Required","boolean",1],["PropertyLocation",["enum","HEADER","BODY","QUERY_PARAM","PATH"]],["PropertyType",["enum","SECRET"],1]],"JWTBearerProperties":[["TokenUrl",["ref","ConnectorProperty"]],["RequestMethod",["enum","GET","POST"]],["ContentType",["enum","APPLICATION_JSON","URL_ENCODED"]],["JwtToken",["ref","SecretConnectorProperty"]],["TokenUrlParameters",["array",["ref","ConnectorProperty"]]]],"ConnectorAuthorizationCodeProperties":[["AuthorizationCodeUrl",["ref","ConnectorProperty"]],["AuthorizationCode",["ref","ConnectorProperty"]],["RedirectUri",["ref","ConnectorProperty"]],["TokenUrl",["ref","ConnectorProperty"]],["RequestMethod",["enum","GET","POST"]],["ContentType",["enum","APPLICATION_JSON","URL_ENCODED"]],["ClientId",["ref","SecretConnectorProperty"]],["ClientSecret",["ref","SecretConnectorProperty"],48],["Scope",["ref","ConnectorProperty"]],["Prompt",["ref","ConnectorProperty"]],["TokenUrlParameters",["array",["ref","ConnectorProperty"]]]],"BasicAuthenticationProperties":[["Username",["ref","SecretConnectorProperty"]],["Password",["ref","SecretConnectorProperty"],48]],"CustomAuthenticationProperties":[["AuthenticationParameters",["array",["ref","SecretConnectorProperty"]],1]],"RestConfiguration":[["GlobalSourceConfiguration",["ref","SourceConfiguration"]],["ValidationEndpointConfiguration",["ref","ValidationEndpointConfiguration"]],["EntityConfigurations",["map",["ref","EntityConfiguration"]]]],"SourceConfiguration":[["RequestMethod",["enum","GET","POST"]],["RequestPath","string"],["RequestParameters",["array",["ref","ConnectorProperty"]]],["ResponseConfiguration",["ref","ResponseConfiguration"]],["PaginationConfiguration",["ref","PaginationConfiguration"]],["FilterConfiguration",["ref","FilterConfiguration"]]],"ResponseConfiguration":[["ResultPath","string",1],["ErrorPath","string"]],"PaginationConfiguration":[["CursorConfiguration",["ref","CursorConfiguration"]],["OffsetConfiguration",["ref","OffsetConfiguration"]]],"CursorConfiguration":[["NextPage",["ref","ExtractedParameter"],1],["LimitParameter",["ref","ExtractedParameter"]]],"ExtractedParameter":[["Key","string"],["DefaultValue","string"],["PropertyLocation",["enum","HEADER","BODY","QUERY_PARAM","PATH"]],["Value",["ref","ResponseExtractionMapping"]]],"ResponseExtractionMapping":[["ContentPath","string"],["HeaderKey","string"]],"OffsetConfiguration":[["OffsetParameter",["ref","ExtractedParameter"],1],["LimitParameter",["ref","ExtractedParameter"],1]],"FilterConfiguration":[["FilterMode",["enum","QUERY_PARAMS","FILTER_STRING"],1],["OperatorMappings",["map","string"]],["DateTimeFormat","string"],["StripQuotes","boolean"],["BetweenConfiguration",["ref","BetweenConfiguration"]],["FilterStringConfiguration",["ref","FilterStringConfiguration"]]],"BetweenConfiguration":[["LowBoundKey","string"],["HighBoundKey","string"],["Template","string"]],"FilterStringConfiguration":[["QueryParameterName","string",1],["QuoteStringValues","boolean"],["QuoteCharacter","string"]],"ValidationEndpointConfiguration":[["RequestMethod",["enum","GET","POST"]],["RequestPath","string"]],"EntityConfiguration":[["SourceConfiguration",["ref","SourceConfiguration"]],["Schema",["map",["ref","FieldDefinition"]]]],"FieldDefinition":[["Name","string",1],["FieldDataType",["enum","INT","SMALLINT","BIGINT","FLOAT","LONG","DATE","BOOLEAN","MAP","ARRAY","STRING","TIMESTAMP","DECIMAL","BYTE","SHORT","DOUBLE","STRUCT","BINARY","UNION"],1],["ResponseDateFormat","string"],["IsPartitionable","boolean"],["IsNullable","boolean"],["IsQueryable","boolean"],["IsOrderable","boolean"],["FilterOverrides",["ref","FilterOverrides"]]],"FilterOverrides":[["FieldName","string"],["OperatorMappings",["map","string"]],["BetweenConfiguration",["ref","BetweenConfiguration"]],["DateTimeFormat","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:connectionType:${ConnectionTypeName}"}');
 /** A {@link ConnectionType} instance: its attributes as typed outputs. */
 export type ConnectionType = InstanceType<typeof ConnectionType>;
 
@@ -895,7 +933,7 @@ export interface ConnectionTypeFilterOverrides {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-crawler.html | CloudFormation: AWS::Glue::Crawler}
  */
-export const Crawler = cloudControlType<CrawlerArgs, CrawlerOutputs>("AWS::Glue::Crawler", "aws:glue:Crawler", '{"p":[["Classifiers",["array","string"]],["Description","string"],["SchemaChangePolicy",["ref","SchemaChangePolicy"]],["Configuration","string"],["RecrawlPolicy",["ref","RecrawlPolicy"]],["DatabaseName","string"],["Targets",["ref","Targets"],1],["CrawlerSecurityConfiguration","string"],["Name","string",66],["Role","string",1],["Schedule",["ref","Schedule"]],["TablePrefix","string"],["Tags","json"],["LakeFormationConfiguration",["ref","LakeFormationConfiguration"]]],"id":["Name"],"d":{"SchemaChangePolicy":[["UpdateBehavior","string"],["DeleteBehavior","string"]],"RecrawlPolicy":[["RecrawlBehavior","string"]],"Targets":[["S3Targets",["array",["ref","S3Target"]]],["CatalogTargets",["array",["ref","CatalogTarget"]]],["DeltaTargets",["array",["ref","DeltaTarget"]]],["MongoDBTargets",["array",["ref","MongoDBTarget"]]],["JdbcTargets",["array",["ref","JdbcTarget"]]],["DynamoDBTargets",["array",["ref","DynamoDBTarget"]]],["IcebergTargets",["array",["ref","IcebergTarget"]]],["HudiTargets",["array",["ref","HudiTarget"]]]],"S3Target":[["ConnectionName","string"],["Path","string"],["SampleSize","integer"],["Exclusions",["array","string"]],["DlqEventQueueArn","string"],["EventQueueArn","string"]],"CatalogTarget":[["ConnectionName","string"],["DatabaseName","string"],["DlqEventQueueArn","string"],["Tables",["array","string"]],["EventQueueArn","string"]],"DeltaTarget":[["ConnectionName","string"],["CreateNativeDeltaTable","boolean"],["WriteManifest","boolean"],["DeltaTables",["array","string"]]],"MongoDBTarget":[["ConnectionName","string"],["Path","string"]],"JdbcTarget":[["ConnectionName","string"],["Path","string"],["Exclusions",["array","string"]],["EnableAdditionalMetadata",["array","string"]]],"DynamoDBTarget":[["Path","string"],["ScanAll","boolean"],["ScanRate","number"]],"IcebergTarget":[["ConnectionName","string"],["Exclusions",["array","string"]],["Paths",["array","string"]],["MaximumTraversalDepth","integer"]],"HudiTarget":[["ConnectionName","string"],["Paths",["array","string"]],["Exclusions",["array","string"]],["MaximumTraversalDepth","integer"]],"Schedule":[["ScheduleExpression","string"]],"LakeFormationConfiguration":[["UseLakeFormationCredentials","boolean"],["AccountId","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:crawler/${CrawlerName}"}');
+export const Crawler = cloudControlType<CrawlerArgs, CrawlerOutputs>("AWS::Glue::Crawler", "aws:glue:Crawler", '{"p":[["Classifiers",["array","string"]],["Description","string"],["SchemaChangePolicy",["ref","SchemaChangePolicy"]],["Configuration","string"],["RecrawlPolicy",["ref","RecrawlPolicy"]],["DatabaseName","string"],["Targets",["ref","Targets"],1],["CrawlerSecurityConfiguration","string"],["Name","string",66],["Role","string",1],["Schedule",["ref","Schedule"]],["TablePrefix","string"],["Tags","json"],["LakeFormationConfiguration",["ref","LakeFormationConfiguration"]]],"id":["Name"],"d":{"SchemaChangePolicy":[["UpdateBehavior","string"],["DeleteBehavior","string"]],"RecrawlPolicy":[["RecrawlBehavior","string"]],"Targets":[["S3Targets",["array",["ref","S3Target"]]],["CatalogTargets",["array",["ref","CatalogTarget"]]],["DeltaTargets",["array",["ref","DeltaTarget"]]],["MongoDBTargets",["array",["ref","MongoDBTarget"]]],["JdbcTargets",["array",["ref","JdbcTarget"]]],["DynamoDBTargets",["array",["ref","DynamoDBTarget"]]],["IcebergTargets",["array",["ref","IcebergTarget"]]],["HudiTargets",["array",["ref","HudiTarget"]]]],"S3Target":[["ConnectionName","string"],["Path","string"],["SampleSize","integer"],["Exclusions",["array","string"]],["DlqEventQueueArn","string"],["EventQueueArn","string"]],"CatalogTarget":[["ConnectionName","string"],["DatabaseName","string"],["DlqEventQueueArn","string"],["Tables",["array","string"]],["EventQueueArn","string"]],"DeltaTarget":[["ConnectionName","string"],["CreateNativeDeltaTable","boolean"],["WriteManifest","boolean"],["DeltaTables",["array","string"]]],"MongoDBTarget":[["ConnectionName","string"],["Path","string"]],"JdbcTarget":[["ConnectionName","string"],["Path","string"],["Exclusions",["array","string"]],["EnableAdditionalMetadata",["array","string"]]],"DynamoDBTarget":[["Path","string"],["ScanAll","boolean"],["ScanRate","number"]],"IcebergTarget":[["ConnectionName","string"],["Exclusions",["array","string"]],["Paths",["array","string"]],["MaximumTraversalDepth","integer"]],"HudiTarget":[["ConnectionName","string"],["Paths",["array","string"]],["Exclusions",["array","string"]],["MaximumTraversalDepth","integer"]],"Schedule":[["ScheduleExpression","string"]],"LakeFormationConfiguration":[["UseLakeFormationCredentials","boolean"],["AccountId","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:glue:${Region}:${Account}:crawler/${CrawlerName}"}');
 /** A {@link Crawler} instance: its attributes as typed outputs. */
 export type Crawler = InstanceType<typeof Crawler>;
 
@@ -1182,9 +1220,11 @@ export interface CrawlerLakeFormationConfiguration {
  *
  * Each custom pattern you create specifies a regular expression and an optional list of context words. If no context words are passed only a regular expression is checked.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::CustomEntityType: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-customentitytype.html | CloudFormation: AWS::Glue::CustomEntityType}
  */
-export const CustomEntityType = cloudControlType<CustomEntityTypeArgs, CustomEntityTypeOutputs>("AWS::Glue::CustomEntityType", "aws:glue:CustomEntityType", '{"p":[["Name","string",66],["RegexString","string"],["ContextWords",["array","string"]],["Tags","json"]],"id":["Name"],"arn":"arn:${Partition}:glue:${Region}:${Account}:customEntityType/${CustomEntityTypeId}"}');
+export const CustomEntityType = cloudControlType<CustomEntityTypeArgs, CustomEntityTypeOutputs>("AWS::Glue::CustomEntityType", "aws:glue:CustomEntityType", '{"p":[["Name","string",66],["RegexString","string"],["ContextWords",["array","string"]],["Tags","json"]],"id":["Name"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:customEntityType/${CustomEntityTypeId}"}');
 /** A {@link CustomEntityType} instance: its attributes as typed outputs. */
 export type CustomEntityType = InstanceType<typeof CustomEntityType>;
 
@@ -1215,7 +1255,7 @@ export interface CustomEntityTypeOutputs extends CustomEntityTypeArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-datacatalogencryptionsettings.html | CloudFormation: AWS::Glue::DataCatalogEncryptionSettings}
  */
-export const DataCatalogEncryptionSettings = cloudControlType<DataCatalogEncryptionSettingsArgs, DataCatalogEncryptionSettingsOutputs>("AWS::Glue::DataCatalogEncryptionSettings", "aws:glue:DataCatalogEncryptionSettings", '{"p":[["DataCatalogEncryptionSettings",["ref","DataCatalogEncryptionSettings"],1],["CatalogId","string",67]],"id":["CatalogId"],"d":{"DataCatalogEncryptionSettings":[["ConnectionPasswordEncryption",["ref","ConnectionPasswordEncryption"]],["EncryptionAtRest",["ref","EncryptionAtRest"]]],"ConnectionPasswordEncryption":[["ReturnConnectionPasswordEncrypted","boolean"],["KmsKeyId","string"]],"EncryptionAtRest":[["CatalogEncryptionMode","string"],["SseAwsKmsKeyId","string"],["CatalogEncryptionServiceRole","string"]]}}');
+export const DataCatalogEncryptionSettings = cloudControlType<DataCatalogEncryptionSettingsArgs, DataCatalogEncryptionSettingsOutputs>("AWS::Glue::DataCatalogEncryptionSettings", "aws:glue:DataCatalogEncryptionSettings", '{"p":[["DataCatalogEncryptionSettings",["ref","DataCatalogEncryptionSettings"],1],["CatalogId","string",67]],"id":["CatalogId"],"d":{"DataCatalogEncryptionSettings":[["ConnectionPasswordEncryption",["ref","ConnectionPasswordEncryption"]],["EncryptionAtRest",["ref","EncryptionAtRest"]]],"ConnectionPasswordEncryption":[["ReturnConnectionPasswordEncrypted","boolean"],["KmsKeyId","string"]],"EncryptionAtRest":[["CatalogEncryptionMode","string"],["SseAwsKmsKeyId","string"],["CatalogEncryptionServiceRole","string"]]},"reg":{"h":"crud","co":["CatalogId"],"tg":[false,true,true]}}');
 /** A {@link DataCatalogEncryptionSettings} instance: its attributes as typed outputs. */
 export type DataCatalogEncryptionSettings = InstanceType<typeof DataCatalogEncryptionSettings>;
 
@@ -1280,9 +1320,11 @@ export interface DataCatalogEncryptionSettingsEncryptionAtRest {
 /**
  * The `AWS::Glue::DataQualityRuleset` resource specifies a data quality ruleset with DQDL rules applied to a specified AWS Glue table. For more information, see AWS Glue Data Quality in the AWS Glue Developer Guide.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::DataQualityRuleset: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-dataqualityruleset.html | CloudFormation: AWS::Glue::DataQualityRuleset}
  */
-export const DataQualityRuleset = cloudControlType<DataQualityRulesetArgs, DataQualityRulesetOutputs>("AWS::Glue::DataQualityRuleset", "aws:glue:DataQualityRuleset", '{"p":[["Ruleset","string"],["Description","string"],["TargetTable",["ref","DataQualityTargetTable"]],["ClientToken","string"],["Tags",["map","string"]],["Name","string",67]],"id":["Name"],"d":{"DataQualityTargetTable":[["TableName","string",1],["DatabaseName","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:dataQualityRuleset/${RulesetName}"}');
+export const DataQualityRuleset = cloudControlType<DataQualityRulesetArgs, DataQualityRulesetOutputs>("AWS::Glue::DataQualityRuleset", "aws:glue:DataQualityRuleset", '{"p":[["Ruleset","string"],["Description","string"],["TargetTable",["ref","DataQualityTargetTable"]],["ClientToken","string"],["Tags",["map","string"]],["Name","string",67]],"id":["Name"],"d":{"DataQualityTargetTable":[["TableName","string",1],["DatabaseName","string",1]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:dataQualityRuleset/${RulesetName}"}');
 /** A {@link DataQualityRuleset} instance: its attributes as typed outputs. */
 export type DataQualityRuleset = InstanceType<typeof DataQualityRuleset>;
 
@@ -1323,7 +1365,7 @@ export interface DataQualityRulesetDataQualityTargetTable {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-database.html | CloudFormation: AWS::Glue::Database}
  */
-export const Database = cloudControlType<DatabaseArgs, DatabaseOutputs>("AWS::Glue::Database", "aws:glue:Database", '{"p":[["DatabaseInput",["ref","DatabaseInput"],1],["CatalogId","string",67],["DatabaseName","string",66]],"id":["DatabaseName"],"d":{"DatabaseInput":[["LocationUri","string"],["CreateTableDefaultPermissions",["array",["ref","PrincipalPrivileges"]]],["Description","string"],["Parameters","json"],["TargetDatabase",["ref","DatabaseIdentifier"]],["FederatedDatabase",["ref","FederatedDatabase"]],["Name","string",2]],"PrincipalPrivileges":[["Permissions",["array","string"]],["Principal",["ref","DataLakePrincipal"]]],"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]],"DatabaseIdentifier":[["DatabaseName","string"],["Region","string"],["CatalogId","string"]],"FederatedDatabase":[["ConnectionName","string"],["Identifier","string"]]},"arn":"arn:${Partition}:glue:${Region}:${Account}:database/${DatabaseName}"}');
+export const Database = cloudControlType<DatabaseArgs, DatabaseOutputs>("AWS::Glue::Database", "aws:glue:Database", '{"p":[["DatabaseInput",["ref","DatabaseInput"],1],["CatalogId","string",1],["DatabaseName","string",66]],"id":["DatabaseName"],"d":{"DatabaseInput":[["LocationUri","string"],["CreateTableDefaultPermissions",["array",["ref","PrincipalPrivileges"]]],["Description","string"],["Parameters","json"],["TargetDatabase",["ref","DatabaseIdentifier"]],["FederatedDatabase",["ref","FederatedDatabase"]],["Name","string"]],"PrincipalPrivileges":[["Permissions",["array","string"]],["Principal",["ref","DataLakePrincipal"]]],"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]],"DatabaseIdentifier":[["DatabaseName","string"],["Region","string"],["CatalogId","string"]],"FederatedDatabase":[["ConnectionName","string"],["Identifier","string"]]},"reg":{"h":"crudl","co":["DatabaseName"],"uo":["DatabaseInput/CreateTableDefaultPermissions","DatabaseInput/CreateTableDefaultPermissions/*/Permissions"],"tg":[false,false,false],"nm":{"path":"DatabaseName"}},"arn":"arn:${Partition}:glue:${Region}:${Account}:database/${DatabaseName}"}');
 /** A {@link Database} instance: its attributes as typed outputs. */
 export type Database = InstanceType<typeof Database>;
 
@@ -1420,9 +1462,11 @@ export interface DatabaseFederatedDatabase {
 /**
  * The `AWS::Glue::DevEndpoint` resource specifies a development endpoint where a developer can remotely debug ETL scripts for AWS Glue . For more information, see [DevEndpoint Structure](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-jobs-dev-endpoint.html#aws-glue-api-jobs-dev-endpoint-DevEndpoint) in the AWS Glue Developer Guide.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::DevEndpoint: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-devendpoint.html | CloudFormation: AWS::Glue::DevEndpoint}
  */
-export const DevEndpoint = cloudControlType<DevEndpointArgs, DevEndpointOutputs>("AWS::Glue::DevEndpoint", "aws:glue:DevEndpoint", '{"p":[["ExtraJarsS3Path","string"],["PublicKey","string"],["NumberOfNodes","integer"],["Arguments","json"],["SubnetId","string"],["PublicKeys",["array","string"]],["SecurityGroupIds",["array","string"]],["RoleArn","string",1],["WorkerType","string"],["EndpointName","string",66],["GlueVersion","string"],["ExtraPythonLibsS3Path","string"],["SecurityConfiguration","string"],["NumberOfWorkers","integer"],["Tags","json"],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:devEndpoint/${DevEndpointName}"}');
+export const DevEndpoint = cloudControlType<DevEndpointArgs, DevEndpointOutputs>("AWS::Glue::DevEndpoint", "aws:glue:DevEndpoint", '{"p":[["ExtraJarsS3Path","string"],["PublicKey","string"],["NumberOfNodes","integer"],["Arguments","json"],["SubnetId","string"],["PublicKeys",["array","string"]],["SecurityGroupIds",["array","string"]],["RoleArn","string",1],["WorkerType","string"],["EndpointName","string",66],["GlueVersion","string"],["ExtraPythonLibsS3Path","string"],["SecurityConfiguration","string"],["NumberOfWorkers","integer"],["Tags","json"],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:devEndpoint/${DevEndpointName}"}');
 /** A {@link DevEndpoint} instance: its attributes as typed outputs. */
 export type DevEndpoint = InstanceType<typeof DevEndpoint>;
 
@@ -1512,13 +1556,17 @@ export interface DevEndpointOutputs extends DevEndpointArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-identitycenterconfiguration.html | CloudFormation: AWS::Glue::IdentityCenterConfiguration}
  */
-export const IdentityCenterConfiguration = cloudControlType<IdentityCenterConfigurationArgs, IdentityCenterConfigurationOutputs>("AWS::Glue::IdentityCenterConfiguration", "aws:glue:IdentityCenterConfiguration", '{"p":[["InstanceArn","string",67],["Scopes",["array","string"]],["UserBackgroundSessionsEnabled","boolean"],["ApplicationArn","string",8],["AccountId","string",72]],"id":["AccountId"]}');
+export const IdentityCenterConfiguration = cloudControlType<IdentityCenterConfigurationArgs, IdentityCenterConfigurationOutputs>("AWS::Glue::IdentityCenterConfiguration", "aws:glue:IdentityCenterConfiguration", '{"p":[["InstanceArn","string",67],["Scopes",["array","string"]],["UserBackgroundSessionsEnabled","boolean"],["ApplicationArn","string",8],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crud","co":["InstanceArn"],"ro":["ApplicationArn","AccountId"],"tg":[false,false,false]}}');
 /** A {@link IdentityCenterConfiguration} instance: its attributes as typed outputs. */
 export type IdentityCenterConfiguration = InstanceType<typeof IdentityCenterConfiguration>;
 
 /** Inputs of {@link IdentityCenterConfiguration}. */
 export interface IdentityCenterConfigurationArgs {
-  /** The Amazon Resource Name (ARN) of the Identity Center instance associated with the AWS Glue configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the Identity Center instance associated with the AWS Glue configuration.
+   *
+   * Length: 10–1224. Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   instanceArn: string;
   /** A list of Identity Center scopes that define the permissions and access levels for the AWS Glue configuration. */
   scopes?: string[];
@@ -1539,29 +1587,53 @@ export interface IdentityCenterConfigurationOutputs extends IdentityCenterConfig
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-integration.html | CloudFormation: AWS::Glue::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Glue::Integration", "aws:glue:Integration", '{"p":[["DataFilter","string"],["IntegrationName","string",67],["Description","string"],["SourceArn","string",67],["IntegrationConfig",["ref","IntegrationConfig"],66],["KmsKeyId","string",66],["TargetArn","string",67],["AdditionalEncryptionContext",["map","string"],66],["Tags",["array",["ref","Tag"]]],["IntegrationArn","string",72],["CreateTime","string",8],["Status","string",8]],"id":["IntegrationArn","IntegrationName"],"d":{"IntegrationConfig":[["ContinuousSync","boolean"],["RefreshInterval","string",2],["SourceProperties",["map","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:integration:${IntegrationId}"}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Glue::Integration", "aws:glue:Integration", '{"p":[["DataFilter","string"],["IntegrationName","string",67],["Description","string"],["SourceArn","string",67],["IntegrationConfig",["ref","IntegrationConfig"],66],["KmsKeyId","string",66],["TargetArn","string",67],["AdditionalEncryptionContext",["map","string"],66],["Tags",["array",["ref","Tag"]]],["IntegrationArn","string",72],["CreateTime","string",8],["Status","string",8]],"id":["IntegrationArn","IntegrationName"],"d":{"IntegrationConfig":[["ContinuousSync","boolean"],["RefreshInterval","string"],["SourceProperties",["map","string"]]]},"tags":["Tags","standard"],"rp":[["IntegrationConfig","RefreshInterval"]],"reg":{"h":"crudl","wo":["IntegrationConfig/SourceProperties","IntegrationConfig/ContinuousSync"],"co":["IntegrationName","SourceArn","TargetArn","KmsKeyId","AdditionalEncryptionContext","IntegrationConfig","IntegrationConfig/RefreshInterval"],"ro":["IntegrationArn","CreateTime","Status"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:glue:${Region}:${Account}:integration:${IntegrationId}"}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** Selects source tables for the integration using Maxwell filter syntax. */
+  /**
+   * Selects source tables for the integration using Maxwell filter syntax.
+   *
+   * Length: at most 2048.
+   */
   dataFilter?: string;
-  /** A unique name for the integration. */
+  /**
+   * A unique name for the integration.
+   *
+   * Length: 1–128.
+   */
   integrationName: string;
-  /** A description for the integration. */
+  /**
+   * A description for the integration.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
-  /** The ARN for the source of the integration. */
+  /**
+   * The ARN for the source of the integration.
+   *
+   * Length: at most 512. Pattern: `arn:aws:.*:.*:[0-9]+:.*`.
+   */
   sourceArn: string;
   /** The structure used to define properties associated with the zero-ETL integration. For more information, see [IntegrationConfig structure.](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-integrations.html#aws-glue-api-integrations-IntegrationConfig) */
   integrationConfig?: IntegrationIntegrationConfig;
   /** The ARN of a KMS key used for encrypting the channel. */
   kmsKeyId?: string;
-  /** The ARN for the target of the integration. */
+  /**
+   * The ARN for the target of the integration.
+   *
+   * Length: at most 512. Pattern: `arn:aws:.*:.*:[0-9]+:.*`.
+   */
   targetArn: string;
   /** An optional set of non-secret key–value pairs that contains additional contextual information for encryption. This can only be provided if `KMSKeyId` is provided. */
   additionalEncryptionContext?: Record<string, string>;
-  /** Metadata assigned to the resource consisting of a list of key-value pairs. */
+  /**
+   * Metadata assigned to the resource consisting of a list of key-value pairs.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1595,7 +1667,11 @@ export interface IntegrationOutputs extends IntegrationArgs {
 export interface IntegrationIntegrationConfig {
   /** Enables continuous synchronization for on-demand data extractions from SaaS applications to AWS data services like Amazon Redshift and Amazon S3. */
   continuousSync?: boolean;
-  /** Specifies the frequency at which CDC (Change Data Capture) pulls or incremental loads should occur. This parameter provides flexibility to align the refresh rate with your specific data update patterns, system load considerations, and performance optimization goals. Time increment can be set from 15 minutes to 8640 minutes (six days). */
+  /**
+   * Specifies the frequency at which CDC (Change Data Capture) pulls or incremental loads should occur. This parameter provides flexibility to align the refresh rate with your specific data update patterns, system load considerations, and performance optimization goals. Time increment can be set from 15 minutes to 8640 minutes (six days).
+   *
+   * Length: at most 128.
+   */
   refreshInterval?: string;
   /** A collection of key-value pairs that specify additional properties for the integration source. These properties provide configuration options that can be used to customize the behavior of the ODB source during data integration operations. */
   sourceProperties?: Record<string, string>;
@@ -1606,19 +1682,27 @@ export interface IntegrationIntegrationConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-integrationresourceproperty.html | CloudFormation: AWS::Glue::IntegrationResourceProperty}
  */
-export const IntegrationResourceProperty = cloudControlType<IntegrationResourcePropertyArgs, IntegrationResourcePropertyOutputs>("AWS::Glue::IntegrationResourceProperty", "aws:glue:IntegrationResourceProperty", '{"p":[["ResourceArn","string",67],["SourceProcessingProperties",["ref","SourceProcessingProperties"]],["TargetProcessingProperties",["ref","TargetProcessingProperties"]],["Tags",["array",["ref","Tag"]]],["ResourcePropertyArn","string",72]],"id":["ResourceArn","ResourcePropertyArn"],"d":{"SourceProcessingProperties":[["RoleArn","string",1]],"TargetProcessingProperties":[["RoleArn","string",1],["KmsArn","string"],["ConnectionName","string"],["EventBusArn","string"]]},"tags":["Tags","standard"]}');
+export const IntegrationResourceProperty = cloudControlType<IntegrationResourcePropertyArgs, IntegrationResourcePropertyOutputs>("AWS::Glue::IntegrationResourceProperty", "aws:glue:IntegrationResourceProperty", '{"p":[["ResourceArn","string",67],["SourceProcessingProperties",["ref","SourceProcessingProperties"]],["TargetProcessingProperties",["ref","TargetProcessingProperties"]],["Tags",["array",["ref","Tag"]]],["ResourcePropertyArn","string",72]],"id":["ResourceArn","ResourcePropertyArn"],"d":{"SourceProcessingProperties":[["RoleArn","string",1]],"TargetProcessingProperties":[["RoleArn","string",1],["KmsArn","string"],["ConnectionName","string"],["EventBusArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ResourceArn"],"ro":["ResourcePropertyArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link IntegrationResourceProperty} instance: its attributes as typed outputs. */
 export type IntegrationResourceProperty = InstanceType<typeof IntegrationResourceProperty>;
 
 /** Inputs of {@link IntegrationResourceProperty}. */
 export interface IntegrationResourcePropertyArgs {
-  /** The connection ARN of the source, or the database ARN of the target. */
+  /**
+   * The connection ARN of the source, or the database ARN of the target.
+   *
+   * Pattern: `arn:aws:.*:.*:[0-9]+:.*`.
+   */
   resourceArn: string;
   /** The resource properties associated with the integration source. */
   sourceProcessingProperties?: IntegrationResourcePropertySourceProcessingProperties;
   /** The structure used to define the resource properties associated with the integration target. */
   targetProcessingProperties?: IntegrationResourcePropertyTargetProcessingProperties;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1634,7 +1718,11 @@ export interface IntegrationResourcePropertyOutputs extends IntegrationResourceP
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-integrationresourceproperty-sourceprocessingproperties.html | CloudFormation: SourceProcessingProperties}
  */
 export interface IntegrationResourcePropertySourceProcessingProperties {
-  /** The IAM role to access the AWS Glue connection. */
+  /**
+   * The IAM role to access the AWS Glue connection.
+   *
+   * Length: at most 128.
+   */
   roleArn: string;
 }
 
@@ -1644,13 +1732,29 @@ export interface IntegrationResourcePropertySourceProcessingProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-integrationresourceproperty-targetprocessingproperties.html | CloudFormation: TargetProcessingProperties}
  */
 export interface IntegrationResourcePropertyTargetProcessingProperties {
-  /** The IAM role to access the AWS Glue database. */
+  /**
+   * The IAM role to access the AWS Glue database.
+   *
+   * Length: at most 128. Pattern: `arn:aws:iam:.*:[0-9]+:.*`.
+   */
   roleArn: string;
-  /** The ARN of the KMS key used for encryption. */
+  /**
+   * The ARN of the KMS key used for encryption.
+   *
+   * Length: at most 128. Pattern: `arn:aws:kms:.*:[0-9]+:.*`.
+   */
   kmsArn?: string;
-  /** The AWS Glue network connection to configure the AWS Glue job running in the customer VPC. */
+  /**
+   * The AWS Glue network connection to configure the AWS Glue job running in the customer VPC.
+   *
+   * Length: at most 128.
+   */
   connectionName?: string;
-  /** The ARN of an Eventbridge event bus to receive the integration status notification. */
+  /**
+   * The ARN of an Eventbridge event bus to receive the integration status notification.
+   *
+   * Length: at most 128.
+   */
   eventBusArn?: string;
 }
 
@@ -1659,7 +1763,7 @@ export interface IntegrationResourcePropertyTargetProcessingProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-job.html | CloudFormation: AWS::Glue::Job}
  */
-export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::Glue::Job", "aws:glue:Job", '{"p":[["Connections",["ref","ConnectionsList"]],["MaxRetries","number"],["Description","string"],["Timeout","integer"],["AllocatedCapacity","number"],["Name","string",66],["Role","string",1],["DefaultArguments","json"],["NotificationProperty",["ref","NotificationProperty"]],["WorkerType",["enum","Standard","G.1X","G.2X","G.025X","G.4X","G.8X","Z.2X","G.12X","G.16X","R.1X","R.2X","R.4X","R.8X"]],["ExecutionClass","string"],["LogUri","string"],["Command",["ref","JobCommand"],1],["GlueVersion","string"],["ExecutionProperty",["ref","ExecutionProperty"]],["SecurityConfiguration","string"],["NumberOfWorkers","integer"],["Tags","json"],["MaxCapacity","number"],["NonOverridableArguments","json"],["MaintenanceWindow","string"],["JobMode","string"],["JobRunQueuingEnabled","boolean"]],"id":["Name"],"d":{"ConnectionsList":[["Connections",["array","string"]]],"NotificationProperty":[["NotifyDelayAfter","integer"]],"JobCommand":[["Runtime","string"],["PythonVersion","string"],["ScriptLocation","string"],["Name","string"]],"ExecutionProperty":[["MaxConcurrentRuns","number"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:job/${JobName}"}');
+export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::Glue::Job", "aws:glue:Job", '{"p":[["Connections",["ref","ConnectionsList"]],["MaxRetries","number"],["Description","string"],["Timeout","integer"],["AllocatedCapacity","number"],["Name","string",66],["Role","string",1],["DefaultArguments","json"],["NotificationProperty",["ref","NotificationProperty"]],["WorkerType",["enum","Standard","G.1X","G.2X","G.025X","G.4X","G.8X","Z.2X","G.12X","G.16X","R.1X","R.2X","R.4X","R.8X"]],["ExecutionClass","string"],["LogUri","string"],["Command",["ref","JobCommand"],1],["GlueVersion","string"],["ExecutionProperty",["ref","ExecutionProperty"]],["SecurityConfiguration","string"],["NumberOfWorkers","integer"],["Tags","json"],["MaxCapacity","number"],["NonOverridableArguments","json"],["MaintenanceWindow","string"],["JobMode","string"],["JobRunQueuingEnabled","boolean"]],"id":["Name"],"d":{"ConnectionsList":[["Connections",["array","string"]]],"NotificationProperty":[["NotifyDelayAfter","integer"]],"JobCommand":[["Runtime","string"],["PythonVersion","string"],["ScriptLocation","string"],["Name","string"]],"ExecutionProperty":[["MaxConcurrentRuns","number"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:glue:${Region}:${Account}:job/${JobName}"}');
 /** A {@link Job} instance: its attributes as typed outputs. */
 export type Job = InstanceType<typeof Job>;
 
@@ -1843,9 +1947,11 @@ export interface JobExecutionProperty {
 /**
  * The AWS::Glue::MLTransform is an AWS Glue resource type that manages machine learning transforms.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::MLTransform: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-mltransform.html | CloudFormation: AWS::Glue::MLTransform}
  */
-export const MLTransform = cloudControlType<MLTransformArgs, MLTransformOutputs>("AWS::Glue::MLTransform", "aws:glue:MLTransform", '{"p":[["MaxRetries","integer"],["Description","string"],["TransformEncryption",["ref","TransformEncryption"],66],["Timeout","integer"],["Name","string"],["Role","string",1],["WorkerType","string"],["GlueVersion","string"],["TransformParameters",["ref","TransformParameters"],1],["InputRecordTables",["ref","InputRecordTables"],67],["NumberOfWorkers","integer"],["Tags",["map","string"]],["MaxCapacity","number"],["TransformId","string",72]],"id":["TransformId"],"d":{"TransformEncryption":[["MLUserDataEncryption",["ref","MLUserDataEncryption"]],["TaskRunSecurityConfigurationName","string"]],"MLUserDataEncryption":[["MLUserDataEncryptionMode","string",1],["KmsKeyId","string"]],"TransformParameters":[["TransformType","string",1],["FindMatchesParameters",["ref","FindMatchesParameters"]]],"FindMatchesParameters":[["PrecisionRecallTradeoff","number"],["EnforceProvidedLabels","boolean"],["PrimaryKeyColumnName","string",3],["AccuracyCostTradeoff","number"]],"InputRecordTables":[["GlueTables",["array",["ref","GlueTables"]]]],"GlueTables":[["ConnectionName","string"],["TableName","string",1],["DatabaseName","string",1],["CatalogId","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:mlTransform/${TransformId}"}');
+export const MLTransform = cloudControlType<MLTransformArgs, MLTransformOutputs>("AWS::Glue::MLTransform", "aws:glue:MLTransform", '{"p":[["MaxRetries","integer"],["Description","string"],["TransformEncryption",["ref","TransformEncryption"],66],["Timeout","integer"],["Name","string"],["Role","string",1],["WorkerType","string"],["GlueVersion","string"],["TransformParameters",["ref","TransformParameters"],1],["InputRecordTables",["ref","InputRecordTables"],67],["NumberOfWorkers","integer"],["Tags",["map","string"]],["MaxCapacity","number"],["TransformId","string",72]],"id":["TransformId"],"d":{"TransformEncryption":[["MLUserDataEncryption",["ref","MLUserDataEncryption"]],["TaskRunSecurityConfigurationName","string"]],"MLUserDataEncryption":[["MLUserDataEncryptionMode","string",1],["KmsKeyId","string"]],"TransformParameters":[["TransformType","string",1],["FindMatchesParameters",["ref","FindMatchesParameters"]]],"FindMatchesParameters":[["PrecisionRecallTradeoff","number"],["EnforceProvidedLabels","boolean"],["PrimaryKeyColumnName","string",3],["AccuracyCostTradeoff","number"]],"InputRecordTables":[["GlueTables",["array",["ref","GlueTables"]]]],"GlueTables":[["ConnectionName","string"],["TableName","string",1],["DatabaseName","string",1],["CatalogId","string"]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:mlTransform/${TransformId}"}');
 /** A {@link MLTransform} instance: its attributes as typed outputs. */
 export type MLTransform = InstanceType<typeof MLTransform>;
 
@@ -2040,9 +2146,11 @@ export interface MLTransformGlueTables {
 /**
  * The `AWS::Glue::Partition` resource creates an AWS Glue partition, which represents a slice of table data. For more information, see [CreatePartition Action](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-catalog-partitions.html#aws-glue-api-catalog-partitions-CreatePartition) and [Partition Structure](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-catalog-partitions.html#aws-glue-api-catalog-partitions-Partition) in the *AWS Glue Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::Partition: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-partition.html | CloudFormation: AWS::Glue::Partition}
  */
-export const Partition = cloudControlType<PartitionArgs, PartitionOutputs>("AWS::Glue::Partition", "aws:glue:Partition", '{"p":[["TableName","string",67],["DatabaseName","string",67],["CatalogId","string",67],["PartitionInput",["ref","PartitionInput"],1],["IdentifierPartitionInputValues","string",72]],"id":["CatalogId","DatabaseName","TableName","IdentifierPartitionInputValues"],"d":{"PartitionInput":[["Parameters","json"],["StorageDescriptor",["ref","StorageDescriptor"]],["Values",["array","string"],3]],"StorageDescriptor":[["StoredAsSubDirectories","boolean"],["Parameters","json"],["BucketColumns",["array","string"]],["NumberOfBuckets","integer"],["OutputFormat","string"],["Columns",["array",["ref","Column"]]],["SerdeInfo",["ref","SerdeInfo"]],["SortColumns",["array",["ref","Order"]]],["Compressed","boolean"],["SchemaReference",["ref","SchemaReference"]],["SkewedInfo",["ref","SkewedInfo"]],["InputFormat","string"],["Location","string"]],"Column":[["Comment","string"],["Type","string"],["Name","string",1]],"SerdeInfo":[["Parameters","json"],["SerializationLibrary","string"],["Name","string"]],"Order":[["Column","string",1],["SortOrder","integer"]],"SchemaReference":[["SchemaVersionId","string"],["SchemaId",["ref","SchemaId"]],["SchemaVersionNumber","integer"]],"SchemaId":[["RegistryName","string"],["SchemaName","string"],["SchemaArn","string"]],"SkewedInfo":[["SkewedColumnNames",["array","string"]],["SkewedColumnValues",["array","string"]],["SkewedColumnValueLocationMaps","json"]]}}');
+export const Partition = cloudControlType<PartitionArgs, PartitionOutputs>("AWS::Glue::Partition", "aws:glue:Partition", '{"p":[["TableName","string",67],["DatabaseName","string",67],["CatalogId","string",67],["PartitionInput",["ref","PartitionInput"],1],["IdentifierPartitionInputValues","string",72]],"id":["CatalogId","DatabaseName","TableName","IdentifierPartitionInputValues"],"d":{"PartitionInput":[["Parameters","json"],["StorageDescriptor",["ref","StorageDescriptor"]],["Values",["array","string"],3]],"StorageDescriptor":[["StoredAsSubDirectories","boolean"],["Parameters","json"],["BucketColumns",["array","string"]],["NumberOfBuckets","integer"],["OutputFormat","string"],["Columns",["array",["ref","Column"]]],["SerdeInfo",["ref","SerdeInfo"]],["SortColumns",["array",["ref","Order"]]],["Compressed","boolean"],["SchemaReference",["ref","SchemaReference"]],["SkewedInfo",["ref","SkewedInfo"]],["InputFormat","string"],["Location","string"]],"Column":[["Comment","string"],["Type","string"],["Name","string",1]],"SerdeInfo":[["Parameters","json"],["SerializationLibrary","string"],["Name","string"]],"Order":[["Column","string",1],["SortOrder","integer"]],"SchemaReference":[["SchemaVersionId","string"],["SchemaId",["ref","SchemaId"]],["SchemaVersionNumber","integer"]],"SchemaId":[["RegistryName","string"],["SchemaName","string"],["SchemaArn","string"]],"SkewedInfo":[["SkewedColumnNames",["array","string"]],["SkewedColumnValues",["array","string"]],["SkewedColumnValueLocationMaps","json"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Partition} instance: its attributes as typed outputs. */
 export type Partition = InstanceType<typeof Partition>;
 
@@ -2218,17 +2326,29 @@ export interface PartitionSkewedInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-registry.html | CloudFormation: AWS::Glue::Registry}
  */
-export const Registry = cloudControlType<RegistryArgs, RegistryOutputs>("AWS::Glue::Registry", "aws:glue:Registry", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:registry/${RegistryName}"}');
+export const Registry = cloudControlType<RegistryArgs, RegistryOutputs>("AWS::Glue::Registry", "aws:glue:Registry", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:glue:${Region}:${Account}:registry/${RegistryName}"}');
 /** A {@link Registry} instance: its attributes as typed outputs. */
 export type Registry = InstanceType<typeof Registry>;
 
 /** Inputs of {@link Registry}. */
 export interface RegistryArgs {
-  /** A description of the registry. */
+  /**
+   * A description of the registry.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** AWS tags that contain a key value pair and may be searched by console, command line, or API. */
+  /**
+   * AWS tags that contain a key value pair and may be searched by console, command line, or API.
+   *
+   * Items: 0–10.
+   */
   tags?: AwsTag[];
-  /** The name of the registry. */
+  /**
+   * The name of the registry.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -2243,15 +2363,25 @@ export interface RegistryOutputs extends RegistryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-schema.html | CloudFormation: AWS::Glue::Schema}
  */
-export const Schema = cloudControlType<SchemaArgs, SchemaOutputs>("AWS::Glue::Schema", "aws:glue:Schema", '{"p":[["SchemaDefinition","string",66],["Description","string"],["DataFormat",["enum","AVRO","JSON","PROTOBUF"],67],["Registry",["ref","Registry"],66],["Compatibility",["enum","NONE","DISABLED","BACKWARD","BACKWARD_ALL","FORWARD","FORWARD_ALL","FULL","FULL_ALL"],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CheckpointVersion",["ref","SchemaVersion"]],["InitialSchemaVersionId","string",8],["Arn","string",72]],"id":["Arn"],"d":{"Registry":[["Arn","string",2],["Name","string",2]],"SchemaVersion":[["IsLatest","boolean"],["VersionNumber","integer"]]},"tags":["Tags","standard"]}');
+export const Schema = cloudControlType<SchemaArgs, SchemaOutputs>("AWS::Glue::Schema", "aws:glue:Schema", '{"p":[["SchemaDefinition","string",82],["Description","string"],["DataFormat",["enum","AVRO","JSON","PROTOBUF"],67],["Registry",["ref","Registry"],66],["Compatibility",["enum","NONE","DISABLED","BACKWARD","BACKWARD_ALL","FORWARD","FORWARD_ALL","FULL","FULL_ALL"],1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["CheckpointVersion",["ref","SchemaVersion"]],["InitialSchemaVersionId","string",8],["Arn","string",72]],"id":["Arn"],"d":{"Registry":[["Arn","string"],["Name","string"]],"SchemaVersion":[["IsLatest","boolean"],["VersionNumber","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SchemaDefinition"],"co":["Registry","Name","DataFormat","SchemaDefinition"],"ro":["Arn","InitialSchemaVersionId"],"tg":[true,true,true]}}');
 /** A {@link Schema} instance: its attributes as typed outputs. */
 export type Schema = InstanceType<typeof Schema>;
 
 /** Inputs of {@link Schema}. */
 export interface SchemaArgs {
-  /** The schema definition using the `DataFormat` setting for `SchemaName` . */
+  /**
+   * The schema definition using the `DataFormat` setting for `SchemaName` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–170000.
+   */
   schemaDefinition?: string;
-  /** A description of the schema if specified when created. */
+  /**
+   * A description of the schema if specified when created.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /** The data format of the schema definition. Currently only `AVRO` is supported. */
   dataFormat: "AVRO" | "JSON" | "PROTOBUF";
@@ -2259,9 +2389,17 @@ export interface SchemaArgs {
   registry?: SchemaRegistry;
   /** The compatibility mode of the schema. */
   compatibility: "NONE" | "DISABLED" | "BACKWARD" | "BACKWARD_ALL" | "FORWARD" | "FORWARD_ALL" | "FULL" | "FULL_ALL";
-  /** AWS tags that contain a key value pair and may be searched by console, command line, or API. */
+  /**
+   * AWS tags that contain a key value pair and may be searched by console, command line, or API.
+   *
+   * Items: 0–10.
+   */
   tags?: AwsTag[];
-  /** Name of the schema to be created of max length of 255, and may only contain letters, numbers, hyphen, underscore, dollar sign, or hash mark. No whitespace. */
+  /**
+   * Name of the schema to be created of max length of 255, and may only contain letters, numbers, hyphen, underscore, dollar sign, or hash mark. No whitespace.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** Specify the `VersionNumber` or the `IsLatest` for setting the checkpoint for the schema. This is only required for updating a checkpoint. */
   checkpointVersion?: SchemaSchemaVersion;
@@ -2281,9 +2419,17 @@ export interface SchemaOutputs extends SchemaArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-schema-registry.html | CloudFormation: Registry}
  */
 export interface SchemaRegistry {
-  /** The Amazon Resource Name (ARN) of the registry. */
+  /**
+   * The Amazon Resource Name (ARN) of the registry.
+   *
+   * Pattern: `arn:aws(-(cn|us-gov|iso(-[bef])?))?:glue:.*`.
+   */
   arn?: string;
-  /** The name of the registry. */
+  /**
+   * The name of the registry.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -2295,7 +2441,11 @@ export interface SchemaRegistry {
 export interface SchemaSchemaVersion {
   /** Indicates if this version is the latest version of the schema. */
   isLatest?: boolean;
-  /** The version number of the schema. */
+  /**
+   * The version number of the schema.
+   *
+   * Range: 1–100000.
+   */
   versionNumber?: number;
 }
 
@@ -2304,13 +2454,17 @@ export interface SchemaSchemaVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-schemaversion.html | CloudFormation: AWS::Glue::SchemaVersion}
  */
-export const SchemaVersion = cloudControlType<SchemaVersionArgs, SchemaVersionOutputs>("AWS::Glue::SchemaVersion", "aws:glue:SchemaVersion", '{"p":[["SchemaDefinition","string",67],["Schema",["ref","Schema"],67],["VersionId","string",72]],"id":["VersionId"],"d":{"Schema":[["RegistryName","string",2],["SchemaArn","string",2],["SchemaName","string",2]]}}');
+export const SchemaVersion = cloudControlType<SchemaVersionArgs, SchemaVersionOutputs>("AWS::Glue::SchemaVersion", "aws:glue:SchemaVersion", '{"p":[["SchemaDefinition","string",67],["Schema",["ref","Schema"],67],["VersionId","string",72]],"id":["VersionId"],"d":{"Schema":[["RegistryName","string"],["SchemaArn","string"],["SchemaName","string"]]},"reg":{"h":"crdl","co":["Schema","SchemaDefinition"],"ro":["VersionId"]}}');
 /** A {@link SchemaVersion} instance: its attributes as typed outputs. */
 export type SchemaVersion = InstanceType<typeof SchemaVersion>;
 
 /** Inputs of {@link SchemaVersion}. */
 export interface SchemaVersionArgs {
-  /** The schema definition for the schema version. */
+  /**
+   * The schema definition for the schema version.
+   *
+   * Length: 1–170000.
+   */
   schemaDefinition: string;
   /** The schema that includes the schema version. */
   schema: SchemaVersionSchema;
@@ -2328,11 +2482,23 @@ export interface SchemaVersionOutputs extends SchemaVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-schemaversion-schema.html | CloudFormation: Schema}
  */
 export interface SchemaVersionSchema {
-  /** The name of the registry where the schema is stored. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided. */
+  /**
+   * The name of the registry where the schema is stored. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided.
+   *
+   * Length: 1–255.
+   */
   registryName?: string;
-  /** The Amazon Resource Name (ARN) of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided. */
+  /**
+   * The Amazon Resource Name (ARN) of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):glue:.*`.
+   */
   schemaArn?: string;
-  /** The name of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided. */
+  /**
+   * The name of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided.
+   *
+   * Length: 1–255.
+   */
   schemaName?: string;
 }
 
@@ -2341,17 +2507,29 @@ export interface SchemaVersionSchema {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-schemaversionmetadata.html | CloudFormation: AWS::Glue::SchemaVersionMetadata}
  */
-export const SchemaVersionMetadata = cloudControlType<SchemaVersionMetadataArgs, SchemaVersionMetadataOutputs>("AWS::Glue::SchemaVersionMetadata", "aws:glue:SchemaVersionMetadata", '{"p":[["SchemaVersionId","string",67],["Value","string",67],["Key","string",67]],"id":["SchemaVersionId","Key","Value"]}');
+export const SchemaVersionMetadata = cloudControlType<SchemaVersionMetadataArgs, SchemaVersionMetadataOutputs>("AWS::Glue::SchemaVersionMetadata", "aws:glue:SchemaVersionMetadata", '{"p":[["SchemaVersionId","string",67],["Value","string",67],["Key","string",67]],"id":["SchemaVersionId","Key","Value"],"reg":{"h":"crdl","co":["SchemaVersionId","Key","Value"]}}');
 /** A {@link SchemaVersionMetadata} instance: its attributes as typed outputs. */
 export type SchemaVersionMetadata = InstanceType<typeof SchemaVersionMetadata>;
 
 /** Inputs of {@link SchemaVersionMetadata}. */
 export interface SchemaVersionMetadataArgs {
-  /** The version number of the schema. */
+  /**
+   * The version number of the schema.
+   *
+   * Pattern: `[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`.
+   */
   schemaVersionId: string;
-  /** A metadata key's corresponding value. */
+  /**
+   * A metadata key's corresponding value.
+   *
+   * Length: 1–256.
+   */
   value: string;
-  /** A metadata key in a key-value pair for metadata. */
+  /**
+   * A metadata key in a key-value pair for metadata.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -2362,9 +2540,11 @@ export interface SchemaVersionMetadataOutputs extends SchemaVersionMetadataArgs 
 /**
  * Creates a new security configuration. A security configuration is a set of security properties that can be used by AWS Glue . You can use a security configuration to encrypt data at rest. For information about using security configurations in AWS Glue , see [Encrypting Data Written by Crawlers, Jobs, and Development Endpoints](https://docs.aws.amazon.com/glue/latest/dg/encryption-security-configuration.html) .
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::SecurityConfiguration: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-securityconfiguration.html | CloudFormation: AWS::Glue::SecurityConfiguration}
  */
-export const SecurityConfiguration = cloudControlType<SecurityConfigurationArgs, SecurityConfigurationOutputs>("AWS::Glue::SecurityConfiguration", "aws:glue:SecurityConfiguration", '{"p":[["EncryptionConfiguration",["ref","EncryptionConfiguration"],1],["Name","string",67]],"id":["Name"],"d":{"EncryptionConfiguration":[["S3Encryptions",["array",["ref","S3Encryption"]]],["CloudWatchEncryption",["ref","CloudWatchEncryption"]],["JobBookmarksEncryption",["ref","JobBookmarksEncryption"]]],"S3Encryption":[["KmsKeyArn","string"],["S3EncryptionMode","string"]],"CloudWatchEncryption":[["KmsKeyArn","string"],["CloudWatchEncryptionMode","string"]],"JobBookmarksEncryption":[["KmsKeyArn","string"],["JobBookmarksEncryptionMode","string"]]}}');
+export const SecurityConfiguration = cloudControlType<SecurityConfigurationArgs, SecurityConfigurationOutputs>("AWS::Glue::SecurityConfiguration", "aws:glue:SecurityConfiguration", '{"p":[["EncryptionConfiguration",["ref","EncryptionConfiguration"],1],["Name","string",67]],"id":["Name"],"d":{"EncryptionConfiguration":[["S3Encryptions",["array",["ref","S3Encryption"]]],["CloudWatchEncryption",["ref","CloudWatchEncryption"]],["JobBookmarksEncryption",["ref","JobBookmarksEncryption"]]],"S3Encryption":[["KmsKeyArn","string"],["S3EncryptionMode","string"]],"CloudWatchEncryption":[["KmsKeyArn","string"],["CloudWatchEncryptionMode","string"]],"JobBookmarksEncryption":[["KmsKeyArn","string"],["JobBookmarksEncryptionMode","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SecurityConfiguration} instance: its attributes as typed outputs. */
 export type SecurityConfiguration = InstanceType<typeof SecurityConfiguration>;
 
@@ -2433,9 +2613,11 @@ export interface SecurityConfigurationJobBookmarksEncryption {
 /**
  * Resource Type definition for AWS::Glue::Session. Sessions provide an on-demand, serverless Apache Spark runtime environment for building, testing, and running data preparation and analytics applications.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::Session: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-session.html | CloudFormation: AWS::Glue::Session}
  */
-export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Glue::Session", "aws:glue:Session", '{"p":[["Id","string",67,"awsId"],["Description","string",66],["Role","string",67],["Command",["ref","SessionCommand"],67],["Timeout","integer",66],["IdleTimeout","integer",66],["DefaultArguments",["map","string"],66],["Connections",["ref","ConnectionsList"],66],["MaxCapacity","number",66],["NumberOfWorkers","integer",66],["WorkerType",["enum","Standard","G.1X","G.2X","G.025X","G.4X","G.8X","Z.2X"],66],["SecurityConfiguration","string",66],["GlueVersion","string",66],["Tags",["array",["ref","Tag"]]],["RequestOrigin","string",66],["Arn","string",72],["CreatedOn","string",8],["Status",["enum","PROVISIONING","READY","FAILED","TIMEOUT","STOPPING","STOPPED"],8],["Progress","number",8]],"id":["Arn"],"d":{"SessionCommand":[["Name","string"],["PythonVersion","string"]],"ConnectionsList":[["Connections",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:session/${SessionId}"}');
+export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Glue::Session", "aws:glue:Session", '{"p":[["Id","string",67,"awsId"],["Description","string",66],["Role","string",67],["Command",["ref","SessionCommand"],67],["Timeout","integer",66],["IdleTimeout","integer",66],["DefaultArguments",["map","string"],66],["Connections",["ref","ConnectionsList"],66],["MaxCapacity","number",66],["NumberOfWorkers","integer",66],["WorkerType",["enum","Standard","G.1X","G.2X","G.025X","G.4X","G.8X","Z.2X"],66],["SecurityConfiguration","string",66],["GlueVersion","string",66],["Tags",["array",["ref","Tag"]]],["RequestOrigin","string",66],["Arn","string",72],["CreatedOn","string",8],["Status",["enum","PROVISIONING","READY","FAILED","TIMEOUT","STOPPING","STOPPED"],8],["Progress","number",8]],"id":["Arn"],"d":{"SessionCommand":[["Name","string"],["PythonVersion","string"]],"ConnectionsList":[["Connections",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:glue:${Region}:${Account}:session/${SessionId}"}');
 /** A {@link Session} instance: its attributes as typed outputs. */
 export type Session = InstanceType<typeof Session>;
 
@@ -2510,9 +2692,11 @@ export interface SessionConnectionsList {
 /**
  * The `AWS::Glue::Table` resource specifies tabular data in the AWS Glue data catalog. For more information, see [Defining Tables in the AWS Glue Data Catalog](https://docs.aws.amazon.com/glue/latest/dg/tables-described.html) and [Table Structure](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-catalog-tables.html#aws-glue-api-catalog-tables-Table) in the *AWS Glue Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::Table: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-table.html | CloudFormation: AWS::Glue::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Glue::Table", "aws:glue:Table", '{"p":[["TableInput",["ref","TableInput"]],["OpenTableFormatInput",["ref","OpenTableFormatInput"]],["DatabaseName","string",67],["CatalogId","string",67],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"TableInput":[["Owner","string"],["ViewOriginalText","string"],["Description","string"],["TableType","string"],["Parameters","json"],["ViewExpandedText","string"],["StorageDescriptor",["ref","StorageDescriptor"]],["TargetTable",["ref","TableIdentifier"]],["PartitionKeys",["array",["ref","Column"]]],["Retention","integer"],["Name","string",2],["ViewDefinition",["ref","ViewDefinition"]]],"StorageDescriptor":[["StoredAsSubDirectories","boolean"],["Parameters","json"],["BucketColumns",["array","string"]],["NumberOfBuckets","integer"],["OutputFormat","string"],["Columns",["array",["ref","Column"]]],["SerdeInfo",["ref","SerdeInfo"]],["SortColumns",["array",["ref","Order"]]],["Compressed","boolean"],["SchemaReference",["ref","SchemaReference"]],["SkewedInfo",["ref","SkewedInfo"]],["InputFormat","string"],["Location","string"]],"Column":[["Comment","string"],["Type","string"],["Name","string",1]],"SerdeInfo":[["Parameters","json"],["SerializationLibrary","string"],["Name","string"]],"Order":[["Column","string",1],["SortOrder","integer",1]],"SchemaReference":[["SchemaVersionId","string"],["SchemaId",["ref","SchemaId"]],["SchemaVersionNumber","integer"]],"SchemaId":[["RegistryName","string"],["SchemaName","string"],["SchemaArn","string"]],"SkewedInfo":[["SkewedColumnNames",["array","string"]],["SkewedColumnValues",["array","string"]],["SkewedColumnValueLocationMaps","json"]],"TableIdentifier":[["DatabaseName","string"],["Region","string"],["CatalogId","string"],["Name","string"]],"ViewDefinition":[["Definer","string"],["SubObjects",["array","string"]],["Representations",["array",["ref","ViewRepresentation"]]],["IsProtected","boolean"]],"ViewRepresentation":[["Dialect","string"],["ViewOriginalText","string"],["DialectVersion","string"],["ViewExpandedText","string"],["ValidationConnection","string"]],"OpenTableFormatInput":[["IcebergInput",["ref","IcebergInput"]]],"IcebergInput":[["MetadataOperation","json"],["Version","string"],["IcebergTableInput",["ref","IcebergTableInput"]]],"IcebergTableInput":[["WriteOrder",["ref","IcebergSortOrder"]],["Properties","json"],["PartitionSpec",["ref","IcebergPartitionSpec"]],["Schema",["ref","IcebergSchema"],1],["Location","string",1]],"IcebergSortOrder":[["OrderId","integer",1],["Fields",["array",["ref","IcebergSortField"]],1]],"IcebergSortField":[["NullOrder","string",1],["Transform","string",1],["Direction","string",1],["SourceId","integer",1]],"IcebergPartitionSpec":[["SpecId","integer"],["Fields",["array",["ref","IcebergPartitionField"]],1]],"IcebergPartitionField":[["Transform","string",1],["SourceId","integer",1],["FieldId","integer"],["Name","string",1]],"IcebergSchema":[["SchemaId","integer"],["Type","string"],["Fields",["array",["ref","IcebergStructField"]],1],["IdentifierFieldIds",["array","integer"]]],"IcebergStructField":[["Doc","string"],["Type","string",1],["Id","integer",1],["Required","boolean",1],["Name","string",1]]}}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Glue::Table", "aws:glue:Table", '{"p":[["TableInput",["ref","TableInput"]],["OpenTableFormatInput",["ref","OpenTableFormatInput"]],["DatabaseName","string",67],["CatalogId","string",67],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"TableInput":[["Owner","string"],["ViewOriginalText","string"],["Description","string"],["TableType","string"],["Parameters","json"],["ViewExpandedText","string"],["StorageDescriptor",["ref","StorageDescriptor"]],["TargetTable",["ref","TableIdentifier"]],["PartitionKeys",["array",["ref","Column"]]],["Retention","integer"],["Name","string",2],["ViewDefinition",["ref","ViewDefinition"]]],"StorageDescriptor":[["StoredAsSubDirectories","boolean"],["Parameters","json"],["BucketColumns",["array","string"]],["NumberOfBuckets","integer"],["OutputFormat","string"],["Columns",["array",["ref","Column"]]],["SerdeInfo",["ref","SerdeInfo"]],["SortColumns",["array",["ref","Order"]]],["Compressed","boolean"],["SchemaReference",["ref","SchemaReference"]],["SkewedInfo",["ref","SkewedInfo"]],["InputFormat","string"],["Location","string"]],"Column":[["Comment","string"],["Type","string"],["Name","string",1]],"SerdeInfo":[["Parameters","json"],["SerializationLibrary","string"],["Name","string"]],"Order":[["Column","string",1],["SortOrder","integer",1]],"SchemaReference":[["SchemaVersionId","string"],["SchemaId",["ref","SchemaId"]],["SchemaVersionNumber","integer"]],"SchemaId":[["RegistryName","string"],["SchemaName","string"],["SchemaArn","string"]],"SkewedInfo":[["SkewedColumnNames",["array","string"]],["SkewedColumnValues",["array","string"]],["SkewedColumnValueLocationMaps","json"]],"TableIdentifier":[["DatabaseName","string"],["Region","string"],["CatalogId","string"],["Name","string"]],"ViewDefinition":[["Definer","string"],["SubObjects",["array","string"]],["Representations",["array",["ref","ViewRepresentation"]]],["IsProtected","boolean"]],"ViewRepresentation":[["Dialect","string"],["ViewOriginalText","string"],["DialectVersion","string"],["ViewExpandedText","string"],["ValidationConnection","string"]],"OpenTableFormatInput":[["IcebergInput",["ref","IcebergInput"]]],"IcebergInput":[["MetadataOperation","json"],["Version","string"],["IcebergTableInput",["ref","IcebergTableInput"]]],"IcebergTableInput":[["WriteOrder",["ref","IcebergSortOrder"]],["Properties","json"],["PartitionSpec",["ref","IcebergPartitionSpec"]],["Schema",["ref","IcebergSchema"],1],["Location","string",1]],"IcebergSortOrder":[["OrderId","integer",1],["Fields",["array",["ref","IcebergSortField"]],1]],"IcebergSortField":[["NullOrder","string",1],["Transform","string",1],["Direction","string",1],["SourceId","integer",1]],"IcebergPartitionSpec":[["SpecId","integer"],["Fields",["array",["ref","IcebergPartitionField"]],1]],"IcebergPartitionField":[["Transform","string",1],["SourceId","integer",1],["FieldId","integer"],["Name","string",1]],"IcebergSchema":[["SchemaId","integer"],["Type","string"],["Fields",["array",["ref","IcebergStructField"]],1],["IdentifierFieldIds",["array","integer"]]],"IcebergStructField":[["Doc","string"],["Type","string",1],["Id","integer",1],["Required","boolean",1],["Name","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
@@ -2814,9 +2998,11 @@ export interface TableIcebergStructField {
 /**
  * An AWS Glue resource for enabling table optimizers to improve read performance for open table formats.
  *
+ * @deprecated Cloud Control cannot create AWS::Glue::TableOptimizer: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-tableoptimizer.html | CloudFormation: AWS::Glue::TableOptimizer}
  */
-export const TableOptimizer = cloudControlType<TableOptimizerArgs, TableOptimizerOutputs>("AWS::Glue::TableOptimizer", "aws:glue:TableOptimizer", '{"p":[["DatabaseName","string",67],["TableName","string",67],["Type","string",67],["TableOptimizerConfiguration",["ref","TableOptimizerConfiguration"],1],["CatalogId","string",67]],"id":["TableName","DatabaseName","Type","CatalogId"],"d":{"TableOptimizerConfiguration":[["Enabled","boolean",1],["RetentionConfiguration",["ref","RetentionConfiguration"]],["VpcConfiguration",["ref","VpcConfiguration"]],["RoleArn","string",1],["OrphanFileDeletionConfiguration",["ref","OrphanFileDeletionConfiguration"]],["CompactionConfiguration",["ref","CompactionConfiguration"]]],"RetentionConfiguration":[["IcebergConfiguration",["ref","IcebergRetentionConfiguration"]]],"IcebergRetentionConfiguration":[["SnapshotRetentionPeriodInDays","integer"],["NumberOfSnapshotsToRetain","integer"],["CleanExpiredFiles","boolean"]],"VpcConfiguration":[["GlueConnectionName","string"]],"OrphanFileDeletionConfiguration":[["IcebergConfiguration",["ref","IcebergConfiguration"]]],"IcebergConfiguration":[["OrphanFileRetentionPeriodInDays","integer"],["Location","string"]],"CompactionConfiguration":[["IcebergConfiguration",["ref","IcebergCompactionConfiguration"]]],"IcebergCompactionConfiguration":[["Strategy","string"],["MinInputFiles","integer"],["DeleteFileThreshold","integer"]]}}');
+export const TableOptimizer = cloudControlType<TableOptimizerArgs, TableOptimizerOutputs>("AWS::Glue::TableOptimizer", "aws:glue:TableOptimizer", '{"p":[["DatabaseName","string",67],["TableName","string",67],["Type","string",67],["TableOptimizerConfiguration",["ref","TableOptimizerConfiguration"],1],["CatalogId","string",67]],"id":["TableName","DatabaseName","Type","CatalogId"],"d":{"TableOptimizerConfiguration":[["Enabled","boolean",1],["RetentionConfiguration",["ref","RetentionConfiguration"]],["VpcConfiguration",["ref","VpcConfiguration"]],["RoleArn","string",1],["OrphanFileDeletionConfiguration",["ref","OrphanFileDeletionConfiguration"]],["CompactionConfiguration",["ref","CompactionConfiguration"]]],"RetentionConfiguration":[["IcebergConfiguration",["ref","IcebergRetentionConfiguration"]]],"IcebergRetentionConfiguration":[["SnapshotRetentionPeriodInDays","integer"],["NumberOfSnapshotsToRetain","integer"],["CleanExpiredFiles","boolean"]],"VpcConfiguration":[["GlueConnectionName","string"]],"OrphanFileDeletionConfiguration":[["IcebergConfiguration",["ref","IcebergConfiguration"]]],"IcebergConfiguration":[["OrphanFileRetentionPeriodInDays","integer"],["Location","string"]],"CompactionConfiguration":[["IcebergConfiguration",["ref","IcebergCompactionConfiguration"]]],"IcebergCompactionConfiguration":[["Strategy","string"],["MinInputFiles","integer"],["DeleteFileThreshold","integer"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link TableOptimizer} instance: its attributes as typed outputs. */
 export type TableOptimizer = InstanceType<typeof TableOptimizer>;
 
@@ -2932,7 +3118,7 @@ export interface TableOptimizerIcebergCompactionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-trigger.html | CloudFormation: AWS::Glue::Trigger}
  */
-export const Trigger = cloudControlType<TriggerArgs, TriggerOutputs>("AWS::Glue::Trigger", "aws:glue:Trigger", '{"p":[["Type","string",67],["StartOnCreation","boolean"],["Description","string"],["Actions",["array",["ref","Action"]],1],["EventBatchingCondition",["ref","EventBatchingCondition"]],["WorkflowName","string",66],["Schedule","string"],["Tags","json"],["Name","string",66],["Predicate",["ref","Predicate"]]],"id":["Name"],"d":{"Action":[["NotificationProperty",["ref","NotificationProperty"]],["CrawlerName","string"],["Timeout","integer"],["JobName","string"],["Arguments","json"],["SecurityConfiguration","string"]],"NotificationProperty":[["NotifyDelayAfter","integer"]],"EventBatchingCondition":[["BatchSize","integer",1],["BatchWindow","integer"]],"Predicate":[["Logical","string"],["Conditions",["array",["ref","Condition"]]]],"Condition":[["CrawlerName","string"],["State","string"],["CrawlState","string"],["LogicalOperator","string"],["JobName","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:trigger/${TriggerName}"}');
+export const Trigger = cloudControlType<TriggerArgs, TriggerOutputs>("AWS::Glue::Trigger", "aws:glue:Trigger", '{"p":[["Type","string",67],["StartOnCreation","boolean",16],["Description","string"],["Actions",["array",["ref","Action"]],1],["EventBatchingCondition",["ref","EventBatchingCondition"]],["WorkflowName","string",66],["Schedule","string"],["Tags","json"],["Name","string",66],["Predicate",["ref","Predicate"]]],"id":["Name"],"d":{"Action":[["NotificationProperty",["ref","NotificationProperty"]],["CrawlerName","string"],["Timeout","integer"],["JobName","string"],["Arguments","json"],["SecurityConfiguration","string"]],"NotificationProperty":[["NotifyDelayAfter","integer"]],"EventBatchingCondition":[["BatchSize","integer",1],["BatchWindow","integer"]],"Predicate":[["Logical","string"],["Conditions",["array",["ref","Condition"]]]],"Condition":[["CrawlerName","string"],["State","string"],["CrawlState","string"],["LogicalOperator","string"],["JobName","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["StartOnCreation"],"co":["Name","WorkflowName","Type"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:glue:${Region}:${Account}:trigger/${TriggerName}"}');
 /** A {@link Trigger} instance: its attributes as typed outputs. */
 export type Trigger = InstanceType<typeof Trigger>;
 
@@ -2940,7 +3126,11 @@ export type Trigger = InstanceType<typeof Trigger>;
 export interface TriggerArgs {
   /** The type of trigger that this is. */
   type: string;
-  /** Set to true to start `SCHEDULED` and `CONDITIONAL` triggers when created. True is not supported for `ON_DEMAND` triggers. */
+  /**
+   * Set to true to start `SCHEDULED` and `CONDITIONAL` triggers when created. True is not supported for `ON_DEMAND` triggers.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   startOnCreation?: boolean;
   /** A description of this trigger. */
   description?: string;
@@ -3051,18 +3241,30 @@ export interface TriggerCondition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-usageprofile.html | CloudFormation: AWS::Glue::UsageProfile}
  */
-export const UsageProfile = cloudControlType<UsageProfileArgs, UsageProfileOutputs>("AWS::Glue::UsageProfile", "aws:glue:UsageProfile", '{"p":[["Name","string",67],["Description","string"],["Configuration",["ref","ProfileConfiguration"]],["Tags",["array",["ref","Tag"]]],["CreatedOn","string",8]],"id":["Name"],"d":{"ProfileConfiguration":[["JobConfiguration",["map",["ref","ConfigurationObject"]]],["SessionConfiguration",["map",["ref","ConfigurationObject"]]]],"ConfigurationObject":[["DefaultValue","string"],["AllowedValues",["array","string"]],["MinValue","string"],["MaxValue","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:glue:${Region}:${Account}:usageProfile/${UsageProfileId}"}');
+export const UsageProfile = cloudControlType<UsageProfileArgs, UsageProfileOutputs>("AWS::Glue::UsageProfile", "aws:glue:UsageProfile", '{"p":[["Name","string",67],["Description","string"],["Configuration",["ref","ProfileConfiguration"]],["Tags",["array",["ref","Tag"]]],["CreatedOn","string",8]],"id":["Name"],"d":{"ProfileConfiguration":[["JobConfiguration",["map",["ref","ConfigurationObject"]]],["SessionConfiguration",["map",["ref","ConfigurationObject"]]]],"ConfigurationObject":[["DefaultValue","string"],["AllowedValues",["array","string"]],["MinValue","string"],["MaxValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["CreatedOn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:glue:${Region}:${Account}:usageProfile/${UsageProfileId}"}');
 /** A {@link UsageProfile} instance: its attributes as typed outputs. */
 export type UsageProfile = InstanceType<typeof UsageProfile>;
 
 /** Inputs of {@link UsageProfile}. */
 export interface UsageProfileArgs {
-  /** The name of the usage profile. */
+  /**
+   * The name of the usage profile.
+   *
+   * Length: 5–128.
+   */
   name: string;
-  /** A description of the usage profile. */
+  /**
+   * A description of the usage profile.
+   *
+   * Length: 1–512. Pattern: `[a-zA-Z0-9\-\:\_]{1,64}`.
+   */
   description?: string;
   configuration?: UsageProfileProfileConfiguration;
-  /** The tags to be applied to this UsageProfiles. */
+  /**
+   * The tags to be applied to this UsageProfiles.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3105,25 +3307,45 @@ export interface UsageProfileConfigurationObject {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-userdefinedfunction.html | CloudFormation: AWS::Glue::UserDefinedFunction}
  */
-export const UserDefinedFunction = cloudControlType<UserDefinedFunctionArgs, UserDefinedFunctionOutputs>("AWS::Glue::UserDefinedFunction", "aws:glue:UserDefinedFunction", '{"p":[["DatabaseName","string",67],["FunctionName","string",67],["ClassName","string"],["OwnerName","string"],["OwnerType",["enum","USER","ROLE","GROUP"]],["FunctionType",["enum","REGULAR_FUNCTION","AGGREGATE_FUNCTION","STORED_PROCEDURE"],66],["ResourceUris",["array",["ref","ResourceUri"]]],["Arn","string",72]],"id":["Arn"],"d":{"ResourceUri":[["ResourceType",["enum","JAR","FILE","ARCHIVE"]],["Uri","string"]]}}');
+export const UserDefinedFunction = cloudControlType<UserDefinedFunctionArgs, UserDefinedFunctionOutputs>("AWS::Glue::UserDefinedFunction", "aws:glue:UserDefinedFunction", '{"p":[["DatabaseName","string",67],["FunctionName","string",67],["ClassName","string"],["OwnerName","string"],["OwnerType",["enum","USER","ROLE","GROUP"]],["FunctionType",["enum","REGULAR_FUNCTION","AGGREGATE_FUNCTION","STORED_PROCEDURE"],66],["ResourceUris",["array",["ref","ResourceUri"]]],["Arn","string",72]],"id":["Arn"],"d":{"ResourceUri":[["ResourceType",["enum","JAR","FILE","ARCHIVE"]],["Uri","string"]]},"reg":{"h":"crudl","co":["DatabaseName","FunctionName","FunctionType"],"ro":["Arn"],"ai":[["DatabaseName","FunctionName"]],"tg":[false,true,true]}}');
 /** A {@link UserDefinedFunction} instance: its attributes as typed outputs. */
 export type UserDefinedFunction = InstanceType<typeof UserDefinedFunction>;
 
 /** Inputs of {@link UserDefinedFunction}. */
 export interface UserDefinedFunctionArgs {
-  /** The name of the catalog database in which the function is located. */
+  /**
+   * The name of the catalog database in which the function is located.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   databaseName: string;
-  /** The name of the function. */
+  /**
+   * The name of the function.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   functionName: string;
-  /** The Java class that contains the function code. */
+  /**
+   * The Java class that contains the function code.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   className?: string;
-  /** The owner of the function. */
+  /**
+   * The owner of the function.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   ownerName?: string;
   /** The owner type. */
   ownerType?: "USER" | "ROLE" | "GROUP";
   /** The type of the function. */
   functionType?: "REGULAR_FUNCTION" | "AGGREGATE_FUNCTION" | "STORED_PROCEDURE";
-  /** The resource URIs for the function. */
+  /**
+   * The resource URIs for the function.
+   *
+   * Items: at most 1000.
+   */
   resourceUris?: UserDefinedFunctionResourceUri[];
 }
 
@@ -3141,7 +3363,11 @@ export interface UserDefinedFunctionOutputs extends UserDefinedFunctionArgs {
 export interface UserDefinedFunctionResourceUri {
   /** The type of the resource. */
   resourceType?: "JAR" | "FILE" | "ARCHIVE";
-  /** The URI for accessing the resource. */
+  /**
+   * The URI for accessing the resource.
+   *
+   * Length: 1–1024. Pattern: ``.
+   */
   uri?: string;
 }
 
@@ -3150,7 +3376,7 @@ export interface UserDefinedFunctionResourceUri {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-glue-workflow.html | CloudFormation: AWS::Glue::Workflow}
  */
-export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::Glue::Workflow", "aws:glue:Workflow", '{"p":[["Description","string"],["DefaultRunProperties","json"],["Tags","json"],["Name","string",66],["MaxConcurrentRuns","integer"]],"id":["Name"],"tags":["Tags","map"],"arn":"arn:${Partition}:glue:${Region}:${Account}:workflow/${WorkflowName}"}');
+export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::Glue::Workflow", "aws:glue:Workflow", '{"p":[["Description","string"],["DefaultRunProperties","json"],["Tags","json"],["Name","string",66],["MaxConcurrentRuns","integer"]],"id":["Name"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:glue:${Region}:${Account}:workflow/${WorkflowName}"}');
 /** A {@link Workflow} instance: its attributes as typed outputs. */
 export type Workflow = InstanceType<typeof Workflow>;
 

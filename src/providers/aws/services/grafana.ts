@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-grafana-workspace.html | CloudFormation: AWS::Grafana::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::Grafana::Workspace", "aws:grafana:Workspace", '{"p":[["NotificationDestinations",["array","string"]],["Description","string"],["PermissionType",["enum","CUSTOMER_MANAGED","SERVICE_MANAGED"],1],["AccountAccessType",["enum","CURRENT_ACCOUNT","ORGANIZATION"],1],["StackSetName","string"],["SamlConfiguration",["ref","SamlConfiguration"]],["OrganizationalUnits",["array","string"]],["RoleArn","string"],["Name","string"],["GrafanaVersion","string"],["DataSources",["array","string"]],["AuthenticationProviders",["array","string"],1],["OrganizationRoleName","string"],["VpcConfiguration",["ref","VpcConfiguration"]],["NetworkAccessControl",["ref","NetworkAccessControl"]],["ClientToken","string",66],["PluginAdminEnabled","boolean"],["Tags",["array",["ref","TagsItems"]]],["Status",["enum","ACTIVE","CREATING","DELETING","FAILED","UPDATING","UPGRADING","VERSION_UPDATING","DELETION_FAILED","CREATION_FAILED","UPDATE_FAILED","UPGRADE_FAILED","LICENSE_REMOVAL_FAILED","VERSION_UPDATE_FAILED"],8],["CreationTimestamp","string",8],["Endpoint","string",8],["SsoClientId","string",8],["Id","string",72,"awsId"],["SamlConfigurationStatus",["enum","CONFIGURED","NOT_CONFIGURED"],8],["ModificationTimestamp","string",8]],"id":["Id"],"d":{"SamlConfiguration":[["LoginValidityDuration","number"],["RoleValues",["ref","RoleValues"]],["IdpMetadata",["ref","IdpMetadata"],1],["AssertionAttributes",["ref","AssertionAttributes"]],["AllowedOrganizations",["array","string"]]],"RoleValues":[["Editor",["array","string"]],["Admin",["array","string"]]],"IdpMetadata":[["Xml","string"],["Url","string"]],"AssertionAttributes":[["Role","string"],["Email","string"],["Org","string"],["Groups","string"],["Login","string"],["Name","string"]],"VpcConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1]],"NetworkAccessControl":[["PrefixListIds",["array","string"]],["VpceIds",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:grafana:${Region}:${Account}:/workspaces/${ResourceId}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::Grafana::Workspace", "aws:grafana:Workspace", '{"p":[["NotificationDestinations",["array","string"]],["Description","string"],["PermissionType",["enum","CUSTOMER_MANAGED","SERVICE_MANAGED"],1],["AccountAccessType",["enum","CURRENT_ACCOUNT","ORGANIZATION"],1],["StackSetName","string"],["SamlConfiguration",["ref","SamlConfiguration"]],["OrganizationalUnits",["array","string"]],["RoleArn","string"],["Name","string"],["GrafanaVersion","string"],["DataSources",["array","string"]],["AuthenticationProviders",["array","string"],1],["OrganizationRoleName","string"],["VpcConfiguration",["ref","VpcConfiguration"]],["NetworkAccessControl",["ref","NetworkAccessControl"]],["ClientToken","string",82],["PluginAdminEnabled","boolean"],["Tags",["array",["ref","TagsItems"]]],["Status",["enum","ACTIVE","CREATING","DELETING","FAILED","UPDATING","UPGRADING","VERSION_UPDATING","DELETION_FAILED","CREATION_FAILED","UPDATE_FAILED","UPGRADE_FAILED","LICENSE_REMOVAL_FAILED","VERSION_UPDATE_FAILED"],8],["CreationTimestamp","string",8],["Endpoint","string",8],["SsoClientId","string",8],["Id","string",72,"awsId"],["SamlConfigurationStatus",["enum","CONFIGURED","NOT_CONFIGURED"],8],["ModificationTimestamp","string",8]],"id":["Id"],"d":{"SamlConfiguration":[["LoginValidityDuration","number"],["RoleValues",["ref","RoleValues"]],["IdpMetadata",["ref","IdpMetadata"],1],["AssertionAttributes",["ref","AssertionAttributes"]],["AllowedOrganizations",["array","string"]]],"RoleValues":[["Editor",["array","string"]],["Admin",["array","string"]]],"IdpMetadata":[["Xml","string"],["Url","string"]],"AssertionAttributes":[["Role","string"],["Email","string"],["Org","string"],["Groups","string"],["Login","string"],["Name","string"]],"VpcConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1]],"NetworkAccessControl":[["PrefixListIds",["array","string"]],["VpceIds",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["ClientToken"],"ro":["Id","SsoClientId","SamlConfigurationStatus","Endpoint","Status","CreationTimestamp","ModificationTimestamp"],"uo":["AuthenticationProviders","SamlConfiguration/RoleValues/Editor","SamlConfiguration/RoleValues/Admin","SamlConfiguration/AllowedOrganizations","NetworkAccessControl/PrefixListIds","NetworkAccessControl/VpceIds","VpcConfiguration/SecurityGroupIds","VpcConfiguration/SubnetIds","DataSources","NotificationDestinations","OrganizationalUnits","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:grafana:${Region}:${Account}:/workspaces/${ResourceId}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 
@@ -24,8 +24,12 @@ export interface WorkspaceArgs {
    *
    * *AllowedValues* : `SNS`
    */
-  notificationDestinations?: string[];
-  /** The user-defined description of the workspace. */
+  notificationDestinations?: ("SNS")[];
+  /**
+   * The user-defined description of the workspace.
+   *
+   * Length: 0–2048.
+   */
   description?: string;
   /**
    * If this is `SERVICE_MANAGED` , and the workplace was created through the Amazon Managed Grafana console, then Amazon Managed Grafana automatically creates the IAM roles and provisions the permissions that the workspace needs to use AWS data sources and notification channels.
@@ -45,9 +49,17 @@ export interface WorkspaceArgs {
   samlConfiguration?: WorkspaceSamlConfiguration;
   /** Specifies the organizational units that this workspace is allowed to use data sources from, if this workspace is in an account that is part of an organization. */
   organizationalUnits?: string[];
-  /** The IAM role that grants permissions to the AWS resources that the workspace will view data from. This role must already exist. */
+  /**
+   * The IAM role that grants permissions to the AWS resources that the workspace will view data from. This role must already exist.
+   *
+   * Length: 1–2048.
+   */
   roleArn?: string;
-  /** The name of the workspace. */
+  /**
+   * The name of the workspace.
+   *
+   * Pattern: `^[a-zA-Z0-9-._~]{1,255}$`.
+   */
   name?: string;
   /**
    * Specifies the version of Grafana to support in the workspace. Defaults to the latest version on create (for example, 9.4), or the current version of the workspace on update.
@@ -55,6 +67,8 @@ export interface WorkspaceArgs {
    * Can only be used to upgrade (for example, from 8.4 to 9.4), not downgrade (for example, from 9.4 to 8.4).
    *
    * To know what versions are available to upgrade to for a specific workspace, see the [ListVersions](https://docs.aws.amazon.com/grafana/latest/APIReference/API_ListVersions.html) operation.
+   *
+   * Length: 1–255.
    */
   grafanaVersion?: string;
   /**
@@ -62,14 +76,20 @@ export interface WorkspaceArgs {
    *
    * This list is only used when the workspace was created through the AWS console, and the `permissionType` is `SERVICE_MANAGED` .
    */
-  dataSources?: string[];
+  dataSources?: ("AMAZON_OPENSEARCH_SERVICE" | "CLOUDWATCH" | "PROMETHEUS" | "XRAY" | "TIMESTREAM" | "SITEWISE" | "ATHENA" | "REDSHIFT")[];
   /**
    * Specifies whether this workspace uses SAML 2.0, SSOlong , or both to authenticate users for using the Grafana console within a workspace. For more information, see [User authentication in Amazon Managed Grafana](https://docs.aws.amazon.com/grafana/latest/userguide/authentication-in-AMG.html) .
    *
    * *Allowed Values* : `AWS_SSO | SAML`
+   *
+   * Items: at least 1.
    */
-  authenticationProviders: string[];
-  /** The name of the IAM role that is used to access resources through Organizations. */
+  authenticationProviders: ("AWS_SSO" | "SAML")[];
+  /**
+   * The name of the IAM role that is used to access resources through Organizations.
+   *
+   * Length: 1–2048.
+   */
   organizationRoleName?: string;
   /**
    * The configuration settings for an Amazon VPC that contains data sources for your Grafana workspace to connect to.
@@ -79,7 +99,13 @@ export interface WorkspaceArgs {
   vpcConfiguration?: WorkspaceVpcConfiguration;
   /** The configuration settings for network access to your workspace. */
   networkAccessControl?: WorkspaceNetworkAccessControl;
-  /** A unique, case-sensitive, user-provided identifier to ensure the idempotency of the request. */
+  /**
+   * A unique, case-sensitive, user-provided identifier to ensure the idempotency of the request.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[!-~]{1,64}$`.
+   */
   clientToken?: string;
   /**
    * Whether plugin administration is enabled in the workspace. Setting to `true` allows workspace admins to install, uninstall, and update plugins from within the Grafana workspace.
@@ -155,7 +181,11 @@ export interface WorkspaceSamlConfiguration {
   idpMetadata: WorkspaceIdpMetadata;
   /** A structure that defines which attributes in the SAML assertion are to be used to define information about the users authenticated by that IdP to use the workspace. */
   assertionAttributes?: WorkspaceAssertionAttributes;
-  /** Lists which organizations defined in the SAML assertion are allowed to use the Amazon Managed Grafana workspace. If this is empty, all organizations in the assertion attribute have access. */
+  /**
+   * Lists which organizations defined in the SAML assertion are allowed to use the Amazon Managed Grafana workspace. If this is empty, all organizations in the assertion attribute have access.
+   *
+   * Each item: Length: 1–256.
+   */
   allowedOrganizations?: string[];
 }
 
@@ -165,9 +195,17 @@ export interface WorkspaceSamlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-grafana-workspace-rolevalues.html | CloudFormation: RoleValues}
  */
 export interface WorkspaceRoleValues {
-  /** A list of groups from the SAML assertion attribute to grant the Grafana `Editor` role to. */
+  /**
+   * A list of groups from the SAML assertion attribute to grant the Grafana `Editor` role to.
+   *
+   * Each item: Length: 1–256.
+   */
   editor?: string[];
-  /** A list of groups from the SAML assertion attribute to grant the Grafana `Admin` role to. */
+  /**
+   * A list of groups from the SAML assertion attribute to grant the Grafana `Admin` role to.
+   *
+   * Each item: Length: 1–256.
+   */
   admin?: string[];
 }
 
@@ -179,7 +217,11 @@ export interface WorkspaceRoleValues {
 export interface WorkspaceIdpMetadata {
   /** The full IdP metadata, in XML format. */
   xml?: string;
-  /** The URL of the location containing the IdP metadata. */
+  /**
+   * The URL of the location containing the IdP metadata.
+   *
+   * Length: 1–2048.
+   */
   url?: string;
 }
 
@@ -189,17 +231,41 @@ export interface WorkspaceIdpMetadata {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-grafana-workspace-assertionattributes.html | CloudFormation: AssertionAttributes}
  */
 export interface WorkspaceAssertionAttributes {
-  /** The name of the attribute within the SAML assertion to use as the user roles. */
+  /**
+   * The name of the attribute within the SAML assertion to use as the user roles.
+   *
+   * Length: 1–256.
+   */
   role?: string;
-  /** The name of the attribute within the SAML assertion to use as the email names for SAML users. */
+  /**
+   * The name of the attribute within the SAML assertion to use as the email names for SAML users.
+   *
+   * Length: 1–256.
+   */
   email?: string;
-  /** The name of the attribute within the SAML assertion to use as the user full "friendly" names for the users' organizations. */
+  /**
+   * The name of the attribute within the SAML assertion to use as the user full "friendly" names for the users' organizations.
+   *
+   * Length: 1–256.
+   */
   org?: string;
-  /** The name of the attribute within the SAML assertion to use as the user full "friendly" names for user groups. */
+  /**
+   * The name of the attribute within the SAML assertion to use as the user full "friendly" names for user groups.
+   *
+   * Length: 1–256.
+   */
   groups?: string;
-  /** The name of the attribute within the SAML assertion to use as the login names for SAML users. */
+  /**
+   * The name of the attribute within the SAML assertion to use as the login names for SAML users.
+   *
+   * Length: 1–256.
+   */
   login?: string;
-  /** The name of the attribute within the SAML assertion to use as the user full "friendly" names for SAML users. */
+  /**
+   * The name of the attribute within the SAML assertion to use as the user full "friendly" names for SAML users.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -219,6 +285,8 @@ export interface WorkspaceVpcConfiguration {
    * *Array Members* : Minimum number of 1 items. Maximum number of 5 items.
    *
    * *Length* : Minimum length of 0. Maximum length of 255.
+   *
+   * Items: 1–5. Each item: Length: 1–255.
    */
   securityGroupIds: string[];
   /**
@@ -227,6 +295,8 @@ export interface WorkspaceVpcConfiguration {
    * *Array Members* : Minimum number of 2 items. Maximum number of 6 items.
    *
    * *Length* : Minimum length of 0. Maximum length of 255.
+   *
+   * Items: 2–6. Each item: Length: 1–255.
    */
   subnetIds: string[];
 }
@@ -253,6 +323,8 @@ export interface WorkspaceNetworkAccessControl {
    * Prefix list IDs have the format `pl- *1a2b3c4d*` .
    *
    * For more information about prefix lists, see [Group CIDR blocks using managed prefix lists](https://docs.aws.amazon.com/vpc/latest/userguide/managed-prefix-lists.html) in the *Amazon Virtual Private Cloud User Guide* .
+   *
+   * Items: 0–5. Each item: Length: at least 1.
    */
   prefixListIds?: string[];
   /**
@@ -263,12 +335,16 @@ export interface WorkspaceNetworkAccessControl {
    * For more information about creating an interface VPC endpoint, see [Interface VPC endpoints](https://docs.aws.amazon.com/grafana/latest/userguide/VPC-endpoints) in the *Amazon Managed Grafana User Guide* .
    *
    * > The only VPC endpoints that can be specified here are interface VPC endpoints for Grafana workspaces (using the `com.amazonaws.[region].grafana-workspace` service endpoint). Other VPC endpoints are ignored.
+   *
+   * Items: 0–5. Each item: Length: at least 1.
    */
   vpceIds?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-grafana-workspace-tagsitems.html | CloudFormation: TagsItems} */
 export interface WorkspaceTagsItems {
+  /** Length: 1–128. */
   key: string;
+  /** Length: 0–256. */
   value: string;
 }

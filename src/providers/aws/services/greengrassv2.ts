@@ -24,7 +24,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-greengrassv2-componentversion.html | CloudFormation: AWS::GreengrassV2::ComponentVersion}
  */
-export const ComponentVersion = cloudControlType<ComponentVersionArgs, ComponentVersionOutputs>("AWS::GreengrassV2::ComponentVersion", "aws:greengrassv2:ComponentVersion", '{"p":[["LambdaFunction",["ref","LambdaFunctionRecipeSource"],66],["InlineRecipe","string",66],["Tags",["map","string"]],["ComponentName","string",8],["Arn","string",72],["ComponentVersion","string",8]],"id":["Arn"],"d":{"LambdaFunctionRecipeSource":[["ComponentDependencies",["map",["ref","ComponentDependencyRequirement"]],2],["ComponentLambdaParameters",["ref","LambdaExecutionParameters"],2],["LambdaArn","string",2],["ComponentPlatforms",["array",["ref","ComponentPlatform"]],2],["ComponentName","string",2],["ComponentVersion","string",2]],"ComponentDependencyRequirement":[["VersionRequirement","string",2],["DependencyType",["enum","SOFT","HARD"],2]],"LambdaExecutionParameters":[["MaxInstancesCount","integer",2],["TimeoutInSeconds","integer",2],["EnvironmentVariables",["map","string"],2],["EventSources",["array",["ref","LambdaEventSource"]],2],["Pinned","boolean",2],["ExecArgs",["array","string"],2],["LinuxProcessParams",["ref","LambdaLinuxProcessParams"],2],["InputPayloadEncodingType",["enum","json","binary"],2],["MaxQueueSize","integer",2],["StatusTimeoutInSeconds","integer",2],["MaxIdleTimeInSeconds","integer",2]],"LambdaEventSource":[["Type",["enum","PUB_SUB","IOT_CORE"],2],["Topic","string",2]],"LambdaLinuxProcessParams":[["IsolationMode",["enum","GreengrassContainer","NoContainer"],2],["ContainerParams",["ref","LambdaContainerParams"],2]],"LambdaContainerParams":[["Volumes",["array",["ref","LambdaVolumeMount"]],2],["MountROSysfs","boolean",2],["MemorySizeInKB","integer",2],["Devices",["array",["ref","LambdaDeviceMount"]],2]],"LambdaVolumeMount":[["SourcePath","string",2],["DestinationPath","string",2],["AddGroupOwner","boolean",2],["Permission",["enum","ro","rw"],2]],"LambdaDeviceMount":[["Path","string",2],["AddGroupOwner","boolean",2],["Permission",["enum","ro","rw"],2]],"ComponentPlatform":[["Attributes",["map","string"],2],["Name","string",2]]},"tags":["Tags","map"]}');
+export const ComponentVersion = cloudControlType<ComponentVersionArgs, ComponentVersionOutputs>("AWS::GreengrassV2::ComponentVersion", "aws:greengrassv2:ComponentVersion", '{"p":[["LambdaFunction",["ref","LambdaFunctionRecipeSource"],82],["InlineRecipe","string",82],["Tags",["map","string"]],["ComponentName","string",8],["Arn","string",72],["ComponentVersion","string",8]],"id":["Arn"],"d":{"LambdaFunctionRecipeSource":[["ComponentDependencies",["map",["ref","ComponentDependencyRequirement"]]],["ComponentLambdaParameters",["ref","LambdaExecutionParameters"]],["LambdaArn","string"],["ComponentPlatforms",["array",["ref","ComponentPlatform"]]],["ComponentName","string"],["ComponentVersion","string"]],"ComponentDependencyRequirement":[["VersionRequirement","string"],["DependencyType",["enum","SOFT","HARD"]]],"LambdaExecutionParameters":[["MaxInstancesCount","integer"],["TimeoutInSeconds","integer"],["EnvironmentVariables",["map","string"]],["EventSources",["array",["ref","LambdaEventSource"]]],["Pinned","boolean"],["ExecArgs",["array","string"]],["LinuxProcessParams",["ref","LambdaLinuxProcessParams"]],["InputPayloadEncodingType",["enum","json","binary"]],["MaxQueueSize","integer"],["StatusTimeoutInSeconds","integer"],["MaxIdleTimeInSeconds","integer"]],"LambdaEventSource":[["Type",["enum","PUB_SUB","IOT_CORE"]],["Topic","string"]],"LambdaLinuxProcessParams":[["IsolationMode",["enum","GreengrassContainer","NoContainer"]],["ContainerParams",["ref","LambdaContainerParams"]]],"LambdaContainerParams":[["Volumes",["array",["ref","LambdaVolumeMount"]]],["MountROSysfs","boolean"],["MemorySizeInKB","integer"],["Devices",["array",["ref","LambdaDeviceMount"]]]],"LambdaVolumeMount":[["SourcePath","string"],["DestinationPath","string"],["AddGroupOwner","boolean"],["Permission",["enum","ro","rw"]]],"LambdaDeviceMount":[["Path","string"],["AddGroupOwner","boolean"],["Permission",["enum","ro","rw"]]],"ComponentPlatform":[["Attributes",["map","string"]],["Name","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["LambdaFunction","InlineRecipe"],"co":["LambdaFunction","InlineRecipe"],"ro":["Arn","ComponentName","ComponentVersion"],"uo":["LambdaFunction/ComponentPlatforms","LambdaFunction/ComponentLambdaParameters/EventSources","LambdaFunction/ComponentLambdaParameters/LinuxProcessParams/ContainerParams/Volumes","LambdaFunction/ComponentLambdaParameters/LinuxProcessParams/ContainerParams/Devices"],"ai":[["ComponentName","ComponentVersion"]],"tg":[true,true,true]}}');
 /** A {@link ComponentVersion} instance: its attributes as typed outputs. */
 export type ComponentVersion = InstanceType<typeof ComponentVersion>;
 
@@ -34,12 +34,16 @@ export interface ComponentVersionArgs {
    * The parameters to create a component from a Lambda function.
    *
    * You must specify either `InlineRecipe` or `LambdaFunction` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   lambdaFunction?: ComponentVersionLambdaFunctionRecipeSource;
   /**
    * The recipe to use to create the component. The recipe defines the component's metadata, parameters, dependencies, lifecycle, artifacts, and platform compatibility.
    *
    * You must specify either `InlineRecipe` or `LambdaFunction` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   inlineRecipe?: string;
   /**
@@ -75,7 +79,11 @@ export interface ComponentVersionLambdaFunctionRecipeSource {
   componentDependencies?: Record<string, ComponentVersionComponentDependencyRequirement>;
   /** The system and runtime parameters for the Lambda function as it runs on the AWS IoT Greengrass core device. */
   componentLambdaParameters?: ComponentVersionLambdaExecutionParameters;
-  /** The ARN of the Lambda function. The ARN must include the version of the function to import. You can't use version aliases like `$LATEST` . */
+  /**
+   * The ARN of the Lambda function. The ARN must include the version of the function to import. You can't use version aliases like `$LATEST` .
+   *
+   * Pattern: `^arn:[^:]*:lambda:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   lambdaArn?: string;
   /** The platforms that the component version supports. */
   componentPlatforms?: ComponentVersionComponentPlatform[];
@@ -289,7 +297,7 @@ export interface ComponentVersionComponentPlatform {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-greengrassv2-deployment.html | CloudFormation: AWS::GreengrassV2::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::GreengrassV2::Deployment", "aws:greengrassv2:Deployment", '{"p":[["Components",["map",["ref","ComponentDeploymentSpecification"]],66],["DeploymentName","string",66],["IotJobConfiguration",["ref","DeploymentIoTJobConfiguration"],66],["DeploymentPolicies",["ref","DeploymentPolicies"],66],["TargetArn","string",67],["ParentTargetArn","string",66],["Tags",["map","string"]],["DeploymentId","string",72]],"id":["DeploymentId"],"d":{"ComponentDeploymentSpecification":[["RunWith",["ref","ComponentRunWith"],2],["ConfigurationUpdate",["ref","ComponentConfigurationUpdate"],2],["ComponentVersion","string",2]],"ComponentRunWith":[["WindowsUser","string",2],["SystemResourceLimits",["ref","SystemResourceLimits"],2],["PosixUser","string",2]],"SystemResourceLimits":[["Memory","integer",2],["Cpus","number",2]],"ComponentConfigurationUpdate":[["Merge","string",2],["Reset",["array","string"],2]],"DeploymentIoTJobConfiguration":[["JobExecutionsRolloutConfig",["ref","IoTJobExecutionsRolloutConfig"],2],["TimeoutConfig",["ref","IoTJobTimeoutConfig"],2],["AbortConfig",["ref","IoTJobAbortConfig"],2]],"IoTJobExecutionsRolloutConfig":[["MaximumPerMinute","integer",2],["ExponentialRate",["ref","IoTJobExponentialRolloutRate"],2]],"IoTJobExponentialRolloutRate":[["RateIncreaseCriteria",["ref","IoTJobRateIncreaseCriteria"],3],["BaseRatePerMinute","integer",3],["IncrementFactor","number",3]],"IoTJobRateIncreaseCriteria":[["NumberOfNotifiedThings","integer"],["NumberOfSucceededThings","integer"]],"IoTJobTimeoutConfig":[["InProgressTimeoutInMinutes","integer",2]],"IoTJobAbortConfig":[["CriteriaList",["array",["ref","IoTJobAbortCriteria"]],3]],"IoTJobAbortCriteria":[["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],3],["Action",["enum","CANCEL"],3],["ThresholdPercentage","number",3],["MinNumberOfExecutedThings","integer",3]],"DeploymentPolicies":[["ComponentUpdatePolicy",["ref","DeploymentComponentUpdatePolicy"],2],["ConfigurationValidationPolicy",["ref","DeploymentConfigurationValidationPolicy"],2],["FailureHandlingPolicy",["enum","ROLLBACK","DO_NOTHING"],2]],"DeploymentComponentUpdatePolicy":[["Action",["enum","NOTIFY_COMPONENTS","SKIP_NOTIFY_COMPONENTS"],2],["TimeoutInSeconds","integer",2]],"DeploymentConfigurationValidationPolicy":[["TimeoutInSeconds","integer",2]]},"tags":["Tags","map"],"arn":"arn:${Partition}:greengrass:${Region}:${Account}:deployments:${DeploymentId}"}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::GreengrassV2::Deployment", "aws:greengrassv2:Deployment", '{"p":[["Components",["map",["ref","ComponentDeploymentSpecification"]],66],["DeploymentName","string",66],["IotJobConfiguration",["ref","DeploymentIoTJobConfiguration"],66],["DeploymentPolicies",["ref","DeploymentPolicies"],66],["TargetArn","string",67],["ParentTargetArn","string",66],["Tags",["map","string"]],["DeploymentId","string",72]],"id":["DeploymentId"],"d":{"ComponentDeploymentSpecification":[["RunWith",["ref","ComponentRunWith"]],["ConfigurationUpdate",["ref","ComponentConfigurationUpdate"]],["ComponentVersion","string"]],"ComponentRunWith":[["WindowsUser","string"],["SystemResourceLimits",["ref","SystemResourceLimits"]],["PosixUser","string"]],"SystemResourceLimits":[["Memory","integer"],["Cpus","number"]],"ComponentConfigurationUpdate":[["Merge","string"],["Reset",["array","string"]]],"DeploymentIoTJobConfiguration":[["JobExecutionsRolloutConfig",["ref","IoTJobExecutionsRolloutConfig"]],["TimeoutConfig",["ref","IoTJobTimeoutConfig"]],["AbortConfig",["ref","IoTJobAbortConfig"]]],"IoTJobExecutionsRolloutConfig":[["MaximumPerMinute","integer"],["ExponentialRate",["ref","IoTJobExponentialRolloutRate"]]],"IoTJobExponentialRolloutRate":[["RateIncreaseCriteria",["ref","IoTJobRateIncreaseCriteria"],1],["BaseRatePerMinute","integer",1],["IncrementFactor","number",1]],"IoTJobRateIncreaseCriteria":[["NumberOfNotifiedThings","integer"],["NumberOfSucceededThings","integer"]],"IoTJobTimeoutConfig":[["InProgressTimeoutInMinutes","integer"]],"IoTJobAbortConfig":[["CriteriaList",["array",["ref","IoTJobAbortCriteria"]],1]],"IoTJobAbortCriteria":[["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],1],["Action",["enum","CANCEL"],1],["ThresholdPercentage","number",1],["MinNumberOfExecutedThings","integer",1]],"DeploymentPolicies":[["ComponentUpdatePolicy",["ref","DeploymentComponentUpdatePolicy"]],["ConfigurationValidationPolicy",["ref","DeploymentConfigurationValidationPolicy"]],["FailureHandlingPolicy",["enum","ROLLBACK","DO_NOTHING"]]],"DeploymentComponentUpdatePolicy":[["Action",["enum","NOTIFY_COMPONENTS","SKIP_NOTIFY_COMPONENTS"]],["TimeoutInSeconds","integer"]],"DeploymentConfigurationValidationPolicy":[["TimeoutInSeconds","integer"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["TargetArn","ParentTargetArn","DeploymentName","Components","IotJobConfiguration","DeploymentPolicies"],"ro":["DeploymentId"],"uo":["IotJobConfiguration/AbortConfig/CriteriaList"],"tg":[true,true,true],"nm":{"path":"DeploymentName","min":1,"max":256}},"arn":"arn:${Partition}:greengrass:${Region}:${Account}:deployments:${DeploymentId}"}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
@@ -297,15 +305,27 @@ export type Deployment = InstanceType<typeof Deployment>;
 export interface DeploymentArgs {
   /** The components to deploy. This is a dictionary, where each key is the name of a component, and each key's value is the version and configuration to deploy for that component. */
   components?: Record<string, DeploymentComponentDeploymentSpecification>;
-  /** The name of the deployment. */
+  /**
+   * The name of the deployment.
+   *
+   * Length: 1–256.
+   */
   deploymentName?: string;
   /** The job configuration for the deployment configuration. The job configuration specifies the rollout, timeout, and stop configurations for the deployment configuration. */
   iotJobConfiguration?: DeploymentDeploymentIoTJobConfiguration;
   /** The deployment policies for the deployment. These policies define how the deployment updates components and handles failure. */
   deploymentPolicies?: DeploymentDeploymentPolicies;
-  /** The ARN of the target AWS IoT thing or thing group. */
+  /**
+   * The ARN of the target AWS IoT thing or thing group.
+   *
+   * Pattern: `arn:[^:]*:iot:[^:]*:[0-9]+:(thing|thinggroup)/.+`.
+   */
   targetArn: string;
-  /** The parent deployment's [ARN](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) for a subdeployment. */
+  /**
+   * The parent deployment's [ARN](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) for a subdeployment.
+   *
+   * Pattern: `arn:[^:]*:iot:[^:]*:[0-9]+:thinggroup/.+`.
+   */
   parentTargetArn?: string;
   /**
    * Application-specific metadata to attach to the deployment. You can use tags in IAM policies to control access to AWS IoT Greengrass resources. You can also use tags to categorize your resources. For more information, see [Tag your AWS IoT Greengrass Version 2 resources](https://docs.aws.amazon.com/greengrass/v2/developerguide/tag-resources.html) in the *AWS IoT Greengrass V2 Developer Guide* .
@@ -336,7 +356,11 @@ export interface DeploymentComponentDeploymentSpecification {
   runWith?: DeploymentComponentRunWith;
   /** The configuration updates to deploy for the component. You can define reset updates and merge updates. A reset updates the keys that you specify to the default configuration for the component. A merge updates the core device's component configuration with the keys and values that you specify. The AWS IoT Greengrass Core software applies reset updates before it applies merge updates. For more information, see [Update component configuration](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html) . */
   configurationUpdate?: DeploymentComponentConfigurationUpdate;
-  /** The version of the component. */
+  /**
+   * The version of the component.
+   *
+   * Length: 1–64.
+   */
   componentVersion?: string;
 }
 
@@ -350,6 +374,8 @@ export interface DeploymentComponentRunWith {
    * The Windows user to use to run this component on Windows core devices. The user must exist on each Windows core device, and its name and password must be in the LocalSystem account's Credentials Manager instance.
    *
    * If you omit this parameter, the AWS IoT Greengrass Core software uses the default Windows user that you configure on the AWS IoT Greengrass nucleus component. For more information, see [Configure the user and group that run components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-user) .
+   *
+   * Length: at least 1.
    */
   windowsUser?: string;
   /**
@@ -358,7 +384,11 @@ export interface DeploymentComponentRunWith {
    * If you omit this parameter, the AWS IoT Greengrass Core software uses the default system resource limits that you configure on the AWS IoT Greengrass nucleus component. For more information, see [Configure system resource limits for components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-system-resource-limits) .
    */
   systemResourceLimits?: DeploymentSystemResourceLimits;
-  /** The POSIX system user and (optional) group to use to run this component. Specify the user and group separated by a colon ( `:` ) in the following format: `user:group` . The group is optional. If you don't specify a group, the AWS IoT Greengrass Core software uses the primary user for the group. */
+  /**
+   * The POSIX system user and (optional) group to use to run this component. Specify the user and group separated by a colon ( `:` ) in the following format: `user:group` . The group is optional. If you don't specify a group, the AWS IoT Greengrass Core software uses the primary user for the group.
+   *
+   * Length: at least 1.
+   */
   posixUser?: string;
 }
 
@@ -368,9 +398,17 @@ export interface DeploymentComponentRunWith {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-systemresourcelimits.html | CloudFormation: SystemResourceLimits}
  */
 export interface DeploymentSystemResourceLimits {
-  /** The maximum amount of RAM, expressed in kilobytes, that a component's processes can use on the core device. For more information, see [Configure system resource limits for components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-system-resource-limits) . */
+  /**
+   * The maximum amount of RAM, expressed in kilobytes, that a component's processes can use on the core device. For more information, see [Configure system resource limits for components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-system-resource-limits) .
+   *
+   * Range: 0–9223372036854772000.
+   */
   memory?: number;
-  /** The maximum amount of CPU time that a component's processes can use on the core device. A core device's total CPU time is equivalent to the device's number of CPU cores. For example, on a core device with 4 CPU cores, you can set this value to 2 to limit the component's processes to 50 percent usage of each CPU core. On a device with 1 CPU core, you can set this value to 0.25 to limit the component's processes to 25 percent usage of the CPU. If you set this value to a number greater than the number of CPU cores, the AWS IoT Greengrass Core software doesn't limit the component's CPU usage. */
+  /**
+   * The maximum amount of CPU time that a component's processes can use on the core device. A core device's total CPU time is equivalent to the device's number of CPU cores. For example, on a core device with 4 CPU cores, you can set this value to 2 to limit the component's processes to 50 percent usage of each CPU core. On a device with 1 CPU core, you can set this value to 0.25 to limit the component's processes to 25 percent usage of the CPU. If you set this value to a number greater than the number of CPU cores, the AWS IoT Greengrass Core software doesn't limit the component's CPU usage.
+   *
+   * Range: at least 0.
+   */
   cpus?: number;
 }
 
@@ -380,9 +418,17 @@ export interface DeploymentSystemResourceLimits {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-componentconfigurationupdate.html | CloudFormation: ComponentConfigurationUpdate}
  */
 export interface DeploymentComponentConfigurationUpdate {
-  /** A serialized JSON string that contains the configuration object to merge to target devices. The core device merges this configuration with the component's existing configuration. If this is the first time a component deploys on a device, the core device merges this configuration with the component's default configuration. This means that the core device keeps it's existing configuration for keys and values that you don't specify in this object. For more information, see [Merge configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#merge-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* . */
+  /**
+   * A serialized JSON string that contains the configuration object to merge to target devices. The core device merges this configuration with the component's existing configuration. If this is the first time a component deploys on a device, the core device merges this configuration with the component's default configuration. This means that the core device keeps it's existing configuration for keys and values that you don't specify in this object. For more information, see [Merge configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#merge-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* .
+   *
+   * Length: 1–10485760.
+   */
   merge?: string;
-  /** The list of configuration nodes to reset to default values on target devices. Use JSON pointers to specify each node to reset. JSON pointers start with a forward slash ( `/` ) and use forward slashes to separate the key for each level in the object. For more information, see the [JSON pointer specification](https://docs.aws.amazon.com/https://tools.ietf.org/html/rfc6901) and [Reset configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#reset-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* . */
+  /**
+   * The list of configuration nodes to reset to default values on target devices. Use JSON pointers to specify each node to reset. JSON pointers start with a forward slash ( `/` ) and use forward slashes to separate the key for each level in the object. For more information, see the [JSON pointer specification](https://docs.aws.amazon.com/https://tools.ietf.org/html/rfc6901) and [Reset configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#reset-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* .
+   *
+   * Each item: Length: 0–256.
+   */
   reset?: string[];
 }
 
@@ -406,7 +452,11 @@ export interface DeploymentDeploymentIoTJobConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-iotjobexecutionsrolloutconfig.html | CloudFormation: IoTJobExecutionsRolloutConfig}
  */
 export interface DeploymentIoTJobExecutionsRolloutConfig {
-  /** The maximum number of devices that receive a pending job notification, per minute. */
+  /**
+   * The maximum number of devices that receive a pending job notification, per minute.
+   *
+   * Range: 1–1000.
+   */
   maximumPerMinute?: number;
   /** The exponential rate to increase the job rollout rate. */
   exponentialRate?: DeploymentIoTJobExponentialRolloutRate;
@@ -420,12 +470,18 @@ export interface DeploymentIoTJobExecutionsRolloutConfig {
 export interface DeploymentIoTJobExponentialRolloutRate {
   /** The criteria to increase the rollout rate for the job. */
   rateIncreaseCriteria: DeploymentIoTJobRateIncreaseCriteria;
-  /** The minimum number of devices that receive a pending job notification, per minute, when the job starts. This parameter defines the initial rollout rate of the job. */
+  /**
+   * The minimum number of devices that receive a pending job notification, per minute, when the job starts. This parameter defines the initial rollout rate of the job.
+   *
+   * Range: 1–1000.
+   */
   baseRatePerMinute: number;
   /**
    * The exponential factor to increase the rollout rate for the job.
    *
    * This parameter supports up to one digit after the decimal (for example, you can specify `1.5` , but not `1.55` ).
+   *
+   * Range: 1–5.
    */
   incrementFactor: number;
 }
@@ -436,7 +492,11 @@ export interface DeploymentIoTJobExponentialRolloutRate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-iotjobrateincreasecriteria.html | CloudFormation: IoTJobRateIncreaseCriteria}
  */
 export interface DeploymentIoTJobRateIncreaseCriteria {
-  /** The number of devices to receive the job notification before the rollout rate increases. */
+  /**
+   * The number of devices to receive the job notification before the rollout rate increases.
+   *
+   * Range: 1–2147483647.
+   */
   numberOfNotifiedThings?: number;
   /** The number of devices to successfully run the configuration job before the rollout rate increases. */
   numberOfSucceededThings?: number;
@@ -452,6 +512,8 @@ export interface DeploymentIoTJobTimeoutConfig {
    * The amount of time, in minutes, that devices have to complete the job. The timer starts when the job status is set to `IN_PROGRESS` . If the job status doesn't change to a terminal state before the time expires, then the job status is set to `TIMED_OUT` .
    *
    * The timeout interval must be between 1 minute and 7 days (10080 minutes).
+   *
+   * Range: 0–2147483647.
    */
   inProgressTimeoutInMinutes?: number;
 }
@@ -462,7 +524,11 @@ export interface DeploymentIoTJobTimeoutConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-iotjobabortconfig.html | CloudFormation: IoTJobAbortConfig}
  */
 export interface DeploymentIoTJobAbortConfig {
-  /** The list of criteria that define when and how to cancel the configuration deployment. */
+  /**
+   * The list of criteria that define when and how to cancel the configuration deployment.
+   *
+   * Items: at least 1.
+   */
   criteriaList: DeploymentIoTJobAbortCriteria[];
 }
 
@@ -485,9 +551,15 @@ export interface DeploymentIoTJobAbortCriteria {
    * The minimum percentage of `failureType` failures that occur before the job can cancel.
    *
    * This parameter supports up to two digits after the decimal (for example, you can specify `10.9` or `10.99` , but not `10.999` ).
+   *
+   * Range: 0–100.
    */
   thresholdPercentage: number;
-  /** The minimum number of things that receive the configuration before the job can cancel. */
+  /**
+   * The minimum number of things that receive the configuration before the job can cancel.
+   *
+   * Range: 1–2147483647.
+   */
   minNumberOfExecutedThings: number;
 }
 
@@ -530,6 +602,8 @@ export interface DeploymentDeploymentComponentUpdatePolicy {
    * The amount of time in seconds that each component on a device has to report that it's safe to update. If the component waits for longer than this timeout, then the deployment proceeds on the device.
    *
    * Default: `60`
+   *
+   * Range: 1–2147483647.
    */
   timeoutInSeconds?: number;
 }
@@ -544,6 +618,8 @@ export interface DeploymentDeploymentConfigurationValidationPolicy {
    * The amount of time in seconds that a component can validate its configuration updates. If the validation time exceeds this timeout, then the deployment proceeds for the device.
    *
    * Default: `30`
+   *
+   * Range: 1–2147483647.
    */
   timeoutInSeconds?: number;
 }

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-groundstation-config.html | CloudFormation: AWS::GroundStation::Config}
  */
-export const Config = cloudControlType<ConfigArgs, ConfigOutputs>("AWS::GroundStation::Config", "aws:groundstation:Config", '{"p":[["ConfigData",["ref","ConfigData"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Type","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"ConfigData":[["DataflowEndpointConfig",["ref","DataflowEndpointConfig"]],["UplinkEchoConfig",["ref","UplinkEchoConfig"]],["AntennaDownlinkConfig",["ref","AntennaDownlinkConfig"]],["AntennaDownlinkDemodDecodeConfig",["ref","AntennaDownlinkDemodDecodeConfig"]],["TrackingConfig",["ref","TrackingConfig"]],["AntennaUplinkConfig",["ref","AntennaUplinkConfig"]],["S3RecordingConfig",["ref","S3RecordingConfig"]],["TelemetrySinkConfig",["ref","TelemetrySinkConfig"]]],"DataflowEndpointConfig":[["DataflowEndpointName","string"],["DataflowEndpointRegion","string"]],"UplinkEchoConfig":[["Enabled","boolean"],["AntennaUplinkConfigArn","string"]],"AntennaDownlinkConfig":[["SpectrumConfig",["ref","SpectrumConfig"]]],"SpectrumConfig":[["Polarization",["enum","LEFT_HAND","RIGHT_HAND","NONE"]],["Bandwidth",["ref","FrequencyBandwidth"]],["CenterFrequency",["ref","Frequency"]]],"FrequencyBandwidth":[["Value","number"],["Units",["enum","GHz","MHz","kHz"]]],"Frequency":[["Value","number"],["Units",["enum","GHz","MHz","kHz"]]],"AntennaDownlinkDemodDecodeConfig":[["DemodulationConfig",["ref","DemodulationConfig"]],["SpectrumConfig",["ref","SpectrumConfig"]],["DecodeConfig",["ref","DecodeConfig"]]],"DemodulationConfig":[["UnvalidatedJSON","string"]],"DecodeConfig":[["UnvalidatedJSON","string"]],"TrackingConfig":[["Autotrack",["enum","REQUIRED","PREFERRED","REMOVED"]]],"AntennaUplinkConfig":[["TransmitDisabled","boolean"],["SpectrumConfig",["ref","UplinkSpectrumConfig"]],["TargetEirp",["ref","Eirp"]]],"UplinkSpectrumConfig":[["Polarization",["enum","LEFT_HAND","RIGHT_HAND","NONE"]],["CenterFrequency",["ref","Frequency"]]],"Eirp":[["Value","number"],["Units",["enum","dBW"]]],"S3RecordingConfig":[["BucketArn","string"],["Prefix","string"],["RoleArn","string"]],"TelemetrySinkConfig":[["TelemetrySinkType",["enum","KINESIS_DATA_STREAM"],1],["TelemetrySinkData",["ref","TelemetrySinkData"],1]],"TelemetrySinkData":[["KinesisDataStreamData",["ref","KinesisDataStreamData"],1]],"KinesisDataStreamData":[["KinesisRoleArn","string",1],["KinesisDataStreamArn","string",1]]},"tags":["Tags","standard"]}');
+export const Config = cloudControlType<ConfigArgs, ConfigOutputs>("AWS::GroundStation::Config", "aws:groundstation:Config", '{"p":[["ConfigData",["ref","ConfigData"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Type","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"ConfigData":[["DataflowEndpointConfig",["ref","DataflowEndpointConfig"]],["UplinkEchoConfig",["ref","UplinkEchoConfig"]],["AntennaDownlinkConfig",["ref","AntennaDownlinkConfig"]],["AntennaDownlinkDemodDecodeConfig",["ref","AntennaDownlinkDemodDecodeConfig"]],["TrackingConfig",["ref","TrackingConfig"]],["AntennaUplinkConfig",["ref","AntennaUplinkConfig"]],["S3RecordingConfig",["ref","S3RecordingConfig"]],["TelemetrySinkConfig",["ref","TelemetrySinkConfig"]]],"DataflowEndpointConfig":[["DataflowEndpointName","string"],["DataflowEndpointRegion","string"]],"UplinkEchoConfig":[["Enabled","boolean"],["AntennaUplinkConfigArn","string"]],"AntennaDownlinkConfig":[["SpectrumConfig",["ref","SpectrumConfig"]]],"SpectrumConfig":[["Polarization",["enum","LEFT_HAND","RIGHT_HAND","NONE"]],["Bandwidth",["ref","FrequencyBandwidth"]],["CenterFrequency",["ref","Frequency"]]],"FrequencyBandwidth":[["Value","number"],["Units",["enum","GHz","MHz","kHz"]]],"Frequency":[["Value","number"],["Units",["enum","GHz","MHz","kHz"]]],"AntennaDownlinkDemodDecodeConfig":[["DemodulationConfig",["ref","DemodulationConfig"]],["SpectrumConfig",["ref","SpectrumConfig"]],["DecodeConfig",["ref","DecodeConfig"]]],"DemodulationConfig":[["UnvalidatedJSON","string"]],"DecodeConfig":[["UnvalidatedJSON","string"]],"TrackingConfig":[["Autotrack",["enum","REQUIRED","PREFERRED","REMOVED"]]],"AntennaUplinkConfig":[["TransmitDisabled","boolean"],["SpectrumConfig",["ref","UplinkSpectrumConfig"]],["TargetEirp",["ref","Eirp"]]],"UplinkSpectrumConfig":[["Polarization",["enum","LEFT_HAND","RIGHT_HAND","NONE"]],["CenterFrequency",["ref","Frequency"]]],"Eirp":[["Value","number"],["Units",["enum","dBW"]]],"S3RecordingConfig":[["BucketArn","string"],["Prefix","string"],["RoleArn","string"]],"TelemetrySinkConfig":[["TelemetrySinkType",["enum","KINESIS_DATA_STREAM"],1],["TelemetrySinkData",["ref","TelemetrySinkData"],1]],"TelemetrySinkData":[["KinesisDataStreamData",["ref","KinesisDataStreamData"],1]],"KinesisDataStreamData":[["KinesisRoleArn","string",1],["KinesisDataStreamArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","Type"],"tg":[true,true,true]}}');
 /** A {@link Config} instance: its attributes as typed outputs. */
 export type Config = InstanceType<typeof Config>;
 
@@ -25,7 +25,11 @@ export interface ConfigArgs {
   configData: ConfigConfigData;
   /** Tags assigned to a resource. */
   tags?: AwsTag[];
-  /** The name of the config object. */
+  /**
+   * The name of the config object.
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name: string;
 }
 
@@ -82,7 +86,11 @@ export interface ConfigDataflowEndpointConfig {
 export interface ConfigUplinkEchoConfig {
   /** Whether or not uplink echo is enabled. */
   enabled?: boolean;
-  /** Defines the ARN of the uplink config to echo back to a dataflow endpoint. */
+  /**
+   * Defines the ARN of the uplink config to echo back to a dataflow endpoint.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   antennaUplinkConfigArn?: string;
 }
 
@@ -166,7 +174,11 @@ export interface ConfigAntennaDownlinkDemodDecodeConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-config-demodulationconfig.html | CloudFormation: DemodulationConfig}
  */
 export interface ConfigDemodulationConfig {
-  /** The demodulation settings are in JSON format and define parameters for demodulation, for example which modulation scheme (e.g. PSK, QPSK, etc.) and matched filter to use. */
+  /**
+   * The demodulation settings are in JSON format and define parameters for demodulation, for example which modulation scheme (e.g. PSK, QPSK, etc.) and matched filter to use.
+   *
+   * Pattern: ``.
+   */
   unvalidatedJSON?: string;
 }
 
@@ -176,7 +188,11 @@ export interface ConfigDemodulationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-config-decodeconfig.html | CloudFormation: DecodeConfig}
  */
 export interface ConfigDecodeConfig {
-  /** The decoding settings are in JSON format and define a set of steps to perform to decode the data. */
+  /**
+   * The decoding settings are in JSON format and define a set of steps to perform to decode the data.
+   *
+   * Pattern: ``.
+   */
   unvalidatedJSON?: string;
 }
 
@@ -234,15 +250,25 @@ export interface ConfigEirp {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-config-s3recordingconfig.html | CloudFormation: S3RecordingConfig}
  */
 export interface ConfigS3RecordingConfig {
-  /** S3 Bucket where the data is written. The name of the S3 Bucket provided must begin with `aws-groundstation` . */
+  /**
+   * S3 Bucket where the data is written. The name of the S3 Bucket provided must begin with `aws-groundstation` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:s3:::[A-Za-z0-9-]{1,64}$`.
+   */
   bucketArn?: string;
   /**
    * The prefix of the S3 data object. If you choose to use any optional keys for substitution, these values will be replaced with the corresponding information from your contact details. For example, a prefix of `{satellite_id}/{year}/{month}/{day}/` will replaced with `fake_satellite_id/2021/01/10/`
    *
    * *Optional keys for substitution* : `{satellite_id}` | `{config-name}` | `{config-id}` | `{year}` | `{month}` | `{day}`
+   *
+   * Pattern: `^([a-zA-Z0-9_\-=/]|\{satellite_id\}|\{config\-name}|\{s3\-config-id}|\{year\}|\{month\}|\{day\}){1,900}$`.
    */
   prefix?: string;
-  /** Defines the ARN of the role assumed for putting archives to S3. */
+  /**
+   * Defines the ARN of the role assumed for putting archives to S3.
+   *
+   * Pattern: `^arn:[^:\n]+:iam::[^:\n]+:role\/.+$`.
+   */
   roleArn?: string;
 }
 
@@ -259,7 +285,9 @@ export interface ConfigTelemetrySinkData {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-config-kinesisdatastreamdata.html | CloudFormation: KinesisDataStreamData} */
 export interface ConfigKinesisDataStreamData {
+  /** Pattern: `^arn:[^:\n]+:iam::[^:\n]+:role\/.+$`. */
   kinesisRoleArn: string;
+  /** Pattern: `^arn:[a-z0-9-.]{1,63}:kinesis:[-a-z0-9]{1,50}:[0-9]{12}:stream/[a-zA-Z0-9_.-]{1,128}$`. */
   kinesisDataStreamArn: string;
 }
 
@@ -272,7 +300,7 @@ export interface ConfigKinesisDataStreamData {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-groundstation-dataflowendpointgroup.html | CloudFormation: AWS::GroundStation::DataflowEndpointGroup}
  */
-export const DataflowEndpointGroup = cloudControlType<DataflowEndpointGroupArgs, DataflowEndpointGroupOutputs>("AWS::GroundStation::DataflowEndpointGroup", "aws:groundstation:DataflowEndpointGroup", '{"p":[["ContactPostPassDurationSeconds","integer",66],["EndpointDetails",["array",["ref","EndpointDetails"]],67],["Tags",["array",["ref","Tag"]]],["ContactPrePassDurationSeconds","integer",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"EndpointDetails":[["Endpoint",["ref","DataflowEndpoint"]],["AwsGroundStationAgentEndpoint",["ref","AwsGroundStationAgentEndpoint"]],["SecurityDetails",["ref","SecurityDetails"]]],"DataflowEndpoint":[["Address",["ref","SocketAddress"]],["Name","string"],["Mtu","integer"]],"SocketAddress":[["Port","integer"],["Name","string"]],"AwsGroundStationAgentEndpoint":[["AgentStatus",["enum","SUCCESS","FAILED","ACTIVE","INACTIVE"]],["IngressAddress",["ref","RangedConnectionDetails"]],["AuditResults",["enum","HEALTHY","UNHEALTHY"]],["Name","string"],["EgressAddress",["ref","ConnectionDetails"]]],"RangedConnectionDetails":[["SocketAddress",["ref","RangedSocketAddress"]],["Mtu","integer"]],"RangedSocketAddress":[["PortRange",["ref","IntegerRange"]],["Name","string"]],"IntegerRange":[["Minimum","integer"],["Maximum","integer"]],"ConnectionDetails":[["SocketAddress",["ref","SocketAddress"]],["Mtu","integer"]],"SecurityDetails":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]],["RoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:groundstation:${Region}:${Account}:dataflow-endpoint-group/${DataflowEndpointGroupId}"}');
+export const DataflowEndpointGroup = cloudControlType<DataflowEndpointGroupArgs, DataflowEndpointGroupOutputs>("AWS::GroundStation::DataflowEndpointGroup", "aws:groundstation:DataflowEndpointGroup", '{"p":[["ContactPostPassDurationSeconds","integer",66],["EndpointDetails",["array",["ref","EndpointDetails"]],67],["Tags",["array",["ref","Tag"]]],["ContactPrePassDurationSeconds","integer",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"EndpointDetails":[["Endpoint",["ref","DataflowEndpoint"]],["AwsGroundStationAgentEndpoint",["ref","AwsGroundStationAgentEndpoint"]],["SecurityDetails",["ref","SecurityDetails"]]],"DataflowEndpoint":[["Address",["ref","SocketAddress"]],["Name","string"],["Mtu","integer"]],"SocketAddress":[["Port","integer"],["Name","string"]],"AwsGroundStationAgentEndpoint":[["AgentStatus",["enum","SUCCESS","FAILED","ACTIVE","INACTIVE"]],["IngressAddress",["ref","RangedConnectionDetails"]],["AuditResults",["enum","HEALTHY","UNHEALTHY"]],["Name","string"],["EgressAddress",["ref","ConnectionDetails"]]],"RangedConnectionDetails":[["SocketAddress",["ref","RangedSocketAddress"]],["Mtu","integer"]],"RangedSocketAddress":[["PortRange",["ref","IntegerRange"]],["Name","string"]],"IntegerRange":[["Minimum","integer"],["Maximum","integer"]],"ConnectionDetails":[["SocketAddress",["ref","SocketAddress"]],["Mtu","integer"]],"SecurityDetails":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EndpointDetails","ContactPrePassDurationSeconds","ContactPostPassDurationSeconds"],"ro":["Id","Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:groundstation:${Region}:${Account}:dataflow-endpoint-group/${DataflowEndpointGroupId}"}');
 /** A {@link DataflowEndpointGroup} instance: its attributes as typed outputs. */
 export type DataflowEndpointGroup = InstanceType<typeof DataflowEndpointGroup>;
 
@@ -280,7 +308,11 @@ export type DataflowEndpointGroup = InstanceType<typeof DataflowEndpointGroup>;
 export interface DataflowEndpointGroupArgs {
   /** Amount of time, in seconds, after a contact ends that the Ground Station Dataflow Endpoint Group will be in a `POSTPASS` state. A Ground Station Dataflow Endpoint Group State Change event will be emitted when the Dataflow Endpoint Group enters and exits the `POSTPASS` state. */
   contactPostPassDurationSeconds?: number;
-  /** List of Endpoint Details, containing address and port for each endpoint. All dataflow endpoints within a single dataflow endpoint group must be of the same type. You cannot mix AWS Ground Station Agent endpoints with Dataflow endpoints in the same group. If your use case requires both types of endpoints, you must create separate dataflow endpoint groups for each type. */
+  /**
+   * List of Endpoint Details, containing address and port for each endpoint. All dataflow endpoints within a single dataflow endpoint group must be of the same type. You cannot mix AWS Ground Station Agent endpoints with Dataflow endpoints in the same group. If your use case requires both types of endpoints, you must create separate dataflow endpoint groups for each type.
+   *
+   * Items: at least 1.
+   */
   endpointDetails: DataflowEndpointGroupEndpointDetails[];
   /** Tags assigned to a resource. */
   tags?: AwsTag[];
@@ -322,6 +354,8 @@ export interface DataflowEndpointGroupDataflowEndpoint {
    * The endpoint name.
    *
    * When listing available contacts for a satellite, Ground Station searches for a dataflow endpoint whose name matches the value specified by the dataflow endpoint config of the selected mission profile. If no matching dataflow endpoints are found then Ground Station will not display any available contacts for the satellite.
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
    */
   name?: string;
   /** Maximum transmission unit (MTU) size in bytes of a dataflow endpoint. Valid values are between 1400 and 1500. A default value of 1500 is used if not set. */
@@ -352,7 +386,11 @@ export interface DataflowEndpointGroupAwsGroundStationAgentEndpoint {
   ingressAddress?: DataflowEndpointGroupRangedConnectionDetails;
   /** The results of the audit. */
   auditResults?: "HEALTHY" | "UNHEALTHY";
-  /** Name string associated with AgentEndpoint. Used as a human-readable identifier for AgentEndpoint. */
+  /**
+   * Name string associated with AgentEndpoint. Used as a human-readable identifier for AgentEndpoint.
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name?: string;
   /** The egress address of AgentEndpoint. */
   egressAddress?: DataflowEndpointGroupConnectionDetails;
@@ -420,6 +458,8 @@ export interface DataflowEndpointGroupSecurityDetails {
    * The ARN of a role which Ground Station has permission to assume, such as `arn:aws:iam::1234567890:role/DataDeliveryServiceRole` .
    *
    * Ground Station will assume this role and create an ENI in your VPC on the specified subnet upon creation of a dataflow endpoint group. This ENI is used as the ingress/egress point for data streamed during a satellite contact.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
    */
   roleArn?: string;
 }
@@ -433,17 +473,31 @@ export interface DataflowEndpointGroupSecurityDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-groundstation-dataflowendpointgroupv2.html | CloudFormation: AWS::GroundStation::DataflowEndpointGroupV2}
  */
-export const DataflowEndpointGroupV2 = cloudControlType<DataflowEndpointGroupV2Args, DataflowEndpointGroupV2Outputs>("AWS::GroundStation::DataflowEndpointGroupV2", "aws:groundstation:DataflowEndpointGroupV2", '{"p":[["Endpoints",["array",["ref","CreateEndpointDetails"]],66],["ContactPrePassDurationSeconds","integer",66],["ContactPostPassDurationSeconds","integer",66],["Tags",["array",["ref","Tag"]]],["EndpointDetails",["array",["ref","EndpointDetails"]],8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CreateEndpointDetails":[["UplinkAwsGroundStationAgentEndpoint",["ref","UplinkAwsGroundStationAgentEndpoint"]],["DownlinkAwsGroundStationAgentEndpoint",["ref","DownlinkAwsGroundStationAgentEndpoint"]]],"UplinkAwsGroundStationAgentEndpoint":[["Name","string",1],["DataflowDetails",["ref","UplinkDataflowDetails"],1]],"UplinkDataflowDetails":[["AgentConnectionDetails",["ref","UplinkConnectionDetails"],1]],"UplinkConnectionDetails":[["IngressAddressAndPort",["ref","ConnectionDetails"],1],["AgentIpAndPortAddress",["ref","RangedConnectionDetails"],1]],"ConnectionDetails":[["SocketAddress",["ref","SocketAddress"],1],["Mtu","integer"]],"SocketAddress":[["Name","string",1],["Port","integer",1]],"RangedConnectionDetails":[["SocketAddress",["ref","RangedSocketAddress"],1],["Mtu","integer"]],"RangedSocketAddress":[["Name","string",1],["PortRange",["ref","IntegerRange"],1]],"IntegerRange":[["Minimum","integer",1],["Maximum","integer",1]],"DownlinkAwsGroundStationAgentEndpoint":[["Name","string",1],["DataflowDetails",["ref","DownlinkDataflowDetails"],1]],"DownlinkDataflowDetails":[["AgentConnectionDetails",["ref","DownlinkConnectionDetails"],1]],"DownlinkConnectionDetails":[["EgressAddressAndPort",["ref","ConnectionDetails"],1],["AgentIpAndPortAddress",["ref","RangedConnectionDetails"],1]],"EndpointDetails":[["UplinkAwsGroundStationAgentEndpoint",["ref","UplinkAwsGroundStationAgentEndpointDetails"]],["DownlinkAwsGroundStationAgentEndpoint",["ref","DownlinkAwsGroundStationAgentEndpointDetails"]]],"UplinkAwsGroundStationAgentEndpointDetails":[["Name","string",1],["DataflowDetails",["ref","UplinkDataflowDetails"],1],["AgentStatus",["enum","SUCCESS","FAILED","ACTIVE","INACTIVE"]],["AuditResults",["enum","HEALTHY","UNHEALTHY"]]],"DownlinkAwsGroundStationAgentEndpointDetails":[["Name","string",1],["DataflowDetails",["ref","DownlinkDataflowDetails"],1],["AgentStatus",["enum","SUCCESS","FAILED","ACTIVE","INACTIVE"]],["AuditResults",["enum","HEALTHY","UNHEALTHY"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:groundstation:${Region}:${Account}:dataflow-endpoint-group/${DataflowEndpointGroupId}"}');
+export const DataflowEndpointGroupV2 = cloudControlType<DataflowEndpointGroupV2Args, DataflowEndpointGroupV2Outputs>("AWS::GroundStation::DataflowEndpointGroupV2", "aws:groundstation:DataflowEndpointGroupV2", '{"p":[["Endpoints",["array",["ref","CreateEndpointDetails"]],82],["ContactPrePassDurationSeconds","integer",66],["ContactPostPassDurationSeconds","integer",66],["Tags",["array",["ref","Tag"]]],["EndpointDetails",["array",["ref","EndpointDetails"]],8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CreateEndpointDetails":[["UplinkAwsGroundStationAgentEndpoint",["ref","UplinkAwsGroundStationAgentEndpoint"]],["DownlinkAwsGroundStationAgentEndpoint",["ref","DownlinkAwsGroundStationAgentEndpoint"]]],"UplinkAwsGroundStationAgentEndpoint":[["Name","string",1],["DataflowDetails",["ref","UplinkDataflowDetails"],1]],"UplinkDataflowDetails":[["AgentConnectionDetails",["ref","UplinkConnectionDetails"],1]],"UplinkConnectionDetails":[["IngressAddressAndPort",["ref","ConnectionDetails"],1],["AgentIpAndPortAddress",["ref","RangedConnectionDetails"],1]],"ConnectionDetails":[["SocketAddress",["ref","SocketAddress"],1],["Mtu","integer"]],"SocketAddress":[["Name","string",1],["Port","integer",1]],"RangedConnectionDetails":[["SocketAddress",["ref","RangedSocketAddress"],1],["Mtu","integer"]],"RangedSocketAddress":[["Name","string",1],["PortRange",["ref","IntegerRange"],1]],"IntegerRange":[["Minimum","integer",1],["Maximum","integer",1]],"DownlinkAwsGroundStationAgentEndpoint":[["Name","string",1],["DataflowDetails",["ref","DownlinkDataflowDetails"],1]],"DownlinkDataflowDetails":[["AgentConnectionDetails",["ref","DownlinkConnectionDetails"],1]],"DownlinkConnectionDetails":[["EgressAddressAndPort",["ref","ConnectionDetails"],1],["AgentIpAndPortAddress",["ref","RangedConnectionDetails"],1]],"EndpointDetails":[["UplinkAwsGroundStationAgentEndpoint",["ref","UplinkAwsGroundStationAgentEndpointDetails"]],["DownlinkAwsGroundStationAgentEndpoint",["ref","DownlinkAwsGroundStationAgentEndpointDetails"]]],"UplinkAwsGroundStationAgentEndpointDetails":[["Name","string",1],["DataflowDetails",["ref","UplinkDataflowDetails"],1],["AgentStatus",["enum","SUCCESS","FAILED","ACTIVE","INACTIVE"]],["AuditResults",["enum","HEALTHY","UNHEALTHY"]]],"DownlinkAwsGroundStationAgentEndpointDetails":[["Name","string",1],["DataflowDetails",["ref","DownlinkDataflowDetails"],1],["AgentStatus",["enum","SUCCESS","FAILED","ACTIVE","INACTIVE"]],["AuditResults",["enum","HEALTHY","UNHEALTHY"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Endpoints"],"co":["Endpoints","ContactPrePassDurationSeconds","ContactPostPassDurationSeconds"],"ro":["EndpointDetails","Id","Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:groundstation:${Region}:${Account}:dataflow-endpoint-group/${DataflowEndpointGroupId}"}');
 /** A {@link DataflowEndpointGroupV2} instance: its attributes as typed outputs. */
 export type DataflowEndpointGroupV2 = InstanceType<typeof DataflowEndpointGroupV2>;
 
 /** Inputs of {@link DataflowEndpointGroupV2}. */
 export interface DataflowEndpointGroupV2Args {
-  /** List of endpoints for the dataflow endpoint group. */
+  /**
+   * List of endpoints for the dataflow endpoint group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   endpoints?: DataflowEndpointGroupV2CreateEndpointDetails[];
-  /** Amount of time, in seconds, before a contact starts that the Ground Station Dataflow Endpoint Group will be in a PREPASS state. */
+  /**
+   * Amount of time, in seconds, before a contact starts that the Ground Station Dataflow Endpoint Group will be in a PREPASS state.
+   *
+   * Range: 30–480.
+   */
   contactPrePassDurationSeconds?: number;
-  /** Amount of time, in seconds, after a contact ends that the Ground Station Dataflow Endpoint Group will be in a POSTPASS state. */
+  /**
+   * Amount of time, in seconds, after a contact ends that the Ground Station Dataflow Endpoint Group will be in a POSTPASS state.
+   *
+   * Range: 30–480.
+   */
   contactPostPassDurationSeconds?: number;
   /** Tags assigned to a resource. */
   tags?: AwsTag[];
@@ -475,7 +529,11 @@ export interface DataflowEndpointGroupV2CreateEndpointDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-dataflowendpointgroupv2-uplinkawsgroundstationagentendpoint.html | CloudFormation: UplinkAwsGroundStationAgentEndpoint}
  */
 export interface DataflowEndpointGroupV2UplinkAwsGroundStationAgentEndpoint {
-  /** Uplink dataflow endpoint name */
+  /**
+   * Uplink dataflow endpoint name
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name: string;
   /** Dataflow details for the uplink endpoint */
   dataflowDetails: DataflowEndpointGroupV2UplinkDataflowDetails;
@@ -511,7 +569,11 @@ export interface DataflowEndpointGroupV2UplinkConnectionDetails {
 export interface DataflowEndpointGroupV2ConnectionDetails {
   /** A socket address. */
   socketAddress: DataflowEndpointGroupV2SocketAddress;
-  /** Maximum transmission unit (MTU) size in bytes of a dataflow endpoint. */
+  /**
+   * Maximum transmission unit (MTU) size in bytes of a dataflow endpoint.
+   *
+   * Range: 1400–1500.
+   */
   mtu?: number;
 }
 
@@ -535,7 +597,11 @@ export interface DataflowEndpointGroupV2SocketAddress {
 export interface DataflowEndpointGroupV2RangedConnectionDetails {
   /** A ranged socket address. */
   socketAddress: DataflowEndpointGroupV2RangedSocketAddress;
-  /** Maximum transmission unit (MTU) size in bytes of a dataflow endpoint. */
+  /**
+   * Maximum transmission unit (MTU) size in bytes of a dataflow endpoint.
+   *
+   * Range: 1400–1500.
+   */
   mtu?: number;
 }
 
@@ -545,7 +611,11 @@ export interface DataflowEndpointGroupV2RangedConnectionDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-dataflowendpointgroupv2-rangedsocketaddress.html | CloudFormation: RangedSocketAddress}
  */
 export interface DataflowEndpointGroupV2RangedSocketAddress {
-  /** IPv4 socket address. */
+  /**
+   * IPv4 socket address.
+   *
+   * Pattern: `^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$`.
+   */
   name: string;
   /** Port range of a socket address. */
   portRange: DataflowEndpointGroupV2IntegerRange;
@@ -569,7 +639,11 @@ export interface DataflowEndpointGroupV2IntegerRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-dataflowendpointgroupv2-downlinkawsgroundstationagentendpoint.html | CloudFormation: DownlinkAwsGroundStationAgentEndpoint}
  */
 export interface DataflowEndpointGroupV2DownlinkAwsGroundStationAgentEndpoint {
-  /** Downlink dataflow endpoint name */
+  /**
+   * Downlink dataflow endpoint name
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name: string;
   /** Dataflow details for the downlink endpoint */
   dataflowDetails: DataflowEndpointGroupV2DownlinkDataflowDetails;
@@ -615,7 +689,11 @@ export interface DataflowEndpointGroupV2EndpointDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-dataflowendpointgroupv2-uplinkawsgroundstationagentendpointdetails.html | CloudFormation: UplinkAwsGroundStationAgentEndpointDetails}
  */
 export interface DataflowEndpointGroupV2UplinkAwsGroundStationAgentEndpointDetails {
-  /** Uplink dataflow endpoint name */
+  /**
+   * Uplink dataflow endpoint name
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name: string;
   /** Dataflow details for the uplink endpoint */
   dataflowDetails: DataflowEndpointGroupV2UplinkDataflowDetails;
@@ -631,7 +709,11 @@ export interface DataflowEndpointGroupV2UplinkAwsGroundStationAgentEndpointDetai
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-dataflowendpointgroupv2-downlinkawsgroundstationagentendpointdetails.html | CloudFormation: DownlinkAwsGroundStationAgentEndpointDetails}
  */
 export interface DataflowEndpointGroupV2DownlinkAwsGroundStationAgentEndpointDetails {
-  /** Downlink dataflow endpoint name */
+  /**
+   * Downlink dataflow endpoint name
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name: string;
   /** Dataflow details for the downlink endpoint */
   dataflowDetails: DataflowEndpointGroupV2DownlinkDataflowDetails;
@@ -646,7 +728,7 @@ export interface DataflowEndpointGroupV2DownlinkAwsGroundStationAgentEndpointDet
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-groundstation-missionprofile.html | CloudFormation: AWS::GroundStation::MissionProfile}
  */
-export const MissionProfile = cloudControlType<MissionProfileArgs, MissionProfileOutputs>("AWS::GroundStation::MissionProfile", "aws:groundstation:MissionProfile", '{"p":[["StreamsKmsKey",["ref","StreamsKmsKey"]],["ContactPostPassDurationSeconds","integer"],["MinimumViableContactDurationSeconds","integer",1],["DataflowEdges",["array",["ref","DataflowEdge"]],1],["StreamsKmsRole","string"],["TrackingConfigArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactPrePassDurationSeconds","integer"],["TelemetrySinkConfigArn","string"],["Region","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id","Arn"],"d":{"StreamsKmsKey":[["KmsKeyArn","string"],["KmsAliasArn","string"],["KmsAliasName","string"]],"DataflowEdge":[["Destination","string"],["Source","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:groundstation:${Region}:${Account}:mission-profile/${MissionProfileId}"}');
+export const MissionProfile = cloudControlType<MissionProfileArgs, MissionProfileOutputs>("AWS::GroundStation::MissionProfile", "aws:groundstation:MissionProfile", '{"p":[["StreamsKmsKey",["ref","StreamsKmsKey"]],["ContactPostPassDurationSeconds","integer"],["MinimumViableContactDurationSeconds","integer",1],["DataflowEdges",["array",["ref","DataflowEdge"]],1],["StreamsKmsRole","string"],["TrackingConfigArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactPrePassDurationSeconds","integer"],["TelemetrySinkConfigArn","string"],["Region","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id","Arn"],"d":{"StreamsKmsKey":[["KmsKeyArn","string"],["KmsAliasArn","string"],["KmsAliasName","string"]],"DataflowEdge":[["Destination","string"],["Source","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn","Region"],"tg":[true,true,true]},"arn":"arn:${Partition}:groundstation:${Region}:${Account}:mission-profile/${MissionProfileId}"}');
 /** A {@link MissionProfile} instance: its attributes as typed outputs. */
 export type MissionProfile = InstanceType<typeof MissionProfile>;
 
@@ -658,19 +740,35 @@ export interface MissionProfileArgs {
   contactPostPassDurationSeconds?: number;
   /** Minimum length of a contact in seconds that Ground Station will return when listing contacts. Ground Station will not return contacts shorter than this duration. */
   minimumViableContactDurationSeconds: number;
-  /** A list containing lists of config ARNs. Each list of config ARNs is an edge, with a "from" config and a "to" config. */
+  /**
+   * A list containing lists of config ARNs. Each list of config ARNs is an edge, with a "from" config and a "to" config.
+   *
+   * Items: at least 1.
+   */
   dataflowEdges: MissionProfileDataflowEdge[];
   /** Role to use for encrypting streams with KMS key. */
   streamsKmsRole?: string;
-  /** The ARN of a tracking config objects that defines how to track the satellite through the sky during a contact. */
+  /**
+   * The ARN of a tracking config objects that defines how to track the satellite through the sky during a contact.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   trackingConfigArn: string;
   /** Tags assigned to the mission profile. */
   tags?: AwsTag[];
-  /** The name of the mission profile. */
+  /**
+   * The name of the mission profile.
+   *
+   * Pattern: `^[ a-zA-Z0-9_:-]{1,256}$`.
+   */
   name: string;
   /** Amount of time in seconds prior to contact start that you'd like to receive a Ground Station Contact State Change Event indicating an upcoming pass. */
   contactPrePassDurationSeconds?: number;
-  /** ARN of a Config resource of type TelemetrySinkConfig used for telemetry data sink configuration. */
+  /**
+   * ARN of a Config resource of type TelemetrySinkConfig used for telemetry data sink configuration.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   telemetrySinkConfigArn?: string;
 }
 
@@ -690,11 +788,23 @@ export interface MissionProfileOutputs extends MissionProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-groundstation-missionprofile-streamskmskey.html | CloudFormation: StreamsKmsKey}
  */
 export interface MissionProfileStreamsKmsKey {
-  /** KMS Key Arn. */
+  /**
+   * KMS Key Arn.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   kmsKeyArn?: string;
-  /** KMS Alias Arn. */
+  /**
+   * KMS Alias Arn.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   kmsAliasArn?: string;
-  /** KMS Alias Name. */
+  /**
+   * KMS Alias Name.
+   *
+   * Pattern: `^alias/[a-zA-Z0-9:/_-]+$`.
+   */
   kmsAliasName?: string;
 }
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource Type definition for AWS::GuardDuty::CustomDetectionRuleAssociation. Associates a GuardDuty custom detection rule with the caller's account, enabling the rule in either LIVE or DRY_RUN mode.
  *
+ * @deprecated Cloud Control cannot create AWS::GuardDuty::CustomDetectionRuleAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-customdetectionruleassociation.html | CloudFormation: AWS::GuardDuty::CustomDetectionRuleAssociation}
  */
-export const CustomDetectionRuleAssociation = cloudControlType<CustomDetectionRuleAssociationArgs, CustomDetectionRuleAssociationOutputs>("AWS::GuardDuty::CustomDetectionRuleAssociation", "aws:guardduty:CustomDetectionRuleAssociation", '{"p":[["RuleId","string",67],["Mode",["enum","LIVE","DRY_RUN"],1],["Tags",["array",["ref","TagItem"]]],["AssociationId","string",72],["Arn","string",72],["AccountId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["RuleId","AssociationId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const CustomDetectionRuleAssociation = cloudControlType<CustomDetectionRuleAssociationArgs, CustomDetectionRuleAssociationOutputs>("AWS::GuardDuty::CustomDetectionRuleAssociation", "aws:guardduty:CustomDetectionRuleAssociation", '{"p":[["RuleId","string",67],["Mode",["enum","LIVE","DRY_RUN"],1],["Tags",["array",["ref","TagItem"]]],["AssociationId","string",72],["Arn","string",72],["AccountId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["RuleId","AssociationId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link CustomDetectionRuleAssociation} instance: its attributes as typed outputs. */
 export type CustomDetectionRuleAssociation = InstanceType<typeof CustomDetectionRuleAssociation>;
 
@@ -54,7 +56,7 @@ export interface CustomDetectionRuleAssociationTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-detector.html | CloudFormation: AWS::GuardDuty::Detector}
  */
-export const Detector = cloudControlType<DetectorArgs, DetectorOutputs>("AWS::GuardDuty::Detector", "aws:guardduty:Detector", '{"p":[["FindingPublishingFrequency","string"],["DataSources",["ref","CFNDataSourceConfigurations"]],["Enable","boolean",1],["Features",["array",["ref","CFNFeatureConfiguration"]]],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CFNDataSourceConfigurations":[["MalwareProtection",["ref","CFNMalwareProtectionConfiguration"]],["S3Logs",["ref","CFNS3LogsConfiguration"]],["Kubernetes",["ref","CFNKubernetesConfiguration"]]],"CFNMalwareProtectionConfiguration":[["ScanEc2InstanceWithFindings",["ref","CFNScanEc2InstanceWithFindingsConfiguration"]]],"CFNScanEc2InstanceWithFindingsConfiguration":[["EbsVolumes","boolean"]],"CFNS3LogsConfiguration":[["Enable","boolean",1]],"CFNKubernetesConfiguration":[["AuditLogs",["ref","CFNKubernetesAuditLogsConfiguration"],1]],"CFNKubernetesAuditLogsConfiguration":[["Enable","boolean",1]],"CFNFeatureConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["AdditionalConfiguration",["array",["ref","CFNFeatureAdditionalConfiguration"]]],["Name","string",1]],"CFNFeatureAdditionalConfiguration":[["Status","string"],["Name","string"]],"TagItem":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:guardduty:${Region}:${Account}:detector/${DetectorId}"}');
+export const Detector = cloudControlType<DetectorArgs, DetectorOutputs>("AWS::GuardDuty::Detector", "aws:guardduty:Detector", '{"p":[["FindingPublishingFrequency","string"],["DataSources",["ref","CFNDataSourceConfigurations"]],["Enable","boolean",1],["Features",["array",["ref","CFNFeatureConfiguration"]]],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CFNDataSourceConfigurations":[["MalwareProtection",["ref","CFNMalwareProtectionConfiguration"]],["S3Logs",["ref","CFNS3LogsConfiguration"]],["Kubernetes",["ref","CFNKubernetesConfiguration"]]],"CFNMalwareProtectionConfiguration":[["ScanEc2InstanceWithFindings",["ref","CFNScanEc2InstanceWithFindingsConfiguration"]]],"CFNScanEc2InstanceWithFindingsConfiguration":[["EbsVolumes","boolean"]],"CFNS3LogsConfiguration":[["Enable","boolean",1]],"CFNKubernetesConfiguration":[["AuditLogs",["ref","CFNKubernetesAuditLogsConfiguration"],1]],"CFNKubernetesAuditLogsConfiguration":[["Enable","boolean",1]],"CFNFeatureConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["AdditionalConfiguration",["array",["ref","CFNFeatureAdditionalConfiguration"]]],["Name","string",1]],"CFNFeatureAdditionalConfiguration":[["Status","string"],["Name","string"]],"TagItem":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id"],"uo":["Features","Features/*/AdditionalConfiguration","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:guardduty:${Region}:${Account}:detector/${DetectorId}"}');
 /** A {@link Detector} instance: its attributes as typed outputs. */
 export type Detector = InstanceType<typeof Detector>;
 
@@ -158,7 +160,11 @@ export interface DetectorCFNFeatureConfiguration {
   status: "ENABLED" | "DISABLED";
   /** Information about the additional configuration of a feature in your account. */
   additionalConfiguration?: DetectorCFNFeatureAdditionalConfiguration[];
-  /** Name of the feature. For a list of allowed values, see [DetectorFeatureConfiguration](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_DetectorFeatureConfiguration.html#guardduty-Type-DetectorFeatureConfiguration-name) in the *GuardDuty API Reference* . */
+  /**
+   * Name of the feature. For a list of allowed values, see [DetectorFeatureConfiguration](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_DetectorFeatureConfiguration.html#guardduty-Type-DetectorFeatureConfiguration-name) in the *GuardDuty API Reference* .
+   *
+   * Length: at most 128.
+   */
   name: string;
 }
 
@@ -168,9 +174,17 @@ export interface DetectorCFNFeatureConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-detector-cfnfeatureadditionalconfiguration.html | CloudFormation: CFNFeatureAdditionalConfiguration}
  */
 export interface DetectorCFNFeatureAdditionalConfiguration {
-  /** Status of the additional configuration. */
+  /**
+   * Status of the additional configuration.
+   *
+   * Length: 1–128.
+   */
   status?: string;
-  /** Name of the additional configuration. */
+  /**
+   * Name of the additional configuration.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -180,9 +194,17 @@ export interface DetectorCFNFeatureAdditionalConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-detector-tagitem.html | CloudFormation: TagItem}
  */
 export interface DetectorTagItem {
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -191,7 +213,7 @@ export interface DetectorTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-filter.html | CloudFormation: AWS::GuardDuty::Filter}
  */
-export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::GuardDuty::Filter", "aws:guardduty:Filter", '{"p":[["Action","string"],["Description","string"],["DetectorId","string",67],["FindingCriteria",["ref","FindingCriteria"],1],["Rank","integer"],["Tags",["array",["ref","TagItem"]]],["Name","string",67]],"id":["DetectorId","Name"],"d":{"FindingCriteria":[["Criterion",["map",["ref","Condition"]]],["ItemType",["ref","Condition"]]],"Condition":[["Equals",["array","string"]],["LessThan","integer"],["LessThanOrEqual","integer"],["GreaterThan","integer"],["Lt","integer"],["Gte","integer"],["GreaterThanOrEqual","integer"],["Neq",["array","string"]],["Eq",["array","string"]],["Lte","integer"],["Gt","integer"],["NotEquals",["array","string"]],["Matches",["array","string"]],["NotMatches",["array","string"]]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::GuardDuty::Filter", "aws:guardduty:Filter", '{"p":[["Action","string"],["Description","string"],["DetectorId","string",67],["FindingCriteria",["ref","FindingCriteria"],1],["Rank","integer"],["Tags",["array",["ref","TagItem"]]],["Name","string",67]],"id":["DetectorId","Name"],"d":{"FindingCriteria":[["Criterion",["map",["ref","Condition"]]],["ItemType",["ref","Condition"]]],"Condition":[["Equals",["array","string"]],["LessThan","integer"],["LessThanOrEqual","integer"],["GreaterThan","integer"],["Lt","integer"],["Gte","integer"],["GreaterThanOrEqual","integer"],["Neq",["array","string"]],["Eq",["array","string"]],["Lte","integer"],["Gt","integer"],["NotEquals",["array","string"]],["Matches",["array","string"]],["NotMatches",["array","string"]]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DetectorId","Name"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Filter} instance: its attributes as typed outputs. */
 export type Filter = InstanceType<typeof Filter>;
 
@@ -206,6 +228,8 @@ export interface FilterArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–300.
    */
   detectorId: string;
   /** Represents the criteria to be used in the filter for querying findings. */
@@ -214,6 +238,8 @@ export interface FilterArgs {
    * Specifies the position of the filter in the list of current filters. Also specifies the order in which this filter is applied to the findings. The minimum value for this property is 1 and the maximum is 100.
    *
    * By default, filters may not be created in the same order as they are ranked. To ensure that the filters are created in the expected order, you can use an optional attribute, [DependsOn](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) , with the following syntax: `"DependsOn":[ "ObjectName" ]` .
+   *
+   * Range: 1–100.
    */
   rank?: number;
   /**
@@ -222,7 +248,11 @@ export interface FilterArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: FilterTagItem[];
-  /** The name of the filter. Valid characters include period (.), underscore (_), dash (-), and alphanumeric characters. A whitespace is considered to be an invalid character. */
+  /**
+   * The name of the filter. Valid characters include period (.), underscore (_), dash (-), and alphanumeric characters. A whitespace is considered to be an invalid character.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -300,9 +330,17 @@ export interface FilterCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-filter-tagitem.html | CloudFormation: TagItem}
  */
 export interface FilterTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -313,7 +351,7 @@ export interface FilterTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-ipset.html | CloudFormation: AWS::GuardDuty::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::GuardDuty::IPSet", "aws:guardduty:IPSet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::GuardDuty::IPSet", "aws:guardduty:IPSet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -321,13 +359,19 @@ export type IPSet = InstanceType<typeof IPSet>;
 export interface IPSetArgs {
   /** The format of the file that contains the IPSet. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique ID of the detector of the GuardDuty account for which you want to create an IPSet.
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–300.
    */
   detectorId?: string;
   /**
@@ -340,9 +384,15 @@ export interface IPSetArgs {
    * The user-friendly name to identify the IPSet.
    *
    * The name of your list must be unique within an AWS account and Region. Valid characters are alphanumeric, whitespace, dash (-), and underscores (_).
+   *
+   * Length: 1–300.
    */
   name?: string;
-  /** The URI of the file that contains the IPSet. */
+  /**
+   * The URI of the file that contains the IPSet.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -359,6 +409,8 @@ export interface IPSetOutputs extends IPSetArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–300.
    */
   detectorId: string;
   awsId: string;
@@ -370,9 +422,17 @@ export interface IPSetOutputs extends IPSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-ipset-tagitem.html | CloudFormation: TagItem}
  */
 export interface IPSetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -383,7 +443,7 @@ export interface IPSetTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-malwareprotectionplan.html | CloudFormation: AWS::GuardDuty::MalwareProtectionPlan}
  */
-export const MalwareProtectionPlan = cloudControlType<MalwareProtectionPlanArgs, MalwareProtectionPlanOutputs>("AWS::GuardDuty::MalwareProtectionPlan", "aws:guardduty:MalwareProtectionPlan", '{"p":[["Role","string",1],["ProtectedResource",["ref","CFNProtectedResource"],1],["Actions",["ref","CFNActions"]],["Tags",["array",["ref","TagItem"]]],["MalwareProtectionPlanId","string",72],["Arn","string",72],["CreatedAt","string",8],["Status","string",8],["StatusReasons",["array",["ref","CFNStatusReasons"]],8]],"id":["MalwareProtectionPlanId"],"d":{"CFNProtectedResource":[["S3Bucket",["ref","S3Bucket"],1]],"S3Bucket":[["BucketName","string"],["ObjectPrefixes",["array","string"]]],"CFNActions":[["Tagging",["ref","CFNTagging"]]],"CFNTagging":[["Status","string"]],"TagItem":[["Key","string",1],["Value","string",1]],"CFNStatusReasons":[["Code","string"],["Message","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:guardduty:${Region}:${Account}:malware-protection-plan/${MalwareProtectionPlanId}"}');
+export const MalwareProtectionPlan = cloudControlType<MalwareProtectionPlanArgs, MalwareProtectionPlanOutputs>("AWS::GuardDuty::MalwareProtectionPlan", "aws:guardduty:MalwareProtectionPlan", '{"p":[["Role","string",1],["ProtectedResource",["ref","CFNProtectedResource"],1],["Actions",["ref","CFNActions"]],["Tags",["array",["ref","TagItem"]]],["MalwareProtectionPlanId","string",72],["Arn","string",72],["CreatedAt","string",8],["Status","string",8],["StatusReasons",["array",["ref","CFNStatusReasons"]],8]],"id":["MalwareProtectionPlanId"],"d":{"CFNProtectedResource":[["S3Bucket",["ref","S3Bucket"],1]],"S3Bucket":[["BucketName","string"],["ObjectPrefixes",["array","string"]]],"CFNActions":[["Tagging",["ref","CFNTagging"]]],"CFNTagging":[["Status","string"]],"TagItem":[["Key","string",1],["Value","string",1]],"CFNStatusReasons":[["Code","string"],["Message","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["MalwareProtectionPlanId","Arn","CreatedAt","Status","StatusReasons"],"tg":[true,true,true]},"arn":"arn:${Partition}:guardduty:${Region}:${Account}:malware-protection-plan/${MalwareProtectionPlanId}"}');
 /** A {@link MalwareProtectionPlan} instance: its attributes as typed outputs. */
 export type MalwareProtectionPlan = InstanceType<typeof MalwareProtectionPlan>;
 
@@ -492,7 +552,7 @@ export interface MalwareProtectionPlanCFNStatusReasons {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-master.html | CloudFormation: AWS::GuardDuty::Master}
  */
-export const Master = cloudControlType<MasterArgs, MasterOutputs>("AWS::GuardDuty::Master", "aws:guardduty:Master", '{"p":[["DetectorId","string",67],["MasterId","string",67],["InvitationId","string",66]],"id":["DetectorId","MasterId"]}');
+export const Master = cloudControlType<MasterArgs, MasterOutputs>("AWS::GuardDuty::Master", "aws:guardduty:Master", '{"p":[["DetectorId","string",67],["MasterId","string",67],["InvitationId","string",66]],"id":["DetectorId","MasterId"],"reg":{"h":"crdl","co":["MasterId","InvitationId","DetectorId"],"tg":[false,false,false]}}');
 /** A {@link Master} instance: its attributes as typed outputs. */
 export type Master = InstanceType<typeof Master>;
 
@@ -520,7 +580,7 @@ export interface MasterOutputs extends MasterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-member.html | CloudFormation: AWS::GuardDuty::Member}
  */
-export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::GuardDuty::Member", "aws:guardduty:Member", '{"p":[["Status","string"],["MemberId","string",66],["Email","string",67],["Message","string"],["DisableEmailNotification","boolean"],["DetectorId","string",66]],"id":["DetectorId","MemberId"]}');
+export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::GuardDuty::Member", "aws:guardduty:Member", '{"p":[["Status","string"],["MemberId","string",66],["Email","string",1],["Message","string",16],["DisableEmailNotification","boolean",16],["DetectorId","string",66]],"id":["DetectorId","MemberId"],"reg":{"h":"crudl","wo":["DisableEmailNotification","Message"],"co":["DetectorId","MemberId"],"tg":[false,false,false]}}');
 /** A {@link Member} instance: its attributes as typed outputs. */
 export type Member = InstanceType<typeof Member>;
 
@@ -532,9 +592,17 @@ export interface MemberArgs {
   memberId?: string;
   /** The email address associated with the member account. */
   email: string;
-  /** The invitation message that you want to send to the accounts that you're inviting to GuardDuty as members. */
+  /**
+   * The invitation message that you want to send to the accounts that you're inviting to GuardDuty as members.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   message?: string;
-  /** Specifies whether or not to disable email notification for the member account that you invite. */
+  /**
+   * Specifies whether or not to disable email notification for the member account that you invite.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   disableEmailNotification?: boolean;
   /** The ID of the detector associated with the GuardDuty service to add the member to. */
   detectorId?: string;
@@ -555,13 +623,17 @@ export interface MemberOutputs extends MemberArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-publishingdestination.html | CloudFormation: AWS::GuardDuty::PublishingDestination}
  */
-export const PublishingDestination = cloudControlType<PublishingDestinationArgs, PublishingDestinationOutputs>("AWS::GuardDuty::PublishingDestination", "aws:guardduty:PublishingDestination", '{"p":[["DetectorId","string",67],["DestinationType","string",1],["DestinationProperties",["ref","CFNDestinationProperties"],1],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status","string",8],["PublishingFailureStartTimestamp","string",8]],"id":["DetectorId","Id"],"d":{"CFNDestinationProperties":[["DestinationArn","string"],["KmsKeyArn","string"]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const PublishingDestination = cloudControlType<PublishingDestinationArgs, PublishingDestinationOutputs>("AWS::GuardDuty::PublishingDestination", "aws:guardduty:PublishingDestination", '{"p":[["DetectorId","string",67],["DestinationType","string",1],["DestinationProperties",["ref","CFNDestinationProperties"],1],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status","string",8],["PublishingFailureStartTimestamp","string",8]],"id":["DetectorId","Id"],"d":{"CFNDestinationProperties":[["DestinationArn","string"],["KmsKeyArn","string"]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DetectorId"],"ro":["Id","Status","PublishingFailureStartTimestamp"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link PublishingDestination} instance: its attributes as typed outputs. */
 export type PublishingDestination = InstanceType<typeof PublishingDestination>;
 
 /** Inputs of {@link PublishingDestination}. */
 export interface PublishingDestinationArgs {
-  /** The ID of the GuardDuty detector where the publishing destination exists. */
+  /**
+   * The ID of the GuardDuty detector where the publishing destination exists.
+   *
+   * Length: 1–300.
+   */
   detectorId: string;
   /** The type of publishing destination. GuardDuty supports Amazon S3 buckets as a publishing destination. */
   destinationType: string;
@@ -599,9 +671,17 @@ export interface PublishingDestinationCFNDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-publishingdestination-tagitem.html | CloudFormation: TagItem}
  */
 export interface PublishingDestinationTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -612,25 +692,39 @@ export interface PublishingDestinationTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-threatentityset.html | CloudFormation: AWS::GuardDuty::ThreatEntitySet}
  */
-export const ThreatEntitySet = cloudControlType<ThreatEntitySetArgs, ThreatEntitySetOutputs>("AWS::GuardDuty::ThreatEntitySet", "aws:guardduty:ThreatEntitySet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const ThreatEntitySet = cloudControlType<ThreatEntitySetArgs, ThreatEntitySetOutputs>("AWS::GuardDuty::ThreatEntitySet", "aws:guardduty:ThreatEntitySet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id","Status","CreatedAt","UpdatedAt","ErrorDetails"],"tg":[true,true,true]}}');
 /** A {@link ThreatEntitySet} instance: its attributes as typed outputs. */
 export type ThreatEntitySet = InstanceType<typeof ThreatEntitySet>;
 
 /** Inputs of {@link ThreatEntitySet}. */
 export interface ThreatEntitySetArgs {
-  /** The format of the file that contains the threat entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
+  /**
+   * The format of the file that contains the threat entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* .
+   *
+   * Length: 1–300.
+   */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to consider the entries in this list and generate findings based on associated activity, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to consider the entries in this list and generate findings based on associated activity, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique regional detector ID of the GuardDuty account for which you want to create a threat entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId?: string;
   /** The user-friendly name to identify the threat entity set. Valid characters are alphanumeric, whitespace, dash (-), and underscores (_). */
   name?: string;
-  /** The URI of the file that contains the threat entity set. */
+  /**
+   * The URI of the file that contains the threat entity set.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -652,6 +746,8 @@ export interface ThreatEntitySetOutputs extends ThreatEntitySetArgs {
    * The unique regional detector ID of the GuardDuty account for which you want to create a threat entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId: string;
   /** Returns the unique ID associated with the newly created threat entity set. */
@@ -672,9 +768,17 @@ export interface ThreatEntitySetOutputs extends ThreatEntitySetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-threatentityset-tagitem.html | CloudFormation: TagItem}
  */
 export interface ThreatEntitySetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. This is optional. */
+  /**
+   * The tag value. This is optional.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -685,21 +789,31 @@ export interface ThreatEntitySetTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-threatintelset.html | CloudFormation: AWS::GuardDuty::ThreatIntelSet}
  */
-export const ThreatIntelSet = cloudControlType<ThreatIntelSetArgs, ThreatIntelSetOutputs>("AWS::GuardDuty::ThreatIntelSet", "aws:guardduty:ThreatIntelSet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const ThreatIntelSet = cloudControlType<ThreatIntelSetArgs, ThreatIntelSetOutputs>("AWS::GuardDuty::ThreatIntelSet", "aws:guardduty:ThreatIntelSet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id"],"tg":[true,true,true]}}');
 /** A {@link ThreatIntelSet} instance: its attributes as typed outputs. */
 export type ThreatIntelSet = InstanceType<typeof ThreatIntelSet>;
 
 /** Inputs of {@link ThreatIntelSet}. */
 export interface ThreatIntelSetArgs {
-  /** The format of the file that contains the `ThreatIntelSet` . For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
+  /**
+   * The format of the file that contains the `ThreatIntelSet` . For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* .
+   *
+   * Length: 1–300.
+   */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to be able to generate findings based on an activity associated with these entries, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to be able to generate findings based on an activity associated with these entries, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique ID of the detector of the GuardDuty account for which you want to create a `threatIntelSet` .
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId?: string;
   /**
@@ -714,7 +828,11 @@ export interface ThreatIntelSetArgs {
    * The name of your list must be unique within an AWS account and Region. Valid characters are alphanumeric, whitespace, dash (-), and underscores (_).
    */
   name?: string;
-  /** The URI of the file that contains the ThreatIntelSet. */
+  /**
+   * The URI of the file that contains the ThreatIntelSet.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -731,6 +849,8 @@ export interface ThreatIntelSetOutputs extends ThreatIntelSetArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId: string;
   /** The unique ID of the `threatIntelSet` . */
@@ -743,9 +863,17 @@ export interface ThreatIntelSetOutputs extends ThreatIntelSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-threatintelset-tagitem.html | CloudFormation: TagItem}
  */
 export interface ThreatIntelSetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -756,25 +884,39 @@ export interface ThreatIntelSetTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-trustedentityset.html | CloudFormation: AWS::GuardDuty::TrustedEntitySet}
  */
-export const TrustedEntitySet = cloudControlType<TrustedEntitySetArgs, TrustedEntitySetOutputs>("AWS::GuardDuty::TrustedEntitySet", "aws:guardduty:TrustedEntitySet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const TrustedEntitySet = cloudControlType<TrustedEntitySetArgs, TrustedEntitySetOutputs>("AWS::GuardDuty::TrustedEntitySet", "aws:guardduty:TrustedEntitySet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id","Status","CreatedAt","UpdatedAt","ErrorDetails"],"tg":[true,true,true]}}');
 /** A {@link TrustedEntitySet} instance: its attributes as typed outputs. */
 export type TrustedEntitySet = InstanceType<typeof TrustedEntitySet>;
 
 /** Inputs of {@link TrustedEntitySet}. */
 export interface TrustedEntitySetArgs {
-  /** The format of the file that contains the trusted entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
+  /**
+   * The format of the file that contains the trusted entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* .
+   *
+   * Length: 1–300.
+   */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique regional detector ID of the GuardDuty account for which you want to create a trusted entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId?: string;
   /** A user-friendly name to identify the trusted entity set. Valid characters include lowercase letters, uppercase letters, numbers, dash(-), and underscore (_). */
   name?: string;
-  /** The URI of the file that contains the trusted entity set. */
+  /**
+   * The URI of the file that contains the trusted entity set.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -796,6 +938,8 @@ export interface TrustedEntitySetOutputs extends TrustedEntitySetArgs {
    * The unique regional detector ID of the GuardDuty account for which you want to create a trusted entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId: string;
   awsId: string;
@@ -815,8 +959,16 @@ export interface TrustedEntitySetOutputs extends TrustedEntitySetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-trustedentityset-tagitem.html | CloudFormation: TagItem}
  */
 export interface TrustedEntitySetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. This is optional. */
+  /**
+   * The tag value. This is optional.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource Type definition for AWS::HealthAgent::Domain. Creates and manages a HealthAgent Domain resource.
  *
+ * @deprecated Cloud Control cannot create AWS::HealthAgent::Domain: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-healthagent-domain.html | CloudFormation: AWS::HealthAgent::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::HealthAgent::Domain", "aws:healthagent:Domain", '{"p":[["Name","string",67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["DomainId","string",72],["Status",["enum","ACTIVE","DELETING","DELETED"],8],["EncryptionContext",["ref","EncryptionContext"],8],["CreatedAt","string",8]],"id":["Arn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]],"EncryptionContext":[["EncryptionType",["enum","AWS_OWNED_KEY","CUSTOMER_MANAGED_KEY"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:health-agent:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::HealthAgent::Domain", "aws:healthagent:Domain", '{"p":[["Name","string",67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["DomainId","string",72],["Status",["enum","ACTIVE","DELETING","DELETED"],8],["EncryptionContext",["ref","EncryptionContext"],8],["CreatedAt","string",8]],"id":["Arn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]],"EncryptionContext":[["EncryptionType",["enum","AWS_OWNED_KEY","CUSTOMER_MANAGED_KEY"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:health-agent:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-healthimaging-datastore.html | CloudFormation: AWS::HealthImaging::Datastore}
  */
-export const Datastore = cloudControlType<DatastoreArgs, DatastoreOutputs>("AWS::HealthImaging::Datastore", "aws:healthimaging:Datastore", '{"p":[["KmsKeyArn","string",66],["DatastoreName","string",66],["Tags",["map","string"],66],["DatastoreArn","string",72],["DatastoreId","string",72],["DatastoreStatus",["enum","CREATING","CREATE_FAILED","ACTIVE","DELETING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["DatastoreId"],"tags":["Tags","map"],"arn":"arn:${Partition}:medical-imaging:${Region}:${Account}:datastore/${DatastoreId}"}');
+export const Datastore = cloudControlType<DatastoreArgs, DatastoreOutputs>("AWS::HealthImaging::Datastore", "aws:healthimaging:Datastore", '{"p":[["KmsKeyArn","string",66],["DatastoreName","string",66],["Tags",["map","string"],66],["DatastoreArn","string",72],["DatastoreId","string",72],["DatastoreStatus",["enum","CREATING","CREATE_FAILED","ACTIVE","DELETING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["DatastoreId"],"tags":["Tags","map"],"reg":{"h":"crdl","co":["DatastoreName","Tags","KmsKeyArn"],"ro":["DatastoreArn","CreatedAt","UpdatedAt","DatastoreId","DatastoreStatus"],"tg":[true,true,false],"nm":{"path":"DatastoreName","min":1,"max":256,"pattern":"^[A-Za-z0-9._/#-]+$"}},"arn":"arn:${Partition}:medical-imaging:${Region}:${Account}:datastore/${DatastoreId}"}');
 /** A {@link Datastore} instance: its attributes as typed outputs. */
 export type Datastore = InstanceType<typeof Datastore>;
 
 /** Inputs of {@link Datastore}. */
 export interface DatastoreArgs {
-  /** The Amazon Resource Name (ARN) assigned to the Key Management Service (KMS) key for accessing encrypted data. */
+  /**
+   * The Amazon Resource Name (ARN) assigned to the Key Management Service (KMS) key for accessing encrypted data.
+   *
+   * Length: 1–512.
+   */
   kmsKeyArn?: string;
-  /** The data store name. */
+  /**
+   * The data store name.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9._/#-]+$`.
+   */
   datastoreName?: string;
   /** The tags provided when creating a data store. */
   tags?: Record<string, string>;

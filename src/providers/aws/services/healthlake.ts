@@ -13,21 +13,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-healthlake-datatransformationprofile.html | CloudFormation: AWS::HealthLake::DataTransformationProfile}
  */
-export const DataTransformationProfile = cloudControlType<DataTransformationProfileArgs, DataTransformationProfileOutputs>("AWS::HealthLake::DataTransformationProfile", "aws:healthlake:DataTransformationProfile", '{"p":[["ProfileName","string",67],["SourceFormat",["enum","CCDA","CSV"],67],["Source",["ref","Source"],66],["KmsKeyId","string",66],["ProfileDescription","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ProfileId","string",8],["TargetFormat",["enum","FHIR_R4"],8]],"id":["Arn"],"d":{"Source":[["StarterProfile",["ref","StarterProfileSource"]],["ExistingVersionedProfileId",["ref","ExistingVersionedProfileSource"]],["ProfileMapping",["ref","ProfileMappingSource"]]],"StarterProfileSource":[["StarterProfileName","string",1]],"ExistingVersionedProfileSource":[["ProfileId","string",1],["Version","integer",1]],"ProfileMappingSource":[["ProfileMapping",["map","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:healthlake:${Region}:${Account}:dataTransformationProfile/${ProfileId}"}');
+export const DataTransformationProfile = cloudControlType<DataTransformationProfileArgs, DataTransformationProfileOutputs>("AWS::HealthLake::DataTransformationProfile", "aws:healthlake:DataTransformationProfile", '{"p":[["ProfileName","string",67],["SourceFormat",["enum","CCDA","CSV"],67],["Source",["ref","Source"],82],["KmsKeyId","string",82],["ProfileDescription","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ProfileId","string",8],["TargetFormat",["enum","FHIR_R4"],8]],"id":["Arn"],"d":{"Source":[["StarterProfile",["ref","StarterProfileSource"]],["ExistingVersionedProfileId",["ref","ExistingVersionedProfileSource"]],["ProfileMapping",["ref","ProfileMappingSource"]]],"StarterProfileSource":[["StarterProfileName","string",1]],"ExistingVersionedProfileSource":[["ProfileId","string",1],["Version","integer",1]],"ProfileMappingSource":[["ProfileMapping",["map","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Source","KmsKeyId"],"co":["ProfileName","SourceFormat","Source","KmsKeyId","ProfileDescription"],"ro":["Arn","ProfileId","TargetFormat"],"uo":["Tags"],"ai":[["ProfileId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:healthlake:${Region}:${Account}:dataTransformationProfile/${ProfileId}"}');
 /** A {@link DataTransformationProfile} instance: its attributes as typed outputs. */
 export type DataTransformationProfile = InstanceType<typeof DataTransformationProfile>;
 
 /** Inputs of {@link DataTransformationProfile}. */
 export interface DataTransformationProfileArgs {
-  /** The human-readable name of the profile. */
+  /**
+   * The human-readable name of the profile.
+   *
+   * Length: 1–256.
+   */
   profileName: string;
   /** The source format that this profile converts from. */
   sourceFormat: "CCDA" | "CSV";
-  /** The source from which to create the profile's initial template content. Exactly one of the members must be specified. Use StarterProfile (C-CDA only), ProfileMapping (C-CDA or CSV), or ExistingVersionedProfileId to clone an existing profile. Each produces a published profile. */
+  /**
+   * The source from which to create the profile's initial template content. Exactly one of the members must be specified. Use StarterProfile (C-CDA only), ProfileMapping (C-CDA or CSV), or ExistingVersionedProfileId to clone an existing profile. Each produces a published profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   source?: DataTransformationProfileSource;
-  /** The identifier (key ID or ARN) of a customer-managed KMS key used to encrypt the profile's template content at rest. If omitted, an AWS owned key is used. */
+  /**
+   * The identifier (key ID or ARN) of a customer-managed KMS key used to encrypt the profile's template content at rest. If omitted, an AWS owned key is used.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
-  /** A human-readable description of the profile's purpose. */
+  /**
+   * A human-readable description of the profile's purpose.
+   *
+   * Length: 0–1000.
+   */
   profileDescription?: string;
   /** An array of key-value pairs to apply to this profile. */
   tags?: AwsTag[];
@@ -96,7 +114,7 @@ export interface DataTransformationProfileProfileMappingSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-healthlake-fhirdatastore.html | CloudFormation: AWS::HealthLake::FHIRDatastore}
  */
-export const FHIRDatastore = cloudControlType<FHIRDatastoreArgs, FHIRDatastoreOutputs>("AWS::HealthLake::FHIRDatastore", "aws:healthlake:FHIRDatastore", '{"p":[["DatastoreTypeVersion",["enum","R4"],67],["DatastoreName","string",66],["IdentityProviderConfiguration",["ref","IdentityProviderConfiguration"],66],["Tags",["array",["ref","Tag"]]],["PreloadDataConfig",["ref","PreloadDataConfig"],66],["SseConfiguration",["ref","SseConfiguration"],66],["DatastoreArn","string",8],["DatastoreId","string",72],["CreatedAt",["ref","CreatedAt"],8],["DatastoreStatus",["enum","CREATING","ACTIVE","DELETING","DELETED"],8],["DatastoreEndpoint","string",8]],"id":["DatastoreId"],"d":{"IdentityProviderConfiguration":[["AuthorizationStrategy",["enum","SMART_ON_FHIR_V1","AWS_AUTH","SMART_ON_FHIR"],3],["IdpLambdaArn","string",2],["FineGrainedAuthorizationEnabled","boolean",2],["Metadata","string",2]],"PreloadDataConfig":[["PreloadDataType",["enum","SYNTHEA"],3]],"SseConfiguration":[["KmsEncryptionConfig",["ref","KmsEncryptionConfig"],3]],"KmsEncryptionConfig":[["KmsKeyId","string",2],["CmkType",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KMS_KEY"],3]],"CreatedAt":[["Nanos","integer",1],["Seconds","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:healthlake:${Region}:${Account}:datastore/fhir/${DatastoreId}"}');
+export const FHIRDatastore = cloudControlType<FHIRDatastoreArgs, FHIRDatastoreOutputs>("AWS::HealthLake::FHIRDatastore", "aws:healthlake:FHIRDatastore", '{"p":[["DatastoreTypeVersion",["enum","R4"],67],["DatastoreName","string",66],["IdentityProviderConfiguration",["ref","IdentityProviderConfiguration"],66],["Tags",["array",["ref","Tag"]]],["PreloadDataConfig",["ref","PreloadDataConfig"],66],["SseConfiguration",["ref","SseConfiguration"],66],["DatastoreArn","string",8],["DatastoreId","string",72],["CreatedAt",["ref","CreatedAt"],8],["DatastoreStatus",["enum","CREATING","ACTIVE","DELETING","DELETED"],8],["DatastoreEndpoint","string",8]],"id":["DatastoreId"],"d":{"IdentityProviderConfiguration":[["AuthorizationStrategy",["enum","SMART_ON_FHIR_V1","AWS_AUTH","SMART_ON_FHIR"],1],["IdpLambdaArn","string"],["FineGrainedAuthorizationEnabled","boolean"],["Metadata","string"]],"PreloadDataConfig":[["PreloadDataType",["enum","SYNTHEA"],1]],"SseConfiguration":[["KmsEncryptionConfig",["ref","KmsEncryptionConfig"],1]],"KmsEncryptionConfig":[["KmsKeyId","string"],["CmkType",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KMS_KEY"],1]],"CreatedAt":[["Nanos","integer",1],["Seconds","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DatastoreName","DatastoreTypeVersion","PreloadDataConfig","SseConfiguration","IdentityProviderConfiguration"],"ro":["CreatedAt","DatastoreArn","DatastoreEndpoint","DatastoreId","DatastoreStatus"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:healthlake:${Region}:${Account}:datastore/fhir/${DatastoreId}"}');
 /** A {@link FHIRDatastore} instance: its attributes as typed outputs. */
 export type FHIRDatastore = InstanceType<typeof FHIRDatastore>;
 
@@ -104,7 +122,11 @@ export type FHIRDatastore = InstanceType<typeof FHIRDatastore>;
 export interface FHIRDatastoreArgs {
   /** The FHIR release version supported by the data store. Current support is for version `R4` . */
   datastoreTypeVersion: "R4";
-  /** The data store name (user-generated). */
+  /**
+   * The data store name (user-generated).
+   *
+   * Length: 1–256.
+   */
   datastoreName?: string;
   /** The identity provider configuration selected when the data store was created. */
   identityProviderConfiguration?: FHIRDatastoreIdentityProviderConfiguration;
@@ -150,7 +172,11 @@ export interface FHIRDatastoreIdentityProviderConfiguration {
    * > - `AWS_AUTH` – The default HealthLake authorization strategy; not affiliated with SMART on FHIR.
    */
   authorizationStrategy: "SMART_ON_FHIR_V1" | "AWS_AUTH" | "SMART_ON_FHIR";
-  /** The Amazon Resource Name (ARN) of the Lambda function to use to decode the access token created by the authorization server. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function to use to decode the access token created by the authorization server.
+   *
+   * Length: 49–256. Pattern: `arn:aws[-a-z]*:lambda:[a-z]{2}-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9\-_\.]+(:(\$LATEST|[a-zA-Z0-9\-_]+))?`.
+   */
   idpLambdaArn?: string;
   /** The parameter to enable SMART on FHIR fine-grained authorization for the data store. */
   fineGrainedAuthorizationEnabled?: boolean;
@@ -196,7 +222,11 @@ export interface FHIRDatastoreSseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-healthlake-fhirdatastore-kmsencryptionconfig.html | CloudFormation: KmsEncryptionConfig}
  */
 export interface FHIRDatastoreKmsEncryptionConfig {
-  /** The Key Management Service (KMS) encryption key id/alias used to encrypt the data store contents at rest. */
+  /**
+   * The Key Management Service (KMS) encryption key id/alias used to encrypt the data store contents at rest.
+   *
+   * Length: 1–400. Pattern: `(arn:aws((-us-gov)|(-iso)|(-iso-b)|(-cn))?:kms:)?([a-z]{2}-[a-z]+(-[a-z]+)?-\d:)?(\d{12}:)?(((key/)?[a-zA-Z0-9-_]+)|(alias/[a-zA-Z0-9:/_-]+))`.
+   */
   kmsKeyId?: string;
   /** The type of customer-managed-key(CMK) used for encryption. The two types of supported CMKs are customer owned CMKs and Amazon owned CMKs. For more information on CMK types, see [KmsEncryptionConfig](https://docs.aws.amazon.com/healthlake/latest/APIReference/API_KmsEncryptionConfig.html#HealthLake-Type-KmsEncryptionConfig-CmkType) . */
   cmkType: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KMS_KEY";

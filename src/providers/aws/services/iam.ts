@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/iam
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a new AWS secret access key and corresponding AWS access key ID for the specified user. The default status for new keys is `Active` .
  *
@@ -15,9 +17,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * > To ensure the security of your AWS account , the secret access key is accessible only during key and user creation. You must save the key (for example, in a text file) if you want to be able to access it again. If a secret key is lost, you can rotate access keys by increasing the value of the `serial` property.
  *
+ * @deprecated Cloud Control cannot create AWS::IAM::AccessKey: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-accesskey.html | CloudFormation: AWS::IAM::AccessKey}
  */
-export const AccessKey = cloudControlType<AccessKeyArgs, AccessKeyOutputs>("AWS::IAM::AccessKey", "aws:iam:AccessKey", '{"p":[["Serial","integer",66],["Status","string"],["UserName","string",67],["SecretAccessKey","string",8],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const AccessKey = cloudControlType<AccessKeyArgs, AccessKeyOutputs>("AWS::IAM::AccessKey", "aws:iam:AccessKey", '{"p":[["Serial","integer",66],["Status","string"],["UserName","string",67],["SecretAccessKey","string",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AccessKey} instance: its attributes as typed outputs. */
 export type AccessKey = InstanceType<typeof AccessKey>;
 
@@ -50,7 +54,7 @@ export interface AccessKeyOutputs extends AccessKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-group.html | CloudFormation: AWS::IAM::Group}
  */
-export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::IAM::Group", "aws:iam:Group", '{"p":[["GroupName","string",66],["ManagedPolicyArns",["array","string"]],["Path","string"],["Policies",["array",["ref","Policy"]]],["Arn","string",72]],"id":["GroupName"],"d":{"Policy":[["PolicyDocument",["union","string","json"],1],["PolicyName","string",1]]},"arn":"arn:${Partition}:iam::${Account}:group/${GroupNameWithPath}"}');
+export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::IAM::Group", "aws:iam:Group", '{"p":[["GroupName","string",66],["ManagedPolicyArns",["array","string"]],["Path","string"],["Policies",["array",["ref","Policy"]]],["Arn","string",72]],"id":["GroupName"],"d":{"Policy":[["PolicyDocument",["union","string","json"],1],["PolicyName","string",1]]},"reg":{"h":"crudl","co":["GroupName"],"ro":["Arn"],"uo":["ManagedPolicyArns","Policies"],"tg":[false,false,false],"nm":{"path":"GroupName"}},"arn":"arn:${Partition}:iam::${Account}:group/${GroupNameWithPath}"}');
 /** A {@link Group} instance: its attributes as typed outputs. */
 export type Group = InstanceType<typeof Group>;
 
@@ -121,7 +125,7 @@ export interface GroupOutputs extends GroupArgs {
  */
 export interface GroupPolicy2 {
   /** The policy document. */
-  policyDocument: string | Record<string, unknown>;
+  policyDocument: string | PolicyDocument;
   /** The friendly name (not ARN) identifying the policy. */
   policyName: string;
 }
@@ -135,7 +139,7 @@ export interface GroupPolicy2 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-grouppolicy.html | CloudFormation: AWS::IAM::GroupPolicy}
  */
-export const GroupPolicy = cloudControlType<GroupPolicyArgs, GroupPolicyOutputs>("AWS::IAM::GroupPolicy", "aws:iam:GroupPolicy", '{"p":[["GroupName","string",67],["PolicyName","string",67],["PolicyDocument","json"]],"id":["PolicyName","GroupName"]}');
+export const GroupPolicy = cloudControlType<GroupPolicyArgs, GroupPolicyOutputs>("AWS::IAM::GroupPolicy", "aws:iam:GroupPolicy", '{"p":[["GroupName","string",67],["PolicyName","string",67],["PolicyDocument","json"]],"id":["PolicyName","GroupName"],"reg":{"h":"crud","co":["PolicyName","GroupName"],"tg":[false,false,false]}}');
 /** A {@link GroupPolicy} instance: its attributes as typed outputs. */
 export type GroupPolicy = InstanceType<typeof GroupPolicy>;
 
@@ -164,7 +168,7 @@ export interface GroupPolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
 }
 
 /** Outputs of {@link GroupPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -178,7 +182,7 @@ export interface GroupPolicyOutputs extends GroupPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-instanceprofile.html | CloudFormation: AWS::IAM::InstanceProfile}
  */
-export const InstanceProfile = cloudControlType<InstanceProfileArgs, InstanceProfileOutputs>("AWS::IAM::InstanceProfile", "aws:iam:InstanceProfile", '{"p":[["Path","string",66],["InstanceProfileName","string",66],["Roles",["array","string"],1],["Arn","string",72]],"id":["InstanceProfileName"],"arn":"arn:${Partition}:iam::${Account}:instance-profile/${InstanceProfileNameWithPath}"}');
+export const InstanceProfile = cloudControlType<InstanceProfileArgs, InstanceProfileOutputs>("AWS::IAM::InstanceProfile", "aws:iam:InstanceProfile", '{"p":[["Path","string",66],["InstanceProfileName","string",66],["Roles",["array","string"],1],["Arn","string",72]],"id":["InstanceProfileName"],"reg":{"h":"crudl","co":["InstanceProfileName","Path"],"ro":["Arn"],"uo":["Roles"],"tg":[false,true,true],"nm":{"path":"InstanceProfileName"}},"arn":"arn:${Partition}:iam::${Account}:instance-profile/${InstanceProfileNameWithPath}"}');
 /** A {@link InstanceProfile} instance: its attributes as typed outputs. */
 export type InstanceProfile = InstanceType<typeof InstanceProfile>;
 
@@ -231,7 +235,7 @@ export interface InstanceProfileOutputs extends InstanceProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-managedpolicy.html | CloudFormation: AWS::IAM::ManagedPolicy}
  */
-export const ManagedPolicy = cloudControlType<ManagedPolicyArgs, ManagedPolicyOutputs>("AWS::IAM::ManagedPolicy", "aws:iam:ManagedPolicy", '{"p":[["ManagedPolicyName","string",66],["Path","string",66],["Description","string",66],["Groups",["array","string"]],["PolicyDocument",["union","json","string"],1],["Roles",["array","string"]],["Users",["array","string"]],["IsAttachable","boolean",8],["UpdateDate","string",8],["PermissionsBoundaryUsageCount","integer",8],["AttachmentCount","integer",8],["PolicyArn","string",72],["DefaultVersionId","string",8],["CreateDate","string",8],["PolicyId","string",8]],"id":["PolicyArn"],"arn":"arn:${Partition}:iam::${Account}:policy/${PolicyNameWithPath}"}');
+export const ManagedPolicy = cloudControlType<ManagedPolicyArgs, ManagedPolicyOutputs>("AWS::IAM::ManagedPolicy", "aws:iam:ManagedPolicy", '{"p":[["ManagedPolicyName","string",66],["Path","string",66],["Description","string",66],["Groups",["array","string"]],["PolicyDocument",["union","json","string"],1],["Roles",["array","string"]],["Users",["array","string"]],["IsAttachable","boolean",8],["UpdateDate","string",8],["PermissionsBoundaryUsageCount","integer",8],["AttachmentCount","integer",8],["PolicyArn","string",72],["DefaultVersionId","string",8],["CreateDate","string",8],["PolicyId","string",8]],"id":["PolicyArn"],"reg":{"h":"crudl","co":["ManagedPolicyName","Description","Path"],"ro":["PolicyArn","AttachmentCount","CreateDate","DefaultVersionId","IsAttachable","PermissionsBoundaryUsageCount","PolicyId","UpdateDate"],"uo":["Groups","Roles","Users"],"tg":[false,false,false],"nm":{"path":"ManagedPolicyName"}},"arn":"arn:${Partition}:iam::${Account}:policy/${PolicyNameWithPath}"}');
 /** A {@link ManagedPolicy} instance: its attributes as typed outputs. */
 export type ManagedPolicy = InstanceType<typeof ManagedPolicy>;
 
@@ -284,7 +288,7 @@ export interface ManagedPolicyArgs {
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) used to validate this parameter is a string of characters consisting of the following: …
    */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /**
    * The name (friendly name, not ARN) of the role to attach the policy to.
    *
@@ -359,21 +363,31 @@ export interface ManagedPolicyOutputs extends ManagedPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-oidcprovider.html | CloudFormation: AWS::IAM::OIDCProvider}
  */
-export const OIDCProvider = cloudControlType<OIDCProviderArgs, OIDCProviderOutputs>("AWS::IAM::OIDCProvider", "aws:iam:OIDCProvider", '{"p":[["ClientIdList",["array","string"]],["ThumbprintList",["array","string"]],["Url","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iam::${Account}:oidc-provider/${OidcProviderName}"}');
+export const OIDCProvider = cloudControlType<OIDCProviderArgs, OIDCProviderOutputs>("AWS::IAM::OIDCProvider", "aws:iam:OIDCProvider", '{"p":[["ClientIdList",["array","string"]],["ThumbprintList",["array","string"]],["Url","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Url"],"ro":["Arn"],"uo":["ClientIdList","ThumbprintList","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iam::${Account}:oidc-provider/${OidcProviderName}"}');
 /** A {@link OIDCProvider} instance: its attributes as typed outputs. */
 export type OIDCProvider = InstanceType<typeof OIDCProvider>;
 
 /** Inputs of {@link OIDCProvider}. */
 export interface OIDCProviderArgs {
-  /** A list of client IDs (also known as audiences) that are associated with the specified IAM OIDC provider resource object. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) . */
+  /**
+   * A list of client IDs (also known as audiences) that are associated with the specified IAM OIDC provider resource object. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) .
+   *
+   * Each item: Length: 1–255.
+   */
   clientIdList?: string[];
   /**
    * A list of certificate thumbprints that are associated with the specified IAM OIDC provider resource object. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) .
    *
    * This property is optional. If it is not included, IAM will retrieve and use the top intermediate certificate authority (CA) thumbprint of the OpenID Connect identity provider server certificate.
+   *
+   * Items: at most 5. Each item: Length: 40–40. Pattern: `[0-9A-Fa-f]{40}`.
    */
   thumbprintList?: string[];
-  /** The URL that the IAM OIDC provider resource object is associated with. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) . */
+  /**
+   * The URL that the IAM OIDC provider resource object is associated with. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) .
+   *
+   * Length: 1–255.
+   */
   url?: string;
   /** A list of tags that are attached to the specified IAM OIDC provider. The returned list of tags is sorted by tag key. For more information about tagging, see [Tagging IAM resources](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_tags.html) in the *IAM User Guide* . */
   tags?: AwsTag[];
@@ -396,9 +410,11 @@ export interface OIDCProviderOutputs extends OIDCProviderArgs {
  *
  * For information about limits on the number of inline policies that you can embed in an identity, see [Limitations on IAM Entities](https://docs.aws.amazon.com/IAM/latest/UserGuide/LimitationsOnEntities.html) in the *IAM User Guide* . …
  *
+ * @deprecated Cloud Control cannot create AWS::IAM::Policy: use an inline policy on Role (`policies`), or RolePolicy, UserPolicy, GroupPolicy or ManagedPolicy (cairn-iac/aws/iam). Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html | CloudFormation: AWS::IAM::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::IAM::Policy", "aws:iam:Policy", '{"p":[["Groups",["array","string"]],["PolicyName","string",1],["PolicyDocument",["union","json","string"],1],["Roles",["array","string"]],["Users",["array","string"]],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:iam::${Account}:policy/${PolicyNameWithPath}"}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::IAM::Policy", "aws:iam:Policy", '{"p":[["Groups",["array","string"]],["PolicyName","string",1],["PolicyDocument",["union","json","string"],1],["Roles",["array","string"]],["Users",["array","string"]],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"use an inline policy on Role (`policies`), or RolePolicy, UserPolicy, GroupPolicy or ManagedPolicy (cairn-iac/aws/iam)"},"arn":"arn:${Partition}:iam::${Account}:policy/${PolicyNameWithPath}"}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -427,7 +443,7 @@ export interface PolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /**
    * The name of the role to associate the policy with.
    *
@@ -461,14 +477,14 @@ export interface PolicyOutputs extends PolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-role.html | CloudFormation: AWS::IAM::Role}
  */
-export const Role = cloudControlType<RoleArgs, RoleOutputs>("AWS::IAM::Role", "aws:iam:Role", '{"p":[["AssumeRolePolicyDocument",["union","json","string"],1],["Description","string"],["ManagedPolicyArns",["array","string"]],["MaxSessionDuration","integer"],["Path","string",66],["PermissionsBoundary","string"],["Policies",["array",["ref","Policy"]]],["RoleName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["RoleId","string",72]],"id":["RoleName"],"d":{"Policy":[["PolicyDocument",["union","string","json"],1],["PolicyName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iam::${Account}:role/${RoleNameWithPath}"}');
+export const Role = cloudControlType<RoleArgs, RoleOutputs>("AWS::IAM::Role", "aws:iam:Role", '{"p":[["AssumeRolePolicyDocument",["union","json","string"],1],["Description","string"],["ManagedPolicyArns",["array","string"]],["MaxSessionDuration","integer"],["Path","string",66],["PermissionsBoundary","string"],["Policies",["array",["ref","Policy"]]],["RoleName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["RoleId","string",72]],"id":["RoleName"],"d":{"Policy":[["PolicyDocument",["union","string","json"],1],["PolicyName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Path","RoleName"],"ro":["Arn","RoleId"],"uo":["ManagedPolicyArns","Policies","Tags"],"tg":[true,true,true],"nm":{"path":"RoleName","min":1,"max":64,"pattern":"^[\\\\w+=,.@-]+$"}},"arn":"arn:${Partition}:iam::${Account}:role/${RoleNameWithPath}"}');
 /** A {@link Role} instance: its attributes as typed outputs. */
 export type Role = InstanceType<typeof Role>;
 
 /** Inputs of {@link Role}. */
 export interface RoleArgs {
   /** The trust policy that is associated with this role. Trust policies define which entities can assume the role. You can associate only one trust policy with a role. For an example of a policy that can be used to assume a role, see [Template Examples](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-role.html#aws-resource-iam-role--examples) . For more information about the elements that you can use in an IAM policy, see [IAM Policy Elements Reference](https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements.html) in the *IAM User Guide* . */
-  assumeRolePolicyDocument: Record<string, unknown> | string;
+  assumeRolePolicyDocument: PolicyDocument | string;
   /** A description of the role that you provide. */
   description?: string;
   /**
@@ -560,7 +576,7 @@ export interface RoleOutputs extends RoleArgs {
  */
 export interface RolePolicy2 {
   /** The entire contents of the policy that defines permissions. For more information, see [Overview of JSON policies](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies.html#access_policies-json) . */
-  policyDocument: string | Record<string, unknown>;
+  policyDocument: string | PolicyDocument;
   /** The friendly name (not ARN) identifying the policy. */
   policyName: string;
 }
@@ -572,7 +588,7 @@ export interface RolePolicy2 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-rolepolicy.html | CloudFormation: AWS::IAM::RolePolicy}
  */
-export const RolePolicy = cloudControlType<RolePolicyArgs, RolePolicyOutputs>("AWS::IAM::RolePolicy", "aws:iam:RolePolicy", '{"p":[["RoleName","string",67],["PolicyName","string",67],["PolicyDocument","json"]],"id":["PolicyName","RoleName"]}');
+export const RolePolicy = cloudControlType<RolePolicyArgs, RolePolicyOutputs>("AWS::IAM::RolePolicy", "aws:iam:RolePolicy", '{"p":[["RoleName","string",67],["PolicyName","string",67],["PolicyDocument","json"]],"id":["PolicyName","RoleName"],"reg":{"h":"crud","co":["PolicyName","RoleName"],"tg":[false,false,false]}}');
 /** A {@link RolePolicy} instance: its attributes as typed outputs. */
 export type RolePolicy = InstanceType<typeof RolePolicy>;
 
@@ -601,7 +617,7 @@ export interface RolePolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
 }
 
 /** Outputs of {@link RolePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -619,7 +635,7 @@ export interface RolePolicyOutputs extends RolePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-samlprovider.html | CloudFormation: AWS::IAM::SAMLProvider}
  */
-export const SAMLProvider = cloudControlType<SAMLProviderArgs, SAMLProviderOutputs>("AWS::IAM::SAMLProvider", "aws:iam:SAMLProvider", '{"p":[["SamlMetadataDocument","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["AssertionEncryptionMode",["enum","Allowed","Required"]],["AddPrivateKey","string",66],["RemovePrivateKey","string",66],["PrivateKeyList",["array",["ref","SAMLPrivateKey"]]],["Arn","string",72],["SamlProviderUUID","string",8]],"id":["Arn"],"d":{"SAMLPrivateKey":[["KeyId","string",1],["Timestamp","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iam::${Account}:saml-provider/${SamlProviderName}"}');
+export const SAMLProvider = cloudControlType<SAMLProviderArgs, SAMLProviderOutputs>("AWS::IAM::SAMLProvider", "aws:iam:SAMLProvider", '{"p":[["SamlMetadataDocument","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["AssertionEncryptionMode",["enum","Allowed","Required"]],["AddPrivateKey","string",82],["RemovePrivateKey","string",82],["PrivateKeyList",["array",["ref","SAMLPrivateKey"]]],["Arn","string",72],["SamlProviderUUID","string",8]],"id":["Arn"],"d":{"SAMLPrivateKey":[["KeyId","string",1],["Timestamp","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AddPrivateKey","RemovePrivateKey"],"co":["Name","AddPrivateKey","RemovePrivateKey"],"ro":["Arn","SamlProviderUUID"],"uo":["Tags","PrivateKeyList"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":128,"pattern":"[\\\\w._-]+"}},"arn":"arn:${Partition}:iam::${Account}:saml-provider/${SamlProviderName}"}');
 /** A {@link SAMLProvider} instance: its attributes as typed outputs. */
 export type SAMLProvider = InstanceType<typeof SAMLProvider>;
 
@@ -629,6 +645,8 @@ export interface SAMLProviderArgs {
    * An XML document generated by an identity provider (IdP) that supports SAML 2.0. The document includes the issuer's name, expiration information, and keys that can be used to validate the SAML authentication response (assertions) that are received from the IdP. You must generate the metadata document using the identity management software that is used as your organization's IdP.
    *
    * For more information, see [About SAML 2.0-based federation](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_providers_saml.html) in the *IAM User Guide*
+   *
+   * Length: 1000–10000000.
    */
   samlMetadataDocument?: string;
   /**
@@ -641,15 +659,33 @@ export interface SAMLProviderArgs {
    * The name of the provider to create.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–128. Pattern: `[\w._-]+`.
    */
   name?: string;
   /** Specifies the encryption setting for the SAML provider. */
   assertionEncryptionMode?: "Allowed" | "Required";
-  /** Specifies the new private key from your external identity provider. The private key must be a .pem file that uses AES-GCM or AES-CBC encryption algorithm to decrypt SAML assertions. */
+  /**
+   * Specifies the new private key from your external identity provider. The private key must be a .pem file that uses AES-GCM or AES-CBC encryption algorithm to decrypt SAML assertions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
+   */
   addPrivateKey?: string;
-  /** The Key ID of the private key to remove. */
+  /**
+   * The Key ID of the private key to remove.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 22–64. Pattern: `[A-Z0-9]+`.
+   */
   removePrivateKey?: string;
-  /** The private key metadata for the SAML provider. */
+  /**
+   * The private key metadata for the SAML provider.
+   *
+   * Items: at most 2.
+   */
   privateKeyList?: SAMLProviderSAMLPrivateKey[];
 }
 
@@ -669,7 +705,11 @@ export interface SAMLProviderOutputs extends SAMLProviderArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iam-samlprovider-samlprivatekey.html | CloudFormation: SAMLPrivateKey}
  */
 export interface SAMLProviderSAMLPrivateKey {
-  /** The unique identifier for the SAML private key. */
+  /**
+   * The unique identifier for the SAML private key.
+   *
+   * Length: 22–64. Pattern: `[A-Z0-9]+`.
+   */
   keyId: string;
   /** The date and time, in [ISO 8601 date-time](https://docs.aws.amazon.com/http://www.iso.org/iso/iso8601) format, when the private key was uploaded. */
   timestamp: string;
@@ -686,13 +726,19 @@ export interface SAMLProviderSAMLPrivateKey {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-servercertificate.html | CloudFormation: AWS::IAM::ServerCertificate}
  */
-export const ServerCertificate = cloudControlType<ServerCertificateArgs, ServerCertificateOutputs>("AWS::IAM::ServerCertificate", "aws:iam:ServerCertificate", '{"p":[["CertificateBody","string",66],["Path","string"],["PrivateKey","string",66],["CertificateChain","string",66],["ServerCertificateName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ServerCertificateName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iam::${Account}:server-certificate/${CertificateNameWithPath}"}');
+export const ServerCertificate = cloudControlType<ServerCertificateArgs, ServerCertificateOutputs>("AWS::IAM::ServerCertificate", "aws:iam:ServerCertificate", '{"p":[["CertificateBody","string",82],["Path","string"],["PrivateKey","string",82],["CertificateChain","string",82],["ServerCertificateName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ServerCertificateName"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PrivateKey","CertificateBody","CertificateChain"],"co":["ServerCertificateName","PrivateKey","CertificateBody","CertificateChain"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"ServerCertificateName","min":1,"max":128,"pattern":"[\\\\w+=,.@-]+"}},"arn":"arn:${Partition}:iam::${Account}:server-certificate/${CertificateNameWithPath}"}');
 /** A {@link ServerCertificate} instance: its attributes as typed outputs. */
 export type ServerCertificate = InstanceType<typeof ServerCertificate>;
 
 /** Inputs of {@link ServerCertificate}. */
 export interface ServerCertificateArgs {
-  /** The contents of the public key certificate. */
+  /**
+   * The contents of the public key certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
+   */
   certificateBody?: string;
   /**
    * The path for the server certificate. For more information about paths, see [IAM identifiers](https://docs.aws.amazon.com/IAM/latest/UserGuide/Using_Identifiers.html) in the *IAM User Guide* .
@@ -700,6 +746,8 @@ export interface ServerCertificateArgs {
    * This parameter is optional. If it is not included, it defaults to a slash (/). This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of either a forward slash (/) by itself or a string that must begin and end with forward slashes. In addition, it can contain any ASCII character from the ! ( `\u0021` ) through the DEL character ( `\u007F` ), including most punctuation characters, digits, and upper and lowercased letters.
    *
    * > If you are uploading a server certificate specifically for use with Amazon CloudFront distributions, you must specify a path using the `path` parameter. The path must begin with `/cloudfront` and must include a trailing slash (for example, `/cloudfront/test/` ).
+   *
+   * Length: 1–512. Pattern: ``.
    */
   path?: string;
   /**
@@ -710,14 +758,26 @@ export interface ServerCertificateArgs {
    * - Any printable ASCII character ranging from the space character ( `\u0020` ) through the end of the ASCII character range
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
    */
   privateKey?: string;
-  /** The contents of the public key certificate chain. */
+  /**
+   * The contents of the public key certificate chain.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2097152. Pattern: ``.
+   */
   certificateChain?: string;
   /**
    * The name for the server certificate. Do not include the path in this value. The name of the certificate cannot contain any spaces.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
    */
   serverCertificateName?: string;
   /** A list of tags that are attached to the server certificate. For more information about tagging, see [Tagging IAM resources](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_tags.html) in the *IAM User Guide* . */
@@ -730,6 +790,8 @@ export interface ServerCertificateOutputs extends ServerCertificateArgs {
    * The name for the server certificate. Do not include the path in this value. The name of the certificate cannot contain any spaces.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
    */
   serverCertificateName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::IAM::ServerCertificate` resource. */
@@ -743,7 +805,7 @@ export interface ServerCertificateOutputs extends ServerCertificateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-servicelinkedrole.html | CloudFormation: AWS::IAM::ServiceLinkedRole}
  */
-export const ServiceLinkedRole = cloudControlType<ServiceLinkedRoleArgs, ServiceLinkedRoleOutputs>("AWS::IAM::ServiceLinkedRole", "aws:iam:ServiceLinkedRole", '{"p":[["CustomSuffix","string",66],["Description","string"],["AWSServiceName","string",66],["RoleName","string",72]],"id":["RoleName"]}');
+export const ServiceLinkedRole = cloudControlType<ServiceLinkedRoleArgs, ServiceLinkedRoleOutputs>("AWS::IAM::ServiceLinkedRole", "aws:iam:ServiceLinkedRole", '{"p":[["CustomSuffix","string",82],["Description","string"],["AWSServiceName","string",82],["RoleName","string",72]],"id":["RoleName"],"reg":{"h":"crud","wo":["CustomSuffix","AWSServiceName"],"co":["CustomSuffix","AWSServiceName"],"ro":["RoleName"],"tg":[false,false,false]}}');
 /** A {@link ServiceLinkedRole} instance: its attributes as typed outputs. */
 export type ServiceLinkedRole = InstanceType<typeof ServiceLinkedRole>;
 
@@ -753,6 +815,8 @@ export interface ServiceLinkedRoleArgs {
    * A string that you provide, which is combined with the service-provided prefix to form the complete role name. If you make multiple requests for the same service, then you must supply a different `CustomSuffix` for each request. Otherwise the request fails with a duplicate role name error. For example, you could add `-1` or `-debug` to the suffix.
    *
    * Some services do not support the `CustomSuffix` parameter. If you provide an optional suffix and the operation fails, try the operation again without the suffix.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   customSuffix?: string;
   /** The description of the role. */
@@ -761,6 +825,8 @@ export interface ServiceLinkedRoleArgs {
    * The service principal for the AWS service to which this role is attached. You use a string similar to a URL but without the http:// in front. For example: `elasticbeanstalk.amazonaws.com` .
    *
    * Service principals are unique and case-sensitive. To find the exact service principal for your service-linked role, see [AWS services that work with IAM](https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_aws-services-that-work-with-iam.html) in the *IAM User Guide* . Look for the services that have *Yes* in the *Service-Linked Role* column. Choose the *Yes* link to view the service-linked role documentation for that service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   awsServiceName?: string;
 }
@@ -778,7 +844,7 @@ export interface ServiceLinkedRoleOutputs extends ServiceLinkedRoleArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-user.html | CloudFormation: AWS::IAM::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::IAM::User", "aws:iam:User", '{"p":[["Groups",["array","string"]],["LoginProfile",["ref","LoginProfile"]],["ManagedPolicyArns",["array","string"]],["Path","string"],["PermissionsBoundary","string"],["Policies",["array",["ref","Policy"]]],["Tags",["array",["ref","Tag"]]],["UserName","string",66],["Arn","string",72]],"id":["UserName"],"d":{"LoginProfile":[["Password","string",49],["PasswordResetRequired","boolean"]],"Policy":[["PolicyDocument",["union","json","string"],1],["PolicyName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iam::${Account}:user/${UserNameWithPath}"}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::IAM::User", "aws:iam:User", '{"p":[["Groups",["array","string"]],["LoginProfile",["ref","LoginProfile"]],["ManagedPolicyArns",["array","string"]],["Path","string"],["PermissionsBoundary","string"],["Policies",["array",["ref","Policy"]]],["Tags",["array",["ref","Tag"]]],["UserName","string",66],["Arn","string",72]],"id":["UserName"],"d":{"LoginProfile":[["Password","string",49],["PasswordResetRequired","boolean"]],"Policy":[["PolicyDocument",["union","json","string"],1],["PolicyName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["LoginProfile/Password"],"co":["UserName"],"ro":["Arn"],"uo":["ManagedPolicyArns","Policies","Groups","Tags"],"tg":[true,true,true],"nm":{"path":"UserName"}},"arn":"arn:${Partition}:iam::${Account}:user/${UserNameWithPath}"}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 
@@ -885,7 +951,7 @@ export interface UserLoginProfile {
  */
 export interface UserPolicy2 {
   /** The entire contents of the policy that defines permissions. For more information, see [Overview of JSON policies](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies.html#access_policies-json) . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /** The friendly name (not ARN) identifying the policy. */
   policyName: string;
 }
@@ -899,7 +965,7 @@ export interface UserPolicy2 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-userpolicy.html | CloudFormation: AWS::IAM::UserPolicy}
  */
-export const UserPolicy = cloudControlType<UserPolicyArgs, UserPolicyOutputs>("AWS::IAM::UserPolicy", "aws:iam:UserPolicy", '{"p":[["UserName","string",67],["PolicyName","string",67],["PolicyDocument","json"]],"id":["PolicyName","UserName"]}');
+export const UserPolicy = cloudControlType<UserPolicyArgs, UserPolicyOutputs>("AWS::IAM::UserPolicy", "aws:iam:UserPolicy", '{"p":[["UserName","string",67],["PolicyName","string",67],["PolicyDocument","json"]],"id":["PolicyName","UserName"],"reg":{"h":"crud","co":["PolicyName","UserName"],"tg":[false,false,false]}}');
 /** A {@link UserPolicy} instance: its attributes as typed outputs. */
 export type UserPolicy = InstanceType<typeof UserPolicy>;
 
@@ -928,7 +994,7 @@ export interface UserPolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
 }
 
 /** Outputs of {@link UserPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -938,9 +1004,11 @@ export interface UserPolicyOutputs extends UserPolicyArgs {
 /**
  * Adds the specified user to the specified group.
  *
+ * @deprecated Cloud Control cannot create AWS::IAM::UserToGroupAddition: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-usertogroupaddition.html | CloudFormation: AWS::IAM::UserToGroupAddition}
  */
-export const UserToGroupAddition = cloudControlType<UserToGroupAdditionArgs, UserToGroupAdditionOutputs>("AWS::IAM::UserToGroupAddition", "aws:iam:UserToGroupAddition", '{"p":[["GroupName","string",1],["Users",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const UserToGroupAddition = cloudControlType<UserToGroupAdditionArgs, UserToGroupAdditionOutputs>("AWS::IAM::UserToGroupAddition", "aws:iam:UserToGroupAddition", '{"p":[["GroupName","string",1],["Users",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link UserToGroupAddition} instance: its attributes as typed outputs. */
 export type UserToGroupAddition = InstanceType<typeof UserToGroupAddition>;
 
@@ -971,7 +1039,7 @@ export interface UserToGroupAdditionOutputs extends UserToGroupAdditionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-virtualmfadevice.html | CloudFormation: AWS::IAM::VirtualMFADevice}
  */
-export const VirtualMFADevice = cloudControlType<VirtualMFADeviceArgs, VirtualMFADeviceOutputs>("AWS::IAM::VirtualMFADevice", "aws:iam:VirtualMFADevice", '{"p":[["Path","string",66],["VirtualMfaDeviceName","string",66],["Users",["array","string"],1],["Tags",["array",["ref","Tag"]]],["SerialNumber","string",72]],"id":["SerialNumber"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iam::${Account}:mfa/${MfaTokenIdWithPath}"}');
+export const VirtualMFADevice = cloudControlType<VirtualMFADeviceArgs, VirtualMFADeviceOutputs>("AWS::IAM::VirtualMFADevice", "aws:iam:VirtualMFADevice", '{"p":[["Path","string",66],["VirtualMfaDeviceName","string",66],["Users",["array","string"],1],["Tags",["array",["ref","Tag"]]],["SerialNumber","string",72]],"id":["SerialNumber"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VirtualMfaDeviceName","Base32StringSeed","Path"],"ro":["SerialNumber"]},"arn":"arn:${Partition}:iam::${Account}:mfa/${MfaTokenIdWithPath}"}');
 /** A {@link VirtualMFADevice} instance: its attributes as typed outputs. */
 export type VirtualMFADevice = InstanceType<typeof VirtualMFADevice>;
 
@@ -983,12 +1051,16 @@ export interface VirtualMFADeviceArgs {
    * This parameter is optional. If it is not included, it defaults to a slash (/).
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of either a forward slash (/) by itself or a string that must begin and end with forward slashes. In addition, it can contain any ASCII character from the ! ( `\u0021` ) through the DEL character ( `\u007F` ), including most punctuation characters, digits, and upper and lowercased letters.
+   *
+   * Length: 1–512. Pattern: ``.
    */
   path?: string;
   /**
    * The name of the virtual MFA device, which must be unique. Use with path to uniquely identify a virtual MFA device.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–226. Pattern: `[\w+=,.\@-]+`.
    */
   virtualMfaDeviceName?: string;
   /** The IAM user associated with this virtual MFA device. */

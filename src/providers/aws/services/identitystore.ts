@@ -13,21 +13,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-identitystore-group.html | CloudFormation: AWS::IdentityStore::Group}
  */
-export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::IdentityStore::Group", "aws:identitystore:Group", '{"p":[["Description","string"],["DisplayName","string",1],["IdentityStoreId","string",67],["GroupId","string",72]],"id":["GroupId","IdentityStoreId"],"arn":"arn:${Partition}:identitystore:::group/${GroupId}"}');
+export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::IdentityStore::Group", "aws:identitystore:Group", '{"p":[["Description","string"],["DisplayName","string",1],["IdentityStoreId","string",67],["GroupId","string",72]],"id":["GroupId","IdentityStoreId"],"reg":{"h":"crudl","co":["IdentityStoreId"],"ro":["GroupId"],"tg":[false,false,false]},"arn":"arn:${Partition}:identitystore:::group/${GroupId}"}');
 /** A {@link Group} instance: its attributes as typed outputs. */
 export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** A string containing the description of the group. */
+  /**
+   * A string containing the description of the group.
+   *
+   * Length: 1–1024. Pattern: `^[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r  　]+$`.
+   */
   description?: string;
   /**
    * The display name value for the group. The length limit is 1,024 characters. This value can consist of letters, accented characters, symbols, numbers, punctuation, tab, new line, carriage return, space, and nonbreaking space in this attribute. This value is specified at the time the group is created and stored as an attribute of the group object in the identity store.
    *
    * Prefix search supports a maximum of 1,000 characters for the string.
+   *
+   * Length: 1–1024. Pattern: `^[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r  ]+$`.
    */
   displayName: string;
-  /** The globally unique identifier for the identity store. */
+  /**
+   * The globally unique identifier for the identity store.
+   *
+   * Length: 1–36. Pattern: `^d-[0-9a-f]{10}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   identityStoreId: string;
 }
 
@@ -42,7 +52,7 @@ export interface GroupOutputs extends GroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-identitystore-groupmembership.html | CloudFormation: AWS::IdentityStore::GroupMembership}
  */
-export const GroupMembership = cloudControlType<GroupMembershipArgs, GroupMembershipOutputs>("AWS::IdentityStore::GroupMembership", "aws:identitystore:GroupMembership", '{"p":[["MemberId",["ref","MemberId"],67],["IdentityStoreId","string",67],["GroupId","string",67],["MembershipId","string",72]],"id":["MembershipId","IdentityStoreId"],"d":{"MemberId":[["UserId","string",1]]},"arn":"arn:${Partition}:identitystore:::membership/${MembershipId}"}');
+export const GroupMembership = cloudControlType<GroupMembershipArgs, GroupMembershipOutputs>("AWS::IdentityStore::GroupMembership", "aws:identitystore:GroupMembership", '{"p":[["MemberId",["ref","MemberId"],67],["IdentityStoreId","string",67],["GroupId","string",67],["MembershipId","string",72]],"id":["MembershipId","IdentityStoreId"],"d":{"MemberId":[["UserId","string",1]]},"reg":{"h":"crdl","co":["IdentityStoreId","GroupId","MemberId"],"ro":["MembershipId"],"tg":[false,false,false]},"arn":"arn:${Partition}:identitystore:::membership/${MembershipId}"}');
 /** A {@link GroupMembership} instance: its attributes as typed outputs. */
 export type GroupMembership = InstanceType<typeof GroupMembership>;
 
@@ -50,9 +60,17 @@ export type GroupMembership = InstanceType<typeof GroupMembership>;
 export interface GroupMembershipArgs {
   /** An object containing the identifier of a group member. Setting the `MemberId` 's `UserId` field to a specific User's ID indicates that user is a member of the group. */
   memberId: GroupMembershipMemberId;
-  /** The globally unique identifier for the identity store. */
+  /**
+   * The globally unique identifier for the identity store.
+   *
+   * Length: 1–36. Pattern: `^d-[0-9a-f]{10}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   identityStoreId: string;
-  /** The identifier for a group in the identity store. */
+  /**
+   * The identifier for a group in the identity store.
+   *
+   * Length: 1–47. Pattern: `^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$`.
+   */
   groupId: string;
 }
 
@@ -68,16 +86,22 @@ export interface GroupMembershipOutputs extends GroupMembershipArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-identitystore-groupmembership-memberid.html | CloudFormation: MemberId}
  */
 export interface GroupMembershipMemberId {
-  /** An object containing the identifiers of resources that can be members. */
+  /**
+   * An object containing the identifiers of resources that can be members.
+   *
+   * Length: 1–47. Pattern: `^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$`.
+   */
   userId: string;
 }
 
 /**
  * Creates a user within the specified identity store.
  *
+ * @deprecated Cloud Control cannot create AWS::IdentityStore::User: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-identitystore-user.html | CloudFormation: AWS::IdentityStore::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::IdentityStore::User", "aws:identitystore:User", '{"p":[["IdentityStoreId","string",67],["UserName","string",66],["Name",["ref","Name"]],["DisplayName","string"],["NickName","string"],["ProfileUrl","string"],["Emails",["array",["ref","EmailsItems"]],66],["Addresses",["array",["ref","AddressesItems"]],66],["PhoneNumbers",["array",["ref","PhoneNumbersItems"]],66],["UserType","string"],["Title","string"],["PreferredLanguage","string"],["Locale","string"],["Timezone","string"],["Photos",["array",["ref","PhotosItems"]],66],["Website","string"],["Birthdate","string"],["Roles",["array",["ref","RolesItems"]],66],["Arn","string",72],["UserId","string",72],["UserStatus",["enum","ENABLED","DISABLED"],8],["CreatedAt","string",8],["CreatedBy","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8]],"id":["Arn"],"d":{"Name":[["Formatted","string"],["FamilyName","string"],["GivenName","string"],["MiddleName","string"],["HonorificPrefix","string"],["HonorificSuffix","string"]],"EmailsItems":[["Value","string"],["Type","string"],["Primary","boolean"]],"AddressesItems":[["StreetAddress","string"],["Locality","string"],["Region","string"],["PostalCode","string"],["Country","string"],["Formatted","string"],["Type","string"],["Primary","boolean"]],"PhoneNumbersItems":[["Value","string"],["Type","string"],["Primary","boolean"]],"PhotosItems":[["Value","string",1],["Type","string"],["Display","string"],["Primary","boolean"]],"RolesItems":[["Value","string"],["Type","string"],["Primary","boolean"]]},"arn":"arn:${Partition}:identitystore:::user/${UserId}"}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::IdentityStore::User", "aws:identitystore:User", '{"p":[["IdentityStoreId","string",67],["UserName","string",66],["Name",["ref","Name"]],["DisplayName","string"],["NickName","string"],["ProfileUrl","string"],["Emails",["array",["ref","EmailsItems"]],66],["Addresses",["array",["ref","AddressesItems"]],66],["PhoneNumbers",["array",["ref","PhoneNumbersItems"]],66],["UserType","string"],["Title","string"],["PreferredLanguage","string"],["Locale","string"],["Timezone","string"],["Photos",["array",["ref","PhotosItems"]],66],["Website","string"],["Birthdate","string"],["Roles",["array",["ref","RolesItems"]],66],["Arn","string",72],["UserId","string",72],["UserStatus",["enum","ENABLED","DISABLED"],8],["CreatedAt","string",8],["CreatedBy","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8]],"id":["Arn"],"d":{"Name":[["Formatted","string"],["FamilyName","string"],["GivenName","string"],["MiddleName","string"],["HonorificPrefix","string"],["HonorificSuffix","string"]],"EmailsItems":[["Value","string"],["Type","string"],["Primary","boolean"]],"AddressesItems":[["StreetAddress","string"],["Locality","string"],["Region","string"],["PostalCode","string"],["Country","string"],["Formatted","string"],["Type","string"],["Primary","boolean"]],"PhoneNumbersItems":[["Value","string"],["Type","string"],["Primary","boolean"]],"PhotosItems":[["Value","string",1],["Type","string"],["Display","string"],["Primary","boolean"]],"RolesItems":[["Value","string"],["Type","string"],["Primary","boolean"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:identitystore:::user/${UserId}"}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 

@@ -16,7 +16,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-component.html | CloudFormation: AWS::ImageBuilder::Component}
  */
-export const Component = cloudControlType<ComponentArgs, ComponentOutputs>("AWS::ImageBuilder::Component", "aws:imagebuilder:Component", '{"p":[["Description","string",66],["SupportedOsVersions",["array","string"],66],["Platform",["enum","Windows","Linux","macOS"],67],["KmsKeyId","string",66],["Version","string",67],["ChangeDescription","string",66],["Data","string",66],["Uri","string",66],["Tags",["map","string"],66],["Name","string",67],["Type",["enum","BUILD","TEST"],8],["Encrypted","boolean",8],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"]}');
+export const Component = cloudControlType<ComponentArgs, ComponentOutputs>("AWS::ImageBuilder::Component", "aws:imagebuilder:Component", '{"p":[["Description","string",66],["SupportedOsVersions",["array","string"],66],["Platform",["enum","Windows","Linux","macOS"],67],["KmsKeyId","string",66],["Version","string",67],["ChangeDescription","string",66],["Data","string",82],["Uri","string",82],["Tags",["map","string"]],["Name","string",67],["Type",["enum","BUILD","TEST"],8],["Encrypted","boolean",8],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Data","Uri"],"co":["Name","Version","ChangeDescription","Description","Platform","Data","Uri","KmsKeyId","SupportedOsVersions"],"ro":["Arn","Type","Encrypted","LatestVersion","LatestVersion/Arn","LatestVersion/Major","LatestVersion/Minor","LatestVersion/Patch"],"uo":["SupportedOsVersions"],"tg":[true,true,true]}}');
 /** A {@link Component} instance: its attributes as typed outputs. */
 export type Component = InstanceType<typeof Component>;
 
@@ -42,12 +42,20 @@ export interface ComponentArgs {
   version: string;
   /** The change description of the component. Describes what change has been made in this version, or what makes this version different from other versions of the component. */
   changeDescription?: string;
-  /** Component `data` contains inline YAML document content for the component. Alternatively, you can specify the `uri` of a YAML document file stored in Amazon S3. However, you cannot specify both properties. */
+  /**
+   * Component `data` contains inline YAML document content for the component. Alternatively, you can specify the `uri` of a YAML document file stored in Amazon S3. However, you cannot specify both properties.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16000.
+   */
   data?: string;
   /**
    * The `uri` of a YAML component document file. This must be an S3 URL ( `s3://bucket/key` ), and the requester must have permission to access the S3 bucket it points to. If you use Amazon S3, you can specify component content up to your service quota.
    *
    * Alternatively, you can specify the YAML document inline, using the component `data` property. You cannot specify both properties.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   uri?: string;
   /** The tags that apply to the component. */
@@ -89,7 +97,7 @@ export interface ComponentLatestVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-containerrecipe.html | CloudFormation: AWS::ImageBuilder::ContainerRecipe}
  */
-export const ContainerRecipe = cloudControlType<ContainerRecipeArgs, ContainerRecipeOutputs>("AWS::ImageBuilder::ContainerRecipe", "aws:imagebuilder:ContainerRecipe", '{"p":[["WorkingDirectory","string",66],["ParentImage","string",67],["Description","string",66],["KmsKeyId","string",66],["InstanceConfiguration",["ref","InstanceConfiguration"],66],["ContainerType",["enum","DOCKER"],67],["Name","string",67],["DockerfileTemplateData","string",66],["Components",["array",["ref","ComponentConfiguration"]],66],["TargetRepository",["ref","TargetContainerRepository"],67],["Version","string",67],["PlatformOverride",["enum","Windows","Linux"],66],["ImageOsVersionOverride","string",66],["Tags",["map","string"],66],["DockerfileTemplateUri","string",66],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"InstanceConfiguration":[["BlockDeviceMappings",["array",["ref","InstanceBlockDeviceMapping"]],2],["Image","string",2]],"InstanceBlockDeviceMapping":[["Ebs",["ref","EbsInstanceBlockDeviceSpecification"],2],["NoDevice","string",2],["VirtualName","string",2],["DeviceName","string",2]],"EbsInstanceBlockDeviceSpecification":[["SnapshotId","string",2],["VolumeType",["enum","standard","io1","io2","io2a","gp2","gp3","gp3a","sc1","st1"],2],["KmsKeyId","string",2],["Encrypted","boolean",2],["Throughput","integer",2],["Iops","integer",2],["VolumeSize","integer",2],["DeleteOnTermination","boolean",2]],"ComponentConfiguration":[["Parameters",["array",["ref","ComponentParameter"]],2],["ComponentArn","string",2]],"ComponentParameter":[["Value",["array","string"],3],["Name","string",3]],"TargetContainerRepository":[["Service",["enum","ECR"],2],["RepositoryName","string",2]],"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"]}');
+export const ContainerRecipe = cloudControlType<ContainerRecipeArgs, ContainerRecipeOutputs>("AWS::ImageBuilder::ContainerRecipe", "aws:imagebuilder:ContainerRecipe", '{"p":[["WorkingDirectory","string",66],["ParentImage","string",67],["Description","string",66],["KmsKeyId","string",66],["InstanceConfiguration",["ref","InstanceConfiguration"],66],["ContainerType",["enum","DOCKER"],67],["Name","string",67],["DockerfileTemplateData","string",82],["Components",["array",["ref","ComponentConfiguration"]],66],["TargetRepository",["ref","TargetContainerRepository"],67],["Version","string",67],["PlatformOverride",["enum","Windows","Linux"],82],["ImageOsVersionOverride","string",82],["Tags",["map","string"]],["DockerfileTemplateUri","string",82],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"InstanceConfiguration":[["BlockDeviceMappings",["array",["ref","InstanceBlockDeviceMapping"]]],["Image","string"]],"InstanceBlockDeviceMapping":[["Ebs",["ref","EbsInstanceBlockDeviceSpecification"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string"]],"EbsInstanceBlockDeviceSpecification":[["SnapshotId","string"],["VolumeType",["enum","standard","io1","io2","io2a","gp2","gp3","gp3a","sc1","st1"]],["KmsKeyId","string"],["Encrypted","boolean"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"]],"ComponentConfiguration":[["Parameters",["array",["ref","ComponentParameter"]]],["ComponentArn","string"]],"ComponentParameter":[["Value",["array","string"],1],["Name","string",1]],"TargetContainerRepository":[["Service",["enum","ECR"]],["RepositoryName","string"]],"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["DockerfileTemplateData","DockerfileTemplateUri","ImageOsVersionOverride","PlatformOverride"],"co":["Name","Version","ContainerType","TargetRepository","InstanceConfiguration","ParentImage","Description","DockerfileTemplateUri","DockerfileTemplateData","ImageOsVersionOverride","KmsKeyId","PlatformOverride","WorkingDirectory","Components"],"ro":["Arn","LatestVersion","LatestVersion/Arn","LatestVersion/Major","LatestVersion/Minor","LatestVersion/Patch"],"uo":["Components/*/Parameters","InstanceConfiguration/BlockDeviceMappings"],"pt":{"Version":"$join([\\"^\\", $replace($replace(Version, \\".\\", \\"\\\\\\\\.\\"), \\"x\\", \\"[0-9]+\\"), \\"$\\"])"},"tg":[true,true,true],"nm":{"path":"Name"}}}');
 /** A {@link ContainerRecipe} instance: its attributes as typed outputs. */
 export type ContainerRecipe = InstanceType<typeof ContainerRecipe>;
 
@@ -109,7 +117,11 @@ export interface ContainerRecipeArgs {
   containerType: "DOCKER";
   /** The name of the container recipe. */
   name: string;
-  /** Dockerfiles are text documents that are used to build Docker containers, and ensure that they contain all of the elements required by the application running inside. The template data consists of contextual variables where Image Builder places build information or scripts, based on your container image recipe. */
+  /**
+   * Dockerfiles are text documents that are used to build Docker containers, and ensure that they contain all of the elements required by the application running inside. The template data consists of contextual variables where Image Builder places build information or scripts, based on your container image recipe.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   dockerfileTemplateData?: string;
   /** Build and test components that are included in the container recipe. Recipes require a minimum of one build component, and can have a maximum of 20 build and test components in any combination. */
   components?: ContainerRecipeComponentConfiguration[];
@@ -125,13 +137,25 @@ export interface ContainerRecipeArgs {
    * > *Patterns:* You can use any numeric pattern that adheres to the assignment requirements for the nodes that you can assign. For example, you might choose a software version pattern, such as 1.0.0, or a date, such as 2021.01.01.
    */
   version: string;
-  /** Specifies the operating system platform when you use a custom base image. */
+  /**
+   * Specifies the operating system platform when you use a custom base image.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   platformOverride?: "Windows" | "Linux";
-  /** Specifies the operating system version for the base image. */
+  /**
+   * Specifies the operating system version for the base image.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   imageOsVersionOverride?: string;
   /** Tags that are attached to the container recipe. */
   tags?: Record<string, string>;
-  /** The S3 URI for the Dockerfile that will be used to build your container image. */
+  /**
+   * The S3 URI for the Dockerfile that will be used to build your container image.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   dockerfileTemplateUri?: string;
 }
 
@@ -256,7 +280,7 @@ export interface ContainerRecipeLatestVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-distributionconfiguration.html | CloudFormation: AWS::ImageBuilder::DistributionConfiguration}
  */
-export const DistributionConfiguration = cloudControlType<DistributionConfigurationArgs, DistributionConfigurationOutputs>("AWS::ImageBuilder::DistributionConfiguration", "aws:imagebuilder:DistributionConfiguration", '{"p":[["Description","string"],["Tags",["map","string"]],["Name","string",67],["Distributions",["array",["ref","Distribution"]],1],["Arn","string",72]],"id":["Arn"],"d":{"Distribution":[["AmiDistributionConfiguration",["ref","AmiDistributionConfiguration"]],["ContainerDistributionConfiguration",["ref","ContainerDistributionConfiguration"]],["FastLaunchConfigurations",["array",["ref","FastLaunchConfiguration"]]],["LaunchTemplateConfigurations",["array",["ref","LaunchTemplateConfiguration"]]],["LicenseConfigurationArns",["array","string"]],["Region","string",1],["SsmParameterConfigurations",["array",["ref","SsmParameterConfiguration"]]]],"AmiDistributionConfiguration":[["AmiTags",["map","string"]],["Description","string"],["KmsKeyId","string"],["LaunchPermissionConfiguration",["ref","LaunchPermissionConfiguration"]],["TargetAccountIds",["array","string"]],["Name","string"]],"LaunchPermissionConfiguration":[["OrganizationArns",["array","string"]],["OrganizationalUnitArns",["array","string"]],["UserIds",["array","string"]],["UserGroups",["array","string"]]],"ContainerDistributionConfiguration":[["TargetRepository",["ref","TargetContainerRepository"]],["ContainerTags",["array","string"]],["Description","string"]],"TargetContainerRepository":[["Service",["enum","ECR"]],["RepositoryName","string"]],"FastLaunchConfiguration":[["AccountId","string"],["LaunchTemplate",["ref","FastLaunchLaunchTemplateSpecification"]],["Enabled","boolean"],["MaxParallelLaunches","integer"],["SnapshotConfiguration",["ref","FastLaunchSnapshotConfiguration"]]],"FastLaunchLaunchTemplateSpecification":[["LaunchTemplateName","string"],["LaunchTemplateVersion","string"],["LaunchTemplateId","string"]],"FastLaunchSnapshotConfiguration":[["TargetResourceCount","integer"]],"LaunchTemplateConfiguration":[["SetDefaultVersion","boolean"],["AccountId","string"],["LaunchTemplateId","string"]],"SsmParameterConfiguration":[["AmiAccountId","string"],["ParameterName","string",1],["DataType",["enum","text","aws:ec2:image"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:distribution-configuration/${DistributionConfigurationName}"}');
+export const DistributionConfiguration = cloudControlType<DistributionConfigurationArgs, DistributionConfigurationOutputs>("AWS::ImageBuilder::DistributionConfiguration", "aws:imagebuilder:DistributionConfiguration", '{"p":[["Description","string"],["Tags",["map","string"]],["Name","string",67],["Distributions",["array",["ref","Distribution"]],1],["Arn","string",72]],"id":["Arn"],"d":{"Distribution":[["AmiDistributionConfiguration",["ref","AmiDistributionConfiguration"]],["ContainerDistributionConfiguration",["ref","ContainerDistributionConfiguration"]],["FastLaunchConfigurations",["array",["ref","FastLaunchConfiguration"]]],["LaunchTemplateConfigurations",["array",["ref","LaunchTemplateConfiguration"]]],["LicenseConfigurationArns",["array","string"]],["Region","string",1],["SsmParameterConfigurations",["array",["ref","SsmParameterConfiguration"]]]],"AmiDistributionConfiguration":[["AmiTags",["map","string"]],["Description","string"],["KmsKeyId","string"],["LaunchPermissionConfiguration",["ref","LaunchPermissionConfiguration"]],["TargetAccountIds",["array","string"]],["Name","string"]],"LaunchPermissionConfiguration":[["OrganizationArns",["array","string"]],["OrganizationalUnitArns",["array","string"]],["UserIds",["array","string"]],["UserGroups",["array","string"]]],"ContainerDistributionConfiguration":[["TargetRepository",["ref","TargetContainerRepository"]],["ContainerTags",["array","string"]],["Description","string"]],"TargetContainerRepository":[["Service",["enum","ECR"]],["RepositoryName","string"]],"FastLaunchConfiguration":[["AccountId","string"],["LaunchTemplate",["ref","FastLaunchLaunchTemplateSpecification"]],["Enabled","boolean"],["MaxParallelLaunches","integer"],["SnapshotConfiguration",["ref","FastLaunchSnapshotConfiguration"]]],"FastLaunchLaunchTemplateSpecification":[["LaunchTemplateName","string"],["LaunchTemplateVersion","string"],["LaunchTemplateId","string"]],"FastLaunchSnapshotConfiguration":[["TargetResourceCount","integer"]],"LaunchTemplateConfiguration":[["SetDefaultVersion","boolean"],["AccountId","string"],["LaunchTemplateId","string"]],"SsmParameterConfiguration":[["AmiAccountId","string"],["ParameterName","string",1],["DataType",["enum","text","aws:ec2:image"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Distributions/*/AmiDistributionConfiguration/LaunchPermissionConfiguration/UserIds","Distributions/*/AmiDistributionConfiguration/LaunchPermissionConfiguration/UserGroups","Distributions/*/AmiDistributionConfiguration/LaunchPermissionConfiguration/OrganizationArns","Distributions/*/AmiDistributionConfiguration/LaunchPermissionConfiguration/OrganizationalUnitArns"],"tg":[true,true,true]},"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:distribution-configuration/${DistributionConfigurationName}"}');
 /** A {@link DistributionConfiguration} instance: its attributes as typed outputs. */
 export type DistributionConfiguration = InstanceType<typeof DistributionConfiguration>;
 
@@ -442,7 +466,7 @@ export interface DistributionConfigurationSsmParameterConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-image.html | CloudFormation: AWS::ImageBuilder::Image}
  */
-export const Image = cloudControlType<ImageArgs, ImageOutputs>("AWS::ImageBuilder::Image", "aws:imagebuilder:Image", '{"p":[["ImageScanningConfiguration",["ref","ImageScanningConfiguration"],66],["InfrastructureConfigurationArn","string",66],["ImageRecipeArn","string",66],["DistributionConfigurationArn","string",66],["ContainerRecipeArn","string",66],["ImageTestsConfiguration",["ref","ImageTestsConfiguration"],66],["EnhancedImageMetadataEnabled","boolean",66],["Tags",["map","string"],66],["Workflows",["array",["ref","WorkflowConfiguration"]],66],["ImagePipelineExecutionSettings",["ref","ImagePipelineExecutionSettings"]],["DeletionSettings",["ref","DeletionSettings"]],["LoggingConfiguration",["ref","ImageLoggingConfiguration"]],["ExecutionRole","string"],["ImageId","string",72],["ImageUri","string",8],["Arn","string",72],["Name","string",8],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"ImageScanningConfiguration":[["EcrConfiguration",["ref","EcrConfiguration"],2],["ImageScanningEnabled","boolean",2]],"EcrConfiguration":[["ContainerTags",["array","string"],2],["RepositoryName","string",2]],"ImageTestsConfiguration":[["TimeoutMinutes","integer",2],["ImageTestsEnabled","boolean",2]],"WorkflowConfiguration":[["ParallelGroup","string"],["Parameters",["array",["ref","WorkflowParameter"]]],["WorkflowArn","string"],["OnFailure",["enum","CONTINUE","ABORT"]]],"WorkflowParameter":[["Value",["array","string"]],["Name","string"]],"ImagePipelineExecutionSettings":[["DeploymentId","string"],["OnUpdate","boolean"]],"DeletionSettings":[["ExecutionRole","string",1]],"ImageLoggingConfiguration":[["LogGroupName","string"]],"LatestVersion":[["Major","string"],["Minor","string"],["Arn","string"],["Patch","string"]]},"tags":["Tags","map"]}');
+export const Image = cloudControlType<ImageArgs, ImageOutputs>("AWS::ImageBuilder::Image", "aws:imagebuilder:Image", '{"p":[["ImageScanningConfiguration",["ref","ImageScanningConfiguration"],66],["InfrastructureConfigurationArn","string",66],["ImageRecipeArn","string",66],["DistributionConfigurationArn","string",66],["ContainerRecipeArn","string",66],["ImageTestsConfiguration",["ref","ImageTestsConfiguration"],66],["EnhancedImageMetadataEnabled","boolean",66],["Tags",["map","string"]],["Workflows",["array",["ref","WorkflowConfiguration"]],66],["ImagePipelineExecutionSettings",["ref","ImagePipelineExecutionSettings"],16],["DeletionSettings",["ref","DeletionSettings"],16],["LoggingConfiguration",["ref","ImageLoggingConfiguration"]],["ExecutionRole","string"],["ImageId","string",72],["ImageUri","string",8],["Arn","string",72],["Name","string",8],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"ImageScanningConfiguration":[["EcrConfiguration",["ref","EcrConfiguration"]],["ImageScanningEnabled","boolean"]],"EcrConfiguration":[["ContainerTags",["array","string"]],["RepositoryName","string"]],"ImageTestsConfiguration":[["TimeoutMinutes","integer"],["ImageTestsEnabled","boolean"]],"WorkflowConfiguration":[["ParallelGroup","string"],["Parameters",["array",["ref","WorkflowParameter"]]],["WorkflowArn","string"],["OnFailure",["enum","CONTINUE","ABORT"]]],"WorkflowParameter":[["Value",["array","string"]],["Name","string"]],"ImagePipelineExecutionSettings":[["DeploymentId","string"],["OnUpdate","boolean"]],"DeletionSettings":[["ExecutionRole","string",1]],"ImageLoggingConfiguration":[["LogGroupName","string"]],"LatestVersion":[["Major","string"],["Minor","string"],["Arn","string"],["Patch","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["DeletionSettings","ImagePipelineExecutionSettings"],"co":["ImageRecipeArn","ContainerRecipeArn","InfrastructureConfigurationArn","Workflows","DistributionConfigurationArn","ImageTestsConfiguration","ImageScanningConfiguration","EnhancedImageMetadataEnabled"],"ro":["Arn","Name","ImageId","ImageUri","LatestVersion","LatestVersion/Arn","LatestVersion/Major","LatestVersion/Minor","LatestVersion/Patch"],"uo":["Workflows/*/Parameters"],"tg":[true,true,true]}}');
 /** A {@link Image} instance: its attributes as typed outputs. */
 export type Image = InstanceType<typeof Image>;
 
@@ -466,9 +490,17 @@ export interface ImageArgs {
   tags?: Record<string, string>;
   /** Contains an array of workflow configuration objects. */
   workflows?: ImageWorkflowConfiguration[];
-  /** The image pipeline execution settings of the image. */
+  /**
+   * The image pipeline execution settings of the image.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   imagePipelineExecutionSettings?: ImageImagePipelineExecutionSettings;
-  /** Enables deletion of underlying resources of an image when it is replaced or deleted, including its Amazon Machine Images (AMIs), snapshots, or containers. */
+  /**
+   * Enables deletion of underlying resources of an image when it is replaced or deleted, including its Amazon Machine Images (AMIs), snapshots, or containers.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deletionSettings?: ImageDeletionSettings;
   /** The logging configuration that's defined for the image. Image Builder uses the defined settings to direct execution log output during image creation. */
   loggingConfiguration?: ImageImageLoggingConfiguration;
@@ -524,6 +556,8 @@ export interface ImageImageTestsConfiguration {
    * The maximum time in minutes that tests are permitted to run.
    *
    * > The timeout property is not currently active. This value is ignored.
+   *
+   * Range: 60–1440.
    */
   timeoutMinutes?: number;
   /** Determines if tests should run after building the image. Image Builder defaults to enable tests to run following the image build, before image distribution. */
@@ -613,7 +647,7 @@ export interface ImageLatestVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-imagepipeline.html | CloudFormation: AWS::ImageBuilder::ImagePipeline}
  */
-export const ImagePipeline = cloudControlType<ImagePipelineArgs, ImagePipelineOutputs>("AWS::ImageBuilder::ImagePipeline", "aws:imagebuilder:ImagePipeline", '{"p":[["Status",["enum","DISABLED","ENABLED"]],["ImageScanningConfiguration",["ref","ImageScanningConfiguration"]],["InfrastructureConfigurationArn","string",1],["ImageRecipeArn","string"],["Description","string"],["DistributionConfigurationArn","string"],["ContainerRecipeArn","string"],["Schedule",["ref","Schedule"]],["ImageTestsConfiguration",["ref","ImageTestsConfiguration"]],["EnhancedImageMetadataEnabled","boolean"],["Tags",["map","string"]],["Name","string",67],["Workflows",["array",["ref","WorkflowConfiguration"]]],["ExecutionRole","string"],["LoggingConfiguration",["ref","PipelineLoggingConfiguration"]],["ImageTags",["map","string"]],["Arn","string",72],["DeploymentId","string",8]],"id":["Arn"],"d":{"ImageScanningConfiguration":[["EcrConfiguration",["ref","EcrConfiguration"]],["ImageScanningEnabled","boolean"]],"EcrConfiguration":[["ContainerTags",["array","string"]],["RepositoryName","string"]],"Schedule":[["ScheduleExpression","string"],["PipelineExecutionStartCondition",["enum","EXPRESSION_MATCH_ONLY","EXPRESSION_MATCH_AND_DEPENDENCY_UPDATES_AVAILABLE"]],["AutoDisablePolicy",["ref","AutoDisablePolicy"]],["Timezone","string"]],"AutoDisablePolicy":[["FailureCount","integer",1]],"ImageTestsConfiguration":[["TimeoutMinutes","integer"],["ImageTestsEnabled","boolean"]],"WorkflowConfiguration":[["WorkflowArn","string"],["Parameters",["array",["ref","WorkflowParameter"]]],["ParallelGroup","string"],["OnFailure",["enum","CONTINUE","ABORT"]]],"WorkflowParameter":[["Name","string"],["Value",["array","string"]]],"PipelineLoggingConfiguration":[["ImageLogGroupName","string"],["PipelineLogGroupName","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:image-pipeline/${ImagePipelineName}"}');
+export const ImagePipeline = cloudControlType<ImagePipelineArgs, ImagePipelineOutputs>("AWS::ImageBuilder::ImagePipeline", "aws:imagebuilder:ImagePipeline", '{"p":[["Status",["enum","DISABLED","ENABLED"]],["ImageScanningConfiguration",["ref","ImageScanningConfiguration"]],["InfrastructureConfigurationArn","string",1],["ImageRecipeArn","string"],["Description","string"],["DistributionConfigurationArn","string"],["ContainerRecipeArn","string"],["Schedule",["ref","Schedule"]],["ImageTestsConfiguration",["ref","ImageTestsConfiguration"]],["EnhancedImageMetadataEnabled","boolean"],["Tags",["map","string"]],["Name","string",67],["Workflows",["array",["ref","WorkflowConfiguration"]]],["ExecutionRole","string"],["LoggingConfiguration",["ref","PipelineLoggingConfiguration"]],["ImageTags",["map","string"]],["Arn","string",72],["DeploymentId","string",8]],"id":["Arn"],"d":{"ImageScanningConfiguration":[["EcrConfiguration",["ref","EcrConfiguration"]],["ImageScanningEnabled","boolean"]],"EcrConfiguration":[["ContainerTags",["array","string"]],["RepositoryName","string"]],"Schedule":[["ScheduleExpression","string"],["PipelineExecutionStartCondition",["enum","EXPRESSION_MATCH_ONLY","EXPRESSION_MATCH_AND_DEPENDENCY_UPDATES_AVAILABLE"]],["AutoDisablePolicy",["ref","AutoDisablePolicy"]],["Timezone","string"]],"AutoDisablePolicy":[["FailureCount","integer",1]],"ImageTestsConfiguration":[["TimeoutMinutes","integer"],["ImageTestsEnabled","boolean"]],"WorkflowConfiguration":[["WorkflowArn","string"],["Parameters",["array",["ref","WorkflowParameter"]]],["ParallelGroup","string"],["OnFailure",["enum","CONTINUE","ABORT"]]],"WorkflowParameter":[["Name","string"],["Value",["array","string"]]],"PipelineLoggingConfiguration":[["ImageLogGroupName","string"],["PipelineLogGroupName","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","DeploymentId"],"uo":["Workflows/*/Parameters"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:image-pipeline/${ImagePipelineName}"}');
 /** A {@link ImagePipeline} instance: its attributes as typed outputs. */
 export type ImagePipeline = InstanceType<typeof ImagePipeline>;
 
@@ -701,7 +735,11 @@ export interface ImagePipelineSchedule {
   pipelineExecutionStartCondition?: "EXPRESSION_MATCH_ONLY" | "EXPRESSION_MATCH_AND_DEPENDENCY_UPDATES_AVAILABLE";
   /** The policy that configures when Image Builder should automatically disable a pipeline that is failing. */
   autoDisablePolicy?: ImagePipelineAutoDisablePolicy;
-  /** The timezone that applies to the scheduling expression, for example "Etc/UTC" or "America/Los_Angeles" in IANA timezone format. If not specified, this defaults to UTC. */
+  /**
+   * The timezone that applies to the scheduling expression, for example "Etc/UTC" or "America/Los_Angeles" in IANA timezone format. If not specified, this defaults to UTC.
+   *
+   * Length: 3–100. Pattern: `^[a-zA-Z0-9]{2,}(?:\/[a-zA-Z0-9\-_+]+)*$`.
+   */
   timezone?: string;
 }
 
@@ -711,7 +749,11 @@ export interface ImagePipelineSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-imagebuilder-imagepipeline-autodisablepolicy.html | CloudFormation: AutoDisablePolicy}
  */
 export interface ImagePipelineAutoDisablePolicy {
-  /** The number of consecutive scheduled image pipeline executions that must fail before Image Builder automatically disables the pipeline. */
+  /**
+   * The number of consecutive scheduled image pipeline executions that must fail before Image Builder automatically disables the pipeline.
+   *
+   * Range: at least 1.
+   */
   failureCount: number;
 }
 
@@ -725,6 +767,8 @@ export interface ImagePipelineImageTestsConfiguration {
    * The maximum time in minutes that tests are permitted to run.
    *
    * > The timeout property is not currently active. This value is ignored.
+   *
+   * Range: 60–1440.
    */
   timeoutMinutes?: number;
   /** Defines if tests should be executed when building this image. For example, `true` or `false` . */
@@ -776,7 +820,7 @@ export interface ImagePipelinePipelineLoggingConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-imagerecipe.html | CloudFormation: AWS::ImageBuilder::ImageRecipe}
  */
-export const ImageRecipe = cloudControlType<ImageRecipeArgs, ImageRecipeOutputs>("AWS::ImageBuilder::ImageRecipe", "aws:imagebuilder:ImageRecipe", '{"p":[["Components",["array",["ref","ComponentConfiguration"]],66],["WorkingDirectory","string",66],["ParentImage","string",67],["Description","string",66],["Version","string",67],["BlockDeviceMappings",["array",["ref","InstanceBlockDeviceMapping"]],66],["AdditionalInstanceConfiguration",["ref","AdditionalInstanceConfiguration"],66],["Tags",["map","string"],66],["Name","string",67],["AmiTags",["map","string"],66],["AmiWatermarks",["array","string"],66],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"ComponentConfiguration":[["Parameters",["array",["ref","ComponentParameter"]],2],["ComponentArn","string",2]],"ComponentParameter":[["Value",["array","string"],3],["Name","string",3]],"InstanceBlockDeviceMapping":[["Ebs",["ref","EbsInstanceBlockDeviceSpecification"],2],["NoDevice","string",2],["VirtualName","string",2],["DeviceName","string",2]],"EbsInstanceBlockDeviceSpecification":[["SnapshotId","string",2],["VolumeType",["enum","standard","io1","io2","io2a","gp2","gp3","gp3a","sc1","st1"],2],["KmsKeyId","string",2],["Encrypted","boolean",2],["Throughput","integer",2],["Iops","integer",2],["VolumeSize","integer",2],["DeleteOnTermination","boolean",2]],"AdditionalInstanceConfiguration":[["UserDataOverride","string"],["SystemsManagerAgent",["ref","SystemsManagerAgent"]]],"SystemsManagerAgent":[["UninstallAfterBuild","boolean"]],"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"]}');
+export const ImageRecipe = cloudControlType<ImageRecipeArgs, ImageRecipeOutputs>("AWS::ImageBuilder::ImageRecipe", "aws:imagebuilder:ImageRecipe", '{"p":[["Components",["array",["ref","ComponentConfiguration"]],66],["WorkingDirectory","string",66],["ParentImage","string",67],["Description","string",66],["Version","string",67],["BlockDeviceMappings",["array",["ref","InstanceBlockDeviceMapping"]],66],["AdditionalInstanceConfiguration",["ref","AdditionalInstanceConfiguration"],66],["Tags",["map","string"]],["Name","string",67],["AmiTags",["map","string"],66],["AmiWatermarks",["array","string"],66],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"ComponentConfiguration":[["Parameters",["array",["ref","ComponentParameter"]]],["ComponentArn","string"]],"ComponentParameter":[["Value",["array","string"],1],["Name","string",1]],"InstanceBlockDeviceMapping":[["Ebs",["ref","EbsInstanceBlockDeviceSpecification"]],["NoDevice","string"],["VirtualName","string"],["DeviceName","string"]],"EbsInstanceBlockDeviceSpecification":[["SnapshotId","string"],["VolumeType",["enum","standard","io1","io2","io2a","gp2","gp3","gp3a","sc1","st1"]],["KmsKeyId","string"],["Encrypted","boolean"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"],["DeleteOnTermination","boolean"]],"AdditionalInstanceConfiguration":[["UserDataOverride","string"],["SystemsManagerAgent",["ref","SystemsManagerAgent"]]],"SystemsManagerAgent":[["UninstallAfterBuild","boolean"]],"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Version","Components","ParentImage","Description","BlockDeviceMappings","WorkingDirectory","AdditionalInstanceConfiguration","AmiTags","AmiWatermarks"],"ro":["Arn","LatestVersion","LatestVersion/Arn","LatestVersion/Major","LatestVersion/Minor","LatestVersion/Patch"],"uo":["Components/*/Parameters","BlockDeviceMappings","AmiWatermarks"],"pt":{"Version":"$join([\\"^\\", $replace($replace(Version, \\".\\", \\"\\\\\\\\.\\"), \\"x\\", \\"[0-9]+\\"), \\"$\\"])"},"tg":[true,true,true]}}');
 /** A {@link ImageRecipe} instance: its attributes as typed outputs. */
 export type ImageRecipe = InstanceType<typeof ImageRecipe>;
 
@@ -817,7 +861,11 @@ export interface ImageRecipeArgs {
   name: string;
   /** Tags that are applied to the AMI that Image Builder creates during the Build phase prior to image distribution. */
   amiTags?: Record<string, string>;
-  /** The AMI watermark names to attach to the output AMI from this recipe. AMI watermarks are lineage markers that automatically propagate to derivative AMIs when the source AMI is copied or distributed. */
+  /**
+   * The AMI watermark names to attach to the output AMI from this recipe. AMI watermarks are lineage markers that automatically propagate to derivative AMIs when the source AMI is copied or distributed.
+   *
+   * Items: 1–5. Each item: Length: 3–128. Pattern: `^[A-Za-z0-9()\[\]./'\@_\-][A-Za-z0-9 ()\[\]./'\@_\-]{1,126}[A-Za-z0-9()\[\]./'\@_\-]$`.
+   */
   amiWatermarks?: string[];
 }
 
@@ -960,7 +1008,7 @@ export interface ImageRecipeLatestVersion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-infrastructureconfiguration.html | CloudFormation: AWS::ImageBuilder::InfrastructureConfiguration}
  */
-export const InfrastructureConfiguration = cloudControlType<InfrastructureConfigurationArgs, InfrastructureConfigurationOutputs>("AWS::ImageBuilder::InfrastructureConfiguration", "aws:imagebuilder:InfrastructureConfiguration", '{"p":[["Logging",["ref","Logging"]],["KeyPair","string"],["Description","string"],["InstanceProfileName","string",1],["ResourceTags",["map","string"]],["TerminateInstanceOnFailure","boolean"],["SubnetId","string"],["SecurityGroupIds",["array","string"]],["Name","string",67],["InstanceMetadataOptions",["ref","InstanceMetadataOptions"]],["InstanceTypes",["array","string"]],["SnsTopicArn","string"],["Tags",["map","string"]],["Placement",["ref","Placement"]],["Arn","string",72]],"id":["Arn"],"d":{"Logging":[["S3Logs",["ref","S3Logs"]]],"S3Logs":[["S3KeyPrefix","string"],["S3BucketName","string"]],"InstanceMetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpTokens",["enum","required","optional"]]],"Placement":[["AvailabilityZone","string"],["Tenancy",["enum","default","dedicated","host"]],["HostId","string"],["HostResourceGroupArn","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:infrastructure-configuration/${ResourceId}"}');
+export const InfrastructureConfiguration = cloudControlType<InfrastructureConfigurationArgs, InfrastructureConfigurationOutputs>("AWS::ImageBuilder::InfrastructureConfiguration", "aws:imagebuilder:InfrastructureConfiguration", '{"p":[["Logging",["ref","Logging"]],["KeyPair","string"],["Description","string"],["InstanceProfileName","string",1],["ResourceTags",["map","string"]],["TerminateInstanceOnFailure","boolean"],["SubnetId","string"],["SecurityGroupIds",["array","string"]],["Name","string",67],["InstanceMetadataOptions",["ref","InstanceMetadataOptions"]],["InstanceTypes",["array","string"]],["SnsTopicArn","string"],["Tags",["map","string"]],["Placement",["ref","Placement"]],["Arn","string",72]],"id":["Arn"],"d":{"Logging":[["S3Logs",["ref","S3Logs"]]],"S3Logs":[["S3KeyPrefix","string"],["S3BucketName","string"]],"InstanceMetadataOptions":[["HttpPutResponseHopLimit","integer"],["HttpTokens",["enum","required","optional"]]],"Placement":[["AvailabilityZone","string"],["Tenancy",["enum","default","dedicated","host"]],["HostId","string"],["HostResourceGroupArn","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["SecurityGroupIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:infrastructure-configuration/${ResourceId}"}');
 /** A {@link InfrastructureConfiguration} instance: its attributes as typed outputs. */
 export type InfrastructureConfiguration = InstanceType<typeof InfrastructureConfiguration>;
 
@@ -1072,7 +1120,7 @@ export interface InfrastructureConfigurationPlacement {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-lifecyclepolicy.html | CloudFormation: AWS::ImageBuilder::LifecyclePolicy}
  */
-export const LifecyclePolicy = cloudControlType<LifecyclePolicyArgs, LifecyclePolicyOutputs>("AWS::ImageBuilder::LifecyclePolicy", "aws:imagebuilder:LifecyclePolicy", '{"p":[["Name","string",67],["Description","string"],["Status",["enum","DISABLED","ENABLED"]],["ExecutionRole","string",1],["ResourceType",["enum","AMI_IMAGE","CONTAINER_IMAGE"],1],["PolicyDetails",["array",["ref","PolicyDetail"]],1],["ResourceSelection",["ref","ResourceSelection"],1],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"PolicyDetail":[["Action",["ref","Action"],1],["Filter",["ref","Filter"],1],["ExclusionRules",["ref","ExclusionRules"]]],"Action":[["Type",["enum","DELETE","DEPRECATE","DISABLE"],1],["IncludeResources",["ref","IncludeResources"]]],"IncludeResources":[["Amis","boolean"],["Containers","boolean"],["Snapshots","boolean"]],"Filter":[["Type",["enum","AGE","COUNT"],1],["Value","integer",1],["Unit",["enum","DAYS","WEEKS","MONTHS","YEARS"]],["RetainAtLeast","integer"]],"ExclusionRules":[["TagMap",["map","string"]],["Amis",["ref","AmiExclusionRules"]]],"AmiExclusionRules":[["IsPublic","boolean"],["Regions",["array","string"]],["SharedAccounts",["array","string"]],["LastLaunched",["ref","LastLaunched"]],["TagMap",["map","string"]]],"LastLaunched":[["Value","integer",1],["Unit",["enum","DAYS","WEEKS","MONTHS","YEARS"],1]],"ResourceSelection":[["Recipes",["array",["ref","RecipeSelection"]]],["TagMap",["map","string"]]],"RecipeSelection":[["Name","string",1],["SemanticVersion","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:lifecycle-policy/${LifecyclePolicyName}"}');
+export const LifecyclePolicy = cloudControlType<LifecyclePolicyArgs, LifecyclePolicyOutputs>("AWS::ImageBuilder::LifecyclePolicy", "aws:imagebuilder:LifecyclePolicy", '{"p":[["Name","string",67],["Description","string"],["Status",["enum","DISABLED","ENABLED"]],["ExecutionRole","string",1],["ResourceType",["enum","AMI_IMAGE","CONTAINER_IMAGE"],1],["PolicyDetails",["array",["ref","PolicyDetail"]],1],["ResourceSelection",["ref","ResourceSelection"],1],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"PolicyDetail":[["Action",["ref","Action"],1],["Filter",["ref","Filter"],1],["ExclusionRules",["ref","ExclusionRules"]]],"Action":[["Type",["enum","DELETE","DEPRECATE","DISABLE"],1],["IncludeResources",["ref","IncludeResources"]]],"IncludeResources":[["Amis","boolean"],["Containers","boolean"],["Snapshots","boolean"]],"Filter":[["Type",["enum","AGE","COUNT"],1],["Value","integer",1],["Unit",["enum","DAYS","WEEKS","MONTHS","YEARS"]],["RetainAtLeast","integer"]],"ExclusionRules":[["TagMap",["map","string"]],["Amis",["ref","AmiExclusionRules"]]],"AmiExclusionRules":[["IsPublic","boolean"],["Regions",["array","string"]],["SharedAccounts",["array","string"]],["LastLaunched",["ref","LastLaunched"]],["TagMap",["map","string"]]],"LastLaunched":[["Value","integer",1],["Unit",["enum","DAYS","WEEKS","MONTHS","YEARS"],1]],"ResourceSelection":[["Recipes",["array",["ref","RecipeSelection"]]],["TagMap",["map","string"]]],"RecipeSelection":[["Name","string",1],["SemanticVersion","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["PolicyDetails","PolicyDetails/*/ExclusionRules/Amis/Regions","PolicyDetails/*/ExclusionRules/Amis/SharedAccounts","ResourceSelection/Recipes"],"tg":[true,true,true]},"arn":"arn:${Partition}:imagebuilder:${Region}:${Account}:lifecycle-policy/${LifecyclePolicyName}"}');
 /** A {@link LifecyclePolicy} instance: its attributes as typed outputs. */
 export type LifecyclePolicy = InstanceType<typeof LifecyclePolicy>;
 
@@ -1233,7 +1281,7 @@ export interface LifecyclePolicyRecipeSelection {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-imagebuilder-workflow.html | CloudFormation: AWS::ImageBuilder::Workflow}
  */
-export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::ImageBuilder::Workflow", "aws:imagebuilder:Workflow", '{"p":[["Name","string",67],["Version","string",67],["Description","string",66],["ChangeDescription","string",66],["Type",["enum","BUILD","TEST","DISTRIBUTION"],67],["Data","string",66],["Uri","string",66],["KmsKeyId","string",66],["Tags",["map","string"]],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"]}');
+export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::ImageBuilder::Workflow", "aws:imagebuilder:Workflow", '{"p":[["Name","string",67],["Version","string",67],["Description","string",66],["ChangeDescription","string",66],["Type",["enum","BUILD","TEST","DISTRIBUTION"],67],["Data","string",82],["Uri","string",82],["KmsKeyId","string",66],["Tags",["map","string"]],["Arn","string",72],["LatestVersion",["ref","LatestVersion"],8]],"id":["Arn"],"d":{"LatestVersion":[["Arn","string"],["Major","string"],["Minor","string"],["Patch","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Data","Uri"],"co":["Name","Version","ChangeDescription","Description","Data","Uri","Type","KmsKeyId"],"ro":["Arn","LatestVersion","LatestVersion/Arn","LatestVersion/Major","LatestVersion/Minor","LatestVersion/Patch"],"tg":[true,true,true]}}');
 /** A {@link Workflow} instance: its attributes as typed outputs. */
 export type Workflow = InstanceType<typeof Workflow>;
 
@@ -1257,12 +1305,20 @@ export interface WorkflowArgs {
   changeDescription?: string;
   /** The phase in the image build process for which the workflow resource is responsible. */
   type: "BUILD" | "TEST" | "DISTRIBUTION";
-  /** Contains the UTF-8 encoded YAML document content for the workflow. Alternatively, you can specify the `uri` of a YAML document file stored in Amazon S3. However, you cannot specify both properties. */
+  /**
+   * Contains the UTF-8 encoded YAML document content for the workflow. Alternatively, you can specify the `uri` of a YAML document file stored in Amazon S3. However, you cannot specify both properties.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16000.
+   */
   data?: string;
   /**
    * The `uri` of a YAML component document file. This must be an S3 URL ( `s3://bucket/key` ), and the requester must have permission to access the S3 bucket it points to. If you use Amazon S3, you can specify component content up to your service quota.
    *
    * Alternatively, you can specify the YAML document inline, using the component `data` property. You cannot specify both properties.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   uri?: string;
   /** The Amazon Resource Name (ARN) that uniquely identifies the KMS key used to encrypt this workflow resource. This can be either the Key ARN or the Alias ARN. For more information, see [Key identifiers (KeyId)](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#key-id-key-ARN) in the *AWS Key Management Service Developer Guide* . */

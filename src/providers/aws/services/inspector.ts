@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspector-assessmenttarget.html | CloudFormation: AWS::Inspector::AssessmentTarget}
  */
-export const AssessmentTarget = cloudControlType<AssessmentTargetArgs, AssessmentTargetOutputs>("AWS::Inspector::AssessmentTarget", "aws:inspector:AssessmentTarget", '{"p":[["AssessmentTargetName","string",66],["ResourceGroupArn","string"],["Arn","string",72]],"id":["Arn"]}');
+export const AssessmentTarget = cloudControlType<AssessmentTargetArgs, AssessmentTargetOutputs>("AWS::Inspector::AssessmentTarget", "aws:inspector:AssessmentTarget", '{"p":[["AssessmentTargetName","string",66],["ResourceGroupArn","string"],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","co":["AssessmentTargetName"],"ro":["Arn"],"tg":[false,false,false],"nm":{"path":"AssessmentTargetName"}}}');
 /** A {@link AssessmentTarget} instance: its attributes as typed outputs. */
 export type AssessmentTarget = InstanceType<typeof AssessmentTarget>;
 
@@ -36,7 +36,7 @@ export interface AssessmentTargetOutputs extends AssessmentTargetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspector-assessmenttemplate.html | CloudFormation: AWS::Inspector::AssessmentTemplate}
  */
-export const AssessmentTemplate = cloudControlType<AssessmentTemplateArgs, AssessmentTemplateOutputs>("AWS::Inspector::AssessmentTemplate", "aws:inspector:AssessmentTemplate", '{"p":[["AssessmentTargetArn","string",67],["DurationInSeconds","integer",67],["AssessmentTemplateName","string",66],["RulesPackageArns",["array","string"],67],["UserAttributesForFindings",["array",["ref","Tag"]],66],["Arn","string",72]],"id":["Arn"]}');
+export const AssessmentTemplate = cloudControlType<AssessmentTemplateArgs, AssessmentTemplateOutputs>("AWS::Inspector::AssessmentTemplate", "aws:inspector:AssessmentTemplate", '{"p":[["AssessmentTargetArn","string",67],["DurationInSeconds","integer",67],["AssessmentTemplateName","string",66],["RulesPackageArns",["array","string"],67],["UserAttributesForFindings",["array",["ref","Tag"]],66],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crdl","co":["DurationInSeconds","AssessmentTemplateName","UserAttributesForFindings","AssessmentTargetArn","RulesPackageArns"],"ro":["Arn"],"tg":[false,false,false],"nm":{"path":"AssessmentTemplateName"}}}');
 /** A {@link AssessmentTemplate} instance: its attributes as typed outputs. */
 export type AssessmentTemplate = InstanceType<typeof AssessmentTemplate>;
 
@@ -65,7 +65,7 @@ export interface AssessmentTemplateOutputs extends AssessmentTemplateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspector-resourcegroup.html | CloudFormation: AWS::Inspector::ResourceGroup}
  */
-export const ResourceGroup = cloudControlType<ResourceGroupArgs, ResourceGroupOutputs>("AWS::Inspector::ResourceGroup", "aws:inspector:ResourceGroup", '{"p":[["ResourceGroupTags",["array",["ref","Tag"]],67],["Arn","string",72]],"id":["Arn"]}');
+export const ResourceGroup = cloudControlType<ResourceGroupArgs, ResourceGroupOutputs>("AWS::Inspector::ResourceGroup", "aws:inspector:ResourceGroup", '{"p":[["ResourceGroupTags",["array",["ref","Tag"]],67],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crd","co":["ResourceGroupTags"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link ResourceGroup} instance: its attributes as typed outputs. */
 export type ResourceGroup = InstanceType<typeof ResourceGroup>;
 

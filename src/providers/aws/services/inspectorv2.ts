@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspectorv2-cisscanconfiguration.html | CloudFormation: AWS::InspectorV2::CisScanConfiguration}
  */
-export const CisScanConfiguration = cloudControlType<CisScanConfigurationArgs, CisScanConfigurationOutputs>("AWS::InspectorV2::CisScanConfiguration", "aws:inspectorv2:CisScanConfiguration", '{"p":[["ScanName","string",1],["SecurityLevel",["enum","LEVEL_1","LEVEL_2"],1],["Schedule",["ref","Schedule"],1],["Targets",["ref","CisTargets"],1],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"Schedule":[["OneTime","json"],["Daily",["ref","DailySchedule"]],["Weekly",["ref","WeeklySchedule"]],["Monthly",["ref","MonthlySchedule"]]],"DailySchedule":[["StartTime",["ref","Time"],1]],"Time":[["TimeOfDay","string",1],["TimeZone","string",1]],"WeeklySchedule":[["StartTime",["ref","Time"],1],["Days",["array",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"]],1]],"MonthlySchedule":[["StartTime",["ref","Time"],1],["Day",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1]],"CisTargets":[["AccountIds",["array","string"],1],["TargetResourceTags",["map",["array","string"]],1]]},"tags":["Tags","map"]}');
+export const CisScanConfiguration = cloudControlType<CisScanConfigurationArgs, CisScanConfigurationOutputs>("AWS::InspectorV2::CisScanConfiguration", "aws:inspectorv2:CisScanConfiguration", '{"p":[["ScanName","string",1],["SecurityLevel",["enum","LEVEL_1","LEVEL_2"],1],["Schedule",["ref","Schedule"],1],["Targets",["ref","CisTargets"],1],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"Schedule":[["OneTime","json"],["Daily",["ref","DailySchedule"]],["Weekly",["ref","WeeklySchedule"]],["Monthly",["ref","MonthlySchedule"]]],"DailySchedule":[["StartTime",["ref","Time"],1]],"Time":[["TimeOfDay","string",1],["TimeZone","string",1]],"WeeklySchedule":[["StartTime",["ref","Time"],1],["Days",["array",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"]],1]],"MonthlySchedule":[["StartTime",["ref","Time"],1],["Day",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1]],"CisTargets":[["AccountIds",["array","string"],1],["TargetResourceTags",["map",["array","string"]],1]]},"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn"],"tg":[true,true,true]}}');
 /** A {@link CisScanConfiguration} instance: its attributes as typed outputs. */
 export type CisScanConfiguration = InstanceType<typeof CisScanConfiguration>;
 
 /** Inputs of {@link CisScanConfiguration}. */
 export interface CisScanConfigurationArgs {
-  /** The name of the CIS scan configuration. */
+  /**
+   * The name of the CIS scan configuration.
+   *
+   * Length: at least 1.
+   */
   scanName: string;
   /** The CIS scan configuration's CIS Benchmark level. */
   securityLevel: "LEVEL_1" | "LEVEL_2";
@@ -69,7 +73,11 @@ export interface CisScanConfigurationDailySchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-cisscanconfiguration-time.html | CloudFormation: Time}
  */
 export interface CisScanConfigurationTime {
-  /** The time of day in 24-hour format (00:00). */
+  /**
+   * The time of day in 24-hour format (00:00).
+   *
+   * Pattern: `^([0-1]?[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   timeOfDay: string;
   /** The timezone. */
   timeZone: string;
@@ -83,7 +91,11 @@ export interface CisScanConfigurationTime {
 export interface CisScanConfigurationWeeklySchedule {
   /** The weekly schedule's start time. */
   startTime: CisScanConfigurationTime;
-  /** The weekly schedule's days. */
+  /**
+   * The weekly schedule's days.
+   *
+   * Items: 1–7.
+   */
   days: ("MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN")[];
 }
 
@@ -105,7 +117,11 @@ export interface CisScanConfigurationMonthlySchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-cisscanconfiguration-cistargets.html | CloudFormation: CisTargets}
  */
 export interface CisScanConfigurationCisTargets {
-  /** The CIS target account ids. */
+  /**
+   * The CIS target account ids.
+   *
+   * Items: 1–10000. Each item: Pattern: `^\d{12}|ALL_ACCOUNTS|SELF$`.
+   */
   accountIds: string[];
   /** The CIS target resource tags. */
   targetResourceTags: Record<string, string[]>;
@@ -116,19 +132,31 @@ export interface CisScanConfigurationCisTargets {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspectorv2-codesecurityintegration.html | CloudFormation: AWS::InspectorV2::CodeSecurityIntegration}
  */
-export const CodeSecurityIntegration = cloudControlType<CodeSecurityIntegrationArgs, CodeSecurityIntegrationOutputs>("AWS::InspectorV2::CodeSecurityIntegration", "aws:inspectorv2:CodeSecurityIntegration", '{"p":[["Name","string"],["Type",["enum","GITLAB_SELF_MANAGED","GITHUB"]],["CreateIntegrationDetails",["ref","CreateDetails"],66],["UpdateIntegrationDetails",["ref","UpdateDetails"]],["Tags",["map","string"]],["Arn","string",72],["Status",["enum","PENDING","IN_PROGRESS","ACTIVE","INACTIVE","DISABLING"],8],["StatusReason","string",8],["AuthorizationUrl","string",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"CreateDetails":[["gitlabSelfManaged",["ref","CreateGitLabSelfManagedIntegrationDetail"],1]],"CreateGitLabSelfManagedIntegrationDetail":[["instanceUrl","string",1],["accessToken","string",1]],"UpdateDetails":[["gitlabSelfManaged",["ref","UpdateGitLabSelfManagedIntegrationDetail"]],["github",["ref","UpdateGitHubIntegrationDetail"]]],"UpdateGitLabSelfManagedIntegrationDetail":[["authCode","string",1]],"UpdateGitHubIntegrationDetail":[["code","string",1],["installationId","string",1]]},"tags":["Tags","map"]}');
+export const CodeSecurityIntegration = cloudControlType<CodeSecurityIntegrationArgs, CodeSecurityIntegrationOutputs>("AWS::InspectorV2::CodeSecurityIntegration", "aws:inspectorv2:CodeSecurityIntegration", '{"p":[["Name","string"],["Type",["enum","GITLAB_SELF_MANAGED","GITHUB"]],["CreateIntegrationDetails",["ref","CreateDetails"],82],["UpdateIntegrationDetails",["ref","UpdateDetails"],16],["Tags",["map","string"],66],["Arn","string",72],["Status",["enum","PENDING","IN_PROGRESS","ACTIVE","INACTIVE","DISABLING"],8],["StatusReason","string",8],["AuthorizationUrl","string",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"CreateDetails":[["gitlabSelfManaged",["ref","CreateGitLabSelfManagedIntegrationDetail"],1]],"CreateGitLabSelfManagedIntegrationDetail":[["instanceUrl","string",1],["accessToken","string",1]],"UpdateDetails":[["gitlabSelfManaged",["ref","UpdateGitLabSelfManagedIntegrationDetail"]],["github",["ref","UpdateGitHubIntegrationDetail"]]],"UpdateGitLabSelfManagedIntegrationDetail":[["authCode","string",1]],"UpdateGitHubIntegrationDetail":[["code","string",1],["installationId","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["CreateIntegrationDetails","UpdateIntegrationDetails"],"co":["CreateIntegrationDetails","Tags"],"ro":["Arn","Status","StatusReason","AuthorizationUrl","CreatedAt","LastUpdatedAt"],"tg":[true,true,true]}}');
 /** A {@link CodeSecurityIntegration} instance: its attributes as typed outputs. */
 export type CodeSecurityIntegration = InstanceType<typeof CodeSecurityIntegration>;
 
 /** Inputs of {@link CodeSecurityIntegration}. */
 export interface CodeSecurityIntegrationArgs {
-  /** The name of the code security integration. */
+  /**
+   * The name of the code security integration.
+   *
+   * Length: 1–60. Pattern: `^[a-zA-Z0-9-_$:.]*$`.
+   */
   name?: string;
   /** The type of repository provider for the integration. */
   type?: "GITLAB_SELF_MANAGED" | "GITHUB";
-  /** Contains details required to create a code security integration with a specific repository provider. */
+  /**
+   * Contains details required to create a code security integration with a specific repository provider.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   createIntegrationDetails?: CodeSecurityIntegrationCreateDetails;
-  /** The updated integration details specific to the repository provider type. */
+  /**
+   * The updated integration details specific to the repository provider type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   updateIntegrationDetails?: CodeSecurityIntegrationUpdateDetails;
   /** The tags to apply to the code security integration. */
   tags?: Record<string, string>;
@@ -166,7 +194,11 @@ export interface CodeSecurityIntegrationCreateDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityintegration-creategitlabselfmanagedintegrationdetail.html | CloudFormation: CreateGitLabSelfManagedIntegrationDetail}
  */
 export interface CodeSecurityIntegrationCreateGitLabSelfManagedIntegrationDetail {
-  /** The URL of the self-managed GitLab instance. */
+  /**
+   * The URL of the self-managed GitLab instance.
+   *
+   * Pattern: ``.
+   */
   instanceUrl: string;
   /** The personal access token used to authenticate with the self-managed GitLab instance. */
   accessToken: string;
@@ -190,7 +222,11 @@ export interface CodeSecurityIntegrationUpdateDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityintegration-updategitlabselfmanagedintegrationdetail.html | CloudFormation: UpdateGitLabSelfManagedIntegrationDetail}
  */
 export interface CodeSecurityIntegrationUpdateGitLabSelfManagedIntegrationDetail {
-  /** The authorization code received from the self-managed GitLab instance to update the integration. */
+  /**
+   * The authorization code received from the self-managed GitLab instance to update the integration.
+   *
+   * Length: 1–1024.
+   */
   authCode: string;
 }
 
@@ -200,9 +236,17 @@ export interface CodeSecurityIntegrationUpdateGitLabSelfManagedIntegrationDetail
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityintegration-updategithubintegrationdetail.html | CloudFormation: UpdateGitHubIntegrationDetail}
  */
 export interface CodeSecurityIntegrationUpdateGitHubIntegrationDetail {
-  /** The authorization code received from GitHub to update the integration. */
+  /**
+   * The authorization code received from GitHub to update the integration.
+   *
+   * Length: 1–1024.
+   */
   code: string;
-  /** The installation ID of the GitHub App associated with the integration. */
+  /**
+   * The installation ID of the GitHub App associated with the integration.
+   *
+   * Length: 1–1024.
+   */
   installationId: string;
 }
 
@@ -211,13 +255,17 @@ export interface CodeSecurityIntegrationUpdateGitHubIntegrationDetail {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspectorv2-codesecurityscanconfiguration.html | CloudFormation: AWS::InspectorV2::CodeSecurityScanConfiguration}
  */
-export const CodeSecurityScanConfiguration = cloudControlType<CodeSecurityScanConfigurationArgs, CodeSecurityScanConfigurationOutputs>("AWS::InspectorV2::CodeSecurityScanConfiguration", "aws:inspectorv2:CodeSecurityScanConfiguration", '{"p":[["Name","string",66],["Level",["enum","ORGANIZATION","ACCOUNT"],66],["Configuration",["ref","CodeSecurityScanConfiguration"]],["ScopeSettings",["ref","ScopeSettings"],66],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"CodeSecurityScanConfiguration":[["periodicScanConfiguration",["ref","PeriodicScanConfiguration"]],["continuousIntegrationScanConfiguration",["ref","ContinuousIntegrationScanConfiguration"]],["ruleSetCategories",["array",["enum","SAST","IAC","SCA"]],1]],"PeriodicScanConfiguration":[["frequency",["enum","WEEKLY","MONTHLY","NEVER"]],["frequencyExpression","string"]],"ContinuousIntegrationScanConfiguration":[["supportedEvents",["array",["enum","PULL_REQUEST","PUSH"]],1]],"ScopeSettings":[["projectSelectionScope",["enum","ALL"]]]},"tags":["Tags","map"]}');
+export const CodeSecurityScanConfiguration = cloudControlType<CodeSecurityScanConfigurationArgs, CodeSecurityScanConfigurationOutputs>("AWS::InspectorV2::CodeSecurityScanConfiguration", "aws:inspectorv2:CodeSecurityScanConfiguration", '{"p":[["Name","string",66],["Level",["enum","ORGANIZATION","ACCOUNT"],66],["Configuration",["ref","CodeSecurityScanConfiguration"]],["ScopeSettings",["ref","ScopeSettings"],66],["Tags",["map","string"],66],["Arn","string",72]],"id":["Arn"],"d":{"CodeSecurityScanConfiguration":[["periodicScanConfiguration",["ref","PeriodicScanConfiguration"]],["continuousIntegrationScanConfiguration",["ref","ContinuousIntegrationScanConfiguration"]],["ruleSetCategories",["array",["enum","SAST","IAC","SCA"]],1]],"PeriodicScanConfiguration":[["frequency",["enum","WEEKLY","MONTHLY","NEVER"]],["frequencyExpression","string"]],"ContinuousIntegrationScanConfiguration":[["supportedEvents",["array",["enum","PULL_REQUEST","PUSH"]],1]],"ScopeSettings":[["projectSelectionScope",["enum","ALL"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","ScopeSettings","Level","Tags"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":60,"pattern":"^[a-zA-Z0-9-_$:.]*$"}}}');
 /** A {@link CodeSecurityScanConfiguration} instance: its attributes as typed outputs. */
 export type CodeSecurityScanConfiguration = InstanceType<typeof CodeSecurityScanConfiguration>;
 
 /** Inputs of {@link CodeSecurityScanConfiguration}. */
 export interface CodeSecurityScanConfigurationArgs {
-  /** The name of the scan configuration. */
+  /**
+   * The name of the scan configuration.
+   *
+   * Length: 1–60. Pattern: `^[a-zA-Z0-9-_$:.]*$`.
+   */
   name?: string;
   /** The security level for the scan configuration. */
   level?: "ORGANIZATION" | "ACCOUNT";
@@ -245,7 +293,11 @@ export interface CodeSecurityScanConfigurationCodeSecurityScanConfiguration {
   periodicScanConfiguration?: CodeSecurityScanConfigurationPeriodicScanConfiguration;
   /** Configuration settings for continuous integration scans that run automatically when code changes are made. */
   continuousIntegrationScanConfiguration?: CodeSecurityScanConfigurationContinuousIntegrationScanConfiguration;
-  /** The categories of security rules to be applied during the scan. */
+  /**
+   * The categories of security rules to be applied during the scan.
+   *
+   * Items: 1–3.
+   */
   ruleSetCategories: ("SAST" | "IAC" | "SCA")[];
 }
 
@@ -261,7 +313,11 @@ export interface CodeSecurityScanConfigurationPeriodicScanConfiguration {
    * If you don't provide the `frequencyExpression` Amazon Inspector chooses day for the scan to run. If you provide the `frequencyExpression` , the schedule must match the specified `frequency` .
    */
   frequency?: "WEEKLY" | "MONTHLY" | "NEVER";
-  /** The schedule expression for periodic scans, in cron format. */
+  /**
+   * The schedule expression for periodic scans, in cron format.
+   *
+   * Length: 1–256.
+   */
   frequencyExpression?: string;
 }
 
@@ -271,7 +327,11 @@ export interface CodeSecurityScanConfigurationPeriodicScanConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityscanconfiguration-continuousintegrationscanconfiguration.html | CloudFormation: ContinuousIntegrationScanConfiguration}
  */
 export interface CodeSecurityScanConfigurationContinuousIntegrationScanConfiguration {
-  /** The repository events that trigger continuous integration scans, such as pull requests or commits. */
+  /**
+   * The repository events that trigger continuous integration scans, such as pull requests or commits.
+   *
+   * Items: 1–2.
+   */
   supportedEvents: ("PULL_REQUEST" | "PUSH")[];
 }
 
@@ -288,9 +348,11 @@ export interface CodeSecurityScanConfigurationScopeSettings {
 /**
  * Creates and manages a multi-cloud connector for Amazon Inspector, enabling vulnerability scanning of Azure resources.
  *
+ * @deprecated Cloud Control cannot create AWS::InspectorV2::Connector: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspectorv2-connector.html | CloudFormation: AWS::InspectorV2::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::InspectorV2::Connector", "aws:inspectorv2:Connector", '{"p":[["Name","string",67],["Description","string"],["Provider",["enum","AZURE"],67],["ProviderConfiguration",["ref","ProviderConfiguration"],1],["Tags",["array",["ref","Tag"]]],["ConnectorArn","string",72],["EnablementStatus",["enum","ENABLED","PENDING_ENABLEMENT","FAILED_TO_ENABLE","PENDING_UPDATE","FAILED_TO_UPDATE","PENDING_DELETION","DELETED","FAILED_TO_DELETE"],8],["EnablementStatusReason","string",8],["Health",["ref","ConnectorHealth"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["ConnectorArn"],"d":{"ProviderConfiguration":[["Azure",["ref","AzureProviderConfiguration"],1]],"AzureProviderConfiguration":[["AwsConfigConnectorArn","string",3],["AzureRegions",["array","string"],1],["ScopeConfiguration",["ref","AzureScopeConfigurationMap"],1],["AutoInstallVMScanner","boolean"]],"AzureScopeConfigurationMap":[["VmScanning",["ref","ScopeConfiguration"]],["ContainerImageScanning",["ref","ScopeConfiguration"]],["ServerlessScanning",["ref","ScopeConfiguration"]]],"ScopeConfiguration":[["ScopeType",["enum","TENANT","SUBSCRIPTION"],1],["ScopeValues",["array","string"]],["State",["enum","ACTIVE","PENDING","ERROR","DISABLED"]],["StateReason","string"]],"ConnectorHealth":[["ConnectorStatus",["enum","CONNECTED","DEGRADED","FAILED_TO_CONNECT","PENDING_AUTHORIZATION","PENDING_CONFIGURATION","UNKNOWN"]],["LastCheckedAt","string"],["Message","string"]]},"tags":["Tags","standard"]}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::InspectorV2::Connector", "aws:inspectorv2:Connector", '{"p":[["Name","string",67],["Description","string"],["Provider",["enum","AZURE"],67],["ProviderConfiguration",["ref","ProviderConfiguration"],1],["Tags",["array",["ref","Tag"]]],["ConnectorArn","string",72],["EnablementStatus",["enum","ENABLED","PENDING_ENABLEMENT","FAILED_TO_ENABLE","PENDING_UPDATE","FAILED_TO_UPDATE","PENDING_DELETION","DELETED","FAILED_TO_DELETE"],8],["EnablementStatusReason","string",8],["Health",["ref","ConnectorHealth"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["ConnectorArn"],"d":{"ProviderConfiguration":[["Azure",["ref","AzureProviderConfiguration"],1]],"AzureProviderConfiguration":[["AwsConfigConnectorArn","string",3],["AzureRegions",["array","string"],1],["ScopeConfiguration",["ref","AzureScopeConfigurationMap"],1],["AutoInstallVMScanner","boolean"]],"AzureScopeConfigurationMap":[["VmScanning",["ref","ScopeConfiguration"]],["ContainerImageScanning",["ref","ScopeConfiguration"]],["ServerlessScanning",["ref","ScopeConfiguration"]]],"ScopeConfiguration":[["ScopeType",["enum","TENANT","SUBSCRIPTION"],1],["ScopeValues",["array","string"]],["State",["enum","ACTIVE","PENDING","ERROR","DISABLED"]],["StateReason","string"]],"ConnectorHealth":[["ConnectorStatus",["enum","CONNECTED","DEGRADED","FAILED_TO_CONNECT","PENDING_AUTHORIZATION","PENDING_CONFIGURATION","UNKNOWN"]],["LastCheckedAt","string"],["Message","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
@@ -377,19 +439,27 @@ export interface ConnectorConnectorHealth {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-inspectorv2-filter.html | CloudFormation: AWS::InspectorV2::Filter}
  */
-export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::InspectorV2::Filter", "aws:inspectorv2:Filter", '{"p":[["Description","string"],["FilterCriteria",["ref","FilterCriteria"],1],["FilterAction",["enum","NONE","SUPPRESS"],1],["Name","string",1],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"FilterCriteria":[["ResourceTags",["array",["ref","MapFilter"]]],["Ec2InstanceImageId",["array",["ref","StringFilter"]]],["FirstObservedAt",["array",["ref","DateFilter"]]],["InspectorScore",["array",["ref","NumberFilter"]]],["Ec2InstanceVpcId",["array",["ref","StringFilter"]]],["LastObservedAt",["array",["ref","DateFilter"]]],["EcrImagePushedAt",["array",["ref","DateFilter"]]],["EcrImageArchitecture",["array",["ref","StringFilter"]]],["RelatedVulnerabilities",["array",["ref","StringFilter"]]],["EcrImageTags",["array",["ref","StringFilter"]]],["VulnerabilityId",["array",["ref","StringFilter"]]],["ComponentType",["array",["ref","StringFilter"]]],["VendorSeverity",["array",["ref","StringFilter"]]],["EcrImageRepositoryName",["array",["ref","StringFilter"]]],["Title",["array",["ref","StringFilter"]]],["ResourceType",["array",["ref","StringFilter"]]],["Severity",["array",["ref","StringFilter"]]],["NetworkProtocol",["array",["ref","StringFilter"]]],["UpdatedAt",["array",["ref","DateFilter"]]],["EcrImageHash",["array",["ref","StringFilter"]]],["PortRange",["array",["ref","PortRangeFilter"]]],["VulnerabilitySource",["array",["ref","StringFilter"]]],["Ec2InstanceSubnetId",["array",["ref","StringFilter"]]],["FindingArn",["array",["ref","StringFilter"]]],["ResourceId",["array",["ref","StringFilter"]]],["FindingStatus",["array",["ref","StringFilter"]]],["VulnerablePackages",["array",["ref","PackageFilter"]]],["AwsAccountId",["array",["ref","StringFilter"]]],["ComponentId",["array",["ref","StringFilter"]]],["EcrImageRegistry",["array",["ref","StringFilter"]]],["FindingType",["array",["ref","StringFilter"]]],["CodeVulnerabilityDetectorName",["array",["ref","StringFilter"]]],["CodeVulnerabilityDetectorTags",["array",["ref","StringFilter"]]],["CodeVulnerabilityFilePath",["array",["ref","StringFilter"]]],["EpssScore",["array",["ref","NumberFilter"]]],["ExploitAvailable",["array",["ref","StringFilter"]]],["FixAvailable",["array",["ref","StringFilter"]]],["LambdaFunctionExecutionRoleArn",["array",["ref","StringFilter"]]],["LambdaFunctionLastModifiedAt",["array",["ref","DateFilter"]]],["LambdaFunctionLayers",["array",["ref","StringFilter"]]],["LambdaFunctionName",["array",["ref","StringFilter"]]],["LambdaFunctionRuntime",["array",["ref","StringFilter"]]]],"MapFilter":[["Comparison",["enum","EQUALS"],1],["Value","string"],["Key","string"]],"StringFilter":[["Comparison",["enum","EQUALS","PREFIX","NOT_EQUALS"],1],["Value","string",1]],"DateFilter":[["EndInclusive","integer"],["StartInclusive","integer"]],"NumberFilter":[["LowerInclusive","number"],["UpperInclusive","number"]],"PortRangeFilter":[["BeginInclusive","integer"],["EndInclusive","integer"]],"PackageFilter":[["Architecture",["ref","StringFilter"]],["Version",["ref","StringFilter"]],["Epoch",["ref","NumberFilter"]],["SourceLayerHash",["ref","StringFilter"]],["Release",["ref","StringFilter"]],["Name",["ref","StringFilter"]],["FilePath",["ref","StringFilter"]],["SourceLambdaLayerArn",["ref","StringFilter"]]]},"tags":["Tags","map"]}');
+export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::InspectorV2::Filter", "aws:inspectorv2:Filter", '{"p":[["Description","string"],["FilterCriteria",["ref","FilterCriteria"],1],["FilterAction",["enum","NONE","SUPPRESS"],1],["Name","string",1],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"d":{"FilterCriteria":[["ResourceTags",["array",["ref","MapFilter"]]],["Ec2InstanceImageId",["array",["ref","StringFilter"]]],["FirstObservedAt",["array",["ref","DateFilter"]]],["InspectorScore",["array",["ref","NumberFilter"]]],["Ec2InstanceVpcId",["array",["ref","StringFilter"]]],["LastObservedAt",["array",["ref","DateFilter"]]],["EcrImagePushedAt",["array",["ref","DateFilter"]]],["EcrImageArchitecture",["array",["ref","StringFilter"]]],["RelatedVulnerabilities",["array",["ref","StringFilter"]]],["EcrImageTags",["array",["ref","StringFilter"]]],["VulnerabilityId",["array",["ref","StringFilter"]]],["ComponentType",["array",["ref","StringFilter"]]],["VendorSeverity",["array",["ref","StringFilter"]]],["EcrImageRepositoryName",["array",["ref","StringFilter"]]],["Title",["array",["ref","StringFilter"]]],["ResourceType",["array",["ref","StringFilter"]]],["Severity",["array",["ref","StringFilter"]]],["NetworkProtocol",["array",["ref","StringFilter"]]],["UpdatedAt",["array",["ref","DateFilter"]]],["EcrImageHash",["array",["ref","StringFilter"]]],["PortRange",["array",["ref","PortRangeFilter"]]],["VulnerabilitySource",["array",["ref","StringFilter"]]],["Ec2InstanceSubnetId",["array",["ref","StringFilter"]]],["FindingArn",["array",["ref","StringFilter"]]],["ResourceId",["array",["ref","StringFilter"]]],["FindingStatus",["array",["ref","StringFilter"]]],["VulnerablePackages",["array",["ref","PackageFilter"]]],["AwsAccountId",["array",["ref","StringFilter"]]],["ComponentId",["array",["ref","StringFilter"]]],["EcrImageRegistry",["array",["ref","StringFilter"]]],["FindingType",["array",["ref","StringFilter"]]],["CodeVulnerabilityDetectorName",["array",["ref","StringFilter"]]],["CodeVulnerabilityDetectorTags",["array",["ref","StringFilter"]]],["CodeVulnerabilityFilePath",["array",["ref","StringFilter"]]],["EpssScore",["array",["ref","NumberFilter"]]],["ExploitAvailable",["array",["ref","StringFilter"]]],["FixAvailable",["array",["ref","StringFilter"]]],["LambdaFunctionExecutionRoleArn",["array",["ref","StringFilter"]]],["LambdaFunctionLastModifiedAt",["array",["ref","DateFilter"]]],["LambdaFunctionLayers",["array",["ref","StringFilter"]]],["LambdaFunctionName",["array",["ref","StringFilter"]]],["LambdaFunctionRuntime",["array",["ref","StringFilter"]]]],"MapFilter":[["Comparison",["enum","EQUALS"],1],["Value","string"],["Key","string"]],"StringFilter":[["Comparison",["enum","EQUALS","PREFIX","NOT_EQUALS"],1],["Value","string",1]],"DateFilter":[["EndInclusive","integer"],["StartInclusive","integer"]],"NumberFilter":[["LowerInclusive","number"],["UpperInclusive","number"]],"PortRangeFilter":[["BeginInclusive","integer"],["EndInclusive","integer"]],"PackageFilter":[["Architecture",["ref","StringFilter"]],["Version",["ref","StringFilter"]],["Epoch",["ref","NumberFilter"]],["SourceLayerHash",["ref","StringFilter"]],["Release",["ref","StringFilter"]],["Name",["ref","StringFilter"]],["FilePath",["ref","StringFilter"]],["SourceLambdaLayerArn",["ref","StringFilter"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn"],"uo":["FilterCriteria/AwsAccountId","FilterCriteria/CodeVulnerabilityDetectorName","FilterCriteria/CodeVulnerabilityDetectorTags","FilterCriteria/CodeVulnerabilityFilePath","FilterCriteria/ComponentId","FilterCriteria/ComponentType","FilterCriteria/Ec2InstanceImageId","FilterCriteria/Ec2InstanceSubnetId","FilterCriteria/Ec2InstanceVpcId","FilterCriteria/EcrImageArchitecture","FilterCriteria/EcrImageHash","FilterCriteria/EcrImagePushedAt","FilterCriteria/EcrImageRegistry","FilterCriteria/EcrImageRepositoryName","FilterCriteria/EcrImageTags","FilterCriteria/EpssScore","FilterCriteria/ExploitAvailable","FilterCriteria/FindingArn","FilterCriteria/FindingStatus","FilterCriteria/FindingType","FilterCriteria/FirstObservedAt","FilterCriteria/FixAvailable","FilterCriteria/InspectorScore","FilterCriteria/LambdaFunctionExecutionRoleArn","FilterCriteria/LambdaFunctionLastModifiedAt","FilterCriteria/LambdaFunctionLayers","FilterCriteria/LambdaFunctionName","FilterCriteria/LambdaFunctionRuntime","FilterCriteria/LastObservedAt","FilterCriteria/NetworkProtocol","FilterCriteria/PortRange","FilterCriteria/RelatedVulnerabilities","FilterCriteria/ResourceId","FilterCriteria/ResourceTags","FilterCriteria/ResourceType","FilterCriteria/Severity","FilterCriteria/Title","FilterCriteria/UpdatedAt","FilterCriteria/VendorSeverity","FilterCriteria/VulnerabilityId","FilterCriteria/VulnerabilitySource","FilterCriteria/VulnerablePackages"],"tg":[true,true,true]}}');
 /** A {@link Filter} instance: its attributes as typed outputs. */
 export type Filter = InstanceType<typeof Filter>;
 
 /** Inputs of {@link Filter}. */
 export interface FilterArgs {
-  /** A description of the filter. */
+  /**
+   * A description of the filter.
+   *
+   * Length: 1–512.
+   */
   description?: string;
   /** Details on the filter criteria associated with this filter. */
   filterCriteria: FilterFilterCriteria;
   /** The action that is to be applied to the findings that match the filter. */
   filterAction: "NONE" | "SUPPRESS";
-  /** The name of the filter. */
+  /**
+   * The name of the filter.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The tags attached to the filter. */
   tags?: Record<string, string>;
@@ -407,78 +477,213 @@ export interface FilterOutputs extends FilterArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-filter-filtercriteria.html | CloudFormation: FilterCriteria}
  */
 export interface FilterFilterCriteria {
-  /** Details on the resource tags used to filter findings. */
+  /**
+   * Details on the resource tags used to filter findings.
+   *
+   * Items: 1–10.
+   */
   resourceTags?: FilterMapFilter[];
-  /** Details of the Amazon EC2 instance image IDs used to filter findings. */
+  /**
+   * Details of the Amazon EC2 instance image IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ec2InstanceImageId?: FilterStringFilter[];
-  /** Details on the date and time a finding was first seen used to filter findings. */
+  /**
+   * Details on the date and time a finding was first seen used to filter findings.
+   *
+   * Items: 1–10.
+   */
   firstObservedAt?: FilterDateFilter[];
-  /** The Amazon Inspector score to filter on. */
+  /**
+   * The Amazon Inspector score to filter on.
+   *
+   * Items: 1–10.
+   */
   inspectorScore?: FilterNumberFilter[];
-  /** Details of the Amazon EC2 instance VPC IDs used to filter findings. */
+  /**
+   * Details of the Amazon EC2 instance VPC IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ec2InstanceVpcId?: FilterStringFilter[];
-  /** Details on the date and time a finding was last seen used to filter findings. */
+  /**
+   * Details on the date and time a finding was last seen used to filter findings.
+   *
+   * Items: 1–10.
+   */
   lastObservedAt?: FilterDateFilter[];
-  /** Details on the Amazon ECR image push date and time used to filter findings. */
+  /**
+   * Details on the Amazon ECR image push date and time used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImagePushedAt?: FilterDateFilter[];
-  /** Details of the Amazon ECR image architecture types used to filter findings. */
+  /**
+   * Details of the Amazon ECR image architecture types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageArchitecture?: FilterStringFilter[];
-  /** Details on the related vulnerabilities used to filter findings. */
+  /**
+   * Details on the related vulnerabilities used to filter findings.
+   *
+   * Items: 1–10.
+   */
   relatedVulnerabilities?: FilterStringFilter[];
-  /** The tags attached to the Amazon ECR container image. */
+  /**
+   * The tags attached to the Amazon ECR container image.
+   *
+   * Items: 1–10.
+   */
   ecrImageTags?: FilterStringFilter[];
-  /** Details on the vulnerability ID used to filter findings. */
+  /**
+   * Details on the vulnerability ID used to filter findings.
+   *
+   * Items: 1–10.
+   */
   vulnerabilityId?: FilterStringFilter[];
-  /** Details of the component types used to filter findings. */
+  /**
+   * Details of the component types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   componentType?: FilterStringFilter[];
-  /** Details on the vendor severity used to filter findings. */
+  /**
+   * Details on the vendor severity used to filter findings.
+   *
+   * Items: 1–10.
+   */
   vendorSeverity?: FilterStringFilter[];
-  /** Details on the name of the Amazon ECR repository used to filter findings. */
+  /**
+   * Details on the name of the Amazon ECR repository used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageRepositoryName?: FilterStringFilter[];
-  /** Details on the finding title used to filter findings. */
+  /**
+   * Details on the finding title used to filter findings.
+   *
+   * Items: 1–10.
+   */
   title?: FilterStringFilter[];
-  /** Details on the resource types used to filter findings. */
+  /**
+   * Details on the resource types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   resourceType?: FilterStringFilter[];
-  /** Details on the severity used to filter findings. */
+  /**
+   * Details on the severity used to filter findings.
+   *
+   * Items: 1–10.
+   */
   severity?: FilterStringFilter[];
-  /** Details on network protocol used to filter findings. */
+  /**
+   * Details on network protocol used to filter findings.
+   *
+   * Items: 1–10.
+   */
   networkProtocol?: FilterStringFilter[];
-  /** Details on the date and time a finding was last updated at used to filter findings. */
+  /**
+   * Details on the date and time a finding was last updated at used to filter findings.
+   *
+   * Items: 1–10.
+   */
   updatedAt?: FilterDateFilter[];
-  /** Details of the Amazon ECR image hashes used to filter findings. */
+  /**
+   * Details of the Amazon ECR image hashes used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageHash?: FilterStringFilter[];
-  /** Details on the port ranges used to filter findings. */
+  /**
+   * Details on the port ranges used to filter findings.
+   *
+   * Items: 1–10.
+   */
   portRange?: FilterPortRangeFilter[];
-  /** Details on the vulnerability score to filter findings by. */
+  /**
+   * Details on the vulnerability score to filter findings by.
+   *
+   * Items: 1–10.
+   */
   vulnerabilitySource?: FilterStringFilter[];
-  /** Details of the Amazon EC2 instance subnet IDs used to filter findings. */
+  /**
+   * Details of the Amazon EC2 instance subnet IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ec2InstanceSubnetId?: FilterStringFilter[];
-  /** Details on the finding ARNs used to filter findings. */
+  /**
+   * Details on the finding ARNs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   findingArn?: FilterStringFilter[];
-  /** Details on the resource IDs used to filter findings. */
+  /**
+   * Details on the resource IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   resourceId?: FilterStringFilter[];
-  /** Details on the finding status types used to filter findings. */
+  /**
+   * Details on the finding status types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   findingStatus?: FilterStringFilter[];
-  /** Details on the vulnerable packages used to filter findings. */
+  /**
+   * Details on the vulnerable packages used to filter findings.
+   *
+   * Items: 1–10.
+   */
   vulnerablePackages?: FilterPackageFilter[];
-  /** Details of the AWS account IDs used to filter findings. */
+  /**
+   * Details of the AWS account IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   awsAccountId?: FilterStringFilter[];
-  /** Details of the component IDs used to filter findings. */
+  /**
+   * Details of the component IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   componentId?: FilterStringFilter[];
-  /** Details on the Amazon ECR registry used to filter findings. */
+  /**
+   * Details on the Amazon ECR registry used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageRegistry?: FilterStringFilter[];
-  /** Details on the finding types used to filter findings. */
+  /**
+   * Details on the finding types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   findingType?: FilterStringFilter[];
+  /** Items: 1–10. */
   codeVulnerabilityDetectorName?: FilterStringFilter[];
+  /** Items: 1–10. */
   codeVulnerabilityDetectorTags?: FilterStringFilter[];
+  /** Items: 1–10. */
   codeVulnerabilityFilePath?: FilterStringFilter[];
+  /** Items: 1–10. */
   epssScore?: FilterNumberFilter[];
+  /** Items: 1–10. */
   exploitAvailable?: FilterStringFilter[];
+  /** Items: 1–10. */
   fixAvailable?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionExecutionRoleArn?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionLastModifiedAt?: FilterDateFilter[];
+  /** Items: 1–10. */
   lambdaFunctionLayers?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionName?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionRuntime?: FilterStringFilter[];
 }
 
@@ -490,9 +695,17 @@ export interface FilterFilterCriteria {
 export interface FilterMapFilter {
   /** The operator to use when comparing values in the filter. */
   comparison: "EQUALS";
-  /** The tag value used in the filter. */
+  /**
+   * The tag value used in the filter.
+   *
+   * Length: 0–256.
+   */
   value?: string;
-  /** The tag key used in the filter. */
+  /**
+   * The tag key used in the filter.
+   *
+   * Length: 1–128.
+   */
   key?: string;
 }
 
@@ -504,7 +717,11 @@ export interface FilterMapFilter {
 export interface FilterStringFilter {
   /** The operator to use when comparing values in the filter. */
   comparison: "EQUALS" | "PREFIX" | "NOT_EQUALS";
-  /** The value to filter on. */
+  /**
+   * The value to filter on.
+   *
+   * Length: 1–1024.
+   */
   value: string;
 }
 
@@ -538,9 +755,17 @@ export interface FilterNumberFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-filter-portrangefilter.html | CloudFormation: PortRangeFilter}
  */
 export interface FilterPortRangeFilter {
-  /** The port number the port range begins at. */
+  /**
+   * The port number the port range begins at.
+   *
+   * Range: 0–65535.
+   */
   beginInclusive?: number;
-  /** The port number the port range ends at. */
+  /**
+   * The port number the port range ends at.
+   *
+   * Range: 0–65535.
+   */
   endInclusive?: number;
 }
 

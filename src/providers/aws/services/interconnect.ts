@@ -13,23 +13,47 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-interconnect-connection.html | CloudFormation: AWS::Interconnect::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Interconnect::Connection", "aws:interconnect:Connection", '{"p":[["Description","string"],["Bandwidth","string"],["AttachPoint",["ref","AttachPoint"],67],["EnvironmentId","string",66],["RemoteOwnerAccount","string"],["RemoteAccount",["ref","RemoteAccount"],66],["ActivationKey","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionId","string",72],["Arn","string",72],["Provider",["ref","Provider"],8],["Type","string",8],["State",["enum","available","requested","pending","down","deleting","deleted","failed"],8],["SharedId","string",8],["OwnerAccount","string",8],["BillingTier","integer",8]],"id":["Arn"],"d":{"AttachPoint":[["DirectConnectGateway","string"],["Arn","string"]],"RemoteAccount":[["Identifier","string",1]],"Provider":[["CloudServiceProvider","string"],["LastMileProvider","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:interconnect:${Region}:${Account}:connection/${Id}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Interconnect::Connection", "aws:interconnect:Connection", '{"p":[["Description","string"],["Bandwidth","string"],["AttachPoint",["ref","AttachPoint"],67],["EnvironmentId","string",66],["RemoteOwnerAccount","string",16],["RemoteAccount",["ref","RemoteAccount"],82],["ActivationKey","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionId","string",72],["Arn","string",72],["Provider",["ref","Provider"],8],["Type","string",8],["State",["enum","available","requested","pending","down","deleting","deleted","failed"],8],["SharedId","string",8],["OwnerAccount","string",8],["BillingTier","integer",8]],"id":["Arn"],"d":{"AttachPoint":[["DirectConnectGateway","string"],["Arn","string"]],"RemoteAccount":[["Identifier","string",1]],"Provider":[["CloudServiceProvider","string"],["LastMileProvider","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RemoteOwnerAccount","RemoteAccount"],"co":["AttachPoint","EnvironmentId","ActivationKey","RemoteAccount"],"ro":["ConnectionId","Arn","Provider","Type","State","SharedId","OwnerAccount","BillingTier"],"uo":["Tags"],"ai":[["ConnectionId"]],"dep":["RemoteOwnerAccount"],"tg":[true,true,true]},"arn":"arn:${Partition}:interconnect:${Region}:${Account}:connection/${Id}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** A description of the connection. */
+  /**
+   * A description of the connection.
+   *
+   * Length: at most 255. Pattern: `^[-a-zA-Z0-9_ ]+$`.
+   */
   description?: string;
-  /** The bandwidth of the connection (e.g., 50Mbps, 1Gbps). Required when creating a connection through AWS. */
+  /**
+   * The bandwidth of the connection (e.g., 50Mbps, 1Gbps). Required when creating a connection through AWS.
+   *
+   * Pattern: `^\d+[MG]bps$`.
+   */
   bandwidth?: string;
   /** The logical attachment point in your AWS network where the managed connection will be connected. */
   attachPoint: ConnectionAttachPoint;
-  /** The ID of the environment for the connection. Required when creating a connection through AWS. Mutually exclusive with ActivationKey. */
+  /**
+   * The ID of the environment for the connection. Required when creating a connection through AWS. Mutually exclusive with ActivationKey.
+   *
+   * Length: 1–32.
+   */
   environmentId?: string;
-  /** Deprecated. Use RemoteAccount instead. The account ID of the remote owner. Required when creating a connection through AWS. */
+  /**
+   * Deprecated. Use RemoteAccount instead. The account ID of the remote owner. Required when creating a connection through AWS.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `^[-a-zA-Z0-9_\@\.]+$`.
+   *
+   * @deprecated The CloudFormation registry marks `RemoteOwnerAccount` of AWS::Interconnect::Connection deprecated.
+   */
   remoteOwnerAccount?: string;
-  /** The remote account identifier for the connection. Required when creating a connection through AWS. Replaces RemoteOwnerAccount. */
+  /**
+   * The remote account identifier for the connection. Required when creating a connection through AWS. Replaces RemoteOwnerAccount.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   remoteAccount?: ConnectionRemoteAccount;
   /** The activation key for accepting a connection proposal from a partner CSP. Mutually exclusive with EnvironmentId. */
   activationKey?: string;
@@ -63,7 +87,11 @@ export interface ConnectionOutputs extends ConnectionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-interconnect-connection-attachpoint.html | CloudFormation: AttachPoint}
  */
 export interface ConnectionAttachPoint {
-  /** The ID of the Direct Connect Gateway to attach to. */
+  /**
+   * The ID of the Direct Connect Gateway to attach to.
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   directConnectGateway?: string;
   /** The ARN of the resource to attach to. */
   arn?: string;
@@ -75,7 +103,11 @@ export interface ConnectionAttachPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-interconnect-connection-remoteaccount.html | CloudFormation: RemoteAccount}
  */
 export interface ConnectionRemoteAccount {
-  /** The identifier of the remote account. */
+  /**
+   * The identifier of the remote account.
+   *
+   * Length: at most 255. Pattern: `^[-a-zA-Z0-9_\@\.]+$`.
+   */
   identifier: string;
 }
 
@@ -85,8 +117,16 @@ export interface ConnectionRemoteAccount {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-interconnect-connection-provider.html | CloudFormation: Provider}
  */
 export interface ConnectionProvider {
-  /** The name of the cloud service provider. */
+  /**
+   * The name of the cloud service provider.
+   *
+   * Length: at most 32.
+   */
   cloudServiceProvider?: string;
-  /** The name of the last mile provider. */
+  /**
+   * The name of the last mile provider.
+   *
+   * Length: at most 32.
+   */
   lastMileProvider?: string;
 }

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-internetmonitor-monitor.html | CloudFormation: AWS::InternetMonitor::Monitor}
  */
-export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::InternetMonitor::Monitor", "aws:internetmonitor:Monitor", '{"p":[["Status",["enum","PENDING","ACTIVE","INACTIVE","ERROR"]],["TrafficPercentageToMonitor","integer"],["HealthEventsConfig",["ref","HealthEventsConfig"]],["ResourcesToAdd",["array","string"]],["InternetMeasurementsLogDelivery",["ref","InternetMeasurementsLogDelivery"]],["MonitorName","string",67],["ResourcesToRemove",["array","string"]],["Resources",["array","string"]],["MaxCityNetworksToMonitor","integer"],["Tags",["array",["ref","Tag"]]],["LinkedAccountId","string"],["IncludeLinkedAccounts","boolean"],["ModifiedAt","string",8],["MonitorArn","string",72],["CreatedAt","string",8],["ProcessingStatusInfo","string",8],["ProcessingStatus",["enum","OK","INACTIVE","COLLECTING_DATA","INSUFFICIENT_DATA","FAULT_SERVICE","FAULT_ACCESS_CLOUDWATCH"],8]],"id":["MonitorName"],"d":{"HealthEventsConfig":[["AvailabilityLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["PerformanceScoreThreshold","number"],["PerformanceLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["AvailabilityScoreThreshold","number"]],"LocalHealthEventsConfig":[["Status",["enum","ENABLED","DISABLED"]],["HealthScoreThreshold","number"],["MinTrafficImpact","number"]],"InternetMeasurementsLogDelivery":[["S3Config",["ref","S3Config"]]],"S3Config":[["BucketName","string"],["LogDeliveryStatus",["enum","ENABLED","DISABLED"]],["BucketPrefix","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:internetmonitor:${Region}:${Account}:monitor/${MonitorName}"}');
+export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::InternetMonitor::Monitor", "aws:internetmonitor:Monitor", '{"p":[["Status",["enum","PENDING","ACTIVE","INACTIVE","ERROR"]],["TrafficPercentageToMonitor","integer"],["HealthEventsConfig",["ref","HealthEventsConfig"]],["ResourcesToAdd",["array","string"],16],["InternetMeasurementsLogDelivery",["ref","InternetMeasurementsLogDelivery"]],["MonitorName","string",67],["ResourcesToRemove",["array","string"],16],["Resources",["array","string"]],["MaxCityNetworksToMonitor","integer"],["Tags",["array",["ref","Tag"]]],["LinkedAccountId","string",16],["IncludeLinkedAccounts","boolean",16],["ModifiedAt","string",8],["MonitorArn","string",72],["CreatedAt","string",8],["ProcessingStatusInfo","string",8],["ProcessingStatus",["enum","OK","INACTIVE","COLLECTING_DATA","INSUFFICIENT_DATA","FAULT_SERVICE","FAULT_ACCESS_CLOUDWATCH"],8]],"id":["MonitorName"],"d":{"HealthEventsConfig":[["AvailabilityLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["PerformanceScoreThreshold","number"],["PerformanceLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["AvailabilityScoreThreshold","number"]],"LocalHealthEventsConfig":[["Status",["enum","ENABLED","DISABLED"]],["HealthScoreThreshold","number"],["MinTrafficImpact","number"]],"InternetMeasurementsLogDelivery":[["S3Config",["ref","S3Config"]]],"S3Config":[["BucketName","string"],["LogDeliveryStatus",["enum","ENABLED","DISABLED"]],["BucketPrefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourcesToAdd","ResourcesToRemove","LinkedAccountId","IncludeLinkedAccounts"],"co":["MonitorName"],"ro":["CreatedAt","ModifiedAt","MonitorArn","ProcessingStatus","ProcessingStatusInfo"],"uo":["Resources","ResourcesToAdd","ResourcesToRemove","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:internetmonitor:${Region}:${Account}:monitor/${MonitorName}"}');
 /** A {@link Monitor} instance: its attributes as typed outputs. */
 export type Monitor = InstanceType<typeof Monitor>;
 
@@ -25,7 +25,11 @@ export type Monitor = InstanceType<typeof Monitor>;
 export interface MonitorArgs {
   /** The status of a monitor. The accepted values that you can specify for `Status` are `ACTIVE` and `INACTIVE` . */
   status?: "PENDING" | "ACTIVE" | "INACTIVE" | "ERROR";
-  /** The percentage of the internet-facing traffic for your application that you want to monitor. You can also, optionally, set a limit for the number of city-networks (client locations and ASNs, typically internet service providers) that Internet Monitor will monitor traffic for. The city-networks maximum limit caps the number of city-networks that Internet Monitor monitors for your application, regardless of the percentage of traffic that you choose to monitor. */
+  /**
+   * The percentage of the internet-facing traffic for your application that you want to monitor. You can also, optionally, set a limit for the number of city-networks (client locations and ASNs, typically internet service providers) that Internet Monitor will monitor traffic for. The city-networks maximum limit caps the number of city-networks that Internet Monitor monitors for your application, regardless of the percentage of traffic that you choose to monitor.
+   *
+   * Range: 1–100.
+   */
   trafficPercentageToMonitor?: number;
   /**
    * A complex type with the configuration information that determines the threshold and other conditions for when Internet Monitor creates a health event for an overall performance or availability issue, across an application's geographies.
@@ -47,35 +51,61 @@ export interface MonitorArgs {
    * If you add only VPC resources, at least one VPC must have an Internet Gateway attached to it, to make sure that it has internet connectivity.
    *
    * > You can specify this field for a monitor update only if the `Resources` field is empty.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 20–2048.
    */
   resourcesToAdd?: string[];
   /** Publish internet measurements for a monitor for all city-networks (up to the 500,000 service limit) to another location, such as an Amazon S3 bucket. Measurements are also published to Amazon CloudWatch Logs for the first 500 (by traffic volume) city-networks (client locations and ASNs, typically internet service providers or ISPs). */
   internetMeasurementsLogDelivery?: MonitorInternetMeasurementsLogDelivery;
-  /** The name of the monitor. A monitor name can contain only alphanumeric characters, dashes (-), periods (.), and underscores (_). */
+  /**
+   * The name of the monitor. A monitor name can contain only alphanumeric characters, dashes (-), periods (.), and underscores (_).
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   monitorName: string;
   /**
    * The resources to remove from a monitor, which you provide as a set of Amazon Resource Names (ARNs)
    *
    * > You can specify this field for a monitor update only if the `Resources` field is empty.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 20–2048.
    */
   resourcesToRemove?: string[];
   /**
    * The resources that have been added for the monitor, listed by their Amazon Resource Names (ARNs). Use this option to add or remove resources when making an update.
    *
    * > Be aware that if you include content in the `Resources` field when you update a monitor, the `ResourcesToAdd` and `ResourcesToRemove` fields must be empty.
+   *
+   * Each item: Length: 20–2048. Pattern: `^arn:.*`.
    */
   resources?: string[];
   /**
    * The maximum number of city-networks to monitor for your resources. A city-network is the location (city) where clients access your application resources from and the network, such as an internet service provider, that clients access the resources through.
    *
    * For more information, see [Choosing a city-network maximum value](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/IMCityNetworksMaximum.html) in *Using Amazon CloudWatch Internet Monitor* .
+   *
+   * Range: 1–500000.
    */
   maxCityNetworksToMonitor?: number;
   /** The tags for a monitor, listed as a set of *key:value* pairs. */
   tags?: AwsTag[];
-  /** The account ID for an account that you've set up cross-account sharing for in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide. */
+  /**
+   * The account ID for an account that you've set up cross-account sharing for in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 12–12. Pattern: `^(\d{12})$`.
+   */
   linkedAccountId?: string;
-  /** A boolean option that you can set to `TRUE` to include monitors for linked accounts in a list of monitors, when you've set up cross-account sharing in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide. */
+  /**
+   * A boolean option that you can set to `TRUE` to include monitors for linked accounts in a list of monitors, when you've set up cross-account sharing in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   includeLinkedAccounts?: boolean;
 }
 
@@ -103,11 +133,19 @@ export interface MonitorOutputs extends MonitorArgs {
 export interface MonitorHealthEventsConfig {
   /** The configuration that determines the threshold and other conditions for when Internet Monitor creates a health event for a local availability issue. */
   availabilityLocalHealthEventsConfig?: MonitorLocalHealthEventsConfig;
-  /** The health event threshold percentage set for performance scores. When the overall performance score is at or below this percentage, Internet Monitor creates a health event. */
+  /**
+   * The health event threshold percentage set for performance scores. When the overall performance score is at or below this percentage, Internet Monitor creates a health event.
+   *
+   * Range: 0–100.
+   */
   performanceScoreThreshold?: number;
   /** The configuration that determines the threshold and other conditions for when Internet Monitor creates a health event for a local performance issue. */
   performanceLocalHealthEventsConfig?: MonitorLocalHealthEventsConfig;
-  /** The health event threshold percentage set for availability scores. When the overall availability score is at or below this percentage, Internet Monitor creates a health event. */
+  /**
+   * The health event threshold percentage set for availability scores. When the overall availability score is at or below this percentage, Internet Monitor creates a health event.
+   *
+   * Range: 0–100.
+   */
   availabilityScoreThreshold?: number;
 }
 
@@ -125,12 +163,18 @@ export interface MonitorHealthEventsConfig {
 export interface MonitorLocalHealthEventsConfig {
   /** The status of whether Internet Monitor creates a health event based on a threshold percentage set for a local health score. The status can be `ENABLED` or `DISABLED` . */
   status?: "ENABLED" | "DISABLED";
-  /** The health event threshold percentage set for a local health score. */
+  /**
+   * The health event threshold percentage set for a local health score.
+   *
+   * Range: 0–100.
+   */
   healthScoreThreshold?: number;
   /**
    * The minimum percentage of overall traffic for an application that must be impacted by an issue before Internet Monitor creates an event when a threshold is crossed for a local health score.
    *
    * If you don't set a minimum traffic impact threshold, the default value is 0.01%.
+   *
+   * Range: 0–100.
    */
   minTrafficImpact?: number;
 }
@@ -153,7 +197,11 @@ export interface MonitorInternetMeasurementsLogDelivery {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-internetmonitor-monitor-s3config.html | CloudFormation: S3Config}
  */
 export interface MonitorS3Config {
-  /** The Amazon S3 bucket name for internet measurements publishing. */
+  /**
+   * The Amazon S3 bucket name for internet measurements publishing.
+   *
+   * Length: at least 3.
+   */
   bucketName?: string;
   /** The status of publishing Internet Monitor internet measurements to an Amazon S3 bucket. The delivery status is `ENABLED` if you choose to deliver internet measurements to an S3 bucket, and `DISABLED` otherwise. */
   logDeliveryStatus?: "ENABLED" | "DISABLED";

@@ -13,17 +13,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-invoicing-invoiceunit.html | CloudFormation: AWS::Invoicing::InvoiceUnit}
  */
-export const InvoiceUnit = cloudControlType<InvoiceUnitArgs, InvoiceUnitOutputs>("AWS::Invoicing::InvoiceUnit", "aws:invoicing:InvoiceUnit", '{"p":[["InvoiceReceiver","string",67],["Name","string",67],["Description","string"],["TaxInheritanceDisabled","boolean"],["Rule",["ref","Rule"],1],["ResourceTags",["array",["ref","ResourceTag"]]],["InvoiceUnitArn","string",72],["LastModified","number",8]],"id":["InvoiceUnitArn"],"d":{"Rule":[["LinkedAccounts",["array","string"],1]],"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["ResourceTags","standard"],"arn":"arn:${Partition}:invoicing::${Account}:invoice-unit/${Identifier}"}');
+export const InvoiceUnit = cloudControlType<InvoiceUnitArgs, InvoiceUnitOutputs>("AWS::Invoicing::InvoiceUnit", "aws:invoicing:InvoiceUnit", '{"p":[["InvoiceReceiver","string",67],["Name","string",67],["Description","string"],["TaxInheritanceDisabled","boolean"],["Rule",["ref","Rule"],1],["ResourceTags",["array",["ref","ResourceTag"]]],["InvoiceUnitArn","string",72],["LastModified","number",8]],"id":["InvoiceUnitArn"],"d":{"Rule":[["LinkedAccounts",["array","string"],1]],"ResourceTag":[["Key","string",1],["Value","string",1]]},"tags":["ResourceTags","standard"],"reg":{"h":"crudl","co":["InvoiceReceiver","Name"],"ro":["InvoiceUnitArn","LastModified"],"tg":[true,true,true]},"arn":"arn:${Partition}:invoicing::${Account}:invoice-unit/${Identifier}"}');
 /** A {@link InvoiceUnit} instance: its attributes as typed outputs. */
 export type InvoiceUnit = InstanceType<typeof InvoiceUnit>;
 
 /** Inputs of {@link InvoiceUnit}. */
 export interface InvoiceUnitArgs {
-  /** The account that receives invoices related to the invoice unit. */
+  /**
+   * The account that receives invoices related to the invoice unit.
+   *
+   * Length: 12–12. Pattern: `^\d{12}$`.
+   */
   invoiceReceiver: string;
-  /** A unique name that is distinctive within your AWS . */
+  /**
+   * A unique name that is distinctive within your AWS .
+   *
+   * Length: 1–50. Pattern: ``.
+   */
   name: string;
-  /** The assigned description for an invoice unit. This information can't be modified or deleted. */
+  /**
+   * The assigned description for an invoice unit. This information can't be modified or deleted.
+   *
+   * Length: 0–500. Pattern: `^[\S\s]*$`.
+   */
   description?: string;
   /** Whether the invoice unit based tax inheritance is/ should be enabled or disabled. */
   taxInheritanceDisabled?: boolean;
@@ -47,7 +59,11 @@ export interface InvoiceUnitOutputs extends InvoiceUnitArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-invoicing-invoiceunit-rule.html | CloudFormation: Rule}
  */
 export interface InvoiceUnitRule {
-  /** The list of `LINKED_ACCOUNT` IDs where charges are included within the invoice unit. */
+  /**
+   * The list of `LINKED_ACCOUNT` IDs where charges are included within the invoice unit.
+   *
+   * Each item: Length: 12–12. Pattern: `^\d{12}$`.
+   */
   linkedAccounts: string[];
 }
 
@@ -57,18 +73,28 @@ export interface InvoiceUnitRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-invoicing-invoiceunit-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface InvoiceUnitResourceTag {
-  /** The object key of your of your resource tag. */
+  /**
+   * The object key of your of your resource tag.
+   *
+   * Length: 1–256.
+   */
   key: string;
-  /** The specific value of the resource tag. */
+  /**
+   * The specific value of the resource tag.
+   *
+   * Length: 0–200.
+   */
   value: string;
 }
 
 /**
  * Creates and manages a procurement portal preference configuration for e-invoice delivery and purchase order retrieval.
  *
+ * @deprecated Cloud Control cannot create AWS::Invoicing::ProcurementPortalPreference: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-invoicing-procurementportalpreference.html | CloudFormation: AWS::Invoicing::ProcurementPortalPreference}
  */
-export const ProcurementPortalPreference = cloudControlType<ProcurementPortalPreferenceArgs, ProcurementPortalPreferenceOutputs>("AWS::Invoicing::ProcurementPortalPreference", "aws:invoicing:ProcurementPortalPreference", '{"p":[["ProcurementPortalName",["enum","SAP_BUSINESS_NETWORK","COUPA"],67],["BuyerDomain",["enum","NetworkID"],67],["BuyerIdentifier","string",67],["SupplierDomain",["enum","NetworkID"],67],["SupplierIdentifier","string",67],["Selector",["ref","ProcurementPortalPreferenceSelector"]],["ProcurementPortalSharedSecret","string",48],["ProcurementPortalInstanceEndpoint","string"],["TestEnvPreference",["ref","TestEnvPreference"]],["EinvoiceDeliveryEnabled","boolean",1],["EinvoiceDeliveryPreference",["ref","EinvoiceDeliveryPreference"]],["PurchaseOrderRetrievalEnabled","boolean",1],["Contacts",["array",["ref","Contact"]],1],["Tags",["array",["ref","Tag"]]],["ProcurementPortalPreferenceArn","string",72],["AwsAccountId","string",8],["CreateDate","string",8],["LastUpdateDate","string",8],["Version","integer",8],["EinvoiceDeliveryPreferenceStatus",["enum","PENDING_VERIFICATION","TEST_INITIALIZED","TEST_INITIALIZATION_FAILED","TEST_FAILED","ACTIVE","SUSPENDED"],8],["PurchaseOrderRetrievalPreferenceStatus",["enum","PENDING_VERIFICATION","TEST_INITIALIZED","TEST_INITIALIZATION_FAILED","TEST_FAILED","ACTIVE","SUSPENDED"],8],["PurchaseOrderRetrievalEndpoint","string",8]],"id":["ProcurementPortalPreferenceArn"],"d":{"ProcurementPortalPreferenceSelector":[["InvoiceUnitArns",["array","string"]]],"TestEnvPreference":[["BuyerDomain",["enum","NetworkID"]],["BuyerIdentifier","string"],["SupplierDomain",["enum","NetworkID"]],["SupplierIdentifier","string"],["ProcurementPortalSharedSecret","string",48],["ProcurementPortalInstanceEndpoint","string"]],"EinvoiceDeliveryPreference":[["EinvoiceDeliveryDocumentTypes",["array",["enum","AWS_CLOUD_INVOICE","AWS_CLOUD_CREDIT_MEMO","AWS_MARKETPLACE_INVOICE","AWS_MARKETPLACE_CREDIT_MEMO","AWS_REQUEST_FOR_PAYMENT"]]],["EinvoiceDeliveryAttachmentTypes",["array",["enum","INVOICE_PDF","RFP_PDF"]]],["Protocol",["enum","CXML"]],["PurchaseOrderDataSources",["array",["ref","PurchaseOrderDataSource"]]],["ConnectionTestingMethod",["enum","PROD_ENV_DOLLAR_TEST","TEST_ENV_REPLAY_TEST"]],["EinvoiceDeliveryActivationDate","string"]],"PurchaseOrderDataSource":[["EinvoiceDeliveryDocumentType",["enum","AWS_CLOUD_INVOICE","AWS_CLOUD_CREDIT_MEMO","AWS_MARKETPLACE_INVOICE","AWS_MARKETPLACE_CREDIT_MEMO","AWS_REQUEST_FOR_PAYMENT"]],["PurchaseOrderDataSourceType",["enum","ASSOCIATED_PURCHASE_ORDER_REQUIRED","PURCHASE_ORDER_NOT_REQUIRED"]]],"Contact":[["Name","string"],["Email","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:invoicing::${Account}:procurement-portal-preference/${Identifier}"}');
+export const ProcurementPortalPreference = cloudControlType<ProcurementPortalPreferenceArgs, ProcurementPortalPreferenceOutputs>("AWS::Invoicing::ProcurementPortalPreference", "aws:invoicing:ProcurementPortalPreference", '{"p":[["ProcurementPortalName",["enum","SAP_BUSINESS_NETWORK","COUPA"],67],["BuyerDomain",["enum","NetworkID"],67],["BuyerIdentifier","string",67],["SupplierDomain",["enum","NetworkID"],67],["SupplierIdentifier","string",67],["Selector",["ref","ProcurementPortalPreferenceSelector"]],["ProcurementPortalSharedSecret","string",48],["ProcurementPortalInstanceEndpoint","string"],["TestEnvPreference",["ref","TestEnvPreference"]],["EinvoiceDeliveryEnabled","boolean",1],["EinvoiceDeliveryPreference",["ref","EinvoiceDeliveryPreference"]],["PurchaseOrderRetrievalEnabled","boolean",1],["Contacts",["array",["ref","Contact"]],1],["Tags",["array",["ref","Tag"]]],["ProcurementPortalPreferenceArn","string",72],["AwsAccountId","string",8],["CreateDate","string",8],["LastUpdateDate","string",8],["Version","integer",8],["EinvoiceDeliveryPreferenceStatus",["enum","PENDING_VERIFICATION","TEST_INITIALIZED","TEST_INITIALIZATION_FAILED","TEST_FAILED","ACTIVE","SUSPENDED"],8],["PurchaseOrderRetrievalPreferenceStatus",["enum","PENDING_VERIFICATION","TEST_INITIALIZED","TEST_INITIALIZATION_FAILED","TEST_FAILED","ACTIVE","SUSPENDED"],8],["PurchaseOrderRetrievalEndpoint","string",8]],"id":["ProcurementPortalPreferenceArn"],"d":{"ProcurementPortalPreferenceSelector":[["InvoiceUnitArns",["array","string"]]],"TestEnvPreference":[["BuyerDomain",["enum","NetworkID"]],["BuyerIdentifier","string"],["SupplierDomain",["enum","NetworkID"]],["SupplierIdentifier","string"],["ProcurementPortalSharedSecret","string",48],["ProcurementPortalInstanceEndpoint","string"]],"EinvoiceDeliveryPreference":[["EinvoiceDeliveryDocumentTypes",["array",["enum","AWS_CLOUD_INVOICE","AWS_CLOUD_CREDIT_MEMO","AWS_MARKETPLACE_INVOICE","AWS_MARKETPLACE_CREDIT_MEMO","AWS_REQUEST_FOR_PAYMENT"]]],["EinvoiceDeliveryAttachmentTypes",["array",["enum","INVOICE_PDF","RFP_PDF"]]],["Protocol",["enum","CXML"]],["PurchaseOrderDataSources",["array",["ref","PurchaseOrderDataSource"]]],["ConnectionTestingMethod",["enum","PROD_ENV_DOLLAR_TEST","TEST_ENV_REPLAY_TEST"]],["EinvoiceDeliveryActivationDate","string"]],"PurchaseOrderDataSource":[["EinvoiceDeliveryDocumentType",["enum","AWS_CLOUD_INVOICE","AWS_CLOUD_CREDIT_MEMO","AWS_MARKETPLACE_INVOICE","AWS_MARKETPLACE_CREDIT_MEMO","AWS_REQUEST_FOR_PAYMENT"]],["PurchaseOrderDataSourceType",["enum","ASSOCIATED_PURCHASE_ORDER_REQUIRED","PURCHASE_ORDER_NOT_REQUIRED"]]],"Contact":[["Name","string"],["Email","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:invoicing::${Account}:procurement-portal-preference/${Identifier}"}');
 /** A {@link ProcurementPortalPreference} instance: its attributes as typed outputs. */
 export type ProcurementPortalPreference = InstanceType<typeof ProcurementPortalPreference>;
 

@@ -8,18 +8,24 @@
  * @module cairn-iac/aws/iot
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Use the `AWS::IoT::AccountAuditConfiguration` resource to configure or reconfigure the Device Defender audit settings for your account. Settings include how audit notifications are sent and which audit checks are enabled or disabled. For API reference, see [UpdateAccountAuditConfiguration](https://docs.aws.amazon.com/iot/latest/apireference/API_UpdateAccountAuditConfiguration.html) and for detailed information on all available audit checks, see [Audit checks](https://docs.aws.amazon.com/iot/latest/developerguide/device-defender-audit-checks.html) .
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-accountauditconfiguration.html | CloudFormation: AWS::IoT::AccountAuditConfiguration}
  */
-export const AccountAuditConfiguration = cloudControlType<AccountAuditConfigurationArgs, AccountAuditConfigurationOutputs>("AWS::IoT::AccountAuditConfiguration", "aws:iot:AccountAuditConfiguration", '{"p":[["AccountId","string",67],["AuditCheckConfigurations",["ref","AuditCheckConfigurations"],1],["AuditNotificationTargetConfigurations",["ref","AuditNotificationTargetConfigurations"]],["RoleArn","string",1]],"id":["AccountId"],"d":{"AuditCheckConfigurations":[["IotRoleAliasOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateSharedCheck",["ref","AuditCheckConfiguration"]],["ConflictingClientIdsCheck",["ref","AuditCheckConfiguration"]],["IntermediateCaRevokedForActiveDeviceCertificatesCheck",["ref","AuditCheckConfiguration"]],["IotRoleAliasAllowsAccessToUnusedServicesCheck",["ref","AuditCheckConfiguration"]],["RevokedCaCertificateStillActiveCheck",["ref","AuditCheckConfiguration"]],["LoggingDisabledCheck",["ref","AuditCheckConfiguration"]],["UnauthenticatedCognitoRoleOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["AuthenticatedCognitoRoleOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["CaCertificateExpiringCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateExpiringCheck",["ref","DeviceCertExpirationAuditCheckConfiguration"]],["IoTPolicyPotentialMisConfigurationCheck",["ref","AuditCheckConfiguration"]],["IotPolicyOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["RevokedDeviceCertificateStillActiveCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateKeyQualityCheck",["ref","AuditCheckConfiguration"]],["CaCertificateKeyQualityCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateAgeCheck",["ref","DeviceCertAgeAuditCheckConfiguration"]]],"AuditCheckConfiguration":[["Enabled","boolean"]],"DeviceCertExpirationAuditCheckConfiguration":[["Enabled","boolean"],["Configuration",["ref","CertExpirationCheckCustomConfiguration"]]],"CertExpirationCheckCustomConfiguration":[["CertExpirationThresholdInDays","string"]],"DeviceCertAgeAuditCheckConfiguration":[["Enabled","boolean"],["Configuration",["ref","CertAgeCheckCustomConfiguration"]]],"CertAgeCheckCustomConfiguration":[["CertAgeThresholdInDays","string"]],"AuditNotificationTargetConfigurations":[["Sns",["ref","AuditNotificationTarget"]]],"AuditNotificationTarget":[["TargetArn","string"],["Enabled","boolean"],["RoleArn","string"]]}}');
+export const AccountAuditConfiguration = cloudControlType<AccountAuditConfigurationArgs, AccountAuditConfigurationOutputs>("AWS::IoT::AccountAuditConfiguration", "aws:iot:AccountAuditConfiguration", '{"p":[["AccountId","string",67],["AuditCheckConfigurations",["ref","AuditCheckConfigurations"],1],["AuditNotificationTargetConfigurations",["ref","AuditNotificationTargetConfigurations"]],["RoleArn","string",1]],"id":["AccountId"],"d":{"AuditCheckConfigurations":[["IotRoleAliasOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateSharedCheck",["ref","AuditCheckConfiguration"]],["ConflictingClientIdsCheck",["ref","AuditCheckConfiguration"]],["IntermediateCaRevokedForActiveDeviceCertificatesCheck",["ref","AuditCheckConfiguration"]],["IotRoleAliasAllowsAccessToUnusedServicesCheck",["ref","AuditCheckConfiguration"]],["RevokedCaCertificateStillActiveCheck",["ref","AuditCheckConfiguration"]],["LoggingDisabledCheck",["ref","AuditCheckConfiguration"]],["UnauthenticatedCognitoRoleOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["AuthenticatedCognitoRoleOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["CaCertificateExpiringCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateExpiringCheck",["ref","DeviceCertExpirationAuditCheckConfiguration"]],["IoTPolicyPotentialMisConfigurationCheck",["ref","AuditCheckConfiguration"]],["IotPolicyOverlyPermissiveCheck",["ref","AuditCheckConfiguration"]],["RevokedDeviceCertificateStillActiveCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateKeyQualityCheck",["ref","AuditCheckConfiguration"]],["CaCertificateKeyQualityCheck",["ref","AuditCheckConfiguration"]],["DeviceCertificateAgeCheck",["ref","DeviceCertAgeAuditCheckConfiguration"]]],"AuditCheckConfiguration":[["Enabled","boolean"]],"DeviceCertExpirationAuditCheckConfiguration":[["Enabled","boolean"],["Configuration",["ref","CertExpirationCheckCustomConfiguration"]]],"CertExpirationCheckCustomConfiguration":[["CertExpirationThresholdInDays","string"]],"DeviceCertAgeAuditCheckConfiguration":[["Enabled","boolean"],["Configuration",["ref","CertAgeCheckCustomConfiguration"]]],"CertAgeCheckCustomConfiguration":[["CertAgeThresholdInDays","string"]],"AuditNotificationTargetConfigurations":[["Sns",["ref","AuditNotificationTarget"]]],"AuditNotificationTarget":[["TargetArn","string"],["Enabled","boolean"],["RoleArn","string"]]},"reg":{"h":"crudl","co":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link AccountAuditConfiguration} instance: its attributes as typed outputs. */
 export type AccountAuditConfiguration = InstanceType<typeof AccountAuditConfiguration>;
 
 /** Inputs of {@link AccountAuditConfiguration}. */
 export interface AccountAuditConfigurationArgs {
-  /** The ID of the account. You can use the expression `!Sub "${AWS::AccountId}"` to use your account ID. */
+  /**
+   * The ID of the account. You can use the expression `!Sub "${AWS::AccountId}"` to use your account ID.
+   *
+   * Length: 12–12.
+   */
   accountId: string;
   /**
    * Specifies which audit checks are enabled and disabled for this account.
@@ -35,7 +41,11 @@ export interface AccountAuditConfigurationArgs {
   auditCheckConfigurations: AccountAuditConfigurationAuditCheckConfigurations;
   /** Information about the targets to which audit notifications are sent. */
   auditNotificationTargetConfigurations?: AccountAuditConfigurationAuditNotificationTargetConfigurations;
-  /** The Amazon Resource Name (ARN) of the role that grants permission to AWS IoT to access information about your devices, policies, certificates, and other items as required when performing an audit. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that grants permission to AWS IoT to access information about your devices, policies, certificates, and other items as required when performing an audit.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -113,7 +123,11 @@ export interface AccountAuditConfigurationDeviceCertExpirationAuditCheckConfigur
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-accountauditconfiguration-certexpirationcheckcustomconfiguration.html | CloudFormation: CertExpirationCheckCustomConfiguration}
  */
 export interface AccountAuditConfigurationCertExpirationCheckCustomConfiguration {
-  /** The number of days before expiration that defines when a device certificate is considered to be approaching expiration. The check will report a finding if a certificate will expire within this number of days. */
+  /**
+   * The number of days before expiration that defines when a device certificate is considered to be approaching expiration. The check will report a finding if a certificate will expire within this number of days.
+   *
+   * Length: 1–64.
+   */
   certExpirationThresholdInDays?: string;
 }
 
@@ -135,7 +149,11 @@ export interface AccountAuditConfigurationDeviceCertAgeAuditCheckConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-accountauditconfiguration-certagecheckcustomconfiguration.html | CloudFormation: CertAgeCheckCustomConfiguration}
  */
 export interface AccountAuditConfigurationCertAgeCheckCustomConfiguration {
-  /** The number of days that defines when a device certificate is considered to have aged. The check will report a finding if a certificate has been active for a number of days greater than or equal to this threshold value. */
+  /**
+   * The number of days that defines when a device certificate is considered to have aged. The check will report a finding if a certificate has been active for a number of days greater than or equal to this threshold value.
+   *
+   * Length: 1–64.
+   */
   certAgeThresholdInDays?: string;
 }
 
@@ -155,11 +173,19 @@ export interface AccountAuditConfigurationAuditNotificationTargetConfigurations 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-accountauditconfiguration-auditnotificationtarget.html | CloudFormation: AuditNotificationTarget}
  */
 export interface AccountAuditConfigurationAuditNotificationTarget {
-  /** The ARN of the target (SNS topic) to which audit notifications are sent. */
+  /**
+   * The ARN of the target (SNS topic) to which audit notifications are sent.
+   *
+   * Length: at most 2048.
+   */
   targetArn?: string;
   /** True if notifications to the target are enabled. */
   enabled?: boolean;
-  /** The ARN of the role that grants permission to send notifications to the target. */
+  /**
+   * The ARN of the role that grants permission to send notifications to the target.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
 }
 
@@ -168,7 +194,7 @@ export interface AccountAuditConfigurationAuditNotificationTarget {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-authorizer.html | CloudFormation: AWS::IoT::Authorizer}
  */
-export const Authorizer = cloudControlType<AuthorizerArgs, AuthorizerOutputs>("AWS::IoT::Authorizer", "aws:iot:Authorizer", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["TokenKeyName","string"],["EnableCachingForHttp","boolean"],["AuthorizerName","string",66],["TokenSigningPublicKeys",["map","string"]],["SigningDisabled","boolean",66],["Tags",["array",["ref","Tag"]]],["AuthorizerFunctionArn","string",1],["Arn","string",72]],"id":["AuthorizerName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:authorizer/${AuthorizerName}"}');
+export const Authorizer = cloudControlType<AuthorizerArgs, AuthorizerOutputs>("AWS::IoT::Authorizer", "aws:iot:Authorizer", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["TokenKeyName","string"],["EnableCachingForHttp","boolean"],["AuthorizerName","string",66],["TokenSigningPublicKeys",["map","string"]],["SigningDisabled","boolean",66],["Tags",["array",["ref","Tag"]]],["AuthorizerFunctionArn","string",1],["Arn","string",72]],"id":["AuthorizerName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SigningDisabled","AuthorizerName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"AuthorizerName","min":1,"max":128,"pattern":"[\\\\w=,@-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:authorizer/${AuthorizerName}"}');
 /** A {@link Authorizer} instance: its attributes as typed outputs. */
 export type Authorizer = InstanceType<typeof Authorizer>;
 
@@ -184,7 +210,11 @@ export interface AuthorizerArgs {
   tokenKeyName?: string;
   /** When `true` , the result from the authorizer's Lambda function is cached for clients that use persistent HTTP connections. The results are cached for the time specified by the Lambda function in `refreshAfterInSeconds` . This value doesn't affect authorization of clients that use MQTT connections. */
   enableCachingForHttp?: boolean;
-  /** The authorizer name. */
+  /**
+   * The authorizer name.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   authorizerName?: string;
   /** The public keys used to validate the token signature returned by your custom authentication service. */
   tokenSigningPublicKeys?: Record<string, string>;
@@ -206,7 +236,11 @@ export interface AuthorizerArgs {
 
 /** Outputs of {@link Authorizer}: its inputs as the cloud reports them, and its attributes. */
 export interface AuthorizerOutputs extends AuthorizerArgs {
-  /** The authorizer name. */
+  /**
+   * The authorizer name.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   authorizerName: string;
   /** The Amazon Resource Name (ARN) of the authorizer. */
   arn: string;
@@ -219,23 +253,35 @@ export interface AuthorizerOutputs extends AuthorizerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-billinggroup.html | CloudFormation: AWS::IoT::BillingGroup}
  */
-export const BillingGroup = cloudControlType<BillingGroupArgs, BillingGroupOutputs>("AWS::IoT::BillingGroup", "aws:iot:BillingGroup", '{"p":[["BillingGroupName","string",66],["BillingGroupProperties",["ref","BillingGroupProperties"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["BillingGroupName"],"d":{"BillingGroupProperties":[["BillingGroupDescription","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:billinggroup/${BillingGroupName}"}');
+export const BillingGroup = cloudControlType<BillingGroupArgs, BillingGroupOutputs>("AWS::IoT::BillingGroup", "aws:iot:BillingGroup", '{"p":[["BillingGroupName","string",66],["BillingGroupProperties",["ref","BillingGroupProperties"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["BillingGroupName"],"d":{"BillingGroupProperties":[["BillingGroupDescription","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["BillingGroupName"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"BillingGroupName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:billinggroup/${BillingGroupName}"}');
 /** A {@link BillingGroup} instance: its attributes as typed outputs. */
 export type BillingGroup = InstanceType<typeof BillingGroup>;
 
 /** Inputs of {@link BillingGroup}. */
 export interface BillingGroupArgs {
-  /** The name of the billing group. */
+  /**
+   * The name of the billing group.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   billingGroupName?: string;
   /** The properties of the billing group. */
   billingGroupProperties?: BillingGroupBillingGroupProperties;
-  /** Metadata which can be used to manage the billing group. */
+  /**
+   * Metadata which can be used to manage the billing group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link BillingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface BillingGroupOutputs extends BillingGroupArgs {
-  /** The name of the billing group. */
+  /**
+   * The name of the billing group.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   billingGroupName: string;
   /** The ID of the billing group. */
   awsId: string;
@@ -249,7 +295,11 @@ export interface BillingGroupOutputs extends BillingGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-billinggroup-billinggroupproperties.html | CloudFormation: BillingGroupProperties}
  */
 export interface BillingGroupBillingGroupProperties {
-  /** The description of the billing group. */
+  /**
+   * The description of the billing group.
+   *
+   * Length: at most 2028. Pattern: ``.
+   */
   billingGroupDescription?: string;
 }
 
@@ -258,7 +308,7 @@ export interface BillingGroupBillingGroupProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-cacertificate.html | CloudFormation: AWS::IoT::CACertificate}
  */
-export const CACertificate = cloudControlType<CACertificateArgs, CACertificateOutputs>("AWS::IoT::CACertificate", "aws:iot:CACertificate", '{"p":[["Status",["enum","ACTIVE","INACTIVE"],1],["CACertificatePem","string",67],["CertificateMode",["enum","DEFAULT","SNI_ONLY"],66],["AutoRegistrationStatus",["enum","ENABLE","DISABLE"]],["RemoveAutoRegistration","boolean"],["RegistrationConfig",["ref","RegistrationConfig"]],["VerificationCertificatePem","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"RegistrationConfig":[["TemplateName","string"],["TemplateBody","string"],["RoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:cacert/${CACertificate}"}');
+export const CACertificate = cloudControlType<CACertificateArgs, CACertificateOutputs>("AWS::IoT::CACertificate", "aws:iot:CACertificate", '{"p":[["Status",["enum","ACTIVE","INACTIVE"],1],["CACertificatePem","string",67],["CertificateMode",["enum","DEFAULT","SNI_ONLY"],66],["AutoRegistrationStatus",["enum","ENABLE","DISABLE"]],["RemoveAutoRegistration","boolean",16],["RegistrationConfig",["ref","RegistrationConfig"]],["VerificationCertificatePem","string",82],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"RegistrationConfig":[["TemplateName","string"],["TemplateBody","string"],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["VerificationCertificatePem","RemoveAutoRegistration"],"co":["VerificationCertificatePem","CertificateMode","CACertificatePem"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iot:${Region}:${Account}:cacert/${CACertificate}"}');
 /** A {@link CACertificate} instance: its attributes as typed outputs. */
 export type CACertificate = InstanceType<typeof CACertificate>;
 
@@ -270,7 +320,11 @@ export interface CACertificateArgs {
    * Valid values are "ACTIVE" and "INACTIVE".
    */
   status: "ACTIVE" | "INACTIVE";
-  /** The certificate data in PEM format. */
+  /**
+   * The certificate data in PEM format.
+   *
+   * Length: 1–65536. Pattern: `[\s\S]*`.
+   */
   caCertificatePem: string;
   /**
    * The mode of the CA.
@@ -282,11 +336,21 @@ export interface CACertificateArgs {
   certificateMode?: "DEFAULT" | "SNI_ONLY";
   /** Whether the CA certificate is configured for auto registration of device certificates. Valid values are "ENABLE" and "DISABLE". */
   autoRegistrationStatus?: "ENABLE" | "DISABLE";
-  /** If true, removes auto registration. */
+  /**
+   * If true, removes auto registration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   removeAutoRegistration?: boolean;
   /** Information about the registration configuration. */
   registrationConfig?: CACertificateRegistrationConfig;
-  /** The private key verification certificate. */
+  /**
+   * The private key verification certificate.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–65536. Pattern: `[\s\S]*`.
+   */
   verificationCertificatePem?: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -318,11 +382,23 @@ export interface CACertificateOutputs extends CACertificateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-cacertificate-registrationconfig.html | CloudFormation: RegistrationConfig}
  */
 export interface CACertificateRegistrationConfig {
-  /** The name of the provisioning template. */
+  /**
+   * The name of the provisioning template.
+   *
+   * Length: 1–36. Pattern: `^[0-9A-Za-z_-]+$`.
+   */
   templateName?: string;
-  /** The template body. */
+  /**
+   * The template body.
+   *
+   * Length: 0–10240. Pattern: `[\s\S]*`.
+   */
   templateBody?: string;
-  /** The ARN of the role. */
+  /**
+   * The ARN of the role.
+   *
+   * Length: 20–2048. Pattern: `arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn?: string;
 }
 
@@ -331,7 +407,7 @@ export interface CACertificateRegistrationConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-certificate.html | CloudFormation: AWS::IoT::Certificate}
  */
-export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::IoT::Certificate", "aws:iot:Certificate", '{"p":[["Status",["enum","ACTIVE","INACTIVE","REVOKED","PENDING_TRANSFER","PENDING_ACTIVATION"],1],["CACertificatePem","string",66],["CertificateMode",["enum","DEFAULT","SNI_ONLY"],66],["CertificateSigningRequest","string",66],["CertificatePem","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"arn":"arn:${Partition}:iot:${Region}:${Account}:cert/${CertificateId}"}');
+export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::IoT::Certificate", "aws:iot:Certificate", '{"p":[["Status",["enum","ACTIVE","INACTIVE","REVOKED","PENDING_TRANSFER","PENDING_ACTIVATION"],1],["CACertificatePem","string",82],["CertificateMode",["enum","DEFAULT","SNI_ONLY"],66],["CertificateSigningRequest","string",82],["CertificatePem","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"reg":{"h":"crudl","wo":["CertificateSigningRequest","CACertificatePem"],"co":["CertificateSigningRequest","CACertificatePem","CertificatePem","CertificateMode"],"ro":["Arn","Id"],"tg":[false,false,false]},"arn":"arn:${Partition}:iot:${Region}:${Account}:cert/${CertificateId}"}');
 /** A {@link Certificate} instance: its attributes as typed outputs. */
 export type Certificate = InstanceType<typeof Certificate>;
 
@@ -345,7 +421,13 @@ export interface CertificateArgs {
    * The status value REGISTER_INACTIVE is deprecated and should not be used.
    */
   status: "ACTIVE" | "INACTIVE" | "REVOKED" | "PENDING_TRANSFER" | "PENDING_ACTIVATION";
-  /** The CA certificate used to sign the device certificate being registered, not available when CertificateMode is SNI_ONLY. */
+  /**
+   * The CA certificate used to sign the device certificate being registered, not available when CertificateMode is SNI_ONLY.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–65536.
+   */
   caCertificatePem?: string;
   /**
    * Specifies which mode of certificate registration to use with this resource. Valid options are DEFAULT with CaCertificatePem and CertificatePem, SNI_ONLY with CertificatePem, and Default with CertificateSigningRequest.
@@ -355,9 +437,17 @@ export interface CertificateArgs {
    * `SNI_ONLY` : A certificate in `SNI_ONLY` mode is registered without an issuer CA. Devices with certificates in `SNI_ONLY` mode must send the SNI extension when connecting to AWS IoT Core .
    */
   certificateMode?: "DEFAULT" | "SNI_ONLY";
-  /** The certificate signing request (CSR). */
+  /**
+   * The certificate signing request (CSR).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificateSigningRequest?: string;
-  /** The certificate data in PEM format. Requires SNI_ONLY for the certificate mode or the accompanying CACertificatePem for registration. */
+  /**
+   * The certificate data in PEM format. Requires SNI_ONLY for the certificate mode or the accompanying CACertificatePem for registration.
+   *
+   * Length: 1–65536.
+   */
   certificatePem?: string;
 }
 
@@ -382,25 +472,45 @@ export interface CertificateOutputs extends CertificateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-certificateprovider.html | CloudFormation: AWS::IoT::CertificateProvider}
  */
-export const CertificateProvider = cloudControlType<CertificateProviderArgs, CertificateProviderOutputs>("AWS::IoT::CertificateProvider", "aws:iot:CertificateProvider", '{"p":[["CertificateProviderName","string",66],["LambdaFunctionArn","string",1],["AccountDefaultForOperations",["array",["enum","CreateCertificateFromCsr"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["CertificateProviderName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:certificateprovider/${CertificateProviderName}"}');
+export const CertificateProvider = cloudControlType<CertificateProviderArgs, CertificateProviderOutputs>("AWS::IoT::CertificateProvider", "aws:iot:CertificateProvider", '{"p":[["CertificateProviderName","string",66],["LambdaFunctionArn","string",1],["AccountDefaultForOperations",["array",["enum","CreateCertificateFromCsr"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["CertificateProviderName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CertificateProviderName"],"ro":["Arn"],"uo":["AccountDefaultForOperations","Tags"],"tg":[true,true,true],"nm":{"path":"CertificateProviderName","min":1,"max":128,"pattern":"[\\\\w=,@-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:certificateprovider/${CertificateProviderName}"}');
 /** A {@link CertificateProvider} instance: its attributes as typed outputs. */
 export type CertificateProvider = InstanceType<typeof CertificateProvider>;
 
 /** Inputs of {@link CertificateProvider}. */
 export interface CertificateProviderArgs {
-  /** The name of the certificate provider. */
+  /**
+   * The name of the certificate provider.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   certificateProviderName?: string;
-  /** The ARN of the Lambda function. */
+  /**
+   * The ARN of the Lambda function.
+   *
+   * Length: 1–170.
+   */
   lambdaFunctionArn: string;
-  /** A list of the operations that the certificate provider will use to generate certificates. Valid value: `CreateCertificateFromCsr` . */
+  /**
+   * A list of the operations that the certificate provider will use to generate certificates. Valid value: `CreateCertificateFromCsr` .
+   *
+   * Items: 1–1.
+   */
   accountDefaultForOperations: "CreateCertificateFromCsr"[];
-  /** Metadata that can be used to manage the certificate provider. */
+  /**
+   * Metadata that can be used to manage the certificate provider.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link CertificateProvider}: its inputs as the cloud reports them, and its attributes. */
 export interface CertificateProviderOutputs extends CertificateProviderArgs {
-  /** The name of the certificate provider. */
+  /**
+   * The name of the certificate provider.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   certificateProviderName: string;
   /**
    * Returns the Amazon Resource Name (ARN) for the certificate. For example:
@@ -419,31 +529,52 @@ export interface CertificateProviderOutputs extends CertificateProviderArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-command.html | CloudFormation: AWS::IoT::Command}
  */
-export const Command = cloudControlType<CommandArgs, CommandOutputs>("AWS::IoT::Command", "aws:iot:Command", '{"p":[["CommandId","string",67],["CreatedAt","string"],["Deprecated","boolean"],["Description","string"],["DisplayName","string"],["LastUpdatedAt","string"],["MandatoryParameters",["array",["ref","CommandParameter"]]],["Namespace",["enum","AWS-IoT","AWS-IoT-FleetWise"]],["RoleArn","string"],["Payload",["ref","CommandPayload"]],["PayloadTemplate","string",66],["Preprocessor",["ref","CommandPreprocessor"],66],["PendingDeletion","boolean"],["Tags",["array",["ref","Tag"]]],["CommandArn","string",72]],"id":["CommandId"],"d":{"CommandParameter":[["Name","string",1],["Value",["ref","CommandParameterValue"]],["DefaultValue",["ref","CommandParameterValue"]],["Description","string"],["Type",["enum","STRING","INTEGER","DOUBLE","LONG","UNSIGNEDLONG","BOOLEAN","BINARY"]],["ValueConditions",["array",["ref","CommandParameterValueCondition"]]]],"CommandParameterValue":[["S","string"],["B","boolean"],["I","integer"],["L","string"],["D","number"],["BIN","string"],["UL","string"]],"CommandParameterValueCondition":[["ComparisonOperator",["enum","EQUALS","NOT_EQUALS","LESS_THAN","LESS_THAN_EQUALS","GREATER_THAN","GREATER_THAN_EQUALS","IN_SET","NOT_IN_SET","IN_RANGE","NOT_IN_RANGE"],1],["Operand",["ref","CommandParameterValueComparisonOperand"],1]],"CommandParameterValueComparisonOperand":[["Number","string"],["Numbers",["array","string"]],["String","string"],["Strings",["array","string"]],["NumberRange",["ref","CommandParameterValueNumberRange"]]],"CommandParameterValueNumberRange":[["Min","string",1],["Max","string",1]],"CommandPayload":[["Content","string"],["ContentType","string"]],"CommandPreprocessor":[["AwsJsonSubstitution",["ref","AwsJsonSubstitutionCommandPreprocessorConfig"]]],"AwsJsonSubstitutionCommandPreprocessorConfig":[["OutputFormat",["enum","JSON","CBOR"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:command/${CommandId}"}');
+export const Command = cloudControlType<CommandArgs, CommandOutputs>("AWS::IoT::Command", "aws:iot:Command", '{"p":[["CommandId","string",67],["CreatedAt","string"],["Deprecated","boolean"],["Description","string"],["DisplayName","string"],["LastUpdatedAt","string",16],["MandatoryParameters",["array",["ref","CommandParameter"]]],["Namespace",["enum","AWS-IoT","AWS-IoT-FleetWise"]],["RoleArn","string"],["Payload",["ref","CommandPayload"]],["PayloadTemplate","string",66],["Preprocessor",["ref","CommandPreprocessor"],66],["PendingDeletion","boolean"],["Tags",["array",["ref","Tag"]]],["CommandArn","string",72]],"id":["CommandId"],"d":{"CommandParameter":[["Name","string",1],["Value",["ref","CommandParameterValue"]],["DefaultValue",["ref","CommandParameterValue"]],["Description","string"],["Type",["enum","STRING","INTEGER","DOUBLE","LONG","UNSIGNEDLONG","BOOLEAN","BINARY"]],["ValueConditions",["array",["ref","CommandParameterValueCondition"]]]],"CommandParameterValue":[["S","string"],["B","boolean"],["I","integer"],["L","string"],["D","number"],["BIN","string"],["UL","string"]],"CommandParameterValueCondition":[["ComparisonOperator",["enum","EQUALS","NOT_EQUALS","LESS_THAN","LESS_THAN_EQUALS","GREATER_THAN","GREATER_THAN_EQUALS","IN_SET","NOT_IN_SET","IN_RANGE","NOT_IN_RANGE"],1],["Operand",["ref","CommandParameterValueComparisonOperand"],1]],"CommandParameterValueComparisonOperand":[["Number","string"],["Numbers",["array","string"]],["String","string"],["Strings",["array","string"]],["NumberRange",["ref","CommandParameterValueNumberRange"]]],"CommandParameterValueNumberRange":[["Min","string",1],["Max","string",1]],"CommandPayload":[["Content","string"],["ContentType","string"]],"CommandPreprocessor":[["AwsJsonSubstitution",["ref","AwsJsonSubstitutionCommandPreprocessorConfig"]]],"AwsJsonSubstitutionCommandPreprocessorConfig":[["OutputFormat",["enum","JSON","CBOR"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["LastUpdatedAt"],"co":["CommandId","PayloadTemplate","Preprocessor"],"ro":["CommandArn"],"uo":["MandatoryParameters"],"tg":[true,true,true]},"arn":"arn:${Partition}:iot:${Region}:${Account}:command/${CommandId}"}');
 /** A {@link Command} instance: its attributes as typed outputs. */
 export type Command = InstanceType<typeof Command>;
 
 /** Inputs of {@link Command}. */
 export interface CommandArgs {
-  /** The unique identifier of the command. */
+  /**
+   * The unique identifier of the command.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   commandId: string;
   /** The timestamp, when the command was created. */
   createdAt?: string;
   /** Indicates whether the command has been deprecated. */
   deprecated?: boolean;
-  /** The description of the command parameter. */
+  /**
+   * The description of the command parameter.
+   *
+   * Length: at most 2028.
+   */
   description?: string;
   /** The display name of the command. */
   displayName?: string;
-  /** The timestamp, when the command was last updated. */
+  /**
+   * The timestamp, when the command was last updated.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   lastUpdatedAt?: string;
+  /** Items: at least 1. */
   mandatoryParameters?: CommandCommandParameter[];
   /** The namespace to which the command belongs. */
   namespace?: "AWS-IoT" | "AWS-IoT-FleetWise";
-  /** The customer role associated with the command. */
+  /**
+   * The customer role associated with the command.
+   *
+   * Length: 20–2028.
+   */
   roleArn?: string;
   payload?: CommandCommandPayload;
-  /** The payload template associated with the command. */
+  /**
+   * The payload template associated with the command.
+   *
+   * Length: at most 32768.
+   */
   payloadTemplate?: string;
   preprocessor?: CommandCommandPreprocessor;
   /** Indicates whether the command is pending deletion. */
@@ -460,22 +591,29 @@ export interface CommandOutputs extends CommandArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparameter.html | CloudFormation: CommandParameter} */
 export interface CommandCommandParameter {
+  /** Length: 1–192. Pattern: `^[.$a-zA-Z0-9_-]+$`. */
   name: string;
   value?: CommandCommandParameterValue;
   defaultValue?: CommandCommandParameterValue;
+  /** Length: at most 2028. */
   description?: string;
   type?: "STRING" | "INTEGER" | "DOUBLE" | "LONG" | "UNSIGNEDLONG" | "BOOLEAN" | "BINARY";
+  /** Items: at least 1. */
   valueConditions?: CommandCommandParameterValueCondition[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparametervalue.html | CloudFormation: CommandParameterValue} */
 export interface CommandCommandParameterValue {
+  /** Length: at least 1. */
   s?: string;
   b?: boolean;
   i?: number;
+  /** Length: at most 19. Pattern: `^-?\d+$`. */
   l?: string;
   d?: number;
+  /** Length: at least 1. */
   bin?: string;
+  /** Length: 1–20. Pattern: `^[0-9]*$`. */
   ul?: string;
 }
 
@@ -488,21 +626,26 @@ export interface CommandCommandParameterValueCondition {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparametervaluecomparisonoperand.html | CloudFormation: CommandParameterValueComparisonOperand} */
 export interface CommandCommandParameterValueComparisonOperand {
   number?: string;
+  /** Items: 1–10. */
   numbers?: string[];
   string?: string;
+  /** Items: 1–10. */
   strings?: string[];
   numberRange?: CommandCommandParameterValueNumberRange;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparametervaluenumberrange.html | CloudFormation: CommandParameterValueNumberRange} */
 export interface CommandCommandParameterValueNumberRange {
+  /** Length: at least 1. */
   min: string;
+  /** Length: at least 1. */
   max: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandpayload.html | CloudFormation: CommandPayload} */
 export interface CommandCommandPayload {
   content?: string;
+  /** Length: at least 1. */
   contentType?: string;
 }
 
@@ -521,13 +664,17 @@ export interface CommandAwsJsonSubstitutionCommandPreprocessorConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-custommetric.html | CloudFormation: AWS::IoT::CustomMetric}
  */
-export const CustomMetric = cloudControlType<CustomMetricArgs, CustomMetricOutputs>("AWS::IoT::CustomMetric", "aws:iot:CustomMetric", '{"p":[["MetricName","string",66],["MetricType",["enum","string-list","ip-address-list","number-list","number"],67],["DisplayName","string"],["Tags",["array",["ref","Tag"]]],["MetricArn","string",8]],"id":["MetricName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:custommetric/${MetricName}"}');
+export const CustomMetric = cloudControlType<CustomMetricArgs, CustomMetricOutputs>("AWS::IoT::CustomMetric", "aws:iot:CustomMetric", '{"p":[["MetricName","string",66],["MetricType",["enum","string-list","ip-address-list","number-list","number"],67],["DisplayName","string"],["Tags",["array",["ref","Tag"]]],["MetricArn","string",8]],"id":["MetricName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MetricName","MetricType"],"ro":["MetricArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"MetricName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:custommetric/${MetricName}"}');
 /** A {@link CustomMetric} instance: its attributes as typed outputs. */
 export type CustomMetric = InstanceType<typeof CustomMetric>;
 
 /** Inputs of {@link CustomMetric}. */
 export interface CustomMetricArgs {
-  /** The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it. */
+  /**
+   * The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metricName?: string;
   /**
    * The type of the custom metric. Types include `string-list` , `ip-address-list` , `number-list` , and `number` .
@@ -535,15 +682,27 @@ export interface CustomMetricArgs {
    * > The type `number` only takes a single metric value as an input, but when you submit the metrics value in the DeviceMetrics report, you must pass it as an array with a single value.
    */
   metricType: "string-list" | "ip-address-list" | "number-list" | "number";
-  /** The friendly name in the console for the custom metric. This name doesn't have to be unique. Don't use this name as the metric identifier in the device metric report. You can update the friendly name after you define it. */
+  /**
+   * The friendly name in the console for the custom metric. This name doesn't have to be unique. Don't use this name as the metric identifier in the device metric report. You can update the friendly name after you define it.
+   *
+   * Length: at most 128.
+   */
   displayName?: string;
-  /** Metadata that can be used to manage the custom metric. */
+  /**
+   * Metadata that can be used to manage the custom metric.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link CustomMetric}: its inputs as the cloud reports them, and its attributes. */
 export interface CustomMetricOutputs extends CustomMetricArgs {
-  /** The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it. */
+  /**
+   * The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metricName: string;
   /** The Amazon Resource Number (ARN) of the custom metric; for example, `arn: *aws-partition* :iot: *region* : *accountId* :custommetric/ *metricName*` . */
   metricArn: string;
@@ -554,7 +713,7 @@ export interface CustomMetricOutputs extends CustomMetricArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-dimension.html | CloudFormation: AWS::IoT::Dimension}
  */
-export const Dimension = cloudControlType<DimensionArgs, DimensionOutputs>("AWS::IoT::Dimension", "aws:iot:Dimension", '{"p":[["Type",["enum","TOPIC_FILTER"],67],["StringValues",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:dimension/${DimensionName}"}');
+export const Dimension = cloudControlType<DimensionArgs, DimensionOutputs>("AWS::IoT::Dimension", "aws:iot:Dimension", '{"p":[["Type",["enum","TOPIC_FILTER"],67],["StringValues",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Type"],"ro":["Arn"],"uo":["StringValues","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:dimension/${DimensionName}"}');
 /** A {@link Dimension} instance: its attributes as typed outputs. */
 export type Dimension = InstanceType<typeof Dimension>;
 
@@ -562,17 +721,33 @@ export type Dimension = InstanceType<typeof Dimension>;
 export interface DimensionArgs {
   /** Specifies the type of dimension. Supported types: `TOPIC_FILTER.` */
   type: "TOPIC_FILTER";
-  /** Specifies the value or list of values for the dimension. For `TOPIC_FILTER` dimensions, this is a pattern used to match the MQTT topic (for example, "admin/#"). */
+  /**
+   * Specifies the value or list of values for the dimension. For `TOPIC_FILTER` dimensions, this is a pattern used to match the MQTT topic (for example, "admin/#").
+   *
+   * Items: 1–5. Each item: Length: 1–256.
+   */
   stringValues: string[];
-  /** Metadata that can be used to manage the dimension. */
+  /**
+   * Metadata that can be used to manage the dimension.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** A unique identifier for the dimension. */
+  /**
+   * A unique identifier for the dimension.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link Dimension}: its inputs as the cloud reports them, and its attributes. */
 export interface DimensionOutputs extends DimensionArgs {
-  /** A unique identifier for the dimension. */
+  /**
+   * A unique identifier for the dimension.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name: string;
   /** The Amazon Resource Name (ARN) of the dimension. */
   arn: string;
@@ -583,15 +758,23 @@ export interface DimensionOutputs extends DimensionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-domainconfiguration.html | CloudFormation: AWS::IoT::DomainConfiguration}
  */
-export const DomainConfiguration = cloudControlType<DomainConfigurationArgs, DomainConfigurationOutputs>("AWS::IoT::DomainConfiguration", "aws:iot:DomainConfiguration", '{"p":[["DomainConfigurationName","string",66],["DomainName","string",66],["ServiceType",["enum","DATA","CREDENTIAL_PROVIDER","JOBS"],66],["DomainConfigurationStatus",["enum","ENABLED","DISABLED"]],["ValidationCertificateArn","string",66],["TlsConfig",["ref","TlsConfig"]],["ServerCertificateArns",["array","string"],66],["AuthorizerConfig",["ref","AuthorizerConfig"]],["Tags",["array",["ref","Tag"]]],["ServerCertificateConfig",["ref","ServerCertificateConfig"]],["AuthenticationType",["enum","AWS_X509","CUSTOM_AUTH","AWS_SIGV4","CUSTOM_AUTH_X509","DEFAULT"]],["ApplicationProtocol",["enum","SECURE_MQTT","MQTT_WSS","HTTPS","DEFAULT"]],["ClientCertificateConfig",["ref","ClientCertificateConfig"]],["DomainType",["enum","ENDPOINT","AWS_MANAGED","CUSTOMER_MANAGED"],8],["ServerCertificates",["array",["ref","ServerCertificateSummary"]],8],["Arn","string",72]],"id":["DomainConfigurationName"],"d":{"TlsConfig":[["SecurityPolicy","string"]],"AuthorizerConfig":[["DefaultAuthorizerName","string"],["AllowAuthorizerOverride","boolean"]],"ServerCertificateConfig":[["EnableOCSPCheck","boolean"],["OcspLambdaArn","string"],["OcspAuthorizedResponderArn","string"]],"ClientCertificateConfig":[["ClientCertificateCallbackArn","string"]],"ServerCertificateSummary":[["ServerCertificateStatusDetail","string"],["ServerCertificateArn","string"],["ServerCertificateStatus",["enum","INVALID","VALID"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:domainconfiguration/${DomainConfigurationName}"}');
+export const DomainConfiguration = cloudControlType<DomainConfigurationArgs, DomainConfigurationOutputs>("AWS::IoT::DomainConfiguration", "aws:iot:DomainConfiguration", '{"p":[["DomainConfigurationName","string",66],["DomainName","string",66],["ServiceType",["enum","DATA","CREDENTIAL_PROVIDER","JOBS"],66],["DomainConfigurationStatus",["enum","ENABLED","DISABLED"]],["ValidationCertificateArn","string",82],["TlsConfig",["ref","TlsConfig"]],["ServerCertificateArns",["array","string"],82],["AuthorizerConfig",["ref","AuthorizerConfig"]],["Tags",["array",["ref","Tag"]]],["ServerCertificateConfig",["ref","ServerCertificateConfig"]],["AuthenticationType",["enum","AWS_X509","CUSTOM_AUTH","AWS_SIGV4","CUSTOM_AUTH_X509","DEFAULT"]],["ApplicationProtocol",["enum","SECURE_MQTT","MQTT_WSS","HTTPS","DEFAULT"]],["ClientCertificateConfig",["ref","ClientCertificateConfig"]],["DomainType",["enum","ENDPOINT","AWS_MANAGED","CUSTOMER_MANAGED"],8],["ServerCertificates",["array",["ref","ServerCertificateSummary"]],8],["Arn","string",72]],"id":["DomainConfigurationName"],"d":{"TlsConfig":[["SecurityPolicy","string"]],"AuthorizerConfig":[["DefaultAuthorizerName","string"],["AllowAuthorizerOverride","boolean"]],"ServerCertificateConfig":[["EnableOCSPCheck","boolean"],["OcspLambdaArn","string"],["OcspAuthorizedResponderArn","string"]],"ClientCertificateConfig":[["ClientCertificateCallbackArn","string"]],"ServerCertificateSummary":[["ServerCertificateStatusDetail","string"],["ServerCertificateArn","string"],["ServerCertificateStatus",["enum","INVALID","VALID"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ValidationCertificateArn","ServerCertificateArns"],"co":["DomainConfigurationName","DomainName","ServiceType","ValidationCertificateArn","ServerCertificateArns"],"ro":["Arn","DomainType","ServerCertificates"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"DomainConfigurationName","min":1,"max":128,"pattern":"^[\\\\w.-]+$"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:domainconfiguration/${DomainConfigurationName}"}');
 /** A {@link DomainConfiguration} instance: its attributes as typed outputs. */
 export type DomainConfiguration = InstanceType<typeof DomainConfiguration>;
 
 /** Inputs of {@link DomainConfiguration}. */
 export interface DomainConfigurationArgs {
-  /** The name of the domain configuration. This value must be unique to a region. */
+  /**
+   * The name of the domain configuration. This value must be unique to a region.
+   *
+   * Length: 1–128. Pattern: `^[\w.-]+$`.
+   */
   domainConfigurationName?: string;
-  /** The name of the domain. */
+  /**
+   * The name of the domain.
+   *
+   * Length: 1–253.
+   */
   domainName?: string;
   /**
    * The type of service delivered by the endpoint.
@@ -605,11 +788,23 @@ export interface DomainConfigurationArgs {
    * Valid values: `ENABLED` | `DISABLED`
    */
   domainConfigurationStatus?: "ENABLED" | "DISABLED";
-  /** The certificate used to validate the server certificate and prove domain name ownership. This certificate must be signed by a public certificate authority. This value is not required for AWS -managed domains. */
+  /**
+   * The certificate used to validate the server certificate and prove domain name ownership. This certificate must be signed by a public certificate authority. This value is not required for AWS -managed domains.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
+   */
   validationCertificateArn?: string;
   /** An object that specifies the TLS configuration for a domain. */
   tlsConfig?: DomainConfigurationTlsConfig;
-  /** The ARNs of the certificates that AWS IoT passes to the device during the TLS handshake. Currently you can specify only one certificate ARN. This value is not required for AWS -managed domains. */
+  /**
+   * The ARNs of the certificates that AWS IoT passes to the device during the TLS handshake. Currently you can specify only one certificate ARN. This value is not required for AWS -managed domains.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–1. Each item: Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
+   */
   serverCertificateArns?: string[];
   /** An object that specifies the authorization service for a domain. */
   authorizerConfig?: DomainConfigurationAuthorizerConfig;
@@ -639,7 +834,11 @@ export interface DomainConfigurationArgs {
 
 /** Outputs of {@link DomainConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainConfigurationOutputs extends DomainConfigurationArgs {
-  /** The name of the domain configuration. This value must be unique to a region. */
+  /**
+   * The name of the domain configuration. This value must be unique to a region.
+   *
+   * Length: 1–128. Pattern: `^[\w.-]+$`.
+   */
   domainConfigurationName: string;
   /** The type of service delivered by the domain. */
   domainType: "ENDPOINT" | "AWS_MANAGED" | "CUSTOMER_MANAGED";
@@ -655,7 +854,11 @@ export interface DomainConfigurationOutputs extends DomainConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-domainconfiguration-tlsconfig.html | CloudFormation: TlsConfig}
  */
 export interface DomainConfigurationTlsConfig {
-  /** The security policy for a domain configuration. For more information, see [Security policies](https://docs.aws.amazon.com/iot/latest/developerguide/transport-security.html#tls-policy-table) in the *AWS IoT Core developer guide* . */
+  /**
+   * The security policy for a domain configuration. For more information, see [Security policies](https://docs.aws.amazon.com/iot/latest/developerguide/transport-security.html#tls-policy-table) in the *AWS IoT Core developer guide* .
+   *
+   * Length: at most 128.
+   */
   securityPolicy?: string;
 }
 
@@ -665,7 +868,11 @@ export interface DomainConfigurationTlsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-domainconfiguration-authorizerconfig.html | CloudFormation: AuthorizerConfig}
  */
 export interface DomainConfigurationAuthorizerConfig {
-  /** The name of the authorization service for a domain configuration. */
+  /**
+   * The name of the authorization service for a domain configuration.
+   *
+   * Length: 1–128. Pattern: `^[\w=,\@-]+$`.
+   */
   defaultAuthorizerName?: string;
   /** A Boolean that specifies whether the domain configuration's authorization service can be overridden. */
   allowAuthorizerOverride?: boolean;
@@ -681,9 +888,17 @@ export interface DomainConfigurationAuthorizerConfig {
 export interface DomainConfigurationServerCertificateConfig {
   /** A Boolean value that indicates whether Online Certificate Status Protocol (OCSP) server certificate check is enabled or not. For more information, see [Configurable endpoints](https://docs.aws.amazon.com//iot/latest/developerguide/iot-custom-endpoints-configurable.html) from the AWS IoT Core Developer Guide. */
   enableOCSPCheck?: boolean;
-  /** The Amazon Resource Name (ARN) for a Lambda function that acts as a Request for Comments (RFC) 6960-compliant Online Certificate Status Protocol (OCSP) responder, supporting basic OCSP responses. The Lambda function accepts a base64-encoding of the OCSP request in the Distinguished Encoding Rules (DER) format. The Lambda function's response is also a base64-encoded OCSP response in the DER format. The response size must not exceed 4 kilobytes (KiB). The Lambda function must be in the same account and region as the domain configuration. */
+  /**
+   * The Amazon Resource Name (ARN) for a Lambda function that acts as a Request for Comments (RFC) 6960-compliant Online Certificate Status Protocol (OCSP) responder, supporting basic OCSP responses. The Lambda function accepts a base64-encoding of the OCSP request in the Distinguished Encoding Rules (DER) format. The Lambda function's response is also a base64-encoded OCSP response in the DER format. The response size must not exceed 4 kilobytes (KiB). The Lambda function must be in the same account and region as the domain configuration.
+   *
+   * Length: 1–170.
+   */
   ocspLambdaArn?: string;
-  /** The Amazon Resource Name (ARN) for an X.509 certificate stored in ACM. If provided, AWS IoT Core will use this certificate to validate the signature of the received OCSP response. The OCSP responder must sign responses using either this authorized responder certificate or the issuing certificate, depending on whether the ARN is provided or not. The certificate must be in the same account and region as the domain configuration. */
+  /**
+   * The Amazon Resource Name (ARN) for an X.509 certificate stored in ACM. If provided, AWS IoT Core will use this certificate to validate the signature of the received OCSP response. The OCSP responder must sign responses using either this authorized responder certificate or the issuing certificate, depending on whether the ARN is provided or not. The certificate must be in the same account and region as the domain configuration.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
+   */
   ocspAuthorizedResponderArn?: string;
 }
 
@@ -693,7 +908,11 @@ export interface DomainConfigurationServerCertificateConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-domainconfiguration-clientcertificateconfig.html | CloudFormation: ClientCertificateConfig}
  */
 export interface DomainConfigurationClientCertificateConfig {
-  /** The ARN of the Lambda function that IoT invokes after mutual TLS authentication during the connection. */
+  /**
+   * The ARN of the Lambda function that IoT invokes after mutual TLS authentication during the connection.
+   *
+   * Length: 1–170.
+   */
   clientCertificateCallbackArn?: string;
 }
 
@@ -705,7 +924,11 @@ export interface DomainConfigurationClientCertificateConfig {
 export interface DomainConfigurationServerCertificateSummary {
   /** Details that explain the status of the server certificate. */
   serverCertificateStatusDetail?: string;
-  /** The ARN of the server certificate. */
+  /**
+   * The ARN of the server certificate.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
+   */
   serverCertificateArn?: string;
   /** The status of the server certificate. */
   serverCertificateStatus?: "INVALID" | "VALID";
@@ -716,7 +939,7 @@ export interface DomainConfigurationServerCertificateSummary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-encryptionconfiguration.html | CloudFormation: AWS::IoT::EncryptionConfiguration}
  */
-export const EncryptionConfiguration = cloudControlType<EncryptionConfigurationArgs, EncryptionConfigurationOutputs>("AWS::IoT::EncryptionConfiguration", "aws:iot:EncryptionConfiguration", '{"p":[["EncryptionType",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KMS_KEY"],1],["KmsAccessRoleArn","string"],["KmsKeyArn","string"],["AccountId","string",72],["ConfigurationDetails",["ref","ConfigurationDetails"],8],["LastModifiedDate","string",8]],"id":["AccountId"],"d":{"ConfigurationDetails":[["ConfigurationStatus",["enum","HEALTHY","UNHEALTHY"]],["ErrorCode","string"],["ErrorMessage","string"]]}}');
+export const EncryptionConfiguration = cloudControlType<EncryptionConfigurationArgs, EncryptionConfigurationOutputs>("AWS::IoT::EncryptionConfiguration", "aws:iot:EncryptionConfiguration", '{"p":[["EncryptionType",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KMS_KEY"],1],["KmsAccessRoleArn","string"],["KmsKeyArn","string"],["AccountId","string",72],["ConfigurationDetails",["ref","ConfigurationDetails"],8],["LastModifiedDate","string",8]],"id":["AccountId"],"d":{"ConfigurationDetails":[["ConfigurationStatus",["enum","HEALTHY","UNHEALTHY"]],["ErrorCode","string"],["ErrorMessage","string"]]},"reg":{"h":"crudl","ro":["AccountId","ConfigurationDetails","LastModifiedDate"],"tg":[false,false,false]}}');
 /** A {@link EncryptionConfiguration} instance: its attributes as typed outputs. */
 export type EncryptionConfiguration = InstanceType<typeof EncryptionConfiguration>;
 
@@ -724,9 +947,17 @@ export type EncryptionConfiguration = InstanceType<typeof EncryptionConfiguratio
 export interface EncryptionConfigurationArgs {
   /** The type of the KMS key. */
   encryptionType: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KMS_KEY";
-  /** The Amazon Resource Name (ARN) of the IAM role assumed by AWS IoT Core to call AWS  on behalf of the customer. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role assumed by AWS IoT Core to call AWS  on behalf of the customer.
+   *
+   * Length: 20–2048.
+   */
   kmsAccessRoleArn?: string;
-  /** The ARN of the customer managed KMS key. */
+  /**
+   * The ARN of the customer managed KMS key.
+   *
+   * Length: 20–2048.
+   */
   kmsKeyArn?: string;
 }
 
@@ -758,7 +989,7 @@ export interface EncryptionConfigurationConfigurationDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-fleetmetric.html | CloudFormation: AWS::IoT::FleetMetric}
  */
-export const FleetMetric = cloudControlType<FleetMetricArgs, FleetMetricOutputs>("AWS::IoT::FleetMetric", "aws:iot:FleetMetric", '{"p":[["IndexName","string"],["MetricName","string",67],["Description","string"],["QueryString","string"],["Period","integer"],["QueryVersion","string"],["Unit","string"],["AggregationType",["ref","AggregationType"]],["AggregationField","string"],["Tags",["array",["ref","Tag"]]],["MetricArn","string",8],["CreationDate","string",8],["LastModifiedDate","string",8],["Version","number",8]],"id":["MetricName"],"d":{"AggregationType":[["Values",["array","string"],1],["Name","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:fleetmetric/${FleetMetricName}"}');
+export const FleetMetric = cloudControlType<FleetMetricArgs, FleetMetricOutputs>("AWS::IoT::FleetMetric", "aws:iot:FleetMetric", '{"p":[["IndexName","string"],["MetricName","string",67],["Description","string"],["QueryString","string"],["Period","integer"],["QueryVersion","string"],["Unit","string"],["AggregationType",["ref","AggregationType"]],["AggregationField","string"],["Tags",["array",["ref","Tag"]]],["MetricArn","string",8],["CreationDate","string",8],["LastModifiedDate","string",8],["Version","number",8]],"id":["MetricName"],"d":{"AggregationType":[["Values",["array","string"],1],["Name","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MetricName"],"ro":["MetricArn","CreationDate","LastModifiedDate","Version"],"uo":["AggregationType/Values","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iot:${Region}:${Account}:fleetmetric/${FleetMetricName}"}');
 /** A {@link FleetMetric} instance: its attributes as typed outputs. */
 export type FleetMetric = InstanceType<typeof FleetMetric>;
 
@@ -782,7 +1013,11 @@ export interface FleetMetricArgs {
   aggregationType?: FleetMetricAggregationType;
   /** The field to aggregate. */
   aggregationField?: string;
-  /** Metadata which can be used to manage the fleet metric. */
+  /**
+   * Metadata which can be used to manage the fleet metric.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -813,9 +1048,11 @@ export interface FleetMetricAggregationType {
 /**
  * Use the AWS::IoT::Job resource to declare an AWS IoT job. A job can be used to define a set of remote operations that are sent to and run on one or more devices (things or thing groups) connected to AWS IoT.
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::Job: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-job.html | CloudFormation: AWS::IoT::Job}
  */
-export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::IoT::Job", "aws:iot:Job", '{"p":[["JobId","string",67],["Targets",["array","string"],67],["DocumentSource","string",66],["Document","string",66],["Description","string"],["PresignedUrlConfig",["ref","PresignedUrlConfig"]],["TargetSelection",["enum","CONTINUOUS","SNAPSHOT"],66],["JobExecutionsRolloutConfig",["ref","JobExecutionsRolloutConfig"]],["AbortConfig",["ref","AbortConfig"]],["TimeoutConfig",["ref","TimeoutConfig"]],["JobTemplateArn","string",66],["JobExecutionsRetryConfig",["ref","JobExecutionsRetryConfig"],66],["DocumentParameters",["map","string"],66],["SchedulingConfig",["ref","SchedulingConfig"],66],["DestinationPackageVersions",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8]],"id":["Arn"],"d":{"PresignedUrlConfig":[["RoleArn","string"],["ExpiresInSec","integer"]],"JobExecutionsRolloutConfig":[["MaximumPerMinute","integer"],["ExponentialRate",["ref","ExponentialRolloutRate"]]],"ExponentialRolloutRate":[["BaseRatePerMinute","integer",1],["IncrementFactor","number",1],["RateIncreaseCriteria",["ref","RateIncreaseCriteria"],1]],"RateIncreaseCriteria":[["NumberOfNotifiedThings","integer"],["NumberOfSucceededThings","integer"]],"AbortConfig":[["CriteriaList",["array",["ref","AbortCriteria"]],1]],"AbortCriteria":[["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],1],["Action",["enum","CANCEL"],1],["ThresholdPercentage","number",1],["MinNumberOfExecutedThings","integer",1]],"TimeoutConfig":[["InProgressTimeoutInMinutes","integer"]],"JobExecutionsRetryConfig":[["CriteriaList",["array",["ref","RetryCriteria"]],1]],"RetryCriteria":[["FailureType",["enum","FAILED","TIMED_OUT","ALL"],1],["NumberOfRetries","integer",1]],"SchedulingConfig":[["StartTime","string"],["EndTime","string"],["EndBehavior",["enum","STOP_ROLLOUT","CANCEL","FORCE_CANCEL"]],["MaintenanceWindows",["array",["ref","MaintenanceWindow"]]]],"MaintenanceWindow":[["StartTime","string",1],["DurationInMinutes","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:job/${JobId}"}');
+export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::IoT::Job", "aws:iot:Job", '{"p":[["JobId","string",67],["Targets",["array","string"],67],["DocumentSource","string",66],["Document","string",66],["Description","string"],["PresignedUrlConfig",["ref","PresignedUrlConfig"]],["TargetSelection",["enum","CONTINUOUS","SNAPSHOT"],66],["JobExecutionsRolloutConfig",["ref","JobExecutionsRolloutConfig"]],["AbortConfig",["ref","AbortConfig"]],["TimeoutConfig",["ref","TimeoutConfig"]],["JobTemplateArn","string",66],["JobExecutionsRetryConfig",["ref","JobExecutionsRetryConfig"],66],["DocumentParameters",["map","string"],66],["SchedulingConfig",["ref","SchedulingConfig"],66],["DestinationPackageVersions",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8]],"id":["Arn"],"d":{"PresignedUrlConfig":[["RoleArn","string"],["ExpiresInSec","integer"]],"JobExecutionsRolloutConfig":[["MaximumPerMinute","integer"],["ExponentialRate",["ref","ExponentialRolloutRate"]]],"ExponentialRolloutRate":[["BaseRatePerMinute","integer",1],["IncrementFactor","number",1],["RateIncreaseCriteria",["ref","RateIncreaseCriteria"],1]],"RateIncreaseCriteria":[["NumberOfNotifiedThings","integer"],["NumberOfSucceededThings","integer"]],"AbortConfig":[["CriteriaList",["array",["ref","AbortCriteria"]],1]],"AbortCriteria":[["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],1],["Action",["enum","CANCEL"],1],["ThresholdPercentage","number",1],["MinNumberOfExecutedThings","integer",1]],"TimeoutConfig":[["InProgressTimeoutInMinutes","integer"]],"JobExecutionsRetryConfig":[["CriteriaList",["array",["ref","RetryCriteria"]],1]],"RetryCriteria":[["FailureType",["enum","FAILED","TIMED_OUT","ALL"],1],["NumberOfRetries","integer",1]],"SchedulingConfig":[["StartTime","string"],["EndTime","string"],["EndBehavior",["enum","STOP_ROLLOUT","CANCEL","FORCE_CANCEL"]],["MaintenanceWindows",["array",["ref","MaintenanceWindow"]]]],"MaintenanceWindow":[["StartTime","string",1],["DurationInMinutes","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:iot:${Region}:${Account}:job/${JobId}"}');
 /** A {@link Job} instance: its attributes as typed outputs. */
 export type Job = InstanceType<typeof Job>;
 
@@ -1004,37 +1241,73 @@ export interface JobMaintenanceWindow {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-jobtemplate.html | CloudFormation: AWS::IoT::JobTemplate}
  */
-export const JobTemplate = cloudControlType<JobTemplateArgs, JobTemplateOutputs>("AWS::IoT::JobTemplate", "aws:iot:JobTemplate", '{"p":[["TimeoutConfig",["ref","TimeoutConfig"],66],["Description","string",67],["JobExecutionsRetryConfig",["ref","JobExecutionsRetryConfig"],66],["AbortConfig",["ref","AbortConfig"],66],["JobTemplateId","string",67],["Document","string",66],["DestinationPackageVersions",["array","string"],66],["JobArn","string",66],["JobExecutionsRolloutConfig",["ref","JobExecutionsRolloutConfig"],66],["DocumentSource","string",66],["MaintenanceWindows",["array",["ref","MaintenanceWindow"]],66],["PresignedUrlConfig",["ref","PresignedUrlConfig"],66],["Tags",["array",["ref","Tag"]],66],["Arn","string",72]],"id":["JobTemplateId"],"d":{"TimeoutConfig":[["InProgressTimeoutInMinutes","integer",3]],"JobExecutionsRetryConfig":[["RetryCriteriaList",["array",["ref","RetryCriteria"]]]],"RetryCriteria":[["FailureType",["enum","FAILED","TIMED_OUT","ALL"]],["NumberOfRetries","integer"]],"AbortConfig":[["CriteriaList",["array",["ref","AbortCriteria"]],3]],"AbortCriteria":[["Action",["enum","CANCEL"],3],["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],3],["ThresholdPercentage","number",3],["MinNumberOfExecutedThings","integer",3]],"JobExecutionsRolloutConfig":[["MaximumPerMinute","integer",2],["ExponentialRolloutRate",["ref","ExponentialRolloutRate"],2]],"ExponentialRolloutRate":[["RateIncreaseCriteria",["ref","RateIncreaseCriteria"],3],["BaseRatePerMinute","integer",3],["IncrementFactor","number",3]],"RateIncreaseCriteria":[["NumberOfSucceededThings","integer",2],["NumberOfNotifiedThings","integer",2]],"MaintenanceWindow":[["DurationInMinutes","integer"],["StartTime","string"]],"PresignedUrlConfig":[["ExpiresInSec","integer",2],["RoleArn","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:jobtemplate/${JobTemplateId}"}');
+export const JobTemplate = cloudControlType<JobTemplateArgs, JobTemplateOutputs>("AWS::IoT::JobTemplate", "aws:iot:JobTemplate", '{"p":[["TimeoutConfig",["ref","TimeoutConfig"],82],["Description","string",67],["JobExecutionsRetryConfig",["ref","JobExecutionsRetryConfig"],82],["AbortConfig",["ref","AbortConfig"],82],["JobTemplateId","string",67],["Document","string",82],["DestinationPackageVersions",["array","string"],82],["JobArn","string",82],["JobExecutionsRolloutConfig",["ref","JobExecutionsRolloutConfig"],82],["DocumentSource","string",82],["MaintenanceWindows",["array",["ref","MaintenanceWindow"]],82],["PresignedUrlConfig",["ref","PresignedUrlConfig"],82],["Tags",["array",["ref","Tag"]],66],["Arn","string",72]],"id":["JobTemplateId"],"d":{"TimeoutConfig":[["InProgressTimeoutInMinutes","integer",1]],"JobExecutionsRetryConfig":[["RetryCriteriaList",["array",["ref","RetryCriteria"]]]],"RetryCriteria":[["FailureType",["enum","FAILED","TIMED_OUT","ALL"]],["NumberOfRetries","integer"]],"AbortConfig":[["CriteriaList",["array",["ref","AbortCriteria"]],1]],"AbortCriteria":[["Action",["enum","CANCEL"],1],["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],1],["ThresholdPercentage","number",1],["MinNumberOfExecutedThings","integer",1]],"JobExecutionsRolloutConfig":[["MaximumPerMinute","integer"],["ExponentialRolloutRate",["ref","ExponentialRolloutRate"]]],"ExponentialRolloutRate":[["RateIncreaseCriteria",["ref","RateIncreaseCriteria"],1],["BaseRatePerMinute","integer",1],["IncrementFactor","number",1]],"RateIncreaseCriteria":[["NumberOfSucceededThings","integer"],["NumberOfNotifiedThings","integer"]],"MaintenanceWindow":[["DurationInMinutes","integer"],["StartTime","string"]],"PresignedUrlConfig":[["ExpiresInSec","integer"],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["JobArn","Document","DocumentSource","TimeoutConfig","JobExecutionsRolloutConfig","AbortConfig","PresignedUrlConfig","DestinationPackageVersions","JobExecutionsRetryConfig","MaintenanceWindows"],"co":["JobTemplateId","JobArn","Description","Document","DocumentSource","TimeoutConfig","JobExecutionsRolloutConfig","AbortConfig","PresignedUrlConfig","DestinationPackageVersions","JobExecutionsRetryConfig","MaintenanceWindows","Tags"],"ro":["Arn"],"uo":["AbortConfig/CriteriaList","JobExecutionsRetryConfig/RetryCriteriaList","MaintenanceWindows","DestinationPackageVersions","Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:iot:${Region}:${Account}:jobtemplate/${JobTemplateId}"}');
 /** A {@link JobTemplate} instance: its attributes as typed outputs. */
 export type JobTemplate = InstanceType<typeof JobTemplate>;
 
 /** Inputs of {@link JobTemplate}. */
 export interface JobTemplateArgs {
-  /** Specifies the amount of time each device has to finish its execution of the job. A timer is started when the job execution status is set to `IN_PROGRESS` . If the job execution status is not set to another terminal state before the timer expires, it will be automatically set to `TIMED_OUT` . */
+  /**
+   * Specifies the amount of time each device has to finish its execution of the job. A timer is started when the job execution status is set to `IN_PROGRESS` . If the job execution status is not set to another terminal state before the timer expires, it will be automatically set to `TIMED_OUT` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   timeoutConfig?: JobTemplateTimeoutConfig;
-  /** A description of the job template. */
+  /**
+   * A description of the job template.
+   *
+   * Length: at most 2028. Pattern: `[^\p{C}]+`.
+   */
   description: string;
-  /** Allows you to create the criteria to retry a job. */
+  /**
+   * Allows you to create the criteria to retry a job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   jobExecutionsRetryConfig?: JobTemplateJobExecutionsRetryConfig;
-  /** The criteria that determine when and how a job abort takes place. */
+  /**
+   * The criteria that determine when and how a job abort takes place.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   abortConfig?: JobTemplateAbortConfig;
-  /** A unique identifier for the job template. We recommend using a UUID. Alpha-numeric characters, "-", and "_" are valid for use here. */
+  /**
+   * A unique identifier for the job template. We recommend using a UUID. Alpha-numeric characters, "-", and "_" are valid for use here.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_-]+`.
+   */
   jobTemplateId: string;
   /**
    * The job document.
    *
    * Required if you don't specify a value for `documentSource` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 32768.
    */
   document?: string;
   /**
    * The package version Amazon Resource Names (ARNs) that are installed on the device’s reserved named shadow ( `$package` ) when the job successfully completes.
    *
    * *Note:* Up to 25 package version ARNS are allowed.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–1600.
    */
   destinationPackageVersions?: string[];
-  /** The ARN of the job to use as the basis for the job template. */
+  /**
+   * The ARN of the job to use as the basis for the job template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   jobArn?: string;
-  /** Allows you to create a staged rollout of a job. */
+  /**
+   * Allows you to create a staged rollout of a job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   jobExecutionsRolloutConfig?: JobTemplateJobExecutionsRolloutConfig;
   /**
    * An S3 link, or S3 object URL, to the job document. The link is an Amazon S3 object URL and is required if you don't specify a value for `document` .
@@ -1042,13 +1315,29 @@ export interface JobTemplateArgs {
    * For example, `--document-source https://s3. *region-code* .amazonaws.com/example-firmware/device-firmware.1.0`
    *
    * For more information, see [Methods for accessing a bucket](https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-bucket-intro.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1350.
    */
   documentSource?: string;
-  /** An optional configuration within the SchedulingConfig to setup a recurring maintenance window with a predetermined start time and duration for the rollout of a job document to all devices in a target group for a job. */
+  /**
+   * An optional configuration within the SchedulingConfig to setup a recurring maintenance window with a predetermined start time and duration for the rollout of a job document to all devices in a target group for a job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   maintenanceWindows?: JobTemplateMaintenanceWindow[];
-  /** Configuration for pre-signed S3 URLs. */
+  /**
+   * Configuration for pre-signed S3 URLs.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   presignedUrlConfig?: JobTemplatePresignedUrlConfig;
-  /** Metadata that can be used to manage the job template. */
+  /**
+   * Metadata that can be used to manage the job template.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1064,7 +1353,11 @@ export interface JobTemplateOutputs extends JobTemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-timeoutconfig.html | CloudFormation: TimeoutConfig}
  */
 export interface JobTemplateTimeoutConfig {
-  /** Specifies the amount of time, in minutes, this device has to finish execution of this job. The timeout interval can be anywhere between 1 minute and 7 days (1 to 10080 minutes). The in progress timer can't be updated and will apply to all job executions for the job. Whenever a job execution remains in the IN_PROGRESS status for longer than this interval, the job execution will fail and switch to the terminal `TIMED_OUT` status. */
+  /**
+   * Specifies the amount of time, in minutes, this device has to finish execution of this job. The timeout interval can be anywhere between 1 minute and 7 days (1 to 10080 minutes). The in progress timer can't be updated and will apply to all job executions for the job. Whenever a job execution remains in the IN_PROGRESS status for longer than this interval, the job execution will fail and switch to the terminal `TIMED_OUT` status.
+   *
+   * Range: 1–10080.
+   */
   inProgressTimeoutInMinutes: number;
 }
 
@@ -1074,7 +1367,11 @@ export interface JobTemplateTimeoutConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-jobexecutionsretryconfig.html | CloudFormation: JobExecutionsRetryConfig}
  */
 export interface JobTemplateJobExecutionsRetryConfig {
-  /** The list of criteria that determines how many retries are allowed for each failure type for a job. */
+  /**
+   * The list of criteria that determines how many retries are allowed for each failure type for a job.
+   *
+   * Items: 1–2.
+   */
   retryCriteriaList?: JobTemplateRetryCriteria[];
 }
 
@@ -1086,7 +1383,11 @@ export interface JobTemplateJobExecutionsRetryConfig {
 export interface JobTemplateRetryCriteria {
   /** The type of job execution failures that can initiate a job retry. */
   failureType?: "FAILED" | "TIMED_OUT" | "ALL";
-  /** The number of retries allowed for a failure type for the job. */
+  /**
+   * The number of retries allowed for a failure type for the job.
+   *
+   * Range: 0–10.
+   */
   numberOfRetries?: number;
 }
 
@@ -1096,7 +1397,11 @@ export interface JobTemplateRetryCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-abortconfig.html | CloudFormation: AbortConfig}
  */
 export interface JobTemplateAbortConfig {
-  /** The list of criteria that determine when and how to abort the job. */
+  /**
+   * The list of criteria that determine when and how to abort the job.
+   *
+   * Items: at least 1.
+   */
   criteriaList: JobTemplateAbortCriteria[];
 }
 
@@ -1114,9 +1419,15 @@ export interface JobTemplateAbortCriteria {
    * The minimum percentage of job execution failures that must occur to initiate the job abort.
    *
    * AWS IoT Core supports up to two digits after the decimal (for example, 10.9 and 10.99, but not 10.999).
+   *
+   * Range: at most 100.
    */
   thresholdPercentage: number;
-  /** The minimum number of things which must receive job execution notifications before the job can be aborted. */
+  /**
+   * The minimum number of things which must receive job execution notifications before the job can be aborted.
+   *
+   * Range: at least 1.
+   */
   minNumberOfExecutedThings: number;
 }
 
@@ -1126,7 +1437,11 @@ export interface JobTemplateAbortCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-jobexecutionsrolloutconfig.html | CloudFormation: JobExecutionsRolloutConfig}
  */
 export interface JobTemplateJobExecutionsRolloutConfig {
-  /** The maximum number of things that will be notified of a pending job, per minute. This parameter allows you to create a staged rollout. */
+  /**
+   * The maximum number of things that will be notified of a pending job, per minute. This parameter allows you to create a staged rollout.
+   *
+   * Range: at least 1.
+   */
   maximumPerMinute?: number;
   /** The rate of increase for a job rollout. This parameter allows you to define an exponential rate for a job rollout. */
   exponentialRolloutRate?: JobTemplateExponentialRolloutRate;
@@ -1140,12 +1455,18 @@ export interface JobTemplateJobExecutionsRolloutConfig {
 export interface JobTemplateExponentialRolloutRate {
   /** The criteria to initiate the increase in rate of rollout for a job. */
   rateIncreaseCriteria: JobTemplateRateIncreaseCriteria;
-  /** The minimum number of things that will be notified of a pending job, per minute at the start of job rollout. This parameter allows you to define the initial rate of rollout. */
+  /**
+   * The minimum number of things that will be notified of a pending job, per minute at the start of job rollout. This parameter allows you to define the initial rate of rollout.
+   *
+   * Range: at least 1.
+   */
   baseRatePerMinute: number;
   /**
    * The exponential factor to increase the rate of rollout for a job.
    *
    * AWS IoT Core supports up to one digit after the decimal (for example, 1.5, but not 1.55).
+   *
+   * Range: 1–5.
    */
   incrementFactor: number;
 }
@@ -1156,9 +1477,17 @@ export interface JobTemplateExponentialRolloutRate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-rateincreasecriteria.html | CloudFormation: RateIncreaseCriteria}
  */
 export interface JobTemplateRateIncreaseCriteria {
-  /** The threshold for number of succeeded things that will initiate the increase in rate of rollout. */
+  /**
+   * The threshold for number of succeeded things that will initiate the increase in rate of rollout.
+   *
+   * Range: at least 1.
+   */
   numberOfSucceededThings?: number;
-  /** The threshold for number of notified things that will initiate the increase in rate of rollout. */
+  /**
+   * The threshold for number of notified things that will initiate the increase in rate of rollout.
+   *
+   * Range: at least 1.
+   */
   numberOfNotifiedThings?: number;
 }
 
@@ -1168,9 +1497,17 @@ export interface JobTemplateRateIncreaseCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-maintenancewindow.html | CloudFormation: MaintenanceWindow}
  */
 export interface JobTemplateMaintenanceWindow {
-  /** Displays the duration of the next maintenance window. */
+  /**
+   * Displays the duration of the next maintenance window.
+   *
+   * Range: 1–1430.
+   */
   durationInMinutes?: number;
-  /** Displays the start time of the next maintenance window. */
+  /**
+   * Displays the start time of the next maintenance window.
+   *
+   * Length: 1–256.
+   */
   startTime?: string;
 }
 
@@ -1180,12 +1517,18 @@ export interface JobTemplateMaintenanceWindow {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-presignedurlconfig.html | CloudFormation: PresignedUrlConfig}
  */
 export interface JobTemplatePresignedUrlConfig {
-  /** How long (in seconds) pre-signed URLs are valid. Valid values are 60 - 3600, the default value is 3600 seconds. Pre-signed URLs are generated when Jobs receives an MQTT request for the job document. */
+  /**
+   * How long (in seconds) pre-signed URLs are valid. Valid values are 60 - 3600, the default value is 3600 seconds. Pre-signed URLs are generated when Jobs receives an MQTT request for the job document.
+   *
+   * Range: 60–3600.
+   */
   expiresInSec?: number;
   /**
    * The ARN of an IAM role that grants grants permission to download files from the S3 bucket where the job data/updates are stored. The role must also grant permission for IoT to download the files.
    *
    * > For information about addressing the confused deputy problem, see [cross-service confused deputy prevention](https://docs.aws.amazon.com/iot/latest/developerguide/cross-service-confused-deputy-prevention.html) in the *AWS IoT Core developer guide* .
+   *
+   * Length: 20–2048.
    */
   roleArn: string;
 }
@@ -1200,15 +1543,23 @@ export interface JobTemplatePresignedUrlConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-logging.html | CloudFormation: AWS::IoT::Logging}
  */
-export const Logging = cloudControlType<LoggingArgs, LoggingOutputs>("AWS::IoT::Logging", "aws:iot:Logging", '{"p":[["AccountId","string",67],["RoleArn","string",1],["DefaultLogLevel",["enum","ERROR","WARN","INFO","DEBUG","DISABLED"],1],["EventConfigurations",["array",["ref","EventConfiguration"]]]],"id":["AccountId"],"d":{"EventConfiguration":[["EventType","string",1],["LogLevel",["enum","ERROR","WARN","INFO","DEBUG","DISABLED"]],["LogDestination","string"]]}}');
+export const Logging = cloudControlType<LoggingArgs, LoggingOutputs>("AWS::IoT::Logging", "aws:iot:Logging", '{"p":[["AccountId","string",67],["RoleArn","string",1],["DefaultLogLevel",["enum","ERROR","WARN","INFO","DEBUG","DISABLED"],1],["EventConfigurations",["array",["ref","EventConfiguration"]]]],"id":["AccountId"],"d":{"EventConfiguration":[["EventType","string",1],["LogLevel",["enum","ERROR","WARN","INFO","DEBUG","DISABLED"]],["LogDestination","string"]]},"reg":{"h":"crudl","co":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link Logging} instance: its attributes as typed outputs. */
 export type Logging = InstanceType<typeof Logging>;
 
 /** Inputs of {@link Logging}. */
 export interface LoggingArgs {
-  /** The account ID. */
+  /**
+   * The account ID.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   accountId: string;
-  /** The role ARN used for the log. */
+  /**
+   * The role ARN used for the log.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
   /** The default log level. Valid Values: `DEBUG | INFO | ERROR | WARN | DISABLED` */
   defaultLogLevel: "ERROR" | "WARN" | "INFO" | "DEBUG" | "DISABLED";
@@ -1226,11 +1577,19 @@ export interface LoggingOutputs extends LoggingArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-logging-eventconfiguration.html | CloudFormation: EventConfiguration}
  */
 export interface LoggingEventConfiguration {
-  /** The type of event to log. These include event types like Connect, Publish, and Disconnect. */
+  /**
+   * The type of event to log. These include event types like Connect, Publish, and Disconnect.
+   *
+   * Length: 1–512.
+   */
   eventType: string;
   /** The logging level for the specified event type. Determines the verbosity of log messages generated for this event type. */
   logLevel?: "ERROR" | "WARN" | "INFO" | "DEBUG" | "DISABLED";
-  /** CloudWatch Log Group for event-based logging. Specifies where log events should be sent. The log destination for event-based logging overrides default Log Group for the specified event type and applies to all resources associated with that event. */
+  /**
+   * CloudWatch Log Group for event-based logging. Specifies where log events should be sent. The log destination for event-based logging overrides default Log Group for the specified event type and applies to all resources associated with that event.
+   *
+   * Length: 1–512. Pattern: ``.
+   */
   logDestination?: string;
 }
 
@@ -1239,25 +1598,37 @@ export interface LoggingEventConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-mitigationaction.html | CloudFormation: AWS::IoT::MitigationAction}
  */
-export const MitigationAction = cloudControlType<MitigationActionArgs, MitigationActionOutputs>("AWS::IoT::MitigationAction", "aws:iot:MitigationAction", '{"p":[["ActionName","string",66],["ActionParams",["ref","ActionParams"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["MitigationActionArn","string",72],["MitigationActionId","string",72]],"id":["ActionName"],"d":{"ActionParams":[["UpdateDeviceCertificateParams",["ref","UpdateDeviceCertificateParams"]],["AddThingsToThingGroupParams",["ref","AddThingsToThingGroupParams"]],["PublishFindingToSnsParams",["ref","PublishFindingToSnsParams"]],["EnableIoTLoggingParams",["ref","EnableIoTLoggingParams"]],["ReplaceDefaultPolicyVersionParams",["ref","ReplaceDefaultPolicyVersionParams"]],["UpdateCACertificateParams",["ref","UpdateCACertificateParams"]]],"UpdateDeviceCertificateParams":[["Action",["enum","DEACTIVATE","UNSET_VALUE"],1]],"AddThingsToThingGroupParams":[["OverrideDynamicGroups","boolean"],["ThingGroupNames",["array","string"],1]],"PublishFindingToSnsParams":[["TopicArn","string",1]],"EnableIoTLoggingParams":[["RoleArnForLogging","string",1],["LogLevel",["enum","DEBUG","INFO","ERROR","WARN","UNSET_VALUE"],1]],"ReplaceDefaultPolicyVersionParams":[["TemplateName",["enum","BLANK_POLICY","UNSET_VALUE"],1]],"UpdateCACertificateParams":[["Action",["enum","DEACTIVATE","UNSET_VALUE"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:mitigationaction/${MitigationActionName}"}');
+export const MitigationAction = cloudControlType<MitigationActionArgs, MitigationActionOutputs>("AWS::IoT::MitigationAction", "aws:iot:MitigationAction", '{"p":[["ActionName","string",66],["ActionParams",["ref","ActionParams"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["MitigationActionArn","string",72],["MitigationActionId","string",72]],"id":["ActionName"],"d":{"ActionParams":[["UpdateDeviceCertificateParams",["ref","UpdateDeviceCertificateParams"]],["AddThingsToThingGroupParams",["ref","AddThingsToThingGroupParams"]],["PublishFindingToSnsParams",["ref","PublishFindingToSnsParams"]],["EnableIoTLoggingParams",["ref","EnableIoTLoggingParams"]],["ReplaceDefaultPolicyVersionParams",["ref","ReplaceDefaultPolicyVersionParams"]],["UpdateCACertificateParams",["ref","UpdateCACertificateParams"]]],"UpdateDeviceCertificateParams":[["Action",["enum","DEACTIVATE","UNSET_VALUE"],1]],"AddThingsToThingGroupParams":[["OverrideDynamicGroups","boolean"],["ThingGroupNames",["array","string"],1]],"PublishFindingToSnsParams":[["TopicArn","string",1]],"EnableIoTLoggingParams":[["RoleArnForLogging","string",1],["LogLevel",["enum","DEBUG","INFO","ERROR","WARN","UNSET_VALUE"],1]],"ReplaceDefaultPolicyVersionParams":[["TemplateName",["enum","BLANK_POLICY","UNSET_VALUE"],1]],"UpdateCACertificateParams":[["Action",["enum","DEACTIVATE","UNSET_VALUE"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ActionName"],"ro":["MitigationActionArn","MitigationActionId"],"uo":["Tags","ActionParams/AddThingsToThingGroupParams/ThingGroupNames"],"tg":[true,true,true],"nm":{"path":"ActionName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:mitigationaction/${MitigationActionName}"}');
 /** A {@link MitigationAction} instance: its attributes as typed outputs. */
 export type MitigationAction = InstanceType<typeof MitigationAction>;
 
 /** Inputs of {@link MitigationAction}. */
 export interface MitigationActionArgs {
-  /** The friendly name of the mitigation action. */
+  /**
+   * The friendly name of the mitigation action.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   actionName?: string;
   /** The set of parameters for this mitigation action. The parameters vary, depending on the kind of action you apply. */
   actionParams: MitigationActionActionParams;
   /** The IAM role ARN used to apply this mitigation action. */
   roleArn: string;
-  /** Metadata that can be used to manage the mitigation action. */
+  /**
+   * Metadata that can be used to manage the mitigation action.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link MitigationAction}: its inputs as the cloud reports them, and its attributes. */
 export interface MitigationActionOutputs extends MitigationActionArgs {
-  /** The friendly name of the mitigation action. */
+  /**
+   * The friendly name of the mitigation action.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   actionName: string;
   /** The Amazon Resource Name (ARN) of the mitigation action. */
   mitigationActionArn: string;
@@ -1303,7 +1674,11 @@ export interface MitigationActionUpdateDeviceCertificateParams {
 export interface MitigationActionAddThingsToThingGroupParams {
   /** Specifies if this mitigation action can move the things that triggered the mitigation action even if they are part of one or more dynamic thing groups. */
   overrideDynamicGroups?: boolean;
-  /** The list of groups to which you want to add the things that triggered the mitigation action. You can add a thing to a maximum of 10 groups, but you can't add a thing to more than one group in the same hierarchy. */
+  /**
+   * The list of groups to which you want to add the things that triggered the mitigation action. You can add a thing to a maximum of 10 groups, but you can't add a thing to more than one group in the same hierarchy.
+   *
+   * Items: 1–10. Each item: Length: 1–128.
+   */
   thingGroupNames: string[];
 }
 
@@ -1313,7 +1688,11 @@ export interface MitigationActionAddThingsToThingGroupParams {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-mitigationaction-publishfindingtosnsparams.html | CloudFormation: PublishFindingToSnsParams}
  */
 export interface MitigationActionPublishFindingToSnsParams {
-  /** The ARN of the topic to which you want to publish the findings. */
+  /**
+   * The ARN of the topic to which you want to publish the findings.
+   *
+   * Length: 11–2048.
+   */
   topicArn: string;
 }
 
@@ -1323,7 +1702,11 @@ export interface MitigationActionPublishFindingToSnsParams {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-mitigationaction-enableiotloggingparams.html | CloudFormation: EnableIoTLoggingParams}
  */
 export interface MitigationActionEnableIoTLoggingParams {
-  /** The Amazon Resource Name (ARN) of the IAM role used for logging. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used for logging.
+   *
+   * Length: 11–2048.
+   */
   roleArnForLogging: string;
   /** Specifies the type of information to be logged. */
   logLevel: "DEBUG" | "INFO" | "ERROR" | "WARN" | "UNSET_VALUE";
@@ -1354,7 +1737,7 @@ export interface MitigationActionUpdateCACertificateParams {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-policy.html | CloudFormation: AWS::IoT::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::IoT::Policy", "aws:iot:Policy", '{"p":[["PolicyName","string",66],["PolicyDocument",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:policy/${PolicyName}"}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::IoT::Policy", "aws:iot:Policy", '{"p":[["PolicyName","string",66],["PolicyDocument",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PolicyName"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"PolicyName"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:policy/${PolicyName}"}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -1362,8 +1745,12 @@ export type Policy = InstanceType<typeof Policy>;
 export interface PolicyArgs {
   /** The policy name. */
   policyName?: string;
-  /** The JSON document that describes the policy. */
-  policyDocument: Record<string, unknown> | string;
+  /**
+   * The JSON document that describes the policy.
+   *
+   * Length: 1–404600.
+   */
+  policyDocument: PolicyDocument | string;
   tags?: AwsTag[];
 }
 
@@ -1380,9 +1767,11 @@ export interface PolicyOutputs extends PolicyArgs {
  *
  * For information about working with AWS IoT policies and principals, see [Authorization](https://docs.aws.amazon.com/iot/latest/developerguide/authorization.html) in the *AWS IoT Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::PolicyPrincipalAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-policyprincipalattachment.html | CloudFormation: AWS::IoT::PolicyPrincipalAttachment}
  */
-export const PolicyPrincipalAttachment = cloudControlType<PolicyPrincipalAttachmentArgs, PolicyPrincipalAttachmentOutputs>("AWS::IoT::PolicyPrincipalAttachment", "aws:iot:PolicyPrincipalAttachment", '{"p":[["PolicyName","string",67],["Principal","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const PolicyPrincipalAttachment = cloudControlType<PolicyPrincipalAttachmentArgs, PolicyPrincipalAttachmentOutputs>("AWS::IoT::PolicyPrincipalAttachment", "aws:iot:PolicyPrincipalAttachment", '{"p":[["PolicyName","string",67],["Principal","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link PolicyPrincipalAttachment} instance: its attributes as typed outputs. */
 export type PolicyPrincipalAttachment = InstanceType<typeof PolicyPrincipalAttachment>;
 
@@ -1404,7 +1793,7 @@ export interface PolicyPrincipalAttachmentOutputs extends PolicyPrincipalAttachm
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-provisioningtemplate.html | CloudFormation: AWS::IoT::ProvisioningTemplate}
  */
-export const ProvisioningTemplate = cloudControlType<ProvisioningTemplateArgs, ProvisioningTemplateOutputs>("AWS::IoT::ProvisioningTemplate", "aws:iot:ProvisioningTemplate", '{"p":[["ProvisioningRoleArn","string",1],["Description","string"],["PreProvisioningHook",["ref","ProvisioningHook"]],["TemplateName","string",66],["Enabled","boolean"],["TemplateBody","string",1],["TemplateType",["enum","FLEET_PROVISIONING","JITP"],66],["Tags",["array",["ref","Tag"]]],["TemplateArn","string",8]],"id":["TemplateName"],"d":{"ProvisioningHook":[["TargetArn","string"],["PayloadVersion","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:provisioningtemplate/${TemplateName}"}');
+export const ProvisioningTemplate = cloudControlType<ProvisioningTemplateArgs, ProvisioningTemplateOutputs>("AWS::IoT::ProvisioningTemplate", "aws:iot:ProvisioningTemplate", '{"p":[["ProvisioningRoleArn","string",1],["Description","string"],["PreProvisioningHook",["ref","ProvisioningHook"]],["TemplateName","string",66],["Enabled","boolean"],["TemplateBody","string",1],["TemplateType",["enum","FLEET_PROVISIONING","JITP"],66],["Tags",["array",["ref","Tag"]]],["TemplateArn","string",8]],"id":["TemplateName"],"d":{"ProvisioningHook":[["TargetArn","string"],["PayloadVersion","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TemplateName","TemplateType"],"ro":["TemplateArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"TemplateName","min":1,"max":36,"pattern":"^[0-9A-Za-z_-]+$"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:provisioningtemplate/${TemplateName}"}');
 /** A {@link ProvisioningTemplate} instance: its attributes as typed outputs. */
 export type ProvisioningTemplate = InstanceType<typeof ProvisioningTemplate>;
 
@@ -1412,11 +1801,19 @@ export type ProvisioningTemplate = InstanceType<typeof ProvisioningTemplate>;
 export interface ProvisioningTemplateArgs {
   /** The role ARN for the role associated with the fleet provisioning template. This IoT role grants permission to provision a device. */
   provisioningRoleArn: string;
-  /** The description of the fleet provisioning template. */
+  /**
+   * The description of the fleet provisioning template.
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** Creates a pre-provisioning hook template. */
   preProvisioningHook?: ProvisioningTemplateProvisioningHook;
-  /** The name of the fleet provisioning template. */
+  /**
+   * The name of the fleet provisioning template.
+   *
+   * Length: 1–36. Pattern: `^[0-9A-Za-z_-]+$`.
+   */
   templateName?: string;
   /** True to enable the fleet provisioning template, otherwise false. */
   enabled?: boolean;
@@ -1430,7 +1827,11 @@ export interface ProvisioningTemplateArgs {
 
 /** Outputs of {@link ProvisioningTemplate}: its inputs as the cloud reports them, and its attributes. */
 export interface ProvisioningTemplateOutputs extends ProvisioningTemplateArgs {
-  /** The name of the fleet provisioning template. */
+  /**
+   * The name of the fleet provisioning template.
+   *
+   * Length: 1–36. Pattern: `^[0-9A-Za-z_-]+$`.
+   */
   templateName: string;
   /** The ARN that identifies the provisioning template. */
   templateArn: string;
@@ -1453,7 +1854,7 @@ export interface ProvisioningTemplateProvisioningHook {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-resourcespecificlogging.html | CloudFormation: AWS::IoT::ResourceSpecificLogging}
  */
-export const ResourceSpecificLogging = cloudControlType<ResourceSpecificLoggingArgs, ResourceSpecificLoggingOutputs>("AWS::IoT::ResourceSpecificLogging", "aws:iot:ResourceSpecificLogging", '{"p":[["TargetType",["enum","THING_GROUP","CLIENT_ID","SOURCE_IP","PRINCIPAL_ID","EVENT_TYPE"],67],["TargetName","string",67],["LogLevel",["enum","ERROR","WARN","INFO","DEBUG","DISABLED"],1],["TargetId","string",72]],"id":["TargetId"]}');
+export const ResourceSpecificLogging = cloudControlType<ResourceSpecificLoggingArgs, ResourceSpecificLoggingOutputs>("AWS::IoT::ResourceSpecificLogging", "aws:iot:ResourceSpecificLogging", '{"p":[["TargetType",["enum","THING_GROUP","CLIENT_ID","SOURCE_IP","PRINCIPAL_ID","EVENT_TYPE"],67],["TargetName","string",67],["LogLevel",["enum","ERROR","WARN","INFO","DEBUG","DISABLED"],1],["TargetId","string",72]],"id":["TargetId"],"reg":{"h":"crudl","co":["TargetName","TargetType"],"ro":["TargetId"],"tg":[false,true,true]}}');
 /** A {@link ResourceSpecificLogging} instance: its attributes as typed outputs. */
 export type ResourceSpecificLogging = InstanceType<typeof ResourceSpecificLogging>;
 
@@ -1461,7 +1862,11 @@ export type ResourceSpecificLogging = InstanceType<typeof ResourceSpecificLoggin
 export interface ResourceSpecificLoggingArgs {
   /** The target type. Valid Values: `DEFAULT | THING_GROUP` */
   targetType: "THING_GROUP" | "CLIENT_ID" | "SOURCE_IP" | "PRINCIPAL_ID" | "EVENT_TYPE";
-  /** The target name. */
+  /**
+   * The target name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9.:\s_\-]+`.
+   */
   targetName: string;
   /** The default log level.Valid Values: `DEBUG | INFO | ERROR | WARN | DISABLED` */
   logLevel: "ERROR" | "WARN" | "INFO" | "DEBUG" | "DISABLED";
@@ -1480,17 +1885,29 @@ export interface ResourceSpecificLoggingOutputs extends ResourceSpecificLoggingA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-rolealias.html | CloudFormation: AWS::IoT::RoleAlias}
  */
-export const RoleAlias = cloudControlType<RoleAliasArgs, RoleAliasOutputs>("AWS::IoT::RoleAlias", "aws:iot:RoleAlias", '{"p":[["RoleAlias","string",66],["CredentialDurationSeconds","integer"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["RoleAliasArn","string",72]],"id":["RoleAlias"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:rolealias/${RoleAlias}"}');
+export const RoleAlias = cloudControlType<RoleAliasArgs, RoleAliasOutputs>("AWS::IoT::RoleAlias", "aws:iot:RoleAlias", '{"p":[["RoleAlias","string",66],["CredentialDurationSeconds","integer"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["RoleAliasArn","string",72]],"id":["RoleAlias"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RoleAlias"],"ro":["RoleAliasArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"RoleAlias","min":1,"max":128,"pattern":"[\\\\w=,@-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:rolealias/${RoleAlias}"}');
 /** A {@link RoleAlias} instance: its attributes as typed outputs. */
 export type RoleAlias = InstanceType<typeof RoleAlias>;
 
 /** Inputs of {@link RoleAlias}. */
 export interface RoleAliasArgs {
-  /** The role alias. */
+  /**
+   * The role alias.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   roleAlias?: string;
-  /** The number of seconds for which the credential is valid. */
+  /**
+   * The number of seconds for which the credential is valid.
+   *
+   * Range: 900–43200.
+   */
   credentialDurationSeconds?: number;
-  /** The role ARN. */
+  /**
+   * The role ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -1502,7 +1919,11 @@ export interface RoleAliasArgs {
 
 /** Outputs of {@link RoleAlias}: its inputs as the cloud reports them, and its attributes. */
 export interface RoleAliasOutputs extends RoleAliasArgs {
-  /** The role alias. */
+  /**
+   * The role alias.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   roleAlias: string;
   /** The role alias ARN. */
   roleAliasArn: string;
@@ -1513,7 +1934,7 @@ export interface RoleAliasOutputs extends RoleAliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-scheduledaudit.html | CloudFormation: AWS::IoT::ScheduledAudit}
  */
-export const ScheduledAudit = cloudControlType<ScheduledAuditArgs, ScheduledAuditOutputs>("AWS::IoT::ScheduledAudit", "aws:iot:ScheduledAudit", '{"p":[["DayOfWeek",["enum","SUN","MON","TUE","WED","THU","FRI","SAT","UNSET_VALUE"]],["TargetCheckNames",["array","string"],1],["ScheduledAuditName","string",66],["DayOfMonth","string"],["Frequency",["enum","DAILY","WEEKLY","BIWEEKLY","MONTHLY"],1],["Tags",["array",["ref","Tag"]]],["ScheduledAuditArn","string",72]],"id":["ScheduledAuditName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:scheduledaudit/${ScheduledAuditName}"}');
+export const ScheduledAudit = cloudControlType<ScheduledAuditArgs, ScheduledAuditOutputs>("AWS::IoT::ScheduledAudit", "aws:iot:ScheduledAudit", '{"p":[["DayOfWeek",["enum","SUN","MON","TUE","WED","THU","FRI","SAT","UNSET_VALUE"]],["TargetCheckNames",["array","string"],1],["ScheduledAuditName","string",66],["DayOfMonth","string"],["Frequency",["enum","DAILY","WEEKLY","BIWEEKLY","MONTHLY"],1],["Tags",["array",["ref","Tag"]]],["ScheduledAuditArn","string",72]],"id":["ScheduledAuditName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ScheduledAuditName"],"ro":["ScheduledAuditArn"],"uo":["TargetCheckNames","Tags"],"tg":[true,true,true],"nm":{"path":"ScheduledAuditName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:scheduledaudit/${ScheduledAuditName}"}');
 /** A {@link ScheduledAudit} instance: its attributes as typed outputs. */
 export type ScheduledAudit = InstanceType<typeof ScheduledAudit>;
 
@@ -1542,19 +1963,35 @@ export interface ScheduledAuditArgs {
    * - `UNAUTHENTICATED_COGNITO_ROLE_OVERLY_PERMISSIVE_CHECK`
    */
   targetCheckNames: string[];
-  /** The name of the scheduled audit. */
+  /**
+   * The name of the scheduled audit.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   scheduledAuditName?: string;
-  /** The day of the month on which the scheduled audit is run (if the `frequency` is "MONTHLY"). If days 29-31 are specified, and the month does not have that many days, the audit takes place on the "LAST" day of the month. */
+  /**
+   * The day of the month on which the scheduled audit is run (if the `frequency` is "MONTHLY"). If days 29-31 are specified, and the month does not have that many days, the audit takes place on the "LAST" day of the month.
+   *
+   * Pattern: `^([1-9]|[12][0-9]|3[01])$|^LAST$|^UNSET_VALUE$`.
+   */
   dayOfMonth?: string;
   /** How often the scheduled audit occurs. */
   frequency: "DAILY" | "WEEKLY" | "BIWEEKLY" | "MONTHLY";
-  /** Metadata that can be used to manage the scheduled audit. */
+  /**
+   * Metadata that can be used to manage the scheduled audit.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ScheduledAudit}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduledAuditOutputs extends ScheduledAuditArgs {
-  /** The name of the scheduled audit. */
+  /**
+   * The name of the scheduled audit.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   scheduledAuditName: string;
   /** The ARN of the scheduled audit. */
   scheduledAuditArn: string;
@@ -1565,7 +2002,7 @@ export interface ScheduledAuditOutputs extends ScheduledAuditArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-securityprofile.html | CloudFormation: AWS::IoT::SecurityProfile}
  */
-export const SecurityProfile = cloudControlType<SecurityProfileArgs, SecurityProfileOutputs>("AWS::IoT::SecurityProfile", "aws:iot:SecurityProfile", '{"p":[["AdditionalMetricsToRetainV2",["array",["ref","MetricToRetain"]]],["SecurityProfileDescription","string"],["Behaviors",["array",["ref","Behavior"]]],["SecurityProfileName","string",66],["AlertTargets",["map",["ref","AlertTarget"]]],["TargetArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["MetricsExportConfig",["ref","MetricsExportConfig"]],["SecurityProfileArn","string",72]],"id":["SecurityProfileName"],"d":{"MetricToRetain":[["Metric","string",1],["MetricDimension",["ref","MetricDimension"]],["ExportMetric","boolean"]],"MetricDimension":[["Operator",["enum","IN","NOT_IN"]],["DimensionName","string",1]],"Behavior":[["SuppressAlerts","boolean"],["Metric","string"],["Criteria",["ref","BehaviorCriteria"]],["MetricDimension",["ref","MetricDimension"]],["Name","string",1],["ExportMetric","boolean"]],"BehaviorCriteria":[["ComparisonOperator",["enum","less-than","less-than-equals","greater-than","greater-than-equals","in-cidr-set","not-in-cidr-set","in-port-set","not-in-port-set","in-set","not-in-set"]],["MlDetectionConfig",["ref","MachineLearningDetectionConfig"]],["Value",["ref","MetricValue"]],["StatisticalThreshold",["ref","StatisticalThreshold"]],["DurationSeconds","integer"],["ConsecutiveDatapointsToAlarm","integer"],["ConsecutiveDatapointsToClear","integer"]],"MachineLearningDetectionConfig":[["ConfidenceLevel",["enum","LOW","MEDIUM","HIGH"]]],"MetricValue":[["Numbers",["array","number"]],["Number","number"],["Ports",["array","integer"]],["Count","string"],["Strings",["array","string"]],["Cidrs",["array","string"]]],"StatisticalThreshold":[["Statistic",["enum","Average","p0","p0.1","p0.01","p1","p10","p50","p90","p99","p99.9","p99.99","p100"]]],"AlertTarget":[["AlertTargetArn","string",1],["RoleArn","string",1]],"MetricsExportConfig":[["MqttTopic","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:securityprofile/${SecurityProfileName}"}');
+export const SecurityProfile = cloudControlType<SecurityProfileArgs, SecurityProfileOutputs>("AWS::IoT::SecurityProfile", "aws:iot:SecurityProfile", '{"p":[["AdditionalMetricsToRetainV2",["array",["ref","MetricToRetain"]]],["SecurityProfileDescription","string"],["Behaviors",["array",["ref","Behavior"]]],["SecurityProfileName","string",66],["AlertTargets",["map",["ref","AlertTarget"]]],["TargetArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["MetricsExportConfig",["ref","MetricsExportConfig"]],["SecurityProfileArn","string",72]],"id":["SecurityProfileName"],"d":{"MetricToRetain":[["Metric","string",1],["MetricDimension",["ref","MetricDimension"]],["ExportMetric","boolean"]],"MetricDimension":[["Operator",["enum","IN","NOT_IN"]],["DimensionName","string",1]],"Behavior":[["SuppressAlerts","boolean"],["Metric","string"],["Criteria",["ref","BehaviorCriteria"]],["MetricDimension",["ref","MetricDimension"]],["Name","string",1],["ExportMetric","boolean"]],"BehaviorCriteria":[["ComparisonOperator",["enum","less-than","less-than-equals","greater-than","greater-than-equals","in-cidr-set","not-in-cidr-set","in-port-set","not-in-port-set","in-set","not-in-set"]],["MlDetectionConfig",["ref","MachineLearningDetectionConfig"]],["Value",["ref","MetricValue"]],["StatisticalThreshold",["ref","StatisticalThreshold"]],["DurationSeconds","integer"],["ConsecutiveDatapointsToAlarm","integer"],["ConsecutiveDatapointsToClear","integer"]],"MachineLearningDetectionConfig":[["ConfidenceLevel",["enum","LOW","MEDIUM","HIGH"]]],"MetricValue":[["Numbers",["array","number"]],["Number","number"],["Ports",["array","integer"]],["Count","string"],["Strings",["array","string"]],["Cidrs",["array","string"]]],"StatisticalThreshold":[["Statistic",["enum","Average","p0","p0.1","p0.01","p1","p10","p50","p90","p99","p99.9","p99.99","p100"]]],"AlertTarget":[["AlertTargetArn","string",1],["RoleArn","string",1]],"MetricsExportConfig":[["MqttTopic","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SecurityProfileName"],"ro":["SecurityProfileArn"],"uo":["Behaviors","Behaviors/*/Criteria/Value/Cidrs","Behaviors/*/Criteria/Value/Ports","Behaviors/*/Criteria/Value/Numbers","Behaviors/*/Criteria/Value/Strings","AdditionalMetricsToRetainV2","Tags","TargetArns"],"tg":[true,true,true],"nm":{"path":"SecurityProfileName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:securityprofile/${SecurityProfileName}"}');
 /** A {@link SecurityProfile} instance: its attributes as typed outputs. */
 export type SecurityProfile = InstanceType<typeof SecurityProfile>;
 
@@ -1573,17 +2010,37 @@ export type SecurityProfile = InstanceType<typeof SecurityProfile>;
 export interface SecurityProfileArgs {
   /** A list of metrics whose data is retained (stored). By default, data is retained for any metric used in the profile's `behaviors` , but it's also retained for any metric specified here. Can be used with custom metrics; can't be used with dimensions. */
   additionalMetricsToRetainV2?: SecurityProfileMetricToRetain[];
-  /** A description of the security profile. */
+  /**
+   * A description of the security profile.
+   *
+   * Length: at most 1000.
+   */
   securityProfileDescription?: string;
-  /** Specifies the behaviors that, when violated by a device (thing), cause an alert. */
+  /**
+   * Specifies the behaviors that, when violated by a device (thing), cause an alert.
+   *
+   * Length: at most 100.
+   */
   behaviors?: SecurityProfileBehavior[];
-  /** The name you gave to the security profile. */
+  /**
+   * The name you gave to the security profile.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   securityProfileName?: string;
   /** Specifies the destinations to which alerts are sent. (Alerts are always sent to the console.) Alerts are generated when a device (thing) violates a behavior. */
   alertTargets?: Record<string, SecurityProfileAlertTarget>;
-  /** The ARN of the target (thing group) to which the security profile is attached. */
+  /**
+   * The ARN of the target (thing group) to which the security profile is attached.
+   *
+   * Each item: Length: at most 2048.
+   */
   targetArns?: string[];
-  /** Metadata that can be used to manage the security profile. */
+  /**
+   * Metadata that can be used to manage the security profile.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** Specifies the MQTT topic and role ARN required for metric export. */
   metricsExportConfig?: SecurityProfileMetricsExportConfig;
@@ -1591,7 +2048,11 @@ export interface SecurityProfileArgs {
 
 /** Outputs of {@link SecurityProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface SecurityProfileOutputs extends SecurityProfileArgs {
-  /** The name you gave to the security profile. */
+  /**
+   * The name you gave to the security profile.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   securityProfileName: string;
   /** The Amazon Resource Name (ARN) of the security profile. */
   securityProfileArn: string;
@@ -1603,7 +2064,11 @@ export interface SecurityProfileOutputs extends SecurityProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-securityprofile-metrictoretain.html | CloudFormation: MetricToRetain}
  */
 export interface SecurityProfileMetricToRetain {
-  /** A standard of measurement. */
+  /**
+   * A standard of measurement.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metric: string;
   /** The dimension of the metric. */
   metricDimension?: SecurityProfileMetricDimension;
@@ -1619,7 +2084,11 @@ export interface SecurityProfileMetricToRetain {
 export interface SecurityProfileMetricDimension {
   /** Operators are constructs that perform logical operations. Valid values are `IN` and `NOT_IN` . */
   operator?: "IN" | "NOT_IN";
-  /** The name of the dimension. */
+  /**
+   * The name of the dimension.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   dimensionName: string;
 }
 
@@ -1631,7 +2100,11 @@ export interface SecurityProfileMetricDimension {
 export interface SecurityProfileBehavior {
   /** The alert status. If you set the value to `true` , alerts will be suppressed. */
   suppressAlerts?: boolean;
-  /** What is measured by the behavior. */
+  /**
+   * What is measured by the behavior.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metric?: string;
   /**
    * The criteria that determine if a device is behaving normally in regard to the `metric` .
@@ -1641,7 +2114,11 @@ export interface SecurityProfileBehavior {
   criteria?: SecurityProfileBehaviorCriteria;
   /** The dimension of the metric. */
   metricDimension?: SecurityProfileMetricDimension;
-  /** The name you've given to the behavior. */
+  /**
+   * The name you've given to the behavior.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name: string;
   /** Value indicates exporting metrics related to the behavior when it is true. */
   exportMetric?: boolean;
@@ -1670,9 +2147,17 @@ export interface SecurityProfileBehaviorCriteria {
   statisticalThreshold?: SecurityProfileStatisticalThreshold;
   /** Use this to specify the time duration over which the behavior is evaluated, for those criteria that have a time dimension (for example, `NUM_MESSAGES_SENT` ). For a `statisticalThreshhold` metric comparison, measurements from all devices are accumulated over this time duration before being used to calculate percentiles, and later, measurements from an individual device are also accumulated over this time duration before being given a percentile rank. Cannot be used with list-based metric datatypes. */
   durationSeconds?: number;
-  /** If a device is in violation of the behavior for the specified number of consecutive datapoints, an alarm occurs. If not specified, the default is 1. */
+  /**
+   * If a device is in violation of the behavior for the specified number of consecutive datapoints, an alarm occurs. If not specified, the default is 1.
+   *
+   * Range: 1–10.
+   */
   consecutiveDatapointsToAlarm?: number;
-  /** If an alarm has occurred and the offending device is no longer in violation of the behavior for the specified number of consecutive datapoints, the alarm is cleared. If not specified, the default is 1. */
+  /**
+   * If an alarm has occurred and the offending device is no longer in violation of the behavior for the specified number of consecutive datapoints, the alarm is cleared. If not specified, the default is 1.
+   *
+   * Range: 1–10.
+   */
   consecutiveDatapointsToClear?: number;
 }
 
@@ -1702,9 +2187,17 @@ export interface SecurityProfileMetricValue {
   numbers?: number[];
   /** The numeric values of a metric. */
   number?: number;
-  /** If the `comparisonOperator` calls for a set of ports, use this to specify that set to be compared with the `metric` . */
+  /**
+   * If the `comparisonOperator` calls for a set of ports, use this to specify that set to be compared with the `metric` .
+   *
+   * Each item: Range: 0–65535.
+   */
   ports?: number[];
-  /** If the `comparisonOperator` calls for a numeric value, use this to specify that numeric value to be compared with the `metric` . */
+  /**
+   * If the `comparisonOperator` calls for a numeric value, use this to specify that numeric value to be compared with the `metric` .
+   *
+   * Range: at least 0.
+   */
   count?: string;
   /** The string values of a metric. */
   strings?: string[];
@@ -1728,9 +2221,17 @@ export interface SecurityProfileStatisticalThreshold {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-securityprofile-alerttarget.html | CloudFormation: AlertTarget}
  */
 export interface SecurityProfileAlertTarget {
-  /** The Amazon Resource Name (ARN) of the notification target to which alerts are sent. */
+  /**
+   * The Amazon Resource Name (ARN) of the notification target to which alerts are sent.
+   *
+   * Length: at most 2048.
+   */
   alertTargetArn: string;
-  /** The ARN of the role that grants permission to send alerts to the notification target. */
+  /**
+   * The ARN of the role that grants permission to send alerts to the notification target.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -1740,9 +2241,17 @@ export interface SecurityProfileAlertTarget {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-securityprofile-metricsexportconfig.html | CloudFormation: MetricsExportConfig}
  */
 export interface SecurityProfileMetricsExportConfig {
-  /** The MQTT topic that Device Defender Detect should publish messages to for metrics export. */
+  /**
+   * The MQTT topic that Device Defender Detect should publish messages to for metrics export.
+   *
+   * Length: 1–512.
+   */
   mqttTopic: string;
-  /** This role ARN has permission to publish MQTT messages, after which Device Defender Detect can assume the role and publish messages on your behalf. */
+  /**
+   * This role ARN has permission to publish MQTT messages, after which Device Defender Detect can assume the role and publish messages on your behalf.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -1753,23 +2262,39 @@ export interface SecurityProfileMetricsExportConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-softwarepackage.html | CloudFormation: AWS::IoT::SoftwarePackage}
  */
-export const SoftwarePackage = cloudControlType<SoftwarePackageArgs, SoftwarePackageOutputs>("AWS::IoT::SoftwarePackage", "aws:iot:SoftwarePackage", '{"p":[["Description","string"],["PackageName","string",66],["Tags",["array",["ref","Tag"]]],["PackageArn","string",8]],"id":["PackageName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:package/${PackageName}"}');
+export const SoftwarePackage = cloudControlType<SoftwarePackageArgs, SoftwarePackageOutputs>("AWS::IoT::SoftwarePackage", "aws:iot:SoftwarePackage", '{"p":[["Description","string"],["PackageName","string",66],["Tags",["array",["ref","Tag"]]],["PackageArn","string",8]],"id":["PackageName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PackageName"],"ro":["PackageArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"PackageName","min":1,"max":128,"pattern":"^[a-zA-Z0-9-_.]+$"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:package/${PackageName}"}');
 /** A {@link SoftwarePackage} instance: its attributes as typed outputs. */
 export type SoftwarePackage = InstanceType<typeof SoftwarePackage>;
 
 /** Inputs of {@link SoftwarePackage}. */
 export interface SoftwarePackageArgs {
-  /** A summary of the package being created. This can be used to outline the package's contents or purpose. */
+  /**
+   * A summary of the package being created. This can be used to outline the package's contents or purpose.
+   *
+   * Length: 0–1024. Pattern: `^[^\p{C}]+$`.
+   */
   description?: string;
-  /** The name of the new software package. */
+  /**
+   * The name of the new software package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   packageName?: string;
-  /** Metadata that can be used to manage the package. */
+  /**
+   * Metadata that can be used to manage the package.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link SoftwarePackage}: its inputs as the cloud reports them, and its attributes. */
 export interface SoftwarePackageOutputs extends SoftwarePackageArgs {
-  /** The name of the new software package. */
+  /**
+   * The name of the new software package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   packageName: string;
   /** The Amazon Resource Name (ARN) for the package. */
   packageArn: string;
@@ -1782,15 +2307,23 @@ export interface SoftwarePackageOutputs extends SoftwarePackageArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-softwarepackageversion.html | CloudFormation: AWS::IoT::SoftwarePackageVersion}
  */
-export const SoftwarePackageVersion = cloudControlType<SoftwarePackageVersionArgs, SoftwarePackageVersionOutputs>("AWS::IoT::SoftwarePackageVersion", "aws:iot:SoftwarePackageVersion", '{"p":[["Description","string"],["PackageName","string",67],["Attributes",["map","string"]],["VersionName","string",66],["Tags",["array",["ref","Tag"]]],["Artifact",["ref","PackageVersionArtifact"]],["Recipe","string"],["Sbom",["ref","Sbom"]],["PackageVersionArn","string",8],["Status",["enum","DRAFT","PUBLISHED","DEPRECATED"],8],["ErrorReason","string",8],["SbomValidationStatus",["enum","IN_PROGRESS","FAILED","SUCCEEDED",""],8]],"id":["PackageName","VersionName"],"d":{"PackageVersionArtifact":[["S3Location",["ref","S3Location"],1]],"S3Location":[["Bucket","string",1],["Key","string",1],["Version","string",1]],"Sbom":[["S3Location",["ref","S3Location"],1]]},"tags":["Tags","standard"]}');
+export const SoftwarePackageVersion = cloudControlType<SoftwarePackageVersionArgs, SoftwarePackageVersionOutputs>("AWS::IoT::SoftwarePackageVersion", "aws:iot:SoftwarePackageVersion", '{"p":[["Description","string"],["PackageName","string",67],["Attributes",["map","string"]],["VersionName","string",66],["Tags",["array",["ref","Tag"]]],["Artifact",["ref","PackageVersionArtifact"]],["Recipe","string"],["Sbom",["ref","Sbom"]],["PackageVersionArn","string",8],["Status",["enum","DRAFT","PUBLISHED","DEPRECATED"],8],["ErrorReason","string",8],["SbomValidationStatus",["enum","IN_PROGRESS","FAILED","SUCCEEDED",""],8]],"id":["PackageName","VersionName"],"d":{"PackageVersionArtifact":[["S3Location",["ref","S3Location"],1]],"S3Location":[["Bucket","string",1],["Key","string",1],["Version","string",1]],"Sbom":[["S3Location",["ref","S3Location"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PackageName","VersionName"],"ro":["ErrorReason","PackageVersionArn","Status","SbomValidationStatus"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link SoftwarePackageVersion} instance: its attributes as typed outputs. */
 export type SoftwarePackageVersion = InstanceType<typeof SoftwarePackageVersion>;
 
 /** Inputs of {@link SoftwarePackageVersion}. */
 export interface SoftwarePackageVersionArgs {
-  /** A summary of the package version being created. This can be used to outline the package's contents or purpose. */
+  /**
+   * A summary of the package version being created. This can be used to outline the package's contents or purpose.
+   *
+   * Length: 0–1024. Pattern: `^[^\p{C}]+$`.
+   */
   description?: string;
-  /** The name of the associated software package. */
+  /**
+   * The name of the associated software package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   packageName: string;
   /**
    * Metadata that can be used to define a package version’s configuration. For example, the S3 file location, configuration options that are being sent to the device or fleet.
@@ -1798,9 +2331,17 @@ export interface SoftwarePackageVersionArgs {
    * The combined size of all the attributes on a package version is limited to 3KB.
    */
   attributes?: Record<string, string>;
-  /** The name of the new package version. */
+  /**
+   * The name of the new package version.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   versionName?: string;
-  /** Metadata that can be used to manage the package version. */
+  /**
+   * Metadata that can be used to manage the package version.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The artifact location of the package version */
   artifact?: SoftwarePackageVersionPackageVersionArtifact;
@@ -1812,7 +2353,11 @@ export interface SoftwarePackageVersionArgs {
 
 /** Outputs of {@link SoftwarePackageVersion}: its inputs as the cloud reports them, and its attributes. */
 export interface SoftwarePackageVersionOutputs extends SoftwarePackageVersionArgs {
-  /** The name of the new package version. */
+  /**
+   * The name of the new package version.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   versionName: string;
   /** The Amazon Resource Name (ARN) for the package. */
   packageVersionArn: string;
@@ -1840,9 +2385,17 @@ export interface SoftwarePackageVersionPackageVersionArtifact {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-softwarepackageversion-s3location.html | CloudFormation: S3Location}
  */
 export interface SoftwarePackageVersionS3Location {
-  /** The S3 bucket */
+  /**
+   * The S3 bucket
+   *
+   * Length: at least 1.
+   */
   bucket: string;
-  /** The S3 key */
+  /**
+   * The S3 key
+   *
+   * Length: at least 1.
+   */
   key: string;
   /** The S3 version */
   version: string;
@@ -1861,9 +2414,11 @@ export interface SoftwarePackageVersionSbom {
 /**
  * Resource Type definition for AWS IoT Stream. A stream is a publicly addressable resource that is an abstraction for a list of files that can be transferred to an IoT device.
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::Stream: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-stream.html | CloudFormation: AWS::IoT::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::IoT::Stream", "aws:iot:Stream", '{"p":[["StreamId","string",67],["Description","string"],["Files",["array",["ref","StreamFile"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["StreamVersion","integer",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"StreamFile":[["FileId","integer"],["S3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string"],["Key","string"],["Version","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:stream/${StreamId}"}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::IoT::Stream", "aws:iot:Stream", '{"p":[["StreamId","string",67],["Description","string"],["Files",["array",["ref","StreamFile"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["StreamVersion","integer",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"StreamFile":[["FileId","integer"],["S3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string"],["Key","string"],["Version","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:iot:${Region}:${Account}:stream/${StreamId}"}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 
@@ -1926,7 +2481,7 @@ export interface StreamS3Location {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-thing.html | CloudFormation: AWS::IoT::Thing}
  */
-export const Thing = cloudControlType<ThingArgs, ThingOutputs>("AWS::IoT::Thing", "aws:iot:Thing", '{"p":[["AttributePayload",["ref","AttributePayload"]],["ThingName","string",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["ThingName"],"d":{"AttributePayload":[["Attributes",["map","string"]]]},"arn":"arn:${Partition}:iot:${Region}:${Account}:thing/${ThingName}"}');
+export const Thing = cloudControlType<ThingArgs, ThingOutputs>("AWS::IoT::Thing", "aws:iot:Thing", '{"p":[["AttributePayload",["ref","AttributePayload"]],["ThingName","string",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["ThingName"],"d":{"AttributePayload":[["Attributes",["map","string"]]]},"reg":{"h":"crudl","co":["ThingName"],"ro":["Id","Arn"],"tg":[false,false,false],"nm":{"path":"ThingName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:thing/${ThingName}"}');
 /** A {@link Thing} instance: its attributes as typed outputs. */
 export type Thing = InstanceType<typeof Thing>;
 
@@ -1938,6 +2493,8 @@ export interface ThingArgs {
    * The name of the thing to update.
    *
    * You can't change a thing's name. To change a thing's name, you must create a new thing, give it the new name, and then delete the old thing.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
    */
   thingName?: string;
 }
@@ -1948,6 +2505,8 @@ export interface ThingOutputs extends ThingArgs {
    * The name of the thing to update.
    *
    * You can't change a thing's name. To change a thing's name, you must create a new thing, give it the new name, and then delete the old thing.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
    */
   thingName: string;
   /** The Id of this thing. */
@@ -1979,7 +2538,7 @@ export interface ThingAttributePayload {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-thinggroup.html | CloudFormation: AWS::IoT::ThingGroup}
  */
-export const ThingGroup = cloudControlType<ThingGroupArgs, ThingGroupOutputs>("AWS::IoT::ThingGroup", "aws:iot:ThingGroup", '{"p":[["ParentGroupName","string",66],["ThingGroupName","string",66],["ThingGroupProperties",["ref","ThingGroupProperties"]],["QueryString","string"],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["ThingGroupName"],"d":{"ThingGroupProperties":[["AttributePayload",["ref","AttributePayload"]],["ThingGroupDescription","string"]],"AttributePayload":[["Attributes",["map","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:thinggroup/${ThingGroupName}"}');
+export const ThingGroup = cloudControlType<ThingGroupArgs, ThingGroupOutputs>("AWS::IoT::ThingGroup", "aws:iot:ThingGroup", '{"p":[["ParentGroupName","string",66],["ThingGroupName","string",66],["ThingGroupProperties",["ref","ThingGroupProperties"]],["QueryString","string"],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["ThingGroupName"],"d":{"ThingGroupProperties":[["AttributePayload",["ref","AttributePayload"]],["ThingGroupDescription","string"]],"AttributePayload":[["Attributes",["map","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ThingGroupName","ParentGroupName"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"ThingGroupName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:thinggroup/${ThingGroupName}"}');
 /** A {@link ThingGroup} instance: its attributes as typed outputs. */
 export type ThingGroup = InstanceType<typeof ThingGroup>;
 
@@ -1989,9 +2548,15 @@ export interface ThingGroupArgs {
    * The parent thing group name.
    *
    * A Dynamic Thing Group does not have `parentGroupName` defined.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
    */
   parentGroupName?: string;
-  /** The thing group name. */
+  /**
+   * The thing group name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingGroupName?: string;
   /** Thing group properties. */
   thingGroupProperties?: ThingGroupThingGroupProperties;
@@ -1999,15 +2564,25 @@ export interface ThingGroupArgs {
    * The dynamic thing group search query string.
    *
    * The `queryString` attribute *is* required for `CreateDynamicThingGroup` . The `queryString` attribute *is not* required for `CreateThingGroup` .
+   *
+   * Length: 1–1000.
    */
   queryString?: string;
-  /** Metadata which can be used to manage the thing group or dynamic thing group. */
+  /**
+   * Metadata which can be used to manage the thing group or dynamic thing group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ThingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingGroupOutputs extends ThingGroupArgs {
-  /** The thing group name. */
+  /**
+   * The thing group name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingGroupName: string;
   /** The thing group ID. */
   awsId: string;
@@ -2023,7 +2598,11 @@ export interface ThingGroupOutputs extends ThingGroupArgs {
 export interface ThingGroupThingGroupProperties {
   /** The thing group attributes in JSON format. */
   attributePayload?: ThingGroupAttributePayload;
-  /** The thing group description. */
+  /**
+   * The thing group description.
+   *
+   * Length: at most 2028. Pattern: ``.
+   */
   thingGroupDescription?: string;
 }
 
@@ -2046,9 +2625,11 @@ export interface ThingGroupAttributePayload {
  *
  * For more information about working with AWS IoT things and principals, see [Authorization](https://docs.aws.amazon.com/iot/latest/developerguide/authorization.html) in the *AWS IoT Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::ThingPrincipalAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-thingprincipalattachment.html | CloudFormation: AWS::IoT::ThingPrincipalAttachment}
  */
-export const ThingPrincipalAttachment = cloudControlType<ThingPrincipalAttachmentArgs, ThingPrincipalAttachmentOutputs>("AWS::IoT::ThingPrincipalAttachment", "aws:iot:ThingPrincipalAttachment", '{"p":[["Principal","string",67],["ThingName","string",67],["ThingPrincipalType","string",66]],"id":["ThingName","Principal"]}');
+export const ThingPrincipalAttachment = cloudControlType<ThingPrincipalAttachmentArgs, ThingPrincipalAttachmentOutputs>("AWS::IoT::ThingPrincipalAttachment", "aws:iot:ThingPrincipalAttachment", '{"p":[["Principal","string",67],["ThingName","string",67],["ThingPrincipalType","string",66]],"id":["ThingName","Principal"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ThingPrincipalAttachment} instance: its attributes as typed outputs. */
 export type ThingPrincipalAttachment = InstanceType<typeof ThingPrincipalAttachment>;
 
@@ -2071,7 +2652,7 @@ export interface ThingPrincipalAttachmentOutputs extends ThingPrincipalAttachmen
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-thingtype.html | CloudFormation: AWS::IoT::ThingType}
  */
-export const ThingType = cloudControlType<ThingTypeArgs, ThingTypeOutputs>("AWS::IoT::ThingType", "aws:iot:ThingType", '{"p":[["DeprecateThingType","boolean"],["ThingTypeName","string",66],["ThingTypeProperties",["ref","ThingTypeProperties"],66],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["ThingTypeName"],"d":{"ThingTypeProperties":[["ThingTypeDescription","string",2],["SearchableAttributes",["array","string"],2],["Mqtt5Configuration",["ref","Mqtt5Configuration"]]],"Mqtt5Configuration":[["PropagatingAttributes",["array",["ref","PropagatingAttribute"]]]],"PropagatingAttribute":[["UserPropertyKey","string",1],["ThingAttribute","string"],["ConnectionAttribute",["enum","iot:ClientId","iot:Thing.ThingName"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:thingtype/${ThingTypeName}"}');
+export const ThingType = cloudControlType<ThingTypeArgs, ThingTypeOutputs>("AWS::IoT::ThingType", "aws:iot:ThingType", '{"p":[["DeprecateThingType","boolean"],["ThingTypeName","string",66],["ThingTypeProperties",["ref","ThingTypeProperties"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["ThingTypeName"],"d":{"ThingTypeProperties":[["ThingTypeDescription","string"],["SearchableAttributes",["array","string"]],["Mqtt5Configuration",["ref","Mqtt5Configuration"]]],"Mqtt5Configuration":[["PropagatingAttributes",["array",["ref","PropagatingAttribute"]]]],"PropagatingAttribute":[["UserPropertyKey","string",1],["ThingAttribute","string"],["ConnectionAttribute",["enum","iot:ClientId","iot:Thing.ThingName"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ThingTypeName"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"ThingTypeName","min":1,"max":128,"pattern":"[a-zA-Z0-9:_-]+"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:thingtype/${ThingTypeName}"}');
 /** A {@link ThingType} instance: its attributes as typed outputs. */
 export type ThingType = InstanceType<typeof ThingType>;
 
@@ -2083,17 +2664,29 @@ export interface ThingTypeArgs {
    * Requires permission to access the [DeprecateThingType](https://docs.aws.amazon.com//service-authorization/latest/reference/list_awsiot.html#awsiot-actions-as-permissions) action.
    */
   deprecateThingType?: boolean;
-  /** The name of the thing type. */
+  /**
+   * The name of the thing type.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingTypeName?: string;
   /** The thing type properties for the thing type to create. It contains information about the new thing type including a description, a list of searchable thing attribute names, and a list of propagating attributes. After a thing type is created, you can only update `Mqtt5Configuration` . */
   thingTypeProperties?: ThingTypeThingTypeProperties;
-  /** Metadata which can be used to manage the thing type. */
+  /**
+   * Metadata which can be used to manage the thing type.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ThingType}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingTypeOutputs extends ThingTypeArgs {
-  /** The name of the thing type. */
+  /**
+   * The name of the thing type.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingTypeName: string;
   /** The thing type id. */
   awsId: string;
@@ -2107,9 +2700,17 @@ export interface ThingTypeOutputs extends ThingTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-thingtype-thingtypeproperties.html | CloudFormation: ThingTypeProperties}
  */
 export interface ThingTypeThingTypeProperties {
-  /** The description of the thing type. */
+  /**
+   * The description of the thing type.
+   *
+   * Length: at most 2028. Pattern: ``.
+   */
   thingTypeDescription?: string;
-  /** A list of searchable thing attribute names. */
+  /**
+   * A list of searchable thing attribute names.
+   *
+   * Items: at most 3. Each item: Length: at most 128. Pattern: `[a-zA-Z0-9_.,\@/:#-]+`.
+   */
   searchableAttributes?: string[];
   /** The configuration to add user-defined properties to enrich MQTT 5 messages. */
   mqtt5Configuration?: ThingTypeMqtt5Configuration;
@@ -2131,9 +2732,17 @@ export interface ThingTypeMqtt5Configuration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-thingtype-propagatingattribute.html | CloudFormation: PropagatingAttribute}
  */
 export interface ThingTypePropagatingAttribute {
-  /** The key of the MQTT 5 user property, which is a key-value pair. */
+  /**
+   * The key of the MQTT 5 user property, which is a key-value pair.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9:$.]+`.
+   */
   userPropertyKey: string;
-  /** The thing attribute that is propagating for MQTT 5 message enrichment. */
+  /**
+   * The thing attribute that is propagating for MQTT 5 message enrichment.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9_.,\@/:#-]+`.
+   */
   thingAttribute?: string;
   /** The attribute associated with the connection details. */
   connectionAttribute?: "iot:ClientId" | "iot:Thing.ThingName";
@@ -2144,7 +2753,7 @@ export interface ThingTypePropagatingAttribute {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-topicrule.html | CloudFormation: AWS::IoT::TopicRule}
  */
-export const TopicRule = cloudControlType<TopicRuleArgs, TopicRuleOutputs>("AWS::IoT::TopicRule", "aws:iot:TopicRule", '{"p":[["TopicRulePayload",["ref","TopicRulePayload"],1],["RuleName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["RuleName"],"d":{"TopicRulePayload":[["RuleDisabled","boolean"],["ErrorAction",["ref","Action"]],["Description","string"],["AwsIotSqlVersion","string"],["Actions",["array",["ref","Action"]],1],["Sql","string",1]],"Action":[["S3",["ref","S3Action"]],["CloudwatchAlarm",["ref","CloudwatchAlarmAction"]],["IotEvents",["ref","IotEventsAction"]],["Firehose",["ref","FirehoseAction"]],["Republish",["ref","RepublishAction"]],["Kafka",["ref","KafkaAction"]],["StepFunctions",["ref","StepFunctionsAction"]],["DynamoDB",["ref","DynamoDBAction"]],["Http",["ref","HttpAction"]],["OpenSearch",["ref","OpenSearchAction"]],["DynamoDBv2",["ref","DynamoDBv2Action"]],["CloudwatchMetric",["ref","CloudwatchMetricAction"]],["IotSiteWise",["ref","IotSiteWiseAction"]],["Elasticsearch",["ref","ElasticsearchAction"]],["Sqs",["ref","SqsAction"]],["Kinesis",["ref","KinesisAction"]],["CloudwatchLogs",["ref","CloudwatchLogsAction"]],["Timestream",["ref","TimestreamAction"]],["IotAnalytics",["ref","IotAnalyticsAction"]],["Sns",["ref","SnsAction"]],["Lambda",["ref","LambdaAction"]],["Location",["ref","LocationAction"]],["InfluxDB",["ref","InfluxDBAction"]]],"S3Action":[["BucketName","string",1],["CannedAcl",["enum","private","public-read","public-read-write","aws-exec-read","authenticated-read","bucket-owner-read","bucket-owner-full-control","log-delivery-write"]],["Key","string",1],["RoleArn","string",1]],"CloudwatchAlarmAction":[["AlarmName","string",1],["StateReason","string",1],["StateValue","string",1],["RoleArn","string",1]],"IotEventsAction":[["InputName","string",1],["BatchMode","boolean"],["RoleArn","string",1],["MessageId","string"]],"FirehoseAction":[["DeliveryStreamName","string",1],["BatchMode","boolean"],["RoleArn","string",1],["Separator","string"]],"RepublishAction":[["Qos","integer"],["Headers",["ref","RepublishActionHeaders"]],["Topic","string",1],["RoleArn","string",1]],"RepublishActionHeaders":[["CorrelationData","string"],["UserProperties",["array",["ref","UserProperty"]]],["PayloadFormatIndicator","string"],["ContentType","string"],["MessageExpiry","string"],["ResponseTopic","string"]],"UserProperty":[["Value","string",1],["Key","string",1]],"KafkaAction":[["Partition","string"],["ClientProperties",["map","string"],1],["Topic","string",1],["DestinationArn","string",1],["Key","string"],["Headers",["array",["ref","KafkaActionHeader"]]]],"KafkaActionHeader":[["Value","string",1],["Key","string",1]],"StepFunctionsAction":[["ExecutionNamePrefix","string"],["StateMachineName","string",1],["RoleArn","string",1]],"DynamoDBAction":[["TableName","string",1],["PayloadField","string"],["RangeKeyField","string"],["HashKeyField","string",1],["RangeKeyValue","string"],["RangeKeyType","string"],["HashKeyType","string"],["HashKeyValue","string",1],["RoleArn","string",1]],"HttpAction":[["Headers",["array",["ref","HttpActionHeader"]]],["Auth",["ref","HttpAuthorization"]],["ConfirmationUrl","string"],["Url","string",1],["EnableBatching","boolean"],["BatchConfig",["ref","BatchConfig"]]],"HttpActionHeader":[["Value","string",1],["Key","string",1]],"HttpAuthorization":[["Sigv4",["ref","SigV4Authorization"]]],"SigV4Authorization":[["ServiceName","string",1],["SigningRegion","string",1],["RoleArn","string",1]],"BatchConfig":[["MaxBatchOpenMs","integer"],["MaxBatchSize","integer"],["MaxBatchSizeBytes","integer"],["BatchAcrossTopics","boolean"]],"OpenSearchAction":[["Type","string",1],["Endpoint","string",1],["Index","string",1],["Id","string",1],["RoleArn","string",1]],"DynamoDBv2Action":[["PutItem",["ref","PutItemInput"]],["RoleArn","string"]],"PutItemInput":[["TableName","string",1]],"CloudwatchMetricAction":[["MetricName","string",1],["MetricValue","string",1],["MetricNamespace","string",1],["MetricUnit","string",1],["RoleArn","string",1],["MetricTimestamp","string"]],"IotSiteWiseAction":[["PutAssetPropertyValueEntries",["array",["ref","PutAssetPropertyValueEntry"]],1],["RoleArn","string",1]],"PutAssetPropertyValueEntry":[["PropertyValues",["array",["ref","AssetPropertyValue"]],1],["EntryId","string"],["PropertyAlias","string"],["AssetId","string"],["PropertyId","string"]],"AssetPropertyValue":[["Quality","string"],["Value",["ref","AssetPropertyVariant"],1],["Timestamp",["ref","AssetPropertyTimestamp"],1]],"AssetPropertyVariant":[["DoubleValue","string"],["BooleanValue","string"],["IntegerValue","string"],["StringValue","string"]],"AssetPropertyTimestamp":[["TimeInSeconds","string",1],["OffsetInNanos","string"]],"ElasticsearchAction":[["Type","string",1],["Endpoint","string",1],["Index","string",1],["Id","string",1],["RoleArn","string",1]],"SqsAction":[["UseBase64","boolean"],["RoleArn","string",1],["QueueUrl","string",1]],"KinesisAction":[["StreamName","string",1],["PartitionKey","string"],["RoleArn","string",1]],"CloudwatchLogsAction":[["BatchMode","boolean"],["LogGroupName","string",1],["RoleArn","string",1]],"TimestreamAction":[["TableName","string",1],["DatabaseName","string",1],["Dimensions",["array",["ref","TimestreamDimension"]],1],["Timestamp",["ref","TimestreamTimestamp"]],["RoleArn","string",1]],"TimestreamDimension":[["Value","string",1],["Name","string",1]],"TimestreamTimestamp":[["Value","string",1],["Unit","string",1]],"IotAnalyticsAction":[["ChannelName","string",1],["BatchMode","boolean"],["RoleArn","string",1]],"SnsAction":[["MessageFormat","string"],["TargetArn","string",1],["RoleArn","string",1]],"LambdaAction":[["FunctionArn","string"]],"LocationAction":[["TrackerName","string",1],["DeviceId","string",1],["Latitude","string",1],["Longitude","string",1],["Timestamp",["ref","Timestamp"]],["RoleArn","string",1]],"Timestamp":[["Value","string",1],["Unit","string"]],"InfluxDBAction":[["DestinationArn","string",1],["RoleArn","string",1],["DatabaseName","string",1],["TableName","string",1],["Organization","string"],["TimestampUnit","string"],["Tags",["map","string"]],["BatchConfig",["ref","InfluxDBBatchConfig"]]],"InfluxDBBatchConfig":[["MaxBatchSize","integer"],["MaxBatchOpenMs","integer"],["MaxBatchSizeBytes","integer"],["BatchAcrossTopics","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iot:${Region}:${Account}:rule/${RuleName}"}');
+export const TopicRule = cloudControlType<TopicRuleArgs, TopicRuleOutputs>("AWS::IoT::TopicRule", "aws:iot:TopicRule", '{"p":[["TopicRulePayload",["ref","TopicRulePayload"],1],["RuleName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["RuleName"],"d":{"TopicRulePayload":[["RuleDisabled","boolean"],["ErrorAction",["ref","Action"]],["Description","string"],["AwsIotSqlVersion","string"],["Actions",["array",["ref","Action"]],1],["Sql","string",1]],"Action":[["S3",["ref","S3Action"]],["CloudwatchAlarm",["ref","CloudwatchAlarmAction"]],["IotEvents",["ref","IotEventsAction"]],["Firehose",["ref","FirehoseAction"]],["Republish",["ref","RepublishAction"]],["Kafka",["ref","KafkaAction"]],["StepFunctions",["ref","StepFunctionsAction"]],["DynamoDB",["ref","DynamoDBAction"]],["Http",["ref","HttpAction"]],["OpenSearch",["ref","OpenSearchAction"]],["DynamoDBv2",["ref","DynamoDBv2Action"]],["CloudwatchMetric",["ref","CloudwatchMetricAction"]],["IotSiteWise",["ref","IotSiteWiseAction"]],["Elasticsearch",["ref","ElasticsearchAction"]],["Sqs",["ref","SqsAction"]],["Kinesis",["ref","KinesisAction"]],["CloudwatchLogs",["ref","CloudwatchLogsAction"]],["Timestream",["ref","TimestreamAction"]],["IotAnalytics",["ref","IotAnalyticsAction"]],["Sns",["ref","SnsAction"]],["Lambda",["ref","LambdaAction"]],["Location",["ref","LocationAction"]],["InfluxDB",["ref","InfluxDBAction"]]],"S3Action":[["BucketName","string",1],["CannedAcl",["enum","private","public-read","public-read-write","aws-exec-read","authenticated-read","bucket-owner-read","bucket-owner-full-control","log-delivery-write"]],["Key","string",1],["RoleArn","string",1]],"CloudwatchAlarmAction":[["AlarmName","string",1],["StateReason","string",1],["StateValue","string",1],["RoleArn","string",1]],"IotEventsAction":[["InputName","string",1],["BatchMode","boolean"],["RoleArn","string",1],["MessageId","string"]],"FirehoseAction":[["DeliveryStreamName","string",1],["BatchMode","boolean"],["RoleArn","string",1],["Separator","string"]],"RepublishAction":[["Qos","integer"],["Headers",["ref","RepublishActionHeaders"]],["Topic","string",1],["RoleArn","string",1]],"RepublishActionHeaders":[["CorrelationData","string"],["UserProperties",["array",["ref","UserProperty"]]],["PayloadFormatIndicator","string"],["ContentType","string"],["MessageExpiry","string"],["ResponseTopic","string"]],"UserProperty":[["Value","string",1],["Key","string",1]],"KafkaAction":[["Partition","string"],["ClientProperties",["map","string"],1],["Topic","string",1],["DestinationArn","string",1],["Key","string"],["Headers",["array",["ref","KafkaActionHeader"]]]],"KafkaActionHeader":[["Value","string",1],["Key","string",1]],"StepFunctionsAction":[["ExecutionNamePrefix","string"],["StateMachineName","string",1],["RoleArn","string",1]],"DynamoDBAction":[["TableName","string",1],["PayloadField","string"],["RangeKeyField","string"],["HashKeyField","string",1],["RangeKeyValue","string"],["RangeKeyType","string"],["HashKeyType","string"],["HashKeyValue","string",1],["RoleArn","string",1]],"HttpAction":[["Headers",["array",["ref","HttpActionHeader"]]],["Auth",["ref","HttpAuthorization"]],["ConfirmationUrl","string"],["Url","string",1],["EnableBatching","boolean"],["BatchConfig",["ref","BatchConfig"]]],"HttpActionHeader":[["Value","string",1],["Key","string",1]],"HttpAuthorization":[["Sigv4",["ref","SigV4Authorization"]]],"SigV4Authorization":[["ServiceName","string",1],["SigningRegion","string",1],["RoleArn","string",1]],"BatchConfig":[["MaxBatchOpenMs","integer"],["MaxBatchSize","integer"],["MaxBatchSizeBytes","integer"],["BatchAcrossTopics","boolean"]],"OpenSearchAction":[["Type","string",1],["Endpoint","string",1],["Index","string",1],["Id","string",1],["RoleArn","string",1]],"DynamoDBv2Action":[["PutItem",["ref","PutItemInput"]],["RoleArn","string"]],"PutItemInput":[["TableName","string",1]],"CloudwatchMetricAction":[["MetricName","string",1],["MetricValue","string",1],["MetricNamespace","string",1],["MetricUnit","string",1],["RoleArn","string",1],["MetricTimestamp","string"]],"IotSiteWiseAction":[["PutAssetPropertyValueEntries",["array",["ref","PutAssetPropertyValueEntry"]],1],["RoleArn","string",1]],"PutAssetPropertyValueEntry":[["PropertyValues",["array",["ref","AssetPropertyValue"]],1],["EntryId","string"],["PropertyAlias","string"],["AssetId","string"],["PropertyId","string"]],"AssetPropertyValue":[["Quality","string"],["Value",["ref","AssetPropertyVariant"],1],["Timestamp",["ref","AssetPropertyTimestamp"],1]],"AssetPropertyVariant":[["DoubleValue","string"],["BooleanValue","string"],["IntegerValue","string"],["StringValue","string"]],"AssetPropertyTimestamp":[["TimeInSeconds","string",1],["OffsetInNanos","string"]],"ElasticsearchAction":[["Type","string",1],["Endpoint","string",1],["Index","string",1],["Id","string",1],["RoleArn","string",1]],"SqsAction":[["UseBase64","boolean"],["RoleArn","string",1],["QueueUrl","string",1]],"KinesisAction":[["StreamName","string",1],["PartitionKey","string"],["RoleArn","string",1]],"CloudwatchLogsAction":[["BatchMode","boolean"],["LogGroupName","string",1],["RoleArn","string",1]],"TimestreamAction":[["TableName","string",1],["DatabaseName","string",1],["Dimensions",["array",["ref","TimestreamDimension"]],1],["Timestamp",["ref","TimestreamTimestamp"]],["RoleArn","string",1]],"TimestreamDimension":[["Value","string",1],["Name","string",1]],"TimestreamTimestamp":[["Value","string",1],["Unit","string",1]],"IotAnalyticsAction":[["ChannelName","string",1],["BatchMode","boolean"],["RoleArn","string",1]],"SnsAction":[["MessageFormat","string"],["TargetArn","string",1],["RoleArn","string",1]],"LambdaAction":[["FunctionArn","string"]],"LocationAction":[["TrackerName","string",1],["DeviceId","string",1],["Latitude","string",1],["Longitude","string",1],["Timestamp",["ref","Timestamp"]],["RoleArn","string",1]],"Timestamp":[["Value","string",1],["Unit","string"]],"InfluxDBAction":[["DestinationArn","string",1],["RoleArn","string",1],["DatabaseName","string",1],["TableName","string",1],["Organization","string"],["TimestampUnit","string"],["Tags",["map","string"]],["BatchConfig",["ref","InfluxDBBatchConfig"]]],"InfluxDBBatchConfig":[["MaxBatchSize","integer"],["MaxBatchOpenMs","integer"],["MaxBatchSizeBytes","integer"],["BatchAcrossTopics","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RuleName"],"ro":["Arn"],"uo":["Tags"],"dep":["TopicRulePayload/ErrorAction/IotAnalytics","TopicRulePayload/Actions/*/IotAnalytics","TopicRulePayload/ErrorAction/IotEvents","TopicRulePayload/Actions/*/IotEvents"],"tg":[true,true,true],"nm":{"path":"RuleName"}},"arn":"arn:${Partition}:iot:${Region}:${Account}:rule/${RuleName}"}');
 /** A {@link TopicRule} instance: its attributes as typed outputs. */
 export type TopicRule = InstanceType<typeof TopicRule>;
 
@@ -2365,9 +2974,15 @@ export interface TopicRuleRepublishActionHeaders {
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
    *
    * > This binary data must be base64-encoded.
+   *
+   * Length: 0–1024.
    */
   correlationData?: string;
-  /** An array of key-value pairs that you define in the MQTT5 header. */
+  /**
+   * An array of key-value pairs that you define in the MQTT5 header.
+   *
+   * Items: 1–100.
+   */
   userProperties?: TopicRuleUserProperty[];
   /**
    * An `Enum` string value that indicates whether the payload is formatted as UTF-8.
@@ -2377,6 +2992,8 @@ export interface TopicRuleRepublishActionHeaders {
    * For more information, see [Payload Format Indicator](https://docs.aws.amazon.com/https://docs.oasis-open.org/mqtt/mqtt/v5.0/os/mqtt-v5.0-os.html#_Toc3901111) from the MQTT Version 5.0 specification.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   payloadFormatIndicator?: string;
   /**
@@ -2385,12 +3002,16 @@ export interface TopicRuleRepublishActionHeaders {
    * For more information, see [Content Type](https://docs.aws.amazon.com/https://docs.oasis-open.org/mqtt/mqtt/v5.0/os/mqtt-v5.0-os.html#_Toc3901118) in the MQTT Version 5.0 specification.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   contentType?: string;
   /**
    * A user-defined integer value that represents the message expiry interval at the broker. If the messages haven't been sent to the subscribers within that interval, the message expires and is removed. The value of `messageExpiry` represents the number of seconds before it expires. For more information about the limits of `messageExpiry` , see [Message broker and protocol limits and quotas](https://docs.aws.amazon.com//general/latest/gr/iot-core.html#limits_iot) in the IoT Core Reference Guide.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   messageExpiry?: string;
   /**
@@ -2399,6 +3020,8 @@ export interface TopicRuleRepublishActionHeaders {
    * For more information, see [Response Topic](https://docs.aws.amazon.com/https://docs.oasis-open.org/mqtt/mqtt/v5.0/os/mqtt-v5.0-os.html#_Toc3901114) in the MQTT Version 5.0 specification.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   responseTopic?: string;
 }
@@ -2409,9 +3032,17 @@ export interface TopicRuleRepublishActionHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-topicrule-userproperty.html | CloudFormation: UserProperty}
  */
 export interface TopicRuleUserProperty {
-  /** A value to be specified in `UserProperty` . */
+  /**
+   * A value to be specified in `UserProperty` .
+   *
+   * Length: 0–1024.
+   */
   value: string;
-  /** A key to be specified in `UserProperty` . */
+  /**
+   * A key to be specified in `UserProperty` .
+   *
+   * Length: 0–1024.
+   */
   key: string;
 }
 
@@ -2775,7 +3406,11 @@ export interface TopicRuleTimestreamAction {
   tableName: string;
   /** The name of an Amazon Timestream database that has the table to write records into. */
   databaseName: string;
-  /** Metadata attributes of the time series that are written in each measure record. */
+  /**
+   * Metadata attributes of the time series that are written in each measure record.
+   *
+   * Items: 1–128.
+   */
   dimensions: TopicRuleTimestreamDimension[];
   /** The value to use for the entry's timestamp. If blank, the time that the entry was processed is used. */
   timestamp?: TopicRuleTimestreamTimestamp;
@@ -2906,7 +3541,7 @@ export interface TopicRuleInfluxDBBatchConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-topicruledestination.html | CloudFormation: AWS::IoT::TopicRuleDestination}
  */
-export const TopicRuleDestination = cloudControlType<TopicRuleDestinationArgs, TopicRuleDestinationOutputs>("AWS::IoT::TopicRuleDestination", "aws:iot:TopicRuleDestination", '{"p":[["Status",["enum","ENABLED","IN_PROGRESS","DISABLED"]],["HttpUrlProperties",["ref","HttpUrlDestinationSummary"],66],["VpcProperties",["ref","VpcDestinationProperties"],66],["InfluxDBProperties",["ref","InfluxDBDestinationProperties"],66],["StatusReason","string",8],["Arn","string",72]],"id":["Arn"],"d":{"HttpUrlDestinationSummary":[["ConfirmationUrl","string",2]],"VpcDestinationProperties":[["SecurityGroups",["array","string"],2],["VpcId","string",2],["SubnetIds",["array","string"],2],["RoleArn","string",2]],"InfluxDBDestinationProperties":[["Endpoint","string",1],["InfluxDBVersion","string",1],["SecretId","string",1],["SecretType","string"],["SecretKey","string",48]]}}');
+export const TopicRuleDestination = cloudControlType<TopicRuleDestinationArgs, TopicRuleDestinationOutputs>("AWS::IoT::TopicRuleDestination", "aws:iot:TopicRuleDestination", '{"p":[["Status",["enum","ENABLED","IN_PROGRESS","DISABLED"]],["HttpUrlProperties",["ref","HttpUrlDestinationSummary"],66],["VpcProperties",["ref","VpcDestinationProperties"],66],["InfluxDBProperties",["ref","InfluxDBDestinationProperties"]],["StatusReason","string",8],["Arn","string",72]],"id":["Arn"],"d":{"HttpUrlDestinationSummary":[["ConfirmationUrl","string"]],"VpcDestinationProperties":[["SecurityGroups",["array","string"]],["VpcId","string"],["SubnetIds",["array","string"]],["RoleArn","string"]],"InfluxDBDestinationProperties":[["Endpoint","string",1],["InfluxDBVersion","string",1],["SecretId","string",1],["SecretType","string"],["SecretKey","string",48]]},"reg":{"h":"crudl","co":["HttpUrlProperties","VpcProperties"],"ro":["Arn","StatusReason"],"tg":[false,false,false]}}');
 /** A {@link TopicRuleDestination} instance: its attributes as typed outputs. */
 export type TopicRuleDestination = InstanceType<typeof TopicRuleDestination>;
 

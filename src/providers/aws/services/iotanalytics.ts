@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotanalytics-channel.html | CloudFormation: AWS::IoTAnalytics::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::IoTAnalytics::Channel", "aws:iotanalytics:Channel", '{"p":[["ChannelName","string",66],["ChannelStorage",["ref","ChannelStorage"]],["RetentionPeriod",["ref","RetentionPeriod"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"]],"id":["ChannelName"],"d":{"ChannelStorage":[["CustomerManagedS3",["ref","CustomerManagedS3"]],["ServiceManagedS3","json"]],"CustomerManagedS3":[["Bucket","string",1],["RoleArn","string",1],["KeyPrefix","string"]],"RetentionPeriod":[["NumberOfDays","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:channel/${ChannelName}"}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::IoTAnalytics::Channel", "aws:iotanalytics:Channel", '{"p":[["ChannelName","string",66],["ChannelStorage",["ref","ChannelStorage"]],["RetentionPeriod",["ref","RetentionPeriod"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"]],"id":["ChannelName"],"d":{"ChannelStorage":[["CustomerManagedS3",["ref","CustomerManagedS3"]],["ServiceManagedS3","json"]],"CustomerManagedS3":[["Bucket","string",1],["RoleArn","string",1],["KeyPrefix","string"]],"RetentionPeriod":[["NumberOfDays","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ChannelName"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"ChannelName","min":1,"max":128,"pattern":""}},"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:channel/${ChannelName}"}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
 /** Inputs of {@link Channel}. */
 export interface ChannelArgs {
-  /** The name of the channel. */
+  /**
+   * The name of the channel.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   channelName?: string;
   /** Where channel data is stored. */
   channelStorage?: ChannelChannelStorage;
@@ -29,13 +33,19 @@ export interface ChannelArgs {
    * Metadata which can be used to manage the channel.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link Channel}: its inputs as the cloud reports them, and its attributes. */
 export interface ChannelOutputs extends ChannelArgs {
-  /** The name of the channel. */
+  /**
+   * The name of the channel.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   channelName: string;
   awsId: string;
 }
@@ -58,11 +68,23 @@ export interface ChannelChannelStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-channel-customermanageds3.html | CloudFormation: CustomerManagedS3}
  */
 export interface ChannelCustomerManagedS3 {
-  /** The name of the S3 bucket in which channel data is stored. */
+  /**
+   * The name of the S3 bucket in which channel data is stored.
+   *
+   * Length: 3–255. Pattern: `^[a-zA-Z0-9.\-_]*$`.
+   */
   bucket: string;
-  /** The ARN of the role that grants ITA permission to interact with your Amazon S3 resources. */
+  /**
+   * The ARN of the role that grants ITA permission to interact with your Amazon S3 resources.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
-  /** (Optional) The prefix used to create the keys of the channel data objects. Each object in an S3 bucket has a key that is its unique identifier within the bucket (each object in a bucket has exactly one key). The prefix must end with a forward slash (/). */
+  /**
+   * (Optional) The prefix used to create the keys of the channel data objects. Each object in an S3 bucket has a key that is its unique identifier within the bucket (each object in a bucket has exactly one key). The prefix must end with a forward slash (/).
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9!_.*'()/{}:-]*\/$`.
+   */
   keyPrefix?: string;
 }
 
@@ -72,7 +94,11 @@ export interface ChannelCustomerManagedS3 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-channel-retentionperiod.html | CloudFormation: RetentionPeriod}
  */
 export interface ChannelRetentionPeriod {
-  /** The number of days that message data is kept. The `unlimited` parameter must be false. */
+  /**
+   * The number of days that message data is kept. The `unlimited` parameter must be false.
+   *
+   * Range: 1–2147483647.
+   */
   numberOfDays?: number;
   /** If true, message data is kept indefinitely. */
   unlimited?: boolean;
@@ -83,21 +109,41 @@ export interface ChannelRetentionPeriod {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotanalytics-dataset.html | CloudFormation: AWS::IoTAnalytics::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::IoTAnalytics::Dataset", "aws:iotanalytics:Dataset", '{"p":[["Actions",["array",["ref","Action"]],1],["LateDataRules",["array",["ref","LateDataRule"]]],["DatasetName","string",66],["ContentDeliveryRules",["array",["ref","DatasetContentDeliveryRule"]]],["Triggers",["array",["ref","Trigger"]]],["VersioningConfiguration",["ref","VersioningConfiguration"]],["RetentionPeriod",["ref","RetentionPeriod"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"]],"id":["DatasetName"],"d":{"Action":[["ActionName","string",1],["ContainerAction",["ref","ContainerAction"]],["QueryAction",["ref","QueryAction"]]],"ContainerAction":[["Variables",["array",["ref","Variable"]]],["ExecutionRoleArn","string",1],["Image","string",1],["ResourceConfiguration",["ref","ResourceConfiguration"],1]],"Variable":[["DatasetContentVersionValue",["ref","DatasetContentVersionValue"]],["DoubleValue","number"],["OutputFileUriValue",["ref","OutputFileUriValue"]],["VariableName","string",1],["StringValue","string"]],"DatasetContentVersionValue":[["DatasetName","string",1]],"OutputFileUriValue":[["FileName","string",1]],"ResourceConfiguration":[["VolumeSizeInGB","integer",1],["ComputeType",["enum","ACU_1","ACU_2"],1]],"QueryAction":[["Filters",["array",["ref","Filter"]]],["SqlQuery","string",1]],"Filter":[["DeltaTime",["ref","DeltaTime"]]],"DeltaTime":[["TimeExpression","string",1],["OffsetSeconds","integer",1]],"LateDataRule":[["RuleConfiguration",["ref","LateDataRuleConfiguration"],1],["RuleName","string"]],"LateDataRuleConfiguration":[["DeltaTimeSessionWindowConfiguration",["ref","DeltaTimeSessionWindowConfiguration"]]],"DeltaTimeSessionWindowConfiguration":[["TimeoutInMinutes","integer",1]],"DatasetContentDeliveryRule":[["Destination",["ref","DatasetContentDeliveryRuleDestination"],1],["EntryName","string"]],"DatasetContentDeliveryRuleDestination":[["IotEventsDestinationConfiguration",["ref","IotEventsDestinationConfiguration"]],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]]],"IotEventsDestinationConfiguration":[["InputName","string",1],["RoleArn","string",1]],"S3DestinationConfiguration":[["GlueConfiguration",["ref","GlueConfiguration"]],["Bucket","string",1],["Key","string",1],["RoleArn","string",1]],"GlueConfiguration":[["TableName","string",1],["DatabaseName","string",1]],"Trigger":[["Schedule",["ref","Schedule"]],["TriggeringDataset",["ref","TriggeringDataset"]]],"Schedule":[["ScheduleExpression","string",1]],"TriggeringDataset":[["DatasetName","string",1]],"VersioningConfiguration":[["MaxVersions","integer"],["Unlimited","boolean"]],"RetentionPeriod":[["NumberOfDays","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:dataset/${DatasetName}"}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::IoTAnalytics::Dataset", "aws:iotanalytics:Dataset", '{"p":[["Actions",["array",["ref","Action"]],1],["LateDataRules",["array",["ref","LateDataRule"]]],["DatasetName","string",66],["ContentDeliveryRules",["array",["ref","DatasetContentDeliveryRule"]]],["Triggers",["array",["ref","Trigger"]]],["VersioningConfiguration",["ref","VersioningConfiguration"]],["RetentionPeriod",["ref","RetentionPeriod"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"]],"id":["DatasetName"],"d":{"Action":[["ActionName","string",1],["ContainerAction",["ref","ContainerAction"]],["QueryAction",["ref","QueryAction"]]],"ContainerAction":[["Variables",["array",["ref","Variable"]]],["ExecutionRoleArn","string",1],["Image","string",1],["ResourceConfiguration",["ref","ResourceConfiguration"],1]],"Variable":[["DatasetContentVersionValue",["ref","DatasetContentVersionValue"]],["DoubleValue","number"],["OutputFileUriValue",["ref","OutputFileUriValue"]],["VariableName","string",1],["StringValue","string"]],"DatasetContentVersionValue":[["DatasetName","string",1]],"OutputFileUriValue":[["FileName","string",1]],"ResourceConfiguration":[["VolumeSizeInGB","integer",1],["ComputeType",["enum","ACU_1","ACU_2"],1]],"QueryAction":[["Filters",["array",["ref","Filter"]]],["SqlQuery","string",1]],"Filter":[["DeltaTime",["ref","DeltaTime"]]],"DeltaTime":[["TimeExpression","string",1],["OffsetSeconds","integer",1]],"LateDataRule":[["RuleConfiguration",["ref","LateDataRuleConfiguration"],1],["RuleName","string"]],"LateDataRuleConfiguration":[["DeltaTimeSessionWindowConfiguration",["ref","DeltaTimeSessionWindowConfiguration"]]],"DeltaTimeSessionWindowConfiguration":[["TimeoutInMinutes","integer",1]],"DatasetContentDeliveryRule":[["Destination",["ref","DatasetContentDeliveryRuleDestination"],1],["EntryName","string"]],"DatasetContentDeliveryRuleDestination":[["IotEventsDestinationConfiguration",["ref","IotEventsDestinationConfiguration"]],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]]],"IotEventsDestinationConfiguration":[["InputName","string",1],["RoleArn","string",1]],"S3DestinationConfiguration":[["GlueConfiguration",["ref","GlueConfiguration"]],["Bucket","string",1],["Key","string",1],["RoleArn","string",1]],"GlueConfiguration":[["TableName","string",1],["DatabaseName","string",1]],"Trigger":[["Schedule",["ref","Schedule"]],["TriggeringDataset",["ref","TriggeringDataset"]]],"Schedule":[["ScheduleExpression","string",1]],"TriggeringDataset":[["DatasetName","string",1]],"VersioningConfiguration":[["MaxVersions","integer"],["Unlimited","boolean"]],"RetentionPeriod":[["NumberOfDays","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DatasetName"],"ro":["Id"],"uo":["Actions","Actions/*/ContainerAction/Variables","Actions/*/QueryAction/Filters","LateDataRules","ContentDeliveryRules","Triggers","Tags"],"tg":[true,true,true],"nm":{"path":"DatasetName","min":1,"max":128,"pattern":""}},"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:dataset/${DatasetName}"}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
 /** Inputs of {@link Dataset}. */
 export interface DatasetArgs {
-  /** The `DatasetAction` objects that automatically create the dataset contents. */
+  /**
+   * The `DatasetAction` objects that automatically create the dataset contents.
+   *
+   * Items: 1–1.
+   */
   actions: DatasetAction[];
-  /** A list of data rules that send notifications to CloudWatch, when data arrives late. To specify `lateDataRules` , the dataset must use a [DeltaTimer](https://docs.aws.amazon.com/iotanalytics/latest/APIReference/API_DeltaTime.html) filter. */
+  /**
+   * A list of data rules that send notifications to CloudWatch, when data arrives late. To specify `lateDataRules` , the dataset must use a [DeltaTimer](https://docs.aws.amazon.com/iotanalytics/latest/APIReference/API_DeltaTime.html) filter.
+   *
+   * Items: 1–1.
+   */
   lateDataRules?: DatasetLateDataRule[];
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   datasetName?: string;
-  /** When dataset contents are created they are delivered to destinations specified here. */
+  /**
+   * When dataset contents are created they are delivered to destinations specified here.
+   *
+   * Items: 0–20.
+   */
   contentDeliveryRules?: DatasetDatasetContentDeliveryRule[];
-  /** The `DatasetTrigger` objects that specify when the dataset is automatically updated. */
+  /**
+   * The `DatasetTrigger` objects that specify when the dataset is automatically updated.
+   *
+   * Items: 0–5.
+   */
   triggers?: DatasetTrigger[];
   /** Optional. How many versions of dataset contents are kept. If not specified or set to null, only the latest version plus the latest succeeded version (if they are different) are kept for the time period specified by the `retentionPeriod` parameter. For more information, see [Keeping Multiple Versions of ITA datasets](https://docs.aws.amazon.com/iotanalytics/latest/userguide/getting-started.html#aws-iot-analytics-dataset-versions) in the *ITA User Guide* . */
   versioningConfiguration?: DatasetVersioningConfiguration;
@@ -107,13 +153,19 @@ export interface DatasetArgs {
    * Metadata which can be used to manage the data set.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link Dataset}: its inputs as the cloud reports them, and its attributes. */
 export interface DatasetOutputs extends DatasetArgs {
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   datasetName: string;
   awsId: string;
 }
@@ -124,7 +176,11 @@ export interface DatasetOutputs extends DatasetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-action.html | CloudFormation: Action}
  */
 export interface DatasetAction {
-  /** The name of the data set action by which data set contents are automatically created. */
+  /**
+   * The name of the data set action by which data set contents are automatically created.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_]+$`.
+   */
   actionName: string;
   /** Information which allows the system to run a containerized application in order to create the data set contents. The application must be in a Docker container along with any needed support libraries. */
   containerAction?: DatasetContainerAction;
@@ -138,11 +194,23 @@ export interface DatasetAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-containeraction.html | CloudFormation: ContainerAction}
  */
 export interface DatasetContainerAction {
-  /** The values of variables used within the context of the execution of the containerized application (basically, parameters passed to the application). Each variable must have a name and a value given by one of "stringValue", "datasetContentVersionValue", or "outputFileUriValue". */
+  /**
+   * The values of variables used within the context of the execution of the containerized application (basically, parameters passed to the application). Each variable must have a name and a value given by one of "stringValue", "datasetContentVersionValue", or "outputFileUriValue".
+   *
+   * Items: 0–50.
+   */
   variables?: DatasetVariable[];
-  /** The ARN of the role which gives permission to the system to access needed resources in order to run the "containerAction". This includes, at minimum, permission to retrieve the data set contents which are the input to the containerized application. */
+  /**
+   * The ARN of the role which gives permission to the system to access needed resources in order to run the "containerAction". This includes, at minimum, permission to retrieve the data set contents which are the input to the containerized application.
+   *
+   * Length: 20–2048.
+   */
   executionRoleArn: string;
-  /** The ARN of the Docker container stored in your account. The Docker container contains an application and needed support libraries and is used to generate data set contents. */
+  /**
+   * The ARN of the Docker container stored in your account. The Docker container contains an application and needed support libraries and is used to generate data set contents.
+   *
+   * Length: at most 255.
+   */
   image: string;
   /** Configuration of the resource which executes the "containerAction". */
   resourceConfiguration: DatasetResourceConfiguration;
@@ -160,9 +228,17 @@ export interface DatasetVariable {
   doubleValue?: number;
   /** The value of the variable as a structure that specifies an output file URI. */
   outputFileUriValue?: DatasetOutputFileUriValue;
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Length: 1–256.
+   */
   variableName: string;
-  /** The value of the variable as a string. */
+  /**
+   * The value of the variable as a string.
+   *
+   * Length: 0–1024.
+   */
   stringValue?: string;
 }
 
@@ -172,7 +248,11 @@ export interface DatasetVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-datasetcontentversionvalue.html | CloudFormation: DatasetContentVersionValue}
  */
 export interface DatasetDatasetContentVersionValue {
-  /** The name of the dataset whose latest contents are used as input to the notebook or application. */
+  /**
+   * The name of the dataset whose latest contents are used as input to the notebook or application.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   datasetName: string;
 }
 
@@ -182,7 +262,11 @@ export interface DatasetDatasetContentVersionValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-outputfileurivalue.html | CloudFormation: OutputFileUriValue}
  */
 export interface DatasetOutputFileUriValue {
-  /** The URI of the location where dataset contents are stored, usually the URI of a file in an S3 bucket. */
+  /**
+   * The URI of the location where dataset contents are stored, usually the URI of a file in an S3 bucket.
+   *
+   * Pattern: `^[\w\.-]{1,255}$`.
+   */
   fileName: string;
 }
 
@@ -192,7 +276,11 @@ export interface DatasetOutputFileUriValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-resourceconfiguration.html | CloudFormation: ResourceConfiguration}
  */
 export interface DatasetResourceConfiguration {
-  /** The size, in GB, of the persistent storage available to the resource instance used to execute the `containerAction` (min: 1, max: 50). */
+  /**
+   * The size, in GB, of the persistent storage available to the resource instance used to execute the `containerAction` (min: 1, max: 50).
+   *
+   * Range: 1–50.
+   */
   volumeSizeInGB: number;
   /** The type of the compute resource used to execute the `containerAction` . Possible values are: `ACU_1` (vCPU=4, memory=16 GiB) or `ACU_2` (vCPU=8, memory=32 GiB). */
   computeType: "ACU_1" | "ACU_2";
@@ -204,7 +292,11 @@ export interface DatasetResourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-queryaction.html | CloudFormation: QueryAction}
  */
 export interface DatasetQueryAction {
-  /** Pre-filters applied to message data. */
+  /**
+   * Pre-filters applied to message data.
+   *
+   * Items: 0–1.
+   */
   filters?: DatasetFilter[];
   /** An "SqlQueryDatasetAction" object that uses an SQL query to automatically create data set contents. */
   sqlQuery: string;
@@ -240,7 +332,11 @@ export interface DatasetDeltaTime {
 export interface DatasetLateDataRule {
   /** The information needed to configure the late data rule. */
   ruleConfiguration: DatasetLateDataRuleConfiguration;
-  /** The name of the late data rule. */
+  /**
+   * The name of the late data rule.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_]+$`.
+   */
   ruleName?: string;
 }
 
@@ -266,6 +362,8 @@ export interface DatasetDeltaTimeSessionWindowConfiguration {
    * A time interval. You can use `timeoutInMinutes` so that ITA can batch up late data notifications that have been generated since the last execution. ITA sends one batch of notifications to Amazon CloudWatch Events at one time.
    *
    * For more information about how to write a timestamp expression, see [Date and Time Functions and Operators](https://docs.aws.amazon.com/https://prestodb.io/docs/current/functions/datetime.html) , in the *Presto 0.172 Documentation* .
+   *
+   * Range: 1–60.
    */
   timeoutInMinutes: number;
 }
@@ -300,9 +398,17 @@ export interface DatasetDatasetContentDeliveryRuleDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-ioteventsdestinationconfiguration.html | CloudFormation: IotEventsDestinationConfiguration}
  */
 export interface DatasetIotEventsDestinationConfiguration {
-  /** The name of the AWS IoT Events input to which dataset contents are delivered. */
+  /**
+   * The name of the AWS IoT Events input to which dataset contents are delivered.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   inputName: string;
-  /** The ARN of the role that grants ITA permission to deliver dataset contents to an AWS IoT Events input. */
+  /**
+   * The ARN of the role that grants ITA permission to deliver dataset contents to an AWS IoT Events input.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -314,7 +420,11 @@ export interface DatasetIotEventsDestinationConfiguration {
 export interface DatasetS3DestinationConfiguration {
   /** Configuration information for coordination with AWS Glue , a fully managed extract, transform and load (ETL) service. */
   glueConfiguration?: DatasetGlueConfiguration;
-  /** The name of the S3 bucket to which dataset contents are delivered. */
+  /**
+   * The name of the S3 bucket to which dataset contents are delivered.
+   *
+   * Length: 3–255. Pattern: `^[a-zA-Z0-9.\-_]*$`.
+   */
   bucket: string;
   /**
    * The key of the dataset contents object in an S3 bucket. Each object has a key that is a unique identifier. Each object has exactly one key.
@@ -328,9 +438,15 @@ export interface DatasetS3DestinationConfiguration {
    * The following example creates a unique key for a CSV file: `dataset/mydataset/!{iotanalytics:scheduleTime}/!{iotanalytics:versionId}.csv`
    *
    * > If you don't use `!{iotanalytics:versionId}` to specify the key, you might get duplicate keys. For example, you might have two dataset contents with the same `scheduleTime` but different `versionId` s. This means that one dataset content overwrites the other.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9!_.*'()/{}:-]*$`.
    */
   key: string;
-  /** The ARN of the role that grants ITA permission to interact with your Amazon S3 and AWS Glue resources. */
+  /**
+   * The ARN of the role that grants ITA permission to interact with your Amazon S3 and AWS Glue resources.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -340,9 +456,17 @@ export interface DatasetS3DestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-glueconfiguration.html | CloudFormation: GlueConfiguration}
  */
 export interface DatasetGlueConfiguration {
-  /** The name of the table in your AWS Glue Data Catalog that is used to perform the ETL operations. An AWS Glue Data Catalog table contains partitioned data and descriptions of data sources and targets. */
+  /**
+   * The name of the table in your AWS Glue Data Catalog that is used to perform the ETL operations. An AWS Glue Data Catalog table contains partitioned data and descriptions of data sources and targets.
+   *
+   * Length: 1–150.
+   */
   tableName: string;
-  /** The name of the database in your AWS Glue Data Catalog in which the table is located. An AWS Glue Data Catalog database contains metadata tables. */
+  /**
+   * The name of the database in your AWS Glue Data Catalog in which the table is located. An AWS Glue Data Catalog database contains metadata tables.
+   *
+   * Length: 1–150.
+   */
   databaseName: string;
 }
 
@@ -374,7 +498,11 @@ export interface DatasetSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-triggeringdataset.html | CloudFormation: TriggeringDataset}
  */
 export interface DatasetTriggeringDataset {
-  /** The name of the data set whose content generation triggers the new data set content generation. */
+  /**
+   * The name of the data set whose content generation triggers the new data set content generation.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   datasetName: string;
 }
 
@@ -384,7 +512,11 @@ export interface DatasetTriggeringDataset {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-versioningconfiguration.html | CloudFormation: VersioningConfiguration}
  */
 export interface DatasetVersioningConfiguration {
-  /** How many versions of dataset contents are kept. The `unlimited` parameter must be `false` . */
+  /**
+   * How many versions of dataset contents are kept. The `unlimited` parameter must be `false` .
+   *
+   * Range: 1–1000.
+   */
   maxVersions?: number;
   /** If true, unlimited versions of dataset contents are kept. */
   unlimited?: boolean;
@@ -396,7 +528,11 @@ export interface DatasetVersioningConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-dataset-retentionperiod.html | CloudFormation: RetentionPeriod}
  */
 export interface DatasetRetentionPeriod {
-  /** The number of days that message data is kept. The `unlimited` parameter must be false. */
+  /**
+   * The number of days that message data is kept. The `unlimited` parameter must be false.
+   *
+   * Range: 1–2147483647.
+   */
   numberOfDays?: number;
   /** If true, message data is kept indefinitely. */
   unlimited?: boolean;
@@ -407,7 +543,7 @@ export interface DatasetRetentionPeriod {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotanalytics-datastore.html | CloudFormation: AWS::IoTAnalytics::Datastore}
  */
-export const Datastore = cloudControlType<DatastoreArgs, DatastoreOutputs>("AWS::IoTAnalytics::Datastore", "aws:iotanalytics:Datastore", '{"p":[["DatastoreStorage",["ref","DatastoreStorage"]],["FileFormatConfiguration",["ref","FileFormatConfiguration"]],["DatastorePartitions",["ref","DatastorePartitions"]],["DatastoreName","string",66],["RetentionPeriod",["ref","RetentionPeriod"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"]],"id":["DatastoreName"],"d":{"DatastoreStorage":[["CustomerManagedS3",["ref","CustomerManagedS3"]],["ServiceManagedS3","json"],["IotSiteWiseMultiLayerStorage",["ref","IotSiteWiseMultiLayerStorage"]]],"CustomerManagedS3":[["Bucket","string",1],["RoleArn","string",1],["KeyPrefix","string"]],"IotSiteWiseMultiLayerStorage":[["CustomerManagedS3Storage",["ref","CustomerManagedS3Storage"]]],"CustomerManagedS3Storage":[["Bucket","string",1],["KeyPrefix","string"]],"FileFormatConfiguration":[["ParquetConfiguration",["ref","ParquetConfiguration"]],["JsonConfiguration","json"]],"ParquetConfiguration":[["SchemaDefinition",["ref","SchemaDefinition"]]],"SchemaDefinition":[["Columns",["array",["ref","Column"]]]],"Column":[["Type","string",1],["Name","string",1]],"DatastorePartitions":[["Partitions",["array",["ref","DatastorePartition"]]]],"DatastorePartition":[["Partition",["ref","Partition"]],["TimestampPartition",["ref","TimestampPartition"]]],"Partition":[["AttributeName","string",1]],"TimestampPartition":[["AttributeName","string",1],["TimestampFormat","string"]],"RetentionPeriod":[["NumberOfDays","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:datastore/${DatastoreName}"}');
+export const Datastore = cloudControlType<DatastoreArgs, DatastoreOutputs>("AWS::IoTAnalytics::Datastore", "aws:iotanalytics:Datastore", '{"p":[["DatastoreStorage",["ref","DatastoreStorage"]],["FileFormatConfiguration",["ref","FileFormatConfiguration"]],["DatastorePartitions",["ref","DatastorePartitions"]],["DatastoreName","string",66],["RetentionPeriod",["ref","RetentionPeriod"]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"]],"id":["DatastoreName"],"d":{"DatastoreStorage":[["CustomerManagedS3",["ref","CustomerManagedS3"]],["ServiceManagedS3","json"],["IotSiteWiseMultiLayerStorage",["ref","IotSiteWiseMultiLayerStorage"]]],"CustomerManagedS3":[["Bucket","string",1],["RoleArn","string",1],["KeyPrefix","string"]],"IotSiteWiseMultiLayerStorage":[["CustomerManagedS3Storage",["ref","CustomerManagedS3Storage"]]],"CustomerManagedS3Storage":[["Bucket","string",1],["KeyPrefix","string"]],"FileFormatConfiguration":[["ParquetConfiguration",["ref","ParquetConfiguration"]],["JsonConfiguration","json"]],"ParquetConfiguration":[["SchemaDefinition",["ref","SchemaDefinition"]]],"SchemaDefinition":[["Columns",["array",["ref","Column"]]]],"Column":[["Type","string",1],["Name","string",1]],"DatastorePartitions":[["Partitions",["array",["ref","DatastorePartition"]]]],"DatastorePartition":[["Partition",["ref","Partition"]],["TimestampPartition",["ref","TimestampPartition"]]],"Partition":[["AttributeName","string",1]],"TimestampPartition":[["AttributeName","string",1],["TimestampFormat","string"]],"RetentionPeriod":[["NumberOfDays","integer"],["Unlimited","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DatastoreName"],"ro":["Id"],"uo":["DatastorePartitions/Partitions","FileFormatConfiguration/ParquetConfiguration/SchemaDefinition/Columns","Tags"],"tg":[true,true,true],"nm":{"path":"DatastoreName","min":1,"max":128,"pattern":"[a-zA-Z0-9_]+"}},"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:datastore/${DatastoreName}"}');
 /** A {@link Datastore} instance: its attributes as typed outputs. */
 export type Datastore = InstanceType<typeof Datastore>;
 
@@ -425,7 +561,11 @@ export interface DatastoreArgs {
   fileFormatConfiguration?: DatastoreFileFormatConfiguration;
   /** Information about the partition dimensions in a data store. */
   datastorePartitions?: DatastoreDatastorePartitions;
-  /** The name of the data store. */
+  /**
+   * The name of the data store.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_]+`.
+   */
   datastoreName?: string;
   /** How long, in days, message data is kept for the data store. When `customerManagedS3` storage is selected, this parameter is ignored. */
   retentionPeriod?: DatastoreRetentionPeriod;
@@ -433,13 +573,19 @@ export interface DatastoreArgs {
    * Metadata which can be used to manage the data store.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link Datastore}: its inputs as the cloud reports them, and its attributes. */
 export interface DatastoreOutputs extends DatastoreArgs {
-  /** The name of the data store. */
+  /**
+   * The name of the data store.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_]+`.
+   */
   datastoreName: string;
   awsId: string;
 }
@@ -464,11 +610,23 @@ export interface DatastoreDatastoreStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-datastore-customermanageds3.html | CloudFormation: CustomerManagedS3}
  */
 export interface DatastoreCustomerManagedS3 {
-  /** The name of the Amazon S3 bucket where your data is stored. */
+  /**
+   * The name of the Amazon S3 bucket where your data is stored.
+   *
+   * Length: 3–255. Pattern: `[a-zA-Z0-9.\-_]*`.
+   */
   bucket: string;
-  /** The ARN of the role that grants ITA permission to interact with your Amazon S3 resources. */
+  /**
+   * The ARN of the role that grants ITA permission to interact with your Amazon S3 resources.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
-  /** (Optional) The prefix used to create the keys of the data store data objects. Each object in an Amazon S3 bucket has a key that is its unique identifier in the bucket. Each object in a bucket has exactly one key. The prefix must end with a forward slash (/). */
+  /**
+   * (Optional) The prefix used to create the keys of the data store data objects. Each object in an Amazon S3 bucket has a key that is its unique identifier in the bucket. Each object in a bucket has exactly one key. The prefix must end with a forward slash (/).
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9!_.*'()/{}:-]*\/`.
+   */
   keyPrefix?: string;
 }
 
@@ -488,9 +646,17 @@ export interface DatastoreIotSiteWiseMultiLayerStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-datastore-customermanageds3storage.html | CloudFormation: CustomerManagedS3Storage}
  */
 export interface DatastoreCustomerManagedS3Storage {
-  /** The name of the Amazon S3 bucket where your data is stored. */
+  /**
+   * The name of the Amazon S3 bucket where your data is stored.
+   *
+   * Length: 3–255. Pattern: `[a-zA-Z0-9.\-_]*`.
+   */
   bucket: string;
-  /** (Optional) The prefix used to create the keys of the data store data objects. Each object in an Amazon S3 bucket has a key that is its unique identifier in the bucket. Each object in a bucket has exactly one key. The prefix must end with a forward slash (/). */
+  /**
+   * (Optional) The prefix used to create the keys of the data store data objects. Each object in an Amazon S3 bucket has a key that is its unique identifier in the bucket. Each object in a bucket has exactly one key. The prefix must end with a forward slash (/).
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9!_.*'()/{}:-]*\/`.
+   */
   keyPrefix?: string;
 }
 
@@ -530,6 +696,8 @@ export interface DatastoreSchemaDefinition {
    * Specifies one or more columns that store your data.
    *
    * Each schema can have up to 100 columns. Each column can have up to 100 nested types.
+   *
+   * Items: 1–100.
    */
   columns?: DatastoreColumn[];
 }
@@ -552,7 +720,11 @@ export interface DatastoreColumn {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-datastore-datastorepartitions.html | CloudFormation: DatastorePartitions}
  */
 export interface DatastoreDatastorePartitions {
-  /** A list of partition dimensions in a data store. */
+  /**
+   * A list of partition dimensions in a data store.
+   *
+   * Items: 0–25.
+   */
   partitions?: DatastoreDatastorePartition[];
 }
 
@@ -574,7 +746,11 @@ export interface DatastoreDatastorePartition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-datastore-partition.html | CloudFormation: Partition}
  */
 export interface DatastorePartition {
-  /** The name of the attribute that defines a partition dimension. */
+  /**
+   * The name of the attribute that defines a partition dimension.
+   *
+   * Pattern: `[a-zA-Z0-9_]+`.
+   */
   attributeName: string;
 }
 
@@ -584,9 +760,17 @@ export interface DatastorePartition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-datastore-timestamppartition.html | CloudFormation: TimestampPartition}
  */
 export interface DatastoreTimestampPartition {
-  /** The attribute name of the partition defined by a timestamp. */
+  /**
+   * The attribute name of the partition defined by a timestamp.
+   *
+   * Pattern: `[a-zA-Z0-9_]+`.
+   */
   attributeName: string;
-  /** The timestamp format of a partition defined by a timestamp. The default format is seconds since epoch (January 1, 1970 at midnight UTC time). */
+  /**
+   * The timestamp format of a partition defined by a timestamp. The default format is seconds since epoch (January 1, 1970 at midnight UTC time).
+   *
+   * Pattern: `[a-zA-Z0-9\s\[\]_,.'/:-]*`.
+   */
   timestampFormat?: string;
 }
 
@@ -596,7 +780,11 @@ export interface DatastoreTimestampPartition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-datastore-retentionperiod.html | CloudFormation: RetentionPeriod}
  */
 export interface DatastoreRetentionPeriod {
-  /** The number of days that message data is kept. The `unlimited` parameter must be false. */
+  /**
+   * The number of days that message data is kept. The `unlimited` parameter must be false.
+   *
+   * Range: 1–2147483647.
+   */
   numberOfDays?: number;
   /** If true, message data is kept indefinitely. */
   unlimited?: boolean;
@@ -607,18 +795,24 @@ export interface DatastoreRetentionPeriod {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotanalytics-pipeline.html | CloudFormation: AWS::IoTAnalytics::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::IoTAnalytics::Pipeline", "aws:iotanalytics:Pipeline", '{"p":[["PipelineName","string",66],["Tags",["array",["ref","Tag"]]],["PipelineActivities",["array",["ref","Activity"]],1],["Id","string",8,"awsId"]],"id":["PipelineName"],"d":{"Activity":[["SelectAttributes",["ref","SelectAttributes"]],["Datastore",["ref","Datastore"]],["Filter",["ref","Filter"]],["AddAttributes",["ref","AddAttributes"]],["Channel",["ref","Channel"]],["DeviceShadowEnrich",["ref","DeviceShadowEnrich"]],["Math",["ref","Math"]],["Lambda",["ref","Lambda"]],["DeviceRegistryEnrich",["ref","DeviceRegistryEnrich"]],["RemoveAttributes",["ref","RemoveAttributes"]]],"SelectAttributes":[["Next","string"],["Attributes",["array","string"],1],["Name","string",1]],"Datastore":[["DatastoreName","string",1],["Name","string",1]],"Filter":[["Filter","string",1],["Next","string"],["Name","string",1]],"AddAttributes":[["Next","string"],["Attributes",["map","string"],1],["Name","string",1]],"Channel":[["ChannelName","string",1],["Next","string"],["Name","string",1]],"DeviceShadowEnrich":[["Attribute","string",1],["Next","string"],["ThingName","string",1],["RoleArn","string",1],["Name","string",1]],"Math":[["Attribute","string",1],["Next","string"],["Math","string",1],["Name","string",1]],"Lambda":[["BatchSize","integer",1],["Next","string"],["LambdaName","string",1],["Name","string",1]],"DeviceRegistryEnrich":[["Attribute","string",1],["Next","string"],["ThingName","string",1],["RoleArn","string",1],["Name","string",1]],"RemoveAttributes":[["Next","string"],["Attributes",["array","string"],1],["Name","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:pipeline/${PipelineName}"}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::IoTAnalytics::Pipeline", "aws:iotanalytics:Pipeline", '{"p":[["PipelineName","string",66],["Tags",["array",["ref","Tag"]]],["PipelineActivities",["array",["ref","Activity"]],1],["Id","string",8,"awsId"]],"id":["PipelineName"],"d":{"Activity":[["SelectAttributes",["ref","SelectAttributes"]],["Datastore",["ref","Datastore"]],["Filter",["ref","Filter"]],["AddAttributes",["ref","AddAttributes"]],["Channel",["ref","Channel"]],["DeviceShadowEnrich",["ref","DeviceShadowEnrich"]],["Math",["ref","Math"]],["Lambda",["ref","Lambda"]],["DeviceRegistryEnrich",["ref","DeviceRegistryEnrich"]],["RemoveAttributes",["ref","RemoveAttributes"]]],"SelectAttributes":[["Next","string"],["Attributes",["array","string"],1],["Name","string",1]],"Datastore":[["DatastoreName","string",1],["Name","string",1]],"Filter":[["Filter","string",1],["Next","string"],["Name","string",1]],"AddAttributes":[["Next","string"],["Attributes",["map","string"],1],["Name","string",1]],"Channel":[["ChannelName","string",1],["Next","string"],["Name","string",1]],"DeviceShadowEnrich":[["Attribute","string",1],["Next","string"],["ThingName","string",1],["RoleArn","string",1],["Name","string",1]],"Math":[["Attribute","string",1],["Next","string"],["Math","string",1],["Name","string",1]],"Lambda":[["BatchSize","integer",1],["Next","string"],["LambdaName","string",1],["Name","string",1]],"DeviceRegistryEnrich":[["Attribute","string",1],["Next","string"],["ThingName","string",1],["RoleArn","string",1],["Name","string",1]],"RemoveAttributes":[["Next","string"],["Attributes",["array","string"],1],["Name","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PipelineName"],"ro":["Id"],"uo":["Tags","PipelineActivities","PipelineActivities/*/SelectAttributes/Attributes","PipelineActivities/*/RemoveAttributes/Attributes"],"tg":[true,true,true],"nm":{"path":"PipelineName","min":1,"max":128,"pattern":"[a-zA-Z0-9_]+"}},"arn":"arn:${Partition}:iotanalytics:${Region}:${Account}:pipeline/${PipelineName}"}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
 /** Inputs of {@link Pipeline}. */
 export interface PipelineArgs {
-  /** The name of the pipeline. */
+  /**
+   * The name of the pipeline.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_]+`.
+   */
   pipelineName?: string;
   /**
    * Metadata which can be used to manage the pipeline.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
   /**
@@ -627,13 +821,19 @@ export interface PipelineArgs {
    * The list can be 2-25 *PipelineActivity* objects and must contain both a `channel` and a `datastore` activity. Each entry in the list must contain only one activity, for example:
    *
    * `pipelineActivities = [ { "channel": { ... } }, { "lambda": { ... } }, ... ]`
+   *
+   * Items: 1–25.
    */
   pipelineActivities: PipelineActivity[];
 }
 
 /** Outputs of {@link Pipeline}: its inputs as the cloud reports them, and its attributes. */
 export interface PipelineOutputs extends PipelineArgs {
-  /** The name of the pipeline. */
+  /**
+   * The name of the pipeline.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_]+`.
+   */
   pipelineName: string;
   awsId: string;
 }
@@ -672,11 +872,23 @@ export interface PipelineActivity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-selectattributes.html | CloudFormation: SelectAttributes}
  */
 export interface PipelineSelectAttributes {
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** A list of the attributes to select from the message. */
+  /**
+   * A list of the attributes to select from the message.
+   *
+   * Items: 1–50. Each item: Length: 1–256.
+   */
   attributes: string[];
-  /** The name of the 'selectAttributes' activity. */
+  /**
+   * The name of the 'selectAttributes' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -686,9 +898,17 @@ export interface PipelineSelectAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-datastore.html | CloudFormation: Datastore}
  */
 export interface PipelineDatastore {
-  /** The name of the data store where processed messages are stored. */
+  /**
+   * The name of the data store where processed messages are stored.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_]+`.
+   */
   datastoreName: string;
-  /** The name of the datastore activity. */
+  /**
+   * The name of the datastore activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -698,11 +918,23 @@ export interface PipelineDatastore {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-filter.html | CloudFormation: Filter}
  */
 export interface PipelineFilter {
-  /** An expression that looks like an SQL WHERE clause that must return a Boolean value. */
+  /**
+   * An expression that looks like an SQL WHERE clause that must return a Boolean value.
+   *
+   * Length: 1–256.
+   */
   filter: string;
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** The name of the 'filter' activity. */
+  /**
+   * The name of the 'filter' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -712,7 +944,11 @@ export interface PipelineFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-addattributes.html | CloudFormation: AddAttributes}
  */
 export interface PipelineAddAttributes {
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
   /**
    * A list of 1-50 "AttributeNameMapping" objects that map an existing attribute to a new attribute.
@@ -720,7 +956,11 @@ export interface PipelineAddAttributes {
    * > The existing attributes remain in the message, so if you want to remove the originals, use "RemoveAttributeActivity".
    */
   attributes: Record<string, string>;
-  /** The name of the 'addAttributes' activity. */
+  /**
+   * The name of the 'addAttributes' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -730,11 +970,23 @@ export interface PipelineAddAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-channel.html | CloudFormation: Channel}
  */
 export interface PipelineChannel {
-  /** The name of the channel from which the messages are processed. */
+  /**
+   * The name of the channel from which the messages are processed.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_]+`.
+   */
   channelName: string;
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** The name of the 'channel' activity. */
+  /**
+   * The name of the 'channel' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -744,15 +996,35 @@ export interface PipelineChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-deviceshadowenrich.html | CloudFormation: DeviceShadowEnrich}
  */
 export interface PipelineDeviceShadowEnrich {
-  /** The name of the attribute that is added to the message. */
+  /**
+   * The name of the attribute that is added to the message.
+   *
+   * Length: 1–256.
+   */
   attribute: string;
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** The name of the IoT device whose shadow information is added to the message. */
+  /**
+   * The name of the IoT device whose shadow information is added to the message.
+   *
+   * Length: 1–256.
+   */
   thingName: string;
-  /** The ARN of the role that allows access to the device's shadow. */
+  /**
+   * The ARN of the role that allows access to the device's shadow.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
-  /** The name of the 'deviceShadowEnrich' activity. */
+  /**
+   * The name of the 'deviceShadowEnrich' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -762,13 +1034,29 @@ export interface PipelineDeviceShadowEnrich {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-math.html | CloudFormation: Math}
  */
 export interface PipelineMath {
-  /** The name of the attribute that contains the result of the math operation. */
+  /**
+   * The name of the attribute that contains the result of the math operation.
+   *
+   * Length: 1–256.
+   */
   attribute: string;
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** An expression that uses one or more existing attributes and must return an integer value. */
+  /**
+   * An expression that uses one or more existing attributes and must return an integer value.
+   *
+   * Length: 1–256.
+   */
   math: string;
-  /** The name of the 'math' activity. */
+  /**
+   * The name of the 'math' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -782,13 +1070,27 @@ export interface PipelineLambda {
    * The number of messages passed to the Lambda function for processing.
    *
    * The AWS Lambda function must be able to process all of these messages within five minutes, which is the maximum timeout duration for Lambda functions.
+   *
+   * Range: 1–1000.
    */
   batchSize: number;
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** The name of the Lambda function that is run on the message. */
+  /**
+   * The name of the Lambda function that is run on the message.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_-]+`.
+   */
   lambdaName: string;
-  /** The name of the 'lambda' activity. */
+  /**
+   * The name of the 'lambda' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -798,15 +1100,35 @@ export interface PipelineLambda {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-deviceregistryenrich.html | CloudFormation: DeviceRegistryEnrich}
  */
 export interface PipelineDeviceRegistryEnrich {
-  /** The name of the attribute that is added to the message. */
+  /**
+   * The name of the attribute that is added to the message.
+   *
+   * Length: 1–256.
+   */
   attribute: string;
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** The name of the IoT device whose registry information is added to the message. */
+  /**
+   * The name of the IoT device whose registry information is added to the message.
+   *
+   * Length: 1–256.
+   */
   thingName: string;
-  /** The ARN of the role that allows access to the device's registry information. */
+  /**
+   * The ARN of the role that allows access to the device's registry information.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
-  /** The name of the 'deviceRegistryEnrich' activity. */
+  /**
+   * The name of the 'deviceRegistryEnrich' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -816,10 +1138,22 @@ export interface PipelineDeviceRegistryEnrich {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotanalytics-pipeline-removeattributes.html | CloudFormation: RemoveAttributes}
  */
 export interface PipelineRemoveAttributes {
-  /** The next activity in the pipeline. */
+  /**
+   * The next activity in the pipeline.
+   *
+   * Length: 1–128.
+   */
   next?: string;
-  /** A list of 1-50 attributes to remove from the message. */
+  /**
+   * A list of 1-50 attributes to remove from the message.
+   *
+   * Items: 1–50. Each item: Length: 1–256.
+   */
   attributes: string[];
-  /** The name of the 'removeAttributes' activity. */
+  /**
+   * The name of the 'removeAttributes' activity.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotcoredeviceadvisor-suitedefinition.html | CloudFormation: AWS::IoTCoreDeviceAdvisor::SuiteDefinition}
  */
-export const SuiteDefinition = cloudControlType<SuiteDefinitionArgs, SuiteDefinitionOutputs>("AWS::IoTCoreDeviceAdvisor::SuiteDefinition", "aws:iotcoredeviceadvisor:SuiteDefinition", '{"p":[["SuiteDefinitionConfiguration",["ref","SuiteDefinitionConfiguration"],1],["Tags",["array",["ref","Tag"]]],["SuiteDefinitionArn","string",72],["SuiteDefinitionVersion","string",8],["SuiteDefinitionId","string",72]],"id":["SuiteDefinitionId"],"d":{"SuiteDefinitionConfiguration":[["DevicePermissionRoleArn","string",1],["SuiteDefinitionName","string"],["IntendedForQualification","boolean"],["Devices",["array",["ref","DeviceUnderTest"]]],["RootGroup","string",1]],"DeviceUnderTest":[["ThingArn","string"],["CertificateArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotdeviceadvisor:${Region}:${Account}:suitedefinition/${SuiteDefinitionId}"}');
+export const SuiteDefinition = cloudControlType<SuiteDefinitionArgs, SuiteDefinitionOutputs>("AWS::IoTCoreDeviceAdvisor::SuiteDefinition", "aws:iotcoredeviceadvisor:SuiteDefinition", '{"p":[["SuiteDefinitionConfiguration",["ref","SuiteDefinitionConfiguration"],1],["Tags",["array",["ref","Tag"]]],["SuiteDefinitionArn","string",72],["SuiteDefinitionVersion","string",8],["SuiteDefinitionId","string",72]],"id":["SuiteDefinitionId"],"d":{"SuiteDefinitionConfiguration":[["DevicePermissionRoleArn","string",1],["SuiteDefinitionName","string"],["IntendedForQualification","boolean"],["Devices",["array",["ref","DeviceUnderTest"]]],["RootGroup","string",1]],"DeviceUnderTest":[["ThingArn","string"],["CertificateArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["SuiteDefinitionId","SuiteDefinitionArn","SuiteDefinitionVersion"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotdeviceadvisor:${Region}:${Account}:suitedefinition/${SuiteDefinitionId}"}');
 /** A {@link SuiteDefinition} instance: its attributes as typed outputs. */
 export type SuiteDefinition = InstanceType<typeof SuiteDefinition>;
 
@@ -69,18 +69,32 @@ export interface SuiteDefinitionOutputs extends SuiteDefinitionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotcoredeviceadvisor-suitedefinition-suitedefinitionconfiguration.html | CloudFormation: SuiteDefinitionConfiguration}
  */
 export interface SuiteDefinitionSuiteDefinitionConfiguration {
-  /** Gets the device permission ARN. This is a required parameter. */
+  /**
+   * Gets the device permission ARN. This is a required parameter.
+   *
+   * Length: 20–2048.
+   */
   devicePermissionRoleArn: string;
-  /** Gets the suite definition name. This is a required parameter. */
+  /**
+   * Gets the suite definition name. This is a required parameter.
+   *
+   * Length: 1–256.
+   */
   suiteDefinitionName?: string;
   /** Gets the tests intended for qualification in a suite. */
   intendedForQualification?: boolean;
-  /** Gets the devices configured. */
+  /**
+   * Gets the devices configured.
+   *
+   * Items: 0–2.
+   */
   devices?: SuiteDefinitionDeviceUnderTest[];
   /**
    * Gets the test suite root group. This is a required parameter. For updating or creating the latest qualification suite, if `intendedForQualification` is set to true, `rootGroup` can be an empty string. If `intendedForQualification` is false, `rootGroup` cannot be an empty string. If `rootGroup` is empty, and `intendedForQualification` is set to true, all the qualification tests are included, and the configuration is default.
    *
    * For a qualification suite, the minimum length is 0, and the maximum is 2048. For a non-qualification suite, the minimum length is 1, and the maximum is 2048.
+   *
+   * Length: 1–2048.
    */
   rootGroup: string;
 }
@@ -91,8 +105,16 @@ export interface SuiteDefinitionSuiteDefinitionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotcoredeviceadvisor-suitedefinition-deviceundertest.html | CloudFormation: DeviceUnderTest}
  */
 export interface SuiteDefinitionDeviceUnderTest {
-  /** Lists device's thing ARN. */
+  /**
+   * Lists device's thing ARN.
+   *
+   * Length: 20–2048.
+   */
   thingArn?: string;
-  /** Lists device's certificate ARN. */
+  /**
+   * Lists device's certificate ARN.
+   *
+   * Length: 20–2048.
+   */
   certificateArn?: string;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotevents-alarmmodel.html | CloudFormation: AWS::IoTEvents::AlarmModel}
  */
-export const AlarmModel = cloudControlType<AlarmModelArgs, AlarmModelOutputs>("AWS::IoTEvents::AlarmModel", "aws:iotevents:AlarmModel", '{"p":[["AlarmRule",["ref","AlarmRule"],1],["AlarmModelName","string",66],["AlarmModelDescription","string"],["Severity","integer"],["AlarmCapabilities",["ref","AlarmCapabilities"]],["RoleArn","string",1],["Key","string",66],["AlarmEventActions",["ref","AlarmEventActions"]],["Tags",["array",["ref","Tag"]]]],"id":["AlarmModelName"],"d":{"AlarmRule":[["SimpleRule",["ref","SimpleRule"]]],"SimpleRule":[["ComparisonOperator",["enum","GREATER","GREATER_OR_EQUAL","LESS","LESS_OR_EQUAL","EQUAL","NOT_EQUAL"],1],["InputProperty","string",1],["Threshold","string",1]],"AlarmCapabilities":[["AcknowledgeFlow",["ref","AcknowledgeFlow"]],["InitializationConfiguration",["ref","InitializationConfiguration"]]],"AcknowledgeFlow":[["Enabled","boolean"]],"InitializationConfiguration":[["DisabledOnInitialization","boolean",1]],"AlarmEventActions":[["AlarmActions",["array",["ref","AlarmAction"]]]],"AlarmAction":[["DynamoDBv2",["ref","DynamoDBv2"]],["IotEvents",["ref","IotEvents"]],["IotSiteWise",["ref","IotSiteWise"]],["Sqs",["ref","Sqs"]],["Firehose",["ref","Firehose"]],["DynamoDB",["ref","DynamoDB"]],["IotTopicPublish",["ref","IotTopicPublish"]],["Sns",["ref","Sns"]],["Lambda",["ref","Lambda"]]],"DynamoDBv2":[["TableName","string",1],["Payload",["ref","Payload"]]],"Payload":[["ContentExpression","string",1],["Type","string",1]],"IotEvents":[["InputName","string",1],["Payload",["ref","Payload"]]],"IotSiteWise":[["EntryId","string"],["PropertyAlias","string"],["PropertyValue",["ref","AssetPropertyValue"]],["AssetId","string"],["PropertyId","string"]],"AssetPropertyValue":[["Quality","string"],["Value",["ref","AssetPropertyVariant"],1],["Timestamp",["ref","AssetPropertyTimestamp"]]],"AssetPropertyVariant":[["DoubleValue","string"],["BooleanValue","string"],["IntegerValue","string"],["StringValue","string"]],"AssetPropertyTimestamp":[["TimeInSeconds","string",1],["OffsetInNanos","string"]],"Sqs":[["UseBase64","boolean"],["Payload",["ref","Payload"]],["QueueUrl","string",1]],"Firehose":[["DeliveryStreamName","string",1],["Payload",["ref","Payload"]],["Separator","string"]],"DynamoDB":[["TableName","string",1],["PayloadField","string"],["RangeKeyField","string"],["HashKeyField","string",1],["RangeKeyValue","string"],["RangeKeyType","string"],["HashKeyType","string"],["HashKeyValue","string",1],["Payload",["ref","Payload"]],["Operation","string"]],"IotTopicPublish":[["MqttTopic","string",1],["Payload",["ref","Payload"]]],"Sns":[["TargetArn","string",1],["Payload",["ref","Payload"]]],"Lambda":[["FunctionArn","string",1],["Payload",["ref","Payload"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotevents:${Region}:${Account}:alarmModel/${AlarmModelName}"}');
+export const AlarmModel = cloudControlType<AlarmModelArgs, AlarmModelOutputs>("AWS::IoTEvents::AlarmModel", "aws:iotevents:AlarmModel", '{"p":[["AlarmRule",["ref","AlarmRule"],1],["AlarmModelName","string",66],["AlarmModelDescription","string"],["Severity","integer"],["AlarmCapabilities",["ref","AlarmCapabilities"]],["RoleArn","string",1],["Key","string",66],["AlarmEventActions",["ref","AlarmEventActions"]],["Tags",["array",["ref","Tag"]]]],"id":["AlarmModelName"],"d":{"AlarmRule":[["SimpleRule",["ref","SimpleRule"]]],"SimpleRule":[["ComparisonOperator",["enum","GREATER","GREATER_OR_EQUAL","LESS","LESS_OR_EQUAL","EQUAL","NOT_EQUAL"],1],["InputProperty","string",1],["Threshold","string",1]],"AlarmCapabilities":[["AcknowledgeFlow",["ref","AcknowledgeFlow"]],["InitializationConfiguration",["ref","InitializationConfiguration"]]],"AcknowledgeFlow":[["Enabled","boolean"]],"InitializationConfiguration":[["DisabledOnInitialization","boolean",1]],"AlarmEventActions":[["AlarmActions",["array",["ref","AlarmAction"]]]],"AlarmAction":[["DynamoDBv2",["ref","DynamoDBv2"]],["IotEvents",["ref","IotEvents"]],["IotSiteWise",["ref","IotSiteWise"]],["Sqs",["ref","Sqs"]],["Firehose",["ref","Firehose"]],["DynamoDB",["ref","DynamoDB"]],["IotTopicPublish",["ref","IotTopicPublish"]],["Sns",["ref","Sns"]],["Lambda",["ref","Lambda"]]],"DynamoDBv2":[["TableName","string",1],["Payload",["ref","Payload"]]],"Payload":[["ContentExpression","string",1],["Type","string",1]],"IotEvents":[["InputName","string",1],["Payload",["ref","Payload"]]],"IotSiteWise":[["EntryId","string"],["PropertyAlias","string"],["PropertyValue",["ref","AssetPropertyValue"]],["AssetId","string"],["PropertyId","string"]],"AssetPropertyValue":[["Quality","string"],["Value",["ref","AssetPropertyVariant"],1],["Timestamp",["ref","AssetPropertyTimestamp"]]],"AssetPropertyVariant":[["DoubleValue","string"],["BooleanValue","string"],["IntegerValue","string"],["StringValue","string"]],"AssetPropertyTimestamp":[["TimeInSeconds","string",1],["OffsetInNanos","string"]],"Sqs":[["UseBase64","boolean"],["Payload",["ref","Payload"]],["QueueUrl","string",1]],"Firehose":[["DeliveryStreamName","string",1],["Payload",["ref","Payload"]],["Separator","string"]],"DynamoDB":[["TableName","string",1],["PayloadField","string"],["RangeKeyField","string"],["HashKeyField","string",1],["RangeKeyValue","string"],["RangeKeyType","string"],["HashKeyType","string"],["HashKeyValue","string",1],["Payload",["ref","Payload"]],["Operation","string"]],"IotTopicPublish":[["MqttTopic","string",1],["Payload",["ref","Payload"]]],"Sns":[["TargetArn","string",1],["Payload",["ref","Payload"]]],"Lambda":[["FunctionArn","string",1],["Payload",["ref","Payload"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AlarmModelName","Key"],"uo":["AlarmEventActions/AlarmActions","Tags"],"tg":[true,true,true],"nm":{"path":"AlarmModelName","min":1,"max":128,"pattern":"^[a-zA-Z0-9_-]+$"}},"arn":"arn:${Partition}:iotevents:${Region}:${Account}:alarmModel/${AlarmModelName}"}');
 /** A {@link AlarmModel} instance: its attributes as typed outputs. */
 export type AlarmModel = InstanceType<typeof AlarmModel>;
 
@@ -21,17 +21,37 @@ export type AlarmModel = InstanceType<typeof AlarmModel>;
 export interface AlarmModelArgs {
   /** Defines when your alarm is invoked. */
   alarmRule: AlarmModelAlarmRule;
-  /** The name of the alarm model. */
+  /**
+   * The name of the alarm model.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   alarmModelName?: string;
-  /** The description of the alarm model. */
+  /**
+   * The description of the alarm model.
+   *
+   * Length: at most 1024.
+   */
   alarmModelDescription?: string;
-  /** A non-negative integer that reflects the severity level of the alarm. */
+  /**
+   * A non-negative integer that reflects the severity level of the alarm.
+   *
+   * Range: 0–2147483647.
+   */
   severity?: number;
   /** Contains the configuration information of alarm state changes. */
   alarmCapabilities?: AlarmModelAlarmCapabilities;
-  /** The ARN of the IAM role that allows the alarm to perform actions and access AWS resources. For more information, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* . */
+  /**
+   * The ARN of the IAM role that allows the alarm to perform actions and access AWS resources. For more information, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* .
+   *
+   * Length: 1–2048.
+   */
   roleArn: string;
-  /** An input attribute used as a key to create an alarm. AWS IoT Events routes [inputs](https://docs.aws.amazon.com/iotevents/latest/apireference/API_Input.html) associated with this key to the alarm. */
+  /**
+   * An input attribute used as a key to create an alarm. AWS IoT Events routes [inputs](https://docs.aws.amazon.com/iotevents/latest/apireference/API_Input.html) associated with this key to the alarm.
+   *
+   * Length: 1–128.
+   */
   key?: string;
   /** Contains information about one or more alarm actions. */
   alarmEventActions?: AlarmModelAlarmEventActions;
@@ -45,7 +65,11 @@ export interface AlarmModelArgs {
 
 /** Outputs of {@link AlarmModel}: its inputs as the cloud reports them, and its attributes. */
 export interface AlarmModelOutputs extends AlarmModelArgs {
-  /** The name of the alarm model. */
+  /**
+   * The name of the alarm model.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   alarmModelName: string;
 }
 
@@ -67,9 +91,17 @@ export interface AlarmModelAlarmRule {
 export interface AlarmModelSimpleRule {
   /** The comparison operator. */
   comparisonOperator: "GREATER" | "GREATER_OR_EQUAL" | "LESS" | "LESS_OR_EQUAL" | "EQUAL" | "NOT_EQUAL";
-  /** The value on the left side of the comparison operator. You can specify an AWS IoT Events input attribute as an input property. */
+  /**
+   * The value on the left side of the comparison operator. You can specify an AWS IoT Events input attribute as an input property.
+   *
+   * Length: 1–512.
+   */
   inputProperty: string;
-  /** The value on the right side of the comparison operator. You can enter a number or specify an AWS IoT Events input attribute. */
+  /**
+   * The value on the right side of the comparison operator. You can enter a number or specify an AWS IoT Events input attribute.
+   *
+   * Length: 1–512.
+   */
   threshold: string;
 }
 
@@ -199,7 +231,11 @@ export interface AlarmModelDynamoDBv2 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-alarmmodel-payload.html | CloudFormation: Payload}
  */
 export interface AlarmModelPayload {
-  /** The content of the payload. You can use a string expression that includes quoted strings ( `'<string>'` ), variables ( `$variable.<variable-name>` ), input values ( `$input.<input-name>.<path-to-datum>` ), string concatenations, and quoted strings that contain `${}` as the content. The recommended maximum size of a content expression is 1 KB. */
+  /**
+   * The content of the payload. You can use a string expression that includes quoted strings ( `'<string>'` ), variables ( `$variable.<variable-name>` ), input values ( `$input.<input-name>.<path-to-datum>` ), string concatenations, and quoted strings that contain `${}` as the content. The recommended maximum size of a content expression is 1 KB.
+   *
+   * Length: at least 1.
+   */
   contentExpression: string;
   /** The value of the payload type can be either `STRING` or `JSON` . */
   type: string;
@@ -211,7 +247,11 @@ export interface AlarmModelPayload {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-alarmmodel-iotevents.html | CloudFormation: IotEvents}
  */
 export interface AlarmModelIotEvents {
-  /** The name of the AWS IoT Events input where the data is sent. */
+  /**
+   * The name of the AWS IoT Events input where the data is sent.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   inputName: string;
   /** You can configure the action payload when you send a message to an AWS IoT Events input. */
   payload?: AlarmModelPayload;
@@ -338,7 +378,11 @@ export interface AlarmModelFirehose {
   deliveryStreamName: string;
   /** You can configure the action payload when you send a message to an Amazon Data Firehose delivery stream. */
   payload?: AlarmModelPayload;
-  /** A character separator that is used to separate records written to the Kinesis Data Firehose delivery stream. Valid values are: '\n' (newline), '\t' (tab), '\r\n' (Windows newline), ',' (comma). */
+  /**
+   * A character separator that is used to separate records written to the Kinesis Data Firehose delivery stream. Valid values are: '\n' (newline), '\t' (tab), '\r\n' (Windows newline), ',' (comma).
+   *
+   * Pattern: `([\n\t])|(\r\n)|(,)`.
+   */
   separator?: string;
 }
 
@@ -412,7 +456,11 @@ export interface AlarmModelDynamoDB {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-alarmmodel-iottopicpublish.html | CloudFormation: IotTopicPublish}
  */
 export interface AlarmModelIotTopicPublish {
-  /** The MQTT topic of the message. You can use a string expression that includes variables ( `$variable.<variable-name>` ) and input values ( `$input.<input-name>.<path-to-datum>` ) as the topic string. */
+  /**
+   * The MQTT topic of the message. You can use a string expression that includes variables ( `$variable.<variable-name>` ) and input values ( `$input.<input-name>.<path-to-datum>` ) as the topic string.
+   *
+   * Length: 1–128.
+   */
   mqttTopic: string;
   /** You can configure the action payload when you publish a message to an AWS IoT Core topic. */
   payload?: AlarmModelPayload;
@@ -424,7 +472,11 @@ export interface AlarmModelIotTopicPublish {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-alarmmodel-sns.html | CloudFormation: Sns}
  */
 export interface AlarmModelSns {
-  /** The ARN of the Amazon SNS target where the message is sent. */
+  /**
+   * The ARN of the Amazon SNS target where the message is sent.
+   *
+   * Length: 1–2048.
+   */
   targetArn: string;
   /** You can configure the action payload when you send a message as an Amazon SNS push notification. */
   payload?: AlarmModelPayload;
@@ -436,7 +488,11 @@ export interface AlarmModelSns {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-alarmmodel-lambda.html | CloudFormation: Lambda}
  */
 export interface AlarmModelLambda {
-  /** The ARN of the Lambda function that is executed. */
+  /**
+   * The ARN of the Lambda function that is executed.
+   *
+   * Length: 1–2048.
+   */
   functionArn: string;
   /** You can configure the action payload when you send a message to a Lambda function. */
   payload?: AlarmModelPayload;
@@ -447,7 +503,7 @@ export interface AlarmModelLambda {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotevents-detectormodel.html | CloudFormation: AWS::IoTEvents::DetectorModel}
  */
-export const DetectorModel = cloudControlType<DetectorModelArgs, DetectorModelOutputs>("AWS::IoTEvents::DetectorModel", "aws:iotevents:DetectorModel", '{"p":[["DetectorModelDefinition",["ref","DetectorModelDefinition"],1],["EvaluationMethod",["enum","BATCH","SERIAL"]],["DetectorModelName","string",66],["DetectorModelDescription","string"],["Key","string",66],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]]],"id":["DetectorModelName"],"d":{"DetectorModelDefinition":[["States",["array",["ref","State"]],1],["InitialStateName","string",1]],"State":[["OnInput",["ref","OnInput"]],["OnExit",["ref","OnExit"]],["StateName","string",1],["OnEnter",["ref","OnEnter"]]],"OnInput":[["Events",["array",["ref","Event"]]],["TransitionEvents",["array",["ref","TransitionEvent"]]]],"Event":[["Condition","string"],["Actions",["array",["ref","Action"]]],["EventName","string",1]],"Action":[["IotEvents",["ref","IotEvents"]],["Firehose",["ref","Firehose"]],["DynamoDB",["ref","DynamoDB"]],["IotTopicPublish",["ref","IotTopicPublish"]],["DynamoDBv2",["ref","DynamoDBv2"]],["IotSiteWise",["ref","IotSiteWise"]],["ResetTimer",["ref","ResetTimer"]],["Sqs",["ref","Sqs"]],["SetTimer",["ref","SetTimer"]],["Sns",["ref","Sns"]],["ClearTimer",["ref","ClearTimer"]],["Lambda",["ref","Lambda"]],["SetVariable",["ref","SetVariable"]]],"IotEvents":[["InputName","string",1],["Payload",["ref","Payload"]]],"Payload":[["ContentExpression","string",1],["Type","string",1]],"Firehose":[["DeliveryStreamName","string",1],["Payload",["ref","Payload"]],["Separator","string"]],"DynamoDB":[["TableName","string",1],["PayloadField","string"],["RangeKeyField","string"],["HashKeyField","string",1],["RangeKeyValue","string"],["RangeKeyType","string"],["HashKeyType","string"],["HashKeyValue","string",1],["Payload",["ref","Payload"]],["Operation","string"]],"IotTopicPublish":[["MqttTopic","string",1],["Payload",["ref","Payload"]]],"DynamoDBv2":[["TableName","string",1],["Payload",["ref","Payload"]]],"IotSiteWise":[["EntryId","string"],["PropertyAlias","string"],["PropertyValue",["ref","AssetPropertyValue"],1],["AssetId","string"],["PropertyId","string"]],"AssetPropertyValue":[["Quality","string"],["Value",["ref","AssetPropertyVariant"],1],["Timestamp",["ref","AssetPropertyTimestamp"]]],"AssetPropertyVariant":[["DoubleValue","string"],["BooleanValue","string"],["IntegerValue","string"],["StringValue","string"]],"AssetPropertyTimestamp":[["TimeInSeconds","string",1],["OffsetInNanos","string"]],"ResetTimer":[["TimerName","string",1]],"Sqs":[["UseBase64","boolean"],["Payload",["ref","Payload"]],["QueueUrl","string",1]],"SetTimer":[["Seconds","integer"],["TimerName","string",1],["DurationExpression","string"]],"Sns":[["TargetArn","string",1],["Payload",["ref","Payload"]]],"ClearTimer":[["TimerName","string",1]],"Lambda":[["FunctionArn","string",1],["Payload",["ref","Payload"]]],"SetVariable":[["Value","string",1],["VariableName","string",1]],"TransitionEvent":[["Condition","string",1],["Actions",["array",["ref","Action"]]],["NextState","string",1],["EventName","string",1]],"OnExit":[["Events",["array",["ref","Event"]]]],"OnEnter":[["Events",["array",["ref","Event"]]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotevents:${Region}:${Account}:detectorModel/${DetectorModelName}"}');
+export const DetectorModel = cloudControlType<DetectorModelArgs, DetectorModelOutputs>("AWS::IoTEvents::DetectorModel", "aws:iotevents:DetectorModel", '{"p":[["DetectorModelDefinition",["ref","DetectorModelDefinition"],1],["EvaluationMethod",["enum","BATCH","SERIAL"]],["DetectorModelName","string",66],["DetectorModelDescription","string"],["Key","string",66],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]]],"id":["DetectorModelName"],"d":{"DetectorModelDefinition":[["States",["array",["ref","State"]],1],["InitialStateName","string",1]],"State":[["OnInput",["ref","OnInput"]],["OnExit",["ref","OnExit"]],["StateName","string",1],["OnEnter",["ref","OnEnter"]]],"OnInput":[["Events",["array",["ref","Event"]]],["TransitionEvents",["array",["ref","TransitionEvent"]]]],"Event":[["Condition","string"],["Actions",["array",["ref","Action"]]],["EventName","string",1]],"Action":[["IotEvents",["ref","IotEvents"]],["Firehose",["ref","Firehose"]],["DynamoDB",["ref","DynamoDB"]],["IotTopicPublish",["ref","IotTopicPublish"]],["DynamoDBv2",["ref","DynamoDBv2"]],["IotSiteWise",["ref","IotSiteWise"]],["ResetTimer",["ref","ResetTimer"]],["Sqs",["ref","Sqs"]],["SetTimer",["ref","SetTimer"]],["Sns",["ref","Sns"]],["ClearTimer",["ref","ClearTimer"]],["Lambda",["ref","Lambda"]],["SetVariable",["ref","SetVariable"]]],"IotEvents":[["InputName","string",1],["Payload",["ref","Payload"]]],"Payload":[["ContentExpression","string",1],["Type","string",1]],"Firehose":[["DeliveryStreamName","string",1],["Payload",["ref","Payload"]],["Separator","string"]],"DynamoDB":[["TableName","string",1],["PayloadField","string"],["RangeKeyField","string"],["HashKeyField","string",1],["RangeKeyValue","string"],["RangeKeyType","string"],["HashKeyType","string"],["HashKeyValue","string",1],["Payload",["ref","Payload"]],["Operation","string"]],"IotTopicPublish":[["MqttTopic","string",1],["Payload",["ref","Payload"]]],"DynamoDBv2":[["TableName","string",1],["Payload",["ref","Payload"]]],"IotSiteWise":[["EntryId","string"],["PropertyAlias","string"],["PropertyValue",["ref","AssetPropertyValue"],1],["AssetId","string"],["PropertyId","string"]],"AssetPropertyValue":[["Quality","string"],["Value",["ref","AssetPropertyVariant"],1],["Timestamp",["ref","AssetPropertyTimestamp"]]],"AssetPropertyVariant":[["DoubleValue","string"],["BooleanValue","string"],["IntegerValue","string"],["StringValue","string"]],"AssetPropertyTimestamp":[["TimeInSeconds","string",1],["OffsetInNanos","string"]],"ResetTimer":[["TimerName","string",1]],"Sqs":[["UseBase64","boolean"],["Payload",["ref","Payload"]],["QueueUrl","string",1]],"SetTimer":[["Seconds","integer"],["TimerName","string",1],["DurationExpression","string"]],"Sns":[["TargetArn","string",1],["Payload",["ref","Payload"]]],"ClearTimer":[["TimerName","string",1]],"Lambda":[["FunctionArn","string",1],["Payload",["ref","Payload"]]],"SetVariable":[["Value","string",1],["VariableName","string",1]],"TransitionEvent":[["Condition","string",1],["Actions",["array",["ref","Action"]]],["NextState","string",1],["EventName","string",1]],"OnExit":[["Events",["array",["ref","Event"]]]],"OnEnter":[["Events",["array",["ref","Event"]]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DetectorModelName","Key"],"uo":["DetectorModelDefinition/States","DetectorModelDefinition/States/*/OnEnter/Events","DetectorModelDefinition/States/*/OnEnter/Events/*/Actions","DetectorModelDefinition/States/*/OnExit/Events","DetectorModelDefinition/States/*/OnExit/Events/*/Actions","DetectorModelDefinition/States/*/OnInput/Events","DetectorModelDefinition/States/*/OnInput/Events/*/Actions","DetectorModelDefinition/States/*/OnInput/TransitionEvents/*/Actions","Tags"],"tg":[true,true,true],"nm":{"path":"DetectorModelName","min":1,"max":128,"pattern":"^[a-zA-Z0-9_-]+$"}},"arn":"arn:${Partition}:iotevents:${Region}:${Account}:detectorModel/${DetectorModelName}"}');
 /** A {@link DetectorModel} instance: its attributes as typed outputs. */
 export type DetectorModel = InstanceType<typeof DetectorModel>;
 
@@ -457,17 +513,31 @@ export interface DetectorModelArgs {
   detectorModelDefinition: DetectorModelDetectorModelDefinition;
   /** Information about the order in which events are evaluated and how actions are executed. */
   evaluationMethod?: "BATCH" | "SERIAL";
-  /** The name of the detector model. */
+  /**
+   * The name of the detector model.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   detectorModelName?: string;
-  /** A brief description of the detector model. */
+  /**
+   * A brief description of the detector model.
+   *
+   * Length: at most 1024.
+   */
   detectorModelDescription?: string;
   /**
    * The value used to identify a detector instance. When a device or system sends input, a new detector instance with a unique key value is created. AWS IoT Events can continue to route input to its corresponding detector instance based on this identifying information.
    *
    * This parameter uses a JSON-path expression to select the attribute-value pair in the message payload that is used for identification. To route the message to the correct detector instance, the device must send a message payload that contains the same attribute-value.
+   *
+   * Length: 1–128.
    */
   key?: string;
-  /** The ARN of the role that grants permission to AWS IoT Events to perform its operations. */
+  /**
+   * The ARN of the role that grants permission to AWS IoT Events to perform its operations.
+   *
+   * Length: 1–2048.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -479,7 +549,11 @@ export interface DetectorModelArgs {
 
 /** Outputs of {@link DetectorModel}: its inputs as the cloud reports them, and its attributes. */
 export interface DetectorModelOutputs extends DetectorModelArgs {
-  /** The name of the detector model. */
+  /**
+   * The name of the detector model.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   detectorModelName: string;
 }
 
@@ -489,9 +563,17 @@ export interface DetectorModelOutputs extends DetectorModelArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-detectormodeldefinition.html | CloudFormation: DetectorModelDefinition}
  */
 export interface DetectorModelDetectorModelDefinition {
-  /** Information about the states of the detector. */
+  /**
+   * Information about the states of the detector.
+   *
+   * Items: at least 1.
+   */
   states: DetectorModelState[];
-  /** The state that is entered at the creation of each detector (instance). */
+  /**
+   * The state that is entered at the creation of each detector (instance).
+   *
+   * Length: 1–128.
+   */
   initialStateName: string;
 }
 
@@ -505,7 +587,11 @@ export interface DetectorModelState {
   onInput?: DetectorModelOnInput;
   /** When exiting this state, perform these `actions` if the specified `condition` is `TRUE` . */
   onExit?: DetectorModelOnExit;
-  /** The name of the state. */
+  /**
+   * The name of the state.
+   *
+   * Length: 1–128.
+   */
   stateName: string;
   /** When entering this state, perform these `actions` if the `condition` is TRUE. */
   onEnter?: DetectorModelOnEnter;
@@ -529,11 +615,19 @@ export interface DetectorModelOnInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-event.html | CloudFormation: Event}
  */
 export interface DetectorModelEvent {
-  /** Optional. The Boolean expression that, when TRUE, causes the `actions` to be performed. If not present, the actions are performed (=TRUE). If the expression result is not a Boolean value, the actions are not performed (=FALSE). */
+  /**
+   * Optional. The Boolean expression that, when TRUE, causes the `actions` to be performed. If not present, the actions are performed (=TRUE). If the expression result is not a Boolean value, the actions are not performed (=FALSE).
+   *
+   * Length: at most 512.
+   */
   condition?: string;
   /** The actions to be performed. */
   actions?: DetectorModelAction[];
-  /** The name of the event. */
+  /**
+   * The name of the event.
+   *
+   * Length: at most 128.
+   */
   eventName: string;
 }
 
@@ -577,7 +671,11 @@ export interface DetectorModelAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-iotevents.html | CloudFormation: IotEvents}
  */
 export interface DetectorModelIotEvents {
-  /** The name of the AWS IoT Events input where the data is sent. */
+  /**
+   * The name of the AWS IoT Events input where the data is sent.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   inputName: string;
   /** You can configure the action payload when you send a message to an AWS IoT Events input. */
   payload?: DetectorModelPayload;
@@ -591,7 +689,11 @@ export interface DetectorModelIotEvents {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-payload.html | CloudFormation: Payload}
  */
 export interface DetectorModelPayload {
-  /** The content of the payload. You can use a string expression that includes quoted strings ( `'<string>'` ), variables ( `$variable.<variable-name>` ), input values ( `$input.<input-name>.<path-to-datum>` ), string concatenations, and quoted strings that contain `${}` as the content. The recommended maximum size of a content expression is 1 KB. */
+  /**
+   * The content of the payload. You can use a string expression that includes quoted strings ( `'<string>'` ), variables ( `$variable.<variable-name>` ), input values ( `$input.<input-name>.<path-to-datum>` ), string concatenations, and quoted strings that contain `${}` as the content. The recommended maximum size of a content expression is 1 KB.
+   *
+   * Length: at least 1.
+   */
   contentExpression: string;
   /** The value of the payload type can be either `STRING` or `JSON` . */
   type: string;
@@ -607,7 +709,11 @@ export interface DetectorModelFirehose {
   deliveryStreamName: string;
   /** You can configure the action payload when you send a message to an Amazon Data Firehose delivery stream. */
   payload?: DetectorModelPayload;
-  /** A character separator that is used to separate records written to the Kinesis Data Firehose delivery stream. Valid values are: '\n' (newline), '\t' (tab), '\r\n' (Windows newline), ',' (comma). */
+  /**
+   * A character separator that is used to separate records written to the Kinesis Data Firehose delivery stream. Valid values are: '\n' (newline), '\t' (tab), '\r\n' (Windows newline), ',' (comma).
+   *
+   * Pattern: `([\n\t])|(\r\n)|(,)`.
+   */
   separator?: string;
 }
 
@@ -681,7 +787,11 @@ export interface DetectorModelDynamoDB {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-iottopicpublish.html | CloudFormation: IotTopicPublish}
  */
 export interface DetectorModelIotTopicPublish {
-  /** The MQTT topic of the message. You can use a string expression that includes variables ( `$variable.<variable-name>` ) and input values ( `$input.<input-name>.<path-to-datum>` ) as the topic string. */
+  /**
+   * The MQTT topic of the message. You can use a string expression that includes variables ( `$variable.<variable-name>` ) and input values ( `$input.<input-name>.<path-to-datum>` ) as the topic string.
+   *
+   * Length: 1–128.
+   */
   mqttTopic: string;
   /** You can configure the action payload when you publish a message to an AWS IoT Core topic. */
   payload?: DetectorModelPayload;
@@ -812,7 +922,11 @@ export interface DetectorModelAssetPropertyTimestamp {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-resettimer.html | CloudFormation: ResetTimer}
  */
 export interface DetectorModelResetTimer {
-  /** The name of the timer to reset. */
+  /**
+   * The name of the timer to reset.
+   *
+   * Length: 1–128.
+   */
   timerName: string;
 }
 
@@ -836,11 +950,23 @@ export interface DetectorModelSqs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-settimer.html | CloudFormation: SetTimer}
  */
 export interface DetectorModelSetTimer {
-  /** The number of seconds until the timer expires. The minimum value is 60 seconds to ensure accuracy. The maximum value is 31622400 seconds. */
+  /**
+   * The number of seconds until the timer expires. The minimum value is 60 seconds to ensure accuracy. The maximum value is 31622400 seconds.
+   *
+   * Range: 60–31622400.
+   */
   seconds?: number;
-  /** The name of the timer. */
+  /**
+   * The name of the timer.
+   *
+   * Length: 1–128.
+   */
   timerName: string;
-  /** The duration of the timer, in seconds. You can use a string expression that includes numbers, variables ( `$variable.<variable-name>` ), and input values ( `$input.<input-name>.<path-to-datum>` ) as the duration. The range of the duration is 1-31622400 seconds. To ensure accuracy, the minimum duration is 60 seconds. The evaluated result of the duration is rounded down to the nearest whole number. */
+  /**
+   * The duration of the timer, in seconds. You can use a string expression that includes numbers, variables ( `$variable.<variable-name>` ), and input values ( `$input.<input-name>.<path-to-datum>` ) as the duration. The range of the duration is 1-31622400 seconds. To ensure accuracy, the minimum duration is 60 seconds. The evaluated result of the duration is rounded down to the nearest whole number.
+   *
+   * Length: 1–1024.
+   */
   durationExpression?: string;
 }
 
@@ -850,7 +976,11 @@ export interface DetectorModelSetTimer {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-sns.html | CloudFormation: Sns}
  */
 export interface DetectorModelSns {
-  /** The ARN of the Amazon SNS target where the message is sent. */
+  /**
+   * The ARN of the Amazon SNS target where the message is sent.
+   *
+   * Length: 1–2048.
+   */
   targetArn: string;
   /** You can configure the action payload when you send a message as an Amazon SNS push notification. */
   payload?: DetectorModelPayload;
@@ -862,7 +992,11 @@ export interface DetectorModelSns {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-cleartimer.html | CloudFormation: ClearTimer}
  */
 export interface DetectorModelClearTimer {
-  /** The name of the timer to clear. */
+  /**
+   * The name of the timer to clear.
+   *
+   * Length: 1–128.
+   */
   timerName: string;
 }
 
@@ -872,7 +1006,11 @@ export interface DetectorModelClearTimer {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-lambda.html | CloudFormation: Lambda}
  */
 export interface DetectorModelLambda {
-  /** The ARN of the Lambda function that is executed. */
+  /**
+   * The ARN of the Lambda function that is executed.
+   *
+   * Length: 1–2048.
+   */
   functionArn: string;
   /** You can configure the action payload when you send a message to a Lambda function. */
   payload?: DetectorModelPayload;
@@ -884,9 +1022,17 @@ export interface DetectorModelLambda {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-setvariable.html | CloudFormation: SetVariable}
  */
 export interface DetectorModelSetVariable {
-  /** The new value of the variable. */
+  /**
+   * The new value of the variable.
+   *
+   * Length: 1–1024.
+   */
   value: string;
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   variableName: string;
 }
 
@@ -896,13 +1042,25 @@ export interface DetectorModelSetVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-detectormodel-transitionevent.html | CloudFormation: TransitionEvent}
  */
 export interface DetectorModelTransitionEvent {
-  /** Required. A Boolean expression that when TRUE causes the actions to be performed and the `nextState` to be entered. */
+  /**
+   * Required. A Boolean expression that when TRUE causes the actions to be performed and the `nextState` to be entered.
+   *
+   * Length: at most 512.
+   */
   condition: string;
   /** The actions to be performed. */
   actions?: DetectorModelAction[];
-  /** The next state to enter. */
+  /**
+   * The next state to enter.
+   *
+   * Length: 1–128.
+   */
   nextState: string;
-  /** The name of the transition event. */
+  /**
+   * The name of the transition event.
+   *
+   * Length: 1–128.
+   */
   eventName: string;
 }
 
@@ -931,7 +1089,7 @@ export interface DetectorModelOnEnter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotevents-input.html | CloudFormation: AWS::IoTEvents::Input}
  */
-export const Input = cloudControlType<InputArgs, InputOutputs>("AWS::IoTEvents::Input", "aws:iotevents:Input", '{"p":[["InputDefinition",["ref","InputDefinition"],1],["InputName","string",66],["InputDescription","string"],["Tags",["array",["ref","Tag"]]]],"id":["InputName"],"d":{"InputDefinition":[["Attributes",["array",["ref","Attribute"]],1]],"Attribute":[["JsonPath","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotevents:${Region}:${Account}:input/${InputName}"}');
+export const Input = cloudControlType<InputArgs, InputOutputs>("AWS::IoTEvents::Input", "aws:iotevents:Input", '{"p":[["InputDefinition",["ref","InputDefinition"],1],["InputName","string",66],["InputDescription","string"],["Tags",["array",["ref","Tag"]]]],"id":["InputName"],"d":{"InputDefinition":[["Attributes",["array",["ref","Attribute"]],1]],"Attribute":[["JsonPath","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InputName"],"uo":["InputDefinition/Attributes","Tags"],"tg":[true,true,true],"nm":{"path":"InputName","min":1,"max":128,"pattern":"^[a-zA-Z][a-zA-Z0-9_]*$"}},"arn":"arn:${Partition}:iotevents:${Region}:${Account}:input/${InputName}"}');
 /** A {@link Input} instance: its attributes as typed outputs. */
 export type Input = InstanceType<typeof Input>;
 
@@ -939,9 +1097,17 @@ export type Input = InstanceType<typeof Input>;
 export interface InputArgs {
   /** The definition of the input. */
   inputDefinition: InputInputDefinition;
-  /** The name of the input. */
+  /**
+   * The name of the input.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   inputName?: string;
-  /** A brief description of the input. */
+  /**
+   * A brief description of the input.
+   *
+   * Length: 1–1024.
+   */
   inputDescription?: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -953,7 +1119,11 @@ export interface InputArgs {
 
 /** Outputs of {@link Input}: its inputs as the cloud reports them, and its attributes. */
 export interface InputOutputs extends InputArgs {
-  /** The name of the input. */
+  /**
+   * The name of the input.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   inputName: string;
 }
 
@@ -963,7 +1133,11 @@ export interface InputOutputs extends InputArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotevents-input-inputdefinition.html | CloudFormation: InputDefinition}
  */
 export interface InputInputDefinition {
-  /** The attributes from the JSON payload that are made available by the input. Inputs are derived from messages sent to the AWS IoT Events system using `BatchPutMessage` . Each such message contains a JSON payload, and those attributes (and their paired values) specified here are available for use in the `condition` expressions used by detectors that monitor this input. */
+  /**
+   * The attributes from the JSON payload that are made available by the input. Inputs are derived from messages sent to the AWS IoT Events system using `BatchPutMessage` . Each such message contains a JSON payload, and those attributes (and their paired values) specified here are available for use in the `condition` expressions used by detectors that monitor this input.
+   *
+   * Items: 1–200.
+   */
   attributes: InputAttribute[];
 }
 
@@ -977,6 +1151,8 @@ export interface InputAttribute {
    * An expression that specifies an attribute-value pair in a JSON structure. Use this to specify an attribute from the JSON payload that is made available by the input. Inputs are derived from messages sent to AWS IoT Events ( `BatchPutMessage` ). Each such message contains a JSON payload. The attribute (and its paired value) specified here are available for use in the `condition` expressions used by detectors.
    *
    * Syntax: `<field-name>.<field-name>...`
+   *
+   * Length: 1–128.
    */
   jsonPath: string;
 }

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleethub-application.html | CloudFormation: AWS::IoTFleetHub::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTFleetHub::Application", "aws:iotfleethub:Application", '{"p":[["ApplicationName","string",1],["ApplicationDescription","string"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["ApplicationUrl","string",8],["ApplicationArn","string",72],["ApplicationState","string",8],["SsoClientId","string",8],["ApplicationId","string",72],["ApplicationLastUpdateDate","integer",8],["ErrorMessage","string",8],["ApplicationCreationDate","integer",8]]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTFleetHub::Application", "aws:iotfleethub:Application", '{"p":[["ApplicationName","string",1],["ApplicationDescription","string"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["ApplicationUrl","string",8],["ApplicationArn","string",72],["ApplicationState","string",8],["SsoClientId","string",8],["ApplicationId","string",72],["ApplicationLastUpdateDate","integer",8],["ErrorMessage","string",8],["ApplicationCreationDate","integer",8]],"reg":{"h":"crudl","ro":["ApplicationArn","ApplicationId","ApplicationUrl","ApplicationState","ApplicationCreationDate","ApplicationLastUpdateDate","SsoClientId","ErrorMessage"],"uo":["Tags"]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The name of the web application. */
+  /**
+   * The name of the web application.
+   *
+   * Length: 1–256. Pattern: `^[ -~]*$`.
+   */
   applicationName: string;
-  /** An optional description of the web application. */
+  /**
+   * An optional description of the web application.
+   *
+   * Length: 1–2048. Pattern: `^[ -~]*$`.
+   */
   applicationDescription?: string;
   /**
    * The ARN of the role that the web application assumes when it interacts with AWS IoT Core .
@@ -29,9 +37,15 @@ export interface ApplicationArgs {
    * > The name of the role must be in the form `FleetHub_random_string` . 
    *
    * Pattern: `^arn:[!-~]+$`
+   *
+   * Length: 1–1600. Pattern: `^arn:[!-~]+$`.
    */
   roleArn: string;
-  /** A set of key/value pairs that you can use to manage the web application resource. */
+  /**
+   * A set of key/value pairs that you can use to manage the web application resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 

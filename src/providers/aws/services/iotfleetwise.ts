@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-campaign.html | CloudFormation: AWS::IoTFleetWise::Campaign}
  */
-export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::IoTFleetWise::Campaign", "aws:iotfleetwise:Campaign", '{"p":[["Action",["enum","APPROVE","SUSPEND","RESUME","UPDATE"]],["Compression",["enum","OFF","SNAPPY"],66],["Description","string"],["Priority","integer",66],["SignalsToCollect",["array",["ref","SignalInformation"]],66],["StartTime","string",66],["ExpiryTime","string",66],["SpoolingMode",["enum","OFF","TO_DISK"],66],["DataDestinationConfigs",["array",["ref","DataDestinationConfig"]],66],["SignalCatalogArn","string",67],["Name","string",67],["PostTriggerCollectionDuration","number",66],["DataExtraDimensions",["array","string"]],["DiagnosticsMode",["enum","OFF","SEND_ACTIVE_DTCS"],66],["TargetArn","string",67],["CollectionScheme",["ref","CollectionScheme"],67],["Tags",["array",["ref","Tag"]]],["SignalsToFetch",["array",["ref","SignalFetchInformation"]],66],["DataPartitions",["array",["ref","DataPartition"]],66],["Status",["enum","CREATING","WAITING_FOR_APPROVAL","RUNNING","SUSPENDED"],8],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"SignalInformation":[["MaxSampleCount","number"],["MinimumSamplingIntervalMs","number"],["Name","string",1],["DataPartitionId","string"]],"DataDestinationConfig":[["S3Config",["ref","S3Config"]],["TimestreamConfig",["ref","TimestreamConfig"]],["MqttTopicConfig",["ref","MqttTopicConfig"]]],"S3Config":[["BucketArn","string",1],["DataFormat",["enum","JSON","PARQUET"]],["StorageCompressionFormat",["enum","NONE","GZIP"]],["Prefix","string"]],"TimestreamConfig":[["ExecutionRoleArn","string",1],["TimestreamTableArn","string",1]],"MqttTopicConfig":[["MqttTopicArn","string",1],["ExecutionRoleArn","string",1]],"CollectionScheme":[["TimeBasedCollectionScheme",["ref","TimeBasedCollectionScheme"],2],["ConditionBasedCollectionScheme",["ref","ConditionBasedCollectionScheme"],2]],"TimeBasedCollectionScheme":[["PeriodMs","number",3]],"ConditionBasedCollectionScheme":[["MinimumTriggerIntervalMs","number",2],["Expression","string",3],["TriggerMode",["enum","ALWAYS","RISING_EDGE"],2],["ConditionLanguageVersion","integer",2]],"SignalFetchInformation":[["FullyQualifiedName","string",1],["SignalFetchConfig",["ref","SignalFetchConfig"],1],["ConditionLanguageVersion","number"],["Actions",["array","string"],1]],"SignalFetchConfig":[["TimeBased",["ref","TimeBasedSignalFetchConfig"]],["ConditionBased",["ref","ConditionBasedSignalFetchConfig"]]],"TimeBasedSignalFetchConfig":[["ExecutionFrequencyMs","number",1]],"ConditionBasedSignalFetchConfig":[["ConditionExpression","string",1],["TriggerMode",["enum","ALWAYS","RISING_EDGE"],1]],"DataPartition":[["Id","string",1],["StorageOptions",["ref","DataPartitionStorageOptions"],1],["UploadOptions",["ref","DataPartitionUploadOptions"]]],"DataPartitionStorageOptions":[["MaximumSize",["ref","StorageMaximumSize"],1],["MinimumTimeToLive",["ref","StorageMinimumTimeToLive"],1],["StorageLocation","string",1]],"StorageMaximumSize":[["Unit",["enum","MB","GB","TB"],1],["Value","integer",1]],"StorageMinimumTimeToLive":[["Unit",["enum","HOURS","DAYS","WEEKS"],1],["Value","integer",1]],"DataPartitionUploadOptions":[["Expression","string",1],["ConditionLanguageVersion","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:campaign/${CampaignName}"}');
+export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::IoTFleetWise::Campaign", "aws:iotfleetwise:Campaign", '{"p":[["Action",["enum","APPROVE","SUSPEND","RESUME","UPDATE"],16],["Compression",["enum","OFF","SNAPPY"],66],["Description","string"],["Priority","integer",66],["SignalsToCollect",["array",["ref","SignalInformation"]],66],["StartTime","string",66],["ExpiryTime","string",66],["SpoolingMode",["enum","OFF","TO_DISK"],66],["DataDestinationConfigs",["array",["ref","DataDestinationConfig"]],66],["SignalCatalogArn","string",67],["Name","string",67],["PostTriggerCollectionDuration","number",66],["DataExtraDimensions",["array","string"]],["DiagnosticsMode",["enum","OFF","SEND_ACTIVE_DTCS"],66],["TargetArn","string",67],["CollectionScheme",["ref","CollectionScheme"],67],["Tags",["array",["ref","Tag"]]],["SignalsToFetch",["array",["ref","SignalFetchInformation"]],66],["DataPartitions",["array",["ref","DataPartition"]],66],["Status",["enum","CREATING","WAITING_FOR_APPROVAL","RUNNING","SUSPENDED"],8],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"SignalInformation":[["MaxSampleCount","number"],["MinimumSamplingIntervalMs","number"],["Name","string",1],["DataPartitionId","string"]],"DataDestinationConfig":[["S3Config",["ref","S3Config"]],["TimestreamConfig",["ref","TimestreamConfig"]],["MqttTopicConfig",["ref","MqttTopicConfig"]]],"S3Config":[["BucketArn","string",1],["DataFormat",["enum","JSON","PARQUET"]],["StorageCompressionFormat",["enum","NONE","GZIP"]],["Prefix","string"]],"TimestreamConfig":[["ExecutionRoleArn","string",1],["TimestreamTableArn","string",1]],"MqttTopicConfig":[["MqttTopicArn","string",1],["ExecutionRoleArn","string",1]],"CollectionScheme":[["TimeBasedCollectionScheme",["ref","TimeBasedCollectionScheme"]],["ConditionBasedCollectionScheme",["ref","ConditionBasedCollectionScheme"]]],"TimeBasedCollectionScheme":[["PeriodMs","number",1]],"ConditionBasedCollectionScheme":[["MinimumTriggerIntervalMs","number"],["Expression","string",1],["TriggerMode",["enum","ALWAYS","RISING_EDGE"]],["ConditionLanguageVersion","integer"]],"SignalFetchInformation":[["FullyQualifiedName","string",1],["SignalFetchConfig",["ref","SignalFetchConfig"],1],["ConditionLanguageVersion","number"],["Actions",["array","string"],1]],"SignalFetchConfig":[["TimeBased",["ref","TimeBasedSignalFetchConfig"]],["ConditionBased",["ref","ConditionBasedSignalFetchConfig"]]],"TimeBasedSignalFetchConfig":[["ExecutionFrequencyMs","number",1]],"ConditionBasedSignalFetchConfig":[["ConditionExpression","string",1],["TriggerMode",["enum","ALWAYS","RISING_EDGE"],1]],"DataPartition":[["Id","string",1],["StorageOptions",["ref","DataPartitionStorageOptions"],1],["UploadOptions",["ref","DataPartitionUploadOptions"]]],"DataPartitionStorageOptions":[["MaximumSize",["ref","StorageMaximumSize"],1],["MinimumTimeToLive",["ref","StorageMinimumTimeToLive"],1],["StorageLocation","string",1]],"StorageMaximumSize":[["Unit",["enum","MB","GB","TB"],1],["Value","integer",1]],"StorageMinimumTimeToLive":[["Unit",["enum","HOURS","DAYS","WEEKS"],1],["Value","integer",1]],"DataPartitionUploadOptions":[["Expression","string",1],["ConditionLanguageVersion","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Action"],"co":["Name","TargetArn","SignalCatalogArn","PostTriggerCollectionDuration","DiagnosticsMode","SpoolingMode","CollectionScheme","Priority","Compression","StartTime","ExpiryTime","DataPartitions","SignalsToCollect","SignalsToFetch","DataDestinationConfigs"],"ro":["Arn","Status","CreationTime","LastModificationTime"],"uo":["SignalsToCollect","SignalsToFetch","DataDestinationConfigs","DataExtraDimensions","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:campaign/${CampaignName}"}');
 /** A {@link Campaign} instance: its attributes as typed outputs. */
 export type Campaign = InstanceType<typeof Campaign>;
 
@@ -30,6 +30,8 @@ export interface CampaignArgs {
    * - `SUSPEND` - To suspend collecting signal data. The campaign is deleted from vehicles and all vehicles in the suspended campaign will stop sending data.
    * - `RESUME` - To reactivate the `SUSPEND` campaign. The campaign is redeployed to all vehicles and the vehicles will resume sending data.
    * - `UPDATE` - To update a campaign.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   action?: "APPROVE" | "SUSPEND" | "RESUME" | "UPDATE";
   /**
@@ -38,15 +40,25 @@ export interface CampaignArgs {
    * Default: `SNAPPY`
    */
   compression?: "OFF" | "SNAPPY";
-  /** The description of the campaign. */
+  /**
+   * The description of the campaign.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
   /**
    * A number indicating the priority of one campaign over another campaign for a certain vehicle or fleet. A campaign with the lowest value is deployed to vehicles before any other campaigns. If it's not specified, `0` is used.
    *
    * Default: `0`
+   *
+   * Range: at least 0.
    */
   priority?: number;
-  /** A list of information about signals to collect. */
+  /**
+   * A list of information about signals to collect.
+   *
+   * Items: 0–1000.
+   */
   signalsToCollect?: CampaignSignalInformation[];
   /**
    * The time, in milliseconds, to deliver a campaign after it was approved. If it's not specified, `0` is used.
@@ -72,16 +84,24 @@ export interface CampaignArgs {
    * Amazon S3 optimizes the cost of data storage and provides additional mechanisms to use vehicle data, such as data lakes, centralized data storage, data processing pipelines, and analytics. AWS IoT FleetWise supports at-least-once file delivery to S3. Your vehicle data is stored on multiple AWS IoT FleetWise servers for redundancy and high availability.
    *
    * You can use Amazon Timestream to access and analyze time series data, and Timestream to query vehicle data so that you can identify trends and patterns.
+   *
+   * Items: 1–1.
    */
   dataDestinationConfigs?: CampaignDataDestinationConfig[];
   /** The Amazon Resource Name (ARN) of the signal catalog associated with the campaign. */
   signalCatalogArn: string;
-  /** The name of a campaign. */
+  /**
+   * The name of a campaign.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name: string;
   /**
    * How long (in milliseconds) to collect raw data after a triggering event initiates the collection. If it's not specified, `0` is used.
    *
    * Default: `0`
+   *
+   * Range: 0–4294967295.
    */
   postTriggerCollectionDuration?: number;
   /**
@@ -90,6 +110,8 @@ export interface CampaignArgs {
    * Enrich the data with specified vehicle attributes. For example, add `make` and `model` to the campaign, and AWS IoT FleetWise will associate the data with those attributes as dimensions in Amazon Timestream . You can then query the data against `make` and `model` .
    *
    * Default: An empty array
+   *
+   * Items: 0–5. Each item: Length: 1–150. Pattern: `^[a-zA-Z0-9_.]+$`.
    */
   dataExtraDimensions?: string[];
   /**
@@ -102,11 +124,23 @@ export interface CampaignArgs {
   targetArn: string;
   /** The data collection scheme associated with the campaign. You can specify a scheme that collects data based on time or an event. */
   collectionScheme: CampaignCollectionScheme;
-  /** Metadata that can be used to manage the campaign. */
+  /**
+   * Metadata that can be used to manage the campaign.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** A list of information about signals to fetch. */
+  /**
+   * A list of information about signals to fetch.
+   *
+   * Items: 0–10.
+   */
   signalsToFetch?: CampaignSignalFetchInformation[];
-  /** The data partitions associated with the signals collected from the vehicle. */
+  /**
+   * The data partitions associated with the signals collected from the vehicle.
+   *
+   * Items: 0–20.
+   */
   dataPartitions?: CampaignDataPartition[];
 }
 
@@ -128,15 +162,25 @@ export interface CampaignOutputs extends CampaignArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-signalinformation.html | CloudFormation: SignalInformation}
  */
 export interface CampaignSignalInformation {
-  /** The maximum number of samples to collect. */
+  /**
+   * The maximum number of samples to collect.
+   *
+   * Range: 1–4294967295.
+   */
   maxSampleCount?: number;
   /**
    * The minimum duration of time (in milliseconds) between two triggering events to collect data.
    *
    * > If a signal changes often, you might want to collect data at a slower rate.
+   *
+   * Range: 0–4294967295.
    */
   minimumSamplingIntervalMs?: number;
-  /** The name of the signal. */
+  /**
+   * The name of the signal.
+   *
+   * Length: 1–150. Pattern: `^[\w|*|-]+(\.[\w|*|-]+)*$`.
+   */
   name: string;
   /**
    * The ID of the data partition this signal is associated with.
@@ -144,6 +188,8 @@ export interface CampaignSignalInformation {
    * The ID must match one of the IDs provided in `dataPartitions` . This is accomplished either by specifying a particular data partition ID or by using `default` for an established default partition. You can establish a default partition in the `DataPartition` data type.
    *
    * > If you upload a signal as a condition for a campaign's data partition, the same signal must be included in `signalsToCollect` . > Access to certain AWS IoT FleetWise features is currently gated. For more information, see [AWS Region and feature availability](https://docs.aws.amazon.com/iot-fleetwise/latest/developerguide/fleetwise-regions.html) in the *AWS IoT FleetWise Developer Guide* .
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9]+$`.
    */
   dataPartitionId?: string;
 }
@@ -172,7 +218,11 @@ export interface CampaignDataDestinationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-s3config.html | CloudFormation: S3Config}
  */
 export interface CampaignS3Config {
-  /** The Amazon Resource Name (ARN) of the Amazon S3 bucket. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon S3 bucket.
+   *
+   * Length: 16–100. Pattern: `^arn:(aws[a-zA-Z0-9-]*):s3:::.+$`.
+   */
   bucketArn: string;
   /**
    * Specify the format that files are saved in the Amazon S3 bucket. You can save files in an Apache Parquet or JSON format.
@@ -187,6 +237,8 @@ export interface CampaignS3Config {
    * Enter an S3 bucket prefix. The prefix is the string of characters after the bucket name and before the object name. You can use the prefix to organize data stored in Amazon S3 buckets. For more information, see [Organizing objects using prefixes](https://docs.aws.amazon.com/AmazonS3/latest/userguide/using-prefixes.html) in the *Amazon Simple Storage Service User Guide* .
    *
    * By default, AWS IoT FleetWise sets the prefix `processed-data/year=YY/month=MM/date=DD/hour=HH/` (in UTC) to data it delivers to Amazon S3 . You can enter a prefix to append it to this default prefix. For example, if you enter the prefix `vehicles` , the prefix will be `vehicles/processed-data/year=YY/month=MM/date=DD/hour=HH/` .
+   *
+   * Length: 1–512. Pattern: `^[a-zA-Z0-9-_:./!*'()]+$`.
    */
   prefix?: string;
 }
@@ -197,9 +249,17 @@ export interface CampaignS3Config {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-timestreamconfig.html | CloudFormation: TimestreamConfig}
  */
 export interface CampaignTimestreamConfig {
-  /** The Amazon Resource Name (ARN) of the task execution role that grants AWS IoT FleetWise permission to deliver data to the Amazon Timestream table. */
+  /**
+   * The Amazon Resource Name (ARN) of the task execution role that grants AWS IoT FleetWise permission to deliver data to the Amazon Timestream table.
+   *
+   * Length: 20–2048. Pattern: ``.
+   */
   executionRoleArn: string;
-  /** The Amazon Resource Name (ARN) of the Amazon Timestream table. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Timestream table.
+   *
+   * Length: 20–2048. Pattern: `^arn:(aws[a-zA-Z0-9-]*):timestream:[a-zA-Z0-9-]+:[0-9]{12}:database\/[a-zA-Z0-9_.-]+\/table\/[a-zA-Z0-9_.-]+$`.
+   */
   timestreamTableArn: string;
 }
 
@@ -211,9 +271,17 @@ export interface CampaignTimestreamConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-mqtttopicconfig.html | CloudFormation: MqttTopicConfig}
  */
 export interface CampaignMqttTopicConfig {
-  /** The ARN of the MQTT topic. */
+  /**
+   * The ARN of the MQTT topic.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*`.
+   */
   mqttTopicArn: string;
-  /** The ARN of the role that grants AWS IoT FleetWise permission to access and act on messages sent to the MQTT topic. */
+  /**
+   * The ARN of the role that grants AWS IoT FleetWise permission to access and act on messages sent to the MQTT topic.
+   *
+   * Length: 20–2048. Pattern: ``.
+   */
   executionRoleArn: string;
 }
 
@@ -235,7 +303,11 @@ export interface CampaignCollectionScheme {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-timebasedcollectionscheme.html | CloudFormation: TimeBasedCollectionScheme}
  */
 export interface CampaignTimeBasedCollectionScheme {
-  /** The time period (in milliseconds) to decide how often to collect data. For example, if the time period is `60000` , the Edge Agent software collects data once every minute. */
+  /**
+   * The time period (in milliseconds) to decide how often to collect data. For example, if the time period is `60000` , the Edge Agent software collects data once every minute.
+   *
+   * Range: 10000–86400000.
+   */
   periodMs: number;
 }
 
@@ -249,13 +321,23 @@ export interface CampaignConditionBasedCollectionScheme {
    * The minimum duration of time between two triggering events to collect data, in milliseconds.
    *
    * > If a signal changes often, you might want to collect data at a slower rate.
+   *
+   * Range: 0–4294967295.
    */
   minimumTriggerIntervalMs?: number;
-  /** The logical expression used to recognize what data to collect. For example, `$variable.Vehicle.OutsideAirTemperature >= 105.0` . */
+  /**
+   * The logical expression used to recognize what data to collect. For example, `$variable.Vehicle.OutsideAirTemperature >= 105.0` .
+   *
+   * Length: 1–2048.
+   */
   expression: string;
   /** Whether to collect data for all triggering events ( `ALWAYS` ). Specify ( `RISING_EDGE` ), or specify only when the condition first evaluates to false. For example, triggering on "AirbagDeployed"; Users aren't interested on triggering when the airbag is already exploded; they only care about the change from not deployed => deployed. */
   triggerMode?: "ALWAYS" | "RISING_EDGE";
-  /** Specifies the version of the conditional expression language. */
+  /**
+   * Specifies the version of the conditional expression language.
+   *
+   * Range: at least 1.
+   */
   conditionLanguageVersion?: number;
 }
 
@@ -267,13 +349,25 @@ export interface CampaignConditionBasedCollectionScheme {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-signalfetchinformation.html | CloudFormation: SignalFetchInformation}
  */
 export interface CampaignSignalFetchInformation {
-  /** The fully qualified name of the signal to be fetched. */
+  /**
+   * The fully qualified name of the signal to be fetched.
+   *
+   * Length: 1–150. Pattern: `^[a-zA-Z0-9_.]+$`.
+   */
   fullyQualifiedName: string;
   /** The configuration of the signal fetch operation. */
   signalFetchConfig: CampaignSignalFetchConfig;
-  /** The version of the condition language used. */
+  /**
+   * The version of the condition language used.
+   *
+   * Range: 1–1.
+   */
   conditionLanguageVersion?: number;
-  /** The actions to be performed by the signal fetch. */
+  /**
+   * The actions to be performed by the signal fetch.
+   *
+   * Items: 1–5. Each item: Length: 1–2048.
+   */
   actions: string[];
 }
 
@@ -297,7 +391,11 @@ export interface CampaignSignalFetchConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-timebasedsignalfetchconfig.html | CloudFormation: TimeBasedSignalFetchConfig}
  */
 export interface CampaignTimeBasedSignalFetchConfig {
-  /** The frequency with which the signal fetch will be executed. */
+  /**
+   * The frequency with which the signal fetch will be executed.
+   *
+   * Range: at least 1.
+   */
   executionFrequencyMs: number;
 }
 
@@ -307,7 +405,11 @@ export interface CampaignTimeBasedSignalFetchConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-conditionbasedsignalfetchconfig.html | CloudFormation: ConditionBasedSignalFetchConfig}
  */
 export interface CampaignConditionBasedSignalFetchConfig {
-  /** The condition that must be satisfied to trigger a signal fetch. */
+  /**
+   * The condition that must be satisfied to trigger a signal fetch.
+   *
+   * Length: 1–2048.
+   */
   conditionExpression: string;
   /** Indicates the mode in which the signal fetch is triggered. */
   triggerMode: "ALWAYS" | "RISING_EDGE";
@@ -321,7 +423,11 @@ export interface CampaignConditionBasedSignalFetchConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-datapartition.html | CloudFormation: DataPartition}
  */
 export interface CampaignDataPartition {
-  /** The ID of the data partition. The data partition ID must be unique within a campaign. You can establish a data partition as the default partition for a campaign by using `default` as the ID. */
+  /**
+   * The ID of the data partition. The data partition ID must be unique within a campaign. You can establish a data partition as the default partition for a campaign by using `default` as the ID.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   id: string;
   /** The storage options for a data partition. */
   storageOptions: CampaignDataPartitionStorageOptions;
@@ -349,7 +455,11 @@ export interface CampaignDataPartitionStorageOptions {
    * - Newer data will overwrite older data when the partition reaches the maximum size.
    */
   minimumTimeToLive: CampaignStorageMinimumTimeToLive;
-  /** The folder name for the data partition under the campaign storage folder. */
+  /**
+   * The folder name for the data partition under the campaign storage folder.
+   *
+   * Length: 1–4096.
+   */
   storageLocation: string;
 }
 
@@ -363,7 +473,11 @@ export interface CampaignDataPartitionStorageOptions {
 export interface CampaignStorageMaximumSize {
   /** The data type of the data to store. */
   unit: "MB" | "GB" | "TB";
-  /** The maximum amount of time to store data. */
+  /**
+   * The maximum amount of time to store data.
+   *
+   * Range: 1–1073741824.
+   */
   value: number;
 }
 
@@ -377,7 +491,11 @@ export interface CampaignStorageMaximumSize {
 export interface CampaignStorageMinimumTimeToLive {
   /** The time increment type. */
   unit: "HOURS" | "DAYS" | "WEEKS";
-  /** The minimum amount of time to store the data. */
+  /**
+   * The minimum amount of time to store the data.
+   *
+   * Range: 1–10000.
+   */
   value: number;
 }
 
@@ -389,9 +507,17 @@ export interface CampaignStorageMinimumTimeToLive {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-campaign-datapartitionuploadoptions.html | CloudFormation: DataPartitionUploadOptions}
  */
 export interface CampaignDataPartitionUploadOptions {
-  /** The logical expression used to recognize what data to collect. For example, `$variable.`Vehicle.OutsideAirTemperature` >= 105.0` . */
+  /**
+   * The logical expression used to recognize what data to collect. For example, `$variable.`Vehicle.OutsideAirTemperature` >= 105.0` .
+   *
+   * Length: 1–2048.
+   */
   expression: string;
-  /** The version of the condition language. Defaults to the most recent condition language version. */
+  /**
+   * The version of the condition language. Defaults to the most recent condition language version.
+   *
+   * Range: at least 1.
+   */
   conditionLanguageVersion?: number;
 }
 
@@ -409,25 +535,45 @@ export interface CampaignDataPartitionUploadOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-decodermanifest.html | CloudFormation: AWS::IoTFleetWise::DecoderManifest}
  */
-export const DecoderManifest = cloudControlType<DecoderManifestArgs, DecoderManifestOutputs>("AWS::IoTFleetWise::DecoderManifest", "aws:iotfleetwise:DecoderManifest", '{"p":[["SignalDecoders",["array",["union",["ref","CanSignalDecoder"],["ref","ObdSignalDecoder"]]]],["Status",["enum","ACTIVE","DRAFT"]],["Description","string"],["NetworkInterfaces",["array",["union",["ref","CanNetworkInterface"],["ref","ObdNetworkInterface"]]]],["ModelManifestArn","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["DefaultForUnmappedSignals",["enum","CUSTOM_DECODING"]],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"CanSignalDecoder":[["FullyQualifiedName","string",1],["Type",["enum","CAN_SIGNAL"],1],["InterfaceId","string",1],["CanSignal",["ref","CanSignal"],1]],"CanSignal":[["IsBigEndian",["union","boolean","string"],1],["Length",["union","integer","string"],1],["Factor",["union","number","string"],1],["IsSigned",["union","boolean","string"],1],["StartBit",["union","integer","string"],1],["MessageId",["union","integer","string"],1],["Offset",["union","number","string"],1],["Name","string"],["SignalValueType",["enum","INTEGER","FLOATING_POINT"]]],"ObdSignalDecoder":[["FullyQualifiedName","string",1],["Type",["enum","OBD_SIGNAL"],1],["InterfaceId","string",1],["ObdSignal",["ref","ObdSignal"],1]],"ObdSignal":[["BitRightShift",["union","integer","string"]],["BitMaskLength",["union","integer","string"]],["StartByte",["union","integer","string"],1],["ByteLength",["union","integer","string"],1],["PidResponseLength",["union","integer","string"],1],["Scaling",["union","number","string"],1],["Pid",["union","integer","string"],1],["ServiceMode",["union","integer","string"],1],["Offset",["union","number","string"],1],["IsSigned",["union","boolean","string"]],["SignalValueType",["enum","INTEGER","FLOATING_POINT"]]],"CanNetworkInterface":[["InterfaceId","string",1],["Type",["enum","CAN_INTERFACE"],1],["CanInterface",["ref","CanInterface"],1]],"CanInterface":[["ProtocolName","string"],["ProtocolVersion","string"],["Name","string",1]],"ObdNetworkInterface":[["InterfaceId","string",1],["Type",["enum","OBD_INTERFACE"],1],["ObdInterface",["ref","ObdInterface"],1]],"ObdInterface":[["HasTransmissionEcu",["union","boolean","string"]],["PidRequestIntervalSeconds",["union","integer","string"]],["UseExtendedIds",["union","boolean","string"]],["RequestMessageId",["union","integer","string"],1],["ObdStandard","string"],["Name","string",1],["DtcRequestIntervalSeconds",["union","integer","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:decoder-manifest/${Name}"}');
+export const DecoderManifest = cloudControlType<DecoderManifestArgs, DecoderManifestOutputs>("AWS::IoTFleetWise::DecoderManifest", "aws:iotfleetwise:DecoderManifest", '{"p":[["SignalDecoders",["array",["union",["ref","CanSignalDecoder"],["ref","ObdSignalDecoder"]]]],["Status",["enum","ACTIVE","DRAFT"]],["Description","string"],["NetworkInterfaces",["array",["union",["ref","CanNetworkInterface"],["ref","ObdNetworkInterface"]]]],["ModelManifestArn","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["DefaultForUnmappedSignals",["enum","CUSTOM_DECODING"]],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"CanSignalDecoder":[["FullyQualifiedName","string",1],["Type",["enum","CAN_SIGNAL"],1],["InterfaceId","string",1],["CanSignal",["ref","CanSignal"],1]],"CanSignal":[["IsBigEndian",["union","boolean","string"],1],["Length",["union","integer","string"],1],["Factor",["union","number","string"],1],["IsSigned",["union","boolean","string"],1],["StartBit",["union","integer","string"],1],["MessageId",["union","integer","string"],1],["Offset",["union","number","string"],1],["Name","string"],["SignalValueType",["enum","INTEGER","FLOATING_POINT"]]],"ObdSignalDecoder":[["FullyQualifiedName","string",1],["Type",["enum","OBD_SIGNAL"],1],["InterfaceId","string",1],["ObdSignal",["ref","ObdSignal"],1]],"ObdSignal":[["BitRightShift",["union","integer","string"]],["BitMaskLength",["union","integer","string"]],["StartByte",["union","integer","string"],1],["ByteLength",["union","integer","string"],1],["PidResponseLength",["union","integer","string"],1],["Scaling",["union","number","string"],1],["Pid",["union","integer","string"],1],["ServiceMode",["union","integer","string"],1],["Offset",["union","number","string"],1],["IsSigned",["union","boolean","string"]],["SignalValueType",["enum","INTEGER","FLOATING_POINT"]]],"CanNetworkInterface":[["InterfaceId","string",1],["Type",["enum","CAN_INTERFACE"],1],["CanInterface",["ref","CanInterface"],1]],"CanInterface":[["ProtocolName","string"],["ProtocolVersion","string"],["Name","string",1]],"ObdNetworkInterface":[["InterfaceId","string",1],["Type",["enum","OBD_INTERFACE"],1],["ObdInterface",["ref","ObdInterface"],1]],"ObdInterface":[["HasTransmissionEcu",["union","boolean","string"]],["PidRequestIntervalSeconds",["union","integer","string"]],["UseExtendedIds",["union","boolean","string"]],["RequestMessageId",["union","integer","string"],1],["ObdStandard","string"],["Name","string",1],["DtcRequestIntervalSeconds",["union","integer","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","ModelManifestArn"],"ro":["Arn","CreationTime","LastModificationTime"],"uo":["NetworkInterfaces","SignalDecoders","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:decoder-manifest/${Name}"}');
 /** A {@link DecoderManifest} instance: its attributes as typed outputs. */
 export type DecoderManifest = InstanceType<typeof DecoderManifest>;
 
 /** Inputs of {@link DecoderManifest}. */
 export interface DecoderManifestArgs {
-  /** A list of information about signal decoders. */
+  /**
+   * A list of information about signal decoders.
+   *
+   * Items: 1–500.
+   */
   signalDecoders?: (DecoderManifestCanSignalDecoder | DecoderManifestObdSignalDecoder)[];
   /** The state of the decoder manifest. If the status is `ACTIVE` , the decoder manifest can't be edited. If the status is marked `DRAFT` , you can edit the decoder manifest. */
   status?: "ACTIVE" | "DRAFT";
-  /** A brief description of the decoder manifest. */
+  /**
+   * A brief description of the decoder manifest.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
-  /** A list of information about available network interfaces. */
+  /**
+   * A list of information about available network interfaces.
+   *
+   * Items: 1–500.
+   */
   networkInterfaces?: (DecoderManifestCanNetworkInterface | DecoderManifestObdNetworkInterface)[];
   /** The Amazon Resource Name (ARN) of a vehicle model (model manifest) associated with the decoder manifest. */
   modelManifestArn: string;
-  /** Metadata that can be used to manage the decoder manifest. */
+  /**
+   * Metadata that can be used to manage the decoder manifest.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The name of the decoder manifest. */
+  /**
+   * The name of the decoder manifest.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name: string;
   /** Use default decoders for all unmapped signals in the model. You don't need to provide any detailed decoding information. */
   defaultForUnmappedSignals?: "CUSTOM_DECODING";
@@ -449,11 +595,19 @@ export interface DecoderManifestOutputs extends DecoderManifestArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-decodermanifest-cansignaldecoder.html | CloudFormation: CanSignalDecoder}
  */
 export interface DecoderManifestCanSignalDecoder {
-  /** The fully qualified name of a signal decoder as defined in a vehicle model. */
+  /**
+   * The fully qualified name of a signal decoder as defined in a vehicle model.
+   *
+   * Length: 1–150.
+   */
   fullyQualifiedName: string;
   /** The network protocol for the vehicle. For example, `CAN_SIGNAL` specifies a protocol that defines how data is communicated between electronic control units (ECUs). `OBD_SIGNAL` specifies a protocol that defines how self-diagnostic data is communicated between ECUs. */
   type: "CAN_SIGNAL";
-  /** The ID of a network interface that specifies what network protocol a vehicle follows. */
+  /**
+   * The ID of a network interface that specifies what network protocol a vehicle follows.
+   *
+   * Length: 1–50.
+   */
   interfaceId: string;
   /** Information about a single controller area network (CAN) signal and the messages it receives and transmits. */
   canSignal: DecoderManifestCanSignal;
@@ -479,7 +633,11 @@ export interface DecoderManifestCanSignal {
   messageId: number | string;
   /** The offset used to calculate the signal value. Combined with factor, the calculation is `value = raw_value * factor + offset` . */
   offset: number | string;
-  /** The name of the signal. */
+  /**
+   * The name of the signal.
+   *
+   * Length: 1–100.
+   */
   name?: string;
   /** The value type of the signal. The default value is `INTEGER` . */
   signalValueType?: "INTEGER" | "FLOATING_POINT";
@@ -491,11 +649,19 @@ export interface DecoderManifestCanSignal {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-decodermanifest-obdsignaldecoder.html | CloudFormation: ObdSignalDecoder}
  */
 export interface DecoderManifestObdSignalDecoder {
-  /** The fully qualified name of a signal decoder as defined in a vehicle model. */
+  /**
+   * The fully qualified name of a signal decoder as defined in a vehicle model.
+   *
+   * Length: 1–150.
+   */
   fullyQualifiedName: string;
   /** The network protocol for the vehicle. For example, `CAN_SIGNAL` specifies a protocol that defines how data is communicated between electronic control units (ECUs). `OBD_SIGNAL` specifies a protocol that defines how self-diagnostic data is communicated between ECUs. */
   type: "OBD_SIGNAL";
-  /** The ID of a network interface that specifies what network protocol a vehicle follows. */
+  /**
+   * The ID of a network interface that specifies what network protocol a vehicle follows.
+   *
+   * Length: 1–50.
+   */
   interfaceId: string;
   /** Information about signal messages using the on-board diagnostics (OBD) II protocol in a vehicle. */
   obdSignal: DecoderManifestObdSignal;
@@ -539,7 +705,11 @@ export interface DecoderManifestObdSignal {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-decodermanifest-cannetworkinterface.html | CloudFormation: CanNetworkInterface}
  */
 export interface DecoderManifestCanNetworkInterface {
-  /** The ID of the network interface. */
+  /**
+   * The ID of the network interface.
+   *
+   * Length: 1–50.
+   */
   interfaceId: string;
   /** The network protocol for the vehicle. For example, `CAN_SIGNAL` specifies a protocol that defines how data is communicated between electronic control units (ECUs). `OBD_SIGNAL` specifies a protocol that defines how self-diagnostic data is communicated between ECUs. */
   type: "CAN_INTERFACE";
@@ -553,11 +723,23 @@ export interface DecoderManifestCanNetworkInterface {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-decodermanifest-caninterface.html | CloudFormation: CanInterface}
  */
 export interface DecoderManifestCanInterface {
-  /** The name of the communication protocol for the interface. */
+  /**
+   * The name of the communication protocol for the interface.
+   *
+   * Length: 1–50.
+   */
   protocolName?: string;
-  /** The version of the communication protocol for the interface. */
+  /**
+   * The version of the communication protocol for the interface.
+   *
+   * Length: 1–50.
+   */
   protocolVersion?: string;
-  /** The unique name of the interface. */
+  /**
+   * The unique name of the interface.
+   *
+   * Length: 1–100.
+   */
   name: string;
 }
 
@@ -567,7 +749,11 @@ export interface DecoderManifestCanInterface {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-decodermanifest-obdnetworkinterface.html | CloudFormation: ObdNetworkInterface}
  */
 export interface DecoderManifestObdNetworkInterface {
-  /** The ID of the network interface. */
+  /**
+   * The ID of the network interface.
+   *
+   * Length: 1–50.
+   */
   interfaceId: string;
   /** The network protocol for the vehicle. For example, `CAN_SIGNAL` specifies a protocol that defines how data is communicated between electronic control units (ECUs). `OBD_SIGNAL` specifies a protocol that defines how self-diagnostic data is communicated between ECUs. */
   type: "OBD_INTERFACE";
@@ -589,9 +775,17 @@ export interface DecoderManifestObdInterface {
   useExtendedIds?: boolean | string;
   /** The ID of the message requesting vehicle data. */
   requestMessageId: number | string;
-  /** The standard OBD II PID. */
+  /**
+   * The standard OBD II PID.
+   *
+   * Length: 1–50.
+   */
   obdStandard?: string;
-  /** The name of the interface. */
+  /**
+   * The name of the interface.
+   *
+   * Length: 1–100.
+   */
   name: string;
   /** The maximum number message requests per diagnostic trouble code per second. */
   dtcRequestIntervalSeconds?: number | string;
@@ -606,19 +800,31 @@ export interface DecoderManifestObdInterface {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-fleet.html | CloudFormation: AWS::IoTFleetWise::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::IoTFleetWise::Fleet", "aws:iotfleetwise:Fleet", '{"p":[["Description","string"],["Id","string",67,"awsId"],["SignalCatalogArn","string",67],["Tags",["array",["ref","Tag"]]],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:fleet/${FleetId}"}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::IoTFleetWise::Fleet", "aws:iotfleetwise:Fleet", '{"p":[["Description","string"],["Id","string",67,"awsId"],["SignalCatalogArn","string",67],["Tags",["array",["ref","Tag"]]],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Id","SignalCatalogArn"],"ro":["Arn","CreationTime","LastModificationTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:fleet/${FleetId}"}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
 /** Inputs of {@link Fleet}. */
 export interface FleetArgs {
-  /** A brief description of the fleet. */
+  /**
+   * A brief description of the fleet.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
-  /** The unique ID of the fleet. */
+  /**
+   * The unique ID of the fleet.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9:_-]+$`.
+   */
   awsId: string;
   /** The ARN of the signal catalog associated with the fleet. */
   signalCatalogArn: string;
-  /** Metadata that can be used to manage the fleet. */
+  /**
+   * Metadata that can be used to manage the fleet.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -639,7 +845,7 @@ export interface FleetOutputs extends FleetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-modelmanifest.html | CloudFormation: AWS::IoTFleetWise::ModelManifest}
  */
-export const ModelManifest = cloudControlType<ModelManifestArgs, ModelManifestOutputs>("AWS::IoTFleetWise::ModelManifest", "aws:iotfleetwise:ModelManifest", '{"p":[["Status",["enum","ACTIVE","DRAFT"]],["Description","string"],["SignalCatalogArn","string",67],["Nodes",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:model-manifest/${Name}"}');
+export const ModelManifest = cloudControlType<ModelManifestArgs, ModelManifestOutputs>("AWS::IoTFleetWise::ModelManifest", "aws:iotfleetwise:ModelManifest", '{"p":[["Status",["enum","ACTIVE","DRAFT"]],["Description","string"],["SignalCatalogArn","string",1],["Nodes",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreationTime","LastModificationTime"],"uo":["Nodes","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:model-manifest/${Name}"}');
 /** A {@link ModelManifest} instance: its attributes as typed outputs. */
 export type ModelManifest = InstanceType<typeof ModelManifest>;
 
@@ -647,15 +853,31 @@ export type ModelManifest = InstanceType<typeof ModelManifest>;
 export interface ModelManifestArgs {
   /** The state of the vehicle model. If the status is `ACTIVE` , the vehicle model can't be edited. If the status is `DRAFT` , you can edit the vehicle model. */
   status?: "ACTIVE" | "DRAFT";
-  /** A brief description of the vehicle model. */
+  /**
+   * A brief description of the vehicle model.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
   /** The Amazon Resource Name (ARN) of the signal catalog associated with the vehicle model. */
   signalCatalogArn: string;
-  /** A list of nodes, which are a general abstraction of signals. */
+  /**
+   * A list of nodes, which are a general abstraction of signals.
+   *
+   * Items: at least 1.
+   */
   nodes?: string[];
-  /** Metadata that can be used to manage the vehicle model. */
+  /**
+   * Metadata that can be used to manage the vehicle model.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The name of the vehicle model. */
+  /**
+   * The name of the vehicle model.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name: string;
 }
 
@@ -676,27 +898,47 @@ export interface ModelManifestOutputs extends ModelManifestArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-signalcatalog.html | CloudFormation: AWS::IoTFleetWise::SignalCatalog}
  */
-export const SignalCatalog = cloudControlType<SignalCatalogArgs, SignalCatalogOutputs>("AWS::IoTFleetWise::SignalCatalog", "aws:iotfleetwise:SignalCatalog", '{"p":[["Description","string"],["NodeCounts",["ref","NodeCounts"]],["Nodes",["array",["ref","Node"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"NodeCounts":[["TotalActuators","number"],["TotalNodes","number"],["TotalAttributes","number"],["TotalBranches","number"],["TotalSensors","number"]],"Node":[["Attribute",["ref","Attribute"]],["Branch",["ref","Branch"]],["Sensor",["ref","Sensor"]],["Actuator",["ref","Actuator"]]],"Attribute":[["DefaultValue","string"],["Description","string"],["AllowedValues",["array","string"]],["Min","number"],["Max","number"],["FullyQualifiedName","string",1],["AssignedValue","string"],["DataType",["enum","INT8","UINT8","INT16","UINT16","INT32","UINT32","INT64","UINT64","BOOLEAN","FLOAT","DOUBLE","STRING","UNIX_TIMESTAMP","INT8_ARRAY","UINT8_ARRAY","INT16_ARRAY","UINT16_ARRAY","INT32_ARRAY","UINT32_ARRAY","INT64_ARRAY","UINT64_ARRAY","BOOLEAN_ARRAY","FLOAT_ARRAY","DOUBLE_ARRAY","STRING_ARRAY","UNIX_TIMESTAMP_ARRAY","UNKNOWN"],1],["Unit","string"]],"Branch":[["Description","string"],["FullyQualifiedName","string",1]],"Sensor":[["Description","string"],["AllowedValues",["array","string"]],["Min","number"],["Max","number"],["FullyQualifiedName","string",1],["DataType",["enum","INT8","UINT8","INT16","UINT16","INT32","UINT32","INT64","UINT64","BOOLEAN","FLOAT","DOUBLE","STRING","UNIX_TIMESTAMP","INT8_ARRAY","UINT8_ARRAY","INT16_ARRAY","UINT16_ARRAY","INT32_ARRAY","UINT32_ARRAY","INT64_ARRAY","UINT64_ARRAY","BOOLEAN_ARRAY","FLOAT_ARRAY","DOUBLE_ARRAY","STRING_ARRAY","UNIX_TIMESTAMP_ARRAY","UNKNOWN"],1],["Unit","string"]],"Actuator":[["Description","string"],["AllowedValues",["array","string"]],["Min","number"],["Max","number"],["FullyQualifiedName","string",1],["AssignedValue","string"],["DataType",["enum","INT8","UINT8","INT16","UINT16","INT32","UINT32","INT64","UINT64","BOOLEAN","FLOAT","DOUBLE","STRING","UNIX_TIMESTAMP","INT8_ARRAY","UINT8_ARRAY","INT16_ARRAY","UINT16_ARRAY","INT32_ARRAY","UINT32_ARRAY","INT64_ARRAY","UINT64_ARRAY","BOOLEAN_ARRAY","FLOAT_ARRAY","DOUBLE_ARRAY","STRING_ARRAY","UNIX_TIMESTAMP_ARRAY","UNKNOWN"],1],["Unit","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:signal-catalog/${Name}"}');
+export const SignalCatalog = cloudControlType<SignalCatalogArgs, SignalCatalogOutputs>("AWS::IoTFleetWise::SignalCatalog", "aws:iotfleetwise:SignalCatalog", '{"p":[["Description","string"],["NodeCounts",["ref","NodeCounts"]],["Nodes",["array",["ref","Node"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"NodeCounts":[["TotalActuators","number"],["TotalNodes","number"],["TotalAttributes","number"],["TotalBranches","number"],["TotalSensors","number"]],"Node":[["Attribute",["ref","Attribute"]],["Branch",["ref","Branch"]],["Sensor",["ref","Sensor"]],["Actuator",["ref","Actuator"]]],"Attribute":[["DefaultValue","string"],["Description","string"],["AllowedValues",["array","string"]],["Min","number"],["Max","number"],["FullyQualifiedName","string",1],["AssignedValue","string"],["DataType",["enum","INT8","UINT8","INT16","UINT16","INT32","UINT32","INT64","UINT64","BOOLEAN","FLOAT","DOUBLE","STRING","UNIX_TIMESTAMP","INT8_ARRAY","UINT8_ARRAY","INT16_ARRAY","UINT16_ARRAY","INT32_ARRAY","UINT32_ARRAY","INT64_ARRAY","UINT64_ARRAY","BOOLEAN_ARRAY","FLOAT_ARRAY","DOUBLE_ARRAY","STRING_ARRAY","UNIX_TIMESTAMP_ARRAY","UNKNOWN"],1],["Unit","string"]],"Branch":[["Description","string"],["FullyQualifiedName","string",1]],"Sensor":[["Description","string"],["AllowedValues",["array","string"]],["Min","number"],["Max","number"],["FullyQualifiedName","string",1],["DataType",["enum","INT8","UINT8","INT16","UINT16","INT32","UINT32","INT64","UINT64","BOOLEAN","FLOAT","DOUBLE","STRING","UNIX_TIMESTAMP","INT8_ARRAY","UINT8_ARRAY","INT16_ARRAY","UINT16_ARRAY","INT32_ARRAY","UINT32_ARRAY","INT64_ARRAY","UINT64_ARRAY","BOOLEAN_ARRAY","FLOAT_ARRAY","DOUBLE_ARRAY","STRING_ARRAY","UNIX_TIMESTAMP_ARRAY","UNKNOWN"],1],["Unit","string"]],"Actuator":[["Description","string"],["AllowedValues",["array","string"]],["Min","number"],["Max","number"],["FullyQualifiedName","string",1],["AssignedValue","string"],["DataType",["enum","INT8","UINT8","INT16","UINT16","INT32","UINT32","INT64","UINT64","BOOLEAN","FLOAT","DOUBLE","STRING","UNIX_TIMESTAMP","INT8_ARRAY","UINT8_ARRAY","INT16_ARRAY","UINT16_ARRAY","INT32_ARRAY","UINT32_ARRAY","INT64_ARRAY","UINT64_ARRAY","BOOLEAN_ARRAY","FLOAT_ARRAY","DOUBLE_ARRAY","STRING_ARRAY","UNIX_TIMESTAMP_ARRAY","UNKNOWN"],1],["Unit","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreationTime","LastModificationTime","NodeCounts/TotalNodes","NodeCounts/TotalBranches","NodeCounts/TotalSensors","NodeCounts/TotalAttributes","NodeCounts/TotalActuators"],"uo":["Nodes","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"^[a-zA-Z\\\\d\\\\-_:]+$"}},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:signal-catalog/${Name}"}');
 /** A {@link SignalCatalog} instance: its attributes as typed outputs. */
 export type SignalCatalog = InstanceType<typeof SignalCatalog>;
 
 /** Inputs of {@link SignalCatalog}. */
 export interface SignalCatalogArgs {
-  /** A brief description of the signal catalog. */
+  /**
+   * A brief description of the signal catalog.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
   /** Information about the number of nodes and node types in a vehicle network. */
   nodeCounts?: SignalCatalogNodeCounts;
-  /** A list of information about nodes, which are a general abstraction of signals. */
+  /**
+   * A list of information about nodes, which are a general abstraction of signals.
+   *
+   * Items: 1–5000.
+   */
   nodes?: SignalCatalogNode[];
-  /** Metadata that can be used to manage the signal catalog. */
+  /**
+   * Metadata that can be used to manage the signal catalog.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The name of the signal catalog. */
+  /**
+   * The name of the signal catalog.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link SignalCatalog}: its inputs as the cloud reports them, and its attributes. */
 export interface SignalCatalogOutputs extends SignalCatalogArgs {
-  /** The name of the signal catalog. */
+  /**
+   * The name of the signal catalog.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name: string;
   /** The time the signal catalog was last updated in seconds since epoch (January 1, 1970 at midnight UTC time). */
   lastModificationTime: string;
@@ -764,9 +1006,17 @@ export interface SignalCatalogNode {
 export interface SignalCatalogAttribute {
   /** The default value of the attribute. */
   defaultValue?: string;
-  /** A brief description of the attribute. */
+  /**
+   * A brief description of the attribute.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
-  /** A list of possible values an attribute can be assigned. */
+  /**
+   * A list of possible values an attribute can be assigned.
+   *
+   * Items: at least 1.
+   */
   allowedValues?: string[];
   /** The specified possible minimum value of the attribute. */
   min?: number;
@@ -788,7 +1038,11 @@ export interface SignalCatalogAttribute {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-signalcatalog-branch.html | CloudFormation: Branch}
  */
 export interface SignalCatalogBranch {
-  /** A brief description of the branch. */
+  /**
+   * A brief description of the branch.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
   /** The fully qualified name of the branch. For example, the fully qualified name of a branch might be `Vehicle.Body.Engine` . */
   fullyQualifiedName: string;
@@ -802,9 +1056,17 @@ export interface SignalCatalogBranch {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-signalcatalog-sensor.html | CloudFormation: Sensor}
  */
 export interface SignalCatalogSensor {
-  /** A brief description of a sensor. */
+  /**
+   * A brief description of a sensor.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
-  /** A list of possible values a sensor can take. */
+  /**
+   * A list of possible values a sensor can take.
+   *
+   * Items: at least 1.
+   */
   allowedValues?: string[];
   /** The specified possible minimum value of the sensor. */
   min?: number;
@@ -826,9 +1088,17 @@ export interface SignalCatalogSensor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-signalcatalog-actuator.html | CloudFormation: Actuator}
  */
 export interface SignalCatalogActuator {
-  /** A brief description of the actuator. */
+  /**
+   * A brief description of the actuator.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
-  /** A list of possible values an actuator can take. */
+  /**
+   * A list of possible values an actuator can take.
+   *
+   * Items: at least 1.
+   */
   allowedValues?: string[];
   /** The specified possible minimum value of an actuator. */
   min?: number;
@@ -853,25 +1123,49 @@ export interface SignalCatalogActuator {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-statetemplate.html | CloudFormation: AWS::IoTFleetWise::StateTemplate}
  */
-export const StateTemplate = cloudControlType<StateTemplateArgs, StateTemplateOutputs>("AWS::IoTFleetWise::StateTemplate", "aws:iotfleetwise:StateTemplate", '{"p":[["Description","string"],["Name","string",67],["SignalCatalogArn","string",67],["StateTemplateProperties",["array","string"],1],["DataExtraDimensions",["array","string"]],["MetadataExtraDimensions",["array","string"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["CreationTime","string",8],["LastModificationTime","string",8]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:state-template/${StateTemplateId}"}');
+export const StateTemplate = cloudControlType<StateTemplateArgs, StateTemplateOutputs>("AWS::IoTFleetWise::StateTemplate", "aws:iotfleetwise:StateTemplate", '{"p":[["Description","string"],["Name","string",67],["SignalCatalogArn","string",67],["StateTemplateProperties",["array","string"],1],["DataExtraDimensions",["array","string"]],["MetadataExtraDimensions",["array","string"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["CreationTime","string",8],["LastModificationTime","string",8]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","SignalCatalogArn"],"ro":["Arn","Id","CreationTime","LastModificationTime"],"uo":["StateTemplateProperties","DataExtraDimensions","MetadataExtraDimensions","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:state-template/${StateTemplateId}"}');
 /** A {@link StateTemplate} instance: its attributes as typed outputs. */
 export type StateTemplate = InstanceType<typeof StateTemplate>;
 
 /** Inputs of {@link StateTemplate}. */
 export interface StateTemplateArgs {
-  /** A brief description of the state template. */
+  /**
+   * A brief description of the state template.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   description?: string;
-  /** The unique alias of the state template. */
+  /**
+   * The unique alias of the state template.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name: string;
   /** The Amazon Resource Name (ARN) of the signal catalog associated with the state template. */
   signalCatalogArn: string;
-  /** A list of signals from which data is collected. The state template properties contain the fully qualified names of the signals. */
+  /**
+   * A list of signals from which data is collected. The state template properties contain the fully qualified names of the signals.
+   *
+   * Items: 1–500. Each item: Length: 1–150. Pattern: `^[a-zA-Z0-9_.]+$`.
+   */
   stateTemplateProperties: string[];
-  /** A list of vehicle attributes associated with the payload published on the state template's MQTT topic. */
+  /**
+   * A list of vehicle attributes associated with the payload published on the state template's MQTT topic.
+   *
+   * Items: 0–5. Each item: Length: 1–150. Pattern: `^[a-zA-Z0-9_.]+$`.
+   */
   dataExtraDimensions?: string[];
-  /** A list of vehicle attributes to associate with the user properties of the messages published on the state template's MQTT topic. For example, if you add `Vehicle.Attributes.Make` and `Vehicle.Attributes.Model` attributes, these attributes are included as user properties with the MQTT message. */
+  /**
+   * A list of vehicle attributes to associate with the user properties of the messages published on the state template's MQTT topic. For example, if you add `Vehicle.Attributes.Make` and `Vehicle.Attributes.Model` attributes, these attributes are included as user properties with the MQTT message.
+   *
+   * Items: 0–5. Each item: Length: 1–150. Pattern: `^[a-zA-Z0-9_.]+$`.
+   */
   metadataExtraDimensions?: string[];
-  /** Metadata that can be used to manage the state template. */
+  /**
+   * Metadata that can be used to manage the state template.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -896,13 +1190,17 @@ export interface StateTemplateOutputs extends StateTemplateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleetwise-vehicle.html | CloudFormation: AWS::IoTFleetWise::Vehicle}
  */
-export const Vehicle = cloudControlType<VehicleArgs, VehicleOutputs>("AWS::IoTFleetWise::Vehicle", "aws:iotfleetwise:Vehicle", '{"p":[["AssociationBehavior",["enum","CreateIotThing","ValidateIotThingExists"]],["Attributes",["map","string"]],["DecoderManifestArn","string",1],["ModelManifestArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["StateTemplates",["array",["ref","StateTemplateAssociation"]]],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"StateTemplateAssociation":[["Identifier","string",1],["StateTemplateUpdateStrategy",["ref","StateTemplateUpdateStrategy"],1]],"StateTemplateUpdateStrategy":[["Periodic",["ref","PeriodicStateTemplateUpdateStrategy"]],["OnChange","json"]],"PeriodicStateTemplateUpdateStrategy":[["StateTemplateUpdateRate",["ref","TimePeriod"],1]],"TimePeriod":[["Unit",["enum","MILLISECOND","SECOND","MINUTE","HOUR"],1],["Value","number",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:vehicle/${VehicleId}"}');
+export const Vehicle = cloudControlType<VehicleArgs, VehicleOutputs>("AWS::IoTFleetWise::Vehicle", "aws:iotfleetwise:Vehicle", '{"p":[["AssociationBehavior",["enum","CreateIotThing","ValidateIotThingExists"],16],["Attributes",["map","string"]],["DecoderManifestArn","string",1],["ModelManifestArn","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",67],["StateTemplates",["array",["ref","StateTemplateAssociation"]]],["LastModificationTime","string",8],["CreationTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"StateTemplateAssociation":[["Identifier","string",1],["StateTemplateUpdateStrategy",["ref","StateTemplateUpdateStrategy"],1]],"StateTemplateUpdateStrategy":[["Periodic",["ref","PeriodicStateTemplateUpdateStrategy"]],["OnChange","json"]],"PeriodicStateTemplateUpdateStrategy":[["StateTemplateUpdateRate",["ref","TimePeriod"],1]],"TimePeriod":[["Unit",["enum","MILLISECOND","SECOND","MINUTE","HOUR"],1],["Value","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AssociationBehavior"],"co":["Name"],"ro":["Arn","CreationTime","LastModificationTime"],"uo":["Tags","StateTemplates"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotfleetwise:${Region}:${Account}:vehicle/${VehicleId}"}');
 /** A {@link Vehicle} instance: its attributes as typed outputs. */
 export type Vehicle = InstanceType<typeof Vehicle>;
 
 /** Inputs of {@link Vehicle}. */
 export interface VehicleArgs {
-  /** An option to create a new AWS IoT thing when creating a vehicle, or to validate an existing thing as a vehicle. */
+  /**
+   * An option to create a new AWS IoT thing when creating a vehicle, or to validate an existing thing as a vehicle.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   associationBehavior?: "CreateIotThing" | "ValidateIotThingExists";
   /** Static information about a vehicle in a key-value pair. For example: `"engine Type"` : `"v6"` */
   attributes?: Record<string, string>;
@@ -910,11 +1208,23 @@ export interface VehicleArgs {
   decoderManifestArn: string;
   /** The Amazon Resource Name (ARN) of the vehicle model (model manifest) to create the vehicle from. */
   modelManifestArn: string;
-  /** Metadata which can be used to manage the vehicle. */
+  /**
+   * Metadata which can be used to manage the vehicle.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The unique ID of the vehicle. */
+  /**
+   * The unique ID of the vehicle.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z\d\-_:]+$`.
+   */
   name: string;
-  /** Associate state templates to track the state of the vehicle. State templates determine which signal updates the vehicle sends to the cloud. */
+  /**
+   * Associate state templates to track the state of the vehicle. State templates determine which signal updates the vehicle sends to the cloud.
+   *
+   * Items: 0–20.
+   */
   stateTemplates?: VehicleStateTemplateAssociation[];
 }
 
@@ -936,7 +1246,11 @@ export interface VehicleOutputs extends VehicleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotfleetwise-vehicle-statetemplateassociation.html | CloudFormation: StateTemplateAssociation}
  */
 export interface VehicleStateTemplateAssociation {
-  /** The unique ID of the state template. */
+  /**
+   * The unique ID of the state template.
+   *
+   * Length: 1–100.
+   */
   identifier: string;
   stateTemplateUpdateStrategy: VehicleStateTemplateUpdateStrategy;
 }
@@ -970,6 +1284,10 @@ export interface VehiclePeriodicStateTemplateUpdateStrategy {
 export interface VehicleTimePeriod {
   /** A unit of time. */
   unit: "MILLISECOND" | "SECOND" | "MINUTE" | "HOUR";
-  /** A number of time units. */
+  /**
+   * A number of time units.
+   *
+   * Range: at least 1.
+   */
   value: number;
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * A connection between a source computer and a destination device using AWS IoT Secure Tunneling.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSecureTunneling::Tunnel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsecuretunneling-tunnel.html | CloudFormation: AWS::IoTSecureTunneling::Tunnel}
  */
-export const Tunnel = cloudControlType<TunnelArgs, TunnelOutputs>("AWS::IoTSecureTunneling::Tunnel", "aws:iotsecuretunneling:Tunnel", '{"p":[["Description","string",66],["DestinationConfig",["ref","DestinationConfig"],66],["TimeoutConfig",["ref","TimeoutConfig"],66],["Tags",["array",["ref","Tag"]]],["TunnelArn","string",72],["TunnelId","string",72],["Status",["enum","OPEN","CLOSED"],8]],"id":["TunnelArn"],"d":{"DestinationConfig":[["ThingName","string"],["Services",["array","string"],1]],"TimeoutConfig":[["MaxLifetimeTimeoutMinutes","integer"]]},"tags":["Tags","standard"]}');
+export const Tunnel = cloudControlType<TunnelArgs, TunnelOutputs>("AWS::IoTSecureTunneling::Tunnel", "aws:iotsecuretunneling:Tunnel", '{"p":[["Description","string",66],["DestinationConfig",["ref","DestinationConfig"],66],["TimeoutConfig",["ref","TimeoutConfig"],66],["Tags",["array",["ref","Tag"]]],["TunnelArn","string",72],["TunnelId","string",72],["Status",["enum","OPEN","CLOSED"],8]],"id":["TunnelArn"],"d":{"DestinationConfig":[["ThingName","string"],["Services",["array","string"],1]],"TimeoutConfig":[["MaxLifetimeTimeoutMinutes","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Tunnel} instance: its attributes as typed outputs. */
 export type Tunnel = InstanceType<typeof Tunnel>;
 

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-accesspolicy.html | CloudFormation: AWS::IoTSiteWise::AccessPolicy}
  */
-export const AccessPolicy = cloudControlType<AccessPolicyArgs, AccessPolicyOutputs>("AWS::IoTSiteWise::AccessPolicy", "aws:iotsitewise:AccessPolicy", '{"p":[["AccessPolicyResource",["ref","AccessPolicyResource"],1],["AccessPolicyIdentity",["ref","AccessPolicyIdentity"],1],["AccessPolicyPermission","string",1],["AccessPolicyArn","string",72],["AccessPolicyId","string",72]],"id":["AccessPolicyId"],"d":{"AccessPolicyResource":[["Project",["ref","Project"]],["Portal",["ref","Portal"]]],"Project":[["id","string"]],"Portal":[["id","string"]],"AccessPolicyIdentity":[["User",["ref","User"]],["IamUser",["ref","IamUser"]],["IamRole",["ref","IamRole"]]],"User":[["id","string"]],"IamUser":[["arn","string"]],"IamRole":[["arn","string"]]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:access-policy/${AccessPolicyId}"}');
+export const AccessPolicy = cloudControlType<AccessPolicyArgs, AccessPolicyOutputs>("AWS::IoTSiteWise::AccessPolicy", "aws:iotsitewise:AccessPolicy", '{"p":[["AccessPolicyResource",["ref","AccessPolicyResource"],1],["AccessPolicyIdentity",["ref","AccessPolicyIdentity"],1],["AccessPolicyPermission","string",1],["AccessPolicyArn","string",72],["AccessPolicyId","string",72]],"id":["AccessPolicyId"],"d":{"AccessPolicyResource":[["Project",["ref","Project"]],["Portal",["ref","Portal"]]],"Project":[["id","string"]],"Portal":[["id","string"]],"AccessPolicyIdentity":[["User",["ref","User"]],["IamUser",["ref","IamUser"]],["IamRole",["ref","IamRole"]]],"User":[["id","string"]],"IamUser":[["arn","string"]],"IamRole":[["arn","string"]]},"reg":{"h":"crudl","ro":["AccessPolicyArn","AccessPolicyId"],"tg":[false,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:access-policy/${AccessPolicyId}"}');
 /** A {@link AccessPolicy} instance: its attributes as typed outputs. */
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 
@@ -126,9 +126,11 @@ export interface AccessPolicyIamRole {
 /**
  * Represents an AWS IoT SiteWise application that provides IAM Identity Center based access to a workspace.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Application: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-application.html | CloudFormation: AWS::IoTSiteWise::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTSiteWise::Application", "aws:iotsitewise:Application", '{"p":[["WorkspaceName","string",67],["Name","string",67],["Description","string",66],["IdcInstanceArn","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationId","string",72],["IdcApplicationArn","string",8],["DnsSubdomain","string",8],["Status",["enum","CREATING","ACTIVE","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTSiteWise::Application", "aws:iotsitewise:Application", '{"p":[["WorkspaceName","string",67],["Name","string",67],["Description","string",66],["IdcInstanceArn","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationId","string",72],["IdcApplicationArn","string",8],["DnsSubdomain","string",8],["Status",["enum","CREATING","ACTIVE","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -169,7 +171,7 @@ export interface ApplicationOutputs extends ApplicationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-asset.html | CloudFormation: AWS::IoTSiteWise::Asset}
  */
-export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::IoTSiteWise::Asset", "aws:iotsitewise:Asset", '{"p":[["AssetModelId","string",1],["AssetDescription","string"],["AssetProperties",["array",["ref","AssetProperty"]]],["AssetName","string",1],["Tags",["array",["ref","Tag"]]],["AssetHierarchies",["array",["ref","AssetHierarchy"]]],["AssetExternalId","string"],["AssetArn","string",72],["AssetId","string",72]],"id":["AssetId"],"d":{"AssetProperty":[["LogicalId","string"],["Alias","string"],["Unit","string"],["NotificationState",["enum","ENABLED","DISABLED"]],["Id","string"],["ExternalId","string"]],"AssetHierarchy":[["LogicalId","string"],["ChildAssetId","string",1],["Id","string"],["ExternalId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:asset/${AssetId}"}');
+export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::IoTSiteWise::Asset", "aws:iotsitewise:Asset", '{"p":[["AssetModelId","string",1],["AssetDescription","string"],["AssetProperties",["array",["ref","AssetProperty"]]],["AssetName","string",1],["Tags",["array",["ref","Tag"]]],["AssetHierarchies",["array",["ref","AssetHierarchy"]]],["AssetExternalId","string"],["AssetArn","string",72],["AssetId","string",72]],"id":["AssetId"],"d":{"AssetProperty":[["LogicalId","string"],["Alias","string"],["Unit","string"],["NotificationState",["enum","ENABLED","DISABLED"]],["Id","string"],["ExternalId","string"]],"AssetHierarchy":[["LogicalId","string"],["ChildAssetId","string",1],["Id","string"],["ExternalId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AssetArn","AssetId","AssetProperties/*/Id","AssetHierarchies/*/Id"],"uo":["AssetProperties","AssetHierarchies","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:asset/${AssetId}"}');
 /** A {@link Asset} instance: its attributes as typed outputs. */
 export type Asset = InstanceType<typeof Asset>;
 
@@ -191,7 +193,11 @@ export interface AssetArgs {
   tags?: AwsTag[];
   /** A list of asset hierarchies that each contain a `hierarchyId` . A hierarchy specifies allowed parent/child asset relationships. */
   assetHierarchies?: AssetAssetHierarchy[];
-  /** The external ID of the asset model composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the asset model composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   assetExternalId?: string;
 }
 
@@ -209,7 +215,11 @@ export interface AssetOutputs extends AssetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-asset-assetproperty.html | CloudFormation: AssetProperty}
  */
 export interface AssetAssetProperty {
-  /** The `LogicalID` of the asset property. */
+  /**
+   * The `LogicalID` of the asset property.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   logicalId?: string;
   /** The alias that identifies the property, such as an OPC-UA server data stream path (for example, `/company/windfarm/3/turbine/7/temperature` ). For more information, see [Mapping industrial data streams to asset properties](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/connect-data-streams.html) in the *AWS IoT SiteWise User Guide* . */
   alias?: string;
@@ -225,9 +235,15 @@ export interface AssetAssetProperty {
    * The ID of the asset property.
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
-  /** The external ID of the property. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the property. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   externalId?: string;
 }
 
@@ -237,7 +253,11 @@ export interface AssetAssetProperty {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-asset-assethierarchy.html | CloudFormation: AssetHierarchy}
  */
 export interface AssetAssetHierarchy {
-  /** The ID of the hierarchy. This ID is a `hierarchyId` . */
+  /**
+   * The ID of the hierarchy. This ID is a `hierarchyId` .
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   logicalId?: string;
   /** The Id of the child asset. */
   childAssetId: string;
@@ -245,9 +265,15 @@ export interface AssetAssetHierarchy {
    * The ID of the hierarchy. This ID is a `hierarchyId` .
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
-  /** The external ID of the hierarchy, if it has one. When you update an asset hierarchy, you may assign an external ID if it doesn't already have one. You can't change the external ID of an asset hierarchy that already has one. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the hierarchy, if it has one. When you update an asset hierarchy, you may assign an external ID if it doesn't already have one. You can't change the external ID of an asset hierarchy that already has one. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   externalId?: string;
 }
 
@@ -262,7 +288,7 @@ export interface AssetAssetHierarchy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-assetmodel.html | CloudFormation: AWS::IoTSiteWise::AssetModel}
  */
-export const AssetModel = cloudControlType<AssetModelArgs, AssetModelOutputs>("AWS::IoTSiteWise::AssetModel", "aws:iotsitewise:AssetModel", '{"p":[["AssetModelDescription","string"],["AssetModelCompositeModels",["array",["ref","AssetModelCompositeModel"]]],["AssetModelName","string",1],["AssetModelHierarchies",["array",["ref","AssetModelHierarchy"]]],["AssetModelProperties",["array",["ref","AssetModelProperty"]]],["Tags",["array",["ref","Tag"]]],["AssetModelType","string",66],["AssetModelExternalId","string"],["EnforcedAssetModelInterfaceRelationships",["array",["ref","EnforcedAssetModelInterfaceRelationship"]]],["AssetModelId","string",72],["AssetModelArn","string",72]],"id":["AssetModelId"],"d":{"AssetModelCompositeModel":[["Type","string",1],["Description","string"],["CompositeModelProperties",["array",["ref","AssetModelProperty"]]],["Name","string",1],["Id","string"],["ExternalId","string"],["ComposedAssetModelId","string"],["ParentAssetModelCompositeModelExternalId","string"],["Path",["array","string"]]],"AssetModelProperty":[["Type",["ref","PropertyType"],1],["LogicalId","string"],["DataTypeSpec",["enum","AWS/ALARM_STATE"]],["DataType",["enum","STRING","INTEGER","DOUBLE","BOOLEAN","STRUCT"],1],["Unit","string"],["Name","string",1],["Id","string"],["ExternalId","string"]],"PropertyType":[["TypeName",["enum","Measurement","Attribute","Transform","Metric"],1],["Attribute",["ref","Attribute"]],["Metric",["ref","Metric"]],["Transform",["ref","Transform"]]],"Attribute":[["DefaultValue","string"]],"Metric":[["Variables",["array",["ref","ExpressionVariable"]],1],["Window",["ref","MetricWindow"],1],["Expression","string",1]],"ExpressionVariable":[["Value",["ref","VariableValue"],1],["Name","string",1]],"VariableValue":[["PropertyLogicalId","string"],["HierarchyLogicalId","string"],["PropertyId","string"],["PropertyExternalId","string"],["PropertyPath",["array",["ref","PropertyPathDefinition"]]],["HierarchyId","string"],["HierarchyExternalId","string"]],"PropertyPathDefinition":[["Name","string",1]],"MetricWindow":[["Tumbling",["ref","TumblingWindow"]]],"TumblingWindow":[["Interval","string",1],["Offset","string"]],"Transform":[["Variables",["array",["ref","ExpressionVariable"]],1],["Expression","string",1]],"AssetModelHierarchy":[["LogicalId","string"],["ChildAssetModelId","string",1],["Name","string",1],["Id","string"],["ExternalId","string"]],"EnforcedAssetModelInterfaceRelationship":[["InterfaceAssetModelId","string"],["PropertyMappings",["array",["ref","EnforcedAssetModelInterfacePropertyMapping"]]]],"EnforcedAssetModelInterfacePropertyMapping":[["AssetModelPropertyExternalId","string"],["AssetModelPropertyLogicalId","string"],["InterfaceAssetModelPropertyExternalId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:asset-model/${AssetModelId}"}');
+export const AssetModel = cloudControlType<AssetModelArgs, AssetModelOutputs>("AWS::IoTSiteWise::AssetModel", "aws:iotsitewise:AssetModel", '{"p":[["AssetModelDescription","string"],["AssetModelCompositeModels",["array",["ref","AssetModelCompositeModel"]]],["AssetModelName","string",1],["AssetModelHierarchies",["array",["ref","AssetModelHierarchy"]]],["AssetModelProperties",["array",["ref","AssetModelProperty"]]],["Tags",["array",["ref","Tag"]]],["AssetModelType","string",66],["AssetModelExternalId","string"],["EnforcedAssetModelInterfaceRelationships",["array",["ref","EnforcedAssetModelInterfaceRelationship"]]],["AssetModelId","string",72],["AssetModelArn","string",72]],"id":["AssetModelId"],"d":{"AssetModelCompositeModel":[["Type","string",1],["Description","string"],["CompositeModelProperties",["array",["ref","AssetModelProperty"]]],["Name","string",1],["Id","string"],["ExternalId","string"],["ComposedAssetModelId","string"],["ParentAssetModelCompositeModelExternalId","string"],["Path",["array","string"]]],"AssetModelProperty":[["Type",["ref","PropertyType"],1],["LogicalId","string"],["DataTypeSpec",["enum","AWS/ALARM_STATE"]],["DataType",["enum","STRING","INTEGER","DOUBLE","BOOLEAN","STRUCT"],1],["Unit","string"],["Name","string",1],["Id","string"],["ExternalId","string"]],"PropertyType":[["TypeName",["enum","Measurement","Attribute","Transform","Metric"],1],["Attribute",["ref","Attribute"]],["Metric",["ref","Metric"]],["Transform",["ref","Transform"]]],"Attribute":[["DefaultValue","string"]],"Metric":[["Variables",["array",["ref","ExpressionVariable"]],1],["Window",["ref","MetricWindow"],1],["Expression","string",1]],"ExpressionVariable":[["Value",["ref","VariableValue"],1],["Name","string",1]],"VariableValue":[["PropertyLogicalId","string"],["HierarchyLogicalId","string"],["PropertyId","string"],["PropertyExternalId","string"],["PropertyPath",["array",["ref","PropertyPathDefinition"]]],["HierarchyId","string"],["HierarchyExternalId","string"]],"PropertyPathDefinition":[["Name","string",1]],"MetricWindow":[["Tumbling",["ref","TumblingWindow"]]],"TumblingWindow":[["Interval","string",1],["Offset","string"]],"Transform":[["Variables",["array",["ref","ExpressionVariable"]],1],["Expression","string",1]],"AssetModelHierarchy":[["LogicalId","string"],["ChildAssetModelId","string",1],["Name","string",1],["Id","string"],["ExternalId","string"]],"EnforcedAssetModelInterfaceRelationship":[["InterfaceAssetModelId","string"],["PropertyMappings",["array",["ref","EnforcedAssetModelInterfacePropertyMapping"]]]],"EnforcedAssetModelInterfacePropertyMapping":[["AssetModelPropertyExternalId","string"],["AssetModelPropertyLogicalId","string"],["InterfaceAssetModelPropertyExternalId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AssetModelProperties/*/DataTypeSpec","AssetModelProperties/*/Type/Transform/Variables/*/Value/HierarchyLogicalId","AssetModelProperties/*/Type/Transform/Variables/*/Value/HierarchyId","AssetModelProperties/*/Type/Metric/Variables/*/Value/HierarchyId","AssetModelProperties/*/Type/Transform/Variables/*/Value/HierarchyExternalId","AssetModelProperties/*/Type/Metric/Variables/*/Value/PropertyPath/*/Name","AssetModelProperties/*/Type/Transform/Variables/*/Value/PropertyPath/*/Name","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Transform/Variables/*/Value/HierarchyId","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Metric/Variables/*/Value/HierarchyId","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Transform/Variables/*/Value/HierarchyLogicalId","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Transform/Variables/*/Value/HierarchyExternalId","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Transform/Variables/*/Value/PropertyPath/*/Name","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Metric/Variables/*/Value/PropertyPath/*/Name","AssetModelCompositeModels/*/CompositeModelProperties/*/DataTypeSpec"],"co":["AssetModelType"],"ro":["AssetModelArn","AssetModelId","AssetModelProperties/*/Id","AssetModelProperties/*/Type/Transform/Variables/*/Value/PropertyId","AssetModelProperties/*/Type/Metric/Variables/*/Value/PropertyId","AssetModelHierarchies/*/Id","AssetModelCompositeModels/*/Id","AssetModelCompositeModels/*/CompositeModelProperties/*/Id","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Transform/Variables/*/Value/PropertyId","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Metric/Variables/*/Value/PropertyId"],"uo":["AssetModelProperties","AssetModelProperties/*/Type/Transform/Variables","AssetModelProperties/*/Type/Metric/Variables","AssetModelCompositeModels","AssetModelCompositeModels/*/CompositeModelProperties","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Transform/Variables","AssetModelCompositeModels/*/CompositeModelProperties/*/Type/Metric/Variables","AssetModelHierarchies","EnforcedAssetModelInterfaceRelationships","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:asset-model/${AssetModelId}"}');
 /** A {@link AssetModel} instance: its attributes as typed outputs. */
 export type AssetModel = InstanceType<typeof AssetModel>;
 
@@ -300,7 +326,11 @@ export interface AssetModelArgs {
    * - *INTERFACE* – An interface is a type of model that defines a standard structure that can be applied to different asset models.
    */
   assetModelType?: string;
-  /** The external ID of the asset model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the asset model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   assetModelExternalId?: string;
   /** a list of asset model and interface relationships */
   enforcedAssetModelInterfaceRelationships?: AssetModelEnforcedAssetModelInterfaceRelationship[];
@@ -336,17 +366,25 @@ export interface AssetModelAssetModelCompositeModel {
    * The ID of the asset model composite model.
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
   /**
    * The external ID of a composite model on this asset model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > One of `ExternalId` or `Path` must be specified.
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
    */
   externalId?: string;
   /** The ID of a component model which is reused to create this composite model. */
   composedAssetModelId?: string;
-  /** The external ID of the parent composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the parent composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   parentAssetModelCompositeModelExternalId?: string;
   /**
    * The structured path to the property from the root of the asset using property names. Path is used as the ID if the asset model is a derived composite model.
@@ -368,6 +406,8 @@ export interface AssetModelAssetModelProperty {
    * The `LogicalID` of the asset model property.
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 1–256. Pattern: ``.
    */
   logicalId?: string;
   /** The data type of the structure for this property. This parameter exists on properties that have the `STRUCT` data type. */
@@ -386,12 +426,16 @@ export interface AssetModelAssetModelProperty {
    * The ID of the property.
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
   /**
    * The external ID of the asset property. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
    */
   externalId?: string;
 }
@@ -462,21 +506,33 @@ export interface AssetModelExpressionVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-assetmodel-variablevalue.html | CloudFormation: VariableValue}
  */
 export interface AssetModelVariableValue {
-  /** The `LogicalID` of the property that is being referenced. */
+  /**
+   * The `LogicalID` of the property that is being referenced.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   propertyLogicalId?: string;
   /**
    * The `LogicalID` of the hierarchy to query for the `PropertyLogicalID` .
    *
    * You use a `hierarchyLogicalID` instead of a model ID because you can have several hierarchies using the same model and therefore the same property. For example, you might have separately grouped assets that come from the same asset model. For more information, see [Defining relationships between asset models (hierarchies)](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/asset-hierarchies.html) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 1–256. Pattern: ``.
    */
   hierarchyLogicalId?: string;
   /**
    * The ID of the property to use as the variable. You can use the property `name` if it's from the same asset model. If the property has an external ID, you can specify `externalId:` followed by the external ID. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   propertyId?: string;
-  /** The external ID of the property being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the property being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   propertyExternalId?: string;
   /**
    * The path of the property. Each step of the path is the name of the step. See the following example:
@@ -488,9 +544,15 @@ export interface AssetModelVariableValue {
    * The ID of the hierarchy to query for the property ID. You can use the hierarchy's name instead of the hierarchy's ID. If the hierarchy has an external ID, you can specify `externalId:` followed by the external ID. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * You use a hierarchy ID instead of a model ID because you can have several hierarchies using the same model and therefore the same `propertyId` . For example, you might have separately grouped assets that come from the same asset model. For more information, see [Asset hierarchies](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/asset-hierarchies.html) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   hierarchyId?: string;
-  /** The external ID of the hierarchy being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the hierarchy being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   hierarchyExternalId?: string;
 }
 
@@ -583,6 +645,8 @@ export interface AssetModelAssetModelHierarchy {
    * The `LogicalID` of the asset model hierarchy. This ID is a `hierarchyLogicalId` .
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 1–256. Pattern: ``.
    */
   logicalId?: string;
   /** The ID of the asset model, in UUID format. All assets in this hierarchy must be instances of the `childAssetModelId` asset model. AWS IoT SiteWise will always return the actual asset model ID for this value. However, when you are specifying this value as part of a call to [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) , you may provide either the asset model ID or else `externalId:` followed by the asset model's external ID. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
@@ -596,12 +660,16 @@ export interface AssetModelAssetModelHierarchy {
    *
    * - If you are callling [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) to create a *new* hierarchy: You can specify its ID here, if desired. AWS IoT SiteWise automatically generates a unique ID for you, so this parameter is never required. However, if you prefer to supply your own ID instead, you can specify it here in UUID format. If you specify your own ID, it must be globally unique.
    * - If you are calling UpdateAssetModel to modify an *existing* hierarchy: This can be either the actual ID in UUID format, or else `externalId:` followed by the external ID, if it has one. For more information, see [Referencing objects with external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-id-references) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
   /**
    * The external ID (if any) provided in the [CreateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_CreateAssetModel.html) or [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) operation. You can assign an external ID by specifying this value as part of a call to [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) . However, you can't change the external ID if one is already assigned. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
    */
   externalId?: string;
 }
@@ -637,15 +705,23 @@ export interface AssetModelEnforcedAssetModelInterfacePropertyMapping {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-computationmodel.html | CloudFormation: AWS::IoTSiteWise::ComputationModel}
  */
-export const ComputationModel = cloudControlType<ComputationModelArgs, ComputationModelOutputs>("AWS::IoTSiteWise::ComputationModel", "aws:iotsitewise:ComputationModel", '{"p":[["ComputationModelName","string",1],["ComputationModelDescription","string"],["ComputationModelConfiguration",["ref","ComputationModelConfiguration"],1],["ComputationModelDataBinding",["map",["ref","ComputationModelDataBindingValue"]],1],["Tags",["array",["ref","Tag"]]],["ComputationModelArn","string",72],["ComputationModelId","string",72]],"id":["ComputationModelId"],"d":{"ComputationModelConfiguration":[["AnomalyDetection",["ref","AnomalyDetectionComputationModelConfiguration"]]],"AnomalyDetectionComputationModelConfiguration":[["InputProperties","string",1],["ResultProperty","string",1]],"ComputationModelDataBindingValue":[["AssetModelProperty",["ref","AssetModelPropertyBindingValue"]],["AssetProperty",["ref","AssetPropertyBindingValue"]],["List",["array",["ref","ComputationModelDataBindingValue"]]]],"AssetModelPropertyBindingValue":[["AssetModelId","string",1],["PropertyId","string",1]],"AssetPropertyBindingValue":[["AssetId","string",1],["PropertyId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:computation-model/${ComputationModelId}"}');
+export const ComputationModel = cloudControlType<ComputationModelArgs, ComputationModelOutputs>("AWS::IoTSiteWise::ComputationModel", "aws:iotsitewise:ComputationModel", '{"p":[["ComputationModelName","string",1],["ComputationModelDescription","string"],["ComputationModelConfiguration",["ref","ComputationModelConfiguration"],1],["ComputationModelDataBinding",["map",["ref","ComputationModelDataBindingValue"]],1],["Tags",["array",["ref","Tag"]]],["ComputationModelArn","string",72],["ComputationModelId","string",72]],"id":["ComputationModelId"],"d":{"ComputationModelConfiguration":[["AnomalyDetection",["ref","AnomalyDetectionComputationModelConfiguration"]]],"AnomalyDetectionComputationModelConfiguration":[["InputProperties","string",1],["ResultProperty","string",1]],"ComputationModelDataBindingValue":[["AssetModelProperty",["ref","AssetModelPropertyBindingValue"]],["AssetProperty",["ref","AssetPropertyBindingValue"]],["List",["array",["ref","ComputationModelDataBindingValue"]]]],"AssetModelPropertyBindingValue":[["AssetModelId","string",1],["PropertyId","string",1]],"AssetPropertyBindingValue":[["AssetId","string",1],["PropertyId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ComputationModelArn","ComputationModelId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:computation-model/${ComputationModelId}"}');
 /** A {@link ComputationModel} instance: its attributes as typed outputs. */
 export type ComputationModel = InstanceType<typeof ComputationModel>;
 
 /** Inputs of {@link ComputationModel}. */
 export interface ComputationModelArgs {
-  /** The name of the computation model. */
+  /**
+   * The name of the computation model.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9 _\-#$*!\@]+$`.
+   */
   computationModelName: string;
-  /** The description of the computation model. */
+  /**
+   * The description of the computation model.
+   *
+   * Length: 1–2048. Pattern: `^[a-zA-Z0-9 _\-#$*!\@]+$`.
+   */
   computationModelDescription?: string;
   /** The configuration for the computation model. */
   computationModelConfiguration: ComputationModelComputationModelConfiguration;
@@ -683,9 +759,17 @@ export interface ComputationModelComputationModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-computationmodel-anomalydetectioncomputationmodelconfiguration.html | CloudFormation: AnomalyDetectionComputationModelConfiguration}
  */
 export interface ComputationModelAnomalyDetectionComputationModelConfiguration {
-  /** The list of input properties for the anomaly detection model. */
+  /**
+   * The list of input properties for the anomaly detection model.
+   *
+   * Length: 4–67. Pattern: `^\$\{[a-z][a-z0-9_]*\}$`.
+   */
   inputProperties: string;
-  /** The property where the anomaly detection results will be stored. */
+  /**
+   * The property where the anomaly detection results will be stored.
+   *
+   * Length: 4–67. Pattern: `^\$\{[a-z][a-z0-9_]*\}$`.
+   */
   resultProperty: string;
 }
 
@@ -709,9 +793,17 @@ export interface ComputationModelComputationModelDataBindingValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-computationmodel-assetmodelpropertybindingvalue.html | CloudFormation: AssetModelPropertyBindingValue}
  */
 export interface ComputationModelAssetModelPropertyBindingValue {
-  /** The ID of the asset model, in UUID format. */
+  /**
+   * The ID of the asset model, in UUID format.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   assetModelId: string;
-  /** The ID of the asset model property used in data binding value. */
+  /**
+   * The ID of the asset model property used in data binding value.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   propertyId: string;
 }
 
@@ -721,9 +813,17 @@ export interface ComputationModelAssetModelPropertyBindingValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-computationmodel-assetpropertybindingvalue.html | CloudFormation: AssetPropertyBindingValue}
  */
 export interface ComputationModelAssetPropertyBindingValue {
-  /** The ID of the asset containing the property. This identifies the specific asset instance's property value used in the computation model. */
+  /**
+   * The ID of the asset containing the property. This identifies the specific asset instance's property value used in the computation model.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   assetId: string;
-  /** The ID of the property within the asset. This identifies the specific property's value used in the computation model. */
+  /**
+   * The ID of the property within the asset. This identifies the specific property's value used in the computation model.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   propertyId: string;
 }
 
@@ -734,7 +834,7 @@ export interface ComputationModelAssetPropertyBindingValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-dashboard.html | CloudFormation: AWS::IoTSiteWise::Dashboard}
  */
-export const Dashboard = cloudControlType<DashboardArgs, DashboardOutputs>("AWS::IoTSiteWise::Dashboard", "aws:iotsitewise:Dashboard", '{"p":[["DashboardName","string",1],["DashboardDefinition","string",1],["ProjectId","string",66],["DashboardDescription","string",1],["Tags",["array",["ref","Tag"]]],["DashboardId","string",72],["DashboardArn","string",72]],"id":["DashboardId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:dashboard/${DashboardId}"}');
+export const Dashboard = cloudControlType<DashboardArgs, DashboardOutputs>("AWS::IoTSiteWise::Dashboard", "aws:iotsitewise:Dashboard", '{"p":[["DashboardName","string",1],["DashboardDefinition","string",1],["ProjectId","string",66],["DashboardDescription","string",1],["Tags",["array",["ref","Tag"]]],["DashboardId","string",72],["DashboardArn","string",72]],"id":["DashboardId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProjectId"],"ro":["DashboardArn","DashboardId"],"uo":["Tags"],"ai":[["DashboardArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:dashboard/${DashboardId}"}');
 /** A {@link Dashboard} instance: its attributes as typed outputs. */
 export type Dashboard = InstanceType<typeof Dashboard>;
 
@@ -776,7 +876,7 @@ export interface DashboardOutputs extends DashboardArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-dataset.html | CloudFormation: AWS::IoTSiteWise::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::IoTSiteWise::Dataset", "aws:iotsitewise:Dataset", '{"p":[["DatasetName","string",1],["DatasetDescription","string"],["DatasetSource",["ref","DatasetSource"]],["DatasetType",["enum","SESSION","CURATED","EXTERNAL"],66],["WorkspaceName","string",66],["DatasetConfig",["ref","DatasetConfig"]],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72],["DatasetId","string",72]],"id":["DatasetId"],"d":{"DatasetSource":[["SourceFormat",["enum","KNOWLEDGE_BASE","TIMESERIES"],1],["SourceType",["enum","KENDRA","SITEWISE"],1],["SourceDetail",["ref","SourceDetail"]]],"SourceDetail":[["Kendra",["ref","KendraSourceDetail"]]],"KendraSourceDetail":[["KnowledgeBaseArn","string",1],["RoleArn","string",1]],"DatasetConfig":[["Session",["ref","SessionConfig"]]],"SessionConfig":[["SessionStartTime","string",1],["SessionEndTime","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:dataset/${DatasetId}"}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::IoTSiteWise::Dataset", "aws:iotsitewise:Dataset", '{"p":[["DatasetName","string",1],["DatasetDescription","string"],["DatasetSource",["ref","DatasetSource"]],["DatasetType",["enum","SESSION","CURATED","EXTERNAL"]],["WorkspaceName","string"],["DatasetConfig",["ref","DatasetConfig"]],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72],["DatasetId","string",72]],"id":["DatasetId"],"d":{"DatasetSource":[["SourceFormat",["enum","KNOWLEDGE_BASE","TIMESERIES"],1],["SourceType",["enum","KENDRA","SITEWISE"],1],["SourceDetail",["ref","SourceDetail"]]],"SourceDetail":[["Kendra",["ref","KendraSourceDetail"]]],"KendraSourceDetail":[["KnowledgeBaseArn","string",1],["RoleArn","string",1]],"DatasetConfig":[["Session",["ref","SessionConfig"]]],"SessionConfig":[["SessionStartTime","string",1],["SessionEndTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["DatasetArn","DatasetId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:dataset/${DatasetId}"}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
@@ -863,7 +963,7 @@ export interface DatasetSessionConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-gateway.html | CloudFormation: AWS::IoTSiteWise::Gateway}
  */
-export const Gateway = cloudControlType<GatewayArgs, GatewayOutputs>("AWS::IoTSiteWise::Gateway", "aws:iotsitewise:Gateway", '{"p":[["GatewayCapabilitySummaries",["array",["ref","GatewayCapabilitySummary"]]],["GatewayName","string",1],["GatewayPlatform",["ref","GatewayPlatform"],67],["Tags",["array",["ref","Tag"]]],["GatewayVersion","string",66],["GatewayId","string",72]],"id":["GatewayId"],"d":{"GatewayCapabilitySummary":[["CapabilityNamespace","string",1],["CapabilityConfiguration","string"]],"GatewayPlatform":[["GreengrassV2",["ref","GreengrassV2"],2],["Greengrass",["ref","Greengrass"],2],["SiemensIE",["ref","SiemensIE"]]],"GreengrassV2":[["CoreDeviceThingName","string",3],["CoreDeviceOperatingSystem",["enum","LINUX_AARCH64","LINUX_AMD64","WINDOWS_AMD64"]]],"Greengrass":[["GroupArn","string",3]],"SiemensIE":[["IotCoreThingName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:gateway/${GatewayId}"}');
+export const Gateway = cloudControlType<GatewayArgs, GatewayOutputs>("AWS::IoTSiteWise::Gateway", "aws:iotsitewise:Gateway", '{"p":[["GatewayCapabilitySummaries",["array",["ref","GatewayCapabilitySummary"]]],["GatewayName","string",1],["GatewayPlatform",["ref","GatewayPlatform"],67],["Tags",["array",["ref","Tag"]]],["GatewayVersion","string",66],["GatewayId","string",72]],"id":["GatewayId"],"d":{"GatewayCapabilitySummary":[["CapabilityNamespace","string",1],["CapabilityConfiguration","string"]],"GatewayPlatform":[["GreengrassV2",["ref","GreengrassV2"]],["Greengrass",["ref","Greengrass"]],["SiemensIE",["ref","SiemensIE"]]],"GreengrassV2":[["CoreDeviceThingName","string",1],["CoreDeviceOperatingSystem",["enum","LINUX_AARCH64","LINUX_AMD64","WINDOWS_AMD64"]]],"Greengrass":[["GroupArn","string",1]],"SiemensIE":[["IotCoreThingName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GatewayPlatform","GatewayVersion"],"ro":["GatewayId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:gateway/${GatewayId}"}');
 /** A {@link Gateway} instance: its attributes as typed outputs. */
 export type Gateway = InstanceType<typeof Gateway>;
 
@@ -948,9 +1048,11 @@ export interface GatewaySiemensIE {
 /**
  * Resource schema for AWS::IoTSiteWise::Pipeline. A pipeline defines a directed acyclic graph (DAG) of compute nodes, where each node references a task definition and can declare dependencies on other nodes.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Pipeline: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-pipeline.html | CloudFormation: AWS::IoTSiteWise::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::IoTSiteWise::Pipeline", "aws:iotsitewise:Pipeline", '{"p":[["WorkspaceName","string",67],["PipelineName","string",67],["Description","string"],["EnvironmentVariables",["map","string"]],["Computations",["array",["ref","ComputeNode"]],1],["Tags",["array",["ref","Tag"]]],["PipelineArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["PipelineArn"],"d":{"ComputeNode":[["ComputeNodeName","string",1],["TaskName","string",1],["EnvironmentVariables",["map","string"]],["DependsOn",["array","string"]]]},"tags":["Tags","standard"]}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::IoTSiteWise::Pipeline", "aws:iotsitewise:Pipeline", '{"p":[["WorkspaceName","string",67],["PipelineName","string",67],["Description","string"],["EnvironmentVariables",["map","string"]],["Computations",["array",["ref","ComputeNode"]],1],["Tags",["array",["ref","Tag"]]],["PipelineArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["PipelineArn"],"d":{"ComputeNode":[["ComputeNodeName","string",1],["TaskName","string",1],["EnvironmentVariables",["map","string"]],["DependsOn",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
@@ -1003,7 +1105,7 @@ export interface PipelineComputeNode {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-portal.html | CloudFormation: AWS::IoTSiteWise::Portal}
  */
-export const Portal = cloudControlType<PortalArgs, PortalOutputs>("AWS::IoTSiteWise::Portal", "aws:iotsitewise:Portal", '{"p":[["PortalName","string",1],["PortalAuthMode","string",66],["NotificationSenderEmail","string"],["Alarms",["ref","Alarms"]],["PortalContactEmail","string",1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["PortalDescription","string"],["PortalType",["enum","SITEWISE_PORTAL_V1","SITEWISE_PORTAL_V2"],66],["PortalTypeConfiguration",["map",["ref","PortalTypeEntry"]]],["PortalArn","string",72],["PortalStartUrl","string",8],["PortalId","string",72],["PortalClientId","string",72]],"id":["PortalId"],"d":{"Alarms":[["NotificationLambdaArn","string"],["AlarmRoleArn","string"]],"PortalTypeEntry":[["PortalTools",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:portal/${PortalId}"}');
+export const Portal = cloudControlType<PortalArgs, PortalOutputs>("AWS::IoTSiteWise::Portal", "aws:iotsitewise:Portal", '{"p":[["PortalName","string",1],["PortalAuthMode","string",66],["NotificationSenderEmail","string"],["Alarms",["ref","Alarms"]],["PortalContactEmail","string",1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["PortalDescription","string"],["PortalType",["enum","SITEWISE_PORTAL_V1","SITEWISE_PORTAL_V2"],66],["PortalTypeConfiguration",["map",["ref","PortalTypeEntry"]]],["PortalArn","string",72],["PortalStartUrl","string",8],["PortalId","string",72],["PortalClientId","string",72]],"id":["PortalId"],"d":{"Alarms":[["NotificationLambdaArn","string"],["AlarmRoleArn","string"]],"PortalTypeEntry":[["PortalTools",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PortalAuthMode","PortalType"],"ro":["PortalArn","PortalClientId","PortalId","PortalStartUrl"],"uo":["Tags"],"ai":[["PortalArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:portal/${PortalId}"}');
 /** A {@link Portal} instance: its attributes as typed outputs. */
 export type Portal = InstanceType<typeof Portal>;
 
@@ -1091,7 +1193,7 @@ export interface PortalPortalTypeEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-project.html | CloudFormation: AWS::IoTSiteWise::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::IoTSiteWise::Project", "aws:iotsitewise:Project", '{"p":[["AssetIds",["array","string"]],["ProjectName","string",1],["PortalId","string",67],["ProjectDescription","string"],["Tags",["array",["ref","Tag"]]],["ProjectArn","string",72],["ProjectId","string",72]],"id":["ProjectId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:project/${ProjectId}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::IoTSiteWise::Project", "aws:iotsitewise:Project", '{"p":[["AssetIds",["array","string"]],["ProjectName","string",1],["PortalId","string",67],["ProjectDescription","string"],["Tags",["array",["ref","Tag"]]],["ProjectArn","string",72],["ProjectId","string",72]],"id":["ProjectId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PortalId"],"ro":["ProjectId","ProjectArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:project/${ProjectId}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
@@ -1124,9 +1226,11 @@ export interface ProjectOutputs extends ProjectArgs {
 /**
  * Resource schema for AWS::IoTSiteWise::Task. A task defines a reusable containerized compute workload that can be referenced by one or more pipeline compute nodes.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Task: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-task.html | CloudFormation: AWS::IoTSiteWise::Task}
  */
-export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::IoTSiteWise::Task", "aws:iotsitewise:Task", '{"p":[["WorkspaceName","string",67],["TaskName","string",67],["Description","string"],["TaskConfiguration",["ref","TaskConfiguration"],1],["Tags",["array",["ref","Tag"]]],["TaskArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["TaskArn"],"d":{"TaskConfiguration":[["ContainerTaskConfiguration",["ref","ContainerTaskConfiguration"],1]],"ContainerTaskConfiguration":[["EcrUri","string",1],["TaskExecutionRole","string",1],["ProcessingType",["enum","GENERIC_COMPUTE_PROCESSING","HARDWARE_ACCELERATED_PROCESSING"],1],["ProcessingUnit",["enum","UNITS_2","UNITS_4","UNITS_8","UNITS_12","UNITS_16","UNITS_24","UNITS_32","UNITS_36","UNITS_48","UNITS_60","UNITS_64","UNITS_72","UNITS_84","UNITS_96"],1],["Command",["array","string"]],["TimeoutSeconds","integer"],["EnvironmentVariables",["map","string"]],["EphemeralStorageConfiguration",["ref","EphemeralStorageConfiguration"]],["Mounts",["array",["ref","Mount"]]]],"EphemeralStorageConfiguration":[["StorageClass",["enum","STANDARD_1","STANDARD_2","THROUGHPUT_1","THROUGHPUT_2"],1],["StorageSizeInGiB","integer",1]],"Mount":[["Name","string",1],["RelativePath","string",1],["Source",["ref","MountSource"],1],["StorageType",["enum","SHARED_STORAGE"],1]],"MountSource":[["S3AccessPoint",["ref","S3AccessPointSource"],1]],"S3AccessPointSource":[["AccessPointArn","string",1],["Prefix","string"]]},"tags":["Tags","standard"]}');
+export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::IoTSiteWise::Task", "aws:iotsitewise:Task", '{"p":[["WorkspaceName","string",67],["TaskName","string",67],["Description","string"],["TaskConfiguration",["ref","TaskConfiguration"],1],["Tags",["array",["ref","Tag"]]],["TaskArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["TaskArn"],"d":{"TaskConfiguration":[["ContainerTaskConfiguration",["ref","ContainerTaskConfiguration"],1]],"ContainerTaskConfiguration":[["EcrUri","string",1],["TaskExecutionRole","string",1],["ProcessingType",["enum","GENERIC_COMPUTE_PROCESSING","HARDWARE_ACCELERATED_PROCESSING"],1],["ProcessingUnit",["enum","UNITS_2","UNITS_4","UNITS_8","UNITS_12","UNITS_16","UNITS_24","UNITS_32","UNITS_36","UNITS_48","UNITS_60","UNITS_64","UNITS_72","UNITS_84","UNITS_96"],1],["Command",["array","string"]],["TimeoutSeconds","integer"],["EnvironmentVariables",["map","string"]],["EphemeralStorageConfiguration",["ref","EphemeralStorageConfiguration"]],["Mounts",["array",["ref","Mount"]]]],"EphemeralStorageConfiguration":[["StorageClass",["enum","STANDARD_1","STANDARD_2","THROUGHPUT_1","THROUGHPUT_2"],1],["StorageSizeInGiB","integer",1]],"Mount":[["Name","string",1],["RelativePath","string",1],["Source",["ref","MountSource"],1],["StorageType",["enum","SHARED_STORAGE"],1]],"MountSource":[["S3AccessPoint",["ref","S3AccessPointSource"],1]],"S3AccessPointSource":[["AccessPointArn","string",1],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Task} instance: its attributes as typed outputs. */
 export type Task = InstanceType<typeof Task>;
 
@@ -1241,9 +1345,11 @@ export interface TaskS3AccessPointSource {
 /**
  * Represents an AWS IoT SiteWise workspace that provides logical isolation for tasks and pipelines.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Workspace: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-workspace.html | CloudFormation: AWS::IoTSiteWise::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::IoTSiteWise::Workspace", "aws:iotsitewise:Workspace", '{"p":[["WorkspaceName","string",67],["WorkspaceDescription","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"],67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["WorkspaceArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["WorkspaceArn"],"d":{"EncryptionConfiguration":[["EncryptionType",["enum","SITEWISE_DEFAULT_ENCRYPTION","KMS_BASED_ENCRYPTION"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:workspace/${WorkspaceName}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::IoTSiteWise::Workspace", "aws:iotsitewise:Workspace", '{"p":[["WorkspaceName","string",67],["WorkspaceDescription","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"],67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["WorkspaceArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["WorkspaceArn"],"d":{"EncryptionConfiguration":[["EncryptionType",["enum","SITEWISE_DEFAULT_ENCRYPTION","KMS_BASED_ENCRYPTION"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:workspace/${WorkspaceName}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 

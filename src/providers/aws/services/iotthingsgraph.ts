@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotthingsgraph-flowtemplate.html
  *
+ * @deprecated Cloud Control cannot create AWS::IoTThingsGraph::FlowTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotthingsgraph-flowtemplate.html | CloudFormation: AWS::IoTThingsGraph::FlowTemplate}
  */
-export const FlowTemplate = cloudControlType<FlowTemplateArgs, FlowTemplateOutputs>("AWS::IoTThingsGraph::FlowTemplate", "aws:iotthingsgraph:FlowTemplate", '{"p":[["CompatibleNamespaceVersion","number"],["Definition",["ref","DefinitionDocument"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DefinitionDocument":[["Language","string",1],["Text","string",1]]}}');
+export const FlowTemplate = cloudControlType<FlowTemplateArgs, FlowTemplateOutputs>("AWS::IoTThingsGraph::FlowTemplate", "aws:iotthingsgraph:FlowTemplate", '{"p":[["CompatibleNamespaceVersion","number"],["Definition",["ref","DefinitionDocument"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DefinitionDocument":[["Language","string",1],["Text","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link FlowTemplate} instance: its attributes as typed outputs. */
 export type FlowTemplate = InstanceType<typeof FlowTemplate>;
 

@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iottwinmaker-componenttype.html | CloudFormation: AWS::IoTTwinMaker::ComponentType}
  */
-export const ComponentType = cloudControlType<ComponentTypeArgs, ComponentTypeOutputs>("AWS::IoTTwinMaker::ComponentType", "aws:iottwinmaker:ComponentType", '{"p":[["ExtendsFrom",["array","string"]],["Description","string"],["IsSingleton","boolean"],["PropertyDefinitions",["map",["ref","PropertyDefinition"]]],["PropertyGroups",["map",["ref","PropertyGroup"]]],["WorkspaceId","string",67],["ComponentTypeId","string",67],["Functions",["map",["ref","Function"]]],["Tags",["map","string"]],["CompositeComponentTypes",["map",["ref","CompositeComponentType"]]],["Status",["ref","Status"],8],["CreationDateTime","string",8],["IsSchemaInitialized","boolean",8],["UpdateDateTime","string",8],["Arn","string",72],["IsAbstract","boolean",8]],"id":["WorkspaceId","ComponentTypeId"],"d":{"PropertyDefinition":[["DefaultValue",["ref","DataValue"]],["IsExternalId","boolean"],["IsStoredExternally","boolean"],["IsTimeSeries","boolean"],["IsRequiredInEntity","boolean"],["DataType",["ref","DataType"]],["Configurations",["map","string"]]],"DataValue":[["DoubleValue","number"],["Expression","string"],["BooleanValue","boolean"],["IntegerValue","integer"],["ListValue",["array",["ref","DataValue"]]],["LongValue","number"],["MapValue",["map",["ref","DataValue"]]],["RelationshipValue",["ref","RelationshipValue"]],["StringValue","string"]],"RelationshipValue":[["TargetComponentName","string"],["TargetEntityId","string"]],"DataType":[["Type",["enum","RELATIONSHIP","STRING","LONG","BOOLEAN","INTEGER","DOUBLE","LIST","MAP"],1],["AllowedValues",["array",["ref","DataValue"]]],["UnitOfMeasure","string"],["Relationship",["ref","Relationship"]],["NestedType",["ref","DataType"]]],"Relationship":[["RelationshipType","string"],["TargetComponentTypeId","string"]],"PropertyGroup":[["GroupType",["enum","TABULAR"]],["PropertyNames",["array","string"]]],"Function":[["Scope",["enum","ENTITY","WORKSPACE"]],["RequiredProperties",["array","string"]],["ImplementedBy",["ref","DataConnector"]]],"DataConnector":[["IsNative","boolean"],["Lambda",["ref","LambdaFunction"]]],"LambdaFunction":[["Arn","string",1]],"CompositeComponentType":[["ComponentTypeId","string"]],"Status":[["State",["enum","CREATING","UPDATING","DELETING","ACTIVE","ERROR"]],["Error",["union","json",["ref","Error"]]]],"Error":[["Message","string"],["Code",["enum","VALIDATION_ERROR","INTERNAL_FAILURE"]]]},"tags":["Tags","map"]}');
+export const ComponentType = cloudControlType<ComponentTypeArgs, ComponentTypeOutputs>("AWS::IoTTwinMaker::ComponentType", "aws:iottwinmaker:ComponentType", '{"p":[["ExtendsFrom",["array","string"]],["Description","string"],["IsSingleton","boolean"],["PropertyDefinitions",["map",["ref","PropertyDefinition"]]],["PropertyGroups",["map",["ref","PropertyGroup"]]],["WorkspaceId","string",67],["ComponentTypeId","string",67],["Functions",["map",["ref","Function"]]],["Tags",["map","string"]],["CompositeComponentTypes",["map",["ref","CompositeComponentType"]]],["Status",["ref","Status"],8],["CreationDateTime","string",8],["IsSchemaInitialized","boolean",8],["UpdateDateTime","string",8],["Arn","string",72],["IsAbstract","boolean",8]],"id":["WorkspaceId","ComponentTypeId"],"d":{"PropertyDefinition":[["DefaultValue",["ref","DataValue"]],["IsExternalId","boolean"],["IsStoredExternally","boolean"],["IsTimeSeries","boolean"],["IsRequiredInEntity","boolean"],["DataType",["ref","DataType"]],["Configurations",["map","string"]]],"DataValue":[["DoubleValue","number"],["Expression","string"],["BooleanValue","boolean"],["IntegerValue","integer"],["ListValue",["array",["ref","DataValue"]]],["LongValue","number"],["MapValue",["map",["ref","DataValue"]]],["RelationshipValue",["ref","RelationshipValue"]],["StringValue","string"]],"RelationshipValue":[["TargetComponentName","string"],["TargetEntityId","string"]],"DataType":[["Type",["enum","RELATIONSHIP","STRING","LONG","BOOLEAN","INTEGER","DOUBLE","LIST","MAP"],1],["AllowedValues",["array",["ref","DataValue"]]],["UnitOfMeasure","string"],["Relationship",["ref","Relationship"]],["NestedType",["ref","DataType"]]],"Relationship":[["RelationshipType","string"],["TargetComponentTypeId","string"]],"PropertyGroup":[["GroupType",["enum","TABULAR"]],["PropertyNames",["array","string"]]],"Function":[["Scope",["enum","ENTITY","WORKSPACE"]],["RequiredProperties",["array","string"]],["ImplementedBy",["ref","DataConnector"]]],"DataConnector":[["IsNative","boolean"],["Lambda",["ref","LambdaFunction"]]],"LambdaFunction":[["Arn","string",1]],"CompositeComponentType":[["ComponentTypeId","string"]],"Status":[["State",["enum","CREATING","UPDATING","DELETING","ACTIVE","ERROR"]],["Error",["union","json",["ref","Error"]]]],"Error":[["Message","string"],["Code",["enum","VALIDATION_ERROR","INTERNAL_FAILURE"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["WorkspaceId","ComponentTypeId"],"ro":["Arn","CreationDateTime","UpdateDateTime","Status","IsAbstract","IsSchemaInitialized"],"uo":["ExtendsFrom"],"tg":[true,true,true]}}');
 /** A {@link ComponentType} instance: its attributes as typed outputs. */
 export type ComponentType = InstanceType<typeof ComponentType>;
 
 /** Inputs of {@link ComponentType}. */
 export interface ComponentTypeArgs {
-  /** The name of the parent component type that this component type extends. */
+  /**
+   * The name of the parent component type that this component type extends.
+   *
+   * Items: 1–256. Each item: Pattern: `[a-zA-Z_\.\-0-9:]+`.
+   */
   extendsFrom?: string[];
-  /** The description of the component type. */
+  /**
+   * The description of the component type.
+   *
+   * Length: 0–512.
+   */
   description?: string;
   /** A boolean value that specifies whether an entity can have more than one component of this type. */
   isSingleton?: boolean;
@@ -33,9 +41,17 @@ export interface ComponentTypeArgs {
   propertyDefinitions?: Record<string, ComponentTypePropertyDefinition>;
   /** An object that maps strings to the property groups in the component type. Each string in the mapping must be unique to this object. */
   propertyGroups?: Record<string, ComponentTypePropertyGroup>;
-  /** The ID of the workspace that contains the component type. */
+  /**
+   * The ID of the workspace that contains the component type.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z_0-9][a-zA-Z_\-0-9]*[a-zA-Z0-9]+`.
+   */
   workspaceId: string;
-  /** The ID of the component type. */
+  /**
+   * The ID of the component type.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\.\-0-9:]+`.
+   */
   componentTypeId: string;
   /**
    * An object that maps strings to the functions in the component type. Each string in the mapping must be unique to this object.
@@ -94,13 +110,21 @@ export interface ComponentTypePropertyDefinition {
 export interface ComponentTypeDataValue {
   /** A double value. */
   doubleValue?: number;
-  /** An expression that produces the value. */
+  /**
+   * An expression that produces the value.
+   *
+   * Length: 1–316. Pattern: `(^\$\{Parameters\.[a-zA-z]+([a-zA-z_0-9]*)}$)`.
+   */
   expression?: string;
   /** A boolean value. */
   booleanValue?: boolean;
   /** An integer value. */
   integerValue?: number;
-  /** A list of multiple values. */
+  /**
+   * A list of multiple values.
+   *
+   * Items: 0–50.
+   */
   listValue?: ComponentTypeDataValue[];
   /** A long value. */
   longValue?: number;
@@ -108,7 +132,11 @@ export interface ComponentTypeDataValue {
   mapValue?: Record<string, ComponentTypeDataValue>;
   /** A value that relates a component to another component. */
   relationshipValue?: ComponentTypeRelationshipValue;
-  /** A string value. */
+  /**
+   * A string value.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   stringValue?: string;
 }
 
@@ -118,9 +146,17 @@ export interface ComponentTypeDataValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-componenttype-relationshipvalue.html | CloudFormation: RelationshipValue}
  */
 export interface ComponentTypeRelationshipValue {
-  /** The target component name. */
+  /**
+   * The target component name.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   targetComponentName?: string;
-  /** The target entity Id. */
+  /**
+   * The target entity Id.
+   *
+   * Length: 1–128. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^[a-zA-Z0-9][a-zA-Z_\-0-9.:]*[a-zA-Z0-9]+`.
+   */
   targetEntityId?: string;
 }
 
@@ -136,9 +172,17 @@ export interface ComponentTypeDataType {
    * Valid Values: `RELATIONSHIP | STRING | LONG | BOOLEAN | INTEGER | DOUBLE | LIST | MAP`
    */
   type: "RELATIONSHIP" | "STRING" | "LONG" | "BOOLEAN" | "INTEGER" | "DOUBLE" | "LIST" | "MAP";
-  /** The allowed values for this data type. */
+  /**
+   * The allowed values for this data type.
+   *
+   * Items: 0–50.
+   */
   allowedValues?: ComponentTypeDataValue[];
-  /** The unit of measure used in this data type. */
+  /**
+   * The unit of measure used in this data type.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   unitOfMeasure?: string;
   /** A relationship that associates a component with another component. */
   relationship?: ComponentTypeRelationship;
@@ -152,9 +196,17 @@ export interface ComponentTypeDataType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-componenttype-relationship.html | CloudFormation: Relationship}
  */
 export interface ComponentTypeRelationship {
-  /** The type of the relationship. */
+  /**
+   * The type of the relationship.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   relationshipType?: string;
-  /** The ID of the target component type associated with this relationship. */
+  /**
+   * The ID of the target component type associated with this relationship.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\.\-0-9:]+`.
+   */
   targetComponentTypeId?: string;
 }
 
@@ -166,7 +218,11 @@ export interface ComponentTypeRelationship {
 export interface ComponentTypePropertyGroup {
   /** The group type. */
   groupType?: "TABULAR";
-  /** The property names. */
+  /**
+   * The property names.
+   *
+   * Items: 1–256. Each item: Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   propertyNames?: string[];
 }
 
@@ -178,7 +234,11 @@ export interface ComponentTypePropertyGroup {
 export interface ComponentTypeFunction {
   /** The scope of the function. */
   scope?: "ENTITY" | "WORKSPACE";
-  /** The required properties of the function. */
+  /**
+   * The required properties of the function.
+   *
+   * Items: 1–256. Each item: Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   requiredProperties?: string[];
   /** The data connector. */
   implementedBy?: ComponentTypeDataConnector;
@@ -202,7 +262,11 @@ export interface ComponentTypeDataConnector {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-componenttype-lambdafunction.html | CloudFormation: LambdaFunction}
  */
 export interface ComponentTypeLambdaFunction {
-  /** The Lambda function ARN. */
+  /**
+   * The Lambda function ARN.
+   *
+   * Length: 1–128. Pattern: `arn:((aws)|(aws-cn)|(aws-us-gov)):lambda:[a-z0-9-]+:[0-9]{12}:function:[\/a-zA-Z0-9_-]+`.
+   */
   arn: string;
 }
 
@@ -212,7 +276,11 @@ export interface ComponentTypeLambdaFunction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-componenttype-compositecomponenttype.html | CloudFormation: CompositeComponentType}
  */
 export interface ComponentTypeCompositeComponentType {
-  /** The ID of the component type. */
+  /**
+   * The ID of the component type.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\.\-0-9:]+`.
+   */
   componentTypeId?: string;
 }
 
@@ -225,7 +293,7 @@ export interface ComponentTypeStatus {
   /** The component type status state. */
   state?: "CREATING" | "UPDATING" | "DELETING" | "ACTIVE" | "ERROR";
   /** The component type error. */
-  error?: Record<string, unknown> | ComponentTypeError;
+  error?: ComponentTypeError;
 }
 
 /**
@@ -234,7 +302,11 @@ export interface ComponentTypeStatus {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-componenttype-error.html | CloudFormation: Error}
  */
 export interface ComponentTypeError {
-  /** The component type error message. */
+  /**
+   * The component type error message.
+   *
+   * Length: 0–2048.
+   */
   message?: string;
   /** The component type error code. */
   code?: "VALIDATION_ERROR" | "INTERNAL_FAILURE";
@@ -245,13 +317,17 @@ export interface ComponentTypeError {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iottwinmaker-entity.html | CloudFormation: AWS::IoTTwinMaker::Entity}
  */
-export const Entity = cloudControlType<EntityArgs, EntityOutputs>("AWS::IoTTwinMaker::Entity", "aws:iottwinmaker:Entity", '{"p":[["EntityId","string",66],["Components",["map",["ref","Component"]]],["ParentEntityId","string"],["Description","string"],["EntityName","string",1],["WorkspaceId","string",67],["Tags",["map","string"]],["CompositeComponents",["map",["ref","CompositeComponent"]]],["Status",["ref","Status"],8],["CreationDateTime","string",8],["HasChildEntities","boolean",8],["UpdateDateTime","string",8],["Arn","string",72]],"id":["WorkspaceId","EntityId"],"d":{"Component":[["Status",["ref","Status"]],["Description","string"],["DefinedIn","string"],["PropertyGroups",["map",["ref","PropertyGroup"]]],["ComponentTypeId","string"],["ComponentName","string"],["Properties",["map",["ref","Property"]]]],"Status":[["State",["enum","CREATING","UPDATING","DELETING","ACTIVE","ERROR"]],["Error",["union","json",["ref","Error"]]]],"Error":[["Message","string"],["Code",["enum","VALIDATION_ERROR","INTERNAL_FAILURE"]]],"PropertyGroup":[["GroupType",["enum","TABULAR"]],["PropertyNames",["array","string"]]],"Property":[["Definition",["ref","Definition"]],["Value",["ref","DataValue"]]],"Definition":[["DefaultValue",["ref","DataValue"]],["IsImported","boolean"],["IsInherited","boolean"],["Configuration",["map","string"]],["IsExternalId","boolean"],["IsStoredExternally","boolean"],["IsTimeSeries","boolean"],["IsRequiredInEntity","boolean"],["DataType",["ref","DataType"]],["IsFinal","boolean"]],"DataValue":[["DoubleValue","number"],["Expression","string"],["BooleanValue","boolean"],["IntegerValue","integer"],["ListValue",["array",["ref","DataValue"]]],["LongValue","number"],["MapValue",["map",["ref","DataValue"]]],["RelationshipValue",["ref","RelationshipValue"]],["StringValue","string"]],"RelationshipValue":[["TargetComponentName","string"],["TargetEntityId","string"]],"DataType":[["Type",["enum","RELATIONSHIP","STRING","LONG","BOOLEAN","INTEGER","DOUBLE","LIST","MAP"]],["AllowedValues",["array",["ref","DataValue"]]],["UnitOfMeasure","string"],["Relationship",["ref","Relationship"]],["NestedType",["ref","DataType"]]],"Relationship":[["RelationshipType","string"],["TargetComponentTypeId","string"]],"CompositeComponent":[["ComponentName","string"],["ComponentPath","string"],["ComponentTypeId","string"],["Description","string"],["Properties",["map",["ref","Property"]]],["PropertyGroups",["map",["ref","PropertyGroup"]]],["Status",["ref","Status"]]]},"tags":["Tags","map"]}');
+export const Entity = cloudControlType<EntityArgs, EntityOutputs>("AWS::IoTTwinMaker::Entity", "aws:iottwinmaker:Entity", '{"p":[["EntityId","string",66],["Components",["map",["ref","Component"]]],["ParentEntityId","string"],["Description","string"],["EntityName","string",1],["WorkspaceId","string",67],["Tags",["map","string"]],["CompositeComponents",["map",["ref","CompositeComponent"]]],["Status",["ref","Status"],8],["CreationDateTime","string",8],["HasChildEntities","boolean",8],["UpdateDateTime","string",8],["Arn","string",72]],"id":["WorkspaceId","EntityId"],"d":{"Component":[["Status",["ref","Status"]],["Description","string"],["DefinedIn","string"],["PropertyGroups",["map",["ref","PropertyGroup"]]],["ComponentTypeId","string"],["ComponentName","string"],["Properties",["map",["ref","Property"]]]],"Status":[["State",["enum","CREATING","UPDATING","DELETING","ACTIVE","ERROR"]],["Error",["union","json",["ref","Error"]]]],"Error":[["Message","string"],["Code",["enum","VALIDATION_ERROR","INTERNAL_FAILURE"]]],"PropertyGroup":[["GroupType",["enum","TABULAR"]],["PropertyNames",["array","string"]]],"Property":[["Definition",["ref","Definition"]],["Value",["ref","DataValue"]]],"Definition":[["DefaultValue",["ref","DataValue"]],["IsImported","boolean"],["IsInherited","boolean"],["Configuration",["map","string"]],["IsExternalId","boolean"],["IsStoredExternally","boolean"],["IsTimeSeries","boolean"],["IsRequiredInEntity","boolean"],["DataType",["ref","DataType"]],["IsFinal","boolean"]],"DataValue":[["DoubleValue","number"],["Expression","string"],["BooleanValue","boolean"],["IntegerValue","integer"],["ListValue",["array",["ref","DataValue"]]],["LongValue","number"],["MapValue",["map",["ref","DataValue"]]],["RelationshipValue",["ref","RelationshipValue"]],["StringValue","string"]],"RelationshipValue":[["TargetComponentName","string"],["TargetEntityId","string"]],"DataType":[["Type",["enum","RELATIONSHIP","STRING","LONG","BOOLEAN","INTEGER","DOUBLE","LIST","MAP"]],["AllowedValues",["array",["ref","DataValue"]]],["UnitOfMeasure","string"],["Relationship",["ref","Relationship"]],["NestedType",["ref","DataType"]]],"Relationship":[["RelationshipType","string"],["TargetComponentTypeId","string"]],"CompositeComponent":[["ComponentName","string"],["ComponentPath","string"],["ComponentTypeId","string"],["Description","string"],["Properties",["map",["ref","Property"]]],["PropertyGroups",["map",["ref","PropertyGroup"]]],["Status",["ref","Status"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["WorkspaceId","EntityId"],"ro":["Arn","CreationDateTime","UpdateDateTime","Status","HasChildEntities"],"tg":[true,true,true]}}');
 /** A {@link Entity} instance: its attributes as typed outputs. */
 export type Entity = InstanceType<typeof Entity>;
 
 /** Inputs of {@link Entity}. */
 export interface EntityArgs {
-  /** The ID of the entity. */
+  /**
+   * The ID of the entity.
+   *
+   * Length: 1–128. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^[a-zA-Z0-9][a-zA-Z_\-0-9.:]*[a-zA-Z0-9]+`.
+   */
   entityId?: string;
   /**
    * An object that maps strings to the components in the entity. Each string in the mapping must be unique to this object.
@@ -259,13 +335,29 @@ export interface EntityArgs {
    * For information on the component object see the [component](https://docs.aws.amazon.com//iot-twinmaker/latest/apireference/API_ComponentResponse.html) API reference.
    */
   components?: Record<string, EntityComponent>;
-  /** The ID of the parent entity. */
+  /**
+   * The ID of the parent entity.
+   *
+   * Length: 1–128. Pattern: `\$ROOT|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^[a-zA-Z0-9][a-zA-Z_\-0-9.:]*[a-zA-Z0-9]+`.
+   */
   parentEntityId?: string;
-  /** The description of the entity. */
+  /**
+   * The description of the entity.
+   *
+   * Length: 0–512.
+   */
   description?: string;
-  /** The entity name. */
+  /**
+   * The entity name.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_0-9-.][a-zA-Z_0-9-. ]*[a-zA-Z0-9]+`.
+   */
   entityName: string;
-  /** The ID of the workspace that contains the entity. */
+  /**
+   * The ID of the workspace that contains the entity.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z_0-9][a-zA-Z_\-0-9]*[a-zA-Z0-9]+`.
+   */
   workspaceId: string;
   /** Metadata that you can use to manage the entity. */
   tags?: Record<string, string>;
@@ -275,7 +367,11 @@ export interface EntityArgs {
 
 /** Outputs of {@link Entity}: its inputs as the cloud reports them, and its attributes. */
 export interface EntityOutputs extends EntityArgs {
-  /** The ID of the entity. */
+  /**
+   * The ID of the entity.
+   *
+   * Length: 1–128. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^[a-zA-Z0-9][a-zA-Z_\-0-9.:]*[a-zA-Z0-9]+`.
+   */
   entityId: string;
   status: EntityStatus;
   /** The date and time the entity was created. */
@@ -296,15 +392,31 @@ export interface EntityOutputs extends EntityArgs {
 export interface EntityComponent {
   /** The status of the component. */
   status?: EntityStatus;
-  /** The description of the component. */
+  /**
+   * The description of the component.
+   *
+   * Length: 0–512.
+   */
   description?: string;
-  /** The name of the property definition set in the request. */
+  /**
+   * The name of the property definition set in the request.
+   *
+   * Length: 1–256.
+   */
   definedIn?: string;
   /** An object that maps strings to the property groups in the component type. Each string in the mapping must be unique to this object. */
   propertyGroups?: Record<string, EntityPropertyGroup>;
-  /** The ID of the component type. */
+  /**
+   * The ID of the component type.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   componentTypeId?: string;
-  /** The name of the component. */
+  /**
+   * The name of the component.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   componentName?: string;
   /** An object that maps strings to the properties to set in the component type. Each string in the mapping must be unique to this object. */
   properties?: Record<string, EntityProperty>;
@@ -323,7 +435,7 @@ export interface EntityStatus {
    */
   state?: "CREATING" | "UPDATING" | "DELETING" | "ACTIVE" | "ERROR";
   /** The error message. */
-  error?: Record<string, unknown> | EntityError;
+  error?: EntityError;
 }
 
 /**
@@ -332,7 +444,11 @@ export interface EntityStatus {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-entity-error.html | CloudFormation: Error}
  */
 export interface EntityError {
-  /** The entity error message. */
+  /**
+   * The entity error message.
+   *
+   * Length: 0–2048.
+   */
   message?: string;
   /** The entity error code. */
   code?: "VALIDATION_ERROR" | "INTERNAL_FAILURE";
@@ -346,7 +462,11 @@ export interface EntityError {
 export interface EntityPropertyGroup {
   /** The group type. */
   groupType?: "TABULAR";
-  /** The property names. */
+  /**
+   * The property names.
+   *
+   * Items: 1–256. Each item: Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   propertyNames?: string[];
 }
 
@@ -398,13 +518,21 @@ export interface EntityDefinition {
 export interface EntityDataValue {
   /** A double value. */
   doubleValue?: number;
-  /** An expression that produces the value. */
+  /**
+   * An expression that produces the value.
+   *
+   * Length: 1–316. Pattern: `(^\$\{Parameters\.[a-zA-z]+([a-zA-z_0-9]*)}$)`.
+   */
   expression?: string;
   /** A boolean value. */
   booleanValue?: boolean;
   /** An integer value. */
   integerValue?: number;
-  /** A list of multiple values. */
+  /**
+   * A list of multiple values.
+   *
+   * Items: 0–50.
+   */
   listValue?: EntityDataValue[];
   /** A long value. */
   longValue?: number;
@@ -412,7 +540,11 @@ export interface EntityDataValue {
   mapValue?: Record<string, EntityDataValue>;
   /** A value that relates a component to another component. */
   relationshipValue?: EntityRelationshipValue;
-  /** A string value. */
+  /**
+   * A string value.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   stringValue?: string;
 }
 
@@ -422,9 +554,17 @@ export interface EntityDataValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-entity-relationshipvalue.html | CloudFormation: RelationshipValue}
  */
 export interface EntityRelationshipValue {
-  /** The target component name. */
+  /**
+   * The target component name.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   targetComponentName?: string;
-  /** The target entity Id. */
+  /**
+   * The target entity Id.
+   *
+   * Length: 1–128. Pattern: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^[a-zA-Z0-9][a-zA-Z_\-0-9.:]*[a-zA-Z0-9]+`.
+   */
   targetEntityId?: string;
 }
 
@@ -436,9 +576,17 @@ export interface EntityRelationshipValue {
 export interface EntityDataType {
   /** The entity type. */
   type?: "RELATIONSHIP" | "STRING" | "LONG" | "BOOLEAN" | "INTEGER" | "DOUBLE" | "LIST" | "MAP";
-  /** The allowed values. */
+  /**
+   * The allowed values.
+   *
+   * Items: 0–50.
+   */
   allowedValues?: EntityDataValue[];
-  /** The unit of measure. */
+  /**
+   * The unit of measure.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   unitOfMeasure?: string;
   /** The relationship. */
   relationship?: EntityRelationship;
@@ -452,9 +600,17 @@ export interface EntityDataType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-entity-relationship.html | CloudFormation: Relationship}
  */
 export interface EntityRelationship {
-  /** The relationship type. */
+  /**
+   * The relationship type.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   relationshipType?: string;
-  /** the component type Id target. */
+  /**
+   * the component type Id target.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\.\-0-9:]+`.
+   */
   targetComponentTypeId?: string;
 }
 
@@ -464,13 +620,29 @@ export interface EntityRelationship {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iottwinmaker-entity-compositecomponent.html | CloudFormation: CompositeComponent}
  */
 export interface EntityCompositeComponent {
-  /** The name of the component. */
+  /**
+   * The name of the component.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   componentName?: string;
-  /** The path to the composite component, starting from the top-level component. */
+  /**
+   * The path to the composite component, starting from the top-level component.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9/]+`.
+   */
   componentPath?: string;
-  /** The ID of the composite component type. */
+  /**
+   * The ID of the composite component type.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z_\-0-9]+`.
+   */
   componentTypeId?: string;
-  /** The description of the component type. */
+  /**
+   * The description of the component type.
+   *
+   * Length: 0–512.
+   */
   description?: string;
   /** Map of strings to the properties in the component type. Each string in the mapping must be unique to this component. */
   properties?: Record<string, EntityProperty>;
@@ -485,23 +657,47 @@ export interface EntityCompositeComponent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iottwinmaker-scene.html | CloudFormation: AWS::IoTTwinMaker::Scene}
  */
-export const Scene = cloudControlType<SceneArgs, SceneOutputs>("AWS::IoTTwinMaker::Scene", "aws:iottwinmaker:Scene", '{"p":[["SceneId","string",67],["Description","string"],["SceneMetadata",["map","string"]],["ContentLocation","string",1],["Capabilities",["array","string"]],["WorkspaceId","string",67],["Tags",["map","string"]],["CreationDateTime","string",8],["UpdateDateTime","string",8],["Arn","string",72],["GeneratedSceneMetadata",["map","string"],8]],"id":["WorkspaceId","SceneId"],"tags":["Tags","map"]}');
+export const Scene = cloudControlType<SceneArgs, SceneOutputs>("AWS::IoTTwinMaker::Scene", "aws:iottwinmaker:Scene", '{"p":[["SceneId","string",67],["Description","string"],["SceneMetadata",["map","string"]],["ContentLocation","string",1],["Capabilities",["array","string"]],["WorkspaceId","string",67],["Tags",["map","string"]],["CreationDateTime","string",8],["UpdateDateTime","string",8],["Arn","string",72],["GeneratedSceneMetadata",["map","string"],8]],"id":["WorkspaceId","SceneId"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["SceneId","WorkspaceId"],"ro":["Arn","CreationDateTime","UpdateDateTime","GeneratedSceneMetadata"],"uo":["Capabilities"],"tg":[true,true,true]}}');
 /** A {@link Scene} instance: its attributes as typed outputs. */
 export type Scene = InstanceType<typeof Scene>;
 
 /** Inputs of {@link Scene}. */
 export interface SceneArgs {
-  /** The ID of the scene. */
+  /**
+   * The ID of the scene.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z_0-9][a-zA-Z_\-0-9]*[a-zA-Z0-9]+`.
+   */
   sceneId: string;
-  /** The description of this scene. */
+  /**
+   * The description of this scene.
+   *
+   * Length: 0–512.
+   */
   description?: string;
-  /** The scene metadata. */
+  /**
+   * The scene metadata.
+   *
+   * Length: 0–50.
+   */
   sceneMetadata?: Record<string, string>;
-  /** The relative path that specifies the location of the content definition file. */
+  /**
+   * The relative path that specifies the location of the content definition file.
+   *
+   * Length: 0–256. Pattern: `[sS]3://[A-Za-z0-9._/-]+`.
+   */
   contentLocation: string;
-  /** A list of capabilities that the scene uses to render. */
+  /**
+   * A list of capabilities that the scene uses to render.
+   *
+   * Items: 0–50. Each item: Length: 0–256. Pattern: `.*`.
+   */
   capabilities?: string[];
-  /** The ID of the workspace. */
+  /**
+   * The ID of the workspace.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z_0-9][a-zA-Z_\-0-9]*[a-zA-Z0-9]+`.
+   */
   workspaceId: string;
   /** The ComponentType tags. */
   tags?: Record<string, string>;
@@ -524,7 +720,7 @@ export interface SceneOutputs extends SceneArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iottwinmaker-syncjob.html | CloudFormation: AWS::IoTTwinMaker::SyncJob}
  */
-export const SyncJob = cloudControlType<SyncJobArgs, SyncJobOutputs>("AWS::IoTTwinMaker::SyncJob", "aws:iottwinmaker:SyncJob", '{"p":[["SyncSource","string",67],["SyncRole","string",67],["WorkspaceId","string",67],["Tags",["map","string"],66],["CreationDateTime","string",8],["State","string",8],["UpdateDateTime","string",8],["Arn","string",72]],"id":["WorkspaceId","SyncSource"],"tags":["Tags","map"]}');
+export const SyncJob = cloudControlType<SyncJobArgs, SyncJobOutputs>("AWS::IoTTwinMaker::SyncJob", "aws:iottwinmaker:SyncJob", '{"p":[["SyncSource","string",67],["SyncRole","string",67],["WorkspaceId","string",67],["Tags",["map","string"],66],["CreationDateTime","string",8],["State","string",8],["UpdateDateTime","string",8],["Arn","string",72]],"id":["WorkspaceId","SyncSource"],"tags":["Tags","map"],"reg":{"h":"crdl","co":["WorkspaceId","SyncSource","SyncRole","Tags"],"ro":["Arn","CreationDateTime","UpdateDateTime","State"],"tg":[true,true,false]}}');
 /** A {@link SyncJob} instance: its attributes as typed outputs. */
 export type SyncJob = InstanceType<typeof SyncJob>;
 
@@ -534,11 +730,21 @@ export interface SyncJobArgs {
    * The sync source.
    *
    * > Currently the only supported syncSoucre is `SITEWISE` .
+   *
+   * Length: 1–128.
    */
   syncSource: string;
-  /** The SyncJob IAM role. This IAM role is used by the sync job to read from the syncSource, and create, update or delete the corresponding resources. */
+  /**
+   * The SyncJob IAM role. This IAM role is used by the sync job to read from the syncSource, and create, update or delete the corresponding resources.
+   *
+   * Length: 20–2048. Pattern: `arn:((aws)|(aws-cn)|(aws-us-gov)):iam::[0-9]{12}:role/.*`.
+   */
   syncRole: string;
-  /** The ID of the workspace that contains the sync job. */
+  /**
+   * The ID of the workspace that contains the sync job.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z_0-9][a-zA-Z_\-0-9]*[a-zA-Z0-9]+`.
+   */
   workspaceId: string;
   /** Metadata you can use to manage the SyncJob. */
   tags?: Record<string, string>;
@@ -561,17 +767,29 @@ export interface SyncJobOutputs extends SyncJobArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iottwinmaker-workspace.html | CloudFormation: AWS::IoTTwinMaker::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::IoTTwinMaker::Workspace", "aws:iottwinmaker:Workspace", '{"p":[["Role","string",1],["Description","string"],["WorkspaceId","string",67],["S3Location","string",1],["Tags",["map","string"]],["CreationDateTime","string",8],["UpdateDateTime","string",8],["Arn","string",72]],"id":["WorkspaceId"],"tags":["Tags","map"],"arn":"arn:${Partition}:iottwinmaker:${Region}:${Account}:workspace/${WorkspaceId}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::IoTTwinMaker::Workspace", "aws:iottwinmaker:Workspace", '{"p":[["Role","string",1],["Description","string"],["WorkspaceId","string",67],["S3Location","string",1],["Tags",["map","string"]],["CreationDateTime","string",8],["UpdateDateTime","string",8],["Arn","string",72]],"id":["WorkspaceId"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["WorkspaceId"],"ro":["Arn","CreationDateTime","UpdateDateTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:iottwinmaker:${Region}:${Account}:workspace/${WorkspaceId}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The ARN of the execution role associated with the workspace. */
+  /**
+   * The ARN of the execution role associated with the workspace.
+   *
+   * Length: 20–2048. Pattern: `arn:((aws)|(aws-cn)|(aws-us-gov)):iam::[0-9]{12}:role/.*`.
+   */
   role: string;
-  /** The description of the workspace. */
+  /**
+   * The description of the workspace.
+   *
+   * Length: 0–512.
+   */
   description?: string;
-  /** The ID of the workspace. */
+  /**
+   * The ID of the workspace.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z_0-9][a-zA-Z_\-0-9]*[a-zA-Z0-9]+`.
+   */
   workspaceId: string;
   /** The ARN of the S3 bucket where resources associated with the workspace are stored. */
   s3Location: string;

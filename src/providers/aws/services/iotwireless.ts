@@ -13,23 +13,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-destination.html | CloudFormation: AWS::IoTWireless::Destination}
  */
-export const Destination = cloudControlType<DestinationArgs, DestinationOutputs>("AWS::IoTWireless::Destination", "aws:iotwireless:Destination", '{"p":[["Description","string"],["Expression","string",1],["ExpressionType",["enum","RuleName","MqttTopic","SnsTopic"],1],["Tags",["array",["ref","Tag"]]],["RoleArn","string"],["Name","string",67],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:Destination/${DestinationName}"}');
+export const Destination = cloudControlType<DestinationArgs, DestinationOutputs>("AWS::IoTWireless::Destination", "aws:iotwireless:Destination", '{"p":[["Description","string"],["Expression","string",1],["ExpressionType",["enum","RuleName","MqttTopic","SnsTopic"],1],["Tags",["array",["ref","Tag"]]],["RoleArn","string"],["Name","string",67],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:Destination/${DestinationName}"}');
 /** A {@link Destination} instance: its attributes as typed outputs. */
 export type Destination = InstanceType<typeof Destination>;
 
 /** Inputs of {@link Destination}. */
 export interface DestinationArgs {
-  /** The description of the new resource. Maximum length is 2048 characters. */
+  /**
+   * The description of the new resource. Maximum length is 2048 characters.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The rule name to send messages to. */
   expression: string;
   /** The type of value in `Expression` . */
   expressionType: "RuleName" | "MqttTopic" | "SnsTopic";
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The ARN of the IAM Role that authorizes the destination. */
+  /**
+   * The ARN of the IAM Role that authorizes the destination.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name: string;
 }
 
@@ -44,7 +60,7 @@ export interface DestinationOutputs extends DestinationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-deviceprofile.html | CloudFormation: AWS::IoTWireless::DeviceProfile}
  */
-export const DeviceProfile = cloudControlType<DeviceProfileArgs, DeviceProfileOutputs>("AWS::IoTWireless::DeviceProfile", "aws:iotwireless:DeviceProfile", '{"p":[["LoRaWAN",["ref","LoRaWANDeviceProfile"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANDeviceProfile":[["PingSlotPeriod","integer"],["ClassCTimeout","integer"],["RxFreq2","integer"],["RfRegion","string"],["ClassBTimeout","integer"],["RxDelay1","integer"],["SupportsClassC","boolean"],["SupportsClassB","boolean"],["RxDrOffset1","integer"],["MaxEirp","integer"],["FactoryPresetFreqsList",["array","integer"]],["SupportsJoin","boolean"],["PingSlotDr","integer"],["MacVersion","string"],["PingSlotFreq","integer"],["RegParamsRevision","string"],["RxDataRate2","integer"],["Supports32BitFCnt","boolean"],["MaxDutyCycle","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:DeviceProfile/${DeviceProfileId}"}');
+export const DeviceProfile = cloudControlType<DeviceProfileArgs, DeviceProfileOutputs>("AWS::IoTWireless::DeviceProfile", "aws:iotwireless:DeviceProfile", '{"p":[["LoRaWAN",["ref","LoRaWANDeviceProfile"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANDeviceProfile":[["PingSlotPeriod","integer"],["ClassCTimeout","integer"],["RxFreq2","integer"],["RfRegion","string"],["ClassBTimeout","integer"],["RxDelay1","integer"],["SupportsClassC","boolean"],["SupportsClassB","boolean"],["RxDrOffset1","integer"],["MaxEirp","integer"],["FactoryPresetFreqsList",["array","integer"]],["SupportsJoin","boolean"],["PingSlotDr","integer"],["MacVersion","string"],["PingSlotFreq","integer"],["RegParamsRevision","string"],["RxDataRate2","integer"],["Supports32BitFCnt","boolean"],["MaxDutyCycle","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","LoRaWAN"],"ro":["Arn","Id"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","max":256}},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:DeviceProfile/${DeviceProfileId}"}');
 /** A {@link DeviceProfile} instance: its attributes as typed outputs. */
 export type DeviceProfile = InstanceType<typeof DeviceProfile>;
 
@@ -52,9 +68,17 @@ export type DeviceProfile = InstanceType<typeof DeviceProfile>;
 export interface DeviceProfileArgs {
   /** LoRaWAN device profile object. */
   loRaWAN?: DeviceProfileLoRaWANDeviceProfile;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -72,43 +96,103 @@ export interface DeviceProfileOutputs extends DeviceProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-deviceprofile-lorawandeviceprofile.html | CloudFormation: LoRaWANDeviceProfile}
  */
 export interface DeviceProfileLoRaWANDeviceProfile {
-  /** The PingSlotPeriod value. */
+  /**
+   * The PingSlotPeriod value.
+   *
+   * Range: 128–4096.
+   */
   pingSlotPeriod?: number;
-  /** The ClassCTimeout value. */
+  /**
+   * The ClassCTimeout value.
+   *
+   * Range: 0–1000.
+   */
   classCTimeout?: number;
-  /** The RXFreq2 value. */
+  /**
+   * The RXFreq2 value.
+   *
+   * Range: 1000000–16700000.
+   */
   rxFreq2?: number;
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: at most 64.
+   */
   rfRegion?: string;
-  /** The ClassBTimeout value. */
+  /**
+   * The ClassBTimeout value.
+   *
+   * Range: 0–1000.
+   */
   classBTimeout?: number;
-  /** The RXDelay1 value. */
+  /**
+   * The RXDelay1 value.
+   *
+   * Range: 0–15.
+   */
   rxDelay1?: number;
   /** The SupportsClassC value. */
   supportsClassC?: boolean;
   /** The SupportsClassB value. */
   supportsClassB?: boolean;
-  /** The RXDROffset1 value. */
+  /**
+   * The RXDROffset1 value.
+   *
+   * Range: 0–7.
+   */
   rxDrOffset1?: number;
-  /** The MaxEIRP value. */
+  /**
+   * The MaxEIRP value.
+   *
+   * Range: 0–15.
+   */
   maxEirp?: number;
-  /** The list of values that make up the FactoryPresetFreqs value. Valid range of values include a minimum value of 1000000 and a maximum value of 16700000. */
+  /**
+   * The list of values that make up the FactoryPresetFreqs value. Valid range of values include a minimum value of 1000000 and a maximum value of 16700000.
+   *
+   * Items: at most 20. Each item: Range: 1000000–16700000.
+   */
   factoryPresetFreqsList?: number[];
   /** The SupportsJoin value. */
   supportsJoin?: boolean;
-  /** The PingSlotDR value. */
+  /**
+   * The PingSlotDR value.
+   *
+   * Range: 0–15.
+   */
   pingSlotDr?: number;
-  /** The MAC version (such as OTAA 1.1 or OTAA 1.0.3) to use with this device profile. */
+  /**
+   * The MAC version (such as OTAA 1.1 or OTAA 1.0.3) to use with this device profile.
+   *
+   * Length: at most 64.
+   */
   macVersion?: string;
-  /** The PingSlotFreq value. */
+  /**
+   * The PingSlotFreq value.
+   *
+   * Range: 1000000–16700000.
+   */
   pingSlotFreq?: number;
-  /** The version of regional parameters. */
+  /**
+   * The version of regional parameters.
+   *
+   * Length: at most 64.
+   */
   regParamsRevision?: string;
-  /** The RXDataRate2 value. */
+  /**
+   * The RXDataRate2 value.
+   *
+   * Range: 0–15.
+   */
   rxDataRate2?: number;
   /** The Supports32BitFCnt value. */
   supports32BitFCnt?: boolean;
-  /** The MaxDutyCycle value. */
+  /**
+   * The MaxDutyCycle value.
+   *
+   * Range: 0–100.
+   */
   maxDutyCycle?: number;
 }
 
@@ -117,31 +201,67 @@ export interface DeviceProfileLoRaWANDeviceProfile {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-fuotatask.html | CloudFormation: AWS::IoTWireless::FuotaTask}
  */
-export const FuotaTask = cloudControlType<FuotaTaskArgs, FuotaTaskOutputs>("AWS::IoTWireless::FuotaTask", "aws:iotwireless:FuotaTask", '{"p":[["FirmwareUpdateImage","string",1],["Description","string"],["LoRaWAN",["ref","LoRaWAN"],1],["FirmwareUpdateRole","string",1],["AssociateMulticastGroup","string"],["DisassociateWirelessDevice","string"],["DisassociateMulticastGroup","string"],["AssociateWirelessDevice","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["FuotaTaskStatus","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWAN":[["RfRegion","string",1],["StartTime","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:FuotaTask/${FuotaTaskId}"}');
+export const FuotaTask = cloudControlType<FuotaTaskArgs, FuotaTaskOutputs>("AWS::IoTWireless::FuotaTask", "aws:iotwireless:FuotaTask", '{"p":[["FirmwareUpdateImage","string",1],["Description","string"],["LoRaWAN",["ref","LoRaWAN"],1],["FirmwareUpdateRole","string",1],["AssociateMulticastGroup","string"],["DisassociateWirelessDevice","string"],["DisassociateMulticastGroup","string"],["AssociateWirelessDevice","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["FuotaTaskStatus","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWAN":[["RfRegion","string",1],["StartTime","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","FuotaTaskStatus","LoRaWAN/StartTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:FuotaTask/${FuotaTaskId}"}');
 /** A {@link FuotaTask} instance: its attributes as typed outputs. */
 export type FuotaTask = InstanceType<typeof FuotaTask>;
 
 /** Inputs of {@link FuotaTask}. */
 export interface FuotaTaskArgs {
-  /** The S3 URI points to a firmware update image that is to be used with a FUOTA task. */
+  /**
+   * The S3 URI points to a firmware update image that is to be used with a FUOTA task.
+   *
+   * Length: 1–2048.
+   */
   firmwareUpdateImage: string;
-  /** The description of the new resource. */
+  /**
+   * The description of the new resource.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The LoRaWAN information used with a FUOTA task. */
   loRaWAN: FuotaTaskLoRaWAN;
-  /** The firmware update role that is to be used with a FUOTA task. */
+  /**
+   * The firmware update role that is to be used with a FUOTA task.
+   *
+   * Length: 1–256.
+   */
   firmwareUpdateRole: string;
-  /** The ID of the multicast group to associate with a FUOTA task. */
+  /**
+   * The ID of the multicast group to associate with a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   associateMulticastGroup?: string;
-  /** The ID of the wireless device to disassociate from a FUOTA task. */
+  /**
+   * The ID of the wireless device to disassociate from a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   disassociateWirelessDevice?: string;
-  /** The ID of the multicast group to disassociate from a FUOTA task. */
+  /**
+   * The ID of the multicast group to disassociate from a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   disassociateMulticastGroup?: string;
-  /** The ID of the wireless device to associate with a multicast group. */
+  /**
+   * The ID of the wireless device to associate with a multicast group.
+   *
+   * Length: at most 256.
+   */
   associateWirelessDevice?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of a FUOTA task. */
+  /**
+   * The name of a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -161,9 +281,17 @@ export interface FuotaTaskOutputs extends FuotaTaskArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-fuotatask-lorawan.html | CloudFormation: LoRaWAN}
  */
 export interface FuotaTaskLoRaWAN {
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: 1–64.
+   */
   rfRegion: string;
-  /** Start time of a FUOTA task. */
+  /**
+   * Start time of a FUOTA task.
+   *
+   * Length: at most 64.
+   */
   startTime?: string;
 }
 
@@ -172,23 +300,43 @@ export interface FuotaTaskLoRaWAN {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-multicastgroup.html | CloudFormation: AWS::IoTWireless::MulticastGroup}
  */
-export const MulticastGroup = cloudControlType<MulticastGroupArgs, MulticastGroupOutputs>("AWS::IoTWireless::MulticastGroup", "aws:iotwireless:MulticastGroup", '{"p":[["Description","string"],["LoRaWAN",["ref","LoRaWAN"],1],["DisassociateWirelessDevice","string"],["AssociateWirelessDevice","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["Status","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWAN":[["NumberOfDevicesRequested","integer"],["NumberOfDevicesInGroup","integer"],["RfRegion","string",1],["DlClass","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:MulticastGroup/${MulticastGroupId}"}');
+export const MulticastGroup = cloudControlType<MulticastGroupArgs, MulticastGroupOutputs>("AWS::IoTWireless::MulticastGroup", "aws:iotwireless:MulticastGroup", '{"p":[["Description","string"],["LoRaWAN",["ref","LoRaWAN"],1],["DisassociateWirelessDevice","string"],["AssociateWirelessDevice","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["Status","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWAN":[["NumberOfDevicesRequested","integer"],["NumberOfDevicesInGroup","integer"],["RfRegion","string",1],["DlClass","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","Status","LoRaWAN/NumberOfDevicesRequested","LoRaWAN/NumberOfDevicesInGroup"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:MulticastGroup/${MulticastGroupId}"}');
 /** A {@link MulticastGroup} instance: its attributes as typed outputs. */
 export type MulticastGroup = InstanceType<typeof MulticastGroup>;
 
 /** Inputs of {@link MulticastGroup}. */
 export interface MulticastGroupArgs {
-  /** The description of the multicast group. */
+  /**
+   * The description of the multicast group.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The LoRaWAN information that is to be used with the multicast group. */
   loRaWAN: MulticastGroupLoRaWAN;
-  /** The ID of the wireless device to disassociate from a multicast group. */
+  /**
+   * The ID of the wireless device to disassociate from a multicast group.
+   *
+   * Length: at most 256.
+   */
   disassociateWirelessDevice?: string;
-  /** The ID of the wireless device to associate with a multicast group. */
+  /**
+   * The ID of the wireless device to associate with a multicast group.
+   *
+   * Length: at most 256.
+   */
   associateWirelessDevice?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the multicast group. */
+  /**
+   * The name of the multicast group.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -212,9 +360,17 @@ export interface MulticastGroupLoRaWAN {
   numberOfDevicesRequested?: number;
   /** Number of devices that are associated to the multicast group. */
   numberOfDevicesInGroup?: number;
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: 1–64.
+   */
   rfRegion: string;
-  /** DlClass for LoRaWAN. Valid values are ClassB and ClassC. */
+  /**
+   * DlClass for LoRaWAN. Valid values are ClassB and ClassC.
+   *
+   * Length: 1–64.
+   */
   dlClass: string;
 }
 
@@ -223,23 +379,43 @@ export interface MulticastGroupLoRaWAN {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-networkanalyzerconfiguration.html | CloudFormation: AWS::IoTWireless::NetworkAnalyzerConfiguration}
  */
-export const NetworkAnalyzerConfiguration = cloudControlType<NetworkAnalyzerConfigurationArgs, NetworkAnalyzerConfigurationOutputs>("AWS::IoTWireless::NetworkAnalyzerConfiguration", "aws:iotwireless:NetworkAnalyzerConfiguration", '{"p":[["Description","string"],["TraceContent",["ref","TraceContent"]],["WirelessGateways",["array","string"]],["WirelessDevices",["array","string"]],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["Arn","string",72]],"id":["Name"],"d":{"TraceContent":[["WirelessDeviceFrameInfo",["enum","ENABLED","DISABLED"]],["LogLevel",["enum","INFO","ERROR","DISABLED"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:NetworkAnalyzerConfiguration/${NetworkAnalyzerConfigurationName}"}');
+export const NetworkAnalyzerConfiguration = cloudControlType<NetworkAnalyzerConfigurationArgs, NetworkAnalyzerConfigurationOutputs>("AWS::IoTWireless::NetworkAnalyzerConfiguration", "aws:iotwireless:NetworkAnalyzerConfiguration", '{"p":[["Description","string"],["TraceContent",["ref","TraceContent"]],["WirelessGateways",["array","string"]],["WirelessDevices",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Name"],"d":{"TraceContent":[["WirelessDeviceFrameInfo",["enum","ENABLED","DISABLED"]],["LogLevel",["enum","INFO","ERROR","DISABLED"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["WirelessDevices","WirelessGateways","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:NetworkAnalyzerConfiguration/${NetworkAnalyzerConfigurationName}"}');
 /** A {@link NetworkAnalyzerConfiguration} instance: its attributes as typed outputs. */
 export type NetworkAnalyzerConfiguration = InstanceType<typeof NetworkAnalyzerConfiguration>;
 
 /** Inputs of {@link NetworkAnalyzerConfiguration}. */
 export interface NetworkAnalyzerConfigurationArgs {
-  /** The description of the resource. */
+  /**
+   * The description of the resource.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** Trace content for your wireless gateway and wireless device resources. */
   traceContent?: NetworkAnalyzerConfigurationTraceContent;
-  /** Wireless gateway resources to add to the network analyzer configuration. Provide the `WirelessGatewayId` of the resource to add in the input array. */
+  /**
+   * Wireless gateway resources to add to the network analyzer configuration. Provide the `WirelessGatewayId` of the resource to add in the input array.
+   *
+   * Items: at most 250.
+   */
   wirelessGateways?: string[];
-  /** Wireless device resources to add to the network analyzer configuration. Provide the `WirelessDeviceId` of the resource to add in the input array. */
+  /**
+   * Wireless device resources to add to the network analyzer configuration. Provide the `WirelessDeviceId` of the resource to add in the input array.
+   *
+   * Items: at most 250.
+   */
   wirelessDevices?: string[];
-  /** The tags to attach to the specified resource. Tags are metadata that you can use to manage a resource. */
+  /**
+   * The tags to attach to the specified resource. Tags are metadata that you can use to manage a resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** Name of the network analyzer configuration. */
+  /**
+   * Name of the network analyzer configuration.
+   *
+   * Length: at most 1024. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   name: string;
 }
 
@@ -266,7 +442,7 @@ export interface NetworkAnalyzerConfigurationTraceContent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-partneraccount.html | CloudFormation: AWS::IoTWireless::PartnerAccount}
  */
-export const PartnerAccount = cloudControlType<PartnerAccountArgs, PartnerAccountOutputs>("AWS::IoTWireless::PartnerAccount", "aws:iotwireless:PartnerAccount", '{"p":[["PartnerType",["enum","Sidewalk"]],["SidewalkResponse",["ref","SidewalkAccountInfoWithFingerprint"]],["AccountLinked","boolean"],["Sidewalk",["ref","SidewalkAccountInfo"]],["PartnerAccountId","string",66],["SidewalkUpdate",["ref","SidewalkUpdateAccount"]],["Tags",["array",["ref","Tag"]]],["Fingerprint","string",8],["Arn","string",72]],"id":["PartnerAccountId"],"d":{"SidewalkAccountInfoWithFingerprint":[["Fingerprint","string"],["AmazonId","string"],["Arn","string"]],"SidewalkAccountInfo":[["AppServerPrivateKey","string",1]],"SidewalkUpdateAccount":[["AppServerPrivateKey","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:SidewalkAccount/${AmazonId}"}');
+export const PartnerAccount = cloudControlType<PartnerAccountArgs, PartnerAccountOutputs>("AWS::IoTWireless::PartnerAccount", "aws:iotwireless:PartnerAccount", '{"p":[["PartnerType",["enum","Sidewalk"]],["SidewalkResponse",["ref","SidewalkAccountInfoWithFingerprint"]],["AccountLinked","boolean"],["Sidewalk",["ref","SidewalkAccountInfo"],16],["PartnerAccountId","string",66],["SidewalkUpdate",["ref","SidewalkUpdateAccount"],16],["Tags",["array",["ref","Tag"]]],["Fingerprint","string",8],["Arn","string",72]],"id":["PartnerAccountId"],"d":{"SidewalkAccountInfoWithFingerprint":[["Fingerprint","string"],["AmazonId","string"],["Arn","string"]],"SidewalkAccountInfo":[["AppServerPrivateKey","string",1]],"SidewalkUpdateAccount":[["AppServerPrivateKey","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SidewalkUpdate","Sidewalk"],"co":["PartnerAccountId"],"ro":["Arn","Fingerprint"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"PartnerAccountId","max":256}},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:SidewalkAccount/${AmazonId}"}');
 /** A {@link PartnerAccount} instance: its attributes as typed outputs. */
 export type PartnerAccount = InstanceType<typeof PartnerAccount>;
 
@@ -278,19 +454,39 @@ export interface PartnerAccountArgs {
   sidewalkResponse?: PartnerAccountSidewalkAccountInfoWithFingerprint;
   /** Whether the partner account is linked to the AWS account. */
   accountLinked?: boolean;
-  /** The Sidewalk account credentials. */
+  /**
+   * The Sidewalk account credentials.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sidewalk?: PartnerAccountSidewalkAccountInfo;
-  /** The ID of the partner account to update. */
+  /**
+   * The ID of the partner account to update.
+   *
+   * Length: at most 256.
+   */
   partnerAccountId?: string;
-  /** Sidewalk update. */
+  /**
+   * Sidewalk update.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sidewalkUpdate?: PartnerAccountSidewalkUpdateAccount;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link PartnerAccount}: its inputs as the cloud reports them, and its attributes. */
 export interface PartnerAccountOutputs extends PartnerAccountArgs {
-  /** The ID of the partner account to update. */
+  /**
+   * The ID of the partner account to update.
+   *
+   * Length: at most 256.
+   */
   partnerAccountId: string;
   /** The fingerprint of the Sidewalk application server private key. */
   fingerprint: string;
@@ -304,9 +500,17 @@ export interface PartnerAccountOutputs extends PartnerAccountArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-partneraccount-sidewalkaccountinfowithfingerprint.html | CloudFormation: SidewalkAccountInfoWithFingerprint}
  */
 export interface PartnerAccountSidewalkAccountInfoWithFingerprint {
-  /** The fingerprint of the Sidewalk application server private key. */
+  /**
+   * The fingerprint of the Sidewalk application server private key.
+   *
+   * Length: 64–64. Pattern: `[a-fA-F0-9]{64}`.
+   */
   fingerprint?: string;
-  /** The Sidewalk Amazon ID. */
+  /**
+   * The Sidewalk Amazon ID.
+   *
+   * Length: at most 2048.
+   */
   amazonId?: string;
   /** The Amazon Resource Name (ARN) of the resource. */
   arn?: string;
@@ -318,7 +522,11 @@ export interface PartnerAccountSidewalkAccountInfoWithFingerprint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-partneraccount-sidewalkaccountinfo.html | CloudFormation: SidewalkAccountInfo}
  */
 export interface PartnerAccountSidewalkAccountInfo {
-  /** The Sidewalk application server private key. The application server private key is a secret key, which you should handle in a similar way as you would an application password. You can protect the application server private key by storing the value in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The Sidewalk application server private key. The application server private key is a secret key, which you should handle in a similar way as you would an application password. You can protect the application server private key by storing the value in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Length: 1–4096. Pattern: `[a-fA-F0-9]{64}`.
+   */
   appServerPrivateKey: string;
 }
 
@@ -328,7 +536,11 @@ export interface PartnerAccountSidewalkAccountInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-partneraccount-sidewalkupdateaccount.html | CloudFormation: SidewalkUpdateAccount}
  */
 export interface PartnerAccountSidewalkUpdateAccount {
-  /** The new Sidewalk application server private key. */
+  /**
+   * The new Sidewalk application server private key.
+   *
+   * Length: 1–4096. Pattern: `[a-fA-F0-9]{64}`.
+   */
   appServerPrivateKey?: string;
 }
 
@@ -337,7 +549,7 @@ export interface PartnerAccountSidewalkUpdateAccount {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-serviceprofile.html | CloudFormation: AWS::IoTWireless::ServiceProfile}
  */
-export const ServiceProfile = cloudControlType<ServiceProfileArgs, ServiceProfileOutputs>("AWS::IoTWireless::ServiceProfile", "aws:iotwireless:ServiceProfile", '{"p":[["LoRaWAN",["ref","LoRaWANServiceProfile"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72],["LoRaWANResponse",["map","string"],8]],"id":["Id"],"d":{"LoRaWANServiceProfile":[["DlBucketSize","integer"],["MinGwDiversity","integer"],["DrMax","integer"],["ReportDevStatusMargin","boolean"],["PrAllowed","boolean"],["DlRate","integer"],["UlRatePolicy","string"],["ReportDevStatusBattery","boolean"],["ChannelMask","string"],["UlRate","integer"],["AddGwMetadata","boolean"],["DlRatePolicy","string"],["HrAllowed","boolean"],["DrMin","integer"],["TargetPer","integer"],["NwkGeoLoc","boolean"],["DevStatusReqFreq","integer"],["UlBucketSize","integer"],["RaAllowed","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:ServiceProfile/${ServiceProfileId}"}');
+export const ServiceProfile = cloudControlType<ServiceProfileArgs, ServiceProfileOutputs>("AWS::IoTWireless::ServiceProfile", "aws:iotwireless:ServiceProfile", '{"p":[["LoRaWAN",["ref","LoRaWANServiceProfile"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72],["LoRaWANResponse",["map","string"],8]],"id":["Id"],"d":{"LoRaWANServiceProfile":[["DlBucketSize","integer"],["MinGwDiversity","integer"],["DrMax","integer"],["ReportDevStatusMargin","boolean"],["PrAllowed","boolean"],["DlRate","integer"],["UlRatePolicy","string"],["ReportDevStatusBattery","boolean"],["ChannelMask","string"],["UlRate","integer"],["AddGwMetadata","boolean"],["DlRatePolicy","string"],["HrAllowed","boolean"],["DrMin","integer"],["TargetPer","integer"],["NwkGeoLoc","boolean"],["DevStatusReqFreq","integer"],["UlBucketSize","integer"],["RaAllowed","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","LoRaWAN"],"ro":["Id","Arn","LoRaWAN/UlRate","LoRaWAN/UlBucketSize","LoRaWAN/UlRatePolicy","LoRaWAN/DlRate","LoRaWAN/DlBucketSize","LoRaWAN/DlRatePolicy","LoRaWAN/DevStatusReqFreq","LoRaWAN/ReportDevStatusBattery","LoRaWAN/ReportDevStatusMargin","LoRaWAN/DrMin","LoRaWAN/DrMax","LoRaWAN/ChannelMask","LoRaWAN/HrAllowed","LoRaWAN/NwkGeoLoc","LoRaWAN/TargetPer","LoRaWAN/MinGwDiversity"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","max":256}},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:ServiceProfile/${ServiceProfileId}"}');
 /** A {@link ServiceProfile} instance: its attributes as typed outputs. */
 export type ServiceProfile = InstanceType<typeof ServiceProfile>;
 
@@ -345,9 +557,17 @@ export type ServiceProfile = InstanceType<typeof ServiceProfile>;
 export interface ServiceProfileArgs {
   /** LoRaWAN service profile object. */
   loRaWAN?: ServiceProfileLoRaWANServiceProfile;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -479,7 +699,7 @@ export interface ServiceProfileLoRaWANServiceProfile {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-taskdefinition.html | CloudFormation: AWS::IoTWireless::TaskDefinition}
  */
-export const TaskDefinition = cloudControlType<TaskDefinitionArgs, TaskDefinitionOutputs>("AWS::IoTWireless::TaskDefinition", "aws:iotwireless:TaskDefinition", '{"p":[["AutoCreateTasks","boolean",1],["LoRaWANUpdateGatewayTaskEntry",["ref","LoRaWANUpdateGatewayTaskEntry"]],["Update",["ref","UpdateWirelessGatewayTaskCreate"]],["TaskDefinitionType",["enum","UPDATE"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANUpdateGatewayTaskEntry":[["UpdateVersion",["ref","LoRaWANGatewayVersion"]],["CurrentVersion",["ref","LoRaWANGatewayVersion"]]],"LoRaWANGatewayVersion":[["Station","string"],["Model","string"],["PackageVersion","string"]],"UpdateWirelessGatewayTaskCreate":[["LoRaWAN",["ref","LoRaWANUpdateGatewayTaskCreate"]],["UpdateDataSource","string"],["UpdateDataRole","string"]],"LoRaWANUpdateGatewayTaskCreate":[["UpdateSignature","string"],["SigKeyCrc","integer"],["UpdateVersion",["ref","LoRaWANGatewayVersion"]],["CurrentVersion",["ref","LoRaWANGatewayVersion"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessGatewayTaskDefinition/${WirelessGatewayTaskDefinitionId}"}');
+export const TaskDefinition = cloudControlType<TaskDefinitionArgs, TaskDefinitionOutputs>("AWS::IoTWireless::TaskDefinition", "aws:iotwireless:TaskDefinition", '{"p":[["AutoCreateTasks","boolean",1],["LoRaWANUpdateGatewayTaskEntry",["ref","LoRaWANUpdateGatewayTaskEntry"]],["Update",["ref","UpdateWirelessGatewayTaskCreate"]],["TaskDefinitionType",["enum","UPDATE"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANUpdateGatewayTaskEntry":[["UpdateVersion",["ref","LoRaWANGatewayVersion"]],["CurrentVersion",["ref","LoRaWANGatewayVersion"]]],"LoRaWANGatewayVersion":[["Station","string"],["Model","string"],["PackageVersion","string"]],"UpdateWirelessGatewayTaskCreate":[["LoRaWAN",["ref","LoRaWANUpdateGatewayTaskCreate"]],["UpdateDataSource","string"],["UpdateDataRole","string"]],"LoRaWANUpdateGatewayTaskCreate":[["UpdateSignature","string"],["SigKeyCrc","integer"],["UpdateVersion",["ref","LoRaWANGatewayVersion"]],["CurrentVersion",["ref","LoRaWANGatewayVersion"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessGatewayTaskDefinition/${WirelessGatewayTaskDefinitionId}"}');
 /** A {@link TaskDefinition} instance: its attributes as typed outputs. */
 export type TaskDefinition = InstanceType<typeof TaskDefinition>;
 
@@ -493,9 +713,17 @@ export interface TaskDefinitionArgs {
   update?: TaskDefinitionUpdateWirelessGatewayTaskCreate;
   /** A filter to list only the wireless gateway task definitions that use this task definition type. */
   taskDefinitionType?: "UPDATE";
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -525,11 +753,23 @@ export interface TaskDefinitionLoRaWANUpdateGatewayTaskEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-taskdefinition-lorawangatewayversion.html | CloudFormation: LoRaWANGatewayVersion}
  */
 export interface TaskDefinitionLoRaWANGatewayVersion {
-  /** The basic station version of the wireless gateway. */
+  /**
+   * The basic station version of the wireless gateway.
+   *
+   * Length: 1–4096.
+   */
   station?: string;
-  /** The model number of the wireless gateway. */
+  /**
+   * The model number of the wireless gateway.
+   *
+   * Length: 1–4096.
+   */
   model?: string;
-  /** The version of the wireless gateway firmware. */
+  /**
+   * The version of the wireless gateway firmware.
+   *
+   * Length: 1–32.
+   */
   packageVersion?: string;
 }
 
@@ -541,9 +781,17 @@ export interface TaskDefinitionLoRaWANGatewayVersion {
 export interface TaskDefinitionUpdateWirelessGatewayTaskCreate {
   /** The properties that relate to the LoRaWAN wireless gateway. */
   loRaWAN?: TaskDefinitionLoRaWANUpdateGatewayTaskCreate;
-  /** The link to the S3 bucket. */
+  /**
+   * The link to the S3 bucket.
+   *
+   * Length: 1–4096.
+   */
   updateDataSource?: string;
-  /** The IAM role used to read data from the S3 bucket. */
+  /**
+   * The IAM role used to read data from the S3 bucket.
+   *
+   * Length: 1–2048.
+   */
   updateDataRole?: string;
 }
 
@@ -553,7 +801,11 @@ export interface TaskDefinitionUpdateWirelessGatewayTaskCreate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-taskdefinition-lorawanupdategatewaytaskcreate.html | CloudFormation: LoRaWANUpdateGatewayTaskCreate}
  */
 export interface TaskDefinitionLoRaWANUpdateGatewayTaskCreate {
-  /** The signature used to verify the update firmware. */
+  /**
+   * The signature used to verify the update firmware.
+   *
+   * Length: 1–4096.
+   */
   updateSignature?: string;
   /** The CRC of the signature private key to check. */
   sigKeyCrc?: number;
@@ -568,7 +820,7 @@ export interface TaskDefinitionLoRaWANUpdateGatewayTaskCreate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-wirelessdevice.html | CloudFormation: AWS::IoTWireless::WirelessDevice}
  */
-export const WirelessDevice = cloudControlType<WirelessDeviceArgs, WirelessDeviceOutputs>("AWS::IoTWireless::WirelessDevice", "aws:iotwireless:WirelessDevice", '{"p":[["LastUplinkReceivedAt","string"],["Type",["enum","Sidewalk","LoRaWAN"],1],["Description","string"],["LoRaWAN",["ref","LoRaWANDevice"]],["DestinationName","string",1],["ThingArn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["Positioning",["enum","Enabled","Disabled"]],["Id","string",72,"awsId"],["ThingName","string",8],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANDevice":[["AbpV10x",["ref","AbpV10x"]],["OtaaV11",["ref","OtaaV11"]],["AbpV11",["ref","AbpV11"]],["DeviceProfileId","string"],["DevEui","string"],["OtaaV10x",["ref","OtaaV10x"]],["ServiceProfileId","string"],["FPorts",["ref","FPorts"]]],"AbpV10x":[["SessionKeys",["ref","SessionKeysAbpV10x"],1],["DevAddr","string",1]],"SessionKeysAbpV10x":[["AppSKey","string",1],["NwkSKey","string",1]],"OtaaV11":[["NwkKey","string",1],["AppKey","string",1],["JoinEui","string",1]],"AbpV11":[["SessionKeys",["ref","SessionKeysAbpV11"],1],["DevAddr","string",1]],"SessionKeysAbpV11":[["FNwkSIntKey","string",1],["AppSKey","string",1],["SNwkSIntKey","string",1],["NwkSEncKey","string",1]],"OtaaV10x":[["AppEui","string",1],["AppKey","string",1]],"FPorts":[["Applications",["array",["ref","Application"]]]],"Application":[["DestinationName","string"],["FPort","integer"],["Type",["enum","SemtechGeolocation","SemtechGNSS","SemtechGNSSNG","SemtechWiFi"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessDevice/${WirelessDeviceId}"}');
+export const WirelessDevice = cloudControlType<WirelessDeviceArgs, WirelessDeviceOutputs>("AWS::IoTWireless::WirelessDevice", "aws:iotwireless:WirelessDevice", '{"p":[["LastUplinkReceivedAt","string"],["Type",["enum","Sidewalk","LoRaWAN"],1],["Description","string"],["LoRaWAN",["ref","LoRaWANDevice"]],["DestinationName","string",1],["ThingArn","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["Positioning",["enum","Enabled","Disabled"]],["Id","string",72,"awsId"],["ThingName","string",8],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANDevice":[["AbpV10x",["ref","AbpV10x"]],["OtaaV11",["ref","OtaaV11"]],["AbpV11",["ref","AbpV11"]],["DeviceProfileId","string"],["DevEui","string"],["OtaaV10x",["ref","OtaaV10x"]],["ServiceProfileId","string"],["FPorts",["ref","FPorts"]]],"AbpV10x":[["SessionKeys",["ref","SessionKeysAbpV10x"],1],["DevAddr","string",1]],"SessionKeysAbpV10x":[["AppSKey","string",1],["NwkSKey","string",1]],"OtaaV11":[["NwkKey","string",1],["AppKey","string",1],["JoinEui","string",1]],"AbpV11":[["SessionKeys",["ref","SessionKeysAbpV11"],1],["DevAddr","string",1]],"SessionKeysAbpV11":[["FNwkSIntKey","string",1],["AppSKey","string",1],["SNwkSIntKey","string",1],["NwkSEncKey","string",1]],"OtaaV10x":[["AppEui","string",1],["AppKey","string",1]],"FPorts":[["Applications",["array",["ref","Application"]]]],"Application":[["DestinationName","string"],["FPort","integer"],["Type",["enum","SemtechGeolocation","SemtechGNSS","SemtechGNSSNG","SemtechWiFi"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ThingName","Id","Arn"],"uo":["LoRaWAN/FPorts/Applications","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessDevice/${WirelessDeviceId}"}');
 /** A {@link WirelessDevice} instance: its attributes as typed outputs. */
 export type WirelessDevice = InstanceType<typeof WirelessDevice>;
 
@@ -578,17 +830,33 @@ export interface WirelessDeviceArgs {
   lastUplinkReceivedAt?: string;
   /** The wireless device type. */
   type: "Sidewalk" | "LoRaWAN";
-  /** The description of the new resource. Maximum length is 2048. */
+  /**
+   * The description of the new resource. Maximum length is 2048.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The device configuration information to use to create the wireless device. Must be at least one of OtaaV10x, OtaaV11, AbpV11, or AbpV10x. */
   loRaWAN?: WirelessDeviceLoRaWANDevice;
-  /** The name of the destination to assign to the new wireless device. Can have only have alphanumeric, - (hyphen) and _ (underscore) characters and it can't have any spaces. */
+  /**
+   * The name of the destination to assign to the new wireless device. Can have only have alphanumeric, - (hyphen) and _ (underscore) characters and it can't have any spaces.
+   *
+   * Length: at most 128.
+   */
   destinationName: string;
   /** The ARN of the thing to associate with the wireless device. */
   thingArn?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
   /** FPort values for the GNSS, Stream, and ClockSync functions of the positioning information. */
   positioning?: "Enabled" | "Disabled";
@@ -616,13 +884,25 @@ export interface WirelessDeviceLoRaWANDevice {
   otaaV11?: WirelessDeviceOtaaV11;
   /** ABP device object for create APIs for v1.1. */
   abpV11?: WirelessDeviceAbpV11;
-  /** The ID of the device profile for the new wireless device. */
+  /**
+   * The ID of the device profile for the new wireless device.
+   *
+   * Length: at most 256.
+   */
   deviceProfileId?: string;
-  /** The DevEUI value. */
+  /**
+   * The DevEUI value.
+   *
+   * Pattern: `[a-f0-9]{16}`.
+   */
   devEui?: string;
   /** OTAA device object for create APIs for v1.0.x */
   otaaV10x?: WirelessDeviceOtaaV10x;
-  /** The ID of the service profile. */
+  /**
+   * The ID of the service profile.
+   *
+   * Length: at most 256.
+   */
   serviceProfileId?: string;
   /** List of FPort assigned for different LoRaWAN application packages to use. */
   fPorts?: WirelessDeviceFPorts;
@@ -636,7 +916,11 @@ export interface WirelessDeviceLoRaWANDevice {
 export interface WirelessDeviceAbpV10x {
   /** Session keys for ABP v1.0.x. */
   sessionKeys: WirelessDeviceSessionKeysAbpV10x;
-  /** The DevAddr value. */
+  /**
+   * The DevAddr value.
+   *
+   * Pattern: `[a-fA-F0-9]{8}`.
+   */
   devAddr: string;
 }
 
@@ -646,9 +930,17 @@ export interface WirelessDeviceAbpV10x {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-sessionkeysabpv10x.html | CloudFormation: SessionKeysAbpV10x}
  */
 export interface WirelessDeviceSessionKeysAbpV10x {
-  /** The AppSKey value. */
+  /**
+   * The AppSKey value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appSKey: string;
-  /** The NwkKey value. */
+  /**
+   * The NwkKey value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   nwkSKey: string;
 }
 
@@ -658,11 +950,23 @@ export interface WirelessDeviceSessionKeysAbpV10x {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-otaav11.html | CloudFormation: OtaaV11}
  */
 export interface WirelessDeviceOtaaV11 {
-  /** The NwkKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The NwkKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   nwkKey: string;
-  /** The AppKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The AppKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appKey: string;
-  /** The JoinEUI value. */
+  /**
+   * The JoinEUI value.
+   *
+   * Pattern: `[a-fA-F0-9]{16}`.
+   */
   joinEui: string;
 }
 
@@ -674,7 +978,11 @@ export interface WirelessDeviceOtaaV11 {
 export interface WirelessDeviceAbpV11 {
   /** Session keys for ABP v1.1. */
   sessionKeys: WirelessDeviceSessionKeysAbpV11;
-  /** The DevAddr value. */
+  /**
+   * The DevAddr value.
+   *
+   * Pattern: `[a-fA-F0-9]{8}`.
+   */
   devAddr: string;
 }
 
@@ -684,13 +992,29 @@ export interface WirelessDeviceAbpV11 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-sessionkeysabpv11.html | CloudFormation: SessionKeysAbpV11}
  */
 export interface WirelessDeviceSessionKeysAbpV11 {
-  /** The FNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the FNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The FNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the FNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   fNwkSIntKey: string;
-  /** The AppSKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppSKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The AppSKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppSKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appSKey: string;
-  /** The SNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the SNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The SNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the SNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   sNwkSIntKey: string;
-  /** The NwkSEncKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkSEncKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The NwkSEncKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkSEncKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   nwkSEncKey: string;
 }
 
@@ -700,9 +1024,17 @@ export interface WirelessDeviceSessionKeysAbpV11 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-otaav10x.html | CloudFormation: OtaaV10x}
  */
 export interface WirelessDeviceOtaaV10x {
-  /** The AppEUI value. You specify this value when using LoRaWAN versions v1.0.2 or v1.0.3. */
+  /**
+   * The AppEUI value. You specify this value when using LoRaWAN versions v1.0.2 or v1.0.3.
+   *
+   * Pattern: `[a-fA-F0-9]{16}`.
+   */
   appEui: string;
-  /** The AppKey value. */
+  /**
+   * The AppKey value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appKey: string;
 }
 
@@ -722,9 +1054,17 @@ export interface WirelessDeviceFPorts {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-application.html | CloudFormation: Application}
  */
 export interface WirelessDeviceApplication {
-  /** The name of the position data destination that describes the IoT rule that processes the device's position data. */
+  /**
+   * The name of the position data destination that describes the IoT rule that processes the device's position data.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-_]+`.
+   */
   destinationName?: string;
-  /** The name of the new destination for the device. */
+  /**
+   * The name of the new destination for the device.
+   *
+   * Range: 1–223.
+   */
   fPort?: number;
   /** Application type, which can be specified to obtain real-time position information of your LoRaWAN device. */
   type?: "SemtechGeolocation" | "SemtechGNSS" | "SemtechGNSSNG" | "SemtechWiFi";
@@ -735,13 +1075,17 @@ export interface WirelessDeviceApplication {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-wirelessdeviceimporttask.html | CloudFormation: AWS::IoTWireless::WirelessDeviceImportTask}
  */
-export const WirelessDeviceImportTask = cloudControlType<WirelessDeviceImportTaskArgs, WirelessDeviceImportTaskOutputs>("AWS::IoTWireless::WirelessDeviceImportTask", "aws:iotwireless:WirelessDeviceImportTask", '{"p":[["DestinationName","string",1],["Sidewalk",["ref","Sidewalk"],1],["Tags",["array",["ref","Tag"]]],["Status",["enum","INITIALIZING","INITIALIZED","PENDING","COMPLETE","FAILED","DELETING"],8],["CreationDate","string",8],["InitializedImportedDevicesCount","integer",8],["StatusReason","string",8],["OnboardedImportedDevicesCount","integer",8],["FailedImportedDevicesCount","integer",8],["Id","string",72,"awsId"],["PendingImportedDevicesCount","integer",8],["Arn","string",72]],"id":["Id"],"d":{"Sidewalk":[["Role","string"],["SidewalkManufacturingSn","string"],["DeviceCreationFile","string"],["DeviceCreationFileList",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessDeviceImportTask/${WirelessDeviceImportTaskId}"}');
+export const WirelessDeviceImportTask = cloudControlType<WirelessDeviceImportTaskArgs, WirelessDeviceImportTaskOutputs>("AWS::IoTWireless::WirelessDeviceImportTask", "aws:iotwireless:WirelessDeviceImportTask", '{"p":[["DestinationName","string",1],["Sidewalk",["ref","Sidewalk"],1],["Tags",["array",["ref","Tag"]]],["Status",["enum","INITIALIZING","INITIALIZED","PENDING","COMPLETE","FAILED","DELETING"],8],["CreationDate","string",8],["InitializedImportedDevicesCount","integer",8],["StatusReason","string",8],["OnboardedImportedDevicesCount","integer",8],["FailedImportedDevicesCount","integer",8],["Id","string",72,"awsId"],["PendingImportedDevicesCount","integer",8],["Arn","string",72]],"id":["Id"],"d":{"Sidewalk":[["Role","string"],["SidewalkManufacturingSn","string"],["DeviceCreationFile","string"],["DeviceCreationFileList",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Sidewalk/DeviceCreationFile","Sidewalk/SidewalkManufacturingSn"],"ro":["Id","Arn","CreationDate","Status","StatusReason","InitializedImportedDevicesCount","PendingImportedDevicesCount","OnboardedImportedDevicesCount","FailedImportedDevicesCount","Sidewalk/DeviceCreationFileList"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessDeviceImportTask/${WirelessDeviceImportTaskId}"}');
 /** A {@link WirelessDeviceImportTask} instance: its attributes as typed outputs. */
 export type WirelessDeviceImportTask = InstanceType<typeof WirelessDeviceImportTask>;
 
 /** Inputs of {@link WirelessDeviceImportTask}. */
 export interface WirelessDeviceImportTaskArgs {
-  /** The name of the destination that describes the IoT rule to route messages from the Sidewalk devices in the import task to other applications. */
+  /**
+   * The name of the destination that describes the IoT rule to route messages from the Sidewalk devices in the import task to other applications.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-_]+`.
+   */
   destinationName: string;
   /** The Sidewalk-related information of the wireless device import task. */
   sidewalk: WirelessDeviceImportTaskSidewalk;
@@ -777,13 +1121,29 @@ export interface WirelessDeviceImportTaskOutputs extends WirelessDeviceImportTas
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdeviceimporttask-sidewalk.html | CloudFormation: Sidewalk}
  */
 export interface WirelessDeviceImportTaskSidewalk {
-  /** The IAM role that allows  to access the CSV file in the S3 bucket. */
+  /**
+   * The IAM role that allows  to access the CSV file in the S3 bucket.
+   *
+   * Length: at most 2048.
+   */
   role?: string;
-  /** The Sidewalk manufacturing serial number (SMSN) of the Sidewalk device. */
+  /**
+   * The Sidewalk manufacturing serial number (SMSN) of the Sidewalk device.
+   *
+   * Length: at most 64.
+   */
   sidewalkManufacturingSn?: string;
-  /** The CSV file contained in an S3 bucket that's used for adding devices to an import task. */
+  /**
+   * The CSV file contained in an S3 bucket that's used for adding devices to an import task.
+   *
+   * Length: at most 1024.
+   */
   deviceCreationFile?: string;
-  /** List of Sidewalk devices that are added to the import task. */
+  /**
+   * List of Sidewalk devices that are added to the import task.
+   *
+   * Each item: Length: at most 1024.
+   */
   deviceCreationFileList?: string[];
 }
 
@@ -792,7 +1152,7 @@ export interface WirelessDeviceImportTaskSidewalk {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotwireless-wirelessgateway.html | CloudFormation: AWS::IoTWireless::WirelessGateway}
  */
-export const WirelessGateway = cloudControlType<WirelessGatewayArgs, WirelessGatewayOutputs>("AWS::IoTWireless::WirelessGateway", "aws:iotwireless:WirelessGateway", '{"p":[["LastUplinkReceivedAt","string"],["Description","string"],["LoRaWAN",["ref","LoRaWANGateway"],1],["ThingArn","string"],["ThingName","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANGateway":[["RfRegion","string",1],["GatewayEui","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessGateway/${WirelessGatewayId}"}');
+export const WirelessGateway = cloudControlType<WirelessGatewayArgs, WirelessGatewayOutputs>("AWS::IoTWireless::WirelessGateway", "aws:iotwireless:WirelessGateway", '{"p":[["LastUplinkReceivedAt","string"],["Description","string"],["LoRaWAN",["ref","LoRaWANGateway"],1],["ThingArn","string"],["ThingName","string"],["Tags",["array",["ref","Tag"]]],["Name","string"],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"LoRaWANGateway":[["RfRegion","string",1],["GatewayEui","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:iotwireless:${Region}:${Account}:WirelessGateway/${WirelessGatewayId}"}');
 /** A {@link WirelessGateway} instance: its attributes as typed outputs. */
 export type WirelessGateway = InstanceType<typeof WirelessGateway>;
 
@@ -800,7 +1160,11 @@ export type WirelessGateway = InstanceType<typeof WirelessGateway>;
 export interface WirelessGatewayArgs {
   /** The date and time when the most recent uplink was received. */
   lastUplinkReceivedAt?: string;
-  /** The description of the new resource. The maximum length is 2048 characters. */
+  /**
+   * The description of the new resource. The maximum length is 2048 characters.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The gateway configuration information to use to create the wireless gateway. */
   loRaWAN: WirelessGatewayLoRaWANGateway;
@@ -808,9 +1172,17 @@ export interface WirelessGatewayArgs {
   thingArn?: string;
   /** The name of the thing associated with the wireless gateway. The value is empty if a thing isn't associated with the gateway. */
   thingName?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -828,8 +1200,16 @@ export interface WirelessGatewayOutputs extends WirelessGatewayArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessgateway-lorawangateway.html | CloudFormation: LoRaWANGateway}
  */
 export interface WirelessGatewayLoRaWANGateway {
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: at most 64.
+   */
   rfRegion: string;
-  /** The gateway's EUI value. */
+  /**
+   * The gateway's EUI value.
+   *
+   * Pattern: `^(([0-9A-Fa-f]{2}-){7}|([0-9A-Fa-f]{2}:){7}|([0-9A-Fa-f]{2}\s){7}|([0-9A-Fa-f]{2}){7})([0-9A-Fa-f]{2})$`.
+   */
   gatewayEui: string;
 }

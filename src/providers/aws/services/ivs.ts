@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-channel.html | CloudFormation: AWS::IVS::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::IVS::Channel", "aws:ivs:Channel", '{"p":[["Type",["enum","STANDARD","BASIC","ADVANCED_SD","ADVANCED_HD"]],["RecordingConfigurationArn","string"],["Authorized","boolean"],["Preset",["enum","","HIGHER_BANDWIDTH_DELIVERY","CONSTRAINED_BANDWIDTH_DELIVERY"]],["InsecureIngest","boolean"],["LatencyMode",["enum","NORMAL","LOW"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["MultitrackInputConfiguration",["ref","MultitrackInputConfiguration"]],["ContainerFormat",["enum","TS","FRAGMENTED_MP4"]],["PlaybackUrl","string",8],["IngestEndpoint","string",8],["Arn","string",72]],"id":["Arn"],"d":{"MultitrackInputConfiguration":[["Enabled","boolean"],["MaximumResolution",["enum","SD","HD","FULL_HD"]],["Policy",["enum","ALLOW","REQUIRE"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:channel/${ResourceId}"}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::IVS::Channel", "aws:ivs:Channel", '{"p":[["Type",["enum","STANDARD","BASIC","ADVANCED_SD","ADVANCED_HD"]],["RecordingConfigurationArn","string"],["Authorized","boolean"],["Preset",["enum","","HIGHER_BANDWIDTH_DELIVERY","CONSTRAINED_BANDWIDTH_DELIVERY"]],["InsecureIngest","boolean"],["LatencyMode",["enum","NORMAL","LOW"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["MultitrackInputConfiguration",["ref","MultitrackInputConfiguration"]],["ContainerFormat",["enum","TS","FRAGMENTED_MP4"]],["PlaybackUrl","string",8],["IngestEndpoint","string",8],["Arn","string",72]],"id":["Arn"],"d":{"MultitrackInputConfiguration":[["Enabled","boolean"],["MaximumResolution",["enum","SD","HD","FULL_HD"]],["Policy",["enum","ALLOW","REQUIRE"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","PlaybackUrl","IngestEndpoint"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:channel/${ResourceId}"}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
@@ -31,6 +31,8 @@ export interface ChannelArgs {
    * The ARN of a RecordingConfiguration resource. An empty string indicates that recording is disabled for the channel. A RecordingConfiguration ARN indicates that recording is enabled using the specified recording configuration. See the [RecordingConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-recordingconfiguration.html) resource for more information and an example.
    *
    * *Default* : "" (empty string, recording is disabled)
+   *
+   * Length: 0–128. Pattern: `^$|arn:aws:ivs:[a-z0-9-]+:[0-9]+:recording-configuration/[a-zA-Z0-9-]+$`.
    */
   recordingConfigurationArn?: string;
   /**
@@ -62,9 +64,15 @@ export interface ChannelArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-channel-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** Channel name. */
+  /**
+   * Channel name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /** Object specifying multitrack input configuration. Default: no multitrack input configuration is specified. */
   multitrackInputConfiguration?: ChannelMultitrackInputConfiguration;
@@ -105,7 +113,7 @@ export interface ChannelMultitrackInputConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-encoderconfiguration.html | CloudFormation: AWS::IVS::EncoderConfiguration}
  */
-export const EncoderConfiguration = cloudControlType<EncoderConfigurationArgs, EncoderConfigurationOutputs>("AWS::IVS::EncoderConfiguration", "aws:ivs:EncoderConfiguration", '{"p":[["Video",["ref","Video"],66],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Video":[["Bitrate","integer",2],["Framerate","number",2],["Height","integer",2],["Width","integer",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:encoder-configuration/${ResourceId}"}');
+export const EncoderConfiguration = cloudControlType<EncoderConfigurationArgs, EncoderConfigurationOutputs>("AWS::IVS::EncoderConfiguration", "aws:ivs:EncoderConfiguration", '{"p":[["Video",["ref","Video"],66],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Video":[["Bitrate","integer"],["Framerate","number"],["Height","integer"],["Width","integer"]]},"tags":["Tags","standard"],"rp":[["Video","Bitrate"],["Video","Framerate"],["Video","Height"],["Video","Width"]],"reg":{"h":"crudl","co":["Name","Video","Video/Bitrate","Video/Framerate","Video/Height","Video/Width"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:encoder-configuration/${ResourceId}"}');
 /** A {@link EncoderConfiguration} instance: its attributes as typed outputs. */
 export type EncoderConfiguration = InstanceType<typeof EncoderConfiguration>;
 
@@ -113,12 +121,18 @@ export type EncoderConfiguration = InstanceType<typeof EncoderConfiguration>;
 export interface EncoderConfigurationArgs {
   /** Video configuration. Default: video resolution 1280x720, bitrate 2500 kbps, 30 fps. See the [Video](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-encoderconfiguration-video.html) property type for more information. */
   video?: EncoderConfigurationVideo;
-  /** Encoder cnfiguration name. */
+  /**
+   * Encoder cnfiguration name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-encoderconfiguration-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -135,13 +149,29 @@ export interface EncoderConfigurationOutputs extends EncoderConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-encoderconfiguration-video.html | CloudFormation: Video}
  */
 export interface EncoderConfigurationVideo {
-  /** Bitrate for generated output, in bps. Default: 2500000. */
+  /**
+   * Bitrate for generated output, in bps. Default: 2500000.
+   *
+   * Range: 1–8500000.
+   */
   bitrate?: number;
-  /** Video frame rate, in fps. Default: 30. */
+  /**
+   * Video frame rate, in fps. Default: 30.
+   *
+   * Range: 1–60.
+   */
   framerate?: number;
-  /** Video-resolution height. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 720. */
+  /**
+   * Video-resolution height. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 720.
+   *
+   * Range: 2–1920.
+   */
   height?: number;
-  /** Video-resolution width. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 1280. */
+  /**
+   * Video-resolution width. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 1280.
+   *
+   * Range: 2–1920.
+   */
   width?: number;
 }
 
@@ -150,23 +180,39 @@ export interface EncoderConfigurationVideo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-ingestconfiguration.html | CloudFormation: AWS::IVS::IngestConfiguration}
  */
-export const IngestConfiguration = cloudControlType<IngestConfigurationArgs, IngestConfigurationOutputs>("AWS::IVS::IngestConfiguration", "aws:ivs:IngestConfiguration", '{"p":[["Name","string",66],["StageArn","string"],["IngestProtocol",["enum","RTMP","RTMPS"],66],["InsecureIngest","boolean",66],["UserId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ParticipantId","string",8],["StreamKey","string",8],["State",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:ingest-configuration/${ResourceId}"}');
+export const IngestConfiguration = cloudControlType<IngestConfigurationArgs, IngestConfigurationOutputs>("AWS::IVS::IngestConfiguration", "aws:ivs:IngestConfiguration", '{"p":[["Name","string",66],["StageArn","string"],["IngestProtocol",["enum","RTMP","RTMPS"],66],["InsecureIngest","boolean",82],["UserId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ParticipantId","string",8],["StreamKey","string",8],["State",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["InsecureIngest"],"co":["InsecureIngest","UserId","Name","IngestProtocol"],"ro":["Arn","ParticipantId","StreamKey","State"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:ingest-configuration/${ResourceId}"}');
 /** A {@link IngestConfiguration} instance: its attributes as typed outputs. */
 export type IngestConfiguration = InstanceType<typeof IngestConfiguration>;
 
 /** Inputs of {@link IngestConfiguration}. */
 export interface IngestConfigurationArgs {
-  /** Ingest name. */
+  /**
+   * Ingest name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
-  /** ARN of the stage with which the IngestConfiguration is associated. */
+  /**
+   * ARN of the stage with which the IngestConfiguration is associated.
+   *
+   * Length: 0–128. Pattern: `^arn:aws:ivs:[a-z0-9-]+:[0-9]+:stage/[a-zA-Z0-9-]+$`.
+   */
   stageArn?: string;
   /** Type of ingest protocol that the user employs for broadcasting. */
   ingestProtocol?: "RTMP" | "RTMPS";
-  /** Whether the channel allows insecure RTMP ingest. Default: `false` . */
+  /**
+   * Whether the channel allows insecure RTMP ingest. Default: `false` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   insecureIngest?: boolean;
   /** Customer-assigned name to help identify the participant using the IngestConfiguration; this can be used to link a participant to a user in the customer’s own systems. This can be any UTF-8 encoded text. *This field is exposed to all stage participants and should not be used for personally identifying, confidential, or sensitive information.* */
   userId?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -187,21 +233,31 @@ export interface IngestConfigurationOutputs extends IngestConfigurationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-playbackkeypair.html | CloudFormation: AWS::IVS::PlaybackKeyPair}
  */
-export const PlaybackKeyPair = cloudControlType<PlaybackKeyPairArgs, PlaybackKeyPairOutputs>("AWS::IVS::PlaybackKeyPair", "aws:ivs:PlaybackKeyPair", '{"p":[["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Fingerprint","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-key/${ResourceId}"}');
+export const PlaybackKeyPair = cloudControlType<PlaybackKeyPairArgs, PlaybackKeyPairOutputs>("AWS::IVS::PlaybackKeyPair", "aws:ivs:PlaybackKeyPair", '{"p":[["PublicKeyMaterial","string",82],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Fingerprint","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PublicKeyMaterial"],"co":["PublicKeyMaterial","Name"],"ro":["Arn","Fingerprint"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-key/${ResourceId}"}');
 /** A {@link PlaybackKeyPair} instance: its attributes as typed outputs. */
 export type PlaybackKeyPair = InstanceType<typeof PlaybackKeyPair>;
 
 /** Inputs of {@link PlaybackKeyPair}. */
 export interface PlaybackKeyPairArgs {
-  /** The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PlaybackKeyPair resource. */
+  /**
+   * The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PlaybackKeyPair resource.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   publicKeyMaterial?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-playbackkeypair-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** Playback-key-pair name. The value does not need to be unique. */
+  /**
+   * Playback-key-pair name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
 }
 
@@ -218,7 +274,7 @@ export interface PlaybackKeyPairOutputs extends PlaybackKeyPairArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-playbackrestrictionpolicy.html | CloudFormation: AWS::IVS::PlaybackRestrictionPolicy}
  */
-export const PlaybackRestrictionPolicy = cloudControlType<PlaybackRestrictionPolicyArgs, PlaybackRestrictionPolicyOutputs>("AWS::IVS::PlaybackRestrictionPolicy", "aws:ivs:PlaybackRestrictionPolicy", '{"p":[["AllowedCountries",["array","string"]],["AllowedOrigins",["array","string"]],["EnableStrictOriginEnforcement","boolean"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-restriction-policy/${ResourceId}"}');
+export const PlaybackRestrictionPolicy = cloudControlType<PlaybackRestrictionPolicyArgs, PlaybackRestrictionPolicyOutputs>("AWS::IVS::PlaybackRestrictionPolicy", "aws:ivs:PlaybackRestrictionPolicy", '{"p":[["AllowedCountries",["array","string"]],["AllowedOrigins",["array","string"]],["EnableStrictOriginEnforcement","boolean"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["AllowedCountries","AllowedOrigins","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-restriction-policy/${ResourceId}"}');
 /** A {@link PlaybackRestrictionPolicy} instance: its attributes as typed outputs. */
 export type PlaybackRestrictionPolicy = InstanceType<typeof PlaybackRestrictionPolicy>;
 
@@ -230,12 +286,18 @@ export interface PlaybackRestrictionPolicyArgs {
   allowedOrigins?: string[];
   /** Whether channel playback is constrained by the origin site. */
   enableStrictOriginEnforcement?: boolean;
-  /** Playback-restriction-policy name. */
+  /**
+   * Playback-restriction-policy name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-playbackrestrictionpolicy-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -251,17 +313,29 @@ export interface PlaybackRestrictionPolicyOutputs extends PlaybackRestrictionPol
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-publickey.html | CloudFormation: AWS::IVS::PublicKey}
  */
-export const PublicKey = cloudControlType<PublicKeyArgs, PublicKeyOutputs>("AWS::IVS::PublicKey", "aws:ivs:PublicKey", '{"p":[["Name","string",66],["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Fingerprint","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:public-key/${ResourceId}"}');
+export const PublicKey = cloudControlType<PublicKeyArgs, PublicKeyOutputs>("AWS::IVS::PublicKey", "aws:ivs:PublicKey", '{"p":[["Name","string",66],["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Fingerprint","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PublicKeyMaterial","Name"],"ro":["Arn","Fingerprint"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:public-key/${ResourceId}"}');
 /** A {@link PublicKey} instance: its attributes as typed outputs. */
 export type PublicKey = InstanceType<typeof PublicKey>;
 
 /** Inputs of {@link PublicKey}. */
 export interface PublicKeyArgs {
-  /** Public key name. The value does not need to be unique. */
+  /**
+   * Public key name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
-  /** The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PublicKey resource. */
+  /**
+   * The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PublicKey resource.
+   *
+   * Pattern: `-----BEGIN PUBLIC KEY-----\r?\n([a-zA-Z0-9+/=\r\n]+)\r?\n-----END PUBLIC KEY-----(\r?\n)?`.
+   */
   publicKeyMaterial?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -278,7 +352,7 @@ export interface PublicKeyOutputs extends PublicKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-recordingconfiguration.html | CloudFormation: AWS::IVS::RecordingConfiguration}
  */
-export const RecordingConfiguration = cloudControlType<RecordingConfigurationArgs, RecordingConfigurationOutputs>("AWS::IVS::RecordingConfiguration", "aws:ivs:RecordingConfiguration", '{"p":[["DestinationConfiguration",["ref","DestinationConfiguration"],67],["RenditionConfiguration",["ref","RenditionConfiguration"],66],["RecordingReconnectWindowSeconds","integer",66],["Tags",["array",["ref","Tag"]]],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"],66],["Name","string",66],["State",["enum","CREATING","CREATE_FAILED","ACTIVE"],8],["Arn","string",72]],"id":["Arn"],"d":{"DestinationConfiguration":[["S3",["ref","S3DestinationConfiguration"],2]],"S3DestinationConfiguration":[["BucketName","string",3]],"RenditionConfiguration":[["RenditionSelection",["enum","ALL","NONE","CUSTOM"],2],["Renditions",["array","string"],2]],"ThumbnailConfiguration":[["TargetIntervalSeconds","integer",2],["Storage",["array","string"],2],["RecordingMode",["enum","INTERVAL","DISABLED"],2],["Resolution",["enum","FULL_HD","HD","SD","LOWEST_RESOLUTION"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:recording-configuration/${ResourceId}"}');
+export const RecordingConfiguration = cloudControlType<RecordingConfigurationArgs, RecordingConfigurationOutputs>("AWS::IVS::RecordingConfiguration", "aws:ivs:RecordingConfiguration", '{"p":[["DestinationConfiguration",["ref","DestinationConfiguration"],67],["RenditionConfiguration",["ref","RenditionConfiguration"],66],["RecordingReconnectWindowSeconds","integer",66],["Tags",["array",["ref","Tag"]]],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"],66],["Name","string",66],["State",["enum","CREATING","CREATE_FAILED","ACTIVE"],8],["Arn","string",72]],"id":["Arn"],"d":{"DestinationConfiguration":[["S3",["ref","S3DestinationConfiguration"]]],"S3DestinationConfiguration":[["BucketName","string",1]],"RenditionConfiguration":[["RenditionSelection",["enum","ALL","NONE","CUSTOM"]],["Renditions",["array","string"]]],"ThumbnailConfiguration":[["TargetIntervalSeconds","integer"],["Storage",["array","string"]],["RecordingMode",["enum","INTERVAL","DISABLED"]],["Resolution",["enum","FULL_HD","HD","SD","LOWEST_RESOLUTION"]]]},"tags":["Tags","standard"],"rp":[["DestinationConfiguration","S3"],["DestinationConfiguration","S3","BucketName"],["ThumbnailConfiguration","RecordingMode"],["ThumbnailConfiguration","TargetIntervalSeconds"],["ThumbnailConfiguration","Storage"],["ThumbnailConfiguration","Resolution"],["RenditionConfiguration","RenditionSelection"],["RenditionConfiguration","Renditions"]],"reg":{"h":"crudl","co":["Name","DestinationConfiguration","DestinationConfiguration/S3","DestinationConfiguration/S3/BucketName","RecordingReconnectWindowSeconds","ThumbnailConfiguration","ThumbnailConfiguration/RecordingMode","ThumbnailConfiguration/TargetIntervalSeconds","ThumbnailConfiguration/Storage","ThumbnailConfiguration/Resolution","RenditionConfiguration","RenditionConfiguration/RenditionSelection","RenditionConfiguration/Renditions"],"ro":["Arn","State"],"uo":["Tags","ThumbnailConfiguration/Storage","RenditionConfiguration/Renditions"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:recording-configuration/${ResourceId}"}');
 /** A {@link RecordingConfiguration} instance: its attributes as typed outputs. */
 export type RecordingConfiguration = InstanceType<typeof RecordingConfiguration>;
 
@@ -292,17 +366,25 @@ export interface RecordingConfigurationArgs {
    * If a broadcast disconnects and then reconnects within the specified interval, the multiple streams will be considered a single broadcast and merged together.
    *
    * *Default* : `0`
+   *
+   * Range: 0–300.
    */
   recordingReconnectWindowSeconds?: number;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-recordingconfiguration-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** A thumbnail configuration enables/disables the recording of thumbnails for a live session and controls the interval at which thumbnails are generated for the live session. See the ThumbnailConfiguration property type for more information. */
   thumbnailConfiguration?: RecordingConfigurationThumbnailConfiguration;
-  /** Recording-configuration name. The value does not need to be unique. */
+  /**
+   * Recording-configuration name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
 }
 
@@ -330,7 +412,11 @@ export interface RecordingConfigurationDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-recordingconfiguration-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface RecordingConfigurationS3DestinationConfiguration {
-  /** Location (S3 bucket name) where recorded videos will be stored. */
+  /**
+   * Location (S3 bucket name) where recorded videos will be stored.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9-.]+$`.
+   */
   bucketName: string;
 }
 
@@ -342,8 +428,12 @@ export interface RecordingConfigurationS3DestinationConfiguration {
 export interface RecordingConfigurationRenditionConfiguration {
   /** The set of renditions are recorded for a stream. For `BASIC` channels, the `CUSTOM` value has no effect. If `CUSTOM` is specified, a set of renditions can be specified in the `renditions` field. Default: `ALL` . */
   renditionSelection?: "ALL" | "NONE" | "CUSTOM";
-  /** A list of which renditions are recorded for a stream, if `renditionSelection` is `CUSTOM` ; otherwise, this field is irrelevant. The selected renditions are recorded if they are available during the stream. If a selected rendition is unavailable, the best available rendition is recorded. For details on the resolution dimensions of each rendition, see [Auto-Record to Amazon S3](https://docs.aws.amazon.com//ivs/latest/LowLatencyUserGuide/record-to-s3.html) . */
-  renditions?: string[];
+  /**
+   * A list of which renditions are recorded for a stream, if `renditionSelection` is `CUSTOM` ; otherwise, this field is irrelevant. The selected renditions are recorded if they are available during the stream. If a selected rendition is unavailable, the best available rendition is recorded. For details on the resolution dimensions of each rendition, see [Auto-Record to Amazon S3](https://docs.aws.amazon.com//ivs/latest/LowLatencyUserGuide/record-to-s3.html) .
+   *
+   * Items: 0–4.
+   */
+  renditions?: ("FULL_HD" | "HD" | "SD" | "LOWEST_RESOLUTION")[];
 }
 
 /**
@@ -358,10 +448,16 @@ export interface RecordingConfigurationThumbnailConfiguration {
    * > Setting a value for `TargetIntervalSeconds` does not guarantee that thumbnails are generated at the specified interval. For thumbnails to be generated at the `TargetIntervalSeconds` interval, the `IDR/Keyframe` value for the input video must be less than the `TargetIntervalSeconds` value. See [Amazon IVS Streaming Configuration](https://docs.aws.amazon.com/ivs/latest/LowLatencyUserGuide/streaming-config.html) for information on setting `IDR/Keyframe` to the recommended value in video-encoder settings. 
    *
    * *Default* : 60
+   *
+   * Range: 1–60.
    */
   targetIntervalSeconds?: number;
-  /** The format in which thumbnails are recorded for a stream. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails directory. `LATEST` saves the latest thumbnail in media/thumbnails/latest/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` . */
-  storage?: string[];
+  /**
+   * The format in which thumbnails are recorded for a stream. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails directory. `LATEST` saves the latest thumbnail in media/thumbnails/latest/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` .
+   *
+   * Items: 0–2.
+   */
+  storage?: ("SEQUENTIAL" | "LATEST")[];
   /**
    * Thumbnail recording mode. Valid values:
    *
@@ -380,13 +476,17 @@ export interface RecordingConfigurationThumbnailConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-stage.html | CloudFormation: AWS::IVS::Stage}
  */
-export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::IVS::Stage", "aws:ivs:Stage", '{"p":[["Name","string"],["AutoParticipantRecordingConfiguration",["ref","AutoParticipantRecordingConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ActiveSessionId","string",8]],"id":["Arn"],"d":{"AutoParticipantRecordingConfiguration":[["StorageConfigurationArn","string",1],["MediaTypes",["array",["enum","AUDIO_VIDEO","AUDIO_ONLY"]]],["HlsConfiguration",["ref","HlsConfiguration"]],["RecordingReconnectWindowSeconds","integer"],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"]]],"HlsConfiguration":[["ParticipantRecordingHlsConfiguration",["ref","ParticipantRecordingHlsConfiguration"]]],"ParticipantRecordingHlsConfiguration":[["TargetSegmentDurationSeconds","integer"]],"ThumbnailConfiguration":[["ParticipantThumbnailConfiguration",["ref","ParticipantThumbnailConfiguration"]]],"ParticipantThumbnailConfiguration":[["RecordingMode",["enum","INTERVAL","DISABLED"]],["Storage",["array",["enum","SEQUENTIAL","LATEST"]]],["TargetIntervalSeconds","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:stage/${ResourceId}"}');
+export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::IVS::Stage", "aws:ivs:Stage", '{"p":[["Name","string"],["AutoParticipantRecordingConfiguration",["ref","AutoParticipantRecordingConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ActiveSessionId","string",8]],"id":["Arn"],"d":{"AutoParticipantRecordingConfiguration":[["StorageConfigurationArn","string",1],["MediaTypes",["array",["enum","AUDIO_VIDEO","AUDIO_ONLY"]]],["HlsConfiguration",["ref","HlsConfiguration"]],["RecordingReconnectWindowSeconds","integer"],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"]]],"HlsConfiguration":[["ParticipantRecordingHlsConfiguration",["ref","ParticipantRecordingHlsConfiguration"]]],"ParticipantRecordingHlsConfiguration":[["TargetSegmentDurationSeconds","integer"]],"ThumbnailConfiguration":[["ParticipantThumbnailConfiguration",["ref","ParticipantThumbnailConfiguration"]]],"ParticipantThumbnailConfiguration":[["RecordingMode",["enum","INTERVAL","DISABLED"]],["Storage",["array",["enum","SEQUENTIAL","LATEST"]]],["TargetIntervalSeconds","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","ActiveSessionId"],"uo":["AutoParticipantRecordingConfiguration/MediaTypes","AutoParticipantRecordingConfiguration/ThumbnailConfiguration/ParticipantThumbnailConfiguration/Storage","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:stage/${ResourceId}"}');
 /** A {@link Stage} instance: its attributes as typed outputs. */
 export type Stage = InstanceType<typeof Stage>;
 
 /** Inputs of {@link Stage}. */
 export interface StageArgs {
-  /** Stage name. */
+  /**
+   * Stage name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /** Configuration object for individual participant recording. */
   autoParticipantRecordingConfiguration?: StageAutoParticipantRecordingConfiguration;
@@ -394,6 +494,8 @@ export interface StageArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-stage-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -412,9 +514,17 @@ export interface StageOutputs extends StageArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-stage-autoparticipantrecordingconfiguration.html | CloudFormation: AutoParticipantRecordingConfiguration}
  */
 export interface StageAutoParticipantRecordingConfiguration {
-  /** ARN of the StorageConfiguration resource to use for individual participant recording. Default: "" (empty string, no storage configuration is specified). Individual participant recording cannot be started unless a storage configuration is specified, when a Stage is created or updated. */
+  /**
+   * ARN of the StorageConfiguration resource to use for individual participant recording. Default: "" (empty string, no storage configuration is specified). Individual participant recording cannot be started unless a storage configuration is specified, when a Stage is created or updated.
+   *
+   * Length: 0–128. Pattern: `^$|^arn:aws:ivs:[a-z0-9-]+:[0-9]+:storage-configuration/[a-zA-Z0-9-]+$`.
+   */
   storageConfigurationArn: string;
-  /** Types of media to be recorded. Default: `AUDIO_VIDEO` . */
+  /**
+   * Types of media to be recorded. Default: `AUDIO_VIDEO` .
+   *
+   * Items: 0–1.
+   */
   mediaTypes?: ("AUDIO_VIDEO" | "AUDIO_ONLY")[];
   /** HLS configuration object for individual participant recording. */
   hlsConfiguration?: StageHlsConfiguration;
@@ -422,6 +532,8 @@ export interface StageAutoParticipantRecordingConfiguration {
    * If a stage publisher disconnects and then reconnects within the specified interval, the multiple recordings will be considered a single recording and merged together.
    *
    * The default value is 0, which disables merging.
+   *
+   * Range: 0–300.
    */
   recordingReconnectWindowSeconds?: number;
   /** A complex type that allows you to enable/disable the recording of thumbnails for individual participant recording and modify the interval at which thumbnails are generated for the live session. */
@@ -444,7 +556,11 @@ export interface StageHlsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-stage-participantrecordinghlsconfiguration.html | CloudFormation: ParticipantRecordingHlsConfiguration}
  */
 export interface StageParticipantRecordingHlsConfiguration {
-  /** Defines the target duration for recorded segments generated when recording a stage participant. Segments may have durations longer than the specified value when needed to ensure each segment begins with a keyframe. Default: 6. */
+  /**
+   * Defines the target duration for recorded segments generated when recording a stage participant. Segments may have durations longer than the specified value when needed to ensure each segment begins with a keyframe. Default: 6.
+   *
+   * Range: 2–10.
+   */
   targetSegmentDurationSeconds?: number;
 }
 
@@ -466,9 +582,17 @@ export interface StageThumbnailConfiguration {
 export interface StageParticipantThumbnailConfiguration {
   /** Thumbnail recording mode. Default: `DISABLED` . */
   recordingMode?: "INTERVAL" | "DISABLED";
-  /** Indicates the format in which thumbnails are recorded. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails/high directory. `LATEST` saves the latest thumbnail in media/latest_thumbnail/high/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` . */
+  /**
+   * Indicates the format in which thumbnails are recorded. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails/high directory. `LATEST` saves the latest thumbnail in media/latest_thumbnail/high/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` .
+   *
+   * Items: 0–2.
+   */
   storage?: ("SEQUENTIAL" | "LATEST")[];
-  /** The targeted thumbnail-generation interval in seconds. This is configurable only if `recordingMode` is `INTERVAL` . Default: 60. */
+  /**
+   * The targeted thumbnail-generation interval in seconds. This is configurable only if `recordingMode` is `INTERVAL` . Default: 60.
+   *
+   * Range: 1–86400.
+   */
   targetIntervalSeconds?: number;
 }
 
@@ -477,13 +601,17 @@ export interface StageParticipantThumbnailConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-storageconfiguration.html | CloudFormation: AWS::IVS::StorageConfiguration}
  */
-export const StorageConfiguration = cloudControlType<StorageConfigurationArgs, StorageConfigurationOutputs>("AWS::IVS::StorageConfiguration", "aws:ivs:StorageConfiguration", '{"p":[["Name","string",66],["S3",["ref","S3StorageConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"S3StorageConfiguration":[["BucketName","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:storage-configuration/${ResourceId}"}');
+export const StorageConfiguration = cloudControlType<StorageConfigurationArgs, StorageConfigurationOutputs>("AWS::IVS::StorageConfiguration", "aws:ivs:StorageConfiguration", '{"p":[["Name","string",66],["S3",["ref","S3StorageConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"S3StorageConfiguration":[["BucketName","string",1]]},"tags":["Tags","standard"],"rp":[["S3","BucketName"]],"reg":{"h":"crudl","co":["Name","S3","S3/BucketName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:storage-configuration/${ResourceId}"}');
 /** A {@link StorageConfiguration} instance: its attributes as typed outputs. */
 export type StorageConfiguration = InstanceType<typeof StorageConfiguration>;
 
 /** Inputs of {@link StorageConfiguration}. */
 export interface StorageConfigurationArgs {
-  /** Storage cnfiguration name. */
+  /**
+   * Storage cnfiguration name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /** An S3 storage configuration contains information about where recorded video will be stored. See the [S3StorageConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-storageconfiguration-s3storageconfiguration.html) property type for more information. */
   s3: StorageConfigurationS3StorageConfiguration;
@@ -491,6 +619,8 @@ export interface StorageConfigurationArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-storageconfiguration-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -507,7 +637,11 @@ export interface StorageConfigurationOutputs extends StorageConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-storageconfiguration-s3storageconfiguration.html | CloudFormation: S3StorageConfiguration}
  */
 export interface StorageConfigurationS3StorageConfiguration {
-  /** Name of the S3 bucket where recorded video will be stored. */
+  /**
+   * Name of the S3 bucket where recorded video will be stored.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9-.]+$`.
+   */
   bucketName: string;
 }
 
@@ -516,18 +650,24 @@ export interface StorageConfigurationS3StorageConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-streamkey.html | CloudFormation: AWS::IVS::StreamKey}
  */
-export const StreamKey = cloudControlType<StreamKeyArgs, StreamKeyOutputs>("AWS::IVS::StreamKey", "aws:ivs:StreamKey", '{"p":[["ChannelArn","string",67],["Tags",["array",["ref","Tag"]]],["Value","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:stream-key/${ResourceId}"}');
+export const StreamKey = cloudControlType<StreamKeyArgs, StreamKeyOutputs>("AWS::IVS::StreamKey", "aws:ivs:StreamKey", '{"p":[["ChannelArn","string",67],["Tags",["array",["ref","Tag"]]],["Value","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ChannelArn"],"ro":["Arn","Value"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:stream-key/${ResourceId}"}');
 /** A {@link StreamKey} instance: its attributes as typed outputs. */
 export type StreamKey = InstanceType<typeof StreamKey>;
 
 /** Inputs of {@link StreamKey}. */
 export interface StreamKeyArgs {
-  /** Channel ARN for the stream. */
+  /**
+   * Channel ARN for the stream.
+   *
+   * Pattern: `^arn:aws:ivs:[a-z0-9-]+:[0-9]+:channel/[a-zA-Z0-9-]+$`.
+   */
   channelArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-streamkey-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }

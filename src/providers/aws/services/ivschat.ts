@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivschat-loggingconfiguration.html | CloudFormation: AWS::IVSChat::LoggingConfiguration}
  */
-export const LoggingConfiguration = cloudControlType<LoggingConfigurationArgs, LoggingConfigurationOutputs>("AWS::IVSChat::LoggingConfiguration", "aws:ivschat:LoggingConfiguration", '{"p":[["DestinationConfiguration",["ref","DestinationConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Name","string"],["State",["enum","CREATING","CREATE_FAILED","DELETING","DELETE_FAILED","UPDATING","UPDATING_FAILED","ACTIVE"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"DestinationConfiguration":[["S3",["ref","S3DestinationConfiguration"]],["Firehose",["ref","FirehoseDestinationConfiguration"]],["CloudWatchLogs",["ref","CloudWatchLogsDestinationConfiguration"]]],"S3DestinationConfiguration":[["BucketName","string",1]],"FirehoseDestinationConfiguration":[["DeliveryStreamName","string",1]],"CloudWatchLogsDestinationConfiguration":[["LogGroupName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivschat:${Region}:${Account}:logging-configuration/${ResourceId}"}');
+export const LoggingConfiguration = cloudControlType<LoggingConfigurationArgs, LoggingConfigurationOutputs>("AWS::IVSChat::LoggingConfiguration", "aws:ivschat:LoggingConfiguration", '{"p":[["DestinationConfiguration",["ref","DestinationConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Name","string"],["State",["enum","CREATING","CREATE_FAILED","DELETING","DELETE_FAILED","UPDATING","UPDATING_FAILED","ACTIVE"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"DestinationConfiguration":[["S3",["ref","S3DestinationConfiguration"]],["Firehose",["ref","FirehoseDestinationConfiguration"]],["CloudWatchLogs",["ref","CloudWatchLogsDestinationConfiguration"]]],"S3DestinationConfiguration":[["BucketName","string",1]],"FirehoseDestinationConfiguration":[["DeliveryStreamName","string",1]],"CloudWatchLogsDestinationConfiguration":[["LogGroupName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","State"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivschat:${Region}:${Account}:logging-configuration/${ResourceId}"}');
 /** A {@link LoggingConfiguration} instance: its attributes as typed outputs. */
 export type LoggingConfiguration = InstanceType<typeof LoggingConfiguration>;
 
@@ -27,7 +27,11 @@ export interface LoggingConfigurationArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivschat-loggingconfiguration-tag.html) .
    */
   tags?: AwsTag[];
-  /** Logging-configuration name. The value does not need to be unique. */
+  /**
+   * Logging-configuration name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
 }
 
@@ -61,7 +65,11 @@ export interface LoggingConfigurationDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivschat-loggingconfiguration-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface LoggingConfigurationS3DestinationConfiguration {
-  /** Name of the Amazon S3 bucket where chat activity will be logged. */
+  /**
+   * Name of the Amazon S3 bucket where chat activity will be logged.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9-.]+$`.
+   */
   bucketName: string;
 }
 
@@ -71,7 +79,11 @@ export interface LoggingConfigurationS3DestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivschat-loggingconfiguration-firehosedestinationconfiguration.html | CloudFormation: FirehoseDestinationConfiguration}
  */
 export interface LoggingConfigurationFirehoseDestinationConfiguration {
-  /** Name of the Amazon Kinesis Firehose delivery stream where chat activity will be logged. */
+  /**
+   * Name of the Amazon Kinesis Firehose delivery stream where chat activity will be logged.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   deliveryStreamName: string;
 }
 
@@ -81,7 +93,11 @@ export interface LoggingConfigurationFirehoseDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivschat-loggingconfiguration-cloudwatchlogsdestinationconfiguration.html | CloudFormation: CloudWatchLogsDestinationConfiguration}
  */
 export interface LoggingConfigurationCloudWatchLogsDestinationConfiguration {
-  /** Name of the Amazon Cloudwatch Logs destination where chat activity will be logged. */
+  /**
+   * Name of the Amazon Cloudwatch Logs destination where chat activity will be logged.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName: string;
 }
 
@@ -90,19 +106,31 @@ export interface LoggingConfigurationCloudWatchLogsDestinationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivschat-room.html | CloudFormation: AWS::IVSChat::Room}
  */
-export const Room = cloudControlType<RoomArgs, RoomOutputs>("AWS::IVSChat::Room", "aws:ivschat:Room", '{"p":[["MaximumMessageRatePerSecond","integer"],["MaximumMessageLength","integer"],["MessageReviewHandler",["ref","MessageReviewHandler"]],["LoggingConfigurationIdentifiers",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"MessageReviewHandler":[["FallbackResult",["enum","ALLOW","DENY"]],["Uri","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivschat:${Region}:${Account}:room/${ResourceId}"}');
+export const Room = cloudControlType<RoomArgs, RoomOutputs>("AWS::IVSChat::Room", "aws:ivschat:Room", '{"p":[["MaximumMessageRatePerSecond","integer"],["MaximumMessageLength","integer"],["MessageReviewHandler",["ref","MessageReviewHandler"]],["LoggingConfigurationIdentifiers",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"MessageReviewHandler":[["FallbackResult",["enum","ALLOW","DENY"]],["Uri","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id"],"uo":["LoggingConfigurationIdentifiers","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivschat:${Region}:${Account}:room/${ResourceId}"}');
 /** A {@link Room} instance: its attributes as typed outputs. */
 export type Room = InstanceType<typeof Room>;
 
 /** Inputs of {@link Room}. */
 export interface RoomArgs {
-  /** Maximum number of messages per second that can be sent to the room (by all clients). */
+  /**
+   * Maximum number of messages per second that can be sent to the room (by all clients).
+   *
+   * Range: 1–10.
+   */
   maximumMessageRatePerSecond?: number;
-  /** Maximum number of characters in a single message. Messages are expected to be UTF-8 encoded and this limit applies specifically to rune/code-point count, not number of bytes. */
+  /**
+   * Maximum number of characters in a single message. Messages are expected to be UTF-8 encoded and this limit applies specifically to rune/code-point count, not number of bytes.
+   *
+   * Range: 1–500.
+   */
   maximumMessageLength?: number;
   /** Configuration information for optional review of messages. */
   messageReviewHandler?: RoomMessageReviewHandler;
-  /** List of logging-configuration identifiers attached to the room. */
+  /**
+   * List of logging-configuration identifiers attached to the room.
+   *
+   * Items: 0–50. Each item: Length: 1–128. Pattern: `^arn:aws:ivschat:[a-z0-9-]+:[0-9]+:logging-configuration/[a-zA-Z0-9-]+$`.
+   */
   loggingConfigurationIdentifiers?: string[];
   /**
    * An array of key-value pairs to apply to this resource.
@@ -110,7 +138,11 @@ export interface RoomArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivschat-room-tag.html) .
    */
   tags?: AwsTag[];
-  /** Room name. The value does not need to be unique. */
+  /**
+   * Room name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
 }
 
@@ -134,6 +166,10 @@ export interface RoomMessageReviewHandler {
    * *Default* : `ALLOW`
    */
   fallbackResult?: "ALLOW" | "DENY";
-  /** Identifier of the message review handler. Currently this must be an ARN of a lambda function. */
+  /**
+   * Identifier of the message review handler. Currently this must be an ARN of a lambda function.
+   *
+   * Length: 0–170. Pattern: `^$|^arn:aws:lambda:[a-z0-9-]+:[0-9]{12}:function:.+`.
+   */
   uri?: string;
 }

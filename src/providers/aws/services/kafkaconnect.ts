@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kafkaconnect-connector.html | CloudFormation: AWS::KafkaConnect::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::KafkaConnect::Connector", "aws:kafkaconnect:Connector", '{"p":[["KafkaCluster",["ref","KafkaCluster"],67],["KafkaConnectVersion","string",67],["WorkerConfiguration",["ref","WorkerConfiguration"],66],["Capacity",["ref","Capacity"],1],["KafkaClusterEncryptionInTransit",["ref","KafkaClusterEncryptionInTransit"],67],["ConnectorDescription","string",66],["KafkaClusterClientAuthentication",["ref","KafkaClusterClientAuthentication"],67],["ConnectorName","string",67],["ServiceExecutionRoleArn","string",67],["ConnectorConfiguration",["map","string"],67],["LogDelivery",["ref","LogDelivery"],66],["Plugins",["array",["ref","Plugin"]],67],["NetworkType",["enum","IPV4","DUAL"],66],["Tags",["array",["ref","Tag"]]],["ConnectorArn","string",72]],"id":["ConnectorArn"],"d":{"KafkaCluster":[["ApacheKafkaCluster",["ref","ApacheKafkaCluster"],3]],"ApacheKafkaCluster":[["Vpc",["ref","Vpc"],3],["BootstrapServers","string",3]],"Vpc":[["SecurityGroups",["array","string"],3],["Subnets",["array","string"],3]],"WorkerConfiguration":[["Revision","integer",3],["WorkerConfigurationArn","string",3]],"Capacity":[["ProvisionedCapacity",["ref","ProvisionedCapacity"]],["AutoScaling",["ref","AutoScaling"]]],"ProvisionedCapacity":[["WorkerCount","integer",1],["McuCount",["enum",1,2,4,8],1]],"AutoScaling":[["ScaleOutPolicy",["ref","ScaleOutPolicy"],1],["ScaleInPolicy",["ref","ScaleInPolicy"],1],["MaxWorkerCount","integer",1],["MinWorkerCount","integer",1],["McuCount",["enum",1,2,4,8],1],["MaxAutoscalingTaskCount","integer"]],"ScaleOutPolicy":[["CpuUtilizationPercentage","integer",1]],"ScaleInPolicy":[["CpuUtilizationPercentage","integer",1]],"KafkaClusterEncryptionInTransit":[["EncryptionType",["enum","PLAINTEXT","TLS"],3]],"KafkaClusterClientAuthentication":[["AuthenticationType",["enum","NONE","IAM"],3]],"LogDelivery":[["WorkerLogDelivery",["ref","WorkerLogDelivery"],3]],"WorkerLogDelivery":[["S3",["ref","S3LogDelivery"],2],["Firehose",["ref","FirehoseLogDelivery"],2],["CloudWatchLogs",["ref","CloudWatchLogsLogDelivery"],2]],"S3LogDelivery":[["Bucket","string",2],["Enabled","boolean",3],["Prefix","string",2]],"FirehoseLogDelivery":[["DeliveryStream","string",2],["Enabled","boolean",3]],"CloudWatchLogsLogDelivery":[["LogGroup","string",2],["Enabled","boolean",3]],"Plugin":[["CustomPlugin",["ref","CustomPlugin"],3]],"CustomPlugin":[["CustomPluginArn","string",3],["Revision","integer",3]]},"tags":["Tags","standard"]}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::KafkaConnect::Connector", "aws:kafkaconnect:Connector", '{"p":[["KafkaCluster",["ref","KafkaCluster"],67],["KafkaConnectVersion","string",67],["WorkerConfiguration",["ref","WorkerConfiguration"],66],["Capacity",["ref","Capacity"],1],["KafkaClusterEncryptionInTransit",["ref","KafkaClusterEncryptionInTransit"],67],["ConnectorDescription","string",66],["KafkaClusterClientAuthentication",["ref","KafkaClusterClientAuthentication"],67],["ConnectorName","string",67],["ServiceExecutionRoleArn","string",67],["ConnectorConfiguration",["map","string"],1],["LogDelivery",["ref","LogDelivery"],66],["Plugins",["array",["ref","Plugin"]],67],["NetworkType",["enum","IPV4","DUAL"],66],["Tags",["array",["ref","Tag"]]],["ConnectorArn","string",72]],"id":["ConnectorArn"],"d":{"KafkaCluster":[["ApacheKafkaCluster",["ref","ApacheKafkaCluster"],1]],"ApacheKafkaCluster":[["Vpc",["ref","Vpc"],1],["BootstrapServers","string",1]],"Vpc":[["SecurityGroups",["array","string"],1],["Subnets",["array","string"],1]],"WorkerConfiguration":[["Revision","integer",1],["WorkerConfigurationArn","string",1]],"Capacity":[["ProvisionedCapacity",["ref","ProvisionedCapacity"]],["AutoScaling",["ref","AutoScaling"]]],"ProvisionedCapacity":[["WorkerCount","integer",1],["McuCount",["enum",1,2,4,8],1]],"AutoScaling":[["ScaleOutPolicy",["ref","ScaleOutPolicy"],1],["ScaleInPolicy",["ref","ScaleInPolicy"],1],["MaxWorkerCount","integer",1],["MinWorkerCount","integer",1],["McuCount",["enum",1,2,4,8],1],["MaxAutoscalingTaskCount","integer"]],"ScaleOutPolicy":[["CpuUtilizationPercentage","integer",1]],"ScaleInPolicy":[["CpuUtilizationPercentage","integer",1]],"KafkaClusterEncryptionInTransit":[["EncryptionType",["enum","PLAINTEXT","TLS"],1]],"KafkaClusterClientAuthentication":[["AuthenticationType",["enum","NONE","IAM"],1]],"LogDelivery":[["WorkerLogDelivery",["ref","WorkerLogDelivery"],1]],"WorkerLogDelivery":[["S3",["ref","S3LogDelivery"]],["Firehose",["ref","FirehoseLogDelivery"]],["CloudWatchLogs",["ref","CloudWatchLogsLogDelivery"]]],"S3LogDelivery":[["Bucket","string"],["Enabled","boolean",1],["Prefix","string"]],"FirehoseLogDelivery":[["DeliveryStream","string"],["Enabled","boolean",1]],"CloudWatchLogsLogDelivery":[["LogGroup","string"],["Enabled","boolean",1]],"Plugin":[["CustomPlugin",["ref","CustomPlugin"],1]],"CustomPlugin":[["CustomPluginArn","string",1],["Revision","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectorDescription","ConnectorName","KafkaCluster","KafkaClusterClientAuthentication","KafkaClusterEncryptionInTransit","KafkaConnectVersion","LogDelivery","Plugins","ServiceExecutionRoleArn","WorkerConfiguration","NetworkType"],"ro":["ConnectorArn"],"uo":["KafkaCluster/ApacheKafkaCluster/Vpc/SecurityGroups","KafkaCluster/ApacheKafkaCluster/Vpc/Subnets","Plugins","Tags"],"ai":[["ConnectorName"]],"tg":[true,true,true]}}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
@@ -29,7 +29,11 @@ export interface ConnectorArgs {
   capacity: ConnectorCapacity;
   /** Details of encryption in transit to the Apache Kafka cluster. */
   kafkaClusterEncryptionInTransit: ConnectorKafkaClusterEncryptionInTransit;
-  /** The description of the connector. */
+  /**
+   * The description of the connector.
+   *
+   * Length: at most 1024.
+   */
   connectorDescription?: string;
   /** The type of client authentication used to connect to the Apache Kafka cluster. The value is NONE when no client authentication is used. */
   kafkaClusterClientAuthentication: ConnectorKafkaClusterClientAuthentication;
@@ -37,15 +41,25 @@ export interface ConnectorArgs {
    * The name of the connector.
    *
    * The connector name must be unique and can include up to 128 characters. Valid characters you can include in a connector name are: a-z, A-Z, 0-9, and -.
+   *
+   * Length: 1–128.
    */
   connectorName: string;
-  /** The Amazon Resource Name (ARN) of the IAM role used by the connector to access Amazon Web Services resources. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used by the connector to access Amazon Web Services resources.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):iam:.*`.
+   */
   serviceExecutionRoleArn: string;
   /** The configuration of the connector. */
   connectorConfiguration: Record<string, string>;
   /** The settings for delivering connector logs to Amazon CloudWatch Logs. */
   logDelivery?: ConnectorLogDelivery;
-  /** Specifies which plugin to use for the connector. You must specify a single-element list. Amazon MSK Connect does not currently support specifying multiple plugins. */
+  /**
+   * Specifies which plugin to use for the connector. You must specify a single-element list. Amazon MSK Connect does not currently support specifying multiple plugins.
+   *
+   * Items: at least 1.
+   */
   plugins: ConnectorPlugin[];
   /** The network type of the connector. It gives connectors connectivity to either IPv4 (IPV4) or IPv4 and IPv6 (DUAL) destinations. Defaults to IPV4. */
   networkType?: "IPV4" | "DUAL";
@@ -89,7 +103,11 @@ export interface ConnectorApacheKafkaCluster {
 export interface ConnectorVpc {
   /** The security group IDs for the connector. */
   securityGroups: string[];
-  /** The subnets for the connector. */
+  /**
+   * The subnets for the connector.
+   *
+   * Items: at least 1.
+   */
   subnets: string[];
 }
 
@@ -99,9 +117,17 @@ export interface ConnectorVpc {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-workerconfiguration.html | CloudFormation: WorkerConfiguration}
  */
 export interface ConnectorWorkerConfiguration {
-  /** The revision of the worker configuration. */
+  /**
+   * The revision of the worker configuration.
+   *
+   * Range: at least 1.
+   */
   revision: number;
-  /** The Amazon Resource Name (ARN) of the worker configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the worker configuration.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafkaconnect:.*`.
+   */
   workerConfigurationArn: string;
 }
 
@@ -155,7 +181,11 @@ export interface ConnectorAutoScaling {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-scaleoutpolicy.html | CloudFormation: ScaleOutPolicy}
  */
 export interface ConnectorScaleOutPolicy {
-  /** The CPU utilization percentage threshold at which you want connector scale out to be triggered. */
+  /**
+   * The CPU utilization percentage threshold at which you want connector scale out to be triggered.
+   *
+   * Range: 1–100.
+   */
   cpuUtilizationPercentage: number;
 }
 
@@ -165,7 +195,11 @@ export interface ConnectorScaleOutPolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-scaleinpolicy.html | CloudFormation: ScaleInPolicy}
  */
 export interface ConnectorScaleInPolicy {
-  /** Specifies the CPU utilization percentage threshold at which you want connector scale in to be triggered. */
+  /**
+   * Specifies the CPU utilization percentage threshold at which you want connector scale in to be triggered.
+   *
+   * Range: 1–100.
+   */
   cpuUtilizationPercentage: number;
 }
 
@@ -267,9 +301,17 @@ export interface ConnectorPlugin {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-customplugin.html | CloudFormation: CustomPlugin}
  */
 export interface ConnectorCustomPlugin {
-  /** The Amazon Resource Name (ARN) of the custom plugin. */
+  /**
+   * The Amazon Resource Name (ARN) of the custom plugin.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafkaconnect:.*`.
+   */
   customPluginArn: string;
-  /** The revision of the custom plugin. */
+  /**
+   * The revision of the custom plugin.
+   *
+   * Range: at least 1.
+   */
   revision: number;
 }
 
@@ -278,15 +320,23 @@ export interface ConnectorCustomPlugin {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kafkaconnect-customplugin.html | CloudFormation: AWS::KafkaConnect::CustomPlugin}
  */
-export const CustomPlugin = cloudControlType<CustomPluginArgs, CustomPluginOutputs>("AWS::KafkaConnect::CustomPlugin", "aws:kafkaconnect:CustomPlugin", '{"p":[["Name","string",67],["Description","string",66],["ContentType",["enum","JAR","ZIP"],67],["Location",["ref","CustomPluginLocation"],67],["Tags",["array",["ref","Tag"]]],["CustomPluginArn","string",72],["Revision","integer",8],["FileDescription",["ref","CustomPluginFileDescription"],8]],"id":["CustomPluginArn"],"d":{"CustomPluginLocation":[["S3Location",["ref","S3Location"],1]],"S3Location":[["BucketArn","string",1],["FileKey","string",1],["ObjectVersion","string"]],"CustomPluginFileDescription":[["FileMd5","string"],["FileSize","integer"]]},"tags":["Tags","standard"]}');
+export const CustomPlugin = cloudControlType<CustomPluginArgs, CustomPluginOutputs>("AWS::KafkaConnect::CustomPlugin", "aws:kafkaconnect:CustomPlugin", '{"p":[["Name","string",67],["Description","string",66],["ContentType",["enum","JAR","ZIP"],67],["Location",["ref","CustomPluginLocation"],67],["Tags",["array",["ref","Tag"]]],["CustomPluginArn","string",72],["Revision","integer",8],["FileDescription",["ref","CustomPluginFileDescription"],8]],"id":["CustomPluginArn"],"d":{"CustomPluginLocation":[["S3Location",["ref","S3Location"],1]],"S3Location":[["BucketArn","string",1],["FileKey","string",1],["ObjectVersion","string"]],"CustomPluginFileDescription":[["FileMd5","string"],["FileSize","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Description","ContentType","Location"],"ro":["CustomPluginArn","Revision","FileDescription"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]}}');
 /** A {@link CustomPlugin} instance: its attributes as typed outputs. */
 export type CustomPlugin = InstanceType<typeof CustomPlugin>;
 
 /** Inputs of {@link CustomPlugin}. */
 export interface CustomPluginArgs {
-  /** The name of the custom plugin. */
+  /**
+   * The name of the custom plugin.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** The description of the custom plugin. */
+  /**
+   * The description of the custom plugin.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** The format of the plugin file. */
   contentType: "JAR" | "ZIP";
@@ -347,15 +397,23 @@ export interface CustomPluginCustomPluginFileDescription {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kafkaconnect-workerconfiguration.html | CloudFormation: AWS::KafkaConnect::WorkerConfiguration}
  */
-export const WorkerConfiguration = cloudControlType<WorkerConfigurationArgs, WorkerConfigurationOutputs>("AWS::KafkaConnect::WorkerConfiguration", "aws:kafkaconnect:WorkerConfiguration", '{"p":[["Name","string",67],["Description","string",66],["PropertiesFileContent","string",67],["Tags",["array",["ref","Tag"]]],["WorkerConfigurationArn","string",72],["Revision","integer",8]],"id":["WorkerConfigurationArn"],"tags":["Tags","standard"]}');
+export const WorkerConfiguration = cloudControlType<WorkerConfigurationArgs, WorkerConfigurationOutputs>("AWS::KafkaConnect::WorkerConfiguration", "aws:kafkaconnect:WorkerConfiguration", '{"p":[["Name","string",67],["Description","string",66],["PropertiesFileContent","string",67],["Tags",["array",["ref","Tag"]]],["WorkerConfigurationArn","string",72],["Revision","integer",8]],"id":["WorkerConfigurationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Description","PropertiesFileContent"],"ro":["WorkerConfigurationArn","Revision"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]}}');
 /** A {@link WorkerConfiguration} instance: its attributes as typed outputs. */
 export type WorkerConfiguration = InstanceType<typeof WorkerConfiguration>;
 
 /** Inputs of {@link WorkerConfiguration}. */
 export interface WorkerConfigurationArgs {
-  /** The name of the worker configuration. */
+  /**
+   * The name of the worker configuration.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** The description of a worker configuration. */
+  /**
+   * The description of a worker configuration.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** Base64 encoded contents of the connect-distributed.properties file. */
   propertiesFileContent: string;

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-datasource.html | CloudFormation: AWS::Kendra::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::Kendra::DataSource", "aws:kendra:DataSource", '{"p":[["CustomDocumentEnrichmentConfiguration",["ref","CustomDocumentEnrichmentConfiguration"]],["IndexId","string",67],["LanguageCode","string"],["Type",["enum","S3","SHAREPOINT","SALESFORCE","ONEDRIVE","SERVICENOW","DATABASE","CUSTOM","CONFLUENCE","GOOGLEDRIVE","WEBCRAWLER","WORKDOCS","TEMPLATE"],67],["Description","string"],["Schedule","string"],["DataSourceConfiguration",["ref","DataSourceConfiguration"]],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id","IndexId"],"d":{"CustomDocumentEnrichmentConfiguration":[["InlineConfigurations",["array",["ref","InlineCustomDocumentEnrichmentConfiguration"]]],["PreExtractionHookConfiguration",["ref","HookConfiguration"]],["PostExtractionHookConfiguration",["ref","HookConfiguration"]],["RoleArn","string"]],"InlineCustomDocumentEnrichmentConfiguration":[["Condition",["ref","DocumentAttributeCondition"]],["Target",["ref","DocumentAttributeTarget"]],["DocumentContentDeletion","boolean"]],"DocumentAttributeCondition":[["Operator",["enum","GreaterThan","GreaterThanOrEquals","LessThan","LessThanOrEquals","Equals","NotEquals","Contains","NotContains","Exists","NotExists","BeginsWith"],1],["ConditionDocumentAttributeKey","string",1],["ConditionOnValue",["ref","DocumentAttributeValue"]]],"DocumentAttributeValue":[["DateValue","string"],["LongValue","integer"],["StringValue","string"],["StringListValue",["array","string"]]],"DocumentAttributeTarget":[["TargetDocumentAttributeKey","string",1],["TargetDocumentAttributeValueDeletion","boolean"],["TargetDocumentAttributeValue",["ref","DocumentAttributeValue"]]],"HookConfiguration":[["S3Bucket","string",1],["LambdaArn","string",1],["InvocationCondition",["ref","DocumentAttributeCondition"]]],"DataSourceConfiguration":[["GoogleDriveConfiguration",["ref","GoogleDriveConfiguration"]],["WebCrawlerConfiguration",["ref","WebCrawlerConfiguration"]],["S3Configuration",["ref","S3DataSourceConfiguration"]],["SalesforceConfiguration",["ref","SalesforceConfiguration"]],["DatabaseConfiguration",["ref","DatabaseConfiguration"]],["SharePointConfiguration",["ref","SharePointConfiguration"]],["ConfluenceConfiguration",["ref","ConfluenceConfiguration"]],["WorkDocsConfiguration",["ref","WorkDocsConfiguration"]],["OneDriveConfiguration",["ref","OneDriveConfiguration"]],["TemplateConfiguration",["ref","TemplateConfiguration"]],["ServiceNowConfiguration",["ref","ServiceNowConfiguration"]]],"GoogleDriveConfiguration":[["SecretArn","string",1],["ExcludeSharedDrives",["array","string"]],["ExcludeUserAccounts",["array","string"]],["InclusionPatterns",["array","string"]],["ExcludeMimeTypes",["array","string"]],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]]],"DataSourceToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName","string",1]],"WebCrawlerConfiguration":[["AuthenticationConfiguration",["ref","WebCrawlerAuthenticationConfiguration"]],["MaxLinksPerPage","integer"],["ProxyConfiguration",["ref","ProxyConfiguration"]],["UrlExclusionPatterns",["array","string"]],["MaxUrlsPerMinuteCrawlRate","integer"],["UrlInclusionPatterns",["array","string"]],["Urls",["ref","WebCrawlerUrls"],1],["MaxContentSizePerPageInMegaBytes","number"],["CrawlDepth","integer"]],"WebCrawlerAuthenticationConfiguration":[["BasicAuthentication",["array",["ref","WebCrawlerBasicAuthentication"]]]],"WebCrawlerBasicAuthentication":[["Port","integer",1],["Host","string",1],["Credentials","string",1]],"ProxyConfiguration":[["Port","integer",1],["Host","string",1],["Credentials","string"]],"WebCrawlerUrls":[["SiteMapsConfiguration",["ref","WebCrawlerSiteMapsConfiguration"]],["SeedUrlConfiguration",["ref","WebCrawlerSeedUrlConfiguration"]]],"WebCrawlerSiteMapsConfiguration":[["SiteMaps",["array","string"],1]],"WebCrawlerSeedUrlConfiguration":[["WebCrawlerMode",["enum","HOST_ONLY","SUBDOMAINS","EVERYTHING"]],["SeedUrls",["array","string"],1]],"S3DataSourceConfiguration":[["BucketName","string",1],["InclusionPatterns",["array","string"]],["InclusionPrefixes",["array","string"]],["AccessControlListConfiguration",["ref","AccessControlListConfiguration"]],["ExclusionPatterns",["array","string"]],["DocumentsMetadataConfiguration",["ref","DocumentsMetadataConfiguration"]]],"AccessControlListConfiguration":[["KeyPath","string"]],"DocumentsMetadataConfiguration":[["S3Prefix","string"]],"SalesforceConfiguration":[["SecretArn","string",1],["ServerUrl","string",1],["IncludeAttachmentFilePatterns",["array","string"]],["StandardObjectConfigurations",["array",["ref","SalesforceStandardObjectConfiguration"]]],["StandardObjectAttachmentConfiguration",["ref","SalesforceStandardObjectAttachmentConfiguration"]],["ExcludeAttachmentFilePatterns",["array","string"]],["CrawlAttachments","boolean"],["ChatterFeedConfiguration",["ref","SalesforceChatterFeedConfiguration"]],["KnowledgeArticleConfiguration",["ref","SalesforceKnowledgeArticleConfiguration"]]],"SalesforceStandardObjectConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["Name",["enum","ACCOUNT","CAMPAIGN","CASE","CONTACT","CONTRACT","DOCUMENT","GROUP","IDEA","LEAD","OPPORTUNITY","PARTNER","PRICEBOOK","PRODUCT","PROFILE","SOLUTION","TASK","USER"],1],["DocumentDataFieldName","string",1]],"SalesforceStandardObjectAttachmentConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]]],"SalesforceChatterFeedConfiguration":[["DocumentTitleFieldName","string"],["IncludeFilterTypes",["array","string"]],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]],"SalesforceKnowledgeArticleConfiguration":[["IncludedStates",["array","string"],1],["StandardKnowledgeArticleTypeConfiguration",["ref","SalesforceStandardKnowledgeArticleTypeConfiguration"]],["CustomKnowledgeArticleTypeConfigurations",["array",["ref","SalesforceCustomKnowledgeArticleTypeConfiguration"]]]],"SalesforceStandardKnowledgeArticleTypeConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]],"SalesforceCustomKnowledgeArticleTypeConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["Name","string",1],["DocumentDataFieldName","string",1]],"DatabaseConfiguration":[["SqlConfiguration",["ref","SqlConfiguration"]],["DatabaseEngineType",["enum","RDS_AURORA_MYSQL","RDS_AURORA_POSTGRESQL","RDS_MYSQL","RDS_POSTGRESQL"],1],["ConnectionConfiguration",["ref","ConnectionConfiguration"],1],["ColumnConfiguration",["ref","ColumnConfiguration"],1],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["AclConfiguration",["ref","AclConfiguration"]]],"SqlConfiguration":[["QueryIdentifiersEnclosingOption",["enum","DOUBLE_QUOTES","NONE"]]],"ConnectionConfiguration":[["SecretArn","string",1],["TableName","string",1],["DatabasePort","integer",1],["DatabaseHost","string",1],["DatabaseName","string",1]],"ColumnConfiguration":[["ChangeDetectingColumns",["array","string"],1],["DocumentTitleColumnName","string"],["DocumentIdColumnName","string",1],["DocumentDataColumnName","string",1],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]]],"DataSourceVpcConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"AclConfiguration":[["AllowedGroupsColumnName","string",1]],"SharePointConfiguration":[["SecretArn","string",1],["DocumentTitleFieldName","string"],["SslCertificateS3Path",["ref","S3Path"]],["DisableLocalGroups","boolean"],["CrawlAttachments","boolean"],["InclusionPatterns",["array","string"]],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["Urls",["array","string"],1],["UseChangeLog","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]],["SharePointVersion",["enum","SHAREPOINT_ONLINE","SHAREPOINT_2013","SHAREPOINT_2016"],1]],"S3Path":[["Bucket","string",1],["Key","string",1]],"ConfluenceConfiguration":[["SecretArn","string",1],["AttachmentConfiguration",["ref","ConfluenceAttachmentConfiguration"]],["ServerUrl","string",1],["PageConfiguration",["ref","ConfluencePageConfiguration"]],["BlogConfiguration",["ref","ConfluenceBlogConfiguration"]],["Version",["enum","CLOUD","SERVER"],1],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["InclusionPatterns",["array","string"]],["ExclusionPatterns",["array","string"]],["SpaceConfiguration",["ref","ConfluenceSpaceConfiguration"]]],"ConfluenceAttachmentConfiguration":[["AttachmentFieldMappings",["array",["ref","ConfluenceAttachmentToIndexFieldMapping"]]],["CrawlAttachments","boolean"]],"ConfluenceAttachmentToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","AUTHOR","CONTENT_TYPE","CREATED_DATE","DISPLAY_URL","FILE_SIZE","ITEM_TYPE","PARENT_ID","SPACE_KEY","SPACE_NAME","URL","VERSION"],1]],"ConfluencePageConfiguration":[["PageFieldMappings",["array",["ref","ConfluencePageToIndexFieldMapping"]]]],"ConfluencePageToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","AUTHOR","CONTENT_STATUS","CREATED_DATE","DISPLAY_URL","ITEM_TYPE","LABELS","MODIFIED_DATE","PARENT_ID","SPACE_KEY","SPACE_NAME","URL","VERSION"],1]],"ConfluenceBlogConfiguration":[["BlogFieldMappings",["array",["ref","ConfluenceBlogToIndexFieldMapping"]]]],"ConfluenceBlogToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","AUTHOR","DISPLAY_URL","ITEM_TYPE","LABELS","PUBLISH_DATE","SPACE_KEY","SPACE_NAME","URL","VERSION"],1]],"ConfluenceSpaceConfiguration":[["ExcludeSpaces",["array","string"]],["SpaceFieldMappings",["array",["ref","ConfluenceSpaceToIndexFieldMapping"]]],["CrawlPersonalSpaces","boolean"],["CrawlArchivedSpaces","boolean"],["IncludeSpaces",["array","string"]]],"ConfluenceSpaceToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","DISPLAY_URL","ITEM_TYPE","SPACE_KEY","URL"],1]],"WorkDocsConfiguration":[["CrawlComments","boolean"],["OrganizationId","string",1],["InclusionPatterns",["array","string"]],["UseChangeLog","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]]],"OneDriveConfiguration":[["TenantDomain","string",1],["SecretArn","string",1],["DisableLocalGroups","boolean"],["OneDriveUsers",["ref","OneDriveUsers"],1],["InclusionPatterns",["array","string"]],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]]],"OneDriveUsers":[["OneDriveUserList",["array","string"]],["OneDriveUserS3Path",["ref","S3Path"]]],"TemplateConfiguration":[["Template","json",1]],"ServiceNowConfiguration":[["SecretArn","string",1],["HostUrl","string",1],["ServiceCatalogConfiguration",["ref","ServiceNowServiceCatalogConfiguration"]],["ServiceNowBuildVersion",["enum","LONDON","OTHERS"],1],["KnowledgeArticleConfiguration",["ref","ServiceNowKnowledgeArticleConfiguration"]],["AuthenticationType",["enum","HTTP_BASIC","OAUTH2"]]],"ServiceNowServiceCatalogConfiguration":[["DocumentTitleFieldName","string"],["IncludeAttachmentFilePatterns",["array","string"]],["ExcludeAttachmentFilePatterns",["array","string"]],["CrawlAttachments","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]],"ServiceNowKnowledgeArticleConfiguration":[["DocumentTitleFieldName","string"],["IncludeAttachmentFilePatterns",["array","string"]],["ExcludeAttachmentFilePatterns",["array","string"]],["FilterQuery","string"],["CrawlAttachments","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]]},"tags":["Tags","standard"]}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::Kendra::DataSource", "aws:kendra:DataSource", '{"p":[["CustomDocumentEnrichmentConfiguration",["ref","CustomDocumentEnrichmentConfiguration"]],["IndexId","string",67],["LanguageCode","string"],["Type",["enum","S3","SHAREPOINT","SALESFORCE","ONEDRIVE","SERVICENOW","DATABASE","CUSTOM","CONFLUENCE","GOOGLEDRIVE","WEBCRAWLER","WORKDOCS","TEMPLATE"],67],["Description","string"],["Schedule","string"],["DataSourceConfiguration",["ref","DataSourceConfiguration"]],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id","IndexId"],"d":{"CustomDocumentEnrichmentConfiguration":[["InlineConfigurations",["array",["ref","InlineCustomDocumentEnrichmentConfiguration"]]],["PreExtractionHookConfiguration",["ref","HookConfiguration"]],["PostExtractionHookConfiguration",["ref","HookConfiguration"]],["RoleArn","string"]],"InlineCustomDocumentEnrichmentConfiguration":[["Condition",["ref","DocumentAttributeCondition"]],["Target",["ref","DocumentAttributeTarget"]],["DocumentContentDeletion","boolean"]],"DocumentAttributeCondition":[["Operator",["enum","GreaterThan","GreaterThanOrEquals","LessThan","LessThanOrEquals","Equals","NotEquals","Contains","NotContains","Exists","NotExists","BeginsWith"],1],["ConditionDocumentAttributeKey","string",1],["ConditionOnValue",["ref","DocumentAttributeValue"]]],"DocumentAttributeValue":[["DateValue","string"],["LongValue","integer"],["StringValue","string"],["StringListValue",["array","string"]]],"DocumentAttributeTarget":[["TargetDocumentAttributeKey","string",1],["TargetDocumentAttributeValueDeletion","boolean"],["TargetDocumentAttributeValue",["ref","DocumentAttributeValue"]]],"HookConfiguration":[["S3Bucket","string",1],["LambdaArn","string",1],["InvocationCondition",["ref","DocumentAttributeCondition"]]],"DataSourceConfiguration":[["GoogleDriveConfiguration",["ref","GoogleDriveConfiguration"]],["WebCrawlerConfiguration",["ref","WebCrawlerConfiguration"]],["S3Configuration",["ref","S3DataSourceConfiguration"]],["SalesforceConfiguration",["ref","SalesforceConfiguration"]],["DatabaseConfiguration",["ref","DatabaseConfiguration"]],["SharePointConfiguration",["ref","SharePointConfiguration"]],["ConfluenceConfiguration",["ref","ConfluenceConfiguration"]],["WorkDocsConfiguration",["ref","WorkDocsConfiguration"]],["OneDriveConfiguration",["ref","OneDriveConfiguration"]],["TemplateConfiguration",["ref","TemplateConfiguration"]],["ServiceNowConfiguration",["ref","ServiceNowConfiguration"]]],"GoogleDriveConfiguration":[["SecretArn","string",1],["ExcludeSharedDrives",["array","string"]],["ExcludeUserAccounts",["array","string"]],["InclusionPatterns",["array","string"]],["ExcludeMimeTypes",["array","string"]],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]]],"DataSourceToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName","string",1]],"WebCrawlerConfiguration":[["AuthenticationConfiguration",["ref","WebCrawlerAuthenticationConfiguration"]],["MaxLinksPerPage","integer"],["ProxyConfiguration",["ref","ProxyConfiguration"]],["UrlExclusionPatterns",["array","string"]],["MaxUrlsPerMinuteCrawlRate","integer"],["UrlInclusionPatterns",["array","string"]],["Urls",["ref","WebCrawlerUrls"],1],["MaxContentSizePerPageInMegaBytes","number"],["CrawlDepth","integer"]],"WebCrawlerAuthenticationConfiguration":[["BasicAuthentication",["array",["ref","WebCrawlerBasicAuthentication"]]]],"WebCrawlerBasicAuthentication":[["Port","integer",1],["Host","string",1],["Credentials","string",1]],"ProxyConfiguration":[["Port","integer",1],["Host","string",1],["Credentials","string"]],"WebCrawlerUrls":[["SiteMapsConfiguration",["ref","WebCrawlerSiteMapsConfiguration"]],["SeedUrlConfiguration",["ref","WebCrawlerSeedUrlConfiguration"]]],"WebCrawlerSiteMapsConfiguration":[["SiteMaps",["array","string"],1]],"WebCrawlerSeedUrlConfiguration":[["WebCrawlerMode",["enum","HOST_ONLY","SUBDOMAINS","EVERYTHING"]],["SeedUrls",["array","string"],1]],"S3DataSourceConfiguration":[["BucketName","string",1],["InclusionPatterns",["array","string"]],["InclusionPrefixes",["array","string"]],["AccessControlListConfiguration",["ref","AccessControlListConfiguration"]],["ExclusionPatterns",["array","string"]],["DocumentsMetadataConfiguration",["ref","DocumentsMetadataConfiguration"]]],"AccessControlListConfiguration":[["KeyPath","string"]],"DocumentsMetadataConfiguration":[["S3Prefix","string"]],"SalesforceConfiguration":[["SecretArn","string",1],["ServerUrl","string",1],["IncludeAttachmentFilePatterns",["array","string"]],["StandardObjectConfigurations",["array",["ref","SalesforceStandardObjectConfiguration"]]],["StandardObjectAttachmentConfiguration",["ref","SalesforceStandardObjectAttachmentConfiguration"]],["ExcludeAttachmentFilePatterns",["array","string"]],["CrawlAttachments","boolean"],["ChatterFeedConfiguration",["ref","SalesforceChatterFeedConfiguration"]],["KnowledgeArticleConfiguration",["ref","SalesforceKnowledgeArticleConfiguration"]]],"SalesforceStandardObjectConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["Name",["enum","ACCOUNT","CAMPAIGN","CASE","CONTACT","CONTRACT","DOCUMENT","GROUP","IDEA","LEAD","OPPORTUNITY","PARTNER","PRICEBOOK","PRODUCT","PROFILE","SOLUTION","TASK","USER"],1],["DocumentDataFieldName","string",1]],"SalesforceStandardObjectAttachmentConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]]],"SalesforceChatterFeedConfiguration":[["DocumentTitleFieldName","string"],["IncludeFilterTypes",["array","string"]],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]],"SalesforceKnowledgeArticleConfiguration":[["IncludedStates",["array","string"],1],["StandardKnowledgeArticleTypeConfiguration",["ref","SalesforceStandardKnowledgeArticleTypeConfiguration"]],["CustomKnowledgeArticleTypeConfigurations",["array",["ref","SalesforceCustomKnowledgeArticleTypeConfiguration"]]]],"SalesforceStandardKnowledgeArticleTypeConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]],"SalesforceCustomKnowledgeArticleTypeConfiguration":[["DocumentTitleFieldName","string"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["Name","string",1],["DocumentDataFieldName","string",1]],"DatabaseConfiguration":[["SqlConfiguration",["ref","SqlConfiguration"]],["DatabaseEngineType",["enum","RDS_AURORA_MYSQL","RDS_AURORA_POSTGRESQL","RDS_MYSQL","RDS_POSTGRESQL"],1],["ConnectionConfiguration",["ref","ConnectionConfiguration"],1],["ColumnConfiguration",["ref","ColumnConfiguration"],1],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["AclConfiguration",["ref","AclConfiguration"]]],"SqlConfiguration":[["QueryIdentifiersEnclosingOption",["enum","DOUBLE_QUOTES","NONE"]]],"ConnectionConfiguration":[["SecretArn","string",1],["TableName","string",1],["DatabasePort","integer",1],["DatabaseHost","string",1],["DatabaseName","string",1]],"ColumnConfiguration":[["ChangeDetectingColumns",["array","string"],1],["DocumentTitleColumnName","string"],["DocumentIdColumnName","string",1],["DocumentDataColumnName","string",1],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]]],"DataSourceVpcConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"AclConfiguration":[["AllowedGroupsColumnName","string",1]],"SharePointConfiguration":[["SecretArn","string",1],["DocumentTitleFieldName","string"],["SslCertificateS3Path",["ref","S3Path"]],["DisableLocalGroups","boolean"],["CrawlAttachments","boolean"],["InclusionPatterns",["array","string"]],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["Urls",["array","string"],1],["UseChangeLog","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]],["SharePointVersion",["enum","SHAREPOINT_ONLINE","SHAREPOINT_2013","SHAREPOINT_2016"],1]],"S3Path":[["Bucket","string",1],["Key","string",1]],"ConfluenceConfiguration":[["SecretArn","string",1],["AttachmentConfiguration",["ref","ConfluenceAttachmentConfiguration"]],["ServerUrl","string",1],["PageConfiguration",["ref","ConfluencePageConfiguration"]],["BlogConfiguration",["ref","ConfluenceBlogConfiguration"]],["Version",["enum","CLOUD","SERVER"],1],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["InclusionPatterns",["array","string"]],["ExclusionPatterns",["array","string"]],["SpaceConfiguration",["ref","ConfluenceSpaceConfiguration"]]],"ConfluenceAttachmentConfiguration":[["AttachmentFieldMappings",["array",["ref","ConfluenceAttachmentToIndexFieldMapping"]]],["CrawlAttachments","boolean"]],"ConfluenceAttachmentToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","AUTHOR","CONTENT_TYPE","CREATED_DATE","DISPLAY_URL","FILE_SIZE","ITEM_TYPE","PARENT_ID","SPACE_KEY","SPACE_NAME","URL","VERSION"],1]],"ConfluencePageConfiguration":[["PageFieldMappings",["array",["ref","ConfluencePageToIndexFieldMapping"]]]],"ConfluencePageToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","AUTHOR","CONTENT_STATUS","CREATED_DATE","DISPLAY_URL","ITEM_TYPE","LABELS","MODIFIED_DATE","PARENT_ID","SPACE_KEY","SPACE_NAME","URL","VERSION"],1]],"ConfluenceBlogConfiguration":[["BlogFieldMappings",["array",["ref","ConfluenceBlogToIndexFieldMapping"]]]],"ConfluenceBlogToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","AUTHOR","DISPLAY_URL","ITEM_TYPE","LABELS","PUBLISH_DATE","SPACE_KEY","SPACE_NAME","URL","VERSION"],1]],"ConfluenceSpaceConfiguration":[["ExcludeSpaces",["array","string"]],["SpaceFieldMappings",["array",["ref","ConfluenceSpaceToIndexFieldMapping"]]],["CrawlPersonalSpaces","boolean"],["CrawlArchivedSpaces","boolean"],["IncludeSpaces",["array","string"]]],"ConfluenceSpaceToIndexFieldMapping":[["DateFieldFormat","string"],["IndexFieldName","string",1],["DataSourceFieldName",["enum","DISPLAY_URL","ITEM_TYPE","SPACE_KEY","URL"],1]],"WorkDocsConfiguration":[["CrawlComments","boolean"],["OrganizationId","string",1],["InclusionPatterns",["array","string"]],["UseChangeLog","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]]],"OneDriveConfiguration":[["TenantDomain","string",1],["SecretArn","string",1],["DisableLocalGroups","boolean"],["OneDriveUsers",["ref","OneDriveUsers"],1],["InclusionPatterns",["array","string"]],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["ExclusionPatterns",["array","string"]]],"OneDriveUsers":[["OneDriveUserList",["array","string"]],["OneDriveUserS3Path",["ref","S3Path"]]],"TemplateConfiguration":[["Template","json",1]],"ServiceNowConfiguration":[["SecretArn","string",1],["HostUrl","string",1],["ServiceCatalogConfiguration",["ref","ServiceNowServiceCatalogConfiguration"]],["ServiceNowBuildVersion",["enum","LONDON","OTHERS"],1],["KnowledgeArticleConfiguration",["ref","ServiceNowKnowledgeArticleConfiguration"]],["AuthenticationType",["enum","HTTP_BASIC","OAUTH2"]]],"ServiceNowServiceCatalogConfiguration":[["DocumentTitleFieldName","string"],["IncludeAttachmentFilePatterns",["array","string"]],["ExcludeAttachmentFilePatterns",["array","string"]],["CrawlAttachments","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]],"ServiceNowKnowledgeArticleConfiguration":[["DocumentTitleFieldName","string"],["IncludeAttachmentFilePatterns",["array","string"]],["ExcludeAttachmentFilePatterns",["array","string"]],["FilterQuery","string"],["CrawlAttachments","boolean"],["FieldMappings",["array",["ref","DataSourceToIndexFieldMapping"]]],["DocumentDataFieldName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Type","IndexId"],"ro":["Id","Arn"],"dep":["DataSourceConfiguration/S3Configuration","DataSourceConfiguration/SharePointConfiguration","DataSourceConfiguration/SalesforceConfiguration","DataSourceConfiguration/OneDriveConfiguration","DataSourceConfiguration/ServiceNowConfiguration","DataSourceConfiguration/DatabaseConfiguration","DataSourceConfiguration/ConfluenceConfiguration","DataSourceConfiguration/GoogleDriveConfiguration","DataSourceConfiguration/WebCrawlerConfiguration","DataSourceConfiguration/WorkDocsConfiguration"],"tg":[true,true,true]}}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 
@@ -25,15 +25,31 @@ export type DataSource = InstanceType<typeof DataSource>;
 export interface DataSourceArgs {
   /** Configuration information for altering document metadata and content during the document ingestion process. */
   customDocumentEnrichmentConfiguration?: DataSourceCustomDocumentEnrichmentConfiguration;
-  /** The identifier of the index you want to use with the data source connector. */
+  /**
+   * The identifier of the index you want to use with the data source connector.
+   *
+   * Length: 36–36.
+   */
   indexId: string;
-  /** The code for a language. This shows a supported language for all documents in the data source. English is supported by default. For more information on supported languages, including their codes, see [Adding documents in languages other than English](https://docs.aws.amazon.com/kendra/latest/dg/in-adding-languages.html) . */
+  /**
+   * The code for a language. This shows a supported language for all documents in the data source. English is supported by default. For more information on supported languages, including their codes, see [Adding documents in languages other than English](https://docs.aws.amazon.com/kendra/latest/dg/in-adding-languages.html) .
+   *
+   * Length: 2–10. Pattern: `[a-zA-Z-]*`.
+   */
   languageCode?: string;
   /** The type of the data source. */
   type: "S3" | "SHAREPOINT" | "SALESFORCE" | "ONEDRIVE" | "SERVICENOW" | "DATABASE" | "CUSTOM" | "CONFLUENCE" | "GOOGLEDRIVE" | "WEBCRAWLER" | "WORKDOCS" | "TEMPLATE";
-  /** A description for the data source connector. */
+  /**
+   * A description for the data source connector.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** Sets the frequency that Amazon Kendra checks the documents in your data source and updates the index. If you don't set a schedule, Amazon Kendra doesn't periodically update the index. */
+  /**
+   * Sets the frequency that Amazon Kendra checks the documents in your data source and updates the index. If you don't set a schedule, Amazon Kendra doesn't periodically update the index.
+   *
+   * Length: at most 1000.
+   */
   schedule?: string;
   /**
    * Configuration information for an Amazon Kendra data source. The contents of the configuration depend on the type of data source. You can only specify one type of data source in the configuration.
@@ -49,15 +65,23 @@ export interface DataSourceArgs {
    * You can't specify the `RoleArn` parameter when the `Type` parameter is set to `CUSTOM` .
    *
    * The `RoleArn` parameter is required for all other data sources.
+   *
+   * Length: 1–1284. Pattern: ``.
    */
   roleArn?: string;
   /**
    * An array of key-value pairs to apply to this resource
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The name of the data source. */
+  /**
+   * The name of the data source.
+   *
+   * Length: 1–1000.
+   */
   name: string;
 }
 
@@ -85,13 +109,21 @@ export interface DataSourceOutputs extends DataSourceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-customdocumentenrichmentconfiguration.html | CloudFormation: CustomDocumentEnrichmentConfiguration}
  */
 export interface DataSourceCustomDocumentEnrichmentConfiguration {
-  /** Configuration information to alter document attributes or metadata fields and content when ingesting documents into Amazon Kendra. */
+  /**
+   * Configuration information to alter document attributes or metadata fields and content when ingesting documents into Amazon Kendra.
+   *
+   * Items: at most 100.
+   */
   inlineConfigurations?: DataSourceInlineCustomDocumentEnrichmentConfiguration[];
   /** Configuration information for invoking a Lambda function in AWS Lambda on the original or raw documents before extracting their metadata and text. You can use a Lambda function to apply advanced logic for creating, modifying, or deleting document metadata and content. For more information, see [Advanced data manipulation](https://docs.aws.amazon.com/kendra/latest/dg/custom-document-enrichment.html#advanced-data-manipulation) . */
   preExtractionHookConfiguration?: DataSourceHookConfiguration;
   /** Configuration information for invoking a Lambda function in AWS Lambda on the structured documents with their metadata and text extracted. You can use a Lambda function to apply advanced logic for creating, modifying, or deleting document metadata and content. For more information, see [Advanced data manipulation](https://docs.aws.amazon.com/kendra/latest/dg/custom-document-enrichment.html#advanced-data-manipulation) . */
   postExtractionHookConfiguration?: DataSourceHookConfiguration;
-  /** The Amazon Resource Name (ARN) of an IAM role with permission to run `PreExtractionHookConfiguration` and `PostExtractionHookConfiguration` for altering document metadata and content during the document ingestion process. For more information, see [an IAM roles for Amazon Kendra](https://docs.aws.amazon.com/kendra/latest/dg/iam-roles.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role with permission to run `PreExtractionHookConfiguration` and `PostExtractionHookConfiguration` for altering document metadata and content during the document ingestion process. For more information, see [an IAM roles for Amazon Kendra](https://docs.aws.amazon.com/kendra/latest/dg/iam-roles.html) .
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   roleArn?: string;
 }
 
@@ -133,6 +165,8 @@ export interface DataSourceDocumentAttributeCondition {
    * For example, 'Source_URI' could be an identifier for the attribute or metadata field that contains source URIs associated with the documents.
    *
    * Amazon Kendra currently does not support `_document_body` as an attribute key used for the condition.
+   *
+   * Length: 1–200. Pattern: `[a-zA-Z0-9_][a-zA-Z0-9_-]*`.
    */
   conditionDocumentAttributeKey: string;
   /**
@@ -157,7 +191,11 @@ export interface DataSourceDocumentAttributeValue {
   dateValue?: string;
   /** A long integer value. */
   longValue?: number;
-  /** A string, such as "department". */
+  /**
+   * A string, such as "department".
+   *
+   * Length: 1–2048.
+   */
   stringValue?: string;
   /** A list of strings. The default maximum length or number of strings is 10. */
   stringListValue?: string[];
@@ -179,6 +217,8 @@ export interface DataSourceDocumentAttributeTarget {
    * The identifier of the target document attribute or metadata field.
    *
    * For example, 'Department' could be an identifier for the target attribute or metadata field that includes the department names associated with the documents.
+   *
+   * Length: 1–200. Pattern: `[a-zA-Z0-9_][a-zA-Z0-9_-]*`.
    */
   targetDocumentAttributeKey: string;
   /** `TRUE` to delete the existing target value for your specified target attribute key. You cannot create a target value and set this to `TRUE` . To create a target value ( `TargetDocumentAttributeValue` ), set this to `FALSE` . */
@@ -199,9 +239,17 @@ export interface DataSourceDocumentAttributeTarget {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-hookconfiguration.html | CloudFormation: HookConfiguration}
  */
 export interface DataSourceHookConfiguration {
-  /** Stores the original, raw documents or the structured, parsed documents before and after altering them. For more information, see [Data contracts for Lambda functions](https://docs.aws.amazon.com/kendra/latest/dg/custom-document-enrichment.html#cde-data-contracts-lambda) . */
+  /**
+   * Stores the original, raw documents or the structured, parsed documents before and after altering them. For more information, see [Data contracts for Lambda functions](https://docs.aws.amazon.com/kendra/latest/dg/custom-document-enrichment.html#cde-data-contracts-lambda) .
+   *
+   * Length: 3–63. Pattern: `[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]`.
+   */
   s3Bucket: string;
-  /** The Amazon Resource Name (ARN) of an IAM role with permission to run a Lambda function during ingestion. For more information, see [an IAM roles for Amazon Kendra](https://docs.aws.amazon.com/kendra/latest/dg/iam-roles.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role with permission to run a Lambda function during ingestion. For more information, see [an IAM roles for Amazon Kendra](https://docs.aws.amazon.com/kendra/latest/dg/iam-roles.html) .
+   *
+   * Length: 1–2048.
+   */
   lambdaArn: string;
   /**
    * The condition used for when a Lambda function should be invoked.
@@ -257,23 +305,49 @@ export interface DataSourceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-googledriveconfiguration.html | CloudFormation: GoogleDriveConfiguration}
  */
 export interface DataSourceGoogleDriveConfiguration {
-  /** The Amazon Resource Name (ARN) of a AWS Secrets Manager secret that contains the credentials required to connect to Google Drive. For more information, see [Using a Google Workspace Drive data source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-google-drive.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of a AWS Secrets Manager secret that contains the credentials required to connect to Google Drive. For more information, see [Using a Google Workspace Drive data source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-google-drive.html) .
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   secretArn: string;
-  /** A list of identifiers or shared drives to exclude from the index. All files and folders stored on the shared drive are excluded. */
+  /**
+   * A list of identifiers or shared drives to exclude from the index. All files and folders stored on the shared drive are excluded.
+   *
+   * Items: 0–100. Each item: Length: 1–256.
+   */
   excludeSharedDrives?: string[];
-  /** A list of email addresses of the users. Documents owned by these users are excluded from the index. Documents shared with excluded users are indexed unless they are excluded in another way. */
+  /**
+   * A list of email addresses of the users. Documents owned by these users are excluded from the index. Documents shared with excluded users are indexed unless they are excluded in another way.
+   *
+   * Items: 0–100. Each item: Length: 1–256.
+   */
   excludeUserAccounts?: string[];
-  /** A list of regular expression patterns to include certain items in your Google Drive, including shared drives and users' My Drives. Items that match the patterns are included in the index. Items that don't match the patterns are excluded from the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index. */
+  /**
+   * A list of regular expression patterns to include certain items in your Google Drive, including shared drives and users' My Drives. Items that match the patterns are included in the index. Items that don't match the patterns are excluded from the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   inclusionPatterns?: string[];
   /**
    * A list of MIME types to exclude from the index. All documents matching the specified MIME type are excluded.
    *
    * For a list of MIME types, see [Using a Google Workspace Drive data source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-google-drive.html) .
+   *
+   * Items: 0–30. Each item: Length: 1–256.
    */
   excludeMimeTypes?: string[];
-  /** Maps Google Drive data source attributes or field names to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Google Drive fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Google Drive data source field names must exist in your Google Drive custom metadata. */
+  /**
+   * Maps Google Drive data source attributes or field names to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Google Drive fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Google Drive data source field names must exist in your Google Drive custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** A list of regular expression patterns to exclude certain items in your Google Drive, including shared drives and users' My Drives. Items that match the patterns are excluded from the index. Items that don't match the patterns are included in the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index. */
+  /**
+   * A list of regular expression patterns to exclude certain items in your Google Drive, including shared drives and users' My Drives. Items that match the patterns are excluded from the index. Items that don't match the patterns are included in the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   exclusionPatterns?: string[];
 }
 
@@ -283,11 +357,23 @@ export interface DataSourceGoogleDriveConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-datasourcetoindexfieldmapping.html | CloudFormation: DataSourceToIndexFieldMapping}
  */
 export interface DataSourceDataSourceToIndexFieldMapping {
-  /** The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field, you must specify the date format. If the field is not a date field, an exception is thrown. */
+  /**
+   * The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field, you must specify the date format. If the field is not a date field, an exception is thrown.
+   *
+   * Length: 4–40.
+   */
   dateFieldFormat?: string;
-  /** The name of the index field to map to the data source field. The index field type must match the data source field type. */
+  /**
+   * The name of the index field to map to the data source field. The index field type must match the data source field type.
+   *
+   * Length: 1–30.
+   */
   indexFieldName: string;
-  /** The name of the field in the data source. You must first create the index field using the `UpdateIndex` API. */
+  /**
+   * The name of the field in the data source. You must first create the index field using the `UpdateIndex` API.
+   *
+   * Length: 1–100.
+   */
   dataSourceFieldName: string;
 }
 
@@ -311,6 +397,8 @@ export interface DataSourceWebCrawlerConfiguration {
    * As a website’s web pages are crawled, any URLs the web pages link to are also crawled. URLs on a web page are crawled in order of appearance.
    *
    * The default maximum links per page is 100.
+   *
+   * Range: 1–1000.
    */
   maxLinksPerPage?: number;
   /**
@@ -321,7 +409,11 @@ export interface DataSourceWebCrawlerConfiguration {
    * Web proxy credentials are optional and you can use them to connect to a web proxy server that requires basic authentication. To store web proxy credentials, you use a secret in [AWS Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/intro.html) .
    */
   proxyConfiguration?: DataSourceProxyConfiguration;
-  /** A list of regular expression patterns to exclude certain URLs to crawl. URLs that match the patterns are excluded from the index. URLs that don't match the patterns are included in the index. If a URL matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the URL file isn't included in the index. */
+  /**
+   * A list of regular expression patterns to exclude certain URLs to crawl. URLs that match the patterns are excluded from the index. URLs that don't match the patterns are included in the index. If a URL matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the URL file isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   urlExclusionPatterns?: string[];
   /**
    * The maximum number of URLs crawled per website host per minute.
@@ -329,9 +421,15 @@ export interface DataSourceWebCrawlerConfiguration {
    * A minimum of one URL is required.
    *
    * The default maximum number of URLs crawled per website host per minute is 300.
+   *
+   * Range: 1–300.
    */
   maxUrlsPerMinuteCrawlRate?: number;
-  /** A list of regular expression patterns to include certain URLs to crawl. URLs that match the patterns are included in the index. URLs that don't match the patterns are excluded from the index. If a URL matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the URL file isn't included in the index. */
+  /**
+   * A list of regular expression patterns to include certain URLs to crawl. URLs that match the patterns are included in the index. URLs that don't match the patterns are excluded from the index. If a URL matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the URL file isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   urlInclusionPatterns?: string[];
   /**
    * Specifies the seed or starting point URLs of the websites or the sitemap URLs of the websites you want to crawl.
@@ -349,9 +447,15 @@ export interface DataSourceWebCrawlerConfiguration {
    * Files larger than this size (in MB) are skipped/not crawled.
    *
    * The default maximum size of a web page or attachment is set to 50 MB.
+   *
+   * Range: 0–50.
    */
   maxContentSizePerPageInMegaBytes?: number;
-  /** The 'depth' or number of levels from the seed level to crawl. For example, the seed URL page is depth 1 and any hyperlinks on this page that are also crawled are depth 2. */
+  /**
+   * The 'depth' or number of levels from the seed level to crawl. For example, the seed URL page is depth 1 and any hyperlinks on this page that are also crawled are depth 2.
+   *
+   * Range: 1–10.
+   */
   crawlDepth?: number;
 }
 
@@ -365,6 +469,8 @@ export interface DataSourceWebCrawlerAuthenticationConfiguration {
    * The list of configuration information that's required to connect to and crawl a website host using basic authentication credentials.
    *
    * The list includes the name and port number of the website host.
+   *
+   * Items: at most 10.
    */
   basicAuthentication?: DataSourceWebCrawlerBasicAuthentication[];
 }
@@ -379,18 +485,24 @@ export interface DataSourceWebCrawlerBasicAuthentication {
    * The port number of the website host you want to connect to using authentication credentials.
    *
    * For example, the port for https://a.example.com/page1.html is 443, the standard port for HTTPS.
+   *
+   * Range: 1–65535.
    */
   port: number;
   /**
    * The name of the website host you want to connect to using authentication credentials.
    *
    * For example, the host name of https://a.example.com/page1.html is "a.example.com".
+   *
+   * Length: 1–253. Pattern: `([^\s]*)`.
    */
   host: string;
   /**
    * The Amazon Resource Name (ARN) of an AWS Secrets Manager secret. You create a secret to store your credentials in [AWS Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/intro.html)
    *
    * You use a secret if basic authentication credentials are required to connect to a website. The secret stores your credentials of user name and password.
+   *
+   * Length: 1–1284. Pattern: ``.
    */
   credentials: string;
 }
@@ -405,18 +517,24 @@ export interface DataSourceProxyConfiguration {
    * The port number of the website host you want to connect to via a web proxy server.
    *
    * For example, the port for https://a.example.com/page1.html is 443, the standard port for HTTPS.
+   *
+   * Range: 1–65535.
    */
   port: number;
   /**
    * The name of the website host you want to connect to via a web proxy server.
    *
    * For example, the host name of https://a.example.com/page1.html is "a.example.com".
+   *
+   * Length: 1–253. Pattern: `([^\s]*)`.
    */
   host: string;
   /**
    * The Amazon Resource Name (ARN) of an AWS Secrets Manager secret. You create a secret to store your credentials in [AWS Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/intro.html)
    *
    * The credentials are optional. You use a secret if web proxy credentials are required to connect to a website host. Amazon Kendra currently support basic authentication to connect to a web proxy server. The secret stores your credentials.
+   *
+   * Length: 1–1284. Pattern: ``.
    */
   credentials?: string;
 }
@@ -461,6 +579,8 @@ export interface DataSourceWebCrawlerSiteMapsConfiguration {
    * The list of sitemap URLs of the websites you want to crawl.
    *
    * The list can include a maximum of three sitemap URLs.
+   *
+   * Items: 0–3. Each item: Length: 1–2048. Pattern: `^(https?):\/\/([^\s]*)`.
    */
   siteMaps: string[];
 }
@@ -487,6 +607,8 @@ export interface DataSourceWebCrawlerSeedUrlConfiguration {
    * The list of seed or starting point URLs of the websites you want to crawl.
    *
    * The list can include a maximum of 100 seed URLs.
+   *
+   * Items: 0–100. Each item: Length: 1–2048. Pattern: `^(https?)://([^\s]*)`.
    */
   seedUrls: string[];
 }
@@ -497,7 +619,11 @@ export interface DataSourceWebCrawlerSeedUrlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-s3datasourceconfiguration.html | CloudFormation: S3DataSourceConfiguration}
  */
 export interface DataSourceS3DataSourceConfiguration {
-  /** The name of the bucket that contains the documents. */
+  /**
+   * The name of the bucket that contains the documents.
+   *
+   * Length: 3–63. Pattern: `[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]`.
+   */
   bucketName: string;
   /**
    * A list of glob patterns (patterns that can expand a wildcard pattern into a list of path names that match the given pattern) for certain file names and file types to include in your index. If a document matches both an inclusion and exclusion prefix or pattern, the exclusion prefix takes precendence and the document is not indexed. Examples of glob patterns include:
@@ -510,9 +636,15 @@ export interface DataSourceS3DataSourceConfiguration {
    * - **.png , *.jpg* —All PNG and JPEG image files in a directory (files with the extensions .png and .jpg).
    * - **internal** —All files in a directory that contain 'internal' in the file name, such as 'internal', 'internal_only', 'company_internal'.
    * - ***\/*internal** —All internal-related files in a directory and its subdirectories. …
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   inclusionPatterns?: string[];
-  /** A list of S3 prefixes for the documents that should be included in the index. */
+  /**
+   * A list of S3 prefixes for the documents that should be included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   inclusionPrefixes?: string[];
   /** Provides the path to the S3 bucket that contains the user context filtering files for the data source. For the format of the file, see [Access control for S3 data sources](https://docs.aws.amazon.com/kendra/latest/dg/s3-acl.html) . */
   accessControlListConfiguration?: DataSourceAccessControlListConfiguration;
@@ -527,6 +659,8 @@ export interface DataSourceS3DataSourceConfiguration {
    * - **.png , *.jpg* —All PNG and JPEG image files in a directory (files with the extensions .png and .jpg).
    * - **internal** —All files in a directory that contain 'internal' in the file name, such as 'internal', 'internal_only', 'company_internal'.
    * - ***\/*internal** —All internal-related files in a directory and its subdirectories. …
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   exclusionPatterns?: string[];
   /** Specifies document metadata files that contain information such as the document access control information, source URI, document author, and custom attributes. Each metadata file contains metadata about a single document. */
@@ -539,7 +673,11 @@ export interface DataSourceS3DataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-accesscontrollistconfiguration.html | CloudFormation: AccessControlListConfiguration}
  */
 export interface DataSourceAccessControlListConfiguration {
-  /** Path to the AWS S3 bucket that contains the access control list files. */
+  /**
+   * Path to the AWS S3 bucket that contains the access control list files.
+   *
+   * Length: 1–1024.
+   */
   keyPath?: string;
 }
 
@@ -549,7 +687,11 @@ export interface DataSourceAccessControlListConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-documentsmetadataconfiguration.html | CloudFormation: DocumentsMetadataConfiguration}
  */
 export interface DataSourceDocumentsMetadataConfiguration {
-  /** A prefix used to filter metadata configuration files in the AWS S3 bucket. The S3 bucket might contain multiple metadata files. Use `S3Prefix` to include only the desired metadata files. */
+  /**
+   * A prefix used to filter metadata configuration files in the AWS S3 bucket. The S3 bucket might contain multiple metadata files. Use `S3Prefix` to include only the desired metadata files.
+   *
+   * Length: 1–1024.
+   */
   s3Prefix?: string;
 }
 
@@ -568,17 +710,29 @@ export interface DataSourceSalesforceConfiguration {
    * - password - The password associated with the user logging in to the Salesforce instance.
    * - securityToken - The token associated with the user logging in to the Salesforce instance.
    * - username - The user name of the user logging in to the Salesforce instance.
+   *
+   * Length: 1–1284. Pattern: ``.
    */
   secretArn: string;
-  /** The instance URL for the Salesforce site that you want to index. */
+  /**
+   * The instance URL for the Salesforce site that you want to index.
+   *
+   * Length: 1–2048. Pattern: `^(https?|ftp|file)://([^\s]*)`.
+   */
   serverUrl: string;
   /**
    * A list of regular expression patterns to include certain documents in your Salesforce. Documents that match the patterns are included in the index. Documents that don't match the patterns are excluded from the index. If a document matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the document isn't included in the index.
    *
    * The pattern is applied to the name of the attached file.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   includeAttachmentFilePatterns?: string[];
-  /** Configuration of the Salesforce standard objects that Amazon Kendra indexes. */
+  /**
+   * Configuration of the Salesforce standard objects that Amazon Kendra indexes.
+   *
+   * Items: 1–17.
+   */
   standardObjectConfigurations?: DataSourceSalesforceStandardObjectConfiguration[];
   /** Configuration information for processing attachments to Salesforce standard objects. */
   standardObjectAttachmentConfiguration?: DataSourceSalesforceStandardObjectAttachmentConfiguration;
@@ -586,6 +740,8 @@ export interface DataSourceSalesforceConfiguration {
    * A list of regular expression patterns to exclude certain documents in your Salesforce. Documents that match the patterns are excluded from the index. Documents that don't match the patterns are included in the index. If a document matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the document isn't included in the index.
    *
    * The pattern is applied to the name of the attached file.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   excludeAttachmentFilePatterns?: string[];
   /** Indicates whether Amazon Kendra should index attachments to Salesforce objects. */
@@ -602,13 +758,25 @@ export interface DataSourceSalesforceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-salesforcestandardobjectconfiguration.html | CloudFormation: SalesforceStandardObjectConfiguration}
  */
 export interface DataSourceSalesforceStandardObjectConfiguration {
-  /** The name of the field in the standard object table that contains the document title. */
+  /**
+   * The name of the field in the standard object table that contains the document title.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
-  /** Maps attributes or field names of the standard object to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Salesforce fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Salesforce data source field names must exist in your Salesforce custom metadata. */
+  /**
+   * Maps attributes or field names of the standard object to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Salesforce fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Salesforce data source field names must exist in your Salesforce custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
   /** The name of the standard object. */
   name: "ACCOUNT" | "CAMPAIGN" | "CASE" | "CONTACT" | "CONTRACT" | "DOCUMENT" | "GROUP" | "IDEA" | "LEAD" | "OPPORTUNITY" | "PARTNER" | "PRICEBOOK" | "PRODUCT" | "PROFILE" | "SOLUTION" | "TASK" | "USER";
-  /** The name of the field in the standard object table that contains the document contents. */
+  /**
+   * The name of the field in the standard object table that contains the document contents.
+   *
+   * Length: 1–100.
+   */
   documentDataFieldName: string;
 }
 
@@ -618,9 +786,17 @@ export interface DataSourceSalesforceStandardObjectConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-salesforcestandardobjectattachmentconfiguration.html | CloudFormation: SalesforceStandardObjectAttachmentConfiguration}
  */
 export interface DataSourceSalesforceStandardObjectAttachmentConfiguration {
-  /** The name of the field used for the document title. */
+  /**
+   * The name of the field used for the document title.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
-  /** One or more objects that map fields in attachments to Amazon Kendra index fields. */
+  /**
+   * One or more objects that map fields in attachments to Amazon Kendra index fields.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
 }
 
@@ -630,13 +806,29 @@ export interface DataSourceSalesforceStandardObjectAttachmentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-salesforcechatterfeedconfiguration.html | CloudFormation: SalesforceChatterFeedConfiguration}
  */
 export interface DataSourceSalesforceChatterFeedConfiguration {
-  /** The name of the column in the Salesforce FeedItem table that contains the title of the document. This is typically the `Title` column. */
+  /**
+   * The name of the column in the Salesforce FeedItem table that contains the title of the document. This is typically the `Title` column.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
-  /** Filters the documents in the feed based on status of the user. When you specify `ACTIVE_USERS` only documents from users who have an active account are indexed. When you specify `STANDARD_USER` only documents for Salesforce standard users are documented. You can specify both. */
-  includeFilterTypes?: string[];
-  /** Maps fields from a Salesforce chatter feed into Amazon Kendra index fields. */
+  /**
+   * Filters the documents in the feed based on status of the user. When you specify `ACTIVE_USERS` only documents from users who have an active account are indexed. When you specify `STANDARD_USER` only documents for Salesforce standard users are documented. You can specify both.
+   *
+   * Items: 1–2.
+   */
+  includeFilterTypes?: ("ACTIVE_USER" | "STANDARD_USER")[];
+  /**
+   * Maps fields from a Salesforce chatter feed into Amazon Kendra index fields.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** The name of the column in the Salesforce FeedItem table that contains the content to index. Typically this is the `Body` column. */
+  /**
+   * The name of the column in the Salesforce FeedItem table that contains the content to index. Typically this is the `Body` column.
+   *
+   * Length: 1–100.
+   */
   documentDataFieldName: string;
 }
 
@@ -646,11 +838,19 @@ export interface DataSourceSalesforceChatterFeedConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-salesforceknowledgearticleconfiguration.html | CloudFormation: SalesforceKnowledgeArticleConfiguration}
  */
 export interface DataSourceSalesforceKnowledgeArticleConfiguration {
-  /** Specifies the document states that should be included when Amazon Kendra indexes knowledge articles. You must specify at least one state. */
-  includedStates: string[];
+  /**
+   * Specifies the document states that should be included when Amazon Kendra indexes knowledge articles. You must specify at least one state.
+   *
+   * Items: 1–3.
+   */
+  includedStates: ("DRAFT" | "PUBLISHED" | "ARCHIVED")[];
   /** Configuration information for standard Salesforce knowledge articles. */
   standardKnowledgeArticleTypeConfiguration?: DataSourceSalesforceStandardKnowledgeArticleTypeConfiguration;
-  /** Configuration information for custom Salesforce knowledge articles. */
+  /**
+   * Configuration information for custom Salesforce knowledge articles.
+   *
+   * Items: 1–10.
+   */
   customKnowledgeArticleTypeConfigurations?: DataSourceSalesforceCustomKnowledgeArticleTypeConfiguration[];
 }
 
@@ -660,11 +860,23 @@ export interface DataSourceSalesforceKnowledgeArticleConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-salesforcestandardknowledgearticletypeconfiguration.html | CloudFormation: SalesforceStandardKnowledgeArticleTypeConfiguration}
  */
 export interface DataSourceSalesforceStandardKnowledgeArticleTypeConfiguration {
-  /** The name of the field that contains the document title. */
+  /**
+   * The name of the field that contains the document title.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
-  /** Maps attributes or field names of the knowledge article to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Salesforce fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Salesforce data source field names must exist in your Salesforce custom metadata. */
+  /**
+   * Maps attributes or field names of the knowledge article to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Salesforce fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Salesforce data source field names must exist in your Salesforce custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** The name of the field that contains the document data to index. */
+  /**
+   * The name of the field that contains the document data to index.
+   *
+   * Length: 1–100.
+   */
   documentDataFieldName: string;
 }
 
@@ -674,13 +886,29 @@ export interface DataSourceSalesforceStandardKnowledgeArticleTypeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-salesforcecustomknowledgearticletypeconfiguration.html | CloudFormation: SalesforceCustomKnowledgeArticleTypeConfiguration}
  */
 export interface DataSourceSalesforceCustomKnowledgeArticleTypeConfiguration {
-  /** The name of the field in the custom knowledge article that contains the document title. */
+  /**
+   * The name of the field in the custom knowledge article that contains the document title.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
-  /** Maps attributes or field names of the custom knowledge article to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Salesforce fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Salesforce data source field names must exist in your Salesforce custom metadata. */
+  /**
+   * Maps attributes or field names of the custom knowledge article to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Salesforce fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Salesforce data source field names must exist in your Salesforce custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** The name of the configuration. */
+  /**
+   * The name of the configuration.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** The name of the field in the custom knowledge article that contains the document data to index. */
+  /**
+   * The name of the field in the custom knowledge article that contains the document data to index.
+   *
+   * Length: 1–100.
+   */
   documentDataFieldName: string;
 }
 
@@ -728,15 +956,35 @@ export interface DataSourceSqlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-connectionconfiguration.html | CloudFormation: ConnectionConfiguration}
  */
 export interface DataSourceConnectionConfiguration {
-  /** The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that stores the credentials. The credentials should be a user-password pair. For more information, see [Using a Database Data Source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-database.html) . For more information about AWS Secrets Manager , see [What Is AWS Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/intro.html) in the *AWS Secrets Manager* user guide. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that stores the credentials. The credentials should be a user-password pair. For more information, see [Using a Database Data Source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-database.html) . For more information about AWS Secrets Manager , see [What Is AWS Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/intro.html) in the *AWS Secrets Manager* user guide.
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   secretArn: string;
-  /** The name of the table that contains the document data. */
+  /**
+   * The name of the table that contains the document data.
+   *
+   * Length: 1–100.
+   */
   tableName: string;
-  /** The port that the database uses for connections. */
+  /**
+   * The port that the database uses for connections.
+   *
+   * Range: 1–65535.
+   */
   databasePort: number;
-  /** The name of the host for the database. Can be either a string (host.subdomain.domain.tld) or an IPv4 or IPv6 address. */
+  /**
+   * The name of the host for the database. Can be either a string (host.subdomain.domain.tld) or an IPv4 or IPv6 address.
+   *
+   * Length: 1–253.
+   */
   databaseHost: string;
-  /** The name of the database containing the document data. */
+  /**
+   * The name of the database containing the document data.
+   *
+   * Length: 1–100.
+   */
   databaseName: string;
 }
 
@@ -746,15 +994,35 @@ export interface DataSourceConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-columnconfiguration.html | CloudFormation: ColumnConfiguration}
  */
 export interface DataSourceColumnConfiguration {
-  /** One to five columns that indicate when a document in the database has changed. */
+  /**
+   * One to five columns that indicate when a document in the database has changed.
+   *
+   * Items: 1–5. Each item: Length: 1–100.
+   */
   changeDetectingColumns: string[];
-  /** The column that contains the title of the document. */
+  /**
+   * The column that contains the title of the document.
+   *
+   * Length: 1–100.
+   */
   documentTitleColumnName?: string;
-  /** The column that provides the document's identifier. */
+  /**
+   * The column that provides the document's identifier.
+   *
+   * Length: 1–100.
+   */
   documentIdColumnName: string;
-  /** The column that contains the contents of the document. */
+  /**
+   * The column that contains the contents of the document.
+   *
+   * Length: 1–100.
+   */
   documentDataColumnName: string;
-  /** An array of objects that map database column names to the corresponding fields in an index. You must first create the fields in the index using the [UpdateIndex](https://docs.aws.amazon.com/kendra/latest/dg/API_UpdateIndex.html) operation. */
+  /**
+   * An array of objects that map database column names to the corresponding fields in an index. You must first create the fields in the index using the [UpdateIndex](https://docs.aws.amazon.com/kendra/latest/dg/API_UpdateIndex.html) operation.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
 }
 
@@ -764,9 +1032,17 @@ export interface DataSourceColumnConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-datasourcevpcconfiguration.html | CloudFormation: DataSourceVpcConfiguration}
  */
 export interface DataSourceDataSourceVpcConfiguration {
-  /** A list of identifiers for subnets within your Amazon VPC. The subnets should be able to connect to each other in the VPC, and they should have outgoing access to the Internet through a NAT device. */
+  /**
+   * A list of identifiers for subnets within your Amazon VPC. The subnets should be able to connect to each other in the VPC, and they should have outgoing access to the Internet through a NAT device.
+   *
+   * Items: at most 6. Each item: Length: 1–200. Pattern: `[\-0-9a-zA-Z]+`.
+   */
   subnetIds: string[];
-  /** A list of identifiers of security groups within your Amazon VPC. The security groups should enable Amazon Kendra to connect to the data source. */
+  /**
+   * A list of identifiers of security groups within your Amazon VPC. The security groups should enable Amazon Kendra to connect to the data source.
+   *
+   * Items: at most 10. Each item: Length: 1–200. Pattern: `[\-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -776,7 +1052,11 @@ export interface DataSourceDataSourceVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-aclconfiguration.html | CloudFormation: AclConfiguration}
  */
 export interface DataSourceAclConfiguration {
-  /** A list of groups, separated by semi-colons, that filters a query response based on user context. The document is only returned to users that are in one of the groups specified in the `UserContext` field of the [Query](https://docs.aws.amazon.com/kendra/latest/dg/API_Query.html) operation. */
+  /**
+   * A list of groups, separated by semi-colons, that filters a query response based on user context. The document is only returned to users that are in one of the groups specified in the `UserContext` field of the [Query](https://docs.aws.amazon.com/kendra/latest/dg/API_Query.html) operation.
+   *
+   * Length: 1–100.
+   */
   allowedGroupsColumnName: string;
 }
 
@@ -786,9 +1066,17 @@ export interface DataSourceAclConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-sharepointconfiguration.html | CloudFormation: SharePointConfiguration}
  */
 export interface DataSourceSharePointConfiguration {
-  /** The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that contains the user name and password required to connect to the SharePoint instance. For more information, see [Microsoft SharePoint](https://docs.aws.amazon.com/kendra/latest/dg/data-source-sharepoint.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that contains the user name and password required to connect to the SharePoint instance. For more information, see [Microsoft SharePoint](https://docs.aws.amazon.com/kendra/latest/dg/data-source-sharepoint.html) .
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   secretArn: string;
-  /** The Microsoft SharePoint attribute field that contains the title of the document. */
+  /**
+   * The Microsoft SharePoint attribute field that contains the title of the document.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
   /** Information required to find a specific file in an Amazon S3 bucket. */
   sslCertificateS3Path?: DataSourceS3Path;
@@ -800,20 +1088,32 @@ export interface DataSourceSharePointConfiguration {
    * A list of regular expression patterns to include certain documents in your SharePoint. Documents that match the patterns are included in the index. Documents that don't match the patterns are excluded from the index. If a document matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the document isn't included in the index.
    *
    * The regex applies to the display URL of the SharePoint document.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   inclusionPatterns?: string[];
   /** Provides information for connecting to an Amazon VPC. */
   vpcConfiguration?: DataSourceDataSourceVpcConfiguration;
-  /** The Microsoft SharePoint site URLs for the documents you want to index. */
+  /**
+   * The Microsoft SharePoint site URLs for the documents you want to index.
+   *
+   * Items: at most 100. Each item: Length: 1–2048. Pattern: `^(https?|ftp|file)://([^\s]*)`.
+   */
   urls: string[];
   /** `TRUE` to use the SharePoint change log to determine which documents require updating in the index. Depending on the change log's size, it may take longer for Amazon Kendra to use the change log than to scan all of your documents in SharePoint. */
   useChangeLog?: boolean;
-  /** A list of `DataSourceToIndexFieldMapping` objects that map Microsoft SharePoint attributes or fields to Amazon Kendra index fields. You must first create the index fields using the [UpdateIndex](https://docs.aws.amazon.com/kendra/latest/dg/API_UpdateIndex.html) operation before you map SharePoint attributes. For more information, see [Mapping Data Source Fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . */
+  /**
+   * A list of `DataSourceToIndexFieldMapping` objects that map Microsoft SharePoint attributes or fields to Amazon Kendra index fields. You must first create the index fields using the [UpdateIndex](https://docs.aws.amazon.com/kendra/latest/dg/API_UpdateIndex.html) operation before you map SharePoint attributes. For more information, see [Mapping Data Source Fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) .
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
   /**
    * A list of regular expression patterns. Documents that match the patterns are excluded from the index. Documents that don't match the patterns are included in the index. If a document matches both an exclusion pattern and an inclusion pattern, the document is not included in the index.
    *
    * The regex is applied to the display URL of the SharePoint document.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   exclusionPatterns?: string[];
   /** The version of Microsoft SharePoint that you use. */
@@ -826,9 +1126,17 @@ export interface DataSourceSharePointConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-s3path.html | CloudFormation: S3Path}
  */
 export interface DataSourceS3Path {
-  /** The name of the S3 bucket that contains the file. */
+  /**
+   * The name of the S3 bucket that contains the file.
+   *
+   * Length: 3–63. Pattern: `[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]`.
+   */
   bucket: string;
-  /** The name of the file. */
+  /**
+   * The name of the file.
+   *
+   * Length: 1–1024.
+   */
   key: string;
 }
 
@@ -842,11 +1150,17 @@ export interface DataSourceConfluenceConfiguration {
    * The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that contains the user name and password required to connect to the Confluence instance. If you use Confluence Cloud, you use a generated API token as the password.
    *
    * You can also provide authentication credentials in the form of a personal access token. For more information, see [Using a Confluence data source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-confluence.html) .
+   *
+   * Length: 1–1284. Pattern: ``.
    */
   secretArn: string;
   /** Configuration information for indexing attachments to Confluence blogs and pages. */
   attachmentConfiguration?: DataSourceConfluenceAttachmentConfiguration;
-  /** The URL of your Confluence instance. Use the full URL of the server. For example, *https://server.example.com:port/* . You can also use an IP address, for example, *https://192.168.1.113/* . */
+  /**
+   * The URL of your Confluence instance. Use the full URL of the server. For example, *https://server.example.com:port/* . You can also use an IP address, for example, *https://192.168.1.113/* .
+   *
+   * Length: 1–2048. Pattern: `^(https?|ftp|file)://([^\s]*)`.
+   */
   serverUrl: string;
   /** Configuration information for indexing Confluence pages. */
   pageConfiguration?: DataSourceConfluencePageConfiguration;
@@ -856,9 +1170,17 @@ export interface DataSourceConfluenceConfiguration {
   version: "CLOUD" | "SERVER";
   /** Configuration information for an Amazon Virtual Private Cloud to connect to your Confluence. For more information, see [Configuring a VPC](https://docs.aws.amazon.com/kendra/latest/dg/vpc-configuration.html) . */
   vpcConfiguration?: DataSourceDataSourceVpcConfiguration;
-  /** A list of regular expression patterns to include certain blog posts, pages, spaces, or attachments in your Confluence. Content that matches the patterns are included in the index. Content that doesn't match the patterns is excluded from the index. If content matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the content isn't included in the index. */
+  /**
+   * A list of regular expression patterns to include certain blog posts, pages, spaces, or attachments in your Confluence. Content that matches the patterns are included in the index. Content that doesn't match the patterns is excluded from the index. If content matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the content isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   inclusionPatterns?: string[];
-  /** A list of regular expression patterns to exclude certain blog posts, pages, spaces, or attachments in your Confluence. Content that matches the patterns are excluded from the index. Content that doesn't match the patterns is included in the index. If content matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the content isn't included in the index. */
+  /**
+   * A list of regular expression patterns to exclude certain blog posts, pages, spaces, or attachments in your Confluence. Content that matches the patterns are excluded from the index. Content that doesn't match the patterns is included in the index. If content matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the content isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   exclusionPatterns?: string[];
   /** Configuration information for indexing Confluence spaces. */
   spaceConfiguration?: DataSourceConfluenceSpaceConfiguration;
@@ -874,6 +1196,8 @@ export interface DataSourceConfluenceAttachmentConfiguration {
    * Maps attributes or field names of Confluence attachments to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Confluence fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Confluence data source field names must exist in your Confluence custom metadata.
    *
    * If you specify the `AttachentFieldMappings` parameter, you must specify at least one field mapping.
+   *
+   * Items: 1–11.
    */
   attachmentFieldMappings?: DataSourceConfluenceAttachmentToIndexFieldMapping[];
   /** `TRUE` to index attachments of pages and blogs in Confluence. */
@@ -886,9 +1210,17 @@ export interface DataSourceConfluenceAttachmentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-confluenceattachmenttoindexfieldmapping.html | CloudFormation: ConfluenceAttachmentToIndexFieldMapping}
  */
 export interface DataSourceConfluenceAttachmentToIndexFieldMapping {
-  /** The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown. */
+  /**
+   * The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown.
+   *
+   * Length: 4–40.
+   */
   dateFieldFormat?: string;
-  /** The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type. */
+  /**
+   * The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type.
+   *
+   * Length: 1–30.
+   */
   indexFieldName: string;
   /**
    * The name of the field in the data source.
@@ -908,6 +1240,8 @@ export interface DataSourceConfluencePageConfiguration {
    * Maps attributes or field names of Confluence pages to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Confluence fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Confluence data source field names must exist in your Confluence custom metadata.
    *
    * If you specify the `PageFieldMappings` parameter, you must specify at least one field mapping.
+   *
+   * Items: 1–12.
    */
   pageFieldMappings?: DataSourceConfluencePageToIndexFieldMapping[];
 }
@@ -918,9 +1252,17 @@ export interface DataSourceConfluencePageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-confluencepagetoindexfieldmapping.html | CloudFormation: ConfluencePageToIndexFieldMapping}
  */
 export interface DataSourceConfluencePageToIndexFieldMapping {
-  /** The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown. */
+  /**
+   * The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown.
+   *
+   * Length: 4–40.
+   */
   dateFieldFormat?: string;
-  /** The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type. */
+  /**
+   * The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type.
+   *
+   * Length: 1–30.
+   */
   indexFieldName: string;
   /** The name of the field in the data source. */
   dataSourceFieldName: "AUTHOR" | "CONTENT_STATUS" | "CREATED_DATE" | "DISPLAY_URL" | "ITEM_TYPE" | "LABELS" | "MODIFIED_DATE" | "PARENT_ID" | "SPACE_KEY" | "SPACE_NAME" | "URL" | "VERSION";
@@ -936,6 +1278,8 @@ export interface DataSourceConfluenceBlogConfiguration {
    * Maps attributes or field names of Confluence blogs to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Confluence fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Confluence data source field names must exist in your Confluence custom metadata.
    *
    * If you specify the `BlogFieldMappings` parameter, you must specify at least one field mapping.
+   *
+   * Items: 1–9.
    */
   blogFieldMappings?: DataSourceConfluenceBlogToIndexFieldMapping[];
 }
@@ -946,9 +1290,17 @@ export interface DataSourceConfluenceBlogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-confluenceblogtoindexfieldmapping.html | CloudFormation: ConfluenceBlogToIndexFieldMapping}
  */
 export interface DataSourceConfluenceBlogToIndexFieldMapping {
-  /** The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown. */
+  /**
+   * The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown.
+   *
+   * Length: 4–40.
+   */
   dateFieldFormat?: string;
-  /** The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type. */
+  /**
+   * The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type.
+   *
+   * Length: 1–30.
+   */
   indexFieldName: string;
   /** The name of the field in the data source. */
   dataSourceFieldName: "AUTHOR" | "DISPLAY_URL" | "ITEM_TYPE" | "LABELS" | "PUBLISH_DATE" | "SPACE_KEY" | "SPACE_NAME" | "URL" | "VERSION";
@@ -960,19 +1312,29 @@ export interface DataSourceConfluenceBlogToIndexFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-confluencespaceconfiguration.html | CloudFormation: ConfluenceSpaceConfiguration}
  */
 export interface DataSourceConfluenceSpaceConfiguration {
-  /** A list of space keys of Confluence spaces. If you include a key, the blogs, documents, and attachments in the space are not indexed. If a space is in both the `ExcludeSpaces` and the `IncludeSpaces` list, the space is excluded. */
+  /**
+   * A list of space keys of Confluence spaces. If you include a key, the blogs, documents, and attachments in the space are not indexed. If a space is in both the `ExcludeSpaces` and the `IncludeSpaces` list, the space is excluded.
+   *
+   * Items: at least 1. Each item: Length: 1–255.
+   */
   excludeSpaces?: string[];
   /**
    * Maps attributes or field names of Confluence spaces to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to Confluence fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The Confluence data source field names must exist in your Confluence custom metadata.
    *
    * If you specify the `SpaceFieldMappings` parameter, you must specify at least one field mapping.
+   *
+   * Items: 1–4.
    */
   spaceFieldMappings?: DataSourceConfluenceSpaceToIndexFieldMapping[];
   /** `TRUE` to index personal spaces. You can add restrictions to items in personal spaces. If personal spaces are indexed, queries without user context information may return restricted items from a personal space in their results. For more information, see [Filtering on user context](https://docs.aws.amazon.com/kendra/latest/dg/user-context-filter.html) . */
   crawlPersonalSpaces?: boolean;
   /** `TRUE` to index archived spaces. */
   crawlArchivedSpaces?: boolean;
-  /** A list of space keys for Confluence spaces. If you include a key, the blogs, documents, and attachments in the space are indexed. Spaces that aren't in the list aren't indexed. A space in the list must exist. Otherwise, Amazon Kendra logs an error when the data source is synchronized. If a space is in both the `IncludeSpaces` and the `ExcludeSpaces` list, the space is excluded. */
+  /**
+   * A list of space keys for Confluence spaces. If you include a key, the blogs, documents, and attachments in the space are indexed. Spaces that aren't in the list aren't indexed. A space in the list must exist. Otherwise, Amazon Kendra logs an error when the data source is synchronized. If a space is in both the `IncludeSpaces` and the `ExcludeSpaces` list, the space is excluded.
+   *
+   * Items: at least 1. Each item: Length: 1–255.
+   */
   includeSpaces?: string[];
 }
 
@@ -982,9 +1344,17 @@ export interface DataSourceConfluenceSpaceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-confluencespacetoindexfieldmapping.html | CloudFormation: ConfluenceSpaceToIndexFieldMapping}
  */
 export interface DataSourceConfluenceSpaceToIndexFieldMapping {
-  /** The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown. */
+  /**
+   * The format for date fields in the data source. If the field specified in `DataSourceFieldName` is a date field you must specify the date format. If the field is not a date field, an exception is thrown.
+   *
+   * Length: 4–40.
+   */
   dateFieldFormat?: string;
-  /** The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type. */
+  /**
+   * The name of the index field to map to the Confluence data source field. The index field type must match the Confluence field type.
+   *
+   * Length: 1–30.
+   */
   indexFieldName: string;
   /** The name of the field in the data source. */
   dataSourceFieldName: "DISPLAY_URL" | "ITEM_TYPE" | "SPACE_KEY" | "URL";
@@ -1008,15 +1378,29 @@ export interface DataSourceWorkDocsConfiguration {
    * The identifier of the directory corresponding to your WorkDocs site repository.
    *
    * You can find the organization ID in the [Directory Service](https://docs.aws.amazon.com/directoryservicev2/) by going to *Active Directory* , then *Directories* . Your WorkDocs site directory has an ID, which is the organization ID. You can also set up a new WorkDocs directory in the Directory Service console and enable a WorkDocs site for the directory in the WorkDocs console.
+   *
+   * Length: 12–12. Pattern: `d-[0-9a-fA-F]{10}`.
    */
   organizationId: string;
-  /** A list of regular expression patterns to include certain files in your WorkDocs site repository. Files that match the patterns are included in the index. Files that don't match the patterns are excluded from the index. If a file matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the file isn't included in the index. */
+  /**
+   * A list of regular expression patterns to include certain files in your WorkDocs site repository. Files that match the patterns are included in the index. Files that don't match the patterns are excluded from the index. If a file matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the file isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   inclusionPatterns?: string[];
   /** `TRUE` to use the WorkDocs change log to determine which documents require updating in the index. Depending on the change log's size, it may take longer for Amazon Kendra to use the change log than to scan all of your documents in WorkDocs. */
   useChangeLog?: boolean;
-  /** A list of `DataSourceToIndexFieldMapping` objects that map WorkDocs data source attributes or field names to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to WorkDocs fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The WorkDocs data source field names must exist in your WorkDocs custom metadata. */
+  /**
+   * A list of `DataSourceToIndexFieldMapping` objects that map WorkDocs data source attributes or field names to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to WorkDocs fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The WorkDocs data source field names must exist in your WorkDocs custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** A list of regular expression patterns to exclude certain files in your WorkDocs site repository. Files that match the patterns are excluded from the index. Files that don’t match the patterns are included in the index. If a file matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the file isn't included in the index. */
+  /**
+   * A list of regular expression patterns to exclude certain files in your WorkDocs site repository. Files that match the patterns are excluded from the index. Files that don’t match the patterns are included in the index. If a file matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the file isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   exclusionPatterns?: string[];
 }
 
@@ -1026,9 +1410,17 @@ export interface DataSourceWorkDocsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-onedriveconfiguration.html | CloudFormation: OneDriveConfiguration}
  */
 export interface DataSourceOneDriveConfiguration {
-  /** The Azure Active Directory domain of the organization. */
+  /**
+   * The Azure Active Directory domain of the organization.
+   *
+   * Length: 1–256. Pattern: `^([a-zA-Z0-9]+(-[a-zA-Z0-9]+)*\.)+[a-z]{2,}$`.
+   */
   tenantDomain: string;
-  /** The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that contains the user name and password to connect to OneDrive. The user name should be the application ID for the OneDrive application, and the password is the application key for the OneDrive application. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Secrets Manager secret that contains the user name and password to connect to OneDrive. The user name should be the application ID for the OneDrive application, and the password is the application key for the OneDrive application.
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   secretArn: string;
   /** `TRUE` to disable local groups information. */
   disableLocalGroups?: boolean;
@@ -1038,14 +1430,22 @@ export interface DataSourceOneDriveConfiguration {
    * A list of regular expression patterns to include certain documents in your OneDrive. Documents that match the patterns are included in the index. Documents that don't match the patterns are excluded from the index. If a document matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the document isn't included in the index.
    *
    * The pattern is applied to the file name.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   inclusionPatterns?: string[];
-  /** A list of `DataSourceToIndexFieldMapping` objects that map OneDrive data source attributes or field names to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to OneDrive fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The OneDrive data source field names must exist in your OneDrive custom metadata. */
+  /**
+   * A list of `DataSourceToIndexFieldMapping` objects that map OneDrive data source attributes or field names to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to OneDrive fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The OneDrive data source field names must exist in your OneDrive custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
   /**
    * A list of regular expression patterns to exclude certain documents in your OneDrive. Documents that match the patterns are excluded from the index. Documents that don't match the patterns are included in the index. If a document matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the document isn't included in the index.
    *
    * The pattern is applied to the file name.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   exclusionPatterns?: string[];
 }
@@ -1056,7 +1456,11 @@ export interface DataSourceOneDriveConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-onedriveusers.html | CloudFormation: OneDriveUsers}
  */
 export interface DataSourceOneDriveUsers {
-  /** A list of users whose documents should be indexed. Specify the user names in email format, for example, `username@tenantdomain` . If you need to index the documents of more than 10 users, use the `OneDriveUserS3Path` field to specify the location of a file containing a list of users. */
+  /**
+   * A list of users whose documents should be indexed. Specify the user names in email format, for example, `username@tenantdomain` . If you need to index the documents of more than 10 users, use the `OneDriveUserS3Path` field to specify the location of a file containing a list of users.
+   *
+   * Items: 1–100. Each item: Length: 1–256. Pattern: ``.
+   */
   oneDriveUserList?: string[];
   /** The S3 bucket location of a file containing a list of users whose documents should be indexed. */
   oneDriveUserS3Path?: DataSourceS3Path;
@@ -1082,9 +1486,17 @@ export interface DataSourceTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-servicenowconfiguration.html | CloudFormation: ServiceNowConfiguration}
  */
 export interface DataSourceServiceNowConfiguration {
-  /** The Amazon Resource Name (ARN) of the AWS Secrets Manager secret that contains the user name and password required to connect to the ServiceNow instance. You can also provide OAuth authentication credentials of user name, password, client ID, and client secret. For more information, see [Using a ServiceNow data source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-servicenow.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Secrets Manager secret that contains the user name and password required to connect to the ServiceNow instance. You can also provide OAuth authentication credentials of user name, password, client ID, and client secret. For more information, see [Using a ServiceNow data source](https://docs.aws.amazon.com/kendra/latest/dg/data-source-servicenow.html) .
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   secretArn: string;
-  /** The ServiceNow instance that the data source connects to. The host endpoint should look like the following: *{instance}.service-now.com.* */
+  /**
+   * The ServiceNow instance that the data source connects to. The host endpoint should look like the following: *{instance}.service-now.com.*
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   hostUrl: string;
   /** Configuration information for crawling service catalogs in the ServiceNow site. */
   serviceCatalogConfiguration?: DataSourceServiceNowServiceCatalogConfiguration;
@@ -1106,25 +1518,41 @@ export interface DataSourceServiceNowConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-servicenowservicecatalogconfiguration.html | CloudFormation: ServiceNowServiceCatalogConfiguration}
  */
 export interface DataSourceServiceNowServiceCatalogConfiguration {
-  /** The name of the ServiceNow field that is mapped to the index document title field. */
+  /**
+   * The name of the ServiceNow field that is mapped to the index document title field.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
   /**
    * A list of regular expression patterns to include certain attachments of catalogs in your ServiceNow. Item that match the patterns are included in the index. Items that don't match the patterns are excluded from the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index.
    *
    * The regex is applied to the file name of the attachment.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   includeAttachmentFilePatterns?: string[];
   /**
    * A list of regular expression patterns to exclude certain attachments of catalogs in your ServiceNow. Item that match the patterns are excluded from the index. Items that don't match the patterns are included in the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index.
    *
    * The regex is applied to the file name of the attachment.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
    */
   excludeAttachmentFilePatterns?: string[];
   /** `TRUE` to index attachments to service catalog items. */
   crawlAttachments?: boolean;
-  /** Maps attributes or field names of catalogs to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to ServiceNow fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The ServiceNow data source field names must exist in your ServiceNow custom metadata. */
+  /**
+   * Maps attributes or field names of catalogs to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to ServiceNow fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The ServiceNow data source field names must exist in your ServiceNow custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** The name of the ServiceNow field that is mapped to the index document contents field in the Amazon Kendra index. */
+  /**
+   * The name of the ServiceNow field that is mapped to the index document contents field in the Amazon Kendra index.
+   *
+   * Length: 1–100.
+   */
   documentDataFieldName: string;
 }
 
@@ -1134,23 +1562,45 @@ export interface DataSourceServiceNowServiceCatalogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-servicenowknowledgearticleconfiguration.html | CloudFormation: ServiceNowKnowledgeArticleConfiguration}
  */
 export interface DataSourceServiceNowKnowledgeArticleConfiguration {
-  /** The name of the ServiceNow field that is mapped to the index document title field. */
+  /**
+   * The name of the ServiceNow field that is mapped to the index document title field.
+   *
+   * Length: 1–100.
+   */
   documentTitleFieldName?: string;
-  /** A list of regular expression patterns applied to include knowledge article attachments. Attachments that match the patterns are included in the index. Items that don't match the patterns are excluded from the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index. */
+  /**
+   * A list of regular expression patterns applied to include knowledge article attachments. Attachments that match the patterns are included in the index. Items that don't match the patterns are excluded from the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   includeAttachmentFilePatterns?: string[];
-  /** A list of regular expression patterns applied to exclude certain knowledge article attachments. Attachments that match the patterns are excluded from the index. Items that don't match the patterns are included in the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index. */
+  /**
+   * A list of regular expression patterns applied to exclude certain knowledge article attachments. Attachments that match the patterns are excluded from the index. Items that don't match the patterns are included in the index. If an item matches both an inclusion and exclusion pattern, the exclusion pattern takes precedence and the item isn't included in the index.
+   *
+   * Items: at most 100. Each item: Length: 1–50.
+   */
   excludeAttachmentFilePatterns?: string[];
   /**
    * A query that selects the knowledge articles to index. The query can return articles from multiple knowledge bases, and the knowledge bases can be public or private.
    *
    * The query string must be one generated by the ServiceNow console. For more information, see [Specifying documents to index with a query](https://docs.aws.amazon.com/kendra/latest/dg/servicenow-query.html) .
+   *
+   * Length: 1–2048.
    */
   filterQuery?: string;
   /** `TRUE` to index attachments to knowledge articles. */
   crawlAttachments?: boolean;
-  /** Maps attributes or field names of knoweldge articles to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to ServiceNow fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The ServiceNow data source field names must exist in your ServiceNow custom metadata. */
+  /**
+   * Maps attributes or field names of knoweldge articles to Amazon Kendra index field names. To create custom fields, use the `UpdateIndex` API before you map to ServiceNow fields. For more information, see [Mapping data source fields](https://docs.aws.amazon.com/kendra/latest/dg/field-mapping.html) . The ServiceNow data source field names must exist in your ServiceNow custom metadata.
+   *
+   * Items: at most 100.
+   */
   fieldMappings?: DataSourceDataSourceToIndexFieldMapping[];
-  /** The name of the ServiceNow field that is mapped to the index document contents field in the Amazon Kendra index. */
+  /**
+   * The name of the ServiceNow field that is mapped to the index document contents field in the Amazon Kendra index.
+   *
+   * Length: 1–100.
+   */
   documentDataFieldName: string;
 }
 
@@ -1159,15 +1609,23 @@ export interface DataSourceServiceNowKnowledgeArticleConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-faq.html | CloudFormation: AWS::Kendra::Faq}
  */
-export const Faq = cloudControlType<FaqArgs, FaqOutputs>("AWS::Kendra::Faq", "aws:kendra:Faq", '{"p":[["IndexId","string",67],["Description","string",66],["S3Path",["ref","S3Path"],67],["FileFormat",["enum","CSV","CSV_WITH_HEADER","JSON"],66],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["LanguageCode","string"],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id","IndexId"],"d":{"S3Path":[["Bucket","string",3],["Key","string",3]]},"tags":["Tags","standard"]}');
+export const Faq = cloudControlType<FaqArgs, FaqOutputs>("AWS::Kendra::Faq", "aws:kendra:Faq", '{"p":[["IndexId","string",67],["Description","string",66],["S3Path",["ref","S3Path"],67],["FileFormat",["enum","CSV","CSV_WITH_HEADER","JSON"],66],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["LanguageCode","string"],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id","IndexId"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IndexId","Name","S3Path","RoleArn","Description","FileFormat"],"ro":["Id","Arn"],"tg":[true,true,true]}}');
 /** A {@link Faq} instance: its attributes as typed outputs. */
 export type Faq = InstanceType<typeof Faq>;
 
 /** Inputs of {@link Faq}. */
 export interface FaqArgs {
-  /** The identifier of the index that contains the FAQ. */
+  /**
+   * The identifier of the index that contains the FAQ.
+   *
+   * Length: 36–36.
+   */
   indexId: string;
-  /** A description for the FAQ. */
+  /**
+   * A description for the FAQ.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /** The Amazon Simple Storage Service (Amazon S3) location of the FAQ input data. */
   s3Path: FaqS3Path;
@@ -1183,17 +1641,31 @@ export interface FaqArgs {
    * - `JSON`
    */
   fileFormat?: "CSV" | "CSV_WITH_HEADER" | "JSON";
-  /** The Amazon Resource Name (ARN) of a role with permission to access the S3 bucket that contains the FAQ. */
+  /**
+   * The Amazon Resource Name (ARN) of a role with permission to access the S3 bucket that contains the FAQ.
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The name that you assigned the FAQ when you created or updated the FAQ. */
+  /**
+   * The name that you assigned the FAQ when you created or updated the FAQ.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** The code for a language. This shows a supported language for the FAQ document as part of the summary information for FAQs. English is supported by default. For more information on supported languages, including their codes, see [Adding documents in languages other than English](https://docs.aws.amazon.com/kendra/latest/dg/in-adding-languages.html) . */
+  /**
+   * The code for a language. This shows a supported language for the FAQ document as part of the summary information for FAQs. English is supported by default. For more information on supported languages, including their codes, see [Adding documents in languages other than English](https://docs.aws.amazon.com/kendra/latest/dg/in-adding-languages.html) .
+   *
+   * Length: 2–10. Pattern: `[a-zA-Z-]*`.
+   */
   languageCode?: string;
 }
 
@@ -1215,18 +1687,28 @@ export interface FaqOutputs extends FaqArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-faq-s3path.html | CloudFormation: S3Path}
  */
 export interface FaqS3Path {
-  /** The name of the S3 bucket that contains the file. */
+  /**
+   * The name of the S3 bucket that contains the file.
+   *
+   * Length: 3–63. Pattern: `[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]`.
+   */
   bucket: string;
-  /** The name of the file. */
+  /**
+   * The name of the file.
+   *
+   * Length: 1–1024.
+   */
   key: string;
 }
 
 /**
  * Resource Type definition for AWS::Kendra::FeaturedResultsSet. A set of featured results that are displayed at the top of your search results. Featured results are placed above all other results for certain queries. If there's an exact match of a query, then one or more specific documents are featured in the search results.
  *
+ * @deprecated Cloud Control cannot create AWS::Kendra::FeaturedResultsSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-featuredresultsset.html | CloudFormation: AWS::Kendra::FeaturedResultsSet}
  */
-export const FeaturedResultsSet = cloudControlType<FeaturedResultsSetArgs, FeaturedResultsSetOutputs>("AWS::Kendra::FeaturedResultsSet", "aws:kendra:FeaturedResultsSet", '{"p":[["IndexId","string",67],["FeaturedResultsSetName","string",1],["Description","string"],["Status",["enum","ACTIVE","INACTIVE"]],["QueryTexts",["array","string"]],["FeaturedDocuments",["array",["ref","FeaturedDocument"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FeaturedResultsSetId","string",72]],"id":["Arn"],"d":{"FeaturedDocument":[["Id","string"]]},"tags":["Tags","standard"]}');
+export const FeaturedResultsSet = cloudControlType<FeaturedResultsSetArgs, FeaturedResultsSetOutputs>("AWS::Kendra::FeaturedResultsSet", "aws:kendra:FeaturedResultsSet", '{"p":[["IndexId","string",67],["FeaturedResultsSetName","string",1],["Description","string"],["Status",["enum","ACTIVE","INACTIVE"]],["QueryTexts",["array","string"]],["FeaturedDocuments",["array",["ref","FeaturedDocument"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FeaturedResultsSetId","string",72]],"id":["Arn"],"d":{"FeaturedDocument":[["Id","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link FeaturedResultsSet} instance: its attributes as typed outputs. */
 export type FeaturedResultsSet = InstanceType<typeof FeaturedResultsSet>;
 
@@ -1273,13 +1755,17 @@ export interface FeaturedResultsSetFeaturedDocument {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-index.html | CloudFormation: AWS::Kendra::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::Kendra::Index", "aws:kendra:Index", '{"p":[["Description","string"],["UserContextPolicy",["enum","ATTRIBUTE_FILTER","USER_TOKEN"]],["CapacityUnits",["ref","CapacityUnitsConfiguration"]],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],66],["DocumentMetadataConfigurations",["array",["ref","DocumentMetadataConfiguration"]]],["Tags",["array",["ref","Tag"]]],["RoleArn","string",1],["Edition",["enum","DEVELOPER_EDITION","ENTERPRISE_EDITION","GEN_AI_ENTERPRISE_EDITION"],67],["Name","string",1],["UserTokenConfigurations",["array",["ref","UserTokenConfiguration"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityUnitsConfiguration":[["QueryCapacityUnits","integer",1],["StorageCapacityUnits","integer",1]],"ServerSideEncryptionConfiguration":[["KmsKeyId","string",2]],"DocumentMetadataConfiguration":[["Relevance",["ref","Relevance"]],["Type",["enum","STRING_VALUE","STRING_LIST_VALUE","LONG_VALUE","DATE_VALUE"],1],["Search",["ref","Search"]],["Name","string",1]],"Relevance":[["Importance","integer"],["RankOrder",["enum","ASCENDING","DESCENDING"]],["ValueImportanceItems",["array",["ref","ValueImportanceItem"]]],["Freshness","boolean"],["Duration","string"]],"ValueImportanceItem":[["Value","integer"],["Key","string"]],"Search":[["Displayable","boolean"],["Sortable","boolean"],["Facetable","boolean"],["Searchable","boolean"]],"UserTokenConfiguration":[["JwtTokenTypeConfiguration",["ref","JwtTokenTypeConfiguration"]],["JsonTokenTypeConfiguration",["ref","JsonTokenTypeConfiguration"]]],"JwtTokenTypeConfiguration":[["ClaimRegex","string"],["Issuer","string"],["KeyLocation",["enum","URL","SECRET_MANAGER"],1],["SecretManagerArn","string"],["GroupAttributeField","string"],["URL","string"],["UserNameAttributeField","string"]],"JsonTokenTypeConfiguration":[["GroupAttributeField","string",1],["UserNameAttributeField","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:kendra:${Region}:${Account}:index/${IndexId}"}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::Kendra::Index", "aws:kendra:Index", '{"p":[["Description","string"],["UserContextPolicy",["enum","ATTRIBUTE_FILTER","USER_TOKEN"]],["CapacityUnits",["ref","CapacityUnitsConfiguration"]],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],66],["DocumentMetadataConfigurations",["array",["ref","DocumentMetadataConfiguration"]]],["Tags",["array",["ref","Tag"]]],["RoleArn","string",1],["Edition",["enum","DEVELOPER_EDITION","ENTERPRISE_EDITION","GEN_AI_ENTERPRISE_EDITION"],67],["Name","string",1],["UserTokenConfigurations",["array",["ref","UserTokenConfiguration"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityUnitsConfiguration":[["QueryCapacityUnits","integer",1],["StorageCapacityUnits","integer",1]],"ServerSideEncryptionConfiguration":[["KmsKeyId","string"]],"DocumentMetadataConfiguration":[["Relevance",["ref","Relevance"]],["Type",["enum","STRING_VALUE","STRING_LIST_VALUE","LONG_VALUE","DATE_VALUE"],1],["Search",["ref","Search"]],["Name","string",1]],"Relevance":[["Importance","integer"],["RankOrder",["enum","ASCENDING","DESCENDING"]],["ValueImportanceItems",["array",["ref","ValueImportanceItem"]]],["Freshness","boolean"],["Duration","string"]],"ValueImportanceItem":[["Value","integer"],["Key","string"]],"Search":[["Displayable","boolean"],["Sortable","boolean"],["Facetable","boolean"],["Searchable","boolean"]],"UserTokenConfiguration":[["JwtTokenTypeConfiguration",["ref","JwtTokenTypeConfiguration"]],["JsonTokenTypeConfiguration",["ref","JsonTokenTypeConfiguration"]]],"JwtTokenTypeConfiguration":[["ClaimRegex","string"],["Issuer","string"],["KeyLocation",["enum","URL","SECRET_MANAGER"],1],["SecretManagerArn","string"],["GroupAttributeField","string"],["URL","string"],["UserNameAttributeField","string"]],"JsonTokenTypeConfiguration":[["GroupAttributeField","string",1],["UserNameAttributeField","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Edition","ServerSideEncryptionConfiguration"],"ro":["Id","Arn"],"uo":["Tags","DocumentMetadataConfigurations","DocumentMetadataConfigurations/*/Relevance/ValueImportanceItems","UserTokenConfigurations"],"tg":[true,true,true]},"arn":"arn:${Partition}:kendra:${Region}:${Account}:index/${IndexId}"}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
 /** Inputs of {@link Index}. */
 export interface IndexArgs {
-  /** A description for the index. */
+  /**
+   * A description for the index.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /**
    * The user context policy.
@@ -1297,21 +1783,39 @@ export interface IndexArgs {
   capacityUnits?: IndexCapacityUnitsConfiguration;
   /** The identifier of the AWS KMS customer managed key (CMK) to use to encrypt data indexed by Amazon Kendra. Amazon Kendra doesn't support asymmetric CMKs. */
   serverSideEncryptionConfiguration?: IndexServerSideEncryptionConfiguration;
-  /** Specifies the properties of an index field. You can add either a custom or a built-in field. You can add and remove built-in fields at any time. When a built-in field is removed it's configuration reverts to the default for the field. Custom fields can't be removed from an index after they are added. */
+  /**
+   * Specifies the properties of an index field. You can add either a custom or a built-in field. You can add and remove built-in fields at any time. When a built-in field is removed it's configuration reverts to the default for the field. Custom fields can't be removed from an index after they are added.
+   *
+   * Items: at most 500.
+   */
   documentMetadataConfigurations?: IndexDocumentMetadataConfiguration[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** An IAM role that gives Amazon Kendra permissions to access your Amazon CloudWatch logs and metrics. This is also the role used when you use the [BatchPutDocument](https://docs.aws.amazon.com/kendra/latest/dg/BatchPutDocument.html) operation to index documents from an Amazon S3 bucket. */
+  /**
+   * An IAM role that gives Amazon Kendra permissions to access your Amazon CloudWatch logs and metrics. This is also the role used when you use the [BatchPutDocument](https://docs.aws.amazon.com/kendra/latest/dg/BatchPutDocument.html) operation to index documents from an Amazon S3 bucket.
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   roleArn: string;
   /** Indicates whether the index is a Enterprise Edition index, a Developer Edition index, or a GenAI Enterprise Edition index. */
   edition: "DEVELOPER_EDITION" | "ENTERPRISE_EDITION" | "GEN_AI_ENTERPRISE_EDITION";
-  /** The name of the index. */
+  /**
+   * The name of the index.
+   *
+   * Length: 1–1000.
+   */
   name: string;
-  /** Defines the type of user token used for the index. */
+  /**
+   * Defines the type of user token used for the index.
+   *
+   * Items: at most 1.
+   */
   userTokenConfigurations?: IndexUserTokenConfiguration[];
 }
 
@@ -1335,9 +1839,15 @@ export interface IndexCapacityUnitsConfiguration {
    * A single extra capacity unit for an index provides 0.1 queries per second or approximately 8,000 queries per day. You can add up to 100 extra capacity units.
    *
    * `GetQuerySuggestions` capacity is five times the provisioned query capacity for an index, or the base capacity of 2.5 calls per second, whichever is higher. For example, the base capacity for an index is 0.1 queries per second, and `GetQuerySuggestions` capacity has a base of 2.5 calls per second. If you add another 0.1 queries per second to total 0.2 queries per second for an index, the `GetQuerySuggestions` capacity is 2.5 calls per second (higher than five times 0.2 queries per second).
+   *
+   * Range: at least 0.
    */
   queryCapacityUnits: number;
-  /** The amount of extra storage capacity for an index. A single capacity unit provides 30 GB of storage space or 100,000 documents, whichever is reached first. You can add up to 100 extra capacity units. */
+  /**
+   * The amount of extra storage capacity for an index. A single capacity unit provides 30 GB of storage space or 100,000 documents, whichever is reached first. You can add up to 100 extra capacity units.
+   *
+   * Range: at least 0.
+   */
   storageCapacityUnits: number;
 }
 
@@ -1347,7 +1857,11 @@ export interface IndexCapacityUnitsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-index-serversideencryptionconfiguration.html | CloudFormation: ServerSideEncryptionConfiguration}
  */
 export interface IndexServerSideEncryptionConfiguration {
-  /** The identifier of the AWS KMS key . Amazon Kendra doesn't support asymmetric keys. */
+  /**
+   * The identifier of the AWS KMS key . Amazon Kendra doesn't support asymmetric keys.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
 }
 
@@ -1363,7 +1877,11 @@ export interface IndexDocumentMetadataConfiguration {
   type: "STRING_VALUE" | "STRING_LIST_VALUE" | "LONG_VALUE" | "DATE_VALUE";
   /** Provides information about how the field is used during a search. */
   search?: IndexSearch;
-  /** The name of the index field. */
+  /**
+   * The name of the index field.
+   *
+   * Length: 1–30.
+   */
   name: string;
 }
 
@@ -1373,7 +1891,11 @@ export interface IndexDocumentMetadataConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-index-relevance.html | CloudFormation: Relevance}
  */
 export interface IndexRelevance {
-  /** The relative importance of the field in the search. Larger numbers provide more of a boost than smaller numbers. */
+  /**
+   * The relative importance of the field in the search. Larger numbers provide more of a boost than smaller numbers.
+   *
+   * Range: 1–10.
+   */
   importance?: number;
   /**
    * Determines how values should be interpreted.
@@ -1397,6 +1919,8 @@ export interface IndexRelevance {
    * Specifies the time period that the boost applies to. For example, to make the boost apply to documents with the field value within the last month, you would use "2628000s". Once the field value is beyond the specified range, the effect of the boost drops off. The higher the importance, the faster the effect drops off. If you don't specify a value, the default is 3 months. The value of the field is a numeric string followed by the character "s", for example "86400s" for one day, or "604800s" for one week.
    *
    * Only applies to `DATE` fields.
+   *
+   * Length: 1–10. Pattern: `[0-9]+[s]`.
    */
   duration?: string;
 }
@@ -1407,9 +1931,17 @@ export interface IndexRelevance {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-index-valueimportanceitem.html | CloudFormation: ValueImportanceItem}
  */
 export interface IndexValueImportanceItem {
-  /** The boost value for a document when the key is part of the metadata of a document. */
+  /**
+   * The boost value for a document when the key is part of the metadata of a document.
+   *
+   * Range: 1–10.
+   */
   value?: number;
-  /** The document metadata value used for the search boost. */
+  /**
+   * The document metadata value used for the search boost.
+   *
+   * Length: 1–50.
+   */
   key?: string;
 }
 
@@ -1449,19 +1981,43 @@ export interface IndexUserTokenConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-index-jwttokentypeconfiguration.html | CloudFormation: JwtTokenTypeConfiguration}
  */
 export interface IndexJwtTokenTypeConfiguration {
-  /** The regular expression that identifies the claim. */
+  /**
+   * The regular expression that identifies the claim.
+   *
+   * Length: 1–100.
+   */
   claimRegex?: string;
-  /** The issuer of the token. */
+  /**
+   * The issuer of the token.
+   *
+   * Length: 1–65.
+   */
   issuer?: string;
   /** The location of the key. */
   keyLocation: "URL" | "SECRET_MANAGER";
-  /** The Amazon Resource Name (arn) of the secret. */
+  /**
+   * The Amazon Resource Name (arn) of the secret.
+   *
+   * Length: 1–1284. Pattern: ``.
+   */
   secretManagerArn?: string;
-  /** The group attribute field. */
+  /**
+   * The group attribute field.
+   *
+   * Length: 1–100.
+   */
   groupAttributeField?: string;
-  /** The signing key URL. */
+  /**
+   * The signing key URL.
+   *
+   * Length: 1–2048. Pattern: `^(https?|ftp|file):\/\/([^\s]*)`.
+   */
   url?: string;
-  /** The user name attribute field. */
+  /**
+   * The user name attribute field.
+   *
+   * Length: 1–100.
+   */
   userNameAttributeField?: string;
 }
 
@@ -1471,18 +2027,28 @@ export interface IndexJwtTokenTypeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-index-jsontokentypeconfiguration.html | CloudFormation: JsonTokenTypeConfiguration}
  */
 export interface IndexJsonTokenTypeConfiguration {
-  /** The group attribute field. */
+  /**
+   * The group attribute field.
+   *
+   * Length: 1–100.
+   */
   groupAttributeField: string;
-  /** The user name attribute field. */
+  /**
+   * The user name attribute field.
+   *
+   * Length: 1–100.
+   */
   userNameAttributeField: string;
 }
 
 /**
  * A block list used for query suggestions for an Amazon Kendra index. A block list contains words or phrases that should not appear as query suggestions.
  *
+ * @deprecated Cloud Control cannot create AWS::Kendra::QuerySuggestionsBlockList: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-querysuggestionsblocklist.html | CloudFormation: AWS::Kendra::QuerySuggestionsBlockList}
  */
-export const QuerySuggestionsBlockList = cloudControlType<QuerySuggestionsBlockListArgs, QuerySuggestionsBlockListOutputs>("AWS::Kendra::QuerySuggestionsBlockList", "aws:kendra:QuerySuggestionsBlockList", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["SourceS3Path",["ref","S3Path"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"]}');
+export const QuerySuggestionsBlockList = cloudControlType<QuerySuggestionsBlockListArgs, QuerySuggestionsBlockListOutputs>("AWS::Kendra::QuerySuggestionsBlockList", "aws:kendra:QuerySuggestionsBlockList", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["SourceS3Path",["ref","S3Path"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link QuerySuggestionsBlockList} instance: its attributes as typed outputs. */
 export type QuerySuggestionsBlockList = InstanceType<typeof QuerySuggestionsBlockList>;
 
@@ -1525,9 +2091,11 @@ export interface QuerySuggestionsBlockListS3Path {
 /**
  * A thesaurus for an Amazon Kendra index. The thesaurus contains a list of synonyms in Solr format.
  *
+ * @deprecated Cloud Control cannot create AWS::Kendra::Thesaurus: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-thesaurus.html | CloudFormation: AWS::Kendra::Thesaurus}
  */
-export const Thesaurus = cloudControlType<ThesaurusArgs, ThesaurusOutputs>("AWS::Kendra::Thesaurus", "aws:kendra:Thesaurus", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["RoleArn","string",1],["SourceS3Path",["ref","S3Path"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"]}');
+export const Thesaurus = cloudControlType<ThesaurusArgs, ThesaurusOutputs>("AWS::Kendra::Thesaurus", "aws:kendra:Thesaurus", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["RoleArn","string",1],["SourceS3Path",["ref","S3Path"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Thesaurus} instance: its attributes as typed outputs. */
 export type Thesaurus = InstanceType<typeof Thesaurus>;
 

@@ -15,19 +15,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendraranking-executionplan.html | CloudFormation: AWS::KendraRanking::ExecutionPlan}
  */
-export const ExecutionPlan = cloudControlType<ExecutionPlanArgs, ExecutionPlanOutputs>("AWS::KendraRanking::ExecutionPlan", "aws:kendraranking:ExecutionPlan", '{"p":[["Description","string"],["CapacityUnits",["ref","CapacityUnitsConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityUnitsConfiguration":[["RescoreCapacityUnits","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:kendra-ranking:${Region}:${Account}:rescore-execution-plan/${RescoreExecutionPlanId}"}');
+export const ExecutionPlan = cloudControlType<ExecutionPlanArgs, ExecutionPlanOutputs>("AWS::KendraRanking::ExecutionPlan", "aws:kendraranking:ExecutionPlan", '{"p":[["Description","string"],["CapacityUnits",["ref","CapacityUnitsConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityUnitsConfiguration":[["RescoreCapacityUnits","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:kendra-ranking:${Region}:${Account}:rescore-execution-plan/${RescoreExecutionPlanId}"}');
 /** A {@link ExecutionPlan} instance: its attributes as typed outputs. */
 export type ExecutionPlan = InstanceType<typeof ExecutionPlan>;
 
 /** Inputs of {@link ExecutionPlan}. */
 export interface ExecutionPlanArgs {
-  /** A description for the rescore execution plan. */
+  /**
+   * A description for the rescore execution plan.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /** You can set additional capacity units to meet the needs of your rescore execution plan. You are given a single capacity unit by default. If you want to use the default capacity, you don't set additional capacity units. For more information on the default capacity and additional capacity units, see [Adjusting capacity](https://docs.aws.amazon.com/kendra/latest/dg/adjusting-capacity.html) . */
   capacityUnits?: ExecutionPlanCapacityUnitsConfiguration;
-  /** A list of key-value pairs that identify or categorize your rescore execution plan. You can also use tags to help control access to the rescore execution plan. Tag keys and values can consist of Unicode letters, digits, white space. They can also consist of underscore, period, colon, equal, plus, and asperand. */
+  /**
+   * A list of key-value pairs that identify or categorize your rescore execution plan. You can also use tags to help control access to the rescore execution plan. Tag keys and values can consist of Unicode letters, digits, white space. They can also consist of underscore, period, colon, equal, plus, and asperand.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** A name for the rescore execution plan. */
+  /**
+   * A name for the rescore execution plan.
+   *
+   * Length: 1–1000.
+   */
   name: string;
 }
 
@@ -49,6 +61,8 @@ export interface ExecutionPlanCapacityUnitsConfiguration {
    * The amount of extra capacity for your rescore execution plan.
    *
    * A single extra capacity unit for a rescore execution plan provides 0.01 rescore requests per second. You can add up to 1000 extra capacity units.
+   *
+   * Range: at least 0.
    */
   rescoreCapacityUnits: number;
 }

@@ -8,12 +8,16 @@
  * @module cairn-iac/aws/kinesis
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Resource Type definition for AWS::Kinesis::Channel
  *
+ * @deprecated Cloud Control cannot create AWS::Kinesis::Channel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesis-channel.html | CloudFormation: AWS::Kinesis::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::Kinesis::Channel", "aws:kinesis:Channel", '{"p":[["ChannelName","string",67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]],["LoggingConfiguration",["ref","LoggingConfiguration"]],["StreamConfigurationList",["array",["ref","StreamConfiguration"]],67],["ServiceExecutionRoleARN","string",67],["S3TablesDestinationConfiguration",["ref","S3TablesDestinationConfiguration"]],["Tags",["array",["ref","Tag"]]],["ChannelARN","string",72],["ChannelId","string",72],["ChannelStatus",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["ChannelCreationTimestamp","string",8]],"id":["ChannelARN"],"d":{"EncryptionConfiguration":[["EncryptionType",["enum","KMS"],1],["KeyId","string",1]],"S3DestinationConfiguration":[["DeadLetterQueueS3Configuration",["ref","DeadLetterQueueS3Configuration"],2],["DataFreshnessInSeconds","integer"],["StorageConfiguration",["ref","S3StorageConfiguration"],3]],"DeadLetterQueueS3Configuration":[["ErrorOutputPrefix","string"],["BucketARN","string",1],["ExpectedBucketOwner","string",1]],"S3StorageConfiguration":[["BucketARN","string",1],["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING","GLACIER_IR"]],["OutputKeyTemplate","string"],["CompressionType",["enum","NONE","GZIP","ZSTD"],1],["ExpectedBucketOwner","string",1]],"LoggingConfiguration":[["CloudWatchLogs",["ref","CloudWatchLogsConfiguration"],1]],"CloudWatchLogsConfiguration":[["LogStreamName","string"],["Enabled","boolean",1],["LogGroupName","string"]],"StreamConfiguration":[["RecordConfiguration",["ref","RecordConfiguration"],1],["StreamARN","string",1]],"RecordConfiguration":[["GSRSchemaARN","string"],["RecordFormatType",["enum","GSR_JSON","JSON","STRING","BYTE_ARRAY"],1]],"S3TablesDestinationConfiguration":[["S3TablesConfigurationList",["array",["ref","S3TableConfiguration"]],3],["DeadLetterQueueS3Configuration",["ref","DeadLetterQueueS3Configuration"],3],["DataFreshnessInSeconds","integer"]],"S3TableConfiguration":[["TableBucketARN","string",1],["TableName","string",1],["CompressionType",["enum","NONE","ZSTD","SNAPPY"],1],["PartitionSpec",["ref","PartitionSpec"]],["Namespace","string",1]],"PartitionSpec":[["PartitionFields",["array",["ref","PartitionField"]],1]],"PartitionField":[["SourceName","string",1],["Transform",["enum","TIME_HOUR"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:kinesis:${Region}:${Account}:channel/${ChannelId}"}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::Kinesis::Channel", "aws:kinesis:Channel", '{"p":[["ChannelName","string",67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]],["LoggingConfiguration",["ref","LoggingConfiguration"]],["StreamConfigurationList",["array",["ref","StreamConfiguration"]],67],["ServiceExecutionRoleARN","string",67],["S3TablesDestinationConfiguration",["ref","S3TablesDestinationConfiguration"]],["Tags",["array",["ref","Tag"]]],["ChannelARN","string",72],["ChannelId","string",72],["ChannelStatus",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["ChannelCreationTimestamp","string",8]],"id":["ChannelARN"],"d":{"EncryptionConfiguration":[["EncryptionType",["enum","KMS"],1],["KeyId","string",1]],"S3DestinationConfiguration":[["DeadLetterQueueS3Configuration",["ref","DeadLetterQueueS3Configuration"],2],["DataFreshnessInSeconds","integer"],["StorageConfiguration",["ref","S3StorageConfiguration"],3]],"DeadLetterQueueS3Configuration":[["ErrorOutputPrefix","string"],["BucketARN","string",1],["ExpectedBucketOwner","string",1]],"S3StorageConfiguration":[["BucketARN","string",1],["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING","GLACIER_IR"]],["OutputKeyTemplate","string"],["CompressionType",["enum","NONE","GZIP","ZSTD"],1],["ExpectedBucketOwner","string",1]],"LoggingConfiguration":[["CloudWatchLogs",["ref","CloudWatchLogsConfiguration"],1]],"CloudWatchLogsConfiguration":[["LogStreamName","string"],["Enabled","boolean",1],["LogGroupName","string"]],"StreamConfiguration":[["RecordConfiguration",["ref","RecordConfiguration"],1],["StreamARN","string",1]],"RecordConfiguration":[["GSRSchemaARN","string"],["RecordFormatType",["enum","GSR_JSON","JSON","STRING","BYTE_ARRAY"],1]],"S3TablesDestinationConfiguration":[["S3TablesConfigurationList",["array",["ref","S3TableConfiguration"]],3],["DeadLetterQueueS3Configuration",["ref","DeadLetterQueueS3Configuration"],3],["DataFreshnessInSeconds","integer"]],"S3TableConfiguration":[["TableBucketARN","string",1],["TableName","string",1],["CompressionType",["enum","NONE","ZSTD","SNAPPY"],1],["PartitionSpec",["ref","PartitionSpec"]],["Namespace","string",1]],"PartitionSpec":[["PartitionFields",["array",["ref","PartitionField"]],1]],"PartitionField":[["SourceName","string",1],["Transform",["enum","TIME_HOUR"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:kinesis:${Region}:${Account}:channel/${ChannelId}"}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
@@ -221,16 +225,20 @@ export interface ChannelPartitionField {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesis-resourcepolicy.html | CloudFormation: AWS::Kinesis::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Kinesis::ResourcePolicy", "aws:kinesis:ResourcePolicy", '{"p":[["ResourceArn","string",67],["ResourcePolicy","json",1]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Kinesis::ResourcePolicy", "aws:kinesis:ResourcePolicy", '{"p":[["ResourceArn","string",67],["ResourcePolicy","json",1]],"id":["ResourceArn"],"reg":{"h":"crud","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** Returns the Amazon Resource Name (ARN) of the resource-based policy. */
+  /**
+   * Returns the Amazon Resource Name (ARN) of the resource-based policy.
+   *
+   * Length: 1–2048. Pattern: `arn:aws.*:kinesis:.*:\d{12}:stream/\S+`.
+   */
   resourceArn: string;
   /** This is the description for the resource policy. */
-  resourcePolicy: Record<string, unknown>;
+  resourcePolicy: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -242,7 +250,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesis-stream.html | CloudFormation: AWS::Kinesis::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::Kinesis::Stream", "aws:kinesis:Stream", '{"p":[["StreamModeDetails",["ref","StreamModeDetails"]],["StreamEncryption",["ref","StreamEncryption"]],["RetentionPeriodHours","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ShardCount","integer"],["DesiredShardLevelMetrics",["array",["enum","IncomingBytes","IncomingRecords","OutgoingBytes","OutgoingRecords","WriteProvisionedThroughputExceeded","ReadProvisionedThroughputExceeded","IteratorAgeMilliseconds","ALL"]]],["MaxRecordSizeInKiB","integer"],["WarmThroughputMiBps","integer"],["Arn","string",72],["WarmThroughputObject",["ref","WarmThroughputObject"],8]],"id":["Name"],"d":{"StreamModeDetails":[["StreamMode",["enum","ON_DEMAND","PROVISIONED"],1]],"StreamEncryption":[["EncryptionType",["enum","KMS"],1],["KeyId","string",1]],"WarmThroughputObject":[["TargetMiBps","integer"],["CurrentMiBps","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:kinesis:${Region}:${Account}:stream/${StreamName}"}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::Kinesis::Stream", "aws:kinesis:Stream", '{"p":[["StreamModeDetails",["ref","StreamModeDetails"]],["StreamEncryption",["ref","StreamEncryption"]],["RetentionPeriodHours","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ShardCount","integer"],["DesiredShardLevelMetrics",["array",["enum","IncomingBytes","IncomingRecords","OutgoingBytes","OutgoingRecords","WriteProvisionedThroughputExceeded","ReadProvisionedThroughputExceeded","IteratorAgeMilliseconds","ALL"]]],["MaxRecordSizeInKiB","integer"],["WarmThroughputMiBps","integer",16],["Arn","string",72],["WarmThroughputObject",["ref","WarmThroughputObject"],8]],"id":["Name"],"d":{"StreamModeDetails":[["StreamMode",["enum","ON_DEMAND","PROVISIONED"],1]],"StreamEncryption":[["EncryptionType",["enum","KMS"],1],["KeyId","string",1]],"WarmThroughputObject":[["TargetMiBps","integer"],["CurrentMiBps","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["WarmThroughputMiBps"],"co":["Name"],"ro":["Arn","WarmThroughputObject"],"uo":["DesiredShardLevelMetrics","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":128,"pattern":"^[a-zA-Z0-9_.-]+$"}},"arn":"arn:${Partition}:kinesis:${Region}:${Account}:stream/${StreamName}"}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 
@@ -252,23 +260,49 @@ export interface StreamArgs {
   streamModeDetails?: StreamStreamModeDetails;
   /** When specified, enables or updates server-side encryption using an AWS KMS key for a specified stream. Removing this property from your stack template and updating your stack disables encryption. */
   streamEncryption?: StreamStreamEncryption;
-  /** The number of hours for the data records that are stored in shards to remain accessible. The default value is 24. For more information about the stream retention period, see [Changing the Data Retention Period](https://docs.aws.amazon.com/streams/latest/dev/kinesis-extended-retention.html) in the Amazon Kinesis Developer Guide. */
+  /**
+   * The number of hours for the data records that are stored in shards to remain accessible. The default value is 24. For more information about the stream retention period, see [Changing the Data Retention Period](https://docs.aws.amazon.com/streams/latest/dev/kinesis-extended-retention.html) in the Amazon Kinesis Developer Guide.
+   *
+   * Range: at least 24.
+   */
   retentionPeriodHours?: number;
-  /** An arbitrary set of tags (key–value pairs) to associate with the Kinesis stream. For information about constraints for this property, see [Tag Restrictions](https://docs.aws.amazon.com/streams/latest/dev/tagging.html#tagging-restrictions) in the *Amazon Kinesis Developer Guide* . */
+  /**
+   * An arbitrary set of tags (key–value pairs) to associate with the Kinesis stream. For information about constraints for this property, see [Tag Restrictions](https://docs.aws.amazon.com/streams/latest/dev/tagging.html#tagging-restrictions) in the *Amazon Kinesis Developer Guide* .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The name of the Kinesis stream. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the stream name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
    */
   name?: string;
-  /** The number of shards that the stream uses. For greater provisioned throughput, increase the number of shards. */
+  /**
+   * The number of shards that the stream uses. For greater provisioned throughput, increase the number of shards.
+   *
+   * Range: at least 1.
+   */
   shardCount?: number;
-  /** A list of shard-level metrics in properties to enable enhanced monitoring mode. */
+  /**
+   * A list of shard-level metrics in properties to enable enhanced monitoring mode.
+   *
+   * Items: at most 7.
+   */
   desiredShardLevelMetrics?: ("IncomingBytes" | "IncomingRecords" | "OutgoingBytes" | "OutgoingRecords" | "WriteProvisionedThroughputExceeded" | "ReadProvisionedThroughputExceeded" | "IteratorAgeMilliseconds" | "ALL")[];
-  /** The maximum record size of a single record in kibibyte (KiB) that you can write to, and read from a stream. */
+  /**
+   * The maximum record size of a single record in kibibyte (KiB) that you can write to, and read from a stream.
+   *
+   * Range: 1024–10240.
+   */
   maxRecordSizeInKiB?: number;
-  /** The target warm throughput in MB/s that the stream should be scaled to handle. This represents the throughput capacity that will be immediately available for write operations. */
+  /**
+   * The target warm throughput in MB/s that the stream should be scaled to handle. This represents the throughput capacity that will be immediately available for write operations.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   warmThroughputMiBps?: number;
 }
 
@@ -278,6 +312,8 @@ export interface StreamOutputs extends StreamArgs {
    * The name of the Kinesis stream. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the stream name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
    */
   name: string;
   /** The Amazon resource name (ARN) of the Kinesis stream, such as `arn:aws:kinesis:us-east-2:123456789012:stream/mystream` . */
@@ -318,6 +354,8 @@ export interface StreamStreamEncryption {
    * - Globally unique key ID example: `12345678-1234-1234-1234-123456789012`
    * - Alias name example: `alias/MyAliasName`
    * - Master key owned by Kinesis Data Streams: `alias/aws/kinesis`
+   *
+   * Length: 1–2048.
    */
   keyId: string;
 }
@@ -343,17 +381,29 @@ export interface StreamWarmThroughputObject {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesis-streamconsumer.html | CloudFormation: AWS::Kinesis::StreamConsumer}
  */
-export const StreamConsumer = cloudControlType<StreamConsumerArgs, StreamConsumerOutputs>("AWS::Kinesis::StreamConsumer", "aws:kinesis:StreamConsumer", '{"p":[["ConsumerName","string",67],["StreamARN","string",67],["Tags",["array",["ref","Tag"]],66],["ConsumerCreationTimestamp","string",8],["ConsumerARN","string",72],["ConsumerStatus","string",8]],"id":["ConsumerARN"],"tags":["Tags","standard"]}');
+export const StreamConsumer = cloudControlType<StreamConsumerArgs, StreamConsumerOutputs>("AWS::Kinesis::StreamConsumer", "aws:kinesis:StreamConsumer", '{"p":[["ConsumerName","string",67],["StreamARN","string",67],["Tags",["array",["ref","Tag"]],66],["ConsumerCreationTimestamp","string",8],["ConsumerARN","string",72],["ConsumerStatus","string",8]],"id":["ConsumerARN"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["ConsumerName","StreamARN","Tags"],"ro":["ConsumerARN","ConsumerStatus","ConsumerCreationTimestamp"],"uo":["Tags"],"tg":[true,true,false]}}');
 /** A {@link StreamConsumer} instance: its attributes as typed outputs. */
 export type StreamConsumer = InstanceType<typeof StreamConsumer>;
 
 /** Inputs of {@link StreamConsumer}. */
 export interface StreamConsumerArgs {
-  /** The name of the consumer is something you choose when you register the consumer. */
+  /**
+   * The name of the consumer is something you choose when you register the consumer.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   consumerName: string;
-  /** The ARN of the stream with which you registered the consumer. */
+  /**
+   * The ARN of the stream with which you registered the consumer.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws.*:kinesis:.*:\d{12}:stream/\S+`.
+   */
   streamARN: string;
-  /** An array of tags to be added to a specified Kinesis resource. A tag consists of a required key and an optional value. You can specify up to 50 tag key-value pairs. */
+  /**
+   * An array of tags to be added to a specified Kinesis resource. A tag consists of a required key and an optional value. You can specify up to 50 tag key-value pairs.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

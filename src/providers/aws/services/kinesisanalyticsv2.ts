@@ -13,17 +13,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisanalyticsv2-application.html | CloudFormation: AWS::KinesisAnalyticsV2::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::KinesisAnalyticsV2::Application", "aws:kinesisanalyticsv2:Application", '{"p":[["ApplicationName","string",66],["RuntimeEnvironment","string",67],["RunConfiguration",["ref","RunConfiguration"]],["ApplicationMode",["enum","INTERACTIVE","STREAMING"],66],["ApplicationMaintenanceConfiguration",["ref","ApplicationMaintenanceConfiguration"]],["ApplicationConfiguration",["ref","ApplicationConfiguration"]],["ApplicationDescription","string"],["Tags",["array",["ref","Tag"]]],["ServiceExecutionRole","string",1]],"id":["ApplicationName"],"d":{"RunConfiguration":[["FlinkRunConfiguration",["ref","FlinkRunConfiguration"]],["ApplicationRestoreConfiguration",["ref","ApplicationRestoreConfiguration"]]],"FlinkRunConfiguration":[["AllowNonRestoredState","boolean"]],"ApplicationRestoreConfiguration":[["SnapshotName","string"],["ApplicationRestoreType",["enum","SKIP_RESTORE_FROM_SNAPSHOT","RESTORE_FROM_LATEST_SNAPSHOT","RESTORE_FROM_CUSTOM_SNAPSHOT"],1]],"ApplicationMaintenanceConfiguration":[["ApplicationMaintenanceWindowStartTime","string",1]],"ApplicationConfiguration":[["ApplicationCodeConfiguration",["ref","ApplicationCodeConfiguration"]],["EnvironmentProperties",["ref","EnvironmentProperties"]],["FlinkApplicationConfiguration",["ref","FlinkApplicationConfiguration"]],["SqlApplicationConfiguration",["ref","SqlApplicationConfiguration"]],["ZeppelinApplicationConfiguration",["ref","ZeppelinApplicationConfiguration"]],["VpcConfigurations",["array",["ref","VpcConfiguration"]]],["ApplicationSnapshotConfiguration",["ref","ApplicationSnapshotConfiguration"]],["ApplicationEncryptionConfiguration",["ref","ApplicationEncryptionConfiguration"]],["ApplicationSystemRollbackConfiguration",["ref","ApplicationSystemRollbackConfiguration"]]],"ApplicationCodeConfiguration":[["CodeContentType",["enum","PLAINTEXT","ZIPFILE"],1],["CodeContent",["ref","CodeContent"],1]],"CodeContent":[["ZipFileContent","string"],["S3ContentLocation",["ref","S3ContentLocation"]],["TextContent","string"]],"S3ContentLocation":[["BucketARN","string",1],["FileKey","string",1],["ObjectVersion","string"]],"EnvironmentProperties":[["PropertyGroups",["array",["ref","PropertyGroup"]]]],"PropertyGroup":[["PropertyMap",["map","string"]],["PropertyGroupId","string"]],"FlinkApplicationConfiguration":[["CheckpointConfiguration",["ref","CheckpointConfiguration"]],["ParallelismConfiguration",["ref","ParallelismConfiguration"]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"CheckpointConfiguration":[["ConfigurationType",["enum","DEFAULT","CUSTOM"],1],["CheckpointInterval","integer"],["MinPauseBetweenCheckpoints","integer"],["CheckpointingEnabled","boolean"]],"ParallelismConfiguration":[["ConfigurationType",["enum","CUSTOM","DEFAULT"],1],["ParallelismPerKPU","integer"],["AutoScalingEnabled","boolean"],["Parallelism","integer"]],"MonitoringConfiguration":[["ConfigurationType",["enum","DEFAULT","CUSTOM"],1],["MetricsLevel",["enum","APPLICATION","OPERATOR","PARALLELISM","TASK"]],["LogLevel",["enum","DEBUG","INFO","WARN","ERROR"]]],"SqlApplicationConfiguration":[["Inputs",["array",["ref","Input"]]]],"Input":[["NamePrefix","string",1],["InputSchema",["ref","InputSchema"],1],["KinesisStreamsInput",["ref","KinesisStreamsInput"]],["KinesisFirehoseInput",["ref","KinesisFirehoseInput"]],["InputProcessingConfiguration",["ref","InputProcessingConfiguration"]],["InputParallelism",["ref","InputParallelism"]]],"InputSchema":[["RecordEncoding",["enum","UTF-8"]],["RecordColumns",["array",["ref","RecordColumn"]],1],["RecordFormat",["ref","RecordFormat"],1]],"RecordColumn":[["Mapping","string"],["SqlType","string",1],["Name","string",1]],"RecordFormat":[["MappingParameters",["ref","MappingParameters"]],["RecordFormatType",["enum","CSV","JSON"],1]],"MappingParameters":[["JSONMappingParameters",["ref","JSONMappingParameters"]],["CSVMappingParameters",["ref","CSVMappingParameters"]]],"JSONMappingParameters":[["RecordRowPath","string",1]],"CSVMappingParameters":[["RecordRowDelimiter","string",1],["RecordColumnDelimiter","string",1]],"KinesisStreamsInput":[["ResourceARN","string",1]],"KinesisFirehoseInput":[["ResourceARN","string",1]],"InputProcessingConfiguration":[["InputLambdaProcessor",["ref","InputLambdaProcessor"]]],"InputLambdaProcessor":[["ResourceARN","string",1]],"InputParallelism":[["Count","integer"]],"ZeppelinApplicationConfiguration":[["CatalogConfiguration",["ref","CatalogConfiguration"]],["MonitoringConfiguration",["ref","ZeppelinMonitoringConfiguration"]],["DeployAsApplicationConfiguration",["ref","DeployAsApplicationConfiguration"]],["CustomArtifactsConfiguration",["array",["ref","CustomArtifactConfiguration"]]]],"CatalogConfiguration":[["GlueDataCatalogConfiguration",["ref","GlueDataCatalogConfiguration"]]],"GlueDataCatalogConfiguration":[["DatabaseARN","string"]],"ZeppelinMonitoringConfiguration":[["LogLevel",["enum","DEBUG","INFO","WARN","ERROR"]]],"DeployAsApplicationConfiguration":[["S3ContentLocation",["ref","S3ContentBaseLocation"],1]],"S3ContentBaseLocation":[["BucketARN","string",1],["BasePath","string"]],"CustomArtifactConfiguration":[["MavenReference",["ref","MavenReference"]],["S3ContentLocation",["ref","S3ContentLocation"]],["ArtifactType",["enum","DEPENDENCY_JAR","UDF"],1]],"MavenReference":[["ArtifactId","string",1],["Version","string",1],["GroupId","string",1]],"VpcConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1]],"ApplicationSnapshotConfiguration":[["SnapshotsEnabled","boolean",1]],"ApplicationEncryptionConfiguration":[["KeyId","string"],["KeyType",["enum","AWS_OWNED_KEY","CUSTOMER_MANAGED_KEY"],1]],"ApplicationSystemRollbackConfiguration":[["RollbackEnabled","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:kinesisanalytics:${Region}:${Account}:application/${ApplicationName}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::KinesisAnalyticsV2::Application", "aws:kinesisanalyticsv2:Application", '{"p":[["ApplicationName","string",66],["RuntimeEnvironment","string",1],["RunConfiguration",["ref","RunConfiguration"],16],["ApplicationMode",["enum","INTERACTIVE","STREAMING"],66],["ApplicationMaintenanceConfiguration",["ref","ApplicationMaintenanceConfiguration"]],["ApplicationConfiguration",["ref","ApplicationConfiguration"]],["ApplicationDescription","string"],["Tags",["array",["ref","Tag"]]],["ServiceExecutionRole","string",1]],"id":["ApplicationName"],"d":{"RunConfiguration":[["FlinkRunConfiguration",["ref","FlinkRunConfiguration"]],["ApplicationRestoreConfiguration",["ref","ApplicationRestoreConfiguration"]]],"FlinkRunConfiguration":[["AllowNonRestoredState","boolean"]],"ApplicationRestoreConfiguration":[["SnapshotName","string"],["ApplicationRestoreType",["enum","SKIP_RESTORE_FROM_SNAPSHOT","RESTORE_FROM_LATEST_SNAPSHOT","RESTORE_FROM_CUSTOM_SNAPSHOT"],1]],"ApplicationMaintenanceConfiguration":[["ApplicationMaintenanceWindowStartTime","string",1]],"ApplicationConfiguration":[["ApplicationCodeConfiguration",["ref","ApplicationCodeConfiguration"]],["EnvironmentProperties",["ref","EnvironmentProperties"]],["FlinkApplicationConfiguration",["ref","FlinkApplicationConfiguration"]],["SqlApplicationConfiguration",["ref","SqlApplicationConfiguration"]],["ZeppelinApplicationConfiguration",["ref","ZeppelinApplicationConfiguration"]],["VpcConfigurations",["array",["ref","VpcConfiguration"]]],["ApplicationSnapshotConfiguration",["ref","ApplicationSnapshotConfiguration"]],["ApplicationEncryptionConfiguration",["ref","ApplicationEncryptionConfiguration"]],["ApplicationSystemRollbackConfiguration",["ref","ApplicationSystemRollbackConfiguration"]]],"ApplicationCodeConfiguration":[["CodeContentType",["enum","PLAINTEXT","ZIPFILE"],1],["CodeContent",["ref","CodeContent"],1]],"CodeContent":[["ZipFileContent","string"],["S3ContentLocation",["ref","S3ContentLocation"]],["TextContent","string"]],"S3ContentLocation":[["BucketARN","string",1],["FileKey","string",1],["ObjectVersion","string"]],"EnvironmentProperties":[["PropertyGroups",["array",["ref","PropertyGroup"]]]],"PropertyGroup":[["PropertyMap",["map","string"]],["PropertyGroupId","string"]],"FlinkApplicationConfiguration":[["CheckpointConfiguration",["ref","CheckpointConfiguration"]],["ParallelismConfiguration",["ref","ParallelismConfiguration"]],["MonitoringConfiguration",["ref","MonitoringConfiguration"]]],"CheckpointConfiguration":[["ConfigurationType",["enum","DEFAULT","CUSTOM"],1],["CheckpointInterval","integer"],["MinPauseBetweenCheckpoints","integer"],["CheckpointingEnabled","boolean"]],"ParallelismConfiguration":[["ConfigurationType",["enum","CUSTOM","DEFAULT"],1],["ParallelismPerKPU","integer"],["AutoScalingEnabled","boolean"],["Parallelism","integer"]],"MonitoringConfiguration":[["ConfigurationType",["enum","DEFAULT","CUSTOM"],1],["MetricsLevel",["enum","APPLICATION","OPERATOR","PARALLELISM","TASK"]],["LogLevel",["enum","DEBUG","INFO","WARN","ERROR"]]],"SqlApplicationConfiguration":[["Inputs",["array",["ref","Input"]]]],"Input":[["NamePrefix","string",1],["InputSchema",["ref","InputSchema"],1],["KinesisStreamsInput",["ref","KinesisStreamsInput"]],["KinesisFirehoseInput",["ref","KinesisFirehoseInput"]],["InputProcessingConfiguration",["ref","InputProcessingConfiguration"]],["InputParallelism",["ref","InputParallelism"]]],"InputSchema":[["RecordEncoding",["enum","UTF-8"]],["RecordColumns",["array",["ref","RecordColumn"]],1],["RecordFormat",["ref","RecordFormat"],1]],"RecordColumn":[["Mapping","string"],["SqlType","string",1],["Name","string",1]],"RecordFormat":[["MappingParameters",["ref","MappingParameters"]],["RecordFormatType",["enum","CSV","JSON"],1]],"MappingParameters":[["JSONMappingParameters",["ref","JSONMappingParameters"]],["CSVMappingParameters",["ref","CSVMappingParameters"]]],"JSONMappingParameters":[["RecordRowPath","string",1]],"CSVMappingParameters":[["RecordRowDelimiter","string",1],["RecordColumnDelimiter","string",1]],"KinesisStreamsInput":[["ResourceARN","string",1]],"KinesisFirehoseInput":[["ResourceARN","string",1]],"InputProcessingConfiguration":[["InputLambdaProcessor",["ref","InputLambdaProcessor"]]],"InputLambdaProcessor":[["ResourceARN","string",1]],"InputParallelism":[["Count","integer"]],"ZeppelinApplicationConfiguration":[["CatalogConfiguration",["ref","CatalogConfiguration"]],["MonitoringConfiguration",["ref","ZeppelinMonitoringConfiguration"]],["DeployAsApplicationConfiguration",["ref","DeployAsApplicationConfiguration"]],["CustomArtifactsConfiguration",["array",["ref","CustomArtifactConfiguration"]]]],"CatalogConfiguration":[["GlueDataCatalogConfiguration",["ref","GlueDataCatalogConfiguration"]]],"GlueDataCatalogConfiguration":[["DatabaseARN","string"]],"ZeppelinMonitoringConfiguration":[["LogLevel",["enum","DEBUG","INFO","WARN","ERROR"]]],"DeployAsApplicationConfiguration":[["S3ContentLocation",["ref","S3ContentBaseLocation"],1]],"S3ContentBaseLocation":[["BucketARN","string",1],["BasePath","string"]],"CustomArtifactConfiguration":[["MavenReference",["ref","MavenReference"]],["S3ContentLocation",["ref","S3ContentLocation"]],["ArtifactType",["enum","DEPENDENCY_JAR","UDF"],1]],"MavenReference":[["ArtifactId","string",1],["Version","string",1],["GroupId","string",1]],"VpcConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1]],"ApplicationSnapshotConfiguration":[["SnapshotsEnabled","boolean",1]],"ApplicationEncryptionConfiguration":[["KeyId","string"],["KeyType",["enum","AWS_OWNED_KEY","CUSTOMER_MANAGED_KEY"],1]],"ApplicationSystemRollbackConfiguration":[["RollbackEnabled","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RunConfiguration","ApplicationConfiguration/EnvironmentProperties","ApplicationConfiguration/ApplicationCodeConfiguration/CodeContent/ZipFileContent"],"co":["ApplicationName","ApplicationMode"],"uo":["ApplicationConfiguration/EnvironmentProperties/PropertyGroups","ApplicationConfiguration/SqlApplicationConfiguration/Inputs","ApplicationConfiguration/SqlApplicationConfiguration/Inputs/*/InputSchema/RecordColumns","ApplicationConfiguration/ZeppelinApplicationConfiguration/CustomArtifactsConfiguration","ApplicationConfiguration/VpcConfigurations","ApplicationConfiguration/VpcConfigurations/*/SecurityGroupIds","ApplicationConfiguration/VpcConfigurations/*/SubnetIds","Tags"],"pt":{"ApplicationConfiguration/ApplicationEncryptionConfiguration/KeyId":"\\"arn:aws[-a-z]*:kms:[a-z0-9-]+:[0-9]{12}:key/[a-zA-Z0-9-]+\\""},"tg":[true,true,true],"nm":{"path":"ApplicationName","min":1,"max":128,"pattern":"^[a-zA-Z0-9_.-]+$"}},"arn":"arn:${Partition}:kinesisanalytics:${Region}:${Account}:application/${ApplicationName}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   applicationName?: string;
   /** The runtime environment for the application. */
   runtimeEnvironment: string;
-  /** Describes the starting parameters for an Managed Service for Apache Flink application. */
+  /**
+   * Describes the starting parameters for an Managed Service for Apache Flink application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   runConfiguration?: ApplicationRunConfiguration;
   /** To create a Kinesis Data Analytics Studio notebook, you must set the mode to `INTERACTIVE` . However, for a Kinesis Data Analytics for Apache Flink application, the mode is optional. */
   applicationMode?: "INTERACTIVE" | "STREAMING";
@@ -31,17 +39,33 @@ export interface ApplicationArgs {
   applicationMaintenanceConfiguration?: ApplicationApplicationMaintenanceConfiguration;
   /** Use this parameter to configure the application. */
   applicationConfiguration?: ApplicationApplicationConfiguration;
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: 0–1024.
+   */
   applicationDescription?: string;
-  /** A list of one or more tags to assign to the application. A tag is a key-value pair that identifies an application. Note that the maximum number of application tags includes system tags. The maximum number of user-defined application tags is 50. */
+  /**
+   * A list of one or more tags to assign to the application. A tag is a key-value pair that identifies an application. Note that the maximum number of application tags includes system tags. The maximum number of user-defined application tags is 50.
+   *
+   * Items: 1–50.
+   */
   tags?: AwsTag[];
-  /** Specifies the IAM role that the application uses to access external resources. */
+  /**
+   * Specifies the IAM role that the application uses to access external resources.
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
+   */
   serviceExecutionRole: string;
 }
 
 /** Outputs of {@link Application}: its inputs as the cloud reports them, and its attributes. */
 export interface ApplicationOutputs extends ApplicationArgs {
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   applicationName: string;
 }
 
@@ -77,7 +101,11 @@ export interface ApplicationFlinkRunConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-applicationrestoreconfiguration.html | CloudFormation: ApplicationRestoreConfiguration}
  */
 export interface ApplicationApplicationRestoreConfiguration {
-  /** The identifier of an existing snapshot of application state to use to restart an application. The application uses this value if `RESTORE_FROM_CUSTOM_SNAPSHOT` is specified for the `ApplicationRestoreType` . */
+  /**
+   * The identifier of an existing snapshot of application state to use to restart an application. The application uses this value if `RESTORE_FROM_CUSTOM_SNAPSHOT` is specified for the `ApplicationRestoreType` .
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   snapshotName?: string;
   /** Specifies how the application should be restored. */
   applicationRestoreType: "SKIP_RESTORE_FROM_SNAPSHOT" | "RESTORE_FROM_LATEST_SNAPSHOT" | "RESTORE_FROM_CUSTOM_SNAPSHOT";
@@ -89,7 +117,11 @@ export interface ApplicationApplicationRestoreConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-applicationmaintenanceconfiguration.html | CloudFormation: ApplicationMaintenanceConfiguration}
  */
 export interface ApplicationApplicationMaintenanceConfiguration {
-  /** The UTC timestamp of a day from which the eight-hour maintenance window will begin every day of the week. Maintenance of the application happens only during this eight-hour window. */
+  /**
+   * The UTC timestamp of a day from which the eight-hour maintenance window will begin every day of the week. Maintenance of the application happens only during this eight-hour window.
+   *
+   * Pattern: `^([01][0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   applicationMaintenanceWindowStartTime: string;
 }
 
@@ -109,7 +141,11 @@ export interface ApplicationApplicationConfiguration {
   sqlApplicationConfiguration?: ApplicationSqlApplicationConfiguration;
   /** The configuration parameters for a Kinesis Data Analytics Studio notebook. */
   zeppelinApplicationConfiguration?: ApplicationZeppelinApplicationConfiguration;
-  /** The array of descriptions of VPC configurations available to the application. */
+  /**
+   * The array of descriptions of VPC configurations available to the application.
+   *
+   * Items: at most 1.
+   */
   vpcConfigurations?: ApplicationVpcConfiguration[];
   /** Describes whether snapshots are enabled for a Managed Service for Apache Flink application. */
   applicationSnapshotConfiguration?: ApplicationApplicationSnapshotConfiguration;
@@ -141,7 +177,11 @@ export interface ApplicationCodeContent {
   zipFileContent?: string;
   /** Information about the Amazon S3 bucket that contains the application code. */
   s3ContentLocation?: ApplicationS3ContentLocation;
-  /** The text-format code for a Managed Service for Apache Flink application. */
+  /**
+   * The text-format code for a Managed Service for Apache Flink application.
+   *
+   * Length: 1–102400.
+   */
   textContent?: string;
 }
 
@@ -151,11 +191,23 @@ export interface ApplicationCodeContent {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-s3contentlocation.html | CloudFormation: S3ContentLocation}
  */
 export interface ApplicationS3ContentLocation {
-  /** The Amazon Resource Name (ARN) for the S3 bucket containing the application code. */
+  /**
+   * The Amazon Resource Name (ARN) for the S3 bucket containing the application code.
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
+   */
   bucketARN: string;
-  /** The file key for the object containing the application code. */
+  /**
+   * The file key for the object containing the application code.
+   *
+   * Length: 1–1024.
+   */
   fileKey: string;
-  /** The version of the object containing the application code. */
+  /**
+   * The version of the object containing the application code.
+   *
+   * Length: 1–1024.
+   */
   objectVersion?: string;
 }
 
@@ -165,7 +217,11 @@ export interface ApplicationS3ContentLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-environmentproperties.html | CloudFormation: EnvironmentProperties}
  */
 export interface ApplicationEnvironmentProperties {
-  /** Describes the execution property groups. */
+  /**
+   * Describes the execution property groups.
+   *
+   * Items: at most 50.
+   */
   propertyGroups?: ApplicationPropertyGroup[];
 }
 
@@ -177,7 +233,11 @@ export interface ApplicationEnvironmentProperties {
 export interface ApplicationPropertyGroup {
   /** Describes the value of an application execution property key-value pair. */
   propertyMap?: Record<string, string>;
-  /** Describes the key of an application execution property key-value pair. */
+  /**
+   * Describes the key of an application execution property key-value pair.
+   *
+   * Length: 1–50. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   propertyGroupId?: string;
 }
 
@@ -215,12 +275,16 @@ export interface ApplicationCheckpointConfiguration {
    * Describes the interval in milliseconds between checkpoint operations.
    *
    * > If `CheckpointConfiguration.ConfigurationType` is `DEFAULT` , the application will use a `CheckpointInterval` value of 60000, even if this value is set to another value using this API or in application code.
+   *
+   * Range: 1–9223372036854776000.
    */
   checkpointInterval?: number;
   /**
    * Describes the minimum time in milliseconds after a checkpoint operation completes that a new checkpoint operation can start. If a checkpoint operation takes longer than the `CheckpointInterval` , the application otherwise performs continual checkpoint operations. For more information, see [Tuning Checkpointing](https://docs.aws.amazon.com/https://nightlies.apache.org/flink/flink-docs-master/docs/ops/state/large_state_tuning/#tuning-checkpointing) in the [Apache Flink Documentation](https://docs.aws.amazon.com/https://nightlies.apache.org/flink/flink-docs-master) .
    *
    * > If `CheckpointConfiguration.ConfigurationType` is `DEFAULT` , the application will use a `MinPauseBetweenCheckpoints` value of 5000, even if this value is set using this API or in application code.
+   *
+   * Range: 0–9223372036854776000.
    */
   minPauseBetweenCheckpoints?: number;
   /**
@@ -239,11 +303,19 @@ export interface ApplicationCheckpointConfiguration {
 export interface ApplicationParallelismConfiguration {
   /** Describes whether the application uses the default parallelism for the Managed Service for Apache Flink service. You must set this property to `CUSTOM` in order to change your application's `AutoScalingEnabled` , `Parallelism` , or `ParallelismPerKPU` properties. */
   configurationType: "CUSTOM" | "DEFAULT";
-  /** Describes the number of parallel tasks that a Java-based Kinesis Data Analytics application can perform per Kinesis Processing Unit (KPU) used by the application. For more information about KPUs, see [Amazon Kinesis Data Analytics Pricing](https://docs.aws.amazon.com/kinesis/data-analytics/pricing/) . */
+  /**
+   * Describes the number of parallel tasks that a Java-based Kinesis Data Analytics application can perform per Kinesis Processing Unit (KPU) used by the application. For more information about KPUs, see [Amazon Kinesis Data Analytics Pricing](https://docs.aws.amazon.com/kinesis/data-analytics/pricing/) .
+   *
+   * Range: at least 1.
+   */
   parallelismPerKPU?: number;
   /** Describes whether the Managed Service for Apache Flink service can increase the parallelism of the application in response to increased throughput. */
   autoScalingEnabled?: boolean;
-  /** Describes the initial number of parallel tasks that a Java-based Kinesis Data Analytics application can perform. The Kinesis Data Analytics service can increase this number automatically if [ParallelismConfiguration:AutoScalingEnabled](https://docs.aws.amazon.com/managed-flink/latest/apiv2/API_ParallelismConfiguration.html#kinesisanalytics-Type-ParallelismConfiguration-AutoScalingEnabled.html) is set to `true` . */
+  /**
+   * Describes the initial number of parallel tasks that a Java-based Kinesis Data Analytics application can perform. The Kinesis Data Analytics service can increase this number automatically if [ParallelismConfiguration:AutoScalingEnabled](https://docs.aws.amazon.com/managed-flink/latest/apiv2/API_ParallelismConfiguration.html#kinesisanalytics-Type-ParallelismConfiguration-AutoScalingEnabled.html) is set to `true` .
+   *
+   * Range: at least 1.
+   */
   parallelism?: number;
 }
 
@@ -267,7 +339,11 @@ export interface ApplicationMonitoringConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-sqlapplicationconfiguration.html | CloudFormation: SqlApplicationConfiguration}
  */
 export interface ApplicationSqlApplicationConfiguration {
-  /** The array of [Input](https://docs.aws.amazon.com/managed-flink/latest/apiv2/API_Input.html) objects describing the input streams used by the application. */
+  /**
+   * The array of [Input](https://docs.aws.amazon.com/managed-flink/latest/apiv2/API_Input.html) objects describing the input streams used by the application.
+   *
+   * Items: at most 1.
+   */
   inputs?: ApplicationInput[];
 }
 
@@ -277,7 +353,11 @@ export interface ApplicationSqlApplicationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-input.html | CloudFormation: Input}
  */
 export interface ApplicationInput {
-  /** The name prefix to use when creating an in-application stream. Suppose that you specify a prefix " `MyInApplicationStream` ." Kinesis Data Analytics then creates one or more (as per the `InputParallelism` count you specified) in-application streams with the names " `MyInApplicationStream_001` ," " `MyInApplicationStream_002` ," and so on. */
+  /**
+   * The name prefix to use when creating an in-application stream. Suppose that you specify a prefix " `MyInApplicationStream` ." Kinesis Data Analytics then creates one or more (as per the `InputParallelism` count you specified) in-application streams with the names " `MyInApplicationStream_001` ," " `MyInApplicationStream_002` ," and so on.
+   *
+   * Length: 1–32. Pattern: `^[^-\s<>&]*$`.
+   */
   namePrefix: string;
   /**
    * Describes the format of the data in the streaming source, and how each data element maps to corresponding columns in the in-application stream that is being created.
@@ -303,7 +383,11 @@ export interface ApplicationInput {
 export interface ApplicationInputSchema {
   /** Specifies the encoding of the records in the streaming source. For example, UTF-8. */
   recordEncoding?: "UTF-8";
-  /** A list of `RecordColumn` objects. */
+  /**
+   * A list of `RecordColumn` objects.
+   *
+   * Items: at most 1000.
+   */
   recordColumns: ApplicationRecordColumn[];
   /** Specifies the format of the records on the streaming source. */
   recordFormat: ApplicationRecordFormat;
@@ -317,11 +401,23 @@ export interface ApplicationInputSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-recordcolumn.html | CloudFormation: RecordColumn}
  */
 export interface ApplicationRecordColumn {
-  /** A reference to the data element in the streaming input or the reference data source. */
+  /**
+   * A reference to the data element in the streaming input or the reference data source.
+   *
+   * Length: 1–65535.
+   */
   mapping?: string;
-  /** The type of column created in the in-application input stream or reference table. */
+  /**
+   * The type of column created in the in-application input stream or reference table.
+   *
+   * Length: 1–100.
+   */
   sqlType: string;
-  /** The name of the column that is created in the in-application input stream or reference table. */
+  /**
+   * The name of the column that is created in the in-application input stream or reference table.
+   *
+   * Length: 1–256. Pattern: `^[^-\s<>&]*$`.
+   */
   name: string;
 }
 
@@ -355,7 +451,11 @@ export interface ApplicationMappingParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-jsonmappingparameters.html | CloudFormation: JSONMappingParameters}
  */
 export interface ApplicationJSONMappingParameters {
-  /** The path to the top-level parent that contains the records. */
+  /**
+   * The path to the top-level parent that contains the records.
+   *
+   * Length: 1–65535. Pattern: ``.
+   */
   recordRowPath: string;
 }
 
@@ -369,9 +469,17 @@ export interface ApplicationJSONMappingParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-csvmappingparameters.html | CloudFormation: CSVMappingParameters}
  */
 export interface ApplicationCSVMappingParameters {
-  /** The row delimiter. For example, in a CSV format, *'\n'* is the typical row delimiter. */
+  /**
+   * The row delimiter. For example, in a CSV format, *'\n'* is the typical row delimiter.
+   *
+   * Length: 1–1024.
+   */
   recordRowDelimiter: string;
-  /** The column delimiter. For example, in a CSV format, a comma (",") is the typical column delimiter. */
+  /**
+   * The column delimiter. For example, in a CSV format, a comma (",") is the typical column delimiter.
+   *
+   * Length: 1–1024.
+   */
   recordColumnDelimiter: string;
 }
 
@@ -381,7 +489,11 @@ export interface ApplicationCSVMappingParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-kinesisstreamsinput.html | CloudFormation: KinesisStreamsInput}
  */
 export interface ApplicationKinesisStreamsInput {
-  /** The ARN of the input Kinesis data stream to read. */
+  /**
+   * The ARN of the input Kinesis data stream to read.
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
+   */
   resourceARN: string;
 }
 
@@ -391,7 +503,11 @@ export interface ApplicationKinesisStreamsInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-kinesisfirehoseinput.html | CloudFormation: KinesisFirehoseInput}
  */
 export interface ApplicationKinesisFirehoseInput {
-  /** The Amazon Resource Name (ARN) of the delivery stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the delivery stream.
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
+   */
   resourceARN: string;
 }
 
@@ -415,6 +531,8 @@ export interface ApplicationInputLambdaProcessor {
    * The ARN of the Amazon Lambda function that operates on records in the stream.
    *
    * > To specify an earlier version of the Lambda function than the latest, include the Lambda function version in the Lambda function ARN. For more information about Lambda ARNs, see [Example ARNs: Amazon Lambda](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-lambda)
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
    */
   resourceARN: string;
 }
@@ -425,7 +543,11 @@ export interface ApplicationInputLambdaProcessor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-inputparallelism.html | CloudFormation: InputParallelism}
  */
 export interface ApplicationInputParallelism {
-  /** The number of in-application streams to create. */
+  /**
+   * The number of in-application streams to create.
+   *
+   * Range: 1–64.
+   */
   count?: number;
 }
 
@@ -441,7 +563,11 @@ export interface ApplicationZeppelinApplicationConfiguration {
   monitoringConfiguration?: ApplicationZeppelinMonitoringConfiguration;
   /** The information required to deploy a Kinesis Data Analytics Studio notebook as an application with durable state. */
   deployAsApplicationConfiguration?: ApplicationDeployAsApplicationConfiguration;
-  /** A list of `CustomArtifactConfiguration` objects. */
+  /**
+   * A list of `CustomArtifactConfiguration` objects.
+   *
+   * Items: at most 50.
+   */
   customArtifactsConfiguration?: ApplicationCustomArtifactConfiguration[];
 }
 
@@ -461,7 +587,11 @@ export interface ApplicationCatalogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-gluedatacatalogconfiguration.html | CloudFormation: GlueDataCatalogConfiguration}
  */
 export interface ApplicationGlueDataCatalogConfiguration {
-  /** The Amazon Resource Name (ARN) of the database. */
+  /**
+   * The Amazon Resource Name (ARN) of the database.
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
+   */
   databaseARN?: string;
 }
 
@@ -491,9 +621,17 @@ export interface ApplicationDeployAsApplicationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-s3contentbaselocation.html | CloudFormation: S3ContentBaseLocation}
  */
 export interface ApplicationS3ContentBaseLocation {
-  /** The Amazon Resource Name (ARN) of the S3 bucket. */
+  /**
+   * The Amazon Resource Name (ARN) of the S3 bucket.
+   *
+   * Length: 1–2048. Pattern: `^arn:.*$`.
+   */
   bucketARN: string;
-  /** The base path for the S3 bucket. */
+  /**
+   * The base path for the S3 bucket.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z0-9/!-_.*'()]+$`.
+   */
   basePath?: string;
 }
 
@@ -517,11 +655,23 @@ export interface ApplicationCustomArtifactConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-mavenreference.html | CloudFormation: MavenReference}
  */
 export interface ApplicationMavenReference {
-  /** The artifact ID of the Maven reference. */
+  /**
+   * The artifact ID of the Maven reference.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   artifactId: string;
-  /** The version of the Maven reference. */
+  /**
+   * The version of the Maven reference.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   version: string;
-  /** The group ID of the Maven reference. */
+  /**
+   * The group ID of the Maven reference.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   groupId: string;
 }
 
@@ -531,9 +681,17 @@ export interface ApplicationMavenReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface ApplicationVpcConfiguration {
-  /** The array of [SecurityGroup](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_SecurityGroup.html) IDs used by the VPC configuration. */
+  /**
+   * The array of [SecurityGroup](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_SecurityGroup.html) IDs used by the VPC configuration.
+   *
+   * Items: 1–5.
+   */
   securityGroupIds: string[];
-  /** The array of [Subnet](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_Subnet.html) IDs used by the VPC configuration. */
+  /**
+   * The array of [Subnet](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_Subnet.html) IDs used by the VPC configuration.
+   *
+   * Items: 1–16.
+   */
   subnetIds: string[];
 }
 
@@ -553,7 +711,11 @@ export interface ApplicationApplicationSnapshotConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisanalyticsv2-application-applicationencryptionconfiguration.html | CloudFormation: ApplicationEncryptionConfiguration}
  */
 export interface ApplicationApplicationEncryptionConfiguration {
-  /** The key ARN, key ID, alias ARN, or alias name of the KMS key used for encryption at rest. */
+  /**
+   * The key ARN, key ID, alias ARN, or alias name of the KMS key used for encryption at rest.
+   *
+   * Length: 1–2048. Pattern: `^(?:arn:.*:kms:.*:.*:(?:key\/.*|alias\/.*)|alias\/.*|(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`.
+   */
   keyId?: string;
   /** Specifies the type of key used for encryption at rest. */
   keyType: "AWS_OWNED_KEY" | "CUSTOMER_MANAGED_KEY";
@@ -574,9 +736,11 @@ export interface ApplicationApplicationSystemRollbackConfiguration {
  *
  * > Only one *ApplicationCloudWatchLoggingOption* resource can be attached per application.
  *
+ * @deprecated Cloud Control cannot create AWS::KinesisAnalyticsV2::ApplicationCloudWatchLoggingOption: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisanalyticsv2-applicationcloudwatchloggingoption.html | CloudFormation: AWS::KinesisAnalyticsV2::ApplicationCloudWatchLoggingOption}
  */
-export const ApplicationCloudWatchLoggingOption = cloudControlType<ApplicationCloudWatchLoggingOptionArgs, ApplicationCloudWatchLoggingOptionOutputs>("AWS::KinesisAnalyticsV2::ApplicationCloudWatchLoggingOption", "aws:kinesisanalyticsv2:ApplicationCloudWatchLoggingOption", '{"p":[["ApplicationName","string",67],["CloudWatchLoggingOption",["ref","CloudWatchLoggingOption"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CloudWatchLoggingOption":[["LogStreamARN","string",1]]}}');
+export const ApplicationCloudWatchLoggingOption = cloudControlType<ApplicationCloudWatchLoggingOptionArgs, ApplicationCloudWatchLoggingOptionOutputs>("AWS::KinesisAnalyticsV2::ApplicationCloudWatchLoggingOption", "aws:kinesisanalyticsv2:ApplicationCloudWatchLoggingOption", '{"p":[["ApplicationName","string",67],["CloudWatchLoggingOption",["ref","CloudWatchLoggingOption"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CloudWatchLoggingOption":[["LogStreamARN","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApplicationCloudWatchLoggingOption} instance: its attributes as typed outputs. */
 export type ApplicationCloudWatchLoggingOption = InstanceType<typeof ApplicationCloudWatchLoggingOption>;
 
@@ -614,9 +778,11 @@ export interface ApplicationCloudWatchLoggingOptionCloudWatchLoggingOption {
  *
  * > Creation of multiple outputs should be sequential (use of DependsOn) to avoid a problem with a stale application version ( *ConcurrentModificationException* ).
  *
+ * @deprecated Cloud Control cannot create AWS::KinesisAnalyticsV2::ApplicationOutput: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisanalyticsv2-applicationoutput.html | CloudFormation: AWS::KinesisAnalyticsV2::ApplicationOutput}
  */
-export const ApplicationOutput = cloudControlType<ApplicationOutputArgs, ApplicationOutputOutputs>("AWS::KinesisAnalyticsV2::ApplicationOutput", "aws:kinesisanalyticsv2:ApplicationOutput", '{"p":[["ApplicationName","string",67],["Output",["ref","Output"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Output":[["DestinationSchema",["ref","DestinationSchema"],1],["LambdaOutput",["ref","LambdaOutput"]],["KinesisFirehoseOutput",["ref","KinesisFirehoseOutput"]],["KinesisStreamsOutput",["ref","KinesisStreamsOutput"]],["Name","string",2]],"DestinationSchema":[["RecordFormatType","string"]],"LambdaOutput":[["ResourceARN","string",1]],"KinesisFirehoseOutput":[["ResourceARN","string",1]],"KinesisStreamsOutput":[["ResourceARN","string",1]]}}');
+export const ApplicationOutput = cloudControlType<ApplicationOutputArgs, ApplicationOutputOutputs>("AWS::KinesisAnalyticsV2::ApplicationOutput", "aws:kinesisanalyticsv2:ApplicationOutput", '{"p":[["ApplicationName","string",67],["Output",["ref","Output"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Output":[["DestinationSchema",["ref","DestinationSchema"],1],["LambdaOutput",["ref","LambdaOutput"]],["KinesisFirehoseOutput",["ref","KinesisFirehoseOutput"]],["KinesisStreamsOutput",["ref","KinesisStreamsOutput"]],["Name","string",2]],"DestinationSchema":[["RecordFormatType","string"]],"LambdaOutput":[["ResourceARN","string",1]],"KinesisFirehoseOutput":[["ResourceARN","string",1]],"KinesisStreamsOutput":[["ResourceARN","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApplicationOutput} instance: its attributes as typed outputs. */
 export type ApplicationOutput = InstanceType<typeof ApplicationOutput>;
 
@@ -700,9 +866,11 @@ export interface ApplicationOutputKinesisStreamsOutput {
  *
  * Kinesis Data Analytics reads reference data (that is, an Amazon S3 object) and creates an in-application table within your application. In the request, you provide the source (S3 bucket name and object key name), name of the in-application table to create, and the necessary mapping information that describes how data in an Amazon S3 object maps to columns in the resulting in-application table.
  *
+ * @deprecated Cloud Control cannot create AWS::KinesisAnalyticsV2::ApplicationReferenceDataSource: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisanalyticsv2-applicationreferencedatasource.html | CloudFormation: AWS::KinesisAnalyticsV2::ApplicationReferenceDataSource}
  */
-export const ApplicationReferenceDataSource = cloudControlType<ApplicationReferenceDataSourceArgs, ApplicationReferenceDataSourceOutputs>("AWS::KinesisAnalyticsV2::ApplicationReferenceDataSource", "aws:kinesisanalyticsv2:ApplicationReferenceDataSource", '{"p":[["ApplicationName","string",67],["ReferenceDataSource",["ref","ReferenceDataSource"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ReferenceDataSource":[["ReferenceSchema",["ref","ReferenceSchema"],1],["TableName","string",2],["S3ReferenceDataSource",["ref","S3ReferenceDataSource"]]],"ReferenceSchema":[["RecordEncoding","string"],["RecordColumns",["array",["ref","RecordColumn"]],1],["RecordFormat",["ref","RecordFormat"],1]],"RecordColumn":[["Mapping","string"],["SqlType","string",1],["Name","string",1]],"RecordFormat":[["MappingParameters",["ref","MappingParameters"]],["RecordFormatType","string",1]],"MappingParameters":[["JSONMappingParameters",["ref","JSONMappingParameters"]],["CSVMappingParameters",["ref","CSVMappingParameters"]]],"JSONMappingParameters":[["RecordRowPath","string",1]],"CSVMappingParameters":[["RecordRowDelimiter","string",1],["RecordColumnDelimiter","string",1]],"S3ReferenceDataSource":[["BucketARN","string",1],["FileKey","string",1]]}}');
+export const ApplicationReferenceDataSource = cloudControlType<ApplicationReferenceDataSourceArgs, ApplicationReferenceDataSourceOutputs>("AWS::KinesisAnalyticsV2::ApplicationReferenceDataSource", "aws:kinesisanalyticsv2:ApplicationReferenceDataSource", '{"p":[["ApplicationName","string",67],["ReferenceDataSource",["ref","ReferenceDataSource"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ReferenceDataSource":[["ReferenceSchema",["ref","ReferenceSchema"],1],["TableName","string",2],["S3ReferenceDataSource",["ref","S3ReferenceDataSource"]]],"ReferenceSchema":[["RecordEncoding","string"],["RecordColumns",["array",["ref","RecordColumn"]],1],["RecordFormat",["ref","RecordFormat"],1]],"RecordColumn":[["Mapping","string"],["SqlType","string",1],["Name","string",1]],"RecordFormat":[["MappingParameters",["ref","MappingParameters"]],["RecordFormatType","string",1]],"MappingParameters":[["JSONMappingParameters",["ref","JSONMappingParameters"]],["CSVMappingParameters",["ref","CSVMappingParameters"]]],"JSONMappingParameters":[["RecordRowPath","string",1]],"CSVMappingParameters":[["RecordRowDelimiter","string",1],["RecordColumnDelimiter","string",1]],"S3ReferenceDataSource":[["BucketARN","string",1],["FileKey","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApplicationReferenceDataSource} instance: its attributes as typed outputs. */
 export type ApplicationReferenceDataSource = InstanceType<typeof ApplicationReferenceDataSource>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisfirehose-deliverystream.html | CloudFormation: AWS::KinesisFirehose::DeliveryStream}
  */
-export const DeliveryStream = cloudControlType<DeliveryStreamArgs, DeliveryStreamOutputs>("AWS::KinesisFirehose::DeliveryStream", "aws:kinesisfirehose:DeliveryStream", '{"p":[["DeliveryStreamEncryptionConfigurationInput",["ref","DeliveryStreamEncryptionConfigurationInput"]],["HttpEndpointDestinationConfiguration",["ref","HttpEndpointDestinationConfiguration"]],["KinesisStreamSourceConfiguration",["ref","KinesisStreamSourceConfiguration"],66],["DeliveryStreamType",["enum","DatabaseAsSource","DirectPut","KinesisStreamAsSource","MSKAsSource"],66],["RedshiftDestinationConfiguration",["ref","RedshiftDestinationConfiguration"]],["AmazonopensearchserviceDestinationConfiguration",["ref","AmazonopensearchserviceDestinationConfiguration"]],["MSKSourceConfiguration",["ref","MSKSourceConfiguration"],66],["SplunkDestinationConfiguration",["ref","SplunkDestinationConfiguration"]],["ExtendedS3DestinationConfiguration",["ref","ExtendedS3DestinationConfiguration"]],["AmazonOpenSearchServerlessDestinationConfiguration",["ref","AmazonOpenSearchServerlessDestinationConfiguration"]],["ElasticsearchDestinationConfiguration",["ref","ElasticsearchDestinationConfiguration"]],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]],["DeliveryStreamName","string",66],["Tags",["array",["ref","Tag"]]],["IcebergDestinationConfiguration",["ref","IcebergDestinationConfiguration"]],["DirectPutSourceConfiguration",["ref","DirectPutSourceConfiguration"],66],["SnowflakeDestinationConfiguration",["ref","SnowflakeDestinationConfiguration"]],["DatabaseSourceConfiguration",["ref","DatabaseSourceConfiguration"],66],["Arn","string",72]],"id":["DeliveryStreamName"],"d":{"DeliveryStreamEncryptionConfigurationInput":[["KeyType",["enum","AWS_OWNED_CMK","CUSTOMER_MANAGED_CMK"],1],["KeyARN","string"]],"HttpEndpointDestinationConfiguration":[["RequestConfiguration",["ref","HttpEndpointRequestConfiguration"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","BufferingHints"]],["RetryOptions",["ref","RetryOptions"]],["EndpointConfiguration",["ref","HttpEndpointConfiguration"],1],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["RoleARN","string"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["S3BackupMode","string"],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]]],"HttpEndpointRequestConfiguration":[["CommonAttributes",["array",["ref","HttpEndpointCommonAttribute"]]],["ContentEncoding",["enum","NONE","GZIP"]]],"HttpEndpointCommonAttribute":[["AttributeValue","string",1],["AttributeName","string",1]],"S3DestinationConfiguration":[["ErrorOutputPrefix","string"],["BucketARN","string",1],["BufferingHints",["ref","BufferingHints"]],["CompressionFormat",["enum","UNCOMPRESSED","GZIP","ZIP","Snappy","HADOOP_SNAPPY"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["Prefix","string"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["RoleARN","string",1]],"BufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"EncryptionConfiguration":[["KMSEncryptionConfig",["ref","KMSEncryptionConfig"]],["NoEncryptionConfig",["enum","NoEncryption"]]],"KMSEncryptionConfig":[["AWSKMSKeyARN","string",1]],"CloudWatchLoggingOptions":[["LogStreamName","string"],["Enabled","boolean"],["LogGroupName","string"]],"RetryOptions":[["DurationInSeconds","integer"]],"HttpEndpointConfiguration":[["AccessKey","string"],["Url","string",1],["Name","string"]],"ProcessingConfiguration":[["Enabled","boolean"],["Processors",["array",["ref","Processor"]]]],"Processor":[["Type",["enum","RecordDeAggregation","Decompression","CloudWatchLogProcessing","Lambda","MetadataExtraction","AppendDelimiterToRecord"],1],["Parameters",["array",["ref","ProcessorParameter"]]]],"ProcessorParameter":[["ParameterValue","string",1],["ParameterName","string",1]],"SecretsManagerConfiguration":[["SecretARN","string"],["Enabled","boolean",1],["RoleARN","string"]],"KinesisStreamSourceConfiguration":[["KinesisStreamARN","string",3],["RoleARN","string",3]],"RedshiftDestinationConfiguration":[["S3BackupConfiguration",["ref","S3DestinationConfiguration"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["Username","string"],["CopyCommand",["ref","CopyCommand"],1],["RetryOptions",["ref","RedshiftRetryOptions"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["ClusterJDBCURL","string",1],["RoleARN","string",1],["Password","string",48],["S3BackupMode",["enum","Disabled","Enabled"]],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]]],"CopyCommand":[["DataTableName","string",1],["CopyOptions","string"],["DataTableColumns","string"]],"RedshiftRetryOptions":[["DurationInSeconds","integer"]],"AmazonopensearchserviceDestinationConfiguration":[["TypeName","string"],["IndexRotationPeriod",["enum","NoRotation","OneHour","OneDay","OneWeek","OneMonth"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["ClusterEndpoint","string"],["DomainARN","string"],["RoleARN","string",1],["S3BackupMode",["enum","FailedDocumentsOnly","AllDocuments"]],["IndexName","string",1],["DocumentIdOptions",["ref","DocumentIdOptions"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","AmazonopensearchserviceBufferingHints"]],["RetryOptions",["ref","AmazonopensearchserviceRetryOptions"]],["VpcConfiguration",["ref","VpcConfiguration"],2],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]]],"DocumentIdOptions":[["DefaultDocumentIdFormat",["enum","FIREHOSE_DEFAULT","NO_DOCUMENT_ID"],1]],"AmazonopensearchserviceBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"AmazonopensearchserviceRetryOptions":[["DurationInSeconds","integer"]],"VpcConfiguration":[["SubnetIds",["array","string"],3],["SecurityGroupIds",["array","string"],3],["RoleARN","string",3]],"MSKSourceConfiguration":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"],3],["MSKClusterARN","string",3],["TopicName","string",3],["ReadFromTimestamp","string"]],"AuthenticationConfiguration":[["Connectivity",["enum","PUBLIC","PRIVATE"],3],["RoleARN","string",3]],"SplunkDestinationConfiguration":[["HECEndpoint","string",1],["S3Configuration",["ref","S3DestinationConfiguration"],1],["HECToken","string"],["RetryOptions",["ref","SplunkRetryOptions"]],["HECEndpointType",["enum","Raw","Event"],1],["HECAcknowledgmentTimeoutInSeconds","integer"],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["S3BackupMode","string"],["BufferingHints",["ref","SplunkBufferingHints"]],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]]],"SplunkRetryOptions":[["DurationInSeconds","integer"]],"SplunkBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"ExtendedS3DestinationConfiguration":[["ErrorOutputPrefix","string"],["S3BackupConfiguration",["ref","S3DestinationConfiguration"]],["BucketARN","string",1],["CompressionFormat",["enum","UNCOMPRESSED","GZIP","ZIP","Snappy","HADOOP_SNAPPY"]],["DataFormatConversionConfiguration",["ref","DataFormatConversionConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["DynamicPartitioningConfiguration",["ref","DynamicPartitioningConfiguration"]],["Prefix","string"],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["RoleARN","string",1],["S3BackupMode",["enum","Disabled","Enabled"]],["BufferingHints",["ref","BufferingHints"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["CustomTimeZone","string"],["FileExtension","string"]],"DataFormatConversionConfiguration":[["InputFormatConfiguration",["ref","InputFormatConfiguration"]],["Enabled","boolean"],["SchemaConfiguration",["ref","SchemaConfiguration"]],["OutputFormatConfiguration",["ref","OutputFormatConfiguration"]]],"InputFormatConfiguration":[["Deserializer",["ref","Deserializer"]]],"Deserializer":[["HiveJsonSerDe",["ref","HiveJsonSerDe"]],["OpenXJsonSerDe",["ref","OpenXJsonSerDe"]]],"HiveJsonSerDe":[["TimestampFormats",["array","string"]]],"OpenXJsonSerDe":[["ConvertDotsInJsonKeysToUnderscores","boolean"],["ColumnToJsonKeyMappings",["map","string"]],["CaseInsensitive","boolean"]],"SchemaConfiguration":[["VersionId","string"],["TableName","string"],["DatabaseName","string"],["Region","string"],["CatalogId","string"],["RoleARN","string"]],"OutputFormatConfiguration":[["Serializer",["ref","Serializer"]]],"Serializer":[["OrcSerDe",["ref","OrcSerDe"]],["ParquetSerDe",["ref","ParquetSerDe"]]],"OrcSerDe":[["PaddingTolerance","number"],["Compression","string"],["StripeSizeBytes","integer"],["BloomFilterColumns",["array","string"]],["BloomFilterFalsePositiveProbability","number"],["EnablePadding","boolean"],["FormatVersion","string"],["RowIndexStride","integer"],["BlockSizeBytes","integer"],["DictionaryKeyThreshold","number"]],"ParquetSerDe":[["Compression","string"],["BlockSizeBytes","integer"],["EnableDictionaryCompression","boolean"],["PageSizeBytes","integer"],["MaxPaddingBytes","integer"],["WriterVersion","string"]],"DynamicPartitioningConfiguration":[["Enabled","boolean"],["RetryOptions",["ref","RetryOptions"]]],"AmazonOpenSearchServerlessDestinationConfiguration":[["IndexName","string",1],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","AmazonOpenSearchServerlessBufferingHints"]],["RetryOptions",["ref","AmazonOpenSearchServerlessRetryOptions"]],["CollectionEndpoint","string"],["VpcConfiguration",["ref","VpcConfiguration"],2],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["RoleARN","string",1],["S3BackupMode",["enum","FailedDocumentsOnly","AllDocuments"]]],"AmazonOpenSearchServerlessBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"AmazonOpenSearchServerlessRetryOptions":[["DurationInSeconds","integer"]],"ElasticsearchDestinationConfiguration":[["TypeName","string"],["IndexRotationPeriod",["enum","NoRotation","OneHour","OneDay","OneWeek","OneMonth"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["ClusterEndpoint","string"],["DomainARN","string"],["RoleARN","string",1],["S3BackupMode",["enum","FailedDocumentsOnly","AllDocuments"]],["IndexName","string",1],["DocumentIdOptions",["ref","DocumentIdOptions"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","ElasticsearchBufferingHints"]],["RetryOptions",["ref","ElasticsearchRetryOptions"]],["VpcConfiguration",["ref","VpcConfiguration"],2],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]]],"ElasticsearchBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"ElasticsearchRetryOptions":[["DurationInSeconds","integer"]],"IcebergDestinationConfiguration":[["CatalogConfiguration",["ref","CatalogConfiguration"],3],["S3Configuration",["ref","S3DestinationConfiguration"],1],["DestinationTableConfigurationList",["array",["ref","DestinationTableConfiguration"]]],["BufferingHints",["ref","BufferingHints"]],["TableCreationConfiguration",["ref","TableCreationConfiguration"]],["RetryOptions",["ref","RetryOptions"]],["s3BackupMode",["enum","AllData","FailedDataOnly"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["SchemaEvolutionConfiguration",["ref","SchemaEvolutionConfiguration"]],["AppendOnly","boolean"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["RoleARN","string",1]],"CatalogConfiguration":[["CatalogArn","string"],["WarehouseLocation","string"]],"DestinationTableConfiguration":[["DestinationDatabaseName","string",1],["S3ErrorOutputPrefix","string"],["DestinationTableName","string",1],["UniqueKeys",["array","string"]],["PartitionSpec",["ref","PartitionSpec"]]],"PartitionSpec":[["Identity",["array",["ref","PartitionField"]]]],"PartitionField":[["SourceName","string",1]],"TableCreationConfiguration":[["Enabled","boolean"]],"SchemaEvolutionConfiguration":[["Enabled","boolean"]],"DirectPutSourceConfiguration":[["ThroughputHintInMBs","integer"]],"SnowflakeDestinationConfiguration":[["PrivateKey","string"],["User","string"],["Table","string",1],["SnowflakeVpcConfiguration",["ref","SnowflakeVpcConfiguration"],2],["DataLoadingOption",["enum","JSON_MAPPING","VARIANT_CONTENT_MAPPING","VARIANT_CONTENT_AND_METADATA_MAPPING"]],["Schema","string",1],["ContentColumnName","string"],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]],["SnowflakeRoleConfiguration",["ref","SnowflakeRoleConfiguration"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["AccountUrl","string",1],["RoleARN","string",1],["S3BackupMode",["enum","FailedDataOnly","AllData"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","SnowflakeBufferingHints"]],["MetaDataColumnName","string"],["Database","string",1],["RetryOptions",["ref","SnowflakeRetryOptions"]],["KeyPassphrase","string"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]]],"SnowflakeVpcConfiguration":[["PrivateLinkVpceId","string",1]],"SnowflakeRoleConfiguration":[["SnowflakeRole","string"],["Enabled","boolean"]],"SnowflakeBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"SnowflakeRetryOptions":[["DurationInSeconds","integer"]],"DatabaseSourceConfiguration":[["Digest","string"],["Port","integer",1],["PublicCertificate","string"],["Columns",["ref","DatabaseColumns"]],["Type",["enum","MySQL","PostgreSQL"],1],["SurrogateKeys",["array","string"]],["Databases",["ref","Databases"],1],["Endpoint","string",1],["SSLMode",["enum","Disabled","Enabled"]],["SnapshotWatermarkTable","string",1],["DatabaseSourceAuthenticationConfiguration",["ref","DatabaseSourceAuthenticationConfiguration"],1],["Tables",["ref","DatabaseTables"],1],["DatabaseSourceVPCConfiguration",["ref","DatabaseSourceVPCConfiguration"],1]],"DatabaseColumns":[["Exclude",["array","string"]],["Include",["array","string"]]],"Databases":[["Exclude",["array","string"]],["Include",["array","string"]]],"DatabaseSourceAuthenticationConfiguration":[["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"],1]],"DatabaseTables":[["Exclude",["array","string"]],["Include",["array","string"]]],"DatabaseSourceVPCConfiguration":[["VpcEndpointServiceName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:firehose:${Region}:${Account}:deliverystream/${DeliveryStreamName}"}');
+export const DeliveryStream = cloudControlType<DeliveryStreamArgs, DeliveryStreamOutputs>("AWS::KinesisFirehose::DeliveryStream", "aws:kinesisfirehose:DeliveryStream", '{"p":[["DeliveryStreamEncryptionConfigurationInput",["ref","DeliveryStreamEncryptionConfigurationInput"]],["HttpEndpointDestinationConfiguration",["ref","HttpEndpointDestinationConfiguration"]],["KinesisStreamSourceConfiguration",["ref","KinesisStreamSourceConfiguration"],82],["DeliveryStreamType",["enum","DatabaseAsSource","DirectPut","KinesisStreamAsSource","MSKAsSource"],66],["RedshiftDestinationConfiguration",["ref","RedshiftDestinationConfiguration"]],["AmazonopensearchserviceDestinationConfiguration",["ref","AmazonopensearchserviceDestinationConfiguration"],16],["MSKSourceConfiguration",["ref","MSKSourceConfiguration"],82],["SplunkDestinationConfiguration",["ref","SplunkDestinationConfiguration"]],["ExtendedS3DestinationConfiguration",["ref","ExtendedS3DestinationConfiguration"]],["AmazonOpenSearchServerlessDestinationConfiguration",["ref","AmazonOpenSearchServerlessDestinationConfiguration"],16],["ElasticsearchDestinationConfiguration",["ref","ElasticsearchDestinationConfiguration"],16],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"],16],["DeliveryStreamName","string",66],["Tags",["array",["ref","Tag"]]],["IcebergDestinationConfiguration",["ref","IcebergDestinationConfiguration"],16],["DirectPutSourceConfiguration",["ref","DirectPutSourceConfiguration"],66],["SnowflakeDestinationConfiguration",["ref","SnowflakeDestinationConfiguration"],16],["DatabaseSourceConfiguration",["ref","DatabaseSourceConfiguration"],82],["Arn","string",72]],"id":["DeliveryStreamName"],"d":{"DeliveryStreamEncryptionConfigurationInput":[["KeyType",["enum","AWS_OWNED_CMK","CUSTOMER_MANAGED_CMK"],1],["KeyARN","string"]],"HttpEndpointDestinationConfiguration":[["RequestConfiguration",["ref","HttpEndpointRequestConfiguration"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","BufferingHints"]],["RetryOptions",["ref","RetryOptions"]],["EndpointConfiguration",["ref","HttpEndpointConfiguration"],1],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["RoleARN","string"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["S3BackupMode","string"],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]]],"HttpEndpointRequestConfiguration":[["CommonAttributes",["array",["ref","HttpEndpointCommonAttribute"]]],["ContentEncoding",["enum","NONE","GZIP"]]],"HttpEndpointCommonAttribute":[["AttributeValue","string",1],["AttributeName","string",1]],"S3DestinationConfiguration":[["ErrorOutputPrefix","string"],["BucketARN","string",1],["BufferingHints",["ref","BufferingHints"]],["CompressionFormat",["enum","UNCOMPRESSED","GZIP","ZIP","Snappy","HADOOP_SNAPPY"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["Prefix","string"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["RoleARN","string",1]],"BufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"EncryptionConfiguration":[["KMSEncryptionConfig",["ref","KMSEncryptionConfig"]],["NoEncryptionConfig",["enum","NoEncryption"]]],"KMSEncryptionConfig":[["AWSKMSKeyARN","string",1]],"CloudWatchLoggingOptions":[["LogStreamName","string"],["Enabled","boolean"],["LogGroupName","string"]],"RetryOptions":[["DurationInSeconds","integer"]],"HttpEndpointConfiguration":[["AccessKey","string"],["Url","string",1],["Name","string"]],"ProcessingConfiguration":[["Enabled","boolean"],["Processors",["array",["ref","Processor"]]]],"Processor":[["Type",["enum","RecordDeAggregation","Decompression","CloudWatchLogProcessing","Lambda","MetadataExtraction","AppendDelimiterToRecord"],1],["Parameters",["array",["ref","ProcessorParameter"]]]],"ProcessorParameter":[["ParameterValue","string",1],["ParameterName","string",1]],"SecretsManagerConfiguration":[["SecretARN","string"],["Enabled","boolean",1],["RoleARN","string"]],"KinesisStreamSourceConfiguration":[["KinesisStreamARN","string",1],["RoleARN","string",1]],"RedshiftDestinationConfiguration":[["S3BackupConfiguration",["ref","S3DestinationConfiguration"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["Username","string"],["CopyCommand",["ref","CopyCommand"],1],["RetryOptions",["ref","RedshiftRetryOptions"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["ClusterJDBCURL","string",1],["RoleARN","string",1],["Password","string",48],["S3BackupMode",["enum","Disabled","Enabled"]],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]]],"CopyCommand":[["DataTableName","string",1],["CopyOptions","string"],["DataTableColumns","string"]],"RedshiftRetryOptions":[["DurationInSeconds","integer"]],"AmazonopensearchserviceDestinationConfiguration":[["TypeName","string"],["IndexRotationPeriod",["enum","NoRotation","OneHour","OneDay","OneWeek","OneMonth"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["ClusterEndpoint","string"],["DomainARN","string"],["RoleARN","string",1],["S3BackupMode",["enum","FailedDocumentsOnly","AllDocuments"]],["IndexName","string",1],["DocumentIdOptions",["ref","DocumentIdOptions"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","AmazonopensearchserviceBufferingHints"]],["RetryOptions",["ref","AmazonopensearchserviceRetryOptions"]],["VpcConfiguration",["ref","VpcConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]]],"DocumentIdOptions":[["DefaultDocumentIdFormat",["enum","FIREHOSE_DEFAULT","NO_DOCUMENT_ID"],1]],"AmazonopensearchserviceBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"AmazonopensearchserviceRetryOptions":[["DurationInSeconds","integer"]],"VpcConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["RoleARN","string",1]],"MSKSourceConfiguration":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"],1],["MSKClusterARN","string",1],["TopicName","string",1],["ReadFromTimestamp","string"]],"AuthenticationConfiguration":[["Connectivity",["enum","PUBLIC","PRIVATE"],1],["RoleARN","string",1]],"SplunkDestinationConfiguration":[["HECEndpoint","string",1],["S3Configuration",["ref","S3DestinationConfiguration"],1],["HECToken","string"],["RetryOptions",["ref","SplunkRetryOptions"]],["HECEndpointType",["enum","Raw","Event"],1],["HECAcknowledgmentTimeoutInSeconds","integer"],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["S3BackupMode","string"],["BufferingHints",["ref","SplunkBufferingHints"]],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]]],"SplunkRetryOptions":[["DurationInSeconds","integer"]],"SplunkBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"ExtendedS3DestinationConfiguration":[["ErrorOutputPrefix","string"],["S3BackupConfiguration",["ref","S3DestinationConfiguration"]],["BucketARN","string",1],["CompressionFormat",["enum","UNCOMPRESSED","GZIP","ZIP","Snappy","HADOOP_SNAPPY"]],["DataFormatConversionConfiguration",["ref","DataFormatConversionConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["DynamicPartitioningConfiguration",["ref","DynamicPartitioningConfiguration"]],["Prefix","string"],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["RoleARN","string",1],["S3BackupMode",["enum","Disabled","Enabled"]],["BufferingHints",["ref","BufferingHints"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["CustomTimeZone","string"],["FileExtension","string"]],"DataFormatConversionConfiguration":[["InputFormatConfiguration",["ref","InputFormatConfiguration"]],["Enabled","boolean"],["SchemaConfiguration",["ref","SchemaConfiguration"]],["OutputFormatConfiguration",["ref","OutputFormatConfiguration"]]],"InputFormatConfiguration":[["Deserializer",["ref","Deserializer"]]],"Deserializer":[["HiveJsonSerDe",["ref","HiveJsonSerDe"]],["OpenXJsonSerDe",["ref","OpenXJsonSerDe"]]],"HiveJsonSerDe":[["TimestampFormats",["array","string"]]],"OpenXJsonSerDe":[["ConvertDotsInJsonKeysToUnderscores","boolean"],["ColumnToJsonKeyMappings",["map","string"]],["CaseInsensitive","boolean"]],"SchemaConfiguration":[["VersionId","string"],["TableName","string"],["DatabaseName","string"],["Region","string"],["CatalogId","string"],["RoleARN","string"]],"OutputFormatConfiguration":[["Serializer",["ref","Serializer"]]],"Serializer":[["OrcSerDe",["ref","OrcSerDe"]],["ParquetSerDe",["ref","ParquetSerDe"]]],"OrcSerDe":[["PaddingTolerance","number"],["Compression","string"],["StripeSizeBytes","integer"],["BloomFilterColumns",["array","string"]],["BloomFilterFalsePositiveProbability","number"],["EnablePadding","boolean"],["FormatVersion","string"],["RowIndexStride","integer"],["BlockSizeBytes","integer"],["DictionaryKeyThreshold","number"]],"ParquetSerDe":[["Compression","string"],["BlockSizeBytes","integer"],["EnableDictionaryCompression","boolean"],["PageSizeBytes","integer"],["MaxPaddingBytes","integer"],["WriterVersion","string"]],"DynamicPartitioningConfiguration":[["Enabled","boolean"],["RetryOptions",["ref","RetryOptions"]]],"AmazonOpenSearchServerlessDestinationConfiguration":[["IndexName","string",1],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","AmazonOpenSearchServerlessBufferingHints"]],["RetryOptions",["ref","AmazonOpenSearchServerlessRetryOptions"]],["CollectionEndpoint","string"],["VpcConfiguration",["ref","VpcConfiguration"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["RoleARN","string",1],["S3BackupMode",["enum","FailedDocumentsOnly","AllDocuments"]]],"AmazonOpenSearchServerlessBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"AmazonOpenSearchServerlessRetryOptions":[["DurationInSeconds","integer"]],"ElasticsearchDestinationConfiguration":[["TypeName","string"],["IndexRotationPeriod",["enum","NoRotation","OneHour","OneDay","OneWeek","OneMonth"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["ClusterEndpoint","string"],["DomainARN","string"],["RoleARN","string",1],["S3BackupMode",["enum","FailedDocumentsOnly","AllDocuments"]],["IndexName","string",1],["DocumentIdOptions",["ref","DocumentIdOptions"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","ElasticsearchBufferingHints"]],["RetryOptions",["ref","ElasticsearchRetryOptions"]],["VpcConfiguration",["ref","VpcConfiguration"]],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]]],"ElasticsearchBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"ElasticsearchRetryOptions":[["DurationInSeconds","integer"]],"IcebergDestinationConfiguration":[["CatalogConfiguration",["ref","CatalogConfiguration"],1],["S3Configuration",["ref","S3DestinationConfiguration"],1],["DestinationTableConfigurationList",["array",["ref","DestinationTableConfiguration"]]],["BufferingHints",["ref","BufferingHints"]],["TableCreationConfiguration",["ref","TableCreationConfiguration"]],["RetryOptions",["ref","RetryOptions"]],["s3BackupMode",["enum","AllData","FailedDataOnly"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["SchemaEvolutionConfiguration",["ref","SchemaEvolutionConfiguration"]],["AppendOnly","boolean"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]],["RoleARN","string",1]],"CatalogConfiguration":[["CatalogArn","string"],["WarehouseLocation","string"]],"DestinationTableConfiguration":[["DestinationDatabaseName","string",1],["S3ErrorOutputPrefix","string"],["DestinationTableName","string",1],["UniqueKeys",["array","string"]],["PartitionSpec",["ref","PartitionSpec"]]],"PartitionSpec":[["Identity",["array",["ref","PartitionField"]]]],"PartitionField":[["SourceName","string",1]],"TableCreationConfiguration":[["Enabled","boolean"]],"SchemaEvolutionConfiguration":[["Enabled","boolean"]],"DirectPutSourceConfiguration":[["ThroughputHintInMBs","integer"]],"SnowflakeDestinationConfiguration":[["PrivateKey","string"],["User","string"],["Table","string",1],["SnowflakeVpcConfiguration",["ref","SnowflakeVpcConfiguration"]],["DataLoadingOption",["enum","JSON_MAPPING","VARIANT_CONTENT_MAPPING","VARIANT_CONTENT_AND_METADATA_MAPPING"]],["Schema","string",1],["ContentColumnName","string"],["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"]],["SnowflakeRoleConfiguration",["ref","SnowflakeRoleConfiguration"]],["ProcessingConfiguration",["ref","ProcessingConfiguration"]],["AccountUrl","string",1],["RoleARN","string",1],["S3BackupMode",["enum","FailedDataOnly","AllData"]],["S3Configuration",["ref","S3DestinationConfiguration"],1],["BufferingHints",["ref","SnowflakeBufferingHints"]],["MetaDataColumnName","string"],["Database","string",1],["RetryOptions",["ref","SnowflakeRetryOptions"]],["KeyPassphrase","string"],["CloudWatchLoggingOptions",["ref","CloudWatchLoggingOptions"]]],"SnowflakeVpcConfiguration":[["PrivateLinkVpceId","string",1]],"SnowflakeRoleConfiguration":[["SnowflakeRole","string"],["Enabled","boolean"]],"SnowflakeBufferingHints":[["IntervalInSeconds","integer"],["SizeInMBs","integer"]],"SnowflakeRetryOptions":[["DurationInSeconds","integer"]],"DatabaseSourceConfiguration":[["Digest","string"],["Port","integer",1],["PublicCertificate","string"],["Columns",["ref","DatabaseColumns"]],["Type",["enum","MySQL","PostgreSQL"],1],["SurrogateKeys",["array","string"]],["Databases",["ref","Databases"],1],["Endpoint","string",1],["SSLMode",["enum","Disabled","Enabled"]],["SnapshotWatermarkTable","string",1],["DatabaseSourceAuthenticationConfiguration",["ref","DatabaseSourceAuthenticationConfiguration"],1],["Tables",["ref","DatabaseTables"],1],["DatabaseSourceVPCConfiguration",["ref","DatabaseSourceVPCConfiguration"],1]],"DatabaseColumns":[["Exclude",["array","string"]],["Include",["array","string"]]],"Databases":[["Exclude",["array","string"]],["Include",["array","string"]]],"DatabaseSourceAuthenticationConfiguration":[["SecretsManagerConfiguration",["ref","SecretsManagerConfiguration"],1]],"DatabaseTables":[["Exclude",["array","string"]],["Include",["array","string"]]],"DatabaseSourceVPCConfiguration":[["VpcEndpointServiceName","string",1]]},"tags":["Tags","standard"],"rp":[["ElasticsearchDestinationConfiguration","VpcConfiguration"],["AmazonopensearchserviceDestinationConfiguration","VpcConfiguration"],["AmazonOpenSearchServerlessDestinationConfiguration","VpcConfiguration"],["IcebergDestinationConfiguration","CatalogConfiguration"],["SnowflakeDestinationConfiguration","SnowflakeVpcConfiguration"]],"reg":{"h":"crudl","wo":["HttpEndpointDestinationConfiguration/EndpointConfiguration/AccessKey","RedshiftDestinationConfiguration/Password","ElasticsearchDestinationConfiguration/CloudWatchLoggingOptions/Enabled","AmazonopensearchserviceDestinationConfiguration","ElasticsearchDestinationConfiguration","SnowflakeDestinationConfiguration","AmazonOpenSearchServerlessDestinationConfiguration","DatabaseSourceConfiguration","IcebergDestinationConfiguration","HttpEndpointDestinationConfiguration/SecretsManagerConfiguration","RedshiftDestinationConfiguration/ProcessingConfiguration","S3DestinationConfiguration","MSKSourceConfiguration","KinesisStreamSourceConfiguration","SnowflakeDestinationConfiguration/SnowflakeVpcConfiguration","HttpEndpointDestinationConfiguration/ProcessingConfiguration","RedshiftDestinationConfiguration/S3Configuration/EncryptionConfiguration/KMSEncryptionConfig/AWSKMSKeyARN","SplunkDestinationConfiguration/BufferingHints","SplunkDestinationConfiguration/SecretsManagerConfiguration","SplunkDestinationConfiguration/ProcessingConfiguration","SplunkDestinationConfiguration/CloudWatchLoggingOptions","SplunkDestinationConfiguration/S3Configuration/EncryptionConfiguration/NoEncryptionConfig","RedshiftDestinationConfiguration/S3BackupConfiguration/ErrorOutputPrefix","RedshiftDestinationConfiguration/S3BackupConfiguration/EncryptionConfiguration/KMSEncryptionConfig/AWSKMSKeyARN","ExtendedS3DestinationConfiguration/FileExtension","RedshiftDestinationConfiguration/S3Configuration/ErrorOutputPrefix","RedshiftDestinationConfiguration/SecretsManagerConfiguration/Enabled","RedshiftDestinationConfiguration/SecretsManagerConfiguration/SecretARN","HttpEndpointDestinationConfiguration/S3Configuration/EncryptionConfiguration/KMSEncryptionConfig/AWSKMSKeyARN","ExtendedS3DestinationConfiguration/CustomTimeZone","RedshiftDestinationConfiguration/SecretsManagerConfiguration/RoleARN","DirectPutSourceConfiguration/ThroughputHintInMBs"],"co":["DeliveryStreamName","DeliveryStreamType","ElasticsearchDestinationConfiguration/VpcConfiguration","AmazonopensearchserviceDestinationConfiguration/VpcConfiguration","AmazonOpenSearchServerlessDestinationConfiguration/VpcConfiguration","DatabaseSourceConfiguration","KinesisStreamSourceConfiguration","DirectPutSourceConfiguration","MSKSourceConfiguration","IcebergDestinationConfiguration/CatalogConfiguration","SnowflakeDestinationConfiguration/SnowflakeVpcConfiguration"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"DeliveryStreamName","min":1,"max":64,"pattern":"[a-zA-Z0-9._-]+"}},"arn":"arn:${Partition}:firehose:${Region}:${Account}:deliverystream/${DeliveryStreamName}"}');
 /** A {@link DeliveryStream} instance: its attributes as typed outputs. */
 export type DeliveryStream = InstanceType<typeof DeliveryStream>;
 
@@ -23,7 +23,11 @@ export interface DeliveryStreamArgs {
   deliveryStreamEncryptionConfigurationInput?: DeliveryStreamDeliveryStreamEncryptionConfigurationInput;
   /** Enables configuring Kinesis Firehose to deliver data to any HTTP endpoint destination. You can specify only one destination. */
   httpEndpointDestinationConfiguration?: DeliveryStreamHttpEndpointDestinationConfiguration;
-  /** When a Kinesis stream is used as the source for the delivery stream, a [KinesisStreamSourceConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-kinesisstreamsourceconfiguration.html) containing the Kinesis stream ARN and the role ARN for the source stream. */
+  /**
+   * When a Kinesis stream is used as the source for the delivery stream, a [KinesisStreamSourceConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-kinesisstreamsourceconfiguration.html) containing the Kinesis stream ARN and the role ARN for the source stream.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kinesisStreamSourceConfiguration?: DeliveryStreamKinesisStreamSourceConfiguration;
   /**
    * The Firehose stream type. This can be one of the following values:
@@ -40,9 +44,17 @@ export interface DeliveryStreamArgs {
    * If you change the delivery stream destination from an Amazon Redshift destination to an Amazon ES destination, update requires [some interruptions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-some-interrupt) .
    */
   redshiftDestinationConfiguration?: DeliveryStreamRedshiftDestinationConfiguration;
-  /** The destination in Amazon OpenSearch Service. You can specify only one destination. */
+  /**
+   * The destination in Amazon OpenSearch Service. You can specify only one destination.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   amazonopensearchserviceDestinationConfiguration?: DeliveryStreamAmazonopensearchserviceDestinationConfiguration;
-  /** The configuration for the Amazon MSK cluster to be used as the source for a delivery stream. */
+  /**
+   * The configuration for the Amazon MSK cluster to be used as the source for a delivery stream.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   mskSourceConfiguration?: DeliveryStreamMSKSourceConfiguration;
   /** The configuration of a destination in Splunk for the delivery stream. */
   splunkDestinationConfiguration?: DeliveryStreamSplunkDestinationConfiguration;
@@ -54,7 +66,11 @@ export interface DeliveryStreamArgs {
    * If you change the delivery stream destination from an Amazon Extended S3 destination to an Amazon ES destination, update requires [some interruptions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-some-interrupt) .
    */
   extendedS3DestinationConfiguration?: DeliveryStreamExtendedS3DestinationConfiguration;
-  /** Describes the configuration of a destination in the Serverless offering for Amazon OpenSearch Service. */
+  /**
+   * Describes the configuration of a destination in the Serverless offering for Amazon OpenSearch Service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   amazonOpenSearchServerlessDestinationConfiguration?: DeliveryStreamAmazonOpenSearchServerlessDestinationConfiguration;
   /**
    * An Amazon ES destination for the delivery stream.
@@ -62,6 +78,8 @@ export interface DeliveryStreamArgs {
    * Conditional. You must specify only one destination configuration.
    *
    * If you change the delivery stream destination from an Amazon ES destination to an Amazon S3 or Amazon Redshift destination, update requires [some interruptions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-some-interrupt) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   elasticsearchDestinationConfiguration?: DeliveryStreamElasticsearchDestinationConfiguration;
   /**
@@ -70,9 +88,15 @@ export interface DeliveryStreamArgs {
    * Conditional. You must specify only one destination configuration.
    *
    * If you change the delivery stream destination from an Amazon S3 destination to an Amazon ES destination, update requires [some interruptions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html#update-some-interrupt) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   s3DestinationConfiguration?: DeliveryStreamS3DestinationConfiguration;
-  /** The name of the Firehose stream. */
+  /**
+   * The name of the Firehose stream.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9._-]+`.
+   */
   deliveryStreamName?: string;
   /**
    * A set of tags to assign to the Firehose stream. A tag is a key-value pair that you can define and assign to AWS resources. Tags are metadata. For example, you can add friendly names and descriptions or other types of information that can help you distinguish the Firehose stream. For more information about tags, see [Using Cost Allocation Tags](https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/cost-alloc-tags.html) in the AWS Billing and Cost Management User Guide.
@@ -84,25 +108,41 @@ export interface DeliveryStreamArgs {
    * *AccessDeniedException*
    *
    * User: arn:aws:sts::x:assumed-role/x/x is not authorized to perform: firehose:TagDeliveryStream on resource: arn:aws:firehose:us-east-1:x:deliverystream/x with an explicit deny in an identity-based policy. …
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
-  /** Specifies the destination configure settings for Apache Iceberg Table. */
+  /**
+   * Specifies the destination configure settings for Apache Iceberg Table.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   icebergDestinationConfiguration?: DeliveryStreamIcebergDestinationConfiguration;
   /** The structure that configures parameters such as `ThroughputHintInMBs` for a stream configured with Direct PUT as a source. */
   directPutSourceConfiguration?: DeliveryStreamDirectPutSourceConfiguration;
-  /** Configure Snowflake destination */
+  /**
+   * Configure Snowflake destination
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snowflakeDestinationConfiguration?: DeliveryStreamSnowflakeDestinationConfiguration;
   /**
    * The top level object for configuring streams with database as a source.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   databaseSourceConfiguration?: DeliveryStreamDatabaseSourceConfiguration;
 }
 
 /** Outputs of {@link DeliveryStream}: its inputs as the cloud reports them, and its attributes. */
 export interface DeliveryStreamOutputs extends DeliveryStreamArgs {
-  /** The name of the Firehose stream. */
+  /**
+   * The name of the Firehose stream.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9._-]+`.
+   */
   deliveryStreamName: string;
   /** The Amazon Resource Name (ARN) of the delivery stream, such as `arn:aws:firehose:us-east-2:123456789012:deliverystream/delivery-stream-name` . */
   arn: string;
@@ -122,7 +162,11 @@ export interface DeliveryStreamDeliveryStreamEncryptionConfigurationInput {
    * > To encrypt your delivery stream, use symmetric CMKs. Kinesis Data Firehose doesn't support asymmetric CMKs. For information about symmetric and asymmetric CMKs, see [About Symmetric and Asymmetric CMKs](https://docs.aws.amazon.com/kms/latest/developerguide/symm-asymm-concepts.html) in the AWS Key Management Service developer guide.
    */
   keyType: "AWS_OWNED_CMK" | "CUSTOMER_MANAGED_CMK";
-  /** If you set `KeyType` to `CUSTOMER_MANAGED_CMK` , you must specify the Amazon Resource Name (ARN) of the CMK. If you set `KeyType` to `AWS _OWNED_CMK` , Firehose uses a service-account CMK. */
+  /**
+   * If you set `KeyType` to `CUSTOMER_MANAGED_CMK` , you must specify the Amazon Resource Name (ARN) of the CMK. If you set `KeyType` to `AWS _OWNED_CMK` , Firehose uses a service-account CMK.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   keyARN?: string;
 }
 
@@ -144,7 +188,11 @@ export interface DeliveryStreamHttpEndpointDestinationConfiguration {
   endpointConfiguration: DeliveryStreamHttpEndpointConfiguration;
   /** Describes the data processing configuration. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** Kinesis Data Firehose uses this IAM role for all the permissions that the delivery stream needs. */
+  /**
+   * Kinesis Data Firehose uses this IAM role for all the permissions that the delivery stream needs.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN?: string;
   /** Describes the Amazon CloudWatch logging options for your delivery stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
@@ -160,7 +208,11 @@ export interface DeliveryStreamHttpEndpointDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-httpendpointrequestconfiguration.html | CloudFormation: HttpEndpointRequestConfiguration}
  */
 export interface DeliveryStreamHttpEndpointRequestConfiguration {
-  /** Describes the metadata sent to the HTTP endpoint destination. */
+  /**
+   * Describes the metadata sent to the HTTP endpoint destination.
+   *
+   * Items: 0–50.
+   */
   commonAttributes?: DeliveryStreamHttpEndpointCommonAttribute[];
   /** Kinesis Data Firehose uses the content encoding to compress the body of a request before sending the request to the destination. For more information, see Content-Encoding in MDN Web Docs, the official Mozilla documentation. */
   contentEncoding?: "NONE" | "GZIP";
@@ -172,9 +224,17 @@ export interface DeliveryStreamHttpEndpointRequestConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-httpendpointcommonattribute.html | CloudFormation: HttpEndpointCommonAttribute}
  */
 export interface DeliveryStreamHttpEndpointCommonAttribute {
-  /** The value of the HTTP endpoint common attribute. */
+  /**
+   * The value of the HTTP endpoint common attribute.
+   *
+   * Length: 0–1024.
+   */
   attributeValue: string;
-  /** The name of the HTTP endpoint common attribute. */
+  /**
+   * The name of the HTTP endpoint common attribute.
+   *
+   * Length: 1–256.
+   */
   attributeName: string;
 }
 
@@ -184,9 +244,17 @@ export interface DeliveryStreamHttpEndpointCommonAttribute {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface DeliveryStreamS3DestinationConfiguration {
-  /** A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) . */
+  /**
+   * A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) .
+   *
+   * Length: 0–1024.
+   */
   errorOutputPrefix?: string;
-  /** The Amazon Resource Name (ARN) of the Amazon S3 bucket to send data to. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon S3 bucket to send data to.
+   *
+   * Length: 1–2048. Pattern: `arn:.*`.
+   */
   bucketARN: string;
   /** Configures how Kinesis Data Firehose buffers incoming data while delivering it to the Amazon S3 bucket. */
   bufferingHints?: DeliveryStreamBufferingHints;
@@ -194,11 +262,19 @@ export interface DeliveryStreamS3DestinationConfiguration {
   compressionFormat?: "UNCOMPRESSED" | "GZIP" | "ZIP" | "Snappy" | "HADOOP_SNAPPY";
   /** Configures Amazon Simple Storage Service (Amazon S3) server-side encryption. Kinesis Data Firehose uses AWS Key Management Service ( AWS KMS) to encrypt the data that it delivers to your Amazon S3 bucket. */
   encryptionConfiguration?: DeliveryStreamEncryptionConfiguration;
-  /** A prefix that Kinesis Data Firehose adds to the files that it delivers to the Amazon S3 bucket. The prefix helps you identify the files that Kinesis Data Firehose delivered. */
+  /**
+   * A prefix that Kinesis Data Firehose adds to the files that it delivers to the Amazon S3 bucket. The prefix helps you identify the files that Kinesis Data Firehose delivered.
+   *
+   * Length: 0–1024.
+   */
   prefix?: string;
   /** The CloudWatch logging options for your Firehose stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The ARN of an AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon S3 Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-s3) in the *Amazon Kinesis Data Firehose Developer Guide* . */
+  /**
+   * The ARN of an AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon S3 Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-s3) in the *Amazon Kinesis Data Firehose Developer Guide* .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -274,11 +350,23 @@ export interface DeliveryStreamRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-httpendpointconfiguration.html | CloudFormation: HttpEndpointConfiguration}
  */
 export interface DeliveryStreamHttpEndpointConfiguration {
-  /** The access key required for Kinesis Firehose to authenticate with the HTTP endpoint selected as the destination. */
+  /**
+   * The access key required for Kinesis Firehose to authenticate with the HTTP endpoint selected as the destination.
+   *
+   * Length: 0–4096.
+   */
   accessKey?: string;
-  /** The URL of the HTTP endpoint selected as the destination. */
+  /**
+   * The URL of the HTTP endpoint selected as the destination.
+   *
+   * Length: 1–1000.
+   */
   url: string;
-  /** The name of the HTTP endpoint selected as the destination. */
+  /**
+   * The name of the HTTP endpoint selected as the destination.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -324,11 +412,19 @@ export interface DeliveryStreamProcessorParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-secretsmanagerconfiguration.html | CloudFormation: SecretsManagerConfiguration}
  */
 export interface DeliveryStreamSecretsManagerConfiguration {
-  /** The ARN of the secret that stores your credentials. It must be in the same region as the Firehose stream and the role. The secret ARN can reside in a different account than the Firehose stream and role as Firehose supports cross-account secret access. This parameter is required when *Enabled* is set to `True` . */
+  /**
+   * The ARN of the secret that stores your credentials. It must be in the same region as the Firehose stream and the role. The secret ARN can reside in a different account than the Firehose stream and role as Firehose supports cross-account secret access. This parameter is required when *Enabled* is set to `True` .
+   *
+   * Length: 1–2048. Pattern: `arn:.*:secretsmanager:[a-zA-Z0-9\-]+:\d{12}:secret:[a-zA-Z0-9\-/_+=.\@]+`.
+   */
   secretARN?: string;
   /** Specifies whether you want to use the secrets manager feature. When set as `True` the secrets manager configuration overwrites the existing secrets in the destination configuration. When it's set to `False` Firehose falls back to the credentials in the destination configuration. */
   enabled: boolean;
-  /** Specifies the role that Firehose assumes when calling the Secrets Manager API operation. When you provide the role, it overrides any destination specific role defined in the destination configuration. If you do not provide the then we use the destination specific role. This parameter is required for Splunk. */
+  /**
+   * Specifies the role that Firehose assumes when calling the Secrets Manager API operation. When you provide the role, it overrides any destination specific role defined in the destination configuration. If you do not provide the then we use the destination specific role. This parameter is required for Splunk.
+   *
+   * Length: 1–512. Pattern: `arn:.*:iam::\d{12}:role/[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleARN?: string;
 }
 
@@ -338,9 +434,17 @@ export interface DeliveryStreamSecretsManagerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-kinesisstreamsourceconfiguration.html | CloudFormation: KinesisStreamSourceConfiguration}
  */
 export interface DeliveryStreamKinesisStreamSourceConfiguration {
-  /** The ARN of the source Kinesis data stream. */
+  /**
+   * The ARN of the source Kinesis data stream.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   kinesisStreamARN: string;
-  /** The ARN of the role that provides access to the source Kinesis data stream. */
+  /**
+   * The ARN of the role that provides access to the source Kinesis data stream.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -354,7 +458,11 @@ export interface DeliveryStreamRedshiftDestinationConfiguration {
   s3BackupConfiguration?: DeliveryStreamS3DestinationConfiguration;
   /** The S3 bucket where Kinesis Data Firehose first delivers data. After the data is in the bucket, Kinesis Data Firehose uses the `COPY` command to load the data into the Amazon Redshift cluster. For the Amazon S3 bucket's compression format, don't specify `SNAPPY` or `ZIP` because the Amazon Redshift `COPY` command doesn't support them. */
   s3Configuration: DeliveryStreamS3DestinationConfiguration;
-  /** The Amazon Redshift user that has permission to access the Amazon Redshift cluster. This user must have `INSERT` privileges for copying data from the Amazon S3 bucket to the cluster. */
+  /**
+   * The Amazon Redshift user that has permission to access the Amazon Redshift cluster. This user must have `INSERT` privileges for copying data from the Amazon S3 bucket to the cluster.
+   *
+   * Length: 1–512.
+   */
   username?: string;
   /** Configures the Amazon Redshift `COPY` command that Kinesis Data Firehose uses to load data into the cluster from the Amazon S3 bucket. */
   copyCommand: DeliveryStreamCopyCommand;
@@ -364,14 +472,24 @@ export interface DeliveryStreamRedshiftDestinationConfiguration {
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
   /** The CloudWatch logging options for your Firehose stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The connection string that Kinesis Data Firehose uses to connect to the Amazon Redshift cluster. */
+  /**
+   * The connection string that Kinesis Data Firehose uses to connect to the Amazon Redshift cluster.
+   *
+   * Length: 1–512.
+   */
   clusterJDBCURL: string;
-  /** The ARN of the AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon Redshift Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-rs) in the *Amazon Kinesis Data Firehose Developer Guide* . */
+  /**
+   * The ARN of the AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon Redshift Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-rs) in the *Amazon Kinesis Data Firehose Developer Guide* .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /**
    * The password for the Amazon Redshift user that you specified in the `Username` property.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 6–512.
    */
   password?: string;
   /** The Amazon S3 backup mode. After you create a Firehose stream, you can update it to enable Amazon S3 backup if it is disabled. If backup is enabled, you can't update the Firehose stream to disable it. */
@@ -386,11 +504,23 @@ export interface DeliveryStreamRedshiftDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-copycommand.html | CloudFormation: CopyCommand}
  */
 export interface DeliveryStreamCopyCommand {
-  /** The name of the target table. The table must already exist in the database. */
+  /**
+   * The name of the target table. The table must already exist in the database.
+   *
+   * Length: 1–512.
+   */
   dataTableName: string;
-  /** Parameters to use with the Amazon Redshift `COPY` command. For examples, see the `CopyOptions` content for the [CopyCommand](https://docs.aws.amazon.com/firehose/latest/APIReference/API_CopyCommand.html) data type in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * Parameters to use with the Amazon Redshift `COPY` command. For examples, see the `CopyOptions` content for the [CopyCommand](https://docs.aws.amazon.com/firehose/latest/APIReference/API_CopyCommand.html) data type in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 0–204800.
+   */
   copyOptions?: string;
-  /** A comma-separated list of column names. */
+  /**
+   * A comma-separated list of column names.
+   *
+   * Length: 0–204800.
+   */
   dataTableColumns?: string;
 }
 
@@ -410,21 +540,41 @@ export interface DeliveryStreamRedshiftRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-amazonopensearchservicedestinationconfiguration.html | CloudFormation: AmazonopensearchserviceDestinationConfiguration}
  */
 export interface DeliveryStreamAmazonopensearchserviceDestinationConfiguration {
-  /** The Amazon OpenSearch Service type name. */
+  /**
+   * The Amazon OpenSearch Service type name.
+   *
+   * Length: 0–100.
+   */
   typeName?: string;
   /** The Amazon OpenSearch Service index rotation period. Index rotation appends a timestamp to the IndexName to facilitate the expiration of old data. */
   indexRotationPeriod?: "NoRotation" | "OneHour" | "OneDay" | "OneWeek" | "OneMonth";
   /** Describes a data processing configuration. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** The endpoint to use when communicating with the cluster. Specify either this ClusterEndpoint or the DomainARN field. */
+  /**
+   * The endpoint to use when communicating with the cluster. Specify either this ClusterEndpoint or the DomainARN field.
+   *
+   * Length: 1–512. Pattern: `https:.*`.
+   */
   clusterEndpoint?: string;
-  /** The ARN of the Amazon OpenSearch Service domain. */
+  /**
+   * The ARN of the Amazon OpenSearch Service domain.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   domainARN?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon OpenSearch Service Configuration API and for indexing documents. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon OpenSearch Service Configuration API and for indexing documents.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** Defines how documents should be delivered to Amazon S3. */
   s3BackupMode?: "FailedDocumentsOnly" | "AllDocuments";
-  /** The Amazon OpenSearch Service index name. */
+  /**
+   * The Amazon OpenSearch Service index name.
+   *
+   * Length: 1–80.
+   */
   indexName: string;
   /** Indicates the method for setting up document ID. The supported methods are Firehose generated document ID and OpenSearch Service generated document ID. */
   documentIdOptions?: DeliveryStreamDocumentIdOptions;
@@ -486,9 +636,15 @@ export interface DeliveryStreamVpcConfiguration {
    * The IDs of the subnets that Kinesis Data Firehose uses to create ENIs in the VPC of the Amazon ES destination. Make sure that the routing tables and inbound and outbound rules allow traffic to flow from the subnets whose IDs are specified here to the subnets that have the destination Amazon ES endpoints. Kinesis Data Firehose creates at least one ENI in each of the subnets that are specified here. Do not delete or modify these ENIs.
    *
    * The number of ENIs that Kinesis Data Firehose creates in the subnets specified here scales up and down automatically based on throughput. To enable Kinesis Data Firehose to scale up the number of ENIs to match throughput, ensure that you have sufficient quota. To help you calculate the quota you need, assume that Kinesis Data Firehose can create up to three ENIs for this delivery stream for each of the subnets specified here.
+   *
+   * Items: 1–16. Each item: Length: 1–1024.
    */
   subnetIds: string[];
-  /** The IDs of the security groups that you want Kinesis Data Firehose to use when it creates ENIs in the VPC of the Amazon ES destination. You can use the same security group that the Amazon ES domain uses or different ones. If you specify different security groups here, ensure that they allow outbound HTTPS traffic to the Amazon ES domain's security group. Also ensure that the Amazon ES domain's security group allows HTTPS traffic from the security groups specified here. If you use the same security group for both your delivery stream and the Amazon ES domain, make sure the security group inbound rule allows HTTPS traffic. */
+  /**
+   * The IDs of the security groups that you want Kinesis Data Firehose to use when it creates ENIs in the VPC of the Amazon ES destination. You can use the same security group that the Amazon ES domain uses or different ones. If you specify different security groups here, ensure that they allow outbound HTTPS traffic to the Amazon ES domain's security group. Also ensure that the Amazon ES domain's security group allows HTTPS traffic from the security groups specified here. If you use the same security group for both your delivery stream and the Amazon ES domain, make sure the security group inbound rule allows HTTPS traffic.
+   *
+   * Items: 1–5. Each item: Length: 1–1024.
+   */
   securityGroupIds: string[];
   /**
    * The ARN of the IAM role that you want the delivery stream to use to create endpoints in the destination VPC. You can use your existing Kinesis Data Firehose delivery role or you can specify a new role. In either case, make sure that the role trusts the Kinesis Data Firehose service principal and that it grants the following permissions:
@@ -503,6 +659,8 @@ export interface DeliveryStreamVpcConfiguration {
    * - `ec2:DeleteNetworkInterface`
    *
    * If you revoke these permissions after you create the delivery stream, Kinesis Data Firehose can't scale out by creating more ENIs when necessary. You might therefore see a degradation in performance.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
    */
   roleARN: string;
 }
@@ -515,9 +673,17 @@ export interface DeliveryStreamVpcConfiguration {
 export interface DeliveryStreamMSKSourceConfiguration {
   /** The authentication configuration of the Amazon MSK cluster. */
   authenticationConfiguration: DeliveryStreamAuthenticationConfiguration;
-  /** The ARN of the Amazon MSK cluster. */
+  /**
+   * The ARN of the Amazon MSK cluster.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   mskClusterARN: string;
-  /** The topic name within the Amazon MSK cluster. */
+  /**
+   * The topic name within the Amazon MSK cluster.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9\._\-]+`.
+   */
   topicName: string;
   /**
    * The start date and time in UTC for the offset position within your MSK topic from where Firehose begins to read. By default, this is set to timestamp when Firehose becomes Active.
@@ -535,7 +701,11 @@ export interface DeliveryStreamMSKSourceConfiguration {
 export interface DeliveryStreamAuthenticationConfiguration {
   /** The type of connectivity used to access the Amazon MSK cluster. */
   connectivity: "PUBLIC" | "PRIVATE";
-  /** The ARN of the role used to access the Amazon MSK cluster. */
+  /**
+   * The ARN of the role used to access the Amazon MSK cluster.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -545,17 +715,29 @@ export interface DeliveryStreamAuthenticationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-splunkdestinationconfiguration.html | CloudFormation: SplunkDestinationConfiguration}
  */
 export interface DeliveryStreamSplunkDestinationConfiguration {
-  /** The HTTP Event Collector (HEC) endpoint to which Firehose sends your data. */
+  /**
+   * The HTTP Event Collector (HEC) endpoint to which Firehose sends your data.
+   *
+   * Length: 0–2048.
+   */
   hecEndpoint: string;
   /** The configuration for the backup Amazon S3 location. */
   s3Configuration: DeliveryStreamS3DestinationConfiguration;
-  /** This is a GUID that you obtain from your Splunk cluster when you create a new HEC endpoint. */
+  /**
+   * This is a GUID that you obtain from your Splunk cluster when you create a new HEC endpoint.
+   *
+   * Length: 0–2048.
+   */
   hecToken?: string;
   /** The retry behavior in case Firehose is unable to deliver data to Splunk, or if it doesn't receive an acknowledgment of receipt from Splunk. */
   retryOptions?: DeliveryStreamSplunkRetryOptions;
   /** This type can be either `Raw` or `Event` . */
   hecEndpointType: "Raw" | "Event";
-  /** The amount of time that Firehose waits to receive an acknowledgment from Splunk after it sends it data. At the end of the timeout period, Firehose either tries to send the data again or considers it an error, based on your retry settings. */
+  /**
+   * The amount of time that Firehose waits to receive an acknowledgment from Splunk after it sends it data. At the end of the timeout period, Firehose either tries to send the data again or considers it an error, based on your retry settings.
+   *
+   * Range: 180–600.
+   */
   hecAcknowledgmentTimeoutInSeconds?: number;
   /** The data processing configuration. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
@@ -601,11 +783,19 @@ export interface DeliveryStreamSplunkBufferingHints {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-extendeds3destinationconfiguration.html | CloudFormation: ExtendedS3DestinationConfiguration}
  */
 export interface DeliveryStreamExtendedS3DestinationConfiguration {
-  /** A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) . */
+  /**
+   * A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) .
+   *
+   * Length: 0–1024.
+   */
   errorOutputPrefix?: string;
   /** The configuration for backup in Amazon S3. */
   s3BackupConfiguration?: DeliveryStreamS3DestinationConfiguration;
-  /** The Amazon Resource Name (ARN) of the Amazon S3 bucket. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon S3 bucket. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 1–2048. Pattern: `arn:.*`.
+   */
   bucketARN: string;
   /** The compression format. If no value is specified, the default is `UNCOMPRESSED` . */
   compressionFormat?: "UNCOMPRESSED" | "GZIP" | "ZIP" | "Snappy" | "HADOOP_SNAPPY";
@@ -615,11 +805,19 @@ export interface DeliveryStreamExtendedS3DestinationConfiguration {
   encryptionConfiguration?: DeliveryStreamEncryptionConfiguration;
   /** The configuration of the dynamic partitioning mechanism that creates targeted data sets from the streaming data by partitioning it based on partition keys. */
   dynamicPartitioningConfiguration?: DeliveryStreamDynamicPartitioningConfiguration;
-  /** The `YYYY/MM/DD/HH` time format prefix is automatically used for delivered Amazon S3 files. For more information, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * The `YYYY/MM/DD/HH` time format prefix is automatically used for delivered Amazon S3 files. For more information, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 0–1024.
+   */
   prefix?: string;
   /** The data processing configuration for the Kinesis Data Firehose delivery stream. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** The Amazon Resource Name (ARN) of the AWS credentials. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS credentials. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** The Amazon S3 backup mode. After you create a Firehose stream, you can update it to enable Amazon S3 backup if it is disabled. If backup is enabled, you can't update the Firehose stream to disable it. */
   s3BackupMode?: "Disabled" | "Enabled";
@@ -627,9 +825,17 @@ export interface DeliveryStreamExtendedS3DestinationConfiguration {
   bufferingHints?: DeliveryStreamBufferingHints;
   /** The Amazon CloudWatch logging options for your Firehose stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The time zone you prefer. UTC is the default. */
+  /**
+   * The time zone you prefer. UTC is the default.
+   *
+   * Length: 0–50.
+   */
   customTimeZone?: string;
-  /** Specify a file extension. It will override the default file extension */
+  /**
+   * Specify a file extension. It will override the default file extension
+   *
+   * Length: 0–128. Pattern: `^$|\.[0-9a-z!\-_.*'()]+`.
+   */
   fileExtension?: string;
 }
 
@@ -727,6 +933,8 @@ export interface DeliveryStreamSchemaConfiguration {
    * The role that Firehose can use to access AWS Glue. This role must be in the same account you use for Firehose. Cross-account roles aren't allowed.
    *
    * > If the `SchemaConfiguration` request parameter is used as part of invoking the `CreateDeliveryStream` API, then the `RoleARN` property is required and its value must be specified.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
    */
   roleARN?: string;
 }
@@ -825,19 +1033,31 @@ export interface DeliveryStreamDynamicPartitioningConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-amazonopensearchserverlessdestinationconfiguration.html | CloudFormation: AmazonOpenSearchServerlessDestinationConfiguration}
  */
 export interface DeliveryStreamAmazonOpenSearchServerlessDestinationConfiguration {
-  /** The Serverless offering for Amazon OpenSearch Service index name. */
+  /**
+   * The Serverless offering for Amazon OpenSearch Service index name.
+   *
+   * Length: 1–80.
+   */
   indexName: string;
   s3Configuration: DeliveryStreamS3DestinationConfiguration;
   /** The buffering options. If no value is specified, the default values for AmazonopensearchserviceBufferingHints are used. */
   bufferingHints?: DeliveryStreamAmazonOpenSearchServerlessBufferingHints;
   /** The retry behavior in case Firehose is unable to deliver documents to the Serverless offering for Amazon OpenSearch Service. The default value is 300 (5 minutes). */
   retryOptions?: DeliveryStreamAmazonOpenSearchServerlessRetryOptions;
-  /** The endpoint to use when communicating with the collection in the Serverless offering for Amazon OpenSearch Service. */
+  /**
+   * The endpoint to use when communicating with the collection in the Serverless offering for Amazon OpenSearch Service.
+   *
+   * Length: 1–512. Pattern: `https:.*`.
+   */
   collectionEndpoint?: string;
   vpcConfiguration?: DeliveryStreamVpcConfiguration;
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling the Serverless offering for Amazon OpenSearch Service Configuration API and for indexing documents. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling the Serverless offering for Amazon OpenSearch Service Configuration API and for indexing documents.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** Defines how documents should be delivered to Amazon S3. When it is set to FailedDocumentsOnly, Firehose writes any documents that could not be indexed to the configured Amazon S3 destination, with AmazonOpenSearchService-failed/ appended to the key prefix. When set to AllDocuments, Firehose delivers all incoming records to Amazon S3, and also writes failed documents with AmazonOpenSearchService-failed/ appended to the prefix. */
   s3BackupMode?: "FailedDocumentsOnly" | "AllDocuments";
@@ -875,25 +1095,43 @@ export interface DeliveryStreamAmazonOpenSearchServerlessRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-elasticsearchdestinationconfiguration.html | CloudFormation: ElasticsearchDestinationConfiguration}
  */
 export interface DeliveryStreamElasticsearchDestinationConfiguration {
-  /** The Elasticsearch type name that Amazon ES adds to documents when indexing data. */
+  /**
+   * The Elasticsearch type name that Amazon ES adds to documents when indexing data.
+   *
+   * Length: 0–100.
+   */
   typeName?: string;
   /** The frequency of Elasticsearch index rotation. If you enable index rotation, Kinesis Data Firehose appends a portion of the UTC arrival timestamp to the specified index name, and rotates the appended timestamp accordingly. For more information, see [Index Rotation for the Amazon ES Destination](https://docs.aws.amazon.com/firehose/latest/dev/basic-deliver.html#es-index-rotation) in the *Amazon Kinesis Data Firehose Developer Guide* . */
   indexRotationPeriod?: "NoRotation" | "OneHour" | "OneDay" | "OneWeek" | "OneMonth";
   /** The data processing configuration for the Kinesis Data Firehose delivery stream. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** The endpoint to use when communicating with the cluster. Specify either this `ClusterEndpoint` or the `DomainARN` field. */
+  /**
+   * The endpoint to use when communicating with the cluster. Specify either this `ClusterEndpoint` or the `DomainARN` field.
+   *
+   * Length: 1–512. Pattern: `https:.*`.
+   */
   clusterEndpoint?: string;
   /**
    * The ARN of the Amazon ES domain. The IAM role must have permissions for `DescribeElasticsearchDomain` , `DescribeElasticsearchDomains` , and `DescribeElasticsearchDomainConfig` after assuming the role specified in *RoleARN* .
    *
    * Specify either `ClusterEndpoint` or `DomainARN` .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
    */
   domainARN?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon ES Configuration API and for indexing documents. For more information, see [Controlling Access with Amazon Kinesis Data Firehose](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon ES Configuration API and for indexing documents. For more information, see [Controlling Access with Amazon Kinesis Data Firehose](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html) .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** The condition under which Kinesis Data Firehose delivers data to Amazon Simple Storage Service (Amazon S3). You can send Amazon S3 all documents (all data) or only the documents that Kinesis Data Firehose could not deliver to the Amazon ES destination. For more information and valid values, see the `S3BackupMode` content for the [ElasticsearchDestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ElasticsearchDestinationConfiguration.html) data type in the *Amazon Kinesis Data Firehose API Reference* . */
   s3BackupMode?: "FailedDocumentsOnly" | "AllDocuments";
-  /** The name of the Elasticsearch index to which Kinesis Data Firehose adds data for indexing. */
+  /**
+   * The name of the Elasticsearch index to which Kinesis Data Firehose adds data for indexing.
+   *
+   * Length: 1–80.
+   */
   indexName: string;
   /** Indicates the method for setting up document ID. The supported methods are Firehose generated document ID and OpenSearch Service generated document ID. */
   documentIdOptions?: DeliveryStreamDocumentIdOptions;
@@ -968,7 +1206,11 @@ export interface DeliveryStreamIcebergDestinationConfiguration {
    */
   appendOnly?: boolean;
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling Apache Iceberg Tables. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling Apache Iceberg Tables.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -978,12 +1220,18 @@ export interface DeliveryStreamIcebergDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-catalogconfiguration.html | CloudFormation: CatalogConfiguration}
  */
 export interface DeliveryStreamCatalogConfiguration {
-  /** Specifies the Glue catalog ARN identifier of the destination Apache Iceberg Tables. You must specify the ARN in the format `arn:aws:glue:region:account-id:catalog` . */
+  /**
+   * Specifies the Glue catalog ARN identifier of the destination Apache Iceberg Tables. You must specify the ARN in the format `arn:aws:glue:region:account-id:catalog` .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   catalogArn?: string;
   /**
    * The warehouse location for Apache Iceberg tables. You must configure this when schema evolution and table creation is enabled.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–2048. Pattern: `s3:\/\/.*`.
    */
   warehouseLocation?: string;
 }
@@ -994,13 +1242,29 @@ export interface DeliveryStreamCatalogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-destinationtableconfiguration.html | CloudFormation: DestinationTableConfiguration}
  */
 export interface DeliveryStreamDestinationTableConfiguration {
-  /** The name of the Apache Iceberg database. */
+  /**
+   * The name of the Apache Iceberg database.
+   *
+   * Length: 1–512.
+   */
   destinationDatabaseName: string;
-  /** The table specific S3 error output prefix. All the errors that occurred while delivering to this table will be prefixed with this value in S3 destination. */
+  /**
+   * The table specific S3 error output prefix. All the errors that occurred while delivering to this table will be prefixed with this value in S3 destination.
+   *
+   * Length: 1–1024.
+   */
   s3ErrorOutputPrefix?: string;
-  /** Specifies the name of the Apache Iceberg Table. */
+  /**
+   * Specifies the name of the Apache Iceberg Table.
+   *
+   * Length: 1–512.
+   */
   destinationTableName: string;
-  /** A list of unique keys for a given Apache Iceberg table. Firehose will use these for running Create, Update, or Delete operations on the given Iceberg table. */
+  /**
+   * A list of unique keys for a given Apache Iceberg table. Firehose will use these for running Create, Update, or Delete operations on the given Iceberg table.
+   *
+   * Each item: Length: 1–512.
+   */
   uniqueKeys?: string[];
   /**
    * The partition spec configuration for a table that is used by automatic table creation.
@@ -1042,6 +1306,8 @@ export interface DeliveryStreamPartitionField {
    * The column name to be configured in partition spec.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–255.
    */
   sourceName: string;
 }
@@ -1084,7 +1350,11 @@ export interface DeliveryStreamSchemaEvolutionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-directputsourceconfiguration.html | CloudFormation: DirectPutSourceConfiguration}
  */
 export interface DeliveryStreamDirectPutSourceConfiguration {
-  /** The value that you configure for this parameter is for information purpose only and does not affect Firehose delivery throughput limit. You can use the [Firehose Limits form](https://docs.aws.amazon.com/https://support.console.aws.amazon.com/support/home#/case/create%3FissueType=service-limit-increase%26limitType=kinesis-firehose-limits) to request a throughput limit increase. */
+  /**
+   * The value that you configure for this parameter is for information purpose only and does not affect Firehose delivery throughput limit. You can use the [Firehose Limits form](https://docs.aws.amazon.com/https://support.console.aws.amazon.com/support/home#/case/create%3FissueType=service-limit-increase%26limitType=kinesis-firehose-limits) to request a throughput limit increase.
+   *
+   * Range: 1–100.
+   */
   throughputHintInMBs?: number;
 }
 
@@ -1094,28 +1364,56 @@ export interface DeliveryStreamDirectPutSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-snowflakedestinationconfiguration.html | CloudFormation: SnowflakeDestinationConfiguration}
  */
 export interface DeliveryStreamSnowflakeDestinationConfiguration {
-  /** The private key used to encrypt your Snowflake client. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) . */
+  /**
+   * The private key used to encrypt your Snowflake client. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) .
+   *
+   * Length: 256–4096. Pattern: `^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$`.
+   */
   privateKey?: string;
-  /** User login name for the Snowflake account. */
+  /**
+   * User login name for the Snowflake account.
+   *
+   * Length: 1–255.
+   */
   user?: string;
-  /** All data in Snowflake is stored in database tables, logically structured as collections of columns and rows. */
+  /**
+   * All data in Snowflake is stored in database tables, logically structured as collections of columns and rows.
+   *
+   * Length: 1–255.
+   */
   table: string;
   /** The VPCE ID for Firehose to privately connect with Snowflake. The ID format is com.amazonaws.vpce.[region].vpce-svc-<[id]>. For more information, see [Amazon PrivateLink & Snowflake](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-security-privatelink) */
   snowflakeVpcConfiguration?: DeliveryStreamSnowflakeVpcConfiguration;
   /** Choose to load JSON keys mapped to table column names or choose to split the JSON payload where content is mapped to a record content column and source metadata is mapped to a record metadata column. */
   dataLoadingOption?: "JSON_MAPPING" | "VARIANT_CONTENT_MAPPING" | "VARIANT_CONTENT_AND_METADATA_MAPPING";
-  /** Each database consists of one or more schemas, which are logical groupings of database objects, such as tables and views */
+  /**
+   * Each database consists of one or more schemas, which are logical groupings of database objects, such as tables and views
+   *
+   * Length: 1–255.
+   */
   schema: string;
-  /** The name of the record content column. */
+  /**
+   * The name of the record content column.
+   *
+   * Length: 1–255.
+   */
   contentColumnName?: string;
   /** The configuration that defines how you access secrets for Snowflake. */
   secretsManagerConfiguration?: DeliveryStreamSecretsManagerConfiguration;
   /** Optionally configure a Snowflake role. Otherwise the default user role will be used. */
   snowflakeRoleConfiguration?: DeliveryStreamSnowflakeRoleConfiguration;
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** URL for accessing your Snowflake account. This URL must include your [account identifier](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-account-identifier) . Note that the protocol (https://) and port number are optional. */
+  /**
+   * URL for accessing your Snowflake account. This URL must include your [account identifier](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-account-identifier) . Note that the protocol (https://) and port number are optional.
+   *
+   * Length: 24–2048. Pattern: `.+?\.snowflakecomputing\.com`.
+   */
   accountUrl: string;
-  /** The Amazon Resource Name (ARN) of the Snowflake role */
+  /**
+   * The Amazon Resource Name (ARN) of the Snowflake role
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** Choose an S3 backup mode */
   s3BackupMode?: "FailedDataOnly" | "AllData";
@@ -1132,13 +1430,23 @@ export interface DeliveryStreamSnowflakeDestinationConfiguration {
    * For Kinesis Data Stream as source
    *
    * `"kinesisStreamName" : "streamname", "kinesisShardId" : "Id", "kinesisPartitionKey" : "key", "kinesisSequenceNumber" : "1234", "subsequenceNumber" : "2334", "IngestionTime" : "timestamp" }`
+   *
+   * Length: 1–255.
    */
   metaDataColumnName?: string;
-  /** All data in Snowflake is maintained in databases. */
+  /**
+   * All data in Snowflake is maintained in databases.
+   *
+   * Length: 1–255.
+   */
   database: string;
   /** The time period where Firehose will retry sending data to the chosen HTTP endpoint. */
   retryOptions?: DeliveryStreamSnowflakeRetryOptions;
-  /** Passphrase to decrypt the private key when the key is encrypted. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) . */
+  /**
+   * Passphrase to decrypt the private key when the key is encrypted. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) .
+   *
+   * Length: 7–255.
+   */
   keyPassphrase?: string;
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
 }
@@ -1149,7 +1457,11 @@ export interface DeliveryStreamSnowflakeDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-snowflakevpcconfiguration.html | CloudFormation: SnowflakeVpcConfiguration}
  */
 export interface DeliveryStreamSnowflakeVpcConfiguration {
-  /** The VPCE ID for Firehose to privately connect with Snowflake. The ID format is com.amazonaws.vpce.[region].vpce-svc-<[id]>. For more information, see [Amazon PrivateLink & Snowflake](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-security-privatelink) */
+  /**
+   * The VPCE ID for Firehose to privately connect with Snowflake. The ID format is com.amazonaws.vpce.[region].vpce-svc-<[id]>. For more information, see [Amazon PrivateLink & Snowflake](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-security-privatelink)
+   *
+   * Length: 47–255. Pattern: `([a-zA-Z0-9\-\_]+\.){2,3}vpce\.[a-zA-Z0-9\-]*\.vpce-svc\-[a-zA-Z0-9\-]{17}$`.
+   */
   privateLinkVpceId: string;
 }
 
@@ -1159,7 +1471,11 @@ export interface DeliveryStreamSnowflakeVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-snowflakeroleconfiguration.html | CloudFormation: SnowflakeRoleConfiguration}
  */
 export interface DeliveryStreamSnowflakeRoleConfiguration {
-  /** The Snowflake role you wish to configure */
+  /**
+   * The Snowflake role you wish to configure
+   *
+   * Length: 1–255.
+   */
   snowflakeRole?: string;
   /** Enable Snowflake role */
   enabled?: boolean;
@@ -1195,6 +1511,7 @@ export interface DeliveryStreamSnowflakeRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databasesourceconfiguration.html | CloudFormation: DatabaseSourceConfiguration}
  */
 export interface DeliveryStreamDatabaseSourceConfiguration {
+  /** Length: 1–512. Pattern: `.*`. */
   digest?: string;
   /**
    * The port of the database. This can be one of the following values.
@@ -1203,8 +1520,11 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * - 5432 for PostgreSQL database type
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Range: 0–65535.
    */
   port: number;
+  /** Length: 1–4096. Pattern: `.*`. */
   publicCertificate?: string;
   /**
    * The list of column patterns in source database endpoint for Firehose to read from.
@@ -1225,6 +1545,8 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * The optional list of table and column names used as unique key columns when taking snapshot if the tables don’t have primary keys configured.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Each item: Length: 1–1024. Pattern: `^\S+$`.
    */
   surrogateKeys?: string[];
   /**
@@ -1237,6 +1559,8 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * The endpoint of the database server.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   endpoint: string;
   /**
@@ -1249,6 +1573,8 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * The fully qualified name of the table in source database endpoint that Firehose uses to track snapshot progress.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–129. Pattern: ``.
    */
   snapshotWatermarkTable: string;
   /**
@@ -1273,13 +1599,17 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databasecolumns.html | CloudFormation: DatabaseColumns} */
 export interface DeliveryStreamDatabaseColumns {
+  /** Each item: Length: 1–194. Pattern: ``. */
   exclude?: string[];
+  /** Each item: Length: 1–194. Pattern: ``. */
   include?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databases.html | CloudFormation: Databases} */
 export interface DeliveryStreamDatabases {
+  /** Each item: Length: 1–64. Pattern: ``. */
   exclude?: string[];
+  /** Each item: Length: 1–64. Pattern: ``. */
   include?: string[];
 }
 
@@ -1296,7 +1626,9 @@ export interface DeliveryStreamDatabaseSourceAuthenticationConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databasetables.html | CloudFormation: DatabaseTables} */
 export interface DeliveryStreamDatabaseTables {
+  /** Each item: Length: 1–129. Pattern: ``. */
   exclude?: string[];
+  /** Each item: Length: 1–129. Pattern: ``. */
   include?: string[];
 }
 
@@ -1312,6 +1644,8 @@ export interface DeliveryStreamDatabaseSourceVPCConfiguration {
    * The VPC endpoint service name which Firehose uses to create a PrivateLink to the database. The endpoint service must have the Firehose service principle `firehose.amazonaws.com` as an allowed principal on the VPC endpoint service. The VPC endpoint service name is a string that looks like `com.amazonaws.vpce.<region>.<vpc-endpoint-service-id>` .
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 47–255. Pattern: `([a-zA-Z0-9\-\_]+\.){2,3}vpce\.[a-zA-Z0-9\-]*\.vpce-svc\-[a-zA-Z0-9\-]{17}$`.
    */
   vpcEndpointServiceName: string;
 }

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisvideo-signalingchannel.html | CloudFormation: AWS::KinesisVideo::SignalingChannel}
  */
-export const SignalingChannel = cloudControlType<SignalingChannelArgs, SignalingChannelOutputs>("AWS::KinesisVideo::SignalingChannel", "aws:kinesisvideo:SignalingChannel", '{"p":[["Type",["enum","SINGLE_MASTER"]],["MessageTtlSeconds","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"]}');
+export const SignalingChannel = cloudControlType<SignalingChannelArgs, SignalingChannelOutputs>("AWS::KinesisVideo::SignalingChannel", "aws:kinesisvideo:SignalingChannel", '{"p":[["Type",["enum","SINGLE_MASTER"]],["MessageTtlSeconds","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":256,"pattern":"[a-zA-Z0-9_.-]+"}}}');
 /** A {@link SignalingChannel} instance: its attributes as typed outputs. */
 export type SignalingChannel = InstanceType<typeof SignalingChannel>;
 
@@ -23,21 +23,35 @@ export type SignalingChannel = InstanceType<typeof SignalingChannel>;
 export interface SignalingChannelArgs {
   /** A type of the signaling channel that you are creating. Currently, `SINGLE_MASTER` is the only supported channel type. */
   type?: "SINGLE_MASTER";
-  /** The period of time (in seconds) a signaling channel retains undelivered messages before they are discarded. Use `API_UpdateSignalingChannel` to update this value. */
+  /**
+   * The period of time (in seconds) a signaling channel retains undelivered messages before they are discarded. Use `API_UpdateSignalingChannel` to update this value.
+   *
+   * Range: 5–120.
+   */
   messageTtlSeconds?: number;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
-  /** A name for the signaling channel that you are creating. It must be unique for each AWS account and AWS Region . */
+  /**
+   * A name for the signaling channel that you are creating. It must be unique for each AWS account and AWS Region .
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9_.-]+`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link SignalingChannel}: its inputs as the cloud reports them, and its attributes. */
 export interface SignalingChannelOutputs extends SignalingChannelArgs {
-  /** A name for the signaling channel that you are creating. It must be unique for each AWS account and AWS Region . */
+  /**
+   * A name for the signaling channel that you are creating. It must be unique for each AWS account and AWS Region .
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9_.-]+`.
+   */
   name: string;
   /** The Amazon Resource Name (ARN) of the signaling channel. */
   arn: string;
@@ -56,27 +70,49 @@ export interface SignalingChannelOutputs extends SignalingChannelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisvideo-stream.html | CloudFormation: AWS::KinesisVideo::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::KinesisVideo::Stream", "aws:kinesisvideo:Stream", '{"p":[["KmsKeyId","string"],["MediaType","string"],["DataRetentionInHours","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DeviceName","string"],["StreamStorageConfiguration",["ref","StreamStorageConfiguration"]],["Arn","string",72]],"id":["Name"],"d":{"StreamStorageConfiguration":[["DefaultStorageTier",["enum","HOT","WARM"]]]},"tags":["Tags","standard"]}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::KinesisVideo::Stream", "aws:kinesisvideo:Stream", '{"p":[["KmsKeyId","string"],["MediaType","string"],["DataRetentionInHours","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DeviceName","string"],["StreamStorageConfiguration",["ref","StreamStorageConfiguration"]],["Arn","string",72]],"id":["Name"],"d":{"StreamStorageConfiguration":[["DefaultStorageTier",["enum","HOT","WARM"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":256,"pattern":"[a-zA-Z0-9_.-]+"}}}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 
 /** Inputs of {@link Stream}. */
 export interface StreamArgs {
-  /** The ID of the AWS Key Management Service ( AWS  ) key that Kinesis Video Streams uses to encrypt data on the stream. */
+  /**
+   * The ID of the AWS Key Management Service ( AWS  ) key that Kinesis Video Streams uses to encrypt data on the stream.
+   *
+   * Length: 1–2048. Pattern: `.+`.
+   */
   kmsKeyId?: string;
-  /** The `MediaType` of the stream. */
+  /**
+   * The `MediaType` of the stream.
+   *
+   * Length: 1–128. Pattern: `[\w\-\.\+]+/[\w\-\.\+]+(,[\w\-\.\+]+/[\w\-\.\+]+)*`.
+   */
   mediaType?: string;
-  /** How long the stream retains data, in hours. */
+  /**
+   * How long the stream retains data, in hours.
+   *
+   * Range: 0–87600.
+   */
   dataRetentionInHours?: number;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
-  /** The name of the stream. */
+  /**
+   * The name of the stream.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9_.-]+`.
+   */
   name?: string;
-  /** The name of the device that is associated with the stream. */
+  /**
+   * The name of the device that is associated with the stream.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_.-]+`.
+   */
   deviceName?: string;
   /** The configuration for stream storage, including the default storage tier for stream data. This configuration determines how stream data is stored and accessed, with different tiers offering varying levels of performance and cost optimization. */
   streamStorageConfiguration?: StreamStreamStorageConfiguration;
@@ -84,7 +120,11 @@ export interface StreamArgs {
 
 /** Outputs of {@link Stream}: its inputs as the cloud reports them, and its attributes. */
 export interface StreamOutputs extends StreamArgs {
-  /** The name of the stream. */
+  /**
+   * The name of the stream.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9_.-]+`.
+   */
   name: string;
   /** The Amazon Resource Name (ARN) of the stream. */
   arn: string;

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/kms
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::KMS::Alias` resource specifies a display name for a [KMS key](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#kms_keys) . You can use an alias to identify a KMS key in the AWS  console, in the [DescribeKey](https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html) operation, and in [cryptographic operations](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#cryptographic-operations) , such as [Decrypt](https://docs.aws.amazon.com/kms/latest/APIReference/API_Decrypt.html) and [GenerateDataKey](https://docs.aws.amazon.com/kms/latest/APIReference/API_GenerateDataKey.html) .
  *
@@ -15,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kms-alias.html | CloudFormation: AWS::KMS::Alias}
  */
-export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::KMS::Alias", "aws:kms:Alias", '{"p":[["TargetKeyId","string",1],["AliasName","string",67]],"id":["AliasName"],"arn":"arn:${Partition}:kms:${Region}:${Account}:alias/${Alias}"}');
+export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::KMS::Alias", "aws:kms:Alias", '{"p":[["TargetKeyId","string",1],["AliasName","string",67]],"id":["AliasName"],"reg":{"h":"crudl","co":["AliasName"],"tg":[false,true,true]},"arn":"arn:${Partition}:kms:${Region}:${Account}:alias/${Alias}"}');
 /** A {@link Alias} instance: its attributes as typed outputs. */
 export type Alias = InstanceType<typeof Alias>;
 
@@ -36,6 +38,8 @@ export interface AliasArgs {
    * - Key ARN: `arn:aws:kms:us-east-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab`
    *
    * To get the key ID and key ARN for a KMS key, use [ListKeys](https://docs.aws.amazon.com/kms/latest/APIReference/API_ListKeys.html) or [DescribeKey](https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html) .
+   *
+   * Length: 1–256.
    */
   targetKeyId: string;
   /**
@@ -44,6 +48,8 @@ export interface AliasArgs {
    * > If you change the value of the `AliasName` property, the existing alias is deleted and a new alias is created for the specified KMS key. This change can disrupt applications that use the alias. It can also allow or deny access to a KMS key affected by attribute-based access control (ABAC). 
    *
    * The alias must be string of 1-256 characters. It can contain only alphanumeric characters, forward slashes (/), underscores (_), and dashes (-). The alias name cannot begin with `alias/aws/` . The `alias/aws/` prefix is reserved for [AWS managed keys](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#aws-managed-cmk) .
+   *
+   * Length: 1–256. Pattern: `^(alias/)[a-zA-Z0-9:/_-]+$`.
    */
   aliasName: string;
 }
@@ -59,7 +65,7 @@ export interface AliasOutputs extends AliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kms-key.html | CloudFormation: AWS::KMS::Key}
  */
-export const Key = cloudControlType<KeyArgs, KeyOutputs>("AWS::KMS::Key", "aws:kms:Key", '{"p":[["Origin",["enum","AWS_KMS","EXTERNAL"]],["MultiRegion","boolean"],["Description","string"],["PendingWindowInDays","integer"],["BypassPolicyLockoutSafetyCheck","boolean"],["KeyPolicy",["union","json","string"]],["KeySpec",["enum","SYMMETRIC_DEFAULT","RSA_2048","RSA_3072","RSA_4096","ECC_NIST_P256","ECC_NIST_P384","ECC_NIST_P521","ECC_SECG_P256K1","HMAC_224","HMAC_256","HMAC_384","HMAC_512","SM2","ML_DSA_44","ML_DSA_65","ML_DSA_87","ECC_NIST_EDWARDS25519"]],["Enabled","boolean"],["KeyUsage",["enum","ENCRYPT_DECRYPT","SIGN_VERIFY","GENERATE_VERIFY_MAC","KEY_AGREEMENT"]],["EnableKeyRotation","boolean"],["Tags",["array",["ref","Tag"]]],["RotationPeriodInDays","integer"],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:kms:${Region}:${Account}:key/${KeyId}"}');
+export const Key = cloudControlType<KeyArgs, KeyOutputs>("AWS::KMS::Key", "aws:kms:Key", '{"p":[["Origin",["enum","AWS_KMS","EXTERNAL"]],["MultiRegion","boolean"],["Description","string"],["PendingWindowInDays","integer",16],["BypassPolicyLockoutSafetyCheck","boolean",16],["KeyPolicy",["union","json","string"]],["KeySpec",["enum","SYMMETRIC_DEFAULT","RSA_2048","RSA_3072","RSA_4096","ECC_NIST_P256","ECC_NIST_P384","ECC_NIST_P521","ECC_SECG_P256K1","HMAC_224","HMAC_256","HMAC_384","HMAC_512","SM2","ML_DSA_44","ML_DSA_65","ML_DSA_87","ECC_NIST_EDWARDS25519"]],["Enabled","boolean"],["KeyUsage",["enum","ENCRYPT_DECRYPT","SIGN_VERIFY","GENERATE_VERIFY_MAC","KEY_AGREEMENT"]],["EnableKeyRotation","boolean"],["Tags",["array",["ref","Tag"]]],["RotationPeriodInDays","integer",16],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PendingWindowInDays","BypassPolicyLockoutSafetyCheck","RotationPeriodInDays"],"ro":["Arn","KeyId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:kms:${Region}:${Account}:key/${KeyId}"}');
 /** A {@link Key} instance: its attributes as typed outputs. */
 export type Key = InstanceType<typeof Key>;
 
@@ -86,12 +92,20 @@ export interface KeyArgs {
    * For a multi-Region key, set to this property to `true` . For a single-Region key, omit this property or set it to `false` . The default value is `false` . …
    */
   multiRegion?: boolean;
-  /** A description of the KMS key. Use a description that helps you to distinguish this KMS key from others in the account, such as its intended use. */
+  /**
+   * A description of the KMS key. Use a description that helps you to distinguish this KMS key from others in the account, such as its intended use.
+   *
+   * Length: 0–8192.
+   */
   description?: string;
   /**
    * Specifies the number of days in the waiting period before AWS  deletes a KMS key that has been removed from a CloudFormation stack. Enter a value between 7 and 30 days. The default value is 30 days.
    *
    * When you remove a KMS key from a CloudFormation stack, AWS  schedules the KMS key for deletion and starts the mandatory waiting period. The `PendingWindowInDays` property determines the length of waiting period. During the waiting period, the key state of KMS key is `Pending Deletion` or `Pending Replica Deletion` , which prevents the KMS key from being used in cryptographic operations. When the waiting period expires, AWS  permanently deletes the KMS key. …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 7–30.
    */
   pendingWindowInDays?: number;
   /**
@@ -102,6 +116,8 @@ export interface KeyArgs {
    * > For more information, see [Default key policy](https://docs.aws.amazon.com/kms/latest/developerguide/key-policy-default.html#prevent-unmanageable-key) in the *AWS Key Management Service Developer Guide* . 
    *
    * Use this parameter only when you intend to prevent the principal that is making the request from making a subsequent [PutKeyPolicy](https://docs.aws.amazon.com/kms/latest/APIReference/API_PutKeyPolicy.html) request on the KMS key.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   bypassPolicyLockoutSafetyCheck?: boolean;
   /**
@@ -112,7 +128,7 @@ export interface KeyArgs {
    * - The key policy must allow the caller to make a subsequent [PutKeyPolicy](https://docs.aws.amazon.com/kms/latest/APIReference/API_PutKeyPolicy.html) request on the KMS key. This reduces the risk that the KMS key becomes unmanageable. For more information, see [Default key policy](https://docs.aws.amazon.com/kms/latest/developerguide/key-policies.html#key-policy-default-allow-root-enable-iam) in the *AWS Key Management Service Developer Guide* . (To omit this condition, set `BypassPolicyLockoutSafetyCheck` to true.)
    * - Each statement in the key policy must contain one or more principals. The principals in the key policy must exist and be visible to AWS  . When you create a new AWS principal (for example, an IAM user or role), you might need to enforce a delay before including the new principal in a key policy because the new principal might not be immediately visible to AWS  . For more information, see [Changes that I make are not always immediately visible](https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_general.html#troubleshoot_general_eventual-consistency) i …
    */
-  keyPolicy?: Record<string, unknown> | string;
+  keyPolicy?: PolicyDocument | string;
   /**
    * Specifies the type of KMS key to create. The default value, `SYMMETRIC_DEFAULT` , creates a KMS key with a 256-bit symmetric key for encryption and decryption. In China Regions, `SYMMETRIC_DEFAULT` creates a 128-bit symmetric key that uses SM4 encryption. You can't change the `KeySpec` value after the KMS key is created. For help choosing a key spec for your KMS key, see [Choosing a KMS key type](https://docs.aws.amazon.com/kms/latest/developerguide/symm-asymm-choose.html) in the *AWS Key Management Service Developer Guide* .
    *
@@ -161,6 +177,10 @@ export interface KeyArgs {
    * You can use the [`kms:RotationPeriodInDays`](https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-rotation-period-in-days) condition key to further constrain the values that principals can specify in the `RotationPeriodInDays` parameter.
    *
    * For more information about rotating KMS keys and automatic rotation, see [Rotating keys](https://docs.aws.amazon.com/kms/latest/developerguide/rotate-keys.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 90–2560.
    */
   rotationPeriodInDays?: number;
 }
@@ -190,7 +210,7 @@ export interface KeyOutputs extends KeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kms-replicakey.html | CloudFormation: AWS::KMS::ReplicaKey}
  */
-export const ReplicaKey = cloudControlType<ReplicaKeyArgs, ReplicaKeyOutputs>("AWS::KMS::ReplicaKey", "aws:kms:ReplicaKey", '{"p":[["Description","string"],["PendingWindowInDays","integer"],["KeyPolicy",["union","json","string"],1],["PrimaryKeyArn","string",67],["Enabled","boolean"],["Tags",["array",["ref","Tag"]]],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"]}');
+export const ReplicaKey = cloudControlType<ReplicaKeyArgs, ReplicaKeyOutputs>("AWS::KMS::ReplicaKey", "aws:kms:ReplicaKey", '{"p":[["Description","string"],["PendingWindowInDays","integer",16],["KeyPolicy",["union","json","string"],1],["PrimaryKeyArn","string",67],["Enabled","boolean"],["Tags",["array",["ref","Tag"]]],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PendingWindowInDays"],"co":["PrimaryKeyArn"],"ro":["Arn","KeyId"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ReplicaKey} instance: its attributes as typed outputs. */
 export type ReplicaKey = InstanceType<typeof ReplicaKey>;
 
@@ -202,6 +222,8 @@ export interface ReplicaKeyArgs {
    * The default value is an empty string (no description).
    *
    * The description is not a shared property of multi-Region keys. You can specify the same description or a different description for each key in a set of related multi-Region keys. AWS Key Management Service does not synchronize this property.
+   *
+   * Length: 0–8192.
    */
   description?: string;
   /**
@@ -210,6 +232,10 @@ export interface ReplicaKeyArgs {
    * When you remove a replica key from a CloudFormation stack, AWS  schedules the replica key for deletion and starts the mandatory waiting period. The `PendingWindowInDays` property determines the length of waiting period. During the waiting period, the key state of replica key is `Pending Deletion` , which prevents it from being used in cryptographic operations. When the waiting period expires, AWS  permanently deletes the replica key.
    *
    * If the KMS key is a multi-Region primary key with replica keys, the waiting period begins when the last of its replica keys is deleted. Otherwise, the waiting period begins immediately. …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 7–30.
    */
   pendingWindowInDays?: number;
   /**
@@ -219,7 +245,7 @@ export interface ReplicaKeyArgs {
    *
    * The key policy must conform to the following rules. …
    */
-  keyPolicy: Record<string, unknown> | string;
+  keyPolicy: PolicyDocument | string;
   /**
    * Specifies the multi-Region primary key to replicate. The primary key must be in a different AWS Region of the same AWS partition. You can create only one replica of a given primary key in each AWS Region .
    *
@@ -228,6 +254,8 @@ export interface ReplicaKeyArgs {
    * > However, if you inadvertently delete a replica key, you can decrypt ciphertext encrypted by that replica key by using any related multi-Region key. If necessary, you can recreate the replica in the same Region after the previous one is completely deleted. For details, see [Deleting multi-Region keys](https://docs.aws.amazon.com/kms/latest/developerguide/multi-region-keys-delete.html) in the *AWS Key Management Service Developer Guide* 
    *
    * Specify the key ARN of an existing multi-Region primary key. For example, `arn:aws:kms:us-east-2:111122223333:key/mrk-1234abcd12ab34cd56ef1234567890ab` .
+   *
+   * Length: 1–256.
    */
   primaryKeyArn: string;
   /**

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-datacellsfilter.html | CloudFormation: AWS::LakeFormation::DataCellsFilter}
  */
-export const DataCellsFilter = cloudControlType<DataCellsFilterArgs, DataCellsFilterOutputs>("AWS::LakeFormation::DataCellsFilter", "aws:lakeformation:DataCellsFilter", '{"p":[["TableName","string",67],["ColumnNames",["array","string"],66],["RowFilter",["ref","RowFilter"],66],["DatabaseName","string",67],["TableCatalogId","string",67],["Name","string",67],["ColumnWildcard",["ref","ColumnWildcard"],66]],"id":["TableCatalogId","DatabaseName","TableName","Name"],"d":{"RowFilter":[["AllRowsWildcard","json",2],["FilterExpression","string",2]],"ColumnWildcard":[["ExcludedColumnNames",["array","string"],2]]}}');
+export const DataCellsFilter = cloudControlType<DataCellsFilterArgs, DataCellsFilterOutputs>("AWS::LakeFormation::DataCellsFilter", "aws:lakeformation:DataCellsFilter", '{"p":[["TableName","string",67],["ColumnNames",["array","string"],66],["RowFilter",["ref","RowFilter"],66],["DatabaseName","string",67],["TableCatalogId","string",67],["Name","string",67],["ColumnWildcard",["ref","ColumnWildcard"],66]],"id":["TableCatalogId","DatabaseName","TableName","Name"],"d":{"RowFilter":[["AllRowsWildcard","json"],["FilterExpression","string"]],"ColumnWildcard":[["ExcludedColumnNames",["array","string"]]]},"reg":{"h":"crdl","co":["TableCatalogId","DatabaseName","TableName","Name","RowFilter","ColumnNames","ColumnWildcard"],"uo":["ColumnNames","ColumnWildcard/ExcludedColumnNames"],"tg":[false,true,true]}}');
 /** A {@link DataCellsFilter} instance: its attributes as typed outputs. */
 export type DataCellsFilter = InstanceType<typeof DataCellsFilter>;
 
@@ -23,9 +23,15 @@ export interface DataCellsFilterArgs {
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * A table in the database.
+   *
+   * Length: 1–255.
    */
   tableName: string;
-  /** An array of UTF-8 strings. A list of column names. */
+  /**
+   * An array of UTF-8 strings. A list of column names.
+   *
+   * Each item: Length: 1–255.
+   */
   columnNames?: string[];
   /** A PartiQL predicate. */
   rowFilter?: DataCellsFilterRowFilter;
@@ -33,18 +39,24 @@ export interface DataCellsFilterArgs {
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * A database in the Data Catalog .
+   *
+   * Length: 1–255.
    */
   databaseName: string;
   /**
    * Catalog id string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The ID of the catalog to which the table belongs.
+   *
+   * Length: 12–12.
    */
   tableCatalogId: string;
   /**
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The name given by the user to the data filter cell.
+   *
+   * Length: 1–255.
    */
   name: string;
   /** A wildcard with exclusions. You must specify either a `ColumnNames` list or the `ColumnWildCard` . */
@@ -73,16 +85,22 @@ export interface DataCellsFilterRowFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-datacellsfilter-columnwildcard.html | CloudFormation: ColumnWildcard}
  */
 export interface DataCellsFilterColumnWildcard {
-  /** Excludes column names. Any column with this name will be excluded. */
+  /**
+   * Excludes column names. Any column with this name will be excluded.
+   *
+   * Each item: Length: 1–255.
+   */
   excludedColumnNames?: string[];
 }
 
 /**
  * The `AWS::LakeFormation::DataLakeSettings` resource is an AWS Lake Formation resource type that manages the data lake settings for your account.
  *
+ * @deprecated Cloud Control cannot create AWS::LakeFormation::DataLakeSettings: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-datalakesettings.html | CloudFormation: AWS::LakeFormation::DataLakeSettings}
  */
-export const DataLakeSettings = cloudControlType<DataLakeSettingsArgs, DataLakeSettingsOutputs>("AWS::LakeFormation::DataLakeSettings", "aws:lakeformation:DataLakeSettings", '{"p":[["AllowExternalDataFiltering","boolean"],["ExternalDataFilteringAllowList",["array",["ref","DataLakePrincipal"]]],["CreateTableDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["MutationType","string"],["Parameters","json"],["AllowFullTableExternalDataAccess","boolean"],["Admins",["array",["ref","DataLakePrincipal"]]],["CreateDatabaseDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["AuthorizedSessionTagValueList",["array","string"]],["TrustedResourceOwners",["array","string"]],["ReadOnlyAdmins",["array",["ref","DataLakePrincipal"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DataLakePrincipal":[["DataLakePrincipalIdentifier","string",1]],"PrincipalPermissions":[["Permissions",["array","string"],1],["Principal",["ref","DataLakePrincipal"],1]]}}');
+export const DataLakeSettings = cloudControlType<DataLakeSettingsArgs, DataLakeSettingsOutputs>("AWS::LakeFormation::DataLakeSettings", "aws:lakeformation:DataLakeSettings", '{"p":[["AllowExternalDataFiltering","boolean"],["ExternalDataFilteringAllowList",["array",["ref","DataLakePrincipal"]]],["CreateTableDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["MutationType","string"],["Parameters","json"],["AllowFullTableExternalDataAccess","boolean"],["Admins",["array",["ref","DataLakePrincipal"]]],["CreateDatabaseDefaultPermissions",["array",["ref","PrincipalPermissions"]]],["AuthorizedSessionTagValueList",["array","string"]],["TrustedResourceOwners",["array","string"]],["ReadOnlyAdmins",["array",["ref","DataLakePrincipal"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DataLakePrincipal":[["DataLakePrincipalIdentifier","string",1]],"PrincipalPermissions":[["Permissions",["array","string"],1],["Principal",["ref","DataLakePrincipal"],1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DataLakeSettings} instance: its attributes as typed outputs. */
 export type DataLakeSettings = InstanceType<typeof DataLakeSettings>;
 
@@ -179,9 +197,11 @@ export interface DataLakeSettingsPrincipalPermissions {
  *
  * > New versions of AWS Lake Formation permission resources are now available. For more information, see: [AWS:LakeFormation::PrincipalPermissions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-principalpermissions.html)
  *
+ * @deprecated Cloud Control cannot create AWS::LakeFormation::Permissions: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-permissions.html | CloudFormation: AWS::LakeFormation::Permissions}
  */
-export const Permissions = cloudControlType<PermissionsArgs, PermissionsOutputs>("AWS::LakeFormation::Permissions", "aws:lakeformation:Permissions", '{"p":[["DataLakePrincipal",["ref","DataLakePrincipal"],67],["Resource",["ref","Resource"],67],["Permissions",["array","string"]],["PermissionsWithGrantOption",["array","string"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]],"Resource":[["TableResource",["ref","TableResource"]],["DatabaseResource",["ref","DatabaseResource"]],["DataLocationResource",["ref","DataLocationResource"]],["TableWithColumnsResource",["ref","TableWithColumnsResource"]]],"TableResource":[["DatabaseName","string"],["CatalogId","string"],["TableWildcard","json"],["Name","string"]],"DatabaseResource":[["CatalogId","string"],["Name","string"]],"DataLocationResource":[["S3Resource","string"],["CatalogId","string"]],"TableWithColumnsResource":[["ColumnNames",["array","string"]],["DatabaseName","string"],["CatalogId","string"],["Name","string"],["ColumnWildcard",["ref","ColumnWildcard"]]],"ColumnWildcard":[["ExcludedColumnNames",["array","string"]]]}}');
+export const Permissions = cloudControlType<PermissionsArgs, PermissionsOutputs>("AWS::LakeFormation::Permissions", "aws:lakeformation:Permissions", '{"p":[["DataLakePrincipal",["ref","DataLakePrincipal"],67],["Resource",["ref","Resource"],67],["Permissions",["array","string"]],["PermissionsWithGrantOption",["array","string"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]],"Resource":[["TableResource",["ref","TableResource"]],["DatabaseResource",["ref","DatabaseResource"]],["DataLocationResource",["ref","DataLocationResource"]],["TableWithColumnsResource",["ref","TableWithColumnsResource"]]],"TableResource":[["DatabaseName","string"],["CatalogId","string"],["TableWildcard","json"],["Name","string"]],"DatabaseResource":[["CatalogId","string"],["Name","string"]],"DataLocationResource":[["S3Resource","string"],["CatalogId","string"]],"TableWithColumnsResource":[["ColumnNames",["array","string"]],["DatabaseName","string"],["CatalogId","string"],["Name","string"],["ColumnWildcard",["ref","ColumnWildcard"]]],"ColumnWildcard":[["ExcludedColumnNames",["array","string"]]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Permissions} instance: its attributes as typed outputs. */
 export type Permissions = InstanceType<typeof Permissions>;
 
@@ -304,7 +324,7 @@ export interface PermissionsColumnWildcard {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-principalpermissions.html | CloudFormation: AWS::LakeFormation::PrincipalPermissions}
  */
-export const PrincipalPermissions = cloudControlType<PrincipalPermissionsArgs, PrincipalPermissionsOutputs>("AWS::LakeFormation::PrincipalPermissions", "aws:lakeformation:PrincipalPermissions", '{"p":[["Resource",["ref","Resource"],67],["Permissions",["array","string"],67],["Catalog","string",66],["Principal",["ref","DataLakePrincipal"],67],["PermissionsWithGrantOption",["array","string"],67],["ResourceIdentifier","string",72],["PrincipalIdentifier","string",72]],"id":["PrincipalIdentifier","ResourceIdentifier"],"d":{"Resource":[["LFTag",["ref","LFTagKeyResource"],2],["Table",["ref","TableResource"],2],["DataCellsFilter",["ref","DataCellsFilterResource"],2],["TableWithColumns",["ref","TableWithColumnsResource"],2],["LFTagPolicy",["ref","LFTagPolicyResource"],2],["Database",["ref","DatabaseResource"],2],["DataLocation",["ref","DataLocationResource"],2],["Catalog",["ref","CatalogResource"],2]],"LFTagKeyResource":[["TagKey","string",3],["CatalogId","string",3],["TagValues",["array","string"],3]],"TableResource":[["DatabaseName","string",3],["CatalogId","string",3],["TableWildcard","json",2],["Name","string",2]],"DataCellsFilterResource":[["TableName","string",3],["DatabaseName","string",3],["TableCatalogId","string",3],["Name","string",3]],"TableWithColumnsResource":[["ColumnNames",["array","string"],2],["DatabaseName","string",3],["CatalogId","string",3],["Name","string",3],["ColumnWildcard",["ref","ColumnWildcard"],2]],"ColumnWildcard":[["ExcludedColumnNames",["array","string"],2]],"LFTagPolicyResource":[["Expression",["array",["ref","LFTag"]],3],["ResourceType",["enum","DATABASE","TABLE"],3],["CatalogId","string",3]],"LFTag":[["TagKey","string",2],["TagValues",["array","string"],2]],"DatabaseResource":[["CatalogId","string",3],["Name","string",3]],"DataLocationResource":[["ResourceArn","string",3],["CatalogId","string",3]],"CatalogResource":[["Id","string"]],"DataLakePrincipal":[["DataLakePrincipalIdentifier","string",2]]}}');
+export const PrincipalPermissions = cloudControlType<PrincipalPermissionsArgs, PrincipalPermissionsOutputs>("AWS::LakeFormation::PrincipalPermissions", "aws:lakeformation:PrincipalPermissions", '{"p":[["Resource",["ref","Resource"],67],["Permissions",["array","string"],67],["Catalog","string",66],["Principal",["ref","DataLakePrincipal"],67],["PermissionsWithGrantOption",["array","string"],67],["ResourceIdentifier","string",72],["PrincipalIdentifier","string",72]],"id":["PrincipalIdentifier","ResourceIdentifier"],"d":{"Resource":[["LFTag",["ref","LFTagKeyResource"]],["Table",["ref","TableResource"]],["DataCellsFilter",["ref","DataCellsFilterResource"]],["TableWithColumns",["ref","TableWithColumnsResource"]],["LFTagPolicy",["ref","LFTagPolicyResource"]],["Database",["ref","DatabaseResource"]],["DataLocation",["ref","DataLocationResource"]],["Catalog",["ref","CatalogResource"]]],"LFTagKeyResource":[["TagKey","string",1],["CatalogId","string",1],["TagValues",["array","string"],1]],"TableResource":[["DatabaseName","string",1],["CatalogId","string",1],["TableWildcard","json"],["Name","string"]],"DataCellsFilterResource":[["TableName","string",1],["DatabaseName","string",1],["TableCatalogId","string",1],["Name","string",1]],"TableWithColumnsResource":[["ColumnNames",["array","string"]],["DatabaseName","string",1],["CatalogId","string",1],["Name","string",1],["ColumnWildcard",["ref","ColumnWildcard"]]],"ColumnWildcard":[["ExcludedColumnNames",["array","string"]]],"LFTagPolicyResource":[["Expression",["array",["ref","LFTag"]],1],["ResourceType",["enum","DATABASE","TABLE"],1],["CatalogId","string",1]],"LFTag":[["TagKey","string"],["TagValues",["array","string"]]],"DatabaseResource":[["CatalogId","string",1],["Name","string",1]],"DataLocationResource":[["ResourceArn","string",1],["CatalogId","string",1]],"CatalogResource":[["Id","string"]],"DataLakePrincipal":[["DataLakePrincipalIdentifier","string"]]},"reg":{"h":"crd","co":["Catalog","Principal","Resource","Permissions","PermissionsWithGrantOption"],"ro":["PrincipalIdentifier","ResourceIdentifier"],"uo":["Resource/TableWithColumns/ColumnNames","Resource/TableWithColumns/ColumnWildcard/ExcludedColumnNames","Resource/LFTag/TagValues","Resource/LFTagPolicy/Expression","Resource/LFTagPolicy/Expression/*/TagValues","Permissions","PermissionsWithGrantOption"],"pt":{"Permissions":"Permissions=[] ? null : Permissions","PermissionsWithGrantOption":"PermissionsWithGrantOption=[] ? null : PermissionsWithGrantOption"},"tg":[false,true,true]}}');
 /** A {@link PrincipalPermissions} instance: its attributes as typed outputs. */
 export type PrincipalPermissions = InstanceType<typeof PrincipalPermissions>;
 
@@ -313,13 +333,17 @@ export interface PrincipalPermissionsArgs {
   /** The resource to be granted or revoked permissions. */
   resource: PrincipalPermissionsResource;
   /** The permissions granted or revoked. */
-  permissions: string[];
-  /** The identifier for the Data Catalog . By default, the account ID. The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your Lake Formation environment. */
+  permissions: ("ALL" | "SELECT" | "ALTER" | "DROP" | "DELETE" | "INSERT" | "DESCRIBE" | "CREATE_DATABASE" | "CREATE_TABLE" | "DATA_LOCATION_ACCESS" | "CREATE_LF_TAG" | "ASSOCIATE" | "GRANT_WITH_LF_TAG_EXPRESSION")[];
+  /**
+   * The identifier for the Data Catalog . By default, the account ID. The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your Lake Formation environment.
+   *
+   * Length: 12–12.
+   */
   catalog?: string;
   /** The principal to be granted a permission. */
   principal: PrincipalPermissionsDataLakePrincipal;
   /** Indicates the ability to grant permissions (as a subset of permissions granted). */
-  permissionsWithGrantOption: string[];
+  permissionsWithGrantOption: ("ALL" | "SELECT" | "ALTER" | "DROP" | "DELETE" | "INSERT" | "DESCRIBE" | "CREATE_DATABASE" | "CREATE_TABLE" | "DATA_LOCATION_ACCESS" | "CREATE_LF_TAG" | "ASSOCIATE" | "GRANT_WITH_LF_TAG_EXPRESSION")[];
 }
 
 /** Outputs of {@link PrincipalPermissions}: its inputs as the cloud reports them, and its attributes. */
@@ -360,11 +384,23 @@ export interface PrincipalPermissionsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-lftagkeyresource.html | CloudFormation: LFTagKeyResource}
  */
 export interface PrincipalPermissionsLFTagKeyResource {
-  /** The key-name for the LF-tag. */
+  /**
+   * The key-name for the LF-tag.
+   *
+   * Length: 1–255.
+   */
   tagKey: string;
-  /** The identifier for the Data Catalog where the location is registered with Data Catalog . */
+  /**
+   * The identifier for the Data Catalog where the location is registered with Data Catalog .
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** A list of possible values for the corresponding `TagKey` of an LF-tag key-value pair. */
+  /**
+   * A list of possible values for the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–50. Each item: Length: 0–256.
+   */
   tagValues: string[];
 }
 
@@ -374,9 +410,17 @@ export interface PrincipalPermissionsLFTagKeyResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-tableresource.html | CloudFormation: TableResource}
  */
 export interface PrincipalPermissionsTableResource {
-  /** The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The identifier for the Data Catalog. By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog. By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
   /**
    * A wildcard object representing every table under a database.
@@ -384,7 +428,11 @@ export interface PrincipalPermissionsTableResource {
    * At least one of `TableResource$Name` or `TableResource$TableWildcard` is required.
    */
   tableWildcard?: Record<string, unknown>;
-  /** The name of the table. */
+  /**
+   * The name of the table.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -394,13 +442,29 @@ export interface PrincipalPermissionsTableResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-datacellsfilterresource.html | CloudFormation: DataCellsFilterResource}
  */
 export interface PrincipalPermissionsDataCellsFilterResource {
-  /** The name of the table. */
+  /**
+   * The name of the table.
+   *
+   * Length: 1–255.
+   */
   tableName: string;
-  /** A database in the Data Catalog . */
+  /**
+   * A database in the Data Catalog .
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The ID of the catalog to which the table belongs. */
+  /**
+   * The ID of the catalog to which the table belongs.
+   *
+   * Length: 12–12.
+   */
   tableCatalogId: string;
-  /** The name given by the user to the data filter cell. */
+  /**
+   * The name given by the user to the data filter cell.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -412,13 +476,29 @@ export interface PrincipalPermissionsDataCellsFilterResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-tablewithcolumnsresource.html | CloudFormation: TableWithColumnsResource}
  */
 export interface PrincipalPermissionsTableWithColumnsResource {
-  /** The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required. */
+  /**
+   * The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required.
+   *
+   * Each item: Length: 1–255.
+   */
   columnNames?: string[];
-  /** The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The identifier for the Data Catalog where the location is registered with AWS Lake Formation . */
+  /**
+   * The identifier for the Data Catalog where the location is registered with AWS Lake Formation .
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal. */
+  /**
+   * The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** A wildcard specified by a `ColumnWildcard` object. At least one of `ColumnNames` or `ColumnWildcard` is required. */
   columnWildcard?: PrincipalPermissionsColumnWildcard;
@@ -430,7 +510,11 @@ export interface PrincipalPermissionsTableWithColumnsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-columnwildcard.html | CloudFormation: ColumnWildcard}
  */
 export interface PrincipalPermissionsColumnWildcard {
-  /** Excludes column names. Any column with this name will be excluded. */
+  /**
+   * Excludes column names. Any column with this name will be excluded.
+   *
+   * Each item: Length: 1–255.
+   */
   excludedColumnNames?: string[];
 }
 
@@ -442,11 +526,19 @@ export interface PrincipalPermissionsColumnWildcard {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-lftagpolicyresource.html | CloudFormation: LFTagPolicyResource}
  */
 export interface PrincipalPermissionsLFTagPolicyResource {
-  /** A list of LF-tag conditions that apply to the resource's LF-tag policy. */
+  /**
+   * A list of LF-tag conditions that apply to the resource's LF-tag policy.
+   *
+   * Items: 1–5.
+   */
   expression: PrincipalPermissionsLFTag[];
   /** The resource type for which the LF-tag policy applies. */
   resourceType: "DATABASE" | "TABLE";
-  /** The identifier for the Data Catalog . The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your AWS Lake Formation environment. */
+  /**
+   * The identifier for the Data Catalog . The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your AWS Lake Formation environment.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
 }
 
@@ -456,9 +548,17 @@ export interface PrincipalPermissionsLFTagPolicyResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-lftag.html | CloudFormation: LFTag}
  */
 export interface PrincipalPermissionsLFTag {
-  /** The key-name for the LF-tag. */
+  /**
+   * The key-name for the LF-tag.
+   *
+   * Length: 1–128.
+   */
   tagKey?: string;
-  /** A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair. */
+  /**
+   * A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–50. Each item: Length: 0–256.
+   */
   tagValues?: string[];
 }
 
@@ -468,9 +568,17 @@ export interface PrincipalPermissionsLFTag {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-databaseresource.html | CloudFormation: DatabaseResource}
  */
 export interface PrincipalPermissionsDatabaseResource {
-  /** The identifier for the Data Catalog. By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog. By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** The name of the database resource. Unique to the Data Catalog. */
+  /**
+   * The name of the database resource. Unique to the Data Catalog.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -482,7 +590,11 @@ export interface PrincipalPermissionsDatabaseResource {
 export interface PrincipalPermissionsDataLocationResource {
   /** The Amazon Resource Name (ARN) that uniquely identifies the data location resource. */
   resourceArn: string;
-  /** The identifier for the Data Catalog where the location is registered with AWS Lake Formation . */
+  /**
+   * The identifier for the Data Catalog where the location is registered with AWS Lake Formation .
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
 }
 
@@ -502,16 +614,22 @@ export interface PrincipalPermissionsCatalogResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-datalakeprincipal.html | CloudFormation: DataLakePrincipal}
  */
 export interface PrincipalPermissionsDataLakePrincipal {
-  /** An identifier for the AWS Lake Formation principal. */
+  /**
+   * An identifier for the AWS Lake Formation principal.
+   *
+   * Length: 1–255.
+   */
   dataLakePrincipalIdentifier?: string;
 }
 
 /**
  * The `AWS::LakeFormation::Resource` represents the data (  buckets and folders) that is being registered with AWS Lake Formation . During a stack operation, AWS CloudFormation calls the AWS Lake Formation [`RegisterResource`](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-credential-vending.html#aws-lake-formation-api-credential-vending-RegisterResource) API operation to register the resource. To remove a `Resource` type, AWS CloudFormation calls the AWS Lake Formation [`DeregisterResource`](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-credential-vending.html#aws-lake-formation-api-credential-vending-DeregisterResource) API operation.
  *
+ * @deprecated Cloud Control cannot create AWS::LakeFormation::Resource: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-resource.html | CloudFormation: AWS::LakeFormation::Resource}
  */
-export const Resource = cloudControlType<ResourceArgs, ResourceOutputs>("AWS::LakeFormation::Resource", "aws:lakeformation:Resource", '{"p":[["ResourceArn","string",67],["WithFederation","boolean"],["UseServiceLinkedRole","boolean",5],["RoleArn","string"],["HybridAccessEnabled","boolean"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const Resource = cloudControlType<ResourceArgs, ResourceOutputs>("AWS::LakeFormation::Resource", "aws:lakeformation:Resource", '{"p":[["ResourceArn","string",67],["WithFederation","boolean"],["UseServiceLinkedRole","boolean",5],["RoleArn","string"],["HybridAccessEnabled","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Resource} instance: its attributes as typed outputs. */
 export type Resource = InstanceType<typeof Resource>;
 
@@ -540,7 +658,7 @@ export interface ResourceOutputs extends ResourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-tag.html | CloudFormation: AWS::LakeFormation::Tag}
  */
-export const Tag = cloudControlType<TagArgs, TagOutputs>("AWS::LakeFormation::Tag", "aws:lakeformation:Tag", '{"p":[["TagKey","string",67],["CatalogId","string",66],["TagValues",["array","string"],1]],"id":["TagKey"]}');
+export const Tag = cloudControlType<TagArgs, TagOutputs>("AWS::LakeFormation::Tag", "aws:lakeformation:Tag", '{"p":[["TagKey","string",67],["CatalogId","string",66],["TagValues",["array","string"],1]],"id":["TagKey"],"reg":{"h":"crudl","co":["CatalogId","TagKey"],"uo":["TagValues"],"tg":[false,true,true]}}');
 /** A {@link Tag} instance: its attributes as typed outputs. */
 export type Tag = InstanceType<typeof Tag>;
 
@@ -550,18 +668,24 @@ export interface TagArgs {
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The key-name for the LF-tag.
+   *
+   * Length: 1–128. Pattern: `^([{a-zA-Z}{\s}{0-9}_.:\/=+\-\@%]*)$`.
    */
   tagKey: string;
   /**
    * Catalog id string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The identifier for the Data Catalog . By default, the account ID. The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your AWS Lake Formation environment.
+   *
+   * Length: 12–12.
    */
   catalogId?: string;
   /**
    * An array of UTF-8 strings, not less than 1 or more than 50 strings.
    *
    * A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–1000. Each item: Length: 0–256. Pattern: `^([{a-zA-Z}{\s}{0-9}_.:\*\/=+\-\@%]*)$`.
    */
   tagValues: string[];
 }
@@ -575,7 +699,7 @@ export interface TagOutputs extends TagArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lakeformation-tagassociation.html | CloudFormation: AWS::LakeFormation::TagAssociation}
  */
-export const TagAssociation = cloudControlType<TagAssociationArgs, TagAssociationOutputs>("AWS::LakeFormation::TagAssociation", "aws:lakeformation:TagAssociation", '{"p":[["LFTags",["array",["ref","LFTagPair"]],67],["Resource",["ref","Resource"],67],["ResourceIdentifier","string",72],["TagsIdentifier","string",72]],"id":["ResourceIdentifier","TagsIdentifier"],"d":{"LFTagPair":[["TagKey","string",3],["CatalogId","string",3],["TagValues",["array","string"],3]],"Resource":[["Table",["ref","TableResource"],2],["TableWithColumns",["ref","TableWithColumnsResource"],2],["Database",["ref","DatabaseResource"],2],["Catalog","json",2]],"TableResource":[["DatabaseName","string",3],["CatalogId","string",3],["TableWildcard","json",2],["Name","string",2]],"TableWithColumnsResource":[["ColumnNames",["array","string"],3],["DatabaseName","string",3],["CatalogId","string",3],["Name","string",3]],"DatabaseResource":[["CatalogId","string",3],["Name","string",3]]}}');
+export const TagAssociation = cloudControlType<TagAssociationArgs, TagAssociationOutputs>("AWS::LakeFormation::TagAssociation", "aws:lakeformation:TagAssociation", '{"p":[["LFTags",["array",["ref","LFTagPair"]],67],["Resource",["ref","Resource"],67],["ResourceIdentifier","string",72],["TagsIdentifier","string",72]],"id":["ResourceIdentifier","TagsIdentifier"],"d":{"LFTagPair":[["TagKey","string",1],["CatalogId","string",1],["TagValues",["array","string"],1]],"Resource":[["Table",["ref","TableResource"]],["TableWithColumns",["ref","TableWithColumnsResource"]],["Database",["ref","DatabaseResource"]],["Catalog","json"]],"TableResource":[["DatabaseName","string",1],["CatalogId","string",1],["TableWildcard","json"],["Name","string"]],"TableWithColumnsResource":[["ColumnNames",["array","string"],1],["DatabaseName","string",1],["CatalogId","string",1],["Name","string",1]],"DatabaseResource":[["CatalogId","string",1],["Name","string",1]]},"reg":{"h":"crd","co":["Resource","LFTags"],"ro":["ResourceIdentifier","TagsIdentifier"],"uo":["Resource/TableWithColumns/ColumnNames","LFTags","LFTags/*/TagValues"],"tg":[false,true,true]}}');
 /** A {@link TagAssociation} instance: its attributes as typed outputs. */
 export type TagAssociation = InstanceType<typeof TagAssociation>;
 
@@ -615,11 +739,23 @@ export interface TagAssociationOutputs extends TagAssociationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-lftagpair.html | CloudFormation: LFTagPair}
  */
 export interface TagAssociationLFTagPair {
-  /** The key-name for the LF-tag. */
+  /**
+   * The key-name for the LF-tag.
+   *
+   * Length: 1–128.
+   */
   tagKey: string;
-  /** The identifier for the Data Catalog . By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog . By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair. */
+  /**
+   * A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–50. Each item: Length: 0–256.
+   */
   tagValues: string[];
 }
 
@@ -645,9 +781,17 @@ export interface TagAssociationResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-tableresource.html | CloudFormation: TableResource}
  */
 export interface TagAssociationTableResource {
-  /** The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The identifier for the Data Catalog . By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog . By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
   /**
    * A wildcard object representing every table under a database.This is an object with no properties that effectively behaves as a true or false depending on whether not it is passed as a parameter. The valid inputs for a property with this type in either yaml or json is null or {}.
@@ -655,7 +799,11 @@ export interface TagAssociationTableResource {
    * At least one of `TableResource$Name` or `TableResource$TableWildcard` is required.
    */
   tableWildcard?: Record<string, unknown>;
-  /** The name of the table. */
+  /**
+   * The name of the table.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -667,17 +815,31 @@ export interface TagAssociationTableResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-tablewithcolumnsresource.html | CloudFormation: TableWithColumnsResource}
  */
 export interface TagAssociationTableWithColumnsResource {
-  /** The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required. */
+  /**
+   * The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required.
+   *
+   * Each item: Length: 1–255.
+   */
   columnNames: string[];
-  /** The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
   /**
    * A wildcard object representing every table under a database.
    *
    * At least one of TableResource$Name or TableResource$TableWildcard is required.
+   *
+   * Length: 12–12.
    */
   catalogId: string;
-  /** The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal. */
+  /**
+   * The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -687,8 +849,16 @@ export interface TagAssociationTableWithColumnsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-databaseresource.html | CloudFormation: DatabaseResource}
  */
 export interface TagAssociationDatabaseResource {
-  /** The identifier for the Data Catalog . By default, it should be the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog . By default, it should be the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** The name of the database resource. Unique to the Data Catalog. */
+  /**
+   * The name of the database resource. Unique to the Data Catalog.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/lambda
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::Lambda::Alias` resource creates an [alias](https://docs.aws.amazon.com/lambda/latest/dg/configuration-aliases.html) for a Lambda function version. Use aliases to provide clients with a function identifier that you can update to invoke a different version.
  *
@@ -15,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-alias.html | CloudFormation: AWS::Lambda::Alias}
  */
-export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::Lambda::Alias", "aws:lambda:Alias", '{"p":[["Description","string"],["FunctionName","string",67],["FunctionVersion","string",1],["Name","string",67],["ProvisionedConcurrencyConfig",["ref","ProvisionedConcurrencyConfiguration"]],["RoutingConfig",["ref","AliasRoutingConfiguration"]],["AliasArn","string",72]],"id":["AliasArn"],"d":{"ProvisionedConcurrencyConfiguration":[["ProvisionedConcurrentExecutions","integer",1]],"AliasRoutingConfiguration":[["AdditionalVersionWeights",["array",["ref","VersionWeight"]]]],"VersionWeight":[["FunctionVersion","string",1],["FunctionWeight","number",1]]}}');
+export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::Lambda::Alias", "aws:lambda:Alias", '{"p":[["Description","string"],["FunctionName","string",67],["FunctionVersion","string",1],["Name","string",67],["ProvisionedConcurrencyConfig",["ref","ProvisionedConcurrencyConfiguration"]],["RoutingConfig",["ref","AliasRoutingConfiguration"]],["AliasArn","string",72]],"id":["AliasArn"],"d":{"ProvisionedConcurrencyConfiguration":[["ProvisionedConcurrentExecutions","integer",1]],"AliasRoutingConfiguration":[["AdditionalVersionWeights",["array",["ref","VersionWeight"]]]],"VersionWeight":[["FunctionVersion","string",1],["FunctionWeight","number",1]]},"reg":{"h":"crudl","co":["Name","FunctionName"],"ro":["AliasArn"],"uo":["RoutingConfig/AdditionalVersionWeights"],"pt":{"FunctionName":"$split(FunctionName, \\":\\")[-1] $OR FunctionName $OR $join([\\"((arn:.*:lambda:.*:[0-9]{12}:function)|([0-9]{12}:function)):\\", $split(FunctionName, \\":\\")[-1]])"},"tg":[false,true,true]}}');
 /** A {@link Alias} instance: its attributes as typed outputs. */
 export type Alias = InstanceType<typeof Alias>;
 
@@ -86,18 +88,23 @@ export interface AliasVersionWeight {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-capacityprovider.html | CloudFormation: AWS::Lambda::CapacityProvider}
  */
-export const CapacityProvider = cloudControlType<CapacityProviderArgs, CapacityProviderOutputs>("AWS::Lambda::CapacityProvider", "aws:lambda:CapacityProvider", '{"p":[["CapacityProviderName","string",66],["CapacityProviderScalingConfig",["ref","CapacityProviderScalingConfig"]],["InstanceRequirements",["ref","InstanceRequirements"],66],["KmsKeyArn","string",66],["PermissionsConfig",["ref","CapacityProviderPermissionsConfig"],67],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","CapacityProviderVpcConfig"],67],["PropagateTags",["ref","PropagateTagsConfig"]],["TelemetryConfig",["ref","CapacityProviderTelemetryConfig"]],["State",["enum","Pending","Active","Failed","Deleting"],8],["Arn","string",72]],"id":["CapacityProviderName"],"d":{"CapacityProviderScalingConfig":[["MaxVCpuCount","integer"],["ScalingMode",["enum","Auto","Manual"]],["ScalingPolicies",["array",["ref","TargetTrackingScalingPolicy"]]]],"TargetTrackingScalingPolicy":[["PredefinedMetricType",["enum","LambdaCapacityProviderAverageCPUUtilization","LambdaCapacityProviderAverageGPUUtilization"],1],["TargetValue","number",1]],"InstanceRequirements":[["Architectures",["array",["enum","x86_64","arm64"]]],["AllowedInstanceTypes",["array","string"]],["ExcludedInstanceTypes",["array","string"]]],"CapacityProviderPermissionsConfig":[["CapacityProviderOperatorRoleArn","string",1]],"CapacityProviderVpcConfig":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"PropagateTagsConfig":[["Mode",["enum","None","Explicit"]],["ExplicitTags",["array",["ref","Tag"]]]],"CapacityProviderTelemetryConfig":[["LoggingConfig",["ref","CapacityProviderLoggingConfig"]]],"CapacityProviderLoggingConfig":[["LogGroup","string"],["SystemLogLevel",["enum","DEBUG","INFO","WARN"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lambda:${Region}:${Account}:capacity-provider:${CapacityProviderName}"}');
+export const CapacityProvider = cloudControlType<CapacityProviderArgs, CapacityProviderOutputs>("AWS::Lambda::CapacityProvider", "aws:lambda:CapacityProvider", '{"p":[["CapacityProviderName","string",66],["CapacityProviderScalingConfig",["ref","CapacityProviderScalingConfig"]],["InstanceRequirements",["ref","InstanceRequirements"],66],["KmsKeyArn","string",66],["PermissionsConfig",["ref","CapacityProviderPermissionsConfig"],67],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","CapacityProviderVpcConfig"],67],["PropagateTags",["ref","PropagateTagsConfig"]],["TelemetryConfig",["ref","CapacityProviderTelemetryConfig"]],["State",["enum","Pending","Active","Failed","Deleting"],8],["Arn","string",72]],"id":["CapacityProviderName"],"d":{"CapacityProviderScalingConfig":[["MaxVCpuCount","integer"],["ScalingMode",["enum","Auto","Manual"]],["ScalingPolicies",["array",["ref","TargetTrackingScalingPolicy"]]]],"TargetTrackingScalingPolicy":[["PredefinedMetricType",["enum","LambdaCapacityProviderAverageCPUUtilization","LambdaCapacityProviderAverageGPUUtilization"],1],["TargetValue","number",1]],"InstanceRequirements":[["Architectures",["array",["enum","x86_64","arm64"]]],["AllowedInstanceTypes",["array","string"]],["ExcludedInstanceTypes",["array","string"]]],"CapacityProviderPermissionsConfig":[["CapacityProviderOperatorRoleArn","string",1]],"CapacityProviderVpcConfig":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"PropagateTagsConfig":[["Mode",["enum","None","Explicit"]],["ExplicitTags",["array",["ref","Tag"]]]],"CapacityProviderTelemetryConfig":[["LoggingConfig",["ref","CapacityProviderLoggingConfig"]]],"CapacityProviderLoggingConfig":[["LogGroup","string"],["SystemLogLevel",["enum","DEBUG","INFO","WARN"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CapacityProviderName","VpcConfig","InstanceRequirements","PermissionsConfig","KmsKeyArn"],"ro":["State","Arn"],"uo":["CapacityProviderScalingConfig/ScalingPolicies","InstanceRequirements/Architectures","InstanceRequirements/AllowedInstanceTypes","InstanceRequirements/ExcludedInstanceTypes","Tags","VpcConfig/SubnetIds","VpcConfig/SecurityGroupIds","PropagateTags/ExplicitTags"],"tg":[true,true,true],"nm":{"path":"CapacityProviderName","min":1,"max":140,"pattern":"^(arn:aws[a-zA-Z-]*:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\\\\d{1}:\\\\d{12}:capacity-provider:[a-zA-Z0-9-_]+)|[a-zA-Z0-9-_]+$"}},"arn":"arn:${Partition}:lambda:${Region}:${Account}:capacity-provider:${CapacityProviderName}"}');
 /** A {@link CapacityProvider} instance: its attributes as typed outputs. */
 export type CapacityProvider = InstanceType<typeof CapacityProvider>;
 
 /** Inputs of {@link CapacityProvider}. */
 export interface CapacityProviderArgs {
+  /** Length: 1–140. Pattern: `^(arn:aws[a-zA-Z-]*:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:capacity-provider:[a-zA-Z0-9-_]+)|[a-zA-Z0-9-_]+$`. */
   capacityProviderName?: string;
   /** The scaling configuration for the capacity provider. */
   capacityProviderScalingConfig?: CapacityProviderCapacityProviderScalingConfig;
   /** The instance requirements for compute resources managed by the capacity provider. */
   instanceRequirements?: CapacityProviderInstanceRequirements;
-  /** The ARN of the KMS key used to encrypt the capacity provider's resources. */
+  /**
+   * The ARN of the KMS key used to encrypt the capacity provider's resources.
+   *
+   * Length: 0–10000. Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   kmsKeyArn?: string;
   /** The permissions configuration for the capacity provider. */
   permissionsConfig: CapacityProviderCapacityProviderPermissionsConfig;
@@ -113,6 +120,7 @@ export interface CapacityProviderArgs {
 
 /** Outputs of {@link CapacityProvider}: its inputs as the cloud reports them, and its attributes. */
 export interface CapacityProviderOutputs extends CapacityProviderArgs {
+  /** Length: 1–140. Pattern: `^(arn:aws[a-zA-Z-]*:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:capacity-provider:[a-zA-Z0-9-_]+)|[a-zA-Z0-9-_]+$`. */
   capacityProviderName: string;
   /** The current state of the capacity provider. */
   state: "Pending" | "Active" | "Failed" | "Deleting";
@@ -125,11 +133,19 @@ export interface CapacityProviderOutputs extends CapacityProviderArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-capacityprovider-capacityproviderscalingconfig.html | CloudFormation: CapacityProviderScalingConfig}
  */
 export interface CapacityProviderCapacityProviderScalingConfig {
-  /** The maximum number of vCPUs that the capacity provider can provision across all compute instances. */
+  /**
+   * The maximum number of vCPUs that the capacity provider can provision across all compute instances.
+   *
+   * Range: 2–15000.
+   */
   maxVCpuCount?: number;
   /** The scaling mode that determines how the capacity provider responds to changes in demand. */
   scalingMode?: "Auto" | "Manual";
-  /** A list of target tracking scaling policies for the capacity provider. */
+  /**
+   * A list of target tracking scaling policies for the capacity provider.
+   *
+   * Items: 1–10.
+   */
   scalingPolicies?: CapacityProviderTargetTrackingScalingPolicy[];
 }
 
@@ -141,7 +157,11 @@ export interface CapacityProviderCapacityProviderScalingConfig {
 export interface CapacityProviderTargetTrackingScalingPolicy {
   /** The predefined metric type to track for scaling decisions. */
   predefinedMetricType: "LambdaCapacityProviderAverageCPUUtilization" | "LambdaCapacityProviderAverageGPUUtilization";
-  /** The target value for the metric that the scaling policy attempts to maintain through scaling actions. */
+  /**
+   * The target value for the metric that the scaling policy attempts to maintain through scaling actions.
+   *
+   * Range: at least 0.
+   */
   targetValue: number;
 }
 
@@ -151,11 +171,23 @@ export interface CapacityProviderTargetTrackingScalingPolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-capacityprovider-instancerequirements.html | CloudFormation: InstanceRequirements}
  */
 export interface CapacityProviderInstanceRequirements {
-  /** A list of supported CPU architectures for compute instances. Valid values include `x86_64` and `arm64` . */
+  /**
+   * A list of supported CPU architectures for compute instances. Valid values include `x86_64` and `arm64` .
+   *
+   * Items: 1–1.
+   */
   architectures?: ("x86_64" | "arm64")[];
-  /** A list of EC2 instance types that the capacity provider is allowed to use. If not specified, all compatible instance types are allowed. */
+  /**
+   * A list of EC2 instance types that the capacity provider is allowed to use. If not specified, all compatible instance types are allowed.
+   *
+   * Items: 0–400. Each item: Length: 1–30. Pattern: `^[a-zA-Z0-9\.\-]+$`.
+   */
   allowedInstanceTypes?: string[];
-  /** A list of EC2 instance types that the capacity provider should not use, even if they meet other requirements. */
+  /**
+   * A list of EC2 instance types that the capacity provider should not use, even if they meet other requirements.
+   *
+   * Items: 0–400. Each item: Length: 1–30. Pattern: `^[a-zA-Z0-9\.\-]+$`.
+   */
   excludedInstanceTypes?: string[];
 }
 
@@ -165,7 +197,11 @@ export interface CapacityProviderInstanceRequirements {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-capacityprovider-capacityproviderpermissionsconfig.html | CloudFormation: CapacityProviderPermissionsConfig}
  */
 export interface CapacityProviderCapacityProviderPermissionsConfig {
-  /** The ARN of the IAM role that the capacity provider uses to manage compute instances and other AWS resources. */
+  /**
+   * The ARN of the IAM role that the capacity provider uses to manage compute instances and other AWS resources.
+   *
+   * Length: 0–10000. Pattern: `^arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   capacityProviderOperatorRoleArn: string;
 }
 
@@ -175,9 +211,17 @@ export interface CapacityProviderCapacityProviderPermissionsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-capacityprovider-capacityprovidervpcconfig.html | CloudFormation: CapacityProviderVpcConfig}
  */
 export interface CapacityProviderCapacityProviderVpcConfig {
-  /** A list of subnet IDs where the capacity provider launches compute instances. */
+  /**
+   * A list of subnet IDs where the capacity provider launches compute instances.
+   *
+   * Items: 1–16. Each item: Length: 0–1024. Pattern: `^subnet-[0-9a-z]*$`.
+   */
   subnetIds: string[];
-  /** A list of security group IDs that control network access for compute instances managed by the capacity provider. */
+  /**
+   * A list of security group IDs that control network access for compute instances managed by the capacity provider.
+   *
+   * Items: 0–5. Each item: Length: 0–1024. Pattern: `^sg-[0-9a-zA-Z]*$`.
+   */
   securityGroupIds: string[];
 }
 
@@ -189,7 +233,11 @@ export interface CapacityProviderCapacityProviderVpcConfig {
 export interface CapacityProviderPropagateTagsConfig {
   /** The mode for tag propagation. */
   mode?: "None" | "Explicit";
-  /** A list of tags to explicitly propagate to managed resources. Maximum of 40 tags. */
+  /**
+   * A list of tags to explicitly propagate to managed resources. Maximum of 40 tags.
+   *
+   * Items: 0–40.
+   */
   explicitTags?: AwsTag[];
 }
 
@@ -209,7 +257,11 @@ export interface CapacityProviderCapacityProviderTelemetryConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-capacityprovider-capacityproviderloggingconfig.html | CloudFormation: CapacityProviderLoggingConfig}
  */
 export interface CapacityProviderCapacityProviderLoggingConfig {
-  /** The name of the Amazon CloudWatch log group the capacity provider sends logs to. By default, Lambda capacity providers send logs to a default log group named ``/aws/lambda/capacity-provider/<capacity provider name>``. To use a different log group, enter an existing log group or enter a new log group name. */
+  /**
+   * The name of the Amazon CloudWatch log group the capacity provider sends logs to. By default, Lambda capacity providers send logs to a default log group named ``/aws/lambda/capacity-provider/<capacity provider name>``. To use a different log group, enter an existing log group or enter a new log group name.
+   *
+   * Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroup?: string;
   /** Set this property to filter the system logs for your capacity provider that Lambda sends to CloudWatch. Lambda only sends system logs at the selected level of detail and lower, where ``DEBUG`` is the highest level and ``WARN`` is the lowest. */
   systemLogLevel?: "DEBUG" | "INFO" | "WARN";
@@ -220,13 +272,17 @@ export interface CapacityProviderCapacityProviderLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-codesigningconfig.html | CloudFormation: AWS::Lambda::CodeSigningConfig}
  */
-export const CodeSigningConfig = cloudControlType<CodeSigningConfigArgs, CodeSigningConfigOutputs>("AWS::Lambda::CodeSigningConfig", "aws:lambda:CodeSigningConfig", '{"p":[["Description","string"],["AllowedPublishers",["ref","AllowedPublishers"],1],["CodeSigningPolicies",["ref","CodeSigningPolicies"]],["Tags",["array",["ref","Tag"]]],["CodeSigningConfigId","string",72],["CodeSigningConfigArn","string",72]],"id":["CodeSigningConfigArn"],"d":{"AllowedPublishers":[["SigningProfileVersionArns",["array","string"],1]],"CodeSigningPolicies":[["UntrustedArtifactOnDeployment",["enum","Warn","Enforce"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lambda:${Region}:${Account}:code-signing-config:${CodeSigningConfigId}"}');
+export const CodeSigningConfig = cloudControlType<CodeSigningConfigArgs, CodeSigningConfigOutputs>("AWS::Lambda::CodeSigningConfig", "aws:lambda:CodeSigningConfig", '{"p":[["Description","string"],["AllowedPublishers",["ref","AllowedPublishers"],1],["CodeSigningPolicies",["ref","CodeSigningPolicies"]],["Tags",["array",["ref","Tag"]]],["CodeSigningConfigId","string",72],["CodeSigningConfigArn","string",72]],"id":["CodeSigningConfigArn"],"d":{"AllowedPublishers":[["SigningProfileVersionArns",["array","string"],1]],"CodeSigningPolicies":[["UntrustedArtifactOnDeployment",["enum","Warn","Enforce"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["CodeSigningConfigId","CodeSigningConfigArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lambda:${Region}:${Account}:code-signing-config:${CodeSigningConfigId}"}');
 /** A {@link CodeSigningConfig} instance: its attributes as typed outputs. */
 export type CodeSigningConfig = InstanceType<typeof CodeSigningConfig>;
 
 /** Inputs of {@link CodeSigningConfig}. */
 export interface CodeSigningConfigArgs {
-  /** Code signing configuration description. */
+  /**
+   * Code signing configuration description.
+   *
+   * Length: 0–256.
+   */
   description?: string;
   /** List of allowed publishers. */
   allowedPublishers: CodeSigningConfigAllowedPublishers;
@@ -254,7 +310,11 @@ export interface CodeSigningConfigOutputs extends CodeSigningConfigArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-codesigningconfig-allowedpublishers.html | CloudFormation: AllowedPublishers}
  */
 export interface CodeSigningConfigAllowedPublishers {
-  /** The Amazon Resource Name (ARN) for each of the signing profiles. A signing profile defines a trusted user who can sign a code package. */
+  /**
+   * The Amazon Resource Name (ARN) for each of the signing profiles. A signing profile defines a trusted user who can sign a code package.
+   *
+   * Items: 1–20. Each item: Length: 12–1024. Pattern: `arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.*)`.
+   */
   signingProfileVersionArns: string[];
 }
 
@@ -279,7 +339,7 @@ export interface CodeSigningConfigCodeSigningPolicies {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-eventinvokeconfig.html | CloudFormation: AWS::Lambda::EventInvokeConfig}
  */
-export const EventInvokeConfig = cloudControlType<EventInvokeConfigArgs, EventInvokeConfigOutputs>("AWS::Lambda::EventInvokeConfig", "aws:lambda:EventInvokeConfig", '{"p":[["FunctionName","string",67],["MaximumRetryAttempts","integer"],["DestinationConfig",["ref","DestinationConfig"]],["Qualifier","string",67],["MaximumEventAgeInSeconds","integer"]],"id":["FunctionName","Qualifier"],"d":{"DestinationConfig":[["OnSuccess",["ref","OnSuccess"]],["OnFailure",["ref","OnFailure"]]],"OnSuccess":[["Destination","string",1]],"OnFailure":[["Destination","string",1]]}}');
+export const EventInvokeConfig = cloudControlType<EventInvokeConfigArgs, EventInvokeConfigOutputs>("AWS::Lambda::EventInvokeConfig", "aws:lambda:EventInvokeConfig", '{"p":[["FunctionName","string",67],["MaximumRetryAttempts","integer"],["DestinationConfig",["ref","DestinationConfig"]],["Qualifier","string",67],["MaximumEventAgeInSeconds","integer"]],"id":["FunctionName","Qualifier"],"d":{"DestinationConfig":[["OnSuccess",["ref","OnSuccess"]],["OnFailure",["ref","OnFailure"]]],"OnSuccess":[["Destination","string",1]],"OnFailure":[["Destination","string",1]]},"reg":{"h":"crudl","co":["FunctionName","Qualifier"],"tg":[false,false,false]}}');
 /** A {@link EventInvokeConfig} instance: its attributes as typed outputs. */
 export type EventInvokeConfig = InstanceType<typeof EventInvokeConfig>;
 
@@ -293,9 +353,15 @@ export interface EventInvokeConfigArgs {
    * *Maximum* : `64`
    *
    * *Pattern* : `([a-zA-Z0-9-_]+)`
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]+(-[a-z]+)+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST(\.PUBLISHED)?|[a-zA-Z0-9-_]+))?$`.
    */
   functionName: string;
-  /** The maximum number of times to retry when the function returns an error. */
+  /**
+   * The maximum number of times to retry when the function returns an error.
+   *
+   * Range: 0–2.
+   */
   maximumRetryAttempts?: number;
   /**
    * A destination for events after they have been sent to a function for processing.
@@ -315,9 +381,15 @@ export interface EventInvokeConfigArgs {
    * - *Version* - A version number.
    * - *Alias* - An alias name.
    * - *Latest* - To specify the unpublished version, use `$LATEST` .
+   *
+   * Pattern: `^\$(LATEST(\.PUBLISHED)?)|[a-zA-Z0-9$_-]{1,129}$`.
    */
   qualifier: string;
-  /** The maximum age of a request that Lambda sends to a function for processing. */
+  /**
+   * The maximum age of a request that Lambda sends to a function for processing.
+   *
+   * Range: 60–21600.
+   */
   maximumEventAgeInSeconds?: number;
 }
 
@@ -359,6 +431,8 @@ export interface EventInvokeConfigOnSuccess {
    * The Amazon Resource Name (ARN) of the destination resource.
    *
    * > Amazon SNS destinations have a message size limit of 256 KB. If the combined size of the function request and response payload exceeds the limit, Lambda will drop the payload when sending `OnFailure` event to the destination. For details on this behavior, refer to [Retaining records of asynchronous invocations](https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-retain-records.html) .
+   *
+   * Length: 0–350. Pattern: `^$|arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:([a-z]+(-[a-z]+)+-\d{1})?:(\d{12})?:(.*)`.
    */
   destination: string;
 }
@@ -375,6 +449,8 @@ export interface EventInvokeConfigOnFailure {
    * To retain records of failed invocations from [Kinesis](https://docs.aws.amazon.com/lambda/latest/dg/with-kinesis.html) , [DynamoDB](https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html) , [self-managed Apache Kafka](https://docs.aws.amazon.com/lambda/latest/dg/kafka-on-failure.html) , or [Amazon MSK](https://docs.aws.amazon.com/lambda/latest/dg/kafka-on-failure.html) , you can configure an Amazon SNS topic, Amazon SQS queue, Amazon S3 bucket, or Kafka topic as the destination.
    *
    * > Amazon SNS destinations have a message size limit of 256 KB. If the combined size of the function request and response payload exceeds the limit, Lambda will drop the payload when sending `OnFailure` event to the destination. For details on this behavior, refer to [Retaining records of asynchronous invocations](https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-retain-records.html) . …
+   *
+   * Length: 0–350. Pattern: `^$|arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:([a-z]+(-[a-z]+)+-\d{1})?:(\d{12})?:(.*)`.
    */
   destination: string;
 }
@@ -386,7 +462,7 @@ export interface EventInvokeConfigOnFailure {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-eventsourcemapping.html | CloudFormation: AWS::Lambda::EventSourceMapping}
  */
-export const EventSourceMapping = cloudControlType<EventSourceMappingArgs, EventSourceMappingOutputs>("AWS::Lambda::EventSourceMapping", "aws:lambda:EventSourceMapping", '{"p":[["StartingPosition","string",66],["BatchSize","integer"],["MaximumRetryAttempts","integer"],["Topics",["array","string"]],["ScalingConfig",["ref","ScalingConfig"]],["SelfManagedEventSource",["ref","SelfManagedEventSource"],66],["ParallelizationFactor","integer"],["Enabled","boolean"],["FilterCriteria",["ref","FilterCriteria"]],["EventSourceArn","string",66],["SelfManagedKafkaEventSourceConfig",["ref","SelfManagedKafkaEventSourceConfig"],66],["DocumentDBEventSourceConfig",["ref","DocumentDBEventSourceConfig"]],["FunctionName","string",1],["TumblingWindowInSeconds","integer"],["BisectBatchOnFunctionError","boolean"],["DestinationConfig",["ref","DestinationConfig"]],["AmazonManagedKafkaEventSourceConfig",["ref","AmazonManagedKafkaEventSourceConfig"],66],["MaximumRecordAgeInSeconds","integer"],["StartingPositionTimestamp","number",66],["Queues",["array","string"]],["SourceAccessConfigurations",["array",["ref","SourceAccessConfiguration"]]],["FunctionResponseTypes",["array","string"]],["MaximumBatchingWindowInSeconds","integer"],["ProvisionedPollerConfig",["ref","ProvisionedPollerConfig"]],["MetricsConfig",["ref","MetricsConfig"]],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["LoggingConfig",["ref","LoggingConfig"]],["Id","string",72,"awsId"],["EventSourceMappingArn","string",72]],"id":["Id"],"d":{"ScalingConfig":[["MaximumConcurrency","integer"]],"SelfManagedEventSource":[["Endpoints",["ref","Endpoints"],2]],"Endpoints":[["KafkaBootstrapServers",["array","string"],2]],"FilterCriteria":[["Filters",["array",["ref","Filter"]]]],"Filter":[["Pattern","string"]],"SelfManagedKafkaEventSourceConfig":[["ConsumerGroupId","string",2],["SchemaRegistryConfig",["ref","SchemaRegistryConfig"]],["ConsumptionMode",["enum","Stream","Queue"]]],"SchemaRegistryConfig":[["SchemaValidationConfigs",["array",["ref","SchemaValidationConfig"]]],["SchemaRegistryURI","string"],["EventRecordFormat",["enum","JSON","SOURCE"]],["AccessConfigs",["array",["ref","SchemaRegistryAccessConfig"]]]],"SchemaValidationConfig":[["Attribute",["enum","KEY","VALUE"]]],"SchemaRegistryAccessConfig":[["Type",["enum","BASIC_AUTH","CLIENT_CERTIFICATE_TLS_AUTH","SERVER_ROOT_CA_CERTIFICATE","OAUTHBEARER_AUTH"]],["URI","string"]],"DocumentDBEventSourceConfig":[["FullDocument",["enum","UpdateLookup","Default"]],["CollectionName","string"],["DatabaseName","string"]],"DestinationConfig":[["OnFailure",["ref","OnFailure"]]],"OnFailure":[["Destination","string"]],"AmazonManagedKafkaEventSourceConfig":[["ConsumerGroupId","string",2],["SchemaRegistryConfig",["ref","SchemaRegistryConfig"]]],"SourceAccessConfiguration":[["Type",["enum","BASIC_AUTH","VPC_SUBNET","VPC_SECURITY_GROUP","SASL_SCRAM_512_AUTH","SASL_SCRAM_256_AUTH","VIRTUAL_HOST","CLIENT_CERTIFICATE_TLS_AUTH","SERVER_ROOT_CA_CERTIFICATE","OAUTHBEARER_AUTH","OAUTHBEARER_SCOPE","OAUTHBEARER_AUDIENCE","OAUTHBEARER_LOGICAL_CLUSTER","OAUTHBEARER_IDENTITY_POOL","IAM_AUTH","IAM_OAUTHBEARER_AUTH"]],["URI","string"]],"ProvisionedPollerConfig":[["PollerGroupName","string"],["MinimumPollers","integer"],["MaximumPollers","integer"]],"MetricsConfig":[["Metrics",["array",["enum","EventCount","ErrorCount","KafkaMetrics"]]]],"LoggingConfig":[["SystemLogLevel",["enum","DEBUG","INFO","WARN"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lambda:${Region}:${Account}:event-source-mapping:${UUID}"}');
+export const EventSourceMapping = cloudControlType<EventSourceMappingArgs, EventSourceMappingOutputs>("AWS::Lambda::EventSourceMapping", "aws:lambda:EventSourceMapping", '{"p":[["StartingPosition","string",66],["BatchSize","integer"],["MaximumRetryAttempts","integer"],["Topics",["array","string"]],["ScalingConfig",["ref","ScalingConfig"]],["SelfManagedEventSource",["ref","SelfManagedEventSource"],66],["ParallelizationFactor","integer"],["Enabled","boolean"],["FilterCriteria",["ref","FilterCriteria"]],["EventSourceArn","string",66],["SelfManagedKafkaEventSourceConfig",["ref","SelfManagedKafkaEventSourceConfig"]],["DocumentDBEventSourceConfig",["ref","DocumentDBEventSourceConfig"]],["FunctionName","string",1],["TumblingWindowInSeconds","integer"],["BisectBatchOnFunctionError","boolean"],["DestinationConfig",["ref","DestinationConfig"]],["AmazonManagedKafkaEventSourceConfig",["ref","AmazonManagedKafkaEventSourceConfig"]],["MaximumRecordAgeInSeconds","integer"],["StartingPositionTimestamp","number",66],["Queues",["array","string"]],["SourceAccessConfigurations",["array",["ref","SourceAccessConfiguration"]]],["FunctionResponseTypes",["array","string"]],["MaximumBatchingWindowInSeconds","integer"],["ProvisionedPollerConfig",["ref","ProvisionedPollerConfig"]],["MetricsConfig",["ref","MetricsConfig"]],["KmsKeyArn","string"],["Tags",["array",["ref","Tag"]]],["LoggingConfig",["ref","LoggingConfig"]],["Id","string",72,"awsId"],["EventSourceMappingArn","string",72]],"id":["Id"],"d":{"ScalingConfig":[["MaximumConcurrency","integer"]],"SelfManagedEventSource":[["Endpoints",["ref","Endpoints"]]],"Endpoints":[["KafkaBootstrapServers",["array","string"]]],"FilterCriteria":[["Filters",["array",["ref","Filter"]]]],"Filter":[["Pattern","string"]],"SelfManagedKafkaEventSourceConfig":[["ConsumerGroupId","string"],["SchemaRegistryConfig",["ref","SchemaRegistryConfig"]],["ConsumptionMode",["enum","Stream","Queue"]]],"SchemaRegistryConfig":[["SchemaValidationConfigs",["array",["ref","SchemaValidationConfig"]]],["SchemaRegistryURI","string"],["EventRecordFormat",["enum","JSON","SOURCE"]],["AccessConfigs",["array",["ref","SchemaRegistryAccessConfig"]]]],"SchemaValidationConfig":[["Attribute",["enum","KEY","VALUE"]]],"SchemaRegistryAccessConfig":[["Type",["enum","BASIC_AUTH","CLIENT_CERTIFICATE_TLS_AUTH","SERVER_ROOT_CA_CERTIFICATE","OAUTHBEARER_AUTH"]],["URI","string"]],"DocumentDBEventSourceConfig":[["FullDocument",["enum","UpdateLookup","Default"]],["CollectionName","string"],["DatabaseName","string"]],"DestinationConfig":[["OnFailure",["ref","OnFailure"]]],"OnFailure":[["Destination","string"]],"AmazonManagedKafkaEventSourceConfig":[["ConsumerGroupId","string"],["SchemaRegistryConfig",["ref","SchemaRegistryConfig"]]],"SourceAccessConfiguration":[["Type",["enum","BASIC_AUTH","VPC_SUBNET","VPC_SECURITY_GROUP","SASL_SCRAM_512_AUTH","SASL_SCRAM_256_AUTH","VIRTUAL_HOST","CLIENT_CERTIFICATE_TLS_AUTH","SERVER_ROOT_CA_CERTIFICATE","OAUTHBEARER_AUTH","OAUTHBEARER_SCOPE","OAUTHBEARER_AUDIENCE","OAUTHBEARER_LOGICAL_CLUSTER","OAUTHBEARER_IDENTITY_POOL","IAM_AUTH","IAM_OAUTHBEARER_AUTH"]],["URI","string"]],"ProvisionedPollerConfig":[["PollerGroupName","string"],["MinimumPollers","integer"],["MaximumPollers","integer"]],"MetricsConfig":[["Metrics",["array",["enum","EventCount","ErrorCount","KafkaMetrics"]]]],"LoggingConfig":[["SystemLogLevel",["enum","DEBUG","INFO","WARN"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EventSourceArn","StartingPosition","StartingPositionTimestamp","SelfManagedEventSource"],"ro":["Id","EventSourceMappingArn"],"uo":["Tags"],"pt":{"FunctionName":"$split(FunctionName, \\":\\")[-1] $OR FunctionName $OR $join([\\"((arn:.*:lambda:.*:[0-9]{12}:function)|([0-9]{12}:function)):\\", $split(FunctionName, \\":\\")[-1]])","StartingPositionTimestamp":"StartingPositionTimestamp * 1000"},"tg":[true,true,true]},"arn":"arn:${Partition}:lambda:${Region}:${Account}:event-source-mapping:${UUID}"}');
 /** A {@link EventSourceMapping} instance: its attributes as typed outputs. */
 export type EventSourceMapping = InstanceType<typeof EventSourceMapping>;
 
@@ -398,6 +474,8 @@ export interface EventSourceMappingArgs {
    * - *LATEST* - Read only new records.
    * - *TRIM_HORIZON* - Process all available records.
    * - *AT_TIMESTAMP* - Specify a time from which to start reading records.
+   *
+   * Length: 6–12. Pattern: `(LATEST|TRIM_HORIZON|AT_TIMESTAMP)+`.
    */
   startingPosition?: string;
   /**
@@ -410,20 +488,32 @@ export interface EventSourceMappingArgs {
    * - *Self-managed Apache Kafka* – Default 100. Max 10,000.
    * - *Amazon MQ (ActiveMQ and RabbitMQ)* – Default 100. Max 10,000.
    * - *DocumentDB* – Default 100. Max 10,000.
+   *
+   * Range: 1–10000.
    */
   batchSize?: number;
   /**
    * (Kinesis, DynamoDB Streams, Amazon MSK, and self-managed Apache Kafka) Discard records after the specified number of retries. The default value is -1,
    * which sets the maximum number of retries to infinite. When MaximumRetryAttempts is infinite, Lambda retries failed records until the record expires in the event source.
+   *
+   * Range: -1–10000.
    */
   maximumRetryAttempts?: number;
-  /** The name of the Kafka topic. */
+  /**
+   * The name of the Kafka topic.
+   *
+   * Items: 1–1. Each item: Length: 1–249. Pattern: `^[^.]([a-zA-Z0-9\-_.]+)`.
+   */
   topics?: string[];
   /** This property is for Amazon SQS event sources only. You cannot use `ProvisionedPollerConfig` while using `ScalingConfig` . These options are mutually exclusive. To remove the scaling configuration, pass an empty value. */
   scalingConfig?: EventSourceMappingScalingConfig;
   /** The self-managed Apache Kafka cluster for your event source. */
   selfManagedEventSource?: EventSourceMappingSelfManagedEventSource;
-  /** (Kinesis and DynamoDB Streams only) The number of batches to process concurrently from each shard. The default value is 1. */
+  /**
+   * (Kinesis and DynamoDB Streams only) The number of batches to process concurrently from each shard. The default value is 1.
+   *
+   * Range: 1–10.
+   */
   parallelizationFactor?: number;
   /**
    * When true, the event source mapping is active. When false, Lambda pauses polling and invocation.
@@ -442,6 +532,8 @@ export interface EventSourceMappingArgs {
    * - *Amazon Managed Streaming for Apache Kafka* – The ARN of the cluster or the ARN of the VPC connection (for [cross-account event source mappings](https://docs.aws.amazon.com/lambda/latest/dg/with-msk.html#msk-multi-vpc) ).
    * - *Amazon MQ* – The ARN of the broker.
    * - *Amazon DocumentDB* – The ARN of the DocumentDB change stream.
+   *
+   * Length: 12–1024. Pattern: `arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.*)`.
    */
   eventSourceArn?: string;
   /** Specific configuration settings for a self-managed Apache Kafka event source. */
@@ -457,9 +549,15 @@ export interface EventSourceMappingArgs {
    * - *Partial ARN* – `123456789012:function:MyFunction` .
    *
    * The length constraint applies only to the full ARN. If you specify only the function name, it's limited to 64 characters in length.
+   *
+   * Length: 1–140. Pattern: `(arn:(aws[a-zA-Z-]*)?:lambda:)?((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST(\.PUBLISHED)?|[a-zA-Z0-9-_]+))?`.
    */
   functionName: string;
-  /** (Kinesis and DynamoDB Streams only) The duration in seconds of a processing window for DynamoDB and Kinesis Streams event sources. A value of 0 seconds indicates no tumbling window. */
+  /**
+   * (Kinesis and DynamoDB Streams only) The duration in seconds of a processing window for DynamoDB and Kinesis Streams event sources. A value of 0 seconds indicates no tumbling window.
+   *
+   * Range: 0–900.
+   */
   tumblingWindowInSeconds?: number;
   /**
    * (Kinesis and DynamoDB Streams only) If the function returns an error, split the batch in two and retry. The default value is false.
@@ -476,20 +574,32 @@ export interface EventSourceMappingArgs {
    * which sets the maximum age to infinite. When the value is set to infinite, Lambda never discards old records.
    *
    * > The minimum valid value for maximum record age is 60s. Although values less than 60 and greater than -1 fall within the parameter's absolute range, they are not allowed
+   *
+   * Range: -1–604800.
    */
   maximumRecordAgeInSeconds?: number;
   /** With `StartingPosition` set to `AT_TIMESTAMP` , the time from which to start reading, in Unix time seconds. `StartingPositionTimestamp` cannot be in the future. */
   startingPositionTimestamp?: number;
-  /** (Amazon MQ) The name of the Amazon MQ broker destination queue to consume. */
+  /**
+   * (Amazon MQ) The name of the Amazon MQ broker destination queue to consume.
+   *
+   * Items: 1–1. Each item: Length: 1–1000. Pattern: `[\s\S]*`.
+   */
   queues?: string[];
-  /** An array of the authentication protocol, VPC components, or virtual host to secure and define your event source. */
+  /**
+   * An array of the authentication protocol, VPC components, or virtual host to secure and define your event source.
+   *
+   * Items: 1–22.
+   */
   sourceAccessConfigurations?: EventSourceMappingSourceAccessConfiguration[];
   /**
    * (Kinesis, DynamoDB Streams, and SQS) A list of current response type enums applied to the event source mapping.
    *
    * Valid Values: `ReportBatchItemFailures`
+   *
+   * Length: 0–1.
    */
-  functionResponseTypes?: string[];
+  functionResponseTypes?: ("ReportBatchItemFailures")[];
   /**
    * The maximum amount of time, in seconds, that Lambda spends gathering records before invoking the function.
    *
@@ -498,13 +608,19 @@ export interface EventSourceMappingArgs {
    * *Default ( Amazon MSK , Kafka, Amazon MQ , Amazon DocumentDB event sources)* : 500 ms
    *
    * *Related setting:* For Amazon SQS event sources, when you set `BatchSize` to a value greater than 10, you must set `MaximumBatchingWindowInSeconds` to at least 1.
+   *
+   * Range: 0–300.
    */
   maximumBatchingWindowInSeconds?: number;
   /** (Amazon SQS, Amazon MSK, and self-managed Apache Kafka only) The provisioned mode configuration for the event source. For more information, see [provisioned mode](https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventsourcemapping.html#invocation-eventsourcemapping-provisioned-mode) . */
   provisionedPollerConfig?: EventSourceMappingProvisionedPollerConfig;
   /** The metrics configuration for your event source. For more information, see [Event source mapping metrics](https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html#event-source-mapping-metrics) . */
   metricsConfig?: EventSourceMappingMetricsConfig;
-  /** The ARN of the AWS Key Management Service ( AWS  ) customer managed key that Lambda uses to encrypt your function's [filter criteria](https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html#filtering-basics) . */
+  /**
+   * The ARN of the AWS Key Management Service ( AWS  ) customer managed key that Lambda uses to encrypt your function's [filter criteria](https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html#filtering-basics) .
+   *
+   * Length: 12–2048. Pattern: `(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()`.
+   */
   kmsKeyArn?: string;
   /**
    * A list of tags to add to the event source mapping.
@@ -530,7 +646,11 @@ export interface EventSourceMappingOutputs extends EventSourceMappingArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-scalingconfig.html | CloudFormation: ScalingConfig}
  */
 export interface EventSourceMappingScalingConfig {
-  /** Limits the number of concurrent instances that the Amazon SQS event source can invoke. */
+  /**
+   * Limits the number of concurrent instances that the Amazon SQS event source can invoke.
+   *
+   * Range: 2–1000.
+   */
   maximumConcurrency?: number;
 }
 
@@ -550,7 +670,11 @@ export interface EventSourceMappingSelfManagedEventSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-endpoints.html | CloudFormation: Endpoints}
  */
 export interface EventSourceMappingEndpoints {
-  /** The list of bootstrap servers for your Kafka brokers in the following format: `"KafkaBootstrapServers": ["abc.xyz.com:xxxx","abc2.xyz.com:xxxx"]` . */
+  /**
+   * The list of bootstrap servers for your Kafka brokers in the following format: `"KafkaBootstrapServers": ["abc.xyz.com:xxxx","abc2.xyz.com:xxxx"]` .
+   *
+   * Items: 1–10. Each item: Length: 1–300. Pattern: `^(([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]):[0-9]{1,5}`.
+   */
   kafkaBootstrapServers?: string[];
 }
 
@@ -560,7 +684,11 @@ export interface EventSourceMappingEndpoints {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-filtercriteria.html | CloudFormation: FilterCriteria}
  */
 export interface EventSourceMappingFilterCriteria {
-  /** A list of filters. */
+  /**
+   * A list of filters.
+   *
+   * Items: 1–20.
+   */
   filters?: EventSourceMappingFilter[];
 }
 
@@ -570,7 +698,11 @@ export interface EventSourceMappingFilterCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-filter.html | CloudFormation: Filter}
  */
 export interface EventSourceMappingFilter {
-  /** A filter pattern. For more information on the syntax of a filter pattern, see [Filter rule syntax](https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html#filtering-syntax) . */
+  /**
+   * A filter pattern. For more information on the syntax of a filter pattern, see [Filter rule syntax](https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html#filtering-syntax) .
+   *
+   * Length: 0–4096. Pattern: `.*`.
+   */
   pattern?: string;
 }
 
@@ -580,7 +712,11 @@ export interface EventSourceMappingFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-selfmanagedkafkaeventsourceconfig.html | CloudFormation: SelfManagedKafkaEventSourceConfig}
  */
 export interface EventSourceMappingSelfManagedKafkaEventSourceConfig {
-  /** The identifier for the Kafka consumer group to join. The consumer group ID must be unique among all your Kafka event sources. After creating a Kafka event source mapping with the consumer group ID specified, you cannot update this value. For more information, see [Customizable consumer group ID](https://docs.aws.amazon.com/lambda/latest/dg/with-kafka-process.html#services-smaa-topic-add) . */
+  /**
+   * The identifier for the Kafka consumer group to join. The consumer group ID must be unique among all your Kafka event sources. After creating a Kafka event source mapping with the consumer group ID specified, you cannot update this value. For more information, see [Customizable consumer group ID](https://docs.aws.amazon.com/lambda/latest/dg/with-kafka-process.html#services-smaa-topic-add) .
+   *
+   * Length: 1–200. Pattern: `[a-zA-Z0-9-\/*:_+=.\@-]*`.
+   */
   consumerGroupId?: string;
   /** Specific configuration settings for a Kafka schema registry. */
   schemaRegistryConfig?: EventSourceMappingSchemaRegistryConfig;
@@ -594,13 +730,19 @@ export interface EventSourceMappingSelfManagedKafkaEventSourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-schemaregistryconfig.html | CloudFormation: SchemaRegistryConfig}
  */
 export interface EventSourceMappingSchemaRegistryConfig {
-  /** An array of schema validation configuration objects, which tell Lambda the message attributes you want to validate and filter using your schema registry. */
+  /**
+   * An array of schema validation configuration objects, which tell Lambda the message attributes you want to validate and filter using your schema registry.
+   *
+   * Items: 1–2.
+   */
   schemaValidationConfigs?: EventSourceMappingSchemaValidationConfig[];
   /**
    * The URI for your schema registry. The correct URI format depends on the type of schema registry you're using.
    *
    * - For AWS Glue schema registries, use the ARN of the registry.
    * - For Confluent schema registries, use the URL of the registry.
+   *
+   * Length: 1–10000. Pattern: `[a-zA-Z0-9-/*:_+=.\@-]*`.
    */
   schemaRegistryURI?: string;
   /**
@@ -610,7 +752,11 @@ export interface EventSourceMappingSchemaRegistryConfig {
    * - Choose `SOURCE` to have Lambda deliver the record to your function in its original source format. Lambda removes all schema metadata, such as the schema ID, before sending the record to your function.
    */
   eventRecordFormat?: "JSON" | "SOURCE";
-  /** An array of access configuration objects that tell Lambda how to authenticate with your schema registry. */
+  /**
+   * An array of access configuration objects that tell Lambda how to authenticate with your schema registry.
+   *
+   * Items: at most 2.
+   */
   accessConfigs?: EventSourceMappingSchemaRegistryAccessConfig[];
 }
 
@@ -636,7 +782,11 @@ export interface EventSourceMappingSchemaValidationConfig {
 export interface EventSourceMappingSchemaRegistryAccessConfig {
   /** The type of authentication Lambda uses to access your schema registry. */
   type?: "BASIC_AUTH" | "CLIENT_CERTIFICATE_TLS_AUTH" | "SERVER_ROOT_CA_CERTIFICATE" | "OAUTHBEARER_AUTH";
-  /** The URI of the secret (Secrets Manager secret ARN) to authenticate with your schema registry. */
+  /**
+   * The URI of the secret (Secrets Manager secret ARN) to authenticate with your schema registry.
+   *
+   * Length: 1–10000. Pattern: `arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.*)`.
+   */
   uri?: string;
 }
 
@@ -648,9 +798,17 @@ export interface EventSourceMappingSchemaRegistryAccessConfig {
 export interface EventSourceMappingDocumentDBEventSourceConfig {
   /** Determines what DocumentDB sends to your event stream during document update operations. If set to UpdateLookup, DocumentDB sends a delta describing the changes, along with a copy of the entire document. Otherwise, DocumentDB sends only a partial document that contains the changes. */
   fullDocument?: "UpdateLookup" | "Default";
-  /** The name of the collection to consume within the database. If you do not specify a collection, Lambda consumes all collections. */
+  /**
+   * The name of the collection to consume within the database. If you do not specify a collection, Lambda consumes all collections.
+   *
+   * Length: 1–57.
+   */
   collectionName?: string;
-  /** The name of the database to consume within the DocumentDB cluster. */
+  /**
+   * The name of the database to consume within the DocumentDB cluster.
+   *
+   * Length: 1–63.
+   */
   databaseName?: string;
 }
 
@@ -676,6 +834,8 @@ export interface EventSourceMappingOnFailure {
    * To retain records of failed invocations from [Kinesis](https://docs.aws.amazon.com/lambda/latest/dg/with-kinesis.html) , [DynamoDB](https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html) , [self-managed Apache Kafka](https://docs.aws.amazon.com/lambda/latest/dg/kafka-on-failure.html) , or [Amazon MSK](https://docs.aws.amazon.com/lambda/latest/dg/kafka-on-failure.html) , you can configure an Amazon SNS topic, Amazon SQS queue, Amazon S3 bucket, or Kafka topic as the destination.
    *
    * > Amazon SNS destinations have a message size limit of 256 KB. If the combined size of the function request and response payload exceeds the limit, Lambda will drop the payload when sending `OnFailure` event to the destination. For details on this behavior, refer to [Retaining records of asynchronous invocations](https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-retain-records.html) . …
+   *
+   * Length: 12–1024. Pattern: `^$|kafka://([^.]([a-zA-Z0-9\-_.]{0,248}))|arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.*)`.
    */
   destination?: string;
 }
@@ -686,7 +846,11 @@ export interface EventSourceMappingOnFailure {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-amazonmanagedkafkaeventsourceconfig.html | CloudFormation: AmazonManagedKafkaEventSourceConfig}
  */
 export interface EventSourceMappingAmazonManagedKafkaEventSourceConfig {
-  /** The identifier for the Kafka consumer group to join. The consumer group ID must be unique among all your Kafka event sources. After creating a Kafka event source mapping with the consumer group ID specified, you cannot update this value. For more information, see [Customizable consumer group ID](https://docs.aws.amazon.com/lambda/latest/dg/with-msk.html#services-msk-consumer-group-id) . */
+  /**
+   * The identifier for the Kafka consumer group to join. The consumer group ID must be unique among all your Kafka event sources. After creating a Kafka event source mapping with the consumer group ID specified, you cannot update this value. For more information, see [Customizable consumer group ID](https://docs.aws.amazon.com/lambda/latest/dg/with-msk.html#services-msk-consumer-group-id) .
+   *
+   * Length: 1–200. Pattern: `[a-zA-Z0-9-\/*:_+=.\@-]*`.
+   */
   consumerGroupId?: string;
   /** Specific configuration settings for a Kafka schema registry. */
   schemaRegistryConfig?: EventSourceMappingSchemaRegistryConfig;
@@ -710,7 +874,11 @@ export interface EventSourceMappingSourceAccessConfiguration {
    * - `VIRTUAL_HOST` –- (RabbitMQ) The name of the virtual host in your RabbitMQ broker. Lambda uses this RabbitMQ host as the ev …
    */
   type?: "BASIC_AUTH" | "VPC_SUBNET" | "VPC_SECURITY_GROUP" | "SASL_SCRAM_512_AUTH" | "SASL_SCRAM_256_AUTH" | "VIRTUAL_HOST" | "CLIENT_CERTIFICATE_TLS_AUTH" | "SERVER_ROOT_CA_CERTIFICATE" | "OAUTHBEARER_AUTH" | "OAUTHBEARER_SCOPE" | "OAUTHBEARER_AUDIENCE" | "OAUTHBEARER_LOGICAL_CLUSTER" | "OAUTHBEARER_IDENTITY_POOL" | "IAM_AUTH" | "IAM_OAUTHBEARER_AUTH";
-  /** The value for your chosen configuration in `Type` . For example: `"URI": "arn:aws:secretsmanager:us-east-1:01234567890:secret:MyBrokerSecretName"` . */
+  /**
+   * The value for your chosen configuration in `Type` . For example: `"URI": "arn:aws:secretsmanager:us-east-1:01234567890:secret:MyBrokerSecretName"` .
+   *
+   * Length: 1–200. Pattern: `[a-zA-Z0-9-\/*:_+=.\@-]*`.
+   */
   uri?: string;
 }
 
@@ -720,11 +888,23 @@ export interface EventSourceMappingSourceAccessConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-provisionedpollerconfig.html | CloudFormation: ProvisionedPollerConfig}
  */
 export interface EventSourceMappingProvisionedPollerConfig {
-  /** (Amazon MSK and self-managed Apache Kafka) The name of the provisioned poller group. Use this option to group multiple ESMs within the event source's VPC to share Event Poller Unit (EPU) capacity. You can use this option to optimize Provisioned mode costs for your ESMs. You can group up to 100 ESMs per poller group and aggregate maximum pollers across all ESMs in a group cannot exceed 2000. */
+  /**
+   * (Amazon MSK and self-managed Apache Kafka) The name of the provisioned poller group. Use this option to group multiple ESMs within the event source's VPC to share Event Poller Unit (EPU) capacity. You can use this option to optimize Provisioned mode costs for your ESMs. You can group up to 100 ESMs per poller group and aggregate maximum pollers across all ESMs in a group cannot exceed 2000.
+   *
+   * Length: 0–128.
+   */
   pollerGroupName?: string;
-  /** The minimum number of event pollers this event source can scale down to. For Amazon SQS events source mappings, default is 2, and minimum 2 required. For Amazon MSK and self-managed Apache Kafka event source mappings, default is 1. */
+  /**
+   * The minimum number of event pollers this event source can scale down to. For Amazon SQS events source mappings, default is 2, and minimum 2 required. For Amazon MSK and self-managed Apache Kafka event source mappings, default is 1.
+   *
+   * Range: 1–200.
+   */
   minimumPollers?: number;
-  /** The maximum number of event pollers this event source can scale up to. For Amazon SQS events source mappings, default is 200, and minimum value allowed is 2. For Amazon MSK and self-managed Apache Kafka event source mappings, default is 200, and minimum value allowed is 1. */
+  /**
+   * The maximum number of event pollers this event source can scale up to. For Amazon SQS events source mappings, default is 200, and minimum value allowed is 2. For Amazon MSK and self-managed Apache Kafka event source mappings, default is 200, and minimum value allowed is 1.
+   *
+   * Range: 1–10000.
+   */
   maximumPollers?: number;
 }
 
@@ -734,7 +914,11 @@ export interface EventSourceMappingProvisionedPollerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-metricsconfig.html | CloudFormation: MetricsConfig}
  */
 export interface EventSourceMappingMetricsConfig {
-  /** The metrics you want your event source mapping to produce. Include `EventCount` to receive event source mapping metrics related to the number of events processed by your event source mapping. For more information about these metrics, see [Event source mapping metrics](https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html#event-source-mapping-metrics) . */
+  /**
+   * The metrics you want your event source mapping to produce. Include `EventCount` to receive event source mapping metrics related to the number of events processed by your event source mapping. For more information about these metrics, see [Event source mapping metrics](https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html#event-source-mapping-metrics) .
+   *
+   * Items: 0–3.
+   */
   metrics?: ("EventCount" | "ErrorCount" | "KafkaMetrics")[];
 }
 
@@ -755,7 +939,7 @@ export interface EventSourceMappingLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-function.html | CloudFormation: AWS::Lambda::Function}
  */
-export const Function = cloudControlType<FunctionArgs, FunctionOutputs>("AWS::Lambda::Function", "aws:lambda:Function", '{"p":[["ImageConfig",["ref","ImageConfig"]],["MemorySize","integer"],["Description","string"],["TracingConfig",["ref","TracingConfig"]],["VpcConfig",["ref","VpcConfig"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["Timeout","integer"],["RuntimeManagementConfig",["ref","RuntimeManagementConfig"]],["Handler","string"],["ReservedConcurrentExecutions","integer"],["SnapStart",["ref","SnapStart"]],["Code",["ref","Code"],17],["Role","string",1],["FileSystemConfigs",["array",["ref","FileSystemConfig"]]],["FunctionName","string",66],["Runtime","string"],["KmsKeyArn","string"],["PackageType",["enum","Image","Zip"],66],["CodeSigningConfigArn","string"],["Environment",["ref","Environment"]],["EphemeralStorage",["ref","EphemeralStorage"]],["Layers",["array","string"]],["Tags",["array",["ref","Tag"]]],["Architectures",["array","string"]],["FunctionScalingConfig",["ref","FunctionScalingConfig"]],["DurableConfig",["ref","DurableConfig"]],["PublishToLatestPublished","boolean"],["TenancyConfig",["ref","TenancyConfig"],66],["CapacityProviderConfig",["ref","CapacityProviderConfig"]],["LoggingConfig",["ref","LoggingConfig"]],["RecursiveLoop",["enum","Allow","Terminate"]],["SnapStartResponse",["ref","SnapStartResponse"],8],["Arn","string",72]],"id":["FunctionName"],"d":{"ImageConfig":[["WorkingDirectory","string"],["Command",["array","string"]],["EntryPoint",["array","string"]]],"TracingConfig":[["Mode",["enum","Active","PassThrough"]]],"VpcConfig":[["Ipv6AllowedForDualStack","boolean"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"DeadLetterConfig":[["TargetArn","string"]],"RuntimeManagementConfig":[["UpdateRuntimeOn",["enum","Auto","FunctionUpdate","Manual"],1],["RuntimeVersionArn","string"]],"SnapStart":[["ApplyOn",["enum","PublishedVersions","None"],1]],"Code":[["S3ObjectVersion","string"],["S3Bucket","string"],["ZipFile","string"],["S3Key","string"],["ImageUri","string"],["SourceKMSKeyArn","string"],["S3ObjectStorageMode",["enum","COPY","REFERENCE"]]],"FileSystemConfig":[["Arn","string",1],["LocalMountPath","string",1],["S3FilesConfig",["ref","S3FilesConfig"]]],"S3FilesConfig":[["DirectS3Read",["enum","ENABLED","DISABLED","AUTO"]]],"Environment":[["Variables",["map","string"]]],"EphemeralStorage":[["Size","integer",1]],"FunctionScalingConfig":[["MinExecutionEnvironments","integer"],["MaxExecutionEnvironments","integer"]],"DurableConfig":[["KMSKeyArn","string"],["ExecutionTimeout","integer",1],["RetentionPeriodInDays","integer"]],"TenancyConfig":[["TenantIsolationMode",["enum","PER_TENANT"],1]],"CapacityProviderConfig":[["LambdaManagedInstancesCapacityProviderConfig",["ref","LambdaManagedInstancesCapacityProviderConfig"],1]],"LambdaManagedInstancesCapacityProviderConfig":[["ExecutionEnvironmentMemoryGiBPerVCpu","number"],["CapacityProviderArn","string",1],["PerExecutionEnvironmentMaxConcurrency","integer"]],"LoggingConfig":[["LogFormat",["enum","Text","JSON"]],["ApplicationLogLevel",["enum","TRACE","DEBUG","INFO","WARN","ERROR","FATAL"]],["LogGroup","string"],["SystemLogLevel",["enum","DEBUG","INFO","WARN"]]],"SnapStartResponse":[["OptimizationStatus",["enum","On","Off"]],["ApplyOn",["enum","PublishedVersions","None"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lambda:${Region}:${Account}:function:${FunctionName}"}');
+export const Function = cloudControlType<FunctionArgs, FunctionOutputs>("AWS::Lambda::Function", "aws:lambda:Function", '{"p":[["ImageConfig",["ref","ImageConfig"]],["MemorySize","integer"],["Description","string"],["TracingConfig",["ref","TracingConfig"]],["VpcConfig",["ref","VpcConfig"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["Timeout","integer"],["RuntimeManagementConfig",["ref","RuntimeManagementConfig"]],["Handler","string"],["ReservedConcurrentExecutions","integer"],["SnapStart",["ref","SnapStart"],16],["Code",["ref","Code"],17],["Role","string",1],["FileSystemConfigs",["array",["ref","FileSystemConfig"]]],["FunctionName","string",66],["Runtime","string"],["KmsKeyArn","string"],["PackageType",["enum","Image","Zip"],66],["CodeSigningConfigArn","string"],["Environment",["ref","Environment"]],["EphemeralStorage",["ref","EphemeralStorage"]],["Layers",["array","string"]],["Tags",["array",["ref","Tag"]]],["Architectures",["array","string"]],["FunctionScalingConfig",["ref","FunctionScalingConfig"]],["DurableConfig",["ref","DurableConfig"]],["PublishToLatestPublished","boolean",16],["TenancyConfig",["ref","TenancyConfig"],66],["CapacityProviderConfig",["ref","CapacityProviderConfig"]],["LoggingConfig",["ref","LoggingConfig"]],["RecursiveLoop",["enum","Allow","Terminate"]],["SnapStartResponse",["ref","SnapStartResponse"],8],["Arn","string",72]],"id":["FunctionName"],"d":{"ImageConfig":[["WorkingDirectory","string"],["Command",["array","string"]],["EntryPoint",["array","string"]]],"TracingConfig":[["Mode",["enum","Active","PassThrough"]]],"VpcConfig":[["Ipv6AllowedForDualStack","boolean"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"DeadLetterConfig":[["TargetArn","string"]],"RuntimeManagementConfig":[["UpdateRuntimeOn",["enum","Auto","FunctionUpdate","Manual"],1],["RuntimeVersionArn","string"]],"SnapStart":[["ApplyOn",["enum","PublishedVersions","None"],1]],"Code":[["S3ObjectVersion","string"],["S3Bucket","string"],["ZipFile","string"],["S3Key","string"],["ImageUri","string"],["SourceKMSKeyArn","string"],["S3ObjectStorageMode",["enum","COPY","REFERENCE"]]],"FileSystemConfig":[["Arn","string",1],["LocalMountPath","string",1],["S3FilesConfig",["ref","S3FilesConfig"]]],"S3FilesConfig":[["DirectS3Read",["enum","ENABLED","DISABLED","AUTO"]]],"Environment":[["Variables",["map","string"]]],"EphemeralStorage":[["Size","integer",1]],"FunctionScalingConfig":[["MinExecutionEnvironments","integer"],["MaxExecutionEnvironments","integer"]],"DurableConfig":[["KMSKeyArn","string"],["ExecutionTimeout","integer",1],["RetentionPeriodInDays","integer"]],"TenancyConfig":[["TenantIsolationMode",["enum","PER_TENANT"],1]],"CapacityProviderConfig":[["LambdaManagedInstancesCapacityProviderConfig",["ref","LambdaManagedInstancesCapacityProviderConfig"],1]],"LambdaManagedInstancesCapacityProviderConfig":[["ExecutionEnvironmentMemoryGiBPerVCpu","number"],["CapacityProviderArn","string",1],["PerExecutionEnvironmentMaxConcurrency","integer"]],"LoggingConfig":[["LogFormat",["enum","Text","JSON"]],["ApplicationLogLevel",["enum","TRACE","DEBUG","INFO","WARN","ERROR","FATAL"]],["LogGroup","string"],["SystemLogLevel",["enum","DEBUG","INFO","WARN"]]],"SnapStartResponse":[["OptimizationStatus",["enum","On","Off"]],["ApplyOn",["enum","PublishedVersions","None"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SnapStart","SnapStart/ApplyOn","Code/ImageUri","Code/S3Bucket","Code/S3Key","Code/S3ObjectVersion","Code/ZipFile","Code/SourceKMSKeyArn","Code/S3ObjectStorageMode","PublishToLatestPublished"],"co":["FunctionName","PackageType","TenancyConfig"],"ro":["SnapStartResponse","SnapStartResponse/ApplyOn","SnapStartResponse/OptimizationStatus","Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"FunctionName","min":1}},"arn":"arn:${Partition}:lambda:${Region}:${Account}:function:${FunctionName}"}');
 /** A {@link Function} instance: its attributes as typed outputs. */
 export type Function = InstanceType<typeof Function>;
 
@@ -765,7 +949,11 @@ export interface FunctionArgs {
   imageConfig?: FunctionImageConfig;
   /** The amount of [memory available to the function](https://docs.aws.amazon.com/lambda/latest/dg/configuration-function-common.html#configuration-memory-console) at runtime. Increasing the function memory also increases its CPU allocation. The default value is 128 MB. The value can be any multiple of 1 MB. Note that new AWS accounts have reduced concurrency and memory quotas. AWS raises these quotas automatically based on your usage. You can also request a quota increase. */
   memorySize?: number;
-  /** A description of the function. */
+  /**
+   * A description of the function.
+   *
+   * Length: at most 256.
+   */
   description?: string;
   /** Set `Mode` to `Active` to sample and trace a subset of incoming requests with [X-Ray](https://docs.aws.amazon.com/lambda/latest/dg/services-xray.html) . */
   tracingConfig?: FunctionTracingConfig;
@@ -773,15 +961,31 @@ export interface FunctionArgs {
   vpcConfig?: FunctionVpcConfig;
   /** A dead-letter queue configuration that specifies the queue or topic where Lambda sends asynchronous events when they fail processing. For more information, see [Dead-letter queues](https://docs.aws.amazon.com/lambda/latest/dg/invocation-async.html#invocation-dlq) . */
   deadLetterConfig?: FunctionDeadLetterConfig;
-  /** The amount of time (in seconds) that Lambda allows a function to run before stopping it. The default is 3 seconds. The maximum allowed value is 900 seconds. For more information, see [Lambda execution environment](https://docs.aws.amazon.com/lambda/latest/dg/runtimes-context.html) . */
+  /**
+   * The amount of time (in seconds) that Lambda allows a function to run before stopping it. The default is 3 seconds. The maximum allowed value is 900 seconds. For more information, see [Lambda execution environment](https://docs.aws.amazon.com/lambda/latest/dg/runtimes-context.html) .
+   *
+   * Range: at least 1.
+   */
   timeout?: number;
   /** Sets the runtime management configuration for a function's version. For more information, see [Runtime updates](https://docs.aws.amazon.com/lambda/latest/dg/runtimes-update.html) . */
   runtimeManagementConfig?: FunctionRuntimeManagementConfig;
-  /** The name of the method within your code that Lambda calls to run your function. Handler is required if the deployment package is a .zip file archive. The format includes the file name. It can also include namespaces and other qualifiers, depending on the runtime. For more information, see [Lambda programming model](https://docs.aws.amazon.com/lambda/latest/dg/foundation-progmodel.html) . */
+  /**
+   * The name of the method within your code that Lambda calls to run your function. Handler is required if the deployment package is a .zip file archive. The format includes the file name. It can also include namespaces and other qualifiers, depending on the runtime. For more information, see [Lambda programming model](https://docs.aws.amazon.com/lambda/latest/dg/foundation-progmodel.html) .
+   *
+   * Length: at most 128. Pattern: `^[^\s]+$`.
+   */
   handler?: string;
-  /** The number of simultaneous executions to reserve for the function. */
+  /**
+   * The number of simultaneous executions to reserve for the function.
+   *
+   * Range: at least 0.
+   */
   reservedConcurrentExecutions?: number;
-  /** The function's [AWS Lambda SnapStart](https://docs.aws.amazon.com/lambda/latest/dg/snapstart.html) setting. */
+  /**
+   * The function's [AWS Lambda SnapStart](https://docs.aws.amazon.com/lambda/latest/dg/snapstart.html) setting.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapStart?: FunctionSnapStart;
   /**
    * The code for the function. You can define your function code in multiple ways:
@@ -793,18 +997,26 @@ export interface FunctionArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   code: FunctionCode;
-  /** The Amazon Resource Name (ARN) of the function's execution role. */
+  /**
+   * The Amazon Resource Name (ARN) of the function's execution role.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   role: string;
   /**
    * Connection settings for an Amazon EFS file system. To connect a function to a file system, a mount target must be available in every Availability Zone that your function connects to. If your template contains an [AWS::EFS::MountTarget](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-efs-mounttarget.html) resource, you must also specify a `DependsOn` attribute to ensure that the mount target is created or updated before the function.
    *
    * For more information about using the `DependsOn` attribute, see [DependsOn Attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) .
+   *
+   * Items: at most 1.
    */
   fileSystemConfigs?: FunctionFileSystemConfig[];
   /**
    * The name of the Lambda function, up to 64 characters in length. If you don't specify a name, CloudFormation generates one.
    *
    * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: at least 1.
    */
   functionName?: string;
   /**
@@ -822,6 +1034,8 @@ export interface FunctionArgs {
    * - The function's [Lambda SnapStart](https://docs.aws.amazon.com/lambda/latest/dg/snapstart-security.html) snapshots.
    * - When used with `SourceKMSKeyArn` , the unzipped version of the .zip deployment package that's used for function invocations. For more information, see [Specifying a customer managed key for Lambda](https://docs.aws.amazon.com/lambda/latest/dg/encrypt-zip-package.html#enable-zip-custom-encryption) .
    * - The optimized version of the container image that's used for function invocations. Note that this is not the same key that's used to protect your container image in the Amazon Elastic Container Registry (Amazon ECR). For more information, see [Function lifecycle](https://docs.aws.amazon.com/lambda/latest/dg/images-create.html#images-lifecycle) . …
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
    */
   kmsKeyArn?: string;
   /** The type of deployment package. Set to `Image` for container image and set `Zip` for .zip file archive. */
@@ -829,6 +1043,8 @@ export interface FunctionArgs {
   /**
    * To enable code signing for this function, specify the ARN of a code-signing configuration. A code-signing configuration
    * includes a set of signing profiles, which define the trusted publishers for this function.
+   *
+   * Pattern: `arn:(aws[a-zA-Z-]*)?:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:code-signing-config:csc-[a-z0-9]{17}`.
    */
   codeSigningConfigArn?: string;
   /** Environment variables that are accessible from function code during execution. */
@@ -843,12 +1059,17 @@ export interface FunctionArgs {
    * > You must have the `lambda:TagResource` , `lambda:UntagResource` , and `lambda:ListTags` permissions for your [IAM principal](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_terms-and-concepts.html) to manage the CloudFormation stack. If you don't have these permissions, there might be unexpected behavior with stack-level tags propagating to the resource during resource creation and update.
    */
   tags?: AwsTag[];
-  /** The instruction set architecture that the function supports. Enter a string array with one of the valid values (arm64 or x86_64). The default value is `x86_64` . */
-  architectures?: string[];
+  /**
+   * The instruction set architecture that the function supports. Enter a string array with one of the valid values (arm64 or x86_64). The default value is `x86_64` .
+   *
+   * Items: 1–1.
+   */
+  architectures?: ("x86_64" | "arm64")[];
   /** Configuration that defines the scaling behavior for a Lambda Managed Instances function, including the minimum and maximum number of execution environments that can be provisioned. */
   functionScalingConfig?: FunctionFunctionScalingConfig;
   /** Configuration settings for [durable functions](https://docs.aws.amazon.com/lambda/latest/dg/durable-functions.html) , including execution timeout and retention period for execution history. */
   durableConfig?: FunctionDurableConfig;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   publishToLatestPublished?: boolean;
   /** The function's tenant isolation configuration settings. Determines whether the Lambda function runs on a shared or dedicated infrastructure per unique tenant. */
   tenancyConfig?: FunctionTenancyConfig;
@@ -872,6 +1093,8 @@ export interface FunctionOutputs extends FunctionArgs {
    * The name of the Lambda function, up to 64 characters in length. If you don't specify a name, CloudFormation generates one.
    *
    * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: at least 1.
    */
   functionName: string;
   /** The function's [SnapStart](https://docs.aws.amazon.com/lambda/latest/dg/snapstart.html) setting. */
@@ -888,9 +1111,17 @@ export interface FunctionOutputs extends FunctionArgs {
 export interface FunctionImageConfig {
   /** Specifies the working directory. The length of the directory string cannot exceed 1,000 characters. */
   workingDirectory?: string;
-  /** Specifies parameters that you want to pass in with ENTRYPOINT. You can specify a maximum of 1,500 parameters in the list. */
+  /**
+   * Specifies parameters that you want to pass in with ENTRYPOINT. You can specify a maximum of 1,500 parameters in the list.
+   *
+   * Items: at most 1500.
+   */
   command?: string[];
-  /** Specifies the entry point to their application, which is typically the location of the runtime executable. You can specify a maximum of 1,500 string entries in the list. */
+  /**
+   * Specifies the entry point to their application, which is typically the location of the runtime executable. You can specify a maximum of 1,500 string entries in the list.
+   *
+   * Items: at most 1500.
+   */
   entryPoint?: string[];
 }
 
@@ -916,9 +1147,17 @@ export interface FunctionTracingConfig {
 export interface FunctionVpcConfig {
   /** Allows outbound IPv6 traffic on VPC functions that are connected to dual-stack subnets. */
   ipv6AllowedForDualStack?: boolean;
-  /** A list of VPC security group IDs. */
+  /**
+   * A list of VPC security group IDs.
+   *
+   * Items: at most 5.
+   */
   securityGroupIds?: string[];
-  /** A list of VPC subnet IDs. */
+  /**
+   * A list of VPC subnet IDs.
+   *
+   * Items: at most 16.
+   */
   subnetIds?: string[];
 }
 
@@ -928,7 +1167,11 @@ export interface FunctionVpcConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-function-deadletterconfig.html | CloudFormation: DeadLetterConfig}
  */
 export interface FunctionDeadLetterConfig {
-  /** The Amazon Resource Name (ARN) of an Amazon SQS queue or Amazon SNS topic. */
+  /**
+   * The Amazon Resource Name (ARN) of an Amazon SQS queue or Amazon SNS topic.
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   targetArn?: string;
 }
 
@@ -974,9 +1217,17 @@ export interface FunctionSnapStart {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-function-code.html | CloudFormation: Code}
  */
 export interface FunctionCode {
-  /** For versioned objects, the version of the deployment package object to use. */
+  /**
+   * For versioned objects, the version of the deployment package object to use.
+   *
+   * Length: 1–1024.
+   */
   s3ObjectVersion?: string;
-  /** An Amazon S3 bucket in the same AWS Region as your function. The bucket can be in a different AWS account . */
+  /**
+   * An Amazon S3 bucket in the same AWS Region as your function. The bucket can be in a different AWS account .
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   s3Bucket?: string;
   /**
    * (Node.js and Python) The source code of your Lambda function. If you include your function source inline with this parameter, CloudFormation places it in a file named `index` and zips it to create a [deployment package](https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-package.html) . This zip file cannot exceed 4MB. For the `Handler` property, the first part of the handler identifier must be `index` . For example, `index.handler` .
@@ -988,11 +1239,19 @@ export interface FunctionCode {
    * For JSON, you must escape quotes and special characters such as newline ( `\n` ) with a backslash. …
    */
   zipFile?: string;
-  /** The Amazon S3 key of the deployment package. */
+  /**
+   * The Amazon S3 key of the deployment package.
+   *
+   * Length: 1–1024.
+   */
   s3Key?: string;
   /** URI of a [container image](https://docs.aws.amazon.com/lambda/latest/dg/lambda-images.html) in the Amazon ECR registry. */
   imageUri?: string;
-  /** The ARN of the AWS Key Management Service ( AWS  ) customer managed key that's used to encrypt your function's .zip deployment package. If you don't provide a customer managed key, Lambda uses an [AWS owned key](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#aws-owned-cmk) . */
+  /**
+   * The ARN of the AWS Key Management Service ( AWS  ) customer managed key that's used to encrypt your function's .zip deployment package. If you don't provide a customer managed key, Lambda uses an [AWS owned key](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#aws-owned-cmk) .
+   *
+   * Pattern: `^(arn:(aws[a-zA-Z-]*)?:[a-z0-9-.]+:.*)|()$`.
+   */
   sourceKMSKeyArn?: string;
   /** Specifies the storage mode for the deployment package. Use ``COPY`` to store the package in LAMlong-managed storage. Use ``REFERENCE`` to read the package directly from the Amazon S3 bucket. If omitted, the default is ``COPY``. */
   s3ObjectStorageMode?: "COPY" | "REFERENCE";
@@ -1004,9 +1263,17 @@ export interface FunctionCode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-function-filesystemconfig.html | CloudFormation: FileSystemConfig}
  */
 export interface FunctionFileSystemConfig {
-  /** The Amazon Resource Name (ARN) of the Amazon EFS access point that provides access to the file system. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon EFS access point that provides access to the file system.
+   *
+   * Length: at most 200.
+   */
   arn: string;
-  /** The path where the function can access the file system, starting with `/mnt/` . */
+  /**
+   * The path where the function can access the file system, starting with `/mnt/` .
+   *
+   * Length: at most 160. Pattern: `^/mnt/[a-zA-Z0-9-_.]+$`.
+   */
   localMountPath: string;
   /** Setting controls how your function accesses data from an Amazon S3 file system. */
   s3FilesConfig?: FunctionS3FilesConfig;
@@ -1049,7 +1316,11 @@ export interface FunctionEnvironment {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-function-ephemeralstorage.html | CloudFormation: EphemeralStorage}
  */
 export interface FunctionEphemeralStorage {
-  /** The size of the function's `/tmp` directory. */
+  /**
+   * The size of the function's `/tmp` directory.
+   *
+   * Range: 512–10240.
+   */
   size: number;
 }
 
@@ -1059,9 +1330,17 @@ export interface FunctionEphemeralStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-function-functionscalingconfig.html | CloudFormation: FunctionScalingConfig}
  */
 export interface FunctionFunctionScalingConfig {
-  /** The minimum number of execution environments to maintain for the function. */
+  /**
+   * The minimum number of execution environments to maintain for the function.
+   *
+   * Range: 0–15000.
+   */
   minExecutionEnvironments?: number;
-  /** The maximum number of execution environments that can be provisioned for the function. */
+  /**
+   * The maximum number of execution environments that can be provisioned for the function.
+   *
+   * Range: 0–15000.
+   */
   maxExecutionEnvironments?: number;
 }
 
@@ -1073,9 +1352,17 @@ export interface FunctionFunctionScalingConfig {
 export interface FunctionDurableConfig {
   /** The ARN of the KMSlong (KMS) customer managed key that is used to encrypt your durable execution's payload data, including input, output, and error payloads. */
   kmsKeyArn?: string;
-  /** The maximum time (in seconds) that a durable execution can run before timing out. This timeout applies to the entire durable execution, not individual function invocations. */
+  /**
+   * The maximum time (in seconds) that a durable execution can run before timing out. This timeout applies to the entire durable execution, not individual function invocations.
+   *
+   * Range: 1–31622400.
+   */
   executionTimeout: number;
-  /** The number of days to retain execution history after a durable execution completes. After this period, execution history is no longer available through the GetDurableExecutionHistory API. */
+  /**
+   * The number of days to retain execution history after a durable execution completes. After this period, execution history is no longer available through the GetDurableExecutionHistory API.
+   *
+   * Range: 1–90.
+   */
   retentionPeriodInDays?: number;
 }
 
@@ -1105,11 +1392,23 @@ export interface FunctionCapacityProviderConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-function-lambdamanagedinstancescapacityproviderconfig.html | CloudFormation: LambdaManagedInstancesCapacityProviderConfig}
  */
 export interface FunctionLambdaManagedInstancesCapacityProviderConfig {
-  /** The amount of memory in GiB allocated per vCPU for execution environments. */
+  /**
+   * The amount of memory in GiB allocated per vCPU for execution environments.
+   *
+   * Range: 2–8.
+   */
   executionEnvironmentMemoryGiBPerVCpu?: number;
-  /** The Amazon Resource Name (ARN) of the capacity provider. */
+  /**
+   * The Amazon Resource Name (ARN) of the capacity provider.
+   *
+   * Length: 1–140. Pattern: `^arn:aws[a-zA-Z-]*:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:capacity-provider:[a-zA-Z0-9-_]+$`.
+   */
   capacityProviderArn: string;
-  /** The maximum number of concurrent executions that can run on each execution environment. */
+  /**
+   * The maximum number of concurrent executions that can run on each execution environment.
+   *
+   * Range: 1–1600.
+   */
   perExecutionEnvironmentMaxConcurrency?: number;
 }
 
@@ -1123,7 +1422,11 @@ export interface FunctionLoggingConfig {
   logFormat?: "Text" | "JSON";
   /** Set this property to filter the application logs for your function that Lambda sends to CloudWatch. Lambda only sends application logs at the selected level of detail and lower, where `TRACE` is the highest level and `FATAL` is the lowest. */
   applicationLogLevel?: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "FATAL";
-  /** The name of the Amazon CloudWatch log group the function sends logs to. By default, Lambda functions send logs to a default log group named `/aws/lambda/<function name>` . To use a different log group, enter an existing log group or enter a new log group name. */
+  /**
+   * The name of the Amazon CloudWatch log group the function sends logs to. By default, Lambda functions send logs to a default log group named `/aws/lambda/<function name>` . To use a different log group, enter an existing log group or enter a new log group name.
+   *
+   * Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroup?: string;
   /** Set this property to filter the system logs for your function that Lambda sends to CloudWatch. Lambda only sends system logs at the selected level of detail and lower, where `DEBUG` is the highest level and `WARN` is the lowest. */
   systemLogLevel?: "DEBUG" | "INFO" | "WARN";
@@ -1146,7 +1449,7 @@ export interface FunctionSnapStartResponse {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-layerversion.html | CloudFormation: AWS::Lambda::LayerVersion}
  */
-export const LayerVersion = cloudControlType<LayerVersionArgs, LayerVersionOutputs>("AWS::Lambda::LayerVersion", "aws:lambda:LayerVersion", '{"p":[["CompatibleRuntimes",["array","string"],66],["LicenseInfo","string",66],["Description","string",66],["LayerName","string",66],["Content",["ref","Content"],83],["CompatibleArchitectures",["array","string"],66],["LayerVersionArn","string",72]],"id":["LayerVersionArn"],"d":{"Content":[["S3ObjectVersion","string",2],["S3Bucket","string",3],["S3Key","string",3],["S3ObjectStorageMode",["enum","COPY","REFERENCE"]]]}}');
+export const LayerVersion = cloudControlType<LayerVersionArgs, LayerVersionOutputs>("AWS::Lambda::LayerVersion", "aws:lambda:LayerVersion", '{"p":[["CompatibleRuntimes",["array","string"],66],["LicenseInfo","string",66],["Description","string",66],["LayerName","string",66],["Content",["ref","Content"],83],["CompatibleArchitectures",["array","string"],66],["LayerVersionArn","string",72]],"id":["LayerVersionArn"],"d":{"Content":[["S3ObjectVersion","string"],["S3Bucket","string",1],["S3Key","string",1],["S3ObjectStorageMode",["enum","COPY","REFERENCE"]]]},"reg":{"h":"crdl","wo":["Content"],"co":["CompatibleRuntimes","LicenseInfo","CompatibleArchitectures","LayerName","Description","Content"],"ro":["LayerVersionArn"],"uo":["CompatibleRuntimes","CompatibleArchitectures"],"pt":{"LayerName":"$split(LayerName, \\":\\")[-1] $OR LayerName"},"tg":[false,false,false]}}');
 /** A {@link LayerVersion} instance: its attributes as typed outputs. */
 export type LayerVersion = InstanceType<typeof LayerVersion>;
 
@@ -1205,7 +1508,7 @@ export interface LayerVersionContent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-layerversionpermission.html | CloudFormation: AWS::Lambda::LayerVersionPermission}
  */
-export const LayerVersionPermission = cloudControlType<LayerVersionPermissionArgs, LayerVersionPermissionOutputs>("AWS::Lambda::LayerVersionPermission", "aws:lambda:LayerVersionPermission", '{"p":[["Action","string",67],["LayerVersionArn","string",67],["OrganizationId","string",66],["Principal","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const LayerVersionPermission = cloudControlType<LayerVersionPermissionArgs, LayerVersionPermissionOutputs>("AWS::Lambda::LayerVersionPermission", "aws:lambda:LayerVersionPermission", '{"p":[["Action","string",67],["LayerVersionArn","string",67],["OrganizationId","string",66],["Principal","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crdl","co":["OrganizationId","Principal","Action","LayerVersionArn"],"ro":["Id"],"pt":{"Principal":"$join([\\"^arn:aws[a-zA-Z-]*:iam::\\",Principal,\\":[a-zA-Z-]*\\"]) $OR $join([\\".*AWS.*[\\", Principal, \\"].*\\"]) $OR $replace(Principal, /^arn:aws[a-zA-Z-]*:/, \\"arn:aws[a-zA-Z-]*:\\") $OR Principal"},"tg":[false,false,false]}}');
 /** A {@link LayerVersionPermission} instance: its attributes as typed outputs. */
 export type LayerVersionPermission = InstanceType<typeof LayerVersionPermission>;
 
@@ -1232,30 +1535,77 @@ export interface LayerVersionPermissionOutputs extends LayerVersionPermissionArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-microvmimage.html | CloudFormation: AWS::Lambda::MicrovmImage}
  */
-export const MicrovmImage = cloudControlType<MicrovmImageArgs, MicrovmImageOutputs>("AWS::Lambda::MicrovmImage", "aws:lambda:MicrovmImage", '{"p":[["Name","string",67],["BaseImageArn","string",1],["BaseImageVersion","string",1],["BuildRoleArn","string",1],["Description","string",1],["CodeArtifact",["ref","CodeArtifact"],1],["Logging",["ref","Logging"],1],["EgressNetworkConnectors",["array","string"],1],["CpuConfigurations",["array",["ref","CpuConfiguration"]],1],["Resources",["array",["ref","Resources"]],1],["AdditionalOsCapabilities",["array",["enum","ALL"]],1],["Hooks",["ref","Hooks"],1],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]],1],["Tags",["array",["ref","Tag"]]],["ImageArn","string",72],["State",["enum","CREATING","CREATED","CREATE_FAILED","UPDATING","UPDATED","UPDATE_FAILED","DELETING","DELETE_FAILED","DELETED"],8],["LatestActiveImageVersion","string",8],["LatestFailedImageVersion","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ImageArn"],"d":{"CodeArtifact":[["Uri","string",1]],"Logging":[["Disabled","boolean"],["CloudWatch",["ref","CloudWatchLogging"]]],"CloudWatchLogging":[["LogGroup","string"],["LogStream","string"]],"CpuConfiguration":[["Architecture",["enum","ARM_64"],1]],"Resources":[["MinimumMemoryInMiB","integer",1]],"Hooks":[["Port","integer"],["MicrovmHooks",["ref","MicrovmHooks"]],["MicrovmImageHooks",["ref","MicrovmImageHooks"]]],"MicrovmHooks":[["Run",["enum","DISABLED","ENABLED"]],["RunTimeoutInSeconds","integer"],["Resume",["enum","DISABLED","ENABLED"]],["ResumeTimeoutInSeconds","integer"],["Suspend",["enum","DISABLED","ENABLED"]],["SuspendTimeoutInSeconds","integer"],["Terminate",["enum","DISABLED","ENABLED"]],["TerminateTimeoutInSeconds","integer"]],"MicrovmImageHooks":[["Ready",["enum","DISABLED","ENABLED"]],["ReadyTimeoutInSeconds","integer"],["Validate",["enum","DISABLED","ENABLED"]],["ValidateTimeoutInSeconds","integer"]],"EnvironmentVariable":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lambda:${Region}:${Account}:microvm-image:${MicrovmImageName}"}');
+export const MicrovmImage = cloudControlType<MicrovmImageArgs, MicrovmImageOutputs>("AWS::Lambda::MicrovmImage", "aws:lambda:MicrovmImage", '{"p":[["Name","string",67],["BaseImageArn","string",17],["BaseImageVersion","string",17],["BuildRoleArn","string",17],["Description","string",17],["CodeArtifact",["ref","CodeArtifact"],17],["Logging",["ref","Logging"],17],["EgressNetworkConnectors",["array","string"],17],["CpuConfigurations",["array",["ref","CpuConfiguration"]],17],["Resources",["array",["ref","Resources"]],17],["AdditionalOsCapabilities",["array",["enum","ALL"]],17],["Hooks",["ref","Hooks"],17],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]],17],["Tags",["array",["ref","Tag"]]],["ImageArn","string",72],["State",["enum","CREATING","CREATED","CREATE_FAILED","UPDATING","UPDATED","UPDATE_FAILED","DELETING","DELETE_FAILED","DELETED"],8],["LatestActiveImageVersion","string",8],["LatestFailedImageVersion","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ImageArn"],"d":{"CodeArtifact":[["Uri","string",1]],"Logging":[["Disabled","boolean"],["CloudWatch",["ref","CloudWatchLogging"]]],"CloudWatchLogging":[["LogGroup","string"],["LogStream","string"]],"CpuConfiguration":[["Architecture",["enum","ARM_64"],1]],"Resources":[["MinimumMemoryInMiB","integer",1]],"Hooks":[["Port","integer"],["MicrovmHooks",["ref","MicrovmHooks"]],["MicrovmImageHooks",["ref","MicrovmImageHooks"]]],"MicrovmHooks":[["Run",["enum","DISABLED","ENABLED"]],["RunTimeoutInSeconds","integer"],["Resume",["enum","DISABLED","ENABLED"]],["ResumeTimeoutInSeconds","integer"],["Suspend",["enum","DISABLED","ENABLED"]],["SuspendTimeoutInSeconds","integer"],["Terminate",["enum","DISABLED","ENABLED"]],["TerminateTimeoutInSeconds","integer"]],"MicrovmImageHooks":[["Ready",["enum","DISABLED","ENABLED"]],["ReadyTimeoutInSeconds","integer"],["Validate",["enum","DISABLED","ENABLED"]],["ValidateTimeoutInSeconds","integer"]],"EnvironmentVariable":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["BaseImageArn","BaseImageVersion","BuildRoleArn","Description","CodeArtifact","Logging","EgressNetworkConnectors","CpuConfigurations","Resources","AdditionalOsCapabilities","Hooks","EnvironmentVariables"],"co":["Name"],"ro":["ImageArn","State","LatestActiveImageVersion","LatestFailedImageVersion","CreatedAt","UpdatedAt"],"uo":["EgressNetworkConnectors","CpuConfigurations","Resources","AdditionalOsCapabilities","EnvironmentVariables","Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:lambda:${Region}:${Account}:microvm-image:${MicrovmImageName}"}');
 /** A {@link MicrovmImage} instance: its attributes as typed outputs. */
 export type MicrovmImage = InstanceType<typeof MicrovmImage>;
 
 /** Inputs of {@link MicrovmImage}. */
 export interface MicrovmImageArgs {
-  /** Unique name for the MicroVM image within the account. */
+  /**
+   * Unique name for the MicroVM image within the account.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   name: string;
-  /** ARN of the base MicroVM image. */
+  /**
+   * ARN of the base MicroVM image.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^[^\s]+$`.
+   */
   baseImageArn: string;
-  /** Specific version of the base MicroVM image to use. */
+  /**
+   * Specific version of the base MicroVM image to use.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^[^\s]+$`.
+   */
   baseImageVersion: string;
-  /** ARN of the IAM build role. */
+  /**
+   * ARN of the IAM build role.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   buildRoleArn: string;
-  /** Human-readable description of the MicroVM image and its purpose. */
+  /**
+   * Human-readable description of the MicroVM image and its purpose.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description: string;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   codeArtifact: MicrovmImageCodeArtifact;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   logging: MicrovmImageLogging;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at most 10.
+   */
   egressNetworkConnectors: string[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   cpuConfigurations: MicrovmImageCpuConfiguration[];
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at most 1.
+   */
   resources: MicrovmImageResources[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   additionalOsCapabilities: "ALL"[];
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   hooks: MicrovmImageHooks;
-  /** Environment variables to set in the container during the snapshot build. */
+  /**
+   * Environment variables to set in the container during the snapshot build.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at most 50.
+   */
   environmentVariables: MicrovmImageEnvironmentVariable[];
   /** Key-value pairs to associate with the MicroVM image for organization and management. */
   tags?: AwsTag[];
@@ -1278,6 +1628,7 @@ export interface MicrovmImageOutputs extends MicrovmImageArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-microvmimage-codeartifact.html | CloudFormation: CodeArtifact} */
 export interface MicrovmImageCodeArtifact {
+  /** Length: 1–2048. Pattern: `^[^\s]+$`. */
   uri: string;
 }
 
@@ -1289,7 +1640,9 @@ export interface MicrovmImageLogging {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-microvmimage-cloudwatchlogging.html | CloudFormation: CloudWatchLogging} */
 export interface MicrovmImageCloudWatchLogging {
+  /** Length: 1–512. Pattern: `^[a-zA-Z0-9_\-/.#]+$`. */
   logGroup?: string;
+  /** Length: 1–512. Pattern: `^[^:*]*$`. */
   logStream?: string;
 }
 
@@ -1305,6 +1658,7 @@ export interface MicrovmImageResources {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-microvmimage-hooks.html | CloudFormation: Hooks} */
 export interface MicrovmImageHooks {
+  /** Range: 1–65535. */
   port?: number;
   microvmHooks?: MicrovmImageMicrovmHooks;
   microvmImageHooks?: MicrovmImageMicrovmImageHooks;
@@ -1313,26 +1667,34 @@ export interface MicrovmImageHooks {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-microvmimage-microvmhooks.html | CloudFormation: MicrovmHooks} */
 export interface MicrovmImageMicrovmHooks {
   run?: "DISABLED" | "ENABLED";
+  /** Range: 1–60. */
   runTimeoutInSeconds?: number;
   resume?: "DISABLED" | "ENABLED";
+  /** Range: 1–60. */
   resumeTimeoutInSeconds?: number;
   suspend?: "DISABLED" | "ENABLED";
+  /** Range: 1–60. */
   suspendTimeoutInSeconds?: number;
   terminate?: "DISABLED" | "ENABLED";
+  /** Range: 1–60. */
   terminateTimeoutInSeconds?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-microvmimage-microvmimagehooks.html | CloudFormation: MicrovmImageHooks} */
 export interface MicrovmImageMicrovmImageHooks {
   ready?: "DISABLED" | "ENABLED";
+  /** Range: 1–3600. */
   readyTimeoutInSeconds?: number;
   validate?: "DISABLED" | "ENABLED";
+  /** Range: 1–3600. */
   validateTimeoutInSeconds?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-microvmimage-environmentvariable.html | CloudFormation: EnvironmentVariable} */
 export interface MicrovmImageEnvironmentVariable {
+  /** Length: 1–256. Pattern: `^[^\s]+$`. */
   key: string;
+  /** Length: 0–4096. */
   value: string;
 }
 
@@ -1341,17 +1703,25 @@ export interface MicrovmImageEnvironmentVariable {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-networkconnector.html | CloudFormation: AWS::Lambda::NetworkConnector}
  */
-export const NetworkConnector = cloudControlType<NetworkConnectorArgs, NetworkConnectorOutputs>("AWS::Lambda::NetworkConnector", "aws:lambda:NetworkConnector", '{"p":[["Name","string",66],["Configuration",["ref","Config"],1],["OperatorRole","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["State",["enum","PENDING","ACTIVE","INACTIVE","FAILED","DELETING","DELETE_FAILED"],8]],"id":["Arn"],"d":{"Config":[["VpcEgressConfiguration",["ref","VpcEgressConfiguration"],1]],"VpcEgressConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"]],["NetworkProtocol",["enum","IPv4","DualStack"]],["AssociatedComputeResourceTypes",["array",["enum","MicroVm"]],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lambda:${Region}:${Account}:network-connector:${NetworkConnectorId}"}');
+export const NetworkConnector = cloudControlType<NetworkConnectorArgs, NetworkConnectorOutputs>("AWS::Lambda::NetworkConnector", "aws:lambda:NetworkConnector", '{"p":[["Name","string",66],["Configuration",["ref","Config"],1],["OperatorRole","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["State",["enum","PENDING","ACTIVE","INACTIVE","FAILED","DELETING","DELETE_FAILED"],8]],"id":["Arn"],"d":{"Config":[["VpcEgressConfiguration",["ref","VpcEgressConfiguration"],1]],"VpcEgressConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"]],["NetworkProtocol",["enum","IPv4","DualStack"]],["AssociatedComputeResourceTypes",["array",["enum","MicroVm"]],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","State"],"uo":["Configuration/VpcEgressConfiguration/SubnetIds","Configuration/VpcEgressConfiguration/SecurityGroupIds","Configuration/VpcEgressConfiguration/AssociatedComputeResourceTypes","Tags"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":140,"pattern":"^(arn:aws[a-zA-Z-]*:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\\\\d{1}:\\\\d{12}:network-connector:[a-zA-Z0-9-_]+(:[1-9]|[1-9][0-9]+)?)|[a-zA-Z0-9_-]{1,64}$"}},"arn":"arn:${Partition}:lambda:${Region}:${Account}:network-connector:${NetworkConnectorId}"}');
 /** A {@link NetworkConnector} instance: its attributes as typed outputs. */
 export type NetworkConnector = InstanceType<typeof NetworkConnector>;
 
 /** Inputs of {@link NetworkConnector}. */
 export interface NetworkConnectorArgs {
-  /** A unique name for the network connector within your account and Region. Must be 1 to 64 alphanumeric characters, hyphens, or underscores. */
+  /**
+   * A unique name for the network connector within your account and Region. Must be 1 to 64 alphanumeric characters, hyphens, or underscores.
+   *
+   * Length: 1–140. Pattern: `^(arn:aws[a-zA-Z-]*:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:network-connector:[a-zA-Z0-9-_]+(:[1-9]|[1-9][0-9]+)?)|[a-zA-Z0-9_-]{1,64}$`.
+   */
   name?: string;
   /** The network configuration for the connector. Specify a VpcEgressConfiguration to enable outbound traffic routing through your VPC. */
   configuration: NetworkConnectorConfig;
-  /** The ARN of the IAM role that Lambda assumes to manage elastic network interfaces in your VPC. This role must have permissions for ec2:CreateNetworkInterface and related describe operations. */
+  /**
+   * The ARN of the IAM role that Lambda assumes to manage elastic network interfaces in your VPC. This role must have permissions for ec2:CreateNetworkInterface and related describe operations.
+   *
+   * Length: 0–10000. Pattern: `^arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   operatorRole?: string;
   /** A list of tags to apply to the network connector. Use tags to categorize network connectors for cost allocation, access control, or operational management. */
   tags?: AwsTag[];
@@ -1381,13 +1751,25 @@ export interface NetworkConnectorConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-networkconnector-vpcegressconfiguration.html | CloudFormation: VpcEgressConfiguration}
  */
 export interface NetworkConnectorVpcEgressConfiguration {
-  /** The IDs of the VPC subnets where Lambda provisions elastic network interfaces (ENIs). Specify 1 to 16 subnets. All subnets must be in the same VPC. */
+  /**
+   * The IDs of the VPC subnets where Lambda provisions elastic network interfaces (ENIs). Specify 1 to 16 subnets. All subnets must be in the same VPC.
+   *
+   * Items: 1–16. Each item: Length: 0–1024. Pattern: `^subnet-[0-9a-z]*$`.
+   */
   subnetIds: string[];
-  /** The IDs of the VPC security groups to attach to the ENIs. Specify 0 to 5 security groups. All security groups must be in the same VPC as the subnets. */
+  /**
+   * The IDs of the VPC security groups to attach to the ENIs. Specify 0 to 5 security groups. All security groups must be in the same VPC as the subnets.
+   *
+   * Items: 0–5. Each item: Length: 0–1024. Pattern: `^sg-[0-9a-zA-Z]*$`.
+   */
   securityGroupIds?: string[];
   /** The network protocol for the connector. Specify IPv4 for IPv4-only networking, or DualStack for both IPv4 and IPv6. */
   networkProtocol?: "IPv4" | "DualStack";
-  /** The types of Lambda compute resources that can use this connector. Currently, only MicroVm is supported. */
+  /**
+   * The types of Lambda compute resources that can use this connector. Currently, only MicroVm is supported.
+   *
+   * Items: 1–1.
+   */
   associatedComputeResourceTypes: "MicroVm"[];
 }
 
@@ -1398,7 +1780,7 @@ export interface NetworkConnectorVpcEgressConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-permission.html | CloudFormation: AWS::Lambda::Permission}
  */
-export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::Lambda::Permission", "aws:lambda:Permission", '{"p":[["FunctionName","string",67],["Action","string",67],["EventSourceToken","string",66],["FunctionUrlAuthType",["enum","AWS_IAM","NONE"],66],["SourceArn","string",66],["SourceAccount","string",66],["PrincipalOrgID","string",66],["Principal","string",67],["InvokedViaFunctionUrl","boolean",66],["Id","string",72,"awsId"]],"id":["FunctionName","Id"]}');
+export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::Lambda::Permission", "aws:lambda:Permission", '{"p":[["FunctionName","string",67],["Action","string",67],["EventSourceToken","string",66],["FunctionUrlAuthType",["enum","AWS_IAM","NONE"],66],["SourceArn","string",66],["SourceAccount","string",66],["PrincipalOrgID","string",66],["Principal","string",67],["InvokedViaFunctionUrl","boolean",66],["Id","string",72,"awsId"]],"id":["FunctionName","Id"],"reg":{"h":"crdl","co":["FunctionName","FunctionUrlAuthType","InvokedViaFunctionUrl","SourceAccount","SourceArn","Principal","PrincipalOrgID","Action","EventSourceToken"],"ro":["Id"],"pt":{"Principal":"$join([\\"^arn:aws[a-zA-Z-]*:iam::\\",Principal,\\":[a-zA-Z-]*\\"]) $OR Principal"},"tg":[false,false,false]}}');
 /** A {@link Permission} instance: its attributes as typed outputs. */
 export type Permission = InstanceType<typeof Permission>;
 
@@ -1412,11 +1794,21 @@ export interface PermissionArgs {
    * - *Partial ARN* – `123456789012:function:my-function` .
    *
    * You can append a version number or alias to any of the formats. The length constraint applies only to the full ARN. If you specify only the function name, it is limited to 64 characters in length.
+   *
+   * Length: 1–140. Pattern: `^(arn:(aws[a-zA-Z-]*)?:lambda:)?((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST(\.PUBLISHED)?|[a-zA-Z0-9-_]+))?$`.
    */
   functionName: string;
-  /** The action that the principal can use on the function. For example, `lambda:InvokeFunction` or `lambda:GetFunction` . */
+  /**
+   * The action that the principal can use on the function. For example, `lambda:InvokeFunction` or `lambda:GetFunction` .
+   *
+   * Length: 1–256. Pattern: `^(lambda:[*]|lambda:[a-zA-Z]+|[*])$`.
+   */
   action: string;
-  /** For Alexa Smart Home functions, a token that the invoker must supply. */
+  /**
+   * For Alexa Smart Home functions, a token that the invoker must supply.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9._\-]+$`.
+   */
   eventSourceToken?: string;
   /** The type of authentication that your function URL uses. Set to `AWS_IAM` if you want to restrict access to authenticated users only. Set to `NONE` if you want to bypass IAM authentication to create a public endpoint. For more information, see [Control access to Lambda function URLs](https://docs.aws.amazon.com/lambda/latest/dg/urls-auth.html) . */
   functionUrlAuthType?: "AWS_IAM" | "NONE";
@@ -1424,13 +1816,27 @@ export interface PermissionArgs {
    * For AWS services , the ARN of the AWS resource that invokes the function. For example, an Amazon S3 bucket or Amazon SNS topic.
    *
    * Note that Lambda configures the comparison using the `StringLike` operator.
+   *
+   * Length: 12–1024. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.*)$`.
    */
   sourceArn?: string;
-  /** For AWS service , the ID of the AWS account that owns the resource. Use this together with `SourceArn` to ensure that the specified account owns the resource. It is possible for an Amazon S3 bucket to be deleted by its owner and recreated by another account. */
+  /**
+   * For AWS service , the ID of the AWS account that owns the resource. Use this together with `SourceArn` to ensure that the specified account owns the resource. It is possible for an Amazon S3 bucket to be deleted by its owner and recreated by another account.
+   *
+   * Length: 12–12. Pattern: `^\d{12}$`.
+   */
   sourceAccount?: string;
-  /** The identifier for your organization in AWS Organizations . Use this to grant permissions to all the AWS accounts under this organization. */
+  /**
+   * The identifier for your organization in AWS Organizations . Use this to grant permissions to all the AWS accounts under this organization.
+   *
+   * Length: 12–34. Pattern: `^o-[a-z0-9]{10,32}$`.
+   */
   principalOrgID?: string;
-  /** The AWS service , AWS account , IAM user, or IAM role that invokes the function. If you specify a service, use `SourceArn` or `SourceAccount` to limit who can invoke the function through that service. */
+  /**
+   * The AWS service , AWS account , IAM user, or IAM role that invokes the function. If you specify a service, use `SourceArn` or `SourceAccount` to limit who can invoke the function through that service.
+   *
+   * Length: 1–256. Pattern: `^.*$`.
+   */
   principal: string;
   /** Indicates whether the permission applies when the function is invoked through a function URL. */
   invokedViaFunctionUrl?: boolean;
@@ -1446,9 +1852,11 @@ export interface PermissionOutputs extends PermissionArgs {
  *  You can use resource-based policies to grant permissions to other AWS services, AWS accounts and organizations, and IAM users and roles to access your LAM resource. You can also deny access to specific entities, and use the full range of IAM global condition keys to further restrict who has access to your LAM resource. For example, you can limit access to calls originating from a specified IP address or VPC.
  *  A resource-based policy is a JSON document containing a number of statements. Each statement defines the entities you want to grant permission to, the API actions you want to allow or deny, and the LAM resource you want the statement to apply to. A statement can also optionally include an array of logical conditions using the IAM global condition ke …
  *
+ * @deprecated Cloud Control cannot create AWS::Lambda::ResourcePolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-resourcepolicy.html | CloudFormation: AWS::Lambda::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Lambda::ResourcePolicy", "aws:lambda:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Lambda::ResourcePolicy", "aws:lambda:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
@@ -1459,7 +1867,7 @@ export interface ResourcePolicyArgs {
    * The policy document you want to add to your LAM resource. This is formatted as a JSON string.
    *  For more information, see [Working with resource-based policies in](https://docs.aws.amazon.com/lambda/latest/dg/access-control-resource-based.html) in the *Developer Guide*.
    */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -1471,13 +1879,17 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-url.html | CloudFormation: AWS::Lambda::Url}
  */
-export const Url = cloudControlType<UrlArgs, UrlOutputs>("AWS::Lambda::Url", "aws:lambda:Url", '{"p":[["Qualifier","string",66],["InvokeMode",["enum","BUFFERED","RESPONSE_STREAM"]],["AuthType",["enum","AWS_IAM","NONE"],1],["TargetFunctionArn","string",67],["Cors",["ref","Cors"]],["FunctionArn","string",72],["FunctionUrl","string",8]],"id":["FunctionArn"],"d":{"Cors":[["AllowCredentials","boolean"],["AllowOrigins",["array","string"]],["ExposeHeaders",["array","string"]],["AllowHeaders",["array","string"]],["MaxAge","integer"],["AllowMethods",["array","string"]]]}}');
+export const Url = cloudControlType<UrlArgs, UrlOutputs>("AWS::Lambda::Url", "aws:lambda:Url", '{"p":[["Qualifier","string",66],["InvokeMode",["enum","BUFFERED","RESPONSE_STREAM"]],["AuthType",["enum","AWS_IAM","NONE"],1],["TargetFunctionArn","string",67],["Cors",["ref","Cors"]],["FunctionArn","string",72],["FunctionUrl","string",8]],"id":["FunctionArn"],"d":{"Cors":[["AllowCredentials","boolean"],["AllowOrigins",["array","string"]],["ExposeHeaders",["array","string"]],["AllowHeaders",["array","string"]],["MaxAge","integer"],["AllowMethods",["array","string"]]]},"reg":{"h":"crudl","co":["TargetFunctionArn","Qualifier"],"ro":["FunctionUrl","FunctionArn"],"pt":{"TargetFunctionArn":"$lookup($match(TargetFunctionArn,/(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?-[a-z]+-[0-9]{1}:)?([0-9]{12}:)?(function:)?([a-zA-Z0-9-_]+)(:((?![0-9]+)[0-9a-zA-Z-_]+))?/)[\'groups\'], \'groups\')[6]"},"tg":[false,true,true]}}');
 /** A {@link Url} instance: its attributes as typed outputs. */
 export type Url = InstanceType<typeof Url>;
 
 /** Inputs of {@link Url}. */
 export interface UrlArgs {
-  /** The alias name. */
+  /**
+   * The alias name.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   qualifier?: string;
   /**
    * Use one of the following options:
@@ -1496,6 +1908,8 @@ export interface UrlArgs {
    * - *Partial ARN* - `:function:my-function` .
    *
    * The length constraint applies only to the full ARN. If you specify only the function name, it is limited to 64 characters in length.
+   *
+   * Pattern: ``.
    */
   targetFunctionArn: string;
   /** The [Cross-Origin Resource Sharing (CORS)](https://docs.aws.amazon.com/https://developer.mozilla.org/en-US/docs/Web/HTTP/CORS) settings for your function URL. */
@@ -1522,16 +1936,34 @@ export interface UrlCors {
    * The origins that can access your function URL. You can list any number of specific origins, separated by a comma. For example: `https://www.example.com` , `http://localhost:60905` .
    *
    * Alternatively, you can grant access to all origins with the wildcard character ( `*` ).
+   *
+   * Items: 1–100. Each item: Length: 1–253.
    */
   allowOrigins?: string[];
-  /** The HTTP headers in your function response that you want to expose to origins that call your function URL. For example: `Date` , `Keep-Alive` , `X-Custom-Header` . */
+  /**
+   * The HTTP headers in your function response that you want to expose to origins that call your function URL. For example: `Date` , `Keep-Alive` , `X-Custom-Header` .
+   *
+   * Items: 1–100. Each item: Length: 1–1024.
+   */
   exposeHeaders?: string[];
-  /** The HTTP headers that origins can include in requests to your function URL. For example: `Date` , `Keep-Alive` , `X-Custom-Header` . */
+  /**
+   * The HTTP headers that origins can include in requests to your function URL. For example: `Date` , `Keep-Alive` , `X-Custom-Header` .
+   *
+   * Items: 1–100. Each item: Length: 1–1024.
+   */
   allowHeaders?: string[];
-  /** The maximum amount of time, in seconds, that browsers can cache results of a preflight request. By default, this is set to `0` , which means the browser will not cache results. */
+  /**
+   * The maximum amount of time, in seconds, that browsers can cache results of a preflight request. By default, this is set to `0` , which means the browser will not cache results.
+   *
+   * Range: 0–86400.
+   */
   maxAge?: number;
-  /** The HTTP methods that are allowed when calling your function URL. For example: `GET` , `POST` , `DELETE` , or the wildcard character ( `*` ). */
-  allowMethods?: string[];
+  /**
+   * The HTTP methods that are allowed when calling your function URL. For example: `GET` , `POST` , `DELETE` , or the wildcard character ( `*` ).
+   *
+   * Items: 1–6.
+   */
+  allowMethods?: ("GET" | "PUT" | "HEAD" | "POST" | "PATCH" | "DELETE" | "*")[];
 }
 
 /**
@@ -1539,7 +1971,7 @@ export interface UrlCors {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-version.html | CloudFormation: AWS::Lambda::Version}
  */
-export const Version = cloudControlType<VersionArgs, VersionOutputs>("AWS::Lambda::Version", "aws:lambda:Version", '{"p":[["CodeSha256","string",66],["Description","string",66],["FunctionName","string",67],["ProvisionedConcurrencyConfig",["ref","ProvisionedConcurrencyConfiguration"],66],["RuntimePolicy",["ref","RuntimePolicy"],66],["FunctionScalingConfig",["ref","FunctionScalingConfig"]],["Version","string",8],["FunctionArn","string",72]],"id":["FunctionArn"],"d":{"ProvisionedConcurrencyConfiguration":[["ProvisionedConcurrentExecutions","integer",1]],"RuntimePolicy":[["RuntimeVersionArn","string"],["UpdateRuntimeOn","string",1]],"FunctionScalingConfig":[["MinExecutionEnvironments","integer"],["MaxExecutionEnvironments","integer"]]}}');
+export const Version = cloudControlType<VersionArgs, VersionOutputs>("AWS::Lambda::Version", "aws:lambda:Version", '{"p":[["CodeSha256","string",66],["Description","string",66],["FunctionName","string",67],["ProvisionedConcurrencyConfig",["ref","ProvisionedConcurrencyConfiguration"],66],["RuntimePolicy",["ref","RuntimePolicy"],66],["FunctionScalingConfig",["ref","FunctionScalingConfig"]],["Version","string",8],["FunctionArn","string",72]],"id":["FunctionArn"],"d":{"ProvisionedConcurrencyConfiguration":[["ProvisionedConcurrentExecutions","integer",1]],"RuntimePolicy":[["RuntimeVersionArn","string"],["UpdateRuntimeOn","string",1]],"FunctionScalingConfig":[["MinExecutionEnvironments","integer"],["MaxExecutionEnvironments","integer"]]},"reg":{"h":"crudl","co":["FunctionName","Description","CodeSha256","ProvisionedConcurrencyConfig","RuntimePolicy"],"ro":["Version","FunctionArn"],"pt":{"FunctionName":"$split(FunctionName, \\":\\")[-1] $OR FunctionName"},"tg":[false,false,false]}}');
 /** A {@link Version} instance: its attributes as typed outputs. */
 export type Version = InstanceType<typeof Version>;
 
@@ -1547,7 +1979,11 @@ export type Version = InstanceType<typeof Version>;
 export interface VersionArgs {
   /** Only publish a version if the hash value matches the value that's specified. Use this option to avoid publishing a version if the function code has changed since you last updated it. Updates are not supported for this property. */
   codeSha256?: string;
-  /** A description for the version to override the description in the function configuration. Updates are not supported for this property. */
+  /**
+   * A description for the version to override the description in the function configuration. Updates are not supported for this property.
+   *
+   * Length: 0–256.
+   */
   description?: string;
   /**
    * The name or ARN of the Lambda function.
@@ -1557,6 +1993,8 @@ export interface VersionArgs {
    * - *Partial ARN* - `123456789012:function:MyFunction` .
    *
    * The length constraint applies only to the full ARN. If you specify only the function name, it is limited to 64 characters in length.
+   *
+   * Length: 1–140. Pattern: `^(arn:(aws[a-zA-Z-]*)?:lambda:)?((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
    */
   functionName: string;
   /** Specifies a provisioned concurrency configuration for a function's version. Updates are not supported for this property. */
@@ -1595,6 +2033,8 @@ export interface VersionRuntimePolicy {
    * The ARN of the runtime version you want the function to use.
    *
    * > This is only required if you're using the *Manual* runtime update mode.
+   *
+   * Length: 26–2048. Pattern: `^arn:(aws[a-zA-Z-]*):lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}::runtime:.+$`.
    */
   runtimeVersionArn?: string;
   /**
@@ -1613,8 +2053,16 @@ export interface VersionRuntimePolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-version-functionscalingconfig.html | CloudFormation: FunctionScalingConfig}
  */
 export interface VersionFunctionScalingConfig {
-  /** The minimum number of execution environments to maintain for the function. */
+  /**
+   * The minimum number of execution environments to maintain for the function.
+   *
+   * Range: at least 0.
+   */
   minExecutionEnvironments?: number;
-  /** The maximum number of execution environments that can be provisioned for the function. */
+  /**
+   * The maximum number of execution environments that can be provisioned for the function.
+   *
+   * Range: at least 0.
+   */
   maxExecutionEnvironments?: number;
 }

@@ -13,21 +13,37 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-launchwizard-deployment.html | CloudFormation: AWS::LaunchWizard::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::LaunchWizard::Deployment", "aws:launchwizard:Deployment", '{"p":[["DeploymentPatternName","string",67],["Name","string",67],["Specifications",["map","string"]],["Tags",["array",["ref","Tag"]]],["WorkloadName","string",67],["Arn","string",72],["CreatedAt","string",8],["DeletedAt","string",8],["DeploymentId","string",72],["ResourceGroup","string",8],["Status",["enum","COMPLETED","CREATING","DELETE_IN_PROGRESS","DELETE_INITIATING","DELETE_FAILED","DELETED","FAILED","IN_PROGRESS","VALIDATING"],8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:launchwizard:${Region}:${Account}:deployment/${DeploymentId}"}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::LaunchWizard::Deployment", "aws:launchwizard:Deployment", '{"p":[["DeploymentPatternName","string",67],["Name","string",67],["Specifications",["map","string"],16],["Tags",["array",["ref","Tag"]]],["WorkloadName","string",67],["Arn","string",72],["CreatedAt","string",8],["DeletedAt","string",8],["DeploymentId","string",72],["ResourceGroup","string",8],["Status",["enum","COMPLETED","CREATING","DELETE_IN_PROGRESS","DELETE_INITIATING","DELETE_FAILED","DELETED","FAILED","IN_PROGRESS","VALIDATING"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Specifications"],"co":["DeploymentPatternName","Name","WorkloadName"],"ro":["Arn","CreatedAt","DeletedAt","DeploymentId","ResourceGroup","Status"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:launchwizard:${Region}:${Account}:deployment/${DeploymentId}"}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
 /** Inputs of {@link Deployment}. */
 export interface DeploymentArgs {
-  /** The name of the deployment pattern. */
+  /**
+   * The name of the deployment pattern.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9][a-zA-Z0-9-]*$`.
+   */
   deploymentPatternName: string;
-  /** The name of the deployment. */
+  /**
+   * The name of the deployment.
+   *
+   * Length: 1–50. Pattern: `^[A-Za-z0-9_\s\.-]+$`.
+   */
   name: string;
-  /** The settings specified for the deployment. These settings define how to deploy and configure your resources created by the deployment. For more information about the specifications required for creating a deployment for a SAP workload, see [SAP deployment specifications](https://docs.aws.amazon.com/launchwizard/latest/APIReference/launch-wizard-specifications-sap.html) . To retrieve the specifications required to create a deployment for other workloads, use the [`GetWorkloadDeploymentPattern`](https://docs.aws.amazon.com/launchwizard/latest/APIReference/API_GetWorkloadDeploymentPattern.html) operation. */
+  /**
+   * The settings specified for the deployment. These settings define how to deploy and configure your resources created by the deployment. For more information about the specifications required for creating a deployment for a SAP workload, see [SAP deployment specifications](https://docs.aws.amazon.com/launchwizard/latest/APIReference/launch-wizard-specifications-sap.html) . To retrieve the specifications required to create a deployment for other workloads, use the [`GetWorkloadDeploymentPattern`](https://docs.aws.amazon.com/launchwizard/latest/APIReference/API_GetWorkloadDeploymentPattern.html) operation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   specifications?: Record<string, string>;
   /** Information about the tags attached to a deployment. */
   tags?: AwsTag[];
-  /** The name of the workload. */
+  /**
+   * The name of the workload.
+   *
+   * Length: 1–100. Pattern: `^[A-Za-z][a-zA-Z0-9-_]*$`.
+   */
   workloadName: string;
 }
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/lex
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * > Amazon Lex V2 is the only supported version in CloudFormation . 
  *
@@ -17,17 +19,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lex-bot.html | CloudFormation: AWS::Lex::Bot}
  */
-export const Bot = cloudControlType<BotArgs, BotOutputs>("AWS::Lex::Bot", "aws:lex:Bot", '{"p":[["Description","string"],["AutoBuildBotLocales","boolean"],["BotLocales",["array",["ref","BotLocale"]]],["IdleSessionTTLInSeconds","integer",1],["BotFileS3Location",["ref","S3Location"]],["TestBotAliasSettings",["ref","TestBotAliasSettings"]],["RoleArn","string",1],["Name","string",1],["BotTags",["array",["ref","Tag"]]],["TestBotAliasTags",["array",["ref","Tag"]]],["DataPrivacy",["ref","DataPrivacy"],1],["ErrorLogSettings",["ref","ErrorLogSettings"]],["BotType",["enum","Bot","BotNetwork"],66],["Replication",["ref","Replication"]],["BotMembers",["array",["ref","BotMember"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"BotLocale":[["NluConfidenceThreshold","number",1],["LocaleId","string",1],["Description","string"],["CustomVocabulary",["ref","CustomVocabulary"]],["SlotTypes",["array",["ref","SlotType"]]],["Intents",["array",["ref","Intent"]]],["VoiceSettings",["ref","VoiceSettings"]],["GenerativeAISettings",["ref","GenerativeAISettings"]],["SpeechRecognitionSettings",["ref","SpeechRecognitionSettings"]],["UnifiedSpeechSettings",["ref","UnifiedSpeechSettings"]],["AudioFillerSettings",["ref","AudioFillerSettings"]],["SpeechDetectionSensitivity",["enum","Default","HighNoiseTolerance","MaximumNoiseTolerance"]]],"CustomVocabulary":[["CustomVocabularyItems",["array",["ref","CustomVocabularyItem"]],1]],"CustomVocabularyItem":[["DisplayAs","string"],["Phrase","string",1],["Weight","integer"]],"SlotType":[["SlotTypeValues",["array",["ref","SlotTypeValue"]]],["Description","string"],["ParentSlotTypeSignature","string"],["ValueSelectionSetting",["ref","SlotValueSelectionSetting"]],["ExternalSourceSetting",["ref","ExternalSourceSetting"]],["Name","string",1],["CompositeSlotTypeSetting",["ref","CompositeSlotTypeSetting"]]],"SlotTypeValue":[["Synonyms",["array",["ref","SampleValue"]]],["SampleValue",["ref","SampleValue"],1]],"SampleValue":[["Value","string",1]],"SlotValueSelectionSetting":[["AdvancedRecognitionSetting",["ref","AdvancedRecognitionSetting"]],["RegexFilter",["ref","SlotValueRegexFilter"]],["ResolutionStrategy",["enum","ORIGINAL_VALUE","TOP_RESOLUTION","CONCATENATION"],1]],"AdvancedRecognitionSetting":[["AudioRecognitionStrategy",["enum","UseSlotValuesAsCustomVocabulary"]]],"SlotValueRegexFilter":[["Pattern","string",1]],"ExternalSourceSetting":[["GrammarSlotTypeSetting",["ref","GrammarSlotTypeSetting"]]],"GrammarSlotTypeSetting":[["Source",["ref","GrammarSlotTypeSource"]]],"GrammarSlotTypeSource":[["KmsKeyArn","string"],["S3BucketName","string",1],["S3ObjectKey","string",1]],"CompositeSlotTypeSetting":[["SubSlots",["array",["ref","SubSlotTypeComposition"]]]],"SubSlotTypeComposition":[["SlotTypeName","string"],["SlotTypeId","string"],["Name","string",1]],"Intent":[["Description","string"],["ParentIntentSignature","string"],["InitialResponseSetting",["ref","InitialResponseSetting"]],["FulfillmentCodeHook",["ref","FulfillmentCodeHookSetting"]],["IntentConfirmationSetting",["ref","IntentConfirmationSetting"]],["Name","string",1],["Slots",["array",["ref","Slot"]]],["DialogCodeHook",["ref","DialogCodeHookSetting"]],["InputContexts",["array",["ref","InputContext"]]],["KendraConfiguration",["ref","KendraConfiguration"]],["IntentClosingSetting",["ref","IntentClosingSetting"]],["OutputContexts",["array",["ref","OutputContext"]]],["SlotPriorities",["array",["ref","SlotPriority"]]],["SampleUtterances",["array",["ref","SampleUtterance"]]],["QInConnectIntentConfiguration",["ref","QInConnectIntentConfiguration"]],["BedrockAgentIntentConfiguration",["ref","BedrockAgentIntentConfiguration"]],["QnAIntentConfiguration",["ref","QnAIntentConfiguration"]],["DisplayName","string"]],"InitialResponseSetting":[["CodeHook",["ref","DialogCodeHookInvocationSetting"]],["InitialResponse",["ref","ResponseSpecification"]],["Conditional",["ref","ConditionalSpecification"]],["NextStep",["ref","DialogState"]]],"DialogCodeHookInvocationSetting":[["EnableCodeHookInvocation","boolean",1],["InvocationLabel","string"],["IsActive","boolean",1],["PostCodeHookSpecification",["ref","PostDialogCodeHookInvocationSpecification"],1]],"PostDialogCodeHookInvocationSpecification":[["SuccessResponse",["ref","ResponseSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["TimeoutNextStep",["ref","DialogState"]],["SuccessConditional",["ref","ConditionalSpecification"]],["TimeoutResponse",["ref","ResponseSpecification"]],["SuccessNextStep",["ref","DialogState"]],["FailureResponse",["ref","ResponseSpecification"]],["FailureNextStep",["ref","DialogState"]],["TimeoutConditional",["ref","ConditionalSpecification"]]],"ResponseSpecification":[["MessageGroupsList",["array",["ref","MessageGroup"]],1],["AllowInterrupt","boolean"]],"MessageGroup":[["Message",["ref","Message"],1],["Variations",["array",["ref","Message"]]]],"Message":[["CustomPayload",["ref","CustomPayload"]],["ImageResponseCard",["ref","ImageResponseCard"]],["PlainTextMessage",["ref","PlainTextMessage"]],["SSMLMessage",["ref","SSMLMessage"]]],"CustomPayload":[["Value","string",1]],"ImageResponseCard":[["Subtitle","string"],["Title","string",1],["ImageUrl","string"],["Buttons",["array",["ref","Button"]]]],"Button":[["Value","string",1],["Text","string",1]],"PlainTextMessage":[["Value","string",1]],"SSMLMessage":[["Value","string",1]],"ConditionalSpecification":[["DefaultBranch",["ref","DefaultConditionalBranch"],1],["IsActive","boolean",1],["ConditionalBranches",["array",["ref","ConditionalBranch"]],1]],"DefaultConditionalBranch":[["Response",["ref","ResponseSpecification"]],["NextStep",["ref","DialogState"]]],"DialogState":[["DialogAction",["ref","DialogAction"]],["SessionAttributes",["array",["ref","SessionAttribute"]]],["Intent",["ref","IntentOverride"]]],"DialogAction":[["Type",["enum","CloseIntent","ConfirmIntent","ElicitIntent","ElicitSlot","StartIntent","FulfillIntent","EndConversation","EvaluateConditional","InvokeDialogCodeHook"],1],["SlotToElicit","string"],["SuppressNextMessage","boolean"]],"SessionAttribute":[["Value","string"],["Key","string",1]],"IntentOverride":[["Slots",["array",["ref","SlotValueOverrideMap"]]],["Name","string"]],"SlotValueOverrideMap":[["SlotName","string"],["SlotValueOverride",["ref","SlotValueOverride"]]],"SlotValueOverride":[["Shape",["enum","Scalar","List"]],["Value",["ref","SlotValue"]],["Values",["array",["ref","SlotValueOverride"]]]],"SlotValue":[["InterpretedValue","string"]],"ConditionalBranch":[["Condition",["ref","Condition"],1],["Response",["ref","ResponseSpecification"]],["Name","string",1],["NextStep",["ref","DialogState"],1]],"Condition":[["ExpressionString","string",1]],"FulfillmentCodeHookSetting":[["PostFulfillmentStatusSpecification",["ref","PostFulfillmentStatusSpecification"]],["FulfillmentUpdatesSpecification",["ref","FulfillmentUpdatesSpecification"]],["IsActive","boolean"],["Enabled","boolean",1]],"PostFulfillmentStatusSpecification":[["SuccessResponse",["ref","ResponseSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["TimeoutNextStep",["ref","DialogState"]],["SuccessConditional",["ref","ConditionalSpecification"]],["TimeoutResponse",["ref","ResponseSpecification"]],["SuccessNextStep",["ref","DialogState"]],["FailureResponse",["ref","ResponseSpecification"]],["FailureNextStep",["ref","DialogState"]],["TimeoutConditional",["ref","ConditionalSpecification"]]],"FulfillmentUpdatesSpecification":[["UpdateResponse",["ref","FulfillmentUpdateResponseSpecification"]],["Active","boolean",1],["TimeoutInSeconds","integer"],["StartResponse",["ref","FulfillmentStartResponseSpecification"]]],"FulfillmentUpdateResponseSpecification":[["MessageGroups",["array",["ref","MessageGroup"]],1],["AllowInterrupt","boolean"],["FrequencyInSeconds","integer",1]],"FulfillmentStartResponseSpecification":[["DelayInSeconds","integer",1],["MessageGroups",["array",["ref","MessageGroup"]],1],["AllowInterrupt","boolean"]],"IntentConfirmationSetting":[["PromptSpecification",["ref","PromptSpecification"],1],["ConfirmationResponse",["ref","ResponseSpecification"]],["DeclinationConditional",["ref","ConditionalSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["ConfirmationConditional",["ref","ConditionalSpecification"]],["IsActive","boolean"],["FailureResponse",["ref","ResponseSpecification"]],["CodeHook",["ref","DialogCodeHookInvocationSetting"]],["DeclinationNextStep",["ref","DialogState"]],["ElicitationCodeHook",["ref","ElicitationCodeHookInvocationSetting"]],["ConfirmationNextStep",["ref","DialogState"]],["FailureNextStep",["ref","DialogState"]],["DeclinationResponse",["ref","ResponseSpecification"]]],"PromptSpecification":[["MaxRetries","integer",1],["MessageGroupsList",["array",["ref","MessageGroup"]],1],["PromptAttemptsSpecification",["map",["ref","PromptAttemptSpecification"]]],["AllowInterrupt","boolean"],["MessageSelectionStrategy",["enum","Random","Ordered"]]],"PromptAttemptSpecification":[["TextInputSpecification",["ref","TextInputSpecification"]],["AllowInterrupt","boolean"],["AllowedInputTypes",["ref","AllowedInputTypes"],1],["AudioAndDTMFInputSpecification",["ref","AudioAndDTMFInputSpecification"]]],"TextInputSpecification":[["StartTimeoutMs","integer",1]],"AllowedInputTypes":[["AllowDTMFInput","boolean",1],["AllowAudioInput","boolean",1]],"AudioAndDTMFInputSpecification":[["DTMFSpecification",["ref","DTMFSpecification"]],["AudioSpecification",["ref","AudioSpecification"]],["StartTimeoutMs","integer",1]],"DTMFSpecification":[["DeletionCharacter","string",1],["EndTimeoutMs","integer",1],["EndCharacter","string",1],["MaxLength","integer",1]],"AudioSpecification":[["EndTimeoutMs","integer",1],["MaxLengthMs","integer",1]],"ElicitationCodeHookInvocationSetting":[["EnableCodeHookInvocation","boolean",1],["InvocationLabel","string"]],"Slot":[["Description","string"],["SlotTypeName","string",1],["ValueElicitationSetting",["ref","SlotValueElicitationSetting"],1],["ObfuscationSetting",["ref","ObfuscationSetting"]],["Name","string",1],["MultipleValuesSetting",["ref","MultipleValuesSetting"]],["SubSlotSetting",["ref","SubSlotSetting"]]],"SlotValueElicitationSetting":[["PromptSpecification",["ref","PromptSpecification"]],["WaitAndContinueSpecification",["ref","WaitAndContinueSpecification"]],["SlotConstraint",["enum","Required","Optional"],1],["SlotCaptureSetting",["ref","SlotCaptureSetting"]],["SampleUtterances",["array",["ref","SampleUtterance"]]],["DefaultValueSpecification",["ref","SlotDefaultValueSpecification"]]],"WaitAndContinueSpecification":[["WaitingResponse",["ref","ResponseSpecification"],1],["StillWaitingResponse",["ref","StillWaitingResponseSpecification"]],["IsActive","boolean"],["ContinueResponse",["ref","ResponseSpecification"],1]],"StillWaitingResponseSpecification":[["MessageGroupsList",["array",["ref","MessageGroup"]],1],["TimeoutInSeconds","integer",1],["AllowInterrupt","boolean"],["FrequencyInSeconds","integer",1]],"SlotCaptureSetting":[["CaptureConditional",["ref","ConditionalSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["CaptureResponse",["ref","ResponseSpecification"]],["CaptureNextStep",["ref","DialogState"]],["FailureResponse",["ref","ResponseSpecification"]],["CodeHook",["ref","DialogCodeHookInvocationSetting"]],["FailureNextStep",["ref","DialogState"]],["ElicitationCodeHook",["ref","ElicitationCodeHookInvocationSetting"]]],"SampleUtterance":[["Utterance","string",1]],"SlotDefaultValueSpecification":[["DefaultValueList",["array",["ref","SlotDefaultValue"]],1]],"SlotDefaultValue":[["DefaultValue","string",1]],"ObfuscationSetting":[["ObfuscationSettingType",["enum","None","DefaultObfuscation"],1]],"MultipleValuesSetting":[["AllowMultipleValues","boolean"]],"SubSlotSetting":[["Expression","string"],["SlotSpecifications",["map",["ref","Specifications"]]]],"Specifications":[["SlotTypeName","string"],["ValueElicitationSetting",["ref","SubSlotValueElicitationSetting"],1],["SlotTypeId","string"]],"SubSlotValueElicitationSetting":[["PromptSpecification",["ref","PromptSpecification"]],["WaitAndContinueSpecification",["ref","WaitAndContinueSpecification"]],["SampleUtterances",["array",["ref","SampleUtterance"]]],["DefaultValueSpecification",["ref","SlotDefaultValueSpecification"]]],"DialogCodeHookSetting":[["Enabled","boolean",1]],"InputContext":[["Name","string",1]],"KendraConfiguration":[["QueryFilterString","string"],["QueryFilterStringEnabled","boolean"],["KendraIndex","string",1]],"IntentClosingSetting":[["IsActive","boolean"],["ClosingResponse",["ref","ResponseSpecification"]],["Conditional",["ref","ConditionalSpecification"]],["NextStep",["ref","DialogState"]]],"OutputContext":[["TurnsToLive","integer",1],["TimeToLiveInSeconds","integer",1],["Name","string",1]],"SlotPriority":[["Priority","integer",1],["SlotName","string",1]],"QInConnectIntentConfiguration":[["QInConnectAssistantConfiguration",["ref","QInConnectAssistantConfiguration"]]],"QInConnectAssistantConfiguration":[["AssistantArn","string",1]],"BedrockAgentIntentConfiguration":[["BedrockAgentConfiguration",["ref","BedrockAgentConfiguration"]],["BedrockAgentIntentKnowledgeBaseConfiguration",["ref","BedrockAgentIntentKnowledgeBaseConfiguration"]]],"BedrockAgentConfiguration":[["BedrockAgentId","string"],["BedrockAgentAliasId","string"]],"BedrockAgentIntentKnowledgeBaseConfiguration":[["BedrockModelConfiguration",["ref","BedrockModelSpecification"],1],["BedrockKnowledgeBaseArn","string",1]],"BedrockModelSpecification":[["ModelArn","string",1],["BedrockTraceStatus",["enum","ENABLED","DISABLED"]],["BedrockModelCustomPrompt","string"],["BedrockGuardrailConfiguration",["ref","BedrockGuardrailConfiguration"]]],"BedrockGuardrailConfiguration":[["BedrockGuardrailVersion","string"],["BedrockGuardrailIdentifier","string"]],"QnAIntentConfiguration":[["BedrockModelConfiguration",["ref","BedrockModelSpecification"],1],["DataSourceConfiguration",["ref","DataSourceConfiguration"],1]],"DataSourceConfiguration":[["BedrockKnowledgeStoreConfiguration",["ref","BedrockKnowledgeStoreConfiguration"]],["KendraConfiguration",["ref","QnAKendraConfiguration"]],["OpensearchConfiguration",["ref","OpensearchConfiguration"]]],"BedrockKnowledgeStoreConfiguration":[["BKBExactResponseFields",["ref","BKBExactResponseFields"]],["ExactResponse","boolean"],["BedrockKnowledgeBaseArn","string"]],"BKBExactResponseFields":[["AnswerField","string"]],"QnAKendraConfiguration":[["QueryFilterString","string"],["QueryFilterStringEnabled","boolean",1],["KendraIndex","string",1],["ExactResponse","boolean",1]],"OpensearchConfiguration":[["IndexName","string"],["DomainEndpoint","string"],["ExactResponseFields",["ref","ExactResponseFields"]],["ExactResponse","boolean"],["IncludeFields",["array","string"]]],"ExactResponseFields":[["QuestionField","string"],["AnswerField","string"]],"VoiceSettings":[["VoiceId","string",1],["Engine",["enum","standard","neural","long-form","generative"]]],"GenerativeAISettings":[["RuntimeSettings",["ref","RuntimeSettings"]],["BuildtimeSettings",["ref","BuildtimeSettings"]]],"RuntimeSettings":[["SlotResolutionImprovementSpecification",["ref","SlotResolutionImprovementSpecification"]],["NluImprovementSpecification",["ref","NluImprovementSpecification"]]],"SlotResolutionImprovementSpecification":[["Enabled","boolean",1],["BedrockModelSpecification",["ref","BedrockModelSpecification"]]],"NluImprovementSpecification":[["AssistedNluMode",["enum","Primary","Fallback"]],["IntentDisambiguationSettings",["ref","IntentDisambiguationSettings"]],["Enabled","boolean",1]],"IntentDisambiguationSettings":[["MaxDisambiguationIntents","integer"],["Enabled","boolean",1],["CustomDisambiguationMessage","string"]],"BuildtimeSettings":[["DescriptiveBotBuilderSpecification",["ref","DescriptiveBotBuilderSpecification"]],["SampleUtteranceGenerationSpecification",["ref","SampleUtteranceGenerationSpecification"]]],"DescriptiveBotBuilderSpecification":[["Enabled","boolean",1],["BedrockModelSpecification",["ref","BedrockModelSpecification"]]],"SampleUtteranceGenerationSpecification":[["Enabled","boolean",1],["BedrockModelSpecification",["ref","BedrockModelSpecification"]]],"SpeechRecognitionSettings":[["SpeechModelPreference",["enum","Standard","Neural","Deepgram","Advanced"]],["SpeechModelConfig",["ref","SpeechModelConfig"]]],"SpeechModelConfig":[["DeepgramConfig",["ref","DeepgramSpeechModelConfig"]]],"DeepgramSpeechModelConfig":[["ApiTokenSecretArn","string",1],["ModelId","string"]],"UnifiedSpeechSettings":[["SpeechFoundationModel",["ref","SpeechFoundationModel"],1]],"SpeechFoundationModel":[["ModelArn","string",1],["VoiceId","string"]],"AudioFillerSettings":[["Enabled","boolean",1],["AudioType",["enum","MELODY_CHIPPER_CHIME","MELODY_CURIOUS_CRAWL","MELODY_RISING_RIPPLE","MELODY_PATIENT_PING","MELODY_PONDERING_PONG","TYPING_KINETIC_KEYS","TYPING_QUIET_QWERTY"]],["MinimumPlayDurationInMilliseconds","integer"],["ResponseDeliveryDelayInMilliseconds","integer"],["StartDelayInMilliseconds","integer"]],"S3Location":[["S3ObjectVersion","string"],["S3Bucket","string",1],["S3ObjectKey","string",1]],"TestBotAliasSettings":[["Description","string"],["BotAliasLocaleSettings",["array",["ref","BotAliasLocaleSettingsItem"]]],["ConversationLogSettings",["ref","ConversationLogSettings"]],["SentimentAnalysisSettings",["ref","SentimentAnalysisSettings"]]],"BotAliasLocaleSettingsItem":[["LocaleId","string",1],["BotAliasLocaleSetting",["ref","BotAliasLocaleSettings"],1]],"BotAliasLocaleSettings":[["CodeHookSpecification",["ref","CodeHookSpecification"]],["Enabled","boolean",1]],"CodeHookSpecification":[["LambdaCodeHook",["ref","LambdaCodeHook"],1]],"LambdaCodeHook":[["LambdaArn","string",1],["CodeHookInterfaceVersion","string",1]],"ConversationLogSettings":[["TextLogSettings",["array",["ref","TextLogSetting"]]],["AudioLogSettings",["array",["ref","AudioLogSetting"]]]],"TextLogSetting":[["Destination",["ref","TextLogDestination"],1],["Enabled","boolean",1]],"TextLogDestination":[["CloudWatch",["ref","CloudWatchLogGroupLogDestination"],1]],"CloudWatchLogGroupLogDestination":[["CloudWatchLogGroupArn","string",1],["LogPrefix","string",1]],"AudioLogSetting":[["Destination",["ref","AudioLogDestination"],1],["Enabled","boolean",1]],"AudioLogDestination":[["S3Bucket",["ref","S3BucketLogDestination"],1]],"S3BucketLogDestination":[["KmsKeyArn","string"],["LogPrefix","string",1],["S3BucketArn","string",1]],"SentimentAnalysisSettings":[["DetectSentiment","boolean",1]],"DataPrivacy":[["ChildDirected","boolean",1]],"ErrorLogSettings":[["Enabled","boolean",1]],"Replication":[["ReplicaRegions",["array","string"],1]],"BotMember":[["BotMemberName","string",1],["BotMemberAliasName","string",1],["BotMemberId","string",1],["BotMemberVersion","string",1],["BotMemberAliasId","string",1]]},"tags":["BotTags","standard"],"arn":"arn:${Partition}:lex:${Region}:${Account}:bot:${BotName}"}');
+export const Bot = cloudControlType<BotArgs, BotOutputs>("AWS::Lex::Bot", "aws:lex:Bot", '{"p":[["Description","string"],["AutoBuildBotLocales","boolean",16],["BotLocales",["array",["ref","BotLocale"]],16],["IdleSessionTTLInSeconds","integer",1],["BotFileS3Location",["ref","S3Location"],16],["TestBotAliasSettings",["ref","TestBotAliasSettings"]],["RoleArn","string",1],["Name","string",1],["BotTags",["array",["ref","Tag"]],16],["TestBotAliasTags",["array",["ref","Tag"]],16],["DataPrivacy",["ref","DataPrivacy"],1],["ErrorLogSettings",["ref","ErrorLogSettings"]],["BotType",["enum","Bot","BotNetwork"]],["Replication",["ref","Replication"]],["BotMembers",["array",["ref","BotMember"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"BotLocale":[["NluConfidenceThreshold","number",1],["LocaleId","string",1],["Description","string"],["CustomVocabulary",["ref","CustomVocabulary"]],["SlotTypes",["array",["ref","SlotType"]]],["Intents",["array",["ref","Intent"]]],["VoiceSettings",["ref","VoiceSettings"]],["GenerativeAISettings",["ref","GenerativeAISettings"]],["SpeechRecognitionSettings",["ref","SpeechRecognitionSettings"]],["UnifiedSpeechSettings",["ref","UnifiedSpeechSettings"]],["AudioFillerSettings",["ref","AudioFillerSettings"]],["SpeechDetectionSensitivity",["enum","Default","HighNoiseTolerance","MaximumNoiseTolerance"]]],"CustomVocabulary":[["CustomVocabularyItems",["array",["ref","CustomVocabularyItem"]],1]],"CustomVocabularyItem":[["DisplayAs","string"],["Phrase","string",1],["Weight","integer"]],"SlotType":[["SlotTypeValues",["array",["ref","SlotTypeValue"]]],["Description","string"],["ParentSlotTypeSignature","string"],["ValueSelectionSetting",["ref","SlotValueSelectionSetting"]],["ExternalSourceSetting",["ref","ExternalSourceSetting"]],["Name","string",1],["CompositeSlotTypeSetting",["ref","CompositeSlotTypeSetting"]]],"SlotTypeValue":[["Synonyms",["array",["ref","SampleValue"]]],["SampleValue",["ref","SampleValue"],1]],"SampleValue":[["Value","string",1]],"SlotValueSelectionSetting":[["AdvancedRecognitionSetting",["ref","AdvancedRecognitionSetting"]],["RegexFilter",["ref","SlotValueRegexFilter"]],["ResolutionStrategy",["enum","ORIGINAL_VALUE","TOP_RESOLUTION","CONCATENATION"],1]],"AdvancedRecognitionSetting":[["AudioRecognitionStrategy",["enum","UseSlotValuesAsCustomVocabulary"]]],"SlotValueRegexFilter":[["Pattern","string",1]],"ExternalSourceSetting":[["GrammarSlotTypeSetting",["ref","GrammarSlotTypeSetting"]]],"GrammarSlotTypeSetting":[["Source",["ref","GrammarSlotTypeSource"]]],"GrammarSlotTypeSource":[["KmsKeyArn","string"],["S3BucketName","string",1],["S3ObjectKey","string",1]],"CompositeSlotTypeSetting":[["SubSlots",["array",["ref","SubSlotTypeComposition"]]]],"SubSlotTypeComposition":[["SlotTypeName","string"],["SlotTypeId","string"],["Name","string",1]],"Intent":[["Description","string"],["ParentIntentSignature","string"],["InitialResponseSetting",["ref","InitialResponseSetting"]],["FulfillmentCodeHook",["ref","FulfillmentCodeHookSetting"]],["IntentConfirmationSetting",["ref","IntentConfirmationSetting"]],["Name","string",1],["Slots",["array",["ref","Slot"]]],["DialogCodeHook",["ref","DialogCodeHookSetting"]],["InputContexts",["array",["ref","InputContext"]]],["KendraConfiguration",["ref","KendraConfiguration"]],["IntentClosingSetting",["ref","IntentClosingSetting"]],["OutputContexts",["array",["ref","OutputContext"]]],["SlotPriorities",["array",["ref","SlotPriority"]]],["SampleUtterances",["array",["ref","SampleUtterance"]]],["QInConnectIntentConfiguration",["ref","QInConnectIntentConfiguration"]],["BedrockAgentIntentConfiguration",["ref","BedrockAgentIntentConfiguration"]],["QnAIntentConfiguration",["ref","QnAIntentConfiguration"]],["DisplayName","string"]],"InitialResponseSetting":[["CodeHook",["ref","DialogCodeHookInvocationSetting"]],["InitialResponse",["ref","ResponseSpecification"]],["Conditional",["ref","ConditionalSpecification"]],["NextStep",["ref","DialogState"]]],"DialogCodeHookInvocationSetting":[["EnableCodeHookInvocation","boolean",1],["InvocationLabel","string"],["IsActive","boolean",1],["PostCodeHookSpecification",["ref","PostDialogCodeHookInvocationSpecification"],1]],"PostDialogCodeHookInvocationSpecification":[["SuccessResponse",["ref","ResponseSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["TimeoutNextStep",["ref","DialogState"]],["SuccessConditional",["ref","ConditionalSpecification"]],["TimeoutResponse",["ref","ResponseSpecification"]],["SuccessNextStep",["ref","DialogState"]],["FailureResponse",["ref","ResponseSpecification"]],["FailureNextStep",["ref","DialogState"]],["TimeoutConditional",["ref","ConditionalSpecification"]]],"ResponseSpecification":[["MessageGroupsList",["array",["ref","MessageGroup"]],1],["AllowInterrupt","boolean"]],"MessageGroup":[["Message",["ref","Message"],1],["Variations",["array",["ref","Message"]]]],"Message":[["CustomPayload",["ref","CustomPayload"]],["ImageResponseCard",["ref","ImageResponseCard"]],["PlainTextMessage",["ref","PlainTextMessage"]],["SSMLMessage",["ref","SSMLMessage"]]],"CustomPayload":[["Value","string",1]],"ImageResponseCard":[["Subtitle","string"],["Title","string",1],["ImageUrl","string"],["Buttons",["array",["ref","Button"]]]],"Button":[["Value","string",1],["Text","string",1]],"PlainTextMessage":[["Value","string",1]],"SSMLMessage":[["Value","string",1]],"ConditionalSpecification":[["DefaultBranch",["ref","DefaultConditionalBranch"],1],["IsActive","boolean",1],["ConditionalBranches",["array",["ref","ConditionalBranch"]],1]],"DefaultConditionalBranch":[["Response",["ref","ResponseSpecification"]],["NextStep",["ref","DialogState"]]],"DialogState":[["DialogAction",["ref","DialogAction"]],["SessionAttributes",["array",["ref","SessionAttribute"]]],["Intent",["ref","IntentOverride"]]],"DialogAction":[["Type",["enum","CloseIntent","ConfirmIntent","ElicitIntent","ElicitSlot","StartIntent","FulfillIntent","EndConversation","EvaluateConditional","InvokeDialogCodeHook"],1],["SlotToElicit","string"],["SuppressNextMessage","boolean"]],"SessionAttribute":[["Value","string"],["Key","string",1]],"IntentOverride":[["Slots",["array",["ref","SlotValueOverrideMap"]]],["Name","string"]],"SlotValueOverrideMap":[["SlotName","string"],["SlotValueOverride",["ref","SlotValueOverride"]]],"SlotValueOverride":[["Shape",["enum","Scalar","List"]],["Value",["ref","SlotValue"]],["Values",["array",["ref","SlotValueOverride"]]]],"SlotValue":[["InterpretedValue","string"]],"ConditionalBranch":[["Condition",["ref","Condition"],1],["Response",["ref","ResponseSpecification"]],["Name","string",1],["NextStep",["ref","DialogState"],1]],"Condition":[["ExpressionString","string",1]],"FulfillmentCodeHookSetting":[["PostFulfillmentStatusSpecification",["ref","PostFulfillmentStatusSpecification"]],["FulfillmentUpdatesSpecification",["ref","FulfillmentUpdatesSpecification"]],["IsActive","boolean"],["Enabled","boolean",1]],"PostFulfillmentStatusSpecification":[["SuccessResponse",["ref","ResponseSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["TimeoutNextStep",["ref","DialogState"]],["SuccessConditional",["ref","ConditionalSpecification"]],["TimeoutResponse",["ref","ResponseSpecification"]],["SuccessNextStep",["ref","DialogState"]],["FailureResponse",["ref","ResponseSpecification"]],["FailureNextStep",["ref","DialogState"]],["TimeoutConditional",["ref","ConditionalSpecification"]]],"FulfillmentUpdatesSpecification":[["UpdateResponse",["ref","FulfillmentUpdateResponseSpecification"]],["Active","boolean",1],["TimeoutInSeconds","integer"],["StartResponse",["ref","FulfillmentStartResponseSpecification"]]],"FulfillmentUpdateResponseSpecification":[["MessageGroups",["array",["ref","MessageGroup"]],1],["AllowInterrupt","boolean"],["FrequencyInSeconds","integer",1]],"FulfillmentStartResponseSpecification":[["DelayInSeconds","integer",1],["MessageGroups",["array",["ref","MessageGroup"]],1],["AllowInterrupt","boolean"]],"IntentConfirmationSetting":[["PromptSpecification",["ref","PromptSpecification"],1],["ConfirmationResponse",["ref","ResponseSpecification"]],["DeclinationConditional",["ref","ConditionalSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["ConfirmationConditional",["ref","ConditionalSpecification"]],["IsActive","boolean"],["FailureResponse",["ref","ResponseSpecification"]],["CodeHook",["ref","DialogCodeHookInvocationSetting"]],["DeclinationNextStep",["ref","DialogState"]],["ElicitationCodeHook",["ref","ElicitationCodeHookInvocationSetting"]],["ConfirmationNextStep",["ref","DialogState"]],["FailureNextStep",["ref","DialogState"]],["DeclinationResponse",["ref","ResponseSpecification"]]],"PromptSpecification":[["MaxRetries","integer",1],["MessageGroupsList",["array",["ref","MessageGroup"]],1],["PromptAttemptsSpecification",["map",["ref","PromptAttemptSpecification"]]],["AllowInterrupt","boolean"],["MessageSelectionStrategy",["enum","Random","Ordered"]]],"PromptAttemptSpecification":[["TextInputSpecification",["ref","TextInputSpecification"]],["AllowInterrupt","boolean"],["AllowedInputTypes",["ref","AllowedInputTypes"],1],["AudioAndDTMFInputSpecification",["ref","AudioAndDTMFInputSpecification"]]],"TextInputSpecification":[["StartTimeoutMs","integer",1]],"AllowedInputTypes":[["AllowDTMFInput","boolean",1],["AllowAudioInput","boolean",1]],"AudioAndDTMFInputSpecification":[["DTMFSpecification",["ref","DTMFSpecification"]],["AudioSpecification",["ref","AudioSpecification"]],["StartTimeoutMs","integer",1]],"DTMFSpecification":[["DeletionCharacter","string",1],["EndTimeoutMs","integer",1],["EndCharacter","string",1],["MaxLength","integer",1]],"AudioSpecification":[["EndTimeoutMs","integer",1],["MaxLengthMs","integer",1]],"ElicitationCodeHookInvocationSetting":[["EnableCodeHookInvocation","boolean",1],["InvocationLabel","string"]],"Slot":[["Description","string"],["SlotTypeName","string",1],["ValueElicitationSetting",["ref","SlotValueElicitationSetting"],1],["ObfuscationSetting",["ref","ObfuscationSetting"]],["Name","string",1],["MultipleValuesSetting",["ref","MultipleValuesSetting"]],["SubSlotSetting",["ref","SubSlotSetting"]]],"SlotValueElicitationSetting":[["PromptSpecification",["ref","PromptSpecification"]],["WaitAndContinueSpecification",["ref","WaitAndContinueSpecification"]],["SlotConstraint",["enum","Required","Optional"],1],["SlotCaptureSetting",["ref","SlotCaptureSetting"]],["SampleUtterances",["array",["ref","SampleUtterance"]]],["DefaultValueSpecification",["ref","SlotDefaultValueSpecification"]]],"WaitAndContinueSpecification":[["WaitingResponse",["ref","ResponseSpecification"],1],["StillWaitingResponse",["ref","StillWaitingResponseSpecification"]],["IsActive","boolean"],["ContinueResponse",["ref","ResponseSpecification"],1]],"StillWaitingResponseSpecification":[["MessageGroupsList",["array",["ref","MessageGroup"]],1],["TimeoutInSeconds","integer",1],["AllowInterrupt","boolean"],["FrequencyInSeconds","integer",1]],"SlotCaptureSetting":[["CaptureConditional",["ref","ConditionalSpecification"]],["FailureConditional",["ref","ConditionalSpecification"]],["CaptureResponse",["ref","ResponseSpecification"]],["CaptureNextStep",["ref","DialogState"]],["FailureResponse",["ref","ResponseSpecification"]],["CodeHook",["ref","DialogCodeHookInvocationSetting"]],["FailureNextStep",["ref","DialogState"]],["ElicitationCodeHook",["ref","ElicitationCodeHookInvocationSetting"]]],"SampleUtterance":[["Utterance","string",1]],"SlotDefaultValueSpecification":[["DefaultValueList",["array",["ref","SlotDefaultValue"]],1]],"SlotDefaultValue":[["DefaultValue","string",1]],"ObfuscationSetting":[["ObfuscationSettingType",["enum","None","DefaultObfuscation"],1]],"MultipleValuesSetting":[["AllowMultipleValues","boolean"]],"SubSlotSetting":[["Expression","string"],["SlotSpecifications",["map",["ref","Specifications"]]]],"Specifications":[["SlotTypeName","string"],["ValueElicitationSetting",["ref","SubSlotValueElicitationSetting"],1],["SlotTypeId","string"]],"SubSlotValueElicitationSetting":[["PromptSpecification",["ref","PromptSpecification"]],["WaitAndContinueSpecification",["ref","WaitAndContinueSpecification"]],["SampleUtterances",["array",["ref","SampleUtterance"]]],["DefaultValueSpecification",["ref","SlotDefaultValueSpecification"]]],"DialogCodeHookSetting":[["Enabled","boolean",1]],"InputContext":[["Name","string",1]],"KendraConfiguration":[["QueryFilterString","string"],["QueryFilterStringEnabled","boolean"],["KendraIndex","string",1]],"IntentClosingSetting":[["IsActive","boolean"],["ClosingResponse",["ref","ResponseSpecification"]],["Conditional",["ref","ConditionalSpecification"]],["NextStep",["ref","DialogState"]]],"OutputContext":[["TurnsToLive","integer",1],["TimeToLiveInSeconds","integer",1],["Name","string",1]],"SlotPriority":[["Priority","integer",1],["SlotName","string",1]],"QInConnectIntentConfiguration":[["QInConnectAssistantConfiguration",["ref","QInConnectAssistantConfiguration"]]],"QInConnectAssistantConfiguration":[["AssistantArn","string",1]],"BedrockAgentIntentConfiguration":[["BedrockAgentConfiguration",["ref","BedrockAgentConfiguration"]],["BedrockAgentIntentKnowledgeBaseConfiguration",["ref","BedrockAgentIntentKnowledgeBaseConfiguration"]]],"BedrockAgentConfiguration":[["BedrockAgentId","string"],["BedrockAgentAliasId","string"]],"BedrockAgentIntentKnowledgeBaseConfiguration":[["BedrockModelConfiguration",["ref","BedrockModelSpecification"],1],["BedrockKnowledgeBaseArn","string",1]],"BedrockModelSpecification":[["ModelArn","string",1],["BedrockTraceStatus",["enum","ENABLED","DISABLED"]],["BedrockModelCustomPrompt","string"],["BedrockGuardrailConfiguration",["ref","BedrockGuardrailConfiguration"]]],"BedrockGuardrailConfiguration":[["BedrockGuardrailVersion","string"],["BedrockGuardrailIdentifier","string"]],"QnAIntentConfiguration":[["BedrockModelConfiguration",["ref","BedrockModelSpecification"],1],["DataSourceConfiguration",["ref","DataSourceConfiguration"],1]],"DataSourceConfiguration":[["BedrockKnowledgeStoreConfiguration",["ref","BedrockKnowledgeStoreConfiguration"]],["KendraConfiguration",["ref","QnAKendraConfiguration"]],["OpensearchConfiguration",["ref","OpensearchConfiguration"]]],"BedrockKnowledgeStoreConfiguration":[["BKBExactResponseFields",["ref","BKBExactResponseFields"]],["ExactResponse","boolean"],["BedrockKnowledgeBaseArn","string"]],"BKBExactResponseFields":[["AnswerField","string"]],"QnAKendraConfiguration":[["QueryFilterString","string"],["QueryFilterStringEnabled","boolean",1],["KendraIndex","string",1],["ExactResponse","boolean",1]],"OpensearchConfiguration":[["IndexName","string"],["DomainEndpoint","string"],["ExactResponseFields",["ref","ExactResponseFields"]],["ExactResponse","boolean"],["IncludeFields",["array","string"]]],"ExactResponseFields":[["QuestionField","string"],["AnswerField","string"]],"VoiceSettings":[["VoiceId","string",1],["Engine",["enum","standard","neural","long-form","generative"]]],"GenerativeAISettings":[["RuntimeSettings",["ref","RuntimeSettings"]],["BuildtimeSettings",["ref","BuildtimeSettings"]]],"RuntimeSettings":[["SlotResolutionImprovementSpecification",["ref","SlotResolutionImprovementSpecification"]],["NluImprovementSpecification",["ref","NluImprovementSpecification"]]],"SlotResolutionImprovementSpecification":[["Enabled","boolean",1],["BedrockModelSpecification",["ref","BedrockModelSpecification"]]],"NluImprovementSpecification":[["AssistedNluMode",["enum","Primary","Fallback"]],["IntentDisambiguationSettings",["ref","IntentDisambiguationSettings"]],["Enabled","boolean",1]],"IntentDisambiguationSettings":[["MaxDisambiguationIntents","integer"],["Enabled","boolean",1],["CustomDisambiguationMessage","string"]],"BuildtimeSettings":[["DescriptiveBotBuilderSpecification",["ref","DescriptiveBotBuilderSpecification"]],["SampleUtteranceGenerationSpecification",["ref","SampleUtteranceGenerationSpecification"]]],"DescriptiveBotBuilderSpecification":[["Enabled","boolean",1],["BedrockModelSpecification",["ref","BedrockModelSpecification"]]],"SampleUtteranceGenerationSpecification":[["Enabled","boolean",1],["BedrockModelSpecification",["ref","BedrockModelSpecification"]]],"SpeechRecognitionSettings":[["SpeechModelPreference",["enum","Standard","Neural","Deepgram","Advanced"]],["SpeechModelConfig",["ref","SpeechModelConfig"]]],"SpeechModelConfig":[["DeepgramConfig",["ref","DeepgramSpeechModelConfig"]]],"DeepgramSpeechModelConfig":[["ApiTokenSecretArn","string",1],["ModelId","string"]],"UnifiedSpeechSettings":[["SpeechFoundationModel",["ref","SpeechFoundationModel"],1]],"SpeechFoundationModel":[["ModelArn","string",1],["VoiceId","string"]],"AudioFillerSettings":[["Enabled","boolean",1],["AudioType",["enum","MELODY_CHIPPER_CHIME","MELODY_CURIOUS_CRAWL","MELODY_RISING_RIPPLE","MELODY_PATIENT_PING","MELODY_PONDERING_PONG","TYPING_KINETIC_KEYS","TYPING_QUIET_QWERTY"]],["MinimumPlayDurationInMilliseconds","integer"],["ResponseDeliveryDelayInMilliseconds","integer"],["StartDelayInMilliseconds","integer"]],"S3Location":[["S3ObjectVersion","string"],["S3Bucket","string",1],["S3ObjectKey","string",1]],"TestBotAliasSettings":[["Description","string"],["BotAliasLocaleSettings",["array",["ref","BotAliasLocaleSettingsItem"]]],["ConversationLogSettings",["ref","ConversationLogSettings"]],["SentimentAnalysisSettings",["ref","SentimentAnalysisSettings"]]],"BotAliasLocaleSettingsItem":[["LocaleId","string",1],["BotAliasLocaleSetting",["ref","BotAliasLocaleSettings"],1]],"BotAliasLocaleSettings":[["CodeHookSpecification",["ref","CodeHookSpecification"]],["Enabled","boolean",1]],"CodeHookSpecification":[["LambdaCodeHook",["ref","LambdaCodeHook"],1]],"LambdaCodeHook":[["LambdaArn","string",1],["CodeHookInterfaceVersion","string",1]],"ConversationLogSettings":[["TextLogSettings",["array",["ref","TextLogSetting"]]],["AudioLogSettings",["array",["ref","AudioLogSetting"]]]],"TextLogSetting":[["Destination",["ref","TextLogDestination"],1],["Enabled","boolean",1]],"TextLogDestination":[["CloudWatch",["ref","CloudWatchLogGroupLogDestination"],1]],"CloudWatchLogGroupLogDestination":[["CloudWatchLogGroupArn","string",1],["LogPrefix","string",1]],"AudioLogSetting":[["Destination",["ref","AudioLogDestination"],1],["Enabled","boolean",1]],"AudioLogDestination":[["S3Bucket",["ref","S3BucketLogDestination"],1]],"S3BucketLogDestination":[["KmsKeyArn","string"],["LogPrefix","string",1],["S3BucketArn","string",1]],"SentimentAnalysisSettings":[["DetectSentiment","boolean",1]],"DataPrivacy":[["ChildDirected","boolean",1]],"ErrorLogSettings":[["Enabled","boolean",1]],"Replication":[["ReplicaRegions",["array","string"],1]],"BotMember":[["BotMemberName","string",1],["BotMemberAliasName","string",1],["BotMemberId","string",1],["BotMemberVersion","string",1],["BotMemberAliasId","string",1]]},"tags":["BotTags","standard"],"reg":{"h":"crudl","wo":["BotLocales","BotFileS3Location","AutoBuildBotLocales","BotTags","TestBotAliasTags"],"ro":["Id","Arn"],"uo":["BotLocales","BotLocales/*/Intents","BotLocales/*/Intents/*/SampleUtterances","BotLocales/*/Intents/*/FulfillmentCodeHook/FulfillmentUpdatesSpecification/StartResponse/MessageGroups","BotLocales/*/Intents/*/FulfillmentCodeHook/FulfillmentUpdatesSpecification/StartResponse/MessageGroups/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/FulfillmentCodeHook/FulfillmentUpdatesSpecification/StartResponse/MessageGroups/*/Variations","BotLocales/*/Intents/*/FulfillmentCodeHook/FulfillmentUpdatesSpecification/UpdateResponse/MessageGroups","BotLocales/*/Intents/*/FulfillmentCodeHook/FulfillmentUpdatesSpecification/UpdateResponse/MessageGroups/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/FulfillmentCodeHook/FulfillmentUpdatesSpecification/UpdateResponse/MessageGroups/*/Variations","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/SuccessResponse/MessageGroupsList","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/SuccessResponse/MessageGroupsList/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/SuccessResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/FailureResponse/MessageGroupsList","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/FailureResponse/MessageGroupsList/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/FailureResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/TimeoutResponse/MessageGroupsList","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/TimeoutResponse/MessageGroupsList/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/FulfillmentCodeHook/PostFulfillmentStatusSpecification/TimeoutResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/IntentConfirmationSetting/PromptSpecification/MessageGroupsList","BotLocales/*/Intents/*/IntentConfirmationSetting/PromptSpecification/MessageGroupsList/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/IntentConfirmationSetting/PromptSpecification/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/IntentConfirmationSetting/PromptSpecification/MessageGroupsList/*/Variations/*/ImageResponseCard/Buttons","BotLocales/*/Intents/*/IntentConfirmationSetting/DeclinationResponse/MessageGroupsList","BotLocales/*/Intents/*/IntentConfirmationSetting/DeclinationResponse/MessageGroupsList/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/IntentConfirmationSetting/DeclinationResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/IntentConfirmationSetting/DeclinationResponse/MessageGroupsList/*/Variations/*/ImageResponseCard/Buttons","BotLocales/*/Intents/*/IntentClosingSetting/ClosingResponse/MessageGroupsList","BotLocales/*/Intents/*/IntentClosingSetting/ClosingResponse/MessageGroupsList/*/Message/ImageResponseCard/Buttons","BotLocales/*/Intents/*/IntentClosingSetting/ClosingResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/IntentClosingSetting/ClosingResponse/MessageGroupsList/*/Variations/*/ImageResponseCard/Buttons","BotLocales/*/Intents/*/InputContexts","BotLocales/*/Intents/*/OutputContexts","BotLocales/*/Intents/*/SlotPriorities","BotLocales/*/Intents/*/Slots","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/DefaultValueSpecification/DefaultValueList","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/PromptSpecification/MessageGroupsList","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/PromptSpecification/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/SampleUtterances","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/WaitAndContinueSpecification/WaitingResponse/MessageGroupsList","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/WaitAndContinueSpecification/WaitingResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/WaitAndContinueSpecification/ContinueResponse/MessageGroupsList","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/WaitAndContinueSpecification/ContinueResponse/MessageGroupsList/*/Variations","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/WaitAndContinueSpecification/StillWaitingResponse/MessageGroupsList","BotLocales/*/Intents/*/Slots/*/ValueElicitationSetting/WaitAndContinueSpecification/StillWaitingResponse/MessageGroupsList/*/Variations","BotLocales/*/SlotTypes","BotLocales/*/SlotTypes/*/SlotTypeValues","BotLocales/*/SlotTypes/*/SlotTypeValues/*/Synonyms","BotLocales/*/CustomVocabulary/CustomVocabularyItems","BotTags","TestBotAliasTags","TestBotAliasSettings/BotAliasLocaleSettings","TestBotAliasSettings/ConversationLogSettings/AudioLogSettings","TestBotAliasSettings/ConversationLogSettings/TextLogSettings"],"tg":[true,true,true]},"arn":"arn:${Partition}:lex:${Region}:${Account}:bot:${BotName}"}');
 /** A {@link Bot} instance: its attributes as typed outputs. */
 export type Bot = InstanceType<typeof Bot>;
 
 /** Inputs of {@link Bot}. */
 export interface BotArgs {
-  /** The description of the version. */
+  /**
+   * The description of the version.
+   *
+   * Length: at most 200.
+   */
   description?: string;
-  /** Indicates whether Amazon Lex V2 should automatically build the locales for the bot after a change. */
+  /**
+   * Indicates whether Amazon Lex V2 should automatically build the locales for the bot after a change.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoBuildBotLocales?: boolean;
-  /** A list of locales for the bot. */
+  /**
+   * A list of locales for the bot.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   botLocales?: BotBotLocale[];
   /**
    * The time, in seconds, that Amazon Lex should keep information about a user's conversation with the bot.
@@ -35,19 +49,45 @@ export interface BotArgs {
    * A user interaction remains active for the amount of time specified. If no conversation occurs during this time, the session expires and Amazon Lex deletes any data provided before the timeout.
    *
    * You can specify between 60 (1 minute) and 86,400 (24 hours) seconds.
+   *
+   * Range: 60–86400.
    */
   idleSessionTTLInSeconds: number;
-  /** The Amazon S3 location of files used to import a bot. The files must be in the import format specified in [JSON format for importing and exporting](https://docs.aws.amazon.com/lexv2/latest/dg/import-export-format.html) in the *Amazon Lex developer guide.* */
+  /**
+   * The Amazon S3 location of files used to import a bot. The files must be in the import format specified in [JSON format for importing and exporting](https://docs.aws.amazon.com/lexv2/latest/dg/import-export-format.html) in the *Amazon Lex developer guide.*
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   botFileS3Location?: BotS3Location;
   /** Specifies configuration settings for the alias used to test the bot. If the `TestBotAliasSettings` property is not specified, the settings are configured with default values. */
   testBotAliasSettings?: BotTestBotAliasSettings;
-  /** The Amazon Resource Name (ARN) of the IAM role used to build and run the bot. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used to build and run the bot.
+   *
+   * Length: 32–2048. Pattern: `^arn:aws[a-zA-Z-]*:iam::[0-9]{12}:role/.*$`.
+   */
   roleArn: string;
-  /** The name of the bot locale. */
+  /**
+   * The name of the bot locale.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
-  /** A list of tags to add to the bot. You can only add tags when you import a bot. You can't use the `UpdateBot` operation to update tags. To update tags, use the `TagResource` operation. */
+  /**
+   * A list of tags to add to the bot. You can only add tags when you import a bot. You can't use the `UpdateBot` operation to update tags. To update tags, use the `TagResource` operation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at most 200.
+   */
   botTags?: AwsTag[];
-  /** A list of tags to add to the test alias for a bot. You can only add tags when you import a bot. You can't use the `UpdateAlias` operation to update tags. To update tags on the test alias, use the `TagResource` operation. */
+  /**
+   * A list of tags to add to the test alias for a bot. You can only add tags when you import a bot. You can't use the `UpdateAlias` operation to update tags. To update tags on the test alias, use the `TagResource` operation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at most 200.
+   */
   testBotAliasTags?: AwsTag[];
   /** By default, data stored by Amazon Lex is encrypted. The `DataPrivacy` structure provides settings that determine how Amazon Lex handles special cases of securing the data for your bot. */
   dataPrivacy: BotDataPrivacy;
@@ -73,17 +113,33 @@ export interface BotOutputs extends BotArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-botlocale.html | CloudFormation: BotLocale}
  */
 export interface BotBotLocale {
-  /** Determines the threshold where Amazon Lex will insert the `AMAZON.FallbackIntent` , `AMAZON.KendraSearchIntent` , or both when returning alternative intents. You must configure an `AMAZON.FallbackIntent` . `AMAZON.KendraSearchIntent` is only inserted if it is configured for the bot. */
+  /**
+   * Determines the threshold where Amazon Lex will insert the `AMAZON.FallbackIntent` , `AMAZON.KendraSearchIntent` , or both when returning alternative intents. You must configure an `AMAZON.FallbackIntent` . `AMAZON.KendraSearchIntent` is only inserted if it is configured for the bot.
+   *
+   * Range: 0–1.
+   */
   nluConfidenceThreshold: number;
   /** The identifier of the language and locale that the bot will be used in. The string must match one of the supported locales. */
   localeId: string;
-  /** A description of the bot locale. Use this to help identify the bot locale in lists. */
+  /**
+   * A description of the bot locale. Use this to help identify the bot locale in lists.
+   *
+   * Length: at most 200.
+   */
   description?: string;
   /** Specifies a custom vocabulary to use with a specific locale. */
   customVocabulary?: BotCustomVocabulary;
-  /** One or more slot types defined for the locale. */
+  /**
+   * One or more slot types defined for the locale.
+   *
+   * Items: at most 250.
+   */
   slotTypes?: BotSlotType[];
-  /** One or more intents defined for the locale. */
+  /**
+   * One or more intents defined for the locale.
+   *
+   * Items: at most 1000.
+   */
   intents?: BotIntent[];
   /**
    * Defines settings for using an Amazon Polly voice to communicate with a user.
@@ -109,7 +165,11 @@ export interface BotBotLocale {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-customvocabulary.html | CloudFormation: CustomVocabulary}
  */
 export interface BotCustomVocabulary {
-  /** Specifies a list of words that you expect to be used during a conversation with your bot. */
+  /**
+   * Specifies a list of words that you expect to be used during a conversation with your bot.
+   *
+   * Items: at most 500.
+   */
   customVocabularyItems: BotCustomVocabularyItem[];
 }
 
@@ -121,9 +181,17 @@ export interface BotCustomVocabulary {
 export interface BotCustomVocabularyItem {
   /** The DisplayAs value for the custom vocabulary item from the custom vocabulary list. */
   displayAs?: string;
-  /** Specifies 1 - 4 words that should be recognized. */
+  /**
+   * Specifies 1 - 4 words that should be recognized.
+   *
+   * Length: 1–100.
+   */
   phrase: string;
-  /** Specifies the degree to which the phrase recognition is boosted. The default value is 1. */
+  /**
+   * Specifies the degree to which the phrase recognition is boosted. The default value is 1.
+   *
+   * Range: 1–3.
+   */
   weight?: number;
 }
 
@@ -133,9 +201,17 @@ export interface BotCustomVocabularyItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-slottype.html | CloudFormation: SlotType}
  */
 export interface BotSlotType {
-  /** A list of SlotTypeValue objects that defines the values that the slot type can take. Each value can have a list of synonyms, additional values that help train the machine learning model about the values that it resolves for the slot. */
+  /**
+   * A list of SlotTypeValue objects that defines the values that the slot type can take. Each value can have a list of synonyms, additional values that help train the machine learning model about the values that it resolves for the slot.
+   *
+   * Items: at most 10000.
+   */
   slotTypeValues?: BotSlotTypeValue[];
-  /** A description of the slot type. Use the description to help identify the slot type in lists. */
+  /**
+   * A description of the slot type. Use the description to help identify the slot type in lists.
+   *
+   * Length: at most 200.
+   */
   description?: string;
   /**
    * The built-in slot type used as a parent of this slot type. When you define a parent slot type, the new slot type has the configuration of the parent lot type.
@@ -154,7 +230,11 @@ export interface BotSlotType {
   valueSelectionSetting?: BotSlotValueSelectionSetting;
   /** Sets the type of external information used to create the slot type. */
   externalSourceSetting?: BotExternalSourceSetting;
-  /** The name of the slot type. A slot type name must be unique withing the account. */
+  /**
+   * The name of the slot type. A slot type name must be unique withing the account.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
   compositeSlotTypeSetting?: BotCompositeSlotTypeSetting;
 }
@@ -165,7 +245,11 @@ export interface BotSlotType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-slottypevalue.html | CloudFormation: SlotTypeValue}
  */
 export interface BotSlotTypeValue {
-  /** Additional values related to the slot type entry. */
+  /**
+   * Additional values related to the slot type entry.
+   *
+   * Items: at most 10000.
+   */
   synonyms?: BotSampleValue[];
   /** The value of the slot type entry. */
   sampleValue: BotSampleValue;
@@ -177,7 +261,11 @@ export interface BotSlotTypeValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-samplevalue.html | CloudFormation: SampleValue}
  */
 export interface BotSampleValue {
-  /** The value that can be used for a slot type. */
+  /**
+   * The value that can be used for a slot type.
+   *
+   * Length: 1–140.
+   */
   value: string;
 }
 
@@ -233,6 +321,8 @@ export interface BotSlotValueRegexFilter {
    *
    * - Infinite repeaters: *, +, or {x,} with no upper bound.
    * - Wild card (.)
+   *
+   * Length: 1–300.
    */
   pattern: string;
 }
@@ -263,11 +353,23 @@ export interface BotGrammarSlotTypeSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-grammarslottypesource.html | CloudFormation: GrammarSlotTypeSource}
  */
 export interface BotGrammarSlotTypeSource {
-  /** The AWS  key required to decrypt the contents of the grammar, if any. */
+  /**
+   * The AWS  key required to decrypt the contents of the grammar, if any.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w\-]+:kms:[\w\-]+:[\d]{12}:(?:key\/[\w\-]+|alias\/[a-zA-Z0-9:\/_\-]{1,256})$`.
+   */
   kmsKeyArn?: string;
-  /** The name of the Amazon S3 bucket that contains the grammar source. */
+  /**
+   * The name of the Amazon S3 bucket that contains the grammar source.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3BucketName: string;
-  /** The path to the grammar in the Amazon S3 bucket. */
+  /**
+   * The path to the grammar in the Amazon S3 bucket.
+   *
+   * Length: 1–1024. Pattern: `[\.\-\!\*\_\'\(\)a-zA-Z0-9][\.\-\!\*\_\'\(\)\/a-zA-Z0-9]*$`.
+   */
   s3ObjectKey: string;
 }
 
@@ -300,7 +402,11 @@ export interface BotSubSlotTypeComposition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-intent.html | CloudFormation: Intent}
  */
 export interface BotIntent {
-  /** A description of the intent. Use the description to help identify the intent in lists. */
+  /**
+   * A description of the intent. Use the description to help identify the intent in lists.
+   *
+   * Length: at most 200.
+   */
   description?: string;
   /** A unique identifier for the built-in intent to base this intent on. */
   parentIntentSignature?: string;
@@ -310,19 +416,35 @@ export interface BotIntent {
   fulfillmentCodeHook?: BotFulfillmentCodeHookSetting;
   /** Provides prompts that Amazon Lex sends to the user to confirm the completion of an intent. If the user answers "no," the settings contain a statement that is sent to the user to end the intent. */
   intentConfirmationSetting?: BotIntentConfirmationSetting;
-  /** The name of the intent. Intent names must be unique within the locale that contains the intent and can't match the name of any built-in intent. */
+  /**
+   * The name of the intent. Intent names must be unique within the locale that contains the intent and can't match the name of any built-in intent.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
-  /** A list of slots that the intent requires for fulfillment. */
+  /**
+   * A list of slots that the intent requires for fulfillment.
+   *
+   * Items: at most 100.
+   */
   slots?: BotSlot[];
   /** Specifies that Amazon Lex invokes the alias Lambda function for each user input. You can invoke this Lambda function to personalize user interaction. */
   dialogCodeHook?: BotDialogCodeHookSetting;
-  /** A list of contexts that must be active for this intent to be considered by Amazon Lex . */
+  /**
+   * A list of contexts that must be active for this intent to be considered by Amazon Lex .
+   *
+   * Items: at most 5.
+   */
   inputContexts?: BotInputContext[];
   /** Provides configuration information for the `AMAZON.KendraSearchIntent` intent. When you use this intent, Amazon Lex searches the specified Amazon Kendra index and returns documents from the index that match the user's utterance. */
   kendraConfiguration?: BotKendraConfiguration;
   /** Sets the response that Amazon Lex sends to the user when the intent is closed. */
   intentClosingSetting?: BotIntentClosingSetting;
-  /** A list of contexts that the intent activates when it is fulfilled. */
+  /**
+   * A list of contexts that the intent activates when it is fulfilled.
+   *
+   * Items: at most 10.
+   */
   outputContexts?: BotOutputContext[];
   /** Indicates the priority for slots. Amazon Lex prompts the user for slot values in priority order. */
   slotPriorities?: BotSlotPriority[];
@@ -398,7 +520,11 @@ export interface BotPostDialogCodeHookInvocationSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-responsespecification.html | CloudFormation: ResponseSpecification}
  */
 export interface BotResponseSpecification {
-  /** A collection of responses that Amazon Lex can send to the user. Amazon Lex chooses the actual response to send at runtime. */
+  /**
+   * A collection of responses that Amazon Lex can send to the user. Amazon Lex chooses the actual response to send at runtime.
+   *
+   * Items: 1–5.
+   */
   messageGroupsList: BotMessageGroup[];
   /** Indicates whether the user can interrupt a speech response from Amazon Lex. */
   allowInterrupt?: boolean;
@@ -412,7 +538,11 @@ export interface BotResponseSpecification {
 export interface BotMessageGroup {
   /** The primary message that Amazon Lex should send to the user. */
   message: BotMessage;
-  /** Message variations to send to the user. When variations are defined, Amazon Lex chooses the primary message or one of the variations to send to the user. */
+  /**
+   * Message variations to send to the user. When variations are defined, Amazon Lex chooses the primary message or one of the variations to send to the user.
+   *
+   * Items: at most 2.
+   */
   variations?: BotMessage[];
 }
 
@@ -438,7 +568,11 @@ export interface BotMessage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-custompayload.html | CloudFormation: CustomPayload}
  */
 export interface BotCustomPayload {
-  /** The string that is sent to your application. */
+  /**
+   * The string that is sent to your application.
+   *
+   * Length: 1–1000.
+   */
   value: string;
 }
 
@@ -450,13 +584,29 @@ export interface BotCustomPayload {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-imageresponsecard.html | CloudFormation: ImageResponseCard}
  */
 export interface BotImageResponseCard {
-  /** The subtitle to display on the response card. The format of the subtitle is determined by the platform displaying the response card. */
+  /**
+   * The subtitle to display on the response card. The format of the subtitle is determined by the platform displaying the response card.
+   *
+   * Length: 1–250.
+   */
   subtitle?: string;
-  /** The title to display on the response card. The format of the title is determined by the platform displaying the response card. */
+  /**
+   * The title to display on the response card. The format of the title is determined by the platform displaying the response card.
+   *
+   * Length: 1–250.
+   */
   title: string;
-  /** The URL of an image to display on the response card. The image URL must be publicly available so that the platform displaying the response card has access to the image. */
+  /**
+   * The URL of an image to display on the response card. The image URL must be publicly available so that the platform displaying the response card has access to the image.
+   *
+   * Length: 1–250.
+   */
   imageUrl?: string;
-  /** A list of buttons that should be displayed on the response card. The arrangement of the buttons is determined by the platform that displays the button. */
+  /**
+   * A list of buttons that should be displayed on the response card. The arrangement of the buttons is determined by the platform that displays the button.
+   *
+   * Items: at most 5.
+   */
   buttons?: BotButton[];
 }
 
@@ -466,9 +616,17 @@ export interface BotImageResponseCard {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-button.html | CloudFormation: Button}
  */
 export interface BotButton {
-  /** The value returned to Amazon Lex when the user chooses this button. This must be one of the slot values configured for the slot. */
+  /**
+   * The value returned to Amazon Lex when the user chooses this button. This must be one of the slot values configured for the slot.
+   *
+   * Length: 1–50.
+   */
   value: string;
-  /** The text that appears on the button. Use this to tell the user what value is returned when they choose this button. */
+  /**
+   * The text that appears on the button. Use this to tell the user what value is returned when they choose this button.
+   *
+   * Length: 1–50.
+   */
   text: string;
 }
 
@@ -478,7 +636,11 @@ export interface BotButton {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-plaintextmessage.html | CloudFormation: PlainTextMessage}
  */
 export interface BotPlainTextMessage {
-  /** The message to send to the user. */
+  /**
+   * The message to send to the user.
+   *
+   * Length: 1–1000.
+   */
   value: string;
 }
 
@@ -488,7 +650,11 @@ export interface BotPlainTextMessage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-ssmlmessage.html | CloudFormation: SSMLMessage}
  */
 export interface BotSSMLMessage {
-  /** The SSML text that defines the prompt. */
+  /**
+   * The SSML text that defines the prompt.
+   *
+   * Length: 1–1000.
+   */
   value: string;
 }
 
@@ -688,7 +854,11 @@ export interface BotFulfillmentUpdatesSpecification {
    * If the `active` field is set to true, the `startResponse` , `updateResponse` , and `timeoutInSeconds` fields are required.
    */
   active: boolean;
-  /** The length of time that the fulfillment Lambda function should run before it times out. */
+  /**
+   * The length of time that the fulfillment Lambda function should run before it times out.
+   *
+   * Range: 1–900.
+   */
   timeoutInSeconds?: number;
   /** Provides configuration information for the message sent to users when the fulfillment Lambda functions starts running. */
   startResponse?: BotFulfillmentStartResponseSpecification;
@@ -700,11 +870,19 @@ export interface BotFulfillmentUpdatesSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-fulfillmentupdateresponsespecification.html | CloudFormation: FulfillmentUpdateResponseSpecification}
  */
 export interface BotFulfillmentUpdateResponseSpecification {
-  /** 1 - 5 message groups that contain update messages. Amazon Lex chooses one of the messages to play to the user. */
+  /**
+   * 1 - 5 message groups that contain update messages. Amazon Lex chooses one of the messages to play to the user.
+   *
+   * Items: 1–5.
+   */
   messageGroups: BotMessageGroup[];
   /** Determines whether the user can interrupt an update message while it is playing. */
   allowInterrupt?: boolean;
-  /** The frequency that a message is sent to the user. When the period ends, Amazon Lex chooses a message from the message groups and plays it to the user. If the fulfillment Lambda returns before the first period ends, an update message is not played to the user. */
+  /**
+   * The frequency that a message is sent to the user. When the period ends, Amazon Lex chooses a message from the message groups and plays it to the user. If the fulfillment Lambda returns before the first period ends, an update message is not played to the user.
+   *
+   * Range: 1–900.
+   */
   frequencyInSeconds: number;
 }
 
@@ -714,9 +892,17 @@ export interface BotFulfillmentUpdateResponseSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-fulfillmentstartresponsespecification.html | CloudFormation: FulfillmentStartResponseSpecification}
  */
 export interface BotFulfillmentStartResponseSpecification {
-  /** The delay between when the Lambda fulfillment function starts running and the start message is played. If the Lambda function returns before the delay is over, the start message isn't played. */
+  /**
+   * The delay between when the Lambda fulfillment function starts running and the start message is played. If the Lambda function returns before the delay is over, the start message isn't played.
+   *
+   * Range: 1–900.
+   */
   delayInSeconds: number;
-  /** 1 - 5 message groups that contain start messages. Amazon Lex chooses one of the messages to play to the user. */
+  /**
+   * 1 - 5 message groups that contain start messages. Amazon Lex chooses one of the messages to play to the user.
+   *
+   * Items: 1–5.
+   */
   messageGroups: BotMessageGroup[];
   /** Determines whether the user can interrupt the start message while it is playing. */
   allowInterrupt?: boolean;
@@ -766,9 +952,17 @@ export interface BotIntentConfirmationSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-promptspecification.html | CloudFormation: PromptSpecification}
  */
 export interface BotPromptSpecification {
-  /** The maximum number of times the bot tries to elicit a response from the user using this prompt. */
+  /**
+   * The maximum number of times the bot tries to elicit a response from the user using this prompt.
+   *
+   * Range: 0–5.
+   */
   maxRetries: number;
-  /** A collection of messages that Amazon Lex can send to the user. Amazon Lex chooses the actual message to send at runtime. */
+  /**
+   * A collection of messages that Amazon Lex can send to the user. Amazon Lex chooses the actual message to send at runtime.
+   *
+   * Items: 1–5.
+   */
   messageGroupsList: BotMessageGroup[];
   /** Specifies the advanced settings on each attempt of the prompt. */
   promptAttemptsSpecification?: Record<string, BotPromptAttemptSpecification>;
@@ -800,7 +994,11 @@ export interface BotPromptAttemptSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-textinputspecification.html | CloudFormation: TextInputSpecification}
  */
 export interface BotTextInputSpecification {
-  /** Time for which a bot waits before re-prompting a customer for text input. */
+  /**
+   * Time for which a bot waits before re-prompting a customer for text input.
+   *
+   * Range: at least 1.
+   */
   startTimeoutMs: number;
 }
 
@@ -826,7 +1024,11 @@ export interface BotAudioAndDTMFInputSpecification {
   dtmfSpecification?: BotDTMFSpecification;
   /** Specifies the settings on audio input. */
   audioSpecification?: BotAudioSpecification;
-  /** Time for which a bot waits before assuming that the customer isn't going to speak or press a key. This timeout is shared between Audio and DTMF inputs. */
+  /**
+   * Time for which a bot waits before assuming that the customer isn't going to speak or press a key. This timeout is shared between Audio and DTMF inputs.
+   *
+   * Range: at least 1.
+   */
   startTimeoutMs: number;
 }
 
@@ -836,13 +1038,29 @@ export interface BotAudioAndDTMFInputSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-dtmfspecification.html | CloudFormation: DTMFSpecification}
  */
 export interface BotDTMFSpecification {
-  /** The DTMF character that clears the accumulated DTMF digits and immediately ends the input. */
+  /**
+   * The DTMF character that clears the accumulated DTMF digits and immediately ends the input.
+   *
+   * Pattern: `^[A-D0-9#*]{1}$`.
+   */
   deletionCharacter: string;
-  /** How long the bot should wait after the last DTMF character input before assuming that the input has concluded. */
+  /**
+   * How long the bot should wait after the last DTMF character input before assuming that the input has concluded.
+   *
+   * Range: at least 1.
+   */
   endTimeoutMs: number;
-  /** The DTMF character that immediately ends input. If the user does not press this character, the input ends after the end timeout. */
+  /**
+   * The DTMF character that immediately ends input. If the user does not press this character, the input ends after the end timeout.
+   *
+   * Pattern: `^[A-D0-9#*]{1}$`.
+   */
   endCharacter: string;
-  /** The maximum number of DTMF digits allowed in an utterance. */
+  /**
+   * The maximum number of DTMF digits allowed in an utterance.
+   *
+   * Range: 1–1024.
+   */
   maxLength: number;
 }
 
@@ -852,9 +1070,17 @@ export interface BotDTMFSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-audiospecification.html | CloudFormation: AudioSpecification}
  */
 export interface BotAudioSpecification {
-  /** Time for which a bot waits after the customer stops speaking to assume the utterance is finished. */
+  /**
+   * Time for which a bot waits after the customer stops speaking to assume the utterance is finished.
+   *
+   * Range: at least 1.
+   */
   endTimeoutMs: number;
-  /** Time for how long Amazon Lex waits before speech input is truncated and the speech is returned to application. */
+  /**
+   * Time for how long Amazon Lex waits before speech input is truncated and the speech is returned to application.
+   *
+   * Range: at least 1.
+   */
   maxLengthMs: number;
 }
 
@@ -876,7 +1102,11 @@ export interface BotElicitationCodeHookInvocationSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-slot.html | CloudFormation: Slot}
  */
 export interface BotSlot {
-  /** The description of the slot. */
+  /**
+   * The description of the slot.
+   *
+   * Length: at most 200.
+   */
   description?: string;
   /** The name of the slot type that this slot is based on. The slot type defines the acceptable values for the slot. */
   slotTypeName: string;
@@ -891,7 +1121,11 @@ export interface BotSlot {
   valueElicitationSetting: BotSlotValueElicitationSetting;
   /** Determines whether the contents of the slot are obfuscated in Amazon CloudWatch Logs logs. Use obfuscated slots to protect information such as personally identifiable information (PII) in logs. */
   obfuscationSetting?: BotObfuscationSetting;
-  /** The name given to the slot. */
+  /**
+   * The name given to the slot.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
   /** Indicates whether a slot can return multiple values. */
   multipleValuesSetting?: BotMultipleValuesSetting;
@@ -940,13 +1174,25 @@ export interface BotWaitAndContinueSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-stillwaitingresponsespecification.html | CloudFormation: StillWaitingResponseSpecification}
  */
 export interface BotStillWaitingResponseSpecification {
-  /** One or more message groups, each containing one or more messages, that define the prompts that Amazon Lex sends to the user. */
+  /**
+   * One or more message groups, each containing one or more messages, that define the prompts that Amazon Lex sends to the user.
+   *
+   * Items: 1–5.
+   */
   messageGroupsList: BotMessageGroup[];
-  /** If Amazon Lex waits longer than this length of time for a response, it will stop sending messages. */
+  /**
+   * If Amazon Lex waits longer than this length of time for a response, it will stop sending messages.
+   *
+   * Range: 1–900.
+   */
   timeoutInSeconds: number;
   /** Indicates that the user can interrupt the response by speaking while the message is being played. */
   allowInterrupt?: boolean;
-  /** How often a message should be sent to the user. Minimum of 1 second, maximum of 5 minutes. */
+  /**
+   * How often a message should be sent to the user. Minimum of 1 second, maximum of 5 minutes.
+   *
+   * Range: 1–300.
+   */
   frequencyInSeconds: number;
 }
 
@@ -990,7 +1236,11 @@ export interface BotSampleUtterance {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-slotdefaultvaluespecification.html | CloudFormation: SlotDefaultValueSpecification}
  */
 export interface BotSlotDefaultValueSpecification {
-  /** A list of default values. Amazon Lex chooses the default value to use in the order that they are presented in the list. */
+  /**
+   * A list of default values. Amazon Lex chooses the default value to use in the order that they are presented in the list.
+   *
+   * Items: at most 10.
+   */
   defaultValueList: BotSlotDefaultValue[];
 }
 
@@ -1000,7 +1250,11 @@ export interface BotSlotDefaultValueSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-slotdefaultvalue.html | CloudFormation: SlotDefaultValue}
  */
 export interface BotSlotDefaultValue {
-  /** The default value to use when a user doesn't provide a value for a slot. */
+  /**
+   * The default value to use when a user doesn't provide a value for a slot.
+   *
+   * Length: 1–202.
+   */
   defaultValue: string;
 }
 
@@ -1088,7 +1342,11 @@ export interface BotDialogCodeHookSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-inputcontext.html | CloudFormation: InputContext}
  */
 export interface BotInputContext {
-  /** The name of the context. */
+  /**
+   * The name of the context.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
 }
 
@@ -1098,11 +1356,19 @@ export interface BotInputContext {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-kendraconfiguration.html | CloudFormation: KendraConfiguration}
  */
 export interface BotKendraConfiguration {
-  /** A query filter that Amazon Lex sends to Amazon Kendra to filter the response from a query. The filter is in the format defined by Amazon Kendra. For more information, see [Filtering queries](https://docs.aws.amazon.com/kendra/latest/dg/filtering.html) . */
+  /**
+   * A query filter that Amazon Lex sends to Amazon Kendra to filter the response from a query. The filter is in the format defined by Amazon Kendra. For more information, see [Filtering queries](https://docs.aws.amazon.com/kendra/latest/dg/filtering.html) .
+   *
+   * Length: 1–5000.
+   */
   queryFilterString?: string;
   /** Determines whether the `AMAZON.KendraSearchIntent` intent uses a custom query string to query the Amazon Kendra index. */
   queryFilterStringEnabled?: boolean;
-  /** The Amazon Resource Name (ARN) of the Amazon Kendra index that you want the `AMAZON.KendraSearchIntent` intent to search. The index must be in the same account and Region as the Amazon Lex bot. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Kendra index that you want the `AMAZON.KendraSearchIntent` intent to search. The index must be in the same account and Region as the Amazon Lex bot.
+   *
+   * Length: 32–2048. Pattern: `^arn:aws[a-zA-Z-]*:kendra:[a-z]+-[a-z]+-[0-9]:[0-9]{12}:index/[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   kendraIndex: string;
 }
 
@@ -1128,11 +1394,23 @@ export interface BotIntentClosingSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-outputcontext.html | CloudFormation: OutputContext}
  */
 export interface BotOutputContext {
-  /** The number of conversation turns that the output context should remain active. The number of turns is counted from the first time that the context is sent to the user. */
+  /**
+   * The number of conversation turns that the output context should remain active. The number of turns is counted from the first time that the context is sent to the user.
+   *
+   * Range: 1–20.
+   */
   turnsToLive: number;
-  /** The amount of time, in seconds, that the output context should remain active. The time is figured from the first time the context is sent to the user. */
+  /**
+   * The amount of time, in seconds, that the output context should remain active. The time is figured from the first time the context is sent to the user.
+   *
+   * Range: 5–86400.
+   */
   timeToLiveInSeconds: number;
-  /** The name of the output context. */
+  /**
+   * The name of the output context.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
 }
 
@@ -1142,9 +1420,17 @@ export interface BotOutputContext {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-slotpriority.html | CloudFormation: SlotPriority}
  */
 export interface BotSlotPriority {
-  /** The priority that Amazon Lex should apply to the slot. */
+  /**
+   * The priority that Amazon Lex should apply to the slot.
+   *
+   * Range: 0–100.
+   */
   priority: number;
-  /** The name of the slot. */
+  /**
+   * The name of the slot.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   slotName: string;
 }
 
@@ -1457,11 +1743,23 @@ export interface BotAudioFillerSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-s3location.html | CloudFormation: S3Location}
  */
 export interface BotS3Location {
-  /** The version of the object in the S3 bucket. */
+  /**
+   * The version of the object in the S3 bucket.
+   *
+   * Length: 1–1024.
+   */
   s3ObjectVersion?: string;
-  /** The S3 bucket name. */
+  /**
+   * The S3 bucket name.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3Bucket: string;
-  /** The path and file name to the object in the S3 bucket. */
+  /**
+   * The path and file name to the object in the S3 bucket.
+   *
+   * Length: 1–1024. Pattern: `[\.\-\!\*\_\'\(\)a-zA-Z0-9][\.\-\!\*\_\'\(\)\/a-zA-Z0-9]*$`.
+   */
   s3ObjectKey: string;
 }
 
@@ -1471,9 +1769,17 @@ export interface BotS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-testbotaliassettings.html | CloudFormation: TestBotAliasSettings}
  */
 export interface BotTestBotAliasSettings {
-  /** Specifies a description for the test bot alias. */
+  /**
+   * Specifies a description for the test bot alias.
+   *
+   * Length: at most 200.
+   */
   description?: string;
-  /** Specifies settings that are unique to a locale. For example, you can use a different Lambda function depending on the bot's locale. */
+  /**
+   * Specifies settings that are unique to a locale. For example, you can use a different Lambda function depending on the bot's locale.
+   *
+   * Items: at most 50.
+   */
   botAliasLocaleSettings?: BotBotAliasLocaleSettingsItem[];
   /** Specifies settings for conversation logs that save audio, text, and metadata information for conversations with your users. */
   conversationLogSettings?: BotConversationLogSettings;
@@ -1487,7 +1793,11 @@ export interface BotTestBotAliasSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-botaliaslocalesettingsitem.html | CloudFormation: BotAliasLocaleSettingsItem}
  */
 export interface BotBotAliasLocaleSettingsItem {
-  /** Specifies the locale that the settings apply to. */
+  /**
+   * Specifies the locale that the settings apply to.
+   *
+   * Length: 1–128.
+   */
   localeId: string;
   /** Specifies locale settings for a locale. */
   botAliasLocaleSetting: BotBotAliasLocaleSettings;
@@ -1521,9 +1831,17 @@ export interface BotCodeHookSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-lambdacodehook.html | CloudFormation: LambdaCodeHook}
  */
 export interface BotLambdaCodeHook {
-  /** The Amazon Resource Name (ARN) of the Lambda function. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function.
+   *
+   * Length: 20–2048.
+   */
   lambdaArn: string;
-  /** The version of the request-response that you want Amazon Lex to use to invoke your Lambda function. */
+  /**
+   * The version of the request-response that you want Amazon Lex to use to invoke your Lambda function.
+   *
+   * Length: 1–5.
+   */
   codeHookInterfaceVersion: string;
 }
 
@@ -1533,9 +1851,17 @@ export interface BotLambdaCodeHook {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-conversationlogsettings.html | CloudFormation: ConversationLogSettings}
  */
 export interface BotConversationLogSettings {
-  /** The Amazon CloudWatch Logs settings for logging text and metadata. */
+  /**
+   * The Amazon CloudWatch Logs settings for logging text and metadata.
+   *
+   * Items: at most 1.
+   */
   textLogSettings?: BotTextLogSetting[];
-  /** The Amazon S3 settings for logging audio to an S3 bucket. */
+  /**
+   * The Amazon S3 settings for logging audio to an S3 bucket.
+   *
+   * Items: at most 1.
+   */
   audioLogSettings?: BotAudioLogSetting[];
 }
 
@@ -1567,9 +1893,17 @@ export interface BotTextLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-cloudwatchloggrouplogdestination.html | CloudFormation: CloudWatchLogGroupLogDestination}
  */
 export interface BotCloudWatchLogGroupLogDestination {
-  /** The Amazon Resource Name (ARN) of the log group where text and metadata logs are delivered. */
+  /**
+   * The Amazon Resource Name (ARN) of the log group where text and metadata logs are delivered.
+   *
+   * Length: 1–2048.
+   */
   cloudWatchLogGroupArn: string;
-  /** The prefix of the log stream name within the log group that you specified */
+  /**
+   * The prefix of the log stream name within the log group that you specified
+   *
+   * Length: 0–1024.
+   */
   logPrefix: string;
 }
 
@@ -1601,11 +1935,23 @@ export interface BotAudioLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-bot-s3bucketlogdestination.html | CloudFormation: S3BucketLogDestination}
  */
 export interface BotS3BucketLogDestination {
-  /** The Amazon Resource Name (ARN) of an AWS Key Management Service (KMS) key for encrypting audio log files stored in an Amazon S3 bucket. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Key Management Service (KMS) key for encrypting audio log files stored in an Amazon S3 bucket.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w\-]+:kms:[\w\-]+:[\d]{12}:(?:key\/[\w\-]+|alias\/[a-zA-Z0-9:\/_\-]{1,256})$`.
+   */
   kmsKeyArn?: string;
-  /** The S3 prefix to assign to audio log files. */
+  /**
+   * The S3 prefix to assign to audio log files.
+   *
+   * Length: 0–1024.
+   */
   logPrefix: string;
-  /** The Amazon Resource Name (ARN) of an Amazon S3 bucket where audio log files are stored. */
+  /**
+   * The Amazon Resource Name (ARN) of an Amazon S3 bucket where audio log files are stored.
+   *
+   * Length: 1–2048. Pattern: `^arn:[\w\-]+:s3:::[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3BucketArn: string;
 }
 
@@ -1666,25 +2012,45 @@ export interface BotBotMember {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lex-botalias.html | CloudFormation: AWS::Lex::BotAlias}
  */
-export const BotAlias = cloudControlType<BotAliasArgs, BotAliasOutputs>("AWS::Lex::BotAlias", "aws:lex:BotAlias", '{"p":[["BotVersion","string"],["Description","string"],["BotId","string",67],["BotAliasLocaleSettings",["array",["ref","BotAliasLocaleSettingsItem"]]],["ConversationLogSettings",["ref","ConversationLogSettings"]],["SentimentAnalysisSettings",["ref","SentimentAnalysisSettings"]],["BotAliasName","string",1],["BotAliasTags",["array",["ref","Tag"]]],["BotAliasStatus",["enum","Creating","Available","Deleting","Failed"],8],["Arn","string",72],["BotAliasId","string",72]],"id":["BotAliasId","BotId"],"d":{"BotAliasLocaleSettingsItem":[["LocaleId","string",1],["BotAliasLocaleSetting",["ref","BotAliasLocaleSettings"],1]],"BotAliasLocaleSettings":[["CodeHookSpecification",["ref","CodeHookSpecification"]],["Enabled","boolean",1]],"CodeHookSpecification":[["LambdaCodeHook",["ref","LambdaCodeHook"],1]],"LambdaCodeHook":[["LambdaArn","string",1],["CodeHookInterfaceVersion","string",1]],"ConversationLogSettings":[["TextLogSettings",["array",["ref","TextLogSetting"]]],["AudioLogSettings",["array",["ref","AudioLogSetting"]]]],"TextLogSetting":[["Destination",["ref","TextLogDestination"],1],["Enabled","boolean",1]],"TextLogDestination":[["CloudWatch",["ref","CloudWatchLogGroupLogDestination"],1]],"CloudWatchLogGroupLogDestination":[["CloudWatchLogGroupArn","string",1],["LogPrefix","string",1]],"AudioLogSetting":[["Destination",["ref","AudioLogDestination"],1],["Enabled","boolean",1]],"AudioLogDestination":[["S3Bucket",["ref","S3BucketLogDestination"],1]],"S3BucketLogDestination":[["KmsKeyArn","string"],["LogPrefix","string",1],["S3BucketArn","string",1]],"SentimentAnalysisSettings":[["DetectSentiment","boolean",1]]},"tags":["BotAliasTags","standard"]}');
+export const BotAlias = cloudControlType<BotAliasArgs, BotAliasOutputs>("AWS::Lex::BotAlias", "aws:lex:BotAlias", '{"p":[["BotVersion","string"],["Description","string"],["BotId","string",67],["BotAliasLocaleSettings",["array",["ref","BotAliasLocaleSettingsItem"]]],["ConversationLogSettings",["ref","ConversationLogSettings"]],["SentimentAnalysisSettings",["ref","SentimentAnalysisSettings"]],["BotAliasName","string",1],["BotAliasTags",["array",["ref","Tag"]]],["BotAliasStatus",["enum","Creating","Available","Deleting","Failed"],8],["Arn","string",72],["BotAliasId","string",72]],"id":["BotAliasId","BotId"],"d":{"BotAliasLocaleSettingsItem":[["LocaleId","string",1],["BotAliasLocaleSetting",["ref","BotAliasLocaleSettings"],1]],"BotAliasLocaleSettings":[["CodeHookSpecification",["ref","CodeHookSpecification"]],["Enabled","boolean",1]],"CodeHookSpecification":[["LambdaCodeHook",["ref","LambdaCodeHook"],1]],"LambdaCodeHook":[["LambdaArn","string",1],["CodeHookInterfaceVersion","string",1]],"ConversationLogSettings":[["TextLogSettings",["array",["ref","TextLogSetting"]]],["AudioLogSettings",["array",["ref","AudioLogSetting"]]]],"TextLogSetting":[["Destination",["ref","TextLogDestination"],1],["Enabled","boolean",1]],"TextLogDestination":[["CloudWatch",["ref","CloudWatchLogGroupLogDestination"],1]],"CloudWatchLogGroupLogDestination":[["CloudWatchLogGroupArn","string",1],["LogPrefix","string",1]],"AudioLogSetting":[["Destination",["ref","AudioLogDestination"],1],["Enabled","boolean",1]],"AudioLogDestination":[["S3Bucket",["ref","S3BucketLogDestination"],1]],"S3BucketLogDestination":[["KmsKeyArn","string"],["LogPrefix","string",1],["S3BucketArn","string",1]],"SentimentAnalysisSettings":[["DetectSentiment","boolean",1]]},"tags":["BotAliasTags","standard"],"reg":{"h":"crudl","co":["BotId"],"ro":["BotAliasId","Arn","BotAliasStatus"],"uo":["BotAliasLocaleSettings","ConversationLogSettings/AudioLogSettings","ConversationLogSettings/TextLogSettings","BotAliasTags"],"tg":[true,true,true]}}');
 /** A {@link BotAlias} instance: its attributes as typed outputs. */
 export type BotAlias = InstanceType<typeof BotAlias>;
 
 /** Inputs of {@link BotAlias}. */
 export interface BotAliasArgs {
-  /** The version of the bot that the bot alias references. */
+  /**
+   * The version of the bot that the bot alias references.
+   *
+   * Length: 1–5. Pattern: `^(DRAFT|[0-9]+)$`.
+   */
   botVersion?: string;
-  /** The description of the bot alias. */
+  /**
+   * The description of the bot alias.
+   *
+   * Length: at most 200.
+   */
   description?: string;
-  /** The unique identifier of the bot. */
+  /**
+   * The unique identifier of the bot.
+   *
+   * Length: 10–10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   botId: string;
-  /** Specifies settings that are unique to a locale. For example, you can use different Lambda function depending on the bot's locale. */
+  /**
+   * Specifies settings that are unique to a locale. For example, you can use different Lambda function depending on the bot's locale.
+   *
+   * Items: at most 50.
+   */
   botAliasLocaleSettings?: BotAliasBotAliasLocaleSettingsItem[];
   /** Specifies whether Amazon Lex logs text and audio for conversations with the bot. When you enable conversation logs, text logs store text input, transcripts of audio input, and associated metadata in Amazon CloudWatch logs. Audio logs store input in Amazon S3 . */
   conversationLogSettings?: BotAliasConversationLogSettings;
   /** Determines whether Amazon Lex will use Amazon Comprehend to detect the sentiment of user utterances. */
   sentimentAnalysisSettings?: BotAliasSentimentAnalysisSettings;
-  /** The name of the bot alias. */
+  /**
+   * The name of the bot alias.
+   *
+   * Length: 1–100. Pattern: `^([0-9a-zA-Z][_-]?)+$`.
+   */
   botAliasName: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -1692,6 +2058,8 @@ export interface BotAliasArgs {
    * You can only add tags when you specify an alias.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   botAliasTags?: AwsTag[];
 }
@@ -1712,7 +2080,11 @@ export interface BotAliasOutputs extends BotAliasArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-botalias-botaliaslocalesettingsitem.html | CloudFormation: BotAliasLocaleSettingsItem}
  */
 export interface BotAliasBotAliasLocaleSettingsItem {
-  /** The unique identifier of the locale. */
+  /**
+   * The unique identifier of the locale.
+   *
+   * Length: 1–128.
+   */
   localeId: string;
   /** Specifies settings that are unique to a locale. */
   botAliasLocaleSetting: BotAliasBotAliasLocaleSettings;
@@ -1746,9 +2118,17 @@ export interface BotAliasCodeHookSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-botalias-lambdacodehook.html | CloudFormation: LambdaCodeHook}
  */
 export interface BotAliasLambdaCodeHook {
-  /** The Amazon Resource Name (ARN) of the Lambda function. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function.
+   *
+   * Length: 20–2048.
+   */
   lambdaArn: string;
-  /** The version of the request-response that you want Amazon Lex to use to invoke your Lambda function. */
+  /**
+   * The version of the request-response that you want Amazon Lex to use to invoke your Lambda function.
+   *
+   * Length: 1–5.
+   */
   codeHookInterfaceVersion: string;
 }
 
@@ -1758,9 +2138,17 @@ export interface BotAliasLambdaCodeHook {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-botalias-conversationlogsettings.html | CloudFormation: ConversationLogSettings}
  */
 export interface BotAliasConversationLogSettings {
-  /** The Amazon CloudWatch Logs settings for logging text and metadata. */
+  /**
+   * The Amazon CloudWatch Logs settings for logging text and metadata.
+   *
+   * Items: at most 1.
+   */
   textLogSettings?: BotAliasTextLogSetting[];
-  /** The Amazon S3 settings for logging audio to an S3 bucket. */
+  /**
+   * The Amazon S3 settings for logging audio to an S3 bucket.
+   *
+   * Items: at most 1.
+   */
   audioLogSettings?: BotAliasAudioLogSetting[];
 }
 
@@ -1792,9 +2180,17 @@ export interface BotAliasTextLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-botalias-cloudwatchloggrouplogdestination.html | CloudFormation: CloudWatchLogGroupLogDestination}
  */
 export interface BotAliasCloudWatchLogGroupLogDestination {
-  /** The Amazon Resource Name (ARN) of the log group where text and metadata logs are delivered. */
+  /**
+   * The Amazon Resource Name (ARN) of the log group where text and metadata logs are delivered.
+   *
+   * Length: 1–2048.
+   */
   cloudWatchLogGroupArn: string;
-  /** The prefix of the log stream name within the log group that you specified */
+  /**
+   * The prefix of the log stream name within the log group that you specified
+   *
+   * Length: 0–1024.
+   */
   logPrefix: string;
 }
 
@@ -1826,11 +2222,23 @@ export interface BotAliasAudioLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-botalias-s3bucketlogdestination.html | CloudFormation: S3BucketLogDestination}
  */
 export interface BotAliasS3BucketLogDestination {
-  /** The Amazon Resource Name (ARN) of an AWS Key Management Service (KMS) key for encrypting audio log files stored in an Amazon S3 bucket. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Key Management Service (KMS) key for encrypting audio log files stored in an Amazon S3 bucket.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w\-]+:kms:[\w\-]+:[\d]{12}:(?:key\/[\w\-]+|alias\/[a-zA-Z0-9:\/_\-]{1,256})$`.
+   */
   kmsKeyArn?: string;
-  /** The S3 prefix to assign to audio log files. */
+  /**
+   * The S3 prefix to assign to audio log files.
+   *
+   * Length: 0–1024.
+   */
   logPrefix: string;
-  /** The Amazon Resource Name (ARN) of an Amazon S3 bucket where audio log files are stored. */
+  /**
+   * The Amazon Resource Name (ARN) of an Amazon S3 bucket where audio log files are stored.
+   *
+   * Length: 1–2048. Pattern: `^arn:[\w\-]+:s3:::[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3BucketArn: string;
 }
 
@@ -1853,17 +2261,31 @@ export interface BotAliasSentimentAnalysisSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lex-botversion.html | CloudFormation: AWS::Lex::BotVersion}
  */
-export const BotVersion = cloudControlType<BotVersionArgs, BotVersionOutputs>("AWS::Lex::BotVersion", "aws:lex:BotVersion", '{"p":[["Description","string"],["BotId","string",67],["BotVersionLocaleSpecification",["array",["ref","BotVersionLocaleSpecification"]],1],["BotVersion","string",72]],"id":["BotId","BotVersion"],"d":{"BotVersionLocaleSpecification":[["LocaleId","string",1],["BotVersionLocaleDetails",["ref","BotVersionLocaleDetails"],1]],"BotVersionLocaleDetails":[["SourceBotVersion","string",1]]}}');
+export const BotVersion = cloudControlType<BotVersionArgs, BotVersionOutputs>("AWS::Lex::BotVersion", "aws:lex:BotVersion", '{"p":[["Description","string"],["BotId","string",67],["BotVersionLocaleSpecification",["array",["ref","BotVersionLocaleSpecification"]],17],["BotVersion","string",72]],"id":["BotId","BotVersion"],"d":{"BotVersionLocaleSpecification":[["LocaleId","string",1],["BotVersionLocaleDetails",["ref","BotVersionLocaleDetails"],1]],"BotVersionLocaleDetails":[["SourceBotVersion","string",1]]},"reg":{"h":"crdl","wo":["BotVersionLocaleSpecification"],"co":["BotId"],"ro":["BotVersion"],"uo":["BotVersionLocaleSpecification"],"tg":[false,true,true]}}');
 /** A {@link BotVersion} instance: its attributes as typed outputs. */
 export type BotVersion = InstanceType<typeof BotVersion>;
 
 /** Inputs of {@link BotVersion}. */
 export interface BotVersionArgs {
-  /** The description of the version. */
+  /**
+   * The description of the version.
+   *
+   * Length: at most 200.
+   */
   description?: string;
-  /** The unique identifier of the bot. */
+  /**
+   * The unique identifier of the bot.
+   *
+   * Length: 10–10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   botId: string;
-  /** Specifies the locales that Amazon Lex adds to this version. You can choose the Draft version or any other previously published version for each locale. When you specify a source version, the locale data is copied from the source version to the new version. */
+  /**
+   * Specifies the locales that Amazon Lex adds to this version. You can choose the Draft version or any other previously published version for each locale. When you specify a source version, the locale data is copied from the source version to the new version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   botVersionLocaleSpecification: BotVersionBotVersionLocaleSpecification[];
 }
 
@@ -1891,7 +2313,11 @@ export interface BotVersionBotVersionLocaleSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lex-botversion-botversionlocaledetails.html | CloudFormation: BotVersionLocaleDetails}
  */
 export interface BotVersionBotVersionLocaleDetails {
-  /** The version of a bot used for a bot locale. */
+  /**
+   * The version of a bot used for a bot locale.
+   *
+   * Length: 1–5. Pattern: `^(DRAFT|[0-9]+)$`.
+   */
   sourceBotVersion: string;
 }
 
@@ -1902,15 +2328,19 @@ export interface BotVersionBotVersionLocaleDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lex-resourcepolicy.html | CloudFormation: AWS::Lex::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Lex::ResourcePolicy", "aws:lex:ResourcePolicy", '{"p":[["Policy","json",1],["ResourceArn","string",67],["Id","string",72,"awsId"],["RevisionId","string",8]],"id":["Id"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Lex::ResourcePolicy", "aws:lex:ResourcePolicy", '{"p":[["Policy","json",1],["ResourceArn","string",67],["Id","string",72,"awsId"],["RevisionId","string",8]],"id":["Id"],"reg":{"h":"crudl","co":["ResourceArn"],"ro":["Id","RevisionId"],"ai":[["ResourceArn"]],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
   /** A resource policy to add to the resource. The policy is a JSON structure that contains one or more statements that define the policy. The policy must follow IAM syntax. If the policy isn't valid, Amazon Lex returns a validation exception. */
-  policy: Record<string, unknown>;
-  /** The Amazon Resource Name (ARN) of the bot or bot alias that the resource policy is attached to. */
+  policy: PolicyDocument;
+  /**
+   * The Amazon Resource Name (ARN) of the bot or bot alias that the resource policy is attached to.
+   *
+   * Length: 1–1011.
+   */
   resourceArn: string;
 }
 

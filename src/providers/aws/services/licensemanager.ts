@@ -15,13 +15,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-licensemanager-grant.html | CloudFormation: AWS::LicenseManager::Grant}
  */
-export const Grant = cloudControlType<GrantArgs, GrantOutputs>("AWS::LicenseManager::Grant", "aws:licensemanager:Grant", '{"p":[["Status","string"],["Principals",["array","string"]],["HomeRegion","string"],["AllowedOperations",["array","string"]],["LicenseArn","string"],["GrantName","string"],["Tags",["array",["ref","Tag"]]],["GrantArn","string",72],["Version","string",8]],"id":["GrantArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:license-manager::${Account}:grant:${GrantId}"}');
+export const Grant = cloudControlType<GrantArgs, GrantOutputs>("AWS::LicenseManager::Grant", "aws:licensemanager:Grant", '{"p":[["Status","string",16],["Principals",["array","string"],16],["HomeRegion","string"],["AllowedOperations",["array","string"],16],["LicenseArn","string"],["GrantName","string"],["Tags",["array",["ref","Tag"]]],["GrantArn","string",72],["Version","string",8]],"id":["GrantArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Principals","AllowedOperations","Status"],"ro":["GrantArn","Version"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:license-manager::${Account}:grant:${GrantId}"}');
 /** A {@link Grant} instance: its attributes as typed outputs. */
 export type Grant = InstanceType<typeof Grant>;
 
 /** Inputs of {@link Grant}. */
 export interface GrantArgs {
-  /** Granted license status. */
+  /**
+   * Granted license status.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   status?: string;
   /**
    * The grant principals. You can specify one of the following as an Amazon Resource Name (ARN):
@@ -31,13 +35,25 @@ export interface GrantArgs {
    * - An organizational unit (OU), which includes all accounts in the OU.
    *
    * - An organization, which will include all accounts across your organization.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: at most 2048.
    */
   principals?: string[];
   /** Home Region of the grant. */
   homeRegion?: string;
-  /** Allowed operations for the grant. */
+  /**
+   * Allowed operations for the grant.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   allowedOperations?: string[];
-  /** License ARN. */
+  /**
+   * License ARN.
+   *
+   * Length: at most 2048.
+   */
   licenseArn?: string;
   /** Grant name. */
   grantName?: string;
@@ -60,13 +76,17 @@ export interface GrantOutputs extends GrantArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-licensemanager-license.html | CloudFormation: AWS::LicenseManager::License}
  */
-export const License = cloudControlType<LicenseArgs, LicenseOutputs>("AWS::LicenseManager::License", "aws:licensemanager:License", '{"p":[["ProductSKU","string",1],["Status","string"],["ConsumptionConfiguration",["ref","ConsumptionConfiguration"],1],["Validity",["ref","ValidityDateFormat"],1],["ProductName","string",1],["Issuer",["ref","IssuerData"],1],["HomeRegion","string",1],["Entitlements",["array",["ref","Entitlement"]],1],["LicenseMetadata",["array",["ref","Metadata"]]],["LicenseName","string",1],["Beneficiary","string",1],["Tags",["array",["ref","Tag"]]],["Version","string",8],["LicenseArn","string",72]],"id":["LicenseArn"],"d":{"ConsumptionConfiguration":[["BorrowConfiguration",["ref","BorrowConfiguration"]],["RenewType","string"],["ProvisionalConfiguration",["ref","ProvisionalConfiguration"]]],"BorrowConfiguration":[["AllowEarlyCheckIn","boolean",1],["MaxTimeToLiveInMinutes","integer",1]],"ProvisionalConfiguration":[["MaxTimeToLiveInMinutes","integer",1]],"ValidityDateFormat":[["Begin","string",1],["End","string",1]],"IssuerData":[["SignKey","string"],["Name","string",1]],"Entitlement":[["AllowCheckIn","boolean"],["Overage","boolean"],["Value","string"],["MaxCount","integer"],["Unit","string",1],["Name","string",1]],"Metadata":[["Value","string",1],["Name","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:license-manager::${Account}:license:${LicenseId}"}');
+export const License = cloudControlType<LicenseArgs, LicenseOutputs>("AWS::LicenseManager::License", "aws:licensemanager:License", '{"p":[["ProductSKU","string",1],["Status","string"],["ConsumptionConfiguration",["ref","ConsumptionConfiguration"],1],["Validity",["ref","ValidityDateFormat"],1],["ProductName","string",1],["Issuer",["ref","IssuerData"],1],["HomeRegion","string",1],["Entitlements",["array",["ref","Entitlement"]],1],["LicenseMetadata",["array",["ref","Metadata"]]],["LicenseName","string",1],["Beneficiary","string",1],["Tags",["array",["ref","Tag"]]],["Version","string",8],["LicenseArn","string",72]],"id":["LicenseArn"],"d":{"ConsumptionConfiguration":[["BorrowConfiguration",["ref","BorrowConfiguration"]],["RenewType","string"],["ProvisionalConfiguration",["ref","ProvisionalConfiguration"]]],"BorrowConfiguration":[["AllowEarlyCheckIn","boolean",1],["MaxTimeToLiveInMinutes","integer",1]],"ProvisionalConfiguration":[["MaxTimeToLiveInMinutes","integer",1]],"ValidityDateFormat":[["Begin","string",1],["End","string",1]],"IssuerData":[["SignKey","string"],["Name","string",1]],"Entitlement":[["AllowCheckIn","boolean"],["Overage","boolean"],["Value","string"],["MaxCount","integer"],["Unit","string",1],["Name","string",1]],"Metadata":[["Value","string",1],["Name","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["LicenseArn","Version"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:license-manager::${Account}:license:${LicenseId}"}');
 /** A {@link License} instance: its attributes as typed outputs. */
 export type License = InstanceType<typeof License>;
 
 /** Inputs of {@link License}. */
 export interface LicenseArgs {
-  /** Product SKU. */
+  /**
+   * Product SKU.
+   *
+   * Length: 1–1024.
+   */
   productSKU: string;
   /** License status. */
   status?: string;
@@ -195,9 +215,11 @@ export interface LicenseMetadata {
 /**
  * Resource Type definition for AWS::LicenseManager::LicenseAssetGroup
  *
+ * @deprecated Cloud Control cannot create AWS::LicenseManager::LicenseAssetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-licensemanager-licenseassetgroup.html | CloudFormation: AWS::LicenseManager::LicenseAssetGroup}
  */
-export const LicenseAssetGroup = cloudControlType<LicenseAssetGroupArgs, LicenseAssetGroupOutputs>("AWS::LicenseManager::LicenseAssetGroup", "aws:licensemanager:LicenseAssetGroup", '{"p":[["Name","string",1],["Description","string"],["AssociatedLicenseAssetRulesetARNs",["array","string"],1],["LicenseAssetGroupConfigurations",["array",["ref","LicenseAssetGroupConfiguration"]],67],["Properties",["array",["ref","LicenseAssetGroupProperty"]]],["Tags",["array",["ref","Tag"]]],["LicenseAssetGroupArn","string",72]],"id":["LicenseAssetGroupArn"],"d":{"LicenseAssetGroupConfiguration":[["UsageDimension","string"]],"LicenseAssetGroupProperty":[["Key","string"],["Value","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:license-manager:${Region}:${Account}:license-asset-group:${LicenseAssetGroupId}"}');
+export const LicenseAssetGroup = cloudControlType<LicenseAssetGroupArgs, LicenseAssetGroupOutputs>("AWS::LicenseManager::LicenseAssetGroup", "aws:licensemanager:LicenseAssetGroup", '{"p":[["Name","string",1],["Description","string"],["AssociatedLicenseAssetRulesetARNs",["array","string"],1],["LicenseAssetGroupConfigurations",["array",["ref","LicenseAssetGroupConfiguration"]],67],["Properties",["array",["ref","LicenseAssetGroupProperty"]]],["Tags",["array",["ref","Tag"]]],["LicenseAssetGroupArn","string",72]],"id":["LicenseAssetGroupArn"],"d":{"LicenseAssetGroupConfiguration":[["UsageDimension","string"]],"LicenseAssetGroupProperty":[["Key","string"],["Value","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:license-manager:${Region}:${Account}:license-asset-group:${LicenseAssetGroupId}"}');
 /** A {@link LicenseAssetGroup} instance: its attributes as typed outputs. */
 export type LicenseAssetGroup = InstanceType<typeof LicenseAssetGroup>;
 
@@ -239,15 +261,23 @@ export interface LicenseAssetGroupLicenseAssetGroupProperty {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-licensemanager-licenseassetruleset.html | CloudFormation: AWS::LicenseManager::LicenseAssetRuleSet}
  */
-export const LicenseAssetRuleSet = cloudControlType<LicenseAssetRuleSetArgs, LicenseAssetRuleSetOutputs>("AWS::LicenseManager::LicenseAssetRuleSet", "aws:licensemanager:LicenseAssetRuleSet", '{"p":[["Name","string",1],["Description","string"],["Rules",["array",["ref","LicenseAssetRule"]],1],["Tags",["array",["ref","Tag"]]],["LicenseAssetRulesetArn","string",72]],"id":["LicenseAssetRulesetArn"],"d":{"LicenseAssetRule":[["RuleStatement",["ref","RuleStatement"],1]],"RuleStatement":[["InstanceRuleStatement",["ref","InstanceRuleStatement"]],["LicenseRuleStatement",["ref","LicenseRuleStatement"]],["LicenseConfigurationRuleStatement",["ref","LicenseConfigurationRuleStatement"]]],"InstanceRuleStatement":[["AndRuleStatement",["ref","AndRuleStatement"]],["OrRuleStatement",["ref","OrRuleStatement"]],["MatchingRuleStatement",["ref","MatchingRuleStatement"]]],"AndRuleStatement":[["MatchingRuleStatements",["array",["ref","MatchingRuleStatement"]]]],"MatchingRuleStatement":[["KeyToMatch","string",1],["Constraint","string",1],["ValueToMatch",["array","string"],1]],"OrRuleStatement":[["MatchingRuleStatements",["array",["ref","MatchingRuleStatement"]]]],"LicenseRuleStatement":[["AndRuleStatement",["ref","AndRuleStatement"]],["OrRuleStatement",["ref","OrRuleStatement"]],["MatchingRuleStatement",["ref","MatchingRuleStatement"]]],"LicenseConfigurationRuleStatement":[["AndRuleStatement",["ref","AndRuleStatement"]],["OrRuleStatement",["ref","OrRuleStatement"]],["MatchingRuleStatement",["ref","MatchingRuleStatement"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:license-manager:${Region}:${Account}:license-asset-ruleset:${LicenseAssetRulesetId}"}');
+export const LicenseAssetRuleSet = cloudControlType<LicenseAssetRuleSetArgs, LicenseAssetRuleSetOutputs>("AWS::LicenseManager::LicenseAssetRuleSet", "aws:licensemanager:LicenseAssetRuleSet", '{"p":[["Name","string",1],["Description","string"],["Rules",["array",["ref","LicenseAssetRule"]],1],["Tags",["array",["ref","Tag"]]],["LicenseAssetRulesetArn","string",72]],"id":["LicenseAssetRulesetArn"],"d":{"LicenseAssetRule":[["RuleStatement",["ref","RuleStatement"],1]],"RuleStatement":[["InstanceRuleStatement",["ref","InstanceRuleStatement"]],["LicenseRuleStatement",["ref","LicenseRuleStatement"]],["LicenseConfigurationRuleStatement",["ref","LicenseConfigurationRuleStatement"]]],"InstanceRuleStatement":[["AndRuleStatement",["ref","AndRuleStatement"]],["OrRuleStatement",["ref","OrRuleStatement"]],["MatchingRuleStatement",["ref","MatchingRuleStatement"]]],"AndRuleStatement":[["MatchingRuleStatements",["array",["ref","MatchingRuleStatement"]]]],"MatchingRuleStatement":[["KeyToMatch","string",1],["Constraint","string",1],["ValueToMatch",["array","string"],1]],"OrRuleStatement":[["MatchingRuleStatements",["array",["ref","MatchingRuleStatement"]]]],"LicenseRuleStatement":[["AndRuleStatement",["ref","AndRuleStatement"]],["OrRuleStatement",["ref","OrRuleStatement"]],["MatchingRuleStatement",["ref","MatchingRuleStatement"]]],"LicenseConfigurationRuleStatement":[["AndRuleStatement",["ref","AndRuleStatement"]],["OrRuleStatement",["ref","OrRuleStatement"]],["MatchingRuleStatement",["ref","MatchingRuleStatement"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["LicenseAssetRulesetArn"],"uo":["Rules","Rules/*/RuleStatement/InstanceRuleStatement/AndRuleStatement/MatchingRuleStatements","Rules/*/RuleStatement/InstanceRuleStatement/AndRuleStatement/MatchingRuleStatements/*/ValueToMatch","Rules/*/RuleStatement/InstanceRuleStatement/OrRuleStatement/MatchingRuleStatements","Rules/*/RuleStatement/InstanceRuleStatement/OrRuleStatement/MatchingRuleStatements/*/ValueToMatch","Rules/*/RuleStatement/InstanceRuleStatement/MatchingRuleStatement/ValueToMatch","Rules/*/RuleStatement/LicenseRuleStatement/AndRuleStatement/MatchingRuleStatements","Rules/*/RuleStatement/LicenseRuleStatement/AndRuleStatement/MatchingRuleStatements/*/ValueToMatch","Rules/*/RuleStatement/LicenseRuleStatement/OrRuleStatement/MatchingRuleStatements","Rules/*/RuleStatement/LicenseRuleStatement/OrRuleStatement/MatchingRuleStatements/*/ValueToMatch","Rules/*/RuleStatement/LicenseRuleStatement/MatchingRuleStatement/ValueToMatch","Rules/*/RuleStatement/LicenseConfigurationRuleStatement/AndRuleStatement/MatchingRuleStatements","Rules/*/RuleStatement/LicenseConfigurationRuleStatement/AndRuleStatement/MatchingRuleStatements/*/ValueToMatch","Rules/*/RuleStatement/LicenseConfigurationRuleStatement/OrRuleStatement/MatchingRuleStatements","Rules/*/RuleStatement/LicenseConfigurationRuleStatement/OrRuleStatement/MatchingRuleStatements/*/ValueToMatch","Rules/*/RuleStatement/LicenseConfigurationRuleStatement/MatchingRuleStatement/ValueToMatch","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:license-manager:${Region}:${Account}:license-asset-ruleset:${LicenseAssetRulesetId}"}');
 /** A {@link LicenseAssetRuleSet} instance: its attributes as typed outputs. */
 export type LicenseAssetRuleSet = InstanceType<typeof LicenseAssetRuleSet>;
 
 /** Inputs of {@link LicenseAssetRuleSet}. */
 export interface LicenseAssetRuleSetArgs {
-  /** License asset ruleset name. */
+  /**
+   * License asset ruleset name.
+   *
+   * Length: at most 128.
+   */
   name: string;
-  /** License asset ruleset description. */
+  /**
+   * License asset ruleset description.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** License asset rules. */
   rules: LicenseAssetRuleSetLicenseAssetRule[];

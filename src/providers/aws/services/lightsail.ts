@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-alarm.html | CloudFormation: AWS::Lightsail::Alarm}
  */
-export const Alarm = cloudControlType<AlarmArgs, AlarmOutputs>("AWS::Lightsail::Alarm", "aws:lightsail:Alarm", '{"p":[["MetricName","string",67],["ComparisonOperator","string",1],["TreatMissingData","string"],["AlarmName","string",67],["ContactProtocols",["array","string"]],["MonitoredResourceName","string",67],["EvaluationPeriods","integer",1],["NotificationEnabled","boolean"],["DatapointsToAlarm","integer"],["NotificationTriggers",["array","string"]],["Threshold","number",1],["AlarmArn","string",72],["State","string",8]],"id":["AlarmName"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Alarm/${Id}"}');
+export const Alarm = cloudControlType<AlarmArgs, AlarmOutputs>("AWS::Lightsail::Alarm", "aws:lightsail:Alarm", '{"p":[["MetricName","string",67],["ComparisonOperator","string",1],["TreatMissingData","string"],["AlarmName","string",67],["ContactProtocols",["array","string"]],["MonitoredResourceName","string",67],["EvaluationPeriods","integer",1],["NotificationEnabled","boolean"],["DatapointsToAlarm","integer"],["NotificationTriggers",["array","string"]],["Threshold","number",1],["AlarmArn","string",72],["State","string",8]],"id":["AlarmName"],"reg":{"h":"crudl","co":["AlarmName","MonitoredResourceName","MetricName"],"ro":["AlarmArn","State"],"uo":["ContactProtocols","NotificationTriggers"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Alarm/${Id}"}');
 /** A {@link Alarm} instance: its attributes as typed outputs. */
 export type Alarm = InstanceType<typeof Alarm>;
 
@@ -34,7 +34,11 @@ export interface AlarmArgs {
    * - `missing` - Missing data is treated as missing.
    */
   treatMissingData?: string;
-  /** The name of the alarm. */
+  /**
+   * The name of the alarm.
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   alarmName: string;
   /**
    * The contact protocols for the alarm, such as `Email` , `SMS` (text messaging), or both.
@@ -83,7 +87,7 @@ export interface AlarmOutputs extends AlarmArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-bucket.html | CloudFormation: AWS::Lightsail::Bucket}
  */
-export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::Lightsail::Bucket", "aws:lightsail:Bucket", '{"p":[["ObjectVersioning","boolean"],["ReadOnlyAccessAccounts",["array","string"]],["BundleId","string",1],["BucketName","string",67],["AccessRules",["ref","AccessRules"]],["ResourcesReceivingAccess",["array","string"]],["Tags",["array",["ref","Tag"]]],["BucketArn","string",72],["AbleToUpdateBundle","boolean",8],["Url","string",8]],"id":["BucketName"],"d":{"AccessRules":[["AllowPublicOverrides","boolean"],["GetObject","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Bucket/${Id}"}');
+export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::Lightsail::Bucket", "aws:lightsail:Bucket", '{"p":[["ObjectVersioning","boolean"],["ReadOnlyAccessAccounts",["array","string"]],["BundleId","string",1],["BucketName","string",67],["AccessRules",["ref","AccessRules"]],["ResourcesReceivingAccess",["array","string"]],["Tags",["array",["ref","Tag"]]],["BucketArn","string",72],["AbleToUpdateBundle","boolean",8],["Url","string",8]],"id":["BucketName"],"d":{"AccessRules":[["AllowPublicOverrides","boolean"],["GetObject","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["BucketName"],"ro":["BucketArn","Url","AbleToUpdateBundle"],"uo":["ResourcesReceivingAccess","ReadOnlyAccessAccounts","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Bucket/${Id}"}');
 /** A {@link Bucket} instance: its attributes as typed outputs. */
 export type Bucket = InstanceType<typeof Bucket>;
 
@@ -107,7 +111,11 @@ export interface BucketArgs {
    * A bucket bundle specifies the monthly cost, storage space, and data transfer quota for a bucket.
    */
   bundleId: string;
-  /** The name of the bucket. */
+  /**
+   * The name of the bucket.
+   *
+   * Length: 3–54. Pattern: `^[a-z0-9][a-z0-9-]{1,52}[a-z0-9]$`.
+   */
   bucketName: string;
   /** An object that describes the access rules for the bucket. */
   accessRules?: BucketAccessRules;
@@ -167,7 +175,7 @@ export interface BucketAccessRules {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-certificate.html | CloudFormation: AWS::Lightsail::Certificate}
  */
-export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::Lightsail::Certificate", "aws:lightsail:Certificate", '{"p":[["DomainName","string",67],["SubjectAlternativeNames",["array","string"],66],["CertificateName","string",67],["Tags",["array",["ref","Tag"]]],["Status","string",8],["CertificateArn","string",72]],"id":["CertificateName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Certificate/${Id}"}');
+export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::Lightsail::Certificate", "aws:lightsail:Certificate", '{"p":[["DomainName","string",67],["SubjectAlternativeNames",["array","string"],66],["CertificateName","string",67],["Tags",["array",["ref","Tag"]]],["Status","string",8],["CertificateArn","string",72]],"id":["CertificateName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CertificateName","DomainName","SubjectAlternativeNames"],"ro":["CertificateArn","Status"],"uo":["SubjectAlternativeNames","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Certificate/${Id}"}');
 /** A {@link Certificate} instance: its attributes as typed outputs. */
 export type Certificate = InstanceType<typeof Certificate>;
 
@@ -200,9 +208,11 @@ export interface CertificateOutputs extends CertificateArgs {
 /**
  * Resource Type definition for AWS::Lightsail::ContactMethod
  *
+ * @deprecated Cloud Control cannot create AWS::Lightsail::ContactMethod: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-contactmethod.html | CloudFormation: AWS::Lightsail::ContactMethod}
  */
-export const ContactMethod = cloudControlType<ContactMethodArgs, ContactMethodOutputs>("AWS::Lightsail::ContactMethod", "aws:lightsail:ContactMethod", '{"p":[["Protocol",["enum","Email","SMS"],67],["ContactEndpoint","string",67],["Arn","string",72],["Status",["enum","PendingVerification","Valid","Invalid"],8],["Name","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8]],"id":["Arn"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:ContactMethod/${Id}"}');
+export const ContactMethod = cloudControlType<ContactMethodArgs, ContactMethodOutputs>("AWS::Lightsail::ContactMethod", "aws:lightsail:ContactMethod", '{"p":[["Protocol",["enum","Email","SMS"],67],["ContactEndpoint","string",67],["Arn","string",72],["Status",["enum","PendingVerification","Valid","Invalid"],8],["Name","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:ContactMethod/${Id}"}');
 /** A {@link ContactMethod} instance: its attributes as typed outputs. */
 export type ContactMethod = InstanceType<typeof ContactMethod>;
 
@@ -237,7 +247,7 @@ export interface ContactMethodOutputs extends ContactMethodArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-container.html | CloudFormation: AWS::Lightsail::Container}
  */
-export const Container = cloudControlType<ContainerArgs, ContainerOutputs>("AWS::Lightsail::Container", "aws:lightsail:Container", '{"p":[["PublicDomainNames",["array",["ref","PublicDomainName"]]],["ServiceName","string",67],["PrivateRegistryAccess",["ref","PrivateRegistryAccess"]],["ContainerServiceDeployment",["ref","ContainerServiceDeployment"]],["IsDisabled","boolean"],["Scale","integer",1],["Power","string",1],["Tags",["array",["ref","Tag"]]],["PrincipalArn","string",8],["ContainerArn","string",72],["Url","string",8]],"id":["ServiceName"],"d":{"PublicDomainName":[["CertificateName","string"],["DomainNames",["array","string"]]],"PrivateRegistryAccess":[["EcrImagePullerRole",["ref","EcrImagePullerRole"]]],"EcrImagePullerRole":[["PrincipalArn","string"],["IsActive","boolean"]],"ContainerServiceDeployment":[["Containers",["array",["ref","Container"]]],["PublicEndpoint",["ref","PublicEndpoint"]]],"Container":[["ContainerName","string"],["Command",["array","string"]],["Environment",["array",["ref","EnvironmentVariable"]]],["Ports",["array",["ref","PortInfo"]]],["Image","string"]],"EnvironmentVariable":[["Variable","string"],["Value","string"]],"PortInfo":[["Port","string"],["Protocol","string"]],"PublicEndpoint":[["ContainerName","string"],["ContainerPort","integer"],["HealthCheckConfig",["ref","HealthCheckConfig"]]],"HealthCheckConfig":[["Path","string"],["TimeoutSeconds","integer"],["SuccessCodes","string"],["UnhealthyThreshold","integer"],["HealthyThreshold","integer"],["IntervalSeconds","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:ContainerService/${Id}"}');
+export const Container = cloudControlType<ContainerArgs, ContainerOutputs>("AWS::Lightsail::Container", "aws:lightsail:Container", '{"p":[["PublicDomainNames",["array",["ref","PublicDomainName"]]],["ServiceName","string",67],["PrivateRegistryAccess",["ref","PrivateRegistryAccess"]],["ContainerServiceDeployment",["ref","ContainerServiceDeployment"]],["IsDisabled","boolean"],["Scale","integer",1],["Power","string",1],["Tags",["array",["ref","Tag"]]],["PrincipalArn","string",8],["ContainerArn","string",72],["Url","string",8]],"id":["ServiceName"],"d":{"PublicDomainName":[["CertificateName","string"],["DomainNames",["array","string"]]],"PrivateRegistryAccess":[["EcrImagePullerRole",["ref","EcrImagePullerRole"]]],"EcrImagePullerRole":[["PrincipalArn","string"],["IsActive","boolean"]],"ContainerServiceDeployment":[["Containers",["array",["ref","Container"]]],["PublicEndpoint",["ref","PublicEndpoint"]]],"Container":[["ContainerName","string"],["Command",["array","string"]],["Environment",["array",["ref","EnvironmentVariable"]]],["Ports",["array",["ref","PortInfo"]]],["Image","string"]],"EnvironmentVariable":[["Variable","string"],["Value","string"]],"PortInfo":[["Port","string"],["Protocol","string"]],"PublicEndpoint":[["ContainerName","string"],["ContainerPort","integer"],["HealthCheckConfig",["ref","HealthCheckConfig"]]],"HealthCheckConfig":[["Path","string"],["TimeoutSeconds","integer"],["SuccessCodes","string"],["UnhealthyThreshold","integer"],["HealthyThreshold","integer"],["IntervalSeconds","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ServiceName"],"ro":["ContainerArn","Url","PrincipalArn","PrivateRegistryAccess/EcrImagePullerRole/PrincipalArn"],"uo":["PublicDomainNames","PublicDomainNames/*/DomainNames","ContainerServiceDeployment/Containers","ContainerServiceDeployment/Containers/*/Command","ContainerServiceDeployment/Containers/*/Environment","ContainerServiceDeployment/Containers/*/Ports","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:ContainerService/${Id}"}');
 /** A {@link Container} instance: its attributes as typed outputs. */
 export type Container = InstanceType<typeof Container>;
 
@@ -253,7 +263,11 @@ export interface ContainerArgs {
    * > You must create and validate an SSL/TLS certificate before you can use public domain names with your container service. Use the [AWS::Lightsail::Certificate](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-certificate.html) resource to create a certificate for the public domain names that you want to use with your container service.
    */
   publicDomainNames?: ContainerPublicDomainName[];
-  /** The name of the container service. */
+  /**
+   * The name of the container service.
+   *
+   * Length: 1–63. Pattern: `^[a-z0-9]{1,2}|[a-z0-9][a-z0-9-]+[a-z0-9]$`.
+   */
   serviceName: string;
   /**
    * An object that describes the configuration for the container service to access private container image repositories, such as  ( Amazon ECR ) private repositories.
@@ -269,6 +283,8 @@ export interface ContainerArgs {
    * The scale specification of the container service.
    *
    * The scale specifies the allocated compute nodes of the container service.
+   *
+   * Range: 1–20.
    */
   scale: number;
   /**
@@ -442,21 +458,33 @@ export interface ContainerHealthCheckConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-database.html | CloudFormation: AWS::Lightsail::Database}
  */
-export const Database = cloudControlType<DatabaseArgs, DatabaseOutputs>("AWS::Lightsail::Database", "aws:lightsail:Database", '{"p":[["RelationalDatabaseName","string",67],["CaCertificateIdentifier","string"],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["RelationalDatabaseBlueprintId","string",67],["PreferredBackupWindow","string"],["MasterDatabaseName","string",67],["MasterUserPassword","string",48],["RelationalDatabaseParameters",["array",["ref","RelationalDatabaseParameter"]]],["RotateMasterUserPassword","boolean"],["MasterUsername","string",67],["PubliclyAccessible","boolean"],["RelationalDatabaseBundleId","string",67],["BackupRetention","boolean"],["Tags",["array",["ref","Tag"]]],["DatabaseArn","string",72]],"id":["RelationalDatabaseName"],"d":{"RelationalDatabaseParameter":[["ApplyMethod","string"],["IsModifiable","boolean"],["ApplyType","string"],["AllowedValues","string"],["Description","string"],["ParameterValue","string"],["DataType","string"],["ParameterName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:RelationalDatabase/${Id}"}');
+export const Database = cloudControlType<DatabaseArgs, DatabaseOutputs>("AWS::Lightsail::Database", "aws:lightsail:Database", '{"p":[["RelationalDatabaseName","string",67],["CaCertificateIdentifier","string"],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["RelationalDatabaseBlueprintId","string",67],["PreferredBackupWindow","string"],["MasterDatabaseName","string",67],["MasterUserPassword","string",48],["RelationalDatabaseParameters",["array",["ref","RelationalDatabaseParameter"]],16],["RotateMasterUserPassword","boolean",16],["MasterUsername","string",67],["PubliclyAccessible","boolean"],["RelationalDatabaseBundleId","string",67],["BackupRetention","boolean"],["Tags",["array",["ref","Tag"]]],["DatabaseArn","string",72]],"id":["RelationalDatabaseName"],"d":{"RelationalDatabaseParameter":[["ApplyMethod","string"],["IsModifiable","boolean"],["ApplyType","string"],["AllowedValues","string"],["Description","string"],["ParameterValue","string"],["DataType","string"],["ParameterName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MasterUserPassword","RelationalDatabaseParameters","RotateMasterUserPassword"],"co":["RelationalDatabaseName","AvailabilityZone","RelationalDatabaseBlueprintId","RelationalDatabaseBundleId","MasterDatabaseName","MasterUsername"],"ro":["DatabaseArn"],"uo":["RelationalDatabaseParameters","Tags"],"pt":{"PreferredMaintenanceWindow":"$lowercase(PreferredMaintenanceWindow)"},"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:RelationalDatabase/${Id}"}');
 /** A {@link Database} instance: its attributes as typed outputs. */
 export type Database = InstanceType<typeof Database>;
 
 /** Inputs of {@link Database}. */
 export interface DatabaseArgs {
-  /** The name of the instance. */
+  /**
+   * The name of the instance.
+   *
+   * Length: 2–255. Pattern: `\w[\w\-]*\w`.
+   */
   relationalDatabaseName: string;
   /** The certificate associated with the database. */
   caCertificateIdentifier?: string;
-  /** The Availability Zone for the database. */
+  /**
+   * The Availability Zone for the database.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
   /** The weekly time range during which system maintenance can occur for the database, formatted as follows: `ddd:hh24:mi-ddd:hh24:mi` . For example, `Tue:17:00-Tue:17:30` . */
   preferredMaintenanceWindow?: string;
-  /** The blueprint ID for the database (for example, `mysql_8_0` ). */
+  /**
+   * The blueprint ID for the database (for example, `mysql_8_0` ).
+   *
+   * Length: 1–255.
+   */
   relationalDatabaseBlueprintId: string;
   /** The daily time range during which automated backups are created for the database (for example, `16:00-16:30` ). */
   preferredBackupWindow?: string;
@@ -480,6 +508,8 @@ export interface DatabaseArgs {
    * The name of the database to create when the Lightsail database resource is created. If this parameter isn't specified, a database named `postgres` is created in the database resource.
    *
    * Constraints: …
+   *
+   * Length: 1–255.
    */
   masterDatabaseName: string;
   /**
@@ -496,14 +526,22 @@ export interface DatabaseArgs {
    * Constraints: Must contain 8-128 characters.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–63.
    */
   masterUserPassword?: string;
-  /** An array of parameters for the database. */
+  /**
+   * An array of parameters for the database.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   relationalDatabaseParameters?: DatabaseRelationalDatabaseParameter[];
   /**
    * A Boolean value indicating whether to change the primary user password to a new, strong password generated by Lightsail .
    *
    * > The `RotateMasterUserPassword` and `MasterUserPassword` parameters cannot be used together in the same template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   rotateMasterUserPassword?: boolean;
   /**
@@ -528,11 +566,17 @@ export interface DatabaseArgs {
    * - Must be 1-63 letters or numbers. Can contain underscores.
    * - First character must be a letter.
    * - Can't be a reserved word for the chosen database engine. …
+   *
+   * Length: 1–63.
    */
   masterUsername: string;
   /** A Boolean value indicating whether the database is accessible to anyone on the internet. */
   publiclyAccessible?: boolean;
-  /** The bundle ID for the database (for example, `medium_1_0` ). */
+  /**
+   * The bundle ID for the database (for example, `medium_1_0` ).
+   *
+   * Length: 1–255.
+   */
   relationalDatabaseBundleId: string;
   /** A Boolean value indicating whether automated backup retention is enabled for the database. Data Import Mode is enabled when `BackupRetention` is set to `false` , and is disabled when `BackupRetention` is set to `true` . */
   backupRetention?: boolean;
@@ -585,17 +629,29 @@ export interface DatabaseRelationalDatabaseParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-databasesnapshot.html | CloudFormation: AWS::Lightsail::DatabaseSnapshot}
  */
-export const DatabaseSnapshot = cloudControlType<DatabaseSnapshotArgs, DatabaseSnapshotOutputs>("AWS::Lightsail::DatabaseSnapshot", "aws:lightsail:DatabaseSnapshot", '{"p":[["RelationalDatabaseName","string",67],["RelationalDatabaseSnapshotName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Engine","string",8],["EngineVersion","string",8],["FromRelationalDatabaseArn","string",8],["FromRelationalDatabaseBlueprintId","string",8],["FromRelationalDatabaseBundleId","string",8],["FromRelationalDatabaseName","string",8],["Location",["ref","Location"],8],["Name","string",8],["ResourceType",["enum","RelationalDatabaseSnapshot"],8],["SizeInGb","integer",8],["State","string",8],["SupportCode","string",8]],"id":["RelationalDatabaseSnapshotName"],"d":{"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"]}');
+export const DatabaseSnapshot = cloudControlType<DatabaseSnapshotArgs, DatabaseSnapshotOutputs>("AWS::Lightsail::DatabaseSnapshot", "aws:lightsail:DatabaseSnapshot", '{"p":[["RelationalDatabaseName","string",67],["RelationalDatabaseSnapshotName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Engine","string",8],["EngineVersion","string",8],["FromRelationalDatabaseArn","string",8],["FromRelationalDatabaseBlueprintId","string",8],["FromRelationalDatabaseBundleId","string",8],["FromRelationalDatabaseName","string",8],["Location",["ref","Location"],8],["Name","string",8],["ResourceType",["enum","RelationalDatabaseSnapshot"],8],["SizeInGb","integer",8],["State","string",8],["SupportCode","string",8]],"id":["RelationalDatabaseSnapshotName"],"d":{"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RelationalDatabaseSnapshotName","RelationalDatabaseName"],"ro":["Arn","CreatedAt","Engine","EngineVersion","FromRelationalDatabaseArn","FromRelationalDatabaseBlueprintId","FromRelationalDatabaseBundleId","FromRelationalDatabaseName","Location","Name","ResourceType","SizeInGb","State","SupportCode"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link DatabaseSnapshot} instance: its attributes as typed outputs. */
 export type DatabaseSnapshot = InstanceType<typeof DatabaseSnapshot>;
 
 /** Inputs of {@link DatabaseSnapshot}. */
 export interface DatabaseSnapshotArgs {
-  /** The name of the database on which to base your new snapshot. */
+  /**
+   * The name of the database on which to base your new snapshot.
+   *
+   * Pattern: `^\w[\w\-]*\w$`.
+   */
   relationalDatabaseName: string;
-  /** The name for your new database snapshot. */
+  /**
+   * The name for your new database snapshot.
+   *
+   * Length: 2–255. Pattern: `^\w[\w\-]*\w$`.
+   */
   relationalDatabaseSnapshotName: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -648,7 +704,7 @@ export interface DatabaseSnapshotLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-disk.html | CloudFormation: AWS::Lightsail::Disk}
  */
-export const Disk = cloudControlType<DiskArgs, DiskOutputs>("AWS::Lightsail::Disk", "aws:lightsail:Disk", '{"p":[["SizeInGb","integer",67],["AvailabilityZone","string",66],["AddOns",["array",["ref","AddOn"]]],["DiskName","string",67],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["Path","string",8],["AttachmentState","string",8],["SupportCode","string",8],["State","string",8],["IsAttached","boolean",8],["ResourceType","string",8],["DiskArn","string",72],["AttachedTo","string",8],["Iops","integer",8]],"id":["DiskName"],"d":{"AddOn":[["Status",["enum","Enabling","Disabling","Enabled","Terminating","Terminated","Disabled","Failed"]],["AddOnType","string",1],["AutoSnapshotAddOnRequest",["ref","AutoSnapshotAddOn"]]],"AutoSnapshotAddOn":[["SnapshotTimeOfDay","string"]],"Location":[["RegionName","string"],["AvailabilityZone","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Disk/${Id}"}');
+export const Disk = cloudControlType<DiskArgs, DiskOutputs>("AWS::Lightsail::Disk", "aws:lightsail:Disk", '{"p":[["SizeInGb","integer",67],["AvailabilityZone","string",66],["AddOns",["array",["ref","AddOn"]]],["DiskName","string",67],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["Path","string",8],["AttachmentState","string",8],["SupportCode","string",8],["State","string",8],["IsAttached","boolean",8],["ResourceType","string",8],["DiskArn","string",72],["AttachedTo","string",8],["Iops","integer",8]],"id":["DiskName"],"d":{"AddOn":[["Status",["enum","Enabling","Disabling","Enabled","Terminating","Terminated","Disabled","Failed"]],["AddOnType","string",1],["AutoSnapshotAddOnRequest",["ref","AutoSnapshotAddOn"]]],"AutoSnapshotAddOn":[["SnapshotTimeOfDay","string"]],"Location":[["RegionName","string"],["AvailabilityZone","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DiskName","AvailabilityZone","SizeInGb"],"ro":["AttachedTo","Path","IsAttached","Iops","AttachmentState","State","ResourceType","Location/AvailabilityZone","Location/RegionName","SupportCode","DiskArn"],"uo":["Tags","AddOns"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Disk/${Id}"}');
 /** A {@link Disk} instance: its attributes as typed outputs. */
 export type Disk = InstanceType<typeof Disk>;
 
@@ -656,7 +712,11 @@ export type Disk = InstanceType<typeof Disk>;
 export interface DiskArgs {
   /** The size of the disk in GB. */
   sizeInGb: number;
-  /** The AWS Region and Availability Zone location for the disk (for example, `us-east-1a` ). */
+  /**
+   * The AWS Region and Availability Zone location for the disk (for example, `us-east-1a` ).
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
   /**
    * An array of add-ons for the disk.
@@ -664,7 +724,11 @@ export interface DiskArgs {
    * > If the disk has an add-on enabled when performing a delete disk request, the add-on is automatically disabled before the disk is deleted.
    */
   addOns?: DiskAddOn[];
-  /** The name of the disk. */
+  /**
+   * The name of the disk.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9][\w\-.]*[a-zA-Z0-9]$`.
+   */
   diskName: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -724,6 +788,8 @@ export interface DiskAddOn {
    * The add-on type (for example, `AutoSnapshot` ).
    *
    * > `AutoSnapshot` is the only add-on that can be enabled for a disk.
+   *
+   * Length: 1–128.
    */
   addOnType: string;
   /** The parameters for the automatic snapshot add-on, such as the daily time when an automatic snapshot will be created. */
@@ -744,6 +810,8 @@ export interface DiskAutoSnapshotAddOn {
    * - Must be in `HH:00` format, and in an hourly increment.
    * - Specified in Coordinated Universal Time (UTC).
    * - The snapshot will be automatically created between the time specified and up to 45 minutes after.
+   *
+   * Pattern: `^[0-9]{2}:00$`.
    */
   snapshotTimeOfDay?: string;
 }
@@ -765,17 +833,29 @@ export interface DiskLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-disksnapshot.html | CloudFormation: AWS::Lightsail::DiskSnapshot}
  */
-export const DiskSnapshot = cloudControlType<DiskSnapshotArgs, DiskSnapshotOutputs>("AWS::Lightsail::DiskSnapshot", "aws:lightsail:DiskSnapshot", '{"p":[["DiskSnapshotName","string",67],["DiskName","string",67],["Tags",["array",["ref","Tag"]]],["DiskSnapshotArn","string",72],["Location",["ref","Location"],8],["ResourceType",["enum","DiskSnapshot"],8],["State",["enum","pending","completed","error","unknown"],8],["Progress","string",8],["FromDiskName","string",8],["SizeInGb","integer",8],["IsFromAutoSnapshot","boolean",8],["CreatedAt","string",8],["SupportCode","string",8]],"id":["DiskSnapshotName"],"d":{"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:DiskSnapshot/${Id}"}');
+export const DiskSnapshot = cloudControlType<DiskSnapshotArgs, DiskSnapshotOutputs>("AWS::Lightsail::DiskSnapshot", "aws:lightsail:DiskSnapshot", '{"p":[["DiskSnapshotName","string",67],["DiskName","string",67],["Tags",["array",["ref","Tag"]]],["DiskSnapshotArn","string",72],["Location",["ref","Location"],8],["ResourceType",["enum","DiskSnapshot"],8],["State",["enum","pending","completed","error","unknown"],8],["Progress","string",8],["FromDiskName","string",8],["SizeInGb","integer",8],["IsFromAutoSnapshot","boolean",8],["CreatedAt","string",8],["SupportCode","string",8]],"id":["DiskSnapshotName"],"d":{"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DiskSnapshotName","DiskName"],"ro":["DiskSnapshotArn","Location","ResourceType","State","Progress","FromDiskName","SizeInGb","IsFromAutoSnapshot","CreatedAt","SupportCode"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:DiskSnapshot/${Id}"}');
 /** A {@link DiskSnapshot} instance: its attributes as typed outputs. */
 export type DiskSnapshot = InstanceType<typeof DiskSnapshot>;
 
 /** Inputs of {@link DiskSnapshot}. */
 export interface DiskSnapshotArgs {
-  /** The name of the disk snapshot ( `my-disk-snapshot` ). */
+  /**
+   * The name of the disk snapshot ( `my-disk-snapshot` ).
+   *
+   * Length: 2–255. Pattern: `^\w[\w\-]*\w$`.
+   */
   diskSnapshotName: string;
-  /** The unique name of the disk. */
+  /**
+   * The unique name of the disk.
+   *
+   * Length: 2–255. Pattern: `^\w[\w\-]*\w$`.
+   */
   diskName: string;
-  /** The tag keys and optional values for the resource. For more information about tags in Lightsail, see the [Amazon Lightsail Developer Guide](https://docs.aws.amazon.com/lightsail/latest/userguide/amazon-lightsail-tags) . */
+  /**
+   * The tag keys and optional values for the resource. For more information about tags in Lightsail, see the [Amazon Lightsail Developer Guide](https://docs.aws.amazon.com/lightsail/latest/userguide/amazon-lightsail-tags) .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -822,7 +902,7 @@ export interface DiskSnapshotLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-distribution.html | CloudFormation: AWS::Lightsail::Distribution}
  */
-export const Distribution = cloudControlType<DistributionArgs, DistributionOutputs>("AWS::Lightsail::Distribution", "aws:lightsail:Distribution", '{"p":[["IpAddressType","string",66],["Origin",["ref","InputOrigin"],1],["DistributionName","string",67],["BundleId","string",1],["DefaultCacheBehavior",["ref","CacheBehavior"],1],["IsEnabled","boolean"],["CacheBehaviorSettings",["ref","CacheSettings"]],["CertificateName","string"],["Tags",["array",["ref","Tag"]]],["CacheBehaviors",["array",["ref","CacheBehaviorPerPath"]]],["Status","string",8],["DistributionArn","string",72],["AbleToUpdateBundle","boolean",8]],"id":["DistributionName"],"d":{"InputOrigin":[["RegionName","string"],["ProtocolPolicy","string"],["Name","string"]],"CacheBehavior":[["Behavior","string"]],"CacheSettings":[["ForwardedCookies",["ref","CookieObject"]],["MinimumTTL","integer"],["CachedHTTPMethods","string"],["AllowedHTTPMethods","string"],["MaximumTTL","integer"],["ForwardedHeaders",["ref","HeaderObject"]],["DefaultTTL","integer"],["ForwardedQueryStrings",["ref","QueryStringObject"]]],"CookieObject":[["CookiesAllowList",["array","string"]],["Option","string"]],"HeaderObject":[["HeadersAllowList",["array","string"]],["Option","string"]],"QueryStringObject":[["Option","boolean"],["QueryStringsAllowList",["array","string"]]],"CacheBehaviorPerPath":[["Path","string"],["Behavior","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Distribution/${Id}"}');
+export const Distribution = cloudControlType<DistributionArgs, DistributionOutputs>("AWS::Lightsail::Distribution", "aws:lightsail:Distribution", '{"p":[["IpAddressType","string",66],["Origin",["ref","InputOrigin"],1],["DistributionName","string",67],["BundleId","string",1],["DefaultCacheBehavior",["ref","CacheBehavior"],1],["IsEnabled","boolean"],["CacheBehaviorSettings",["ref","CacheSettings"]],["CertificateName","string"],["Tags",["array",["ref","Tag"]]],["CacheBehaviors",["array",["ref","CacheBehaviorPerPath"]]],["Status","string",8],["DistributionArn","string",72],["AbleToUpdateBundle","boolean",8]],"id":["DistributionName"],"d":{"InputOrigin":[["RegionName","string"],["ProtocolPolicy","string"],["Name","string"]],"CacheBehavior":[["Behavior","string"]],"CacheSettings":[["ForwardedCookies",["ref","CookieObject"]],["MinimumTTL","integer"],["CachedHTTPMethods","string"],["AllowedHTTPMethods","string"],["MaximumTTL","integer"],["ForwardedHeaders",["ref","HeaderObject"]],["DefaultTTL","integer"],["ForwardedQueryStrings",["ref","QueryStringObject"]]],"CookieObject":[["CookiesAllowList",["array","string"]],["Option","string"]],"HeaderObject":[["HeadersAllowList",["array","string"]],["Option","string"]],"QueryStringObject":[["Option","boolean"],["QueryStringsAllowList",["array","string"]]],"CacheBehaviorPerPath":[["Path","string"],["Behavior","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DistributionName","IpAddressType"],"ro":["DistributionArn","Status","AbleToUpdateBundle"],"uo":["CacheBehaviors","CacheBehaviorSettings/ForwardedCookies/CookiesAllowList","CacheBehaviorSettings/ForwardedHeaders/HeadersAllowList","CacheBehaviorSettings/ForwardedQueryStrings/QueryStringsAllowList","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Distribution/${Id}"}');
 /** A {@link Distribution} instance: its attributes as typed outputs. */
 export type Distribution = InstanceType<typeof Distribution>;
 
@@ -840,7 +920,11 @@ export interface DistributionArgs {
    * The distribution pulls, caches, and serves content from the origin.
    */
   origin: DistributionInputOrigin;
-  /** The name of the distribution */
+  /**
+   * The name of the distribution
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   distributionName: string;
   /** The ID of the bundle applied to the distribution. */
   bundleId: string;
@@ -1077,7 +1161,7 @@ export interface DistributionCacheBehaviorPerPath {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-domain.html | CloudFormation: AWS::Lightsail::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Lightsail::Domain", "aws:lightsail:Domain", '{"p":[["DomainName","string",67],["DomainEntries",["array",["ref","DomainEntry"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SupportCode","string",8],["CreatedAt","string",8],["Location",["ref","Location"],8],["ResourceType",["enum","Domain"],8]],"id":["DomainName"],"d":{"DomainEntry":[["Id","string"],["Name","string",1],["Target","string",1],["IsAlias","boolean"],["Type",["enum","A","AAAA","CNAME","MX","NS","SOA","SRV","TXT"],1]],"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Domain/${Id}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Lightsail::Domain", "aws:lightsail:Domain", '{"p":[["DomainName","string",67],["DomainEntries",["array",["ref","DomainEntry"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SupportCode","string",8],["CreatedAt","string",8],["Location",["ref","Location"],8],["ResourceType",["enum","Domain"],8]],"id":["DomainName"],"d":{"DomainEntry":[["Id","string"],["Name","string",1],["Target","string",1],["IsAlias","boolean"],["Type",["enum","A","AAAA","CNAME","MX","NS","SOA","SRV","TXT"],1]],"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName"],"ro":["Arn","SupportCode","CreatedAt","Location","ResourceType","DomainEntries/*/Id"],"uo":["DomainEntries","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Domain/${Id}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -1157,13 +1241,17 @@ export interface DomainLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-instance.html | CloudFormation: AWS::Lightsail::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::Lightsail::Instance", "aws:lightsail:Instance", '{"p":[["InstanceName","string",67],["KeyPairName","string"],["BundleId","string",67],["BlueprintId","string",67],["Networking",["ref","Networking"]],["UserData","string"],["State",["ref","State"]],["AvailabilityZone","string",66],["AddOns",["array",["ref","AddOn"]]],["Hardware",["ref","Hardware"]],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["SshKeyName","string",8],["IsStaticIp","boolean",8],["PrivateIpAddress","string",8],["UserName","string",8],["ResourceType","string",8],["PublicIpAddress","string",8],["SupportCode","string",8],["InstanceArn","string",72],["Ipv6Addresses",["array","string"],8]],"id":["InstanceName"],"d":{"Networking":[["Ports",["array",["ref","Port"]],1],["MonthlyTransfer",["ref","MonthlyTransfer"]]],"Port":[["FromPort","integer"],["AccessDirection","string"],["CidrListAliases",["array","string"]],["ToPort","integer"],["Ipv6Cidrs",["array","string"]],["AccessFrom","string"],["Protocol","string"],["AccessType","string"],["Cidrs",["array","string"]],["CommonName","string"]],"MonthlyTransfer":[["GbPerMonthAllocated","string"]],"State":[["Code","integer"],["Name","string"]],"AddOn":[["Status",["enum","Enabling","Disabling","Enabled","Terminating","Terminated","Disabled","Failed"]],["AddOnType","string",1],["AutoSnapshotAddOnRequest",["ref","AutoSnapshotAddOn"]]],"AutoSnapshotAddOn":[["SnapshotTimeOfDay","string"]],"Hardware":[["CpuCount","integer"],["RamSizeInGb","integer"],["Disks",["array",["ref","Disk"]]]],"Disk":[["SizeInGb","string"],["Path","string",1],["AttachmentState","string"],["IsSystemDisk","boolean"],["AttachedTo","string"],["IOPS","integer"],["DiskName","string",1]],"Location":[["RegionName","string"],["AvailabilityZone","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Instance/${Id}"}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::Lightsail::Instance", "aws:lightsail:Instance", '{"p":[["InstanceName","string",67],["KeyPairName","string"],["BundleId","string",67],["BlueprintId","string",67],["Networking",["ref","Networking"]],["UserData","string",16],["State",["ref","State"]],["AvailabilityZone","string",66],["AddOns",["array",["ref","AddOn"]]],["Hardware",["ref","Hardware"]],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["SshKeyName","string",8],["IsStaticIp","boolean",8],["PrivateIpAddress","string",8],["UserName","string",8],["ResourceType","string",8],["PublicIpAddress","string",8],["SupportCode","string",8],["InstanceArn","string",72],["Ipv6Addresses",["array","string"],8]],"id":["InstanceName"],"d":{"Networking":[["Ports",["array",["ref","Port"]],1],["MonthlyTransfer",["ref","MonthlyTransfer"]]],"Port":[["FromPort","integer"],["AccessDirection","string"],["CidrListAliases",["array","string"]],["ToPort","integer"],["Ipv6Cidrs",["array","string"]],["AccessFrom","string"],["Protocol","string"],["AccessType","string"],["Cidrs",["array","string"]],["CommonName","string"]],"MonthlyTransfer":[["GbPerMonthAllocated","string"]],"State":[["Code","integer"],["Name","string"]],"AddOn":[["Status",["enum","Enabling","Disabling","Enabled","Terminating","Terminated","Disabled","Failed"]],["AddOnType","string",1],["AutoSnapshotAddOnRequest",["ref","AutoSnapshotAddOn"]]],"AutoSnapshotAddOn":[["SnapshotTimeOfDay","string"]],"Hardware":[["CpuCount","integer"],["RamSizeInGb","integer"],["Disks",["array",["ref","Disk"]]]],"Disk":[["SizeInGb","string"],["Path","string",1],["AttachmentState","string"],["IsSystemDisk","boolean"],["AttachedTo","string"],["IOPS","integer"],["DiskName","string",1]],"Location":[["RegionName","string"],["AvailabilityZone","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["UserData"],"co":["InstanceName","BlueprintId","BundleId","AvailabilityZone"],"ro":["InstanceArn","SshKeyName","SupportCode","ResourceType","IsStaticIp","PrivateIpAddress","PublicIpAddress","Ipv6Addresses","Location/AvailabilityZone","Location/RegionName","Hardware/CpuCount","Hardware/RamSizeInGb","State/Code","State/Name","UserName","Networking/MonthlyTransfer/GbPerMonthAllocated"],"uo":["Ipv6Addresses","Hardware/Disks","Networking/Ports","Networking/Ports/*/Ipv6Cidrs","Networking/Ports/*/CidrListAliases","Networking/Ports/*/Cidrs","AddOns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:Instance/${Id}"}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
 /** Inputs of {@link Instance}. */
 export interface InstanceArgs {
-  /** The name of the instance. */
+  /**
+   * The name of the instance.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9][\w\-.]*[a-zA-Z0-9]$`.
+   */
   instanceName: string;
   /**
    * The name of the key pair to use for the instance.
@@ -1171,9 +1259,17 @@ export interface InstanceArgs {
    * If no key pair name is specified, the Regional Lightsail default key pair is used.
    */
   keyPairName?: string;
-  /** The bundle ID for the instance (for example, `micro_1_0` ). */
+  /**
+   * The bundle ID for the instance (for example, `micro_1_0` ).
+   *
+   * Length: 1–255.
+   */
   bundleId: string;
-  /** The blueprint ID for the instance (for example, `os_amlinux_2016_03` ). */
+  /**
+   * The blueprint ID for the instance (for example, `os_amlinux_2016_03` ).
+   *
+   * Length: 1–255.
+   */
   blueprintId: string;
   /** The public ports and the monthly amount of data transfer allocated for the instance. */
   networking?: InstanceNetworking;
@@ -1183,6 +1279,8 @@ export interface InstanceArgs {
    * Specify a launch script to configure an instance with additional user data. For example, you might want to specify `apt-get -y update` as a launch script.
    *
    * > Depending on the blueprint of your instance, the command to get software on your instance varies. Amazon Linux and CentOS use `yum` , Debian and Ubuntu use `apt-get` , and FreeBSD uses `pkg` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   userData?: string;
   /**
@@ -1191,7 +1289,11 @@ export interface InstanceArgs {
    * > The `State` property is read-only and should not be specified in a create instance or update instance request.
    */
   state?: InstanceState;
-  /** The Availability Zone for the instance. */
+  /**
+   * The Availability Zone for the instance.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
   /**
    * An array of add-ons for the instance.
@@ -1371,6 +1473,8 @@ export interface InstanceAddOn {
    * The add-on type (for example, `AutoSnapshot` ).
    *
    * > `AutoSnapshot` is the only add-on that can be enabled for an instance.
+   *
+   * Length: 1–128.
    */
   addOnType: string;
   /** The parameters for the automatic snapshot add-on, such as the daily time when an automatic snapshot will be created. */
@@ -1391,6 +1495,8 @@ export interface InstanceAutoSnapshotAddOn {
    * - Must be in `HH:00` format, and in an hourly increment.
    * - Specified in Coordinated Universal Time (UTC).
    * - The snapshot will be automatically created between the time specified and up to 45 minutes after.
+   *
+   * Pattern: `^[0-9]{2}:00$`.
    */
   snapshotTimeOfDay?: string;
 }
@@ -1443,7 +1549,11 @@ export interface InstanceDisk {
   attachedTo?: string;
   /** The input/output operations per second (IOPS) of the disk. */
   iops?: number;
-  /** The unique name of the disk. */
+  /**
+   * The unique name of the disk.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9][\w\-.]*[a-zA-Z0-9]$`.
+   */
   diskName: string;
 }
 
@@ -1464,7 +1574,7 @@ export interface InstanceLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-instancesnapshot.html | CloudFormation: AWS::Lightsail::InstanceSnapshot}
  */
-export const InstanceSnapshot = cloudControlType<InstanceSnapshotArgs, InstanceSnapshotOutputs>("AWS::Lightsail::InstanceSnapshot", "aws:lightsail:InstanceSnapshot", '{"p":[["InstanceSnapshotName","string",67],["InstanceName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["IsFromAutoSnapshot","boolean",8],["Location",["ref","Location"],8],["FromInstanceName","string",8],["FromInstanceArn","string",8],["ResourceType","string",8],["SizeInGb","integer",8],["State","string",8],["SupportCode","string",8]],"id":["InstanceSnapshotName"],"d":{"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:InstanceSnapshot/${Id}"}');
+export const InstanceSnapshot = cloudControlType<InstanceSnapshotArgs, InstanceSnapshotOutputs>("AWS::Lightsail::InstanceSnapshot", "aws:lightsail:InstanceSnapshot", '{"p":[["InstanceSnapshotName","string",67],["InstanceName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["IsFromAutoSnapshot","boolean",8],["Location",["ref","Location"],8],["FromInstanceName","string",8],["FromInstanceArn","string",8],["ResourceType","string",8],["SizeInGb","integer",8],["State","string",8],["SupportCode","string",8]],"id":["InstanceSnapshotName"],"d":{"Location":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceSnapshotName","InstanceName"],"ro":["Arn","IsFromAutoSnapshot","Location","FromInstanceName","FromInstanceArn","ResourceType","SizeInGb","State","SupportCode"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:InstanceSnapshot/${Id}"}');
 /** A {@link InstanceSnapshot} instance: its attributes as typed outputs. */
 export type InstanceSnapshot = InstanceType<typeof InstanceSnapshot>;
 
@@ -1515,9 +1625,11 @@ export interface InstanceSnapshotLocation {
 /**
  * Resource Type definition for AWS::Lightsail::KeyPair
  *
+ * @deprecated Cloud Control cannot create AWS::Lightsail::KeyPair: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-keypair.html | CloudFormation: AWS::Lightsail::KeyPair}
  */
-export const KeyPair = cloudControlType<KeyPairArgs, KeyPairOutputs>("AWS::Lightsail::KeyPair", "aws:lightsail:KeyPair", '{"p":[["KeyPairName","string",67],["Tags",["array",["ref","Tag"]]],["KeyPairArn","string",72],["Fingerprint","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8],["Location",["ref","ResourceLocation"],8]],"id":["KeyPairName"],"d":{"ResourceLocation":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:KeyPair/${Id}"}');
+export const KeyPair = cloudControlType<KeyPairArgs, KeyPairOutputs>("AWS::Lightsail::KeyPair", "aws:lightsail:KeyPair", '{"p":[["KeyPairName","string",67],["Tags",["array",["ref","Tag"]]],["KeyPairArn","string",72],["Fingerprint","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8],["Location",["ref","ResourceLocation"],8]],"id":["KeyPairName"],"d":{"ResourceLocation":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:KeyPair/${Id}"}');
 /** A {@link KeyPair} instance: its attributes as typed outputs. */
 export type KeyPair = InstanceType<typeof KeyPair>;
 
@@ -1559,7 +1671,7 @@ export interface KeyPairResourceLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-loadbalancer.html | CloudFormation: AWS::Lightsail::LoadBalancer}
  */
-export const LoadBalancer = cloudControlType<LoadBalancerArgs, LoadBalancerOutputs>("AWS::Lightsail::LoadBalancer", "aws:lightsail:LoadBalancer", '{"p":[["IpAddressType","string",66],["SessionStickinessLBCookieDurationSeconds","string"],["LoadBalancerName","string",67],["AttachedInstances",["array","string"]],["InstancePort","integer",67],["HealthCheckPath","string"],["SessionStickinessEnabled","boolean"],["TlsPolicyName","string"],["Tags",["array",["ref","Tag"]]],["LoadBalancerArn","string",72]],"id":["LoadBalancerName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:LoadBalancer/${Id}"}');
+export const LoadBalancer = cloudControlType<LoadBalancerArgs, LoadBalancerOutputs>("AWS::Lightsail::LoadBalancer", "aws:lightsail:LoadBalancer", '{"p":[["IpAddressType","string",66],["SessionStickinessLBCookieDurationSeconds","string"],["LoadBalancerName","string",67],["AttachedInstances",["array","string"]],["InstancePort","integer",67],["HealthCheckPath","string"],["SessionStickinessEnabled","boolean"],["TlsPolicyName","string"],["Tags",["array",["ref","Tag"]]],["LoadBalancerArn","string",72]],"id":["LoadBalancerName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LoadBalancerName","InstancePort","IpAddressType"],"ro":["LoadBalancerArn"],"uo":["AttachedInstances","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:LoadBalancer/${Id}"}');
 /** A {@link LoadBalancer} instance: its attributes as typed outputs. */
 export type LoadBalancer = InstanceType<typeof LoadBalancer>;
 
@@ -1573,7 +1685,11 @@ export interface LoadBalancerArgs {
   ipAddressType?: string;
   /** The time period, in seconds, after which the load balancer session stickiness cookie should be considered stale. If you do not specify this parameter, the default value is 0, which indicates that the sticky session should last for the duration of the browser session. */
   sessionStickinessLBCookieDurationSeconds?: string;
-  /** The name of the load balancer. */
+  /**
+   * The name of the load balancer.
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   loadBalancerName: string;
   /** The Lightsail instances to attach to the load balancer. */
   attachedInstances?: string[];
@@ -1610,13 +1726,17 @@ export interface LoadBalancerOutputs extends LoadBalancerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-loadbalancertlscertificate.html | CloudFormation: AWS::Lightsail::LoadBalancerTlsCertificate}
  */
-export const LoadBalancerTlsCertificate = cloudControlType<LoadBalancerTlsCertificateArgs, LoadBalancerTlsCertificateOutputs>("AWS::Lightsail::LoadBalancerTlsCertificate", "aws:lightsail:LoadBalancerTlsCertificate", '{"p":[["LoadBalancerName","string",67],["CertificateDomainName","string",67],["IsAttached","boolean"],["CertificateAlternativeNames",["array","string"],66],["HttpsRedirectionEnabled","boolean"],["CertificateName","string",67],["Status","string",8],["LoadBalancerTlsCertificateArn","string",72]],"id":["CertificateName","LoadBalancerName"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:LoadBalancerTlsCertificate/${Id}"}');
+export const LoadBalancerTlsCertificate = cloudControlType<LoadBalancerTlsCertificateArgs, LoadBalancerTlsCertificateOutputs>("AWS::Lightsail::LoadBalancerTlsCertificate", "aws:lightsail:LoadBalancerTlsCertificate", '{"p":[["LoadBalancerName","string",67],["CertificateDomainName","string",67],["IsAttached","boolean"],["CertificateAlternativeNames",["array","string"],66],["HttpsRedirectionEnabled","boolean"],["CertificateName","string",67],["Status","string",8],["LoadBalancerTlsCertificateArn","string",72]],"id":["CertificateName","LoadBalancerName"],"reg":{"h":"crudl","co":["LoadBalancerName","CertificateName","CertificateDomainName","CertificateAlternativeNames"],"ro":["LoadBalancerTlsCertificateArn","Status"],"uo":["CertificateAlternativeNames"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:LoadBalancerTlsCertificate/${Id}"}');
 /** A {@link LoadBalancerTlsCertificate} instance: its attributes as typed outputs. */
 export type LoadBalancerTlsCertificate = InstanceType<typeof LoadBalancerTlsCertificate>;
 
 /** Inputs of {@link LoadBalancerTlsCertificate}. */
 export interface LoadBalancerTlsCertificateArgs {
-  /** The name of the load balancer that the SSL/TLS certificate is attached to. */
+  /**
+   * The name of the load balancer that the SSL/TLS certificate is attached to.
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   loadBalancerName: string;
   /** The domain name for the SSL/TLS certificate. For example, `example.com` or `www.example.com` . */
   certificateDomainName: string;
@@ -1651,7 +1771,7 @@ export interface LoadBalancerTlsCertificateOutputs extends LoadBalancerTlsCertif
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-staticip.html | CloudFormation: AWS::Lightsail::StaticIp}
  */
-export const StaticIp = cloudControlType<StaticIpArgs, StaticIpOutputs>("AWS::Lightsail::StaticIp", "aws:lightsail:StaticIp", '{"p":[["StaticIpName","string",67],["AttachedTo","string"],["StaticIpArn","string",72],["IsAttached","boolean",8],["IpAddress","string",8]],"id":["StaticIpName"],"arn":"arn:${Partition}:lightsail:${Region}:${Account}:StaticIp/${Id}"}');
+export const StaticIp = cloudControlType<StaticIpArgs, StaticIpOutputs>("AWS::Lightsail::StaticIp", "aws:lightsail:StaticIp", '{"p":[["StaticIpName","string",67],["AttachedTo","string"],["StaticIpArn","string",72],["IsAttached","boolean",8],["IpAddress","string",8]],"id":["StaticIpName"],"reg":{"h":"crudl","co":["StaticIpName"],"ro":["StaticIpArn","IsAttached","IpAddress"],"tg":[true,true,true]},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:StaticIp/${Id}"}');
 /** A {@link StaticIp} instance: its attributes as typed outputs. */
 export type StaticIp = InstanceType<typeof StaticIp>;
 

@@ -13,19 +13,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-apikey.html | CloudFormation: AWS::Location::APIKey}
  */
-export const APIKey = cloudControlType<APIKeyArgs, APIKeyOutputs>("AWS::Location::APIKey", "aws:location:APIKey", '{"p":[["Description","string"],["ExpireTime","string"],["ForceUpdate","boolean"],["KeyName","string",67],["NoExpiry","boolean"],["Restrictions",["ref","ApiKeyRestrictions"],1],["Tags",["array",["ref","Tag"]]],["ForceDelete","boolean"],["CreateTime","string",8],["Arn","string",72],["KeyArn","string",8],["UpdateTime","string",8]],"id":["KeyName"],"d":{"ApiKeyRestrictions":[["AllowActions",["array","string"],1],["AllowResources",["array","string"],1],["AllowReferers",["array","string"]],["AllowAndroidApps",["array",["ref","AndroidApp"]]],["AllowAppleApps",["array",["ref","AppleApp"]]]],"AndroidApp":[["Package","string",1],["CertificateFingerprint","string",1]],"AppleApp":[["BundleId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:api-key/${KeyName}"}');
+export const APIKey = cloudControlType<APIKeyArgs, APIKeyOutputs>("AWS::Location::APIKey", "aws:location:APIKey", '{"p":[["Description","string"],["ExpireTime","string"],["ForceUpdate","boolean",16],["KeyName","string",67],["NoExpiry","boolean",16],["Restrictions",["ref","ApiKeyRestrictions"],1],["Tags",["array",["ref","Tag"]]],["ForceDelete","boolean",16],["CreateTime","string",8],["Arn","string",72],["KeyArn","string",8],["UpdateTime","string",8]],"id":["KeyName"],"d":{"ApiKeyRestrictions":[["AllowActions",["array","string"],1],["AllowResources",["array","string"],1],["AllowReferers",["array","string"]],["AllowAndroidApps",["array",["ref","AndroidApp"]]],["AllowAppleApps",["array",["ref","AppleApp"]]]],"AndroidApp":[["Package","string",1],["CertificateFingerprint","string",1]],"AppleApp":[["BundleId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ForceUpdate","ForceDelete","NoExpiry"],"co":["KeyName"],"ro":["CreateTime","Arn","KeyArn","UpdateTime"],"uo":["Restrictions/AllowActions","Restrictions/AllowResources","Restrictions/AllowReferers","Restrictions/AllowAndroidApps","Restrictions/AllowAppleApps","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:api-key/${KeyName}"}');
 /** A {@link APIKey} instance: its attributes as typed outputs. */
 export type APIKey = InstanceType<typeof APIKey>;
 
 /** Inputs of {@link APIKey}. */
 export interface APIKeyArgs {
-  /** Updates the description for the API key resource. */
+  /**
+   * Updates the description for the API key resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** The optional timestamp for when the API key resource will expire in [ISO 8601 format](https://docs.aws.amazon.com/https://www.iso.org/iso-8601-date-and-time-format.html) . */
+  /**
+   * The optional timestamp for when the API key resource will expire in [ISO 8601 format](https://docs.aws.amazon.com/https://www.iso.org/iso-8601-date-and-time-format.html) .
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   expireTime?: string;
   /**
    * The boolean flag to be included for updating `ExpireTime` or Restrictions details.
    * Must be set to `true` to update an API key resource that has been used in the past 7 days. `False` if force update is not preferred.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   forceUpdate?: boolean;
   /**
@@ -36,13 +46,23 @@ export interface APIKeyArgs {
    * - Contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique API key name.
    * - No spaces allowed. For example, `ExampleAPIKey` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   keyName: string;
-  /** Whether the API key should expire. Set to `true` to set the API key to have no expiration time. */
+  /**
+   * Whether the API key should expire. Set to `true` to set the API key to have no expiration time.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   noExpiry?: boolean;
   /** The API key restrictions for the API key resource. */
   restrictions: APIKeyApiKeyRestrictions;
-  /** Applies one or more tags to the map resource. A tag is a key-value pair that helps manage, identify, search, and filter your resources by labelling them. */
+  /**
+   * Applies one or more tags to the map resource. A tag is a key-value pair that helps manage, identify, search, and filter your resources by labelling them.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /**
    * ForceDelete bypasses an API key's expiry conditions and deletes the key. Set the parameter `true` to delete the key or to `false` to not preemptively delete the API key.
@@ -50,6 +70,8 @@ export interface APIKeyArgs {
    * Valid values: `true` , or `false` .
    *
    * > This action is irreversible. Only use ForceDelete if you are certain the key is no longer in use.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   forceDelete?: boolean;
 }
@@ -91,6 +113,8 @@ export interface APIKeyApiKeyRestrictions {
    * - `geo:SearchPlaceIndexForSuggestions` - Allows suggestions based on an incomplete or misspelled query.
    * - `geo:GetPlace` - Allows getting details of a place.
    * - *Enhanced Places actions* …
+   *
+   * Items: 1–24. Each item: Length: 5–200. Pattern: `^(geo|geo-routes|geo-places|geo-maps):\w*\*?$`.
    */
   allowActions: string[];
   /**
@@ -102,6 +126,8 @@ export interface APIKeyApiKeyRestrictions {
    * - No spaces allowed, even with wildcards. For example, `arn:aws:geo:region: *account-id* :map/ExampleMap*` .
    *
    * For more information about ARN format, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) .
+   *
+   * Items: 1–8. Each item: Length: at most 1600.
    */
   allowResources: string[];
   /**
@@ -117,20 +143,27 @@ export interface APIKeyApiKeyRestrictions {
    *
    * Asterisk (*) will replace any multiple characters (including multiple hexadecimal digits).
    * - No spaces allowed. For example, `https://example.com` .
+   *
+   * Items: 0–5. Each item: Length: at most 253. Pattern: `^([\w!$&()*+,./:;=?\@\x{60}-]|%([\dA-Fa-f]{2}|[\dA-Fa-f]?\*))+$`.
    */
   allowReferers?: string[];
+  /** Items: 0–5. */
   allowAndroidApps?: APIKeyAndroidApp[];
+  /** Items: 0–5. */
   allowAppleApps?: APIKeyAppleApp[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-location-apikey-androidapp.html | CloudFormation: AndroidApp} */
 export interface APIKeyAndroidApp {
+  /** Length: 1–255. Pattern: `^([A-Za-z][A-Za-z\d_]*\.)+[A-Za-z][A-Za-z\d_]*$`. */
   package: string;
+  /** Length: 59–59. Pattern: `^([A-Fa-f0-9]{2}:){19}[A-Fa-f0-9]{2}$`. */
   certificateFingerprint: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-location-apikey-appleapp.html | CloudFormation: AppleApp} */
 export interface APIKeyAppleApp {
+  /** Length: 1–155. Pattern: `^[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)+$`. */
   bundleId: string;
 }
 
@@ -139,15 +172,23 @@ export interface APIKeyAppleApp {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-geofencecollection.html | CloudFormation: AWS::Location::GeofenceCollection}
  */
-export const GeofenceCollection = cloudControlType<GeofenceCollectionArgs, GeofenceCollectionOutputs>("AWS::Location::GeofenceCollection", "aws:location:GeofenceCollection", '{"p":[["Description","string",66],["KmsKeyId","string",66],["CollectionName","string",67],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CollectionArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["CollectionName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:geofence-collection/${CollectionName}"}');
+export const GeofenceCollection = cloudControlType<GeofenceCollectionArgs, GeofenceCollectionOutputs>("AWS::Location::GeofenceCollection", "aws:location:GeofenceCollection", '{"p":[["Description","string"],["KmsKeyId","string",66],["CollectionName","string",67],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CollectionArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["CollectionName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CollectionName","KmsKeyId"],"ro":["CollectionArn","Arn","CreateTime","UpdateTime"],"uo":["Tags"],"dep":["PricingPlan","PricingPlanDataSource"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:geofence-collection/${CollectionName}"}');
 /** A {@link GeofenceCollection} instance: its attributes as typed outputs. */
 export type GeofenceCollection = InstanceType<typeof GeofenceCollection>;
 
 /** Inputs of {@link GeofenceCollection}. */
 export interface GeofenceCollectionArgs {
-  /** An optional description for the geofence collection. */
+  /**
+   * An optional description for the geofence collection.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN. */
+  /**
+   * A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /**
    * A custom name for the geofence collection.
@@ -157,10 +198,17 @@ export interface GeofenceCollectionArgs {
    * - Contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique geofence collection name.
    * - No spaces allowed. For example, `ExampleGeofenceCollection` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   collectionName: string;
+  /** @deprecated The CloudFormation registry marks `PricingPlan` of AWS::Location::GeofenceCollection deprecated. */
   pricingPlan?: "RequestBasedUsage";
-  /** This shape is deprecated since 2022-02-01: Deprecated. No longer allowed. */
+  /**
+   * This shape is deprecated since 2022-02-01: Deprecated. No longer allowed.
+   *
+   * @deprecated The CloudFormation registry marks `PricingPlanDataSource` of AWS::Location::GeofenceCollection deprecated.
+   */
   pricingPlanDataSource?: string;
   /**
    * Applies one or more tags to the geofence collection. A tag is a key-value pair helps manage, identify, search, and filter your resources by labelling them.
@@ -175,6 +223,8 @@ export interface GeofenceCollectionArgs {
    * - Maximum value length: 256 Unicode characters in UTF-8
    * - Can use alphanumeric characters (A–Z, a–z, 0–9), and the following characters: + - = . _ : / @.
    * - Cannot use "aws:" as a prefix for a key.
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
 }
@@ -204,7 +254,7 @@ export interface GeofenceCollectionOutputs extends GeofenceCollectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-map.html | CloudFormation: AWS::Location::Map}
  */
-export const Map = cloudControlType<MapArgs, MapOutputs>("AWS::Location::Map", "aws:location:Map", '{"p":[["MapName","string",67],["Description","string",66],["Configuration",["ref","MapConfiguration"],67],["PricingPlan",["enum","RequestBasedUsage"],66],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["MapArn","string",72],["DataSource","string",8]],"id":["MapName"],"d":{"MapConfiguration":[["Style","string",3],["PoliticalView","string"],["CustomLayers",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:map/${MapName}"}');
+export const Map = cloudControlType<MapArgs, MapOutputs>("AWS::Location::Map", "aws:location:Map", '{"p":[["MapName","string",67],["Description","string"],["Configuration",["ref","MapConfiguration"],67],["PricingPlan",["enum","RequestBasedUsage"]],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["MapArn","string",72],["DataSource","string",8]],"id":["MapName"],"d":{"MapConfiguration":[["Style","string",1],["PoliticalView","string"],["CustomLayers",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Configuration","MapName"],"ro":["CreateTime","Arn","MapArn","UpdateTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:map/${MapName}"}');
 /** A {@link Map} instance: its attributes as typed outputs. */
 export type Map = InstanceType<typeof Map>;
 
@@ -218,9 +268,15 @@ export interface MapArgs {
    * - Must contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique map resource name.
    * - No spaces allowed. For example, `ExampleMap` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   mapName: string;
-  /** An optional description for the map resource. */
+  /**
+   * An optional description for the map resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /** Specifies the `MapConfiguration` , including the map style, for the map resource that you create. The map style defines the look of maps and the data provider for your map resource. */
   configuration: MapMapConfiguration;
@@ -243,6 +299,8 @@ export interface MapArgs {
    * - Maximum value length: 256 Unicode characters in UTF-8
    * - Can use alphanumeric characters (A–Z, a–z, 0–9), and the following characters: + - = . _ : / @.
    * - Cannot use "aws:" as a prefix for a key.
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
 }
@@ -284,14 +342,22 @@ export interface MapMapConfiguration {
    * - `VectorEsriLightGrayCanvas` – The Esri Light Gray Canvas map style, which provides a detailed vector basemap with a light gray, neutral background style with minimal colors, labels, and features that's designed to draw attention to your thematic content.
    * - `VectorEsriTopographic` – The Esri Light map style, which provides a detailed vector basemap with a classic Esri map style.
    * - `VectorEsriStreets` – The Esri Street Map style, which provides a detailed vector basemap for the world symbolized with a classic Esri street map style. The vector tile layer is similar in content and style to the Wo …
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   style: string;
-  /** Specifies the map political view selected from an available data provider. */
+  /**
+   * Specifies the map political view selected from an available data provider.
+   *
+   * Length: 3–3. Pattern: `^[A-Z]{3}$`.
+   */
   politicalView?: string;
   /**
    * Specifies the custom layers for the style. Leave unset to not enable any custom layer, or, for styles that support custom layers, you can enable layer(s), such as the `POI` layer for the VectorEsriNavigation style.
    *
    * > Currenlty only `VectorEsriNavigation` supports CustomLayers. For more information, see [Custom Layers](https://docs.aws.amazon.com//location/latest/developerguide/map-concepts.html#map-custom-layers) .
+   *
+   * Items: at most 10. Each item: Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   customLayers?: string[];
 }
@@ -303,7 +369,7 @@ export interface MapMapConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-placeindex.html | CloudFormation: AWS::Location::PlaceIndex}
  */
-export const PlaceIndex = cloudControlType<PlaceIndexArgs, PlaceIndexOutputs>("AWS::Location::PlaceIndex", "aws:location:PlaceIndex", '{"p":[["IndexName","string",67],["Description","string",66],["PricingPlan",["enum","RequestBasedUsage"],66],["DataSourceConfiguration",["ref","DataSourceConfiguration"],66],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["IndexArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["IndexName"],"d":{"DataSourceConfiguration":[["IntendedUse",["enum","SingleUse","Storage"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:place-index/${IndexName}"}');
+export const PlaceIndex = cloudControlType<PlaceIndexArgs, PlaceIndexOutputs>("AWS::Location::PlaceIndex", "aws:location:PlaceIndex", '{"p":[["IndexName","string",67],["Description","string"],["PricingPlan",["enum","RequestBasedUsage"]],["DataSourceConfiguration",["ref","DataSourceConfiguration"]],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["IndexArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["IndexName"],"d":{"DataSourceConfiguration":[["IntendedUse",["enum","SingleUse","Storage"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataSource","IndexName"],"ro":["CreateTime","Arn","IndexArn","UpdateTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:place-index/${IndexName}"}');
 /** A {@link PlaceIndex} instance: its attributes as typed outputs. */
 export type PlaceIndex = InstanceType<typeof PlaceIndex>;
 
@@ -317,9 +383,15 @@ export interface PlaceIndexArgs {
    * - Contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique place index resource name.
    * - No spaces allowed. For example, `ExamplePlaceIndex` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   indexName: string;
-  /** The optional description for the place index resource. */
+  /**
+   * The optional description for the place index resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /**
    * No longer used. If included, the only allowed value is `RequestBasedUsage` .
@@ -341,7 +413,11 @@ export interface PlaceIndexArgs {
    * - `Here` – For additional information about [HERE Technologies](https://docs.aws.amazon.com/location/previous/developerguide/HERE.html) ' coverage in your region of interest, see [HERE details on goecoding coverage](https://docs.aws.amazon.com/https://developer.here.com/documentation/geocoder/dev_guide/topics/coverage-geocoder.html) . …
    */
   dataSource: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -393,7 +469,7 @@ export interface PlaceIndexDataSourceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-routecalculator.html | CloudFormation: AWS::Location::RouteCalculator}
  */
-export const RouteCalculator = cloudControlType<RouteCalculatorArgs, RouteCalculatorOutputs>("AWS::Location::RouteCalculator", "aws:location:RouteCalculator", '{"p":[["CalculatorName","string",67],["Description","string",66],["PricingPlan",["enum","RequestBasedUsage"],66],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["CalculatorArn","string",8],["Arn","string",72]],"id":["CalculatorName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:route-calculator/${CalculatorName}"}');
+export const RouteCalculator = cloudControlType<RouteCalculatorArgs, RouteCalculatorOutputs>("AWS::Location::RouteCalculator", "aws:location:RouteCalculator", '{"p":[["CalculatorName","string",67],["Description","string"],["PricingPlan",["enum","RequestBasedUsage"]],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["CalculatorArn","string",8],["Arn","string",72]],"id":["CalculatorName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CalculatorName","DataSource"],"ro":["CalculatorArn","Arn","CreateTime","UpdateTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:route-calculator/${CalculatorName}"}');
 /** A {@link RouteCalculator} instance: its attributes as typed outputs. */
 export type RouteCalculator = InstanceType<typeof RouteCalculator>;
 
@@ -407,9 +483,15 @@ export interface RouteCalculatorArgs {
    * - Can use alphanumeric characters (A–Z, a–z, 0–9) , hyphens (-), periods (.), and underscores (_).
    * - Must be a unique Route calculator resource name.
    * - No spaces allowed. For example, `ExampleRouteCalculator` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   calculatorName: string;
-  /** The optional description for the route calculator resource. */
+  /**
+   * The optional description for the route calculator resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /**
    * No longer used. If included, the only allowed value is `RequestBasedUsage` .
@@ -427,7 +509,11 @@ export interface RouteCalculatorArgs {
    * - `Esri` – For additional information about [Esri](https://docs.aws.amazon.com/location/previous/developerguide/esri.html) 's coverage in your region of interest, see [Esri details on street networks and traffic coverage](https://docs.aws.amazon.com/https://doc.arcgis.com/en/arcgis-online/reference/network-coverage.htm) . …
    */
   dataSource: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -456,7 +542,7 @@ export interface RouteCalculatorOutputs extends RouteCalculatorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-tracker.html | CloudFormation: AWS::Location::Tracker}
  */
-export const Tracker = cloudControlType<TrackerArgs, TrackerOutputs>("AWS::Location::Tracker", "aws:location:Tracker", '{"p":[["TrackerName","string",67],["Description","string",66],["KmsKeyId","string",66],["PositionFiltering",["enum","TimeBased","DistanceBased","AccuracyBased"],66],["EventBridgeEnabled","boolean"],["KmsKeyEnableGeospatialQueries","boolean"],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["TrackerArn","string",72]],"id":["TrackerName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:tracker/${TrackerName}"}');
+export const Tracker = cloudControlType<TrackerArgs, TrackerOutputs>("AWS::Location::Tracker", "aws:location:Tracker", '{"p":[["TrackerName","string",67],["Description","string"],["KmsKeyId","string",66],["PositionFiltering",["enum","TimeBased","DistanceBased","AccuracyBased"]],["EventBridgeEnabled","boolean"],["KmsKeyEnableGeospatialQueries","boolean"],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["TrackerArn","string",72]],"id":["TrackerName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyId","TrackerName"],"ro":["CreateTime","Arn","TrackerArn","UpdateTime"],"uo":["Tags"],"dep":["PricingPlan","PricingPlanDataSource"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:tracker/${TrackerName}"}');
 /** A {@link Tracker} instance: its attributes as typed outputs. */
 export type Tracker = InstanceType<typeof Tracker>;
 
@@ -470,11 +556,21 @@ export interface TrackerArgs {
    * - Contain only alphanumeric characters (A-Z, a-z, 0-9) , hyphens (-), periods (.), and underscores (_).
    * - Must be a unique tracker resource name.
    * - No spaces allowed. For example, `ExampleTracker` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   trackerName: string;
-  /** An optional description for the tracker resource. */
+  /**
+   * An optional description for the tracker resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN. */
+  /**
+   * A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /**
    * Specifies the position filtering for the tracker resource.
@@ -488,10 +584,19 @@ export interface TrackerArgs {
   positionFiltering?: "TimeBased" | "DistanceBased" | "AccuracyBased";
   eventBridgeEnabled?: boolean;
   kmsKeyEnableGeospatialQueries?: boolean;
+  /** @deprecated The CloudFormation registry marks `PricingPlan` of AWS::Location::Tracker deprecated. */
   pricingPlan?: "RequestBasedUsage";
-  /** This shape is deprecated since 2022-02-01: Deprecated. No longer allowed. */
+  /**
+   * This shape is deprecated since 2022-02-01: Deprecated. No longer allowed.
+   *
+   * @deprecated The CloudFormation registry marks `PricingPlanDataSource` of AWS::Location::Tracker deprecated.
+   */
   pricingPlanDataSource?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -522,7 +627,7 @@ export interface TrackerOutputs extends TrackerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-trackerconsumer.html | CloudFormation: AWS::Location::TrackerConsumer}
  */
-export const TrackerConsumer = cloudControlType<TrackerConsumerArgs, TrackerConsumerOutputs>("AWS::Location::TrackerConsumer", "aws:location:TrackerConsumer", '{"p":[["TrackerName","string",67],["ConsumerArn","string",67]],"id":["TrackerName","ConsumerArn"]}');
+export const TrackerConsumer = cloudControlType<TrackerConsumerArgs, TrackerConsumerOutputs>("AWS::Location::TrackerConsumer", "aws:location:TrackerConsumer", '{"p":[["TrackerName","string",67],["ConsumerArn","string",67]],"id":["TrackerName","ConsumerArn"],"reg":{"h":"crdl","co":["TrackerName","ConsumerArn"],"tg":[false,false,false]}}');
 /** A {@link TrackerConsumer} instance: its attributes as typed outputs. */
 export type TrackerConsumer = InstanceType<typeof TrackerConsumer>;
 
@@ -536,12 +641,16 @@ export interface TrackerConsumerArgs {
    * - Contain only alphanumeric characters (A-Z, a-z, 0-9) , hyphens (-), periods (.), and underscores (_).
    * - Must be a unique tracker resource name.
    * - No spaces allowed. For example, `ExampleTracker` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   trackerName: string;
   /**
    * The Amazon Resource Name (ARN) for the geofence collection to be associated to tracker resource. Used when you need to specify a resource across all AWS .
    *
    * - Format example: `arn:aws:geo:region:account-id:geofence-collection/ExampleGeofenceCollectionConsumer`
+   *
+   * Length: at most 1600. Pattern: `^arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:([^/].*)?$`.
    */
   consumerArn: string;
 }

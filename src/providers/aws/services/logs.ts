@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/logs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates or updates an account-level data protection policy or subscription filter policy that applies to all log groups or a subset of log groups in the account.
  *
@@ -21,7 +23,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-accountpolicy.html | CloudFormation: AWS::Logs::AccountPolicy}
  */
-export const AccountPolicy = cloudControlType<AccountPolicyArgs, AccountPolicyOutputs>("AWS::Logs::AccountPolicy", "aws:logs:AccountPolicy", '{"p":[["PolicyType",["enum","DATA_PROTECTION_POLICY","SUBSCRIPTION_FILTER_POLICY","FIELD_INDEX_POLICY","TRANSFORMER_POLICY","METRIC_EXTRACTION_POLICY"],67],["Scope",["enum","ALL"]],["PolicyName","string",67],["PolicyDocument","string",1],["SelectionCriteria","string"],["AccountId","string",72]],"id":["AccountId","PolicyType","PolicyName"]}');
+export const AccountPolicy = cloudControlType<AccountPolicyArgs, AccountPolicyOutputs>("AWS::Logs::AccountPolicy", "aws:logs:AccountPolicy", '{"p":[["PolicyType",["enum","DATA_PROTECTION_POLICY","SUBSCRIPTION_FILTER_POLICY","FIELD_INDEX_POLICY","TRANSFORMER_POLICY","METRIC_EXTRACTION_POLICY"],67],["Scope",["enum","ALL"]],["PolicyName","string",67],["PolicyDocument","string",1],["SelectionCriteria","string"],["AccountId","string",72]],"id":["AccountId","PolicyType","PolicyName"],"reg":{"h":"crudl","co":["PolicyName","PolicyType"],"ro":["AccountId"],"tg":[false,false,false]}}');
 /** A {@link AccountPolicy} instance: its attributes as typed outputs. */
 export type AccountPolicy = InstanceType<typeof AccountPolicy>;
 
@@ -31,7 +33,11 @@ export interface AccountPolicyArgs {
   policyType: "DATA_PROTECTION_POLICY" | "SUBSCRIPTION_FILTER_POLICY" | "FIELD_INDEX_POLICY" | "TRANSFORMER_POLICY" | "METRIC_EXTRACTION_POLICY";
   /** Currently the only valid value for this parameter is `ALL` , which specifies that the policy applies to all log groups in the account. If you omit this parameter, the default of `ALL` is used. To scope down a subscription filter policy to a subset of log groups, use the `SelectionCriteria` parameter. */
   scope?: "ALL";
-  /** A name for the policy. This must be unique within the account. */
+  /**
+   * A name for the policy. This must be unique within the account.
+   *
+   * Length: 1–256. Pattern: `^[^:*]{1,256}$`.
+   */
   policyName: string;
   /**
    * Specify the policy, in JSON.
@@ -44,6 +50,8 @@ export interface AccountPolicyArgs {
    *
    * The `Operation` property with an `Audit` action is required to find the sensitive data terms. This `Audit` action must contain a `FindingsDestination` object. You can optionally use that `FindingsDestination` object to list one or more destinations to send audit findings to. If you specify destinations such as log groups, Firehose streams, and S3 buckets, they must already exist.
    * - The second block must include both a `DataIdentifer` array and an `Operation` property with an `Deidentify` action. The `DataIdentifer` array must exactly match the `DataIdentifer` array in the first block of the policy. …
+   *
+   * Length: 1–30720.
    */
   policyDocument: string;
   /**
@@ -79,15 +87,23 @@ export interface AccountPolicyOutputs extends AccountPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-delivery.html | CloudFormation: AWS::Logs::Delivery}
  */
-export const Delivery = cloudControlType<DeliveryArgs, DeliveryOutputs>("AWS::Logs::Delivery", "aws:logs:Delivery", '{"p":[["DeliverySourceName","string",67],["DeliveryDestinationArn","string",67],["Tags",["array",["ref","Tag"]]],["RecordFields",["array","string"]],["FieldDelimiter","string"],["S3SuffixPath","string"],["S3EnableHiveCompatiblePath","boolean"],["DeliveryId","string",72],["Arn","string",72],["DeliveryDestinationType","string",8]],"id":["DeliveryId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery:${DeliveryName}"}');
+export const Delivery = cloudControlType<DeliveryArgs, DeliveryOutputs>("AWS::Logs::Delivery", "aws:logs:Delivery", '{"p":[["DeliverySourceName","string",67],["DeliveryDestinationArn","string",67],["Tags",["array",["ref","Tag"]]],["RecordFields",["array","string"]],["FieldDelimiter","string"],["S3SuffixPath","string"],["S3EnableHiveCompatiblePath","boolean"],["DeliveryId","string",72],["Arn","string",72],["DeliveryDestinationType","string",8]],"id":["DeliveryId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DeliverySourceName","DeliveryDestinationArn"],"ro":["DeliveryId","Arn","DeliveryDestinationType"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery:${DeliveryName}"}');
 /** A {@link Delivery} instance: its attributes as typed outputs. */
 export type Delivery = InstanceType<typeof Delivery>;
 
 /** Inputs of {@link Delivery}. */
 export interface DeliveryArgs {
-  /** The name of the delivery source that is associated with this delivery. */
+  /**
+   * The name of the delivery source that is associated with this delivery.
+   *
+   * Length: 1–60. Pattern: `[\w-]*$`.
+   */
   deliverySourceName: string;
-  /** The ARN of the delivery destination that is associated with this delivery. */
+  /**
+   * The ARN of the delivery destination that is associated with this delivery.
+   *
+   * Length: 16–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
+   */
   deliveryDestinationArn: string;
   /**
    * An array of key-value pairs to apply to the delivery.
@@ -95,11 +111,23 @@ export interface DeliveryArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The list of record fields to be delivered to the destination, in order. If the delivery's log source has mandatory fields, they must be included in this list. */
+  /**
+   * The list of record fields to be delivered to the destination, in order. If the delivery's log source has mandatory fields, they must be included in this list.
+   *
+   * Each item: Length: 1–50.
+   */
   recordFields?: string[];
-  /** The field delimiter that is used between record fields when the final output format of a delivery is in `Plain` , `W3C` , or `Raw` format. */
+  /**
+   * The field delimiter that is used between record fields when the final output format of a delivery is in `Plain` , `W3C` , or `Raw` format.
+   *
+   * Length: 1–5.
+   */
   fieldDelimiter?: string;
-  /** Use this to reconfigure the S3 object prefix to contain either static or variable sections. The valid variables to use in the suffix path will vary by each log source. To find the values supported for the suffix path for each log source, use the [DescribeConfigurationTemplates](https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_DescribeConfigurationTemplates.html) operation and check the `allowedSuffixPathFields` field in the response. */
+  /**
+   * Use this to reconfigure the S3 object prefix to contain either static or variable sections. The valid variables to use in the suffix path will vary by each log source. To find the values supported for the suffix path for each log source, use the [DescribeConfigurationTemplates](https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_DescribeConfigurationTemplates.html) operation and check the `allowedSuffixPathFields` field in the response.
+   *
+   * Length: 0–256.
+   */
   s3SuffixPath?: string;
   /** Use this parameter to cause the S3 objects that contain delivered logs to use a prefix structure that allows for integration with Apache Hive. */
   s3EnableHiveCompatiblePath?: boolean;
@@ -122,15 +150,23 @@ export interface DeliveryOutputs extends DeliveryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-deliverydestination.html | CloudFormation: AWS::Logs::DeliveryDestination}
  */
-export const DeliveryDestination = cloudControlType<DeliveryDestinationArgs, DeliveryDestinationOutputs>("AWS::Logs::DeliveryDestination", "aws:logs:DeliveryDestination", '{"p":[["Name","string",67],["DestinationResourceArn","string",66],["Tags",["array",["ref","Tag"]]],["DeliveryDestinationType","string",66],["DeliveryDestinationPolicy",["ref","DestinationPolicy"]],["OutputFormat","string",66],["Arn","string",72]],"id":["Name"],"d":{"DestinationPolicy":[["DeliveryDestinationName","string"],["DeliveryDestinationPolicy","json"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-destination:${DeliveryDestinationName}"}');
+export const DeliveryDestination = cloudControlType<DeliveryDestinationArgs, DeliveryDestinationOutputs>("AWS::Logs::DeliveryDestination", "aws:logs:DeliveryDestination", '{"p":[["Name","string",67],["DestinationResourceArn","string",66],["Tags",["array",["ref","Tag"]]],["DeliveryDestinationType","string",66],["DeliveryDestinationPolicy",["ref","DestinationPolicy"]],["OutputFormat","string",66],["Arn","string",72]],"id":["Name"],"d":{"DestinationPolicy":[["DeliveryDestinationName","string"],["DeliveryDestinationPolicy","json"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","OutputFormat","DestinationResourceArn","DeliveryDestinationType"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-destination:${DeliveryDestinationName}"}');
 /** A {@link DeliveryDestination} instance: its attributes as typed outputs. */
 export type DeliveryDestination = InstanceType<typeof DeliveryDestination>;
 
 /** Inputs of {@link DeliveryDestination}. */
 export interface DeliveryDestinationArgs {
-  /** The name of this delivery destination. */
+  /**
+   * The name of this delivery destination.
+   *
+   * Length: 1–60. Pattern: `[\w-]*$`.
+   */
   name: string;
-  /** The ARN of the AWS destination that this delivery destination represents. That AWS destination can be a log group in CloudWatch Logs , an Amazon S3 bucket, or a Firehose stream. */
+  /**
+   * The ARN of the AWS destination that this delivery destination represents. That AWS destination can be a log group in CloudWatch Logs , an Amazon S3 bucket, or a Firehose stream.
+   *
+   * Length: 16–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
+   */
   destinationResourceArn?: string;
   /**
    * An array of key-value pairs to apply to the delivery destination.
@@ -138,11 +174,19 @@ export interface DeliveryDestinationArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** Displays whether this delivery destination is CloudWatch Logs, Amazon S3, Firehose, or X-Ray. */
+  /**
+   * Displays whether this delivery destination is CloudWatch Logs, Amazon S3, Firehose, or X-Ray.
+   *
+   * Length: 1–12. Pattern: `^[0-9A-Za-z]+$`.
+   */
   deliveryDestinationType?: string;
   /** An IAM policy that grants permissions to CloudWatch Logs to deliver logs cross-account to a specified destination in this account. For examples of this policy, see [Examples](https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_PutDeliveryDestinationPolicy.html#API_PutDeliveryDestinationPolicy_Examples) in the CloudWatch Logs API Reference. */
   deliveryDestinationPolicy?: DeliveryDestinationDestinationPolicy;
-  /** The format of the logs that are sent to this delivery destination. */
+  /**
+   * The format of the logs that are sent to this delivery destination.
+   *
+   * Length: 1–12. Pattern: `^[0-9A-Za-z]+$`.
+   */
   outputFormat?: string;
 }
 
@@ -158,7 +202,11 @@ export interface DeliveryDestinationOutputs extends DeliveryDestinationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-deliverydestination-destinationpolicy.html | CloudFormation: DestinationPolicy}
  */
 export interface DeliveryDestinationDestinationPolicy {
-  /** A name for an existing destination. */
+  /**
+   * A name for an existing destination.
+   *
+   * Length: 1–60.
+   */
   deliveryDestinationName?: string;
   /** Creates or updates an access policy associated with an existing destination. An access policy is an [IAM policy document](https://docs.aws.amazon.com/IAM/latest/UserGuide/policies_overview.html) that is used to authorize claims to register a subscription filter against a given destination. */
   deliveryDestinationPolicy?: Record<string, unknown>;
@@ -173,17 +221,31 @@ export interface DeliveryDestinationDestinationPolicy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-deliverysource.html | CloudFormation: AWS::Logs::DeliverySource}
  */
-export const DeliverySource = cloudControlType<DeliverySourceArgs, DeliverySourceOutputs>("AWS::Logs::DeliverySource", "aws:logs:DeliverySource", '{"p":[["Name","string",67],["ResourceArn","string"],["LogType","string"],["Tags",["array",["ref","Tag"]]],["DeliverySourceConfiguration",["map","string"]],["Service","string",8],["ResourceArns",["array","string"],8],["Arn","string",72],["Status",["enum","ACTIVE","INACTIVE"],8],["StatusReason",["enum","RESOURCE_DELETED"],8]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-source:${DeliverySourceName}"}');
+export const DeliverySource = cloudControlType<DeliverySourceArgs, DeliverySourceOutputs>("AWS::Logs::DeliverySource", "aws:logs:DeliverySource", '{"p":[["Name","string",67],["ResourceArn","string",16],["LogType","string"],["Tags",["array",["ref","Tag"]]],["DeliverySourceConfiguration",["map","string"]],["Service","string",8],["ResourceArns",["array","string"],8],["Arn","string",72],["Status",["enum","ACTIVE","INACTIVE"],8],["StatusReason",["enum","RESOURCE_DELETED"],8]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceArn"],"co":["Name"],"ro":["Service","ResourceArns","Arn","Status","StatusReason"],"uo":["ResourceArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-source:${DeliverySourceName}"}');
 /** A {@link DeliverySource} instance: its attributes as typed outputs. */
 export type DeliverySource = InstanceType<typeof DeliverySource>;
 
 /** Inputs of {@link DeliverySource}. */
 export interface DeliverySourceArgs {
-  /** The unique name of the delivery source. */
+  /**
+   * The unique name of the delivery source.
+   *
+   * Length: 1–60. Pattern: `[\w-]*$`.
+   */
   name: string;
-  /** The ARN of the AWS resource that is generating and sending logs. For example, `arn:aws:workmail:us-east-1:123456789012:organization/m-1234EXAMPLEabcd1234abcd1234abcd1234` */
+  /**
+   * The ARN of the AWS resource that is generating and sending logs. For example, `arn:aws:workmail:us-east-1:123456789012:organization/m-1234EXAMPLEabcd1234abcd1234abcd1234`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 16–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
+   */
   resourceArn?: string;
-  /** The type of log that the source is sending. For valid values for this parameter, see the documentation for the source service. */
+  /**
+   * The type of log that the source is sending. For valid values for this parameter, see the documentation for the source service.
+   *
+   * Length: 1–255. Pattern: `[\w-]*$`.
+   */
   logType?: string;
   /**
    * An array of key-value pairs to apply to the delivery source.
@@ -214,19 +276,35 @@ export interface DeliverySourceOutputs extends DeliverySourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-destination.html | CloudFormation: AWS::Logs::Destination}
  */
-export const Destination = cloudControlType<DestinationArgs, DestinationOutputs>("AWS::Logs::Destination", "aws:logs:Destination", '{"p":[["DestinationPolicy","string"],["DestinationName","string",67],["TargetArn","string",1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["DestinationName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:destination:${DestinationName}"}');
+export const Destination = cloudControlType<DestinationArgs, DestinationOutputs>("AWS::Logs::Destination", "aws:logs:Destination", '{"p":[["DestinationPolicy","string"],["DestinationName","string",67],["TargetArn","string",1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["DestinationName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DestinationName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:destination:${DestinationName}"}');
 /** A {@link Destination} instance: its attributes as typed outputs. */
 export type Destination = InstanceType<typeof Destination>;
 
 /** Inputs of {@link Destination}. */
 export interface DestinationArgs {
-  /** An IAM policy document that governs which AWS accounts can create subscription filters against this destination. */
+  /**
+   * An IAM policy document that governs which AWS accounts can create subscription filters against this destination.
+   *
+   * Length: at least 1.
+   */
   destinationPolicy?: string;
-  /** The name of the destination. */
+  /**
+   * The name of the destination.
+   *
+   * Length: 1–512. Pattern: `^[^:*]{1,512}$`.
+   */
   destinationName: string;
-  /** The Amazon Resource Name (ARN) of the physical target where the log events are delivered (for example, a Kinesis stream). */
+  /**
+   * The Amazon Resource Name (ARN) of the physical target where the log events are delivered (for example, a Kinesis stream).
+   *
+   * Length: at least 1.
+   */
   targetArn: string;
-  /** The ARN of an IAM role that permits CloudWatch Logs to send data to the specified AWS resource. */
+  /**
+   * The ARN of an IAM role that permits CloudWatch Logs to send data to the specified AWS resource.
+   *
+   * Length: at least 1.
+   */
   roleArn: string;
   /** The tags that have been assigned to this delivery destination. */
   tags?: AwsTag[];
@@ -247,17 +325,25 @@ export interface DestinationOutputs extends DestinationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-integration.html | CloudFormation: AWS::Logs::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Logs::Integration", "aws:logs:Integration", '{"p":[["IntegrationName","string",67],["IntegrationType",["enum","OPENSEARCH"],67],["ResourceConfig",["ref","ResourceConfig"],67],["IntegrationStatus",["enum","PROVISIONING","ACTIVE","FAILED"],8]],"id":["IntegrationName"],"d":{"ResourceConfig":[["OpenSearchResourceConfig",["ref","OpenSearchResourceConfig"]]],"OpenSearchResourceConfig":[["KmsKeyArn","string"],["DataSourceRoleArn","string",1],["DashboardViewerPrincipals",["array","string"],1],["ApplicationARN","string"],["RetentionDays","integer"]]}}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Logs::Integration", "aws:logs:Integration", '{"p":[["IntegrationName","string",67],["IntegrationType",["enum","OPENSEARCH"],67],["ResourceConfig",["ref","ResourceConfig"],83],["IntegrationStatus",["enum","PROVISIONING","ACTIVE","FAILED"],8]],"id":["IntegrationName"],"d":{"ResourceConfig":[["OpenSearchResourceConfig",["ref","OpenSearchResourceConfig"]]],"OpenSearchResourceConfig":[["KmsKeyArn","string"],["DataSourceRoleArn","string",1],["DashboardViewerPrincipals",["array","string"],1],["ApplicationARN","string"],["RetentionDays","integer"]]},"reg":{"h":"crdl","wo":["ResourceConfig"],"co":["IntegrationName","IntegrationType","ResourceConfig"],"ro":["IntegrationStatus"],"tg":[false,false,false]}}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** The name of this integration. */
+  /**
+   * The name of this integration.
+   *
+   * Length: 1–50. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   integrationName: string;
   /** The type of integration. Integrations with OpenSearch Service have the type `OPENSEARCH` . */
   integrationType: "OPENSEARCH";
-  /** This structure contains configuration details about an integration between CloudWatch Logs and another entity. */
+  /**
+   * This structure contains configuration details about an integration between CloudWatch Logs and another entity.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceConfig: IntegrationResourceConfig;
 }
 
@@ -283,19 +369,37 @@ export interface IntegrationResourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-integration-opensearchresourceconfig.html | CloudFormation: OpenSearchResourceConfig}
  */
 export interface IntegrationOpenSearchResourceConfig {
-  /** To have the vended dashboard data encrypted with AWS  instead of the CloudWatch Logs default encryption method, specify the ARN of the AWS  key that you want to use. */
+  /**
+   * To have the vended dashboard data encrypted with AWS  instead of the CloudWatch Logs default encryption method, specify the ARN of the AWS  key that you want to use.
+   *
+   * Length: 20–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
+   */
   kmsKeyArn?: string;
-  /** Specify the ARN of an IAM role that CloudWatch Logs will use to create the integration. This role must have the permissions necessary to access the OpenSearch Service collection to be able to create the dashboards. For more information about the permissions needed, see [Permissions that the integration needs](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/OpenSearch-Dashboards-CreateRole.html) in the CloudWatch Logs User Guide. */
+  /**
+   * Specify the ARN of an IAM role that CloudWatch Logs will use to create the integration. This role must have the permissions necessary to access the OpenSearch Service collection to be able to create the dashboards. For more information about the permissions needed, see [Permissions that the integration needs](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/OpenSearch-Dashboards-CreateRole.html) in the CloudWatch Logs User Guide.
+   *
+   * Length: 20–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
+   */
   dataSourceRoleArn: string;
   /**
    * Specify the ARNs of IAM roles and IAM users who you want to grant permission to for viewing the dashboards.
    *
    * > In addition to specifying these users here, you must also grant them the *CloudWatchOpenSearchDashboardAccess* IAM policy. For more information, see [IAM policies for users](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/OpenSearch-Dashboards-UserRoles.html) .
+   *
+   * Each item: Length: 20–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
    */
   dashboardViewerPrincipals: string[];
-  /** If you want to use an existing OpenSearch Service application for your integration with OpenSearch Service, specify it here. If you omit this, a new application will be created. */
+  /**
+   * If you want to use an existing OpenSearch Service application for your integration with OpenSearch Service, specify it here. If you omit this, a new application will be created.
+   *
+   * Length: 20–2048. Pattern: `[\w#+=/:,.\@-]*\*?`.
+   */
   applicationARN?: string;
-  /** Specify how many days that you want the data derived by OpenSearch Service to be retained in the index that the dashboard refers to. This also sets the maximum time period that you can choose when viewing data in the dashboard. Choosing a longer time frame will incur additional costs. */
+  /**
+   * Specify how many days that you want the data derived by OpenSearch Service to be retained in the index that the dashboard refers to. This also sets the maximum time period that you can choose when viewing data in the dashboard. Choosing a longer time frame will incur additional costs.
+   *
+   * Range: 1–3650.
+   */
   retentionDays?: number;
 }
 
@@ -312,27 +416,41 @@ export interface IntegrationOpenSearchResourceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-loganomalydetector.html | CloudFormation: AWS::Logs::LogAnomalyDetector}
  */
-export const LogAnomalyDetector = cloudControlType<LogAnomalyDetectorArgs, LogAnomalyDetectorOutputs>("AWS::Logs::LogAnomalyDetector", "aws:logs:LogAnomalyDetector", '{"p":[["AccountId","string"],["KmsKeyId","string"],["DetectorName","string"],["LogGroupArnList",["array","string"]],["EvaluationFrequency",["enum","FIVE_MIN","TEN_MIN","FIFTEEN_MIN","THIRTY_MIN","ONE_HOUR"]],["FilterPattern","string"],["AnomalyVisibilityTime","number"],["AnomalyDetectorArn","string",72],["CreationTimeStamp","number",8],["LastModifiedTimeStamp","number",8],["AnomalyDetectorStatus","string",8]],"id":["AnomalyDetectorArn"],"arn":"arn:${Partition}:logs:${Region}:${Account}:anomaly-detector:${DetectorId}"}');
+export const LogAnomalyDetector = cloudControlType<LogAnomalyDetectorArgs, LogAnomalyDetectorOutputs>("AWS::Logs::LogAnomalyDetector", "aws:logs:LogAnomalyDetector", '{"p":[["AccountId","string",16],["KmsKeyId","string"],["DetectorName","string"],["LogGroupArnList",["array","string"]],["EvaluationFrequency",["enum","FIVE_MIN","TEN_MIN","FIFTEEN_MIN","THIRTY_MIN","ONE_HOUR"]],["FilterPattern","string"],["AnomalyVisibilityTime","number"],["AnomalyDetectorArn","string",72],["CreationTimeStamp","number",8],["LastModifiedTimeStamp","number",8],["AnomalyDetectorStatus","string",8]],"id":["AnomalyDetectorArn"],"reg":{"h":"crudl","wo":["AccountId"],"ro":["AnomalyDetectorArn","CreationTimeStamp","LastModifiedTimeStamp","AnomalyDetectorStatus"],"uo":["LogGroupArnList"],"tg":[false,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:anomaly-detector:${DetectorId}"}');
 /** A {@link LogAnomalyDetector} instance: its attributes as typed outputs. */
 export type LogAnomalyDetector = InstanceType<typeof LogAnomalyDetector>;
 
 /** Inputs of {@link LogAnomalyDetector}. */
 export interface LogAnomalyDetectorArgs {
-  /** The ID of the account to create the anomaly detector in. */
+  /**
+   * The ID of the account to create the anomaly detector in.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   accountId?: string;
   /**
    * Optionally assigns a AWS  key to secure this anomaly detector and its findings. If a key is assigned, the anomalies found and the model used by this detector are encrypted at rest with the key. If a key is assigned to an anomaly detector, a user must have permissions for both this key and for the anomaly detector to retrieve information about the anomalies that it finds.
    *
    * For more information about using a AWS  key and to see the required IAM policy, see [Use a AWS  key with an anomaly detector](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/LogsAnomalyDetection-KMS.html) .
+   *
+   * Length: at most 256.
    */
   kmsKeyId?: string;
   /** A name for this anomaly detector. */
   detectorName?: string;
-  /** The ARN of the log group that is associated with this anomaly detector. You can specify only one log group ARN. */
+  /**
+   * The ARN of the log group that is associated with this anomaly detector. You can specify only one log group ARN.
+   *
+   * Each item: Length: 20–2048.
+   */
   logGroupArnList?: string[];
   /** Specifies how often the anomaly detector is to run and look for anomalies. Set this value according to the frequency that the log group receives new logs. For example, if the log group receives new log events every 10 minutes, then 15 minutes might be a good setting for `EvaluationFrequency` . */
   evaluationFrequency?: "FIVE_MIN" | "TEN_MIN" | "FIFTEEN_MIN" | "THIRTY_MIN" | "ONE_HOUR";
-  /** You can use this parameter to limit the anomaly detection model to examine only log events that match the pattern you specify here. For more information, see [Filter and Pattern Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntax.html) . */
+  /**
+   * You can use this parameter to limit the anomaly detection model to examine only log events that match the pattern you specify here. For more information, see [Filter and Pattern Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntax.html) .
+   *
+   * Pattern: ``.
+   */
   filterPattern?: string;
   /** The number of days to have visibility on an anomaly. After this time period has elapsed for an anomaly, it will be automatically baselined and the anomaly detector will treat new occurrences of a similar anomaly as normal. Therefore, if you do not correct the cause of an anomaly during the time period specified in `AnomalyVisibilityTime` , it will be considered normal going forward and will not be detected as an anomaly. */
   anomalyVisibilityTime?: number;
@@ -361,7 +479,7 @@ export interface LogAnomalyDetectorOutputs extends LogAnomalyDetectorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-loggroup.html | CloudFormation: AWS::Logs::LogGroup}
  */
-export const LogGroup = cloudControlType<LogGroupArgs, LogGroupOutputs>("AWS::Logs::LogGroup", "aws:logs:LogGroup", '{"p":[["RetentionInDays",["enum",1,3,5,7,14,30,60,90,120,150,180,365,400,545,731,1096,1827,2192,2557,2922,3288,3653]],["KmsKeyId","string"],["LogGroupName","string",66],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["FieldIndexPolicies",["array","json"]],["LogGroupClass",["enum","STANDARD","INFREQUENT_ACCESS","DELIVERY"]],["ResourcePolicyDocument","json"],["DeletionProtectionEnabled","boolean"],["BearerTokenAuthenticationEnabled","boolean"],["Arn","string",72]],"id":["LogGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:log-group:${LogGroupName}"}');
+export const LogGroup = cloudControlType<LogGroupArgs, LogGroupOutputs>("AWS::Logs::LogGroup", "aws:logs:LogGroup", '{"p":[["RetentionInDays",["enum",1,3,5,7,14,30,60,90,120,150,180,365,400,545,731,1096,1827,2192,2557,2922,3288,3653]],["KmsKeyId","string"],["LogGroupName","string",66],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["FieldIndexPolicies",["array","json"]],["LogGroupClass",["enum","STANDARD","INFREQUENT_ACCESS","DELIVERY"]],["ResourcePolicyDocument","json"],["DeletionProtectionEnabled","boolean"],["BearerTokenAuthenticationEnabled","boolean"],["Arn","string",72]],"id":["LogGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LogGroupName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"LogGroupName","min":1,"max":512,"pattern":""}},"arn":"arn:${Partition}:logs:${Region}:${Account}:log-group:${LogGroupName}"}');
 /** A {@link LogGroup} instance: its attributes as typed outputs. */
 export type LogGroup = InstanceType<typeof LogGroup>;
 
@@ -381,9 +499,15 @@ export interface LogGroupArgs {
    * If you attempt to associate a KMS key with the log group but the KMS key doesn't exist or is deactivated, you will receive an `InvalidParameterException` error.
    *
    * Log group data is always encrypted in CloudWatch Logs . If you omit this key, the encryption does not use AWS  . For more information, see [Encrypt log data in CloudWatch Logs using AWS Key Management Service](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/encrypt-log-data-kms.html)
+   *
+   * Length: at most 256. Pattern: ``.
    */
   kmsKeyId?: string;
-  /** The name of the log group. If you don't specify a name, AWS CloudFormation generates a unique ID for the log group. */
+  /**
+   * The name of the log group. If you don't specify a name, AWS CloudFormation generates a unique ID for the log group.
+   *
+   * Length: 1–512. Pattern: ``.
+   */
   logGroupName?: string;
   /**
    * An array of key-value pairs to apply to the log group.
@@ -420,7 +544,11 @@ export interface LogGroupArgs {
 
 /** Outputs of {@link LogGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface LogGroupOutputs extends LogGroupArgs {
-  /** The name of the log group. If you don't specify a name, AWS CloudFormation generates a unique ID for the log group. */
+  /**
+   * The name of the log group. If you don't specify a name, AWS CloudFormation generates a unique ID for the log group.
+   *
+   * Length: 1–512. Pattern: ``.
+   */
   logGroupName: string;
   /** The ARN of the log group, such as `arn:aws:logs:us-west-1:123456789012:log-group:/mystack-testgroup-12ABC1AB12A1:*` */
   arn: string;
@@ -439,7 +567,7 @@ export interface LogGroupOutputs extends LogGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-logstream.html | CloudFormation: AWS::Logs::LogStream}
  */
-export const LogStream = cloudControlType<LogStreamArgs, LogStreamOutputs>("AWS::Logs::LogStream", "aws:logs:LogStream", '{"p":[["LogStreamName","string",66],["LogGroupName","string",67]],"id":["LogGroupName","LogStreamName"]}');
+export const LogStream = cloudControlType<LogStreamArgs, LogStreamOutputs>("AWS::Logs::LogStream", "aws:logs:LogStream", '{"p":[["LogStreamName","string",66],["LogGroupName","string",67]],"id":["LogGroupName","LogStreamName"],"reg":{"h":"crdl","co":["LogGroupName","LogStreamName"],"tg":[false,true,true],"nm":{"path":"LogStreamName"}}}');
 /** A {@link LogStream} instance: its attributes as typed outputs. */
 export type LogStream = InstanceType<typeof LogStream>;
 
@@ -464,21 +592,41 @@ export interface LogStreamOutputs extends LogStreamArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-metricfilter.html | CloudFormation: AWS::Logs::MetricFilter}
  */
-export const MetricFilter = cloudControlType<MetricFilterArgs, MetricFilterOutputs>("AWS::Logs::MetricFilter", "aws:logs:MetricFilter", '{"p":[["MetricTransformations",["array",["ref","MetricTransformation"]],1],["FilterPattern","string",1],["LogGroupName","string",67],["FilterName","string",66],["FieldSelectionCriteria","string"],["EmitSystemFieldDimensions",["array","string"]],["ApplyOnTransformedLogs","boolean"]],"id":["LogGroupName","FilterName"],"d":{"MetricTransformation":[["DefaultValue","number"],["MetricName","string",1],["MetricValue","string",1],["MetricNamespace","string",1],["Dimensions",["array",["ref","Dimension"]]],["Unit",["enum","Seconds","Microseconds","Milliseconds","Bytes","Kilobytes","Megabytes","Gigabytes","Terabytes","Bits","Kilobits","Megabits","Gigabits","Terabits","Percent","Count","Bytes/Second","Kilobytes/Second","Megabytes/Second","Gigabytes/Second","Terabytes/Second","Bits/Second","Kilobits/Second","Megabits/Second","Gigabits/Second","Terabits/Second","Count/Second","None"]]],"Dimension":[["Value","string",1],["Key","string",1]]}}');
+export const MetricFilter = cloudControlType<MetricFilterArgs, MetricFilterOutputs>("AWS::Logs::MetricFilter", "aws:logs:MetricFilter", '{"p":[["MetricTransformations",["array",["ref","MetricTransformation"]],1],["FilterPattern","string",1],["LogGroupName","string",67],["FilterName","string",66],["FieldSelectionCriteria","string"],["EmitSystemFieldDimensions",["array","string"]],["ApplyOnTransformedLogs","boolean"]],"id":["LogGroupName","FilterName"],"d":{"MetricTransformation":[["DefaultValue","number"],["MetricName","string",1],["MetricValue","string",1],["MetricNamespace","string",1],["Dimensions",["array",["ref","Dimension"]]],["Unit",["enum","Seconds","Microseconds","Milliseconds","Bytes","Kilobytes","Megabytes","Gigabytes","Terabytes","Bits","Kilobits","Megabits","Gigabits","Terabits","Percent","Count","Bytes/Second","Kilobytes/Second","Megabytes/Second","Gigabytes/Second","Terabytes/Second","Bits/Second","Kilobits/Second","Megabits/Second","Gigabits/Second","Terabits/Second","Count/Second","None"]]],"Dimension":[["Value","string",1],["Key","string",1]]},"reg":{"h":"crudl","co":["FilterName","LogGroupName"],"uo":["MetricTransformations","MetricTransformations/*/Dimensions","EmitSystemFieldDimensions"],"tg":[false,true,true]}}');
 /** A {@link MetricFilter} instance: its attributes as typed outputs. */
 export type MetricFilter = InstanceType<typeof MetricFilter>;
 
 /** Inputs of {@link MetricFilter}. */
 export interface MetricFilterArgs {
-  /** The metric transformations. */
+  /**
+   * The metric transformations.
+   *
+   * Items: 1–1.
+   */
   metricTransformations: MetricFilterMetricTransformation[];
-  /** A filter pattern for extracting metric data out of ingested log events. For more information, see [Filter and Pattern Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntax.html) . */
+  /**
+   * A filter pattern for extracting metric data out of ingested log events. For more information, see [Filter and Pattern Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntax.html) .
+   *
+   * Length: at most 1024.
+   */
   filterPattern: string;
-  /** The name of an existing log group that you want to associate with this metric filter. */
+  /**
+   * The name of an existing log group that you want to associate with this metric filter.
+   *
+   * Length: 1–512. Pattern: `^[.\-_/#A-Za-z0-9]{1,512}`.
+   */
   logGroupName: string;
-  /** The name of the metric filter. */
+  /**
+   * The name of the metric filter.
+   *
+   * Length: 1–512. Pattern: `^[^:*]{1,512}`.
+   */
   filterName?: string;
-  /** The filter expression that specifies which log events are processed by this metric filter based on system fields. Returns the `fieldSelectionCriteria` value if it was specified when the metric filter was created. */
+  /**
+   * The filter expression that specifies which log events are processed by this metric filter based on system fields. Returns the `fieldSelectionCriteria` value if it was specified when the metric filter was created.
+   *
+   * Length: 0–2000.
+   */
   fieldSelectionCriteria?: string;
   /** The list of system fields that are emitted as additional dimensions in the generated metrics. Returns the `emitSystemFieldDimensions` value if it was specified when the metric filter was created. */
   emitSystemFieldDimensions?: string[];
@@ -492,7 +640,11 @@ export interface MetricFilterArgs {
 
 /** Outputs of {@link MetricFilter}: its inputs as the cloud reports them, and its attributes. */
 export interface MetricFilterOutputs extends MetricFilterArgs {
-  /** The name of the metric filter. */
+  /**
+   * The name of the metric filter.
+   *
+   * Length: 1–512. Pattern: `^[^:*]{1,512}`.
+   */
   filterName: string;
 }
 
@@ -504,11 +656,23 @@ export interface MetricFilterOutputs extends MetricFilterArgs {
 export interface MetricFilterMetricTransformation {
   /** (Optional) The value to emit when a filter pattern does not match a log event. This value can be null. */
   defaultValue?: number;
-  /** The name of the CloudWatch metric. */
+  /**
+   * The name of the CloudWatch metric.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   metricName: string;
-  /** The value that is published to the CloudWatch metric. For example, if you're counting the occurrences of a particular term like `Error` , specify 1 for the metric value. If you're counting the number of bytes transferred, reference the value that is in the log event by using $. followed by the name of the field that you specified in the filter pattern, such as `$.size` . */
+  /**
+   * The value that is published to the CloudWatch metric. For example, if you're counting the occurrences of a particular term like `Error` , specify 1 for the metric value. If you're counting the number of bytes transferred, reference the value that is in the log event by using $. followed by the name of the field that you specified in the filter pattern, such as `$.size` .
+   *
+   * Length: 1–100. Pattern: `.{1,100}`.
+   */
   metricValue: string;
-  /** A custom namespace to contain your metric in CloudWatch. Use namespaces to group together metrics that are similar. For more information, see [Namespaces](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cloudwatch_concepts.html#Namespace) . */
+  /**
+   * A custom namespace to contain your metric in CloudWatch. Use namespaces to group together metrics that are similar. For more information, see [Namespaces](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cloudwatch_concepts.html#Namespace) .
+   *
+   * Length: 1–256. Pattern: `^[0-9a-zA-Z\.\-_\/#]{1,256}`.
+   */
   metricNamespace: string;
   /**
    * The fields to use as dimensions for the metric. One metric filter can include as many as three dimensions.
@@ -518,6 +682,8 @@ export interface MetricFilterMetricTransformation {
    * > CloudWatch Logs disables a metric filter if it generates 1000 different name/value pairs for your specified dimensions within a certain amount of time. This helps to prevent accidental high charges.
    * > 
    * > You can also set up a billing alarm to alert you if your charges are higher than expected. For more information, see [Creating a Billing Alarm to Monitor Your Estimated AWS Charges](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/monitor_estimated_charges_with_cloudwatch.html) .
+   *
+   * Items: 1–3.
    */
   dimensions?: MetricFilterDimension[];
   /** The unit to assign to the metric. If you omit this, the unit is set as `None` . */
@@ -534,12 +700,18 @@ export interface MetricFilterMetricTransformation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-metricfilter-dimension.html | CloudFormation: Dimension}
  */
 export interface MetricFilterDimension {
-  /** The log event field that will contain the value for this dimension. This dimension will only be published for a metric if the value is found in the log event. For example, `$.eventType` for JSON log events, or `$server` for space-delimited log events. */
+  /**
+   * The log event field that will contain the value for this dimension. This dimension will only be published for a metric if the value is found in the log event. For example, `$.eventType` for JSON log events, or `$server` for space-delimited log events.
+   *
+   * Length: 1–255.
+   */
   value: string;
   /**
    * The name for the CloudWatch metric dimension that the metric filter creates.
    *
    * Dimension names must contain only ASCII characters, must include at least one non-whitespace character, and cannot start with a colon (:).
+   *
+   * Length: 1–255.
    */
   key: string;
 }
@@ -549,25 +721,39 @@ export interface MetricFilterDimension {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-querydefinition.html | CloudFormation: AWS::Logs::QueryDefinition}
  */
-export const QueryDefinition = cloudControlType<QueryDefinitionArgs, QueryDefinitionOutputs>("AWS::Logs::QueryDefinition", "aws:logs:QueryDefinition", '{"p":[["QueryString","string",1],["LogGroupNames",["array","string"]],["Name","string",1],["QueryLanguage",["enum","CWLI","SQL","PPL"]],["Parameters",["array",["ref","QueryParameter"]]],["QueryDefinitionId","string",72]],"id":["QueryDefinitionId"],"d":{"QueryParameter":[["Name","string",1],["DefaultValue","string"],["Description","string"]]}}');
+export const QueryDefinition = cloudControlType<QueryDefinitionArgs, QueryDefinitionOutputs>("AWS::Logs::QueryDefinition", "aws:logs:QueryDefinition", '{"p":[["QueryString","string",1],["LogGroupNames",["array","string"]],["Name","string",1],["QueryLanguage",["enum","CWLI","SQL","PPL"]],["Parameters",["array",["ref","QueryParameter"]]],["QueryDefinitionId","string",72]],"id":["QueryDefinitionId"],"d":{"QueryParameter":[["Name","string",1],["DefaultValue","string"],["Description","string"]]},"reg":{"h":"crudl","ro":["QueryDefinitionId"],"uo":["LogGroupNames","Parameters"],"tg":[false,true,true]}}');
 /** A {@link QueryDefinition} instance: its attributes as typed outputs. */
 export type QueryDefinition = InstanceType<typeof QueryDefinition>;
 
 /** Inputs of {@link QueryDefinition}. */
 export interface QueryDefinitionArgs {
-  /** The query string to use for this query definition. For more information, see [CloudWatch Logs Insights Query Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/CWL_QuerySyntax.html) . */
+  /**
+   * The query string to use for this query definition. For more information, see [CloudWatch Logs Insights Query Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/CWL_QuerySyntax.html) .
+   *
+   * Length: 1–10000.
+   */
   queryString: string;
-  /** Use this parameter if you want the query to query only certain log groups. */
+  /**
+   * Use this parameter if you want the query to query only certain log groups.
+   *
+   * Each item: Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroupNames?: string[];
   /**
    * A name for the query definition.
    *
    * > You can use the name to create a folder structure for your queries. To create a folder, use a forward slash (/) to prefix your desired query name with your desired folder name. For example, `*folder-name* / *query-name*` .
+   *
+   * Length: 1–255.
    */
   name: string;
   /** The query language used for this query. For more information about the query languages that CloudWatch Logs supports, see [Supported query languages](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/CWL_AnalyzeLogData_Languages.html) . */
   queryLanguage?: "CWLI" | "SQL" | "PPL";
-  /** Use this parameter to include specific query parameters as part of your query definition. Query parameters are supported only for Logs Insights QL queries. Query parameters allow you to use placeholder variables in your query string that are substituted with values at execution time. Use the {{parameterName}} syntax in your query string to reference a parameter. */
+  /**
+   * Use this parameter to include specific query parameters as part of your query definition. Query parameters are supported only for Logs Insights QL queries. Query parameters allow you to use placeholder variables in your query string that are substituted with values at execution time. Use the {{parameterName}} syntax in your query string to reference a parameter.
+   *
+   * Items: at most 20.
+   */
   parameters?: QueryDefinitionQueryParameter[];
 }
 
@@ -583,11 +769,23 @@ export interface QueryDefinitionOutputs extends QueryDefinitionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-querydefinition-queryparameter.html | CloudFormation: QueryParameter}
  */
 export interface QueryDefinitionQueryParameter {
-  /** The name of the query parameter. A query parameter name must start with a letter or underscore, and contain only letters, digits, and underscores. */
+  /**
+   * The name of the query parameter. A query parameter name must start with a letter or underscore, and contain only letters, digits, and underscores.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z_][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The default value to use for this query parameter if no value is supplied at execution time. */
+  /**
+   * The default value to use for this query parameter if no value is supplied at execution time.
+   *
+   * Length: at most 1024.
+   */
   defaultValue?: string;
-  /** A description of the query parameter that explains its purpose or expected values. */
+  /**
+   * A description of the query parameter that explains its purpose or expected values.
+   *
+   * Length: at most 512.
+   */
   description?: string;
 }
 
@@ -596,16 +794,24 @@ export interface QueryDefinitionQueryParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-resourcepolicy.html | CloudFormation: AWS::Logs::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Logs::ResourcePolicy", "aws:logs:ResourcePolicy", '{"p":[["PolicyName","string",67],["PolicyDocument",["union","string","json"],1]],"id":["PolicyName"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Logs::ResourcePolicy", "aws:logs:ResourcePolicy", '{"p":[["PolicyName","string",67],["PolicyDocument",["union","string","json"],1]],"id":["PolicyName"],"reg":{"h":"crudl","co":["PolicyName"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** The name of the resource policy. */
+  /**
+   * The name of the resource policy.
+   *
+   * Length: 1–255. Pattern: `^([^:*\/]+\/?)*[^:*\/]+$`.
+   */
   policyName: string;
-  /** The details of the policy. It must be formatted in JSON, and you must use backslashes to escape characters that need to be escaped in JSON strings, such as double quote marks. */
-  policyDocument: string | Record<string, unknown>;
+  /**
+   * The details of the policy. It must be formatted in JSON, and you must use backslashes to escape characters that need to be escaped in JSON strings, such as double quote marks.
+   *
+   * Length: 1–5120. Pattern: ``.
+   */
+  policyDocument: string | PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -617,18 +823,24 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-scheduledquery.html | CloudFormation: AWS::Logs::ScheduledQuery}
  */
-export const ScheduledQuery = cloudControlType<ScheduledQueryArgs, ScheduledQueryOutputs>("AWS::Logs::ScheduledQuery", "aws:logs:ScheduledQuery", '{"p":[["Name","string",67],["Description","string"],["QueryLanguage","string",1],["QueryString","string",1],["LogGroupIdentifiers",["array","string"]],["ScheduleExpression","string",1],["Timezone","string"],["StartTimeOffset","integer"],["DestinationConfiguration",["ref","DestinationConfiguration"]],["ScheduleStartTime","number"],["ScheduleEndTime","number"],["ExecutionRoleArn","string",1],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","TagsItems"]]],["ScheduledQueryArn","string",72],["LastTriggeredTime","number",8],["LastExecutionStatus",["enum","Pending","InvalidQuery","Complete","Failed","Timeout"],8],["CreationTime","number",8],["LastUpdatedTime","number",8]],"id":["ScheduledQueryArn"],"d":{"DestinationConfiguration":[["S3Configuration",["ref","S3Configuration"]]],"S3Configuration":[["DestinationIdentifier","string",1],["RoleArn","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:scheduled-query:${ScheduledQueryId}"}');
+export const ScheduledQuery = cloudControlType<ScheduledQueryArgs, ScheduledQueryOutputs>("AWS::Logs::ScheduledQuery", "aws:logs:ScheduledQuery", '{"p":[["Name","string",67],["Description","string"],["QueryLanguage","string",1],["QueryString","string",1],["LogGroupIdentifiers",["array","string"]],["ScheduleExpression","string",1],["Timezone","string"],["StartTimeOffset","integer"],["DestinationConfiguration",["ref","DestinationConfiguration"]],["ScheduleStartTime","number"],["ScheduleEndTime","number"],["ExecutionRoleArn","string",1],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","TagsItems"]]],["ScheduledQueryArn","string",72],["LastTriggeredTime","number",8],["LastExecutionStatus",["enum","Pending","InvalidQuery","Complete","Failed","Timeout"],8],["CreationTime","number",8],["LastUpdatedTime","number",8]],"id":["ScheduledQueryArn"],"d":{"DestinationConfiguration":[["S3Configuration",["ref","S3Configuration"]]],"S3Configuration":[["DestinationIdentifier","string",1],["RoleArn","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["ScheduledQueryArn","LastTriggeredTime","LastExecutionStatus","CreationTime","LastUpdatedTime"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:scheduled-query:${ScheduledQueryId}"}');
 /** A {@link ScheduledQuery} instance: its attributes as typed outputs. */
 export type ScheduledQuery = InstanceType<typeof ScheduledQuery>;
 
 /** Inputs of {@link ScheduledQuery}. */
 export interface ScheduledQueryArgs {
+  /** Length: 1–255. Pattern: `^[a-zA-Z0-9_\-/.#]+$`. */
   name: string;
+  /** Length: at most 1024. */
   description?: string;
   queryLanguage: string;
+  /** Length: 0–10000. */
   queryString: string;
+  /** Items: 1–50. */
   logGroupIdentifiers?: string[];
+  /** Length: at most 256. */
   scheduleExpression: string;
+  /** Length: at least 1. */
   timezone?: string;
   startTimeOffset?: number;
   destinationConfiguration?: ScheduledQueryDestinationConfiguration;
@@ -655,22 +867,27 @@ export interface ScheduledQueryDestinationConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-scheduledquery-s3configuration.html | CloudFormation: S3Configuration} */
 export interface ScheduledQueryS3Configuration {
+  /** Pattern: `^s3://[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9](/.*)?`. */
   destinationIdentifier: string;
   roleArn: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-scheduledquery-tagsitems.html | CloudFormation: TagsItems} */
 export interface ScheduledQueryTagsItems {
+  /** Length: 1–128. */
   key: string;
+  /** Length: 0–256. */
   value: string;
 }
 
 /**
  * Resource Type definition for AWS::Logs::StorageTierPolicy. Manages the storage tier policy for a CloudWatch Logs account. When created, enables Intelligent-Tiering which automatically moves infrequently accessed log data to lower-cost storage tiers. Deleting this resource reverts the account to standard (single-tier) storage.
  *
+ * @deprecated Cloud Control cannot create AWS::Logs::StorageTierPolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-storagetierpolicy.html | CloudFormation: AWS::Logs::StorageTierPolicy}
  */
-export const StorageTierPolicy = cloudControlType<StorageTierPolicyArgs, StorageTierPolicyOutputs>("AWS::Logs::StorageTierPolicy", "aws:logs:StorageTierPolicy", '{"p":[["StorageTier",["enum","INTELLIGENT_TIERING"],1],["AccountId","string",72],["LastUpdatedTime","number",8]],"id":["AccountId"]}');
+export const StorageTierPolicy = cloudControlType<StorageTierPolicyArgs, StorageTierPolicyOutputs>("AWS::Logs::StorageTierPolicy", "aws:logs:StorageTierPolicy", '{"p":[["StorageTier",["enum","INTELLIGENT_TIERING"],1],["AccountId","string",72],["LastUpdatedTime","number",8]],"id":["AccountId"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link StorageTierPolicy} instance: its attributes as typed outputs. */
 export type StorageTierPolicy = InstanceType<typeof StorageTierPolicy>;
 
@@ -700,7 +917,7 @@ export interface StorageTierPolicyOutputs extends StorageTierPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-subscriptionfilter.html | CloudFormation: AWS::Logs::SubscriptionFilter}
  */
-export const SubscriptionFilter = cloudControlType<SubscriptionFilterArgs, SubscriptionFilterOutputs>("AWS::Logs::SubscriptionFilter", "aws:logs:SubscriptionFilter", '{"p":[["FilterPattern","string",1],["Distribution",["enum","Random","ByLogStream"]],["LogGroupName","string",67],["FilterName","string",66],["DestinationArn","string",1],["RoleArn","string"],["ApplyOnTransformedLogs","boolean"],["FieldSelectionCriteria","string"],["EmitSystemFields",["array","string"]]],"id":["FilterName","LogGroupName"]}');
+export const SubscriptionFilter = cloudControlType<SubscriptionFilterArgs, SubscriptionFilterOutputs>("AWS::Logs::SubscriptionFilter", "aws:logs:SubscriptionFilter", '{"p":[["FilterPattern","string",1],["Distribution",["enum","Random","ByLogStream"]],["LogGroupName","string",67],["FilterName","string",66],["DestinationArn","string",1],["RoleArn","string"],["ApplyOnTransformedLogs","boolean"],["FieldSelectionCriteria","string"],["EmitSystemFields",["array","string"]]],"id":["FilterName","LogGroupName"],"reg":{"h":"crudl","co":["FilterName","LogGroupName"],"uo":["EmitSystemFields"],"tg":[false,false,false]}}');
 /** A {@link SubscriptionFilter} instance: its attributes as typed outputs. */
 export type SubscriptionFilter = InstanceType<typeof SubscriptionFilter>;
 
@@ -724,7 +941,11 @@ export interface SubscriptionFilterArgs {
    * If this value is `true` , the subscription filter is applied on the transformed version of the log events instead of the original ingested log events.
    */
   applyOnTransformedLogs?: boolean;
-  /** The filter expression that specifies which log events are processed by this subscription filter based on system fields. Returns the `fieldSelectionCriteria` value if it was specified when the subscription filter was created. */
+  /**
+   * The filter expression that specifies which log events are processed by this subscription filter based on system fields. Returns the `fieldSelectionCriteria` value if it was specified when the subscription filter was created.
+   *
+   * Length: 0–2000.
+   */
   fieldSelectionCriteria?: string;
   /** The list of system fields that are included in the log events sent to the subscription destination. Returns the `emitSystemFields` value if it was specified when the subscription filter was created. */
   emitSystemFields?: string[];
@@ -745,15 +966,23 @@ export interface SubscriptionFilterOutputs extends SubscriptionFilterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-transformer.html | CloudFormation: AWS::Logs::Transformer}
  */
-export const Transformer = cloudControlType<TransformerArgs, TransformerOutputs>("AWS::Logs::Transformer", "aws:logs:Transformer", '{"p":[["LogGroupIdentifier","string",67],["TransformerConfig",["array",["ref","Processor"]],1]],"id":["LogGroupIdentifier"],"d":{"Processor":[["ParseCloudfront",["ref","ParseCloudfront"]],["ParseVPC",["ref","ParseVPC"]],["ParseWAF",["ref","ParseWAF"]],["ParseJSON",["ref","ParseJSON"]],["ParseRoute53",["ref","ParseRoute53"]],["ParsePostgres",["ref","ParsePostgres"]],["ParseToOCSF",["ref","ParseToOCSF"]],["ParseKeyValue",["ref","ParseKeyValue"]],["CopyValue",["ref","CopyValue"]],["Csv",["ref","Csv"]],["DateTimeConverter",["ref","DateTimeConverter"]],["DeleteKeys",["ref","DeleteKeys"]],["Grok",["ref","Grok"]],["ListToMap",["ref","ListToMap"]],["AddKeys",["ref","AddKeys"]],["MoveKeys",["ref","MoveKeys"]],["RenameKeys",["ref","RenameKeys"]],["LowerCaseString",["ref","LowerCaseString"]],["SplitString",["ref","SplitString"]],["SubstituteString",["ref","SubstituteString"]],["TrimString",["ref","TrimString"]],["UpperCaseString",["ref","UpperCaseString"]],["TypeConverter",["ref","TypeConverter"]]],"ParseCloudfront":[["Source","string"]],"ParseVPC":[["Source","string"]],"ParseWAF":[["Source","string"]],"ParseJSON":[["Source","string"],["Destination","string"]],"ParseRoute53":[["Source","string"]],"ParsePostgres":[["Source","string"]],"ParseToOCSF":[["Source","string"],["EventSource",["enum","CloudTrail","Route53Resolver","VPCFlow","EKSAudit","AWSWAF"],1],["OcsfVersion",["enum","V1.1","V1.5"],1],["MappingVersion","string"]],"ParseKeyValue":[["Source","string"],["Destination","string"],["FieldDelimiter","string"],["KeyValueDelimiter","string"],["KeyPrefix","string"],["NonMatchValue","string"],["OverwriteIfExists","boolean"]],"CopyValue":[["Entries",["array",["ref","CopyValueEntry"]],1]],"CopyValueEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"Csv":[["QuoteCharacter","string"],["Delimiter","string"],["Source","string"],["Columns",["array","string"]]],"DateTimeConverter":[["Source","string",1],["Target","string",1],["TargetFormat","string"],["MatchPatterns",["array","string"],1],["SourceTimezone","string"],["TargetTimezone","string"],["Locale","string"]],"DeleteKeys":[["WithKeys",["array","string"],1]],"Grok":[["Source","string"],["Match","string",1]],"ListToMap":[["Source","string",1],["Key","string",1],["ValueKey","string"],["Target","string"],["Flatten","boolean"],["FlattenedElement",["enum","first","last"]]],"AddKeys":[["Entries",["array",["ref","AddKeyEntry"]],1]],"AddKeyEntry":[["Key","string",1],["Value","string",1],["OverwriteIfExists","boolean"]],"MoveKeys":[["Entries",["array",["ref","MoveKeyEntry"]],1]],"MoveKeyEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"RenameKeys":[["Entries",["array",["ref","RenameKeyEntry"]],1]],"RenameKeyEntry":[["Key","string",1],["RenameTo","string",1],["OverwriteIfExists","boolean"]],"LowerCaseString":[["WithKeys",["array","string"],1]],"SplitString":[["Entries",["array",["ref","SplitStringEntry"]],1]],"SplitStringEntry":[["Source","string",1],["Delimiter","string",1]],"SubstituteString":[["Entries",["array",["ref","SubstituteStringEntry"]],1]],"SubstituteStringEntry":[["Source","string",1],["From","string",1],["To","string",1]],"TrimString":[["WithKeys",["array","string"],1]],"UpperCaseString":[["WithKeys",["array","string"],1]],"TypeConverter":[["Entries",["array",["ref","TypeConverterEntry"]],1]],"TypeConverterEntry":[["Key","string",1],["Type",["enum","boolean","integer","double","string"],1]]}}');
+export const Transformer = cloudControlType<TransformerArgs, TransformerOutputs>("AWS::Logs::Transformer", "aws:logs:Transformer", '{"p":[["LogGroupIdentifier","string",67],["TransformerConfig",["array",["ref","Processor"]],1]],"id":["LogGroupIdentifier"],"d":{"Processor":[["ParseCloudfront",["ref","ParseCloudfront"]],["ParseVPC",["ref","ParseVPC"]],["ParseWAF",["ref","ParseWAF"]],["ParseJSON",["ref","ParseJSON"]],["ParseRoute53",["ref","ParseRoute53"]],["ParsePostgres",["ref","ParsePostgres"]],["ParseToOCSF",["ref","ParseToOCSF"]],["ParseKeyValue",["ref","ParseKeyValue"]],["CopyValue",["ref","CopyValue"]],["Csv",["ref","Csv"]],["DateTimeConverter",["ref","DateTimeConverter"]],["DeleteKeys",["ref","DeleteKeys"]],["Grok",["ref","Grok"]],["ListToMap",["ref","ListToMap"]],["AddKeys",["ref","AddKeys"]],["MoveKeys",["ref","MoveKeys"]],["RenameKeys",["ref","RenameKeys"]],["LowerCaseString",["ref","LowerCaseString"]],["SplitString",["ref","SplitString"]],["SubstituteString",["ref","SubstituteString"]],["TrimString",["ref","TrimString"]],["UpperCaseString",["ref","UpperCaseString"]],["TypeConverter",["ref","TypeConverter"]]],"ParseCloudfront":[["Source","string"]],"ParseVPC":[["Source","string"]],"ParseWAF":[["Source","string"]],"ParseJSON":[["Source","string"],["Destination","string"]],"ParseRoute53":[["Source","string"]],"ParsePostgres":[["Source","string"]],"ParseToOCSF":[["Source","string"],["EventSource",["enum","CloudTrail","Route53Resolver","VPCFlow","EKSAudit","AWSWAF"],1],["OcsfVersion",["enum","V1.1","V1.5"],1],["MappingVersion","string"]],"ParseKeyValue":[["Source","string"],["Destination","string"],["FieldDelimiter","string"],["KeyValueDelimiter","string"],["KeyPrefix","string"],["NonMatchValue","string"],["OverwriteIfExists","boolean"]],"CopyValue":[["Entries",["array",["ref","CopyValueEntry"]],1]],"CopyValueEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"Csv":[["QuoteCharacter","string"],["Delimiter","string"],["Source","string"],["Columns",["array","string"]]],"DateTimeConverter":[["Source","string",1],["Target","string",1],["TargetFormat","string"],["MatchPatterns",["array","string"],1],["SourceTimezone","string"],["TargetTimezone","string"],["Locale","string"]],"DeleteKeys":[["WithKeys",["array","string"],1]],"Grok":[["Source","string"],["Match","string",1]],"ListToMap":[["Source","string",1],["Key","string",1],["ValueKey","string"],["Target","string"],["Flatten","boolean"],["FlattenedElement",["enum","first","last"]]],"AddKeys":[["Entries",["array",["ref","AddKeyEntry"]],1]],"AddKeyEntry":[["Key","string",1],["Value","string",1],["OverwriteIfExists","boolean"]],"MoveKeys":[["Entries",["array",["ref","MoveKeyEntry"]],1]],"MoveKeyEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"RenameKeys":[["Entries",["array",["ref","RenameKeyEntry"]],1]],"RenameKeyEntry":[["Key","string",1],["RenameTo","string",1],["OverwriteIfExists","boolean"]],"LowerCaseString":[["WithKeys",["array","string"],1]],"SplitString":[["Entries",["array",["ref","SplitStringEntry"]],1]],"SplitStringEntry":[["Source","string",1],["Delimiter","string",1]],"SubstituteString":[["Entries",["array",["ref","SubstituteStringEntry"]],1]],"SubstituteStringEntry":[["Source","string",1],["From","string",1],["To","string",1]],"TrimString":[["WithKeys",["array","string"],1]],"UpperCaseString":[["WithKeys",["array","string"],1]],"TypeConverter":[["Entries",["array",["ref","TypeConverterEntry"]],1]],"TypeConverterEntry":[["Key","string",1],["Type",["enum","boolean","integer","double","string"],1]]},"reg":{"h":"crudl","co":["LogGroupIdentifier"],"uo":["TransformerConfig","TransformerConfig/*/CopyValue/Entries","TransformerConfig/*/Csv/Columns","TransformerConfig/*/DateTimeConverter/MatchPatterns","TransformerConfig/*/DeleteKeys/WithKeys","TransformerConfig/*/AddKeys/Entries","TransformerConfig/*/MoveKeys/Entries","TransformerConfig/*/RenameKeys/Entries","TransformerConfig/*/LowerCaseString/WithKeys","TransformerConfig/*/SplitString/Entries","TransformerConfig/*/SubstituteString/Entries","TransformerConfig/*/TrimString/WithKeys","TransformerConfig/*/UpperCaseString/WithKeys","TransformerConfig/*/TypeConverter/Entries"],"tg":[false,false,false]}}');
 /** A {@link Transformer} instance: its attributes as typed outputs. */
 export type Transformer = InstanceType<typeof Transformer>;
 
 /** Inputs of {@link Transformer}. */
 export interface TransformerArgs {
-  /** Specify either the name or ARN of the log group to create the transformer for. */
+  /**
+   * Specify either the name or ARN of the log group to create the transformer for.
+   *
+   * Length: 1–2048. Pattern: `[\w#+=/:,.\@-]*`.
+   */
   logGroupIdentifier: string;
-  /** This structure is an array that contains the configuration of this log transformer. A log transformer is an array of processors, where each processor applies one type of transformation to the log events that are ingested. */
+  /**
+   * This structure is an array that contains the configuration of this log transformer. A log transformer is an array of processors, where each processor applies one type of transformation to the log events that are ingested.
+   *
+   * Items: 1–20.
+   */
   transformerConfig: TransformerProcessor[];
 }
 
@@ -845,7 +1074,11 @@ export interface TransformerProcessor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parsecloudfront.html | CloudFormation: ParseCloudfront}
  */
 export interface TransformerParseCloudfront {
-  /** Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` . */
+  /**
+   * Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` .
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
 }
 
@@ -859,7 +1092,11 @@ export interface TransformerParseCloudfront {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parsevpc.html | CloudFormation: ParseVPC}
  */
 export interface TransformerParseVPC {
-  /** Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` . */
+  /**
+   * Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` .
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
 }
 
@@ -873,7 +1110,11 @@ export interface TransformerParseVPC {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parsewaf.html | CloudFormation: ParseWAF}
  */
 export interface TransformerParseWAF {
-  /** Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` . */
+  /**
+   * Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` .
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
 }
 
@@ -889,7 +1130,11 @@ export interface TransformerParseWAF {
 export interface TransformerParseJSON {
   /** Path to the field in the log event that will be parsed. Use dot notation to access child fields. For example, `store.book` */
   source?: string;
-  /** The location to put the parsed key value pair into. If you omit this parameter, it is placed under the root node. */
+  /**
+   * The location to put the parsed key value pair into. If you omit this parameter, it is placed under the root node.
+   *
+   * Length: at most 128. Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   destination?: string;
 }
 
@@ -901,7 +1146,11 @@ export interface TransformerParseJSON {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parseroute53.html | CloudFormation: ParseRoute53}
  */
 export interface TransformerParseRoute53 {
-  /** Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` . */
+  /**
+   * Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` .
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
 }
 
@@ -915,7 +1164,11 @@ export interface TransformerParseRoute53 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parsepostgres.html | CloudFormation: ParsePostgres}
  */
 export interface TransformerParsePostgres {
-  /** Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` . */
+  /**
+   * Omit this parameter and the whole log message will be processed by this processor. No other value than `@message` is allowed for `source` .
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
 }
 
@@ -927,13 +1180,21 @@ export interface TransformerParsePostgres {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parsetoocsf.html | CloudFormation: ParseToOCSF}
  */
 export interface TransformerParseToOCSF {
-  /** The path to the field in the log event that you want to parse. If you omit this value, the whole log message is parsed. */
+  /**
+   * The path to the field in the log event that you want to parse. If you omit this value, the whole log message is parsed.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
   /** Specify the service or process that produces the log events that will be converted with this processor. */
   eventSource: "CloudTrail" | "Route53Resolver" | "VPCFlow" | "EKSAudit" | "AWSWAF";
   /** Specify which version of the OCSF schema to use for the transformed log events. */
   ocsfVersion: "V1.1" | "V1.5";
-  /** The version of the OCSF mapping to use for parsing log data. */
+  /**
+   * The version of the OCSF mapping to use for parsing log data.
+   *
+   * Length: 1–10. Pattern: `^v\d+\.\d+(\.\d+)?$`.
+   */
   mappingVersion?: string;
 }
 
@@ -945,9 +1206,17 @@ export interface TransformerParseToOCSF {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-parsekeyvalue.html | CloudFormation: ParseKeyValue}
  */
 export interface TransformerParseKeyValue {
-  /** Path to the field in the log event that will be parsed. Use dot notation to access child fields. For example, `store.book` */
+  /**
+   * Path to the field in the log event that will be parsed. Use dot notation to access child fields. For example, `store.book`
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
-  /** The destination field to put the extracted key-value pairs into */
+  /**
+   * The destination field to put the extracted key-value pairs into
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   destination?: string;
   /** The field delimiter string that is used between key-value pairs in the original log events. If you omit this, the ampersand `&` character is used. */
   fieldDelimiter?: string;
@@ -957,9 +1226,17 @@ export interface TransformerParseKeyValue {
    * If you omit this, the equal `=` character is used.
    */
   keyValueDelimiter?: string;
-  /** If you want to add a prefix to all transformed keys, specify it here. */
+  /**
+   * If you want to add a prefix to all transformed keys, specify it here.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   keyPrefix?: string;
-  /** A value to insert into the value field in the result, when a key-value pair is not successfully split. */
+  /**
+   * A value to insert into the value field in the result, when a key-value pair is not successfully split.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   nonMatchValue?: string;
   /** Specifies whether to overwrite the value if the destination key already exists. If you omit this, the default is `false` . */
   overwriteIfExists?: boolean;
@@ -973,7 +1250,11 @@ export interface TransformerParseKeyValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-copyvalue.html | CloudFormation: CopyValue}
  */
 export interface TransformerCopyValue {
-  /** An array of `CopyValueEntry` objects, where each object contains the information about one field value to copy. */
+  /**
+   * An array of `CopyValueEntry` objects, where each object contains the information about one field value to copy.
+   *
+   * Items: 1–5.
+   */
   entries: TransformerCopyValueEntry[];
 }
 
@@ -983,9 +1264,17 @@ export interface TransformerCopyValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-copyvalueentry.html | CloudFormation: CopyValueEntry}
  */
 export interface TransformerCopyValueEntry {
-  /** The key to copy. */
+  /**
+   * The key to copy.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source: string;
-  /** The key of the field to copy the value to. */
+  /**
+   * The key of the field to copy the value to.
+   *
+   * Length: at most 128. Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   target: string;
   /** Specifies whether to overwrite the value if the destination key already exists. If you omit this, the default is `false` . */
   overwriteIfExists?: boolean;
@@ -999,9 +1288,17 @@ export interface TransformerCopyValueEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-csv.html | CloudFormation: Csv}
  */
 export interface TransformerCsv {
-  /** The character used used as a text qualifier for a single column of data. If you omit this, the double quotation mark `"` character is used. */
+  /**
+   * The character used used as a text qualifier for a single column of data. If you omit this, the double quotation mark `"` character is used.
+   *
+   * Length: at most 1.
+   */
   quoteCharacter?: string;
-  /** The character used to separate each column in the original comma-separated value log event. If you omit this, the processor looks for the comma `,` character as the delimiter. */
+  /**
+   * The character used to separate each column in the original comma-separated value log event. If you omit this, the processor looks for the comma `,` character as the delimiter.
+   *
+   * Length: at most 2.
+   */
   delimiter?: string;
   /** The path to the field in the log event that has the comma separated values to be parsed. If you omit this value, the whole log message is processed. */
   source?: string;
@@ -1009,6 +1306,8 @@ export interface TransformerCsv {
    * An array of names to use for the columns in the transformed log event.
    *
    * If you omit this, default column names ( `[column_1, column_2 ...]` ) are used.
+   *
+   * Items: 1–100. Each item: Length: at most 128. Pattern: `^.*[a-zA-Z0-9]+.*$`.
    */
   columns?: string[];
 }
@@ -1021,9 +1320,17 @@ export interface TransformerCsv {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-datetimeconverter.html | CloudFormation: DateTimeConverter}
  */
 export interface TransformerDateTimeConverter {
-  /** The key to apply the date conversion to. */
+  /**
+   * The key to apply the date conversion to.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source: string;
-  /** The JSON field to store the result in. */
+  /**
+   * The JSON field to store the result in.
+   *
+   * Length: at most 128. Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   target: string;
   /**
    * The datetime format to use for the converted data in the target field.
@@ -1031,7 +1338,11 @@ export interface TransformerDateTimeConverter {
    * If you omit this, the default of `yyyy-MM-dd'T'HH:mm:ss.SSS'Z` is used.
    */
   targetFormat?: string;
-  /** A list of patterns to match against the `source` field. */
+  /**
+   * A list of patterns to match against the `source` field.
+   *
+   * Items: 1–5. Each item: Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   matchPatterns: string[];
   /** The time zone of the source field. If you omit this, the default used is the UTC zone. */
   sourceTimezone?: string;
@@ -1049,7 +1360,11 @@ export interface TransformerDateTimeConverter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-deletekeys.html | CloudFormation: DeleteKeys}
  */
 export interface TransformerDeleteKeys {
-  /** The list of keys to delete. */
+  /**
+   * The list of keys to delete.
+   *
+   * Items: 1–5. Each item: Length: 1–128.
+   */
   withKeys: string[];
 }
 
@@ -1061,9 +1376,17 @@ export interface TransformerDeleteKeys {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-grok.html | CloudFormation: Grok}
  */
 export interface TransformerGrok {
-  /** The path to the field in the log event that you want to parse. If you omit this value, the whole log message is parsed. */
+  /**
+   * The path to the field in the log event that you want to parse. If you omit this value, the whole log message is parsed.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source?: string;
-  /** The grok pattern to match against the log event. For a list of supported grok patterns, see [Supported grok patterns](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/CloudWatch-Logs-Transformation-Processors.html#Grok-Patterns) . */
+  /**
+   * The grok pattern to match against the log event. For a list of supported grok patterns, see [Supported grok patterns](https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/CloudWatch-Logs-Transformation-Processors.html#Grok-Patterns) .
+   *
+   * Length: at most 512.
+   */
   match: string;
 }
 
@@ -1075,13 +1398,29 @@ export interface TransformerGrok {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-listtomap.html | CloudFormation: ListToMap}
  */
 export interface TransformerListToMap {
-  /** The key in the log event that has a list of objects that will be converted to a map. */
+  /**
+   * The key in the log event that has a list of objects that will be converted to a map.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source: string;
-  /** The key of the field to be extracted as keys in the generated map */
+  /**
+   * The key of the field to be extracted as keys in the generated map
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   key: string;
-  /** If this is specified, the values that you specify in this parameter will be extracted from the `source` objects and put into the values of the generated map. Otherwise, original objects in the source list will be put into the values of the generated map. */
+  /**
+   * If this is specified, the values that you specify in this parameter will be extracted from the `source` objects and put into the values of the generated map. Otherwise, original objects in the source list will be put into the values of the generated map.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   valueKey?: string;
-  /** The key of the field that will hold the generated map */
+  /**
+   * The key of the field that will hold the generated map
+   *
+   * Length: at most 128. Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   target?: string;
   /** A Boolean value to indicate whether the list will be flattened into single items. Specify `true` to flatten the list. The default is `false` */
   flatten?: boolean;
@@ -1101,7 +1440,11 @@ export interface TransformerListToMap {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-addkeys.html | CloudFormation: AddKeys}
  */
 export interface TransformerAddKeys {
-  /** An array of objects, where each object contains the information about one key to add to the log event. */
+  /**
+   * An array of objects, where each object contains the information about one key to add to the log event.
+   *
+   * Items: 1–5.
+   */
   entries: TransformerAddKeyEntry[];
 }
 
@@ -1111,9 +1454,17 @@ export interface TransformerAddKeys {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-addkeyentry.html | CloudFormation: AddKeyEntry}
  */
 export interface TransformerAddKeyEntry {
-  /** The key of the new entry to be added to the log event */
+  /**
+   * The key of the new entry to be added to the log event
+   *
+   * Length: at most 128. Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   key: string;
-  /** The value of the new entry to be added to the log event */
+  /**
+   * The value of the new entry to be added to the log event
+   *
+   * Length: 1–256.
+   */
   value: string;
   /** Specifies whether to overwrite the value if the key already exists in the log event. If you omit this, the default is `false` . */
   overwriteIfExists?: boolean;
@@ -1127,7 +1478,11 @@ export interface TransformerAddKeyEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-movekeys.html | CloudFormation: MoveKeys}
  */
 export interface TransformerMoveKeys {
-  /** An array of objects, where each object contains the information about one key to move. */
+  /**
+   * An array of objects, where each object contains the information about one key to move.
+   *
+   * Items: 1–5.
+   */
   entries: TransformerMoveKeyEntry[];
 }
 
@@ -1137,9 +1492,17 @@ export interface TransformerMoveKeys {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-movekeyentry.html | CloudFormation: MoveKeyEntry}
  */
 export interface TransformerMoveKeyEntry {
-  /** The key to move. */
+  /**
+   * The key to move.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source: string;
-  /** The key to move to. */
+  /**
+   * The key to move to.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   target: string;
   /** Specifies whether to overwrite the value if the destination key already exists. If you omit this, the default is `false` . */
   overwriteIfExists?: boolean;
@@ -1153,7 +1516,11 @@ export interface TransformerMoveKeyEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-renamekeys.html | CloudFormation: RenameKeys}
  */
 export interface TransformerRenameKeys {
-  /** An array of `RenameKeyEntry` objects, where each object contains the information about a single key to rename. */
+  /**
+   * An array of `RenameKeyEntry` objects, where each object contains the information about a single key to rename.
+   *
+   * Items: 1–5.
+   */
   entries: TransformerRenameKeyEntry[];
 }
 
@@ -1163,9 +1530,17 @@ export interface TransformerRenameKeys {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-renamekeyentry.html | CloudFormation: RenameKeyEntry}
  */
 export interface TransformerRenameKeyEntry {
-  /** The key to rename */
+  /**
+   * The key to rename
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   key: string;
-  /** The string to use for the new key name */
+  /**
+   * The string to use for the new key name
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   renameTo: string;
   /** Specifies whether to overwrite the existing value if the destination key already exists. The default is `false` */
   overwriteIfExists?: boolean;
@@ -1179,7 +1554,11 @@ export interface TransformerRenameKeyEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-lowercasestring.html | CloudFormation: LowerCaseString}
  */
 export interface TransformerLowerCaseString {
-  /** The array caontaining the keys of the fields to convert to lowercase. */
+  /**
+   * The array caontaining the keys of the fields to convert to lowercase.
+   *
+   * Items: 1–10. Each item: Length: 1–128.
+   */
   withKeys: string[];
 }
 
@@ -1191,7 +1570,11 @@ export interface TransformerLowerCaseString {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-splitstring.html | CloudFormation: SplitString}
  */
 export interface TransformerSplitString {
-  /** An array of `SplitStringEntry` objects, where each object contains the information about one field to split. */
+  /**
+   * An array of `SplitStringEntry` objects, where each object contains the information about one field to split.
+   *
+   * Items: 1–10.
+   */
   entries: TransformerSplitStringEntry[];
 }
 
@@ -1201,9 +1584,17 @@ export interface TransformerSplitString {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-splitstringentry.html | CloudFormation: SplitStringEntry}
  */
 export interface TransformerSplitStringEntry {
-  /** The key of the field to split. */
+  /**
+   * The key of the field to split.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source: string;
-  /** The separator characters to split the string entry on. */
+  /**
+   * The separator characters to split the string entry on.
+   *
+   * Length: at most 128.
+   */
   delimiter: string;
 }
 
@@ -1215,7 +1606,11 @@ export interface TransformerSplitStringEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-substitutestring.html | CloudFormation: SubstituteString}
  */
 export interface TransformerSubstituteString {
-  /** An array of objects, where each object contains the information about one key to match and replace. */
+  /**
+   * An array of objects, where each object contains the information about one key to match and replace.
+   *
+   * Items: 1–10.
+   */
   entries: TransformerSubstituteStringEntry[];
 }
 
@@ -1225,11 +1620,23 @@ export interface TransformerSubstituteString {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-substitutestringentry.html | CloudFormation: SubstituteStringEntry}
  */
 export interface TransformerSubstituteStringEntry {
-  /** The key to modify */
+  /**
+   * The key to modify
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   source: string;
-  /** The regular expression string to be replaced. Special regex characters such as [ and ] must be escaped using \\ when using double quotes and with \ when using single quotes. For more information, see [Class Pattern](https://docs.aws.amazon.com/https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/regex/Pattern.html) on the Oracle web site. */
+  /**
+   * The regular expression string to be replaced. Special regex characters such as [ and ] must be escaped using \\ when using double quotes and with \ when using single quotes. For more information, see [Class Pattern](https://docs.aws.amazon.com/https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/regex/Pattern.html) on the Oracle web site.
+   *
+   * Length: at most 128.
+   */
   from: string;
-  /** The string to be substituted for each match of `from` */
+  /**
+   * The string to be substituted for each match of `from`
+   *
+   * Length: at most 128.
+   */
   to: string;
 }
 
@@ -1241,7 +1648,11 @@ export interface TransformerSubstituteStringEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-trimstring.html | CloudFormation: TrimString}
  */
 export interface TransformerTrimString {
-  /** The array containing the keys of the fields to trim. */
+  /**
+   * The array containing the keys of the fields to trim.
+   *
+   * Items: 1–10. Each item: Length: 1–128.
+   */
   withKeys: string[];
 }
 
@@ -1253,7 +1664,11 @@ export interface TransformerTrimString {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-uppercasestring.html | CloudFormation: UpperCaseString}
  */
 export interface TransformerUpperCaseString {
-  /** The array of containing the keys of the field to convert to uppercase. */
+  /**
+   * The array of containing the keys of the field to convert to uppercase.
+   *
+   * Items: 1–10. Each item: Length: 1–128.
+   */
   withKeys: string[];
 }
 
@@ -1265,7 +1680,11 @@ export interface TransformerUpperCaseString {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-typeconverter.html | CloudFormation: TypeConverter}
  */
 export interface TransformerTypeConverter {
-  /** An array of `TypeConverterEntry` objects, where each object contains the information about one field to change the type of. */
+  /**
+   * An array of `TypeConverterEntry` objects, where each object contains the information about one field to change the type of.
+   *
+   * Items: 1–5.
+   */
   entries: TransformerTypeConverterEntry[];
 }
 
@@ -1275,7 +1694,11 @@ export interface TransformerTypeConverter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-logs-transformer-typeconverterentry.html | CloudFormation: TypeConverterEntry}
  */
 export interface TransformerTypeConverterEntry {
-  /** The key with the value that is to be converted to a different type. */
+  /**
+   * The key with the value that is to be converted to a different type.
+   *
+   * Pattern: `^.*[a-zA-Z0-9]+.*$`.
+   */
   key: string;
   /** The type to convert the field value to. Valid values are `integer` , `double` , `string` and `boolean` . */
   type: "boolean" | "integer" | "double" | "string";

@@ -15,39 +15,65 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lookoutequipment-inferencescheduler.html | CloudFormation: AWS::LookoutEquipment::InferenceScheduler}
  */
-export const InferenceScheduler = cloudControlType<InferenceSchedulerArgs, InferenceSchedulerOutputs>("AWS::LookoutEquipment::InferenceScheduler", "aws:lookoutequipment:InferenceScheduler", '{"p":[["InferenceSchedulerName","string",66],["DataUploadFrequency",["enum","PT5M","PT10M","PT15M","PT30M","PT1H"],1],["ModelName","string",67],["DataInputConfiguration",["ref","DataInputConfiguration"],1],["DataOutputConfiguration",["ref","DataOutputConfiguration"],1],["ServerSideKmsKeyId","string",66],["DataDelayOffsetInMinutes","integer"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["InferenceSchedulerArn","string",72]],"id":["InferenceSchedulerName"],"d":{"DataInputConfiguration":[["InferenceInputNameConfiguration",["ref","InputNameConfiguration"]],["S3InputConfiguration",["ref","S3InputConfiguration"],1],["InputTimeZoneOffset","string"]],"InputNameConfiguration":[["ComponentTimestampDelimiter","string"],["TimestampFormat","string"]],"S3InputConfiguration":[["Bucket","string",1],["Prefix","string"]],"DataOutputConfiguration":[["KmsKeyId","string"],["S3OutputConfiguration",["ref","S3OutputConfiguration"],1]],"S3OutputConfiguration":[["Bucket","string",1],["Prefix","string"]]},"tags":["Tags","standard"]}');
+export const InferenceScheduler = cloudControlType<InferenceSchedulerArgs, InferenceSchedulerOutputs>("AWS::LookoutEquipment::InferenceScheduler", "aws:lookoutequipment:InferenceScheduler", '{"p":[["InferenceSchedulerName","string",66],["DataUploadFrequency",["enum","PT5M","PT10M","PT15M","PT30M","PT1H"],1],["ModelName","string",67],["DataInputConfiguration",["ref","DataInputConfiguration"],1],["DataOutputConfiguration",["ref","DataOutputConfiguration"],1],["ServerSideKmsKeyId","string",66],["DataDelayOffsetInMinutes","integer"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["InferenceSchedulerArn","string",72]],"id":["InferenceSchedulerName"],"d":{"DataInputConfiguration":[["InferenceInputNameConfiguration",["ref","InputNameConfiguration"]],["S3InputConfiguration",["ref","S3InputConfiguration"],1],["InputTimeZoneOffset","string"]],"InputNameConfiguration":[["ComponentTimestampDelimiter","string"],["TimestampFormat","string"]],"S3InputConfiguration":[["Bucket","string",1],["Prefix","string"]],"DataOutputConfiguration":[["KmsKeyId","string"],["S3OutputConfiguration",["ref","S3OutputConfiguration"],1]],"S3OutputConfiguration":[["Bucket","string",1],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InferenceSchedulerName","ModelName","ServerSideKmsKeyId"],"ro":["InferenceSchedulerArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"InferenceSchedulerName","min":1,"max":200,"pattern":"^[0-9a-zA-Z_-]{1,200}$"}}}');
 /** A {@link InferenceScheduler} instance: its attributes as typed outputs. */
 export type InferenceScheduler = InstanceType<typeof InferenceScheduler>;
 
 /** Inputs of {@link InferenceScheduler}. */
 export interface InferenceSchedulerArgs {
-  /** The name of the inference scheduler. */
+  /**
+   * The name of the inference scheduler.
+   *
+   * Length: 1–200. Pattern: `^[0-9a-zA-Z_-]{1,200}$`.
+   */
   inferenceSchedulerName?: string;
   /** How often data is uploaded to the source S3 bucket for the input data. This value is the length of time between data uploads. For instance, if you select 5 minutes, Amazon Lookout for Equipment will upload the real-time data to the source bucket once every 5 minutes. This frequency also determines how often Amazon Lookout for Equipment starts a scheduled inference on your data. In this example, it starts once every 5 minutes. */
   dataUploadFrequency: "PT5M" | "PT10M" | "PT15M" | "PT30M" | "PT1H";
-  /** The name of the machine learning model used for the inference scheduler. */
+  /**
+   * The name of the machine learning model used for the inference scheduler.
+   *
+   * Length: 1–200. Pattern: `^[0-9a-zA-Z_-]{1,200}$`.
+   */
   modelName: string;
   /** Specifies configuration information for the input data for the inference scheduler, including delimiter, format, and dataset location. */
   dataInputConfiguration: InferenceSchedulerDataInputConfiguration;
   /** Specifies configuration information for the output results for the inference scheduler, including the Amazon S3 location for the output. */
   dataOutputConfiguration: InferenceSchedulerDataOutputConfiguration;
-  /** Provides the identifier of the AWS KMS key used to encrypt inference scheduler data by  . */
+  /**
+   * Provides the identifier of the AWS KMS key used to encrypt inference scheduler data by  .
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   serverSideKmsKeyId?: string;
-  /** A period of time (in minutes) by which inference on the data is delayed after the data starts. For instance, if an offset delay time of five minutes was selected, inference will not begin on the data until the first data measurement after the five minute mark. For example, if five minutes is selected, the inference scheduler will wake up at the configured frequency with the additional five minute delay time to check the customer S3 bucket. The customer can upload data at the same frequency and they don't need to stop and restart the scheduler when uploading new data. */
+  /**
+   * A period of time (in minutes) by which inference on the data is delayed after the data starts. For instance, if an offset delay time of five minutes was selected, inference will not begin on the data until the first data measurement after the five minute mark. For example, if five minutes is selected, the inference scheduler will wake up at the configured frequency with the additional five minute delay time to check the customer S3 bucket. The customer can upload data at the same frequency and they don't need to stop and restart the scheduler when uploading new data.
+   *
+   * Range: 0–60.
+   */
   dataDelayOffsetInMinutes?: number;
-  /** The Amazon Resource Name (ARN) of a role with permission to access the data source being used for the inference. */
+  /**
+   * The Amazon Resource Name (ARN) of a role with permission to access the data source being used for the inference.
+   *
+   * Length: 20–2048. Pattern: `arn:aws(-[^:]+)?:iam::[0-9]{12}:role/.+`.
+   */
   roleArn: string;
   /**
    * Any tags associated with the inference scheduler.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link InferenceScheduler}: its inputs as the cloud reports them, and its attributes. */
 export interface InferenceSchedulerOutputs extends InferenceSchedulerArgs {
-  /** The name of the inference scheduler. */
+  /**
+   * The name of the inference scheduler.
+   *
+   * Length: 1–200. Pattern: `^[0-9a-zA-Z_-]{1,200}$`.
+   */
   inferenceSchedulerName: string;
   /** The Amazon Resource Name (ARN) of the inference scheduler being created. */
   inferenceSchedulerArn: string;
@@ -63,7 +89,11 @@ export interface InferenceSchedulerDataInputConfiguration {
   inferenceInputNameConfiguration?: InferenceSchedulerInputNameConfiguration;
   /** Specifies configuration information for the input data for the inference, including input data S3 location. */
   s3InputConfiguration: InferenceSchedulerS3InputConfiguration;
-  /** Indicates the difference between your time zone and Greenwich Mean Time (GMT). */
+  /**
+   * Indicates the difference between your time zone and Greenwich Mean Time (GMT).
+   *
+   * Pattern: `^(\+|\-)[0-9]{2}\:[0-9]{2}$`.
+   */
   inputTimeZoneOffset?: string;
 }
 
@@ -73,9 +103,17 @@ export interface InferenceSchedulerDataInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutequipment-inferencescheduler-inputnameconfiguration.html | CloudFormation: InputNameConfiguration}
  */
 export interface InferenceSchedulerInputNameConfiguration {
-  /** Indicates the delimiter character used between items in the data. */
+  /**
+   * Indicates the delimiter character used between items in the data.
+   *
+   * Length: 0–1. Pattern: `^(\-|\_|\s)?$`.
+   */
   componentTimestampDelimiter?: string;
-  /** The format of the timestamp, whether Epoch time, or standard, with or without hyphens (-). */
+  /**
+   * The format of the timestamp, whether Epoch time, or standard, with or without hyphens (-).
+   *
+   * Pattern: `^EPOCH|yyyy-MM-dd-HH-mm-ss|yyyyMMddHHmmss$`.
+   */
   timestampFormat?: string;
 }
 
@@ -85,7 +123,9 @@ export interface InferenceSchedulerInputNameConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutequipment-inferencescheduler-s3inputconfiguration.html | CloudFormation: S3InputConfiguration}
  */
 export interface InferenceSchedulerS3InputConfiguration {
+  /** Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`. */
   bucket: string;
+  /** Length: 0–1024. */
   prefix?: string;
 }
 
@@ -95,7 +135,11 @@ export interface InferenceSchedulerS3InputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutequipment-inferencescheduler-dataoutputconfiguration.html | CloudFormation: DataOutputConfiguration}
  */
 export interface InferenceSchedulerDataOutputConfiguration {
-  /** The ID number for the AWS KMS key used to encrypt the inference output. */
+  /**
+   * The ID number for the AWS KMS key used to encrypt the inference output.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   kmsKeyId?: string;
   /** Specifies configuration information for the output results from the inference, including output S3 location. */
   s3OutputConfiguration: InferenceSchedulerS3OutputConfiguration;
@@ -107,6 +151,8 @@ export interface InferenceSchedulerDataOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutequipment-inferencescheduler-s3outputconfiguration.html | CloudFormation: S3OutputConfiguration}
  */
 export interface InferenceSchedulerS3OutputConfiguration {
+  /** Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`. */
   bucket: string;
+  /** Length: 0–1024. */
   prefix?: string;
 }

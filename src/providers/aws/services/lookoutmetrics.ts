@@ -15,21 +15,37 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lookoutmetrics-alert.html | CloudFormation: AWS::LookoutMetrics::Alert}
  */
-export const Alert = cloudControlType<AlertArgs, AlertOutputs>("AWS::LookoutMetrics::Alert", "aws:lookoutmetrics:Alert", '{"p":[["AlertDescription","string",66],["Action",["ref","Action"],67],["AlertName","string",66],["AlertSensitivityThreshold","integer",67],["AnomalyDetectorArn","string",67],["Arn","string",72]],"d":{"Action":[["LambdaConfiguration",["ref","LambdaConfiguration"],2],["SNSConfiguration",["ref","SNSConfiguration"],2]],"LambdaConfiguration":[["LambdaArn","string",3],["RoleArn","string",3]],"SNSConfiguration":[["SnsTopicArn","string",3],["RoleArn","string",3]]}}');
+export const Alert = cloudControlType<AlertArgs, AlertOutputs>("AWS::LookoutMetrics::Alert", "aws:lookoutmetrics:Alert", '{"p":[["AlertDescription","string",66],["Action",["ref","Action"],67],["AlertName","string",66],["AlertSensitivityThreshold","integer",67],["AnomalyDetectorArn","string",67],["Arn","string",72]],"d":{"Action":[["LambdaConfiguration",["ref","LambdaConfiguration"]],["SNSConfiguration",["ref","SNSConfiguration"]]],"LambdaConfiguration":[["LambdaArn","string",1],["RoleArn","string",1]],"SNSConfiguration":[["SnsTopicArn","string",1],["RoleArn","string",1]]},"reg":{"h":"crdl","co":["AlertName","AlertDescription","AnomalyDetectorArn","AlertSensitivityThreshold","Action"],"ro":["Arn"],"nm":{"path":"AlertName","min":1,"max":63,"pattern":"^[a-zA-Z0-9][a-zA-Z0-9\\\\-_]*"}}}');
 /** A {@link Alert} instance: its attributes as typed outputs. */
 export type Alert = InstanceType<typeof Alert>;
 
 /** Inputs of {@link Alert}. */
 export interface AlertArgs {
-  /** A description of the alert. */
+  /**
+   * A description of the alert.
+   *
+   * Length: at most 256. Pattern: `.*\S.*`.
+   */
   alertDescription?: string;
   /** Action that will be triggered when there is an alert. */
   action: AlertAction;
-  /** The name of the alert. */
+  /**
+   * The name of the alert.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   alertName?: string;
-  /** An integer from 0 to 100 specifying the alert sensitivity threshold. */
+  /**
+   * An integer from 0 to 100 specifying the alert sensitivity threshold.
+   *
+   * Range: 0–100.
+   */
   alertSensitivityThreshold: number;
-  /** The ARN of the detector to which the alert is attached. */
+  /**
+   * The ARN of the detector to which the alert is attached.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   anomalyDetectorArn: string;
 }
 
@@ -57,9 +73,17 @@ export interface AlertAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-alert-lambdaconfiguration.html | CloudFormation: LambdaConfiguration}
  */
 export interface AlertLambdaConfiguration {
-  /** The ARN of the Lambda function. */
+  /**
+   * The ARN of the Lambda function.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   lambdaArn: string;
-  /** The ARN of an IAM role that has permission to invoke the Lambda function. */
+  /**
+   * The ARN of an IAM role that has permission to invoke the Lambda function.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
 }
 
@@ -69,9 +93,17 @@ export interface AlertLambdaConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-alert-snsconfiguration.html | CloudFormation: SNSConfiguration}
  */
 export interface AlertSNSConfiguration {
-  /** The ARN of the target SNS topic. */
+  /**
+   * The ARN of the target SNS topic.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   snsTopicArn: string;
-  /** The ARN of the IAM role that has access to the target SNS topic. */
+  /**
+   * The ARN of the IAM role that has access to the target SNS topic.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
 }
 
@@ -82,21 +114,37 @@ export interface AlertSNSConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lookoutmetrics-anomalydetector.html | CloudFormation: AWS::LookoutMetrics::AnomalyDetector}
  */
-export const AnomalyDetector = cloudControlType<AnomalyDetectorArgs, AnomalyDetectorOutputs>("AWS::LookoutMetrics::AnomalyDetector", "aws:lookoutmetrics:AnomalyDetector", '{"p":[["AnomalyDetectorName","string",66],["KmsKeyArn","string"],["AnomalyDetectorDescription","string"],["AnomalyDetectorConfig",["ref","AnomalyDetectorConfig"],1],["MetricSetList",["array",["ref","MetricSet"]],1],["Arn","string",72]],"d":{"AnomalyDetectorConfig":[["AnomalyDetectorFrequency","string",1]],"MetricSet":[["Timezone","string"],["MetricSetDescription","string"],["MetricList",["array",["ref","Metric"]],1],["MetricSource",["ref","MetricSource"],1],["TimestampColumn",["ref","TimestampColumn"]],["DimensionList",["array","string"]],["MetricSetFrequency","string"],["MetricSetName","string",1],["Offset","integer"]],"Metric":[["AggregationFunction","string",1],["MetricName","string",1],["Namespace","string"]],"MetricSource":[["S3SourceConfig",["ref","S3SourceConfig"]],["CloudwatchConfig",["ref","CloudwatchConfig"]],["RDSSourceConfig",["ref","RDSSourceConfig"]],["AppFlowConfig",["ref","AppFlowConfig"]],["RedshiftSourceConfig",["ref","RedshiftSourceConfig"]]],"S3SourceConfig":[["TemplatedPathList",["array","string"]],["HistoricalDataPathList",["array","string"]],["RoleArn","string",1],["FileFormatDescriptor",["ref","FileFormatDescriptor"],1]],"FileFormatDescriptor":[["JsonFormatDescriptor",["ref","JsonFormatDescriptor"]],["CsvFormatDescriptor",["ref","CsvFormatDescriptor"]]],"JsonFormatDescriptor":[["Charset","string"],["FileCompression","string"]],"CsvFormatDescriptor":[["QuoteSymbol","string"],["ContainsHeader","boolean"],["Delimiter","string"],["HeaderList",["array","string"]],["Charset","string"],["FileCompression","string"]],"CloudwatchConfig":[["RoleArn","string",1]],"RDSSourceConfig":[["TableName","string",1],["DatabasePort","integer",1],["DatabaseHost","string",1],["DatabaseName","string",1],["SecretManagerArn","string",1],["VpcConfiguration",["ref","VpcConfiguration"],1],["DBInstanceIdentifier","string",1],["RoleArn","string",1]],"VpcConfiguration":[["SubnetIdList",["array","string"],1],["SecurityGroupIdList",["array","string"],1]],"AppFlowConfig":[["FlowName","string",1],["RoleArn","string",1]],"RedshiftSourceConfig":[["TableName","string",1],["DatabasePort","integer",1],["DatabaseHost","string",1],["DatabaseName","string",1],["SecretManagerArn","string",1],["VpcConfiguration",["ref","VpcConfiguration"],1],["ClusterIdentifier","string",1],["RoleArn","string",1]],"TimestampColumn":[["ColumnName","string"],["ColumnFormat","string"]]}}');
+export const AnomalyDetector = cloudControlType<AnomalyDetectorArgs, AnomalyDetectorOutputs>("AWS::LookoutMetrics::AnomalyDetector", "aws:lookoutmetrics:AnomalyDetector", '{"p":[["AnomalyDetectorName","string",66],["KmsKeyArn","string"],["AnomalyDetectorDescription","string"],["AnomalyDetectorConfig",["ref","AnomalyDetectorConfig"],1],["MetricSetList",["array",["ref","MetricSet"]],1],["Arn","string",72]],"d":{"AnomalyDetectorConfig":[["AnomalyDetectorFrequency","string",1]],"MetricSet":[["Timezone","string"],["MetricSetDescription","string"],["MetricList",["array",["ref","Metric"]],1],["MetricSource",["ref","MetricSource"],1],["TimestampColumn",["ref","TimestampColumn"]],["DimensionList",["array","string"]],["MetricSetFrequency","string"],["MetricSetName","string",1],["Offset","integer"]],"Metric":[["AggregationFunction","string",1],["MetricName","string",1],["Namespace","string"]],"MetricSource":[["S3SourceConfig",["ref","S3SourceConfig"]],["CloudwatchConfig",["ref","CloudwatchConfig"]],["RDSSourceConfig",["ref","RDSSourceConfig"]],["AppFlowConfig",["ref","AppFlowConfig"]],["RedshiftSourceConfig",["ref","RedshiftSourceConfig"]]],"S3SourceConfig":[["TemplatedPathList",["array","string"]],["HistoricalDataPathList",["array","string"]],["RoleArn","string",1],["FileFormatDescriptor",["ref","FileFormatDescriptor"],1]],"FileFormatDescriptor":[["JsonFormatDescriptor",["ref","JsonFormatDescriptor"]],["CsvFormatDescriptor",["ref","CsvFormatDescriptor"]]],"JsonFormatDescriptor":[["Charset","string"],["FileCompression","string"]],"CsvFormatDescriptor":[["QuoteSymbol","string"],["ContainsHeader","boolean"],["Delimiter","string"],["HeaderList",["array","string"]],["Charset","string"],["FileCompression","string"]],"CloudwatchConfig":[["RoleArn","string",1]],"RDSSourceConfig":[["TableName","string",1],["DatabasePort","integer",1],["DatabaseHost","string",1],["DatabaseName","string",1],["SecretManagerArn","string",1],["VpcConfiguration",["ref","VpcConfiguration"],1],["DBInstanceIdentifier","string",1],["RoleArn","string",1]],"VpcConfiguration":[["SubnetIdList",["array","string"],1],["SecurityGroupIdList",["array","string"],1]],"AppFlowConfig":[["FlowName","string",1],["RoleArn","string",1]],"RedshiftSourceConfig":[["TableName","string",1],["DatabasePort","integer",1],["DatabaseHost","string",1],["DatabaseName","string",1],["SecretManagerArn","string",1],["VpcConfiguration",["ref","VpcConfiguration"],1],["ClusterIdentifier","string",1],["RoleArn","string",1]],"TimestampColumn":[["ColumnName","string"],["ColumnFormat","string"]]},"reg":{"h":"crudl","co":["AnomalyDetectorName","MetricSource"],"ro":["Arn"],"uo":["MetricSetList/*/MetricList","MetricSetList/*/DimensionList"],"nm":{"path":"AnomalyDetectorName","min":1,"max":63,"pattern":"^[a-zA-Z0-9][a-zA-Z0-9\\\\-_]*"}}}');
 /** A {@link AnomalyDetector} instance: its attributes as typed outputs. */
 export type AnomalyDetector = InstanceType<typeof AnomalyDetector>;
 
 /** Inputs of {@link AnomalyDetector}. */
 export interface AnomalyDetectorArgs {
-  /** The name of the detector. */
+  /**
+   * The name of the detector.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   anomalyDetectorName?: string;
-  /** The ARN of the KMS key to use to encrypt your data. */
+  /**
+   * The ARN of the KMS key to use to encrypt your data.
+   *
+   * Length: 20–2048. Pattern: `arn:aws.*:kms:.*:[0-9]{12}:key/.*`.
+   */
   kmsKeyArn?: string;
-  /** A description of the detector. */
+  /**
+   * A description of the detector.
+   *
+   * Length: at most 256. Pattern: `.*\S.*`.
+   */
   anomalyDetectorDescription?: string;
   /** Contains information about the configuration of the anomaly detector. */
   anomalyDetectorConfig: AnomalyDetectorAnomalyDetectorConfig;
-  /** The detector's dataset. */
+  /**
+   * The detector's dataset.
+   *
+   * Items: 1–1.
+   */
   metricSetList: AnomalyDetectorMetricSet[];
 }
 
@@ -113,7 +161,7 @@ export interface AnomalyDetectorOutputs extends AnomalyDetectorArgs {
  */
 export interface AnomalyDetectorAnomalyDetectorConfig {
   /** The frequency at which the detector analyzes its source data. */
-  anomalyDetectorFrequency: string;
+  anomalyDetectorFrequency: "PT5M" | "PT10M" | "PT1H" | "P1D";
 }
 
 /**
@@ -122,23 +170,47 @@ export interface AnomalyDetectorAnomalyDetectorConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-metricset.html | CloudFormation: MetricSet}
  */
 export interface AnomalyDetectorMetricSet {
-  /** The time zone in which your source data was recorded. */
+  /**
+   * The time zone in which your source data was recorded.
+   *
+   * Length: at most 60. Pattern: `.*\S.*`.
+   */
   timezone?: string;
-  /** A description of the dataset you are creating. */
+  /**
+   * A description of the dataset you are creating.
+   *
+   * Length: at most 256. Pattern: `.*\S.*`.
+   */
   metricSetDescription?: string;
-  /** A list of metrics that the dataset will contain. */
+  /**
+   * A list of metrics that the dataset will contain.
+   *
+   * Items: at least 1.
+   */
   metricList: AnomalyDetectorMetric[];
   /** Contains information about how the source data should be interpreted. */
   metricSource: AnomalyDetectorMetricSource;
   /** Contains information about the column used for tracking time in your source data. */
   timestampColumn?: AnomalyDetectorTimestampColumn;
-  /** A list of the fields you want to treat as dimensions. */
+  /**
+   * A list of the fields you want to treat as dimensions.
+   *
+   * Items: at least 0. Each item: Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   dimensionList?: string[];
   /** The frequency with which the source data will be analyzed for anomalies. */
-  metricSetFrequency?: string;
-  /** The name of the dataset. */
+  metricSetFrequency?: "PT5M" | "PT10M" | "PT1H" | "P1D";
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   metricSetName: string;
-  /** After an interval ends, the amount of seconds that the detector waits before importing data. Offset is only supported for S3, Redshift, Athena and datasources. */
+  /**
+   * After an interval ends, the amount of seconds that the detector waits before importing data. Offset is only supported for S3, Redshift, Athena and datasources.
+   *
+   * Range: 0–432000.
+   */
   offset?: number;
 }
 
@@ -149,10 +221,18 @@ export interface AnomalyDetectorMetricSet {
  */
 export interface AnomalyDetectorMetric {
   /** The function with which the metric is calculated. */
-  aggregationFunction: string;
-  /** The name of the metric. */
+  aggregationFunction: "AVG" | "SUM";
+  /**
+   * The name of the metric.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   metricName: string;
-  /** The namespace for the metric. */
+  /**
+   * The namespace for the metric.
+   *
+   * Length: 1–255. Pattern: `[^:].*`.
+   */
   namespace?: string;
 }
 
@@ -180,11 +260,23 @@ export interface AnomalyDetectorMetricSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-s3sourceconfig.html | CloudFormation: S3SourceConfig}
  */
 export interface AnomalyDetectorS3SourceConfig {
-  /** A list of templated paths to the source files. */
+  /**
+   * A list of templated paths to the source files.
+   *
+   * Items: 1–1. Each item: Length: at most 1024. Pattern: `^s3://[a-zA-Z0-9_\-\/ {}=]+$`.
+   */
   templatedPathList?: string[];
-  /** A list of paths to the historical data files. */
+  /**
+   * A list of paths to the historical data files.
+   *
+   * Items: 1–1. Each item: Length: at most 1024. Pattern: `^s3://[a-z0-9].+$`.
+   */
   historicalDataPathList?: string[];
-  /** The ARN of an IAM role that has read and write access permissions to the source S3 bucket. */
+  /**
+   * The ARN of an IAM role that has read and write access permissions to the source S3 bucket.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
   /** Contains information about a source file's formatting. */
   fileFormatDescriptor: AnomalyDetectorFileFormatDescriptor;
@@ -208,10 +300,14 @@ export interface AnomalyDetectorFileFormatDescriptor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-jsonformatdescriptor.html | CloudFormation: JsonFormatDescriptor}
  */
 export interface AnomalyDetectorJsonFormatDescriptor {
-  /** The character set in which the source JSON file is written. */
+  /**
+   * The character set in which the source JSON file is written.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   charset?: string;
   /** The level of compression of the source CSV file. */
-  fileCompression?: string;
+  fileCompression?: "NONE" | "GZIP";
 }
 
 /**
@@ -220,18 +316,34 @@ export interface AnomalyDetectorJsonFormatDescriptor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-csvformatdescriptor.html | CloudFormation: CsvFormatDescriptor}
  */
 export interface AnomalyDetectorCsvFormatDescriptor {
-  /** The character used as a quote character. */
+  /**
+   * The character used as a quote character.
+   *
+   * Length: at most 1. Pattern: `[^\r\n]|^$`.
+   */
   quoteSymbol?: string;
   /** Whether or not the source CSV file contains a header. */
   containsHeader?: boolean;
-  /** The character used to delimit the source CSV file. */
+  /**
+   * The character used to delimit the source CSV file.
+   *
+   * Length: at most 1. Pattern: `[^\r\n]`.
+   */
   delimiter?: string;
-  /** A list of the source CSV file's headers, if any. */
+  /**
+   * A list of the source CSV file's headers, if any.
+   *
+   * Each item: Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   headerList?: string[];
-  /** The character set in which the source CSV file is written. */
+  /**
+   * The character set in which the source CSV file is written.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   charset?: string;
   /** The level of compression of the source CSV file. */
-  fileCompression?: string;
+  fileCompression?: "NONE" | "GZIP";
 }
 
 /**
@@ -240,7 +352,11 @@ export interface AnomalyDetectorCsvFormatDescriptor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-cloudwatchconfig.html | CloudFormation: CloudwatchConfig}
  */
 export interface AnomalyDetectorCloudwatchConfig {
-  /** An IAM role that gives Amazon Lookout for Metrics permission to access data in Amazon CloudWatch. */
+  /**
+   * An IAM role that gives Amazon Lookout for Metrics permission to access data in Amazon CloudWatch.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
 }
 
@@ -250,21 +366,49 @@ export interface AnomalyDetectorCloudwatchConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-rdssourceconfig.html | CloudFormation: RDSSourceConfig}
  */
 export interface AnomalyDetectorRDSSourceConfig {
-  /** The name of the table in the database. */
+  /**
+   * The name of the table in the database.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   tableName: string;
-  /** The port number where the database can be accessed. */
+  /**
+   * The port number where the database can be accessed.
+   *
+   * Range: 1–65535.
+   */
   databasePort: number;
-  /** The host name of the database. */
+  /**
+   * The host name of the database.
+   *
+   * Length: 1–253. Pattern: `.*\S.*`.
+   */
   databaseHost: string;
-  /** The name of the RDS database. */
+  /**
+   * The name of the RDS database.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   databaseName: string;
-  /** The Amazon Resource Name (ARN) of the AWS Secrets Manager role. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Secrets Manager role.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:secret:AmazonLookoutMetrics-.+`.
+   */
   secretManagerArn: string;
   /** An object containing information about the Amazon Virtual Private Cloud (VPC) configuration. */
   vpcConfiguration: AnomalyDetectorVpcConfiguration;
-  /** A string identifying the database instance. */
+  /**
+   * A string identifying the database instance.
+   *
+   * Length: 1–63. Pattern: ``.
+   */
   dbInstanceIdentifier: string;
-  /** The Amazon Resource Name (ARN) of the role. */
+  /**
+   * The Amazon Resource Name (ARN) of the role.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
 }
 
@@ -274,9 +418,17 @@ export interface AnomalyDetectorRDSSourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface AnomalyDetectorVpcConfiguration {
-  /** An array of strings containing the Amazon VPC subnet IDs (e.g., `subnet-0bb1c79de3EXAMPLE` . */
+  /**
+   * An array of strings containing the Amazon VPC subnet IDs (e.g., `subnet-0bb1c79de3EXAMPLE` .
+   *
+   * Each item: Length: at most 255. Pattern: `[\-0-9a-zA-Z]+`.
+   */
   subnetIdList: string[];
-  /** An array of strings containing the list of security groups. */
+  /**
+   * An array of strings containing the list of security groups.
+   *
+   * Each item: Length: 1–255. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIdList: string[];
 }
 
@@ -286,9 +438,17 @@ export interface AnomalyDetectorVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-appflowconfig.html | CloudFormation: AppFlowConfig}
  */
 export interface AnomalyDetectorAppFlowConfig {
-  /** name of the flow. */
+  /**
+   * name of the flow.
+   *
+   * Length: at most 256. Pattern: `[a-zA-Z0-9][\w!\@#.-]+`.
+   */
   flowName: string;
-  /** An IAM role that gives Amazon Lookout for Metrics permission to access the flow. */
+  /**
+   * An IAM role that gives Amazon Lookout for Metrics permission to access the flow.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
 }
 
@@ -298,21 +458,49 @@ export interface AnomalyDetectorAppFlowConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-redshiftsourceconfig.html | CloudFormation: RedshiftSourceConfig}
  */
 export interface AnomalyDetectorRedshiftSourceConfig {
-  /** The table name of the Redshift database. */
+  /**
+   * The table name of the Redshift database.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   tableName: string;
-  /** The port number where the database can be accessed. */
+  /**
+   * The port number where the database can be accessed.
+   *
+   * Range: 1–65535.
+   */
   databasePort: number;
-  /** The name of the database host. */
+  /**
+   * The name of the database host.
+   *
+   * Length: 1–253. Pattern: `.*\S.*`.
+   */
   databaseHost: string;
-  /** The Redshift database name. */
+  /**
+   * The Redshift database name.
+   *
+   * Length: 1–100. Pattern: `[a-z0-9]+`.
+   */
   databaseName: string;
-  /** The Amazon Resource Name (ARN) of the AWS Secrets Manager role. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Secrets Manager role.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:secret:AmazonLookoutMetrics-.+`.
+   */
   secretManagerArn: string;
   /** Contains information about the Amazon Virtual Private Cloud (VPC) configuration. */
   vpcConfiguration: AnomalyDetectorVpcConfiguration;
-  /** A string identifying the Redshift cluster. */
+  /**
+   * A string identifying the Redshift cluster.
+   *
+   * Length: 1–63. Pattern: ``.
+   */
   clusterIdentifier: string;
-  /** The Amazon Resource Name (ARN) of the role providing access to the database. */
+  /**
+   * The Amazon Resource Name (ARN) of the role providing access to the database.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):.*:.*:.*:.+`.
+   */
   roleArn: string;
 }
 
@@ -322,8 +510,16 @@ export interface AnomalyDetectorRedshiftSourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lookoutmetrics-anomalydetector-timestampcolumn.html | CloudFormation: TimestampColumn}
  */
 export interface AnomalyDetectorTimestampColumn {
-  /** The name of the timestamp column. */
+  /**
+   * The name of the timestamp column.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   columnName?: string;
-  /** The format of the timestamp column. */
+  /**
+   * The format of the timestamp column.
+   *
+   * Length: at most 63. Pattern: `.*\S.*`.
+   */
   columnFormat?: string;
 }

@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lookoutvision-project.html | CloudFormation: AWS::LookoutVision::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::LookoutVision::Project", "aws:lookoutvision:Project", '{"p":[["ProjectName","string",67],["Arn","string",72]],"id":["ProjectName"],"arn":"arn:${Partition}:lookoutvision:${Region}:${Account}:project/${ProjectName}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::LookoutVision::Project", "aws:lookoutvision:Project", '{"p":[["ProjectName","string",67],["Arn","string",72]],"id":["ProjectName"],"reg":{"h":"crudl","co":["ProjectName"],"ro":["Arn"],"tg":[false,true,true]},"arn":"arn:${Partition}:lookoutvision:${Region}:${Account}:project/${ProjectName}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project. */
+  /**
+   * The name of the project.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9][a-zA-Z0-9_\-]*`.
+   */
   projectName: string;
 }
 

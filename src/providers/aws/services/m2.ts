@@ -15,25 +15,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-m2-application.html | CloudFormation: AWS::M2::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::M2::Application", "aws:m2:Application", '{"p":[["Description","string"],["KmsKeyId","string",66],["Definition",["ref","Definition"]],["EngineType",["enum","microfocus","bluage"],67],["RoleArn","string",66],["Tags",["map","string"]],["Name","string",67],["ApplicationArn","string",72],["ApplicationId","string",72]],"id":["ApplicationArn"],"d":{"Definition":[["Content","string"],["S3Location","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:m2:${Region}:${Account}:app/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::M2::Application", "aws:m2:Application", '{"p":[["Description","string"],["KmsKeyId","string",66],["Definition",["ref","Definition"],16],["EngineType",["enum","microfocus","bluage"],67],["RoleArn","string",66],["Tags",["map","string"]],["Name","string",67],["ApplicationArn","string",72],["ApplicationId","string",72]],"id":["ApplicationArn"],"d":{"Definition":[["Content","string"],["S3Location","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Definition"],"co":["EngineType","Name","KmsKeyId","RoleArn"],"ro":["ApplicationArn","ApplicationId"],"tg":[true,true,true]},"arn":"arn:${Partition}:m2:${Region}:${Account}:app/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The identifier of a customer managed key. */
+  /**
+   * The identifier of a customer managed key.
+   *
+   * Length: at most 2048.
+   */
   kmsKeyId?: string;
   /**
    * The application definition for a particular application. You can specify either inline JSON or an Amazon S3 bucket location.
    *
    * For information about application definitions, see the [AWS Mainframe Modernization User Guide](https://docs.aws.amazon.com/m2/latest/userguide/applications-m2-definition.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   definition?: ApplicationDefinition;
   /** The type of the target platform for this application. */
   engineType: "microfocus" | "bluage";
-  /** The Amazon Resource Name (ARN) of the role associated with the application. */
+  /**
+   * The Amazon Resource Name (ARN) of the role associated with the application.
+   *
+   * Pattern: ``.
+   */
   roleArn?: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -41,7 +55,11 @@ export interface ApplicationArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: Record<string, string>;
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
 }
 
@@ -61,7 +79,11 @@ export interface ApplicationOutputs extends ApplicationArgs {
 export interface ApplicationDefinition {
   /** The content of the application definition. This is a JSON object that contains the resource configuration/definitions that identify an application. */
   content?: string;
-  /** The S3 bucket that contains the application definition. */
+  /**
+   * The S3 bucket that contains the application definition.
+   *
+   * Pattern: ``.
+   */
   s3Location?: string;
 }
 
@@ -72,15 +94,23 @@ export interface ApplicationDefinition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-m2-deployment.html | CloudFormation: AWS::M2::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::M2::Deployment", "aws:m2:Deployment", '{"p":[["EnvironmentId","string",67],["ApplicationId","string",67],["ApplicationVersion","integer",1],["DeploymentId","string",72],["Status","string",8]],"id":["ApplicationId"]}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::M2::Deployment", "aws:m2:Deployment", '{"p":[["EnvironmentId","string",67],["ApplicationId","string",67],["ApplicationVersion","integer",1],["DeploymentId","string",72],["Status","string",8]],"id":["ApplicationId"],"reg":{"h":"crudl","co":["EnvironmentId","ApplicationId"],"ro":["DeploymentId","Status"],"tg":[false,false,false]}}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
 /** Inputs of {@link Deployment}. */
 export interface DeploymentArgs {
-  /** The unique identifier of the runtime environment. */
+  /**
+   * The unique identifier of the runtime environment.
+   *
+   * Pattern: `^\S{1,80}$`.
+   */
   environmentId: string;
-  /** The unique identifier of the application. */
+  /**
+   * The unique identifier of the application.
+   *
+   * Pattern: `^\S{1,80}$`.
+   */
   applicationId: string;
   /** The version of the application. */
   applicationVersion: number;
@@ -99,17 +129,29 @@ export interface DeploymentOutputs extends DeploymentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-m2-environment.html | CloudFormation: AWS::M2::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::M2::Environment", "aws:m2:Environment", '{"p":[["Description","string",66],["EngineVersion","string"],["KmsKeyId","string",66],["HighAvailabilityConfig",["ref","HighAvailabilityConfig"]],["PreferredMaintenanceWindow","string"],["SecurityGroupIds",["array","string"],66],["SubnetIds",["array","string"],66],["Name","string",67],["EngineType",["enum","microfocus","bluage"],67],["PubliclyAccessible","boolean",66],["InstanceType","string",1],["StorageConfigurations",["array",["ref","StorageConfiguration"]],66],["Tags",["map","string"]],["NetworkType",["enum","ipv4","dual"],66],["EnvironmentId","string",72],["EnvironmentArn","string",72]],"id":["EnvironmentArn"],"d":{"HighAvailabilityConfig":[["DesiredCapacity","integer",1]],"StorageConfiguration":[["Efs",["ref","EfsStorageConfiguration"],2],["Fsx",["ref","FsxStorageConfiguration"],2]],"EfsStorageConfiguration":[["MountPoint","string",3],["FileSystemId","string",3]],"FsxStorageConfiguration":[["MountPoint","string",3],["FileSystemId","string",3]]},"tags":["Tags","map"],"arn":"arn:${Partition}:m2:${Region}:${Account}:env/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::M2::Environment", "aws:m2:Environment", '{"p":[["Description","string",66],["EngineVersion","string"],["KmsKeyId","string",66],["HighAvailabilityConfig",["ref","HighAvailabilityConfig"]],["PreferredMaintenanceWindow","string"],["SecurityGroupIds",["array","string"],66],["SubnetIds",["array","string"],66],["Name","string",67],["EngineType",["enum","microfocus","bluage"],67],["PubliclyAccessible","boolean",66],["InstanceType","string",1],["StorageConfigurations",["array",["ref","StorageConfiguration"]],66],["Tags",["map","string"]],["NetworkType",["enum","ipv4","dual"],66],["EnvironmentId","string",72],["EnvironmentArn","string",72]],"id":["EnvironmentArn"],"d":{"HighAvailabilityConfig":[["DesiredCapacity","integer",1]],"StorageConfiguration":[["Efs",["ref","EfsStorageConfiguration"]],["Fsx",["ref","FsxStorageConfiguration"]]],"EfsStorageConfiguration":[["MountPoint","string",1],["FileSystemId","string",1]],"FsxStorageConfiguration":[["MountPoint","string",1],["FileSystemId","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Description","EngineType","KmsKeyId","Name","NetworkType","PubliclyAccessible","SecurityGroupIds","StorageConfigurations","SubnetIds"],"ro":["EnvironmentArn","EnvironmentId"],"uo":["SecurityGroupIds","StorageConfigurations","SubnetIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:m2:${Region}:${Account}:env/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The description of the runtime environment. */
+  /**
+   * The description of the runtime environment.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The version of the runtime engine. */
+  /**
+   * The version of the runtime engine.
+   *
+   * Pattern: `^\S{1,10}$`.
+   */
   engineVersion?: string;
-  /** The identifier of a customer managed key. */
+  /**
+   * The identifier of a customer managed key.
+   *
+   * Length: at most 2048.
+   */
   kmsKeyId?: string;
   /**
    * > AWS Mainframe Modernization Service (Managed Runtime Environment experience) will no longer be open to new customers starting on November 7, 2025. If you would like to use the service, please sign up prior to November 7, 2025. For capabilities similar to AWS Mainframe Modernization Service (Managed Runtime Environment experience) explore AWS Mainframe Modernization Service (Self-Managed Experience). Existing customers can continue to use the service as normal. For more information, see [AWS Mainframe Modernization availability change](https://docs.aws.amazon.com/m2/latest/userguide/mainframe-modernization-availability-change.html) . 
@@ -121,19 +163,37 @@ export interface EnvironmentArgs {
    * Configures the maintenance window that you want for the runtime environment. The maintenance window must have the format `ddd:hh24:mi-ddd:hh24:mi` and must be less than 24 hours. The following two examples are valid maintenance windows: `sun:23:45-mon:00:15` or `sat:01:00-sat:03:00` .
    *
    * If you do not provide a value, a random system-generated value will be assigned.
+   *
+   * Pattern: `^\S{1,50}$`.
    */
   preferredMaintenanceWindow?: string;
-  /** The list of security groups for the VPC associated with this runtime environment. */
+  /**
+   * The list of security groups for the VPC associated with this runtime environment.
+   *
+   * Each item: Pattern: `^\S{1,50}$`.
+   */
   securityGroupIds?: string[];
-  /** The list of subnets associated with the VPC for this runtime environment. */
+  /**
+   * The list of subnets associated with the VPC for this runtime environment.
+   *
+   * Each item: Pattern: `^\S{1,50}$`.
+   */
   subnetIds?: string[];
-  /** The name of the runtime environment. */
+  /**
+   * The name of the runtime environment.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
   /** The target platform for the runtime environment. */
   engineType: "microfocus" | "bluage";
   /** Specifies whether the runtime environment is publicly accessible. */
   publiclyAccessible?: boolean;
-  /** The instance type of the runtime environment. */
+  /**
+   * The instance type of the runtime environment.
+   *
+   * Pattern: `^\S{1,20}$`.
+   */
   instanceType: string;
   /**
    * > AWS Mainframe Modernization Service (Managed Runtime Environment experience) will no longer be open to new customers starting on November 7, 2025. If you would like to use the service, please sign up prior to November 7, 2025. For capabilities similar to AWS Mainframe Modernization Service (Managed Runtime Environment experience) explore AWS Mainframe Modernization Service (Self-Managed Experience). Existing customers can continue to use the service as normal. For more information, see [AWS Mainframe Modernization availability change](https://docs.aws.amazon.com/m2/latest/userguide/mainframe-modernization-availability-change.html) . 
@@ -167,7 +227,11 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-m2-environment-highavailabilityconfig.html | CloudFormation: HighAvailabilityConfig}
  */
 export interface EnvironmentHighAvailabilityConfig {
-  /** The number of instances in a high availability configuration. The minimum possible value is 1 and the maximum is 100. */
+  /**
+   * The number of instances in a high availability configuration. The minimum possible value is 1 and the maximum is 100.
+   *
+   * Range: 1–100.
+   */
   desiredCapacity: number;
 }
 
@@ -193,9 +257,17 @@ export interface EnvironmentStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-m2-environment-efsstorageconfiguration.html | CloudFormation: EfsStorageConfiguration}
  */
 export interface EnvironmentEfsStorageConfiguration {
-  /** The mount point for the file system. */
+  /**
+   * The mount point for the file system.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   mountPoint: string;
-  /** The file system identifier. */
+  /**
+   * The file system identifier.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   fileSystemId: string;
 }
 
@@ -207,8 +279,16 @@ export interface EnvironmentEfsStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-m2-environment-fsxstorageconfiguration.html | CloudFormation: FsxStorageConfiguration}
  */
 export interface EnvironmentFsxStorageConfiguration {
-  /** The mount point for the file system. */
+  /**
+   * The mount point for the file system.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   mountPoint: string;
-  /** The file system identifier. */
+  /**
+   * The file system identifier.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   fileSystemId: string;
 }

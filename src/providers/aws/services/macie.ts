@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-macie-allowlist.html | CloudFormation: AWS::Macie::AllowList}
  */
-export const AllowList = cloudControlType<AllowListArgs, AllowListOutputs>("AWS::Macie::AllowList", "aws:macie:AllowList", '{"p":[["Description","string"],["Criteria",["ref","Criteria"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","OK","S3_OBJECT_NOT_FOUND","S3_USER_ACCESS_DENIED","S3_OBJECT_ACCESS_DENIED","S3_THROTTLED","S3_OBJECT_OVERSIZE","S3_OBJECT_EMPTY","UNKNOWN_ERROR"],8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Criteria":[["Regex","string"],["S3WordsList",["ref","S3WordsList"]]],"S3WordsList":[["BucketName","string",1],["ObjectKey","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:macie2:${Region}:${Account}:allow-list/${ResourceId}"}');
+export const AllowList = cloudControlType<AllowListArgs, AllowListOutputs>("AWS::Macie::AllowList", "aws:macie:AllowList", '{"p":[["Description","string"],["Criteria",["ref","Criteria"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","OK","S3_OBJECT_NOT_FOUND","S3_USER_ACCESS_DENIED","S3_OBJECT_ACCESS_DENIED","S3_THROTTLED","S3_OBJECT_OVERSIZE","S3_OBJECT_EMPTY","UNKNOWN_ERROR"],8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Criteria":[["Regex","string"],["S3WordsList",["ref","S3WordsList"]]],"S3WordsList":[["BucketName","string",1],["ObjectKey","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn","Status"],"uo":["Tags"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:macie2:${Region}:${Account}:allow-list/${ResourceId}"}');
 /** A {@link AllowList} instance: its attributes as typed outputs. */
 export type AllowList = InstanceType<typeof AllowList>;
 
@@ -94,7 +94,7 @@ export interface AllowListS3WordsList {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-macie-customdataidentifier.html | CloudFormation: AWS::Macie::CustomDataIdentifier}
  */
-export const CustomDataIdentifier = cloudControlType<CustomDataIdentifierArgs, CustomDataIdentifierOutputs>("AWS::Macie::CustomDataIdentifier", "aws:macie:CustomDataIdentifier", '{"p":[["Description","string",66],["Keywords",["array","string"],66],["Regex","string",67],["IgnoreWords",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Name","string",67],["MaximumMatchDistance","integer",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:macie2:${Region}:${Account}:custom-data-identifier/${ResourceId}"}');
+export const CustomDataIdentifier = cloudControlType<CustomDataIdentifierArgs, CustomDataIdentifierOutputs>("AWS::Macie::CustomDataIdentifier", "aws:macie:CustomDataIdentifier", '{"p":[["Description","string",66],["Keywords",["array","string"],66],["Regex","string",67],["IgnoreWords",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Name","string",67],["MaximumMatchDistance","integer",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Description","Regex","MaximumMatchDistance","Keywords","IgnoreWords"],"ro":["Id","Arn"],"uo":["Tags"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:macie2:${Region}:${Account}:custom-data-identifier/${ResourceId}"}');
 /** A {@link CustomDataIdentifier} instance: its attributes as typed outputs. */
 export type CustomDataIdentifier = InstanceType<typeof CustomDataIdentifier>;
 
@@ -155,7 +155,7 @@ export interface CustomDataIdentifierOutputs extends CustomDataIdentifierArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-macie-findingsfilter.html | CloudFormation: AWS::Macie::FindingsFilter}
  */
-export const FindingsFilter = cloudControlType<FindingsFilterArgs, FindingsFilterOutputs>("AWS::Macie::FindingsFilter", "aws:macie:FindingsFilter", '{"p":[["Action",["enum","ARCHIVE","NOOP"]],["Description","string"],["Position","integer"],["FindingCriteria",["ref","FindingCriteria"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["FindingsFilterListItems",["array","json"],8]],"id":["Id"],"d":{"FindingCriteria":[["Criterion",["map",["ref","CriterionAdditionalProperties"]]]],"CriterionAdditionalProperties":[["lt","integer"],["gte","integer"],["neq",["array","string"]],["lte","integer"],["eq",["array","string"]],["gt","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:macie2:${Region}:${Account}:findings-filter/${ResourceId}"}');
+export const FindingsFilter = cloudControlType<FindingsFilterArgs, FindingsFilterOutputs>("AWS::Macie::FindingsFilter", "aws:macie:FindingsFilter", '{"p":[["Action",["enum","ARCHIVE","NOOP"]],["Description","string"],["Position","integer"],["FindingCriteria",["ref","FindingCriteria"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["FindingsFilterListItems",["array","json"],8]],"id":["Id"],"d":{"FindingCriteria":[["Criterion",["map",["ref","CriterionAdditionalProperties"]]]],"CriterionAdditionalProperties":[["lt","integer"],["gte","integer"],["neq",["array","string"]],["lte","integer"],["eq",["array","string"]],["gt","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"ai":[["Arn"],["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:macie2:${Region}:${Account}:findings-filter/${ResourceId}"}');
 /** A {@link FindingsFilter} instance: its attributes as typed outputs. */
 export type FindingsFilter = InstanceType<typeof FindingsFilter>;
 
@@ -234,9 +234,11 @@ export interface FindingsFilterCriterionAdditionalProperties {
 /**
  * Represents the association between an Amazon Macie administrator account and a member account. Creating this resource associates the specified account with the Macie administrator account that performs the operation; deleting it removes the association.
  *
+ * @deprecated Cloud Control cannot create AWS::Macie::Member: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-macie-member.html | CloudFormation: AWS::Macie::Member}
  */
-export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::Macie::Member", "aws:macie:Member", '{"p":[["AccountId","string",67],["Email","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AdministratorAccountId","string",8],["RelationshipStatus",["enum","Enabled","Paused","Invited","Created","Removed","Resigned","EmailVerificationInProgress","EmailVerificationFailed","RegionDisabled","AccountSuspended"],8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:macie2:${Region}:${Account}:member/${ResourceId}"}');
+export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::Macie::Member", "aws:macie:Member", '{"p":[["AccountId","string",67],["Email","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AdministratorAccountId","string",8],["RelationshipStatus",["enum","Enabled","Paused","Invited","Created","Removed","Resigned","EmailVerificationInProgress","EmailVerificationFailed","RegionDisabled","AccountSuspended"],8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:macie2:${Region}:${Account}:member/${ResourceId}"}');
 /** A {@link Member} instance: its attributes as typed outputs. */
 export type Member = InstanceType<typeof Member>;
 
@@ -269,7 +271,7 @@ export interface MemberOutputs extends MemberArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-macie-session.html | CloudFormation: AWS::Macie::Session}
  */
-export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Macie::Session", "aws:macie:Session", '{"p":[["Status",["enum","ENABLED","PAUSED"]],["FindingPublishingFrequency",["enum","FIFTEEN_MINUTES","ONE_HOUR","SIX_HOURS"]],["ServiceRole","string",8],["AwsAccountId","string",72],["AutomatedDiscoveryStatus",["enum","ENABLED","DISABLED"],8]],"id":["AwsAccountId"]}');
+export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Macie::Session", "aws:macie:Session", '{"p":[["Status",["enum","ENABLED","PAUSED"]],["FindingPublishingFrequency",["enum","FIFTEEN_MINUTES","ONE_HOUR","SIX_HOURS"]],["ServiceRole","string",8],["AwsAccountId","string",72],["AutomatedDiscoveryStatus",["enum","ENABLED","DISABLED"],8]],"id":["AwsAccountId"],"reg":{"h":"crudl","ro":["AwsAccountId","ServiceRole","AutomatedDiscoveryStatus"],"tg":[false,false,false]}}');
 /** A {@link Session} instance: its attributes as typed outputs. */
 export type Session = InstanceType<typeof Session>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-managedblockchain-accessor.html | CloudFormation: AWS::ManagedBlockchain::Accessor}
  */
-export const Accessor = cloudControlType<AccessorArgs, AccessorOutputs>("AWS::ManagedBlockchain::Accessor", "aws:managedblockchain:Accessor", '{"p":[["Tags",["array",["ref","Tag"]]],["AccessorType",["enum","BILLING_TOKEN"],67],["NetworkType",["enum","ETHEREUM_GOERLI","ETHEREUM_MAINNET","ETHEREUM_MAINNET_AND_GOERLI","POLYGON_MAINNET","POLYGON_MUMBAI"],66],["Status",["enum","AVAILABLE","PENDING_DELETION","DELETED"],8],["CreationDate","string",8],["BillingToken","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:accessors/${AccessorId}"}');
+export const Accessor = cloudControlType<AccessorArgs, AccessorOutputs>("AWS::ManagedBlockchain::Accessor", "aws:managedblockchain:Accessor", '{"p":[["Tags",["array",["ref","Tag"]],16],["AccessorType",["enum","BILLING_TOKEN"],67],["NetworkType",["enum","ETHEREUM_GOERLI","ETHEREUM_MAINNET","ETHEREUM_MAINNET_AND_GOERLI","POLYGON_MAINNET","POLYGON_MUMBAI"],66],["Status",["enum","AVAILABLE","PENDING_DELETION","DELETED"],8],["CreationDate","string",8],["BillingToken","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Tags"],"co":["AccessorType","NetworkType"],"ro":["Arn","Id","BillingToken","CreationDate","Status"],"uo":["Tags"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:accessors/${AccessorId}"}');
 /** A {@link Accessor} instance: its attributes as typed outputs. */
 export type Accessor = InstanceType<typeof Accessor>;
 
@@ -23,6 +23,10 @@ export interface AccessorArgs {
    * The tags assigned to the Accessor.
    *
    * For more information about tags, see [Tagging Resources](https://docs.aws.amazon.com/managed-blockchain/latest/ethereum-dev/tagging-resources.html) in the *Amazon Managed Blockchain Ethereum Developer Guide* , or [Tagging Resources](https://docs.aws.amazon.com/managed-blockchain/latest/hyperledger-fabric-dev/tagging-resources.html) in the *Amazon Managed Blockchain Hyperledger Fabric Developer Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
@@ -63,9 +67,11 @@ export interface AccessorOutputs extends AccessorArgs {
  *
  * Applies only to Hyperledger Fabric.
  *
+ * @deprecated Cloud Control cannot create AWS::ManagedBlockchain::Member: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-managedblockchain-member.html | CloudFormation: AWS::ManagedBlockchain::Member}
  */
-export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::ManagedBlockchain::Member", "aws:managedblockchain:Member", '{"p":[["MemberConfiguration",["ref","MemberConfiguration"],1],["NetworkConfiguration",["ref","NetworkConfiguration"]],["NetworkId","string"],["InvitationId","string"],["MemberId","string",72]],"id":["MemberId"],"d":{"MemberConfiguration":[["Description","string"],["MemberFrameworkConfiguration",["ref","MemberFrameworkConfiguration"]],["Name","string",1]],"MemberFrameworkConfiguration":[["MemberFabricConfiguration",["ref","MemberFabricConfiguration"]]],"MemberFabricConfiguration":[["AdminUsername","string",1],["AdminPassword","string",49]],"NetworkConfiguration":[["Description","string"],["FrameworkVersion","string",1],["VotingPolicy",["ref","VotingPolicy"],1],["Framework","string",1],["Name","string",1],["NetworkFrameworkConfiguration",["ref","NetworkFrameworkConfiguration"]]],"VotingPolicy":[["ApprovalThresholdPolicy",["ref","ApprovalThresholdPolicy"]]],"ApprovalThresholdPolicy":[["ThresholdComparator","string"],["ThresholdPercentage","integer"],["ProposalDurationInHours","integer"]],"NetworkFrameworkConfiguration":[["NetworkFabricConfiguration",["ref","NetworkFabricConfiguration"]]],"NetworkFabricConfiguration":[["Edition","string",1]]},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:members/${MemberId}"}');
+export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::ManagedBlockchain::Member", "aws:managedblockchain:Member", '{"p":[["MemberConfiguration",["ref","MemberConfiguration"],1],["NetworkConfiguration",["ref","NetworkConfiguration"]],["NetworkId","string"],["InvitationId","string"],["MemberId","string",72]],"id":["MemberId"],"d":{"MemberConfiguration":[["Description","string"],["MemberFrameworkConfiguration",["ref","MemberFrameworkConfiguration"]],["Name","string",1]],"MemberFrameworkConfiguration":[["MemberFabricConfiguration",["ref","MemberFabricConfiguration"]]],"MemberFabricConfiguration":[["AdminUsername","string",1],["AdminPassword","string",49]],"NetworkConfiguration":[["Description","string"],["FrameworkVersion","string",1],["VotingPolicy",["ref","VotingPolicy"],1],["Framework","string",1],["Name","string",1],["NetworkFrameworkConfiguration",["ref","NetworkFrameworkConfiguration"]]],"VotingPolicy":[["ApprovalThresholdPolicy",["ref","ApprovalThresholdPolicy"]]],"ApprovalThresholdPolicy":[["ThresholdComparator","string"],["ThresholdPercentage","integer"],["ProposalDurationInHours","integer"]],"NetworkFrameworkConfiguration":[["NetworkFabricConfiguration",["ref","NetworkFabricConfiguration"]]],"NetworkFabricConfiguration":[["Edition","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:members/${MemberId}"}');
 /** A {@link Member} instance: its attributes as typed outputs. */
 export type Member = InstanceType<typeof Member>;
 
@@ -202,9 +208,11 @@ export interface MemberNetworkFabricConfiguration {
  *
  * Applies to Hyperledger Fabric and Ethereum.
  *
+ * @deprecated Cloud Control cannot create AWS::ManagedBlockchain::Node: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-managedblockchain-node.html | CloudFormation: AWS::ManagedBlockchain::Node}
  */
-export const Node = cloudControlType<NodeArgs, NodeOutputs>("AWS::ManagedBlockchain::Node", "aws:managedblockchain:Node", '{"p":[["MemberId","string"],["NetworkId","string",1],["NodeConfiguration",["ref","NodeConfiguration"],1],["NodeId","string",72],["Arn","string",72]],"id":["NodeId"],"d":{"NodeConfiguration":[["AvailabilityZone","string",1],["InstanceType","string",1]]},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:nodes/${NodeId}"}');
+export const Node = cloudControlType<NodeArgs, NodeOutputs>("AWS::ManagedBlockchain::Node", "aws:managedblockchain:Node", '{"p":[["MemberId","string"],["NetworkId","string",1],["NodeConfiguration",["ref","NodeConfiguration"],1],["NodeId","string",72],["Arn","string",72]],"id":["NodeId"],"d":{"NodeConfiguration":[["AvailabilityZone","string",1],["InstanceType","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:nodes/${NodeId}"}');
 /** A {@link Node} instance: its attributes as typed outputs. */
 export type Node = InstanceType<typeof Node>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-bridge.html | CloudFormation: AWS::MediaConnect::Bridge}
  */
-export const Bridge = cloudControlType<BridgeArgs, BridgeOutputs>("AWS::MediaConnect::Bridge", "aws:mediaconnect:Bridge", '{"p":[["SourceFailoverConfig",["ref","FailoverConfig"]],["IngressGatewayBridge",["ref","IngressGatewayBridge"]],["EgressGatewayBridge",["ref","EgressGatewayBridge"]],["Outputs",["array",["ref","BridgeOutput"]]],["PlacementArn","string",1],["Sources",["array",["ref","BridgeSource"]],1],["Name","string",1],["BridgeArn","string",72],["BridgeState",["enum","CREATING","STANDBY","STARTING","DEPLOYING","ACTIVE","STOPPING","DELETING","DELETED","START_FAILED","START_PENDING","UPDATING"],8]],"id":["BridgeArn"],"d":{"FailoverConfig":[["State",["enum","ENABLED","DISABLED"]],["SourcePriority",["ref","SourcePriority"]],["FailoverMode",["enum","FAILOVER"],1]],"SourcePriority":[["PrimarySource","string"]],"IngressGatewayBridge":[["MaxOutputs","integer",1],["MaxBitrate","integer",1]],"EgressGatewayBridge":[["MaxBitrate","integer",1]],"BridgeOutput":[["NetworkOutput",["ref","BridgeNetworkOutput"]]],"BridgeNetworkOutput":[["NetworkName","string",1],["Port","integer",1],["IpAddress","string",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["Ttl","integer",1],["Name","string",1]],"BridgeSource":[["NetworkSource",["ref","BridgeNetworkSource"]],["FlowSource",["ref","BridgeFlowSource"]]],"BridgeNetworkSource":[["NetworkName","string",1],["MulticastIp","string",1],["Port","integer",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["Name","string",1],["MulticastSourceSettings",["ref","MulticastSourceSettings"]]],"MulticastSourceSettings":[["MulticastSourceIp","string"]],"BridgeFlowSource":[["FlowVpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]],["FlowArn","string",1],["Name","string",1]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]]}}');
+export const Bridge = cloudControlType<BridgeArgs, BridgeOutputs>("AWS::MediaConnect::Bridge", "aws:mediaconnect:Bridge", '{"p":[["SourceFailoverConfig",["ref","FailoverConfig"]],["IngressGatewayBridge",["ref","IngressGatewayBridge"]],["EgressGatewayBridge",["ref","EgressGatewayBridge"]],["Outputs",["array",["ref","BridgeOutput"]]],["PlacementArn","string",1],["Sources",["array",["ref","BridgeSource"]],1],["Name","string",1],["BridgeArn","string",72],["BridgeState",["enum","CREATING","STANDBY","STARTING","DEPLOYING","ACTIVE","STOPPING","DELETING","DELETED","START_FAILED","START_PENDING","UPDATING"],8]],"id":["BridgeArn"],"d":{"FailoverConfig":[["State",["enum","ENABLED","DISABLED"]],["SourcePriority",["ref","SourcePriority"]],["FailoverMode",["enum","FAILOVER"],1]],"SourcePriority":[["PrimarySource","string"]],"IngressGatewayBridge":[["MaxOutputs","integer",1],["MaxBitrate","integer",1]],"EgressGatewayBridge":[["MaxBitrate","integer",1]],"BridgeOutput":[["NetworkOutput",["ref","BridgeNetworkOutput"]]],"BridgeNetworkOutput":[["NetworkName","string",1],["Port","integer",1],["IpAddress","string",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["Ttl","integer",1],["Name","string",1]],"BridgeSource":[["NetworkSource",["ref","BridgeNetworkSource"]],["FlowSource",["ref","BridgeFlowSource"]]],"BridgeNetworkSource":[["NetworkName","string",1],["MulticastIp","string",1],["Port","integer",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["Name","string",1],["MulticastSourceSettings",["ref","MulticastSourceSettings"]]],"MulticastSourceSettings":[["MulticastSourceIp","string"]],"BridgeFlowSource":[["FlowVpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]],["FlowArn","string",1],["Name","string",1]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]]},"reg":{"h":"crudl","ro":["BridgeArn","BridgeState"],"tg":[false,true,true]}}');
 /** A {@link Bridge} instance: its attributes as typed outputs. */
 export type Bridge = InstanceType<typeof Bridge>;
 
@@ -25,11 +25,19 @@ export interface BridgeArgs {
   ingressGatewayBridge?: BridgeIngressGatewayBridge;
   /** An egress bridge is a cloud-to-ground bridge. The content comes from an existing MediaConnect flow and is delivered to your premises. */
   egressGatewayBridge?: BridgeEgressGatewayBridge;
-  /** The outputs that you want to add to this bridge. */
+  /**
+   * The outputs that you want to add to this bridge.
+   *
+   * Items: 0–2.
+   */
   outputs?: BridgeBridgeOutput[];
   /** The bridge placement Amazon Resource Number (ARN). */
   placementArn: string;
-  /** The sources that you want to add to this bridge. */
+  /**
+   * The sources that you want to add to this bridge.
+   *
+   * Items: 0–2.
+   */
   sources: BridgeBridgeSource[];
   /** The name of the bridge. This name can not be modified after the bridge is created. */
   name: string;
@@ -198,7 +206,7 @@ export interface BridgeVpcInterfaceAttachment {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-bridgeoutput.html | CloudFormation: AWS::MediaConnect::BridgeOutput}
  */
-export const BridgeOutput = cloudControlType<BridgeOutputArgs, BridgeOutputOutputs>("AWS::MediaConnect::BridgeOutput", "aws:mediaconnect:BridgeOutput", '{"p":[["BridgeArn","string",67],["NetworkOutput",["ref","BridgeNetworkOutput"],1],["Name","string",67]],"id":["BridgeArn","Name"],"d":{"BridgeNetworkOutput":[["NetworkName","string",1],["Port","integer",1],["IpAddress","string",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["Ttl","integer",1]]}}');
+export const BridgeOutput = cloudControlType<BridgeOutputArgs, BridgeOutputOutputs>("AWS::MediaConnect::BridgeOutput", "aws:mediaconnect:BridgeOutput", '{"p":[["BridgeArn","string",67],["NetworkOutput",["ref","BridgeNetworkOutput"],1],["Name","string",67]],"id":["BridgeArn","Name"],"d":{"BridgeNetworkOutput":[["NetworkName","string",1],["Port","integer",1],["IpAddress","string",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["Ttl","integer",1]]},"reg":{"h":"crud","co":["BridgeArn","Name"],"pt":{"Name":"$join([\\"Output:\\",Name])"},"tg":[false,true,true]}}');
 /** A {@link BridgeOutput} instance: its attributes as typed outputs. */
 export type BridgeOutput = InstanceType<typeof BridgeOutput>;
 
@@ -243,7 +251,7 @@ export interface BridgeOutputBridgeNetworkOutput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-bridgesource.html | CloudFormation: AWS::MediaConnect::BridgeSource}
  */
-export const BridgeSource = cloudControlType<BridgeSourceArgs, BridgeSourceOutputs>("AWS::MediaConnect::BridgeSource", "aws:mediaconnect:BridgeSource", '{"p":[["NetworkSource",["ref","BridgeNetworkSource"]],["BridgeArn","string",67],["FlowSource",["ref","BridgeFlowSource"]],["Name","string",67]],"id":["BridgeArn","Name"],"d":{"BridgeNetworkSource":[["NetworkName","string",1],["MulticastIp","string",1],["Port","integer",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["MulticastSourceSettings",["ref","MulticastSourceSettings"]]],"MulticastSourceSettings":[["MulticastSourceIp","string"]],"BridgeFlowSource":[["FlowVpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]],["FlowArn","string",1]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]]}}');
+export const BridgeSource = cloudControlType<BridgeSourceArgs, BridgeSourceOutputs>("AWS::MediaConnect::BridgeSource", "aws:mediaconnect:BridgeSource", '{"p":[["NetworkSource",["ref","BridgeNetworkSource"]],["BridgeArn","string",67],["FlowSource",["ref","BridgeFlowSource"]],["Name","string",67]],"id":["BridgeArn","Name"],"d":{"BridgeNetworkSource":[["NetworkName","string",1],["MulticastIp","string",1],["Port","integer",1],["Protocol",["enum","rtp-fec","rtp","udp"],1],["MulticastSourceSettings",["ref","MulticastSourceSettings"]]],"MulticastSourceSettings":[["MulticastSourceIp","string"]],"BridgeFlowSource":[["FlowVpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]],["FlowArn","string",1]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]]},"reg":{"h":"crud","co":["BridgeArn","Name"],"pt":{"Name":"$join([\\"Source:\\",Name])"},"tg":[false,true,true]}}');
 /** A {@link BridgeSource} instance: its attributes as typed outputs. */
 export type BridgeSource = InstanceType<typeof BridgeSource>;
 
@@ -322,7 +330,7 @@ export interface BridgeSourceVpcInterfaceAttachment {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flow.html | CloudFormation: AWS::MediaConnect::Flow}
  */
-export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::MediaConnect::Flow", "aws:mediaconnect:Flow", '{"p":[["SourceFailoverConfig",["ref","FailoverConfig"]],["AvailabilityZone","string",66],["Source",["ref","Source"],1],["Name","string",67],["VpcInterfaces",["array",["ref","VpcInterface"]]],["MediaStreams",["array",["ref","MediaStream"]]],["Maintenance",["ref","Maintenance"]],["SourceMonitoringConfig",["ref","SourceMonitoringConfig"]],["FlowSize",["enum","MEDIUM","LARGE","LARGE_4X"]],["NdiConfig",["ref","NdiConfig"]],["EncodingConfig",["ref","EncodingConfig"]],["Tags",["array",["ref","Tag"]]],["FlowAvailabilityZone","string",8],["FlowArn","string",72],["EgressIp","string",8],["FlowNdiMachineName","string",8]],"id":["FlowArn"],"d":{"FailoverConfig":[["State",["enum","ENABLED","DISABLED"]],["SourcePriority",["ref","SourcePriority"]],["FailoverMode",["enum","MERGE","FAILOVER"]],["RecoveryWindow","integer"]],"SourcePriority":[["PrimarySource","string",1]],"Source":[["IngestIp","string"],["StreamId","string"],["Description","string"],["SenderIpAddress","string"],["IngestPort","integer"],["SenderControlPort","integer"],["Decryption",["ref","Encryption"]],["GatewayBridgeSource",["ref","GatewayBridgeSource"]],["SourceListenerAddress","string"],["SourceListenerPort","integer"],["Name","string",2],["WhitelistCidr","string"],["EntitlementArn","string"],["SourceArn","string"],["MinLatency","integer"],["VpcInterfaceName","string"],["MaxBitrate","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","rist","srt-listener","srt-caller","st2110-jpegxs","cdi","ndi-speed-hq"]],["MaxLatency","integer"],["SourceIngestPort","string"],["MaxSyncBuffer","integer"],["MediaStreamSourceConfigurations",["array",["ref","MediaStreamSourceConfiguration"]]],["NdiSourceSettings",["ref","NdiSourceSettings"]],["RouterIntegrationState",["enum","ENABLED","DISABLED"]],["RouterIntegrationTransitDecryption",["ref","FlowTransitEncryption"]],["Tags",["array",["ref","Tag"]]]],"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key","srt-password"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1],["Url","string"]],"GatewayBridgeSource":[["BridgeArn","string",1],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]],"MediaStreamSourceConfiguration":[["EncodingName",["enum","jxsv","raw","smpte291","pcm"],1],["InputConfigurations",["array",["ref","InputConfiguration"]]],["MediaStreamName","string",1]],"InputConfiguration":[["InputPort","integer",1],["Interface",["ref","Interface"],1]],"Interface":[["Name","string",1]],"NdiSourceSettings":[["SourceName","string"]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"VpcInterface":[["Name","string",1],["NetworkInterfaceType",["enum","ena","efa"]],["RoleArn","string",1],["SecurityGroupIds",["array","string"],1],["SubnetId","string",1],["NetworkInterfaceIds",["array","string"]],["Tags",["array",["ref","Tag"]]]],"MediaStream":[["MediaStreamId","integer",1],["MediaStreamType",["enum","video","audio","ancillary-data"],1],["VideoFormat",["enum","2160p","1080p","1080i","720p","480p"]],["MediaStreamName","string",1],["Description","string"],["Attributes",["ref","MediaStreamAttributes"]],["ClockRate","integer"],["Fmt","integer"],["Tags",["array",["ref","Tag"]]]],"MediaStreamAttributes":[["Fmtp",["ref","Fmtp"]],["Lang","string"]],"Fmtp":[["ExactFramerate","string"],["Colorimetry",["enum","BT601","BT709","BT2020","BT2100","ST2065-1","ST2065-3","XYZ"]],["ScanMode",["enum","progressive","interlace","progressive-segmented-frame"]],["Tcs",["enum","SDR","PQ","HLG","LINEAR","BT2100LINPQ","BT2100LINHLG","ST2065-1","ST428-1","DENSITY"]],["Range",["enum","NARROW","FULL","FULLPROTECT"]],["Par","string"],["ChannelOrder","string"]],"Maintenance":[["MaintenanceDay",["enum","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"],1],["MaintenanceStartHour","string",1]],"SourceMonitoringConfig":[["ThumbnailState",["enum","ENABLED","DISABLED"]],["ContentQualityAnalysisState",["enum","ENABLED","DISABLED"]],["AudioMonitoringSettings",["array",["ref","AudioMonitoringSetting"]]],["VideoMonitoringSettings",["array",["ref","VideoMonitoringSetting"]]]],"AudioMonitoringSetting":[["SilentAudio",["ref","SilentAudio"]]],"SilentAudio":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"VideoMonitoringSetting":[["BlackFrames",["ref","BlackFrames"]],["FrozenFrames",["ref","FrozenFrames"]]],"BlackFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"FrozenFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"NdiConfig":[["NdiDiscoveryServers",["array",["ref","NdiDiscoveryServerConfig"]]],["NdiState",["enum","ENABLED","DISABLED"]],["MachineName","string"]],"NdiDiscoveryServerConfig":[["VpcInterfaceAdapter","string",1],["DiscoveryServerAddress","string",1],["DiscoveryServerPort","integer"]],"EncodingConfig":[["EncodingProfile",["enum","DISTRIBUTION_H264_DEFAULT","CONTRIBUTION_H264_DEFAULT"]],["VideoMaxBitrate","integer"]]},"tags":["Tags","standard"]}');
+export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::MediaConnect::Flow", "aws:mediaconnect:Flow", '{"p":[["SourceFailoverConfig",["ref","FailoverConfig"]],["AvailabilityZone","string",66],["Source",["ref","Source"],1],["Name","string",67],["VpcInterfaces",["array",["ref","VpcInterface"]]],["MediaStreams",["array",["ref","MediaStream"]]],["Maintenance",["ref","Maintenance"]],["SourceMonitoringConfig",["ref","SourceMonitoringConfig"]],["FlowSize",["enum","MEDIUM","LARGE","LARGE_4X"]],["NdiConfig",["ref","NdiConfig"]],["EncodingConfig",["ref","EncodingConfig"]],["Tags",["array",["ref","Tag"]]],["FlowAvailabilityZone","string",8],["FlowArn","string",72],["EgressIp","string",8],["FlowNdiMachineName","string",8]],"id":["FlowArn"],"d":{"FailoverConfig":[["State",["enum","ENABLED","DISABLED"]],["SourcePriority",["ref","SourcePriority"]],["FailoverMode",["enum","MERGE","FAILOVER"]],["RecoveryWindow","integer"]],"SourcePriority":[["PrimarySource","string",1]],"Source":[["IngestIp","string"],["StreamId","string"],["Description","string"],["SenderIpAddress","string"],["IngestPort","integer"],["SenderControlPort","integer"],["Decryption",["ref","Encryption"]],["GatewayBridgeSource",["ref","GatewayBridgeSource"]],["SourceListenerAddress","string"],["SourceListenerPort","integer"],["Name","string"],["WhitelistCidr","string"],["EntitlementArn","string"],["SourceArn","string"],["MinLatency","integer"],["VpcInterfaceName","string"],["MaxBitrate","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","rist","srt-listener","srt-caller","st2110-jpegxs","cdi","ndi-speed-hq"]],["MaxLatency","integer"],["SourceIngestPort","string"],["MaxSyncBuffer","integer"],["MediaStreamSourceConfigurations",["array",["ref","MediaStreamSourceConfiguration"]]],["NdiSourceSettings",["ref","NdiSourceSettings"]],["RouterIntegrationState",["enum","ENABLED","DISABLED"]],["RouterIntegrationTransitDecryption",["ref","FlowTransitEncryption"]],["Tags",["array",["ref","Tag"]]]],"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key","srt-password"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1],["Url","string"]],"GatewayBridgeSource":[["BridgeArn","string",1],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]],"MediaStreamSourceConfiguration":[["EncodingName",["enum","jxsv","raw","smpte291","pcm"],1],["InputConfigurations",["array",["ref","InputConfiguration"]]],["MediaStreamName","string",1]],"InputConfiguration":[["InputPort","integer",1],["Interface",["ref","Interface"],1]],"Interface":[["Name","string",1]],"NdiSourceSettings":[["SourceName","string"]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"VpcInterface":[["Name","string",1],["NetworkInterfaceType",["enum","ena","efa"]],["RoleArn","string",1],["SecurityGroupIds",["array","string"],1],["SubnetId","string",1],["NetworkInterfaceIds",["array","string"]],["Tags",["array",["ref","Tag"]]]],"MediaStream":[["MediaStreamId","integer",1],["MediaStreamType",["enum","video","audio","ancillary-data"],1],["VideoFormat",["enum","2160p","1080p","1080i","720p","480p"]],["MediaStreamName","string",1],["Description","string"],["Attributes",["ref","MediaStreamAttributes"]],["ClockRate","integer"],["Fmt","integer"],["Tags",["array",["ref","Tag"]]]],"MediaStreamAttributes":[["Fmtp",["ref","Fmtp"]],["Lang","string"]],"Fmtp":[["ExactFramerate","string"],["Colorimetry",["enum","BT601","BT709","BT2020","BT2100","ST2065-1","ST2065-3","XYZ"]],["ScanMode",["enum","progressive","interlace","progressive-segmented-frame"]],["Tcs",["enum","SDR","PQ","HLG","LINEAR","BT2100LINPQ","BT2100LINHLG","ST2065-1","ST428-1","DENSITY"]],["Range",["enum","NARROW","FULL","FULLPROTECT"]],["Par","string"],["ChannelOrder","string"]],"Maintenance":[["MaintenanceDay",["enum","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"],1],["MaintenanceStartHour","string",1]],"SourceMonitoringConfig":[["ThumbnailState",["enum","ENABLED","DISABLED"]],["ContentQualityAnalysisState",["enum","ENABLED","DISABLED"]],["AudioMonitoringSettings",["array",["ref","AudioMonitoringSetting"]]],["VideoMonitoringSettings",["array",["ref","VideoMonitoringSetting"]]]],"AudioMonitoringSetting":[["SilentAudio",["ref","SilentAudio"]]],"SilentAudio":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"VideoMonitoringSetting":[["BlackFrames",["ref","BlackFrames"]],["FrozenFrames",["ref","FrozenFrames"]]],"BlackFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"FrozenFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"NdiConfig":[["NdiDiscoveryServers",["array",["ref","NdiDiscoveryServerConfig"]]],["NdiState",["enum","ENABLED","DISABLED"]],["MachineName","string"]],"NdiDiscoveryServerConfig":[["VpcInterfaceAdapter","string",1],["DiscoveryServerAddress","string",1],["DiscoveryServerPort","integer"]],"EncodingConfig":[["EncodingProfile",["enum","DISTRIBUTION_H264_DEFAULT","CONTRIBUTION_H264_DEFAULT"]],["VideoMaxBitrate","integer"]]},"tags":["Tags","standard"],"rp":[["Source","Name"]],"reg":{"h":"crudl","co":["Name","AvailabilityZone","Source/Name"],"ro":["FlowArn","FlowAvailabilityZone","Source/SourceArn","Source/IngestIp","Source/SourceIngestPort","VpcInterfaces/*/NetworkInterfaceIds","MediaStreams/*/Fmt","EgressIp"]}}');
 /** A {@link Flow} instance: its attributes as typed outputs. */
 export type Flow = InstanceType<typeof Flow>;
 
@@ -801,7 +809,7 @@ export interface FlowEncodingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flowentitlement.html | CloudFormation: AWS::MediaConnect::FlowEntitlement}
  */
-export const FlowEntitlement = cloudControlType<FlowEntitlementArgs, FlowEntitlementOutputs>("AWS::MediaConnect::FlowEntitlement", "aws:mediaconnect:FlowEntitlement", '{"p":[["DataTransferSubscriberFeePercent","integer",66],["Description","string",1],["Encryption",["ref","Encryption"]],["Subscribers",["array","string"],1],["FlowArn","string",67],["EntitlementStatus",["enum","ENABLED","DISABLED"]],["Name","string",67],["Tags",["array",["ref","Tag"]]],["EntitlementArn","string",72]],"id":["EntitlementArn"],"d":{"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"],1],["RoleArn","string",1],["Url","string"]]},"tags":["Tags","standard"]}');
+export const FlowEntitlement = cloudControlType<FlowEntitlementArgs, FlowEntitlementOutputs>("AWS::MediaConnect::FlowEntitlement", "aws:mediaconnect:FlowEntitlement", '{"p":[["DataTransferSubscriberFeePercent","integer",66],["Description","string",1],["Encryption",["ref","Encryption"]],["Subscribers",["array","string"],1],["FlowArn","string",67],["EntitlementStatus",["enum","ENABLED","DISABLED"]],["Name","string",67],["Tags",["array",["ref","Tag"]]],["EntitlementArn","string",72]],"id":["EntitlementArn"],"d":{"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"],1],["RoleArn","string",1],["Url","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FlowArn","DataTransferSubscriberFeePercent","Name"],"ro":["EntitlementArn"],"uo":["Tags"],"dep":["Encryption/ResourceId","Encryption/ConstantInitializationVector","Encryption/DeviceId","Encryption/Region","Encryption/Url"],"tg":[true,true,true]}}');
 /** A {@link FlowEntitlement} instance: its attributes as typed outputs. */
 export type FlowEntitlement = InstanceType<typeof FlowEntitlement>;
 
@@ -837,7 +845,11 @@ export interface FlowEntitlementOutputs extends FlowEntitlementArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowentitlement-encryption.html | CloudFormation: Encryption}
  */
 export interface FlowEntitlementEncryption {
-  /** The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption. */
+  /**
+   * The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key";
@@ -851,7 +863,11 @@ export interface FlowEntitlementEncryption {
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm: "aes128" | "aes192" | "aes256";
-  /** The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity). */
+  /**
+   * The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity).
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
   /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
   url?: string;
@@ -860,9 +876,11 @@ export interface FlowEntitlementEncryption {
 /**
  * Resource schema for AWS::MediaConnect::FlowMediaStream. A media stream represents a single track or stream of media containing video, audio, or ancillary data that is transported using the SMPTE 2110 JPEG XS or CDI protocol.
  *
+ * @deprecated Cloud Control cannot create AWS::MediaConnect::FlowMediaStream: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flowmediastream.html | CloudFormation: AWS::MediaConnect::FlowMediaStream}
  */
-export const FlowMediaStream = cloudControlType<FlowMediaStreamArgs, FlowMediaStreamOutputs>("AWS::MediaConnect::FlowMediaStream", "aws:mediaconnect:FlowMediaStream", '{"p":[["FlowArn","string",67],["MediaStreamName","string",67],["MediaStreamId","integer",67],["MediaStreamType",["enum","video","audio","ancillary-data"],1],["ClockRate","integer"],["Description","string"],["VideoFormat","string"],["Attributes",["ref","MediaStreamAttributes"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Fmt","integer",8]],"id":["Arn"],"d":{"MediaStreamAttributes":[["Fmtp",["ref","Fmtp"]],["Lang","string"]],"Fmtp":[["ChannelOrder","string"],["Colorimetry",["enum","BT601","BT709","BT2020","BT2100","ST2065-1","ST2065-3","XYZ"]],["ExactFramerate","string"],["Par","string"],["Range",["enum","NARROW","FULL","FULLPROTECT"]],["ScanMode",["enum","progressive","interlace","progressive-segmented-frame"]],["Tcs",["enum","SDR","PQ","HLG","LINEAR","BT2100LINPQ","BT2100LINHLG","ST2065-1","ST428-1","DENSITY"]]]},"tags":["Tags","standard"]}');
+export const FlowMediaStream = cloudControlType<FlowMediaStreamArgs, FlowMediaStreamOutputs>("AWS::MediaConnect::FlowMediaStream", "aws:mediaconnect:FlowMediaStream", '{"p":[["FlowArn","string",67],["MediaStreamName","string",67],["MediaStreamId","integer",67],["MediaStreamType",["enum","video","audio","ancillary-data"],1],["ClockRate","integer"],["Description","string"],["VideoFormat","string"],["Attributes",["ref","MediaStreamAttributes"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Fmt","integer",8]],"id":["Arn"],"d":{"MediaStreamAttributes":[["Fmtp",["ref","Fmtp"]],["Lang","string"]],"Fmtp":[["ChannelOrder","string"],["Colorimetry",["enum","BT601","BT709","BT2020","BT2100","ST2065-1","ST2065-3","XYZ"]],["ExactFramerate","string"],["Par","string"],["Range",["enum","NARROW","FULL","FULLPROTECT"]],["ScanMode",["enum","progressive","interlace","progressive-segmented-frame"]],["Tcs",["enum","SDR","PQ","HLG","LINEAR","BT2100LINPQ","BT2100LINHLG","ST2065-1","ST428-1","DENSITY"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link FlowMediaStream} instance: its attributes as typed outputs. */
 export type FlowMediaStream = InstanceType<typeof FlowMediaStream>;
 
@@ -935,7 +953,7 @@ export interface FlowMediaStreamFmtp {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flowoutput.html | CloudFormation: AWS::MediaConnect::FlowOutput}
  */
-export const FlowOutput = cloudControlType<FlowOutputArgs, FlowOutputOutputs>("AWS::MediaConnect::FlowOutput", "aws:mediaconnect:FlowOutput", '{"p":[["Destination","string"],["SmoothingLatency","integer"],["StreamId","string"],["Description","string"],["Port","integer"],["RemoteId","string"],["Encryption",["ref","Encryption"]],["Name","string",66],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]],["MinLatency","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","zixi-pull","rist","srt-listener","srt-caller","st2110-jpegxs","cdi","ndi-speed-hq"]],["FlowArn","string",67],["MaxLatency","integer"],["CidrAllowList",["array","string"]],["MediaStreamOutputConfigurations",["array",["ref","MediaStreamOutputConfiguration"]]],["OutputStatus",["enum","ENABLED","DISABLED"]],["NdiProgramName","string"],["NdiSpeedHqQuality","integer"],["NdiOutputTimecodeSource",["enum","EMBEDDED_TIMECODE","UTC_SYSTEM_TIME"]],["RouterIntegrationState",["enum","ENABLED","DISABLED"]],["RouterIntegrationTransitEncryption",["ref","FlowTransitEncryption"]],["Tags",["array",["ref","Tag"]]],["OutputArn","string",72]],"id":["OutputArn"],"d":{"Encryption":[["SecretArn","string",1],["KeyType",["enum","static-key","srt-password"]],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]],"MediaStreamOutputConfiguration":[["EncodingName",["enum","jxsv","raw","smpte291","pcm"],1],["DestinationConfigurations",["array",["ref","DestinationConfiguration"]]],["MediaStreamName","string",1],["EncodingParameters",["ref","EncodingParameters"]]],"DestinationConfiguration":[["DestinationIp","string",1],["DestinationPort","integer",1],["Interface",["ref","Interface"],1]],"Interface":[["Name","string",1]],"EncodingParameters":[["CompressionFactor","number",1],["EncoderProfile",["enum","main","high"]]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"]}');
+export const FlowOutput = cloudControlType<FlowOutputArgs, FlowOutputOutputs>("AWS::MediaConnect::FlowOutput", "aws:mediaconnect:FlowOutput", '{"p":[["Destination","string"],["SmoothingLatency","integer"],["StreamId","string"],["Description","string"],["Port","integer"],["RemoteId","string"],["Encryption",["ref","Encryption"]],["Name","string",66],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]],["MinLatency","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","zixi-pull","rist","srt-listener","srt-caller","st2110-jpegxs","cdi","ndi-speed-hq"]],["FlowArn","string",67],["MaxLatency","integer"],["CidrAllowList",["array","string"]],["MediaStreamOutputConfigurations",["array",["ref","MediaStreamOutputConfiguration"]]],["OutputStatus",["enum","ENABLED","DISABLED"]],["NdiProgramName","string"],["NdiSpeedHqQuality","integer"],["NdiOutputTimecodeSource",["enum","EMBEDDED_TIMECODE","UTC_SYSTEM_TIME"]],["RouterIntegrationState",["enum","ENABLED","DISABLED"]],["RouterIntegrationTransitEncryption",["ref","FlowTransitEncryption"]],["Tags",["array",["ref","Tag"]]],["OutputArn","string",72]],"id":["OutputArn"],"d":{"Encryption":[["SecretArn","string",1],["KeyType",["enum","static-key","srt-password"]],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]],"MediaStreamOutputConfiguration":[["EncodingName",["enum","jxsv","raw","smpte291","pcm"],1],["DestinationConfigurations",["array",["ref","DestinationConfiguration"]]],["MediaStreamName","string",1],["EncodingParameters",["ref","EncodingParameters"]]],"DestinationConfiguration":[["DestinationIp","string",1],["DestinationPort","integer",1],["Interface",["ref","Interface"],1]],"Interface":[["Name","string",1]],"EncodingParameters":[["CompressionFactor","number",1],["EncoderProfile",["enum","main","high"]]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","FlowArn"],"ro":["OutputArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name"}}}');
 /** A {@link FlowOutput} instance: its attributes as typed outputs. */
 export type FlowOutput = InstanceType<typeof FlowOutput>;
 
@@ -967,7 +985,11 @@ export interface FlowOutputArgs {
    * > AWS Elemental MediaConnect no longer supports the Fujitsu QoS protocol. This reference is maintained for legacy purposes only.
    */
   protocol?: "zixi-push" | "rtp-fec" | "rtp" | "zixi-pull" | "rist" | "srt-listener" | "srt-caller" | "st2110-jpegxs" | "cdi" | "ndi-speed-hq";
-  /** The Amazon Resource Name (ARN) of the flow this output is attached to. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow this output is attached to.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn: string;
   /** The maximum latency in milliseconds. This parameter applies only to RIST-based and Zixi-based streams. */
   maxLatency?: number;
@@ -1002,13 +1024,21 @@ export interface FlowOutputOutputs extends FlowOutputArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowoutput-encryption.html | CloudFormation: Encryption}
  */
 export interface FlowOutputEncryption {
-  /** The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption. */
+  /**
+   * The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "static-key" | "srt-password";
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm?: "aes128" | "aes192" | "aes256";
-  /** The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity). */
+  /**
+   * The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity).
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1099,9 +1129,17 @@ export interface FlowOutputFlowTransitEncryptionKeyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowoutput-secretsmanagerencryptionkeyconfiguration.html | CloudFormation: SecretsManagerEncryptionKeyConfiguration}
  */
 export interface FlowOutputSecretsManagerEncryptionKeyConfiguration {
-  /** The ARN of the AWS Secrets Manager secret used for transit encryption to the router input. */
+  /**
+   * The ARN of the AWS Secrets Manager secret used for transit encryption to the router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
-  /** The ARN of the IAM role used for transit encryption to the router input using AWS Secrets Manager. */
+  /**
+   * The ARN of the IAM role used for transit encryption to the router input using AWS Secrets Manager.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1110,7 +1148,7 @@ export interface FlowOutputSecretsManagerEncryptionKeyConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flowsource.html | CloudFormation: AWS::MediaConnect::FlowSource}
  */
-export const FlowSource = cloudControlType<FlowSourceArgs, FlowSourceOutputs>("AWS::MediaConnect::FlowSource", "aws:mediaconnect:FlowSource", '{"p":[["StreamId","string"],["Description","string",1],["SenderIpAddress","string"],["IngestPort","integer"],["SenderControlPort","integer"],["Decryption",["ref","Encryption"]],["GatewayBridgeSource",["ref","GatewayBridgeSource"]],["SourceListenerAddress","string"],["SourceListenerPort","integer"],["Name","string",67],["WhitelistCidr","string"],["EntitlementArn","string"],["MinLatency","integer"],["VpcInterfaceName","string"],["MaxBitrate","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","rist","srt-listener","srt-caller"],66],["FlowArn","string",67],["MaxLatency","integer"],["Tags",["array",["ref","Tag"]]],["IngestIp","string",8],["SourceArn","string",72],["SourceIngestPort","string",8]],"id":["SourceArn"],"d":{"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key","srt-password"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1],["Url","string"]],"GatewayBridgeSource":[["BridgeArn","string",1],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]]},"tags":["Tags","standard"]}');
+export const FlowSource = cloudControlType<FlowSourceArgs, FlowSourceOutputs>("AWS::MediaConnect::FlowSource", "aws:mediaconnect:FlowSource", '{"p":[["StreamId","string"],["Description","string",1],["SenderIpAddress","string"],["IngestPort","integer"],["SenderControlPort","integer"],["Decryption",["ref","Encryption"]],["GatewayBridgeSource",["ref","GatewayBridgeSource"]],["SourceListenerAddress","string"],["SourceListenerPort","integer"],["Name","string",67],["WhitelistCidr","string"],["EntitlementArn","string"],["MinLatency","integer"],["VpcInterfaceName","string"],["MaxBitrate","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","rist","srt-listener","srt-caller"],66],["FlowArn","string",67],["MaxLatency","integer"],["Tags",["array",["ref","Tag"]]],["IngestIp","string",8],["SourceArn","string",72],["SourceIngestPort","string",8]],"id":["SourceArn"],"d":{"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key","srt-password"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1],["Url","string"]],"GatewayBridgeSource":[["BridgeArn","string",1],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FlowArn","Name","Protocol"],"ro":["IngestIp","SourceArn","SourceIngestPort"],"uo":["Tags"],"dep":["EntitlementArn","SenderIpAddress","SenderControlPort","Decryption/ResourceId","Decryption/ConstantInitializationVector","Decryption/DeviceId","Decryption/Region","Decryption/Url"],"tg":[true,true,true]}}');
 /** A {@link FlowSource} instance: its attributes as typed outputs. */
 export type FlowSource = InstanceType<typeof FlowSource>;
 
@@ -1120,11 +1158,19 @@ export interface FlowSourceArgs {
   streamId?: string;
   /** A description for the source. This value is not used or seen outside of the current MediaConnect account. */
   description: string;
-  /** The IP address that the flow communicates with to initiate connection with the sender. */
+  /**
+   * The IP address that the flow communicates with to initiate connection with the sender.
+   *
+   * @deprecated The CloudFormation registry marks `SenderIpAddress` of AWS::MediaConnect::FlowSource deprecated.
+   */
   senderIpAddress?: string;
   /** The port that the flow listens on for incoming content. If the protocol of the source is Zixi, the port must be set to 2088. */
   ingestPort?: number;
-  /** The port that the flow uses to send outbound requests to initiate connection with the sender. */
+  /**
+   * The port that the flow uses to send outbound requests to initiate connection with the sender.
+   *
+   * @deprecated The CloudFormation registry marks `SenderControlPort` of AWS::MediaConnect::FlowSource deprecated.
+   */
   senderControlPort?: number;
   /** The type of encryption that is used on the content ingested from this source. Allowable encryption types: static-key. */
   decryption?: FlowSourceEncryption;
@@ -1138,7 +1184,13 @@ export interface FlowSourceArgs {
   name: string;
   /** The range of IP addresses that should be allowed to contribute content to your source. These IP addresses should be in the form of a Classless Inter-Domain Routing (CIDR) block; for example, 10.0.0.0/16. */
   whitelistCidr?: string;
-  /** The ARN of the entitlement that allows you to subscribe to this flow. The entitlement is set by the flow originator, and the ARN is generated as part of the originator's flow. */
+  /**
+   * The ARN of the entitlement that allows you to subscribe to this flow. The entitlement is set by the flow originator, and the ARN is generated as part of the originator's flow.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:entitlement:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   *
+   * @deprecated The CloudFormation registry marks `EntitlementArn` of AWS::MediaConnect::FlowSource deprecated.
+   */
   entitlementArn?: string;
   /** The minimum latency in milliseconds for SRT-based streams. In streams that use the SRT protocol, this value that you set on your MediaConnect source or output represents the minimal potential latency of that connection. The latency of the stream is set to the highest number between the sender’s minimum latency and the receiver’s minimum latency. */
   minLatency?: number;
@@ -1152,7 +1204,11 @@ export interface FlowSourceArgs {
    * If you use failover with SRT caller or listener, the `FailoverMode` property must be set to `FAILOVER` . The `FailoverMode` property is found in the `FailoverConfig` resource of the same flow ARN you used for the source's `FlowArn` property. SRT caller/listener does not support merge mode failover.
    */
   protocol?: "zixi-push" | "rtp-fec" | "rtp" | "rist" | "srt-listener" | "srt-caller";
-  /** The Amazon Resource Name (ARN) of the flow this source is connected to. The flow must have Failover enabled to add an additional source. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow this source is connected to. The flow must have Failover enabled to add an additional source.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn: string;
   /** The maximum latency in milliseconds. This parameter applies only to RIST-based and Zixi-based streams. */
   maxLatency?: number;
@@ -1176,7 +1232,11 @@ export interface FlowSourceOutputs extends FlowSourceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowsource-encryption.html | CloudFormation: Encryption}
  */
 export interface FlowSourceEncryption {
-  /** The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption. */
+  /**
+   * The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key" | "srt-password";
@@ -1190,7 +1250,11 @@ export interface FlowSourceEncryption {
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm?: "aes128" | "aes192" | "aes256";
-  /** The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity). */
+  /**
+   * The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity).
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
   /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
   url?: string;
@@ -1202,7 +1266,11 @@ export interface FlowSourceEncryption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowsource-gatewaybridgesource.html | CloudFormation: GatewayBridgeSource}
  */
 export interface FlowSourceGatewayBridgeSource {
-  /** The ARN of the bridge feeding this flow. */
+  /**
+   * The ARN of the bridge feeding this flow.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:bridge:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   bridgeArn: string;
   /** The name of the VPC interface attachment to use for this bridge source. */
   vpcInterfaceAttachment?: FlowSourceVpcInterfaceAttachment;
@@ -1231,7 +1299,7 @@ export interface FlowSourceVpcInterfaceAttachment {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flowvpcinterface.html | CloudFormation: AWS::MediaConnect::FlowVpcInterface}
  */
-export const FlowVpcInterface = cloudControlType<FlowVpcInterfaceArgs, FlowVpcInterfaceOutputs>("AWS::MediaConnect::FlowVpcInterface", "aws:mediaconnect:FlowVpcInterface", '{"p":[["SubnetId","string",1],["FlowArn","string",67],["SecurityGroupIds",["array","string"],1],["RoleArn","string",1],["Name","string",67],["Tags",["array",["ref","Tag"]]],["NetworkInterfaceIds",["array","string"],8]],"id":["FlowArn","Name"],"tags":["Tags","standard"]}');
+export const FlowVpcInterface = cloudControlType<FlowVpcInterfaceArgs, FlowVpcInterfaceOutputs>("AWS::MediaConnect::FlowVpcInterface", "aws:mediaconnect:FlowVpcInterface", '{"p":[["SubnetId","string",1],["FlowArn","string",67],["SecurityGroupIds",["array","string"],1],["RoleArn","string",1],["Name","string",67],["Tags",["array",["ref","Tag"]]],["NetworkInterfaceIds",["array","string"],8]],"id":["FlowArn","Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FlowArn","Name"],"ro":["NetworkInterfaceIds"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link FlowVpcInterface} instance: its attributes as typed outputs. */
 export type FlowVpcInterface = InstanceType<typeof FlowVpcInterface>;
 
@@ -1239,11 +1307,19 @@ export type FlowVpcInterface = InstanceType<typeof FlowVpcInterface>;
 export interface FlowVpcInterfaceArgs {
   /** The subnet IDs that you want to use for your VPC interface. A range of IP addresses in your VPC. When you create your VPC, you specify a range of IPv4 addresses for the VPC in the form of a Classless Inter-Domain Routing (CIDR) block; for example, 10.0.0.0/16. This is the primary CIDR block for your VPC. When you create a subnet for your VPC, you specify the CIDR block for the subnet, which is a subset of the VPC CIDR block. The subnets that you use across all VPC interfaces on the flow must be in the same Availability Zone as the flow. */
   subnetId: string;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn: string;
   /** A virtual firewall to control inbound and outbound traffic. */
   securityGroupIds: string[];
-  /** The Amazon Resource Name (ARN) of the role that you created when you set up MediaConnect as a trusted service. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that you created when you set up MediaConnect as a trusted service.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
   /** The name for the VPC interface. This name must be unique within the flow. */
   name: string;
@@ -1262,13 +1338,17 @@ export interface FlowVpcInterfaceOutputs extends FlowVpcInterfaceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-gateway.html | CloudFormation: AWS::MediaConnect::Gateway}
  */
-export const Gateway = cloudControlType<GatewayArgs, GatewayOutputs>("AWS::MediaConnect::Gateway", "aws:mediaconnect:Gateway", '{"p":[["Networks",["array",["ref","GatewayNetwork"]],67],["EgressCidrBlocks",["array","string"],67],["Name","string",67],["GatewayArn","string",72],["GatewayState",["enum","CREATING","ACTIVE","UPDATING","ERROR","DELETING","DELETED"],8]],"id":["GatewayArn"],"d":{"GatewayNetwork":[["CidrBlock","string",3],["Name","string",3]]}}');
+export const Gateway = cloudControlType<GatewayArgs, GatewayOutputs>("AWS::MediaConnect::Gateway", "aws:mediaconnect:Gateway", '{"p":[["Networks",["array",["ref","GatewayNetwork"]],67],["EgressCidrBlocks",["array","string"],67],["Name","string",67],["GatewayArn","string",72],["GatewayState",["enum","CREATING","ACTIVE","UPDATING","ERROR","DELETING","DELETED"],8]],"id":["GatewayArn"],"d":{"GatewayNetwork":[["CidrBlock","string",1],["Name","string",1]]},"reg":{"h":"crdl","co":["Name","EgressCidrBlocks","Networks"],"ro":["GatewayArn","GatewayState"],"tg":[false,true,true]}}');
 /** A {@link Gateway} instance: its attributes as typed outputs. */
 export type Gateway = InstanceType<typeof Gateway>;
 
 /** Inputs of {@link Gateway}. */
 export interface GatewayArgs {
-  /** The list of networks in the gateway. */
+  /**
+   * The list of networks in the gateway.
+   *
+   * Items: 1–4.
+   */
   networks: GatewayGatewayNetwork[];
   /** The range of IP addresses that are allowed to contribute content or initiate output requests for flows communicating with this gateway. These IP addresses should be in the form of a Classless Inter-Domain Routing (CIDR) block; for example, 10.0.0.0/16. */
   egressCidrBlocks: string[];
@@ -1301,7 +1381,7 @@ export interface GatewayGatewayNetwork {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-routerinput.html | CloudFormation: AWS::MediaConnect::RouterInput}
  */
-export const RouterInput = cloudControlType<RouterInputArgs, RouterInputOutputs>("AWS::MediaConnect::RouterInput", "aws:mediaconnect:RouterInput", '{"p":[["AvailabilityZone","string",66],["Configuration",["ref","RouterInputConfiguration"],1],["ContentQualityAnalysisConfiguration",["ref","RouterContentQualityAnalysisConfiguration"]],["MaintenanceConfiguration",["ref","MaintenanceConfiguration"]],["MaximumBitrate","integer",1],["Name","string",1],["RegionName","string",66],["RoutingScope",["enum","REGIONAL","GLOBAL"],1],["Tags",["array",["ref","Tag"]]],["Tier",["enum","INPUT_100","INPUT_50","INPUT_20"],1],["TransitEncryption",["ref","RouterInputTransitEncryption"]],["Arn","string",72],["ContentQualityAnalysisType",["enum","CONTENT_LEVEL"],8],["CreatedAt","string",8],["Id","string",8,"awsId"],["InputType",["enum","STANDARD","FAILOVER","MERGE","MEDIACONNECT_FLOW","MEDIALIVE_CHANNEL"],8],["IpAddress","string",8],["MaintenanceType",["enum","PREFERRED_DAY_TIME","DEFAULT"],8],["RoutedOutputs","integer",8],["State",["enum","CREATING","STANDBY","STARTING","ACTIVE","STOPPING","DELETING","UPDATING","ERROR","RECOVERING","MIGRATING"],8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"RouterInputConfiguration":[["Standard",["ref","StandardRouterInputConfiguration"]],["Failover",["ref","FailoverRouterInputConfiguration"]],["Merge",["ref","MergeRouterInputConfiguration"]],["MediaConnectFlow",["ref","MediaConnectFlowRouterInputConfiguration"]],["MediaLiveChannel",["ref","MediaLiveChannelRouterInputConfiguration"]]],"StandardRouterInputConfiguration":[["NetworkInterfaceArn","string",3],["ProtocolConfiguration",["ref","RouterInputProtocolConfiguration"],1],["Protocol",["enum","RTP","RIST","SRT_CALLER","SRT_LISTENER"]]],"RouterInputProtocolConfiguration":[["Rtp",["ref","RtpRouterInputConfiguration"]],["Rist",["ref","RistRouterInputConfiguration"]],["SrtListener",["ref","SrtListenerRouterInputConfiguration"]],["SrtCaller",["ref","SrtCallerRouterInputConfiguration"]]],"RtpRouterInputConfiguration":[["Port","integer",1],["ForwardErrorCorrection",["enum","ENABLED","DISABLED"]]],"RistRouterInputConfiguration":[["Port","integer",1],["RecoveryLatencyMilliseconds","integer",1]],"SrtListenerRouterInputConfiguration":[["Port","integer",1],["MinimumLatencyMilliseconds","integer",1],["DecryptionConfiguration",["ref","SrtDecryptionConfiguration"]]],"SrtDecryptionConfiguration":[["EncryptionKey",["ref","SecretsManagerEncryptionKeyConfiguration"],1]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"SrtCallerRouterInputConfiguration":[["SourceAddress","string",1],["SourcePort","integer",1],["MinimumLatencyMilliseconds","integer",1],["StreamId","string"],["DecryptionConfiguration",["ref","SrtDecryptionConfiguration"]]],"FailoverRouterInputConfiguration":[["NetworkInterfaceArn","string",3],["ProtocolConfigurations",["array",["ref","FailoverRouterInputProtocolConfiguration"]],1],["SourcePriorityMode",["enum","NO_PRIORITY","PRIMARY_SECONDARY"],1],["PrimarySourceIndex","integer"]],"FailoverRouterInputProtocolConfiguration":[["Rtp",["ref","RtpRouterInputConfiguration"]],["Rist",["ref","RistRouterInputConfiguration"]],["SrtListener",["ref","SrtListenerRouterInputConfiguration"]],["SrtCaller",["ref","SrtCallerRouterInputConfiguration"]]],"MergeRouterInputConfiguration":[["NetworkInterfaceArn","string",3],["ProtocolConfigurations",["array",["ref","MergeRouterInputProtocolConfiguration"]],1],["MergeRecoveryWindowMilliseconds","integer",1]],"MergeRouterInputProtocolConfiguration":[["Rtp",["ref","RtpRouterInputConfiguration"]],["Rist",["ref","RistRouterInputConfiguration"]]],"MediaConnectFlowRouterInputConfiguration":[["FlowArn","string"],["FlowOutputArn","string"],["SourceTransitDecryption",["ref","FlowTransitEncryption"],1]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"MediaLiveChannelRouterInputConfiguration":[["MediaLiveChannelArn","string"],["MediaLivePipelineId",["enum","PIPELINE_0","PIPELINE_1"]],["MediaLiveChannelOutputName","string"],["SourceTransitDecryption",["ref","MediaLiveTransitEncryption"],1]],"MediaLiveTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","MediaLiveTransitEncryptionKeyConfiguration"],1]],"MediaLiveTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"RouterContentQualityAnalysisConfiguration":[["ContentLevel",["ref","ContentQualityAnalysisFeatureConfiguration"],1]],"ContentQualityAnalysisFeatureConfiguration":[["BlackFrames",["ref","BlackFramesConfiguration"]],["FrozenFrames",["ref","FrozenFramesConfiguration"]],["SilentAudio",["ref","SilentAudioConfiguration"]]],"BlackFramesConfiguration":[["State",["enum","ENABLED","DISABLED"],1],["ThresholdSeconds","integer",1]],"FrozenFramesConfiguration":[["State",["enum","ENABLED","DISABLED"],1],["ThresholdSeconds","integer",1]],"SilentAudioConfiguration":[["State",["enum","ENABLED","DISABLED"],1],["ThresholdSeconds","integer",1]],"MaintenanceConfiguration":[["PreferredDayTime",["ref","PreferredDayTimeMaintenanceConfiguration"]],["Default","json"]],"PreferredDayTimeMaintenanceConfiguration":[["Day",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"],1],["Time","string",1]],"RouterInputTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","RouterInputTransitEncryptionKeyConfiguration"],1]],"RouterInputTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediaconnect:${Region}:${Account}:routerInput:${RouterInputId}"}');
+export const RouterInput = cloudControlType<RouterInputArgs, RouterInputOutputs>("AWS::MediaConnect::RouterInput", "aws:mediaconnect:RouterInput", '{"p":[["AvailabilityZone","string",66],["Configuration",["ref","RouterInputConfiguration"],1],["ContentQualityAnalysisConfiguration",["ref","RouterContentQualityAnalysisConfiguration"]],["MaintenanceConfiguration",["ref","MaintenanceConfiguration"]],["MaximumBitrate","integer",1],["Name","string",1],["RegionName","string",66],["RoutingScope",["enum","REGIONAL","GLOBAL"],1],["Tags",["array",["ref","Tag"]]],["Tier",["enum","INPUT_100","INPUT_50","INPUT_20"],1],["TransitEncryption",["ref","RouterInputTransitEncryption"]],["Arn","string",72],["ContentQualityAnalysisType",["enum","CONTENT_LEVEL"],8],["CreatedAt","string",8],["Id","string",8,"awsId"],["InputType",["enum","STANDARD","FAILOVER","MERGE","MEDIACONNECT_FLOW","MEDIALIVE_CHANNEL"],8],["IpAddress","string",8],["MaintenanceType",["enum","PREFERRED_DAY_TIME","DEFAULT"],8],["RoutedOutputs","integer",8],["State",["enum","CREATING","STANDBY","STARTING","ACTIVE","STOPPING","DELETING","UPDATING","ERROR","RECOVERING","MIGRATING"],8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"RouterInputConfiguration":[["Standard",["ref","StandardRouterInputConfiguration"]],["Failover",["ref","FailoverRouterInputConfiguration"]],["Merge",["ref","MergeRouterInputConfiguration"]],["MediaConnectFlow",["ref","MediaConnectFlowRouterInputConfiguration"]],["MediaLiveChannel",["ref","MediaLiveChannelRouterInputConfiguration"]]],"StandardRouterInputConfiguration":[["NetworkInterfaceArn","string",1],["ProtocolConfiguration",["ref","RouterInputProtocolConfiguration"],1],["Protocol",["enum","RTP","RIST","SRT_CALLER","SRT_LISTENER"]]],"RouterInputProtocolConfiguration":[["Rtp",["ref","RtpRouterInputConfiguration"]],["Rist",["ref","RistRouterInputConfiguration"]],["SrtListener",["ref","SrtListenerRouterInputConfiguration"]],["SrtCaller",["ref","SrtCallerRouterInputConfiguration"]]],"RtpRouterInputConfiguration":[["Port","integer",1],["ForwardErrorCorrection",["enum","ENABLED","DISABLED"]]],"RistRouterInputConfiguration":[["Port","integer",1],["RecoveryLatencyMilliseconds","integer",1]],"SrtListenerRouterInputConfiguration":[["Port","integer",1],["MinimumLatencyMilliseconds","integer",1],["DecryptionConfiguration",["ref","SrtDecryptionConfiguration"]]],"SrtDecryptionConfiguration":[["EncryptionKey",["ref","SecretsManagerEncryptionKeyConfiguration"],1]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"SrtCallerRouterInputConfiguration":[["SourceAddress","string",1],["SourcePort","integer",1],["MinimumLatencyMilliseconds","integer",1],["StreamId","string"],["DecryptionConfiguration",["ref","SrtDecryptionConfiguration"]]],"FailoverRouterInputConfiguration":[["NetworkInterfaceArn","string",1],["ProtocolConfigurations",["array",["ref","FailoverRouterInputProtocolConfiguration"]],1],["SourcePriorityMode",["enum","NO_PRIORITY","PRIMARY_SECONDARY"],1],["PrimarySourceIndex","integer"]],"FailoverRouterInputProtocolConfiguration":[["Rtp",["ref","RtpRouterInputConfiguration"]],["Rist",["ref","RistRouterInputConfiguration"]],["SrtListener",["ref","SrtListenerRouterInputConfiguration"]],["SrtCaller",["ref","SrtCallerRouterInputConfiguration"]]],"MergeRouterInputConfiguration":[["NetworkInterfaceArn","string",1],["ProtocolConfigurations",["array",["ref","MergeRouterInputProtocolConfiguration"]],1],["MergeRecoveryWindowMilliseconds","integer",1]],"MergeRouterInputProtocolConfiguration":[["Rtp",["ref","RtpRouterInputConfiguration"]],["Rist",["ref","RistRouterInputConfiguration"]]],"MediaConnectFlowRouterInputConfiguration":[["FlowArn","string"],["FlowOutputArn","string"],["SourceTransitDecryption",["ref","FlowTransitEncryption"],1]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"MediaLiveChannelRouterInputConfiguration":[["MediaLiveChannelArn","string"],["MediaLivePipelineId",["enum","PIPELINE_0","PIPELINE_1"]],["MediaLiveChannelOutputName","string"],["SourceTransitDecryption",["ref","MediaLiveTransitEncryption"],1]],"MediaLiveTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","MediaLiveTransitEncryptionKeyConfiguration"],1]],"MediaLiveTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"RouterContentQualityAnalysisConfiguration":[["ContentLevel",["ref","ContentQualityAnalysisFeatureConfiguration"],1]],"ContentQualityAnalysisFeatureConfiguration":[["BlackFrames",["ref","BlackFramesConfiguration"]],["FrozenFrames",["ref","FrozenFramesConfiguration"]],["SilentAudio",["ref","SilentAudioConfiguration"]]],"BlackFramesConfiguration":[["State",["enum","ENABLED","DISABLED"],1],["ThresholdSeconds","integer",1]],"FrozenFramesConfiguration":[["State",["enum","ENABLED","DISABLED"],1],["ThresholdSeconds","integer",1]],"SilentAudioConfiguration":[["State",["enum","ENABLED","DISABLED"],1],["ThresholdSeconds","integer",1]],"MaintenanceConfiguration":[["PreferredDayTime",["ref","PreferredDayTimeMaintenanceConfiguration"]],["Default","json"]],"PreferredDayTimeMaintenanceConfiguration":[["Day",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"],1],["Time","string",1]],"RouterInputTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","RouterInputTransitEncryptionKeyConfiguration"],1]],"RouterInputTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]]},"tags":["Tags","standard"],"rp":[["Configuration","Standard","NetworkInterfaceArn"],["Configuration","Merge","NetworkInterfaceArn"],["Configuration","Failover","NetworkInterfaceArn"]],"reg":{"h":"crudl","co":["Configuration/Standard/NetworkInterfaceArn","Configuration/Merge/NetworkInterfaceArn","Configuration/Failover/NetworkInterfaceArn","AvailabilityZone","RegionName"],"ro":["Arn","ContentQualityAnalysisType","CreatedAt","Id","InputType","IpAddress","MaintenanceType","RoutedOutputs","State","UpdatedAt"],"uo":["Tags"],"pt":{"MaintenanceConfiguration/PreferredDayTime/Time":"($groups := $match(Time, /^([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\\\\.[0-9]+)?)?(?:Z|([+\\\\-][0-9]{2}:[0-9]{2}))?$/).groups;$seconds := $groups[2] ? $groups[2] : \\"00\\";$timezone := $groups[3] ? $groups[3] : \\"+00:00\\";$join([$groups[0], \\":\\", $groups[1], \\":\\", $seconds, \\"Z\\"]);)"},"tg":[true,true,true]},"arn":"arn:${Partition}:mediaconnect:${Region}:${Account}:routerInput:${RouterInputId}"}');
 /** A {@link RouterInput} instance: its attributes as typed outputs. */
 export type RouterInput = InstanceType<typeof RouterInput>;
 
@@ -1317,7 +1397,11 @@ export interface RouterInputArgs {
   maintenanceConfiguration?: RouterInputMaintenanceConfiguration;
   /** The maximum bitrate for the router input. */
   maximumBitrate: number;
-  /** The name of the router input. */
+  /**
+   * The name of the router input.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Region where the router input is located. */
   regionName?: string;
@@ -1374,7 +1458,11 @@ export interface RouterInputRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-standardrouterinputconfiguration.html | CloudFormation: StandardRouterInputConfiguration}
  */
 export interface RouterInputStandardRouterInputConfiguration {
-  /** The Amazon Resource Name (ARN) of the network interface associated with the standard router input. */
+  /**
+   * The Amazon Resource Name (ARN) of the network interface associated with the standard router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** The protocol configuration settings for a router input. */
   protocolConfiguration: RouterInputRouterInputProtocolConfiguration;
@@ -1399,7 +1487,11 @@ export interface RouterInputRouterInputProtocolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-rtprouterinputconfiguration.html | CloudFormation: RtpRouterInputConfiguration}
  */
 export interface RouterInputRtpRouterInputConfiguration {
-  /** The port number used for the RTP protocol in the router input configuration. */
+  /**
+   * The port number used for the RTP protocol in the router input configuration.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
   forwardErrorCorrection?: "ENABLED" | "DISABLED";
 }
@@ -1410,9 +1502,17 @@ export interface RouterInputRtpRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-ristrouterinputconfiguration.html | CloudFormation: RistRouterInputConfiguration}
  */
 export interface RouterInputRistRouterInputConfiguration {
-  /** The port number used for the RIST protocol in the router input configuration. */
+  /**
+   * The port number used for the RIST protocol in the router input configuration.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
-  /** The recovery latency in milliseconds for the RIST protocol in the router input configuration. */
+  /**
+   * The recovery latency in milliseconds for the RIST protocol in the router input configuration.
+   *
+   * Range: 10–10000.
+   */
   recoveryLatencyMilliseconds: number;
 }
 
@@ -1422,9 +1522,17 @@ export interface RouterInputRistRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-srtlistenerrouterinputconfiguration.html | CloudFormation: SrtListenerRouterInputConfiguration}
  */
 export interface RouterInputSrtListenerRouterInputConfiguration {
-  /** The port number for the SRT protocol in listener mode. */
+  /**
+   * The port number for the SRT protocol in listener mode.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
-  /** The minimum latency in milliseconds for the SRT protocol in listener mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in listener mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** Contains the configuration settings for decrypting SRT streams, including the encryption key details and decryption parameters. */
   decryptionConfiguration?: RouterInputSrtDecryptionConfiguration;
@@ -1446,9 +1554,17 @@ export interface RouterInputSrtDecryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-secretsmanagerencryptionkeyconfiguration.html | CloudFormation: SecretsManagerEncryptionKeyConfiguration}
  */
 export interface RouterInputSecretsManagerEncryptionKeyConfiguration {
-  /** The ARN of the Secrets Manager secret used for transit encryption. */
+  /**
+   * The ARN of the Secrets Manager secret used for transit encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
-  /** The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret. */
+  /**
+   * The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1460,9 +1576,17 @@ export interface RouterInputSecretsManagerEncryptionKeyConfiguration {
 export interface RouterInputSrtCallerRouterInputConfiguration {
   /** The source IP address for the SRT protocol in caller mode. */
   sourceAddress: string;
-  /** The source port number for the SRT protocol in caller mode. */
+  /**
+   * The source port number for the SRT protocol in caller mode.
+   *
+   * Range: 1024–65535.
+   */
   sourcePort: number;
-  /** The minimum latency in milliseconds for the SRT protocol in caller mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in caller mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** The stream ID for the SRT protocol in caller mode. */
   streamId?: string;
@@ -1476,12 +1600,20 @@ export interface RouterInputSrtCallerRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-failoverrouterinputconfiguration.html | CloudFormation: FailoverRouterInputConfiguration}
  */
 export interface RouterInputFailoverRouterInputConfiguration {
-  /** The ARN of the network interface to use for this failover router input. */
+  /**
+   * The ARN of the network interface to use for this failover router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** A list of exactly two protocol configurations for the failover input sources. Both must use the same protocol type. */
   protocolConfigurations: RouterInputFailoverRouterInputProtocolConfiguration[];
   sourcePriorityMode: "NO_PRIORITY" | "PRIMARY_SECONDARY";
-  /** The index (0 or 1) that specifies which source in the protocol configurations list is currently active. Used to control which of the two failover sources is currently selected. This field is ignored when sourcePriorityMode is set to NO_PRIORITY */
+  /**
+   * The index (0 or 1) that specifies which source in the protocol configurations list is currently active. Used to control which of the two failover sources is currently selected. This field is ignored when sourcePriorityMode is set to NO_PRIORITY
+   *
+   * Range: 0–1.
+   */
   primarySourceIndex?: number;
 }
 
@@ -1503,7 +1635,11 @@ export interface RouterInputFailoverRouterInputProtocolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-mergerouterinputconfiguration.html | CloudFormation: MergeRouterInputConfiguration}
  */
 export interface RouterInputMergeRouterInputConfiguration {
-  /** The ARN of the network interface to use for this merge router input. */
+  /**
+   * The ARN of the network interface to use for this merge router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** A list of exactly two protocol configurations for the merge input sources. Both must use the same protocol type. */
   protocolConfigurations: RouterInputMergeRouterInputProtocolConfiguration[];
@@ -1525,9 +1661,17 @@ export interface RouterInputMergeRouterInputProtocolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-mediaconnectflowrouterinputconfiguration.html | CloudFormation: MediaConnectFlowRouterInputConfiguration}
  */
 export interface RouterInputMediaConnectFlowRouterInputConfiguration {
-  /** The ARN of the flow to connect to. */
+  /**
+   * The ARN of the flow to connect to.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn?: string;
-  /** The ARN of the flow output to connect to this router input. */
+  /**
+   * The ARN of the flow output to connect to this router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:output:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowOutputArn?: string;
   /** The configuration that defines how content is encrypted during transit between the MediaConnect router and a MediaConnect flow. */
   sourceTransitDecryption: RouterInputFlowTransitEncryption;
@@ -1558,7 +1702,11 @@ export interface RouterInputFlowTransitEncryptionKeyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-medialivechannelrouterinputconfiguration.html | CloudFormation: MediaLiveChannelRouterInputConfiguration}
  */
 export interface RouterInputMediaLiveChannelRouterInputConfiguration {
-  /** The ARN of the MediaLive channel to connect to this router input. */
+  /**
+   * The ARN of the MediaLive channel to connect to this router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):medialive:[a-z0-9-]+:[0-9]{12}:channel:[a-zA-Z0-9]+$`.
+   */
   mediaLiveChannelArn?: string;
   mediaLivePipelineId?: "PIPELINE_0" | "PIPELINE_1";
   /** The name of the MediaLive channel output to connect to this router input. */
@@ -1617,7 +1765,11 @@ export interface RouterInputContentQualityAnalysisFeatureConfiguration {
  */
 export interface RouterInputBlackFramesConfiguration {
   state: "ENABLED" | "DISABLED";
-  /** The number of consecutive seconds of black frames that MediaConnect must detect before it reports an issue. */
+  /**
+   * The number of consecutive seconds of black frames that MediaConnect must detect before it reports an issue.
+   *
+   * Range: 10–60.
+   */
   thresholdSeconds: number;
 }
 
@@ -1628,7 +1780,11 @@ export interface RouterInputBlackFramesConfiguration {
  */
 export interface RouterInputFrozenFramesConfiguration {
   state: "ENABLED" | "DISABLED";
-  /** The number of consecutive seconds of a frozen frame that MediaConnect must detect before it reports an issue. */
+  /**
+   * The number of consecutive seconds of a frozen frame that MediaConnect must detect before it reports an issue.
+   *
+   * Range: 10–60.
+   */
   thresholdSeconds: number;
 }
 
@@ -1639,7 +1795,11 @@ export interface RouterInputFrozenFramesConfiguration {
  */
 export interface RouterInputSilentAudioConfiguration {
   state: "ENABLED" | "DISABLED";
-  /** The number of consecutive seconds of silence that MediaConnect must detect before it reports an issue. */
+  /**
+   * The number of consecutive seconds of silence that MediaConnect must detect before it reports an issue.
+   *
+   * Range: 10–60.
+   */
   thresholdSeconds: number;
 }
 
@@ -1686,7 +1846,7 @@ export interface RouterInputRouterInputTransitEncryptionKeyConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-routernetworkinterface.html | CloudFormation: AWS::MediaConnect::RouterNetworkInterface}
  */
-export const RouterNetworkInterface = cloudControlType<RouterNetworkInterfaceArgs, RouterNetworkInterfaceOutputs>("AWS::MediaConnect::RouterNetworkInterface", "aws:mediaconnect:RouterNetworkInterface", '{"p":[["Configuration",["ref","RouterNetworkInterfaceConfiguration"],1],["Name","string",1],["RegionName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AssociatedInputCount","integer",8],["AssociatedOutputCount","integer",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["NetworkInterfaceType",["enum","PUBLIC","VPC"],8],["State",["enum","CREATING","ACTIVE","UPDATING","DELETING","ERROR","RECOVERING"],8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"RouterNetworkInterfaceConfiguration":[["Public",["ref","PublicRouterNetworkInterfaceConfiguration"]],["Vpc",["ref","VpcRouterNetworkInterfaceConfiguration"]]],"PublicRouterNetworkInterfaceConfiguration":[["AllowRules",["array",["ref","PublicRouterNetworkInterfaceRule"]],1]],"PublicRouterNetworkInterfaceRule":[["Cidr","string",1]],"VpcRouterNetworkInterfaceConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediaconnect:${Region}:${Account}:routerNetworkInterface:${RouterNetworkInterfaceId}"}');
+export const RouterNetworkInterface = cloudControlType<RouterNetworkInterfaceArgs, RouterNetworkInterfaceOutputs>("AWS::MediaConnect::RouterNetworkInterface", "aws:mediaconnect:RouterNetworkInterface", '{"p":[["Configuration",["ref","RouterNetworkInterfaceConfiguration"],1],["Name","string",1],["RegionName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AssociatedInputCount","integer",8],["AssociatedOutputCount","integer",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["NetworkInterfaceType",["enum","PUBLIC","VPC"],8],["State",["enum","CREATING","ACTIVE","UPDATING","DELETING","ERROR","RECOVERING"],8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"RouterNetworkInterfaceConfiguration":[["Public",["ref","PublicRouterNetworkInterfaceConfiguration"]],["Vpc",["ref","VpcRouterNetworkInterfaceConfiguration"]]],"PublicRouterNetworkInterfaceConfiguration":[["AllowRules",["array",["ref","PublicRouterNetworkInterfaceRule"]],1]],"PublicRouterNetworkInterfaceRule":[["Cidr","string",1]],"VpcRouterNetworkInterfaceConfiguration":[["SecurityGroupIds",["array","string"],1],["SubnetId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RegionName"],"ro":["Arn","AssociatedInputCount","AssociatedOutputCount","CreatedAt","Id","NetworkInterfaceType","State","UpdatedAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:mediaconnect:${Region}:${Account}:routerNetworkInterface:${RouterNetworkInterfaceId}"}');
 /** A {@link RouterNetworkInterface} instance: its attributes as typed outputs. */
 export type RouterNetworkInterface = InstanceType<typeof RouterNetworkInterface>;
 
@@ -1694,7 +1854,11 @@ export type RouterNetworkInterface = InstanceType<typeof RouterNetworkInterface>
 export interface RouterNetworkInterfaceArgs {
   /** The configuration settings for a router network interface. */
   configuration: RouterNetworkInterfaceRouterNetworkInterfaceConfiguration;
-  /** The name of the router network interface. */
+  /**
+   * The name of the router network interface.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Region where the router network interface is located. */
   regionName?: string;
@@ -1736,7 +1900,11 @@ export interface RouterNetworkInterfaceRouterNetworkInterfaceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routernetworkinterface-publicrouternetworkinterfaceconfiguration.html | CloudFormation: PublicRouterNetworkInterfaceConfiguration}
  */
 export interface RouterNetworkInterfacePublicRouterNetworkInterfaceConfiguration {
-  /** The list of allowed CIDR blocks for the public router network interface. */
+  /**
+   * The list of allowed CIDR blocks for the public router network interface.
+   *
+   * Items: 0–10.
+   */
   allowRules: RouterNetworkInterfacePublicRouterNetworkInterfaceRule[];
 }
 
@@ -1756,7 +1924,11 @@ export interface RouterNetworkInterfacePublicRouterNetworkInterfaceRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routernetworkinterface-vpcrouternetworkinterfaceconfiguration.html | CloudFormation: VpcRouterNetworkInterfaceConfiguration}
  */
 export interface RouterNetworkInterfaceVpcRouterNetworkInterfaceConfiguration {
-  /** The IDs of the security groups to associate with the router network interface within the VPC. */
+  /**
+   * The IDs of the security groups to associate with the router network interface within the VPC.
+   *
+   * Items: 1–5.
+   */
   securityGroupIds: string[];
   /** The ID of the subnet within the VPC to associate the router network interface with. */
   subnetId: string;
@@ -1767,7 +1939,7 @@ export interface RouterNetworkInterfaceVpcRouterNetworkInterfaceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-routeroutput.html | CloudFormation: AWS::MediaConnect::RouterOutput}
  */
-export const RouterOutput = cloudControlType<RouterOutputArgs, RouterOutputOutputs>("AWS::MediaConnect::RouterOutput", "aws:mediaconnect:RouterOutput", '{"p":[["AvailabilityZone","string",66],["Configuration",["ref","RouterOutputConfiguration"],1],["FabricConfiguration",["ref","FabricConfiguration"]],["MaintenanceConfiguration",["ref","MaintenanceConfiguration"]],["MaximumBitrate","integer",1],["Name","string",1],["RegionName","string",66],["RoutingScope",["enum","REGIONAL","GLOBAL"],1],["Tags",["array",["ref","Tag"]]],["Tier",["enum","OUTPUT_100","OUTPUT_50","OUTPUT_20"],1],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"],["IpAddress","string",8],["MaintenanceType",["enum","PREFERRED_DAY_TIME","DEFAULT"],8],["OutputType",["enum","STANDARD","MEDIACONNECT_FLOW","MEDIALIVE_INPUT"],8],["RoutedState",["enum","ROUTED","ROUTING","UNROUTED"],8],["State",["enum","CREATING","STANDBY","STARTING","ACTIVE","STOPPING","DELETING","UPDATING","ERROR","RECOVERING","MIGRATING"],8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"RouterOutputConfiguration":[["Standard",["ref","StandardRouterOutputConfiguration"]],["MediaConnectFlow",["ref","MediaConnectFlowRouterOutputConfiguration"]],["MediaLiveInput",["ref","MediaLiveInputRouterOutputConfiguration"]]],"StandardRouterOutputConfiguration":[["NetworkInterfaceArn","string",3],["ProtocolConfiguration",["ref","RouterOutputProtocolConfiguration"],1],["Protocol",["enum","RTP","RIST","SRT_CALLER","SRT_LISTENER","RTMP_PUSH"]]],"RouterOutputProtocolConfiguration":[["Rtp",["ref","RtpRouterOutputConfiguration"]],["Rist",["ref","RistRouterOutputConfiguration"]],["SrtListener",["ref","SrtListenerRouterOutputConfiguration"]],["SrtCaller",["ref","SrtCallerRouterOutputConfiguration"]],["RtmpPush",["ref","RtmpPushRouterOutputConfiguration"]]],"RtpRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1],["ForwardErrorCorrection",["enum","ENABLED","DISABLED"]]],"RistRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1]],"SrtListenerRouterOutputConfiguration":[["Port","integer",1],["MinimumLatencyMilliseconds","integer",1],["EncryptionConfiguration",["ref","SrtEncryptionConfiguration"]]],"SrtEncryptionConfiguration":[["EncryptionKey",["ref","SecretsManagerEncryptionKeyConfiguration"],1]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"SrtCallerRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1],["MinimumLatencyMilliseconds","integer",1],["StreamId","string"],["EncryptionConfiguration",["ref","SrtEncryptionConfiguration"]]],"RtmpPushRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1],["ApplicationName","string",1],["StreamName","string",1],["TlsEncryption",["ref","TlsEncryption"]]],"TlsEncryption":[["EncryptionType",["enum","PUBLIC"]],["EncryptionConfiguration",["ref","TlsEncryptionConfiguration"],1]],"TlsEncryptionConfiguration":[["Public","json",1]],"MediaConnectFlowRouterOutputConfiguration":[["FlowArn","string"],["FlowSourceArn","string"],["DestinationTransitEncryption",["ref","FlowTransitEncryption"],1]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"MediaLiveInputRouterOutputConfiguration":[["MediaLiveInputArn","string"],["MediaLivePipelineId",["enum","PIPELINE_0","PIPELINE_1"]],["DestinationTransitEncryption",["ref","MediaLiveTransitEncryption"],1]],"MediaLiveTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","MediaLiveTransitEncryptionKeyConfiguration"],1]],"MediaLiveTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"FabricConfiguration":[["RecoveryLatencyMode",["enum","BALANCED","LOW_LATENCY"],1]],"MaintenanceConfiguration":[["PreferredDayTime",["ref","PreferredDayTimeMaintenanceConfiguration"]],["Default","json"]],"PreferredDayTimeMaintenanceConfiguration":[["Day",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"],1],["Time","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediaconnect:${Region}:${Account}:routerOutput:${RouterOutputId}"}');
+export const RouterOutput = cloudControlType<RouterOutputArgs, RouterOutputOutputs>("AWS::MediaConnect::RouterOutput", "aws:mediaconnect:RouterOutput", '{"p":[["AvailabilityZone","string",66],["Configuration",["ref","RouterOutputConfiguration"],1],["FabricConfiguration",["ref","FabricConfiguration"]],["MaintenanceConfiguration",["ref","MaintenanceConfiguration"]],["MaximumBitrate","integer",1],["Name","string",1],["RegionName","string",66],["RoutingScope",["enum","REGIONAL","GLOBAL"],1],["Tags",["array",["ref","Tag"]]],["Tier",["enum","OUTPUT_100","OUTPUT_50","OUTPUT_20"],1],["Arn","string",72],["CreatedAt","string",8],["Id","string",8,"awsId"],["IpAddress","string",8],["MaintenanceType",["enum","PREFERRED_DAY_TIME","DEFAULT"],8],["OutputType",["enum","STANDARD","MEDIACONNECT_FLOW","MEDIALIVE_INPUT"],8],["RoutedState",["enum","ROUTED","ROUTING","UNROUTED"],8],["State",["enum","CREATING","STANDBY","STARTING","ACTIVE","STOPPING","DELETING","UPDATING","ERROR","RECOVERING","MIGRATING"],8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"RouterOutputConfiguration":[["Standard",["ref","StandardRouterOutputConfiguration"]],["MediaConnectFlow",["ref","MediaConnectFlowRouterOutputConfiguration"]],["MediaLiveInput",["ref","MediaLiveInputRouterOutputConfiguration"]]],"StandardRouterOutputConfiguration":[["NetworkInterfaceArn","string",1],["ProtocolConfiguration",["ref","RouterOutputProtocolConfiguration"],1],["Protocol",["enum","RTP","RIST","SRT_CALLER","SRT_LISTENER","RTMP_PUSH"]]],"RouterOutputProtocolConfiguration":[["Rtp",["ref","RtpRouterOutputConfiguration"]],["Rist",["ref","RistRouterOutputConfiguration"]],["SrtListener",["ref","SrtListenerRouterOutputConfiguration"]],["SrtCaller",["ref","SrtCallerRouterOutputConfiguration"]],["RtmpPush",["ref","RtmpPushRouterOutputConfiguration"]]],"RtpRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1],["ForwardErrorCorrection",["enum","ENABLED","DISABLED"]]],"RistRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1]],"SrtListenerRouterOutputConfiguration":[["Port","integer",1],["MinimumLatencyMilliseconds","integer",1],["EncryptionConfiguration",["ref","SrtEncryptionConfiguration"]]],"SrtEncryptionConfiguration":[["EncryptionKey",["ref","SecretsManagerEncryptionKeyConfiguration"],1]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"SrtCallerRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1],["MinimumLatencyMilliseconds","integer",1],["StreamId","string"],["EncryptionConfiguration",["ref","SrtEncryptionConfiguration"]]],"RtmpPushRouterOutputConfiguration":[["DestinationAddress","string",1],["DestinationPort","integer",1],["ApplicationName","string",1],["StreamName","string",1],["TlsEncryption",["ref","TlsEncryption"]]],"TlsEncryption":[["EncryptionType",["enum","PUBLIC"]],["EncryptionConfiguration",["ref","TlsEncryptionConfiguration"],1]],"TlsEncryptionConfiguration":[["Public","json",1]],"MediaConnectFlowRouterOutputConfiguration":[["FlowArn","string"],["FlowSourceArn","string"],["DestinationTransitEncryption",["ref","FlowTransitEncryption"],1]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"MediaLiveInputRouterOutputConfiguration":[["MediaLiveInputArn","string"],["MediaLivePipelineId",["enum","PIPELINE_0","PIPELINE_1"]],["DestinationTransitEncryption",["ref","MediaLiveTransitEncryption"],1]],"MediaLiveTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","MediaLiveTransitEncryptionKeyConfiguration"],1]],"MediaLiveTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"FabricConfiguration":[["RecoveryLatencyMode",["enum","BALANCED","LOW_LATENCY"],1]],"MaintenanceConfiguration":[["PreferredDayTime",["ref","PreferredDayTimeMaintenanceConfiguration"]],["Default","json"]],"PreferredDayTimeMaintenanceConfiguration":[["Day",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"],1],["Time","string",1]]},"tags":["Tags","standard"],"rp":[["Configuration","Standard","NetworkInterfaceArn"]],"reg":{"h":"crudl","co":["Configuration/Standard/NetworkInterfaceArn","AvailabilityZone","RegionName"],"ro":["Arn","CreatedAt","Id","IpAddress","MaintenanceType","OutputType","RoutedState","State","UpdatedAt"],"uo":["Tags"],"pt":{"MaintenanceConfiguration/PreferredDayTime/Time":"($groups := $match(Time, /^([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\\\\.[0-9]+)?)?(?:Z|([+\\\\-][0-9]{2}:[0-9]{2}))?$/).groups;$seconds := $groups[2] ? $groups[2] : \\"00\\";$timezone := $groups[3] ? $groups[3] : \\"+00:00\\";$join([$groups[0], \\":\\", $groups[1], \\":\\", $seconds, \\"Z\\"]);)"},"tg":[true,true,true]},"arn":"arn:${Partition}:mediaconnect:${Region}:${Account}:routerOutput:${RouterOutputId}"}');
 /** A {@link RouterOutput} instance: its attributes as typed outputs. */
 export type RouterOutput = InstanceType<typeof RouterOutput>;
 
@@ -1783,7 +1955,11 @@ export interface RouterOutputArgs {
   maintenanceConfiguration?: RouterOutputMaintenanceConfiguration;
   /** The maximum bitrate for the router output. */
   maximumBitrate: number;
-  /** The name of the router output. */
+  /**
+   * The name of the router output.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Region where the router output is located. */
   regionName?: string;
@@ -1833,7 +2009,11 @@ export interface RouterOutputRouterOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-standardrouteroutputconfiguration.html | CloudFormation: StandardRouterOutputConfiguration}
  */
 export interface RouterOutputStandardRouterOutputConfiguration {
-  /** The Amazon Resource Name (ARN) of the network interface associated with the standard router output. */
+  /**
+   * The Amazon Resource Name (ARN) of the network interface associated with the standard router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** The protocol configuration settings for a router output. */
   protocolConfiguration: RouterOutputRouterOutputProtocolConfiguration;
@@ -1862,7 +2042,11 @@ export interface RouterOutputRouterOutputProtocolConfiguration {
 export interface RouterOutputRtpRouterOutputConfiguration {
   /** The destination IP address for the RTP protocol in the router output configuration. */
   destinationAddress: string;
-  /** The destination port number for the RTP protocol in the router output configuration. */
+  /**
+   * The destination port number for the RTP protocol in the router output configuration.
+   *
+   * Range: 1024–65531.
+   */
   destinationPort: number;
   forwardErrorCorrection?: "ENABLED" | "DISABLED";
 }
@@ -1875,7 +2059,11 @@ export interface RouterOutputRtpRouterOutputConfiguration {
 export interface RouterOutputRistRouterOutputConfiguration {
   /** The destination IP address for the RIST protocol in the router output configuration. */
   destinationAddress: string;
-  /** The destination port number for the RIST protocol in the router output configuration. */
+  /**
+   * The destination port number for the RIST protocol in the router output configuration.
+   *
+   * Range: 1024–65535.
+   */
   destinationPort: number;
 }
 
@@ -1885,9 +2073,17 @@ export interface RouterOutputRistRouterOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-srtlistenerrouteroutputconfiguration.html | CloudFormation: SrtListenerRouterOutputConfiguration}
  */
 export interface RouterOutputSrtListenerRouterOutputConfiguration {
-  /** The port number for the SRT protocol in listener mode. */
+  /**
+   * The port number for the SRT protocol in listener mode.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
-  /** The minimum latency in milliseconds for the SRT protocol in listener mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in listener mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** Contains the configuration settings for encrypting SRT streams, including the encryption key details and encryption parameters. */
   encryptionConfiguration?: RouterOutputSrtEncryptionConfiguration;
@@ -1909,9 +2105,17 @@ export interface RouterOutputSrtEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-secretsmanagerencryptionkeyconfiguration.html | CloudFormation: SecretsManagerEncryptionKeyConfiguration}
  */
 export interface RouterOutputSecretsManagerEncryptionKeyConfiguration {
-  /** The ARN of the Secrets Manager secret used for transit encryption. */
+  /**
+   * The ARN of the Secrets Manager secret used for transit encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
-  /** The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret. */
+  /**
+   * The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1923,9 +2127,17 @@ export interface RouterOutputSecretsManagerEncryptionKeyConfiguration {
 export interface RouterOutputSrtCallerRouterOutputConfiguration {
   /** The destination IP address for the SRT protocol in caller mode. */
   destinationAddress: string;
-  /** The destination port number for the SRT protocol in caller mode. */
+  /**
+   * The destination port number for the SRT protocol in caller mode.
+   *
+   * Range: 1024–65535.
+   */
   destinationPort: number;
-  /** The minimum latency in milliseconds for the SRT protocol in caller mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in caller mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** The stream ID for the SRT protocol in caller mode. */
   streamId?: string;
@@ -1978,9 +2190,17 @@ export interface RouterOutputTlsEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-mediaconnectflowrouteroutputconfiguration.html | CloudFormation: MediaConnectFlowRouterOutputConfiguration}
  */
 export interface RouterOutputMediaConnectFlowRouterOutputConfiguration {
-  /** The ARN of the flow to connect to this router output. */
+  /**
+   * The ARN of the flow to connect to this router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn?: string;
-  /** The ARN of the flow source to connect to this router output. */
+  /**
+   * The ARN of the flow source to connect to this router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:source:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowSourceArn?: string;
   /** The configuration that defines how content is encrypted during transit between the MediaConnect router and a MediaConnect flow. */
   destinationTransitEncryption: RouterOutputFlowTransitEncryption;
@@ -2011,7 +2231,11 @@ export interface RouterOutputFlowTransitEncryptionKeyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-medialiveinputrouteroutputconfiguration.html | CloudFormation: MediaLiveInputRouterOutputConfiguration}
  */
 export interface RouterOutputMediaLiveInputRouterOutputConfiguration {
-  /** The ARN of the MediaLive input to connect to this router output. */
+  /**
+   * The ARN of the MediaLive input to connect to this router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):medialive:[a-z0-9-]+:[0-9]{12}:input:[a-zA-Z0-9]+$`.
+   */
   mediaLiveInputArn?: string;
   mediaLivePipelineId?: "PIPELINE_0" | "PIPELINE_1";
   /** The encryption configuration that defines how content is encrypted during transit between MediaConnect Router and MediaLive. This configuration determines whether encryption keys are automatically managed by the service or manually managed through Secrets Manager. */

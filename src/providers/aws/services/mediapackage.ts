@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackage-asset.html | CloudFormation: AWS::MediaPackage::Asset}
  */
-export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::MediaPackage::Asset", "aws:mediapackage:Asset", '{"p":[["SourceArn","string",1],["ResourceId","string"],["Id","string",67,"awsId"],["PackagingGroupId","string",1],["EgressEndpoints",["array",["ref","EgressEndpoint"]]],["Tags",["array",["ref","Tag"]],66],["SourceRoleArn","string",1],["CreatedAt","string",8],["Arn","string",72]],"id":["Id"],"d":{"EgressEndpoint":[["PackagingConfigurationId","string",1],["Url","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediapackage-vod:${Region}:${Account}:assets/${AssetIdentifier}"}');
+export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::MediaPackage::Asset", "aws:mediapackage:Asset", '{"p":[["SourceArn","string",1],["ResourceId","string"],["Id","string",67,"awsId"],["PackagingGroupId","string",1],["EgressEndpoints",["array",["ref","EgressEndpoint"]]],["Tags",["array",["ref","Tag"]],66],["SourceRoleArn","string",1],["CreatedAt","string",8],["Arn","string",72]],"id":["Id"],"d":{"EgressEndpoint":[["PackagingConfigurationId","string",1],["Url","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Id","Tags"],"ro":["Arn","CreatedAt","EgressEndpoints/*/PackagingConfigurationId","EgressEndpoints/*/Url"],"tg":[true,true,false]},"arn":"arn:${Partition}:mediapackage-vod:${Region}:${Account}:assets/${AssetIdentifier}"}');
 /** A {@link Asset} instance: its attributes as typed outputs. */
 export type Asset = InstanceType<typeof Asset>;
 
@@ -64,7 +64,7 @@ export interface AssetEgressEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackage-channel.html | CloudFormation: AWS::MediaPackage::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::MediaPackage::Channel", "aws:mediapackage:Channel", '{"p":[["Description","string"],["IngressAccessLogs",["ref","LogConfiguration"]],["HlsIngest",["ref","HlsIngest"]],["Id","string",67,"awsId"],["EgressAccessLogs",["ref","LogConfiguration"]],["Tags",["array",["ref","Tag"]],66],["Arn","string",72]],"id":["Id"],"d":{"LogConfiguration":[["LogGroupName","string"]],"HlsIngest":[["ingestEndpoints",["array",["ref","IngestEndpoint"]]]],"IngestEndpoint":[["Username","string"],["Id","string"],["Url","string"],["Password","string",48]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediapackage:${Region}:${Account}:channels/${ChannelIdentifier}"}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::MediaPackage::Channel", "aws:mediapackage:Channel", '{"p":[["Description","string"],["IngressAccessLogs",["ref","LogConfiguration"]],["HlsIngest",["ref","HlsIngest"]],["Id","string",67,"awsId"],["EgressAccessLogs",["ref","LogConfiguration"]],["Tags",["array",["ref","Tag"]],66],["Arn","string",72]],"id":["Id"],"d":{"LogConfiguration":[["LogGroupName","string"]],"HlsIngest":[["ingestEndpoints",["array",["ref","IngestEndpoint"]]]],"IngestEndpoint":[["Username","string"],["Id","string"],["Url","string"],["Password","string",48]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Id","Tags"],"ro":["Arn","HlsIngest/ingestEndpoints/*/Id","HlsIngest/ingestEndpoints/*/Username","HlsIngest/ingestEndpoints/*/Password","HlsIngest/ingestEndpoints/*/Url"],"tg":[true,true,false]},"arn":"arn:${Partition}:mediapackage:${Region}:${Account}:channels/${ChannelIdentifier}"}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
@@ -76,7 +76,11 @@ export interface ChannelArgs {
   ingressAccessLogs?: ChannelLogConfiguration;
   /** The input URL where the source stream should be sent. */
   hlsIngest?: ChannelHlsIngest;
-  /** Unique identifier that you assign to the channel. */
+  /**
+   * Unique identifier that you assign to the channel.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   awsId: string;
   /** Configures egress access logs. */
   egressAccessLogs?: ChannelLogConfiguration;
@@ -96,7 +100,11 @@ export interface ChannelOutputs extends ChannelArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackage-channel-logconfiguration.html | CloudFormation: LogConfiguration}
  */
 export interface ChannelLogConfiguration {
-  /** Sets a custom Amazon CloudWatch log group name. */
+  /**
+   * Sets a custom Amazon CloudWatch log group name.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   logGroupName?: string;
 }
 
@@ -139,7 +147,7 @@ export interface ChannelIngestEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackage-originendpoint.html | CloudFormation: AWS::MediaPackage::OriginEndpoint}
  */
-export const OriginEndpoint = cloudControlType<OriginEndpointArgs, OriginEndpointOutputs>("AWS::MediaPackage::OriginEndpoint", "aws:mediapackage:OriginEndpoint", '{"p":[["MssPackage",["ref","MssPackage"]],["Description","string"],["ChannelId","string",1],["TimeDelaySeconds","integer"],["Origination",["enum","ALLOW","DENY"]],["Authorization",["ref","Authorization"]],["ManifestName","string"],["CmafPackage",["ref","CmafPackage"]],["Whitelist",["array","string"]],["Id","string",67,"awsId"],["HlsPackage",["ref","HlsPackage"]],["DashPackage",["ref","DashPackage"]],["Tags",["array",["ref","Tag"]]],["StartoverWindowSeconds","integer"],["Arn","string",72],["Url","string",8]],"id":["Id"],"d":{"MssPackage":[["ManifestWindowSeconds","integer"],["StreamSelection",["ref","StreamSelection"]],["SegmentDurationSeconds","integer"],["Encryption",["ref","MssEncryption"]]],"StreamSelection":[["MinVideoBitsPerSecond","integer"],["StreamOrder",["enum","ORIGINAL","VIDEO_BITRATE_ASCENDING","VIDEO_BITRATE_DESCENDING"]],["MaxVideoBitsPerSecond","integer"]],"MssEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"SpekeKeyProvider":[["ResourceId","string",1],["SystemIds",["array","string"],1],["EncryptionContractConfiguration",["ref","EncryptionContractConfiguration"]],["Url","string",1],["RoleArn","string",1],["CertificateArn","string"]],"EncryptionContractConfiguration":[["PresetSpeke20Audio",["enum","PRESET-AUDIO-1","PRESET-AUDIO-2","PRESET-AUDIO-3","SHARED","UNENCRYPTED"],1],["PresetSpeke20Video",["enum","PRESET-VIDEO-1","PRESET-VIDEO-2","PRESET-VIDEO-3","PRESET-VIDEO-4","PRESET-VIDEO-5","PRESET-VIDEO-6","PRESET-VIDEO-7","PRESET-VIDEO-8","SHARED","UNENCRYPTED"],1]],"Authorization":[["SecretsRoleArn","string",1],["CdnIdentifierSecret","string",1]],"CmafPackage":[["SegmentPrefix","string"],["StreamSelection",["ref","StreamSelection"]],["SegmentDurationSeconds","integer"],["Encryption",["ref","CmafEncryption"]],["HlsManifests",["array",["ref","HlsManifest"]]]],"CmafEncryption":[["KeyRotationIntervalSeconds","integer"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["ConstantInitializationVector","string"],["EncryptionMethod",["enum","SAMPLE_AES","AES_CTR"]]],"HlsManifest":[["AdsOnDeliveryRestrictions",["enum","NONE","RESTRICTED","UNRESTRICTED","BOTH"]],["ManifestName","string"],["AdMarkers",["enum","NONE","SCTE35_ENHANCED","PASSTHROUGH","DATERANGE"]],["ProgramDateTimeIntervalSeconds","integer"],["PlaylistWindowSeconds","integer"],["IncludeIframeOnlyStream","boolean"],["Id","string",1],["PlaylistType",["enum","NONE","EVENT","VOD"]],["AdTriggers",["array","string"]],["Url","string"]],"HlsPackage":[["AdsOnDeliveryRestrictions",["enum","NONE","RESTRICTED","UNRESTRICTED","BOTH"]],["AdMarkers",["enum","NONE","SCTE35_ENHANCED","PASSTHROUGH","DATERANGE"]],["ProgramDateTimeIntervalSeconds","integer"],["StreamSelection",["ref","StreamSelection"]],["PlaylistWindowSeconds","integer"],["IncludeIframeOnlyStream","boolean"],["UseAudioRenditionGroup","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","HlsEncryption"]],["PlaylistType",["enum","NONE","EVENT","VOD"]],["AdTriggers",["array","string"]],["IncludeDvbSubtitles","boolean"]],"HlsEncryption":[["KeyRotationIntervalSeconds","integer"],["RepeatExtXKey","boolean"],["ConstantInitializationVector","string"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["EncryptionMethod",["enum","AES_128","SAMPLE_AES"]]],"DashPackage":[["ManifestWindowSeconds","integer"],["AdsOnDeliveryRestrictions",["enum","NONE","RESTRICTED","UNRESTRICTED","BOTH"]],["ManifestLayout",["enum","FULL","COMPACT","DRM_TOP_LEVEL_COMPACT"]],["StreamSelection",["ref","StreamSelection"]],["IncludeIframeOnlyStream","boolean"],["SegmentTemplateFormat",["enum","NUMBER_WITH_TIMELINE","TIME_WITH_TIMELINE","NUMBER_WITH_DURATION"]],["Encryption",["ref","DashEncryption"]],["AdTriggers",["array","string"]],["Profile",["enum","NONE","HBBTV_1_5","HYBRIDCAST","DVB_DASH_2014"]],["PeriodTriggers",["array","string"]],["SuggestedPresentationDelaySeconds","integer"],["UtcTiming",["enum","HTTP-XSDATE","HTTP-ISO","HTTP-HEAD","NONE"]],["MinBufferTimeSeconds","integer"],["SegmentDurationSeconds","integer"],["MinUpdatePeriodSeconds","integer"],["UtcTimingUri","string"]],"DashEncryption":[["KeyRotationIntervalSeconds","integer"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediapackage:${Region}:${Account}:origin_endpoints/${OriginEndpointIdentifier}"}');
+export const OriginEndpoint = cloudControlType<OriginEndpointArgs, OriginEndpointOutputs>("AWS::MediaPackage::OriginEndpoint", "aws:mediapackage:OriginEndpoint", '{"p":[["MssPackage",["ref","MssPackage"]],["Description","string"],["ChannelId","string",1],["TimeDelaySeconds","integer"],["Origination",["enum","ALLOW","DENY"]],["Authorization",["ref","Authorization"]],["ManifestName","string"],["CmafPackage",["ref","CmafPackage"]],["Whitelist",["array","string"]],["Id","string",67,"awsId"],["HlsPackage",["ref","HlsPackage"]],["DashPackage",["ref","DashPackage"]],["Tags",["array",["ref","Tag"]]],["StartoverWindowSeconds","integer"],["Arn","string",72],["Url","string",8]],"id":["Id"],"d":{"MssPackage":[["ManifestWindowSeconds","integer"],["StreamSelection",["ref","StreamSelection"]],["SegmentDurationSeconds","integer"],["Encryption",["ref","MssEncryption"]]],"StreamSelection":[["MinVideoBitsPerSecond","integer"],["StreamOrder",["enum","ORIGINAL","VIDEO_BITRATE_ASCENDING","VIDEO_BITRATE_DESCENDING"]],["MaxVideoBitsPerSecond","integer"]],"MssEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"SpekeKeyProvider":[["ResourceId","string",1],["SystemIds",["array","string"],1],["EncryptionContractConfiguration",["ref","EncryptionContractConfiguration"]],["Url","string",1],["RoleArn","string",1],["CertificateArn","string"]],"EncryptionContractConfiguration":[["PresetSpeke20Audio",["enum","PRESET-AUDIO-1","PRESET-AUDIO-2","PRESET-AUDIO-3","SHARED","UNENCRYPTED"],1],["PresetSpeke20Video",["enum","PRESET-VIDEO-1","PRESET-VIDEO-2","PRESET-VIDEO-3","PRESET-VIDEO-4","PRESET-VIDEO-5","PRESET-VIDEO-6","PRESET-VIDEO-7","PRESET-VIDEO-8","SHARED","UNENCRYPTED"],1]],"Authorization":[["SecretsRoleArn","string",1],["CdnIdentifierSecret","string",1]],"CmafPackage":[["SegmentPrefix","string"],["StreamSelection",["ref","StreamSelection"]],["SegmentDurationSeconds","integer"],["Encryption",["ref","CmafEncryption"]],["HlsManifests",["array",["ref","HlsManifest"]]]],"CmafEncryption":[["KeyRotationIntervalSeconds","integer"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["ConstantInitializationVector","string"],["EncryptionMethod",["enum","SAMPLE_AES","AES_CTR"]]],"HlsManifest":[["AdsOnDeliveryRestrictions",["enum","NONE","RESTRICTED","UNRESTRICTED","BOTH"]],["ManifestName","string"],["AdMarkers",["enum","NONE","SCTE35_ENHANCED","PASSTHROUGH","DATERANGE"]],["ProgramDateTimeIntervalSeconds","integer"],["PlaylistWindowSeconds","integer"],["IncludeIframeOnlyStream","boolean"],["Id","string",1],["PlaylistType",["enum","NONE","EVENT","VOD"]],["AdTriggers",["array","string"]],["Url","string"]],"HlsPackage":[["AdsOnDeliveryRestrictions",["enum","NONE","RESTRICTED","UNRESTRICTED","BOTH"]],["AdMarkers",["enum","NONE","SCTE35_ENHANCED","PASSTHROUGH","DATERANGE"]],["ProgramDateTimeIntervalSeconds","integer"],["StreamSelection",["ref","StreamSelection"]],["PlaylistWindowSeconds","integer"],["IncludeIframeOnlyStream","boolean"],["UseAudioRenditionGroup","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","HlsEncryption"]],["PlaylistType",["enum","NONE","EVENT","VOD"]],["AdTriggers",["array","string"]],["IncludeDvbSubtitles","boolean"]],"HlsEncryption":[["KeyRotationIntervalSeconds","integer"],["RepeatExtXKey","boolean"],["ConstantInitializationVector","string"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["EncryptionMethod",["enum","AES_128","SAMPLE_AES"]]],"DashPackage":[["ManifestWindowSeconds","integer"],["AdsOnDeliveryRestrictions",["enum","NONE","RESTRICTED","UNRESTRICTED","BOTH"]],["ManifestLayout",["enum","FULL","COMPACT","DRM_TOP_LEVEL_COMPACT"]],["StreamSelection",["ref","StreamSelection"]],["IncludeIframeOnlyStream","boolean"],["SegmentTemplateFormat",["enum","NUMBER_WITH_TIMELINE","TIME_WITH_TIMELINE","NUMBER_WITH_DURATION"]],["Encryption",["ref","DashEncryption"]],["AdTriggers",["array","string"]],["Profile",["enum","NONE","HBBTV_1_5","HYBRIDCAST","DVB_DASH_2014"]],["PeriodTriggers",["array","string"]],["SuggestedPresentationDelaySeconds","integer"],["UtcTiming",["enum","HTTP-XSDATE","HTTP-ISO","HTTP-HEAD","NONE"]],["MinBufferTimeSeconds","integer"],["SegmentDurationSeconds","integer"],["MinUpdatePeriodSeconds","integer"],["UtcTimingUri","string"]],"DashEncryption":[["KeyRotationIntervalSeconds","integer"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Id"],"ro":["Arn","Url"],"dep":["HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Audio","HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Video","MssPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Audio","MssPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Video","CmafPackage/HlsManifests/*/Url"],"tg":[true,true,true]},"arn":"arn:${Partition}:mediapackage:${Region}:${Account}:origin_endpoints/${OriginEndpointIdentifier}"}');
 /** A {@link OriginEndpoint} instance: its attributes as typed outputs. */
 export type OriginEndpoint = InstanceType<typeof OriginEndpoint>;
 
@@ -170,7 +178,11 @@ export interface OriginEndpointArgs {
   cmafPackage?: OriginEndpointCmafPackage;
   /** The IP addresses that can access this endpoint. */
   whitelist?: string[];
-  /** The manifest ID is required and must be unique within the OriginEndpoint. The ID can't be changed after the endpoint is created. */
+  /**
+   * The manifest ID is required and must be unique within the OriginEndpoint. The ID can't be changed after the endpoint is created.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   awsId: string;
   /** Parameters for Apple HLS packaging. */
   hlsPackage?: OriginEndpointHlsPackage;
@@ -334,7 +346,11 @@ export interface OriginEndpointCmafEncryption {
   keyRotationIntervalSeconds?: number;
   /** Parameters for the SPEKE key provider. */
   spekeKeyProvider: OriginEndpointSpekeKeyProvider;
-  /** An optional 128-bit, 16-byte hex value represented by a 32-character string, used in conjunction with the key for encrypting blocks. If you don't specify a value, then AWS Elemental MediaPackage creates the constant initialization vector (IV). */
+  /**
+   * An optional 128-bit, 16-byte hex value represented by a 32-character string, used in conjunction with the key for encrypting blocks. If you don't specify a value, then AWS Elemental MediaPackage creates the constant initialization vector (IV).
+   *
+   * Length: 32–32. Pattern: ``.
+   */
   constantInitializationVector?: string;
   /** The encryption method to use. */
   encryptionMethod?: "SAMPLE_AES" | "AES_CTR";
@@ -390,7 +406,7 @@ export interface OriginEndpointHlsManifest {
    * - `PROVIDER_PLACEMENT_OPPORTUNITY`
    * - `SPLICE_INSERT`
    */
-  adTriggers?: string[];
+  adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
   /** The URL that's used to request this manifest from this endpoint. */
   url?: string;
 }
@@ -449,7 +465,7 @@ export interface OriginEndpointHlsPackage {
    * - `PROVIDER_PLACEMENT_OPPORTUNITY`
    * - `SPLICE_INSERT`
    */
-  adTriggers?: string[];
+  adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
   /** When enabled, MediaPackage passes through digital video broadcasting (DVB) subtitles into the output. */
   includeDvbSubtitles?: boolean;
 }
@@ -521,7 +537,7 @@ export interface OriginEndpointDashPackage {
    * - `PROVIDER_PLACEMENT_OPPORTUNITY` .
    * - `SPLICE_INSERT` .
    */
-  adTriggers?: string[];
+  adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
   /**
    * The DASH profile for the output.
    *
@@ -540,7 +556,7 @@ export interface OriginEndpointDashPackage {
    * - `ADS` - AWS Elemental MediaPackage will produce multi-period DASH manifests. Periods are created based on the SCTE-35 ad markers present in the input manifest.
    * - *No value* - AWS Elemental MediaPackage will produce single-period DASH manifests. This is the default setting.
    */
-  periodTriggers?: string[];
+  periodTriggers?: ("ADS")[];
   /** Amount of time (in seconds) that the player should be from the live point at the end of the manifest. */
   suggestedPresentationDelaySeconds?: number;
   /** Determines the type of UTC timing included in the DASH Media Presentation Description (MPD). */
@@ -574,7 +590,7 @@ export interface OriginEndpointDashEncryption {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackage-packagingconfiguration.html | CloudFormation: AWS::MediaPackage::PackagingConfiguration}
  */
-export const PackagingConfiguration = cloudControlType<PackagingConfigurationArgs, PackagingConfigurationOutputs>("AWS::MediaPackage::PackagingConfiguration", "aws:mediapackage:PackagingConfiguration", '{"p":[["MssPackage",["ref","MssPackage"]],["CmafPackage",["ref","CmafPackage"]],["Id","string",67,"awsId"],["HlsPackage",["ref","HlsPackage"]],["PackagingGroupId","string",1],["DashPackage",["ref","DashPackage"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Id"],"d":{"MssPackage":[["MssManifests",["array",["ref","MssManifest"]],1],["SegmentDurationSeconds","integer"],["Encryption",["ref","MssEncryption"]]],"MssManifest":[["ManifestName","string"],["StreamSelection",["ref","StreamSelection"]]],"StreamSelection":[["MinVideoBitsPerSecond","integer"],["StreamOrder",["enum","ORIGINAL","VIDEO_BITRATE_ASCENDING","VIDEO_BITRATE_DESCENDING"]],["MaxVideoBitsPerSecond","integer"]],"MssEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"SpekeKeyProvider":[["SystemIds",["array","string"],1],["EncryptionContractConfiguration",["ref","EncryptionContractConfiguration"]],["RoleArn","string",1],["Url","string",1]],"EncryptionContractConfiguration":[["PresetSpeke20Audio",["enum","PRESET-AUDIO-1","PRESET-AUDIO-2","PRESET-AUDIO-3","SHARED","UNENCRYPTED"],1],["PresetSpeke20Video",["enum","PRESET-VIDEO-1","PRESET-VIDEO-2","PRESET-VIDEO-3","PRESET-VIDEO-4","PRESET-VIDEO-5","PRESET-VIDEO-6","PRESET-VIDEO-7","PRESET-VIDEO-8","SHARED","UNENCRYPTED"],1]],"CmafPackage":[["SegmentDurationSeconds","integer"],["Encryption",["ref","CmafEncryption"]],["HlsManifests",["array",["ref","HlsManifest"]],1],["IncludeEncoderConfigurationInSegments","boolean"]],"CmafEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"HlsManifest":[["AdMarkers",["enum","NONE","SCTE35_ENHANCED","PASSTHROUGH"]],["ManifestName","string"],["ProgramDateTimeIntervalSeconds","integer"],["StreamSelection",["ref","StreamSelection"]],["RepeatExtXKey","boolean"],["IncludeIframeOnlyStream","boolean"]],"HlsPackage":[["UseAudioRenditionGroup","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","HlsEncryption"]],["HlsManifests",["array",["ref","HlsManifest"]],1],["IncludeDvbSubtitles","boolean"]],"HlsEncryption":[["ConstantInitializationVector","string"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["EncryptionMethod",["enum","AES_128","SAMPLE_AES"]]],"DashPackage":[["PeriodTriggers",["array","string"]],["IncludeIframeOnlyStream","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","DashEncryption"]],["SegmentTemplateFormat",["enum","NUMBER_WITH_TIMELINE","TIME_WITH_TIMELINE","NUMBER_WITH_DURATION"]],["IncludeEncoderConfigurationInSegments","boolean"],["DashManifests",["array",["ref","DashManifest"]],1]],"DashEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"DashManifest":[["ScteMarkersSource",["enum","SEGMENTS","MANIFEST"]],["ManifestName","string"],["ManifestLayout",["enum","FULL","COMPACT"]],["StreamSelection",["ref","StreamSelection"]],["MinBufferTimeSeconds","integer"],["Profile",["enum","NONE","HBBTV_1_5"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediapackage-vod:${Region}:${Account}:packaging-configurations/${PackagingConfigurationIdentifier}"}');
+export const PackagingConfiguration = cloudControlType<PackagingConfigurationArgs, PackagingConfigurationOutputs>("AWS::MediaPackage::PackagingConfiguration", "aws:mediapackage:PackagingConfiguration", '{"p":[["MssPackage",["ref","MssPackage"]],["CmafPackage",["ref","CmafPackage"]],["Id","string",67,"awsId"],["HlsPackage",["ref","HlsPackage"]],["PackagingGroupId","string",1],["DashPackage",["ref","DashPackage"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Id"],"d":{"MssPackage":[["MssManifests",["array",["ref","MssManifest"]],1],["SegmentDurationSeconds","integer"],["Encryption",["ref","MssEncryption"]]],"MssManifest":[["ManifestName","string"],["StreamSelection",["ref","StreamSelection"]]],"StreamSelection":[["MinVideoBitsPerSecond","integer"],["StreamOrder",["enum","ORIGINAL","VIDEO_BITRATE_ASCENDING","VIDEO_BITRATE_DESCENDING"]],["MaxVideoBitsPerSecond","integer"]],"MssEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"SpekeKeyProvider":[["SystemIds",["array","string"],1],["EncryptionContractConfiguration",["ref","EncryptionContractConfiguration"]],["RoleArn","string",1],["Url","string",1]],"EncryptionContractConfiguration":[["PresetSpeke20Audio",["enum","PRESET-AUDIO-1","PRESET-AUDIO-2","PRESET-AUDIO-3","SHARED","UNENCRYPTED"],1],["PresetSpeke20Video",["enum","PRESET-VIDEO-1","PRESET-VIDEO-2","PRESET-VIDEO-3","PRESET-VIDEO-4","PRESET-VIDEO-5","PRESET-VIDEO-6","PRESET-VIDEO-7","PRESET-VIDEO-8","SHARED","UNENCRYPTED"],1]],"CmafPackage":[["SegmentDurationSeconds","integer"],["Encryption",["ref","CmafEncryption"]],["HlsManifests",["array",["ref","HlsManifest"]],1],["IncludeEncoderConfigurationInSegments","boolean"]],"CmafEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"HlsManifest":[["AdMarkers",["enum","NONE","SCTE35_ENHANCED","PASSTHROUGH"]],["ManifestName","string"],["ProgramDateTimeIntervalSeconds","integer"],["StreamSelection",["ref","StreamSelection"]],["RepeatExtXKey","boolean"],["IncludeIframeOnlyStream","boolean"]],"HlsPackage":[["UseAudioRenditionGroup","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","HlsEncryption"]],["HlsManifests",["array",["ref","HlsManifest"]],1],["IncludeDvbSubtitles","boolean"]],"HlsEncryption":[["ConstantInitializationVector","string"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["EncryptionMethod",["enum","AES_128","SAMPLE_AES"]]],"DashPackage":[["PeriodTriggers",["array","string"]],["IncludeIframeOnlyStream","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","DashEncryption"]],["SegmentTemplateFormat",["enum","NUMBER_WITH_TIMELINE","TIME_WITH_TIMELINE","NUMBER_WITH_DURATION"]],["IncludeEncoderConfigurationInSegments","boolean"],["DashManifests",["array",["ref","DashManifest"]],1]],"DashEncryption":[["SpekeKeyProvider",["ref","SpekeKeyProvider"],1]],"DashManifest":[["ScteMarkersSource",["enum","SEGMENTS","MANIFEST"]],["ManifestName","string"],["ManifestLayout",["enum","FULL","COMPACT"]],["StreamSelection",["ref","StreamSelection"]],["MinBufferTimeSeconds","integer"],["Profile",["enum","NONE","HBBTV_1_5"]]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Id"],"ro":["Arn"],"dep":["HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Audio","HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Video","MssPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Audio","MssPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Video"],"tg":[true,true,false]},"arn":"arn:${Partition}:mediapackage-vod:${Region}:${Account}:packaging-configurations/${PackagingConfigurationIdentifier}"}');
 /** A {@link PackagingConfiguration} instance: its attributes as typed outputs. */
 export type PackagingConfiguration = InstanceType<typeof PackagingConfiguration>;
 
@@ -818,7 +834,7 @@ export interface PackagingConfigurationDashPackage {
    * - `ADS` - AWS Elemental MediaPackage will produce multi-period DASH manifests. Periods are created based on the SCTE-35 ad markers present in the input manifest.
    * - *No value* - AWS Elemental MediaPackage will produce single-period DASH manifests. This is the default setting.
    */
-  periodTriggers?: string[];
+  periodTriggers?: ("ADS")[];
   /** This applies only to stream sets with a single video track. When true, the stream set includes an additional I-frame trick-play only stream, along with the other tracks. If false, this extra stream is not included. */
   includeIframeOnlyStream?: boolean;
   /** Duration (in seconds) of each fragment. Actual fragments are rounded to the nearest multiple of the source segment duration. */
@@ -877,7 +893,7 @@ export interface PackagingConfigurationDashManifest {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackage-packaginggroup.html | CloudFormation: AWS::MediaPackage::PackagingGroup}
  */
-export const PackagingGroup = cloudControlType<PackagingGroupArgs, PackagingGroupOutputs>("AWS::MediaPackage::PackagingGroup", "aws:mediapackage:PackagingGroup", '{"p":[["Authorization",["ref","Authorization"]],["Id","string",67,"awsId"],["EgressAccessLogs",["ref","LogConfiguration"]],["Tags",["array",["ref","Tag"]],66],["DomainName","string",8],["Arn","string",72]],"id":["Id"],"d":{"Authorization":[["SecretsRoleArn","string",1],["CdnIdentifierSecret","string",1]],"LogConfiguration":[["LogGroupName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mediapackage-vod:${Region}:${Account}:packaging-groups/${PackagingGroupIdentifier}"}');
+export const PackagingGroup = cloudControlType<PackagingGroupArgs, PackagingGroupOutputs>("AWS::MediaPackage::PackagingGroup", "aws:mediapackage:PackagingGroup", '{"p":[["Authorization",["ref","Authorization"]],["Id","string",67,"awsId"],["EgressAccessLogs",["ref","LogConfiguration"]],["Tags",["array",["ref","Tag"]],66],["DomainName","string",8],["Arn","string",72]],"id":["Id"],"d":{"Authorization":[["SecretsRoleArn","string",1],["CdnIdentifierSecret","string",1]],"LogConfiguration":[["LogGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Id","Tags"],"ro":["Arn","DomainName"],"tg":[true,true,false]},"arn":"arn:${Partition}:mediapackage-vod:${Region}:${Account}:packaging-groups/${PackagingGroupIdentifier}"}');
 /** A {@link PackagingGroup} instance: its attributes as typed outputs. */
 export type PackagingGroup = InstanceType<typeof PackagingGroup>;
 
@@ -885,7 +901,11 @@ export type PackagingGroup = InstanceType<typeof PackagingGroup>;
 export interface PackagingGroupArgs {
   /** Parameters for CDN authorization. */
   authorization?: PackagingGroupAuthorization;
-  /** Unique identifier that you assign to the packaging group. */
+  /**
+   * Unique identifier that you assign to the packaging group.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   awsId: string;
   /** The configuration parameters for egress access logging. */
   egressAccessLogs?: PackagingGroupLogConfiguration;
@@ -919,6 +939,10 @@ export interface PackagingGroupAuthorization {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackage-packaginggroup-logconfiguration.html | CloudFormation: LogConfiguration}
  */
 export interface PackagingGroupLogConfiguration {
-  /** Sets a custom Amazon CloudWatch log group name for egress logs. If a log group name isn't specified, the default name is used: /aws/MediaPackage/EgressAccessLogs. */
+  /**
+   * Sets a custom Amazon CloudWatch log group name for egress logs. If a log group name isn't specified, the default name is used: /aws/MediaPackage/EgressAccessLogs.
+   *
+   * Length: 1–512. Pattern: ``.
+   */
   logGroupName?: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/mediapackagev2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a channel to receive content.
  *
@@ -15,17 +17,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackagev2-channel.html | CloudFormation: AWS::MediaPackageV2::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::MediaPackageV2::Channel", "aws:mediapackagev2:Channel", '{"p":[["ChannelName","string",67],["Description","string"],["ChannelGroupName","string",67],["Tags",["array",["ref","Tag"]]],["InputSwitchConfiguration",["ref","InputSwitchConfiguration"]],["InputType",["enum","HLS","CMAF","MULTIVIEW"],66],["MultiviewConfiguration",["ref","MultiviewConfiguration"]],["OutputHeaderConfiguration",["ref","OutputHeaderConfiguration"]],["OutputLockingMode",["enum","EPOCH_LOCKED","NON_EPOCH_LOCKED"],66],["ModifiedAt","string",8],["IngestEndpoints",["array",["ref","IngestEndpoint"]],8],["CreatedAt","string",8],["Arn","string",72],["IngestEndpointUrls",["array","string"],8],["AttachedMultiviewChannels",["array","string"],8]],"id":["Arn"],"d":{"InputSwitchConfiguration":[["MQCSInputSwitching","boolean"],["PreferredInput","integer"]],"MultiviewConfiguration":[["AvailableSources",["array","string"],1],["AvailableLayouts",["array",["enum","LAYOUT_2EH","LAYOUT_2PL","LAYOUT_3EL","LAYOUT_3PL","LAYOUT_4E","LAYOUT_4PL"]],1]],"OutputHeaderConfiguration":[["PublishMQCS","boolean"]],"IngestEndpoint":[["Id","string"],["Url","string"]]},"tags":["Tags","standard"]}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::MediaPackageV2::Channel", "aws:mediapackagev2:Channel", '{"p":[["ChannelName","string",67],["Description","string"],["ChannelGroupName","string",67],["Tags",["array",["ref","Tag"]]],["InputSwitchConfiguration",["ref","InputSwitchConfiguration"]],["InputType",["enum","HLS","CMAF","MULTIVIEW"],66],["MultiviewConfiguration",["ref","MultiviewConfiguration"]],["OutputHeaderConfiguration",["ref","OutputHeaderConfiguration"]],["OutputLockingMode",["enum","EPOCH_LOCKED","NON_EPOCH_LOCKED"],66],["ModifiedAt","string",8],["IngestEndpoints",["array",["ref","IngestEndpoint"]],8],["CreatedAt","string",8],["Arn","string",72],["IngestEndpointUrls",["array","string"],8],["AttachedMultiviewChannels",["array","string"],8]],"id":["Arn"],"d":{"InputSwitchConfiguration":[["MQCSInputSwitching","boolean"],["PreferredInput","integer"]],"MultiviewConfiguration":[["AvailableSources",["array","string"],1],["AvailableLayouts",["array",["enum","LAYOUT_2EH","LAYOUT_2PL","LAYOUT_3EL","LAYOUT_3PL","LAYOUT_4E","LAYOUT_4PL"]],1]],"OutputHeaderConfiguration":[["PublishMQCS","boolean"]],"IngestEndpoint":[["Id","string"],["Url","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ChannelGroupName","ChannelName","InputType","OutputLockingMode"],"ro":["Arn","CreatedAt","IngestEndpoints","IngestEndpointUrls","ModifiedAt"],"uo":["Tags"],"ai":[["ChannelGroupName","ChannelName"]],"tg":[true,true,true]}}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
 /** Inputs of {@link Channel}. */
 export interface ChannelArgs {
-  /** The name of the channel. */
+  /**
+   * The name of the channel.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelName: string;
-  /** The description of the channel. */
+  /**
+   * The description of the channel.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** The name of the channel group associated with the channel configuration. */
+  /**
+   * The name of the channel group associated with the channel configuration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelGroupName: string;
   tags?: AwsTag[];
   /** The configuration for input switching based on the media quality confidence score (MQCS) as provided from AWS Elemental MediaLive. */
@@ -70,7 +84,11 @@ export interface ChannelOutputs extends ChannelArgs {
 export interface ChannelInputSwitchConfiguration {
   /** When true, AWS Elemental MediaPackage performs input switching based on the MQCS. Default is false. This setting is valid only when `InputType` is `CMAF` . */
   mqcsInputSwitching?: boolean;
-  /** For CMAF inputs, indicates which input MediaPackage should prefer when both inputs have equal MQCS scores. Select `1` to prefer the first ingest endpoint, or `2` to prefer the second ingest endpoint. If you don't specify a preferred input, MediaPackage uses its default switching behavior when MQCS scores are equal. */
+  /**
+   * For CMAF inputs, indicates which input MediaPackage should prefer when both inputs have equal MQCS scores. Select `1` to prefer the first ingest endpoint, or `2` to prefer the second ingest endpoint. If you don't specify a preferred input, MediaPackage uses its default switching behavior when MQCS scores are equal.
+   *
+   * Range: 1–2.
+   */
   preferredInput?: number;
 }
 
@@ -113,15 +131,23 @@ export interface ChannelIngestEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackagev2-channelgroup.html | CloudFormation: AWS::MediaPackageV2::ChannelGroup}
  */
-export const ChannelGroup = cloudControlType<ChannelGroupArgs, ChannelGroupOutputs>("AWS::MediaPackageV2::ChannelGroup", "aws:mediapackagev2:ChannelGroup", '{"p":[["Description","string"],["ChannelGroupName","string",67],["Tags",["array",["ref","Tag"]]],["ModifiedAt","string",8],["CreatedAt","string",8],["Arn","string",72],["EgressDomain","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:mediapackagev2:${Region}:${Account}:channelGroup/${ChannelGroupName}"}');
+export const ChannelGroup = cloudControlType<ChannelGroupArgs, ChannelGroupOutputs>("AWS::MediaPackageV2::ChannelGroup", "aws:mediapackagev2:ChannelGroup", '{"p":[["Description","string"],["ChannelGroupName","string",67],["Tags",["array",["ref","Tag"]]],["ModifiedAt","string",8],["CreatedAt","string",8],["Arn","string",72],["EgressDomain","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ChannelGroupName"],"ro":["Arn","CreatedAt","EgressDomain","ModifiedAt"],"uo":["Tags"],"ai":[["ChannelGroupName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:mediapackagev2:${Region}:${Account}:channelGroup/${ChannelGroupName}"}');
 /** A {@link ChannelGroup} instance: its attributes as typed outputs. */
 export type ChannelGroup = InstanceType<typeof ChannelGroup>;
 
 /** Inputs of {@link ChannelGroup}. */
 export interface ChannelGroupArgs {
-  /** The configuration for a MediaPackage V2 channel group. */
+  /**
+   * The configuration for a MediaPackage V2 channel group.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** The name of the channel group. */
+  /**
+   * The name of the channel group.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelGroupName: string;
   /** The tags associated with the channel group. */
   tags?: AwsTag[];
@@ -144,17 +170,25 @@ export interface ChannelGroupOutputs extends ChannelGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackagev2-channelpolicy.html | CloudFormation: AWS::MediaPackageV2::ChannelPolicy}
  */
-export const ChannelPolicy = cloudControlType<ChannelPolicyArgs, ChannelPolicyOutputs>("AWS::MediaPackageV2::ChannelPolicy", "aws:mediapackagev2:ChannelPolicy", '{"p":[["Policy",["union","json","string"],1],["ChannelName","string",67],["ChannelGroupName","string",67]],"id":["ChannelGroupName","ChannelName"]}');
+export const ChannelPolicy = cloudControlType<ChannelPolicyArgs, ChannelPolicyOutputs>("AWS::MediaPackageV2::ChannelPolicy", "aws:mediapackagev2:ChannelPolicy", '{"p":[["Policy",["union","json","string"],1],["ChannelName","string",67],["ChannelGroupName","string",67]],"id":["ChannelGroupName","ChannelName"],"reg":{"h":"crud","co":["ChannelGroupName","ChannelName"],"tg":[false,false,false]}}');
 /** A {@link ChannelPolicy} instance: its attributes as typed outputs. */
 export type ChannelPolicy = InstanceType<typeof ChannelPolicy>;
 
 /** Inputs of {@link ChannelPolicy}. */
 export interface ChannelPolicyArgs {
   /** The policy associated with the channel. */
-  policy: Record<string, unknown> | string;
-  /** The name of the channel associated with the channel policy. */
+  policy: PolicyDocument | string;
+  /**
+   * The name of the channel associated with the channel policy.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelName: string;
-  /** The name of the channel group associated with the channel policy. */
+  /**
+   * The name of the channel group associated with the channel policy.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelGroupName: string;
 }
 
@@ -167,31 +201,51 @@ export interface ChannelPolicyOutputs extends ChannelPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackagev2-originendpoint.html | CloudFormation: AWS::MediaPackageV2::OriginEndpoint}
  */
-export const OriginEndpoint = cloudControlType<OriginEndpointArgs, OriginEndpointOutputs>("AWS::MediaPackageV2::OriginEndpoint", "aws:mediapackagev2:OriginEndpoint", '{"p":[["Description","string"],["ChannelName","string",67],["LowLatencyHlsManifests",["array",["ref","LowLatencyHlsManifestConfiguration"]]],["ContainerType",["enum","TS","CMAF","ISM"],1],["OriginEndpointName","string",67],["HlsManifests",["array",["ref","HlsManifestConfiguration"]]],["ChannelGroupName","string",67],["Segment",["ref","Segment"]],["Tags",["array",["ref","Tag"]]],["StartoverWindowSeconds","integer"],["DashManifests",["array",["ref","DashManifestConfiguration"]]],["ForceEndpointErrorConfiguration",["ref","ForceEndpointErrorConfiguration"]],["MssManifests",["array",["ref","MssManifestConfiguration"]]],["StreamNameOutputMode",["enum","INDEX","PASSTHROUGH_NAME"]],["UriSeparator",["enum","UNDERSCORE","HYPHEN"]],["ModifiedAt","string",8],["CreatedAt","string",8],["Arn","string",72],["DashManifestUrls",["array","string"],8],["MssManifestUrls",["array","string"],8],["HlsManifestUrls",["array","string"],8],["LowLatencyHlsManifestUrls",["array","string"],8]],"id":["Arn"],"d":{"LowLatencyHlsManifestConfiguration":[["ManifestWindowSeconds","integer"],["ManifestName","string",1],["ProgramDateTimeIntervalSeconds","integer"],["ChildManifestName","string"],["ScteHls",["ref","ScteHls"]],["Url","string"],["FilterConfiguration",["ref","FilterConfiguration"]],["StartTag",["ref","StartTag"]],["UrlEncodeChildManifest","boolean"],["UriPathType",["enum","LEAF","ROOT"]]],"ScteHls":[["AdMarkerHls",["enum","DATERANGE","SCTE35_ENHANCED"]],["ScteInManifests",["enum","ALL","MATCHES_FILTER"]]],"FilterConfiguration":[["ManifestFilter","string"],["DrmSettings","string"],["Start","string"],["End","string"],["TimeDelaySeconds","integer"],["ClipStartTime","string"]],"StartTag":[["TimeOffset","number",1],["Precise","boolean"]],"HlsManifestConfiguration":[["ManifestWindowSeconds","integer"],["ManifestName","string",1],["ProgramDateTimeIntervalSeconds","integer"],["ChildManifestName","string"],["ScteHls",["ref","ScteHls"]],["Url","string"],["FilterConfiguration",["ref","FilterConfiguration"]],["StartTag",["ref","StartTag"]],["UrlEncodeChildManifest","boolean"],["UriPathType",["enum","LEAF","ROOT"]]],"Segment":[["SegmentName","string"],["TsUseAudioRenditionGroup","boolean"],["IncludeIframeOnlyStreams","boolean"],["Scte",["ref","Scte"]],["TsIncludeDvbSubtitles","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","Encryption"]],["OutputTimestampMode",["enum","PASSTHROUGH","REBASED_TO_CHANNEL_START"]]],"Scte":[["ScteFilter",["array","string"]],["ScteInSegments",["enum","NONE","ALL","MATCHES_FILTER"]],["CustomAdTypes",["array",["enum","PROGRAM","CHAPTER","UNSCHEDULED_EVENT","ALTERNATE_CONTENT_OPPORTUNITY","NETWORK"]]]],"Encryption":[["KeyRotationIntervalSeconds","integer"],["ConstantInitializationVector","string"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["EncryptionMethod",["ref","EncryptionMethod"],1],["CmafExcludeSegmentDrmMetadata","boolean"]],"SpekeKeyProvider":[["DrmSystems",["array","string"],1],["ResourceId","string",1],["EncryptionContractConfiguration",["ref","EncryptionContractConfiguration"],1],["RoleArn","string",1],["Url","string",1],["CertificateArn","string"]],"EncryptionContractConfiguration":[["PresetSpeke20Audio",["enum","PRESET_AUDIO_1","PRESET_AUDIO_2","PRESET_AUDIO_3","SHARED","UNENCRYPTED"],1],["PresetSpeke20Video",["enum","PRESET_VIDEO_1","PRESET_VIDEO_2","PRESET_VIDEO_3","PRESET_VIDEO_4","PRESET_VIDEO_5","PRESET_VIDEO_6","PRESET_VIDEO_7","PRESET_VIDEO_8","SHARED","UNENCRYPTED"],1]],"EncryptionMethod":[["CmafEncryptionMethod",["enum","CENC","CBCS"]],["TsEncryptionMethod",["enum","AES_128","SAMPLE_AES"]],["IsmEncryptionMethod",["enum","CENC"]]],"DashManifestConfiguration":[["ManifestName","string",1],["ManifestWindowSeconds","integer"],["FilterConfiguration",["ref","FilterConfiguration"]],["MinUpdatePeriodSeconds","integer"],["MinBufferTimeSeconds","integer"],["SuggestedPresentationDelaySeconds","integer"],["SegmentTemplateFormat",["enum","NUMBER_WITH_TIMELINE"]],["PeriodTriggers",["array",["enum","AVAILS","DRM_KEY_ROTATION","SOURCE_CHANGES","SOURCE_DISRUPTIONS","NONE"]]],["ScteDash",["ref","ScteDash"]],["DrmSignaling",["enum","INDIVIDUAL","REFERENCED"]],["UtcTiming",["ref","DashUtcTiming"]],["Profiles",["array",["enum","DVB_DASH"]]],["BaseUrls",["array",["ref","DashBaseUrl"]]],["ProgramInformation",["ref","DashProgramInformation"]],["DvbSettings",["ref","DashDvbSettings"]],["Compactness",["enum","STANDARD","NONE"]],["AudioTimelinePattern",["enum","NONE","PATTERNED"]],["SubtitleConfiguration",["ref","DashSubtitleConfiguration"]],["UriPathType",["enum","LEAF","ROOT"]],["AvailabilityStartTimeConfiguration",["ref","DashAvailabilityStartTimeConfiguration"]]],"ScteDash":[["AdMarkerDash",["enum","BINARY","XML"]],["ScteInManifests",["enum","ALL","MATCHES_FILTER"]]],"DashUtcTiming":[["TimingMode",["enum","HTTP_HEAD","HTTP_ISO","HTTP_XSDATE","UTC_DIRECT"]],["TimingSource","string"]],"DashBaseUrl":[["Url","string",1],["ServiceLocation","string"],["DvbPriority","integer"],["DvbWeight","integer"]],"DashProgramInformation":[["Title","string"],["Source","string"],["Copyright","string"],["LanguageCode","string"],["MoreInformationUrl","string"]],"DashDvbSettings":[["FontDownload",["ref","DashDvbFontDownload"]],["ErrorMetrics",["array",["ref","DashDvbMetricsReporting"]]]],"DashDvbFontDownload":[["Url","string"],["MimeType","string"],["FontFamily","string"]],"DashDvbMetricsReporting":[["ReportingUrl","string",1],["Probability","integer"]],"DashSubtitleConfiguration":[["TtmlConfiguration",["ref","DashTtmlConfiguration"]]],"DashTtmlConfiguration":[["TtmlProfile",["enum","IMSC_1","EBU_TT_D_101"],1]],"DashAvailabilityStartTimeConfiguration":[["FixedAvailabilityStartTime","string",1]],"ForceEndpointErrorConfiguration":[["EndpointErrorConditions",["array",["enum","STALE_MANIFEST","INCOMPLETE_MANIFEST","MISSING_DRM_KEY","SLATE_INPUT"]]]],"MssManifestConfiguration":[["ManifestName","string",1],["FilterConfiguration",["ref","FilterConfiguration"]],["ManifestWindowSeconds","integer"],["ManifestLayout",["enum","FULL","COMPACT"]]]},"tags":["Tags","standard"]}');
+export const OriginEndpoint = cloudControlType<OriginEndpointArgs, OriginEndpointOutputs>("AWS::MediaPackageV2::OriginEndpoint", "aws:mediapackagev2:OriginEndpoint", '{"p":[["Description","string"],["ChannelName","string",67],["LowLatencyHlsManifests",["array",["ref","LowLatencyHlsManifestConfiguration"]]],["ContainerType",["enum","TS","CMAF","ISM"],1],["OriginEndpointName","string",67],["HlsManifests",["array",["ref","HlsManifestConfiguration"]]],["ChannelGroupName","string",67],["Segment",["ref","Segment"]],["Tags",["array",["ref","Tag"]]],["StartoverWindowSeconds","integer"],["DashManifests",["array",["ref","DashManifestConfiguration"]]],["ForceEndpointErrorConfiguration",["ref","ForceEndpointErrorConfiguration"]],["MssManifests",["array",["ref","MssManifestConfiguration"]]],["StreamNameOutputMode",["enum","INDEX","PASSTHROUGH_NAME"]],["UriSeparator",["enum","UNDERSCORE","HYPHEN"]],["ModifiedAt","string",8],["CreatedAt","string",8],["Arn","string",72],["DashManifestUrls",["array","string"],8],["MssManifestUrls",["array","string"],8],["HlsManifestUrls",["array","string"],8],["LowLatencyHlsManifestUrls",["array","string"],8]],"id":["Arn"],"d":{"LowLatencyHlsManifestConfiguration":[["ManifestWindowSeconds","integer"],["ManifestName","string",1],["ProgramDateTimeIntervalSeconds","integer"],["ChildManifestName","string"],["ScteHls",["ref","ScteHls"]],["Url","string"],["FilterConfiguration",["ref","FilterConfiguration"]],["StartTag",["ref","StartTag"]],["UrlEncodeChildManifest","boolean"],["UriPathType",["enum","LEAF","ROOT"]]],"ScteHls":[["AdMarkerHls",["enum","DATERANGE","SCTE35_ENHANCED"]],["ScteInManifests",["enum","ALL","MATCHES_FILTER"]]],"FilterConfiguration":[["ManifestFilter","string"],["DrmSettings","string"],["Start","string"],["End","string"],["TimeDelaySeconds","integer"],["ClipStartTime","string"]],"StartTag":[["TimeOffset","number",1],["Precise","boolean"]],"HlsManifestConfiguration":[["ManifestWindowSeconds","integer"],["ManifestName","string",1],["ProgramDateTimeIntervalSeconds","integer"],["ChildManifestName","string"],["ScteHls",["ref","ScteHls"]],["Url","string"],["FilterConfiguration",["ref","FilterConfiguration"]],["StartTag",["ref","StartTag"]],["UrlEncodeChildManifest","boolean"],["UriPathType",["enum","LEAF","ROOT"]]],"Segment":[["SegmentName","string"],["TsUseAudioRenditionGroup","boolean"],["IncludeIframeOnlyStreams","boolean"],["Scte",["ref","Scte"]],["TsIncludeDvbSubtitles","boolean"],["SegmentDurationSeconds","integer"],["Encryption",["ref","Encryption"]],["OutputTimestampMode",["enum","PASSTHROUGH","REBASED_TO_CHANNEL_START"]]],"Scte":[["ScteFilter",["array","string"]],["ScteInSegments",["enum","NONE","ALL","MATCHES_FILTER"]],["CustomAdTypes",["array",["enum","PROGRAM","CHAPTER","UNSCHEDULED_EVENT","ALTERNATE_CONTENT_OPPORTUNITY","NETWORK"]]]],"Encryption":[["KeyRotationIntervalSeconds","integer"],["ConstantInitializationVector","string"],["SpekeKeyProvider",["ref","SpekeKeyProvider"],1],["EncryptionMethod",["ref","EncryptionMethod"],1],["CmafExcludeSegmentDrmMetadata","boolean"]],"SpekeKeyProvider":[["DrmSystems",["array","string"],1],["ResourceId","string",1],["EncryptionContractConfiguration",["ref","EncryptionContractConfiguration"],1],["RoleArn","string",1],["Url","string",1],["CertificateArn","string"]],"EncryptionContractConfiguration":[["PresetSpeke20Audio",["enum","PRESET_AUDIO_1","PRESET_AUDIO_2","PRESET_AUDIO_3","SHARED","UNENCRYPTED"],1],["PresetSpeke20Video",["enum","PRESET_VIDEO_1","PRESET_VIDEO_2","PRESET_VIDEO_3","PRESET_VIDEO_4","PRESET_VIDEO_5","PRESET_VIDEO_6","PRESET_VIDEO_7","PRESET_VIDEO_8","SHARED","UNENCRYPTED"],1]],"EncryptionMethod":[["CmafEncryptionMethod",["enum","CENC","CBCS"]],["TsEncryptionMethod",["enum","AES_128","SAMPLE_AES"]],["IsmEncryptionMethod",["enum","CENC"]]],"DashManifestConfiguration":[["ManifestName","string",1],["ManifestWindowSeconds","integer"],["FilterConfiguration",["ref","FilterConfiguration"]],["MinUpdatePeriodSeconds","integer"],["MinBufferTimeSeconds","integer"],["SuggestedPresentationDelaySeconds","integer"],["SegmentTemplateFormat",["enum","NUMBER_WITH_TIMELINE"]],["PeriodTriggers",["array",["enum","AVAILS","DRM_KEY_ROTATION","SOURCE_CHANGES","SOURCE_DISRUPTIONS","NONE"]]],["ScteDash",["ref","ScteDash"]],["DrmSignaling",["enum","INDIVIDUAL","REFERENCED"]],["UtcTiming",["ref","DashUtcTiming"]],["Profiles",["array",["enum","DVB_DASH"]]],["BaseUrls",["array",["ref","DashBaseUrl"]]],["ProgramInformation",["ref","DashProgramInformation"]],["DvbSettings",["ref","DashDvbSettings"]],["Compactness",["enum","STANDARD","NONE"]],["AudioTimelinePattern",["enum","NONE","PATTERNED"]],["SubtitleConfiguration",["ref","DashSubtitleConfiguration"]],["UriPathType",["enum","LEAF","ROOT"]],["AvailabilityStartTimeConfiguration",["ref","DashAvailabilityStartTimeConfiguration"]]],"ScteDash":[["AdMarkerDash",["enum","BINARY","XML"]],["ScteInManifests",["enum","ALL","MATCHES_FILTER"]]],"DashUtcTiming":[["TimingMode",["enum","HTTP_HEAD","HTTP_ISO","HTTP_XSDATE","UTC_DIRECT"]],["TimingSource","string"]],"DashBaseUrl":[["Url","string",1],["ServiceLocation","string"],["DvbPriority","integer"],["DvbWeight","integer"]],"DashProgramInformation":[["Title","string"],["Source","string"],["Copyright","string"],["LanguageCode","string"],["MoreInformationUrl","string"]],"DashDvbSettings":[["FontDownload",["ref","DashDvbFontDownload"]],["ErrorMetrics",["array",["ref","DashDvbMetricsReporting"]]]],"DashDvbFontDownload":[["Url","string"],["MimeType","string"],["FontFamily","string"]],"DashDvbMetricsReporting":[["ReportingUrl","string",1],["Probability","integer"]],"DashSubtitleConfiguration":[["TtmlConfiguration",["ref","DashTtmlConfiguration"]]],"DashTtmlConfiguration":[["TtmlProfile",["enum","IMSC_1","EBU_TT_D_101"],1]],"DashAvailabilityStartTimeConfiguration":[["FixedAvailabilityStartTime","string",1]],"ForceEndpointErrorConfiguration":[["EndpointErrorConditions",["array",["enum","STALE_MANIFEST","INCOMPLETE_MANIFEST","MISSING_DRM_KEY","SLATE_INPUT"]]]],"MssManifestConfiguration":[["ManifestName","string",1],["FilterConfiguration",["ref","FilterConfiguration"]],["ManifestWindowSeconds","integer"],["ManifestLayout",["enum","FULL","COMPACT"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ChannelGroupName","ChannelName","OriginEndpointName"],"ro":["Arn","CreatedAt","DashManifestUrls","MssManifestUrls","HlsManifestUrls","LowLatencyHlsManifestUrls","ModifiedAt","LowLatencyHlsManifests/*/Url","HlsManifests/*/Url"],"uo":["Tags"],"ai":[["ChannelGroupName","ChannelName","OriginEndpointName"]],"tg":[true,true,true]}}');
 /** A {@link OriginEndpoint} instance: its attributes as typed outputs. */
 export type OriginEndpoint = InstanceType<typeof OriginEndpoint>;
 
 /** Inputs of {@link OriginEndpoint}. */
 export interface OriginEndpointArgs {
-  /** The description associated with the origin endpoint. */
+  /**
+   * The description associated with the origin endpoint.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** The channel name associated with the origin endpoint. */
+  /**
+   * The channel name associated with the origin endpoint.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelName: string;
   /** The low-latency HLS (LL-HLS) manifests associated with the origin endpoint. */
   lowLatencyHlsManifests?: OriginEndpointLowLatencyHlsManifestConfiguration[];
   /** The container type associated with the origin endpoint configuration. */
   containerType: "TS" | "CMAF" | "ISM";
-  /** The name of the origin endpoint associated with the origin endpoint configuration. */
+  /**
+   * The name of the origin endpoint associated with the origin endpoint configuration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   originEndpointName: string;
   /** The HLS manifests associated with the origin endpoint configuration. */
   hlsManifests?: OriginEndpointHlsManifestConfiguration[];
-  /** The name of the channel group associated with the origin endpoint configuration. */
+  /**
+   * The name of the channel group associated with the origin endpoint configuration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelGroupName: string;
   /** The segment associated with the origin endpoint. */
   segment?: OriginEndpointSegment;
   /** The tags associated with the origin endpoint. */
   tags?: AwsTag[];
-  /** The size of the window (in seconds) to specify a window of the live stream that's available for on-demand viewing. Viewers can start-over or catch-up on content that falls within the window. */
+  /**
+   * The size of the window (in seconds) to specify a window of the live stream that's available for on-demand viewing. Viewers can start-over or catch-up on content that falls within the window.
+   *
+   * Range: 0–1209600.
+   */
   startoverWindowSeconds?: number;
   /** A DASH manifest configuration. */
   dashManifests?: OriginEndpointDashManifestConfiguration[];
@@ -228,7 +282,11 @@ export interface OriginEndpointOutputs extends OriginEndpointArgs {
 export interface OriginEndpointLowLatencyHlsManifestConfiguration {
   /** The total duration (in seconds) of the manifest's content. */
   manifestWindowSeconds?: number;
-  /** A short string that's appended to the endpoint URL. The manifest name creates a unique path to this endpoint. If you don't enter a value, MediaPackage uses the default manifest name, `index` . MediaPackage automatically inserts the format extension, such as `.m3u8` . You can't use the same manifest name if you use HLS manifest and low-latency HLS manifest. The `manifestName` on the `HLSManifest` object overrides the `manifestName` you provided on the `originEndpoint` object. */
+  /**
+   * A short string that's appended to the endpoint URL. The manifest name creates a unique path to this endpoint. If you don't enter a value, MediaPackage uses the default manifest name, `index` . MediaPackage automatically inserts the format extension, such as `.m3u8` . You can't use the same manifest name if you use HLS manifest and low-latency HLS manifest. The `manifestName` on the `HLSManifest` object overrides the `manifestName` you provided on the `originEndpoint` object.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   manifestName: string;
   /**
    * Inserts `EXT-X-PROGRAM-DATE-TIME` tags in the output manifest at the interval that you specify. If you don't enter an interval, `EXT-X-PROGRAM-DATE-TIME` tags aren't included in the manifest. The tags sync the stream to the wall clock so that viewers can seek to a specific time in the playback timeline on the player.
@@ -236,7 +294,11 @@ export interface OriginEndpointLowLatencyHlsManifestConfiguration {
    * Irrespective of this parameter, if any `ID3Timed` metadata is in the HLS input, MediaPackage passes through that metadata to the HLS output.
    */
   programDateTimeIntervalSeconds?: number;
-  /** The name of the child manifest associated with the low-latency HLS (LL-HLS) manifest configuration of the origin endpoint. */
+  /**
+   * The name of the child manifest associated with the low-latency HLS (LL-HLS) manifest configuration of the origin endpoint.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   childManifestName?: string;
   /** The SCTE-35 HLS configuration associated with the low-latency HLS (LL-HLS) manifest configuration of the origin endpoint. */
   scteHls?: OriginEndpointScteHls;
@@ -268,15 +330,27 @@ export interface OriginEndpointScteHls {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-filterconfiguration.html | CloudFormation: FilterConfiguration}
  */
 export interface OriginEndpointFilterConfiguration {
-  /** Optionally specify one or more manifest filters for all of your manifest egress requests. When you include a manifest filter, note that you cannot use an identical manifest filter query parameter for this manifest's endpoint URL. */
+  /**
+   * Optionally specify one or more manifest filters for all of your manifest egress requests. When you include a manifest filter, note that you cannot use an identical manifest filter query parameter for this manifest's endpoint URL.
+   *
+   * Length: 1–1024.
+   */
   manifestFilter?: string;
-  /** <p>Optionally specify one or more DRM settings for all of your manifest egress requests. When you include a DRM setting, note that you cannot use an identical DRM setting query parameter for this manifest's endpoint URL.</p> */
+  /**
+   * <p>Optionally specify one or more DRM settings for all of your manifest egress requests. When you include a DRM setting, note that you cannot use an identical DRM setting query parameter for this manifest's endpoint URL.</p>
+   *
+   * Length: 1–1024.
+   */
   drmSettings?: string;
   /** Optionally specify the start time for all of your manifest egress requests. When you include start time, note that you cannot use start time query parameters for this manifest's endpoint URL. */
   start?: string;
   /** Optionally specify the end time for all of your manifest egress requests. When you include end time, note that you cannot use end time query parameters for this manifest's endpoint URL. */
   end?: string;
-  /** Optionally specify the time delay for all of your manifest egress requests. Enter a value that is smaller than your endpoint's startover window. When you include time delay, note that you cannot use time delay query parameters for this manifest's endpoint URL. */
+  /**
+   * Optionally specify the time delay for all of your manifest egress requests. Enter a value that is smaller than your endpoint's startover window. When you include time delay, note that you cannot use time delay query parameters for this manifest's endpoint URL.
+   *
+   * Range: 0–1209600.
+   */
   timeDelaySeconds?: number;
   /** Optionally specify the clip start time for all of your manifest egress requests. When you include clip start time, note that you cannot use clip start time query parameters for this manifest's endpoint URL. */
   clipStartTime?: string;
@@ -302,11 +376,19 @@ export interface OriginEndpointStartTag {
 export interface OriginEndpointHlsManifestConfiguration {
   /** The duration of the manifest window, in seconds, for the HLS manifest configuration. */
   manifestWindowSeconds?: number;
-  /** The name of the manifest associated with the HLS manifest configuration. */
+  /**
+   * The name of the manifest associated with the HLS manifest configuration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   manifestName: string;
   /** The `EXT-X-PROGRAM-DATE-TIME` interval, in seconds, associated with the HLS manifest configuration. */
   programDateTimeIntervalSeconds?: number;
-  /** The name of the child manifest associated with the HLS manifest configuration. */
+  /**
+   * The name of the child manifest associated with the HLS manifest configuration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   childManifestName?: string;
   /** THE SCTE-35 HLS configuration associated with the HLS manifest configuration. */
   scteHls?: OriginEndpointScteHls;
@@ -327,7 +409,11 @@ export interface OriginEndpointHlsManifestConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-segment.html | CloudFormation: Segment}
  */
 export interface OriginEndpointSegment {
-  /** The name of the segment associated with the origin endpoint. */
+  /**
+   * The name of the segment associated with the origin endpoint.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   segmentName?: string;
   /** Whether the segment is an audio rendition group. */
   tsUseAudioRenditionGroup?: boolean;
@@ -337,7 +423,11 @@ export interface OriginEndpointSegment {
   scte?: OriginEndpointScte;
   /** Whether the segment includes DVB subtitles. */
   tsIncludeDvbSubtitles?: boolean;
-  /** The duration of the segment, in seconds. */
+  /**
+   * The duration of the segment, in seconds.
+   *
+   * Range: 1–30.
+   */
   segmentDurationSeconds?: number;
   /** Whether to use encryption for the segment. */
   encryption?: OriginEndpointEncryption;
@@ -350,8 +440,12 @@ export interface OriginEndpointSegment {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-scte.html | CloudFormation: Scte}
  */
 export interface OriginEndpointScte {
-  /** The filter associated with the SCTE-35 configuration. */
-  scteFilter?: string[];
+  /**
+   * The filter associated with the SCTE-35 configuration.
+   *
+   * Items: 0–100.
+   */
+  scteFilter?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY" | "PROGRAM" | "CHAPTER" | "UNSCHEDULED_EVENT" | "ALTERNATE_CONTENT_OPPORTUNITY" | "NETWORK" | "PROVIDER_PROMO" | "DISTRIBUTOR_PROMO" | "PROVIDER_AD_BLOCK" | "DISTRIBUTOR_AD_BLOCK" | "CONTENT_IDENTIFICATION" | "CALL_AD_SERVER")[];
   /**
    * Controls whether SCTE-35 messages are included in segment files.
    *
@@ -361,7 +455,11 @@ export interface OriginEndpointScte {
    * For DASH manifests, when set to `All` , an `InbandEventStream` tag signals that SCTE messages are present in segments. This setting works independently of manifest ad markers.
    */
   scteInSegments?: "NONE" | "ALL" | "MATCHES_FILTER";
-  /** <p>A list of additional non-Ad SCTE-35 event types to treat as advertisements. When configured, events matching these types produce ad markers (such as <code>SCTE35-OUT</code> and <code>SCTE35-IN</code> in HLS DATERANGE tags) in manifests.</p> <p>Valid values: <code>PROGRAM</code> | <code>CHAPTER</code> | <code>UNSCHEDULED_EVENT</code> | <code>ALTERNATE_CONTENT_OPPORTUNITY</code> | <code>NETWORK</code> </p> <p>If you don't specify any values, the default is empty (only default ad types are used).</p> */
+  /**
+   * <p>A list of additional non-Ad SCTE-35 event types to treat as advertisements. When configured, events matching these types produce ad markers (such as <code>SCTE35-OUT</code> and <code>SCTE35-IN</code> in HLS DATERANGE tags) in manifests.</p> <p>Valid values: <code>PROGRAM</code> | <code>CHAPTER</code> | <code>UNSCHEDULED_EVENT</code> | <code>ALTERNATE_CONTENT_OPPORTUNITY</code> | <code>NETWORK</code> </p> <p>If you don't specify any values, the default is empty (only default ad types are used).</p>
+   *
+   * Items: 0–25.
+   */
   customAdTypes?: ("PROGRAM" | "CHAPTER" | "UNSCHEDULED_EVENT" | "ALTERNATE_CONTENT_OPPORTUNITY" | "NETWORK")[];
 }
 
@@ -371,9 +469,17 @@ export interface OriginEndpointScte {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-encryption.html | CloudFormation: Encryption}
  */
 export interface OriginEndpointEncryption {
-  /** The interval, in seconds, to rotate encryption keys for the origin endpoint. */
+  /**
+   * The interval, in seconds, to rotate encryption keys for the origin endpoint.
+   *
+   * Range: 300–31536000.
+   */
   keyRotationIntervalSeconds?: number;
-  /** A 128-bit, 16-byte hex value represented by a 32-character string, used in conjunction with the key for encrypting content. If you don't specify a value, then MediaPackage creates the constant initialization vector (IV). */
+  /**
+   * A 128-bit, 16-byte hex value represented by a 32-character string, used in conjunction with the key for encrypting content. If you don't specify a value, then MediaPackage creates the constant initialization vector (IV).
+   *
+   * Length: 32–32. Pattern: `^[0-9a-fA-F]+$`.
+   */
   constantInitializationVector?: string;
   /** The SPEKE key provider to use for encryption. */
   spekeKeyProvider: OriginEndpointSpekeKeyProvider;
@@ -404,12 +510,18 @@ export interface OriginEndpointEncryption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-spekekeyprovider.html | CloudFormation: SpekeKeyProvider}
  */
 export interface OriginEndpointSpekeKeyProvider {
-  /** The DRM solution provider you're using to protect your content during distribution. */
-  drmSystems: string[];
+  /**
+   * The DRM solution provider you're using to protect your content during distribution.
+   *
+   * Items: 1–4.
+   */
+  drmSystems: ("CLEAR_KEY_AES_128" | "FAIRPLAY" | "PLAYREADY" | "WIDEVINE" | "IRDETO")[];
   /**
    * The unique identifier for the content. The service sends this identifier to the key server to identify the current endpoint. How unique you make this identifier depends on how fine-grained you want access controls to be. The service does not permit you to use the same ID for two simultaneous encryption processes. The resource ID is also known as the content ID.
    *
    * The following example shows a resource ID: `MovieNight20171126093045`
+   *
+   * Length: 1–256. Pattern: `^[0-9a-zA-Z_-]+$`.
    */
   resourceId: string;
   /** The encryption contract configuration associated with the SPEKE key provider. */
@@ -418,11 +530,21 @@ export interface OriginEndpointSpekeKeyProvider {
    * The ARN for the IAM role granted by the key provider that provides access to the key provider API. This role must have a trust policy that allows MediaPackage to assume the role, and it must have a sufficient permissions policy to allow access to the specific key retrieval URL. Get this from your DRM solution provider.
    *
    * Valid format: `arn:aws:iam::{accountID}:role/{name}` . The following example shows a role ARN: `arn:aws:iam::444455556666:role/SpekeAccess`
+   *
+   * Length: 1–2048.
    */
   roleArn: string;
-  /** The URL of the SPEKE key provider. */
+  /**
+   * The URL of the SPEKE key provider.
+   *
+   * Length: 1–1024.
+   */
   url: string;
-  /** <p>The ARN for the certificate that you imported to Amazon Web Services Certificate Manager to add content key encryption to this endpoint. For this feature to work, your DRM key provider must support content key encryption.</p> */
+  /**
+   * <p>The ARN for the certificate that you imported to Amazon Web Services Certificate Manager to add content key encryption to this endpoint. For this feature to work, your DRM key provider must support content key encryption.</p>
+   *
+   * Length: 20–2048. Pattern: `^arn:([^:\n]+):acm:([^:\n]+):([0-9]+):certificate/[a-zA-Z0-9-_]+$`.
+   */
   certificateArn?: string;
 }
 
@@ -481,7 +603,11 @@ export interface OriginEndpointEncryptionMethod {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-dashmanifestconfiguration.html | CloudFormation: DashManifestConfiguration}
  */
 export interface OriginEndpointDashManifestConfiguration {
-  /** A short string that's appended to the endpoint URL. The child manifest name creates a unique path to this endpoint. */
+  /**
+   * A short string that's appended to the endpoint URL. The child manifest name creates a unique path to this endpoint.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   manifestName: string;
   /** The total duration (in seconds) of the manifest's content. */
   manifestWindowSeconds?: number;
@@ -501,7 +627,11 @@ export interface OriginEndpointDashManifestConfiguration {
    * - `NUMBER_WITH_TIMELINE` - The `$Number$` variable is used in the `media` URL. The value of this variable is the sequential number of the segment. A full `SegmentTimeline` object is presented in each `SegmentTemplate` .
    */
   segmentTemplateFormat?: "NUMBER_WITH_TIMELINE";
-  /** A list of triggers that controls when AWS Elemental MediaPackage separates the MPEG-DASH manifest into multiple periods. Type `ADS` to indicate that AWS Elemental MediaPackage must create periods in the output manifest that correspond to SCTE-35 ad markers in the input source. Leave this value empty to indicate that the manifest is contained all in one period. For more information about periods in the DASH manifest, see [Multi-period DASH in AWS Elemental MediaPackage](https://docs.aws.amazon.com/mediapackage/latest/userguide/multi-period.html) . */
+  /**
+   * A list of triggers that controls when AWS Elemental MediaPackage separates the MPEG-DASH manifest into multiple periods. Type `ADS` to indicate that AWS Elemental MediaPackage must create periods in the output manifest that correspond to SCTE-35 ad markers in the input source. Leave this value empty to indicate that the manifest is contained all in one period. For more information about periods in the DASH manifest, see [Multi-period DASH in AWS Elemental MediaPackage](https://docs.aws.amazon.com/mediapackage/latest/userguide/multi-period.html) .
+   *
+   * Items: 0–100.
+   */
   periodTriggers?: ("AVAILS" | "DRM_KEY_ROTATION" | "SOURCE_CHANGES" | "SOURCE_DISRUPTIONS" | "NONE")[];
   /** The SCTE configuration. */
   scteDash?: OriginEndpointScteDash;
@@ -509,9 +639,17 @@ export interface OriginEndpointDashManifestConfiguration {
   drmSignaling?: "INDIVIDUAL" | "REFERENCED";
   /** Determines the type of UTC timing included in the DASH Media Presentation Description (MPD). */
   utcTiming?: OriginEndpointDashUtcTiming;
-  /** The profile that the output is compliant with. */
+  /**
+   * The profile that the output is compliant with.
+   *
+   * Items: 0–5.
+   */
   profiles?: "DVB_DASH"[];
-  /** The base URLs to use for retrieving segments. */
+  /**
+   * The base URLs to use for retrieving segments.
+   *
+   * Items: 0–20.
+   */
   baseUrls?: OriginEndpointDashBaseUrl[];
   /** Details about the content that you want MediaPackage to pass through in the manifest to the playback device. */
   programInformation?: OriginEndpointDashProgramInformation;
@@ -557,7 +695,11 @@ export interface OriginEndpointScteDash {
 export interface OriginEndpointDashUtcTiming {
   /** The UTC timing mode. */
   timingMode?: "HTTP_HEAD" | "HTTP_ISO" | "HTTP_XSDATE" | "UTC_DIRECT";
-  /** The the method that the player uses to synchronize to coordinated universal time (UTC) wall clock time. */
+  /**
+   * The the method that the player uses to synchronize to coordinated universal time (UTC) wall clock time.
+   *
+   * Length: 1–1024.
+   */
   timingSource?: string;
 }
 
@@ -567,13 +709,29 @@ export interface OriginEndpointDashUtcTiming {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-dashbaseurl.html | CloudFormation: DashBaseUrl}
  */
 export interface OriginEndpointDashBaseUrl {
-  /** A source location for segments. */
+  /**
+   * A source location for segments.
+   *
+   * Length: 1–2048.
+   */
   url: string;
-  /** The name of the source location. */
+  /**
+   * The name of the source location.
+   *
+   * Length: 1–2048.
+   */
   serviceLocation?: string;
-  /** For use with DVB-DASH profiles only. The priority of this location for servings segments. The lower the number, the higher the priority. */
+  /**
+   * For use with DVB-DASH profiles only. The priority of this location for servings segments. The lower the number, the higher the priority.
+   *
+   * Range: 1–15000.
+   */
   dvbPriority?: number;
-  /** For use with DVB-DASH profiles only. The weighting for source locations that have the same priority. */
+  /**
+   * For use with DVB-DASH profiles only. The weighting for source locations that have the same priority.
+   *
+   * Range: 1–15000.
+   */
   dvbWeight?: number;
 }
 
@@ -583,15 +741,35 @@ export interface OriginEndpointDashBaseUrl {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-dashprograminformation.html | CloudFormation: DashProgramInformation}
  */
 export interface OriginEndpointDashProgramInformation {
-  /** The title for the manifest. */
+  /**
+   * The title for the manifest.
+   *
+   * Length: 1–2048.
+   */
   title?: string;
-  /** Information about the content provider. */
+  /**
+   * Information about the content provider.
+   *
+   * Length: 1–2048.
+   */
   source?: string;
-  /** A copyright statement about the content. */
+  /**
+   * A copyright statement about the content.
+   *
+   * Length: 1–2048.
+   */
   copyright?: string;
-  /** The language code for this manifest. */
+  /**
+   * The language code for this manifest.
+   *
+   * Length: 2–5. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*[a-zA-Z0-9]$`.
+   */
   languageCode?: string;
-  /** An absolute URL that contains more information about this content. */
+  /**
+   * An absolute URL that contains more information about this content.
+   *
+   * Length: 1–2048.
+   */
   moreInformationUrl?: string;
 }
 
@@ -603,7 +781,11 @@ export interface OriginEndpointDashProgramInformation {
 export interface OriginEndpointDashDvbSettings {
   /** Subtitle font settings. */
   fontDownload?: OriginEndpointDashDvbFontDownload;
-  /** Playback device error reporting settings. */
+  /**
+   * Playback device error reporting settings.
+   *
+   * Items: 0–20.
+   */
   errorMetrics?: OriginEndpointDashDvbMetricsReporting[];
 }
 
@@ -613,15 +795,25 @@ export interface OriginEndpointDashDvbSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-dashdvbfontdownload.html | CloudFormation: DashDvbFontDownload}
  */
 export interface OriginEndpointDashDvbFontDownload {
-  /** The URL for downloading fonts for subtitles. */
+  /**
+   * The URL for downloading fonts for subtitles.
+   *
+   * Length: 1–2048.
+   */
   url?: string;
   /**
    * The `mimeType` of the resource that's at the font download URL.
    *
    * For information about font MIME types, see the [MPEG-DASH Profile for Transport of ISO BMFF Based DVB Services over IP Based Networks](https://docs.aws.amazon.com/https://dvb.org/wp-content/uploads/2021/06/A168r4_MPEG-DASH-Profile-for-Transport-of-ISO-BMFF-Based-DVB-Services_Draft-ts_103-285-v140_November_2021.pdf) document.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_/-]*[a-zA-Z0-9]$`.
    */
   mimeType?: string;
-  /** The `fontFamily` name for subtitles, as described in [EBU-TT-D Subtitling Distribution Format](https://docs.aws.amazon.com/https://tech.ebu.ch/publications/tech3380) . */
+  /**
+   * The `fontFamily` name for subtitles, as described in [EBU-TT-D Subtitling Distribution Format](https://docs.aws.amazon.com/https://tech.ebu.ch/publications/tech3380) .
+   *
+   * Length: 1–256.
+   */
   fontFamily?: string;
 }
 
@@ -631,9 +823,17 @@ export interface OriginEndpointDashDvbFontDownload {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-dashdvbmetricsreporting.html | CloudFormation: DashDvbMetricsReporting}
  */
 export interface OriginEndpointDashDvbMetricsReporting {
-  /** The URL where playback devices send error reports. */
+  /**
+   * The URL where playback devices send error reports.
+   *
+   * Length: 1–2048.
+   */
   reportingUrl: string;
-  /** The number of playback devices per 1000 that will send error reports to the reporting URL. This represents the probability that a playback device will be a reporting player for this session. */
+  /**
+   * The number of playback devices per 1000 that will send error reports to the reporting URL. This represents the probability that a playback device will be a reporting player for this session.
+   *
+   * Range: 1–1000.
+   */
   probability?: number;
 }
 
@@ -690,7 +890,11 @@ export interface OriginEndpointForceEndpointErrorConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpoint-mssmanifestconfiguration.html | CloudFormation: MssManifestConfiguration}
  */
 export interface OriginEndpointMssManifestConfiguration {
-  /** <p>The name of the MSS manifest. This name is appended to the origin endpoint URL to create the unique path for accessing this specific MSS manifest.</p> */
+  /**
+   * <p>The name of the MSS manifest. This name is appended to the origin endpoint URL to create the unique path for accessing this specific MSS manifest.</p>
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   manifestName: string;
   /** <p>Filter configuration includes settings for manifest filtering, start and end times, and time delay that apply to all of your egress requests for this manifest. </p> */
   filterConfiguration?: OriginEndpointFilterConfiguration;
@@ -704,19 +908,31 @@ export interface OriginEndpointMssManifestConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediapackagev2-originendpointpolicy.html | CloudFormation: AWS::MediaPackageV2::OriginEndpointPolicy}
  */
-export const OriginEndpointPolicy = cloudControlType<OriginEndpointPolicyArgs, OriginEndpointPolicyOutputs>("AWS::MediaPackageV2::OriginEndpointPolicy", "aws:mediapackagev2:OriginEndpointPolicy", '{"p":[["Policy",["union","json","string"],1],["ChannelName","string",67],["OriginEndpointName","string",67],["ChannelGroupName","string",67],["CdnAuthConfiguration",["ref","CdnAuthConfiguration"]]],"id":["ChannelGroupName","ChannelName","OriginEndpointName"],"d":{"CdnAuthConfiguration":[["CdnIdentifierSecretArns",["array","string"],1],["SecretsRoleArn","string",1]]}}');
+export const OriginEndpointPolicy = cloudControlType<OriginEndpointPolicyArgs, OriginEndpointPolicyOutputs>("AWS::MediaPackageV2::OriginEndpointPolicy", "aws:mediapackagev2:OriginEndpointPolicy", '{"p":[["Policy",["union","json","string"],1],["ChannelName","string",67],["OriginEndpointName","string",67],["ChannelGroupName","string",67],["CdnAuthConfiguration",["ref","CdnAuthConfiguration"]]],"id":["ChannelGroupName","ChannelName","OriginEndpointName"],"d":{"CdnAuthConfiguration":[["CdnIdentifierSecretArns",["array","string"],1],["SecretsRoleArn","string",1]]},"reg":{"h":"crud","co":["ChannelGroupName","ChannelName","OriginEndpointName"],"tg":[false,false,false]}}');
 /** A {@link OriginEndpointPolicy} instance: its attributes as typed outputs. */
 export type OriginEndpointPolicy = InstanceType<typeof OriginEndpointPolicy>;
 
 /** Inputs of {@link OriginEndpointPolicy}. */
 export interface OriginEndpointPolicyArgs {
   /** The policy associated with the origin endpoint. */
-  policy: Record<string, unknown> | string;
-  /** The channel name associated with the origin endpoint policy. */
+  policy: PolicyDocument | string;
+  /**
+   * The channel name associated with the origin endpoint policy.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelName: string;
-  /** The name of the origin endpoint associated with the origin endpoint policy. */
+  /**
+   * The name of the origin endpoint associated with the origin endpoint policy.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   originEndpointName: string;
-  /** The name of the channel group associated with the origin endpoint policy. */
+  /**
+   * The name of the channel group associated with the origin endpoint policy.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   channelGroupName: string;
   /** The settings to enable CDN authorization headers in MediaPackage. */
   cdnAuthConfiguration?: OriginEndpointPolicyCdnAuthConfiguration;
@@ -732,8 +948,16 @@ export interface OriginEndpointPolicyOutputs extends OriginEndpointPolicyArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackagev2-originendpointpolicy-cdnauthconfiguration.html | CloudFormation: CdnAuthConfiguration}
  */
 export interface OriginEndpointPolicyCdnAuthConfiguration {
-  /** The ARN for the secret in Secrets Manager that your CDN uses for authorization to access the endpoint. */
+  /**
+   * The ARN for the secret in Secrets Manager that your CDN uses for authorization to access the endpoint.
+   *
+   * Items: 1–100. Each item: Length: 20–2048.
+   */
   cdnIdentifierSecretArns: string[];
-  /** The ARN for the IAM role that gives MediaPackage read access to Secrets Manager and AWS  for CDN authorization. */
+  /**
+   * The ARN for the IAM role that gives MediaPackage read access to Secrets Manager and AWS  for CDN authorization.
+   *
+   * Length: 20–2048.
+   */
   secretsRoleArn: string;
 }

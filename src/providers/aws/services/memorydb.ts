@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-acl.html | CloudFormation: AWS::MemoryDB::ACL}
  */
-export const ACL = cloudControlType<ACLArgs, ACLOutputs>("AWS::MemoryDB::ACL", "aws:memorydb:ACL", '{"p":[["ACLName","string",67],["UserNames",["array","string"]],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["ACLName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb:${Region}:${Account}:acl/${AclName}"}');
+export const ACL = cloudControlType<ACLArgs, ACLOutputs>("AWS::MemoryDB::ACL", "aws:memorydb:ACL", '{"p":[["ACLName","string",67],["UserNames",["array","string"]],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["ACLName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ACLName"],"ro":["Status","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:memorydb:${Region}:${Account}:acl/${AclName}"}');
 /** A {@link ACL} instance: its attributes as typed outputs. */
 export type ACL = InstanceType<typeof ACL>;
 
 /** Inputs of {@link ACL}. */
 export interface ACLArgs {
-  /** The name of the Access Control List. */
+  /**
+   * The name of the Access Control List.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   aclName: string;
   /** The list of users that belong to the Access Control List. */
   userNames?: string[];
@@ -27,6 +31,8 @@ export interface ACLArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -48,7 +54,7 @@ export interface ACLOutputs extends ACLArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-cluster.html | CloudFormation: AWS::MemoryDB::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::MemoryDB::Cluster", "aws:memorydb:Cluster", '{"p":[["NumReplicasPerShard","integer"],["Description","string"],["FinalSnapshotName","string"],["ParameterGroupName","string"],["SnapshotArns",["array","string"],66],["Port","integer",66],["ACLName","string",1],["SnapshotName","string",66],["NumShards","integer"],["TLSEnabled","boolean",66],["ClusterName","string",67],["SnsTopicArn","string"],["Tags",["array",["ref","Tag"]]],["EngineVersion","string"],["KmsKeyId","string",66],["SnsTopicStatus","string"],["SubnetGroupName","string",66],["AutoMinorVersionUpgrade","boolean"],["SecurityGroupIds",["array","string"]],["ClusterEndpoint",["ref","Endpoint"]],["SnapshotWindow","string"],["SnapshotRetentionLimit","integer"],["DataTiering",["enum","true","false"],66],["NodeType","string",1],["MaintenanceWindow","string"],["MultiRegionClusterName","string",66],["NetworkType",["enum","ipv4","ipv6","dual_stack"],66],["IpDiscovery",["enum","ipv4","ipv6"]],["Engine","string"],["Status","string",8],["ParameterGroupStatus","string",8],["ARN","string",8]],"id":["ClusterName"],"d":{"Endpoint":[["Address","string"],["Port","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb:${Region}:${Account}:cluster/${ClusterName}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::MemoryDB::Cluster", "aws:memorydb:Cluster", '{"p":[["NumReplicasPerShard","integer"],["Description","string"],["FinalSnapshotName","string",16],["ParameterGroupName","string"],["SnapshotArns",["array","string"],82],["Port","integer",66],["ACLName","string",1],["SnapshotName","string",82],["NumShards","integer"],["TLSEnabled","boolean",66],["ClusterName","string",67],["SnsTopicArn","string"],["Tags",["array",["ref","Tag"]]],["EngineVersion","string"],["KmsKeyId","string",66],["SnsTopicStatus","string"],["SubnetGroupName","string",66],["AutoMinorVersionUpgrade","boolean"],["SecurityGroupIds",["array","string"]],["ClusterEndpoint",["ref","Endpoint"]],["SnapshotWindow","string"],["SnapshotRetentionLimit","integer"],["DataTiering",["enum","true","false"],66],["NodeType","string",1],["MaintenanceWindow","string"],["MultiRegionClusterName","string",82],["NetworkType",["enum","ipv4","ipv6","dual_stack"],66],["IpDiscovery",["enum","ipv4","ipv6"]],["Engine","string"],["Status","string",8],["ParameterGroupStatus","string",8],["ARN","string",8]],"id":["ClusterName"],"d":{"Endpoint":[["Address","string"],["Port","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SnapshotArns","SnapshotName","MultiRegionClusterName","FinalSnapshotName"],"co":["ClusterName","TLSEnabled","DataTiering","KmsKeyId","Port","SubnetGroupName","SnapshotArns","MultiRegionClusterName","SnapshotName","NetworkType"],"ro":["Status","ClusterEndpoint/Address","ClusterEndpoint/Port","ARN","ParameterGroupStatus"],"uo":["SecurityGroupIds","SnapshotArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:memorydb:${Region}:${Account}:cluster/${ClusterName}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -64,23 +70,43 @@ export interface ClusterArgs {
   numReplicasPerShard?: number;
   /** A description of the cluster . */
   description?: string;
-  /** The user-supplied name of a final cluster snapshot. This is the unique name that identifies the snapshot. MemoryDB creates the snapshot, and then deletes the cluster immediately afterward. */
+  /**
+   * The user-supplied name of a final cluster snapshot. This is the unique name that identifies the snapshot. MemoryDB creates the snapshot, and then deletes the cluster immediately afterward.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   finalSnapshotName?: string;
   /** The name of the parameter group used by the cluster . */
   parameterGroupName?: string;
-  /** A list of Amazon Resource Names (ARN) that uniquely identify the RDB snapshot files stored in Amazon S3. The snapshot files are used to populate the new cluster . The Amazon S3 object name in the ARN cannot contain any commas. */
+  /**
+   * A list of Amazon Resource Names (ARN) that uniquely identify the RDB snapshot files stored in Amazon S3. The snapshot files are used to populate the new cluster . The Amazon S3 object name in the ARN cannot contain any commas.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotArns?: string[];
   /** The port used by the cluster . */
   port?: number;
-  /** The name of the Access Control List to associate with the cluster . */
+  /**
+   * The name of the Access Control List to associate with the cluster .
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z0-9\-]*`.
+   */
   aclName: string;
-  /** The name of a snapshot from which to restore data into the new cluster . The snapshot status changes to restoring while the new cluster is being created. */
+  /**
+   * The name of a snapshot from which to restore data into the new cluster . The snapshot status changes to restoring while the new cluster is being created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotName?: string;
   /** The number of shards in the cluster . */
   numShards?: number;
   /** A flag to indicate if In-transit encryption is enabled. */
   tlsEnabled?: boolean;
-  /** The name of the cluster . */
+  /**
+   * The name of the cluster .
+   *
+   * Pattern: `[a-z][a-z0-9\-]*`.
+   */
   clusterName: string;
   /** When you pass the logical ID of this resource to the intrinsic `Ref` function, Ref returns the ARN of the SNS topic, such as `arn:aws:memorydb:us-east-1:123456789012:mySNSTopic` */
   snsTopicArn?: string;
@@ -88,6 +114,8 @@ export interface ClusterArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** The Redis engine version used by the cluster . */
@@ -118,7 +146,11 @@ export interface ClusterArgs {
    * *Pattern* : `ddd:hh24:mi-ddd:hh24:mi`
    */
   maintenanceWindow?: string;
-  /** The name of the multi-Region cluster that this cluster belongs to. */
+  /**
+   * The name of the multi-Region cluster that this cluster belongs to.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   multiRegionClusterName?: string;
   /** The IP address type for the cluster. Returns 'ipv4' for IPv4 only, 'ipv6' for IPv6 only, or 'dual-stack' if the cluster supports both IPv4 and IPv6 addressing. */
   networkType?: "ipv4" | "ipv6" | "dual_stack";
@@ -155,13 +187,19 @@ export interface ClusterEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-multiregioncluster.html | CloudFormation: AWS::MemoryDB::MultiRegionCluster}
  */
-export const MultiRegionCluster = cloudControlType<MultiRegionClusterArgs, MultiRegionClusterOutputs>("AWS::MemoryDB::MultiRegionCluster", "aws:memorydb:MultiRegionCluster", '{"p":[["MultiRegionClusterNameSuffix","string",66],["Description","string"],["NodeType","string",1],["NumShards","integer"],["MultiRegionParameterGroupName","string",66],["TLSEnabled","boolean",66],["Engine","string"],["EngineVersion","string",66],["Tags",["array",["ref","Tag"]]],["UpdateStrategy",["enum","COORDINATED","UNCOORDINATED"]],["MultiRegionClusterName","string",72],["Status","string",8],["ARN","string",8]],"id":["MultiRegionClusterName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb::${Account}:multiregioncluster/${ClusterName}"}');
+export const MultiRegionCluster = cloudControlType<MultiRegionClusterArgs, MultiRegionClusterOutputs>("AWS::MemoryDB::MultiRegionCluster", "aws:memorydb:MultiRegionCluster", '{"p":[["MultiRegionClusterNameSuffix","string",82],["Description","string"],["NodeType","string",1],["NumShards","integer"],["MultiRegionParameterGroupName","string",66],["TLSEnabled","boolean",66],["Engine","string"],["EngineVersion","string",66],["Tags",["array",["ref","Tag"]]],["UpdateStrategy",["enum","COORDINATED","UNCOORDINATED"],16],["MultiRegionClusterName","string",72],["Status","string",8],["ARN","string",8]],"id":["MultiRegionClusterName"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MultiRegionClusterNameSuffix","UpdateStrategy"],"co":["MultiRegionClusterNameSuffix","EngineVersion","MultiRegionParameterGroupName","TLSEnabled"],"ro":["MultiRegionClusterName","Status","ARN"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:memorydb::${Account}:multiregioncluster/${ClusterName}"}');
 /** A {@link MultiRegionCluster} instance: its attributes as typed outputs. */
 export type MultiRegionCluster = InstanceType<typeof MultiRegionCluster>;
 
 /** Inputs of {@link MultiRegionCluster}. */
 export interface MultiRegionClusterArgs {
-  /** A suffix to be added to the Multi-Region cluster name. Amazon MemoryDB automatically applies a prefix to the Multi-Region cluster Name when it is created. Each Amazon Region has its own prefix. For instance, a Multi-Region cluster Name created in the US-West-1 region will begin with "virxk", along with the suffix name you provide. The suffix guarantees uniqueness of the Multi-Region cluster name across multiple regions. */
+  /**
+   * A suffix to be added to the Multi-Region cluster name. Amazon MemoryDB automatically applies a prefix to the Multi-Region cluster Name when it is created. Each Amazon Region has its own prefix. For instance, a Multi-Region cluster Name created in the US-West-1 region will begin with "virxk", along with the suffix name you provide. The suffix guarantees uniqueness of the Multi-Region cluster name across multiple regions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `[a-z][a-z0-9\-]*`.
+   */
   multiRegionClusterNameSuffix?: string;
   /** The description of the multi-Region cluster. */
   description?: string;
@@ -177,9 +215,17 @@ export interface MultiRegionClusterArgs {
   engine?: string;
   /** The version of the engine used by the multi-Region cluster. */
   engineVersion?: string;
-  /** A list of tags to be applied to the multi-Region cluster. */
+  /**
+   * A list of tags to be applied to the multi-Region cluster.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The strategy to use for the update operation. Supported values are "coordinated" or "uncoordinated". */
+  /**
+   * The strategy to use for the update operation. Supported values are "coordinated" or "uncoordinated".
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   updateStrategy?: "COORDINATED" | "UNCOORDINATED";
 }
 
@@ -198,7 +244,7 @@ export interface MultiRegionClusterOutputs extends MultiRegionClusterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-parametergroup.html | CloudFormation: AWS::MemoryDB::ParameterGroup}
  */
-export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::MemoryDB::ParameterGroup", "aws:memorydb:ParameterGroup", '{"p":[["Description","string",66],["Parameters","json"],["ParameterGroupName","string",67],["Family","string",67],["Tags",["array",["ref","Tag"]]],["ARN","string",8]],"id":["ParameterGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb:${Region}:${Account}:parametergroup/${ParameterGroupName}"}');
+export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::MemoryDB::ParameterGroup", "aws:memorydb:ParameterGroup", '{"p":[["Description","string",66],["Parameters","json",16],["ParameterGroupName","string",67],["Family","string",67],["Tags",["array",["ref","Tag"]]],["ARN","string",8]],"id":["ParameterGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Parameters"],"co":["ParameterGroupName","Family","Description"],"ro":["ARN"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:memorydb:${Region}:${Account}:parametergroup/${ParameterGroupName}"}');
 /** A {@link ParameterGroup} instance: its attributes as typed outputs. */
 export type ParameterGroup = InstanceType<typeof ParameterGroup>;
 
@@ -206,7 +252,11 @@ export type ParameterGroup = InstanceType<typeof ParameterGroup>;
 export interface ParameterGroupArgs {
   /** A description of the parameter group. */
   description?: string;
-  /** Returns the detailed parameter list for the parameter group. */
+  /**
+   * Returns the detailed parameter list for the parameter group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   parameters?: Record<string, unknown>;
   /** The name of the parameter group. */
   parameterGroupName: string;
@@ -216,6 +266,8 @@ export interface ParameterGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -229,9 +281,11 @@ export interface ParameterGroupOutputs extends ParameterGroupArgs {
 /**
  * Resource Type definition for AWS::MemoryDB::Snapshot. Represents a copy of an entire cluster as of the time when the snapshot was taken.
  *
+ * @deprecated Cloud Control cannot create AWS::MemoryDB::Snapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-snapshot.html | CloudFormation: AWS::MemoryDB::Snapshot}
  */
-export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::MemoryDB::Snapshot", "aws:memorydb:Snapshot", '{"p":[["SnapshotName","string",67],["ClusterName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Status","string",8],["Source","string",8],["ClusterConfiguration",["ref","ClusterConfiguration"],8],["DataTiering",["enum","true","false"],8]],"id":["Arn"],"d":{"ClusterConfiguration":[["Name","string"],["Description","string"],["NodeType","string"],["Engine","string"],["EngineVersion","string"],["MaintenanceWindow","string"],["TopicArn","string"],["Port","integer"],["ParameterGroupName","string"],["SubnetGroupName","string"],["VpcId","string"],["SnapshotRetentionLimit","integer"],["SnapshotWindow","string"],["NumShards","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb:${Region}:${Account}:snapshot/${SnapshotName}"}');
+export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::MemoryDB::Snapshot", "aws:memorydb:Snapshot", '{"p":[["SnapshotName","string",67],["ClusterName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Status","string",8],["Source","string",8],["ClusterConfiguration",["ref","ClusterConfiguration"],8],["DataTiering",["enum","true","false"],8]],"id":["Arn"],"d":{"ClusterConfiguration":[["Name","string"],["Description","string"],["NodeType","string"],["Engine","string"],["EngineVersion","string"],["MaintenanceWindow","string"],["TopicArn","string"],["Port","integer"],["ParameterGroupName","string"],["SubnetGroupName","string"],["VpcId","string"],["SnapshotRetentionLimit","integer"],["SnapshotWindow","string"],["NumShards","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:memorydb:${Region}:${Account}:snapshot/${SnapshotName}"}');
 /** A {@link Snapshot} instance: its attributes as typed outputs. */
 export type Snapshot = InstanceType<typeof Snapshot>;
 
@@ -297,7 +351,7 @@ export interface SnapshotClusterConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-subnetgroup.html | CloudFormation: AWS::MemoryDB::SubnetGroup}
  */
-export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::MemoryDB::SubnetGroup", "aws:memorydb:SubnetGroup", '{"p":[["Description","string"],["SubnetGroupName","string",67],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["ARN","string",8],["SupportedNetworkTypes",["array","string"],8]],"id":["SubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb:${Region}:${Account}:subnetgroup/${SubnetGroupName}"}');
+export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::MemoryDB::SubnetGroup", "aws:memorydb:SubnetGroup", '{"p":[["Description","string"],["SubnetGroupName","string",67],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["ARN","string",8],["SupportedNetworkTypes",["array","string"],8]],"id":["SubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SubnetGroupName"],"ro":["ARN","SupportedNetworkTypes"],"uo":["SubnetIds","Tags","SupportedNetworkTypes"],"tg":[true,true,true]},"arn":"arn:${Partition}:memorydb:${Region}:${Account}:subnetgroup/${SubnetGroupName}"}');
 /** A {@link SubnetGroup} instance: its attributes as typed outputs. */
 export type SubnetGroup = InstanceType<typeof SubnetGroup>;
 
@@ -305,7 +359,11 @@ export type SubnetGroup = InstanceType<typeof SubnetGroup>;
 export interface SubnetGroupArgs {
   /** A description of the subnet group. */
   description?: string;
-  /** The name of the subnet group to be used for the cluster . */
+  /**
+   * The name of the subnet group to be used for the cluster .
+   *
+   * Pattern: `[a-z][a-z0-9\-]*`.
+   */
   subnetGroupName: string;
   /** A list of Amazon VPC subnet IDs for the subnet group. */
   subnetIds: string[];
@@ -313,6 +371,8 @@ export interface SubnetGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -330,7 +390,7 @@ export interface SubnetGroupOutputs extends SubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-memorydb-user.html | CloudFormation: AWS::MemoryDB::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::MemoryDB::User", "aws:memorydb:User", '{"p":[["AuthenticationMode",["ref","AuthenticationMode"]],["UserName","string",67],["AccessString","string"],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["UserName"],"d":{"AuthenticationMode":[["Type",["enum","password","iam"]],["Passwords",["array","string"],48]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:memorydb:${Region}:${Account}:user/${UserName}"}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::MemoryDB::User", "aws:memorydb:User", '{"p":[["AuthenticationMode",["ref","AuthenticationMode"],16],["UserName","string",67],["AccessString","string",16],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72]],"id":["UserName"],"d":{"AuthenticationMode":[["Type",["enum","password","iam"]],["Passwords",["array","string"],48]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AuthenticationMode","AccessString"],"co":["UserName"],"ro":["Status","Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:memorydb:${Region}:${Account}:user/${UserName}"}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 
@@ -342,16 +402,28 @@ export interface UserArgs {
    * *Example:*
    *
    * `mynewdbuser: Type: AWS::MemoryDB::User Properties: AccessString: on ~* &* +@all AuthenticationMode: Passwords: '1234567890123456' Type: password UserName: mynewdbuser AuthenticationMode: { "Passwords": ["1234567890123456"], "Type": "Password" }`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   authenticationMode?: UserAuthenticationMode;
-  /** The name of the user. */
+  /**
+   * The name of the user.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   userName: string;
-  /** Access permissions string used for this user. */
+  /**
+   * Access permissions string used for this user.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   accessString?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -380,6 +452,8 @@ export interface UserAuthenticationMode {
    * The password(s) used for authentication
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Items: 1–2.
    */
   passwords?: string[];
 }

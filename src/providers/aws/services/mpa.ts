@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mpa-approvalteam.html | CloudFormation: AWS::MPA::ApprovalTeam}
  */
-export const ApprovalTeam = cloudControlType<ApprovalTeamArgs, ApprovalTeamOutputs>("AWS::MPA::ApprovalTeam", "aws:mpa:ApprovalTeam", '{"p":[["ApprovalStrategy",["ref","ApprovalStrategy"],1],["Approvers",["array",["ref","Approver"]],1],["Tags",["array",["ref","Tag"]]],["Policies",["array",["ref","Policy"]],67],["Name","string",67],["Description","string",1],["Arn","string",72],["VersionId","string",8],["NumberOfApprovers","integer",8],["UpdateSessionArn","string",8],["CreationTime","string",8],["LastUpdateTime","string",8],["Status","string",8],["StatusCode","string",8],["StatusMessage","string",8]],"id":["Arn"],"d":{"ApprovalStrategy":[["MofN",["ref","MofNApprovalStrategy"],1]],"MofNApprovalStrategy":[["MinApprovalsRequired","integer",1]],"Approver":[["PrimaryIdentityId","string",1],["PrimaryIdentitySourceArn","string",1],["ApproverId","string"],["ResponseTime","string"],["PrimaryIdentityStatus","string"]],"Policy":[["PolicyArn","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mpa:${Region}:${Account}:approval-team/${ApprovalTeamId}"}');
+export const ApprovalTeam = cloudControlType<ApprovalTeamArgs, ApprovalTeamOutputs>("AWS::MPA::ApprovalTeam", "aws:mpa:ApprovalTeam", '{"p":[["ApprovalStrategy",["ref","ApprovalStrategy"],1],["Approvers",["array",["ref","Approver"]],1],["Tags",["array",["ref","Tag"]]],["Policies",["array",["ref","Policy"]],67],["Name","string",67],["Description","string",1],["Arn","string",72],["VersionId","string",8],["NumberOfApprovers","integer",8],["UpdateSessionArn","string",8],["CreationTime","string",8],["LastUpdateTime","string",8],["Status","string",8],["StatusCode","string",8],["StatusMessage","string",8]],"id":["Arn"],"d":{"ApprovalStrategy":[["MofN",["ref","MofNApprovalStrategy"],1]],"MofNApprovalStrategy":[["MinApprovalsRequired","integer",1]],"Approver":[["PrimaryIdentityId","string",1],["PrimaryIdentitySourceArn","string",1],["ApproverId","string"],["ResponseTime","string"],["PrimaryIdentityStatus","string"]],"Policy":[["PolicyArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Policies","Policies/*/PolicyArn"],"ro":["Arn","VersionId","NumberOfApprovers","Approvers/*/ApproverId","Approvers/*/ResponseTime","Approvers/*/PrimaryIdentityStatus","UpdateSessionArn","CreationTime","LastUpdateTime","Status","StatusCode","StatusMessage"],"uo":["Approvers","Tags","Policies"],"tg":[true,true,true]},"arn":"arn:${Partition}:mpa:${Region}:${Account}:approval-team/${ApprovalTeamId}"}');
 /** A {@link ApprovalTeam} instance: its attributes as typed outputs. */
 export type ApprovalTeam = InstanceType<typeof ApprovalTeam>;
 
@@ -21,11 +21,19 @@ export type ApprovalTeam = InstanceType<typeof ApprovalTeam>;
 export interface ApprovalTeamArgs {
   /** Contains details for how an approval team grants approval. */
   approvalStrategy: ApprovalTeamApprovalStrategy;
-  /** Contains details for an approver. */
+  /**
+   * Contains details for an approver.
+   *
+   * Items: at least 1.
+   */
   approvers: ApprovalTeamApprover[];
   /** Tags that you have added to the specified resource. */
   tags?: AwsTag[];
-  /** Contains details for a policy. Policies define what operations a team that define the permissions for team resources. */
+  /**
+   * Contains details for a policy. Policies define what operations a team that define the permissions for team resources.
+   *
+   * Items: at least 1.
+   */
   policies: ApprovalTeamPolicy[];
   /** Name of the team. */
   name: string;
@@ -107,7 +115,7 @@ export interface ApprovalTeamPolicy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mpa-identitysource.html | CloudFormation: AWS::MPA::IdentitySource}
  */
-export const IdentitySource = cloudControlType<IdentitySourceArgs, IdentitySourceOutputs>("AWS::MPA::IdentitySource", "aws:mpa:IdentitySource", '{"p":[["IdentitySourceParameters",["ref","IdentitySourceParameters"],67],["Tags",["array",["ref","Tag"]]],["IdentitySourceArn","string",72],["IdentitySourceType","string",8],["CreationTime","string",8],["Status","string",8],["StatusCode","string",8],["StatusMessage","string",8]],"id":["IdentitySourceArn"],"d":{"IdentitySourceParameters":[["IamIdentityCenter",["ref","IamIdentityCenter"],3]],"IamIdentityCenter":[["InstanceArn","string",3],["Region","string",3],["ApprovalPortalUrl","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:mpa:${Region}:${Account}:identity-source/${IdentitySourceId}"}');
+export const IdentitySource = cloudControlType<IdentitySourceArgs, IdentitySourceOutputs>("AWS::MPA::IdentitySource", "aws:mpa:IdentitySource", '{"p":[["IdentitySourceParameters",["ref","IdentitySourceParameters"],67],["Tags",["array",["ref","Tag"]]],["IdentitySourceArn","string",72],["IdentitySourceType","string",8],["CreationTime","string",8],["Status","string",8],["StatusCode","string",8],["StatusMessage","string",8]],"id":["IdentitySourceArn"],"d":{"IdentitySourceParameters":[["IamIdentityCenter",["ref","IamIdentityCenter"],1]],"IamIdentityCenter":[["InstanceArn","string",1],["Region","string",1],["ApprovalPortalUrl","string"]]},"tags":["Tags","standard"],"rp":[["IdentitySourceParameters","IamIdentityCenter"],["IdentitySourceParameters","IamIdentityCenter","InstanceArn"],["IdentitySourceParameters","IamIdentityCenter","Region"]],"reg":{"h":"crudl","co":["IdentitySourceParameters","IdentitySourceParameters/IamIdentityCenter","IdentitySourceParameters/IamIdentityCenter/InstanceArn","IdentitySourceParameters/IamIdentityCenter/Region"],"ro":["IdentitySourceArn","IdentitySourceType","IdentitySourceParameters/IamIdentityCenter/ApprovalPortalUrl","CreationTime","Status","StatusCode","StatusMessage"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:mpa:${Region}:${Account}:identity-source/${IdentitySourceId}"}');
 /** A {@link IdentitySource} instance: its attributes as typed outputs. */
 export type IdentitySource = InstanceType<typeof IdentitySource>;
 
@@ -151,7 +159,11 @@ export interface IdentitySourceIdentitySourceParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mpa-identitysource-iamidentitycenter.html | CloudFormation: IamIdentityCenter}
  */
 export interface IdentitySourceIamIdentityCenter {
-  /** Amazon Resource Name (ARN) for the IAM Identity Center instance. */
+  /**
+   * Amazon Resource Name (ARN) for the IAM Identity Center instance.
+   *
+   * Pattern: `^arn:.+:sso:::instance/(?:sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   instanceArn: string;
   /** AWS Region where the IAM Identity Center instance is located. */
   region: string;

@@ -8,12 +8,14 @@
  * @module cairn-iac/aws/msk
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Represents a secret stored in the AWS Secrets Manager that can be used to authenticate with a cluster using a user name and a password.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-batchscramsecret.html | CloudFormation: AWS::MSK::BatchScramSecret}
  */
-export const BatchScramSecret = cloudControlType<BatchScramSecretArgs, BatchScramSecretOutputs>("AWS::MSK::BatchScramSecret", "aws:msk:BatchScramSecret", '{"p":[["ClusterArn","string",67],["SecretArnList",["array","string"]]],"id":["ClusterArn"]}');
+export const BatchScramSecret = cloudControlType<BatchScramSecretArgs, BatchScramSecretOutputs>("AWS::MSK::BatchScramSecret", "aws:msk:BatchScramSecret", '{"p":[["ClusterArn","string",67],["SecretArnList",["array","string"]]],"id":["ClusterArn"],"reg":{"h":"crudl","co":["ClusterArn"],"uo":["SecretArnList"],"tg":[false,false,false]}}');
 /** A {@link BatchScramSecret} instance: its attributes as typed outputs. */
 export type BatchScramSecret = InstanceType<typeof BatchScramSecret>;
 
@@ -34,17 +36,31 @@ export interface BatchScramSecretOutputs extends BatchScramSecretArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-channel.html | CloudFormation: AWS::MSK::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::MSK::Channel", "aws:msk:Channel", '{"p":[["ChannelName","string",67],["ClusterArn","string",66],["TopicConfigurationList",["array",["ref","TopicConfiguration"]],67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IcebergDestinationConfiguration",["ref","IcebergDestinationConfiguration"]],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]],["LoggingInfo",["ref","ChannelLoggingInfo"],66],["Tags",["map","string"]],["ChannelArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED","SUSPENDING","SUSPENDED"],8],["StateInfo",["ref","ChannelStateInfo"],8]],"id":["ChannelArn"],"d":{"TopicConfiguration":[["TopicArn","string",1],["RecordConverter",["ref","RecordConverter"],1],["RecordSchema",["ref","RecordSchema"]]],"RecordConverter":[["ValueConverter",["enum","BYTE_ARRAY","JSON","JSON_SCHEMA_GSR","STRING"],1]],"RecordSchema":[["GsrArn","string",1]],"EncryptionConfiguration":[["KmsKeyArn","string",1]],"IcebergDestinationConfiguration":[["ServiceExecutionRoleArn","string",3],["DataFreshnessInSeconds","integer"],["Catalog",["ref","Catalog"],2],["DeadLetterQueueS3",["ref","DeadLetterQueueS3"],3],["AppendOnly","boolean",3],["SchemaEvolution",["ref","SchemaEvolution"],3],["TableCreation",["ref","TableCreation"],3],["DestinationTableList",["array",["ref","DestinationTable"]],3],["CompressionType",["enum","ZSTD","SNAPPY"],2]],"Catalog":[["CatalogArn","string",2],["WarehouseLocation","string",2]],"DeadLetterQueueS3":[["BucketArn","string",3],["ErrorOutputPrefix","string",3],["ExpectedBucketOwner","string",2]],"SchemaEvolution":[["EnableSchemaEvolution","boolean",3]],"TableCreation":[["EnableTableCreation","boolean",3]],"DestinationTable":[["DestinationDatabaseName","string",3],["DestinationTableName","string",3],["PartitionSpec",["ref","PartitionSpec"],2]],"PartitionSpec":[["PartitionStrategy",["enum","TIME_HOUR"],3],["SourceList",["array",["ref","PartitionSource"]],2]],"PartitionSource":[["SourceName","string",2]],"S3DestinationConfiguration":[["DataFreshnessInSeconds","integer"],["DeadLetterQueueS3",["ref","DeadLetterQueueS3"],3],["ServiceExecutionRoleArn","string",3],["Storage",["ref","S3Storage"],3]],"S3Storage":[["BucketArn","string",3],["OutputPrefix","string",2],["OutputKeyTemplate","string",2],["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING","GLACIER_IR"],3],["CompressionType",["enum","NONE","GZIP","ZSTD"],3],["ExpectedBucketOwner","string",2]],"ChannelLoggingInfo":[["S3",["ref","S3LogDestination"]],["CloudWatchLogs",["ref","CloudWatchLogsLogDestination"]],["Firehose",["ref","FirehoseLogDestination"]]],"S3LogDestination":[["Enabled","boolean",1],["Bucket","string"],["Prefix","string"]],"CloudWatchLogsLogDestination":[["Enabled","boolean",1],["LogGroup","string"]],"FirehoseLogDestination":[["Enabled","boolean",1],["DeliveryStream","string"]],"ChannelStateInfo":[["Code","string"],["Message","string"]]},"tags":["Tags","map"]}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::MSK::Channel", "aws:msk:Channel", '{"p":[["ChannelName","string",67],["ClusterArn","string",82],["TopicConfigurationList",["array",["ref","TopicConfiguration"]],67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IcebergDestinationConfiguration",["ref","IcebergDestinationConfiguration"]],["S3DestinationConfiguration",["ref","S3DestinationConfiguration"]],["LoggingInfo",["ref","ChannelLoggingInfo"],66],["Tags",["map","string"]],["ChannelArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED","SUSPENDING","SUSPENDED"],8],["StateInfo",["ref","ChannelStateInfo"],8]],"id":["ChannelArn"],"d":{"TopicConfiguration":[["TopicArn","string",1],["RecordConverter",["ref","RecordConverter"],1],["RecordSchema",["ref","RecordSchema"]]],"RecordConverter":[["ValueConverter",["enum","BYTE_ARRAY","JSON","JSON_SCHEMA_GSR","STRING"],1]],"RecordSchema":[["GsrArn","string",1]],"EncryptionConfiguration":[["KmsKeyArn","string",1]],"IcebergDestinationConfiguration":[["ServiceExecutionRoleArn","string",1],["DataFreshnessInSeconds","integer"],["Catalog",["ref","Catalog"]],["DeadLetterQueueS3",["ref","DeadLetterQueueS3"],1],["AppendOnly","boolean",1],["SchemaEvolution",["ref","SchemaEvolution"],1],["TableCreation",["ref","TableCreation"],1],["DestinationTableList",["array",["ref","DestinationTable"]],1],["CompressionType",["enum","ZSTD","SNAPPY"]]],"Catalog":[["CatalogArn","string"],["WarehouseLocation","string"]],"DeadLetterQueueS3":[["BucketArn","string",1],["ErrorOutputPrefix","string",1],["ExpectedBucketOwner","string"]],"SchemaEvolution":[["EnableSchemaEvolution","boolean",1]],"TableCreation":[["EnableTableCreation","boolean",1]],"DestinationTable":[["DestinationDatabaseName","string",1],["DestinationTableName","string",1],["PartitionSpec",["ref","PartitionSpec"]]],"PartitionSpec":[["PartitionStrategy",["enum","TIME_HOUR"],1],["SourceList",["array",["ref","PartitionSource"]]]],"PartitionSource":[["SourceName","string"]],"S3DestinationConfiguration":[["DataFreshnessInSeconds","integer"],["DeadLetterQueueS3",["ref","DeadLetterQueueS3"],1],["ServiceExecutionRoleArn","string",1],["Storage",["ref","S3Storage"],1]],"S3Storage":[["BucketArn","string",1],["OutputPrefix","string"],["OutputKeyTemplate","string"],["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING","GLACIER_IR"],1],["CompressionType",["enum","NONE","GZIP","ZSTD"],1],["ExpectedBucketOwner","string"]],"ChannelLoggingInfo":[["S3",["ref","S3LogDestination"]],["CloudWatchLogs",["ref","CloudWatchLogsLogDestination"]],["Firehose",["ref","FirehoseLogDestination"]]],"S3LogDestination":[["Enabled","boolean",1],["Bucket","string"],["Prefix","string"]],"CloudWatchLogsLogDestination":[["Enabled","boolean",1],["LogGroup","string"]],"FirehoseLogDestination":[["Enabled","boolean",1],["DeliveryStream","string"]],"ChannelStateInfo":[["Code","string"],["Message","string"]]},"tags":["Tags","map"],"rp":[["IcebergDestinationConfiguration","ServiceExecutionRoleArn"],["IcebergDestinationConfiguration","Catalog"],["IcebergDestinationConfiguration","Catalog","CatalogArn"],["IcebergDestinationConfiguration","Catalog","WarehouseLocation"],["IcebergDestinationConfiguration","DeadLetterQueueS3"],["IcebergDestinationConfiguration","DeadLetterQueueS3","BucketArn"],["IcebergDestinationConfiguration","DeadLetterQueueS3","ErrorOutputPrefix"],["IcebergDestinationConfiguration","DeadLetterQueueS3","ExpectedBucketOwner"],["IcebergDestinationConfiguration","AppendOnly"],["IcebergDestinationConfiguration","SchemaEvolution"],["IcebergDestinationConfiguration","SchemaEvolution","EnableSchemaEvolution"],["IcebergDestinationConfiguration","TableCreation"],["IcebergDestinationConfiguration","TableCreation","EnableTableCreation"],["IcebergDestinationConfiguration","DestinationTableList"],["IcebergDestinationConfiguration","CompressionType"],["S3DestinationConfiguration","ServiceExecutionRoleArn"],["S3DestinationConfiguration","DeadLetterQueueS3"],["S3DestinationConfiguration","DeadLetterQueueS3","BucketArn"],["S3DestinationConfiguration","DeadLetterQueueS3","ErrorOutputPrefix"],["S3DestinationConfiguration","DeadLetterQueueS3","ExpectedBucketOwner"],["S3DestinationConfiguration","Storage"],["S3DestinationConfiguration","Storage","BucketArn"],["S3DestinationConfiguration","Storage","OutputPrefix"],["S3DestinationConfiguration","Storage","OutputKeyTemplate"],["S3DestinationConfiguration","Storage","StorageClass"],["S3DestinationConfiguration","Storage","CompressionType"],["S3DestinationConfiguration","Storage","ExpectedBucketOwner"]],"reg":{"h":"crudl","wo":["ClusterArn"],"co":["ChannelName","ClusterArn","TopicConfigurationList","EncryptionConfiguration","LoggingInfo","IcebergDestinationConfiguration/ServiceExecutionRoleArn","IcebergDestinationConfiguration/Catalog","IcebergDestinationConfiguration/Catalog/CatalogArn","IcebergDestinationConfiguration/Catalog/WarehouseLocation","IcebergDestinationConfiguration/DeadLetterQueueS3","IcebergDestinationConfiguration/DeadLetterQueueS3/BucketArn","IcebergDestinationConfiguration/DeadLetterQueueS3/ErrorOutputPrefix","IcebergDestinationConfiguration/DeadLetterQueueS3/ExpectedBucketOwner","IcebergDestinationConfiguration/AppendOnly","IcebergDestinationConfiguration/SchemaEvolution","IcebergDestinationConfiguration/SchemaEvolution/EnableSchemaEvolution","IcebergDestinationConfiguration/TableCreation","IcebergDestinationConfiguration/TableCreation/EnableTableCreation","IcebergDestinationConfiguration/DestinationTableList","IcebergDestinationConfiguration/DestinationTableList/*/DestinationDatabaseName","IcebergDestinationConfiguration/DestinationTableList/*/DestinationTableName","IcebergDestinationConfiguration/DestinationTableList/*/PartitionSpec","IcebergDestinationConfiguration/DestinationTableList/*/PartitionSpec/PartitionStrategy","IcebergDestinationConfiguration/DestinationTableList/*/PartitionSpec/SourceList","IcebergDestinationConfiguration/DestinationTableList/*/PartitionSpec/SourceList/*/SourceName","IcebergDestinationConfiguration/CompressionType","S3DestinationConfiguration/ServiceExecutionRoleArn","S3DestinationConfiguration/DeadLetterQueueS3","S3DestinationConfiguration/DeadLetterQueueS3/BucketArn","S3DestinationConfiguration/DeadLetterQueueS3/ErrorOutputPrefix","S3DestinationConfiguration/DeadLetterQueueS3/ExpectedBucketOwner","S3DestinationConfiguration/Storage","S3DestinationConfiguration/Storage/BucketArn","S3DestinationConfiguration/Storage/OutputPrefix","S3DestinationConfiguration/Storage/OutputKeyTemplate","S3DestinationConfiguration/Storage/StorageClass","S3DestinationConfiguration/Storage/CompressionType","S3DestinationConfiguration/Storage/ExpectedBucketOwner"],"ro":["ChannelArn","Status","StateInfo"],"tg":[true,true,true]}}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
 /** Inputs of {@link Channel}. */
 export interface ChannelArgs {
-  /** Name of the channel */
+  /**
+   * Name of the channel
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   channelName: string;
-  /** The Amazon Resource Name (ARN) of the cluster */
+  /**
+   * The Amazon Resource Name (ARN) of the cluster
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: ``.
+   */
   clusterArn?: string;
-  /** Topic configuration */
+  /**
+   * Topic configuration
+   *
+   * Items: 1–1.
+   */
   topicConfigurationList: ChannelTopicConfiguration[];
   /** Encryption configuration */
   encryptionConfiguration?: ChannelEncryptionConfiguration;
@@ -74,7 +90,11 @@ export interface ChannelOutputs extends ChannelArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-topicconfiguration.html | CloudFormation: TopicConfiguration}
  */
 export interface ChannelTopicConfiguration {
-  /** The Amazon Resource Name (ARN) that uniquely identifies the topic */
+  /**
+   * The Amazon Resource Name (ARN) that uniquely identifies the topic
+   *
+   * Pattern: ``.
+   */
   topicArn: string;
   /** Record converter configuration for a topic */
   recordConverter: ChannelRecordConverter;
@@ -108,7 +128,11 @@ export interface ChannelRecordSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ChannelEncryptionConfiguration {
-  /** The ARN of the KMS key for encryption */
+  /**
+   * The ARN of the KMS key for encryption
+   *
+   * Pattern: ``.
+   */
   kmsKeyArn: string;
 }
 
@@ -118,9 +142,17 @@ export interface ChannelEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-icebergdestinationconfiguration.html | CloudFormation: IcebergDestinationConfiguration}
  */
 export interface ChannelIcebergDestinationConfiguration {
-  /** The Amazon Resource Name (ARN) of an IAM role used by MSK to access the table */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role used by MSK to access the table
+   *
+   * Pattern: ``.
+   */
   serviceExecutionRoleArn: string;
-  /** Data freshness in seconds */
+  /**
+   * Data freshness in seconds
+   *
+   * Range: 60–900.
+   */
   dataFreshnessInSeconds?: number;
   /** Catalog configuration of the destination */
   catalog?: ChannelCatalog;
@@ -132,7 +164,11 @@ export interface ChannelIcebergDestinationConfiguration {
   schemaEvolution: ChannelSchemaEvolution;
   /** Table creation configuration of the destination */
   tableCreation: ChannelTableCreation;
-  /** List of destination tables */
+  /**
+   * List of destination tables
+   *
+   * Items: 1–1.
+   */
   destinationTableList: ChannelDestinationTable[];
   /** Compression codec for Iceberg table data files. Defaults to ZSTD. */
   compressionType?: "ZSTD" | "SNAPPY";
@@ -144,7 +180,11 @@ export interface ChannelIcebergDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-catalog.html | CloudFormation: Catalog}
  */
 export interface ChannelCatalog {
-  /** The ARN of the catalog */
+  /**
+   * The ARN of the catalog
+   *
+   * Pattern: ``.
+   */
   catalogArn?: string;
   /** The warehouse location */
   warehouseLocation?: string;
@@ -156,7 +196,11 @@ export interface ChannelCatalog {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-deadletterqueues3.html | CloudFormation: DeadLetterQueueS3}
  */
 export interface ChannelDeadLetterQueueS3 {
-  /** The ARN of the S3 bucket */
+  /**
+   * The ARN of the S3 bucket
+   *
+   * Pattern: ``.
+   */
   bucketArn: string;
   /** The error output prefix */
   errorOutputPrefix: string;
@@ -226,11 +270,19 @@ export interface ChannelPartitionSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface ChannelS3DestinationConfiguration {
-  /** Data freshness in seconds */
+  /**
+   * Data freshness in seconds
+   *
+   * Range: 60–900.
+   */
   dataFreshnessInSeconds?: number;
   /** Dead letter queue S3 configuration of the destination */
   deadLetterQueueS3: ChannelDeadLetterQueueS3;
-  /** The Amazon Resource Name (ARN) of an IAM role used by MSK to access S3 */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role used by MSK to access S3
+   *
+   * Pattern: ``.
+   */
   serviceExecutionRoleArn: string;
   /** S3 storage configuration */
   storage: ChannelS3Storage;
@@ -242,7 +294,11 @@ export interface ChannelS3DestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-s3storage.html | CloudFormation: S3Storage}
  */
 export interface ChannelS3Storage {
-  /** ARN of the S3 bucket */
+  /**
+   * ARN of the S3 bucket
+   *
+   * Pattern: ``.
+   */
   bucketArn: string;
   /** Optional prefix for output objects */
   outputPrefix?: string;
@@ -325,13 +381,17 @@ export interface ChannelChannelStateInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-cluster.html | CloudFormation: AWS::MSK::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::MSK::Cluster", "aws:msk:Cluster", '{"p":[["KafkaVersion","string",1],["NumberOfBrokerNodes","integer",1],["EncryptionInfo",["ref","EncryptionInfo"]],["OpenMonitoring",["ref","OpenMonitoring"]],["CurrentVersion","string"],["StorageMode",["enum","LOCAL","TIERED"]],["ConfigurationInfo",["ref","ConfigurationInfo"]],["BrokerNodeGroupInfo",["ref","BrokerNodeGroupInfo"],1],["EnhancedMonitoring",["enum","DEFAULT","PER_BROKER","PER_TOPIC_PER_BROKER","PER_TOPIC_PER_PARTITION"]],["ClusterName","string",67],["ClientAuthentication",["ref","ClientAuthentication"]],["LoggingInfo",["ref","LoggingInfo"]],["Tags",["map","string"]],["Rebalancing",["ref","Rebalancing"]],["ZookeeperAccess",["ref","ZookeeperAccess"]],["Arn","string",72]],"id":["Arn"],"d":{"EncryptionInfo":[["EncryptionAtRest",["ref","EncryptionAtRest"],2],["EncryptionInTransit",["ref","EncryptionInTransit"]]],"EncryptionAtRest":[["DataVolumeKMSKeyId","string",3]],"EncryptionInTransit":[["ClientBroker",["enum","TLS","TLS_PLAINTEXT","PLAINTEXT"]],["InCluster","boolean",2]],"OpenMonitoring":[["Prometheus",["ref","Prometheus"],1]],"Prometheus":[["JmxExporter",["ref","JmxExporter"]],["NodeExporter",["ref","NodeExporter"]]],"JmxExporter":[["EnabledInBroker","boolean",1]],"NodeExporter":[["EnabledInBroker","boolean",1]],"ConfigurationInfo":[["Revision","integer",1],["Arn","string",1]],"BrokerNodeGroupInfo":[["SecurityGroups",["array","string"],2],["ClientSubnets",["array","string"],3],["ConnectivityInfo",["ref","ConnectivityInfo"]],["StorageInfo",["ref","StorageInfo"]],["BrokerAZDistribution","string",2],["InstanceType","string",1]],"ConnectivityInfo":[["VpcConnectivity",["ref","VpcConnectivity"]],["PublicAccess",["ref","PublicAccess"]],["NetworkType",["enum","IPV4","DUAL"]]],"VpcConnectivity":[["ClientAuthentication",["ref","VpcConnectivityClientAuthentication"]]],"VpcConnectivityClientAuthentication":[["Sasl",["ref","VpcConnectivitySasl"]],["Tls",["ref","VpcConnectivityTls"]]],"VpcConnectivitySasl":[["Iam",["ref","VpcConnectivityIam"]],["Scram",["ref","VpcConnectivityScram"]]],"VpcConnectivityIam":[["Enabled","boolean",1]],"VpcConnectivityScram":[["Enabled","boolean",1]],"VpcConnectivityTls":[["Enabled","boolean",1]],"PublicAccess":[["Type","string"]],"StorageInfo":[["EBSStorageInfo",["ref","EBSStorageInfo"]]],"EBSStorageInfo":[["ProvisionedThroughput",["ref","ProvisionedThroughput"]],["VolumeSize","integer"]],"ProvisionedThroughput":[["VolumeThroughput","integer"],["Enabled","boolean"]],"ClientAuthentication":[["Sasl",["ref","Sasl"]],["Unauthenticated",["ref","Unauthenticated"]],["Tls",["ref","Tls"]]],"Sasl":[["Iam",["ref","Iam"]],["Scram",["ref","Scram"]]],"Iam":[["Enabled","boolean",1]],"Scram":[["Enabled","boolean",1]],"Unauthenticated":[["Enabled","boolean",1]],"Tls":[["Enabled","boolean"],["CertificateAuthorityArnList",["array","string"]]],"LoggingInfo":[["BrokerLogs",["ref","BrokerLogs"],1],["AuthorizerLogs",["ref","AuthorizerLogs"]]],"BrokerLogs":[["S3",["ref","S3"]],["Firehose",["ref","Firehose"]],["CloudWatchLogs",["ref","CloudWatchLogs"]]],"S3":[["Bucket","string"],["Enabled","boolean",1],["Prefix","string"]],"Firehose":[["DeliveryStream","string"],["Enabled","boolean",1]],"CloudWatchLogs":[["LogGroup","string"],["Enabled","boolean",1]],"AuthorizerLogs":[["S3",["ref","S3"]],["CloudWatchLogs",["ref","CloudWatchLogs"]],["Firehose",["ref","Firehose"]]],"Rebalancing":[["Status",["enum","PAUSED","ACTIVE"],1]],"ZookeeperAccess":[["Enabled","boolean"]]},"tags":["Tags","map"]}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::MSK::Cluster", "aws:msk:Cluster", '{"p":[["KafkaVersion","string",1],["NumberOfBrokerNodes","integer",1],["EncryptionInfo",["ref","EncryptionInfo"]],["OpenMonitoring",["ref","OpenMonitoring"]],["CurrentVersion","string"],["StorageMode",["enum","LOCAL","TIERED"]],["ConfigurationInfo",["ref","ConfigurationInfo"]],["BrokerNodeGroupInfo",["ref","BrokerNodeGroupInfo"],1],["EnhancedMonitoring",["enum","DEFAULT","PER_BROKER","PER_TOPIC_PER_BROKER","PER_TOPIC_PER_PARTITION"]],["ClusterName","string",67],["ClientAuthentication",["ref","ClientAuthentication"]],["LoggingInfo",["ref","LoggingInfo"]],["Tags",["map","string"]],["Rebalancing",["ref","Rebalancing"]],["ZookeeperAccess",["ref","ZookeeperAccess"],16],["Arn","string",72]],"id":["Arn"],"d":{"EncryptionInfo":[["EncryptionAtRest",["ref","EncryptionAtRest"]],["EncryptionInTransit",["ref","EncryptionInTransit"]]],"EncryptionAtRest":[["DataVolumeKMSKeyId","string",1]],"EncryptionInTransit":[["ClientBroker",["enum","TLS","TLS_PLAINTEXT","PLAINTEXT"]],["InCluster","boolean"]],"OpenMonitoring":[["Prometheus",["ref","Prometheus"],1]],"Prometheus":[["JmxExporter",["ref","JmxExporter"]],["NodeExporter",["ref","NodeExporter"]]],"JmxExporter":[["EnabledInBroker","boolean",1]],"NodeExporter":[["EnabledInBroker","boolean",1]],"ConfigurationInfo":[["Revision","integer",1],["Arn","string",1]],"BrokerNodeGroupInfo":[["SecurityGroups",["array","string"]],["ClientSubnets",["array","string"],1],["ConnectivityInfo",["ref","ConnectivityInfo"]],["StorageInfo",["ref","StorageInfo"]],["BrokerAZDistribution","string"],["InstanceType","string",1]],"ConnectivityInfo":[["VpcConnectivity",["ref","VpcConnectivity"]],["PublicAccess",["ref","PublicAccess"]],["NetworkType",["enum","IPV4","DUAL"]]],"VpcConnectivity":[["ClientAuthentication",["ref","VpcConnectivityClientAuthentication"]]],"VpcConnectivityClientAuthentication":[["Sasl",["ref","VpcConnectivitySasl"]],["Tls",["ref","VpcConnectivityTls"]]],"VpcConnectivitySasl":[["Iam",["ref","VpcConnectivityIam"]],["Scram",["ref","VpcConnectivityScram"]]],"VpcConnectivityIam":[["Enabled","boolean",1]],"VpcConnectivityScram":[["Enabled","boolean",1]],"VpcConnectivityTls":[["Enabled","boolean",1]],"PublicAccess":[["Type","string"]],"StorageInfo":[["EBSStorageInfo",["ref","EBSStorageInfo"]]],"EBSStorageInfo":[["ProvisionedThroughput",["ref","ProvisionedThroughput"]],["VolumeSize","integer"]],"ProvisionedThroughput":[["VolumeThroughput","integer"],["Enabled","boolean"]],"ClientAuthentication":[["Sasl",["ref","Sasl"]],["Unauthenticated",["ref","Unauthenticated"]],["Tls",["ref","Tls"]]],"Sasl":[["Iam",["ref","Iam"]],["Scram",["ref","Scram"]]],"Iam":[["Enabled","boolean",1]],"Scram":[["Enabled","boolean",1]],"Unauthenticated":[["Enabled","boolean",1]],"Tls":[["Enabled","boolean"],["CertificateAuthorityArnList",["array","string"]]],"LoggingInfo":[["BrokerLogs",["ref","BrokerLogs"],1],["AuthorizerLogs",["ref","AuthorizerLogs"]]],"BrokerLogs":[["S3",["ref","S3"]],["Firehose",["ref","Firehose"]],["CloudWatchLogs",["ref","CloudWatchLogs"]]],"S3":[["Bucket","string"],["Enabled","boolean",1],["Prefix","string"]],"Firehose":[["DeliveryStream","string"],["Enabled","boolean",1]],"CloudWatchLogs":[["LogGroup","string"],["Enabled","boolean",1]],"AuthorizerLogs":[["S3",["ref","S3"]],["CloudWatchLogs",["ref","CloudWatchLogs"]],["Firehose",["ref","Firehose"]]],"Rebalancing":[["Status",["enum","PAUSED","ACTIVE"],1]],"ZookeeperAccess":[["Enabled","boolean"]]},"tags":["Tags","map"],"rp":[["BrokerNodeGroupInfo","BrokerAZDistribution"],["BrokerNodeGroupInfo","ClientSubnets"],["BrokerNodeGroupInfo","SecurityGroups"],["EncryptionInfo","EncryptionAtRest"],["EncryptionInfo","EncryptionInTransit","InCluster"]],"reg":{"h":"crudl","wo":["ZookeeperAccess"],"co":["BrokerNodeGroupInfo/BrokerAZDistribution","BrokerNodeGroupInfo/ClientSubnets","BrokerNodeGroupInfo/SecurityGroups","EncryptionInfo/EncryptionAtRest","EncryptionInfo/EncryptionInTransit/InCluster","ClusterName"],"ro":["Arn","CurrentVersion"],"uo":["BrokerNodeGroupInfo/SecurityGroups","BrokerNodeGroupInfo/ClientSubnets","ClientAuthentication/Tls/CertificateAuthorityArnList"],"tg":[true,true,true]}}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
 /** Inputs of {@link Cluster}. */
 export interface ClusterArgs {
-  /** The version of Apache Kafka. You can use Amazon MSK to create clusters that use [supported Apache Kafka versions](https://docs.aws.amazon.com/msk/latest/developerguide/supported-kafka-versions.html) . */
+  /**
+   * The version of Apache Kafka. You can use Amazon MSK to create clusters that use [supported Apache Kafka versions](https://docs.aws.amazon.com/msk/latest/developerguide/supported-kafka-versions.html) .
+   *
+   * Length: 1–128.
+   */
   kafkaVersion: string;
   /** The number of broker nodes in the cluster. */
   numberOfBrokerNodes: number;
@@ -340,15 +400,27 @@ export interface ClusterArgs {
   /** The settings for open monitoring. */
   openMonitoring?: ClusterOpenMonitoring;
   currentVersion?: string;
-  /** This controls storage mode for supported storage tiers. */
+  /**
+   * This controls storage mode for supported storage tiers.
+   *
+   * Length: 5–6.
+   */
   storageMode?: "LOCAL" | "TIERED";
   /** Represents the configuration that you want MSK to use for the cluster. */
   configurationInfo?: ClusterConfigurationInfo;
   /** Information about the broker nodes in the cluster. */
   brokerNodeGroupInfo: ClusterBrokerNodeGroupInfo;
-  /** Specifies the level of monitoring for the MSK cluster. */
+  /**
+   * Specifies the level of monitoring for the MSK cluster.
+   *
+   * Length: 7–23.
+   */
   enhancedMonitoring?: "DEFAULT" | "PER_BROKER" | "PER_TOPIC_PER_BROKER" | "PER_TOPIC_PER_PARTITION";
-  /** The name of the cluster. */
+  /**
+   * The name of the cluster.
+   *
+   * Length: 1–64.
+   */
   clusterName: string;
   /** Includes all client authentication related information. */
   clientAuthentication?: ClusterClientAuthentication;
@@ -357,11 +429,13 @@ export interface ClusterArgs {
   /** An arbitrary set of tags (key-value pairs) for the cluster. */
   tags?: Record<string, string>;
   rebalancing?: ClusterRebalancing;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   zookeeperAccess?: ClusterZookeeperAccess;
 }
 
 /** Outputs of {@link Cluster}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterOutputs extends ClusterArgs {
+  currentVersion: string;
   /** The Amazon Resource Name (ARN) of the MSK cluster. */
   arn: string;
 }
@@ -486,7 +560,11 @@ export interface ClusterBrokerNodeGroupInfo {
   connectivityInfo?: ClusterConnectivityInfo;
   /** Contains information about storage volumes attached to Amazon MSK broker nodes. */
   storageInfo?: ClusterStorageInfo;
-  /** This parameter is currently not in use. */
+  /**
+   * This parameter is currently not in use.
+   *
+   * Length: 6–9.
+   */
   brokerAZDistribution?: string;
   /**
    * The type of Amazon EC2 instances to use for brokers. Depending on the [broker type](https://docs.aws.amazon.com/msk/latest/developerguide/broker-instance-types.html) , Amazon MSK supports the following broker sizes:
@@ -504,6 +582,8 @@ export interface ClusterBrokerNodeGroupInfo {
    * - express.m7g.large, express.m7g.xlarge, express.m7g.2xlarge, express.m7g.4xlarge, express.m7g.8xlarge, express.m7g.12xlarge, express.m7g.16xlarge
    *
    * > Some broker sizes might not be available in certian AWS Regions. See the updated [Pricing tools](https://docs.aws.amazon.com/msk/pricing/) section on the Amazon MSK pricing page for the latest list of available instances by Region.
+   *
+   * Length: 5–32.
    */
   instanceType: string;
 }
@@ -591,7 +671,11 @@ export interface ClusterVpcConnectivityTls {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-cluster-publicaccess.html | CloudFormation: PublicAccess}
  */
 export interface ClusterPublicAccess {
-  /** DISABLED means that public access is turned off. SERVICE_PROVIDED_EIPS means that public access is turned on. */
+  /**
+   * DISABLED means that public access is turned off. SERVICE_PROVIDED_EIPS means that public access is turned on.
+   *
+   * Length: 7–23.
+   */
   type?: string;
 }
 
@@ -613,7 +697,11 @@ export interface ClusterStorageInfo {
 export interface ClusterEBSStorageInfo {
   /** EBS volume provisioned throughput information. */
   provisionedThroughput?: ClusterProvisionedThroughput;
-  /** The size in GiB of the EBS volume for the data drive on each broker node. */
+  /**
+   * The size in GiB of the EBS volume for the data drive on each broker node.
+   *
+   * Range: 1–16384.
+   */
   volumeSize?: number;
 }
 
@@ -777,15 +865,19 @@ export interface ClusterZookeeperAccess {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-clusterpolicy.html | CloudFormation: AWS::MSK::ClusterPolicy}
  */
-export const ClusterPolicy = cloudControlType<ClusterPolicyArgs, ClusterPolicyOutputs>("AWS::MSK::ClusterPolicy", "aws:msk:ClusterPolicy", '{"p":[["Policy","json",1],["ClusterArn","string",67],["CurrentVersion","string",8]],"id":["ClusterArn"]}');
+export const ClusterPolicy = cloudControlType<ClusterPolicyArgs, ClusterPolicyOutputs>("AWS::MSK::ClusterPolicy", "aws:msk:ClusterPolicy", '{"p":[["Policy","json",1],["ClusterArn","string",67],["CurrentVersion","string",8]],"id":["ClusterArn"],"reg":{"h":"crudl","co":["ClusterArn"],"ro":["CurrentVersion"],"tg":[false,true,true]}}');
 /** A {@link ClusterPolicy} instance: its attributes as typed outputs. */
 export type ClusterPolicy = InstanceType<typeof ClusterPolicy>;
 
 /** Inputs of {@link ClusterPolicy}. */
 export interface ClusterPolicyArgs {
   /** Resource policy for the cluster. The maximum size supported for a resource-based policy document is 20 KB. */
-  policy: Record<string, unknown>;
-  /** The Amazon Resource Name (ARN) that uniquely identifies the cluster. */
+  policy: PolicyDocument;
+  /**
+   * The Amazon Resource Name (ARN) that uniquely identifies the cluster.
+   *
+   * Pattern: ``.
+   */
   clusterArn: string;
 }
 
@@ -809,7 +901,7 @@ export interface ClusterPolicyOutputs extends ClusterPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-configuration.html | CloudFormation: AWS::MSK::Configuration}
  */
-export const Configuration = cloudControlType<ConfigurationArgs, ConfigurationOutputs>("AWS::MSK::Configuration", "aws:msk:Configuration", '{"p":[["Description","string"],["LatestRevision",["ref","LatestRevision"]],["ServerProperties","string",1],["KafkaVersionsList",["array","string"],66],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"LatestRevision":[["Description","string"],["Revision","integer"],["CreationTime","string"]]}}');
+export const Configuration = cloudControlType<ConfigurationArgs, ConfigurationOutputs>("AWS::MSK::Configuration", "aws:msk:Configuration", '{"p":[["Description","string"],["LatestRevision",["ref","LatestRevision"]],["ServerProperties","string",17],["KafkaVersionsList",["array","string"],66],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"LatestRevision":[["Description","string"],["Revision","integer"],["CreationTime","string"]]},"reg":{"h":"crudl","wo":["ServerProperties"],"co":["KafkaVersionsList","Name"],"ro":["Arn","LatestRevision/CreationTime","LatestRevision/Revision","LatestRevision/Description"],"uo":["KafkaVersionsList"],"tg":[false,false,false]}}');
 /** A {@link Configuration} instance: its attributes as typed outputs. */
 export type Configuration = InstanceType<typeof Configuration>;
 
@@ -819,7 +911,11 @@ export interface ConfigurationArgs {
   description?: string;
   /** Latest revision of the MSK configuration. */
   latestRevision?: ConfigurationLatestRevision;
-  /** Contents of the `server.properties` file. When using the console, the SDK, or the AWS CLI , the contents of `server.properties` can be in plaintext. */
+  /**
+   * Contents of the `server.properties` file. When using the console, the SDK, or the AWS CLI , the contents of `server.properties` can be in plaintext.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serverProperties: string;
   /**
    * The [versions of Apache Kafka](https://docs.aws.amazon.com/msk/latest/developerguide/supported-kafka-versions.html) with which you can use this MSK configuration.
@@ -860,21 +956,41 @@ export interface ConfigurationLatestRevision {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-replicator.html | CloudFormation: AWS::MSK::Replicator}
  */
-export const Replicator = cloudControlType<ReplicatorArgs, ReplicatorOutputs>("AWS::MSK::Replicator", "aws:msk:Replicator", '{"p":[["ReplicatorName","string",67],["Description","string",66],["KafkaClusters",["array",["ref","KafkaCluster"]],67],["ReplicationInfoList",["array",["ref","ReplicationInfo"]],1],["ServiceExecutionRoleArn","string",67],["Tags",["array",["ref","Tag"]]],["LogDelivery",["ref","LogDelivery"]],["ReplicatorArn","string",72],["CurrentVersion","string",8]],"id":["ReplicatorArn"],"d":{"KafkaCluster":[["AmazonMskCluster",["ref","AmazonMskCluster"]],["ApacheKafkaCluster",["ref","ApacheKafkaCluster"]],["VpcConfig",["ref","KafkaClusterClientVpcConfig"]],["ClientAuthentication",["ref","KafkaClusterClientAuthentication"]],["EncryptionInTransit",["ref","KafkaClusterEncryptionInTransit"]]],"AmazonMskCluster":[["MskClusterArn","string",1]],"ApacheKafkaCluster":[["ApacheKafkaClusterId","string",1],["BootstrapBrokerString","string",1]],"KafkaClusterClientVpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1]],"KafkaClusterClientAuthentication":[["SaslScram",["ref","KafkaClusterSaslScramAuthentication"]],["MTLS",["ref","KafkaClusterMtlsAuthentication"]],["SaslOAuthBearer",["ref","KafkaClusterSaslOAuthBearerAuthentication"]]],"KafkaClusterSaslScramAuthentication":[["Mechanism",["enum","SHA256","SHA512"],1],["SecretArn","string",1]],"KafkaClusterMtlsAuthentication":[["SecretArn","string",1]],"KafkaClusterSaslOAuthBearerAuthentication":[["TokenEndpointUrl","string",1],["ClientCredentials",["ref","KafkaClusterOAuthClientCredentials"]],["IamJwtBearer",["ref","KafkaClusterOAuthIamJwtBearer"]],["ClientCredentialsAssertion",["ref","KafkaClusterOAuthClientCredentialsAssertion"]],["TokenEndpointAuthenticationMethod",["enum","POST","BASIC","NONE"],1],["Scope","string"],["TokenEndpointTlsCertificateArn","string"]],"KafkaClusterOAuthClientCredentials":[["TokenRequestSecretArn","string",1]],"KafkaClusterOAuthIamJwtBearer":[["Audience","string",1],["SigningAlgorithm",["enum","RS256","ES384"],1],["TokenRequestSecretArn","string"]],"KafkaClusterOAuthClientCredentialsAssertion":[["Audience","string",1],["SigningAlgorithm",["enum","RS256","ES384"],1],["TokenRequestSecretArn","string"]],"KafkaClusterEncryptionInTransit":[["EncryptionType",["enum","TLS"],1],["RootCaCertificate","string"]],"ReplicationInfo":[["SourceKafkaClusterArn","string",2],["SourceKafkaClusterId","string",2],["TargetKafkaClusterArn","string",2],["TargetKafkaClusterId","string",2],["TargetCompressionType",["enum","NONE","GZIP","SNAPPY","LZ4","ZSTD"],3],["TopicReplication",["ref","TopicReplication"],1],["ConsumerGroupReplication",["ref","ConsumerGroupReplication"],1]],"TopicReplication":[["TopicsToReplicate",["array","string"],1],["TopicsToExclude",["array","string"]],["CopyTopicConfigurations","boolean"],["CopyAccessControlListsForTopics","boolean"],["DetectAndCopyNewTopics","boolean"],["StartingPosition",["ref","ReplicationStartingPosition"],2],["TopicNameConfiguration",["ref","ReplicationTopicNameConfiguration"],2]],"ReplicationStartingPosition":[["Type",["enum","LATEST","EARLIEST"]]],"ReplicationTopicNameConfiguration":[["Type",["enum","PREFIXED_WITH_SOURCE_CLUSTER_ALIAS","IDENTICAL"]]],"ConsumerGroupReplication":[["ConsumerGroupsToReplicate",["array","string"],1],["ConsumerGroupsToExclude",["array","string"]],["SynchroniseConsumerGroupOffsets","boolean"],["DetectAndCopyNewConsumerGroups","boolean"],["ConsumerGroupOffsetSyncMode",["enum","LEGACY","ENHANCED"],2]],"LogDelivery":[["ReplicatorLogDelivery",["ref","ReplicatorLogDelivery"]]],"ReplicatorLogDelivery":[["CloudWatchLogs",["ref","CloudWatchLogs"]],["Firehose",["ref","Firehose"]],["S3",["ref","S3"]]],"CloudWatchLogs":[["Enabled","boolean",1],["LogGroup","string"]],"Firehose":[["Enabled","boolean",1],["DeliveryStream","string"]],"S3":[["Enabled","boolean",1],["Bucket","string"],["Prefix","string"]]},"tags":["Tags","standard"]}');
+export const Replicator = cloudControlType<ReplicatorArgs, ReplicatorOutputs>("AWS::MSK::Replicator", "aws:msk:Replicator", '{"p":[["ReplicatorName","string",67],["Description","string",66],["KafkaClusters",["array",["ref","KafkaCluster"]],67],["ReplicationInfoList",["array",["ref","ReplicationInfo"]],1],["ServiceExecutionRoleArn","string",67],["Tags",["array",["ref","Tag"]]],["LogDelivery",["ref","LogDelivery"]],["ReplicatorArn","string",72],["CurrentVersion","string",8]],"id":["ReplicatorArn"],"d":{"KafkaCluster":[["AmazonMskCluster",["ref","AmazonMskCluster"]],["ApacheKafkaCluster",["ref","ApacheKafkaCluster"]],["VpcConfig",["ref","KafkaClusterClientVpcConfig"]],["ClientAuthentication",["ref","KafkaClusterClientAuthentication"]],["EncryptionInTransit",["ref","KafkaClusterEncryptionInTransit"]]],"AmazonMskCluster":[["MskClusterArn","string",1]],"ApacheKafkaCluster":[["ApacheKafkaClusterId","string",1],["BootstrapBrokerString","string",1]],"KafkaClusterClientVpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1]],"KafkaClusterClientAuthentication":[["SaslScram",["ref","KafkaClusterSaslScramAuthentication"]],["MTLS",["ref","KafkaClusterMtlsAuthentication"]],["SaslOAuthBearer",["ref","KafkaClusterSaslOAuthBearerAuthentication"]]],"KafkaClusterSaslScramAuthentication":[["Mechanism",["enum","SHA256","SHA512"],1],["SecretArn","string",1]],"KafkaClusterMtlsAuthentication":[["SecretArn","string",1]],"KafkaClusterSaslOAuthBearerAuthentication":[["TokenEndpointUrl","string",1],["ClientCredentials",["ref","KafkaClusterOAuthClientCredentials"]],["IamJwtBearer",["ref","KafkaClusterOAuthIamJwtBearer"]],["ClientCredentialsAssertion",["ref","KafkaClusterOAuthClientCredentialsAssertion"]],["TokenEndpointAuthenticationMethod",["enum","POST","BASIC","NONE"],1],["Scope","string"],["TokenEndpointTlsCertificateArn","string"]],"KafkaClusterOAuthClientCredentials":[["TokenRequestSecretArn","string",1]],"KafkaClusterOAuthIamJwtBearer":[["Audience","string",1],["SigningAlgorithm",["enum","RS256","ES384"],1],["TokenRequestSecretArn","string"]],"KafkaClusterOAuthClientCredentialsAssertion":[["Audience","string",1],["SigningAlgorithm",["enum","RS256","ES384"],1],["TokenRequestSecretArn","string"]],"KafkaClusterEncryptionInTransit":[["EncryptionType",["enum","TLS"],1],["RootCaCertificate","string"]],"ReplicationInfo":[["SourceKafkaClusterArn","string"],["SourceKafkaClusterId","string"],["TargetKafkaClusterArn","string"],["TargetKafkaClusterId","string"],["TargetCompressionType",["enum","NONE","GZIP","SNAPPY","LZ4","ZSTD"],1],["TopicReplication",["ref","TopicReplication"],1],["ConsumerGroupReplication",["ref","ConsumerGroupReplication"],1]],"TopicReplication":[["TopicsToReplicate",["array","string"],1],["TopicsToExclude",["array","string"]],["CopyTopicConfigurations","boolean"],["CopyAccessControlListsForTopics","boolean"],["DetectAndCopyNewTopics","boolean"],["StartingPosition",["ref","ReplicationStartingPosition"]],["TopicNameConfiguration",["ref","ReplicationTopicNameConfiguration"]]],"ReplicationStartingPosition":[["Type",["enum","LATEST","EARLIEST"]]],"ReplicationTopicNameConfiguration":[["Type",["enum","PREFIXED_WITH_SOURCE_CLUSTER_ALIAS","IDENTICAL"]]],"ConsumerGroupReplication":[["ConsumerGroupsToReplicate",["array","string"],1],["ConsumerGroupsToExclude",["array","string"]],["SynchroniseConsumerGroupOffsets","boolean"],["DetectAndCopyNewConsumerGroups","boolean"],["ConsumerGroupOffsetSyncMode",["enum","LEGACY","ENHANCED"]]],"LogDelivery":[["ReplicatorLogDelivery",["ref","ReplicatorLogDelivery"]]],"ReplicatorLogDelivery":[["CloudWatchLogs",["ref","CloudWatchLogs"]],["Firehose",["ref","Firehose"]],["S3",["ref","S3"]]],"CloudWatchLogs":[["Enabled","boolean",1],["LogGroup","string"]],"Firehose":[["Enabled","boolean",1],["DeliveryStream","string"]],"S3":[["Enabled","boolean",1],["Bucket","string"],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ReplicatorName","Description","KafkaClusters","ServiceExecutionRoleArn","ReplicationInfoList/*/SourceKafkaClusterArn","ReplicationInfoList/*/SourceKafkaClusterId","ReplicationInfoList/*/TargetKafkaClusterArn","ReplicationInfoList/*/TargetKafkaClusterId","ReplicationInfoList/*/TargetCompressionType","ReplicationInfoList/*/ConsumerGroupReplication/ConsumerGroupOffsetSyncMode","ReplicationInfoList/*/TopicReplication/StartingPosition","ReplicationInfoList/*/TopicReplication/TopicNameConfiguration"],"ro":["ReplicatorArn","CurrentVersion"],"uo":["KafkaClusters","KafkaClusters/*/VpcConfig/SecurityGroupIds","KafkaClusters/*/VpcConfig/SubnetIds","ReplicationInfoList","ReplicationInfoList/*/TopicReplication/TopicsToReplicate","ReplicationInfoList/*/TopicReplication/TopicsToExclude","ReplicationInfoList/*/ConsumerGroupReplication/ConsumerGroupsToReplicate","ReplicationInfoList/*/ConsumerGroupReplication/ConsumerGroupsToExclude","Tags"],"ai":[["ReplicatorName"]],"tg":[true,true,true]}}');
 /** A {@link Replicator} instance: its attributes as typed outputs. */
 export type Replicator = InstanceType<typeof Replicator>;
 
 /** Inputs of {@link Replicator}. */
 export interface ReplicatorArgs {
-  /** The name of the replicator. Alpha-numeric characters with '-' are allowed. */
+  /**
+   * The name of the replicator. Alpha-numeric characters with '-' are allowed.
+   *
+   * Length: 1–128. Pattern: `^[0-9A-Za-z][0-9A-Za-z-]{0,}$`.
+   */
   replicatorName: string;
-  /** A summary description of the replicator. */
+  /**
+   * A summary description of the replicator.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** Kafka Clusters to use in setting up sources / targets for replication. */
+  /**
+   * Kafka Clusters to use in setting up sources / targets for replication.
+   *
+   * Items: 2–2.
+   */
   kafkaClusters: ReplicatorKafkaCluster[];
-  /** A list of replication configurations, where each configuration targets a given source cluster to target cluster replication flow. */
+  /**
+   * A list of replication configurations, where each configuration targets a given source cluster to target cluster replication flow.
+   *
+   * Items: 1–1.
+   */
   replicationInfoList: ReplicatorReplicationInfo[];
-  /** The ARN of the IAM role used by the replicator to access resources in the customer's account (e.g source and target clusters) */
+  /**
+   * The ARN of the IAM role used by the replicator to access resources in the customer's account (e.g source and target clusters)
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):iam:.*`.
+   */
   serviceExecutionRoleArn: string;
   /** List of tags to attach to created Replicator. */
   tags?: AwsTag[];
@@ -914,7 +1030,11 @@ export interface ReplicatorKafkaCluster {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-amazonmskcluster.html | CloudFormation: AmazonMskCluster}
  */
 export interface ReplicatorAmazonMskCluster {
-  /** The Amazon Resource Name (ARN) of an Amazon MSK cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of an Amazon MSK cluster.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafka:.*`.
+   */
   mskClusterArn: string;
 }
 
@@ -936,9 +1056,17 @@ export interface ReplicatorApacheKafkaCluster {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-kafkaclusterclientvpcconfig.html | CloudFormation: KafkaClusterClientVpcConfig}
  */
 export interface ReplicatorKafkaClusterClientVpcConfig {
-  /** The security groups to attach to the ENIs for the broker nodes. */
+  /**
+   * The security groups to attach to the ENIs for the broker nodes.
+   *
+   * Items: 1–16.
+   */
   securityGroupIds?: string[];
-  /** The list of subnets in the client VPC to connect to. */
+  /**
+   * The list of subnets in the client VPC to connect to.
+   *
+   * Items: 2–3.
+   */
   subnetIds: string[];
 }
 
@@ -1056,11 +1184,19 @@ export interface ReplicatorKafkaClusterEncryptionInTransit {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-replicationinfo.html | CloudFormation: ReplicationInfo}
  */
 export interface ReplicatorReplicationInfo {
-  /** The ARN of the source Kafka cluster. */
+  /**
+   * The ARN of the source Kafka cluster.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafka:.*`.
+   */
   sourceKafkaClusterArn?: string;
   /** The ID of the source Kafka cluster. */
   sourceKafkaClusterId?: string;
-  /** The ARN of the target Kafka cluster. */
+  /**
+   * The ARN of the target Kafka cluster.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafka:.*`.
+   */
   targetKafkaClusterArn?: string;
   /** The ID of the target Kafka cluster. */
   targetKafkaClusterId?: string;
@@ -1078,9 +1214,17 @@ export interface ReplicatorReplicationInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-topicreplication.html | CloudFormation: TopicReplication}
  */
 export interface ReplicatorTopicReplication {
-  /** List of regular expression patterns indicating the topics to copy. */
+  /**
+   * List of regular expression patterns indicating the topics to copy.
+   *
+   * Items: 1–100. Each item: Length: at most 249.
+   */
   topicsToReplicate: string[];
-  /** List of regular expression patterns indicating the topics that should not be replicated. */
+  /**
+   * List of regular expression patterns indicating the topics that should not be replicated.
+   *
+   * Items: 1–100. Each item: Length: at most 249.
+   */
   topicsToExclude?: string[];
   /** Whether to periodically configure remote topics to match their corresponding upstream topics. */
   copyTopicConfigurations?: boolean;
@@ -1120,9 +1264,17 @@ export interface ReplicatorReplicationTopicNameConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-consumergroupreplication.html | CloudFormation: ConsumerGroupReplication}
  */
 export interface ReplicatorConsumerGroupReplication {
-  /** List of regular expression patterns indicating the consumer groups to copy. */
+  /**
+   * List of regular expression patterns indicating the consumer groups to copy.
+   *
+   * Items: 0–100. Each item: Length: at most 256.
+   */
   consumerGroupsToReplicate: string[];
-  /** List of regular expression patterns indicating the consumer groups that should not be replicated. */
+  /**
+   * List of regular expression patterns indicating the consumer groups that should not be replicated.
+   *
+   * Items: 1–100. Each item: Length: at most 256.
+   */
   consumerGroupsToExclude?: string[];
   /** Enables synchronization of consumer group offsets to target cluster. The translated offsets will be written to topic __consumer_offsets. */
   synchroniseConsumerGroupOffsets?: boolean;
@@ -1199,7 +1351,7 @@ export interface ReplicatorS3 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-serverlesscluster.html | CloudFormation: AWS::MSK::ServerlessCluster}
  */
-export const ServerlessCluster = cloudControlType<ServerlessClusterArgs, ServerlessClusterOutputs>("AWS::MSK::ServerlessCluster", "aws:msk:ServerlessCluster", '{"p":[["VpcConfigs",["array",["ref","VpcConfig"]],67],["ClusterName","string",67],["ClientAuthentication",["ref","ClientAuthentication"],67],["Tags",["map","string"],66],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["SecurityGroups",["array","string"],2],["SubnetIds",["array","string"],3]],"ClientAuthentication":[["Sasl",["ref","Sasl"],3]],"Sasl":[["Iam",["ref","Iam"],3]],"Iam":[["Enabled","boolean",3]]},"tags":["Tags","map"]}');
+export const ServerlessCluster = cloudControlType<ServerlessClusterArgs, ServerlessClusterOutputs>("AWS::MSK::ServerlessCluster", "aws:msk:ServerlessCluster", '{"p":[["VpcConfigs",["array",["ref","VpcConfig"]],67],["ClusterName","string",67],["ClientAuthentication",["ref","ClientAuthentication"],67],["Tags",["map","string"],66],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfig":[["SecurityGroups",["array","string"]],["SubnetIds",["array","string"],1]],"ClientAuthentication":[["Sasl",["ref","Sasl"],1]],"Sasl":[["Iam",["ref","Iam"],1]],"Iam":[["Enabled","boolean",1]]},"tags":["Tags","map"],"reg":{"h":"crdl","co":["ClusterName","VpcConfigs","ClientAuthentication","Tags"],"ro":["Arn"],"uo":["VpcConfigs","VpcConfigs/*/SecurityGroups","VpcConfigs/*/SubnetIds"],"tg":[true,true,false]}}');
 /** A {@link ServerlessCluster} instance: its attributes as typed outputs. */
 export type ServerlessCluster = InstanceType<typeof ServerlessCluster>;
 
@@ -1207,7 +1359,11 @@ export type ServerlessCluster = InstanceType<typeof ServerlessCluster>;
 export interface ServerlessClusterArgs {
   /** VPC configuration information for the serverless cluster. */
   vpcConfigs: ServerlessClusterVpcConfig[];
-  /** The name of the cluster. */
+  /**
+   * The name of the cluster.
+   *
+   * Length: 1–64.
+   */
   clusterName: string;
   /** Includes all client authentication related information. */
   clientAuthentication: ServerlessClusterClientAuthentication;
@@ -1262,7 +1418,7 @@ export interface ServerlessClusterIam {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-topic.html | CloudFormation: AWS::MSK::Topic}
  */
-export const Topic = cloudControlType<TopicArgs, TopicOutputs>("AWS::MSK::Topic", "aws:msk:Topic", '{"p":[["ClusterArn","string",67],["TopicName","string",67],["PartitionCount","integer",1],["ReplicationFactor","integer",67],["Configs","string"],["TopicArn","string",72]],"id":["TopicArn"]}');
+export const Topic = cloudControlType<TopicArgs, TopicOutputs>("AWS::MSK::Topic", "aws:msk:Topic", '{"p":[["ClusterArn","string",67],["TopicName","string",67],["PartitionCount","integer",1],["ReplicationFactor","integer",67],["Configs","string",16],["TopicArn","string",72]],"id":["TopicArn"],"reg":{"h":"crudl","wo":["Configs"],"co":["ClusterArn","TopicName","ReplicationFactor"],"ro":["TopicArn"],"ai":[["ClusterArn","TopicName"]],"tg":[false,false,false]}}');
 /** A {@link Topic} instance: its attributes as typed outputs. */
 export type Topic = InstanceType<typeof Topic>;
 
@@ -1272,11 +1428,23 @@ export interface TopicArgs {
   clusterArn: string;
   /** The name of the topic */
   topicName: string;
-  /** The number of partitions for the topic */
+  /**
+   * The number of partitions for the topic
+   *
+   * Range: at least 1.
+   */
   partitionCount: number;
-  /** The replication factor for the topic */
+  /**
+   * The replication factor for the topic
+   *
+   * Range: at least 1.
+   */
   replicationFactor: number;
-  /** Base64 encoded configuration properties of the topic */
+  /**
+   * Base64 encoded configuration properties of the topic
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   configs?: string;
 }
 
@@ -1291,21 +1459,41 @@ export interface TopicOutputs extends TopicArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-msk-vpcconnection.html | CloudFormation: AWS::MSK::VpcConnection}
  */
-export const VpcConnection = cloudControlType<VpcConnectionArgs, VpcConnectionOutputs>("AWS::MSK::VpcConnection", "aws:msk:VpcConnection", '{"p":[["SecurityGroups",["array","string"],67],["TargetClusterArn","string",67],["ClientSubnets",["array","string"],67],["VpcId","string",67],["Authentication",["enum","SASL_IAM","SASL_SCRAM","TLS"],67],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"]}');
+export const VpcConnection = cloudControlType<VpcConnectionArgs, VpcConnectionOutputs>("AWS::MSK::VpcConnection", "aws:msk:VpcConnection", '{"p":[["SecurityGroups",["array","string"],67],["TargetClusterArn","string",67],["ClientSubnets",["array","string"],67],["VpcId","string",67],["Authentication",["enum","SASL_IAM","SASL_SCRAM","TLS"],67],["Tags",["map","string"]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["ClientSubnets","Authentication","SecurityGroups","TargetClusterArn","VpcId"],"ro":["Arn"],"uo":["ClientSubnets","SecurityGroups"],"tg":[true,true,true]}}');
 /** A {@link VpcConnection} instance: its attributes as typed outputs. */
 export type VpcConnection = InstanceType<typeof VpcConnection>;
 
 /** Inputs of {@link VpcConnection}. */
 export interface VpcConnectionArgs {
-  /** The security groups to attach to the ENIs for the broker nodes. */
+  /**
+   * The security groups to attach to the ENIs for the broker nodes.
+   *
+   * Each item: Pattern: ``.
+   */
   securityGroups: string[];
-  /** The Amazon Resource Name (ARN) of the cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of the cluster.
+   *
+   * Pattern: ``.
+   */
   targetClusterArn: string;
-  /** The list of subnets in the client VPC to connect to. */
+  /**
+   * The list of subnets in the client VPC to connect to.
+   *
+   * Each item: Pattern: ``.
+   */
   clientSubnets: string[];
-  /** The VPC ID of the remote client. */
+  /**
+   * The VPC ID of the remote client.
+   *
+   * Pattern: ``.
+   */
   vpcId: string;
-  /** The type of private link authentication. */
+  /**
+   * The type of private link authentication.
+   *
+   * Length: 3–10.
+   */
   authentication: "SASL_IAM" | "SASL_SCRAM" | "TLS";
   /** An arbitrary set of tags (key-value pairs) you specify while creating the VPC connection. */
   tags?: Record<string, string>;

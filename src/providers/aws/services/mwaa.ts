@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mwaa-environment.html | CloudFormation: AWS::MWAA::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::MWAA::Environment", "aws:mwaa:Environment", '{"p":[["AirflowConfigurationOptions","json"],["MaxWorkers","integer"],["EnvironmentClass","string"],["Schedulers","integer"],["RequirementsS3Path","string"],["PluginsS3Path","string"],["MinWorkers","integer"],["AirflowVersion","string"],["StartupScriptS3Path","string"],["Name","string",67],["RequirementsS3ObjectVersion","string"],["SourceBucketArn","string"],["ExecutionRoleArn","string"],["WeeklyMaintenanceWindowStart","string"],["PluginsS3ObjectVersion","string"],["StartupScriptS3ObjectVersion","string"],["DagS3Path","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["WebserverAccessMode",["enum","PRIVATE_ONLY","PUBLIC_ONLY","PUBLIC_AND_PRIVATE"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["KmsKey","string",66],["Tags","json"],["MaxWebservers","integer"],["MinWebservers","integer"],["EndpointManagement",["enum","CUSTOMER","SERVICE"],66],["WorkerReplacementStrategy",["enum","FORCED","GRACEFUL"]],["WebserverUrl","string",8],["Arn","string",72],["CeleryExecutorQueue","string",8],["DatabaseVpcEndpointService","string",8],["WebserverVpcEndpointService","string",8]],"id":["Name"],"d":{"LoggingConfiguration":[["SchedulerLogs",["ref","ModuleLoggingConfiguration"]],["TaskLogs",["ref","ModuleLoggingConfiguration"]],["DagProcessingLogs",["ref","ModuleLoggingConfiguration"]],["WebserverLogs",["ref","ModuleLoggingConfiguration"]],["WorkerLogs",["ref","ModuleLoggingConfiguration"]]],"ModuleLoggingConfiguration":[["CloudWatchLogGroupArn","string"],["Enabled","boolean"],["LogLevel",["enum","CRITICAL","ERROR","WARNING","INFO","DEBUG"]]],"NetworkConfiguration":[["SubnetIds",["array","string"],2],["SecurityGroupIds",["array","string"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:airflow:${Region}:${Account}:environment/${EnvironmentName}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::MWAA::Environment", "aws:mwaa:Environment", '{"p":[["AirflowConfigurationOptions","json"],["MaxWorkers","integer"],["EnvironmentClass","string"],["Schedulers","integer"],["RequirementsS3Path","string"],["PluginsS3Path","string"],["MinWorkers","integer"],["AirflowVersion","string"],["StartupScriptS3Path","string"],["Name","string",67],["RequirementsS3ObjectVersion","string"],["SourceBucketArn","string"],["ExecutionRoleArn","string"],["WeeklyMaintenanceWindowStart","string"],["PluginsS3ObjectVersion","string"],["StartupScriptS3ObjectVersion","string"],["DagS3Path","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["WebserverAccessMode",["enum","PRIVATE_ONLY","PUBLIC_ONLY","PUBLIC_AND_PRIVATE"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["KmsKey","string",66],["Tags","json"],["MaxWebservers","integer"],["MinWebservers","integer"],["EndpointManagement",["enum","CUSTOMER","SERVICE"],66],["WorkerReplacementStrategy",["enum","FORCED","GRACEFUL"],16],["WebserverUrl","string",8],["Arn","string",72],["CeleryExecutorQueue","string",8],["DatabaseVpcEndpointService","string",8],["WebserverVpcEndpointService","string",8]],"id":["Name"],"d":{"LoggingConfiguration":[["SchedulerLogs",["ref","ModuleLoggingConfiguration"]],["TaskLogs",["ref","ModuleLoggingConfiguration"]],["DagProcessingLogs",["ref","ModuleLoggingConfiguration"]],["WebserverLogs",["ref","ModuleLoggingConfiguration"]],["WorkerLogs",["ref","ModuleLoggingConfiguration"]]],"ModuleLoggingConfiguration":[["CloudWatchLogGroupArn","string"],["Enabled","boolean"],["LogLevel",["enum","CRITICAL","ERROR","WARNING","INFO","DEBUG"]]],"NetworkConfiguration":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]]]},"tags":["Tags","map"],"rp":[["NetworkConfiguration","SubnetIds"]],"reg":{"h":"crudl","wo":["WorkerReplacementStrategy"],"co":["Name","KmsKey","NetworkConfiguration/SubnetIds","EndpointManagement"],"ro":["Arn","CeleryExecutorQueue","DatabaseVpcEndpointService","WebserverVpcEndpointService","WebserverUrl","LoggingConfiguration/DagProcessingLogs/CloudWatchLogGroupArn","LoggingConfiguration/SchedulerLogs/CloudWatchLogGroupArn","LoggingConfiguration/WebserverLogs/CloudWatchLogGroupArn","LoggingConfiguration/WorkerLogs/CloudWatchLogGroupArn","LoggingConfiguration/TaskLogs/CloudWatchLogGroupArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:airflow:${Region}:${Account}:environment/${EnvironmentName}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
@@ -21,22 +21,44 @@ export type Environment = InstanceType<typeof Environment>;
 export interface EnvironmentArgs {
   /** A list of key-value pairs containing the Airflow configuration options for your environment. For example, `core.default_timezone: utc` . To learn more, see [Apache Airflow configuration options](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-env-variables.html) . */
   airflowConfigurationOptions?: Record<string, unknown>;
-  /** The maximum number of workers that you want to run in your environment. MWAA scales the number of Apache Airflow workers up to the number you specify in the `MaxWorkers` field. For example, `20` . When there are no more tasks running, and no more in the queue, MWAA disposes of the extra workers leaving the one worker that is included with your environment, or the number you specify in `MinWorkers` . */
+  /**
+   * The maximum number of workers that you want to run in your environment. MWAA scales the number of Apache Airflow workers up to the number you specify in the `MaxWorkers` field. For example, `20` . When there are no more tasks running, and no more in the queue, MWAA disposes of the extra workers leaving the one worker that is included with your environment, or the number you specify in `MinWorkers` .
+   *
+   * Range: at least 1.
+   */
   maxWorkers?: number;
-  /** The environment class type. Valid values: `mw1.micro` , `mw1.small` , `mw1.medium` , `mw1.large` , `mw1.1large` , and `mw1.2large` . To learn more, see [Amazon MWAA environment class](https://docs.aws.amazon.com/mwaa/latest/userguide/environment-class.html) . */
+  /**
+   * The environment class type. Valid values: `mw1.micro` , `mw1.small` , `mw1.medium` , `mw1.large` , `mw1.1large` , and `mw1.2large` . To learn more, see [Amazon MWAA environment class](https://docs.aws.amazon.com/mwaa/latest/userguide/environment-class.html) .
+   *
+   * Length: 1–1024.
+   */
   environmentClass?: string;
   /**
    * The number of schedulers that you want to run in your environment. Valid values:
    *
    * - *v2* - For environments larger than mw1.micro, accepts values from 2 to 5. Defaults to 2 for all environment sizes except mw1.micro, which defaults to 1.
    * - *v1* - Accepts 1.
+   *
+   * Range: at least 1.
    */
   schedulers?: number;
-  /** The relative path to the `requirements.txt` file on your Amazon S3 bucket. For example, `requirements.txt` . To learn more, see [Installing Python dependencies](https://docs.aws.amazon.com/mwaa/latest/userguide/working-dags-dependencies.html) . */
+  /**
+   * The relative path to the `requirements.txt` file on your Amazon S3 bucket. For example, `requirements.txt` . To learn more, see [Installing Python dependencies](https://docs.aws.amazon.com/mwaa/latest/userguide/working-dags-dependencies.html) .
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   requirementsS3Path?: string;
-  /** The relative path to the `plugins.zip` file on your Amazon S3 bucket. For example, `plugins.zip` . To learn more, see [Installing custom plugins](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-dag-import-plugins.html) . */
+  /**
+   * The relative path to the `plugins.zip` file on your Amazon S3 bucket. For example, `plugins.zip` . To learn more, see [Installing custom plugins](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-dag-import-plugins.html) .
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   pluginsS3Path?: string;
-  /** The minimum number of workers that you want to run in your environment. MWAA scales the number of Apache Airflow workers up to the number you specify in the `MaxWorkers` field. When there are no more tasks running, and no more in the queue, MWAA disposes of the extra workers leaving the worker count you specify in the `MinWorkers` field. For example, `2` . */
+  /**
+   * The minimum number of workers that you want to run in your environment. MWAA scales the number of Apache Airflow workers up to the number you specify in the `MaxWorkers` field. When there are no more tasks running, and no more in the queue, MWAA disposes of the extra workers leaving the worker count you specify in the `MinWorkers` field. For example, `2` .
+   *
+   * Range: at least 1.
+   */
   minWorkers?: number;
   /**
    * The version of Apache Airflow to use for the environment. If no value is specified, defaults to the latest version.
@@ -44,29 +66,55 @@ export interface EnvironmentArgs {
    * If you specify a newer version number for an existing environment, the version update requires some service interruption before taking effect.
    *
    * *Allowed Values* : `2.7.2` | `2.8.1` | `2.9.2` | `2.10.1` | `2.10.3` | `3.0.6` (latest)
+   *
+   * Length: at most 32. Pattern: `^[0-9a-z.]+$`.
    */
   airflowVersion?: string;
   /**
    * The relative path to the startup shell script in your Amazon S3 bucket. For example, `s3://mwaa-environment/startup.sh` .
    *
    * Amazon MWAA runs the script as your environment starts, and before running the Apache Airflow process. You can use this script to install dependencies, modify Apache Airflow configuration options, and set environment variables. For more information, see [Using a startup script](https://docs.aws.amazon.com/mwaa/latest/userguide/using-startup-script.html) .
+   *
+   * Length: at most 1024. Pattern: `.*`.
    */
   startupScriptS3Path?: string;
-  /** The name of your Amazon MWAA environment. */
+  /**
+   * The name of your Amazon MWAA environment.
+   *
+   * Length: 1–80. Pattern: `^[a-zA-Z][0-9a-zA-Z\-_]*$`.
+   */
   name: string;
-  /** The version of the requirements.txt file on your Amazon S3 bucket. To learn more, see [Installing Python dependencies](https://docs.aws.amazon.com/mwaa/latest/userguide/working-dags-dependencies.html) . */
+  /**
+   * The version of the requirements.txt file on your Amazon S3 bucket. To learn more, see [Installing Python dependencies](https://docs.aws.amazon.com/mwaa/latest/userguide/working-dags-dependencies.html) .
+   *
+   * Length: at most 1024.
+   */
   requirementsS3ObjectVersion?: string;
-  /** The Amazon Resource Name (ARN) of the Amazon S3 bucket where your DAG code and supporting files are stored. For example, `arn:aws:s3:::my-airflow-bucket-unique-name` . To learn more, see [Create an Amazon S3 bucket for Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/mwaa-s3-bucket.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon S3 bucket where your DAG code and supporting files are stored. For example, `arn:aws:s3:::my-airflow-bucket-unique-name` . To learn more, see [Create an Amazon S3 bucket for Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/mwaa-s3-bucket.html) .
+   *
+   * Length: 1–1224. Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b)(-[a-z]+)?:s3:::[a-z0-9.\-]+$`.
+   */
   sourceBucketArn?: string;
-  /** The Amazon Resource Name (ARN) of the execution role in IAM that allows MWAA to access AWS resources in your environment. For example, `arn:aws:iam::123456789:role/my-execution-role` . To learn more, see [Amazon MWAA Execution role](https://docs.aws.amazon.com/mwaa/latest/userguide/mwaa-create-role.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the execution role in IAM that allows MWAA to access AWS resources in your environment. For example, `arn:aws:iam::123456789:role/my-execution-role` . To learn more, see [Amazon MWAA Execution role](https://docs.aws.amazon.com/mwaa/latest/userguide/mwaa-create-role.html) .
+   *
+   * Length: at most 1224. Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b)(-[a-z]+)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   executionRoleArn?: string;
   /**
    * The day and time of the week to start weekly maintenance updates of your environment in the following format: `DAY:HH:MM` . For example: `TUE:03:30` . You can specify a start time in 30 minute increments only. Supported input includes the following:
    *
    * - MON|TUE|WED|THU|FRI|SAT|SUN:([01]\\d|2[0-3]):(00|30)
+   *
+   * Length: at most 9. Pattern: `(MON|TUE|WED|THU|FRI|SAT|SUN):([01]\d|2[0-3]):(00|30)`.
    */
   weeklyMaintenanceWindowStart?: string;
-  /** The version of the plugins.zip file on your Amazon S3 bucket. To learn more, see [Installing custom plugins](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-dag-import-plugins.html) . */
+  /**
+   * The version of the plugins.zip file on your Amazon S3 bucket. To learn more, see [Installing custom plugins](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-dag-import-plugins.html) .
+   *
+   * Length: at most 1024.
+   */
   pluginsS3ObjectVersion?: string;
   /**
    * The version of the startup shell script in your Amazon S3 bucket. You must specify the [version ID](https://docs.aws.amazon.com/AmazonS3/latest/userguide/versioning-workflows.html) that Amazon S3 assigns to the file every time you update the script.
@@ -76,9 +124,15 @@ export interface EnvironmentArgs {
    * `3sL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY+MTRCxf3vjVBH40Nr8X8gdRQBpUMLUo`
    *
    * For more information, see [Using a startup script](https://docs.aws.amazon.com/mwaa/latest/userguide/using-startup-script.html) .
+   *
+   * Length: at most 1024.
    */
   startupScriptS3ObjectVersion?: string;
-  /** The relative path to the DAGs folder on your Amazon S3 bucket. For example, `dags` . To learn more, see [Adding or updating DAGs](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-dag-folder.html) . */
+  /**
+   * The relative path to the DAGs folder on your Amazon S3 bucket. For example, `dags` . To learn more, see [Adding or updating DAGs](https://docs.aws.amazon.com/mwaa/latest/userguide/configuring-dag-folder.html) .
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   dagS3Path?: string;
   /** The Apache Airflow logs being sent to CloudWatch Logs: `DagProcessingLogs` , `SchedulerLogs` , `TaskLogs` , `WebserverLogs` , `WorkerLogs` . */
   loggingConfiguration?: EnvironmentLoggingConfiguration;
@@ -86,7 +140,11 @@ export interface EnvironmentArgs {
   webserverAccessMode?: "PRIVATE_ONLY" | "PUBLIC_ONLY" | "PUBLIC_AND_PRIVATE";
   /** The VPC networking components used to secure and enable network traffic between the AWS resources for your environment. To learn more, see [About networking on Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/networking-about.html) . */
   networkConfiguration?: EnvironmentNetworkConfiguration;
-  /** The AWS Key Management Service (KMS) key to encrypt and decrypt the data in your environment. You can use an AWS KMS key managed by MWAA, or a customer-managed KMS key (advanced). */
+  /**
+   * The AWS Key Management Service (KMS) key to encrypt and decrypt the data in your environment. You can use an AWS KMS key managed by MWAA, or a customer-managed KMS key (advanced).
+   *
+   * Length: at most 1224.
+   */
   kmsKey?: string;
   /**
    * The key-value tag pairs associated to your environment. For example, `"Environment": "Staging"` . To learn more, see [Tagging](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
@@ -98,17 +156,25 @@ export interface EnvironmentArgs {
    * The maximum number of web servers that you want to run in your environment. Amazon MWAA scales the number of Apache Airflow web servers up to the number you specify for `MaxWebservers` when you interact with your Apache Airflow environment using Apache Airflow REST API, or the Apache Airflow CLI. For example, in scenarios where your workload requires network calls to the Apache Airflow REST API with a high transaction-per-second (TPS) rate, Amazon MWAA will increase the number of web servers up to the number set in `MaxWebserers` . As TPS rates decrease Amazon MWAA disposes of the additional web servers, and scales down to the number set in `MinxWebserers` .
    *
    * Valid values: For environments larger than mw1.micro, accepts values from `2` to `5` . Defaults to `2` for all environment sizes except mw1.micro, which defaults to `1` .
+   *
+   * Range: at least 1.
    */
   maxWebservers?: number;
   /**
    * The minimum number of web servers that you want to run in your environment. Amazon MWAA scales the number of Apache Airflow web servers up to the number you specify for `MaxWebservers` when you interact with your Apache Airflow environment using Apache Airflow REST API, or the Apache Airflow CLI. As the transaction-per-second rate, and the network load, decrease, Amazon MWAA disposes of the additional web servers, and scales down to the number set in `MinxWebserers` .
    *
    * Valid values: For environments larger than mw1.micro, accepts values from `2` to `5` . Defaults to `2` for all environment sizes except mw1.micro, which defaults to `1` .
+   *
+   * Range: at least 1.
    */
   minWebservers?: number;
   /** Defines whether the VPC endpoints configured for the environment are created, and managed, by the customer or by Amazon MWAA. If set to `SERVICE` , Amazon MWAA will create and manage the required VPC endpoints in your VPC. If set to `CUSTOMER` , you must create, and manage, the VPC endpoints in your VPC. */
   endpointManagement?: "CUSTOMER" | "SERVICE";
-  /** The worker replacement strategy to use when updating the environment. Valid values: `FORCED`, `GRACEFUL`. FORCED means Apache Airflow workers will be stopped and replaced without waiting for tasks to complete before an update. GRACEFUL means Apache Airflow workers will be able to complete running tasks for up to 12 hours during an update before being stopped and replaced. */
+  /**
+   * The worker replacement strategy to use when updating the environment. Valid values: `FORCED`, `GRACEFUL`. FORCED means Apache Airflow workers will be stopped and replaced without waiting for tasks to complete before an update. GRACEFUL means Apache Airflow workers will be able to complete running tasks for up to 12 hours during an update before being stopped and replaced.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   workerReplacementStrategy?: "FORCED" | "GRACEFUL";
 }
 
@@ -154,6 +220,8 @@ export interface EnvironmentModuleLoggingConfiguration {
    * The ARN of the CloudWatch Logs log group for each type of Apache Airflow log type that you have enabled.
    *
    * > `CloudWatchLogGroupArn` is available only as a return value, accessible when specified as an attribute in the [`Fn:GetAtt`](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mwaa-environment.html#aws-resource-mwaa-environment-return-values) intrinsic function. Any value you provide for `CloudWatchLogGroupArn` is discarded by Amazon MWAA.
+   *
+   * Length: at most 1224. Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b)(-[a-z]+)?:logs:[a-z0-9\-]+:\d{12}:log-group:\w+`.
    */
   cloudWatchLogGroupArn?: string;
   /** Indicates whether to enable the Apache Airflow log type (e.g. `DagProcessingLogs` ) in CloudWatch Logs. */
@@ -168,8 +236,16 @@ export interface EnvironmentModuleLoggingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mwaa-environment-networkconfiguration.html | CloudFormation: NetworkConfiguration}
  */
 export interface EnvironmentNetworkConfiguration {
-  /** A list of subnet IDs. *Required* to create an environment. Must be private subnets in two different availability zones. A subnet must be attached to the same VPC as the security group. To learn more, see [About networking on Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/networking-about.html) . */
+  /**
+   * A list of subnet IDs. *Required* to create an environment. Must be private subnets in two different availability zones. A subnet must be attached to the same VPC as the security group. To learn more, see [About networking on Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/networking-about.html) .
+   *
+   * Items: 2–2. Each item: Length: at most 1024. Pattern: `^subnet-[a-zA-Z0-9\-._]+$`.
+   */
   subnetIds?: string[];
-  /** A list of one or more security group IDs. Accepts up to 5 security group IDs. A security group must be attached to the same VPC as the subnets. To learn more, see [Security in your VPC on Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/vpc-security.html) . */
+  /**
+   * A list of one or more security group IDs. Accepts up to 5 security group IDs. A security group must be attached to the same VPC as the subnets. To learn more, see [Security in your VPC on Amazon MWAA](https://docs.aws.amazon.com/mwaa/latest/userguide/vpc-security.html) .
+   *
+   * Items: 1–5. Each item: Length: 1–1024. Pattern: `^sg-[a-zA-Z0-9\-._]+$`.
+   */
   securityGroupIds?: string[];
 }

@@ -13,23 +13,27 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mwaaserverless-workflow.html | CloudFormation: AWS::MWAAServerless::Workflow}
  */
-export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::MWAAServerless::Workflow", "aws:mwaaserverless:Workflow", '{"p":[["Name","string",66],["Description","string"],["DefinitionS3Location",["ref","S3Location"],1],["Code",["ref","Code"]],["RoleArn","string",1],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["LoggingConfiguration",["ref","LoggingConfiguration"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["map","string"]],["TriggerMode","string"],["WorkflowArn","string",72],["WorkflowVersion","string",8],["CreatedAt","string",8],["ModifiedAt","string",8],["WorkflowStatus",["enum","READY","DELETING"],8],["ScheduleConfiguration",["ref","ScheduleConfiguration"],8],["CodeSnapshottedAt","string",8]],"id":["WorkflowArn"],"d":{"S3Location":[["Bucket","string",1],["ObjectKey","string",1],["VersionId","string"]],"Code":[["S3Location",["ref","CodeS3Location"]]],"CodeS3Location":[["Bucket","string",1],["ObjectKey","string",1],["VersionId","string"]],"EncryptionConfiguration":[["Type",["enum","AWS_MANAGED_KEY","CUSTOMER_MANAGED_KEY"],1],["KmsKeyId","string"]],"LoggingConfiguration":[["LogGroupName","string",1]],"NetworkConfiguration":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"ScheduleConfiguration":[["CronExpression","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:airflow-serverless:${Region}:${Account}:workflow/${WorkflowId}"}');
+export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::MWAAServerless::Workflow", "aws:mwaaserverless:Workflow", '{"p":[["Name","string",66],["Description","string"],["DefinitionS3Location",["ref","S3Location"],1],["Code",["ref","Code"]],["RoleArn","string",1],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["LoggingConfiguration",["ref","LoggingConfiguration"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["map","string"]],["TriggerMode","string"],["WorkflowArn","string",72],["WorkflowVersion","string",8],["CreatedAt","string",8],["ModifiedAt","string",8],["WorkflowStatus",["enum","READY","DELETING"],8],["ScheduleConfiguration",["ref","ScheduleConfiguration"],8],["CodeSnapshottedAt","string",8]],"id":["WorkflowArn"],"d":{"S3Location":[["Bucket","string",1],["ObjectKey","string",1],["VersionId","string"]],"Code":[["S3Location",["ref","CodeS3Location"]]],"CodeS3Location":[["Bucket","string",1],["ObjectKey","string",1],["VersionId","string"]],"EncryptionConfiguration":[["Type",["enum","AWS_MANAGED_KEY","CUSTOMER_MANAGED_KEY"],1],["KmsKeyId","string"]],"LoggingConfiguration":[["LogGroupName","string",1]],"NetworkConfiguration":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"ScheduleConfiguration":[["CronExpression","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","EncryptionConfiguration"],"ro":["WorkflowArn","WorkflowVersion","CreatedAt","ModifiedAt","WorkflowStatus","ScheduleConfiguration"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":255,"pattern":"^[a-zA-Z0-9]+[a-zA-Z0-9\\\\.\\\\-_]*$"}},"arn":"arn:${Partition}:airflow-serverless:${Region}:${Account}:workflow/${WorkflowId}"}');
 /** A {@link Workflow} instance: its attributes as typed outputs. */
 export type Workflow = InstanceType<typeof Workflow>;
 
 /** Inputs of {@link Workflow}. */
 export interface WorkflowArgs {
+  /** Length: 1–255. Pattern: `^[a-zA-Z0-9]+[a-zA-Z0-9\.\-_]*$`. */
   name?: string;
+  /** Length: 1–1024. Pattern: `^.+$`. */
   description?: string;
   definitionS3Location: WorkflowS3Location;
   /** The location of code artifacts in Amazon S3 for the workflow. Modeled as a single-member container so it stays extensible to future artifact types (e.g. OCI images). */
   code?: WorkflowCode;
+  /** Length: 1–2048. Pattern: `^arn:aws(?:-(?:cn|us-gov|iso|iso-b|iso-e|iso-f))?:iam::[0-9]{12}:role(/[a-zA-Z0-9+=,.\@_-]{1,512})*?/[a-zA-Z0-9+=,.\@_-]{1,64}$`. */
   roleArn: string;
   encryptionConfiguration?: WorkflowEncryptionConfiguration;
   loggingConfiguration?: WorkflowLoggingConfiguration;
   networkConfiguration?: WorkflowNetworkConfiguration;
   /** A map of key-value pairs to be applied as tags */
   tags?: Record<string, string>;
+  /** Length: 1–255. */
   triggerMode?: string;
 }
 
@@ -46,7 +50,9 @@ export interface WorkflowOutputs extends WorkflowArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mwaaserverless-workflow-s3location.html | CloudFormation: S3Location} */
 export interface WorkflowS3Location {
+  /** Length: at least 1. */
   bucket: string;
+  /** Length: at least 1. */
   objectKey: string;
   versionId?: string;
 }
@@ -75,6 +81,7 @@ export interface WorkflowEncryptionConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mwaaserverless-workflow-loggingconfiguration.html | CloudFormation: LoggingConfiguration} */
 export interface WorkflowLoggingConfiguration {
+  /** Length: at least 1. */
   logGroupName: string;
 }
 

@@ -19,7 +19,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-dbcluster.html | CloudFormation: AWS::Neptune::DBCluster}
  */
-export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::Neptune::DBCluster", "aws:neptune:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["RestoreToTime","string",66],["AssociatedRoles",["array",["ref","DBClusterRole"]]],["SnapshotIdentifier","string",66],["DBClusterIdentifier","string",66],["PreferredBackupWindow","string"],["DBPort","integer"],["VpcSecurityGroupIds",["array","string"]],["CopyTagsToSnapshot","boolean"],["RestoreType","string",66],["Tags",["array",["ref","Tag"]]],["EngineVersion","string"],["KmsKeyId","string",66],["AvailabilityZones",["array","string"],66],["ServerlessScalingConfiguration",["ref","ServerlessScalingConfiguration"]],["PreferredMaintenanceWindow","string"],["IamAuthEnabled","boolean"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["UseLatestRestorableTime","boolean",66],["SourceDBClusterIdentifier","string",66],["DBClusterParameterGroupName","string"],["BackupRetentionPeriod","integer"],["DBInstanceParameterGroupName","string"],["EnableCloudwatchLogsExports",["array","string"]],["GlobalClusterIdentifier","string",66],["NetworkType",["enum","IPV4","DUAL"]],["ClusterResourceId","string",8],["Endpoint","string",8],["Port","string",8],["ReadEndpoint","string",8]],"id":["DBClusterIdentifier"],"d":{"DBClusterRole":[["RoleArn","string",1],["FeatureName","string"]],"ServerlessScalingConfiguration":[["MinCapacity","number",1],["MaxCapacity","number",1]]},"tags":["Tags","standard"],"arn":"arn:aws:rds:${Region}:${Account}:cluster:${DBClusterId}"}');
+export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::Neptune::DBCluster", "aws:neptune:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["RestoreToTime","string",82],["AssociatedRoles",["array",["ref","DBClusterRole"]]],["SnapshotIdentifier","string",82],["DBClusterIdentifier","string",66],["PreferredBackupWindow","string"],["DBPort","integer"],["VpcSecurityGroupIds",["array","string"]],["CopyTagsToSnapshot","boolean"],["RestoreType","string",82],["Tags",["array",["ref","Tag"]]],["EngineVersion","string"],["KmsKeyId","string",66],["AvailabilityZones",["array","string"],66],["ServerlessScalingConfiguration",["ref","ServerlessScalingConfiguration"]],["PreferredMaintenanceWindow","string"],["IamAuthEnabled","boolean"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["UseLatestRestorableTime","boolean",82],["SourceDBClusterIdentifier","string",82],["DBClusterParameterGroupName","string"],["BackupRetentionPeriod","integer"],["DBInstanceParameterGroupName","string",16],["EnableCloudwatchLogsExports",["array","string"]],["GlobalClusterIdentifier","string",66],["NetworkType",["enum","IPV4","DUAL"]],["ClusterResourceId","string",8],["Endpoint","string",8],["Port","string",8],["ReadEndpoint","string",8]],"id":["DBClusterIdentifier"],"d":{"DBClusterRole":[["RoleArn","string",1],["FeatureName","string"]],"ServerlessScalingConfiguration":[["MinCapacity","number",1],["MaxCapacity","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DBInstanceParameterGroupName","RestoreToTime","RestoreType","SnapshotIdentifier","SourceDBClusterIdentifier","UseLatestRestorableTime"],"co":["AvailabilityZones","DBClusterIdentifier","DBSubnetGroupName","GlobalClusterIdentifier","KmsKeyId","RestoreToTime","RestoreType","SnapshotIdentifier","SourceDBClusterIdentifier","StorageEncrypted","UseLatestRestorableTime"],"ro":["Endpoint","ClusterResourceId","Port","ReadEndpoint"],"uo":["Tags"],"pt":{"DBClusterIdentifier":"$lowercase(DBClusterIdentifier)","DBClusterParameterGroupName":"$lowercase(DBClusterParameterGroupName)","DBSubnetGroupName":"$lowercase(DBSubnetGroupName)","SnapshotIdentifier":"$lowercase(SnapshotIdentifier)","SourceDBClusterIdentifier":"$lowercase(SourceDBClusterIdentifier)"},"tg":[true,true,true],"nm":{"path":"DBClusterIdentifier","min":1,"max":63,"pattern":"^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$"}},"arn":"arn:aws:rds:${Region}:${Account}:cluster:${DBClusterId}"}');
 /** A {@link DBCluster} instance: its attributes as typed outputs. */
 export type DBCluster = InstanceType<typeof DBCluster>;
 
@@ -43,6 +43,8 @@ export interface DBClusterArgs {
    * If a DB snapshot is specified, the target DB cluster is created from the source DB snapshot with a default configuration and default security group.
    *
    * If a DB cluster snapshot is specified, the target DB cluster is created from the source DB cluster restore point with the same configuration as the original source DB cluster, except that the new DB cluster is created with the default security group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restoreToTime?: string;
   /** Provides a list of the Amazon Identity and Access Management (IAM) roles that are associated with the DB cluster. IAM roles that are associated with a DB cluster grant permission for the DB cluster to access other Amazon services on your behalf. */
@@ -53,9 +55,15 @@ export interface DBClusterArgs {
    * After you restore a DB cluster using a `SnapshotIdentifier` , you must specify the same `SnapshotIdentifier` for any future updates to the DB cluster. When you specify this property for an update, the DB cluster is not restored from the snapshot again, and the data in the database is not changed.
    *
    * However, if you don't specify the `SnapshotIdentifier` , an empty DB cluster is created, and the original DB cluster is deleted. If you specify a property that is different from the previous snapshot restore property, the DB cluster is restored from the snapshot specified by the `SnapshotIdentifier` , and the original DB cluster is deleted.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotIdentifier?: string;
-  /** Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster. */
+  /**
+   * Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   dbClusterIdentifier?: string;
   /**
    * Specifies the daily time range during which automated backups are created if automated backups are enabled, as determined by the `BackupRetentionPeriod` .
@@ -81,9 +89,15 @@ export interface DBClusterArgs {
    * If a DB snapshot is specified, the target DB cluster is created from the source DB snapshot with a default configuration and default security group.
    *
    * If a DB cluster snapshot is specified, the target DB cluster is created from the source DB cluster restore point with the same configuration as the original source DB cluster, except that the new DB cluster is created with the default security group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restoreType?: string;
-  /** The tags assigned to this cluster. */
+  /**
+   * The tags assigned to this cluster.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** Indicates the database engine version. */
   engineVersion?: string;
@@ -107,6 +121,8 @@ export interface DBClusterArgs {
    * If a DB snapshot is specified, the target DB cluster is created from the source DB snapshot with a default configuration and default security group.
    *
    * If a DB cluster snapshot is specified, the target DB cluster is created from the source DB cluster restore point with the same configuration as the original source DB cluster, except that the new DB cluster is created with the default security group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   useLatestRestorableTime?: boolean;
   /**
@@ -115,6 +131,8 @@ export interface DBClusterArgs {
    * If a DB snapshot is specified, the target DB cluster is created from the source DB snapshot with a default configuration and default security group.
    *
    * If a DB cluster snapshot is specified, the target DB cluster is created from the source DB cluster restore point with the same configuration as the original source DB cluster, except that the new DB cluster is created with the default security group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sourceDBClusterIdentifier?: string;
   /**
@@ -127,6 +145,8 @@ export interface DBClusterArgs {
    * Specifies the number of days for which automatic DB snapshots are retained.
    *
    * An update may require some interruption. See [ModifyDBInstance](https://docs.aws.amazon.com/neptune/latest/userguide/api-instances.html#ModifyDBInstance) in the Amazon Neptune User Guide for more information.
+   *
+   * Range: at least 1.
    */
   backupRetentionPeriod?: number;
   /**
@@ -136,11 +156,17 @@ export interface DBClusterArgs {
    *
    * **Constraints** - The DB parameter group must be in the same DB parameter group family as the target DB cluster version.
    * - The `DBInstanceParameterGroupName` parameter is only valid for major engine version upgrades.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   dbInstanceParameterGroupName?: string;
   /** Specifies a list of log types that are enabled for export to CloudWatch Logs. */
   enableCloudwatchLogsExports?: string[];
-  /** The ID of the Neptune global database to which this new DB cluster should be added. */
+  /**
+   * The ID of the Neptune global database to which this new DB cluster should be added.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier?: string;
   /** The network type of the DB cluster. */
   networkType?: "IPV4" | "DUAL";
@@ -148,7 +174,11 @@ export interface DBClusterArgs {
 
 /** Outputs of {@link DBCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterOutputs extends DBClusterArgs {
-  /** Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster. */
+  /**
+   * Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   dbClusterIdentifier: string;
   /** The resource id for the DB cluster. For example: `cluster-ABCD1234EFGH5678IJKL90MNOP` . The cluster ID uniquely identifies the cluster and is used in things like IAM authentication policies. */
   clusterResourceId: string;
@@ -178,9 +208,17 @@ export interface DBClusterDBClusterRole {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-neptune-dbcluster-serverlessscalingconfiguration.html | CloudFormation: ServerlessScalingConfiguration}
  */
 export interface DBClusterServerlessScalingConfiguration {
-  /** The minimum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 8, 8.5, 9, and so on. */
+  /**
+   * The minimum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 8, 8.5, 9, and so on.
+   *
+   * Range: 1–128.
+   */
   minCapacity: number;
-  /** The maximum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 40, 40.5, 41, and so on. */
+  /**
+   * The maximum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 40, 40.5, 41, and so on.
+   *
+   * Range: 2.5–128.
+   */
   maxCapacity: number;
 }
 
@@ -191,7 +229,7 @@ export interface DBClusterServerlessScalingConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-dbclusterparametergroup.html | CloudFormation: AWS::Neptune::DBClusterParameterGroup}
  */
-export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::Neptune::DBClusterParameterGroup", "aws:neptune:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:aws:rds:${Region}:${Account}:cluster-pg:${ClusterPGName}"}');
+export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::Neptune::DBClusterParameterGroup", "aws:neptune:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Description","Family"],"pt":{"Name":"$lowercase(Name)"},"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:aws:rds:${Region}:${Account}:cluster-pg:${ClusterPGName}"}');
 /** A {@link DBClusterParameterGroup} instance: its attributes as typed outputs. */
 export type DBClusterParameterGroup = InstanceType<typeof DBClusterParameterGroup>;
 
@@ -237,7 +275,7 @@ export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-dbinstance.html | CloudFormation: AWS::Neptune::DBInstance}
  */
-export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::Neptune::DBInstance", "aws:neptune:DBInstance", '{"p":[["DBParameterGroupName","string"],["DBInstanceClass","string",1],["AllowMajorVersionUpgrade","boolean"],["DBClusterIdentifier","string",66],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["AutoMinorVersionUpgrade","boolean"],["DBSubnetGroupName","string",66],["DBInstanceIdentifier","string",66],["DBSnapshotIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["PubliclyAccessible","boolean"],["Endpoint","string",8],["Port","string",8]],"id":["DBInstanceIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DbInstanceName}"}');
+export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::Neptune::DBInstance", "aws:neptune:DBInstance", '{"p":[["DBParameterGroupName","string"],["DBInstanceClass","string",1],["AllowMajorVersionUpgrade","boolean",16],["DBClusterIdentifier","string",66],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["AutoMinorVersionUpgrade","boolean"],["DBSubnetGroupName","string",66],["DBInstanceIdentifier","string",66],["DBSnapshotIdentifier","string",82],["Tags",["array",["ref","Tag"]]],["PubliclyAccessible","boolean"],["Endpoint","string",8],["Port","string",8]],"id":["DBInstanceIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DBSnapshotIdentifier","AllowMajorVersionUpgrade"],"co":["AvailabilityZone","DBClusterIdentifier","DBInstanceIdentifier","DBSnapshotIdentifier","DBSubnetGroupName"],"ro":["Endpoint","Port"],"uo":["Tags"],"pt":{"DBClusterIdentifier":"$lowercase(DBClusterIdentifier)","DBInstanceIdentifier":"$lowercase(DBInstanceIdentifier)","DBParameterGroupName":"$lowercase(DBParameterGroupName)","DBSubnetGroupName":"$lowercase(DBSubnetGroupName)","DBSnapshotIdentifier":"$lowercase(DBSnapshotIdentifier)"},"dep":["DBSnapshotIdentifier"],"tg":[true,true,true],"nm":{"path":"DBInstanceIdentifier"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DbInstanceName}"}');
 /** A {@link DBInstance} instance: its attributes as typed outputs. */
 export type DBInstance = InstanceType<typeof DBInstance>;
 
@@ -255,6 +293,8 @@ export interface DBInstanceArgs {
    * Indicates that major version upgrades are allowed. Changing this parameter doesn't result in an outage and the change is asynchronously applied as soon as possible. This parameter must be set to true when specifying a value for the EngineVersion parameter that is a different major version than the DB instance's current version.
    *
    * When you change this parameter for an existing DB cluster, CloudFormation will replace your existing DB cluster with a new, empty one that uses the engine version you specified.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   allowMajorVersionUpgrade?: boolean;
   /** If the DB instance is a member of a DB cluster, contains the name of the DB cluster that the DB instance is a member of. */
@@ -279,6 +319,10 @@ export interface DBInstanceArgs {
    * `AWS::Neptune::DBInstance` does not support restoring from snapshots.
    *
    * `AWS::Neptune::DBCluster` does support restoring from snapshots.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `DBSnapshotIdentifier` of AWS::Neptune::DBInstance deprecated.
    */
   dbSnapshotIdentifier?: string;
   /** An arbitrary set of tags (key-value pairs) for this DB instance. */
@@ -312,7 +356,7 @@ export interface DBInstanceOutputs extends DBInstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-dbparametergroup.html | CloudFormation: AWS::Neptune::DBParameterGroup}
  */
-export const DBParameterGroup = cloudControlType<DBParameterGroupArgs, DBParameterGroupOutputs>("AWS::Neptune::DBParameterGroup", "aws:neptune:DBParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:pg:${DBParameterGroupName}"}');
+export const DBParameterGroup = cloudControlType<DBParameterGroupArgs, DBParameterGroupOutputs>("AWS::Neptune::DBParameterGroup", "aws:neptune:DBParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Description","Family"],"pt":{"Name":"$lowercase(Name)"},"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:pg:${DBParameterGroupName}"}');
 /** A {@link DBParameterGroup} instance: its attributes as typed outputs. */
 export type DBParameterGroup = InstanceType<typeof DBParameterGroup>;
 
@@ -347,7 +391,7 @@ export interface DBParameterGroupOutputs extends DBParameterGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-dbsubnetgroup.html | CloudFormation: AWS::Neptune::DBSubnetGroup}
  */
-export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::Neptune::DBSubnetGroup", "aws:neptune:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
+export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::Neptune::DBSubnetGroup", "aws:neptune:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DBSubnetGroupName"],"pt":{"DBSubnetGroupName":"$lowercase(DBSubnetGroupName)"},"tg":[true,true,true],"nm":{"path":"DBSubnetGroupName"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
 /** A {@link DBSubnetGroup} instance: its attributes as typed outputs. */
 export type DBSubnetGroup = InstanceType<typeof DBSubnetGroup>;
 
@@ -376,7 +420,7 @@ export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-eventsubscription.html | CloudFormation: AWS::Neptune::EventSubscription}
  */
-export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::Neptune::EventSubscription", "aws:neptune:EventSubscription", '{"p":[["Tags",["array",["ref","Tag"]]],["Enabled","boolean"],["EventCategories",["array","string"]],["SnsTopicArn","string",67],["SubscriptionName","string",66],["SourceIds",["array","string"]],["SourceType","string"]],"id":["SubscriptionName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
+export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::Neptune::EventSubscription", "aws:neptune:EventSubscription", '{"p":[["Tags",["array",["ref","Tag"]]],["Enabled","boolean"],["EventCategories",["array","string"]],["SnsTopicArn","string",67],["SubscriptionName","string",66],["SourceIds",["array","string"]],["SourceType","string"]],"id":["SubscriptionName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SnsTopicArn","SubscriptionName"],"uo":["SourceIds"],"pt":{"SubscriptionName":"$lowercase(SubscriptionName)"},"tg":[true,true,true],"nm":{"path":"SubscriptionName","max":255}},"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
 /** A {@link EventSubscription} instance: its attributes as typed outputs. */
 export type EventSubscription = InstanceType<typeof EventSubscription>;
 
@@ -390,7 +434,11 @@ export interface EventSubscriptionArgs {
   eventCategories?: string[];
   /** The topic ARN of the event notification subscription. */
   snsTopicArn: string;
-  /** The name of the subscription. */
+  /**
+   * The name of the subscription.
+   *
+   * Length: at most 255.
+   */
   subscriptionName?: string;
   /** The list of identifiers of the event sources for which events will be returned. If not specified, then all sources are included in the response. An identifier must begin with a letter and must contain only ASCII letters, digits, and hyphens; it cannot end with a hyphen or contain two consecutive hyphens. */
   sourceIds?: string[];
@@ -400,7 +448,11 @@ export interface EventSubscriptionArgs {
 
 /** Outputs of {@link EventSubscription}: its inputs as the cloud reports them, and its attributes. */
 export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
-  /** The name of the subscription. */
+  /**
+   * The name of the subscription.
+   *
+   * Length: at most 255.
+   */
   subscriptionName: string;
 }
 
@@ -409,13 +461,17 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptune-globalcluster.html | CloudFormation: AWS::Neptune::GlobalCluster}
  */
-export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::Neptune::GlobalCluster", "aws:neptune:GlobalCluster", '{"p":[["GlobalClusterIdentifier","string",66],["SourceDBClusterIdentifier","string",66],["Engine",["enum","neptune"],66],["EngineVersion","string"],["DeletionProtection","boolean"],["StorageEncrypted","boolean",66],["Tags",["array",["ref","Tag"]]]],"id":["GlobalClusterIdentifier"],"tags":["Tags","standard"]}');
+export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::Neptune::GlobalCluster", "aws:neptune:GlobalCluster", '{"p":[["GlobalClusterIdentifier","string",66],["SourceDBClusterIdentifier","string",66],["Engine",["enum","neptune"],66],["EngineVersion","string"],["DeletionProtection","boolean"],["StorageEncrypted","boolean",66],["Tags",["array",["ref","Tag"]]]],"id":["GlobalClusterIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GlobalClusterIdentifier","SourceDBClusterIdentifier","Engine","StorageEncrypted"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"GlobalClusterIdentifier","min":1,"max":255,"pattern":"^[A-Za-z][0-9A-Za-z-:._]*$"}}}');
 /** A {@link GlobalCluster} instance: its attributes as typed outputs. */
 export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 
 /** Inputs of {@link GlobalCluster}. */
 export interface GlobalClusterArgs {
-  /** The cluster identifier of the global database cluster. */
+  /**
+   * The cluster identifier of the global database cluster.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier?: string;
   /** The Amazon Resource Name (ARN) of an existing Neptune DB cluster to use as the primary cluster of the new global database. */
   sourceDBClusterIdentifier?: string;
@@ -427,12 +483,20 @@ export interface GlobalClusterArgs {
   deletionProtection?: boolean;
   /** Whether the global database cluster is storage encrypted. */
   storageEncrypted?: boolean;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link GlobalCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalClusterOutputs extends GlobalClusterArgs {
-  /** The cluster identifier of the global database cluster. */
+  /**
+   * The cluster identifier of the global database cluster.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier: string;
 }

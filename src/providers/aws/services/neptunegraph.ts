@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptunegraph-graph.html | CloudFormation: AWS::NeptuneGraph::Graph}
  */
-export const Graph = cloudControlType<GraphArgs, GraphOutputs>("AWS::NeptuneGraph::Graph", "aws:neptunegraph:Graph", '{"p":[["PublicConnectivity","boolean"],["KmsKeyIdentifier","string",66],["GraphName","string",66],["ImportTask",["ref","ImportTask"],66],["ReplicaCount","integer",66],["ProvisionedMemory","integer",1],["DeletionProtection","boolean"],["VectorSearchConfiguration",["ref","VectorSearchConfiguration"],66],["Tags",["array",["ref","Tag"]]],["GraphArn","string",72],["GraphId","string",72],["Endpoint","string",8]],"id":["GraphId"],"d":{"ImportTask":[["Format",["enum","CSV","OPEN_CYPHER","PARQUET","NTRIPLES"]],["BlankNodeHandling",["enum","convertToIri"]],["ParquetType",["enum","COLUMNAR"]],["FailOnError","boolean"],["MaxProvisionedMemory","integer"],["Source","string",1],["RoleArn","string",1],["ImportOptions",["ref","ImportOptions"]],["MinProvisionedMemory","integer"]],"ImportOptions":[["Neptune",["ref","NeptuneImportOptions"]]],"NeptuneImportOptions":[["PreserveDefaultVertexLabels","boolean"],["S3ExportKmsKeyId","string",1],["S3ExportPath","string",1],["PreserveEdgeIds","boolean"]],"VectorSearchConfiguration":[["VectorSearchDimension","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:neptune-graph:${Region}:${Account}:graph/${ResourceId}"}');
+export const Graph = cloudControlType<GraphArgs, GraphOutputs>("AWS::NeptuneGraph::Graph", "aws:neptunegraph:Graph", '{"p":[["PublicConnectivity","boolean"],["KmsKeyIdentifier","string",66],["GraphName","string",66],["ImportTask",["ref","ImportTask"]],["ReplicaCount","integer",66],["ProvisionedMemory","integer",1],["DeletionProtection","boolean"],["VectorSearchConfiguration",["ref","VectorSearchConfiguration"],66],["Tags",["array",["ref","Tag"]]],["GraphArn","string",72],["GraphId","string",72],["Endpoint","string",8]],"id":["GraphId"],"d":{"ImportTask":[["Format",["enum","CSV","OPEN_CYPHER","PARQUET","NTRIPLES"]],["BlankNodeHandling",["enum","convertToIri"]],["ParquetType",["enum","COLUMNAR"]],["FailOnError","boolean"],["MaxProvisionedMemory","integer"],["Source","string",1],["RoleArn","string",1],["ImportOptions",["ref","ImportOptions"]],["MinProvisionedMemory","integer"]],"ImportOptions":[["Neptune",["ref","NeptuneImportOptions"]]],"NeptuneImportOptions":[["PreserveDefaultVertexLabels","boolean"],["S3ExportKmsKeyId","string",1],["S3ExportPath","string",1],["PreserveEdgeIds","boolean"]],"VectorSearchConfiguration":[["VectorSearchDimension","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GraphName","ReplicaCount","VectorSearchConfiguration","KmsKeyIdentifier"],"ro":["GraphArn","GraphId","Endpoint"],"uo":["Tags"],"pt":{"GraphName":"$lowercase(GraphName)","GraphId":"$lowercase(GraphId)"},"ai":[["GraphName"]],"tg":[true,true,true],"nm":{"path":"GraphName","min":1,"max":63,"pattern":"^[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$"}},"arn":"arn:${Partition}:neptune-graph:${Region}:${Account}:graph/${ResourceId}"}');
 /** A {@link Graph} instance: its attributes as typed outputs. */
 export type Graph = InstanceType<typeof Graph>;
 
@@ -31,7 +31,11 @@ export interface GraphArgs {
    * > If enabling public connectivity for the first time, there will be a delay while it is enabled.
    */
   publicConnectivity?: boolean;
-  /** The ARN of the KMS key used to encrypt data in the Neptune Analytics graph. If not specified, the graph is encrypted with an AWS managed key. */
+  /**
+   * The ARN of the KMS key used to encrypt data in the Neptune Analytics graph. If not specified, the graph is encrypted with an AWS managed key.
+   *
+   * Length: 1–1024. Pattern: `arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}`.
+   */
   kmsKeyIdentifier?: string;
   /**
    * The graph name. For example: `my-graph-1` .
@@ -39,6 +43,8 @@ export interface GraphArgs {
    * The name must contain from 1 to 63 letters, numbers, or hyphens, and its first character must be a letter. It cannot end with a hyphen or contain two consecutive hyphens.
    *
    * If you don't specify a graph name, a unique graph name is generated for you using the prefix `graph-for` , followed by a combination of `Stack Name` and a `UUID` .
+   *
+   * Length: 1–63. Pattern: `^[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$`.
    */
   graphName?: string;
   /** The import task details to import data into the graph at creation time. */
@@ -59,7 +65,11 @@ export interface GraphArgs {
   deletionProtection?: boolean;
   /** Specifies the number of dimensions for vector embeddings that will be loaded into the graph. The value is specified as `dimension=` value. Max = 65,535 */
   vectorSearchConfiguration?: GraphVectorSearchConfiguration;
-  /** Adds metadata tags to the new graph. These tags can also be used with cost allocation reporting, or used in a Condition statement in an IAM policy. */
+  /**
+   * Adds metadata tags to the new graph. These tags can also be used with cost allocation reporting, or used in a Condition statement in an IAM policy.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -140,17 +150,29 @@ export interface GraphVectorSearchConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptunegraph-graphsnapshot.html | CloudFormation: AWS::NeptuneGraph::GraphSnapshot}
  */
-export const GraphSnapshot = cloudControlType<GraphSnapshotArgs, GraphSnapshotOutputs>("AWS::NeptuneGraph::GraphSnapshot", "aws:neptunegraph:GraphSnapshot", '{"p":[["GraphIdentifier","string",67],["SnapshotName","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72],["SnapshotCreateTime","string",8],["Status",["enum","CREATING","AVAILABLE","DELETING","FAILED"],8],["KmsKeyIdentifier","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:neptune-graph:${Region}:${Account}:graph-snapshot/${ResourceId}"}');
+export const GraphSnapshot = cloudControlType<GraphSnapshotArgs, GraphSnapshotOutputs>("AWS::NeptuneGraph::GraphSnapshot", "aws:neptunegraph:GraphSnapshot", '{"p":[["GraphIdentifier","string",67],["SnapshotName","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72],["SnapshotCreateTime","string",8],["Status",["enum","CREATING","AVAILABLE","DELETING","FAILED"],8],["KmsKeyIdentifier","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SnapshotName","GraphIdentifier"],"ro":["Id","Arn","SnapshotCreateTime","Status","KmsKeyIdentifier"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:neptune-graph:${Region}:${Account}:graph-snapshot/${ResourceId}"}');
 /** A {@link GraphSnapshot} instance: its attributes as typed outputs. */
 export type GraphSnapshot = InstanceType<typeof GraphSnapshot>;
 
 /** Inputs of {@link GraphSnapshot}. */
 export interface GraphSnapshotArgs {
-  /** The unique identifier of the Neptune Analytics graph to create the snapshot from. */
+  /**
+   * The unique identifier of the Neptune Analytics graph to create the snapshot from.
+   *
+   * Pattern: `^g-[a-z0-9]{10}$`.
+   */
   graphIdentifier: string;
-  /** The snapshot name. */
+  /**
+   * The snapshot name.
+   *
+   * Length: 1–63. Pattern: ``.
+   */
   snapshotName: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -175,7 +197,7 @@ export interface GraphSnapshotOutputs extends GraphSnapshotArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-neptunegraph-privategraphendpoint.html | CloudFormation: AWS::NeptuneGraph::PrivateGraphEndpoint}
  */
-export const PrivateGraphEndpoint = cloudControlType<PrivateGraphEndpointArgs, PrivateGraphEndpointOutputs>("AWS::NeptuneGraph::PrivateGraphEndpoint", "aws:neptunegraph:PrivateGraphEndpoint", '{"p":[["GraphIdentifier","string",67],["SecurityGroupIds",["array","string"],66],["SubnetIds",["array","string"],66],["VpcId","string",67],["PrivateGraphEndpointIdentifier","string",72],["VpcEndpointId","string",8]],"id":["PrivateGraphEndpointIdentifier"]}');
+export const PrivateGraphEndpoint = cloudControlType<PrivateGraphEndpointArgs, PrivateGraphEndpointOutputs>("AWS::NeptuneGraph::PrivateGraphEndpoint", "aws:neptunegraph:PrivateGraphEndpoint", '{"p":[["GraphIdentifier","string",67],["SecurityGroupIds",["array","string"],82],["SubnetIds",["array","string"],66],["VpcId","string",67],["PrivateGraphEndpointIdentifier","string",72],["VpcEndpointId","string",8]],"id":["PrivateGraphEndpointIdentifier"],"reg":{"h":"crudl","wo":["SecurityGroupIds"],"co":["GraphIdentifier","SecurityGroupIds","SubnetIds","VpcId"],"ro":["PrivateGraphEndpointIdentifier","VpcEndpointId"],"uo":["SecurityGroupIds","SubnetIds"],"pt":{"GraphIdentifier":"$lowercase(GraphIdentifier)"},"ai":[["GraphIdentifier","VpcId"]],"tg":[false,false,false]}}');
 /** A {@link PrivateGraphEndpoint} instance: its attributes as typed outputs. */
 export type PrivateGraphEndpoint = InstanceType<typeof PrivateGraphEndpoint>;
 
@@ -183,7 +205,11 @@ export type PrivateGraphEndpoint = InstanceType<typeof PrivateGraphEndpoint>;
 export interface PrivateGraphEndpointArgs {
   /** The unique identifier of the Neptune Analytics graph. */
   graphIdentifier: string;
-  /** Security groups to be attached to the private graph endpoint.. */
+  /**
+   * Security groups to be attached to the private graph endpoint..
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   securityGroupIds?: string[];
   /** Subnets in which private graph endpoint ENIs are created. */
   subnetIds?: string[];

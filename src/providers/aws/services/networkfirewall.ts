@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource type definition for AWS::NetworkFirewall::ContainerAssociation. A container association monitors container lifecycle events in your Amazon ECS or Amazon EKS clusters and resolves running container addresses for use in Network Firewall rules.
  *
+ * @deprecated Cloud Control cannot create AWS::NetworkFirewall::ContainerAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-containerassociation.html | CloudFormation: AWS::NetworkFirewall::ContainerAssociation}
  */
-export const ContainerAssociation = cloudControlType<ContainerAssociationArgs, ContainerAssociationOutputs>("AWS::NetworkFirewall::ContainerAssociation", "aws:networkfirewall:ContainerAssociation", '{"p":[["ContainerAssociationName","string",67],["Description","string"],["Type",["enum","ECS","EKS"],67],["ContainerMonitoringConfigurations",["array",["ref","ContainerMonitoringConfiguration"]],1],["Tags",["array",["ref","Tag"]]],["ContainerAssociationArn","string",72],["Status",["enum","ACTIVE","CREATING","DELETING","UPDATING"],8],["ResolvedCidrCount","integer",8]],"id":["ContainerAssociationArn"],"d":{"ContainerMonitoringConfiguration":[["ClusterArn","string",1],["AttributeFilters",["array",["ref","ContainerAttribute"]]]],"ContainerAttribute":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:container-association/${Name}"}');
+export const ContainerAssociation = cloudControlType<ContainerAssociationArgs, ContainerAssociationOutputs>("AWS::NetworkFirewall::ContainerAssociation", "aws:networkfirewall:ContainerAssociation", '{"p":[["ContainerAssociationName","string",67],["Description","string"],["Type",["enum","ECS","EKS"],67],["ContainerMonitoringConfigurations",["array",["ref","ContainerMonitoringConfiguration"]],1],["Tags",["array",["ref","Tag"]]],["ContainerAssociationArn","string",72],["Status",["enum","ACTIVE","CREATING","DELETING","UPDATING"],8],["ResolvedCidrCount","integer",8]],"id":["ContainerAssociationArn"],"d":{"ContainerMonitoringConfiguration":[["ClusterArn","string",1],["AttributeFilters",["array",["ref","ContainerAttribute"]]]],"ContainerAttribute":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:container-association/${Name}"}');
 /** A {@link ContainerAssociation} instance: its attributes as typed outputs. */
 export type ContainerAssociation = InstanceType<typeof ContainerAssociation>;
 
@@ -72,7 +74,7 @@ export interface ContainerAssociationContainerAttribute {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-firewall.html | CloudFormation: AWS::NetworkFirewall::Firewall}
  */
-export const Firewall = cloudControlType<FirewallArgs, FirewallOutputs>("AWS::NetworkFirewall::Firewall", "aws:networkfirewall:Firewall", '{"p":[["FirewallPolicyArn","string",1],["SubnetChangeProtection","boolean"],["Description","string"],["FirewallName","string",67],["VpcId","string",66],["DeleteProtection","boolean"],["FirewallPolicyChangeProtection","boolean"],["Tags",["array",["ref","Tag"]]],["SubnetMappings",["array",["ref","SubnetMapping"]]],["AvailabilityZoneMappings",["array",["ref","AvailabilityZoneMapping"]]],["AvailabilityZoneChangeProtection","boolean"],["TransitGatewayId","string"],["EnabledAnalysisTypes",["array",["enum","TLS_SNI","HTTP_HOST"]]],["FirewallArn","string",72],["EndpointIds",["array","string"],8],["FirewallId","string",72],["TransitGatewayAttachmentId","string",8]],"id":["FirewallArn"],"d":{"SubnetMapping":[["IPAddressType","string"],["SubnetId","string",1]],"AvailabilityZoneMapping":[["AvailabilityZone","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:firewall/${Name}"}');
+export const Firewall = cloudControlType<FirewallArgs, FirewallOutputs>("AWS::NetworkFirewall::Firewall", "aws:networkfirewall:Firewall", '{"p":[["FirewallPolicyArn","string",1],["SubnetChangeProtection","boolean"],["Description","string"],["FirewallName","string",67],["VpcId","string",66],["DeleteProtection","boolean"],["FirewallPolicyChangeProtection","boolean"],["Tags",["array",["ref","Tag"]]],["SubnetMappings",["array",["ref","SubnetMapping"]]],["AvailabilityZoneMappings",["array",["ref","AvailabilityZoneMapping"]]],["AvailabilityZoneChangeProtection","boolean"],["TransitGatewayId","string"],["EnabledAnalysisTypes",["array",["enum","TLS_SNI","HTTP_HOST"]]],["FirewallArn","string",72],["EndpointIds",["array","string"],8],["FirewallId","string",72],["TransitGatewayAttachmentId","string",8]],"id":["FirewallArn"],"d":{"SubnetMapping":[["IPAddressType","string"],["SubnetId","string",1]],"AvailabilityZoneMapping":[["AvailabilityZone","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcId","FirewallName"],"ro":["FirewallArn","FirewallId","TransitGatewayAttachmentId","EndpointIds"],"uo":["SubnetMappings","AvailabilityZoneMappings","EndpointIds","EnabledAnalysisTypes","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:firewall/${Name}"}');
 /** A {@link Firewall} instance: its attributes as typed outputs. */
 export type Firewall = InstanceType<typeof Firewall>;
 
@@ -82,15 +84,29 @@ export interface FirewallArgs {
    * The Amazon Resource Name (ARN) of the firewall policy.
    *
    * The relationship of firewall to firewall policy is many to one. Each firewall requires one firewall policy association, and you can use the same firewall policy for multiple firewalls.
+   *
+   * Length: 1–256. Pattern: `^arn:aws.*$`.
    */
   firewallPolicyArn: string;
   /** A setting indicating whether the firewall is protected against changes to the subnet associations. Use this setting to protect against accidentally modifying the subnet associations for a firewall that is in use. When you create a firewall, the operation initializes this setting to `TRUE` . */
   subnetChangeProtection?: boolean;
-  /** A description of the firewall. */
+  /**
+   * A description of the firewall.
+   *
+   * Length: at most 512. Pattern: `^.*$`.
+   */
   description?: string;
-  /** The descriptive name of the firewall. You can't change the name of a firewall after you create it. */
+  /**
+   * The descriptive name of the firewall. You can't change the name of a firewall after you create it.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   firewallName: string;
-  /** The unique identifier of the VPC where the firewall is in use. You can't change the VPC of a firewall after you create the firewall. */
+  /**
+   * The unique identifier of the VPC where the firewall is in use. You can't change the VPC of a firewall after you create the firewall.
+   *
+   * Length: 1–128. Pattern: `^vpc-[0-9a-f]+$`.
+   */
   vpcId?: string;
   /** A flag indicating whether it is possible to delete the firewall. A setting of `TRUE` indicates that the firewall is protected against deletion. Use this setting to protect against accidentally deleting a firewall that is in use. When you create a firewall, the operation initializes this flag to `TRUE` . */
   deleteProtection?: boolean;
@@ -114,7 +130,11 @@ export interface FirewallArgs {
   availabilityZoneMappings?: FirewallAvailabilityZoneMapping[];
   /** A setting indicating whether the firewall is protected against changes to its Availability Zone configuration. When set to `TRUE` , you must first disable this protection before adding or removing Availability Zones. */
   availabilityZoneChangeProtection?: boolean;
-  /** The unique identifier of the transit gateway associated with this firewall. This field is only present for transit gateway-attached firewalls. */
+  /**
+   * The unique identifier of the transit gateway associated with this firewall. This field is only present for transit gateway-attached firewalls.
+   *
+   * Length: at most 128. Pattern: `^tgw-[0-9a-z]+$`.
+   */
   transitGatewayId?: string;
   /** An optional setting indicating the specific traffic analysis types to enable on the firewall. */
   enabledAnalysisTypes?: ("TLS_SNI" | "HTTP_HOST")[];
@@ -161,15 +181,23 @@ export interface FirewallAvailabilityZoneMapping {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-firewallpolicy.html | CloudFormation: AWS::NetworkFirewall::FirewallPolicy}
  */
-export const FirewallPolicy = cloudControlType<FirewallPolicyArgs, FirewallPolicyOutputs>("AWS::NetworkFirewall::FirewallPolicy", "aws:networkfirewall:FirewallPolicy", '{"p":[["Description","string"],["FirewallPolicyName","string",67],["Tags",["array",["ref","Tag"]]],["FirewallPolicy",["ref","FirewallPolicy"],1],["FirewallPolicyArn","string",72],["FirewallPolicyId","string",72]],"id":["FirewallPolicyArn"],"d":{"FirewallPolicy":[["StatelessRuleGroupReferences",["array",["ref","StatelessRuleGroupReference"]]],["StatefulRuleGroupReferences",["array",["ref","StatefulRuleGroupReference"]]],["StatelessDefaultActions",["array","string"],1],["StatefulEngineOptions",["ref","StatefulEngineOptions"]],["StatelessCustomActions",["array",["ref","CustomAction"]]],["StatelessFragmentDefaultActions",["array","string"],1],["PolicyVariables",["ref","PolicyVariables"]],["StatefulDefaultActions",["array","string"]],["TLSInspectionConfigurationArn","string"],["EnableTLSSessionHolding","boolean"]],"StatelessRuleGroupReference":[["ResourceArn","string",1],["Priority","integer",1]],"StatefulRuleGroupReference":[["ResourceArn","string",1],["Priority","integer"],["Override",["ref","StatefulRuleGroupOverride"]],["DeepThreatInspection","boolean"]],"StatefulRuleGroupOverride":[["Action",["enum","DROP_TO_ALERT"]]],"StatefulEngineOptions":[["StreamExceptionPolicy",["enum","DROP","CONTINUE","REJECT"]],["RuleOrder",["enum","DEFAULT_ACTION_ORDER","STRICT_ORDER"]],["FlowTimeouts",["ref","FlowTimeouts"]]],"FlowTimeouts":[["TcpIdleTimeoutSeconds","integer"]],"CustomAction":[["ActionName","string",1],["ActionDefinition",["ref","ActionDefinition"],1]],"ActionDefinition":[["PublishMetricAction",["ref","PublishMetricAction"]]],"PublishMetricAction":[["Dimensions",["array",["ref","Dimension"]],1]],"Dimension":[["Value","string",1]],"PolicyVariables":[["RuleVariables",["map",["ref","IPSet"]]]],"IPSet":[["Definition",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:firewall-policy/${Name}"}');
+export const FirewallPolicy = cloudControlType<FirewallPolicyArgs, FirewallPolicyOutputs>("AWS::NetworkFirewall::FirewallPolicy", "aws:networkfirewall:FirewallPolicy", '{"p":[["Description","string"],["FirewallPolicyName","string",67],["Tags",["array",["ref","Tag"]]],["FirewallPolicy",["ref","FirewallPolicy"],1],["FirewallPolicyArn","string",72],["FirewallPolicyId","string",72]],"id":["FirewallPolicyArn"],"d":{"FirewallPolicy":[["StatelessRuleGroupReferences",["array",["ref","StatelessRuleGroupReference"]]],["StatefulRuleGroupReferences",["array",["ref","StatefulRuleGroupReference"]]],["StatelessDefaultActions",["array","string"],1],["StatefulEngineOptions",["ref","StatefulEngineOptions"]],["StatelessCustomActions",["array",["ref","CustomAction"]]],["StatelessFragmentDefaultActions",["array","string"],1],["PolicyVariables",["ref","PolicyVariables"]],["StatefulDefaultActions",["array","string"]],["TLSInspectionConfigurationArn","string"],["EnableTLSSessionHolding","boolean"]],"StatelessRuleGroupReference":[["ResourceArn","string",1],["Priority","integer",1]],"StatefulRuleGroupReference":[["ResourceArn","string",1],["Priority","integer"],["Override",["ref","StatefulRuleGroupOverride"]],["DeepThreatInspection","boolean"]],"StatefulRuleGroupOverride":[["Action",["enum","DROP_TO_ALERT"]]],"StatefulEngineOptions":[["StreamExceptionPolicy",["enum","DROP","CONTINUE","REJECT"]],["RuleOrder",["enum","DEFAULT_ACTION_ORDER","STRICT_ORDER"]],["FlowTimeouts",["ref","FlowTimeouts"]]],"FlowTimeouts":[["TcpIdleTimeoutSeconds","integer"]],"CustomAction":[["ActionName","string",1],["ActionDefinition",["ref","ActionDefinition"],1]],"ActionDefinition":[["PublishMetricAction",["ref","PublishMetricAction"]]],"PublishMetricAction":[["Dimensions",["array",["ref","Dimension"]],1]],"Dimension":[["Value","string",1]],"PolicyVariables":[["RuleVariables",["map",["ref","IPSet"]]]],"IPSet":[["Definition",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FirewallPolicyName"],"ro":["FirewallPolicyArn","FirewallPolicyId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:firewall-policy/${Name}"}');
 /** A {@link FirewallPolicy} instance: its attributes as typed outputs. */
 export type FirewallPolicy = InstanceType<typeof FirewallPolicy>;
 
 /** Inputs of {@link FirewallPolicy}. */
 export interface FirewallPolicyArgs {
-  /** A description of the firewall policy. */
+  /**
+   * A description of the firewall policy.
+   *
+   * Length: 1–512. Pattern: `^.*$`.
+   */
   description?: string;
-  /** The descriptive name of the firewall policy. You can't change the name of a firewall policy after you create it. */
+  /**
+   * The descriptive name of the firewall policy. You can't change the name of a firewall policy after you create it.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   firewallPolicyName: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -234,7 +262,11 @@ export interface FirewallPolicyFirewallPolicy {
    * For more information, see [Strict evaluation order](https://docs.aws.amazon.com/network-firewall/latest/developerguide/suricata-rule-evaluation-order.html#suricata-strict-rule-evaluation-order.html) in the *AWS Network Firewall Developer Guide* .
    */
   statefulDefaultActions?: string[];
-  /** The Amazon Resource Name (ARN) of the TLS inspection configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the TLS inspection configuration.
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
+   */
   tlsInspectionConfigurationArn?: string;
   /** When true, prevents TCP and TLS packets from reaching destination servers until TLS Inspection has evaluated Server Name Indication (SNI) rules. Requires an associated TLS Inspection configuration. */
   enableTLSSessionHolding?: boolean;
@@ -246,9 +278,17 @@ export interface FirewallPolicyFirewallPolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-firewallpolicy-statelessrulegroupreference.html | CloudFormation: StatelessRuleGroupReference}
  */
 export interface FirewallPolicyStatelessRuleGroupReference {
-  /** The Amazon Resource Name (ARN) of the stateless rule group. */
+  /**
+   * The Amazon Resource Name (ARN) of the stateless rule group.
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
+   */
   resourceArn: string;
-  /** An integer setting that indicates the order in which to run the stateless rule groups in a single firewall policy. Network Firewall applies each stateless rule group to a packet starting with the group that has the lowest priority setting. You must ensure that the priority settings are unique within each policy. */
+  /**
+   * An integer setting that indicates the order in which to run the stateless rule groups in a single firewall policy. Network Firewall applies each stateless rule group to a packet starting with the group that has the lowest priority setting. You must ensure that the priority settings are unique within each policy.
+   *
+   * Range: 1–65535.
+   */
   priority: number;
 }
 
@@ -258,7 +298,11 @@ export interface FirewallPolicyStatelessRuleGroupReference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-firewallpolicy-statefulrulegroupreference.html | CloudFormation: StatefulRuleGroupReference}
  */
 export interface FirewallPolicyStatefulRuleGroupReference {
-  /** The Amazon Resource Name (ARN) of the stateful rule group. */
+  /**
+   * The Amazon Resource Name (ARN) of the stateful rule group.
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
+   */
   resourceArn: string;
   /**
    * An integer setting that indicates the order in which to run the stateful rule groups in a single firewall policy. This setting only applies to firewall policies that specify the `STRICT_ORDER` rule order in the stateful engine options settings.
@@ -266,6 +310,8 @@ export interface FirewallPolicyStatefulRuleGroupReference {
    * Network Firewall evalutes each stateful rule group against a packet starting with the group that has the lowest priority setting. You must ensure that the priority settings are unique within each policy.
    *
    * You can change the priority settings of your rule groups at any time. To make it easier to insert rule groups later, number them so there's a wide range in between, for example use 100, 200, and so on.
+   *
+   * Range: 1–65535.
    */
   priority?: number;
   /** The action that allows the policy owner to override the behavior of the rule group within a policy. */
@@ -318,6 +364,8 @@ export interface FirewallPolicyFlowTimeouts {
    * The number of seconds that can pass without any TCP traffic sent through the firewall before the firewall determines that the connection is idle. After the idle timeout passes, data packets are dropped, however, the next TCP SYN packet is considered a new flow and is processed by the firewall. Clients or targets can use TCP keepalive packets to reset the idle timeout.
    *
    * You can define the `TcpIdleTimeoutSeconds` value to be between 60 and 6000 seconds. If no value is provided, it defaults to 350 seconds.
+   *
+   * Range: 60–6000.
    */
   tcpIdleTimeoutSeconds?: number;
 }
@@ -335,7 +383,11 @@ export interface FirewallPolicyFlowTimeouts {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-firewallpolicy-customaction.html | CloudFormation: CustomAction}
  */
 export interface FirewallPolicyCustomAction {
-  /** The descriptive name of the custom action. You can't change the name of a custom action after you create it. */
+  /**
+   * The descriptive name of the custom action. You can't change the name of a custom action after you create it.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   actionName: string;
   /** The custom action associated with the action name. */
   actionDefinition: FirewallPolicyActionDefinition;
@@ -374,7 +426,11 @@ export interface FirewallPolicyPublishMetricAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-firewallpolicy-dimension.html | CloudFormation: Dimension}
  */
 export interface FirewallPolicyDimension {
-  /** The value to use in the custom metric dimension. */
+  /**
+   * The value to use in the custom metric dimension.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_ ]+$`.
+   */
   value: string;
 }
 
@@ -394,7 +450,11 @@ export interface FirewallPolicyPolicyVariables {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-firewallpolicy-ipset.html | CloudFormation: IPSet}
  */
 export interface FirewallPolicyIPSet {
-  /** The list of IP addresses and address ranges, in CIDR notation. */
+  /**
+   * The list of IP addresses and address ranges, in CIDR notation.
+   *
+   * Each item: Length: at least 1. Pattern: `^.*$`.
+   */
   definition?: string[];
 }
 
@@ -413,15 +473,23 @@ export interface FirewallPolicyIPSet {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-loggingconfiguration.html | CloudFormation: AWS::NetworkFirewall::LoggingConfiguration}
  */
-export const LoggingConfiguration = cloudControlType<LoggingConfigurationArgs, LoggingConfigurationOutputs>("AWS::NetworkFirewall::LoggingConfiguration", "aws:networkfirewall:LoggingConfiguration", '{"p":[["FirewallName","string",66],["FirewallArn","string",67],["LoggingConfiguration",["ref","LoggingConfiguration"],1],["EnableMonitoringDashboard","boolean"]],"id":["FirewallArn"],"d":{"LoggingConfiguration":[["LogDestinationConfigs",["array",["ref","LogDestinationConfig"]],1]],"LogDestinationConfig":[["LogType",["enum","ALERT","FLOW","TLS"],1],["LogDestination",["map","string"],1],["LogDestinationType",["enum","S3","CloudWatchLogs","KinesisDataFirehose"],1]]}}');
+export const LoggingConfiguration = cloudControlType<LoggingConfigurationArgs, LoggingConfigurationOutputs>("AWS::NetworkFirewall::LoggingConfiguration", "aws:networkfirewall:LoggingConfiguration", '{"p":[["FirewallName","string",66],["FirewallArn","string",67],["LoggingConfiguration",["ref","LoggingConfiguration"],1],["EnableMonitoringDashboard","boolean"]],"id":["FirewallArn"],"d":{"LoggingConfiguration":[["LogDestinationConfigs",["array",["ref","LogDestinationConfig"]],1]],"LogDestinationConfig":[["LogType",["enum","ALERT","FLOW","TLS"],1],["LogDestination",["map","string"],1],["LogDestinationType",["enum","S3","CloudWatchLogs","KinesisDataFirehose"],1]]},"reg":{"h":"crud","co":["FirewallName","FirewallArn"],"uo":["LoggingConfiguration/LogDestinationConfigs"],"tg":[false,true,true]}}');
 /** A {@link LoggingConfiguration} instance: its attributes as typed outputs. */
 export type LoggingConfiguration = InstanceType<typeof LoggingConfiguration>;
 
 /** Inputs of {@link LoggingConfiguration}. */
 export interface LoggingConfigurationArgs {
-  /** The name of the firewall that the logging configuration is associated with. You can't change the firewall specification after you create the logging configuration. */
+  /**
+   * The name of the firewall that the logging configuration is associated with. You can't change the firewall specification after you create the logging configuration.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   firewallName?: string;
-  /** The Amazon Resource Name (ARN) of the firewallthat the logging configuration is associated with. You can't change the firewall specification after you create the logging configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the firewallthat the logging configuration is associated with. You can't change the firewall specification after you create the logging configuration.
+   *
+   * Length: 1–256. Pattern: `^arn:aws.*$`.
+   */
   firewallArn: string;
   /** Defines how AWS Network Firewall performs logging for a firewall. */
   loggingConfiguration: LoggingConfigurationLoggingConfiguration;
@@ -438,7 +506,11 @@ export interface LoggingConfigurationOutputs extends LoggingConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-loggingconfiguration-loggingconfiguration.html | CloudFormation: LoggingConfiguration}
  */
 export interface LoggingConfigurationLoggingConfiguration {
-  /** Defines the logging destinations for the logs for a firewall. Network Firewall generates logs for stateful rule groups. */
+  /**
+   * Defines the logging destinations for the logs for a firewall. Network Firewall generates logs for stateful rule groups.
+   *
+   * Items: at least 1.
+   */
   logDestinationConfigs: LoggingConfigurationLogDestinationConfig[];
 }
 
@@ -483,7 +555,7 @@ export interface LoggingConfigurationLogDestinationConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-rulegroup.html | CloudFormation: AWS::NetworkFirewall::RuleGroup}
  */
-export const RuleGroup = cloudControlType<RuleGroupArgs, RuleGroupOutputs>("AWS::NetworkFirewall::RuleGroup", "aws:networkfirewall:RuleGroup", '{"p":[["Type",["enum","STATELESS","STATEFUL"],67],["Description","string"],["Capacity","integer",67],["RuleGroupName","string",67],["RuleGroup",["ref","RuleGroup"]],["Tags",["array",["ref","Tag"]]],["SummaryConfiguration",["ref","SummaryConfiguration"]],["RuleGroupId","string",72],["RuleGroupArn","string",72]],"id":["RuleGroupArn"],"d":{"RuleGroup":[["StatefulRuleOptions",["ref","StatefulRuleOptions"]],["ReferenceSets",["ref","ReferenceSets"]],["RulesSource",["ref","RulesSource"],1],["RuleVariables",["ref","RuleVariables"]]],"StatefulRuleOptions":[["RuleOrder",["enum","DEFAULT_ACTION_ORDER","STRICT_ORDER"]]],"ReferenceSets":[["IPSetReferences",["map",["ref","IPSetReference"]]]],"IPSetReference":[["ReferenceArn","string"]],"RulesSource":[["StatelessRulesAndCustomActions",["ref","StatelessRulesAndCustomActions"]],["StatefulRules",["array",["ref","StatefulRule"]]],["RulesString","string"],["RulesSourceList",["ref","RulesSourceList"]]],"StatelessRulesAndCustomActions":[["StatelessRules",["array",["ref","StatelessRule"]],1],["CustomActions",["array",["ref","CustomAction"]]]],"StatelessRule":[["Priority","integer",1],["RuleDefinition",["ref","RuleDefinition"],1]],"RuleDefinition":[["Actions",["array","string"],1],["MatchAttributes",["ref","MatchAttributes"],1]],"MatchAttributes":[["Protocols",["array","integer"]],["TCPFlags",["array",["ref","TCPFlagField"]]],["DestinationPorts",["array",["ref","PortRange"]]],["Destinations",["array",["ref","Address"]]],["Sources",["array",["ref","Address"]]],["SourcePorts",["array",["ref","PortRange"]]]],"TCPFlagField":[["Flags",["array","string"],1],["Masks",["array","string"]]],"PortRange":[["FromPort","integer",1],["ToPort","integer",1]],"Address":[["AddressDefinition","string",1]],"CustomAction":[["ActionName","string",1],["ActionDefinition",["ref","ActionDefinition"],1]],"ActionDefinition":[["PublishMetricAction",["ref","PublishMetricAction"]]],"PublishMetricAction":[["Dimensions",["array",["ref","Dimension"]],1]],"Dimension":[["Value","string",1]],"StatefulRule":[["Action",["enum","PASS","DROP","ALERT","REJECT"],1],["Header",["ref","Header"],1],["RuleOptions",["array",["ref","RuleOption"]],1]],"Header":[["Destination","string",1],["Protocol",["enum","IP","TCP","UDP","ICMP","HTTP","FTP","TLS","SMB","DNS","DCERPC","SSH","SMTP","IMAP","MSN","KRB5","IKEV2","TFTP","NTP","DHCP"],1],["SourcePort","string",1],["Direction",["enum","FORWARD","ANY"],1],["DestinationPort","string",1],["Source","string",1]],"RuleOption":[["Keyword","string",1],["Settings",["array","string"]]],"RulesSourceList":[["GeneratedRulesType",["enum","ALLOWLIST","DENYLIST","ALERTLIST","REJECTLIST"],1],["TargetTypes",["array","string"],1],["Targets",["array","string"],1]],"RuleVariables":[["PortSets",["map",["ref","PortSet"]]],["IPSets",["map",["ref","IPSet"]]]],"PortSet":[["Definition",["array","string"]]],"IPSet":[["Definition",["array","string"]]],"SummaryConfiguration":[["RuleOptions",["array",["enum","SID","MSG","METADATA"]]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:stateful-rulegroup/${Name}"}');
+export const RuleGroup = cloudControlType<RuleGroupArgs, RuleGroupOutputs>("AWS::NetworkFirewall::RuleGroup", "aws:networkfirewall:RuleGroup", '{"p":[["Type",["enum","STATELESS","STATEFUL"],67],["Description","string"],["Capacity","integer",67],["RuleGroupName","string",67],["RuleGroup",["ref","RuleGroup"]],["Tags",["array",["ref","Tag"]]],["SummaryConfiguration",["ref","SummaryConfiguration"]],["RuleGroupId","string",72],["RuleGroupArn","string",72]],"id":["RuleGroupArn"],"d":{"RuleGroup":[["StatefulRuleOptions",["ref","StatefulRuleOptions"]],["ReferenceSets",["ref","ReferenceSets"]],["RulesSource",["ref","RulesSource"],1],["RuleVariables",["ref","RuleVariables"]]],"StatefulRuleOptions":[["RuleOrder",["enum","DEFAULT_ACTION_ORDER","STRICT_ORDER"]]],"ReferenceSets":[["IPSetReferences",["map",["ref","IPSetReference"]]]],"IPSetReference":[["ReferenceArn","string"]],"RulesSource":[["StatelessRulesAndCustomActions",["ref","StatelessRulesAndCustomActions"]],["StatefulRules",["array",["ref","StatefulRule"]]],["RulesString","string"],["RulesSourceList",["ref","RulesSourceList"]]],"StatelessRulesAndCustomActions":[["StatelessRules",["array",["ref","StatelessRule"]],1],["CustomActions",["array",["ref","CustomAction"]]]],"StatelessRule":[["Priority","integer",1],["RuleDefinition",["ref","RuleDefinition"],1]],"RuleDefinition":[["Actions",["array","string"],1],["MatchAttributes",["ref","MatchAttributes"],1]],"MatchAttributes":[["Protocols",["array","integer"]],["TCPFlags",["array",["ref","TCPFlagField"]]],["DestinationPorts",["array",["ref","PortRange"]]],["Destinations",["array",["ref","Address"]]],["Sources",["array",["ref","Address"]]],["SourcePorts",["array",["ref","PortRange"]]]],"TCPFlagField":[["Flags",["array","string"],1],["Masks",["array","string"]]],"PortRange":[["FromPort","integer",1],["ToPort","integer",1]],"Address":[["AddressDefinition","string",1]],"CustomAction":[["ActionName","string",1],["ActionDefinition",["ref","ActionDefinition"],1]],"ActionDefinition":[["PublishMetricAction",["ref","PublishMetricAction"]]],"PublishMetricAction":[["Dimensions",["array",["ref","Dimension"]],1]],"Dimension":[["Value","string",1]],"StatefulRule":[["Action",["enum","PASS","DROP","ALERT","REJECT"],1],["Header",["ref","Header"],1],["RuleOptions",["array",["ref","RuleOption"]],1]],"Header":[["Destination","string",1],["Protocol",["enum","IP","TCP","UDP","ICMP","HTTP","FTP","TLS","SMB","DNS","DCERPC","SSH","SMTP","IMAP","MSN","KRB5","IKEV2","TFTP","NTP","DHCP"],1],["SourcePort","string",1],["Direction",["enum","FORWARD","ANY"],1],["DestinationPort","string",1],["Source","string",1]],"RuleOption":[["Keyword","string",1],["Settings",["array","string"]]],"RulesSourceList":[["GeneratedRulesType",["enum","ALLOWLIST","DENYLIST","ALERTLIST","REJECTLIST"],1],["TargetTypes",["array","string"],1],["Targets",["array","string"],1]],"RuleVariables":[["PortSets",["map",["ref","PortSet"]]],["IPSets",["map",["ref","IPSet"]]]],"PortSet":[["Definition",["array","string"]]],"IPSet":[["Definition",["array","string"]]],"SummaryConfiguration":[["RuleOptions",["array",["enum","SID","MSG","METADATA"]]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RuleGroupName","Capacity","Type"],"ro":["RuleGroupArn","RuleGroupId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:stateful-rulegroup/${Name}"}');
 /** A {@link RuleGroup} instance: its attributes as typed outputs. */
 export type RuleGroup = InstanceType<typeof RuleGroup>;
 
@@ -494,11 +566,19 @@ export interface RuleGroupArgs {
    * stateless rules. If it is stateful, it contains stateful rules.
    */
   type: "STATELESS" | "STATEFUL";
-  /** A description of the rule group. */
+  /**
+   * A description of the rule group.
+   *
+   * Length: 1–512. Pattern: `^.*$`.
+   */
   description?: string;
   /** The maximum operating resources that this rule group can use. You can't change a rule group's capacity setting after you create the rule group. When you update a rule group, you are limited to this capacity. When you reference a rule group from a firewall policy, Network Firewall reserves this capacity for the rule group. */
   capacity: number;
-  /** The descriptive name of the rule group. You can't change the name of a rule group after you create it. */
+  /**
+   * The descriptive name of the rule group. You can't change the name of a rule group after you create it.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   ruleGroupName: string;
   /** An object that defines the rule group rules. */
   ruleGroup?: RuleGroupRuleGroup;
@@ -571,7 +651,11 @@ export interface RuleGroupReferenceSets {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-ipsetreference.html | CloudFormation: IPSetReference}
  */
 export interface RuleGroupIPSetReference {
-  /** The Amazon Resource Name (ARN) of the resource to include in the IP set reference. */
+  /**
+   * The Amazon Resource Name (ARN) of the resource to include in the IP set reference.
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
+   */
   referenceArn?: string;
 }
 
@@ -591,6 +675,8 @@ export interface RuleGroupRulesSource {
    * These rules contain the inspection criteria and the action to take for traffic that matches the criteria, so this type of rule group doesn't have a separate action setting.
    *
    * > You can't use the `priority` keyword if the `RuleOrder` option in StatefulRuleOptions is set to `STRICT_ORDER` .
+   *
+   * Length: 0–1000000.
    */
   rulesString?: string;
   /** Stateful inspection criteria for a domain list rule group. */
@@ -621,6 +707,8 @@ export interface RuleGroupStatelessRule {
    * Each stateless rule group uses exactly one `StatelessRulesAndCustomActions` object, and each `StatelessRulesAndCustomActions` contains exactly one `StatelessRules` object. To ensure unique priority settings for your rule groups, set unique priorities for the stateless rules that you define inside any single `StatelessRules` object.
    *
    * You can change the priority settings of your rules at any time. To make it easier to insert rules later, number them so there's a wide range in between, for example use 100, 200, and so on.
+   *
+   * Range: 1–65535.
    */
   priority: number;
   /** Defines the stateless 5-tuple packet inspection criteria and the action to take on a packet that matches the criteria. */
@@ -657,7 +745,11 @@ export interface RuleGroupRuleDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-matchattributes.html | CloudFormation: MatchAttributes}
  */
 export interface RuleGroupMatchAttributes {
-  /** The protocols to inspect for, specified using the assigned internet protocol number (IANA) for each protocol. If not specified, this matches with any protocol. */
+  /**
+   * The protocols to inspect for, specified using the assigned internet protocol number (IANA) for each protocol. If not specified, this matches with any protocol.
+   *
+   * Each item: Range: 0–255.
+   */
   protocols?: number[];
   /** The TCP flags and masks to inspect for. If not specified, this matches with any settings. This setting is only used for protocol 6 (TCP). */
   tcpFlags?: RuleGroupTCPFlagField[];
@@ -699,9 +791,9 @@ export interface RuleGroupTCPFlagField {
    * - The ones that are set in this flags setting must be set in the packet.
    * - The ones that are not set in this flags setting must also not be set in the packet.
    */
-  flags: string[];
+  flags: ("FIN" | "SYN" | "RST" | "PSH" | "ACK" | "URG" | "ECE" | "CWR")[];
   /** The set of flags to consider in the inspection. To inspect all flags in the valid values list, leave this with no setting. */
-  masks?: string[];
+  masks?: ("FIN" | "SYN" | "RST" | "PSH" | "ACK" | "URG" | "ECE" | "CWR")[];
 }
 
 /**
@@ -710,9 +802,17 @@ export interface RuleGroupTCPFlagField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-portrange.html | CloudFormation: PortRange}
  */
 export interface RuleGroupPortRange {
-  /** The lower limit of the port range. This must be less than or equal to the `ToPort` specification. */
+  /**
+   * The lower limit of the port range. This must be less than or equal to the `ToPort` specification.
+   *
+   * Range: 0–65535.
+   */
   fromPort: number;
-  /** The upper limit of the port range. This must be greater than or equal to the `FromPort` specification. */
+  /**
+   * The upper limit of the port range. This must be greater than or equal to the `FromPort` specification.
+   *
+   * Range: 0–65535.
+   */
   toPort: number;
 }
 
@@ -733,6 +833,8 @@ export interface RuleGroupAddress {
    * - To configure Network Firewall to inspect for IP addresses from 1111:0000:0000:0000:0000:0000:0000:0000 to 1111:0000:0000:0000:ffff:ffff:ffff:ffff, specify `1111:0000:0000:0000:0000:0000:0000:0000/64` .
    *
    * For more information about CIDR notation, see the Wikipedia entry [Classless Inter-Domain Routing](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) .
+   *
+   * Length: 1–255. Pattern: `^([a-fA-F\d:\.]+/\d{1,3})$`.
    */
   addressDefinition: string;
 }
@@ -750,7 +852,11 @@ export interface RuleGroupAddress {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-customaction.html | CloudFormation: CustomAction}
  */
 export interface RuleGroupCustomAction {
-  /** The descriptive name of the custom action. You can't change the name of a custom action after you create it. */
+  /**
+   * The descriptive name of the custom action. You can't change the name of a custom action after you create it.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   actionName: string;
   /** The custom action associated with the action name. */
   actionDefinition: RuleGroupActionDefinition;
@@ -789,7 +895,11 @@ export interface RuleGroupPublishMetricAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-dimension.html | CloudFormation: Dimension}
  */
 export interface RuleGroupDimension {
-  /** The value to use in the custom metric dimension. */
+  /**
+   * The value to use in the custom metric dimension.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_ ]+$`.
+   */
   value: string;
 }
 
@@ -835,15 +945,25 @@ export interface RuleGroupHeader {
    * - To configure Network Firewall to inspect for IP addresses from 1111:0000:0000:0000:0000:0000:0000:0000 to 1111:0000:0000:0000:ffff:ffff:ffff:ffff, specify `1111:0000:0000:0000:0000:0000:0000:0000/64` .
    *
    * For more information about CIDR notation, see the Wikipedia entry [Classless Inter-Domain Routing](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) .
+   *
+   * Length: 1–1024. Pattern: `^.*$`.
    */
   destination: string;
   /** The protocol to inspect for. To specify all, you can use `IP` , because all traffic on AWS and on the internet is IP. */
   protocol: "IP" | "TCP" | "UDP" | "ICMP" | "HTTP" | "FTP" | "TLS" | "SMB" | "DNS" | "DCERPC" | "SSH" | "SMTP" | "IMAP" | "MSN" | "KRB5" | "IKEV2" | "TFTP" | "NTP" | "DHCP";
-  /** The source port to inspect for. You can specify an individual port, for example `1994` and you can specify a port range, for example `1990:1994` . To match with any port, specify `ANY` . */
+  /**
+   * The source port to inspect for. You can specify an individual port, for example `1994` and you can specify a port range, for example `1990:1994` . To match with any port, specify `ANY` .
+   *
+   * Length: 1–1024. Pattern: `^.*$`.
+   */
   sourcePort: string;
   /** The direction of traffic flow to inspect. If set to `ANY` , the inspection matches bidirectional traffic, both from the source to the destination and from the destination to the source. If set to `FORWARD` , the inspection only matches traffic going from the source to the destination. */
   direction: "FORWARD" | "ANY";
-  /** The destination port to inspect for. You can specify an individual port, for example `1994` and you can specify a port range, for example `1990:1994` . To match with any port, specify `ANY` . */
+  /**
+   * The destination port to inspect for. You can specify an individual port, for example `1994` and you can specify a port range, for example `1990:1994` . To match with any port, specify `ANY` .
+   *
+   * Length: 1–1024. Pattern: `^.*$`.
+   */
   destinationPort: string;
   /**
    * The source IP address or address range to inspect for, in CIDR notation. To match with any address, specify `ANY` .
@@ -858,6 +978,8 @@ export interface RuleGroupHeader {
    * - To configure Network Firewall to inspect for IP addresses from 1111:0000:0000:0000:0000:0000:0000:0000 to 1111:0000:0000:0000:ffff:ffff:ffff:ffff, specify `1111:0000:0000:0000:0000:0000:0000:0000/64` .
    *
    * For more information about CIDR notation, see the Wikipedia entry [Classless Inter-Domain Routing](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) .
+   *
+   * Length: 1–1024. Pattern: `^.*$`.
    */
   source: string;
 }
@@ -868,9 +990,17 @@ export interface RuleGroupHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-ruleoption.html | CloudFormation: RuleOption}
  */
 export interface RuleGroupRuleOption {
-  /** The Suricata rule option keywords. For Network Firewall , the keyword signature ID (sid) is required in the format `sid:112233` . The sid must be unique within the rule group. For information about Suricata rule option keywords, see [Rule options](https://docs.aws.amazon.com/https://suricata.readthedocs.io/en/suricata-6.0.9/rules/intro.html#rule-options) . */
+  /**
+   * The Suricata rule option keywords. For Network Firewall , the keyword signature ID (sid) is required in the format `sid:112233` . The sid must be unique within the rule group. For information about Suricata rule option keywords, see [Rule options](https://docs.aws.amazon.com/https://suricata.readthedocs.io/en/suricata-6.0.9/rules/intro.html#rule-options) .
+   *
+   * Length: 1–128. Pattern: `^.*$`.
+   */
   keyword: string;
-  /** The Suricata rule option settings. Settings have zero or more values, and the number of possible settings and required settings depends on the keyword. The format for Settings is `number` . For information about Suricata rule option settings, see [Rule options](https://docs.aws.amazon.com/https://suricata.readthedocs.io/en/suricata-6.0.9/rules/intro.html#rule-options) . */
+  /**
+   * The Suricata rule option settings. Settings have zero or more values, and the number of possible settings and required settings depends on the keyword. The format for Settings is `number` . For information about Suricata rule option settings, see [Rule options](https://docs.aws.amazon.com/https://suricata.readthedocs.io/en/suricata-6.0.9/rules/intro.html#rule-options) .
+   *
+   * Each item: Length: 1–8192. Pattern: `^.*$`.
+   */
   settings?: string[];
 }
 
@@ -891,7 +1021,7 @@ export interface RuleGroupRulesSourceList {
    */
   generatedRulesType: "ALLOWLIST" | "DENYLIST" | "ALERTLIST" | "REJECTLIST";
   /** The types of targets to inspect for. Valid values are `TLS_SNI` and `HTTP_HOST` . */
-  targetTypes: string[];
+  targetTypes: ("TLS_SNI" | "HTTP_HOST")[];
   /**
    * The domains that you want to inspect for in your traffic flows. Valid domain specifications are the following:
    *
@@ -919,7 +1049,11 @@ export interface RuleGroupRuleVariables {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-portset.html | CloudFormation: PortSet}
  */
 export interface RuleGroupPortSet {
-  /** The set of port ranges. */
+  /**
+   * The set of port ranges.
+   *
+   * Each item: Length: at least 1. Pattern: `^.*$`.
+   */
   definition?: string[];
 }
 
@@ -929,7 +1063,11 @@ export interface RuleGroupPortSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-rulegroup-ipset.html | CloudFormation: IPSet}
  */
 export interface RuleGroupIPSet {
-  /** The list of IP addresses and address ranges, in CIDR notation. */
+  /**
+   * The list of IP addresses and address ranges, in CIDR notation.
+   *
+   * Each item: Length: at least 1. Pattern: `^.*$`.
+   */
   definition?: string[];
 }
 
@@ -956,17 +1094,25 @@ export interface RuleGroupSummaryConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-tlsinspectionconfiguration.html | CloudFormation: AWS::NetworkFirewall::TLSInspectionConfiguration}
  */
-export const TLSInspectionConfiguration = cloudControlType<TLSInspectionConfigurationArgs, TLSInspectionConfigurationOutputs>("AWS::NetworkFirewall::TLSInspectionConfiguration", "aws:networkfirewall:TLSInspectionConfiguration", '{"p":[["TLSInspectionConfigurationName","string",67],["TLSInspectionConfiguration",["ref","TLSInspectionConfiguration"],1],["Description","string"],["Tags",["array",["ref","Tag"]]],["TLSInspectionConfigurationArn","string",72],["TLSInspectionConfigurationId","string",72]],"id":["TLSInspectionConfigurationArn"],"d":{"TLSInspectionConfiguration":[["ServerCertificateConfigurations",["array",["ref","ServerCertificateConfiguration"]]]],"ServerCertificateConfiguration":[["ServerCertificates",["array",["ref","ServerCertificate"]]],["Scopes",["array",["ref","ServerCertificateScope"]]],["CertificateAuthorityArn","string"],["CheckCertificateRevocationStatus",["ref","CheckCertificateRevocationStatus"]]],"ServerCertificate":[["ResourceArn","string"]],"ServerCertificateScope":[["Sources",["array",["ref","Address"]]],["Destinations",["array",["ref","Address"]]],["SourcePorts",["array",["ref","PortRange"]]],["DestinationPorts",["array",["ref","PortRange"]]],["Protocols",["array","integer"]]],"Address":[["AddressDefinition","string",1]],"PortRange":[["FromPort","integer",1],["ToPort","integer",1]],"CheckCertificateRevocationStatus":[["RevokedStatusAction",["enum","PASS","DROP","REJECT"]],["UnknownStatusAction",["enum","PASS","DROP","REJECT"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:tls-configuration/${Name}"}');
+export const TLSInspectionConfiguration = cloudControlType<TLSInspectionConfigurationArgs, TLSInspectionConfigurationOutputs>("AWS::NetworkFirewall::TLSInspectionConfiguration", "aws:networkfirewall:TLSInspectionConfiguration", '{"p":[["TLSInspectionConfigurationName","string",67],["TLSInspectionConfiguration",["ref","TLSInspectionConfiguration"],1],["Description","string"],["Tags",["array",["ref","Tag"]]],["TLSInspectionConfigurationArn","string",72],["TLSInspectionConfigurationId","string",72]],"id":["TLSInspectionConfigurationArn"],"d":{"TLSInspectionConfiguration":[["ServerCertificateConfigurations",["array",["ref","ServerCertificateConfiguration"]]]],"ServerCertificateConfiguration":[["ServerCertificates",["array",["ref","ServerCertificate"]]],["Scopes",["array",["ref","ServerCertificateScope"]]],["CertificateAuthorityArn","string"],["CheckCertificateRevocationStatus",["ref","CheckCertificateRevocationStatus"]]],"ServerCertificate":[["ResourceArn","string"]],"ServerCertificateScope":[["Sources",["array",["ref","Address"]]],["Destinations",["array",["ref","Address"]]],["SourcePorts",["array",["ref","PortRange"]]],["DestinationPorts",["array",["ref","PortRange"]]],["Protocols",["array","integer"]]],"Address":[["AddressDefinition","string",1]],"PortRange":[["FromPort","integer",1],["ToPort","integer",1]],"CheckCertificateRevocationStatus":[["RevokedStatusAction",["enum","PASS","DROP","REJECT"]],["UnknownStatusAction",["enum","PASS","DROP","REJECT"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TLSInspectionConfigurationName"],"ro":["TLSInspectionConfigurationArn","TLSInspectionConfigurationId"],"uo":["TLSInspectionConfiguration/ServerCertificateConfigurations/*/ServerCertificates","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:tls-configuration/${Name}"}');
 /** A {@link TLSInspectionConfiguration} instance: its attributes as typed outputs. */
 export type TLSInspectionConfiguration = InstanceType<typeof TLSInspectionConfiguration>;
 
 /** Inputs of {@link TLSInspectionConfiguration}. */
 export interface TLSInspectionConfigurationArgs {
-  /** The descriptive name of the TLS inspection configuration. You can't change the name of a TLS inspection configuration after you create it. */
+  /**
+   * The descriptive name of the TLS inspection configuration. You can't change the name of a TLS inspection configuration after you create it.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   tlsInspectionConfigurationName: string;
   /** The object that defines a TLS inspection configuration. AWS Network Firewall uses TLS inspection configurations to decrypt your firewall's inbound and outbound SSL/TLS traffic. After decryption, AWS Network Firewall inspects the traffic according to your firewall policy's stateful rules, and then re-encrypts it before sending it to its destination. You can enable inspection of your firewall's inbound traffic, outbound traffic, or both. To use TLS inspection with your firewall, you must first import or provision certificates using Certificate Manager , create a TLS inspection configuration, add that configuration to a new firewall policy, and then associate that policy with your firewall. For more information about using TLS inspection configurations, see [Inspecting SSL/TLS traffic with TLS inspection configurations](https://docs.aws.amazon.com/network-firewall/latest/developerguide/tls-inspection.html) in the *AWS Network Firewall Developer Guide* . */
   tlsInspectionConfiguration: TLSInspectionConfigurationTLSInspectionConfiguration;
-  /** A description of the TLS inspection configuration. */
+  /**
+   * A description of the TLS inspection configuration.
+   *
+   * Length: 1–512. Pattern: `^.*$`.
+   */
   description?: string;
   /** The key:value pairs to associate with the resource. */
   tags?: AwsTag[];
@@ -1017,6 +1163,8 @@ export interface TLSInspectionConfigurationServerCertificateConfiguration {
    * For more information about configuring certificates for outbound inspection, see [Using SSL/TLS certificates with TLS inspection configurations](https://docs.aws.amazon.com/network-firewall/latest/developerguide/tls-inspection-certificate-requirements.html) in the *AWS Network Firewall Developer Guide* .
    *
    * For information about working with certificates in ACM, see [Importing certificates](https://docs.aws.amazon.com/acm/latest/userguide/import-certificate.html) in the *Certificate Manager User Guide* .
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
    */
   certificateAuthorityArn?: string;
   /** When enabled, Network Firewall checks if the server certificate presented by the server in the SSL/TLS connection has a revoked or unkown status. If the certificate has an unknown or revoked status, you must specify the actions that Network Firewall takes on outbound traffic. To check the certificate revocation status, you must also specify a `CertificateAuthorityArn` in [ServerCertificateConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-networkfirewall-servercertificateconfiguration.html) . */
@@ -1029,7 +1177,11 @@ export interface TLSInspectionConfigurationServerCertificateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-tlsinspectionconfiguration-servercertificate.html | CloudFormation: ServerCertificate}
  */
 export interface TLSInspectionConfigurationServerCertificate {
-  /** The Amazon Resource Name (ARN) of the Certificate Manager SSL/TLS server certificate that's used for inbound SSL/TLS inspection. */
+  /**
+   * The Amazon Resource Name (ARN) of the Certificate Manager SSL/TLS server certificate that's used for inbound SSL/TLS inspection.
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
+   */
   resourceArn?: string;
 }
 
@@ -1065,6 +1217,8 @@ export interface TLSInspectionConfigurationServerCertificateScope {
    * The protocols to inspect for, specified using the assigned internet protocol number (IANA) for each protocol. If not specified, this matches with any protocol.
    *
    * Network Firewall currently supports only TCP.
+   *
+   * Each item: Range: 0–255.
    */
   protocols?: number[];
 }
@@ -1086,6 +1240,8 @@ export interface TLSInspectionConfigurationAddress {
    * - To configure Network Firewall to inspect for IP addresses from 1111:0000:0000:0000:0000:0000:0000:0000 to 1111:0000:0000:0000:ffff:ffff:ffff:ffff, specify `1111:0000:0000:0000:0000:0000:0000:0000/64` .
    *
    * For more information about CIDR notation, see the Wikipedia entry [Classless Inter-Domain Routing](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) .
+   *
+   * Length: 1–255. Pattern: `^([a-fA-F\d:\.]+/\d{1,3})$`.
    */
   addressDefinition: string;
 }
@@ -1096,9 +1252,17 @@ export interface TLSInspectionConfigurationAddress {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-networkfirewall-tlsinspectionconfiguration-portrange.html | CloudFormation: PortRange}
  */
 export interface TLSInspectionConfigurationPortRange {
-  /** The lower limit of the port range. This must be less than or equal to the `ToPort` specification. */
+  /**
+   * The lower limit of the port range. This must be less than or equal to the `ToPort` specification.
+   *
+   * Range: 0–65535.
+   */
   fromPort: number;
-  /** The upper limit of the port range. This must be greater than or equal to the `FromPort` specification. */
+  /**
+   * The upper limit of the port range. This must be greater than or equal to the `FromPort` specification.
+   *
+   * Range: 0–65535.
+   */
   toPort: number;
 }
 
@@ -1137,17 +1301,29 @@ export interface TLSInspectionConfigurationCheckCertificateRevocationStatus {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkfirewall-vpcendpointassociation.html | CloudFormation: AWS::NetworkFirewall::VpcEndpointAssociation}
  */
-export const VpcEndpointAssociation = cloudControlType<VpcEndpointAssociationArgs, VpcEndpointAssociationOutputs>("AWS::NetworkFirewall::VpcEndpointAssociation", "aws:networkfirewall:VpcEndpointAssociation", '{"p":[["Description","string",66],["FirewallArn","string",67],["VpcId","string",67],["SubnetMapping",["ref","SubnetMapping"],67],["Tags",["array",["ref","Tag"]]],["VpcEndpointAssociationArn","string",72],["VpcEndpointAssociationId","string",72],["EndpointId","string",8]],"id":["VpcEndpointAssociationArn"],"d":{"SubnetMapping":[["SubnetId","string",1],["IPAddressType","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:vpc-endpoint-association/${Name}"}');
+export const VpcEndpointAssociation = cloudControlType<VpcEndpointAssociationArgs, VpcEndpointAssociationOutputs>("AWS::NetworkFirewall::VpcEndpointAssociation", "aws:networkfirewall:VpcEndpointAssociation", '{"p":[["Description","string",66],["FirewallArn","string",67],["VpcId","string",67],["SubnetMapping",["ref","SubnetMapping"],67],["Tags",["array",["ref","Tag"]]],["VpcEndpointAssociationArn","string",72],["VpcEndpointAssociationId","string",72],["EndpointId","string",8]],"id":["VpcEndpointAssociationArn"],"d":{"SubnetMapping":[["SubnetId","string",1],["IPAddressType","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FirewallArn","Description","VpcId","SubnetMapping"],"ro":["VpcEndpointAssociationArn","VpcEndpointAssociationId","EndpointId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:network-firewall:${Region}:${Account}:vpc-endpoint-association/${Name}"}');
 /** A {@link VpcEndpointAssociation} instance: its attributes as typed outputs. */
 export type VpcEndpointAssociation = InstanceType<typeof VpcEndpointAssociation>;
 
 /** Inputs of {@link VpcEndpointAssociation}. */
 export interface VpcEndpointAssociationArgs {
-  /** A description of the VPC endpoint association. */
+  /**
+   * A description of the VPC endpoint association.
+   *
+   * Length: at most 512. Pattern: `^.*$`.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) of the firewall. */
+  /**
+   * The Amazon Resource Name (ARN) of the firewall.
+   *
+   * Length: 1–256. Pattern: `^(arn:aws.*)$`.
+   */
   firewallArn: string;
-  /** The unique identifier of the VPC for the endpoint association. */
+  /**
+   * The unique identifier of the VPC for the endpoint association.
+   *
+   * Length: 1–128. Pattern: `^vpc-[0-9a-f]+$`.
+   */
   vpcId: string;
   /** The ID for a subnet that's used in an association with a firewall. This is used in `CreateFirewall` , `AssociateSubnets` , and `CreateVpcEndpointAssociation` . AWS Network Firewall creates an instance of the associated firewall in each subnet that you specify, to filter traffic in the subnet's Availability Zone. */
   subnetMapping: VpcEndpointAssociationSubnetMapping;

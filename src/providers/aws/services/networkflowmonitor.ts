@@ -13,21 +13,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkflowmonitor-monitor.html | CloudFormation: AWS::NetworkFlowMonitor::Monitor}
  */
-export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::NetworkFlowMonitor::Monitor", "aws:networkflowmonitor:Monitor", '{"p":[["MonitorName","string",67],["ScopeArn","string",66],["LocalResources",["array",["ref","MonitorLocalResource"]],1],["RemoteResources",["array",["ref","MonitorRemoteResource"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["MonitorStatus",["enum","PENDING","ACTIVE","INACTIVE","ERROR","DELETING"],8],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["Arn"],"d":{"MonitorLocalResource":[["Type",["enum","AWS::EC2::VPC","AWS::AvailabilityZone","AWS::EC2::Subnet","AWS::Region","AWS::EKS::Cluster"],1],["Identifier","string",1]],"MonitorRemoteResource":[["Type",["enum","AWS::EC2::VPC","AWS::AvailabilityZone","AWS::EC2::Subnet","AWS::AWSService","AWS::Region"],1],["Identifier","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:networkflowmonitor:${Region}:${Account}:monitor/${MonitorName}"}');
+export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::NetworkFlowMonitor::Monitor", "aws:networkflowmonitor:Monitor", '{"p":[["MonitorName","string",67],["ScopeArn","string",82],["LocalResources",["array",["ref","MonitorLocalResource"]],1],["RemoteResources",["array",["ref","MonitorRemoteResource"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["MonitorStatus",["enum","PENDING","ACTIVE","INACTIVE","ERROR","DELETING"],8],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["Arn"],"d":{"MonitorLocalResource":[["Type",["enum","AWS::EC2::VPC","AWS::AvailabilityZone","AWS::EC2::Subnet","AWS::Region","AWS::EKS::Cluster"],1],["Identifier","string",1]],"MonitorRemoteResource":[["Type",["enum","AWS::EC2::VPC","AWS::AvailabilityZone","AWS::EC2::Subnet","AWS::AWSService","AWS::Region"],1],["Identifier","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ScopeArn"],"co":["MonitorName","ScopeArn"],"ro":["Arn","MonitorStatus","CreatedAt","ModifiedAt"],"uo":["LocalResources","RemoteResources","Tags"],"ai":[["MonitorName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:networkflowmonitor:${Region}:${Account}:monitor/${MonitorName}"}');
 /** A {@link Monitor} instance: its attributes as typed outputs. */
 export type Monitor = InstanceType<typeof Monitor>;
 
 /** Inputs of {@link Monitor}. */
 export interface MonitorArgs {
-  /** The name of the monitor. */
+  /**
+   * The name of the monitor.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   monitorName: string;
-  /** The Amazon Resource Name (ARN) of the scope for the monitor. */
+  /**
+   * The Amazon Resource Name (ARN) of the scope for the monitor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*$`.
+   */
   scopeArn?: string;
-  /** The local resources to monitor. */
+  /**
+   * The local resources to monitor.
+   *
+   * Items: at least 1.
+   */
   localResources: MonitorMonitorLocalResource[];
   /** The remote resources to monitor. */
   remoteResources?: MonitorMonitorRemoteResource[];
-  /** The tags for the monitor. */
+  /**
+   * The tags for the monitor.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -70,9 +88,11 @@ export interface MonitorMonitorRemoteResource {
 /**
  * Resource Type definition for AWS::NetworkFlowMonitor::Scope. Creates a scope to define the resources that Network Flow Monitor monitors for network performance.
  *
+ * @deprecated Cloud Control cannot create AWS::NetworkFlowMonitor::Scope: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkflowmonitor-scope.html | CloudFormation: AWS::NetworkFlowMonitor::Scope}
  */
-export const Scope = cloudControlType<ScopeArgs, ScopeOutputs>("AWS::NetworkFlowMonitor::Scope", "aws:networkflowmonitor:Scope", '{"p":[["Targets",["array",["ref","TargetResource"]],67],["Tags",["array",["ref","Tag"]]],["ScopeArn","string",72],["ScopeId","string",72],["Status",["enum","SUCCEEDED","IN_PROGRESS","FAILED"],8]],"id":["ScopeArn"],"d":{"TargetResource":[["TargetIdentifier",["ref","TargetIdentifier"],1],["Region","string",1]],"TargetIdentifier":[["TargetId",["ref","TargetId"],1],["TargetType",["enum","ACCOUNT"],1]],"TargetId":[["AccountId","string",1]]},"tags":["Tags","standard"]}');
+export const Scope = cloudControlType<ScopeArgs, ScopeOutputs>("AWS::NetworkFlowMonitor::Scope", "aws:networkflowmonitor:Scope", '{"p":[["Targets",["array",["ref","TargetResource"]],67],["Tags",["array",["ref","Tag"]]],["ScopeArn","string",72],["ScopeId","string",72],["Status",["enum","SUCCEEDED","IN_PROGRESS","FAILED"],8]],"id":["ScopeArn"],"d":{"TargetResource":[["TargetIdentifier",["ref","TargetIdentifier"],1],["Region","string",1]],"TargetIdentifier":[["TargetId",["ref","TargetId"],1],["TargetType",["enum","ACCOUNT"],1]],"TargetId":[["AccountId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Scope} instance: its attributes as typed outputs. */
 export type Scope = InstanceType<typeof Scope>;
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/networkmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a core network Connect attachment from a specified core network attachment.
  *
@@ -15,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-connectattachment.html | CloudFormation: AWS::NetworkManager::ConnectAttachment}
  */
-export const ConnectAttachment = cloudControlType<ConnectAttachmentArgs, ConnectAttachmentOutputs>("AWS::NetworkManager::ConnectAttachment", "aws:networkmanager:ConnectAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["Options",["ref","ConnectAttachmentOptions"],67],["TransportAttachmentId","string",67],["CoreNetworkId","string",67],["Tags",["array",["ref","Tag"]]],["EdgeLocation","string",67],["NetworkFunctionGroupName","string"],["RoutingPolicyLabel","string"],["ResourceArn","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["AttachmentPolicyRuleNumber","integer",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"ConnectAttachmentOptions":[["Protocol","string",2]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:networkmanager::${Account}:attachment/${AttachmentId}"}');
+export const ConnectAttachment = cloudControlType<ConnectAttachmentArgs, ConnectAttachmentOutputs>("AWS::NetworkManager::ConnectAttachment", "aws:networkmanager:ConnectAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["Options",["ref","ConnectAttachmentOptions"],67],["TransportAttachmentId","string",67],["CoreNetworkId","string",67],["Tags",["array",["ref","Tag"]]],["EdgeLocation","string",67],["NetworkFunctionGroupName","string"],["RoutingPolicyLabel","string",82],["ResourceArn","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["AttachmentPolicyRuleNumber","integer",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"ConnectAttachmentOptions":[["Protocol","string"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoutingPolicyLabel"],"co":["CoreNetworkId","EdgeLocation","TransportAttachmentId","Options","RoutingPolicyLabel"],"ro":["CoreNetworkArn","CreatedAt","UpdatedAt","AttachmentType","State","ResourceArn","AttachmentId","OwnerAccountId","AttachmentPolicyRuleNumber","SegmentName","LastModificationErrors"],"uo":["ProposedSegmentChange/Tags","ProposedNetworkFunctionGroupChange/Tags","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:networkmanager::${Account}:attachment/${AttachmentId}"}');
 /** A {@link ConnectAttachment} instance: its attributes as typed outputs. */
 export type ConnectAttachment = InstanceType<typeof ConnectAttachment>;
 
@@ -35,7 +37,11 @@ export interface ConnectAttachmentArgs {
   edgeLocation: string;
   /** The name of the network function group. */
   networkFunctionGroupName?: string;
-  /** Routing policy label */
+  /**
+   * Routing policy label
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routingPolicyLabel?: string;
 }
 
@@ -110,7 +116,7 @@ export interface ConnectAttachmentProposedNetworkFunctionGroupChange {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-connectpeer.html | CloudFormation: AWS::NetworkManager::ConnectPeer}
  */
-export const ConnectPeer = cloudControlType<ConnectPeerArgs, ConnectPeerOutputs>("AWS::NetworkManager::ConnectPeer", "aws:networkmanager:ConnectPeer", '{"p":[["ConnectAttachmentId","string",67],["PeerAddress","string",67],["CoreNetworkAddress","string",66],["BgpOptions",["ref","BgpOptions"],66],["InsideCidrBlocks",["array","string"],66],["Tags",["array",["ref","Tag"]]],["SubnetArn","string",66],["CoreNetworkId","string",8],["Configuration",["ref","ConnectPeerConfiguration"],8],["State","string",8],["CreatedAt","string",8],["ConnectPeerId","string",72],["EdgeLocation","string",8],["LastModificationErrors",["array","string"],8]],"id":["ConnectPeerId"],"d":{"BgpOptions":[["PeerAsn","number",2]],"ConnectPeerConfiguration":[["BgpConfigurations",["array",["ref","ConnectPeerBgpConfiguration"]]],["PeerAddress","string"],["CoreNetworkAddress","string"],["InsideCidrBlocks",["array","string"]],["Protocol","string"]],"ConnectPeerBgpConfiguration":[["PeerAddress","string"],["CoreNetworkAddress","string"],["PeerAsn","number"],["CoreNetworkAsn","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:networkmanager::${Account}:connect-peer/${ConnectPeerId}"}');
+export const ConnectPeer = cloudControlType<ConnectPeerArgs, ConnectPeerOutputs>("AWS::NetworkManager::ConnectPeer", "aws:networkmanager:ConnectPeer", '{"p":[["ConnectAttachmentId","string",67],["PeerAddress","string",67],["CoreNetworkAddress","string",82],["BgpOptions",["ref","BgpOptions"],82],["InsideCidrBlocks",["array","string"],66],["Tags",["array",["ref","Tag"]]],["SubnetArn","string",82],["CoreNetworkId","string",8],["Configuration",["ref","ConnectPeerConfiguration"],8],["State","string",8],["CreatedAt","string",8],["ConnectPeerId","string",72],["EdgeLocation","string",8],["LastModificationErrors",["array","string"],8]],"id":["ConnectPeerId"],"d":{"BgpOptions":[["PeerAsn","number"]],"ConnectPeerConfiguration":[["BgpConfigurations",["array",["ref","ConnectPeerBgpConfiguration"]]],["PeerAddress","string"],["CoreNetworkAddress","string"],["InsideCidrBlocks",["array","string"]],["Protocol","string"]],"ConnectPeerBgpConfiguration":[["PeerAddress","string"],["CoreNetworkAddress","string"],["PeerAsn","number"],["CoreNetworkAsn","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["CoreNetworkAddress","BgpOptions","SubnetArn"],"co":["PeerAddress","CoreNetworkAddress","BgpOptions","InsideCidrBlocks","ConnectAttachmentId","SubnetArn"],"ro":["ConnectPeerId","State","CreatedAt","Configuration","CoreNetworkId","EdgeLocation","LastModificationErrors"],"uo":["InsideCidrBlocks","Configuration/InsideCidrBlocks","Configuration/BgpConfigurations","Tags"],"ai":[["ConnectAttachmentId","CoreNetworkAddress"]],"tg":[true,true,true]},"arn":"arn:${Partition}:networkmanager::${Account}:connect-peer/${ConnectPeerId}"}');
 /** A {@link ConnectPeer} instance: its attributes as typed outputs. */
 export type ConnectPeer = InstanceType<typeof ConnectPeer>;
 
@@ -120,15 +126,27 @@ export interface ConnectPeerArgs {
   connectAttachmentId: string;
   /** The IP address of the Connect peer. */
   peerAddress: string;
-  /** The IP address of a core network. */
+  /**
+   * The IP address of a core network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   coreNetworkAddress?: string;
-  /** Describes the BGP options. */
+  /**
+   * Describes the BGP options.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bgpOptions?: ConnectPeerBgpOptions;
   /** The inside IP addresses used for a Connect peer configuration. */
   insideCidrBlocks?: string[];
   /** The list of key-value tags associated with the Connect peer. */
   tags?: AwsTag[];
-  /** The subnet ARN of the Connect peer. */
+  /**
+   * The subnet ARN of the Connect peer.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subnetArn?: string;
 }
 
@@ -196,9 +214,11 @@ export interface ConnectPeerConnectPeerBgpConfiguration {
 /**
  * Resource Type definition for AWS::NetworkManager::Connection. Describes a connection between two devices in a global network.
  *
+ * @deprecated Cloud Control cannot create AWS::NetworkManager::Connection: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-connection.html | CloudFormation: AWS::NetworkManager::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::NetworkManager::Connection", "aws:networkmanager:Connection", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["ConnectedDeviceId","string",67],["LinkId","string"],["ConnectedLinkId","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionId","string",72],["CreatedAt","string",8],["State",["enum","PENDING","AVAILABLE","DELETING","UPDATING"],8]],"id":["ConnectionArn"],"tags":["Tags","standard"]}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::NetworkManager::Connection", "aws:networkmanager:Connection", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["ConnectedDeviceId","string",67],["LinkId","string"],["ConnectedLinkId","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionId","string",72],["CreatedAt","string",8],["State",["enum","PENDING","AVAILABLE","DELETING","UPDATING"],8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
@@ -237,7 +257,7 @@ export interface ConnectionOutputs extends ConnectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-corenetwork.html | CloudFormation: AWS::NetworkManager::CoreNetwork}
  */
-export const CoreNetwork = cloudControlType<CoreNetworkArgs, CoreNetworkOutputs>("AWS::NetworkManager::CoreNetwork", "aws:networkmanager:CoreNetwork", '{"p":[["GlobalNetworkId","string",67],["Description","string"],["PolicyDocument","json"],["Tags",["array",["ref","Tag"]]],["CoreNetworkId","string",72],["State","string",8],["CreatedAt","string",8],["Segments",["array",["ref","CoreNetworkSegment"]],8],["OwnerAccount","string",8],["Edges",["array",["ref","CoreNetworkEdge"]],8],["CoreNetworkArn","string",72],["NetworkFunctionGroups",["array",["ref","CoreNetworkNetworkFunctionGroup"]],8]],"id":["CoreNetworkId"],"d":{"CoreNetworkSegment":[["EdgeLocations",["array","string"]],["SharedSegments",["array","string"]],["Name","string"]],"CoreNetworkEdge":[["InsideCidrBlocks",["array","string"]],["Asn","number"],["EdgeLocation","string"]],"CoreNetworkNetworkFunctionGroup":[["Name","string"],["EdgeLocations",["array","string"]],["Segments",["ref","Segments"]]],"Segments":[["SendTo",["array","string"]],["SendVia",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:networkmanager::${Account}:core-network/${ResourceId}"}');
+export const CoreNetwork = cloudControlType<CoreNetworkArgs, CoreNetworkOutputs>("AWS::NetworkManager::CoreNetwork", "aws:networkmanager:CoreNetwork", '{"p":[["GlobalNetworkId","string",67],["Description","string"],["PolicyDocument","json"],["Tags",["array",["ref","Tag"]]],["CoreNetworkId","string",72],["State","string",8],["CreatedAt","string",8],["Segments",["array",["ref","CoreNetworkSegment"]],8],["OwnerAccount","string",8],["Edges",["array",["ref","CoreNetworkEdge"]],8],["CoreNetworkArn","string",72],["NetworkFunctionGroups",["array",["ref","CoreNetworkNetworkFunctionGroup"]],8]],"id":["CoreNetworkId"],"d":{"CoreNetworkSegment":[["EdgeLocations",["array","string"]],["SharedSegments",["array","string"]],["Name","string"]],"CoreNetworkEdge":[["InsideCidrBlocks",["array","string"]],["Asn","number"],["EdgeLocation","string"]],"CoreNetworkNetworkFunctionGroup":[["Name","string"],["EdgeLocations",["array","string"]],["Segments",["ref","Segments"]]],"Segments":[["SendTo",["array","string"]],["SendVia",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GlobalNetworkId"],"ro":["OwnerAccount","CoreNetworkId","CoreNetworkArn","CreatedAt","State","Segments","NetworkFunctionGroups","Edges"],"uo":["Segments","Segments/*/EdgeLocations","Segments/*/SharedSegments","NetworkFunctionGroups","NetworkFunctionGroups/*/EdgeLocations","NetworkFunctionGroups/*/Segments/SendTo","NetworkFunctionGroups/*/Segments/SendVia","Edges","Edges/*/InsideCidrBlocks","Tags"],"ai":[["CoreNetworkArn"],["GlobalNetworkId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:networkmanager::${Account}:core-network/${ResourceId}"}');
 /** A {@link CoreNetwork} instance: its attributes as typed outputs. */
 export type CoreNetwork = InstanceType<typeof CoreNetwork>;
 
@@ -252,7 +272,7 @@ export interface CoreNetworkArgs {
    *
    * If you update the policy document, CloudFormation will apply the core network change set generated from the updated policy document, and then set it as the LIVE policy.
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
   /** The list of key-value tags associated with a core network. */
   tags?: AwsTag[];
 }
@@ -330,7 +350,7 @@ export interface CoreNetworkSegments {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-corenetworkprefixlistassociation.html | CloudFormation: AWS::NetworkManager::CoreNetworkPrefixListAssociation}
  */
-export const CoreNetworkPrefixListAssociation = cloudControlType<CoreNetworkPrefixListAssociationArgs, CoreNetworkPrefixListAssociationOutputs>("AWS::NetworkManager::CoreNetworkPrefixListAssociation", "aws:networkmanager:CoreNetworkPrefixListAssociation", '{"p":[["CoreNetworkId","string",67],["PrefixListArn","string",67],["PrefixListAlias","string",67]],"id":["CoreNetworkId","PrefixListArn"]}');
+export const CoreNetworkPrefixListAssociation = cloudControlType<CoreNetworkPrefixListAssociationArgs, CoreNetworkPrefixListAssociationOutputs>("AWS::NetworkManager::CoreNetworkPrefixListAssociation", "aws:networkmanager:CoreNetworkPrefixListAssociation", '{"p":[["CoreNetworkId","string",67],["PrefixListArn","string",67],["PrefixListAlias","string",67]],"id":["CoreNetworkId","PrefixListArn"],"reg":{"h":"crdl","co":["CoreNetworkId","PrefixListArn","PrefixListAlias"],"tg":[false,false,false]}}');
 /** A {@link CoreNetworkPrefixListAssociation} instance: its attributes as typed outputs. */
 export type CoreNetworkPrefixListAssociation = InstanceType<typeof CoreNetworkPrefixListAssociation>;
 
@@ -338,7 +358,11 @@ export type CoreNetworkPrefixListAssociation = InstanceType<typeof CoreNetworkPr
 export interface CoreNetworkPrefixListAssociationArgs {
   /** The ID of the core network. */
   coreNetworkId: string;
-  /** The Amazon Resource Name (ARN) of the prefix list. */
+  /**
+   * The Amazon Resource Name (ARN) of the prefix list.
+   *
+   * Pattern: `^arn:[a-z0-9-]+:ec2:[a-z]+-[a-z]+-[0-9]:([0-9]{12}):prefix-list/pl-[a-z0-9]+$`.
+   */
   prefixListArn: string;
   /** The alias of the prefix list */
   prefixListAlias: string;
@@ -355,7 +379,7 @@ export interface CoreNetworkPrefixListAssociationOutputs extends CoreNetworkPref
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-customergatewayassociation.html | CloudFormation: AWS::NetworkManager::CustomerGatewayAssociation}
  */
-export const CustomerGatewayAssociation = cloudControlType<CustomerGatewayAssociationArgs, CustomerGatewayAssociationOutputs>("AWS::NetworkManager::CustomerGatewayAssociation", "aws:networkmanager:CustomerGatewayAssociation", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["CustomerGatewayArn","string",67],["LinkId","string",66]],"id":["GlobalNetworkId","CustomerGatewayArn"]}');
+export const CustomerGatewayAssociation = cloudControlType<CustomerGatewayAssociationArgs, CustomerGatewayAssociationOutputs>("AWS::NetworkManager::CustomerGatewayAssociation", "aws:networkmanager:CustomerGatewayAssociation", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["CustomerGatewayArn","string",67],["LinkId","string",66]],"id":["GlobalNetworkId","CustomerGatewayArn"],"reg":{"h":"crdl","co":["GlobalNetworkId","CustomerGatewayArn","DeviceId","LinkId"],"tg":[false,false,false]}}');
 /** A {@link CustomerGatewayAssociation} instance: its attributes as typed outputs. */
 export type CustomerGatewayAssociation = InstanceType<typeof CustomerGatewayAssociation>;
 
@@ -380,7 +404,7 @@ export interface CustomerGatewayAssociationOutputs extends CustomerGatewayAssoci
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-device.html | CloudFormation: AWS::NetworkManager::Device}
  */
-export const Device = cloudControlType<DeviceArgs, DeviceOutputs>("AWS::NetworkManager::Device", "aws:networkmanager:Device", '{"p":[["SiteId","string"],["AWSLocation",["ref","AWSLocation"]],["Type","string"],["Description","string"],["GlobalNetworkId","string",67],["SerialNumber","string"],["Model","string"],["Vendor","string"],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["DeviceArn","string",72],["DeviceId","string",72],["State","string",8],["CreatedAt","string",8]],"id":["GlobalNetworkId","DeviceId"],"d":{"AWSLocation":[["Zone","string"],["SubnetArn","string"]],"Location":[["Address","string"],["Latitude","string"],["Longitude","string"]]},"tags":["Tags","standard"]}');
+export const Device = cloudControlType<DeviceArgs, DeviceOutputs>("AWS::NetworkManager::Device", "aws:networkmanager:Device", '{"p":[["SiteId","string"],["AWSLocation",["ref","AWSLocation"]],["Type","string"],["Description","string"],["GlobalNetworkId","string",67],["SerialNumber","string"],["Model","string"],["Vendor","string"],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["DeviceArn","string",72],["DeviceId","string",72],["State","string",8],["CreatedAt","string",8]],"id":["GlobalNetworkId","DeviceId"],"d":{"AWSLocation":[["Zone","string"],["SubnetArn","string"]],"Location":[["Address","string"],["Latitude","string"],["Longitude","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GlobalNetworkId"],"ro":["DeviceId","DeviceArn","State","CreatedAt"],"uo":["Tags"],"ai":[["DeviceArn"]],"tg":[true,true,true]}}');
 /** A {@link Device} instance: its attributes as typed outputs. */
 export type Device = InstanceType<typeof Device>;
 
@@ -467,7 +491,7 @@ export interface DeviceLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-directconnectgatewayattachment.html | CloudFormation: AWS::NetworkManager::DirectConnectGatewayAttachment}
  */
-export const DirectConnectGatewayAttachment = cloudControlType<DirectConnectGatewayAttachmentArgs, DirectConnectGatewayAttachmentOutputs>("AWS::NetworkManager::DirectConnectGatewayAttachment", "aws:networkmanager:DirectConnectGatewayAttachment", '{"p":[["CoreNetworkId","string",67],["EdgeLocations",["array","string"],1],["DirectConnectGatewayArn","string",67],["RoutingPolicyLabel","string"],["Tags",["array",["ref","Tag"]]],["CoreNetworkArn","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["AttachmentType","string",8],["State","string",8],["AttachmentId","string",72],["OwnerAccountId","string",8],["AttachmentPolicyRuleNumber","integer",8],["SegmentName","string",8],["NetworkFunctionGroupName","string",8],["ResourceArn","string",8],["LastModificationErrors",["array","string"],8],["ProposedSegmentChange",["ref","ProposedSegmentChange"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["SegmentName","string"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"]}');
+export const DirectConnectGatewayAttachment = cloudControlType<DirectConnectGatewayAttachmentArgs, DirectConnectGatewayAttachmentOutputs>("AWS::NetworkManager::DirectConnectGatewayAttachment", "aws:networkmanager:DirectConnectGatewayAttachment", '{"p":[["CoreNetworkId","string",67],["EdgeLocations",["array","string"],1],["DirectConnectGatewayArn","string",67],["RoutingPolicyLabel","string",82],["Tags",["array",["ref","Tag"]]],["CoreNetworkArn","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["AttachmentType","string",8],["State","string",8],["AttachmentId","string",72],["OwnerAccountId","string",8],["AttachmentPolicyRuleNumber","integer",8],["SegmentName","string",8],["NetworkFunctionGroupName","string",8],["ResourceArn","string",8],["LastModificationErrors",["array","string"],8],["ProposedSegmentChange",["ref","ProposedSegmentChange"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["SegmentName","string"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoutingPolicyLabel"],"co":["CoreNetworkId","DirectConnectGatewayArn","RoutingPolicyLabel"],"ro":["CoreNetworkArn","CreatedAt","UpdatedAt","AttachmentType","State","AttachmentId","OwnerAccountId","AttachmentPolicyRuleNumber","SegmentName","NetworkFunctionGroupName","ResourceArn","LastModificationErrors"],"uo":["EdgeLocations","ProposedSegmentChange/Tags","ProposedNetworkFunctionGroupChange/Tags","Tags"],"ai":[["CoreNetworkId","DirectConnectGatewayArn"]],"tg":[true,true,true]}}');
 /** A {@link DirectConnectGatewayAttachment} instance: its attributes as typed outputs. */
 export type DirectConnectGatewayAttachment = InstanceType<typeof DirectConnectGatewayAttachment>;
 
@@ -479,7 +503,11 @@ export interface DirectConnectGatewayAttachmentArgs {
   edgeLocations: string[];
   /** The Direct Connect gateway attachment ARN. */
   directConnectGatewayArn: string;
-  /** Routing policy label */
+  /**
+   * Routing policy label
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routingPolicyLabel?: string;
   /** Tags for the attachment. */
   tags?: AwsTag[];
@@ -550,7 +578,7 @@ export interface DirectConnectGatewayAttachmentProposedNetworkFunctionGroupChang
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-globalnetwork.html | CloudFormation: AWS::NetworkManager::GlobalNetwork}
  */
-export const GlobalNetwork = cloudControlType<GlobalNetworkArgs, GlobalNetworkOutputs>("AWS::NetworkManager::GlobalNetwork", "aws:networkmanager:GlobalNetwork", '{"p":[["Description","string"],["State","string"],["CreatedAt","string"],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:networkmanager::${Account}:global-network/${GlobalNetworkId}"}');
+export const GlobalNetwork = cloudControlType<GlobalNetworkArgs, GlobalNetworkOutputs>("AWS::NetworkManager::GlobalNetwork", "aws:networkmanager:GlobalNetwork", '{"p":[["Description","string"],["State","string"],["CreatedAt","string"],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:networkmanager::${Account}:global-network/${GlobalNetworkId}"}');
 /** A {@link GlobalNetwork} instance: its attributes as typed outputs. */
 export type GlobalNetwork = InstanceType<typeof GlobalNetwork>;
 
@@ -583,7 +611,7 @@ export interface GlobalNetworkOutputs extends GlobalNetworkArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-link.html | CloudFormation: AWS::NetworkManager::Link}
  */
-export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::NetworkManager::Link", "aws:networkmanager:Link", '{"p":[["SiteId","string",67],["Type","string"],["GlobalNetworkId","string",67],["Description","string"],["Bandwidth",["ref","Bandwidth"],1],["Tags",["array",["ref","Tag"]]],["Provider","string"],["LinkArn","string",72],["LinkId","string",72],["CreatedAt","string",8],["State","string",8]],"id":["GlobalNetworkId","LinkId"],"d":{"Bandwidth":[["DownloadSpeed","integer"],["UploadSpeed","integer"]]},"tags":["Tags","standard"]}');
+export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::NetworkManager::Link", "aws:networkmanager:Link", '{"p":[["SiteId","string",67],["Type","string"],["GlobalNetworkId","string",67],["Description","string"],["Bandwidth",["ref","Bandwidth"],1],["Tags",["array",["ref","Tag"]]],["Provider","string"],["LinkArn","string",72],["LinkId","string",72],["CreatedAt","string",8],["State","string",8]],"id":["GlobalNetworkId","LinkId"],"d":{"Bandwidth":[["DownloadSpeed","integer"],["UploadSpeed","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GlobalNetworkId","SiteId"],"ro":["LinkId","LinkArn","CreatedAt","State"],"uo":["Tags"],"ai":[["LinkArn"]],"tg":[true,true,true]}}');
 /** A {@link Link} instance: its attributes as typed outputs. */
 export type Link = InstanceType<typeof Link>;
 
@@ -646,7 +674,7 @@ export interface LinkBandwidth {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-linkassociation.html | CloudFormation: AWS::NetworkManager::LinkAssociation}
  */
-export const LinkAssociation = cloudControlType<LinkAssociationArgs, LinkAssociationOutputs>("AWS::NetworkManager::LinkAssociation", "aws:networkmanager:LinkAssociation", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["LinkId","string",67]],"id":["GlobalNetworkId","DeviceId","LinkId"]}');
+export const LinkAssociation = cloudControlType<LinkAssociationArgs, LinkAssociationOutputs>("AWS::NetworkManager::LinkAssociation", "aws:networkmanager:LinkAssociation", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["LinkId","string",67]],"id":["GlobalNetworkId","DeviceId","LinkId"],"reg":{"h":"crdl","co":["GlobalNetworkId","DeviceId","LinkId"],"tg":[false,false,false]}}');
 /** A {@link LinkAssociation} instance: its attributes as typed outputs. */
 export type LinkAssociation = InstanceType<typeof LinkAssociation>;
 
@@ -669,7 +697,7 @@ export interface LinkAssociationOutputs extends LinkAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-site.html | CloudFormation: AWS::NetworkManager::Site}
  */
-export const Site = cloudControlType<SiteArgs, SiteOutputs>("AWS::NetworkManager::Site", "aws:networkmanager:Site", '{"p":[["Description","string"],["GlobalNetworkId","string",67],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["SiteId","string",72],["SiteArn","string",72],["State","string",8],["CreatedAt","string",8]],"id":["GlobalNetworkId","SiteId"],"d":{"Location":[["Address","string"],["Latitude","string"],["Longitude","string"]]},"tags":["Tags","standard"]}');
+export const Site = cloudControlType<SiteArgs, SiteOutputs>("AWS::NetworkManager::Site", "aws:networkmanager:Site", '{"p":[["Description","string"],["GlobalNetworkId","string",67],["Tags",["array",["ref","Tag"]]],["Location",["ref","Location"]],["SiteId","string",72],["SiteArn","string",72],["State","string",8],["CreatedAt","string",8]],"id":["GlobalNetworkId","SiteId"],"d":{"Location":[["Address","string"],["Latitude","string"],["Longitude","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GlobalNetworkId"],"ro":["SiteId","SiteArn","State","CreatedAt"],"uo":["Tags"],"ai":[["SiteArn"]],"tg":[true,true,true]}}');
 /** A {@link Site} instance: its attributes as typed outputs. */
 export type Site = InstanceType<typeof Site>;
 
@@ -726,7 +754,7 @@ export interface SiteLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-sitetositevpnattachment.html | CloudFormation: AWS::NetworkManager::SiteToSiteVpnAttachment}
  */
-export const SiteToSiteVpnAttachment = cloudControlType<SiteToSiteVpnAttachmentArgs, SiteToSiteVpnAttachmentOutputs>("AWS::NetworkManager::SiteToSiteVpnAttachment", "aws:networkmanager:SiteToSiteVpnAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["CoreNetworkId","string",67],["VpnConnectionArn","string",67],["Tags",["array",["ref","Tag"]]],["NetworkFunctionGroupName","string"],["RoutingPolicyLabel","string"],["ResourceArn","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["AttachmentPolicyRuleNumber","integer",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"]}');
+export const SiteToSiteVpnAttachment = cloudControlType<SiteToSiteVpnAttachmentArgs, SiteToSiteVpnAttachmentOutputs>("AWS::NetworkManager::SiteToSiteVpnAttachment", "aws:networkmanager:SiteToSiteVpnAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["CoreNetworkId","string",67],["VpnConnectionArn","string",67],["Tags",["array",["ref","Tag"]]],["NetworkFunctionGroupName","string"],["RoutingPolicyLabel","string",82],["ResourceArn","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["AttachmentPolicyRuleNumber","integer",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoutingPolicyLabel"],"co":["CoreNetworkId","VpnConnectionArn","RoutingPolicyLabel"],"ro":["CoreNetworkArn","CreatedAt","UpdatedAt","AttachmentType","State","ResourceArn","AttachmentId","OwnerAccountId","EdgeLocation","AttachmentPolicyRuleNumber","SegmentName","LastModificationErrors"],"uo":["ProposedSegmentChange/Tags","ProposedNetworkFunctionGroupChange/Tags","Tags"],"ai":[["CoreNetworkId","VpnConnectionArn"]],"tg":[true,true,true]}}');
 /** A {@link SiteToSiteVpnAttachment} instance: its attributes as typed outputs. */
 export type SiteToSiteVpnAttachment = InstanceType<typeof SiteToSiteVpnAttachment>;
 
@@ -742,7 +770,11 @@ export interface SiteToSiteVpnAttachmentArgs {
   tags?: AwsTag[];
   /** The name of the network function group. */
   networkFunctionGroupName?: string;
-  /** Routing policy label */
+  /**
+   * Routing policy label
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routingPolicyLabel?: string;
 }
 
@@ -809,7 +841,7 @@ export interface SiteToSiteVpnAttachmentProposedNetworkFunctionGroupChange {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-transitgatewaypeering.html | CloudFormation: AWS::NetworkManager::TransitGatewayPeering}
  */
-export const TransitGatewayPeering = cloudControlType<TransitGatewayPeeringArgs, TransitGatewayPeeringOutputs>("AWS::NetworkManager::TransitGatewayPeering", "aws:networkmanager:TransitGatewayPeering", '{"p":[["CoreNetworkId","string",67],["TransitGatewayArn","string",67],["Tags",["array",["ref","Tag"]]],["ResourceArn","string",8],["PeeringType","string",8],["State","string",8],["CreatedAt","string",8],["PeeringId","string",72],["TransitGatewayPeeringAttachmentId","string",72],["OwnerAccountId","string",8],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["LastModificationErrors",["array","string"],8]],"id":["PeeringId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:networkmanager::${Account}:peering/${ResourceId}"}');
+export const TransitGatewayPeering = cloudControlType<TransitGatewayPeeringArgs, TransitGatewayPeeringOutputs>("AWS::NetworkManager::TransitGatewayPeering", "aws:networkmanager:TransitGatewayPeering", '{"p":[["CoreNetworkId","string",67],["TransitGatewayArn","string",67],["Tags",["array",["ref","Tag"]]],["ResourceArn","string",8],["PeeringType","string",8],["State","string",8],["CreatedAt","string",8],["PeeringId","string",72],["TransitGatewayPeeringAttachmentId","string",72],["OwnerAccountId","string",8],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["LastModificationErrors",["array","string"],8]],"id":["PeeringId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CoreNetworkId","TransitGatewayArn"],"ro":["CoreNetworkArn","PeeringId","State","PeeringType","OwnerAccountId","EdgeLocation","ResourceArn","CreatedAt","TransitGatewayPeeringAttachmentId","LastModificationErrors"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:networkmanager::${Account}:peering/${ResourceId}"}');
 /** A {@link TransitGatewayPeering} instance: its attributes as typed outputs. */
 export type TransitGatewayPeering = InstanceType<typeof TransitGatewayPeering>;
 
@@ -852,7 +884,7 @@ export interface TransitGatewayPeeringOutputs extends TransitGatewayPeeringArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-transitgatewayregistration.html | CloudFormation: AWS::NetworkManager::TransitGatewayRegistration}
  */
-export const TransitGatewayRegistration = cloudControlType<TransitGatewayRegistrationArgs, TransitGatewayRegistrationOutputs>("AWS::NetworkManager::TransitGatewayRegistration", "aws:networkmanager:TransitGatewayRegistration", '{"p":[["GlobalNetworkId","string",67],["TransitGatewayArn","string",67]],"id":["GlobalNetworkId","TransitGatewayArn"]}');
+export const TransitGatewayRegistration = cloudControlType<TransitGatewayRegistrationArgs, TransitGatewayRegistrationOutputs>("AWS::NetworkManager::TransitGatewayRegistration", "aws:networkmanager:TransitGatewayRegistration", '{"p":[["GlobalNetworkId","string",67],["TransitGatewayArn","string",67]],"id":["GlobalNetworkId","TransitGatewayArn"],"reg":{"h":"crdl","co":["GlobalNetworkId","TransitGatewayArn"],"tg":[false,false,false]}}');
 /** A {@link TransitGatewayRegistration} instance: its attributes as typed outputs. */
 export type TransitGatewayRegistration = InstanceType<typeof TransitGatewayRegistration>;
 
@@ -873,7 +905,7 @@ export interface TransitGatewayRegistrationOutputs extends TransitGatewayRegistr
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-transitgatewayroutetableattachment.html | CloudFormation: AWS::NetworkManager::TransitGatewayRouteTableAttachment}
  */
-export const TransitGatewayRouteTableAttachment = cloudControlType<TransitGatewayRouteTableAttachmentArgs, TransitGatewayRouteTableAttachmentOutputs>("AWS::NetworkManager::TransitGatewayRouteTableAttachment", "aws:networkmanager:TransitGatewayRouteTableAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["TransitGatewayRouteTableArn","string",67],["PeeringId","string",67],["Tags",["array",["ref","Tag"]]],["NetworkFunctionGroupName","string"],["RoutingPolicyLabel","string"],["ResourceArn","string",8],["CoreNetworkId","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["AttachmentPolicyRuleNumber","integer",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"]}');
+export const TransitGatewayRouteTableAttachment = cloudControlType<TransitGatewayRouteTableAttachmentArgs, TransitGatewayRouteTableAttachmentOutputs>("AWS::NetworkManager::TransitGatewayRouteTableAttachment", "aws:networkmanager:TransitGatewayRouteTableAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["TransitGatewayRouteTableArn","string",67],["PeeringId","string",67],["Tags",["array",["ref","Tag"]]],["NetworkFunctionGroupName","string"],["RoutingPolicyLabel","string",82],["ResourceArn","string",8],["CoreNetworkId","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["AttachmentPolicyRuleNumber","integer",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoutingPolicyLabel"],"co":["PeeringId","TransitGatewayRouteTableArn","RoutingPolicyLabel"],"ro":["CoreNetworkArn","CoreNetworkId","CreatedAt","UpdatedAt","AttachmentType","State","ResourceArn","AttachmentId","OwnerAccountId","EdgeLocation","AttachmentPolicyRuleNumber","SegmentName","LastModificationErrors"],"uo":["ProposedSegmentChange/Tags","ProposedNetworkFunctionGroupChange/Tags","Tags"],"tg":[true,true,true]}}');
 /** A {@link TransitGatewayRouteTableAttachment} instance: its attributes as typed outputs. */
 export type TransitGatewayRouteTableAttachment = InstanceType<typeof TransitGatewayRouteTableAttachment>;
 
@@ -889,7 +921,11 @@ export interface TransitGatewayRouteTableAttachmentArgs {
   tags?: AwsTag[];
   /** The name of the network function group. */
   networkFunctionGroupName?: string;
-  /** Routing policy label */
+  /**
+   * Routing policy label
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routingPolicyLabel?: string;
 }
 
@@ -958,7 +994,7 @@ export interface TransitGatewayRouteTableAttachmentProposedNetworkFunctionGroupC
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-vpcattachment.html | CloudFormation: AWS::NetworkManager::VpcAttachment}
  */
-export const VpcAttachment = cloudControlType<VpcAttachmentArgs, VpcAttachmentOutputs>("AWS::NetworkManager::VpcAttachment", "aws:networkmanager:VpcAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["SubnetArns",["array","string"],1],["Options",["ref","VpcOptions"]],["CoreNetworkId","string",67],["VpcArn","string",67],["Tags",["array",["ref","Tag"]]],["RoutingPolicyLabel","string"],["ResourceArn","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["AttachmentPolicyRuleNumber","integer",8],["NetworkFunctionGroupName","string",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"VpcOptions":[["Ipv6Support","boolean"],["ApplianceModeSupport","boolean"],["DnsSupport","boolean"],["SecurityGroupReferencingSupport","boolean"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:networkmanager::${Account}:attachment/${AttachmentId}"}');
+export const VpcAttachment = cloudControlType<VpcAttachmentArgs, VpcAttachmentOutputs>("AWS::NetworkManager::VpcAttachment", "aws:networkmanager:VpcAttachment", '{"p":[["ProposedSegmentChange",["ref","ProposedSegmentChange"]],["SubnetArns",["array","string"],1],["Options",["ref","VpcOptions"]],["CoreNetworkId","string",67],["VpcArn","string",67],["Tags",["array",["ref","Tag"]]],["RoutingPolicyLabel","string",82],["ResourceArn","string",8],["AttachmentType","string",8],["SegmentName","string",8],["State","string",8],["CreatedAt","string",8],["OwnerAccountId","string",8],["UpdatedAt","string",8],["AttachmentId","string",72],["CoreNetworkArn","string",8],["EdgeLocation","string",8],["AttachmentPolicyRuleNumber","integer",8],["NetworkFunctionGroupName","string",8],["LastModificationErrors",["array","string"],8],["ProposedNetworkFunctionGroupChange",["ref","ProposedNetworkFunctionGroupChange"],8]],"id":["AttachmentId"],"d":{"ProposedSegmentChange":[["SegmentName","string"],["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"]],"VpcOptions":[["Ipv6Support","boolean"],["ApplianceModeSupport","boolean"],["DnsSupport","boolean"],["SecurityGroupReferencingSupport","boolean"]],"ProposedNetworkFunctionGroupChange":[["Tags",["array",["ref","Tag"]]],["AttachmentPolicyRuleNumber","integer"],["NetworkFunctionGroupName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoutingPolicyLabel"],"co":["CoreNetworkId","VpcArn","RoutingPolicyLabel"],"ro":["CoreNetworkArn","CreatedAt","UpdatedAt","AttachmentType","State","AttachmentId","OwnerAccountId","EdgeLocation","AttachmentPolicyRuleNumber","SegmentName","NetworkFunctionGroupName","ResourceArn","LastModificationErrors"],"uo":["ProposedSegmentChange/Tags","ProposedNetworkFunctionGroupChange/Tags","Tags","SubnetArns"],"ai":[["CoreNetworkId","VpcArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:networkmanager::${Account}:attachment/${AttachmentId}"}');
 /** A {@link VpcAttachment} instance: its attributes as typed outputs. */
 export type VpcAttachment = InstanceType<typeof VpcAttachment>;
 
@@ -976,7 +1012,11 @@ export interface VpcAttachmentArgs {
   vpcArn: string;
   /** The tags associated with the VPC attachment. */
   tags?: AwsTag[];
-  /** Routing policy label */
+  /**
+   * Routing policy label
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routingPolicyLabel?: string;
 }
 

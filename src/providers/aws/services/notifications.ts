@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-channelassociation.html | CloudFormation: AWS::Notifications::ChannelAssociation}
  */
-export const ChannelAssociation = cloudControlType<ChannelAssociationArgs, ChannelAssociationOutputs>("AWS::Notifications::ChannelAssociation", "aws:notifications:ChannelAssociation", '{"p":[["Arn","string",67],["NotificationConfigurationArn","string",67]],"id":["Arn","NotificationConfigurationArn"]}');
+export const ChannelAssociation = cloudControlType<ChannelAssociationArgs, ChannelAssociationOutputs>("AWS::Notifications::ChannelAssociation", "aws:notifications:ChannelAssociation", '{"p":[["Arn","string",67],["NotificationConfigurationArn","string",67]],"id":["Arn","NotificationConfigurationArn"],"reg":{"h":"crdl","co":["Arn","NotificationConfigurationArn"],"tg":[false,true,true]}}');
 /** A {@link ChannelAssociation} instance: its attributes as typed outputs. */
 export type ChannelAssociation = InstanceType<typeof ChannelAssociation>;
 
 /** Inputs of {@link ChannelAssociation}. */
 export interface ChannelAssociationArgs {
-  /** The Amazon Resource Name (ARN) of the `Channel` . */
+  /**
+   * The Amazon Resource Name (ARN) of the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:(chatbot|consoleapp|notifications-contacts):[a-zA-Z0-9-]*:[0-9]{12}:[a-zA-Z0-9-_.\@]+/[a-zA-Z0-9/_.\@:-]+$`.
+   */
   arn: string;
-  /** The ARN of the `NotificationConfiguration` associated with the `Channel` . */
+  /**
+   * The ARN of the `NotificationConfiguration` associated with the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::[0-9]{12}:configuration/[a-z0-9]{27}$`.
+   */
   notificationConfigurationArn: string;
 }
 
@@ -34,7 +42,7 @@ export interface ChannelAssociationOutputs extends ChannelAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-eventrule.html | CloudFormation: AWS::Notifications::EventRule}
  */
-export const EventRule = cloudControlType<EventRuleArgs, EventRuleOutputs>("AWS::Notifications::EventRule", "aws:notifications:EventRule", '{"p":[["EventPattern","string"],["EventType","string",67],["NotificationConfigurationArn","string",67],["Regions",["array","string"],1],["Source","string",67],["Arn","string",72],["CreationTime","string",8],["ManagedRules",["array","string"],8],["StatusSummaryByRegion",["map",["ref","EventRuleStatusSummary"]],8]],"id":["Arn"],"d":{"EventRuleStatusSummary":[["Status",["enum","ACTIVE","INACTIVE","CREATING","UPDATING","DELETING"],1],["Reason","string",1]]}}');
+export const EventRule = cloudControlType<EventRuleArgs, EventRuleOutputs>("AWS::Notifications::EventRule", "aws:notifications:EventRule", '{"p":[["EventPattern","string"],["EventType","string",67],["NotificationConfigurationArn","string",67],["Regions",["array","string"],1],["Source","string",67],["Arn","string",72],["CreationTime","string",8],["ManagedRules",["array","string"],8],["StatusSummaryByRegion",["map",["ref","EventRuleStatusSummary"]],8]],"id":["Arn"],"d":{"EventRuleStatusSummary":[["Status",["enum","ACTIVE","INACTIVE","CREATING","UPDATING","DELETING"],1],["Reason","string",1]]},"reg":{"h":"crudl","co":["EventType","NotificationConfigurationArn","Source"],"ro":["Arn","CreationTime","ManagedRules","StatusSummaryByRegion"],"tg":[false,true,true]}}');
 /** A {@link EventRule} instance: its attributes as typed outputs. */
 export type EventRule = InstanceType<typeof EventRule>;
 
@@ -44,15 +52,33 @@ export interface EventRuleArgs {
    * An additional event pattern used to further filter the events this `EventRule` receives.
    *
    * For more information, see [Amazon EventBridge event patterns](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns.html) in the *Amazon EventBridge User Guide.*
+   *
+   * Length: 0–4096.
    */
   eventPattern?: string;
-  /** The event type this rule should match with the EventBridge events. It must match with atleast one of the valid EventBridge event types. For example, Amazon EC2 Instance State change Notification and Amazon CloudWatch State Change. For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* . */
+  /**
+   * The event type this rule should match with the EventBridge events. It must match with atleast one of the valid EventBridge event types. For example, Amazon EC2 Instance State change Notification and Amazon CloudWatch State Change. For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* .
+   *
+   * Length: 1–128. Pattern: `^([a-zA-Z0-9 \-\(\)])+$`.
+   */
   eventType: string;
-  /** The ARN for the `NotificationConfiguration` associated with this `EventRule` . */
+  /**
+   * The ARN for the `NotificationConfiguration` associated with this `EventRule` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::[0-9]{12}:configuration/[a-z0-9]{27}$`.
+   */
   notificationConfigurationArn: string;
-  /** A list of AWS Regions that send events to this `EventRule` . */
+  /**
+   * A list of AWS Regions that send events to this `EventRule` .
+   *
+   * Items: at least 1. Each item: Length: 2–25.
+   */
   regions: string[];
-  /** The event source this rule should match with the EventBridge event sources. It must match with atleast one of the valid EventBridge event sources. Only AWS service sourced events are supported. For example, `aws.ec2` and `aws.cloudwatch` . For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* . */
+  /**
+   * The event source this rule should match with the EventBridge event sources. It must match with atleast one of the valid EventBridge event sources. Only AWS service sourced events are supported. For example, `aws.ec2` and `aws.cloudwatch` . For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* .
+   *
+   * Length: 1–36. Pattern: `^aws.([a-z0-9\-])+$`.
+   */
   source: string;
 }
 
@@ -114,13 +140,17 @@ export interface EventRuleEventRuleStatusSummary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-managednotificationaccountcontactassociation.html | CloudFormation: AWS::Notifications::ManagedNotificationAccountContactAssociation}
  */
-export const ManagedNotificationAccountContactAssociation = cloudControlType<ManagedNotificationAccountContactAssociationArgs, ManagedNotificationAccountContactAssociationOutputs>("AWS::Notifications::ManagedNotificationAccountContactAssociation", "aws:notifications:ManagedNotificationAccountContactAssociation", '{"p":[["ManagedNotificationConfigurationArn","string",67],["ContactIdentifier",["enum","ACCOUNT_PRIMARY","ACCOUNT_ALTERNATE_SECURITY","ACCOUNT_ALTERNATE_OPERATIONS","ACCOUNT_ALTERNATE_BILLING"],67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ManagedNotificationConfigurationArn","ContactIdentifier"]}');
+export const ManagedNotificationAccountContactAssociation = cloudControlType<ManagedNotificationAccountContactAssociationArgs, ManagedNotificationAccountContactAssociationOutputs>("AWS::Notifications::ManagedNotificationAccountContactAssociation", "aws:notifications:ManagedNotificationAccountContactAssociation", '{"p":[["ManagedNotificationConfigurationArn","string",67],["ContactIdentifier",["enum","ACCOUNT_PRIMARY","ACCOUNT_ALTERNATE_SECURITY","ACCOUNT_ALTERNATE_OPERATIONS","ACCOUNT_ALTERNATE_BILLING"],67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ManagedNotificationConfigurationArn","ContactIdentifier"],"reg":{"h":"crudl","co":["ManagedNotificationConfigurationArn","ContactIdentifier"],"tg":[false,true,true]}}');
 /** A {@link ManagedNotificationAccountContactAssociation} instance: its attributes as typed outputs. */
 export type ManagedNotificationAccountContactAssociation = InstanceType<typeof ManagedNotificationAccountContactAssociation>;
 
 /** Inputs of {@link ManagedNotificationAccountContactAssociation}. */
 export interface ManagedNotificationAccountContactAssociationArgs {
-  /** The ARN of the `ManagedNotificationConfiguration` to be associated with the `Channel` . */
+  /**
+   * The ARN of the `ManagedNotificationConfiguration` to be associated with the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::([0-9]{12}|):managed-notification-configuration/category/[a-zA-Z0-9\-]{3,64}/sub-category/[a-zA-Z0-9\-]{3,64}$`.
+   */
   managedNotificationConfigurationArn: string;
   /** The unique identifier of the notification contact associated with the AWS account. For more information about the contact types associated with an account, see the [Account Management Reference Guide](https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-update-contact-alternate.html#manage-acct-update-contact-alternate-orgs) . */
   contactIdentifier: "ACCOUNT_PRIMARY" | "ACCOUNT_ALTERNATE_SECURITY" | "ACCOUNT_ALTERNATE_OPERATIONS" | "ACCOUNT_ALTERNATE_BILLING";
@@ -137,15 +167,23 @@ export interface ManagedNotificationAccountContactAssociationOutputs extends Man
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-managednotificationadditionalchannelassociation.html | CloudFormation: AWS::Notifications::ManagedNotificationAdditionalChannelAssociation}
  */
-export const ManagedNotificationAdditionalChannelAssociation = cloudControlType<ManagedNotificationAdditionalChannelAssociationArgs, ManagedNotificationAdditionalChannelAssociationOutputs>("AWS::Notifications::ManagedNotificationAdditionalChannelAssociation", "aws:notifications:ManagedNotificationAdditionalChannelAssociation", '{"p":[["ChannelArn","string",67],["ManagedNotificationConfigurationArn","string",67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ChannelArn","ManagedNotificationConfigurationArn"]}');
+export const ManagedNotificationAdditionalChannelAssociation = cloudControlType<ManagedNotificationAdditionalChannelAssociationArgs, ManagedNotificationAdditionalChannelAssociationOutputs>("AWS::Notifications::ManagedNotificationAdditionalChannelAssociation", "aws:notifications:ManagedNotificationAdditionalChannelAssociation", '{"p":[["ChannelArn","string",67],["ManagedNotificationConfigurationArn","string",67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ChannelArn","ManagedNotificationConfigurationArn"],"reg":{"h":"crdl","co":["ChannelArn","ManagedNotificationConfigurationArn"],"tg":[false,true,true]}}');
 /** A {@link ManagedNotificationAdditionalChannelAssociation} instance: its attributes as typed outputs. */
 export type ManagedNotificationAdditionalChannelAssociation = InstanceType<typeof ManagedNotificationAdditionalChannelAssociation>;
 
 /** Inputs of {@link ManagedNotificationAdditionalChannelAssociation}. */
 export interface ManagedNotificationAdditionalChannelAssociationArgs {
-  /** The ARN of the `Channel` . */
+  /**
+   * The ARN of the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:(chatbot|consoleapp|notifications-contacts):[a-zA-Z0-9-]*:[0-9]{12}:[a-zA-Z0-9-_.\@]+/[a-zA-Z0-9/_.\@:-]+$`.
+   */
   channelArn: string;
-  /** The ARN of the `ManagedNotificationAdditionalChannelAssociation` associated with the `Channel` . */
+  /**
+   * The ARN of the `ManagedNotificationAdditionalChannelAssociation` associated with the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::([0-9]{12}|):managed-notification-configuration/category/[a-zA-Z0-9\-]{3,64}/sub-category/[a-zA-Z0-9\-]{3,64}$`.
+   */
   managedNotificationConfigurationArn: string;
   /** Whether the channel association is subscribed to sensitive events. Access to sensitive events is gated by the SubscribeSensitiveEvents virtual IAM action. */
   isSensitiveEventsSubscribed?: boolean;
@@ -160,7 +198,7 @@ export interface ManagedNotificationAdditionalChannelAssociationOutputs extends 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-notificationconfiguration.html | CloudFormation: AWS::Notifications::NotificationConfiguration}
  */
-export const NotificationConfiguration = cloudControlType<NotificationConfigurationArgs, NotificationConfigurationOutputs>("AWS::Notifications::NotificationConfiguration", "aws:notifications:NotificationConfiguration", '{"p":[["AggregationDuration",["enum","LONG","SHORT","NONE"]],["Description","string",1],["Name","string",1],["Tags",["array",["ref","Tag"]],66],["CreationTime","string",8],["Status",["enum","ACTIVE","PARTIALLY_ACTIVE","INACTIVE","DELETING"],8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:notifications::${Account}:configuration/${NotificationConfigurationId}"}');
+export const NotificationConfiguration = cloudControlType<NotificationConfigurationArgs, NotificationConfigurationOutputs>("AWS::Notifications::NotificationConfiguration", "aws:notifications:NotificationConfiguration", '{"p":[["AggregationDuration",["enum","LONG","SHORT","NONE"]],["Description","string",1],["Name","string",1],["Tags",["array",["ref","Tag"]],66],["CreationTime","string",8],["Status",["enum","ACTIVE","PARTIALLY_ACTIVE","INACTIVE","DELETING"],8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Tags"],"ro":["CreationTime","Status","Arn"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:notifications::${Account}:configuration/${NotificationConfigurationId}"}');
 /** A {@link NotificationConfiguration} instance: its attributes as typed outputs. */
 export type NotificationConfiguration = InstanceType<typeof NotificationConfiguration>;
 
@@ -182,9 +220,17 @@ export interface NotificationConfigurationArgs {
    * - Don't aggregate notifications.
    */
   aggregationDuration?: "LONG" | "SHORT" | "NONE";
-  /** The description of the `NotificationConfiguration` . */
+  /**
+   * The description of the `NotificationConfiguration` .
+   *
+   * Length: 0–256. Pattern: ``.
+   */
   description: string;
-  /** The name of the `NotificationConfiguration` . Supports RFC 3986's unreserved characters. */
+  /**
+   * The name of the `NotificationConfiguration` . Supports RFC 3986's unreserved characters.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_\-]+$`.
+   */
   name: string;
   /** A map of tags assigned to a `NotificationConfiguration` . */
   tags?: AwsTag[];
@@ -205,13 +251,17 @@ export interface NotificationConfigurationOutputs extends NotificationConfigurat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-notificationhub.html | CloudFormation: AWS::Notifications::NotificationHub}
  */
-export const NotificationHub = cloudControlType<NotificationHubArgs, NotificationHubOutputs>("AWS::Notifications::NotificationHub", "aws:notifications:NotificationHub", '{"p":[["Region","string",67],["CreationTime","string",8],["NotificationHubStatusSummary",["ref","NotificationHubStatusSummary"],8]],"id":["Region"],"d":{"NotificationHubStatusSummary":[["NotificationHubStatus",["enum","ACTIVE","REGISTERING","DEREGISTERING","INACTIVE"],1],["NotificationHubStatusReason","string",1]]}}');
+export const NotificationHub = cloudControlType<NotificationHubArgs, NotificationHubOutputs>("AWS::Notifications::NotificationHub", "aws:notifications:NotificationHub", '{"p":[["Region","string",67],["CreationTime","string",8],["NotificationHubStatusSummary",["ref","NotificationHubStatusSummary"],8]],"id":["Region"],"d":{"NotificationHubStatusSummary":[["NotificationHubStatus",["enum","ACTIVE","REGISTERING","DEREGISTERING","INACTIVE"],1],["NotificationHubStatusReason","string",1]]},"reg":{"h":"crdl","co":["Region"],"ro":["CreationTime","NotificationHubStatusSummary"],"tg":[false,true,true]}}');
 /** A {@link NotificationHub} instance: its attributes as typed outputs. */
 export type NotificationHub = InstanceType<typeof NotificationHub>;
 
 /** Inputs of {@link NotificationHub}. */
 export interface NotificationHubArgs {
-  /** The `NotificationHub` Region. */
+  /**
+   * The `NotificationHub` Region.
+   *
+   * Length: 2–25.
+   */
   region: string;
 }
 
@@ -239,7 +289,7 @@ export interface NotificationHubNotificationHubStatusSummary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-organizationalunitassociation.html | CloudFormation: AWS::Notifications::OrganizationalUnitAssociation}
  */
-export const OrganizationalUnitAssociation = cloudControlType<OrganizationalUnitAssociationArgs, OrganizationalUnitAssociationOutputs>("AWS::Notifications::OrganizationalUnitAssociation", "aws:notifications:OrganizationalUnitAssociation", '{"p":[["NotificationConfigurationArn","string",67],["OrganizationalUnitId","string",67]],"id":["NotificationConfigurationArn","OrganizationalUnitId"]}');
+export const OrganizationalUnitAssociation = cloudControlType<OrganizationalUnitAssociationArgs, OrganizationalUnitAssociationOutputs>("AWS::Notifications::OrganizationalUnitAssociation", "aws:notifications:OrganizationalUnitAssociation", '{"p":[["NotificationConfigurationArn","string",67],["OrganizationalUnitId","string",67]],"id":["NotificationConfigurationArn","OrganizationalUnitId"],"reg":{"h":"crdl","co":["NotificationConfigurationArn","OrganizationalUnitId"],"tg":[false,true,true]}}');
 /** A {@link OrganizationalUnitAssociation} instance: its attributes as typed outputs. */
 export type OrganizationalUnitAssociation = InstanceType<typeof OrganizationalUnitAssociation>;
 
@@ -248,9 +298,15 @@ export interface OrganizationalUnitAssociationArgs {
   /**
    * ARN identifier of the NotificationConfiguration.
    * Example: arn:aws:notifications::123456789012:configuration/a01jes88qxwkbj05xv9c967pgm1
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::[0-9]{12}:configuration/[a-z0-9]{27}$`.
    */
   notificationConfigurationArn: string;
-  /** The ID of the organizational unit. */
+  /**
+   * The ID of the organizational unit.
+   *
+   * Pattern: `^(r-[0-9a-z]{4,32})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
+   */
   organizationalUnitId: string;
 }
 

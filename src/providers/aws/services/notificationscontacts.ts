@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notificationscontacts-emailcontact.html | CloudFormation: AWS::NotificationsContacts::EmailContact}
  */
-export const EmailContact = cloudControlType<EmailContactArgs, EmailContactOutputs>("AWS::NotificationsContacts::EmailContact", "aws:notificationscontacts:EmailContact", '{"p":[["EmailAddress","string",67],["Name","string",67],["Tags",["array",["ref","Tag"]],66],["Arn","string",72],["EmailContact",["ref","EmailContact"],8]],"id":["Arn"],"d":{"EmailContact":[["Arn","string",1],["Name","string",1],["Address","string",1],["Status",["enum","inactive","active"],1],["CreationTime","string",1],["UpdateTime","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:notifications-contacts::${Account}:emailcontact/${EmailContactId}"}');
+export const EmailContact = cloudControlType<EmailContactArgs, EmailContactOutputs>("AWS::NotificationsContacts::EmailContact", "aws:notificationscontacts:EmailContact", '{"p":[["EmailAddress","string",67],["Name","string",67],["Tags",["array",["ref","Tag"]],66],["Arn","string",72],["EmailContact",["ref","EmailContact"],8]],"id":["Arn"],"d":{"EmailContact":[["Arn","string",1],["Name","string",1],["Address","string",1],["Status",["enum","inactive","active"],1],["CreationTime","string",1],["UpdateTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["EmailAddress","Name","Tags"],"ro":["Arn","EmailContact","EmailContact/Arn","EmailContact/Address","EmailContact/Name","EmailContact/Status","EmailContact/CreationTime","EmailContact/UpdateTime"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:notifications-contacts::${Account}:emailcontact/${EmailContactId}"}');
 /** A {@link EmailContact} instance: its attributes as typed outputs. */
 export type EmailContact = InstanceType<typeof EmailContact>;
 
 /** Inputs of {@link EmailContact}. */
 export interface EmailContactArgs {
-  /** The email address of the contact. The activation and notification emails are sent here. */
+  /**
+   * The email address of the contact. The activation and notification emails are sent here.
+   *
+   * Length: 6–254. Pattern: `^(.+)\@(.+)$`.
+   */
   emailAddress: string;
-  /** The name of the contact. */
+  /**
+   * The name of the contact.
+   *
+   * Length: 1–64. Pattern: `[\w-.~]+`.
+   */
   name: string;
   /** A list of tags to apply to the email contact. */
   tags?: AwsTag[];
@@ -40,11 +48,23 @@ export interface EmailContactOutputs extends EmailContactArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-notificationscontacts-emailcontact-emailcontact.html | CloudFormation: EmailContact}
  */
 export interface EmailContactEmailContact {
-  /** The Amazon Resource Name (ARN) of the contact. */
+  /**
+   * The Amazon Resource Name (ARN) of the contact.
+   *
+   * Pattern: `^arn:aws:notifications-contacts::[0-9]{12}:emailcontact/[a-z0-9]{27}$`.
+   */
   arn: string;
-  /** The name of the contact. */
+  /**
+   * The name of the contact.
+   *
+   * Length: 1–64. Pattern: `[\w-.~]+`.
+   */
   name: string;
-  /** The email address of the contact. */
+  /**
+   * The email address of the contact.
+   *
+   * Length: 6–254. Pattern: `^(.+)\@(.+)$`.
+   */
   address: string;
   /** The status of the contact. Only activated contacts receive emails. */
   status: "inactive" | "active";

@@ -13,17 +13,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-novaact-workflowdefinition.html | CloudFormation: AWS::NovaAct::WorkflowDefinition}
  */
-export const WorkflowDefinition = cloudControlType<WorkflowDefinitionArgs, WorkflowDefinitionOutputs>("AWS::NovaAct::WorkflowDefinition", "aws:novaact:WorkflowDefinition", '{"p":[["Description","string",66],["ExportConfig",["ref","WorkflowExportConfig"],66],["Name","string",67],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"WorkflowExportConfig":[["S3BucketName","string",1],["S3KeyPrefix","string"]]},"arn":"arn:${Partition}:nova-act:${Region}:${Account}:workflow-definition/${WorkflowDefinitionName}"}');
+export const WorkflowDefinition = cloudControlType<WorkflowDefinitionArgs, WorkflowDefinitionOutputs>("AWS::NovaAct::WorkflowDefinition", "aws:novaact:WorkflowDefinition", '{"p":[["Description","string",66],["ExportConfig",["ref","WorkflowExportConfig"],66],["Name","string",67],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"WorkflowExportConfig":[["S3BucketName","string",1],["S3KeyPrefix","string"]]},"reg":{"h":"crdl","co":["Name","Description","ExportConfig"],"ro":["Arn","CreatedAt","Status"],"ai":[["Name"]],"tg":[false,true,true]},"arn":"arn:${Partition}:nova-act:${Region}:${Account}:workflow-definition/${WorkflowDefinitionName}"}');
 /** A {@link WorkflowDefinition} instance: its attributes as typed outputs. */
 export type WorkflowDefinition = InstanceType<typeof WorkflowDefinition>;
 
 /** Inputs of {@link WorkflowDefinition}. */
 export interface WorkflowDefinitionArgs {
-  /** An optional description of the workflow definition's purpose and functionality. */
+  /**
+   * An optional description of the workflow definition's purpose and functionality.
+   *
+   * Length: 1–4000.
+   */
   description?: string;
   /** Configuration settings for exporting workflow execution data and logs to Amazon S3. */
   exportConfig?: WorkflowDefinitionWorkflowExportConfig;
-  /** The name of the workflow definition. Must be unique within your account and region. */
+  /**
+   * The name of the workflow definition. Must be unique within your account and region.
+   *
+   * Length: 1–40. Pattern: `^[a-zA-Z0-9_-]{1,40}$`.
+   */
   name: string;
 }
 
@@ -43,8 +51,16 @@ export interface WorkflowDefinitionOutputs extends WorkflowDefinitionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-novaact-workflowdefinition-workflowexportconfig.html | CloudFormation: WorkflowExportConfig}
  */
 export interface WorkflowDefinitionWorkflowExportConfig {
-  /** The name of the Amazon S3 bucket for exporting workflow data. */
+  /**
+   * The name of the Amazon S3 bucket for exporting workflow data.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][a-z0-9.-]*[a-z0-9]$`.
+   */
   s3BucketName: string;
-  /** An optional prefix for Amazon S3 object keys to organize exported data. */
+  /**
+   * An optional prefix for Amazon S3 object keys to organize exported data.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9!\-_.*'()]+(?:/[a-zA-Z0-9!\-_.*'()]+)*$`.
+   */
   s3KeyPrefix?: string;
 }

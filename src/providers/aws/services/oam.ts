@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/oam
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a link between a source account and a sink that you have created in a monitoring account.
  *
@@ -21,13 +23,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-oam-link.html | CloudFormation: AWS::Oam::Link}
  */
-export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::Oam::Link", "aws:oam:Link", '{"p":[["SinkIdentifier","string",67],["LabelTemplate","string",66],["ResourceTypes",["array","string"],1],["Tags",["map","string"]],["LinkConfiguration",["ref","LinkConfiguration"]],["Label","string",8],["Arn","string",72]],"id":["Arn"],"d":{"LinkConfiguration":[["MetricConfiguration",["ref","LinkFilter"]],["LogGroupConfiguration",["ref","LinkFilter"]]],"LinkFilter":[["Filter","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:oam:${Region}:${Account}:link/${ResourceId}"}');
+export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::Oam::Link", "aws:oam:Link", '{"p":[["SinkIdentifier","string",67],["LabelTemplate","string",82],["ResourceTypes",["array","string"],1],["Tags",["map","string"]],["LinkConfiguration",["ref","LinkConfiguration"]],["Label","string",8],["Arn","string",72]],"id":["Arn"],"d":{"LinkConfiguration":[["MetricConfiguration",["ref","LinkFilter"]],["LogGroupConfiguration",["ref","LinkFilter"]]],"LinkFilter":[["Filter","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["LabelTemplate"],"co":["SinkIdentifier","LabelTemplate"],"ro":["Arn","Label"],"uo":["ResourceTypes"],"tg":[true,true,true]},"arn":"arn:${Partition}:oam:${Region}:${Account}:link/${ResourceId}"}');
 /** A {@link Link} instance: its attributes as typed outputs. */
 export type Link = InstanceType<typeof Link>;
 
 /** Inputs of {@link Link}. */
 export interface LinkArgs {
-  /** The ARN of the sink in the monitoring account that you want to link to. You can use [ListSinks](https://docs.aws.amazon.com/OAM/latest/APIReference/API_ListSinks.html) to find the ARNs of sinks. */
+  /**
+   * The ARN of the sink in the monitoring account that you want to link to. You can use [ListSinks](https://docs.aws.amazon.com/OAM/latest/APIReference/API_ListSinks.html) to find the ARNs of sinks.
+   *
+   * Length: 1–2048.
+   */
   sinkIdentifier: string;
   /**
    * Specify a friendly human-readable name to use to identify this source account when you are viewing data from it in the monitoring account.
@@ -39,10 +45,18 @@ export interface LinkArgs {
    * - `$AccountEmailNoDomain` is an email address without the domain name, such as `mariagarcia`
    *
    * > In the  and  Regions, the only supported option is to use custom labels, and the `$AccountName` , `$AccountEmail` , and `$AccountEmailNoDomain` variables all resolve as *account-id* instead of the specified variable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64.
    */
   labelTemplate?: string;
-  /** An array of strings that define which types of data that the source account shares with the monitoring account. Valid values are `AWS::CloudWatch::Metric | AWS::Logs::LogGroup | AWS::XRay::Trace | AWS::ApplicationInsights::Application | AWS::InternetMonitor::Monitor` . */
-  resourceTypes: string[];
+  /**
+   * An array of strings that define which types of data that the source account shares with the monitoring account. Valid values are `AWS::CloudWatch::Metric | AWS::Logs::LogGroup | AWS::XRay::Trace | AWS::ApplicationInsights::Application | AWS::InternetMonitor::Monitor` .
+   *
+   * Items: 1–50.
+   */
+  resourceTypes: ("AWS::CloudWatch::Metric" | "AWS::Logs::LogGroup" | "AWS::XRay::Trace" | "AWS::ApplicationInsights::Application" | "AWS::InternetMonitor::Monitor" | "AWS::ApplicationSignals::Service" | "AWS::ApplicationSignals::ServiceLevelObjective")[];
   /**
    * An array of key-value pairs to apply to the link.
    *
@@ -97,6 +111,8 @@ export interface LinkLinkFilter {
    * - `IN` and `NOT IN` , using parentheses `( )`
    *
    * Examples: …
+   *
+   * Length: 1–2000.
    */
   filter: string;
 }
@@ -110,7 +126,7 @@ export interface LinkLinkFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-oam-sink.html | CloudFormation: AWS::Oam::Sink}
  */
-export const Sink = cloudControlType<SinkArgs, SinkOutputs>("AWS::Oam::Sink", "aws:oam:Sink", '{"p":[["Policy","json"],["Tags",["map","string"]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"arn":"arn:${Partition}:oam:${Region}:${Account}:sink/${ResourceId}"}');
+export const Sink = cloudControlType<SinkArgs, SinkOutputs>("AWS::Oam::Sink", "aws:oam:Sink", '{"p":[["Policy","json"],["Tags",["map","string"]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:oam:${Region}:${Account}:sink/${ResourceId}"}');
 /** A {@link Sink} instance: its attributes as typed outputs. */
 export type Sink = InstanceType<typeof Sink>;
 
@@ -122,14 +138,18 @@ export interface SinkArgs {
    * - Include organization IDs or organization paths to permit all accounts in an organization
    * - Include account IDs to permit the specified accounts
    */
-  policy?: Record<string, unknown>;
+  policy?: PolicyDocument;
   /**
    * An array of key-value pairs to apply to the sink.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: Record<string, string>;
-  /** A name for the sink. */
+  /**
+   * A name for the sink.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   name: string;
 }
 

@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-observabilityadmin-organizationcentralizationrule.html | CloudFormation: AWS::ObservabilityAdmin::OrganizationCentralizationRule}
  */
-export const OrganizationCentralizationRule = cloudControlType<OrganizationCentralizationRuleArgs, OrganizationCentralizationRuleOutputs>("AWS::ObservabilityAdmin::OrganizationCentralizationRule", "aws:observabilityadmin:OrganizationCentralizationRule", '{"p":[["RuleName","string",67],["Rule",["ref","CentralizationRule"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72]],"id":["RuleArn"],"d":{"CentralizationRule":[["Source",["ref","CentralizationRuleSource"],1],["Destination",["ref","CentralizationRuleDestination"],1]],"CentralizationRuleSource":[["Regions",["array","string"],1],["Scope","string"],["SourceLogsConfiguration",["ref","SourceLogsConfiguration"]],["SourceMetricsConfiguration",["ref","SourceMetricsConfiguration"]]],"SourceLogsConfiguration":[["LogGroupSelectionCriteria","string"],["DataSourceSelectionCriteria","string"],["EncryptedLogGroupStrategy",["enum","ALLOW","SKIP"],1]],"SourceMetricsConfiguration":[["MetricsSelectionCriteria","string"]],"CentralizationRuleDestination":[["Region","string",1],["Account","string"],["DestinationLogsConfiguration",["ref","DestinationLogsConfiguration"]],["DestinationMetricsConfiguration",["ref","DestinationMetricsConfiguration"]]],"DestinationLogsConfiguration":[["LogsEncryptionConfiguration",["ref","LogsEncryptionConfiguration"]],["BackupConfiguration",["ref","LogsBackupConfiguration"]],["LogGroupNameConfiguration",["ref","LogGroupNameConfiguration"]],["TagPropagationConfiguration",["ref","TagPropagationConfiguration"]]],"LogsEncryptionConfiguration":[["EncryptionStrategy",["enum","CUSTOMER_MANAGED","AWS_OWNED"],1],["KmsKeyArn","string"],["EncryptionConflictResolutionStrategy",["enum","ALLOW","SKIP"]],["EncryptionScope",["enum","ENCRYPTED_SOURCE_ONLY","NEW_DESTINATION_LOG_GROUPS"]]],"LogsBackupConfiguration":[["Region","string",1],["KmsKeyArn","string"]],"LogGroupNameConfiguration":[["LogGroupNamePattern","string",1]],"TagPropagationConfiguration":[["DestinationRoleArn","string",1],["TagConflictResolutionStrategy",["enum","IN_SYNC","ADD_ONLY","UPDATE_SYNC"]]],"DestinationMetricsConfiguration":[["BackupConfiguration",["ref","MetricsBackupConfiguration"]]],"MetricsBackupConfiguration":[["Region","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:organization-centralization-rule/${CentralizationRuleName}"}');
+export const OrganizationCentralizationRule = cloudControlType<OrganizationCentralizationRuleArgs, OrganizationCentralizationRuleOutputs>("AWS::ObservabilityAdmin::OrganizationCentralizationRule", "aws:observabilityadmin:OrganizationCentralizationRule", '{"p":[["RuleName","string",67],["Rule",["ref","CentralizationRule"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72]],"id":["RuleArn"],"d":{"CentralizationRule":[["Source",["ref","CentralizationRuleSource"],1],["Destination",["ref","CentralizationRuleDestination"],1]],"CentralizationRuleSource":[["Regions",["array","string"],1],["Scope","string"],["SourceLogsConfiguration",["ref","SourceLogsConfiguration"]],["SourceMetricsConfiguration",["ref","SourceMetricsConfiguration"]]],"SourceLogsConfiguration":[["LogGroupSelectionCriteria","string"],["DataSourceSelectionCriteria","string"],["EncryptedLogGroupStrategy",["enum","ALLOW","SKIP"],1]],"SourceMetricsConfiguration":[["MetricsSelectionCriteria","string"]],"CentralizationRuleDestination":[["Region","string",1],["Account","string"],["DestinationLogsConfiguration",["ref","DestinationLogsConfiguration"]],["DestinationMetricsConfiguration",["ref","DestinationMetricsConfiguration"]]],"DestinationLogsConfiguration":[["LogsEncryptionConfiguration",["ref","LogsEncryptionConfiguration"]],["BackupConfiguration",["ref","LogsBackupConfiguration"]],["LogGroupNameConfiguration",["ref","LogGroupNameConfiguration"]],["TagPropagationConfiguration",["ref","TagPropagationConfiguration"]]],"LogsEncryptionConfiguration":[["EncryptionStrategy",["enum","CUSTOMER_MANAGED","AWS_OWNED"],1],["KmsKeyArn","string"],["EncryptionConflictResolutionStrategy",["enum","ALLOW","SKIP"]],["EncryptionScope",["enum","ENCRYPTED_SOURCE_ONLY","NEW_DESTINATION_LOG_GROUPS"]]],"LogsBackupConfiguration":[["Region","string",1],["KmsKeyArn","string"]],"LogGroupNameConfiguration":[["LogGroupNamePattern","string",1]],"TagPropagationConfiguration":[["DestinationRoleArn","string",1],["TagConflictResolutionStrategy",["enum","IN_SYNC","ADD_ONLY","UPDATE_SYNC"]]],"DestinationMetricsConfiguration":[["BackupConfiguration",["ref","MetricsBackupConfiguration"]]],"MetricsBackupConfiguration":[["Region","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RuleName"],"ro":["RuleArn"],"uo":["Rule/Source/Regions","Tags"],"ai":[["RuleName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:organization-centralization-rule/${CentralizationRuleName}"}');
 /** A {@link OrganizationCentralizationRule} instance: its attributes as typed outputs. */
 export type OrganizationCentralizationRule = InstanceType<typeof OrganizationCentralizationRule>;
 
 /** Inputs of {@link OrganizationCentralizationRule}. */
 export interface OrganizationCentralizationRuleArgs {
-  /** The name of the organization centralization rule. */
+  /**
+   * The name of the organization centralization rule.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z-]+$`.
+   */
   ruleName: string;
   rule: OrganizationCentralizationRuleCentralizationRule;
   /** A key-value pair to filter resources based on tags associated with the resource. For more information about tags, see [What are tags?](https://docs.aws.amazon.com/whitepapers/latest/tagging-best-practices/what-are-tags.html) */
@@ -50,9 +54,17 @@ export interface OrganizationCentralizationRuleCentralizationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-centralizationrulesource.html | CloudFormation: CentralizationRuleSource}
  */
 export interface OrganizationCentralizationRuleCentralizationRuleSource {
-  /** The list of source regions from which telemetry data should be centralized. */
+  /**
+   * The list of source regions from which telemetry data should be centralized.
+   *
+   * Items: at least 1. Each item: Length: at least 1.
+   */
   regions: string[];
-  /** The organizational scope from which telemetry data should be centralized, specified using organization id, accounts or organizational unit ids. */
+  /**
+   * The organizational scope from which telemetry data should be centralized, specified using organization id, accounts or organizational unit ids.
+   *
+   * Length: 1–2000.
+   */
   scope?: string;
   /** Log specific configuration for centralization source log groups. */
   sourceLogsConfiguration?: OrganizationCentralizationRuleSourceLogsConfiguration;
@@ -65,8 +77,13 @@ export interface OrganizationCentralizationRuleCentralizationRuleSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-sourcelogsconfiguration.html | CloudFormation: SourceLogsConfiguration}
  */
 export interface OrganizationCentralizationRuleSourceLogsConfiguration {
-  /** The selection criteria that specifies which source log groups to centralize. The selection criteria uses the same format as OAM link filters. */
+  /**
+   * The selection criteria that specifies which source log groups to centralize. The selection criteria uses the same format as OAM link filters.
+   *
+   * Length: 1–2000.
+   */
   logGroupSelectionCriteria?: string;
+  /** Length: 1–2000. */
   dataSourceSelectionCriteria?: string;
   /** A strategy determining whether to centralize source log groups that are encrypted with customer managed KMS keys (CMK). ALLOW will consider CMK encrypted source log groups for centralization while SKIP will skip CMK encrypted source log groups from centralization. */
   encryptedLogGroupStrategy: "ALLOW" | "SKIP";
@@ -74,6 +91,7 @@ export interface OrganizationCentralizationRuleSourceLogsConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-sourcemetricsconfiguration.html | CloudFormation: SourceMetricsConfiguration} */
 export interface OrganizationCentralizationRuleSourceMetricsConfiguration {
+  /** Length: 1–2000. */
   metricsSelectionCriteria?: string;
 }
 
@@ -83,9 +101,17 @@ export interface OrganizationCentralizationRuleSourceMetricsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-centralizationruledestination.html | CloudFormation: CentralizationRuleDestination}
  */
 export interface OrganizationCentralizationRuleCentralizationRuleDestination {
-  /** The primary destination region to which telemetry data should be centralized. */
+  /**
+   * The primary destination region to which telemetry data should be centralized.
+   *
+   * Length: at least 1.
+   */
   region: string;
-  /** The destination account (within the organization) to which the telemetry data should be centralized. */
+  /**
+   * The destination account (within the organization) to which the telemetry data should be centralized.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   account?: string;
   /** Log specific configuration for centralization destination log groups. */
   destinationLogsConfiguration?: OrganizationCentralizationRuleDestinationLogsConfiguration;
@@ -114,7 +140,11 @@ export interface OrganizationCentralizationRuleDestinationLogsConfiguration {
 export interface OrganizationCentralizationRuleLogsEncryptionConfiguration {
   /** Configuration that determines the encryption strategy of the destination log groups. CUSTOMER_MANAGED uses the configured KmsKeyArn to encrypt newly created destination log groups. */
   encryptionStrategy: "CUSTOMER_MANAGED" | "AWS_OWNED";
-  /** KMS Key ARN belonging to the primary destination account and region, to encrypt newly created central log groups in the primary destination. */
+  /**
+   * KMS Key ARN belonging to the primary destination account and region, to encrypt newly created central log groups in the primary destination.
+   *
+   * Length: 1–1011. Pattern: `^arn:aws([a-z0-9\-]+)?:([a-zA-Z0-9\-]+):([a-z0-9\-]+)?:([0-9]{12})?:(.+)$`.
+   */
   kmsKeyArn?: string;
   /** Conflict resolution strategy for centralization if the encryption strategy is set to CUSTOMER_MANAGED and the destination log group is encrypted with an AWS_OWNED KMS Key. ALLOW lets centralization go through while SKIP prevents centralization into the destination log group. */
   encryptionConflictResolutionStrategy?: "ALLOW" | "SKIP";
@@ -127,14 +157,23 @@ export interface OrganizationCentralizationRuleLogsEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-logsbackupconfiguration.html | CloudFormation: LogsBackupConfiguration}
  */
 export interface OrganizationCentralizationRuleLogsBackupConfiguration {
-  /** Logs specific backup destination region within the primary destination account to which log data should be centralized. */
+  /**
+   * Logs specific backup destination region within the primary destination account to which log data should be centralized.
+   *
+   * Length: at least 1.
+   */
   region: string;
-  /** KMS Key ARN belonging to the primary destination account and backup region, to encrypt newly created central log groups in the backup destination. */
+  /**
+   * KMS Key ARN belonging to the primary destination account and backup region, to encrypt newly created central log groups in the backup destination.
+   *
+   * Length: 1–1011. Pattern: `^arn:aws([a-z0-9\-]+)?:([a-zA-Z0-9\-]+):([a-z0-9\-]+)?:([0-9]{12})?:(.+)$`.
+   */
   kmsKeyArn?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-loggroupnameconfiguration.html | CloudFormation: LogGroupNameConfiguration} */
 export interface OrganizationCentralizationRuleLogGroupNameConfiguration {
+  /** Length: 1–512. Pattern: `^(?:[\._\-/#A-Za-z0-9]+|\$\{[A-Za-z]+(?:\.[A-Za-z]+){1,2}\})+$`. */
   logGroupNamePattern: string;
 }
 
@@ -153,6 +192,7 @@ export interface OrganizationCentralizationRuleDestinationMetricsConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationcentralizationrule-metricsbackupconfiguration.html | CloudFormation: MetricsBackupConfiguration} */
 export interface OrganizationCentralizationRuleMetricsBackupConfiguration {
+  /** Length: at least 1. */
   region: string;
 }
 
@@ -161,13 +201,17 @@ export interface OrganizationCentralizationRuleMetricsBackupConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-observabilityadmin-organizationtelemetryrule.html | CloudFormation: AWS::ObservabilityAdmin::OrganizationTelemetryRule}
  */
-export const OrganizationTelemetryRule = cloudControlType<OrganizationTelemetryRuleArgs, OrganizationTelemetryRuleOutputs>("AWS::ObservabilityAdmin::OrganizationTelemetryRule", "aws:observabilityadmin:OrganizationTelemetryRule", '{"p":[["RuleName","string",67],["Rule",["ref","TelemetryRule"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72],["RegionStatuses",["array",["ref","RegionStatus"]],8]],"id":["RuleArn"],"d":{"TelemetryRule":[["ResourceType",["enum","AWS::EC2::VPC","AWS::WAFv2::WebACL","AWS::CloudTrail","AWS::EKS::Cluster","AWS::ElasticLoadBalancingV2::LoadBalancer","AWS::EC2::Instance","AWS::SecurityHub::Hub","AWS::SecurityHub::HubV2","AWS::S3::Bucket","AWS::MSK::Cluster","AWS::CloudFront::Distribution","AWS::CloudWatch::OTelEnrichment"],1],["TelemetryType",["enum","Logs","Metrics"],1],["TelemetrySourceTypes",["array",["enum","VPC_FLOW_LOGS","ROUTE53_RESOLVER_QUERY_LOGS","EKS_AUDIT_LOGS","EKS_AUTHENTICATOR_LOGS","EKS_CONTROLLER_MANAGER_LOGS","EKS_SCHEDULER_LOGS","EKS_API_LOGS"]]],["DestinationConfiguration",["ref","TelemetryDestinationConfiguration"]],["Scope","string"],["SelectionCriteria","string"],["AllowFieldUpdates","boolean"],["Regions",["array","string"]],["AllRegions","boolean",2]],"TelemetryDestinationConfiguration":[["DestinationType",["enum","cloud-watch-logs"]],["DestinationPattern","string"],["RetentionInDays","integer"],["KmsKeyArn","string"],["VPCFlowLogParameters",["ref","VPCFlowLogParameters"]],["CloudtrailParameters",["ref","CloudtrailParameters"]],["ELBLoadBalancerLoggingParameters",["ref","ELBLoadBalancerLoggingParameters"]],["WAFLoggingParameters",["ref","WAFLoggingParameters"]],["MskMonitoringParameters",["ref","MskMonitoringParameters"]],["LogDeliveryParameters",["ref","LogDeliveryParameters"]]],"VPCFlowLogParameters":[["LogFormat","string"],["TrafficType","string"],["MaxAggregationInterval","integer"]],"CloudtrailParameters":[["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]],1]],"AdvancedEventSelector":[["Name","string"],["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1]],"AdvancedFieldSelector":[["Field","string"],["EndsWith",["array","string"]],["Equals",["array","string"]],["NotEndsWith",["array","string"]],["NotEquals",["array","string"]],["NotStartsWith",["array","string"]],["StartsWith",["array","string"]]],"ELBLoadBalancerLoggingParameters":[["OutputFormat",["enum","plain","json"]],["FieldDelimiter","string"]],"WAFLoggingParameters":[["RedactedFields",["array",["ref","FieldToMatch"]]],["LoggingFilter",["ref","LoggingFilter"]],["LogType",["enum","WAF_LOGS"]]],"FieldToMatch":[["SingleHeader",["ref","SingleHeader"]],["UriPath","string"],["QueryString","string"],["Method","string"]],"SingleHeader":[["Name","string",1]],"LoggingFilter":[["Filters",["array",["ref","Filter"]]],["DefaultBehavior",["enum","KEEP","DROP"]]],"Filter":[["Behavior",["enum","KEEP","DROP"]],["Requirement",["enum","MEETS_ALL","MEETS_ANY"]],["Conditions",["array",["ref","Condition"]]]],"Condition":[["ActionCondition",["ref","ActionCondition"]],["LabelNameCondition",["ref","LabelNameCondition"]]],"ActionCondition":[["Action",["enum","ALLOW","BLOCK","COUNT","CAPTCHA","CHALLENGE","EXCLUDED_AS_COUNT"]]],"LabelNameCondition":[["LabelName","string"]],"MskMonitoringParameters":[["EnhancedMonitoring",["enum","DEFAULT","PER_BROKER","PER_TOPIC_PER_BROKER","PER_TOPIC_PER_PARTITION"]]],"LogDeliveryParameters":[["LogTypes",["array",["enum","SECURITY_FINDING_LOGS","S3_SERVER_ACCESS_LOGS","ACCESS_LOGS","CONNECTION_LOGS","ALB_ACCESS_LOGS","ALB_CONNECTION_LOGS","ALB_HEALTH_CHECK_LOGS"]]]],"RegionStatus":[["Region","string"],["Status","string"],["RuleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:organization-telemetry-rule/${TelemetryRuleName}"}');
+export const OrganizationTelemetryRule = cloudControlType<OrganizationTelemetryRuleArgs, OrganizationTelemetryRuleOutputs>("AWS::ObservabilityAdmin::OrganizationTelemetryRule", "aws:observabilityadmin:OrganizationTelemetryRule", '{"p":[["RuleName","string",67],["Rule",["ref","TelemetryRule"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72],["RegionStatuses",["array",["ref","RegionStatus"]],8]],"id":["RuleArn"],"d":{"TelemetryRule":[["ResourceType",["enum","AWS::EC2::VPC","AWS::WAFv2::WebACL","AWS::CloudTrail","AWS::EKS::Cluster","AWS::ElasticLoadBalancingV2::LoadBalancer","AWS::EC2::Instance","AWS::SecurityHub::Hub","AWS::SecurityHub::HubV2","AWS::S3::Bucket","AWS::MSK::Cluster","AWS::CloudFront::Distribution","AWS::CloudWatch::OTelEnrichment"],1],["TelemetryType",["enum","Logs","Metrics"],1],["TelemetrySourceTypes",["array",["enum","VPC_FLOW_LOGS","ROUTE53_RESOLVER_QUERY_LOGS","EKS_AUDIT_LOGS","EKS_AUTHENTICATOR_LOGS","EKS_CONTROLLER_MANAGER_LOGS","EKS_SCHEDULER_LOGS","EKS_API_LOGS"]]],["DestinationConfiguration",["ref","TelemetryDestinationConfiguration"]],["Scope","string"],["SelectionCriteria","string"],["AllowFieldUpdates","boolean"],["Regions",["array","string"]],["AllRegions","boolean"]],"TelemetryDestinationConfiguration":[["DestinationType",["enum","cloud-watch-logs"]],["DestinationPattern","string"],["RetentionInDays","integer"],["KmsKeyArn","string"],["VPCFlowLogParameters",["ref","VPCFlowLogParameters"]],["CloudtrailParameters",["ref","CloudtrailParameters"]],["ELBLoadBalancerLoggingParameters",["ref","ELBLoadBalancerLoggingParameters"]],["WAFLoggingParameters",["ref","WAFLoggingParameters"]],["MskMonitoringParameters",["ref","MskMonitoringParameters"]],["LogDeliveryParameters",["ref","LogDeliveryParameters"]]],"VPCFlowLogParameters":[["LogFormat","string"],["TrafficType","string"],["MaxAggregationInterval","integer"]],"CloudtrailParameters":[["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]],1]],"AdvancedEventSelector":[["Name","string"],["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1]],"AdvancedFieldSelector":[["Field","string"],["EndsWith",["array","string"]],["Equals",["array","string"]],["NotEndsWith",["array","string"]],["NotEquals",["array","string"]],["NotStartsWith",["array","string"]],["StartsWith",["array","string"]]],"ELBLoadBalancerLoggingParameters":[["OutputFormat",["enum","plain","json"]],["FieldDelimiter","string"]],"WAFLoggingParameters":[["RedactedFields",["array",["ref","FieldToMatch"]]],["LoggingFilter",["ref","LoggingFilter"]],["LogType",["enum","WAF_LOGS"]]],"FieldToMatch":[["SingleHeader",["ref","SingleHeader"]],["UriPath","string"],["QueryString","string"],["Method","string"]],"SingleHeader":[["Name","string",1]],"LoggingFilter":[["Filters",["array",["ref","Filter"]]],["DefaultBehavior",["enum","KEEP","DROP"]]],"Filter":[["Behavior",["enum","KEEP","DROP"]],["Requirement",["enum","MEETS_ALL","MEETS_ANY"]],["Conditions",["array",["ref","Condition"]]]],"Condition":[["ActionCondition",["ref","ActionCondition"]],["LabelNameCondition",["ref","LabelNameCondition"]]],"ActionCondition":[["Action",["enum","ALLOW","BLOCK","COUNT","CAPTCHA","CHALLENGE","EXCLUDED_AS_COUNT"]]],"LabelNameCondition":[["LabelName","string"]],"MskMonitoringParameters":[["EnhancedMonitoring",["enum","DEFAULT","PER_BROKER","PER_TOPIC_PER_BROKER","PER_TOPIC_PER_PARTITION"]]],"LogDeliveryParameters":[["LogTypes",["array",["enum","SECURITY_FINDING_LOGS","S3_SERVER_ACCESS_LOGS","ACCESS_LOGS","CONNECTION_LOGS","ALB_ACCESS_LOGS","ALB_CONNECTION_LOGS","ALB_HEALTH_CHECK_LOGS"]]]],"RegionStatus":[["Region","string"],["Status","string"],["RuleArn","string"]]},"tags":["Tags","standard"],"rp":[["Rule","AllRegions"]],"reg":{"h":"crudl","co":["RuleName","Rule/AllRegions"],"ro":["RuleArn","RegionStatuses"],"uo":["Rule/TelemetrySourceTypes","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/EndsWith","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/Equals","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/NotEndsWith","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/NotEquals","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/NotStartsWith","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/StartsWith","Rule/DestinationConfiguration/WAFLoggingParameters/RedactedFields","Rule/DestinationConfiguration/WAFLoggingParameters/LoggingFilter/Filters","Rule/DestinationConfiguration/WAFLoggingParameters/LoggingFilter/Filters/*/Conditions","Rule/DestinationConfiguration/LogDeliveryParameters/LogTypes","Rule/Regions","Tags","RegionStatuses"],"tg":[true,true,true]},"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:organization-telemetry-rule/${TelemetryRuleName}"}');
 /** A {@link OrganizationTelemetryRule} instance: its attributes as typed outputs. */
 export type OrganizationTelemetryRule = InstanceType<typeof OrganizationTelemetryRule>;
 
 /** Inputs of {@link OrganizationTelemetryRule}. */
 export interface OrganizationTelemetryRuleArgs {
-  /** The name of the organization centralization rule. */
+  /**
+   * The name of the organization centralization rule.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z-]+$`.
+   */
   ruleName: string;
   /** The name of the organization telemetry rule. */
   rule: OrganizationTelemetryRuleTelemetryRule;
@@ -279,7 +323,11 @@ export interface OrganizationTelemetryRuleAdvancedEventSelector {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationtelemetryrule-advancedfieldselector.html | CloudFormation: AdvancedFieldSelector}
  */
 export interface OrganizationTelemetryRuleAdvancedFieldSelector {
-  /** The name of the field to use for selection. */
+  /**
+   * The name of the field to use for selection.
+   *
+   * Length: 1–1000.
+   */
   field?: string;
   /** Matches if the field value ends with the specified value. */
   endsWith?: string[];
@@ -313,7 +361,11 @@ export interface OrganizationTelemetryRuleELBLoadBalancerLoggingParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationtelemetryrule-wafloggingparameters.html | CloudFormation: WAFLoggingParameters}
  */
 export interface OrganizationTelemetryRuleWAFLoggingParameters {
-  /** The fields to redact from WAF logs to protect sensitive information. */
+  /**
+   * The fields to redact from WAF logs to protect sensitive information.
+   *
+   * Items: at most 100.
+   */
   redactedFields?: OrganizationTelemetryRuleFieldToMatch[];
   /** A filter configuration that determines which WAF log records to include or exclude. */
   loggingFilter?: OrganizationTelemetryRuleLoggingFilter;
@@ -343,7 +395,11 @@ export interface OrganizationTelemetryRuleFieldToMatch {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationtelemetryrule-singleheader.html | CloudFormation: SingleHeader}
  */
 export interface OrganizationTelemetryRuleSingleHeader {
-  /** The name value, limited to 64 characters. */
+  /**
+   * The name value, limited to 64 characters.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -353,7 +409,11 @@ export interface OrganizationTelemetryRuleSingleHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationtelemetryrule-loggingfilter.html | CloudFormation: LoggingFilter}
  */
 export interface OrganizationTelemetryRuleLoggingFilter {
-  /** A list of filter conditions that determine log record handling behavior. */
+  /**
+   * A list of filter conditions that determine log record handling behavior.
+   *
+   * Length: at least 1.
+   */
   filters?: OrganizationTelemetryRuleFilter[];
   /** The default action (KEEP or DROP) for log records that don't match any filter conditions. */
   defaultBehavior?: "KEEP" | "DROP";
@@ -369,7 +429,11 @@ export interface OrganizationTelemetryRuleFilter {
   behavior?: "KEEP" | "DROP";
   /** Whether the log record must meet all conditions (MEETS_ALL) or any condition (MEETS_ANY) to match this filter. */
   requirement?: "MEETS_ALL" | "MEETS_ANY";
-  /** The list of conditions that determine if a log record matches this filter. */
+  /**
+   * The list of conditions that determine if a log record matches this filter.
+   *
+   * Length: at least 1.
+   */
   conditions?: OrganizationTelemetryRuleCondition[];
 }
 
@@ -401,7 +465,11 @@ export interface OrganizationTelemetryRuleActionCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationtelemetryrule-labelnamecondition.html | CloudFormation: LabelNameCondition}
  */
 export interface OrganizationTelemetryRuleLabelNameCondition {
-  /** The label name to match, supporting alphanumeric characters, underscores, hyphens, and colons. */
+  /**
+   * The label name to match, supporting alphanumeric characters, underscores, hyphens, and colons.
+   *
+   * Length: 1–1024. Pattern: `^[0-9A-Za-z_\-:]+$`.
+   */
   labelName?: string;
 }
 
@@ -421,7 +489,11 @@ export interface OrganizationTelemetryRuleMskMonitoringParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-organizationtelemetryrule-logdeliveryparameters.html | CloudFormation: LogDeliveryParameters}
  */
 export interface OrganizationTelemetryRuleLogDeliveryParameters {
-  /** Types of logs to deliver */
+  /**
+   * Types of logs to deliver
+   *
+   * Items: at least 1.
+   */
   logTypes?: ("SECURITY_FINDING_LOGS" | "S3_SERVER_ACCESS_LOGS" | "ACCESS_LOGS" | "CONNECTION_LOGS" | "ALB_ACCESS_LOGS" | "ALB_CONNECTION_LOGS" | "ALB_HEALTH_CHECK_LOGS")[];
 }
 
@@ -444,7 +516,7 @@ export interface OrganizationTelemetryRuleRegionStatus {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-observabilityadmin-s3tableintegration.html | CloudFormation: AWS::ObservabilityAdmin::S3TableIntegration}
  */
-export const S3TableIntegration = cloudControlType<S3TableIntegrationArgs, S3TableIntegrationOutputs>("AWS::ObservabilityAdmin::S3TableIntegration", "aws:observabilityadmin:S3TableIntegration", '{"p":[["Encryption",["ref","EncryptionConfig"],67],["RoleArn","string",67],["LogSources",["array",["ref","LogSource"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"EncryptionConfig":[["SseAlgorithm",["enum","AES256","aws:kms"],1],["KmsKeyArn","string"]],"LogSource":[["Identifier","string"],["Name","string",1],["Type","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:s3tableintegration/${S3TableIntegrationIdentifier}"}');
+export const S3TableIntegration = cloudControlType<S3TableIntegrationArgs, S3TableIntegrationOutputs>("AWS::ObservabilityAdmin::S3TableIntegration", "aws:observabilityadmin:S3TableIntegration", '{"p":[["Encryption",["ref","EncryptionConfig"],67],["RoleArn","string",67],["LogSources",["array",["ref","LogSource"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"EncryptionConfig":[["SseAlgorithm",["enum","AES256","aws:kms"],1],["KmsKeyArn","string"]],"LogSource":[["Identifier","string"],["Name","string",1],["Type","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Encryption","RoleArn"],"ro":["Arn","LogSources/*/Identifier"],"uo":["LogSources","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:s3tableintegration/${S3TableIntegrationIdentifier}"}');
 /** A {@link S3TableIntegration} instance: its attributes as typed outputs. */
 export type S3TableIntegration = InstanceType<typeof S3TableIntegration>;
 
@@ -452,7 +524,11 @@ export type S3TableIntegration = InstanceType<typeof S3TableIntegration>;
 export interface S3TableIntegrationArgs {
   /** Defines the encryption configuration for S3 Table integrations, including the encryption algorithm and KMS key settings. */
   encryption: S3TableIntegrationEncryptionConfig;
-  /** The Amazon Resource Name (ARN) of the IAM role that grants permissions for the S3 Table integration to access necessary resources. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that grants permissions for the S3 Table integration to access necessary resources.
+   *
+   * Length: 1–1011. Pattern: `^arn:aws([a-z0-9\-]+)?:([a-zA-Z0-9\-]+):([a-z0-9\-]+)?:([0-9]{12})?:(.+)$`.
+   */
   roleArn: string;
   /** A data source with an S3 Table integration for query access in the `logs` namespace. */
   logSources?: S3TableIntegrationLogSource[];
@@ -474,7 +550,11 @@ export interface S3TableIntegrationOutputs extends S3TableIntegrationArgs {
 export interface S3TableIntegrationEncryptionConfig {
   /** The server-side encryption algorithm used for encrypting data in the S3 Table integration. */
   sseAlgorithm: "AES256" | "aws:kms";
-  /** The Amazon Resource Name (ARN) of the KMS key used for encryption when using customer-managed keys. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key used for encryption when using customer-managed keys.
+   *
+   * Length: 1–1011. Pattern: `^arn:aws([a-z0-9\-]+)?:([a-zA-Z0-9\-]+):([a-z0-9\-]+)?:([0-9]{12})?:(.+)$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -484,11 +564,23 @@ export interface S3TableIntegrationEncryptionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-s3tableintegration-logsource.html | CloudFormation: LogSource}
  */
 export interface S3TableIntegrationLogSource {
-  /** The unique identifier for the association between the data source and S3 Table integration. */
+  /**
+   * The unique identifier for the association between the data source and S3 Table integration.
+   *
+   * Length: 1–256.
+   */
   identifier?: string;
-  /** The name of the data source. */
+  /**
+   * The name of the data source.
+   *
+   * Length: 1–256.
+   */
   name: string;
-  /** The type of the data source. */
+  /**
+   * The type of the data source.
+   *
+   * Length: 1–256.
+   */
   type: string;
 }
 
@@ -497,7 +589,7 @@ export interface S3TableIntegrationLogSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-observabilityadmin-telemetryenrichment.html | CloudFormation: AWS::ObservabilityAdmin::TelemetryEnrichment}
  */
-export const TelemetryEnrichment = cloudControlType<TelemetryEnrichmentArgs, TelemetryEnrichmentOutputs>("AWS::ObservabilityAdmin::TelemetryEnrichment", "aws:observabilityadmin:TelemetryEnrichment", '{"p":[["Scope",["enum","ACCOUNT"],67],["Status",["enum","RUNNING","STOPPED","IMPAIRED"],8]],"id":["Scope"]}');
+export const TelemetryEnrichment = cloudControlType<TelemetryEnrichmentArgs, TelemetryEnrichmentOutputs>("AWS::ObservabilityAdmin::TelemetryEnrichment", "aws:observabilityadmin:TelemetryEnrichment", '{"p":[["Scope",["enum","ACCOUNT"],67],["Status",["enum","RUNNING","STOPPED","IMPAIRED"],8]],"id":["Scope"],"reg":{"h":"crudl","co":["Scope"],"ro":["Status"],"tg":[false,true,true]}}');
 /** A {@link TelemetryEnrichment} instance: its attributes as typed outputs. */
 export type TelemetryEnrichment = InstanceType<typeof TelemetryEnrichment>;
 
@@ -518,7 +610,7 @@ export interface TelemetryEnrichmentOutputs extends TelemetryEnrichmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-observabilityadmin-telemetrypipelines.html | CloudFormation: AWS::ObservabilityAdmin::TelemetryPipelines}
  */
-export const TelemetryPipelines = cloudControlType<TelemetryPipelinesArgs, TelemetryPipelinesOutputs>("AWS::ObservabilityAdmin::TelemetryPipelines", "aws:observabilityadmin:TelemetryPipelines", '{"p":[["Configuration",["ref","TelemetryPipelineConfiguration"],1],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Pipeline",["ref","TelemetryPipeline"],8],["PipelineIdentifier","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED"],8],["StatusReason",["ref","TelemetryPipelineStatusReason"],8]],"id":["PipelineIdentifier"],"d":{"TelemetryPipelineConfiguration":[["Body","string",1]],"TelemetryPipeline":[["CreatedTimeStamp","number"],["LastUpdateTimeStamp","number"],["Arn","string"],["Name","string"],["Configuration",["ref","TelemetryPipelineConfiguration"]],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED"]],["StatusReason",["ref","TelemetryPipelineStatusReason"]],["Tags",["array",["ref","Tag"]]]],"TelemetryPipelineStatusReason":[["Description","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:telemetry-pipeline/${TelemetryPipelineIdentifier}"}');
+export const TelemetryPipelines = cloudControlType<TelemetryPipelinesArgs, TelemetryPipelinesOutputs>("AWS::ObservabilityAdmin::TelemetryPipelines", "aws:observabilityadmin:TelemetryPipelines", '{"p":[["Configuration",["ref","TelemetryPipelineConfiguration"],1],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Pipeline",["ref","TelemetryPipeline"],8],["PipelineIdentifier","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED"],8],["StatusReason",["ref","TelemetryPipelineStatusReason"],8]],"id":["PipelineIdentifier"],"d":{"TelemetryPipelineConfiguration":[["Body","string",1]],"TelemetryPipeline":[["CreatedTimeStamp","number"],["LastUpdateTimeStamp","number"],["Arn","string"],["Name","string"],["Configuration",["ref","TelemetryPipelineConfiguration"]],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED"]],["StatusReason",["ref","TelemetryPipelineStatusReason"]],["Tags",["array",["ref","Tag"]]]],"TelemetryPipelineStatusReason":[["Description","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","Pipeline","PipelineIdentifier","Status","StatusReason"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":28,"pattern":"[a-z][a-z0-9\\\\-]+"}},"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:telemetry-pipeline/${TelemetryPipelineIdentifier}"}');
 /** A {@link TelemetryPipelines} instance: its attributes as typed outputs. */
 export type TelemetryPipelines = InstanceType<typeof TelemetryPipelines>;
 
@@ -526,7 +618,11 @@ export type TelemetryPipelines = InstanceType<typeof TelemetryPipelines>;
 export interface TelemetryPipelinesArgs {
   /** The configuration that defines how the telemetry pipeline processes data, including sources, processors, and destinations. For more information, see the [Amazon CloudWatch User Guide](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Creating-pipelines.html) . */
   configuration: TelemetryPipelinesTelemetryPipelineConfiguration;
-  /** The name of the telemetry pipeline to create. The name must be unique within your account. */
+  /**
+   * The name of the telemetry pipeline to create. The name must be unique within your account.
+   *
+   * Length: 3–28. Pattern: `[a-z][a-z0-9\-]+`.
+   */
   name?: string;
   /** The key-value pairs to associate with the telemetry pipeline resource for categorization and management purposes. */
   tags?: AwsTag[];
@@ -557,7 +653,11 @@ export interface TelemetryPipelinesOutputs extends TelemetryPipelinesArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetrypipelines-telemetrypipelineconfiguration.html | CloudFormation: TelemetryPipelineConfiguration}
  */
 export interface TelemetryPipelinesTelemetryPipelineConfiguration {
-  /** The pipeline configuration body that defines the data processing rules and transformations. */
+  /**
+   * The pipeline configuration body that defines the data processing rules and transformations.
+   *
+   * Length: 1–24000.
+   */
   body: string;
 }
 
@@ -571,9 +671,17 @@ export interface TelemetryPipelinesTelemetryPipeline {
   createdTimeStamp?: number;
   /** The timestamp when the telemetry pipeline was last updated. */
   lastUpdateTimeStamp?: number;
-  /** The Amazon Resource Name (ARN) of the telemetry pipeline. */
+  /**
+   * The Amazon Resource Name (ARN) of the telemetry pipeline.
+   *
+   * Length: 1–1011. Pattern: `^arn:aws([a-z0-9\-]+)?:([a-zA-Z0-9\-]+):([a-z0-9\-]+)?:([0-9]{12})?:(.+)$`.
+   */
   arn?: string;
-  /** The name of the telemetry pipeline. */
+  /**
+   * The name of the telemetry pipeline.
+   *
+   * Length: 3–28. Pattern: `[a-z][a-z0-9\-]+`.
+   */
   name?: string;
   /** The configuration that defines how the telemetry pipeline processes data. For more information, see the [Amazon CloudWatch User Guide](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Creating-pipelines.html) . */
   configuration?: TelemetryPipelinesTelemetryPipelineConfiguration;
@@ -600,13 +708,17 @@ export interface TelemetryPipelinesTelemetryPipelineStatusReason {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-observabilityadmin-telemetryrule.html | CloudFormation: AWS::ObservabilityAdmin::TelemetryRule}
  */
-export const TelemetryRule = cloudControlType<TelemetryRuleArgs, TelemetryRuleOutputs>("AWS::ObservabilityAdmin::TelemetryRule", "aws:observabilityadmin:TelemetryRule", '{"p":[["RuleName","string",67],["Rule",["ref","TelemetryRule"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72],["RegionStatuses",["array",["ref","RegionStatus"]],8]],"id":["RuleArn"],"d":{"TelemetryRule":[["ResourceType",["enum","AWS::EC2::VPC","AWS::WAFv2::WebACL","AWS::CloudTrail","AWS::EKS::Cluster","AWS::ElasticLoadBalancingV2::LoadBalancer","AWS::EC2::Instance","AWS::BedrockAgentCore::Runtime","AWS::BedrockAgentCore::Browser","AWS::BedrockAgentCore::CodeInterpreter","AWS::SecurityHub::Hub","AWS::SecurityHub::HubV2","AWS::S3::Bucket","AWS::MSK::Cluster","AWS::CloudFront::Distribution","AWS::CloudWatch::OTelEnrichment","AWS::Bedrock::KnowledgeBase","AWS::BedrockAgentCore::Memory","AWS::BedrockAgentCore::Gateway","AWS::BedrockAgentCore::WorkloadIdentity"],1],["TelemetryType",["enum","Logs","Traces","Metrics"],1],["TelemetrySourceTypes",["array",["enum","VPC_FLOW_LOGS","ROUTE53_RESOLVER_QUERY_LOGS","EKS_AUDIT_LOGS","EKS_AUTHENTICATOR_LOGS","EKS_CONTROLLER_MANAGER_LOGS","EKS_SCHEDULER_LOGS","EKS_API_LOGS"]]],["DestinationConfiguration",["ref","TelemetryDestinationConfiguration"]],["SelectionCriteria","string"],["AllowFieldUpdates","boolean"],["Regions",["array","string"]],["AllRegions","boolean",2]],"TelemetryDestinationConfiguration":[["DestinationType",["enum","cloud-watch-logs"]],["DestinationPattern","string"],["RetentionInDays","integer"],["KmsKeyArn","string"],["VPCFlowLogParameters",["ref","VPCFlowLogParameters"]],["CloudtrailParameters",["ref","CloudtrailParameters"]],["ELBLoadBalancerLoggingParameters",["ref","ELBLoadBalancerLoggingParameters"]],["WAFLoggingParameters",["ref","WAFLoggingParameters"]],["MskMonitoringParameters",["ref","MskMonitoringParameters"]],["LogDeliveryParameters",["ref","LogDeliveryParameters"]]],"VPCFlowLogParameters":[["LogFormat","string"],["TrafficType","string"],["MaxAggregationInterval","integer"]],"CloudtrailParameters":[["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]],1]],"AdvancedEventSelector":[["Name","string"],["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1]],"AdvancedFieldSelector":[["Field","string"],["EndsWith",["array","string"]],["Equals",["array","string"]],["NotEndsWith",["array","string"]],["NotEquals",["array","string"]],["NotStartsWith",["array","string"]],["StartsWith",["array","string"]]],"ELBLoadBalancerLoggingParameters":[["OutputFormat",["enum","plain","json"]],["FieldDelimiter","string"]],"WAFLoggingParameters":[["RedactedFields",["array",["ref","FieldToMatch"]]],["LoggingFilter",["ref","LoggingFilter"]],["LogType",["enum","WAF_LOGS"]]],"FieldToMatch":[["SingleHeader",["ref","SingleHeader"]],["UriPath","string"],["QueryString","string"],["Method","string"]],"SingleHeader":[["Name","string",1]],"LoggingFilter":[["Filters",["array",["ref","Filter"]]],["DefaultBehavior",["enum","KEEP","DROP"]]],"Filter":[["Behavior",["enum","KEEP","DROP"]],["Requirement",["enum","MEETS_ALL","MEETS_ANY"]],["Conditions",["array",["ref","Condition"]]]],"Condition":[["ActionCondition",["ref","ActionCondition"]],["LabelNameCondition",["ref","LabelNameCondition"]]],"ActionCondition":[["Action",["enum","ALLOW","BLOCK","COUNT","CAPTCHA","CHALLENGE","EXCLUDED_AS_COUNT"]]],"LabelNameCondition":[["LabelName","string"]],"MskMonitoringParameters":[["EnhancedMonitoring",["enum","DEFAULT","PER_BROKER","PER_TOPIC_PER_BROKER","PER_TOPIC_PER_PARTITION"]]],"LogDeliveryParameters":[["LogTypes",["array",["enum","APPLICATION_LOGS","USAGE_LOGS","SECURITY_FINDING_LOGS","S3_SERVER_ACCESS_LOGS","ACCESS_LOGS","CONNECTION_LOGS","ALB_ACCESS_LOGS","ALB_CONNECTION_LOGS","ALB_HEALTH_CHECK_LOGS"]]]],"RegionStatus":[["Region","string"],["Status","string"],["RuleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:telemetry-rule/${TelemetryRuleName}"}');
+export const TelemetryRule = cloudControlType<TelemetryRuleArgs, TelemetryRuleOutputs>("AWS::ObservabilityAdmin::TelemetryRule", "aws:observabilityadmin:TelemetryRule", '{"p":[["RuleName","string",67],["Rule",["ref","TelemetryRule"],1],["Tags",["array",["ref","Tag"]]],["RuleArn","string",72],["RegionStatuses",["array",["ref","RegionStatus"]],8]],"id":["RuleArn"],"d":{"TelemetryRule":[["ResourceType",["enum","AWS::EC2::VPC","AWS::WAFv2::WebACL","AWS::CloudTrail","AWS::EKS::Cluster","AWS::ElasticLoadBalancingV2::LoadBalancer","AWS::EC2::Instance","AWS::BedrockAgentCore::Runtime","AWS::BedrockAgentCore::Browser","AWS::BedrockAgentCore::CodeInterpreter","AWS::SecurityHub::Hub","AWS::SecurityHub::HubV2","AWS::S3::Bucket","AWS::MSK::Cluster","AWS::CloudFront::Distribution","AWS::CloudWatch::OTelEnrichment","AWS::Bedrock::KnowledgeBase","AWS::BedrockAgentCore::Memory","AWS::BedrockAgentCore::Gateway","AWS::BedrockAgentCore::WorkloadIdentity"],1],["TelemetryType",["enum","Logs","Traces","Metrics"],1],["TelemetrySourceTypes",["array",["enum","VPC_FLOW_LOGS","ROUTE53_RESOLVER_QUERY_LOGS","EKS_AUDIT_LOGS","EKS_AUTHENTICATOR_LOGS","EKS_CONTROLLER_MANAGER_LOGS","EKS_SCHEDULER_LOGS","EKS_API_LOGS"]]],["DestinationConfiguration",["ref","TelemetryDestinationConfiguration"]],["SelectionCriteria","string"],["AllowFieldUpdates","boolean"],["Regions",["array","string"]],["AllRegions","boolean"]],"TelemetryDestinationConfiguration":[["DestinationType",["enum","cloud-watch-logs"]],["DestinationPattern","string"],["RetentionInDays","integer"],["KmsKeyArn","string"],["VPCFlowLogParameters",["ref","VPCFlowLogParameters"]],["CloudtrailParameters",["ref","CloudtrailParameters"]],["ELBLoadBalancerLoggingParameters",["ref","ELBLoadBalancerLoggingParameters"]],["WAFLoggingParameters",["ref","WAFLoggingParameters"]],["MskMonitoringParameters",["ref","MskMonitoringParameters"]],["LogDeliveryParameters",["ref","LogDeliveryParameters"]]],"VPCFlowLogParameters":[["LogFormat","string"],["TrafficType","string"],["MaxAggregationInterval","integer"]],"CloudtrailParameters":[["AdvancedEventSelectors",["array",["ref","AdvancedEventSelector"]],1]],"AdvancedEventSelector":[["Name","string"],["FieldSelectors",["array",["ref","AdvancedFieldSelector"]],1]],"AdvancedFieldSelector":[["Field","string"],["EndsWith",["array","string"]],["Equals",["array","string"]],["NotEndsWith",["array","string"]],["NotEquals",["array","string"]],["NotStartsWith",["array","string"]],["StartsWith",["array","string"]]],"ELBLoadBalancerLoggingParameters":[["OutputFormat",["enum","plain","json"]],["FieldDelimiter","string"]],"WAFLoggingParameters":[["RedactedFields",["array",["ref","FieldToMatch"]]],["LoggingFilter",["ref","LoggingFilter"]],["LogType",["enum","WAF_LOGS"]]],"FieldToMatch":[["SingleHeader",["ref","SingleHeader"]],["UriPath","string"],["QueryString","string"],["Method","string"]],"SingleHeader":[["Name","string",1]],"LoggingFilter":[["Filters",["array",["ref","Filter"]]],["DefaultBehavior",["enum","KEEP","DROP"]]],"Filter":[["Behavior",["enum","KEEP","DROP"]],["Requirement",["enum","MEETS_ALL","MEETS_ANY"]],["Conditions",["array",["ref","Condition"]]]],"Condition":[["ActionCondition",["ref","ActionCondition"]],["LabelNameCondition",["ref","LabelNameCondition"]]],"ActionCondition":[["Action",["enum","ALLOW","BLOCK","COUNT","CAPTCHA","CHALLENGE","EXCLUDED_AS_COUNT"]]],"LabelNameCondition":[["LabelName","string"]],"MskMonitoringParameters":[["EnhancedMonitoring",["enum","DEFAULT","PER_BROKER","PER_TOPIC_PER_BROKER","PER_TOPIC_PER_PARTITION"]]],"LogDeliveryParameters":[["LogTypes",["array",["enum","APPLICATION_LOGS","USAGE_LOGS","SECURITY_FINDING_LOGS","S3_SERVER_ACCESS_LOGS","ACCESS_LOGS","CONNECTION_LOGS","ALB_ACCESS_LOGS","ALB_CONNECTION_LOGS","ALB_HEALTH_CHECK_LOGS"]]]],"RegionStatus":[["Region","string"],["Status","string"],["RuleArn","string"]]},"tags":["Tags","standard"],"rp":[["Rule","AllRegions"]],"reg":{"h":"crudl","co":["RuleName","Rule/AllRegions"],"ro":["RuleArn","RegionStatuses"],"uo":["Rule/TelemetrySourceTypes","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/EndsWith","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/Equals","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/NotEndsWith","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/NotEquals","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/NotStartsWith","Rule/DestinationConfiguration/CloudtrailParameters/AdvancedEventSelectors/*/FieldSelectors/*/StartsWith","Rule/DestinationConfiguration/WAFLoggingParameters/RedactedFields","Rule/DestinationConfiguration/WAFLoggingParameters/LoggingFilter/Filters","Rule/DestinationConfiguration/WAFLoggingParameters/LoggingFilter/Filters/*/Conditions","Rule/DestinationConfiguration/LogDeliveryParameters/LogTypes","Rule/Regions","Tags","RegionStatuses"],"tg":[true,true,true]},"arn":"arn:${Partition}:observabilityadmin:${Region}:${Account}:telemetry-rule/${TelemetryRuleName}"}');
 /** A {@link TelemetryRule} instance: its attributes as typed outputs. */
 export type TelemetryRule = InstanceType<typeof TelemetryRule>;
 
 /** Inputs of {@link TelemetryRule}. */
 export interface TelemetryRuleArgs {
-  /** The name of the telemetry rule. */
+  /**
+   * The name of the telemetry rule.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z-]+$`.
+   */
   ruleName: string;
   /** Retrieves the details of a specific telemetry rule in your account. */
   rule: TelemetryRuleTelemetryRule;
@@ -716,7 +828,11 @@ export interface TelemetryRuleAdvancedEventSelector {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetryrule-advancedfieldselector.html | CloudFormation: AdvancedFieldSelector}
  */
 export interface TelemetryRuleAdvancedFieldSelector {
-  /** The name of the field to use for selection. */
+  /**
+   * The name of the field to use for selection.
+   *
+   * Length: 1–1000.
+   */
   field?: string;
   /** Matches if the field value ends with the specified value. */
   endsWith?: string[];
@@ -750,7 +866,11 @@ export interface TelemetryRuleELBLoadBalancerLoggingParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetryrule-wafloggingparameters.html | CloudFormation: WAFLoggingParameters}
  */
 export interface TelemetryRuleWAFLoggingParameters {
-  /** The fields to redact from WAF logs to protect sensitive information. */
+  /**
+   * The fields to redact from WAF logs to protect sensitive information.
+   *
+   * Items: at most 100.
+   */
   redactedFields?: TelemetryRuleFieldToMatch[];
   /** A filter configuration that determines which WAF log records to include or exclude. */
   loggingFilter?: TelemetryRuleLoggingFilter;
@@ -780,7 +900,11 @@ export interface TelemetryRuleFieldToMatch {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetryrule-singleheader.html | CloudFormation: SingleHeader}
  */
 export interface TelemetryRuleSingleHeader {
-  /** The name value, limited to 64 characters. */
+  /**
+   * The name value, limited to 64 characters.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -790,7 +914,11 @@ export interface TelemetryRuleSingleHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetryrule-loggingfilter.html | CloudFormation: LoggingFilter}
  */
 export interface TelemetryRuleLoggingFilter {
-  /** A list of filter conditions that determine log record handling behavior. */
+  /**
+   * A list of filter conditions that determine log record handling behavior.
+   *
+   * Length: at least 1.
+   */
   filters?: TelemetryRuleFilter[];
   /** The default action (KEEP or DROP) for log records that don't match any filter conditions. */
   defaultBehavior?: "KEEP" | "DROP";
@@ -806,7 +934,11 @@ export interface TelemetryRuleFilter {
   behavior?: "KEEP" | "DROP";
   /** Whether the log record must meet all conditions (MEETS_ALL) or any condition (MEETS_ANY) to match this filter. */
   requirement?: "MEETS_ALL" | "MEETS_ANY";
-  /** The list of conditions that determine if a log record matches this filter. */
+  /**
+   * The list of conditions that determine if a log record matches this filter.
+   *
+   * Length: at least 1.
+   */
   conditions?: TelemetryRuleCondition[];
 }
 
@@ -838,7 +970,11 @@ export interface TelemetryRuleActionCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetryrule-labelnamecondition.html | CloudFormation: LabelNameCondition}
  */
 export interface TelemetryRuleLabelNameCondition {
-  /** The label name to match, supporting alphanumeric characters, underscores, hyphens, and colons. */
+  /**
+   * The label name to match, supporting alphanumeric characters, underscores, hyphens, and colons.
+   *
+   * Length: 1–1024. Pattern: `^[0-9A-Za-z_\-:]+$`.
+   */
   labelName?: string;
 }
 
@@ -858,7 +994,11 @@ export interface TelemetryRuleMskMonitoringParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-observabilityadmin-telemetryrule-logdeliveryparameters.html | CloudFormation: LogDeliveryParameters}
  */
 export interface TelemetryRuleLogDeliveryParameters {
-  /** The type of log that the source is sending. */
+  /**
+   * The type of log that the source is sending.
+   *
+   * Items: at least 1.
+   */
   logTypes?: ("APPLICATION_LOGS" | "USAGE_LOGS" | "SECURITY_FINDING_LOGS" | "S3_SERVER_ACCESS_LOGS" | "ACCESS_LOGS" | "CONNECTION_LOGS" | "ALB_ACCESS_LOGS" | "ALB_CONNECTION_LOGS" | "ALB_HEALTH_CHECK_LOGS")[];
 }
 

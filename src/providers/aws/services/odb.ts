@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-odb-cloudautonomousvmcluster.html | CloudFormation: AWS::ODB::CloudAutonomousVmCluster}
  */
-export const CloudAutonomousVmCluster = cloudControlType<CloudAutonomousVmClusterArgs, CloudAutonomousVmClusterOutputs>("AWS::ODB::CloudAutonomousVmCluster", "aws:odb:CloudAutonomousVmCluster", '{"p":[["OdbNetworkId","string",66],["DisplayName","string",66],["CloudExadataInfrastructureId","string",66],["AutonomousDataStorageSizeInTBs","number",66],["CpuCoreCountPerNode","integer",66],["DbServers",["array","string"],66],["Description","string",66],["IsMtlsEnabledVmCluster","boolean",66],["LicenseModel",["enum","BRING_YOUR_OWN_LICENSE","LICENSE_INCLUDED"],66],["MaintenanceWindow",["ref","MaintenanceWindow"],66],["MemoryPerOracleComputeUnitInGBs","integer",66],["ScanListenerPortNonTls","integer",66],["ScanListenerPortTls","integer",66],["Tags",["array",["ref","Tag"]]],["TimeZone","string",66],["TotalContainerDatabases","integer",66],["IamRoles",["array",["ref","IamRole"]]],["CloudAutonomousVmClusterId","string",72],["CloudAutonomousVmClusterArn","string",72],["OciResourceAnchorName","string",8],["AutonomousDataStoragePercentage","number",8],["AvailableAutonomousDataStorageSizeInTBs","number",8],["AvailableContainerDatabases","integer",8],["AvailableCpus","number",8],["ComputeModel",["enum","ECPU","OCPU"],8],["CpuCoreCount","integer",8],["CpuPercentage","number",8],["DataStorageSizeInGBs","number",8],["DataStorageSizeInTBs","number",8],["DbNodeStorageSizeInGBs","integer",8],["Domain","string",8],["ExadataStorageInTBsLowestScaledValue","number",8],["Hostname","string",8],["Ocid","string",8],["OciUrl","string",8],["MaxAcdsLowestScaledValue","integer",8],["MemorySizeInGBs","integer",8],["NodeCount","integer",8],["NonProvisionableAutonomousContainerDatabases","integer",8],["ProvisionableAutonomousContainerDatabases","integer",8],["ProvisionedAutonomousContainerDatabases","integer",8],["ProvisionedCpus","number",8],["ReclaimableCpus","number",8],["ReservedCpus","number",8],["Shape","string",8]],"id":["CloudAutonomousVmClusterArn"],"d":{"MaintenanceWindow":[["DaysOfWeek",["array",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]]],["HoursOfDay",["array","integer"]],["LeadTimeInWeeks","integer"],["Months",["array",["enum","JANUARY","FEBRUARY","MARCH","APRIL","MAY","JUNE","JULY","AUGUST","SEPTEMBER","OCTOBER","NOVEMBER","DECEMBER"]]],["Preference",["enum","NO_PREFERENCE","CUSTOM_PREFERENCE"]],["WeeksOfMonth",["array","integer"]]],"IamRole":[["AwsIntegration","string"],["IamRoleArn","string"],["Status","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:odb:${Region}:${Account}:cloud-autonomous-vm-cluster/${CloudAutonomousVmClusterId}"}');
+export const CloudAutonomousVmCluster = cloudControlType<CloudAutonomousVmClusterArgs, CloudAutonomousVmClusterOutputs>("AWS::ODB::CloudAutonomousVmCluster", "aws:odb:CloudAutonomousVmCluster", '{"p":[["OdbNetworkId","string",66],["DisplayName","string",66],["CloudExadataInfrastructureId","string",66],["AutonomousDataStorageSizeInTBs","number",66],["CpuCoreCountPerNode","integer",66],["DbServers",["array","string"],66],["Description","string",66],["IsMtlsEnabledVmCluster","boolean",66],["LicenseModel",["enum","BRING_YOUR_OWN_LICENSE","LICENSE_INCLUDED"],66],["MaintenanceWindow",["ref","MaintenanceWindow"],66],["MemoryPerOracleComputeUnitInGBs","integer",66],["ScanListenerPortNonTls","integer",66],["ScanListenerPortTls","integer",66],["Tags",["array",["ref","Tag"]]],["TimeZone","string",66],["TotalContainerDatabases","integer",66],["IamRoles",["array",["ref","IamRole"]]],["CloudAutonomousVmClusterId","string",72],["CloudAutonomousVmClusterArn","string",72],["OciResourceAnchorName","string",8],["AutonomousDataStoragePercentage","number",8],["AvailableAutonomousDataStorageSizeInTBs","number",8],["AvailableContainerDatabases","integer",8],["AvailableCpus","number",8],["ComputeModel",["enum","ECPU","OCPU"],8],["CpuCoreCount","integer",8],["CpuPercentage","number",8],["DataStorageSizeInGBs","number",8],["DataStorageSizeInTBs","number",8],["DbNodeStorageSizeInGBs","integer",8],["Domain","string",8],["ExadataStorageInTBsLowestScaledValue","number",8],["Hostname","string",8],["Ocid","string",8],["OciUrl","string",8],["MaxAcdsLowestScaledValue","integer",8],["MemorySizeInGBs","integer",8],["NodeCount","integer",8],["NonProvisionableAutonomousContainerDatabases","integer",8],["ProvisionableAutonomousContainerDatabases","integer",8],["ProvisionedAutonomousContainerDatabases","integer",8],["ProvisionedCpus","number",8],["ReclaimableCpus","number",8],["ReservedCpus","number",8],["Shape","string",8]],"id":["CloudAutonomousVmClusterArn"],"d":{"MaintenanceWindow":[["DaysOfWeek",["array",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]]],["HoursOfDay",["array","integer"]],["LeadTimeInWeeks","integer"],["Months",["array",["enum","JANUARY","FEBRUARY","MARCH","APRIL","MAY","JUNE","JULY","AUGUST","SEPTEMBER","OCTOBER","NOVEMBER","DECEMBER"]]],["Preference",["enum","NO_PREFERENCE","CUSTOM_PREFERENCE"]],["WeeksOfMonth",["array","integer"]]],"IamRole":[["AwsIntegration","string"],["IamRoleArn","string"],["Status","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OdbNetworkId","CloudExadataInfrastructureId","DbServers","IsMtlsEnabledVmCluster","MemoryPerOracleComputeUnitInGBs","ScanListenerPortNonTls","ScanListenerPortTls","TimeZone","AutonomousDataStorageSizeInTBs","DisplayName","CpuCoreCountPerNode","Description","LicenseModel","MaintenanceWindow","TotalContainerDatabases"],"ro":["CloudAutonomousVmClusterId","CloudAutonomousVmClusterArn","OciResourceAnchorName","AutonomousDataStoragePercentage","AvailableAutonomousDataStorageSizeInTBs","AvailableContainerDatabases","AvailableCpus","ComputeModel","CpuCoreCount","CpuPercentage","DataStorageSizeInGBs","DataStorageSizeInTBs","DbNodeStorageSizeInGBs","Domain","ExadataStorageInTBsLowestScaledValue","Hostname","Ocid","OciUrl","MaxAcdsLowestScaledValue","MemorySizeInGBs","NodeCount","NonProvisionableAutonomousContainerDatabases","ProvisionableAutonomousContainerDatabases","ProvisionedAutonomousContainerDatabases","ProvisionedCpus","ReclaimableCpus","ReservedCpus","Shape","IamRoles/*/Status"],"uo":["Tags","IamRoles"],"pt":{"CloudExadataInfrastructureId":"$split(CloudExadataInfrastructureId, \\"cloud-exadata-infrastructure/\\")[-1] $OR CloudExadataInfrastructureId","OdbNetworkId":"$split(OdbNetworkId, \\"odb-network/\\")[-1] $OR OdbNetworkId"},"tg":[true,true,true]},"arn":"arn:${Partition}:odb:${Region}:${Account}:cloud-autonomous-vm-cluster/${CloudAutonomousVmClusterId}"}');
 /** A {@link CloudAutonomousVmCluster} instance: its attributes as typed outputs. */
 export type CloudAutonomousVmCluster = InstanceType<typeof CloudAutonomousVmCluster>;
 
@@ -29,6 +29,8 @@ export interface CloudAutonomousVmClusterArgs {
    * The display name of the Autonomous VM cluster.
    *
    * Required when creating an Autonomous VM cluster.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
@@ -65,13 +67,25 @@ export interface CloudAutonomousVmClusterArgs {
    * Required when creating an Autonomous VM cluster.
    */
   memoryPerOracleComputeUnitInGBs?: number;
-  /** The SCAN listener port for non-TLS (TCP) protocol. The default is 1521. */
+  /**
+   * The SCAN listener port for non-TLS (TCP) protocol. The default is 1521.
+   *
+   * Range: 1024–8999.
+   */
   scanListenerPortNonTls?: number;
-  /** The SCAN listener port for TLS (TCP) protocol. The default is 2484. */
+  /**
+   * The SCAN listener port for TLS (TCP) protocol. The default is 2484.
+   *
+   * Range: 1024–8999.
+   */
   scanListenerPortTls?: number;
   /** Tags to assign to the Autonomous Vm Cluster. */
   tags?: AwsTag[];
-  /** The time zone of the Autonomous VM cluster. */
+  /**
+   * The time zone of the Autonomous VM cluster.
+   *
+   * Length: 1–255.
+   */
   timeZone?: string;
   /**
    * The total number of Autonomous Container Databases that can be created with the allocated local storage.
@@ -153,7 +167,11 @@ export interface CloudAutonomousVmClusterMaintenanceWindow {
   daysOfWeek?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
   /** The hours of the day when maintenance can be performed. */
   hoursOfDay?: number[];
-  /** The lead time in weeks before the maintenance window. */
+  /**
+   * The lead time in weeks before the maintenance window.
+   *
+   * Length: 1–4.
+   */
   leadTimeInWeeks?: number;
   /** The months when maintenance can be performed. */
   months?: ("JANUARY" | "FEBRUARY" | "MARCH" | "APRIL" | "MAY" | "JUNE" | "JULY" | "AUGUST" | "SEPTEMBER" | "OCTOBER" | "NOVEMBER" | "DECEMBER")[];
@@ -182,7 +200,7 @@ export interface CloudAutonomousVmClusterIamRole {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-odb-cloudexadatainfrastructure.html | CloudFormation: AWS::ODB::CloudExadataInfrastructure}
  */
-export const CloudExadataInfrastructure = cloudControlType<CloudExadataInfrastructureArgs, CloudExadataInfrastructureOutputs>("AWS::ODB::CloudExadataInfrastructure", "aws:odb:CloudExadataInfrastructure", '{"p":[["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["MaintenanceWindow",["ref","MaintenanceWindow"]],["ComputeCount","integer",66],["CustomerContactsToSendToOCI",["array",["ref","CustomerContact"]],66],["DatabaseServerType","string",66],["DisplayName","string",66],["Shape","string",66],["StorageCount","integer",66],["StorageServerType","string",66],["Tags",["array",["ref","Tag"]]],["ActivatedStorageCount","integer",8],["AdditionalStorageCount","integer",8],["AvailableStorageSizeInGBs","integer",8],["CloudExadataInfrastructureArn","string",72],["CloudExadataInfrastructureId","string",72],["ComputeModel","string",8],["CpuCount","integer",8],["DataStorageSizeInTBs","number",8],["DbNodeStorageSizeInGBs","integer",8],["DbServerVersion","string",8],["MaxCpuCount","integer",8],["MaxDataStorageInTBs","number",8],["MaxDbNodeStorageSizeInGBs","integer",8],["MaxMemoryInGBs","integer",8],["MemorySizeInGBs","integer",8],["OciResourceAnchorName","string",8],["OciUrl","string",8],["Ocid","string",8],["StorageServerVersion","string",8],["TotalStorageSizeInGBs","integer",8],["DbServerIds",["array","string"],8]],"id":["CloudExadataInfrastructureArn"],"d":{"MaintenanceWindow":[["CustomActionTimeoutInMins","integer"],["DaysOfWeek",["array",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]]],["HoursOfDay",["array","integer"]],["IsCustomActionTimeoutEnabled","boolean"],["LeadTimeInWeeks","integer"],["Months",["array",["enum","JANUARY","FEBRUARY","MARCH","APRIL","MAY","JUNE","JULY","AUGUST","SEPTEMBER","OCTOBER","NOVEMBER","DECEMBER"]]],["PatchingMode","string"],["Preference","string"],["WeeksOfMonth",["array","integer"]]],"CustomerContact":[["Email","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:odb:${Region}:${Account}:cloud-exadata-infrastructure/${CloudExadataInfrastructureId}"}');
+export const CloudExadataInfrastructure = cloudControlType<CloudExadataInfrastructureArgs, CloudExadataInfrastructureOutputs>("AWS::ODB::CloudExadataInfrastructure", "aws:odb:CloudExadataInfrastructure", '{"p":[["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["MaintenanceWindow",["ref","MaintenanceWindow"]],["ComputeCount","integer",66],["CustomerContactsToSendToOCI",["array",["ref","CustomerContact"]],66],["DatabaseServerType","string",66],["DisplayName","string",66],["Shape","string",66],["StorageCount","integer",66],["StorageServerType","string",66],["Tags",["array",["ref","Tag"]]],["ActivatedStorageCount","integer",8],["AdditionalStorageCount","integer",8],["AvailableStorageSizeInGBs","integer",8],["CloudExadataInfrastructureArn","string",72],["CloudExadataInfrastructureId","string",72],["ComputeModel","string",8],["CpuCount","integer",8],["DataStorageSizeInTBs","number",8],["DbNodeStorageSizeInGBs","integer",8],["DbServerVersion","string",8],["MaxCpuCount","integer",8],["MaxDataStorageInTBs","number",8],["MaxDbNodeStorageSizeInGBs","integer",8],["MaxMemoryInGBs","integer",8],["MemorySizeInGBs","integer",8],["OciResourceAnchorName","string",8],["OciUrl","string",8],["Ocid","string",8],["StorageServerVersion","string",8],["TotalStorageSizeInGBs","integer",8],["DbServerIds",["array","string"],8]],"id":["CloudExadataInfrastructureArn"],"d":{"MaintenanceWindow":[["CustomActionTimeoutInMins","integer"],["DaysOfWeek",["array",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]]],["HoursOfDay",["array","integer"]],["IsCustomActionTimeoutEnabled","boolean"],["LeadTimeInWeeks","integer"],["Months",["array",["enum","JANUARY","FEBRUARY","MARCH","APRIL","MAY","JUNE","JULY","AUGUST","SEPTEMBER","OCTOBER","NOVEMBER","DECEMBER"]]],["PatchingMode","string"],["Preference","string"],["WeeksOfMonth",["array","integer"]]],"CustomerContact":[["Email","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AvailabilityZone","AvailabilityZoneId","Shape","DatabaseServerType","StorageServerType","DisplayName","ComputeCount","CustomerContactsToSendToOCI","StorageCount"],"ro":["ActivatedStorageCount","AdditionalStorageCount","AvailableStorageSizeInGBs","CloudExadataInfrastructureArn","CloudExadataInfrastructureId","ComputeModel","CpuCount","DataStorageSizeInTBs","DbNodeStorageSizeInGBs","DbServerVersion","MaxCpuCount","MaxDataStorageInTBs","MaxDbNodeStorageSizeInGBs","MaxMemoryInGBs","MemorySizeInGBs","OciResourceAnchorName","OciUrl","Ocid","StorageServerVersion","TotalStorageSizeInGBs","DbServerIds"],"uo":["CustomerContactsToSendToOCI","Tags","DbServerIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:odb:${Region}:${Account}:cloud-exadata-infrastructure/${CloudExadataInfrastructureId}"}');
 /** A {@link CloudExadataInfrastructure} instance: its attributes as typed outputs. */
 export type CloudExadataInfrastructure = InstanceType<typeof CloudExadataInfrastructure>;
 
@@ -192,12 +210,16 @@ export interface CloudExadataInfrastructureArgs {
    * The name of the Availability Zone (AZ) where the Exadata infrastructure is located.
    *
    * Required when creating an Exadata infrastructure. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the infrastructure.
+   *
+   * Length: 1–255.
    */
   availabilityZone?: string;
   /**
    * The AZ ID of the AZ where the Exadata infrastructure is located.
    *
    * Required when creating an Exadata infrastructure. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the infrastructure.
+   *
+   * Length: 1–255.
    */
   availabilityZoneId?: string;
   /** The scheduling details for the maintenance window. Patching and system updates take place during the maintenance window. */
@@ -210,18 +232,26 @@ export interface CloudExadataInfrastructureArgs {
   computeCount?: number;
   /** The email addresses of contacts to receive notification from Oracle about maintenance updates for the Exadata infrastructure. */
   customerContactsToSendToOCI?: CloudExadataInfrastructureCustomerContact[];
-  /** The database server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation. */
+  /**
+   * The database server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\/.=-]+$`.
+   */
   databaseServerType?: string;
   /**
    * The user-friendly name for the Exadata infrastructure.
    *
    * Required when creating an Exadata infrastructure.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
    * The model name of the Exadata infrastructure.
    *
    * Required when creating an Exadata infrastructure.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\/.=-]+$`.
    */
   shape?: string;
   /**
@@ -230,7 +260,11 @@ export interface CloudExadataInfrastructureArgs {
    * Required when creating an Exadata infrastructure.
    */
   storageCount?: number;
-  /** The storage server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation. */
+  /**
+   * The storage server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\/.=-]+$`.
+   */
   storageServerType?: string;
   /** Tags to assign to the Exadata Infrastructure. */
   tags?: AwsTag[];
@@ -288,7 +322,11 @@ export interface CloudExadataInfrastructureOutputs extends CloudExadataInfrastru
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-odb-cloudexadatainfrastructure-maintenancewindow.html | CloudFormation: MaintenanceWindow}
  */
 export interface CloudExadataInfrastructureMaintenanceWindow {
-  /** The custom action timeout in minutes for the maintenance window. */
+  /**
+   * The custom action timeout in minutes for the maintenance window.
+   *
+   * Range: 15–120.
+   */
   customActionTimeoutInMins?: number;
   /** The days of the week when maintenance can be performed. */
   daysOfWeek?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
@@ -296,7 +334,11 @@ export interface CloudExadataInfrastructureMaintenanceWindow {
   hoursOfDay?: number[];
   /** Indicates whether custom action timeout is enabled for the maintenance window. */
   isCustomActionTimeoutEnabled?: boolean;
-  /** The lead time in weeks before the maintenance window. */
+  /**
+   * The lead time in weeks before the maintenance window.
+   *
+   * Range: 1–4.
+   */
   leadTimeInWeeks?: number;
   /** The months when maintenance can be performed. */
   months?: ("JANUARY" | "FEBRUARY" | "MARCH" | "APRIL" | "MAY" | "JUNE" | "JULY" | "AUGUST" | "SEPTEMBER" | "OCTOBER" | "NOVEMBER" | "DECEMBER")[];
@@ -323,7 +365,7 @@ export interface CloudExadataInfrastructureCustomerContact {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-odb-cloudvmcluster.html | CloudFormation: AWS::ODB::CloudVmCluster}
  */
-export const CloudVmCluster = cloudControlType<CloudVmClusterArgs, CloudVmClusterOutputs>("AWS::ODB::CloudVmCluster", "aws:odb:CloudVmCluster", '{"p":[["CloudExadataInfrastructureId","string",66],["ClusterName","string",66],["CpuCoreCount","integer",66],["DataCollectionOptions",["ref","DataCollectionOptions"],66],["DataStorageSizeInTBs","number",66],["DbNodeStorageSizeInGBs","integer",66],["DisplayName","string",66],["GiVersion","string",66],["Hostname","string",66],["IsLocalBackupEnabled","boolean",66],["IsSparseDiskgroupEnabled","boolean",66],["LicenseModel",["enum","BRING_YOUR_OWN_LICENSE","LICENSE_INCLUDED"],66],["MemorySizeInGBs","integer",66],["OdbNetworkId","string",66],["ScanListenerPortTcp","integer",66],["SshPublicKeys",["array","string"],66],["SystemVersion","string",66],["Tags",["array",["ref","Tag"]]],["TimeZone","string",66],["DbServers",["array","string"],66],["DbNodes",["array",["ref","DbNode"]]],["IamRoles",["array",["ref","IamRole"]]],["CloudVmClusterArn","string",72],["CloudVmClusterId","string",72],["ComputeModel","string",8],["DiskRedundancy","string",8],["Domain","string",8],["ListenerPort","integer",8],["NodeCount","integer",8],["Ocid","string",8],["OciResourceAnchorName","string",8],["OciUrl","string",8],["ScanDnsName","string",8],["ScanIpIds",["array","string"],8],["Shape","string",8],["StorageSizeInGBs","integer",8],["VipIds",["array","string"],8]],"id":["CloudVmClusterArn"],"d":{"DataCollectionOptions":[["IsDiagnosticsEventsEnabled","boolean"],["IsHealthMonitoringEnabled","boolean"],["IsIncidentLogsEnabled","boolean"]],"DbNode":[["DbNodeId","string"],["DbNodeArn","string"],["Status","string"],["CpuCoreCount","integer"],["MemorySizeInGBs","integer"],["DbNodeStorageSizeInGBs","integer"],["Hostname","string"],["DbServerId","string",3],["Ocid","string"],["DbSystemId","string"],["BackupIpId","string"],["BackupVnic2Id","string"],["VnicId","string"],["Vnic2Id","string"],["HostIpId","string"],["Tags",["array",["ref","Tag"]]]],"IamRole":[["AwsIntegration","string"],["IamRoleArn","string"],["Status","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:odb:${Region}:${Account}:cloud-vm-cluster/${CloudVmClusterId}"}');
+export const CloudVmCluster = cloudControlType<CloudVmClusterArgs, CloudVmClusterOutputs>("AWS::ODB::CloudVmCluster", "aws:odb:CloudVmCluster", '{"p":[["CloudExadataInfrastructureId","string",66],["ClusterName","string",66],["CpuCoreCount","integer",66],["DataCollectionOptions",["ref","DataCollectionOptions"],66],["DataStorageSizeInTBs","number",66],["DbNodeStorageSizeInGBs","integer",66],["DisplayName","string",66],["GiVersion","string",66],["Hostname","string",66],["IsLocalBackupEnabled","boolean",66],["IsSparseDiskgroupEnabled","boolean",66],["LicenseModel",["enum","BRING_YOUR_OWN_LICENSE","LICENSE_INCLUDED"],66],["MemorySizeInGBs","integer",66],["OdbNetworkId","string",66],["ScanListenerPortTcp","integer",82],["SshPublicKeys",["array","string"],66],["SystemVersion","string",66],["Tags",["array",["ref","Tag"]]],["TimeZone","string",66],["DbServers",["array","string"],66],["DbNodes",["array",["ref","DbNode"]]],["IamRoles",["array",["ref","IamRole"]]],["CloudVmClusterArn","string",72],["CloudVmClusterId","string",72],["ComputeModel","string",8],["DiskRedundancy","string",8],["Domain","string",8],["ListenerPort","integer",8],["NodeCount","integer",8],["Ocid","string",8],["OciResourceAnchorName","string",8],["OciUrl","string",8],["ScanDnsName","string",8],["ScanIpIds",["array","string"],8],["Shape","string",8],["StorageSizeInGBs","integer",8],["VipIds",["array","string"],8]],"id":["CloudVmClusterArn"],"d":{"DataCollectionOptions":[["IsDiagnosticsEventsEnabled","boolean"],["IsHealthMonitoringEnabled","boolean"],["IsIncidentLogsEnabled","boolean"]],"DbNode":[["DbNodeId","string"],["DbNodeArn","string"],["Status","string"],["CpuCoreCount","integer"],["MemorySizeInGBs","integer"],["DbNodeStorageSizeInGBs","integer"],["Hostname","string"],["DbServerId","string",1],["Ocid","string"],["DbSystemId","string"],["BackupIpId","string"],["BackupVnic2Id","string"],["VnicId","string"],["Vnic2Id","string"],["HostIpId","string"],["Tags",["array",["ref","Tag"]]]],"IamRole":[["AwsIntegration","string"],["IamRoleArn","string"],["Status","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ScanListenerPortTcp"],"co":["CloudExadataInfrastructureId","DataCollectionOptions","DataStorageSizeInTBs","DbNodeStorageSizeInGBs","OdbNetworkId","GiVersion","ClusterName","LicenseModel","Hostname","IsLocalBackupEnabled","IsSparseDiskgroupEnabled","SystemVersion","TimeZone","ScanListenerPortTcp","SshPublicKeys","CpuCoreCount","DisplayName","MemorySizeInGBs","DbServers","DbNodes/*/DbServerId"],"ro":["CloudVmClusterArn","CloudVmClusterId","ComputeModel","DiskRedundancy","Domain","ListenerPort","NodeCount","Ocid","OciResourceAnchorName","OciUrl","ScanDnsName","ScanIpIds","Shape","StorageSizeInGBs","VipIds","DbNodes/*/DbNodeId","DbNodes/*/Status","DbNodes/*/MemorySizeInGBs","DbNodes/*/DbNodeStorageSizeInGBs","DbNodes/*/CpuCoreCount","DbNodes/*/Hostname","DbNodes/*/DbNodeArn","DbNodes/*/Ocid","DbNodes/*/DbSystemId","DbNodes/*/BackupIpId","DbNodes/*/BackupVnic2Id","DbNodes/*/VnicId","DbNodes/*/Vnic2Id","DbNodes/*/HostIpId","IamRoles/*/Status"],"uo":["Tags","DbNodes/*/Tags","IamRoles"],"pt":{"CloudExadataInfrastructureId":"$split(CloudExadataInfrastructureId, \\"cloud-exadata-infrastructure/\\")[-1] $OR CloudExadataInfrastructureId","OdbNetworkId":"$split(OdbNetworkId, \\"odb-network/\\")[-1] $OR OdbNetworkId"},"tg":[true,true,true]},"arn":"arn:${Partition}:odb:${Region}:${Account}:cloud-vm-cluster/${CloudVmClusterId}"}');
 /** A {@link CloudVmCluster} instance: its attributes as typed outputs. */
 export type CloudVmCluster = InstanceType<typeof CloudVmCluster>;
 
@@ -335,12 +377,18 @@ export interface CloudVmClusterArgs {
    * Required when creating a VM cluster.
    */
   cloudExadataInfrastructureId?: string;
-  /** The name of the Grid Infrastructure (GI) cluster. */
+  /**
+   * The name of the Grid Infrastructure (GI) cluster.
+   *
+   * Length: 1–11. Pattern: `^[a-zA-Z][a-zA-Z0-9-]*$`.
+   */
   clusterName?: string;
   /**
    * The number of CPU cores enabled on the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Range: 0–368.
    */
   cpuCoreCount?: number;
   /** The set of diagnostic collection options enabled for the VM cluster. */
@@ -353,18 +401,24 @@ export interface CloudVmClusterArgs {
    * The user-friendly name for the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
    * The software version of the Oracle Grid Infrastructure (GI) for the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Length: 1–255.
    */
   giVersion?: string;
   /**
    * The host name for the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Length: 1–12. Pattern: `^[a-zA-Z][a-zA-Z0-9-]*[a-zA-Z0-9]$`.
    */
   hostname?: string;
   /** Specifies whether database backups to local Exadata storage are enabled for the VM cluster. */
@@ -387,6 +441,10 @@ export interface CloudVmClusterArgs {
    * Valid values: `1024–8999` with the following exceptions: `2484` , `6100` , `6200` , `7060` , `7070` , `7085` , and `7879`
    *
    * Default: `1521`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 1024–8999.
    */
   scanListenerPortTcp?: number;
   /**
@@ -395,15 +453,27 @@ export interface CloudVmClusterArgs {
    * Required when creating a VM cluster.
    */
   sshPublicKeys?: string[];
-  /** The operating system version of the image chosen for the VM cluster. */
+  /**
+   * The operating system version of the image chosen for the VM cluster.
+   *
+   * Length: 1–255.
+   */
   systemVersion?: string;
   /** Tags to assign to the Vm Cluster. */
   tags?: AwsTag[];
-  /** The time zone of the VM cluster. */
+  /**
+   * The time zone of the VM cluster.
+   *
+   * Length: 1–255.
+   */
   timeZone?: string;
   /** The list of database servers for the VM cluster. */
   dbServers?: string[];
-  /** The DB nodes that are implicitly created and managed as part of this VM Cluster. */
+  /**
+   * The DB nodes that are implicitly created and managed as part of this VM Cluster.
+   *
+   * Length: at least 1.
+   */
   dbNodes?: CloudVmClusterDbNode[];
   /** The AWS Identity and Access Management (IAM) service roles associated with the VM cluster. */
   iamRoles?: CloudVmClusterIamRole[];
@@ -515,7 +585,7 @@ export interface CloudVmClusterIamRole {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-odb-odbnetwork.html | CloudFormation: AWS::ODB::OdbNetwork}
  */
-export const OdbNetwork = cloudControlType<OdbNetworkArgs, OdbNetworkOutputs>("AWS::ODB::OdbNetwork", "aws:odb:OdbNetwork", '{"p":[["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["BackupSubnetCidr","string",66],["ClientSubnetCidr","string",66],["CustomDomainName","string",66],["DefaultDnsPrefix","string",66],["DeleteAssociatedResources","boolean"],["DisplayName","string"],["S3Access",["enum","ENABLED","DISABLED"]],["S3PolicyDocument","string"],["KmsAccess",["enum","ENABLED","DISABLED"]],["KmsPolicyDocument","string"],["StsAccess",["enum","ENABLED","DISABLED"]],["StsPolicyDocument","string"],["CrossRegionS3RestoreSources",["array","string"]],["Tags",["array",["ref","Tag"]]],["ZeroEtlAccess",["enum","ENABLED","DISABLED"]],["ManagedServices",["ref","ManagedServices"],8],["OciNetworkAnchorId","string",8],["OciResourceAnchorName","string",8],["OciVcnUrl","string",8],["OdbNetworkArn","string",72],["OdbNetworkId","string",72],["Ec2PlacementGroupIds",["array","string"],8]],"id":["OdbNetworkArn"],"d":{"ManagedServices":[["ServiceNetworkArn","string"],["ResourceGatewayArn","string"],["ManagedServicesIpv4Cidrs",["array","string"]],["ServiceNetworkEndpoint",["ref","ServiceNetworkEndpoint"]],["ManagedS3BackupAccess",["ref","ManagedS3BackupAccess"]],["ZeroEtlAccess",["ref","ZeroEtlAccess"]],["S3Access",["ref","S3Access"]],["KmsAccess",["ref","KmsAccess"]],["StsAccess",["ref","StsAccess"]],["CrossRegionS3RestoreSourcesAccess",["array",["ref","CrossRegionS3RestoreSourcesAccess"]]]],"ServiceNetworkEndpoint":[["VpcEndpointId","string"],["VpcEndpointType",["enum","SERVICENETWORK"]]],"ManagedS3BackupAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]]],"ZeroEtlAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Cidr","string"]],"S3Access":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["DomainName","string"],["S3PolicyDocument","string"]],"KmsAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["DomainName","string"],["KmsPolicyDocument","string"]],"StsAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["DomainName","string"],["StsPolicyDocument","string"]],"CrossRegionS3RestoreSourcesAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["Region","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:odb:${Region}:${Account}:odb-network/${OdbNetworkId}"}');
+export const OdbNetwork = cloudControlType<OdbNetworkArgs, OdbNetworkOutputs>("AWS::ODB::OdbNetwork", "aws:odb:OdbNetwork", '{"p":[["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["BackupSubnetCidr","string",66],["ClientSubnetCidr","string",66],["CustomDomainName","string",66],["DefaultDnsPrefix","string",82],["DeleteAssociatedResources","boolean",16],["DisplayName","string"],["S3Access",["enum","ENABLED","DISABLED"],16],["S3PolicyDocument","string",16],["KmsAccess",["enum","ENABLED","DISABLED"],16],["KmsPolicyDocument","string",16],["StsAccess",["enum","ENABLED","DISABLED"],16],["StsPolicyDocument","string",16],["CrossRegionS3RestoreSources",["array","string"],16],["Tags",["array",["ref","Tag"]]],["ZeroEtlAccess",["enum","ENABLED","DISABLED"],16],["ManagedServices",["ref","ManagedServices"],8],["OciNetworkAnchorId","string",8],["OciResourceAnchorName","string",8],["OciVcnUrl","string",8],["OdbNetworkArn","string",72],["OdbNetworkId","string",72],["Ec2PlacementGroupIds",["array","string"],8]],"id":["OdbNetworkArn"],"d":{"ManagedServices":[["ServiceNetworkArn","string"],["ResourceGatewayArn","string"],["ManagedServicesIpv4Cidrs",["array","string"]],["ServiceNetworkEndpoint",["ref","ServiceNetworkEndpoint"]],["ManagedS3BackupAccess",["ref","ManagedS3BackupAccess"]],["ZeroEtlAccess",["ref","ZeroEtlAccess"]],["S3Access",["ref","S3Access"]],["KmsAccess",["ref","KmsAccess"]],["StsAccess",["ref","StsAccess"]],["CrossRegionS3RestoreSourcesAccess",["array",["ref","CrossRegionS3RestoreSourcesAccess"]]]],"ServiceNetworkEndpoint":[["VpcEndpointId","string"],["VpcEndpointType",["enum","SERVICENETWORK"]]],"ManagedS3BackupAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]]],"ZeroEtlAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Cidr","string"]],"S3Access":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["DomainName","string"],["S3PolicyDocument","string"]],"KmsAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["DomainName","string"],["KmsPolicyDocument","string"]],"StsAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["DomainName","string"],["StsPolicyDocument","string"]],"CrossRegionS3RestoreSourcesAccess":[["Status",["enum","ENABLED","ENABLING","DISABLED","DISABLING"]],["Ipv4Addresses",["array","string"]],["Region","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeleteAssociatedResources","DefaultDnsPrefix","S3Access","S3PolicyDocument","KmsAccess","KmsPolicyDocument","StsAccess","StsPolicyDocument","CrossRegionS3RestoreSources","ZeroEtlAccess"],"co":["AvailabilityZone","AvailabilityZoneId","BackupSubnetCidr","ClientSubnetCidr","CustomDomainName","DefaultDnsPrefix"],"ro":["ManagedServices","OciNetworkAnchorId","OciResourceAnchorName","OciVcnUrl","OdbNetworkArn","OdbNetworkId","Ec2PlacementGroupIds"],"uo":["Ec2PlacementGroupIds","CrossRegionS3RestoreSources","Tags","ManagedServices/ManagedServicesIpv4Cidrs","ManagedServices/ManagedS3BackupAccess/Ipv4Addresses","ManagedServices/S3Access/Ipv4Addresses","ManagedServices/KmsAccess/Ipv4Addresses","ManagedServices/StsAccess/Ipv4Addresses","ManagedServices/CrossRegionS3RestoreSourcesAccess","ManagedServices/CrossRegionS3RestoreSourcesAccess/*/Ipv4Addresses"],"tg":[true,true,true]},"arn":"arn:${Partition}:odb:${Region}:${Account}:odb-network/${OdbNetworkId}"}');
 /** A {@link OdbNetwork} instance: its attributes as typed outputs. */
 export type OdbNetwork = InstanceType<typeof OdbNetwork>;
 
@@ -525,55 +595,111 @@ export interface OdbNetworkArgs {
    * The Availability Zone (AZ) where the ODB network is located.
    *
    * Required when creating an ODB network. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the network.
+   *
+   * Length: 1–255.
    */
   availabilityZone?: string;
   /**
    * The AZ ID of the AZ where the ODB network is located.
    *
    * Required when creating an ODB network. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the network.
+   *
+   * Length: 1–255.
    */
   availabilityZoneId?: string;
-  /** The CIDR range of the backup subnet in the ODB network. */
+  /**
+   * The CIDR range of the backup subnet in the ODB network.
+   *
+   * Length: 1–255.
+   */
   backupSubnetCidr?: string;
   /**
    * The CIDR range of the client subnet in the ODB network.
    *
    * Required when creating an ODB network.
+   *
+   * Length: 1–255.
    */
   clientSubnetCidr?: string;
-  /** The domain name for the resources in the ODB network. */
+  /**
+   * The domain name for the resources in the ODB network.
+   *
+   * Length: 1–255.
+   */
   customDomainName?: string;
-  /** The DNS prefix to the default DNS domain name. The default DNS domain name is oraclevcn.com. */
+  /**
+   * The DNS prefix to the default DNS domain name. The default DNS domain name is oraclevcn.com.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
+   */
   defaultDnsPrefix?: string;
   /**
    * Specifies whether to delete associated OCI networking resources along with the ODB network.
    *
    * Required when creating an ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deleteAssociatedResources?: boolean;
   /**
    * The user-friendly name of the ODB network.
    *
    * Required when creating an ODB network.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
-  /** The configuration for Amazon S3 access from the ODB network. */
+  /**
+   * The configuration for Amazon S3 access from the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   s3Access?: "ENABLED" | "DISABLED";
-  /** Specifies the endpoint policy for Amazon S3 access from the ODB network. */
+  /**
+   * Specifies the endpoint policy for Amazon S3 access from the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   s3PolicyDocument?: string;
-  /** The AWS Key Management Service (KMS) access configuration for the ODB network. */
+  /**
+   * The AWS Key Management Service (KMS) access configuration for the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsAccess?: "ENABLED" | "DISABLED";
-  /** The AWS Key Management Service (KMS) policy document that defines permissions for key usage within the ODB network. */
+  /**
+   * The AWS Key Management Service (KMS) policy document that defines permissions for key usage within the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsPolicyDocument?: string;
-  /** The AWS Security Token Service (STS) access configuration for the ODB network. */
+  /**
+   * The AWS Security Token Service (STS) access configuration for the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stsAccess?: "ENABLED" | "DISABLED";
-  /** The AWS Security Token Service (STS) policy document that defines permissions for token service usage within the ODB network. */
+  /**
+   * The AWS Security Token Service (STS) policy document that defines permissions for token service usage within the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stsPolicyDocument?: string;
-  /** The cross-Region Amazon S3 restore sources for the ODB network. */
+  /**
+   * The cross-Region Amazon S3 restore sources for the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   crossRegionS3RestoreSources?: string[];
   /** Tags to assign to the Odb Network. */
   tags?: AwsTag[];
-  /** The configuration for Zero-ETL access from the ODB network. */
+  /**
+   * The configuration for Zero-ETL access from the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   zeroEtlAccess?: "ENABLED" | "DISABLED";
 }
 
@@ -728,21 +854,45 @@ export interface OdbNetworkCrossRegionS3RestoreSourcesAccess {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-odb-odbpeeringconnection.html | CloudFormation: AWS::ODB::OdbPeeringConnection}
  */
-export const OdbPeeringConnection = cloudControlType<OdbPeeringConnectionArgs, OdbPeeringConnectionOutputs>("AWS::ODB::OdbPeeringConnection", "aws:odb:OdbPeeringConnection", '{"p":[["AdditionalPeerNetworkCidrs",["array","string"]],["DisplayName","string"],["OdbNetworkId","string",66],["PeerNetworkId","string",66],["PeerNetworkRouteTableIds",["array","string"],66],["Tags",["array",["ref","Tag"]]],["OdbPeeringConnectionArn","string",72],["OdbPeeringConnectionId","string",72],["OdbNetworkArn","string",8],["PeerNetworkArn","string",8],["PeerNetworkCidrs",["array","string"],8]],"id":["OdbPeeringConnectionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:odb:${Region}:${Account}:odb-peering-connection/${OdbPeeringConnectionId}"}');
+export const OdbPeeringConnection = cloudControlType<OdbPeeringConnectionArgs, OdbPeeringConnectionOutputs>("AWS::ODB::OdbPeeringConnection", "aws:odb:OdbPeeringConnection", '{"p":[["AdditionalPeerNetworkCidrs",["array","string"],16],["DisplayName","string"],["OdbNetworkId","string",82],["PeerNetworkId","string",82],["PeerNetworkRouteTableIds",["array","string"],82],["Tags",["array",["ref","Tag"]]],["OdbPeeringConnectionArn","string",72],["OdbPeeringConnectionId","string",72],["OdbNetworkArn","string",8],["PeerNetworkArn","string",8],["PeerNetworkCidrs",["array","string"],8]],"id":["OdbPeeringConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["OdbNetworkId","PeerNetworkId","AdditionalPeerNetworkCidrs","PeerNetworkRouteTableIds"],"co":["OdbNetworkId","PeerNetworkId","PeerNetworkRouteTableIds"],"ro":["OdbPeeringConnectionArn","OdbPeeringConnectionId","OdbNetworkArn","PeerNetworkArn","PeerNetworkCidrs"],"uo":["AdditionalPeerNetworkCidrs","PeerNetworkCidrs","PeerNetworkRouteTableIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:odb:${Region}:${Account}:odb-peering-connection/${OdbPeeringConnectionId}"}');
 /** A {@link OdbPeeringConnection} instance: its attributes as typed outputs. */
 export type OdbPeeringConnection = InstanceType<typeof OdbPeeringConnection>;
 
 /** Inputs of {@link OdbPeeringConnection}. */
 export interface OdbPeeringConnectionArgs {
-  /** The additional CIDR blocks for the ODB peering connection. */
+  /**
+   * The additional CIDR blocks for the ODB peering connection.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   additionalPeerNetworkCidrs?: string[];
-  /** The display name of the ODB peering connection. */
+  /**
+   * The display name of the ODB peering connection.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   displayName?: string;
-  /** The unique identifier of the ODB network. */
+  /**
+   * The unique identifier of the ODB network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 6–2048. Pattern: `^(arn:(?:aws|aws-cn|aws-us-gov|aws-iso-{0,1}[a-z]{0,1}):[a-z0-9-]+:[a-z0-9-]*:[0-9]+:[a-z0-9-]+/[a-zA-Z0-9_~.-]{6,64}|[a-zA-Z0-9_~.-]{6,64})$`.
+   */
   odbNetworkId?: string;
-  /** The unique identifier of the peer network. */
+  /**
+   * The unique identifier of the peer network.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 6–2048. Pattern: `^(arn:(?:aws|aws-cn|aws-us-gov|aws-iso-{0,1}[a-z]{0,1}):[a-z0-9-]+:[a-z0-9-]*:[0-9]+:[a-z0-9-]+/[a-zA-Z0-9_~.-]{6,64}|[a-zA-Z0-9_~.-]{6,64})$`.
+   */
   peerNetworkId?: string;
-  /** The unique identifier of the VPC route table for which a route to the ODB network is automatically created during peering connection establishment. */
+  /**
+   * The unique identifier of the VPC route table for which a route to the ODB network is automatically created during peering connection establishment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   peerNetworkRouteTableIds?: string[];
   /** Tags to assign to the Odb peering connection. */
   tags?: AwsTag[];

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-annotationstore.html | CloudFormation: AWS::Omics::AnnotationStore}
  */
-export const AnnotationStore = cloudControlType<AnnotationStoreArgs, AnnotationStoreOutputs>("AWS::Omics::AnnotationStore", "aws:omics:AnnotationStore", '{"p":[["StoreFormat",["enum","GFF","TSV","VCF"],67],["Description","string"],["Reference",["ref","ReferenceItem"],66],["SseConfig",["ref","SseConfig"],66],["StoreOptions",["ref","StoreOptions"],66],["Tags",["map","string"],66],["Name","string",67],["Status",["enum","CREATING","UPDATING","DELETING","ACTIVE","FAILED"],8],["CreationTime","string",8],["UpdateTime","string",8],["Id","string",8,"awsId"],["StoreSizeBytes","number",8],["StatusMessage","string",8],["StoreArn","string",8]],"id":["Name"],"d":{"ReferenceItem":[["ReferenceArn","string",3]],"SseConfig":[["Type",["enum","KMS"],3],["KeyArn","string",2]],"StoreOptions":[["TsvStoreOptions",["ref","TsvStoreOptions"],3]],"TsvStoreOptions":[["Schema",["array",["map",["enum","LONG","INT","STRING","FLOAT","DOUBLE","BOOLEAN"]]],2],["FormatToHeader",["map","string"],2],["AnnotationType",["enum","GENERIC","CHR_POS","CHR_POS_REF_ALT","CHR_START_END_ONE_BASE","CHR_START_END_REF_ALT_ONE_BASE","CHR_START_END_ZERO_BASE","CHR_START_END_REF_ALT_ZERO_BASE"],2]]},"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:annotationStore/${AnnotationStoreName}"}');
+export const AnnotationStore = cloudControlType<AnnotationStoreArgs, AnnotationStoreOutputs>("AWS::Omics::AnnotationStore", "aws:omics:AnnotationStore", '{"p":[["StoreFormat",["enum","GFF","TSV","VCF"],67],["Description","string"],["Reference",["ref","ReferenceItem"],66],["SseConfig",["ref","SseConfig"],66],["StoreOptions",["ref","StoreOptions"],66],["Tags",["map","string"],66],["Name","string",67],["Status",["enum","CREATING","UPDATING","DELETING","ACTIVE","FAILED"],8],["CreationTime","string",8],["UpdateTime","string",8],["Id","string",8,"awsId"],["StoreSizeBytes","number",8],["StatusMessage","string",8],["StoreArn","string",8]],"id":["Name"],"d":{"ReferenceItem":[["ReferenceArn","string",1]],"SseConfig":[["Type",["enum","KMS"],1],["KeyArn","string"]],"StoreOptions":[["TsvStoreOptions",["ref","TsvStoreOptions"],1]],"TsvStoreOptions":[["Schema",["array",["map",["enum","LONG","INT","STRING","FLOAT","DOUBLE","BOOLEAN"]]]],["FormatToHeader",["map","string"]],["AnnotationType",["enum","GENERIC","CHR_POS","CHR_POS_REF_ALT","CHR_START_END_ONE_BASE","CHR_START_END_REF_ALT_ONE_BASE","CHR_START_END_ZERO_BASE","CHR_START_END_REF_ALT_ZERO_BASE"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Reference","SseConfig","StoreFormat","StoreOptions","Tags"],"ro":["CreationTime","Id","Status","StatusMessage","StoreArn","StoreSizeBytes","UpdateTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:omics:${Region}:${Account}:annotationStore/${AnnotationStoreName}"}');
 /** A {@link AnnotationStore} instance: its attributes as typed outputs. */
 export type AnnotationStore = InstanceType<typeof AnnotationStore>;
 
@@ -23,7 +23,11 @@ export type AnnotationStore = InstanceType<typeof AnnotationStore>;
 export interface AnnotationStoreArgs {
   /** The annotation file format of the store. */
   storeFormat: "GFF" | "TSV" | "VCF";
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 0–500.
+   */
   description?: string;
   /** The genome reference for the store's annotations. */
   reference?: AnnotationStoreReferenceItem;
@@ -33,7 +37,11 @@ export interface AnnotationStoreArgs {
   storeOptions?: AnnotationStoreStoreOptions;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** The name of the Annotation Store. */
+  /**
+   * The name of the Annotation Store.
+   *
+   * Pattern: `^([a-z]){1}([a-z0-9_]){2,254}`.
+   */
   name: string;
 }
 
@@ -61,7 +69,11 @@ export interface AnnotationStoreOutputs extends AnnotationStoreArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-annotationstore-referenceitem.html | CloudFormation: ReferenceItem}
  */
 export interface AnnotationStoreReferenceItem {
-  /** The reference's ARN. */
+  /**
+   * The reference's ARN.
+   *
+   * Length: 1–127. Pattern: `^arn:.+$`.
+   */
   referenceArn: string;
 }
 
@@ -73,7 +85,15 @@ export interface AnnotationStoreReferenceItem {
 export interface AnnotationStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -93,7 +113,11 @@ export interface AnnotationStoreStoreOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-annotationstore-tsvstoreoptions.html | CloudFormation: TsvStoreOptions}
  */
 export interface AnnotationStoreTsvStoreOptions {
-  /** The schema of an annotation store. */
+  /**
+   * The schema of an annotation store.
+   *
+   * Items: 1–5000.
+   */
   schema?: (Record<string, "LONG" | "INT" | "STRING" | "FLOAT" | "DOUBLE" | "BOOLEAN">)[];
   /** The store's header key to column name mapping. */
   formatToHeader?: Record<string, string>;
@@ -106,15 +130,23 @@ export interface AnnotationStoreTsvStoreOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-configuration.html | CloudFormation: AWS::Omics::Configuration}
  */
-export const Configuration = cloudControlType<ConfigurationArgs, ConfigurationOutputs>("AWS::Omics::Configuration", "aws:omics:Configuration", '{"p":[["Name","string",67],["Description","string"],["RunConfigurations",["ref","RunConfigurations"],67],["Tags",["map","string"]],["Arn","string",72],["Uuid","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","DELETED","FAILED"],8],["CreationTime","string",8]],"id":["Name"],"d":{"RunConfigurations":[["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:configuration/${Name}"}');
+export const Configuration = cloudControlType<ConfigurationArgs, ConfigurationOutputs>("AWS::Omics::Configuration", "aws:omics:Configuration", '{"p":[["Name","string",67],["Description","string"],["RunConfigurations",["ref","RunConfigurations"],67],["Tags",["map","string"]],["Arn","string",72],["Uuid","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","DELETED","FAILED"],8],["CreationTime","string",8]],"id":["Name"],"d":{"RunConfigurations":[["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]]},"tags":["Tags","map"],"reg":{"h":"crdl","co":["Name","RunConfigurations"],"ro":["Arn","Uuid","Status","CreationTime"],"tg":[true,true,false]},"arn":"arn:${Partition}:omics:${Region}:${Account}:configuration/${Name}"}');
 /** A {@link Configuration} instance: its attributes as typed outputs. */
 export type Configuration = InstanceType<typeof Configuration>;
 
 /** Inputs of {@link Configuration}. */
 export interface ConfigurationArgs {
-  /** User-friendly name for the configuration. */
+  /**
+   * User-friendly name for the configuration.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9][A-Za-z0-9\-\._]*$`.
+   */
   name: string;
-  /** Optional description for the configuration. */
+  /**
+   * Optional description for the configuration.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   runConfigurations: ConfigurationRunConfigurations;
   /** A map of resource tags */
@@ -140,7 +172,9 @@ export interface ConfigurationRunConfigurations {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-configuration-vpcconfig.html | CloudFormation: VpcConfig} */
 export interface ConfigurationVpcConfig {
+  /** Items: at most 5. Each item: Pattern: `^sg-[0-9a-f]+$`. */
   securityGroupIds?: string[];
+  /** Items: at most 16. Each item: Pattern: `^subnet-[0-9a-f]+$`. */
   subnetIds?: string[];
 }
 
@@ -149,19 +183,27 @@ export interface ConfigurationVpcConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-referencestore.html | CloudFormation: AWS::Omics::ReferenceStore}
  */
-export const ReferenceStore = cloudControlType<ReferenceStoreArgs, ReferenceStoreOutputs>("AWS::Omics::ReferenceStore", "aws:omics:ReferenceStore", '{"p":[["Description","string",66],["SseConfig",["ref","SseConfig"],66],["Tags",["map","string"],66],["Name","string",67],["ReferenceStoreId","string",72],["CreationTime","string",8],["Arn","string",72]],"id":["ReferenceStoreId"],"d":{"SseConfig":[["Type",["enum","KMS"],3],["KeyArn","string",2]]},"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:referenceStore/${ReferenceStoreId}"}');
+export const ReferenceStore = cloudControlType<ReferenceStoreArgs, ReferenceStoreOutputs>("AWS::Omics::ReferenceStore", "aws:omics:ReferenceStore", '{"p":[["Description","string",66],["SseConfig",["ref","SseConfig"],66],["Tags",["map","string"],66],["Name","string",67],["ReferenceStoreId","string",72],["CreationTime","string",8],["Arn","string",72]],"id":["ReferenceStoreId"],"d":{"SseConfig":[["Type",["enum","KMS"],1],["KeyArn","string"]]},"tags":["Tags","map"],"reg":{"h":"crdl","co":["Description","Name","SseConfig","Tags"],"ro":["Arn","CreationTime","ReferenceStoreId"],"tg":[true,true,false]},"arn":"arn:${Partition}:omics:${Region}:${Account}:referenceStore/${ReferenceStoreId}"}');
 /** A {@link ReferenceStore} instance: its attributes as typed outputs. */
 export type ReferenceStore = InstanceType<typeof ReferenceStore>;
 
 /** Inputs of {@link ReferenceStore}. */
 export interface ReferenceStoreArgs {
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 1–255. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   /** Server-side encryption (SSE) settings for the store. */
   sseConfig?: ReferenceStoreSseConfig;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** A name for the store. */
+  /**
+   * A name for the store.
+   *
+   * Length: 1–127. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name: string;
 }
 
@@ -183,16 +225,26 @@ export interface ReferenceStoreOutputs extends ReferenceStoreArgs {
 export interface ReferenceStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
 /**
  * Definition of AWS::Omics::RunCache Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Omics::RunCache: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-runcache.html | CloudFormation: AWS::Omics::RunCache}
  */
-export const RunCache = cloudControlType<RunCacheArgs, RunCacheOutputs>("AWS::Omics::RunCache", "aws:omics:RunCache", '{"p":[["CacheBehavior",["enum","CACHE_ON_FAILURE","CACHE_ALWAYS"]],["CacheBucketOwnerId","string",66],["CacheS3Location","string",66],["Description","string"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["Id","string",8,"awsId"],["Status",["enum","ACTIVE","DELETED","FAILED"],8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:omics:${Region}:${Account}:runCache/${Id}"}');
+export const RunCache = cloudControlType<RunCacheArgs, RunCacheOutputs>("AWS::Omics::RunCache", "aws:omics:RunCache", '{"p":[["CacheBehavior",["enum","CACHE_ON_FAILURE","CACHE_ALWAYS"]],["CacheBucketOwnerId","string",66],["CacheS3Location","string",66],["Description","string"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["Id","string",8,"awsId"],["Status",["enum","ACTIVE","DELETED","FAILED"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:omics:${Region}:${Account}:runCache/${Id}"}');
 /** A {@link RunCache} instance: its attributes as typed outputs. */
 export type RunCache = InstanceType<typeof RunCache>;
 
@@ -229,23 +281,43 @@ export interface RunCacheOutputs extends RunCacheArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-rungroup.html | CloudFormation: AWS::Omics::RunGroup}
  */
-export const RunGroup = cloudControlType<RunGroupArgs, RunGroupOutputs>("AWS::Omics::RunGroup", "aws:omics:RunGroup", '{"p":[["MaxDuration","number"],["MaxGpus","number"],["MaxRuns","number"],["MaxCpus","number"],["Tags",["map","string"]],["Name","string"],["CreationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:runGroup/${Id}"}');
+export const RunGroup = cloudControlType<RunGroupArgs, RunGroupOutputs>("AWS::Omics::RunGroup", "aws:omics:RunGroup", '{"p":[["MaxDuration","number"],["MaxGpus","number"],["MaxRuns","number"],["MaxCpus","number"],["Tags",["map","string"]],["Name","string"],["CreationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn","CreationTime","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:omics:${Region}:${Account}:runGroup/${Id}"}');
 /** A {@link RunGroup} instance: its attributes as typed outputs. */
 export type RunGroup = InstanceType<typeof RunGroup>;
 
 /** Inputs of {@link RunGroup}. */
 export interface RunGroupArgs {
-  /** The group's maximum duration setting in minutes. */
+  /**
+   * The group's maximum duration setting in minutes.
+   *
+   * Range: 1–100000.
+   */
   maxDuration?: number;
-  /** The maximum GPUs that can be used by a run group. */
+  /**
+   * The maximum GPUs that can be used by a run group.
+   *
+   * Range: 1–100000.
+   */
   maxGpus?: number;
-  /** The group's maximum concurrent run setting. */
+  /**
+   * The group's maximum concurrent run setting.
+   *
+   * Range: 1–100000.
+   */
   maxRuns?: number;
-  /** The group's maximum CPU count setting. */
+  /**
+   * The group's maximum CPU count setting.
+   *
+   * Range: 1–100000.
+   */
   maxCpus?: number;
   /** Tags for the group. */
   tags?: Record<string, string>;
-  /** The group's name. */
+  /**
+   * The group's name.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name?: string;
 }
 
@@ -264,27 +336,47 @@ export interface RunGroupOutputs extends RunGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-sequencestore.html | CloudFormation: AWS::Omics::SequenceStore}
  */
-export const SequenceStore = cloudControlType<SequenceStoreArgs, SequenceStoreOutputs>("AWS::Omics::SequenceStore", "aws:omics:SequenceStore", '{"p":[["Description","string",66],["FallbackLocation","string",66],["SseConfig",["ref","SseConfig"],66],["Tags",["map","string"],66],["Name","string",67],["AccessLogLocation","string"],["ETagAlgorithmFamily",["enum","MD5up","SHA256up","SHA512up"],66],["PropagatedSetLevelTags",["array","string"]],["S3AccessPolicy","json"],["SequenceStoreId","string",72],["CreationTime","string",8],["Arn","string",72],["S3AccessPointArn","string",8],["S3Uri","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["StatusMessage","string",8],["UpdateTime","string",8]],"id":["SequenceStoreId"],"d":{"SseConfig":[["Type",["enum","KMS"],3],["KeyArn","string",2]]},"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:sequenceStore/${SequenceStoreId}"}');
+export const SequenceStore = cloudControlType<SequenceStoreArgs, SequenceStoreOutputs>("AWS::Omics::SequenceStore", "aws:omics:SequenceStore", '{"p":[["Description","string"],["FallbackLocation","string"],["SseConfig",["ref","SseConfig"],66],["Tags",["map","string"]],["Name","string",1],["AccessLogLocation","string"],["ETagAlgorithmFamily",["enum","MD5up","SHA256up","SHA512up"],66],["PropagatedSetLevelTags",["array","string"]],["S3AccessPolicy","json"],["SequenceStoreId","string",72],["CreationTime","string",8],["Arn","string",72],["S3AccessPointArn","string",8],["S3Uri","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["StatusMessage","string",8],["UpdateTime","string",8]],"id":["SequenceStoreId"],"d":{"SseConfig":[["Type",["enum","KMS"],1],["KeyArn","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["ETagAlgorithmFamily","SseConfig"],"ro":["Arn","CreationTime","S3AccessPointArn","S3Uri","SequenceStoreId","Status","StatusMessage","UpdateTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:omics:${Region}:${Account}:sequenceStore/${SequenceStoreId}"}');
 /** A {@link SequenceStore} instance: its attributes as typed outputs. */
 export type SequenceStore = InstanceType<typeof SequenceStore>;
 
 /** Inputs of {@link SequenceStore}. */
 export interface SequenceStoreArgs {
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 1–255. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
-  /** An S3 location that is used to store files that have failed a direct upload. */
+  /**
+   * An S3 location that is used to store files that have failed a direct upload.
+   *
+   * Length: at least 0. Pattern: ``.
+   */
   fallbackLocation?: string;
   /** Server-side encryption (SSE) settings for the store. */
   sseConfig?: SequenceStoreSseConfig;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** A name for the store. */
+  /**
+   * A name for the store.
+   *
+   * Length: 1–127. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name: string;
-  /** Location of the access logs. */
+  /**
+   * Location of the access logs.
+   *
+   * Pattern: `^$|^s3://([a-z0-9][a-z0-9-.]{1,61}[a-z0-9])/?((.{1,800})/)?$`.
+   */
   accessLogLocation?: string;
   /** The algorithm family of the ETag. */
   eTagAlgorithmFamily?: "MD5up" | "SHA256up" | "SHA512up";
-  /** The tags keys to propagate to the S3 objects associated with read sets in the sequence store. */
+  /**
+   * The tags keys to propagate to the S3 objects associated with read sets in the sequence store.
+   *
+   * Items: 0–50. Each item: Length: 1–128.
+   */
   propagatedSetLevelTags?: string[];
   /** The resource policy that controls S3 access on the store */
   s3AccessPolicy?: Record<string, unknown>;
@@ -318,7 +410,15 @@ export interface SequenceStoreOutputs extends SequenceStoreArgs {
 export interface SequenceStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -327,13 +427,17 @@ export interface SequenceStoreSseConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-variantstore.html | CloudFormation: AWS::Omics::VariantStore}
  */
-export const VariantStore = cloudControlType<VariantStoreArgs, VariantStoreOutputs>("AWS::Omics::VariantStore", "aws:omics:VariantStore", '{"p":[["Description","string"],["Reference",["ref","ReferenceItem"],67],["SseConfig",["ref","SseConfig"],66],["Tags",["map","string"],66],["Name","string",67],["Status",["enum","CREATING","UPDATING","DELETING","ACTIVE","FAILED"],8],["CreationTime","string",8],["UpdateTime","string",8],["Id","string",8,"awsId"],["StoreSizeBytes","number",8],["StatusMessage","string",8],["StoreArn","string",8]],"id":["Name"],"d":{"ReferenceItem":[["ReferenceArn","string",3]],"SseConfig":[["Type",["enum","KMS"],3],["KeyArn","string",2]]},"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:variantStore/${VariantStoreName}"}');
+export const VariantStore = cloudControlType<VariantStoreArgs, VariantStoreOutputs>("AWS::Omics::VariantStore", "aws:omics:VariantStore", '{"p":[["Description","string"],["Reference",["ref","ReferenceItem"],67],["SseConfig",["ref","SseConfig"],66],["Tags",["map","string"],66],["Name","string",67],["Status",["enum","CREATING","UPDATING","DELETING","ACTIVE","FAILED"],8],["CreationTime","string",8],["UpdateTime","string",8],["Id","string",8,"awsId"],["StoreSizeBytes","number",8],["StatusMessage","string",8],["StoreArn","string",8]],"id":["Name"],"d":{"ReferenceItem":[["ReferenceArn","string",1]],"SseConfig":[["Type",["enum","KMS"],1],["KeyArn","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Reference","SseConfig","Tags"],"ro":["CreationTime","Id","Status","StatusMessage","StoreArn","StoreSizeBytes","UpdateTime"],"tg":[true,true,true]},"arn":"arn:${Partition}:omics:${Region}:${Account}:variantStore/${VariantStoreName}"}');
 /** A {@link VariantStore} instance: its attributes as typed outputs. */
 export type VariantStore = InstanceType<typeof VariantStore>;
 
 /** Inputs of {@link VariantStore}. */
 export interface VariantStoreArgs {
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 0–500.
+   */
   description?: string;
   /** The genome reference for the store's variants. */
   reference: VariantStoreReferenceItem;
@@ -341,7 +445,11 @@ export interface VariantStoreArgs {
   sseConfig?: VariantStoreSseConfig;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** A name for the store. */
+  /**
+   * A name for the store.
+   *
+   * Pattern: `^([a-z]){1}([a-z0-9_]){2,254}`.
+   */
   name: string;
 }
 
@@ -369,7 +477,11 @@ export interface VariantStoreOutputs extends VariantStoreArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-variantstore-referenceitem.html | CloudFormation: ReferenceItem}
  */
 export interface VariantStoreReferenceItem {
-  /** The reference's ARN. */
+  /**
+   * The reference's ARN.
+   *
+   * Length: 1–127. Pattern: `^arn:.+$`.
+   */
   referenceArn: string;
 }
 
@@ -381,7 +493,15 @@ export interface VariantStoreReferenceItem {
 export interface VariantStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -392,7 +512,7 @@ export interface VariantStoreSseConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-workflow.html | CloudFormation: AWS::Omics::Workflow}
  */
-export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::Omics::Workflow", "aws:omics:Workflow", '{"p":[["ParameterTemplate",["map",["ref","WorkflowParameter"]],66],["Description","string"],["StorageCapacity","number",66],["Accelerators",["enum","GPU"],66],["DefinitionUri","string",66],["Main","string",66],["Engine",["enum","WDL","NEXTFLOW","CWL"],66],["Tags",["map","string"]],["Name","string"],["StorageType",["enum","STATIC","DYNAMIC"]],["WorkflowBucketOwnerId","string",66],["DefinitionRepository",["ref","DefinitionRepository"],66],["ParameterTemplatePath","string",66],["readmePath","string",66],["readmeUri","string",66],["readmeMarkdown","string"],["ContainerRegistryMap",["ref","ContainerRegistryMap"],66],["ContainerRegistryMapUri","string",66],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETED","FAILED"],8],["Type",["enum","PRIVATE"],8],["CreationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["Uuid","string",8]],"id":["Id"],"d":{"WorkflowParameter":[["Description","string",2],["Optional","boolean",2]],"DefinitionRepository":[["connectionArn","string"],["fullRepositoryId","string"],["sourceReference",["ref","SourceReference"]],["excludeFilePatterns",["array","string"]]],"SourceReference":[["type",["enum","BRANCH","TAG","COMMIT"]],["value","string"]],"ContainerRegistryMap":[["RegistryMappings",["array",["ref","RegistryMapping"]]],["ImageMappings",["array",["ref","ImageMapping"]]]],"RegistryMapping":[["UpstreamRegistryUrl","string"],["EcrRepositoryPrefix","string"],["UpstreamRepositoryPrefix","string"],["EcrAccountId","string"]],"ImageMapping":[["SourceImage","string"],["DestinationImage","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:omics:${Region}:${Account}:workflow/${Id}"}');
+export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::Omics::Workflow", "aws:omics:Workflow", '{"p":[["ParameterTemplate",["map",["ref","WorkflowParameter"]],66],["Description","string"],["StorageCapacity","number",66],["Accelerators",["enum","GPU"],66],["DefinitionUri","string",82],["Main","string",66],["Engine",["enum","WDL","NEXTFLOW","CWL"],66],["Tags",["map","string"]],["Name","string"],["StorageType",["enum","STATIC","DYNAMIC"]],["WorkflowBucketOwnerId","string"],["DefinitionRepository",["ref","DefinitionRepository"]],["ParameterTemplatePath","string"],["readmePath","string"],["readmeUri","string"],["readmeMarkdown","string"],["ContainerRegistryMap",["ref","ContainerRegistryMap"]],["ContainerRegistryMapUri","string"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETED","FAILED"],8],["Type",["enum","PRIVATE"],8],["CreationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["Uuid","string",8]],"id":["Id"],"d":{"WorkflowParameter":[["Description","string"],["Optional","boolean"]],"DefinitionRepository":[["connectionArn","string"],["fullRepositoryId","string"],["sourceReference",["ref","SourceReference"]],["excludeFilePatterns",["array","string"]]],"SourceReference":[["type",["enum","BRANCH","TAG","COMMIT"]],["value","string"]],"ContainerRegistryMap":[["RegistryMappings",["array",["ref","RegistryMapping"]]],["ImageMappings",["array",["ref","ImageMapping"]]]],"RegistryMapping":[["UpstreamRegistryUrl","string"],["EcrRepositoryPrefix","string"],["UpstreamRepositoryPrefix","string"],["EcrAccountId","string"]],"ImageMapping":[["SourceImage","string"],["DestinationImage","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["DefinitionUri"],"co":["DefinitionUri","Engine","Main","ParameterTemplate","StorageCapacity","Accelerators"],"ro":["Arn","CreationTime","Id","Status","Type","Uuid"],"tg":[true,true,true]},"arn":"arn:${Partition}:omics:${Region}:${Account}:workflow/${Id}"}');
 /** A {@link Workflow} instance: its attributes as typed outputs. */
 export type Workflow = InstanceType<typeof Workflow>;
 
@@ -400,21 +520,49 @@ export type Workflow = InstanceType<typeof Workflow>;
 export interface WorkflowArgs {
   /** The workflow's parameter template. */
   parameterTemplate?: Record<string, WorkflowWorkflowParameter>;
-  /** The parameter's description. */
+  /**
+   * The parameter's description.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
-  /** The default static storage capacity (in gibibytes) for runs that use this workflow or workflow version. The `storageCapacity` can be overwritten at run time. The storage capacity is not required for runs with a `DYNAMIC` storage type. */
+  /**
+   * The default static storage capacity (in gibibytes) for runs that use this workflow or workflow version. The `storageCapacity` can be overwritten at run time. The storage capacity is not required for runs with a `DYNAMIC` storage type.
+   *
+   * Range: 0–100000.
+   */
   storageCapacity?: number;
+  /** Length: 1–64. */
   accelerators?: "GPU";
-  /** The URI of a definition for the workflow. */
+  /**
+   * The URI of a definition for the workflow.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   definitionUri?: string;
-  /** The path of the main definition file for the workflow. */
+  /**
+   * The path of the main definition file for the workflow.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   main?: string;
-  /** An engine for the workflow. */
+  /**
+   * An engine for the workflow.
+   *
+   * Length: 1–64.
+   */
   engine?: "WDL" | "NEXTFLOW" | "CWL";
   /** Tags for the workflow. */
   tags?: Record<string, string>;
-  /** The workflow's name. */
+  /**
+   * The workflow's name.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name?: string;
+  /** Length: 1–64. */
   storageType?: "STATIC" | "DYNAMIC";
   /** Optional workflow bucket owner ID to verify the workflow bucket */
   workflowBucketOwnerId?: string;
@@ -454,7 +602,11 @@ export interface WorkflowOutputs extends WorkflowArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-workflow-workflowparameter.html | CloudFormation: WorkflowParameter}
  */
 export interface WorkflowWorkflowParameter {
-  /** The parameter's description. */
+  /**
+   * The parameter's description.
+   *
+   * Length: 0–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   /** Whether the parameter is optional. */
   optional?: boolean;
@@ -541,27 +693,50 @@ export interface WorkflowImageMapping {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-workflowversion.html | CloudFormation: AWS::Omics::WorkflowVersion}
  */
-export const WorkflowVersion = cloudControlType<WorkflowVersionArgs, WorkflowVersionOutputs>("AWS::Omics::WorkflowVersion", "aws:omics:WorkflowVersion", '{"p":[["WorkflowId","string",67],["VersionName","string",67],["DefinitionUri","string",66],["Description","string"],["Engine",["enum","WDL","NEXTFLOW","CWL"],66],["Main","string",66],["ParameterTemplate",["map",["ref","WorkflowParameter"]],66],["Accelerators",["enum","GPU"],66],["StorageType",["enum","STATIC","DYNAMIC"]],["StorageCapacity","number"],["Tags",["map","string"]],["WorkflowBucketOwnerId","string",66],["ParameterTemplatePath","string",66],["DefinitionRepository",["ref","DefinitionRepository"],66],["readmePath","string",66],["readmeUri","string",66],["readmeMarkdown","string"],["ContainerRegistryMap",["ref","ContainerRegistryMap"],66],["ContainerRegistryMapUri","string",66],["Arn","string",72],["CreationTime","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETED","FAILED","INACTIVE"],8],["Type",["enum","PRIVATE","READY2RUN"],8],["Uuid","string",8]],"id":["Arn"],"d":{"WorkflowParameter":[["Description","string"],["Optional","boolean"]],"DefinitionRepository":[["connectionArn","string"],["fullRepositoryId","string"],["sourceReference",["ref","SourceReference"]],["excludeFilePatterns",["array","string"]]],"SourceReference":[["type",["enum","BRANCH","TAG","COMMIT"]],["value","string"]],"ContainerRegistryMap":[["RegistryMappings",["array",["ref","RegistryMapping"]]],["ImageMappings",["array",["ref","ImageMapping"]]]],"RegistryMapping":[["UpstreamRegistryUrl","string"],["EcrRepositoryPrefix","string"],["UpstreamRepositoryPrefix","string"],["EcrAccountId","string"]],"ImageMapping":[["SourceImage","string"],["DestinationImage","string"]]},"tags":["Tags","map"]}');
+export const WorkflowVersion = cloudControlType<WorkflowVersionArgs, WorkflowVersionOutputs>("AWS::Omics::WorkflowVersion", "aws:omics:WorkflowVersion", '{"p":[["WorkflowId","string",67],["VersionName","string",67],["DefinitionUri","string",82],["Description","string"],["Engine",["enum","WDL","NEXTFLOW","CWL"],66],["Main","string",66],["ParameterTemplate",["map",["ref","WorkflowParameter"]],66],["Accelerators",["enum","GPU"],66],["StorageType",["enum","STATIC","DYNAMIC"]],["StorageCapacity","number"],["Tags",["map","string"]],["WorkflowBucketOwnerId","string",66],["ParameterTemplatePath","string"],["DefinitionRepository",["ref","DefinitionRepository"]],["readmePath","string"],["readmeUri","string"],["readmeMarkdown","string"],["ContainerRegistryMap",["ref","ContainerRegistryMap"]],["ContainerRegistryMapUri","string"],["Arn","string",72],["CreationTime","string",8],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETED","FAILED","INACTIVE"],8],["Type",["enum","PRIVATE","READY2RUN"],8],["Uuid","string",8]],"id":["Arn"],"d":{"WorkflowParameter":[["Description","string"],["Optional","boolean"]],"DefinitionRepository":[["connectionArn","string"],["fullRepositoryId","string"],["sourceReference",["ref","SourceReference"]],["excludeFilePatterns",["array","string"]]],"SourceReference":[["type",["enum","BRANCH","TAG","COMMIT"]],["value","string"]],"ContainerRegistryMap":[["RegistryMappings",["array",["ref","RegistryMapping"]]],["ImageMappings",["array",["ref","ImageMapping"]]]],"RegistryMapping":[["UpstreamRegistryUrl","string"],["EcrRepositoryPrefix","string"],["UpstreamRepositoryPrefix","string"],["EcrAccountId","string"]],"ImageMapping":[["SourceImage","string"],["DestinationImage","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["DefinitionUri"],"co":["WorkflowId","VersionName","DefinitionUri","Engine","Main","ParameterTemplate","Accelerators","WorkflowBucketOwnerId"],"ro":["Arn","CreationTime","Status","Type","Uuid"],"tg":[true,true,true]}}');
 /** A {@link WorkflowVersion} instance: its attributes as typed outputs. */
 export type WorkflowVersion = InstanceType<typeof WorkflowVersion>;
 
 /** Inputs of {@link WorkflowVersion}. */
 export interface WorkflowVersionArgs {
-  /** The workflow's ID. */
+  /**
+   * The workflow's ID.
+   *
+   * Length: 1–18. Pattern: `^[0-9]+$`.
+   */
   workflowId: string;
-  /** The name of the workflow version. */
+  /**
+   * The name of the workflow version.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9][A-Za-z0-9\-\._]*$`.
+   */
   versionName: string;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   definitionUri?: string;
-  /** The description of the workflow version. */
+  /**
+   * The description of the workflow version.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
+  /** Length: 1–64. */
   engine?: "WDL" | "NEXTFLOW" | "CWL";
+  /** Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`. */
   main?: string;
   parameterTemplate?: Record<string, WorkflowVersionWorkflowParameter>;
+  /** Length: 1–64. */
   accelerators?: "GPU";
+  /** Length: 1–64. */
   storageType?: "STATIC" | "DYNAMIC";
+  /** Range: 0–100000. */
   storageCapacity?: number;
   /** A map of resource tags */
   tags?: Record<string, string>;
+  /** Length: 1–12. Pattern: `^[0-9]{12}$`. */
   workflowBucketOwnerId?: string;
   /** Path to the primary workflow parameter template JSON file inside the repository */
   parameterTemplatePath?: string;
@@ -597,7 +772,11 @@ export interface WorkflowVersionOutputs extends WorkflowVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-workflowversion-workflowparameter.html | CloudFormation: WorkflowParameter}
  */
 export interface WorkflowVersionWorkflowParameter {
-  /** The parameter's description. */
+  /**
+   * The parameter's description.
+   *
+   * Length: 0–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   /** Whether the parameter is optional. */
   optional?: boolean;

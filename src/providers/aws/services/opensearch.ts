@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a data source for an Amazon OpenSearch Service domain.
  *
+ * @deprecated Cloud Control cannot create AWS::OpenSearch::DataSource: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearch-datasource.html | CloudFormation: AWS::OpenSearch::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::OpenSearch::DataSource", "aws:opensearch:DataSource", '{"p":[["DomainName","string",67],["Name","string",67],["DataSourceType",["ref","DataSourceType"],1],["Description","string"],["Arn","string",72],["Status",["enum","ACTIVE","DISABLED"],8]],"id":["Arn"],"d":{"DataSourceType":[["S3GlueDataCatalog",["ref","S3GlueDataCatalog"]]],"S3GlueDataCatalog":[["RoleArn","string",1]]},"arn":"arn:${Partition}:opensearch:${Region}:${Account}:datasource/${DataSourceName}"}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::OpenSearch::DataSource", "aws:opensearch:DataSource", '{"p":[["DomainName","string",67],["Name","string",67],["DataSourceType",["ref","DataSourceType"],1],["Description","string"],["Arn","string",72],["Status",["enum","ACTIVE","DISABLED"],8]],"id":["Arn"],"d":{"DataSourceType":[["S3GlueDataCatalog",["ref","S3GlueDataCatalog"]]],"S3GlueDataCatalog":[["RoleArn","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:opensearch:${Region}:${Account}:datasource/${DataSourceName}"}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 

@@ -13,19 +13,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-accesspolicy.html | CloudFormation: AWS::OpenSearchServerless::AccessPolicy}
  */
-export const AccessPolicy = cloudControlType<AccessPolicyArgs, AccessPolicyOutputs>("AWS::OpenSearchServerless::AccessPolicy", "aws:opensearchserverless:AccessPolicy", '{"p":[["Policy","string",1],["Type",["enum","data"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"]}');
+export const AccessPolicy = cloudControlType<AccessPolicyArgs, AccessPolicyOutputs>("AWS::OpenSearchServerless::AccessPolicy", "aws:opensearchserverless:AccessPolicy", '{"p":[["Policy","string",1],["Type",["enum","data"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"],"reg":{"h":"crudl","co":["Type","Name"],"tg":[false,false,false]}}');
 /** A {@link AccessPolicy} instance: its attributes as typed outputs. */
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 
 /** Inputs of {@link AccessPolicy}. */
 export interface AccessPolicyArgs {
-  /** The JSON policy document without any whitespaces. */
+  /**
+   * The JSON policy document without any whitespaces.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy: string;
   /** The type of access policy. Currently the only option is `data` . */
   type: "data";
-  /** The description of the policy. */
+  /**
+   * The description of the policy.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
 }
 
@@ -40,7 +52,7 @@ export interface AccessPolicyOutputs extends AccessPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-collection.html | CloudFormation: AWS::OpenSearchServerless::Collection}
  */
-export const Collection = cloudControlType<CollectionArgs, CollectionOutputs>("AWS::OpenSearchServerless::Collection", "aws:opensearchserverless:Collection", '{"p":[["Type",["enum","SEARCH","TIMESERIES","VECTORSEARCH"],66],["Description","string"],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["StandbyReplicas",["enum","ENABLED","DISABLED"],66],["DeletionProtection",["enum","ENABLED","DISABLED"]],["CollectionGroupName","string",66],["EncryptionConfig",["ref","EncryptionConfig"],66],["VectorOptions",["ref","VectorOptions"]],["CollectionEndpoint","string",8],["Id","string",72,"awsId"],["Arn","string",72],["DashboardEndpoint","string",8],["FipsEndpoints",["ref","FipsEndpoints"],8],["KmsKeyArn","string",8]],"id":["Id"],"d":{"EncryptionConfig":[["AWSOwnedKey","boolean"],["KmsKeyArn","string"]],"VectorOptions":[["ServerlessVectorAcceleration",["enum","ENABLED","DISABLED","ALLOWED"]]],"FipsEndpoints":[["CollectionEndpoint","string"],["DashboardEndpoint","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection/${CollectionId}"}');
+export const Collection = cloudControlType<CollectionArgs, CollectionOutputs>("AWS::OpenSearchServerless::Collection", "aws:opensearchserverless:Collection", '{"p":[["Type",["enum","SEARCH","TIMESERIES","VECTORSEARCH"],66],["Description","string"],["Tags",["array",["ref","Tag"]],82],["Name","string",67],["StandbyReplicas",["enum","ENABLED","DISABLED"],66],["DeletionProtection",["enum","ENABLED","DISABLED"]],["CollectionGroupName","string",66],["EncryptionConfig",["ref","EncryptionConfig"],82],["VectorOptions",["ref","VectorOptions"]],["CollectionEndpoint","string",8],["Id","string",72,"awsId"],["Arn","string",72],["DashboardEndpoint","string",8],["FipsEndpoints",["ref","FipsEndpoints"],8],["KmsKeyArn","string",8]],"id":["Id"],"d":{"EncryptionConfig":[["AWSOwnedKey","boolean"],["KmsKeyArn","string"]],"VectorOptions":[["ServerlessVectorAcceleration",["enum","ENABLED","DISABLED","ALLOWED"]]],"FipsEndpoints":[["CollectionEndpoint","string"],["DashboardEndpoint","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Tags","EncryptionConfig"],"co":["Name","Tags","Type","StandbyReplicas","CollectionGroupName","EncryptionConfig"],"ro":["Id","Arn","CollectionEndpoint","DashboardEndpoint","FipsEndpoints","KmsKeyArn"],"uo":["Tags"],"ai":[["Name"],["Arn"]],"tg":[true,true,false]},"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection/${CollectionId}"}');
 /** A {@link Collection} instance: its attributes as typed outputs. */
 export type Collection = InstanceType<typeof Collection>;
 
@@ -48,12 +60,20 @@ export type Collection = InstanceType<typeof Collection>;
 export interface CollectionArgs {
   /** The type of collection. Possible values are `SEARCH` , `TIMESERIES` , and `VECTORSEARCH` . For more information, see [Choosing a collection type](https://docs.aws.amazon.com/opensearch-service/latest/developerguide/serverless-overview.html#serverless-usecase) . */
   type?: "SEARCH" | "TIMESERIES" | "VECTORSEARCH";
-  /** A description of the collection. */
+  /**
+   * A description of the collection.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /**
    * An arbitrary set of tags (key–value pairs) to associate with the collection.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
   /**
@@ -65,6 +85,8 @@ export interface CollectionArgs {
    * - Unique to your account and AWS Region
    * - Contains between 3 and 28 characters
    * - Contains only lowercase letters a-z, the numbers 0-9, and the hyphen (-)
+   *
+   * Length: 3–64. Pattern: `^[a-z][a-z0-9-]{2,63}$`.
    */
   name: string;
   /** Indicates whether to use standby replicas for the collection. You can't update this property after the collection is already created. If you attempt to modify this property, the collection continues to use the original value. */
@@ -73,7 +95,11 @@ export interface CollectionArgs {
   deletionProtection?: "ENABLED" | "DISABLED";
   /** The name of the collection group to associate with the collection. */
   collectionGroupName?: string;
-  /** Encryption settings for the collection */
+  /**
+   * Encryption settings for the collection
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   encryptionConfig?: CollectionEncryptionConfig;
   /** Vector search configuration options for the collection */
   vectorOptions?: CollectionVectorOptions;
@@ -127,15 +153,23 @@ export interface CollectionFipsEndpoints {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-collectiongroup.html | CloudFormation: AWS::OpenSearchServerless::CollectionGroup}
  */
-export const CollectionGroup = cloudControlType<CollectionGroupArgs, CollectionGroupOutputs>("AWS::OpenSearchServerless::CollectionGroup", "aws:opensearchserverless:CollectionGroup", '{"p":[["Name","string",67],["Description","string"],["StandbyReplicas",["enum","ENABLED","DISABLED"],67],["Generation",["enum","CLASSIC","NEXTGEN"],66],["CapacityLimits",["ref","CapacityLimits"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityLimits":[["MaxSearchCapacityInOcu","number"],["MaxIndexingCapacityInOcu","number"],["MinSearchCapacityInOcu","number"],["MinIndexingCapacityInOcu","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection-group/${CollectionGroupId}"}');
+export const CollectionGroup = cloudControlType<CollectionGroupArgs, CollectionGroupOutputs>("AWS::OpenSearchServerless::CollectionGroup", "aws:opensearchserverless:CollectionGroup", '{"p":[["Name","string",67],["Description","string"],["StandbyReplicas",["enum","ENABLED","DISABLED"],67],["Generation",["enum","CLASSIC","NEXTGEN"],66],["CapacityLimits",["ref","CapacityLimits"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityLimits":[["MaxSearchCapacityInOcu","number"],["MaxIndexingCapacityInOcu","number"],["MinSearchCapacityInOcu","number"],["MinIndexingCapacityInOcu","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","StandbyReplicas","Generation"],"ro":["Id","Arn"],"uo":["Tags"],"ai":[["Name"],["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection-group/${CollectionGroupId}"}');
 /** A {@link CollectionGroup} instance: its attributes as typed outputs. */
 export type CollectionGroup = InstanceType<typeof CollectionGroup>;
 
 /** Inputs of {@link CollectionGroup}. */
 export interface CollectionGroupArgs {
-  /** The name of the collection group. */
+  /**
+   * The name of the collection group.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
-  /** The description of the collection group. */
+  /**
+   * The description of the collection group.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /** Indicates whether standby replicas are used for the collection group. */
   standbyReplicas: "ENABLED" | "DISABLED";
@@ -171,17 +205,29 @@ export interface CollectionGroupCapacityLimits {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-collectionindex.html | CloudFormation: AWS::OpenSearchServerless::CollectionIndex}
  */
-export const CollectionIndex = cloudControlType<CollectionIndexArgs, CollectionIndexOutputs>("AWS::OpenSearchServerless::CollectionIndex", "aws:opensearchserverless:CollectionIndex", '{"p":[["Id","string",67,"awsId"],["IndexName","string",67],["IndexSchema","string"]],"id":["Id","IndexName"]}');
+export const CollectionIndex = cloudControlType<CollectionIndexArgs, CollectionIndexOutputs>("AWS::OpenSearchServerless::CollectionIndex", "aws:opensearchserverless:CollectionIndex", '{"p":[["Id","string",67,"awsId"],["IndexName","string",67],["IndexSchema","string"]],"id":["Id","IndexName"],"reg":{"h":"crud","co":["Id","IndexName"],"tg":[false,false,false]}}');
 /** A {@link CollectionIndex} instance: its attributes as typed outputs. */
 export type CollectionIndex = InstanceType<typeof CollectionIndex>;
 
 /** Inputs of {@link CollectionIndex}. */
 export interface CollectionIndexArgs {
-  /** The identifier of the collection */
+  /**
+   * The identifier of the collection
+   *
+   * Length: 3–40. Pattern: `^[a-z0-9]{3,40}$`.
+   */
   awsId: string;
-  /** The name of the collection index */
+  /**
+   * The name of the collection index
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   indexName: string;
-  /** The Mappings for the collection index */
+  /**
+   * The Mappings for the collection index
+   *
+   * Length: 1–2480. Pattern: ``.
+   */
   indexSchema?: string;
 }
 
@@ -194,7 +240,7 @@ export interface CollectionIndexOutputs extends CollectionIndexArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-index.html | CloudFormation: AWS::OpenSearchServerless::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::OpenSearchServerless::Index", "aws:opensearchserverless:Index", '{"p":[["CollectionEndpoint","string",67],["IndexName","string",67],["Settings",["ref","IndexSettings"]],["Mappings",["ref","Mappings"]],["Uuid","string",8]],"id":["IndexName","CollectionEndpoint"],"d":{"IndexSettings":[["Index",["ref","Index"]],["Analysis",["ref","Analysis"],2]],"Index":[["RefreshInterval","string"],["Knn","boolean"],["KnnAlgoParamEfSearch","integer"]],"Analysis":[["Analyzer",["map",["ref","AnalyzerItems"]]]],"AnalyzerItems":[["Type","string"],["Tokenizer","string"],["Filter",["array","string"]],["CharFilter",["array","string"]]],"Mappings":[["Properties",["map",["ref","PropertyMapping"]]]],"PropertyMapping":[["Dimension","integer"],["Index","boolean"],["Type",["enum","text","knn_vector","keyword","integer"],1],["Analyzer","string"],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["CompressionLevel",["enum","16x","32x","8x","4x","2x","1x"]],["DataType",["enum","float","byte"]],["Value","string"],["Method",["ref","Method"]],["Properties",["map",["ref","PropertyMapping"]]]],"Method":[["Engine",["enum","nmslib","faiss","lucene"]],["Name",["enum","hnsw","ivf"],1],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["Parameters",["ref","Parameters"]]],"Parameters":[["EfConstruction","integer"],["M","integer"]]}}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::OpenSearchServerless::Index", "aws:opensearchserverless:Index", '{"p":[["CollectionEndpoint","string",67],["IndexName","string",67],["Settings",["ref","IndexSettings"]],["Mappings",["ref","Mappings"]],["Uuid","string",8]],"id":["IndexName","CollectionEndpoint"],"d":{"IndexSettings":[["Index",["ref","Index"]],["Analysis",["ref","Analysis"]]],"Index":[["RefreshInterval","string"],["Knn","boolean"],["KnnAlgoParamEfSearch","integer"]],"Analysis":[["Analyzer",["map",["ref","AnalyzerItems"]]]],"AnalyzerItems":[["Type","string"],["Tokenizer","string"],["Filter",["array","string"]],["CharFilter",["array","string"]]],"Mappings":[["Properties",["map",["ref","PropertyMapping"]]]],"PropertyMapping":[["Dimension","integer"],["Index","boolean"],["Type",["enum","text","knn_vector","keyword","integer"],1],["Analyzer","string"],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["CompressionLevel",["enum","16x","32x","8x","4x","2x","1x"]],["DataType",["enum","float","byte"]],["Value","string"],["Method",["ref","Method"]],["Properties",["map",["ref","PropertyMapping"]]]],"Method":[["Engine",["enum","nmslib","faiss","lucene"]],["Name",["enum","hnsw","ivf"],1],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["Parameters",["ref","Parameters"]]],"Parameters":[["EfConstruction","integer"],["M","integer"]]},"rp":[["Settings","Analysis"]],"reg":{"h":"crudl","wo":["Settings/Index/RefreshInterval","Settings/Index/KnnAlgoParamEfSearch"],"co":["IndexName","CollectionEndpoint","Settings/Analysis"],"ro":["Uuid"],"tg":[false,true,true]}}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
@@ -202,7 +248,11 @@ export type Index = InstanceType<typeof Index>;
 export interface IndexArgs {
   /** The endpoint for the collection. */
   collectionEndpoint: string;
-  /** The name of the OpenSearch Serverless index. */
+  /**
+   * The name of the OpenSearch Serverless index.
+   *
+   * Pattern: ``.
+   */
   indexName: string;
   /** Index settings for the OpenSearch Serverless index. */
   settings?: IndexIndexSettings;
@@ -324,9 +374,17 @@ export interface IndexMethod {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-opensearchserverless-index-parameters.html | CloudFormation: Parameters}
  */
 export interface IndexParameters {
-  /** The size of the dynamic list used during k-NN graph creation. */
+  /**
+   * The size of the dynamic list used during k-NN graph creation.
+   *
+   * Range: at least 1.
+   */
   efConstruction?: number;
-  /** Number of neighbors to consider during k-NN search. */
+  /**
+   * Number of neighbors to consider during k-NN search.
+   *
+   * Range: 2–100.
+   */
   m?: number;
 }
 
@@ -335,19 +393,31 @@ export interface IndexParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-lifecyclepolicy.html | CloudFormation: AWS::OpenSearchServerless::LifecyclePolicy}
  */
-export const LifecyclePolicy = cloudControlType<LifecyclePolicyArgs, LifecyclePolicyOutputs>("AWS::OpenSearchServerless::LifecyclePolicy", "aws:opensearchserverless:LifecyclePolicy", '{"p":[["Name","string",67],["Type",["enum","retention"],67],["Description","string"],["Policy","string",1]],"id":["Type","Name"]}');
+export const LifecyclePolicy = cloudControlType<LifecyclePolicyArgs, LifecyclePolicyOutputs>("AWS::OpenSearchServerless::LifecyclePolicy", "aws:opensearchserverless:LifecyclePolicy", '{"p":[["Name","string",67],["Type",["enum","retention"],67],["Description","string"],["Policy","string",1]],"id":["Type","Name"],"reg":{"h":"crudl","co":["Type","Name"],"tg":[false,false,false]}}');
 /** A {@link LifecyclePolicy} instance: its attributes as typed outputs. */
 export type LifecyclePolicy = InstanceType<typeof LifecyclePolicy>;
 
 /** Inputs of {@link LifecyclePolicy}. */
 export interface LifecyclePolicyArgs {
-  /** The name of the lifecycle policy. */
+  /**
+   * The name of the lifecycle policy.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]+$`.
+   */
   name: string;
   /** The type of lifecycle policy. */
   type: "retention";
-  /** The description of the lifecycle policy. */
+  /**
+   * The description of the lifecycle policy.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** The JSON policy document without any whitespaces. */
+  /**
+   * The JSON policy document without any whitespaces.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy: string;
 }
 
@@ -360,7 +430,7 @@ export interface LifecyclePolicyOutputs extends LifecyclePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-securityconfig.html | CloudFormation: AWS::OpenSearchServerless::SecurityConfig}
  */
-export const SecurityConfig = cloudControlType<SecurityConfigArgs, SecurityConfigOutputs>("AWS::OpenSearchServerless::SecurityConfig", "aws:opensearchserverless:SecurityConfig", '{"p":[["Type",["enum","saml","iamidentitycenter","iamfederation"],66],["Description","string"],["SamlOptions",["ref","SamlConfigOptions"]],["Name","string",66],["IamIdentityCenterOptions",["ref","IamIdentityCenterConfigOptions"]],["IamFederationOptions",["ref","IamFederationConfigOptions"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SamlConfigOptions":[["SessionTimeout","integer"],["UserAttribute","string"],["Metadata","string",1],["GroupAttribute","string"],["OpenSearchServerlessEntityId","string"]],"IamIdentityCenterConfigOptions":[["InstanceArn","string",3],["ApplicationArn","string"],["ApplicationName","string"],["ApplicationDescription","string"],["UserAttribute","string"],["GroupAttribute","string"]],"IamFederationConfigOptions":[["GroupAttribute","string"],["UserAttribute","string"]]}}');
+export const SecurityConfig = cloudControlType<SecurityConfigArgs, SecurityConfigOutputs>("AWS::OpenSearchServerless::SecurityConfig", "aws:opensearchserverless:SecurityConfig", '{"p":[["Type",["enum","saml","iamidentitycenter","iamfederation"],66],["Description","string"],["SamlOptions",["ref","SamlConfigOptions"]],["Name","string",82],["IamIdentityCenterOptions",["ref","IamIdentityCenterConfigOptions"]],["IamFederationOptions",["ref","IamFederationConfigOptions"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SamlConfigOptions":[["SessionTimeout","integer"],["UserAttribute","string"],["Metadata","string",1],["GroupAttribute","string"],["OpenSearchServerlessEntityId","string"]],"IamIdentityCenterConfigOptions":[["InstanceArn","string",1],["ApplicationArn","string"],["ApplicationName","string"],["ApplicationDescription","string"],["UserAttribute","string"],["GroupAttribute","string"]],"IamFederationConfigOptions":[["GroupAttribute","string"],["UserAttribute","string"]]},"rp":[["IamIdentityCenterOptions","InstanceArn"]],"reg":{"h":"crudl","wo":["Name"],"co":["Type","Name","IamIdentityCenterOptions/InstanceArn"],"ro":["Id","IamIdentityCenterOptions/ApplicationArn","IamIdentityCenterOptions/ApplicationName","IamIdentityCenterOptions/ApplicationDescription"],"ai":[["Name"]],"tg":[false,false,false],"nm":{"path":"Name","min":3,"max":32,"pattern":"^[a-z][a-z0-9-]{2,31}$"}}}');
 /** A {@link SecurityConfig} instance: its attributes as typed outputs. */
 export type SecurityConfig = InstanceType<typeof SecurityConfig>;
 
@@ -368,11 +438,21 @@ export type SecurityConfig = InstanceType<typeof SecurityConfig>;
 export interface SecurityConfigArgs {
   /** The type of security configuration. Currently the only option is `saml` . */
   type?: "saml" | "iamidentitycenter" | "iamfederation";
-  /** The description of the security configuration. */
+  /**
+   * The description of the security configuration.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /** SAML options for the security configuration in the form of a key-value map. */
   samlOptions?: SecurityConfigSamlConfigOptions;
-  /** The name of the security configuration. */
+  /**
+   * The name of the security configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name?: string;
   /** Describes IAM Identity Center options in the form of a key-value map. */
   iamIdentityCenterOptions?: SecurityConfigIamIdentityCenterConfigOptions;
@@ -394,13 +474,29 @@ export interface SecurityConfigOutputs extends SecurityConfigArgs {
 export interface SecurityConfigSamlConfigOptions {
   /** The session timeout, in minutes. Default is 60 minutes (12 hours). */
   sessionTimeout?: number;
-  /** A user attribute for this SAML integration. */
+  /**
+   * A user attribute for this SAML integration.
+   *
+   * Length: 1–2048. Pattern: `[\w+=,.\@-]+`.
+   */
   userAttribute?: string;
-  /** The XML IdP metadata file generated from your identity provider. */
+  /**
+   * The XML IdP metadata file generated from your identity provider.
+   *
+   * Length: 1–51200. Pattern: ``.
+   */
   metadata: string;
-  /** The group attribute for this SAML integration. */
+  /**
+   * The group attribute for this SAML integration.
+   *
+   * Length: 1–2048. Pattern: `[\w+=,.\@-]+`.
+   */
   groupAttribute?: string;
-  /** Custom entity ID attribute to override the default entity ID for this SAML integration. */
+  /**
+   * Custom entity ID attribute to override the default entity ID for this SAML integration.
+   *
+   * Length: 1–1024. Pattern: `^aws:opensearch:[0-9]{12}:*`.
+   */
   openSearchServerlessEntityId?: string;
 }
 
@@ -445,19 +541,31 @@ export interface SecurityConfigIamFederationConfigOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-securitypolicy.html | CloudFormation: AWS::OpenSearchServerless::SecurityPolicy}
  */
-export const SecurityPolicy = cloudControlType<SecurityPolicyArgs, SecurityPolicyOutputs>("AWS::OpenSearchServerless::SecurityPolicy", "aws:opensearchserverless:SecurityPolicy", '{"p":[["Policy","string",1],["Type",["enum","encryption","network"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"]}');
+export const SecurityPolicy = cloudControlType<SecurityPolicyArgs, SecurityPolicyOutputs>("AWS::OpenSearchServerless::SecurityPolicy", "aws:opensearchserverless:SecurityPolicy", '{"p":[["Policy","string",1],["Type",["enum","encryption","network"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"],"reg":{"h":"crudl","co":["Type","Name"],"tg":[false,false,false]}}');
 /** A {@link SecurityPolicy} instance: its attributes as typed outputs. */
 export type SecurityPolicy = InstanceType<typeof SecurityPolicy>;
 
 /** Inputs of {@link SecurityPolicy}. */
 export interface SecurityPolicyArgs {
-  /** The JSON policy document without any whitespaces. */
+  /**
+   * The JSON policy document without any whitespaces.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy: string;
   /** The type of security policy. Can be either `encryption` or `network` . */
   type: "encryption" | "network";
-  /** The description of the security policy. */
+  /**
+   * The description of the security policy.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
 }
 
@@ -470,19 +578,35 @@ export interface SecurityPolicyOutputs extends SecurityPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-vpcendpoint.html | CloudFormation: AWS::OpenSearchServerless::VpcEndpoint}
  */
-export const VpcEndpoint = cloudControlType<VpcEndpointArgs, VpcEndpointOutputs>("AWS::OpenSearchServerless::VpcEndpoint", "aws:opensearchserverless:VpcEndpoint", '{"p":[["VpcId","string",67],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const VpcEndpoint = cloudControlType<VpcEndpointArgs, VpcEndpointOutputs>("AWS::OpenSearchServerless::VpcEndpoint", "aws:opensearchserverless:VpcEndpoint", '{"p":[["VpcId","string",67],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["Name","VpcId"],"ro":["Id"],"uo":["SecurityGroupIds","SubnetIds"],"ai":[["Name"]],"tg":[false,false,false]}}');
 /** A {@link VpcEndpoint} instance: its attributes as typed outputs. */
 export type VpcEndpoint = InstanceType<typeof VpcEndpoint>;
 
 /** Inputs of {@link VpcEndpoint}. */
 export interface VpcEndpointArgs {
-  /** The ID of the VPC from which you access OpenSearch Serverless. */
+  /**
+   * The ID of the VPC from which you access OpenSearch Serverless.
+   *
+   * Length: 1–255. Pattern: `^vpc-[0-9a-z]*$`.
+   */
   vpcId: string;
-  /** The unique identifiers of the security groups that define the ports, protocols, and sources for inbound traffic that you are authorizing into your endpoint. */
+  /**
+   * The unique identifiers of the security groups that define the ports, protocols, and sources for inbound traffic that you are authorizing into your endpoint.
+   *
+   * Items: 1–5. Each item: Length: 1–128. Pattern: `^[\w+\-]+$`.
+   */
   securityGroupIds?: string[];
-  /** The ID of the subnets from which you access OpenSearch Serverless. */
+  /**
+   * The ID of the subnets from which you access OpenSearch Serverless.
+   *
+   * Items: 1–6. Each item: Length: 1–32. Pattern: `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`.
+   */
   subnetIds: string[];
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
 }
 

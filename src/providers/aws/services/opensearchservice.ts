@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchservice-application.html | CloudFormation: AWS::OpenSearchService::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::OpenSearchService::Application", "aws:opensearchservice:Application", '{"p":[["IamIdentityCenterOptions",["ref","IamIdentityCenterOptions"]],["Name","string",67],["Endpoint","string"],["AppConfigs",["array",["ref","AppConfig"]]],["KmsKeyArn","string",66],["DataSources",["array",["ref","DataSource"]]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Name"],"d":{"IamIdentityCenterOptions":[["Enabled","boolean"],["IamIdentityCenterInstanceArn","string"],["IamRoleForIdentityCenterApplicationArn","string"]],"AppConfig":[["Key",["enum","opensearchDashboards.dashboardAdmin.users","opensearchDashboards.dashboardAdmin.groups"],1],["Value","string",1]],"DataSource":[["DataSourceArn","string",1],["DataSourceDescription","string"]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::OpenSearchService::Application", "aws:opensearchservice:Application", '{"p":[["IamIdentityCenterOptions",["ref","IamIdentityCenterOptions"]],["Name","string",67],["Endpoint","string"],["AppConfigs",["array",["ref","AppConfig"]]],["KmsKeyArn","string",82],["DataSources",["array",["ref","DataSource"]]],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Name"],"d":{"IamIdentityCenterOptions":[["Enabled","boolean"],["IamIdentityCenterInstanceArn","string"],["IamRoleForIdentityCenterApplicationArn","string"]],"AppConfig":[["Key",["enum","opensearchDashboards.dashboardAdmin.users","opensearchDashboards.dashboardAdmin.groups"],1],["Value","string",1]],"DataSource":[["DataSourceArn","string",1],["DataSourceDescription","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyArn"],"co":["Name","KmsKeyArn"],"ro":["Id","Arn"],"uo":["AppConfigs","DataSources"],"ai":[["Arn"]],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -21,13 +21,23 @@ export type Application = InstanceType<typeof Application>;
 export interface ApplicationArgs {
   /** Settings container for integrating IAM Identity Center with OpenSearch UI applications, which enables enabling secure user authentication and access control across multiple data sources. This setup supports single sign-on (SSO) through IAM Identity Center, allowing centralized user management. */
   iamIdentityCenterOptions?: ApplicationIamIdentityCenterOptions;
-  /** The name of an OpenSearch application. */
+  /**
+   * The name of an OpenSearch application.
+   *
+   * Length: 3–40. Pattern: `[a-z][a-z0-9\-]+`.
+   */
   name: string;
   /** The endpoint URL of an OpenSearch application. */
   endpoint?: string;
   /** List of application configurations. */
   appConfigs?: ApplicationAppConfig[];
-  /** The ARN of the KMS key used to encrypt the application. */
+  /**
+   * The ARN of the KMS key used to encrypt the application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws(-[a-z]+)*:kms:[a-z0-9-]+:\d{12}:key/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   kmsKeyArn?: string;
   /** List of data sources. */
   dataSources?: ApplicationDataSource[];
@@ -65,7 +75,11 @@ export interface ApplicationIamIdentityCenterOptions {
 export interface ApplicationAppConfig {
   /** The configuration item to set, such as the admin role for the OpenSearch application. */
   key: "opensearchDashboards.dashboardAdmin.users" | "opensearchDashboards.dashboardAdmin.groups";
-  /** The value assigned to the configuration key, such as an IAM user ARN. */
+  /**
+   * The value assigned to the configuration key, such as an IAM user ARN.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -86,7 +100,7 @@ export interface ApplicationDataSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchservice-domain.html | CloudFormation: AWS::OpenSearchService::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::OpenSearchService::Domain", "aws:opensearchservice:Domain", '{"p":[["EngineVersion","string"],["SoftwareUpdateOptions",["ref","SoftwareUpdateOptions"]],["DomainName","string",66],["LogPublishingOptions",["map",["ref","LogPublishingOption"]]],["SnapshotOptions",["ref","SnapshotOptions"]],["VPCOptions",["ref","VPCOptions"]],["NodeToNodeEncryptionOptions",["ref","NodeToNodeEncryptionOptions"]],["AccessPolicies","json"],["DomainEndpointOptions",["ref","DomainEndpointOptions"]],["CognitoOptions",["ref","CognitoOptions"]],["AdvancedOptions",["map","string"]],["AdvancedSecurityOptions",["ref","AdvancedSecurityOptionsInput"]],["EBSOptions",["ref","EBSOptions"]],["EncryptionAtRestOptions",["ref","EncryptionAtRestOptions"]],["OffPeakWindowOptions",["ref","OffPeakWindowOptions"]],["Tags",["array",["ref","Tag"]]],["ClusterConfig",["ref","ClusterConfig"]],["IPAddressType","string"],["DomainArn","string"],["SkipShardMigrationWait","boolean"],["IdentityCenterOptions",["ref","IdentityCenterOptions"]],["AIMLOptions",["ref","AIMLOptions"]],["DeploymentStrategyOptions",["ref","DeploymentStrategyOptions"]],["AutomatedSnapshotPauseOptions",["ref","AutomatedSnapshotPauseOptions"]],["EngineMode",["enum","GENERAL","OPTIMIZED"],66],["UseCase",["enum","SEARCH","VECTOR","OBSERVABILITY","MIXED"]],["DomainEndpoints",["map","string"],8],["DomainEndpoint","string",8],["ServiceSoftwareOptions",["ref","ServiceSoftwareOptions"],8],["Id","string",8,"awsId"],["Arn","string",72],["DomainEndpointV2","string",8]],"id":["DomainName"],"d":{"SoftwareUpdateOptions":[["AutoSoftwareUpdateEnabled","boolean"],["UseLatestServiceSoftwareForBlueGreen","boolean"]],"LogPublishingOption":[["CloudWatchLogsLogGroupArn","string"],["Enabled","boolean"]],"SnapshotOptions":[["AutomatedSnapshotStartHour","integer"]],"VPCOptions":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["EgressEnabled","boolean"]],"NodeToNodeEncryptionOptions":[["Enabled","boolean"]],"DomainEndpointOptions":[["CustomEndpointEnabled","boolean"],["EnforceHTTPS","boolean"],["CustomEndpointCertificateArn","string"],["CustomEndpoint","string"],["TLSSecurityPolicy","string"]],"CognitoOptions":[["UserPoolId","string"],["Enabled","boolean"],["IdentityPoolId","string"],["RoleArn","string"]],"AdvancedSecurityOptionsInput":[["AnonymousAuthEnabled","boolean"],["InternalUserDatabaseEnabled","boolean"],["SAMLOptions",["ref","SAMLOptions"]],["Enabled","boolean"],["AnonymousAuthDisableDate","string"],["MasterUserOptions",["ref","MasterUserOptions"]],["JWTOptions",["ref","JWTOptions"]],["IAMFederationOptions",["ref","IAMFederationOptions"]]],"SAMLOptions":[["MasterBackendRole","string"],["SubjectKey","string"],["Idp",["ref","Idp"]],["SessionTimeoutMinutes","integer"],["RolesKey","string"],["Enabled","boolean"],["MasterUserName","string"]],"Idp":[["EntityId","string",1],["MetadataContent","string",1]],"MasterUserOptions":[["MasterUserPassword","string",48],["MasterUserARN","string"],["MasterUserName","string"]],"JWTOptions":[["Enabled","boolean"],["PublicKey","string"],["SubjectKey","string"],["RolesKey","string"]],"IAMFederationOptions":[["Enabled","boolean"],["RolesKey","string"],["SubjectKey","string"]],"EBSOptions":[["EBSEnabled","boolean"],["VolumeType","string"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"]],"EncryptionAtRestOptions":[["KmsKeyId","string"],["Enabled","boolean"]],"OffPeakWindowOptions":[["OffPeakWindow",["ref","OffPeakWindow"]],["Enabled","boolean"]],"OffPeakWindow":[["WindowStartTime",["ref","WindowStartTime"]]],"WindowStartTime":[["Hours","integer",1],["Minutes","integer",1]],"ClusterConfig":[["InstanceCount","integer"],["MultiAZWithStandbyEnabled","boolean"],["WarmEnabled","boolean"],["WarmCount","integer"],["DedicatedMasterEnabled","boolean"],["ZoneAwarenessConfig",["ref","ZoneAwarenessConfig"]],["DedicatedMasterCount","integer"],["InstanceType","string"],["WarmType","string"],["ZoneAwarenessEnabled","boolean"],["DedicatedMasterType","string"],["ColdStorageOptions",["ref","ColdStorageOptions"]],["NodeOptions",["array",["ref","NodeOption"]]]],"ZoneAwarenessConfig":[["AvailabilityZoneCount","integer"]],"ColdStorageOptions":[["Enabled","boolean"]],"NodeOption":[["NodeType",["enum","coordinator"]],["NodeConfig",["ref","NodeConfig"]]],"NodeConfig":[["Enabled","boolean"],["Type","string"],["Count","integer"]],"IdentityCenterOptions":[["EnabledAPIAccess","boolean"],["IdentityCenterInstanceARN","string"],["SubjectKey",["enum","UserName","UserId","Email"]],["RolesKey",["enum","GroupName","GroupId"]],["IdentityCenterApplicationARN","string"],["IdentityStoreId","string"]],"AIMLOptions":[["S3VectorsEngine",["ref","S3VectorsEngine"]],["ServerlessVectorAcceleration",["ref","ServerlessVectorAcceleration"]]],"S3VectorsEngine":[["Enabled","boolean",1]],"ServerlessVectorAcceleration":[["Enabled","boolean"]],"DeploymentStrategyOptions":[["DeploymentStrategy",["enum","Default","CapacityOptimized"]]],"AutomatedSnapshotPauseOptions":[["Enabled","boolean",1],["StartTime","string"],["EndTime","string"]],"ServiceSoftwareOptions":[["NewVersion","string"],["UpdateStatus","string"],["Description","string"],["Cancellable","boolean"],["CurrentVersion","string"],["AutomatedUpdateDate","string"],["UpdateAvailable","boolean"],["OptionalDeployment","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:es:${Region}:${Account}:domain/${DomainName}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::OpenSearchService::Domain", "aws:opensearchservice:Domain", '{"p":[["EngineVersion","string"],["SoftwareUpdateOptions",["ref","SoftwareUpdateOptions"]],["DomainName","string",66],["LogPublishingOptions",["map",["ref","LogPublishingOption"]]],["SnapshotOptions",["ref","SnapshotOptions"]],["VPCOptions",["ref","VPCOptions"]],["NodeToNodeEncryptionOptions",["ref","NodeToNodeEncryptionOptions"]],["AccessPolicies","json"],["DomainEndpointOptions",["ref","DomainEndpointOptions"]],["CognitoOptions",["ref","CognitoOptions"]],["AdvancedOptions",["map","string"]],["AdvancedSecurityOptions",["ref","AdvancedSecurityOptionsInput"]],["EBSOptions",["ref","EBSOptions"]],["EncryptionAtRestOptions",["ref","EncryptionAtRestOptions"]],["OffPeakWindowOptions",["ref","OffPeakWindowOptions"]],["Tags",["array",["ref","Tag"]]],["ClusterConfig",["ref","ClusterConfig"]],["IPAddressType","string"],["DomainArn","string"],["SkipShardMigrationWait","boolean"],["IdentityCenterOptions",["ref","IdentityCenterOptions"]],["AIMLOptions",["ref","AIMLOptions"]],["DeploymentStrategyOptions",["ref","DeploymentStrategyOptions"]],["AutomatedSnapshotPauseOptions",["ref","AutomatedSnapshotPauseOptions"]],["EngineMode",["enum","GENERAL","OPTIMIZED"],66],["UseCase",["enum","SEARCH","VECTOR","OBSERVABILITY","MIXED"]],["DomainEndpoints",["map","string"],8],["DomainEndpoint","string",8],["ServiceSoftwareOptions",["ref","ServiceSoftwareOptions"],8],["Id","string",8,"awsId"],["Arn","string",72],["DomainEndpointV2","string",8]],"id":["DomainName"],"d":{"SoftwareUpdateOptions":[["AutoSoftwareUpdateEnabled","boolean"],["UseLatestServiceSoftwareForBlueGreen","boolean"]],"LogPublishingOption":[["CloudWatchLogsLogGroupArn","string"],["Enabled","boolean"]],"SnapshotOptions":[["AutomatedSnapshotStartHour","integer"]],"VPCOptions":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["EgressEnabled","boolean"]],"NodeToNodeEncryptionOptions":[["Enabled","boolean"]],"DomainEndpointOptions":[["CustomEndpointEnabled","boolean"],["EnforceHTTPS","boolean"],["CustomEndpointCertificateArn","string"],["CustomEndpoint","string"],["TLSSecurityPolicy","string"]],"CognitoOptions":[["UserPoolId","string"],["Enabled","boolean"],["IdentityPoolId","string"],["RoleArn","string"]],"AdvancedSecurityOptionsInput":[["AnonymousAuthEnabled","boolean"],["InternalUserDatabaseEnabled","boolean"],["SAMLOptions",["ref","SAMLOptions"]],["Enabled","boolean"],["AnonymousAuthDisableDate","string"],["MasterUserOptions",["ref","MasterUserOptions"]],["JWTOptions",["ref","JWTOptions"]],["IAMFederationOptions",["ref","IAMFederationOptions"]]],"SAMLOptions":[["MasterBackendRole","string"],["SubjectKey","string"],["Idp",["ref","Idp"]],["SessionTimeoutMinutes","integer"],["RolesKey","string"],["Enabled","boolean"],["MasterUserName","string"]],"Idp":[["EntityId","string",1],["MetadataContent","string",1]],"MasterUserOptions":[["MasterUserPassword","string",48],["MasterUserARN","string"],["MasterUserName","string"]],"JWTOptions":[["Enabled","boolean"],["PublicKey","string"],["SubjectKey","string"],["RolesKey","string"]],"IAMFederationOptions":[["Enabled","boolean"],["RolesKey","string"],["SubjectKey","string"]],"EBSOptions":[["EBSEnabled","boolean"],["VolumeType","string"],["Throughput","integer"],["Iops","integer"],["VolumeSize","integer"]],"EncryptionAtRestOptions":[["KmsKeyId","string"],["Enabled","boolean"]],"OffPeakWindowOptions":[["OffPeakWindow",["ref","OffPeakWindow"]],["Enabled","boolean"]],"OffPeakWindow":[["WindowStartTime",["ref","WindowStartTime"]]],"WindowStartTime":[["Hours","integer",1],["Minutes","integer",1]],"ClusterConfig":[["InstanceCount","integer"],["MultiAZWithStandbyEnabled","boolean"],["WarmEnabled","boolean"],["WarmCount","integer"],["DedicatedMasterEnabled","boolean"],["ZoneAwarenessConfig",["ref","ZoneAwarenessConfig"]],["DedicatedMasterCount","integer"],["InstanceType","string"],["WarmType","string"],["ZoneAwarenessEnabled","boolean"],["DedicatedMasterType","string"],["ColdStorageOptions",["ref","ColdStorageOptions"]],["NodeOptions",["array",["ref","NodeOption"]]]],"ZoneAwarenessConfig":[["AvailabilityZoneCount","integer"]],"ColdStorageOptions":[["Enabled","boolean"]],"NodeOption":[["NodeType",["enum","coordinator"]],["NodeConfig",["ref","NodeConfig"]]],"NodeConfig":[["Enabled","boolean"],["Type","string"],["Count","integer"]],"IdentityCenterOptions":[["EnabledAPIAccess","boolean"],["IdentityCenterInstanceARN","string"],["SubjectKey",["enum","UserName","UserId","Email"]],["RolesKey",["enum","GroupName","GroupId"]],["IdentityCenterApplicationARN","string"],["IdentityStoreId","string"]],"AIMLOptions":[["S3VectorsEngine",["ref","S3VectorsEngine"]],["ServerlessVectorAcceleration",["ref","ServerlessVectorAcceleration"]]],"S3VectorsEngine":[["Enabled","boolean",1]],"ServerlessVectorAcceleration":[["Enabled","boolean"]],"DeploymentStrategyOptions":[["DeploymentStrategy",["enum","Default","CapacityOptimized"]]],"AutomatedSnapshotPauseOptions":[["Enabled","boolean",1],["StartTime","string"],["EndTime","string"]],"ServiceSoftwareOptions":[["NewVersion","string"],["UpdateStatus","string"],["Description","string"],["Cancellable","boolean"],["CurrentVersion","string"],["AutomatedUpdateDate","string"],["UpdateAvailable","boolean"],["OptionalDeployment","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crud","wo":["AdvancedSecurityOptions/MasterUserOptions","AdvancedSecurityOptions/SAMLOptions/MasterUserName","AdvancedSecurityOptions/SAMLOptions/MasterBackendRole","AdvancedSecurityOptions/JWTOptions/PublicKey"],"co":["DomainName","EngineMode"],"ro":["Id","Arn","DomainArn","DomainEndpoint","DomainEndpointV2","DomainEndpoints","ServiceSoftwareOptions","AdvancedSecurityOptions/AnonymousAuthDisableDate","IdentityCenterOptions/IdentityCenterApplicationARN","IdentityCenterOptions/IdentityStoreId"],"pt":{"EncryptionAtRestOptions/KmsKeyId":"$split(EncryptionAtRestOptions.KmsKeyId, \\"/\\")[-1] $OR EncryptionAtRestOptions.KmsKeyId"},"tg":[true,true,true],"nm":{"path":"DomainName"}},"arn":"arn:${Partition}:es:${Region}:${Account}:domain/${DomainName}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -174,6 +188,7 @@ export interface DomainOutputs extends DomainArgs {
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
    */
   domainName: string;
+  domainArn: string;
   domainEndpoints: Record<string, string>;
   /** The domain-specific endpoint used for requests to the OpenSearch APIs, such as `search-mystack-1ab2cdefghij-ab1c2deckoyb3hofw7wpqa3cm.us-west-1.es.amazonaws.com` . */
   domainEndpoint: string;
@@ -363,7 +378,11 @@ export interface DomainSAMLOptions {
 export interface DomainIdp {
   /** The unique entity ID of the application in the SAML identity provider. */
   entityId: string;
-  /** The metadata of the SAML application, in XML format. */
+  /**
+   * The metadata of the SAML application, in XML format.
+   *
+   * Length: 1–1048576.
+   */
   metadataContent: string;
 }
 
@@ -476,9 +495,17 @@ export interface DomainOffPeakWindow {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-opensearchservice-domain-windowstarttime.html | CloudFormation: WindowStartTime}
  */
 export interface DomainWindowStartTime {
-  /** The start hour of the window in Coordinated Universal Time (UTC), using 24-hour time. For example, 17 refers to 5:00 P.M. UTC. The minimum value is 0 and the maximum value is 23. */
+  /**
+   * The start hour of the window in Coordinated Universal Time (UTC), using 24-hour time. For example, 17 refers to 5:00 P.M. UTC. The minimum value is 0 and the maximum value is 23.
+   *
+   * Range: 0–23.
+   */
   hours: number;
-  /** The start minute of the window, in UTC. The minimum value is 0 and the maximum value is 59. */
+  /**
+   * The start minute of the window, in UTC. The minimum value is 0 and the maximum value is 59.
+   *
+   * Range: 0–59.
+   */
   minutes: number;
 }
 

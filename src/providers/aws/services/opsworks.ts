@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-app.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::App: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-app.html | CloudFormation: AWS::OpsWorks::App}
  */
-export const App = cloudControlType<AppArgs, AppOutputs>("AWS::OpsWorks::App", "aws:opsworks:App", '{"p":[["AppSource",["ref","Source"]],["Attributes",["map","string"]],["DataSources",["array",["ref","DataSource"]]],["Description","string"],["Domains",["array","string"]],["EnableSsl","boolean"],["Environment",["array",["ref","EnvironmentVariable"]]],["Name","string",1],["Shortname","string",66],["SslConfiguration",["ref","SslConfiguration"]],["StackId","string",67],["Type","string",1]],"d":{"Source":[["Password","string",48],["Revision","string"],["SshKey","string"],["Type","string"],["Url","string"],["Username","string"]],"DataSource":[["Arn","string"],["DatabaseName","string"],["Type","string"]],"EnvironmentVariable":[["Key","string",1],["Secure","boolean"],["Value","string",1]],"SslConfiguration":[["Certificate","string"],["Chain","string"],["PrivateKey","string"]]}}');
+export const App = cloudControlType<AppArgs, AppOutputs>("AWS::OpsWorks::App", "aws:opsworks:App", '{"p":[["AppSource",["ref","Source"]],["Attributes",["map","string"]],["DataSources",["array",["ref","DataSource"]]],["Description","string"],["Domains",["array","string"]],["EnableSsl","boolean"],["Environment",["array",["ref","EnvironmentVariable"]]],["Name","string",1],["Shortname","string",66],["SslConfiguration",["ref","SslConfiguration"]],["StackId","string",67],["Type","string",1]],"d":{"Source":[["Password","string",48],["Revision","string"],["SshKey","string"],["Type","string"],["Url","string"],["Username","string"]],"DataSource":[["Arn","string"],["DatabaseName","string"],["Type","string"]],"EnvironmentVariable":[["Key","string",1],["Secure","boolean"],["Value","string",1]],"SslConfiguration":[["Certificate","string"],["Chain","string"],["PrivateKey","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link App} instance: its attributes as typed outputs. */
 export type App = InstanceType<typeof App>;
 
@@ -124,9 +126,11 @@ export interface AppSslConfiguration {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-elbattachment.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::ElasticLoadBalancerAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-elasticloadbalancerattachment.html | CloudFormation: AWS::OpsWorks::ElasticLoadBalancerAttachment}
  */
-export const ElasticLoadBalancerAttachment = cloudControlType<ElasticLoadBalancerAttachmentArgs, ElasticLoadBalancerAttachmentOutputs>("AWS::OpsWorks::ElasticLoadBalancerAttachment", "aws:opsworks:ElasticLoadBalancerAttachment", '{"p":[["ElasticLoadBalancerName","string",1],["LayerId","string",1]]}');
+export const ElasticLoadBalancerAttachment = cloudControlType<ElasticLoadBalancerAttachmentArgs, ElasticLoadBalancerAttachmentOutputs>("AWS::OpsWorks::ElasticLoadBalancerAttachment", "aws:opsworks:ElasticLoadBalancerAttachment", '{"p":[["ElasticLoadBalancerName","string",1],["LayerId","string",1]],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ElasticLoadBalancerAttachment} instance: its attributes as typed outputs. */
 export type ElasticLoadBalancerAttachment = InstanceType<typeof ElasticLoadBalancerAttachment>;
 
@@ -145,9 +149,11 @@ export interface ElasticLoadBalancerAttachmentOutputs extends ElasticLoadBalance
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-instance.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::Instance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-instance.html | CloudFormation: AWS::OpsWorks::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::OpsWorks::Instance", "aws:opsworks:Instance", '{"p":[["AgentVersion","string"],["AmiId","string"],["Architecture","string"],["AutoScalingType","string",66],["AvailabilityZone","string",66],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],66],["EbsOptimized","boolean",66],["ElasticIps",["array","string"]],["Hostname","string"],["InstallUpdatesOnBoot","boolean"],["InstanceType","string",1],["LayerIds",["array","string"],1],["Os","string"],["RootDeviceType","string",66],["SshKeyName","string"],["StackId","string",67],["SubnetId","string",66],["Tenancy","string",66],["TimeBasedAutoScaling",["ref","TimeBasedAutoScaling"],66],["VirtualizationType","string",66],["Volumes",["array","string"]],["PrivateDnsName","string",8],["PrivateIp","string",8],["PublicDnsName","string",8],["PublicIp","string",8]],"d":{"BlockDeviceMapping":[["DeviceName","string"],["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"]],"EbsBlockDevice":[["DeleteOnTermination","boolean"],["Iops","integer"],["SnapshotId","string"],["VolumeSize","integer"],["VolumeType","string"]],"TimeBasedAutoScaling":[["Friday",["map","string"]],["Monday",["map","string"]],["Saturday",["map","string"]],["Sunday",["map","string"]],["Thursday",["map","string"]],["Tuesday",["map","string"]],["Wednesday",["map","string"]]]}}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::OpsWorks::Instance", "aws:opsworks:Instance", '{"p":[["AgentVersion","string"],["AmiId","string"],["Architecture","string"],["AutoScalingType","string",66],["AvailabilityZone","string",66],["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]],66],["EbsOptimized","boolean",66],["ElasticIps",["array","string"]],["Hostname","string"],["InstallUpdatesOnBoot","boolean"],["InstanceType","string",1],["LayerIds",["array","string"],1],["Os","string"],["RootDeviceType","string",66],["SshKeyName","string"],["StackId","string",67],["SubnetId","string",66],["Tenancy","string",66],["TimeBasedAutoScaling",["ref","TimeBasedAutoScaling"],66],["VirtualizationType","string",66],["Volumes",["array","string"]],["PrivateDnsName","string",8],["PrivateIp","string",8],["PublicDnsName","string",8],["PublicIp","string",8]],"d":{"BlockDeviceMapping":[["DeviceName","string"],["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"]],"EbsBlockDevice":[["DeleteOnTermination","boolean"],["Iops","integer"],["SnapshotId","string"],["VolumeSize","integer"],["VolumeType","string"]],"TimeBasedAutoScaling":[["Friday",["map","string"]],["Monday",["map","string"]],["Saturday",["map","string"]],["Sunday",["map","string"]],["Thursday",["map","string"]],["Tuesday",["map","string"]],["Wednesday",["map","string"]]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
@@ -295,9 +301,11 @@ export interface InstanceTimeBasedAutoScaling {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-layer.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::Layer: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-layer.html | CloudFormation: AWS::OpsWorks::Layer}
  */
-export const Layer = cloudControlType<LayerArgs, LayerOutputs>("AWS::OpsWorks::Layer", "aws:opsworks:Layer", '{"p":[["Attributes",["map","string"]],["AutoAssignElasticIps","boolean",1],["AutoAssignPublicIps","boolean",1],["CustomInstanceProfileArn","string"],["CustomJson","json"],["CustomRecipes",["ref","Recipes"]],["CustomSecurityGroupIds",["array","string"]],["EnableAutoHealing","boolean",1],["InstallUpdatesOnBoot","boolean"],["LifecycleEventConfiguration",["ref","LifecycleEventConfiguration"]],["LoadBasedAutoScaling",["ref","LoadBasedAutoScaling"]],["Name","string",1],["Packages",["array","string"]],["Shortname","string",1],["StackId","string",67],["Tags",["array",["ref","Tag"]]],["Type","string",67],["UseEbsOptimizedInstances","boolean"],["VolumeConfigurations",["array",["ref","VolumeConfiguration"]]]],"d":{"Recipes":[["Configure",["array","string"]],["Deploy",["array","string"]],["Setup",["array","string"]],["Shutdown",["array","string"]],["Undeploy",["array","string"]]],"LifecycleEventConfiguration":[["ShutdownEventConfiguration",["ref","ShutdownEventConfiguration"]]],"ShutdownEventConfiguration":[["DelayUntilElbConnectionsDrained","boolean"],["ExecutionTimeout","integer"]],"LoadBasedAutoScaling":[["DownScaling",["ref","AutoScalingThresholds"]],["Enable","boolean"],["UpScaling",["ref","AutoScalingThresholds"]]],"AutoScalingThresholds":[["CpuThreshold","number"],["IgnoreMetricsTime","integer"],["InstanceCount","integer"],["LoadThreshold","number"],["MemoryThreshold","number"],["ThresholdsWaitTime","integer"]],"VolumeConfiguration":[["Encrypted","boolean"],["Iops","integer"],["MountPoint","string"],["NumberOfDisks","integer"],["RaidLevel","integer"],["Size","integer"],["VolumeType","string"]]}}');
+export const Layer = cloudControlType<LayerArgs, LayerOutputs>("AWS::OpsWorks::Layer", "aws:opsworks:Layer", '{"p":[["Attributes",["map","string"]],["AutoAssignElasticIps","boolean",1],["AutoAssignPublicIps","boolean",1],["CustomInstanceProfileArn","string"],["CustomJson","json"],["CustomRecipes",["ref","Recipes"]],["CustomSecurityGroupIds",["array","string"]],["EnableAutoHealing","boolean",1],["InstallUpdatesOnBoot","boolean"],["LifecycleEventConfiguration",["ref","LifecycleEventConfiguration"]],["LoadBasedAutoScaling",["ref","LoadBasedAutoScaling"]],["Name","string",1],["Packages",["array","string"]],["Shortname","string",1],["StackId","string",67],["Tags",["array",["ref","Tag"]]],["Type","string",67],["UseEbsOptimizedInstances","boolean"],["VolumeConfigurations",["array",["ref","VolumeConfiguration"]]]],"d":{"Recipes":[["Configure",["array","string"]],["Deploy",["array","string"]],["Setup",["array","string"]],["Shutdown",["array","string"]],["Undeploy",["array","string"]]],"LifecycleEventConfiguration":[["ShutdownEventConfiguration",["ref","ShutdownEventConfiguration"]]],"ShutdownEventConfiguration":[["DelayUntilElbConnectionsDrained","boolean"],["ExecutionTimeout","integer"]],"LoadBasedAutoScaling":[["DownScaling",["ref","AutoScalingThresholds"]],["Enable","boolean"],["UpScaling",["ref","AutoScalingThresholds"]]],"AutoScalingThresholds":[["CpuThreshold","number"],["IgnoreMetricsTime","integer"],["InstanceCount","integer"],["LoadThreshold","number"],["MemoryThreshold","number"],["ThresholdsWaitTime","integer"]],"VolumeConfiguration":[["Encrypted","boolean"],["Iops","integer"],["MountPoint","string"],["NumberOfDisks","integer"],["RaidLevel","integer"],["Size","integer"],["VolumeType","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Layer} instance: its attributes as typed outputs. */
 export type Layer = InstanceType<typeof Layer>;
 
@@ -446,9 +454,11 @@ export interface LayerVolumeConfiguration {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-stack.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::Stack: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-stack.html | CloudFormation: AWS::OpsWorks::Stack}
  */
-export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::OpsWorks::Stack", "aws:opsworks:Stack", '{"p":[["AgentVersion","string"],["Attributes",["map","string"]],["ChefConfiguration",["ref","ChefConfiguration"]],["CloneAppIds",["array","string"],66],["ClonePermissions","boolean",66],["ConfigurationManager",["ref","StackConfigurationManager"]],["CustomCookbooksSource",["ref","Source"]],["CustomJson","json"],["DefaultAvailabilityZone","string"],["DefaultInstanceProfileArn","string",1],["DefaultOs","string"],["DefaultRootDeviceType","string"],["DefaultSshKeyName","string"],["DefaultSubnetId","string"],["EcsClusterArn","string"],["ElasticIps",["array",["ref","ElasticIp"]]],["HostnameTheme","string"],["Name","string",1],["RdsDbInstances",["array",["ref","RdsDbInstance"]]],["ServiceRoleArn","string",67],["SourceStackId","string",66],["Tags",["array",["ref","Tag"]]],["UseCustomCookbooks","boolean"],["UseOpsworksSecurityGroups","boolean"],["VpcId","string",66]],"d":{"ChefConfiguration":[["BerkshelfVersion","string"],["ManageBerkshelf","boolean"]],"StackConfigurationManager":[["Name","string"],["Version","string"]],"Source":[["Password","string",48],["Revision","string"],["SshKey","string"],["Type","string"],["Url","string"],["Username","string"]],"ElasticIp":[["Ip","string",1],["Name","string"]],"RdsDbInstance":[["DbPassword","string",49],["DbUser","string",1],["RdsDbInstanceArn","string",1]]}}');
+export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::OpsWorks::Stack", "aws:opsworks:Stack", '{"p":[["AgentVersion","string"],["Attributes",["map","string"]],["ChefConfiguration",["ref","ChefConfiguration"]],["CloneAppIds",["array","string"],66],["ClonePermissions","boolean",66],["ConfigurationManager",["ref","StackConfigurationManager"]],["CustomCookbooksSource",["ref","Source"]],["CustomJson","json"],["DefaultAvailabilityZone","string"],["DefaultInstanceProfileArn","string",1],["DefaultOs","string"],["DefaultRootDeviceType","string"],["DefaultSshKeyName","string"],["DefaultSubnetId","string"],["EcsClusterArn","string"],["ElasticIps",["array",["ref","ElasticIp"]]],["HostnameTheme","string"],["Name","string",1],["RdsDbInstances",["array",["ref","RdsDbInstance"]]],["ServiceRoleArn","string",67],["SourceStackId","string",66],["Tags",["array",["ref","Tag"]]],["UseCustomCookbooks","boolean"],["UseOpsworksSecurityGroups","boolean"],["VpcId","string",66]],"d":{"ChefConfiguration":[["BerkshelfVersion","string"],["ManageBerkshelf","boolean"]],"StackConfigurationManager":[["Name","string"],["Version","string"]],"Source":[["Password","string",48],["Revision","string"],["SshKey","string"],["Type","string"],["Url","string"],["Username","string"]],"ElasticIp":[["Ip","string",1],["Name","string"]],"RdsDbInstance":[["DbPassword","string",49],["DbUser","string",1],["RdsDbInstanceArn","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Stack} instance: its attributes as typed outputs. */
 export type Stack = InstanceType<typeof Stack>;
 
@@ -668,9 +678,11 @@ export interface StackRdsDbInstance {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-userprofile.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::UserProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-userprofile.html | CloudFormation: AWS::OpsWorks::UserProfile}
  */
-export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::OpsWorks::UserProfile", "aws:opsworks:UserProfile", '{"p":[["AllowSelfManagement","boolean"],["IamUserArn","string",67],["SshPublicKey","string"],["SshUsername","string"]]}');
+export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::OpsWorks::UserProfile", "aws:opsworks:UserProfile", '{"p":[["AllowSelfManagement","boolean"],["IamUserArn","string",67],["SshPublicKey","string"],["SshUsername","string"]],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link UserProfile} instance: its attributes as typed outputs. */
 export type UserProfile = InstanceType<typeof UserProfile>;
 
@@ -693,9 +705,11 @@ export interface UserProfileOutputs extends UserProfileArgs {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-volume.html
  *
+ * @deprecated Cloud Control cannot create AWS::OpsWorks::Volume: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opsworks-volume.html | CloudFormation: AWS::OpsWorks::Volume}
  */
-export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::OpsWorks::Volume", "aws:opsworks:Volume", '{"p":[["Ec2VolumeId","string",67],["MountPoint","string"],["Name","string"],["StackId","string",67]]}');
+export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::OpsWorks::Volume", "aws:opsworks:Volume", '{"p":[["Ec2VolumeId","string",67],["MountPoint","string"],["Name","string"],["StackId","string",67]],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Volume} instance: its attributes as typed outputs. */
 export type Volume = InstanceType<typeof Volume>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-account.html | CloudFormation: AWS::Organizations::Account}
  */
-export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::Organizations::Account", "aws:organizations:Account", '{"p":[["RoleName","string"],["Email","string",1],["ParentIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["AccountName","string",1],["JoinedMethod",["enum","INVITED","CREATED"],8],["Status",["enum","ACTIVE","SUSPENDED","PENDING_CLOSURE"],8],["JoinedTimestamp","string",8],["AccountId","string",72],["Arn","string",72],["State",["enum","PENDING_ACTIVATION","ACTIVE","SUSPENDED","PENDING_CLOSURE","CLOSED"],8],["Paths",["array","string"],8]],"id":["AccountId"],"tags":["Tags","standard"]}');
+export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::Organizations::Account", "aws:organizations:Account", '{"p":[["RoleName","string",16],["Email","string",1],["ParentIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["AccountName","string",1],["JoinedMethod",["enum","INVITED","CREATED"],8],["Status",["enum","ACTIVE","SUSPENDED","PENDING_CLOSURE"],8],["JoinedTimestamp","string",8],["AccountId","string",72],["Arn","string",72],["State",["enum","PENDING_ACTIVATION","ACTIVE","SUSPENDED","PENDING_CLOSURE","CLOSED"],8],["Paths",["array","string"],8]],"id":["AccountId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoleName"],"ro":["AccountId","Status","State","JoinedTimestamp","JoinedMethod","Arn","Paths"],"uo":["ParentIds","Tags"],"tg":[true,true,true]}}');
 /** A {@link Account} instance: its attributes as typed outputs. */
 export type Account = InstanceType<typeof Account>;
 
@@ -30,12 +30,18 @@ export interface AccountArgs {
    *
    * - [Creating the OrganizationAccountAccessRole in an invited member account](https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_accounts_access.html#orgs_manage_accounts_create-cross-account-role) in the *AWS Organizations User Guide*
    * - Steps 2 and 3 in [IAM Tutorial: Delegate access across AWS accounts using IAM roles](https://docs.aws.amazon.com/IAM/latest/UserGuide/tutorial_cross-account-with-roles.html) in the *IAM User Guide* …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64. Pattern: `[\w+=,.\@-]{1,64}`.
    */
   roleName?: string;
   /**
    * The email address associated with the AWS account.
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) for this parameter is a string of characters that represents a standard internet email address.
+   *
+   * Length: 6–64. Pattern: `[^\s\@]+\@[^\s\@]+\.[^\s\@]+`.
    */
   email: string;
   /**
@@ -47,6 +53,8 @@ export interface AccountArgs {
    *
    * - *Root* - A string that begins with "r-" followed by from 4 to 32 lowercase letters or digits.
    * - *Organizational unit (OU)* - A string that begins with "ou-" followed by from 4 to 32 lowercase letters or digits (the ID of the root that the OU is in). This string is followed by a second "-" dash and from 8 to 32 additional lowercase letters or digits.
+   *
+   * Each item: Pattern: `^(r-[0-9a-z]{4,32})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
    */
   parentIds?: string[];
   /**
@@ -55,7 +63,11 @@ export interface AccountArgs {
    * > If any one of the tags is not valid or if you exceed the maximum allowed number of tags for an account, then the entire request fails and the account is not created.
    */
   tags?: AwsTag[];
-  /** The account name given to the account when it was created. */
+  /**
+   * The account name given to the account when it was created.
+   *
+   * Length: 1–50. Pattern: ``.
+   */
   accountName: string;
 }
 
@@ -88,7 +100,7 @@ export interface AccountOutputs extends AccountArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-organization.html | CloudFormation: AWS::Organizations::Organization}
  */
-export const Organization = cloudControlType<OrganizationArgs, OrganizationOutputs>("AWS::Organizations::Organization", "aws:organizations:Organization", '{"p":[["FeatureSet",["enum","ALL","CONSOLIDATED_BILLING"]],["RootId","string",8],["Id","string",72,"awsId"],["Arn","string",72],["ManagementAccountArn","string",8],["ManagementAccountId","string",8],["ManagementAccountEmail","string",8]],"id":["Id"]}');
+export const Organization = cloudControlType<OrganizationArgs, OrganizationOutputs>("AWS::Organizations::Organization", "aws:organizations:Organization", '{"p":[["FeatureSet",["enum","ALL","CONSOLIDATED_BILLING"]],["RootId","string",8],["Id","string",72,"awsId"],["Arn","string",72],["ManagementAccountArn","string",8],["ManagementAccountId","string",8],["ManagementAccountEmail","string",8]],"id":["Id"],"reg":{"h":"crudl","ro":["Id","Arn","ManagementAccountArn","ManagementAccountId","ManagementAccountEmail","RootId"],"tg":[false,true,true]}}');
 /** A {@link Organization} instance: its attributes as typed outputs. */
 export type Organization = InstanceType<typeof Organization>;
 
@@ -134,7 +146,7 @@ export interface OrganizationOutputs extends OrganizationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-organizationalunit.html | CloudFormation: AWS::Organizations::OrganizationalUnit}
  */
-export const OrganizationalUnit = cloudControlType<OrganizationalUnitArgs, OrganizationalUnitOutputs>("AWS::Organizations::OrganizationalUnit", "aws:organizations:OrganizationalUnit", '{"p":[["ParentId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["Path","string",8]],"id":["Id"],"tags":["Tags","standard"]}');
+export const OrganizationalUnit = cloudControlType<OrganizationalUnitArgs, OrganizationalUnitOutputs>("AWS::Organizations::OrganizationalUnit", "aws:organizations:OrganizationalUnit", '{"p":[["ParentId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["Path","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ParentId"],"ro":["Arn","Id","Path"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link OrganizationalUnit} instance: its attributes as typed outputs. */
 export type OrganizationalUnit = InstanceType<typeof OrganizationalUnit>;
 
@@ -149,6 +161,8 @@ export interface OrganizationalUnitArgs {
    *
    * - *Root* - A string that begins with "r-" followed by from 4 to 32 lowercase letters or digits.
    * - *Organizational unit (OU)* - A string that begins with "ou-" followed by from 4 to 32 lowercase letters or digits (the ID of the root that the OU is in). This string is followed by a second "-" dash and from 8 to 32 additional lowercase letters or digits.
+   *
+   * Length: at most 100. Pattern: `^(r-[0-9a-z]{4,32})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
    */
   parentId: string;
   /**
@@ -161,6 +175,8 @@ export interface OrganizationalUnitArgs {
    * The friendly name of this OU.
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) that is used to validate this parameter is a string of any of the characters in the ASCII character range.
+   *
+   * Length: 1–128. Pattern: `[\s\S]*`.
    */
   name: string;
 }
@@ -188,7 +204,7 @@ export interface OrganizationalUnitOutputs extends OrganizationalUnitArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-policy.html | CloudFormation: AWS::Organizations::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::Organizations::Policy", "aws:organizations:Policy", '{"p":[["Type",["enum","AISERVICES_OPT_OUT_POLICY","BACKUP_POLICY","BEDROCK_POLICY","CHATBOT_POLICY","DECLARATIVE_POLICY_EC2","INSPECTOR_POLICY","NETWORK_SECURITY_DIRECTOR_POLICY","RESOURCE_CONTROL_POLICY","S3_POLICY","SECURITYHUB_POLICY","SERVICE_CONTROL_POLICY","TAG_POLICY","UPGRADE_ROLLOUT_POLICY"],67],["TargetIds",["array","string"]],["Description","string"],["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["AwsManaged","boolean",8]],"id":["Id"],"tags":["Tags","standard"]}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::Organizations::Policy", "aws:organizations:Policy", '{"p":[["Type",["enum","AISERVICES_OPT_OUT_POLICY","BACKUP_POLICY","BEDROCK_POLICY","CHATBOT_POLICY","DECLARATIVE_POLICY_EC2","INSPECTOR_POLICY","NETWORK_SECURITY_DIRECTOR_POLICY","RESOURCE_CONTROL_POLICY","S3_POLICY","SECURITYHUB_POLICY","SERVICE_CONTROL_POLICY","TAG_POLICY","UPGRADE_ROLLOUT_POLICY"],67],["TargetIds",["array","string"]],["Description","string"],["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["AwsManaged","boolean",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Type"],"ro":["Id","Arn","AwsManaged"],"uo":["TargetIds","Tags"],"tg":[true,true,true]}}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -204,9 +220,15 @@ export interface PolicyArgs {
    * - *Root* - A string that begins with "r-" followed by from 4 to 32 lowercase letters or digits.
    * - *Account* - A string that consists of exactly 12 digits.
    * - *Organizational unit (OU)* - A string that begins with "ou-" followed by from 4 to 32 lowercase letters or digits (the ID of the root that the OU is in). This string is followed by a second "-" dash and from 8 to 32 additional lowercase letters or digits.
+   *
+   * Each item: Pattern: `^(r-[0-9a-z]{4,32})|(\d{12})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
    */
   targetIds?: string[];
-  /** Human readable description of the policy. */
+  /**
+   * Human readable description of the policy.
+   *
+   * Length: at most 512. Pattern: `[\s\S]*`.
+   */
   description?: string;
   /**
    * The policy text content. You can specify the policy content as a JSON object or a JSON string.
@@ -226,6 +248,8 @@ export interface PolicyArgs {
    * - Amazon Inspector policies: 10,000 characters
    * - Amazon Bedrock policies: 10,000 characters
    * - Upgrade rollout policies: 10,000 characters …
+   *
+   * Length: 1–1000000. Pattern: `[\s\S]*`.
    */
   content: Record<string, unknown> | string;
   /**
@@ -238,6 +262,8 @@ export interface PolicyArgs {
    * Name of the policy.
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) that is used to validate this parameter is a string of any of the characters in the ASCII character range.
+   *
+   * Length: 1–128. Pattern: `[\s\S]*`.
    */
   name: string;
 }
@@ -261,7 +287,7 @@ export interface PolicyOutputs extends PolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-resourcepolicy.html | CloudFormation: AWS::Organizations::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Organizations::ResourcePolicy", "aws:organizations:ResourcePolicy", '{"p":[["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Organizations::ResourcePolicy", "aws:organizations:ResourcePolicy", '{"p":[["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
@@ -271,6 +297,8 @@ export interface ResourcePolicyArgs {
    * The policy text of the organization resource policy. You can specify the resource policy content as a JSON object or a JSON string.
    *
    * > When you specify the resource policy content as a JSON string, you can't perform drift detection on the CloudFormation stack. For this reason, we recommend specifying the resource policy content as a JSON object instead.
+   *
+   * Length: 1–40000. Pattern: `[\s\S]*`.
    */
   content: Record<string, unknown> | string;
   /**

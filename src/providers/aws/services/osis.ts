@@ -8,26 +8,48 @@
  * @module cairn-iac/aws/osis
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The AWS::OSIS::Pipeline resource creates an Amazon OpenSearch Ingestion pipeline.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-osis-pipeline.html | CloudFormation: AWS::OSIS::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::OSIS::Pipeline", "aws:osis:Pipeline", '{"p":[["PipelineConfigurationBody","string",1],["MinUnits","integer",1],["PipelineName","string",67],["VpcOptions",["ref","VpcOptions"]],["MaxUnits","integer",1],["LogPublishingOptions",["ref","LogPublishingOptions"]],["Tags",["array",["ref","Tag"]]],["BufferOptions",["ref","BufferOptions"]],["EncryptionAtRestOptions",["ref","EncryptionAtRestOptions"]],["PipelineRoleArn","string"],["ResourcePolicy",["ref","ResourcePolicy"]],["PipelineArn","string",72],["VpcEndpoints",["array",["ref","VpcEndpoint"]],8],["IngestEndpointUrls",["array","string"],8],["VpcEndpointService","string",8]],"id":["PipelineArn"],"d":{"VpcOptions":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["VpcEndpointManagement",["enum","CUSTOMER","SERVICE"]],["VpcAttachmentOptions",["ref","VpcAttachmentOptions"]]],"VpcAttachmentOptions":[["AttachToVpc","boolean",1],["CidrBlock","string",1]],"LogPublishingOptions":[["CloudWatchLogDestination",["ref","CloudWatchLogDestination"]],["IsLoggingEnabled","boolean"]],"CloudWatchLogDestination":[["LogGroup","string",1]],"BufferOptions":[["PersistentBufferEnabled","boolean",1]],"EncryptionAtRestOptions":[["KmsKeyArn","string",1]],"ResourcePolicy":[["Policy","json",1]],"VpcEndpoint":[["VpcId","string"],["VpcOptions",["ref","VpcOptions"]],["VpcEndpointId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:osis:${Region}:${Account}:pipeline/${PipelineName}"}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::OSIS::Pipeline", "aws:osis:Pipeline", '{"p":[["PipelineConfigurationBody","string",1],["MinUnits","integer",1],["PipelineName","string",67],["VpcOptions",["ref","VpcOptions"],16],["MaxUnits","integer",1],["LogPublishingOptions",["ref","LogPublishingOptions"]],["Tags",["array",["ref","Tag"]]],["BufferOptions",["ref","BufferOptions"]],["EncryptionAtRestOptions",["ref","EncryptionAtRestOptions"]],["PipelineRoleArn","string"],["ResourcePolicy",["ref","ResourcePolicy"]],["PipelineArn","string",72],["VpcEndpoints",["array",["ref","VpcEndpoint"]],8],["IngestEndpointUrls",["array","string"],8],["VpcEndpointService","string",8]],"id":["PipelineArn"],"d":{"VpcOptions":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["VpcEndpointManagement",["enum","CUSTOMER","SERVICE"]],["VpcAttachmentOptions",["ref","VpcAttachmentOptions"]]],"VpcAttachmentOptions":[["AttachToVpc","boolean",1],["CidrBlock","string",1]],"LogPublishingOptions":[["CloudWatchLogDestination",["ref","CloudWatchLogDestination"]],["IsLoggingEnabled","boolean"]],"CloudWatchLogDestination":[["LogGroup","string",1]],"BufferOptions":[["PersistentBufferEnabled","boolean",1]],"EncryptionAtRestOptions":[["KmsKeyArn","string",1]],"ResourcePolicy":[["Policy","json",1]],"VpcEndpoint":[["VpcId","string"],["VpcOptions",["ref","VpcOptions"]],["VpcEndpointId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["VpcOptions"],"co":["PipelineName"],"ro":["PipelineArn","IngestEndpointUrls","VpcEndpoints","VpcEndpointService"],"uo":["Tags","VpcOptions/SecurityGroupIds","VpcOptions/SubnetIds","VpcEndpoints","VpcEndpoints/*/VpcOptions/SecurityGroupIds","VpcEndpoints/*/VpcOptions/SubnetIds","IngestEndpointUrls"],"tg":[true,true,true]},"arn":"arn:${Partition}:osis:${Region}:${Account}:pipeline/${PipelineName}"}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
 /** Inputs of {@link Pipeline}. */
 export interface PipelineArgs {
-  /** The Data Prepper pipeline configuration in YAML format. */
+  /**
+   * The Data Prepper pipeline configuration in YAML format.
+   *
+   * Length: 1–100000.
+   */
   pipelineConfigurationBody: string;
-  /** The minimum pipeline capacity, in Ingestion Compute Units (ICUs). */
+  /**
+   * The minimum pipeline capacity, in Ingestion Compute Units (ICUs).
+   *
+   * Range: 1–384.
+   */
   minUnits: number;
-  /** The name of the pipeline. */
+  /**
+   * The name of the pipeline.
+   *
+   * Length: 3–28. Pattern: `[a-z][a-z0-9\-]+`.
+   */
   pipelineName: string;
-  /** Options that specify the subnets and security groups for an OpenSearch Ingestion VPC endpoint. */
+  /**
+   * Options that specify the subnets and security groups for an OpenSearch Ingestion VPC endpoint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vpcOptions?: PipelineVpcOptions;
-  /** The maximum pipeline capacity, in Ingestion Compute Units (ICUs). */
+  /**
+   * The maximum pipeline capacity, in Ingestion Compute Units (ICUs).
+   *
+   * Range: 1–384.
+   */
   maxUnits: number;
   /** Key-value pairs that represent log publishing settings. */
   logPublishingOptions?: PipelineLogPublishingOptions;
@@ -37,7 +59,11 @@ export interface PipelineArgs {
   bufferOptions?: PipelineBufferOptions;
   /** Options to control how OpenSearch encrypts buffer data. */
   encryptionAtRestOptions?: PipelineEncryptionAtRestOptions;
-  /** The Amazon Resource Name (ARN) of the IAM role that the pipeline uses to access AWS resources. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that the pipeline uses to access AWS resources.
+   *
+   * Length: 20–2048. Pattern: `^arn:(aws|aws\-cn|aws\-us\-gov|aws\-iso|aws\-iso\-b|aws\-iso\-e|aws\-iso\-f):iam::[0-9]+:role\/.*$`.
+   */
   pipelineRoleArn?: string;
   resourcePolicy?: PipelineResourcePolicy;
 }
@@ -60,9 +86,17 @@ export interface PipelineOutputs extends PipelineArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-osis-pipeline-vpcoptions.html | CloudFormation: VpcOptions}
  */
 export interface PipelineVpcOptions {
-  /** A list of security groups associated with the VPC endpoint. */
+  /**
+   * A list of security groups associated with the VPC endpoint.
+   *
+   * Each item: Length: 11–20. Pattern: `sg-\w{8}(\w{9})?`.
+   */
   securityGroupIds?: string[];
-  /** A list of subnet IDs associated with the VPC endpoint. */
+  /**
+   * A list of subnet IDs associated with the VPC endpoint.
+   *
+   * Each item: Length: 15–24. Pattern: `subnet-\w{8}(\w{9})?`.
+   */
   subnetIds: string[];
   /** Defines whether you or Amazon OpenSearch Ingestion service create and manage the VPC endpoint configured for the pipeline. */
   vpcEndpointManagement?: "CUSTOMER" | "SERVICE";
@@ -78,7 +112,11 @@ export interface PipelineVpcOptions {
 export interface PipelineVpcAttachmentOptions {
   /** Whether a VPC is attached to the pipeline. */
   attachToVpc: boolean;
-  /** The CIDR block to be reserved for OpenSearch Ingestion to create elastic network interfaces (ENIs). */
+  /**
+   * The CIDR block to be reserved for OpenSearch Ingestion to create elastic network interfaces (ENIs).
+   *
+   * Pattern: `^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)/(3[0-2]|[12]?[0-9])$`.
+   */
   cidrBlock: string;
 }
 
@@ -100,7 +138,11 @@ export interface PipelineLogPublishingOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-osis-pipeline-cloudwatchlogdestination.html | CloudFormation: CloudWatchLogDestination}
  */
 export interface PipelineCloudWatchLogDestination {
-  /** The name of the CloudWatch Logs group to send pipeline logs to. You can specify an existing log group or create a new one. For example, `/aws/vendedlogs/OpenSearchService/pipelines` . */
+  /**
+   * The name of the CloudWatch Logs group to send pipeline logs to. You can specify an existing log group or create a new one. For example, `/aws/vendedlogs/OpenSearchService/pipelines` .
+   *
+   * Length: 1–512. Pattern: `\/aws\/vendedlogs\/[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroup: string;
 }
 
@@ -126,7 +168,7 @@ export interface PipelineEncryptionAtRestOptions {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-osis-pipeline-resourcepolicy.html | CloudFormation: ResourcePolicy} */
 export interface PipelineResourcePolicy {
-  policy: Record<string, unknown>;
+  policy: PolicyDocument;
 }
 
 /**

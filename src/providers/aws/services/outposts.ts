@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Definition of AWS::Outposts::Outpost Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Outposts::Outpost: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-outposts-outpost.html | CloudFormation: AWS::Outposts::Outpost}
  */
-export const Outpost = cloudControlType<OutpostArgs, OutpostOutputs>("AWS::Outposts::Outpost", "aws:outposts:Outpost", '{"p":[["SiteId","string",67],["Name","string",1],["Description","string"],["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["SupportedHardwareType",["enum","RACK","SERVER"]],["Tags",["array",["ref","Tag"]]],["OutpostId","string",72],["OutpostArn","string",72],["OwnerId","string",8],["SiteArn","string",8],["LifeCycleStatus","string",8]],"id":["OutpostArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:outposts:${Region}:${Account}:outpost/${OutpostId}"}');
+export const Outpost = cloudControlType<OutpostArgs, OutpostOutputs>("AWS::Outposts::Outpost", "aws:outposts:Outpost", '{"p":[["SiteId","string",67],["Name","string",1],["Description","string"],["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["SupportedHardwareType",["enum","RACK","SERVER"]],["Tags",["array",["ref","Tag"]]],["OutpostId","string",72],["OutpostArn","string",72],["OwnerId","string",8],["SiteArn","string",8],["LifeCycleStatus","string",8]],"id":["OutpostArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:outposts:${Region}:${Account}:outpost/${OutpostId}"}');
 /** A {@link Outpost} instance: its attributes as typed outputs. */
 export type Outpost = InstanceType<typeof Outpost>;
 
@@ -42,14 +44,17 @@ export interface OutpostOutputs extends OutpostArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-outposts-site.html | CloudFormation: AWS::Outposts::Site}
  */
-export const Site = cloudControlType<SiteArgs, SiteOutputs>("AWS::Outposts::Site", "aws:outposts:Site", '{"p":[["Name","string",1],["Description","string"],["Notes","string"],["Tags",["array",["ref","Tag"]]],["OperatingAddress",["ref","Address"],66],["ShippingAddress",["ref","Address"],66],["RackPhysicalProperties",["ref","RackPhysicalProperties"]],["SiteId","string",72],["SiteArn","string",72]],"id":["SiteArn"],"d":{"Address":[["ContactName","string",1],["ContactPhoneNumber","string",1],["AddressLine1","string",1],["AddressLine2","string"],["AddressLine3","string"],["City","string",1],["StateOrRegion","string",1],["DistrictOrCounty","string"],["PostalCode","string",1],["CountryCode","string",1],["Municipality","string"]],"RackPhysicalProperties":[["PowerDrawKva",["enum","POWER_5_KVA","POWER_10_KVA","POWER_15_KVA","POWER_30_KVA"]],["PowerPhase",["enum","SINGLE_PHASE","THREE_PHASE"]],["PowerConnector",["enum","L6_30P","IEC309","AH530P7W","AH532P6W","CS8365C"]],["PowerFeedDrop",["enum","ABOVE_RACK","BELOW_RACK"]],["UplinkGbps",["enum","UPLINK_1G","UPLINK_10G","UPLINK_40G","UPLINK_100G"]],["UplinkCount",["enum","UPLINK_COUNT_1","UPLINK_COUNT_2","UPLINK_COUNT_3","UPLINK_COUNT_4","UPLINK_COUNT_5","UPLINK_COUNT_6","UPLINK_COUNT_7","UPLINK_COUNT_8","UPLINK_COUNT_12","UPLINK_COUNT_16"]],["FiberOpticCableType",["enum","SINGLE_MODE","MULTI_MODE"]],["OpticalStandard",["enum","OPTIC_10GBASE_SR","OPTIC_10GBASE_IR","OPTIC_10GBASE_LR","OPTIC_40GBASE_SR","OPTIC_40GBASE_ESR","OPTIC_40GBASE_IR4_LR4L","OPTIC_40GBASE_LR4","OPTIC_100GBASE_SR4","OPTIC_100GBASE_CWDM4","OPTIC_100GBASE_LR4","OPTIC_100G_PSM4_MSA","OPTIC_1000BASE_LX","OPTIC_1000BASE_SX"]],["MaximumSupportedWeightLbs",["enum","NO_LIMIT","MAX_1400_LBS","MAX_1600_LBS","MAX_1800_LBS","MAX_2000_LBS"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:outposts:${Region}:${Account}:site/${SiteId}"}');
+export const Site = cloudControlType<SiteArgs, SiteOutputs>("AWS::Outposts::Site", "aws:outposts:Site", '{"p":[["Name","string",1],["Description","string"],["Notes","string"],["Tags",["array",["ref","Tag"]]],["OperatingAddress",["ref","Address"],66],["ShippingAddress",["ref","Address"],66],["RackPhysicalProperties",["ref","RackPhysicalProperties"]],["SiteId","string",72],["SiteArn","string",72]],"id":["SiteArn"],"d":{"Address":[["ContactName","string",1],["ContactPhoneNumber","string",1],["AddressLine1","string",1],["AddressLine2","string"],["AddressLine3","string"],["City","string",1],["StateOrRegion","string",1],["DistrictOrCounty","string"],["PostalCode","string",1],["CountryCode","string",1],["Municipality","string"]],"RackPhysicalProperties":[["PowerDrawKva",["enum","POWER_5_KVA","POWER_10_KVA","POWER_15_KVA","POWER_30_KVA"]],["PowerPhase",["enum","SINGLE_PHASE","THREE_PHASE"]],["PowerConnector",["enum","L6_30P","IEC309","AH530P7W","AH532P6W","CS8365C"]],["PowerFeedDrop",["enum","ABOVE_RACK","BELOW_RACK"]],["UplinkGbps",["enum","UPLINK_1G","UPLINK_10G","UPLINK_40G","UPLINK_100G"]],["UplinkCount",["enum","UPLINK_COUNT_1","UPLINK_COUNT_2","UPLINK_COUNT_3","UPLINK_COUNT_4","UPLINK_COUNT_5","UPLINK_COUNT_6","UPLINK_COUNT_7","UPLINK_COUNT_8","UPLINK_COUNT_12","UPLINK_COUNT_16"]],["FiberOpticCableType",["enum","SINGLE_MODE","MULTI_MODE"]],["OpticalStandard",["enum","OPTIC_10GBASE_SR","OPTIC_10GBASE_IR","OPTIC_10GBASE_LR","OPTIC_40GBASE_SR","OPTIC_40GBASE_ESR","OPTIC_40GBASE_IR4_LR4L","OPTIC_40GBASE_LR4","OPTIC_100GBASE_SR4","OPTIC_100GBASE_CWDM4","OPTIC_100GBASE_LR4","OPTIC_100G_PSM4_MSA","OPTIC_1000BASE_LX","OPTIC_1000BASE_SX"]],["MaximumSupportedWeightLbs",["enum","NO_LIMIT","MAX_1400_LBS","MAX_1600_LBS","MAX_1800_LBS","MAX_2000_LBS"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OperatingAddress","ShippingAddress"],"ro":["SiteId","SiteArn"],"ai":[["SiteId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:outposts:${Region}:${Account}:site/${SiteId}"}');
 /** A {@link Site} instance: its attributes as typed outputs. */
 export type Site = InstanceType<typeof Site>;
 
 /** Inputs of {@link Site}. */
 export interface SiteArgs {
+  /** Length: 1–1000. Pattern: `^[\S ]+$`. */
   name: string;
+  /** Length: 1–1001. Pattern: `^[\S ]+$`. */
   description?: string;
+  /** Length: 1–2000. Pattern: `^[\S \n]+$`. */
   notes?: string;
   tags?: AwsTag[];
   operatingAddress?: SiteAddress;
@@ -65,16 +70,27 @@ export interface SiteOutputs extends SiteArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-outposts-site-address.html | CloudFormation: Address} */
 export interface SiteAddress {
+  /** Length: 1–255. Pattern: `^\S[\S ]*$`. */
   contactName: string;
+  /** Length: 1–20. Pattern: `^[\S ]+$`. */
   contactPhoneNumber: string;
+  /** Length: 1–180. Pattern: `^\S[\S ]*$`. */
   addressLine1: string;
+  /** Length: 0–60. Pattern: `^\S[\S ]*$`. */
   addressLine2?: string;
+  /** Length: 0–60. Pattern: `^\S[\S ]*$`. */
   addressLine3?: string;
+  /** Length: 1–50. Pattern: `^\S[\S ]*$`. */
   city: string;
+  /** Length: 1–50. Pattern: `^\S[\S ]*$`. */
   stateOrRegion: string;
+  /** Length: 1–60. Pattern: `^\S[\S ]*$`. */
   districtOrCounty?: string;
+  /** Length: 1–20. Pattern: `^[a-zA-Z0-9 -]+$`. */
   postalCode: string;
+  /** Length: 2–2. Pattern: `^[A-Z]{2}$`. */
   countryCode: string;
+  /** Length: 0–180. Pattern: `^\S[\S ]*$`. */
   municipality?: string;
 }
 

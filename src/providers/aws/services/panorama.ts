@@ -16,27 +16,49 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-panorama-applicationinstance.html | CloudFormation: AWS::Panorama::ApplicationInstance}
  */
-export const ApplicationInstance = cloudControlType<ApplicationInstanceArgs, ApplicationInstanceOutputs>("AWS::Panorama::ApplicationInstance", "aws:panorama:ApplicationInstance", '{"p":[["DefaultRuntimeContextDevice","string",67],["Description","string",66],["ApplicationInstanceIdToReplace","string",66],["ManifestOverridesPayload",["ref","ManifestOverridesPayload"],66],["RuntimeRoleArn","string",66],["ManifestPayload",["ref","ManifestPayload"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DefaultRuntimeContextDeviceName","string",8],["Status",["enum","DEPLOYMENT_PENDING","DEPLOYMENT_REQUESTED","DEPLOYMENT_IN_PROGRESS","DEPLOYMENT_ERROR","DEPLOYMENT_SUCCEEDED","REMOVAL_PENDING","REMOVAL_REQUESTED","REMOVAL_IN_PROGRESS","REMOVAL_FAILED","REMOVAL_SUCCEEDED"],8],["ApplicationInstanceId","string",72],["CreatedTime","integer",8],["StatusDescription","string",8],["HealthStatus",["enum","RUNNING","ERROR","NOT_AVAILABLE"],8],["LastUpdatedTime","integer",8],["Arn","string",72]],"id":["ApplicationInstanceId"],"d":{"ManifestOverridesPayload":[["PayloadData","string",2]],"ManifestPayload":[["PayloadData","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:panorama:${Region}:${Account}:applicationInstance/${ApplicationInstanceId}"}');
+export const ApplicationInstance = cloudControlType<ApplicationInstanceArgs, ApplicationInstanceOutputs>("AWS::Panorama::ApplicationInstance", "aws:panorama:ApplicationInstance", '{"p":[["DefaultRuntimeContextDevice","string",67],["Description","string",66],["ApplicationInstanceIdToReplace","string",82],["ManifestOverridesPayload",["ref","ManifestOverridesPayload"],66],["RuntimeRoleArn","string",66],["ManifestPayload",["ref","ManifestPayload"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DefaultRuntimeContextDeviceName","string",8],["Status",["enum","DEPLOYMENT_PENDING","DEPLOYMENT_REQUESTED","DEPLOYMENT_IN_PROGRESS","DEPLOYMENT_ERROR","DEPLOYMENT_SUCCEEDED","REMOVAL_PENDING","REMOVAL_REQUESTED","REMOVAL_IN_PROGRESS","REMOVAL_FAILED","REMOVAL_SUCCEEDED"],8],["ApplicationInstanceId","string",72],["CreatedTime","integer",8],["StatusDescription","string",8],["HealthStatus",["enum","RUNNING","ERROR","NOT_AVAILABLE"],8],["LastUpdatedTime","integer",8],["Arn","string",72]],"id":["ApplicationInstanceId"],"d":{"ManifestOverridesPayload":[["PayloadData","string"]],"ManifestPayload":[["PayloadData","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ApplicationInstanceIdToReplace"],"co":["Name","Description","ManifestPayload","ManifestOverridesPayload","RuntimeRoleArn","DefaultRuntimeContextDevice","ApplicationInstanceIdToReplace"],"ro":["ApplicationInstanceId","Arn","Status","HealthStatus","StatusDescription","DefaultRuntimeContextDeviceName","CreatedTime","LastUpdatedTime"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":255,"pattern":"^[a-zA-Z0-9\\\\-_]+$"}},"arn":"arn:${Partition}:panorama:${Region}:${Account}:applicationInstance/${ApplicationInstanceId}"}');
 /** A {@link ApplicationInstance} instance: its attributes as typed outputs. */
 export type ApplicationInstance = InstanceType<typeof ApplicationInstance>;
 
 /** Inputs of {@link ApplicationInstance}. */
 export interface ApplicationInstanceArgs {
-  /** The device's ID. */
+  /**
+   * The device's ID.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   defaultRuntimeContextDevice: string;
-  /** A description for the application instance. */
+  /**
+   * A description for the application instance.
+   *
+   * Length: 0–255. Pattern: `^.*$`.
+   */
   description?: string;
-  /** The ID of an application instance to replace with the new instance. */
+  /**
+   * The ID of an application instance to replace with the new instance.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   applicationInstanceIdToReplace?: string;
   /** Setting overrides for the application manifest. */
   manifestOverridesPayload?: ApplicationInstanceManifestOverridesPayload;
-  /** The ARN of a runtime role for the application instance. */
+  /**
+   * The ARN of a runtime role for the application instance.
+   *
+   * Length: 1–255. Pattern: `^arn:[a-z0-9][-.a-z0-9]{0,62}:iam::[0-9]{12}:role/.+$`.
+   */
   runtimeRoleArn?: string;
   /** The application's manifest document. */
   manifestPayload: ApplicationInstanceManifestPayload;
   /** Tags for the application instance. */
   tags?: AwsTag[];
-  /** A name for the application instance. */
+  /**
+   * A name for the application instance.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   name?: string;
 }
 
@@ -66,7 +88,11 @@ export interface ApplicationInstanceOutputs extends ApplicationInstanceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-panorama-applicationinstance-manifestoverridespayload.html | CloudFormation: ManifestOverridesPayload}
  */
 export interface ApplicationInstanceManifestOverridesPayload {
-  /** The overrides document. */
+  /**
+   * The overrides document.
+   *
+   * Length: 0–51200. Pattern: `^.+$`.
+   */
   payloadData?: string;
 }
 
@@ -76,7 +102,11 @@ export interface ApplicationInstanceManifestOverridesPayload {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-panorama-applicationinstance-manifestpayload.html | CloudFormation: ManifestPayload}
  */
 export interface ApplicationInstanceManifestPayload {
-  /** The application manifest. */
+  /**
+   * The application manifest.
+   *
+   * Length: 1–51200. Pattern: `^.+$`.
+   */
   payloadData?: string;
 }
 
@@ -88,13 +118,17 @@ export interface ApplicationInstanceManifestPayload {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-panorama-package.html | CloudFormation: AWS::Panorama::Package}
  */
-export const Package = cloudControlType<PackageArgs, PackageOutputs>("AWS::Panorama::Package", "aws:panorama:Package", '{"p":[["PackageName","string",67],["StorageLocation",["ref","StorageLocation"]],["Tags",["array",["ref","Tag"]]],["CreatedTime","integer",8],["PackageId","string",72],["Arn","string",72]],"id":["PackageId"],"d":{"StorageLocation":[["RepoPrefixLocation","string"],["GeneratedPrefixLocation","string"],["BinaryPrefixLocation","string"],["Bucket","string"],["ManifestPrefixLocation","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:panorama:${Region}:${Account}:package/${PackageId}"}');
+export const Package = cloudControlType<PackageArgs, PackageOutputs>("AWS::Panorama::Package", "aws:panorama:Package", '{"p":[["PackageName","string",67],["StorageLocation",["ref","StorageLocation"]],["Tags",["array",["ref","Tag"]]],["CreatedTime","integer",8],["PackageId","string",72],["Arn","string",72]],"id":["PackageId"],"d":{"StorageLocation":[["RepoPrefixLocation","string"],["GeneratedPrefixLocation","string"],["BinaryPrefixLocation","string"],["Bucket","string"],["ManifestPrefixLocation","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PackageName"],"ro":["PackageId","Arn","CreatedTime","StorageLocation/Bucket","StorageLocation/RepoPrefixLocation","StorageLocation/GeneratedPrefixLocation","StorageLocation/BinaryPrefixLocation","StorageLocation/ManifestPrefixLocation"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:panorama:${Region}:${Account}:package/${PackageId}"}');
 /** A {@link Package} instance: its attributes as typed outputs. */
 export type Package = InstanceType<typeof Package>;
 
 /** Inputs of {@link Package}. */
 export interface PackageArgs {
-  /** A name for the package. */
+  /**
+   * A name for the package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   packageName: string;
   /** A storage location. */
   storageLocation?: PackageStorageLocation;
@@ -138,23 +172,45 @@ export interface PackageStorageLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-panorama-packageversion.html | CloudFormation: AWS::Panorama::PackageVersion}
  */
-export const PackageVersion = cloudControlType<PackageVersionArgs, PackageVersionOutputs>("AWS::Panorama::PackageVersion", "aws:panorama:PackageVersion", '{"p":[["UpdatedLatestPatchVersion","string"],["PatchVersion","string",67],["MarkLatest","boolean"],["PackageId","string",67],["OwnerAccount","string",66],["PackageVersion","string",67],["Status",["enum","REGISTER_PENDING","REGISTER_COMPLETED","FAILED","DELETING"],8],["PackageName","string",8],["StatusDescription","string",8],["PackageArn","string",8],["IsLatestPatch","boolean",8],["RegisteredTime","integer",8]],"id":["PackageId","PackageVersion","PatchVersion"]}');
+export const PackageVersion = cloudControlType<PackageVersionArgs, PackageVersionOutputs>("AWS::Panorama::PackageVersion", "aws:panorama:PackageVersion", '{"p":[["UpdatedLatestPatchVersion","string",16],["PatchVersion","string",67],["MarkLatest","boolean"],["PackageId","string",67],["OwnerAccount","string",66],["PackageVersion","string",67],["Status",["enum","REGISTER_PENDING","REGISTER_COMPLETED","FAILED","DELETING"],8],["PackageName","string",8],["StatusDescription","string",8],["PackageArn","string",8],["IsLatestPatch","boolean",8],["RegisteredTime","integer",8]],"id":["PackageId","PackageVersion","PatchVersion"],"reg":{"h":"crud","wo":["UpdatedLatestPatchVersion"],"co":["OwnerAccount","PackageId","PackageVersion","PatchVersion"],"ro":["PackageName","PackageArn","Status","StatusDescription","IsLatestPatch","RegisteredTime"]}}');
 /** A {@link PackageVersion} instance: its attributes as typed outputs. */
 export type PackageVersion = InstanceType<typeof PackageVersion>;
 
 /** Inputs of {@link PackageVersion}. */
 export interface PackageVersionArgs {
-  /** If the version was marked latest, the new version to maker as latest. */
+  /**
+   * If the version was marked latest, the new version to maker as latest.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255. Pattern: `^[a-z0-9]+$`.
+   */
   updatedLatestPatchVersion?: string;
-  /** A patch version. */
+  /**
+   * A patch version.
+   *
+   * Length: 1–255. Pattern: `^[a-z0-9]+$`.
+   */
   patchVersion: string;
   /** Whether to mark the new version as the latest version. */
   markLatest?: boolean;
-  /** A package ID. */
+  /**
+   * A package ID.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_\/]+$`.
+   */
   packageId: string;
-  /** An owner account. */
+  /**
+   * An owner account.
+   *
+   * Length: 1–12. Pattern: `^[0-9a-z\_]+$`.
+   */
   ownerAccount?: string;
-  /** A package version. */
+  /**
+   * A package version.
+   *
+   * Length: 1–255. Pattern: `^([0-9]+)\.([0-9]+)$`.
+   */
   packageVersion: string;
 }
 

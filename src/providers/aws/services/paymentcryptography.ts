@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-paymentcryptography-alias.html | CloudFormation: AWS::PaymentCryptography::Alias}
  */
-export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::PaymentCryptography::Alias", "aws:paymentcryptography:Alias", '{"p":[["AliasName","string",67],["KeyArn","string"]],"id":["AliasName"],"arn":"arn:${Partition}:payment-cryptography:${Region}:${Account}:alias/${Alias}"}');
+export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::PaymentCryptography::Alias", "aws:paymentcryptography:Alias", '{"p":[["AliasName","string",67],["KeyArn","string"]],"id":["AliasName"],"reg":{"h":"crudl","co":["AliasName"],"tg":[false,true,true]},"arn":"arn:${Partition}:payment-cryptography:${Region}:${Account}:alias/${Alias}"}');
 /** A {@link Alias} instance: its attributes as typed outputs. */
 export type Alias = InstanceType<typeof Alias>;
 
@@ -25,9 +25,15 @@ export interface AliasArgs {
    * A friendly name that you can use to refer to a key. The value must begin with `alias/` .
    *
    * > Do not include confidential or sensitive information in this field. This field may be displayed in plaintext in AWS CloudTrail logs and other output.
+   *
+   * Length: 7–256. Pattern: `^alias/[a-zA-Z0-9/_-]+$`.
    */
   aliasName: string;
-  /** The `KeyARN` of the key associated with the alias. */
+  /**
+   * The `KeyARN` of the key associated with the alias.
+   *
+   * Length: 70–150. Pattern: `^arn:aws:payment-cryptography:[a-z]{2}-[a-z]{1,16}-[0-9]+:[0-9]{12}:key/[0-9a-zA-Z]{16,64}$`.
+   */
   keyArn?: string;
 }
 
@@ -44,7 +50,7 @@ export interface AliasOutputs extends AliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-paymentcryptography-key.html | CloudFormation: AWS::PaymentCryptography::Key}
  */
-export const Key = cloudControlType<KeyArgs, KeyOutputs>("AWS::PaymentCryptography::Key", "aws:paymentcryptography:Key", '{"p":[["DeriveKeyUsage",["enum","TR31_B0_BASE_DERIVATION_KEY","TR31_C0_CARD_VERIFICATION_KEY","TR31_D0_SYMMETRIC_DATA_ENCRYPTION_KEY","TR31_E0_EMV_MKEY_APP_CRYPTOGRAMS","TR31_E1_EMV_MKEY_CONFIDENTIALITY","TR31_E2_EMV_MKEY_INTEGRITY","TR31_E4_EMV_MKEY_DYNAMIC_NUMBERS","TR31_E5_EMV_MKEY_CARD_PERSONALIZATION","TR31_E6_EMV_MKEY_OTHER","TR31_K0_KEY_ENCRYPTION_KEY","TR31_K1_KEY_BLOCK_PROTECTION_KEY","TR31_M3_ISO_9797_3_MAC_KEY","TR31_M1_ISO_9797_1_MAC_KEY","TR31_M6_ISO_9797_5_CMAC_KEY","TR31_M7_HMAC_KEY","TR31_P0_PIN_ENCRYPTION_KEY","TR31_P1_PIN_GENERATION_KEY","TR31_V1_IBM3624_PIN_VERIFICATION_KEY","TR31_V2_VISA_PIN_VERIFICATION_KEY"]],["Enabled","boolean"],["Exportable","boolean",1],["KeyAttributes",["ref","KeyAttributes"],1],["KeyCheckValueAlgorithm",["enum","CMAC","ANSI_X9_24","HMAC","SHA_1"]],["Policy","string"],["ReplicationRegions",["array","string"]],["Tags",["array",["ref","Tag"]]],["KeyIdentifier","string",72],["KeyOrigin",["enum","EXTERNAL","AWS_PAYMENT_CRYPTOGRAPHY"],8],["KeyState",["enum","CREATE_IN_PROGRESS","CREATE_COMPLETE","DELETE_PENDING","DELETE_COMPLETE"],8],["ReplicationStatus",["map",["ref","ReplicationStatusType"]],8]],"id":["KeyIdentifier"],"d":{"KeyAttributes":[["KeyUsage",["enum","TR31_B0_BASE_DERIVATION_KEY","TR31_C0_CARD_VERIFICATION_KEY","TR31_D0_SYMMETRIC_DATA_ENCRYPTION_KEY","TR31_D1_ASYMMETRIC_KEY_FOR_DATA_ENCRYPTION","TR31_E0_EMV_MKEY_APP_CRYPTOGRAMS","TR31_E1_EMV_MKEY_CONFIDENTIALITY","TR31_E2_EMV_MKEY_INTEGRITY","TR31_E4_EMV_MKEY_DYNAMIC_NUMBERS","TR31_E5_EMV_MKEY_CARD_PERSONALIZATION","TR31_E6_EMV_MKEY_OTHER","TR31_K0_KEY_ENCRYPTION_KEY","TR31_K1_KEY_BLOCK_PROTECTION_KEY","TR31_K3_ASYMMETRIC_KEY_FOR_KEY_AGREEMENT","TR31_M0_ISO_16609_MAC_KEY","TR31_M3_ISO_9797_3_MAC_KEY","TR31_M1_ISO_9797_1_MAC_KEY","TR31_M6_ISO_9797_5_CMAC_KEY","TR31_M7_HMAC_KEY","TR31_P0_PIN_ENCRYPTION_KEY","TR31_P1_PIN_GENERATION_KEY","TR31_S0_ASYMMETRIC_KEY_FOR_DIGITAL_SIGNATURE","TR31_V1_IBM3624_PIN_VERIFICATION_KEY","TR31_V2_VISA_PIN_VERIFICATION_KEY","TR31_K2_TR34_ASYMMETRIC_KEY"],1],["KeyClass",["enum","SYMMETRIC_KEY","ASYMMETRIC_KEY_PAIR","PRIVATE_KEY","PUBLIC_KEY"],1],["KeyAlgorithm",["enum","TDES_2KEY","TDES_3KEY","AES_128","AES_192","AES_256","HMAC_SHA256","HMAC_SHA384","HMAC_SHA512","HMAC_SHA224","RSA_2048","RSA_3072","RSA_4096","ECC_NIST_P256","ECC_NIST_P384","ECC_NIST_P521"],1],["KeyModesOfUse",["ref","KeyModesOfUse"],1]],"KeyModesOfUse":[["Encrypt","boolean"],["Decrypt","boolean"],["Wrap","boolean"],["Unwrap","boolean"],["Generate","boolean"],["Sign","boolean"],["Verify","boolean"],["DeriveKey","boolean"],["NoRestrictions","boolean"]],"ReplicationStatusType":[["Status",["enum","IN_PROGRESS","DELETE_IN_PROGRESS","FAILED","SYNCHRONIZED"],1],["StatusMessage","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:payment-cryptography:${Region}:${Account}:key/${KeyId}"}');
+export const Key = cloudControlType<KeyArgs, KeyOutputs>("AWS::PaymentCryptography::Key", "aws:paymentcryptography:Key", '{"p":[["DeriveKeyUsage",["enum","TR31_B0_BASE_DERIVATION_KEY","TR31_C0_CARD_VERIFICATION_KEY","TR31_D0_SYMMETRIC_DATA_ENCRYPTION_KEY","TR31_E0_EMV_MKEY_APP_CRYPTOGRAMS","TR31_E1_EMV_MKEY_CONFIDENTIALITY","TR31_E2_EMV_MKEY_INTEGRITY","TR31_E4_EMV_MKEY_DYNAMIC_NUMBERS","TR31_E5_EMV_MKEY_CARD_PERSONALIZATION","TR31_E6_EMV_MKEY_OTHER","TR31_K0_KEY_ENCRYPTION_KEY","TR31_K1_KEY_BLOCK_PROTECTION_KEY","TR31_M3_ISO_9797_3_MAC_KEY","TR31_M1_ISO_9797_1_MAC_KEY","TR31_M6_ISO_9797_5_CMAC_KEY","TR31_M7_HMAC_KEY","TR31_P0_PIN_ENCRYPTION_KEY","TR31_P1_PIN_GENERATION_KEY","TR31_V1_IBM3624_PIN_VERIFICATION_KEY","TR31_V2_VISA_PIN_VERIFICATION_KEY"]],["Enabled","boolean"],["Exportable","boolean",1],["KeyAttributes",["ref","KeyAttributes"],1],["KeyCheckValueAlgorithm",["enum","CMAC","ANSI_X9_24","HMAC","SHA_1"]],["Policy","string"],["ReplicationRegions",["array","string"],16],["Tags",["array",["ref","Tag"]]],["KeyIdentifier","string",72],["KeyOrigin",["enum","EXTERNAL","AWS_PAYMENT_CRYPTOGRAPHY"],8],["KeyState",["enum","CREATE_IN_PROGRESS","CREATE_COMPLETE","DELETE_PENDING","DELETE_COMPLETE"],8],["ReplicationStatus",["map",["ref","ReplicationStatusType"]],8]],"id":["KeyIdentifier"],"d":{"KeyAttributes":[["KeyUsage",["enum","TR31_B0_BASE_DERIVATION_KEY","TR31_C0_CARD_VERIFICATION_KEY","TR31_D0_SYMMETRIC_DATA_ENCRYPTION_KEY","TR31_D1_ASYMMETRIC_KEY_FOR_DATA_ENCRYPTION","TR31_E0_EMV_MKEY_APP_CRYPTOGRAMS","TR31_E1_EMV_MKEY_CONFIDENTIALITY","TR31_E2_EMV_MKEY_INTEGRITY","TR31_E4_EMV_MKEY_DYNAMIC_NUMBERS","TR31_E5_EMV_MKEY_CARD_PERSONALIZATION","TR31_E6_EMV_MKEY_OTHER","TR31_K0_KEY_ENCRYPTION_KEY","TR31_K1_KEY_BLOCK_PROTECTION_KEY","TR31_K3_ASYMMETRIC_KEY_FOR_KEY_AGREEMENT","TR31_M0_ISO_16609_MAC_KEY","TR31_M3_ISO_9797_3_MAC_KEY","TR31_M1_ISO_9797_1_MAC_KEY","TR31_M6_ISO_9797_5_CMAC_KEY","TR31_M7_HMAC_KEY","TR31_P0_PIN_ENCRYPTION_KEY","TR31_P1_PIN_GENERATION_KEY","TR31_S0_ASYMMETRIC_KEY_FOR_DIGITAL_SIGNATURE","TR31_V1_IBM3624_PIN_VERIFICATION_KEY","TR31_V2_VISA_PIN_VERIFICATION_KEY","TR31_K2_TR34_ASYMMETRIC_KEY"],1],["KeyClass",["enum","SYMMETRIC_KEY","ASYMMETRIC_KEY_PAIR","PRIVATE_KEY","PUBLIC_KEY"],1],["KeyAlgorithm",["enum","TDES_2KEY","TDES_3KEY","AES_128","AES_192","AES_256","HMAC_SHA256","HMAC_SHA384","HMAC_SHA512","HMAC_SHA224","RSA_2048","RSA_3072","RSA_4096","ECC_NIST_P256","ECC_NIST_P384","ECC_NIST_P521"],1],["KeyModesOfUse",["ref","KeyModesOfUse"],1]],"KeyModesOfUse":[["Encrypt","boolean"],["Decrypt","boolean"],["Wrap","boolean"],["Unwrap","boolean"],["Generate","boolean"],["Sign","boolean"],["Verify","boolean"],["DeriveKey","boolean"],["NoRestrictions","boolean"]],"ReplicationStatusType":[["Status",["enum","IN_PROGRESS","DELETE_IN_PROGRESS","FAILED","SYNCHRONIZED"],1],["StatusMessage","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ReplicationRegions"],"ro":["KeyIdentifier","KeyOrigin","KeyState","ReplicationStatus"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:payment-cryptography:${Region}:${Account}:key/${KeyId}"}');
 /** A {@link Key} instance: its attributes as typed outputs. */
 export type Key = InstanceType<typeof Key>;
 
@@ -64,14 +70,23 @@ export interface KeyArgs {
    * For TDES keys, the KCV is computed by encrypting 8 bytes, each with value of zero, with the key to be checked and retaining the 3 highest order bytes of the encrypted result. For AES keys, the KCV is computed using a CMAC algorithm where the input data is 16 bytes of zero and retaining the 3 highest order bytes of the encrypted result.
    */
   keyCheckValueAlgorithm?: "CMAC" | "ANSI_X9_24" | "HMAC" | "SHA_1";
-  /** The resource-based policy attached to the key, in JSON format. */
+  /**
+   * The resource-based policy attached to the key, in JSON format.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy?: string;
   /**
    * The list of AWS Regions to remove from the key's replication configuration.
    *
    * The key will no longer be available for cryptographic operations in these regions after removal. Ensure no active operations depend on the key in these regions before removal.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Pattern: `^[a-z]{2}-[a-z]{1,16}-[0-9]+$`.
    */
   replicationRegions?: string[];
+  /** Items: 0–200. */
   tags?: AwsTag[];
 }
 

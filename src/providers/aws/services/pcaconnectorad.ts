@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorad-connector.html | CloudFormation: AWS::PCAConnectorAD::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::PCAConnectorAD::Connector", "aws:pcaconnectorad:Connector", '{"p":[["CertificateAuthorityArn","string",67],["DirectoryId","string",67],["VpcInformation",["ref","VpcInformation"],67],["Tags",["map","string"]],["ConnectorArn","string",72]],"id":["ConnectorArn"],"d":{"VpcInformation":[["SecurityGroupIds",["array","string"],3],["IpAddressType",["enum","IPV4","DUALSTACK"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:pca-connector-ad:${Region}:${Account}:connector/${ConnectorId}"}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::PCAConnectorAD::Connector", "aws:pcaconnectorad:Connector", '{"p":[["CertificateAuthorityArn","string",67],["DirectoryId","string",67],["VpcInformation",["ref","VpcInformation"],67],["Tags",["map","string"]],["ConnectorArn","string",72]],"id":["ConnectorArn"],"d":{"VpcInformation":[["SecurityGroupIds",["array","string"],1],["IpAddressType",["enum","IPV4","DUALSTACK"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["CertificateAuthorityArn","DirectoryId","VpcInformation"],"ro":["ConnectorArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:pca-connector-ad:${Region}:${Account}:connector/${ConnectorId}"}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
 /** Inputs of {@link Connector}. */
 export interface ConnectorArgs {
-  /** The Amazon Resource Name (ARN) of the certificate authority being used. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate authority being used.
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:acm-pca:[\w-]+:[0-9]+:certificate-authority\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   certificateAuthorityArn: string;
-  /** The identifier of the Active Directory. */
+  /**
+   * The identifier of the Active Directory.
+   *
+   * Pattern: `^d-[0-9a-f]{10}$`.
+   */
   directoryId: string;
   /** Information of the VPC and security group(s) used with the connector. */
   vpcInformation: ConnectorVpcInformation;
@@ -41,7 +49,11 @@ export interface ConnectorOutputs extends ConnectorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-connector-vpcinformation.html | CloudFormation: VpcInformation}
  */
 export interface ConnectorVpcInformation {
-  /** The security groups used with the connector. You can use a maximum of 4 security groups with a connector. */
+  /**
+   * The security groups used with the connector. You can use a maximum of 4 security groups with a connector.
+   *
+   * Items: 1–5. Each item: Length: 11–20. Pattern: `^(?:sg-[0-9a-f]{8}|sg-[0-9a-f]{17})$`.
+   */
   securityGroupIds: string[];
   /** The VPC IP address type. */
   ipAddressType?: "IPV4" | "DUALSTACK";
@@ -52,13 +64,17 @@ export interface ConnectorVpcInformation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorad-directoryregistration.html | CloudFormation: AWS::PCAConnectorAD::DirectoryRegistration}
  */
-export const DirectoryRegistration = cloudControlType<DirectoryRegistrationArgs, DirectoryRegistrationOutputs>("AWS::PCAConnectorAD::DirectoryRegistration", "aws:pcaconnectorad:DirectoryRegistration", '{"p":[["DirectoryId","string",67],["Tags",["map","string"]],["DirectoryRegistrationArn","string",72]],"id":["DirectoryRegistrationArn"],"tags":["Tags","map"],"arn":"arn:${Partition}:pca-connector-ad:${Region}:${Account}:directory-registration/${DirectoryId}"}');
+export const DirectoryRegistration = cloudControlType<DirectoryRegistrationArgs, DirectoryRegistrationOutputs>("AWS::PCAConnectorAD::DirectoryRegistration", "aws:pcaconnectorad:DirectoryRegistration", '{"p":[["DirectoryId","string",67],["Tags",["map","string"]],["DirectoryRegistrationArn","string",72]],"id":["DirectoryRegistrationArn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["DirectoryId"],"ro":["DirectoryRegistrationArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:pca-connector-ad:${Region}:${Account}:directory-registration/${DirectoryId}"}');
 /** A {@link DirectoryRegistration} instance: its attributes as typed outputs. */
 export type DirectoryRegistration = InstanceType<typeof DirectoryRegistration>;
 
 /** Inputs of {@link DirectoryRegistration}. */
 export interface DirectoryRegistrationArgs {
-  /** The identifier of the Active Directory. */
+  /**
+   * The identifier of the Active Directory.
+   *
+   * Pattern: `^d-[0-9a-f]{10}$`.
+   */
   directoryId: string;
   /** Metadata assigned to a directory registration consisting of a key-value pair. */
   tags?: Record<string, string>;
@@ -75,15 +91,23 @@ export interface DirectoryRegistrationOutputs extends DirectoryRegistrationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorad-serviceprincipalname.html | CloudFormation: AWS::PCAConnectorAD::ServicePrincipalName}
  */
-export const ServicePrincipalName = cloudControlType<ServicePrincipalNameArgs, ServicePrincipalNameOutputs>("AWS::PCAConnectorAD::ServicePrincipalName", "aws:pcaconnectorad:ServicePrincipalName", '{"p":[["ConnectorArn","string",67],["DirectoryRegistrationArn","string",67]],"id":["ConnectorArn","DirectoryRegistrationArn"]}');
+export const ServicePrincipalName = cloudControlType<ServicePrincipalNameArgs, ServicePrincipalNameOutputs>("AWS::PCAConnectorAD::ServicePrincipalName", "aws:pcaconnectorad:ServicePrincipalName", '{"p":[["ConnectorArn","string",67],["DirectoryRegistrationArn","string",67]],"id":["ConnectorArn","DirectoryRegistrationArn"],"reg":{"h":"crdl","co":["ConnectorArn","DirectoryRegistrationArn"],"tg":[false,false,false]}}');
 /** A {@link ServicePrincipalName} instance: its attributes as typed outputs. */
 export type ServicePrincipalName = InstanceType<typeof ServicePrincipalName>;
 
 /** Inputs of {@link ServicePrincipalName}. */
 export interface ServicePrincipalNameArgs {
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateConnector.html](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateConnector.html](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:connector(\/[\w-]+)$`.
+   */
   connectorArn: string;
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateDirectoryRegistration](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateDirectoryRegistration.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateDirectoryRegistration](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateDirectoryRegistration.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:directory-registration(\/[\w-]+)$`.
+   */
   directoryRegistrationArn: string;
 }
 
@@ -96,21 +120,33 @@ export interface ServicePrincipalNameOutputs extends ServicePrincipalNameArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorad-template.html | CloudFormation: AWS::PCAConnectorAD::Template}
  */
-export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::PCAConnectorAD::Template", "aws:pcaconnectorad:Template", '{"p":[["ConnectorArn","string",67],["Definition",["ref","TemplateDefinition"],1],["Tags",["map","string"]],["Name","string",67],["ReenrollAllCertificateHolders","boolean"],["TemplateArn","string",72]],"id":["TemplateArn"],"d":{"TemplateDefinition":[["TemplateV4",["ref","TemplateV4"]],["TemplateV3",["ref","TemplateV3"]],["TemplateV2",["ref","TemplateV2"]]],"TemplateV4":[["SubjectNameFlags",["ref","SubjectNameFlagsV4"],1],["SupersededTemplates",["array","string"]],["PrivateKeyFlags",["ref","PrivateKeyFlagsV4"],1],["PrivateKeyAttributes",["ref","PrivateKeyAttributesV4"],1],["GeneralFlags",["ref","GeneralFlagsV4"],1],["CertificateValidity",["ref","CertificateValidity"],1],["Extensions",["ref","ExtensionsV4"],1],["EnrollmentFlags",["ref","EnrollmentFlagsV4"],1],["HashAlgorithm",["enum","SHA256","SHA384","SHA512"]]],"SubjectNameFlagsV4":[["SanRequireEmail","boolean"],["SanRequireDns","boolean"],["RequireCommonName","boolean"],["SanRequireUpn","boolean"],["SanRequireDomainDns","boolean"],["SanRequireSpn","boolean"],["RequireEmail","boolean"],["RequireDirectoryPath","boolean"],["SanRequireDirectoryGuid","boolean"],["RequireDnsAsCn","boolean"]],"PrivateKeyFlagsV4":[["RequireAlternateSignatureAlgorithm","boolean"],["ExportableKey","boolean"],["UseLegacyProvider","boolean"],["StrongKeyProtectionRequired","boolean"],["RequireSameKeyRenewal","boolean"],["ClientVersion",["enum","WINDOWS_SERVER_2012","WINDOWS_SERVER_2012_R2","WINDOWS_SERVER_2016"],1]],"PrivateKeyAttributesV4":[["MinimalKeyLength","number",1],["KeySpec",["enum","KEY_EXCHANGE","SIGNATURE"],1],["KeyUsageProperty",["ref","KeyUsageProperty"]],["Algorithm",["enum","RSA","ECDH_P256","ECDH_P384","ECDH_P521"]],["CryptoProviders",["array","string"]]],"KeyUsageProperty":[["PropertyFlags",["ref","KeyUsagePropertyFlags"]],["PropertyType",["enum","ALL"]]],"KeyUsagePropertyFlags":[["Decrypt","boolean"],["Sign","boolean"],["KeyAgreement","boolean"]],"GeneralFlagsV4":[["AutoEnrollment","boolean"],["MachineType","boolean"]],"CertificateValidity":[["ValidityPeriod",["ref","ValidityPeriod"],1],["RenewalPeriod",["ref","ValidityPeriod"],1]],"ValidityPeriod":[["PeriodType",["enum","HOURS","DAYS","WEEKS","MONTHS","YEARS"],1],["Period","number",1]],"ExtensionsV4":[["ApplicationPolicies",["ref","ApplicationPolicies"]],["KeyUsage",["ref","KeyUsage"],1]],"ApplicationPolicies":[["Policies",["array",["ref","ApplicationPolicy"]],1],["Critical","boolean"]],"ApplicationPolicy":[["PolicyType",["enum","ALL_APPLICATION_POLICIES","ANY_PURPOSE","ATTESTATION_IDENTITY_KEY_CERTIFICATE","CERTIFICATE_REQUEST_AGENT","CLIENT_AUTHENTICATION","CODE_SIGNING","CTL_USAGE","DIGITAL_RIGHTS","DIRECTORY_SERVICE_EMAIL_REPLICATION","DISALLOWED_LIST","DNS_SERVER_TRUST","DOCUMENT_ENCRYPTION","DOCUMENT_SIGNING","DYNAMIC_CODE_GENERATOR","EARLY_LAUNCH_ANTIMALWARE_DRIVER","EMBEDDED_WINDOWS_SYSTEM_COMPONENT_VERIFICATION","ENCLAVE","ENCRYPTING_FILE_SYSTEM","ENDORSEMENT_KEY_CERTIFICATE","FILE_RECOVERY","HAL_EXTENSION","IP_SECURITY_END_SYSTEM","IP_SECURITY_IKE_INTERMEDIATE","IP_SECURITY_TUNNEL_TERMINATION","IP_SECURITY_USER","ISOLATED_USER_MODE","KDC_AUTHENTICATION","KERNEL_MODE_CODE_SIGNING","KEY_PACK_LICENSES","KEY_RECOVERY","KEY_RECOVERY_AGENT","LICENSE_SERVER_VERIFICATION","LIFETIME_SIGNING","MICROSOFT_PUBLISHER","MICROSOFT_TIME_STAMPING","MICROSOFT_TRUST_LIST_SIGNING","OCSP_SIGNING","OEM_WINDOWS_SYSTEM_COMPONENT_VERIFICATION","PLATFORM_CERTIFICATE","PREVIEW_BUILD_SIGNING","PRIVATE_KEY_ARCHIVAL","PROTECTED_PROCESS_LIGHT_VERIFICATION","PROTECTED_PROCESS_VERIFICATION","QUALIFIED_SUBORDINATION","REVOKED_LIST_SIGNER","ROOT_PROGRAM_AUTO_UPDATE_CA_REVOCATION","ROOT_PROGRAM_AUTO_UPDATE_END_REVOCATION","ROOT_PROGRAM_NO_OSCP_FAILOVER_TO_CRL","ROOT_LIST_SIGNER","SECURE_EMAIL","SERVER_AUTHENTICATION","SMART_CARD_LOGIN","SPC_ENCRYPTED_DIGEST_RETRY_COUNT","SPC_RELAXED_PE_MARKER_CHECK","TIME_STAMPING","WINDOWS_HARDWARE_DRIVER_ATTESTED_VERIFICATION","WINDOWS_HARDWARE_DRIVER_EXTENDED_VERIFICATION","WINDOWS_HARDWARE_DRIVER_VERIFICATION","WINDOWS_HELLO_RECOVERY_KEY_ENCRYPTION","WINDOWS_KITS_COMPONENT","WINDOWS_RT_VERIFICATION","WINDOWS_SOFTWARE_EXTENSION_VERIFICATION","WINDOWS_STORE","WINDOWS_SYSTEM_COMPONENT_VERIFICATION","WINDOWS_TCB_COMPONENT","WINDOWS_THIRD_PARTY_APPLICATION_COMPONENT","WINDOWS_UPDATE"]],["PolicyObjectIdentifier","string"]],"KeyUsage":[["Critical","boolean"],["UsageFlags",["ref","KeyUsageFlags"],1]],"KeyUsageFlags":[["KeyEncipherment","boolean"],["DataEncipherment","boolean"],["DigitalSignature","boolean"],["KeyAgreement","boolean"],["NonRepudiation","boolean"]],"EnrollmentFlagsV4":[["NoSecurityExtension","boolean"],["IncludeSymmetricAlgorithms","boolean"],["UserInteractionRequired","boolean"],["EnableKeyReuseOnNtTokenKeysetStorageFull","boolean"],["RemoveInvalidCertificateFromPersonalStore","boolean"]],"TemplateV3":[["SubjectNameFlags",["ref","SubjectNameFlagsV3"],1],["SupersededTemplates",["array","string"]],["PrivateKeyFlags",["ref","PrivateKeyFlagsV3"],1],["PrivateKeyAttributes",["ref","PrivateKeyAttributesV3"],1],["GeneralFlags",["ref","GeneralFlagsV3"],1],["CertificateValidity",["ref","CertificateValidity"],1],["Extensions",["ref","ExtensionsV3"],1],["EnrollmentFlags",["ref","EnrollmentFlagsV3"],1],["HashAlgorithm",["enum","SHA256","SHA384","SHA512"],1]],"SubjectNameFlagsV3":[["SanRequireEmail","boolean"],["SanRequireDns","boolean"],["RequireCommonName","boolean"],["SanRequireUpn","boolean"],["SanRequireDomainDns","boolean"],["SanRequireSpn","boolean"],["RequireEmail","boolean"],["RequireDirectoryPath","boolean"],["SanRequireDirectoryGuid","boolean"],["RequireDnsAsCn","boolean"]],"PrivateKeyFlagsV3":[["RequireAlternateSignatureAlgorithm","boolean"],["ExportableKey","boolean"],["StrongKeyProtectionRequired","boolean"],["ClientVersion",["enum","WINDOWS_SERVER_2008","WINDOWS_SERVER_2008_R2","WINDOWS_SERVER_2012","WINDOWS_SERVER_2012_R2","WINDOWS_SERVER_2016"],1]],"PrivateKeyAttributesV3":[["MinimalKeyLength","number",1],["KeySpec",["enum","KEY_EXCHANGE","SIGNATURE"],1],["KeyUsageProperty",["ref","KeyUsageProperty"],1],["Algorithm",["enum","RSA","ECDH_P256","ECDH_P384","ECDH_P521"],1],["CryptoProviders",["array","string"]]],"GeneralFlagsV3":[["AutoEnrollment","boolean"],["MachineType","boolean"]],"ExtensionsV3":[["ApplicationPolicies",["ref","ApplicationPolicies"]],["KeyUsage",["ref","KeyUsage"],1]],"EnrollmentFlagsV3":[["NoSecurityExtension","boolean"],["IncludeSymmetricAlgorithms","boolean"],["UserInteractionRequired","boolean"],["EnableKeyReuseOnNtTokenKeysetStorageFull","boolean"],["RemoveInvalidCertificateFromPersonalStore","boolean"]],"TemplateV2":[["SubjectNameFlags",["ref","SubjectNameFlagsV2"],1],["SupersededTemplates",["array","string"]],["PrivateKeyFlags",["ref","PrivateKeyFlagsV2"],1],["PrivateKeyAttributes",["ref","PrivateKeyAttributesV2"],1],["GeneralFlags",["ref","GeneralFlagsV2"],1],["CertificateValidity",["ref","CertificateValidity"],1],["Extensions",["ref","ExtensionsV2"],1],["EnrollmentFlags",["ref","EnrollmentFlagsV2"],1]],"SubjectNameFlagsV2":[["SanRequireEmail","boolean"],["SanRequireDns","boolean"],["RequireCommonName","boolean"],["SanRequireUpn","boolean"],["SanRequireDomainDns","boolean"],["SanRequireSpn","boolean"],["RequireEmail","boolean"],["RequireDirectoryPath","boolean"],["SanRequireDirectoryGuid","boolean"],["RequireDnsAsCn","boolean"]],"PrivateKeyFlagsV2":[["ExportableKey","boolean"],["StrongKeyProtectionRequired","boolean"],["ClientVersion",["enum","WINDOWS_SERVER_2003","WINDOWS_SERVER_2008","WINDOWS_SERVER_2008_R2","WINDOWS_SERVER_2012","WINDOWS_SERVER_2012_R2","WINDOWS_SERVER_2016"],1]],"PrivateKeyAttributesV2":[["MinimalKeyLength","number",1],["KeySpec",["enum","KEY_EXCHANGE","SIGNATURE"],1],["CryptoProviders",["array","string"]]],"GeneralFlagsV2":[["AutoEnrollment","boolean"],["MachineType","boolean"]],"ExtensionsV2":[["ApplicationPolicies",["ref","ApplicationPolicies"]],["KeyUsage",["ref","KeyUsage"],1]],"EnrollmentFlagsV2":[["NoSecurityExtension","boolean"],["IncludeSymmetricAlgorithms","boolean"],["UserInteractionRequired","boolean"],["EnableKeyReuseOnNtTokenKeysetStorageFull","boolean"],["RemoveInvalidCertificateFromPersonalStore","boolean"]]},"tags":["Tags","map"]}');
+export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::PCAConnectorAD::Template", "aws:pcaconnectorad:Template", '{"p":[["ConnectorArn","string",67],["Definition",["ref","TemplateDefinition"],1],["Tags",["map","string"]],["Name","string",67],["ReenrollAllCertificateHolders","boolean",16],["TemplateArn","string",72]],"id":["TemplateArn"],"d":{"TemplateDefinition":[["TemplateV4",["ref","TemplateV4"]],["TemplateV3",["ref","TemplateV3"]],["TemplateV2",["ref","TemplateV2"]]],"TemplateV4":[["SubjectNameFlags",["ref","SubjectNameFlagsV4"],1],["SupersededTemplates",["array","string"]],["PrivateKeyFlags",["ref","PrivateKeyFlagsV4"],1],["PrivateKeyAttributes",["ref","PrivateKeyAttributesV4"],1],["GeneralFlags",["ref","GeneralFlagsV4"],1],["CertificateValidity",["ref","CertificateValidity"],1],["Extensions",["ref","ExtensionsV4"],1],["EnrollmentFlags",["ref","EnrollmentFlagsV4"],1],["HashAlgorithm",["enum","SHA256","SHA384","SHA512"]]],"SubjectNameFlagsV4":[["SanRequireEmail","boolean"],["SanRequireDns","boolean"],["RequireCommonName","boolean"],["SanRequireUpn","boolean"],["SanRequireDomainDns","boolean"],["SanRequireSpn","boolean"],["RequireEmail","boolean"],["RequireDirectoryPath","boolean"],["SanRequireDirectoryGuid","boolean"],["RequireDnsAsCn","boolean"]],"PrivateKeyFlagsV4":[["RequireAlternateSignatureAlgorithm","boolean"],["ExportableKey","boolean"],["UseLegacyProvider","boolean"],["StrongKeyProtectionRequired","boolean"],["RequireSameKeyRenewal","boolean"],["ClientVersion",["enum","WINDOWS_SERVER_2012","WINDOWS_SERVER_2012_R2","WINDOWS_SERVER_2016"],1]],"PrivateKeyAttributesV4":[["MinimalKeyLength","number",1],["KeySpec",["enum","KEY_EXCHANGE","SIGNATURE"],1],["KeyUsageProperty",["ref","KeyUsageProperty"]],["Algorithm",["enum","RSA","ECDH_P256","ECDH_P384","ECDH_P521"]],["CryptoProviders",["array","string"]]],"KeyUsageProperty":[["PropertyFlags",["ref","KeyUsagePropertyFlags"]],["PropertyType",["enum","ALL"]]],"KeyUsagePropertyFlags":[["Decrypt","boolean"],["Sign","boolean"],["KeyAgreement","boolean"]],"GeneralFlagsV4":[["AutoEnrollment","boolean"],["MachineType","boolean"]],"CertificateValidity":[["ValidityPeriod",["ref","ValidityPeriod"],1],["RenewalPeriod",["ref","ValidityPeriod"],1]],"ValidityPeriod":[["PeriodType",["enum","HOURS","DAYS","WEEKS","MONTHS","YEARS"],1],["Period","number",1]],"ExtensionsV4":[["ApplicationPolicies",["ref","ApplicationPolicies"]],["KeyUsage",["ref","KeyUsage"],1]],"ApplicationPolicies":[["Policies",["array",["ref","ApplicationPolicy"]],1],["Critical","boolean"]],"ApplicationPolicy":[["PolicyType",["enum","ALL_APPLICATION_POLICIES","ANY_PURPOSE","ATTESTATION_IDENTITY_KEY_CERTIFICATE","CERTIFICATE_REQUEST_AGENT","CLIENT_AUTHENTICATION","CODE_SIGNING","CTL_USAGE","DIGITAL_RIGHTS","DIRECTORY_SERVICE_EMAIL_REPLICATION","DISALLOWED_LIST","DNS_SERVER_TRUST","DOCUMENT_ENCRYPTION","DOCUMENT_SIGNING","DYNAMIC_CODE_GENERATOR","EARLY_LAUNCH_ANTIMALWARE_DRIVER","EMBEDDED_WINDOWS_SYSTEM_COMPONENT_VERIFICATION","ENCLAVE","ENCRYPTING_FILE_SYSTEM","ENDORSEMENT_KEY_CERTIFICATE","FILE_RECOVERY","HAL_EXTENSION","IP_SECURITY_END_SYSTEM","IP_SECURITY_IKE_INTERMEDIATE","IP_SECURITY_TUNNEL_TERMINATION","IP_SECURITY_USER","ISOLATED_USER_MODE","KDC_AUTHENTICATION","KERNEL_MODE_CODE_SIGNING","KEY_PACK_LICENSES","KEY_RECOVERY","KEY_RECOVERY_AGENT","LICENSE_SERVER_VERIFICATION","LIFETIME_SIGNING","MICROSOFT_PUBLISHER","MICROSOFT_TIME_STAMPING","MICROSOFT_TRUST_LIST_SIGNING","OCSP_SIGNING","OEM_WINDOWS_SYSTEM_COMPONENT_VERIFICATION","PLATFORM_CERTIFICATE","PREVIEW_BUILD_SIGNING","PRIVATE_KEY_ARCHIVAL","PROTECTED_PROCESS_LIGHT_VERIFICATION","PROTECTED_PROCESS_VERIFICATION","QUALIFIED_SUBORDINATION","REVOKED_LIST_SIGNER","ROOT_PROGRAM_AUTO_UPDATE_CA_REVOCATION","ROOT_PROGRAM_AUTO_UPDATE_END_REVOCATION","ROOT_PROGRAM_NO_OSCP_FAILOVER_TO_CRL","ROOT_LIST_SIGNER","SECURE_EMAIL","SERVER_AUTHENTICATION","SMART_CARD_LOGIN","SPC_ENCRYPTED_DIGEST_RETRY_COUNT","SPC_RELAXED_PE_MARKER_CHECK","TIME_STAMPING","WINDOWS_HARDWARE_DRIVER_ATTESTED_VERIFICATION","WINDOWS_HARDWARE_DRIVER_EXTENDED_VERIFICATION","WINDOWS_HARDWARE_DRIVER_VERIFICATION","WINDOWS_HELLO_RECOVERY_KEY_ENCRYPTION","WINDOWS_KITS_COMPONENT","WINDOWS_RT_VERIFICATION","WINDOWS_SOFTWARE_EXTENSION_VERIFICATION","WINDOWS_STORE","WINDOWS_SYSTEM_COMPONENT_VERIFICATION","WINDOWS_TCB_COMPONENT","WINDOWS_THIRD_PARTY_APPLICATION_COMPONENT","WINDOWS_UPDATE"]],["PolicyObjectIdentifier","string"]],"KeyUsage":[["Critical","boolean"],["UsageFlags",["ref","KeyUsageFlags"],1]],"KeyUsageFlags":[["KeyEncipherment","boolean"],["DataEncipherment","boolean"],["DigitalSignature","boolean"],["KeyAgreement","boolean"],["NonRepudiation","boolean"]],"EnrollmentFlagsV4":[["NoSecurityExtension","boolean"],["IncludeSymmetricAlgorithms","boolean"],["UserInteractionRequired","boolean"],["EnableKeyReuseOnNtTokenKeysetStorageFull","boolean"],["RemoveInvalidCertificateFromPersonalStore","boolean"]],"TemplateV3":[["SubjectNameFlags",["ref","SubjectNameFlagsV3"],1],["SupersededTemplates",["array","string"]],["PrivateKeyFlags",["ref","PrivateKeyFlagsV3"],1],["PrivateKeyAttributes",["ref","PrivateKeyAttributesV3"],1],["GeneralFlags",["ref","GeneralFlagsV3"],1],["CertificateValidity",["ref","CertificateValidity"],1],["Extensions",["ref","ExtensionsV3"],1],["EnrollmentFlags",["ref","EnrollmentFlagsV3"],1],["HashAlgorithm",["enum","SHA256","SHA384","SHA512"],1]],"SubjectNameFlagsV3":[["SanRequireEmail","boolean"],["SanRequireDns","boolean"],["RequireCommonName","boolean"],["SanRequireUpn","boolean"],["SanRequireDomainDns","boolean"],["SanRequireSpn","boolean"],["RequireEmail","boolean"],["RequireDirectoryPath","boolean"],["SanRequireDirectoryGuid","boolean"],["RequireDnsAsCn","boolean"]],"PrivateKeyFlagsV3":[["RequireAlternateSignatureAlgorithm","boolean"],["ExportableKey","boolean"],["StrongKeyProtectionRequired","boolean"],["ClientVersion",["enum","WINDOWS_SERVER_2008","WINDOWS_SERVER_2008_R2","WINDOWS_SERVER_2012","WINDOWS_SERVER_2012_R2","WINDOWS_SERVER_2016"],1]],"PrivateKeyAttributesV3":[["MinimalKeyLength","number",1],["KeySpec",["enum","KEY_EXCHANGE","SIGNATURE"],1],["KeyUsageProperty",["ref","KeyUsageProperty"],1],["Algorithm",["enum","RSA","ECDH_P256","ECDH_P384","ECDH_P521"],1],["CryptoProviders",["array","string"]]],"GeneralFlagsV3":[["AutoEnrollment","boolean"],["MachineType","boolean"]],"ExtensionsV3":[["ApplicationPolicies",["ref","ApplicationPolicies"]],["KeyUsage",["ref","KeyUsage"],1]],"EnrollmentFlagsV3":[["NoSecurityExtension","boolean"],["IncludeSymmetricAlgorithms","boolean"],["UserInteractionRequired","boolean"],["EnableKeyReuseOnNtTokenKeysetStorageFull","boolean"],["RemoveInvalidCertificateFromPersonalStore","boolean"]],"TemplateV2":[["SubjectNameFlags",["ref","SubjectNameFlagsV2"],1],["SupersededTemplates",["array","string"]],["PrivateKeyFlags",["ref","PrivateKeyFlagsV2"],1],["PrivateKeyAttributes",["ref","PrivateKeyAttributesV2"],1],["GeneralFlags",["ref","GeneralFlagsV2"],1],["CertificateValidity",["ref","CertificateValidity"],1],["Extensions",["ref","ExtensionsV2"],1],["EnrollmentFlags",["ref","EnrollmentFlagsV2"],1]],"SubjectNameFlagsV2":[["SanRequireEmail","boolean"],["SanRequireDns","boolean"],["RequireCommonName","boolean"],["SanRequireUpn","boolean"],["SanRequireDomainDns","boolean"],["SanRequireSpn","boolean"],["RequireEmail","boolean"],["RequireDirectoryPath","boolean"],["SanRequireDirectoryGuid","boolean"],["RequireDnsAsCn","boolean"]],"PrivateKeyFlagsV2":[["ExportableKey","boolean"],["StrongKeyProtectionRequired","boolean"],["ClientVersion",["enum","WINDOWS_SERVER_2003","WINDOWS_SERVER_2008","WINDOWS_SERVER_2008_R2","WINDOWS_SERVER_2012","WINDOWS_SERVER_2012_R2","WINDOWS_SERVER_2016"],1]],"PrivateKeyAttributesV2":[["MinimalKeyLength","number",1],["KeySpec",["enum","KEY_EXCHANGE","SIGNATURE"],1],["CryptoProviders",["array","string"]]],"GeneralFlagsV2":[["AutoEnrollment","boolean"],["MachineType","boolean"]],"ExtensionsV2":[["ApplicationPolicies",["ref","ApplicationPolicies"]],["KeyUsage",["ref","KeyUsage"],1]],"EnrollmentFlagsV2":[["NoSecurityExtension","boolean"],["IncludeSymmetricAlgorithms","boolean"],["UserInteractionRequired","boolean"],["EnableKeyReuseOnNtTokenKeysetStorageFull","boolean"],["RemoveInvalidCertificateFromPersonalStore","boolean"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["ReenrollAllCertificateHolders"],"co":["ConnectorArn","Name"],"ro":["TemplateArn"],"tg":[true,true,true]}}');
 /** A {@link Template} instance: its attributes as typed outputs. */
 export type Template = InstanceType<typeof Template>;
 
 /** Inputs of {@link Template}. */
 export interface TemplateArgs {
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateConnector](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateConnector](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:connector\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   connectorArn: string;
   /** Template configuration to define the information included in certificates. Define certificate validity and renewal periods, certificate request handling and enrollment options, key usage extensions, application policies, and cryptography settings. */
   definition: TemplateTemplateDefinition;
   /** Metadata assigned to a template consisting of a key-value pair. */
   tags?: Record<string, string>;
-  /** Name of the templates. Template names must be unique. */
+  /**
+   * Name of the templates. Template names must be unique.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name: string;
-  /** This setting allows the major version of a template to be increased automatically. All members of Active Directory groups that are allowed to enroll with a template will receive a new certificate issued using that template. */
+  /**
+   * This setting allows the major version of a template to be increased automatically. All members of Active Directory groups that are allowed to enroll with a template will receive a new certificate issued using that template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   reenrollAllCertificateHolders?: boolean;
 }
 
@@ -142,7 +178,11 @@ export interface TemplateTemplateDefinition {
 export interface TemplateTemplateV4 {
   /** Subject name flags describe the subject name and subject alternate name that is included in a certificate. */
   subjectNameFlags: TemplateSubjectNameFlagsV4;
-  /** List of templates in Active Directory that are superseded by this template. */
+  /**
+   * List of templates in Active Directory that are superseded by this template.
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: ``.
+   */
   supersededTemplates?: string[];
   /** Private key flags for v4 templates specify the client compatibility, if the private key can be exported, if user input is required when using a private key, if an alternate signature algorithm should be used, and if certificates are renewed using the same private key. */
   privateKeyFlags: TemplatePrivateKeyFlagsV4;
@@ -214,7 +254,11 @@ export interface TemplatePrivateKeyFlagsV4 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-privatekeyattributesv4.html | CloudFormation: PrivateKeyAttributesV4}
  */
 export interface TemplatePrivateKeyAttributesV4 {
-  /** Set the minimum key length of the private key. */
+  /**
+   * Set the minimum key length of the private key.
+   *
+   * Range: at least 1.
+   */
   minimalKeyLength: number;
   /** Defines the purpose of the private key. Set it to "KEY_EXCHANGE" or "SIGNATURE" value. */
   keySpec: "KEY_EXCHANGE" | "SIGNATURE";
@@ -222,7 +266,11 @@ export interface TemplatePrivateKeyAttributesV4 {
   keyUsageProperty?: TemplateKeyUsageProperty;
   /** Defines the algorithm used to generate the private key. */
   algorithm?: "RSA" | "ECDH_P256" | "ECDH_P384" | "ECDH_P521";
-  /** Defines the cryptographic providers used to generate the private key. */
+  /**
+   * Defines the cryptographic providers used to generate the private key.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   cryptoProviders?: string[];
 }
 
@@ -284,7 +332,11 @@ export interface TemplateCertificateValidity {
 export interface TemplateValidityPeriod {
   /** The unit of time. You can select hours, days, weeks, months, and years. */
   periodType: "HOURS" | "DAYS" | "WEEKS" | "MONTHS" | "YEARS";
-  /** The numeric value for the validity period. */
+  /**
+   * The numeric value for the validity period.
+   *
+   * Range: 1–8766000.
+   */
   period: number;
 }
 
@@ -306,7 +358,11 @@ export interface TemplateExtensionsV4 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-applicationpolicies.html | CloudFormation: ApplicationPolicies}
  */
 export interface TemplateApplicationPolicies {
-  /** Application policies describe what the certificate can be used for. */
+  /**
+   * Application policies describe what the certificate can be used for.
+   *
+   * Items: 1–100.
+   */
   policies: TemplateApplicationPolicy[];
   /** Marks the application policy extension as critical. */
   critical?: boolean;
@@ -380,7 +436,11 @@ export interface TemplateEnrollmentFlagsV4 {
 export interface TemplateTemplateV3 {
   /** Subject name flags describe the subject name and subject alternate name that is included in a certificate. */
   subjectNameFlags: TemplateSubjectNameFlagsV3;
-  /** List of templates in Active Directory that are superseded by this template. */
+  /**
+   * List of templates in Active Directory that are superseded by this template.
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: ``.
+   */
   supersededTemplates?: string[];
   /** Private key flags for v3 templates specify the client compatibility, if the private key can be exported, if user input is required when using a private key, and if an alternate signature algorithm should be used. */
   privateKeyFlags: TemplatePrivateKeyFlagsV3;
@@ -448,7 +508,11 @@ export interface TemplatePrivateKeyFlagsV3 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-privatekeyattributesv3.html | CloudFormation: PrivateKeyAttributesV3}
  */
 export interface TemplatePrivateKeyAttributesV3 {
-  /** Set the minimum key length of the private key. */
+  /**
+   * Set the minimum key length of the private key.
+   *
+   * Range: at least 1.
+   */
   minimalKeyLength: number;
   /** Defines the purpose of the private key. Set it to "KEY_EXCHANGE" or "SIGNATURE" value. */
   keySpec: "KEY_EXCHANGE" | "SIGNATURE";
@@ -456,7 +520,11 @@ export interface TemplatePrivateKeyAttributesV3 {
   keyUsageProperty: TemplateKeyUsageProperty;
   /** Defines the algorithm used to generate the private key. */
   algorithm: "RSA" | "ECDH_P256" | "ECDH_P384" | "ECDH_P521";
-  /** Defines the cryptographic providers used to generate the private key. */
+  /**
+   * Defines the cryptographic providers used to generate the private key.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   cryptoProviders?: string[];
 }
 
@@ -510,7 +578,11 @@ export interface TemplateEnrollmentFlagsV3 {
 export interface TemplateTemplateV2 {
   /** Subject name flags describe the subject name and subject alternate name that is included in a certificate. */
   subjectNameFlags: TemplateSubjectNameFlagsV2;
-  /** List of templates in Active Directory that are superseded by this template. */
+  /**
+   * List of templates in Active Directory that are superseded by this template.
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: ``.
+   */
   supersededTemplates?: string[];
   /** Private key flags for v2 templates specify the client compatibility, if the private key can be exported, and if user input is required when using a private key. */
   privateKeyFlags: TemplatePrivateKeyFlagsV2;
@@ -574,11 +646,19 @@ export interface TemplatePrivateKeyFlagsV2 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-privatekeyattributesv2.html | CloudFormation: PrivateKeyAttributesV2}
  */
 export interface TemplatePrivateKeyAttributesV2 {
-  /** Set the minimum key length of the private key. */
+  /**
+   * Set the minimum key length of the private key.
+   *
+   * Range: at least 1.
+   */
   minimalKeyLength: number;
   /** Defines the purpose of the private key. Set it to "KEY_EXCHANGE" or "SIGNATURE" value. */
   keySpec: "KEY_EXCHANGE" | "SIGNATURE";
-  /** Defines the cryptographic providers used to generate the private key. */
+  /**
+   * Defines the cryptographic providers used to generate the private key.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   cryptoProviders?: string[];
 }
 
@@ -629,19 +709,37 @@ export interface TemplateEnrollmentFlagsV2 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorad-templategroupaccesscontrolentry.html | CloudFormation: AWS::PCAConnectorAD::TemplateGroupAccessControlEntry}
  */
-export const TemplateGroupAccessControlEntry = cloudControlType<TemplateGroupAccessControlEntryArgs, TemplateGroupAccessControlEntryOutputs>("AWS::PCAConnectorAD::TemplateGroupAccessControlEntry", "aws:pcaconnectorad:TemplateGroupAccessControlEntry", '{"p":[["AccessRights",["ref","AccessRights"],1],["TemplateArn","string",67],["GroupDisplayName","string",1],["GroupSecurityIdentifier","string",67]],"id":["GroupSecurityIdentifier","TemplateArn"],"d":{"AccessRights":[["Enroll",["enum","ALLOW","DENY"]],["AutoEnroll",["enum","ALLOW","DENY"]]]}}');
+export const TemplateGroupAccessControlEntry = cloudControlType<TemplateGroupAccessControlEntryArgs, TemplateGroupAccessControlEntryOutputs>("AWS::PCAConnectorAD::TemplateGroupAccessControlEntry", "aws:pcaconnectorad:TemplateGroupAccessControlEntry", '{"p":[["AccessRights",["ref","AccessRights"],17],["TemplateArn","string",67],["GroupDisplayName","string",17],["GroupSecurityIdentifier","string",67]],"id":["GroupSecurityIdentifier","TemplateArn"],"d":{"AccessRights":[["Enroll",["enum","ALLOW","DENY"]],["AutoEnroll",["enum","ALLOW","DENY"]]]},"reg":{"h":"crudl","wo":["AccessRights","GroupDisplayName"],"co":["GroupSecurityIdentifier","TemplateArn"],"tg":[false,false,false]}}');
 /** A {@link TemplateGroupAccessControlEntry} instance: its attributes as typed outputs. */
 export type TemplateGroupAccessControlEntry = InstanceType<typeof TemplateGroupAccessControlEntry>;
 
 /** Inputs of {@link TemplateGroupAccessControlEntry}. */
 export interface TemplateGroupAccessControlEntryArgs {
-  /** Permissions to allow or deny an Active Directory group to enroll or autoenroll certificates issued against a template. */
+  /**
+   * Permissions to allow or deny an Active Directory group to enroll or autoenroll certificates issued against a template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   accessRights: TemplateGroupAccessControlEntryAccessRights;
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateTemplate](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateTemplate.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateTemplate](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateTemplate.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:connector(\/[\w-]+)\/template(\/[\w-]+)$`.
+   */
   templateArn: string;
-  /** Name of the Active Directory group. This name does not need to match the group name in Active Directory. */
+  /**
+   * Name of the Active Directory group. This name does not need to match the group name in Active Directory.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–256. Pattern: `^[\x20-\x7E]+$`.
+   */
   groupDisplayName: string;
-  /** Security identifier (SID) of the group object from Active Directory. The SID starts with "S-". */
+  /**
+   * Security identifier (SID) of the group object from Active Directory. The SID starts with "S-".
+   *
+   * Length: 7–256. Pattern: `^S-[0-9]-([0-9]+-){1,14}[0-9]+$`.
+   */
   groupSecurityIdentifier: string;
 }
 

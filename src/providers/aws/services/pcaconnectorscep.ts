@@ -15,13 +15,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorscep-challenge.html | CloudFormation: AWS::PCAConnectorSCEP::Challenge}
  */
-export const Challenge = cloudControlType<ChallengeArgs, ChallengeOutputs>("AWS::PCAConnectorSCEP::Challenge", "aws:pcaconnectorscep:Challenge", '{"p":[["ConnectorArn","string",67],["Tags",["map","string"]],["ChallengeArn","string",72]],"id":["ChallengeArn"],"tags":["Tags","map"]}');
+export const Challenge = cloudControlType<ChallengeArgs, ChallengeOutputs>("AWS::PCAConnectorSCEP::Challenge", "aws:pcaconnectorscep:Challenge", '{"p":[["ConnectorArn","string",67],["Tags",["map","string"]],["ChallengeArn","string",72]],"id":["ChallengeArn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["ConnectorArn"],"ro":["ChallengeArn"],"tg":[true,true,true]}}');
 /** A {@link Challenge} instance: its attributes as typed outputs. */
 export type Challenge = InstanceType<typeof Challenge>;
 
 /** Inputs of {@link Challenge}. */
 export interface ChallengeArgs {
-  /** The Amazon Resource Name (ARN) of the connector. */
+  /**
+   * The Amazon Resource Name (ARN) of the connector.
+   *
+   * Length: 5–200. Pattern: `^arn:aws(-[a-z]+)*:pca-connector-scep:[a-z]+(-[a-z]+)+-[1-9]\d*:\d{12}:connector\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   connectorArn: string;
   tags?: Record<string, string>;
 }
@@ -37,17 +41,26 @@ export interface ChallengeOutputs extends ChallengeArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcaconnectorscep-connector.html | CloudFormation: AWS::PCAConnectorSCEP::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::PCAConnectorSCEP::Connector", "aws:pcaconnectorscep:Connector", '{"p":[["CertificateAuthorityArn","string",67],["MobileDeviceManagement",["ref","MobileDeviceManagement"],66],["Tags",["map","string"]],["VpcEndpointId","string",66],["ConnectorArn","string",72],["Endpoint","string",8],["OpenIdConfiguration",["ref","OpenIdConfiguration"],8],["Type",["enum","GENERAL_PURPOSE","INTUNE"],8]],"id":["ConnectorArn"],"d":{"MobileDeviceManagement":[["Intune",["ref","IntuneConfiguration"],1]],"IntuneConfiguration":[["AzureApplicationId","string",1],["Domain","string",1]],"OpenIdConfiguration":[["Issuer","string"],["Subject","string"],["Audience","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:pca-connector-scep:${Region}:${Account}:connector/${ConnectorId}"}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::PCAConnectorSCEP::Connector", "aws:pcaconnectorscep:Connector", '{"p":[["CertificateAuthorityArn","string",67],["MobileDeviceManagement",["ref","MobileDeviceManagement"],66],["Tags",["map","string"]],["VpcEndpointId","string",82],["ConnectorArn","string",72],["Endpoint","string",8],["OpenIdConfiguration",["ref","OpenIdConfiguration"],8],["Type",["enum","GENERAL_PURPOSE","INTUNE"],8]],"id":["ConnectorArn"],"d":{"MobileDeviceManagement":[["Intune",["ref","IntuneConfiguration"],1]],"IntuneConfiguration":[["AzureApplicationId","string",1],["Domain","string",1]],"OpenIdConfiguration":[["Issuer","string"],["Subject","string"],["Audience","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["VpcEndpointId"],"co":["CertificateAuthorityArn","MobileDeviceManagement","VpcEndpointId"],"ro":["ConnectorArn","Endpoint","OpenIdConfiguration","Type"],"tg":[true,true,true]},"arn":"arn:${Partition}:pca-connector-scep:${Region}:${Account}:connector/${ConnectorId}"}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
 /** Inputs of {@link Connector}. */
 export interface ConnectorArgs {
-  /** The Amazon Resource Name (ARN) of the certificate authority associated with the connector. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate authority associated with the connector.
+   *
+   * Length: 5–200. Pattern: `^arn:aws(-[a-z]+)*:acm-pca:[a-z]+(-[a-z]+)+-[1-9]\d*:\d{12}:certificate-authority\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   certificateAuthorityArn: string;
   /** Contains settings relevant to the mobile device management system that you chose for the connector. If you didn't configure `MobileDeviceManagement` , then the connector is for general-purpose use and this object is empty. */
   mobileDeviceManagement?: ConnectorMobileDeviceManagement;
   tags?: Record<string, string>;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 5–200.
+   */
   vpcEndpointId?: string;
 }
 
@@ -82,9 +95,17 @@ export interface ConnectorMobileDeviceManagement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorscep-connector-intuneconfiguration.html | CloudFormation: IntuneConfiguration}
  */
 export interface ConnectorIntuneConfiguration {
-  /** The directory (tenant) ID from your Microsoft Entra ID app registration. */
+  /**
+   * The directory (tenant) ID from your Microsoft Entra ID app registration.
+   *
+   * Length: 15–100. Pattern: `^[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}$`.
+   */
   azureApplicationId: string;
-  /** The primary domain from your Microsoft Entra ID app registration. */
+  /**
+   * The primary domain from your Microsoft Entra ID app registration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   domain: string;
 }
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcs-cluster.html | CloudFormation: AWS::PCS::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::PCS::Cluster", "aws:pcs:Cluster", '{"p":[["Name","string",66],["Networking",["ref","Networking"],67],["Scheduler",["ref","Scheduler"],1],["Size",["enum","SMALL","MEDIUM","LARGE"],67],["SlurmConfiguration",["ref","SlurmConfiguration"]],["Tags",["map","string"]],["Arn","string",72],["Endpoints",["array",["ref","Endpoint"]],8],["ErrorInfo",["array",["ref","ErrorInfo"]],8],["Id","string",8,"awsId"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","DELETE_FAILED","UPDATE_FAILED"],8]],"id":["Arn"],"d":{"Networking":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["NetworkType",["enum","IPV4","IPV6"]]],"Scheduler":[["Type",["enum","SLURM"],1],["Version","string",1]],"SlurmConfiguration":[["Accounting",["ref","Accounting"]],["SlurmRest",["ref","SlurmRest"]],["AuthKey",["ref","AuthKey"]],["JwtAuth",["ref","JwtAuth"]],["ScaleDownIdleTimeInSeconds","integer"],["SlurmCustomSettings",["array",["ref","SlurmCustomSetting"]]],["CgroupCustomSettings",["array",["ref","CgroupCustomSetting"]]],["SlurmdbdCustomSettings",["array",["ref","SlurmdbdCustomSetting"]]]],"Accounting":[["DefaultPurgeTimeInDays","integer"],["Mode",["enum","STANDARD","NONE"],1]],"SlurmRest":[["Mode",["enum","STANDARD","NONE"],1]],"AuthKey":[["SecretArn","string",1],["SecretVersion","string",1]],"JwtAuth":[["JwtKey",["ref","JwtKey"]]],"JwtKey":[["SecretArn","string",1],["SecretVersion","string",1]],"SlurmCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"CgroupCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"SlurmdbdCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"Endpoint":[["Port","string",1],["PrivateIpAddress","string",1],["Ipv6Address","string"],["Type",["enum","SLURMCTLD","SLURMDBD","SLURMRESTD"],1],["PublicIpAddress","string"]],"ErrorInfo":[["Code","string"],["Message","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:pcs:${Region}:${Account}:cluster/${ClusterIdentifier}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::PCS::Cluster", "aws:pcs:Cluster", '{"p":[["Name","string",66],["Networking",["ref","Networking"],67],["Scheduler",["ref","Scheduler"],1],["Size",["enum","SMALL","MEDIUM","LARGE"],67],["SlurmConfiguration",["ref","SlurmConfiguration"]],["Tags",["map","string"]],["Arn","string",72],["Endpoints",["array",["ref","Endpoint"]],8],["ErrorInfo",["array",["ref","ErrorInfo"]],8],["Id","string",8,"awsId"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","DELETE_FAILED","UPDATE_FAILED"],8]],"id":["Arn"],"d":{"Networking":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["NetworkType",["enum","IPV4","IPV6"]]],"Scheduler":[["Type",["enum","SLURM"],1],["Version","string",1]],"SlurmConfiguration":[["Accounting",["ref","Accounting"]],["SlurmRest",["ref","SlurmRest"]],["AuthKey",["ref","AuthKey"]],["JwtAuth",["ref","JwtAuth"]],["ScaleDownIdleTimeInSeconds","integer"],["SlurmCustomSettings",["array",["ref","SlurmCustomSetting"]]],["CgroupCustomSettings",["array",["ref","CgroupCustomSetting"]]],["SlurmdbdCustomSettings",["array",["ref","SlurmdbdCustomSetting"]]]],"Accounting":[["DefaultPurgeTimeInDays","integer"],["Mode",["enum","STANDARD","NONE"],1]],"SlurmRest":[["Mode",["enum","STANDARD","NONE"],1]],"AuthKey":[["SecretArn","string",1],["SecretVersion","string",1]],"JwtAuth":[["JwtKey",["ref","JwtKey"]]],"JwtKey":[["SecretArn","string",1],["SecretVersion","string",1]],"SlurmCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"CgroupCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"SlurmdbdCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"Endpoint":[["Port","string",1],["PrivateIpAddress","string",1],["Ipv6Address","string"],["Type",["enum","SLURMCTLD","SLURMDBD","SLURMRESTD"],1],["PublicIpAddress","string"]],"ErrorInfo":[["Code","string"],["Message","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","Networking","Size"],"ro":["Arn","Endpoints","ErrorInfo","Id","Status"],"uo":["Endpoints","ErrorInfo","Networking/SecurityGroupIds","Networking/SubnetIds","SlurmConfiguration/SlurmCustomSettings","SlurmConfiguration/CgroupCustomSettings","SlurmConfiguration/SlurmdbdCustomSettings"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:pcs:${Region}:${Account}:cluster/${ClusterIdentifier}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -129,6 +129,8 @@ export interface ClusterSlurmConfiguration {
    * The time (in seconds) before an idle node is scaled down.
    *
    * Default: `600`
+   *
+   * Range: at least 1.
    */
   scaleDownIdleTimeInSeconds?: number;
   /** Additional Slurm-specific configuration that directly maps to Slurm settings. */
@@ -153,6 +155,8 @@ export interface ClusterAccounting {
    * A value of `-1` means there is no purge time and records persist as long as the cluster exists.
    *
    * > `0` isn't a valid value.
+   *
+   * Range: -1–10000.
    */
   defaultPurgeTimeInDays?: number;
   /** The default value for `mode` is `NONE` . A value of `STANDARD` means Slurm accounting is enabled. */
@@ -294,7 +298,7 @@ export interface ClusterErrorInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcs-computenodegroup.html | CloudFormation: AWS::PCS::ComputeNodeGroup}
  */
-export const ComputeNodeGroup = cloudControlType<ComputeNodeGroupArgs, ComputeNodeGroupOutputs>("AWS::PCS::ComputeNodeGroup", "aws:pcs:ComputeNodeGroup", '{"p":[["ClusterId","string",67],["SpotOptions",["ref","SpotOptions"]],["SlurmConfiguration",["ref","SlurmConfiguration"]],["SubnetIds",["array","string"],1],["Name","string",66],["NodeLifecycleActions",["ref","NodeLifecycleActions"]],["ScalingConfiguration",["ref","ScalingConfiguration"],1],["InstanceConfigs",["array",["ref","InstanceConfig"]],67],["PurchaseOption",["enum","ONDEMAND","SPOT","CAPACITY_BLOCK","INTERRUPTIBLE_CAPACITY_RESERVATION"]],["CustomLaunchTemplate",["ref","CustomLaunchTemplate"],1],["Tags",["map","string"]],["AmiId","string"],["IamInstanceProfileArn","string",1],["Arn","string",72],["ErrorInfo",["array",["ref","ErrorInfo"]],8],["Id","string",8,"awsId"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","DELETE_FAILED","UPDATE_FAILED"],8]],"id":["Arn"],"d":{"SpotOptions":[["AllocationStrategy",["enum","lowest-price","capacity-optimized","price-capacity-optimized"]]],"SlurmConfiguration":[["GresCustomSettings",["array",["map","string"]]],["ScaleDownIdleTimeInSeconds","integer"],["SlurmCustomSettings",["array",["ref","SlurmCustomSetting"]]]],"SlurmCustomSetting":[["ParameterValue","string",1],["ParameterName","string",1]],"NodeLifecycleActions":[["ScriptCachingPolicy",["enum","CACHE_ONCE","REFRESH_ON_REBOOT"]],["Stages",["ref","NodeLifecycleStages"],1]],"NodeLifecycleStages":[["NodeBootstrapped",["array",["ref","NodeLifecycleScript"]]],["NodeReady",["array",["ref","NodeLifecycleScript"]]]],"NodeLifecycleScript":[["ExecutionPolicy",["enum","FIRST_BOOT_ONLY","EVERY_BOOT"]],["Arguments",["array","string"]],["OnError",["enum","TERMINATE","STOP_SEQUENCE","CONTINUE"]],["ScriptSource",["ref","ScriptSource"],1],["Name","string",1]],"ScriptSource":[["Checksum","string"],["S3VersionId","string"],["ScriptLocation","string",1]],"ScalingConfiguration":[["MaxInstanceCount","integer",1],["MinInstanceCount","integer",1]],"InstanceConfig":[["InstanceType","string"]],"CustomLaunchTemplate":[["Version","string",1],["TemplateId","string"]],"ErrorInfo":[["Message","string"],["Code","string"]]},"tags":["Tags","map"]}');
+export const ComputeNodeGroup = cloudControlType<ComputeNodeGroupArgs, ComputeNodeGroupOutputs>("AWS::PCS::ComputeNodeGroup", "aws:pcs:ComputeNodeGroup", '{"p":[["ClusterId","string",67],["SpotOptions",["ref","SpotOptions"]],["SlurmConfiguration",["ref","SlurmConfiguration"]],["SubnetIds",["array","string"],1],["Name","string",66],["NodeLifecycleActions",["ref","NodeLifecycleActions"]],["ScalingConfiguration",["ref","ScalingConfiguration"],1],["InstanceConfigs",["array",["ref","InstanceConfig"]],67],["PurchaseOption",["enum","ONDEMAND","SPOT","CAPACITY_BLOCK","INTERRUPTIBLE_CAPACITY_RESERVATION"]],["CustomLaunchTemplate",["ref","CustomLaunchTemplate"],1],["Tags",["map","string"]],["AmiId","string"],["IamInstanceProfileArn","string",1],["Arn","string",72],["ErrorInfo",["array",["ref","ErrorInfo"]],8],["Id","string",8,"awsId"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","DELETE_FAILED","UPDATE_FAILED"],8]],"id":["Arn"],"d":{"SpotOptions":[["AllocationStrategy",["enum","lowest-price","capacity-optimized","price-capacity-optimized"]]],"SlurmConfiguration":[["GresCustomSettings",["array",["map","string"]]],["ScaleDownIdleTimeInSeconds","integer"],["SlurmCustomSettings",["array",["ref","SlurmCustomSetting"]]]],"SlurmCustomSetting":[["ParameterValue","string",1],["ParameterName","string",1]],"NodeLifecycleActions":[["ScriptCachingPolicy",["enum","CACHE_ONCE","REFRESH_ON_REBOOT"]],["Stages",["ref","NodeLifecycleStages"],1]],"NodeLifecycleStages":[["NodeBootstrapped",["array",["ref","NodeLifecycleScript"]]],["NodeReady",["array",["ref","NodeLifecycleScript"]]]],"NodeLifecycleScript":[["ExecutionPolicy",["enum","FIRST_BOOT_ONLY","EVERY_BOOT"]],["Arguments",["array","string"]],["OnError",["enum","TERMINATE","STOP_SEQUENCE","CONTINUE"]],["ScriptSource",["ref","ScriptSource"],1],["Name","string",1]],"ScriptSource":[["Checksum","string"],["S3VersionId","string"],["ScriptLocation","string",1]],"ScalingConfiguration":[["MaxInstanceCount","integer",1],["MinInstanceCount","integer",1]],"InstanceConfig":[["InstanceType","string"]],"CustomLaunchTemplate":[["Version","string",1],["TemplateId","string"]],"ErrorInfo":[["Message","string"],["Code","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","ClusterId","InstanceConfigs"],"ro":["Arn","ErrorInfo","Id","Status"],"uo":["ErrorInfo","SlurmConfiguration/SlurmCustomSettings","SubnetIds","InstanceConfigs"],"tg":[true,true,true],"nm":{"path":"Name"}}}');
 /** A {@link ComputeNodeGroup} instance: its attributes as typed outputs. */
 export type ComputeNodeGroup = InstanceType<typeof ComputeNodeGroup>;
 
@@ -322,9 +326,17 @@ export interface ComputeNodeGroupArgs {
   customLaunchTemplate: ComputeNodeGroupCustomLaunchTemplate;
   /** 1 or more tags added to the resource. Each tag consists of a tag key and tag value. The tag value is optional and can be an empty string. */
   tags?: Record<string, string>;
-  /** The ID of the Amazon Machine Image (AMI) that AWS PCS uses to launch instances. If not provided, AWS PCS uses the AMI ID specified in the custom launch template. */
+  /**
+   * The ID of the Amazon Machine Image (AMI) that AWS PCS uses to launch instances. If not provided, AWS PCS uses the AMI ID specified in the custom launch template.
+   *
+   * Pattern: `^ami-[a-z0-9]+$`.
+   */
   amiId?: string;
-  /** The Amazon Resource Name (ARN) of the IAM instance profile used to pass an IAM role when launching EC2 instances. The role contained in your instance profile must have the `pcs:RegisterComputeNodeGroupInstance` permission and the role name must start with `AWSPCS` or must have the path `/aws-pcs/` . For more information, see [IAM instance profiles for AWS PCS](https://docs.aws.amazon.com//pcs/latest/userguide/security-instance-profiles.html) in the *AWS PCS User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM instance profile used to pass an IAM role when launching EC2 instances. The role contained in your instance profile must have the `pcs:RegisterComputeNodeGroupInstance` permission and the role name must start with `AWSPCS` or must have the path `/aws-pcs/` . For more information, see [IAM instance profiles for AWS PCS](https://docs.aws.amazon.com//pcs/latest/userguide/security-instance-profiles.html) in the *AWS PCS User Guide* .
+   *
+   * Pattern: `^arn:aws([a-zA-Z-]{0,10})?:iam::[0-9]{12}:instance-profile/.{1,128}$`.
+   */
   iamInstanceProfileArn: string;
 }
 
@@ -362,7 +374,11 @@ export interface ComputeNodeGroupSpotOptions {
 export interface ComputeNodeGroupSlurmConfiguration {
   /** Additional Slurm gres.conf records for the compute node group. Each item is a map of gres.conf attribute names to values describing one gres.conf record (for example a GPU topology, MIG, MPS, or custom GRES entry). AWS PCS adds the NodeName= prefix and merges these records with the GPU record it derives from the instance type. */
   gresCustomSettings?: Record<string, string>[];
-  /** The time before an idle node is scaled down. */
+  /**
+   * The time before an idle node is scaled down.
+   *
+   * Range: 1–10000000.
+   */
   scaleDownIdleTimeInSeconds?: number;
   /** Additional Slurm-specific configuration that directly maps to Slurm settings. */
   slurmCustomSettings?: ComputeNodeGroupSlurmCustomSetting[];
@@ -400,9 +416,17 @@ export interface ComputeNodeGroupNodeLifecycleActions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcs-computenodegroup-nodelifecyclestages.html | CloudFormation: NodeLifecycleStages}
  */
 export interface ComputeNodeGroupNodeLifecycleStages {
-  /** Scripts to run after the node is bootstrapped, once the PCS configuration phase completes and before slurmd starts. */
+  /**
+   * Scripts to run after the node is bootstrapped, once the PCS configuration phase completes and before slurmd starts.
+   *
+   * Items: 1–20.
+   */
   nodeBootstrapped?: ComputeNodeGroupNodeLifecycleScript[];
-  /** Scripts to execute when the node becomes ready (every boot). */
+  /**
+   * Scripts to execute when the node becomes ready (every boot).
+   *
+   * Items: 1–20.
+   */
   nodeReady?: ComputeNodeGroupNodeLifecycleScript[];
 }
 
@@ -414,13 +438,21 @@ export interface ComputeNodeGroupNodeLifecycleStages {
 export interface ComputeNodeGroupNodeLifecycleScript {
   /** Whether the script runs only on the node's first boot (FIRST_BOOT_ONLY) or on every boot including reboots (EVERY_BOOT). Defaults to FIRST_BOOT_ONLY. */
   executionPolicy?: "FIRST_BOOT_ONLY" | "EVERY_BOOT";
-  /** An ordered list of arguments passed to the script. */
+  /**
+   * An ordered list of arguments passed to the script.
+   *
+   * Items: at most 20. Each item: Length: at most 256.
+   */
   arguments?: string[];
   /** The behavior when the script exits with an error. Defaults to TERMINATE. */
   onError?: "TERMINATE" | "STOP_SEQUENCE" | "CONTINUE";
   /** The external location of a lifecycle script. */
   scriptSource: ComputeNodeGroupScriptSource;
-  /** A human-readable name that identifies the script. */
+  /**
+   * A human-readable name that identifies the script.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9][A-Za-z0-9 _-]*$`.
+   */
   name: string;
 }
 
@@ -430,11 +462,23 @@ export interface ComputeNodeGroupNodeLifecycleScript {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcs-computenodegroup-scriptsource.html | CloudFormation: ScriptSource}
  */
 export interface ComputeNodeGroupScriptSource {
-  /** A 64-character hexadecimal SHA-256 digest used to verify script integrity. */
+  /**
+   * A 64-character hexadecimal SHA-256 digest used to verify script integrity.
+   *
+   * Length: 64–64. Pattern: `^[a-fA-F0-9]{64}$`.
+   */
   checksum?: string;
-  /** The S3 object version ID of the script, when stored in a versioned bucket. */
+  /**
+   * The S3 object version ID of the script, when stored in a versioned bucket.
+   *
+   * Length: at most 1024.
+   */
   s3VersionId?: string;
-  /** The S3 URI or HTTPS URL where the script is stored. */
+  /**
+   * The S3 URI or HTTPS URL where the script is stored.
+   *
+   * Length: 1–1024. Pattern: `^(s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/.+|https://.+)$`.
+   */
   scriptLocation: string;
 }
 
@@ -444,9 +488,17 @@ export interface ComputeNodeGroupScriptSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcs-computenodegroup-scalingconfiguration.html | CloudFormation: ScalingConfiguration}
  */
 export interface ComputeNodeGroupScalingConfiguration {
-  /** The upper bound of the number of instances allowed in the compute fleet. */
+  /**
+   * The upper bound of the number of instances allowed in the compute fleet.
+   *
+   * Range: at least 0.
+   */
   maxInstanceCount: number;
-  /** The lower bound of the number of instances allowed in the compute fleet. */
+  /**
+   * The lower bound of the number of instances allowed in the compute fleet.
+   *
+   * Range: at least 0.
+   */
   minInstanceCount: number;
 }
 
@@ -493,7 +545,7 @@ export interface ComputeNodeGroupErrorInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pcs-queue.html | CloudFormation: AWS::PCS::Queue}
  */
-export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::PCS::Queue", "aws:pcs:Queue", '{"p":[["ClusterId","string",67],["ComputeNodeGroupConfigurations",["array",["ref","ComputeNodeGroupConfiguration"]]],["Name","string",66],["SlurmConfiguration",["ref","SlurmConfiguration"]],["Tags",["map","string"]],["Arn","string",72],["ErrorInfo",["array",["ref","ErrorInfo"]],8],["Id","string",8,"awsId"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","DELETE_FAILED","UPDATE_FAILED"],8]],"id":["Arn"],"d":{"ComputeNodeGroupConfiguration":[["ComputeNodeGroupId","string"]],"SlurmConfiguration":[["SlurmCustomSettings",["array",["ref","SlurmCustomSetting"]]]],"SlurmCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"ErrorInfo":[["Code","string"],["Message","string"]]},"tags":["Tags","map"]}');
+export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::PCS::Queue", "aws:pcs:Queue", '{"p":[["ClusterId","string",67],["ComputeNodeGroupConfigurations",["array",["ref","ComputeNodeGroupConfiguration"]]],["Name","string",66],["SlurmConfiguration",["ref","SlurmConfiguration"]],["Tags",["map","string"]],["Arn","string",72],["ErrorInfo",["array",["ref","ErrorInfo"]],8],["Id","string",8,"awsId"],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","CREATE_FAILED","DELETE_FAILED","UPDATE_FAILED"],8]],"id":["Arn"],"d":{"ComputeNodeGroupConfiguration":[["ComputeNodeGroupId","string"]],"SlurmConfiguration":[["SlurmCustomSettings",["array",["ref","SlurmCustomSetting"]]]],"SlurmCustomSetting":[["ParameterName","string",1],["ParameterValue","string",1]],"ErrorInfo":[["Code","string"],["Message","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name","ClusterId"],"ro":["Arn","ErrorInfo","Id","Status"],"uo":["ComputeNodeGroupConfigurations","ErrorInfo","SlurmConfiguration/SlurmCustomSettings"],"tg":[true,true,true],"nm":{"path":"Name"}}}');
 /** A {@link Queue} instance: its attributes as typed outputs. */
 export type Queue = InstanceType<typeof Queue>;
 

@@ -30,13 +30,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-dataset.html | CloudFormation: AWS::Personalize::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Personalize::Dataset", "aws:personalize:Dataset", '{"p":[["DatasetGroupArn","string",67],["DatasetType",["enum","Interactions","Items","Users"],67],["DatasetImportJob",["ref","DatasetImportJob"]],["SchemaArn","string",67],["Name","string",67],["Tags",["array",["ref","Tag"]],66],["DatasetArn","string",72]],"id":["DatasetArn"],"d":{"DatasetImportJob":[["DatasetArn","string"],["JobName","string"],["DatasetImportJobArn","string"],["RoleArn","string"],["DataSource",["ref","DataSource"]]],"DataSource":[["DataLocation","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:personalize:${Region}:${Account}:dataset/${ResourceId}"}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Personalize::Dataset", "aws:personalize:Dataset", '{"p":[["DatasetGroupArn","string",67],["DatasetType",["enum","Interactions","Items","Users"],67],["DatasetImportJob",["ref","DatasetImportJob"]],["SchemaArn","string",67],["Name","string",67],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72]],"id":["DatasetArn"],"d":{"DatasetImportJob":[["DatasetArn","string"],["JobName","string"],["DatasetImportJobArn","string"],["RoleArn","string"],["DataSource",["ref","DataSource"]]],"DataSource":[["DataLocation","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","DatasetType","DatasetGroupArn","SchemaArn"],"ro":["DatasetArn"],"tg":[false,false,false]},"arn":"arn:${Partition}:personalize:${Region}:${Account}:dataset/${ResourceId}"}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
 /** Inputs of {@link Dataset}. */
 export interface DatasetArgs {
-  /** The Amazon Resource Name (ARN) of the dataset group. */
+  /**
+   * The Amazon Resource Name (ARN) of the dataset group.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   datasetGroupArn: string;
   /**
    * One of the following values:
@@ -46,13 +50,23 @@ export interface DatasetArgs {
    * - Users
    *
    * > You can't use CloudFormation to create an Action Interactions or Actions dataset.
+   *
+   * Length: at most 256.
    */
   datasetType: "Interactions" | "Items" | "Users";
   /** Describes a job that imports training data from a data source (Amazon S3 bucket) to an Amazon Personalize dataset. If you specify a dataset import job as part of a dataset, all dataset import job fields are required. */
   datasetImportJob?: DatasetDatasetImportJob;
-  /** The ARN of the associated schema. */
+  /**
+   * The ARN of the associated schema.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   schemaArn: string;
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   name: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
@@ -76,13 +90,29 @@ export interface DatasetOutputs extends DatasetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-dataset-datasetimportjob.html | CloudFormation: DatasetImportJob}
  */
 export interface DatasetDatasetImportJob {
-  /** The Amazon Resource Name (ARN) of the dataset that receives the imported data. */
+  /**
+   * The Amazon Resource Name (ARN) of the dataset that receives the imported data.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   datasetArn?: string;
-  /** The name of the import job. */
+  /**
+   * The name of the import job.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   jobName?: string;
-  /** The ARN of the dataset import job. */
+  /**
+   * The ARN of the dataset import job.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   datasetImportJobArn?: string;
-  /** The ARN of the IAM role that has permissions to read from the Amazon S3 data source. */
+  /**
+   * The ARN of the IAM role that has permissions to read from the Amazon S3 data source.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn?: string;
   /** The Amazon S3 bucket that contains the training data to import. */
   dataSource?: DatasetDataSource;
@@ -104,6 +134,8 @@ export interface DatasetDataSource {
    * If your CSV files are in a folder in your Amazon S3 bucket and you want your import job or data deletion job to consider multiple files, you can specify the path to the folder. With a data deletion job, Amazon Personalize uses all files in the folder and any sub folder. Use the following syntax with a `/` after the folder name:
    *
    * `s3://bucket-name/folder-name/`
+   *
+   * Length: at most 256. Pattern: `(s3|http|https)://.+`.
    */
   dataLocation?: string;
 }
@@ -115,19 +147,31 @@ export interface DatasetDataSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-datasetgroup.html | CloudFormation: AWS::Personalize::DatasetGroup}
  */
-export const DatasetGroup = cloudControlType<DatasetGroupArgs, DatasetGroupOutputs>("AWS::Personalize::DatasetGroup", "aws:personalize:DatasetGroup", '{"p":[["KmsKeyArn","string",66],["Domain",["enum","ECOMMERCE","VIDEO_ON_DEMAND"],66],["RoleArn","string",66],["Name","string",67],["Tags",["array",["ref","Tag"]],66],["DatasetGroupArn","string",72]],"id":["DatasetGroupArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:personalize:${Region}:${Account}:dataset-group/${ResourceId}"}');
+export const DatasetGroup = cloudControlType<DatasetGroupArgs, DatasetGroupOutputs>("AWS::Personalize::DatasetGroup", "aws:personalize:DatasetGroup", '{"p":[["KmsKeyArn","string",66],["Domain",["enum","ECOMMERCE","VIDEO_ON_DEMAND"],66],["RoleArn","string",66],["Name","string",67],["Tags",["array",["ref","Tag"]]],["DatasetGroupArn","string",72]],"id":["DatasetGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Name","RoleArn","KmsKeyArn","Domain"],"ro":["DatasetGroupArn"]},"arn":"arn:${Partition}:personalize:${Region}:${Account}:dataset-group/${ResourceId}"}');
 /** A {@link DatasetGroup} instance: its attributes as typed outputs. */
 export type DatasetGroup = InstanceType<typeof DatasetGroup>;
 
 /** Inputs of {@link DatasetGroup}. */
 export interface DatasetGroupArgs {
-  /** The Amazon Resource Name (ARN) of the AWS Key Management Service (KMS) key used to encrypt the datasets. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Key Management Service (KMS) key used to encrypt the datasets.
+   *
+   * Length: at most 2048. Pattern: `arn:aws.*:kms:.*:[0-9]{12}:key/.*`.
+   */
   kmsKeyArn?: string;
   /** The domain of a Domain dataset group. */
   domain?: "ECOMMERCE" | "VIDEO_ON_DEMAND";
-  /** The ARN of the AWS Identity and Access Management (IAM) role that has permissions to access the AWS Key Management Service (KMS) key. Supplying an IAM role is only valid when also specifying a KMS key. */
+  /**
+   * The ARN of the AWS Identity and Access Management (IAM) role that has permissions to access the AWS Key Management Service (KMS) key. Supplying an IAM role is only valid when also specifying a KMS key.
+   *
+   * Length: 0–256. Pattern: `arn:([a-z\d-]+):iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn?: string;
-  /** The name of the dataset group. */
+  /**
+   * The name of the dataset group.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   name: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
@@ -142,9 +186,11 @@ export interface DatasetGroupOutputs extends DatasetGroupArgs {
 /**
  * Resource schema for AWS::Personalize::EventTracker
  *
+ * @deprecated Cloud Control cannot create AWS::Personalize::EventTracker: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-eventtracker.html | CloudFormation: AWS::Personalize::EventTracker}
  */
-export const EventTracker = cloudControlType<EventTrackerArgs, EventTrackerOutputs>("AWS::Personalize::EventTracker", "aws:personalize:EventTracker", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Tags",["array",["ref","Tag"]]],["EventTrackerArn","string",72],["TrackingId","string",8]],"id":["EventTrackerArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:personalize:${Region}:${Account}:event-tracker/${ResourceId}"}');
+export const EventTracker = cloudControlType<EventTrackerArgs, EventTrackerOutputs>("AWS::Personalize::EventTracker", "aws:personalize:EventTracker", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Tags",["array",["ref","Tag"]]],["EventTrackerArn","string",72],["TrackingId","string",8]],"id":["EventTrackerArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:personalize:${Region}:${Account}:event-tracker/${ResourceId}"}');
 /** A {@link EventTracker} instance: its attributes as typed outputs. */
 export type EventTracker = InstanceType<typeof EventTracker>;
 
@@ -169,9 +215,11 @@ export interface EventTrackerOutputs extends EventTrackerArgs {
 /**
  * A recommendation filter that defines which items are included or excluded from recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::Personalize::Filter: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-filter.html | CloudFormation: AWS::Personalize::Filter}
  */
-export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::Personalize::Filter", "aws:personalize:Filter", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["FilterExpression","string",67],["Tags",["array",["ref","Tag"]]],["FilterArn","string",72],["Status","string",8],["CreationDateTime","string",8],["LastUpdatedDateTime","string",8]],"id":["FilterArn"],"tags":["Tags","standard"]}');
+export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::Personalize::Filter", "aws:personalize:Filter", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["FilterExpression","string",67],["Tags",["array",["ref","Tag"]]],["FilterArn","string",72],["Status","string",8],["CreationDateTime","string",8],["LastUpdatedDateTime","string",8]],"id":["FilterArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Filter} instance: its attributes as typed outputs. */
 export type Filter = InstanceType<typeof Filter>;
 
@@ -202,9 +250,11 @@ export interface FilterOutputs extends FilterArgs {
 /**
  * Creates a metric attribution for reporting on recommendation impact in Amazon Personalize.
  *
+ * @deprecated Cloud Control cannot create AWS::Personalize::MetricAttribution: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-metricattribution.html | CloudFormation: AWS::Personalize::MetricAttribution}
  */
-export const MetricAttribution = cloudControlType<MetricAttributionArgs, MetricAttributionOutputs>("AWS::Personalize::MetricAttribution", "aws:personalize:MetricAttribution", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Metrics",["array",["ref","MetricAttribute"]],67],["MetricsOutputConfig",["ref","MetricsOutputConfig"],1],["MetricAttributionArn","string",72],["Status","string",8]],"id":["MetricAttributionArn"],"d":{"MetricAttribute":[["EventType","string",1],["MetricName","string",1],["Expression","string",1]],"MetricsOutputConfig":[["S3DataDestination",["ref","S3DataDestination"]],["RoleArn","string",1]],"S3DataDestination":[["Path","string",1],["KmsKeyArn","string"]]},"arn":"arn:${Partition}:personalize:${Region}:${Account}:metric-attribution/${ResourceId}"}');
+export const MetricAttribution = cloudControlType<MetricAttributionArgs, MetricAttributionOutputs>("AWS::Personalize::MetricAttribution", "aws:personalize:MetricAttribution", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Metrics",["array",["ref","MetricAttribute"]],67],["MetricsOutputConfig",["ref","MetricsOutputConfig"],1],["MetricAttributionArn","string",72],["Status","string",8]],"id":["MetricAttributionArn"],"d":{"MetricAttribute":[["EventType","string",1],["MetricName","string",1],["Expression","string",1]],"MetricsOutputConfig":[["S3DataDestination",["ref","S3DataDestination"]],["RoleArn","string",1]],"S3DataDestination":[["Path","string",1],["KmsKeyArn","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:personalize:${Region}:${Account}:metric-attribution/${ResourceId}"}');
 /** A {@link MetricAttribution} instance: its attributes as typed outputs. */
 export type MetricAttribution = InstanceType<typeof MetricAttribution>;
 
@@ -279,17 +329,25 @@ export interface MetricAttributionS3DataDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-schema.html | CloudFormation: AWS::Personalize::Schema}
  */
-export const Schema = cloudControlType<SchemaArgs, SchemaOutputs>("AWS::Personalize::Schema", "aws:personalize:Schema", '{"p":[["Schema","string",67],["Domain",["enum","ECOMMERCE","VIDEO_ON_DEMAND"],66],["Name","string",67],["Tags",["array",["ref","Tag"]],66],["SchemaArn","string",72]],"id":["SchemaArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:personalize:${Region}:${Account}:schema/${ResourceId}"}');
+export const Schema = cloudControlType<SchemaArgs, SchemaOutputs>("AWS::Personalize::Schema", "aws:personalize:Schema", '{"p":[["Schema","string",67],["Domain",["enum","ECOMMERCE","VIDEO_ON_DEMAND"],66],["Name","string",67],["Tags",["array",["ref","Tag"]]],["SchemaArn","string",72]],"id":["SchemaArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Name","Schema","Domain"],"ro":["SchemaArn"]},"arn":"arn:${Partition}:personalize:${Region}:${Account}:schema/${ResourceId}"}');
 /** A {@link Schema} instance: its attributes as typed outputs. */
 export type Schema = InstanceType<typeof Schema>;
 
 /** Inputs of {@link Schema}. */
 export interface SchemaArgs {
-  /** The schema. */
+  /**
+   * The schema.
+   *
+   * Length: at most 10000.
+   */
   schema: string;
   /** The domain of a schema that you created for a dataset in a Domain dataset group. */
   domain?: "ECOMMERCE" | "VIDEO_ON_DEMAND";
-  /** The name of the schema. */
+  /**
+   * The name of the schema.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   name: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
@@ -310,7 +368,7 @@ export interface SchemaOutputs extends SchemaArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-solution.html | CloudFormation: AWS::Personalize::Solution}
  */
-export const Solution = cloudControlType<SolutionArgs, SolutionOutputs>("AWS::Personalize::Solution", "aws:personalize:Solution", '{"p":[["PerformAutoML","boolean",66],["PerformHPO","boolean",66],["EventType","string",66],["DatasetGroupArn","string",67],["SolutionConfig",["ref","SolutionConfig"],66],["RecipeArn","string",66],["Name","string",67],["Tags",["array",["ref","Tag"]],66],["SolutionArn","string",72]],"id":["SolutionArn"],"d":{"SolutionConfig":[["EventValueThreshold","string",2],["HpoConfig",["ref","HpoConfig"],2],["AlgorithmHyperParameters",["map","string"],2],["FeatureTransformationParameters",["map","string"],2],["AutoMLConfig",["ref","AutoMLConfig"],2]],"HpoConfig":[["HpoResourceConfig",["ref","HpoResourceConfig"],2],["AlgorithmHyperParameterRanges",["ref","AlgorithmHyperParameterRanges"],2],["HpoObjective",["ref","HpoObjective"],2]],"HpoResourceConfig":[["MaxParallelTrainingJobs","string",2],["MaxNumberOfTrainingJobs","string",2]],"AlgorithmHyperParameterRanges":[["IntegerHyperParameterRanges",["array",["ref","IntegerHyperParameterRange"]],2],["CategoricalHyperParameterRanges",["array",["ref","CategoricalHyperParameterRange"]],2],["ContinuousHyperParameterRanges",["array",["ref","ContinuousHyperParameterRange"]],2]],"IntegerHyperParameterRange":[["MinValue","integer",2],["MaxValue","integer",2],["Name","string",2]],"CategoricalHyperParameterRange":[["Values",["array","string"],2],["Name","string",2]],"ContinuousHyperParameterRange":[["MinValue","number",2],["MaxValue","number",2],["Name","string",2]],"HpoObjective":[["MetricName","string",2],["Type",["enum","Maximize","Minimize"],2],["MetricRegex","string",2]],"AutoMLConfig":[["MetricName","string",2],["RecipeList",["array","string"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:personalize:${Region}:${Account}:solution/${ResourceId}"}');
+export const Solution = cloudControlType<SolutionArgs, SolutionOutputs>("AWS::Personalize::Solution", "aws:personalize:Solution", '{"p":[["PerformAutoML","boolean",66],["PerformHPO","boolean",66],["EventType","string",66],["DatasetGroupArn","string",67],["SolutionConfig",["ref","SolutionConfig"],66],["RecipeArn","string",66],["Name","string",67],["Tags",["array",["ref","Tag"]]],["SolutionArn","string",72]],"id":["SolutionArn"],"d":{"SolutionConfig":[["EventValueThreshold","string"],["HpoConfig",["ref","HpoConfig"]],["AlgorithmHyperParameters",["map","string"]],["FeatureTransformationParameters",["map","string"]],["AutoMLConfig",["ref","AutoMLConfig"]]],"HpoConfig":[["HpoResourceConfig",["ref","HpoResourceConfig"]],["AlgorithmHyperParameterRanges",["ref","AlgorithmHyperParameterRanges"]],["HpoObjective",["ref","HpoObjective"]]],"HpoResourceConfig":[["MaxParallelTrainingJobs","string"],["MaxNumberOfTrainingJobs","string"]],"AlgorithmHyperParameterRanges":[["IntegerHyperParameterRanges",["array",["ref","IntegerHyperParameterRange"]]],["CategoricalHyperParameterRanges",["array",["ref","CategoricalHyperParameterRange"]]],["ContinuousHyperParameterRanges",["array",["ref","ContinuousHyperParameterRange"]]]],"IntegerHyperParameterRange":[["MinValue","integer"],["MaxValue","integer"],["Name","string"]],"CategoricalHyperParameterRange":[["Values",["array","string"]],["Name","string"]],"ContinuousHyperParameterRange":[["MinValue","number"],["MaxValue","number"],["Name","string"]],"HpoObjective":[["MetricName","string"],["Type",["enum","Maximize","Minimize"]],["MetricRegex","string"]],"AutoMLConfig":[["MetricName","string"],["RecipeList",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Name","EventType","DatasetGroupArn","PerformAutoML","PerformHPO","RecipeArn","SolutionConfig"],"ro":["SolutionArn"],"tg":[false,false,false]},"arn":"arn:${Partition}:personalize:${Region}:${Account}:solution/${ResourceId}"}');
 /** A {@link Solution} instance: its attributes as typed outputs. */
 export type Solution = InstanceType<typeof Solution>;
 
@@ -324,15 +382,31 @@ export interface SolutionArgs {
   performAutoML?: boolean;
   /** Whether to perform hyperparameter optimization (HPO) on the chosen recipe. The default is `false` . */
   performHPO?: boolean;
-  /** The event type (for example, 'click' or 'like') that is used for training the model. If no `eventType` is provided, Amazon Personalize uses all interactions for training with equal weight regardless of type. */
+  /**
+   * The event type (for example, 'click' or 'like') that is used for training the model. If no `eventType` is provided, Amazon Personalize uses all interactions for training with equal weight regardless of type.
+   *
+   * Length: at most 256.
+   */
   eventType?: string;
-  /** The Amazon Resource Name (ARN) of the dataset group that provides the training data. */
+  /**
+   * The Amazon Resource Name (ARN) of the dataset group that provides the training data.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   datasetGroupArn: string;
   /** Describes the configuration properties for the solution. */
   solutionConfig?: SolutionSolutionConfig;
-  /** The ARN of the recipe used to create the solution. This is required when `performAutoML` is false. */
+  /**
+   * The ARN of the recipe used to create the solution. This is required when `performAutoML` is false.
+   *
+   * Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   recipeArn?: string;
-  /** The name of the solution. */
+  /**
+   * The name of the solution.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9\-_]*`.
+   */
   name: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
@@ -350,7 +424,11 @@ export interface SolutionOutputs extends SolutionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-solutionconfig.html | CloudFormation: SolutionConfig}
  */
 export interface SolutionSolutionConfig {
-  /** Only events with a value greater than or equal to this threshold are used for training a model. */
+  /**
+   * Only events with a value greater than or equal to this threshold are used for training a model.
+   *
+   * Length: at most 256.
+   */
   eventValueThreshold?: string;
   /** Describes the properties for hyperparameter optimization (HPO). */
   hpoConfig?: SolutionHpoConfig;
@@ -386,9 +464,17 @@ export interface SolutionHpoConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-hporesourceconfig.html | CloudFormation: HpoResourceConfig}
  */
 export interface SolutionHpoResourceConfig {
-  /** The maximum number of parallel training jobs when you create a solution version. The maximum value for `maxParallelTrainingJobs` is `10` . */
+  /**
+   * The maximum number of parallel training jobs when you create a solution version. The maximum value for `maxParallelTrainingJobs` is `10` .
+   *
+   * Length: at most 256.
+   */
   maxParallelTrainingJobs?: string;
-  /** The maximum number of training jobs when you create a solution version. The maximum value for `maxNumberOfTrainingJobs` is `40` . */
+  /**
+   * The maximum number of training jobs when you create a solution version. The maximum value for `maxNumberOfTrainingJobs` is `40` .
+   *
+   * Length: at most 256.
+   */
   maxNumberOfTrainingJobs?: string;
 }
 
@@ -398,11 +484,23 @@ export interface SolutionHpoResourceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-algorithmhyperparameterranges.html | CloudFormation: AlgorithmHyperParameterRanges}
  */
 export interface SolutionAlgorithmHyperParameterRanges {
-  /** Provides the name and range of an integer-valued hyperparameter. */
+  /**
+   * Provides the name and range of an integer-valued hyperparameter.
+   *
+   * Items: at most 100.
+   */
   integerHyperParameterRanges?: SolutionIntegerHyperParameterRange[];
-  /** Provides the name and range of a categorical hyperparameter. */
+  /**
+   * Provides the name and range of a categorical hyperparameter.
+   *
+   * Items: at most 100.
+   */
   categoricalHyperParameterRanges?: SolutionCategoricalHyperParameterRange[];
-  /** Provides the name and range of a continuous hyperparameter. */
+  /**
+   * Provides the name and range of a continuous hyperparameter.
+   *
+   * Items: at most 100.
+   */
   continuousHyperParameterRanges?: SolutionContinuousHyperParameterRange[];
 }
 
@@ -412,11 +510,23 @@ export interface SolutionAlgorithmHyperParameterRanges {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-integerhyperparameterrange.html | CloudFormation: IntegerHyperParameterRange}
  */
 export interface SolutionIntegerHyperParameterRange {
-  /** The minimum allowable value for the hyperparameter. */
+  /**
+   * The minimum allowable value for the hyperparameter.
+   *
+   * Range: at least -1000000.
+   */
   minValue?: number;
-  /** The maximum allowable value for the hyperparameter. */
+  /**
+   * The maximum allowable value for the hyperparameter.
+   *
+   * Range: at most 1000000.
+   */
   maxValue?: number;
-  /** The name of the hyperparameter. */
+  /**
+   * The name of the hyperparameter.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -426,9 +536,17 @@ export interface SolutionIntegerHyperParameterRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-categoricalhyperparameterrange.html | CloudFormation: CategoricalHyperParameterRange}
  */
 export interface SolutionCategoricalHyperParameterRange {
-  /** A list of the categories for the hyperparameter. */
+  /**
+   * A list of the categories for the hyperparameter.
+   *
+   * Items: at most 100. Each item: Length: at most 1000.
+   */
   values?: string[];
-  /** The name of the hyperparameter. */
+  /**
+   * The name of the hyperparameter.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -438,11 +556,23 @@ export interface SolutionCategoricalHyperParameterRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-continuoushyperparameterrange.html | CloudFormation: ContinuousHyperParameterRange}
  */
 export interface SolutionContinuousHyperParameterRange {
-  /** The minimum allowable value for the hyperparameter. */
+  /**
+   * The minimum allowable value for the hyperparameter.
+   *
+   * Range: at least -1000000.
+   */
   minValue?: number;
-  /** The maximum allowable value for the hyperparameter. */
+  /**
+   * The maximum allowable value for the hyperparameter.
+   *
+   * Range: at least -1000000.
+   */
   maxValue?: number;
-  /** The name of the hyperparameter. */
+  /**
+   * The name of the hyperparameter.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -454,11 +584,19 @@ export interface SolutionContinuousHyperParameterRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-hpoobjective.html | CloudFormation: HpoObjective}
  */
 export interface SolutionHpoObjective {
-  /** The name of the metric. */
+  /**
+   * The name of the metric.
+   *
+   * Length: at most 256.
+   */
   metricName?: string;
   /** The type of the metric. Valid values are `Maximize` and `Minimize` . */
   type?: "Maximize" | "Minimize";
-  /** A regular expression for finding the metric in the training job logs. */
+  /**
+   * A regular expression for finding the metric in the training job logs.
+   *
+   * Length: at most 256.
+   */
   metricRegex?: string;
 }
 
@@ -468,8 +606,16 @@ export interface SolutionHpoObjective {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-personalize-solution-automlconfig.html | CloudFormation: AutoMLConfig}
  */
 export interface SolutionAutoMLConfig {
-  /** The metric to optimize. */
+  /**
+   * The metric to optimize.
+   *
+   * Length: at most 256.
+   */
   metricName?: string;
-  /** The list of candidate recipes. */
+  /**
+   * The list of candidate recipes.
+   *
+   * Items: at most 100. Each item: Length: at most 256. Pattern: `arn:([a-z\d-]+):personalize:.*:.*:.+`.
+   */
   recipeList?: string[];
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates and manages a Performance Insights performance analysis report for a specified DB instance.
  *
+ * @deprecated Cloud Control cannot create AWS::PI::PerfReports: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pi-perfreports.html | CloudFormation: AWS::PI::PerfReports}
  */
-export const PerfReports = cloudControlType<PerfReportsArgs, PerfReportsOutputs>("AWS::PI::PerfReports", "aws:pi:PerfReports", '{"p":[["ServiceType",["enum","RDS","DOCDB"],67],["Identifier","string",67],["StartTime","string",67],["EndTime","string",67],["Tags",["array",["ref","Tag"]],66],["Arn","string",72],["AnalysisReportId","string",8],["CreateTime","string",8],["Status",["enum","RUNNING","SUCCEEDED","FAILED"],8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const PerfReports = cloudControlType<PerfReportsArgs, PerfReportsOutputs>("AWS::PI::PerfReports", "aws:pi:PerfReports", '{"p":[["ServiceType",["enum","RDS","DOCDB"],67],["Identifier","string",67],["StartTime","string",67],["EndTime","string",67],["Tags",["array",["ref","Tag"]],66],["Arn","string",72],["AnalysisReportId","string",8],["CreateTime","string",8],["Status",["enum","RUNNING","SUCCEEDED","FAILED"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link PerfReports} instance: its attributes as typed outputs. */
 export type PerfReports = InstanceType<typeof PerfReports>;
 

@@ -13,9 +13,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * The ADMChannel resource represents the status and authentication settings for the ADM channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::ADMChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-admchannel.html | CloudFormation: AWS::Pinpoint::ADMChannel}
  */
-export const ADMChannel = cloudControlType<ADMChannelArgs, ADMChannelOutputs>("AWS::Pinpoint::ADMChannel", "aws:pinpoint:ADMChannel", '{"p":[["ClientSecret","string",49],["Enabled","boolean"],["ClientId","string",1],["ApplicationId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ADMChannel = cloudControlType<ADMChannelArgs, ADMChannelOutputs>("AWS::Pinpoint::ADMChannel", "aws:pinpoint:ADMChannel", '{"p":[["ClientSecret","string",49],["Enabled","boolean"],["ClientId","string",1],["ApplicationId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ADMChannel} instance: its attributes as typed outputs. */
 export type ADMChannel = InstanceType<typeof ADMChannel>;
 
@@ -46,9 +48,11 @@ export interface ADMChannelOutputs extends ADMChannelArgs {
  *
  * The APNSChannel resource represents the status and authentication settings for the APNs channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::APNSChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-apnschannel.html | CloudFormation: AWS::Pinpoint::APNSChannel}
  */
-export const APNSChannel = cloudControlType<APNSChannelArgs, APNSChannelOutputs>("AWS::Pinpoint::APNSChannel", "aws:pinpoint:APNSChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const APNSChannel = cloudControlType<APNSChannelArgs, APNSChannelOutputs>("AWS::Pinpoint::APNSChannel", "aws:pinpoint:APNSChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link APNSChannel} instance: its attributes as typed outputs. */
 export type APNSChannel = InstanceType<typeof APNSChannel>;
 
@@ -85,9 +89,11 @@ export interface APNSChannelOutputs extends APNSChannelArgs {
  *
  * The APNSSandboxChannel resource represents the status and authentication settings of the APNs sandbox channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::APNSSandboxChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-apnssandboxchannel.html | CloudFormation: AWS::Pinpoint::APNSSandboxChannel}
  */
-export const APNSSandboxChannel = cloudControlType<APNSSandboxChannelArgs, APNSSandboxChannelOutputs>("AWS::Pinpoint::APNSSandboxChannel", "aws:pinpoint:APNSSandboxChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const APNSSandboxChannel = cloudControlType<APNSSandboxChannelArgs, APNSSandboxChannelOutputs>("AWS::Pinpoint::APNSSandboxChannel", "aws:pinpoint:APNSSandboxChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link APNSSandboxChannel} instance: its attributes as typed outputs. */
 export type APNSSandboxChannel = InstanceType<typeof APNSSandboxChannel>;
 
@@ -124,9 +130,11 @@ export interface APNSSandboxChannelOutputs extends APNSSandboxChannelArgs {
  *
  * The APNSVoipChannel resource represents the status and authentication settings of the APNs VoIP channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::APNSVoipChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-apnsvoipchannel.html | CloudFormation: AWS::Pinpoint::APNSVoipChannel}
  */
-export const APNSVoipChannel = cloudControlType<APNSVoipChannelArgs, APNSVoipChannelOutputs>("AWS::Pinpoint::APNSVoipChannel", "aws:pinpoint:APNSVoipChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const APNSVoipChannel = cloudControlType<APNSVoipChannelArgs, APNSVoipChannelOutputs>("AWS::Pinpoint::APNSVoipChannel", "aws:pinpoint:APNSVoipChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link APNSVoipChannel} instance: its attributes as typed outputs. */
 export type APNSVoipChannel = InstanceType<typeof APNSVoipChannel>;
 
@@ -163,9 +171,11 @@ export interface APNSVoipChannelOutputs extends APNSVoipChannelArgs {
  *
  * The APNSVoipSandboxChannel resource represents the status and authentication settings of the APNs VoIP sandbox channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::APNSVoipSandboxChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-apnsvoipsandboxchannel.html | CloudFormation: AWS::Pinpoint::APNSVoipSandboxChannel}
  */
-export const APNSVoipSandboxChannel = cloudControlType<APNSVoipSandboxChannelArgs, APNSVoipSandboxChannelOutputs>("AWS::Pinpoint::APNSVoipSandboxChannel", "aws:pinpoint:APNSVoipSandboxChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const APNSVoipSandboxChannel = cloudControlType<APNSVoipSandboxChannelArgs, APNSVoipSandboxChannelOutputs>("AWS::Pinpoint::APNSVoipSandboxChannel", "aws:pinpoint:APNSVoipSandboxChannel", '{"p":[["BundleId","string"],["PrivateKey","string"],["Enabled","boolean"],["DefaultAuthenticationMethod","string"],["TokenKey","string"],["ApplicationId","string",67],["TeamId","string"],["Certificate","string"],["TokenKeyId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link APNSVoipSandboxChannel} instance: its attributes as typed outputs. */
 export type APNSVoipSandboxChannel = InstanceType<typeof APNSVoipSandboxChannel>;
 
@@ -202,9 +212,11 @@ export interface APNSVoipSandboxChannelOutputs extends APNSVoipSandboxChannelArg
  *
  * The App resource represents an Amazon Pinpoint application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::App: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-app.html | CloudFormation: AWS::Pinpoint::App}
  */
-export const App = cloudControlType<AppArgs, AppOutputs>("AWS::Pinpoint::App", "aws:pinpoint:App", '{"p":[["Tags","json"],["Name","string",67],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:apps/${AppId}"}');
+export const App = cloudControlType<AppArgs, AppOutputs>("AWS::Pinpoint::App", "aws:pinpoint:App", '{"p":[["Tags","json"],["Name","string",67],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:apps/${AppId}"}');
 /** A {@link App} instance: its attributes as typed outputs. */
 export type App = InstanceType<typeof App>;
 
@@ -231,9 +243,11 @@ export interface AppOutputs extends AppArgs {
 /**
  * Specifies the settings for an Amazon Pinpoint application. In Amazon Pinpoint, an *application* (also referred to as an *app* or *project* ) is a collection of related settings, customer information, segments, and campaigns, and other types of Amazon Pinpoint resources.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::ApplicationSettings: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-applicationsettings.html | CloudFormation: AWS::Pinpoint::ApplicationSettings}
  */
-export const ApplicationSettings = cloudControlType<ApplicationSettingsArgs, ApplicationSettingsOutputs>("AWS::Pinpoint::ApplicationSettings", "aws:pinpoint:ApplicationSettings", '{"p":[["QuietTime",["ref","QuietTime"]],["Limits",["ref","Limits"]],["ApplicationId","string",67],["CampaignHook",["ref","CampaignHook"]],["CloudWatchMetricsEnabled","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"QuietTime":[["Start","string",1],["End","string",1]],"Limits":[["Daily","integer"],["MaximumDuration","integer"],["Total","integer"],["MessagesPerSecond","integer"]],"CampaignHook":[["Mode","string"],["WebUrl","string"],["LambdaFunctionName","string"]]}}');
+export const ApplicationSettings = cloudControlType<ApplicationSettingsArgs, ApplicationSettingsOutputs>("AWS::Pinpoint::ApplicationSettings", "aws:pinpoint:ApplicationSettings", '{"p":[["QuietTime",["ref","QuietTime"]],["Limits",["ref","Limits"]],["ApplicationId","string",67],["CampaignHook",["ref","CampaignHook"]],["CloudWatchMetricsEnabled","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"QuietTime":[["Start","string",1],["End","string",1]],"Limits":[["Daily","integer"],["MaximumDuration","integer"],["Total","integer"],["MessagesPerSecond","integer"]],"CampaignHook":[["Mode","string"],["WebUrl","string"],["LambdaFunctionName","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApplicationSettings} instance: its attributes as typed outputs. */
 export type ApplicationSettings = InstanceType<typeof ApplicationSettings>;
 
@@ -319,9 +333,11 @@ export interface ApplicationSettingsCampaignHook {
  *
  * The BaiduChannel resource represents the status and authentication settings of the Baidu channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::BaiduChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-baiduchannel.html | CloudFormation: AWS::Pinpoint::BaiduChannel}
  */
-export const BaiduChannel = cloudControlType<BaiduChannelArgs, BaiduChannelOutputs>("AWS::Pinpoint::BaiduChannel", "aws:pinpoint:BaiduChannel", '{"p":[["SecretKey","string",49],["ApiKey","string",1],["Enabled","boolean"],["ApplicationId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const BaiduChannel = cloudControlType<BaiduChannelArgs, BaiduChannelOutputs>("AWS::Pinpoint::BaiduChannel", "aws:pinpoint:BaiduChannel", '{"p":[["SecretKey","string",49],["ApiKey","string",1],["Enabled","boolean"],["ApplicationId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link BaiduChannel} instance: its attributes as typed outputs. */
 export type BaiduChannel = InstanceType<typeof BaiduChannel>;
 
@@ -350,9 +366,11 @@ export interface BaiduChannelOutputs extends BaiduChannelArgs {
 /**
  * Specifies the settings for a campaign. A *campaign* is a messaging initiative that engages a specific segment of users for an Amazon Pinpoint application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::Campaign: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-campaign.html | CloudFormation: AWS::Pinpoint::Campaign}
  */
-export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::Pinpoint::Campaign", "aws:pinpoint:Campaign", '{"p":[["Description","string"],["SegmentId","string",1],["Priority","integer"],["TemplateConfiguration",["ref","TemplateConfiguration"]],["IsPaused","boolean"],["AdditionalTreatments",["array",["ref","WriteTreatmentResource"]]],["Name","string",1],["SegmentVersion","integer"],["TreatmentDescription","string"],["MessageConfiguration",["ref","MessageConfiguration"]],["Limits",["ref","Limits"]],["HoldoutPercent","integer"],["Schedule",["ref","Schedule"],1],["CustomDeliveryConfiguration",["ref","CustomDeliveryConfiguration"]],["ApplicationId","string",67],["CampaignHook",["ref","CampaignHook"]],["Tags","json"],["TreatmentName","string"],["CampaignId","string",72],["Arn","string",72]],"id":["CampaignId"],"d":{"TemplateConfiguration":[["SMSTemplate",["ref","Template"]],["EmailTemplate",["ref","Template"]],["PushTemplate",["ref","Template"]],["VoiceTemplate",["ref","Template"]]],"Template":[["Version","string"],["Name","string"]],"WriteTreatmentResource":[["TreatmentDescription","string"],["MessageConfiguration",["ref","MessageConfiguration"]],["Schedule",["ref","Schedule"]],["TemplateConfiguration",["ref","TemplateConfiguration"]],["CustomDeliveryConfiguration",["ref","CustomDeliveryConfiguration"]],["SizePercent","integer"],["TreatmentName","string"]],"MessageConfiguration":[["APNSMessage",["ref","Message"]],["BaiduMessage",["ref","Message"]],["DefaultMessage",["ref","Message"]],["InAppMessage",["ref","CampaignInAppMessage"]],["EmailMessage",["ref","CampaignEmailMessage"]],["GCMMessage",["ref","Message"]],["SMSMessage",["ref","CampaignSmsMessage"]],["CustomMessage",["ref","CampaignCustomMessage"]],["ADMMessage",["ref","Message"]]],"Message":[["JsonBody","string"],["Action","string"],["MediaUrl","string"],["TimeToLive","integer"],["ImageSmallIconUrl","string"],["ImageUrl","string"],["Title","string"],["ImageIconUrl","string"],["SilentPush","boolean"],["Body","string"],["RawContent","string"],["Url","string"]],"CampaignInAppMessage":[["CustomConfig","json"],["Layout","string"],["Content",["array",["ref","InAppMessageContent"]]]],"InAppMessageContent":[["BodyConfig",["ref","InAppMessageBodyConfig"]],["SecondaryBtn",["ref","InAppMessageButton"]],["ImageUrl","string"],["PrimaryBtn",["ref","InAppMessageButton"]],["HeaderConfig",["ref","InAppMessageHeaderConfig"]],["BackgroundColor","string"]],"InAppMessageBodyConfig":[["Alignment","string"],["TextColor","string"],["Body","string"]],"InAppMessageButton":[["Web",["ref","OverrideButtonConfiguration"]],["DefaultConfig",["ref","DefaultButtonConfiguration"]],["IOS",["ref","OverrideButtonConfiguration"]],["Android",["ref","OverrideButtonConfiguration"]]],"OverrideButtonConfiguration":[["ButtonAction","string"],["Link","string"]],"DefaultButtonConfiguration":[["ButtonAction","string"],["BorderRadius","integer"],["Text","string"],["TextColor","string"],["Link","string"],["BackgroundColor","string"]],"InAppMessageHeaderConfig":[["Alignment","string"],["Header","string"],["TextColor","string"]],"CampaignEmailMessage":[["FromAddress","string"],["HtmlBody","string"],["Title","string"],["Body","string"]],"CampaignSmsMessage":[["EntityId","string"],["OriginationNumber","string"],["SenderId","string"],["Body","string"],["MessageType","string"],["TemplateId","string"]],"CampaignCustomMessage":[["Data","string"]],"Schedule":[["TimeZone","string"],["QuietTime",["ref","QuietTime"]],["EndTime","string"],["StartTime","string"],["Frequency","string"],["EventFilter",["ref","CampaignEventFilter"]],["IsLocalTime","boolean"]],"QuietTime":[["Start","string",1],["End","string",1]],"CampaignEventFilter":[["FilterType","string"],["Dimensions",["ref","EventDimensions"]]],"EventDimensions":[["Metrics","json"],["EventType",["ref","SetDimension"]],["Attributes","json"]],"SetDimension":[["DimensionType","string"],["Values",["array","string"]]],"CustomDeliveryConfiguration":[["DeliveryUri","string"],["EndpointTypes",["array","string"]]],"Limits":[["Daily","integer"],["MaximumDuration","integer"],["Total","integer"],["MessagesPerSecond","integer"],["Session","integer"]],"CampaignHook":[["Mode","string"],["WebUrl","string"],["LambdaFunctionName","string"]]},"tags":["Tags","map"]}');
+export const Campaign = cloudControlType<CampaignArgs, CampaignOutputs>("AWS::Pinpoint::Campaign", "aws:pinpoint:Campaign", '{"p":[["Description","string"],["SegmentId","string",1],["Priority","integer"],["TemplateConfiguration",["ref","TemplateConfiguration"]],["IsPaused","boolean"],["AdditionalTreatments",["array",["ref","WriteTreatmentResource"]]],["Name","string",1],["SegmentVersion","integer"],["TreatmentDescription","string"],["MessageConfiguration",["ref","MessageConfiguration"]],["Limits",["ref","Limits"]],["HoldoutPercent","integer"],["Schedule",["ref","Schedule"],1],["CustomDeliveryConfiguration",["ref","CustomDeliveryConfiguration"]],["ApplicationId","string",67],["CampaignHook",["ref","CampaignHook"]],["Tags","json"],["TreatmentName","string"],["CampaignId","string",72],["Arn","string",72]],"id":["CampaignId"],"d":{"TemplateConfiguration":[["SMSTemplate",["ref","Template"]],["EmailTemplate",["ref","Template"]],["PushTemplate",["ref","Template"]],["VoiceTemplate",["ref","Template"]]],"Template":[["Version","string"],["Name","string"]],"WriteTreatmentResource":[["TreatmentDescription","string"],["MessageConfiguration",["ref","MessageConfiguration"]],["Schedule",["ref","Schedule"]],["TemplateConfiguration",["ref","TemplateConfiguration"]],["CustomDeliveryConfiguration",["ref","CustomDeliveryConfiguration"]],["SizePercent","integer"],["TreatmentName","string"]],"MessageConfiguration":[["APNSMessage",["ref","Message"]],["BaiduMessage",["ref","Message"]],["DefaultMessage",["ref","Message"]],["InAppMessage",["ref","CampaignInAppMessage"]],["EmailMessage",["ref","CampaignEmailMessage"]],["GCMMessage",["ref","Message"]],["SMSMessage",["ref","CampaignSmsMessage"]],["CustomMessage",["ref","CampaignCustomMessage"]],["ADMMessage",["ref","Message"]]],"Message":[["JsonBody","string"],["Action","string"],["MediaUrl","string"],["TimeToLive","integer"],["ImageSmallIconUrl","string"],["ImageUrl","string"],["Title","string"],["ImageIconUrl","string"],["SilentPush","boolean"],["Body","string"],["RawContent","string"],["Url","string"]],"CampaignInAppMessage":[["CustomConfig","json"],["Layout","string"],["Content",["array",["ref","InAppMessageContent"]]]],"InAppMessageContent":[["BodyConfig",["ref","InAppMessageBodyConfig"]],["SecondaryBtn",["ref","InAppMessageButton"]],["ImageUrl","string"],["PrimaryBtn",["ref","InAppMessageButton"]],["HeaderConfig",["ref","InAppMessageHeaderConfig"]],["BackgroundColor","string"]],"InAppMessageBodyConfig":[["Alignment","string"],["TextColor","string"],["Body","string"]],"InAppMessageButton":[["Web",["ref","OverrideButtonConfiguration"]],["DefaultConfig",["ref","DefaultButtonConfiguration"]],["IOS",["ref","OverrideButtonConfiguration"]],["Android",["ref","OverrideButtonConfiguration"]]],"OverrideButtonConfiguration":[["ButtonAction","string"],["Link","string"]],"DefaultButtonConfiguration":[["ButtonAction","string"],["BorderRadius","integer"],["Text","string"],["TextColor","string"],["Link","string"],["BackgroundColor","string"]],"InAppMessageHeaderConfig":[["Alignment","string"],["Header","string"],["TextColor","string"]],"CampaignEmailMessage":[["FromAddress","string"],["HtmlBody","string"],["Title","string"],["Body","string"]],"CampaignSmsMessage":[["EntityId","string"],["OriginationNumber","string"],["SenderId","string"],["Body","string"],["MessageType","string"],["TemplateId","string"]],"CampaignCustomMessage":[["Data","string"]],"Schedule":[["TimeZone","string"],["QuietTime",["ref","QuietTime"]],["EndTime","string"],["StartTime","string"],["Frequency","string"],["EventFilter",["ref","CampaignEventFilter"]],["IsLocalTime","boolean"]],"QuietTime":[["Start","string",1],["End","string",1]],"CampaignEventFilter":[["FilterType","string"],["Dimensions",["ref","EventDimensions"]]],"EventDimensions":[["Metrics","json"],["EventType",["ref","SetDimension"]],["Attributes","json"]],"SetDimension":[["DimensionType","string"],["Values",["array","string"]]],"CustomDeliveryConfiguration":[["DeliveryUri","string"],["EndpointTypes",["array","string"]]],"Limits":[["Daily","integer"],["MaximumDuration","integer"],["Total","integer"],["MessagesPerSecond","integer"],["Session","integer"]],"CampaignHook":[["Mode","string"],["WebUrl","string"],["LambdaFunctionName","string"]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Campaign} instance: its attributes as typed outputs. */
 export type Campaign = InstanceType<typeof Campaign>;
 
@@ -850,9 +868,11 @@ export interface CampaignCampaignHook {
  *
  * The EmailChannel resource represents the status, identity, and other settings of the email channel for an application
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::EmailChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-emailchannel.html | CloudFormation: AWS::Pinpoint::EmailChannel}
  */
-export const EmailChannel = cloudControlType<EmailChannelArgs, EmailChannelOutputs>("AWS::Pinpoint::EmailChannel", "aws:pinpoint:EmailChannel", '{"p":[["ConfigurationSet","string"],["FromAddress","string",1],["Enabled","boolean"],["ApplicationId","string",67],["Identity","string",1],["RoleArn","string"],["OrchestrationSendingRoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const EmailChannel = cloudControlType<EmailChannelArgs, EmailChannelOutputs>("AWS::Pinpoint::EmailChannel", "aws:pinpoint:EmailChannel", '{"p":[["ConfigurationSet","string"],["FromAddress","string",1],["Enabled","boolean"],["ApplicationId","string",67],["Identity","string",1],["RoleArn","string"],["OrchestrationSendingRoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link EmailChannel} instance: its attributes as typed outputs. */
 export type EmailChannel = InstanceType<typeof EmailChannel>;
 
@@ -883,9 +903,11 @@ export interface EmailChannelOutputs extends EmailChannelArgs {
 /**
  * Creates a message template that you can use in messages that are sent through the email channel. A *message template* is a set of content and settings that you can define, save, and reuse in messages for any of your Amazon Pinpoint applications.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::EmailTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-emailtemplate.html | CloudFormation: AWS::Pinpoint::EmailTemplate}
  */
-export const EmailTemplate = cloudControlType<EmailTemplateArgs, EmailTemplateOutputs>("AWS::Pinpoint::EmailTemplate", "aws:pinpoint:EmailTemplate", '{"p":[["HtmlPart","string"],["TextPart","string"],["TemplateName","string",67],["TemplateDescription","string"],["DefaultSubstitutions","string"],["Subject","string",1],["Tags","json"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
+export const EmailTemplate = cloudControlType<EmailTemplateArgs, EmailTemplateOutputs>("AWS::Pinpoint::EmailTemplate", "aws:pinpoint:EmailTemplate", '{"p":[["HtmlPart","string"],["TextPart","string"],["TemplateName","string",67],["TemplateDescription","string"],["DefaultSubstitutions","string"],["Subject","string",1],["Tags","json"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
 /** A {@link EmailTemplate} instance: its attributes as typed outputs. */
 export type EmailTemplate = InstanceType<typeof EmailTemplate>;
 
@@ -921,9 +943,11 @@ export interface EmailTemplateOutputs extends EmailTemplateArgs {
 /**
  * Creates a new event stream for an application or updates the settings of an existing event stream for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::EventStream: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-eventstream.html | CloudFormation: AWS::Pinpoint::EventStream}
  */
-export const EventStream = cloudControlType<EventStreamArgs, EventStreamOutputs>("AWS::Pinpoint::EventStream", "aws:pinpoint:EventStream", '{"p":[["ApplicationId","string",67],["DestinationStreamArn","string",1],["RoleArn","string",1],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:apps/${AppId}/eventstream"}');
+export const EventStream = cloudControlType<EventStreamArgs, EventStreamOutputs>("AWS::Pinpoint::EventStream", "aws:pinpoint:EventStream", '{"p":[["ApplicationId","string",67],["DestinationStreamArn","string",1],["RoleArn","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:apps/${AppId}/eventstream"}');
 /** A {@link EventStream} instance: its attributes as typed outputs. */
 export type EventStream = InstanceType<typeof EventStream>;
 
@@ -953,9 +977,11 @@ export interface EventStreamOutputs extends EventStreamArgs {
  *
  * The GCMChannel resource represents the status and authentication settings of the GCM channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::GCMChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-gcmchannel.html | CloudFormation: AWS::Pinpoint::GCMChannel}
  */
-export const GCMChannel = cloudControlType<GCMChannelArgs, GCMChannelOutputs>("AWS::Pinpoint::GCMChannel", "aws:pinpoint:GCMChannel", '{"p":[["ApiKey","string"],["Enabled","boolean"],["ApplicationId","string",67],["ServiceJson","string"],["DefaultAuthenticationMethod","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const GCMChannel = cloudControlType<GCMChannelArgs, GCMChannelOutputs>("AWS::Pinpoint::GCMChannel", "aws:pinpoint:GCMChannel", '{"p":[["ApiKey","string"],["Enabled","boolean"],["ApplicationId","string",67],["ServiceJson","string"],["DefaultAuthenticationMethod","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link GCMChannel} instance: its attributes as typed outputs. */
 export type GCMChannel = InstanceType<typeof GCMChannel>;
 
@@ -984,7 +1010,7 @@ export interface GCMChannelOutputs extends GCMChannelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-inapptemplate.html | CloudFormation: AWS::Pinpoint::InAppTemplate}
  */
-export const InAppTemplate = cloudControlType<InAppTemplateArgs, InAppTemplateOutputs>("AWS::Pinpoint::InAppTemplate", "aws:pinpoint:InAppTemplate", '{"p":[["CustomConfig","json"],["Layout",["enum","BOTTOM_BANNER","TOP_BANNER","OVERLAYS","MOBILE_FEED","MIDDLE_BANNER","CAROUSEL"]],["Content",["array",["ref","InAppMessageContent"]]],["TemplateName","string",67],["TemplateDescription","string"],["Tags","json"],["Arn","string",72]],"id":["TemplateName"],"d":{"InAppMessageContent":[["BodyConfig",["ref","BodyConfig"]],["SecondaryBtn",["ref","ButtonConfig"]],["ImageUrl","string"],["PrimaryBtn",["ref","ButtonConfig"]],["HeaderConfig",["ref","HeaderConfig"]],["BackgroundColor","string"]],"BodyConfig":[["Alignment",["enum","LEFT","CENTER","RIGHT"]],["TextColor","string"],["Body","string"]],"ButtonConfig":[["Web",["ref","OverrideButtonConfiguration"]],["DefaultConfig",["ref","DefaultButtonConfiguration"]],["IOS",["ref","OverrideButtonConfiguration"]],["Android",["ref","OverrideButtonConfiguration"]]],"OverrideButtonConfiguration":[["ButtonAction",["enum","LINK","DEEP_LINK","CLOSE"]],["Link","string"]],"DefaultButtonConfiguration":[["BorderRadius","integer"],["ButtonAction",["enum","LINK","DEEP_LINK","CLOSE"]],["Text","string"],["TextColor","string"],["Link","string"],["BackgroundColor","string"]],"HeaderConfig":[["Alignment",["enum","LEFT","CENTER","RIGHT"]],["Header","string"],["TextColor","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
+export const InAppTemplate = cloudControlType<InAppTemplateArgs, InAppTemplateOutputs>("AWS::Pinpoint::InAppTemplate", "aws:pinpoint:InAppTemplate", '{"p":[["CustomConfig","json"],["Layout",["enum","BOTTOM_BANNER","TOP_BANNER","OVERLAYS","MOBILE_FEED","MIDDLE_BANNER","CAROUSEL"]],["Content",["array",["ref","InAppMessageContent"]]],["TemplateName","string",67],["TemplateDescription","string"],["Tags","json"],["Arn","string",72]],"id":["TemplateName"],"d":{"InAppMessageContent":[["BodyConfig",["ref","BodyConfig"]],["SecondaryBtn",["ref","ButtonConfig"]],["ImageUrl","string"],["PrimaryBtn",["ref","ButtonConfig"]],["HeaderConfig",["ref","HeaderConfig"]],["BackgroundColor","string"]],"BodyConfig":[["Alignment",["enum","LEFT","CENTER","RIGHT"]],["TextColor","string"],["Body","string"]],"ButtonConfig":[["Web",["ref","OverrideButtonConfiguration"]],["DefaultConfig",["ref","DefaultButtonConfiguration"]],["IOS",["ref","OverrideButtonConfiguration"]],["Android",["ref","OverrideButtonConfiguration"]]],"OverrideButtonConfiguration":[["ButtonAction",["enum","LINK","DEEP_LINK","CLOSE"]],["Link","string"]],"DefaultButtonConfiguration":[["BorderRadius","integer"],["ButtonAction",["enum","LINK","DEEP_LINK","CLOSE"]],["Text","string"],["TextColor","string"],["Link","string"],["BackgroundColor","string"]],"HeaderConfig":[["Alignment",["enum","LEFT","CENTER","RIGHT"]],["Header","string"],["TextColor","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["TemplateName"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
 /** A {@link InAppTemplate} instance: its attributes as typed outputs. */
 export type InAppTemplate = InstanceType<typeof InAppTemplate>;
 
@@ -1134,9 +1160,11 @@ export interface InAppTemplateHeaderConfig {
 /**
  * Creates a message template that you can use in messages that are sent through a push notification channel. A *message template* is a set of content and settings that you can define, save, and reuse in messages for any of your Amazon Pinpoint applications.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::PushTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-pushtemplate.html | CloudFormation: AWS::Pinpoint::PushTemplate}
  */
-export const PushTemplate = cloudControlType<PushTemplateArgs, PushTemplateOutputs>("AWS::Pinpoint::PushTemplate", "aws:pinpoint:PushTemplate", '{"p":[["GCM",["ref","AndroidPushNotificationTemplate"]],["Baidu",["ref","AndroidPushNotificationTemplate"]],["TemplateName","string",67],["ADM",["ref","AndroidPushNotificationTemplate"]],["APNS",["ref","APNSPushNotificationTemplate"]],["TemplateDescription","string"],["DefaultSubstitutions","string"],["Default",["ref","DefaultPushNotificationTemplate"]],["Tags","json"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"AndroidPushNotificationTemplate":[["Action","string"],["ImageUrl","string"],["SmallImageIconUrl","string"],["Title","string"],["ImageIconUrl","string"],["Sound","string"],["Body","string"],["Url","string"]],"APNSPushNotificationTemplate":[["Action","string"],["MediaUrl","string"],["Title","string"],["Sound","string"],["Body","string"],["Url","string"]],"DefaultPushNotificationTemplate":[["Action","string"],["Title","string"],["Sound","string"],["Body","string"],["Url","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
+export const PushTemplate = cloudControlType<PushTemplateArgs, PushTemplateOutputs>("AWS::Pinpoint::PushTemplate", "aws:pinpoint:PushTemplate", '{"p":[["GCM",["ref","AndroidPushNotificationTemplate"]],["Baidu",["ref","AndroidPushNotificationTemplate"]],["TemplateName","string",67],["ADM",["ref","AndroidPushNotificationTemplate"]],["APNS",["ref","APNSPushNotificationTemplate"]],["TemplateDescription","string"],["DefaultSubstitutions","string"],["Default",["ref","DefaultPushNotificationTemplate"]],["Tags","json"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"AndroidPushNotificationTemplate":[["Action","string"],["ImageUrl","string"],["SmallImageIconUrl","string"],["Title","string"],["ImageIconUrl","string"],["Sound","string"],["Body","string"],["Url","string"]],"APNSPushNotificationTemplate":[["Action","string"],["MediaUrl","string"],["Title","string"],["Sound","string"],["Body","string"],["Url","string"]],"DefaultPushNotificationTemplate":[["Action","string"],["Title","string"],["Sound","string"],["Body","string"],["Url","string"]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
 /** A {@link PushTemplate} instance: its attributes as typed outputs. */
 export type PushTemplate = InstanceType<typeof PushTemplate>;
 
@@ -1262,9 +1290,11 @@ export interface PushTemplateDefaultPushNotificationTemplate {
  *
  * The SMSChannel resource represents the status, sender ID, and other settings for the SMS channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::SMSChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-smschannel.html | CloudFormation: AWS::Pinpoint::SMSChannel}
  */
-export const SMSChannel = cloudControlType<SMSChannelArgs, SMSChannelOutputs>("AWS::Pinpoint::SMSChannel", "aws:pinpoint:SMSChannel", '{"p":[["ShortCode","string"],["Enabled","boolean"],["ApplicationId","string",67],["SenderId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const SMSChannel = cloudControlType<SMSChannelArgs, SMSChannelOutputs>("AWS::Pinpoint::SMSChannel", "aws:pinpoint:SMSChannel", '{"p":[["ShortCode","string"],["Enabled","boolean"],["ApplicationId","string",67],["SenderId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SMSChannel} instance: its attributes as typed outputs. */
 export type SMSChannel = InstanceType<typeof SMSChannel>;
 
@@ -1297,9 +1327,11 @@ export interface SMSChannelOutputs extends SMSChannelArgs {
 /**
  * Updates the configuration, dimension, and other settings for an existing segment.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::Segment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-segment.html | CloudFormation: AWS::Pinpoint::Segment}
  */
-export const Segment = cloudControlType<SegmentArgs, SegmentOutputs>("AWS::Pinpoint::Segment", "aws:pinpoint:Segment", '{"p":[["SegmentGroups",["ref","SegmentGroups"]],["Dimensions",["ref","SegmentDimensions"]],["ApplicationId","string",67],["Tags","json"],["Name","string",1],["SegmentId","string",72],["Arn","string",72]],"id":["SegmentId"],"d":{"SegmentGroups":[["Groups",["array",["ref","Groups"]]],["Include","string"]],"Groups":[["Type","string"],["SourceType","string"],["Dimensions",["array",["ref","SegmentDimensions"]]],["SourceSegments",["array",["ref","SourceSegments"]]]],"SegmentDimensions":[["Demographic",["ref","Demographic"]],["Metrics","json"],["Attributes","json"],["Behavior",["ref","Behavior"]],["UserAttributes","json"],["Location",["ref","Location"]]],"Demographic":[["AppVersion",["ref","SetDimension"]],["DeviceType",["ref","SetDimension"]],["Platform",["ref","SetDimension"]],["Channel",["ref","SetDimension"]],["Model",["ref","SetDimension"]],["Make",["ref","SetDimension"]]],"SetDimension":[["DimensionType","string"],["Values",["array","string"]]],"Behavior":[["Recency",["ref","Recency"]]],"Recency":[["Duration","string",1],["RecencyType","string",1]],"Location":[["GPSPoint",["ref","GPSPoint"]],["Country",["ref","SetDimension"]]],"GPSPoint":[["RangeInKilometers","number",1],["Coordinates",["ref","Coordinates"],1]],"Coordinates":[["Latitude","number",1],["Longitude","number",1]],"SourceSegments":[["Version","integer"],["Id","string",1]]},"tags":["Tags","map"]}');
+export const Segment = cloudControlType<SegmentArgs, SegmentOutputs>("AWS::Pinpoint::Segment", "aws:pinpoint:Segment", '{"p":[["SegmentGroups",["ref","SegmentGroups"]],["Dimensions",["ref","SegmentDimensions"]],["ApplicationId","string",67],["Tags","json"],["Name","string",1],["SegmentId","string",72],["Arn","string",72]],"id":["SegmentId"],"d":{"SegmentGroups":[["Groups",["array",["ref","Groups"]]],["Include","string"]],"Groups":[["Type","string"],["SourceType","string"],["Dimensions",["array",["ref","SegmentDimensions"]]],["SourceSegments",["array",["ref","SourceSegments"]]]],"SegmentDimensions":[["Demographic",["ref","Demographic"]],["Metrics","json"],["Attributes","json"],["Behavior",["ref","Behavior"]],["UserAttributes","json"],["Location",["ref","Location"]]],"Demographic":[["AppVersion",["ref","SetDimension"]],["DeviceType",["ref","SetDimension"]],["Platform",["ref","SetDimension"]],["Channel",["ref","SetDimension"]],["Model",["ref","SetDimension"]],["Make",["ref","SetDimension"]]],"SetDimension":[["DimensionType","string"],["Values",["array","string"]]],"Behavior":[["Recency",["ref","Recency"]]],"Recency":[["Duration","string",1],["RecencyType","string",1]],"Location":[["GPSPoint",["ref","GPSPoint"]],["Country",["ref","SetDimension"]]],"GPSPoint":[["RangeInKilometers","number",1],["Coordinates",["ref","Coordinates"],1]],"Coordinates":[["Latitude","number",1],["Longitude","number",1]],"SourceSegments":[["Version","integer"],["Id","string",1]]},"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Segment} instance: its attributes as typed outputs. */
 export type Segment = InstanceType<typeof Segment>;
 
@@ -1496,9 +1528,11 @@ export interface SegmentSourceSegments {
 /**
  * Creates a message template that you can use in messages that are sent through the SMS channel. A *message template* is a set of content and settings that you can define, save, and reuse in messages for any of your Amazon Pinpoint applications.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::SmsTemplate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-smstemplate.html | CloudFormation: AWS::Pinpoint::SmsTemplate}
  */
-export const SmsTemplate = cloudControlType<SmsTemplateArgs, SmsTemplateOutputs>("AWS::Pinpoint::SmsTemplate", "aws:pinpoint:SmsTemplate", '{"p":[["TemplateName","string",67],["TemplateDescription","string"],["DefaultSubstitutions","string"],["Body","string",1],["Tags","json"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
+export const SmsTemplate = cloudControlType<SmsTemplateArgs, SmsTemplateOutputs>("AWS::Pinpoint::SmsTemplate", "aws:pinpoint:SmsTemplate", '{"p":[["TemplateName","string",67],["TemplateDescription","string"],["DefaultSubstitutions","string"],["Body","string",1],["Tags","json"],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:mobiletargeting:${Region}:${Account}:templates/${TemplateName}/EMAIL"}');
 /** A {@link SmsTemplate} instance: its attributes as typed outputs. */
 export type SmsTemplate = InstanceType<typeof SmsTemplate>;
 
@@ -1532,9 +1566,11 @@ export interface SmsTemplateOutputs extends SmsTemplateArgs {
  *
  * The VoiceChannel resource represents the status and other information about the voice channel for an application.
  *
+ * @deprecated Cloud Control cannot create AWS::Pinpoint::VoiceChannel: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpoint-voicechannel.html | CloudFormation: AWS::Pinpoint::VoiceChannel}
  */
-export const VoiceChannel = cloudControlType<VoiceChannelArgs, VoiceChannelOutputs>("AWS::Pinpoint::VoiceChannel", "aws:pinpoint:VoiceChannel", '{"p":[["Enabled","boolean"],["ApplicationId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const VoiceChannel = cloudControlType<VoiceChannelArgs, VoiceChannelOutputs>("AWS::Pinpoint::VoiceChannel", "aws:pinpoint:VoiceChannel", '{"p":[["Enabled","boolean"],["ApplicationId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link VoiceChannel} instance: its attributes as typed outputs. */
 export type VoiceChannel = InstanceType<typeof VoiceChannel>;
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Create a configuration set. *Configuration sets* are groups of rules that you can apply to the emails you send using Amazon Pinpoint. You apply a configuration set to an email by including a reference to the configuration set in the headers of the email. When you apply a configuration set to an email, all of the rules in that configuration set are applied to the email.
  *
+ * @deprecated Cloud Control cannot create AWS::PinpointEmail::ConfigurationSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpointemail-configurationset.html | CloudFormation: AWS::PinpointEmail::ConfigurationSet}
  */
-export const ConfigurationSet = cloudControlType<ConfigurationSetArgs, ConfigurationSetOutputs>("AWS::PinpointEmail::ConfigurationSet", "aws:pinpointemail:ConfigurationSet", '{"p":[["SendingOptions",["ref","SendingOptions"]],["TrackingOptions",["ref","TrackingOptions"]],["ReputationOptions",["ref","ReputationOptions"]],["DeliveryOptions",["ref","DeliveryOptions"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SendingOptions":[["SendingEnabled","boolean"]],"TrackingOptions":[["CustomRedirectDomain","string"]],"ReputationOptions":[["ReputationMetricsEnabled","boolean"]],"DeliveryOptions":[["SendingPoolName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:configuration-set/${ConfigurationSetName}"}');
+export const ConfigurationSet = cloudControlType<ConfigurationSetArgs, ConfigurationSetOutputs>("AWS::PinpointEmail::ConfigurationSet", "aws:pinpointemail:ConfigurationSet", '{"p":[["SendingOptions",["ref","SendingOptions"]],["TrackingOptions",["ref","TrackingOptions"]],["ReputationOptions",["ref","ReputationOptions"]],["DeliveryOptions",["ref","DeliveryOptions"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SendingOptions":[["SendingEnabled","boolean"]],"TrackingOptions":[["CustomRedirectDomain","string"]],"ReputationOptions":[["ReputationMetricsEnabled","boolean"]],"DeliveryOptions":[["SendingPoolName","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:configuration-set/${ConfigurationSetName}"}');
 /** A {@link ConfigurationSet} instance: its attributes as typed outputs. */
 export type ConfigurationSet = InstanceType<typeof ConfigurationSet>;
 
@@ -85,9 +87,11 @@ export interface ConfigurationSetDeliveryOptions {
  *
  * A single configuration set can include more than one event destination.
  *
+ * @deprecated Cloud Control cannot create AWS::PinpointEmail::ConfigurationSetEventDestination: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpointemail-configurationseteventdestination.html | CloudFormation: AWS::PinpointEmail::ConfigurationSetEventDestination}
  */
-export const ConfigurationSetEventDestination = cloudControlType<ConfigurationSetEventDestinationArgs, ConfigurationSetEventDestinationOutputs>("AWS::PinpointEmail::ConfigurationSetEventDestination", "aws:pinpointemail:ConfigurationSetEventDestination", '{"p":[["EventDestinationName","string",67],["ConfigurationSetName","string",67],["EventDestination",["ref","EventDestination"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"EventDestination":[["SnsDestination",["ref","SnsDestination"]],["CloudWatchDestination",["ref","CloudWatchDestination"]],["Enabled","boolean"],["MatchingEventTypes",["array","string"],1],["PinpointDestination",["ref","PinpointDestination"]],["KinesisFirehoseDestination",["ref","KinesisFirehoseDestination"]]],"SnsDestination":[["TopicArn","string",1]],"CloudWatchDestination":[["DimensionConfigurations",["array",["ref","DimensionConfiguration"]]]],"DimensionConfiguration":[["DimensionValueSource","string",1],["DefaultDimensionValue","string",1],["DimensionName","string",1]],"PinpointDestination":[["ApplicationArn","string"]],"KinesisFirehoseDestination":[["DeliveryStreamArn","string",1],["IamRoleArn","string",1]]}}');
+export const ConfigurationSetEventDestination = cloudControlType<ConfigurationSetEventDestinationArgs, ConfigurationSetEventDestinationOutputs>("AWS::PinpointEmail::ConfigurationSetEventDestination", "aws:pinpointemail:ConfigurationSetEventDestination", '{"p":[["EventDestinationName","string",67],["ConfigurationSetName","string",67],["EventDestination",["ref","EventDestination"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"EventDestination":[["SnsDestination",["ref","SnsDestination"]],["CloudWatchDestination",["ref","CloudWatchDestination"]],["Enabled","boolean"],["MatchingEventTypes",["array","string"],1],["PinpointDestination",["ref","PinpointDestination"]],["KinesisFirehoseDestination",["ref","KinesisFirehoseDestination"]]],"SnsDestination":[["TopicArn","string",1]],"CloudWatchDestination":[["DimensionConfigurations",["array",["ref","DimensionConfiguration"]]]],"DimensionConfiguration":[["DimensionValueSource","string",1],["DefaultDimensionValue","string",1],["DimensionName","string",1]],"PinpointDestination":[["ApplicationArn","string"]],"KinesisFirehoseDestination":[["DeliveryStreamArn","string",1],["IamRoleArn","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ConfigurationSetEventDestination} instance: its attributes as typed outputs. */
 export type ConfigurationSetEventDestination = InstanceType<typeof ConfigurationSetEventDestination>;
 
@@ -203,9 +207,11 @@ export interface ConfigurationSetEventDestinationKinesisFirehoseDestination {
 /**
  * A request to create a new dedicated IP pool.
  *
+ * @deprecated Cloud Control cannot create AWS::PinpointEmail::DedicatedIpPool: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpointemail-dedicatedippool.html | CloudFormation: AWS::PinpointEmail::DedicatedIpPool}
  */
-export const DedicatedIpPool = cloudControlType<DedicatedIpPoolArgs, DedicatedIpPoolOutputs>("AWS::PinpointEmail::DedicatedIpPool", "aws:pinpointemail:DedicatedIpPool", '{"p":[["PoolName","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:dedicated-ip-pool/${DedicatedIPPool}"}');
+export const DedicatedIpPool = cloudControlType<DedicatedIpPoolArgs, DedicatedIpPoolOutputs>("AWS::PinpointEmail::DedicatedIpPool", "aws:pinpointemail:DedicatedIpPool", '{"p":[["PoolName","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:dedicated-ip-pool/${DedicatedIPPool}"}');
 /** A {@link DedicatedIpPool} instance: its attributes as typed outputs. */
 export type DedicatedIpPool = InstanceType<typeof DedicatedIpPool>;
 
@@ -231,9 +237,11 @@ export interface DedicatedIpPoolOutputs extends DedicatedIpPoolArgs {
  *
  * > When you use CloudFormation to specify an identity, CloudFormation might indicate that the identity was created successfully. However, you have to verify the identity before you can use it to send email.
  *
+ * @deprecated Cloud Control cannot create AWS::PinpointEmail::Identity: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pinpointemail-identity.html | CloudFormation: AWS::PinpointEmail::Identity}
  */
-export const Identity = cloudControlType<IdentityArgs, IdentityOutputs>("AWS::PinpointEmail::Identity", "aws:pinpointemail:Identity", '{"p":[["FeedbackForwardingEnabled","boolean"],["DkimSigningEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["MailFromAttributes",["ref","MailFromAttributes"]],["IdentityDNSRecordName3","string",8],["IdentityDNSRecordName1","string",8],["IdentityDNSRecordName2","string",8],["IdentityDNSRecordValue3","string",8],["IdentityDNSRecordValue2","string",8],["IdentityDNSRecordValue1","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"MailFromAttributes":[["MailFromDomain","string"],["BehaviorOnMxFailure","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:identity/${IdentityName}"}');
+export const Identity = cloudControlType<IdentityArgs, IdentityOutputs>("AWS::PinpointEmail::Identity", "aws:pinpointemail:Identity", '{"p":[["FeedbackForwardingEnabled","boolean"],["DkimSigningEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["MailFromAttributes",["ref","MailFromAttributes"]],["IdentityDNSRecordName3","string",8],["IdentityDNSRecordName1","string",8],["IdentityDNSRecordName2","string",8],["IdentityDNSRecordValue3","string",8],["IdentityDNSRecordValue2","string",8],["IdentityDNSRecordValue1","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"MailFromAttributes":[["MailFromDomain","string"],["BehaviorOnMxFailure","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:identity/${IdentityName}"}');
 /** A {@link Identity} instance: its attributes as typed outputs. */
 export type Identity = InstanceType<typeof Identity>;
 

@@ -15,17 +15,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pipes-pipe.html | CloudFormation: AWS::Pipes::Pipe}
  */
-export const Pipe = cloudControlType<PipeArgs, PipeOutputs>("AWS::Pipes::Pipe", "aws:pipes:Pipe", '{"p":[["Enrichment","string"],["Target","string",1],["Description","string"],["DesiredState",["enum","RUNNING","STOPPED"]],["TargetParameters",["ref","PipeTargetParameters"]],["EnrichmentParameters",["ref","PipeEnrichmentParameters"]],["RoleArn","string",1],["Source","string",67],["SourceParameters",["ref","PipeSourceParameters"]],["Tags",["map","string"]],["Name","string",66],["KmsKeyIdentifier","string"],["LogConfiguration",["ref","PipeLogConfiguration"]],["StateReason","string",8],["CurrentState",["enum","RUNNING","STOPPED","CREATING","UPDATING","DELETING","STARTING","STOPPING","CREATE_FAILED","UPDATE_FAILED","START_FAILED","STOP_FAILED","DELETE_FAILED","CREATE_ROLLBACK_FAILED","DELETE_ROLLBACK_FAILED","UPDATE_ROLLBACK_FAILED"],8],["CreationTime","string",8],["LastModifiedTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"PipeTargetParameters":[["StepFunctionStateMachineParameters",["ref","PipeTargetStateMachineParameters"]],["HttpParameters",["ref","PipeTargetHttpParameters"]],["SqsQueueParameters",["ref","PipeTargetSqsQueueParameters"]],["CloudWatchLogsParameters",["ref","PipeTargetCloudWatchLogsParameters"]],["KinesisStreamParameters",["ref","PipeTargetKinesisStreamParameters"]],["InputTemplate","string"],["SageMakerPipelineParameters",["ref","PipeTargetSageMakerPipelineParameters"]],["EventBridgeEventBusParameters",["ref","PipeTargetEventBridgeEventBusParameters"]],["LambdaFunctionParameters",["ref","PipeTargetLambdaFunctionParameters"]],["EcsTaskParameters",["ref","PipeTargetEcsTaskParameters"]],["BatchJobParameters",["ref","PipeTargetBatchJobParameters"]],["RedshiftDataParameters",["ref","PipeTargetRedshiftDataParameters"]],["TimestreamParameters",["ref","PipeTargetTimestreamParameters"]]],"PipeTargetStateMachineParameters":[["InvocationType",["enum","REQUEST_RESPONSE","FIRE_AND_FORGET"]]],"PipeTargetHttpParameters":[["PathParameterValues",["array","string"]],["HeaderParameters",["map","string"]],["QueryStringParameters",["map","string"]]],"PipeTargetSqsQueueParameters":[["MessageGroupId","string"],["MessageDeduplicationId","string"]],"PipeTargetCloudWatchLogsParameters":[["LogStreamName","string"],["Timestamp","string"]],"PipeTargetKinesisStreamParameters":[["PartitionKey","string",1]],"PipeTargetSageMakerPipelineParameters":[["PipelineParameterList",["array",["ref","SageMakerPipelineParameter"]]]],"SageMakerPipelineParameter":[["Value","string",1],["Name","string",1]],"PipeTargetEventBridgeEventBusParameters":[["DetailType","string"],["EndpointId","string"],["Time","string"],["Resources",["array","string"]],["Source","string"]],"PipeTargetLambdaFunctionParameters":[["InvocationType",["enum","REQUEST_RESPONSE","FIRE_AND_FORGET"]]],"PipeTargetEcsTaskParameters":[["PlatformVersion","string"],["Group","string"],["EnableECSManagedTags","boolean"],["TaskCount","integer"],["EnableExecuteCommand","boolean"],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PropagateTags",["enum","TASK_DEFINITION"]],["PlacementStrategy",["array",["ref","PlacementStrategy"]]],["LaunchType",["enum","EC2","FARGATE","EXTERNAL"]],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["ReferenceId","string"],["Overrides",["ref","EcsTaskOverride"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["ref","Tag"]]],["TaskDefinitionArn","string",1]],"PlacementConstraint":[["Type",["enum","distinctInstance","memberOf"]],["Expression","string"]],"PlacementStrategy":[["Field","string"],["Type",["enum","random","spread","binpack"]]],"CapacityProviderStrategyItem":[["CapacityProvider","string",1],["Weight","integer"],["Base","integer"]],"EcsTaskOverride":[["ExecutionRoleArn","string"],["TaskRoleArn","string"],["Memory","string"],["Cpu","string"],["InferenceAcceleratorOverrides",["array",["ref","EcsInferenceAcceleratorOverride"]]],["EphemeralStorage",["ref","EcsEphemeralStorage"]],["ContainerOverrides",["array",["ref","EcsContainerOverride"]]]],"EcsInferenceAcceleratorOverride":[["DeviceType","string"],["DeviceName","string"]],"EcsEphemeralStorage":[["SizeInGiB","integer",1]],"EcsContainerOverride":[["MemoryReservation","integer"],["Command",["array","string"]],["Memory","integer"],["Cpu","integer"],["Environment",["array",["ref","EcsEnvironmentVariable"]]],["ResourceRequirements",["array",["ref","EcsResourceRequirement"]]],["EnvironmentFiles",["array",["ref","EcsEnvironmentFile"]]],["Name","string"]],"EcsEnvironmentVariable":[["Value","string"],["Name","string"]],"EcsResourceRequirement":[["Type",["enum","GPU","InferenceAccelerator"],1],["Value","string",1]],"EcsEnvironmentFile":[["Type",["enum","s3"],1],["Value","string",1]],"NetworkConfiguration":[["AwsvpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"],1],["AssignPublicIp",["enum","ENABLED","DISABLED"]]],"PipeTargetBatchJobParameters":[["DependsOn",["array",["ref","BatchJobDependency"]]],["Parameters",["map","string"]],["ArrayProperties",["ref","BatchArrayProperties"]],["JobName","string",1],["RetryStrategy",["ref","BatchRetryStrategy"]],["JobDefinition","string",1],["ContainerOverrides",["ref","BatchContainerOverrides"]]],"BatchJobDependency":[["Type",["enum","N_TO_N","SEQUENTIAL"]],["JobId","string"]],"BatchArrayProperties":[["Size","integer"]],"BatchRetryStrategy":[["Attempts","integer"]],"BatchContainerOverrides":[["Command",["array","string"]],["Environment",["array",["ref","BatchEnvironmentVariable"]]],["InstanceType","string"],["ResourceRequirements",["array",["ref","BatchResourceRequirement"]]]],"BatchEnvironmentVariable":[["Value","string"],["Name","string"]],"BatchResourceRequirement":[["Type",["enum","GPU","MEMORY","VCPU"],1],["Value","string",1]],"PipeTargetRedshiftDataParameters":[["StatementName","string"],["Sqls",["array","string"],1],["Database","string",1],["SecretManagerArn","string"],["DbUser","string"],["WithEvent","boolean"]],"PipeTargetTimestreamParameters":[["TimeValue","string",1],["EpochTimeUnit",["enum","MILLISECONDS","SECONDS","MICROSECONDS","NANOSECONDS"]],["TimeFieldType",["enum","EPOCH","TIMESTAMP_FORMAT"]],["TimestampFormat","string"],["VersionValue","string",1],["DimensionMappings",["array",["ref","DimensionMapping"]],1],["SingleMeasureMappings",["array",["ref","SingleMeasureMapping"]]],["MultiMeasureMappings",["array",["ref","MultiMeasureMapping"]]]],"DimensionMapping":[["DimensionValue","string",1],["DimensionValueType",["enum","VARCHAR"],1],["DimensionName","string",1]],"SingleMeasureMapping":[["MeasureValue","string",1],["MeasureValueType",["enum","DOUBLE","BIGINT","VARCHAR","BOOLEAN","TIMESTAMP"],1],["MeasureName","string",1]],"MultiMeasureMapping":[["MultiMeasureName","string",1],["MultiMeasureAttributeMappings",["array",["ref","MultiMeasureAttributeMapping"]],1]],"MultiMeasureAttributeMapping":[["MeasureValue","string",1],["MeasureValueType",["enum","DOUBLE","BIGINT","VARCHAR","BOOLEAN","TIMESTAMP"],1],["MultiMeasureAttributeName","string",1]],"PipeEnrichmentParameters":[["HttpParameters",["ref","PipeEnrichmentHttpParameters"]],["InputTemplate","string"]],"PipeEnrichmentHttpParameters":[["PathParameterValues",["array","string"]],["HeaderParameters",["map","string"]],["QueryStringParameters",["map","string"]]],"PipeSourceParameters":[["ManagedStreamingKafkaParameters",["ref","PipeSourceManagedStreamingKafkaParameters"]],["DynamoDBStreamParameters",["ref","PipeSourceDynamoDBStreamParameters"]],["SelfManagedKafkaParameters",["ref","PipeSourceSelfManagedKafkaParameters"]],["RabbitMQBrokerParameters",["ref","PipeSourceRabbitMQBrokerParameters"]],["SqsQueueParameters",["ref","PipeSourceSqsQueueParameters"]],["KinesisStreamParameters",["ref","PipeSourceKinesisStreamParameters"]],["FilterCriteria",["ref","FilterCriteria"]],["ActiveMQBrokerParameters",["ref","PipeSourceActiveMQBrokerParameters"]]],"PipeSourceManagedStreamingKafkaParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST"],2],["BatchSize","integer"],["ConsumerGroupID","string",2],["Credentials",["ref","MSKAccessCredentials"]],["TopicName","string",3],["MaximumBatchingWindowInSeconds","integer"]],"MSKAccessCredentials":[["ClientCertificateTlsAuth","string"],["SaslScram512Auth","string"]],"PipeSourceDynamoDBStreamParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST"],3],["BatchSize","integer"],["MaximumRetryAttempts","integer"],["OnPartialBatchItemFailure",["enum","AUTOMATIC_BISECT"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["ParallelizationFactor","integer"],["MaximumRecordAgeInSeconds","integer"],["MaximumBatchingWindowInSeconds","integer"]],"DeadLetterConfig":[["Arn","string"]],"PipeSourceSelfManagedKafkaParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST"],2],["BatchSize","integer"],["ConsumerGroupID","string",2],["AdditionalBootstrapServers",["array","string"],2],["Vpc",["ref","SelfManagedKafkaAccessConfigurationVpc"]],["Credentials",["ref","SelfManagedKafkaAccessConfigurationCredentials"]],["ServerRootCaCertificate","string"],["TopicName","string",3],["MaximumBatchingWindowInSeconds","integer"]],"SelfManagedKafkaAccessConfigurationVpc":[["Subnets",["array","string"]],["SecurityGroup",["array","string"]]],"SelfManagedKafkaAccessConfigurationCredentials":[["BasicAuth","string"],["SaslScram256Auth","string"],["ClientCertificateTlsAuth","string"],["SaslScram512Auth","string"]],"PipeSourceRabbitMQBrokerParameters":[["BatchSize","integer"],["VirtualHost","string",2],["QueueName","string",3],["Credentials",["ref","MQBrokerAccessCredentials"],1],["MaximumBatchingWindowInSeconds","integer"]],"MQBrokerAccessCredentials":[["BasicAuth","string",1]],"PipeSourceSqsQueueParameters":[["BatchSize","integer"],["MaximumBatchingWindowInSeconds","integer"]],"PipeSourceKinesisStreamParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST","AT_TIMESTAMP"],3],["BatchSize","integer"],["MaximumRetryAttempts","integer"],["OnPartialBatchItemFailure",["enum","AUTOMATIC_BISECT"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["ParallelizationFactor","integer"],["MaximumRecordAgeInSeconds","integer"],["StartingPositionTimestamp","string",2],["MaximumBatchingWindowInSeconds","integer"]],"FilterCriteria":[["Filters",["array",["ref","Filter"]]]],"Filter":[["Pattern","string"]],"PipeSourceActiveMQBrokerParameters":[["BatchSize","integer"],["QueueName","string",3],["Credentials",["ref","MQBrokerAccessCredentials"],1],["MaximumBatchingWindowInSeconds","integer"]],"PipeLogConfiguration":[["S3LogDestination",["ref","S3LogDestination"]],["FirehoseLogDestination",["ref","FirehoseLogDestination"]],["CloudwatchLogsLogDestination",["ref","CloudwatchLogsLogDestination"]],["Level",["enum","OFF","ERROR","INFO","TRACE"]],["IncludeExecutionData",["array",["enum","ALL"]]]],"S3LogDestination":[["BucketName","string"],["Prefix","string"],["BucketOwner","string"],["OutputFormat",["enum","json","plain","w3c"]]],"FirehoseLogDestination":[["DeliveryStreamArn","string"]],"CloudwatchLogsLogDestination":[["LogGroupArn","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:pipes:${Region}:${Account}:pipe/${Name}"}');
+export const Pipe = cloudControlType<PipeArgs, PipeOutputs>("AWS::Pipes::Pipe", "aws:pipes:Pipe", '{"p":[["Enrichment","string"],["Target","string",1],["Description","string"],["DesiredState",["enum","RUNNING","STOPPED"]],["TargetParameters",["ref","PipeTargetParameters"],16],["EnrichmentParameters",["ref","PipeEnrichmentParameters"]],["RoleArn","string",1],["Source","string",67],["SourceParameters",["ref","PipeSourceParameters"],16],["Tags",["map","string"]],["Name","string",66],["KmsKeyIdentifier","string"],["LogConfiguration",["ref","PipeLogConfiguration"]],["StateReason","string",8],["CurrentState",["enum","RUNNING","STOPPED","CREATING","UPDATING","DELETING","STARTING","STOPPING","CREATE_FAILED","UPDATE_FAILED","START_FAILED","STOP_FAILED","DELETE_FAILED","CREATE_ROLLBACK_FAILED","DELETE_ROLLBACK_FAILED","UPDATE_ROLLBACK_FAILED"],8],["CreationTime","string",8],["LastModifiedTime","string",8],["Arn","string",72]],"id":["Name"],"d":{"PipeTargetParameters":[["StepFunctionStateMachineParameters",["ref","PipeTargetStateMachineParameters"]],["HttpParameters",["ref","PipeTargetHttpParameters"]],["SqsQueueParameters",["ref","PipeTargetSqsQueueParameters"]],["CloudWatchLogsParameters",["ref","PipeTargetCloudWatchLogsParameters"]],["KinesisStreamParameters",["ref","PipeTargetKinesisStreamParameters"]],["InputTemplate","string"],["SageMakerPipelineParameters",["ref","PipeTargetSageMakerPipelineParameters"]],["EventBridgeEventBusParameters",["ref","PipeTargetEventBridgeEventBusParameters"]],["LambdaFunctionParameters",["ref","PipeTargetLambdaFunctionParameters"]],["EcsTaskParameters",["ref","PipeTargetEcsTaskParameters"]],["BatchJobParameters",["ref","PipeTargetBatchJobParameters"]],["RedshiftDataParameters",["ref","PipeTargetRedshiftDataParameters"]],["TimestreamParameters",["ref","PipeTargetTimestreamParameters"]]],"PipeTargetStateMachineParameters":[["InvocationType",["enum","REQUEST_RESPONSE","FIRE_AND_FORGET"]]],"PipeTargetHttpParameters":[["PathParameterValues",["array","string"]],["HeaderParameters",["map","string"]],["QueryStringParameters",["map","string"]]],"PipeTargetSqsQueueParameters":[["MessageGroupId","string"],["MessageDeduplicationId","string"]],"PipeTargetCloudWatchLogsParameters":[["LogStreamName","string"],["Timestamp","string"]],"PipeTargetKinesisStreamParameters":[["PartitionKey","string",1]],"PipeTargetSageMakerPipelineParameters":[["PipelineParameterList",["array",["ref","SageMakerPipelineParameter"]]]],"SageMakerPipelineParameter":[["Value","string",1],["Name","string",1]],"PipeTargetEventBridgeEventBusParameters":[["DetailType","string"],["EndpointId","string"],["Time","string"],["Resources",["array","string"]],["Source","string"]],"PipeTargetLambdaFunctionParameters":[["InvocationType",["enum","REQUEST_RESPONSE","FIRE_AND_FORGET"]]],"PipeTargetEcsTaskParameters":[["PlatformVersion","string"],["Group","string"],["EnableECSManagedTags","boolean"],["TaskCount","integer"],["EnableExecuteCommand","boolean"],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PropagateTags",["enum","TASK_DEFINITION"]],["PlacementStrategy",["array",["ref","PlacementStrategy"]]],["LaunchType",["enum","EC2","FARGATE","EXTERNAL"]],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["ReferenceId","string"],["Overrides",["ref","EcsTaskOverride"]],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["ref","Tag"]]],["TaskDefinitionArn","string",1]],"PlacementConstraint":[["Type",["enum","distinctInstance","memberOf"]],["Expression","string"]],"PlacementStrategy":[["Field","string"],["Type",["enum","random","spread","binpack"]]],"CapacityProviderStrategyItem":[["CapacityProvider","string",1],["Weight","integer"],["Base","integer"]],"EcsTaskOverride":[["ExecutionRoleArn","string"],["TaskRoleArn","string"],["Memory","string"],["Cpu","string"],["InferenceAcceleratorOverrides",["array",["ref","EcsInferenceAcceleratorOverride"]]],["EphemeralStorage",["ref","EcsEphemeralStorage"]],["ContainerOverrides",["array",["ref","EcsContainerOverride"]]]],"EcsInferenceAcceleratorOverride":[["DeviceType","string"],["DeviceName","string"]],"EcsEphemeralStorage":[["SizeInGiB","integer",1]],"EcsContainerOverride":[["MemoryReservation","integer"],["Command",["array","string"]],["Memory","integer"],["Cpu","integer"],["Environment",["array",["ref","EcsEnvironmentVariable"]]],["ResourceRequirements",["array",["ref","EcsResourceRequirement"]]],["EnvironmentFiles",["array",["ref","EcsEnvironmentFile"]]],["Name","string"]],"EcsEnvironmentVariable":[["Value","string"],["Name","string"]],"EcsResourceRequirement":[["Type",["enum","GPU","InferenceAccelerator"],1],["Value","string",1]],"EcsEnvironmentFile":[["Type",["enum","s3"],1],["Value","string",1]],"NetworkConfiguration":[["AwsvpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"],1],["AssignPublicIp",["enum","ENABLED","DISABLED"]]],"PipeTargetBatchJobParameters":[["DependsOn",["array",["ref","BatchJobDependency"]]],["Parameters",["map","string"]],["ArrayProperties",["ref","BatchArrayProperties"]],["JobName","string",1],["RetryStrategy",["ref","BatchRetryStrategy"]],["JobDefinition","string",1],["ContainerOverrides",["ref","BatchContainerOverrides"]]],"BatchJobDependency":[["Type",["enum","N_TO_N","SEQUENTIAL"]],["JobId","string"]],"BatchArrayProperties":[["Size","integer"]],"BatchRetryStrategy":[["Attempts","integer"]],"BatchContainerOverrides":[["Command",["array","string"]],["Environment",["array",["ref","BatchEnvironmentVariable"]]],["InstanceType","string"],["ResourceRequirements",["array",["ref","BatchResourceRequirement"]]]],"BatchEnvironmentVariable":[["Value","string"],["Name","string"]],"BatchResourceRequirement":[["Type",["enum","GPU","MEMORY","VCPU"],1],["Value","string",1]],"PipeTargetRedshiftDataParameters":[["StatementName","string"],["Sqls",["array","string"],1],["Database","string",1],["SecretManagerArn","string"],["DbUser","string"],["WithEvent","boolean"]],"PipeTargetTimestreamParameters":[["TimeValue","string",1],["EpochTimeUnit",["enum","MILLISECONDS","SECONDS","MICROSECONDS","NANOSECONDS"]],["TimeFieldType",["enum","EPOCH","TIMESTAMP_FORMAT"]],["TimestampFormat","string"],["VersionValue","string",1],["DimensionMappings",["array",["ref","DimensionMapping"]],1],["SingleMeasureMappings",["array",["ref","SingleMeasureMapping"]]],["MultiMeasureMappings",["array",["ref","MultiMeasureMapping"]]]],"DimensionMapping":[["DimensionValue","string",1],["DimensionValueType",["enum","VARCHAR"],1],["DimensionName","string",1]],"SingleMeasureMapping":[["MeasureValue","string",1],["MeasureValueType",["enum","DOUBLE","BIGINT","VARCHAR","BOOLEAN","TIMESTAMP"],1],["MeasureName","string",1]],"MultiMeasureMapping":[["MultiMeasureName","string",1],["MultiMeasureAttributeMappings",["array",["ref","MultiMeasureAttributeMapping"]],1]],"MultiMeasureAttributeMapping":[["MeasureValue","string",1],["MeasureValueType",["enum","DOUBLE","BIGINT","VARCHAR","BOOLEAN","TIMESTAMP"],1],["MultiMeasureAttributeName","string",1]],"PipeEnrichmentParameters":[["HttpParameters",["ref","PipeEnrichmentHttpParameters"]],["InputTemplate","string"]],"PipeEnrichmentHttpParameters":[["PathParameterValues",["array","string"]],["HeaderParameters",["map","string"]],["QueryStringParameters",["map","string"]]],"PipeSourceParameters":[["ManagedStreamingKafkaParameters",["ref","PipeSourceManagedStreamingKafkaParameters"]],["DynamoDBStreamParameters",["ref","PipeSourceDynamoDBStreamParameters"]],["SelfManagedKafkaParameters",["ref","PipeSourceSelfManagedKafkaParameters"]],["RabbitMQBrokerParameters",["ref","PipeSourceRabbitMQBrokerParameters"]],["SqsQueueParameters",["ref","PipeSourceSqsQueueParameters"]],["KinesisStreamParameters",["ref","PipeSourceKinesisStreamParameters"]],["FilterCriteria",["ref","FilterCriteria"]],["ActiveMQBrokerParameters",["ref","PipeSourceActiveMQBrokerParameters"]]],"PipeSourceManagedStreamingKafkaParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST"]],["BatchSize","integer"],["ConsumerGroupID","string"],["Credentials",["ref","MSKAccessCredentials"]],["TopicName","string",1],["MaximumBatchingWindowInSeconds","integer"]],"MSKAccessCredentials":[["ClientCertificateTlsAuth","string"],["SaslScram512Auth","string"]],"PipeSourceDynamoDBStreamParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST"],1],["BatchSize","integer"],["MaximumRetryAttempts","integer"],["OnPartialBatchItemFailure",["enum","AUTOMATIC_BISECT"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["ParallelizationFactor","integer"],["MaximumRecordAgeInSeconds","integer"],["MaximumBatchingWindowInSeconds","integer"]],"DeadLetterConfig":[["Arn","string"]],"PipeSourceSelfManagedKafkaParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST"]],["BatchSize","integer"],["ConsumerGroupID","string"],["AdditionalBootstrapServers",["array","string"]],["Vpc",["ref","SelfManagedKafkaAccessConfigurationVpc"]],["Credentials",["ref","SelfManagedKafkaAccessConfigurationCredentials"]],["ServerRootCaCertificate","string"],["TopicName","string",1],["MaximumBatchingWindowInSeconds","integer"]],"SelfManagedKafkaAccessConfigurationVpc":[["Subnets",["array","string"]],["SecurityGroup",["array","string"]]],"SelfManagedKafkaAccessConfigurationCredentials":[["BasicAuth","string"],["SaslScram256Auth","string"],["ClientCertificateTlsAuth","string"],["SaslScram512Auth","string"]],"PipeSourceRabbitMQBrokerParameters":[["BatchSize","integer"],["VirtualHost","string"],["QueueName","string",1],["Credentials",["ref","MQBrokerAccessCredentials"],1],["MaximumBatchingWindowInSeconds","integer"]],"MQBrokerAccessCredentials":[["BasicAuth","string",1]],"PipeSourceSqsQueueParameters":[["BatchSize","integer"],["MaximumBatchingWindowInSeconds","integer"]],"PipeSourceKinesisStreamParameters":[["StartingPosition",["enum","TRIM_HORIZON","LATEST","AT_TIMESTAMP"],1],["BatchSize","integer"],["MaximumRetryAttempts","integer"],["OnPartialBatchItemFailure",["enum","AUTOMATIC_BISECT"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["ParallelizationFactor","integer"],["MaximumRecordAgeInSeconds","integer"],["StartingPositionTimestamp","string"],["MaximumBatchingWindowInSeconds","integer"]],"FilterCriteria":[["Filters",["array",["ref","Filter"]]]],"Filter":[["Pattern","string"]],"PipeSourceActiveMQBrokerParameters":[["BatchSize","integer"],["QueueName","string",1],["Credentials",["ref","MQBrokerAccessCredentials"],1],["MaximumBatchingWindowInSeconds","integer"]],"PipeLogConfiguration":[["S3LogDestination",["ref","S3LogDestination"]],["FirehoseLogDestination",["ref","FirehoseLogDestination"]],["CloudwatchLogsLogDestination",["ref","CloudwatchLogsLogDestination"]],["Level",["enum","OFF","ERROR","INFO","TRACE"]],["IncludeExecutionData",["array",["enum","ALL"]]]],"S3LogDestination":[["BucketName","string"],["Prefix","string"],["BucketOwner","string"],["OutputFormat",["enum","json","plain","w3c"]]],"FirehoseLogDestination":[["DeliveryStreamArn","string"]],"CloudwatchLogsLogDestination":[["LogGroupArn","string"]]},"tags":["Tags","map"],"rp":[["SourceParameters","DynamoDBStreamParameters","StartingPosition"],["SourceParameters","KinesisStreamParameters","StartingPosition"],["SourceParameters","KinesisStreamParameters","StartingPositionTimestamp"],["SourceParameters","ActiveMQBrokerParameters","QueueName"],["SourceParameters","RabbitMQBrokerParameters","QueueName"],["SourceParameters","RabbitMQBrokerParameters","VirtualHost"],["SourceParameters","ManagedStreamingKafkaParameters","TopicName"],["SourceParameters","ManagedStreamingKafkaParameters","StartingPosition"],["SourceParameters","ManagedStreamingKafkaParameters","ConsumerGroupID"],["SourceParameters","SelfManagedKafkaParameters","TopicName"],["SourceParameters","SelfManagedKafkaParameters","StartingPosition"],["SourceParameters","SelfManagedKafkaParameters","AdditionalBootstrapServers"],["SourceParameters","SelfManagedKafkaParameters","ConsumerGroupID"]],"reg":{"h":"crudl","wo":["TargetParameters","SourceParameters"],"co":["Name","Source","SourceParameters/DynamoDBStreamParameters/StartingPosition","SourceParameters/KinesisStreamParameters/StartingPosition","SourceParameters/KinesisStreamParameters/StartingPositionTimestamp","SourceParameters/ActiveMQBrokerParameters/QueueName","SourceParameters/RabbitMQBrokerParameters/QueueName","SourceParameters/RabbitMQBrokerParameters/VirtualHost","SourceParameters/ManagedStreamingKafkaParameters/TopicName","SourceParameters/ManagedStreamingKafkaParameters/StartingPosition","SourceParameters/ManagedStreamingKafkaParameters/ConsumerGroupID","SourceParameters/SelfManagedKafkaParameters/TopicName","SourceParameters/SelfManagedKafkaParameters/StartingPosition","SourceParameters/SelfManagedKafkaParameters/AdditionalBootstrapServers","SourceParameters/SelfManagedKafkaParameters/ConsumerGroupID"],"ro":["Arn","CreationTime","CurrentState","LastModifiedTime","StateReason"],"ai":[["Arn"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":"^[\\\\.\\\\-_A-Za-z0-9]+$"}},"arn":"arn:${Partition}:pipes:${Region}:${Account}:pipe/${Name}"}');
 /** A {@link Pipe} instance: its attributes as typed outputs. */
 export type Pipe = InstanceType<typeof Pipe>;
 
 /** Inputs of {@link Pipe}. */
 export interface PipeArgs {
-  /** The ARN of the enrichment resource. */
+  /**
+   * The ARN of the enrichment resource.
+   *
+   * Length: 0–1600. Pattern: `^$|arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)$`.
+   */
   enrichment?: string;
-  /** The ARN of the target resource. */
+  /**
+   * The ARN of the target resource.
+   *
+   * Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)$`.
+   */
   target: string;
-  /** A description of the pipe. */
+  /**
+   * A description of the pipe.
+   *
+   * Length: 0–512. Pattern: `^.*$`.
+   */
   description?: string;
   /** The state the pipe should be in. */
   desiredState?: "RUNNING" | "STOPPED";
@@ -33,19 +45,37 @@ export interface PipeArgs {
    * The parameters required to set up a target for your pipe.
    *
    * For more information about pipe target parameters, including how to use dynamic path parameters, see [Target parameters](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-event-target.html) in the *Amazon EventBridge User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   targetParameters?: PipePipeTargetParameters;
   /** The parameters required to set up enrichment on your pipe. */
   enrichmentParameters?: PipePipeEnrichmentParameters;
-  /** The ARN of the role that allows the pipe to send data to the target. */
+  /**
+   * The ARN of the role that allows the pipe to send data to the target.
+   *
+   * Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
-  /** The ARN of the source resource. */
+  /**
+   * The ARN of the source resource.
+   *
+   * Length: 1–1600.
+   */
   source: string;
-  /** The parameters required to set up a source for your pipe. */
+  /**
+   * The parameters required to set up a source for your pipe.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceParameters?: PipePipeSourceParameters;
   /** The list of key-value pairs to associate with the pipe. */
   tags?: Record<string, string>;
-  /** The name of the pipe. */
+  /**
+   * The name of the pipe.
+   *
+   * Length: 1–64. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name?: string;
   /**
    * The identifier of the AWS  customer managed key for EventBridge to use, if you choose to use a customer managed key to encrypt pipe data. The identifier can be the key Amazon Resource Name (ARN), KeyId, key alias, or key alias ARN.
@@ -55,6 +85,8 @@ export interface PipeArgs {
    * To update a pipe that is using a customer managed key to use the default AWS owned key , specify an empty string.
    *
    * For more information, see [Managing keys](https://docs.aws.amazon.com/kms/latest/developerguide/getting-started.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: 0–2048.
    */
   kmsKeyIdentifier?: string;
   /** The logging configuration settings for the pipe. */
@@ -63,7 +95,11 @@ export interface PipeArgs {
 
 /** Outputs of {@link Pipe}: its inputs as the cloud reports them, and its attributes. */
 export interface PipeOutputs extends PipeArgs {
-  /** The name of the pipe. */
+  /**
+   * The name of the pipe.
+   *
+   * Length: 1–64. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name: string;
   /** The reason the pipe is in its current state. */
   stateReason: string;
@@ -99,6 +135,8 @@ export interface PipePipeTargetParameters {
    * Valid JSON text passed to the target. In this case, nothing from the event itself is passed to the target. For more information, see [The JavaScript Object Notation (JSON) Data Interchange Format](https://docs.aws.amazon.com/http://www.rfc-editor.org/rfc/rfc7159.txt) .
    *
    * To remove an input template, specify an empty string.
+   *
+   * Length: 0–8192.
    */
   inputTemplate?: string;
   /** The parameters for using a SageMaker AI pipeline as a target. */
@@ -142,7 +180,11 @@ export interface PipePipeTargetStateMachineParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargethttpparameters.html | CloudFormation: PipeTargetHttpParameters}
  */
 export interface PipePipeTargetHttpParameters {
-  /** The path parameter values to be used to populate API Gateway REST API or EventBridge ApiDestination path wildcards ("*"). */
+  /**
+   * The path parameter values to be used to populate API Gateway REST API or EventBridge ApiDestination path wildcards ("*").
+   *
+   * Each item: Pattern: ``.
+   */
   pathParameterValues?: string[];
   /** The headers that need to be sent as part of request invoking the API Gateway REST API or EventBridge ApiDestination. */
   headerParameters?: Record<string, string>;
@@ -156,12 +198,18 @@ export interface PipePipeTargetHttpParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargetsqsqueueparameters.html | CloudFormation: PipeTargetSqsQueueParameters}
  */
 export interface PipePipeTargetSqsQueueParameters {
-  /** The FIFO message group ID to use as the target. */
+  /**
+   * The FIFO message group ID to use as the target.
+   *
+   * Length: 0–100.
+   */
   messageGroupId?: string;
   /**
    * This parameter applies only to FIFO (first-in-first-out) queues.
    *
    * The token used for deduplication of sent messages.
+   *
+   * Length: 0–100.
    */
   messageDeduplicationId?: string;
 }
@@ -172,7 +220,11 @@ export interface PipePipeTargetSqsQueueParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargetcloudwatchlogsparameters.html | CloudFormation: PipeTargetCloudWatchLogsParameters}
  */
 export interface PipePipeTargetCloudWatchLogsParameters {
-  /** The name of the log stream. */
+  /**
+   * The name of the log stream.
+   *
+   * Length: 1–256.
+   */
   logStreamName?: string;
   /**
    * A [dynamic path parameter](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-event-target.html) to a field in the payload containing the time the event occurred, expressed as the number of milliseconds after Jan 1, 1970 00:00:00 UTC.
@@ -180,6 +232,8 @@ export interface PipePipeTargetCloudWatchLogsParameters {
    * The value cannot be a static timestamp as the provided timestamp would be applied to all events delivered by the Pipe, regardless of when they are actually delivered.
    *
    * If no dynamic path parameter is provided, the default value is the time the invocation is processed by the Pipe.
+   *
+   * Length: 1–256. Pattern: `^\$(\.[\w_-]+(\[(\d+|\*)\])*)*$`.
    */
   timestamp?: string;
 }
@@ -190,7 +244,11 @@ export interface PipePipeTargetCloudWatchLogsParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargetkinesisstreamparameters.html | CloudFormation: PipeTargetKinesisStreamParameters}
  */
 export interface PipePipeTargetKinesisStreamParameters {
-  /** Determines which shard in the stream the data record is assigned to. Partition keys are Unicode strings with a maximum length limit of 256 characters for each key. Amazon Kinesis Data Streams uses the partition key as input to a hash function that maps the partition key and associated data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to 128-bit integer values and to map associated data records to shards. As a result of this hashing mechanism, all data records with the same partition key map to the same shard within the stream. */
+  /**
+   * Determines which shard in the stream the data record is assigned to. Partition keys are Unicode strings with a maximum length limit of 256 characters for each key. Amazon Kinesis Data Streams uses the partition key as input to a hash function that maps the partition key and associated data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to 128-bit integer values and to map associated data records to shards. As a result of this hashing mechanism, all data records with the same partition key map to the same shard within the stream.
+   *
+   * Length: 0–256.
+   */
   partitionKey: string;
 }
 
@@ -200,7 +258,11 @@ export interface PipePipeTargetKinesisStreamParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargetsagemakerpipelineparameters.html | CloudFormation: PipeTargetSageMakerPipelineParameters}
  */
 export interface PipePipeTargetSageMakerPipelineParameters {
-  /** List of Parameter names and values for SageMaker AI Model Building Pipeline execution. */
+  /**
+   * List of Parameter names and values for SageMaker AI Model Building Pipeline execution.
+   *
+   * Items: 0–200.
+   */
   pipelineParameterList?: PipeSageMakerPipelineParameter[];
 }
 
@@ -210,9 +272,17 @@ export interface PipePipeTargetSageMakerPipelineParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-sagemakerpipelineparameter.html | CloudFormation: SageMakerPipelineParameter}
  */
 export interface PipeSageMakerPipelineParameter {
-  /** Value of parameter to start execution of a SageMaker AI Model Building Pipeline. */
+  /**
+   * Value of parameter to start execution of a SageMaker AI Model Building Pipeline.
+   *
+   * Length: 0–1024.
+   */
   value: string;
-  /** Name of parameter to start execution of a SageMaker AI Model Building Pipeline. */
+  /**
+   * Name of parameter to start execution of a SageMaker AI Model Building Pipeline.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   name: string;
 }
 
@@ -222,15 +292,35 @@ export interface PipeSageMakerPipelineParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargeteventbridgeeventbusparameters.html | CloudFormation: PipeTargetEventBridgeEventBusParameters}
  */
 export interface PipePipeTargetEventBridgeEventBusParameters {
-  /** A free-form string, with a maximum of 128 characters, used to decide what fields to expect in the event detail. */
+  /**
+   * A free-form string, with a maximum of 128 characters, used to decide what fields to expect in the event detail.
+   *
+   * Length: 1–128.
+   */
   detailType?: string;
-  /** The URL subdomain of the endpoint. For example, if the URL for Endpoint is https://abcde.veo.endpoints.event.amazonaws.com, then the EndpointId is `abcde.veo` . */
+  /**
+   * The URL subdomain of the endpoint. For example, if the URL for Endpoint is https://abcde.veo.endpoints.event.amazonaws.com, then the EndpointId is `abcde.veo` .
+   *
+   * Length: 1–50. Pattern: `^[A-Za-z0-9\-]+[\.][A-Za-z0-9\-]+$`.
+   */
   endpointId?: string;
-  /** The time stamp of the event, per [RFC3339](https://docs.aws.amazon.com/https://www.rfc-editor.org/rfc/rfc3339.txt) . If no time stamp is provided, the time stamp of the [PutEvents](https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html) call is used. */
+  /**
+   * The time stamp of the event, per [RFC3339](https://docs.aws.amazon.com/https://www.rfc-editor.org/rfc/rfc3339.txt) . If no time stamp is provided, the time stamp of the [PutEvents](https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html) call is used.
+   *
+   * Length: 1–256. Pattern: `^\$(\.[\w/_-]+(\[(\d+|\*)\])*)*$`.
+   */
   time?: string;
-  /** AWS resources, identified by Amazon Resource Name (ARN), which the event primarily concerns. Any number, including zero, may be present. */
+  /**
+   * AWS resources, identified by Amazon Resource Name (ARN), which the event primarily concerns. Any number, including zero, may be present.
+   *
+   * Items: 0–10. Each item: Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   resources?: string[];
-  /** The source of the event. */
+  /**
+   * The source of the event.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   source?: string;
 }
 
@@ -267,15 +357,27 @@ export interface PipePipeTargetEcsTaskParameters {
   group?: string;
   /** Specifies whether to enable Amazon ECS managed tags for the task. For more information, see [Tagging Your Amazon ECS Resources](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ecs-using-tags.html) in the Amazon Elastic Container Service Developer Guide. */
   enableECSManagedTags?: boolean;
-  /** The number of tasks to create based on `TaskDefinition` . The default is 1. */
+  /**
+   * The number of tasks to create based on `TaskDefinition` . The default is 1.
+   *
+   * Range: at least 1.
+   */
   taskCount?: number;
   /** Whether or not to enable the execute command functionality for the containers in this task. If true, this enables execute command functionality on all containers in the task. */
   enableExecuteCommand?: boolean;
-  /** An array of placement constraint objects to use for the task. You can specify up to 10 constraints per task (including constraints in the task definition and those specified at runtime). */
+  /**
+   * An array of placement constraint objects to use for the task. You can specify up to 10 constraints per task (including constraints in the task definition and those specified at runtime).
+   *
+   * Items: 0–10.
+   */
   placementConstraints?: PipePlacementConstraint[];
   /** Specifies whether to propagate the tags from the task definition to the task. If no value is specified, the tags are not propagated. Tags can only be propagated to the task during task creation. To add tags to a task after task creation, use the `TagResource` API action. */
   propagateTags?: "TASK_DEFINITION";
-  /** The placement strategy objects to use for the task. You can specify a maximum of five strategy rules per task. */
+  /**
+   * The placement strategy objects to use for the task. You can specify a maximum of five strategy rules per task.
+   *
+   * Items: 0–5.
+   */
   placementStrategy?: PipePlacementStrategy[];
   /** Specifies the launch type on which your task is running. The launch type that you specify here must match one of the launch type (compatibilities) of the target task. The `FARGATE` value is supported only in the Regions where AWS Fargate with Amazon ECS is supported. For more information, see [AWS Fargate on Amazon ECS](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/AWS-Fargate.html) in the *Amazon Elastic Container Service Developer Guide* . */
   launchType?: "EC2" | "FARGATE" | "EXTERNAL";
@@ -283,9 +385,15 @@ export interface PipePipeTargetEcsTaskParameters {
    * The capacity provider strategy to use for the task.
    *
    * If a `capacityProviderStrategy` is specified, the `launchType` parameter must be omitted. If no `capacityProviderStrategy` or launchType is specified, the `defaultCapacityProviderStrategy` for the cluster is used.
+   *
+   * Items: 0–6.
    */
   capacityProviderStrategy?: PipeCapacityProviderStrategyItem[];
-  /** The reference ID to use for the task. */
+  /**
+   * The reference ID to use for the task.
+   *
+   * Length: 0–1024.
+   */
   referenceId?: string;
   /** The overrides that are associated with a task. */
   overrides?: PipeEcsTaskOverride;
@@ -297,7 +405,11 @@ export interface PipePipeTargetEcsTaskParameters {
   networkConfiguration?: PipeNetworkConfiguration;
   /** The metadata that you apply to the task to help you categorize and organize them. Each tag consists of a key and an optional value, both of which you define. To learn more, see [RunTask](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_RunTask.html#ECS-RunTask-request-tags) in the Amazon ECS API Reference. */
   tags?: AwsTag[];
-  /** The ARN of the task definition to use if the event target is an Amazon ECS task. */
+  /**
+   * The ARN of the task definition to use if the event target is an Amazon ECS task.
+   *
+   * Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   taskDefinitionArn: string;
 }
 
@@ -309,7 +421,11 @@ export interface PipePipeTargetEcsTaskParameters {
 export interface PipePlacementConstraint {
   /** The type of constraint. Use distinctInstance to ensure that each task in a particular group is running on a different container instance. Use memberOf to restrict the selection to a group of valid candidates. */
   type?: "distinctInstance" | "memberOf";
-  /** A cluster query language expression to apply to the constraint. You cannot specify an expression if the constraint type is `distinctInstance` . To learn more, see [Cluster Query Language](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-query-language.html) in the Amazon Elastic Container Service Developer Guide. */
+  /**
+   * A cluster query language expression to apply to the constraint. You cannot specify an expression if the constraint type is `distinctInstance` . To learn more, see [Cluster Query Language](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-query-language.html) in the Amazon Elastic Container Service Developer Guide.
+   *
+   * Length: 0–2000.
+   */
   expression?: string;
 }
 
@@ -319,7 +435,11 @@ export interface PipePlacementConstraint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-placementstrategy.html | CloudFormation: PlacementStrategy}
  */
 export interface PipePlacementStrategy {
-  /** The field to apply the placement strategy against. For the spread placement strategy, valid values are instanceId (or host, which has the same effect), or any platform or custom attribute that is applied to a container instance, such as attribute:ecs.availability-zone. For the binpack placement strategy, valid values are cpu and memory. For the random placement strategy, this field is not used. */
+  /**
+   * The field to apply the placement strategy against. For the spread placement strategy, valid values are instanceId (or host, which has the same effect), or any platform or custom attribute that is applied to a container instance, such as attribute:ecs.availability-zone. For the binpack placement strategy, valid values are cpu and memory. For the random placement strategy, this field is not used.
+   *
+   * Length: 0–255.
+   */
   field?: string;
   /** The type of placement strategy. The random placement strategy randomly places tasks on available candidates. The spread placement strategy spreads placement across available candidates evenly based on the field parameter. The binpack strategy places tasks on available candidates that have the least available amount of the resource that is specified with the field parameter. For example, if you binpack on memory, a task is placed on the instance with the least amount of remaining memory (but still enough to run the task). */
   type?: "random" | "spread" | "binpack";
@@ -331,11 +451,23 @@ export interface PipePlacementStrategy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-capacityproviderstrategyitem.html | CloudFormation: CapacityProviderStrategyItem}
  */
 export interface PipeCapacityProviderStrategyItem {
-  /** The short name of the capacity provider. */
+  /**
+   * The short name of the capacity provider.
+   *
+   * Length: 1–255.
+   */
   capacityProvider: string;
-  /** The weight value designates the relative percentage of the total number of tasks launched that should use the specified capacity provider. The weight value is taken into consideration after the base value, if defined, is satisfied. */
+  /**
+   * The weight value designates the relative percentage of the total number of tasks launched that should use the specified capacity provider. The weight value is taken into consideration after the base value, if defined, is satisfied.
+   *
+   * Range: 0–1000.
+   */
   weight?: number;
-  /** The base value designates how many tasks, at a minimum, to run on the specified capacity provider. Only one capacity provider in a capacity provider strategy can have a base defined. If no value is specified, the default value of 0 is used. */
+  /**
+   * The base value designates how many tasks, at a minimum, to run on the specified capacity provider. Only one capacity provider in a capacity provider strategy can have a base defined. If no value is specified, the default value of 0 is used.
+   *
+   * Range: 0–100000.
+   */
   base?: number;
 }
 
@@ -345,9 +477,17 @@ export interface PipeCapacityProviderStrategyItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-ecstaskoverride.html | CloudFormation: EcsTaskOverride}
  */
 export interface PipeEcsTaskOverride {
-  /** The Amazon Resource Name (ARN) of the task execution IAM role override for the task. For more information, see [Amazon ECS task execution IAM role](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task_execution_IAM_role.html) in the *Amazon Elastic Container Service Developer Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the task execution IAM role override for the task. For more information, see [Amazon ECS task execution IAM role](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task_execution_IAM_role.html) in the *Amazon Elastic Container Service Developer Guide* .
+   *
+   * Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   executionRoleArn?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role that containers in this task can assume. All containers in this task are granted the permissions that are specified in this role. For more information, see [IAM Role for Tasks](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task-iam-roles.html) in the *Amazon Elastic Container Service Developer Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that containers in this task can assume. All containers in this task are granted the permissions that are specified in this role. For more information, see [IAM Role for Tasks](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task-iam-roles.html) in the *Amazon Elastic Container Service Developer Guide* .
+   *
+   * Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   taskRoleArn?: string;
   /** The memory override for the task. */
   memory?: string;
@@ -388,7 +528,11 @@ export interface PipeEcsInferenceAcceleratorOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-ecsephemeralstorage.html | CloudFormation: EcsEphemeralStorage}
  */
 export interface PipeEcsEphemeralStorage {
-  /** The total amount, in GiB, of ephemeral storage to set for the task. The minimum supported value is `21` GiB and the maximum supported value is `200` GiB. */
+  /**
+   * The total amount, in GiB, of ephemeral storage to set for the task. The minimum supported value is `21` GiB and the maximum supported value is `200` GiB.
+   *
+   * Range: 21–200.
+   */
   sizeInGiB: number;
 }
 
@@ -478,9 +622,17 @@ export interface PipeNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-awsvpcconfiguration.html | CloudFormation: AwsVpcConfiguration}
  */
 export interface PipeAwsVpcConfiguration {
-  /** Specifies the security groups associated with the task. These security groups must all be in the same VPC. You can specify as many as five security groups. If you do not specify a security group, the default security group for the VPC is used. */
+  /**
+   * Specifies the security groups associated with the task. These security groups must all be in the same VPC. You can specify as many as five security groups. If you do not specify a security group, the default security group for the VPC is used.
+   *
+   * Items: 0–5. Each item: Length: 1–1024. Pattern: `^sg-[0-9a-zA-Z]*|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   securityGroups?: string[];
-  /** Specifies the subnets associated with the task. These subnets must all be in the same VPC. You can specify as many as 16 subnets. */
+  /**
+   * Specifies the subnets associated with the task. These subnets must all be in the same VPC. You can specify as many as 16 subnets.
+   *
+   * Items: 0–16. Each item: Length: 1–1024. Pattern: `^subnet-[0-9a-z]*|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   subnets: string[];
   /** Specifies whether the task's elastic network interface receives a public IP address. You can specify `ENABLED` only when `LaunchType` in `EcsParameters` is set to `FARGATE` . */
   assignPublicIp?: "ENABLED" | "DISABLED";
@@ -492,7 +644,11 @@ export interface PipeAwsVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargetbatchjobparameters.html | CloudFormation: PipeTargetBatchJobParameters}
  */
 export interface PipePipeTargetBatchJobParameters {
-  /** A list of dependencies for the job. A job can depend upon a maximum of 20 jobs. You can specify a `SEQUENTIAL` type dependency without specifying a job ID for array jobs so that each child array job completes sequentially, starting at index 0. You can also specify an `N_TO_N` type dependency with a job ID for array jobs. In that case, each index child of this job must wait for the corresponding index child of each dependency to complete before it can begin. */
+  /**
+   * A list of dependencies for the job. A job can depend upon a maximum of 20 jobs. You can specify a `SEQUENTIAL` type dependency without specifying a job ID for array jobs so that each child array job completes sequentially, starting at index 0. You can also specify an `N_TO_N` type dependency with a job ID for array jobs. In that case, each index child of this job must wait for the corresponding index child of each dependency to complete before it can begin.
+   *
+   * Items: 0–20.
+   */
   dependsOn?: PipeBatchJobDependency[];
   /** Additional parameters passed to the job that replace parameter substitution placeholders that are set in the job definition. Parameters are specified as a key and value pair mapping. Parameters included here override any corresponding parameter defaults from the job definition. */
   parameters?: Record<string, string>;
@@ -526,7 +682,11 @@ export interface PipeBatchJobDependency {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-batcharrayproperties.html | CloudFormation: BatchArrayProperties}
  */
 export interface PipeBatchArrayProperties {
-  /** The size of the array, if this is an array batch job. */
+  /**
+   * The size of the array, if this is an array batch job.
+   *
+   * Range: 2–10000.
+   */
   size?: number;
 }
 
@@ -536,7 +696,11 @@ export interface PipeBatchArrayProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-batchretrystrategy.html | CloudFormation: BatchRetryStrategy}
  */
 export interface PipeBatchRetryStrategy {
-  /** The number of times to move a job to the `RUNNABLE` status. If the value of `attempts` is greater than one, the job is retried on failure the same number of attempts as the value. */
+  /**
+   * The number of times to move a job to the `RUNNABLE` status. If the value of `attempts` is greater than one, the job is retried on failure the same number of attempts as the value.
+   *
+   * Range: 1–10.
+   */
   attempts?: number;
 }
 
@@ -600,15 +764,35 @@ export interface PipeBatchResourceRequirement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargetredshiftdataparameters.html | CloudFormation: PipeTargetRedshiftDataParameters}
  */
 export interface PipePipeTargetRedshiftDataParameters {
-  /** The name of the SQL statement. You can name the SQL statement when you create it to identify the query. */
+  /**
+   * The name of the SQL statement. You can name the SQL statement when you create it to identify the query.
+   *
+   * Length: 1–500.
+   */
   statementName?: string;
-  /** The SQL statement text to run. */
+  /**
+   * The SQL statement text to run.
+   *
+   * Items: 1–40. Each item: Length: 1–100000.
+   */
   sqls: string[];
-  /** The name of the database. Required when authenticating using temporary credentials. */
+  /**
+   * The name of the database. Required when authenticating using temporary credentials.
+   *
+   * Length: 1–64.
+   */
   database: string;
-  /** The name or ARN of the secret that enables access to the database. Required when authenticating using Secrets Manager. */
+  /**
+   * The name or ARN of the secret that enables access to the database. Required when authenticating using Secrets Manager.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:secretsmanager:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):secret:.+)|(\$(\.[\w/_-]+(\[(\d+|\*)\])*)*)$`.
+   */
   secretManagerArn?: string;
-  /** The database user name. Required when authenticating using temporary credentials. */
+  /**
+   * The database user name. Required when authenticating using temporary credentials.
+   *
+   * Length: 1–128.
+   */
   dbUser?: string;
   /** Indicates whether to send an event back to EventBridge after the SQL statement runs. */
   withEvent?: boolean;
@@ -620,7 +804,11 @@ export interface PipePipeTargetRedshiftDataParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipetargettimestreamparameters.html | CloudFormation: PipeTargetTimestreamParameters}
  */
 export interface PipePipeTargetTimestreamParameters {
-  /** Dynamic path to the source data field that represents the time value for your data. */
+  /**
+   * Dynamic path to the source data field that represents the time value for your data.
+   *
+   * Length: 1–256.
+   */
   timeValue: string;
   /**
    * The granularity of the time units used. Default is `MILLISECONDS` .
@@ -638,6 +826,8 @@ export interface PipePipeTargetTimestreamParameters {
    * How to format the timestamps. For example, `yyyy-MM-dd'T'HH:mm:ss'Z'` .
    *
    * Required if `TimeFieldType` is specified as `TIMESTAMP_FORMAT` .
+   *
+   * Length: 1–256.
    */
   timestampFormat?: string;
   /**
@@ -652,17 +842,29 @@ export interface PipePipeTargetTimestreamParameters {
    * Write requests for duplicate data with a higher version number will update the existing measure value and version. In cases where the measure value is the same, `Version` will still be updated. Default value is `1` .
    *
    * > `Version` must be `1` or greater, or you will receive a `ValidationException` error.
+   *
+   * Length: 1–256.
    */
   versionValue: string;
   /**
    * Map source data to dimensions in the target Timestream for LiveAnalytics table.
    *
    * For more information, see [Amazon Timestream for LiveAnalytics concepts](https://docs.aws.amazon.com/timestream/latest/developerguide/concepts.html)
+   *
+   * Items: 1–128.
    */
   dimensionMappings: PipeDimensionMapping[];
-  /** Mappings of single source data fields to individual records in the specified Timestream for LiveAnalytics table. */
+  /**
+   * Mappings of single source data fields to individual records in the specified Timestream for LiveAnalytics table.
+   *
+   * Items: 0–8192.
+   */
   singleMeasureMappings?: PipeSingleMeasureMapping[];
-  /** Maps multiple measures from the source event to the same record in the specified Timestream for LiveAnalytics table. */
+  /**
+   * Maps multiple measures from the source event to the same record in the specified Timestream for LiveAnalytics table.
+   *
+   * Items: 0–1024.
+   */
   multiMeasureMappings?: PipeMultiMeasureMapping[];
 }
 
@@ -674,11 +876,19 @@ export interface PipePipeTargetTimestreamParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-dimensionmapping.html | CloudFormation: DimensionMapping}
  */
 export interface PipeDimensionMapping {
-  /** Dynamic path to the dimension value in the source event. */
+  /**
+   * Dynamic path to the dimension value in the source event.
+   *
+   * Length: 1–2048.
+   */
   dimensionValue: string;
   /** The data type of the dimension for the time-series data. */
   dimensionValueType: "VARCHAR";
-  /** The metadata attributes of the time series. For example, the name and Availability Zone of an Amazon EC2 instance or the name of the manufacturer of a wind turbine are dimensions. */
+  /**
+   * The metadata attributes of the time series. For example, the name and Availability Zone of an Amazon EC2 instance or the name of the manufacturer of a wind turbine are dimensions.
+   *
+   * Length: 1–256.
+   */
   dimensionName: string;
 }
 
@@ -690,11 +900,19 @@ export interface PipeDimensionMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-singlemeasuremapping.html | CloudFormation: SingleMeasureMapping}
  */
 export interface PipeSingleMeasureMapping {
-  /** Dynamic path of the source field to map to the measure in the record. */
+  /**
+   * Dynamic path of the source field to map to the measure in the record.
+   *
+   * Length: 1–2048.
+   */
   measureValue: string;
   /** Data type of the source field. */
   measureValueType: "DOUBLE" | "BIGINT" | "VARCHAR" | "BOOLEAN" | "TIMESTAMP";
-  /** Target measure name for the measurement attribute in the Timestream table. */
+  /**
+   * Target measure name for the measurement attribute in the Timestream table.
+   *
+   * Length: 1–1024.
+   */
   measureName: string;
 }
 
@@ -706,9 +924,17 @@ export interface PipeSingleMeasureMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-multimeasuremapping.html | CloudFormation: MultiMeasureMapping}
  */
 export interface PipeMultiMeasureMapping {
-  /** The name of the multiple measurements per record (multi-measure). */
+  /**
+   * The name of the multiple measurements per record (multi-measure).
+   *
+   * Length: 1–256.
+   */
   multiMeasureName: string;
-  /** Mappings that represent multiple source event fields mapped to measures in the same Timestream for LiveAnalytics record. */
+  /**
+   * Mappings that represent multiple source event fields mapped to measures in the same Timestream for LiveAnalytics record.
+   *
+   * Items: 1–256.
+   */
   multiMeasureAttributeMappings: PipeMultiMeasureAttributeMapping[];
 }
 
@@ -718,11 +944,19 @@ export interface PipeMultiMeasureMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-multimeasureattributemapping.html | CloudFormation: MultiMeasureAttributeMapping}
  */
 export interface PipeMultiMeasureAttributeMapping {
-  /** Dynamic path to the measurement attribute in the source event. */
+  /**
+   * Dynamic path to the measurement attribute in the source event.
+   *
+   * Length: 1–2048.
+   */
   measureValue: string;
   /** Data type of the measurement attribute in the source event. */
   measureValueType: "DOUBLE" | "BIGINT" | "VARCHAR" | "BOOLEAN" | "TIMESTAMP";
-  /** Target measure name to be used. */
+  /**
+   * Target measure name to be used.
+   *
+   * Length: 1–256.
+   */
   multiMeasureAttributeName: string;
 }
 
@@ -742,6 +976,8 @@ export interface PipePipeEnrichmentParameters {
    * Valid JSON text passed to the enrichment. In this case, nothing from the event itself is passed to the enrichment. For more information, see [The JavaScript Object Notation (JSON) Data Interchange Format](https://docs.aws.amazon.com/http://www.rfc-editor.org/rfc/rfc7159.txt) .
    *
    * To remove an input template, specify an empty string.
+   *
+   * Length: 0–8192.
    */
   inputTemplate?: string;
 }
@@ -752,7 +988,11 @@ export interface PipePipeEnrichmentParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipeenrichmenthttpparameters.html | CloudFormation: PipeEnrichmentHttpParameters}
  */
 export interface PipePipeEnrichmentHttpParameters {
-  /** The path parameter values to be used to populate API Gateway REST API or EventBridge ApiDestination path wildcards ("*"). */
+  /**
+   * The path parameter values to be used to populate API Gateway REST API or EventBridge ApiDestination path wildcards ("*").
+   *
+   * Each item: Pattern: ``.
+   */
   pathParameterValues?: string[];
   /** The headers that need to be sent as part of request invoking the API Gateway REST API or EventBridge ApiDestination. */
   headerParameters?: Record<string, string>;
@@ -802,15 +1042,31 @@ export interface PipePipeSourceParameters {
 export interface PipePipeSourceManagedStreamingKafkaParameters {
   /** The position in a stream from which to start reading. */
   startingPosition?: "TRIM_HORIZON" | "LATEST";
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** The name of the destination queue to consume. */
+  /**
+   * The name of the destination queue to consume.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-\/*:_+=.\@-]*$`.
+   */
   consumerGroupID?: string;
   /** The credentials needed to access the resource. */
   credentials?: PipeMSKAccessCredentials;
-  /** The name of the topic that the pipe will read from. */
+  /**
+   * The name of the topic that the pipe will read from.
+   *
+   * Length: 1–249. Pattern: `^[^.]([a-zA-Z0-9\-_.]+)$`.
+   */
   topicName: string;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -822,7 +1078,11 @@ export interface PipePipeSourceManagedStreamingKafkaParameters {
 export interface PipeMSKAccessCredentials {
   /** The ARN of the Secrets Manager secret. */
   clientCertificateTlsAuth?: string;
-  /** The ARN of the Secrets Manager secret. */
+  /**
+   * The ARN of the Secrets Manager secret.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:secretsmanager:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):secret:.+)$`.
+   */
   saslScram512Auth?: string;
 }
 
@@ -838,19 +1098,39 @@ export interface PipePipeSourceDynamoDBStreamParameters {
    * *Valid values* : `TRIM_HORIZON | LATEST`
    */
   startingPosition: "TRIM_HORIZON" | "LATEST";
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** Discard records after the specified number of retries. The default value is -1, which sets the maximum number of retries to infinite. When MaximumRetryAttempts is infinite, EventBridge retries failed records until the record expires in the event source. */
+  /**
+   * Discard records after the specified number of retries. The default value is -1, which sets the maximum number of retries to infinite. When MaximumRetryAttempts is infinite, EventBridge retries failed records until the record expires in the event source.
+   *
+   * Range: -1–10000.
+   */
   maximumRetryAttempts?: number;
   /** Define how to handle item process failures. `AUTOMATIC_BISECT` halves each batch and retry each half until all the records are processed or there is one failed message left in the batch. */
   onPartialBatchItemFailure?: "AUTOMATIC_BISECT";
   /** Define the target queue to send dead-letter queue events to. */
   deadLetterConfig?: PipeDeadLetterConfig;
-  /** The number of batches to process concurrently from each shard. The default value is 1. */
+  /**
+   * The number of batches to process concurrently from each shard. The default value is 1.
+   *
+   * Range: 1–10.
+   */
   parallelizationFactor?: number;
-  /** Discard records older than the specified age. The default value is -1, which sets the maximum age to infinite. When the value is set to infinite, EventBridge never discards old records. */
+  /**
+   * Discard records older than the specified age. The default value is -1, which sets the maximum age to infinite. When the value is set to infinite, EventBridge never discards old records.
+   *
+   * Range: -1–604800.
+   */
   maximumRecordAgeInSeconds?: number;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -864,6 +1144,8 @@ export interface PipeDeadLetterConfig {
    * The ARN of the specified target for the dead-letter queue.
    *
    * For Amazon Kinesis stream and Amazon DynamoDB stream sources, specify either an Amazon SNS topic or Amazon SQS queue ARN.
+   *
+   * Length: 1–1600. Pattern: `^arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-]+):([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.+)$`.
    */
   arn?: string;
 }
@@ -878,21 +1160,45 @@ export interface PipeDeadLetterConfig {
 export interface PipePipeSourceSelfManagedKafkaParameters {
   /** The position in a stream from which to start reading. */
   startingPosition?: "TRIM_HORIZON" | "LATEST";
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** The name of the destination queue to consume. */
+  /**
+   * The name of the destination queue to consume.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-\/*:_+=.\@-]*$`.
+   */
   consumerGroupID?: string;
-  /** An array of server URLs. */
+  /**
+   * An array of server URLs.
+   *
+   * Items: 0–2. Each item: Length: 1–300. Pattern: `^(([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\-]*[a-zA-Z0-9])\.)*([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]):[0-9]{1,5}$`.
+   */
   additionalBootstrapServers?: string[];
   /** This structure specifies the VPC subnets and security groups for the stream, and whether a public IP address is to be used. */
   vpc?: PipeSelfManagedKafkaAccessConfigurationVpc;
   /** The credentials needed to access the resource. */
   credentials?: PipeSelfManagedKafkaAccessConfigurationCredentials;
-  /** The ARN of the Secrets Manager secret used for certification. */
+  /**
+   * The ARN of the Secrets Manager secret used for certification.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:secretsmanager:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):secret:.+)$`.
+   */
   serverRootCaCertificate?: string;
-  /** The name of the topic that the pipe will read from. */
+  /**
+   * The name of the topic that the pipe will read from.
+   *
+   * Length: 1–249. Pattern: `^[^.]([a-zA-Z0-9\-_.]+)$`.
+   */
   topicName: string;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -902,9 +1208,17 @@ export interface PipePipeSourceSelfManagedKafkaParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-selfmanagedkafkaaccessconfigurationvpc.html | CloudFormation: SelfManagedKafkaAccessConfigurationVpc}
  */
 export interface PipeSelfManagedKafkaAccessConfigurationVpc {
-  /** Specifies the subnets associated with the stream. These subnets must all be in the same VPC. You can specify as many as 16 subnets. */
+  /**
+   * Specifies the subnets associated with the stream. These subnets must all be in the same VPC. You can specify as many as 16 subnets.
+   *
+   * Items: 0–16. Each item: Length: 1–1024. Pattern: `^subnet-[0-9a-z]*$`.
+   */
   subnets?: string[];
-  /** Specifies the security groups associated with the stream. These security groups must all be in the same VPC. You can specify as many as five security groups. */
+  /**
+   * Specifies the security groups associated with the stream. These security groups must all be in the same VPC. You can specify as many as five security groups.
+   *
+   * Items: 0–5. Each item: Length: 1–1024. Pattern: `^sg-[0-9a-zA-Z]*$`.
+   */
   securityGroup?: string[];
 }
 
@@ -914,7 +1228,11 @@ export interface PipeSelfManagedKafkaAccessConfigurationVpc {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-selfmanagedkafkaaccessconfigurationcredentials.html | CloudFormation: SelfManagedKafkaAccessConfigurationCredentials}
  */
 export interface PipeSelfManagedKafkaAccessConfigurationCredentials {
-  /** The ARN of the Secrets Manager secret. */
+  /**
+   * The ARN of the Secrets Manager secret.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:secretsmanager:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):secret:.+)$`.
+   */
   basicAuth?: string;
   /** The ARN of the Secrets Manager secret. */
   saslScram256Auth?: string;
@@ -930,15 +1248,31 @@ export interface PipeSelfManagedKafkaAccessConfigurationCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipesourcerabbitmqbrokerparameters.html | CloudFormation: PipeSourceRabbitMQBrokerParameters}
  */
 export interface PipePipeSourceRabbitMQBrokerParameters {
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** The name of the virtual host associated with the source broker. */
+  /**
+   * The name of the virtual host associated with the source broker.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-\/*:_+=.\@-]*$`.
+   */
   virtualHost?: string;
-  /** The name of the destination queue to consume. */
+  /**
+   * The name of the destination queue to consume.
+   *
+   * Length: 1–1000. Pattern: `^[\s\S]*$`.
+   */
   queueName: string;
   /** The credentials needed to access the resource. */
   credentials: PipeMQBrokerAccessCredentials;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -948,7 +1282,11 @@ export interface PipePipeSourceRabbitMQBrokerParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-mqbrokeraccesscredentials.html | CloudFormation: MQBrokerAccessCredentials}
  */
 export interface PipeMQBrokerAccessCredentials {
-  /** The ARN of the Secrets Manager secret. */
+  /**
+   * The ARN of the Secrets Manager secret.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:secretsmanager:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):secret:.+)$`.
+   */
   basicAuth: string;
 }
 
@@ -958,9 +1296,17 @@ export interface PipeMQBrokerAccessCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipesourcesqsqueueparameters.html | CloudFormation: PipeSourceSqsQueueParameters}
  */
 export interface PipePipeSourceSqsQueueParameters {
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -972,21 +1318,41 @@ export interface PipePipeSourceSqsQueueParameters {
 export interface PipePipeSourceKinesisStreamParameters {
   /** The position in a stream from which to start reading. */
   startingPosition: "TRIM_HORIZON" | "LATEST" | "AT_TIMESTAMP";
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** Discard records after the specified number of retries. The default value is -1, which sets the maximum number of retries to infinite. When MaximumRetryAttempts is infinite, EventBridge retries failed records until the record expires in the event source. */
+  /**
+   * Discard records after the specified number of retries. The default value is -1, which sets the maximum number of retries to infinite. When MaximumRetryAttempts is infinite, EventBridge retries failed records until the record expires in the event source.
+   *
+   * Range: -1–10000.
+   */
   maximumRetryAttempts?: number;
   /** Define how to handle item process failures. `AUTOMATIC_BISECT` halves each batch and retry each half until all the records are processed or there is one failed message left in the batch. */
   onPartialBatchItemFailure?: "AUTOMATIC_BISECT";
   /** Define the target queue to send dead-letter queue events to. */
   deadLetterConfig?: PipeDeadLetterConfig;
-  /** The number of batches to process concurrently from each shard. The default value is 1. */
+  /**
+   * The number of batches to process concurrently from each shard. The default value is 1.
+   *
+   * Range: 1–10.
+   */
   parallelizationFactor?: number;
-  /** Discard records older than the specified age. The default value is -1, which sets the maximum age to infinite. When the value is set to infinite, EventBridge never discards old records. */
+  /**
+   * Discard records older than the specified age. The default value is -1, which sets the maximum age to infinite. When the value is set to infinite, EventBridge never discards old records.
+   *
+   * Range: -1–604800.
+   */
   maximumRecordAgeInSeconds?: number;
   /** With `StartingPosition` set to `AT_TIMESTAMP` , the time from which to start reading, in Unix time seconds. */
   startingPositionTimestamp?: string;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -1000,7 +1366,11 @@ export interface PipePipeSourceKinesisStreamParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-filtercriteria.html | CloudFormation: FilterCriteria}
  */
 export interface PipeFilterCriteria {
-  /** The event patterns. */
+  /**
+   * The event patterns.
+   *
+   * Items: 0–5.
+   */
   filters?: PipeFilter[];
 }
 
@@ -1010,7 +1380,11 @@ export interface PipeFilterCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-filter.html | CloudFormation: Filter}
  */
 export interface PipeFilter {
-  /** The event pattern. */
+  /**
+   * The event pattern.
+   *
+   * Length: 0–4096.
+   */
   pattern?: string;
 }
 
@@ -1020,13 +1394,25 @@ export interface PipeFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-pipesourceactivemqbrokerparameters.html | CloudFormation: PipeSourceActiveMQBrokerParameters}
  */
 export interface PipePipeSourceActiveMQBrokerParameters {
-  /** The maximum number of records to include in each batch. */
+  /**
+   * The maximum number of records to include in each batch.
+   *
+   * Range: 1–10000.
+   */
   batchSize?: number;
-  /** The name of the destination queue to consume. */
+  /**
+   * The name of the destination queue to consume.
+   *
+   * Length: 1–1000. Pattern: `^[\s\S]*$`.
+   */
   queueName: string;
   /** The credentials needed to access the resource. */
   credentials: PipeMQBrokerAccessCredentials;
-  /** The maximum length of a time to wait for events. */
+  /**
+   * The maximum length of a time to wait for events.
+   *
+   * Range: 0–300.
+   */
   maximumBatchingWindowInSeconds?: number;
 }
 
@@ -1086,7 +1472,11 @@ export interface PipeS3LogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-firehoselogdestination.html | CloudFormation: FirehoseLogDestination}
  */
 export interface PipeFirehoseLogDestination {
-  /** The Amazon Resource Name (ARN) of the Firehose delivery stream to which EventBridge delivers the pipe log records. */
+  /**
+   * The Amazon Resource Name (ARN) of the Firehose delivery stream to which EventBridge delivers the pipe log records.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:firehose:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):deliverystream/.+)$`.
+   */
   deliveryStreamArn?: string;
 }
 
@@ -1096,6 +1486,10 @@ export interface PipeFirehoseLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pipes-pipe-cloudwatchlogslogdestination.html | CloudFormation: CloudwatchLogsLogDestination}
  */
 export interface PipeCloudwatchLogsLogDestination {
-  /** The AWS Resource Name (ARN) for the CloudWatch log group to which EventBridge sends the log records. */
+  /**
+   * The AWS Resource Name (ARN) for the CloudWatch log group to which EventBridge sends the log records.
+   *
+   * Length: 1–1600. Pattern: `^(^arn:aws([a-z]|\-)*:logs:([a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}):(\d{12}):log-group:.+)$`.
+   */
   logGroupArn?: string;
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource type definition for AWS::PricingPlanManager::Subscription. Deleting an activated subscription does not terminate it immediately; it schedules a cancellation that takes effect at the end of the current billing period. Until that date the subscription remains active and billing continues. Deleting a subscription that has not yet been activated (PENDING_APPROVAL status) removes it immediately with no further charges.
  *
+ * @deprecated Cloud Control cannot create AWS::PricingPlanManager::Subscription: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-pricingplanmanager-subscription.html | CloudFormation: AWS::PricingPlanManager::Subscription}
  */
-export const Subscription = cloudControlType<SubscriptionArgs, SubscriptionOutputs>("AWS::PricingPlanManager::Subscription", "aws:pricingplanmanager:Subscription", '{"p":[["PlanFamily",["enum","CloudFront"],67],["PlanTier","string",1],["UsageLevel",["enum","DEFAULT","CF_PREMIUM_L2","CF_PREMIUM_L3","CF_PREMIUM_L4","CF_PREMIUM_L5","CF_PREMIUM_L6","CF_PREMIUM_L7"]],["ResourceArns",["array","string"],1],["Arn","string",72],["CurrentPlanTier","string",8],["Status",["enum","ACTIVE","SYNC_IN_PROGRESS","FAILED","PENDING_APPROVAL"],8],["StatusReason","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"arn":"arn:${Partition}:pricingplanmanager::${Account}:subscription/${SubscriptionId}"}');
+export const Subscription = cloudControlType<SubscriptionArgs, SubscriptionOutputs>("AWS::PricingPlanManager::Subscription", "aws:pricingplanmanager:Subscription", '{"p":[["PlanFamily",["enum","CloudFront"],67],["PlanTier","string",1],["UsageLevel",["enum","DEFAULT","CF_PREMIUM_L2","CF_PREMIUM_L3","CF_PREMIUM_L4","CF_PREMIUM_L5","CF_PREMIUM_L6","CF_PREMIUM_L7"]],["ResourceArns",["array","string"],1],["Arn","string",72],["CurrentPlanTier","string",8],["Status",["enum","ACTIVE","SYNC_IN_PROGRESS","FAILED","PENDING_APPROVAL"],8],["StatusReason","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:pricingplanmanager::${Account}:subscription/${SubscriptionId}"}');
 /** A {@link Subscription} instance: its attributes as typed outputs. */
 export type Subscription = InstanceType<typeof Subscription>;
 

@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-proton-environmentaccountconnection.html | CloudFormation: AWS::Proton::EnvironmentAccountConnection}
  */
-export const EnvironmentAccountConnection = cloudControlType<EnvironmentAccountConnectionArgs, EnvironmentAccountConnectionOutputs>("AWS::Proton::EnvironmentAccountConnection", "aws:proton:EnvironmentAccountConnection", '{"p":[["EnvironmentName","string"],["ComponentRoleArn","string"],["ManagementAccountId","string"],["CodebuildRoleArn","string"],["EnvironmentAccountId","string"],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","PENDING","CONNECTED","REJECTED"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-account-connection/${Id}"}');
+export const EnvironmentAccountConnection = cloudControlType<EnvironmentAccountConnectionArgs, EnvironmentAccountConnectionOutputs>("AWS::Proton::EnvironmentAccountConnection", "aws:proton:EnvironmentAccountConnection", '{"p":[["EnvironmentName","string"],["ComponentRoleArn","string"],["ManagementAccountId","string"],["CodebuildRoleArn","string"],["EnvironmentAccountId","string"],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","PENDING","CONNECTED","REJECTED"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","Status"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-account-connection/${Id}"}');
 /** A {@link EnvironmentAccountConnection} instance: its attributes as typed outputs. */
 export type EnvironmentAccountConnection = InstanceType<typeof EnvironmentAccountConnection>;
 
 /** Inputs of {@link EnvironmentAccountConnection}. */
 export interface EnvironmentAccountConnectionArgs {
-  /** The name of the environment that's associated with the environment account connection. */
+  /**
+   * The name of the environment that's associated with the environment account connection.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z]+[0-9A-Za-z_\-]*$`.
+   */
   environmentName?: string;
   /**
    * The Amazon Resource Name (ARN) of the IAM service role that AWS Proton uses when provisioning directly defined components in the associated environment account. It determines the scope of infrastructure that a component can provision in the account.
@@ -27,15 +31,33 @@ export interface EnvironmentAccountConnectionArgs {
    * The environment account connection must have a `componentRoleArn` to allow directly defined components to be associated with any environments running in the account.
    *
    * For more information about components, see [AWS Proton components](https://docs.aws.amazon.com/proton/latest/userguide/ag-components.html) in the *AWS Proton User Guide* .
+   *
+   * Length: 1–200. Pattern: `^arn:(aws|aws-cn|aws-us-gov):iam::\d{12}:role/([\w+=,.\@-]{1,512}[/:])*([\w+=,.\@-]{1,64})$`.
    */
   componentRoleArn?: string;
-  /** The ID of the management account that's connected to the environment account connection. */
+  /**
+   * The ID of the management account that's connected to the environment account connection.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   managementAccountId?: string;
-  /** The Amazon Resource Name (ARN) of an IAM service role in the environment account. AWS Proton uses this role to provision infrastructure resources using CodeBuild-based provisioning in the associated environment account. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM service role in the environment account. AWS Proton uses this role to provision infrastructure resources using CodeBuild-based provisioning in the associated environment account.
+   *
+   * Length: 1–200. Pattern: `^arn:(aws|aws-cn|aws-us-gov):iam::\d{12}:role/([\w+=,.\@-]{1,512}[/:])*([\w+=,.\@-]{1,64})$`.
+   */
   codebuildRoleArn?: string;
-  /** The environment account that's connected to the environment account connection. */
+  /**
+   * The environment account that's connected to the environment account connection.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   environmentAccountId?: string;
-  /** The IAM service role that's associated with the environment account connection. */
+  /**
+   * The IAM service role that's associated with the environment account connection.
+   *
+   * Length: 1–200. Pattern: `^arn:(aws|aws-cn|aws-us-gov):iam::\d{12}:role/([\w+=,.\@-]{1,512}[/:])*([\w+=,.\@-]{1,64})$`.
+   */
   roleArn?: string;
   /**
    * An optional list of metadata items that you can associate with the AWS Proton environment account connection. A tag is a key-value pair.
@@ -65,17 +87,29 @@ export interface EnvironmentAccountConnectionOutputs extends EnvironmentAccountC
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-proton-environmenttemplate.html | CloudFormation: AWS::Proton::EnvironmentTemplate}
  */
-export const EnvironmentTemplate = cloudControlType<EnvironmentTemplateArgs, EnvironmentTemplateOutputs>("AWS::Proton::EnvironmentTemplate", "aws:proton:EnvironmentTemplate", '{"p":[["Description","string"],["DisplayName","string"],["EncryptionKey","string",66],["Provisioning",["enum","CUSTOMER_MANAGED"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-template/${Name}"}');
+export const EnvironmentTemplate = cloudControlType<EnvironmentTemplateArgs, EnvironmentTemplateOutputs>("AWS::Proton::EnvironmentTemplate", "aws:proton:EnvironmentTemplate", '{"p":[["Description","string"],["DisplayName","string"],["EncryptionKey","string",66],["Provisioning",["enum","CUSTOMER_MANAGED"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EncryptionKey","Name","Provisioning"],"ro":["Arn"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"^[0-9A-Za-z]+[0-9A-Za-z_\\\\-]*$"}},"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-template/${Name}"}');
 /** A {@link EnvironmentTemplate} instance: its attributes as typed outputs. */
 export type EnvironmentTemplate = InstanceType<typeof EnvironmentTemplate>;
 
 /** Inputs of {@link EnvironmentTemplate}. */
 export interface EnvironmentTemplateArgs {
-  /** A description of the environment template. */
+  /**
+   * A description of the environment template.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The name of the environment template as displayed in the developer interface. */
+  /**
+   * The name of the environment template as displayed in the developer interface.
+   *
+   * Length: 1–100.
+   */
   displayName?: string;
-  /** The customer provided encryption key for the environment template. */
+  /**
+   * The customer provided encryption key for the environment template.
+   *
+   * Length: 1–200. Pattern: `^arn:(aws|aws-cn|aws-us-gov):[a-zA-Z0-9-]+:[a-zA-Z0-9-]*:\d{12}:([\w+=,.\@-]+[/:])*[\w+=,.\@-]+$`.
+   */
   encryptionKey?: string;
   /** When included, indicates that the environment template is for customer provisioned and managed infrastructure. */
   provisioning?: "CUSTOMER_MANAGED";
@@ -83,9 +117,15 @@ export interface EnvironmentTemplateArgs {
    * An optional list of metadata items that you can associate with the AWS Proton environment template. A tag is a key-value pair.
    *
    * For more information, see [AWS Proton resources and tagging](https://docs.aws.amazon.com/proton/latest/userguide/resources.html) in the *AWS Proton User Guide* .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
-  /** The name of the environment template. */
+  /**
+   * The name of the environment template.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z]+[0-9A-Za-z_\-]*$`.
+   */
   name?: string;
 }
 
@@ -100,23 +140,43 @@ export interface EnvironmentTemplateOutputs extends EnvironmentTemplateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-proton-servicetemplate.html | CloudFormation: AWS::Proton::ServiceTemplate}
  */
-export const ServiceTemplate = cloudControlType<ServiceTemplateArgs, ServiceTemplateOutputs>("AWS::Proton::ServiceTemplate", "aws:proton:ServiceTemplate", '{"p":[["Description","string"],["DisplayName","string"],["PipelineProvisioning",["enum","CUSTOMER_MANAGED"],66],["EncryptionKey","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:proton:${Region}:${Account}:service-template/${Name}"}');
+export const ServiceTemplate = cloudControlType<ServiceTemplateArgs, ServiceTemplateOutputs>("AWS::Proton::ServiceTemplate", "aws:proton:ServiceTemplate", '{"p":[["Description","string"],["DisplayName","string"],["PipelineProvisioning",["enum","CUSTOMER_MANAGED"],66],["EncryptionKey","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EncryptionKey","Name","PipelineProvisioning"],"ro":["Arn"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"^[0-9A-Za-z]+[0-9A-Za-z_\\\\-]*$"}},"arn":"arn:${Partition}:proton:${Region}:${Account}:service-template/${Name}"}');
 /** A {@link ServiceTemplate} instance: its attributes as typed outputs. */
 export type ServiceTemplate = InstanceType<typeof ServiceTemplate>;
 
 /** Inputs of {@link ServiceTemplate}. */
 export interface ServiceTemplateArgs {
-  /** A description of the service template. */
+  /**
+   * A description of the service template.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The service template name as displayed in the developer interface. */
+  /**
+   * The service template name as displayed in the developer interface.
+   *
+   * Length: 1–100.
+   */
   displayName?: string;
   /** If `pipelineProvisioning` is `true` , a service pipeline is included in the service template. Otherwise, a service pipeline *isn't* included in the service template. */
   pipelineProvisioning?: "CUSTOMER_MANAGED";
-  /** The customer provided service template encryption key that's used to encrypt data. */
+  /**
+   * The customer provided service template encryption key that's used to encrypt data.
+   *
+   * Length: 1–200. Pattern: `^arn:(aws|aws-cn|aws-us-gov):[a-zA-Z0-9-]+:[a-zA-Z0-9-]*:\d{12}:([\w+=,.\@-]+[/:])*[\w+=,.\@-]+$`.
+   */
   encryptionKey?: string;
-  /** An object that includes the template bundle S3 bucket path and name for the new version of a service template. */
+  /**
+   * An object that includes the template bundle S3 bucket path and name for the new version of a service template.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The name of the service template. */
+  /**
+   * The name of the service template.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z]+[0-9A-Za-z_\-]*$`.
+   */
   name?: string;
 }
 

@@ -19,7 +19,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-application.html | CloudFormation: AWS::QBusiness::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::QBusiness::Application", "aws:qbusiness:Application", '{"p":[["AttachmentsConfiguration",["ref","AttachmentsConfiguration"]],["AutoSubscriptionConfiguration",["ref","AutoSubscriptionConfiguration"]],["ClientIdsForOIDC",["array","string"],66],["Description","string"],["DisplayName","string",1],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IamIdentityProviderArn","string",66],["IdentityCenterInstanceArn","string"],["IdentityType",["enum","AWS_IAM_IDP_SAML","AWS_IAM_IDP_OIDC","AWS_IAM_IDC","AWS_QUICKSIGHT_IDP","ANONYMOUS"],66],["PersonalizationConfiguration",["ref","PersonalizationConfiguration"]],["QAppsConfiguration",["ref","QAppsConfiguration"]],["QuickSightConfiguration",["ref","QuickSightConfiguration"],66],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["ApplicationId","string",72],["CreatedAt","string",8],["IdentityCenterApplicationArn","string",8],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED","UPDATING"],8],["UpdatedAt","string",8]],"id":["ApplicationId"],"d":{"AttachmentsConfiguration":[["AttachmentsControlMode",["enum","ENABLED","DISABLED"],1]],"AutoSubscriptionConfiguration":[["AutoSubscribe",["enum","ENABLED","DISABLED"],1],["DefaultSubscriptionType",["enum","Q_LITE","Q_BUSINESS"]]],"EncryptionConfiguration":[["KmsKeyId","string"]],"PersonalizationConfiguration":[["PersonalizationControlMode",["enum","ENABLED","DISABLED"],1]],"QAppsConfiguration":[["QAppsControlMode",["enum","ENABLED","DISABLED"],1]],"QuickSightConfiguration":[["ClientNamespace","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:qbusiness:${Region}:${Account}:application/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::QBusiness::Application", "aws:qbusiness:Application", '{"p":[["AttachmentsConfiguration",["ref","AttachmentsConfiguration"]],["AutoSubscriptionConfiguration",["ref","AutoSubscriptionConfiguration"]],["ClientIdsForOIDC",["array","string"],66],["Description","string"],["DisplayName","string",1],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IamIdentityProviderArn","string",66],["IdentityCenterInstanceArn","string",16],["IdentityType",["enum","AWS_IAM_IDP_SAML","AWS_IAM_IDP_OIDC","AWS_IAM_IDC","AWS_QUICKSIGHT_IDP","ANONYMOUS"],66],["PersonalizationConfiguration",["ref","PersonalizationConfiguration"]],["QAppsConfiguration",["ref","QAppsConfiguration"]],["QuickSightConfiguration",["ref","QuickSightConfiguration"],66],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["ApplicationId","string",72],["CreatedAt","string",8],["IdentityCenterApplicationArn","string",8],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED","UPDATING"],8],["UpdatedAt","string",8]],"id":["ApplicationId"],"d":{"AttachmentsConfiguration":[["AttachmentsControlMode",["enum","ENABLED","DISABLED"],1]],"AutoSubscriptionConfiguration":[["AutoSubscribe",["enum","ENABLED","DISABLED"],1],["DefaultSubscriptionType",["enum","Q_LITE","Q_BUSINESS"]]],"EncryptionConfiguration":[["KmsKeyId","string"]],"PersonalizationConfiguration":[["PersonalizationControlMode",["enum","ENABLED","DISABLED"],1]],"QAppsConfiguration":[["QAppsControlMode",["enum","ENABLED","DISABLED"],1]],"QuickSightConfiguration":[["ClientNamespace","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IdentityCenterInstanceArn"],"co":["ClientIdsForOIDC","EncryptionConfiguration","IamIdentityProviderArn","IdentityType","QuickSightConfiguration"],"ro":["ApplicationArn","ApplicationId","CreatedAt","IdentityCenterApplicationArn","Status","UpdatedAt"],"tg":[true,true,true]},"arn":"arn:${Partition}:qbusiness:${Region}:${Account}:application/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -29,20 +29,40 @@ export interface ApplicationArgs {
   attachmentsConfiguration?: ApplicationAttachmentsConfiguration;
   /** Subscription configuration information for an Amazon Q Business application using IAM identity federation for user management. */
   autoSubscriptionConfiguration?: ApplicationAutoSubscriptionConfiguration;
-  /** The OIDC client ID for a Amazon Q Business application. */
+  /**
+   * The OIDC client ID for a Amazon Q Business application.
+   *
+   * Each item: Length: 1–255. Pattern: `^[a-zA-Z0-9_.:/()*?=-]*$`.
+   */
   clientIdsForOIDC?: string[];
-  /** A description for the Amazon Q Business application. */
+  /**
+   * A description for the Amazon Q Business application.
+   *
+   * Length: 0–1000. Pattern: `^[\s\S]*$`.
+   */
   description?: string;
-  /** The name of the Amazon Q Business application. */
+  /**
+   * The name of the Amazon Q Business application.
+   *
+   * Length: 1–1000. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   displayName: string;
   /** Provides the identifier of the AWS  key used to encrypt data indexed by Amazon Q Business. Amazon Q Business doesn't support asymmetric keys. */
   encryptionConfiguration?: ApplicationEncryptionConfiguration;
-  /** The Amazon Resource Name (ARN) of an identity provider being used by an Amazon Q Business application. */
+  /**
+   * The Amazon Resource Name (ARN) of an identity provider being used by an Amazon Q Business application.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws:iam::\d{12}:(oidc-provider|saml-provider)/[a-zA-Z0-9_\.\/\@\-]+$`.
+   */
   iamIdentityProviderArn?: string;
   /**
    * The Amazon Resource Name (ARN) of the IAM Identity Center instance you are either creating for—or connecting to—your Amazon Q Business application.
    *
    * *Required* : `Yes`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 10–1224. Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
    */
   identityCenterInstanceArn?: string;
   /** The authentication type being used by a Amazon Q Business application. */
@@ -53,9 +73,17 @@ export interface ApplicationArgs {
   qAppsConfiguration?: ApplicationQAppsConfiguration;
   /** The Amazon Quick Suite configuration for an Amazon Q Business application that uses Quick Suite as the identity provider. */
   quickSightConfiguration?: ApplicationQuickSightConfiguration;
-  /** The Amazon Resource Name (ARN) of an IAM role with permissions to access your Amazon CloudWatch logs and metrics. If this property is not specified, Amazon Q Business will create a [service linked role (SLR)](https://docs.aws.amazon.com/amazonq/latest/qbusiness-ug/using-service-linked-roles.html#slr-permissions) and use it as the application's role. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role with permissions to access your Amazon CloudWatch logs and metrics. If this property is not specified, Amazon Q Business will create a [service linked role (SLR)](https://docs.aws.amazon.com/amazonq/latest/qbusiness-ug/using-service-linked-roles.html#slr-permissions) and use it as the application's role.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   roleArn?: string;
-  /** A list of key-value pairs that identify or categorize your Amazon Q Business application. You can also use tags to help control access to the application. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @. */
+  /**
+   * A list of key-value pairs that identify or categorize your Amazon Q Business application. You can also use tags to help control access to the application. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -103,7 +131,11 @@ export interface ApplicationAutoSubscriptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-application-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ApplicationEncryptionConfiguration {
-  /** The identifier of the AWS  key. Amazon Q Business doesn't support asymmetric keys. */
+  /**
+   * The identifier of the AWS  key. Amazon Q Business doesn't support asymmetric keys.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
 }
 
@@ -133,7 +165,11 @@ export interface ApplicationQAppsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-application-quicksightconfiguration.html | CloudFormation: QuickSightConfiguration}
  */
 export interface ApplicationQuickSightConfiguration {
-  /** The Amazon Quick Suite namespace that is used as the identity provider. For more information about Quick Suite namespaces, see [Namespace operations](https://docs.aws.amazon.com/quicksight/latest/developerguide/namespace-operations.html) . */
+  /**
+   * The Amazon Quick Suite namespace that is used as the identity provider. For more information about Quick Suite namespaces, see [Namespace operations](https://docs.aws.amazon.com/quicksight/latest/developerguide/namespace-operations.html) .
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9._-]*$`.
+   */
   clientNamespace: string;
 }
 
@@ -142,23 +178,43 @@ export interface ApplicationQuickSightConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-dataaccessor.html | CloudFormation: AWS::QBusiness::DataAccessor}
  */
-export const DataAccessor = cloudControlType<DataAccessorArgs, DataAccessorOutputs>("AWS::QBusiness::DataAccessor", "aws:qbusiness:DataAccessor", '{"p":[["ActionConfigurations",["array",["ref","ActionConfiguration"]],1],["ApplicationId","string",67],["AuthenticationDetail",["ref","DataAccessorAuthenticationDetail"]],["DisplayName","string",1],["Principal","string",67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["DataAccessorArn","string",72],["DataAccessorId","string",72],["IdcApplicationArn","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","DataAccessorId"],"d":{"ActionConfiguration":[["Action","string",1],["FilterConfiguration",["ref","ActionFilterConfiguration"]]],"ActionFilterConfiguration":[["DocumentAttributeFilter",["ref","AttributeFilter"],1]],"AttributeFilter":[["AndAllFilters",["array",["ref","AttributeFilter"]]],["OrAllFilters",["array",["ref","AttributeFilter"]]],["NotFilter",["ref","AttributeFilter"]],["EqualsTo",["ref","DocumentAttribute"]],["ContainsAll",["ref","DocumentAttribute"]],["ContainsAny",["ref","DocumentAttribute"]],["GreaterThan",["ref","DocumentAttribute"]],["GreaterThanOrEquals",["ref","DocumentAttribute"]],["LessThan",["ref","DocumentAttribute"]],["LessThanOrEquals",["ref","DocumentAttribute"]]],"DocumentAttribute":[["Name","string",1],["Value",["ref","DocumentAttributeValue"],1]],"DocumentAttributeValue":[["StringValue","string"],["StringListValue",["array","string"]],["LongValue","number"],["DateValue","string"]],"DataAccessorAuthenticationDetail":[["AuthenticationType",["enum","AWS_IAM_IDC_TTI","AWS_IAM_IDC_AUTH_CODE"],1],["AuthenticationConfiguration",["ref","DataAccessorAuthenticationConfiguration"]],["ExternalIds",["array","string"]]],"DataAccessorAuthenticationConfiguration":[["IdcTrustedTokenIssuerConfiguration",["ref","DataAccessorIdcTrustedTokenIssuerConfiguration"],1]],"DataAccessorIdcTrustedTokenIssuerConfiguration":[["IdcTrustedTokenIssuerArn","string",1]]},"tags":["Tags","standard"]}');
+export const DataAccessor = cloudControlType<DataAccessorArgs, DataAccessorOutputs>("AWS::QBusiness::DataAccessor", "aws:qbusiness:DataAccessor", '{"p":[["ActionConfigurations",["array",["ref","ActionConfiguration"]],1],["ApplicationId","string",67],["AuthenticationDetail",["ref","DataAccessorAuthenticationDetail"]],["DisplayName","string",1],["Principal","string",67],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["DataAccessorArn","string",72],["DataAccessorId","string",72],["IdcApplicationArn","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","DataAccessorId"],"d":{"ActionConfiguration":[["Action","string",1],["FilterConfiguration",["ref","ActionFilterConfiguration"]]],"ActionFilterConfiguration":[["DocumentAttributeFilter",["ref","AttributeFilter"],1]],"AttributeFilter":[["AndAllFilters",["array",["ref","AttributeFilter"]]],["OrAllFilters",["array",["ref","AttributeFilter"]]],["NotFilter",["ref","AttributeFilter"]],["EqualsTo",["ref","DocumentAttribute"]],["ContainsAll",["ref","DocumentAttribute"]],["ContainsAny",["ref","DocumentAttribute"]],["GreaterThan",["ref","DocumentAttribute"]],["GreaterThanOrEquals",["ref","DocumentAttribute"]],["LessThan",["ref","DocumentAttribute"]],["LessThanOrEquals",["ref","DocumentAttribute"]]],"DocumentAttribute":[["Name","string",1],["Value",["ref","DocumentAttributeValue"],1]],"DocumentAttributeValue":[["StringValue","string"],["StringListValue",["array","string"]],["LongValue","number"],["DateValue","string"]],"DataAccessorAuthenticationDetail":[["AuthenticationType",["enum","AWS_IAM_IDC_TTI","AWS_IAM_IDC_AUTH_CODE"],1],["AuthenticationConfiguration",["ref","DataAccessorAuthenticationConfiguration"]],["ExternalIds",["array","string"]]],"DataAccessorAuthenticationConfiguration":[["IdcTrustedTokenIssuerConfiguration",["ref","DataAccessorIdcTrustedTokenIssuerConfiguration"],1]],"DataAccessorIdcTrustedTokenIssuerConfiguration":[["IdcTrustedTokenIssuerArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ApplicationId","Principal"],"ro":["CreatedAt","DataAccessorArn","DataAccessorId","IdcApplicationArn","UpdatedAt"],"tg":[true,true,true]}}');
 /** A {@link DataAccessor} instance: its attributes as typed outputs. */
 export type DataAccessor = InstanceType<typeof DataAccessor>;
 
 /** Inputs of {@link DataAccessor}. */
 export interface DataAccessorArgs {
-  /** A list of action configurations specifying the allowed actions and any associated filters. */
+  /**
+   * A list of action configurations specifying the allowed actions and any associated filters.
+   *
+   * Items: 1–10.
+   */
   actionConfigurations: DataAccessorActionConfiguration[];
-  /** The unique identifier of the Amazon Q Business application. */
+  /**
+   * The unique identifier of the Amazon Q Business application.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
   /** The authentication configuration details for the data accessor. This specifies how the ISV authenticates when accessing data through this data accessor. */
   authenticationDetail?: DataAccessorDataAccessorAuthenticationDetail;
-  /** The friendly name of the data accessor. */
+  /**
+   * The friendly name of the data accessor.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   displayName: string;
-  /** The Amazon Resource Name (ARN) of the IAM role for the ISV associated with this data accessor. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role for the ISV associated with this data accessor.
+   *
+   * Length: 1–1284. Pattern: `^arn:aws:iam::[0-9]{12}:role/[a-zA-Z0-9_/+=,.\@-]+$`.
+   */
   principal: string;
-  /** The tags to associate with the data accessor. */
+  /**
+   * The tags to associate with the data accessor.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -182,7 +238,11 @@ export interface DataAccessorOutputs extends DataAccessorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-dataaccessor-actionconfiguration.html | CloudFormation: ActionConfiguration}
  */
 export interface DataAccessorActionConfiguration {
-  /** The Amazon Q Business action that is allowed. */
+  /**
+   * The Amazon Q Business action that is allowed.
+   *
+   * Pattern: `^qbusiness:[a-zA-Z]+$`.
+   */
   action: string;
   /** The filter configuration for the action, if any. */
   filterConfiguration?: DataAccessorActionFilterConfiguration;
@@ -232,7 +292,11 @@ export interface DataAccessorAttributeFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-dataaccessor-documentattribute.html | CloudFormation: DocumentAttribute}
  */
 export interface DataAccessorDocumentAttribute {
-  /** The identifier for the attribute. */
+  /**
+   * The identifier for the attribute.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9_][a-zA-Z0-9_-]*$`.
+   */
   name: string;
   /** The value of the attribute. */
   value: DataAccessorDocumentAttributeValue;
@@ -244,7 +308,11 @@ export interface DataAccessorDocumentAttribute {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-dataaccessor-documentattributevalue.html | CloudFormation: DocumentAttributeValue}
  */
 export interface DataAccessorDocumentAttributeValue {
-  /** A string. */
+  /**
+   * A string.
+   *
+   * Length: at most 2048.
+   */
   stringValue?: string;
   /** A list of strings. */
   stringListValue?: string[];
@@ -273,7 +341,11 @@ export interface DataAccessorDataAccessorAuthenticationDetail {
   authenticationType: "AWS_IAM_IDC_TTI" | "AWS_IAM_IDC_AUTH_CODE";
   /** The specific authentication configuration based on the authentication type. */
   authenticationConfiguration?: DataAccessorDataAccessorAuthenticationConfiguration;
-  /** A list of external identifiers associated with this authentication configuration. These are used to correlate the data accessor with external systems. */
+  /**
+   * A list of external identifiers associated with this authentication configuration. These are used to correlate the data accessor with external systems.
+   *
+   * Items: 1–1. Each item: Length: 1–1000. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   externalIds?: string[];
 }
 
@@ -293,7 +365,11 @@ export interface DataAccessorDataAccessorAuthenticationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-dataaccessor-dataaccessoridctrustedtokenissuerconfiguration.html | CloudFormation: DataAccessorIdcTrustedTokenIssuerConfiguration}
  */
 export interface DataAccessorDataAccessorIdcTrustedTokenIssuerConfiguration {
-  /** The Amazon Resource Name (ARN) of the IAM Identity Center Trusted Token Issuer that will be used for authentication. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM Identity Center Trusted Token Issuer that will be used for authentication.
+   *
+   * Length: 0–1284. Pattern: `^arn:aws:sso::[0-9]{12}:trustedTokenIssuer/(sso)?ins-[a-zA-Z0-9-.]{16}/tti-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   idcTrustedTokenIssuerArn: string;
 }
 
@@ -304,13 +380,17 @@ export interface DataAccessorDataAccessorIdcTrustedTokenIssuerConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-datasource.html | CloudFormation: AWS::QBusiness::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::QBusiness::DataSource", "aws:qbusiness:DataSource", '{"p":[["ApplicationId","string",67],["Configuration","json",1],["Description","string"],["DisplayName","string",1],["DocumentEnrichmentConfiguration",["ref","DocumentEnrichmentConfiguration"]],["MediaExtractionConfiguration",["ref","MediaExtractionConfiguration"]],["IndexId","string",67],["RoleArn","string"],["SyncSchedule","string"],["Tags",["array",["ref","Tag"]]],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["CreatedAt","string",8],["DataSourceArn","string",72],["DataSourceId","string",72],["Status",["enum","PENDING_CREATION","CREATING","ACTIVE","DELETING","FAILED","UPDATING"],8],["Type","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","DataSourceId","IndexId"],"d":{"DocumentEnrichmentConfiguration":[["InlineConfigurations",["array",["ref","InlineDocumentEnrichmentConfiguration"]]],["PreExtractionHookConfiguration",["ref","HookConfiguration"]],["PostExtractionHookConfiguration",["ref","HookConfiguration"]]],"InlineDocumentEnrichmentConfiguration":[["Condition",["ref","DocumentAttributeCondition"]],["Target",["ref","DocumentAttributeTarget"]],["DocumentContentOperator",["enum","DELETE"]]],"DocumentAttributeCondition":[["Key","string",1],["Operator",["enum","GREATER_THAN","GREATER_THAN_OR_EQUALS","LESS_THAN","LESS_THAN_OR_EQUALS","EQUALS","NOT_EQUALS","CONTAINS","NOT_CONTAINS","EXISTS","NOT_EXISTS","BEGINS_WITH"],1],["Value",["ref","DocumentAttributeValue"]]],"DocumentAttributeValue":[["StringValue","string"],["StringListValue",["array","string"]],["LongValue","number"],["DateValue","string"]],"DocumentAttributeTarget":[["Key","string",1],["Value",["ref","DocumentAttributeValue"]],["AttributeValueOperator",["enum","DELETE"]]],"HookConfiguration":[["InvocationCondition",["ref","DocumentAttributeCondition"]],["LambdaArn","string"],["S3BucketName","string"],["RoleArn","string"]],"MediaExtractionConfiguration":[["ImageExtractionConfiguration",["ref","ImageExtractionConfiguration"]],["AudioExtractionConfiguration",["ref","AudioExtractionConfiguration"]],["VideoExtractionConfiguration",["ref","VideoExtractionConfiguration"]]],"ImageExtractionConfiguration":[["ImageExtractionStatus",["enum","ENABLED","DISABLED"],1]],"AudioExtractionConfiguration":[["AudioExtractionStatus",["enum","ENABLED","DISABLED"],1]],"VideoExtractionConfiguration":[["VideoExtractionStatus",["enum","ENABLED","DISABLED"],1]],"DataSourceVpcConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1]]},"tags":["Tags","standard"]}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::QBusiness::DataSource", "aws:qbusiness:DataSource", '{"p":[["ApplicationId","string",67],["Configuration","json",1],["Description","string"],["DisplayName","string",1],["DocumentEnrichmentConfiguration",["ref","DocumentEnrichmentConfiguration"]],["MediaExtractionConfiguration",["ref","MediaExtractionConfiguration"]],["IndexId","string",67],["RoleArn","string"],["SyncSchedule","string"],["Tags",["array",["ref","Tag"]]],["VpcConfiguration",["ref","DataSourceVpcConfiguration"]],["CreatedAt","string",8],["DataSourceArn","string",72],["DataSourceId","string",72],["Status",["enum","PENDING_CREATION","CREATING","ACTIVE","DELETING","FAILED","UPDATING"],8],["Type","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","DataSourceId","IndexId"],"d":{"DocumentEnrichmentConfiguration":[["InlineConfigurations",["array",["ref","InlineDocumentEnrichmentConfiguration"]]],["PreExtractionHookConfiguration",["ref","HookConfiguration"]],["PostExtractionHookConfiguration",["ref","HookConfiguration"]]],"InlineDocumentEnrichmentConfiguration":[["Condition",["ref","DocumentAttributeCondition"]],["Target",["ref","DocumentAttributeTarget"]],["DocumentContentOperator",["enum","DELETE"]]],"DocumentAttributeCondition":[["Key","string",1],["Operator",["enum","GREATER_THAN","GREATER_THAN_OR_EQUALS","LESS_THAN","LESS_THAN_OR_EQUALS","EQUALS","NOT_EQUALS","CONTAINS","NOT_CONTAINS","EXISTS","NOT_EXISTS","BEGINS_WITH"],1],["Value",["ref","DocumentAttributeValue"]]],"DocumentAttributeValue":[["StringValue","string"],["StringListValue",["array","string"]],["LongValue","number"],["DateValue","string"]],"DocumentAttributeTarget":[["Key","string",1],["Value",["ref","DocumentAttributeValue"]],["AttributeValueOperator",["enum","DELETE"]]],"HookConfiguration":[["InvocationCondition",["ref","DocumentAttributeCondition"]],["LambdaArn","string"],["S3BucketName","string"],["RoleArn","string"]],"MediaExtractionConfiguration":[["ImageExtractionConfiguration",["ref","ImageExtractionConfiguration"]],["AudioExtractionConfiguration",["ref","AudioExtractionConfiguration"]],["VideoExtractionConfiguration",["ref","VideoExtractionConfiguration"]]],"ImageExtractionConfiguration":[["ImageExtractionStatus",["enum","ENABLED","DISABLED"],1]],"AudioExtractionConfiguration":[["AudioExtractionStatus",["enum","ENABLED","DISABLED"],1]],"VideoExtractionConfiguration":[["VideoExtractionStatus",["enum","ENABLED","DISABLED"],1]],"DataSourceVpcConfiguration":[["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ApplicationId","IndexId"],"ro":["CreatedAt","DataSourceArn","DataSourceId","Status","Type","UpdatedAt"],"uo":["DocumentEnrichmentConfiguration/InlineConfigurations","Tags","VpcConfiguration/SubnetIds","VpcConfiguration/SecurityGroupIds"],"tg":[true,true,true]}}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 
 /** Inputs of {@link DataSource}. */
 export interface DataSourceArgs {
-  /** The identifier of the Amazon Q Business application the data source will be attached to. */
+  /**
+   * The identifier of the Amazon Q Business application the data source will be attached to.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
   /**
    * Use this property to specify a JSON or YAML schema with configuration properties specific to your data source connector to connect your data source repository to Amazon Q Business . You must use the JSON or YAML schema provided by Amazon Q .
@@ -326,9 +406,17 @@ export interface DataSourceArgs {
    * - Then, from that specific data source connector's page, choose the topic containing *Using CloudFormation* to find the schemas for your data source connector, including configuration parameter descriptions and examples.
    */
   configuration: Record<string, unknown>;
-  /** A description for the data source connector. */
+  /**
+   * A description for the data source connector.
+   *
+   * Length: 0–1000. Pattern: `^[\s\S]*$`.
+   */
   description?: string;
-  /** The name of the Amazon Q Business data source. */
+  /**
+   * The name of the Amazon Q Business data source.
+   *
+   * Length: 1–1000. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   displayName: string;
   /**
    * Provides the configuration information for altering document metadata and content during the document ingestion process.
@@ -338,17 +426,31 @@ export interface DataSourceArgs {
   documentEnrichmentConfiguration?: DataSourceDocumentEnrichmentConfiguration;
   /** The configuration for extracting information from media in documents. */
   mediaExtractionConfiguration?: DataSourceMediaExtractionConfiguration;
-  /** The identifier of the index the data source is attached to. */
+  /**
+   * The identifier of the index the data source is attached to.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   indexId: string;
-  /** The Amazon Resource Name (ARN) of an IAM role with permission to access the data source and required resources. This field is required for all connector types except custom connectors, where it is optional. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role with permission to access the data source and required resources. This field is required for all connector types except custom connectors, where it is optional.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   roleArn?: string;
   /**
    * Sets the frequency for Amazon Q Business to check the documents in your data source repository and update your index. If you don't set a schedule, Amazon Q Business won't periodically update the index.
    *
    * Specify a `cron-` format schedule string or an empty string to indicate that the index is updated on demand. You can't specify the `Schedule` parameter when the `Type` parameter is set to `CUSTOM` . If you do, you receive a `ValidationException` exception.
+   *
+   * Length: at most 998. Pattern: `^[\s\S]*$`.
    */
   syncSchedule?: string;
-  /** A list of key-value pairs that identify or categorize the data source connector. You can also use tags to help control access to the data source connector. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @. */
+  /**
+   * A list of key-value pairs that identify or categorize the data source connector. You can also use tags to help control access to the data source connector. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** Configuration information for an Amazon VPC (Virtual Private Cloud) to connect to your data source. For more information, see [Using Amazon VPC with Amazon Q Business connectors](https://docs.aws.amazon.com/amazonq/latest/business-use-dg/connector-vpc.html) . */
   vpcConfiguration?: DataSourceDataSourceVpcConfiguration;
@@ -378,7 +480,11 @@ export interface DataSourceOutputs extends DataSourceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-datasource-documentenrichmentconfiguration.html | CloudFormation: DocumentEnrichmentConfiguration}
  */
 export interface DataSourceDocumentEnrichmentConfiguration {
-  /** Configuration information to alter document attributes or metadata fields and content when ingesting documents into Amazon Q Business. */
+  /**
+   * Configuration information to alter document attributes or metadata fields and content when ingesting documents into Amazon Q Business.
+   *
+   * Items: 1–100.
+   */
   inlineConfigurations?: DataSourceInlineDocumentEnrichmentConfiguration[];
   /** Configuration information for invoking a Lambda function in AWS Lambda on the original or raw documents before extracting their metadata and text. You can use a Lambda function to apply advanced logic for creating, modifying, or deleting document metadata and content. For more information, see [Using Lambda functions](https://docs.aws.amazon.com/amazonq/latest/business-use-dg/cde-lambda-operations.html) . */
   preExtractionHookConfiguration?: DataSourceHookConfiguration;
@@ -420,6 +526,8 @@ export interface DataSourceDocumentAttributeCondition {
    * For example, 'Source_URI' could be an identifier for the attribute or metadata field that contains source URIs associated with the documents.
    *
    * Amazon Q Business currently doesn't support `_document_body` as an attribute key used for the condition.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9_][a-zA-Z0-9_-]*$`.
    */
   key: string;
   /**
@@ -440,7 +548,11 @@ export interface DataSourceDocumentAttributeCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-datasource-documentattributevalue.html | CloudFormation: DocumentAttributeValue}
  */
 export interface DataSourceDocumentAttributeValue {
-  /** A string. */
+  /**
+   * A string.
+   *
+   * Length: at most 2048.
+   */
   stringValue?: string;
   /** A list of strings. */
   stringListValue?: string[];
@@ -466,7 +578,11 @@ export interface DataSourceDocumentAttributeValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-datasource-documentattributetarget.html | CloudFormation: DocumentAttributeTarget}
  */
 export interface DataSourceDocumentAttributeTarget {
-  /** The identifier of the target document attribute or metadata field. For example, 'Department' could be an identifier for the target attribute or metadata field that includes the department names associated with the documents. */
+  /**
+   * The identifier of the target document attribute or metadata field. For example, 'Department' could be an identifier for the target attribute or metadata field that includes the department names associated with the documents.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9_][a-zA-Z0-9_-]*$`.
+   */
   key: string;
   /** The value of a document attribute. You can only provide one value for a document attribute. */
   value?: DataSourceDocumentAttributeValue;
@@ -494,11 +610,23 @@ export interface DataSourceHookConfiguration {
    * For example, you can specify a condition that if there are empty date-time values, then Amazon Q Business should invoke a function that inserts the current date-time.
    */
   invocationCondition?: DataSourceDocumentAttributeCondition;
-  /** The Amazon Resource Name (ARN) of the Lambda function during ingestion. For more information, see [Using Lambda functions for Amazon Q Business document enrichment](https://docs.aws.amazon.com/amazonq/latest/qbusiness-ug/cde-lambda-operations.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function during ingestion. For more information, see [Using Lambda functions for Amazon Q Business document enrichment](https://docs.aws.amazon.com/amazonq/latest/qbusiness-ug/cde-lambda-operations.html) .
+   *
+   * Length: 1–2048. Pattern: `^arn:aws[a-zA-Z-]*:lambda:[a-z-]*-[0-9]:[0-9]{12}:function:[a-zA-Z0-9-_]+(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?(:[a-zA-Z0-9-_]+)?$`.
+   */
   lambdaArn?: string;
-  /** Stores the original, raw documents or the structured, parsed documents before and after altering them. For more information, see [Data contracts for Lambda functions](https://docs.aws.amazon.com/amazonq/latest/business-use-dg/cde-lambda-operations.html#cde-lambda-operations-data-contracts) . */
+  /**
+   * Stores the original, raw documents or the structured, parsed documents before and after altering them. For more information, see [Data contracts for Lambda functions](https://docs.aws.amazon.com/amazonq/latest/business-use-dg/cde-lambda-operations.html#cde-lambda-operations-data-contracts) .
+   *
+   * Length: 1–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3BucketName?: string;
-  /** The Amazon Resource Name (ARN) of a role with permission to run `PreExtractionHookConfiguration` and `PostExtractionHookConfiguration` for altering document metadata and content during the document ingestion process. */
+  /**
+   * The Amazon Resource Name (ARN) of a role with permission to run `PreExtractionHookConfiguration` and `PostExtractionHookConfiguration` for altering document metadata and content during the document ingestion process.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   roleArn?: string;
 }
 
@@ -552,9 +680,17 @@ export interface DataSourceVideoExtractionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-datasource-datasourcevpcconfiguration.html | CloudFormation: DataSourceVpcConfiguration}
  */
 export interface DataSourceDataSourceVpcConfiguration {
-  /** A list of identifiers for subnets within your Amazon VPC. The subnets should be able to connect to each other in the VPC, and they should have outgoing access to the Internet through a NAT device. */
+  /**
+   * A list of identifiers for subnets within your Amazon VPC. The subnets should be able to connect to each other in the VPC, and they should have outgoing access to the Internet through a NAT device.
+   *
+   * Each item: Length: 1–200. Pattern: `^[-0-9a-zA-Z]+$`.
+   */
   subnetIds: string[];
-  /** A list of identifiers of security groups within your Amazon VPC. The security groups should enable Amazon Q Business to connect to the data source. */
+  /**
+   * A list of identifiers of security groups within your Amazon VPC. The security groups should enable Amazon Q Business to connect to the data source.
+   *
+   * Items: 1–10. Each item: Length: 1–200. Pattern: `^[-0-9a-zA-Z]+$`.
+   */
   securityGroupIds: string[];
 }
 
@@ -567,29 +703,47 @@ export interface DataSourceDataSourceVpcConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-index.html | CloudFormation: AWS::QBusiness::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::QBusiness::Index", "aws:qbusiness:Index", '{"p":[["ApplicationId","string",67],["CapacityConfiguration",["ref","IndexCapacityConfiguration"]],["Description","string"],["DisplayName","string",1],["DocumentAttributeConfigurations",["array",["ref","DocumentAttributeConfiguration"]]],["Type",["enum","ENTERPRISE","STARTER"],66],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["IndexArn","string",72],["IndexId","string",72],["IndexStatistics",["ref","IndexStatistics"],8],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED","UPDATING"],8],["UpdatedAt","string",8]],"id":["ApplicationId","IndexId"],"d":{"IndexCapacityConfiguration":[["Units","number"]],"DocumentAttributeConfiguration":[["Name","string"],["Type",["enum","STRING","STRING_LIST","NUMBER","DATE"]],["Search",["enum","ENABLED","DISABLED"]]],"IndexStatistics":[["TextDocumentStatistics",["ref","TextDocumentStatistics"]]],"TextDocumentStatistics":[["IndexedTextBytes","number"],["IndexedTextDocumentCount","number"]]},"tags":["Tags","standard"]}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::QBusiness::Index", "aws:qbusiness:Index", '{"p":[["ApplicationId","string",67],["CapacityConfiguration",["ref","IndexCapacityConfiguration"]],["Description","string"],["DisplayName","string",1],["DocumentAttributeConfigurations",["array",["ref","DocumentAttributeConfiguration"]]],["Type",["enum","ENTERPRISE","STARTER"],66],["Tags",["array",["ref","Tag"]]],["CreatedAt","string",8],["IndexArn","string",72],["IndexId","string",72],["IndexStatistics",["ref","IndexStatistics"],8],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED","UPDATING"],8],["UpdatedAt","string",8]],"id":["ApplicationId","IndexId"],"d":{"IndexCapacityConfiguration":[["Units","number"]],"DocumentAttributeConfiguration":[["Name","string"],["Type",["enum","STRING","STRING_LIST","NUMBER","DATE"]],["Search",["enum","ENABLED","DISABLED"]]],"IndexStatistics":[["TextDocumentStatistics",["ref","TextDocumentStatistics"]]],"TextDocumentStatistics":[["IndexedTextBytes","number"],["IndexedTextDocumentCount","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ApplicationId","Type"],"ro":["CreatedAt","IndexArn","IndexId","IndexStatistics","Status","UpdatedAt"],"uo":["DocumentAttributeConfigurations","Tags"],"tg":[true,true,true]}}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
 /** Inputs of {@link Index}. */
 export interface IndexArgs {
-  /** The identifier of the Amazon Q Business application using the index. */
+  /**
+   * The identifier of the Amazon Q Business application using the index.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
   /** The capacity units you want to provision for your index. You can add and remove capacity to fit your usage needs. */
   capacityConfiguration?: IndexIndexCapacityConfiguration;
-  /** A description for the Amazon Q Business index. */
+  /**
+   * A description for the Amazon Q Business index.
+   *
+   * Length: 0–1000. Pattern: `^[\s\S]*$`.
+   */
   description?: string;
-  /** The name of the index. */
+  /**
+   * The name of the index.
+   *
+   * Length: 1–1000. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   displayName: string;
   /**
    * Configuration information for document attributes. Document attributes are metadata or fields associated with your documents. For example, the company department name associated with each document.
    *
    * For more information, see [Understanding document attributes](https://docs.aws.amazon.com/amazonq/latest/business-use-dg/doc-attributes.html) .
+   *
+   * Items: 1–500.
    */
   documentAttributeConfigurations?: IndexDocumentAttributeConfiguration[];
   /** The index type that's suitable for your needs. For more information on what's included in each type of index, see [Amazon Q Business tiers](https://docs.aws.amazon.com/amazonq/latest/qbusiness-ug/tiers.html#index-tiers) . */
   type?: "ENTERPRISE" | "STARTER";
-  /** A list of key-value pairs that identify or categorize the index. You can also use tags to help control access to the index. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @. */
+  /**
+   * A list of key-value pairs that identify or categorize the index. You can also use tags to help control access to the index. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -614,7 +768,11 @@ export interface IndexOutputs extends IndexArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-index-indexcapacityconfiguration.html | CloudFormation: IndexCapacityConfiguration}
  */
 export interface IndexIndexCapacityConfiguration {
-  /** The number of storage units configured for an Amazon Q Business index. */
+  /**
+   * The number of storage units configured for an Amazon Q Business index.
+   *
+   * Range: at least 1.
+   */
   units?: number;
 }
 
@@ -626,7 +784,11 @@ export interface IndexIndexCapacityConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-index-documentattributeconfiguration.html | CloudFormation: DocumentAttributeConfiguration}
  */
 export interface IndexDocumentAttributeConfiguration {
-  /** The name of the document attribute. */
+  /**
+   * The name of the document attribute.
+   *
+   * Length: 1–30. Pattern: `^[a-zA-Z0-9_][a-zA-Z0-9_-]*$`.
+   */
   name?: string;
   /** The type of document attribute. */
   type?: "STRING" | "STRING_LIST" | "NUMBER" | "DATE";
@@ -650,9 +812,17 @@ export interface IndexIndexStatistics {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-index-textdocumentstatistics.html | CloudFormation: TextDocumentStatistics}
  */
 export interface IndexTextDocumentStatistics {
-  /** The total size, in bytes, of the indexed documents. */
+  /**
+   * The total size, in bytes, of the indexed documents.
+   *
+   * Range: at least 0.
+   */
   indexedTextBytes?: number;
-  /** The number of text documents indexed. */
+  /**
+   * The number of text documents indexed.
+   *
+   * Range: at least 0.
+   */
   indexedTextDocumentCount?: number;
 }
 
@@ -661,20 +831,37 @@ export interface IndexTextDocumentStatistics {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-permission.html | CloudFormation: AWS::QBusiness::Permission}
  */
-export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::QBusiness::Permission", "aws:qbusiness:Permission", '{"p":[["ApplicationId","string",67],["StatementId","string",67],["Actions",["array","string"],67],["Conditions",["array",["ref","Condition"]],66],["Principal","string",67]],"id":["ApplicationId","StatementId"],"d":{"Condition":[["ConditionOperator",["enum","StringEquals"],1],["ConditionKey","string",1],["ConditionValues",["array","string"],1]]}}');
+export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::QBusiness::Permission", "aws:qbusiness:Permission", '{"p":[["ApplicationId","string",67],["StatementId","string",67],["Actions",["array","string"],67],["Conditions",["array",["ref","Condition"]],66],["Principal","string",67]],"id":["ApplicationId","StatementId"],"d":{"Condition":[["ConditionOperator",["enum","StringEquals"],1],["ConditionKey","string",1],["ConditionValues",["array","string"],1]]},"reg":{"h":"crdl","co":["ApplicationId","StatementId","Actions","Principal","Conditions"],"tg":[false,false,false]}}');
 /** A {@link Permission} instance: its attributes as typed outputs. */
 export type Permission = InstanceType<typeof Permission>;
 
 /** Inputs of {@link Permission}. */
 export interface PermissionArgs {
-  /** The unique identifier of the Amazon Q Business application. */
+  /**
+   * The unique identifier of the Amazon Q Business application.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
-  /** A unique identifier for the policy statement. */
+  /**
+   * A unique identifier for the policy statement.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   statementId: string;
-  /** The list of Amazon Q Business actions that the ISV is allowed to perform. */
+  /**
+   * The list of Amazon Q Business actions that the ISV is allowed to perform.
+   *
+   * Items: 1–10. Each item: Pattern: `^qbusiness:[a-zA-Z]+$`.
+   */
   actions: string[];
+  /** Items: 1–10. */
   conditions?: PermissionCondition[];
-  /** Provides user and group information used for filtering documents to use for generating Amazon Q Business conversation responses. */
+  /**
+   * Provides user and group information used for filtering documents to use for generating Amazon Q Business conversation responses.
+   *
+   * Length: 1–1284. Pattern: `^arn:aws:iam::[0-9]{12}:role/[a-zA-Z0-9_/+=,.\@-]+$`.
+   */
   principal: string;
 }
 
@@ -685,7 +872,9 @@ export interface PermissionOutputs extends PermissionArgs {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-permission-condition.html | CloudFormation: Condition} */
 export interface PermissionCondition {
   conditionOperator: "StringEquals";
+  /** Pattern: `^aws:PrincipalTag/qbusiness-dataaccessor:[a-zA-Z]+`. */
   conditionKey: string;
+  /** Items: 1–1. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`. */
   conditionValues: string[];
 }
 
@@ -694,25 +883,41 @@ export interface PermissionCondition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-plugin.html | CloudFormation: AWS::QBusiness::Plugin}
  */
-export const Plugin = cloudControlType<PluginArgs, PluginOutputs>("AWS::QBusiness::Plugin", "aws:qbusiness:Plugin", '{"p":[["ApplicationId","string",66],["AuthConfiguration",["ref","PluginAuthConfiguration"],1],["CustomPluginConfiguration",["ref","CustomPluginConfiguration"]],["DisplayName","string",1],["ServerUrl","string"],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Type",["enum","SERVICE_NOW","SALESFORCE","JIRA","ZENDESK","CUSTOM","QUICKSIGHT","SERVICENOW_NOW_PLATFORM","JIRA_CLOUD","SALESFORCE_CRM","ZENDESK_SUITE","ATLASSIAN_CONFLUENCE","GOOGLE_CALENDAR","MICROSOFT_TEAMS","MICROSOFT_EXCHANGE","PAGERDUTY_ADVANCE","SMARTSHEET","ASANA"],67],["BuildStatus",["enum","READY","CREATE_IN_PROGRESS","CREATE_FAILED","UPDATE_IN_PROGRESS","UPDATE_FAILED","DELETE_IN_PROGRESS","DELETE_FAILED"],8],["CreatedAt","string",8],["PluginArn","string",72],["PluginId","string",72],["UpdatedAt","string",8]],"id":["ApplicationId","PluginId"],"d":{"PluginAuthConfiguration":[["BasicAuthConfiguration",["ref","BasicAuthConfiguration"]],["OAuth2ClientCredentialConfiguration",["ref","OAuth2ClientCredentialConfiguration"]],["NoAuthConfiguration","json"]],"BasicAuthConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"OAuth2ClientCredentialConfiguration":[["SecretArn","string",1],["RoleArn","string",1],["AuthorizationUrl","string"],["TokenUrl","string"]],"CustomPluginConfiguration":[["Description","string",1],["ApiSchemaType",["enum","OPEN_API_V3"],1],["ApiSchema",["ref","APISchema"],1]],"APISchema":[["Payload","string"],["S3",["ref","S3"]]],"S3":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"]}');
+export const Plugin = cloudControlType<PluginArgs, PluginOutputs>("AWS::QBusiness::Plugin", "aws:qbusiness:Plugin", '{"p":[["ApplicationId","string",66],["AuthConfiguration",["ref","PluginAuthConfiguration"],1],["CustomPluginConfiguration",["ref","CustomPluginConfiguration"]],["DisplayName","string",1],["ServerUrl","string"],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Type",["enum","SERVICE_NOW","SALESFORCE","JIRA","ZENDESK","CUSTOM","QUICKSIGHT","SERVICENOW_NOW_PLATFORM","JIRA_CLOUD","SALESFORCE_CRM","ZENDESK_SUITE","ATLASSIAN_CONFLUENCE","GOOGLE_CALENDAR","MICROSOFT_TEAMS","MICROSOFT_EXCHANGE","PAGERDUTY_ADVANCE","SMARTSHEET","ASANA"],67],["BuildStatus",["enum","READY","CREATE_IN_PROGRESS","CREATE_FAILED","UPDATE_IN_PROGRESS","UPDATE_FAILED","DELETE_IN_PROGRESS","DELETE_FAILED"],8],["CreatedAt","string",8],["PluginArn","string",72],["PluginId","string",72],["UpdatedAt","string",8]],"id":["ApplicationId","PluginId"],"d":{"PluginAuthConfiguration":[["BasicAuthConfiguration",["ref","BasicAuthConfiguration"]],["OAuth2ClientCredentialConfiguration",["ref","OAuth2ClientCredentialConfiguration"]],["NoAuthConfiguration","json"]],"BasicAuthConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"OAuth2ClientCredentialConfiguration":[["SecretArn","string",1],["RoleArn","string",1],["AuthorizationUrl","string"],["TokenUrl","string"]],"CustomPluginConfiguration":[["Description","string",1],["ApiSchemaType",["enum","OPEN_API_V3"],1],["ApiSchema",["ref","APISchema"],1]],"APISchema":[["Payload","string"],["S3",["ref","S3"]]],"S3":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ApplicationId","Type"],"ro":["BuildStatus","CreatedAt","PluginArn","PluginId","UpdatedAt"],"tg":[true,true,true]}}');
 /** A {@link Plugin} instance: its attributes as typed outputs. */
 export type Plugin = InstanceType<typeof Plugin>;
 
 /** Inputs of {@link Plugin}. */
 export interface PluginArgs {
-  /** The identifier of the application that will contain the plugin. */
+  /**
+   * The identifier of the application that will contain the plugin.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId?: string;
   /** Authentication configuration information for an Amazon Q Business plugin. */
   authConfiguration: PluginPluginAuthConfiguration;
   /** Configuration information required to create a custom plugin. */
   customPluginConfiguration?: PluginCustomPluginConfiguration;
-  /** The name of the plugin. */
+  /**
+   * The name of the plugin.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   displayName: string;
-  /** The plugin server URL used for configuration. */
+  /**
+   * The plugin server URL used for configuration.
+   *
+   * Length: 1–2048. Pattern: `^(https?|ftp|file)://([^\s]*)$`.
+   */
   serverUrl?: string;
   /** The current status of the plugin. */
   state?: "ENABLED" | "DISABLED";
-  /** A list of key-value pairs that identify or categorize the data source connector. You can also use tags to help control access to the data source connector. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @. */
+  /**
+   * A list of key-value pairs that identify or categorize the data source connector. You can also use tags to help control access to the data source connector. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The type of the plugin. */
   type: "SERVICE_NOW" | "SALESFORCE" | "JIRA" | "ZENDESK" | "CUSTOM" | "QUICKSIGHT" | "SERVICENOW_NOW_PLATFORM" | "JIRA_CLOUD" | "SALESFORCE_CRM" | "ZENDESK_SUITE" | "ATLASSIAN_CONFLUENCE" | "GOOGLE_CALENDAR" | "MICROSOFT_TEAMS" | "MICROSOFT_EXCHANGE" | "PAGERDUTY_ADVANCE" | "SMARTSHEET" | "ASANA";
@@ -720,7 +925,11 @@ export interface PluginArgs {
 
 /** Outputs of {@link Plugin}: its inputs as the cloud reports them, and its attributes. */
 export interface PluginOutputs extends PluginArgs {
-  /** The identifier of the application that will contain the plugin. */
+  /**
+   * The identifier of the application that will contain the plugin.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
   /** The current status of a plugin. A plugin is modified asynchronously. */
   buildStatus: "READY" | "CREATE_IN_PROGRESS" | "CREATE_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_FAILED" | "DELETE_IN_PROGRESS" | "DELETE_FAILED";
@@ -754,9 +963,17 @@ export interface PluginPluginAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-plugin-basicauthconfiguration.html | CloudFormation: BasicAuthConfiguration}
  */
 export interface PluginBasicAuthConfiguration {
-  /** The ARN of the Secrets Manager secret that stores the basic authentication credentials used for plugin configuration.. */
+  /**
+   * The ARN of the Secrets Manager secret that stores the basic authentication credentials used for plugin configuration..
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   secretArn: string;
-  /** The ARN of an IAM role used by Amazon Q Business to access the basic authentication credentials stored in a Secrets Manager secret. */
+  /**
+   * The ARN of an IAM role used by Amazon Q Business to access the basic authentication credentials stored in a Secrets Manager secret.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   roleArn: string;
 }
 
@@ -766,13 +983,29 @@ export interface PluginBasicAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-plugin-oauth2clientcredentialconfiguration.html | CloudFormation: OAuth2ClientCredentialConfiguration}
  */
 export interface PluginOAuth2ClientCredentialConfiguration {
-  /** The ARN of the Secrets Manager secret that stores the OAuth 2.0 credentials/token used for plugin configuration. */
+  /**
+   * The ARN of the Secrets Manager secret that stores the OAuth 2.0 credentials/token used for plugin configuration.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   secretArn: string;
-  /** The ARN of an IAM role used by Amazon Q Business to access the OAuth 2.0 authentication credentials stored in a Secrets Manager secret. */
+  /**
+   * The ARN of an IAM role used by Amazon Q Business to access the OAuth 2.0 authentication credentials stored in a Secrets Manager secret.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   roleArn: string;
-  /** The redirect URL required by the OAuth 2.0 protocol for Amazon Q Business to authenticate a plugin user through a third party authentication server. */
+  /**
+   * The redirect URL required by the OAuth 2.0 protocol for Amazon Q Business to authenticate a plugin user through a third party authentication server.
+   *
+   * Length: 1–2048. Pattern: `^(https?|ftp|file)://([^\s]*)$`.
+   */
   authorizationUrl?: string;
-  /** The URL required by the OAuth 2.0 protocol to exchange an end user authorization code for an access token. */
+  /**
+   * The URL required by the OAuth 2.0 protocol to exchange an end user authorization code for an access token.
+   *
+   * Length: 1–2048. Pattern: `^(https?|ftp|file)://([^\s]*)$`.
+   */
   tokenUrl?: string;
 }
 
@@ -782,7 +1015,11 @@ export interface PluginOAuth2ClientCredentialConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-plugin-custompluginconfiguration.html | CloudFormation: CustomPluginConfiguration}
  */
 export interface PluginCustomPluginConfiguration {
-  /** A description for your custom plugin configuration. */
+  /**
+   * A description for your custom plugin configuration.
+   *
+   * Length: 1–200.
+   */
   description: string;
   /** The type of OpenAPI schema to use. */
   apiSchemaType: "OPEN_API_V3";
@@ -808,9 +1045,17 @@ export interface PluginAPISchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-plugin-s3.html | CloudFormation: S3}
  */
 export interface PluginS3 {
-  /** The name of the S3 bucket that contains the file. */
+  /**
+   * The name of the S3 bucket that contains the file.
+   *
+   * Length: 1–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The name of the file. */
+  /**
+   * The name of the file.
+   *
+   * Length: 1–1024.
+   */
   key: string;
 }
 
@@ -819,21 +1064,37 @@ export interface PluginS3 {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-retriever.html | CloudFormation: AWS::QBusiness::Retriever}
  */
-export const Retriever = cloudControlType<RetrieverArgs, RetrieverOutputs>("AWS::QBusiness::Retriever", "aws:qbusiness:Retriever", '{"p":[["ApplicationId","string",67],["Configuration",["ref","RetrieverConfiguration"],1],["DisplayName","string",1],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Type",["enum","NATIVE_INDEX","KENDRA_INDEX"],67],["CreatedAt","string",8],["RetrieverArn","string",72],["RetrieverId","string",72],["Status",["enum","CREATING","ACTIVE","FAILED"],8],["UpdatedAt","string",8]],"id":["ApplicationId","RetrieverId"],"d":{"RetrieverConfiguration":[["NativeIndexConfiguration",["ref","NativeIndexConfiguration"]],["KendraIndexConfiguration",["ref","KendraIndexConfiguration"]]],"NativeIndexConfiguration":[["IndexId","string",1]],"KendraIndexConfiguration":[["IndexId","string",1]]},"tags":["Tags","standard"]}');
+export const Retriever = cloudControlType<RetrieverArgs, RetrieverOutputs>("AWS::QBusiness::Retriever", "aws:qbusiness:Retriever", '{"p":[["ApplicationId","string",67],["Configuration",["ref","RetrieverConfiguration"],1],["DisplayName","string",1],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Type",["enum","NATIVE_INDEX","KENDRA_INDEX"],67],["CreatedAt","string",8],["RetrieverArn","string",72],["RetrieverId","string",72],["Status",["enum","CREATING","ACTIVE","FAILED"],8],["UpdatedAt","string",8]],"id":["ApplicationId","RetrieverId"],"d":{"RetrieverConfiguration":[["NativeIndexConfiguration",["ref","NativeIndexConfiguration"]],["KendraIndexConfiguration",["ref","KendraIndexConfiguration"]]],"NativeIndexConfiguration":[["IndexId","string",1]],"KendraIndexConfiguration":[["IndexId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ApplicationId","Type"],"ro":["CreatedAt","RetrieverArn","RetrieverId","Status","UpdatedAt"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Retriever} instance: its attributes as typed outputs. */
 export type Retriever = InstanceType<typeof Retriever>;
 
 /** Inputs of {@link Retriever}. */
 export interface RetrieverArgs {
-  /** The identifier of the Amazon Q Business application using the retriever. */
+  /**
+   * The identifier of the Amazon Q Business application using the retriever.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
   /** Provides information on how the retriever used for your Amazon Q Business application is configured. */
   configuration: RetrieverRetrieverConfiguration;
-  /** The name of your retriever. */
+  /**
+   * The name of your retriever.
+   *
+   * Length: 1–1000. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   displayName: string;
-  /** The ARN of an IAM role used by Amazon Q Business to access the basic authentication credentials stored in a Secrets Manager secret. */
+  /**
+   * The ARN of an IAM role used by Amazon Q Business to access the basic authentication credentials stored in a Secrets Manager secret.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   roleArn?: string;
-  /** A list of key-value pairs that identify or categorize the retriever. You can also use tags to help control access to the retriever. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @. */
+  /**
+   * A list of key-value pairs that identify or categorize the retriever. You can also use tags to help control access to the retriever. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The type of your retriever. */
   type: "NATIVE_INDEX" | "KENDRA_INDEX";
@@ -871,7 +1132,11 @@ export interface RetrieverRetrieverConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-retriever-nativeindexconfiguration.html | CloudFormation: NativeIndexConfiguration}
  */
 export interface RetrieverNativeIndexConfiguration {
-  /** The identifier for the Amazon Q Business index. */
+  /**
+   * The identifier for the Amazon Q Business index.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   indexId: string;
 }
 
@@ -881,7 +1146,11 @@ export interface RetrieverNativeIndexConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-retriever-kendraindexconfiguration.html | CloudFormation: KendraIndexConfiguration}
  */
 export interface RetrieverKendraIndexConfiguration {
-  /** The identifier of the Amazon Kendra index. */
+  /**
+   * The identifier of the Amazon Kendra index.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   indexId: string;
 }
 
@@ -890,13 +1159,17 @@ export interface RetrieverKendraIndexConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qbusiness-webexperience.html | CloudFormation: AWS::QBusiness::WebExperience}
  */
-export const WebExperience = cloudControlType<WebExperienceArgs, WebExperienceOutputs>("AWS::QBusiness::WebExperience", "aws:qbusiness:WebExperience", '{"p":[["ApplicationId","string",67],["IdentityProviderConfiguration",["ref","IdentityProviderConfiguration"]],["RoleArn","string"],["SamplePromptsControlMode",["enum","ENABLED","DISABLED"]],["Subtitle","string"],["Tags",["array",["ref","Tag"]]],["Title","string"],["WelcomeMessage","string"],["Origins",["array","string"]],["CustomizationConfiguration",["ref","CustomizationConfiguration"]],["BrowserExtensionConfiguration",["ref","BrowserExtensionConfiguration"]],["CreatedAt","string",8],["DefaultEndpoint","string",8],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED","PENDING_AUTH_CONFIG"],8],["UpdatedAt","string",8],["WebExperienceArn","string",72],["WebExperienceId","string",72]],"id":["ApplicationId","WebExperienceId"],"d":{"IdentityProviderConfiguration":[["SamlConfiguration",["ref","SamlProviderConfiguration"]],["OpenIDConnectConfiguration",["ref","OpenIDConnectProviderConfiguration"]]],"SamlProviderConfiguration":[["AuthenticationUrl","string",1]],"OpenIDConnectProviderConfiguration":[["SecretsArn","string",1],["SecretsRole","string",1]],"CustomizationConfiguration":[["CustomCSSUrl","string"],["LogoUrl","string"],["FontUrl","string"],["FaviconUrl","string"]],"BrowserExtensionConfiguration":[["EnabledBrowserExtensions",["array",["enum","FIREFOX","CHROME"]],1]]},"tags":["Tags","standard"]}');
+export const WebExperience = cloudControlType<WebExperienceArgs, WebExperienceOutputs>("AWS::QBusiness::WebExperience", "aws:qbusiness:WebExperience", '{"p":[["ApplicationId","string",67],["IdentityProviderConfiguration",["ref","IdentityProviderConfiguration"]],["RoleArn","string"],["SamplePromptsControlMode",["enum","ENABLED","DISABLED"]],["Subtitle","string"],["Tags",["array",["ref","Tag"]]],["Title","string"],["WelcomeMessage","string"],["Origins",["array","string"]],["CustomizationConfiguration",["ref","CustomizationConfiguration"]],["BrowserExtensionConfiguration",["ref","BrowserExtensionConfiguration"]],["CreatedAt","string",8],["DefaultEndpoint","string",8],["Status",["enum","CREATING","ACTIVE","DELETING","FAILED","PENDING_AUTH_CONFIG"],8],["UpdatedAt","string",8],["WebExperienceArn","string",72],["WebExperienceId","string",72]],"id":["ApplicationId","WebExperienceId"],"d":{"IdentityProviderConfiguration":[["SamlConfiguration",["ref","SamlProviderConfiguration"]],["OpenIDConnectConfiguration",["ref","OpenIDConnectProviderConfiguration"]]],"SamlProviderConfiguration":[["AuthenticationUrl","string",1]],"OpenIDConnectProviderConfiguration":[["SecretsArn","string",1],["SecretsRole","string",1]],"CustomizationConfiguration":[["CustomCSSUrl","string"],["LogoUrl","string"],["FontUrl","string"],["FaviconUrl","string"]],"BrowserExtensionConfiguration":[["EnabledBrowserExtensions",["array",["enum","FIREFOX","CHROME"]],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ApplicationId"],"ro":["CreatedAt","DefaultEndpoint","Status","UpdatedAt","WebExperienceArn","WebExperienceId"],"uo":["Tags","Origins","BrowserExtensionConfiguration/EnabledBrowserExtensions"],"tg":[true,true,true]}}');
 /** A {@link WebExperience} instance: its attributes as typed outputs. */
 export type WebExperience = InstanceType<typeof WebExperience>;
 
 /** Inputs of {@link WebExperience}. */
 export interface WebExperienceArgs {
-  /** The identifier of the Amazon Q Business web experience. */
+  /**
+   * The identifier of the Amazon Q Business web experience.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   applicationId: string;
   /** Provides information about the identity provider (IdP) used to authenticate end users of an Amazon Q Business web experience. */
   identityProviderConfiguration?: WebExperienceIdentityProviderConfiguration;
@@ -904,22 +1177,42 @@ export interface WebExperienceArgs {
    * The Amazon Resource Name (ARN) of the service role attached to your web experience.
    *
    * > The `roleArn` parameter is required when your Amazon Q Business application is created with IAM Identity Center. It is not required for SAML-based applications.
+   *
+   * Length: 0–1284. Pattern: ``.
    */
   roleArn?: string;
   /** Determines whether sample prompts are enabled in the web experience for an end user. */
   samplePromptsControlMode?: "ENABLED" | "DISABLED";
-  /** A subtitle to personalize your Amazon Q Business web experience. */
+  /**
+   * A subtitle to personalize your Amazon Q Business web experience.
+   *
+   * Length: 0–500. Pattern: `^[\s\S]*$`.
+   */
   subtitle?: string;
-  /** A list of key-value pairs that identify or categorize your Amazon Q Business web experience. You can also use tags to help control access to the web experience. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @. */
+  /**
+   * A list of key-value pairs that identify or categorize your Amazon Q Business web experience. You can also use tags to help control access to the web experience. Tag keys and values can consist of Unicode letters, digits, white space, and any of the following symbols: _ . : / = + - @.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
-  /** The title for your Amazon Q Business web experience. */
+  /**
+   * The title for your Amazon Q Business web experience.
+   *
+   * Length: 0–500. Pattern: `^[\s\S]*$`.
+   */
   title?: string;
-  /** A message in an Amazon Q Business web experience. */
+  /**
+   * A message in an Amazon Q Business web experience.
+   *
+   * Length: 0–300.
+   */
   welcomeMessage?: string;
   /**
    * Sets the website domain origins that are allowed to embed the Amazon Q Business web experience. The *domain origin* refers to the base URL for accessing a website including the protocol ( `http/https` ), the domain name, and the port number (if specified).
    *
    * > You must only submit a *base URL* and not a full path. For example, `https://docs.aws.amazon.com` .
+   *
+   * Items: 0–10. Each item: Length: 1–64. Pattern: `^(http:\/\/|https:\/\/)[a-zA-Z0-9-_.]+(?::[0-9]{1,5})?$`.
    */
   origins?: string[];
   /** Contains the configuration information to customize the logo, font, and color of an Amazon Q Business web experience with individual files for each property or a CSS file for them all. */
@@ -962,7 +1255,11 @@ export interface WebExperienceIdentityProviderConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-webexperience-samlproviderconfiguration.html | CloudFormation: SamlProviderConfiguration}
  */
 export interface WebExperienceSamlProviderConfiguration {
-  /** The URL where Amazon Q Business end users will be redirected for authentication. */
+  /**
+   * The URL where Amazon Q Business end users will be redirected for authentication.
+   *
+   * Length: 1–1284. Pattern: `^https://.*$`.
+   */
   authenticationUrl: string;
 }
 
@@ -972,9 +1269,17 @@ export interface WebExperienceSamlProviderConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-webexperience-openidconnectproviderconfiguration.html | CloudFormation: OpenIDConnectProviderConfiguration}
  */
 export interface WebExperienceOpenIDConnectProviderConfiguration {
-  /** The Amazon Resource Name (ARN) of a Secrets Manager secret containing the OIDC client secret. */
+  /**
+   * The Amazon Resource Name (ARN) of a Secrets Manager secret containing the OIDC client secret.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   secretsArn: string;
-  /** An IAM role with permissions to access AWS  to decrypt the Secrets Manager secret containing your OIDC client secret. */
+  /**
+   * An IAM role with permissions to access AWS  to decrypt the Secrets Manager secret containing your OIDC client secret.
+   *
+   * Length: 0–1284. Pattern: ``.
+   */
   secretsRole: string;
 }
 
@@ -984,13 +1289,29 @@ export interface WebExperienceOpenIDConnectProviderConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-qbusiness-webexperience-customizationconfiguration.html | CloudFormation: CustomizationConfiguration}
  */
 export interface WebExperienceCustomizationConfiguration {
-  /** Provides the URL where the custom CSS file is hosted for an Amazon Q web experience. */
+  /**
+   * Provides the URL where the custom CSS file is hosted for an Amazon Q web experience.
+   *
+   * Length: 0–1284. Pattern: `^(https?://[a-zA-Z0-9-_.+%/]+\.css)?$`.
+   */
   customCSSUrl?: string;
-  /** Provides the URL where the custom logo file is hosted for an Amazon Q web experience. */
+  /**
+   * Provides the URL where the custom logo file is hosted for an Amazon Q web experience.
+   *
+   * Length: 0–1284. Pattern: `^(https?://[a-zA-Z0-9-_.+%/]+\.(svg|png))?$`.
+   */
   logoUrl?: string;
-  /** Provides the URL where the custom font file is hosted for an Amazon Q web experience. */
+  /**
+   * Provides the URL where the custom font file is hosted for an Amazon Q web experience.
+   *
+   * Length: 0–1284. Pattern: `^(https?://[a-zA-Z0-9-_.+%/]+\.(ttf|woff|woff2|otf))?$`.
+   */
   fontUrl?: string;
-  /** Provides the URL where the custom favicon file is hosted for an Amazon Q web experience. */
+  /**
+   * Provides the URL where the custom favicon file is hosted for an Amazon Q web experience.
+   *
+   * Length: 0–1284. Pattern: `^(https?://[a-zA-Z0-9-_.+%/]+\.(svg|ico))?$`.
+   */
   faviconUrl?: string;
 }
 
@@ -1006,6 +1327,8 @@ export interface WebExperienceBrowserExtensionConfiguration {
    * - `CHROME` — Enables the extension for Chromium-based browsers (Google Chrome, Microsoft Edge, Opera, etc.).
    * - `FIREFOX` — Enables the extension for Mozilla Firefox.
    * - `CHROME` and `FIREFOX` — Enable the extension for Chromium-based browsers and Mozilla Firefox.
+   *
+   * Items: 0–2.
    */
   enabledBrowserExtensions: ("FIREFOX" | "CHROME")[];
 }

@@ -13,9 +13,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * For more information, see [CreateLedger](https://docs.aws.amazon.com/qldb/latest/developerguide/API_CreateLedger.html) in the *Amazon QLDB API Reference* .
  *
+ * @deprecated Cloud Control cannot create AWS::QLDB::Ledger: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qldb-ledger.html | CloudFormation: AWS::QLDB::Ledger}
  */
-export const Ledger = cloudControlType<LedgerArgs, LedgerOutputs>("AWS::QLDB::Ledger", "aws:qldb:Ledger", '{"p":[["PermissionsMode","string",1],["DeletionProtection","boolean"],["KmsKey","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:qldb:${Region}:${Account}:ledger/${LedgerName}"}');
+export const Ledger = cloudControlType<LedgerArgs, LedgerOutputs>("AWS::QLDB::Ledger", "aws:qldb:Ledger", '{"p":[["PermissionsMode","string",1],["DeletionProtection","boolean"],["KmsKey","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:qldb:${Region}:${Account}:ledger/${LedgerName}"}');
 /** A {@link Ledger} instance: its attributes as typed outputs. */
 export type Ledger = InstanceType<typeof Ledger>;
 
@@ -80,7 +82,7 @@ export interface LedgerOutputs extends LedgerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qldb-stream.html | CloudFormation: AWS::QLDB::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::QLDB::Stream", "aws:qldb:Stream", '{"p":[["InclusiveStartTime","string",67],["StreamName","string",67],["KinesisConfiguration",["ref","KinesisConfiguration"],67],["ExclusiveEndTime","string",66],["LedgerName","string",67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["LedgerName","Id"],"d":{"KinesisConfiguration":[["AggregationEnabled","boolean",2],["StreamArn","string",2]]},"tags":["Tags","standard"]}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::QLDB::Stream", "aws:qldb:Stream", '{"p":[["InclusiveStartTime","string",67],["StreamName","string",67],["KinesisConfiguration",["ref","KinesisConfiguration"],67],["ExclusiveEndTime","string",66],["LedgerName","string",67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["LedgerName","Id"],"d":{"KinesisConfiguration":[["AggregationEnabled","boolean"],["StreamArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LedgerName","StreamName","RoleArn","KinesisConfiguration","InclusiveStartTime","ExclusiveEndTime"],"ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 
@@ -114,12 +116,16 @@ export interface StreamArgs {
    * The Amazon Resource Name (ARN) of the IAM role that grants QLDB permissions for a journal stream to write data records to a Kinesis Data Streams resource.
    *
    * To pass a role to QLDB when requesting a journal stream, you must have permissions to perform the `iam:PassRole` action on the IAM role resource. This is required for all journal stream requests.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
    */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -146,6 +152,10 @@ export interface StreamKinesisConfiguration {
    * > Record aggregation has important implications for processing records and requires de-aggregation in your stream consumer. To learn more, see [KPL Key Concepts](https://docs.aws.amazon.com/streams/latest/dev/kinesis-kpl-concepts.html) and [Consumer De-aggregation](https://docs.aws.amazon.com/streams/latest/dev/kinesis-kpl-consumer-deaggregation.html) in the *Amazon Kinesis Data Streams Developer Guide* .
    */
   aggregationEnabled?: boolean;
-  /** The Amazon Resource Name (ARN) of the Kinesis Data Streams resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the Kinesis Data Streams resource.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
+   */
   streamArn?: string;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ram-permission.html | CloudFormation: AWS::RAM::Permission}
  */
-export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::RAM::Permission", "aws:ram:Permission", '{"p":[["ResourceType","string",67],["PolicyTemplate","json",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Version","string",8],["PermissionType","string",8],["Arn","string",72],["IsResourceTypeDefault","boolean",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ram::${Account}:permission/${ResourcePath}"}');
+export const Permission = cloudControlType<PermissionArgs, PermissionOutputs>("AWS::RAM::Permission", "aws:ram:Permission", '{"p":[["ResourceType","string",67],["PolicyTemplate","json",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Version","string",8],["PermissionType","string",8],["Arn","string",72],["IsResourceTypeDefault","boolean",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","ResourceType","PolicyTemplate"],"ro":["Arn","Version","IsResourceTypeDefault","PermissionType"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ram::${Account}:permission/${ResourcePath}"}');
 /** A {@link Permission} instance: its attributes as typed outputs. */
 export type Permission = InstanceType<typeof Permission>;
 
@@ -63,13 +63,17 @@ export interface PermissionOutputs extends PermissionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ram-resourceshare.html | CloudFormation: AWS::RAM::ResourceShare}
  */
-export const ResourceShare = cloudControlType<ResourceShareArgs, ResourceShareOutputs>("AWS::RAM::ResourceShare", "aws:ram:ResourceShare", '{"p":[["PermissionArns",["array","string"]],["Principals",["array","string"]],["AllowExternalPrincipals","boolean"],["ResourceArns",["array","string"]],["Sources",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ResourceShareConfiguration",["ref","ResourceShareConfiguration"]],["Arn","string",72],["Status",["enum","PENDING","ACTIVE","FAILED","DELETING","DELETED"],8],["CreationTime","string",8],["LastUpdatedTime","string",8],["FeatureSet",["enum","CREATED_FROM_POLICY","PROMOTING_TO_STANDARD","STANDARD"],8],["OwningAccountId","string",8]],"id":["Arn"],"d":{"ResourceShareConfiguration":[["ExclusiveAccountAccess","boolean"],["RetainSharingOnAccountLeaveOrganization","boolean",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ram:${Region}:${Account}:resource-share/${ResourcePath}"}');
+export const ResourceShare = cloudControlType<ResourceShareArgs, ResourceShareOutputs>("AWS::RAM::ResourceShare", "aws:ram:ResourceShare", '{"p":[["PermissionArns",["array","string"],16],["Principals",["array","string"],16],["AllowExternalPrincipals","boolean"],["ResourceArns",["array","string"],16],["Sources",["array","string"],16],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ResourceShareConfiguration",["ref","ResourceShareConfiguration"]],["Arn","string",72],["Status",["enum","PENDING","ACTIVE","FAILED","DELETING","DELETED"],8],["CreationTime","string",8],["LastUpdatedTime","string",8],["FeatureSet",["enum","CREATED_FROM_POLICY","PROMOTING_TO_STANDARD","STANDARD"],8],["OwningAccountId","string",8]],"id":["Arn"],"d":{"ResourceShareConfiguration":[["ExclusiveAccountAccess","boolean"],["RetainSharingOnAccountLeaveOrganization","boolean"]]},"tags":["Tags","standard"],"rp":[["ResourceShareConfiguration","RetainSharingOnAccountLeaveOrganization"]],"reg":{"h":"crudl","wo":["PermissionArns","Principals","ResourceArns","Sources"],"co":["ResourceShareConfiguration/RetainSharingOnAccountLeaveOrganization"],"ro":["Arn","Status","CreationTime","LastUpdatedTime","FeatureSet","OwningAccountId"],"uo":["PermissionArns","Principals","Sources","ResourceArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ram:${Region}:${Account}:resource-share/${ResourcePath}"}');
 /** A {@link ResourceShare} instance: its attributes as typed outputs. */
 export type ResourceShare = InstanceType<typeof ResourceShare>;
 
 /** Inputs of {@link ResourceShare}. */
 export interface ResourceShareArgs {
-  /** Specifies the [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) of the AWS RAM permission to associate with the resource share. If you do not specify an ARN for the permission, AWS RAM automatically attaches the default version of the permission for each resource type. You can associate only one permission with each resource type included in the resource share. */
+  /**
+   * Specifies the [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) of the AWS RAM permission to associate with the resource share. If you do not specify an ARN for the permission, AWS RAM automatically attaches the default version of the permission for each resource type. You can associate only one permission with each resource type included in the resource share.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   permissionArns?: string[];
   /**
    * Specifies the principals to associate with the resource share. The possible values are:
@@ -81,13 +85,23 @@ export interface ResourceShareArgs {
    * - An ARN of an IAM user
    *
    * > Not all resource types can be shared with IAM roles and users. For more information, see the column *Can share with IAM roles and users* in the tables on [Shareable AWS resources](https://docs.aws.amazon.com/ram/latest/userguide/shareable.html) in the *AWS Resource Access Manager User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   principals?: string[];
   /** Specifies whether principals outside your organization in AWS Organizations can be associated with a resource share. A value of `true` lets you share with individual AWS accounts that are *not* in your organization. A value of `false` only has meaning if your account is a member of an AWS Organization. The default value is `true` . */
   allowExternalPrincipals?: boolean;
-  /** Specifies a list of one or more ARNs of the resources to associate with the resource share. */
+  /**
+   * Specifies a list of one or more ARNs of the resources to associate with the resource share.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceArns?: string[];
-  /** Specifies from which source accounts the service principal has access to the resources in this resource share. */
+  /**
+   * Specifies from which source accounts the service principal has access to the resources in this resource share.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sources?: string[];
   /** Specifies one or more tags to attach to the resource share itself. It doesn't attach the tags to the resources associated with the resource share. */
   tags?: AwsTag[];

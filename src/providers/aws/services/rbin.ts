@@ -18,13 +18,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rbin-rule.html | CloudFormation: AWS::Rbin::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Rbin::Rule", "aws:rbin:Rule", '{"p":[["Description","string"],["ResourceTags",["array",["ref","ResourceTag"]]],["ExcludeResourceTags",["array",["ref","ResourceTag"]]],["ResourceType",["enum","EBS_SNAPSHOT","EC2_IMAGE","EBS_VOLUME"],67],["Tags",["array",["ref","Tag"]]],["RetentionPeriod",["ref","RetentionPeriod"],1],["Status","string"],["LockConfiguration",["ref","UnlockDelay"]],["Arn","string",72],["Identifier","string",8],["LockState","string",8]],"id":["Arn"],"d":{"ResourceTag":[["ResourceTagKey","string",1],["ResourceTagValue","string",1]],"RetentionPeriod":[["RetentionPeriodValue","integer",1],["RetentionPeriodUnit",["enum","DAYS"],1]],"UnlockDelay":[["UnlockDelayValue","integer"],["UnlockDelayUnit",["enum","DAYS"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rbin:${Region}:${Account}:rule/${ResourceName}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Rbin::Rule", "aws:rbin:Rule", '{"p":[["Description","string"],["ResourceTags",["array",["ref","ResourceTag"]]],["ExcludeResourceTags",["array",["ref","ResourceTag"]]],["ResourceType",["enum","EBS_SNAPSHOT","EC2_IMAGE","EBS_VOLUME"],67],["Tags",["array",["ref","Tag"]]],["RetentionPeriod",["ref","RetentionPeriod"],1],["Status","string"],["LockConfiguration",["ref","UnlockDelay"],16],["Arn","string",72],["Identifier","string",8],["LockState","string",8]],"id":["Arn"],"d":{"ResourceTag":[["ResourceTagKey","string",1],["ResourceTagValue","string",1]],"RetentionPeriod":[["RetentionPeriodValue","integer",1],["RetentionPeriodUnit",["enum","DAYS"],1]],"UnlockDelay":[["UnlockDelayValue","integer"],["UnlockDelayUnit",["enum","DAYS"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["LockConfiguration","LockConfiguration/UnlockDelayValue","LockConfiguration/UnlockDelayUnit"],"co":["ResourceType"],"ro":["Arn","Identifier","LockState"],"uo":["ResourceTags","ExcludeResourceTags","Tags"],"ai":[["Identifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:rbin:${Region}:${Account}:rule/${ResourceName}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
 /** Inputs of {@link Rule}. */
 export interface RuleArgs {
-  /** The retention rule description. */
+  /**
+   * The retention rule description.
+   *
+   * Length: at most 255.
+   */
   description?: string;
   /**
    * [Tag-level retention rules only] Specifies the resource tags to use to identify resources that are to be retained by a tag-level retention rule. For tag-level retention rules, only deleted resources, of the specified resource type, that have one or more of the specified tag key and value pairs are retained. If a resource is deleted, but it does not have any of the specified tag key and value pairs, it is immediately deleted without being retained by the retention rule.
@@ -32,12 +36,16 @@ export interface RuleArgs {
    * You can add the same tag key and value pair to a maximum or five retention rules.
    *
    * To create a Region-level retention rule, omit this parameter. A Region-level retention rule does not have any resource tags specified. It retains all deleted resources of the specified resource type in the Region in which the rule is created, even if the resources are not tagged.
+   *
+   * Items: at most 50.
    */
   resourceTags?: RuleResourceTag[];
   /**
    * [Region-level retention rules only] Specifies the exclusion tags to use to identify resources that are to be excluded, or ignored, by a Region-level retention rule. Resources that have any of these tags are not retained by the retention rule upon deletion.
    *
    * You can't specify exclusion tags for tag-level retention rules.
+   *
+   * Items: at most 5.
    */
   excludeResourceTags?: RuleResourceTag[];
   /**
@@ -48,13 +56,25 @@ export interface RuleArgs {
    * - To retain EBS-backed AMIs, specify `EC2_IMAGE` .
    */
   resourceType: "EBS_SNAPSHOT" | "EC2_IMAGE" | "EBS_VOLUME";
-  /** Information about the tags to assign to the retention rule. */
+  /**
+   * Information about the tags to assign to the retention rule.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /** Information about the retention period for which the retention rule is to retain resources. */
   retentionPeriod: RuleRetentionPeriod;
-  /** The state of the retention rule. Only retention rules that are in the `available` state retain resources. */
+  /**
+   * The state of the retention rule. Only retention rules that are in the `available` state retain resources.
+   *
+   * Pattern: `pending|available`.
+   */
   status?: string;
-  /** Information about the retention rule lock configuration. */
+  /**
+   * Information about the retention rule lock configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   lockConfiguration?: RuleUnlockDelay;
 }
 
@@ -81,9 +101,17 @@ export interface RuleOutputs extends RuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rbin-rule-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface RuleResourceTag {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   resourceTagKey: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   resourceTagValue: string;
 }
 
@@ -98,6 +126,8 @@ export interface RuleRetentionPeriod {
    *
    * - EBS volumes: 1 - 7 days
    * - EBS snapshots and EBS-backed AMIs: 1 - 365 days
+   *
+   * Range: 1–3650.
    */
   retentionPeriodValue: number;
   /** The unit of time in which the retention period is measured. Currently, only `DAYS` is supported. */
@@ -110,7 +140,11 @@ export interface RuleRetentionPeriod {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rbin-rule-unlockdelay.html | CloudFormation: UnlockDelay}
  */
 export interface RuleUnlockDelay {
-  /** The unlock delay period, measured in the unit specified for *UnlockDelayUnit* . */
+  /**
+   * The unlock delay period, measured in the unit specified for *UnlockDelayUnit* .
+   *
+   * Range: 7–30.
+   */
   unlockDelayValue?: number;
   /** The unit of time in which to measure the unlock delay. Currently, the unlock delay can be measured only in days. */
   unlockDelayUnit?: "DAYS";

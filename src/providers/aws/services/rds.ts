@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a snapshot of a DB cluster.
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::ClusterSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-clustersnapshot.html | CloudFormation: AWS::RDS::ClusterSnapshot}
  */
-export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::RDS::ClusterSnapshot", "aws:rds:ClusterSnapshot", '{"p":[["DBClusterSnapshotIdentifier","string",67],["DBClusterIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBClusterSnapshotArn","string",72],["AvailabilityZones",["array","string"],8],["Engine","string",8],["EngineVersion","string",8],["SnapshotType","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["VpcId","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["EngineMode","string",8],["LicenseModel","string",8],["StorageEncrypted","boolean",8],["KmsKeyId","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbClusterResourceId","string",8],["SnapshotCreateTime","string",8]],"id":["DBClusterSnapshotArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-snapshot:${ClusterSnapshotName}"}');
+export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::RDS::ClusterSnapshot", "aws:rds:ClusterSnapshot", '{"p":[["DBClusterSnapshotIdentifier","string",67],["DBClusterIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBClusterSnapshotArn","string",72],["AvailabilityZones",["array","string"],8],["Engine","string",8],["EngineVersion","string",8],["SnapshotType","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["VpcId","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["EngineMode","string",8],["LicenseModel","string",8],["StorageEncrypted","boolean",8],["KmsKeyId","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbClusterResourceId","string",8],["SnapshotCreateTime","string",8]],"id":["DBClusterSnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-snapshot:${ClusterSnapshotName}"}');
 /** A {@link ClusterSnapshot} instance: its attributes as typed outputs. */
 export type ClusterSnapshot = InstanceType<typeof ClusterSnapshot>;
 
@@ -72,7 +74,7 @@ export interface ClusterSnapshotOutputs extends ClusterSnapshotArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-customdbengineversion.html | CloudFormation: AWS::RDS::CustomDBEngineVersion}
  */
-export const CustomDBEngineVersion = cloudControlType<CustomDBEngineVersionArgs, CustomDBEngineVersionOutputs>("AWS::RDS::CustomDBEngineVersion", "aws:rds:CustomDBEngineVersion", '{"p":[["Status",["enum","available","inactive","inactive-except-restore","pending-validation"]],["DatabaseInstallationFilesS3BucketName","string",66],["Description","string"],["EngineVersion","string",67],["KMSKeyId","string",66],["DatabaseInstallationFilesS3Prefix","string",66],["Manifest","string",66],["Engine","string",67],["Tags",["array",["ref","Tag"]]],["SourceCustomDbEngineVersionIdentifier","string",66],["UseAwsProvidedLatestImage","boolean",66],["ImageId","string",66],["DatabaseInstallationFiles",["array","string"],66],["DBEngineVersionArn","string",8]],"id":["Engine","EngineVersion"],"tags":["Tags","standard"]}');
+export const CustomDBEngineVersion = cloudControlType<CustomDBEngineVersionArgs, CustomDBEngineVersionOutputs>("AWS::RDS::CustomDBEngineVersion", "aws:rds:CustomDBEngineVersion", '{"p":[["Status",["enum","available","inactive","inactive-except-restore","pending-validation"]],["DatabaseInstallationFilesS3BucketName","string",66],["Description","string"],["EngineVersion","string",67],["KMSKeyId","string",66],["DatabaseInstallationFilesS3Prefix","string",66],["Manifest","string",82],["Engine","string",67],["Tags",["array",["ref","Tag"]]],["SourceCustomDbEngineVersionIdentifier","string",82],["UseAwsProvidedLatestImage","boolean",82],["ImageId","string",66],["DatabaseInstallationFiles",["array","string"],66],["DBEngineVersionArn","string",8]],"id":["Engine","EngineVersion"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Manifest","SourceCustomDbEngineVersionIdentifier","UseAwsProvidedLatestImage"],"co":["Engine","EngineVersion","DatabaseInstallationFilesS3BucketName","DatabaseInstallationFilesS3Prefix","DatabaseInstallationFiles","ImageId","KMSKeyId","Manifest","SourceCustomDbEngineVersionIdentifier","UseAwsProvidedLatestImage"],"ro":["DBEngineVersionArn"],"uo":["DatabaseInstallationFiles","Tags"],"pt":{"Engine":"$lowercase(Engine)","EngineVersion":"$lowercase(EngineVersion)","KMSKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", KMSKeyId])"},"tg":[true,true,true]}}');
 /** A {@link CustomDBEngineVersion} instance: its attributes as typed outputs. */
 export type CustomDBEngineVersion = InstanceType<typeof CustomDBEngineVersion>;
 
@@ -80,9 +82,17 @@ export type CustomDBEngineVersion = InstanceType<typeof CustomDBEngineVersion>;
 export interface CustomDBEngineVersionArgs {
   /** A value that indicates the status of a custom engine version (CEV). */
   status?: "available" | "inactive" | "inactive-except-restore" | "pending-validation";
-  /** The name of an Amazon S3 bucket that contains database installation files for your CEV. For example, a valid bucket name is `my-custom-installation-files` . */
+  /**
+   * The name of an Amazon S3 bucket that contains database installation files for your CEV. For example, a valid bucket name is `my-custom-installation-files` .
+   *
+   * Length: 3–63.
+   */
   databaseInstallationFilesS3BucketName?: string;
-  /** An optional description of your CEV. */
+  /**
+   * An optional description of your CEV.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /**
    * The name of your CEV. The name format is `major version.customized_string` . For example, a valid CEV name is `19.my_cev1` . This setting is required for RDS Custom for Oracle, but optional for Amazon RDS. The combination of `Engine` and `EngineVersion` is unique per customer per Region.
@@ -90,6 +100,8 @@ export interface CustomDBEngineVersionArgs {
    * *Constraints:* Minimum length is 1. Maximum length is 60.
    *
    * *Pattern:* `^[a-z0-9_.-]{1,60$` }
+   *
+   * Length: 1–60.
    */
   engineVersion: string;
   /**
@@ -98,9 +110,15 @@ export interface CustomDBEngineVersionArgs {
    * If you have an existing symmetric encryption KMS key in your account, you can use it with RDS Custom. No further action is necessary. If you don't already have a symmetric encryption KMS key in your account, follow the instructions in [Creating a symmetric encryption KMS key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html#create-symmetric-cmk) in the *AWS Key Management Service Developer Guide* .
    *
    * You can choose the same symmetric encryption key when you create a CEV and a DB instance, or choose different keys.
+   *
+   * Length: 1–2048.
    */
   kmsKeyId?: string;
-  /** The Amazon S3 directory that contains the database installation files for your CEV. For example, a valid bucket name is `123456789012/cev1` . If this setting isn't specified, no prefix is assumed. */
+  /**
+   * The Amazon S3 directory that contains the database installation files for your CEV. For example, a valid bucket name is `123456789012/cev1` . If this setting isn't specified, no prefix is assumed.
+   *
+   * Length: 1–255.
+   */
   databaseInstallationFilesS3Prefix?: string;
   /**
    * The CEV manifest, which is a JSON document that describes the installation .zip files stored in Amazon S3. Specify the name/value pairs in a file or a quoted string. RDS Custom applies the patches in the order in which they are listed.
@@ -114,6 +132,10 @@ export interface CustomDBEngineVersionArgs {
    * - **OtherPatchFileNames** - The patches that are not in the list of PSU and RU patches. Amazon RDS applies these patches after applying the PSU and RU patches.
    *
    * For more information, see [Creating the CEV manifest](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/custom-cev.html#custom-cev.preparing.manifest) in the *Amazon RDS User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–51000.
    */
   manifest?: string;
   /**
@@ -123,13 +145,23 @@ export interface CustomDBEngineVersionArgs {
    *
    * - `custom-oracle-ee`
    * - `custom-oracle-ee-cdb`
+   *
+   * Length: 1–35.
    */
   engine: string;
   /** A list of tags. For more information, see [Tagging Amazon RDS Resources](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_Tagging.html) in the *Amazon RDS User Guide.* */
   tags?: AwsTag[];
-  /** The ARN of a CEV to use as a source for creating a new CEV. You can specify a different Amazon Machine Imagine (AMI) by using either `Source` or `UseAwsProvidedLatestImage` . You can't specify a different JSON manifest when you specify `SourceCustomDbEngineVersionIdentifier` . */
+  /**
+   * The ARN of a CEV to use as a source for creating a new CEV. You can specify a different Amazon Machine Imagine (AMI) by using either `Source` or `UseAwsProvidedLatestImage` . You can't specify a different JSON manifest when you specify `SourceCustomDbEngineVersionIdentifier` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceCustomDbEngineVersionIdentifier?: string;
-  /** Specifies whether to use the latest service-provided Amazon Machine Image (AMI) for the CEV. If you specify `UseAwsProvidedLatestImage` , you can't also specify `ImageId` . */
+  /**
+   * Specifies whether to use the latest service-provided Amazon Machine Image (AMI) for the CEV. If you specify `UseAwsProvidedLatestImage` , you can't also specify `ImageId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   useAwsProvidedLatestImage?: boolean;
   /** A value that indicates the ID of the AMI. */
   imageId?: string;
@@ -157,7 +189,7 @@ export interface CustomDBEngineVersionOutputs extends CustomDBEngineVersionArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbcluster.html | CloudFormation: AWS::RDS::DBCluster}
  */
-export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::RDS::DBCluster", "aws:rds:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["DBSystemId","string",66],["RestoreToTime","string",66],["EngineMode","string",66],["Port","integer"],["DBClusterIdentifier","string",66],["MonitoringInterval","integer"],["ReplicationSourceIdentifier","string"],["Engine","string",4],["Tags",["array",["ref","Tag"]]],["EngineVersion","string"],["StorageType","string"],["KmsKeyId","string",66],["ServerlessV2ScalingConfiguration",["ref","ServerlessV2ScalingConfiguration"]],["PerformanceInsightsRetentionPeriod","integer"],["DatabaseName","string",66],["AutoMinorVersionUpgrade","boolean"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["AllocatedStorage","integer"],["MasterUserPassword","string",48],["MasterUserSecret",["ref","MasterUserSecret"]],["SourceDBClusterIdentifier","string",66],["MasterUsername","string",4],["ScalingConfiguration",["ref","ScalingConfiguration"]],["PerformanceInsightsKmsKeyId","string"],["PubliclyAccessible","boolean",66],["Domain","string"],["BacktrackWindow","integer"],["DBInstanceParameterGroupName","string"],["MonitoringRoleArn","string"],["AssociatedRoles",["array",["ref","DBClusterRole"]]],["EnableHttpEndpoint","boolean"],["SnapshotIdentifier","string",66],["PreferredBackupWindow","string"],["NetworkType","string"],["VpcSecurityGroupIds",["array","string"]],["CopyTagsToSnapshot","boolean"],["GlobalClusterIdentifier","string",4],["RestoreType","string",66],["DomainIAMRoleName","string"],["DBClusterInstanceClass","string"],["AvailabilityZones",["array","string"],66],["PreferredMaintenanceWindow","string"],["Iops","integer"],["SourceRegion","string",66],["UseLatestRestorableTime","boolean",66],["ManageMasterUserPassword","boolean"],["EnableIAMDatabaseAuthentication","boolean"],["DBClusterParameterGroupName","string"],["PerformanceInsightsEnabled","boolean"],["BackupRetentionPeriod","integer"],["EnableCloudwatchLogsExports",["array","string"]],["ClusterScalabilityType","string",66],["DatabaseInsightsMode","string"],["DeleteAutomatedBackups","boolean"],["EnableGlobalWriteForwarding","boolean"],["EnableLocalWriteForwarding","boolean"],["EngineLifecycleSupport","string"],["MasterUserAuthenticationType","string"],["SourceDbClusterResourceId","string",66],["Endpoint",["ref","Endpoint"],8],["DBClusterArn","string",72],["DBClusterResourceId","string",72],["ReadEndpoint",["ref","ReadEndpoint"],8],["StorageEncryptionType","string",8],["StorageThroughput","integer",8]],"id":["DBClusterIdentifier"],"d":{"ServerlessV2ScalingConfiguration":[["MinCapacity","number"],["MaxCapacity","number"],["SecondsUntilAutoPause","integer"]],"MasterUserSecret":[["SecretArn","string"],["KmsKeyId","string"]],"ScalingConfiguration":[["TimeoutAction","string"],["SecondsBeforeTimeout","integer"],["SecondsUntilAutoPause","integer"],["AutoPause","boolean"],["MinCapacity","integer"],["MaxCapacity","integer"]],"DBClusterRole":[["RoleArn","string",1],["FeatureName","string"]],"Endpoint":[["Address","string"],["Port","string"]],"ReadEndpoint":[["Address","string"]]},"tags":["Tags","standard"],"wait":{"timeout":3600000},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster:${DbClusterInstanceName}"}');
+export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::RDS::DBCluster", "aws:rds:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["DBSystemId","string",66],["RestoreToTime","string",82],["EngineMode","string",66],["Port","integer"],["DBClusterIdentifier","string",66],["MonitoringInterval","integer"],["ReplicationSourceIdentifier","string"],["Engine","string",4],["Tags",["array",["ref","Tag"]]],["EngineVersion","string"],["StorageType","string"],["KmsKeyId","string",66],["ServerlessV2ScalingConfiguration",["ref","ServerlessV2ScalingConfiguration"]],["PerformanceInsightsRetentionPeriod","integer"],["DatabaseName","string",66],["AutoMinorVersionUpgrade","boolean"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["AllocatedStorage","integer"],["MasterUserPassword","string",48],["MasterUserSecret",["ref","MasterUserSecret"]],["SourceDBClusterIdentifier","string",82],["MasterUsername","string",4],["ScalingConfiguration",["ref","ScalingConfiguration"]],["PerformanceInsightsKmsKeyId","string"],["PubliclyAccessible","boolean",66],["Domain","string"],["BacktrackWindow","integer"],["DBInstanceParameterGroupName","string",16],["MonitoringRoleArn","string"],["AssociatedRoles",["array",["ref","DBClusterRole"]]],["EnableHttpEndpoint","boolean"],["SnapshotIdentifier","string",82],["PreferredBackupWindow","string"],["NetworkType","string"],["VpcSecurityGroupIds",["array","string"]],["CopyTagsToSnapshot","boolean"],["GlobalClusterIdentifier","string",4],["RestoreType","string",82],["DomainIAMRoleName","string"],["DBClusterInstanceClass","string"],["AvailabilityZones",["array","string"],66],["PreferredMaintenanceWindow","string"],["Iops","integer"],["SourceRegion","string",82],["UseLatestRestorableTime","boolean",82],["ManageMasterUserPassword","boolean"],["EnableIAMDatabaseAuthentication","boolean"],["DBClusterParameterGroupName","string"],["PerformanceInsightsEnabled","boolean"],["BackupRetentionPeriod","integer"],["EnableCloudwatchLogsExports",["array","string"]],["ClusterScalabilityType","string",82],["DatabaseInsightsMode","string"],["DeleteAutomatedBackups","boolean",16],["EnableGlobalWriteForwarding","boolean"],["EnableLocalWriteForwarding","boolean"],["EngineLifecycleSupport","string"],["MasterUserAuthenticationType","string",16],["SourceDbClusterResourceId","string",82],["Endpoint",["ref","Endpoint"],8],["DBClusterArn","string",72],["DBClusterResourceId","string",72],["ReadEndpoint",["ref","ReadEndpoint"],8],["StorageEncryptionType","string",8],["StorageThroughput","integer",8]],"id":["DBClusterIdentifier"],"d":{"ServerlessV2ScalingConfiguration":[["MinCapacity","number"],["MaxCapacity","number"],["SecondsUntilAutoPause","integer"]],"MasterUserSecret":[["SecretArn","string"],["KmsKeyId","string"]],"ScalingConfiguration":[["TimeoutAction","string"],["SecondsBeforeTimeout","integer"],["SecondsUntilAutoPause","integer"],["AutoPause","boolean"],["MinCapacity","integer"],["MaxCapacity","integer"]],"DBClusterRole":[["RoleArn","string",1],["FeatureName","string"]],"Endpoint":[["Address","string"],["Port","string"]],"ReadEndpoint":[["Address","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClusterScalabilityType","DBInstanceParameterGroupName","DeleteAutomatedBackups","MasterUserAuthenticationType","MasterUserPassword","RestoreToTime","RestoreType","SnapshotIdentifier","SourceDBClusterIdentifier","SourceDbClusterResourceId","SourceRegion","UseLatestRestorableTime"],"co":["AvailabilityZones","ClusterScalabilityType","DBClusterIdentifier","DBSubnetGroupName","DBSystemId","DatabaseName","EngineMode","KmsKeyId","PubliclyAccessible","RestoreToTime","RestoreType","SnapshotIdentifier","SourceDBClusterIdentifier","SourceDbClusterResourceId","SourceRegion","StorageEncrypted","UseLatestRestorableTime"],"ro":["DBClusterArn","DBClusterResourceId","Endpoint","Endpoint/Address","Endpoint/Port","ReadEndpoint","ReadEndpoint/Address","MasterUserSecret/SecretArn","StorageEncryptionType","StorageThroughput"],"uo":["Tags"],"pt":{"DBClusterIdentifier":"$lowercase(DBClusterIdentifier)","DBClusterParameterGroupName":"$lowercase(DBClusterParameterGroupName)","DBSubnetGroupName":"$lowercase(DBSubnetGroupName)","EnableHttpEndpoint":"$lowercase($string(EngineMode)) = \'serverless\' ? EnableHttpEndpoint : ($lowercase($string(Engine)) in [\'aurora-postgresql\', \'aurora-mysql\'] ? EnableHttpEndpoint : false )","Engine":"$lowercase(Engine)","EngineVersion":"$join([$string(EngineVersion), \\".*\\"])","KmsKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", KmsKeyId])","MasterUserSecret/KmsKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", MasterUserSecret.KmsKeyId])","NetworkType":"$lowercase(NetworkType)","PerformanceInsightsKmsKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", PerformanceInsightsKmsKeyId])","PreferredMaintenanceWindow":"$lowercase(PreferredMaintenanceWindow)","SnapshotIdentifier":"$lowercase(SnapshotIdentifier)","SourceDBClusterIdentifier":"$lowercase(SourceDBClusterIdentifier)","StorageType":"$lowercase(StorageType)"},"tg":[true,true,true],"nm":{"path":"DBClusterIdentifier","min":1,"max":63,"pattern":"^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$"}},"wait":{"timeout":3600000},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster:${DbClusterInstanceName}"}');
 /** A {@link DBCluster} instance: its attributes as typed outputs. */
 export type DBCluster = InstanceType<typeof DBCluster>;
 
@@ -198,6 +230,8 @@ export interface DBClusterArgs {
    * Example: `2015-03-07T23:45:00Z`
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restoreToTime?: string;
   /**
@@ -241,6 +275,8 @@ export interface DBClusterArgs {
    * Example: `my-cluster1`
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbClusterIdentifier?: string;
   /**
@@ -278,6 +314,8 @@ export interface DBClusterArgs {
    * Tags to assign to the DB cluster.
    *
    * Valid for Cluster Type: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
@@ -425,6 +463,8 @@ export interface DBClusterArgs {
    * - Cannot be specified if `SourceDbClusterResourceId` is specified. You must specify either `SourceDBClusterIdentifier` or `SourceDbClusterResourceId` , but not both.
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sourceDBClusterIdentifier?: string;
   /**
@@ -433,6 +473,8 @@ export interface DBClusterArgs {
    * > If you specify the `SourceDBClusterIdentifier` , `SnapshotIdentifier` , or `GlobalClusterIdentifier` property, don't specify this property. The value is inherited from the source DB cluster, the snapshot, or the primary DB cluster for the global database cluster, respectively. 
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z]{1}[a-zA-Z0-9_]*$`.
    */
   masterUsername?: string;
   /**
@@ -491,6 +533,8 @@ export interface DBClusterArgs {
    * Constraints:
    *
    * - If specified, this value must be set to a number from 0 to 259,200 (72 hours).
+   *
+   * Range: at least 0.
    */
   backtrackWindow?: number;
   /**
@@ -506,6 +550,8 @@ export interface DBClusterArgs {
    *
    * - The DB parameter group must be in the same DB parameter group family as this DB cluster.
    * - The `DBInstanceParameterGroupName` parameter is valid in combination with the `AllowMajorVersionUpgrade` parameter for a major version upgrade only.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   dbInstanceParameterGroupName?: string;
   /**
@@ -540,6 +586,8 @@ export interface DBClusterArgs {
    * After you restore a DB cluster with a `SnapshotIdentifier` property, you must specify the same `SnapshotIdentifier` property for any future updates to the DB cluster. When you specify this property for an update, the DB cluster is not restored from the snapshot again, and the data in the database is not changed. However, if you don't specify the `SnapshotIdentifier` property, an empty DB cluster is created, and the original DB cluster is deleted. If you specify a property that is different from the previous snapshot restore property, a new DB cluster is restored from the specified `SnapshotIdentifier` property, and the original DB cluster is deleted.
    *
    * If you specify the `SnapshotIdentifier` property to restore a DB cluster (as opposed to specifying it for DB cluster updates), then don't specify the following properties: …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotIdentifier?: string;
   /**
@@ -594,6 +642,8 @@ export interface DBClusterArgs {
    * For information about Aurora global databases, see [Working with Amazon Aurora Global Databases](https://docs.aws.amazon.com/AmazonRDS/latest/AuroraUserGuide/aurora-global-database.html) in the *Amazon Aurora User Guide* .
    *
    * Valid for: Aurora DB clusters only
+   *
+   * Length: 0–63. Pattern: `^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   globalClusterIdentifier?: string;
   /**
@@ -605,6 +655,8 @@ export interface DBClusterArgs {
    * If you don't specify a `RestoreType` value, then the new DB cluster is restored as a full copy of the source DB cluster.
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restoreType?: string;
   /**
@@ -661,12 +713,16 @@ export interface DBClusterArgs {
    * The AWS Region which contains the source DB cluster when replicating a DB cluster. For example, `us-east-1` .
    *
    * Valid for: Aurora DB clusters only
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sourceRegion?: string;
   /**
    * A value that indicates whether to restore the DB cluster to the latest restorable backup time. By default, the DB cluster is not restored to the latest restorable backup time.
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   useLatestRestorableTime?: boolean;
   /**
@@ -721,6 +777,8 @@ export interface DBClusterArgs {
    * - Must be a value from 1 to 35
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Range: at least 1.
    */
   backupRetentionPeriod?: number;
   /**
@@ -741,6 +799,8 @@ export interface DBClusterArgs {
    * Specifies the scalability mode of the Aurora DB cluster. When set to `limitless` , the cluster operates as an Aurora Limitless Database, allowing you to create a DB shard group for horizontal scaling (sharding) capabilities. When set to `standard` (the default), the cluster uses normal DB instance creation.
    *
    * *Important:* Automated backup retention isn't supported with Aurora Limitless Database clusters. If you set this property to `limitless` , you cannot set `DeleteAutomatedBackups` to `false` . To create a backup, use manual snapshots instead.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   clusterScalabilityType?: string;
   /**
@@ -751,7 +811,11 @@ export interface DBClusterArgs {
    * Valid for Cluster Type: Aurora DB clusters and Multi-AZ DB clusters
    */
   databaseInsightsMode?: string;
-  /** Specifies whether to remove automated backups immediately after the DB cluster is deleted. This parameter isn't case-sensitive. The default is to remove automated backups immediately after the DB cluster is deleted, unless the AWS Backup policy specifies a point-in-time restore rule. */
+  /**
+   * Specifies whether to remove automated backups immediately after the DB cluster is deleted. This parameter isn't case-sensitive. The default is to remove automated backups immediately after the DB cluster is deleted, unless the AWS Backup policy specifies a point-in-time restore rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deleteAutomatedBackups?: boolean;
   /**
    * Specifies whether to enable this DB cluster to forward write operations to the primary cluster of a global cluster (Aurora global database). By default, write operations are not allowed on Aurora DB clusters that are secondary clusters in an Aurora global database.
@@ -791,9 +855,15 @@ export interface DBClusterArgs {
    * Valid for Cluster Type: Aurora DB clusters and Multi-AZ DB clusters
    *
    * This option is only valid for RDS for MySQL, RDS for MariaDB, RDS for PostgreSQL, Aurora MySQL, and Aurora PostgreSQL engines.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   masterUserAuthenticationType?: string;
-  /** The resource ID of the source DB cluster from which to restore. */
+  /**
+   * The resource ID of the source DB cluster from which to restore.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceDbClusterResourceId?: string;
 }
 
@@ -811,6 +881,8 @@ export interface DBClusterOutputs extends DBClusterArgs {
    * Example: `my-cluster1`
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbClusterIdentifier: string;
   /** The ``Endpoint`` return value specifies the connection endpoint for the primary instance of the DB cluster. */
@@ -994,7 +1066,7 @@ export interface DBClusterReadEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbclusterparametergroup.html | CloudFormation: AWS::RDS::DBClusterParameterGroup}
  */
-export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::RDS::DBClusterParameterGroup", "aws:rds:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["DBClusterParameterGroupName","string",66],["Tags",["array",["ref","Tag"]]]],"id":["DBClusterParameterGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-pg:${ClusterParameterGroupName}"}');
+export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::RDS::DBClusterParameterGroup", "aws:rds:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["DBClusterParameterGroupName","string",66],["Tags",["array",["ref","Tag"]]]],"id":["DBClusterParameterGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DBClusterParameterGroupName","Description","Family"],"uo":["Tags"],"pt":{"DBClusterParameterGroupName":"$lowercase(DBClusterParameterGroupName)"},"tg":[true,true,true],"nm":{"path":"DBClusterParameterGroupName","min":1,"pattern":"^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-pg:${ClusterParameterGroupName}"}');
 /** A {@link DBClusterParameterGroup} instance: its attributes as typed outputs. */
 export type DBClusterParameterGroup = InstanceType<typeof DBClusterParameterGroup>;
 
@@ -1049,9 +1121,15 @@ export interface DBClusterParameterGroupArgs {
    * - Must not match the name of an existing DB cluster parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbClusterParameterGroupName?: string;
-  /** Tags to assign to the DB cluster parameter group. */
+  /**
+   * Tags to assign to the DB cluster parameter group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1065,6 +1143,8 @@ export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupA
    * - Must not match the name of an existing DB cluster parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbClusterParameterGroupName: string;
 }
@@ -1080,7 +1160,7 @@ export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbinstance.html | CloudFormation: AWS::RDS::DBInstance}
  */
-export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::RDS::DBInstance", "aws:rds:DBInstance", '{"p":[["StorageEncrypted","boolean",66],["Timezone","string",66],["Port","string",66],["DBClusterIdentifier","string",66],["StorageThroughput","integer"],["MonitoringInterval","integer"],["DBParameterGroupName","string",4],["MultiAZ","boolean",4],["Engine","string",4],["Tags",["array",["ref","Tag"]]],["PerformanceInsightsKMSKeyId","string",4],["SourceDBInstanceIdentifier","string",4],["EngineVersion","string"],["StorageType","string",4],["KmsKeyId","string",66],["DBInstanceClass","string"],["DeleteAutomatedBackups","boolean"],["PerformanceInsightsRetentionPeriod","integer"],["AvailabilityZone","string",4],["OptionGroupName","string"],["EnablePerformanceInsights","boolean"],["AutoMinorVersionUpgrade","boolean",4],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["DBInstanceIdentifier","string",66],["AllocatedStorage","string"],["MasterUserPassword","string",48],["MasterUserSecret",["ref","MasterUserSecret"]],["NcharCharacterSetName","string",66],["SourceDBClusterIdentifier","string",4],["DBSecurityGroups",["array","string"]],["MasterUsername","string",66],["MaxAllocatedStorage","integer"],["PromotionTier","integer"],["PubliclyAccessible","boolean"],["Domain","string"],["DomainFqdn","string"],["CharacterSetName","string",66],["MonitoringRoleArn","string"],["AssociatedRoles",["array",["ref","DBInstanceRole"]]],["DomainOu","string"],["DBClusterSnapshotIdentifier","string",4],["SourceDBInstanceAutomatedBackupsArn","string",4],["ProcessorFeatures",["array",["ref","ProcessorFeature"]]],["PreferredBackupWindow","string"],["RestoreTime","string",4],["CertificateRotationRestart","boolean"],["NetworkType","string"],["CopyTagsToSnapshot","boolean"],["DomainIAMRoleName","string"],["ReplicaMode","string"],["LicenseModel","string"],["DomainDnsIps",["array","string"]],["PreferredMaintenanceWindow","string",4],["Iops","integer"],["SourceRegion","string",66],["UseLatestRestorableTime","boolean",4],["CACertificateIdentifier","string"],["ManageMasterUserPassword","boolean"],["SourceDbiResourceId","string",4],["DomainAuthSecretArn","string"],["AutomaticBackupReplicationRegion","string"],["VPCSecurityGroups",["array","string"]],["AllowMajorVersionUpgrade","boolean"],["DBName","string",66],["EnableIAMDatabaseAuthentication","boolean"],["BackupRetentionPeriod","integer",4],["CustomIAMInstanceProfile","string",66],["DBSnapshotIdentifier","string",4],["EnableCloudwatchLogsExports",["array","string"]],["UseDefaultProcessorFeatures","boolean"],["AutomaticBackupReplicationKmsKeyId","string"],["AutomaticBackupReplicationRetentionPeriod","integer"],["BackupTarget","string",66],["DatabaseInsightsMode","string"],["DBSystemId","string",66],["DedicatedLogVolume","boolean"],["EngineLifecycleSupport","string"],["MasterUserAuthenticationType","string"],["TdeCredentialArn","string"],["TdeCredentialPassword","string",48],["ApplyImmediately","boolean"],["AdditionalStorageVolumes",["array",["ref","AdditionalStorageVolume"]]],["DBInstanceArn","string",72],["DbiResourceId","string",8],["AutomaticRestartTime","string",8],["CertificateDetails",["ref","CertificateDetails"],8],["Endpoint",["ref","Endpoint"],8],["DBInstanceStatus","string",8],["InstanceCreateTime","string",8],["IsStorageConfigUpgradeAvailable","boolean",8],["LatestRestorableTime","string",8],["ListenerEndpoint",["ref","Endpoint"],8],["PercentProgress","string",8],["ReadReplicaDBClusterIdentifiers",["array","string"],8],["ReadReplicaDBInstanceIdentifiers",["array","string"],8],["ResumeFullAutomationModeTime","string",8],["SecondaryAvailabilityZone","string",8],["StatusInfos",["array",["ref","DBInstanceStatusInfo"]],8],["StorageOperationStatus","string",8],["StorageOperationPercentProgress","integer",8]],"id":["DBInstanceIdentifier"],"d":{"MasterUserSecret":[["SecretArn","string"],["KmsKeyId","string"]],"DBInstanceRole":[["RoleArn","string",1],["FeatureName","string",1]],"ProcessorFeature":[["Value","string"],["Name",["enum","coreCount","threadsPerCore"]]],"AdditionalStorageVolume":[["VolumeName","string"],["StorageType","string"],["AllocatedStorage","string"],["Iops","integer"],["MaxAllocatedStorage","integer"],["StorageThroughput","integer"],["StorageOperationStatus","string"],["StorageOperationPercentProgress","integer"]],"CertificateDetails":[["CAIdentifier","string"],["ValidTill","string"]],"Endpoint":[["Address","string"],["Port","string"],["HostedZoneId","string"]],"DBInstanceStatusInfo":[["Message","string"],["Normal","boolean"],["Status","string"],["StatusType","string"]]},"tags":["Tags","standard"],"wait":{"timeout":3600000,"failWhen":{"op":"in","path":["dbInstanceStatus"],"values":["failed","incompatible-network","incompatible-option-group","incompatible-parameters","incompatible-restore","insufficient-capacity","restore-error","storage-full","inaccessible-encryption-credentials"]}},"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DbInstanceName}"}');
+export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::RDS::DBInstance", "aws:rds:DBInstance", '{"p":[["StorageEncrypted","boolean",66],["Timezone","string",66],["Port","string"],["DBClusterIdentifier","string",66],["StorageThroughput","integer"],["MonitoringInterval","integer"],["DBParameterGroupName","string",4],["MultiAZ","boolean",4],["Engine","string",4],["Tags",["array",["ref","Tag"]]],["PerformanceInsightsKMSKeyId","string",4],["SourceDBInstanceIdentifier","string",20],["EngineVersion","string"],["StorageType","string",4],["KmsKeyId","string",66],["DBInstanceClass","string"],["DeleteAutomatedBackups","boolean",16],["PerformanceInsightsRetentionPeriod","integer"],["AvailabilityZone","string",4],["OptionGroupName","string"],["EnablePerformanceInsights","boolean"],["AutoMinorVersionUpgrade","boolean",4],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["DBInstanceIdentifier","string",66],["AllocatedStorage","string"],["MasterUserPassword","string",48],["MasterUserSecret",["ref","MasterUserSecret"]],["NcharCharacterSetName","string",66],["SourceDBClusterIdentifier","string",4],["DBSecurityGroups",["array","string"]],["MasterUsername","string",66],["MaxAllocatedStorage","integer"],["PromotionTier","integer"],["PubliclyAccessible","boolean"],["Domain","string"],["DomainFqdn","string"],["CharacterSetName","string",66],["MonitoringRoleArn","string"],["AssociatedRoles",["array",["ref","DBInstanceRole"]]],["DomainOu","string"],["DBClusterSnapshotIdentifier","string",4],["SourceDBInstanceAutomatedBackupsArn","string",20],["ProcessorFeatures",["array",["ref","ProcessorFeature"]]],["PreferredBackupWindow","string"],["RestoreTime","string",20],["CertificateRotationRestart","boolean",16],["NetworkType","string"],["CopyTagsToSnapshot","boolean"],["DomainIAMRoleName","string"],["ReplicaMode","string"],["LicenseModel","string"],["DomainDnsIps",["array","string"]],["PreferredMaintenanceWindow","string",4],["Iops","integer"],["SourceRegion","string",82],["UseLatestRestorableTime","boolean",20],["CACertificateIdentifier","string"],["ManageMasterUserPassword","boolean"],["SourceDbiResourceId","string",20],["DomainAuthSecretArn","string"],["AutomaticBackupReplicationRegion","string"],["VPCSecurityGroups",["array","string"]],["AllowMajorVersionUpgrade","boolean",16],["DBName","string",66],["EnableIAMDatabaseAuthentication","boolean"],["BackupRetentionPeriod","integer",4],["CustomIAMInstanceProfile","string",66],["DBSnapshotIdentifier","string",20],["EnableCloudwatchLogsExports",["array","string"]],["UseDefaultProcessorFeatures","boolean",16],["AutomaticBackupReplicationKmsKeyId","string",16],["AutomaticBackupReplicationRetentionPeriod","integer"],["BackupTarget","string",66],["DatabaseInsightsMode","string"],["DBSystemId","string",66],["DedicatedLogVolume","boolean"],["EngineLifecycleSupport","string"],["MasterUserAuthenticationType","string",16],["TdeCredentialArn","string"],["TdeCredentialPassword","string",48],["ApplyImmediately","boolean",16],["AdditionalStorageVolumes",["array",["ref","AdditionalStorageVolume"]]],["DBInstanceArn","string",72],["DbiResourceId","string",8],["AutomaticRestartTime","string",8],["CertificateDetails",["ref","CertificateDetails"],8],["Endpoint",["ref","Endpoint"],8],["DBInstanceStatus","string",8],["InstanceCreateTime","string",8],["IsStorageConfigUpgradeAvailable","boolean",8],["LatestRestorableTime","string",8],["ListenerEndpoint",["ref","Endpoint"],8],["PercentProgress","string",8],["ReadReplicaDBClusterIdentifiers",["array","string"],8],["ReadReplicaDBInstanceIdentifiers",["array","string"],8],["ResumeFullAutomationModeTime","string",8],["SecondaryAvailabilityZone","string",8],["StatusInfos",["array",["ref","DBInstanceStatusInfo"]],8],["StorageOperationStatus","string",8],["StorageOperationPercentProgress","integer",8]],"id":["DBInstanceIdentifier"],"d":{"MasterUserSecret":[["SecretArn","string"],["KmsKeyId","string"]],"DBInstanceRole":[["RoleArn","string",1],["FeatureName","string",1]],"ProcessorFeature":[["Value","string"],["Name",["enum","coreCount","threadsPerCore"]]],"AdditionalStorageVolume":[["VolumeName","string"],["StorageType","string"],["AllocatedStorage","string"],["Iops","integer"],["MaxAllocatedStorage","integer"],["StorageThroughput","integer"],["StorageOperationStatus","string"],["StorageOperationPercentProgress","integer"]],"CertificateDetails":[["CAIdentifier","string"],["ValidTill","string"]],"Endpoint":[["Address","string"],["Port","string"],["HostedZoneId","string"]],"DBInstanceStatusInfo":[["Message","string"],["Normal","boolean"],["Status","string"],["StatusType","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllowMajorVersionUpgrade","AutomaticBackupReplicationKmsKeyId","CertificateRotationRestart","DBSnapshotIdentifier","DeleteAutomatedBackups","MasterUserAuthenticationType","MasterUserPassword","RestoreTime","SourceDBInstanceAutomatedBackupsArn","SourceDBInstanceIdentifier","SourceDbiResourceId","SourceRegion","TdeCredentialPassword","UseDefaultProcessorFeatures","UseLatestRestorableTime","ApplyImmediately"],"co":["BackupTarget","CharacterSetName","CustomIAMInstanceProfile","DBClusterIdentifier","DBInstanceIdentifier","DBName","DBSubnetGroupName","DBSystemId","KmsKeyId","MasterUsername","NcharCharacterSetName","SourceRegion","StorageEncrypted","Timezone"],"ro":["AutomaticRestartTime","CertificateDetails","CertificateDetails/CAIdentifier","CertificateDetails/ValidTill","Endpoint","Endpoint/Address","Endpoint/Port","Endpoint/HostedZoneId","DbiResourceId","DBInstanceArn","DBInstanceStatus","InstanceCreateTime","IsStorageConfigUpgradeAvailable","LatestRestorableTime","ListenerEndpoint","ListenerEndpoint/Address","ListenerEndpoint/Port","ListenerEndpoint/HostedZoneId","MasterUserSecret/SecretArn","PercentProgress","ReadReplicaDBClusterIdentifiers","ReadReplicaDBInstanceIdentifiers","ResumeFullAutomationModeTime","SecondaryAvailabilityZone","StatusInfos"],"uo":["Tags"],"pt":{"DBClusterIdentifier":"$lowercase(DBClusterIdentifier)","DBClusterSnapshotIdentifier":"$lowercase(DBClusterSnapshotIdentifier)","DBInstanceIdentifier":"$lowercase(DBInstanceIdentifier)","DBName":"$lowercase(DBName) $OR $uppercase(DBName)","DBParameterGroupName":"$lowercase(DBParameterGroupName)","DBSnapshotIdentifier":"$lowercase(DBSnapshotIdentifier)","DBSubnetGroupName":"$lowercase(DBSubnetGroupName)","DBSystemId":"$uppercase(DBSystemId)","Engine":"$lowercase(Engine)","EngineVersion":"$join([$string(EngineVersion), \\".*\\"])","KmsKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", KmsKeyId])","MasterUserSecret/KmsKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", MasterUserSecret.KmsKeyId])","NetworkType":"$lowercase(NetworkType)","OptionGroupName":"$lowercase(OptionGroupName)","PerformanceInsightsKMSKeyId":"$join([\\"arn:.+?:kms:.+?:.+?:key\\\\/\\", PerformanceInsightsKMSKeyId])","PreferredMaintenanceWindow":"$lowercase(PreferredMaintenanceWindow)","SourceDBInstanceAutomatedBackupsArn":"$lowercase(SourceDBInstanceAutomatedBackupsArn)","SourceDBInstanceIdentifier":"$lowercase(SourceDBInstanceIdentifier)","StorageType":"$lowercase(StorageType)"},"dep":["TdeCredentialArn","TdeCredentialPassword"],"tg":[true,true,true],"nm":{"path":"DBInstanceIdentifier","min":1,"max":63,"pattern":"^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$"}},"wait":{"timeout":3600000,"failWhen":{"op":"in","path":["dbInstanceStatus"],"values":["failed","incompatible-network","incompatible-option-group","incompatible-parameters","incompatible-restore","insufficient-capacity","restore-error","storage-full","inaccessible-encryption-credentials"]}},"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DbInstanceName}"}');
 /** A {@link DBInstance} instance: its attributes as typed outputs. */
 export type DBInstance = InstanceType<typeof DBInstance>;
 /** Every value of `DBInstanceStatus` (curated: the specification does not list them). */
@@ -1125,6 +1205,8 @@ export interface DBInstanceArgs {
    * Constraints:
    *
    * - For RDS for Microsoft SQL Server, the value can't be `1234` , `1434` , `3260` , `3343` , `3389` , `47001` , or `49152-49156` .
+   *
+   * Pattern: `^\d*$`.
    */
   port?: string;
   /**
@@ -1220,6 +1302,8 @@ export interface DBInstanceArgs {
    * The `SourceDBInstanceIdentifier` property determines whether a DB instance is a read replica. If you remove the `SourceDBInstanceIdentifier` property from your template and then update your stack, AWS CloudFormation promotes the read replica to a standalone DB instance.
    *
    * If you specify the `UseLatestRestorableTime` or `RestoreTime` properties in conjunction with the `SourceDBInstanceIdentifier` property, RDS restores the DB instance to the requested point in time, thereby creating a new DB instance. …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sourceDBInstanceIdentifier?: string;
   /**
@@ -1276,6 +1360,8 @@ export interface DBInstanceArgs {
    * *Amazon Aurora*
    *
    * Not applicable. When you delete a DB cluster, all automated backups for that DB cluster are deleted and can't be recovered. Manual DB cluster snapshots of the DB cluster are not deleted.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deleteAutomatedBackups?: boolean;
   /**
@@ -1345,6 +1431,8 @@ export interface DBInstanceArgs {
    * For information about constraints that apply to DB instance identifiers, see [Naming constraints in Amazon RDS](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/CHAP_Limits.html#RDS_Limits.Constraints) in the *Amazon RDS User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–63. Pattern: `^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbInstanceIdentifier?: string;
   /**
@@ -1372,6 +1460,8 @@ export interface DBInstanceArgs {
    * - Magnetic storage (standard): Must be an integer from 5 to 3072.
    *
    * *MariaDB* …
+   *
+   * Pattern: `^[0-9]*$`.
    */
   allocatedStorage?: string;
   /**
@@ -1482,6 +1572,8 @@ export interface DBInstanceArgs {
    * *RDS for Oracle*
    *
    * Constraints: …
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,127}$`.
    */
   masterUsername?: string;
   /**
@@ -1503,6 +1595,8 @@ export interface DBInstanceArgs {
    * Default: `1`
    *
    * Valid Values: `0 - 15`
+   *
+   * Range: at least 0.
    */
   promotionTier?: number;
   /**
@@ -1580,6 +1674,8 @@ export interface DBInstanceArgs {
    * The Amazon Resource Name (ARN) of the replicated automated backups from which to restore, for example, `arn:aws:rds:us-east-1:123456789012:auto-backup:ab-L2IJCEXJP7XQ7HOJ4SIEXAMPLE` .
    *
    * This setting doesn't apply to RDS Custom.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sourceDBInstanceAutomatedBackupsArn?: string;
   /**
@@ -1613,6 +1709,8 @@ export interface DBInstanceArgs {
    * - Can't be specified if the `UseLatestRestorableTime` parameter is enabled.
    *
    * Example: `2009-09-07T23:45:00Z`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restoreTime?: string;
   /**
@@ -1628,6 +1726,8 @@ export interface DBInstanceArgs {
    * - For more information about rotating your SSL/TLS certificate for Aurora DB engines, see [Rotating Your SSL/TLS Certificate](https://docs.aws.amazon.com/AmazonRDS/latest/AuroraUserGuide/UsingWithRDS.SSL-certificate-rotation.html) in the *Amazon Aurora User Guide* .
    *
    * This setting doesn't apply to RDS Custom DB instances.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   certificateRotationRestart?: boolean;
   /**
@@ -1720,7 +1820,11 @@ export interface DBInstanceArgs {
    * - For RDS for SQL Server - Must be a multiple between 1 and 50 of the storage amount for the DB instance.
    */
   iops?: number;
-  /** The ID of the region that contains the source DB instance for the read replica. */
+  /**
+   * The ID of the region that contains the source DB instance for the read replica.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceRegion?: string;
   /**
    * Specifies whether the DB instance is restored from the latest backup time. By default, the DB instance isn't restored from the latest backup time. This parameter applies to point-in-time recovery. For more information, see [Restoring a DB instance to a specified time](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_PIT.html) in the in the *Amazon RDS User Guide* .
@@ -1728,6 +1832,8 @@ export interface DBInstanceArgs {
    * Constraints:
    *
    * - Can't be specified if the `RestoreTime` parameter is provided.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   useLatestRestorableTime?: boolean;
   /**
@@ -1746,7 +1852,11 @@ export interface DBInstanceArgs {
    * - Can't manage the master user password with AWS Secrets Manager if `MasterUserPassword` is specified.
    */
   manageMasterUserPassword?: boolean;
-  /** The resource ID of the source DB instance from which to restore. */
+  /**
+   * The resource ID of the source DB instance from which to restore.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceDbiResourceId?: string;
   /**
    * The ARN for the Secrets Manager secret with the credentials for the user joining the domain.
@@ -1768,6 +1878,8 @@ export interface DBInstanceArgs {
    * A value that indicates whether major version upgrades are allowed. Changing this parameter doesn't result in an outage and the change is asynchronously applied as soon as possible.
    *
    * Constraints: Major version upgrades must be allowed when specifying a value for the `EngineVersion` parameter that is a different major version than the DB instance's current version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   allowMajorVersionUpgrade?: boolean;
   /**
@@ -1824,6 +1936,8 @@ export interface DBInstanceArgs {
    *
    * - Must be a value from 0 to 35
    * - Can't be set to 0 if the DB instance is a source to read replicas
+   *
+   * Range: at least 0.
    */
   backupRetentionPeriod?: number;
   /**
@@ -1846,6 +1960,8 @@ export interface DBInstanceArgs {
    * By specifying this property, you can create a DB instance from the specified DB snapshot. If the `DBSnapshotIdentifier` property is an empty string or the `AWS::RDS::DBInstance` declaration has no `DBSnapshotIdentifier` property, AWS CloudFormation creates a new database. If the property contains a value (other than an empty string), AWS CloudFormation creates a database from the specified snapshot. If a snapshot with the specified name doesn't exist, AWS CloudFormation can't create the database and it rolls back the stack.
    *
    * Some DB instance properties aren't valid when you restore from a snapshot, such as the `MasterUsername` and `MasterUserPassword` properties, and the point-in-time recovery properties `RestoreTime` and `UseLatestRestorableTime` . For information about the properties that you can specify, see the [`RestoreDBInstanceFromDBSnapshot`](https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_RestoreDBInstanceFromDBSnapshot.html) action in the *Amazon RDS API Reference* . …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   dbSnapshotIdentifier?: string;
   /**
@@ -1884,14 +2000,22 @@ export interface DBInstanceArgs {
    * Specifies whether the DB instance class of the DB instance uses its default processor features.
    *
    * This setting doesn't apply to RDS Custom DB instances.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   useDefaultProcessorFeatures?: boolean;
-  /** The AWS KMS key identifier for encryption of the replicated automated backups. The KMS key ID is the Amazon Resource Name (ARN) for the KMS encryption key in the destination AWS Region , for example, `arn:aws:kms:us-east-1:123456789012:key/AKIAIOSFODNN7EXAMPLE` . */
+  /**
+   * The AWS KMS key identifier for encryption of the replicated automated backups. The KMS key ID is the Amazon Resource Name (ARN) for the KMS encryption key in the destination AWS Region , for example, `arn:aws:kms:us-east-1:123456789012:key/AKIAIOSFODNN7EXAMPLE` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   automaticBackupReplicationKmsKeyId?: string;
   /**
    * The retention period for automated backups in a different AWS Region. Use this parameter to set a unique retention period that only applies to cross-Region automated backups. To enable automated backups in a different Region, specify a positive value for the `AutomaticBackupReplicationRegion` parameter.
    *
    * If not specified, this parameter defaults to the value of the `BackupRetentionPeriod` parameter. The maximum allowed value is 35.
+   *
+   * Range: at least 1.
    */
   automaticBackupReplicationRetentionPeriod?: number;
   /**
@@ -1941,10 +2065,17 @@ export interface DBInstanceArgs {
    * - `iam-db-auth` - Use IAM database authentication for the master user.
    *
    * This option is only valid for RDS for MySQL, RDS for MariaDB, RDS for PostgreSQL, Aurora MySQL, and Aurora PostgreSQL engines.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   masterUserAuthenticationType?: string;
+  /** @deprecated The CloudFormation registry marks `TdeCredentialArn` of AWS::RDS::DBInstance deprecated. */
   tdeCredentialArn?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * @deprecated The CloudFormation registry marks `TdeCredentialPassword` of AWS::RDS::DBInstance deprecated.
+   */
   tdeCredentialPassword?: string;
   /**
    * Specifies whether changes to the DB instance and any pending modifications are applied immediately, regardless of the `PreferredMaintenanceWindow` setting. If set to `false` , changes are applied during the next maintenance window. Until RDS applies the changes, the DB instance remains in a drift state. As a result, the configuration doesn't fully reflect the requested modifications and temporarily diverges from the intended state.
@@ -1952,6 +2083,8 @@ export interface DBInstanceArgs {
    * In addition to the settings described in [Modifying a DB instance](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/Overview.DBInstance.Modifying.html) , this property also determines whether the DB instance reboots when a static parameter is modified in the associated DB parameter group.
    *
    * Default: `true`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   applyImmediately?: boolean;
   /** The additional storage volumes associated with the DB instance. RDS supports additional storage volumes for RDS for Oracle and RDS for SQL Server. */
@@ -1966,6 +2099,8 @@ export interface DBInstanceOutputs extends DBInstanceArgs {
    * For information about constraints that apply to DB instance identifiers, see [Naming constraints in Amazon RDS](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/CHAP_Limits.html#RDS_Limits.Constraints) in the *Amazon RDS User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–63. Pattern: `^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbInstanceIdentifier: string;
   /** The Amazon Resource Name (ARN) for the DB instance. */
@@ -2075,7 +2210,11 @@ export interface DBInstanceAdditionalStorageVolume {
    *  Valid Values: ``GP3 | IO2``
    */
   storageType?: string;
-  /** The amount of storage allocated for the additional storage volume, in gibibytes (GiB). The minimum is 20 GiB. The maximum is 65,536 GiB (64 TiB). */
+  /**
+   * The amount of storage allocated for the additional storage volume, in gibibytes (GiB). The minimum is 20 GiB. The maximum is 65,536 GiB (64 TiB).
+   *
+   * Pattern: `^[0-9]*$`.
+   */
   allocatedStorage?: string;
   /** The number of I/O operations per second (IOPS) provisioned for the additional storage volume. */
   iops?: number;
@@ -2150,7 +2289,7 @@ export interface DBInstanceDBInstanceStatusInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbparametergroup.html | CloudFormation: AWS::RDS::DBParameterGroup}
  */
-export const DBParameterGroup = cloudControlType<DBParameterGroupArgs, DBParameterGroupOutputs>("AWS::RDS::DBParameterGroup", "aws:rds:DBParameterGroup", '{"p":[["DBParameterGroupName","string",66],["Description","string",67],["Parameters","json"],["Family","string",67],["Tags",["array",["ref","Tag"]]],["DBParameterGroupArn","string",72]],"id":["DBParameterGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:pg:${ParameterGroupName}"}');
+export const DBParameterGroup = cloudControlType<DBParameterGroupArgs, DBParameterGroupOutputs>("AWS::RDS::DBParameterGroup", "aws:rds:DBParameterGroup", '{"p":[["DBParameterGroupName","string",66],["Description","string",67],["Parameters","json"],["Family","string",67],["Tags",["array",["ref","Tag"]]],["DBParameterGroupArn","string",72]],"id":["DBParameterGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DBParameterGroupName","Description","Family"],"uo":["Tags"],"pt":{"DBParameterGroupName":"$lowercase(DBParameterGroupName)"},"tg":[true,true,true],"nm":{"path":"DBParameterGroupName","pattern":"^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:pg:${ParameterGroupName}"}');
 /** A {@link DBParameterGroup} instance: its attributes as typed outputs. */
 export type DBParameterGroup = InstanceType<typeof DBParameterGroup>;
 
@@ -2168,6 +2307,8 @@ export interface DBParameterGroupArgs {
    * If you don't specify a value for `DBParameterGroupName` property, a name is automatically created for the DB parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbParameterGroupName?: string;
   /** Provides the customer-specified description for this DB parameter group. */
@@ -2211,7 +2352,11 @@ export interface DBParameterGroupArgs {
    * - `sqlserver-web`
    */
   family: string;
-  /** Tags to assign to the DB parameter group. */
+  /**
+   * Tags to assign to the DB parameter group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2229,6 +2374,8 @@ export interface DBParameterGroupOutputs extends DBParameterGroupArgs {
    * If you don't specify a value for `DBParameterGroupName` property, a name is automatically created for the DB parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbParameterGroupName: string;
   dbParameterGroupArn: string;
@@ -2249,7 +2396,7 @@ export interface DBParameterGroupOutputs extends DBParameterGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbproxy.html | CloudFormation: AWS::RDS::DBProxy}
  */
-export const DBProxy = cloudControlType<DBProxyArgs, DBProxyOutputs>("AWS::RDS::DBProxy", "aws:rds:DBProxy", '{"p":[["RequireTLS","boolean"],["DBProxyName","string",67],["IdleClientTimeout","integer"],["VpcSecurityGroupIds",["array","string"]],["Auth",["array",["ref","AuthFormat"]]],["DebugLogging","boolean"],["VpcSubnetIds",["array","string"],67],["RoleArn","string",1],["EngineFamily",["enum","MYSQL","POSTGRESQL","SQLSERVER"],67],["Tags",["array",["ref","TagFormat"]]],["DefaultAuthScheme",["enum","IAM_AUTH","NONE"]],["EndpointNetworkType",["enum","IPV4","IPV6","DUAL"],66],["TargetConnectionNetworkType",["enum","IPV4","IPV6"],66],["Endpoint","string",8],["VpcId","string",8],["DBProxyArn","string",72]],"id":["DBProxyName"],"d":{"AuthFormat":[["SecretArn","string"],["Description","string"],["IAMAuth",["enum","DISABLED","REQUIRED","ENABLED"]],["ClientPasswordAuthType",["enum","MYSQL_NATIVE_PASSWORD","MYSQL_CACHING_SHA2_PASSWORD","POSTGRES_SCRAM_SHA_256","POSTGRES_MD5","SQL_SERVER_AUTHENTICATION"]],["AuthScheme",["enum","SECRETS"]]],"TagFormat":[["Value","string"],["Key","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:db-proxy:${DbProxyId}"}');
+export const DBProxy = cloudControlType<DBProxyArgs, DBProxyOutputs>("AWS::RDS::DBProxy", "aws:rds:DBProxy", '{"p":[["RequireTLS","boolean"],["DBProxyName","string",67],["IdleClientTimeout","integer"],["VpcSecurityGroupIds",["array","string"]],["Auth",["array",["ref","AuthFormat"]]],["DebugLogging","boolean"],["VpcSubnetIds",["array","string"],67],["RoleArn","string",1],["EngineFamily",["enum","MYSQL","POSTGRESQL","SQLSERVER"],67],["Tags",["array",["ref","TagFormat"]]],["DefaultAuthScheme",["enum","IAM_AUTH","NONE"]],["EndpointNetworkType",["enum","IPV4","IPV6","DUAL"],66],["TargetConnectionNetworkType",["enum","IPV4","IPV6"],66],["Endpoint","string",8],["VpcId","string",8],["DBProxyArn","string",72]],"id":["DBProxyName"],"d":{"AuthFormat":[["SecretArn","string"],["Description","string"],["IAMAuth",["enum","DISABLED","REQUIRED","ENABLED"]],["ClientPasswordAuthType",["enum","MYSQL_NATIVE_PASSWORD","MYSQL_CACHING_SHA2_PASSWORD","POSTGRES_SCRAM_SHA_256","POSTGRES_MD5","SQL_SERVER_AUTHENTICATION"]],["AuthScheme",["enum","SECRETS"]]],"TagFormat":[["Value","string"],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DBProxyName","EngineFamily","EndpointNetworkType","TargetConnectionNetworkType","VpcSubnetIds"],"ro":["DBProxyArn","Endpoint","VpcId"],"uo":["Auth","Tags","VpcSecurityGroupIds","VpcSubnetIds"],"pt":{"DBProxyName":"$lowercase(DBProxyName)"},"tg":[true,true,true]},"arn":"arn:${Partition}:rds:${Region}:${Account}:db-proxy:${DbProxyId}"}');
 /** A {@link DBProxy} instance: its attributes as typed outputs. */
 export type DBProxy = InstanceType<typeof DBProxy>;
 
@@ -2257,7 +2404,11 @@ export type DBProxy = InstanceType<typeof DBProxy>;
 export interface DBProxyArgs {
   /** Specifies whether Transport Layer Security (TLS) encryption is required for connections to the proxy. By enabling this setting, you can enforce encrypted TLS connections to the proxy. */
   requireTLS?: boolean;
-  /** The identifier for the proxy. This name must be unique for all proxies owned by your AWS account in the specified AWS Region . An identifier must begin with a letter and must contain only ASCII letters, digits, and hyphens; it can't end with a hyphen or contain two consecutive hyphens. */
+  /**
+   * The identifier for the proxy. This name must be unique for all proxies owned by your AWS account in the specified AWS Region . An identifier must begin with a letter and must contain only ASCII letters, digits, and hyphens; it can't end with a hyphen or contain two consecutive hyphens.
+   *
+   * Length: at most 64. Pattern: `[0-z]*`.
+   */
   dbProxyName: string;
   /** The number of seconds that a connection to the proxy can be inactive before the proxy disconnects it. You can set this value higher or lower than the connection timeout limit for the associated database. */
   idleClientTimeout?: number;
@@ -2265,13 +2416,23 @@ export interface DBProxyArgs {
    * One or more VPC security group IDs to associate with the new proxy.
    *
    * If you plan to update the resource, don't specify VPC security groups in a shared VPC.
+   *
+   * Items: at least 1.
    */
   vpcSecurityGroupIds?: string[];
-  /** The authorization mechanism that the proxy uses. */
+  /**
+   * The authorization mechanism that the proxy uses.
+   *
+   * Items: at least 1.
+   */
   auth?: DBProxyAuthFormat[];
   /** Specifies whether the proxy logs detailed connection and query information. When you enable `DebugLogging` , the proxy captures connection details and connection pool behavior from your queries. Debug logging increases CloudWatch costs and can impact proxy performance. Enable this option only when you need to troubleshoot connection or performance issues. */
   debugLogging?: boolean;
-  /** One or more VPC subnet IDs to associate with the new proxy. */
+  /**
+   * One or more VPC subnet IDs to associate with the new proxy.
+   *
+   * Items: at least 2.
+   */
   vpcSubnetIds: string[];
   /** The Amazon Resource Name (ARN) of the IAM role that the proxy uses to access secrets in AWS Secrets Manager. */
   roleArn: string;
@@ -2338,9 +2499,17 @@ export interface DBProxyAuthFormat {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rds-dbproxy-tagformat.html | CloudFormation: TagFormat}
  */
 export interface DBProxyTagFormat {
-  /** A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   value?: string;
-  /** A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   key?: string;
 }
 
@@ -2351,21 +2520,37 @@ export interface DBProxyTagFormat {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbproxyendpoint.html | CloudFormation: AWS::RDS::DBProxyEndpoint}
  */
-export const DBProxyEndpoint = cloudControlType<DBProxyEndpointArgs, DBProxyEndpointOutputs>("AWS::RDS::DBProxyEndpoint", "aws:rds:DBProxyEndpoint", '{"p":[["DBProxyEndpointName","string",67],["DBProxyName","string",67],["TargetRole",["enum","READ_WRITE","READ_ONLY"]],["VpcSecurityGroupIds",["array","string"]],["VpcSubnetIds",["array","string"],67],["Tags",["array",["ref","TagFormat"]]],["EndpointNetworkType",["enum","IPV4","IPV6","DUAL"],66],["DBProxyEndpointArn","string",72],["IsDefault","boolean",8],["VpcId","string",8],["Endpoint","string",8]],"id":["DBProxyEndpointName"],"d":{"TagFormat":[["Value","string"],["Key","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:db-proxy-endpoint:${DbProxyEndpointId}"}');
+export const DBProxyEndpoint = cloudControlType<DBProxyEndpointArgs, DBProxyEndpointOutputs>("AWS::RDS::DBProxyEndpoint", "aws:rds:DBProxyEndpoint", '{"p":[["DBProxyEndpointName","string",67],["DBProxyName","string",67],["TargetRole",["enum","READ_WRITE","READ_ONLY"]],["VpcSecurityGroupIds",["array","string"]],["VpcSubnetIds",["array","string"],67],["Tags",["array",["ref","TagFormat"]]],["EndpointNetworkType",["enum","IPV4","IPV6","DUAL"],66],["DBProxyEndpointArn","string",72],["IsDefault","boolean",8],["VpcId","string",8],["Endpoint","string",8]],"id":["DBProxyEndpointName"],"d":{"TagFormat":[["Value","string"],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DBProxyName","DBProxyEndpointName","EndpointNetworkType","VpcSubnetIds"],"ro":["DBProxyEndpointArn","Endpoint","VpcId","IsDefault"],"uo":["VpcSecurityGroupIds","VpcSubnetIds","Tags"],"pt":{"DBProxyName":"$lowercase(DBProxyName)","DBProxyEndpointName":"$lowercase(DBProxyEndpointName)"},"tg":[true,true,true]},"arn":"arn:${Partition}:rds:${Region}:${Account}:db-proxy-endpoint:${DbProxyEndpointId}"}');
 /** A {@link DBProxyEndpoint} instance: its attributes as typed outputs. */
 export type DBProxyEndpoint = InstanceType<typeof DBProxyEndpoint>;
 
 /** Inputs of {@link DBProxyEndpoint}. */
 export interface DBProxyEndpointArgs {
-  /** The name of the DB proxy endpoint to create. */
+  /**
+   * The name of the DB proxy endpoint to create.
+   *
+   * Length: at most 64. Pattern: `[0-z]*`.
+   */
   dbProxyEndpointName: string;
-  /** The name of the DB proxy associated with the DB proxy endpoint that you create. */
+  /**
+   * The name of the DB proxy associated with the DB proxy endpoint that you create.
+   *
+   * Length: at most 64. Pattern: `[0-z]*`.
+   */
   dbProxyName: string;
   /** A value that indicates whether the DB proxy endpoint can be used for read/write or read-only operations. */
   targetRole?: "READ_WRITE" | "READ_ONLY";
-  /** The VPC security group IDs for the DB proxy endpoint that you create. You can specify a different set of security group IDs than for the original DB proxy. The default is the default security group for the VPC. */
+  /**
+   * The VPC security group IDs for the DB proxy endpoint that you create. You can specify a different set of security group IDs than for the original DB proxy. The default is the default security group for the VPC.
+   *
+   * Items: at least 1.
+   */
   vpcSecurityGroupIds?: string[];
-  /** The VPC subnet IDs for the DB proxy endpoint that you create. You can specify a different set of subnet IDs than for the original DB proxy. */
+  /**
+   * The VPC subnet IDs for the DB proxy endpoint that you create. You can specify a different set of subnet IDs than for the original DB proxy.
+   *
+   * Items: at least 2.
+   */
   vpcSubnetIds: string[];
   /** An optional set of key-value pairs to associate arbitrary data of your choosing with the proxy. */
   tags?: DBProxyEndpointTagFormat[];
@@ -2401,9 +2586,17 @@ export interface DBProxyEndpointOutputs extends DBProxyEndpointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rds-dbproxyendpoint-tagformat.html | CloudFormation: TagFormat}
  */
 export interface DBProxyEndpointTagFormat {
-  /** A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   value?: string;
-  /** A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   key?: string;
 }
 
@@ -2420,13 +2613,17 @@ export interface DBProxyEndpointTagFormat {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbproxytargetgroup.html | CloudFormation: AWS::RDS::DBProxyTargetGroup}
  */
-export const DBProxyTargetGroup = cloudControlType<DBProxyTargetGroupArgs, DBProxyTargetGroupOutputs>("AWS::RDS::DBProxyTargetGroup", "aws:rds:DBProxyTargetGroup", '{"p":[["DBProxyName","string",67],["DBInstanceIdentifiers",["array","string"]],["TargetGroupName",["enum","default"],67],["ConnectionPoolConfigurationInfo",["ref","ConnectionPoolConfigurationInfoFormat"]],["DBClusterIdentifiers",["array","string"]],["TargetGroupArn","string",72]],"id":["TargetGroupArn"],"d":{"ConnectionPoolConfigurationInfoFormat":[["MaxIdleConnectionsPercent","integer"],["MaxConnectionsPercent","integer"],["InitQuery","string"],["ConnectionBorrowTimeout","integer"],["SessionPinningFilters",["array","string"]]]},"arn":"arn:${Partition}:rds:${Region}:${Account}:target-group:${TargetGroupId}"}');
+export const DBProxyTargetGroup = cloudControlType<DBProxyTargetGroupArgs, DBProxyTargetGroupOutputs>("AWS::RDS::DBProxyTargetGroup", "aws:rds:DBProxyTargetGroup", '{"p":[["DBProxyName","string",67],["DBInstanceIdentifiers",["array","string"]],["TargetGroupName",["enum","default"],67],["ConnectionPoolConfigurationInfo",["ref","ConnectionPoolConfigurationInfoFormat"]],["DBClusterIdentifiers",["array","string"]],["TargetGroupArn","string",72]],"id":["TargetGroupArn"],"d":{"ConnectionPoolConfigurationInfoFormat":[["MaxIdleConnectionsPercent","integer"],["MaxConnectionsPercent","integer"],["InitQuery","string"],["ConnectionBorrowTimeout","integer"],["SessionPinningFilters",["array","string"]]]},"reg":{"h":"crudl","co":["DBProxyName","TargetGroupName"],"ro":["TargetGroupArn"],"uo":["ConnectionPoolConfigurationInfo/SessionPinningFilters","DBInstanceIdentifiers","DBClusterIdentifiers"],"pt":{"DBProxyName":"$lowercase(DBProxyName)","TargetGroupName":"$lowercase(TargetGroupName)"},"ai":[["DBProxyName","TargetGroupName"]],"tg":[false,false,false]},"arn":"arn:${Partition}:rds:${Region}:${Account}:target-group:${TargetGroupId}"}');
 /** A {@link DBProxyTargetGroup} instance: its attributes as typed outputs. */
 export type DBProxyTargetGroup = InstanceType<typeof DBProxyTargetGroup>;
 
 /** Inputs of {@link DBProxyTargetGroup}. */
 export interface DBProxyTargetGroupArgs {
-  /** The identifier of the `DBProxy` that is associated with the `DBProxyTargetGroup` . */
+  /**
+   * The identifier of the `DBProxy` that is associated with the `DBProxyTargetGroup` .
+   *
+   * Length: at most 64. Pattern: `[A-z][0-z]*`.
+   */
   dbProxyName: string;
   /** One or more DB instance identifiers. */
   dbInstanceIdentifiers?: string[];
@@ -2464,6 +2661,8 @@ export interface DBProxyTargetGroupConnectionPoolConfigurationInfoFormat {
    * Constraints:
    *
    * - Must be between 0 and the value of `MaxConnectionsPercent` .
+   *
+   * Range: 0–100.
    */
   maxIdleConnectionsPercent?: number;
   /**
@@ -2476,6 +2675,8 @@ export interface DBProxyTargetGroupConnectionPoolConfigurationInfoFormat {
    * Constraints:
    *
    * - Must be between 1 and 100.
+   *
+   * Range: 0–100.
    */
   maxConnectionsPercent?: number;
   /**
@@ -2511,9 +2712,11 @@ export interface DBProxyTargetGroupConnectionPoolConfigurationInfoFormat {
  *
  * > EC2-Classic was retired on August 15, 2022. If you haven't migrated from EC2-Classic to a VPC, we recommend that you migrate as soon as possible. For more information, see [Migrate from EC2-Classic to a VPC](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/vpc-migrate.html) in the *Amazon EC2 User Guide* , the blog [EC2-Classic Networking is Retiring – Here’s How to Prepare](https://docs.aws.amazon.com/aws/ec2-classic-is-retiring-heres-how-to-prepare/) , and [Moving a DB instance not in a VPC into a VPC](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_VPC.Non-VPC2VPC.html) in the *Amazon RDS User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::DBSecurityGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsecuritygroup.html | CloudFormation: AWS::RDS::DBSecurityGroup}
  */
-export const DBSecurityGroup = cloudControlType<DBSecurityGroupArgs, DBSecurityGroupOutputs>("AWS::RDS::DBSecurityGroup", "aws:rds:DBSecurityGroup", '{"p":[["DBSecurityGroupIngress",["array",["ref","Ingress"]],1],["EC2VpcId","string",66],["GroupDescription","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Ingress":[["CIDRIP","string"],["EC2SecurityGroupId","string",2],["EC2SecurityGroupName","string",2],["EC2SecurityGroupOwnerId","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:secgrp:${SecurityGroupName}"}');
+export const DBSecurityGroup = cloudControlType<DBSecurityGroupArgs, DBSecurityGroupOutputs>("AWS::RDS::DBSecurityGroup", "aws:rds:DBSecurityGroup", '{"p":[["DBSecurityGroupIngress",["array",["ref","Ingress"]],1],["EC2VpcId","string",66],["GroupDescription","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Ingress":[["CIDRIP","string"],["EC2SecurityGroupId","string",2],["EC2SecurityGroupName","string",2],["EC2SecurityGroupOwnerId","string",2]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:secgrp:${SecurityGroupName}"}');
 /** A {@link DBSecurityGroup} instance: its attributes as typed outputs. */
 export type DBSecurityGroup = InstanceType<typeof DBSecurityGroup>;
 
@@ -2567,9 +2770,11 @@ export interface DBSecurityGroupIngress2 {
  *
  * For details about the settings for DB security group ingress, see [AuthorizeDBSecurityGroupIngress](https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_AuthorizeDBSecurityGroupIngress.html) . …
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::DBSecurityGroupIngress: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsecuritygroupingress.html | CloudFormation: AWS::RDS::DBSecurityGroupIngress}
  */
-export const DBSecurityGroupIngress = cloudControlType<DBSecurityGroupIngressArgs, DBSecurityGroupIngressOutputs>("AWS::RDS::DBSecurityGroupIngress", "aws:rds:DBSecurityGroupIngress", '{"p":[["CIDRIP","string"],["DBSecurityGroupName","string",1],["EC2SecurityGroupId","string"],["EC2SecurityGroupName","string"],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const DBSecurityGroupIngress = cloudControlType<DBSecurityGroupIngressArgs, DBSecurityGroupIngressOutputs>("AWS::RDS::DBSecurityGroupIngress", "aws:rds:DBSecurityGroupIngress", '{"p":[["CIDRIP","string"],["DBSecurityGroupName","string",1],["EC2SecurityGroupId","string"],["EC2SecurityGroupName","string"],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DBSecurityGroupIngress} instance: its attributes as typed outputs. */
 export type DBSecurityGroupIngress = InstanceType<typeof DBSecurityGroupIngress>;
 
@@ -2599,15 +2804,23 @@ export interface DBSecurityGroupIngressOutputs extends DBSecurityGroupIngressArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbshardgroup.html | CloudFormation: AWS::RDS::DBShardGroup}
  */
-export const DBShardGroup = cloudControlType<DBShardGroupArgs, DBShardGroupOutputs>("AWS::RDS::DBShardGroup", "aws:rds:DBShardGroup", '{"p":[["DBShardGroupIdentifier","string",66],["DBClusterIdentifier","string",67],["ComputeRedundancy","integer"],["MaxACU","number",1],["MinACU","number"],["PubliclyAccessible","boolean",66],["Tags",["array",["ref","Tag"]]],["DBShardGroupResourceId","string",72],["Endpoint","string",8]],"id":["DBShardGroupIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:shard-group:${DbShardGroupResourceId}"}');
+export const DBShardGroup = cloudControlType<DBShardGroupArgs, DBShardGroupOutputs>("AWS::RDS::DBShardGroup", "aws:rds:DBShardGroup", '{"p":[["DBShardGroupIdentifier","string",66],["DBClusterIdentifier","string",67],["ComputeRedundancy","integer"],["MaxACU","number",1],["MinACU","number",16],["PubliclyAccessible","boolean",66],["Tags",["array",["ref","Tag"]]],["DBShardGroupResourceId","string",72],["Endpoint","string",8]],"id":["DBShardGroupIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MinACU"],"co":["DBClusterIdentifier","DBShardGroupIdentifier","PubliclyAccessible"],"ro":["DBShardGroupResourceId","Endpoint"],"uo":["Tags"],"pt":{"DBClusterIdentifier":"$lowercase(DBClusterIdentifier)","DBShardGroupIdentifier":"$lowercase(DBShardGroupIdentifier)"},"tg":[true,true,true],"nm":{"path":"DBShardGroupIdentifier","min":1,"max":63}},"arn":"arn:${Partition}:rds:${Region}:${Account}:shard-group:${DbShardGroupResourceId}"}');
 /** A {@link DBShardGroup} instance: its attributes as typed outputs. */
 export type DBShardGroup = InstanceType<typeof DBShardGroup>;
 
 /** Inputs of {@link DBShardGroup}. */
 export interface DBShardGroupArgs {
-  /** The name of the DB shard group. */
+  /**
+   * The name of the DB shard group.
+   *
+   * Length: 1–63.
+   */
   dbShardGroupIdentifier?: string;
-  /** The name of the primary DB cluster for the DB shard group. */
+  /**
+   * The name of the primary DB cluster for the DB shard group.
+   *
+   * Length: 1–63.
+   */
   dbClusterIdentifier: string;
   /**
    * Specifies whether to create standby standby DB data access shard for the DB shard group. Valid values are the following:
@@ -2615,11 +2828,17 @@ export interface DBShardGroupArgs {
    * - 0 - Creates a DB shard group without a standby DB data access shard. This is the default value.
    * - 1 - Creates a DB shard group with a standby DB data access shard in a different Availability Zone (AZ).
    * - 2 - Creates a DB shard group with two standby DB data access shard in two different AZs.
+   *
+   * Range: at least 0.
    */
   computeRedundancy?: number;
   /** The maximum capacity of the DB shard group in Aurora capacity units (ACUs). */
   maxACU: number;
-  /** The minimum capacity of the DB shard group in Aurora capacity units (ACUs). */
+  /**
+   * The minimum capacity of the DB shard group in Aurora capacity units (ACUs).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   minACU?: number;
   /**
    * Specifies whether the DB shard group is publicly accessible.
@@ -2638,13 +2857,21 @@ export interface DBShardGroupArgs {
    * If `DBSubnetGroupName` is specified, and `PubliclyAccessible` isn't specified, the following applies: …
    */
   publiclyAccessible?: boolean;
-  /** An optional set of key-value pairs to associate arbitrary data of your choosing with the DB shard group. */
+  /**
+   * An optional set of key-value pairs to associate arbitrary data of your choosing with the DB shard group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link DBShardGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBShardGroupOutputs extends DBShardGroupArgs {
-  /** The name of the DB shard group. */
+  /**
+   * The name of the DB shard group.
+   *
+   * Length: 1–63.
+   */
   dbShardGroupIdentifier: string;
   /** The AWS Region -unique, immutable identifier for the DB shard group. */
   dbShardGroupResourceId: string;
@@ -2663,9 +2890,11 @@ export interface DBShardGroupOutputs extends DBShardGroupArgs {
 /**
  * Creates a snapshot of a DB instance.
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::DBSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsnapshot.html | CloudFormation: AWS::RDS::DBSnapshot}
  */
-export const DBSnapshot = cloudControlType<DBSnapshotArgs, DBSnapshotOutputs>("AWS::RDS::DBSnapshot", "aws:rds:DBSnapshot", '{"p":[["DBSnapshotIdentifier","string",67],["DBInstanceIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBSnapshotArn","string",72],["Engine","string",8],["EngineVersion","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["AvailabilityZone","string",8],["VpcId","string",8],["InstanceCreateTime","string",8],["MasterUsername","string",8],["SnapshotType","string",8],["Iops","integer",8],["OptionGroupName","string",8],["SnapshotCreateTime","string",8],["Encrypted","boolean",8],["KmsKeyId","string",8],["StorageType","string",8],["LicenseModel","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbiResourceId","string",8],["OriginalSnapshotCreateTime","string",8],["StorageThroughput","integer",8]],"id":["DBSnapshotArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:snapshot:${SnapshotName}"}');
+export const DBSnapshot = cloudControlType<DBSnapshotArgs, DBSnapshotOutputs>("AWS::RDS::DBSnapshot", "aws:rds:DBSnapshot", '{"p":[["DBSnapshotIdentifier","string",67],["DBInstanceIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBSnapshotArn","string",72],["Engine","string",8],["EngineVersion","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["AvailabilityZone","string",8],["VpcId","string",8],["InstanceCreateTime","string",8],["MasterUsername","string",8],["SnapshotType","string",8],["Iops","integer",8],["OptionGroupName","string",8],["SnapshotCreateTime","string",8],["Encrypted","boolean",8],["KmsKeyId","string",8],["StorageType","string",8],["LicenseModel","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbiResourceId","string",8],["OriginalSnapshotCreateTime","string",8],["StorageThroughput","integer",8]],"id":["DBSnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:snapshot:${SnapshotName}"}');
 /** A {@link DBSnapshot} instance: its attributes as typed outputs. */
 export type DBSnapshot = InstanceType<typeof DBSnapshot>;
 
@@ -2734,7 +2963,7 @@ export interface DBSnapshotOutputs extends DBSnapshotArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsubnetgroup.html | CloudFormation: AWS::RDS::DBSubnetGroup}
  */
-export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::RDS::DBSubnetGroup", "aws:rds:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["DBSubnetGroupArn","string",72]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
+export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::RDS::DBSubnetGroup", "aws:rds:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["DBSubnetGroupArn","string",72]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DBSubnetGroupName"],"ro":["DBSubnetGroupArn"],"uo":["SubnetIds","Tags"],"pt":{"DBSubnetGroupName":"$lowercase(DBSubnetGroupName)"},"tg":[true,true,true],"nm":{"path":"DBSubnetGroupName"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
 /** A {@link DBSubnetGroup} instance: its attributes as typed outputs. */
 export type DBSubnetGroup = InstanceType<typeof DBSubnetGroup>;
 
@@ -2756,7 +2985,11 @@ export interface DBSubnetGroupArgs {
   dbSubnetGroupDescription: string;
   /** The EC2 Subnet IDs for the DB subnet group. */
   subnetIds: string[];
-  /** Tags to assign to the DB subnet group. */
+  /**
+   * Tags to assign to the DB subnet group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2782,7 +3015,7 @@ export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-eventsubscription.html | CloudFormation: AWS::RDS::EventSubscription}
  */
-export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::RDS::EventSubscription", "aws:rds:EventSubscription", '{"p":[["SourceType","string"],["Enabled","boolean"],["EventCategories",["array","string"]],["SubscriptionName","string",66],["SnsTopicArn","string",67],["SourceIds",["array","string"]],["Tags",["array",["ref","Tag"]]]],"id":["SubscriptionName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
+export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::RDS::EventSubscription", "aws:rds:EventSubscription", '{"p":[["SourceType","string"],["Enabled","boolean"],["EventCategories",["array","string"]],["SubscriptionName","string",66],["SnsTopicArn","string",67],["SourceIds",["array","string"]],["Tags",["array",["ref","Tag"]]]],"id":["SubscriptionName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SubscriptionName","SnsTopicArn"],"uo":["Tags","SourceIds"],"pt":{"SubscriptionName":"$lowercase(SubscriptionName)"},"tg":[true,true,true],"nm":{"path":"SubscriptionName","max":255}},"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
 /** A {@link EventSubscription} instance: its attributes as typed outputs. */
 export type EventSubscription = InstanceType<typeof EventSubscription>;
 
@@ -2802,6 +3035,8 @@ export interface EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be less than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName?: string;
   /**
@@ -2825,7 +3060,11 @@ export interface EventSubscriptionArgs {
    * - If the source type is an RDS Proxy, a `DBProxyName` value must be supplied.
    */
   sourceIds?: string[];
-  /** An optional array of key-value pairs to apply to this subscription. */
+  /**
+   * An optional array of key-value pairs to apply to this subscription.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2835,6 +3074,8 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be less than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName: string;
 }
@@ -2850,7 +3091,7 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-globalcluster.html | CloudFormation: AWS::RDS::GlobalCluster}
  */
-export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::RDS::GlobalCluster", "aws:rds:GlobalCluster", '{"p":[["StorageEncrypted","boolean",66],["EngineVersion","string"],["SourceDBClusterIdentifier","string",66],["DeletionProtection","boolean"],["GlobalClusterIdentifier","string",66],["Engine",["enum","aurora","aurora-mysql","aurora-postgresql"],66],["Tags",["array",["ref","Tag"]]],["EngineLifecycleSupport","string"],["GlobalEndpoint",["ref","GlobalEndpoint"],8]],"id":["GlobalClusterIdentifier"],"d":{"GlobalEndpoint":[["Address","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds::${Account}:global-cluster:${ClusterName}"}');
+export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::RDS::GlobalCluster", "aws:rds:GlobalCluster", '{"p":[["StorageEncrypted","boolean",66],["EngineVersion","string"],["SourceDBClusterIdentifier","string",66],["DeletionProtection","boolean"],["GlobalClusterIdentifier","string",66],["Engine",["enum","aurora","aurora-mysql","aurora-postgresql"],66],["Tags",["array",["ref","Tag"]]],["EngineLifecycleSupport","string"],["GlobalEndpoint",["ref","GlobalEndpoint"],8]],"id":["GlobalClusterIdentifier"],"d":{"GlobalEndpoint":[["Address","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GlobalClusterIdentifier","SourceDBClusterIdentifier","StorageEncrypted","Engine"],"ro":["GlobalEndpoint"],"uo":["Tags"],"pt":{"GlobalClusterIdentifier":"$lowercase(GlobalClusterIdentifier)"},"tg":[true,true,true],"nm":{"path":"GlobalClusterIdentifier","min":1,"max":63,"pattern":"^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$"}},"arn":"arn:${Partition}:rds::${Account}:global-cluster:${ClusterName}"}');
 /** A {@link GlobalCluster} instance: its attributes as typed outputs. */
 export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 
@@ -2885,7 +3126,11 @@ export interface GlobalClusterArgs {
   sourceDBClusterIdentifier?: string;
   /** Specifies whether to enable deletion protection for the new global database cluster. The global database can't be deleted when deletion protection is enabled. */
   deletionProtection?: boolean;
-  /** The cluster identifier for this global database cluster. This parameter is stored as a lowercase string. */
+  /**
+   * The cluster identifier for this global database cluster. This parameter is stored as a lowercase string.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   globalClusterIdentifier?: string;
   /**
    * The database engine to use for this global database cluster.
@@ -2901,6 +3146,8 @@ export interface GlobalClusterArgs {
    * Metadata assigned to an Amazon RDS resource consisting of a key-value pair.
    *
    * For more information, see [Tagging Amazon RDS resources](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_Tagging.html) in the *Amazon RDS User Guide* or [Tagging Amazon Aurora and Amazon RDS resources](https://docs.aws.amazon.com/AmazonRDS/latest/AuroraUserGuide/USER_Tagging.html) in the *Amazon Aurora User Guide* .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
@@ -2921,7 +3168,11 @@ export interface GlobalClusterArgs {
 
 /** Outputs of {@link GlobalCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalClusterOutputs extends GlobalClusterArgs {
-  /** The cluster identifier for this global database cluster. This parameter is stored as a lowercase string. */
+  /**
+   * The cluster identifier for this global database cluster. This parameter is stored as a lowercase string.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   globalClusterIdentifier: string;
   globalEndpoint: GlobalClusterGlobalEndpoint;
 }
@@ -2941,19 +3192,35 @@ export interface GlobalClusterGlobalEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-integration.html | CloudFormation: AWS::RDS::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::RDS::Integration", "aws:rds:Integration", '{"p":[["IntegrationName","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["DataFilter","string"],["SourceArn","string",67],["TargetArn","string",67],["KMSKeyId","string",66],["AdditionalEncryptionContext",["map","string"],66],["IntegrationArn","string",72],["CreateTime","string",8]],"id":["IntegrationArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:integration:${IntegrationIdentifier}"}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::RDS::Integration", "aws:rds:Integration", '{"p":[["IntegrationName","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["DataFilter","string"],["SourceArn","string",67],["TargetArn","string",67],["KMSKeyId","string",66],["AdditionalEncryptionContext",["map","string"],66],["IntegrationArn","string",72],["CreateTime","string",8]],"id":["IntegrationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SourceArn","TargetArn","KMSKeyId","AdditionalEncryptionContext"],"ro":["IntegrationArn","CreateTime"],"uo":["Tags"],"pt":{"SourceArn":"$lowercase(SourceArn)","KmsKeyId":"$join([\\"arn:(aws)[-]{0,1}[a-z]{0,2}[-]{0,1}[a-z]{0,3}:kms:[a-z]{2}[-]{1}[a-z]{3,10}[-]{0,1}[a-z]{0,10}[-]{1}[1-3]{1}:[0-9]{12}[:]{1}key\\\\/\\", KmsKeyId])"},"tg":[true,true,true]},"arn":"arn:${Partition}:rds:${Region}:${Account}:integration:${IntegrationIdentifier}"}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** The name of the integration. */
+  /**
+   * The name of the integration.
+   *
+   * Length: 1–64.
+   */
   integrationName?: string;
-  /** A description of the integration. */
+  /**
+   * A description of the integration.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** An optional array of key-value pairs to apply to this integration. */
+  /**
+   * An optional array of key-value pairs to apply to this integration.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** Data filters for the integration. These filters determine which tables from the source database are sent to the target Amazon Redshift data warehouse. */
+  /**
+   * Data filters for the integration. These filters determine which tables from the source database are sent to the target Amazon Redshift data warehouse.
+   *
+   * Length: 1–25600. Pattern: `[a-zA-Z0-9_ "\\\-$,*.:?+\/]*`.
+   */
   dataFilter?: string;
   /** The Amazon Resource Name (ARN) of the database to use as the source for replication. */
   sourceArn: string;
@@ -2982,7 +3249,7 @@ export interface IntegrationOutputs extends IntegrationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-optiongroup.html | CloudFormation: AWS::RDS::OptionGroup}
  */
-export const OptionGroup = cloudControlType<OptionGroupArgs, OptionGroupOutputs>("AWS::RDS::OptionGroup", "aws:rds:OptionGroup", '{"p":[["OptionGroupDescription","string",67],["OptionGroupName","string",66],["OptionConfigurations",["array",["ref","OptionConfiguration"]]],["MajorEngineVersion","string",67],["EngineName","string",67],["Tags",["array",["ref","Tag"]]]],"id":["OptionGroupName"],"d":{"OptionConfiguration":[["OptionVersion","string"],["VpcSecurityGroupMemberships",["array","string"]],["OptionSettings",["array",["ref","OptionSetting"]]],["Port","integer"],["OptionName","string",1],["DBSecurityGroupMemberships",["array","string"]]],"OptionSetting":[["Value","string"],["Name","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:og:${OptionGroupName}"}');
+export const OptionGroup = cloudControlType<OptionGroupArgs, OptionGroupOutputs>("AWS::RDS::OptionGroup", "aws:rds:OptionGroup", '{"p":[["OptionGroupDescription","string",67],["OptionGroupName","string",66],["OptionConfigurations",["array",["ref","OptionConfiguration"]]],["MajorEngineVersion","string",67],["EngineName","string",67],["Tags",["array",["ref","Tag"]]]],"id":["OptionGroupName"],"d":{"OptionConfiguration":[["OptionVersion","string"],["VpcSecurityGroupMemberships",["array","string"]],["OptionSettings",["array",["ref","OptionSetting"]]],["Port","integer"],["OptionName","string",1],["DBSecurityGroupMemberships",["array","string"]]],"OptionSetting":[["Value","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EngineName","MajorEngineVersion","OptionGroupDescription","OptionGroupName"],"uo":["OptionConfigurations","OptionConfigurations/*/DBSecurityGroupMemberships","OptionConfigurations/*/OptionSettings","OptionConfigurations/*/VpcSecurityGroupMemberships","Tags"],"pt":{"OptionGroupName":"$lowercase(OptionGroupName)"},"tg":[true,true,true],"nm":{"path":"OptionGroupName"}},"arn":"arn:${Partition}:rds:${Region}:${Account}:og:${OptionGroupName}"}');
 /** A {@link OptionGroup} instance: its attributes as typed outputs. */
 export type OptionGroup = InstanceType<typeof OptionGroup>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-cluster.html | CloudFormation: AWS::Redshift::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::Redshift::Cluster", "aws:redshift:Cluster", '{"p":[["HsmClientCertificateIdentifier","string"],["RevisionTarget","string"],["ElasticIp","string"],["AutomatedSnapshotRetentionPeriod","integer"],["AvailabilityZoneRelocationStatus","string"],["AquaConfigurationStatus","string"],["Encrypted","boolean"],["SnapshotIdentifier","string",66],["AvailabilityZoneRelocation","boolean"],["Port","integer"],["NumberOfNodes","integer"],["SnapshotCopyGrantName","string"],["DestinationRegion","string"],["EnhancedVpcRouting","boolean"],["ClusterParameterGroupName","string"],["DeferMaintenanceEndTime","string"],["AllowVersionUpgrade","boolean"],["Endpoint",["ref","Endpoint"]],["RotateEncryptionKey","boolean"],["VpcSecurityGroupIds",["array","string"]],["MaintenanceTrackName","string"],["OwnerAccount","string",66],["Tags",["array",["ref","Tag"]]],["SnapshotClusterIdentifier","string",66],["IamRoles",["array","string"]],["KmsKeyId","string"],["SnapshotCopyManual","boolean"],["ClusterVersion","string"],["HsmConfigurationIdentifier","string"],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["DeferMaintenanceStartTime","string"],["ClusterSecurityGroups",["array","string"]],["ClusterType","string",1],["Classic","boolean"],["ClusterIdentifier","string",66],["MasterUserPassword","string",48],["ClusterSubnetGroupName","string",66],["LoggingProperties",["ref","LoggingProperties"]],["DeferMaintenance","boolean"],["DeferMaintenanceDuration","integer"],["NodeType","string",1],["MasterUsername","string",67],["DBName","string",67],["PubliclyAccessible","boolean"],["ManualSnapshotRetentionPeriod","integer"],["SnapshotCopyRetentionPeriod","integer"],["ResourceAction","string"],["NamespaceResourcePolicy","json"],["MultiAZ","boolean"],["ManageMasterPassword","boolean"],["MasterPasswordSecretKmsKeyId","string"],["Id","string",8,"awsId"],["DeferMaintenanceIdentifier","string",8],["ClusterNamespaceArn","string",72],["MasterPasswordSecretArn","string",8]],"id":["ClusterIdentifier"],"d":{"Endpoint":[["Address","string"],["Port","string"]],"LoggingProperties":[["BucketName","string"],["S3KeyPrefix","string"],["LogDestinationType","string"],["LogExports",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:cluster:${ClusterName}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::Redshift::Cluster", "aws:redshift:Cluster", '{"p":[["HsmClientCertificateIdentifier","string"],["RevisionTarget","string"],["ElasticIp","string"],["AutomatedSnapshotRetentionPeriod","integer"],["AvailabilityZoneRelocationStatus","string"],["AquaConfigurationStatus","string"],["Encrypted","boolean"],["SnapshotIdentifier","string",82],["AvailabilityZoneRelocation","boolean"],["Port","integer"],["NumberOfNodes","integer"],["SnapshotCopyGrantName","string"],["DestinationRegion","string"],["EnhancedVpcRouting","boolean"],["ClusterParameterGroupName","string"],["DeferMaintenanceEndTime","string"],["AllowVersionUpgrade","boolean"],["Endpoint",["ref","Endpoint"]],["RotateEncryptionKey","boolean"],["VpcSecurityGroupIds",["array","string"]],["MaintenanceTrackName","string"],["OwnerAccount","string",66],["Tags",["array",["ref","Tag"]]],["SnapshotClusterIdentifier","string",66],["IamRoles",["array","string"]],["KmsKeyId","string"],["SnapshotCopyManual","boolean"],["ClusterVersion","string"],["HsmConfigurationIdentifier","string"],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["DeferMaintenanceStartTime","string"],["ClusterSecurityGroups",["array","string"]],["ClusterType","string",1],["Classic","boolean",16],["ClusterIdentifier","string",66],["MasterUserPassword","string",48],["ClusterSubnetGroupName","string",66],["LoggingProperties",["ref","LoggingProperties"]],["DeferMaintenance","boolean",16],["DeferMaintenanceDuration","integer",16],["NodeType","string",1],["MasterUsername","string",67],["DBName","string",67],["PubliclyAccessible","boolean"],["ManualSnapshotRetentionPeriod","integer"],["SnapshotCopyRetentionPeriod","integer"],["ResourceAction","string"],["NamespaceResourcePolicy","json"],["MultiAZ","boolean"],["ManageMasterPassword","boolean",16],["MasterPasswordSecretKmsKeyId","string"],["Id","string",8,"awsId"],["DeferMaintenanceIdentifier","string",8],["ClusterNamespaceArn","string",72],["MasterPasswordSecretArn","string",8]],"id":["ClusterIdentifier"],"d":{"Endpoint":[["Address","string"],["Port","string"]],"LoggingProperties":[["BucketName","string"],["S3KeyPrefix","string"],["LogDestinationType","string"],["LogExports",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MasterUserPassword","Classic","SnapshotIdentifier","DeferMaintenance","DeferMaintenanceDuration","ManageMasterPassword"],"co":["ClusterIdentifier","OwnerAccount","SnapshotIdentifier","DBName","SnapshotClusterIdentifier","ClusterSubnetGroupName","MasterUsername"],"ro":["DeferMaintenanceIdentifier","Endpoint/Port","Endpoint/Address","ClusterNamespaceArn","MasterPasswordSecretArn"],"uo":["Tags","IamRoles","ClusterSecurityGroups","LoggingProperties/LogExports","VpcSecurityGroupIds"],"tg":[true,true,true],"nm":{"path":"ClusterIdentifier","max":63}},"arn":"arn:${Partition}:redshift:${Region}:${Account}:cluster:${ClusterName}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -53,6 +53,8 @@ export interface ClusterArgs {
    * The name of the snapshot from which to create the new cluster. This parameter isn't case sensitive. You must specify this parameter or `snapshotArn` , but not both.
    *
    * Example: `my-snapshot-id`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotIdentifier?: string;
   /** The option to enable relocation for an Amazon Redshift cluster between Availability Zones after the cluster is created. */
@@ -104,6 +106,8 @@ export interface ClusterArgs {
    * - Must be 1 to 255 alphanumeric characters or hyphens.
    * - First character must be a letter.
    * - Cannot end with a hyphen or contain two consecutive hyphens.
+   *
+   * Length: at most 255.
    */
   clusterParameterGroupName?: string;
   /** A timestamp for the end of the time period when we defer maintenance. */
@@ -130,7 +134,11 @@ export interface ClusterArgs {
   maintenanceTrackName?: string;
   /** The AWS account used to create or copy the snapshot. Required if you are restoring a snapshot you do not own, optional if you own the snapshot. */
   ownerAccount?: string;
-  /** A list of tag instances. */
+  /**
+   * A list of tag instances.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The name of the cluster the source snapshot was created from. This parameter is required if your user or role has a policy containing a snapshot resource element that specifies anything other than * for the cluster name. */
   snapshotClusterIdentifier?: string;
@@ -138,6 +146,8 @@ export interface ClusterArgs {
    * A list of AWS Identity and Access Management (IAM) roles that can be used by the cluster to access other AWS services. You must supply the IAM roles in their Amazon Resource Name (ARN) format.
    *
    * The maximum number of IAM roles that you can associate is subject to a quota. For more information, go to [Quotas and limits](https://docs.aws.amazon.com/redshift/latest/mgmt/amazon-redshift-limits.html) in the *Amazon Redshift Cluster Management Guide* .
+   *
+   * Items: at most 50.
    */
   iamRoles?: string[];
   /** The AWS Key Management Service (KMS) key ID of the encryption key that you want to use to encrypt data in the cluster. */
@@ -197,7 +207,11 @@ export interface ClusterArgs {
    * Default: `multi-node`
    */
   clusterType: string;
-  /** A boolean value indicating whether the resize operation is using the classic resize process. If you don't provide this parameter or set the value to `false` , the resize type is elastic. */
+  /**
+   * A boolean value indicating whether the resize operation is using the classic resize process. If you don't provide this parameter or set the value to `false` , the resize type is elastic.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   classic?: boolean;
   /**
    * A unique identifier for the cluster. You use this identifier to refer to the cluster for any subsequent cluster operations such as deleting or modifying. The identifier also appears in the Amazon Redshift console.
@@ -211,6 +225,8 @@ export interface ClusterArgs {
    * - Must be unique for all clusters within an AWS account .
    *
    * Example: `myexamplecluster`
+   *
+   * Length: at most 63.
    */
   clusterIdentifier?: string;
   /**
@@ -227,6 +243,8 @@ export interface ClusterArgs {
    * - Can be any printable ASCII character (ASCII code 33-126) except `'` (single quote), `"` (double quote), `\` , `/` , or `@` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 64.
    */
   masterUserPassword?: string;
   /**
@@ -237,9 +255,17 @@ export interface ClusterArgs {
   clusterSubnetGroupName?: string;
   /** Specifies logging information, such as queries and connection attempts, for the specified Amazon Redshift cluster. */
   loggingProperties?: ClusterLoggingProperties;
-  /** A Boolean indicating whether to enable the deferred maintenance window. */
+  /**
+   * A Boolean indicating whether to enable the deferred maintenance window.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deferMaintenance?: boolean;
-  /** An integer indicating the duration of the maintenance window in days. If you specify a duration, you can't specify an end time. The duration must be 45 days or less. */
+  /**
+   * An integer indicating the duration of the maintenance window in days. If you specify a duration, you can't specify an end time. The duration must be 45 days or less.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deferMaintenanceDuration?: number;
   /**
    * The node type to be provisioned for the cluster. For information about node types, go to [Working with Clusters](https://docs.aws.amazon.com/redshift/latest/mgmt/working-with-clusters.html#how-many-nodes) in the *Amazon Redshift Cluster Management Guide* .
@@ -257,6 +283,8 @@ export interface ClusterArgs {
    * - The first character must be a letter.
    * - Must not contain a colon (:) or a slash (/).
    * - Cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com/redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
+   *
+   * Length: at most 128.
    */
   masterUsername: string;
   /**
@@ -307,7 +335,11 @@ export interface ClusterArgs {
   namespaceResourcePolicy?: Record<string, unknown>;
   /** A boolean indicating whether Amazon Redshift should deploy the cluster in two Availability Zones. The default is false. */
   multiAZ?: boolean;
-  /** If `true` , Amazon Redshift uses AWS Secrets Manager to manage this cluster's admin credentials. You can't use `MasterUserPassword` if `ManageMasterPassword` is true. If `ManageMasterPassword` is false or not set, Amazon Redshift uses `MasterUserPassword` for the admin user account's password. */
+  /**
+   * If `true` , Amazon Redshift uses AWS Secrets Manager to manage this cluster's admin credentials. You can't use `MasterUserPassword` if `ManageMasterPassword` is true. If `ManageMasterPassword` is false or not set, Amazon Redshift uses `MasterUserPassword` for the admin user account's password.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   manageMasterPassword?: boolean;
   /** The ID of the AWS Key Management Service (KMS) key used to encrypt and store the cluster's admin credentials secret. You can only use this parameter if `ManageMasterPassword` is true. */
   masterPasswordSecretKmsKeyId?: string;
@@ -327,6 +359,8 @@ export interface ClusterOutputs extends ClusterArgs {
    * - Must be unique for all clusters within an AWS account .
    *
    * Example: `myexamplecluster`
+   *
+   * Length: at most 63.
    */
   clusterIdentifier: string;
   awsId: string;
@@ -373,7 +407,11 @@ export interface ClusterLoggingProperties {
   s3KeyPrefix?: string;
   /** The log destination type. An enum with possible values of `s3` and `cloudwatch` . */
   logDestinationType?: string;
-  /** The collection of exported log types. Possible values are `connectionlog` , `useractivitylog` , and `userlog` . */
+  /**
+   * The collection of exported log types. Possible values are `connectionlog` , `useractivitylog` , and `userlog` .
+   *
+   * Items: at most 3.
+   */
   logExports?: string[];
 }
 
@@ -382,7 +420,7 @@ export interface ClusterLoggingProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-clusterparametergroup.html | CloudFormation: AWS::Redshift::ClusterParameterGroup}
  */
-export const ClusterParameterGroup = cloudControlType<ClusterParameterGroupArgs, ClusterParameterGroupOutputs>("AWS::Redshift::ClusterParameterGroup", "aws:redshift:ClusterParameterGroup", '{"p":[["Description","string",67],["Parameters",["array",["ref","Parameter"]]],["ParameterGroupName","string",66],["ParameterGroupFamily","string",67],["Tags",["array",["ref","Tag"]]]],"id":["ParameterGroupName"],"d":{"Parameter":[["ParameterValue","string",1],["ParameterName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:parametergroup:${ParameterGroupName}"}');
+export const ClusterParameterGroup = cloudControlType<ClusterParameterGroupArgs, ClusterParameterGroupOutputs>("AWS::Redshift::ClusterParameterGroup", "aws:redshift:ClusterParameterGroup", '{"p":[["Description","string",67],["Parameters",["array",["ref","Parameter"]]],["ParameterGroupName","string",66],["ParameterGroupFamily","string",67],["Tags",["array",["ref","Tag"]]]],"id":["ParameterGroupName"],"d":{"Parameter":[["ParameterValue","string",1],["ParameterName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ParameterGroupName","ParameterGroupFamily","Description"],"uo":["Parameters","Tags"],"tg":[true,true,true],"nm":{"path":"ParameterGroupName","max":255}},"arn":"arn:${Partition}:redshift:${Region}:${Account}:parametergroup:${ParameterGroupName}"}');
 /** A {@link ClusterParameterGroup} instance: its attributes as typed outputs. */
 export type ClusterParameterGroup = InstanceType<typeof ClusterParameterGroup>;
 
@@ -398,7 +436,11 @@ export interface ClusterParameterGroupArgs {
    * For the workload management (WLM) configuration, you must supply all the name-value pairs in the wlm_json_configuration parameter.
    */
   parameters?: ClusterParameterGroupParameter[];
-  /** The name of the cluster parameter group. */
+  /**
+   * The name of the cluster parameter group.
+   *
+   * Length: at most 255.
+   */
   parameterGroupName?: string;
   /** The name of the cluster parameter group family that this cluster parameter group is compatible with. You can create a custom parameter group and then associate your cluster with it. For more information, see [Amazon Redshift parameter groups](https://docs.aws.amazon.com/redshift/latest/mgmt/working-with-parameter-groups.html) . */
   parameterGroupFamily: string;
@@ -408,7 +450,11 @@ export interface ClusterParameterGroupArgs {
 
 /** Outputs of {@link ClusterParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterParameterGroupOutputs extends ClusterParameterGroupArgs {
-  /** The name of the cluster parameter group. */
+  /**
+   * The name of the cluster parameter group.
+   *
+   * Length: at most 255.
+   */
   parameterGroupName: string;
 }
 
@@ -429,9 +475,11 @@ export interface ClusterParameterGroupParameter {
  *
  * For information about managing security groups, go to [Amazon Redshift Cluster Security Groups](https://docs.aws.amazon.com/redshift/latest/mgmt/working-with-security-groups.html) in the *Amazon Redshift Cluster Management Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::ClusterSecurityGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-clustersecuritygroup.html | CloudFormation: AWS::Redshift::ClusterSecurityGroup}
  */
-export const ClusterSecurityGroup = cloudControlType<ClusterSecurityGroupArgs, ClusterSecurityGroupOutputs>("AWS::Redshift::ClusterSecurityGroup", "aws:redshift:ClusterSecurityGroup", '{"p":[["Description","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
+export const ClusterSecurityGroup = cloudControlType<ClusterSecurityGroupArgs, ClusterSecurityGroupOutputs>("AWS::Redshift::ClusterSecurityGroup", "aws:redshift:ClusterSecurityGroup", '{"p":[["Description","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
 /** A {@link ClusterSecurityGroup} instance: its attributes as typed outputs. */
 export type ClusterSecurityGroup = InstanceType<typeof ClusterSecurityGroup>;
 
@@ -455,9 +503,11 @@ export interface ClusterSecurityGroupOutputs extends ClusterSecurityGroupArgs {
  *
  * If you authorize access to a CIDR/IP address range, specify *CIDRIP* . For an overview of CIDR blocks, see the Wikipedia article on [Classless Inter-Domain Routing](https://docs.aws.amazon.com/http://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) . …
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::ClusterSecurityGroupIngress: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-clustersecuritygroupingress.html | CloudFormation: AWS::Redshift::ClusterSecurityGroupIngress}
  */
-export const ClusterSecurityGroupIngress = cloudControlType<ClusterSecurityGroupIngressArgs, ClusterSecurityGroupIngressOutputs>("AWS::Redshift::ClusterSecurityGroupIngress", "aws:redshift:ClusterSecurityGroupIngress", '{"p":[["CIDRIP","string",66],["ClusterSecurityGroupName","string",67],["EC2SecurityGroupName","string",66],["EC2SecurityGroupOwnerId","string",66],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
+export const ClusterSecurityGroupIngress = cloudControlType<ClusterSecurityGroupIngressArgs, ClusterSecurityGroupIngressOutputs>("AWS::Redshift::ClusterSecurityGroupIngress", "aws:redshift:ClusterSecurityGroupIngress", '{"p":[["CIDRIP","string",66],["ClusterSecurityGroupName","string",67],["EC2SecurityGroupName","string",66],["EC2SecurityGroupOwnerId","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
 /** A {@link ClusterSecurityGroupIngress} instance: its attributes as typed outputs. */
 export type ClusterSecurityGroupIngress = InstanceType<typeof ClusterSecurityGroupIngress>;
 
@@ -492,7 +542,7 @@ export interface ClusterSecurityGroupIngressOutputs extends ClusterSecurityGroup
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-clustersubnetgroup.html | CloudFormation: AWS::Redshift::ClusterSubnetGroup}
  */
-export const ClusterSubnetGroup = cloudControlType<ClusterSubnetGroupArgs, ClusterSubnetGroupOutputs>("AWS::Redshift::ClusterSubnetGroup", "aws:redshift:ClusterSubnetGroup", '{"p":[["Description","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["ClusterSubnetGroupName","string",72]],"id":["ClusterSubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:subnetgroup:${SubnetGroupName}"}');
+export const ClusterSubnetGroup = cloudControlType<ClusterSubnetGroupArgs, ClusterSubnetGroupOutputs>("AWS::Redshift::ClusterSubnetGroup", "aws:redshift:ClusterSubnetGroup", '{"p":[["Description","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["ClusterSubnetGroupName","string",72]],"id":["ClusterSubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ClusterSubnetGroupName"],"uo":["SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:redshift:${Region}:${Account}:subnetgroup:${SubnetGroupName}"}');
 /** A {@link ClusterSubnetGroup} instance: its attributes as typed outputs. */
 export type ClusterSubnetGroup = InstanceType<typeof ClusterSubnetGroup>;
 
@@ -500,9 +550,17 @@ export type ClusterSubnetGroup = InstanceType<typeof ClusterSubnetGroup>;
 export interface ClusterSubnetGroupArgs {
   /** A description for the subnet group. */
   description: string;
-  /** An array of VPC subnet IDs. A maximum of 20 subnets can be modified in a single request. */
+  /**
+   * An array of VPC subnet IDs. A maximum of 20 subnets can be modified in a single request.
+   *
+   * Items: at most 20.
+   */
   subnetIds: string[];
-  /** Specifies an arbitrary set of tags (key–value pairs) to associate with this subnet group. Use tags to manage your resources. */
+  /**
+   * Specifies an arbitrary set of tags (key–value pairs) to associate with this subnet group. Use tags to manage your resources.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -517,19 +575,31 @@ export interface ClusterSubnetGroupOutputs extends ClusterSubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-endpointaccess.html | CloudFormation: AWS::Redshift::EndpointAccess}
  */
-export const EndpointAccess = cloudControlType<EndpointAccessArgs, EndpointAccessOutputs>("AWS::Redshift::EndpointAccess", "aws:redshift:EndpointAccess", '{"p":[["EndpointName","string",67],["VpcSecurityGroupIds",["array","string"],1],["ResourceOwner","string",66],["SubnetGroupName","string",67],["ClusterIdentifier","string",67],["EndpointStatus","string",8],["VpcEndpoint",["ref","VpcEndpoint"],8],["Address","string",8],["Port","integer",8],["EndpointCreateTime","string",8],["VpcSecurityGroups",["array",["ref","VpcSecurityGroup"]],8]],"id":["EndpointName"],"d":{"VpcEndpoint":[["VpcId","string"],["NetworkInterfaces",["array",["ref","NetworkInterface"]]],["VpcEndpointId","string"]],"NetworkInterface":[["PrivateIpAddress","string"],["AvailabilityZone","string"],["SubnetId","string"],["NetworkInterfaceId","string"]],"VpcSecurityGroup":[["Status","string"],["VpcSecurityGroupId","string"]]}}');
+export const EndpointAccess = cloudControlType<EndpointAccessArgs, EndpointAccessOutputs>("AWS::Redshift::EndpointAccess", "aws:redshift:EndpointAccess", '{"p":[["EndpointName","string",67],["VpcSecurityGroupIds",["array","string"],1],["ResourceOwner","string",66],["SubnetGroupName","string",67],["ClusterIdentifier","string",67],["EndpointStatus","string",8],["VpcEndpoint",["ref","VpcEndpoint"],8],["Address","string",8],["Port","integer",8],["EndpointCreateTime","string",8],["VpcSecurityGroups",["array",["ref","VpcSecurityGroup"]],8]],"id":["EndpointName"],"d":{"VpcEndpoint":[["VpcId","string"],["NetworkInterfaces",["array",["ref","NetworkInterface"]]],["VpcEndpointId","string"]],"NetworkInterface":[["PrivateIpAddress","string"],["AvailabilityZone","string"],["SubnetId","string"],["NetworkInterfaceId","string"]],"VpcSecurityGroup":[["Status","string"],["VpcSecurityGroupId","string"]]},"reg":{"h":"crudl","co":["EndpointName","ClusterIdentifier","ResourceOwner","SubnetGroupName"],"ro":["Address","EndpointStatus","EndpointCreateTime","Port","VpcSecurityGroups","VpcSecurityGroups/*/VpcSecurityGroupId","VpcSecurityGroups/*/Status","VpcEndpoint","VpcEndpoint/VpcEndpointId","VpcEndpoint/VpcId","VpcEndpoint/NetworkInterfaces/*/NetworkInterfaceId","VpcEndpoint/NetworkInterfaces/*/PrivateIpAddress","VpcEndpoint/NetworkInterfaces/*/SubnetId","VpcEndpoint/NetworkInterfaces/*/AvailabilityZone"],"uo":["VpcEndpoint/NetworkInterfaces","VpcSecurityGroupIds","VpcSecurityGroups"],"tg":[false,true,true]}}');
 /** A {@link EndpointAccess} instance: its attributes as typed outputs. */
 export type EndpointAccess = InstanceType<typeof EndpointAccess>;
 
 /** Inputs of {@link EndpointAccess}. */
 export interface EndpointAccessArgs {
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Pattern: ``.
+   */
   endpointName: string;
   /** The security group that defines the ports, protocols, and sources for inbound traffic that you are authorizing into your endpoint. */
   vpcSecurityGroupIds: string[];
-  /** The AWS account ID of the owner of the cluster. */
+  /**
+   * The AWS account ID of the owner of the cluster.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   resourceOwner?: string;
-  /** The subnet group name where Amazon Redshift chooses to deploy the endpoint. */
+  /**
+   * The subnet group name where Amazon Redshift chooses to deploy the endpoint.
+   *
+   * Pattern: ``.
+   */
   subnetGroupName: string;
   /** The cluster identifier of the cluster associated with the endpoint. */
   clusterIdentifier: string;
@@ -598,19 +668,35 @@ export interface EndpointAccessVpcSecurityGroup {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-endpointauthorization.html | CloudFormation: AWS::Redshift::EndpointAuthorization}
  */
-export const EndpointAuthorization = cloudControlType<EndpointAuthorizationArgs, EndpointAuthorizationOutputs>("AWS::Redshift::EndpointAuthorization", "aws:redshift:EndpointAuthorization", '{"p":[["Account","string",67],["Force","boolean"],["VpcIds",["array","string"]],["ClusterIdentifier","string",67],["Status","string",8],["Grantee","string",8],["Grantor","string",8],["EndpointCount","integer",8],["AuthorizeTime","string",8],["AllowedVPCs",["array","string"],8],["AllowedAllVPCs","boolean",8],["ClusterStatus","string",8]],"id":["ClusterIdentifier","Account"]}');
+export const EndpointAuthorization = cloudControlType<EndpointAuthorizationArgs, EndpointAuthorizationOutputs>("AWS::Redshift::EndpointAuthorization", "aws:redshift:EndpointAuthorization", '{"p":[["Account","string",67],["Force","boolean",16],["VpcIds",["array","string"]],["ClusterIdentifier","string",67],["Status","string",8],["Grantee","string",8],["Grantor","string",8],["EndpointCount","integer",8],["AuthorizeTime","string",8],["AllowedVPCs",["array","string"],8],["AllowedAllVPCs","boolean",8],["ClusterStatus","string",8]],"id":["ClusterIdentifier","Account"],"reg":{"h":"crudl","wo":["Force"],"co":["ClusterIdentifier","Account"],"ro":["Grantor","Grantee","AuthorizeTime","ClusterStatus","Status","AllowedAllVPCs","AllowedVPCs","EndpointCount"],"uo":["AllowedVPCs","VpcIds"],"tg":[false,true,true]}}');
 /** A {@link EndpointAuthorization} instance: its attributes as typed outputs. */
 export type EndpointAuthorization = InstanceType<typeof EndpointAuthorization>;
 
 /** Inputs of {@link EndpointAuthorization}. */
 export interface EndpointAuthorizationArgs {
-  /** The AWS account ID of either the cluster owner (grantor) or grantee. If `Grantee` parameter is true, then the `Account` value is of the grantor. */
+  /**
+   * The AWS account ID of either the cluster owner (grantor) or grantee. If `Grantee` parameter is true, then the `Account` value is of the grantor.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   account: string;
-  /** Indicates whether to force the revoke action. If true, the Redshift-managed VPC endpoints associated with the endpoint authorization are also deleted. */
+  /**
+   * Indicates whether to force the revoke action. If true, the Redshift-managed VPC endpoints associated with the endpoint authorization are also deleted.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   force?: boolean;
-  /** The virtual private cloud (VPC) identifiers to grant access to. */
+  /**
+   * The virtual private cloud (VPC) identifiers to grant access to.
+   *
+   * Each item: Pattern: `^vpc-[A-Za-z0-9]{1,17}$`.
+   */
   vpcIds?: string[];
-  /** The cluster identifier. */
+  /**
+   * The cluster identifier.
+   *
+   * Pattern: ``.
+   */
   clusterIdentifier: string;
 }
 
@@ -639,7 +725,7 @@ export interface EndpointAuthorizationOutputs extends EndpointAuthorizationArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-eventsubscription.html | CloudFormation: AWS::Redshift::EventSubscription}
  */
-export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::Redshift::EventSubscription", "aws:redshift:EventSubscription", '{"p":[["SourceType",["enum","cluster","cluster-parameter-group","cluster-security-group","cluster-snapshot","scheduled-action"]],["EventCategories",["array","string"]],["Enabled","boolean"],["Severity",["enum","ERROR","INFO"]],["SubscriptionName","string",67],["SourceIds",["array","string"]],["SnsTopicArn","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","active","no-permission","topic-not-exist"],8],["CustSubscriptionId","string",8],["EventCategoriesList",["array","string"],8],["SourceIdsList",["array","string"],8],["SubscriptionCreationTime","string",8],["CustomerAwsId","string",8]],"id":["SubscriptionName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:eventsubscription:${EventSubscriptionName}"}');
+export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::Redshift::EventSubscription", "aws:redshift:EventSubscription", '{"p":[["SourceType",["enum","cluster","cluster-parameter-group","cluster-security-group","cluster-snapshot","scheduled-action"]],["EventCategories",["array","string"]],["Enabled","boolean"],["Severity",["enum","ERROR","INFO"]],["SubscriptionName","string",67],["SourceIds",["array","string"]],["SnsTopicArn","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","active","no-permission","topic-not-exist"],8],["CustSubscriptionId","string",8],["EventCategoriesList",["array","string"],8],["SourceIdsList",["array","string"],8],["SubscriptionCreationTime","string",8],["CustomerAwsId","string",8]],"id":["SubscriptionName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SubscriptionName"],"ro":["CustomerAwsId","CustSubscriptionId","Status","SubscriptionCreationTime","SourceIdsList","EventCategoriesList"],"uo":["EventCategoriesList","EventCategories","SourceIds","SourceIdsList","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:redshift:${Region}:${Account}:eventsubscription:${EventSubscriptionName}"}');
 /** A {@link EventSubscription} instance: its attributes as typed outputs. */
 export type EventSubscription = InstanceType<typeof EventSubscription>;
 
@@ -656,7 +742,7 @@ export interface EventSubscriptionArgs {
    *
    * Values: configuration, management, monitoring, security, pending
    */
-  eventCategories?: string[];
+  eventCategories?: ("configuration" | "management" | "monitoring" | "security" | "pending")[];
   /** A boolean value; set to `true` to activate the subscription, and set to `false` to create the subscription but not activate it. */
   enabled?: boolean;
   /**
@@ -674,6 +760,8 @@ export interface EventSubscriptionArgs {
    * - Must contain from 1 to 255 alphanumeric characters or hyphens.
    * - First character must be a letter.
    * - Cannot end with a hyphen or contain two consecutive hyphens.
+   *
+   * Pattern: ``.
    */
   subscriptionName: string;
   /**
@@ -722,19 +810,27 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-integration.html | CloudFormation: AWS::Redshift::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Redshift::Integration", "aws:redshift:Integration", '{"p":[["IntegrationName","string"],["SourceArn","string",67],["TargetArn","string",67],["Tags",["array",["ref","Tag"]]],["KMSKeyId","string",66],["AdditionalEncryptionContext",["map","string"],66],["IntegrationArn","string",72],["CreateTime","string",8]],"id":["IntegrationArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:integration:${IntegrationIdentifier}"}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Redshift::Integration", "aws:redshift:Integration", '{"p":[["IntegrationName","string"],["SourceArn","string",67],["TargetArn","string",67],["Tags",["array",["ref","Tag"]]],["KMSKeyId","string",66],["AdditionalEncryptionContext",["map","string"],66],["IntegrationArn","string",72],["CreateTime","string",8]],"id":["IntegrationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["SourceArn","TargetArn","KMSKeyId","AdditionalEncryptionContext"],"ro":["IntegrationArn","CreateTime"],"uo":["Tags"],"pt":{"KmsKeyId":"$join([\\"arn:(aws)[-]{0,1}[a-z]{0,2}[-]{0,1}[a-z]{0,3}:kms:[a-z]{2}[-]{1}[a-z]{3,10}[-]{0,1}[a-z]{0,10}[-]{1}[1-3]{1}:[0-9]{12}[:]{1}key\\\\/\\", KmsKeyId])"},"tg":[true,true,true]},"arn":"arn:${Partition}:redshift:${Region}:${Account}:integration:${IntegrationIdentifier}"}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** The name of the integration. */
+  /**
+   * The name of the integration.
+   *
+   * Length: 1–64.
+   */
   integrationName?: string;
   /** The Amazon Resource Name (ARN) of the database used as the source for replication. */
   sourceArn: string;
   /** The Amazon Resource Name (ARN) of the Amazon Redshift data warehouse to use as the target for replication. */
   targetArn: string;
-  /** The list of tags associated with the integration. */
+  /**
+   * The list of tags associated with the integration.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The AWS Key Management Service ( AWS KMS) key identifier for the key used to encrypt the integration. */
   kmsKeyId?: string;
@@ -753,9 +849,11 @@ export interface IntegrationOutputs extends IntegrationArgs {
 /**
  * Creates an Amazon Redshift Query Editor (QEV2) IAM Identity Center application.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::QEV2IdcApplication: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-qev2idcapplication.html | CloudFormation: AWS::Redshift::QEV2IdcApplication}
  */
-export const QEV2IdcApplication = cloudControlType<QEV2IdcApplicationArgs, QEV2IdcApplicationOutputs>("AWS::Redshift::QEV2IdcApplication", "aws:redshift:QEV2IdcApplication", '{"p":[["IdcInstanceArn","string",67],["Qev2IdcApplicationName","string",67],["IdcDisplayName","string",1],["Tags",["array",["ref","Tag"]]],["Qev2IdcApplicationArn","string",72],["IdcManagedApplicationArn","string",8],["IdcOnboardStatus","string",8]],"id":["Qev2IdcApplicationArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:qev2idcapplication:${Qev2IdcApplicationId}"}');
+export const QEV2IdcApplication = cloudControlType<QEV2IdcApplicationArgs, QEV2IdcApplicationOutputs>("AWS::Redshift::QEV2IdcApplication", "aws:redshift:QEV2IdcApplication", '{"p":[["IdcInstanceArn","string",67],["Qev2IdcApplicationName","string",67],["IdcDisplayName","string",1],["Tags",["array",["ref","Tag"]]],["Qev2IdcApplicationArn","string",72],["IdcManagedApplicationArn","string",8],["IdcOnboardStatus","string",8]],"id":["Qev2IdcApplicationArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:qev2idcapplication:${Qev2IdcApplicationId}"}');
 /** A {@link QEV2IdcApplication} instance: its attributes as typed outputs. */
 export type QEV2IdcApplication = InstanceType<typeof QEV2IdcApplication>;
 
@@ -786,7 +884,7 @@ export interface QEV2IdcApplicationOutputs extends QEV2IdcApplicationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-scheduledaction.html | CloudFormation: AWS::Redshift::ScheduledAction}
  */
-export const ScheduledAction = cloudControlType<ScheduledActionArgs, ScheduledActionOutputs>("AWS::Redshift::ScheduledAction", "aws:redshift:ScheduledAction", '{"p":[["ScheduledActionDescription","string"],["ScheduledActionName","string",67],["EndTime","string"],["Schedule","string"],["IamRole","string"],["StartTime","string"],["Enable","boolean"],["TargetAction",["ref","ScheduledActionType"]],["State",["enum","ACTIVE","DISABLED"],8],["NextInvocations",["array","string"],8]],"id":["ScheduledActionName"],"d":{"ScheduledActionType":[["PauseCluster",["ref","PauseClusterMessage"]],["ResumeCluster",["ref","ResumeClusterMessage"]],["ResizeCluster",["ref","ResizeClusterMessage"]]],"PauseClusterMessage":[["ClusterIdentifier","string",1]],"ResumeClusterMessage":[["ClusterIdentifier","string",1]],"ResizeClusterMessage":[["NodeType","string"],["NumberOfNodes","integer"],["ClusterType","string"],["Classic","boolean"],["ClusterIdentifier","string",1]]}}');
+export const ScheduledAction = cloudControlType<ScheduledActionArgs, ScheduledActionOutputs>("AWS::Redshift::ScheduledAction", "aws:redshift:ScheduledAction", '{"p":[["ScheduledActionDescription","string"],["ScheduledActionName","string",67],["EndTime","string"],["Schedule","string"],["IamRole","string"],["StartTime","string"],["Enable","boolean"],["TargetAction",["ref","ScheduledActionType"]],["State",["enum","ACTIVE","DISABLED"],8],["NextInvocations",["array","string"],8]],"id":["ScheduledActionName"],"d":{"ScheduledActionType":[["PauseCluster",["ref","PauseClusterMessage"]],["ResumeCluster",["ref","ResumeClusterMessage"]],["ResizeCluster",["ref","ResizeClusterMessage"]]],"PauseClusterMessage":[["ClusterIdentifier","string",1]],"ResumeClusterMessage":[["ClusterIdentifier","string",1]],"ResizeClusterMessage":[["NodeType","string"],["NumberOfNodes","integer"],["ClusterType","string"],["Classic","boolean"],["ClusterIdentifier","string",1]]},"reg":{"h":"crudl","co":["ScheduledActionName"],"ro":["State","NextInvocations"],"uo":["NextInvocations"],"tg":[false,true,true]}}');
 /** A {@link ScheduledAction} instance: its attributes as typed outputs. */
 export type ScheduledAction = InstanceType<typeof ScheduledAction>;
 
@@ -883,9 +981,11 @@ export interface ScheduledActionResizeClusterMessage {
 /**
  * Resource Type definition for AWS::Redshift::Snapshot. Creates a manual snapshot of the specified cluster. The cluster must be in the available state.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::Snapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-snapshot.html | CloudFormation: AWS::Redshift::Snapshot}
  */
-export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::Redshift::Snapshot", "aws:redshift:Snapshot", '{"p":[["SnapshotIdentifier","string",67],["ClusterIdentifier","string",67],["ManualSnapshotRetentionPeriod","integer"],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType","string",8],["AvailabilityZone","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["ClusterVersion","string",8],["EngineFullVersion","string",8],["SnapshotCreateTime","string",8],["NodeType","string",8],["NumberOfNodes","integer",8],["DBName","string",8],["Port","integer",8],["VpcId","string",8],["Encrypted","boolean",8],["EncryptedWithHSM","boolean",8],["KmsKeyId","string",8],["EnhancedVpcRouting","boolean",8],["MaintenanceTrackName","string",8],["OwnerAccount","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"]}');
+export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::Redshift::Snapshot", "aws:redshift:Snapshot", '{"p":[["SnapshotIdentifier","string",67],["ClusterIdentifier","string",67],["ManualSnapshotRetentionPeriod","integer"],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType","string",8],["AvailabilityZone","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["ClusterVersion","string",8],["EngineFullVersion","string",8],["SnapshotCreateTime","string",8],["NodeType","string",8],["NumberOfNodes","integer",8],["DBName","string",8],["Port","integer",8],["VpcId","string",8],["Encrypted","boolean",8],["EncryptedWithHSM","boolean",8],["KmsKeyId","string",8],["EnhancedVpcRouting","boolean",8],["MaintenanceTrackName","string",8],["OwnerAccount","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Snapshot} instance: its attributes as typed outputs. */
 export type Snapshot = InstanceType<typeof Snapshot>;
 
@@ -948,9 +1048,11 @@ export interface SnapshotOutputs extends SnapshotArgs {
 /**
  * Creates a snapshot copy grant that permits Amazon Redshift to use an encrypted symmetric key from AWS Key Management Service (KMS) to encrypt copied snapshots in a destination region.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::SnapshotCopyGrant: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-snapshotcopygrant.html | CloudFormation: AWS::Redshift::SnapshotCopyGrant}
  */
-export const SnapshotCopyGrant = cloudControlType<SnapshotCopyGrantArgs, SnapshotCopyGrantOutputs>("AWS::Redshift::SnapshotCopyGrant", "aws:redshift:SnapshotCopyGrant", '{"p":[["SnapshotCopyGrantName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:snapshotcopygrant:${SnapshotCopyGrantName}"}');
+export const SnapshotCopyGrant = cloudControlType<SnapshotCopyGrantArgs, SnapshotCopyGrantOutputs>("AWS::Redshift::SnapshotCopyGrant", "aws:redshift:SnapshotCopyGrant", '{"p":[["SnapshotCopyGrantName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:snapshotcopygrant:${SnapshotCopyGrantName}"}');
 /** A {@link SnapshotCopyGrant} instance: its attributes as typed outputs. */
 export type SnapshotCopyGrant = InstanceType<typeof SnapshotCopyGrant>;
 
@@ -975,7 +1077,7 @@ export interface SnapshotCopyGrantOutputs extends SnapshotCopyGrantArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-snapshotschedule.html | CloudFormation: AWS::Redshift::SnapshotSchedule}
  */
-export const SnapshotSchedule = cloudControlType<SnapshotScheduleArgs, SnapshotScheduleOutputs>("AWS::Redshift::SnapshotSchedule", "aws:redshift:SnapshotSchedule", '{"p":[["ScheduleIdentifier","string",67],["ScheduleDescription","string",66],["ScheduleDefinitions",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AssociatedClusterCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:snapshotschedule:${ScheduleIdentifier}"}');
+export const SnapshotSchedule = cloudControlType<SnapshotScheduleArgs, SnapshotScheduleOutputs>("AWS::Redshift::SnapshotSchedule", "aws:redshift:SnapshotSchedule", '{"p":[["ScheduleIdentifier","string",67],["ScheduleDescription","string",66],["ScheduleDefinitions",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AssociatedClusterCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ScheduleIdentifier","ScheduleDescription"],"ro":["Arn","AssociatedClusterCount"],"uo":["ScheduleDefinitions","Tags"],"ai":[["ScheduleIdentifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:redshift:${Region}:${Account}:snapshotschedule:${ScheduleIdentifier}"}');
 /** A {@link SnapshotSchedule} instance: its attributes as typed outputs. */
 export type SnapshotSchedule = InstanceType<typeof SnapshotSchedule>;
 
@@ -1002,9 +1104,11 @@ export interface SnapshotScheduleOutputs extends SnapshotScheduleArgs {
 /**
  * Resource Type definition for AWS::Redshift::UsageLimit. Creates a usage limit for a specified Amazon Redshift feature on a cluster. The usage limit is identified by the returned usage limit identifier.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::UsageLimit: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-usagelimit.html | CloudFormation: AWS::Redshift::UsageLimit}
  */
-export const UsageLimit = cloudControlType<UsageLimitArgs, UsageLimitOutputs>("AWS::Redshift::UsageLimit", "aws:redshift:UsageLimit", '{"p":[["ClusterIdentifier","string",67],["FeatureType",["enum","spectrum","concurrency-scaling","cross-region-datasharing","extra-compute-for-automatic-optimization"],67],["LimitType",["enum","time","data-scanned"],67],["Amount","number",1],["Period",["enum","daily","weekly","monthly"],66],["BreachAction",["enum","log","emit-metric","disable"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["UsageLimitId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift:${Region}:${Account}:usagelimit:${UsageLimitId}"}');
+export const UsageLimit = cloudControlType<UsageLimitArgs, UsageLimitOutputs>("AWS::Redshift::UsageLimit", "aws:redshift:UsageLimit", '{"p":[["ClusterIdentifier","string",67],["FeatureType",["enum","spectrum","concurrency-scaling","cross-region-datasharing","extra-compute-for-automatic-optimization"],67],["LimitType",["enum","time","data-scanned"],67],["Amount","number",1],["Period",["enum","daily","weekly","monthly"],66],["BreachAction",["enum","log","emit-metric","disable"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["UsageLimitId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:usagelimit:${UsageLimitId}"}');
 /** A {@link UsageLimit} instance: its attributes as typed outputs. */
 export type UsageLimit = InstanceType<typeof UsageLimit>;
 

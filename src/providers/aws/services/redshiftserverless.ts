@@ -13,47 +13,95 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshiftserverless-namespace.html | CloudFormation: AWS::RedshiftServerless::Namespace}
  */
-export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::RedshiftServerless::Namespace", "aws:redshiftserverless:Namespace", '{"p":[["AdminUsername","string"],["NamespaceName","string",67],["IamRoles",["array","string"]],["KmsKeyId","string"],["FinalSnapshotName","string"],["FinalSnapshotRetentionPeriod","integer"],["AdminUserPassword","string",48],["DbName","string"],["DefaultIamRoleArn","string"],["Tags",["array",["ref","Tag"]],66],["LogExports",["array","string"]],["AdminPasswordSecretKmsKeyId","string"],["ManageAdminPassword","boolean"],["NamespaceResourcePolicy","json"],["RedshiftIdcApplicationArn","string"],["SnapshotCopyConfigurations",["array",["ref","SnapshotCopyConfiguration"]]],["Namespace",["ref","Namespace"],8]],"id":["NamespaceName"],"d":{"SnapshotCopyConfiguration":[["DestinationRegion","string",1],["DestinationKmsKeyId","string"],["SnapshotRetentionPeriod","integer"]],"Namespace":[["Status",["enum","AVAILABLE","MODIFYING","DELETING"]],["NamespaceName","string"],["AdminUsername","string"],["CreationDate","string"],["IamRoles",["array","string"]],["NamespaceArn","string"],["KmsKeyId","string"],["DbName","string"],["NamespaceId","string"],["DefaultIamRoleArn","string"],["LogExports",["array","string"]],["AdminPasswordSecretArn","string"],["AdminPasswordSecretKmsKeyId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift-serverless:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::RedshiftServerless::Namespace", "aws:redshiftserverless:Namespace", '{"p":[["AdminUsername","string"],["NamespaceName","string",67],["IamRoles",["array","string"]],["KmsKeyId","string"],["FinalSnapshotName","string",16],["FinalSnapshotRetentionPeriod","integer",16],["AdminUserPassword","string",48],["DbName","string"],["DefaultIamRoleArn","string"],["Tags",["array",["ref","Tag"]]],["LogExports",["array","string"]],["AdminPasswordSecretKmsKeyId","string"],["ManageAdminPassword","boolean",16],["NamespaceResourcePolicy","json"],["RedshiftIdcApplicationArn","string",16],["SnapshotCopyConfigurations",["array",["ref","SnapshotCopyConfiguration"]]],["Namespace",["ref","Namespace"],8]],"id":["NamespaceName"],"d":{"SnapshotCopyConfiguration":[["DestinationRegion","string",1],["DestinationKmsKeyId","string"],["SnapshotRetentionPeriod","integer"]],"Namespace":[["Status",["enum","AVAILABLE","MODIFYING","DELETING"]],["NamespaceName","string"],["AdminUsername","string"],["CreationDate","string"],["IamRoles",["array","string"]],["NamespaceArn","string"],["KmsKeyId","string"],["DbName","string"],["NamespaceId","string"],["DefaultIamRoleArn","string"],["LogExports",["array","string"]],["AdminPasswordSecretArn","string"],["AdminPasswordSecretKmsKeyId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AdminUserPassword","FinalSnapshotName","FinalSnapshotRetentionPeriod","ManageAdminPassword","RedshiftIdcApplicationArn"],"co":["NamespaceName"],"ro":["Namespace","Namespace/NamespaceArn","Namespace/NamespaceId","Namespace/NamespaceName","Namespace/AdminUsername","Namespace/DbName","Namespace/KmsKeyId","Namespace/DefaultIamRoleArn","Namespace/IamRoles","Namespace/LogExports","Namespace/Status","Namespace/CreationDate"],"uo":["IamRoles","LogExports","Namespace/IamRoles","Namespace/LogExports","Tags","SnapshotCopyConfigurations"],"tg":[true,true,true]},"arn":"arn:${Partition}:redshift-serverless:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link Namespace} instance: its attributes as typed outputs. */
 export type Namespace = InstanceType<typeof Namespace>;
 
 /** Inputs of {@link Namespace}. */
 export interface NamespaceArgs {
-  /** The username of the administrator for the primary database created in the namespace. */
+  /**
+   * The username of the administrator for the primary database created in the namespace.
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
+   */
   adminUsername?: string;
-  /** The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide. */
+  /**
+   * The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName: string;
-  /** A list of IAM roles to associate with the namespace. */
+  /**
+   * A list of IAM roles to associate with the namespace.
+   *
+   * Each item: Length: 0–512.
+   */
   iamRoles?: string[];
   /** The ID of the AWS Key Management Service key used to encrypt your data. */
   kmsKeyId?: string;
-  /** The name of the snapshot to be created before the namespace is deleted. */
+  /**
+   * The name of the snapshot to be created before the namespace is deleted.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `[a-z][a-z0-9]*(-[a-z0-9]+)*`.
+   */
   finalSnapshotName?: string;
-  /** How long to retain the final snapshot. */
+  /**
+   * How long to retain the final snapshot.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   finalSnapshotRetentionPeriod?: number;
   /**
    * The password of the administrator for the primary database created in the namespace.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 8–64. Pattern: ``.
    */
   adminUserPassword?: string;
-  /** The name of the primary database created in the namespace. */
+  /**
+   * The name of the primary database created in the namespace.
+   *
+   * Length: at most 127. Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
+   */
   dbName?: string;
   /** The Amazon Resource Name (ARN) of the IAM role to set as a default in the namespace. */
   defaultIamRoleArn?: string;
-  /** The map of the key-value pairs used to tag the namespace. */
+  /**
+   * The map of the key-value pairs used to tag the namespace.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
-  /** The types of logs the namespace can export. Available export types are `userlog` , `connectionlog` , and `useractivitylog` . */
-  logExports?: string[];
+  /**
+   * The types of logs the namespace can export. Available export types are `userlog` , `connectionlog` , and `useractivitylog` .
+   *
+   * Items: 0–16.
+   */
+  logExports?: ("useractivitylog" | "userlog" | "connectionlog")[];
   /** The ID of the AWS Key Management Service (KMS) key used to encrypt and store the namespace's admin credentials secret. You can only use this parameter if `ManageAdminPassword` is `true` . */
   adminPasswordSecretKmsKeyId?: string;
-  /** If true, Amazon Redshift uses AWS Secrets Manager to manage the namespace's admin credentials. You can't use `AdminUserPassword` if `ManageAdminPassword` is true. If `ManageAdminPassword` is `false` or not set, Amazon Redshift uses `AdminUserPassword` for the admin user account's password. */
+  /**
+   * If true, Amazon Redshift uses AWS Secrets Manager to manage the namespace's admin credentials. You can't use `AdminUserPassword` if `ManageAdminPassword` is true. If `ManageAdminPassword` is `false` or not set, Amazon Redshift uses `AdminUserPassword` for the admin user account's password.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   manageAdminPassword?: boolean;
   /** The resource policy that will be attached to the namespace. */
   namespaceResourcePolicy?: Record<string, unknown>;
-  /** The ARN for the Redshift application that integrates with IAM Identity Center. */
+  /**
+   * The ARN for the Redshift application that integrates with IAM Identity Center.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   redshiftIdcApplicationArn?: string;
-  /** The snapshot copy configurations for the namespace. */
+  /**
+   * The snapshot copy configurations for the namespace.
+   *
+   * Items: 0–1.
+   */
   snapshotCopyConfigurations?: NamespaceSnapshotCopyConfiguration[];
 }
 
@@ -84,26 +132,42 @@ export interface NamespaceSnapshotCopyConfiguration {
 export interface NamespaceNamespace {
   /** The status of the namespace. */
   status?: "AVAILABLE" | "MODIFYING" | "DELETING";
-  /** The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide. */
+  /**
+   * The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName?: string;
   /** The username of the administrator for the first database created in the namespace. */
   adminUsername?: string;
   /** The date of when the namespace was created. */
   creationDate?: string;
-  /** A list of IAM roles to associate with the namespace. */
+  /**
+   * A list of IAM roles to associate with the namespace.
+   *
+   * Each item: Length: 0–512.
+   */
   iamRoles?: string[];
   /** The Amazon Resource Name (ARN) associated with a namespace. */
   namespaceArn?: string;
   /** The ID of the AWS Key Management Service key used to encrypt your data. */
   kmsKeyId?: string;
-  /** The name of the first database created in the namespace. */
+  /**
+   * The name of the first database created in the namespace.
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
+   */
   dbName?: string;
   /** The unique identifier of a namespace. */
   namespaceId?: string;
   /** The Amazon Resource Name (ARN) of the IAM role to set as a default in the namespace. */
   defaultIamRoleArn?: string;
-  /** The types of logs the namespace can export. Available export types are User log, Connection log, and User activity log. */
-  logExports?: string[];
+  /**
+   * The types of logs the namespace can export. Available export types are User log, Connection log, and User activity log.
+   *
+   * Items: 0–16.
+   */
+  logExports?: ("useractivitylog" | "userlog" | "connectionlog")[];
   /** The Amazon Resource Name (ARN) for the namespace's admin user credentials secret. */
   adminPasswordSecretArn?: string;
   /** The ID of the AWS Key Management Service (KMS) key used to encrypt and store the namespace's admin credentials secret. */
@@ -115,19 +179,31 @@ export interface NamespaceNamespace {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshiftserverless-snapshot.html | CloudFormation: AWS::RedshiftServerless::Snapshot}
  */
-export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::RedshiftServerless::Snapshot", "aws:redshiftserverless:Snapshot", '{"p":[["SnapshotName","string",67],["NamespaceName","string",66],["RetentionPeriod","integer"],["Tags",["array",["ref","Tag"]],66],["Snapshot",["ref","Snapshot"],8],["OwnerAccount","string",8]],"id":["SnapshotName"],"d":{"Snapshot":[["NamespaceArn","string"],["NamespaceName","string"],["SnapshotName","string"],["SnapshotCreateTime","string"],["Status",["enum","AVAILABLE","CREATING","DELETED","CANCELLED","FAILED","COPYING"]],["AdminUsername","string"],["KmsKeyId","string"],["OwnerAccount","string"],["RetentionPeriod","integer"],["SnapshotArn","string"]]},"tags":["Tags","standard"],"rp":[["Tags","*","Key"],["Tags","*","Value"],["Tags","*","Key"],["Tags","*","Value"],["Tags","*","Key"],["Tags","*","Value"]],"arn":"arn:${Partition}:redshift-serverless:${Region}:${Account}:snapshot/${SnapshotId}"}');
+export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::RedshiftServerless::Snapshot", "aws:redshiftserverless:Snapshot", '{"p":[["SnapshotName","string",67],["NamespaceName","string",66],["RetentionPeriod","integer"],["Tags",["array",["ref","Tag"]],66],["Snapshot",["ref","Snapshot"],8],["OwnerAccount","string",8]],"id":["SnapshotName"],"d":{"Snapshot":[["NamespaceArn","string"],["NamespaceName","string"],["SnapshotName","string"],["SnapshotCreateTime","string"],["Status",["enum","AVAILABLE","CREATING","DELETED","CANCELLED","FAILED","COPYING"]],["AdminUsername","string"],["KmsKeyId","string"],["OwnerAccount","string"],["RetentionPeriod","integer"],["SnapshotArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["NamespaceName","SnapshotName","Tags","Tags/*/Key","Tags/*/Value"],"ro":["Snapshot","OwnerAccount","Snapshot/SnapshotName","Snapshot/NamespaceName","Snapshot/NamespaceArn","Snapshot/SnapshotArn","Snapshot/SnapshotCreateTime","Snapshot/Status","Snapshot/AdminUsername","Snapshot/KmsKeyId","Snapshot/OwnerAccount","Snapshot/RetentionPeriod"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:redshift-serverless:${Region}:${Account}:snapshot/${SnapshotId}"}');
 /** A {@link Snapshot} instance: its attributes as typed outputs. */
 export type Snapshot = InstanceType<typeof Snapshot>;
 
 /** Inputs of {@link Snapshot}. */
 export interface SnapshotArgs {
-  /** The name of the snapshot. */
+  /**
+   * The name of the snapshot.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   snapshotName: string;
-  /** The name of the namepsace. */
+  /**
+   * The name of the namepsace.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   namespaceName?: string;
   /** The retention period of the snapshot created by the scheduled action. */
   retentionPeriod?: number;
-  /** An array of [Tag objects](https://docs.aws.amazon.com/redshift-serverless/latest/APIReference/API_Tag.html) to associate with the snapshot. */
+  /**
+   * An array of [Tag objects](https://docs.aws.amazon.com/redshift-serverless/latest/APIReference/API_Tag.html) to associate with the snapshot.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -146,9 +222,17 @@ export interface SnapshotOutputs extends SnapshotArgs {
 export interface SnapshotSnapshot {
   /** The Amazon Resource Name (ARN) of the namespace the snapshot was created from. */
   namespaceArn?: string;
-  /** The name of the namepsace. */
+  /**
+   * The name of the namepsace.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName?: string;
-  /** The name of the snapshot. */
+  /**
+   * The name of the snapshot.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   snapshotName?: string;
   /** The timestamp of when the snapshot was created. */
   snapshotCreateTime?: string;
@@ -171,19 +255,33 @@ export interface SnapshotSnapshot {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshiftserverless-workgroup.html | CloudFormation: AWS::RedshiftServerless::Workgroup}
  */
-export const Workgroup = cloudControlType<WorkgroupArgs, WorkgroupOutputs>("AWS::RedshiftServerless::Workgroup", "aws:redshiftserverless:Workgroup", '{"p":[["NamespaceName","string",66],["ConfigParameters",["array",["ref","ConfigParameter"]]],["Port","integer"],["WorkgroupName","string",67],["BaseCapacity","integer"],["EnhancedVpcRouting","boolean"],["PubliclyAccessible","boolean"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["MaxCapacity","integer"],["PricePerformanceTarget",["ref","PerformanceTarget"]],["SnapshotArn","string"],["SnapshotName","string"],["SnapshotOwnerAccount","string"],["RecoveryPointId","string"],["TrackName","string"],["Workgroup",["ref","Workgroup"]]],"id":["WorkgroupName"],"d":{"ConfigParameter":[["ParameterValue","string"],["ParameterKey","string"]],"PerformanceTarget":[["Status",["enum","ENABLED","DISABLED"]],["Level","integer"]],"Workgroup":[["Status",["enum","CREATING","AVAILABLE","MODIFYING","DELETING"]],["CreationDate","string"],["WorkgroupName","string"],["WorkgroupArn","string"],["BaseCapacity","integer"],["EnhancedVpcRouting","boolean"],["WorkgroupId","string"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["NamespaceName","string"],["Endpoint",["ref","Endpoint"]],["ConfigParameters",["array",["ref","ConfigParameter"]]],["PubliclyAccessible","boolean"],["MaxCapacity","integer"],["PricePerformanceTarget",["ref","PerformanceTarget"]],["TrackName","string"]],"Endpoint":[["Address","string"],["VpcEndpoints",["array",["ref","VpcEndpoint"]]],["Port","integer"]],"VpcEndpoint":[["VpcId","string"],["NetworkInterfaces",["array",["ref","NetworkInterface"]]],["VpcEndpointId","string"]],"NetworkInterface":[["PrivateIpAddress","string"],["AvailabilityZone","string"],["SubnetId","string"],["NetworkInterfaceId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:redshift-serverless:${Region}:${Account}:workgroup/${WorkgroupId}"}');
+export const Workgroup = cloudControlType<WorkgroupArgs, WorkgroupOutputs>("AWS::RedshiftServerless::Workgroup", "aws:redshiftserverless:Workgroup", '{"p":[["NamespaceName","string",66],["ConfigParameters",["array",["ref","ConfigParameter"]],16],["Port","integer"],["WorkgroupName","string",67],["BaseCapacity","integer"],["EnhancedVpcRouting","boolean"],["PubliclyAccessible","boolean"],["SecurityGroupIds",["array","string"],16],["SubnetIds",["array","string"],16],["Tags",["array",["ref","Tag"]]],["MaxCapacity","integer"],["PricePerformanceTarget",["ref","PerformanceTarget"]],["SnapshotArn","string",16],["SnapshotName","string",16],["SnapshotOwnerAccount","string",16],["RecoveryPointId","string",16],["TrackName","string"],["Workgroup",["ref","Workgroup"]]],"id":["WorkgroupName"],"d":{"ConfigParameter":[["ParameterValue","string"],["ParameterKey","string"]],"PerformanceTarget":[["Status",["enum","ENABLED","DISABLED"]],["Level","integer"]],"Workgroup":[["Status",["enum","CREATING","AVAILABLE","MODIFYING","DELETING"]],["CreationDate","string"],["WorkgroupName","string"],["WorkgroupArn","string"],["BaseCapacity","integer"],["EnhancedVpcRouting","boolean"],["WorkgroupId","string"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]],["NamespaceName","string"],["Endpoint",["ref","Endpoint"]],["ConfigParameters",["array",["ref","ConfigParameter"]]],["PubliclyAccessible","boolean"],["MaxCapacity","integer"],["PricePerformanceTarget",["ref","PerformanceTarget"]],["TrackName","string"]],"Endpoint":[["Address","string"],["VpcEndpoints",["array",["ref","VpcEndpoint"]]],["Port","integer"]],"VpcEndpoint":[["VpcId","string"],["NetworkInterfaces",["array",["ref","NetworkInterface"]]],["VpcEndpointId","string"]],"NetworkInterface":[["PrivateIpAddress","string"],["AvailabilityZone","string"],["SubnetId","string"],["NetworkInterfaceId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ConfigParameters","SecurityGroupIds","SubnetIds","SnapshotArn","SnapshotName","SnapshotOwnerAccount","RecoveryPointId"],"co":["WorkgroupName","NamespaceName"],"ro":["Workgroup/WorkgroupId","Workgroup/WorkgroupArn","Workgroup/WorkgroupName","Workgroup/NamespaceName","Workgroup/BaseCapacity","Workgroup/MaxCapacity","Workgroup/EnhancedVpcRouting","Workgroup/ConfigParameters","Workgroup/SecurityGroupIds","Workgroup/SubnetIds","Workgroup/TrackName","Workgroup/Status","Workgroup/Endpoint/Address","Workgroup/Endpoint/Port","Workgroup/Endpoint/VpcEndpoints/*/VpcEndpointId","Workgroup/Endpoint/VpcEndpoints/*/VpcId","Workgroup/Endpoint/VpcEndpoints/*/NetworkInterfaces/*/NetworkInterfaceId","Workgroup/Endpoint/VpcEndpoints/*/NetworkInterfaces/*/SubnetId","Workgroup/Endpoint/VpcEndpoints/*/NetworkInterfaces/*/PrivateIpAddress","Workgroup/Endpoint/VpcEndpoints/*/NetworkInterfaces/*/AvailabilityZone","Workgroup/PubliclyAccessible","Workgroup/CreationDate"],"uo":["ConfigParameters","SecurityGroupIds","SubnetIds","Tags","Workgroup/ConfigParameters","Workgroup/SecurityGroupIds","Workgroup/SubnetIds","Workgroup/Endpoint/VpcEndpoints","Workgroup/Endpoint/VpcEndpoints/*/NetworkInterfaces"],"tg":[true,true,true]},"arn":"arn:${Partition}:redshift-serverless:${Region}:${Account}:workgroup/${WorkgroupId}"}');
 /** A {@link Workgroup} instance: its attributes as typed outputs. */
 export type Workgroup = InstanceType<typeof Workgroup>;
 
 /** Inputs of {@link Workgroup}. */
 export interface WorkgroupArgs {
-  /** The namespace the workgroup is associated with. */
+  /**
+   * The namespace the workgroup is associated with.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   namespaceName?: string;
-  /** The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) . */
+  /**
+   * The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   configParameters?: WorkgroupConfigParameter[];
   /** The custom port to use when connecting to a workgroup. Valid port ranges are 5431-5455 and 8191-8215. The default is 5439. */
   port?: number;
-  /** The name of the workgroup. */
+  /**
+   * The name of the workgroup.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   workgroupName: string;
   /** The base compute capacity of the workgroup in Redshift Processing Units (RPUs). */
   baseCapacity?: number;
@@ -191,25 +289,61 @@ export interface WorkgroupArgs {
   enhancedVpcRouting?: boolean;
   /** A value that specifies whether the workgroup can be accessible from a public network. */
   publiclyAccessible?: boolean;
-  /** A list of security group IDs to associate with the workgroup. */
+  /**
+   * A list of security group IDs to associate with the workgroup.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–32. Each item: Length: 0–255. Pattern: `^sg-[0-9a-fA-F]{8,}$`.
+   */
   securityGroupIds?: string[];
-  /** A list of subnet IDs the workgroup is associated with. */
+  /**
+   * A list of subnet IDs the workgroup is associated with.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–32. Each item: Length: 0–255. Pattern: `^subnet-[0-9a-fA-F]{8,}$`.
+   */
   subnetIds?: string[];
-  /** The map of the key-value pairs used to tag the workgroup. */
+  /**
+   * The map of the key-value pairs used to tag the workgroup.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The maximum data-warehouse capacity Amazon Redshift Serverless uses to serve queries. The max capacity is specified in RPUs. */
   maxCapacity?: number;
   /** An object that represents the price performance target settings for the workgroup. */
   pricePerformanceTarget?: WorkgroupPerformanceTarget;
-  /** The Amazon Resource Name (ARN) of the snapshot to restore from. */
+  /**
+   * The Amazon Resource Name (ARN) of the snapshot to restore from.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotArn?: string;
-  /** The snapshot name to restore from. */
+  /**
+   * The snapshot name to restore from.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotName?: string;
-  /** The Amazon Web Services account that owns the snapshot. */
+  /**
+   * The Amazon Web Services account that owns the snapshot.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snapshotOwnerAccount?: string;
-  /** The recovery point id to restore from. */
+  /**
+   * The recovery point id to restore from.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   recoveryPointId?: string;
-  /** An optional parameter for the name of the track for the workgroup. If you don't provide a track name, the workgroup is assigned to the current track. */
+  /**
+   * An optional parameter for the name of the track for the workgroup. If you don't provide a track name, the workgroup is assigned to the current track.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_]+$`.
+   */
   trackName?: string;
   /** The collection of computing resources from which an endpoint is created. */
   workgroup?: WorkgroupWorkgroup;
@@ -225,9 +359,17 @@ export interface WorkgroupOutputs extends WorkgroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-redshiftserverless-workgroup-configparameter.html | CloudFormation: ConfigParameter}
  */
 export interface WorkgroupConfigParameter {
-  /** The value of the parameter to set. */
+  /**
+   * The value of the parameter to set.
+   *
+   * Length: 0–15000.
+   */
   parameterValue?: string;
-  /** The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) . */
+  /**
+   * The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) .
+   *
+   * Length: 0–255.
+   */
   parameterKey?: string;
 }
 
@@ -239,7 +381,11 @@ export interface WorkgroupConfigParameter {
 export interface WorkgroupPerformanceTarget {
   /** Whether the price performance target is enabled for the workgroup. */
   status?: "ENABLED" | "DISABLED";
-  /** The target price performance level for the workgroup. Valid values include 1, 25, 50, 75, and 100. These correspond to the price performance levels LOW_COST, ECONOMICAL, BALANCED, RESOURCEFUL, and HIGH_PERFORMANCE. */
+  /**
+   * The target price performance level for the workgroup. Valid values include 1, 25, 50, 75, and 100. These correspond to the price performance levels LOW_COST, ECONOMICAL, BALANCED, RESOURCEFUL, and HIGH_PERFORMANCE.
+   *
+   * Range: 1–100.
+   */
   level?: number;
 }
 
@@ -253,7 +399,11 @@ export interface WorkgroupWorkgroup {
   status?: "CREATING" | "AVAILABLE" | "MODIFYING" | "DELETING";
   /** The creation date of the workgroup. */
   creationDate?: string;
-  /** The name of the workgroup. */
+  /**
+   * The name of the workgroup.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]*$`.
+   */
   workgroupName?: string;
   /** The Amazon Resource Name (ARN) that links to the workgroup. */
   workgroupArn?: string;
@@ -263,11 +413,23 @@ export interface WorkgroupWorkgroup {
   enhancedVpcRouting?: boolean;
   /** The unique identifier of the workgroup. */
   workgroupId?: string;
-  /** An array of security group IDs to associate with the workgroup. */
+  /**
+   * An array of security group IDs to associate with the workgroup.
+   *
+   * Each item: Length: 0–255. Pattern: `^sg-[0-9a-fA-F]{8,}$`.
+   */
   securityGroupIds?: string[];
-  /** An array of subnet IDs the workgroup is associated with. */
+  /**
+   * An array of subnet IDs the workgroup is associated with.
+   *
+   * Each item: Length: 0–255. Pattern: `^subnet-[0-9a-fA-F]{8,}$`.
+   */
   subnetIds?: string[];
-  /** The namespace the workgroup is associated with. */
+  /**
+   * The namespace the workgroup is associated with.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName?: string;
   /** The endpoint that is created from the workgroup. */
   endpoint?: WorkgroupEndpoint;
@@ -279,7 +441,11 @@ export interface WorkgroupWorkgroup {
   maxCapacity?: number;
   /** An object that represents the price performance target settings for the workgroup. */
   pricePerformanceTarget?: WorkgroupPerformanceTarget;
-  /** The name of the track for the workgroup. */
+  /**
+   * The name of the track for the workgroup.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_]+$`.
+   */
   trackName?: string;
 }
 

@@ -15,23 +15,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-application.html | CloudFormation: AWS::RefactorSpaces::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::RefactorSpaces::Application", "aws:refactorspaces:Application", '{"p":[["EnvironmentIdentifier","string",67],["VpcId","string",67],["ApiGatewayProxy",["ref","ApiGatewayProxyInput"],66],["ProxyType",["enum","API_GATEWAY"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["NlbArn","string",8],["ProxyUrl","string",8],["NlbName","string",8],["StageName","string",8],["ApiGatewayId","string",8],["VpcLinkId","string",8],["ApplicationIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier"],"d":{"ApiGatewayProxyInput":[["StageName","string",2],["EndpointType",["enum","REGIONAL","PRIVATE"],2]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::RefactorSpaces::Application", "aws:refactorspaces:Application", '{"p":[["EnvironmentIdentifier","string",67],["VpcId","string",67],["ApiGatewayProxy",["ref","ApiGatewayProxyInput"],82],["ProxyType",["enum","API_GATEWAY"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["NlbArn","string",8],["ProxyUrl","string",8],["NlbName","string",8],["StageName","string",8],["ApiGatewayId","string",8],["VpcLinkId","string",8],["ApplicationIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier"],"d":{"ApiGatewayProxyInput":[["StageName","string"],["EndpointType",["enum","REGIONAL","PRIVATE"]]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["ApiGatewayProxy"],"co":["ApiGatewayProxy","EnvironmentIdentifier","Name","ProxyType","VpcId"],"ro":["ApplicationIdentifier","Arn","ApiGatewayId","VpcLinkId","NlbArn","NlbName","ProxyUrl","StageName"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The unique identifier of the environment. */
+  /**
+   * The unique identifier of the environment.
+   *
+   * Length: 14–14. Pattern: `^env-([0-9A-Za-z]{10}$)`.
+   */
   environmentIdentifier: string;
-  /** The ID of the virtual private cloud (VPC). */
+  /**
+   * The ID of the virtual private cloud (VPC).
+   *
+   * Length: 12–21. Pattern: `^vpc-[-a-f0-9]{8}([-a-f0-9]{9})?$`.
+   */
   vpcId: string;
-  /** The endpoint URL of the Amazon API Gateway proxy. */
+  /**
+   * The endpoint URL of the Amazon API Gateway proxy.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   apiGatewayProxy?: ApplicationApiGatewayProxyInput;
   /** The proxy type of the proxy created within the application. */
   proxyType: "API_GATEWAY";
   /** The tags assigned to the application. */
   tags?: AwsTag[];
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   name: string;
 }
 
@@ -61,7 +77,11 @@ export interface ApplicationOutputs extends ApplicationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-application-apigatewayproxyinput.html | CloudFormation: ApiGatewayProxyInput}
  */
 export interface ApplicationApiGatewayProxyInput {
-  /** The name of the API Gateway stage. The name defaults to `prod` . */
+  /**
+   * The name of the API Gateway stage. The name defaults to `prod` .
+   *
+   * Length: 1–128. Pattern: `^[-a-zA-Z0-9_]*$`.
+   */
   stageName?: string;
   /**
    * The type of endpoint to use for the API Gateway proxy. If no value is specified in the request, the value is set to `REGIONAL` by default.
@@ -78,19 +98,35 @@ export interface ApplicationApiGatewayProxyInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-environment.html | CloudFormation: AWS::RefactorSpaces::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::RefactorSpaces::Environment", "aws:refactorspaces:Environment", '{"p":[["Description","string",66],["NetworkFabricType",["enum","TRANSIT_GATEWAY","NONE"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["TransitGatewayId","string",8],["EnvironmentIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:refactor-spaces:${Region}:${Account}:environment/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::RefactorSpaces::Environment", "aws:refactorspaces:Environment", '{"p":[["Description","string",82],["NetworkFabricType",["enum","TRANSIT_GATEWAY","NONE"],82],["Tags",["array",["ref","Tag"]]],["Name","string",82],["TransitGatewayId","string",8],["EnvironmentIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Description","Name","NetworkFabricType"],"co":["Description","Name","NetworkFabricType"],"ro":["EnvironmentIdentifier","Arn","TransitGatewayId"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}},"arn":"arn:${Partition}:refactor-spaces:${Region}:${Account}:environment/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** A description of the environment. */
+  /**
+   * A description of the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9-_\s\.\!\*\#\\@\']+$`.
+   */
   description?: string;
-  /** The network fabric type of the environment. */
+  /**
+   * The network fabric type of the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   networkFabricType?: "TRANSIT_GATEWAY" | "NONE";
   /** The tags assigned to the environment. */
   tags?: AwsTag[];
-  /** The name of the environment. */
+  /**
+   * The name of the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -117,23 +153,49 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-route.html | CloudFormation: AWS::RefactorSpaces::Route}
  */
-export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::RefactorSpaces::Route", "aws:refactorspaces:Route", '{"p":[["UriPathRoute",["ref","UriPathRouteInput"]],["EnvironmentIdentifier","string",67],["RouteType",["enum","DEFAULT","URI_PATH"],67],["DefaultRoute",["ref","DefaultRouteInput"]],["ServiceIdentifier","string",67],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["RouteIdentifier","string",72],["Arn","string",72],["PathResourceToId","string",8]],"id":["EnvironmentIdentifier","ApplicationIdentifier","RouteIdentifier"],"d":{"UriPathRouteInput":[["SourcePath","string",2],["AppendSourcePath","boolean",2],["ActivationState",["enum","INACTIVE","ACTIVE"],1],["Methods",["array","string"],2],["IncludeChildPaths","boolean",2]],"DefaultRouteInput":[["ActivationState",["enum","INACTIVE","ACTIVE"],1]]},"tags":["Tags","standard"]}');
+export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::RefactorSpaces::Route", "aws:refactorspaces:Route", '{"p":[["UriPathRoute",["ref","UriPathRouteInput"],16],["EnvironmentIdentifier","string",67],["RouteType",["enum","DEFAULT","URI_PATH"],83],["DefaultRoute",["ref","DefaultRouteInput"],16],["ServiceIdentifier","string",83],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["RouteIdentifier","string",72],["Arn","string",72],["PathResourceToId","string",8]],"id":["EnvironmentIdentifier","ApplicationIdentifier","RouteIdentifier"],"d":{"UriPathRouteInput":[["SourcePath","string"],["AppendSourcePath","boolean"],["ActivationState",["enum","INACTIVE","ACTIVE"],1],["Methods",["array","string"]],["IncludeChildPaths","boolean"]],"DefaultRouteInput":[["ActivationState",["enum","INACTIVE","ACTIVE"],1]]},"tags":["Tags","standard"],"rp":[["UriPathRoute","SourcePath"],["UriPathRoute","Methods"],["UriPathRoute","IncludeChildPaths"],["UriPathRoute","AppendSourcePath"]],"reg":{"h":"crudl","wo":["RouteType","ServiceIdentifier","DefaultRoute","UriPathRoute"],"co":["ApplicationIdentifier","EnvironmentIdentifier","RouteType","ServiceIdentifier","UriPathRoute/SourcePath","UriPathRoute/Methods","UriPathRoute/IncludeChildPaths","UriPathRoute/AppendSourcePath"],"ro":["RouteIdentifier","PathResourceToId","Arn"],"uo":["UriPathRoute/Methods","Tags"],"tg":[true,true,true]}}');
 /** A {@link Route} instance: its attributes as typed outputs. */
 export type Route = InstanceType<typeof Route>;
 
 /** Inputs of {@link Route}. */
 export interface RouteArgs {
-  /** The configuration for the URI path route type. */
+  /**
+   * The configuration for the URI path route type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   uriPathRoute?: RouteUriPathRouteInput;
-  /** The unique identifier of the environment. */
+  /**
+   * The unique identifier of the environment.
+   *
+   * Length: 14–14. Pattern: `^env-([0-9A-Za-z]{10}$)`.
+   */
   environmentIdentifier: string;
-  /** The route type of the route. */
+  /**
+   * The route type of the route.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routeType: "DEFAULT" | "URI_PATH";
-  /** Configuration for the default route type. */
+  /**
+   * Configuration for the default route type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   defaultRoute?: RouteDefaultRouteInput;
-  /** The unique identifier of the service. */
+  /**
+   * The unique identifier of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 14–14. Pattern: `^svc-([0-9A-Za-z]{10}$)`.
+   */
   serviceIdentifier: string;
-  /** The unique identifier of the application. */
+  /**
+   * The unique identifier of the application.
+   *
+   * Length: 14–14. Pattern: `^app-([0-9A-Za-z]{10}$)`.
+   */
   applicationIdentifier: string;
   /** The tags assigned to the route. */
   tags?: AwsTag[];
@@ -155,14 +217,18 @@ export interface RouteOutputs extends RouteArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-route-uripathrouteinput.html | CloudFormation: UriPathRouteInput}
  */
 export interface RouteUriPathRouteInput {
-  /** This is the path that Refactor Spaces uses to match traffic. Paths must start with `/` and are relative to the base of the application. To use path parameters in the source path, add a variable in curly braces. For example, the resource path {user} represents a path parameter called 'user'. */
+  /**
+   * This is the path that Refactor Spaces uses to match traffic. Paths must start with `/` and are relative to the base of the application. To use path parameters in the source path, add a variable in curly braces. For example, the resource path {user} represents a path parameter called 'user'.
+   *
+   * Length: 1–2048. Pattern: `^(/([a-zA-Z0-9._:-]+|\{[a-zA-Z0-9._:-]+\}))+$`.
+   */
   sourcePath?: string;
   /** If set to `true` , this option appends the source path to the service URL endpoint. */
   appendSourcePath?: boolean;
   /** If set to `ACTIVE` , traffic is forwarded to this route’s service after the route is created. */
   activationState: "INACTIVE" | "ACTIVE";
   /** A list of HTTP methods to match. An empty list matches all values. If a method is present, only HTTP requests using that method are forwarded to this route’s service. */
-  methods?: string[];
+  methods?: ("DELETE" | "GET" | "HEAD" | "OPTIONS" | "PATCH" | "POST" | "PUT")[];
   /** Indicates whether to match all subpaths of the given source path. If this value is `false` , requests must match the source path exactly before they are forwarded to this route's service. */
   includeChildPaths?: boolean;
 }
@@ -186,29 +252,67 @@ export interface RouteDefaultRouteInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-service.html | CloudFormation: AWS::RefactorSpaces::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::RefactorSpaces::Service", "aws:refactorspaces:Service", '{"p":[["LambdaEndpoint",["ref","LambdaEndpointInput"],66],["UrlEndpoint",["ref","UrlEndpointInput"],66],["Description","string",66],["EnvironmentIdentifier","string",67],["VpcId","string",66],["EndpointType",["enum","LAMBDA","URL"],67],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ServiceIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier","ServiceIdentifier"],"d":{"LambdaEndpointInput":[["Arn","string",3]],"UrlEndpointInput":[["HealthUrl","string",2],["Url","string",3]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::RefactorSpaces::Service", "aws:refactorspaces:Service", '{"p":[["LambdaEndpoint",["ref","LambdaEndpointInput"],82],["UrlEndpoint",["ref","UrlEndpointInput"],82],["Description","string",82],["EnvironmentIdentifier","string",67],["VpcId","string",82],["EndpointType",["enum","LAMBDA","URL"],83],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",83],["ServiceIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier","ServiceIdentifier"],"d":{"LambdaEndpointInput":[["Arn","string",1]],"UrlEndpointInput":[["HealthUrl","string"],["Url","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Description","EndpointType","LambdaEndpoint","Name","UrlEndpoint","VpcId"],"co":["Description","EndpointType","EnvironmentIdentifier","ApplicationIdentifier","LambdaEndpoint","Name","UrlEndpoint","VpcId"],"ro":["ServiceIdentifier","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
 /** Inputs of {@link Service}. */
 export interface ServiceArgs {
-  /** A summary of the configuration for the AWS Lambda endpoint type. */
+  /**
+   * A summary of the configuration for the AWS Lambda endpoint type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   lambdaEndpoint?: ServiceLambdaEndpointInput;
-  /** The summary of the configuration for the URL endpoint type. */
+  /**
+   * The summary of the configuration for the URL endpoint type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   urlEndpoint?: ServiceUrlEndpointInput;
-  /** A description of the service. */
+  /**
+   * A description of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9-_\s\.\!\*\#\\@\']+$`.
+   */
   description?: string;
-  /** The unique identifier of the environment. */
+  /**
+   * The unique identifier of the environment.
+   *
+   * Length: 14–14. Pattern: `^env-([0-9A-Za-z]{10}$)`.
+   */
   environmentIdentifier: string;
-  /** The ID of the virtual private cloud (VPC). */
+  /**
+   * The ID of the virtual private cloud (VPC).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 12–21. Pattern: `^vpc-[-a-f0-9]{8}([-a-f0-9]{9})?$`.
+   */
   vpcId?: string;
-  /** The endpoint type of the service. */
+  /**
+   * The endpoint type of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   endpointType: "LAMBDA" | "URL";
-  /** The unique identifier of the application. */
+  /**
+   * The unique identifier of the application.
+   *
+   * Length: 14–14. Pattern: `^app-([0-9A-Za-z]{10}$)`.
+   */
   applicationIdentifier: string;
   /** The tags assigned to the service. */
   tags?: AwsTag[];
-  /** The name of the service. */
+  /**
+   * The name of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   name: string;
 }
 
@@ -226,7 +330,11 @@ export interface ServiceOutputs extends ServiceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-service-lambdaendpointinput.html | CloudFormation: LambdaEndpointInput}
  */
 export interface ServiceLambdaEndpointInput {
-  /** The Amazon Resource Name (ARN) of the Lambda function or alias. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function or alias.
+   *
+   * Length: 1–2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}((-gov)|(-iso(b?)))?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   arn: string;
 }
 
@@ -236,8 +344,16 @@ export interface ServiceLambdaEndpointInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-service-urlendpointinput.html | CloudFormation: UrlEndpointInput}
  */
 export interface ServiceUrlEndpointInput {
-  /** The health check URL of the URL endpoint type. If the URL is a public endpoint, the `HealthUrl` must also be a public endpoint. If the URL is a private endpoint inside a virtual private cloud (VPC), the health URL must also be a private endpoint, and the host must be the same as the URL. */
+  /**
+   * The health check URL of the URL endpoint type. If the URL is a public endpoint, the `HealthUrl` must also be a public endpoint. If the URL is a private endpoint inside a virtual private cloud (VPC), the health URL must also be a private endpoint, and the host must be the same as the URL.
+   *
+   * Length: 1–2048. Pattern: `^https?://[-a-zA-Z0-9+\x38\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+\x38\@#/%=~_|]$`.
+   */
   healthUrl?: string;
-  /** The URL to route traffic to. The URL must be an [rfc3986-formatted URL](https://docs.aws.amazon.com/https://datatracker.ietf.org/doc/html/rfc3986) . If the host is a domain name, the name must be resolvable over the public internet. If the scheme is `https` , the top level domain of the host must be listed in the [IANA root zone database](https://docs.aws.amazon.com/https://www.iana.org/domains/root/db) . */
+  /**
+   * The URL to route traffic to. The URL must be an [rfc3986-formatted URL](https://docs.aws.amazon.com/https://datatracker.ietf.org/doc/html/rfc3986) . If the host is a domain name, the name must be resolvable over the public internet. If the scheme is `https` , the top level domain of the host must be listed in the [IANA root zone database](https://docs.aws.amazon.com/https://www.iana.org/domains/root/db) .
+   *
+   * Length: 1–2048. Pattern: `^https?://[-a-zA-Z0-9+\x38\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+\x38\@#/%=~_|]$`.
+   */
   url: string;
 }

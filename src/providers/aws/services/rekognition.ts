@@ -13,15 +13,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rekognition-collection.html | CloudFormation: AWS::Rekognition::Collection}
  */
-export const Collection = cloudControlType<CollectionArgs, CollectionOutputs>("AWS::Rekognition::Collection", "aws:rekognition:Collection", '{"p":[["CollectionId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["CollectionId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rekognition:${Region}:${Account}:collection/${CollectionId}"}');
+export const Collection = cloudControlType<CollectionArgs, CollectionOutputs>("AWS::Rekognition::Collection", "aws:rekognition:Collection", '{"p":[["CollectionId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["CollectionId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CollectionId"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:rekognition:${Region}:${Account}:collection/${CollectionId}"}');
 /** A {@link Collection} instance: its attributes as typed outputs. */
 export type Collection = InstanceType<typeof Collection>;
 
 /** Inputs of {@link Collection}. */
 export interface CollectionArgs {
-  /** ID for the collection that you are creating. */
+  /**
+   * ID for the collection that you are creating.
+   *
+   * Length: at most 255. Pattern: `\A[a-zA-Z0-9_\.\-]+$`.
+   */
   collectionId: string;
-  /** A set of tags (key-value pairs) that you want to attach to the collection. */
+  /**
+   * A set of tags (key-value pairs) that you want to attach to the collection.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -34,9 +42,11 @@ export interface CollectionOutputs extends CollectionArgs {
 /**
  * The AWS::Rekognition::Dataset type creates an Amazon Rekognition Custom Labels dataset.
  *
+ * @deprecated Cloud Control cannot create AWS::Rekognition::Dataset: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rekognition-dataset.html | CloudFormation: AWS::Rekognition::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Rekognition::Dataset", "aws:rekognition:Dataset", '{"p":[["ProjectArn","string",66],["DatasetType",["enum","TRAIN","TEST"],67],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72]],"id":["DatasetArn"],"tags":["Tags","standard"]}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Rekognition::Dataset", "aws:rekognition:Dataset", '{"p":[["ProjectArn","string",66],["DatasetType",["enum","TRAIN","TEST"],67],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72]],"id":["DatasetArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
@@ -61,15 +71,23 @@ export interface DatasetOutputs extends DatasetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rekognition-project.html | CloudFormation: AWS::Rekognition::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::Rekognition::Project", "aws:rekognition:Project", '{"p":[["ProjectName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ProjectName"],"tags":["Tags","standard"]}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::Rekognition::Project", "aws:rekognition:Project", '{"p":[["ProjectName","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ProjectName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProjectName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project to create. */
+  /**
+   * The name of the project to create.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9][a-zA-Z0-9_\-]*`.
+   */
   projectName: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -88,7 +106,7 @@ export interface ProjectOutputs extends ProjectArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rekognition-streamprocessor.html | CloudFormation: AWS::Rekognition::StreamProcessor}
  */
-export const StreamProcessor = cloudControlType<StreamProcessorArgs, StreamProcessorOutputs>("AWS::Rekognition::StreamProcessor", "aws:rekognition:StreamProcessor", '{"p":[["S3Destination",["ref","S3Destination"],66],["DataSharingPreference",["ref","DataSharingPreference"],66],["KmsKeyId","string",66],["FaceSearchSettings",["ref","FaceSearchSettings"],66],["PolygonRegionsOfInterest",["array",["array",["ref","Point"]]],66],["RoleArn","string",67],["Name","string",66],["ConnectedHomeSettings",["ref","ConnectedHomeSettings"],66],["NotificationChannel",["ref","NotificationChannel"],66],["KinesisVideoStream",["ref","KinesisVideoStream"],67],["BoundingBoxRegionsOfInterest",["array",["ref","BoundingBox"]],66],["KinesisDataStream",["ref","KinesisDataStream"],66],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72],["StatusMessage","string",8]],"id":["Name"],"d":{"S3Destination":[["BucketName","string",3],["ObjectKeyPrefix","string",2]],"DataSharingPreference":[["OptIn","boolean",3]],"FaceSearchSettings":[["CollectionId","string",3],["FaceMatchThreshold","number",2]],"Point":[["X","number",1],["Y","number",1]],"ConnectedHomeSettings":[["MinConfidence","number",2],["Labels",["array","string"],3]],"NotificationChannel":[["Arn","string",3]],"KinesisVideoStream":[["Arn","string",3]],"BoundingBox":[["Left","number",3],["Top","number",3],["Height","number",3],["Width","number",3]],"KinesisDataStream":[["Arn","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rekognition:${Region}:${Account}:streamprocessor/${Name}"}');
+export const StreamProcessor = cloudControlType<StreamProcessorArgs, StreamProcessorOutputs>("AWS::Rekognition::StreamProcessor", "aws:rekognition:StreamProcessor", '{"p":[["S3Destination",["ref","S3Destination"],66],["DataSharingPreference",["ref","DataSharingPreference"],66],["KmsKeyId","string",66],["FaceSearchSettings",["ref","FaceSearchSettings"],66],["PolygonRegionsOfInterest",["array",["array",["ref","Point"]]],66],["RoleArn","string",67],["Name","string",66],["ConnectedHomeSettings",["ref","ConnectedHomeSettings"],66],["NotificationChannel",["ref","NotificationChannel"],66],["KinesisVideoStream",["ref","KinesisVideoStream"],67],["BoundingBoxRegionsOfInterest",["array",["ref","BoundingBox"]],66],["KinesisDataStream",["ref","KinesisDataStream"],66],["Tags",["array",["ref","Tag"]]],["Status","string",8],["Arn","string",72],["StatusMessage","string",8]],"id":["Name"],"d":{"S3Destination":[["BucketName","string",1],["ObjectKeyPrefix","string"]],"DataSharingPreference":[["OptIn","boolean",1]],"FaceSearchSettings":[["CollectionId","string",1],["FaceMatchThreshold","number"]],"Point":[["X","number",1],["Y","number",1]],"ConnectedHomeSettings":[["MinConfidence","number"],["Labels",["array","string"],1]],"NotificationChannel":[["Arn","string",1]],"KinesisVideoStream":[["Arn","string",1]],"BoundingBox":[["Left","number",1],["Top","number",1],["Height","number",1],["Width","number",1]],"KinesisDataStream":[["Arn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","KmsKeyId","RoleArn","KinesisVideoStream","ConnectedHomeSettings","FaceSearchSettings","KinesisDataStream","S3Destination","NotificationChannel","BoundingBoxRegionsOfInterest","PolygonRegionsOfInterest","DataSharingPreference"],"ro":["Arn","Status","StatusMessage"],"uo":["ConnectedHomeSettings/Labels","PolygonRegionsOfInterest","BoundingBoxRegionsOfInterest","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":128,"pattern":"[a-zA-Z0-9_.\\\\-]+"}},"arn":"arn:${Partition}:rekognition:${Region}:${Account}:streamprocessor/${Name}"}');
 /** A {@link StreamProcessor} instance: its attributes as typed outputs. */
 export type StreamProcessor = InstanceType<typeof StreamProcessor>;
 
@@ -102,11 +120,23 @@ export interface StreamProcessorArgs {
   kmsKeyId?: string;
   /** The input parameters used to recognize faces in a streaming video analyzed by an Amazon Rekognition stream processor. For more information regarding the contents of the parameters, see [FaceSearchSettings](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_FaceSearchSettings) . */
   faceSearchSettings?: StreamProcessorFaceSearchSettings;
-  /** A set of ordered lists of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. Each entry of the set contains a polygon denoting a region of interest on the screen. Each polygon is an ordered list of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. For more information, see the Polygon field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) . */
+  /**
+   * A set of ordered lists of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. Each entry of the set contains a polygon denoting a region of interest on the screen. Each polygon is an ordered list of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. For more information, see the Polygon field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) .
+   *
+   * Items: at least 0. Each item: Items: at least 3.
+   */
   polygonRegionsOfInterest?: StreamProcessorPoint[][];
-  /** The ARN of the IAM role that allows access to the stream processor. The IAM role provides Rekognition read permissions to the Kinesis stream. It also provides write permissions to an Amazon S3 bucket and Amazon Simple Notification Service topic for a connected home stream processor. This is required for both face search and connected home stream processors. For information about constraints, see the RoleArn section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) . */
+  /**
+   * The ARN of the IAM role that allows access to the stream processor. The IAM role provides Rekognition read permissions to the Kinesis stream. It also provides write permissions to an Amazon S3 bucket and Amazon Simple Notification Service topic for a connected home stream processor. This is required for both face search and connected home stream processors. For information about constraints, see the RoleArn section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) .
+   *
+   * Length: at most 2048. Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn: string;
-  /** The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name. */
+  /**
+   * The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_.\-]+`.
+   */
   name?: string;
   /** Connected home settings to use on a streaming video. You can use a stream processor for connected home features and select what you want the stream processor to detect, such as people or pets. When the stream processor has started, one notification is sent for each object class specified. For more information, see the ConnectedHome section of [StreamProcessorSettings](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessorSettings) . */
   connectedHomeSettings?: StreamProcessorConnectedHomeSettings;
@@ -114,17 +144,29 @@ export interface StreamProcessorArgs {
   notificationChannel?: StreamProcessorNotificationChannel;
   /** The Kinesis video stream that provides the source of the streaming video for an Amazon Rekognition Video stream processor. For more information, see [KinesisVideoStream](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_KinesisVideoStream) . */
   kinesisVideoStream: StreamProcessorKinesisVideoStream;
-  /** List of BoundingBox objects, each of which denotes a region of interest on screen. For more information, see the BoundingBox field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) . */
+  /**
+   * List of BoundingBox objects, each of which denotes a region of interest on screen. For more information, see the BoundingBox field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) .
+   *
+   * Items: at least 0.
+   */
   boundingBoxRegionsOfInterest?: StreamProcessorBoundingBox[];
   /** Amazon Rekognition's Video Stream Processor takes a Kinesis video stream as input. This is the Amazon Kinesis Data Streams instance to which the Amazon Rekognition stream processor streams the analysis results. This must be created within the constraints specified at [KinesisDataStream](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_KinesisDataStream) . */
   kinesisDataStream?: StreamProcessorKinesisDataStream;
-  /** A set of tags (key-value pairs) that you want to attach to the stream processor. For more information, see the Tags section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) . */
+  /**
+   * A set of tags (key-value pairs) that you want to attach to the stream processor. For more information, see the Tags section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) .
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link StreamProcessor}: its inputs as the cloud reports them, and its attributes. */
 export interface StreamProcessorOutputs extends StreamProcessorArgs {
-  /** The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name. */
+  /**
+   * The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_.\-]+`.
+   */
   name: string;
   /** Current status of the Amazon Rekognition stream processor. */
   status: string;
@@ -140,9 +182,17 @@ export interface StreamProcessorOutputs extends StreamProcessorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-s3destination.html | CloudFormation: S3Destination}
  */
 export interface StreamProcessorS3Destination {
-  /** Describes the destination Amazon Simple Storage Service (Amazon S3) bucket name of a stream processor's exports. */
+  /**
+   * Describes the destination Amazon Simple Storage Service (Amazon S3) bucket name of a stream processor's exports.
+   *
+   * Length: at most 63.
+   */
   bucketName: string;
-  /** Describes the destination Amazon Simple Storage Service (Amazon S3) object keys of a stream processor's exports. */
+  /**
+   * Describes the destination Amazon Simple Storage Service (Amazon S3) object keys of a stream processor's exports.
+   *
+   * Length: at most 256.
+   */
   objectKeyPrefix?: string;
 }
 
@@ -162,9 +212,17 @@ export interface StreamProcessorDataSharingPreference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-facesearchsettings.html | CloudFormation: FaceSearchSettings}
  */
 export interface StreamProcessorFaceSearchSettings {
-  /** The ID of a collection that contains faces that you want to search for. */
+  /**
+   * The ID of a collection that contains faces that you want to search for.
+   *
+   * Length: at most 255. Pattern: `\A[a-zA-Z0-9_\.\-]+$`.
+   */
   collectionId: string;
-  /** Minimum face match confidence score that must be met to return a result for a recognized face. The default is 80. 0 is the lowest confidence. 100 is the highest confidence. Values between 0 and 100 are accepted, and values lower than 80 are set to 80. */
+  /**
+   * Minimum face match confidence score that must be met to return a result for a recognized face. The default is 80. 0 is the lowest confidence. 100 is the highest confidence. Values between 0 and 100 are accepted, and values lower than 80 are set to 80.
+   *
+   * Range: 0–100.
+   */
   faceMatchThreshold?: number;
 }
 
@@ -190,9 +248,17 @@ export interface StreamProcessorPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-connectedhomesettings.html | CloudFormation: ConnectedHomeSettings}
  */
 export interface StreamProcessorConnectedHomeSettings {
-  /** The minimum confidence required to label an object in the video. */
+  /**
+   * The minimum confidence required to label an object in the video.
+   *
+   * Range: 0–100.
+   */
   minConfidence?: number;
-  /** Specifies what you want to detect in the video, such as people, packages, or pets. The current valid labels you can include in this list are: "PERSON", "PET", "PACKAGE", and "ALL". */
+  /**
+   * Specifies what you want to detect in the video, such as people, packages, or pets. The current valid labels you can include in this list are: "PERSON", "PET", "PACKAGE", and "ALL".
+   *
+   * Items: at least 1. Each item: Length: 1–128.
+   */
   labels: string[];
 }
 
@@ -202,7 +268,11 @@ export interface StreamProcessorConnectedHomeSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-notificationchannel.html | CloudFormation: NotificationChannel}
  */
 export interface StreamProcessorNotificationChannel {
-  /** The ARN of the SNS topic that receives notifications. */
+  /**
+   * The ARN of the SNS topic that receives notifications.
+   *
+   * Length: at most 2048.
+   */
   arn: string;
 }
 
@@ -212,7 +282,11 @@ export interface StreamProcessorNotificationChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-kinesisvideostream.html | CloudFormation: KinesisVideoStream}
  */
 export interface StreamProcessorKinesisVideoStream {
-  /** ARN of the Kinesis video stream stream that streams the source video. */
+  /**
+   * ARN of the Kinesis video stream stream that streams the source video.
+   *
+   * Length: at most 2048. Pattern: `(^arn:([a-z\d-]+):kinesisvideo:([a-z\d-]+):\d{12}:.+$)`.
+   */
   arn: string;
 }
 
@@ -226,13 +300,29 @@ export interface StreamProcessorKinesisVideoStream {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-boundingbox.html | CloudFormation: BoundingBox}
  */
 export interface StreamProcessorBoundingBox {
-  /** Left coordinate of the bounding box as a ratio of overall image width. */
+  /**
+   * Left coordinate of the bounding box as a ratio of overall image width.
+   *
+   * Range: 0–100.
+   */
   left: number;
-  /** Top coordinate of the bounding box as a ratio of overall image height. */
+  /**
+   * Top coordinate of the bounding box as a ratio of overall image height.
+   *
+   * Range: 0–100.
+   */
   top: number;
-  /** Height of the bounding box as a ratio of the overall image height. */
+  /**
+   * Height of the bounding box as a ratio of the overall image height.
+   *
+   * Range: 0–100.
+   */
   height: number;
-  /** Width of the bounding box as a ratio of the overall image width. */
+  /**
+   * Width of the bounding box as a ratio of the overall image width.
+   *
+   * Range: 0–100.
+   */
   width: number;
 }
 
@@ -242,6 +332,10 @@ export interface StreamProcessorBoundingBox {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-kinesisdatastream.html | CloudFormation: KinesisDataStream}
  */
 export interface StreamProcessorKinesisDataStream {
-  /** ARN of the output Amazon Kinesis Data Streams stream. */
+  /**
+   * ARN of the output Amazon Kinesis Data Streams stream.
+   *
+   * Length: at most 2048. Pattern: `(^arn:([a-z\d-]+):kinesis:([a-z\d-]+):\d{12}:.+$)`.
+   */
   arn: string;
 }

@@ -15,13 +15,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehub-app.html | CloudFormation: AWS::ResilienceHub::App}
  */
-export const App = cloudControlType<AppArgs, AppOutputs>("AWS::ResilienceHub::App", "aws:resiliencehub:App", '{"p":[["Description","string"],["AppTemplateBody","string",1],["AppAssessmentSchedule",["enum","Disabled","Daily"]],["PermissionModel",["ref","PermissionModel"]],["ResourceMappings",["array",["ref","ResourceMapping"]],1],["EventSubscriptions",["array",["ref","EventSubscription"]]],["Tags",["map","string"]],["Name","string",67],["ResiliencyPolicyArn","string"],["AppArn","string",72],["DriftStatus",["enum","NotChecked","NotDetected","Detected"],8]],"id":["AppArn"],"d":{"PermissionModel":[["Type",["enum","LegacyIAMUser","RoleBased"],1],["CrossAccountRoleArns",["array","string"]],["InvokerRoleName","string"]],"ResourceMapping":[["MappingType","string",1],["LogicalStackName","string"],["ResourceName","string"],["TerraformSourceName","string"],["PhysicalResourceId",["ref","PhysicalResourceId"],1],["EksSourceName","string"]],"PhysicalResourceId":[["Type","string",1],["Identifier","string",1],["AwsRegion","string"],["AwsAccountId","string"]],"EventSubscription":[["EventType",["enum","ScheduledAssessmentFailure","DriftDetected"],1],["SnsTopicArn","string"],["Name","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:resiliencehub:${Region}:${Account}:app/${AppId}"}');
+export const App = cloudControlType<AppArgs, AppOutputs>("AWS::ResilienceHub::App", "aws:resiliencehub:App", '{"p":[["Description","string"],["AppTemplateBody","string",1],["AppAssessmentSchedule",["enum","Disabled","Daily"]],["PermissionModel",["ref","PermissionModel"]],["ResourceMappings",["array",["ref","ResourceMapping"]],1],["EventSubscriptions",["array",["ref","EventSubscription"]]],["Tags",["map","string"]],["Name","string",67],["ResiliencyPolicyArn","string"],["AppArn","string",72],["DriftStatus",["enum","NotChecked","NotDetected","Detected"],8]],"id":["AppArn"],"d":{"PermissionModel":[["Type",["enum","LegacyIAMUser","RoleBased"],1],["CrossAccountRoleArns",["array","string"]],["InvokerRoleName","string"]],"ResourceMapping":[["MappingType","string",1],["LogicalStackName","string"],["ResourceName","string"],["TerraformSourceName","string"],["PhysicalResourceId",["ref","PhysicalResourceId"],1],["EksSourceName","string"]],"PhysicalResourceId":[["Type","string",1],["Identifier","string",1],["AwsRegion","string"],["AwsAccountId","string"]],"EventSubscription":[["EventType",["enum","ScheduledAssessmentFailure","DriftDetected"],1],["SnsTopicArn","string"],["Name","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["AppArn","DriftStatus"],"uo":["ResourceMappings","PermissionModel/CrossAccountRoleArns","EventSubscriptions"],"tg":[true,true,true]},"arn":"arn:${Partition}:resiliencehub:${Region}:${Account}:app/${AppId}"}');
 /** A {@link App} instance: its attributes as typed outputs. */
 export type App = InstanceType<typeof App>;
 
 /** Inputs of {@link App}. */
 export interface AppArgs {
-  /** Optional description for an application. */
+  /**
+   * Optional description for an application.
+   *
+   * Length: 0–500.
+   */
   description?: string;
   /**
    * A JSON string that provides information about your application structure. To learn more about the `appTemplateBody` template, see the sample template in [Sample appTemplateBody template](https://docs.aws.amazon.com//resilience-hub/latest/APIReference/API_PutDraftAppVersionTemplate.html#API_PutDraftAppVersionTemplate_Examples) .
@@ -67,6 +71,8 @@ export interface AppArgs {
    *
    * Type: String
    * - `eksSourceName` …
+   *
+   * Length: 0–409600. Pattern: `^[\w\s:,-\.'\/{}\[\]:"]+$`.
    */
   appTemplateBody: string;
   /** Assessment execution schedule with 'Daily' or 'Disabled' values. */
@@ -79,9 +85,17 @@ export interface AppArgs {
   eventSubscriptions?: AppEventSubscription[];
   /** Tags assigned to the resource. A tag is a label that you assign to an AWS resource. Each tag consists of a key/value pair. */
   tags?: Record<string, string>;
-  /** Name for the application. */
+  /**
+   * Name for the application.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the resiliency policy. */
+  /**
+   * The Amazon Resource Name (ARN) of the resiliency policy.
+   *
+   * Pattern: ``.
+   */
   resiliencyPolicyArn?: string;
 }
 
@@ -106,6 +120,8 @@ export interface AppPermissionModel {
    *
    * > - These ARNs are required only when your resources are in other accounts and you have different role name in these accounts. Else, the invoker role name will be used in the other accounts.
    * > - These roles must have a trust policy with `iam:AssumeRole` permission to the invoker role in the primary account.
+   *
+   * Each item: Pattern: ``.
    */
   crossAccountRoleArns?: string[];
   /**
@@ -115,6 +131,8 @@ export interface AppPermissionModel {
    *
    * > - You must have `iam:passRole` permission for this role while creating or updating the application.
    * > - Currently, `invokerRoleName` accepts only `[A-Za-z0-9_+=,.@-]` characters.
+   *
+   * Pattern: ``.
    */
   invokerRoleName?: string;
 }
@@ -125,11 +143,19 @@ export interface AppPermissionModel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehub-app-resourcemapping.html | CloudFormation: ResourceMapping}
  */
 export interface AppResourceMapping {
-  /** Specifies the type of resource mapping. */
+  /**
+   * Specifies the type of resource mapping.
+   *
+   * Pattern: `CfnStack|Resource|Terraform|EKS`.
+   */
   mappingType: string;
   /** Name of the CloudFormation stack this resource is mapped to when the `mappingType` is `CfnStack` . */
   logicalStackName?: string;
-  /** Name of the resource that this resource is mapped to when the `mappingType` is `Resource` . */
+  /**
+   * Name of the resource that this resource is mapped to when the `mappingType` is `Resource` .
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   resourceName?: string;
   /** Name of the Terraform source that this resource is mapped to when the `mappingType` is `Terraform` . */
   terraformSourceName?: string;
@@ -180,13 +206,27 @@ export interface AppPhysicalResourceId {
    * - `AWS::Route53::RecordSet`
    * - `AWS::S3::Bucket`
    * - `AWS::SQS::Queue`
+   *
+   * Pattern: `Arn|Native`.
    */
   type: string;
-  /** Identifier of the physical resource. */
+  /**
+   * Identifier of the physical resource.
+   *
+   * Length: 1–255.
+   */
   identifier: string;
-  /** The AWS Region that the physical resource is located in. */
+  /**
+   * The AWS Region that the physical resource is located in.
+   *
+   * Pattern: `^[a-z]{2}-((iso[a-z]{0,1}-)|(gov-)){0,1}[a-z]+-[0-9]$`.
+   */
   awsRegion?: string;
-  /** The AWS account that owns the physical resource. */
+  /**
+   * The AWS account that owns the physical resource.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
 }
 
@@ -198,9 +238,17 @@ export interface AppPhysicalResourceId {
 export interface AppEventSubscription {
   /** The type of event you would like to subscribe and get notification for. Currently, AWS Resilience Hub supports notifications only for *Drift detected* ( `DriftDetected` ) and *Scheduled assessment failure* ( `ScheduledAssessmentFailure` ) events. */
   eventType: "ScheduledAssessmentFailure" | "DriftDetected";
-  /** Amazon Resource Name (ARN) of the Amazon Simple Notification Service topic. The format for this ARN is: `arn:partition:sns:region:account:topic-name` . For more information about ARNs, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* guide. */
+  /**
+   * Amazon Resource Name (ARN) of the Amazon Simple Notification Service topic. The format for this ARN is: `arn:partition:sns:region:account:topic-name` . For more information about ARNs, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* guide.
+   *
+   * Pattern: ``.
+   */
   snsTopicArn?: string;
-  /** Unique name to identify an event subscription. */
+  /**
+   * Unique name to identify an event subscription.
+   *
+   * Length: at most 256.
+   */
   name: string;
 }
 
@@ -211,7 +259,7 @@ export interface AppEventSubscription {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehub-resiliencypolicy.html | CloudFormation: AWS::ResilienceHub::ResiliencyPolicy}
  */
-export const ResiliencyPolicy = cloudControlType<ResiliencyPolicyArgs, ResiliencyPolicyOutputs>("AWS::ResilienceHub::ResiliencyPolicy", "aws:resiliencehub:ResiliencyPolicy", '{"p":[["Policy",["map",["ref","FailurePolicy"]],1],["PolicyDescription","string"],["Tier",["enum","MissionCritical","Critical","Important","CoreServices","NonCritical"],1],["PolicyName","string",1],["DataLocationConstraint",["enum","AnyLocation","SameContinent","SameCountry"]],["Tags",["map","string"]],["PolicyArn","string",72]],"id":["PolicyArn"],"d":{"FailurePolicy":[["RpoInSecs","integer",1],["RtoInSecs","integer",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:resiliencehub:${Region}:${Account}:resiliency-policy/${PolicyId}"}');
+export const ResiliencyPolicy = cloudControlType<ResiliencyPolicyArgs, ResiliencyPolicyOutputs>("AWS::ResilienceHub::ResiliencyPolicy", "aws:resiliencehub:ResiliencyPolicy", '{"p":[["Policy",["map",["ref","FailurePolicy"]],1],["PolicyDescription","string"],["Tier",["enum","MissionCritical","Critical","Important","CoreServices","NonCritical"],1],["PolicyName","string",1],["DataLocationConstraint",["enum","AnyLocation","SameContinent","SameCountry"]],["Tags",["map","string"]],["PolicyArn","string",72]],"id":["PolicyArn"],"d":{"FailurePolicy":[["RpoInSecs","integer",1],["RtoInSecs","integer",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","ro":["PolicyArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:resiliencehub:${Region}:${Account}:resiliency-policy/${PolicyId}"}');
 /** A {@link ResiliencyPolicy} instance: its attributes as typed outputs. */
 export type ResiliencyPolicy = InstanceType<typeof ResiliencyPolicy>;
 
@@ -219,11 +267,19 @@ export type ResiliencyPolicy = InstanceType<typeof ResiliencyPolicy>;
 export interface ResiliencyPolicyArgs {
   /** The resiliency policy. */
   policy: Record<string, ResiliencyPolicyFailurePolicy>;
-  /** Description of the resiliency policy. */
+  /**
+   * Description of the resiliency policy.
+   *
+   * Length: at most 500.
+   */
   policyDescription?: string;
   /** The tier for this resiliency policy, ranging from the highest severity ( `MissionCritical` ) to lowest ( `NonCritical` ). */
   tier: "MissionCritical" | "Critical" | "Important" | "CoreServices" | "NonCritical";
-  /** The name of the policy */
+  /**
+   * The name of the policy
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   policyName: string;
   /** Specifies a high-level geographical location constraint for where your resilience policy data can be stored. */
   dataLocationConstraint?: "AnyLocation" | "SameContinent" | "SameCountry";

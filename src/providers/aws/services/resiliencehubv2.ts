@@ -13,23 +13,41 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-policy.html | CloudFormation: AWS::ResilienceHubV2::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::ResilienceHubV2::Policy", "aws:resiliencehubv2:Policy", '{"p":[["Name","string",67],["Description","string"],["AvailabilitySlo",["ref","AvailabilitySlo"]],["MultiAz",["ref","MultiAzTargets"]],["MultiRegion",["ref","MultiRegionTargets"]],["Tags",["array",["ref","Tag"]]],["DataRecovery",["ref","DataRecoveryTargets"]],["KmsKeyId","string",66],["SharingEnabled","boolean"],["PolicyArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["AssociatedServiceCount","integer",8]],"id":["PolicyArn"],"d":{"AvailabilitySlo":[["Target","number"]],"MultiAzTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"MultiRegionTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"DataRecoveryTargets":[["TimeBetweenBackupsInMinutes","integer"]]},"tags":["Tags","standard"]}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::ResilienceHubV2::Policy", "aws:resiliencehubv2:Policy", '{"p":[["Name","string",67],["Description","string"],["AvailabilitySlo",["ref","AvailabilitySlo"]],["MultiAz",["ref","MultiAzTargets"]],["MultiRegion",["ref","MultiRegionTargets"]],["Tags",["array",["ref","Tag"]]],["DataRecovery",["ref","DataRecoveryTargets"]],["KmsKeyId","string",82],["SharingEnabled","boolean"],["PolicyArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["AssociatedServiceCount","integer",8]],"id":["PolicyArn"],"d":{"AvailabilitySlo":[["Target","number"]],"MultiAzTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"MultiRegionTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"DataRecoveryTargets":[["TimeBetweenBackupsInMinutes","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId"],"co":["Name","KmsKeyId"],"ro":["PolicyArn","CreatedAt","UpdatedAt","AssociatedServiceCount"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
 /** Inputs of {@link Policy}. */
 export interface PolicyArgs {
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the policy. */
+  /**
+   * The description of the policy.
+   *
+   * Length: at most 615.
+   */
   description?: string;
   availabilitySlo?: PolicyAvailabilitySlo;
   multiAz?: PolicyMultiAzTargets;
   multiRegion?: PolicyMultiRegionTargets;
-  /** Tags assigned to the policy. */
+  /**
+   * Tags assigned to the policy.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   dataRecovery?: PolicyDataRecoveryTargets;
-  /** The KMS key ID for encrypting policy data. */
+  /**
+   * The KMS key ID for encrypting policy data.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^((arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+))$`.
+   */
   kmsKeyId?: string;
   /** Whether the policy is enabled to be shared with other members of the Organization. Only applicable if the policy owner is a management account or delegated admin. */
   sharingEnabled?: boolean;
@@ -49,15 +67,27 @@ export interface PolicyOutputs extends PolicyArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-availabilityslo.html | CloudFormation: AvailabilitySlo} */
 export interface PolicyAvailabilitySlo {
-  /** Availability target percentage. */
+  /**
+   * Availability target percentage.
+   *
+   * Range: 0–100.
+   */
   target?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-multiaztargets.html | CloudFormation: MultiAzTargets} */
 export interface PolicyMultiAzTargets {
-  /** Recovery Time Objective in minutes. */
+  /**
+   * Recovery Time Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rtoInMinutes?: number;
-  /** Recovery Point Objective in minutes. */
+  /**
+   * Recovery Point Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rpoInMinutes?: number;
   /** Multi-AZ disaster recovery approach. */
   disasterRecoveryApproach?: "ACTIVE_ACTIVE" | "HOT_STANDBY" | "WARM_STANDBY" | "PILOT_LIGHT" | "BACKUP_AND_RESTORE";
@@ -65,9 +95,17 @@ export interface PolicyMultiAzTargets {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-multiregiontargets.html | CloudFormation: MultiRegionTargets} */
 export interface PolicyMultiRegionTargets {
-  /** Recovery Time Objective in minutes. */
+  /**
+   * Recovery Time Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rtoInMinutes?: number;
-  /** Recovery Point Objective in minutes. */
+  /**
+   * Recovery Point Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rpoInMinutes?: number;
   /** Multi-Region disaster recovery approach. */
   disasterRecoveryApproach?: "ACTIVE_ACTIVE" | "HOT_STANDBY" | "WARM_STANDBY" | "PILOT_LIGHT" | "BACKUP_AND_RESTORE";
@@ -75,7 +113,11 @@ export interface PolicyMultiRegionTargets {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-datarecoverytargets.html | CloudFormation: DataRecoveryTargets} */
 export interface PolicyDataRecoveryTargets {
-  /** Time between backups in minutes. */
+  /**
+   * Time between backups in minutes.
+   *
+   * Range: at least 0.
+   */
   timeBetweenBackupsInMinutes?: number;
 }
 
@@ -84,34 +126,72 @@ export interface PolicyDataRecoveryTargets {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-service.html | CloudFormation: AWS::ResilienceHubV2::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ResilienceHubV2::Service", "aws:resiliencehubv2:Service", '{"p":[["Name","string",67],["Description","string"],["Regions",["array","string"],67],["AssociatedSystems",["array",["ref","AssociatedSystem"]]],["PolicyArn","string"],["PermissionModel",["ref","PermissionModel"]],["DependencyDiscovery",["enum","ENABLED","DISABLED","INITIALIZING"]],["ReportConfiguration",["ref","ServiceReportConfiguration"]],["InputSources",["array",["ref","InputSourceDefinition"]]],["Assertions",["array",["ref","AssertionDefinition"]]],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",66],["ServiceArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["EffectivePolicyValues",["ref","EffectivePolicyValues"],8]],"id":["ServiceArn"],"d":{"AssociatedSystem":[["SystemArn","string",1],["UserJourneyIds",["array","string"]]],"PermissionModel":[["InvokerRoleName","string",1],["CrossAccountRoleArns",["array",["ref","CrossAccountRoleConfiguration"]]]],"CrossAccountRoleConfiguration":[["CrossAccountRoleArn","string",1],["ExternalId","string"]],"ServiceReportConfiguration":[["ReportOutput",["array",["ref","ReportOutputConfiguration"]],1]],"ReportOutputConfiguration":[["S3",["ref","S3ReportOutputConfiguration"],1]],"S3ReportOutputConfiguration":[["BucketPath","string",1],["BucketOwner","string",1]],"InputSourceDefinition":[["ResourceConfiguration",["ref","ResourceConfiguration"],1]],"ResourceConfiguration":[["ResourceTags",["array",["ref","ResourceTag"]]],["CfnStackArn","string"],["TfStateFileUrl","string"],["Eks",["ref","EksSource"]],["DesignFileS3Url","string"]],"ResourceTag":[["Key","string",1],["Values",["array","string"],1]],"EksSource":[["ClusterArn","string",1],["Namespaces",["array","string"],1],["LabelSelector",["ref","EksLabelSelector"]]],"EksLabelSelector":[["MatchLabels",["map","string"]],["MatchExpressions",["array",["ref","EksLabelSelectorRequirement"]]]],"EksLabelSelectorRequirement":[["Key","string",1],["Operator",["enum","IN","NOT_IN","EXISTS","DOES_NOT_EXIST"],1],["Values",["array","string"]]],"AssertionDefinition":[["Text","string",1]],"EffectivePolicyValues":[["AvailabilitySlo",["ref","SloSource"]],["MultiAzRto",["ref","TargetSource"]],["MultiAzRpo",["ref","TargetSource"]],["MultiAzDrApproach",["ref","DisasterRecoverySource"]],["MultiRegionRto",["ref","TargetSource"]],["MultiRegionRpo",["ref","TargetSource"]],["MultiRegionDrApproach",["ref","DisasterRecoverySource"]]],"SloSource":[["Value","number"],["PolicyName","string"]],"TargetSource":[["Value","integer"],["PolicyName","string"]],"DisasterRecoverySource":[["Value","string"],["PolicyName","string"]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ResilienceHubV2::Service", "aws:resiliencehubv2:Service", '{"p":[["Name","string",67],["Description","string"],["Regions",["array","string"],67],["AssociatedSystems",["array",["ref","AssociatedSystem"]]],["PolicyArn","string"],["PermissionModel",["ref","PermissionModel"]],["DependencyDiscovery",["enum","ENABLED","DISABLED","INITIALIZING"]],["ReportConfiguration",["ref","ServiceReportConfiguration"]],["InputSources",["array",["ref","InputSourceDefinition"]]],["Assertions",["array",["ref","AssertionDefinition"]]],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",82],["ServiceArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["EffectivePolicyValues",["ref","EffectivePolicyValues"],8]],"id":["ServiceArn"],"d":{"AssociatedSystem":[["SystemArn","string",1],["UserJourneyIds",["array","string"]]],"PermissionModel":[["InvokerRoleName","string",1],["CrossAccountRoleArns",["array",["ref","CrossAccountRoleConfiguration"]]]],"CrossAccountRoleConfiguration":[["CrossAccountRoleArn","string",1],["ExternalId","string"]],"ServiceReportConfiguration":[["ReportOutput",["array",["ref","ReportOutputConfiguration"]],1]],"ReportOutputConfiguration":[["S3",["ref","S3ReportOutputConfiguration"],1]],"S3ReportOutputConfiguration":[["BucketPath","string",1],["BucketOwner","string",1]],"InputSourceDefinition":[["ResourceConfiguration",["ref","ResourceConfiguration"],1]],"ResourceConfiguration":[["ResourceTags",["array",["ref","ResourceTag"]]],["CfnStackArn","string"],["TfStateFileUrl","string"],["Eks",["ref","EksSource"]],["DesignFileS3Url","string"]],"ResourceTag":[["Key","string",1],["Values",["array","string"],1]],"EksSource":[["ClusterArn","string",1],["Namespaces",["array","string"],1],["LabelSelector",["ref","EksLabelSelector"]]],"EksLabelSelector":[["MatchLabels",["map","string"]],["MatchExpressions",["array",["ref","EksLabelSelectorRequirement"]]]],"EksLabelSelectorRequirement":[["Key","string",1],["Operator",["enum","IN","NOT_IN","EXISTS","DOES_NOT_EXIST"],1],["Values",["array","string"]]],"AssertionDefinition":[["Text","string",1]],"EffectivePolicyValues":[["AvailabilitySlo",["ref","SloSource"]],["MultiAzRto",["ref","TargetSource"]],["MultiAzRpo",["ref","TargetSource"]],["MultiAzDrApproach",["ref","DisasterRecoverySource"]],["MultiRegionRto",["ref","TargetSource"]],["MultiRegionRpo",["ref","TargetSource"]],["MultiRegionDrApproach",["ref","DisasterRecoverySource"]]],"SloSource":[["Value","number"],["PolicyName","string"]],"TargetSource":[["Value","integer"],["PolicyName","string"]],"DisasterRecoverySource":[["Value","string"],["PolicyName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId"],"co":["Name","Regions","KmsKeyId"],"ro":["ServiceArn","CreatedAt","UpdatedAt","EffectivePolicyValues"],"uo":["Regions","AssociatedSystems","AssociatedSystems/*/UserJourneyIds","PermissionModel/CrossAccountRoleArns","ReportConfiguration/ReportOutput","InputSources","InputSources/*/ResourceConfiguration/ResourceTags","InputSources/*/ResourceConfiguration/ResourceTags/*/Values","InputSources/*/ResourceConfiguration/Eks/Namespaces","Assertions","Tags"],"tg":[true,true,true]}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
 /** Inputs of {@link Service}. */
 export interface ServiceArgs {
-  /** The name of the service. */
+  /**
+   * The name of the service.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the service. */
+  /**
+   * The description of the service.
+   *
+   * Length: at most 615.
+   */
   description?: string;
-  /** AWS regions for the service. */
+  /**
+   * AWS regions for the service.
+   *
+   * Items: 1–10. Each item: Pattern: `^[a-z]{2}-((iso[a-z]{0,1}-)|(gov-)){0,1}[a-z]+-[0-9]$`.
+   */
   regions: string[];
-  /** Systems associated with this service. */
+  /**
+   * Systems associated with this service.
+   *
+   * Items: at most 1000.
+   */
   associatedSystems?: ServiceAssociatedSystem[];
-  /** The ARN of the resilience policy to associate. */
+  /**
+   * The ARN of the resilience policy to associate.
+   *
+   * Pattern: ``.
+   */
   policyArn?: string;
   permissionModel?: ServicePermissionModel;
   /** Dependency discovery state. */
   dependencyDiscovery?: "ENABLED" | "DISABLED" | "INITIALIZING";
   /** Configuration for automatic report generation on a Service. */
   reportConfiguration?: ServiceServiceReportConfiguration;
-  /** Input sources for this service. */
+  /**
+   * Input sources for this service.
+   *
+   * Items: at most 20.
+   */
   inputSources?: ServiceInputSourceDefinition[];
-  /** Assertions associated with this service. */
+  /**
+   * Assertions associated with this service.
+   *
+   * Items: at most 20.
+   */
   assertions?: ServiceAssertionDefinition[];
-  /** Tags assigned to the service. */
+  /**
+   * Tags assigned to the service.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The KMS key ID for encrypting service data. */
+  /**
+   * The KMS key ID for encrypting service data.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^((arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+))$`.
+   */
   kmsKeyId?: string;
 }
 
@@ -129,23 +209,43 @@ export interface ServiceOutputs extends ServiceArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-associatedsystem.html | CloudFormation: AssociatedSystem} */
 export interface ServiceAssociatedSystem {
-  /** The system ARN. */
+  /**
+   * The system ARN.
+   *
+   * Pattern: ``.
+   */
   systemArn: string;
-  /** User journey IDs associated with this system. */
+  /**
+   * User journey IDs associated with this system.
+   *
+   * Items: at most 50. Each item: Pattern: `^\S{1,255}$`.
+   */
   userJourneyIds?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-permissionmodel.html | CloudFormation: PermissionModel} */
 export interface ServicePermissionModel {
-  /** Name of the invoker IAM role. */
+  /**
+   * Name of the invoker IAM role.
+   *
+   * Pattern: `^[A-Za-z0-9_+=,.\@\-]{1,64}$`.
+   */
   invokerRoleName: string;
-  /** Cross-account role ARNs. */
+  /**
+   * Cross-account role ARNs.
+   *
+   * Items: at most 10.
+   */
   crossAccountRoleArns?: ServiceCrossAccountRoleConfiguration[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-crossaccountroleconfiguration.html | CloudFormation: CrossAccountRoleConfiguration} */
 export interface ServiceCrossAccountRoleConfiguration {
-  /** ARN of the cross-account IAM role. */
+  /**
+   * ARN of the cross-account IAM role.
+   *
+   * Length: 20–2048. Pattern: `^arn:(aws|aws-cn|aws-iso|aws-iso-[a-z]{1}|aws-us-gov):iam::[0-9]{12}:role\/(([^\/][\x21-\x7E]+\/){1,511})?[A-Za-z0-9_+=,.\@-]{1,64}$`.
+   */
   crossAccountRoleArn: string;
   /** External ID for cross-account access. */
   externalId?: string;
@@ -157,7 +257,11 @@ export interface ServiceCrossAccountRoleConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-servicereportconfiguration.html | CloudFormation: ServiceReportConfiguration}
  */
 export interface ServiceServiceReportConfiguration {
-  /** Output destinations for generated reports. */
+  /**
+   * Output destinations for generated reports.
+   *
+   * Items: 1–1.
+   */
   reportOutput: ServiceReportOutputConfiguration[];
 }
 
@@ -177,9 +281,17 @@ export interface ServiceReportOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-s3reportoutputconfiguration.html | CloudFormation: S3ReportOutputConfiguration}
  */
 export interface ServiceS3ReportOutputConfiguration {
-  /** S3 bucket path where reports will be written. */
+  /**
+   * S3 bucket path where reports will be written.
+   *
+   * Length: 3–512. Pattern: `^(s3://)?[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$`.
+   */
   bucketPath: string;
-  /** Account ID of the bucket owner. */
+  /**
+   * Account ID of the bucket owner.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   bucketOwner: string;
 }
 
@@ -199,9 +311,17 @@ export interface ServiceInputSourceDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-resourceconfiguration.html | CloudFormation: ResourceConfiguration}
  */
 export interface ServiceResourceConfiguration {
-  /** Resource tags to discover resources. */
+  /**
+   * Resource tags to discover resources.
+   *
+   * Items: 1–10.
+   */
   resourceTags?: ServiceResourceTag[];
-  /** ARN of a CloudFormation stack. */
+  /**
+   * ARN of a CloudFormation stack.
+   *
+   * Pattern: ``.
+   */
   cfnStackArn?: string;
   /** URL of a Terraform state file. */
   tfStateFileUrl?: string;
@@ -212,17 +332,33 @@ export interface ServiceResourceConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-resourcetag.html | CloudFormation: ResourceTag} */
 export interface ServiceResourceTag {
-  /** Tag key. */
+  /**
+   * Tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** Tag values. */
+  /**
+   * Tag values.
+   *
+   * Items: 0–10.
+   */
   values: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-ekssource.html | CloudFormation: EksSource} */
 export interface ServiceEksSource {
-  /** ARN of the EKS cluster. */
+  /**
+   * ARN of the EKS cluster.
+   *
+   * Pattern: ``.
+   */
   clusterArn: string;
-  /** EKS namespaces. */
+  /**
+   * EKS namespaces.
+   *
+   * Items: 1–10.
+   */
   namespaces: string[];
   /** Kubernetes label selector that scopes discovery to matching objects in the specified namespaces. An object must satisfy both MatchLabels and MatchExpressions. Specify at least one of them; a selector carrying neither is treated as though no selector were supplied, and all supported objects in the specified namespaces are discovered. */
   labelSelector?: ServiceEksLabelSelector;
@@ -260,7 +396,11 @@ export interface ServiceEksLabelSelectorRequirement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-assertiondefinition.html | CloudFormation: AssertionDefinition}
  */
 export interface ServiceAssertionDefinition {
-  /** The text of the assertion. */
+  /**
+   * The text of the assertion.
+   *
+   * Length: 1–1000.
+   */
   text: string;
 }
 
@@ -302,17 +442,29 @@ export interface ServiceDisasterRecoverySource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-servicefunction.html | CloudFormation: AWS::ResilienceHubV2::ServiceFunction}
  */
-export const ServiceFunction = cloudControlType<ServiceFunctionArgs, ServiceFunctionOutputs>("AWS::ResilienceHubV2::ServiceFunction", "aws:resiliencehubv2:ServiceFunction", '{"p":[["ServiceArn","string",67],["Name","string",1],["Description","string"],["Criticality",["enum","PRIMARY","SUPPLEMENTAL"],1],["ServiceFunctionId","string",72],["ResourceCount","integer",8],["Source",["enum","AI_GENERATED","USER"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ServiceArn","ServiceFunctionId"]}');
+export const ServiceFunction = cloudControlType<ServiceFunctionArgs, ServiceFunctionOutputs>("AWS::ResilienceHubV2::ServiceFunction", "aws:resiliencehubv2:ServiceFunction", '{"p":[["ServiceArn","string",67],["Name","string",1],["Description","string"],["Criticality",["enum","PRIMARY","SUPPLEMENTAL"],1],["ServiceFunctionId","string",72],["ResourceCount","integer",8],["Source",["enum","AI_GENERATED","USER"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ServiceArn","ServiceFunctionId"],"reg":{"h":"crudl","co":["ServiceArn"],"ro":["ServiceFunctionId","ResourceCount","Source","CreatedAt","UpdatedAt"],"tg":[false,false,false]}}');
 /** A {@link ServiceFunction} instance: its attributes as typed outputs. */
 export type ServiceFunction = InstanceType<typeof ServiceFunction>;
 
 /** Inputs of {@link ServiceFunction}. */
 export interface ServiceFunctionArgs {
-  /** The ARN of the parent service. */
+  /**
+   * The ARN of the parent service.
+   *
+   * Pattern: ``.
+   */
   serviceArn: string;
-  /** The name of the service function. */
+  /**
+   * The name of the service function.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the service function. */
+  /**
+   * The description of the service function.
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** The criticality of the service function. */
   criticality: "PRIMARY" | "SUPPLEMENTAL";
@@ -337,19 +489,37 @@ export interface ServiceFunctionOutputs extends ServiceFunctionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-system.html | CloudFormation: AWS::ResilienceHubV2::System}
  */
-export const System = cloudControlType<SystemArgs, SystemOutputs>("AWS::ResilienceHubV2::System", "aws:resiliencehubv2:System", '{"p":[["Name","string",67],["Description","string"],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",66],["SharingEnabled","boolean"],["SystemArn","string",72],["SystemId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemArn"],"tags":["Tags","standard"]}');
+export const System = cloudControlType<SystemArgs, SystemOutputs>("AWS::ResilienceHubV2::System", "aws:resiliencehubv2:System", '{"p":[["Name","string",67],["Description","string"],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",82],["SharingEnabled","boolean"],["SystemArn","string",72],["SystemId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId"],"co":["Name","KmsKeyId"],"ro":["SystemArn","SystemId","CreatedAt","UpdatedAt"],"uo":["Tags"],"ai":[["SystemId"]],"tg":[true,true,true]}}');
 /** A {@link System} instance: its attributes as typed outputs. */
 export type System = InstanceType<typeof System>;
 
 /** Inputs of {@link System}. */
 export interface SystemArgs {
-  /** The name of the system. */
+  /**
+   * The name of the system.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the system. */
+  /**
+   * The description of the system.
+   *
+   * Length: at most 500.
+   */
   description?: string;
-  /** Tags assigned to the system. */
+  /**
+   * Tags assigned to the system.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The KMS key ID for encrypting system data. */
+  /**
+   * The KMS key ID for encrypting system data.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^((arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+))$`.
+   */
   kmsKeyId?: string;
   /** Whether the system is enabled to be shared with other members of the Organization. Only applicable if the system owner is a management account or delegated admin. */
   sharingEnabled?: boolean;
@@ -372,19 +542,35 @@ export interface SystemOutputs extends SystemArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-userjourney.html | CloudFormation: AWS::ResilienceHubV2::UserJourney}
  */
-export const UserJourney = cloudControlType<UserJourneyArgs, UserJourneyOutputs>("AWS::ResilienceHubV2::UserJourney", "aws:resiliencehubv2:UserJourney", '{"p":[["SystemIdentifier","string",67],["Name","string",67],["Description","string"],["PolicyArn","string"],["UserJourneyId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemIdentifier","UserJourneyId"]}');
+export const UserJourney = cloudControlType<UserJourneyArgs, UserJourneyOutputs>("AWS::ResilienceHubV2::UserJourney", "aws:resiliencehubv2:UserJourney", '{"p":[["SystemIdentifier","string",67],["Name","string",67],["Description","string"],["PolicyArn","string"],["UserJourneyId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemIdentifier","UserJourneyId"],"reg":{"h":"crudl","co":["SystemIdentifier","Name"],"ro":["UserJourneyId","CreatedAt","UpdatedAt"],"tg":[false,false,false]}}');
 /** A {@link UserJourney} instance: its attributes as typed outputs. */
 export type UserJourney = InstanceType<typeof UserJourney>;
 
 /** Inputs of {@link UserJourney}. */
 export interface UserJourneyArgs {
-  /** The system ARN or system ID that owns this user journey. */
+  /**
+   * The system ARN or system ID that owns this user journey.
+   *
+   * Length: 1–2048.
+   */
   systemIdentifier: string;
-  /** The name of the user journey. */
+  /**
+   * The name of the user journey.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9 _\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the user journey. */
+  /**
+   * The description of the user journey.
+   *
+   * Length: at most 500.
+   */
   description?: string;
-  /** The ARN of the resilience policy to associate with this user journey. */
+  /**
+   * The ARN of the resilience policy to associate with this user journey.
+   *
+   * Pattern: ``.
+   */
   policyArn?: string;
 }
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourceexplorer2-defaultviewassociation.html | CloudFormation: AWS::ResourceExplorer2::DefaultViewAssociation}
  */
-export const DefaultViewAssociation = cloudControlType<DefaultViewAssociationArgs, DefaultViewAssociationOutputs>("AWS::ResourceExplorer2::DefaultViewAssociation", "aws:resourceexplorer2:DefaultViewAssociation", '{"p":[["ViewArn","string",1],["AssociatedAwsPrincipal","string",72]],"id":["AssociatedAwsPrincipal"]}');
+export const DefaultViewAssociation = cloudControlType<DefaultViewAssociationArgs, DefaultViewAssociationOutputs>("AWS::ResourceExplorer2::DefaultViewAssociation", "aws:resourceexplorer2:DefaultViewAssociation", '{"p":[["ViewArn","string",1],["AssociatedAwsPrincipal","string",72]],"id":["AssociatedAwsPrincipal"],"reg":{"h":"crud","ro":["AssociatedAwsPrincipal"],"tg":[false,true,true]}}');
 /** A {@link DefaultViewAssociation} instance: its attributes as typed outputs. */
 export type DefaultViewAssociation = InstanceType<typeof DefaultViewAssociation>;
 
@@ -44,7 +44,7 @@ export interface DefaultViewAssociationOutputs extends DefaultViewAssociationArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourceexplorer2-index.html | CloudFormation: AWS::ResourceExplorer2::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::ResourceExplorer2::Index", "aws:resourceexplorer2:Index", '{"p":[["Type",["enum","LOCAL","AGGREGATOR"],1],["Tags",["map","string"]],["Arn","string",72],["IndexState",["enum","ACTIVE","CREATING","DELETING","DELETED","UPDATING"],8]],"id":["Arn"],"tags":["Tags","map"],"arn":"arn:${Partition}:resource-explorer-2:${Region}:${Account}:index/${IndexUuid}"}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::ResourceExplorer2::Index", "aws:resourceexplorer2:Index", '{"p":[["Type",["enum","LOCAL","AGGREGATOR"],1],["Tags",["map","string"]],["Arn","string",72],["IndexState",["enum","ACTIVE","CREATING","DELETING","DELETED","UPDATING"],8]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn","IndexState"],"tg":[true,true,true]},"arn":"arn:${Partition}:resource-explorer-2:${Region}:${Account}:index/${IndexUuid}"}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
@@ -77,7 +77,7 @@ export interface IndexOutputs extends IndexArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourceexplorer2-view.html | CloudFormation: AWS::ResourceExplorer2::View}
  */
-export const View = cloudControlType<ViewArgs, ViewOutputs>("AWS::ResourceExplorer2::View", "aws:resourceexplorer2:View", '{"p":[["Filters",["ref","SearchFilter"]],["IncludedProperties",["array",["ref","IncludedProperty"]]],["Tags",["map","string"]],["ViewName","string",67],["Scope","string",66],["ViewArn","string",72]],"id":["ViewArn"],"d":{"SearchFilter":[["FilterString","string",1]],"IncludedProperty":[["Name","string",1]]},"tags":["Tags","map"]}');
+export const View = cloudControlType<ViewArgs, ViewOutputs>("AWS::ResourceExplorer2::View", "aws:resourceexplorer2:View", '{"p":[["Filters",["ref","SearchFilter"]],["IncludedProperties",["array",["ref","IncludedProperty"]]],["Tags",["map","string"]],["ViewName","string",67],["Scope","string",66],["ViewArn","string",72]],"id":["ViewArn"],"d":{"SearchFilter":[["FilterString","string",1]],"IncludedProperty":[["Name","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Scope","ViewName"],"ro":["ViewArn"],"tg":[true,true,true]}}');
 /** A {@link View} instance: its attributes as typed outputs. */
 export type View = InstanceType<typeof View>;
 
@@ -93,7 +93,11 @@ export interface ViewArgs {
   includedProperties?: ViewIncludedProperty[];
   /** Tag key and value pairs that are attached to the view. */
   tags?: Record<string, string>;
-  /** The name of the new view. */
+  /**
+   * The name of the new view.
+   *
+   * Pattern: `^[a-zA-Z0-9\-]{1,64}$`.
+   */
   viewName: string;
   /** The root ARN of the account, an organizational unit (OU), or an organization ARN. If left empty, the default is account. */
   scope?: string;
@@ -121,6 +125,8 @@ export interface ViewSearchFilter {
    * For information about the supported syntax, see [Search query reference](https://docs.aws.amazon.com/resource-explorer/latest/userguide/using-search-query-syntax.html) in the *AWS Resource Explorer User Guide* .
    *
    * > This query string in the context of this operation supports only [filter prefixes](https://docs.aws.amazon.com/resource-explorer/latest/userguide/using-search-query-syntax.html#query-syntax-filters) with optional [operators](https://docs.aws.amazon.com/resource-explorer/latest/userguide/using-search-query-syntax.html#query-syntax-operators) . It doesn't support free-form text. For example, the string `region:us* service:ec2 -tag:stage=prod` includes all Amazon EC2 resources in any AWS Region that begin with the letters `us` and are *not* tagged with a key `Stage` that has the value `prod` .
+   *
+   * Length: 0–2048.
    */
   filterString: string;
 }
@@ -131,6 +137,10 @@ export interface ViewSearchFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resourceexplorer2-view-includedproperty.html | CloudFormation: IncludedProperty}
  */
 export interface ViewIncludedProperty {
-  /** The name of the property that is included in this view. */
+  /**
+   * The name of the property that is included in this view.
+   *
+   * Length: 1–1011.
+   */
   name: string;
 }

@@ -19,13 +19,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourcegroups-group.html | CloudFormation: AWS::ResourceGroups::Group}
  */
-export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::ResourceGroups::Group", "aws:resourcegroups:Group", '{"p":[["Description","string"],["Configuration",["array",["ref","ConfigurationItem"]]],["ResourceQuery",["ref","ResourceQuery"]],["Resources",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Name"],"d":{"ConfigurationItem":[["Type","string"],["Parameters",["array",["ref","ConfigurationParameter"]]]],"ConfigurationParameter":[["Values",["array","string"]],["Name","string"]],"ResourceQuery":[["Type",["enum","TAG_FILTERS_1_0","CLOUDFORMATION_STACK_1_0"]],["Query",["ref","Query"]]],"Query":[["TagFilters",["array",["ref","TagFilter"]]],["ResourceTypeFilters",["array","string"]],["StackIdentifier","string"]],"TagFilter":[["Values",["array","string"]],["Key","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:resource-groups:${Region}:${Account}:group/${GroupName}"}');
+export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::ResourceGroups::Group", "aws:resourcegroups:Group", '{"p":[["Description","string"],["Configuration",["array",["ref","ConfigurationItem"]]],["ResourceQuery",["ref","ResourceQuery"]],["Resources",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Name"],"d":{"ConfigurationItem":[["Type","string"],["Parameters",["array",["ref","ConfigurationParameter"]]]],"ConfigurationParameter":[["Values",["array","string"]],["Name","string"]],"ResourceQuery":[["Type",["enum","TAG_FILTERS_1_0","CLOUDFORMATION_STACK_1_0"]],["Query",["ref","Query"]]],"Query":[["TagFilters",["array",["ref","TagFilter"]]],["ResourceTypeFilters",["array","string"]],["StackIdentifier","string"]],"TagFilter":[["Values",["array","string"]],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:resource-groups:${Region}:${Account}:group/${GroupName}"}');
 /** A {@link Group} instance: its attributes as typed outputs. */
 export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** The description of the resource group. */
+  /**
+   * The description of the resource group.
+   *
+   * Length: at most 512.
+   */
   description?: string;
   /**
    * The service configuration currently associated with the resource group and in effect for the members of the resource group. A `Configuration` consists of one or more `ConfigurationItem` entries. For information about service configurations for resource groups and how to construct them, see [Service configurations for resource groups](https://docs.aws.amazon.com//ARG/latest/APIReference/about-slg.html) in the *Resource Groups User Guide* .
@@ -49,7 +53,11 @@ export interface GroupArgs {
   resources?: string[];
   /** The tag key and value pairs that are attached to the resource group. */
   tags?: AwsTag[];
-  /** The name of a resource group. The name must be unique within the AWS Region in which you create the resource. To create multiple resource groups based on the same CloudFormation stack, you must generate unique names for each. */
+  /**
+   * The name of a resource group. The name must be unique within the AWS Region in which you create the resource. To create multiple resource groups based on the same CloudFormation stack, you must generate unique names for each.
+   *
+   * Length: at most 128.
+   */
   name: string;
 }
 
@@ -165,19 +173,35 @@ export interface GroupTagFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourcegroups-tagsynctask.html | CloudFormation: AWS::ResourceGroups::TagSyncTask}
  */
-export const TagSyncTask = cloudControlType<TagSyncTaskArgs, TagSyncTaskOutputs>("AWS::ResourceGroups::TagSyncTask", "aws:resourcegroups:TagSyncTask", '{"p":[["Group","string",67],["TagKey","string",67],["TagValue","string",67],["RoleArn","string",67],["TaskArn","string",72],["Status",["enum","ACTIVE","ERROR"],8],["GroupName","string",8],["GroupArn","string",8]],"id":["TaskArn"]}');
+export const TagSyncTask = cloudControlType<TagSyncTaskArgs, TagSyncTaskOutputs>("AWS::ResourceGroups::TagSyncTask", "aws:resourcegroups:TagSyncTask", '{"p":[["Group","string",67],["TagKey","string",67],["TagValue","string",67],["RoleArn","string",67],["TaskArn","string",72],["Status",["enum","ACTIVE","ERROR"],8],["GroupName","string",8],["GroupArn","string",8]],"id":["TaskArn"],"reg":{"h":"crdl","co":["Group","TagKey","TagValue","RoleArn"],"ro":["TaskArn","Status","GroupName","GroupArn"],"pt":{"Group":"$split(Group, \\"/\\")[1] & \\"/\\" & $split(Group, \\"/\\")[2] $OR Group"},"tg":[false,false,false]}}');
 /** A {@link TagSyncTask} instance: its attributes as typed outputs. */
 export type TagSyncTask = InstanceType<typeof TagSyncTask>;
 
 /** Inputs of {@link TagSyncTask}. */
 export interface TagSyncTaskArgs {
-  /** The Amazon resource name (ARN) or name of the application group for which you want to create a tag-sync task. */
+  /**
+   * The Amazon resource name (ARN) or name of the application group for which you want to create a tag-sync task.
+   *
+   * Length: 12–1600. Pattern: `([a-zA-Z0-9_\\.-]{1,150}/[a-z0-9]{26})|(arn:aws(-[a-z]+)*:resource-groups(-(test|beta|gamma))?:[a-z]{2}(-[a-z]+)+-\d{1}:[0-9]{12}:group/[a-zA-Z0-9_\\.-]{1,150}/[a-z0-9]{26})`.
+   */
   group: string;
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   tagKey: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   tagValue: string;
-  /** The Amazon resource name (ARN) of the role assumed by the service to tag and untag resources on your behalf. */
+  /**
+   * The Amazon resource name (ARN) of the role assumed by the service to tag and untag resources on your behalf.
+   *
+   * Length: 20–2048. Pattern: `arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn: string;
 }
 

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-fleet.html | CloudFormation: AWS::RoboMaker::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::RoboMaker::Fleet", "aws:robomaker:Fleet", '{"p":[["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"]}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::RoboMaker::Fleet", "aws:robomaker:Fleet", '{"p":[["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"nm":{"path":"Name","min":1,"max":255,"pattern":"[a-zA-Z0-9_\\\\-]{1,255}$"}}}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
@@ -25,7 +25,11 @@ export type Fleet = InstanceType<typeof Fleet>;
 export interface FleetArgs {
   /** The list of all tags added to the fleet. */
   tags?: Record<string, string>;
-  /** The name of the fleet. */
+  /**
+   * The name of the fleet.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9_\-]{1,255}$`.
+   */
   name?: string;
 }
 
@@ -44,21 +48,33 @@ export interface FleetOutputs extends FleetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-robot.html | CloudFormation: AWS::RoboMaker::Robot}
  */
-export const Robot = cloudControlType<RobotArgs, RobotOutputs>("AWS::RoboMaker::Robot", "aws:robomaker:Robot", '{"p":[["Fleet","string",66],["Architecture",["enum","X86_64","ARM64","ARMHF"],67],["GreengrassGroupId","string",67],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"]}');
+export const Robot = cloudControlType<RobotArgs, RobotOutputs>("AWS::RoboMaker::Robot", "aws:robomaker:Robot", '{"p":[["Fleet","string",66],["Architecture",["enum","X86_64","ARM64","ARMHF"],67],["GreengrassGroupId","string",67],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["GreengrassGroupId","Name","Architecture","Fleet"],"ro":["Arn"],"nm":{"path":"Name","min":1,"max":255}}}');
 /** A {@link Robot} instance: its attributes as typed outputs. */
 export type Robot = InstanceType<typeof Robot>;
 
 /** Inputs of {@link Robot}. */
 export interface RobotArgs {
-  /** The Amazon Resource Name (ARN) of the fleet to which the robot will be registered. */
+  /**
+   * The Amazon Resource Name (ARN) of the fleet to which the robot will be registered.
+   *
+   * Length: 1–1224.
+   */
   fleet?: string;
   /** The architecture of the robot. */
   architecture: "X86_64" | "ARM64" | "ARMHF";
-  /** The Greengrass group associated with the robot. */
+  /**
+   * The Greengrass group associated with the robot.
+   *
+   * Length: 1–1224.
+   */
   greengrassGroupId: string;
   /** A map that contains tag keys and tag values that are attached to the robot. */
   tags?: Record<string, string>;
-  /** The name of the robot. */
+  /**
+   * The name of the robot.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -73,23 +89,35 @@ export interface RobotOutputs extends RobotArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-robotapplication.html | CloudFormation: AWS::RoboMaker::RobotApplication}
  */
-export const RobotApplication = cloudControlType<RobotApplicationArgs, RobotApplicationOutputs>("AWS::RoboMaker::RobotApplication", "aws:robomaker:RobotApplication", '{"p":[["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"]}');
+export const RobotApplication = cloudControlType<RobotApplicationArgs, RobotApplicationOutputs>("AWS::RoboMaker::RobotApplication", "aws:robomaker:RobotApplication", '{"p":[["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]],16],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["RobotSoftwareSuite/Version","Sources"],"co":["Name"],"ro":["Arn"],"uo":["Sources"],"nm":{"path":"Name","min":1,"max":255}}}');
 /** A {@link RobotApplication} instance: its attributes as typed outputs. */
 export type RobotApplication = InstanceType<typeof RobotApplication>;
 
 /** Inputs of {@link RobotApplication}. */
 export interface RobotApplicationArgs {
-  /** The current revision id. */
+  /**
+   * The current revision id.
+   *
+   * Length: 1–40.
+   */
   currentRevisionId?: string;
   /** The environment of the robot application. */
   environment?: string;
   /** The robot software suite used by the robot application. */
   robotSoftwareSuite: RobotApplicationRobotSoftwareSuite;
-  /** The sources of the robot application. */
+  /**
+   * The sources of the robot application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sources?: RobotApplicationSourceConfig[];
   /** A map that contains tag keys and tag values that are attached to the robot application. */
   tags?: Record<string, string>;
-  /** The name of the robot application. */
+  /**
+   * The name of the robot application.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -119,7 +147,11 @@ export interface RobotApplicationRobotSoftwareSuite {
 export interface RobotApplicationSourceConfig {
   /** The Amazon S3 bucket name. */
   s3Bucket: string;
-  /** The target processor architecture for the application. */
+  /**
+   * The target processor architecture for the application.
+   *
+   * Length: 1–255.
+   */
   architecture: "X86_64" | "ARM64" | "ARMHF";
   /** The s3 object key. */
   s3Key: string;
@@ -130,15 +162,23 @@ export interface RobotApplicationSourceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-robotapplicationversion.html | CloudFormation: AWS::RoboMaker::RobotApplicationVersion}
  */
-export const RobotApplicationVersion = cloudControlType<RobotApplicationVersionArgs, RobotApplicationVersionOutputs>("AWS::RoboMaker::RobotApplicationVersion", "aws:robomaker:RobotApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"]}');
+export const RobotApplicationVersion = cloudControlType<RobotApplicationVersionArgs, RobotApplicationVersionOutputs>("AWS::RoboMaker::RobotApplicationVersion", "aws:robomaker:RobotApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crd","co":["Application","CurrentRevisionId"],"ro":["ApplicationVersion","Arn"],"tg":[false,false,false]}}');
 /** A {@link RobotApplicationVersion} instance: its attributes as typed outputs. */
 export type RobotApplicationVersion = InstanceType<typeof RobotApplicationVersion>;
 
 /** Inputs of {@link RobotApplicationVersion}. */
 export interface RobotApplicationVersionArgs {
-  /** The current revision id for the robot application. If you provide a value and it matches the latest revision ID, a new version will be created. */
+  /**
+   * The current revision id for the robot application. If you provide a value and it matches the latest revision ID, a new version will be created.
+   *
+   * Length: 1–40. Pattern: `[a-zA-Z0-9_.\-]*`.
+   */
   currentRevisionId?: string;
-  /** The application information for the robot application. */
+  /**
+   * The application information for the robot application.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
+   */
   application: string;
 }
 
@@ -155,13 +195,17 @@ export interface RobotApplicationVersionOutputs extends RobotApplicationVersionA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-simulationapplication.html | CloudFormation: AWS::RoboMaker::SimulationApplication}
  */
-export const SimulationApplication = cloudControlType<SimulationApplicationArgs, SimulationApplicationOutputs>("AWS::RoboMaker::SimulationApplication", "aws:robomaker:SimulationApplication", '{"p":[["RenderingEngine",["ref","RenderingEngine"]],["SimulationSoftwareSuite",["ref","SimulationSoftwareSuite"],1],["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RenderingEngine":[["Version","string",1],["Name",["enum","OGRE"],1]],"SimulationSoftwareSuite":[["Version",["enum","7","9","11","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","Gazebo","RosbagPlay","SimulationRuntime"],1]],"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"]}');
+export const SimulationApplication = cloudControlType<SimulationApplicationArgs, SimulationApplicationOutputs>("AWS::RoboMaker::SimulationApplication", "aws:robomaker:SimulationApplication", '{"p":[["RenderingEngine",["ref","RenderingEngine"],16],["SimulationSoftwareSuite",["ref","SimulationSoftwareSuite"],1],["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]],16],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RenderingEngine":[["Version","string",1],["Name",["enum","OGRE"],1]],"SimulationSoftwareSuite":[["Version",["enum","7","9","11","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","Gazebo","RosbagPlay","SimulationRuntime"],1]],"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["RenderingEngine","RobotSoftwareSuite/Version","Sources","SimulationSoftwareSuite/Version"],"co":["Name"],"ro":["Arn"],"uo":["Sources"],"nm":{"path":"Name","min":1,"max":255,"pattern":"[a-zA-Z0-9_\\\\-]*"}}}');
 /** A {@link SimulationApplication} instance: its attributes as typed outputs. */
 export type SimulationApplication = InstanceType<typeof SimulationApplication>;
 
 /** Inputs of {@link SimulationApplication}. */
 export interface SimulationApplicationArgs {
-  /** The rendering engine for the simulation application. */
+  /**
+   * The rendering engine for the simulation application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   renderingEngine?: SimulationApplicationRenderingEngine;
   /** The simulation software suite used by the simulation application. */
   simulationSoftwareSuite: SimulationApplicationSimulationSoftwareSuite;
@@ -171,11 +215,19 @@ export interface SimulationApplicationArgs {
   environment?: string;
   /** The robot software suite used by the simulation application. */
   robotSoftwareSuite: SimulationApplicationRobotSoftwareSuite;
-  /** The sources of the simulation application. */
+  /**
+   * The sources of the simulation application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sources?: SimulationApplicationSourceConfig[];
   /** A map that contains tag keys and tag values that are attached to the simulation application. */
   tags?: Record<string, string>;
-  /** The name of the simulation application. */
+  /**
+   * The name of the simulation application.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9_\-]*`.
+   */
   name?: string;
 }
 
@@ -191,7 +243,11 @@ export interface SimulationApplicationOutputs extends SimulationApplicationArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-robomaker-simulationapplication-renderingengine.html | CloudFormation: RenderingEngine}
  */
 export interface SimulationApplicationRenderingEngine {
-  /** The version of the rendering engine. */
+  /**
+   * The version of the rendering engine.
+   *
+   * Pattern: `1.x`.
+   */
   version: string;
   /** The name of the rendering engine. */
   name: "OGRE";
@@ -227,11 +283,19 @@ export interface SimulationApplicationRobotSoftwareSuite {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-robomaker-simulationapplication-sourceconfig.html | CloudFormation: SourceConfig}
  */
 export interface SimulationApplicationSourceConfig {
-  /** The Amazon S3 bucket name. */
+  /**
+   * The Amazon S3 bucket name.
+   *
+   * Pattern: `[a-z0-9][a-z0-9.\-]*[a-z0-9]`.
+   */
   s3Bucket: string;
   /** The target processor architecture for the application. */
   architecture: "X86_64" | "ARM64" | "ARMHF";
-  /** The s3 object key. */
+  /**
+   * The s3 object key.
+   *
+   * Length: 1–1024.
+   */
   s3Key: string;
 }
 
@@ -240,15 +304,23 @@ export interface SimulationApplicationSourceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-simulationapplicationversion.html | CloudFormation: AWS::RoboMaker::SimulationApplicationVersion}
  */
-export const SimulationApplicationVersion = cloudControlType<SimulationApplicationVersionArgs, SimulationApplicationVersionOutputs>("AWS::RoboMaker::SimulationApplicationVersion", "aws:robomaker:SimulationApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"]}');
+export const SimulationApplicationVersion = cloudControlType<SimulationApplicationVersionArgs, SimulationApplicationVersionOutputs>("AWS::RoboMaker::SimulationApplicationVersion", "aws:robomaker:SimulationApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crd","co":["Application","CurrentRevisionId"],"ro":["ApplicationVersion","Arn"],"tg":[false,false,false]}}');
 /** A {@link SimulationApplicationVersion} instance: its attributes as typed outputs. */
 export type SimulationApplicationVersion = InstanceType<typeof SimulationApplicationVersion>;
 
 /** Inputs of {@link SimulationApplicationVersion}. */
 export interface SimulationApplicationVersionArgs {
-  /** The current revision id for the simulation application. If you provide a value and it matches the latest revision ID, a new version will be created. */
+  /**
+   * The current revision id for the simulation application. If you provide a value and it matches the latest revision ID, a new version will be created.
+   *
+   * Length: 1–40. Pattern: `[a-zA-Z0-9_.\-]*`.
+   */
   currentRevisionId?: string;
-  /** The application information for the simulation application. */
+  /**
+   * The application information for the simulation application.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
+   */
   application: string;
 }
 

@@ -13,19 +13,27 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rolesanywhere-crl.html | CloudFormation: AWS::RolesAnywhere::CRL}
  */
-export const CRL = cloudControlType<CRLArgs, CRLOutputs>("AWS::RolesAnywhere::CRL", "aws:rolesanywhere:CRL", '{"p":[["TrustAnchorArn","string"],["Enabled","boolean"],["CrlData","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["CrlId","string",72]],"id":["CrlId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rolesanywhere:${Region}:${Account}:crl/${CrlId}"}');
+export const CRL = cloudControlType<CRLArgs, CRLOutputs>("AWS::RolesAnywhere::CRL", "aws:rolesanywhere:CRL", '{"p":[["TrustAnchorArn","string"],["Enabled","boolean"],["CrlData","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["CrlId","string",72]],"id":["CrlId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["CrlId"],"pt":{"CrlData":"$replace(CrlData, /\\\\s+$/, \'\')"},"tg":[true,true,true]},"arn":"arn:${Partition}:rolesanywhere:${Region}:${Account}:crl/${CrlId}"}');
 /** A {@link CRL} instance: its attributes as typed outputs. */
 export type CRL = InstanceType<typeof CRL>;
 
 /** Inputs of {@link CRL}. */
 export interface CRLArgs {
-  /** The ARN of the TrustAnchor the certificate revocation list (CRL) will provide revocation for. */
+  /**
+   * The ARN of the TrustAnchor the certificate revocation list (CRL) will provide revocation for.
+   *
+   * Pattern: `^arn:aws(-[^:]+)?:rolesanywhere(:.*){2}(:trust-anchor.*)$`.
+   */
   trustAnchorArn?: string;
   /** Specifies whether the certificate revocation list (CRL) is enabled. */
   enabled?: boolean;
   /** The x509 v3 specified certificate revocation list (CRL). */
   crlData: string;
-  /** A list of tags to attach to the certificate revocation list (CRL). */
+  /**
+   * A list of tags to attach to the certificate revocation list (CRL).
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The name of the certificate revocation list (CRL). */
   name: string;
@@ -42,7 +50,7 @@ export interface CRLOutputs extends CRLArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rolesanywhere-profile.html | CloudFormation: AWS::RolesAnywhere::Profile}
  */
-export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::RolesAnywhere::Profile", "aws:rolesanywhere:Profile", '{"p":[["ManagedPolicyArns",["array","string"]],["RequireInstanceProperties","boolean",66],["RoleArns",["array","string"],1],["SessionPolicy","string"],["Enabled","boolean"],["DurationSeconds","number"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["AttributeMappings",["array",["ref","AttributeMapping"]]],["AcceptRoleSessionName","boolean"],["ProfileId","string",72],["ProfileArn","string",72]],"id":["ProfileId"],"d":{"AttributeMapping":[["MappingRules",["array",["ref","MappingRule"]],1],["CertificateField",["enum","x509Subject","x509Issuer","x509SAN"],1]],"MappingRule":[["Specifier","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rolesanywhere:${Region}:${Account}:profile/${ProfileId}"}');
+export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::RolesAnywhere::Profile", "aws:rolesanywhere:Profile", '{"p":[["ManagedPolicyArns",["array","string"]],["RequireInstanceProperties","boolean",82],["RoleArns",["array","string"],1],["SessionPolicy","string"],["Enabled","boolean"],["DurationSeconds","number"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["AttributeMappings",["array",["ref","AttributeMapping"]]],["AcceptRoleSessionName","boolean"],["ProfileId","string",72],["ProfileArn","string",72]],"id":["ProfileId"],"d":{"AttributeMapping":[["MappingRules",["array",["ref","MappingRule"]],1],["CertificateField",["enum","x509Subject","x509Issuer","x509SAN"],1]],"MappingRule":[["Specifier","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RequireInstanceProperties"],"co":["RequireInstanceProperties"],"ro":["ProfileId","ProfileArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:rolesanywhere:${Region}:${Account}:profile/${ProfileId}"}');
 /** A {@link Profile} instance: its attributes as typed outputs. */
 export type Profile = InstanceType<typeof Profile>;
 
@@ -50,17 +58,33 @@ export type Profile = InstanceType<typeof Profile>;
 export interface ProfileArgs {
   /** A list of managed policy ARNs. Managed policies identified by this list will be applied to the vended session credentials. */
   managedPolicyArns?: string[];
-  /** Specifies whether instance properties are required in CreateSession requests with this profile. */
+  /**
+   * Specifies whether instance properties are required in CreateSession requests with this profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requireInstanceProperties?: boolean;
-  /** A list of IAM role ARNs that can be assumed when this profile is specified in a CreateSession request. */
+  /**
+   * A list of IAM role ARNs that can be assumed when this profile is specified in a CreateSession request.
+   *
+   * Each item: Length: 1–1011.
+   */
   roleArns: string[];
   /** A session policy that will applied to the trust boundary of the vended session credentials. */
   sessionPolicy?: string;
   /** The enabled status of the resource. */
   enabled?: boolean;
-  /** The number of seconds vended session credentials will be valid for */
+  /**
+   * The number of seconds vended session credentials will be valid for
+   *
+   * Range: 900–43200.
+   */
   durationSeconds?: number;
-  /** A list of Tags. */
+  /**
+   * A list of Tags.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The customer specified name of the resource. */
   name: string;
@@ -105,19 +129,27 @@ export interface ProfileMappingRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rolesanywhere-trustanchor.html | CloudFormation: AWS::RolesAnywhere::TrustAnchor}
  */
-export const TrustAnchor = cloudControlType<TrustAnchorArgs, TrustAnchorOutputs>("AWS::RolesAnywhere::TrustAnchor", "aws:rolesanywhere:TrustAnchor", '{"p":[["NotificationSettings",["array",["ref","NotificationSetting"]]],["Enabled","boolean"],["Source",["ref","Source"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["TrustAnchorArn","string",72],["TrustAnchorId","string",72]],"id":["TrustAnchorId"],"d":{"NotificationSetting":[["Channel",["enum","ALL"]],["Enabled","boolean",1],["Event",["enum","CA_CERTIFICATE_EXPIRY","END_ENTITY_CERTIFICATE_EXPIRY"],1],["Threshold","number"]],"Source":[["SourceType",["enum","AWS_ACM_PCA","CERTIFICATE_BUNDLE"],1],["SourceData",["ref","SourceData"],1]],"SourceData":[["AcmPcaArn","string"],["X509CertificateData","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rolesanywhere:${Region}:${Account}:trust-anchor/${TrustAnchorId}"}');
+export const TrustAnchor = cloudControlType<TrustAnchorArgs, TrustAnchorOutputs>("AWS::RolesAnywhere::TrustAnchor", "aws:rolesanywhere:TrustAnchor", '{"p":[["NotificationSettings",["array",["ref","NotificationSetting"]]],["Enabled","boolean"],["Source",["ref","Source"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["TrustAnchorArn","string",72],["TrustAnchorId","string",72]],"id":["TrustAnchorId"],"d":{"NotificationSetting":[["Channel",["enum","ALL"]],["Enabled","boolean",1],["Event",["enum","CA_CERTIFICATE_EXPIRY","END_ENTITY_CERTIFICATE_EXPIRY"],1],["Threshold","number"]],"Source":[["SourceType",["enum","AWS_ACM_PCA","CERTIFICATE_BUNDLE"],1],["SourceData",["ref","SourceData"],1]],"SourceData":[["AcmPcaArn","string"],["X509CertificateData","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["TrustAnchorId","TrustAnchorArn"],"pt":{"Source/SourceData/X509CertificateData":"$replace(X509CertificateData, /\\\\s+$/, \'\')"},"tg":[true,true,true]},"arn":"arn:${Partition}:rolesanywhere:${Region}:${Account}:trust-anchor/${TrustAnchorId}"}');
 /** A {@link TrustAnchor} instance: its attributes as typed outputs. */
 export type TrustAnchor = InstanceType<typeof TrustAnchor>;
 
 /** Inputs of {@link TrustAnchor}. */
 export interface TrustAnchorArgs {
-  /** A list of notification settings to be associated to the trust anchor. */
+  /**
+   * A list of notification settings to be associated to the trust anchor.
+   *
+   * Items: 0–50.
+   */
   notificationSettings?: TrustAnchorNotificationSetting[];
   /** Indicates whether the trust anchor is enabled. */
   enabled?: boolean;
   /** The trust anchor type and its related certificate data. */
   source: TrustAnchorSource;
-  /** The tags to attach to the trust anchor. */
+  /**
+   * The tags to attach to the trust anchor.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The name of the trust anchor. */
   name: string;
@@ -147,7 +179,11 @@ export interface TrustAnchorNotificationSetting {
   enabled: boolean;
   /** The event to which this notification setting is applied. */
   event: "CA_CERTIFICATE_EXPIRY" | "END_ENTITY_CERTIFICATE_EXPIRY";
-  /** The number of days before a notification event. This value is required for a notification setting that is enabled. */
+  /**
+   * The number of days before a notification event. This value is required for a notification setting that is enabled.
+   *
+   * Range: 1–360.
+   */
   threshold?: number;
 }
 

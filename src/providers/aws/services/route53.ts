@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-cidrcollection.html | CloudFormation: AWS::Route53::CidrCollection}
  */
-export const CidrCollection = cloudControlType<CidrCollectionArgs, CidrCollectionOutputs>("AWS::Route53::CidrCollection", "aws:route53:CidrCollection", '{"p":[["Locations",["array",["ref","Location"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Location":[["CidrList",["array","string"],1],["LocationName","string",1]]},"arn":"arn:${Partition}:route53:::cidrcollection/${Id}"}');
+export const CidrCollection = cloudControlType<CidrCollectionArgs, CidrCollectionOutputs>("AWS::Route53::CidrCollection", "aws:route53:CidrCollection", '{"p":[["Locations",["array",["ref","Location"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Location":[["CidrList",["array","string"],1],["LocationName","string",1]]},"reg":{"h":"crudl","co":["Name"],"ro":["Id","Arn"],"uo":["Locations","Locations/*/CidrList"],"tg":[false,true,false]},"arn":"arn:${Partition}:route53:::cidrcollection/${Id}"}');
 /** A {@link CidrCollection} instance: its attributes as typed outputs. */
 export type CidrCollection = InstanceType<typeof CidrCollection>;
 
@@ -21,7 +21,11 @@ export type CidrCollection = InstanceType<typeof CidrCollection>;
 export interface CidrCollectionArgs {
   /** A complex type that contains information about the list of CIDR locations. */
   locations?: CidrCollectionLocation[];
-  /** The name of a CIDR collection. */
+  /**
+   * The name of a CIDR collection.
+   *
+   * Length: 1–64. Pattern: `^[0-9A-Za-z_\-]+$`.
+   */
   name: string;
 }
 
@@ -41,7 +45,11 @@ export interface CidrCollectionOutputs extends CidrCollectionArgs {
 export interface CidrCollectionLocation {
   /** List of CIDR blocks. */
   cidrList: string[];
-  /** The CIDR collection location name. */
+  /**
+   * The CIDR collection location name.
+   *
+   * Length: 1–16.
+   */
   locationName: string;
 }
 
@@ -50,13 +58,17 @@ export interface CidrCollectionLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-dnssec.html | CloudFormation: AWS::Route53::DNSSEC}
  */
-export const DNSSEC = cloudControlType<DNSSECArgs, DNSSECOutputs>("AWS::Route53::DNSSEC", "aws:route53:DNSSEC", '{"p":[["HostedZoneId","string",67]],"id":["HostedZoneId"]}');
+export const DNSSEC = cloudControlType<DNSSECArgs, DNSSECOutputs>("AWS::Route53::DNSSEC", "aws:route53:DNSSEC", '{"p":[["HostedZoneId","string",67]],"id":["HostedZoneId"],"reg":{"h":"crdl","co":["HostedZoneId"],"tg":[false,true,true]}}');
 /** A {@link DNSSEC} instance: its attributes as typed outputs. */
 export type DNSSEC = InstanceType<typeof DNSSEC>;
 
 /** Inputs of {@link DNSSEC}. */
 export interface DNSSECArgs {
-  /** A unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` . */
+  /**
+   * A unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` .
+   *
+   * Pattern: `^[A-Z0-9]{1,32}$`.
+   */
   hostedZoneId: string;
 }
 
@@ -67,9 +79,11 @@ export interface DNSSECOutputs extends DNSSECArgs {
 /**
  * Resource Type definition for AWS::Route53::DelegationSet. Creates a reusable delegation set (a group of four name servers) that can be associated with multiple hosted zones.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::DelegationSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-delegationset.html | CloudFormation: AWS::Route53::DelegationSet}
  */
-export const DelegationSet = cloudControlType<DelegationSetArgs, DelegationSetOutputs>("AWS::Route53::DelegationSet", "aws:route53:DelegationSet", '{"p":[["Arn","string",72],["Id","string",8,"awsId"],["CallerReference","string",8],["NameServers",["array","string"],8]],"id":["Arn"]}');
+export const DelegationSet = cloudControlType<DelegationSetArgs, DelegationSetOutputs>("AWS::Route53::DelegationSet", "aws:route53:DelegationSet", '{"p":[["Arn","string",72],["Id","string",8,"awsId"],["CallerReference","string",8],["NameServers",["array","string"],8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DelegationSet} instance: its attributes as typed outputs. */
 export type DelegationSet = InstanceType<typeof DelegationSet>;
 
@@ -106,7 +120,7 @@ export interface DelegationSetOutputs extends DelegationSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-healthcheck.html | CloudFormation: AWS::Route53::HealthCheck}
  */
-export const HealthCheck = cloudControlType<HealthCheckArgs, HealthCheckOutputs>("AWS::Route53::HealthCheck", "aws:route53:HealthCheck", '{"p":[["HealthCheckConfig",["ref","HealthCheckConfig"],1],["HealthCheckTags",["array",["ref","HealthCheckTag"]]],["HealthCheckId","string",72]],"id":["HealthCheckId"],"d":{"HealthCheckConfig":[["AlarmIdentifier",["ref","AlarmIdentifier"]],["ChildHealthChecks",["array","string"]],["EnableSNI","boolean"],["FailureThreshold","integer"],["FullyQualifiedDomainName","string"],["HealthThreshold","integer"],["IPAddress","string"],["InsufficientDataHealthStatus",["enum","Healthy","LastKnownStatus","Unhealthy"]],["Inverted","boolean"],["MeasureLatency","boolean",2],["Port","integer"],["Regions",["array","string"]],["RequestInterval","integer",2],["ResourcePath","string"],["RoutingControlArn","string"],["SearchString","string"],["Type",["enum","CALCULATED","CLOUDWATCH_METRIC","HTTP","HTTP_STR_MATCH","HTTPS","HTTPS_STR_MATCH","TCP","RECOVERY_CONTROL"],3]],"AlarmIdentifier":[["Name","string",1],["Region","string",1]],"HealthCheckTag":[["Value","string",1],["Key","string",1]]},"tags":["HealthCheckTags","standard"],"arn":"arn:${Partition}:route53:::healthcheck/${Id}"}');
+export const HealthCheck = cloudControlType<HealthCheckArgs, HealthCheckOutputs>("AWS::Route53::HealthCheck", "aws:route53:HealthCheck", '{"p":[["HealthCheckConfig",["ref","HealthCheckConfig"],1],["HealthCheckTags",["array",["ref","HealthCheckTag"]]],["HealthCheckId","string",72]],"id":["HealthCheckId"],"d":{"HealthCheckConfig":[["AlarmIdentifier",["ref","AlarmIdentifier"]],["ChildHealthChecks",["array","string"]],["EnableSNI","boolean"],["FailureThreshold","integer"],["FullyQualifiedDomainName","string"],["HealthThreshold","integer"],["IPAddress","string"],["InsufficientDataHealthStatus",["enum","Healthy","LastKnownStatus","Unhealthy"]],["Inverted","boolean"],["MeasureLatency","boolean"],["Port","integer"],["Regions",["array","string"]],["RequestInterval","integer"],["ResourcePath","string"],["RoutingControlArn","string"],["SearchString","string"],["Type",["enum","CALCULATED","CLOUDWATCH_METRIC","HTTP","HTTP_STR_MATCH","HTTPS","HTTPS_STR_MATCH","TCP","RECOVERY_CONTROL"],1]],"AlarmIdentifier":[["Name","string",1],["Region","string",1]],"HealthCheckTag":[["Value","string",1],["Key","string",1]]},"tags":["HealthCheckTags","standard"],"rp":[["HealthCheckConfig","Type"],["HealthCheckConfig","MeasureLatency"],["HealthCheckConfig","RequestInterval"]],"reg":{"h":"crudl","co":["HealthCheckConfig/Type","HealthCheckConfig/MeasureLatency","HealthCheckConfig/RequestInterval"],"ro":["HealthCheckId"],"uo":["HealthCheckConfig/ChildHealthChecks","HealthCheckConfig/Regions","HealthCheckTags"],"tg":[true,false,true]},"arn":"arn:${Partition}:route53:::healthcheck/${Id}"}');
 /** A {@link HealthCheck} instance: its attributes as typed outputs. */
 export type HealthCheck = InstanceType<typeof HealthCheck>;
 
@@ -136,7 +150,11 @@ export interface HealthCheckOutputs extends HealthCheckArgs {
 export interface HealthCheckHealthCheckConfig {
   /** A complex type that identifies the CloudWatch alarm that you want Amazon Route 53 health checkers to use to determine whether the specified health check is healthy. */
   alarmIdentifier?: HealthCheckAlarmIdentifier;
-  /** (CALCULATED Health Checks Only) A complex type that contains one `ChildHealthCheck` element for each health check that you want to associate with a `CALCULATED` health check. */
+  /**
+   * (CALCULATED Health Checks Only) A complex type that contains one `ChildHealthCheck` element for each health check that you want to associate with a `CALCULATED` health check.
+   *
+   * Items: at most 256.
+   */
   childHealthChecks?: string[];
   /**
    * Specify whether you want Amazon Route 53 to send the value of `FullyQualifiedDomainName` to the endpoint in the `client_hello` message during TLS negotiation. This allows the endpoint to respond to `HTTPS` health check requests with the applicable SSL/TLS certificate.
@@ -150,6 +168,8 @@ export interface HealthCheckHealthCheckConfig {
    * `FailureThreshold` is not supported when you specify a value for `Type` of `RECOVERY_CONTROL` .
    *
    * Otherwise, if you don't specify a value for `FailureThreshold` , the default value is three health checks.
+   *
+   * Range: 1–10.
    */
   failureThreshold?: number;
   /**
@@ -164,6 +184,8 @@ export interface HealthCheckHealthCheckConfig {
    * - If you specify a value of `80` for `Port` and `HTTP` or `HTTP_STR_MATCH` for `Type` , Route 53 passes the value of `FullyQualifiedDomainName` to the endpoint in the Host header.
    * - If you specify a value of `443` for `Port` and `HTTPS` or `HTTPS_STR_MATCH` for `Type` , Route 53 passes the value of `FullyQualifiedDomainName` to the endpoint in the `Host` header.
    * - If you specify another value for `Port` and any value except `TCP` for `Type` , Route 53 passes `FullyQualifiedDomainName:Port` to the endpoint in the `Host` header. …
+   *
+   * Length: at most 255.
    */
   fullyQualifiedDomainName?: string;
   /**
@@ -173,6 +195,8 @@ export interface HealthCheckHealthCheckConfig {
    *
    * - If you specify a number greater than the number of child health checks, Route 53 always considers this health check to be unhealthy.
    * - If you specify `0` , Route 53 always considers this health check to be healthy.
+   *
+   * Range: 0–256.
    */
   healthThreshold?: number;
   /**
@@ -184,6 +208,8 @@ export interface HealthCheckHealthCheckConfig {
    * - *IPv6 address* : eight groups of four hexadecimal values, separated by colons (:), for example, `2001:0db8:85a3:0000:0000:abcd:0001:2345` . You can also shorten IPv6 addresses as described in RFC 5952, for example, `2001:db8:85a3::abcd:1:2345` .
    *
    * If the endpoint is an EC2 instance, we recommend that you create an Elastic IP address, associate it with your EC2 instance, and specify the Elastic IP address for `IPAddress` . This ensures that the IP address of your instance will never change. …
+   *
+   * Length: at most 45.
    */
   ipAddress?: string;
   /**
@@ -208,6 +234,8 @@ export interface HealthCheckHealthCheckConfig {
    * The port on the endpoint that you want Amazon Route 53 to perform health checks on.
    *
    * > Don't specify a value for `Port` when you specify a value for [Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53-healthcheck-healthcheckconfig.html#cfn-route53-healthcheck-healthcheckconfig-type) of `CLOUDWATCH_METRIC` or `CALCULATED` .
+   *
+   * Range: 1–65535.
    */
   port?: number;
   /**
@@ -216,6 +244,8 @@ export interface HealthCheckHealthCheckConfig {
    * If you don't specify any regions, Route 53 health checkers automatically performs checks from all of the regions that are listed under *Valid Values* .
    *
    * If you update a health check to remove a region that has been performing health checks, Route 53 will briefly continue to perform checks from that region to ensure that some health checkers are always checking the endpoint (for example, if you replace three regions with four different regions).
+   *
+   * Items: at most 64.
    */
   regions?: string[];
   /**
@@ -226,20 +256,30 @@ export interface HealthCheckHealthCheckConfig {
    * > You can't change the value of `RequestInterval` after you create a health check. 
    *
    * If you don't specify a value for `RequestInterval` , the default value is `30` seconds.
+   *
+   * Range: 10–30.
    */
   requestInterval?: number;
-  /** The path, if any, that you want Amazon Route 53 to request when performing health checks. The path can be any value for which your endpoint will return an HTTP status code of 2xx or 3xx when the endpoint is healthy, for example, the file /docs/route53-health-check.html. You can also include query string parameters, for example, `/welcome.html?language=jp&login=y` . */
+  /**
+   * The path, if any, that you want Amazon Route 53 to request when performing health checks. The path can be any value for which your endpoint will return an HTTP status code of 2xx or 3xx when the endpoint is healthy, for example, the file /docs/route53-health-check.html. You can also include query string parameters, for example, `/welcome.html?language=jp&login=y` .
+   *
+   * Length: at most 255.
+   */
   resourcePath?: string;
   /**
    * The Amazon Resource Name (ARN) for the Route 53 Application Recovery Controller routing control.
    *
    * For more information about Route 53 Application Recovery Controller, see [Route 53 Application Recovery Controller Developer Guide.](https://docs.aws.amazon.com/r53recovery/latest/dg/what-is-route-53-recovery.html) .
+   *
+   * Length: 1–255.
    */
   routingControlArn?: string;
   /**
    * If the value of Type is `HTTP_STR_MATCH` or `HTTPS_STR_MATCH` , the string that you want Amazon Route 53 to search for in the response body from the specified resource. If the string appears in the response body, Route 53 considers the resource healthy.
    *
    * Route 53 considers case when searching for `SearchString` in the response body.
+   *
+   * Length: at most 255.
    */
   searchString?: string;
   /**
@@ -268,6 +308,8 @@ export interface HealthCheckAlarmIdentifier {
    * > 
    * > - Standard-resolution metrics. High-resolution metrics aren't supported. For more information, see [High-Resolution Metrics](https://docs.aws.amazon.com/AmazonCloudWatch/latest/DeveloperGuide/publishingMetrics.html#high-resolution-metrics) in the *Amazon CloudWatch User Guide* .
    * > - Statistics: Average, Minimum, Maximum, Sum, and SampleCount. Extended statistics aren't supported.
+   *
+   * Length: 1–256.
    */
   name: string;
   /**
@@ -289,6 +331,8 @@ export interface HealthCheckHealthCheckTag {
    *
    * - *Add a tag to a health check or hosted zone* : `Value` is the value that you want to give the new tag.
    * - *Edit a tag* : `Value` is the new value that you want to assign the tag.
+   *
+   * Length: at most 256.
    */
   value: string;
   /**
@@ -298,6 +342,8 @@ export interface HealthCheckHealthCheckTag {
    * - *Edit a tag* : `Key` is the name of the tag that you want to change the `Value` for.
    * - *Delete a key* : `Key` is the name of the tag you want to remove.
    * - *Give a name to a health check* : Edit the default `Name` tag. In the Amazon Route 53 console, the list of your health checks includes a *Name* column that lets you see the name that you've given to each health check.
+   *
+   * Length: at most 128.
    */
   key: string;
 }
@@ -313,7 +359,7 @@ export interface HealthCheckHealthCheckTag {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-hostedzone.html | CloudFormation: AWS::Route53::HostedZone}
  */
-export const HostedZone = cloudControlType<HostedZoneArgs, HostedZoneOutputs>("AWS::Route53::HostedZone", "aws:route53.cc:HostedZone", '{"p":[["HostedZoneTags",["array",["ref","HostedZoneTag"]]],["VPCs",["array",["ref","VPC"]]],["HostedZoneConfig",["ref","HostedZoneConfig"]],["QueryLoggingConfig",["ref","QueryLoggingConfig"]],["Name","string",66],["HostedZoneFeatures",["ref","HostedZoneFeatures"]],["Id","string",72,"awsId"],["NameServers",["array","string"],8]],"id":["Id"],"d":{"HostedZoneTag":[["Value","string",1],["Key","string",1]],"VPC":[["VPCRegion","string",1],["VPCId","string",1]],"HostedZoneConfig":[["Comment","string"]],"QueryLoggingConfig":[["CloudWatchLogsLogGroupArn","string",1]],"HostedZoneFeatures":[["EnableAcceleratedRecovery","boolean"]]},"tags":["HostedZoneTags","standard"],"arn":"arn:${Partition}:route53:::hostedzone/${Id}"}');
+export const HostedZone = cloudControlType<HostedZoneArgs, HostedZoneOutputs>("AWS::Route53::HostedZone", "aws:route53.cc:HostedZone", '{"p":[["HostedZoneTags",["array",["ref","HostedZoneTag"]]],["VPCs",["array",["ref","VPC"]]],["HostedZoneConfig",["ref","HostedZoneConfig"]],["QueryLoggingConfig",["ref","QueryLoggingConfig"]],["Name","string",66],["HostedZoneFeatures",["ref","HostedZoneFeatures"]],["Id","string",72,"awsId"],["NameServers",["array","string"],8]],"id":["Id"],"d":{"HostedZoneTag":[["Value","string",1],["Key","string",1]],"VPC":[["VPCRegion","string",1],["VPCId","string",1]],"HostedZoneConfig":[["Comment","string"]],"QueryLoggingConfig":[["CloudWatchLogsLogGroupArn","string",1]],"HostedZoneFeatures":[["EnableAcceleratedRecovery","boolean"]]},"tags":["HostedZoneTags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Id","NameServers"],"uo":["HostedZoneTags","VPCs"],"pt":{"Name":"Name $OR $join([Name, \\".\\"]) $OR $lowercase(Name) $OR $lowercase($join([Name, \\".\\"]))"},"tg":[true,false,true],"nm":{"path":"Name","max":1024}},"arn":"arn:${Partition}:route53:::hostedzone/${Id}"}');
 /** A {@link HostedZone} instance: its attributes as typed outputs. */
 export type HostedZone = InstanceType<typeof HostedZone>;
 
@@ -362,6 +408,8 @@ export interface HostedZoneArgs {
    * The name of the domain. Specify a fully qualified domain name, for example, *www.example.com* . The trailing dot is optional; Amazon Route 53 assumes that the domain name is fully qualified. This means that Route 53 treats *www.example.com* (without a trailing dot) and *www.example.com.* (with a trailing dot) as identical.
    *
    * If you're creating a public hosted zone, this is the name you have registered with your DNS registrar. If your domain name is registered with a registrar other than Route 53, change the name servers for your domain to the set of `NameServers` that are returned by the `Fn::GetAtt` intrinsic function.
+   *
+   * Length: at most 1024.
    */
   name?: string;
   /** The features configuration for the hosted zone, including accelerated recovery settings and status information. */
@@ -391,6 +439,8 @@ export interface HostedZoneHostedZoneTag {
    *
    * - *Add a tag to a health check or hosted zone* : `Value` is the value that you want to give the new tag.
    * - *Edit a tag* : `Value` is the new value that you want to assign the tag.
+   *
+   * Length: at most 256.
    */
   value: string;
   /**
@@ -400,6 +450,8 @@ export interface HostedZoneHostedZoneTag {
    * - *Edit a tag* : `Key` is the name of the tag that you want to change the `Value` for.
    * - *Delete a key* : `Key` is the name of the tag you want to remove.
    * - *Give a name to a health check* : Edit the default `Name` tag. In the Amazon Route 53 console, the list of your health checks includes a *Name* column that lets you see the name that you've given to each health check.
+   *
+   * Length: at most 128.
    */
   key: string;
 }
@@ -432,7 +484,11 @@ export interface HostedZoneVPC {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53-hostedzone-hostedzoneconfig.html | CloudFormation: HostedZoneConfig}
  */
 export interface HostedZoneHostedZoneConfig {
-  /** Any comments that you want to include about the hosted zone. */
+  /**
+   * Any comments that you want to include about the hosted zone.
+   *
+   * Length: at most 256.
+   */
   comment?: string;
 }
 
@@ -460,7 +516,7 @@ export interface HostedZoneHostedZoneFeatures {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-keysigningkey.html | CloudFormation: AWS::Route53::KeySigningKey}
  */
-export const KeySigningKey = cloudControlType<KeySigningKeyArgs, KeySigningKeyOutputs>("AWS::Route53::KeySigningKey", "aws:route53:KeySigningKey", '{"p":[["Status",["enum","ACTIVE","INACTIVE"],1],["KeyManagementServiceArn","string",67],["HostedZoneId","string",67],["Name","string",67]],"id":["HostedZoneId","Name"]}');
+export const KeySigningKey = cloudControlType<KeySigningKeyArgs, KeySigningKeyOutputs>("AWS::Route53::KeySigningKey", "aws:route53:KeySigningKey", '{"p":[["Status",["enum","ACTIVE","INACTIVE"],1],["KeyManagementServiceArn","string",67],["HostedZoneId","string",67],["Name","string",67]],"id":["HostedZoneId","Name"],"reg":{"h":"crudl","co":["HostedZoneId","Name","KeyManagementServiceArn"],"tg":[false,true,true]}}');
 /** A {@link KeySigningKey} instance: its attributes as typed outputs. */
 export type KeySigningKey = InstanceType<typeof KeySigningKey>;
 
@@ -478,11 +534,23 @@ export interface KeySigningKeyArgs {
    * - **INTERNAL_FAILURE** - There was an error during a request. Before you can continue to work with DNSSEC signing, including actions that involve this KSK, you must correct the problem. For example, you may need to activate or deactivate the KSK.
    */
   status: "ACTIVE" | "INACTIVE";
-  /** The Amazon resource name (ARN) for a customer managed customer master key (CMK) in AWS Key Management Service ( AWS  ). The `KeyManagementServiceArn` must be unique for each key-signing key (KSK) in a single hosted zone. For example: `arn:aws:kms:us-east-1:111122223333:key/111a2222-a11b-1ab1-2ab2-1ab21a2b3a111` . */
+  /**
+   * The Amazon resource name (ARN) for a customer managed customer master key (CMK) in AWS Key Management Service ( AWS  ). The `KeyManagementServiceArn` must be unique for each key-signing key (KSK) in a single hosted zone. For example: `arn:aws:kms:us-east-1:111122223333:key/111a2222-a11b-1ab1-2ab2-1ab21a2b3a111` .
+   *
+   * Length: 1–256.
+   */
   keyManagementServiceArn: string;
-  /** The unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` . */
+  /**
+   * The unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` .
+   *
+   * Pattern: `^[A-Z0-9]{1,32}$`.
+   */
   hostedZoneId: string;
-  /** A string used to identify a key-signing key (KSK). `Name` can include numbers, letters, and underscores (_). `Name` must be unique for each key-signing key in the same hosted zone. */
+  /**
+   * A string used to identify a key-signing key (KSK). `Name` can include numbers, letters, and underscores (_). `Name` must be unique for each key-signing key in the same hosted zone.
+   *
+   * Pattern: `^[a-zA-Z0-9_]{3,128}$`.
+   */
   name: string;
 }
 
@@ -493,9 +561,11 @@ export interface KeySigningKeyOutputs extends KeySigningKeyArgs {
 /**
  * Resource Type definition for AWS::Route53::QueryLoggingConfig. Creates a configuration for DNS query logging, which publishes query logs for a public hosted zone to an Amazon CloudWatch Logs log group.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::QueryLoggingConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-queryloggingconfig.html | CloudFormation: AWS::Route53::QueryLoggingConfig}
  */
-export const QueryLoggingConfig = cloudControlType<QueryLoggingConfigArgs, QueryLoggingConfigOutputs>("AWS::Route53::QueryLoggingConfig", "aws:route53:QueryLoggingConfig", '{"p":[["HostedZoneId","string",67],["CloudWatchLogsLogGroupArn","string",67],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"]}');
+export const QueryLoggingConfig = cloudControlType<QueryLoggingConfigArgs, QueryLoggingConfigOutputs>("AWS::Route53::QueryLoggingConfig", "aws:route53:QueryLoggingConfig", '{"p":[["HostedZoneId","string",67],["CloudWatchLogsLogGroupArn","string",67],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link QueryLoggingConfig} instance: its attributes as typed outputs. */
 export type QueryLoggingConfig = InstanceType<typeof QueryLoggingConfig>;
 
@@ -522,9 +592,11 @@ export interface QueryLoggingConfigOutputs extends QueryLoggingConfigArgs {
  *
  * For more information, see [ChangeResourceRecordSets](https://docs.aws.amazon.com/Route53/latest/APIReference/API_ChangeResourceRecordSets.html) in the *Amazon Route 53 API Reference* .
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::RecordSet: use Cairn's own route53.RecordSet (`import { route53 } from "cairn-iac/aws"`), which calls Route 53 directly. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-recordset.html | CloudFormation: AWS::Route53::RecordSet}
  */
-export const RecordSet = cloudControlType<RecordSetArgs, RecordSetOutputs>("AWS::Route53::RecordSet", "aws:route53.cc:RecordSet", '{"p":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Comment","string"],["Failover",["enum","PRIMARY","SECONDARY"]],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["MultiValueAnswer","boolean"],["Name","string",67],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string",64],["TTL","string"],["Type","string",65],["Weight","integer"]],"id":["Name","HostedZoneId","Type","SetIdentifier"],"d":{"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]]}}');
+export const RecordSet = cloudControlType<RecordSetArgs, RecordSetOutputs>("AWS::Route53::RecordSet", "aws:route53.cc:RecordSet", '{"p":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Comment","string"],["Failover",["enum","PRIMARY","SECONDARY"]],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["MultiValueAnswer","boolean"],["Name","string",67],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string",64],["TTL","string"],["Type","string",65],["Weight","integer"]],"id":["Name","HostedZoneId","Type","SetIdentifier"],"d":{"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]]},"reg":{"h":"","co":["HostedZoneName","Name","HostedZoneId"],"ro":["Id"],"nc":"use Cairn\'s own route53.RecordSet (`import { route53 } from \\"cairn-iac/aws\\"`), which calls Route 53 directly"}}');
 /** A {@link RecordSet} instance: its attributes as typed outputs. */
 export type RecordSet = InstanceType<typeof RecordSet>;
 
@@ -770,9 +842,11 @@ export interface RecordSetGeoLocation {
 /**
  * A complex type that contains an optional comment, the name and ID of the hosted zone that you want to make changes in, and values for the records that you want to create.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::RecordSetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-recordsetgroup.html | CloudFormation: AWS::Route53::RecordSetGroup}
  */
-export const RecordSetGroup = cloudControlType<RecordSetGroupArgs, RecordSetGroupOutputs>("AWS::Route53::RecordSetGroup", "aws:route53:RecordSetGroup", '{"p":[["Comment","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["RecordSets",["array",["ref","RecordSet"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RecordSet":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Failover","string"],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string"],["HostedZoneName","string"],["MultiValueAnswer","boolean"],["Name","string",1],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string"],["TTL","string"],["Type","string",1],["Weight","integer"],["GeoProximityLocation",["ref","GeoProximityLocation"]]],"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]],"GeoProximityLocation":[["AWSRegion","string"],["LocalZoneGroup","string"],["Bias","integer"],["Coordinates",["ref","Coordinates"]]],"Coordinates":[["Longitude","string",1],["Latitude","string",1]]}}');
+export const RecordSetGroup = cloudControlType<RecordSetGroupArgs, RecordSetGroupOutputs>("AWS::Route53::RecordSetGroup", "aws:route53:RecordSetGroup", '{"p":[["Comment","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["RecordSets",["array",["ref","RecordSet"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RecordSet":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Failover","string"],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string"],["HostedZoneName","string"],["MultiValueAnswer","boolean"],["Name","string",1],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string"],["TTL","string"],["Type","string",1],["Weight","integer"],["GeoProximityLocation",["ref","GeoProximityLocation"]]],"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]],"GeoProximityLocation":[["AWSRegion","string"],["LocalZoneGroup","string"],["Bias","integer"],["Coordinates",["ref","Coordinates"]]],"Coordinates":[["Longitude","string",1],["Latitude","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RecordSetGroup} instance: its attributes as typed outputs. */
 export type RecordSetGroup = InstanceType<typeof RecordSetGroup>;
 
@@ -1071,9 +1145,11 @@ export interface RecordSetGroupCoordinates {
 /**
  * Resource Type definition for AWS::Route53::TrafficPolicy. Creates a Route 53 traffic policy, a JSON document that describes how Route 53 responds to DNS queries for a domain name.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::TrafficPolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-trafficpolicy.html | CloudFormation: AWS::Route53::TrafficPolicy}
  */
-export const TrafficPolicy = cloudControlType<TrafficPolicyArgs, TrafficPolicyOutputs>("AWS::Route53::TrafficPolicy", "aws:route53:TrafficPolicy", '{"p":[["Name","string",67],["Document","string",67],["Comment","string"],["Arn","string",72],["Id","string",8,"awsId"],["Version","integer",8],["Type",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"arn":"arn:${Partition}:route53:::trafficpolicy/${Id}"}');
+export const TrafficPolicy = cloudControlType<TrafficPolicyArgs, TrafficPolicyOutputs>("AWS::Route53::TrafficPolicy", "aws:route53:TrafficPolicy", '{"p":[["Name","string",67],["Document","string",67],["Comment","string"],["Arn","string",72],["Id","string",8,"awsId"],["Version","integer",8],["Type",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:route53:::trafficpolicy/${Id}"}');
 /** A {@link TrafficPolicy} instance: its attributes as typed outputs. */
 export type TrafficPolicy = InstanceType<typeof TrafficPolicy>;
 
@@ -1102,9 +1178,11 @@ export interface TrafficPolicyOutputs extends TrafficPolicyArgs {
 /**
  * Resource Type definition for AWS::Route53::TrafficPolicyInstance. Applies a version of a Route 53 traffic policy to a DNS name in a public hosted zone, and Route 53 creates and owns the resource record sets that answer queries for that name.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::TrafficPolicyInstance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-trafficpolicyinstance.html | CloudFormation: AWS::Route53::TrafficPolicyInstance}
  */
-export const TrafficPolicyInstance = cloudControlType<TrafficPolicyInstanceArgs, TrafficPolicyInstanceOutputs>("AWS::Route53::TrafficPolicyInstance", "aws:route53:TrafficPolicyInstance", '{"p":[["HostedZoneId","string",67],["Name","string",67],["TTL","integer",1],["TrafficPolicyId","string",1],["TrafficPolicyVersion","integer",1],["Arn","string",72],["Id","string",8,"awsId"],["State","string",8],["TrafficPolicyType",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"arn":"arn:${Partition}:route53:::trafficpolicyinstance/${Id}"}');
+export const TrafficPolicyInstance = cloudControlType<TrafficPolicyInstanceArgs, TrafficPolicyInstanceOutputs>("AWS::Route53::TrafficPolicyInstance", "aws:route53:TrafficPolicyInstance", '{"p":[["HostedZoneId","string",67],["Name","string",67],["TTL","integer",1],["TrafficPolicyId","string",1],["TrafficPolicyVersion","integer",1],["Arn","string",72],["Id","string",8,"awsId"],["State","string",8],["TrafficPolicyType",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:route53:::trafficpolicyinstance/${Id}"}');
 /** A {@link TrafficPolicyInstance} instance: its attributes as typed outputs. */
 export type TrafficPolicyInstance = InstanceType<typeof TrafficPolicyInstance>;
 

@@ -13,18 +13,27 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-accesssource.html | CloudFormation: AWS::Route53GlobalResolver::AccessSource}
  */
-export const AccessSource = cloudControlType<AccessSourceArgs, AccessSourceOutputs>("AWS::Route53GlobalResolver::AccessSource", "aws:route53globalresolver:AccessSource", '{"p":[["Cidr","string",1],["IpAddressType",["enum","IPV4","IPV6"]],["Name","string"],["DnsViewId","string",67],["Protocol",["enum","DO53","DOH","DOT"],1],["ClientToken","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AccessSourceId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8]],"id":["AccessSourceId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53globalresolver::${Account}:access-source/${Id}"}');
+export const AccessSource = cloudControlType<AccessSourceArgs, AccessSourceOutputs>("AWS::Route53GlobalResolver::AccessSource", "aws:route53globalresolver:AccessSource", '{"p":[["Cidr","string",1],["IpAddressType",["enum","IPV4","IPV6"]],["Name","string"],["DnsViewId","string",67],["Protocol",["enum","DO53","DOH","DOT"],1],["ClientToken","string",82],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AccessSourceId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8]],"id":["AccessSourceId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["DnsViewId","ClientToken"],"ro":["Arn","AccessSourceId","CreatedAt","UpdatedAt","Status"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:route53globalresolver::${Account}:access-source/${Id}"}');
 /** A {@link AccessSource} instance: its attributes as typed outputs. */
 export type AccessSource = InstanceType<typeof AccessSource>;
 
 /** Inputs of {@link AccessSource}. */
 export interface AccessSourceArgs {
+  /** Length: 1–42. */
   cidr: string;
   ipAddressType?: "IPV4" | "IPV6";
+  /** Length: 1–64. Pattern: ``. */
   name?: string;
+  /** Length: 1–64. */
   dnsViewId: string;
   protocol: "DO53" | "DOH" | "DOT";
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -42,16 +51,24 @@ export interface AccessSourceOutputs extends AccessSourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-accesstoken.html | CloudFormation: AWS::Route53GlobalResolver::AccessToken}
  */
-export const AccessToken = cloudControlType<AccessTokenArgs, AccessTokenOutputs>("AWS::Route53GlobalResolver::AccessToken", "aws:route53globalresolver:AccessToken", '{"p":[["Name","string"],["DnsViewId","string",67],["ExpiresAt","string",66],["ClientToken","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AccessTokenId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","DELETING"],8],["Value","string",8],["GlobalResolverId","string",8]],"id":["AccessTokenId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53globalresolver::${Account}:access-token/${Id}"}');
+export const AccessToken = cloudControlType<AccessTokenArgs, AccessTokenOutputs>("AWS::Route53GlobalResolver::AccessToken", "aws:route53globalresolver:AccessToken", '{"p":[["Name","string"],["DnsViewId","string",67],["ExpiresAt","string",66],["ClientToken","string",82],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AccessTokenId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","DELETING"],8],["Value","string",8],["GlobalResolverId","string",8]],"id":["AccessTokenId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["DnsViewId","ExpiresAt","ClientToken"],"ro":["Arn","AccessTokenId","CreatedAt","UpdatedAt","Status","Value","GlobalResolverId"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:route53globalresolver::${Account}:access-token/${Id}"}');
 /** A {@link AccessToken} instance: its attributes as typed outputs. */
 export type AccessToken = InstanceType<typeof AccessToken>;
 
 /** Inputs of {@link AccessToken}. */
 export interface AccessTokenArgs {
+  /** Length: 1–64. Pattern: ``. */
   name?: string;
+  /** Length: 1–64. */
   dnsViewId: string;
   expiresAt?: string;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -71,19 +88,28 @@ export interface AccessTokenOutputs extends AccessTokenArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-dnsview.html | CloudFormation: AWS::Route53GlobalResolver::DnsView}
  */
-export const DnsView = cloudControlType<DnsViewArgs, DnsViewOutputs>("AWS::Route53GlobalResolver::DnsView", "aws:route53globalresolver:DnsView", '{"p":[["Name","string",1],["Description","string"],["GlobalResolverId","string",67],["DnssecValidation",["enum","ENABLED","DISABLED"]],["EdnsClientSubnet",["enum","ENABLED","DISABLED"]],["FirewallRulesFailOpen",["enum","ENABLED","DISABLED"]],["ClientToken","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["DnsViewId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","ENABLING","DISABLING","DISABLED","DELETING"],8]],"id":["DnsViewId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53globalresolver::${Account}:dns-view/${Id}"}');
+export const DnsView = cloudControlType<DnsViewArgs, DnsViewOutputs>("AWS::Route53GlobalResolver::DnsView", "aws:route53globalresolver:DnsView", '{"p":[["Name","string",1],["Description","string"],["GlobalResolverId","string",67],["DnssecValidation",["enum","ENABLED","DISABLED"]],["EdnsClientSubnet",["enum","ENABLED","DISABLED"]],["FirewallRulesFailOpen",["enum","ENABLED","DISABLED"]],["ClientToken","string",82],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["DnsViewId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","ENABLING","DISABLING","DISABLED","DELETING"],8]],"id":["DnsViewId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["GlobalResolverId","ClientToken"],"ro":["Arn","DnsViewId","CreatedAt","UpdatedAt","Status"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:route53globalresolver::${Account}:dns-view/${Id}"}');
 /** A {@link DnsView} instance: its attributes as typed outputs. */
 export type DnsView = InstanceType<typeof DnsView>;
 
 /** Inputs of {@link DnsView}. */
 export interface DnsViewArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
+  /** Length: 1–64. */
   globalResolverId: string;
   dnssecValidation?: "ENABLED" | "DISABLED";
   ednsClientSubnet?: "ENABLED" | "DISABLED";
   firewallRulesFailOpen?: "ENABLED" | "DISABLED";
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -101,20 +127,41 @@ export interface DnsViewOutputs extends DnsViewArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-firewalldomainlist.html | CloudFormation: AWS::Route53GlobalResolver::FirewallDomainList}
  */
-export const FirewallDomainList = cloudControlType<FirewallDomainListArgs, FirewallDomainListOutputs>("AWS::Route53GlobalResolver::FirewallDomainList", "aws:route53globalresolver:FirewallDomainList", '{"p":[["Name","string",67],["Description","string",66],["GlobalResolverId","string",67],["Domains",["array","string"]],["DomainFileUrl","string"],["ClientToken","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FirewallDomainListId","string",72],["DomainCount","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8],["StatusMessage","string",8]],"id":["FirewallDomainListId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53globalresolver::${Account}:firewall-domain-list/${Id}"}');
+export const FirewallDomainList = cloudControlType<FirewallDomainListArgs, FirewallDomainListOutputs>("AWS::Route53GlobalResolver::FirewallDomainList", "aws:route53globalresolver:FirewallDomainList", '{"p":[["Name","string",67],["Description","string",66],["GlobalResolverId","string",67],["Domains",["array","string"],16],["DomainFileUrl","string",16],["ClientToken","string",82],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FirewallDomainListId","string",72],["DomainCount","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8],["StatusMessage","string",8]],"id":["FirewallDomainListId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken","Domains","DomainFileUrl"],"co":["GlobalResolverId","Name","Description","ClientToken"],"ro":["Arn","FirewallDomainListId","DomainCount","CreatedAt","UpdatedAt","Status","StatusMessage"],"uo":["Domains"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:route53globalresolver::${Account}:firewall-domain-list/${Id}"}');
 /** A {@link FirewallDomainList} instance: its attributes as typed outputs. */
 export type FirewallDomainList = InstanceType<typeof FirewallDomainList>;
 
 /** Inputs of {@link FirewallDomainList}. */
 export interface FirewallDomainListArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
+  /** Length: 1–64. */
   globalResolverId: string;
-  /** An inline list of domains to use for this domain list. */
+  /**
+   * An inline list of domains to use for this domain list.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–255.
+   */
   domains?: string[];
-  /** S3 URL to import domains from. */
+  /**
+   * S3 URL to import domains from.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024.
+   */
   domainFileUrl?: string;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -134,25 +181,42 @@ export interface FirewallDomainListOutputs extends FirewallDomainListArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-firewallrule.html | CloudFormation: AWS::Route53GlobalResolver::FirewallRule}
  */
-export const FirewallRule = cloudControlType<FirewallRuleArgs, FirewallRuleOutputs>("AWS::Route53GlobalResolver::FirewallRule", "aws:route53globalresolver:FirewallRule", '{"p":[["Name","string",1],["Description","string"],["Action",["enum","ALLOW","ALERT","BLOCK"],1],["BlockResponse",["enum","NODATA","NXDOMAIN","OVERRIDE"]],["BlockOverrideDnsType",["enum","CNAME"]],["BlockOverrideDomain","string"],["BlockOverrideTtl","integer"],["ConfidenceThreshold",["enum","LOW","MEDIUM","HIGH"]],["DnsAdvancedProtection",["enum","DGA","DNS_TUNNELING","DICTIONARY_DGA"]],["FirewallDomainListId","string",66],["Priority","integer"],["DnsViewId","string",67],["QType","string",66],["ClientToken","string",66],["FirewallRuleId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8],["QueryType","string",8]],"id":["FirewallRuleId"]}');
+export const FirewallRule = cloudControlType<FirewallRuleArgs, FirewallRuleOutputs>("AWS::Route53GlobalResolver::FirewallRule", "aws:route53globalresolver:FirewallRule", '{"p":[["Name","string",1],["Description","string"],["Action",["enum","ALLOW","ALERT","BLOCK"],1],["BlockResponse",["enum","NODATA","NXDOMAIN","OVERRIDE"]],["BlockOverrideDnsType",["enum","CNAME"]],["BlockOverrideDomain","string"],["BlockOverrideTtl","integer"],["ConfidenceThreshold",["enum","LOW","MEDIUM","HIGH"]],["DnsAdvancedProtection",["enum","DGA","DNS_TUNNELING","DICTIONARY_DGA"]],["FirewallDomainListId","string",66],["Priority","integer"],["DnsViewId","string",67],["QType","string",82],["ClientToken","string",82],["FirewallRuleId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8],["QueryType","string",8]],"id":["FirewallRuleId"],"reg":{"h":"crudl","wo":["ClientToken","QType"],"co":["DnsViewId","ClientToken","FirewallDomainListId","QType"],"ro":["FirewallRuleId","CreatedAt","UpdatedAt","Status","QueryType"],"tg":[false,true,true]}}');
 /** A {@link FirewallRule} instance: its attributes as typed outputs. */
 export type FirewallRule = InstanceType<typeof FirewallRule>;
 
 /** Inputs of {@link FirewallRule}. */
 export interface FirewallRuleArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
   action: "ALLOW" | "ALERT" | "BLOCK";
   blockResponse?: "NODATA" | "NXDOMAIN" | "OVERRIDE";
   blockOverrideDnsType?: "CNAME";
+  /** Length: 1–256. Pattern: `\*?[-a-zA-Z0-9.]+`. */
   blockOverrideDomain?: string;
+  /** Range: 0–604800. */
   blockOverrideTtl?: number;
   confidenceThreshold?: "LOW" | "MEDIUM" | "HIGH";
   dnsAdvancedProtection?: "DGA" | "DNS_TUNNELING" | "DICTIONARY_DGA";
+  /** Length: 1–64. */
   firewallDomainListId?: string;
+  /** Range: 1–10000. */
   priority?: number;
+  /** Length: 1–64. */
   dnsViewId: string;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–16.
+   */
   qType?: string;
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
 }
 
@@ -170,19 +234,32 @@ export interface FirewallRuleOutputs extends FirewallRuleArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-globalresolver.html | CloudFormation: AWS::Route53GlobalResolver::GlobalResolver}
  */
-export const GlobalResolver = cloudControlType<GlobalResolverArgs, GlobalResolverOutputs>("AWS::Route53GlobalResolver::GlobalResolver", "aws:route53globalresolver:GlobalResolver", '{"p":[["Name","string",1],["Description","string"],["Regions",["array","string"],1],["ObservabilityRegion","string"],["IpAddressType",["enum","IPV4","DUAL_STACK"]],["ClientToken","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["GlobalResolverId","string",72],["DnsName","string",8],["IPv4Addresses",["array","string"],8],["IPv6Addresses",["array","string"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8]],"id":["GlobalResolverId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53globalresolver::${Account}:global-resolver/${Id}"}');
+export const GlobalResolver = cloudControlType<GlobalResolverArgs, GlobalResolverOutputs>("AWS::Route53GlobalResolver::GlobalResolver", "aws:route53globalresolver:GlobalResolver", '{"p":[["Name","string",1],["Description","string"],["Regions",["array","string"],1],["ObservabilityRegion","string"],["IpAddressType",["enum","IPV4","DUAL_STACK"]],["ClientToken","string",82],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["GlobalResolverId","string",72],["DnsName","string",8],["IPv4Addresses",["array","string"],8],["IPv6Addresses",["array","string"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","UPDATING","DELETING"],8]],"id":["GlobalResolverId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["ClientToken"],"ro":["Arn","GlobalResolverId","DnsName","IPv4Addresses","IPv6Addresses","CreatedAt","UpdatedAt","Status"],"ai":[["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:route53globalresolver::${Account}:global-resolver/${Id}"}');
 /** A {@link GlobalResolver} instance: its attributes as typed outputs. */
 export type GlobalResolver = InstanceType<typeof GlobalResolver>;
 
 /** Inputs of {@link GlobalResolver}. */
 export interface GlobalResolverArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
-  /** The list of regions the Global Resolver exists in. Regions can be added or removed on update; the order of this list is not significant. */
+  /**
+   * The list of regions the Global Resolver exists in. Regions can be added or removed on update; the order of this list is not significant.
+   *
+   * Each item: Length: 1–32.
+   */
   regions: string[];
+  /** Length: 1–32. */
   observabilityRegion?: string;
   ipAddressType?: "IPV4" | "DUAL_STACK";
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -203,14 +280,17 @@ export interface GlobalResolverOutputs extends GlobalResolverArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53globalresolver-hostedzoneassociation.html | CloudFormation: AWS::Route53GlobalResolver::HostedZoneAssociation}
  */
-export const HostedZoneAssociation = cloudControlType<HostedZoneAssociationArgs, HostedZoneAssociationOutputs>("AWS::Route53GlobalResolver::HostedZoneAssociation", "aws:route53globalresolver:HostedZoneAssociation", '{"p":[["Name","string",1],["HostedZoneId","string",67],["ResourceArn","string",67],["HostedZoneAssociationId","string",72],["HostedZoneName","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","DELETING"],8]],"id":["HostedZoneAssociationId"]}');
+export const HostedZoneAssociation = cloudControlType<HostedZoneAssociationArgs, HostedZoneAssociationOutputs>("AWS::Route53GlobalResolver::HostedZoneAssociation", "aws:route53globalresolver:HostedZoneAssociation", '{"p":[["Name","string",1],["HostedZoneId","string",67],["ResourceArn","string",67],["HostedZoneAssociationId","string",72],["HostedZoneName","string",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Status",["enum","CREATING","OPERATIONAL","DELETING"],8]],"id":["HostedZoneAssociationId"],"reg":{"h":"crudl","co":["HostedZoneId","ResourceArn"],"ro":["HostedZoneAssociationId","HostedZoneName","CreatedAt","UpdatedAt","Status"],"tg":[false,true,true]}}');
 /** A {@link HostedZoneAssociation} instance: its attributes as typed outputs. */
 export type HostedZoneAssociation = InstanceType<typeof HostedZoneAssociation>;
 
 /** Inputs of {@link HostedZoneAssociation}. */
 export interface HostedZoneAssociationArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–32. */
   hostedZoneId: string;
+  /** Length: 1–2048. Pattern: ``. */
   resourceArn: string;
 }
 

@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53profiles-profile.html | CloudFormation: AWS::Route53Profiles::Profile}
  */
-export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::Route53Profiles::Profile", "aws:route53profiles:Profile", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"],["ClientToken","string",8],["ShareStatus",["enum","NOT_SHARED","SHARED_WITH_ME","SHARED_BY_ME"],8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53profiles:${Region}:${Account}:profile/${ResourceId}"}');
+export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::Route53Profiles::Profile", "aws:route53profiles:Profile", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",72,"awsId"],["ClientToken","string",8],["ShareStatus",["enum","NOT_SHARED","SHARED_WITH_ME","SHARED_BY_ME"],8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","Id","ClientToken","ShareStatus"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:route53profiles:${Region}:${Account}:profile/${ResourceId}"}');
 /** A {@link Profile} instance: its attributes as typed outputs. */
 export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** Name of the Profile. */
+  /**
+   * Name of the Profile.
+   *
+   * Length: 1–64.
+   */
   name: string;
   /** A list of the tag keys and values that you want to associate with the profile. */
   tags?: AwsTag[];
@@ -42,7 +46,7 @@ export interface ProfileOutputs extends ProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53profiles-profileassociation.html | CloudFormation: AWS::Route53Profiles::ProfileAssociation}
  */
-export const ProfileAssociation = cloudControlType<ProfileAssociationArgs, ProfileAssociationOutputs>("AWS::Route53Profiles::ProfileAssociation", "aws:route53profiles:ProfileAssociation", '{"p":[["ResourceId","string",67],["ProfileId","string",67],["Name","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string"],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53profiles:${Region}:${Account}:profile-association/${ResourceId}"}');
+export const ProfileAssociation = cloudControlType<ProfileAssociationArgs, ProfileAssociationOutputs>("AWS::Route53Profiles::ProfileAssociation", "aws:route53profiles:ProfileAssociation", '{"p":[["ResourceId","string",67],["ProfileId","string",67],["Name","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",16],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Arn"],"co":["Name","ResourceId","ProfileId"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:route53profiles:${Region}:${Account}:profile-association/${ResourceId}"}');
 /** A {@link ProfileAssociation} instance: its attributes as typed outputs. */
 export type ProfileAssociation = InstanceType<typeof ProfileAssociation>;
 
@@ -60,7 +64,11 @@ export interface ProfileAssociationArgs {
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
-  /** The Amazon Resource Name (ARN) of the profile association to a VPC. */
+  /**
+   * The Amazon Resource Name (ARN) of the profile association to a VPC.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   arn?: string;
 }
 
@@ -75,7 +83,7 @@ export interface ProfileAssociationOutputs extends ProfileAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53profiles-profileresourceassociation.html | CloudFormation: AWS::Route53Profiles::ProfileResourceAssociation}
  */
-export const ProfileResourceAssociation = cloudControlType<ProfileResourceAssociationArgs, ProfileResourceAssociationOutputs>("AWS::Route53Profiles::ProfileResourceAssociation", "aws:route53profiles:ProfileResourceAssociation", '{"p":[["ProfileId","string",67],["Name","string",67],["ResourceArn","string",67],["ResourceProperties","string"],["Id","string",72,"awsId"],["ResourceType","string",8]],"id":["Id"]}');
+export const ProfileResourceAssociation = cloudControlType<ProfileResourceAssociationArgs, ProfileResourceAssociationOutputs>("AWS::Route53Profiles::ProfileResourceAssociation", "aws:route53profiles:ProfileResourceAssociation", '{"p":[["ProfileId","string",67],["Name","string",67],["ResourceArn","string",67],["ResourceProperties","string"],["Id","string",72,"awsId"],["ResourceType","string",8]],"id":["Id"],"reg":{"h":"crudl","co":["ProfileId","Name","ResourceArn"],"ro":["Id","ResourceType"],"tg":[false,false,false]}}');
 /** A {@link ProfileResourceAssociation} instance: its attributes as typed outputs. */
 export type ProfileResourceAssociation = InstanceType<typeof ProfileResourceAssociation>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoverycontrol-cluster.html | CloudFormation: AWS::Route53RecoveryControl::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::Route53RecoveryControl::Cluster", "aws:route53recoverycontrol:Cluster", '{"p":[["Tags",["array",["ref","Tag"]],66],["Name","string",67],["NetworkType",["enum","IPV4","DUALSTACK"]],["ClusterArn","string",72],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["ClusterEndpoints",["array",["ref","ClusterEndpoint"]],8]],"id":["ClusterArn"],"d":{"ClusterEndpoint":[["Endpoint","string"],["Region","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:route53-recovery-control::${Account}:cluster/${ResourceId}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::Route53RecoveryControl::Cluster", "aws:route53recoverycontrol:Cluster", '{"p":[["Tags",["array",["ref","Tag"]],66],["Name","string",67],["NetworkType",["enum","IPV4","DUALSTACK"]],["ClusterArn","string",72],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["ClusterEndpoints",["array",["ref","ClusterEndpoint"]],8]],"id":["ClusterArn"],"d":{"ClusterEndpoint":[["Endpoint","string"],["Region","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Tags"],"ro":["ClusterArn","ClusterEndpoints","Status"],"uo":["ClusterEndpoints","Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:route53-recovery-control::${Account}:cluster/${ResourceId}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -21,7 +21,11 @@ export type Cluster = InstanceType<typeof Cluster>;
 export interface ClusterArgs {
   /** The tags associated with the cluster. */
   tags?: AwsTag[];
-  /** Name of the cluster. You can use any non-white space character in the name except the following: & > < ' (single quote) " (double quote) ; (semicolon). */
+  /**
+   * Name of the cluster. You can use any non-white space character in the name except the following: & > < ' (single quote) " (double quote) ; (semicolon).
+   *
+   * Length: 1–64.
+   */
   name: string;
   /** The network-type can either be IPV4 or DUALSTACK. */
   networkType?: "IPV4" | "DUALSTACK";
@@ -45,9 +49,17 @@ export interface ClusterOutputs extends ClusterArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53recoverycontrol-cluster-clusterendpoint.html | CloudFormation: ClusterEndpoint}
  */
 export interface ClusterClusterEndpoint {
-  /** A cluster endpoint URL for one of the five redundant clusters that you specify to set or retrieve a routing control state. */
+  /**
+   * A cluster endpoint URL for one of the five redundant clusters that you specify to set or retrieve a routing control state.
+   *
+   * Length: 1–128.
+   */
   endpoint?: string;
-  /** The AWS Region for a cluster endpoint. */
+  /**
+   * The AWS Region for a cluster endpoint.
+   *
+   * Length: 1–32.
+   */
   region?: string;
 }
 
@@ -56,17 +68,25 @@ export interface ClusterClusterEndpoint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoverycontrol-controlpanel.html | CloudFormation: AWS::Route53RecoveryControl::ControlPanel}
  */
-export const ControlPanel = cloudControlType<ControlPanelArgs, ControlPanelOutputs>("AWS::Route53RecoveryControl::ControlPanel", "aws:route53recoverycontrol:ControlPanel", '{"p":[["ClusterArn","string",66],["Tags",["array",["ref","Tag"]],66],["Name","string",1],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["ControlPanelArn","string",72],["DefaultControlPanel","boolean",8],["RoutingControlCount","integer",8]],"id":["ControlPanelArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53-recovery-control::${Account}:controlpanel/${ControlPanelId}"}');
+export const ControlPanel = cloudControlType<ControlPanelArgs, ControlPanelOutputs>("AWS::Route53RecoveryControl::ControlPanel", "aws:route53recoverycontrol:ControlPanel", '{"p":[["ClusterArn","string",66],["Tags",["array",["ref","Tag"]],66],["Name","string",1],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["ControlPanelArn","string",72],["DefaultControlPanel","boolean",8],["RoutingControlCount","integer",8]],"id":["ControlPanelArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ClusterArn","Tags"],"ro":["ControlPanelArn","Status","RoutingControlCount","DefaultControlPanel"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:route53-recovery-control::${Account}:controlpanel/${ControlPanelId}"}');
 /** A {@link ControlPanel} instance: its attributes as typed outputs. */
 export type ControlPanel = InstanceType<typeof ControlPanel>;
 
 /** Inputs of {@link ControlPanel}. */
 export interface ControlPanelArgs {
-  /** The Amazon Resource Name (ARN) of the cluster for the control panel. */
+  /**
+   * The Amazon Resource Name (ARN) of the cluster for the control panel.
+   *
+   * Pattern: `^[A-Za-z0-9:\/_-]*$`.
+   */
   clusterArn?: string;
   /** The tags associated with the control panel. */
   tags?: AwsTag[];
-  /** The name of the control panel. You can use any non-white space character in the name. */
+  /**
+   * The name of the control panel. You can use any non-white space character in the name.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -89,17 +109,31 @@ export interface ControlPanelOutputs extends ControlPanelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoverycontrol-routingcontrol.html | CloudFormation: AWS::Route53RecoveryControl::RoutingControl}
  */
-export const RoutingControl = cloudControlType<RoutingControlArgs, RoutingControlOutputs>("AWS::Route53RecoveryControl::RoutingControl", "aws:route53recoverycontrol:RoutingControl", '{"p":[["ClusterArn","string",66],["ControlPanelArn","string",66],["Name","string",1],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["RoutingControlArn","string",72]],"id":["RoutingControlArn"]}');
+export const RoutingControl = cloudControlType<RoutingControlArgs, RoutingControlOutputs>("AWS::Route53RecoveryControl::RoutingControl", "aws:route53recoverycontrol:RoutingControl", '{"p":[["ClusterArn","string",82],["ControlPanelArn","string",66],["Name","string",1],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["RoutingControlArn","string",72]],"id":["RoutingControlArn"],"reg":{"h":"crudl","wo":["ClusterArn"],"co":["ControlPanelArn","ClusterArn"],"ro":["RoutingControlArn","Status"],"tg":[false,true,true]}}');
 /** A {@link RoutingControl} instance: its attributes as typed outputs. */
 export type RoutingControl = InstanceType<typeof RoutingControl>;
 
 /** Inputs of {@link RoutingControl}. */
 export interface RoutingControlArgs {
-  /** The Amazon Resource Name (ARN) of the cluster that hosts the routing control. */
+  /**
+   * The Amazon Resource Name (ARN) of the cluster that hosts the routing control.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[A-Za-z0-9:\/_-]*$`.
+   */
   clusterArn?: string;
-  /** The Amazon Resource Name (ARN) of the control panel that includes the routing control. */
+  /**
+   * The Amazon Resource Name (ARN) of the control panel that includes the routing control.
+   *
+   * Pattern: `^[A-Za-z0-9:\/_-]*$`.
+   */
   controlPanelArn?: string;
-  /** The name of the routing control. You can use any non-white space character in the name. */
+  /**
+   * The name of the routing control. You can use any non-white space character in the name.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -122,7 +156,7 @@ export interface RoutingControlOutputs extends RoutingControlArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoverycontrol-safetyrule.html | CloudFormation: AWS::Route53RecoveryControl::SafetyRule}
  */
-export const SafetyRule = cloudControlType<SafetyRuleArgs, SafetyRuleOutputs>("AWS::Route53RecoveryControl::SafetyRule", "aws:route53recoverycontrol:SafetyRule", '{"p":[["ControlPanelArn","string",67],["AssertionRule",["ref","AssertionRule"]],["RuleConfig",["ref","RuleConfig"],67],["GatingRule",["ref","GatingRule"]],["Tags",["array",["ref","Tag"]],66],["Name","string",1],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["SafetyRuleArn","string",72]],"id":["SafetyRuleArn"],"d":{"AssertionRule":[["AssertedControls",["array","string"],1],["WaitPeriodMs","integer",1]],"RuleConfig":[["Type",["enum","AND","OR","ATLEAST"],3],["Inverted","boolean",3],["Threshold","integer",3]],"GatingRule":[["TargetControls",["array","string"],1],["GatingControls",["array","string"],1],["WaitPeriodMs","integer",1]]},"tags":["Tags","standard"]}');
+export const SafetyRule = cloudControlType<SafetyRuleArgs, SafetyRuleOutputs>("AWS::Route53RecoveryControl::SafetyRule", "aws:route53recoverycontrol:SafetyRule", '{"p":[["ControlPanelArn","string",1],["AssertionRule",["ref","AssertionRule"]],["RuleConfig",["ref","RuleConfig"],1],["GatingRule",["ref","GatingRule"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","PENDING","DEPLOYED","PENDING_DELETION"],8],["SafetyRuleArn","string",72]],"id":["SafetyRuleArn"],"d":{"AssertionRule":[["AssertedControls",["array","string"],1],["WaitPeriodMs","integer",1]],"RuleConfig":[["Type",["enum","AND","OR","ATLEAST"],1],["Inverted","boolean",1],["Threshold","integer",1]],"GatingRule":[["TargetControls",["array","string"],1],["GatingControls",["array","string"],1],["WaitPeriodMs","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["SafetyRuleArn","Status"],"uo":["AssertionRule/AssertedControls","GatingRule/GatingControls","GatingRule/TargetControls","Tags"],"tg":[true,true,true]}}');
 /** A {@link SafetyRule} instance: its attributes as typed outputs. */
 export type SafetyRule = InstanceType<typeof SafetyRule>;
 

@@ -19,15 +19,23 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoveryreadiness-cell.html | CloudFormation: AWS::Route53RecoveryReadiness::Cell}
  */
-export const Cell = cloudControlType<CellArgs, CellOutputs>("AWS::Route53RecoveryReadiness::Cell", "aws:route53recoveryreadiness:Cell", '{"p":[["CellName","string",66],["Cells",["array","string"]],["Tags",["array",["ref","Tag"]]],["ParentReadinessScopes",["array","string"],8],["CellArn","string",72]],"id":["CellName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:cell/${CellName}"}');
+export const Cell = cloudControlType<CellArgs, CellOutputs>("AWS::Route53RecoveryReadiness::Cell", "aws:route53recoveryreadiness:Cell", '{"p":[["CellName","string",66],["Cells",["array","string"]],["Tags",["array",["ref","Tag"]]],["ParentReadinessScopes",["array","string"],8],["CellArn","string",72]],"id":["CellName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CellName"],"ro":["CellArn","ParentReadinessScopes"],"uo":["Cells","ParentReadinessScopes","Tags"],"tg":[true,true,true],"nm":{"path":"CellName","max":64,"pattern":"[a-zA-Z0-9_]+"}},"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:cell/${CellName}"}');
 /** A {@link Cell} instance: its attributes as typed outputs. */
 export type Cell = InstanceType<typeof Cell>;
 
 /** Inputs of {@link Cell}. */
 export interface CellArgs {
-  /** The name of the cell to create. */
+  /**
+   * The name of the cell to create.
+   *
+   * Length: at most 64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   cellName?: string;
-  /** A list of cell Amazon Resource Names (ARNs) contained within this cell, for use in nested cells. For example, Availability Zones within specific AWS Regions . */
+  /**
+   * A list of cell Amazon Resource Names (ARNs) contained within this cell, for use in nested cells. For example, Availability Zones within specific AWS Regions .
+   *
+   * Items: at most 5.
+   */
   cells?: string[];
   /** A collection of tags associated with a resource. */
   tags?: AwsTag[];
@@ -35,7 +43,11 @@ export interface CellArgs {
 
 /** Outputs of {@link Cell}: its inputs as the cloud reports them, and its attributes. */
 export interface CellOutputs extends CellArgs {
-  /** The name of the cell to create. */
+  /**
+   * The name of the cell to create.
+   *
+   * Length: at most 64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   cellName: string;
   /** The readiness scope for the cell, which can be the Amazon Resource Name (ARN) of a cell or the ARN of a recovery group. Although this is a list, it can currently have only one element. */
   parentReadinessScopes: string[];
@@ -52,15 +64,23 @@ export interface CellOutputs extends CellArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoveryreadiness-readinesscheck.html | CloudFormation: AWS::Route53RecoveryReadiness::ReadinessCheck}
  */
-export const ReadinessCheck = cloudControlType<ReadinessCheckArgs, ReadinessCheckOutputs>("AWS::Route53RecoveryReadiness::ReadinessCheck", "aws:route53recoveryreadiness:ReadinessCheck", '{"p":[["ResourceSetName","string"],["ReadinessCheckName","string",66],["Tags",["array",["ref","Tag"]]],["ReadinessCheckArn","string",72]],"id":["ReadinessCheckName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:readiness-check/${ResourceId}"}');
+export const ReadinessCheck = cloudControlType<ReadinessCheckArgs, ReadinessCheckOutputs>("AWS::Route53RecoveryReadiness::ReadinessCheck", "aws:route53recoveryreadiness:ReadinessCheck", '{"p":[["ResourceSetName","string"],["ReadinessCheckName","string",66],["Tags",["array",["ref","Tag"]]],["ReadinessCheckArn","string",72]],"id":["ReadinessCheckName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ReadinessCheckName"],"ro":["ReadinessCheckArn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"ReadinessCheckName","min":1,"max":64,"pattern":"[a-zA-Z0-9_]+"}},"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:readiness-check/${ResourceId}"}');
 /** A {@link ReadinessCheck} instance: its attributes as typed outputs. */
 export type ReadinessCheck = InstanceType<typeof ReadinessCheck>;
 
 /** Inputs of {@link ReadinessCheck}. */
 export interface ReadinessCheckArgs {
-  /** The name of the resource set to check. */
+  /**
+   * The name of the resource set to check.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   resourceSetName?: string;
-  /** The name of the readiness check to create. */
+  /**
+   * The name of the readiness check to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   readinessCheckName?: string;
   /** A collection of tags associated with a resource. */
   tags?: AwsTag[];
@@ -68,7 +88,11 @@ export interface ReadinessCheckArgs {
 
 /** Outputs of {@link ReadinessCheck}: its inputs as the cloud reports them, and its attributes. */
 export interface ReadinessCheckOutputs extends ReadinessCheckArgs {
-  /** The name of the readiness check to create. */
+  /**
+   * The name of the readiness check to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   readinessCheckName: string;
   /** The Amazon Resource Name (ARN) of the readiness check. */
   readinessCheckArn: string;
@@ -83,15 +107,23 @@ export interface ReadinessCheckOutputs extends ReadinessCheckArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoveryreadiness-recoverygroup.html | CloudFormation: AWS::Route53RecoveryReadiness::RecoveryGroup}
  */
-export const RecoveryGroup = cloudControlType<RecoveryGroupArgs, RecoveryGroupOutputs>("AWS::Route53RecoveryReadiness::RecoveryGroup", "aws:route53recoveryreadiness:RecoveryGroup", '{"p":[["RecoveryGroupName","string",66],["Cells",["array","string"]],["Tags",["array",["ref","Tag"]]],["RecoveryGroupArn","string",72]],"id":["RecoveryGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:recovery-group/${ResourceId}"}');
+export const RecoveryGroup = cloudControlType<RecoveryGroupArgs, RecoveryGroupOutputs>("AWS::Route53RecoveryReadiness::RecoveryGroup", "aws:route53recoveryreadiness:RecoveryGroup", '{"p":[["RecoveryGroupName","string",66],["Cells",["array","string"]],["Tags",["array",["ref","Tag"]]],["RecoveryGroupArn","string",72]],"id":["RecoveryGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RecoveryGroupName"],"ro":["RecoveryGroupArn"],"uo":["Cells","Tags"],"tg":[true,true,true],"nm":{"path":"RecoveryGroupName","min":1,"max":64,"pattern":"[a-zA-Z0-9_]+"}},"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:recovery-group/${ResourceId}"}');
 /** A {@link RecoveryGroup} instance: its attributes as typed outputs. */
 export type RecoveryGroup = InstanceType<typeof RecoveryGroup>;
 
 /** Inputs of {@link RecoveryGroup}. */
 export interface RecoveryGroupArgs {
-  /** The name of the recovery group to create. */
+  /**
+   * The name of the recovery group to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   recoveryGroupName?: string;
-  /** A list of the cell Amazon Resource Names (ARNs) in the recovery group. */
+  /**
+   * A list of the cell Amazon Resource Names (ARNs) in the recovery group.
+   *
+   * Items: at most 5. Each item: Length: 1–256.
+   */
   cells?: string[];
   /** A collection of tags associated with a resource. */
   tags?: AwsTag[];
@@ -99,7 +131,11 @@ export interface RecoveryGroupArgs {
 
 /** Outputs of {@link RecoveryGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface RecoveryGroupOutputs extends RecoveryGroupArgs {
-  /** The name of the recovery group to create. */
+  /**
+   * The name of the recovery group to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   recoveryGroupName: string;
   /** The Amazon Resource Name (ARN) of the recovery group. */
   recoveryGroupArn: string;
@@ -116,7 +152,7 @@ export interface RecoveryGroupOutputs extends RecoveryGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53recoveryreadiness-resourceset.html | CloudFormation: AWS::Route53RecoveryReadiness::ResourceSet}
  */
-export const ResourceSet = cloudControlType<ResourceSetArgs, ResourceSetOutputs>("AWS::Route53RecoveryReadiness::ResourceSet", "aws:route53recoveryreadiness:ResourceSet", '{"p":[["ResourceSetType","string",67],["ResourceSetName","string",66],["Resources",["array",["ref","Resource"]],1],["Tags",["array",["ref","Tag"]]],["ResourceSetArn","string",72]],"id":["ResourceSetName"],"d":{"Resource":[["ResourceArn","string"],["DnsTargetResource",["ref","DNSTargetResource"]],["ReadinessScopes",["array","string"]],["ComponentId","string"]],"DNSTargetResource":[["TargetResource",["ref","TargetResource"]],["RecordType","string"],["DomainName","string"],["HostedZoneArn","string"],["RecordSetId","string"]],"TargetResource":[["R53Resource",["ref","R53ResourceRecord"]],["NLBResource",["ref","NLBResource"]]],"R53ResourceRecord":[["DomainName","string"],["RecordSetId","string"]],"NLBResource":[["Arn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:resource-set/${ResourceId}"}');
+export const ResourceSet = cloudControlType<ResourceSetArgs, ResourceSetOutputs>("AWS::Route53RecoveryReadiness::ResourceSet", "aws:route53recoveryreadiness:ResourceSet", '{"p":[["ResourceSetType","string",67],["ResourceSetName","string",66],["Resources",["array",["ref","Resource"]],1],["Tags",["array",["ref","Tag"]]],["ResourceSetArn","string",72]],"id":["ResourceSetName"],"d":{"Resource":[["ResourceArn","string"],["DnsTargetResource",["ref","DNSTargetResource"]],["ReadinessScopes",["array","string"]],["ComponentId","string"]],"DNSTargetResource":[["TargetResource",["ref","TargetResource"]],["RecordType","string"],["DomainName","string"],["HostedZoneArn","string"],["RecordSetId","string"]],"TargetResource":[["R53Resource",["ref","R53ResourceRecord"]],["NLBResource",["ref","NLBResource"]]],"R53ResourceRecord":[["DomainName","string"],["RecordSetId","string"]],"NLBResource":[["Arn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ResourceSetName","ResourceSetType"],"ro":["ResourceSetArn"],"uo":["Resources","Resources/*/ReadinessScopes","Tags"],"tg":[true,true,true],"nm":{"path":"ResourceSetName"}},"arn":"arn:${Partition}:route53-recovery-readiness::${Account}:resource-set/${ResourceId}"}');
 /** A {@link ResourceSet} instance: its attributes as typed outputs. */
 export type ResourceSet = InstanceType<typeof ResourceSet>;
 
@@ -132,7 +168,11 @@ export interface ResourceSetArgs {
   resourceSetType: string;
   /** The name of the resource set to create. */
   resourceSetName?: string;
-  /** A list of resource objects in the resource set. */
+  /**
+   * A list of resource objects in the resource set.
+   *
+   * Items: 1–6.
+   */
   resources: ResourceSetResource[];
   /** A tag to associate with the parameters for a resource set. */
   tags?: AwsTag[];
@@ -156,7 +196,11 @@ export interface ResourceSetResource {
   resourceArn?: string;
   /** A component for DNS/routing control readiness checks. This is a required setting when `ResourceSet` `ResourceSetType` is set to `AWS::Route53RecoveryReadiness::DNSTargetResource` . Do not set it for any other `ResourceSetType` setting. */
   dnsTargetResource?: ResourceSetDNSTargetResource;
-  /** The recovery group Amazon Resource Name (ARN) or the cell ARN that the readiness checks for this resource set are scoped to. */
+  /**
+   * The recovery group Amazon Resource Name (ARN) or the cell ARN that the readiness checks for this resource set are scoped to.
+   *
+   * Each item: Items: at most 5.
+   */
   readinessScopes?: string[];
   /** The component identifier of the resource, generated when DNS target resource is used. */
   componentId?: string;

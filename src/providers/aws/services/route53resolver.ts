@@ -15,23 +15,37 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-firewalldomainlist.html | CloudFormation: AWS::Route53Resolver::FirewallDomainList}
  */
-export const FirewallDomainList = cloudControlType<FirewallDomainListArgs, FirewallDomainListOutputs>("AWS::Route53Resolver::FirewallDomainList", "aws:route53resolver:FirewallDomainList", '{"p":[["Domains",["array","string"]],["DomainFileUrl","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Status",["enum","COMPLETE","DELETING","UPDATING","COMPLETE_IMPORT_FAILED","IMPORTING","INACTIVE_OWNER_ACCOUNT_CLOSED"],8],["CreationTime","string",8],["ManagedOwnerName","string",8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8],["DomainCount","integer",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:firewall-domain-list/${ResourceId}"}');
+export const FirewallDomainList = cloudControlType<FirewallDomainListArgs, FirewallDomainListOutputs>("AWS::Route53Resolver::FirewallDomainList", "aws:route53resolver:FirewallDomainList", '{"p":[["Domains",["array","string"],16],["DomainFileUrl","string",16],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Status",["enum","COMPLETE","DELETING","UPDATING","COMPLETE_IMPORT_FAILED","IMPORTING","INACTIVE_OWNER_ACCOUNT_CLOSED"],8],["CreationTime","string",8],["ManagedOwnerName","string",8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8],["DomainCount","integer",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Domains","DomainFileUrl"],"co":["Name"],"ro":["Id","Arn","DomainCount","Status","StatusMessage","ManagedOwnerName","CreatorRequestId","CreationTime","ModificationTime"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":""}},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:firewall-domain-list/${ResourceId}"}');
 /** A {@link FirewallDomainList} instance: its attributes as typed outputs. */
 export type FirewallDomainList = InstanceType<typeof FirewallDomainList>;
 
 /** Inputs of {@link FirewallDomainList}. */
 export interface FirewallDomainListArgs {
-  /** A list of the domain lists that you have defined. */
+  /**
+   * A list of the domain lists that you have defined.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–255.
+   */
   domains?: string[];
   /**
    * The fully qualified URL or URI of the file stored in Amazon Simple Storage Service (Amazon S3) that contains the list of domains to import.
    *
    * The file must be in an S3 bucket that's in the same Region as your DNS Firewall. The file must be a text file and must contain a single domain per line.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024.
    */
   domainFileUrl?: string;
   /** A list of the tag keys and values that you want to associate with the domain list. */
   tags?: AwsTag[];
-  /** The name of the domain list. */
+  /**
+   * The name of the domain list.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -62,7 +76,7 @@ export interface FirewallDomainListOutputs extends FirewallDomainListArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-firewallrulegroup.html | CloudFormation: AWS::Route53Resolver::FirewallRuleGroup}
  */
-export const FirewallRuleGroup = cloudControlType<FirewallRuleGroupArgs, FirewallRuleGroupOutputs>("AWS::Route53Resolver::FirewallRuleGroup", "aws:route53resolver:FirewallRuleGroup", '{"p":[["FirewallRules",["array",["ref","FirewallRule"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["RuleCount","integer",8],["Status",["enum","COMPLETE","DELETING","UPDATING","INACTIVE_OWNER_ACCOUNT_CLOSED"],8],["OwnerId","string",8],["CreationTime","string",8],["ShareStatus",["enum","NOT_SHARED","SHARED_WITH_ME","SHARED_BY_ME"],8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8]],"id":["Id"],"d":{"FirewallRule":[["Action",["enum","ALLOW","BLOCK","ALERT"],1],["Priority","integer",1],["BlockOverrideDomain","string"],["FirewallDomainListId","string"],["BlockResponse",["enum","NODATA","NXDOMAIN","OVERRIDE"]],["BlockOverrideTtl","integer"],["BlockOverrideDnsType",["enum","CNAME"]],["FirewallThreatProtectionId","string"],["Qtype","string"],["ConfidenceThreshold",["enum","LOW","MEDIUM","HIGH"]],["DnsThreatProtection",["enum","DGA","DNS_TUNNELING","DICTIONARY_DGA"]],["FirewallDomainRedirectionAction",["enum","INSPECT_REDIRECTION_DOMAIN","TRUST_REDIRECTION_DOMAIN"]],["FirewallRuleType",["ref","FirewallRuleType"]],["Status",["enum","COMPLETE","CREATING","CREATION_FAILED"]]],"FirewallRuleType":[["PartnerThreatProtection",["ref","PartnerThreatProtectionConfig"]],["FirewallAdvancedContentCategory",["ref","FirewallAdvancedContentCategoryConfig"]],["FirewallAdvancedThreatCategory",["ref","FirewallAdvancedThreatCategoryConfig"]]],"PartnerThreatProtectionConfig":[["Partner","string",1]],"FirewallAdvancedContentCategoryConfig":[["Category","string",1]],"FirewallAdvancedThreatCategoryConfig":[["Category","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:firewall-rule-group/${ResourceId}"}');
+export const FirewallRuleGroup = cloudControlType<FirewallRuleGroupArgs, FirewallRuleGroupOutputs>("AWS::Route53Resolver::FirewallRuleGroup", "aws:route53resolver:FirewallRuleGroup", '{"p":[["FirewallRules",["array",["ref","FirewallRule"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["RuleCount","integer",8],["Status",["enum","COMPLETE","DELETING","UPDATING","INACTIVE_OWNER_ACCOUNT_CLOSED"],8],["OwnerId","string",8],["CreationTime","string",8],["ShareStatus",["enum","NOT_SHARED","SHARED_WITH_ME","SHARED_BY_ME"],8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8]],"id":["Id"],"d":{"FirewallRule":[["Action",["enum","ALLOW","BLOCK","ALERT"],1],["Priority","integer",1],["BlockOverrideDomain","string"],["FirewallDomainListId","string"],["BlockResponse",["enum","NODATA","NXDOMAIN","OVERRIDE"]],["BlockOverrideTtl","integer"],["BlockOverrideDnsType",["enum","CNAME"]],["FirewallThreatProtectionId","string"],["Qtype","string"],["ConfidenceThreshold",["enum","LOW","MEDIUM","HIGH"]],["DnsThreatProtection",["enum","DGA","DNS_TUNNELING","DICTIONARY_DGA"]],["FirewallDomainRedirectionAction",["enum","INSPECT_REDIRECTION_DOMAIN","TRUST_REDIRECTION_DOMAIN"]],["FirewallRuleType",["ref","FirewallRuleType"]],["Status",["enum","COMPLETE","CREATING","CREATION_FAILED"]]],"FirewallRuleType":[["PartnerThreatProtection",["ref","PartnerThreatProtectionConfig"]],["FirewallAdvancedContentCategory",["ref","FirewallAdvancedContentCategoryConfig"]],["FirewallAdvancedThreatCategory",["ref","FirewallAdvancedThreatCategoryConfig"]]],"PartnerThreatProtectionConfig":[["Partner","string",1]],"FirewallAdvancedContentCategoryConfig":[["Category","string",1]],"FirewallAdvancedThreatCategoryConfig":[["Category","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Id","Arn","RuleCount","Status","StatusMessage","OwnerId","ShareStatus","CreatorRequestId","CreationTime","ModificationTime","FirewallRules/*/FirewallThreatProtectionId","FirewallRules/*/Status"],"uo":["FirewallRules","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":""}},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:firewall-rule-group/${ResourceId}"}');
 /** A {@link FirewallRuleGroup} instance: its attributes as typed outputs. */
 export type FirewallRuleGroup = InstanceType<typeof FirewallRuleGroup>;
 
@@ -72,7 +86,11 @@ export interface FirewallRuleGroupArgs {
   firewallRules?: FirewallRuleGroupFirewallRule[];
   /** A list of the tag keys and values that you want to associate with the rule group. */
   tags?: AwsTag[];
-  /** The name of the rule group. */
+  /**
+   * The name of the rule group.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -122,9 +140,17 @@ export interface FirewallRuleGroupFirewallRule {
   action: "ALLOW" | "BLOCK" | "ALERT";
   /** The priority of the rule in the rule group. This value must be unique within the rule group. DNS Firewall processes the rules in a rule group by order of priority, starting from the lowest setting. */
   priority: number;
-  /** The custom DNS record to send back in response to the query. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` . */
+  /**
+   * The custom DNS record to send back in response to the query. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` .
+   *
+   * Length: 1–255.
+   */
   blockOverrideDomain?: string;
-  /** The ID of the domain list that's used in the rule. */
+  /**
+   * The ID of the domain list that's used in the rule.
+   *
+   * Length: 1–64.
+   */
   firewallDomainListId?: string;
   /**
    * The way that you want DNS Firewall to block the request. Used for the rule action setting `BLOCK` .
@@ -134,11 +160,19 @@ export interface FirewallRuleGroupFirewallRule {
    * - `OVERRIDE` - Provide a custom override in the response. This option requires custom handling details in the rule's `BlockOverride*` settings.
    */
   blockResponse?: "NODATA" | "NXDOMAIN" | "OVERRIDE";
-  /** The recommended amount of time, in seconds, for the DNS resolver or web browser to cache the provided override record. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` . */
+  /**
+   * The recommended amount of time, in seconds, for the DNS resolver or web browser to cache the provided override record. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` .
+   *
+   * Range: 0–604800.
+   */
   blockOverrideTtl?: number;
   /** The DNS record's type. This determines the format of the record value that you provided in `BlockOverrideDomain` . Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` . */
   blockOverrideDnsType?: "CNAME";
-  /** ID of the DNS Firewall Advanced rule. */
+  /**
+   * ID of the DNS Firewall Advanced rule.
+   *
+   * Length: 1–64.
+   */
   firewallThreatProtectionId?: string;
   /**
    * The DNS query type you want the rule to evaluate. Allowed values are;
@@ -157,6 +191,8 @@ export interface FirewallRuleGroupFirewallRule {
    * - SRV: Application specific values that identify servers.
    * - TXT: Verifies email senders and application-specific values.
    * - A query type you define by using the DNS type ID, for example 28 for AAAA. The values must be defined as TYPE NUMBER , where the NUMBER can be 1-65334, for example, TYPE28. For more information, see [List of DNS record types](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/List_of_DNS_record_types) .
+   *
+   * Length: 1–16.
    */
   qtype?: string;
   /**
@@ -208,7 +244,11 @@ export interface FirewallRuleGroupFirewallRuleType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53resolver-firewallrulegroup-partnerthreatprotectionconfig.html | CloudFormation: PartnerThreatProtectionConfig}
  */
 export interface FirewallRuleGroupPartnerThreatProtectionConfig {
-  /** The partner identifier value. */
+  /**
+   * The partner identifier value.
+   *
+   * Length: 1–128.
+   */
   partner: string;
 }
 
@@ -218,7 +258,11 @@ export interface FirewallRuleGroupPartnerThreatProtectionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53resolver-firewallrulegroup-firewalladvancedcontentcategoryconfig.html | CloudFormation: FirewallAdvancedContentCategoryConfig}
  */
 export interface FirewallRuleGroupFirewallAdvancedContentCategoryConfig {
-  /** The content category value. */
+  /**
+   * The content category value.
+   *
+   * Length: 1–128.
+   */
   category: string;
 }
 
@@ -228,7 +272,11 @@ export interface FirewallRuleGroupFirewallAdvancedContentCategoryConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53resolver-firewallrulegroup-firewalladvancedthreatcategoryconfig.html | CloudFormation: FirewallAdvancedThreatCategoryConfig}
  */
 export interface FirewallRuleGroupFirewallAdvancedThreatCategoryConfig {
-  /** The threat category value. */
+  /**
+   * The threat category value.
+   *
+   * Length: 1–128.
+   */
   category: string;
 }
 
@@ -237,15 +285,23 @@ export interface FirewallRuleGroupFirewallAdvancedThreatCategoryConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-firewallrulegroupassociation.html | CloudFormation: AWS::Route53Resolver::FirewallRuleGroupAssociation}
  */
-export const FirewallRuleGroupAssociation = cloudControlType<FirewallRuleGroupAssociationArgs, FirewallRuleGroupAssociationOutputs>("AWS::Route53Resolver::FirewallRuleGroupAssociation", "aws:route53resolver:FirewallRuleGroupAssociation", '{"p":[["VpcId","string",67],["FirewallRuleGroupId","string",67],["Priority","integer",1],["MutationProtection",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["Status",["enum","COMPLETE","DELETING","UPDATING","INACTIVE_OWNER_ACCOUNT_CLOSED"],8],["CreationTime","string",8],["ManagedOwnerName","string",8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:firewall-rule-group-association/${ResourceId}"}');
+export const FirewallRuleGroupAssociation = cloudControlType<FirewallRuleGroupAssociationArgs, FirewallRuleGroupAssociationOutputs>("AWS::Route53Resolver::FirewallRuleGroupAssociation", "aws:route53resolver:FirewallRuleGroupAssociation", '{"p":[["VpcId","string",67],["FirewallRuleGroupId","string",67],["Priority","integer",1],["MutationProtection",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["Status",["enum","COMPLETE","DELETING","UPDATING","INACTIVE_OWNER_ACCOUNT_CLOSED"],8],["CreationTime","string",8],["ManagedOwnerName","string",8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FirewallRuleGroupId","VpcId"],"ro":["Id","Arn","ManagedOwnerName","Status","StatusMessage","CreatorRequestId","CreationTime","ModificationTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:firewall-rule-group-association/${ResourceId}"}');
 /** A {@link FirewallRuleGroupAssociation} instance: its attributes as typed outputs. */
 export type FirewallRuleGroupAssociation = InstanceType<typeof FirewallRuleGroupAssociation>;
 
 /** Inputs of {@link FirewallRuleGroupAssociation}. */
 export interface FirewallRuleGroupAssociationArgs {
-  /** The unique identifier of the VPC that is associated with the rule group. */
+  /**
+   * The unique identifier of the VPC that is associated with the rule group.
+   *
+   * Length: 1–64.
+   */
   vpcId: string;
-  /** The unique identifier of the firewall rule group. */
+  /**
+   * The unique identifier of the firewall rule group.
+   *
+   * Length: 1–64.
+   */
   firewallRuleGroupId: string;
   /**
    * The setting that determines the processing order of the rule group among the rule groups that are associated with a single VPC. DNS Firewall filters VPC traffic starting from rule group with the lowest numeric priority setting.
@@ -259,7 +315,11 @@ export interface FirewallRuleGroupAssociationArgs {
   mutationProtection?: "ENABLED" | "DISABLED";
   /** A list of the tag keys and values that you want to associate with the rule group. */
   tags?: AwsTag[];
-  /** The name of the association. */
+  /**
+   * The name of the association.
+   *
+   * Length: 0–64. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -288,21 +348,37 @@ export interface FirewallRuleGroupAssociationOutputs extends FirewallRuleGroupAs
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-outpostresolver.html | CloudFormation: AWS::Route53Resolver::OutpostResolver}
  */
-export const OutpostResolver = cloudControlType<OutpostResolverArgs, OutpostResolverOutputs>("AWS::Route53Resolver::OutpostResolver", "aws:route53resolver:OutpostResolver", '{"p":[["InstanceCount","integer"],["OutpostArn","string",67],["PreferredInstanceType","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","CREATING","OPERATIONAL","DELETING","UPDATING","ACTION_NEEDED","FAILED_CREATION","FAILED_DELETION"],8],["CreationTime","string",8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:outpost-resolver/${ResourceId}"}');
+export const OutpostResolver = cloudControlType<OutpostResolverArgs, OutpostResolverOutputs>("AWS::Route53Resolver::OutpostResolver", "aws:route53resolver:OutpostResolver", '{"p":[["InstanceCount","integer"],["OutpostArn","string",67],["PreferredInstanceType","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Status",["enum","CREATING","OPERATIONAL","DELETING","UPDATING","ACTION_NEEDED","FAILED_CREATION","FAILED_DELETION"],8],["CreationTime","string",8],["ModificationTime","string",8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8],["StatusMessage","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OutpostArn"],"ro":["Id","Arn","Status","StatusMessage","CreationTime","ModificationTime","CreatorRequestId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:outpost-resolver/${ResourceId}"}');
 /** A {@link OutpostResolver} instance: its attributes as typed outputs. */
 export type OutpostResolver = InstanceType<typeof OutpostResolver>;
 
 /** Inputs of {@link OutpostResolver}. */
 export interface OutpostResolverArgs {
-  /** Amazon EC2 instance count for the Resolver on the Outpost. */
+  /**
+   * Amazon EC2 instance count for the Resolver on the Outpost.
+   *
+   * Range: 4–256.
+   */
   instanceCount?: number;
-  /** The ARN (Amazon Resource Name) for the Outpost. */
+  /**
+   * The ARN (Amazon Resource Name) for the Outpost.
+   *
+   * Length: 1–1024.
+   */
   outpostArn: string;
-  /** The Amazon EC2 instance type. If you specify this, you must also specify a value for the `OutpostArn` . */
+  /**
+   * The Amazon EC2 instance type. If you specify this, you must also specify a value for the `OutpostArn` .
+   *
+   * Length: 1–255.
+   */
   preferredInstanceType: string;
   /** A key value pair that helps you identify a Route 53 Resolver . */
   tags?: AwsTag[];
-  /** Name of the Resolver. */
+  /**
+   * Name of the Resolver.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -333,13 +409,17 @@ export interface OutpostResolverOutputs extends OutpostResolverArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverconfig.html | CloudFormation: AWS::Route53Resolver::ResolverConfig}
  */
-export const ResolverConfig = cloudControlType<ResolverConfigArgs, ResolverConfigOutputs>("AWS::Route53Resolver::ResolverConfig", "aws:route53resolver:ResolverConfig", '{"p":[["ResourceId","string",67],["AutodefinedReverseFlag",["enum","DISABLE"],67],["OwnerId","string",8],["AutodefinedReverse",["enum","ENABLING","ENABLED","DISABLING","DISABLED"],8],["Id","string",8,"awsId"]],"id":["ResourceId"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-config/${ResourceId}"}');
+export const ResolverConfig = cloudControlType<ResolverConfigArgs, ResolverConfigOutputs>("AWS::Route53Resolver::ResolverConfig", "aws:route53resolver:ResolverConfig", '{"p":[["ResourceId","string",67],["AutodefinedReverseFlag",["enum","DISABLE"],67],["OwnerId","string",8],["AutodefinedReverse",["enum","ENABLING","ENABLED","DISABLING","DISABLED"],8],["Id","string",8,"awsId"]],"id":["ResourceId"],"reg":{"h":"crdl","co":["ResourceId","AutodefinedReverseFlag"],"ro":["OwnerId","Id","AutodefinedReverse"],"tg":[false,true,true]},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-config/${ResourceId}"}');
 /** A {@link ResolverConfig} instance: its attributes as typed outputs. */
 export type ResolverConfig = InstanceType<typeof ResolverConfig>;
 
 /** Inputs of {@link ResolverConfig}. */
 export interface ResolverConfigArgs {
-  /** The ID of the Amazon Virtual Private Cloud VPC or a Route 53 Profile that you're configuring Resolver for. */
+  /**
+   * The ID of the Amazon Virtual Private Cloud VPC or a Route 53 Profile that you're configuring Resolver for.
+   *
+   * Length: 1–64.
+   */
   resourceId: string;
   /** Represents the desired status of `AutodefinedReverse` . The only supported value on creation is `DISABLE` . Deletion of this resource will return `AutodefinedReverse` to its default value of `ENABLED` . */
   autodefinedReverseFlag: "DISABLE";
@@ -360,13 +440,17 @@ export interface ResolverConfigOutputs extends ResolverConfigArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverdnssecconfig.html | CloudFormation: AWS::Route53Resolver::ResolverDNSSECConfig}
  */
-export const ResolverDNSSECConfig = cloudControlType<ResolverDNSSECConfigArgs, ResolverDNSSECConfigOutputs>("AWS::Route53Resolver::ResolverDNSSECConfig", "aws:route53resolver:ResolverDNSSECConfig", '{"p":[["ResourceId","string",66],["ValidationStatus",["enum","ENABLING","ENABLED","DISABLING","DISABLED"],8],["OwnerId","string",8],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-dnssec-config/${ResourceId}"}');
+export const ResolverDNSSECConfig = cloudControlType<ResolverDNSSECConfigArgs, ResolverDNSSECConfigOutputs>("AWS::Route53Resolver::ResolverDNSSECConfig", "aws:route53resolver:ResolverDNSSECConfig", '{"p":[["ResourceId","string",66],["ValidationStatus",["enum","ENABLING","ENABLED","DISABLING","DISABLED"],8],["OwnerId","string",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crdl","co":["ResourceId"],"ro":["OwnerId","Id","ValidationStatus"],"tg":[false,true,true]},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-dnssec-config/${ResourceId}"}');
 /** A {@link ResolverDNSSECConfig} instance: its attributes as typed outputs. */
 export type ResolverDNSSECConfig = InstanceType<typeof ResolverDNSSECConfig>;
 
 /** Inputs of {@link ResolverDNSSECConfig}. */
 export interface ResolverDNSSECConfigArgs {
-  /** The ID of the virtual private cloud (VPC) that you're configuring the DNSSEC validation status for. */
+  /**
+   * The ID of the virtual private cloud (VPC) that you're configuring the DNSSEC validation status for.
+   *
+   * Length: 1–64.
+   */
   resourceId?: string;
 }
 
@@ -391,7 +475,7 @@ export interface ResolverDNSSECConfigOutputs extends ResolverDNSSECConfigArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverendpoint.html | CloudFormation: AWS::Route53Resolver::ResolverEndpoint}
  */
-export const ResolverEndpoint = cloudControlType<ResolverEndpointArgs, ResolverEndpointOutputs>("AWS::Route53Resolver::ResolverEndpoint", "aws:route53resolver:ResolverEndpoint", '{"p":[["IpAddresses",["array",["ref","IpAddressRequest"]],1],["OutpostArn","string",66],["PreferredInstanceType","string",66],["ResolverEndpointType",["enum","IPV6","IPV4","DUALSTACK"]],["Direction","string",67],["SecurityGroupIds",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Name","string"],["TargetNameServerMetricsEnabled","boolean"],["RniEnhancedMetricsEnabled","boolean"],["Dns64Enabled","boolean"],["Ipv6InternetAccessEnabled","boolean"],["Protocols",["array","string"]],["ResolverEndpointId","string",72],["IpAddressCount","string",8],["Arn","string",72],["HostVPCId","string",8]],"id":["ResolverEndpointId"],"d":{"IpAddressRequest":[["Ipv6","string"],["Ip","string"],["SubnetId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-endpoint/${ResourceId}"}');
+export const ResolverEndpoint = cloudControlType<ResolverEndpointArgs, ResolverEndpointOutputs>("AWS::Route53Resolver::ResolverEndpoint", "aws:route53resolver:ResolverEndpoint", '{"p":[["IpAddresses",["array",["ref","IpAddressRequest"]],1],["OutpostArn","string",66],["PreferredInstanceType","string",66],["ResolverEndpointType",["enum","IPV6","IPV4","DUALSTACK"]],["Direction","string",67],["SecurityGroupIds",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Name","string"],["TargetNameServerMetricsEnabled","boolean"],["RniEnhancedMetricsEnabled","boolean"],["Dns64Enabled","boolean"],["Ipv6InternetAccessEnabled","boolean"],["Protocols",["array","string"]],["ResolverEndpointId","string",72],["IpAddressCount","string",8],["Arn","string",72],["HostVPCId","string",8]],"id":["ResolverEndpointId"],"d":{"IpAddressRequest":[["Ipv6","string"],["Ip","string"],["SubnetId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Direction","OutpostArn","PreferredInstanceType","SecurityGroupIds"],"ro":["Arn","HostVPCId","IpAddressCount","ResolverEndpointId"],"uo":["IpAddresses","Protocols","SecurityGroupIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-endpoint/${ResourceId}"}');
 /** A {@link ResolverEndpoint} instance: its attributes as typed outputs. */
 export type ResolverEndpoint = InstanceType<typeof ResolverEndpoint>;
 
@@ -486,15 +570,23 @@ export interface ResolverEndpointIpAddressRequest {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverqueryloggingconfig.html | CloudFormation: AWS::Route53Resolver::ResolverQueryLoggingConfig}
  */
-export const ResolverQueryLoggingConfig = cloudControlType<ResolverQueryLoggingConfigArgs, ResolverQueryLoggingConfigOutputs>("AWS::Route53Resolver::ResolverQueryLoggingConfig", "aws:route53resolver:ResolverQueryLoggingConfig", '{"p":[["DestinationArn","string",66],["Name","string",66],["Tags",["array",["ref","Tag"]],66],["Status",["enum","CREATING","CREATED","DELETING","FAILED"],8],["OwnerId","string",8],["AssociationCount","integer",8],["CreationTime","string",8],["ShareStatus",["enum","NOT_SHARED","SHARED_WITH_ME","SHARED_BY_ME"],8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-query-log-config/${ResourceId}"}');
+export const ResolverQueryLoggingConfig = cloudControlType<ResolverQueryLoggingConfigArgs, ResolverQueryLoggingConfigOutputs>("AWS::Route53Resolver::ResolverQueryLoggingConfig", "aws:route53resolver:ResolverQueryLoggingConfig", '{"p":[["DestinationArn","string",66],["Name","string",66],["Tags",["array",["ref","Tag"]],66],["Status",["enum","CREATING","CREATED","DELETING","FAILED"],8],["OwnerId","string",8],["AssociationCount","integer",8],["CreationTime","string",8],["ShareStatus",["enum","NOT_SHARED","SHARED_WITH_ME","SHARED_BY_ME"],8],["Id","string",72,"awsId"],["Arn","string",72],["CreatorRequestId","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["Name","DestinationArn","Tags"],"ro":["OwnerId","Status","ShareStatus","AssociationCount","Arn","CreatorRequestId","CreationTime","Id"],"uo":["Tags"],"tg":[true,true,false],"nm":{"path":"Name","min":1,"max":64,"pattern":""}},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-query-log-config/${ResourceId}"}');
 /** A {@link ResolverQueryLoggingConfig} instance: its attributes as typed outputs. */
 export type ResolverQueryLoggingConfig = InstanceType<typeof ResolverQueryLoggingConfig>;
 
 /** Inputs of {@link ResolverQueryLoggingConfig}. */
 export interface ResolverQueryLoggingConfigArgs {
-  /** The ARN of the resource that you want Resolver to send query logs: an Amazon S3 bucket, a CloudWatch Logs log group, or a Kinesis Data Firehose delivery stream. */
+  /**
+   * The ARN of the resource that you want Resolver to send query logs: an Amazon S3 bucket, a CloudWatch Logs log group, or a Kinesis Data Firehose delivery stream.
+   *
+   * Length: 1–600.
+   */
   destinationArn?: string;
-  /** The name of the query logging configuration. */
+  /**
+   * The name of the query logging configuration.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name?: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -535,15 +627,23 @@ export interface ResolverQueryLoggingConfigOutputs extends ResolverQueryLoggingC
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverqueryloggingconfigassociation.html | CloudFormation: AWS::Route53Resolver::ResolverQueryLoggingConfigAssociation}
  */
-export const ResolverQueryLoggingConfigAssociation = cloudControlType<ResolverQueryLoggingConfigAssociationArgs, ResolverQueryLoggingConfigAssociationOutputs>("AWS::Route53Resolver::ResolverQueryLoggingConfigAssociation", "aws:route53resolver:ResolverQueryLoggingConfigAssociation", '{"p":[["ResourceId","string",66],["ResolverQueryLogConfigId","string",66],["Status",["enum","CREATING","ACTIVE","ACTION_NEEDED","DELETING","FAILED","OVERRIDDEN"],8],["CreationTime","string",8],["Error",["enum","NONE","DESTINATION_NOT_FOUND","ACCESS_DENIED"],8],["Id","string",72,"awsId"],["ErrorMessage","string",8]],"id":["Id"]}');
+export const ResolverQueryLoggingConfigAssociation = cloudControlType<ResolverQueryLoggingConfigAssociationArgs, ResolverQueryLoggingConfigAssociationOutputs>("AWS::Route53Resolver::ResolverQueryLoggingConfigAssociation", "aws:route53resolver:ResolverQueryLoggingConfigAssociation", '{"p":[["ResourceId","string",66],["ResolverQueryLogConfigId","string",66],["Status",["enum","CREATING","ACTIVE","ACTION_NEEDED","DELETING","FAILED","OVERRIDDEN"],8],["CreationTime","string",8],["Error",["enum","NONE","DESTINATION_NOT_FOUND","ACCESS_DENIED"],8],["Id","string",72,"awsId"],["ErrorMessage","string",8]],"id":["Id"],"reg":{"h":"crdl","co":["ResolverQueryLogConfigId","ResourceId"],"ro":["Status","Error","ErrorMessage","CreationTime","Id"],"tg":[false,true,true]}}');
 /** A {@link ResolverQueryLoggingConfigAssociation} instance: its attributes as typed outputs. */
 export type ResolverQueryLoggingConfigAssociation = InstanceType<typeof ResolverQueryLoggingConfigAssociation>;
 
 /** Inputs of {@link ResolverQueryLoggingConfigAssociation}. */
 export interface ResolverQueryLoggingConfigAssociationArgs {
-  /** The ID of the Amazon VPC that is associated with the query logging configuration. */
+  /**
+   * The ID of the Amazon VPC that is associated with the query logging configuration.
+   *
+   * Length: 1–64.
+   */
   resourceId?: string;
-  /** The ID of the query logging configuration that a VPC is associated with. */
+  /**
+   * The ID of the query logging configuration that a VPC is associated with.
+   *
+   * Length: 1–64.
+   */
   resolverQueryLogConfigId?: string;
 }
 
@@ -580,15 +680,23 @@ export interface ResolverQueryLoggingConfigAssociationOutputs extends ResolverQu
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverrule.html | CloudFormation: AWS::Route53Resolver::ResolverRule}
  */
-export const ResolverRule = cloudControlType<ResolverRuleArgs, ResolverRuleOutputs>("AWS::Route53Resolver::ResolverRule", "aws:route53resolver:ResolverRule", '{"p":[["ResolverEndpointId","string"],["DomainName","string",4],["RuleType",["enum","FORWARD","SYSTEM","RECURSIVE","DELEGATE"],67],["Tags",["array",["ref","Tag"]]],["TargetIps",["array",["ref","TargetAddress"]]],["Name","string"],["DelegationRecord","string"],["ResolverRuleId","string",72],["Arn","string",72]],"id":["ResolverRuleId"],"d":{"TargetAddress":[["Ipv6","string"],["Ip","string"],["Port","string"],["Protocol",["enum","Do53","DoH"]],["ServerNameIndication","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-rule/${ResourceId}"}');
+export const ResolverRule = cloudControlType<ResolverRuleArgs, ResolverRuleOutputs>("AWS::Route53Resolver::ResolverRule", "aws:route53resolver:ResolverRule", '{"p":[["ResolverEndpointId","string"],["DomainName","string",4],["RuleType",["enum","FORWARD","SYSTEM","RECURSIVE","DELEGATE"],67],["Tags",["array",["ref","Tag"]]],["TargetIps",["array",["ref","TargetAddress"]]],["Name","string"],["DelegationRecord","string"],["ResolverRuleId","string",72],["Arn","string",72]],"id":["ResolverRuleId"],"d":{"TargetAddress":[["Ipv6","string"],["Ip","string"],["Port","string"],["Protocol",["enum","Do53","DoH"]],["ServerNameIndication","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RuleType"],"ro":["Arn","ResolverRuleId"],"uo":["Tags","TargetIps"],"pt":{"DomainName":"$join([DomainName, \\".\\"]) $OR DomainName"},"tg":[true,true,true]},"arn":"arn:${Partition}:route53resolver:${Region}:${Account}:resolver-rule/${ResourceId}"}');
 /** A {@link ResolverRule} instance: its attributes as typed outputs. */
 export type ResolverRule = InstanceType<typeof ResolverRule>;
 
 /** Inputs of {@link ResolverRule}. */
 export interface ResolverRuleArgs {
-  /** The ID of the endpoint that the rule is associated with. */
+  /**
+   * The ID of the endpoint that the rule is associated with.
+   *
+   * Length: 1–64.
+   */
   resolverEndpointId?: string;
-  /** DNS queries for this domain name are forwarded to the IP addresses that are specified in `TargetIps` . If a query matches multiple Resolver rules (example.com and www.example.com), the query is routed using the Resolver rule that contains the most specific domain name (www.example.com). */
+  /**
+   * DNS queries for this domain name are forwarded to the IP addresses that are specified in `TargetIps` . If a query matches multiple Resolver rules (example.com and www.example.com), the query is routed using the Resolver rule that contains the most specific domain name (www.example.com).
+   *
+   * Length: 1–256.
+   */
   domainName?: string;
   /**
    * When you want to forward DNS queries for specified domain name to resolvers on your network, specify `FORWARD` or `DELEGATE` . If a query matches multiple Resolver rules (example.com and www.example.com), outbound DNS queries are routed using the Resolver rule that contains the most specific domain name (www.example.com).
@@ -608,9 +716,15 @@ export interface ResolverRuleArgs {
    * The name for the Resolver rule, which you specified when you created the Resolver rule.
    *
    * The name can be up to 64 characters long and can contain letters (a-z, A-Z), numbers (0-9), hyphens (-), underscores (_), and spaces. The name cannot consist of only numbers.
+   *
+   * Length: 0–64.
    */
   name?: string;
-  /** DNS queries with delegation records that point to this domain name are forwarded to resolvers on your network. */
+  /**
+   * DNS queries with delegation records that point to this domain name are forwarded to resolvers on your network.
+   *
+   * Length: 1–256.
+   */
   delegationRecord?: string;
 }
 
@@ -632,11 +746,19 @@ export interface ResolverRuleTargetAddress {
   ipv6?: string;
   /** One IPv4 address that you want to forward DNS queries to. */
   ip?: string;
-  /** The port at `Ip` that you want to forward DNS queries to. */
+  /**
+   * The port at `Ip` that you want to forward DNS queries to.
+   *
+   * Length: 0–65535.
+   */
   port?: string;
   /** The protocols for the target address. The protocol you choose needs to be supported by the outbound endpoint of the Resolver rule. */
   protocol?: "Do53" | "DoH";
-  /** The Server Name Indication of the DoH server that you want to forward queries to. This is only used if the Protocol of the `TargetAddress` is `DoH` . */
+  /**
+   * The Server Name Indication of the DoH server that you want to forward queries to. This is only used if the Protocol of the `TargetAddress` is `DoH` .
+   *
+   * Length: 0–255.
+   */
   serverNameIndication?: string;
 }
 
@@ -645,7 +767,7 @@ export interface ResolverRuleTargetAddress {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53resolver-resolverruleassociation.html | CloudFormation: AWS::Route53Resolver::ResolverRuleAssociation}
  */
-export const ResolverRuleAssociation = cloudControlType<ResolverRuleAssociationArgs, ResolverRuleAssociationOutputs>("AWS::Route53Resolver::ResolverRuleAssociation", "aws:route53resolver:ResolverRuleAssociation", '{"p":[["VPCId","string",67],["ResolverRuleId","string",67],["Name","string",66],["ResolverRuleAssociationId","string",72]],"id":["ResolverRuleAssociationId"]}');
+export const ResolverRuleAssociation = cloudControlType<ResolverRuleAssociationArgs, ResolverRuleAssociationOutputs>("AWS::Route53Resolver::ResolverRuleAssociation", "aws:route53resolver:ResolverRuleAssociation", '{"p":[["VPCId","string",67],["ResolverRuleId","string",67],["Name","string",66],["ResolverRuleAssociationId","string",72]],"id":["ResolverRuleAssociationId"],"reg":{"h":"crdl","co":["Name","VPCId","ResolverRuleId"],"ro":["ResolverRuleAssociationId"],"tg":[false,true,true],"nm":{"path":"Name"}}}');
 /** A {@link ResolverRuleAssociation} instance: its attributes as typed outputs. */
 export type ResolverRuleAssociation = InstanceType<typeof ResolverRuleAssociation>;
 

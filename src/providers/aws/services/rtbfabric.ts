@@ -13,14 +13,19 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rtbfabric-inboundexternallink.html | CloudFormation: AWS::RTBFabric::InboundExternalLink}
  */
-export const InboundExternalLink = cloudControlType<InboundExternalLinkArgs, InboundExternalLinkOutputs>("AWS::RTBFabric::InboundExternalLink", "aws:rtbfabric:InboundExternalLink", '{"p":[["Tags",["array",["ref","Tag"]]],["GatewayId","string",1],["LinkAttributes",["ref","LinkAttributes"]],["LinkLogSettings",["ref","LinkLogSettings"],1],["LinkId","string",8],["Arn","string",72],["DomainName","string",8],["LinkStatus",["enum","PENDING_CREATION","PENDING_REQUEST","REQUESTED","ACCEPTED","ACTIVE","REJECTED","FAILED","PENDING_DELETION","DELETED","PENDING_UPDATE","PENDING_ISOLATION","ISOLATED","PENDING_RESTORATION","UNKNOWN_TO_SDK_VERSION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"LinkAttributes":[["ResponderErrorMasking",["array",["ref","ResponderErrorMaskingForHttpCode"]]],["CustomerProvidedId","string"]],"ResponderErrorMaskingForHttpCode":[["HttpCode","string",1],["Action",["enum","NO_BID","PASSTHROUGH"],1],["LoggingTypes",["array",["enum","NONE","METRIC","RESPONSE"]],1],["ResponseLoggingPercentage","number"]],"LinkLogSettings":[["ApplicationLogs",["ref","ApplicationLogs"],1]],"ApplicationLogs":[["LinkApplicationLogSampling",["ref","LinkApplicationLogSampling"],1]],"LinkApplicationLogSampling":[["ErrorLog","number",1],["FilterLog","number",1]]},"tags":["Tags","standard"]}');
+export const InboundExternalLink = cloudControlType<InboundExternalLinkArgs, InboundExternalLinkOutputs>("AWS::RTBFabric::InboundExternalLink", "aws:rtbfabric:InboundExternalLink", '{"p":[["Tags",["array",["ref","Tag"]]],["GatewayId","string",1],["LinkAttributes",["ref","LinkAttributes"]],["LinkLogSettings",["ref","LinkLogSettings"],1],["LinkId","string",8],["Arn","string",72],["DomainName","string",8],["LinkStatus",["enum","PENDING_CREATION","PENDING_REQUEST","REQUESTED","ACCEPTED","ACTIVE","REJECTED","FAILED","PENDING_DELETION","DELETED","PENDING_UPDATE","PENDING_ISOLATION","ISOLATED","PENDING_RESTORATION","UNKNOWN_TO_SDK_VERSION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"LinkAttributes":[["ResponderErrorMasking",["array",["ref","ResponderErrorMaskingForHttpCode"]]],["CustomerProvidedId","string"]],"ResponderErrorMaskingForHttpCode":[["HttpCode","string",1],["Action",["enum","NO_BID","PASSTHROUGH"],1],["LoggingTypes",["array",["enum","NONE","METRIC","RESPONSE"]],1],["ResponseLoggingPercentage","number"]],"LinkLogSettings":[["ApplicationLogs",["ref","ApplicationLogs"],1]],"ApplicationLogs":[["LinkApplicationLogSampling",["ref","LinkApplicationLogSampling"],1]],"LinkApplicationLogSampling":[["ErrorLog","number",1],["FilterLog","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["LinkId","Arn","DomainName","LinkStatus","CreatedTimestamp","UpdatedTimestamp"],"uo":["Tags","LinkAttributes/ResponderErrorMasking","LinkAttributes/ResponderErrorMasking/*/LoggingTypes"],"ai":[["GatewayId","LinkId"]],"tg":[true,true,true]}}');
 /** A {@link InboundExternalLink} instance: its attributes as typed outputs. */
 export type InboundExternalLink = InstanceType<typeof InboundExternalLink>;
 
 /** Inputs of {@link InboundExternalLink}. */
 export interface InboundExternalLinkArgs {
-  /** Tags to assign to the Link. */
+  /**
+   * Tags to assign to the Link.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
+  /** Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`. */
   gatewayId: string;
   linkAttributes?: InboundExternalLinkLinkAttributes;
   linkLogSettings: InboundExternalLinkLinkLogSettings;
@@ -38,15 +43,19 @@ export interface InboundExternalLinkOutputs extends InboundExternalLinkArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-inboundexternallink-linkattributes.html | CloudFormation: LinkAttributes} */
 export interface InboundExternalLinkLinkAttributes {
+  /** Items: 1–200. */
   responderErrorMasking?: InboundExternalLinkResponderErrorMaskingForHttpCode[];
   customerProvidedId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-inboundexternallink-respondererrormaskingforhttpcode.html | CloudFormation: ResponderErrorMaskingForHttpCode} */
 export interface InboundExternalLinkResponderErrorMaskingForHttpCode {
+  /** Length: 3–7. Pattern: `^DEFAULT|4XX|5XX|\d{3}$`. */
   httpCode: string;
   action: "NO_BID" | "PASSTHROUGH";
+  /** Items: 1–2. */
   loggingTypes: ("NONE" | "METRIC" | "RESPONSE")[];
+  /** Range: 0–100. */
   responseLoggingPercentage?: number;
 }
 
@@ -62,7 +71,9 @@ export interface InboundExternalLinkApplicationLogs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-inboundexternallink-linkapplicationlogsampling.html | CloudFormation: LinkApplicationLogSampling} */
 export interface InboundExternalLinkLinkApplicationLogSampling {
+  /** Range: 0–100. */
   errorLog: number;
+  /** Range: 0–100. */
   filterLog: number;
 }
 
@@ -73,24 +84,41 @@ export interface InboundExternalLinkLinkApplicationLogSampling {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rtbfabric-link.html | CloudFormation: AWS::RTBFabric::Link}
  */
-export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::RTBFabric::Link", "aws:rtbfabric:Link", '{"p":[["Tags",["array",["ref","Tag"]]],["GatewayId","string",1],["PeerGatewayId","string",1],["LinkAttributes",["ref","LinkAttributes"]],["HttpResponderAllowed","boolean"],["LinkLogSettings",["ref","LinkLogSettings"],1],["ModuleConfigurationList",["array",["ref","ModuleConfiguration"]]],["LinkId","string",72],["Arn","string",72],["LinkStatus",["enum","PENDING_CREATION","PENDING_REQUEST","REQUESTED","ACCEPTED","ACTIVE","REJECTED","FAILED","PENDING_DELETION","DELETED","PENDING_UPDATE","PENDING_ISOLATION","ISOLATED","PENDING_RESTORATION","UNKNOWN_TO_SDK_VERSION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["LinkDirection",["enum","REQUEST","RESPONSE"],8]],"id":["Arn"],"d":{"LinkAttributes":[["ResponderErrorMasking",["array",["ref","ResponderErrorMaskingForHttpCode"]]],["CustomerProvidedId","string"]],"ResponderErrorMaskingForHttpCode":[["HttpCode","string",1],["Action",["enum","NO_BID","PASSTHROUGH"],1],["LoggingTypes",["array",["enum","NONE","METRIC","RESPONSE"]],1],["ResponseLoggingPercentage","number"]],"LinkLogSettings":[["ApplicationLogs",["ref","ApplicationLogs"],1]],"ApplicationLogs":[["LinkApplicationLogSampling",["ref","LinkApplicationLogSampling"],1]],"LinkApplicationLogSampling":[["ErrorLog","number",1],["FilterLog","number",1]],"ModuleConfiguration":[["Version","string"],["Name","string",1],["DependsOn",["array","string"]],["ModuleParameters",["ref","ModuleParameters"]]],"ModuleParameters":[["NoBid",["ref","NoBidModuleParameters"]],["OpenRtbAttribute",["ref","OpenRtbAttributeModuleParameters"]]],"NoBidModuleParameters":[["Reason","string"],["ReasonCode","integer"],["PassThroughPercentage","number"]],"OpenRtbAttributeModuleParameters":[["FilterType",["enum","INCLUDE","EXCLUDE"],1],["FilterConfiguration",["array",["ref","Filter"]],1],["Action",["ref","Action"],1],["HoldbackPercentage","number",1]],"Filter":[["Criteria",["array",["ref","FilterCriterion"]],1]],"FilterCriterion":[["Path","string",1],["Values",["array","string"],1]],"Action":[["NoBid",["ref","NoBidAction"],1],["HeaderTag",["ref","HeaderTagAction"],1]],"NoBidAction":[["NoBidReasonCode","integer"]],"HeaderTagAction":[["Name","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::RTBFabric::Link", "aws:rtbfabric:Link", '{"p":[["Tags",["array",["ref","Tag"]]],["GatewayId","string",1],["PeerGatewayId","string",1],["LinkAttributes",["ref","LinkAttributes"]],["HttpResponderAllowed","boolean",16],["LinkLogSettings",["ref","LinkLogSettings"],1],["ModuleConfigurationList",["array",["ref","ModuleConfiguration"]],16],["LinkId","string",72],["Arn","string",72],["LinkStatus",["enum","PENDING_CREATION","PENDING_REQUEST","REQUESTED","ACCEPTED","ACTIVE","REJECTED","FAILED","PENDING_DELETION","DELETED","PENDING_UPDATE","PENDING_ISOLATION","ISOLATED","PENDING_RESTORATION","UNKNOWN_TO_SDK_VERSION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["LinkDirection",["enum","REQUEST","RESPONSE"],8]],"id":["Arn"],"d":{"LinkAttributes":[["ResponderErrorMasking",["array",["ref","ResponderErrorMaskingForHttpCode"]]],["CustomerProvidedId","string"]],"ResponderErrorMaskingForHttpCode":[["HttpCode","string",1],["Action",["enum","NO_BID","PASSTHROUGH"],1],["LoggingTypes",["array",["enum","NONE","METRIC","RESPONSE"]],1],["ResponseLoggingPercentage","number"]],"LinkLogSettings":[["ApplicationLogs",["ref","ApplicationLogs"],1]],"ApplicationLogs":[["LinkApplicationLogSampling",["ref","LinkApplicationLogSampling"],1]],"LinkApplicationLogSampling":[["ErrorLog","number",1],["FilterLog","number",1]],"ModuleConfiguration":[["Version","string"],["Name","string",1],["DependsOn",["array","string"]],["ModuleParameters",["ref","ModuleParameters"]]],"ModuleParameters":[["NoBid",["ref","NoBidModuleParameters"]],["OpenRtbAttribute",["ref","OpenRtbAttributeModuleParameters"]]],"NoBidModuleParameters":[["Reason","string"],["ReasonCode","integer"],["PassThroughPercentage","number"]],"OpenRtbAttributeModuleParameters":[["FilterType",["enum","INCLUDE","EXCLUDE"],1],["FilterConfiguration",["array",["ref","Filter"]],1],["Action",["ref","Action"],1],["HoldbackPercentage","number",1]],"Filter":[["Criteria",["array",["ref","FilterCriterion"]],1]],"FilterCriterion":[["Path","string",1],["Values",["array","string"],1]],"Action":[["NoBid",["ref","NoBidAction"],1],["HeaderTag",["ref","HeaderTagAction"],1]],"NoBidAction":[["NoBidReasonCode","integer"]],"HeaderTagAction":[["Name","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["HttpResponderAllowed","ModuleConfigurationList"],"ro":["LinkId","Arn","LinkStatus","CreatedTimestamp","UpdatedTimestamp","LinkDirection"],"uo":["Tags","LinkAttributes/ResponderErrorMasking","LinkAttributes/ResponderErrorMasking/*/LoggingTypes","ModuleConfigurationList","ModuleConfigurationList/*/DependsOn"],"ai":[["GatewayId","LinkId"]],"tg":[true,true,true]}}');
 /** A {@link Link} instance: its attributes as typed outputs. */
 export type Link = InstanceType<typeof Link>;
 
 /** Inputs of {@link Link}. */
 export interface LinkArgs {
-  /** A map of the key-value pairs of the tag or tags to assign to the resource. */
+  /**
+   * A map of the key-value pairs of the tag or tags to assign to the resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The unique identifier of the gateway. */
+  /**
+   * The unique identifier of the gateway.
+   *
+   * Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`.
+   */
   gatewayId: string;
-  /** The unique identifier of the peer gateway. */
+  /**
+   * The unique identifier of the peer gateway.
+   *
+   * Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`.
+   */
   peerGatewayId: string;
   /** Attributes of the link. */
   linkAttributes?: LinkLinkAttributes;
-  /** Boolean to specify if an HTTP responder is allowed. */
+  /**
+   * Boolean to specify if an HTTP responder is allowed.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   httpResponderAllowed?: boolean;
   /** Settings for the application logs. */
   linkLogSettings: LinkLinkLogSettings;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   moduleConfigurationList?: LinkModuleConfiguration[];
 }
 
@@ -111,7 +139,11 @@ export interface LinkOutputs extends LinkArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-linkattributes.html | CloudFormation: LinkAttributes}
  */
 export interface LinkLinkAttributes {
-  /** Describes the masking for HTTP error codes. */
+  /**
+   * Describes the masking for HTTP error codes.
+   *
+   * Items: 1–200.
+   */
   responderErrorMasking?: LinkResponderErrorMaskingForHttpCode[];
   /** The customer-provided unique identifier of the link. */
   customerProvidedId?: string;
@@ -123,13 +155,25 @@ export interface LinkLinkAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-respondererrormaskingforhttpcode.html | CloudFormation: ResponderErrorMaskingForHttpCode}
  */
 export interface LinkResponderErrorMaskingForHttpCode {
-  /** The HTTP error code. */
+  /**
+   * The HTTP error code.
+   *
+   * Length: 3–7. Pattern: `^DEFAULT|4XX|5XX|\d{3}$`.
+   */
   httpCode: string;
   /** The action for the error.. */
   action: "NO_BID" | "PASSTHROUGH";
-  /** The error log type. */
+  /**
+   * The error log type.
+   *
+   * Items: 1–2.
+   */
   loggingTypes: ("NONE" | "METRIC" | "RESPONSE")[];
-  /** The percentage of response logging. */
+  /**
+   * The percentage of response logging.
+   *
+   * Range: 0–100.
+   */
   responseLoggingPercentage?: number;
 }
 
@@ -159,9 +203,17 @@ export interface LinkApplicationLogs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-linkapplicationlogsampling.html | CloudFormation: LinkApplicationLogSampling}
  */
 export interface LinkLinkApplicationLogSampling {
-  /** An error log entry. */
+  /**
+   * An error log entry.
+   *
+   * Range: 0–100.
+   */
   errorLog: number;
-  /** A filter log entry. */
+  /**
+   * A filter log entry.
+   *
+   * Range: 0–100.
+   */
   filterLog: number;
 }
 
@@ -171,11 +223,23 @@ export interface LinkLinkApplicationLogSampling {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-moduleconfiguration.html | CloudFormation: ModuleConfiguration}
  */
 export interface LinkModuleConfiguration {
-  /** The version of the module. */
+  /**
+   * The version of the module.
+   *
+   * Pattern: `^[a-z0-9]{1,25}$`.
+   */
   version?: string;
-  /** The name of the module. */
+  /**
+   * The name of the module.
+   *
+   * Pattern: `^[A-Za-z0-9 -]+$`.
+   */
   name: string;
-  /** The dependencies of the module. */
+  /**
+   * The dependencies of the module.
+   *
+   * Each item: Pattern: `^[A-Za-z0-9 -]+$`.
+   */
   dependsOn?: string[];
   /** Describes the parameters of a module. */
   moduleParameters?: LinkModuleParameters;
@@ -199,11 +263,23 @@ export interface LinkModuleParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-nobidmoduleparameters.html | CloudFormation: NoBidModuleParameters}
  */
 export interface LinkNoBidModuleParameters {
-  /** The reason description. */
+  /**
+   * The reason description.
+   *
+   * Length: 1–50. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   reason?: string;
-  /** The reason code. */
+  /**
+   * The reason code.
+   *
+   * Range: 0–10.
+   */
   reasonCode?: number;
-  /** The pass through percentage. */
+  /**
+   * The pass through percentage.
+   *
+   * Range: 0–100.
+   */
   passThroughPercentage?: number;
 }
 
@@ -219,7 +295,11 @@ export interface LinkOpenRtbAttributeModuleParameters {
   filterConfiguration: LinkFilter[];
   /** Describes a bid action. */
   action: LinkAction;
-  /** The hold back percentage. */
+  /**
+   * The hold back percentage.
+   *
+   * Range: 0–100.
+   */
   holdbackPercentage: number;
 }
 
@@ -241,7 +321,11 @@ export interface LinkFilter {
 export interface LinkFilterCriterion {
   /** The path to filter. */
   path: string;
-  /** The value to filter. */
+  /**
+   * The value to filter.
+   *
+   * Items: at least 1.
+   */
   values: string[];
 }
 
@@ -263,7 +347,11 @@ export interface LinkAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-nobidaction.html | CloudFormation: NoBidAction}
  */
 export interface LinkNoBidAction {
-  /** The reason code for the no bid action. */
+  /**
+   * The reason code for the no bid action.
+   *
+   * Range: at least 0.
+   */
   noBidReasonCode?: number;
 }
 
@@ -284,18 +372,25 @@ export interface LinkHeaderTagAction {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rtbfabric-linkroutingrule.html | CloudFormation: AWS::RTBFabric::LinkRoutingRule}
  */
-export const LinkRoutingRule = cloudControlType<LinkRoutingRuleArgs, LinkRoutingRuleOutputs>("AWS::RTBFabric::LinkRoutingRule", "aws:rtbfabric:LinkRoutingRule", '{"p":[["GatewayId","string",1],["LinkId","string",1],["Priority","integer",1],["Conditions",["ref","RuleCondition"],1],["Tags",["array",["ref","Tag"]]],["RuleId","string",8],["Arn","string",72],["Status",["enum","CREATION_IN_PROGRESS","ACTIVE","UPDATE_IN_PROGRESS","DELETION_IN_PROGRESS","DELETED","FAILED"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"RuleCondition":[["HostHeader","string"],["HostHeaderWildcard","string"],["PathPrefix","string"],["PathExact","string"],["QueryStringEquals",["ref","QueryStringKeyValuePair"]],["QueryStringExists","string"]],"QueryStringKeyValuePair":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const LinkRoutingRule = cloudControlType<LinkRoutingRuleArgs, LinkRoutingRuleOutputs>("AWS::RTBFabric::LinkRoutingRule", "aws:rtbfabric:LinkRoutingRule", '{"p":[["GatewayId","string",1],["LinkId","string",1],["Priority","integer",1],["Conditions",["ref","RuleCondition"],1],["Tags",["array",["ref","Tag"]]],["RuleId","string",8],["Arn","string",72],["Status",["enum","CREATION_IN_PROGRESS","ACTIVE","UPDATE_IN_PROGRESS","DELETION_IN_PROGRESS","DELETED","FAILED"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"RuleCondition":[["HostHeader","string"],["HostHeaderWildcard","string"],["PathPrefix","string"],["PathExact","string"],["QueryStringEquals",["ref","QueryStringKeyValuePair"]],["QueryStringExists","string"]],"QueryStringKeyValuePair":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["RuleId","Arn","Status","CreatedTimestamp","UpdatedTimestamp"],"uo":["Tags"],"ai":[["GatewayId","LinkId","RuleId"]],"tg":[true,true,true]}}');
 /** A {@link LinkRoutingRule} instance: its attributes as typed outputs. */
 export type LinkRoutingRule = InstanceType<typeof LinkRoutingRule>;
 
 /** Inputs of {@link LinkRoutingRule}. */
 export interface LinkRoutingRuleArgs {
+  /** Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`. */
   gatewayId: string;
+  /** Pattern: `^link-[a-z0-9-]{1,25}$`. */
   linkId: string;
+  /** Range: 1–1000. */
   priority: number;
   /** Conditions for a routing rule. All non-null fields must match (AND logic). At least one field must be set. HostHeader and HostHeaderWildcard are mutually exclusive. PathPrefix and PathExact are mutually exclusive. */
   conditions: LinkRoutingRuleRuleCondition;
-  /** Tags to assign to the LinkRoutingRule. */
+  /**
+   * Tags to assign to the LinkRoutingRule.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -314,24 +409,52 @@ export interface LinkRoutingRuleOutputs extends LinkRoutingRuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-linkroutingrule-rulecondition.html | CloudFormation: RuleCondition}
  */
 export interface LinkRoutingRuleRuleCondition {
-  /** Exact host match — RFC 3986 unreserved characters. Mutually exclusive with HostHeaderWildcard. */
+  /**
+   * Exact host match — RFC 3986 unreserved characters. Mutually exclusive with HostHeaderWildcard.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   hostHeader?: string;
-  /** Wildcard host pattern (e.g., *.example.com) — RFC 3986 unreserved characters plus *. Mutually exclusive with HostHeader. */
+  /**
+   * Wildcard host pattern (e.g., *.example.com) — RFC 3986 unreserved characters plus *. Mutually exclusive with HostHeader.
+   *
+   * Length: 3–255. Pattern: `^[A-Za-z0-9._~*-]+$`.
+   */
   hostHeaderWildcard?: string;
-  /** Path prefix matching — strict starts-with, must start with /. Mutually exclusive with PathExact. */
+  /**
+   * Path prefix matching — strict starts-with, must start with /. Mutually exclusive with PathExact.
+   *
+   * Length: 1–128. Pattern: `^/[A-Za-z0-9._~/-]*$`.
+   */
   pathPrefix?: string;
-  /** Exact path match — must start with /. Mutually exclusive with PathPrefix. */
+  /**
+   * Exact path match — must start with /. Mutually exclusive with PathPrefix.
+   *
+   * Length: 1–128. Pattern: `^/[A-Za-z0-9._~/-]*$`.
+   */
   pathExact?: string;
   queryStringEquals?: LinkRoutingRuleQueryStringKeyValuePair;
-  /** Query string key presence check (any value accepted). */
+  /**
+   * Query string key presence check (any value accepted).
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   queryStringExists?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-linkroutingrule-querystringkeyvaluepair.html | CloudFormation: QueryStringKeyValuePair} */
 export interface LinkRoutingRuleQueryStringKeyValuePair {
-  /** Query string key — RFC 3986 unreserved characters. */
+  /**
+   * Query string key — RFC 3986 unreserved characters.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   key: string;
-  /** Query string value — RFC 3986 unreserved characters. */
+  /**
+   * Query string value — RFC 3986 unreserved characters.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   value: string;
 }
 
@@ -340,15 +463,21 @@ export interface LinkRoutingRuleQueryStringKeyValuePair {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rtbfabric-outboundexternallink.html | CloudFormation: AWS::RTBFabric::OutboundExternalLink}
  */
-export const OutboundExternalLink = cloudControlType<OutboundExternalLinkArgs, OutboundExternalLinkOutputs>("AWS::RTBFabric::OutboundExternalLink", "aws:rtbfabric:OutboundExternalLink", '{"p":[["Tags",["array",["ref","Tag"]]],["GatewayId","string",1],["PublicEndpoint","string",1],["LinkAttributes",["ref","LinkAttributes"]],["LinkLogSettings",["ref","LinkLogSettings"],1],["LinkId","string",8],["Arn","string",72],["LinkStatus",["enum","PENDING_CREATION","PENDING_REQUEST","REQUESTED","ACCEPTED","ACTIVE","REJECTED","FAILED","PENDING_DELETION","DELETED","PENDING_UPDATE","PENDING_ISOLATION","ISOLATED","PENDING_RESTORATION","UNKNOWN_TO_SDK_VERSION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"LinkAttributes":[["ResponderErrorMasking",["array",["ref","ResponderErrorMaskingForHttpCode"]]],["CustomerProvidedId","string"]],"ResponderErrorMaskingForHttpCode":[["HttpCode","string",1],["Action",["enum","NO_BID","PASSTHROUGH"],1],["LoggingTypes",["array",["enum","NONE","METRIC","RESPONSE"]],1],["ResponseLoggingPercentage","number"]],"LinkLogSettings":[["ApplicationLogs",["ref","ApplicationLogs"],1]],"ApplicationLogs":[["LinkApplicationLogSampling",["ref","LinkApplicationLogSampling"],1]],"LinkApplicationLogSampling":[["ErrorLog","number",1],["FilterLog","number",1]]},"tags":["Tags","standard"]}');
+export const OutboundExternalLink = cloudControlType<OutboundExternalLinkArgs, OutboundExternalLinkOutputs>("AWS::RTBFabric::OutboundExternalLink", "aws:rtbfabric:OutboundExternalLink", '{"p":[["Tags",["array",["ref","Tag"]]],["GatewayId","string",1],["PublicEndpoint","string",1],["LinkAttributes",["ref","LinkAttributes"]],["LinkLogSettings",["ref","LinkLogSettings"],1],["LinkId","string",8],["Arn","string",72],["LinkStatus",["enum","PENDING_CREATION","PENDING_REQUEST","REQUESTED","ACCEPTED","ACTIVE","REJECTED","FAILED","PENDING_DELETION","DELETED","PENDING_UPDATE","PENDING_ISOLATION","ISOLATED","PENDING_RESTORATION","UNKNOWN_TO_SDK_VERSION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8]],"id":["Arn"],"d":{"LinkAttributes":[["ResponderErrorMasking",["array",["ref","ResponderErrorMaskingForHttpCode"]]],["CustomerProvidedId","string"]],"ResponderErrorMaskingForHttpCode":[["HttpCode","string",1],["Action",["enum","NO_BID","PASSTHROUGH"],1],["LoggingTypes",["array",["enum","NONE","METRIC","RESPONSE"]],1],["ResponseLoggingPercentage","number"]],"LinkLogSettings":[["ApplicationLogs",["ref","ApplicationLogs"],1]],"ApplicationLogs":[["LinkApplicationLogSampling",["ref","LinkApplicationLogSampling"],1]],"LinkApplicationLogSampling":[["ErrorLog","number",1],["FilterLog","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["LinkId","Arn","LinkStatus","CreatedTimestamp","UpdatedTimestamp"],"uo":["Tags","LinkAttributes/ResponderErrorMasking","LinkAttributes/ResponderErrorMasking/*/LoggingTypes"],"ai":[["GatewayId","LinkId"]],"tg":[true,true,true]}}');
 /** A {@link OutboundExternalLink} instance: its attributes as typed outputs. */
 export type OutboundExternalLink = InstanceType<typeof OutboundExternalLink>;
 
 /** Inputs of {@link OutboundExternalLink}. */
 export interface OutboundExternalLinkArgs {
-  /** Tags to assign to the Link. */
+  /**
+   * Tags to assign to the Link.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
+  /** Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`. */
   gatewayId: string;
+  /** Length: 0–255. Pattern: `^(https|http)://.+$`. */
   publicEndpoint: string;
   linkAttributes?: OutboundExternalLinkLinkAttributes;
   linkLogSettings: OutboundExternalLinkLinkLogSettings;
@@ -365,15 +494,19 @@ export interface OutboundExternalLinkOutputs extends OutboundExternalLinkArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-outboundexternallink-linkattributes.html | CloudFormation: LinkAttributes} */
 export interface OutboundExternalLinkLinkAttributes {
+  /** Items: 1–200. */
   responderErrorMasking?: OutboundExternalLinkResponderErrorMaskingForHttpCode[];
   customerProvidedId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-outboundexternallink-respondererrormaskingforhttpcode.html | CloudFormation: ResponderErrorMaskingForHttpCode} */
 export interface OutboundExternalLinkResponderErrorMaskingForHttpCode {
+  /** Length: 3–7. Pattern: `^DEFAULT|4XX|5XX|\d{3}$`. */
   httpCode: string;
   action: "NO_BID" | "PASSTHROUGH";
+  /** Items: 1–2. */
   loggingTypes: ("NONE" | "METRIC" | "RESPONSE")[];
+  /** Range: 0–100. */
   responseLoggingPercentage?: number;
 }
 
@@ -389,7 +522,9 @@ export interface OutboundExternalLinkApplicationLogs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-outboundexternallink-linkapplicationlogsampling.html | CloudFormation: LinkApplicationLogSampling} */
 export interface OutboundExternalLinkLinkApplicationLogSampling {
+  /** Range: 0–100. */
   errorLog: number;
+  /** Range: 0–100. */
   filterLog: number;
 }
 
@@ -398,21 +533,41 @@ export interface OutboundExternalLinkLinkApplicationLogSampling {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rtbfabric-requestergateway.html | CloudFormation: AWS::RTBFabric::RequesterGateway}
  */
-export const RequesterGateway = cloudControlType<RequesterGatewayArgs, RequesterGatewayOutputs>("AWS::RTBFabric::RequesterGateway", "aws:rtbfabric:RequesterGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["Description","string"],["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["GatewayId","string",8],["Arn","string",72],["RequesterGatewayStatus",["enum","PENDING_CREATION","ACTIVE","PENDING_DELETION","DELETED","ERROR","PENDING_UPDATE","ISOLATED","PENDING_ISOLATION","PENDING_RESTORATION"],8],["DomainName","string",8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["ActiveLinksCount","integer",8],["TotalLinksCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rtbfabric:${Region}:${Account}:gateway/${GatewayId}"}');
+export const RequesterGateway = cloudControlType<RequesterGatewayArgs, RequesterGatewayOutputs>("AWS::RTBFabric::RequesterGateway", "aws:rtbfabric:RequesterGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["Description","string"],["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["GatewayId","string",8],["Arn","string",72],["RequesterGatewayStatus",["enum","PENDING_CREATION","ACTIVE","PENDING_DELETION","DELETED","ERROR","PENDING_UPDATE","ISOLATED","PENDING_ISOLATION","PENDING_RESTORATION"],8],["DomainName","string",8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["ActiveLinksCount","integer",8],["TotalLinksCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["GatewayId","Arn","RequesterGatewayStatus","DomainName","CreatedTimestamp","UpdatedTimestamp","ActiveLinksCount","TotalLinksCount"],"uo":["Tags","SubnetIds","SecurityGroupIds"],"ai":[["GatewayId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:rtbfabric:${Region}:${Account}:gateway/${GatewayId}"}');
 /** A {@link RequesterGateway} instance: its attributes as typed outputs. */
 export type RequesterGateway = InstanceType<typeof RequesterGateway>;
 
 /** Inputs of {@link RequesterGateway}. */
 export interface RequesterGatewayArgs {
-  /** A map of the key-value pairs of the tag or tags to assign to the resource. */
+  /**
+   * A map of the key-value pairs of the tag or tags to assign to the resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** An optional description for the requester gateway. */
+  /**
+   * An optional description for the requester gateway.
+   *
+   * Pattern: `^[A-Za-z0-9 ]+$`.
+   */
   description?: string;
-  /** The unique identifier of the Virtual Private Cloud (VPC). */
+  /**
+   * The unique identifier of the Virtual Private Cloud (VPC).
+   *
+   * Length: 5–50.
+   */
   vpcId: string;
-  /** The unique identifiers of the subnets. */
+  /**
+   * The unique identifiers of the subnets.
+   *
+   * Items: at least 1.
+   */
   subnetIds: string[];
-  /** The unique identifiers of the security groups. */
+  /**
+   * The unique identifiers of the security groups.
+   *
+   * Items: at least 1.
+   */
   securityGroupIds: string[];
 }
 
@@ -435,7 +590,7 @@ export interface RequesterGatewayOutputs extends RequesterGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rtbfabric-respondergateway.html | CloudFormation: AWS::RTBFabric::ResponderGateway}
  */
-export const ResponderGateway = cloudControlType<ResponderGatewayArgs, ResponderGatewayOutputs>("AWS::RTBFabric::ResponderGateway", "aws:rtbfabric:ResponderGateway", '{"p":[["TrustStoreConfiguration",["ref","TrustStoreConfiguration"]],["Description","string"],["DomainName","string"],["Port","integer",1],["GatewayType",["enum","EXTERNAL","INTERNAL"]],["ManagedEndpointConfiguration",["ref","ManagedEndpointConfiguration"]],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["ListenerConfig",["ref","ListenerConfig"]],["VpcId","string",1],["Protocol",["enum","HTTP","HTTPS"],1],["Tags",["array",["ref","Tag"]]],["AcmCertificateArn","string"],["GatewayId","string",8],["Arn","string",72],["ResponderGatewayStatus",["enum","PENDING_CREATION","ACTIVE","PENDING_DELETION","DELETED","ERROR","PENDING_UPDATE","ISOLATED","PENDING_ISOLATION","PENDING_RESTORATION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["ExternalInboundEndpoint","string",8],["CertificateAssociationStatus",["enum","PENDING_ASSOCIATION","ASSOCIATED","PENDING_DISASSOCIATION","DISASSOCIATED","EXPIRED","FAILED"],8]],"id":["Arn"],"d":{"TrustStoreConfiguration":[["CertificateAuthorityCertificates",["array","string"],1]],"ManagedEndpointConfiguration":[["AutoScalingGroupsConfiguration",["ref","AutoScalingGroupsConfiguration"]],["EksEndpointsConfiguration",["ref","EksEndpointsConfiguration"]]],"AutoScalingGroupsConfiguration":[["AutoScalingGroupNameList",["array","string"],1],["HealthCheckConfig",["ref","HealthCheckConfig"]],["RoleArn","string",1]],"HealthCheckConfig":[["Path","string",1],["TimeoutMs","integer"],["HealthyThresholdCount","integer"],["Port","integer",1],["StatusCodeMatcher","string"],["Protocol",["enum","HTTP","HTTPS"]],["UnhealthyThresholdCount","integer"],["IntervalSeconds","integer"]],"EksEndpointsConfiguration":[["ClusterApiServerCaCertificateChain","string",1],["EndpointsResourceName","string",1],["ClusterApiServerEndpointUri","string",1],["ClusterName","string",1],["EndpointsResourceNamespace","string",1],["RoleArn","string",1]],"ListenerConfig":[["Protocols",["array",["enum","HTTP","HTTPS"]],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rtbfabric:${Region}:${Account}:gateway/${GatewayId}"}');
+export const ResponderGateway = cloudControlType<ResponderGatewayArgs, ResponderGatewayOutputs>("AWS::RTBFabric::ResponderGateway", "aws:rtbfabric:ResponderGateway", '{"p":[["TrustStoreConfiguration",["ref","TrustStoreConfiguration"]],["Description","string"],["DomainName","string"],["Port","integer",1],["GatewayType",["enum","EXTERNAL","INTERNAL"]],["ManagedEndpointConfiguration",["ref","ManagedEndpointConfiguration"]],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["ListenerConfig",["ref","ListenerConfig"]],["VpcId","string",1],["Protocol",["enum","HTTP","HTTPS"],1],["Tags",["array",["ref","Tag"]]],["AcmCertificateArn","string"],["GatewayId","string",8],["Arn","string",72],["ResponderGatewayStatus",["enum","PENDING_CREATION","ACTIVE","PENDING_DELETION","DELETED","ERROR","PENDING_UPDATE","ISOLATED","PENDING_ISOLATION","PENDING_RESTORATION"],8],["CreatedTimestamp","string",8],["UpdatedTimestamp","string",8],["ExternalInboundEndpoint","string",8],["CertificateAssociationStatus",["enum","PENDING_ASSOCIATION","ASSOCIATED","PENDING_DISASSOCIATION","DISASSOCIATED","EXPIRED","FAILED"],8]],"id":["Arn"],"d":{"TrustStoreConfiguration":[["CertificateAuthorityCertificates",["array","string"],1]],"ManagedEndpointConfiguration":[["AutoScalingGroupsConfiguration",["ref","AutoScalingGroupsConfiguration"]],["EksEndpointsConfiguration",["ref","EksEndpointsConfiguration"]]],"AutoScalingGroupsConfiguration":[["AutoScalingGroupNameList",["array","string"],1],["HealthCheckConfig",["ref","HealthCheckConfig"]],["RoleArn","string",1]],"HealthCheckConfig":[["Path","string",1],["TimeoutMs","integer"],["HealthyThresholdCount","integer"],["Port","integer",1],["StatusCodeMatcher","string"],["Protocol",["enum","HTTP","HTTPS"]],["UnhealthyThresholdCount","integer"],["IntervalSeconds","integer"]],"EksEndpointsConfiguration":[["ClusterApiServerCaCertificateChain","string",1],["EndpointsResourceName","string",1],["ClusterApiServerEndpointUri","string",1],["ClusterName","string",1],["EndpointsResourceNamespace","string",1],["RoleArn","string",1]],"ListenerConfig":[["Protocols",["array",["enum","HTTP","HTTPS"]],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["GatewayId","Arn","ResponderGatewayStatus","CreatedTimestamp","UpdatedTimestamp","ExternalInboundEndpoint","CertificateAssociationStatus"],"uo":["TrustStoreConfiguration/CertificateAuthorityCertificates","SubnetIds","SecurityGroupIds","ListenerConfig/Protocols","Tags"],"ai":[["GatewayId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:rtbfabric:${Region}:${Account}:gateway/${GatewayId}"}');
 /** A {@link ResponderGateway} instance: its attributes as typed outputs. */
 export type ResponderGateway = InstanceType<typeof ResponderGateway>;
 
@@ -443,26 +598,55 @@ export type ResponderGateway = InstanceType<typeof ResponderGateway>;
 export interface ResponderGatewayArgs {
   /** The configuration of the trust store. */
   trustStoreConfiguration?: ResponderGatewayTrustStoreConfiguration;
-  /** An optional description for the responder gateway. */
+  /**
+   * An optional description for the responder gateway.
+   *
+   * Pattern: `^[A-Za-z0-9 ]+$`.
+   */
   description?: string;
-  /** The domain name for the responder gateway. */
+  /**
+   * The domain name for the responder gateway.
+   *
+   * Pattern: `^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?))+$`.
+   */
   domainName?: string;
-  /** The networking port to use. */
+  /**
+   * The networking port to use.
+   *
+   * Range: 1–65535.
+   */
   port: number;
   gatewayType?: "EXTERNAL" | "INTERNAL";
   /** The configuration for the managed endpoint. */
   managedEndpointConfiguration?: ResponderGatewayManagedEndpointConfiguration;
-  /** The unique identifiers of the subnets. */
+  /**
+   * The unique identifiers of the subnets.
+   *
+   * Items: at least 1.
+   */
   subnetIds: string[];
-  /** The unique identifiers of the security groups. */
+  /**
+   * The unique identifiers of the security groups.
+   *
+   * Items: at least 1.
+   */
   securityGroupIds: string[];
   listenerConfig?: ResponderGatewayListenerConfig;
-  /** The unique identifier of the Virtual Private Cloud (VPC). */
+  /**
+   * The unique identifier of the Virtual Private Cloud (VPC).
+   *
+   * Length: 5–50.
+   */
   vpcId: string;
   /** The networking protocol to use. */
   protocol: "HTTP" | "HTTPS";
-  /** A map of the key-value pairs of the tag or tags to assign to the resource. */
+  /**
+   * A map of the key-value pairs of the tag or tags to assign to the resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
+  /** Pattern: ``. */
   acmCertificateArn?: string;
 }
 
@@ -483,7 +667,11 @@ export interface ResponderGatewayOutputs extends ResponderGatewayArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-truststoreconfiguration.html | CloudFormation: TrustStoreConfiguration}
  */
 export interface ResponderGatewayTrustStoreConfiguration {
-  /** The certificate authority certificate. */
+  /**
+   * The certificate authority certificate.
+   *
+   * Items: 0–1. Each item: Length: 1–2097152.
+   */
   certificateAuthorityCertificates: string[];
 }
 
@@ -514,13 +702,20 @@ export interface ResponderGatewayAutoScalingGroupsConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-healthcheckconfig.html | CloudFormation: HealthCheckConfig} */
 export interface ResponderGatewayHealthCheckConfig {
+  /** Length: 1–128. Pattern: `^/.*$`. */
   path: string;
+  /** Range: 100–5000. */
   timeoutMs?: number;
+  /** Range: 2–10. */
   healthyThresholdCount?: number;
+  /** Range: 80–65535. */
   port: number;
+  /** Length: 3–2000. Pattern: `^[0-9,\-]+$`. */
   statusCodeMatcher?: string;
   protocol?: "HTTP" | "HTTPS";
+  /** Range: 2–10. */
   unhealthyThresholdCount?: number;
+  /** Range: 5–60. */
   intervalSeconds?: number;
 }
 
@@ -530,15 +725,35 @@ export interface ResponderGatewayHealthCheckConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-eksendpointsconfiguration.html | CloudFormation: EksEndpointsConfiguration}
  */
 export interface ResponderGatewayEksEndpointsConfiguration {
-  /** The CA certificate chain of the cluster API server. */
+  /**
+   * The CA certificate chain of the cluster API server.
+   *
+   * Length: 1–2097152.
+   */
   clusterApiServerCaCertificateChain: string;
-  /** The name of the endpoint resource. */
+  /**
+   * The name of the endpoint resource.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9-]{0,61}[A-Za-z0-9]$`.
+   */
   endpointsResourceName: string;
-  /** The URI of the cluster API server endpoint. */
+  /**
+   * The URI of the cluster API server endpoint.
+   *
+   * Length: 0–255. Pattern: `^(https|http)://(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?))+$`.
+   */
   clusterApiServerEndpointUri: string;
-  /** The name of the cluster. */
+  /**
+   * The name of the cluster.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9-]{0,61}[A-Za-z0-9]$`.
+   */
   clusterName: string;
-  /** The namespace of the endpoint resource. */
+  /**
+   * The namespace of the endpoint resource.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9-]{0,61}[A-Za-z0-9]$`.
+   */
   endpointsResourceNamespace: string;
   /** The role ARN for the cluster. */
   roleArn: string;
@@ -546,5 +761,6 @@ export interface ResponderGatewayEksEndpointsConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-listenerconfig.html | CloudFormation: ListenerConfig} */
 export interface ResponderGatewayListenerConfig {
+  /** Items: 1–2. */
   protocols: ("HTTP" | "HTTPS")[];
 }

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rum-appmonitor.html | CloudFormation: AWS::RUM::AppMonitor}
  */
-export const AppMonitor = cloudControlType<AppMonitorArgs, AppMonitorOutputs>("AWS::RUM::AppMonitor", "aws:rum:AppMonitor", '{"p":[["CustomEvents",["ref","CustomEvents"]],["CwLogEnabled","boolean"],["Domain","string"],["AppMonitorConfiguration",["ref","AppMonitorConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["DomainList",["array","string"]],["ResourcePolicy",["ref","ResourcePolicy"]],["DeobfuscationConfiguration",["ref","DeobfuscationConfiguration"]],["Platform",["enum","Web","Android","iOS"],66],["Id","string",8,"awsId"]],"id":["Name"],"d":{"CustomEvents":[["Status",["enum","ENABLED","DISABLED"]]],"AppMonitorConfiguration":[["MetricDestinations",["array",["ref","MetricDestination"]]],["IncludedPages",["array","string"]],["ExcludedPages",["array","string"]],["FavoritePages",["array","string"]],["SessionSampleRate","number"],["AllowCookies","boolean"],["Telemetries",["array","string"]],["IdentityPoolId","string"],["GuestRoleArn","string"],["EnableXRay","boolean"]],"MetricDestination":[["Destination",["enum","CloudWatch","Evidently"],1],["IamRoleArn","string"],["MetricDefinitions",["array",["ref","MetricDefinition"]]],["DestinationArn","string"]],"MetricDefinition":[["EventPattern","string"],["ValueKey","string"],["UnitLabel","string"],["DimensionKeys",["map","string"]],["Namespace","string"],["Name","string",1]],"ResourcePolicy":[["PolicyDocument","string",1],["PolicyRevisionId","string"]],"DeobfuscationConfiguration":[["JavaScriptSourceMaps",["ref","JavaScriptSourceMaps"]]],"JavaScriptSourceMaps":[["Status",["enum","ENABLED","DISABLED"],1],["S3Uri","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rum:${Region}:${Account}:appmonitor/${Name}"}');
+export const AppMonitor = cloudControlType<AppMonitorArgs, AppMonitorOutputs>("AWS::RUM::AppMonitor", "aws:rum:AppMonitor", '{"p":[["CustomEvents",["ref","CustomEvents"]],["CwLogEnabled","boolean"],["Domain","string"],["AppMonitorConfiguration",["ref","AppMonitorConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["DomainList",["array","string"]],["ResourcePolicy",["ref","ResourcePolicy"]],["DeobfuscationConfiguration",["ref","DeobfuscationConfiguration"]],["Platform",["enum","Web","Android","iOS"],66],["Id","string",8,"awsId"]],"id":["Name"],"d":{"CustomEvents":[["Status",["enum","ENABLED","DISABLED"]]],"AppMonitorConfiguration":[["MetricDestinations",["array",["ref","MetricDestination"]]],["IncludedPages",["array","string"]],["ExcludedPages",["array","string"]],["FavoritePages",["array","string"]],["SessionSampleRate","number"],["AllowCookies","boolean"],["Telemetries",["array","string"]],["IdentityPoolId","string"],["GuestRoleArn","string"],["EnableXRay","boolean"]],"MetricDestination":[["Destination",["enum","CloudWatch","Evidently"],1],["IamRoleArn","string"],["MetricDefinitions",["array",["ref","MetricDefinition"]]],["DestinationArn","string"]],"MetricDefinition":[["EventPattern","string"],["ValueKey","string"],["UnitLabel","string"],["DimensionKeys",["map","string"]],["Namespace","string"],["Name","string",1]],"ResourcePolicy":[["PolicyDocument","string",1],["PolicyRevisionId","string"]],"DeobfuscationConfiguration":[["JavaScriptSourceMaps",["ref","JavaScriptSourceMaps"]]],"JavaScriptSourceMaps":[["Status",["enum","ENABLED","DISABLED"],1],["S3Uri","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Platform"],"ro":["Id"],"uo":["Tags","AppMonitorConfiguration/ExcludedPages","AppMonitorConfiguration/IncludedPages","AppMonitorConfiguration/FavoritePages","AppMonitorConfiguration/Telemetries","AppMonitorConfiguration/MetricDestinations","AppMonitorConfiguration/MetricDestinations/*/MetricDefinitions"],"ai":[["Id"]],"dep":["AppMonitorConfiguration/MetricDestinations/*/DestinationArn","AppMonitorConfiguration/MetricDestinations/*/IamRoleArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:rum:${Region}:${Account}:appmonitor/${Name}"}');
 /** A {@link AppMonitor} instance: its attributes as typed outputs. */
 export type AppMonitor = InstanceType<typeof AppMonitor>;
 
@@ -29,7 +29,11 @@ export interface AppMonitorArgs {
    * If you omit this parameter, the default is `false` .
    */
   cwLogEnabled?: boolean;
-  /** The top-level internet domain name for which your application has administrative authority. This parameter or the `DomainList` parameter is required. */
+  /**
+   * The top-level internet domain name for which your application has administrative authority. This parameter or the `DomainList` parameter is required.
+   *
+   * Length: 1–253. Pattern: ``.
+   */
   domain?: string;
   /**
    * A structure that contains much of the configuration data for the app monitor. If you are using Amazon Cognito for authorization, you must include this structure in your request, and it must include the ID of the Amazon Cognito identity pool to use for authorization. If you don't include `AppMonitorConfiguration` , you must set up your own authorization method. For more information, see [Authorize your application to send data to AWS](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-RUM-get-started-authorization.html) .
@@ -49,12 +53,18 @@ export interface AppMonitorArgs {
    * For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) .
    */
   tags?: AwsTag[];
-  /** A name for the app monitor. This parameter is required. */
+  /**
+   * A name for the app monitor. This parameter is required.
+   *
+   * Length: 1–255. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   name: string;
   /**
    * List the domain names for which your application has administrative authority. This parameter or the `Domain` parameter is required.
    *
    * You can have a minimum of 1 and a maximum of 5 `Domain` under `DomainList` . Each `Domain` must be a minimum length of 1 and a maximum of 253 characters.
+   *
+   * Items: 1–5. Each item: Length: 1–253. Pattern: ``.
    */
   domainList?: string[];
   /** Use this structure to assign a resource-based policy to a CloudWatch RUM app monitor to control access to it. Each app monitor can have one resource-based policy. The maximum size of the policy is 4 KB. To learn more about using resource policies with RUM, see [Using resource-based policies with CloudWatch RUM](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-RUM-resource-policies.html) . */
@@ -90,21 +100,33 @@ export interface AppMonitorCustomEvents {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rum-appmonitor-appmonitorconfiguration.html | CloudFormation: AppMonitorConfiguration}
  */
 export interface AppMonitorAppMonitorConfiguration {
-  /** An array of structures that each define a destination that this app monitor will send extended metrics to. */
+  /**
+   * An array of structures that each define a destination that this app monitor will send extended metrics to.
+   *
+   * Items: 0–20.
+   */
   metricDestinations?: AppMonitorMetricDestination[];
   /**
    * If this app monitor is to collect data from only certain pages in your application, this structure lists those pages.
    *
    * You can't include both `ExcludedPages` and `IncludedPages` in the same app monitor.
+   *
+   * Items: 0–50. Each item: Length: 1–1260. Pattern: `https?:\/\/(www\.)?[-a-zA-Z0-9\@:%._\+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b([-a-zA-Z0-9()\@:%_\+.~#?&//=]*)`.
    */
   includedPages?: string[];
   /**
    * A list of URLs in your website or application to exclude from RUM data collection.
    *
    * You can't include both `ExcludedPages` and `IncludedPages` in the same app monitor.
+   *
+   * Items: 0–50. Each item: Length: 1–1260. Pattern: `https?:\/\/(www\.)?[-a-zA-Z0-9\@:%._\+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b([-a-zA-Z0-9()\@:%_\+.~#?&//=]*)`.
    */
   excludedPages?: string[];
-  /** A list of pages in your application that are to be displayed with a "favorite" icon in the CloudWatch RUM console. */
+  /**
+   * A list of pages in your application that are to be displayed with a "favorite" icon in the CloudWatch RUM console.
+   *
+   * Items: 0–50.
+   */
   favoritePages?: string[];
   /**
    * Specifies the portion of user sessions to use for CloudWatch RUM data collection. Choosing a higher portion gives you more data but also incurs more costs.
@@ -112,6 +134,8 @@ export interface AppMonitorAppMonitorConfiguration {
    * The range for this value is 0 to 1 inclusive. Setting this to 1 means that 100% of user sessions are sampled, and setting it to 0.1 means that 10% of user sessions are sampled.
    *
    * If you omit this parameter, the default of 0.1 is used, and 10% of sessions will be sampled.
+   *
+   * Range: 0–1.
    */
   sessionSampleRate?: number;
   /** If you set this to `true` , the CloudWatch RUM web client sets two cookies, a session cookie and a user cookie. The cookies allow the CloudWatch RUM web client to collect data relating to the number of users an application has and the behavior of the application across a sequence of events. Cookies are stored in the top-level domain of the current page. */
@@ -123,10 +147,18 @@ export interface AppMonitorAppMonitorConfiguration {
    * - `performance` indicates that RUM collects performance data about how your application and its resources are loaded and rendered. This includes Core Web Vitals.
    * - `http` indicates that RUM collects data about HTTP errors thrown by your application.
    */
-  telemetries?: string[];
-  /** The ID of the Amazon Cognito identity pool that is used to authorize the sending of data to CloudWatch RUM. */
+  telemetries?: ("errors" | "performance" | "http")[];
+  /**
+   * The ID of the Amazon Cognito identity pool that is used to authorize the sending of data to CloudWatch RUM.
+   *
+   * Length: 1–55. Pattern: `[\w-]+:[0-9a-f-]+`.
+   */
   identityPoolId?: string;
-  /** The ARN of the guest IAM role that is attached to the Amazon Cognito identity pool that is used to authorize the sending of data to CloudWatch RUM. */
+  /**
+   * The ARN of the guest IAM role that is attached to the Amazon Cognito identity pool that is used to authorize the sending of data to CloudWatch RUM.
+   *
+   * Pattern: `arn:[^:]*:[^:]*:[^:]*:[^:]*:.*`.
+   */
   guestRoleArn?: string;
   /** If you set this to `true` , CloudWatch RUM sends client-side traces to X-Ray for each sampled session. You can then see traces and segments from these user sessions in the RUM dashboard and the CloudWatch ServiceLens console. For more information, see [What is AWS X-Ray ?](https://docs.aws.amazon.com/xray/latest/devguide/aws-xray.html) */
   enableXRay?: boolean;
@@ -146,11 +178,21 @@ export interface AppMonitorMetricDestination {
    * This parameter is required if `Destination` is `Evidently` . If `Destination` is `CloudWatch` , do not use this parameter.
    *
    * This parameter specifies the ARN of an IAM role that RUM will assume to write to the Evidently experiment that you are sending metrics to. This role must have permission to write to that experiment.
+   *
+   * Pattern: `arn:[^:]*:[^:]*:[^:]*:[^:]*:.*`.
    */
   iamRoleArn?: string;
-  /** An array of structures which define the metrics that you want to send. */
+  /**
+   * An array of structures which define the metrics that you want to send.
+   *
+   * Items: 0–2000.
+   */
   metricDefinitions?: AppMonitorMetricDefinition[];
-  /** Use this parameter only if `Destination` is `Evidently` . This parameter specifies the ARN of the Evidently experiment that will receive the extended metrics. */
+  /**
+   * Use this parameter only if `Destination` is `Evidently` . This parameter specifies the ARN of the Evidently experiment that will receive the extended metrics.
+   *
+   * Pattern: `arn:[^:]*:[^:]*:[^:]*:[^:]*:.*`.
+   */
   destinationArn?: string;
 }
 
@@ -168,11 +210,21 @@ export interface AppMonitorMetricDefinition {
    * The pattern that defines the metric. RUM checks events that happen in a user's session against the pattern, and events that match the pattern are sent to the metric destination.
    *
    * If the metrics destination is `CloudWatch` and the event also matches a value in `DimensionKeys` , then the metric is published with the specified dimensions.
+   *
+   * Length: 1–4000.
    */
   eventPattern?: string;
-  /** The field within the event object that the metric value is sourced from. */
+  /**
+   * The field within the event object that the metric value is sourced from.
+   *
+   * Length: 1–256. Pattern: `.*`.
+   */
   valueKey?: string;
-  /** Use this field only if you are sending this metric to CloudWatch . It defines the CloudWatch metric unit that this metric is measured in. */
+  /**
+   * Use this field only if you are sending this metric to CloudWatch . It defines the CloudWatch metric unit that this metric is measured in.
+   *
+   * Length: 1–256.
+   */
   unitLabel?: string;
   /** This field is a map of field paths to dimension names. It defines the dimensions to associate with this metric in CloudWatch . The value of this field is used only if the metric destination is `CloudWatch` . If the metric destination is `Evidently` , the value of `DimensionKeys` is ignored. */
   dimensionKeys?: Record<string, string>;
@@ -180,9 +232,15 @@ export interface AppMonitorMetricDefinition {
    * If you are creating a custom metric instead of an extended metrics, use this parameter to define the metric namespace for that custom metric. Do not specify this parameter if you are creating an extended metric.
    *
    * You can't use any string that starts with `AWS/` for your namespace.
+   *
+   * Length: 1–237. Pattern: `[a-zA-Z0-9-._/#:]+$`.
    */
   namespace?: string;
-  /** The name of the metric that is defined in this structure. */
+  /**
+   * The name of the metric that is defined in this structure.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -198,6 +256,8 @@ export interface AppMonitorResourcePolicy {
    * A string value that you can use to conditionally update your policy. You can provide the revision ID of your existing policy to make mutating requests against that policy.
    *
    * When you assign a policy revision ID, then later requests about that policy will be rejected with an `InvalidPolicyRevisionIdException` error if they don't provide the correct current revision ID.
+   *
+   * Length: 1–255.
    */
   policyRevisionId?: string;
 }
@@ -220,6 +280,10 @@ export interface AppMonitorDeobfuscationConfiguration {
 export interface AppMonitorJavaScriptSourceMaps {
   /** Specifies whether JavaScript error stack traces should be unminified for this app monitor. The default is for JavaScript error stack trace unminification to be `DISABLED` . */
   status: "ENABLED" | "DISABLED";
-  /** The S3Uri of the bucket or folder that stores the source map files. It is required if status is ENABLED. */
+  /**
+   * The S3Uri of the bucket or folder that stores the source map files. It is required if status is ENABLED.
+   *
+   * Pattern: `^s3://[a-z0-9][-.a-z0-9]{1,62}(?:/[-!_*'().a-z0-9A-Z]+(?:/[-!_*'().a-z0-9A-Z]+)*)?/?$`.
+   */
   s3Uri?: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::S3::AccessGrant` resource creates an access grant that gives a grantee access to your S3 data. The grantee can be an IAM user or role or a directory user, or group. Before you can create a grant, you must have an S3 Access Grants instance in the same Region as the S3 data. You can create an S3 Access Grants instance using the [AWS::S3::AccessGrantsInstance](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrantsinstance.html) . You must also have registered at least one S3 data location in your S3 Access Grants instance using [AWS::S3::AccessGrantsLocation](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrantslocation.html) .
  *
@@ -20,7 +22,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrant.html | CloudFormation: AWS::S3::AccessGrant}
  */
-export const AccessGrant = cloudControlType<AccessGrantArgs, AccessGrantOutputs>("AWS::S3::AccessGrant", "aws:s3:AccessGrant", '{"p":[["AccessGrantsLocationId","string",1],["Tags",["array",["ref","Tag"]],66],["Permission",["enum","READ","WRITE","READWRITE"],1],["ApplicationArn","string"],["S3PrefixType",["enum","Object"],66],["Grantee",["ref","Grantee"],1],["AccessGrantsLocationConfiguration",["ref","AccessGrantsLocationConfiguration"]],["AccessGrantId","string",72],["AccessGrantArn","string",72],["GrantScope","string",8]],"id":["AccessGrantId"],"d":{"Grantee":[["GranteeType",["enum","IAM","DIRECTORY_USER","DIRECTORY_GROUP"],1],["GranteeIdentifier","string",1]],"AccessGrantsLocationConfiguration":[["S3SubPrefix","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3:${Region}:${Account}:access-grants/default/grant/${Token}"}');
+export const AccessGrant = cloudControlType<AccessGrantArgs, AccessGrantOutputs>("AWS::S3::AccessGrant", "aws:s3:AccessGrant", '{"p":[["AccessGrantsLocationId","string",1],["Tags",["array",["ref","Tag"]],66],["Permission",["enum","READ","WRITE","READWRITE"],1],["ApplicationArn","string"],["S3PrefixType",["enum","Object"],82],["Grantee",["ref","Grantee"],1],["AccessGrantsLocationConfiguration",["ref","AccessGrantsLocationConfiguration"]],["AccessGrantId","string",72],["AccessGrantArn","string",72],["GrantScope","string",8]],"id":["AccessGrantId"],"d":{"Grantee":[["GranteeType",["enum","IAM","DIRECTORY_USER","DIRECTORY_GROUP"],1],["GranteeIdentifier","string",1]],"AccessGrantsLocationConfiguration":[["S3SubPrefix","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["S3PrefixType"],"co":["S3PrefixType","Tags"],"ro":["AccessGrantId","AccessGrantArn","GrantScope"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:s3:${Region}:${Account}:access-grants/default/grant/${Token}"}');
 /** A {@link AccessGrant} instance: its attributes as typed outputs. */
 export type AccessGrant = InstanceType<typeof AccessGrant>;
 
@@ -40,7 +42,11 @@ export interface AccessGrantArgs {
   permission: "READ" | "WRITE" | "READWRITE";
   /** The Amazon Resource Name (ARN) of an AWS IAM Identity Center application associated with your Identity Center instance. If the grant includes an application ARN, the grantee can only access the S3 data through this application. */
   applicationArn?: string;
-  /** The type of `S3SubPrefix` . The only possible value is `Object` . Pass this value if the access grant scope is an object. Do not pass this value if the access grant scope is a bucket or a bucket and a prefix. */
+  /**
+   * The type of `S3SubPrefix` . The only possible value is `Object` . Pass this value if the access grant scope is an object. Do not pass this value if the access grant scope is a bucket or a bucket and a prefix.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   s3PrefixType?: "Object";
   /** The user, group, or role to which you are granting access. You can grant access to an IAM user or role. If you have added your corporate directory to AWS IAM Identity Center and associated your Identity Center instance with your S3 Access Grants instance, the grantee can also be a corporate directory user or group. */
   grantee: AccessGrantGrantee;
@@ -98,7 +104,7 @@ export interface AccessGrantAccessGrantsLocationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrantsinstance.html | CloudFormation: AWS::S3::AccessGrantsInstance}
  */
-export const AccessGrantsInstance = cloudControlType<AccessGrantsInstanceArgs, AccessGrantsInstanceOutputs>("AWS::S3::AccessGrantsInstance", "aws:s3:AccessGrantsInstance", '{"p":[["IdentityCenterArn","string"],["Tags",["array",["ref","Tag"]],66],["AccessGrantsInstanceArn","string",72],["AccessGrantsInstanceId","string",72]],"id":["AccessGrantsInstanceArn"],"tags":["Tags","standard"]}');
+export const AccessGrantsInstance = cloudControlType<AccessGrantsInstanceArgs, AccessGrantsInstanceOutputs>("AWS::S3::AccessGrantsInstance", "aws:s3:AccessGrantsInstance", '{"p":[["IdentityCenterArn","string"],["Tags",["array",["ref","Tag"]],66],["AccessGrantsInstanceArn","string",72],["AccessGrantsInstanceId","string",72]],"id":["AccessGrantsInstanceArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Tags"],"ro":["AccessGrantsInstanceArn","AccessGrantsInstanceId"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link AccessGrantsInstance} instance: its attributes as typed outputs. */
 export type AccessGrantsInstance = InstanceType<typeof AccessGrantsInstance>;
 
@@ -132,7 +138,7 @@ export interface AccessGrantsInstanceOutputs extends AccessGrantsInstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrantslocation.html | CloudFormation: AWS::S3::AccessGrantsLocation}
  */
-export const AccessGrantsLocation = cloudControlType<AccessGrantsLocationArgs, AccessGrantsLocationOutputs>("AWS::S3::AccessGrantsLocation", "aws:s3:AccessGrantsLocation", '{"p":[["IamRoleArn","string",1],["LocationScope","string",1],["Tags",["array",["ref","Tag"]],66],["AccessGrantsLocationArn","string",72],["AccessGrantsLocationId","string",72]],"id":["AccessGrantsLocationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:s3:${Region}:${Account}:access-grants/default/location/${Token}"}');
+export const AccessGrantsLocation = cloudControlType<AccessGrantsLocationArgs, AccessGrantsLocationOutputs>("AWS::S3::AccessGrantsLocation", "aws:s3:AccessGrantsLocation", '{"p":[["IamRoleArn","string",1],["LocationScope","string",1],["Tags",["array",["ref","Tag"]],66],["AccessGrantsLocationArn","string",72],["AccessGrantsLocationId","string",72]],"id":["AccessGrantsLocationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Tags"],"ro":["AccessGrantsLocationArn","AccessGrantsLocationId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:s3:${Region}:${Account}:access-grants/default/location/${Token}"}');
 /** A {@link AccessGrantsLocation} instance: its attributes as typed outputs. */
 export type AccessGrantsLocation = InstanceType<typeof AccessGrantsLocation>;
 
@@ -159,23 +165,35 @@ export interface AccessGrantsLocationOutputs extends AccessGrantsLocationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accesspoint.html | CloudFormation: AWS::S3::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3::AccessPoint", "aws:s3:AccessPoint", '{"p":[["Policy","json"],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"]],["Bucket","string",67],["BucketAccountId","string",66],["VpcConfiguration",["ref","VpcConfiguration"],66],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Alias","string",8],["Arn","string",72],["NetworkOrigin",["enum","Internet","VPC"],8]],"id":["Name"],"d":{"PublicAccessBlockConfiguration":[["RestrictPublicBuckets","boolean"],["BlockPublicPolicy","boolean"],["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"]],"VpcConfiguration":[["VpcId","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3:${Region}:${Account}:accesspoint/${AccessPointName}"}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3::AccessPoint", "aws:s3:AccessPoint", '{"p":[["Policy","json"],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"]],["Bucket","string",67],["BucketAccountId","string",66],["VpcConfiguration",["ref","VpcConfiguration"],66],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Alias","string",8],["Arn","string",72],["NetworkOrigin",["enum","Internet","VPC"],8]],"id":["Name"],"d":{"PublicAccessBlockConfiguration":[["RestrictPublicBuckets","boolean"],["BlockPublicPolicy","boolean"],["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"]],"VpcConfiguration":[["VpcId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Bucket","BucketAccountId","VpcConfiguration"],"ro":["Alias","NetworkOrigin","Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":50,"pattern":"^[a-z0-9]([a-z0-9\\\\-]*[a-z0-9])?$"}},"arn":"arn:${Partition}:s3:${Region}:${Account}:accesspoint/${AccessPointName}"}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
 /** Inputs of {@link AccessPoint}. */
 export interface AccessPointArgs {
   /** The access point policy associated with this access point. */
-  policy?: Record<string, unknown>;
+  policy?: PolicyDocument;
   /** The PublicAccessBlock configuration that you want to apply to this Amazon S3 bucket. You can enable the configuration options in any combination. For more information about when Amazon S3 considers a bucket or object public, see [The Meaning of "Public"](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-control-block-public-access.html#access-control-block-public-access-policy-status) in the *Amazon S3 User Guide* . */
   publicAccessBlockConfiguration?: AccessPointPublicAccessBlockConfiguration;
-  /** The name of the bucket associated with this access point. */
+  /**
+   * The name of the bucket associated with this access point.
+   *
+   * Length: 3–255.
+   */
   bucket: string;
-  /** The AWS account ID associated with the S3 bucket associated with this access point. */
+  /**
+   * The AWS account ID associated with the S3 bucket associated with this access point.
+   *
+   * Length: at most 64. Pattern: `^\d{12}$`.
+   */
   bucketAccountId?: string;
   /** The Virtual Private Cloud (VPC) configuration for this access point, if one exists. */
   vpcConfiguration?: AccessPointVpcConfiguration;
-  /** The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name. */
+  /**
+   * The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name?: string;
   /** An array of tags that you can apply to access points. Tags are key-value pairs of metadata used to categorize your access points and control access. For more information, see [Using tags for attribute-based access control (ABAC)](https://docs.aws.amazon.com/AmazonS3/latest/userguide/tagging.html#using-tags-for-abac) . */
   tags?: AwsTag[];
@@ -183,7 +201,11 @@ export interface AccessPointArgs {
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
-  /** The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name. */
+  /**
+   * The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The alias for this access point. */
   alias: string;
@@ -239,7 +261,11 @@ export interface AccessPointPublicAccessBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-accesspoint-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface AccessPointVpcConfiguration {
-  /** If this field is specified, the access point will only allow connections from the specified VPC ID. */
+  /**
+   * If this field is specified, the access point will only allow connections from the specified VPC ID.
+   *
+   * Length: 1–1024.
+   */
   vpcId?: string;
 }
 
@@ -252,7 +278,7 @@ export interface AccessPointVpcConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-bucket.html | CloudFormation: AWS::S3::Bucket}
  */
-export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::S3::Bucket", "aws:s3:Bucket", '{"p":[["AccelerateConfiguration",["ref","AccelerateConfiguration"]],["AccessControl",["enum","AuthenticatedRead","AwsExecRead","BucketOwnerFullControl","BucketOwnerRead","LogDeliveryWrite","Private","PublicRead","PublicReadWrite"]],["AnalyticsConfigurations",["array",["ref","AnalyticsConfiguration"]]],["BucketEncryption",["ref","BucketEncryption"]],["BucketName","string",66],["CorsConfiguration",["ref","CorsConfiguration"]],["IntelligentTieringConfigurations",["array",["ref","IntelligentTieringConfiguration"]]],["InventoryConfigurations",["array",["ref","InventoryConfiguration"]]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["LoggingConfiguration",["ref","LoggingConfiguration"]],["MetricsConfigurations",["array",["ref","MetricsConfiguration"]]],["NotificationConfiguration",["ref","NotificationConfiguration"]],["ObjectLockConfiguration",["ref","ObjectLockConfiguration"]],["ObjectLockEnabled","boolean",66],["OwnershipControls",["ref","OwnershipControls"]],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["Tags",["array",["ref","Tag"]]],["VersioningConfiguration",["ref","VersioningConfiguration"]],["WebsiteConfiguration",["ref","WebsiteConfiguration"]],["BucketNamespace",["enum","global","account-regional"],66],["BucketNamePrefix","string",66],["MetadataTableConfiguration",["ref","MetadataTableConfiguration"]],["AbacStatus",["enum","Enabled","Disabled"]],["MetadataConfiguration",["ref","MetadataConfiguration"]],["Arn","string",72],["DomainName","string",8],["DualStackDomainName","string",8],["RegionalDomainName","string",8],["WebsiteURL","string",8]],"id":["BucketName"],"d":{"AccelerateConfiguration":[["AccelerationStatus",["enum","Enabled","Suspended"],1]],"AnalyticsConfiguration":[["Id","string",1],["Prefix","string"],["StorageClassAnalysis",["ref","StorageClassAnalysis"],1],["TagFilters",["array",["ref","TagFilter"]]]],"StorageClassAnalysis":[["DataExport",["ref","DataExport"]]],"DataExport":[["Destination",["ref","Destination"],1],["OutputSchemaVersion","string",1]],"Destination":[["BucketAccountId","string"],["BucketArn","string",1],["Format",["enum","CSV","ORC","Parquet"],1],["Prefix","string"]],"TagFilter":[["Key","string",1],["Value","string",1]],"BucketEncryption":[["ServerSideEncryptionConfiguration",["array",["ref","ServerSideEncryptionRule"]],1]],"ServerSideEncryptionRule":[["BucketKeyEnabled","boolean"],["ServerSideEncryptionByDefault",["ref","ServerSideEncryptionByDefault"]],["BlockedEncryptionTypes",["ref","BlockedEncryptionTypes"]]],"ServerSideEncryptionByDefault":[["KMSMasterKeyID","string"],["SSEAlgorithm",["enum","aws:kms","AES256","aws:kms:dsse"],1]],"BlockedEncryptionTypes":[["EncryptionType",["array",["enum","NONE","SSE-C"]]]],"CorsConfiguration":[["CorsRules",["array",["ref","CorsRule"]],1]],"CorsRule":[["AllowedHeaders",["array","string"]],["AllowedMethods",["array","string"],1],["AllowedOrigins",["array","string"],1],["ExposedHeaders",["array","string"]],["Id","string"],["MaxAge","integer"]],"IntelligentTieringConfiguration":[["Id","string",1],["Prefix","string"],["Status",["enum","Disabled","Enabled"],1],["TagFilters",["array",["ref","TagFilter"]]],["Tierings",["array",["ref","Tiering"]],1]],"Tiering":[["AccessTier",["enum","ARCHIVE_ACCESS","DEEP_ARCHIVE_ACCESS"],1],["Days","integer",1]],"InventoryConfiguration":[["Destination",["ref","Destination"],1],["Enabled","boolean",1],["Id","string",1],["IncludedObjectVersions",["enum","All","Current"],1],["OptionalFields",["array","string"]],["Prefix","string"],["ScheduleFrequency",["enum","Daily","Weekly"],1]],"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1],["TransitionDefaultMinimumObjectSize",["enum","varies_by_storage_class","all_storage_classes_128K"]]],"Rule":[["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]],["ExpirationDate","date-time"],["ExpirationInDays","integer"],["ExpiredObjectDeleteMarker","boolean"],["Id","string"],["NoncurrentVersionExpiration",["ref","NoncurrentVersionExpiration"]],["NoncurrentVersionExpirationInDays","integer"],["NoncurrentVersionTransition",["ref","NoncurrentVersionTransition"]],["NoncurrentVersionTransitions",["array",["ref","NoncurrentVersionTransition"]]],["ObjectSizeGreaterThan","integer"],["ObjectSizeLessThan","integer"],["Prefix","string"],["Status",["enum","Enabled","Disabled"],1],["TagFilters",["array",["ref","TagFilter"]]],["Transition",["ref","Transition"]],["Transitions",["array",["ref","Transition"]]]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]],"NoncurrentVersionExpiration":[["NewerNoncurrentVersions","integer"],["NoncurrentDays","integer",1]],"NoncurrentVersionTransition":[["NewerNoncurrentVersions","integer"],["StorageClass",["enum","DEEP_ARCHIVE","GLACIER","Glacier","GLACIER_IR","INTELLIGENT_TIERING","ONEZONE_IA","STANDARD_IA"],1],["TransitionInDays","integer",1]],"Transition":[["StorageClass",["enum","DEEP_ARCHIVE","GLACIER","Glacier","GLACIER_IR","INTELLIGENT_TIERING","ONEZONE_IA","STANDARD_IA"],1],["TransitionDate","date-time"],["TransitionInDays","integer"]],"LoggingConfiguration":[["DestinationBucketName","string"],["LogFilePrefix","string"],["TargetObjectKeyFormat",["ref","TargetObjectKeyFormat"]]],"TargetObjectKeyFormat":[["SimplePrefix","json"],["PartitionedPrefix",["ref","PartitionedPrefix"]]],"PartitionedPrefix":[["PartitionDateSource",["enum","EventTime","DeliveryTime"]]],"MetricsConfiguration":[["AccessPointArn","string"],["Id","string",1],["Prefix","string"],["TagFilters",["array",["ref","TagFilter"]]]],"NotificationConfiguration":[["EventBridgeConfiguration",["ref","EventBridgeConfiguration"]],["LambdaConfigurations",["array",["ref","LambdaConfiguration"]]],["QueueConfigurations",["array",["ref","QueueConfiguration"]]],["TopicConfigurations",["array",["ref","TopicConfiguration"]]]],"EventBridgeConfiguration":[["EventBridgeEnabled","boolean",1]],"LambdaConfiguration":[["Event","string",1],["Filter",["ref","NotificationFilter"]],["Function","string",1]],"NotificationFilter":[["S3Key",["ref","S3KeyFilter"],1]],"S3KeyFilter":[["Rules",["array",["ref","FilterRule"]],1]],"FilterRule":[["Name","string",1],["Value","string",1]],"QueueConfiguration":[["Event","string",1],["Filter",["ref","NotificationFilter"]],["Queue","string",1]],"TopicConfiguration":[["Event","string",1],["Filter",["ref","NotificationFilter"]],["Topic","string",1]],"ObjectLockConfiguration":[["ObjectLockEnabled","string"],["Rule",["ref","ObjectLockRule"]]],"ObjectLockRule":[["DefaultRetention",["ref","DefaultRetention"]]],"DefaultRetention":[["Days","integer"],["Mode",["enum","COMPLIANCE","GOVERNANCE"]],["Years","integer"],["DefaultEventHold",["ref","DefaultEventHold"]]],"DefaultEventHold":[["Years","integer"],["Days","integer"]],"OwnershipControls":[["Rules",["array",["ref","OwnershipControlsRule"]],1]],"OwnershipControlsRule":[["ObjectOwnership",["enum","ObjectWriter","BucketOwnerPreferred","BucketOwnerEnforced"]]],"PublicAccessBlockConfiguration":[["BlockPublicAcls","boolean"],["BlockPublicPolicy","boolean"],["IgnorePublicAcls","boolean"],["RestrictPublicBuckets","boolean"]],"ReplicationConfiguration":[["Role","string",1],["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["DeleteMarkerReplication",["ref","DeleteMarkerReplication"]],["Destination",["ref","ReplicationDestination"],1],["Filter",["ref","ReplicationRuleFilter"]],["Id","string"],["Prefix","string"],["Priority","integer"],["SourceSelectionCriteria",["ref","SourceSelectionCriteria"]],["Status",["enum","Disabled","Enabled"],1]],"DeleteMarkerReplication":[["Status",["enum","Disabled","Enabled"]]],"ReplicationDestination":[["AccessControlTranslation",["ref","AccessControlTranslation"]],["Account","string"],["Bucket","string",1],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["Metrics",["ref","Metrics"]],["ReplicationTime",["ref","ReplicationTime"]],["StorageClass",["enum","DEEP_ARCHIVE","GLACIER","GLACIER_IR","INTELLIGENT_TIERING","ONEZONE_IA","REDUCED_REDUNDANCY","STANDARD","STANDARD_IA"]]],"AccessControlTranslation":[["Owner","string",1]],"EncryptionConfiguration":[["ReplicaKmsKeyID","string",1]],"Metrics":[["EventThreshold",["ref","ReplicationTimeValue"]],["Status",["enum","Disabled","Enabled"],1]],"ReplicationTimeValue":[["Minutes","integer",1]],"ReplicationTime":[["Status",["enum","Disabled","Enabled"],1],["Time",["ref","ReplicationTimeValue"],1]],"ReplicationRuleFilter":[["And",["ref","ReplicationRuleAndOperator"]],["Prefix","string"],["TagFilter",["ref","TagFilter"]]],"ReplicationRuleAndOperator":[["Prefix","string"],["TagFilters",["array",["ref","TagFilter"]]]],"SourceSelectionCriteria":[["ReplicaModifications",["ref","ReplicaModifications"]],["SseKmsEncryptedObjects",["ref","SseKmsEncryptedObjects"]]],"ReplicaModifications":[["Status",["enum","Enabled","Disabled"],1]],"SseKmsEncryptedObjects":[["Status",["enum","Disabled","Enabled"],1]],"VersioningConfiguration":[["Status",["enum","Enabled","Suspended"],1]],"WebsiteConfiguration":[["ErrorDocument","string"],["IndexDocument","string"],["RedirectAllRequestsTo",["ref","RedirectAllRequestsTo"]],["RoutingRules",["array",["ref","RoutingRule"]]]],"RedirectAllRequestsTo":[["HostName","string",1],["Protocol",["enum","http","https"]]],"RoutingRule":[["RedirectRule",["ref","RedirectRule"],1],["RoutingRuleCondition",["ref","RoutingRuleCondition"]]],"RedirectRule":[["HostName","string"],["HttpRedirectCode","string"],["Protocol",["enum","http","https"]],["ReplaceKeyPrefixWith","string"],["ReplaceKeyWith","string"]],"RoutingRuleCondition":[["HttpErrorCodeReturnedEquals","string"],["KeyPrefixEquals","string"]],"MetadataTableConfiguration":[["S3TablesDestination",["ref","S3TablesDestination"],1]],"S3TablesDestination":[["TableBucketArn","string",1],["TableName","string",1],["TableArn","string"],["TableNamespace","string"]],"MetadataConfiguration":[["Destination",["ref","MetadataDestination"]],["JournalTableConfiguration",["ref","JournalTableConfiguration"],1],["InventoryTableConfiguration",["ref","InventoryTableConfiguration"]],["AnnotationTableConfiguration",["ref","AnnotationTableConfiguration"]]],"MetadataDestination":[["TableBucketArn","string"],["TableBucketType",["enum","aws","customer"],1],["TableNamespace","string"]],"JournalTableConfiguration":[["TableName","string"],["TableArn","string"],["EncryptionConfiguration",["ref","MetadataTableEncryptionConfiguration"]],["RecordExpiration",["ref","RecordExpiration"],1]],"MetadataTableEncryptionConfiguration":[["KmsKeyArn","string"],["SseAlgorithm",["enum","aws:kms","AES256"],1]],"RecordExpiration":[["Days","integer"],["Expiration",["enum","ENABLED","DISABLED"],1]],"InventoryTableConfiguration":[["TableName","string"],["ConfigurationState",["enum","ENABLED","DISABLED"],1],["TableArn","string"],["EncryptionConfiguration",["ref","MetadataTableEncryptionConfiguration"]]],"AnnotationTableConfiguration":[["Role","string"],["TableName","string"],["ConfigurationState",["enum","ENABLED","DISABLED"],1],["TableArn","string"],["EncryptionConfiguration",["ref","MetadataTableEncryptionConfiguration"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3:::${BucketName}"}');
+export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::S3::Bucket", "aws:s3:Bucket", '{"p":[["AccelerateConfiguration",["ref","AccelerateConfiguration"]],["AccessControl",["enum","AuthenticatedRead","AwsExecRead","BucketOwnerFullControl","BucketOwnerRead","LogDeliveryWrite","Private","PublicRead","PublicReadWrite"],16],["AnalyticsConfigurations",["array",["ref","AnalyticsConfiguration"]]],["BucketEncryption",["ref","BucketEncryption"]],["BucketName","string",66],["CorsConfiguration",["ref","CorsConfiguration"]],["IntelligentTieringConfigurations",["array",["ref","IntelligentTieringConfiguration"]]],["InventoryConfigurations",["array",["ref","InventoryConfiguration"]]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["LoggingConfiguration",["ref","LoggingConfiguration"]],["MetricsConfigurations",["array",["ref","MetricsConfiguration"]]],["NotificationConfiguration",["ref","NotificationConfiguration"]],["ObjectLockConfiguration",["ref","ObjectLockConfiguration"]],["ObjectLockEnabled","boolean"],["OwnershipControls",["ref","OwnershipControls"]],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["Tags",["array",["ref","Tag"]]],["VersioningConfiguration",["ref","VersioningConfiguration"]],["WebsiteConfiguration",["ref","WebsiteConfiguration"]],["BucketNamespace",["enum","global","account-regional"]],["BucketNamePrefix","string"],["MetadataTableConfiguration",["ref","MetadataTableConfiguration"]],["AbacStatus",["enum","Enabled","Disabled"]],["MetadataConfiguration",["ref","MetadataConfiguration"]],["Arn","string",72],["DomainName","string",8],["DualStackDomainName","string",8],["RegionalDomainName","string",8],["WebsiteURL","string",8]],"id":["BucketName"],"d":{"AccelerateConfiguration":[["AccelerationStatus",["enum","Enabled","Suspended"],1]],"AnalyticsConfiguration":[["Id","string",1],["Prefix","string"],["StorageClassAnalysis",["ref","StorageClassAnalysis"],1],["TagFilters",["array",["ref","TagFilter"]]]],"StorageClassAnalysis":[["DataExport",["ref","DataExport"]]],"DataExport":[["Destination",["ref","Destination"],1],["OutputSchemaVersion","string",1]],"Destination":[["BucketAccountId","string"],["BucketArn","string",1],["Format",["enum","CSV","ORC","Parquet"],1],["Prefix","string"]],"TagFilter":[["Key","string",1],["Value","string",1]],"BucketEncryption":[["ServerSideEncryptionConfiguration",["array",["ref","ServerSideEncryptionRule"]],1]],"ServerSideEncryptionRule":[["BucketKeyEnabled","boolean"],["ServerSideEncryptionByDefault",["ref","ServerSideEncryptionByDefault"]],["BlockedEncryptionTypes",["ref","BlockedEncryptionTypes"]]],"ServerSideEncryptionByDefault":[["KMSMasterKeyID","string"],["SSEAlgorithm",["enum","aws:kms","AES256","aws:kms:dsse"],1]],"BlockedEncryptionTypes":[["EncryptionType",["array",["enum","NONE","SSE-C"]]]],"CorsConfiguration":[["CorsRules",["array",["ref","CorsRule"]],1]],"CorsRule":[["AllowedHeaders",["array","string"]],["AllowedMethods",["array","string"],1],["AllowedOrigins",["array","string"],1],["ExposedHeaders",["array","string"]],["Id","string"],["MaxAge","integer"]],"IntelligentTieringConfiguration":[["Id","string",1],["Prefix","string"],["Status",["enum","Disabled","Enabled"],1],["TagFilters",["array",["ref","TagFilter"]]],["Tierings",["array",["ref","Tiering"]],1]],"Tiering":[["AccessTier",["enum","ARCHIVE_ACCESS","DEEP_ARCHIVE_ACCESS"],1],["Days","integer",1]],"InventoryConfiguration":[["Destination",["ref","Destination"],1],["Enabled","boolean",1],["Id","string",1],["IncludedObjectVersions",["enum","All","Current"],1],["OptionalFields",["array","string"]],["Prefix","string"],["ScheduleFrequency",["enum","Daily","Weekly"],1]],"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1],["TransitionDefaultMinimumObjectSize",["enum","varies_by_storage_class","all_storage_classes_128K"]]],"Rule":[["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]],["ExpirationDate","date-time"],["ExpirationInDays","integer"],["ExpiredObjectDeleteMarker","boolean"],["Id","string"],["NoncurrentVersionExpiration",["ref","NoncurrentVersionExpiration"]],["NoncurrentVersionExpirationInDays","integer"],["NoncurrentVersionTransition",["ref","NoncurrentVersionTransition"]],["NoncurrentVersionTransitions",["array",["ref","NoncurrentVersionTransition"]]],["ObjectSizeGreaterThan","integer"],["ObjectSizeLessThan","integer"],["Prefix","string"],["Status",["enum","Enabled","Disabled"],1],["TagFilters",["array",["ref","TagFilter"]]],["Transition",["ref","Transition"]],["Transitions",["array",["ref","Transition"]]]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]],"NoncurrentVersionExpiration":[["NewerNoncurrentVersions","integer"],["NoncurrentDays","integer",1]],"NoncurrentVersionTransition":[["NewerNoncurrentVersions","integer"],["StorageClass",["enum","DEEP_ARCHIVE","GLACIER","Glacier","GLACIER_IR","INTELLIGENT_TIERING","ONEZONE_IA","STANDARD_IA"],1],["TransitionInDays","integer",1]],"Transition":[["StorageClass",["enum","DEEP_ARCHIVE","GLACIER","Glacier","GLACIER_IR","INTELLIGENT_TIERING","ONEZONE_IA","STANDARD_IA"],1],["TransitionDate","date-time"],["TransitionInDays","integer"]],"LoggingConfiguration":[["DestinationBucketName","string"],["LogFilePrefix","string"],["TargetObjectKeyFormat",["ref","TargetObjectKeyFormat"]]],"TargetObjectKeyFormat":[["SimplePrefix","json"],["PartitionedPrefix",["ref","PartitionedPrefix"]]],"PartitionedPrefix":[["PartitionDateSource",["enum","EventTime","DeliveryTime"]]],"MetricsConfiguration":[["AccessPointArn","string"],["Id","string",1],["Prefix","string"],["TagFilters",["array",["ref","TagFilter"]]]],"NotificationConfiguration":[["EventBridgeConfiguration",["ref","EventBridgeConfiguration"]],["LambdaConfigurations",["array",["ref","LambdaConfiguration"]]],["QueueConfigurations",["array",["ref","QueueConfiguration"]]],["TopicConfigurations",["array",["ref","TopicConfiguration"]]]],"EventBridgeConfiguration":[["EventBridgeEnabled","boolean",1]],"LambdaConfiguration":[["Event","string",1],["Filter",["ref","NotificationFilter"]],["Function","string",1]],"NotificationFilter":[["S3Key",["ref","S3KeyFilter"],1]],"S3KeyFilter":[["Rules",["array",["ref","FilterRule"]],1]],"FilterRule":[["Name","string",1],["Value","string",1]],"QueueConfiguration":[["Event","string",1],["Filter",["ref","NotificationFilter"]],["Queue","string",1]],"TopicConfiguration":[["Event","string",1],["Filter",["ref","NotificationFilter"]],["Topic","string",1]],"ObjectLockConfiguration":[["ObjectLockEnabled","string"],["Rule",["ref","ObjectLockRule"]]],"ObjectLockRule":[["DefaultRetention",["ref","DefaultRetention"]]],"DefaultRetention":[["Days","integer"],["Mode",["enum","COMPLIANCE","GOVERNANCE"]],["Years","integer"],["DefaultEventHold",["ref","DefaultEventHold"]]],"DefaultEventHold":[["Years","integer"],["Days","integer"]],"OwnershipControls":[["Rules",["array",["ref","OwnershipControlsRule"]],1]],"OwnershipControlsRule":[["ObjectOwnership",["enum","ObjectWriter","BucketOwnerPreferred","BucketOwnerEnforced"]]],"PublicAccessBlockConfiguration":[["BlockPublicAcls","boolean"],["BlockPublicPolicy","boolean"],["IgnorePublicAcls","boolean"],["RestrictPublicBuckets","boolean"]],"ReplicationConfiguration":[["Role","string",1],["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["DeleteMarkerReplication",["ref","DeleteMarkerReplication"]],["Destination",["ref","ReplicationDestination"],1],["Filter",["ref","ReplicationRuleFilter"]],["Id","string"],["Prefix","string"],["Priority","integer"],["SourceSelectionCriteria",["ref","SourceSelectionCriteria"]],["Status",["enum","Disabled","Enabled"],1]],"DeleteMarkerReplication":[["Status",["enum","Disabled","Enabled"]]],"ReplicationDestination":[["AccessControlTranslation",["ref","AccessControlTranslation"]],["Account","string"],["Bucket","string",1],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["Metrics",["ref","Metrics"]],["ReplicationTime",["ref","ReplicationTime"]],["StorageClass",["enum","DEEP_ARCHIVE","GLACIER","GLACIER_IR","INTELLIGENT_TIERING","ONEZONE_IA","REDUCED_REDUNDANCY","STANDARD","STANDARD_IA"]]],"AccessControlTranslation":[["Owner","string",1]],"EncryptionConfiguration":[["ReplicaKmsKeyID","string",1]],"Metrics":[["EventThreshold",["ref","ReplicationTimeValue"]],["Status",["enum","Disabled","Enabled"],1]],"ReplicationTimeValue":[["Minutes","integer",1]],"ReplicationTime":[["Status",["enum","Disabled","Enabled"],1],["Time",["ref","ReplicationTimeValue"],1]],"ReplicationRuleFilter":[["And",["ref","ReplicationRuleAndOperator"]],["Prefix","string"],["TagFilter",["ref","TagFilter"]]],"ReplicationRuleAndOperator":[["Prefix","string"],["TagFilters",["array",["ref","TagFilter"]]]],"SourceSelectionCriteria":[["ReplicaModifications",["ref","ReplicaModifications"]],["SseKmsEncryptedObjects",["ref","SseKmsEncryptedObjects"]]],"ReplicaModifications":[["Status",["enum","Enabled","Disabled"],1]],"SseKmsEncryptedObjects":[["Status",["enum","Disabled","Enabled"],1]],"VersioningConfiguration":[["Status",["enum","Enabled","Suspended"],1]],"WebsiteConfiguration":[["ErrorDocument","string"],["IndexDocument","string"],["RedirectAllRequestsTo",["ref","RedirectAllRequestsTo"]],["RoutingRules",["array",["ref","RoutingRule"]]]],"RedirectAllRequestsTo":[["HostName","string",1],["Protocol",["enum","http","https"]]],"RoutingRule":[["RedirectRule",["ref","RedirectRule"],1],["RoutingRuleCondition",["ref","RoutingRuleCondition"]]],"RedirectRule":[["HostName","string"],["HttpRedirectCode","string"],["Protocol",["enum","http","https"]],["ReplaceKeyPrefixWith","string"],["ReplaceKeyWith","string"]],"RoutingRuleCondition":[["HttpErrorCodeReturnedEquals","string"],["KeyPrefixEquals","string"]],"MetadataTableConfiguration":[["S3TablesDestination",["ref","S3TablesDestination"],1]],"S3TablesDestination":[["TableBucketArn","string",1],["TableName","string",1],["TableArn","string"],["TableNamespace","string"]],"MetadataConfiguration":[["Destination",["ref","MetadataDestination"]],["JournalTableConfiguration",["ref","JournalTableConfiguration"],1],["InventoryTableConfiguration",["ref","InventoryTableConfiguration"]],["AnnotationTableConfiguration",["ref","AnnotationTableConfiguration"]]],"MetadataDestination":[["TableBucketArn","string"],["TableBucketType",["enum","aws","customer"],1],["TableNamespace","string"]],"JournalTableConfiguration":[["TableName","string"],["TableArn","string"],["EncryptionConfiguration",["ref","MetadataTableEncryptionConfiguration"]],["RecordExpiration",["ref","RecordExpiration"],1]],"MetadataTableEncryptionConfiguration":[["KmsKeyArn","string"],["SseAlgorithm",["enum","aws:kms","AES256"],1]],"RecordExpiration":[["Days","integer"],["Expiration",["enum","ENABLED","DISABLED"],1]],"InventoryTableConfiguration":[["TableName","string"],["ConfigurationState",["enum","ENABLED","DISABLED"],1],["TableArn","string"],["EncryptionConfiguration",["ref","MetadataTableEncryptionConfiguration"]]],"AnnotationTableConfiguration":[["Role","string"],["TableName","string"],["ConfigurationState",["enum","ENABLED","DISABLED"],1],["TableArn","string"],["EncryptionConfiguration",["ref","MetadataTableEncryptionConfiguration"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AccessControl","LifecycleConfiguration/Rules/*/NoncurrentVersionExpirationInDays","LifecycleConfiguration/Rules/*/NoncurrentVersionTransition","LifecycleConfiguration/Rules/*/Transition","ReplicationConfiguration/Rules/*/Prefix","LifecycleConfiguration/Rules/*/ExpiredObjectDeleteMarker"],"co":["BucketName"],"ro":["Arn","DomainName","DualStackDomainName","RegionalDomainName","MetadataTableConfiguration/S3TablesDestination/TableNamespace","MetadataTableConfiguration/S3TablesDestination/TableArn","WebsiteURL"],"uo":["NotificationConfiguration/LambdaConfigurations/*/Filter/S3Key/Rules","NotificationConfiguration/QueueConfigurations/*/Filter/S3Key/Rules","NotificationConfiguration/TopicConfigurations/*/Filter/S3Key/Rules","Tags"],"pt":{"NotificationConfiguration/QueueConfigurations/*/Filter/S3Key/Rules/*/Name":"$replace(Name, \\"prefix\\", \\"Prefix\\") $OR $replace(Name, \\"suffix\\", \\"Suffix\\")","NotificationConfiguration/LambdaConfigurations/*/Filter/S3Key/Rules/*/Name":"$replace(Name, \\"prefix\\", \\"Prefix\\") $OR $replace(Name, \\"suffix\\", \\"Suffix\\")","NotificationConfiguration/TopicConfigurations/*/Filter/S3Key/Rules/*/Name":"$replace(Name, \\"prefix\\", \\"Prefix\\") $OR $replace(Name, \\"suffix\\", \\"Suffix\\")"},"tg":[true,true,true],"nm":{"path":"BucketName"}},"arn":"arn:${Partition}:s3:::${BucketName}"}');
 /** A {@link Bucket} instance: its attributes as typed outputs. */
 export type Bucket = InstanceType<typeof Bucket>;
 
@@ -266,6 +292,8 @@ export interface BucketArgs {
    * A canned access control list (ACL) that grants predefined permissions to the bucket. For more information about canned ACLs, see [Canned ACL](https://docs.aws.amazon.com/AmazonS3/latest/dev/acl-overview.html#canned-acl) in the *Amazon S3 User Guide* .
    *
    * S3 buckets are created with ACLs disabled by default. Therefore, unless you explicitly set the [AWS::S3::OwnershipControls](https://docs.aws.amazon.com//AWSCloudFormation/latest/UserGuide/aws-properties-s3-bucket-ownershipcontrols.html) property to enable ACLs, your resource will fail to deploy with any value other than Private. Use cases requiring ACLs are uncommon. …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   accessControl?: "AuthenticatedRead" | "AwsExecRead" | "BucketOwnerFullControl" | "BucketOwnerRead" | "LogDeliveryWrite" | "Private" | "PublicRead" | "PublicReadWrite";
   /** Specifies the configuration and any analyses for the analytics filter of an Amazon S3 bucket. */
@@ -579,14 +607,22 @@ export interface BucketCorsRule {
    *
    * *Allowed values* : `GET` | `PUT` | `HEAD` | `POST` | `DELETE`
    */
-  allowedMethods: string[];
+  allowedMethods: ("GET" | "PUT" | "HEAD" | "POST" | "DELETE")[];
   /** One or more origins you want customers to be able to access the bucket from. */
   allowedOrigins: string[];
   /** One or more headers in the response that you want customers to be able to access from their applications (for example, from a JavaScript `XMLHttpRequest` object). */
   exposedHeaders?: string[];
-  /** A unique identifier for this rule. The value must be no more than 255 characters. */
+  /**
+   * A unique identifier for this rule. The value must be no more than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
-  /** The time in seconds that your browser is to cache the preflight response for the specified resource. */
+  /**
+   * The time in seconds that your browser is to cache the preflight response for the specified resource.
+   *
+   * Range: at least 0.
+   */
   maxAge?: number;
 }
 
@@ -641,7 +677,7 @@ export interface BucketInventoryConfiguration {
   /** Object versions to include in the inventory list. If set to `All` , the list includes all the object versions, which adds the version-related fields `VersionId` , `IsLatest` , and `DeleteMarker` to the list. If set to `Current` , the list does not contain these version-related fields. */
   includedObjectVersions: "All" | "Current";
   /** Contains the optional fields that are included in the inventory results. */
-  optionalFields?: string[];
+  optionalFields?: ("Size" | "LastModifiedDate" | "StorageClass" | "ETag" | "IsMultipartUploaded" | "ReplicationStatus" | "EncryptionStatus" | "ObjectLockRetainUntilDate" | "ObjectLockMode" | "ObjectLockLegalHoldStatus" | "IntelligentTieringAccessTier" | "BucketKeyStatus" | "ChecksumAlgorithm" | "ObjectAccessControlList" | "ObjectOwner")[];
   /** Specifies the inventory filter prefix. */
   prefix?: string;
   /** Specifies the schedule for generating inventory results. */
@@ -679,13 +715,21 @@ export interface BucketLifecycleConfiguration {
 export interface BucketRule {
   /** Specifies a lifecycle rule that stops incomplete multipart uploads to an Amazon S3 bucket. */
   abortIncompleteMultipartUpload?: BucketAbortIncompleteMultipartUpload;
-  /** Indicates when objects are deleted from Amazon S3 and Amazon S3 Glacier. The date value must be in ISO 8601 format. The time is always midnight UTC. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time. */
+  /**
+   * Indicates when objects are deleted from Amazon S3 and Amazon S3 Glacier. The date value must be in ISO 8601 format. The time is always midnight UTC. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time.
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   expirationDate?: string;
   /** Indicates the number of days after creation when objects are deleted from Amazon S3 and Amazon S3 Glacier. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time. */
   expirationInDays?: number;
   /** Indicates whether Amazon S3 will remove a delete marker without any noncurrent versions. If set to true, the delete marker will be removed if there are no noncurrent versions. This cannot be specified with `ExpirationInDays` , `ExpirationDate` , or `TagFilters` . */
   expiredObjectDeleteMarker?: boolean;
-  /** Unique identifier for the rule. The value can't be longer than 255 characters. */
+  /**
+   * Unique identifier for the rule. The value can't be longer than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /** Specifies when noncurrent object versions expire. Upon expiration, Amazon S3 permanently deletes the noncurrent object versions. You set this lifecycle configuration action on a bucket that has versioning enabled (or suspended) to request that Amazon S3 delete noncurrent object versions at a specific period in the object's lifetime. */
   noncurrentVersionExpiration?: BucketNoncurrentVersionExpiration;
@@ -695,9 +739,17 @@ export interface BucketRule {
   noncurrentVersionTransition?: BucketNoncurrentVersionTransition;
   /** For buckets with versioning enabled (or suspended), one or more transition rules that specify when non-current objects transition to a specified storage class. If you specify a transition and expiration time, the expiration time must be later than the transition time. If you specify this property, don't specify the `NoncurrentVersionTransition` property. */
   noncurrentVersionTransitions?: BucketNoncurrentVersionTransition[];
-  /** Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeGreaterThan?: number;
-  /** Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeLessThan?: number;
   /**
    * Object key prefix that identifies one or more objects to which this rule applies.
@@ -721,7 +773,11 @@ export interface BucketRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-bucket-abortincompletemultipartupload.html | CloudFormation: AbortIncompleteMultipartUpload}
  */
 export interface BucketAbortIncompleteMultipartUpload {
-  /** Specifies the number of days after which Amazon S3 stops an incomplete multipart upload. */
+  /**
+   * Specifies the number of days after which Amazon S3 stops an incomplete multipart upload.
+   *
+   * Range: at least 0.
+   */
   daysAfterInitiation: number;
 }
 
@@ -759,7 +815,11 @@ export interface BucketNoncurrentVersionTransition {
 export interface BucketTransition {
   /** The storage class to which you want the object to transition. */
   storageClass: "DEEP_ARCHIVE" | "GLACIER" | "Glacier" | "GLACIER_IR" | "INTELLIGENT_TIERING" | "ONEZONE_IA" | "STANDARD_IA";
-  /** Indicates when objects are transitioned to the specified storage class. The date value must be in ISO 8601 format. The time is always midnight UTC. */
+  /**
+   * Indicates when objects are transitioned to the specified storage class. The date value must be in ISO 8601 format. The time is always midnight UTC.
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   transitionDate?: string;
   /** Indicates the number of days after creation when objects are transitioned to the specified storage class. If the specified storage class is `INTELLIGENT_TIERING` , `GLACIER_IR` , `GLACIER` , or `DEEP_ARCHIVE` , valid values are `0` or positive integers. If the specified storage class is `STANDARD_IA` or `ONEZONE_IA` , valid values are positive integers greater than `30` . Be aware that some storage classes have a minimum storage duration and that you're charged for transitioning objects before their minimum storage duration. For more information, see [Constraints and considerations for transitions](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-transition-general-considerations.html#lifecycle-configuration-constraints) in the *Amazon S3 User Guide* . */
   transitionInDays?: number;
@@ -907,7 +967,11 @@ export interface BucketS3KeyFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-bucket-filterrule.html | CloudFormation: FilterRule}
  */
 export interface BucketFilterRule {
-  /** The object key name prefix or suffix identifying one or more objects to which the filtering rule applies. The maximum length is 1,024 characters. Overlapping prefixes and suffixes are not supported. For more information, see [Configuring Event Notifications](https://docs.aws.amazon.com/AmazonS3/latest/dev/NotificationHowTo.html) in the *Amazon S3 User Guide* . */
+  /**
+   * The object key name prefix or suffix identifying one or more objects to which the filtering rule applies. The maximum length is 1,024 characters. Overlapping prefixes and suffixes are not supported. For more information, see [Configuring Event Notifications](https://docs.aws.amazon.com/AmazonS3/latest/dev/NotificationHowTo.html) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 1024.
+   */
   name: string;
   /** The value that the filter searches for in object key names. */
   value: string;
@@ -1081,12 +1145,18 @@ export interface BucketReplicationRule {
    * > V1 replication configuration only supports filtering by key prefix. To filter using a V1 replication configuration, add the `Prefix` directly as a child element of the `Rule` element.
    */
   filter?: BucketReplicationRuleFilter;
-  /** A unique identifier for the rule. The maximum value is 255 characters. If you don't specify a value, AWS CloudFormation generates a random ID. When using a V2 replication configuration this property is capitalized as "ID". */
+  /**
+   * A unique identifier for the rule. The maximum value is 255 characters. If you don't specify a value, AWS CloudFormation generates a random ID. When using a V2 replication configuration this property is capitalized as "ID".
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /**
    * An object key name prefix that identifies the object or objects to which the rule applies. The maximum prefix length is 1,024 characters. To include all objects in a bucket, specify an empty string. To filter using a V1 replication configuration, add the `Prefix` directly as a child element of the `Rule` element.
    *
    * > Replacement must be made for object keys containing special characters (such as carriage returns) when using XML requests. For more information, see [XML related object key constraints](https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html#object-key-xml-related-constraints) .
+   *
+   * Length: at most 1024.
    */
   prefix?: string;
   /**
@@ -1542,7 +1612,7 @@ export interface BucketAnnotationTableConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-bucketpolicy.html | CloudFormation: AWS::S3::BucketPolicy}
  */
-export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3::BucketPolicy", "aws:s3:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument",["union","json","string"],1]],"id":["Bucket"]}');
+export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3::BucketPolicy", "aws:s3:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument",["union","json","string"],1]],"id":["Bucket"],"reg":{"h":"crudl","co":["Bucket"],"tg":[false,false,false]}}');
 /** A {@link BucketPolicy} instance: its attributes as typed outputs. */
 export type BucketPolicy = InstanceType<typeof BucketPolicy>;
 
@@ -1551,7 +1621,7 @@ export interface BucketPolicyArgs {
   /** The name of the Amazon S3 bucket to which the policy applies. */
   bucket: string;
   /** A policy document containing permissions to add to the specified bucket. In IAM, you must provide policy documents in JSON format. However, in CloudFormation you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM. For more information, see the AWS::IAM::Policy [PolicyDocument](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html#cfn-iam-policy-policydocument) resource description in this guide and [Access Policy Language Overview](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-policy-language-overview.html) in the *Amazon S3 User Guide* . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
 }
 
 /** Outputs of {@link BucketPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -1563,7 +1633,7 @@ export interface BucketPolicyOutputs extends BucketPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-multiregionaccesspoint.html | CloudFormation: AWS::S3::MultiRegionAccessPoint}
  */
-export const MultiRegionAccessPoint = cloudControlType<MultiRegionAccessPointArgs, MultiRegionAccessPointOutputs>("AWS::S3::MultiRegionAccessPoint", "aws:s3:MultiRegionAccessPoint", '{"p":[["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"],66],["Regions",["array",["ref","Region"]],67],["Name","string",66],["Alias","string",8],["CreatedAt","string",8]],"id":["Name"],"d":{"PublicAccessBlockConfiguration":[["RestrictPublicBuckets","boolean",2],["BlockPublicPolicy","boolean",2],["BlockPublicAcls","boolean",2],["IgnorePublicAcls","boolean",2]],"Region":[["Bucket","string",3],["BucketAccountId","string",2]]},"arn":"arn:${Partition}:s3::${Account}:accesspoint/${AccessPointAlias}"}');
+export const MultiRegionAccessPoint = cloudControlType<MultiRegionAccessPointArgs, MultiRegionAccessPointOutputs>("AWS::S3::MultiRegionAccessPoint", "aws:s3:MultiRegionAccessPoint", '{"p":[["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"],66],["Regions",["array",["ref","Region"]],67],["Name","string",66],["Alias","string",8],["CreatedAt","string",8]],"id":["Name"],"d":{"PublicAccessBlockConfiguration":[["RestrictPublicBuckets","boolean"],["BlockPublicPolicy","boolean"],["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"]],"Region":[["Bucket","string",1],["BucketAccountId","string"]]},"reg":{"h":"crdl","co":["Name","PublicAccessBlockConfiguration","Regions"],"ro":["Alias","CreatedAt"],"tg":[false,true,true],"nm":{"path":"Name","min":3,"max":50,"pattern":"^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$"}},"arn":"arn:${Partition}:s3::${Account}:accesspoint/${AccessPointAlias}"}');
 /** A {@link MultiRegionAccessPoint} instance: its attributes as typed outputs. */
 export type MultiRegionAccessPoint = InstanceType<typeof MultiRegionAccessPoint>;
 
@@ -1571,15 +1641,27 @@ export type MultiRegionAccessPoint = InstanceType<typeof MultiRegionAccessPoint>
 export interface MultiRegionAccessPointArgs {
   /** The PublicAccessBlock configuration that you want to apply to this Multi-Region Access Point. You can enable the configuration options in any combination. For more information about when Amazon S3 considers an object public, see [The Meaning of "Public"](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-control-block-public-access.html#access-control-block-public-access-policy-status) in the *Amazon S3 User Guide* . */
   publicAccessBlockConfiguration?: MultiRegionAccessPointPublicAccessBlockConfiguration;
-  /** A collection of the Regions and buckets associated with the Multi-Region Access Point. */
+  /**
+   * A collection of the Regions and buckets associated with the Multi-Region Access Point.
+   *
+   * Items: at least 1.
+   */
   regions: MultiRegionAccessPointRegion[];
-  /** The name of the Multi-Region Access Point. */
+  /**
+   * The name of the Multi-Region Access Point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link MultiRegionAccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface MultiRegionAccessPointOutputs extends MultiRegionAccessPointArgs {
-  /** The name of the Multi-Region Access Point. */
+  /**
+   * The name of the Multi-Region Access Point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$`.
+   */
   name: string;
   /** The alias for the Multi-Region Access Point. For more information about the distinction between the name and the alias of an Multi-Region Access Point, see [Managing Multi-Region Access Points](https://docs.aws.amazon.com/AmazonS3/latest/userguide/CreatingMultiRegionAccessPoints.html#multi-region-access-point-naming) in the *Amazon S3 User Guide* . */
   alias: string;
@@ -1629,9 +1711,17 @@ export interface MultiRegionAccessPointPublicAccessBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-multiregionaccesspoint-region.html | CloudFormation: Region}
  */
 export interface MultiRegionAccessPointRegion {
-  /** The name of the associated bucket for the Region. */
+  /**
+   * The name of the associated bucket for the Region.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$`.
+   */
   bucket: string;
-  /** The AWS account ID that owns the Amazon S3 bucket that's associated with this Multi-Region Access Point. */
+  /**
+   * The AWS account ID that owns the Amazon S3 bucket that's associated with this Multi-Region Access Point.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   bucketAccountId?: string;
 }
 
@@ -1642,15 +1732,19 @@ export interface MultiRegionAccessPointRegion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-multiregionaccesspointpolicy.html | CloudFormation: AWS::S3::MultiRegionAccessPointPolicy}
  */
-export const MultiRegionAccessPointPolicy = cloudControlType<MultiRegionAccessPointPolicyArgs, MultiRegionAccessPointPolicyOutputs>("AWS::S3::MultiRegionAccessPointPolicy", "aws:s3:MultiRegionAccessPointPolicy", '{"p":[["Policy","json",1],["MrapName","string",67],["PolicyStatus",["ref","PolicyStatus"],8]],"id":["MrapName"],"d":{"PolicyStatus":[["IsPublic",["enum","true","false"],1]]}}');
+export const MultiRegionAccessPointPolicy = cloudControlType<MultiRegionAccessPointPolicyArgs, MultiRegionAccessPointPolicyOutputs>("AWS::S3::MultiRegionAccessPointPolicy", "aws:s3:MultiRegionAccessPointPolicy", '{"p":[["Policy","json",1],["MrapName","string",67],["PolicyStatus",["ref","PolicyStatus"],8]],"id":["MrapName"],"d":{"PolicyStatus":[["IsPublic",["enum","true","false"],1]]},"reg":{"h":"crudl","co":["MrapName"],"ro":["PolicyStatus","PolicyStatus/IsPublic"],"tg":[false,true,true]}}');
 /** A {@link MultiRegionAccessPointPolicy} instance: its attributes as typed outputs. */
 export type MultiRegionAccessPointPolicy = InstanceType<typeof MultiRegionAccessPointPolicy>;
 
 /** Inputs of {@link MultiRegionAccessPointPolicy}. */
 export interface MultiRegionAccessPointPolicyArgs {
   /** The access policy associated with the Multi-Region Access Point. */
-  policy: Record<string, unknown>;
-  /** The name of the Multi-Region Access Point. */
+  policy: PolicyDocument;
+  /**
+   * The name of the Multi-Region Access Point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$`.
+   */
   mrapName: string;
 }
 
@@ -1675,7 +1769,7 @@ export interface MultiRegionAccessPointPolicyPolicyStatus {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-storagelens.html | CloudFormation: AWS::S3::StorageLens}
  */
-export const StorageLens = cloudControlType<StorageLensArgs, StorageLensOutputs>("AWS::S3::StorageLens", "aws:s3:StorageLens", '{"p":[["StorageLensConfiguration",["ref","StorageLensConfiguration"],1],["Tags",["array",["ref","Tag"]]]],"id":["StorageLensConfiguration/Id"],"d":{"StorageLensConfiguration":[["AccountLevel",["ref","AccountLevel"],1],["Exclude",["ref","BucketsAndRegions"]],["IsEnabled","boolean",1],["Include",["ref","BucketsAndRegions"]],["AwsOrg",["ref","AwsOrg"]],["Id","string",3],["StorageLensArn","string"],["DataExport",["ref","DataExport"]],["PrefixDelimiter","string"],["ExpandedPrefixesDataExport",["ref","StorageLensExpandedPrefixesDataExport"]]],"AccountLevel":[["AdvancedDataProtectionMetrics",["ref","AdvancedDataProtectionMetrics"]],["ActivityMetrics",["ref","ActivityMetrics"]],["BucketLevel",["ref","BucketLevel"],1],["AdvancedCostOptimizationMetrics",["ref","AdvancedCostOptimizationMetrics"]],["DetailedStatusCodesMetrics",["ref","DetailedStatusCodesMetrics"]],["StorageLensGroupLevel",["ref","StorageLensGroupLevel"]],["AdvancedPerformanceMetrics",["ref","AdvancedPerformanceMetrics"]]],"AdvancedDataProtectionMetrics":[["IsEnabled","boolean"]],"ActivityMetrics":[["IsEnabled","boolean"]],"BucketLevel":[["AdvancedDataProtectionMetrics",["ref","AdvancedDataProtectionMetrics"]],["PrefixLevel",["ref","PrefixLevel"]],["ActivityMetrics",["ref","ActivityMetrics"]],["AdvancedCostOptimizationMetrics",["ref","AdvancedCostOptimizationMetrics"]],["DetailedStatusCodesMetrics",["ref","DetailedStatusCodesMetrics"]],["AdvancedPerformanceMetrics",["ref","AdvancedPerformanceMetrics"]]],"PrefixLevel":[["StorageMetrics",["ref","PrefixLevelStorageMetrics"],1]],"PrefixLevelStorageMetrics":[["IsEnabled","boolean"],["SelectionCriteria",["ref","SelectionCriteria"]]],"SelectionCriteria":[["Delimiter","string"],["MaxDepth","integer"],["MinStorageBytesPercentage","number"]],"AdvancedCostOptimizationMetrics":[["IsEnabled","boolean"]],"DetailedStatusCodesMetrics":[["IsEnabled","boolean"]],"AdvancedPerformanceMetrics":[["IsEnabled","boolean"]],"StorageLensGroupLevel":[["StorageLensGroupSelectionCriteria",["ref","StorageLensGroupSelectionCriteria"]]],"StorageLensGroupSelectionCriteria":[["Exclude",["array","string"]],["Include",["array","string"]]],"BucketsAndRegions":[["Regions",["array","string"]],["Buckets",["array","string"]]],"AwsOrg":[["Arn","string",1]],"DataExport":[["S3BucketDestination",["ref","S3BucketDestination"]],["CloudWatchMetrics",["ref","CloudWatchMetrics"]],["StorageLensTableDestination",["ref","StorageLensTableDestination"]]],"S3BucketDestination":[["OutputSchemaVersion",["enum","V_1"],1],["Format",["enum","CSV","Parquet"],1],["AccountId","string",1],["Prefix","string"],["Encryption",["ref","Encryption"]],["Arn","string",1]],"Encryption":[["SSEKMS",["ref","SSEKMS"]],["SSES3","json"]],"SSEKMS":[["KeyId","string",1]],"CloudWatchMetrics":[["IsEnabled","boolean",1]],"StorageLensTableDestination":[["IsEnabled","boolean",1],["Encryption",["ref","Encryption"]]],"StorageLensExpandedPrefixesDataExport":[["StorageLensTableDestination",["ref","StorageLensTableDestination"]],["S3BucketDestination",["ref","S3BucketDestination"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3:${Region}:${Account}:storage-lens/${ConfigId}"}');
+export const StorageLens = cloudControlType<StorageLensArgs, StorageLensOutputs>("AWS::S3::StorageLens", "aws:s3:StorageLens", '{"p":[["StorageLensConfiguration",["ref","StorageLensConfiguration"],1],["Tags",["array",["ref","Tag"]]]],"id":["StorageLensConfiguration/Id"],"d":{"StorageLensConfiguration":[["AccountLevel",["ref","AccountLevel"],1],["Exclude",["ref","BucketsAndRegions"]],["IsEnabled","boolean",1],["Include",["ref","BucketsAndRegions"]],["AwsOrg",["ref","AwsOrg"]],["Id","string",1],["StorageLensArn","string"],["DataExport",["ref","DataExport"]],["PrefixDelimiter","string"],["ExpandedPrefixesDataExport",["ref","StorageLensExpandedPrefixesDataExport"]]],"AccountLevel":[["AdvancedDataProtectionMetrics",["ref","AdvancedDataProtectionMetrics"]],["ActivityMetrics",["ref","ActivityMetrics"]],["BucketLevel",["ref","BucketLevel"],1],["AdvancedCostOptimizationMetrics",["ref","AdvancedCostOptimizationMetrics"]],["DetailedStatusCodesMetrics",["ref","DetailedStatusCodesMetrics"]],["StorageLensGroupLevel",["ref","StorageLensGroupLevel"]],["AdvancedPerformanceMetrics",["ref","AdvancedPerformanceMetrics"]]],"AdvancedDataProtectionMetrics":[["IsEnabled","boolean"]],"ActivityMetrics":[["IsEnabled","boolean"]],"BucketLevel":[["AdvancedDataProtectionMetrics",["ref","AdvancedDataProtectionMetrics"]],["PrefixLevel",["ref","PrefixLevel"]],["ActivityMetrics",["ref","ActivityMetrics"]],["AdvancedCostOptimizationMetrics",["ref","AdvancedCostOptimizationMetrics"]],["DetailedStatusCodesMetrics",["ref","DetailedStatusCodesMetrics"]],["AdvancedPerformanceMetrics",["ref","AdvancedPerformanceMetrics"]]],"PrefixLevel":[["StorageMetrics",["ref","PrefixLevelStorageMetrics"],1]],"PrefixLevelStorageMetrics":[["IsEnabled","boolean"],["SelectionCriteria",["ref","SelectionCriteria"]]],"SelectionCriteria":[["Delimiter","string"],["MaxDepth","integer"],["MinStorageBytesPercentage","number"]],"AdvancedCostOptimizationMetrics":[["IsEnabled","boolean"]],"DetailedStatusCodesMetrics":[["IsEnabled","boolean"]],"AdvancedPerformanceMetrics":[["IsEnabled","boolean"]],"StorageLensGroupLevel":[["StorageLensGroupSelectionCriteria",["ref","StorageLensGroupSelectionCriteria"]]],"StorageLensGroupSelectionCriteria":[["Exclude",["array","string"]],["Include",["array","string"]]],"BucketsAndRegions":[["Regions",["array","string"]],["Buckets",["array","string"]]],"AwsOrg":[["Arn","string",1]],"DataExport":[["S3BucketDestination",["ref","S3BucketDestination"]],["CloudWatchMetrics",["ref","CloudWatchMetrics"]],["StorageLensTableDestination",["ref","StorageLensTableDestination"]]],"S3BucketDestination":[["OutputSchemaVersion",["enum","V_1"],1],["Format",["enum","CSV","Parquet"],1],["AccountId","string",1],["Prefix","string"],["Encryption",["ref","Encryption"]],["Arn","string",1]],"Encryption":[["SSEKMS",["ref","SSEKMS"]],["SSES3","json"]],"SSEKMS":[["KeyId","string",1]],"CloudWatchMetrics":[["IsEnabled","boolean",1]],"StorageLensTableDestination":[["IsEnabled","boolean",1],["Encryption",["ref","Encryption"]]],"StorageLensExpandedPrefixesDataExport":[["StorageLensTableDestination",["ref","StorageLensTableDestination"]],["S3BucketDestination",["ref","S3BucketDestination"]]]},"tags":["Tags","standard"],"rp":[["StorageLensConfiguration","Id"]],"reg":{"h":"crudl","co":["StorageLensConfiguration/Id"],"ro":["StorageLensConfiguration/StorageLensArn"],"uo":["StorageLensConfiguration/AccountLevel/StorageLensGroupLevel/StorageLensGroupSelectionCriteria/Exclude","StorageLensConfiguration/AccountLevel/StorageLensGroupLevel/StorageLensGroupSelectionCriteria/Include","StorageLensConfiguration/Exclude/Regions","StorageLensConfiguration/Exclude/Buckets","StorageLensConfiguration/Include/Regions","StorageLensConfiguration/Include/Buckets","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:s3:${Region}:${Account}:storage-lens/${ConfigId}"}');
 /** A {@link StorageLens} instance: its attributes as typed outputs. */
 export type StorageLens = InstanceType<typeof StorageLens>;
 
@@ -1683,7 +1777,11 @@ export type StorageLens = InstanceType<typeof StorageLens>;
 export interface StorageLensArgs {
   /** This resource contains the details Amazon S3 Storage Lens configuration. */
   storageLensConfiguration: StorageLensStorageLensConfiguration;
-  /** A set of tags (key–value pairs) to associate with the Storage Lens configuration. */
+  /**
+   * A set of tags (key–value pairs) to associate with the Storage Lens configuration.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1707,7 +1805,11 @@ export interface StorageLensStorageLensConfiguration {
   include?: StorageLensBucketsAndRegions;
   /** This property contains the details of the AWS Organization for the S3 Storage Lens configuration. */
   awsOrg?: StorageLensAwsOrg;
-  /** This property contains the details of the ID of the S3 Storage Lens configuration. */
+  /**
+   * This property contains the details of the ID of the S3 Storage Lens configuration.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9\-_.]+$`.
+   */
   id: string;
   /** This property contains the details of the ARN of the S3 Storage Lens configuration. This property is read-only. */
   storageLensArn?: string;
@@ -1996,13 +2098,17 @@ export interface StorageLensStorageLensExpandedPrefixesDataExport {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-storagelensgroup.html | CloudFormation: AWS::S3::StorageLensGroup}
  */
-export const StorageLensGroup = cloudControlType<StorageLensGroupArgs, StorageLensGroupOutputs>("AWS::S3::StorageLensGroup", "aws:s3:StorageLensGroup", '{"p":[["Name","string",67],["Filter",["ref","Filter"],1],["Tags",["array",["ref","Tag"]]],["StorageLensGroupArn","string",72]],"id":["Name"],"d":{"Filter":[["MatchAnyPrefix",["array","string"]],["MatchAnySuffix",["array","string"]],["MatchAnyTag",["array",["ref","Tag"]]],["MatchObjectSize",["ref","MatchObjectSize"]],["MatchObjectAge",["ref","MatchObjectAge"]],["And",["ref","And"]],["Or",["ref","Or"]]],"MatchObjectSize":[["BytesGreaterThan","integer"],["BytesLessThan","integer"]],"MatchObjectAge":[["DaysGreaterThan","integer"],["DaysLessThan","integer"]],"And":[["MatchAnyPrefix",["array","string"]],["MatchAnySuffix",["array","string"]],["MatchAnyTag",["array",["ref","Tag"]]],["MatchObjectSize",["ref","MatchObjectSize"]],["MatchObjectAge",["ref","MatchObjectAge"]]],"Or":[["MatchAnyPrefix",["array","string"]],["MatchAnySuffix",["array","string"]],["MatchAnyTag",["array",["ref","Tag"]]],["MatchObjectSize",["ref","MatchObjectSize"]],["MatchObjectAge",["ref","MatchObjectAge"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3:${Region}:${Account}:storage-lens-group/${Name}"}');
+export const StorageLensGroup = cloudControlType<StorageLensGroupArgs, StorageLensGroupOutputs>("AWS::S3::StorageLensGroup", "aws:s3:StorageLensGroup", '{"p":[["Name","string",67],["Filter",["ref","Filter"],1],["Tags",["array",["ref","Tag"]]],["StorageLensGroupArn","string",72]],"id":["Name"],"d":{"Filter":[["MatchAnyPrefix",["array","string"]],["MatchAnySuffix",["array","string"]],["MatchAnyTag",["array",["ref","Tag"]]],["MatchObjectSize",["ref","MatchObjectSize"]],["MatchObjectAge",["ref","MatchObjectAge"]],["And",["ref","And"]],["Or",["ref","Or"]]],"MatchObjectSize":[["BytesGreaterThan","integer"],["BytesLessThan","integer"]],"MatchObjectAge":[["DaysGreaterThan","integer"],["DaysLessThan","integer"]],"And":[["MatchAnyPrefix",["array","string"]],["MatchAnySuffix",["array","string"]],["MatchAnyTag",["array",["ref","Tag"]]],["MatchObjectSize",["ref","MatchObjectSize"]],["MatchObjectAge",["ref","MatchObjectAge"]]],"Or":[["MatchAnyPrefix",["array","string"]],["MatchAnySuffix",["array","string"]],["MatchAnyTag",["array",["ref","Tag"]]],["MatchObjectSize",["ref","MatchObjectSize"]],["MatchObjectAge",["ref","MatchObjectAge"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["StorageLensGroupArn"],"uo":["Filter/MatchAnyPrefix","Filter/MatchAnySuffix","Filter/MatchAnyTag","Filter/And/MatchAnyPrefix","Filter/And/MatchAnySuffix","Filter/And/MatchAnyTag","Filter/Or/MatchAnyPrefix","Filter/Or/MatchAnySuffix","Filter/Or/MatchAnyTag"],"tg":[true,true,true]},"arn":"arn:${Partition}:s3:${Region}:${Account}:storage-lens-group/${Name}"}');
 /** A {@link StorageLensGroup} instance: its attributes as typed outputs. */
 export type StorageLensGroup = InstanceType<typeof StorageLensGroup>;
 
 /** Inputs of {@link StorageLensGroup}. */
 export interface StorageLensGroupArgs {
-  /** This property contains the Storage Lens group name. */
+  /**
+   * This property contains the Storage Lens group name.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name: string;
   /** This property contains the criteria for the Storage Lens group data that is displayed */
   filter: StorageLensGroupFilter;
@@ -2022,9 +2128,17 @@ export interface StorageLensGroupOutputs extends StorageLensGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-filter.html | CloudFormation: Filter}
  */
 export interface StorageLensGroupFilter {
-  /** This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed. */
+  /**
+   * This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnyPrefix?: string[];
-  /** This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed. */
+  /**
+   * This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnySuffix?: string[];
   /** This property contains the list of S3 object tags. At least one object tag must be specified. Up to 10 object tags are allowed. */
   matchAnyTag?: AwsTag[];
@@ -2044,9 +2158,17 @@ export interface StorageLensGroupFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-matchobjectsize.html | CloudFormation: MatchObjectSize}
  */
 export interface StorageLensGroupMatchObjectSize {
-  /** This property specifies the minimum object size in bytes. The value must be a positive number, greater than 0 and less than 5 TB. */
+  /**
+   * This property specifies the minimum object size in bytes. The value must be a positive number, greater than 0 and less than 5 TB.
+   *
+   * Range: at least 1.
+   */
   bytesGreaterThan?: number;
-  /** This property specifies the maximum object size in bytes. The value must be a positive number, greater than the minimum object size and less than 5 TB. */
+  /**
+   * This property specifies the maximum object size in bytes. The value must be a positive number, greater than the minimum object size and less than 5 TB.
+   *
+   * Range: at least 1.
+   */
   bytesLessThan?: number;
 }
 
@@ -2056,9 +2178,17 @@ export interface StorageLensGroupMatchObjectSize {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-matchobjectage.html | CloudFormation: MatchObjectAge}
  */
 export interface StorageLensGroupMatchObjectAge {
-  /** This property indicates the minimum object age in days. */
+  /**
+   * This property indicates the minimum object age in days.
+   *
+   * Range: at least 1.
+   */
   daysGreaterThan?: number;
-  /** This property indicates the maximum object age in days. */
+  /**
+   * This property indicates the maximum object age in days.
+   *
+   * Range: at least 1.
+   */
   daysLessThan?: number;
 }
 
@@ -2068,9 +2198,17 @@ export interface StorageLensGroupMatchObjectAge {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-and.html | CloudFormation: And}
  */
 export interface StorageLensGroupAnd {
-  /** This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed. */
+  /**
+   * This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnyPrefix?: string[];
-  /** This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed. */
+  /**
+   * This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnySuffix?: string[];
   /** This property contains the list of object tags. At least one object tag must be specified. Up to 10 object tags are allowed. */
   matchAnyTag?: AwsTag[];
@@ -2086,9 +2224,17 @@ export interface StorageLensGroupAnd {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-or.html | CloudFormation: Or}
  */
 export interface StorageLensGroupOr {
-  /** This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed. */
+  /**
+   * This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnyPrefix?: string[];
-  /** This property contains the list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed. */
+  /**
+   * This property contains the list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnySuffix?: string[];
   /** This property contains the list of S3 object tags. At least one object tag must be specified. Up to 10 object tags are allowed. */
   matchAnyTag?: AwsTag[];

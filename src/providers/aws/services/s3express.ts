@@ -8,22 +8,36 @@
  * @module cairn-iac/aws/s3express
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Access points simplify managing data access at scale for shared datasets in Amazon S3 . Access points are unique hostnames you create to enforce distinct permissions and network controls for all requests made through an access point. You can create hundreds of access points per bucket, each with a distinct name and permissions customized for each application. Each access point works in conjunction with the bucket policy that is attached to the underlying bucket. For more information, see [Managing access to shared datasets in directory buckets with access points](https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-points-directory-buckets.html) .
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3express-accesspoint.html | CloudFormation: AWS::S3Express::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Express::AccessPoint", "aws:s3express:AccessPoint", '{"p":[["Name","string",66],["Bucket","string",67],["BucketAccountId","string",66],["VpcConfiguration",["ref","VpcConfiguration"],66],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"]],["Scope",["ref","Scope"]],["Policy","json"],["Tags",["array",["ref","Tag"]]],["NetworkOrigin",["enum","Internet","VPC"],8],["Arn","string",72]],"id":["Name"],"d":{"VpcConfiguration":[["VpcId","string"]],"PublicAccessBlockConfiguration":[["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"],["BlockPublicPolicy","boolean"],["RestrictPublicBuckets","boolean"]],"Scope":[["Prefixes",["array","string"]],["Permissions",["array",["enum","GetObject","GetObjectAttributes","ListMultipartUploadParts","ListBucket","ListBucketMultipartUploads","PutObject","DeleteObject","AbortMultipartUpload"]]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3express:${Region}:${Account}:accesspoint/${AccessPointName}"}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Express::AccessPoint", "aws:s3express:AccessPoint", '{"p":[["Name","string",66],["Bucket","string",67],["BucketAccountId","string",66],["VpcConfiguration",["ref","VpcConfiguration"],66],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"]],["Scope",["ref","Scope"]],["Policy","json"],["Tags",["array",["ref","Tag"]]],["NetworkOrigin",["enum","Internet","VPC"],8],["Arn","string",72]],"id":["Name"],"d":{"VpcConfiguration":[["VpcId","string"]],"PublicAccessBlockConfiguration":[["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"],["BlockPublicPolicy","boolean"],["RestrictPublicBuckets","boolean"]],"Scope":[["Prefixes",["array","string"]],["Permissions",["array",["enum","GetObject","GetObjectAttributes","ListMultipartUploadParts","ListBucket","ListBucketMultipartUploads","PutObject","DeleteObject","AbortMultipartUpload"]]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Bucket","BucketAccountId","VpcConfiguration"],"ro":["NetworkOrigin","Arn"],"uo":["Scope/Prefixes","Scope/Permissions","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":50,"pattern":"^[a-z0-9]([a-z0-9\\\\-]*[a-z0-9])?$"}},"arn":"arn:${Partition}:s3express:${Region}:${Account}:accesspoint/${AccessPointName}"}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
 /** Inputs of {@link AccessPoint}. */
 export interface AccessPointArgs {
-  /** An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3. */
+  /**
+   * An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name?: string;
-  /** The name of the bucket that you want to associate the access point with. */
+  /**
+   * The name of the bucket that you want to associate the access point with.
+   *
+   * Length: 3–255.
+   */
   bucket: string;
-  /** The AWS account ID that owns the bucket associated with this access point. */
+  /**
+   * The AWS account ID that owns the bucket associated with this access point.
+   *
+   * Length: at most 64. Pattern: `^\d{12}$`.
+   */
   bucketAccountId?: string;
   /** If you include this field, Amazon S3 restricts access to this access point to requests from the specified virtual private cloud (VPC). */
   vpcConfiguration?: AccessPointVpcConfiguration;
@@ -36,14 +50,18 @@ export interface AccessPointArgs {
    */
   scope?: AccessPointScope;
   /** The access point policy associated with the specified access point. */
-  policy?: Record<string, unknown>;
+  policy?: PolicyDocument;
   /** An array of tags that you can apply to access points. Tags are key-value pairs of metadata used to categorize your access points and control access. For more information, see [Using tags for attribute-based access control (ABAC)](https://docs.aws.amazon.com/AmazonS3/latest/userguide/tagging.html#using-tags-for-abac) . */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
-  /** An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3. */
+  /**
+   * An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The network configuration of the access point. */
   networkOrigin: "Internet" | "VPC";
@@ -57,7 +75,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3express-accesspoint-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface AccessPointVpcConfiguration {
-  /** If this field is specified, this access point will only allow connections from the specified VPC ID. */
+  /**
+   * If this field is specified, this access point will only allow connections from the specified VPC ID.
+   *
+   * Length: 1–1024.
+   */
   vpcId?: string;
 }
 
@@ -120,7 +142,7 @@ export interface AccessPointScope {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3express-bucketpolicy.html | CloudFormation: AWS::S3Express::BucketPolicy}
  */
-export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3Express::BucketPolicy", "aws:s3express:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument",["union","json","string"],1]],"id":["Bucket"]}');
+export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3Express::BucketPolicy", "aws:s3express:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument",["union","json","string"],1]],"id":["Bucket"],"reg":{"h":"crudl","co":["Bucket"],"tg":[false,false,false]}}');
 /** A {@link BucketPolicy} instance: its attributes as typed outputs. */
 export type BucketPolicy = InstanceType<typeof BucketPolicy>;
 
@@ -129,7 +151,7 @@ export interface BucketPolicyArgs {
   /** The name of the S3 directory bucket to which the policy applies. */
   bucket: string;
   /** A policy document containing permissions to add to the specified bucket. In IAM, you must provide policy documents in JSON format. However, in CloudFormation you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM. For more information, see the AWS::IAM::Policy [PolicyDocument](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html#cfn-iam-policy-policydocument) resource description in this guide and [Policies and Permissions in Amazon S3](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-policy-language-overview.html) in the *Amazon S3 User Guide* . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
 }
 
 /** Outputs of {@link BucketPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -164,7 +186,7 @@ export interface BucketPolicyOutputs extends BucketPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3express-directorybucket.html | CloudFormation: AWS::S3Express::DirectoryBucket}
  */
-export const DirectoryBucket = cloudControlType<DirectoryBucketArgs, DirectoryBucketOutputs>("AWS::S3Express::DirectoryBucket", "aws:s3express:DirectoryBucket", '{"p":[["BucketName","string",66],["LocationName","string",67],["DataRedundancy",["enum","SingleAvailabilityZone","SingleLocalZone"],67],["BucketEncryption",["ref","BucketEncryption"]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["Tags",["array",["ref","Tag"]]],["MetricsConfigurations",["array",["ref","MetricsConfiguration"]]],["InventoryConfigurations",["array",["ref","InventoryConfiguration"]]],["Arn","string",72],["AvailabilityZoneName","string",8]],"id":["BucketName"],"d":{"BucketEncryption":[["ServerSideEncryptionConfiguration",["array",["ref","ServerSideEncryptionRule"]],1]],"ServerSideEncryptionRule":[["BucketKeyEnabled","boolean"],["ServerSideEncryptionByDefault",["ref","ServerSideEncryptionByDefault"]]],"ServerSideEncryptionByDefault":[["KMSMasterKeyID","string"],["SSEAlgorithm",["enum","aws:kms","AES256"],1]],"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1]],"Rule":[["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]],["ExpirationInDays","integer"],["Id","string"],["Prefix","string"],["Status",["enum","Enabled","Disabled"],1],["ObjectSizeGreaterThan","string"],["ObjectSizeLessThan","string"]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]],"MetricsConfiguration":[["Id","string",1],["Prefix","string"],["AccessPointArn","string"]],"InventoryConfiguration":[["Destination",["ref","Destination"],1],["Enabled","boolean",1],["Id","string",1],["IncludedObjectVersions",["enum","All","Current"],1],["OptionalFields",["array",["enum","Size","LastModifiedDate","StorageClass","ETag","IsMultipartUploaded","EncryptionStatus","BucketKeyStatus","ChecksumAlgorithm","LifecycleExpirationDate"]]],["Prefix","string"],["ScheduleFrequency",["enum","Daily","Weekly"],1]],"Destination":[["BucketArn","string",1],["BucketAccountId","string"],["Format",["enum","CSV","ORC","Parquet"],1],["Prefix","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3express:${Region}:${Account}:bucket/${BucketName}"}');
+export const DirectoryBucket = cloudControlType<DirectoryBucketArgs, DirectoryBucketOutputs>("AWS::S3Express::DirectoryBucket", "aws:s3express:DirectoryBucket", '{"p":[["BucketName","string",66],["LocationName","string",67],["DataRedundancy",["enum","SingleAvailabilityZone","SingleLocalZone"],67],["BucketEncryption",["ref","BucketEncryption"]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["Tags",["array",["ref","Tag"]]],["MetricsConfigurations",["array",["ref","MetricsConfiguration"]]],["InventoryConfigurations",["array",["ref","InventoryConfiguration"]]],["Arn","string",72],["AvailabilityZoneName","string",8]],"id":["BucketName"],"d":{"BucketEncryption":[["ServerSideEncryptionConfiguration",["array",["ref","ServerSideEncryptionRule"]],1]],"ServerSideEncryptionRule":[["BucketKeyEnabled","boolean"],["ServerSideEncryptionByDefault",["ref","ServerSideEncryptionByDefault"]]],"ServerSideEncryptionByDefault":[["KMSMasterKeyID","string"],["SSEAlgorithm",["enum","aws:kms","AES256"],1]],"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1]],"Rule":[["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]],["ExpirationInDays","integer"],["Id","string"],["Prefix","string"],["Status",["enum","Enabled","Disabled"],1],["ObjectSizeGreaterThan","string"],["ObjectSizeLessThan","string"]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]],"MetricsConfiguration":[["Id","string",1],["Prefix","string"],["AccessPointArn","string"]],"InventoryConfiguration":[["Destination",["ref","Destination"],1],["Enabled","boolean",1],["Id","string",1],["IncludedObjectVersions",["enum","All","Current"],1],["OptionalFields",["array",["enum","Size","LastModifiedDate","StorageClass","ETag","IsMultipartUploaded","EncryptionStatus","BucketKeyStatus","ChecksumAlgorithm","LifecycleExpirationDate"]]],["Prefix","string"],["ScheduleFrequency",["enum","Daily","Weekly"],1]],"Destination":[["BucketArn","string",1],["BucketAccountId","string"],["Format",["enum","CSV","ORC","Parquet"],1],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["BucketName","LocationName","DataRedundancy"],"ro":["Arn","AvailabilityZoneName"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"BucketName","max":63,"pattern":"^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$"}},"arn":"arn:${Partition}:s3express:${Region}:${Account}:bucket/${BucketName}"}');
 /** A {@link DirectoryBucket} instance: its attributes as typed outputs. */
 export type DirectoryBucket = InstanceType<typeof DirectoryBucket>;
 
@@ -174,6 +196,8 @@ export interface DirectoryBucketArgs {
    * A name for the bucket. The bucket name must contain only lowercase letters, numbers, and hyphens (-). A directory bucket name must be unique in the chosen Zone (Availability Zone or Local Zone). The bucket name must also follow the format `*bucket_base_name* -- *zone_id* --x-s3` (for example, `*bucket_base_name* -- *usw2-az1* --x-s3` ). If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. For information about bucket naming restrictions, see [Directory bucket naming rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-bucket-naming-rules.html) in the *Amazon S3 User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: at most 63. Pattern: `^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$`.
    */
   bucketName?: string;
   /**
@@ -206,6 +230,8 @@ export interface DirectoryBucketOutputs extends DirectoryBucketArgs {
    * A name for the bucket. The bucket name must contain only lowercase letters, numbers, and hyphens (-). A directory bucket name must be unique in the chosen Zone (Availability Zone or Local Zone). The bucket name must also follow the format `*bucket_base_name* -- *zone_id* --x-s3` (for example, `*bucket_base_name* -- *usw2-az1* --x-s3` ). If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. For information about bucket naming restrictions, see [Directory bucket naming rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-bucket-naming-rules.html) in the *Amazon S3 User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: at most 63. Pattern: `^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$`.
    */
   bucketName: string;
   /**
@@ -299,7 +325,11 @@ export interface DirectoryBucketRule {
   abortIncompleteMultipartUpload?: DirectoryBucketAbortIncompleteMultipartUpload;
   /** Indicates the number of days after creation when objects are deleted from Amazon S3 and Amazon S3 Glacier. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time. */
   expirationInDays?: number;
-  /** Unique identifier for the rule. The value can't be longer than 255 characters. */
+  /**
+   * Unique identifier for the rule. The value can't be longer than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /**
    * Object key prefix that identifies one or more objects to which this rule applies.
@@ -309,9 +339,17 @@ export interface DirectoryBucketRule {
   prefix?: string;
   /** If `Enabled` , the rule is currently being applied. If `Disabled` , the rule is not currently being applied. */
   status: "Enabled" | "Disabled";
-  /** Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeGreaterThan?: string;
-  /** Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeLessThan?: string;
 }
 
@@ -321,7 +359,11 @@ export interface DirectoryBucketRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3express-directorybucket-abortincompletemultipartupload.html | CloudFormation: AbortIncompleteMultipartUpload}
  */
 export interface DirectoryBucketAbortIncompleteMultipartUpload {
-  /** Specifies the number of days after which Amazon S3 aborts an incomplete multipart upload. */
+  /**
+   * Specifies the number of days after which Amazon S3 aborts an incomplete multipart upload.
+   *
+   * Range: at least 0.
+   */
   daysAfterInitiation: number;
 }
 

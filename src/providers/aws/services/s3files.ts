@@ -8,21 +8,32 @@
  * @module cairn-iac/aws/s3files
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Resource Type definition for AWS::S3Files::AccessPoint
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3files-accesspoint.html | CloudFormation: AWS::S3Files::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Files::AccessPoint", "aws:s3files:AccessPoint", '{"p":[["ClientToken","string",66],["Tags",["array",["ref","AccessPointTag"]]],["FileSystemId","string",67],["PosixUser",["ref","PosixUser"],66],["RootDirectory",["ref","RootDirectory"],66],["AccessPointId","string",72],["AccessPointArn","string",72],["Status",["enum","available","creating","updating","deleting","deleted","error"],8],["OwnerId","string",8]],"id":["AccessPointId"],"d":{"AccessPointTag":[["Key","string"],["Value","string"]],"PosixUser":[["Uid","string",3],["Gid","string",3],["SecondaryGids",["array","string"],2]],"RootDirectory":[["Path","string",2],["CreationPermissions",["ref","CreationPermissions"],2]],"CreationPermissions":[["OwnerUid","string",3],["OwnerGid","string",3],["Permissions","string",3]]},"tags":["Tags","standard"]}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Files::AccessPoint", "aws:s3files:AccessPoint", '{"p":[["ClientToken","string",66],["Tags",["array",["ref","AccessPointTag"]]],["FileSystemId","string",67],["PosixUser",["ref","PosixUser"],66],["RootDirectory",["ref","RootDirectory"],66],["AccessPointId","string",72],["AccessPointArn","string",72],["Status",["enum","available","creating","updating","deleting","deleted","error"],8],["OwnerId","string",8]],"id":["AccessPointId"],"d":{"AccessPointTag":[["Key","string"],["Value","string"]],"PosixUser":[["Uid","string",1],["Gid","string",1],["SecondaryGids",["array","string"]]],"RootDirectory":[["Path","string"],["CreationPermissions",["ref","CreationPermissions"]]],"CreationPermissions":[["OwnerUid","string",1],["OwnerGid","string",1],["Permissions","string",1]]},"tags":["Tags","standard"],"rp":[["PosixUser","Uid"],["PosixUser","Gid"],["PosixUser","SecondaryGids"],["RootDirectory","Path"],["RootDirectory","CreationPermissions"],["RootDirectory","CreationPermissions","OwnerUid"],["RootDirectory","CreationPermissions","OwnerGid"],["RootDirectory","CreationPermissions","Permissions"]],"reg":{"h":"crudl","co":["FileSystemId","ClientToken","PosixUser","PosixUser/Uid","PosixUser/Gid","PosixUser/SecondaryGids","RootDirectory","RootDirectory/Path","RootDirectory/CreationPermissions","RootDirectory/CreationPermissions/OwnerUid","RootDirectory/CreationPermissions/OwnerGid","RootDirectory/CreationPermissions/Permissions"],"ro":["AccessPointId","AccessPointArn","Status","OwnerId"],"uo":["Tags"],"pt":{"FileSystemId":"$split(FileSystemId, \\"/\\")[-1] $OR FileSystemId"},"tg":[true,true,true]}}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
 /** Inputs of {@link AccessPoint}. */
 export interface AccessPointArgs {
-  /** (optional) A string of up to 64 ASCII characters that Amazon EFS uses to ensure idempotent creation. */
+  /**
+   * (optional) A string of up to 64 ASCII characters that Amazon EFS uses to ensure idempotent creation.
+   *
+   * Length: 1–64. Pattern: `^(.+)$`.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AccessPointAccessPointTag[];
-  /** The ID of the S3 Files file system that the access point provides access to. */
+  /**
+   * The ID of the S3 Files file system that the access point provides access to.
+   *
+   * Length: at most 128. Pattern: `^(arn:aws[-a-z]*:s3files:[0-9a-z-:]+:file-system/fs-[0-9a-f]{17,40}|fs-[0-9a-f]{17,40})$`.
+   */
   fileSystemId: string;
   posixUser?: AccessPointPosixUser;
   rootDirectory?: AccessPointRootDirectory;
@@ -38,34 +49,64 @@ export interface AccessPointOutputs extends AccessPointArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-accesspoint-accesspointtag.html | CloudFormation: AccessPointTag} */
 export interface AccessPointAccessPointTag {
+  /** Length: 1–128. */
   key?: string;
+  /** Length: at most 256. */
   value?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-accesspoint-posixuser.html | CloudFormation: PosixUser} */
 export interface AccessPointPosixUser {
-  /** The POSIX user ID used for all file system operations using this access point. */
+  /**
+   * The POSIX user ID used for all file system operations using this access point.
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   uid: string;
-  /** The POSIX group ID used for all file system operations using this access point. */
+  /**
+   * The POSIX group ID used for all file system operations using this access point.
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   gid: string;
-  /** Secondary POSIX group IDs used for all file system operations using this access point. */
+  /**
+   * Secondary POSIX group IDs used for all file system operations using this access point.
+   *
+   * Each item: Pattern: `^[0-9]+$`.
+   */
   secondaryGids?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-accesspoint-rootdirectory.html | CloudFormation: RootDirectory} */
 export interface AccessPointRootDirectory {
-  /** Specifies the path on the EFS file system to expose as the root directory to NFS clients using the access point to access the EFS file system. A path can have up to four subdirectories. If the specified path does not exist, you are required to provide the CreationPermissions. */
+  /**
+   * Specifies the path on the EFS file system to expose as the root directory to NFS clients using the access point to access the EFS file system. A path can have up to four subdirectories. If the specified path does not exist, you are required to provide the CreationPermissions.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   path?: string;
   creationPermissions?: AccessPointCreationPermissions;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-accesspoint-creationpermissions.html | CloudFormation: CreationPermissions} */
 export interface AccessPointCreationPermissions {
-  /** Specifies the POSIX user ID to apply to the RootDirectory. Accepts values from 0 to 2^32 (4294967295). */
+  /**
+   * Specifies the POSIX user ID to apply to the RootDirectory. Accepts values from 0 to 2^32 (4294967295).
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   ownerUid: string;
-  /** Specifies the POSIX group ID to apply to the RootDirectory. Accepts values from 0 to 2^32 (4294967295). */
+  /**
+   * Specifies the POSIX group ID to apply to the RootDirectory. Accepts values from 0 to 2^32 (4294967295).
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   ownerGid: string;
-  /** Specifies the POSIX permissions to apply to the RootDirectory, in the format of an octal number representing the file's mode bits. */
+  /**
+   * Specifies the POSIX permissions to apply to the RootDirectory, in the format of an octal number representing the file's mode bits.
+   *
+   * Pattern: `^[0-7]{3,4}$`.
+   */
   permissions: string;
 }
 
@@ -74,19 +115,26 @@ export interface AccessPointCreationPermissions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3files-filesystem.html | CloudFormation: AWS::S3Files::FileSystem}
  */
-export const FileSystem = cloudControlType<FileSystemArgs, FileSystemOutputs>("AWS::S3Files::FileSystem", "aws:s3files:FileSystem", '{"p":[["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",66],["Bucket","string",67],["Prefix","string",66],["ClientToken","string",66],["RoleArn","string",67],["SynchronizationConfiguration",["ref","SynchronizationConfiguration"]],["AcceptBucketWarning","boolean",66],["CreationTime","string",8],["FileSystemArn","string",72],["FileSystemId","string",72],["Status",["enum","creating","available","updating","deleting","deleted","error"],8],["StatusMessage","string",8],["OwnerId","string",8]],"id":["FileSystemArn"],"d":{"SynchronizationConfiguration":[["LatestVersionNumber","integer"],["ImportDataRules",["array",["ref","ImportDataRule"]],1],["ExpirationDataRules",["array",["ref","ExpirationDataRule"]],1]],"ImportDataRule":[["Prefix","string",1],["Trigger",["enum","ON_DIRECTORY_FIRST_ACCESS","ON_FILE_ACCESS"],1],["SizeLessThan","integer",1]],"ExpirationDataRule":[["DaysAfterLastAccess","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3files:${Region}:${Account}:file-system/${FileSystemId}"}');
+export const FileSystem = cloudControlType<FileSystemArgs, FileSystemOutputs>("AWS::S3Files::FileSystem", "aws:s3files:FileSystem", '{"p":[["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",66],["Bucket","string",67],["Prefix","string",66],["ClientToken","string",66],["RoleArn","string",67],["SynchronizationConfiguration",["ref","SynchronizationConfiguration"]],["AcceptBucketWarning","boolean",82],["CreationTime","string",8],["FileSystemArn","string",72],["FileSystemId","string",72],["Status",["enum","creating","available","updating","deleting","deleted","error"],8],["StatusMessage","string",8],["OwnerId","string",8]],"id":["FileSystemArn"],"d":{"SynchronizationConfiguration":[["LatestVersionNumber","integer"],["ImportDataRules",["array",["ref","ImportDataRule"]],1],["ExpirationDataRules",["array",["ref","ExpirationDataRule"]],1]],"ImportDataRule":[["Prefix","string",1],["Trigger",["enum","ON_DIRECTORY_FIRST_ACCESS","ON_FILE_ACCESS"],1],["SizeLessThan","integer",1]],"ExpirationDataRule":[["DaysAfterLastAccess","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AcceptBucketWarning"],"co":["Bucket","Prefix","ClientToken","KmsKeyId","RoleArn","AcceptBucketWarning"],"ro":["CreationTime","FileSystemArn","FileSystemId","Status","StatusMessage","OwnerId","SynchronizationConfiguration/LatestVersionNumber"],"uo":["Tags"],"pt":{"KmsKeyId":"\\"arn:aws[-a-z]*:kms:[a-z0-9-]+:[0-9]{12}:key/[a-zA-Z0-9-]+\\""},"ai":[["FileSystemId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:s3files:${Region}:${Account}:file-system/${FileSystemId}"}');
 /** A {@link FileSystem} instance: its attributes as typed outputs. */
 export type FileSystem = InstanceType<typeof FileSystem>;
 
 /** Inputs of {@link FileSystem}. */
 export interface FileSystemArgs {
+  /** Items: at most 50. */
   tags?: AwsTag[];
+  /** Length: at most 2048. */
   kmsKeyId?: string;
+  /** Pattern: `^(arn:aws[a-zA-Z0-9-]*:s3:::.+)$`. */
   bucket: string;
+  /** Length: at most 1024. Pattern: `^(|.*\/)$`. */
   prefix?: string;
+  /** Length: 1–64. Pattern: `^(.+)$`. */
   clientToken?: string;
+  /** Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`. */
   roleArn: string;
   synchronizationConfiguration?: FileSystemSynchronizationConfiguration;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   acceptBucketWarning?: boolean;
 }
 
@@ -103,19 +151,24 @@ export interface FileSystemOutputs extends FileSystemArgs {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-filesystem-synchronizationconfiguration.html | CloudFormation: SynchronizationConfiguration} */
 export interface FileSystemSynchronizationConfiguration {
   latestVersionNumber?: number;
+  /** Items: 1–10. */
   importDataRules: FileSystemImportDataRule[];
+  /** Items: 1–1. */
   expirationDataRules: FileSystemExpirationDataRule[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-filesystem-importdatarule.html | CloudFormation: ImportDataRule} */
 export interface FileSystemImportDataRule {
+  /** Length: 0–1024. Pattern: `^(|.*\/)$`. */
   prefix: string;
   trigger: "ON_DIRECTORY_FIRST_ACCESS" | "ON_FILE_ACCESS";
+  /** Range: 0–52673613135872. */
   sizeLessThan: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3files-filesystem-expirationdatarule.html | CloudFormation: ExpirationDataRule} */
 export interface FileSystemExpirationDataRule {
+  /** Range: 1–365. */
   daysAfterLastAccess: number;
 }
 
@@ -124,14 +177,15 @@ export interface FileSystemExpirationDataRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3files-filesystempolicy.html | CloudFormation: AWS::S3Files::FileSystemPolicy}
  */
-export const FileSystemPolicy = cloudControlType<FileSystemPolicyArgs, FileSystemPolicyOutputs>("AWS::S3Files::FileSystemPolicy", "aws:s3files:FileSystemPolicy", '{"p":[["FileSystemId","string",67],["Policy","json",1]],"id":["FileSystemId"]}');
+export const FileSystemPolicy = cloudControlType<FileSystemPolicyArgs, FileSystemPolicyOutputs>("AWS::S3Files::FileSystemPolicy", "aws:s3files:FileSystemPolicy", '{"p":[["FileSystemId","string",67],["Policy","json",1]],"id":["FileSystemId"],"reg":{"h":"crudl","co":["FileSystemId"],"tg":[false,false,false]}}');
 /** A {@link FileSystemPolicy} instance: its attributes as typed outputs. */
 export type FileSystemPolicy = InstanceType<typeof FileSystemPolicy>;
 
 /** Inputs of {@link FileSystemPolicy}. */
 export interface FileSystemPolicyArgs {
+  /** Length: at most 128. Pattern: `^(arn:aws[-a-z]*:s3files:[0-9a-z-:]+:file-system/fs-[0-9a-f]{17,40}|fs-[0-9a-f]{17,40})$`. */
   fileSystemId: string;
-  policy: Record<string, unknown>;
+  policy: PolicyDocument;
 }
 
 /** Outputs of {@link FileSystemPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -143,17 +197,22 @@ export interface FileSystemPolicyOutputs extends FileSystemPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3files-mounttarget.html | CloudFormation: AWS::S3Files::MountTarget}
  */
-export const MountTarget = cloudControlType<MountTargetArgs, MountTargetOutputs>("AWS::S3Files::MountTarget", "aws:s3files:MountTarget", '{"p":[["Ipv4Address","string",66],["Ipv6Address","string",66],["IpAddressType",["enum","IPV4_ONLY","IPV6_ONLY","DUAL_STACK"],66],["FileSystemId","string",67],["SecurityGroups",["array","string"]],["SubnetId","string",67],["MountTargetId","string",72],["AvailabilityZoneId","string",8],["OwnerId","string",8],["NetworkInterfaceId","string",8],["VpcId","string",8],["Status",["enum","available","creating","updating","deleting","deleted","error"],8],["StatusMessage","string",8]],"id":["MountTargetId"]}');
+export const MountTarget = cloudControlType<MountTargetArgs, MountTargetOutputs>("AWS::S3Files::MountTarget", "aws:s3files:MountTarget", '{"p":[["Ipv4Address","string",66],["Ipv6Address","string",66],["IpAddressType",["enum","IPV4_ONLY","IPV6_ONLY","DUAL_STACK"],66],["FileSystemId","string",67],["SecurityGroups",["array","string"]],["SubnetId","string",67],["MountTargetId","string",72],["AvailabilityZoneId","string",8],["OwnerId","string",8],["NetworkInterfaceId","string",8],["VpcId","string",8],["Status",["enum","available","creating","updating","deleting","deleted","error"],8],["StatusMessage","string",8]],"id":["MountTargetId"],"reg":{"h":"crudl","co":["Ipv4Address","Ipv6Address","IpAddressType","SubnetId","FileSystemId"],"ro":["MountTargetId","AvailabilityZoneId","OwnerId","NetworkInterfaceId","VpcId","Status","StatusMessage"],"uo":["SecurityGroups"],"tg":[false,true,true]}}');
 /** A {@link MountTarget} instance: its attributes as typed outputs. */
 export type MountTarget = InstanceType<typeof MountTarget>;
 
 /** Inputs of {@link MountTarget}. */
 export interface MountTargetArgs {
+  /** Length: 7–15. Pattern: `^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$`. */
   ipv4Address?: string;
+  /** Length: 3–39. */
   ipv6Address?: string;
   ipAddressType?: "IPV4_ONLY" | "IPV6_ONLY" | "DUAL_STACK";
+  /** Length: at most 128. Pattern: `^(arn:aws[-a-z]*:s3files:[0-9a-z-:]+:file-system/fs-[0-9a-f]{17,40}|fs-[0-9a-f]{17,40})$`. */
   fileSystemId: string;
+  /** Items: at most 100. Each item: Length: 11–43. Pattern: `^(sg-[0-9a-f]{8,40})$`. */
   securityGroups?: string[];
+  /** Length: 15–47. Pattern: `^subnet-[0-9a-f]{8,40}$`. */
   subnetId: string;
 }
 

@@ -8,12 +8,14 @@
  * @module cairn-iac/aws/s3objectlambda
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::S3ObjectLambda::AccessPoint` resource specifies an Object Lambda Access Point used to access a bucket.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3objectlambda-accesspoint.html | CloudFormation: AWS::S3ObjectLambda::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3ObjectLambda::AccessPoint", "aws:s3objectlambda:AccessPoint", '{"p":[["ObjectLambdaConfiguration",["ref","ObjectLambdaConfiguration"],1],["Name","string",66],["CreationDate","string",8],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"],8],["Alias",["ref","Alias"],8],["Arn","string",72],["PolicyStatus",["ref","PolicyStatus"],8]],"id":["Name"],"d":{"ObjectLambdaConfiguration":[["SupportingAccessPoint","string",1],["TransformationConfigurations",["array",["ref","TransformationConfiguration"]],1],["AllowedFeatures",["array","string"]],["CloudWatchMetricsEnabled","boolean"]],"TransformationConfiguration":[["Actions",["array","string"],1],["ContentTransformation",["ref","ContentTransformation"],1]],"ContentTransformation":[["AwsLambda",["ref","AwsLambda"],1]],"AwsLambda":[["FunctionArn","string",1],["FunctionPayload","string"]],"PublicAccessBlockConfiguration":[["RestrictPublicBuckets","boolean"],["BlockPublicPolicy","boolean"],["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"]],"Alias":[["Status","string"],["Value","string",1]],"PolicyStatus":[["IsPublic","boolean"]]},"arn":"arn:${Partition}:s3-object-lambda:${Region}:${Account}:accesspoint/${AccessPointName}"}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3ObjectLambda::AccessPoint", "aws:s3objectlambda:AccessPoint", '{"p":[["ObjectLambdaConfiguration",["ref","ObjectLambdaConfiguration"],1],["Name","string",66],["CreationDate","string",8],["PublicAccessBlockConfiguration",["ref","PublicAccessBlockConfiguration"],8],["Alias",["ref","Alias"],8],["Arn","string",72],["PolicyStatus",["ref","PolicyStatus"],8]],"id":["Name"],"d":{"ObjectLambdaConfiguration":[["SupportingAccessPoint","string",1],["TransformationConfigurations",["array",["ref","TransformationConfiguration"]],1],["AllowedFeatures",["array","string"]],["CloudWatchMetricsEnabled","boolean"]],"TransformationConfiguration":[["Actions",["array","string"],1],["ContentTransformation",["ref","ContentTransformation"],1]],"ContentTransformation":[["AwsLambda",["ref","AwsLambda"],1]],"AwsLambda":[["FunctionArn","string",1],["FunctionPayload","string"]],"PublicAccessBlockConfiguration":[["RestrictPublicBuckets","boolean"],["BlockPublicPolicy","boolean"],["BlockPublicAcls","boolean"],["IgnorePublicAcls","boolean"]],"Alias":[["Status","string"],["Value","string",1]],"PolicyStatus":[["IsPublic","boolean"]]},"reg":{"h":"crudl","co":["Name"],"ro":["Arn","Alias","Alias/Value","Alias/Status","PolicyStatus","PolicyStatus/IsPublic","CreationDate","PublicAccessBlockConfiguration"],"uo":["ObjectLambdaConfiguration/AllowedFeatures","ObjectLambdaConfiguration/TransformationConfigurations","ObjectLambdaConfiguration/TransformationConfigurations/*/Actions"],"dep":["PolicyStatus","PolicyStatus/IsPublic"],"tg":[false,true,true],"nm":{"path":"Name","min":3,"max":45,"pattern":"^[a-z0-9]([a-z0-9\\\\-]*[a-z0-9])?$"}},"arn":"arn:${Partition}:s3-object-lambda:${Region}:${Account}:accesspoint/${AccessPointName}"}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
@@ -21,13 +23,21 @@ export type AccessPoint = InstanceType<typeof AccessPoint>;
 export interface AccessPointArgs {
   /** A configuration used when creating an Object Lambda Access Point. */
   objectLambdaConfiguration: AccessPointObjectLambdaConfiguration;
-  /** The name of this access point. */
+  /**
+   * The name of this access point.
+   *
+   * Length: 3–45. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
-  /** The name of this access point. */
+  /**
+   * The name of this access point.
+   *
+   * Length: 3–45. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The date and time when the specified Object Lambda Access Point was created. */
   creationDate: string;
@@ -45,7 +55,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-objectlambdaconfiguration.html | CloudFormation: ObjectLambdaConfiguration}
  */
 export interface AccessPointObjectLambdaConfiguration {
-  /** Standard access point associated with the Object Lambda Access Point. */
+  /**
+   * Standard access point associated with the Object Lambda Access Point.
+   *
+   * Length: 1–2048.
+   */
   supportingAccessPoint: string;
   /** A container for transformation configurations for an Object Lambda Access Point. */
   transformationConfigurations: AccessPointTransformationConfiguration[];
@@ -74,6 +88,7 @@ export interface AccessPointContentTransformation {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-awslambda.html | CloudFormation: AwsLambda} */
 export interface AccessPointAwsLambda {
+  /** Length: 1–2048. */
   functionArn: string;
   functionPayload?: string;
 }
@@ -130,9 +145,17 @@ export interface AccessPointPublicAccessBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-alias.html | CloudFormation: Alias}
  */
 export interface AccessPointAlias {
-  /** The status of the Object Lambda Access Point alias. If the status is `PROVISIONING` , the Object Lambda Access Point is provisioning the alias and the alias is not ready for use yet. If the status is `READY` , the Object Lambda Access Point alias is successfully provisioned and ready for use. */
+  /**
+   * The status of the Object Lambda Access Point alias. If the status is `PROVISIONING` , the Object Lambda Access Point is provisioning the alias and the alias is not ready for use yet. If the status is `READY` , the Object Lambda Access Point alias is successfully provisioned and ready for use.
+   *
+   * Pattern: `^[A-Z]*$`.
+   */
   status?: string;
-  /** The alias value of the Object Lambda Access Point. */
+  /**
+   * The alias value of the Object Lambda Access Point.
+   *
+   * Pattern: `^[a-z0-9\-]*$`.
+   */
   value: string;
 }
 
@@ -147,15 +170,19 @@ export interface AccessPointPolicyStatus {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3objectlambda-accesspointpolicy.html | CloudFormation: AWS::S3ObjectLambda::AccessPointPolicy}
  */
-export const AccessPointPolicy = cloudControlType<AccessPointPolicyArgs, AccessPointPolicyOutputs>("AWS::S3ObjectLambda::AccessPointPolicy", "aws:s3objectlambda:AccessPointPolicy", '{"p":[["PolicyDocument","json",1],["ObjectLambdaAccessPoint","string",67]],"id":["ObjectLambdaAccessPoint"]}');
+export const AccessPointPolicy = cloudControlType<AccessPointPolicyArgs, AccessPointPolicyOutputs>("AWS::S3ObjectLambda::AccessPointPolicy", "aws:s3objectlambda:AccessPointPolicy", '{"p":[["PolicyDocument","json",1],["ObjectLambdaAccessPoint","string",67]],"id":["ObjectLambdaAccessPoint"],"reg":{"h":"crud","co":["ObjectLambdaAccessPoint"],"tg":[false,true,true]}}');
 /** A {@link AccessPointPolicy} instance: its attributes as typed outputs. */
 export type AccessPointPolicy = InstanceType<typeof AccessPointPolicy>;
 
 /** Inputs of {@link AccessPointPolicy}. */
 export interface AccessPointPolicyArgs {
   /** Object Lambda Access Point resource policy document. */
-  policyDocument: Record<string, unknown>;
-  /** An access point with an attached AWS Lambda function used to access transformed data from an Amazon S3 bucket. */
+  policyDocument: PolicyDocument;
+  /**
+   * An access point with an attached AWS Lambda function used to access transformed data from an Amazon S3 bucket.
+   *
+   * Length: 3–45. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   objectLambdaAccessPoint: string;
 }
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3outposts
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The AWS::S3Outposts::AccessPoint resource specifies an access point and associates it with the specified Amazon S3 on Outposts bucket. For more information, see [Managing data access with Amazon S3 access points](https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-points.html) .
  *
@@ -15,19 +17,27 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-accesspoint.html | CloudFormation: AWS::S3Outposts::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Outposts::AccessPoint", "aws:s3outposts:AccessPoint", '{"p":[["Policy","json"],["Bucket","string",67],["VpcConfiguration",["ref","VpcConfiguration"],67],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfiguration":[["VpcId","string",2]]}}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Outposts::AccessPoint", "aws:s3outposts:AccessPoint", '{"p":[["Policy","json"],["Bucket","string",67],["VpcConfiguration",["ref","VpcConfiguration"],67],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfiguration":[["VpcId","string"]]},"reg":{"h":"crudl","co":["Bucket","Name","VpcConfiguration"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
 /** Inputs of {@link AccessPoint}. */
 export interface AccessPointArgs {
   /** The access point policy associated with this access point. */
-  policy?: Record<string, unknown>;
-  /** The Amazon Resource Name (ARN) of the S3 on Outposts bucket that is associated with this access point. */
+  policy?: PolicyDocument;
+  /**
+   * The Amazon Resource Name (ARN) of the S3 on Outposts bucket that is associated with this access point.
+   *
+   * Length: 20–2048. Pattern: `^arn:[^:]+:s3-outposts:[a-zA-Z0-9\-]+:\d{12}:outpost\/[^:]+\/bucket\/[^:]+$`.
+   */
   bucket: string;
   /** The virtual private cloud (VPC) configuration for this access point, if one exists. */
   vpcConfiguration: AccessPointVpcConfiguration;
-  /** The name of this access point. */
+  /**
+   * The name of this access point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\\-]*[a-z0-9])?$`.
+   */
   name: string;
 }
 
@@ -43,7 +53,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3outposts-accesspoint-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface AccessPointVpcConfiguration {
-  /** Virtual Private Cloud (VPC) Id from which AccessPoint will allow requests. */
+  /**
+   * Virtual Private Cloud (VPC) Id from which AccessPoint will allow requests.
+   *
+   * Length: 1–1024.
+   */
   vpcId?: string;
 }
 
@@ -59,18 +73,24 @@ export interface AccessPointVpcConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-bucket.html | CloudFormation: AWS::S3Outposts::Bucket}
  */
-export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::S3Outposts::Bucket", "aws:s3outposts:Bucket", '{"p":[["OutpostId","string",67],["BucketName","string",67],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1]],"Rule":[["Status",["enum","Enabled","Disabled"],1],["ExpirationDate","string"],["Filter",["ref","Filter"]],["ExpirationInDays","integer"],["Id","string"],["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]]],"Filter":[["AndOperator",["ref","FilterAndOperator"]],["Prefix","string"],["Tag",["ref","FilterTag"]]],"FilterAndOperator":[["Prefix","string"],["Tags",["array",["ref","FilterTag"]],1]],"FilterTag":[["Value","string",1],["Key","string",1]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]]},"tags":["Tags","standard"]}');
+export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::S3Outposts::Bucket", "aws:s3outposts:Bucket", '{"p":[["OutpostId","string",67],["BucketName","string",67],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1]],"Rule":[["Status",["enum","Enabled","Disabled"],1],["ExpirationDate","string"],["Filter",["ref","Filter"]],["ExpirationInDays","integer"],["Id","string"],["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]]],"Filter":[["AndOperator",["ref","FilterAndOperator"]],["Prefix","string"],["Tag",["ref","FilterTag"]]],"FilterAndOperator":[["Prefix","string"],["Tags",["array",["ref","FilterTag"]],1]],"FilterTag":[["Value","string",1],["Key","string",1]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["BucketName","OutpostId"],"ro":["Arn"],"uo":["Tags","LifecycleConfiguration/Rules"],"tg":[true,true,true]}}');
 /** A {@link Bucket} instance: its attributes as typed outputs. */
 export type Bucket = InstanceType<typeof Bucket>;
 
 /** Inputs of {@link Bucket}. */
 export interface BucketArgs {
-  /** The ID of the Outpost of the specified bucket. */
+  /**
+   * The ID of the Outpost of the specified bucket.
+   *
+   * Pattern: `^(op-[a-f0-9]{17}|\d{12}|ec2)$`.
+   */
   outpostId: string;
   /**
    * A name for the S3 on Outposts bucket. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. The bucket name must contain only lowercase letters, numbers, periods (.), and dashes (-) and must follow [Amazon S3 bucket restrictions and limitations](https://docs.aws.amazon.com/AmazonS3/latest/userguide/BucketRestrictions.html) . For more information, see [Bucket naming rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/BucketRestrictions.html#bucketnamingrules) .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: 3–63. Pattern: ``.
    */
   bucketName: string;
   /** Creates a new lifecycle configuration for the S3 on Outposts bucket or replaces an existing lifecycle configuration. Outposts buckets only support lifecycle configurations that delete/expire objects after a certain period of time and abort incomplete multipart uploads. */
@@ -113,13 +133,25 @@ export interface BucketLifecycleConfiguration {
 export interface BucketRule {
   /** If `Enabled` , the rule is currently being applied. If `Disabled` , the rule is not currently being applied. */
   status: "Enabled" | "Disabled";
-  /** Specifies the expiration for the lifecycle of the object by specifying an expiry date. */
+  /**
+   * Specifies the expiration for the lifecycle of the object by specifying an expiry date.
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   expirationDate?: string;
   /** The container for the filter of the lifecycle rule. */
   filter?: BucketFilter;
-  /** Specifies the expiration for the lifecycle of the object in the form of days that the object has been in the S3 on Outposts bucket. */
+  /**
+   * Specifies the expiration for the lifecycle of the object in the form of days that the object has been in the S3 on Outposts bucket.
+   *
+   * Range: at least 1.
+   */
   expirationInDays?: number;
-  /** Unique identifier for the lifecycle rule. The value can't be longer than 255 characters. */
+  /**
+   * Unique identifier for the lifecycle rule. The value can't be longer than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /** The container for the abort incomplete multipart upload rule. */
   abortIncompleteMultipartUpload?: BucketAbortIncompleteMultipartUpload;
@@ -142,7 +174,11 @@ export interface BucketFilter {
 export interface BucketFilterAndOperator {
   /** Prefix identifies one or more objects to which the rule applies. */
   prefix?: string;
-  /** All of these tags must exist in the object's tag set in order for the rule to apply. */
+  /**
+   * All of these tags must exist in the object's tag set in order for the rule to apply.
+   *
+   * Items: at least 1.
+   */
   tags: BucketFilterTag[];
 }
 
@@ -152,7 +188,9 @@ export interface BucketFilterAndOperator {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3outposts-bucket-filtertag.html | CloudFormation: FilterTag}
  */
 export interface BucketFilterTag {
+  /** Length: 1–1024. Pattern: `^([\p{L}\p{Z}\p{N}_.:=+\/\-\@%]*)$`. */
   value: string;
+  /** Length: 1–1024. Pattern: `^([\p{L}\p{Z}\p{N}_.:=+\/\-\@%]*)$`. */
   key: string;
 }
 
@@ -162,7 +200,11 @@ export interface BucketFilterTag {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3outposts-bucket-abortincompletemultipartupload.html | CloudFormation: AbortIncompleteMultipartUpload}
  */
 export interface BucketAbortIncompleteMultipartUpload {
-  /** Specifies the number of days after initiation that Amazon S3 on Outposts aborts an incomplete multipart upload. */
+  /**
+   * Specifies the number of days after initiation that Amazon S3 on Outposts aborts an incomplete multipart upload.
+   *
+   * Range: at least 0.
+   */
   daysAfterInitiation: number;
 }
 
@@ -179,16 +221,20 @@ export interface BucketAbortIncompleteMultipartUpload {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-bucketpolicy.html | CloudFormation: AWS::S3Outposts::BucketPolicy}
  */
-export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3Outposts::BucketPolicy", "aws:s3outposts:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument","json",1]],"id":["Bucket"]}');
+export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3Outposts::BucketPolicy", "aws:s3outposts:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument","json",1]],"id":["Bucket"],"reg":{"h":"crud","co":["Bucket"],"tg":[false,false,false]}}');
 /** A {@link BucketPolicy} instance: its attributes as typed outputs. */
 export type BucketPolicy = InstanceType<typeof BucketPolicy>;
 
 /** Inputs of {@link BucketPolicy}. */
 export interface BucketPolicyArgs {
-  /** The name of the Amazon S3 Outposts bucket to which the policy applies. */
+  /**
+   * The name of the Amazon S3 Outposts bucket to which the policy applies.
+   *
+   * Length: 20–2048. Pattern: `^arn:[^:]+:s3-outposts:[a-zA-Z0-9\-]+:\d{12}:outpost\/[^:]+\/bucket\/[^:]+$`.
+   */
   bucket: string;
   /** A policy document containing permissions to add to the specified bucket. In IAM, you must provide policy documents in JSON format. However, in CloudFormation, you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM. For more information, see the AWS::IAM::Policy [PolicyDocument](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html#cfn-iam-policy-policydocument) resource description in this guide and [Access Policy Language Overview](https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-policy-language-overview.html) . */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link BucketPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -204,19 +250,31 @@ export interface BucketPolicyOutputs extends BucketPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-endpoint.html | CloudFormation: AWS::S3Outposts::Endpoint}
  */
-export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::S3Outposts::Endpoint", "aws:s3outposts:Endpoint", '{"p":[["OutpostId","string",67],["SecurityGroupId","string",67],["FailedReason",["ref","FailedReason"]],["SubnetId","string",67],["AccessType",["enum","CustomerOwnedIp","Private"],66],["CustomerOwnedIpv4Pool","string",66],["Status",["enum","Available","Pending","Deleting","Create_Failed","Delete_Failed"],8],["NetworkInterfaces",["array",["ref","NetworkInterface"]],8],["CreationTime","string",8],["CidrBlock","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"FailedReason":[["Message","string"],["ErrorCode","string"]],"NetworkInterface":[["NetworkInterfaceId","string",1]]}}');
+export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::S3Outposts::Endpoint", "aws:s3outposts:Endpoint", '{"p":[["OutpostId","string",67],["SecurityGroupId","string",67],["FailedReason",["ref","FailedReason"]],["SubnetId","string",67],["AccessType",["enum","CustomerOwnedIp","Private"],66],["CustomerOwnedIpv4Pool","string",66],["Status",["enum","Available","Pending","Deleting","Create_Failed","Delete_Failed"],8],["NetworkInterfaces",["array",["ref","NetworkInterface"]],8],["CreationTime","string",8],["CidrBlock","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"FailedReason":[["Message","string"],["ErrorCode","string"]],"NetworkInterface":[["NetworkInterfaceId","string",1]]},"reg":{"h":"crdl","co":["OutpostId","SecurityGroupId","SubnetId","AccessType","CustomerOwnedIpv4Pool"],"ro":["Arn","CidrBlock","CreationTime","Id","NetworkInterfaces","Status"],"uo":["NetworkInterfaces"],"tg":[false,false,false]}}');
 /** A {@link Endpoint} instance: its attributes as typed outputs. */
 export type Endpoint = InstanceType<typeof Endpoint>;
 
 /** Inputs of {@link Endpoint}. */
 export interface EndpointArgs {
-  /** The ID of the Outpost. */
+  /**
+   * The ID of the Outpost.
+   *
+   * Pattern: `^(op-[a-f0-9]{17}|\d{12}|ec2)$`.
+   */
   outpostId: string;
-  /** The ID of the security group used for the endpoint. */
+  /**
+   * The ID of the security group used for the endpoint.
+   *
+   * Length: 1–100. Pattern: `^sg-([0-9a-f]{8}|[0-9a-f]{17})$`.
+   */
   securityGroupId: string;
   /** The failure reason, if any, for a create or delete endpoint operation. */
   failedReason?: EndpointFailedReason;
-  /** The ID of the subnet used for the endpoint. */
+  /**
+   * The ID of the subnet used for the endpoint.
+   *
+   * Length: 1–100. Pattern: `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`.
+   */
   subnetId: string;
   /**
    * The container for the type of connectivity used to access the Amazon S3 on Outposts endpoint. To use the Amazon VPC , choose `Private` . To use the endpoint with an on-premises network, choose `CustomerOwnedIp` . If you choose `CustomerOwnedIp` , you must also provide the customer-owned IP address pool (CoIP pool).
@@ -224,7 +282,11 @@ export interface EndpointArgs {
    * > `Private` is the default access type value.
    */
   accessType?: "CustomerOwnedIp" | "Private";
-  /** The ID of the customer-owned IPv4 address pool (CoIP pool) for the endpoint. IP addresses are allocated from this pool for the endpoint. */
+  /**
+   * The ID of the customer-owned IPv4 address pool (CoIP pool) for the endpoint. IP addresses are allocated from this pool for the endpoint.
+   *
+   * Pattern: `^ipv4pool-coip-([0-9a-f]{17})$`.
+   */
   customerOwnedIpv4Pool?: string;
 }
 
@@ -262,6 +324,10 @@ export interface EndpointFailedReason {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3outposts-endpoint-networkinterface.html | CloudFormation: NetworkInterface}
  */
 export interface EndpointNetworkInterface {
-  /** The ID for the network interface. */
+  /**
+   * The ID for the network interface.
+   *
+   * Length: 1–100.
+   */
   networkInterfaceId: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3tables
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a namespace. A namespace is a logical grouping of tables within your table bucket, which you can use to organize tables. For more information, see [Create a namespace](https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-namespace-create.html) in the *Amazon Simple Storage Service User Guide* .
  *
@@ -19,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-namespace.html | CloudFormation: AWS::S3Tables::Namespace}
  */
-export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::S3Tables::Namespace", "aws:s3tables:Namespace", '{"p":[["TableBucketARN","string",67],["Namespace","string",67]],"id":["TableBucketARN","Namespace"]}');
+export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::S3Tables::Namespace", "aws:s3tables:Namespace", '{"p":[["TableBucketARN","string",67],["Namespace","string",67]],"id":["TableBucketARN","Namespace"],"reg":{"h":"crdl","co":["TableBucketARN","Namespace"],"tg":[false,false,false]}}');
 /** A {@link Namespace} instance: its attributes as typed outputs. */
 export type Namespace = InstanceType<typeof Namespace>;
 
@@ -27,7 +29,11 @@ export type Namespace = InstanceType<typeof Namespace>;
 export interface NamespaceArgs {
   /** The Amazon Resource Name (ARN) of the table bucket to create the namespace in. */
   tableBucketARN: string;
-  /** The name of the namespace. */
+  /**
+   * The name of the namespace.
+   *
+   * Length: 1–255.
+   */
   namespace: string;
 }
 
@@ -50,13 +56,17 @@ export interface NamespaceOutputs extends NamespaceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-table.html | CloudFormation: AWS::S3Tables::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::S3Tables::Table", "aws:s3tables:Table", '{"p":[["WithoutMetadata",["enum","Yes"],66],["StorageClassConfiguration",["ref","StorageClassConfiguration"],66],["Compaction",["ref","Compaction"]],["Namespace","string",1],["TableName","string",1],["TableBucketARN","string",67],["OpenTableFormat",["enum","ICEBERG"],67],["IcebergMetadata",["ref","IcebergMetadata"],66],["SnapshotManagement",["ref","SnapshotManagement"]],["Tags",["array",["ref","Tag"]]],["TableARN","string",72],["WarehouseLocation","string",8],["VersionToken","string",8]],"id":["TableARN"],"d":{"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"Compaction":[["Status",["enum","enabled","disabled"]],["TargetFileSizeMB","integer"]],"IcebergMetadata":[["IcebergSchema",["ref","IcebergSchema"]],["IcebergSortOrder",["ref","IcebergSortOrder"]],["IcebergSchemaV2",["ref","IcebergSchemaV2"]],["IcebergPartitionSpec",["ref","IcebergPartitionSpec"]],["TableProperties",["map","string"]]],"IcebergSchema":[["SchemaFieldList",["array",["ref","SchemaField"]],1]],"SchemaField":[["Type","string",1],["Required","boolean"],["Id","integer"],["Name","string",1]],"IcebergSortOrder":[["Fields",["array",["ref","IcebergSortField"]],1],["OrderId","integer"]],"IcebergSortField":[["SourceId","integer",1],["NullOrder",["enum","nulls-first","nulls-last"],1],["Transform","string",1],["Direction",["enum","asc","desc"],1]],"IcebergSchemaV2":[["SchemaV2FieldList",["array",["ref","SchemaV2Field"]],1],["SchemaV2FieldType",["enum","struct"],1],["SchemaId","integer"],["IdentifierFieldIds",["array","integer"]]],"SchemaV2Field":[["Type",["union","string","json"],1],["Required","boolean",1],["Doc","string"],["Id","integer",1],["Name","string",1]],"IcebergPartitionSpec":[["Fields",["array",["ref","IcebergPartitionField"]],1],["SpecId","integer"]],"IcebergPartitionField":[["SourceId","integer",1],["FieldId","integer"],["Transform","string",1],["Name","string",1]],"SnapshotManagement":[["Status",["enum","enabled","disabled"]],["MinSnapshotsToKeep","integer"],["MaxSnapshotAgeHours","integer"]]},"tags":["Tags","standard"]}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::S3Tables::Table", "aws:s3tables:Table", '{"p":[["WithoutMetadata",["enum","Yes"],82],["StorageClassConfiguration",["ref","StorageClassConfiguration"],66],["Compaction",["ref","Compaction"]],["Namespace","string",1],["TableName","string",1],["TableBucketARN","string",67],["OpenTableFormat",["enum","ICEBERG"],67],["IcebergMetadata",["ref","IcebergMetadata"],82],["SnapshotManagement",["ref","SnapshotManagement"]],["Tags",["array",["ref","Tag"]]],["TableARN","string",72],["WarehouseLocation","string",8],["VersionToken","string",8]],"id":["TableARN"],"d":{"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"Compaction":[["Status",["enum","enabled","disabled"]],["TargetFileSizeMB","integer"]],"IcebergMetadata":[["IcebergSchema",["ref","IcebergSchema"]],["IcebergSortOrder",["ref","IcebergSortOrder"]],["IcebergSchemaV2",["ref","IcebergSchemaV2"]],["IcebergPartitionSpec",["ref","IcebergPartitionSpec"]],["TableProperties",["map","string"]]],"IcebergSchema":[["SchemaFieldList",["array",["ref","SchemaField"]],1]],"SchemaField":[["Type","string",1],["Required","boolean"],["Id","integer"],["Name","string",1]],"IcebergSortOrder":[["Fields",["array",["ref","IcebergSortField"]],1],["OrderId","integer"]],"IcebergSortField":[["SourceId","integer",1],["NullOrder",["enum","nulls-first","nulls-last"],1],["Transform","string",1],["Direction",["enum","asc","desc"],1]],"IcebergSchemaV2":[["SchemaV2FieldList",["array",["ref","SchemaV2Field"]],1],["SchemaV2FieldType",["enum","struct"],1],["SchemaId","integer"],["IdentifierFieldIds",["array","integer"]]],"SchemaV2Field":[["Type",["union","string","json"],1],["Required","boolean",1],["Doc","string"],["Id","integer",1],["Name","string",1]],"IcebergPartitionSpec":[["Fields",["array",["ref","IcebergPartitionField"]],1],["SpecId","integer"]],"IcebergPartitionField":[["SourceId","integer",1],["FieldId","integer"],["Transform","string",1],["Name","string",1]],"SnapshotManagement":[["Status",["enum","enabled","disabled"]],["MinSnapshotsToKeep","integer"],["MaxSnapshotAgeHours","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IcebergMetadata","WithoutMetadata"],"co":["TableBucketARN","OpenTableFormat","IcebergMetadata","WithoutMetadata","StorageClassConfiguration"],"ro":["TableARN","WarehouseLocation","VersionToken"],"uo":["IcebergMetadata/IcebergSchema/SchemaFieldList","IcebergMetadata/IcebergSortOrder/Fields","IcebergMetadata/IcebergSchemaV2/SchemaV2FieldList","IcebergMetadata/IcebergSchemaV2/IdentifierFieldIds","IcebergMetadata/IcebergPartitionSpec/Fields","Tags"],"tg":[true,true,true]}}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
 /** Inputs of {@link Table}. */
 export interface TableArgs {
-  /** Indicates that you don't want to specify a schema for the table. This property is mutually exclusive to `IcebergMetadata` , and its only possible value is `Yes` . */
+  /**
+   * Indicates that you don't want to specify a schema for the table. This property is mutually exclusive to `IcebergMetadata` , and its only possible value is `Yes` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   withoutMetadata?: "Yes";
   /** The configuration details for the storage class of tables or table buckets. This allows you to optimize storage costs by selecting the appropriate storage class based on your access patterns and performance requirements. */
   storageClassConfiguration?: TableStorageClassConfiguration;
@@ -70,7 +80,11 @@ export interface TableArgs {
   tableBucketARN: string;
   /** The format of the table. */
   openTableFormat: "ICEBERG";
-  /** Contains details about the metadata for an Iceberg table. */
+  /**
+   * Contains details about the metadata for an Iceberg table.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   icebergMetadata?: TableIcebergMetadata;
   /** Contains details about the Iceberg snapshot management settings for the table. */
   snapshotManagement?: TableSnapshotManagement;
@@ -106,7 +120,11 @@ export interface TableStorageClassConfiguration {
 export interface TableCompaction {
   /** The status of the maintenance configuration. */
   status?: "enabled" | "disabled";
-  /** The target file size for the table in MB. */
+  /**
+   * The target file size for the table in MB.
+   *
+   * Range: at least 64.
+   */
   targetFileSizeMB?: number;
 }
 
@@ -251,9 +269,17 @@ export interface TableIcebergPartitionField {
 export interface TableSnapshotManagement {
   /** The status of the maintenance configuration. */
   status?: "enabled" | "disabled";
-  /** The minimum number of snapshots to keep. */
+  /**
+   * The minimum number of snapshots to keep.
+   *
+   * Range: at least 1.
+   */
   minSnapshotsToKeep?: number;
-  /** The maximum age of a snapshot before it can be expired. */
+  /**
+   * The maximum age of a snapshot before it can be expired.
+   *
+   * Range: at least 1.
+   */
   maxSnapshotAgeHours?: number;
 }
 
@@ -269,13 +295,17 @@ export interface TableSnapshotManagement {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-tablebucket.html | CloudFormation: AWS::S3Tables::TableBucket}
  */
-export const TableBucket = cloudControlType<TableBucketArgs, TableBucketOutputs>("AWS::S3Tables::TableBucket", "aws:s3tables:TableBucket", '{"p":[["TableBucketName","string",67],["UnreferencedFileRemoval",["ref","UnreferencedFileRemoval"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["MetricsConfiguration",["ref","MetricsConfiguration"]],["StorageClassConfiguration",["ref","StorageClassConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["Tags",["array",["ref","Tag"]]],["TableBucketARN","string",72]],"id":["TableBucketARN"],"d":{"UnreferencedFileRemoval":[["Status",["enum","Enabled","Disabled"]],["UnreferencedDays","integer"],["NoncurrentDays","integer"]],"EncryptionConfiguration":[["SSEAlgorithm",["enum","AES256","aws:kms"]],["KMSKeyArn","string"]],"MetricsConfiguration":[["Status",["enum","Enabled","Disabled"]]],"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"ReplicationConfiguration":[["Role","string",1],["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["Destinations",["array",["ref","ReplicationDestination"]],1]],"ReplicationDestination":[["DestinationTableBucketARN","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3tables:${Region}:${Account}:bucket/${TableBucketName}"}');
+export const TableBucket = cloudControlType<TableBucketArgs, TableBucketOutputs>("AWS::S3Tables::TableBucket", "aws:s3tables:TableBucket", '{"p":[["TableBucketName","string",67],["UnreferencedFileRemoval",["ref","UnreferencedFileRemoval"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["MetricsConfiguration",["ref","MetricsConfiguration"]],["StorageClassConfiguration",["ref","StorageClassConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["Tags",["array",["ref","Tag"]]],["TableBucketARN","string",72]],"id":["TableBucketARN"],"d":{"UnreferencedFileRemoval":[["Status",["enum","Enabled","Disabled"]],["UnreferencedDays","integer"],["NoncurrentDays","integer"]],"EncryptionConfiguration":[["SSEAlgorithm",["enum","AES256","aws:kms"]],["KMSKeyArn","string"]],"MetricsConfiguration":[["Status",["enum","Enabled","Disabled"]]],"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"ReplicationConfiguration":[["Role","string",1],["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["Destinations",["array",["ref","ReplicationDestination"]],1]],"ReplicationDestination":[["DestinationTableBucketARN","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TableBucketName"],"ro":["TableBucketARN"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:s3tables:${Region}:${Account}:bucket/${TableBucketName}"}');
 /** A {@link TableBucket} instance: its attributes as typed outputs. */
 export type TableBucket = InstanceType<typeof TableBucket>;
 
 /** Inputs of {@link TableBucket}. */
 export interface TableBucketArgs {
-  /** The name for the table bucket. */
+  /**
+   * The name for the table bucket.
+   *
+   * Length: 3–63.
+   */
   tableBucketName: string;
   /** The unreferenced file removal settings for your table bucket. Unreferenced file removal identifies and deletes all objects that are not referenced by any table snapshots. For more information, see the [*Amazon S3 User Guide*](https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-table-buckets-maintenance.html) . */
   unreferencedFileRemoval?: TableBucketUnreferencedFileRemoval;
@@ -305,9 +335,17 @@ export interface TableBucketOutputs extends TableBucketArgs {
 export interface TableBucketUnreferencedFileRemoval {
   /** The status of the unreferenced file removal configuration for your table bucket. */
   status?: "Enabled" | "Disabled";
-  /** The number of days an object must be unreferenced by your table before Amazon S3 marks the object as noncurrent. */
+  /**
+   * The number of days an object must be unreferenced by your table before Amazon S3 marks the object as noncurrent.
+   *
+   * Range: at least 1.
+   */
   unreferencedDays?: number;
-  /** The number of days an object can be noncurrent before Amazon S3 deletes it. */
+  /**
+   * The number of days an object can be noncurrent before Amazon S3 deletes it.
+   *
+   * Range: at least 1.
+   */
   noncurrentDays?: number;
 }
 
@@ -351,7 +389,11 @@ export interface TableBucketStorageClassConfiguration {
 export interface TableBucketReplicationConfiguration {
   /** The ARN of the IAM role to use for replication */
   role: string;
-  /** List of replication rules */
+  /**
+   * List of replication rules
+   *
+   * Items: 1–1.
+   */
   rules: TableBucketReplicationRule[];
 }
 
@@ -361,7 +403,11 @@ export interface TableBucketReplicationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3tables-tablebucket-replicationrule.html | CloudFormation: ReplicationRule}
  */
 export interface TableBucketReplicationRule {
-  /** List of replication destinations */
+  /**
+   * List of replication destinations
+   *
+   * Items: 1–5.
+   */
   destinations: TableBucketReplicationDestination[];
 }
 
@@ -386,14 +432,14 @@ export interface TableBucketReplicationDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-tablebucketpolicy.html | CloudFormation: AWS::S3Tables::TableBucketPolicy}
  */
-export const TableBucketPolicy = cloudControlType<TableBucketPolicyArgs, TableBucketPolicyOutputs>("AWS::S3Tables::TableBucketPolicy", "aws:s3tables:TableBucketPolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableBucketARN","string",67]],"id":["TableBucketARN"]}');
+export const TableBucketPolicy = cloudControlType<TableBucketPolicyArgs, TableBucketPolicyOutputs>("AWS::S3Tables::TableBucketPolicy", "aws:s3tables:TableBucketPolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableBucketARN","string",67]],"id":["TableBucketARN"],"reg":{"h":"crudl","co":["TableBucketARN"],"tg":[false,false,false]}}');
 /** A {@link TableBucketPolicy} instance: its attributes as typed outputs. */
 export type TableBucketPolicy = InstanceType<typeof TableBucketPolicy>;
 
 /** Inputs of {@link TableBucketPolicy}. */
 export interface TableBucketPolicyArgs {
   /** The bucket policy JSON for the table bucket. */
-  resourcePolicy: Record<string, unknown> | string;
+  resourcePolicy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the table bucket. */
   tableBucketARN: string;
 }
@@ -413,14 +459,14 @@ export interface TableBucketPolicyOutputs extends TableBucketPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-tablepolicy.html | CloudFormation: AWS::S3Tables::TablePolicy}
  */
-export const TablePolicy = cloudControlType<TablePolicyArgs, TablePolicyOutputs>("AWS::S3Tables::TablePolicy", "aws:s3tables:TablePolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableARN","string",67],["TableBucketARN","string",8],["Namespace","string",8],["TableName","string",8]],"id":["TableARN"]}');
+export const TablePolicy = cloudControlType<TablePolicyArgs, TablePolicyOutputs>("AWS::S3Tables::TablePolicy", "aws:s3tables:TablePolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableARN","string",67],["TableBucketARN","string",8],["Namespace","string",8],["TableName","string",8]],"id":["TableARN"],"reg":{"h":"crudl","co":["TableARN"],"ro":["TableBucketARN","Namespace","TableName"],"tg":[false,false,false]}}');
 /** A {@link TablePolicy} instance: its attributes as typed outputs. */
 export type TablePolicy = InstanceType<typeof TablePolicy>;
 
 /** Inputs of {@link TablePolicy}. */
 export interface TablePolicyArgs {
   /** The `JSON` that defines the policy. */
-  resourcePolicy: Record<string, unknown> | string;
+  resourcePolicy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the table. */
   tableARN: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3vectors
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::S3Vectors::Index` resource defines a vector index within an Amazon S3 vector bucket. For more information, see [Creating a vector index in a vector bucket](https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-vectors-create-index.html) in the *Amazon Simple Storage Service User Guide* .
  *
@@ -34,7 +36,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3vectors-index.html | CloudFormation: AWS::S3Vectors::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::S3Vectors::Index", "aws:s3vectors:Index", '{"p":[["DataType",["enum","float32"],67],["Dimension","integer",67],["DistanceMetric",["enum","cosine","euclidean"],67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IndexName","string",66],["MetadataConfiguration",["ref","MetadataConfiguration"],66],["VectorBucketArn","string",66],["VectorBucketName","string",66],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["IndexArn","string",72]],"id":["IndexArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]],"MetadataConfiguration":[["NonFilterableMetadataKeys",["array","string"]]]},"tags":["Tags","standard"]}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::S3Vectors::Index", "aws:s3vectors:Index", '{"p":[["DataType",["enum","float32"],67],["Dimension","integer",67],["DistanceMetric",["enum","cosine","euclidean"],67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IndexName","string",66],["MetadataConfiguration",["ref","MetadataConfiguration"],66],["VectorBucketArn","string",66],["VectorBucketName","string",66],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["IndexArn","string",72]],"id":["IndexArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]],"MetadataConfiguration":[["NonFilterableMetadataKeys",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataType","Dimension","DistanceMetric","EncryptionConfiguration","IndexName","MetadataConfiguration","VectorBucketArn","VectorBucketName"],"ro":["CreationTime","IndexArn"],"uo":["MetadataConfiguration/NonFilterableMetadataKeys","Tags"],"ai":[["IndexName","VectorBucketName"]],"tg":[true,true,true],"nm":{"path":"IndexName","min":3,"max":63}}}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
@@ -46,6 +48,8 @@ export interface IndexArgs {
    * The dimensions of the vectors to be inserted into the vector index. This value must be between 1 and 4096, inclusive. All vectors stored in the index must have the same number of dimensions.
    *
    * The dimension value affects the storage requirements and search performance. Higher dimensions require more storage space and may impact search latency.
+   *
+   * Range: 1–4096.
    */
   dimension: number;
   /**
@@ -63,13 +67,19 @@ export interface IndexArgs {
    * If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the index name.
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: 3–63.
    */
   indexName?: string;
   /** The metadata configuration for the vector index. */
   metadataConfiguration?: IndexMetadataConfiguration;
   /** The Amazon Resource Name (ARN) of the vector bucket that contains the vector index. */
   vectorBucketArn?: string;
-  /** The name of the vector bucket that contains the vector index. */
+  /**
+   * The name of the vector bucket that contains the vector index.
+   *
+   * Length: 3–63.
+   */
   vectorBucketName?: string;
   /** User tags (key-value pairs) to associate with the index. */
   tags?: AwsTag[];
@@ -105,6 +115,8 @@ export interface IndexEncryptionConfiguration {
    * To specify the KMS key, you must use the format of the KMS key Amazon Resource Name (ARN).
    *
    * For example, specify Key ARN in the following format: `arn:aws:kms:us-east-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab`
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$`.
    */
   kmsKeyArn?: string;
 }
@@ -119,6 +131,8 @@ export interface IndexMetadataConfiguration {
    * Non-filterable metadata keys allow you to enrich vectors with additional context during storage and retrieval. Unlike default metadata keys, these keys can't be used as query filters. Non-filterable metadata keys can be retrieved but can't be searched, queried, or filtered. You can access non-filterable metadata keys of your vectors after finding the vectors.
    *
    * You can specify 1 to 10 non-filterable metadata keys. Each key must be 1 to 63 characters long.
+   *
+   * Items: 1–10. Each item: Length: 1–63.
    */
   nonFilterableMetadataKeys?: string[];
 }
@@ -147,7 +161,7 @@ export interface IndexMetadataConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3vectors-vectorbucket.html | CloudFormation: AWS::S3Vectors::VectorBucket}
  */
-export const VectorBucket = cloudControlType<VectorBucketArgs, VectorBucketOutputs>("AWS::S3Vectors::VectorBucket", "aws:s3vectors:VectorBucket", '{"p":[["VectorBucketName","string",66],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Tags",["array",["ref","Tag"]]],["VectorBucketArn","string",72],["CreationTime","string",8]],"id":["VectorBucketArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3vectors:${Region}:${Account}:bucket/${BucketName}"}');
+export const VectorBucket = cloudControlType<VectorBucketArgs, VectorBucketOutputs>("AWS::S3Vectors::VectorBucket", "aws:s3vectors:VectorBucket", '{"p":[["VectorBucketName","string",66],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Tags",["array",["ref","Tag"]]],["VectorBucketArn","string",72],["CreationTime","string",8]],"id":["VectorBucketArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VectorBucketName","EncryptionConfiguration"],"ro":["VectorBucketArn","CreationTime"],"uo":["Tags"],"ai":[["VectorBucketName"]],"tg":[true,true,true],"nm":{"path":"VectorBucketName","min":3,"max":63}},"arn":"arn:${Partition}:s3vectors:${Region}:${Account}:bucket/${BucketName}"}');
 /** A {@link VectorBucket} instance: its attributes as typed outputs. */
 export type VectorBucket = InstanceType<typeof VectorBucket>;
 
@@ -159,6 +173,8 @@ export interface VectorBucketArgs {
    * The bucket name must be between 3 and 63 characters long and must not contain uppercase characters or underscores.
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: 3–63.
    */
   vectorBucketName?: string;
   /** The encryption configuration for the vector bucket. */
@@ -197,6 +213,8 @@ export interface VectorBucketEncryptionConfiguration {
    * You must specify the full ARN of the KMS key. Key IDs or key aliases aren't supported.
    *
    * > Amazon S3 Vectors only supports symmetric encryption KMS keys. For more information, see [Asymmetric keys in AWS KMS](https://docs.aws.amazon.com//kms/latest/developerguide/symmetric-asymmetric.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$`.
    */
   kmsKeyArn?: string;
 }
@@ -231,17 +249,23 @@ export interface VectorBucketEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3vectors-vectorbucketpolicy.html | CloudFormation: AWS::S3Vectors::VectorBucketPolicy}
  */
-export const VectorBucketPolicy = cloudControlType<VectorBucketPolicyArgs, VectorBucketPolicyOutputs>("AWS::S3Vectors::VectorBucketPolicy", "aws:s3vectors:VectorBucketPolicy", '{"p":[["Policy",["union","json","string"],1],["VectorBucketArn","string",66],["VectorBucketName","string",66]],"id":["VectorBucketArn"]}');
+export const VectorBucketPolicy = cloudControlType<VectorBucketPolicyArgs, VectorBucketPolicyOutputs>("AWS::S3Vectors::VectorBucketPolicy", "aws:s3vectors:VectorBucketPolicy", '{"p":[["Policy",["union","json","string"],1],["VectorBucketArn","string",66],["VectorBucketName","string",82]],"id":["VectorBucketArn"],"reg":{"h":"crudl","wo":["VectorBucketName"],"co":["VectorBucketArn","VectorBucketName"],"ai":[["VectorBucketName"]],"tg":[false,false,false],"nm":{"path":"VectorBucketArn"}}}');
 /** A {@link VectorBucketPolicy} instance: its attributes as typed outputs. */
 export type VectorBucketPolicy = InstanceType<typeof VectorBucketPolicy>;
 
 /** Inputs of {@link VectorBucketPolicy}. */
 export interface VectorBucketPolicyArgs {
   /** A policy document containing permissions to add to the specified vector bucket. In IAM , you must provide policy documents in JSON format. However, in CloudFormation you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM . */
-  policy: Record<string, unknown> | string;
+  policy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the S3 vector bucket to which the policy applies. */
   vectorBucketArn?: string;
-  /** The name of the S3 vector bucket to which the policy applies. */
+  /**
+   * The name of the S3 vector bucket to which the policy applies.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63.
+   */
   vectorBucketName?: string;
 }
 

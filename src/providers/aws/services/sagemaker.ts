@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource Type definition for AWS::SageMaker::AIWorkloadConfig. A reusable AI workload configuration that defines datasets, data sources and benchmark tool settings for consistent performance testing of generative AI inference deployments on Amazon SageMaker AI.
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::AIWorkloadConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-aiworkloadconfig.html | CloudFormation: AWS::SageMaker::AIWorkloadConfig}
  */
-export const AIWorkloadConfig = cloudControlType<AIWorkloadConfigArgs, AIWorkloadConfigOutputs>("AWS::SageMaker::AIWorkloadConfig", "aws:sagemaker:AIWorkloadConfig", '{"p":[["AIWorkloadConfigName","string",67],["DatasetConfig",["ref","AIDatasetConfig"],66],["AIWorkloadConfigs",["ref","AIWorkloadConfigs"],66],["Tags",["array",["ref","Tag"]]],["AIWorkloadConfigArn","string",72],["CreationTime","string",8]],"id":["AIWorkloadConfigArn"],"d":{"AIDatasetConfig":[["InputDataConfig",["array",["ref","AIWorkloadInputDataConfig"]],1]],"AIWorkloadInputDataConfig":[["ChannelName","string",1],["DataSource",["ref","AIWorkloadDataSource"],1]],"AIWorkloadDataSource":[["S3DataSource",["ref","AIWorkloadS3DataSource"]]],"AIWorkloadS3DataSource":[["S3Uri","string",1]],"AIWorkloadConfigs":[["WorkloadSpec",["ref","WorkloadSpec"],1]],"WorkloadSpec":[["Inline","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:ai-workload-config/${AIWorkloadConfigName}"}');
+export const AIWorkloadConfig = cloudControlType<AIWorkloadConfigArgs, AIWorkloadConfigOutputs>("AWS::SageMaker::AIWorkloadConfig", "aws:sagemaker:AIWorkloadConfig", '{"p":[["AIWorkloadConfigName","string",67],["DatasetConfig",["ref","AIDatasetConfig"],66],["AIWorkloadConfigs",["ref","AIWorkloadConfigs"],66],["Tags",["array",["ref","Tag"]]],["AIWorkloadConfigArn","string",72],["CreationTime","string",8]],"id":["AIWorkloadConfigArn"],"d":{"AIDatasetConfig":[["InputDataConfig",["array",["ref","AIWorkloadInputDataConfig"]],1]],"AIWorkloadInputDataConfig":[["ChannelName","string",1],["DataSource",["ref","AIWorkloadDataSource"],1]],"AIWorkloadDataSource":[["S3DataSource",["ref","AIWorkloadS3DataSource"]]],"AIWorkloadS3DataSource":[["S3Uri","string",1]],"AIWorkloadConfigs":[["WorkloadSpec",["ref","WorkloadSpec"],1]],"WorkloadSpec":[["Inline","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:ai-workload-config/${AIWorkloadConfigName}"}');
 /** A {@link AIWorkloadConfig} instance: its attributes as typed outputs. */
 export type AIWorkloadConfig = InstanceType<typeof AIWorkloadConfig>;
 
@@ -104,25 +106,41 @@ export interface AIWorkloadConfigWorkloadSpec {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-action.html | CloudFormation: AWS::SageMaker::Action}
  */
-export const Action = cloudControlType<ActionArgs, ActionOutputs>("AWS::SageMaker::Action", "aws:sagemaker:Action", '{"p":[["ActionName","string",67],["ActionType","string",67],["Source",["ref","ActionSource"],67],["Description","string"],["Status",["enum","Unknown","InProgress","Completed","Failed","Stopping","Stopped"]],["Properties",["map","string"]],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"ActionSource":[["SourceUri","string",1],["SourceType","string"],["SourceId","string"]],"MetadataProperties":[["CommitId","string"],["Repository","string"],["GeneratedBy","string"],["ProjectId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:action/${ActionName}"}');
+export const Action = cloudControlType<ActionArgs, ActionOutputs>("AWS::SageMaker::Action", "aws:sagemaker:Action", '{"p":[["ActionName","string",67],["ActionType","string",67],["Source",["ref","ActionSource"],67],["Description","string"],["Status",["enum","Unknown","InProgress","Completed","Failed","Stopping","Stopped"]],["Properties",["map","string"]],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"ActionSource":[["SourceUri","string",1],["SourceType","string"],["SourceId","string"]],"MetadataProperties":[["CommitId","string"],["Repository","string"],["GeneratedBy","string"],["ProjectId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ActionName","ActionType","Source","MetadataProperties"],"ro":["Arn","CreationTime","LastModifiedTime"],"ai":[["ActionName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:action/${ActionName}"}');
 /** A {@link Action} instance: its attributes as typed outputs. */
 export type Action = InstanceType<typeof Action>;
 
 /** Inputs of {@link Action}. */
 export interface ActionArgs {
-  /** The name of the action. Must be unique to your account in an AWS Region. */
+  /**
+   * The name of the action. Must be unique to your account in an AWS Region.
+   *
+   * Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`.
+   */
   actionName: string;
-  /** The action type. */
+  /**
+   * The action type.
+   *
+   * Length: at most 256.
+   */
   actionType: string;
   source: ActionActionSource;
-  /** The description of the action. */
+  /**
+   * The description of the action.
+   *
+   * Length: at most 3072.
+   */
   description?: string;
   /** The status of the action. */
   status?: "Unknown" | "InProgress" | "Completed" | "Failed" | "Stopping" | "Stopped";
   /** A list of properties to add to the action. */
   properties?: Record<string, string>;
   metadataProperties?: ActionMetadataProperties;
-  /** A list of tags to apply to the action. */
+  /**
+   * A list of tags to apply to the action.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -138,23 +156,51 @@ export interface ActionOutputs extends ActionArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-action-actionsource.html | CloudFormation: ActionSource} */
 export interface ActionActionSource {
-  /** The URI of the source. */
+  /**
+   * The URI of the source.
+   *
+   * Length: 1–2048.
+   */
   sourceUri: string;
-  /** The type of the source. */
+  /**
+   * The type of the source.
+   *
+   * Length: at most 256.
+   */
   sourceType?: string;
-  /** The ID of the source. */
+  /**
+   * The ID of the source.
+   *
+   * Length: at most 256.
+   */
   sourceId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-action-metadataproperties.html | CloudFormation: MetadataProperties} */
 export interface ActionMetadataProperties {
-  /** The commit ID. */
+  /**
+   * The commit ID.
+   *
+   * Length: at most 1024.
+   */
   commitId?: string;
-  /** The repository. */
+  /**
+   * The repository.
+   *
+   * Length: at most 1024.
+   */
   repository?: string;
-  /** The entity this entity was generated by. */
+  /**
+   * The entity this entity was generated by.
+   *
+   * Length: at most 1024.
+   */
   generatedBy?: string;
-  /** The project ID. */
+  /**
+   * The project ID.
+   *
+   * Length: at most 1024.
+   */
   projectId?: string;
 }
 
@@ -163,21 +209,33 @@ export interface ActionMetadataProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-algorithm.html | CloudFormation: AWS::SageMaker::Algorithm}
  */
-export const Algorithm = cloudControlType<AlgorithmArgs, AlgorithmOutputs>("AWS::SageMaker::Algorithm", "aws:sagemaker:Algorithm", '{"p":[["AlgorithmName","string",67],["AlgorithmDescription","string",66],["TrainingSpecification",["ref","TrainingSpecification"],67],["InferenceSpecification",["ref","InferenceSpecification"],66],["CertifyForMarketplace","boolean",66],["Tags",["array",["ref","Tag"]]],["AlgorithmArn","string",72],["CreationTime","string",8]],"id":["AlgorithmArn"],"d":{"TrainingSpecification":[["TrainingImage","string",1],["TrainingImageDigest","string"],["SupportedHyperParameters",["array",["ref","HyperParameterSpecification"]]],["SupportedTrainingInstanceTypes",["array","string"],1],["SupportsDistributedTraining","boolean"],["MetricDefinitions",["array",["ref","MetricDefinition"]]],["TrainingChannels",["array",["ref","ChannelSpecification"]],1],["SupportedTuningJobObjectiveMetrics",["array",["ref","HyperParameterTuningJobObjective"]]]],"HyperParameterSpecification":[["Name","string",1],["Description","string"],["Type",["enum","Integer","Continuous","Categorical","FreeText"],1],["Range",["ref","ParameterRange"]],["IsTunable","boolean"],["IsRequired","boolean"],["DefaultValue","string"]],"ParameterRange":[["IntegerParameterRangeSpecification",["ref","IntegerParameterRangeSpecification"]],["ContinuousParameterRangeSpecification",["ref","ContinuousParameterRangeSpecification"]],["CategoricalParameterRangeSpecification",["ref","CategoricalParameterRangeSpecification"]]],"IntegerParameterRangeSpecification":[["MinValue","string",1],["MaxValue","string",1]],"ContinuousParameterRangeSpecification":[["MinValue","string",1],["MaxValue","string",1]],"CategoricalParameterRangeSpecification":[["Values",["array","string"],1]],"MetricDefinition":[["Name","string",1],["Regex","string",1]],"ChannelSpecification":[["Name","string",1],["Description","string"],["IsRequired","boolean"],["SupportedContentTypes",["array","string"],1],["SupportedCompressionTypes",["array",["enum","None","Gzip"]]],["SupportedInputModes",["array",["enum","Pipe","File","FastFile"]],1]],"HyperParameterTuningJobObjective":[["Type",["enum","Maximize","Minimize"],1],["MetricName","string",1]],"InferenceSpecification":[["Containers",["array",["ref","ModelPackageContainerDefinition"]],1],["SupportedTransformInstanceTypes",["array","string"]],["SupportedRealtimeInferenceInstanceTypes",["array","string"]],["SupportedContentTypes",["array","string"]],["SupportedResponseMIMETypes",["array","string"]]],"ModelPackageContainerDefinition":[["ContainerHostname","string"],["Image","string",1],["ImageDigest","string"],["Environment",["map","string"]],["ModelInput",["ref","ModelInput"]],["Framework","string"],["FrameworkVersion","string"],["NearestModelName","string"],["IsCheckpoint","boolean"]],"ModelInput":[["DataInputConfig","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:algorithm/${AlgorithmName}"}');
+export const Algorithm = cloudControlType<AlgorithmArgs, AlgorithmOutputs>("AWS::SageMaker::Algorithm", "aws:sagemaker:Algorithm", '{"p":[["AlgorithmName","string",67],["AlgorithmDescription","string",66],["TrainingSpecification",["ref","TrainingSpecification"],67],["InferenceSpecification",["ref","InferenceSpecification"],66],["CertifyForMarketplace","boolean",66],["Tags",["array",["ref","Tag"]]],["AlgorithmArn","string",72],["CreationTime","string",8]],"id":["AlgorithmArn"],"d":{"TrainingSpecification":[["TrainingImage","string",1],["TrainingImageDigest","string"],["SupportedHyperParameters",["array",["ref","HyperParameterSpecification"]]],["SupportedTrainingInstanceTypes",["array","string"],1],["SupportsDistributedTraining","boolean"],["MetricDefinitions",["array",["ref","MetricDefinition"]]],["TrainingChannels",["array",["ref","ChannelSpecification"]],1],["SupportedTuningJobObjectiveMetrics",["array",["ref","HyperParameterTuningJobObjective"]]]],"HyperParameterSpecification":[["Name","string",1],["Description","string"],["Type",["enum","Integer","Continuous","Categorical","FreeText"],1],["Range",["ref","ParameterRange"]],["IsTunable","boolean"],["IsRequired","boolean"],["DefaultValue","string"]],"ParameterRange":[["IntegerParameterRangeSpecification",["ref","IntegerParameterRangeSpecification"]],["ContinuousParameterRangeSpecification",["ref","ContinuousParameterRangeSpecification"]],["CategoricalParameterRangeSpecification",["ref","CategoricalParameterRangeSpecification"]]],"IntegerParameterRangeSpecification":[["MinValue","string",1],["MaxValue","string",1]],"ContinuousParameterRangeSpecification":[["MinValue","string",1],["MaxValue","string",1]],"CategoricalParameterRangeSpecification":[["Values",["array","string"],1]],"MetricDefinition":[["Name","string",1],["Regex","string",1]],"ChannelSpecification":[["Name","string",1],["Description","string"],["IsRequired","boolean"],["SupportedContentTypes",["array","string"],1],["SupportedCompressionTypes",["array",["enum","None","Gzip"]]],["SupportedInputModes",["array",["enum","Pipe","File","FastFile"]],1]],"HyperParameterTuningJobObjective":[["Type",["enum","Maximize","Minimize"],1],["MetricName","string",1]],"InferenceSpecification":[["Containers",["array",["ref","ModelPackageContainerDefinition"]],1],["SupportedTransformInstanceTypes",["array","string"]],["SupportedRealtimeInferenceInstanceTypes",["array","string"]],["SupportedContentTypes",["array","string"]],["SupportedResponseMIMETypes",["array","string"]]],"ModelPackageContainerDefinition":[["ContainerHostname","string"],["Image","string",1],["ImageDigest","string"],["Environment",["map","string"]],["ModelInput",["ref","ModelInput"]],["Framework","string"],["FrameworkVersion","string"],["NearestModelName","string"],["IsCheckpoint","boolean"]],"ModelInput":[["DataInputConfig","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AlgorithmName","AlgorithmDescription","TrainingSpecification","InferenceSpecification","CertifyForMarketplace"],"ro":["AlgorithmArn","CreationTime"],"ai":[["AlgorithmName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:algorithm/${AlgorithmName}"}');
 /** A {@link Algorithm} instance: its attributes as typed outputs. */
 export type Algorithm = InstanceType<typeof Algorithm>;
 
 /** Inputs of {@link Algorithm}. */
 export interface AlgorithmArgs {
-  /** The name of the algorithm. */
+  /**
+   * The name of the algorithm.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   algorithmName: string;
-  /** A description of the algorithm. */
+  /**
+   * A description of the algorithm.
+   *
+   * Length: at most 1024.
+   */
   algorithmDescription?: string;
   trainingSpecification: AlgorithmTrainingSpecification;
   inferenceSpecification?: AlgorithmInferenceSpecification;
   /** Whether to certify the algorithm so that it can be listed in AWS Marketplace. */
   certifyForMarketplace?: boolean;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -191,24 +249,32 @@ export interface AlgorithmOutputs extends AlgorithmArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-trainingspecification.html | CloudFormation: TrainingSpecification} */
 export interface AlgorithmTrainingSpecification {
+  /** Length: at most 255. */
   trainingImage: string;
+  /** Length: at most 72. Pattern: `^[Ss][Hh][Aa]256:[0-9a-fA-F]{64}$`. */
   trainingImageDigest?: string;
+  /** Items: at most 100. */
   supportedHyperParameters?: AlgorithmHyperParameterSpecification[];
   supportedTrainingInstanceTypes: string[];
   supportsDistributedTraining?: boolean;
+  /** Items: at most 40. */
   metricDefinitions?: AlgorithmMetricDefinition[];
+  /** Items: 1–8. */
   trainingChannels: AlgorithmChannelSpecification[];
   supportedTuningJobObjectiveMetrics?: AlgorithmHyperParameterTuningJobObjective[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-hyperparameterspecification.html | CloudFormation: HyperParameterSpecification} */
 export interface AlgorithmHyperParameterSpecification {
+  /** Length: at most 256. */
   name: string;
+  /** Length: at most 1024. */
   description?: string;
   type: "Integer" | "Continuous" | "Categorical" | "FreeText";
   range?: AlgorithmParameterRange;
   isTunable?: boolean;
   isRequired?: boolean;
+  /** Length: at most 2500. */
   defaultValue?: string;
 }
 
@@ -221,60 +287,80 @@ export interface AlgorithmParameterRange {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-integerparameterrangespecification.html | CloudFormation: IntegerParameterRangeSpecification} */
 export interface AlgorithmIntegerParameterRangeSpecification {
+  /** Length: at most 256. */
   minValue: string;
+  /** Length: at most 256. */
   maxValue: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-continuousparameterrangespecification.html | CloudFormation: ContinuousParameterRangeSpecification} */
 export interface AlgorithmContinuousParameterRangeSpecification {
+  /** Length: at most 256. */
   minValue: string;
+  /** Length: at most 256. */
   maxValue: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-categoricalparameterrangespecification.html | CloudFormation: CategoricalParameterRangeSpecification} */
 export interface AlgorithmCategoricalParameterRangeSpecification {
+  /** Items: 1–30. Each item: Length: at most 256. */
   values: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-metricdefinition.html | CloudFormation: MetricDefinition} */
 export interface AlgorithmMetricDefinition {
+  /** Length: 1–255. Pattern: `^.+$`. */
   name: string;
+  /** Length: 1–500. Pattern: `^.+$`. */
   regex: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-channelspecification.html | CloudFormation: ChannelSpecification} */
 export interface AlgorithmChannelSpecification {
+  /** Length: 1–64. Pattern: `^[A-Za-z0-9\.\-_]+$`. */
   name: string;
+  /** Length: at most 1024. */
   description?: string;
   isRequired?: boolean;
+  /** Each item: Length: at most 256. */
   supportedContentTypes: string[];
   supportedCompressionTypes?: ("None" | "Gzip")[];
+  /** Items: at least 1. */
   supportedInputModes: ("Pipe" | "File" | "FastFile")[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-hyperparametertuningjobobjective.html | CloudFormation: HyperParameterTuningJobObjective} */
 export interface AlgorithmHyperParameterTuningJobObjective {
   type: "Maximize" | "Minimize";
+  /** Length: 1–255. Pattern: `^.+$`. */
   metricName: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-inferencespecification.html | CloudFormation: InferenceSpecification} */
 export interface AlgorithmInferenceSpecification {
+  /** Items: 1–15. */
   containers: AlgorithmModelPackageContainerDefinition[];
+  /** Items: at least 1. */
   supportedTransformInstanceTypes?: string[];
   supportedRealtimeInferenceInstanceTypes?: string[];
+  /** Each item: Length: at most 256. */
   supportedContentTypes?: string[];
+  /** Each item: Length: at most 1024. Pattern: `^[-\w]+\/.+$`. */
   supportedResponseMIMETypes?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-algorithm-modelpackagecontainerdefinition.html | CloudFormation: ModelPackageContainerDefinition} */
 export interface AlgorithmModelPackageContainerDefinition {
+  /** Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`. */
   containerHostname?: string;
+  /** Length: at most 255. */
   image: string;
+  /** Length: at most 72. Pattern: `^[Ss][Hh][Aa]256:[0-9a-fA-F]{64}$`. */
   imageDigest?: string;
   environment?: Record<string, string>;
   modelInput?: AlgorithmModelInput;
   framework?: string;
+  /** Length: 3–10. Pattern: `^[0-9]\.[A-Za-z0-9.-]+$`. */
   frameworkVersion?: string;
   nearestModelName?: string;
   isCheckpoint?: boolean;
@@ -290,13 +376,17 @@ export interface AlgorithmModelInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-app.html | CloudFormation: AWS::SageMaker::App}
  */
-export const App = cloudControlType<AppArgs, AppOutputs>("AWS::SageMaker::App", "aws:sagemaker:App", '{"p":[["DomainId","string",67],["ResourceSpec",["ref","ResourceSpec"],66],["AppType",["enum","JupyterServer","KernelGateway","RStudioServerPro","RSessionGateway","Canvas"],67],["Tags",["array",["ref","Tag"]],66],["UserProfileName","string",67],["AppName","string",67],["RecoveryMode","boolean"],["AppArn","string",72],["BuiltInLifecycleConfigArn","string",8]],"id":["AppName","AppType","DomainId","UserProfileName"],"d":{"ResourceSpec":[["SageMakerImageArn","string",2],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge"],2],["SageMakerImageVersionArn","string",2],["LifecycleConfigArn","string"]]},"tags":["Tags","standard"]}');
+export const App = cloudControlType<AppArgs, AppOutputs>("AWS::SageMaker::App", "aws:sagemaker:App", '{"p":[["DomainId","string",67],["ResourceSpec",["ref","ResourceSpec"],66],["AppType",["enum","JupyterServer","KernelGateway","RStudioServerPro","RSessionGateway","Canvas"],67],["Tags",["array",["ref","Tag"]]],["UserProfileName","string",67],["AppName","string",67],["RecoveryMode","boolean"],["AppArn","string",72],["BuiltInLifecycleConfigArn","string",8]],"id":["AppName","AppType","DomainId","UserProfileName"],"d":{"ResourceSpec":[["SageMakerImageArn","string"],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge"]],["SageMakerImageVersionArn","string"],["LifecycleConfigArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AppName","AppType","DomainId","UserProfileName","ResourceSpec"],"ro":["AppArn","BuiltInLifecycleConfigArn"],"tg":[true,true,true]}}');
 /** A {@link App} instance: its attributes as typed outputs. */
 export type App = InstanceType<typeof App>;
 
 /** Inputs of {@link App}. */
 export interface AppArgs {
-  /** The domain ID. */
+  /**
+   * The domain ID.
+   *
+   * Length: 1–63.
+   */
   domainId: string;
   /** Specifies the ARNs of a SageMaker image and SageMaker image version, and the instance type that the version runs on. */
   resourceSpec?: AppResourceSpec;
@@ -306,11 +396,21 @@ export interface AppArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
-  /** The user profile name. */
+  /**
+   * The user profile name.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   userProfileName: string;
-  /** The name of the app. */
+  /**
+   * The name of the app.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   appName: string;
   /** Indicates whether the application is launched in recovery mode. */
   recoveryMode?: boolean;
@@ -332,7 +432,11 @@ export interface AppOutputs extends AppArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-app-resourcespec.html | CloudFormation: ResourceSpec}
  */
 export interface AppResourceSpec {
-  /** The ARN of the SageMaker AI image that the image version belongs to. */
+  /**
+   * The ARN of the SageMaker AI image that the image version belongs to.
+   *
+   * Length: 1–256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image/[a-z0-9]([-.]?[a-z0-9])*$`.
+   */
   sageMakerImageArn?: string;
   /**
    * The instance type that the image version runs on.
@@ -342,9 +446,17 @@ export interface AppResourceSpec {
    * > For *KernelGateway apps* , the `system` value is translated to `ml.t3.medium` . KernelGateway apps also support all other values for available instance types.
    */
   instanceType?: "system" | "ml.t3.micro" | "ml.t3.small" | "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.8xlarge" | "ml.m5.12xlarge" | "ml.m5.16xlarge" | "ml.m5.24xlarge" | "ml.m5d.large" | "ml.m5d.xlarge" | "ml.m5d.2xlarge" | "ml.m5d.4xlarge" | "ml.m5d.8xlarge" | "ml.m5d.12xlarge" | "ml.m5d.16xlarge" | "ml.m5d.24xlarge" | "ml.c5.large" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.12xlarge" | "ml.c5.18xlarge" | "ml.c5.24xlarge" | "ml.p3.2xlarge" | "ml.p3.8xlarge" | "ml.p3.16xlarge" | "ml.p3dn.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.12xlarge" | "ml.g5.16xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.geospatial.interactive" | "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.trn1.2xlarge" | "ml.trn1.32xlarge" | "ml.trn1n.32xlarge" | "ml.p5.48xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c6i.large" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r6i.large" | "ml.r6i.xlarge" | "ml.r6i.2xlarge" | "ml.r6i.4xlarge" | "ml.r6i.8xlarge" | "ml.r6i.12xlarge" | "ml.r6i.16xlarge" | "ml.r6i.24xlarge" | "ml.r6i.32xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge" | "ml.m6id.large" | "ml.m6id.xlarge" | "ml.m6id.2xlarge" | "ml.m6id.4xlarge" | "ml.m6id.8xlarge" | "ml.m6id.12xlarge" | "ml.m6id.16xlarge" | "ml.m6id.24xlarge" | "ml.m6id.32xlarge" | "ml.c6id.large" | "ml.c6id.xlarge" | "ml.c6id.2xlarge" | "ml.c6id.4xlarge" | "ml.c6id.8xlarge" | "ml.c6id.12xlarge" | "ml.c6id.16xlarge" | "ml.c6id.24xlarge" | "ml.c6id.32xlarge" | "ml.r6id.large" | "ml.r6id.xlarge" | "ml.r6id.2xlarge" | "ml.r6id.4xlarge" | "ml.r6id.8xlarge" | "ml.r6id.12xlarge" | "ml.r6id.16xlarge" | "ml.r6id.24xlarge" | "ml.r6id.32xlarge";
-  /** The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value. */
+  /**
+   * The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value.
+   *
+   * Length: 1–256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image-version/[a-z0-9]([-.]?[a-z0-9])*\/[0-9]+$`.
+   */
   sageMakerImageVersionArn?: string;
-  /** The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArn?: string;
 }
 
@@ -353,7 +465,7 @@ export interface AppResourceSpec {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-appimageconfig.html | CloudFormation: AWS::SageMaker::AppImageConfig}
  */
-export const AppImageConfig = cloudControlType<AppImageConfigArgs, AppImageConfigOutputs>("AWS::SageMaker::AppImageConfig", "aws:sagemaker:AppImageConfig", '{"p":[["KernelGatewayImageConfig",["ref","KernelGatewayImageConfig"]],["AppImageConfigName","string",67],["Tags",["array",["ref","Tag"]],66],["JupyterLabAppImageConfig",["ref","JupyterLabAppImageConfig"]],["CodeEditorAppImageConfig",["ref","CodeEditorAppImageConfig"]],["AppImageConfigArn","string",72]],"id":["AppImageConfigName"],"d":{"KernelGatewayImageConfig":[["KernelSpecs",["array",["ref","KernelSpec"]],1],["FileSystemConfig",["ref","FileSystemConfig"]]],"KernelSpec":[["DisplayName","string"],["Name","string",1]],"FileSystemConfig":[["MountPath","string"],["DefaultGid","integer"],["DefaultUid","integer"]],"JupyterLabAppImageConfig":[["ContainerConfig",["ref","ContainerConfig"]]],"ContainerConfig":[["ContainerArguments",["array","string"]],["ContainerEntrypoint",["array","string"]],["ContainerEnvironmentVariables",["array",["ref","CustomImageContainerEnvironmentVariable"]]]],"CustomImageContainerEnvironmentVariable":[["Value","string",1],["Key","string",1]],"CodeEditorAppImageConfig":[["ContainerConfig",["ref","ContainerConfig"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:app-image-config/${AppImageConfigName}"}');
+export const AppImageConfig = cloudControlType<AppImageConfigArgs, AppImageConfigOutputs>("AWS::SageMaker::AppImageConfig", "aws:sagemaker:AppImageConfig", '{"p":[["KernelGatewayImageConfig",["ref","KernelGatewayImageConfig"]],["AppImageConfigName","string",67],["Tags",["array",["ref","Tag"]]],["JupyterLabAppImageConfig",["ref","JupyterLabAppImageConfig"]],["CodeEditorAppImageConfig",["ref","CodeEditorAppImageConfig"]],["AppImageConfigArn","string",72]],"id":["AppImageConfigName"],"d":{"KernelGatewayImageConfig":[["KernelSpecs",["array",["ref","KernelSpec"]],1],["FileSystemConfig",["ref","FileSystemConfig"]]],"KernelSpec":[["DisplayName","string"],["Name","string",1]],"FileSystemConfig":[["MountPath","string"],["DefaultGid","integer"],["DefaultUid","integer"]],"JupyterLabAppImageConfig":[["ContainerConfig",["ref","ContainerConfig"]]],"ContainerConfig":[["ContainerArguments",["array","string"]],["ContainerEntrypoint",["array","string"]],["ContainerEnvironmentVariables",["array",["ref","CustomImageContainerEnvironmentVariable"]]]],"CustomImageContainerEnvironmentVariable":[["Value","string",1],["Key","string",1]],"CodeEditorAppImageConfig":[["ContainerConfig",["ref","ContainerConfig"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AppImageConfigName"],"ro":["AppImageConfigArn"],"pt":{"AppImageConfigName":"$lowercase(AppImageConfigName) $OR AppImageConfigName"},"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:app-image-config/${AppImageConfigName}"}');
 /** A {@link AppImageConfig} instance: its attributes as typed outputs. */
 export type AppImageConfig = InstanceType<typeof AppImageConfig>;
 
@@ -361,12 +473,18 @@ export type AppImageConfig = InstanceType<typeof AppImageConfig>;
 export interface AppImageConfigArgs {
   /** The configuration for the file system and kernels in the SageMaker AI image. */
   kernelGatewayImageConfig?: AppImageConfigKernelGatewayImageConfig;
-  /** The name of the AppImageConfig. Must be unique to your account. */
+  /**
+   * The name of the AppImageConfig. Must be unique to your account.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   appImageConfigName: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
   /** The configuration for the file system and the runtime, such as the environment variables and entry point. */
@@ -387,7 +505,11 @@ export interface AppImageConfigOutputs extends AppImageConfigArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-appimageconfig-kernelgatewayimageconfig.html | CloudFormation: KernelGatewayImageConfig}
  */
 export interface AppImageConfigKernelGatewayImageConfig {
-  /** The specification of the Jupyter kernels in the image. */
+  /**
+   * The specification of the Jupyter kernels in the image.
+   *
+   * Items: 1–1.
+   */
   kernelSpecs: AppImageConfigKernelSpec[];
   /** The Amazon Elastic File System storage configuration for a SageMaker AI image. */
   fileSystemConfig?: AppImageConfigFileSystemConfig;
@@ -399,9 +521,17 @@ export interface AppImageConfigKernelGatewayImageConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-appimageconfig-kernelspec.html | CloudFormation: KernelSpec}
  */
 export interface AppImageConfigKernelSpec {
-  /** The display name of the kernel. */
+  /**
+   * The display name of the kernel.
+   *
+   * Length: 1–1024.
+   */
   displayName?: string;
-  /** The name of the Jupyter kernel in the image. This value is case sensitive. */
+  /**
+   * The name of the Jupyter kernel in the image. This value is case sensitive.
+   *
+   * Length: 1–1024.
+   */
   name: string;
 }
 
@@ -411,11 +541,23 @@ export interface AppImageConfigKernelSpec {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-appimageconfig-filesystemconfig.html | CloudFormation: FileSystemConfig}
  */
 export interface AppImageConfigFileSystemConfig {
-  /** The path within the image to mount the user's EFS home directory. The directory should be empty. If not specified, defaults to *\/home/sagemaker-user* . */
+  /**
+   * The path within the image to mount the user's EFS home directory. The directory should be empty. If not specified, defaults to *\/home/sagemaker-user* .
+   *
+   * Length: 1–1024. Pattern: `^/.*`.
+   */
   mountPath?: string;
-  /** The default POSIX group ID (GID). If not specified, defaults to `100` . */
+  /**
+   * The default POSIX group ID (GID). If not specified, defaults to `100` .
+   *
+   * Range: 0–65535.
+   */
   defaultGid?: number;
-  /** The default POSIX user ID (UID). If not specified, defaults to `1000` . */
+  /**
+   * The default POSIX user ID (UID). If not specified, defaults to `1000` .
+   *
+   * Range: 0–65535.
+   */
   defaultUid?: number;
 }
 
@@ -435,11 +577,23 @@ export interface AppImageConfigJupyterLabAppImageConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-appimageconfig-containerconfig.html | CloudFormation: ContainerConfig}
  */
 export interface AppImageConfigContainerConfig {
-  /** The arguments for the container when you're running the application. */
+  /**
+   * The arguments for the container when you're running the application.
+   *
+   * Items: 0–50. Each item: Length: 1–64. Pattern: ``.
+   */
   containerArguments?: string[];
-  /** The entrypoint used to run the application in the container. */
+  /**
+   * The entrypoint used to run the application in the container.
+   *
+   * Items: 0–1. Each item: Length: 1–256. Pattern: ``.
+   */
   containerEntrypoint?: string[];
-  /** The environment variables to set in the container */
+  /**
+   * The environment variables to set in the container
+   *
+   * Items: 0–25.
+   */
   containerEnvironmentVariables?: AppImageConfigCustomImageContainerEnvironmentVariable[];
 }
 
@@ -449,9 +603,17 @@ export interface AppImageConfigContainerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-appimageconfig-customimagecontainerenvironmentvariable.html | CloudFormation: CustomImageContainerEnvironmentVariable}
  */
 export interface AppImageConfigCustomImageContainerEnvironmentVariable {
-  /** The value of the container environment variable. */
+  /**
+   * The value of the container environment variable.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   value: string;
-  /** The key that identifies a container environment variable. */
+  /**
+   * The key that identifies a container environment variable.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   key: string;
 }
 
@@ -468,9 +630,11 @@ export interface AppImageConfigCodeEditorAppImageConfig {
 /**
  * Resource type definition for AWS::SageMaker::Artifact. An artifact is a lineage tracking entity that represents a URI addressable object or data, such as an S3 URI of a dataset or the ECR registry path of an image.
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::Artifact: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-artifact.html | CloudFormation: AWS::SageMaker::Artifact}
  */
-export const Artifact = cloudControlType<ArtifactArgs, ArtifactOutputs>("AWS::SageMaker::Artifact", "aws:sagemaker:Artifact", '{"p":[["ArtifactName","string"],["ArtifactType","string",67],["Source",["ref","ArtifactSource"],67],["Properties",["map","string"]],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"ArtifactSource":[["SourceUri","string",1],["SourceTypes",["array",["ref","ArtifactSourceType"]]]],"ArtifactSourceType":[["SourceIdType",["enum","MD5Hash","S3ETag","S3Version","Custom"],1],["Value","string",1]],"MetadataProperties":[["CommitId","string"],["Repository","string"],["GeneratedBy","string"],["ProjectId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:artifact/${HashOfArtifactSource}"}');
+export const Artifact = cloudControlType<ArtifactArgs, ArtifactOutputs>("AWS::SageMaker::Artifact", "aws:sagemaker:Artifact", '{"p":[["ArtifactName","string"],["ArtifactType","string",67],["Source",["ref","ArtifactSource"],67],["Properties",["map","string"]],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"ArtifactSource":[["SourceUri","string",1],["SourceTypes",["array",["ref","ArtifactSourceType"]]]],"ArtifactSourceType":[["SourceIdType",["enum","MD5Hash","S3ETag","S3Version","Custom"],1],["Value","string",1]],"MetadataProperties":[["CommitId","string"],["Repository","string"],["GeneratedBy","string"],["ProjectId","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:artifact/${HashOfArtifactSource}"}');
 /** A {@link Artifact} instance: its attributes as typed outputs. */
 export type Artifact = InstanceType<typeof Artifact>;
 
@@ -531,7 +695,7 @@ export interface ArtifactMetadataProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-cluster.html | CloudFormation: AWS::SageMaker::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::SageMaker::Cluster", "aws:sagemaker:Cluster", '{"p":[["VpcConfig",["ref","VpcConfig"],66],["NodeRecovery",["enum","Automatic","None"]],["InstanceGroups",["array",["ref","ClusterInstanceGroup"]]],["RestrictedInstanceGroups",["array",["ref","ClusterRestrictedInstanceGroup"]]],["Orchestrator",["ref","Orchestrator"]],["ClusterRole","string"],["RestrictedInstanceGroupsConfig",["ref","RestrictedInstanceGroupsConfig"]],["NodeProvisioningMode",["enum","Continuous"]],["ClusterName","string",66],["AutoScaling",["ref","ClusterAutoScalingConfig"]],["Tags",["array",["ref","Tag"]]],["TieredStorageConfig",["ref","TieredStorageConfig"]],["ClusterArn","string",72],["CreationTime","string",8],["ClusterStatus",["enum","Creating","Deleting","Failed","InService","RollingBack","SystemUpdating","Updating"],8],["FailureMessage","string",8]],"id":["ClusterArn"],"d":{"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"ClusterInstanceGroup":[["SlurmConfig",["ref","ClusterSlurmConfig"]],["CapacityRequirements",["ref","ClusterCapacityRequirements"]],["InstanceGroupName","string",1],["InstanceStorageConfigs",["array",["ref","ClusterInstanceStorageConfig"]]],["KubernetesConfig",["ref","ClusterKubernetesConfig"]],["NetworkInterface",["ref","ClusterNetworkInterface"]],["LifeCycleConfig",["ref","ClusterLifeCycleConfig"]],["TrainingPlanArn","string"],["ThreadsPerCore","integer"],["OverrideVpcConfig",["ref","VpcConfig"]],["InstanceCount","integer",1],["OnStartDeepHealthChecks",["array",["enum","InstanceStress","InstanceConnectivity"]]],["ImageId","string"],["CurrentCount","integer"],["ScheduledUpdateConfig",["ref","ScheduledUpdateConfig"]],["InstanceRequirements",["ref","InstanceRequirements"]],["InstanceType","string"],["AutoPatchConfig",["ref","AutoPatchConfig"]],["ExecutionRole","string",1],["MinInstanceCount","integer"]],"ClusterSlurmConfig":[["PartitionNames",["array","string"]],["NodeType",["enum","Controller","Login","Compute"],1]],"ClusterCapacityRequirements":[["Spot","json"],["OnDemand","json"]],"ClusterInstanceStorageConfig":[["EbsVolumeConfig",["ref","ClusterEbsVolumeConfig"]],["FsxLustreConfig",["ref","ClusterFsxLustreConfig"]],["FsxOpenZfsConfig",["ref","ClusterFsxOpenZfsConfig"]]],"ClusterEbsVolumeConfig":[["VolumeSizeInGB","integer"],["VolumeKmsKeyId","string"],["RootVolume","boolean"]],"ClusterFsxLustreConfig":[["MountPath","string"],["DnsName","string",1],["MountName","string",1]],"ClusterFsxOpenZfsConfig":[["MountPath","string"],["DnsName","string",1]],"ClusterKubernetesConfig":[["Labels",["map","string"]],["Taints",["array",["ref","ClusterKubernetesTaint"]]]],"ClusterKubernetesTaint":[["Value","string"],["Effect",["enum","NoSchedule","PreferNoSchedule","NoExecute"],1],["Key","string",1]],"ClusterNetworkInterface":[["InterfaceType",["enum","efa","efa-only"],1]],"ClusterLifeCycleConfig":[["OnInitComplete","string"],["SourceS3Uri","string"],["OnCreate","string"]],"ScheduledUpdateConfig":[["ScheduleExpression","string",1],["DeploymentConfig",["ref","DeploymentConfig"]]],"DeploymentConfig":[["AutoRollbackConfiguration",["array",["ref","AlarmDetails"]]],["RollingUpdatePolicy",["ref","RollingUpdatePolicy"]],["WaitIntervalInSeconds","integer"]],"AlarmDetails":[["AlarmName","string",1]],"RollingUpdatePolicy":[["MaximumBatchSize",["ref","CapacitySizeConfig"],1],["RollbackMaximumBatchSize",["ref","CapacitySizeConfig"]]],"CapacitySizeConfig":[["Type","string",1],["Value","integer",1]],"InstanceRequirements":[["InstanceTypes",["array","string"],1]],"AutoPatchConfig":[["PatchingStrategy",["enum","WhenIdle","WhenAllIdle"],1],["PatchSchedule",["ref","PatchSchedule"]],["DeploymentConfig",["ref","DeploymentConfig"]]],"PatchSchedule":[["NextPatchDate","string"]],"ClusterRestrictedInstanceGroup":[["OverrideVpcConfig",["ref","VpcConfig"]],["InstanceCount","integer",1],["OnStartDeepHealthChecks",["array",["enum","InstanceStress","InstanceConnectivity"]]],["EnvironmentConfig",["ref","EnvironmentConfig"]],["InstanceGroupName","string",1],["InstanceStorageConfigs",["array",["ref","ClusterInstanceStorageConfig"]]],["CurrentCount","integer"],["TrainingPlanArn","string"],["InstanceType","string",1],["ThreadsPerCore","integer"],["ExecutionRole","string",1]],"EnvironmentConfig":[["FSxLustreConfig",["ref","FSxLustreConfig"]]],"FSxLustreConfig":[["SizeInGiB","integer",1],["PerUnitStorageThroughput","integer",1]],"Orchestrator":[["Eks",["ref","ClusterOrchestratorEksConfig"],2],["Slurm",["ref","ClusterOrchestratorSlurmConfig"]]],"ClusterOrchestratorEksConfig":[["ClusterArn","string",1]],"ClusterOrchestratorSlurmConfig":[["SlurmConfigStrategy",["enum","Overwrite","Managed","Merge"]],["AccountingDatabase",["ref","ClusterAccountingDatabase"]]],"ClusterAccountingDatabase":[["SecretArn","string",1],["Endpoint","string",1],["Port","integer"],["Name","string"]],"RestrictedInstanceGroupsConfig":[["SharedEnvironmentConfig",["ref","SharedEnvironmentConfig"],1]],"SharedEnvironmentConfig":[["FSxLustreDeletionPolicy",["enum","Keep","DeleteIfNotUsed"],1],["FSxLustreConfig",["ref","FSxLustreConfig"]]],"ClusterAutoScalingConfig":[["Mode",["enum","Enable","Disable"],1],["AutoScalerType",["enum","Karpenter"]]],"TieredStorageConfig":[["Mode",["enum","Enable","Disable"],1],["InstanceMemoryAllocationPercentage","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:cluster/${ClusterId}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::SageMaker::Cluster", "aws:sagemaker:Cluster", '{"p":[["VpcConfig",["ref","VpcConfig"],66],["NodeRecovery",["enum","Automatic","None"]],["InstanceGroups",["array",["ref","ClusterInstanceGroup"]]],["RestrictedInstanceGroups",["array",["ref","ClusterRestrictedInstanceGroup"]]],["Orchestrator",["ref","Orchestrator"],66],["ClusterRole","string"],["RestrictedInstanceGroupsConfig",["ref","RestrictedInstanceGroupsConfig"]],["NodeProvisioningMode",["enum","Continuous"]],["ClusterName","string",66],["AutoScaling",["ref","ClusterAutoScalingConfig"]],["Tags",["array",["ref","Tag"]]],["TieredStorageConfig",["ref","TieredStorageConfig"]],["ClusterArn","string",72],["CreationTime","string",8],["ClusterStatus",["enum","Creating","Deleting","Failed","InService","RollingBack","SystemUpdating","Updating"],8],["FailureMessage","string",8]],"id":["ClusterArn"],"d":{"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"ClusterInstanceGroup":[["SlurmConfig",["ref","ClusterSlurmConfig"]],["CapacityRequirements",["ref","ClusterCapacityRequirements"]],["InstanceGroupName","string",1],["InstanceStorageConfigs",["array",["ref","ClusterInstanceStorageConfig"]]],["KubernetesConfig",["ref","ClusterKubernetesConfig"]],["NetworkInterface",["ref","ClusterNetworkInterface"]],["LifeCycleConfig",["ref","ClusterLifeCycleConfig"]],["TrainingPlanArn","string"],["ThreadsPerCore","integer"],["OverrideVpcConfig",["ref","VpcConfig"]],["InstanceCount","integer",1],["OnStartDeepHealthChecks",["array",["enum","InstanceStress","InstanceConnectivity"]]],["ImageId","string"],["CurrentCount","integer"],["ScheduledUpdateConfig",["ref","ScheduledUpdateConfig"]],["InstanceRequirements",["ref","InstanceRequirements"]],["InstanceType","string"],["AutoPatchConfig",["ref","AutoPatchConfig"]],["ExecutionRole","string",1],["MinInstanceCount","integer"]],"ClusterSlurmConfig":[["PartitionNames",["array","string"]],["NodeType",["enum","Controller","Login","Compute"],1]],"ClusterCapacityRequirements":[["Spot","json"],["OnDemand","json"]],"ClusterInstanceStorageConfig":[["EbsVolumeConfig",["ref","ClusterEbsVolumeConfig"]],["FsxLustreConfig",["ref","ClusterFsxLustreConfig"]],["FsxOpenZfsConfig",["ref","ClusterFsxOpenZfsConfig"]]],"ClusterEbsVolumeConfig":[["VolumeSizeInGB","integer"],["VolumeKmsKeyId","string"],["RootVolume","boolean"]],"ClusterFsxLustreConfig":[["MountPath","string"],["DnsName","string",1],["MountName","string",1]],"ClusterFsxOpenZfsConfig":[["MountPath","string"],["DnsName","string",1]],"ClusterKubernetesConfig":[["Labels",["map","string"]],["Taints",["array",["ref","ClusterKubernetesTaint"]]]],"ClusterKubernetesTaint":[["Value","string"],["Effect",["enum","NoSchedule","PreferNoSchedule","NoExecute"],1],["Key","string",1]],"ClusterNetworkInterface":[["InterfaceType",["enum","efa","efa-only"],1]],"ClusterLifeCycleConfig":[["OnInitComplete","string"],["SourceS3Uri","string"],["OnCreate","string"]],"ScheduledUpdateConfig":[["ScheduleExpression","string",1],["DeploymentConfig",["ref","DeploymentConfig"]]],"DeploymentConfig":[["AutoRollbackConfiguration",["array",["ref","AlarmDetails"]]],["RollingUpdatePolicy",["ref","RollingUpdatePolicy"]],["WaitIntervalInSeconds","integer"]],"AlarmDetails":[["AlarmName","string",1]],"RollingUpdatePolicy":[["MaximumBatchSize",["ref","CapacitySizeConfig"],1],["RollbackMaximumBatchSize",["ref","CapacitySizeConfig"]]],"CapacitySizeConfig":[["Type","string",1],["Value","integer",1]],"InstanceRequirements":[["InstanceTypes",["array","string"],1]],"AutoPatchConfig":[["PatchingStrategy",["enum","WhenIdle","WhenAllIdle"],1],["PatchSchedule",["ref","PatchSchedule"]],["DeploymentConfig",["ref","DeploymentConfig"]]],"PatchSchedule":[["NextPatchDate","string"]],"ClusterRestrictedInstanceGroup":[["OverrideVpcConfig",["ref","VpcConfig"]],["InstanceCount","integer",1],["OnStartDeepHealthChecks",["array",["enum","InstanceStress","InstanceConnectivity"]]],["EnvironmentConfig",["ref","EnvironmentConfig"]],["InstanceGroupName","string",1],["InstanceStorageConfigs",["array",["ref","ClusterInstanceStorageConfig"]]],["CurrentCount","integer"],["TrainingPlanArn","string"],["InstanceType","string",1],["ThreadsPerCore","integer"],["ExecutionRole","string",1]],"EnvironmentConfig":[["FSxLustreConfig",["ref","FSxLustreConfig"]]],"FSxLustreConfig":[["SizeInGiB","integer",1],["PerUnitStorageThroughput","integer",1]],"Orchestrator":[["Eks",["ref","ClusterOrchestratorEksConfig"]],["Slurm",["ref","ClusterOrchestratorSlurmConfig"]]],"ClusterOrchestratorEksConfig":[["ClusterArn","string",1]],"ClusterOrchestratorSlurmConfig":[["SlurmConfigStrategy",["enum","Overwrite","Managed","Merge"]],["AccountingDatabase",["ref","ClusterAccountingDatabase"]]],"ClusterAccountingDatabase":[["SecretArn","string",1],["Endpoint","string",1],["Port","integer"],["Name","string"]],"RestrictedInstanceGroupsConfig":[["SharedEnvironmentConfig",["ref","SharedEnvironmentConfig"],1]],"SharedEnvironmentConfig":[["FSxLustreDeletionPolicy",["enum","Keep","DeleteIfNotUsed"],1],["FSxLustreConfig",["ref","FSxLustreConfig"]]],"ClusterAutoScalingConfig":[["Mode",["enum","Enable","Disable"],1],["AutoScalerType",["enum","Karpenter"]]],"TieredStorageConfig":[["Mode",["enum","Enable","Disable"],1],["InstanceMemoryAllocationPercentage","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ClusterName","VpcConfig","Orchestrator","InstanceGroups/*/OverrideVpcConfig","InstanceGroups/*/ExecutionRole","InstanceGroups/*/InstanceGroupName","InstanceGroups/*/InstanceType","InstanceGroups/*/ThreadsPerCore","RestrictedInstanceGroups/*/OverrideVpcConfig","RestrictedInstanceGroups/*/ExecutionRole","RestrictedInstanceGroups/*/InstanceGroupName","RestrictedInstanceGroups/*/InstanceType","RestrictedInstanceGroups/*/ThreadsPerCore"],"ro":["ClusterArn","CreationTime","ClusterStatus","FailureMessage","InstanceGroups/*/CurrentCount","RestrictedInstanceGroups/*/CurrentCount"],"uo":["VpcConfig/Subnets","VpcConfig/SecurityGroupIds","InstanceGroups","InstanceGroups/*/InstanceStorageConfigs","InstanceGroups/*/KubernetesConfig/Taints","InstanceGroups/*/OverrideVpcConfig/Subnets","InstanceGroups/*/OverrideVpcConfig/SecurityGroupIds","InstanceGroups/*/OnStartDeepHealthChecks","InstanceGroups/*/ScheduledUpdateConfig/DeploymentConfig/AutoRollbackConfiguration","RestrictedInstanceGroups","RestrictedInstanceGroups/*/OverrideVpcConfig/Subnets","RestrictedInstanceGroups/*/OverrideVpcConfig/SecurityGroupIds","RestrictedInstanceGroups/*/OnStartDeepHealthChecks","RestrictedInstanceGroups/*/InstanceStorageConfigs","Tags"],"ai":[["ClusterName"]],"tg":[true,true,true],"nm":{"path":"ClusterName","min":1,"max":63,"pattern":"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"}},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:cluster/${ClusterId}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -541,19 +705,35 @@ export interface ClusterArgs {
   vpcConfig?: ClusterVpcConfig;
   /** Specifies whether to enable or disable the automatic node recovery feature of SageMaker HyperPod. Available values are `Automatic` for enabling and `None` for disabling. */
   nodeRecovery?: "Automatic" | "None";
-  /** The instance groups of the SageMaker HyperPod cluster. To delete an instance group, remove it from the array. */
+  /**
+   * The instance groups of the SageMaker HyperPod cluster. To delete an instance group, remove it from the array.
+   *
+   * Items: at least 1.
+   */
   instanceGroups?: ClusterClusterInstanceGroup[];
-  /** The restricted instance groups of the SageMaker HyperPod cluster. */
+  /**
+   * The restricted instance groups of the SageMaker HyperPod cluster.
+   *
+   * Items: at least 1.
+   */
   restrictedInstanceGroups?: ClusterClusterRestrictedInstanceGroup[];
   /** The orchestrator type for the SageMaker HyperPod cluster. Currently, `'eks'` is the only available option. */
   orchestrator?: ClusterOrchestrator;
-  /** The cluster role for the autoscaler to assume. */
+  /**
+   * The cluster role for the autoscaler to assume.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   clusterRole?: string;
   /** The cluster-level configuration for restricted instance groups, including shared environment settings for inter-RIG communication and FSx Lustre sharing. */
   restrictedInstanceGroupsConfig?: ClusterRestrictedInstanceGroupsConfig;
   /** Determines the scaling strategy for the SageMaker HyperPod cluster. When set to 'Continuous', enables continuous scaling which dynamically manages node provisioning. If the parameter is omitted, uses the standard scaling approach in previous release. */
   nodeProvisioningMode?: "Continuous";
-  /** The name of the SageMaker HyperPod cluster. */
+  /**
+   * The name of the SageMaker HyperPod cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   clusterName?: string;
   /** Configuration for cluster auto-scaling */
   autoScaling?: ClusterClusterAutoScalingConfig;
@@ -563,6 +743,8 @@ export interface ClusterArgs {
    * You can add tags to notebook instances, training jobs, hyperparameter tuning jobs, batch transform jobs, models, labeling jobs, work teams, endpoint configurations, and endpoints. For more information on adding tags to SageMaker resources, see [AddTags](https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_AddTags.html) .
    *
    * For more information on adding metadata to your AWS resources with tagging, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) . For advice on best practices for managing AWS resources with tagging, see [Tagging Best Practices: Implement an Effective AWS Resource Tagging Strategy](https://docs.aws.amazon.com/https://d1.awsstatic.com/whitepapers/aws-tagging-best-practices.pdf) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** Configuration for tiered storage in the SageMaker HyperPod cluster. */
@@ -587,9 +769,17 @@ export interface ClusterOutputs extends ClusterArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-cluster-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface ClusterVpcConfig {
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 1–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -603,9 +793,17 @@ export interface ClusterClusterInstanceGroup {
   slurmConfig?: ClusterClusterSlurmConfig;
   /** Specifies the capacity requirements configuration for an instance group */
   capacityRequirements?: ClusterClusterCapacityRequirements;
-  /** The name of the instance group of a SageMaker HyperPod cluster. */
+  /**
+   * The name of the instance group of a SageMaker HyperPod cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   instanceGroupName: string;
-  /** The configurations of additional storage specified to the instance group where the instance (node) is launched. */
+  /**
+   * The configurations of additional storage specified to the instance group where the instance (node) is launched.
+   *
+   * Items: at most 1.
+   */
   instanceStorageConfigs?: ClusterClusterInstanceStorageConfig[];
   /** Kubernetes configuration for cluster nodes including labels and taints. */
   kubernetesConfig?: ClusterClusterKubernetesConfig;
@@ -613,19 +811,39 @@ export interface ClusterClusterInstanceGroup {
   networkInterface?: ClusterClusterNetworkInterface;
   /** The lifecycle configuration for a SageMaker HyperPod cluster. */
   lifeCycleConfig?: ClusterClusterLifeCycleConfig;
-  /** The Amazon Resource Name (ARN) of the training plan to use for this cluster instance group. For more information about how to reserve GPU capacity for your SageMaker HyperPod clusters using Amazon SageMaker Training Plan, see CreateTrainingPlan. */
+  /**
+   * The Amazon Resource Name (ARN) of the training plan to use for this cluster instance group. For more information about how to reserve GPU capacity for your SageMaker HyperPod clusters using Amazon SageMaker Training Plan, see CreateTrainingPlan.
+   *
+   * Length: 50–2048. Pattern: `^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*$`.
+   */
   trainingPlanArn?: string;
-  /** The number of threads per CPU core you specified under `CreateCluster` . */
+  /**
+   * The number of threads per CPU core you specified under `CreateCluster` .
+   *
+   * Range: 1–2.
+   */
   threadsPerCore?: number;
   /** The customized Amazon VPC configuration at the instance group level that overrides the default Amazon VPC configuration of the SageMaker HyperPod cluster. */
   overrideVpcConfig?: ClusterVpcConfig;
-  /** The number of instances in an instance group of the SageMaker HyperPod cluster. */
+  /**
+   * The number of instances in an instance group of the SageMaker HyperPod cluster.
+   *
+   * Range: at least 0.
+   */
   instanceCount: number;
   /** A flag indicating whether deep health checks should be performed when the HyperPod cluster instance group is created or updated. Deep health checks are comprehensive, invasive tests that validate the health of the underlying hardware and infrastructure components. */
   onStartDeepHealthChecks?: ("InstanceStress" | "InstanceConnectivity")[];
-  /** AMI Id to be used for launching EC2 instances - HyperPodPublicAmiId or CustomAmiId */
+  /**
+   * AMI Id to be used for launching EC2 instances - HyperPodPublicAmiId or CustomAmiId
+   *
+   * Length: 7–21. Pattern: `^ami-[0-9a-fA-F]{8,17}|default$`.
+   */
   imageId?: string;
-  /** The number of instances that are currently in the instance group of a SageMaker HyperPod cluster. */
+  /**
+   * The number of instances that are currently in the instance group of a SageMaker HyperPod cluster.
+   *
+   * Range: at least 0.
+   */
   currentCount?: number;
   /** The configuration object of the schedule that SageMaker follows when updating the AMI. */
   scheduledUpdateConfig?: ClusterScheduledUpdateConfig;
@@ -635,9 +853,17 @@ export interface ClusterClusterInstanceGroup {
   instanceType?: string;
   /** The configuration for automatic patching of the instance group. Enables workload-aware, patch-level AMI updates. */
   autoPatchConfig?: ClusterAutoPatchConfig;
-  /** The execution role for the instance group to assume. */
+  /**
+   * The execution role for the instance group to assume.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   executionRole: string;
-  /** The minimum number of instances required for the instance group to be InService. MinInstanceCount must be less than or equal to InstanceCount. */
+  /**
+   * The minimum number of instances required for the instance group to be InService. MinInstanceCount must be less than or equal to InstanceCount.
+   *
+   * Range: at least 0.
+   */
   minInstanceCount?: number;
 }
 
@@ -685,9 +911,17 @@ export interface ClusterClusterInstanceStorageConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-cluster-clusterebsvolumeconfig.html | CloudFormation: ClusterEbsVolumeConfig}
  */
 export interface ClusterClusterEbsVolumeConfig {
-  /** The size in gigabytes (GB) of the additional EBS volume to be attached to the instances in the SageMaker HyperPod cluster instance group. The additional EBS volume is attached to each instance within the SageMaker HyperPod cluster instance group and mounted to `/opt/sagemaker` . */
+  /**
+   * The size in gigabytes (GB) of the additional EBS volume to be attached to the instances in the SageMaker HyperPod cluster instance group. The additional EBS volume is attached to each instance within the SageMaker HyperPod cluster instance group and mounted to `/opt/sagemaker` .
+   *
+   * Range: 1–16384.
+   */
   volumeSizeInGB?: number;
-  /** The ID of a KMS key to encrypt the Amazon EBS volume. */
+  /**
+   * The ID of a KMS key to encrypt the Amazon EBS volume.
+   *
+   * Length: 0–2048. Pattern: `^[a-zA-Z0-9:/_-]*$`.
+   */
   volumeKmsKeyId?: string;
   /**
    * Specifies whether the configuration is for the cluster's root or secondary Amazon EBS volume. You can specify two `ClusterEbsVolumeConfig` fields to configure both the root and secondary volumes. Set the value to `True` if you'd like to provide your own customer managed AWS KMS key to encrypt the root volume. When `True` :
@@ -739,7 +973,11 @@ export interface ClusterClusterFsxOpenZfsConfig {
 export interface ClusterClusterKubernetesConfig {
   /** Key-value pairs of labels to be applied to cluster nodes. */
   labels?: Record<string, string>;
-  /** List of taints to be applied to cluster nodes. */
+  /**
+   * List of taints to be applied to cluster nodes.
+   *
+   * Items: at most 50.
+   */
   taints?: ClusterClusterKubernetesTaint[];
 }
 
@@ -779,9 +1017,15 @@ export interface ClusterClusterLifeCycleConfig {
    * An Amazon S3 bucket path where your lifecycle scripts are stored.
    *
    * > Make sure that the S3 bucket path starts with `s3://sagemaker-` . The [IAM role for SageMaker HyperPod](https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-prerequisites.html#sagemaker-hyperpod-prerequisites-iam-role-for-hyperpod) has the managed [`AmazonSageMakerClusterInstanceRolePolicy`](https://docs.aws.amazon.com/sagemaker/latest/dg/security-iam-awsmanpol-cluster.html) attached, which allows access to S3 buckets with the specific prefix `sagemaker-` .
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
    */
   sourceS3Uri?: string;
-  /** The file name of the entrypoint script of lifecycle scripts under `SourceS3Uri` . This entrypoint script runs during cluster creation. */
+  /**
+   * The file name of the entrypoint script of lifecycle scripts under `SourceS3Uri` . This entrypoint script runs during cluster creation.
+   *
+   * Length: 1–128. Pattern: `^[\S\s]+$`.
+   */
   onCreate?: string;
 }
 
@@ -791,7 +1035,11 @@ export interface ClusterClusterLifeCycleConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-cluster-scheduledupdateconfig.html | CloudFormation: ScheduledUpdateConfig}
  */
 export interface ClusterScheduledUpdateConfig {
-  /** A cron expression that specifies the schedule that SageMaker follows when updating the AMI. */
+  /**
+   * A cron expression that specifies the schedule that SageMaker follows when updating the AMI.
+   *
+   * Length: 1–256.
+   */
   scheduleExpression: string;
   /** The configuration to use when updating the AMI versions. */
   deploymentConfig?: ClusterDeploymentConfig;
@@ -807,7 +1055,11 @@ export interface ClusterDeploymentConfig {
   autoRollbackConfiguration?: ClusterAlarmDetails[];
   /** Specifies a rolling deployment strategy for updating a SageMaker endpoint. */
   rollingUpdatePolicy?: ClusterRollingUpdatePolicy;
-  /** The duration in seconds that SageMaker waits before updating more instances in the cluster. */
+  /**
+   * The duration in seconds that SageMaker waits before updating more instances in the cluster.
+   *
+   * Range: 0–3600.
+   */
   waitIntervalInSeconds?: number;
 }
 
@@ -817,7 +1069,11 @@ export interface ClusterDeploymentConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-cluster-alarmdetails.html | CloudFormation: AlarmDetails}
  */
 export interface ClusterAlarmDetails {
-  /** The name of the alarm. */
+  /**
+   * The name of the alarm.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   alarmName: string;
 }
 
@@ -839,9 +1095,17 @@ export interface ClusterRollingUpdatePolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-cluster-capacitysizeconfig.html | CloudFormation: CapacitySizeConfig}
  */
 export interface ClusterCapacitySizeConfig {
-  /** Specifies whether SageMaker should process the update by amount or percentage of instances. */
+  /**
+   * Specifies whether SageMaker should process the update by amount or percentage of instances.
+   *
+   * Pattern: `INSTANCE_COUNT|CAPACITY_PERCENTAGE`.
+   */
   type: string;
-  /** Specifies the amount or percentage of instances SageMaker updates at a time. */
+  /**
+   * Specifies the amount or percentage of instances SageMaker updates at a time.
+   *
+   * Range: at least 1.
+   */
   value: number;
 }
 
@@ -887,25 +1151,53 @@ export interface ClusterPatchSchedule {
 export interface ClusterClusterRestrictedInstanceGroup {
   /** Specifies an Amazon Virtual Private Cloud (VPC) that your SageMaker jobs, hosted models, and compute resources have access to. You can control access to and from your resources by configuring a VPC. */
   overrideVpcConfig?: ClusterVpcConfig;
-  /** The number of instances you specified to add to the restricted instance group of a SageMaker HyperPod cluster. */
+  /**
+   * The number of instances you specified to add to the restricted instance group of a SageMaker HyperPod cluster.
+   *
+   * Range: at least 0.
+   */
   instanceCount: number;
   /** Nodes will undergo advanced stress test to detect and replace faulty instances, based on the type of deep health check(s) passed in. */
   onStartDeepHealthChecks?: ("InstanceStress" | "InstanceConnectivity")[];
   /** The configuration for the restricted instance groups (RIG) environment. */
   environmentConfig?: ClusterEnvironmentConfig;
-  /** The name of the instance group of a SageMaker HyperPod cluster. */
+  /**
+   * The name of the instance group of a SageMaker HyperPod cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   instanceGroupName: string;
-  /** The instance storage configuration for the instance group. */
+  /**
+   * The instance storage configuration for the instance group.
+   *
+   * Items: at most 1.
+   */
   instanceStorageConfigs?: ClusterClusterInstanceStorageConfig[];
-  /** The number of instances that are currently in the restricted instance group of a SageMaker HyperPod cluster. */
+  /**
+   * The number of instances that are currently in the restricted instance group of a SageMaker HyperPod cluster.
+   *
+   * Range: at least 0.
+   */
   currentCount?: number;
-  /** The Amazon Resource Name (ARN) of the training plan to use for this cluster restricted instance group. For more information about how to reserve GPU capacity for your SageMaker HyperPod clusters using Amazon SageMaker Training Plan, see CreateTrainingPlan. */
+  /**
+   * The Amazon Resource Name (ARN) of the training plan to use for this cluster restricted instance group. For more information about how to reserve GPU capacity for your SageMaker HyperPod clusters using Amazon SageMaker Training Plan, see CreateTrainingPlan.
+   *
+   * Length: 50–2048. Pattern: `^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*$`.
+   */
   trainingPlanArn?: string;
   /** The instance type of the instance group of a SageMaker HyperPod cluster. */
   instanceType: string;
-  /** The number you specified to TreadsPerCore in CreateCluster for enabling or disabling multithreading. For instance types that support multithreading, you can specify 1 for disabling multithreading and 2 for enabling multithreading. */
+  /**
+   * The number you specified to TreadsPerCore in CreateCluster for enabling or disabling multithreading. For instance types that support multithreading, you can specify 1 for disabling multithreading and 2 for enabling multithreading.
+   *
+   * Range: 1–2.
+   */
   threadsPerCore?: number;
-  /** The execution role for the instance group to assume. */
+  /**
+   * The execution role for the instance group to assume.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   executionRole: string;
 }
 
@@ -925,9 +1217,17 @@ export interface ClusterEnvironmentConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-cluster-fsxlustreconfig.html | CloudFormation: FSxLustreConfig}
  */
 export interface ClusterFSxLustreConfig {
-  /** The storage capacity of the Amazon FSx for Lustre file system, specified in gibibytes (GiB). */
+  /**
+   * The storage capacity of the Amazon FSx for Lustre file system, specified in gibibytes (GiB).
+   *
+   * Range: 1200–100800.
+   */
   sizeInGiB: number;
-  /** The throughput capacity of the Amazon FSx for Lustre file system, measured in MB/s per TiB of storage. */
+  /**
+   * The throughput capacity of the Amazon FSx for Lustre file system, measured in MB/s per TiB of storage.
+   *
+   * Range: 125–1000.
+   */
   perUnitStorageThroughput: number;
 }
 
@@ -1030,9 +1330,11 @@ export interface ClusterTieredStorageConfig {
 /**
  * Resource Type definition for AWS::SageMaker::ClusterSchedulerConfig. Cluster policy configuration used for task prioritization and fair-share allocation of idle compute.
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::ClusterSchedulerConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-clusterschedulerconfig.html | CloudFormation: AWS::SageMaker::ClusterSchedulerConfig}
  */
-export const ClusterSchedulerConfig = cloudControlType<ClusterSchedulerConfigArgs, ClusterSchedulerConfigOutputs>("AWS::SageMaker::ClusterSchedulerConfig", "aws:sagemaker:ClusterSchedulerConfig", '{"p":[["Name","string",67],["ClusterArn","string",67],["Description","string"],["SchedulerConfig",["ref","SchedulerConfig"],1],["Tags",["array",["ref","Tag"]]],["ClusterSchedulerConfigArn","string",72],["ClusterSchedulerConfigId","string",72],["ClusterSchedulerConfigVersion","integer",8],["Status",["enum","Creating","CreateFailed","CreateRollbackFailed","Created","Updating","UpdateFailed","UpdateRollbackFailed","Updated","Deleting","DeleteFailed","DeleteRollbackFailed","Deleted"],8],["CreationTime","string",8]],"id":["ClusterSchedulerConfigArn"],"d":{"SchedulerConfig":[["PriorityClasses",["array",["ref","PriorityClass"]]],["FairShare",["enum","Enabled","Disabled"]],["IdleResourceSharing",["enum","Enabled","Disabled"]]],"PriorityClass":[["Name","string",1],["Weight","integer",1]]},"tags":["Tags","standard"]}');
+export const ClusterSchedulerConfig = cloudControlType<ClusterSchedulerConfigArgs, ClusterSchedulerConfigOutputs>("AWS::SageMaker::ClusterSchedulerConfig", "aws:sagemaker:ClusterSchedulerConfig", '{"p":[["Name","string",67],["ClusterArn","string",67],["Description","string"],["SchedulerConfig",["ref","SchedulerConfig"],1],["Tags",["array",["ref","Tag"]]],["ClusterSchedulerConfigArn","string",72],["ClusterSchedulerConfigId","string",72],["ClusterSchedulerConfigVersion","integer",8],["Status",["enum","Creating","CreateFailed","CreateRollbackFailed","Created","Updating","UpdateFailed","UpdateRollbackFailed","Updated","Deleting","DeleteFailed","DeleteRollbackFailed","Deleted"],8],["CreationTime","string",8]],"id":["ClusterSchedulerConfigArn"],"d":{"SchedulerConfig":[["PriorityClasses",["array",["ref","PriorityClass"]]],["FairShare",["enum","Enabled","Disabled"]],["IdleResourceSharing",["enum","Enabled","Disabled"]]],"PriorityClass":[["Name","string",1],["Weight","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClusterSchedulerConfig} instance: its attributes as typed outputs. */
 export type ClusterSchedulerConfig = InstanceType<typeof ClusterSchedulerConfig>;
 
@@ -1095,9 +1397,11 @@ export interface ClusterSchedulerConfigPriorityClass {
  *
  * The repository can be hosted either in [AWS CodeCommit](https://docs.aws.amazon.com/codecommit/latest/userguide/welcome.html) or in any other Git repository.
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::CodeRepository: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-coderepository.html | CloudFormation: AWS::SageMaker::CodeRepository}
  */
-export const CodeRepository = cloudControlType<CodeRepositoryArgs, CodeRepositoryOutputs>("AWS::SageMaker::CodeRepository", "aws:sagemaker:CodeRepository", '{"p":[["CodeRepositoryName","string",66],["GitConfig",["ref","GitConfig"],1],["Tags",["array",["ref","Tag"]]],["CodeRepositoryArn","string",72]],"id":["CodeRepositoryArn"],"d":{"GitConfig":[["SecretArn","string"],["Branch","string",2],["RepositoryUrl","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:code-repository/${CodeRepositoryName}"}');
+export const CodeRepository = cloudControlType<CodeRepositoryArgs, CodeRepositoryOutputs>("AWS::SageMaker::CodeRepository", "aws:sagemaker:CodeRepository", '{"p":[["CodeRepositoryName","string",66],["GitConfig",["ref","GitConfig"],1],["Tags",["array",["ref","Tag"]]],["CodeRepositoryArn","string",72]],"id":["CodeRepositoryArn"],"d":{"GitConfig":[["SecretArn","string"],["Branch","string",2],["RepositoryUrl","string",3]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:code-repository/${CodeRepositoryName}"}');
 /** A {@link CodeRepository} instance: its attributes as typed outputs. */
 export type CodeRepository = InstanceType<typeof CodeRepository>;
 
@@ -1140,23 +1444,39 @@ export interface CodeRepositoryGitConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-context.html | CloudFormation: AWS::SageMaker::Context}
  */
-export const Context = cloudControlType<ContextArgs, ContextOutputs>("AWS::SageMaker::Context", "aws:sagemaker:Context", '{"p":[["ContextName","string",67],["ContextType","string",67],["Description","string"],["Source",["ref","Source"],67],["Properties",["map","string"]],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"Source":[["SourceUri","string",1],["SourceType","string"],["SourceId","string"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:context/${ContextName}"}');
+export const Context = cloudControlType<ContextArgs, ContextOutputs>("AWS::SageMaker::Context", "aws:sagemaker:Context", '{"p":[["ContextName","string",67],["ContextType","string",67],["Description","string"],["Source",["ref","Source"],67],["Properties",["map","string"]],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"Source":[["SourceUri","string",1],["SourceType","string"],["SourceId","string"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ContextName","ContextType","Source"],"ro":["Arn","CreationTime","LastModifiedTime"],"ai":[["ContextName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:context/${ContextName}"}');
 /** A {@link Context} instance: its attributes as typed outputs. */
 export type Context = InstanceType<typeof Context>;
 
 /** Inputs of {@link Context}. */
 export interface ContextArgs {
-  /** The name of the context. Must be unique to your account in an AWS Region. */
+  /**
+   * The name of the context. Must be unique to your account in an AWS Region.
+   *
+   * Length: 1–120. Pattern: `^[a-zA-Z0-9]([-_]*[a-zA-Z0-9]){0,119}$`.
+   */
   contextName: string;
-  /** The context type. */
+  /**
+   * The context type.
+   *
+   * Length: 0–256.
+   */
   contextType: string;
-  /** The description of the context. */
+  /**
+   * The description of the context.
+   *
+   * Length: 0–3072.
+   */
   description?: string;
   /** The source type, ID, and URI. */
   source: ContextSource;
   /** A list of properties to add to the context. */
   properties?: Record<string, string>;
-  /** A list of tags to apply to the context. */
+  /**
+   * A list of tags to apply to the context.
+   *
+   * Items: at most 50.
+   */
   tags?: ContextTagsItems[];
 }
 
@@ -1176,19 +1496,39 @@ export interface ContextOutputs extends ContextArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-context-source.html | CloudFormation: Source}
  */
 export interface ContextSource {
-  /** The URI of the source. */
+  /**
+   * The URI of the source.
+   *
+   * Length: 1–2048.
+   */
   sourceUri: string;
-  /** The type of the source. */
+  /**
+   * The type of the source.
+   *
+   * Length: 0–256.
+   */
   sourceType?: string;
-  /** The ID of the source. */
+  /**
+   * The ID of the source.
+   *
+   * Length: 0–256.
+   */
   sourceId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-context-tagsitems.html | CloudFormation: TagsItems} */
 export interface ContextTagsItems {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   value: string;
 }
 
@@ -1197,7 +1537,7 @@ export interface ContextTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-dataqualityjobdefinition.html | CloudFormation: AWS::SageMaker::DataQualityJobDefinition}
  */
-export const DataQualityJobDefinition = cloudControlType<DataQualityJobDefinitionArgs, DataQualityJobDefinitionOutputs>("AWS::SageMaker::DataQualityJobDefinition", "aws:sagemaker:DataQualityJobDefinition", '{"p":[["DataQualityJobInput",["ref","DataQualityJobInput"],67],["DataQualityAppSpecification",["ref","DataQualityAppSpecification"],67],["EndpointName","string",66],["StoppingCondition",["ref","StoppingCondition"],66],["JobDefinitionName","string",66],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["DataQualityJobOutputConfig",["ref","MonitoringOutputConfig"],67],["DataQualityBaselineConfig",["ref","DataQualityBaselineConfig"],66],["RoleArn","string",67],["Tags",["array",["ref","Tag"]],66],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"DataQualityJobInput":[["BatchTransformInput",["ref","BatchTransformInput"],2],["EndpointInput",["ref","EndpointInput"],2]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],3],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["DataCapturedDestinationS3Uri","string",3],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ExcludeFeaturesAttribute","string"]],"DatasetFormat":[["Parquet","boolean",2],["Csv",["ref","Csv"],2],["Json",["ref","Json"],2]],"Csv":[["Header","boolean",2]],"Json":[["Line","boolean",2]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["EndpointName","string",3],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ExcludeFeaturesAttribute","string"]],"DataQualityAppSpecification":[["ContainerEntrypoint",["array","string"],2],["PostAnalyticsProcessorSourceUri","string",2],["RecordPreprocessorSourceUri","string",2],["Environment",["map","string"],2],["ImageUri","string",3],["ContainerArguments",["array","string"],2]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",3]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],3]],"ClusterConfig":[["InstanceCount","integer",3],["VolumeSizeInGB","integer",3],["VolumeKmsKeyId","string",2],["InstanceType","string",3]],"NetworkConfig":[["EnableNetworkIsolation","boolean",2],["EnableInterContainerTrafficEncryption","boolean",2],["VpcConfig",["ref","VpcConfig"],2]],"VpcConfig":[["Subnets",["array","string"],3],["SecurityGroupIds",["array","string"],3]],"MonitoringOutputConfig":[["KmsKeyId","string",2],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],3]],"MonitoringOutput":[["S3Output",["ref","S3Output"],3]],"S3Output":[["S3Uri","string",3],["LocalPath","string",3],["S3UploadMode",["enum","Continuous","EndOfJob"],2]],"DataQualityBaselineConfig":[["StatisticsResource",["ref","StatisticsResource"],2],["ConstraintsResource",["ref","ConstraintsResource"],2],["BaseliningJobName","string",2]],"StatisticsResource":[["S3Uri","string",2]],"ConstraintsResource":[["S3Uri","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:data-quality-job-definition/${DataQualityJobDefinitionName}"}');
+export const DataQualityJobDefinition = cloudControlType<DataQualityJobDefinitionArgs, DataQualityJobDefinitionOutputs>("AWS::SageMaker::DataQualityJobDefinition", "aws:sagemaker:DataQualityJobDefinition", '{"p":[["DataQualityJobInput",["ref","DataQualityJobInput"],67],["DataQualityAppSpecification",["ref","DataQualityAppSpecification"],67],["EndpointName","string",82],["StoppingCondition",["ref","StoppingCondition"],66],["JobDefinitionName","string",66],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["DataQualityJobOutputConfig",["ref","MonitoringOutputConfig"],67],["DataQualityBaselineConfig",["ref","DataQualityBaselineConfig"],66],["RoleArn","string",67],["Tags",["array",["ref","Tag"]],66],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"DataQualityJobInput":[["BatchTransformInput",["ref","BatchTransformInput"]],["EndpointInput",["ref","EndpointInput"]]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],1],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["DataCapturedDestinationS3Uri","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ExcludeFeaturesAttribute","string"]],"DatasetFormat":[["Parquet","boolean"],["Csv",["ref","Csv"]],["Json",["ref","Json"]]],"Csv":[["Header","boolean"]],"Json":[["Line","boolean"]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["EndpointName","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ExcludeFeaturesAttribute","string"]],"DataQualityAppSpecification":[["ContainerEntrypoint",["array","string"]],["PostAnalyticsProcessorSourceUri","string"],["RecordPreprocessorSourceUri","string"],["Environment",["map","string"]],["ImageUri","string",1],["ContainerArguments",["array","string"]]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"NetworkConfig":[["EnableNetworkIsolation","boolean"],["EnableInterContainerTrafficEncryption","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"MonitoringOutputConfig":[["KmsKeyId","string"],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],1]],"MonitoringOutput":[["S3Output",["ref","S3Output"],1]],"S3Output":[["S3Uri","string",1],["LocalPath","string",1],["S3UploadMode",["enum","Continuous","EndOfJob"]]],"DataQualityBaselineConfig":[["StatisticsResource",["ref","StatisticsResource"]],["ConstraintsResource",["ref","ConstraintsResource"]],["BaseliningJobName","string"]],"StatisticsResource":[["S3Uri","string"]],"ConstraintsResource":[["S3Uri","string"]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["EndpointName"],"co":["JobDefinitionName","DataQualityAppSpecification","DataQualityBaselineConfig","DataQualityJobInput","DataQualityJobOutputConfig","JobResources","NetworkConfig","RoleArn","StoppingCondition","Tags","EndpointName"],"ro":["CreationTime","JobDefinitionArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:data-quality-job-definition/${DataQualityJobDefinitionName}"}');
 /** A {@link DataQualityJobDefinition} instance: its attributes as typed outputs. */
 export type DataQualityJobDefinition = InstanceType<typeof DataQualityJobDefinition>;
 
@@ -1207,11 +1547,21 @@ export interface DataQualityJobDefinitionArgs {
   dataQualityJobInput: DataQualityJobDefinitionDataQualityJobInput;
   /** Specifies the container that runs the monitoring job. */
   dataQualityAppSpecification: DataQualityJobDefinitionDataQualityAppSpecification;
-  /** The name of the endpoint used to run the monitoring job. */
+  /**
+   * The name of the endpoint used to run the monitoring job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName?: string;
   /** A time limit for how long the monitoring job is allowed to run before stopping. */
   stoppingCondition?: DataQualityJobDefinitionStoppingCondition;
-  /** The name for the monitoring job definition. */
+  /**
+   * The name for the monitoring job definition.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   jobDefinitionName?: string;
   /** Identifies the resources to deploy for a monitoring job. */
   jobResources: DataQualityJobDefinitionMonitoringResources;
@@ -1221,12 +1571,18 @@ export interface DataQualityJobDefinitionArgs {
   dataQualityJobOutputConfig: DataQualityJobDefinitionMonitoringOutputConfig;
   /** Configures the constraints and baselines for the monitoring job. */
   dataQualityBaselineConfig?: DataQualityJobDefinitionDataQualityBaselineConfig;
-  /** The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -1261,13 +1617,25 @@ export interface DataQualityJobDefinitionBatchTransformInput {
   datasetFormat: DataQualityJobDefinitionDatasetFormat;
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** The Amazon S3 location being used to capture the data. */
+  /**
+   * The Amazon S3 location being used to capture the data.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   dataCapturedDestinationS3Uri: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the batch transform data is available to the container. */
+  /**
+   * Path to the filesystem where the batch transform data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** The attributes of the input data to exclude from the analysis. */
+  /**
+   * The attributes of the input data to exclude from the analysis.
+   *
+   * Length: at most 100.
+   */
   excludeFeaturesAttribute?: string;
 }
 
@@ -1313,13 +1681,25 @@ export interface DataQualityJobDefinitionJson {
 export interface DataQualityJobDefinitionEndpointInput {
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an Amazon S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** An endpoint in customer's account which has enabled `DataCaptureConfig` enabled. */
+  /**
+   * An endpoint in customer's account which has enabled `DataCaptureConfig` enabled.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the endpoint data is available to the container. */
+  /**
+   * Path to the filesystem where the endpoint data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** The attributes of the input data to exclude from the analysis. */
+  /**
+   * The attributes of the input data to exclude from the analysis.
+   *
+   * Length: at most 100.
+   */
   excludeFeaturesAttribute?: string;
 }
 
@@ -1329,17 +1709,37 @@ export interface DataQualityJobDefinitionEndpointInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-dataqualityappspecification.html | CloudFormation: DataQualityAppSpecification}
  */
 export interface DataQualityJobDefinitionDataQualityAppSpecification {
-  /** The entrypoint for a container used to run a monitoring job. */
+  /**
+   * The entrypoint for a container used to run a monitoring job.
+   *
+   * Items: at most 100. Each item: Length: 1–256.
+   */
   containerEntrypoint?: string[];
-  /** An Amazon S3 URI to a script that is called after analysis has been performed. Applicable only for the built-in (first party) containers. */
+  /**
+   * An Amazon S3 URI to a script that is called after analysis has been performed. Applicable only for the built-in (first party) containers.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   postAnalyticsProcessorSourceUri?: string;
-  /** An Amazon S3 URI to a script that is called per row prior to running analysis. It can base64 decode the payload and convert it into a flattened JSON so that the built-in container can use the converted data. Applicable only for the built-in (first party) containers. */
+  /**
+   * An Amazon S3 URI to a script that is called per row prior to running analysis. It can base64 decode the payload and convert it into a flattened JSON so that the built-in container can use the converted data. Applicable only for the built-in (first party) containers.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   recordPreprocessorSourceUri?: string;
   /** Sets the environment variables in the container that the monitoring job runs. */
   environment?: Record<string, string>;
-  /** The container image that the data quality monitoring job runs. */
+  /**
+   * The container image that the data quality monitoring job runs.
+   *
+   * Length: at most 255. Pattern: `.*`.
+   */
   imageUri: string;
-  /** The arguments to send to the container that the monitoring job runs. */
+  /**
+   * The arguments to send to the container that the monitoring job runs.
+   *
+   * Items: at most 50. Each item: Length: 1–256.
+   */
   containerArguments?: string[];
 }
 
@@ -1363,6 +1763,8 @@ export interface DataQualityJobDefinitionStoppingCondition {
    * For all other jobs, if the job does not complete during this time, SageMaker ends the job. When `RetryStrategy` is specified in the job request, `MaxRuntimeInSeconds` specifies the maximum time for all of the attempts in total, not each individual attempt. The default value is 1 day. The maximum value is 28 days.
    *
    * The maximum time that a `TrainingJob` can run in total, including any time spent publishing metrics or archiving and uploading models after it has been stopped, is 30 days.
+   *
+   * Range: 1–86400.
    */
   maxRuntimeInSeconds: number;
 }
@@ -1383,11 +1785,23 @@ export interface DataQualityJobDefinitionMonitoringResources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-clusterconfig.html | CloudFormation: ClusterConfig}
  */
 export interface DataQualityJobDefinitionClusterConfig {
-  /** The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1. */
+  /**
+   * The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1.
+   *
+   * Range: 1–100.
+   */
   instanceCount: number;
-  /** The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario. */
+  /**
+   * The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario.
+   *
+   * Range: 1–16384.
+   */
   volumeSizeInGB: number;
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job.
+   *
+   * Range: 1–2048.
+   */
   volumeKmsKeyId?: string;
   /** The ML compute instance type for the processing job. */
   instanceType: string;
@@ -1413,9 +1827,17 @@ export interface DataQualityJobDefinitionNetworkConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface DataQualityJobDefinitionVpcConfig {
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 1–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -1425,9 +1847,17 @@ export interface DataQualityJobDefinitionVpcConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-monitoringoutputconfig.html | CloudFormation: MonitoringOutputConfig}
  */
 export interface DataQualityJobDefinitionMonitoringOutputConfig {
-  /** The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
-  /** Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded. */
+  /**
+   * Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded.
+   *
+   * Length: 1–1.
+   */
   monitoringOutputs: DataQualityJobDefinitionMonitoringOutput[];
 }
 
@@ -1447,9 +1877,17 @@ export interface DataQualityJobDefinitionMonitoringOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-s3output.html | CloudFormation: S3Output}
  */
 export interface DataQualityJobDefinitionS3Output {
-  /** A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. */
+  /**
+   * A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data. */
+  /**
+   * The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
   /** Whether to upload the results of the monitoring job continuously or after the job completes. */
   s3UploadMode?: "Continuous" | "EndOfJob";
@@ -1465,7 +1903,11 @@ export interface DataQualityJobDefinitionDataQualityBaselineConfig {
   statisticsResource?: DataQualityJobDefinitionStatisticsResource;
   /** The constraints resource for a monitoring job. */
   constraintsResource?: DataQualityJobDefinitionConstraintsResource;
-  /** The name of the job that performs baselining for the data quality monitoring job. */
+  /**
+   * The name of the job that performs baselining for the data quality monitoring job.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   baseliningJobName?: string;
 }
 
@@ -1475,7 +1917,11 @@ export interface DataQualityJobDefinitionDataQualityBaselineConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-statisticsresource.html | CloudFormation: StatisticsResource}
  */
 export interface DataQualityJobDefinitionStatisticsResource {
-  /** The Amazon S3 URI for the statistics resource. */
+  /**
+   * The Amazon S3 URI for the statistics resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -1485,7 +1931,11 @@ export interface DataQualityJobDefinitionStatisticsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-dataqualityjobdefinition-constraintsresource.html | CloudFormation: ConstraintsResource}
  */
 export interface DataQualityJobDefinitionConstraintsResource {
-  /** The Amazon S3 URI for the constraints resource. */
+  /**
+   * The Amazon S3 URI for the constraints resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -1494,13 +1944,17 @@ export interface DataQualityJobDefinitionConstraintsResource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-device.html | CloudFormation: AWS::SageMaker::Device}
  */
-export const Device = cloudControlType<DeviceArgs, DeviceOutputs>("AWS::SageMaker::Device", "aws:sagemaker:Device", '{"p":[["DeviceFleetName","string",1],["Device",["ref","Device"]],["Tags",["array",["ref","Tag"]]]],"id":["Device/DeviceName"],"d":{"Device":[["IotThingName","string"],["Description","string"],["DeviceName","string",3]]},"tags":["Tags","standard"]}');
+export const Device = cloudControlType<DeviceArgs, DeviceOutputs>("AWS::SageMaker::Device", "aws:sagemaker:Device", '{"p":[["DeviceFleetName","string",1],["Device",["ref","Device"]],["Tags",["array",["ref","Tag"]]]],"id":["Device/DeviceName"],"d":{"Device":[["IotThingName","string"],["Description","string"],["DeviceName","string",1]]},"tags":["Tags","standard"],"rp":[["Device","DeviceName"]],"reg":{"h":"crud","co":["Device/DeviceName"]}}');
 /** A {@link Device} instance: its attributes as typed outputs. */
 export type Device = InstanceType<typeof Device>;
 
 /** Inputs of {@link Device}. */
 export interface DeviceArgs {
-  /** The name of the fleet the device belongs to. */
+  /**
+   * The name of the fleet the device belongs to.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*_*[a-zA-Z0-9])*$`.
+   */
   deviceFleetName: string;
   /** Edge device you want to create. */
   device?: DeviceDevice;
@@ -1518,11 +1972,23 @@ export interface DeviceOutputs extends DeviceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-device-device.html | CloudFormation: Device}
  */
 export interface DeviceDevice {
-  /** AWS Internet of Things (IoT) object name. */
+  /**
+   * AWS Internet of Things (IoT) object name.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   iotThingName?: string;
-  /** Description of the device. */
+  /**
+   * Description of the device.
+   *
+   * Length: 1–40. Pattern: `[\S\s]+`.
+   */
   description?: string;
-  /** The name of the device. */
+  /**
+   * The name of the device.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   deviceName: string;
 }
 
@@ -1531,19 +1997,31 @@ export interface DeviceDevice {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-devicefleet.html | CloudFormation: AWS::SageMaker::DeviceFleet}
  */
-export const DeviceFleet = cloudControlType<DeviceFleetArgs, DeviceFleetOutputs>("AWS::SageMaker::DeviceFleet", "aws:sagemaker:DeviceFleet", '{"p":[["DeviceFleetName","string",67],["Description","string"],["OutputConfig",["ref","EdgeOutputConfig"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]]],"id":["DeviceFleetName"],"d":{"EdgeOutputConfig":[["KmsKeyId","string"],["S3OutputLocation","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:device-fleet/${DeviceFleetName}"}');
+export const DeviceFleet = cloudControlType<DeviceFleetArgs, DeviceFleetOutputs>("AWS::SageMaker::DeviceFleet", "aws:sagemaker:DeviceFleet", '{"p":[["DeviceFleetName","string",67],["Description","string"],["OutputConfig",["ref","EdgeOutputConfig"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]]],"id":["DeviceFleetName"],"d":{"EdgeOutputConfig":[["KmsKeyId","string"],["S3OutputLocation","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["DeviceFleetName"]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:device-fleet/${DeviceFleetName}"}');
 /** A {@link DeviceFleet} instance: its attributes as typed outputs. */
 export type DeviceFleet = InstanceType<typeof DeviceFleet>;
 
 /** Inputs of {@link DeviceFleet}. */
 export interface DeviceFleetArgs {
-  /** Name of the device fleet. */
+  /**
+   * Name of the device fleet.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*_*[a-zA-Z0-9])*$`.
+   */
   deviceFleetName: string;
-  /** A description of the fleet. */
+  /**
+   * A description of the fleet.
+   *
+   * Length: 0–800. Pattern: `[\S\s]+`.
+   */
   description?: string;
   /** The output configuration for storing sample data collected by the fleet. */
   outputConfig: DeviceFleetEdgeOutputConfig;
-  /** The Amazon Resource Name (ARN) that has access to AWS Internet of Things (IoT). */
+  /**
+   * The Amazon Resource Name (ARN) that has access to AWS Internet of Things (IoT).
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
   /** An array of key-value pairs that contain metadata to help you categorize and organize your device fleets. Each tag consists of a key and a value, both of which you define. */
   tags?: AwsTag[];
@@ -1559,9 +2037,17 @@ export interface DeviceFleetOutputs extends DeviceFleetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-devicefleet-edgeoutputconfig.html | CloudFormation: EdgeOutputConfig}
  */
 export interface DeviceFleetEdgeOutputConfig {
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume after compilation job. If you don't provide a KMS key ID, Amazon SageMaker uses the default KMS key for Amazon S3 for your role's account. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume after compilation job. If you don't provide a KMS key ID, Amazon SageMaker uses the default KMS key for Amazon S3 for your role's account.
+   *
+   * Length: 1–2048. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   kmsKeyId?: string;
-  /** The Amazon Simple Storage (S3) bucket URI. */
+  /**
+   * The Amazon Simple Storage (S3) bucket URI.
+   *
+   * Length: at most 1024. Pattern: `^s3://([^/]+)/?(.*)$`.
+   */
   s3OutputLocation: string;
 }
 
@@ -1578,7 +2064,7 @@ export interface DeviceFleetEdgeOutputConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-domain.html | CloudFormation: AWS::SageMaker::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::SageMaker::Domain", "aws:sagemaker:Domain", '{"p":[["AppNetworkAccessType",["enum","PublicInternetOnly","VpcOnly"],66],["DefaultSpaceSettings",["ref","DefaultSpaceSettings"]],["KmsKeyId","string",66],["VpcId","string",66],["DomainName","string",67],["AppSecurityGroupManagement",["enum","Service","Customer"]],["DefaultUserSettings",["ref","UserSettings"],1],["SubnetIds",["array","string"],66],["AuthMode",["enum","SSO","IAM"],67],["Tags",["array",["ref","Tag"]],66],["DomainSettings",["ref","DomainSettings"]],["TagPropagation",["enum","ENABLED","DISABLED"]],["HomeEfsFileSystemCreation",["enum","Enabled","Disabled"]],["HomeEfsFileSystemId","string",8],["DomainId","string",72],["SecurityGroupIdForDomainBoundary","string",8],["SingleSignOnManagedApplicationInstanceId","string",8],["DomainArn","string",72],["Url","string",8],["SingleSignOnApplicationArn","string",8]],"id":["DomainId"],"d":{"DefaultSpaceSettings":[["SecurityGroups",["array","string"]],["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["ExecutionRole","string",1],["JupyterLabAppSettings",["ref","JupyterLabAppSettings"]],["SpaceStorageSettings",["ref","DefaultSpaceStorageSettings"]],["CustomPosixUserConfig",["ref","CustomPosixUserConfig"]],["CustomFileSystemConfigs",["array",["ref","CustomFileSystemConfig"]]]],"KernelGatewayAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"CustomImage":[["ImageName","string",1],["AppImageConfigName","string",1],["ImageVersionNumber","integer"]],"ResourceSpec":[["SageMakerImageArn","string",4],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"],4],["LifecycleConfigArn","string",4],["SageMakerImageVersionArn","string",4],["TrainingPlanArn","string"]],"JupyterServerAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"JupyterLabAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CodeRepositories",["array",["ref","CodeRepository"]]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"]],"CodeRepository":[["RepositoryUrl","string",1]],"AppLifecycleManagement":[["IdleSettings",["ref","IdleSettings"]]],"IdleSettings":[["LifecycleManagement",["enum","ENABLED","DISABLED"]],["IdleTimeoutInMinutes","integer"],["MinIdleTimeoutInMinutes","integer"],["MaxIdleTimeoutInMinutes","integer"]],"DefaultSpaceStorageSettings":[["DefaultEbsStorageSettings",["ref","DefaultEbsStorageSettings"]]],"DefaultEbsStorageSettings":[["DefaultEbsVolumeSizeInGb","integer",1],["MaximumEbsVolumeSizeInGb","integer",1]],"CustomPosixUserConfig":[["Uid","integer",1],["Gid","integer",1]],"CustomFileSystemConfig":[["EFSFileSystemConfig",["ref","EFSFileSystemConfig"]],["FSxLustreFileSystemConfig",["ref","FSxLustreFileSystemConfig"]],["S3FileSystemConfig",["ref","S3FileSystemConfig"]]],"EFSFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"FSxLustreFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"S3FileSystemConfig":[["MountPath","string"],["S3Uri","string"]],"UserSettings":[["SecurityGroups",["array","string"]],["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["RStudioServerProAppSettings",["ref","RStudioServerProAppSettings"]],["RSessionAppSettings",["ref","RSessionAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["ExecutionRole","string",1],["SharingSettings",["ref","SharingSettings"]],["AutoMountHomeEFS",["enum","Enabled","Disabled","DefaultAsDomain"]],["JupyterLabAppSettings",["ref","JupyterLabAppSettings"]],["SpaceStorageSettings",["ref","DefaultSpaceStorageSettings"]],["CodeEditorAppSettings",["ref","CodeEditorAppSettings"]],["StudioWebPortalSettings",["ref","StudioWebPortalSettings"]],["DefaultLandingUri","string"],["StudioWebPortal",["enum","ENABLED","DISABLED"]],["CustomPosixUserConfig",["ref","CustomPosixUserConfig"]],["CustomFileSystemConfigs",["array",["ref","CustomFileSystemConfig"]]]],"RStudioServerProAppSettings":[["AccessStatus",["enum","ENABLED","DISABLED"]],["UserGroup",["enum","R_STUDIO_ADMIN","R_STUDIO_USER"]]],"RSessionAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]]],"SharingSettings":[["NotebookOutputOption",["enum","Allowed","Disabled"]],["S3KmsKeyId","string"],["S3OutputPath","string"]],"CodeEditorAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"]],"StudioWebPortalSettings":[["HiddenMlTools",["array",["enum","DataWrangler","FeatureStore","EmrClusters","AutoMl","Experiments","Training","ModelEvaluation","Pipelines","Models","JumpStart","InferenceRecommender","Endpoints","Projects","InferenceOptimization","HyperPodClusters","Comet","DeepchecksLLMEvaluation","Fiddler","LakeraGuard","PerformanceEvaluation"]]],["HiddenAppTypes",["array",["enum","JupyterServer","TensorBoard","RStudioServerPro","JupyterLab","CodeEditor","DetailedProfiler","Canvas"]]],["HiddenInstanceTypes",["array",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]]],["HiddenSageMakerImageVersionAliases",["array",["ref","HiddenSageMakerImage"]]]],"HiddenSageMakerImage":[["SageMakerImageName",["enum","sagemaker_distribution"]],["VersionAliases",["array","string"]]],"DomainSettings":[["RStudioServerProDomainSettings",["ref","RStudioServerProDomainSettings"]],["SecurityGroupIds",["array","string"]],["DockerSettings",["ref","DockerSettings"]],["ExecutionRoleIdentityConfig",["enum","USER_PROFILE_NAME","DISABLED"]],["UnifiedStudioSettings",["ref","UnifiedStudioSettings"]],["IpAddressType",["enum","IPV4","DUALSTACK"]]],"RStudioServerProDomainSettings":[["DomainExecutionRoleArn","string",1],["RStudioConnectUrl","string"],["DefaultResourceSpec",["ref","ResourceSpec"],2],["RStudioPackageManagerUrl","string"]],"DockerSettings":[["EnableDockerAccess",["enum","ENABLED","DISABLED"]],["VpcOnlyTrustedAccounts",["array","string"]]],"UnifiedStudioSettings":[["StudioWebPortalAccess",["enum","ENABLED","DISABLED"]],["DomainAccountId","string"],["DomainRegion","string"],["DomainId","string"],["ProjectId","string"],["EnvironmentId","string"],["ProjectS3Path","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::SageMaker::Domain", "aws:sagemaker:Domain", '{"p":[["AppNetworkAccessType",["enum","PublicInternetOnly","VpcOnly"]],["DefaultSpaceSettings",["ref","DefaultSpaceSettings"]],["KmsKeyId","string",66],["VpcId","string"],["DomainName","string",67],["AppSecurityGroupManagement",["enum","Service","Customer"]],["DefaultUserSettings",["ref","UserSettings"],1],["SubnetIds",["array","string"]],["AuthMode",["enum","SSO","IAM"],67],["Tags",["array",["ref","Tag"]]],["DomainSettings",["ref","DomainSettings"]],["TagPropagation",["enum","ENABLED","DISABLED"]],["HomeEfsFileSystemCreation",["enum","Enabled","Disabled"]],["HomeEfsFileSystemId","string",8],["DomainId","string",72],["SecurityGroupIdForDomainBoundary","string",8],["SingleSignOnManagedApplicationInstanceId","string",8],["DomainArn","string",72],["Url","string",8],["SingleSignOnApplicationArn","string",8]],"id":["DomainId"],"d":{"DefaultSpaceSettings":[["SecurityGroups",["array","string"]],["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["ExecutionRole","string",1],["JupyterLabAppSettings",["ref","JupyterLabAppSettings"]],["SpaceStorageSettings",["ref","DefaultSpaceStorageSettings"]],["CustomPosixUserConfig",["ref","CustomPosixUserConfig"]],["CustomFileSystemConfigs",["array",["ref","CustomFileSystemConfig"]]]],"KernelGatewayAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"CustomImage":[["ImageName","string",1],["AppImageConfigName","string",1],["ImageVersionNumber","integer"]],"ResourceSpec":[["SageMakerImageArn","string",4],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"],4],["LifecycleConfigArn","string",4],["SageMakerImageVersionArn","string",4],["TrainingPlanArn","string"]],"JupyterServerAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"JupyterLabAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CodeRepositories",["array",["ref","CodeRepository"]]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"]],"CodeRepository":[["RepositoryUrl","string",1]],"AppLifecycleManagement":[["IdleSettings",["ref","IdleSettings"]]],"IdleSettings":[["LifecycleManagement",["enum","ENABLED","DISABLED"]],["IdleTimeoutInMinutes","integer"],["MinIdleTimeoutInMinutes","integer"],["MaxIdleTimeoutInMinutes","integer"]],"DefaultSpaceStorageSettings":[["DefaultEbsStorageSettings",["ref","DefaultEbsStorageSettings"]]],"DefaultEbsStorageSettings":[["DefaultEbsVolumeSizeInGb","integer",1],["MaximumEbsVolumeSizeInGb","integer",1]],"CustomPosixUserConfig":[["Uid","integer",1],["Gid","integer",1]],"CustomFileSystemConfig":[["EFSFileSystemConfig",["ref","EFSFileSystemConfig"]],["FSxLustreFileSystemConfig",["ref","FSxLustreFileSystemConfig"]],["S3FileSystemConfig",["ref","S3FileSystemConfig"]]],"EFSFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"FSxLustreFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"S3FileSystemConfig":[["MountPath","string"],["S3Uri","string"]],"UserSettings":[["SecurityGroups",["array","string"]],["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["RStudioServerProAppSettings",["ref","RStudioServerProAppSettings"]],["RSessionAppSettings",["ref","RSessionAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["ExecutionRole","string",1],["SharingSettings",["ref","SharingSettings"]],["AutoMountHomeEFS",["enum","Enabled","Disabled","DefaultAsDomain"]],["JupyterLabAppSettings",["ref","JupyterLabAppSettings"]],["SpaceStorageSettings",["ref","DefaultSpaceStorageSettings"]],["CodeEditorAppSettings",["ref","CodeEditorAppSettings"]],["StudioWebPortalSettings",["ref","StudioWebPortalSettings"]],["DefaultLandingUri","string"],["StudioWebPortal",["enum","ENABLED","DISABLED"]],["CustomPosixUserConfig",["ref","CustomPosixUserConfig"]],["CustomFileSystemConfigs",["array",["ref","CustomFileSystemConfig"]]]],"RStudioServerProAppSettings":[["AccessStatus",["enum","ENABLED","DISABLED"]],["UserGroup",["enum","R_STUDIO_ADMIN","R_STUDIO_USER"]]],"RSessionAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]]],"SharingSettings":[["NotebookOutputOption",["enum","Allowed","Disabled"]],["S3KmsKeyId","string"],["S3OutputPath","string"]],"CodeEditorAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"]],"StudioWebPortalSettings":[["HiddenMlTools",["array",["enum","DataWrangler","FeatureStore","EmrClusters","AutoMl","Experiments","Training","ModelEvaluation","Pipelines","Models","JumpStart","InferenceRecommender","Endpoints","Projects","InferenceOptimization","HyperPodClusters","Comet","DeepchecksLLMEvaluation","Fiddler","LakeraGuard","PerformanceEvaluation"]]],["HiddenAppTypes",["array",["enum","JupyterServer","TensorBoard","RStudioServerPro","JupyterLab","CodeEditor","DetailedProfiler","Canvas"]]],["HiddenInstanceTypes",["array",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]]],["HiddenSageMakerImageVersionAliases",["array",["ref","HiddenSageMakerImage"]]]],"HiddenSageMakerImage":[["SageMakerImageName",["enum","sagemaker_distribution"]],["VersionAliases",["array","string"]]],"DomainSettings":[["RStudioServerProDomainSettings",["ref","RStudioServerProDomainSettings"]],["SecurityGroupIds",["array","string"]],["DockerSettings",["ref","DockerSettings"]],["ExecutionRoleIdentityConfig",["enum","USER_PROFILE_NAME","DISABLED"]],["UnifiedStudioSettings",["ref","UnifiedStudioSettings"]],["IpAddressType",["enum","IPV4","DUALSTACK"]]],"RStudioServerProDomainSettings":[["DomainExecutionRoleArn","string",1],["RStudioConnectUrl","string"],["DefaultResourceSpec",["ref","ResourceSpec"]],["RStudioPackageManagerUrl","string"]],"DockerSettings":[["EnableDockerAccess",["enum","ENABLED","DISABLED"]],["VpcOnlyTrustedAccounts",["array","string"]]],"UnifiedStudioSettings":[["StudioWebPortalAccess",["enum","ENABLED","DISABLED"]],["DomainAccountId","string"],["DomainRegion","string"],["DomainId","string"],["ProjectId","string"],["EnvironmentId","string"],["ProjectS3Path","string"]]},"tags":["Tags","standard"],"rp":[["DomainSettings","RStudioServerProDomainSettings","DefaultResourceSpec"]],"reg":{"h":"crudl","co":["AuthMode","DomainName","DomainSettings/RStudioServerProDomainSettings/DefaultResourceSpec","KmsKeyId"],"ro":["DomainArn","Url","DomainId","HomeEfsFileSystemId","SecurityGroupIdForDomainBoundary","SingleSignOnManagedApplicationInstanceId","SingleSignOnApplicationArn"],"uo":["DefaultUserSettings/KernelGatewayAppSettings/CustomImages","DefaultUserSettings/RSessionAppSettings/CustomImages","DefaultUserSettings/StudioWebPortalSettings/HiddenMlTools","DefaultUserSettings/StudioWebPortalSettings/HiddenAppTypes","DefaultUserSettings/StudioWebPortalSettings/HiddenInstanceTypes","DefaultUserSettings/StudioWebPortalSettings/HiddenSageMakerImageVersionAliases","DefaultUserSettings/StudioWebPortalSettings/HiddenSageMakerImageVersionAliases/*/VersionAliases","DefaultUserSettings/SecurityGroups","DefaultSpaceSettings/KernelGatewayAppSettings/CustomImages","DefaultSpaceSettings/SecurityGroups","SubnetIds","Tags","DomainSettings/SecurityGroupIds","DomainSettings/DockerSettings/VpcOnlyTrustedAccounts"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -1605,6 +2091,8 @@ export interface DomainArgs {
    * *Length Constraints* : Maximum length of 2048.
    *
    * *Pattern* : `.*`
+   *
+   * Length: at most 2048. Pattern: `.*`.
    */
   kmsKeyId?: string;
   /**
@@ -1613,9 +2101,15 @@ export interface DomainArgs {
    * *Length Constraints* : Maximum length of 32.
    *
    * *Pattern* : `[-0-9a-zA-Z]+`
+   *
+   * Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
    */
   vpcId?: string;
-  /** The domain name. */
+  /**
+   * The domain name.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   domainName: string;
   /**
    * The entity that creates and manages the required security groups for inter-app communication in `VpcOnly` mode. Required when `CreateDomain.AppNetworkAccessType` is `VpcOnly` and `DomainSettings.RStudioServerProDomainSettings.DomainExecutionRoleArn` is provided. If setting up the domain for use with RStudio, this value must be set to `Service` .
@@ -1633,6 +2127,8 @@ export interface DomainArgs {
    * *Array members* : Minimum number of 1 item. Maximum number of 16 items.
    *
    * *Pattern* : `[-0-9a-zA-Z]+`
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
    */
   subnetIds?: string[];
   /**
@@ -1647,6 +2143,8 @@ export interface DomainArgs {
    * Tags that you specify for the Domain are also added to all apps that are launched in the Domain.
    *
    * *Array members* : Minimum number of 0 items. Maximum number of 50 items.
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
   /** A collection of settings that apply to the `SageMaker Domain` . These settings are specified through the `CreateDomain` API call. */
@@ -1683,20 +2181,32 @@ export interface DomainOutputs extends DomainArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-defaultspacesettings.html | CloudFormation: DefaultSpaceSettings}
  */
 export interface DomainDefaultSpaceSettings {
-  /** The security group IDs for the Amazon VPC that the space uses for communication. */
+  /**
+   * The security group IDs for the Amazon VPC that the space uses for communication.
+   *
+   * Items: 0–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroups?: string[];
   /** The KernelGateway app settings. */
   kernelGatewayAppSettings?: DomainKernelGatewayAppSettings;
   /** The JupyterServer app settings. */
   jupyterServerAppSettings?: DomainJupyterServerAppSettings;
-  /** The ARN of the execution role for the space. */
+  /**
+   * The ARN of the execution role for the space.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   executionRole: string;
   /** The JupyterLab app settings. */
   jupyterLabAppSettings?: DomainJupyterLabAppSettings;
   /** Default storage settings for a space. */
   spaceStorageSettings?: DomainDefaultSpaceStorageSettings;
   customPosixUserConfig?: DomainCustomPosixUserConfig;
-  /** The settings for assigning a custom file system to a domain. Permitted users can access this file system in Amazon SageMaker AI Studio. */
+  /**
+   * The settings for assigning a custom file system to a domain. Permitted users can access this file system in Amazon SageMaker AI Studio.
+   *
+   * Items: 0–2.
+   */
   customFileSystemConfigs?: DomainCustomFileSystemConfig[];
 }
 
@@ -1714,6 +2224,8 @@ export interface DomainKernelGatewayAppSettings {
    * - On a domain level: 200
    * - On a space level: 5
    * - On a user profile level: 5
+   *
+   * Items: 0–200.
    */
   customImages?: DomainCustomImage[];
   /**
@@ -1726,6 +2238,8 @@ export interface DomainKernelGatewayAppSettings {
    * The Amazon Resource Name (ARN) of the Lifecycle Configurations attached to the the user profile or domain.
    *
    * > To remove a Lifecycle Config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
    */
   lifecycleConfigArns?: string[];
 }
@@ -1736,11 +2250,23 @@ export interface DomainKernelGatewayAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-customimage.html | CloudFormation: CustomImage}
  */
 export interface DomainCustomImage {
-  /** The name of the CustomImage. Must be unique to your account. */
+  /**
+   * The name of the CustomImage. Must be unique to your account.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9]([-.]?[a-zA-Z0-9]){0,62}$`.
+   */
   imageName: string;
-  /** The name of the AppImageConfig. */
+  /**
+   * The name of the AppImageConfig.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   appImageConfigName: string;
-  /** The version number of the CustomImage. */
+  /**
+   * The version number of the CustomImage.
+   *
+   * Range: at least 0.
+   */
   imageVersionNumber?: number;
 }
 
@@ -1752,7 +2278,11 @@ export interface DomainCustomImage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-resourcespec.html | CloudFormation: ResourceSpec}
  */
 export interface DomainResourceSpec {
-  /** The ARN of the SageMaker AI image that the image version belongs to. */
+  /**
+   * The ARN of the SageMaker AI image that the image version belongs to.
+   *
+   * Length: at most 256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image/[a-z0-9]([-.]?[a-z0-9])*$`.
+   */
   sageMakerImageArn?: string;
   /**
    * The instance type that the image version runs on.
@@ -1762,11 +2292,23 @@ export interface DomainResourceSpec {
    * > For *KernelGateway apps* , the `system` value is translated to `ml.t3.medium` . KernelGateway apps also support all other values for available instance types.
    */
   instanceType?: "system" | "ml.t3.micro" | "ml.t3.small" | "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.8xlarge" | "ml.m5.12xlarge" | "ml.m5.16xlarge" | "ml.m5.24xlarge" | "ml.m5d.large" | "ml.m5d.xlarge" | "ml.m5d.2xlarge" | "ml.m5d.4xlarge" | "ml.m5d.8xlarge" | "ml.m5d.12xlarge" | "ml.m5d.16xlarge" | "ml.m5d.24xlarge" | "ml.c5.large" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.12xlarge" | "ml.c5.18xlarge" | "ml.c5.24xlarge" | "ml.p3.2xlarge" | "ml.p3.8xlarge" | "ml.p3.16xlarge" | "ml.p3dn.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.12xlarge" | "ml.g5.16xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.geospatial.interactive" | "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.trn1.2xlarge" | "ml.trn1.32xlarge" | "ml.trn1n.32xlarge" | "ml.p5.48xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c6i.large" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r6i.large" | "ml.r6i.xlarge" | "ml.r6i.2xlarge" | "ml.r6i.4xlarge" | "ml.r6i.8xlarge" | "ml.r6i.12xlarge" | "ml.r6i.16xlarge" | "ml.r6i.24xlarge" | "ml.r6i.32xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge" | "ml.m6id.large" | "ml.m6id.xlarge" | "ml.m6id.2xlarge" | "ml.m6id.4xlarge" | "ml.m6id.8xlarge" | "ml.m6id.12xlarge" | "ml.m6id.16xlarge" | "ml.m6id.24xlarge" | "ml.m6id.32xlarge" | "ml.c6id.large" | "ml.c6id.xlarge" | "ml.c6id.2xlarge" | "ml.c6id.4xlarge" | "ml.c6id.8xlarge" | "ml.c6id.12xlarge" | "ml.c6id.16xlarge" | "ml.c6id.24xlarge" | "ml.c6id.32xlarge" | "ml.r6id.large" | "ml.r6id.xlarge" | "ml.r6id.2xlarge" | "ml.r6id.4xlarge" | "ml.r6id.8xlarge" | "ml.r6id.12xlarge" | "ml.r6id.16xlarge" | "ml.r6id.24xlarge" | "ml.r6id.32xlarge" | "ml.p5.4xlarge" | "ml.p6-b200.48xlarge" | "ml.g7e.2xlarge" | "ml.g7e.4xlarge" | "ml.g7e.8xlarge" | "ml.g7e.12xlarge" | "ml.g7e.24xlarge" | "ml.g7e.48xlarge";
-  /** The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArn?: string;
-  /** The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value. */
+  /**
+   * The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value.
+   *
+   * Length: at most 256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image-version/[a-z0-9]([-.]?[a-z0-9])*\/[0-9]+$`.
+   */
   sageMakerImageVersionArn?: string;
-  /** The Amazon Resource Name (ARN) of the training plan to use for the ResourceSpec. */
+  /**
+   * The Amazon Resource Name (ARN) of the training plan to use for the ResourceSpec.
+   *
+   * Length: 0–2048. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*|None)$`.
+   */
   trainingPlanArn?: string;
 }
 
@@ -1782,6 +2324,8 @@ export interface DomainJupyterServerAppSettings {
    * The Amazon Resource Name (ARN) of the Lifecycle Configurations attached to the JupyterServerApp. If you use this parameter, the `DefaultResourceSpec` parameter is also required.
    *
    * > To remove a Lifecycle Config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
    */
   lifecycleConfigArns?: string[];
 }
@@ -1794,15 +2338,31 @@ export interface DomainJupyterServerAppSettings {
 export interface DomainJupyterLabAppSettings {
   /** The default instance type and the Amazon Resource Name (ARN) of the default SageMaker image used by the JupyterLab app. */
   defaultResourceSpec?: DomainResourceSpec;
-  /** The Amazon Resource Name (ARN) of the lifecycle configurations attached to the user profile or domain. To remove a lifecycle config, you must set `LifecycleConfigArns` to an empty list. */
+  /**
+   * The Amazon Resource Name (ARN) of the lifecycle configurations attached to the user profile or domain. To remove a lifecycle config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArns?: string[];
-  /** A list of Git repositories that SageMaker automatically displays to users for cloning in the JupyterLab application. */
+  /**
+   * A list of Git repositories that SageMaker automatically displays to users for cloning in the JupyterLab application.
+   *
+   * Items: 0–30.
+   */
   codeRepositories?: DomainCodeRepository[];
-  /** A list of custom SageMaker images that are configured to run as a JupyterLab app. */
+  /**
+   * A list of custom SageMaker images that are configured to run as a JupyterLab app.
+   *
+   * Items: 0–200.
+   */
   customImages?: DomainCustomImage[];
   /** Indicates whether idle shutdown is activated for JupyterLab applications. */
   appLifecycleManagement?: DomainAppLifecycleManagement;
-  /** The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration. */
+  /**
+   * The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   builtInLifecycleConfigArn?: string;
 }
 
@@ -1812,7 +2372,11 @@ export interface DomainJupyterLabAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-coderepository.html | CloudFormation: CodeRepository}
  */
 export interface DomainCodeRepository {
-  /** The URL of the Git repository. */
+  /**
+   * The URL of the Git repository.
+   *
+   * Length: at most 256. Pattern: ``.
+   */
   repositoryUrl: string;
 }
 
@@ -1834,11 +2398,23 @@ export interface DomainAppLifecycleManagement {
 export interface DomainIdleSettings {
   /** Indicates whether idle shutdown is activated for the application type. */
   lifecycleManagement?: "ENABLED" | "DISABLED";
-  /** The time that SageMaker waits after the application becomes idle before shutting it down. */
+  /**
+   * The time that SageMaker waits after the application becomes idle before shutting it down.
+   *
+   * Range: 60–525600.
+   */
   idleTimeoutInMinutes?: number;
-  /** The minimum value in minutes that custom idle shutdown can be set to by the user. */
+  /**
+   * The minimum value in minutes that custom idle shutdown can be set to by the user.
+   *
+   * Range: 60–525600.
+   */
   minIdleTimeoutInMinutes?: number;
-  /** The maximum value in minutes that custom idle shutdown can be set to by the user. */
+  /**
+   * The maximum value in minutes that custom idle shutdown can be set to by the user.
+   *
+   * Range: 60–525600.
+   */
   maxIdleTimeoutInMinutes?: number;
 }
 
@@ -1858,9 +2434,17 @@ export interface DomainDefaultSpaceStorageSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-defaultebsstoragesettings.html | CloudFormation: DefaultEbsStorageSettings}
  */
 export interface DomainDefaultEbsStorageSettings {
-  /** The default size of the EBS storage volume for a space. */
+  /**
+   * The default size of the EBS storage volume for a space.
+   *
+   * Range: 5–16384.
+   */
   defaultEbsVolumeSizeInGb: number;
-  /** The maximum size of the EBS storage volume for a space. */
+  /**
+   * The maximum size of the EBS storage volume for a space.
+   *
+   * Range: 5–16384.
+   */
   maximumEbsVolumeSizeInGb: number;
 }
 
@@ -1870,9 +2454,17 @@ export interface DomainDefaultEbsStorageSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-customposixuserconfig.html | CloudFormation: CustomPosixUserConfig}
  */
 export interface DomainCustomPosixUserConfig {
-  /** The POSIX user ID. */
+  /**
+   * The POSIX user ID.
+   *
+   * Range: 10000–4000000.
+   */
   uid: number;
-  /** The POSIX group ID. */
+  /**
+   * The POSIX group ID.
+   *
+   * Range: 1001–4000000.
+   */
   gid: number;
 }
 
@@ -1896,9 +2488,17 @@ export interface DomainCustomFileSystemConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-efsfilesystemconfig.html | CloudFormation: EFSFileSystemConfig}
  */
 export interface DomainEFSFileSystemConfig {
-  /** The path to the file system directory that is accessible in Amazon SageMaker AI Studio. Permitted users can access only this directory and below. */
+  /**
+   * The path to the file system directory that is accessible in Amazon SageMaker AI Studio. Permitted users can access only this directory and below.
+   *
+   * Length: 1–256. Pattern: `^\/\S*$`.
+   */
   fileSystemPath?: string;
-  /** The ID of your Amazon EFS file system. */
+  /**
+   * The ID of your Amazon EFS file system.
+   *
+   * Length: 11–21. Pattern: `^(fs-[0-9a-f]{8,})$`.
+   */
   fileSystemId: string;
 }
 
@@ -1908,9 +2508,17 @@ export interface DomainEFSFileSystemConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-fsxlustrefilesystemconfig.html | CloudFormation: FSxLustreFileSystemConfig}
  */
 export interface DomainFSxLustreFileSystemConfig {
-  /** The path to the file system directory that is accessible in Amazon SageMaker Studio. Permitted users can access only this directory and below. */
+  /**
+   * The path to the file system directory that is accessible in Amazon SageMaker Studio. Permitted users can access only this directory and below.
+   *
+   * Length: 1–256. Pattern: `^\/\S*$`.
+   */
   fileSystemPath?: string;
-  /** The globally unique, 17-digit, ID of the file system, assigned by Amazon FSx for Lustre. */
+  /**
+   * The globally unique, 17-digit, ID of the file system, assigned by Amazon FSx for Lustre.
+   *
+   * Length: 11–21. Pattern: `^(fs-[0-9a-f]{8,})$`.
+   */
   fileSystemId: string;
 }
 
@@ -1920,9 +2528,17 @@ export interface DomainFSxLustreFileSystemConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-s3filesystemconfig.html | CloudFormation: S3FileSystemConfig}
  */
 export interface DomainS3FileSystemConfig {
-  /** The file system path where the Amazon S3 storage location will be mounted within the Amazon SageMaker Studio environment. */
+  /**
+   * The file system path where the Amazon S3 storage location will be mounted within the Amazon SageMaker Studio environment.
+   *
+   * Length: 0–1024.
+   */
   mountPath?: string;
-  /** The Amazon S3 URI of the S3 file system configuration. */
+  /**
+   * The Amazon S3 URI of the S3 file system configuration.
+   *
+   * Length: 0–1024. Pattern: `(s3)://([^/]+)/?(.*)`.
+   */
   s3Uri?: string;
 }
 
@@ -1944,6 +2560,8 @@ export interface DomainUserSettings {
    * Amazon SageMaker AI adds a security group to allow NFS traffic from Amazon SageMaker AI Studio. Therefore, the number of security groups that you can specify is one less than the maximum number shown.
    *
    * SageMaker applies these settings only to private spaces that the user creates in the domain. SageMaker doesn't apply these settings to shared spaces.
+   *
+   * Items: 0–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
    */
   securityGroups?: string[];
   /** The kernel gateway app settings. */
@@ -1958,6 +2576,8 @@ export interface DomainUserSettings {
    * The execution role for the user.
    *
    * SageMaker applies this setting only to private spaces that the user creates in the domain. SageMaker doesn't apply this setting to shared spaces.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
    */
   executionRole: string;
   /** Specifies options for sharing Amazon SageMaker AI Studio notebooks. */
@@ -1993,6 +2613,8 @@ export interface DomainUserSettings {
    *
    * - `studio::` : Indicates that Studio is the default experience. This value can only be passed if `StudioWebPortal` is set to `ENABLED` .
    * - `app:JupyterServer:` : Indicates that Studio Classic is the default experience.
+   *
+   * Length: at most 1023.
    */
   defaultLandingUri?: string;
   /** Whether the user can access Studio. If this value is set to `DISABLED` , the user cannot access Studio, even if that is the default experience for the domain. */
@@ -2007,6 +2629,8 @@ export interface DomainUserSettings {
    * The settings for assigning a custom file system to a user profile. Permitted users can access this file system in Amazon SageMaker AI Studio.
    *
    * SageMaker applies these settings only to private spaces that the user creates in the domain. SageMaker doesn't apply these settings to shared spaces.
+   *
+   * Items: 0–2.
    */
   customFileSystemConfigs?: DomainCustomFileSystemConfig[];
 }
@@ -2029,7 +2653,11 @@ export interface DomainRStudioServerProAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-rsessionappsettings.html | CloudFormation: RSessionAppSettings}
  */
 export interface DomainRSessionAppSettings {
-  /** A list of custom SageMaker AI images that are configured to run as a RSession app. */
+  /**
+   * A list of custom SageMaker AI images that are configured to run as a RSession app.
+   *
+   * Items: 0–200.
+   */
   customImages?: DomainCustomImage[];
   /** Specifies the ARNs of a SageMaker image and SageMaker image version, and the instance type that the version runs on. */
   defaultResourceSpec?: DomainResourceSpec;
@@ -2043,9 +2671,17 @@ export interface DomainRSessionAppSettings {
 export interface DomainSharingSettings {
   /** Whether to include the notebook cell output when sharing the notebook. The default is `Disabled` . */
   notebookOutputOption?: "Allowed" | "Disabled";
-  /** When `NotebookOutputOption` is `Allowed` , the AWS Key Management Service (KMS) encryption key ID used to encrypt the notebook cell output in the Amazon S3 bucket. */
+  /**
+   * When `NotebookOutputOption` is `Allowed` , the AWS Key Management Service (KMS) encryption key ID used to encrypt the notebook cell output in the Amazon S3 bucket.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   s3KmsKeyId?: string;
-  /** When `NotebookOutputOption` is `Allowed` , the Amazon S3 bucket used to store the shared notebook snapshots. */
+  /**
+   * When `NotebookOutputOption` is `Allowed` , the Amazon S3 bucket used to store the shared notebook snapshots.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3OutputPath?: string;
 }
 
@@ -2059,13 +2695,25 @@ export interface DomainSharingSettings {
 export interface DomainCodeEditorAppSettings {
   /** The default instance type and the Amazon Resource Name (ARN) of the default SageMaker image used by the Code Editor app. */
   defaultResourceSpec?: DomainResourceSpec;
-  /** The Amazon Resource Name (ARN) of the Code Editor application lifecycle configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the Code Editor application lifecycle configuration.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArns?: string[];
-  /** A list of custom SageMaker images that are configured to run as a Code Editor app. */
+  /**
+   * A list of custom SageMaker images that are configured to run as a Code Editor app.
+   *
+   * Items: 0–200.
+   */
   customImages?: DomainCustomImage[];
   /** Settings that are used to configure and manage the lifecycle of CodeEditor applications. */
   appLifecycleManagement?: DomainAppLifecycleManagement;
-  /** The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration. */
+  /**
+   * The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   builtInLifecycleConfigArn?: string;
 }
 
@@ -2075,13 +2723,29 @@ export interface DomainCodeEditorAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-studiowebportalsettings.html | CloudFormation: StudioWebPortalSettings}
  */
 export interface DomainStudioWebPortalSettings {
-  /** The machine learning tools that are hidden from the Studio left navigation pane. */
+  /**
+   * The machine learning tools that are hidden from the Studio left navigation pane.
+   *
+   * Items: at least 0.
+   */
   hiddenMlTools?: ("DataWrangler" | "FeatureStore" | "EmrClusters" | "AutoMl" | "Experiments" | "Training" | "ModelEvaluation" | "Pipelines" | "Models" | "JumpStart" | "InferenceRecommender" | "Endpoints" | "Projects" | "InferenceOptimization" | "HyperPodClusters" | "Comet" | "DeepchecksLLMEvaluation" | "Fiddler" | "LakeraGuard" | "PerformanceEvaluation")[];
-  /** The [Applications supported in Studio](https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-apps.html) that are hidden from the Studio left navigation pane. */
+  /**
+   * The [Applications supported in Studio](https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-apps.html) that are hidden from the Studio left navigation pane.
+   *
+   * Items: at least 0.
+   */
   hiddenAppTypes?: ("JupyterServer" | "TensorBoard" | "RStudioServerPro" | "JupyterLab" | "CodeEditor" | "DetailedProfiler" | "Canvas")[];
-  /** The instance types you are hiding from the Studio user interface. */
+  /**
+   * The instance types you are hiding from the Studio user interface.
+   *
+   * Items: at least 0.
+   */
   hiddenInstanceTypes?: ("system" | "ml.t3.micro" | "ml.t3.small" | "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.8xlarge" | "ml.m5.12xlarge" | "ml.m5.16xlarge" | "ml.m5.24xlarge" | "ml.m5d.large" | "ml.m5d.xlarge" | "ml.m5d.2xlarge" | "ml.m5d.4xlarge" | "ml.m5d.8xlarge" | "ml.m5d.12xlarge" | "ml.m5d.16xlarge" | "ml.m5d.24xlarge" | "ml.c5.large" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.12xlarge" | "ml.c5.18xlarge" | "ml.c5.24xlarge" | "ml.p3.2xlarge" | "ml.p3.8xlarge" | "ml.p3.16xlarge" | "ml.p3dn.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.12xlarge" | "ml.g5.16xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.geospatial.interactive" | "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.trn1.2xlarge" | "ml.trn1.32xlarge" | "ml.trn1n.32xlarge" | "ml.p5.48xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c6i.large" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r6i.large" | "ml.r6i.xlarge" | "ml.r6i.2xlarge" | "ml.r6i.4xlarge" | "ml.r6i.8xlarge" | "ml.r6i.12xlarge" | "ml.r6i.16xlarge" | "ml.r6i.24xlarge" | "ml.r6i.32xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge" | "ml.m6id.large" | "ml.m6id.xlarge" | "ml.m6id.2xlarge" | "ml.m6id.4xlarge" | "ml.m6id.8xlarge" | "ml.m6id.12xlarge" | "ml.m6id.16xlarge" | "ml.m6id.24xlarge" | "ml.m6id.32xlarge" | "ml.c6id.large" | "ml.c6id.xlarge" | "ml.c6id.2xlarge" | "ml.c6id.4xlarge" | "ml.c6id.8xlarge" | "ml.c6id.12xlarge" | "ml.c6id.16xlarge" | "ml.c6id.24xlarge" | "ml.c6id.32xlarge" | "ml.r6id.large" | "ml.r6id.xlarge" | "ml.r6id.2xlarge" | "ml.r6id.4xlarge" | "ml.r6id.8xlarge" | "ml.r6id.12xlarge" | "ml.r6id.16xlarge" | "ml.r6id.24xlarge" | "ml.r6id.32xlarge" | "ml.p5.4xlarge" | "ml.p6-b200.48xlarge" | "ml.g7e.2xlarge" | "ml.g7e.4xlarge" | "ml.g7e.8xlarge" | "ml.g7e.12xlarge" | "ml.g7e.24xlarge" | "ml.g7e.48xlarge")[];
-  /** The version aliases you are hiding from the Studio user interface. */
+  /**
+   * The version aliases you are hiding from the Studio user interface.
+   *
+   * Items: 0–5.
+   */
   hiddenSageMakerImageVersionAliases?: DomainHiddenSageMakerImage[];
 }
 
@@ -2093,7 +2757,11 @@ export interface DomainStudioWebPortalSettings {
 export interface DomainHiddenSageMakerImage {
   /** The SageMaker image name that you are hiding from the Studio user interface. */
   sageMakerImageName?: "sagemaker_distribution";
-  /** The version aliases you are hiding from the Studio user interface. */
+  /**
+   * The version aliases you are hiding from the Studio user interface.
+   *
+   * Items: at most 20. Each item: Length: 1–128. Pattern: `^(0|[1-9]\d*)\.(0|[1-9]\d*)$`.
+   */
   versionAliases?: string[];
 }
 
@@ -2105,7 +2773,11 @@ export interface DomainHiddenSageMakerImage {
 export interface DomainDomainSettings {
   /** A collection of settings that configure the `RStudioServerPro` Domain-level app. */
   rStudioServerProDomainSettings?: DomainRStudioServerProDomainSettings;
-  /** The security groups for the Amazon Virtual Private Cloud that the `Domain` uses for communication between Domain-level apps and user apps. */
+  /**
+   * The security groups for the Amazon Virtual Private Cloud that the `Domain` uses for communication between Domain-level apps and user apps.
+   *
+   * Items: 0–3. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds?: string[];
   /** A collection of settings that configure the domain's Docker interaction. */
   dockerSettings?: DomainDockerSettings;
@@ -2123,13 +2795,25 @@ export interface DomainDomainSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-domain-rstudioserverprodomainsettings.html | CloudFormation: RStudioServerProDomainSettings}
  */
 export interface DomainRStudioServerProDomainSettings {
-  /** The ARN of the execution role for the `RStudioServerPro` Domain-level app. */
+  /**
+   * The ARN of the execution role for the `RStudioServerPro` Domain-level app.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   domainExecutionRoleArn: string;
-  /** A URL pointing to an RStudio Connect server. */
+  /**
+   * A URL pointing to an RStudio Connect server.
+   *
+   * Pattern: `^(https:|http:|www\.)\S*`.
+   */
   rStudioConnectUrl?: string;
   /** A collection that defines the default `InstanceType` , `SageMakerImageArn` , and `SageMakerImageVersionArn` for the Domain. */
   defaultResourceSpec?: DomainResourceSpec;
-  /** A URL pointing to an RStudio Package Manager server. */
+  /**
+   * A URL pointing to an RStudio Package Manager server.
+   *
+   * Pattern: `^(https:|http:|www\.)\S*`.
+   */
   rStudioPackageManagerUrl?: string;
 }
 
@@ -2141,7 +2825,11 @@ export interface DomainRStudioServerProDomainSettings {
 export interface DomainDockerSettings {
   /** Indicates whether the domain can access Docker. */
   enableDockerAccess?: "ENABLED" | "DISABLED";
-  /** The list of AWS accounts that are trusted when the domain is created in VPC-only mode. */
+  /**
+   * The list of AWS accounts that are trusted when the domain is created in VPC-only mode.
+   *
+   * Items: 0–20. Each item: Length: 12–12. Pattern: `^\d+$`.
+   */
   vpcOnlyTrustedAccounts?: string[];
 }
 
@@ -2160,17 +2848,41 @@ export interface DomainUnifiedStudioSettings {
    * To migrate a domain to Amazon SageMaker Unified Studio, you specify the UnifiedStudioSettings data type when you use the UpdateDomain action.
    */
   studioWebPortalAccess?: "ENABLED" | "DISABLED";
-  /** The ID of the AWS account that has the Amazon SageMaker Unified Studio domain. The default value, if you don't specify an ID, is the ID of the account that has the Amazon SageMaker AI domain. */
+  /**
+   * The ID of the AWS account that has the Amazon SageMaker Unified Studio domain. The default value, if you don't specify an ID, is the ID of the account that has the Amazon SageMaker AI domain.
+   *
+   * Length: 12–12. Pattern: `^\d+$`.
+   */
   domainAccountId?: string;
-  /** The AWS Region where the domain is located in Amazon SageMaker Unified Studio. The default value, if you don't specify a Region, is the Region where the Amazon SageMaker AI domain is located. */
+  /**
+   * The AWS Region where the domain is located in Amazon SageMaker Unified Studio. The default value, if you don't specify a Region, is the Region where the Amazon SageMaker AI domain is located.
+   *
+   * Pattern: `[a-zA-Z]{2}-[a-zA-Z\-]+-\d+`.
+   */
   domainRegion?: string;
-  /** The ID of the Amazon SageMaker Unified Studio domain associated with this domain. */
+  /**
+   * The ID of the Amazon SageMaker Unified Studio domain associated with this domain.
+   *
+   * Length: 1–36. Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainId?: string;
-  /** The ID of the Amazon SageMaker Unified Studio project that corresponds to the domain. */
+  /**
+   * The ID of the Amazon SageMaker Unified Studio project that corresponds to the domain.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectId?: string;
-  /** The ID of the environment that Amazon SageMaker Unified Studio associates with the domain. */
+  /**
+   * The ID of the environment that Amazon SageMaker Unified Studio associates with the domain.
+   *
+   * Length: 1–36. Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentId?: string;
-  /** The location where Amazon S3 stores temporary execution data and other artifacts for the project that corresponds to the domain. */
+  /**
+   * The location where Amazon S3 stores temporary execution data and other artifacts for the project that corresponds to the domain.
+   *
+   * Length: 1–100. Pattern: `[\w\.-]+$`.
+   */
   projectS3Path?: string;
 }
 
@@ -2179,23 +2891,35 @@ export interface DomainUnifiedStudioSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-endpoint.html | CloudFormation: AWS::SageMaker::Endpoint}
  */
-export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::SageMaker::Endpoint", "aws:sagemaker:Endpoint", '{"p":[["RetainAllVariantProperties","boolean"],["EndpointName","string",66],["ExcludeRetainedVariantProperties",["array",["ref","VariantProperty"]]],["EndpointConfigName","string",1],["DeploymentConfig",["ref","DeploymentConfig"]],["RetainDeploymentConfig","boolean"],["Tags",["array",["ref","Tag"]]],["EndpointArn","string",72]],"id":["EndpointArn"],"d":{"VariantProperty":[["VariantPropertyType","string"]],"DeploymentConfig":[["AutoRollbackConfiguration",["ref","AutoRollbackConfig"]],["RollingUpdatePolicy",["ref","RollingUpdatePolicy"]],["BlueGreenUpdatePolicy",["ref","BlueGreenUpdatePolicy"]]],"AutoRollbackConfig":[["Alarms",["array",["ref","Alarm"]],1]],"Alarm":[["AlarmName","string",1]],"RollingUpdatePolicy":[["MaximumExecutionTimeoutInSeconds","integer"],["MaximumBatchSize",["ref","CapacitySize"],1],["WaitIntervalInSeconds","integer",1],["RollbackMaximumBatchSize",["ref","CapacitySize"]]],"CapacitySize":[["Type","string",1],["Value","integer",1]],"BlueGreenUpdatePolicy":[["MaximumExecutionTimeoutInSeconds","integer"],["TerminationWaitInSeconds","integer"],["TrafficRoutingConfiguration",["ref","TrafficRoutingConfig"],1]],"TrafficRoutingConfig":[["Type","string",1],["LinearStepSize",["ref","CapacitySize"]],["CanarySize",["ref","CapacitySize"]],["WaitIntervalInSeconds","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:endpoint/${EndpointName}"}');
+export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::SageMaker::Endpoint", "aws:sagemaker:Endpoint", '{"p":[["RetainAllVariantProperties","boolean",16],["EndpointName","string",66],["ExcludeRetainedVariantProperties",["array",["ref","VariantProperty"]],16],["EndpointConfigName","string",1],["DeploymentConfig",["ref","DeploymentConfig"]],["RetainDeploymentConfig","boolean",16],["Tags",["array",["ref","Tag"]]],["EndpointArn","string",72]],"id":["EndpointArn"],"d":{"VariantProperty":[["VariantPropertyType","string"]],"DeploymentConfig":[["AutoRollbackConfiguration",["ref","AutoRollbackConfig"]],["RollingUpdatePolicy",["ref","RollingUpdatePolicy"]],["BlueGreenUpdatePolicy",["ref","BlueGreenUpdatePolicy"]]],"AutoRollbackConfig":[["Alarms",["array",["ref","Alarm"]],1]],"Alarm":[["AlarmName","string",1]],"RollingUpdatePolicy":[["MaximumExecutionTimeoutInSeconds","integer"],["MaximumBatchSize",["ref","CapacitySize"],1],["WaitIntervalInSeconds","integer",1],["RollbackMaximumBatchSize",["ref","CapacitySize"]]],"CapacitySize":[["Type","string",1],["Value","integer",1]],"BlueGreenUpdatePolicy":[["MaximumExecutionTimeoutInSeconds","integer"],["TerminationWaitInSeconds","integer"],["TrafficRoutingConfiguration",["ref","TrafficRoutingConfig"],1]],"TrafficRoutingConfig":[["Type","string",1],["LinearStepSize",["ref","CapacitySize"]],["CanarySize",["ref","CapacitySize"]],["WaitIntervalInSeconds","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ExcludeRetainedVariantProperties","RetainAllVariantProperties","RetainDeploymentConfig"],"co":["EndpointName"],"ro":["EndpointArn","EndpointName"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:endpoint/${EndpointName}"}');
 /** A {@link Endpoint} instance: its attributes as typed outputs. */
 export type Endpoint = InstanceType<typeof Endpoint>;
 
 /** Inputs of {@link Endpoint}. */
 export interface EndpointArgs {
-  /** When updating endpoint resources, enables or disables the retention of variant properties, such as the instance count or the variant weight. To retain the variant properties of an endpoint when updating it, set `RetainAllVariantProperties` to `true` . To use the variant properties specified in a new `EndpointConfig` call when updating an endpoint, set `RetainAllVariantProperties` to `false` . Use this property only when updating endpoint resources, not when creating new endpoint resources. */
+  /**
+   * When updating endpoint resources, enables or disables the retention of variant properties, such as the instance count or the variant weight. To retain the variant properties of an endpoint when updating it, set `RetainAllVariantProperties` to `true` . To use the variant properties specified in a new `EndpointConfig` call when updating an endpoint, set `RetainAllVariantProperties` to `false` . Use this property only when updating endpoint resources, not when creating new endpoint resources.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   retainAllVariantProperties?: boolean;
   /** The name of the endpoint. The name must be unique within an AWS Region in your AWS account. The name is case-insensitive in `CreateEndpoint` , but the case is preserved and must be matched in [](https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html) . */
   endpointName?: string;
-  /** When you are updating endpoint resources with [RetainAllVariantProperties](https://docs.aws.amazon.com/sagemaker/latest/dg/API_UpdateEndpoint.html#SageMaker-UpdateEndpoint-request-RetainAllVariantProperties) whose value is set to `true` , `ExcludeRetainedVariantProperties` specifies the list of type [VariantProperty](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-endpoint-variantproperty.html) to override with the values provided by `EndpointConfig` . If you don't specify a value for `ExcludeAllVariantProperties` , no variant properties are overridden. Don't use this property when creating new endpoint resources or when `RetainAllVariantProperties` is set to `false` . */
+  /**
+   * When you are updating endpoint resources with [RetainAllVariantProperties](https://docs.aws.amazon.com/sagemaker/latest/dg/API_UpdateEndpoint.html#SageMaker-UpdateEndpoint-request-RetainAllVariantProperties) whose value is set to `true` , `ExcludeRetainedVariantProperties` specifies the list of type [VariantProperty](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-endpoint-variantproperty.html) to override with the values provided by `EndpointConfig` . If you don't specify a value for `ExcludeAllVariantProperties` , no variant properties are overridden. Don't use this property when creating new endpoint resources or when `RetainAllVariantProperties` is set to `false` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   excludeRetainedVariantProperties?: EndpointVariantProperty[];
   /** The name of the [AWS::SageMaker::EndpointConfig](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-endpointconfig.html) resource that specifies the configuration for the endpoint. For more information, see [CreateEndpointConfig](https://docs.aws.amazon.com/sagemaker/latest/dg/API_CreateEndpointConfig.html) . */
   endpointConfigName: string;
   /** The deployment configuration for an endpoint, which contains the desired deployment strategy and rollback configurations. */
   deploymentConfig?: EndpointDeploymentConfig;
-  /** Specifies whether to reuse the last deployment configuration. The default value is false (the configuration is not reused). */
+  /**
+   * Specifies whether to reuse the last deployment configuration. The default value is false (the configuration is not reused).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   retainDeploymentConfig?: boolean;
   /**
    * A list of key-value pairs to apply to this resource.
@@ -2207,6 +2931,8 @@ export interface EndpointArgs {
 
 /** Outputs of {@link Endpoint}: its inputs as the cloud reports them, and its attributes. */
 export interface EndpointOutputs extends EndpointArgs {
+  /** The name of the endpoint. The name must be unique within an AWS Region in your AWS account. The name is case-insensitive in `CreateEndpoint` , but the case is preserved and must be matched in [](https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html) . */
+  endpointName: string;
   /** The Amazon Resource Name (ARN) of the endpoint. */
   endpointArn: string;
 }
@@ -2337,9 +3063,11 @@ export interface EndpointTrafficRoutingConfig {
 /**
  * The `AWS::SageMaker::EndpointConfig` resource creates a configuration for an Amazon SageMaker endpoint. For more information, see [CreateEndpointConfig](https://docs.aws.amazon.com/sagemaker/latest/dg/API_CreateEndpointConfig.html) in the *SageMaker Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::EndpointConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-endpointconfig.html | CloudFormation: AWS::SageMaker::EndpointConfig}
  */
-export const EndpointConfig = cloudControlType<EndpointConfigArgs, EndpointConfigOutputs>("AWS::SageMaker::EndpointConfig", "aws:sagemaker:EndpointConfig", '{"p":[["ShadowProductionVariants",["array",["ref","ProductionVariant"]],66],["DataCaptureConfig",["ref","DataCaptureConfig"],66],["ProductionVariants",["array",["ref","ProductionVariant"]],67],["KmsKeyId","string",66],["AsyncInferenceConfig",["ref","AsyncInferenceConfig"],66],["EndpointConfigName","string",66],["ExplainerConfig",["ref","ExplainerConfig"],66],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","VpcConfig"],66],["MetricsConfig",["ref","MetricsConfig"],66],["ExecutionRoleArn","string",66],["EnableNetworkIsolation","boolean",66],["EndpointConfigArn","string",72]],"id":["EndpointConfigArn"],"d":{"ProductionVariant":[["ModelDataDownloadTimeoutInSeconds","integer",2],["ModelName","string",2],["VolumeSizeInGB","integer",2],["EnableSSMAccess","boolean",2],["VariantName","string",3],["ContainerStartupHealthCheckTimeoutInSeconds","integer",2],["InitialInstanceCount","integer",2],["ServerlessConfig",["ref","ServerlessConfig"]],["InstanceType","string",2],["AcceleratorType","string",2],["InitialVariantWeight","number",2],["ManagedInstanceScaling",["ref","ManagedInstanceScaling"]],["InstancePools",["array",["ref","InstancePool"]]],["VariantInstanceProvisionTimeoutInSeconds","integer"],["RoutingConfig",["ref","RoutingConfig"]],["CoreDumpConfig",["ref","CoreDumpConfig"]],["CapacityReservationConfig",["ref","CapacityReservationConfig"]],["InferenceAmiVersion","string"]],"ServerlessConfig":[["MaxConcurrency","integer",3],["MemorySizeInMB","integer",3],["ProvisionedConcurrency","integer",2]],"ManagedInstanceScaling":[["Status","string"],["MaxInstanceCount","integer"],["ScaleInPolicy",["ref","ScaleInPolicy"]],["MinInstanceCount","integer"]],"ScaleInPolicy":[["Strategy","string",1],["CooldownInMinutes","integer"],["MaximumStepSize","integer"]],"InstancePool":[["ModelNameOverride","string"],["Priority","integer",1],["InstanceType","string",1]],"RoutingConfig":[["RoutingStrategy","string"],["PrefixAwareRoutingConfig",["ref","PrefixAwareRoutingConfig"]]],"PrefixAwareRoutingConfig":[["ConcurrencyThreshold","integer"],["PrefixLength","integer"]],"CoreDumpConfig":[["KmsKeyId","string"],["DestinationS3Uri","string",1]],"CapacityReservationConfig":[["MlReservationArn","string"],["CapacityReservationPreference","string"]],"DataCaptureConfig":[["CaptureOptions",["array",["ref","CaptureOption"]],3],["KmsKeyId","string",2],["DestinationS3Uri","string",3],["InitialSamplingPercentage","integer",3],["CaptureContentTypeHeader",["ref","CaptureContentTypeHeader"],2],["EnableCapture","boolean",2]],"CaptureOption":[["CaptureMode","string",3]],"CaptureContentTypeHeader":[["JsonContentTypes",["array","string"],2],["CsvContentTypes",["array","string"],2]],"AsyncInferenceConfig":[["OutputConfig",["ref","AsyncInferenceOutputConfig"],3],["ClientConfig",["ref","AsyncInferenceClientConfig"],2]],"AsyncInferenceOutputConfig":[["KmsKeyId","string",2],["NotificationConfig",["ref","AsyncInferenceNotificationConfig"],2],["S3OutputPath","string",2],["S3FailurePath","string",2]],"AsyncInferenceNotificationConfig":[["IncludeInferenceResponseIn",["array","string"],2],["SuccessTopic","string",2],["ErrorTopic","string",2]],"AsyncInferenceClientConfig":[["MaxConcurrentInvocationsPerInstance","integer",2]],"ExplainerConfig":[["ClarifyExplainerConfig",["ref","ClarifyExplainerConfig"],2]],"ClarifyExplainerConfig":[["InferenceConfig",["ref","ClarifyInferenceConfig"],2],["EnableExplanations","string",2],["ShapConfig",["ref","ClarifyShapConfig"],3]],"ClarifyInferenceConfig":[["ContentTemplate","string",2],["LabelHeaders",["array","string"],2],["MaxPayloadInMB","integer",2],["ProbabilityIndex","integer",2],["LabelAttribute","string",2],["FeatureTypes",["array","string"],2],["FeatureHeaders",["array","string"],2],["LabelIndex","integer",2],["ProbabilityAttribute","string",2],["FeaturesAttribute","string",2],["MaxRecordCount","integer",2]],"ClarifyShapConfig":[["TextConfig",["ref","ClarifyTextConfig"],2],["UseLogit","boolean",2],["Seed","integer",2],["ShapBaselineConfig",["ref","ClarifyShapBaselineConfig"],3],["NumberOfSamples","integer",2]],"ClarifyTextConfig":[["Language","string",3],["Granularity","string",3]],"ClarifyShapBaselineConfig":[["ShapBaseline","string",2],["ShapBaselineUri","string",2],["MimeType","string",2]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"MetricsConfig":[["EnableEnhancedMetrics","boolean"],["EnableDetailedObservability","boolean"],["MetricPublishFrequencyInSeconds",["enum",10,30,60,120,180,240,300]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:endpoint-config/${EndpointConfigName}"}');
+export const EndpointConfig = cloudControlType<EndpointConfigArgs, EndpointConfigOutputs>("AWS::SageMaker::EndpointConfig", "aws:sagemaker:EndpointConfig", '{"p":[["ShadowProductionVariants",["array",["ref","ProductionVariant"]],66],["DataCaptureConfig",["ref","DataCaptureConfig"],66],["ProductionVariants",["array",["ref","ProductionVariant"]],67],["KmsKeyId","string",66],["AsyncInferenceConfig",["ref","AsyncInferenceConfig"],66],["EndpointConfigName","string",66],["ExplainerConfig",["ref","ExplainerConfig"],66],["Tags",["array",["ref","Tag"]]],["VpcConfig",["ref","VpcConfig"],66],["MetricsConfig",["ref","MetricsConfig"],66],["ExecutionRoleArn","string",66],["EnableNetworkIsolation","boolean",66],["EndpointConfigArn","string",72]],"id":["EndpointConfigArn"],"d":{"ProductionVariant":[["ModelDataDownloadTimeoutInSeconds","integer",2],["ModelName","string",2],["VolumeSizeInGB","integer",2],["EnableSSMAccess","boolean",2],["VariantName","string",3],["ContainerStartupHealthCheckTimeoutInSeconds","integer",2],["InitialInstanceCount","integer",2],["ServerlessConfig",["ref","ServerlessConfig"]],["InstanceType","string",2],["AcceleratorType","string",2],["InitialVariantWeight","number",2],["ManagedInstanceScaling",["ref","ManagedInstanceScaling"]],["InstancePools",["array",["ref","InstancePool"]]],["VariantInstanceProvisionTimeoutInSeconds","integer"],["RoutingConfig",["ref","RoutingConfig"]],["CoreDumpConfig",["ref","CoreDumpConfig"]],["CapacityReservationConfig",["ref","CapacityReservationConfig"]],["InferenceAmiVersion","string"]],"ServerlessConfig":[["MaxConcurrency","integer",3],["MemorySizeInMB","integer",3],["ProvisionedConcurrency","integer",2]],"ManagedInstanceScaling":[["Status","string"],["MaxInstanceCount","integer"],["ScaleInPolicy",["ref","ScaleInPolicy"]],["MinInstanceCount","integer"]],"ScaleInPolicy":[["Strategy","string",1],["CooldownInMinutes","integer"],["MaximumStepSize","integer"]],"InstancePool":[["ModelNameOverride","string"],["Priority","integer",1],["InstanceType","string",1]],"RoutingConfig":[["RoutingStrategy","string"],["PrefixAwareRoutingConfig",["ref","PrefixAwareRoutingConfig"]]],"PrefixAwareRoutingConfig":[["ConcurrencyThreshold","integer"],["PrefixLength","integer"]],"CoreDumpConfig":[["KmsKeyId","string"],["DestinationS3Uri","string",1]],"CapacityReservationConfig":[["MlReservationArn","string"],["CapacityReservationPreference","string"]],"DataCaptureConfig":[["CaptureOptions",["array",["ref","CaptureOption"]],3],["KmsKeyId","string",2],["DestinationS3Uri","string",3],["InitialSamplingPercentage","integer",3],["CaptureContentTypeHeader",["ref","CaptureContentTypeHeader"],2],["EnableCapture","boolean",2]],"CaptureOption":[["CaptureMode","string",3]],"CaptureContentTypeHeader":[["JsonContentTypes",["array","string"],2],["CsvContentTypes",["array","string"],2]],"AsyncInferenceConfig":[["OutputConfig",["ref","AsyncInferenceOutputConfig"],3],["ClientConfig",["ref","AsyncInferenceClientConfig"],2]],"AsyncInferenceOutputConfig":[["KmsKeyId","string",2],["NotificationConfig",["ref","AsyncInferenceNotificationConfig"],2],["S3OutputPath","string",2],["S3FailurePath","string",2]],"AsyncInferenceNotificationConfig":[["IncludeInferenceResponseIn",["array","string"],2],["SuccessTopic","string",2],["ErrorTopic","string",2]],"AsyncInferenceClientConfig":[["MaxConcurrentInvocationsPerInstance","integer",2]],"ExplainerConfig":[["ClarifyExplainerConfig",["ref","ClarifyExplainerConfig"],2]],"ClarifyExplainerConfig":[["InferenceConfig",["ref","ClarifyInferenceConfig"],2],["EnableExplanations","string",2],["ShapConfig",["ref","ClarifyShapConfig"],3]],"ClarifyInferenceConfig":[["ContentTemplate","string",2],["LabelHeaders",["array","string"],2],["MaxPayloadInMB","integer",2],["ProbabilityIndex","integer",2],["LabelAttribute","string",2],["FeatureTypes",["array","string"],2],["FeatureHeaders",["array","string"],2],["LabelIndex","integer",2],["ProbabilityAttribute","string",2],["FeaturesAttribute","string",2],["MaxRecordCount","integer",2]],"ClarifyShapConfig":[["TextConfig",["ref","ClarifyTextConfig"],2],["UseLogit","boolean",2],["Seed","integer",2],["ShapBaselineConfig",["ref","ClarifyShapBaselineConfig"],3],["NumberOfSamples","integer",2]],"ClarifyTextConfig":[["Language","string",3],["Granularity","string",3]],"ClarifyShapBaselineConfig":[["ShapBaseline","string",2],["ShapBaselineUri","string",2],["MimeType","string",2]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"MetricsConfig":[["EnableEnhancedMetrics","boolean"],["EnableDetailedObservability","boolean"],["MetricPublishFrequencyInSeconds",["enum",10,30,60,120,180,240,300]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:endpoint-config/${EndpointConfigName}"}');
 /** A {@link EndpointConfig} instance: its attributes as typed outputs. */
 export type EndpointConfig = InstanceType<typeof EndpointConfig>;
 
@@ -2800,19 +3528,35 @@ export interface EndpointConfigMetricsConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-experiment.html | CloudFormation: AWS::SageMaker::Experiment}
  */
-export const Experiment = cloudControlType<ExperimentArgs, ExperimentOutputs>("AWS::SageMaker::Experiment", "aws:sagemaker:Experiment", '{"p":[["ExperimentName","string",67],["DisplayName","string"],["Description","string"],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:experiment/${ExperimentName}"}');
+export const Experiment = cloudControlType<ExperimentArgs, ExperimentOutputs>("AWS::SageMaker::Experiment", "aws:sagemaker:Experiment", '{"p":[["ExperimentName","string",67],["DisplayName","string"],["Description","string"],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ExperimentName"],"ro":["Arn","CreationTime","LastModifiedTime"],"ai":[["ExperimentName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:experiment/${ExperimentName}"}');
 /** A {@link Experiment} instance: its attributes as typed outputs. */
 export type Experiment = InstanceType<typeof Experiment>;
 
 /** Inputs of {@link Experiment}. */
 export interface ExperimentArgs {
-  /** The name of the experiment. Must be unique in your AWS account and is not case-sensitive. */
+  /**
+   * The name of the experiment. Must be unique in your AWS account and is not case-sensitive.
+   *
+   * Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`.
+   */
   experimentName: string;
-  /** The name of the experiment as displayed. The name does not need to be unique. */
+  /**
+   * The name of the experiment as displayed. The name does not need to be unique.
+   *
+   * Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`.
+   */
   displayName?: string;
-  /** The description of the experiment. */
+  /**
+   * The description of the experiment.
+   *
+   * Length: 0–3072.
+   */
   description?: string;
-  /** A list of tags to associate with the experiment. */
+  /**
+   * A list of tags to associate with the experiment.
+   *
+   * Items: at most 50.
+   */
   tags?: ExperimentTagsItems[];
 }
 
@@ -2828,9 +3572,17 @@ export interface ExperimentOutputs extends ExperimentArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-experiment-tagsitems.html | CloudFormation: TagsItems} */
 export interface ExperimentTagsItems {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   value: string;
 }
 
@@ -2839,7 +3591,7 @@ export interface ExperimentTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-experimenttrialcomponent.html | CloudFormation: AWS::SageMaker::ExperimentTrialComponent}
  */
-export const ExperimentTrialComponent = cloudControlType<ExperimentTrialComponentArgs, ExperimentTrialComponentOutputs>("AWS::SageMaker::ExperimentTrialComponent", "aws:sagemaker:ExperimentTrialComponent", '{"p":[["Status",["ref","Status"]],["EndTime","string"],["DisplayName","string"],["StartTime","string"],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","TagsItems"]]],["TrialComponentName","string",67],["LineageGroupArn","string",8],["CreationTime","string",8],["Id","string",72,"awsId"],["LastModifiedTime","string",8],["Arn","string",72]],"id":["Id"],"d":{"Status":[["Message","string"],["PrimaryStatus","string"]],"MetadataProperties":[["ProjectId","string"],["Repository","string"],["GeneratedBy","string"],["CommitId","string"]],"TagsItems":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:experiment-trial-component/${TrialComponentName}"}');
+export const ExperimentTrialComponent = cloudControlType<ExperimentTrialComponentArgs, ExperimentTrialComponentOutputs>("AWS::SageMaker::ExperimentTrialComponent", "aws:sagemaker:ExperimentTrialComponent", '{"p":[["Status",["ref","Status"]],["EndTime","string"],["DisplayName","string"],["StartTime","string"],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","TagsItems"]]],["TrialComponentName","string",67],["LineageGroupArn","string",8],["CreationTime","string",8],["Id","string",72,"awsId"],["LastModifiedTime","string",8],["Arn","string",72]],"id":["Id"],"d":{"Status":[["Message","string"],["PrimaryStatus","string"]],"MetadataProperties":[["ProjectId","string"],["Repository","string"],["GeneratedBy","string"],["CommitId","string"]],"TagsItems":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TrialComponentName","MetadataProperties"],"ro":["Arn","CreationTime","LastModifiedTime","LineageGroupArn"],"ai":[["TrialComponentName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:experiment-trial-component/${TrialComponentName}"}');
 /** A {@link ExperimentTrialComponent} instance: its attributes as typed outputs. */
 export type ExperimentTrialComponent = InstanceType<typeof ExperimentTrialComponent>;
 
@@ -2847,10 +3599,13 @@ export type ExperimentTrialComponent = InstanceType<typeof ExperimentTrialCompon
 export interface ExperimentTrialComponentArgs {
   status?: ExperimentTrialComponentStatus;
   endTime?: string;
+  /** Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`. */
   displayName?: string;
   startTime?: string;
   metadataProperties?: ExperimentTrialComponentMetadataProperties;
+  /** Items: at most 50. */
   tags?: ExperimentTrialComponentTagsItems[];
+  /** Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`. */
   trialComponentName: string;
 }
 
@@ -2865,21 +3620,28 @@ export interface ExperimentTrialComponentOutputs extends ExperimentTrialComponen
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-experimenttrialcomponent-status.html | CloudFormation: Status} */
 export interface ExperimentTrialComponentStatus {
+  /** Length: at most 1024. Pattern: `.*`. */
   message?: string;
-  primaryStatus?: string;
+  primaryStatus?: "InProgress" | "Completed" | "Failed" | "Stopping" | "Stopped";
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-experimenttrialcomponent-metadataproperties.html | CloudFormation: MetadataProperties} */
 export interface ExperimentTrialComponentMetadataProperties {
+  /** Length: at most 1024. Pattern: `.*`. */
   projectId?: string;
+  /** Length: at most 1024. Pattern: `.*`. */
   repository?: string;
+  /** Length: at most 1024. Pattern: `.*`. */
   generatedBy?: string;
+  /** Length: at most 1024. Pattern: `.*`. */
   commitId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-experimenttrialcomponent-tagsitems.html | CloudFormation: TagsItems} */
 export interface ExperimentTrialComponentTagsItems {
+  /** Length: at most 256. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`. */
   value: string;
+  /** Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`. */
   key: string;
 }
 
@@ -2892,13 +3654,17 @@ export interface ExperimentTrialComponentTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-featuregroup.html | CloudFormation: AWS::SageMaker::FeatureGroup}
  */
-export const FeatureGroup = cloudControlType<FeatureGroupArgs, FeatureGroupOutputs>("AWS::SageMaker::FeatureGroup", "aws:sagemaker:FeatureGroup", '{"p":[["Description","string",66],["OfflineStoreConfig",["ref","OfflineStoreConfig"],66],["FeatureDefinitions",["array",["ref","FeatureDefinition"]],1],["RecordIdentifierFeatureName","string",67],["EventTimeFeatureName","string",67],["FeatureGroupName","string",67],["OnlineStoreConfig",["ref","OnlineStoreConfig"],66],["RoleArn","string",66],["Tags",["array",["ref","Tag"]],66],["ThroughputConfig",["ref","ThroughputConfig"]],["FeatureGroupStatus","string",8],["CreationTime","string",8]],"id":["FeatureGroupName"],"d":{"OfflineStoreConfig":[["DataCatalogConfig",["ref","DataCatalogConfig"],2],["S3StorageConfig",["ref","S3StorageConfig"],3],["DisableGlueTableCreation","boolean",2],["TableFormat",["enum","Iceberg","Glue"],2]],"DataCatalogConfig":[["TableName","string",3],["Database","string",3],["Catalog","string",3]],"S3StorageConfig":[["KmsKeyId","string",2],["S3Uri","string",3]],"FeatureDefinition":[["FeatureType",["enum","Integral","Fractional","String"],1],["FeatureName","string",1]],"OnlineStoreConfig":[["EnableOnlineStore","boolean",2],["SecurityConfig",["ref","OnlineStoreSecurityConfig"],2],["StorageType",["enum","Standard","InMemory"],2],["TtlDuration",["ref","TtlDuration"]]],"OnlineStoreSecurityConfig":[["KmsKeyId","string",2]],"TtlDuration":[["Unit",["enum","Seconds","Minutes","Hours","Days","Weeks"]],["Value","integer"]],"ThroughputConfig":[["ThroughputMode",["enum","OnDemand","Provisioned"],1],["ProvisionedReadCapacityUnits","integer"],["ProvisionedWriteCapacityUnits","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:feature-group/${FeatureGroupName}"}');
+export const FeatureGroup = cloudControlType<FeatureGroupArgs, FeatureGroupOutputs>("AWS::SageMaker::FeatureGroup", "aws:sagemaker:FeatureGroup", '{"p":[["Description","string",66],["OfflineStoreConfig",["ref","OfflineStoreConfig"],66],["FeatureDefinitions",["array",["ref","FeatureDefinition"]],1],["RecordIdentifierFeatureName","string",67],["EventTimeFeatureName","string",67],["FeatureGroupName","string",67],["OnlineStoreConfig",["ref","OnlineStoreConfig"]],["RoleArn","string",66],["Tags",["array",["ref","Tag"]],66],["ThroughputConfig",["ref","ThroughputConfig"]],["FeatureGroupStatus","string",8],["CreationTime","string",8]],"id":["FeatureGroupName"],"d":{"OfflineStoreConfig":[["DataCatalogConfig",["ref","DataCatalogConfig"]],["S3StorageConfig",["ref","S3StorageConfig"],1],["DisableGlueTableCreation","boolean"],["TableFormat",["enum","Iceberg","Glue"]]],"DataCatalogConfig":[["TableName","string",1],["Database","string",1],["Catalog","string",1]],"S3StorageConfig":[["KmsKeyId","string"],["S3Uri","string",1]],"FeatureDefinition":[["FeatureType",["enum","Integral","Fractional","String"],1],["FeatureName","string",1]],"OnlineStoreConfig":[["EnableOnlineStore","boolean"],["SecurityConfig",["ref","OnlineStoreSecurityConfig"]],["StorageType",["enum","Standard","InMemory"]],["TtlDuration",["ref","TtlDuration"]]],"OnlineStoreSecurityConfig":[["KmsKeyId","string"]],"TtlDuration":[["Unit",["enum","Seconds","Minutes","Hours","Days","Weeks"]],["Value","integer"]],"ThroughputConfig":[["ThroughputMode",["enum","OnDemand","Provisioned"],1],["ProvisionedReadCapacityUnits","integer"],["ProvisionedWriteCapacityUnits","integer"]]},"tags":["Tags","standard"],"rp":[["OnlineStoreConfig","SecurityConfig"],["OnlineStoreConfig","EnableOnlineStore"],["OnlineStoreConfig","StorageType"]],"reg":{"h":"crudl","co":["FeatureGroupName","RecordIdentifierFeatureName","EventTimeFeatureName","OnlineStoreConfig/SecurityConfig","OnlineStoreConfig/EnableOnlineStore","OnlineStoreConfig/StorageType","OfflineStoreConfig","RoleArn","Description","Tags"],"ro":["CreationTime","FeatureGroupStatus"],"uo":["FeatureDefinitions","Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:feature-group/${FeatureGroupName}"}');
 /** A {@link FeatureGroup} instance: its attributes as typed outputs. */
 export type FeatureGroup = InstanceType<typeof FeatureGroup>;
 
 /** Inputs of {@link FeatureGroup}. */
 export interface FeatureGroupArgs {
-  /** A free form description of a `FeatureGroup` . */
+  /**
+   * A free form description of a `FeatureGroup` .
+   *
+   * Length: at most 128.
+   */
   description?: string;
   /** The configuration of an `OfflineStore` . */
   offlineStoreConfig?: FeatureGroupOfflineStoreConfig;
@@ -2910,23 +3676,43 @@ export interface FeatureGroupArgs {
    * `FeatureName` s cannot be any of the following: `is_deleted` , `write_time` , `api_invocation_time` .
    *
    * You can create up to 2,500 `FeatureDefinition` s per `FeatureGroup` .
+   *
+   * Items: 1–2500.
    */
   featureDefinitions: FeatureGroupFeatureDefinition[];
-  /** The name of the `Feature` whose value uniquely identifies a `Record` defined in the `FeatureGroup` `FeatureDefinitions` . */
+  /**
+   * The name of the `Feature` whose value uniquely identifies a `Record` defined in the `FeatureGroup` `FeatureDefinitions` .
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}`.
+   */
   recordIdentifierFeatureName: string;
   /**
    * The name of the feature that stores the `EventTime` of a Record in a `FeatureGroup` .
    *
    * A `EventTime` is point in time when a new event occurs that corresponds to the creation or update of a `Record` in `FeatureGroup` . All `Records` in the `FeatureGroup` must have a corresponding `EventTime` .
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}`.
    */
   eventTimeFeatureName: string;
-  /** The name of the `FeatureGroup` . */
+  /**
+   * The name of the `FeatureGroup` .
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}`.
+   */
   featureGroupName: string;
   /** The configuration of an `OnlineStore` . */
   onlineStoreConfig?: FeatureGroupOnlineStoreConfig;
-  /** The Amazon Resource Name (ARN) of the IAM execution role used to create the feature group. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM execution role used to create the feature group.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn?: string;
-  /** Tags used to define a `FeatureGroup` . */
+  /**
+   * Tags used to define a `FeatureGroup` .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * Used to set feature group throughput configuration. There are two modes: `ON_DEMAND` and `PROVISIONED` . With on-demand mode, you are charged for data reads and writes that your application performs on your feature group. You do not need to specify read and write throughput because Feature Store accommodates your workloads as they ramp up and down. You can switch a feature group to on-demand only once in a 24 hour period. With provisioned throughput mode, you specify the read and write capacity per second that you expect your application to require, and you are billed based on those limits. Exceeding provisioned throughput will result in your requests being throttled.
@@ -2974,11 +3760,23 @@ export interface FeatureGroupOfflineStoreConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-featuregroup-datacatalogconfig.html | CloudFormation: DataCatalogConfig}
  */
 export interface FeatureGroupDataCatalogConfig {
-  /** The name of the Glue table. */
+  /**
+   * The name of the Glue table.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   tableName: string;
-  /** The name of the Glue table database. */
+  /**
+   * The name of the Glue table database.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   database: string;
-  /** The name of the Glue table catalog. */
+  /**
+   * The name of the Glue table catalog.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   catalog: string;
 }
 
@@ -2994,12 +3792,16 @@ export interface FeatureGroupS3StorageConfig {
    * The IAM `roleARN` that is passed as a parameter to `CreateFeatureGroup` must have below permissions to the `KmsKeyId` :
    *
    * - `"kms:GenerateDataKey"`
+   *
+   * Length: at most 2048.
    */
   kmsKeyId?: string;
   /**
    * The S3 URI, or location in Amazon S3, of `OfflineStore` .
    *
    * S3 URIs have a format similar to the following: `s3://example-bucket/prefix/` .
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
    */
   s3Uri: string;
 }
@@ -3019,6 +3821,8 @@ export interface FeatureGroupFeatureDefinition {
    *
    * - Must start with an alphanumeric character.
    * - Can only include alphanumeric characters, underscores, and hyphens. Spaces are not allowed.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}`.
    */
   featureName: string;
 }
@@ -3076,6 +3880,8 @@ export interface FeatureGroupOnlineStoreSecurityConfig {
    * The caller (either user or IAM role) to all DataPlane operations ( `PutRecord` , `GetRecord` , `DeleteRecord` ) must have the following permissions to the `KmsKeyId` :
    *
    * - `"kms:Decrypt"`
+   *
+   * Length: at most 2048.
    */
   kmsKeyId?: string;
 }
@@ -3121,23 +3927,43 @@ export interface FeatureGroupThroughputConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-hub.html | CloudFormation: AWS::SageMaker::Hub}
  */
-export const Hub = cloudControlType<HubArgs, HubOutputs>("AWS::SageMaker::Hub", "aws:sagemaker:Hub", '{"p":[["HubName","string",67],["HubDescription","string",1],["HubDisplayName","string"],["HubSearchKeywords",["array","string"]],["S3StorageConfig",["ref","S3StorageConfig"],66],["Tags",["array",["ref","Tag"]]],["HubArn","string",72],["HubStatus",["enum","InService","Creating","Updating","Deleting","CreateFailed","UpdateFailed","DeleteFailed"],8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["HubArn"],"d":{"S3StorageConfig":[["S3OutputPath","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:hub/${HubName}"}');
+export const Hub = cloudControlType<HubArgs, HubOutputs>("AWS::SageMaker::Hub", "aws:sagemaker:Hub", '{"p":[["HubName","string",67],["HubDescription","string",1],["HubDisplayName","string"],["HubSearchKeywords",["array","string"]],["S3StorageConfig",["ref","S3StorageConfig"],66],["Tags",["array",["ref","Tag"]]],["HubArn","string",72],["HubStatus",["enum","InService","Creating","Updating","Deleting","CreateFailed","UpdateFailed","DeleteFailed"],8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["HubArn"],"d":{"S3StorageConfig":[["S3OutputPath","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["HubName","S3StorageConfig"],"ro":["HubArn","HubStatus","CreationTime","LastModifiedTime"],"uo":["HubSearchKeywords","Tags"],"ai":[["HubName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:hub/${HubName}"}');
 /** A {@link Hub} instance: its attributes as typed outputs. */
 export type Hub = InstanceType<typeof Hub>;
 
 /** Inputs of {@link Hub}. */
 export interface HubArgs {
-  /** The name of the hub. */
+  /**
+   * The name of the hub.
+   *
+   * Length: 0–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   hubName: string;
-  /** A description of the hub. */
+  /**
+   * A description of the hub.
+   *
+   * Length: 0–1023. Pattern: `.*`.
+   */
   hubDescription: string;
-  /** The display name of the hub. */
+  /**
+   * The display name of the hub.
+   *
+   * Length: 0–255. Pattern: `.*`.
+   */
   hubDisplayName?: string;
-  /** The searchable keywords for the hub. */
+  /**
+   * The searchable keywords for the hub.
+   *
+   * Items: 0–50. Each item: Length: 0–255. Pattern: `^[^A-Z]*$`.
+   */
   hubSearchKeywords?: string[];
   /** The Amazon S3 storage configuration for the hub. */
   s3StorageConfig?: HubS3StorageConfig;
-  /** Tags to associate with the hub. */
+  /**
+   * Tags to associate with the hub.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3159,16 +3985,22 @@ export interface HubOutputs extends HubArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-hub-s3storageconfig.html | CloudFormation: S3StorageConfig}
  */
 export interface HubS3StorageConfig {
-  /** The Amazon S3 bucket prefix for hosting hub content. */
+  /**
+   * The Amazon S3 bucket prefix for hosting hub content.
+   *
+   * Length: 0–1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3OutputPath?: string;
 }
 
 /**
  * Resource Type definition for AWS::SageMaker::HumanTaskUi
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::HumanTaskUi: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-humantaskui.html | CloudFormation: AWS::SageMaker::HumanTaskUi}
  */
-export const HumanTaskUi = cloudControlType<HumanTaskUiArgs, HumanTaskUiOutputs>("AWS::SageMaker::HumanTaskUi", "aws:sagemaker:HumanTaskUi", '{"p":[["HumanTaskUiName","string",67],["UiTemplate",["ref","UiTemplate"],66],["Tags",["array",["ref","Tag"]]],["HumanTaskUiArn","string",72],["CreationTime","string",8]],"id":["HumanTaskUiArn"],"d":{"UiTemplate":[["Content","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:human-task-ui/${HumanTaskUiName}"}');
+export const HumanTaskUi = cloudControlType<HumanTaskUiArgs, HumanTaskUiOutputs>("AWS::SageMaker::HumanTaskUi", "aws:sagemaker:HumanTaskUi", '{"p":[["HumanTaskUiName","string",67],["UiTemplate",["ref","UiTemplate"],66],["Tags",["array",["ref","Tag"]]],["HumanTaskUiArn","string",72],["CreationTime","string",8]],"id":["HumanTaskUiArn"],"d":{"UiTemplate":[["Content","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:human-task-ui/${HumanTaskUiName}"}');
 /** A {@link HumanTaskUi} instance: its attributes as typed outputs. */
 export type HumanTaskUi = InstanceType<typeof HumanTaskUi>;
 
@@ -3205,7 +4037,7 @@ export interface HumanTaskUiUiTemplate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-image.html | CloudFormation: AWS::SageMaker::Image}
  */
-export const Image = cloudControlType<ImageArgs, ImageOutputs>("AWS::SageMaker::Image", "aws:sagemaker:Image", '{"p":[["ImageName","string",67],["ImageDisplayName","string"],["ImageRoleArn","string",1],["ImageDescription","string"],["Tags",["array",["ref","Tag"]]],["ImageArn","string",72]],"id":["ImageArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:image/${ImageName}"}');
+export const Image = cloudControlType<ImageArgs, ImageOutputs>("AWS::SageMaker::Image", "aws:sagemaker:Image", '{"p":[["ImageName","string",67],["ImageDisplayName","string"],["ImageRoleArn","string",1],["ImageDescription","string"],["Tags",["array",["ref","Tag"]]],["ImageArn","string",72]],"id":["ImageArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ImageName"],"ro":["ImageArn"],"ai":[["ImageName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:image/${ImageName}"}');
 /** A {@link Image} instance: its attributes as typed outputs. */
 export type Image = InstanceType<typeof Image>;
 
@@ -3217,6 +4049,8 @@ export interface ImageArgs {
    * *Length Constraints* : Minimum length of 1. Maximum length of 63.
    *
    * *Pattern* : `^[a-zA-Z0-9]([-.]?[a-zA-Z0-9]){0,62}$`
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9]([-.]?[a-zA-Z0-9])*$`.
    */
   imageName: string;
   /**
@@ -3225,6 +4059,8 @@ export interface ImageArgs {
    * *Length Constraints* : Minimum length of 1. Maximum length of 128.
    *
    * *Pattern* : `^\S(.*\S)?$`
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9 -_]+$`.
    */
   imageDisplayName?: string;
   /**
@@ -3233,14 +4069,22 @@ export interface ImageArgs {
    * *Length Constraints* : Minimum length of 20. Maximum length of 2048.
    *
    * *Pattern* : `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.@\-_/]+$`
+   *
+   * Length: 1–256. Pattern: `^arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*$`.
    */
   imageRoleArn: string;
-  /** The description of the image. */
+  /**
+   * The description of the image.
+   *
+   * Length: 1–512. Pattern: `.+`.
+   */
   imageDescription?: string;
   /**
    * A list of key-value pairs to apply to this resource.
    *
    * *Array Members* : Minimum number of 0 items. Maximum number of 50 items.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -3270,7 +4114,7 @@ export interface ImageOutputs extends ImageArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-imageversion.html | CloudFormation: AWS::SageMaker::ImageVersion}
  */
-export const ImageVersion = cloudControlType<ImageVersionArgs, ImageVersionOutputs>("AWS::SageMaker::ImageVersion", "aws:sagemaker:ImageVersion", '{"p":[["ImageName","string",67],["Horovod","boolean"],["Processor",["enum","CPU","GPU"]],["JobType",["enum","TRAINING","INFERENCE","NOTEBOOK_KERNEL"]],["Alias","string"],["ProgrammingLang","string"],["VendorGuidance",["enum","NOT_PROVIDED","STABLE","TO_BE_ARCHIVED","ARCHIVED"]],["MLFramework","string"],["Aliases",["array","string"]],["ReleaseNotes","string"],["BaseImage","string",67],["ImageVersionArn","string",72],["Version","integer",8],["ContainerImage","string",8],["ImageArn","string",8]],"id":["ImageVersionArn"]}');
+export const ImageVersion = cloudControlType<ImageVersionArgs, ImageVersionOutputs>("AWS::SageMaker::ImageVersion", "aws:sagemaker:ImageVersion", '{"p":[["ImageName","string",67],["Horovod","boolean"],["Processor",["enum","CPU","GPU"]],["JobType",["enum","TRAINING","INFERENCE","NOTEBOOK_KERNEL"]],["Alias","string",16],["ProgrammingLang","string"],["VendorGuidance",["enum","NOT_PROVIDED","STABLE","TO_BE_ARCHIVED","ARCHIVED"]],["MLFramework","string"],["Aliases",["array","string"],16],["ReleaseNotes","string"],["BaseImage","string",67],["ImageVersionArn","string",72],["Version","integer",8],["ContainerImage","string",8],["ImageArn","string",8]],"id":["ImageVersionArn"],"reg":{"h":"crudl","wo":["Aliases","Alias"],"co":["ImageName","BaseImage"],"ro":["ImageVersionArn","ImageArn","Version","ContainerImage"],"tg":[false,false,false]}}');
 /** A {@link ImageVersion} instance: its attributes as typed outputs. */
 export type ImageVersion = InstanceType<typeof ImageVersion>;
 
@@ -3282,6 +4126,8 @@ export interface ImageVersionArgs {
    * *Length Constraints* : Minimum length of 1. Maximum length of 63.
    *
    * *Pattern* : `^[a-zA-Z0-9]([-.]?[a-zA-Z0-9]){0,62}$`
+   *
+   * Length: 1–63. Pattern: `^[A-Za-z0-9]([-.]?[A-Za-z0-9])*$`.
    */
   imageName: string;
   /** Indicates Horovod compatibility. */
@@ -3290,19 +4136,47 @@ export interface ImageVersionArgs {
   processor?: "CPU" | "GPU";
   /** Indicates SageMaker job type compatibility. */
   jobType?: "TRAINING" | "INFERENCE" | "NOTEBOOK_KERNEL";
-  /** The alias of the image version. */
+  /**
+   * The alias of the image version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   alias?: string;
-  /** The supported programming language and its version. */
+  /**
+   * The supported programming language and its version.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z]+ ?\d+\.\d+(\.\d+)?$`.
+   */
   programmingLang?: string;
   /** The availability of the image version specified by the maintainer. */
   vendorGuidance?: "NOT_PROVIDED" | "STABLE" | "TO_BE_ARCHIVED" | "ARCHIVED";
-  /** The machine learning framework vended in the image version. */
+  /**
+   * The machine learning framework vended in the image version.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z]+ ?\d+\.\d+(\.\d+)?$`.
+   */
   mlFramework?: string;
-  /** List of aliases for the image version. */
+  /**
+   * List of aliases for the image version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–128. Pattern: ``.
+   */
   aliases?: string[];
-  /** The maintainer description of the image version. */
+  /**
+   * The maintainer description of the image version.
+   *
+   * Length: 1–255. Pattern: `.*`.
+   */
   releaseNotes?: string;
-  /** The container image that the SageMaker image version is based on. */
+  /**
+   * The container image that the SageMaker image version is based on.
+   *
+   * Length: 1–255. Pattern: `.+`.
+   */
   baseImage: string;
 }
 
@@ -3331,19 +4205,35 @@ export interface ImageVersionOutputs extends ImageVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-inferencecomponent.html | CloudFormation: AWS::SageMaker::InferenceComponent}
  */
-export const InferenceComponent = cloudControlType<InferenceComponentArgs, InferenceComponentOutputs>("AWS::SageMaker::InferenceComponent", "aws:sagemaker:InferenceComponent", '{"p":[["InferenceComponentName","string"],["EndpointArn","string"],["EndpointName","string",1],["VariantName","string"],["Specification",["ref","InferenceComponentSpecification"]],["Specifications",["array",["ref","InferenceComponentSpecificationForInstanceType"]]],["RuntimeConfig",["ref","InferenceComponentRuntimeConfig"]],["DeploymentConfig",["ref","InferenceComponentDeploymentConfig"]],["Tags",["array",["ref","Tag"]]],["InferenceComponentArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8],["FailureReason","string",8],["InferenceComponentStatus",["enum","InService","Creating","Updating","Failed","Deleting"],8]],"id":["InferenceComponentArn"],"d":{"InferenceComponentSpecification":[["ModelName","string"],["BaseInferenceComponentName","string"],["Container",["ref","InferenceComponentContainerSpecification"]],["StartupParameters",["ref","InferenceComponentStartupParameters"]],["ComputeResourceRequirements",["ref","InferenceComponentComputeResourceRequirements"]],["DataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["CurrentDataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["SchedulingConfig",["ref","InferenceComponentSchedulingConfig"]]],"InferenceComponentContainerSpecification":[["DeployedImage",["ref","DeployedImage"]],["Image","string"],["ArtifactUrl","string"],["Environment",["map","string"]],["ContainerMetricsConfig",["ref","ContainerMetricsConfig"]]],"DeployedImage":[["SpecifiedImage","string"],["ResolvedImage","string"],["ResolutionTime","string"]],"ContainerMetricsConfig":[["MetricsEndpoints",["array",["ref","MetricsEndpoint"]],1]],"MetricsEndpoint":[["MetricsEndpointPath","string",1],["MetricPublishFrequencyInSeconds","integer"]],"InferenceComponentStartupParameters":[["ModelDataDownloadTimeoutInSeconds","integer"],["ContainerStartupHealthCheckTimeoutInSeconds","integer"]],"InferenceComponentComputeResourceRequirements":[["NumberOfCpuCoresRequired","number"],["NumberOfAcceleratorDevicesRequired","number"],["MinMemoryRequiredInMb","integer"],["MaxMemoryRequiredInMb","integer"]],"InferenceComponentDataCacheConfig":[["EnableCaching","boolean",1]],"InferenceComponentSchedulingConfig":[["PlacementStrategy",["enum","SPREAD","BINPACK"],1],["AvailabilityZoneBalance",["ref","InferenceComponentAvailabilityZoneBalance"],1]],"InferenceComponentAvailabilityZoneBalance":[["EnforcementMode",["enum","PERMISSIVE"],1],["MaxImbalance","integer"]],"InferenceComponentSpecificationForInstanceType":[["InstanceType","string",1],["ModelName","string"],["Container",["ref","InferenceComponentContainerSpecificationForInstanceType"]],["StartupParameters",["ref","InferenceComponentStartupParameters"]],["ComputeResourceRequirements",["ref","InferenceComponentComputeResourceRequirements"]],["DataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["CurrentDataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["SchedulingConfig",["ref","InferenceComponentSchedulingConfig"]]],"InferenceComponentContainerSpecificationForInstanceType":[["Image","string"],["ArtifactUrl","string"],["Environment",["map","string"]],["ContainerMetricsConfig",["ref","ContainerMetricsConfig"]]],"InferenceComponentRuntimeConfig":[["CopyCount","integer"],["DesiredCopyCount","integer"],["CurrentCopyCount","integer"],["PlacementStatus",["array",["ref","InferenceComponentPlacementStatus"]]]],"InferenceComponentPlacementStatus":[["InstanceType","string",1],["CurrentCopyCount","integer",1]],"InferenceComponentDeploymentConfig":[["RollingUpdatePolicy",["ref","InferenceComponentRollingUpdatePolicy"]],["AutoRollbackConfiguration",["ref","AutoRollbackConfiguration"]]],"InferenceComponentRollingUpdatePolicy":[["MaximumBatchSize",["ref","InferenceComponentCapacitySize"]],["WaitIntervalInSeconds","integer"],["RollbackMaximumBatchSize",["ref","InferenceComponentCapacitySize"]],["MaximumExecutionTimeoutInSeconds","integer"]],"InferenceComponentCapacitySize":[["Type",["enum","COPY_COUNT","CAPACITY_PERCENT"],1],["Value","integer",1]],"AutoRollbackConfiguration":[["Alarms",["array",["ref","Alarm"]],1]],"Alarm":[["AlarmName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:inference-component/${InferenceComponentName}"}');
+export const InferenceComponent = cloudControlType<InferenceComponentArgs, InferenceComponentOutputs>("AWS::SageMaker::InferenceComponent", "aws:sagemaker:InferenceComponent", '{"p":[["InferenceComponentName","string"],["EndpointArn","string"],["EndpointName","string",1],["VariantName","string"],["Specification",["ref","InferenceComponentSpecification"]],["Specifications",["array",["ref","InferenceComponentSpecificationForInstanceType"]]],["RuntimeConfig",["ref","InferenceComponentRuntimeConfig"]],["DeploymentConfig",["ref","InferenceComponentDeploymentConfig"],16],["Tags",["array",["ref","Tag"]]],["InferenceComponentArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8],["FailureReason","string",8],["InferenceComponentStatus",["enum","InService","Creating","Updating","Failed","Deleting"],8]],"id":["InferenceComponentArn"],"d":{"InferenceComponentSpecification":[["ModelName","string"],["BaseInferenceComponentName","string"],["Container",["ref","InferenceComponentContainerSpecification"]],["StartupParameters",["ref","InferenceComponentStartupParameters"]],["ComputeResourceRequirements",["ref","InferenceComponentComputeResourceRequirements"]],["DataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["CurrentDataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["SchedulingConfig",["ref","InferenceComponentSchedulingConfig"]]],"InferenceComponentContainerSpecification":[["DeployedImage",["ref","DeployedImage"]],["Image","string"],["ArtifactUrl","string"],["Environment",["map","string"]],["ContainerMetricsConfig",["ref","ContainerMetricsConfig"]]],"DeployedImage":[["SpecifiedImage","string"],["ResolvedImage","string"],["ResolutionTime","string"]],"ContainerMetricsConfig":[["MetricsEndpoints",["array",["ref","MetricsEndpoint"]],1]],"MetricsEndpoint":[["MetricsEndpointPath","string",1],["MetricPublishFrequencyInSeconds","integer"]],"InferenceComponentStartupParameters":[["ModelDataDownloadTimeoutInSeconds","integer"],["ContainerStartupHealthCheckTimeoutInSeconds","integer"]],"InferenceComponentComputeResourceRequirements":[["NumberOfCpuCoresRequired","number"],["NumberOfAcceleratorDevicesRequired","number"],["MinMemoryRequiredInMb","integer"],["MaxMemoryRequiredInMb","integer"]],"InferenceComponentDataCacheConfig":[["EnableCaching","boolean",1]],"InferenceComponentSchedulingConfig":[["PlacementStrategy",["enum","SPREAD","BINPACK"],1],["AvailabilityZoneBalance",["ref","InferenceComponentAvailabilityZoneBalance"],1]],"InferenceComponentAvailabilityZoneBalance":[["EnforcementMode",["enum","PERMISSIVE"],1],["MaxImbalance","integer"]],"InferenceComponentSpecificationForInstanceType":[["InstanceType","string",1],["ModelName","string"],["Container",["ref","InferenceComponentContainerSpecificationForInstanceType"]],["StartupParameters",["ref","InferenceComponentStartupParameters"]],["ComputeResourceRequirements",["ref","InferenceComponentComputeResourceRequirements"]],["DataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["CurrentDataCacheConfig",["ref","InferenceComponentDataCacheConfig"]],["SchedulingConfig",["ref","InferenceComponentSchedulingConfig"]]],"InferenceComponentContainerSpecificationForInstanceType":[["Image","string"],["ArtifactUrl","string"],["Environment",["map","string"]],["ContainerMetricsConfig",["ref","ContainerMetricsConfig"]]],"InferenceComponentRuntimeConfig":[["CopyCount","integer"],["DesiredCopyCount","integer"],["CurrentCopyCount","integer"],["PlacementStatus",["array",["ref","InferenceComponentPlacementStatus"]]]],"InferenceComponentPlacementStatus":[["InstanceType","string",1],["CurrentCopyCount","integer",1]],"InferenceComponentDeploymentConfig":[["RollingUpdatePolicy",["ref","InferenceComponentRollingUpdatePolicy"]],["AutoRollbackConfiguration",["ref","AutoRollbackConfiguration"]]],"InferenceComponentRollingUpdatePolicy":[["MaximumBatchSize",["ref","InferenceComponentCapacitySize"]],["WaitIntervalInSeconds","integer"],["RollbackMaximumBatchSize",["ref","InferenceComponentCapacitySize"]],["MaximumExecutionTimeoutInSeconds","integer"]],"InferenceComponentCapacitySize":[["Type",["enum","COPY_COUNT","CAPACITY_PERCENT"],1],["Value","integer",1]],"AutoRollbackConfiguration":[["Alarms",["array",["ref","Alarm"]],1]],"Alarm":[["AlarmName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Specification/Container/Image","RuntimeConfig/CopyCount","DeploymentConfig"],"ro":["InferenceComponentArn","Specification/Container/DeployedImage","RuntimeConfig/DesiredCopyCount","RuntimeConfig/CurrentCopyCount","CreationTime","LastModifiedTime","FailureReason","InferenceComponentStatus"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:inference-component/${InferenceComponentName}"}');
 /** A {@link InferenceComponent} instance: its attributes as typed outputs. */
 export type InferenceComponent = InstanceType<typeof InferenceComponent>;
 
 /** Inputs of {@link InferenceComponent}. */
 export interface InferenceComponentArgs {
-  /** The name of the inference component. */
+  /**
+   * The name of the inference component.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   inferenceComponentName?: string;
-  /** The Amazon Resource Name (ARN) of the endpoint that hosts the inference component. */
+  /**
+   * The Amazon Resource Name (ARN) of the endpoint that hosts the inference component.
+   *
+   * Length: 1–256.
+   */
   endpointArn?: string;
-  /** The name of the endpoint that hosts the inference component. */
+  /**
+   * The name of the endpoint that hosts the inference component.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   endpointName: string;
-  /** The name of the production variant that hosts the inference component. */
+  /**
+   * The name of the production variant that hosts the inference component.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   variantName?: string;
   /** The specification for the inference component, for an endpoint with a single instance type. Specify exactly one of Specification or Specifications. InstanceType is not accepted here; use Specifications for per instance type configuration. */
   specification?: InferenceComponentInferenceComponentSpecification;
@@ -3351,9 +4241,17 @@ export interface InferenceComponentArgs {
   specifications?: InferenceComponentInferenceComponentSpecificationForInstanceType[];
   /** The runtime config for the inference component */
   runtimeConfig?: InferenceComponentInferenceComponentRuntimeConfig;
-  /** The deployment configuration for an endpoint, which contains the desired deployment strategy and rollback configurations. */
+  /**
+   * The deployment configuration for an endpoint, which contains the desired deployment strategy and rollback configurations.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentConfig?: InferenceComponentInferenceComponentDeploymentConfig;
-  /** An array of tags to apply to the resource */
+  /**
+   * An array of tags to apply to the resource
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3377,7 +4275,11 @@ export interface InferenceComponentOutputs extends InferenceComponentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-inferencecomponentspecification.html | CloudFormation: InferenceComponentSpecification}
  */
 export interface InferenceComponentInferenceComponentSpecification {
-  /** The name of an existing SageMaker AI model object in your account that you want to deploy with the inference component. */
+  /**
+   * The name of an existing SageMaker AI model object in your account that you want to deploy with the inference component.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   modelName?: string;
   /**
    * The name of an existing inference component that is to contain the inference component that you're creating with your request.
@@ -3387,6 +4289,8 @@ export interface InferenceComponentInferenceComponentSpecification {
    * When you create an adapter inference component, use the `Container` parameter to specify the location of the adapter artifacts. In the parameter value, use the `ArtifactUrl` parameter of the `InferenceComponentContainerSpecification` data type.
    *
    * Before you can create an adapter inference component, you must have an existing inference component that contains the foundation model that you want to adapt.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
    */
   baseInferenceComponentName?: string;
   /** Defines a container that provides the runtime environment for a model that you deploy with an inference component. */
@@ -3414,9 +4318,17 @@ export interface InferenceComponentInferenceComponentSpecification {
  */
 export interface InferenceComponentInferenceComponentContainerSpecification {
   deployedImage?: InferenceComponentDeployedImage;
-  /** The Amazon Elastic Container Registry (Amazon ECR) path where the Docker image for the model is stored. */
+  /**
+   * The Amazon Elastic Container Registry (Amazon ECR) path where the Docker image for the model is stored.
+   *
+   * Length: at most 255. Pattern: `[\S]+`.
+   */
   image?: string;
-  /** The Amazon S3 path where the model artifacts, which result from model training, are stored. This path must point to a single gzip compressed tar archive (.tar.gz suffix). */
+  /**
+   * The Amazon S3 path where the model artifacts, which result from model training, are stored. This path must point to a single gzip compressed tar archive (.tar.gz suffix).
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   artifactUrl?: string;
   /** The environment variables to set in the Docker container. Each key and value in the Environment string-to-string map can have length of up to 1024. We support up to 16 entries in the map. */
   environment?: Record<string, string>;
@@ -3432,9 +4344,17 @@ export interface InferenceComponentInferenceComponentContainerSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-deployedimage.html | CloudFormation: DeployedImage}
  */
 export interface InferenceComponentDeployedImage {
-  /** The image path you specified when you created the model. */
+  /**
+   * The image path you specified when you created the model.
+   *
+   * Length: at most 255. Pattern: `[\S]+`.
+   */
   specifiedImage?: string;
-  /** The specific digest path of the image hosted in this `ProductionVariant` . */
+  /**
+   * The specific digest path of the image hosted in this `ProductionVariant` .
+   *
+   * Length: at most 255. Pattern: `[\S]+`.
+   */
   resolvedImage?: string;
   /** The date and time when the image path for the model resolved to the `ResolvedImage` */
   resolutionTime?: string;
@@ -3467,9 +4387,17 @@ export interface InferenceComponentMetricsEndpoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-inferencecomponentstartupparameters.html | CloudFormation: InferenceComponentStartupParameters}
  */
 export interface InferenceComponentInferenceComponentStartupParameters {
-  /** The timeout value, in seconds, to download and extract the model that you want to host from Amazon S3 to the individual inference instance associated with this inference component. */
+  /**
+   * The timeout value, in seconds, to download and extract the model that you want to host from Amazon S3 to the individual inference instance associated with this inference component.
+   *
+   * Range: 60–3600.
+   */
   modelDataDownloadTimeoutInSeconds?: number;
-  /** The timeout value, in seconds, for your inference container to pass health check by Amazon S3 Hosting. For more information about health check, see [How Your Container Should Respond to Health Check (Ping) Requests](https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-inference-code.html#your-algorithms-inference-algo-ping-requests) . */
+  /**
+   * The timeout value, in seconds, for your inference container to pass health check by Amazon S3 Hosting. For more information about health check, see [How Your Container Should Respond to Health Check (Ping) Requests](https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms-inference-code.html#your-algorithms-inference-algo-ping-requests) .
+   *
+   * Range: 60–3600.
+   */
   containerStartupHealthCheckTimeoutInSeconds?: number;
 }
 
@@ -3479,13 +4407,29 @@ export interface InferenceComponentInferenceComponentStartupParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-inferencecomponentcomputeresourcerequirements.html | CloudFormation: InferenceComponentComputeResourceRequirements}
  */
 export interface InferenceComponentInferenceComponentComputeResourceRequirements {
-  /** The number of CPU cores to allocate to run a model that you assign to an inference component. */
+  /**
+   * The number of CPU cores to allocate to run a model that you assign to an inference component.
+   *
+   * Range: at least 0.25.
+   */
   numberOfCpuCoresRequired?: number;
-  /** The number of accelerators to allocate to run a model that you assign to an inference component. Accelerators include GPUs and AWS Inferentia. */
+  /**
+   * The number of accelerators to allocate to run a model that you assign to an inference component. Accelerators include GPUs and AWS Inferentia.
+   *
+   * Range: at least 1.
+   */
   numberOfAcceleratorDevicesRequired?: number;
-  /** The minimum MB of memory to allocate to run a model that you assign to an inference component. */
+  /**
+   * The minimum MB of memory to allocate to run a model that you assign to an inference component.
+   *
+   * Range: at least 128.
+   */
   minMemoryRequiredInMb?: number;
-  /** The maximum MB of memory to allocate to run a model that you assign to an inference component. */
+  /**
+   * The maximum MB of memory to allocate to run a model that you assign to an inference component.
+   *
+   * Range: at least 128.
+   */
   maxMemoryRequiredInMb?: number;
 }
 
@@ -3564,11 +4508,23 @@ export interface InferenceComponentInferenceComponentContainerSpecificationForIn
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-inferencecomponentruntimeconfig.html | CloudFormation: InferenceComponentRuntimeConfig}
  */
 export interface InferenceComponentInferenceComponentRuntimeConfig {
-  /** The number of runtime copies of the model container to deploy with the inference component. Each copy can serve inference requests. */
+  /**
+   * The number of runtime copies of the model container to deploy with the inference component. Each copy can serve inference requests.
+   *
+   * Range: at least 0.
+   */
   copyCount?: number;
-  /** The number of runtime copies of the model container that you requested to deploy with the inference component. */
+  /**
+   * The number of runtime copies of the model container that you requested to deploy with the inference component.
+   *
+   * Range: at least 0.
+   */
   desiredCopyCount?: number;
-  /** The number of runtime copies of the model container that are currently deployed. */
+  /**
+   * The number of runtime copies of the model container that are currently deployed.
+   *
+   * Range: at least 0.
+   */
   currentCopyCount?: number;
   /** The placement status of the inference component across instance types */
   placementStatus?: InferenceComponentInferenceComponentPlacementStatus[];
@@ -3605,11 +4561,19 @@ export interface InferenceComponentInferenceComponentDeploymentConfig {
 export interface InferenceComponentInferenceComponentRollingUpdatePolicy {
   /** The batch size for each rolling step in the deployment process. For each step, SageMaker AI provisions capacity on the new endpoint fleet, routes traffic to that fleet, and terminates capacity on the old endpoint fleet. The value must be between 5% to 50% of the copy count of the inference component. */
   maximumBatchSize?: InferenceComponentInferenceComponentCapacitySize;
-  /** The length of the baking period, during which SageMaker AI monitors alarms for each batch on the new fleet. */
+  /**
+   * The length of the baking period, during which SageMaker AI monitors alarms for each batch on the new fleet.
+   *
+   * Range: 0–3600.
+   */
   waitIntervalInSeconds?: number;
   /** The batch size for a rollback to the old endpoint fleet. If this field is absent, the value is set to the default, which is 100% of the total capacity. When the default is used, SageMaker AI provisions the entire capacity of the old fleet at once during rollback. */
   rollbackMaximumBatchSize?: InferenceComponentInferenceComponentCapacitySize;
-  /** The time limit for the total deployment. Exceeding this limit causes a timeout. */
+  /**
+   * The time limit for the total deployment. Exceeding this limit causes a timeout.
+   *
+   * Range: 600–28800.
+   */
   maximumExecutionTimeoutInSeconds?: number;
 }
 
@@ -3637,6 +4601,7 @@ export interface InferenceComponentInferenceComponentCapacitySize {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-autorollbackconfiguration.html | CloudFormation: AutoRollbackConfiguration} */
 export interface InferenceComponentAutoRollbackConfiguration {
+  /** Items: 1–10. */
   alarms: InferenceComponentAlarm[];
 }
 
@@ -3646,7 +4611,11 @@ export interface InferenceComponentAutoRollbackConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferencecomponent-alarm.html | CloudFormation: Alarm}
  */
 export interface InferenceComponentAlarm {
-  /** The name of a CloudWatch alarm in your account. */
+  /**
+   * The name of a CloudWatch alarm in your account.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   alarmName: string;
 }
 
@@ -3661,7 +4630,7 @@ export interface InferenceComponentAlarm {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-inferenceexperiment.html | CloudFormation: AWS::SageMaker::InferenceExperiment}
  */
-export const InferenceExperiment = cloudControlType<InferenceExperimentArgs, InferenceExperimentOutputs>("AWS::SageMaker::InferenceExperiment", "aws:sagemaker:InferenceExperiment", '{"p":[["DataStorageConfig",["ref","DataStorageConfig"]],["Description","string"],["StatusReason","string"],["ModelVariants",["array",["ref","ModelVariantConfig"]],1],["ShadowModeConfig",["ref","ShadowModeConfig"]],["RoleArn","string",67],["Name","string",67],["Type",["enum","ShadowMode"],67],["EndpointName","string",67],["DesiredState",["enum","Running","Completed","Cancelled"]],["Schedule",["ref","InferenceExperimentSchedule"]],["KmsKey","string",66],["Tags",["array",["ref","Tag"]]],["Status",["enum","Creating","Created","Updating","Starting","Stopping","Running","Completed","Cancelled"],8],["CreationTime","string",8],["LastModifiedTime","string",8],["Arn","string",72],["EndpointMetadata",["ref","EndpointMetadata"],8]],"id":["Name"],"d":{"DataStorageConfig":[["Destination","string",1],["ContentType",["ref","CaptureContentTypeHeader"]],["KmsKey","string"]],"CaptureContentTypeHeader":[["JsonContentTypes",["array","string"]],["CsvContentTypes",["array","string"]]],"ModelVariantConfig":[["ModelName","string",1],["VariantName","string",1],["InfrastructureConfig",["ref","ModelInfrastructureConfig"],1]],"ModelInfrastructureConfig":[["InfrastructureType",["enum","RealTimeInference"],1],["RealTimeInferenceConfig",["ref","RealTimeInferenceConfig"],1]],"RealTimeInferenceConfig":[["InstanceCount","integer",1],["InstanceType","string",1]],"ShadowModeConfig":[["SourceModelVariantName","string",1],["ShadowModelVariants",["array",["ref","ShadowModelVariantConfig"]],1]],"ShadowModelVariantConfig":[["ShadowModelVariantName","string",1],["SamplingPercentage","integer",1]],"InferenceExperimentSchedule":[["EndTime","string"],["StartTime","string"]],"EndpointMetadata":[["EndpointStatus",["enum","Creating","Updating","SystemUpdating","RollingBack","InService","OutOfService","Deleting","Failed"]],["EndpointName","string",1],["EndpointConfigName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:inference-experiment/${InferenceExperimentName}"}');
+export const InferenceExperiment = cloudControlType<InferenceExperimentArgs, InferenceExperimentOutputs>("AWS::SageMaker::InferenceExperiment", "aws:sagemaker:InferenceExperiment", '{"p":[["DataStorageConfig",["ref","DataStorageConfig"]],["Description","string"],["StatusReason","string",16],["ModelVariants",["array",["ref","ModelVariantConfig"]],1],["ShadowModeConfig",["ref","ShadowModeConfig"]],["RoleArn","string",67],["Name","string",67],["Type",["enum","ShadowMode"],67],["EndpointName","string",67],["DesiredState",["enum","Running","Completed","Cancelled"],16],["Schedule",["ref","InferenceExperimentSchedule"],16],["KmsKey","string",66],["Tags",["array",["ref","Tag"]]],["Status",["enum","Creating","Created","Updating","Starting","Stopping","Running","Completed","Cancelled"],8],["CreationTime","string",8],["LastModifiedTime","string",8],["Arn","string",72],["EndpointMetadata",["ref","EndpointMetadata"],8]],"id":["Name"],"d":{"DataStorageConfig":[["Destination","string",1],["ContentType",["ref","CaptureContentTypeHeader"]],["KmsKey","string"]],"CaptureContentTypeHeader":[["JsonContentTypes",["array","string"]],["CsvContentTypes",["array","string"]]],"ModelVariantConfig":[["ModelName","string",1],["VariantName","string",1],["InfrastructureConfig",["ref","ModelInfrastructureConfig"],1]],"ModelInfrastructureConfig":[["InfrastructureType",["enum","RealTimeInference"],1],["RealTimeInferenceConfig",["ref","RealTimeInferenceConfig"],1]],"RealTimeInferenceConfig":[["InstanceCount","integer",1],["InstanceType","string",1]],"ShadowModeConfig":[["SourceModelVariantName","string",1],["ShadowModelVariants",["array",["ref","ShadowModelVariantConfig"]],1]],"ShadowModelVariantConfig":[["ShadowModelVariantName","string",1],["SamplingPercentage","integer",1]],"InferenceExperimentSchedule":[["EndTime","string"],["StartTime","string"]],"EndpointMetadata":[["EndpointStatus",["enum","Creating","Updating","SystemUpdating","RollingBack","InService","OutOfService","Deleting","Failed"]],["EndpointName","string",1],["EndpointConfigName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["StatusReason","DesiredState","Schedule"],"co":["Name","Type","RoleArn","EndpointName","KmsKey"],"ro":["Arn","CreationTime","LastModifiedTime","EndpointMetadata","Status"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:inference-experiment/${InferenceExperimentName}"}');
 /** A {@link InferenceExperiment} instance: its attributes as typed outputs. */
 export type InferenceExperiment = InstanceType<typeof InferenceExperiment>;
 
@@ -3669,41 +4638,77 @@ export type InferenceExperiment = InstanceType<typeof InferenceExperiment>;
 export interface InferenceExperimentArgs {
   /** The Amazon S3 location and configuration for storing inference request and response data. */
   dataStorageConfig?: InferenceExperimentDataStorageConfig;
-  /** The description of the inference experiment. */
+  /**
+   * The description of the inference experiment.
+   *
+   * Length: 1–1024. Pattern: `.*`.
+   */
   description?: string;
-  /** The error message for the inference experiment status result. */
+  /**
+   * The error message for the inference experiment status result.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024. Pattern: `.*`.
+   */
   statusReason?: string;
-  /** An array of `ModelVariantConfigSummary` objects. There is one for each variant in the inference experiment. Each `ModelVariantConfigSummary` object in the array describes the infrastructure configuration for deploying the corresponding variant. */
+  /**
+   * An array of `ModelVariantConfigSummary` objects. There is one for each variant in the inference experiment. Each `ModelVariantConfigSummary` object in the array describes the infrastructure configuration for deploying the corresponding variant.
+   *
+   * Items: at most 2.
+   */
   modelVariants: InferenceExperimentModelVariantConfig[];
   /** The configuration of `ShadowMode` inference experiment type, which shows the production variant that takes all the inference requests, and the shadow variant to which Amazon SageMaker replicates a percentage of the inference requests. For the shadow variant it also shows the percentage of requests that Amazon SageMaker replicates. */
   shadowModeConfig?: InferenceExperimentShadowModeConfig;
-  /** The ARN of the IAM role that Amazon SageMaker can assume to access model artifacts and container images, and manage Amazon SageMaker Inference endpoints for model deployment. */
+  /**
+   * The ARN of the IAM role that Amazon SageMaker can assume to access model artifacts and container images, and manage Amazon SageMaker Inference endpoints for model deployment.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
-  /** The name of the inference experiment. */
+  /**
+   * The name of the inference experiment.
+   *
+   * Length: 1–120.
+   */
   name: string;
   /** The type of the inference experiment. */
   type: "ShadowMode";
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
   /**
    * The desired state of the experiment after stopping. The possible states are the following:
    *
    * - `Completed` : The experiment completed successfully
    * - `Cancelled` : The experiment was canceled
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   desiredState?: "Running" | "Completed" | "Cancelled";
   /**
    * The duration for which the inference experiment ran or will run.
    *
    * The maximum duration that you can set for an inference experiment is 30 days.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   schedule?: InferenceExperimentInferenceExperimentSchedule;
-  /** The AWS Key Management Service key that Amazon SageMaker uses to encrypt captured data at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service key that Amazon SageMaker uses to encrypt captured data at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKey?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -3741,11 +4746,19 @@ export interface InferenceExperimentOutputs extends InferenceExperimentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-datastorageconfig.html | CloudFormation: DataStorageConfig}
  */
 export interface InferenceExperimentDataStorageConfig {
-  /** The Amazon S3 bucket where the inference request and response data is stored. */
+  /**
+   * The Amazon S3 bucket where the inference request and response data is stored.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/])/?(.*)$`.
+   */
   destination: string;
   /** Configuration specifying how to treat different headers. If no headers are specified SageMaker will by default base64 encode when capturing the data. */
   contentType?: InferenceExperimentCaptureContentTypeHeader;
-  /** The AWS Key Management Service key that Amazon SageMaker uses to encrypt captured data at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service key that Amazon SageMaker uses to encrypt captured data at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKey?: string;
 }
 
@@ -3755,9 +4768,17 @@ export interface InferenceExperimentDataStorageConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-capturecontenttypeheader.html | CloudFormation: CaptureContentTypeHeader}
  */
 export interface InferenceExperimentCaptureContentTypeHeader {
-  /** The list of all content type headers that SageMaker AI will treat as JSON and capture accordingly. */
+  /**
+   * The list of all content type headers that SageMaker AI will treat as JSON and capture accordingly.
+   *
+   * Items: 1–10. Each item: Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*\/[a-zA-Z0-9](-*[a-zA-Z0-9.])*`.
+   */
   jsonContentTypes?: string[];
-  /** The list of all content type headers that Amazon SageMaker AI will treat as CSV and capture accordingly. */
+  /**
+   * The list of all content type headers that Amazon SageMaker AI will treat as CSV and capture accordingly.
+   *
+   * Items: 1–10. Each item: Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*\/[a-zA-Z0-9](-*[a-zA-Z0-9.])*`.
+   */
   csvContentTypes?: string[];
 }
 
@@ -3767,9 +4788,17 @@ export interface InferenceExperimentCaptureContentTypeHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-modelvariantconfig.html | CloudFormation: ModelVariantConfig}
  */
 export interface InferenceExperimentModelVariantConfig {
-  /** The name of the Amazon SageMaker Model entity. */
+  /**
+   * The name of the Amazon SageMaker Model entity.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   modelName: string;
-  /** The name of the variant. */
+  /**
+   * The name of the variant.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9]([\-a-zA-Z0-9]*[a-zA-Z0-9])?`.
+   */
   variantName: string;
   /** The configuration for the infrastructure that the model will be deployed to. */
   infrastructureConfig: InferenceExperimentModelInfrastructureConfig;
@@ -3809,9 +4838,17 @@ export interface InferenceExperimentRealTimeInferenceConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-shadowmodeconfig.html | CloudFormation: ShadowModeConfig}
  */
 export interface InferenceExperimentShadowModeConfig {
-  /** The name of the production variant, which takes all the inference requests. */
+  /**
+   * The name of the production variant, which takes all the inference requests.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9]([\-a-zA-Z0-9]*[a-zA-Z0-9])?`.
+   */
   sourceModelVariantName: string;
-  /** List of shadow variant configurations. */
+  /**
+   * List of shadow variant configurations.
+   *
+   * Items: 1–1.
+   */
   shadowModelVariants: InferenceExperimentShadowModelVariantConfig[];
 }
 
@@ -3821,9 +4858,17 @@ export interface InferenceExperimentShadowModeConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-shadowmodelvariantconfig.html | CloudFormation: ShadowModelVariantConfig}
  */
 export interface InferenceExperimentShadowModelVariantConfig {
-  /** The name of the shadow variant. */
+  /**
+   * The name of the shadow variant.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9]([\-a-zA-Z0-9]*[a-zA-Z0-9])?`.
+   */
   shadowModelVariantName: string;
-  /** The percentage of inference requests that Amazon SageMaker replicates from the production variant to the shadow variant. */
+  /**
+   * The percentage of inference requests that Amazon SageMaker replicates from the production variant to the shadow variant.
+   *
+   * Range: at most 100.
+   */
   samplingPercentage: number;
 }
 
@@ -3847,11 +4892,23 @@ export interface InferenceExperimentInferenceExperimentSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-endpointmetadata.html | CloudFormation: EndpointMetadata}
  */
 export interface InferenceExperimentEndpointMetadata {
-  /** The status of the endpoint. For possible values of the status of an endpoint, see [](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-endpointmetadata.html#cfn-sagemaker-inferenceexperiment-endpointmetadata-endpointstatus) . */
+  /**
+   * The status of the endpoint. For possible values of the status of an endpoint, see [](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-inferenceexperiment-endpointmetadata.html#cfn-sagemaker-inferenceexperiment-endpointmetadata-endpointstatus) .
+   *
+   * Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointStatus?: "Creating" | "Updating" | "SystemUpdating" | "RollingBack" | "InService" | "OutOfService" | "Deleting" | "Failed";
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
-  /** The name of the endpoint configuration. */
+  /**
+   * The name of the endpoint configuration.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointConfigName?: string;
 }
 
@@ -3860,23 +4917,43 @@ export interface InferenceExperimentEndpointMetadata {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-mlflowapp.html | CloudFormation: AWS::SageMaker::MlflowApp}
  */
-export const MlflowApp = cloudControlType<MlflowAppArgs, MlflowAppOutputs>("AWS::SageMaker::MlflowApp", "aws:sagemaker:MlflowApp", '{"p":[["Name","string",67],["ArtifactStoreUri","string",1],["RoleArn","string",67],["ModelRegistrationMode",["enum","AutoModelRegistrationEnabled","AutoModelRegistrationDisabled"]],["WeeklyMaintenanceWindowStart","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["MlflowAppId","string",72],["Status",["enum","Creating","Created","CreateFailed","Updating","Updated","UpdateFailed","Deleting","DeleteFailed","Deleted"],8],["MlflowVersion","string",8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:mlflow-app/${MLflowAppId}"}');
+export const MlflowApp = cloudControlType<MlflowAppArgs, MlflowAppOutputs>("AWS::SageMaker::MlflowApp", "aws:sagemaker:MlflowApp", '{"p":[["Name","string",67],["ArtifactStoreUri","string",1],["RoleArn","string",67],["ModelRegistrationMode",["enum","AutoModelRegistrationEnabled","AutoModelRegistrationDisabled"]],["WeeklyMaintenanceWindowStart","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["MlflowAppId","string",72],["Status",["enum","Creating","Created","CreateFailed","Updating","Updated","UpdateFailed","Deleting","DeleteFailed","Deleted"],8],["MlflowVersion","string",8],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","RoleArn"],"ro":["Arn","MlflowAppId","Status","MlflowVersion","CreationTime","LastModifiedTime"],"uo":["Tags"],"ai":[["MlflowAppId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:mlflow-app/${MLflowAppId}"}');
 /** A {@link MlflowApp} instance: its attributes as typed outputs. */
 export type MlflowApp = InstanceType<typeof MlflowApp>;
 
 /** Inputs of {@link MlflowApp}. */
 export interface MlflowAppArgs {
-  /** The name of the MLflow App. */
+  /**
+   * The name of the MLflow App.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$`.
+   */
   name: string;
-  /** The S3 URI for a general purpose bucket to use as the MLflow App artifact store. */
+  /**
+   * The S3 URI for a general purpose bucket to use as the MLflow App artifact store.
+   *
+   * Length: 0–1024. Pattern: `(https|s3)://([^/]+)/?(.*)`.
+   */
   artifactStoreUri: string;
-  /** The Amazon Resource Name (ARN) for an IAM role in your account that the MLflow App uses to access the artifact store in Amazon S3. */
+  /**
+   * The Amazon Resource Name (ARN) for an IAM role in your account that the MLflow App uses to access the artifact store in Amazon S3.
+   *
+   * Length: 20–2048. Pattern: `arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn: string;
   /** Whether to enable or disable automatic registration of new MLflow models to the SageMaker Model Registry. */
   modelRegistrationMode?: "AutoModelRegistrationEnabled" | "AutoModelRegistrationDisabled";
-  /** The day and time of the week in Coordinated Universal Time (UTC) 24-hour standard time that weekly maintenance updates are scheduled. For example: Tue:03:30. */
+  /**
+   * The day and time of the week in Coordinated Universal Time (UTC) 24-hour standard time that weekly maintenance updates are scheduled. For example: Tue:03:30.
+   *
+   * Length: 0–9. Pattern: `(Mon|Tue|Wed|Thu|Fri|Sat|Sun):([01]\d|2[0-3]):([0-5]\d)`.
+   */
   weeklyMaintenanceWindowStart?: string;
-  /** Tags to associate with the MLflow App. */
+  /**
+   * Tags to associate with the MLflow App.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3901,27 +4978,51 @@ export interface MlflowAppOutputs extends MlflowAppArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-mlflowtrackingserver.html | CloudFormation: AWS::SageMaker::MlflowTrackingServer}
  */
-export const MlflowTrackingServer = cloudControlType<MlflowTrackingServerArgs, MlflowTrackingServerOutputs>("AWS::SageMaker::MlflowTrackingServer", "aws:sagemaker:MlflowTrackingServer", '{"p":[["TrackingServerName","string",67],["TrackingServerSize",["enum","Small","Medium","Large"]],["MlflowVersion","string"],["RoleArn","string",1],["ArtifactStoreUri","string",1],["AutomaticModelRegistration","boolean"],["WeeklyMaintenanceWindowStart","string"],["Tags",["array",["ref","Tag"]]],["TrackingServerArn","string",8]],"id":["TrackingServerName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:mlflow-tracking-server/${MlflowTrackingServerName}"}');
+export const MlflowTrackingServer = cloudControlType<MlflowTrackingServerArgs, MlflowTrackingServerOutputs>("AWS::SageMaker::MlflowTrackingServer", "aws:sagemaker:MlflowTrackingServer", '{"p":[["TrackingServerName","string",67],["TrackingServerSize",["enum","Small","Medium","Large"]],["MlflowVersion","string"],["RoleArn","string",1],["ArtifactStoreUri","string",1],["AutomaticModelRegistration","boolean"],["WeeklyMaintenanceWindowStart","string"],["Tags",["array",["ref","Tag"]]],["TrackingServerArn","string",8]],"id":["TrackingServerName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TrackingServerName"],"ro":["TrackingServerArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:mlflow-tracking-server/${MlflowTrackingServerName}"}');
 /** A {@link MlflowTrackingServer} instance: its attributes as typed outputs. */
 export type MlflowTrackingServer = InstanceType<typeof MlflowTrackingServer>;
 
 /** Inputs of {@link MlflowTrackingServer}. */
 export interface MlflowTrackingServerArgs {
-  /** The name of the MLFlow Tracking Server. */
+  /**
+   * The name of the MLFlow Tracking Server.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$`.
+   */
   trackingServerName: string;
   /** The size of the MLFlow Tracking Server. */
   trackingServerSize?: "Small" | "Medium" | "Large";
-  /** The MLFlow Version used on the MLFlow Tracking Server. */
+  /**
+   * The MLFlow Version used on the MLFlow Tracking Server.
+   *
+   * Length: 1–32. Pattern: `^\d+(\.\d+)+$`.
+   */
   mlflowVersion?: string;
-  /** The Amazon Resource Name (ARN) of an IAM role that enables Amazon SageMaker to perform tasks on behalf of the customer. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that enables Amazon SageMaker to perform tasks on behalf of the customer.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role\/?[a-zA-Z_0-9+=,.\@\-_\/]+$`.
+   */
   roleArn: string;
-  /** The Amazon S3 URI for MLFlow Tracking Server artifacts. */
+  /**
+   * The Amazon S3 URI for MLFlow Tracking Server artifacts.
+   *
+   * Length: 1–2048. Pattern: `^s3:\/\/([^\/]+)\/?(.*)$`.
+   */
   artifactStoreUri: string;
   /** A flag to enable Automatic SageMaker Model Registration. */
   automaticModelRegistration?: boolean;
-  /** The start of the time window for maintenance of the MLFlow Tracking Server in UTC time. */
+  /**
+   * The start of the time window for maintenance of the MLFlow Tracking Server in UTC time.
+   *
+   * Length: at most 9. Pattern: `^(Mon|Tue|Wed|Thu|Fri|Sat|Sun):([01]\d|2[0-3]):([0-5]\d)$`.
+   */
   weeklyMaintenanceWindowStart?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 1–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3936,7 +5037,7 @@ export interface MlflowTrackingServerOutputs extends MlflowTrackingServerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-model.html | CloudFormation: AWS::SageMaker::Model}
  */
-export const Model = cloudControlType<ModelArgs, ModelOutputs>("AWS::SageMaker::Model", "aws:sagemaker:Model", '{"p":[["ExecutionRoleArn","string",66],["EnableNetworkIsolation","boolean",66],["PrimaryContainer",["ref","ContainerDefinition"],66],["ModelName","string",66],["VpcConfig",["ref","VpcConfig"],66],["Containers",["array",["ref","ContainerDefinition"]],66],["InferenceExecutionConfig",["ref","InferenceExecutionConfig"],66],["Tags",["array",["ref","Tag"]]],["ModelArn","string",72]],"id":["ModelArn"],"d":{"ContainerDefinition":[["ImageConfig",["ref","ImageConfig"],2],["InferenceSpecificationName","string",2],["ContainerHostname","string",2],["ModelPackageName","string",2],["Mode",["enum","SingleModel","MultiModel"],2],["Environment","json",2],["ModelDataUrl","string",2],["Image","string",2],["MultiModelConfig",["ref","MultiModelConfig"],2],["ModelDataSource",["ref","ModelDataSource"]]],"ImageConfig":[["RepositoryAuthConfig",["ref","RepositoryAuthConfig"],2],["RepositoryAccessMode",["enum","Platform","Vpc"],3]],"RepositoryAuthConfig":[["RepositoryCredentialsProviderArn","string",3]],"MultiModelConfig":[["ModelCacheSetting",["enum","Enabled","Disabled"],2]],"ModelDataSource":[["S3DataSource",["ref","S3DataSource"],1]],"S3DataSource":[["CompressionType",["enum","None","Gzip"],1],["HubAccessConfig",["ref","HubAccessConfig"]],["ModelAccessConfig",["ref","ModelAccessConfig"]],["S3DataType",["enum","S3Prefix","S3Object"],1],["S3Uri","string",1]],"HubAccessConfig":[["HubContentArn","string",1]],"ModelAccessConfig":[["AcceptEula","boolean",1]],"VpcConfig":[["Subnets",["array","string"],3],["SecurityGroupIds",["array","string"],3]],"InferenceExecutionConfig":[["Mode",["enum","Serial","Direct"],3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model/${ModelName}"}');
+export const Model = cloudControlType<ModelArgs, ModelOutputs>("AWS::SageMaker::Model", "aws:sagemaker:Model", '{"p":[["ExecutionRoleArn","string",66],["EnableNetworkIsolation","boolean",66],["PrimaryContainer",["ref","ContainerDefinition"],66],["ModelName","string",66],["VpcConfig",["ref","VpcConfig"],66],["Containers",["array",["ref","ContainerDefinition"]],66],["InferenceExecutionConfig",["ref","InferenceExecutionConfig"],66],["Tags",["array",["ref","Tag"]]],["ModelArn","string",72]],"id":["ModelArn"],"d":{"ContainerDefinition":[["ImageConfig",["ref","ImageConfig"]],["InferenceSpecificationName","string"],["ContainerHostname","string"],["ModelPackageName","string"],["Mode",["enum","SingleModel","MultiModel"]],["Environment","json"],["ModelDataUrl","string"],["Image","string"],["MultiModelConfig",["ref","MultiModelConfig"]],["ModelDataSource",["ref","ModelDataSource"]]],"ImageConfig":[["RepositoryAuthConfig",["ref","RepositoryAuthConfig"]],["RepositoryAccessMode",["enum","Platform","Vpc"],1]],"RepositoryAuthConfig":[["RepositoryCredentialsProviderArn","string",1]],"MultiModelConfig":[["ModelCacheSetting",["enum","Enabled","Disabled"]]],"ModelDataSource":[["S3DataSource",["ref","S3DataSource"],1]],"S3DataSource":[["CompressionType",["enum","None","Gzip"],1],["HubAccessConfig",["ref","HubAccessConfig"]],["ModelAccessConfig",["ref","ModelAccessConfig"]],["S3DataType",["enum","S3Prefix","S3Object"],1],["S3Uri","string",1]],"HubAccessConfig":[["HubContentArn","string",1]],"ModelAccessConfig":[["AcceptEula","boolean",1]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"InferenceExecutionConfig":[["Mode",["enum","Serial","Direct"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ExecutionRoleArn","EnableNetworkIsolation","InferenceExecutionConfig","PrimaryContainer","ModelName","VpcConfig","Containers"],"ro":["ModelArn"],"uo":["Containers","Tags","VpcConfig/SecurityGroupIds","VpcConfig/Subnets"],"tg":[true,true,true],"nm":{"path":"ModelName"}},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model/${ModelName}"}');
 /** A {@link Model} instance: its attributes as typed outputs. */
 export type Model = InstanceType<typeof Model>;
 
@@ -4191,7 +5292,7 @@ export interface ModelInferenceExecutionConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-modelbiasjobdefinition.html | CloudFormation: AWS::SageMaker::ModelBiasJobDefinition}
  */
-export const ModelBiasJobDefinition = cloudControlType<ModelBiasJobDefinitionArgs, ModelBiasJobDefinitionOutputs>("AWS::SageMaker::ModelBiasJobDefinition", "aws:sagemaker:ModelBiasJobDefinition", '{"p":[["ModelBiasJobInput",["ref","ModelBiasJobInput"],67],["ModelBiasJobOutputConfig",["ref","MonitoringOutputConfig"],67],["EndpointName","string",66],["StoppingCondition",["ref","StoppingCondition"],66],["JobDefinitionName","string",66],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["ModelBiasBaselineConfig",["ref","ModelBiasBaselineConfig"],66],["ModelBiasAppSpecification",["ref","ModelBiasAppSpecification"],67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]],66],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"ModelBiasJobInput":[["GroundTruthS3Input",["ref","MonitoringGroundTruthS3Input"],3],["BatchTransformInput",["ref","BatchTransformInput"],2],["EndpointInput",["ref","EndpointInput"],2]],"MonitoringGroundTruthS3Input":[["S3Uri","string",3]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],3],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["StartTimeOffset","string",2],["EndTimeOffset","string",2],["ProbabilityThresholdAttribute","number",2],["InferenceAttribute","string",2],["DataCapturedDestinationS3Uri","string",3],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ProbabilityAttribute","string",2],["FeaturesAttribute","string",2]],"DatasetFormat":[["Parquet","boolean",2],["Csv",["ref","Csv"],2],["Json",["ref","Json"],2]],"Csv":[["Header","boolean",2]],"Json":[["Line","boolean",2]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["StartTimeOffset","string",2],["EndTimeOffset","string",2],["ProbabilityThresholdAttribute","number",2],["EndpointName","string",3],["InferenceAttribute","string",2],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ProbabilityAttribute","string",2],["FeaturesAttribute","string",2]],"MonitoringOutputConfig":[["KmsKeyId","string",2],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],3]],"MonitoringOutput":[["S3Output",["ref","S3Output"],3]],"S3Output":[["S3Uri","string",3],["LocalPath","string",3],["S3UploadMode",["enum","Continuous","EndOfJob"],2]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",3]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],3]],"ClusterConfig":[["InstanceCount","integer",3],["VolumeSizeInGB","integer",3],["VolumeKmsKeyId","string",2],["InstanceType","string",3]],"NetworkConfig":[["EnableNetworkIsolation","boolean",2],["EnableInterContainerTrafficEncryption","boolean",2],["VpcConfig",["ref","VpcConfig"],2]],"VpcConfig":[["Subnets",["array","string"],3],["SecurityGroupIds",["array","string"],3]],"ModelBiasBaselineConfig":[["ConstraintsResource",["ref","ConstraintsResource"],2],["BaseliningJobName","string",2]],"ConstraintsResource":[["S3Uri","string",2]],"ModelBiasAppSpecification":[["ConfigUri","string",3],["Environment",["map","string"],2],["ImageUri","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-bias-job-definition/${ModelBiasJobDefinitionName}"}');
+export const ModelBiasJobDefinition = cloudControlType<ModelBiasJobDefinitionArgs, ModelBiasJobDefinitionOutputs>("AWS::SageMaker::ModelBiasJobDefinition", "aws:sagemaker:ModelBiasJobDefinition", '{"p":[["ModelBiasJobInput",["ref","ModelBiasJobInput"],67],["ModelBiasJobOutputConfig",["ref","MonitoringOutputConfig"],67],["EndpointName","string",82],["StoppingCondition",["ref","StoppingCondition"],66],["JobDefinitionName","string",66],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["ModelBiasBaselineConfig",["ref","ModelBiasBaselineConfig"],66],["ModelBiasAppSpecification",["ref","ModelBiasAppSpecification"],67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]],66],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"ModelBiasJobInput":[["GroundTruthS3Input",["ref","MonitoringGroundTruthS3Input"],1],["BatchTransformInput",["ref","BatchTransformInput"]],["EndpointInput",["ref","EndpointInput"]]],"MonitoringGroundTruthS3Input":[["S3Uri","string",1]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],1],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["StartTimeOffset","string"],["EndTimeOffset","string"],["ProbabilityThresholdAttribute","number"],["InferenceAttribute","string"],["DataCapturedDestinationS3Uri","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ProbabilityAttribute","string"],["FeaturesAttribute","string"]],"DatasetFormat":[["Parquet","boolean"],["Csv",["ref","Csv"]],["Json",["ref","Json"]]],"Csv":[["Header","boolean"]],"Json":[["Line","boolean"]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["StartTimeOffset","string"],["EndTimeOffset","string"],["ProbabilityThresholdAttribute","number"],["EndpointName","string",1],["InferenceAttribute","string"],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ProbabilityAttribute","string"],["FeaturesAttribute","string"]],"MonitoringOutputConfig":[["KmsKeyId","string"],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],1]],"MonitoringOutput":[["S3Output",["ref","S3Output"],1]],"S3Output":[["S3Uri","string",1],["LocalPath","string",1],["S3UploadMode",["enum","Continuous","EndOfJob"]]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"NetworkConfig":[["EnableNetworkIsolation","boolean"],["EnableInterContainerTrafficEncryption","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"ModelBiasBaselineConfig":[["ConstraintsResource",["ref","ConstraintsResource"]],["BaseliningJobName","string"]],"ConstraintsResource":[["S3Uri","string"]],"ModelBiasAppSpecification":[["ConfigUri","string",1],["Environment",["map","string"]],["ImageUri","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["EndpointName"],"co":["JobDefinitionName","ModelBiasAppSpecification","ModelBiasBaselineConfig","ModelBiasJobInput","ModelBiasJobOutputConfig","JobResources","NetworkConfig","RoleArn","StoppingCondition","Tags","EndpointName"],"ro":["CreationTime","JobDefinitionArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-bias-job-definition/${ModelBiasJobDefinitionName}"}');
 /** A {@link ModelBiasJobDefinition} instance: its attributes as typed outputs. */
 export type ModelBiasJobDefinition = InstanceType<typeof ModelBiasJobDefinition>;
 
@@ -4201,11 +5302,21 @@ export interface ModelBiasJobDefinitionArgs {
   modelBiasJobInput: ModelBiasJobDefinitionModelBiasJobInput;
   /** The output configuration for monitoring jobs. */
   modelBiasJobOutputConfig: ModelBiasJobDefinitionMonitoringOutputConfig;
-  /** The name of the endpoint used to run the monitoring job. */
+  /**
+   * The name of the endpoint used to run the monitoring job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName?: string;
   /** A time limit for how long the monitoring job is allowed to run before stopping. */
   stoppingCondition?: ModelBiasJobDefinitionStoppingCondition;
-  /** The name of the bias job definition. The name must be unique within an AWS Region in the AWS account. */
+  /**
+   * The name of the bias job definition. The name must be unique within an AWS Region in the AWS account.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   jobDefinitionName?: string;
   /** Identifies the resources to deploy for a monitoring job. */
   jobResources: ModelBiasJobDefinitionMonitoringResources;
@@ -4215,12 +5326,18 @@ export interface ModelBiasJobDefinitionArgs {
   modelBiasBaselineConfig?: ModelBiasJobDefinitionModelBiasBaselineConfig;
   /** Configures the model bias job to run a specified Docker container image. */
   modelBiasAppSpecification: ModelBiasJobDefinitionModelBiasAppSpecification;
-  /** The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -4253,7 +5370,11 @@ export interface ModelBiasJobDefinitionModelBiasJobInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-monitoringgroundtruths3input.html | CloudFormation: MonitoringGroundTruthS3Input}
  */
 export interface ModelBiasJobDefinitionMonitoringGroundTruthS3Input {
-  /** The address of the Amazon S3 location of the ground truth labels. */
+  /**
+   * The address of the Amazon S3 location of the ground truth labels.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
 }
 
@@ -4267,23 +5388,51 @@ export interface ModelBiasJobDefinitionBatchTransformInput {
   datasetFormat: ModelBiasJobDefinitionDatasetFormat;
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   startTimeOffset?: string;
-  /** If specified, monitoring jobs subtract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs subtract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   endTimeOffset?: string;
   /** The threshold for the class probability to be evaluated as a positive result. */
   probabilityThresholdAttribute?: number;
-  /** The attribute of the input data that represents the ground truth label. */
+  /**
+   * The attribute of the input data that represents the ground truth label.
+   *
+   * Length: at most 256.
+   */
   inferenceAttribute?: string;
-  /** The Amazon S3 location being used to capture the data. */
+  /**
+   * The Amazon S3 location being used to capture the data.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   dataCapturedDestinationS3Uri: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the batch transform data is available to the container. */
+  /**
+   * Path to the filesystem where the batch transform data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** In a classification problem, the attribute that represents the class probability. */
+  /**
+   * In a classification problem, the attribute that represents the class probability.
+   *
+   * Length: at most 256.
+   */
   probabilityAttribute?: string;
-  /** The attributes of the input data that are the input features. */
+  /**
+   * The attributes of the input data that are the input features.
+   *
+   * Length: at most 256.
+   */
   featuresAttribute?: string;
 }
 
@@ -4329,23 +5478,51 @@ export interface ModelBiasJobDefinitionJson {
 export interface ModelBiasJobDefinitionEndpointInput {
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an Amazon S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   startTimeOffset?: string;
-  /** If specified, monitoring jobs substract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs substract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   endTimeOffset?: string;
   /** The threshold for the class probability to be evaluated as a positive result. */
   probabilityThresholdAttribute?: number;
-  /** An endpoint in customer's account which has enabled `DataCaptureConfig` enabled. */
+  /**
+   * An endpoint in customer's account which has enabled `DataCaptureConfig` enabled.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
-  /** The attribute of the input data that represents the ground truth label. */
+  /**
+   * The attribute of the input data that represents the ground truth label.
+   *
+   * Length: at most 256.
+   */
   inferenceAttribute?: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the endpoint data is available to the container. */
+  /**
+   * Path to the filesystem where the endpoint data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** In a classification problem, the attribute that represents the class probability. */
+  /**
+   * In a classification problem, the attribute that represents the class probability.
+   *
+   * Length: at most 256.
+   */
   probabilityAttribute?: string;
-  /** The attributes of the input data that are the input features. */
+  /**
+   * The attributes of the input data that are the input features.
+   *
+   * Length: at most 256.
+   */
   featuresAttribute?: string;
 }
 
@@ -4355,9 +5532,17 @@ export interface ModelBiasJobDefinitionEndpointInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-monitoringoutputconfig.html | CloudFormation: MonitoringOutputConfig}
  */
 export interface ModelBiasJobDefinitionMonitoringOutputConfig {
-  /** The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
-  /** Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded. */
+  /**
+   * Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded.
+   *
+   * Length: 1–1.
+   */
   monitoringOutputs: ModelBiasJobDefinitionMonitoringOutput[];
 }
 
@@ -4377,9 +5562,17 @@ export interface ModelBiasJobDefinitionMonitoringOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-s3output.html | CloudFormation: S3Output}
  */
 export interface ModelBiasJobDefinitionS3Output {
-  /** A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. */
+  /**
+   * A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. `LocalPath` is an absolute path for the output data. */
+  /**
+   * The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. `LocalPath` is an absolute path for the output data.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
   /** Whether to upload the results of the monitoring job continuously or after the job completes. */
   s3UploadMode?: "Continuous" | "EndOfJob";
@@ -4405,6 +5598,8 @@ export interface ModelBiasJobDefinitionStoppingCondition {
    * For all other jobs, if the job does not complete during this time, SageMaker ends the job. When `RetryStrategy` is specified in the job request, `MaxRuntimeInSeconds` specifies the maximum time for all of the attempts in total, not each individual attempt. The default value is 1 day. The maximum value is 28 days.
    *
    * The maximum time that a `TrainingJob` can run in total, including any time spent publishing metrics or archiving and uploading models after it has been stopped, is 30 days.
+   *
+   * Range: 1–86400.
    */
   maxRuntimeInSeconds: number;
 }
@@ -4425,11 +5620,23 @@ export interface ModelBiasJobDefinitionMonitoringResources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-clusterconfig.html | CloudFormation: ClusterConfig}
  */
 export interface ModelBiasJobDefinitionClusterConfig {
-  /** The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1. */
+  /**
+   * The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1.
+   *
+   * Range: 1–100.
+   */
   instanceCount: number;
-  /** The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario. */
+  /**
+   * The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario.
+   *
+   * Range: 1–16384.
+   */
   volumeSizeInGB: number;
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job.
+   *
+   * Range: 1–2048.
+   */
   volumeKmsKeyId?: string;
   /** The ML compute instance type for the processing job. */
   instanceType: string;
@@ -4455,9 +5662,17 @@ export interface ModelBiasJobDefinitionNetworkConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface ModelBiasJobDefinitionVpcConfig {
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 1–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -4469,7 +5684,11 @@ export interface ModelBiasJobDefinitionVpcConfig {
 export interface ModelBiasJobDefinitionModelBiasBaselineConfig {
   /** The constraints resource for a monitoring job. */
   constraintsResource?: ModelBiasJobDefinitionConstraintsResource;
-  /** The name of the baseline model bias job. */
+  /**
+   * The name of the baseline model bias job.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   baseliningJobName?: string;
 }
 
@@ -4479,7 +5698,11 @@ export interface ModelBiasJobDefinitionModelBiasBaselineConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-constraintsresource.html | CloudFormation: ConstraintsResource}
  */
 export interface ModelBiasJobDefinitionConstraintsResource {
-  /** The Amazon S3 URI for the constraints resource. */
+  /**
+   * The Amazon S3 URI for the constraints resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -4489,11 +5712,19 @@ export interface ModelBiasJobDefinitionConstraintsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelbiasjobdefinition-modelbiasappspecification.html | CloudFormation: ModelBiasAppSpecification}
  */
 export interface ModelBiasJobDefinitionModelBiasAppSpecification {
-  /** JSON formatted S3 file that defines bias parameters. For more information on this JSON configuration file, see [Configure bias parameters](https://docs.aws.amazon.com/sagemaker/latest/dg/clarify-config-json-monitor-bias-parameters.html) . */
+  /**
+   * JSON formatted S3 file that defines bias parameters. For more information on this JSON configuration file, see [Configure bias parameters](https://docs.aws.amazon.com/sagemaker/latest/dg/clarify-config-json-monitor-bias-parameters.html) .
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   configUri: string;
   /** Sets the environment variables in the Docker container. */
   environment?: Record<string, string>;
-  /** The container image to be run by the model bias job. */
+  /**
+   * The container image to be run by the model bias job.
+   *
+   * Length: at most 255. Pattern: `.*`.
+   */
   imageUri: string;
 }
 
@@ -4504,7 +5735,7 @@ export interface ModelBiasJobDefinitionModelBiasAppSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-modelcard.html | CloudFormation: AWS::SageMaker::ModelCard}
  */
-export const ModelCard = cloudControlType<ModelCardArgs, ModelCardOutputs>("AWS::SageMaker::ModelCard", "aws:sagemaker:ModelCard", '{"p":[["LastModifiedBy",["ref","UserContext"]],["ModelCardName","string",67],["ModelCardStatus",["enum","Draft","PendingReview","Approved","Archived"],1],["CreatedBy",["ref","UserContext"]],["SecurityConfig",["ref","SecurityConfig"],66],["Content",["ref","Content"],1],["Tags",["array",["ref","Tag"]]],["ModelCardArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8],["ModelCardVersion","integer",8],["ModelCardProcessingStatus",["enum","UnsetValue","DeleteInProgress","DeletePending","ContentDeleted","ExportJobsDeleted","DeleteCompleted","DeleteFailed"],8]],"id":["ModelCardName"],"d":{"UserContext":[["DomainId","string"],["UserProfileArn","string"],["UserProfileName","string"]],"SecurityConfig":[["KmsKeyId","string",2]],"Content":[["IntendedUses",["ref","IntendedUses"]],["AdditionalInformation",["ref","AdditionalInformation"]],["ModelOverview",["ref","ModelOverview"]],["TrainingDetails",["ref","TrainingDetails"]],["EvaluationDetails",["array",["ref","EvaluationDetail"]]],["ModelPackageDetails",["ref","ModelPackageDetails"]],["BusinessDetails",["ref","BusinessDetails"]]],"IntendedUses":[["IntendedUses","string"],["FactorsAffectingModelEfficiency","string"],["PurposeOfModel","string"],["RiskRating",["enum","High","Medium","Low","Unknown"]],["ExplanationsForRiskRating","string"]],"AdditionalInformation":[["EthicalConsiderations","string"],["CaveatsAndRecommendations","string"],["CustomDetails",["map","string"]]],"ModelOverview":[["ModelOwner","string"],["ModelArtifact",["array","string"]],["AlgorithmType","string"],["ModelName","string"],["InferenceEnvironment",["ref","InferenceEnvironment"]],["ProblemType","string"],["ModelDescription","string"],["ModelVersion","number"],["ModelCreator","string"],["ModelId","string"]],"InferenceEnvironment":[["ContainerImage",["array","string"]]],"TrainingDetails":[["ObjectiveFunction",["ref","ObjectiveFunction"]],["TrainingObservations","string"],["TrainingJobDetails",["ref","TrainingJobDetails"]]],"ObjectiveFunction":[["Function",["ref","Function"]],["Notes","string"]],"Function":[["Condition","string"],["Function",["enum","Maximize","Minimize"]],["Facet","string"]],"TrainingJobDetails":[["TrainingMetrics",["array",["ref","TrainingMetric"]]],["HyperParameters",["array",["ref","TrainingHyperParameter"]]],["TrainingArn","string"],["UserProvidedTrainingMetrics",["array",["ref","TrainingMetric"]]],["TrainingEnvironment",["ref","TrainingEnvironment"]],["TrainingDatasets",["array","string"]],["UserProvidedHyperParameters",["array",["ref","TrainingHyperParameter"]]]],"TrainingMetric":[["Value","number",1],["Notes","string"],["Name","string",1]],"TrainingHyperParameter":[["Value","string",1],["Name","string",1]],"TrainingEnvironment":[["ContainerImage",["array","string"]]],"EvaluationDetail":[["Datasets",["array","string"]],["EvaluationObservation","string"],["MetricGroups",["array",["ref","MetricGroup"]]],["Metadata",["map","string"]],["EvaluationJobArn","string"],["Name","string",1]],"MetricGroup":[["Name","string",1],["MetricData",["array",["ref","MetricDataItems"]],1]],"MetricDataItems":[["XAxisName",["array","string"]],["Type",["enum","number","string","boolean","linear_graph","bar_chart","matrix"],1],["Value","json",1],["YAxisName",["array","string"]],["Notes","string"],["Name","string",1]],"ModelPackageDetails":[["ModelPackageGroupName","string"],["Task","string"],["CreatedBy",["ref","ModelPackageCreator"]],["ApprovalDescription","string"],["ModelApprovalStatus",["enum","Approved","Rejected","PendingManualApproval"]],["ModelPackageVersion","number"],["ModelPackageDescription","string"],["ModelPackageName","string"],["ModelPackageStatus",["enum","Pending","InProgress","Completed","Failed","Deleting"]],["SourceAlgorithms",["array",["ref","SourceAlgorithm"]]],["InferenceSpecification",["ref","InferenceSpecification"]],["ModelPackageArn","string"],["Domain","string"]],"ModelPackageCreator":[["UserProfileName","string"]],"SourceAlgorithm":[["ModelDataUrl","string"],["AlgorithmName","string",1]],"InferenceSpecification":[["Containers",["array",["ref","Container"]],1]],"Container":[["NearestModelName","string"],["ModelDataUrl","string"],["Image","string",1]],"BusinessDetails":[["BusinessStakeholders","string"],["LineOfBusiness","string"],["BusinessProblem","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-card/${ModelCardName}"}');
+export const ModelCard = cloudControlType<ModelCardArgs, ModelCardOutputs>("AWS::SageMaker::ModelCard", "aws:sagemaker:ModelCard", '{"p":[["LastModifiedBy",["ref","UserContext"]],["ModelCardName","string",67],["ModelCardStatus",["enum","Draft","PendingReview","Approved","Archived"],1],["CreatedBy",["ref","UserContext"]],["SecurityConfig",["ref","SecurityConfig"],66],["Content",["ref","Content"],1],["Tags",["array",["ref","Tag"]]],["ModelCardArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8],["ModelCardVersion","integer",8],["ModelCardProcessingStatus",["enum","UnsetValue","DeleteInProgress","DeletePending","ContentDeleted","ExportJobsDeleted","DeleteCompleted","DeleteFailed"],8]],"id":["ModelCardName"],"d":{"UserContext":[["DomainId","string"],["UserProfileArn","string"],["UserProfileName","string"]],"SecurityConfig":[["KmsKeyId","string"]],"Content":[["IntendedUses",["ref","IntendedUses"]],["AdditionalInformation",["ref","AdditionalInformation"]],["ModelOverview",["ref","ModelOverview"]],["TrainingDetails",["ref","TrainingDetails"]],["EvaluationDetails",["array",["ref","EvaluationDetail"]]],["ModelPackageDetails",["ref","ModelPackageDetails"]],["BusinessDetails",["ref","BusinessDetails"]]],"IntendedUses":[["IntendedUses","string"],["FactorsAffectingModelEfficiency","string"],["PurposeOfModel","string"],["RiskRating",["enum","High","Medium","Low","Unknown"]],["ExplanationsForRiskRating","string"]],"AdditionalInformation":[["EthicalConsiderations","string"],["CaveatsAndRecommendations","string"],["CustomDetails",["map","string"]]],"ModelOverview":[["ModelOwner","string"],["ModelArtifact",["array","string"]],["AlgorithmType","string"],["ModelName","string"],["InferenceEnvironment",["ref","InferenceEnvironment"]],["ProblemType","string"],["ModelDescription","string"],["ModelVersion","number"],["ModelCreator","string"],["ModelId","string"]],"InferenceEnvironment":[["ContainerImage",["array","string"]]],"TrainingDetails":[["ObjectiveFunction",["ref","ObjectiveFunction"]],["TrainingObservations","string"],["TrainingJobDetails",["ref","TrainingJobDetails"]]],"ObjectiveFunction":[["Function",["ref","Function"]],["Notes","string"]],"Function":[["Condition","string"],["Function",["enum","Maximize","Minimize"]],["Facet","string"]],"TrainingJobDetails":[["TrainingMetrics",["array",["ref","TrainingMetric"]]],["HyperParameters",["array",["ref","TrainingHyperParameter"]]],["TrainingArn","string"],["UserProvidedTrainingMetrics",["array",["ref","TrainingMetric"]]],["TrainingEnvironment",["ref","TrainingEnvironment"]],["TrainingDatasets",["array","string"]],["UserProvidedHyperParameters",["array",["ref","TrainingHyperParameter"]]]],"TrainingMetric":[["Value","number",1],["Notes","string"],["Name","string",1]],"TrainingHyperParameter":[["Value","string",1],["Name","string",1]],"TrainingEnvironment":[["ContainerImage",["array","string"]]],"EvaluationDetail":[["Datasets",["array","string"]],["EvaluationObservation","string"],["MetricGroups",["array",["ref","MetricGroup"]]],["Metadata",["map","string"]],["EvaluationJobArn","string"],["Name","string",1]],"MetricGroup":[["Name","string",1],["MetricData",["array",["ref","MetricDataItems"]],1]],"MetricDataItems":[["XAxisName",["array","string"]],["Type",["enum","number","string","boolean","linear_graph","bar_chart","matrix"],1],["Value","json",1],["YAxisName",["array","string"]],["Notes","string"],["Name","string",1]],"ModelPackageDetails":[["ModelPackageGroupName","string"],["Task","string"],["CreatedBy",["ref","ModelPackageCreator"]],["ApprovalDescription","string"],["ModelApprovalStatus",["enum","Approved","Rejected","PendingManualApproval"]],["ModelPackageVersion","number"],["ModelPackageDescription","string"],["ModelPackageName","string"],["ModelPackageStatus",["enum","Pending","InProgress","Completed","Failed","Deleting"]],["SourceAlgorithms",["array",["ref","SourceAlgorithm"]]],["InferenceSpecification",["ref","InferenceSpecification"]],["ModelPackageArn","string"],["Domain","string"]],"ModelPackageCreator":[["UserProfileName","string"]],"SourceAlgorithm":[["ModelDataUrl","string"],["AlgorithmName","string",1]],"InferenceSpecification":[["Containers",["array",["ref","Container"]],1]],"Container":[["NearestModelName","string"],["ModelDataUrl","string"],["Image","string",1]],"BusinessDetails":[["BusinessStakeholders","string"],["LineOfBusiness","string"],["BusinessProblem","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ModelCardName","SecurityConfig"],"ro":["ModelCardArn","ModelCardVersion","CreatedBy/DomainId","CreatedBy/UserProfileArn","CreatedBy/UserProfileName","LastModifiedBy/DomainId","LastModifiedBy/UserProfileArn","LastModifiedBy/UserProfileName","CreationTime","LastModifiedTime","ModelCardProcessingStatus"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-card/${ModelCardName}"}');
 /** A {@link ModelCard} instance: its attributes as typed outputs. */
 export type ModelCard = InstanceType<typeof ModelCard>;
 
@@ -4512,7 +5743,11 @@ export type ModelCard = InstanceType<typeof ModelCard>;
 export interface ModelCardArgs {
   /** Information about the user who created or modified an experiment, trial, trial component, lineage group, project, or model card. */
   lastModifiedBy?: ModelCardUserContext;
-  /** The unique name of the model card. */
+  /**
+   * The unique name of the model card.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   modelCardName: string;
   /**
    * The approval status of the model card within your organization. Different organizations might have different criteria for model card review and approval.
@@ -4538,7 +5773,11 @@ export interface ModelCardArgs {
   securityConfig?: ModelCardSecurityConfig;
   /** The content of the model card. Content uses the [model card JSON schema](https://docs.aws.amazon.com/sagemaker/latest/dg/model-cards.html#model-cards-json-schema) . */
   content: ModelCardContent;
-  /** Key-value pairs used to manage metadata for the model card. */
+  /**
+   * Key-value pairs used to manage metadata for the model card.
+   *
+   * Items: 1–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -4576,7 +5815,11 @@ export interface ModelCardUserContext {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-securityconfig.html | CloudFormation: SecurityConfig}
  */
 export interface ModelCardSecurityConfig {
-  /** A AWS Key Management Service [key ID](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#key-id-key-id) used to encrypt a model card. */
+  /**
+   * A AWS Key Management Service [key ID](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#key-id-key-id) used to encrypt a model card.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
 }
 
@@ -4608,11 +5851,23 @@ export interface ModelCardContent {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-intendeduses.html | CloudFormation: IntendedUses}
  */
 export interface ModelCardIntendedUses {
-  /** The intended use cases for the model. */
+  /**
+   * The intended use cases for the model.
+   *
+   * Length: at most 2048.
+   */
   intendedUses?: string;
-  /** Factors affecting model efficacy. */
+  /**
+   * Factors affecting model efficacy.
+   *
+   * Length: at most 2048.
+   */
   factorsAffectingModelEfficiency?: string;
-  /** The general purpose of the model. */
+  /**
+   * The general purpose of the model.
+   *
+   * Length: at most 2048.
+   */
   purposeOfModel?: string;
   /**
    * Your organization's risk rating. You can specify one the following values as the risk rating:
@@ -4623,7 +5878,11 @@ export interface ModelCardIntendedUses {
    * - Unknown
    */
   riskRating?: "High" | "Medium" | "Low" | "Unknown";
-  /** An explanation of why your organization categorizes the model with its risk rating. */
+  /**
+   * An explanation of why your organization categorizes the model with its risk rating.
+   *
+   * Length: at most 2048.
+   */
   explanationsForRiskRating?: string;
 }
 
@@ -4633,9 +5892,17 @@ export interface ModelCardIntendedUses {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-additionalinformation.html | CloudFormation: AdditionalInformation}
  */
 export interface ModelCardAdditionalInformation {
-  /** Any ethical considerations documented by the model card author. */
+  /**
+   * Any ethical considerations documented by the model card author.
+   *
+   * Length: at most 2048.
+   */
   ethicalConsiderations?: string;
-  /** Caveats and recommendations for those who might use this model in their applications. */
+  /**
+   * Caveats and recommendations for those who might use this model in their applications.
+   *
+   * Length: at most 2048.
+   */
   caveatsAndRecommendations?: string;
   /** Any additional information to document about the model. */
   customDetails?: Record<string, string>;
@@ -4647,25 +5914,61 @@ export interface ModelCardAdditionalInformation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-modeloverview.html | CloudFormation: ModelOverview}
  */
 export interface ModelCardModelOverview {
-  /** The owner of the model. */
+  /**
+   * The owner of the model.
+   *
+   * Length: at most 1024.
+   */
   modelOwner?: string;
-  /** The location of the model artifact. */
+  /**
+   * The location of the model artifact.
+   *
+   * Items: at most 15. Each item: Length: at most 1024.
+   */
   modelArtifact?: string[];
-  /** The algorithm used to solve the problem. */
+  /**
+   * The algorithm used to solve the problem.
+   *
+   * Length: at most 1024.
+   */
   algorithmType?: string;
-  /** The name of the model. */
+  /**
+   * The name of the model.
+   *
+   * Length: at most 1024.
+   */
   modelName?: string;
   /** An overview about model inference. */
   inferenceEnvironment?: ModelCardInferenceEnvironment;
-  /** The problem being solved with the model. */
+  /**
+   * The problem being solved with the model.
+   *
+   * Length: at most 1024.
+   */
   problemType?: string;
-  /** A description of the model. */
+  /**
+   * A description of the model.
+   *
+   * Length: at most 1024.
+   */
   modelDescription?: string;
-  /** The version of the model. */
+  /**
+   * The version of the model.
+   *
+   * Range: at least 1.
+   */
   modelVersion?: number;
-  /** The creator of the model. */
+  /**
+   * The creator of the model.
+   *
+   * Length: at most 1024.
+   */
   modelCreator?: string;
-  /** The SageMaker AI Model ARN or non- SageMaker AI Model ID. */
+  /**
+   * The SageMaker AI Model ARN or non- SageMaker AI Model ID.
+   *
+   * Length: at most 1024.
+   */
   modelId?: string;
 }
 
@@ -4675,7 +5978,11 @@ export interface ModelCardModelOverview {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-inferenceenvironment.html | CloudFormation: InferenceEnvironment}
  */
 export interface ModelCardInferenceEnvironment {
-  /** The container used to run the inference environment. */
+  /**
+   * The container used to run the inference environment.
+   *
+   * Items: at most 15. Each item: Length: at most 1024.
+   */
   containerImage?: string[];
 }
 
@@ -4687,7 +5994,11 @@ export interface ModelCardInferenceEnvironment {
 export interface ModelCardTrainingDetails {
   /** The function that is optimized during model training. */
   objectiveFunction?: ModelCardObjectiveFunction;
-  /** Any observations about training. */
+  /**
+   * Any observations about training.
+   *
+   * Length: at most 1024.
+   */
   trainingObservations?: string;
   /** Details about any associated training jobs. */
   trainingJobDetails?: ModelCardTrainingJobDetails;
@@ -4701,7 +6012,11 @@ export interface ModelCardTrainingDetails {
 export interface ModelCardObjectiveFunction {
   /** A function object that details optimization direction, metric, and additional descriptions. */
   function?: ModelCardFunction;
-  /** Notes about the object function, including other considerations for possible objective functions. */
+  /**
+   * Notes about the object function, including other considerations for possible objective functions.
+   *
+   * Length: at most 1024.
+   */
   notes?: string;
 }
 
@@ -4711,7 +6026,11 @@ export interface ModelCardObjectiveFunction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-function.html | CloudFormation: Function}
  */
 export interface ModelCardFunction {
-  /** An optional description of any conditions of your objective function metric. */
+  /**
+   * An optional description of any conditions of your objective function metric.
+   *
+   * Length: at most 63.
+   */
   condition?: string;
   /**
    * The optimization direction of the model's objective function. You must specify one of the following values:
@@ -4728,6 +6047,8 @@ export interface ModelCardFunction {
    * - `LOSS`
    * - `MAE`
    * - `RMSE`
+   *
+   * Length: at most 63.
    */
   facet?: string;
 }
@@ -4742,13 +6063,21 @@ export interface ModelCardTrainingJobDetails {
   trainingMetrics?: ModelCardTrainingMetric[];
   /** The hyper parameters used in the training job. */
   hyperParameters?: ModelCardTrainingHyperParameter[];
-  /** The SageMaker AI training job Amazon Resource Name (ARN) */
+  /**
+   * The SageMaker AI training job Amazon Resource Name (ARN)
+   *
+   * Length: at most 1024.
+   */
   trainingArn?: string;
   /** Custom training job results. */
   userProvidedTrainingMetrics?: ModelCardTrainingMetric[];
   /** The SageMaker AI training job image URI. */
   trainingEnvironment?: ModelCardTrainingEnvironment;
-  /** The location of the datasets used to train the model. */
+  /**
+   * The location of the datasets used to train the model.
+   *
+   * Items: at most 15. Each item: Length: at most 1024.
+   */
   trainingDatasets?: string[];
   /** Additional hyper parameters that you've specified when training the model. */
   userProvidedHyperParameters?: ModelCardTrainingHyperParameter[];
@@ -4762,9 +6091,17 @@ export interface ModelCardTrainingJobDetails {
 export interface ModelCardTrainingMetric {
   /** The value of a result from the SageMaker AI training job. */
   value: number;
-  /** Any additional notes describing the result of the training job. */
+  /**
+   * Any additional notes describing the result of the training job.
+   *
+   * Length: at most 1024.
+   */
   notes?: string;
-  /** The name of the result from the SageMaker AI training job. */
+  /**
+   * The name of the result from the SageMaker AI training job.
+   *
+   * Pattern: `.{1,255}`.
+   */
   name: string;
 }
 
@@ -4774,9 +6111,17 @@ export interface ModelCardTrainingMetric {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-traininghyperparameter.html | CloudFormation: TrainingHyperParameter}
  */
 export interface ModelCardTrainingHyperParameter {
-  /** The value specified for the hyper parameter. */
+  /**
+   * The value specified for the hyper parameter.
+   *
+   * Pattern: `.{1,255}`.
+   */
   value: string;
-  /** The name of the hyper parameter. */
+  /**
+   * The name of the hyper parameter.
+   *
+   * Pattern: `.{1,255}`.
+   */
   name: string;
 }
 
@@ -4786,7 +6131,11 @@ export interface ModelCardTrainingHyperParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-trainingenvironment.html | CloudFormation: TrainingEnvironment}
  */
 export interface ModelCardTrainingEnvironment {
-  /** SageMaker AI inference image URI. */
+  /**
+   * SageMaker AI inference image URI.
+   *
+   * Items: at most 15. Each item: Length: at most 1024.
+   */
   containerImage?: string[];
 }
 
@@ -4796,17 +6145,33 @@ export interface ModelCardTrainingEnvironment {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-evaluationdetail.html | CloudFormation: EvaluationDetail}
  */
 export interface ModelCardEvaluationDetail {
-  /** The location of the datasets used to evaluate the model. */
+  /**
+   * The location of the datasets used to evaluate the model.
+   *
+   * Items: at most 10. Each item: Length: at most 1024.
+   */
   datasets?: string[];
-  /** Any observations made during the model evaluation. */
+  /**
+   * Any observations made during the model evaluation.
+   *
+   * Length: at most 2096.
+   */
   evaluationObservation?: string;
   /** An evaluation Metric Group object. */
   metricGroups?: ModelCardMetricGroup[];
   /** Additional attributes associated with the evaluation results. */
   metadata?: Record<string, string>;
-  /** The Amazon Resource Name (ARN) of the evaluation job. */
+  /**
+   * The Amazon Resource Name (ARN) of the evaluation job.
+   *
+   * Length: at most 256.
+   */
   evaluationJobArn?: string;
-  /** The evaluation job name. */
+  /**
+   * The evaluation job name.
+   *
+   * Pattern: `.{1,63}`.
+   */
   name: string;
 }
 
@@ -4816,7 +6181,11 @@ export interface ModelCardEvaluationDetail {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-metricgroup.html | CloudFormation: MetricGroup}
  */
 export interface ModelCardMetricGroup {
-  /** The metric group name. */
+  /**
+   * The metric group name.
+   *
+   * Pattern: `.{1,63}`.
+   */
   name: string;
   /**
    * A list of metric objects. The `MetricDataItems` list can have one of the following values:
@@ -4837,11 +6206,15 @@ export interface ModelCardMetricGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-metricdataitems.html | CloudFormation: MetricDataItems}
  */
 export interface ModelCardMetricDataItems {
+  /** Length: at most 63. */
   xAxisName?: string[];
   type: "number" | "string" | "boolean" | "linear_graph" | "bar_chart" | "matrix";
   value: Record<string, unknown>;
+  /** Length: at most 63. */
   yAxisName?: string[];
+  /** Length: at most 1024. */
   notes?: string;
+  /** Pattern: `.{1,255}`. */
   name: string;
 }
 
@@ -4851,26 +6224,51 @@ export interface ModelCardMetricDataItems {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-modelpackagedetails.html | CloudFormation: ModelPackageDetails}
  */
 export interface ModelCardModelPackageDetails {
-  /** If the model is a versioned model, the name of the model group that the versioned model belongs to. */
+  /**
+   * If the model is a versioned model, the name of the model group that the versioned model belongs to.
+   *
+   * Length: 1–63.
+   */
   modelPackageGroupName?: string;
   /** The machine learning task you specified that your model package accomplishes. Common machine learning tasks include object detection and image classification. */
   task?: string;
   createdBy?: ModelCardModelPackageCreator;
-  /** A description provided for the model approval */
+  /**
+   * A description provided for the model approval
+   *
+   * Length: at most 1024.
+   */
   approvalDescription?: string;
   /** Current approval status of model package */
   modelApprovalStatus?: "Approved" | "Rejected" | "PendingManualApproval";
-  /** Version of the model package */
+  /**
+   * Version of the model package
+   *
+   * Range: at least 1.
+   */
   modelPackageVersion?: number;
-  /** A brief summary of the model package */
+  /**
+   * A brief summary of the model package
+   *
+   * Length: at most 1024.
+   */
   modelPackageDescription?: string;
-  /** Name of the model package */
+  /**
+   * Name of the model package
+   *
+   * Length: 1–63.
+   */
   modelPackageName?: string;
   /** Current status of model package */
   modelPackageStatus?: "Pending" | "InProgress" | "Completed" | "Failed" | "Deleting";
+  /** Items: 1–1. */
   sourceAlgorithms?: ModelCardSourceAlgorithm[];
   inferenceSpecification?: ModelCardInferenceSpecification;
-  /** The Amazon Resource Name (ARN) of the model package */
+  /**
+   * The Amazon Resource Name (ARN) of the model package
+   *
+   * Length: 1–2048.
+   */
   modelPackageArn?: string;
   /** The machine learning domain of the model package you specified. Common machine learning domains include computer vision and natural language processing. */
   domain?: string;
@@ -4878,7 +6276,11 @@ export interface ModelCardModelPackageDetails {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-modelpackagecreator.html | CloudFormation: ModelPackageCreator} */
 export interface ModelCardModelPackageCreator {
-  /** The name of the user's profile in Studio */
+  /**
+   * The name of the user's profile in Studio
+   *
+   * Length: at most 63.
+   */
   userProfileName?: string;
 }
 
@@ -4892,9 +6294,15 @@ export interface ModelCardSourceAlgorithm {
    * The Amazon S3 path where the model artifacts, which result from model training, are stored. This path must point to a single `gzip` compressed tar archive ( `.tar.gz` suffix).
    *
    * > The model artifacts must be in an S3 bucket that is in the same AWS region as the algorithm.
+   *
+   * Length: at most 1024.
    */
   modelDataUrl?: string;
-  /** The name of an algorithm that was used to create the model package. The algorithm must be either an algorithm resource in your SageMaker account or an algorithm in AWS Marketplace that you are subscribed to. */
+  /**
+   * The name of an algorithm that was used to create the model package. The algorithm must be either an algorithm resource in your SageMaker account or an algorithm in AWS Marketplace that you are subscribed to.
+   *
+   * Length: at most 170.
+   */
   algorithmName: string;
 }
 
@@ -4904,7 +6312,11 @@ export interface ModelCardSourceAlgorithm {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-inferencespecification.html | CloudFormation: InferenceSpecification}
  */
 export interface ModelCardInferenceSpecification {
-  /** The Amazon ECR registry path of the Docker image that contains the inference code. */
+  /**
+   * The Amazon ECR registry path of the Docker image that contains the inference code.
+   *
+   * Items: 1–15.
+   */
   containers: ModelCardContainer[];
 }
 
@@ -4912,9 +6324,17 @@ export interface ModelCardInferenceSpecification {
 export interface ModelCardContainer {
   /** The name of a pre-trained machine learning benchmarked by Amazon SageMaker Inference Recommender model that matches your model. */
   nearestModelName?: string;
-  /** The Amazon S3 path where the model artifacts, which result from model training, are stored. */
+  /**
+   * The Amazon S3 path where the model artifacts, which result from model training, are stored.
+   *
+   * Length: at most 1024.
+   */
   modelDataUrl?: string;
-  /** Inference environment path. The Amazon EC2 Container Registry (Amazon ECR) path where inference code is stored. */
+  /**
+   * Inference environment path. The Amazon EC2 Container Registry (Amazon ECR) path where inference code is stored.
+   *
+   * Length: at most 255.
+   */
   image: string;
 }
 
@@ -4924,11 +6344,23 @@ export interface ModelCardContainer {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelcard-businessdetails.html | CloudFormation: BusinessDetails}
  */
 export interface ModelCardBusinessDetails {
-  /** The relevant stakeholders for the model. */
+  /**
+   * The relevant stakeholders for the model.
+   *
+   * Length: at most 2048.
+   */
   businessStakeholders?: string;
-  /** The broader business need that the model is serving. */
+  /**
+   * The broader business need that the model is serving.
+   *
+   * Length: at most 2048.
+   */
   lineOfBusiness?: string;
-  /** The specific business problem that the model is trying to solve. */
+  /**
+   * The specific business problem that the model is trying to solve.
+   *
+   * Length: at most 2048.
+   */
   businessProblem?: string;
 }
 
@@ -4937,7 +6369,7 @@ export interface ModelCardBusinessDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-modelexplainabilityjobdefinition.html | CloudFormation: AWS::SageMaker::ModelExplainabilityJobDefinition}
  */
-export const ModelExplainabilityJobDefinition = cloudControlType<ModelExplainabilityJobDefinitionArgs, ModelExplainabilityJobDefinitionOutputs>("AWS::SageMaker::ModelExplainabilityJobDefinition", "aws:sagemaker:ModelExplainabilityJobDefinition", '{"p":[["ModelExplainabilityJobOutputConfig",["ref","MonitoringOutputConfig"],67],["EndpointName","string",66],["StoppingCondition",["ref","StoppingCondition"],66],["ModelExplainabilityBaselineConfig",["ref","ModelExplainabilityBaselineConfig"],66],["JobDefinitionName","string",66],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["RoleArn","string",67],["ModelExplainabilityJobInput",["ref","ModelExplainabilityJobInput"],67],["Tags",["array",["ref","Tag"]],66],["ModelExplainabilityAppSpecification",["ref","ModelExplainabilityAppSpecification"],67],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"MonitoringOutputConfig":[["KmsKeyId","string",2],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],3]],"MonitoringOutput":[["S3Output",["ref","S3Output"],3]],"S3Output":[["S3Uri","string",3],["LocalPath","string",3],["S3UploadMode",["enum","Continuous","EndOfJob"],2]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",3]],"ModelExplainabilityBaselineConfig":[["ConstraintsResource",["ref","ConstraintsResource"],2],["BaseliningJobName","string",2]],"ConstraintsResource":[["S3Uri","string",2]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],3]],"ClusterConfig":[["InstanceCount","integer",3],["VolumeSizeInGB","integer",3],["VolumeKmsKeyId","string",2],["InstanceType","string",3]],"NetworkConfig":[["EnableNetworkIsolation","boolean",2],["EnableInterContainerTrafficEncryption","boolean",2],["VpcConfig",["ref","VpcConfig"],2]],"VpcConfig":[["Subnets",["array","string"],3],["SecurityGroupIds",["array","string"],3]],"ModelExplainabilityJobInput":[["BatchTransformInput",["ref","BatchTransformInput"],2],["EndpointInput",["ref","EndpointInput"],2]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],3],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["InferenceAttribute","string",2],["DataCapturedDestinationS3Uri","string",3],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ProbabilityAttribute","string",2],["FeaturesAttribute","string",2]],"DatasetFormat":[["Parquet","boolean",2],["Csv",["ref","Csv"],2],["Json",["ref","Json"],2]],"Csv":[["Header","boolean",2]],"Json":[["Line","boolean",2]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["EndpointName","string",3],["InferenceAttribute","string",2],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ProbabilityAttribute","string",2],["FeaturesAttribute","string",2]],"ModelExplainabilityAppSpecification":[["ConfigUri","string",3],["Environment",["map","string"],2],["ImageUri","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-explainability-job-definition/${ModelExplainabilityJobDefinitionName}"}');
+export const ModelExplainabilityJobDefinition = cloudControlType<ModelExplainabilityJobDefinitionArgs, ModelExplainabilityJobDefinitionOutputs>("AWS::SageMaker::ModelExplainabilityJobDefinition", "aws:sagemaker:ModelExplainabilityJobDefinition", '{"p":[["ModelExplainabilityJobOutputConfig",["ref","MonitoringOutputConfig"],67],["EndpointName","string",82],["StoppingCondition",["ref","StoppingCondition"],66],["ModelExplainabilityBaselineConfig",["ref","ModelExplainabilityBaselineConfig"],66],["JobDefinitionName","string",66],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["RoleArn","string",67],["ModelExplainabilityJobInput",["ref","ModelExplainabilityJobInput"],67],["Tags",["array",["ref","Tag"]],66],["ModelExplainabilityAppSpecification",["ref","ModelExplainabilityAppSpecification"],67],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"MonitoringOutputConfig":[["KmsKeyId","string"],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],1]],"MonitoringOutput":[["S3Output",["ref","S3Output"],1]],"S3Output":[["S3Uri","string",1],["LocalPath","string",1],["S3UploadMode",["enum","Continuous","EndOfJob"]]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]],"ModelExplainabilityBaselineConfig":[["ConstraintsResource",["ref","ConstraintsResource"]],["BaseliningJobName","string"]],"ConstraintsResource":[["S3Uri","string"]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"NetworkConfig":[["EnableNetworkIsolation","boolean"],["EnableInterContainerTrafficEncryption","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"ModelExplainabilityJobInput":[["BatchTransformInput",["ref","BatchTransformInput"]],["EndpointInput",["ref","EndpointInput"]]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],1],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["InferenceAttribute","string"],["DataCapturedDestinationS3Uri","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ProbabilityAttribute","string"],["FeaturesAttribute","string"]],"DatasetFormat":[["Parquet","boolean"],["Csv",["ref","Csv"]],["Json",["ref","Json"]]],"Csv":[["Header","boolean"]],"Json":[["Line","boolean"]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["EndpointName","string",1],["InferenceAttribute","string"],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ProbabilityAttribute","string"],["FeaturesAttribute","string"]],"ModelExplainabilityAppSpecification":[["ConfigUri","string",1],["Environment",["map","string"]],["ImageUri","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["EndpointName"],"co":["JobDefinitionName","ModelExplainabilityAppSpecification","ModelExplainabilityBaselineConfig","ModelExplainabilityJobInput","ModelExplainabilityJobOutputConfig","JobResources","NetworkConfig","RoleArn","StoppingCondition","Tags","EndpointName"],"ro":["CreationTime","JobDefinitionArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-explainability-job-definition/${ModelExplainabilityJobDefinitionName}"}');
 /** A {@link ModelExplainabilityJobDefinition} instance: its attributes as typed outputs. */
 export type ModelExplainabilityJobDefinition = InstanceType<typeof ModelExplainabilityJobDefinition>;
 
@@ -4945,19 +6377,33 @@ export type ModelExplainabilityJobDefinition = InstanceType<typeof ModelExplaina
 export interface ModelExplainabilityJobDefinitionArgs {
   /** The output configuration for monitoring jobs. */
   modelExplainabilityJobOutputConfig: ModelExplainabilityJobDefinitionMonitoringOutputConfig;
-  /** The name of the endpoint used to run the monitoring job. */
+  /**
+   * The name of the endpoint used to run the monitoring job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName?: string;
   /** A time limit for how long the monitoring job is allowed to run before stopping. */
   stoppingCondition?: ModelExplainabilityJobDefinitionStoppingCondition;
   /** The baseline configuration for a model explainability job. */
   modelExplainabilityBaselineConfig?: ModelExplainabilityJobDefinitionModelExplainabilityBaselineConfig;
-  /** The name of the model explainability job definition. The name must be unique within an AWS Region in the AWS account. */
+  /**
+   * The name of the model explainability job definition. The name must be unique within an AWS Region in the AWS account.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   jobDefinitionName?: string;
   /** Identifies the resources to deploy for a monitoring job. */
   jobResources: ModelExplainabilityJobDefinitionMonitoringResources;
   /** Networking options for a model explainability job. */
   networkConfig?: ModelExplainabilityJobDefinitionNetworkConfig;
-  /** The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
   /** Inputs for the model explainability job. */
   modelExplainabilityJobInput: ModelExplainabilityJobDefinitionModelExplainabilityJobInput;
@@ -4965,6 +6411,8 @@ export interface ModelExplainabilityJobDefinitionArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** Configures the model explainability job to run a specified Docker container image. */
@@ -4985,9 +6433,17 @@ export interface ModelExplainabilityJobDefinitionOutputs extends ModelExplainabi
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelexplainabilityjobdefinition-monitoringoutputconfig.html | CloudFormation: MonitoringOutputConfig}
  */
 export interface ModelExplainabilityJobDefinitionMonitoringOutputConfig {
-  /** The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
-  /** Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded. */
+  /**
+   * Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded.
+   *
+   * Length: 1–1.
+   */
   monitoringOutputs: ModelExplainabilityJobDefinitionMonitoringOutput[];
 }
 
@@ -5007,9 +6463,17 @@ export interface ModelExplainabilityJobDefinitionMonitoringOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelexplainabilityjobdefinition-s3output.html | CloudFormation: S3Output}
  */
 export interface ModelExplainabilityJobDefinitionS3Output {
-  /** A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. */
+  /**
+   * A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data. */
+  /**
+   * The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
   /** Whether to upload the results of the monitoring job continuously or after the job completes. */
   s3UploadMode?: "Continuous" | "EndOfJob";
@@ -5035,6 +6499,8 @@ export interface ModelExplainabilityJobDefinitionStoppingCondition {
    * For all other jobs, if the job does not complete during this time, SageMaker ends the job. When `RetryStrategy` is specified in the job request, `MaxRuntimeInSeconds` specifies the maximum time for all of the attempts in total, not each individual attempt. The default value is 1 day. The maximum value is 28 days.
    *
    * The maximum time that a `TrainingJob` can run in total, including any time spent publishing metrics or archiving and uploading models after it has been stopped, is 30 days.
+   *
+   * Range: 1–86400.
    */
   maxRuntimeInSeconds: number;
 }
@@ -5047,7 +6513,11 @@ export interface ModelExplainabilityJobDefinitionStoppingCondition {
 export interface ModelExplainabilityJobDefinitionModelExplainabilityBaselineConfig {
   /** The constraints resource for a model explainability job. */
   constraintsResource?: ModelExplainabilityJobDefinitionConstraintsResource;
-  /** The name of the baseline model explainability job. */
+  /**
+   * The name of the baseline model explainability job.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   baseliningJobName?: string;
 }
 
@@ -5057,7 +6527,11 @@ export interface ModelExplainabilityJobDefinitionModelExplainabilityBaselineConf
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelexplainabilityjobdefinition-constraintsresource.html | CloudFormation: ConstraintsResource}
  */
 export interface ModelExplainabilityJobDefinitionConstraintsResource {
-  /** The Amazon S3 URI for the constraints resource. */
+  /**
+   * The Amazon S3 URI for the constraints resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -5077,11 +6551,23 @@ export interface ModelExplainabilityJobDefinitionMonitoringResources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelexplainabilityjobdefinition-clusterconfig.html | CloudFormation: ClusterConfig}
  */
 export interface ModelExplainabilityJobDefinitionClusterConfig {
-  /** The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1. */
+  /**
+   * The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1.
+   *
+   * Range: 1–100.
+   */
   instanceCount: number;
-  /** The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario. */
+  /**
+   * The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario.
+   *
+   * Range: 1–16384.
+   */
   volumeSizeInGB: number;
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job.
+   *
+   * Range: 1–2048.
+   */
   volumeKmsKeyId?: string;
   /** The ML compute instance type for the processing job. */
   instanceType: string;
@@ -5107,9 +6593,17 @@ export interface ModelExplainabilityJobDefinitionNetworkConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelexplainabilityjobdefinition-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface ModelExplainabilityJobDefinitionVpcConfig {
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 1–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -5135,17 +6629,37 @@ export interface ModelExplainabilityJobDefinitionBatchTransformInput {
   datasetFormat: ModelExplainabilityJobDefinitionDatasetFormat;
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** The attribute of the input data that represents the ground truth label. */
+  /**
+   * The attribute of the input data that represents the ground truth label.
+   *
+   * Length: at most 256.
+   */
   inferenceAttribute?: string;
-  /** The Amazon S3 location being used to capture the data. */
+  /**
+   * The Amazon S3 location being used to capture the data.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   dataCapturedDestinationS3Uri: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the batch transform data is available to the container. */
+  /**
+   * Path to the filesystem where the batch transform data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** In a classification problem, the attribute that represents the class probability. */
+  /**
+   * In a classification problem, the attribute that represents the class probability.
+   *
+   * Length: at most 256.
+   */
   probabilityAttribute?: string;
-  /** The attributes of the input data that are the input features. */
+  /**
+   * The attributes of the input data that are the input features.
+   *
+   * Length: at most 256.
+   */
   featuresAttribute?: string;
 }
 
@@ -5191,17 +6705,37 @@ export interface ModelExplainabilityJobDefinitionJson {
 export interface ModelExplainabilityJobDefinitionEndpointInput {
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an Amazon S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** An endpoint in customer's account which has enabled `DataCaptureConfig` enabled. */
+  /**
+   * An endpoint in customer's account which has enabled `DataCaptureConfig` enabled.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
-  /** The attribute of the input data that represents the ground truth label. */
+  /**
+   * The attribute of the input data that represents the ground truth label.
+   *
+   * Length: at most 256.
+   */
   inferenceAttribute?: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the endpoint data is available to the container. */
+  /**
+   * Path to the filesystem where the endpoint data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** In a classification problem, the attribute that represents the class probability. */
+  /**
+   * In a classification problem, the attribute that represents the class probability.
+   *
+   * Length: at most 256.
+   */
   probabilityAttribute?: string;
-  /** The attributes of the input data that are the input features. */
+  /**
+   * The attributes of the input data that are the input features.
+   *
+   * Length: at most 256.
+   */
   featuresAttribute?: string;
 }
 
@@ -5211,11 +6745,19 @@ export interface ModelExplainabilityJobDefinitionEndpointInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelexplainabilityjobdefinition-modelexplainabilityappspecification.html | CloudFormation: ModelExplainabilityAppSpecification}
  */
 export interface ModelExplainabilityJobDefinitionModelExplainabilityAppSpecification {
-  /** JSON formatted Amazon S3 file that defines explainability parameters. For more information on this JSON configuration file, see [Configure model explainability parameters](https://docs.aws.amazon.com/sagemaker/latest/dg/clarify-config-json-monitor-model-explainability-parameters.html) . */
+  /**
+   * JSON formatted Amazon S3 file that defines explainability parameters. For more information on this JSON configuration file, see [Configure model explainability parameters](https://docs.aws.amazon.com/sagemaker/latest/dg/clarify-config-json-monitor-model-explainability-parameters.html) .
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   configUri: string;
   /** Sets the environment variables in the Docker container. */
   environment?: Record<string, string>;
-  /** The container image to be run by the model explainability job. */
+  /**
+   * The container image to be run by the model explainability job.
+   *
+   * Length: at most 255. Pattern: `.*`.
+   */
   imageUri: string;
 }
 
@@ -5229,7 +6771,7 @@ export interface ModelExplainabilityJobDefinitionModelExplainabilityAppSpecifica
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-modelpackage.html | CloudFormation: AWS::SageMaker::ModelPackage}
  */
-export const ModelPackage = cloudControlType<ModelPackageArgs, ModelPackageOutputs>("AWS::SageMaker::ModelPackage", "aws:sagemaker:ModelPackage", '{"p":[["DriftCheckBaselines",["ref","DriftCheckBaselines"],66],["ModelPackageGroupName","string",66],["ModelMetrics",["ref","ModelMetrics"],66],["Task","string",66],["CustomerMetadataProperties",["map","string"]],["ApprovalDescription","string"],["ModelApprovalStatus",["enum","Approved","Rejected","PendingManualApproval"]],["ModelPackageVersion","integer"],["MetadataProperties",["ref","MetadataProperties"],66],["ValidationSpecification",["ref","ValidationSpecification"],66],["SourceAlgorithmSpecification",["ref","SourceAlgorithmSpecification"],66],["ModelPackageStatusDetails",["ref","ModelPackageStatusDetails"]],["SkipModelValidation",["enum","None","All"]],["ModelPackageDescription","string",66],["AdditionalInferenceSpecificationsToAdd",["array",["ref","AdditionalInferenceSpecificationDefinition"]]],["ModelPackageName","string"],["InferenceSpecification",["ref","InferenceSpecification"],66],["SamplePayloadUrl","string",66],["LastModifiedTime","string"],["ClientToken","string",66],["Domain","string",66],["Tags",["array",["ref","Tag"]]],["CertifyForMarketplace","boolean"],["AdditionalInferenceSpecifications",["array",["ref","AdditionalInferenceSpecificationDefinition"]]],["SourceUri","string"],["ModelCard",["ref","ModelCard"]],["SecurityConfig",["ref","SecurityConfig"],66],["ModelPackageStatus",["enum","Pending","Deleting","InProgress","Completed","Failed"],8],["CreationTime","string",8],["ModelPackageArn","string",72]],"id":["ModelPackageArn"],"d":{"DriftCheckBaselines":[["ModelDataQuality",["ref","DriftCheckModelDataQuality"],2],["Bias",["ref","DriftCheckBias"],2],["ModelQuality",["ref","DriftCheckModelQuality"],2],["Explainability",["ref","DriftCheckExplainability"],2]],"DriftCheckModelDataQuality":[["Constraints",["ref","MetricsSource"],2],["Statistics",["ref","MetricsSource"],2]],"MetricsSource":[["ContentType","string",3],["S3Uri","string",3],["ContentDigest","string",2]],"DriftCheckBias":[["PreTrainingConstraints",["ref","MetricsSource"],2],["ConfigFile",["ref","FileSource"],2],["PostTrainingConstraints",["ref","MetricsSource"],2]],"FileSource":[["ContentType","string",2],["S3Uri","string",3],["ContentDigest","string",2]],"DriftCheckModelQuality":[["Constraints",["ref","MetricsSource"],2],["Statistics",["ref","MetricsSource"],2]],"DriftCheckExplainability":[["Constraints",["ref","MetricsSource"],2],["ConfigFile",["ref","FileSource"],2]],"ModelMetrics":[["ModelDataQuality",["ref","ModelDataQuality"],2],["Bias",["ref","Bias"],2],["ModelQuality",["ref","ModelQuality"],2],["Explainability",["ref","Explainability"],2]],"ModelDataQuality":[["Constraints",["ref","MetricsSource"],2],["Statistics",["ref","MetricsSource"],2]],"Bias":[["Report",["ref","MetricsSource"],2],["PreTrainingReport",["ref","MetricsSource"],2],["PostTrainingReport",["ref","MetricsSource"],2]],"ModelQuality":[["Constraints",["ref","MetricsSource"],2],["Statistics",["ref","MetricsSource"],2]],"Explainability":[["Report",["ref","MetricsSource"],2]],"MetadataProperties":[["GeneratedBy","string",2],["Repository","string",2],["CommitId","string",2],["ProjectId","string",2]],"ValidationSpecification":[["ValidationRole","string",3],["ValidationProfiles",["array",["ref","ValidationProfile"]],3]],"ValidationProfile":[["ProfileName","string",3],["TransformJobDefinition",["ref","TransformJobDefinition"],3]],"TransformJobDefinition":[["TransformResources",["ref","TransformResources"],3],["MaxConcurrentTransforms","integer",2],["MaxPayloadInMB","integer",2],["TransformOutput",["ref","TransformOutput"],3],["Environment",["map","string"],2],["TransformInput",["ref","TransformInput"],3],["BatchStrategy",["enum","MultiRecord","SingleRecord"],2]],"TransformResources":[["InstanceCount","integer",3],["VolumeKmsKeyId","string",2],["InstanceType","string",3]],"TransformOutput":[["AssembleWith",["enum","None","Line"],2],["Accept","string",2],["KmsKeyId","string",2],["S3OutputPath","string",3]],"TransformInput":[["ContentType","string",2],["SplitType",["enum","None","TFRecord","Line","RecordIO"],2],["CompressionType",["enum","None","Gzip"],2],["DataSource",["ref","DataSource"],3]],"DataSource":[["S3DataSource",["ref","S3DataSource"],3]],"S3DataSource":[["S3Uri","string",3],["S3DataType",["enum","ManifestFile","S3Prefix","AugmentedManifestFile"],3]],"SourceAlgorithmSpecification":[["SourceAlgorithms",["array",["ref","SourceAlgorithm"]],3]],"SourceAlgorithm":[["ModelDataUrl","string",2],["AlgorithmName","string",3]],"ModelPackageStatusDetails":[["ValidationStatuses",["array",["ref","ModelPackageStatusItem"]]]],"ModelPackageStatusItem":[["Status",["enum","NotStarted","Failed","InProgress","Completed"],1],["FailureReason","string"],["Name","string",1]],"AdditionalInferenceSpecificationDefinition":[["Description","string"],["SupportedContentTypes",["array","string"]],["SupportedRealtimeInferenceInstanceTypes",["array","string"]],["Containers",["array",["ref","ModelPackageContainerDefinition"]],1],["SupportedTransformInstanceTypes",["array","string"]],["Name","string",1],["SupportedResponseMIMETypes",["array","string"]]],"ModelPackageContainerDefinition":[["ModelInput",["ref","ModelInput"],4],["NearestModelName","string",4],["ContainerHostname","string",4],["ImageDigest","string",4],["FrameworkVersion","string",4],["Environment",["map","string"],4],["ModelDataUrl","string",4],["Image","string",5],["Framework","string",4],["ModelDataSource",["ref","ModelDataSource"]]],"ModelInput":[["DataInputConfig","string",5]],"ModelDataSource":[["S3DataSource",["ref","S3ModelDataSource"]]],"S3ModelDataSource":[["S3DataType",["enum","S3Prefix","S3Object"],1],["S3Uri","string",1],["CompressionType",["enum","None","Gzip"],1],["ModelAccessConfig",["ref","ModelAccessConfig"]]],"ModelAccessConfig":[["AcceptEula","boolean",1]],"InferenceSpecification":[["SupportedContentTypes",["array","string"],3],["SupportedRealtimeInferenceInstanceTypes",["array","string"],2],["Containers",["array",["ref","ModelPackageContainerDefinition"]],3],["SupportedTransformInstanceTypes",["array","string"],2],["SupportedResponseMIMETypes",["array","string"],3]],"ModelCard":[["ModelCardContent","string",1],["ModelCardStatus",["enum","Draft","PendingReview","Approved","Archived"],1]],"SecurityConfig":[["KmsKeyId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-package/${ModelPackageName}"}');
+export const ModelPackage = cloudControlType<ModelPackageArgs, ModelPackageOutputs>("AWS::SageMaker::ModelPackage", "aws:sagemaker:ModelPackage", '{"p":[["DriftCheckBaselines",["ref","DriftCheckBaselines"],66],["ModelPackageGroupName","string",66],["ModelMetrics",["ref","ModelMetrics"],66],["Task","string",66],["CustomerMetadataProperties",["map","string"]],["ApprovalDescription","string"],["ModelApprovalStatus",["enum","Approved","Rejected","PendingManualApproval"]],["ModelPackageVersion","integer"],["MetadataProperties",["ref","MetadataProperties"],66],["ValidationSpecification",["ref","ValidationSpecification"],66],["SourceAlgorithmSpecification",["ref","SourceAlgorithmSpecification"],66],["ModelPackageStatusDetails",["ref","ModelPackageStatusDetails"]],["SkipModelValidation",["enum","None","All"]],["ModelPackageDescription","string",66],["AdditionalInferenceSpecificationsToAdd",["array",["ref","AdditionalInferenceSpecificationDefinition"]],16],["ModelPackageName","string"],["InferenceSpecification",["ref","InferenceSpecification"],66],["SamplePayloadUrl","string",66],["LastModifiedTime","string"],["ClientToken","string",82],["Domain","string",66],["Tags",["array",["ref","Tag"]]],["CertifyForMarketplace","boolean"],["AdditionalInferenceSpecifications",["array",["ref","AdditionalInferenceSpecificationDefinition"]]],["SourceUri","string"],["ModelCard",["ref","ModelCard"]],["SecurityConfig",["ref","SecurityConfig"],66],["ModelPackageStatus",["enum","Pending","Deleting","InProgress","Completed","Failed"],8],["CreationTime","string",8],["ModelPackageArn","string",72]],"id":["ModelPackageArn"],"d":{"DriftCheckBaselines":[["ModelDataQuality",["ref","DriftCheckModelDataQuality"]],["Bias",["ref","DriftCheckBias"]],["ModelQuality",["ref","DriftCheckModelQuality"]],["Explainability",["ref","DriftCheckExplainability"]]],"DriftCheckModelDataQuality":[["Constraints",["ref","MetricsSource"]],["Statistics",["ref","MetricsSource"]]],"MetricsSource":[["ContentType","string",1],["S3Uri","string",1],["ContentDigest","string"]],"DriftCheckBias":[["PreTrainingConstraints",["ref","MetricsSource"]],["ConfigFile",["ref","FileSource"]],["PostTrainingConstraints",["ref","MetricsSource"]]],"FileSource":[["ContentType","string"],["S3Uri","string",1],["ContentDigest","string"]],"DriftCheckModelQuality":[["Constraints",["ref","MetricsSource"]],["Statistics",["ref","MetricsSource"]]],"DriftCheckExplainability":[["Constraints",["ref","MetricsSource"]],["ConfigFile",["ref","FileSource"]]],"ModelMetrics":[["ModelDataQuality",["ref","ModelDataQuality"]],["Bias",["ref","Bias"]],["ModelQuality",["ref","ModelQuality"]],["Explainability",["ref","Explainability"]]],"ModelDataQuality":[["Constraints",["ref","MetricsSource"]],["Statistics",["ref","MetricsSource"]]],"Bias":[["Report",["ref","MetricsSource"]],["PreTrainingReport",["ref","MetricsSource"]],["PostTrainingReport",["ref","MetricsSource"]]],"ModelQuality":[["Constraints",["ref","MetricsSource"]],["Statistics",["ref","MetricsSource"]]],"Explainability":[["Report",["ref","MetricsSource"]]],"MetadataProperties":[["GeneratedBy","string"],["Repository","string"],["CommitId","string"],["ProjectId","string"]],"ValidationSpecification":[["ValidationRole","string",1],["ValidationProfiles",["array",["ref","ValidationProfile"]],1]],"ValidationProfile":[["ProfileName","string",1],["TransformJobDefinition",["ref","TransformJobDefinition"],1]],"TransformJobDefinition":[["TransformResources",["ref","TransformResources"],1],["MaxConcurrentTransforms","integer"],["MaxPayloadInMB","integer"],["TransformOutput",["ref","TransformOutput"],1],["Environment",["map","string"]],["TransformInput",["ref","TransformInput"],1],["BatchStrategy",["enum","MultiRecord","SingleRecord"]]],"TransformResources":[["InstanceCount","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"TransformOutput":[["AssembleWith",["enum","None","Line"]],["Accept","string"],["KmsKeyId","string"],["S3OutputPath","string",1]],"TransformInput":[["ContentType","string"],["SplitType",["enum","None","TFRecord","Line","RecordIO"]],["CompressionType",["enum","None","Gzip"]],["DataSource",["ref","DataSource"],1]],"DataSource":[["S3DataSource",["ref","S3DataSource"],1]],"S3DataSource":[["S3Uri","string",1],["S3DataType",["enum","ManifestFile","S3Prefix","AugmentedManifestFile"],1]],"SourceAlgorithmSpecification":[["SourceAlgorithms",["array",["ref","SourceAlgorithm"]],1]],"SourceAlgorithm":[["ModelDataUrl","string"],["AlgorithmName","string",1]],"ModelPackageStatusDetails":[["ValidationStatuses",["array",["ref","ModelPackageStatusItem"]]]],"ModelPackageStatusItem":[["Status",["enum","NotStarted","Failed","InProgress","Completed"],1],["FailureReason","string"],["Name","string",1]],"AdditionalInferenceSpecificationDefinition":[["Description","string"],["SupportedContentTypes",["array","string"]],["SupportedRealtimeInferenceInstanceTypes",["array","string"]],["Containers",["array",["ref","ModelPackageContainerDefinition"]],1],["SupportedTransformInstanceTypes",["array","string"]],["Name","string",1],["SupportedResponseMIMETypes",["array","string"]]],"ModelPackageContainerDefinition":[["ModelInput",["ref","ModelInput"],4],["NearestModelName","string",4],["ContainerHostname","string",4],["ImageDigest","string",4],["FrameworkVersion","string",4],["Environment",["map","string"],4],["ModelDataUrl","string",4],["Image","string",5],["Framework","string",4],["ModelDataSource",["ref","ModelDataSource"]]],"ModelInput":[["DataInputConfig","string",5]],"ModelDataSource":[["S3DataSource",["ref","S3ModelDataSource"]]],"S3ModelDataSource":[["S3DataType",["enum","S3Prefix","S3Object"],1],["S3Uri","string",1],["CompressionType",["enum","None","Gzip"],1],["ModelAccessConfig",["ref","ModelAccessConfig"]]],"ModelAccessConfig":[["AcceptEula","boolean",1]],"InferenceSpecification":[["SupportedContentTypes",["array","string"],1],["SupportedRealtimeInferenceInstanceTypes",["array","string"]],["Containers",["array",["ref","ModelPackageContainerDefinition"]],1],["SupportedTransformInstanceTypes",["array","string"]],["SupportedResponseMIMETypes",["array","string"],1]],"ModelCard":[["ModelCardContent","string",1],["ModelCardStatus",["enum","Draft","PendingReview","Approved","Archived"],1]],"SecurityConfig":[["KmsKeyId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken","AdditionalInferenceSpecificationsToAdd"],"co":["ModelPackageGroupName","ModelPackageDescription","InferenceSpecification","ValidationSpecification","SourceAlgorithmSpecification","MetadataProperties","ModelMetrics","ClientToken","DriftCheckBaselines","Domain","Task","SamplePayloadUrl","SecurityConfig"],"ro":["ModelPackageArn","CreationTime","LastModifiedTime","ModelPackageStatus"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-package/${ModelPackageName}"}');
 /** A {@link ModelPackage} instance: its attributes as typed outputs. */
 export type ModelPackage = InstanceType<typeof ModelPackage>;
 
@@ -5237,7 +6779,11 @@ export type ModelPackage = InstanceType<typeof ModelPackage>;
 export interface ModelPackageArgs {
   /** Represents the drift check baselines that can be used when the model monitor is set using the model package. */
   driftCheckBaselines?: ModelPackageDriftCheckBaselines;
-  /** The model group to which the model belongs. */
+  /**
+   * The model group to which the model belongs.
+   *
+   * Length: 1–170. Pattern: ``.
+   */
   modelPackageGroupName?: string;
   /** Metrics for the model. */
   modelMetrics?: ModelPackageModelMetrics;
@@ -5245,7 +6791,11 @@ export interface ModelPackageArgs {
   task?: string;
   /** The metadata properties for the model package. */
   customerMetadataProperties?: Record<string, string>;
-  /** A description provided when the model approval is set. */
+  /**
+   * A description provided when the model approval is set.
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   approvalDescription?: string;
   /**
    * The approval status of the model. This can be one of the following values.
@@ -5255,7 +6805,11 @@ export interface ModelPackageArgs {
    * - `PENDING_MANUAL_APPROVAL` - The model is waiting for manual approval.
    */
   modelApprovalStatus?: "Approved" | "Rejected" | "PendingManualApproval";
-  /** The version number of a versioned model. */
+  /**
+   * The version number of a versioned model.
+   *
+   * Range: at least 1.
+   */
   modelPackageVersion?: number;
   /** Metadata properties of the tracking entity, trial, or trial component. */
   metadataProperties?: ModelPackageMetadataProperties;
@@ -5267,9 +6821,19 @@ export interface ModelPackageArgs {
   modelPackageStatusDetails?: ModelPackageModelPackageStatusDetails;
   /** Indicates if you want to skip model validation. */
   skipModelValidation?: "None" | "All";
-  /** The description of the model package. */
+  /**
+   * The description of the model package.
+   *
+   * Length: at most 1024. Pattern: `[\p{L}\p{M}\p{Z}\p{S}\p{N}\p{P}]*`.
+   */
   modelPackageDescription?: string;
-  /** An array of additional Inference Specification objects to be added to the existing array. The total number of additional Inference Specification objects cannot exceed 15. Each additional Inference Specification object specifies artifacts based on this model package that can be used on inference endpoints. Generally used with SageMaker Neo to store the compiled artifacts. */
+  /**
+   * An array of additional Inference Specification objects to be added to the existing array. The total number of additional Inference Specification objects cannot exceed 15. Each additional Inference Specification object specifies artifacts based on this model package that can be used on inference endpoints. Generally used with SageMaker Neo to store the compiled artifacts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–15.
+   */
   additionalInferenceSpecificationsToAdd?: ModelPackageAdditionalInferenceSpecificationDefinition[];
   /**
    * The name of the model package. The name can be as follows:
@@ -5280,21 +6844,43 @@ export interface ModelPackageArgs {
   modelPackageName?: string;
   /** Defines how to perform inference generation after a training job is run. */
   inferenceSpecification?: ModelPackageInferenceSpecification;
-  /** The Amazon Simple Storage Service path where the sample payload are stored. This path must point to a single gzip compressed tar archive (.tar.gz suffix). */
+  /**
+   * The Amazon Simple Storage Service path where the sample payload are stored. This path must point to a single gzip compressed tar archive (.tar.gz suffix).
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   samplePayloadUrl?: string;
   /** The last time the model package was modified. */
   lastModifiedTime?: string;
-  /** A unique token that guarantees that the call to this API is idempotent. */
+  /**
+   * A unique token that guarantees that the call to this API is idempotent.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–36. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   clientToken?: string;
   /** The machine learning domain of your model package and its components. Common machine learning domains include computer vision and natural language processing. */
   domain?: string;
-  /** A list of the tags associated with the model package. For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference Guide* . */
+  /**
+   * A list of the tags associated with the model package. For more information, see [Tagging AWS resources](https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html) in the *AWS General Reference Guide* .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** Whether the model package is to be certified to be listed on AWS Marketplace. For information about listing model packages on AWS Marketplace, see [List Your Algorithm or Model Package on AWS Marketplace](https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-mkt-list.html) . */
   certifyForMarketplace?: boolean;
-  /** An array of additional Inference Specification objects. */
+  /**
+   * An array of additional Inference Specification objects.
+   *
+   * Items: 1–15.
+   */
   additionalInferenceSpecifications?: ModelPackageAdditionalInferenceSpecificationDefinition[];
-  /** The URI of the source for the model package. */
+  /**
+   * The URI of the source for the model package.
+   *
+   * Length: 0–1024. Pattern: ``.
+   */
   sourceUri?: string;
   /** An Amazon SageMaker Model Card. */
   modelCard?: ModelPackageModelCard;
@@ -5304,6 +6890,8 @@ export interface ModelPackageArgs {
 
 /** Outputs of {@link ModelPackage}: its inputs as the cloud reports them, and its attributes. */
 export interface ModelPackageOutputs extends ModelPackageArgs {
+  /** The last time the model package was modified. */
+  lastModifiedTime: string;
   /**
    * The status of the model package. This can be one of the following values.
    *
@@ -5354,11 +6942,23 @@ export interface ModelPackageDriftCheckModelDataQuality {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-metricssource.html | CloudFormation: MetricsSource}
  */
 export interface ModelPackageMetricsSource {
-  /** The metric source content type. */
+  /**
+   * The metric source content type.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   contentType: string;
-  /** The S3 URI for the metrics source. */
+  /**
+   * The S3 URI for the metrics source.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The hash key used for the metrics source. */
+  /**
+   * The hash key used for the metrics source.
+   *
+   * Length: at most 72. Pattern: `^[Ss][Hh][Aa]256:[0-9a-fA-F]{64}$`.
+   */
   contentDigest?: string;
 }
 
@@ -5382,11 +6982,23 @@ export interface ModelPackageDriftCheckBias {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-filesource.html | CloudFormation: FileSource}
  */
 export interface ModelPackageFileSource {
-  /** The type of content stored in the file source. */
+  /**
+   * The type of content stored in the file source.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   contentType?: string;
-  /** The Amazon S3 URI for the file source. */
+  /**
+   * The Amazon S3 URI for the file source.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The digest of the file source. */
+  /**
+   * The digest of the file source.
+   *
+   * Length: at most 72. Pattern: `^[Ss][Hh][Aa]256:[0-9a-fA-F]{64}$`.
+   */
   contentDigest?: string;
 }
 
@@ -5484,13 +7096,29 @@ export interface ModelPackageExplainability {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-metadataproperties.html | CloudFormation: MetadataProperties}
  */
 export interface ModelPackageMetadataProperties {
-  /** The entity this entity was generated by. */
+  /**
+   * The entity this entity was generated by.
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   generatedBy?: string;
-  /** The repository. */
+  /**
+   * The repository.
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   repository?: string;
-  /** The commit ID. */
+  /**
+   * The commit ID.
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   commitId?: string;
-  /** The project ID. */
+  /**
+   * The project ID.
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   projectId?: string;
 }
 
@@ -5500,9 +7128,17 @@ export interface ModelPackageMetadataProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-validationspecification.html | CloudFormation: ValidationSpecification}
  */
 export interface ModelPackageValidationSpecification {
-  /** The IAM roles to be used for the validation of the model package. */
+  /**
+   * The IAM roles to be used for the validation of the model package.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   validationRole: string;
-  /** An array of `ModelPackageValidationProfile` objects, each of which specifies a batch transform job that SageMaker runs to validate your model package. */
+  /**
+   * An array of `ModelPackageValidationProfile` objects, each of which specifies a batch transform job that SageMaker runs to validate your model package.
+   *
+   * Items: 1–1.
+   */
   validationProfiles: ModelPackageValidationProfile[];
 }
 
@@ -5514,7 +7150,11 @@ export interface ModelPackageValidationSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-validationprofile.html | CloudFormation: ValidationProfile}
  */
 export interface ModelPackageValidationProfile {
-  /** The name of the profile for the model package. */
+  /**
+   * The name of the profile for the model package.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   profileName: string;
   /** The `TransformJobDefinition` object that describes the transform job used for the validation of the model package. */
   transformJobDefinition: ModelPackageTransformJobDefinition;
@@ -5528,9 +7168,17 @@ export interface ModelPackageValidationProfile {
 export interface ModelPackageTransformJobDefinition {
   /** Identifies the ML compute instances for the transform job. */
   transformResources: ModelPackageTransformResources;
-  /** The maximum number of parallel requests that can be sent to each instance in a transform job. The default value is 1. */
+  /**
+   * The maximum number of parallel requests that can be sent to each instance in a transform job. The default value is 1.
+   *
+   * Range: at least 0.
+   */
   maxConcurrentTransforms?: number;
-  /** The maximum payload size allowed, in MB. A payload is the data portion of a record (without metadata). */
+  /**
+   * The maximum payload size allowed, in MB. A payload is the data portion of a record (without metadata).
+   *
+   * Range: at least 0.
+   */
   maxPayloadInMB?: number;
   /** Identifies the Amazon S3 location where you want Amazon SageMaker to save the results from the transform job. */
   transformOutput: ModelPackageTransformOutput;
@@ -5552,7 +7200,11 @@ export interface ModelPackageTransformJobDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-transformresources.html | CloudFormation: TransformResources}
  */
 export interface ModelPackageTransformResources {
-  /** The number of ML compute instances to use in the transform job. The default value is `1` , and the maximum is `100` . For distributed transform jobs, specify a value greater than `1` . */
+  /**
+   * The number of ML compute instances to use in the transform job. The default value is `1` , and the maximum is `100` . For distributed transform jobs, specify a value greater than `1` .
+   *
+   * Range: at least 1.
+   */
   instanceCount: number;
   /**
    * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt model data on the storage volume attached to the ML compute instance(s) that run the batch transform job.
@@ -5569,6 +7221,8 @@ export interface ModelPackageTransformResources {
    * - Key ARN: `arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab`
    * - Alias name: `alias/ExampleAlias`
    * - Alias name ARN: `arn:aws:kms:us-west-2:111122223333:alias/ExampleAlias`
+   *
+   * Length: at most 2048. Pattern: `.*`.
    */
   volumeKmsKeyId?: string;
   /** The ML compute instance type for the transform job. If you are using built-in algorithms to transform moderately sized datasets, we recommend using ml.m4.xlarge or `ml.m5.large` instance types. */
@@ -5583,7 +7237,11 @@ export interface ModelPackageTransformResources {
 export interface ModelPackageTransformOutput {
   /** Defines how to assemble the results of the transform job as a single S3 object. Choose a format that is most convenient to you. To concatenate the results in binary format, specify `None` . To add a newline character at the end of every transformed record, specify `Line` . */
   assembleWith?: "None" | "Line";
-  /** The MIME type used to specify the output data. Amazon SageMaker uses the MIME type with each http call to transfer data from the transform job. */
+  /**
+   * The MIME type used to specify the output data. Amazon SageMaker uses the MIME type with each http call to transfer data from the transform job.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   accept?: string;
   /**
    * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption. The `KmsKeyId` can be any of the following formats:
@@ -5596,12 +7254,16 @@ export interface ModelPackageTransformOutput {
    * If you don't provide a KMS key ID, Amazon SageMaker uses the default KMS key for Amazon S3 for your role's account. For more information, see [KMS-Managed Encryption Keys](https://docs.aws.amazon.com/AmazonS3/latest/dev/UsingKMSEncryption.html) in the *Amazon Simple Storage Service Developer Guide.*
    *
    * The KMS key policy must grant permission to the IAM role that you specify in your [CreateModel](https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateModel.html) request. For more information, see [Using Key Policies in AWS KMS](https://docs.aws.amazon.com/kms/latest/developerguide/key-policies.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: at most 2048. Pattern: `.*`.
    */
   kmsKeyId?: string;
   /**
    * The Amazon S3 path where you want Amazon SageMaker to store the results of the transform job. For example, `s3://bucket-name/key-name-prefix` .
    *
    * For every S3 object used as input for the transform job, batch transform stores the transformed data with an . `out` suffix in a corresponding subfolder in the location in the output prefix. For example, for the input data stored at `s3://bucket-name/input-name-prefix/dataset01/data.csv` , batch transform stores the transformed data at `s3://bucket-name/output-name-prefix/input-name-prefix/data.csv.out` . Batch transform doesn't upload partially processed objects. For an input S3 object that contains multiple records, it creates an . `out` file only if the transform job succeeds on the entire file. When the input contains multiple S3 objects, the batch transform job processes the listed S3 objects and uploads only the output for successfully processed objects. If any object fails in the transform job batch transform marks the job as failed to prompt investigation.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
    */
   s3OutputPath: string;
 }
@@ -5612,7 +7274,11 @@ export interface ModelPackageTransformOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-transforminput.html | CloudFormation: TransformInput}
  */
 export interface ModelPackageTransformInput {
-  /** The multipurpose internet mail extension (MIME) type of the data. Amazon SageMaker uses the MIME type with each http call to transfer data to the transform job. */
+  /**
+   * The multipurpose internet mail extension (MIME) type of the data. Amazon SageMaker uses the MIME type with each http call to transfer data to the transform job.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   contentType?: string;
   /**
    * The method to use to split the transform job's data files into smaller batches. Splitting is necessary when the total size of each object is too large to fit in a single request. You can also use data splitting to improve performance by processing multiple concurrent mini-batches. The default value for `SplitType` is `None` , which indicates that input data files are not split, and request payloads contain the entire contents of an input object. Set the value of this parameter to `Line` to split records on a newline character boundary. `SplitType` also supports a number of record-oriented binary data formats. Currently, the supported record formats are:
@@ -5678,6 +7344,8 @@ export interface ModelPackageS3DataSource {
    * `...`
    *
    * `s3://customer_bucket/some/prefix/relative/path/custdata-N` …
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
    */
   s3Uri: string;
   /**
@@ -5698,7 +7366,11 @@ export interface ModelPackageS3DataSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-sourcealgorithmspecification.html | CloudFormation: SourceAlgorithmSpecification}
  */
 export interface ModelPackageSourceAlgorithmSpecification {
-  /** A list of the algorithms that were used to create a model package. */
+  /**
+   * A list of the algorithms that were used to create a model package.
+   *
+   * Items: 1–1.
+   */
   sourceAlgorithms: ModelPackageSourceAlgorithm[];
 }
 
@@ -5712,9 +7384,15 @@ export interface ModelPackageSourceAlgorithm {
    * The Amazon S3 path where the model artifacts, which result from model training, are stored. This path must point to a single `gzip` compressed tar archive ( `.tar.gz` suffix).
    *
    * > The model artifacts must be in an S3 bucket that is in the same AWS region as the algorithm.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
    */
   modelDataUrl?: string;
-  /** The name of an algorithm that was used to create the model package. The algorithm must be either an algorithm resource in your SageMaker account or an algorithm in AWS Marketplace that you are subscribed to. */
+  /**
+   * The name of an algorithm that was used to create the model package. The algorithm must be either an algorithm resource in your SageMaker account or an algorithm in AWS Marketplace that you are subscribed to.
+   *
+   * Length: 1–170. Pattern: ``.
+   */
   algorithmName: string;
 }
 
@@ -5738,7 +7416,11 @@ export interface ModelPackageModelPackageStatusItem {
   status: "NotStarted" | "Failed" | "InProgress" | "Completed";
   /** if the overall status is `Failed` , the reason for the failure. */
   failureReason?: string;
-  /** The name of the model package for which the overall status is being reported. */
+  /**
+   * The name of the model package for which the overall status is being reported.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   name: string;
 }
 
@@ -5748,19 +7430,43 @@ export interface ModelPackageModelPackageStatusItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-additionalinferencespecificationdefinition.html | CloudFormation: AdditionalInferenceSpecificationDefinition}
  */
 export interface ModelPackageAdditionalInferenceSpecificationDefinition {
-  /** A description of the additional Inference specification */
+  /**
+   * A description of the additional Inference specification
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   description?: string;
-  /** The supported MIME types for the input data. */
+  /**
+   * The supported MIME types for the input data.
+   *
+   * Each item: Length: at most 256. Pattern: `.*`.
+   */
   supportedContentTypes?: string[];
   /** A list of the instance types that are used to generate inferences in real-time. */
   supportedRealtimeInferenceInstanceTypes?: string[];
-  /** The Amazon ECR registry path of the Docker image that contains the inference code. */
+  /**
+   * The Amazon ECR registry path of the Docker image that contains the inference code.
+   *
+   * Items: 1–15.
+   */
   containers: ModelPackageModelPackageContainerDefinition[];
-  /** A list of the instance types on which a transformation job can be run or on which an endpoint can be deployed. */
+  /**
+   * A list of the instance types on which a transformation job can be run or on which an endpoint can be deployed.
+   *
+   * Items: at least 1.
+   */
   supportedTransformInstanceTypes?: string[];
-  /** A unique name to identify the additional inference specification. The name must be unique within the list of your additional inference specifications for a particular model package. */
+  /**
+   * A unique name to identify the additional inference specification. The name must be unique within the list of your additional inference specifications for a particular model package.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`.
+   */
   name: string;
-  /** The supported MIME types for the output data. */
+  /**
+   * The supported MIME types for the output data.
+   *
+   * Each item: Length: at most 1024. Pattern: `^[-\w]+\/.+$`.
+   */
   supportedResponseMIMETypes?: string[];
 }
 
@@ -5774,11 +7480,23 @@ export interface ModelPackageModelPackageContainerDefinition {
   modelInput?: ModelPackageModelInput;
   /** The name of a pre-trained machine learning benchmarked by Amazon SageMaker Inference Recommender model that matches your model. You can find a list of benchmarked models by calling `ListModelMetadata` . */
   nearestModelName?: string;
-  /** The DNS host name for the Docker container. */
+  /**
+   * The DNS host name for the Docker container.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   containerHostname?: string;
-  /** An MD5 hash of the training algorithm that identifies the Docker image used for training. */
+  /**
+   * An MD5 hash of the training algorithm that identifies the Docker image used for training.
+   *
+   * Length: at most 72. Pattern: `^[Ss][Hh][Aa]256:[0-9a-fA-F]{64}$`.
+   */
   imageDigest?: string;
-  /** The framework version of the Model Package Container Image. */
+  /**
+   * The framework version of the Model Package Container Image.
+   *
+   * Length: 3–10. Pattern: `[0-9]\.[A-Za-z0-9.]+`.
+   */
   frameworkVersion?: string;
   /** The environment variables to set in the Docker container. Each key and value in the `Environment` string to string map can have length of up to 1024. We support up to 16 entries in the map. */
   environment?: Record<string, string>;
@@ -5786,12 +7504,16 @@ export interface ModelPackageModelPackageContainerDefinition {
    * The Amazon S3 path where the model artifacts, which result from model training, are stored. This path must point to a single `gzip` compressed tar archive ( `.tar.gz` suffix).
    *
    * > The model artifacts must be in an S3 bucket that is in the same region as the model package.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
    */
   modelDataUrl?: string;
   /**
    * The Amazon Elastic Container Registry (Amazon ECR) path where inference code is stored.
    *
    * If you are using your own custom algorithm instead of an algorithm provided by SageMaker, the inference code must meet SageMaker requirements. SageMaker supports both `registry/repository[:tag]` and `registry/repository[@digest]` image path formats. For more information, see [Using Your Own Algorithms with Amazon SageMaker](https://docs.aws.amazon.com/sagemaker/latest/dg/your-algorithms.html) .
+   *
+   * Length: 1–255. Pattern: `[\S]{1,255}`.
    */
   image: string;
   /** The machine learning framework of the model package container image. */
@@ -5806,7 +7528,11 @@ export interface ModelPackageModelPackageContainerDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-modelinput.html | CloudFormation: ModelInput}
  */
 export interface ModelPackageModelInput {
-  /** The input configuration object for the model. */
+  /**
+   * The input configuration object for the model.
+   *
+   * Length: 1–1024. Pattern: `[\S\s]+`.
+   */
   dataInputConfig: string;
 }
 
@@ -5834,7 +7560,11 @@ export interface ModelPackageS3ModelDataSource {
    * If you choose `S3Object` , `S3Uri` identifies an object that is the ML model data to deploy.
    */
   s3DataType: "S3Prefix" | "S3Object";
-  /** Specifies the S3 path of ML model data to deploy. */
+  /**
+   * Specifies the S3 path of ML model data to deploy.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
   /**
    * Specifies how the ML model data is prepared.
@@ -5871,7 +7601,11 @@ export interface ModelPackageModelAccessConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-inferencespecification.html | CloudFormation: InferenceSpecification}
  */
 export interface ModelPackageInferenceSpecification {
-  /** The supported MIME types for the input data. */
+  /**
+   * The supported MIME types for the input data.
+   *
+   * Each item: Length: at most 256. Pattern: `.*`.
+   */
   supportedContentTypes: string[];
   /**
    * A list of the instance types that are used to generate inferences in real-time.
@@ -5879,15 +7613,25 @@ export interface ModelPackageInferenceSpecification {
    * This parameter is required for unversioned models, and optional for versioned models.
    */
   supportedRealtimeInferenceInstanceTypes?: string[];
-  /** The Amazon ECR registry path of the Docker image that contains the inference code. */
+  /**
+   * The Amazon ECR registry path of the Docker image that contains the inference code.
+   *
+   * Items: 1–15.
+   */
   containers: ModelPackageModelPackageContainerDefinition[];
   /**
    * A list of the instance types on which a transformation job can be run or on which an endpoint can be deployed.
    *
    * This parameter is required for unversioned models, and optional for versioned models.
+   *
+   * Items: at least 1.
    */
   supportedTransformInstanceTypes?: string[];
-  /** The supported MIME types for the output data. */
+  /**
+   * The supported MIME types for the output data.
+   *
+   * Each item: Length: at most 1024. Pattern: `^[-\w]+\/.+$`.
+   */
   supportedResponseMIMETypes: string[];
 }
 
@@ -5897,7 +7641,11 @@ export interface ModelPackageInferenceSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-modelcard.html | CloudFormation: ModelCard}
  */
 export interface ModelPackageModelCard {
-  /** The content of the model card. */
+  /**
+   * The content of the model card.
+   *
+   * Length: 0–100000. Pattern: `.*`.
+   */
   modelCardContent: string;
   /**
    * The approval status of the model card within your organization. Different organizations might have different criteria for model card review and approval.
@@ -5916,7 +7664,11 @@ export interface ModelPackageModelCard {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelpackage-securityconfig.html | CloudFormation: SecurityConfig}
  */
 export interface ModelPackageSecurityConfig {
-  /** The AWS KMS Key ID (KMSKeyId) used for encryption of model package information. */
+  /**
+   * The AWS KMS Key ID (KMSKeyId) used for encryption of model package information.
+   *
+   * Length: at most 2048. Pattern: `^[a-zA-Z0-9:/_-]*$`.
+   */
   kmsKeyId: string;
 }
 
@@ -5925,15 +7677,23 @@ export interface ModelPackageSecurityConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-modelpackagegroup.html | CloudFormation: AWS::SageMaker::ModelPackageGroup}
  */
-export const ModelPackageGroup = cloudControlType<ModelPackageGroupArgs, ModelPackageGroupOutputs>("AWS::SageMaker::ModelPackageGroup", "aws:sagemaker:ModelPackageGroup", '{"p":[["ModelPackageGroupName","string",67],["ModelPackageGroupDescription","string",66],["ModelPackageGroupPolicy",["union","json","string"]],["Tags",["array",["ref","Tag"]]],["ModelPackageGroupArn","string",72],["CreationTime","string",8],["ModelPackageGroupStatus",["enum","Pending","InProgress","Completed","Failed","Deleting","DeleteFailed"],8]],"id":["ModelPackageGroupArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-package-group/${ModelPackageGroupName}"}');
+export const ModelPackageGroup = cloudControlType<ModelPackageGroupArgs, ModelPackageGroupOutputs>("AWS::SageMaker::ModelPackageGroup", "aws:sagemaker:ModelPackageGroup", '{"p":[["ModelPackageGroupName","string",67],["ModelPackageGroupDescription","string",66],["ModelPackageGroupPolicy",["union","json","string"]],["Tags",["array",["ref","Tag"]]],["ModelPackageGroupArn","string",72],["CreationTime","string",8],["ModelPackageGroupStatus",["enum","Pending","InProgress","Completed","Failed","Deleting","DeleteFailed"],8]],"id":["ModelPackageGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ModelPackageGroupName","ModelPackageGroupDescription"],"ro":["ModelPackageGroupArn","CreationTime","ModelPackageGroupStatus"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-package-group/${ModelPackageGroupName}"}');
 /** A {@link ModelPackageGroup} instance: its attributes as typed outputs. */
 export type ModelPackageGroup = InstanceType<typeof ModelPackageGroup>;
 
 /** Inputs of {@link ModelPackageGroup}. */
 export interface ModelPackageGroupArgs {
-  /** The name of the model group. */
+  /**
+   * The name of the model group.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   modelPackageGroupName: string;
-  /** The description for the model group. */
+  /**
+   * The description for the model group.
+   *
+   * Length: at most 1024. Pattern: `[\p{L}\p{M}\p{Z}\p{S}\p{N}\p{P}]*`.
+   */
   modelPackageGroupDescription?: string;
   /** A resouce policy to control access to a model group. For information about resoure policies, see [Identity-based policies and resource-based policies](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_identity-vs-resource.html) in the *AWS Identity and Access Management User Guide.* . */
   modelPackageGroupPolicy?: Record<string, unknown> | string;
@@ -5941,6 +7701,8 @@ export interface ModelPackageGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -5960,7 +7722,7 @@ export interface ModelPackageGroupOutputs extends ModelPackageGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-modelqualityjobdefinition.html | CloudFormation: AWS::SageMaker::ModelQualityJobDefinition}
  */
-export const ModelQualityJobDefinition = cloudControlType<ModelQualityJobDefinitionArgs, ModelQualityJobDefinitionOutputs>("AWS::SageMaker::ModelQualityJobDefinition", "aws:sagemaker:ModelQualityJobDefinition", '{"p":[["ModelQualityAppSpecification",["ref","ModelQualityAppSpecification"],67],["EndpointName","string",66],["StoppingCondition",["ref","StoppingCondition"],66],["ModelQualityBaselineConfig",["ref","ModelQualityBaselineConfig"],66],["JobDefinitionName","string",66],["ModelQualityJobInput",["ref","ModelQualityJobInput"],67],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["ModelQualityJobOutputConfig",["ref","MonitoringOutputConfig"],67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]],66],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"ModelQualityAppSpecification":[["ContainerEntrypoint",["array","string"],2],["ProblemType",["enum","BinaryClassification","MulticlassClassification","Regression"],3],["PostAnalyticsProcessorSourceUri","string",2],["RecordPreprocessorSourceUri","string",2],["Environment",["map","string"],2],["ImageUri","string",3],["ContainerArguments",["array","string"],2]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",3]],"ModelQualityBaselineConfig":[["ConstraintsResource",["ref","ConstraintsResource"],2],["BaseliningJobName","string",2]],"ConstraintsResource":[["S3Uri","string",2]],"ModelQualityJobInput":[["GroundTruthS3Input",["ref","MonitoringGroundTruthS3Input"],3],["BatchTransformInput",["ref","BatchTransformInput"],2],["EndpointInput",["ref","EndpointInput"],2]],"MonitoringGroundTruthS3Input":[["S3Uri","string",3]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],3],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["StartTimeOffset","string",2],["EndTimeOffset","string",2],["ProbabilityThresholdAttribute","number",2],["InferenceAttribute","string",2],["DataCapturedDestinationS3Uri","string",3],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ProbabilityAttribute","string",2]],"DatasetFormat":[["Parquet","boolean",2],["Csv",["ref","Csv"],2],["Json",["ref","Json"],2]],"Csv":[["Header","boolean",2]],"Json":[["Line","boolean",2]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"],2],["StartTimeOffset","string",2],["EndTimeOffset","string",2],["ProbabilityThresholdAttribute","number",2],["EndpointName","string",3],["InferenceAttribute","string",2],["S3InputMode",["enum","Pipe","File"],2],["LocalPath","string",3],["ProbabilityAttribute","string",2]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],3]],"ClusterConfig":[["InstanceCount","integer",3],["VolumeSizeInGB","integer",3],["VolumeKmsKeyId","string",2],["InstanceType","string",3]],"NetworkConfig":[["EnableNetworkIsolation","boolean",2],["EnableInterContainerTrafficEncryption","boolean",2],["VpcConfig",["ref","VpcConfig"],2]],"VpcConfig":[["Subnets",["array","string"],3],["SecurityGroupIds",["array","string"],3]],"MonitoringOutputConfig":[["KmsKeyId","string",2],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],3]],"MonitoringOutput":[["S3Output",["ref","S3Output"],3]],"S3Output":[["S3Uri","string",3],["LocalPath","string",3],["S3UploadMode",["enum","Continuous","EndOfJob"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-quality-job-definition/${ModelQualityJobDefinitionName}"}');
+export const ModelQualityJobDefinition = cloudControlType<ModelQualityJobDefinitionArgs, ModelQualityJobDefinitionOutputs>("AWS::SageMaker::ModelQualityJobDefinition", "aws:sagemaker:ModelQualityJobDefinition", '{"p":[["ModelQualityAppSpecification",["ref","ModelQualityAppSpecification"],67],["EndpointName","string",82],["StoppingCondition",["ref","StoppingCondition"],66],["ModelQualityBaselineConfig",["ref","ModelQualityBaselineConfig"],66],["JobDefinitionName","string",66],["ModelQualityJobInput",["ref","ModelQualityJobInput"],67],["JobResources",["ref","MonitoringResources"],67],["NetworkConfig",["ref","NetworkConfig"],66],["ModelQualityJobOutputConfig",["ref","MonitoringOutputConfig"],67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]],66],["JobDefinitionArn","string",72],["CreationTime","string",8]],"id":["JobDefinitionArn"],"d":{"ModelQualityAppSpecification":[["ContainerEntrypoint",["array","string"]],["ProblemType",["enum","BinaryClassification","MulticlassClassification","Regression"],1],["PostAnalyticsProcessorSourceUri","string"],["RecordPreprocessorSourceUri","string"],["Environment",["map","string"]],["ImageUri","string",1],["ContainerArguments",["array","string"]]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]],"ModelQualityBaselineConfig":[["ConstraintsResource",["ref","ConstraintsResource"]],["BaseliningJobName","string"]],"ConstraintsResource":[["S3Uri","string"]],"ModelQualityJobInput":[["GroundTruthS3Input",["ref","MonitoringGroundTruthS3Input"],1],["BatchTransformInput",["ref","BatchTransformInput"]],["EndpointInput",["ref","EndpointInput"]]],"MonitoringGroundTruthS3Input":[["S3Uri","string",1]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],1],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["StartTimeOffset","string"],["EndTimeOffset","string"],["ProbabilityThresholdAttribute","number"],["InferenceAttribute","string"],["DataCapturedDestinationS3Uri","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ProbabilityAttribute","string"]],"DatasetFormat":[["Parquet","boolean"],["Csv",["ref","Csv"]],["Json",["ref","Json"]]],"Csv":[["Header","boolean"]],"Json":[["Line","boolean"]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["StartTimeOffset","string"],["EndTimeOffset","string"],["ProbabilityThresholdAttribute","number"],["EndpointName","string",1],["InferenceAttribute","string"],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ProbabilityAttribute","string"]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"NetworkConfig":[["EnableNetworkIsolation","boolean"],["EnableInterContainerTrafficEncryption","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"MonitoringOutputConfig":[["KmsKeyId","string"],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],1]],"MonitoringOutput":[["S3Output",["ref","S3Output"],1]],"S3Output":[["S3Uri","string",1],["LocalPath","string",1],["S3UploadMode",["enum","Continuous","EndOfJob"]]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["EndpointName"],"co":["JobDefinitionName","ModelQualityAppSpecification","ModelQualityBaselineConfig","ModelQualityJobInput","ModelQualityJobOutputConfig","JobResources","NetworkConfig","RoleArn","StoppingCondition","Tags","EndpointName"],"ro":["CreationTime","JobDefinitionArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:model-quality-job-definition/${ModelQualityJobDefinitionName}"}');
 /** A {@link ModelQualityJobDefinition} instance: its attributes as typed outputs. */
 export type ModelQualityJobDefinition = InstanceType<typeof ModelQualityJobDefinition>;
 
@@ -5968,13 +7730,23 @@ export type ModelQualityJobDefinition = InstanceType<typeof ModelQualityJobDefin
 export interface ModelQualityJobDefinitionArgs {
   /** Container image configuration object for the monitoring job. */
   modelQualityAppSpecification: ModelQualityJobDefinitionModelQualityAppSpecification;
-  /** The name of the endpoint used to run the monitoring job. */
+  /**
+   * The name of the endpoint used to run the monitoring job.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName?: string;
   /** A time limit for how long the monitoring job is allowed to run before stopping. */
   stoppingCondition?: ModelQualityJobDefinitionStoppingCondition;
   /** Specifies the constraints and baselines for the monitoring job. */
   modelQualityBaselineConfig?: ModelQualityJobDefinitionModelQualityBaselineConfig;
-  /** The name of the monitoring job definition. */
+  /**
+   * The name of the monitoring job definition.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   jobDefinitionName?: string;
   /** A list of the inputs that are monitored. Currently endpoints are supported. */
   modelQualityJobInput: ModelQualityJobDefinitionModelQualityJobInput;
@@ -5984,12 +7756,18 @@ export interface ModelQualityJobDefinitionArgs {
   networkConfig?: ModelQualityJobDefinitionNetworkConfig;
   /** The output configuration for monitoring jobs. */
   modelQualityJobOutputConfig: ModelQualityJobDefinitionMonitoringOutputConfig;
-  /** The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker can assume to perform tasks on your behalf.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -6008,19 +7786,39 @@ export interface ModelQualityJobDefinitionOutputs extends ModelQualityJobDefinit
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-modelqualityappspecification.html | CloudFormation: ModelQualityAppSpecification}
  */
 export interface ModelQualityJobDefinitionModelQualityAppSpecification {
-  /** Specifies the entrypoint for a container that the monitoring job runs. */
+  /**
+   * Specifies the entrypoint for a container that the monitoring job runs.
+   *
+   * Items: at most 100. Each item: Length: 1–256.
+   */
   containerEntrypoint?: string[];
   /** The machine learning problem type of the model that the monitoring job monitors. */
   problemType: "BinaryClassification" | "MulticlassClassification" | "Regression";
-  /** An Amazon S3 URI to a script that is called after analysis has been performed. Applicable only for the built-in (first party) containers. */
+  /**
+   * An Amazon S3 URI to a script that is called after analysis has been performed. Applicable only for the built-in (first party) containers.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   postAnalyticsProcessorSourceUri?: string;
-  /** An Amazon S3 URI to a script that is called per row prior to running analysis. It can base64 decode the payload and convert it into a flattened JSON so that the built-in container can use the converted data. Applicable only for the built-in (first party) containers. */
+  /**
+   * An Amazon S3 URI to a script that is called per row prior to running analysis. It can base64 decode the payload and convert it into a flattened JSON so that the built-in container can use the converted data. Applicable only for the built-in (first party) containers.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   recordPreprocessorSourceUri?: string;
   /** Sets the environment variables in the container that the monitoring job runs. */
   environment?: Record<string, string>;
-  /** The address of the container image that the monitoring job runs. */
+  /**
+   * The address of the container image that the monitoring job runs.
+   *
+   * Length: at most 255. Pattern: `.*`.
+   */
   imageUri: string;
-  /** An array of arguments for the container used to run the monitoring job. */
+  /**
+   * An array of arguments for the container used to run the monitoring job.
+   *
+   * Items: at most 50. Each item: Length: 1–256.
+   */
   containerArguments?: string[];
 }
 
@@ -6044,6 +7842,8 @@ export interface ModelQualityJobDefinitionStoppingCondition {
    * For all other jobs, if the job does not complete during this time, SageMaker ends the job. When `RetryStrategy` is specified in the job request, `MaxRuntimeInSeconds` specifies the maximum time for all of the attempts in total, not each individual attempt. The default value is 1 day. The maximum value is 28 days.
    *
    * The maximum time that a `TrainingJob` can run in total, including any time spent publishing metrics or archiving and uploading models after it has been stopped, is 30 days.
+   *
+   * Range: 1–86400.
    */
   maxRuntimeInSeconds: number;
 }
@@ -6056,7 +7856,11 @@ export interface ModelQualityJobDefinitionStoppingCondition {
 export interface ModelQualityJobDefinitionModelQualityBaselineConfig {
   /** The constraints resource for a monitoring job. */
   constraintsResource?: ModelQualityJobDefinitionConstraintsResource;
-  /** The name of the job that performs baselining for the monitoring job. */
+  /**
+   * The name of the job that performs baselining for the monitoring job.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   baseliningJobName?: string;
 }
 
@@ -6066,7 +7870,11 @@ export interface ModelQualityJobDefinitionModelQualityBaselineConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-constraintsresource.html | CloudFormation: ConstraintsResource}
  */
 export interface ModelQualityJobDefinitionConstraintsResource {
-  /** The Amazon S3 URI for the constraints resource. */
+  /**
+   * The Amazon S3 URI for the constraints resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -6090,7 +7898,11 @@ export interface ModelQualityJobDefinitionModelQualityJobInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-monitoringgroundtruths3input.html | CloudFormation: MonitoringGroundTruthS3Input}
  */
 export interface ModelQualityJobDefinitionMonitoringGroundTruthS3Input {
-  /** The address of the Amazon S3 location of the ground truth labels. */
+  /**
+   * The address of the Amazon S3 location of the ground truth labels.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
 }
 
@@ -6104,21 +7916,45 @@ export interface ModelQualityJobDefinitionBatchTransformInput {
   datasetFormat: ModelQualityJobDefinitionDatasetFormat;
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   startTimeOffset?: string;
-  /** If specified, monitoring jobs subtract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs subtract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   endTimeOffset?: string;
   /** The threshold for the class probability to be evaluated as a positive result. */
   probabilityThresholdAttribute?: number;
-  /** The attribute of the input data that represents the ground truth label. */
+  /**
+   * The attribute of the input data that represents the ground truth label.
+   *
+   * Length: at most 256.
+   */
   inferenceAttribute?: string;
-  /** The Amazon S3 location being used to capture the data. */
+  /**
+   * The Amazon S3 location being used to capture the data.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   dataCapturedDestinationS3Uri: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the batch transform data is available to the container. */
+  /**
+   * Path to the filesystem where the batch transform data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** In a classification problem, the attribute that represents the class probability. */
+  /**
+   * In a classification problem, the attribute that represents the class probability.
+   *
+   * Length: at most 256.
+   */
   probabilityAttribute?: string;
 }
 
@@ -6164,21 +8000,45 @@ export interface ModelQualityJobDefinitionJson {
 export interface ModelQualityJobDefinitionEndpointInput {
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an Amazon S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs substract this time from the start time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   startTimeOffset?: string;
-  /** If specified, monitoring jobs substract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) . */
+  /**
+   * If specified, monitoring jobs substract this time from the end time. For information about using offsets for scheduling monitoring jobs, see [Schedule Model Quality Monitoring Jobs](https://docs.aws.amazon.com/sagemaker/latest/dg/model-monitor-model-quality-schedule.html) .
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
+   */
   endTimeOffset?: string;
   /** The threshold for the class probability to be evaluated as a positive result. */
   probabilityThresholdAttribute?: number;
-  /** An endpoint in customer's account which has enabled `DataCaptureConfig` enabled. */
+  /**
+   * An endpoint in customer's account which has enabled `DataCaptureConfig` enabled.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
-  /** The attribute of the input data that represents the ground truth label. */
+  /**
+   * The attribute of the input data that represents the ground truth label.
+   *
+   * Length: at most 256.
+   */
   inferenceAttribute?: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the endpoint data is available to the container. */
+  /**
+   * Path to the filesystem where the endpoint data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** In a classification problem, the attribute that represents the class probability. */
+  /**
+   * In a classification problem, the attribute that represents the class probability.
+   *
+   * Length: at most 256.
+   */
   probabilityAttribute?: string;
 }
 
@@ -6198,11 +8058,23 @@ export interface ModelQualityJobDefinitionMonitoringResources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-clusterconfig.html | CloudFormation: ClusterConfig}
  */
 export interface ModelQualityJobDefinitionClusterConfig {
-  /** The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1. */
+  /**
+   * The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1.
+   *
+   * Range: 1–100.
+   */
   instanceCount: number;
-  /** The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario. */
+  /**
+   * The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario.
+   *
+   * Range: 1–16384.
+   */
   volumeSizeInGB: number;
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job.
+   *
+   * Range: 1–2048.
+   */
   volumeKmsKeyId?: string;
   /** The ML compute instance type for the processing job. */
   instanceType: string;
@@ -6228,9 +8100,17 @@ export interface ModelQualityJobDefinitionNetworkConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface ModelQualityJobDefinitionVpcConfig {
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 1–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -6240,9 +8120,17 @@ export interface ModelQualityJobDefinitionVpcConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-monitoringoutputconfig.html | CloudFormation: MonitoringOutputConfig}
  */
 export interface ModelQualityJobDefinitionMonitoringOutputConfig {
-  /** The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
-  /** Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded. */
+  /**
+   * Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded.
+   *
+   * Length: 1–1.
+   */
   monitoringOutputs: ModelQualityJobDefinitionMonitoringOutput[];
 }
 
@@ -6262,9 +8150,17 @@ export interface ModelQualityJobDefinitionMonitoringOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-modelqualityjobdefinition-s3output.html | CloudFormation: S3Output}
  */
 export interface ModelQualityJobDefinitionS3Output {
-  /** A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. */
+  /**
+   * A URI that identifies the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data. */
+  /**
+   * The local path to the Amazon S3 storage location where Amazon SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
   /** Whether to upload the results of the monitoring job continuously or after the job completes. */
   s3UploadMode?: "Continuous" | "EndOfJob";
@@ -6275,7 +8171,7 @@ export interface ModelQualityJobDefinitionS3Output {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-monitoringschedule.html | CloudFormation: AWS::SageMaker::MonitoringSchedule}
  */
-export const MonitoringSchedule = cloudControlType<MonitoringScheduleArgs, MonitoringScheduleOutputs>("AWS::SageMaker::MonitoringSchedule", "aws:sagemaker:MonitoringSchedule", '{"p":[["MonitoringScheduleStatus",["enum","Pending","Failed","Scheduled","Stopped"]],["MonitoringScheduleConfig",["ref","MonitoringScheduleConfig"],1],["MonitoringScheduleName","string",67],["EndpointName","string"],["FailureReason","string"],["LastMonitoringExecutionSummary",["ref","MonitoringExecutionSummary"]],["Tags",["array",["ref","Tag"]]],["MonitoringScheduleArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["MonitoringScheduleArn"],"d":{"MonitoringScheduleConfig":[["ScheduleConfig",["ref","ScheduleConfig"]],["MonitoringJobDefinition",["ref","MonitoringJobDefinition"]],["MonitoringJobDefinitionName","string"],["MonitoringType",["enum","DataQuality","ModelQuality","ModelBias","ModelExplainability"]]],"ScheduleConfig":[["ScheduleExpression","string",1],["DataAnalysisStartTime","string"],["DataAnalysisEndTime","string"]],"MonitoringJobDefinition":[["MonitoringInputs",["array",["ref","MonitoringInput"]],1],["MonitoringResources",["ref","MonitoringResources"],1],["BaselineConfig",["ref","BaselineConfig"]],["StoppingCondition",["ref","StoppingCondition"]],["MonitoringAppSpecification",["ref","MonitoringAppSpecification"],1],["NetworkConfig",["ref","NetworkConfig"]],["Environment",["map","string"]],["MonitoringOutputConfig",["ref","MonitoringOutputConfig"],1],["RoleArn","string",1]],"MonitoringInput":[["BatchTransformInput",["ref","BatchTransformInput"]],["EndpointInput",["ref","EndpointInput"]]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],1],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["DataCapturedDestinationS3Uri","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ExcludeFeaturesAttribute","string"]],"DatasetFormat":[["Parquet","boolean"],["Csv",["ref","Csv"]],["Json",["ref","Json"]]],"Csv":[["Header","boolean"]],"Json":[["Line","boolean"]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["EndpointName","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ExcludeFeaturesAttribute","string"]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"BaselineConfig":[["StatisticsResource",["ref","StatisticsResource"]],["ConstraintsResource",["ref","ConstraintsResource"]]],"StatisticsResource":[["S3Uri","string"]],"ConstraintsResource":[["S3Uri","string"]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]],"MonitoringAppSpecification":[["ContainerEntrypoint",["array","string"]],["PostAnalyticsProcessorSourceUri","string"],["RecordPreprocessorSourceUri","string"],["ImageUri","string",1],["ContainerArguments",["array","string"]]],"NetworkConfig":[["EnableNetworkIsolation","boolean"],["EnableInterContainerTrafficEncryption","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"MonitoringOutputConfig":[["KmsKeyId","string"],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],1]],"MonitoringOutput":[["S3Output",["ref","S3Output"],1]],"S3Output":[["S3Uri","string",1],["LocalPath","string",1],["S3UploadMode",["enum","Continuous","EndOfJob"]]],"MonitoringExecutionSummary":[["ScheduledTime","string",1],["EndpointName","string"],["MonitoringScheduleName","string",1],["ProcessingJobArn","string"],["FailureReason","string"],["CreationTime","string",1],["LastModifiedTime","string",1],["MonitoringExecutionStatus",["enum","Pending","Completed","CompletedWithViolations","InProgress","Failed","Stopping","Stopped"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:monitoring-schedule/${MonitoringScheduleName}"}');
+export const MonitoringSchedule = cloudControlType<MonitoringScheduleArgs, MonitoringScheduleOutputs>("AWS::SageMaker::MonitoringSchedule", "aws:sagemaker:MonitoringSchedule", '{"p":[["MonitoringScheduleStatus",["enum","Pending","Failed","Scheduled","Stopped"]],["MonitoringScheduleConfig",["ref","MonitoringScheduleConfig"],1],["MonitoringScheduleName","string",67],["EndpointName","string"],["FailureReason","string"],["LastMonitoringExecutionSummary",["ref","MonitoringExecutionSummary"]],["Tags",["array",["ref","Tag"]]],["MonitoringScheduleArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8]],"id":["MonitoringScheduleArn"],"d":{"MonitoringScheduleConfig":[["ScheduleConfig",["ref","ScheduleConfig"]],["MonitoringJobDefinition",["ref","MonitoringJobDefinition"]],["MonitoringJobDefinitionName","string"],["MonitoringType",["enum","DataQuality","ModelQuality","ModelBias","ModelExplainability"]]],"ScheduleConfig":[["ScheduleExpression","string",1],["DataAnalysisStartTime","string"],["DataAnalysisEndTime","string"]],"MonitoringJobDefinition":[["MonitoringInputs",["array",["ref","MonitoringInput"]],1],["MonitoringResources",["ref","MonitoringResources"],1],["BaselineConfig",["ref","BaselineConfig"]],["StoppingCondition",["ref","StoppingCondition"]],["MonitoringAppSpecification",["ref","MonitoringAppSpecification"],1],["NetworkConfig",["ref","NetworkConfig"]],["Environment",["map","string"]],["MonitoringOutputConfig",["ref","MonitoringOutputConfig"],1],["RoleArn","string",1]],"MonitoringInput":[["BatchTransformInput",["ref","BatchTransformInput"]],["EndpointInput",["ref","EndpointInput"]]],"BatchTransformInput":[["DatasetFormat",["ref","DatasetFormat"],1],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["DataCapturedDestinationS3Uri","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ExcludeFeaturesAttribute","string"]],"DatasetFormat":[["Parquet","boolean"],["Csv",["ref","Csv"]],["Json",["ref","Json"]]],"Csv":[["Header","boolean"]],"Json":[["Line","boolean"]],"EndpointInput":[["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["EndpointName","string",1],["S3InputMode",["enum","Pipe","File"]],["LocalPath","string",1],["ExcludeFeaturesAttribute","string"]],"MonitoringResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"],["InstanceType","string",1]],"BaselineConfig":[["StatisticsResource",["ref","StatisticsResource"]],["ConstraintsResource",["ref","ConstraintsResource"]]],"StatisticsResource":[["S3Uri","string"]],"ConstraintsResource":[["S3Uri","string"]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]],"MonitoringAppSpecification":[["ContainerEntrypoint",["array","string"]],["PostAnalyticsProcessorSourceUri","string"],["RecordPreprocessorSourceUri","string"],["ImageUri","string",1],["ContainerArguments",["array","string"]]],"NetworkConfig":[["EnableNetworkIsolation","boolean"],["EnableInterContainerTrafficEncryption","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["Subnets",["array","string"],1],["SecurityGroupIds",["array","string"],1]],"MonitoringOutputConfig":[["KmsKeyId","string"],["MonitoringOutputs",["array",["ref","MonitoringOutput"]],1]],"MonitoringOutput":[["S3Output",["ref","S3Output"],1]],"S3Output":[["S3Uri","string",1],["LocalPath","string",1],["S3UploadMode",["enum","Continuous","EndOfJob"]]],"MonitoringExecutionSummary":[["ScheduledTime","string",1],["EndpointName","string"],["MonitoringScheduleName","string",1],["ProcessingJobArn","string"],["FailureReason","string"],["CreationTime","string",1],["LastModifiedTime","string",1],["MonitoringExecutionStatus",["enum","Pending","Completed","CompletedWithViolations","InProgress","Failed","Stopping","Stopped"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["MonitoringScheduleName"],"ro":["MonitoringScheduleArn","CreationTime","LastModifiedTime"]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:monitoring-schedule/${MonitoringScheduleName}"}');
 /** A {@link MonitoringSchedule} instance: its attributes as typed outputs. */
 export type MonitoringSchedule = InstanceType<typeof MonitoringSchedule>;
 
@@ -6285,11 +8181,23 @@ export interface MonitoringScheduleArgs {
   monitoringScheduleStatus?: "Pending" | "Failed" | "Scheduled" | "Stopped";
   /** The configuration object that specifies the monitoring schedule and defines the monitoring job. */
   monitoringScheduleConfig: MonitoringScheduleMonitoringScheduleConfig;
-  /** The name of the monitoring schedule. */
+  /**
+   * The name of the monitoring schedule.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   monitoringScheduleName: string;
-  /** The name of the endpoint using the monitoring schedule. */
+  /**
+   * The name of the endpoint using the monitoring schedule.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName?: string;
-  /** Contains the reason a monitoring job failed, if it failed. */
+  /**
+   * Contains the reason a monitoring job failed, if it failed.
+   *
+   * Length: 1–1024.
+   */
   failureReason?: string;
   /** Describes metadata on the last execution to run, if there was one. */
   lastMonitoringExecutionSummary?: MonitoringScheduleMonitoringExecutionSummary;
@@ -6297,6 +8205,8 @@ export interface MonitoringScheduleArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -6321,7 +8231,11 @@ export interface MonitoringScheduleMonitoringScheduleConfig {
   scheduleConfig?: MonitoringScheduleScheduleConfig;
   /** Defines the monitoring job. */
   monitoringJobDefinition?: MonitoringScheduleMonitoringJobDefinition;
-  /** The name of the monitoring job definition to schedule. */
+  /**
+   * The name of the monitoring job definition to schedule.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   monitoringJobDefinitionName?: string;
   /** The type of the monitoring job definition to schedule. */
   monitoringType?: "DataQuality" | "ModelQuality" | "ModelBias" | "ModelExplainability";
@@ -6364,6 +8278,8 @@ export interface MonitoringScheduleScheduleConfig {
    *
    * > - Even though the cron expression is set to start at 5PM UTC, note that there could be a delay of 0-20 minutes from the actual requested time to run the execution.
    * > - We recommend that if you would like a daily schedule, you do not provide this parameter. Amazon SageMaker AI will pick a time for running every day. …
+   *
+   * Length: 1–256.
    */
   scheduleExpression: string;
   /**
@@ -6372,6 +8288,8 @@ export interface MonitoringScheduleScheduleConfig {
    * The start time that you specify must not precede the end time that you specify by more than 24 hours. You specify the end time with the `DataAnalysisEndTime` parameter.
    *
    * If you set `ScheduleExpression` to `NOW` , this parameter is required.
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
    */
   dataAnalysisStartTime?: string;
   /**
@@ -6380,6 +8298,8 @@ export interface MonitoringScheduleScheduleConfig {
    * The end time that you specify must not follow the start time that you specify by more than 24 hours. You specify the start time with the `DataAnalysisStartTime` parameter.
    *
    * If you set `ScheduleExpression` to `NOW` , this parameter is required.
+   *
+   * Length: 1–15. Pattern: `^.?P.*`.
    */
   dataAnalysisEndTime?: string;
 }
@@ -6390,7 +8310,11 @@ export interface MonitoringScheduleScheduleConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-monitoringjobdefinition.html | CloudFormation: MonitoringJobDefinition}
  */
 export interface MonitoringScheduleMonitoringJobDefinition {
-  /** The array of inputs for the monitoring job. Currently we support monitoring an Amazon SageMaker AI Endpoint. */
+  /**
+   * The array of inputs for the monitoring job. Currently we support monitoring an Amazon SageMaker AI Endpoint.
+   *
+   * Items: 1–1.
+   */
   monitoringInputs: MonitoringScheduleMonitoringInput[];
   /** Identifies the resources, ML compute instances, and ML storage volumes to deploy for a monitoring job. In distributed processing, you specify more than one instance. */
   monitoringResources: MonitoringScheduleMonitoringResources;
@@ -6406,7 +8330,11 @@ export interface MonitoringScheduleMonitoringJobDefinition {
   environment?: Record<string, string>;
   /** The array of outputs from the monitoring job to be uploaded to Amazon S3. */
   monitoringOutputConfig: MonitoringScheduleMonitoringOutputConfig;
-  /** The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker AI can assume to perform tasks on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that Amazon SageMaker AI can assume to perform tasks on your behalf.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
 }
 
@@ -6432,13 +8360,25 @@ export interface MonitoringScheduleBatchTransformInput {
   datasetFormat: MonitoringScheduleDatasetFormat;
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** The Amazon S3 location being used to capture the data. */
+  /**
+   * The Amazon S3 location being used to capture the data.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   dataCapturedDestinationS3Uri: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the batch transform data is available to the container. */
+  /**
+   * Path to the filesystem where the batch transform data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** The attributes of the input data to exclude from the analysis. */
+  /**
+   * The attributes of the input data to exclude from the analysis.
+   *
+   * Length: at most 100.
+   */
   excludeFeaturesAttribute?: string;
 }
 
@@ -6484,13 +8424,25 @@ export interface MonitoringScheduleJson {
 export interface MonitoringScheduleEndpointInput {
   /** Whether input data distributed in Amazon S3 is fully replicated or sharded by an Amazon S3 key. Defaults to `FullyReplicated` */
   s3DataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
-  /** An endpoint in customer's account which has enabled `DataCaptureConfig` enabled. */
+  /**
+   * An endpoint in customer's account which has enabled `DataCaptureConfig` enabled.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName: string;
   /** Whether the `Pipe` or `File` is used as the input mode for transferring data for the monitoring job. `Pipe` mode is recommended for large datasets. `File` mode is useful for small files that fit in memory. Defaults to `File` . */
   s3InputMode?: "Pipe" | "File";
-  /** Path to the filesystem where the endpoint data is available to the container. */
+  /**
+   * Path to the filesystem where the endpoint data is available to the container.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
-  /** The attributes of the input data to exclude from the analysis. */
+  /**
+   * The attributes of the input data to exclude from the analysis.
+   *
+   * Length: at most 100.
+   */
   excludeFeaturesAttribute?: string;
 }
 
@@ -6510,11 +8462,23 @@ export interface MonitoringScheduleMonitoringResources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-clusterconfig.html | CloudFormation: ClusterConfig}
  */
 export interface MonitoringScheduleClusterConfig {
-  /** The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1. */
+  /**
+   * The number of ML compute instances to use in the model monitoring job. For distributed processing jobs, specify a value greater than 1. The default value is 1.
+   *
+   * Range: 1–100.
+   */
   instanceCount: number;
-  /** The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario. */
+  /**
+   * The size of the ML storage volume, in gigabytes, that you want to provision. You must specify sufficient ML storage for your scenario.
+   *
+   * Range: 1–16384.
+   */
   volumeSizeInGB: number;
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data on the storage volume attached to the ML compute instance(s) that run the model monitoring job.
+   *
+   * Range: 1–2048.
+   */
   volumeKmsKeyId?: string;
   /** The ML compute instance type for the processing job. */
   instanceType: string;
@@ -6538,7 +8502,11 @@ export interface MonitoringScheduleBaselineConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-statisticsresource.html | CloudFormation: StatisticsResource}
  */
 export interface MonitoringScheduleStatisticsResource {
-  /** The S3 URI for the statistics resource. */
+  /**
+   * The S3 URI for the statistics resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -6548,7 +8516,11 @@ export interface MonitoringScheduleStatisticsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-constraintsresource.html | CloudFormation: ConstraintsResource}
  */
 export interface MonitoringScheduleConstraintsResource {
-  /** The Amazon S3 URI for the constraints resource. */
+  /**
+   * The Amazon S3 URI for the constraints resource.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri?: string;
 }
 
@@ -6572,6 +8544,8 @@ export interface MonitoringScheduleStoppingCondition {
    * For all other jobs, if the job does not complete during this time, SageMaker ends the job. When `RetryStrategy` is specified in the job request, `MaxRuntimeInSeconds` specifies the maximum time for all of the attempts in total, not each individual attempt. The default value is 1 day. The maximum value is 28 days.
    *
    * The maximum time that a `TrainingJob` can run in total, including any time spent publishing metrics or archiving and uploading models after it has been stopped, is 30 days.
+   *
+   * Range: 1–86400.
    */
   maxRuntimeInSeconds: number;
 }
@@ -6582,15 +8556,35 @@ export interface MonitoringScheduleStoppingCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-monitoringappspecification.html | CloudFormation: MonitoringAppSpecification}
  */
 export interface MonitoringScheduleMonitoringAppSpecification {
-  /** Specifies the entrypoint for a container used to run the monitoring job. */
+  /**
+   * Specifies the entrypoint for a container used to run the monitoring job.
+   *
+   * Items: at most 100. Each item: Length: 1–256.
+   */
   containerEntrypoint?: string[];
-  /** An Amazon S3 URI to a script that is called after analysis has been performed. Applicable only for the built-in (first party) containers. */
+  /**
+   * An Amazon S3 URI to a script that is called after analysis has been performed. Applicable only for the built-in (first party) containers.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   postAnalyticsProcessorSourceUri?: string;
-  /** An Amazon S3 URI to a script that is called per row prior to running analysis. It can base64 decode the payload and convert it into a flattened JSON so that the built-in container can use the converted data. Applicable only for the built-in (first party) containers. */
+  /**
+   * An Amazon S3 URI to a script that is called per row prior to running analysis. It can base64 decode the payload and convert it into a flattened JSON so that the built-in container can use the converted data. Applicable only for the built-in (first party) containers.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   recordPreprocessorSourceUri?: string;
-  /** The container image to be run by the monitoring job. */
+  /**
+   * The container image to be run by the monitoring job.
+   *
+   * Length: at most 255. Pattern: `.*`.
+   */
   imageUri: string;
-  /** An array of arguments for the container used to run the monitoring job. */
+  /**
+   * An array of arguments for the container used to run the monitoring job.
+   *
+   * Items: at most 50. Each item: Length: 1–256.
+   */
   containerArguments?: string[];
 }
 
@@ -6614,9 +8608,17 @@ export interface MonitoringScheduleNetworkConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface MonitoringScheduleVpcConfig {
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 1–16. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 1–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
 }
 
@@ -6626,9 +8628,17 @@ export interface MonitoringScheduleVpcConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-monitoringoutputconfig.html | CloudFormation: MonitoringOutputConfig}
  */
 export interface MonitoringScheduleMonitoringOutputConfig {
-  /** The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption. */
+  /**
+   * The AWS Key Management Service ( AWS  ) key that Amazon SageMaker AI uses to encrypt the model artifacts at rest using Amazon S3 server-side encryption.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
-  /** Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded. */
+  /**
+   * Monitoring outputs for monitoring jobs. This is where the output of the periodic monitoring jobs is uploaded.
+   *
+   * Length: 1–1.
+   */
   monitoringOutputs: MonitoringScheduleMonitoringOutput[];
 }
 
@@ -6648,9 +8658,17 @@ export interface MonitoringScheduleMonitoringOutput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-monitoringschedule-s3output.html | CloudFormation: S3Output}
  */
 export interface MonitoringScheduleS3Output {
-  /** A URI that identifies the S3 storage location where SageMaker saves the results of a monitoring job. */
+  /**
+   * A URI that identifies the S3 storage location where SageMaker saves the results of a monitoring job.
+   *
+   * Length: at most 512. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3Uri: string;
-  /** The local path to the S3 storage location where SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data. */
+  /**
+   * The local path to the S3 storage location where SageMaker saves the results of a monitoring job. LocalPath is an absolute path for the output data.
+   *
+   * Length: at most 256. Pattern: `.*`.
+   */
   localPath: string;
   /** Whether to upload the results of the monitoring job continuously or after the job completes. */
   s3UploadMode?: "Continuous" | "EndOfJob";
@@ -6664,13 +8682,29 @@ export interface MonitoringScheduleS3Output {
 export interface MonitoringScheduleMonitoringExecutionSummary {
   /** The time the monitoring job was scheduled. */
   scheduledTime: string;
-  /** The name of the endpoint used to run the monitoring job. */
+  /**
+   * The name of the endpoint used to run the monitoring job.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   endpointName?: string;
-  /** The name of the monitoring schedule. */
+  /**
+   * The name of the monitoring schedule.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   monitoringScheduleName: string;
-  /** The Amazon Resource Name (ARN) of the monitoring job. */
+  /**
+   * The Amazon Resource Name (ARN) of the monitoring job.
+   *
+   * Length: at most 256. Pattern: `aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:processing-job/.*`.
+   */
   processingJobArn?: string;
-  /** Contains the reason a monitoring job failed, if it failed. */
+  /**
+   * Contains the reason a monitoring job failed, if it failed.
+   *
+   * Length: at most 1024.
+   */
   failureReason?: string;
   /** The time at which the monitoring job was created. */
   creationTime: string;
@@ -6683,9 +8717,11 @@ export interface MonitoringScheduleMonitoringExecutionSummary {
 /**
  * The `AWS::SageMaker::NotebookInstance` resource creates an Amazon SageMaker notebook instance. A notebook instance is a machine learning (ML) compute instance running on a Jupyter notebook. For more information, see [Use Notebook Instances](https://docs.aws.amazon.com/sagemaker/latest/dg/nbi.html) .
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::NotebookInstance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-notebookinstance.html | CloudFormation: AWS::SageMaker::NotebookInstance}
  */
-export const NotebookInstance = cloudControlType<NotebookInstanceArgs, NotebookInstanceOutputs>("AWS::SageMaker::NotebookInstance", "aws:sagemaker:NotebookInstance", '{"p":[["KmsKeyId","string",66],["VolumeSizeInGB","integer"],["AdditionalCodeRepositories",["array","string"]],["DefaultCodeRepository","string"],["DirectInternetAccess","string",66],["PlatformIdentifier","string",66],["AcceleratorTypes",["array","string"]],["SubnetId","string",66],["SecurityGroupIds",["array","string"],66],["RoleArn","string",1],["InstanceMetadataServiceConfiguration",["ref","InstanceMetadataServiceConfiguration"]],["RootAccess","string"],["NotebookInstanceName","string",66],["InstanceType","string",1],["LifecycleConfigName","string"],["Tags",["array",["ref","Tag"]]],["NotebookInstanceArn","string",72]],"id":["NotebookInstanceArn"],"d":{"InstanceMetadataServiceConfiguration":[["MinimumInstanceMetadataServiceVersion","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:notebook-instance/${NotebookInstanceName}"}');
+export const NotebookInstance = cloudControlType<NotebookInstanceArgs, NotebookInstanceOutputs>("AWS::SageMaker::NotebookInstance", "aws:sagemaker:NotebookInstance", '{"p":[["KmsKeyId","string",66],["VolumeSizeInGB","integer"],["AdditionalCodeRepositories",["array","string"]],["DefaultCodeRepository","string"],["DirectInternetAccess","string",66],["PlatformIdentifier","string",66],["AcceleratorTypes",["array","string"]],["SubnetId","string",66],["SecurityGroupIds",["array","string"],66],["RoleArn","string",1],["InstanceMetadataServiceConfiguration",["ref","InstanceMetadataServiceConfiguration"]],["RootAccess","string"],["NotebookInstanceName","string",66],["InstanceType","string",1],["LifecycleConfigName","string"],["Tags",["array",["ref","Tag"]]],["NotebookInstanceArn","string",72]],"id":["NotebookInstanceArn"],"d":{"InstanceMetadataServiceConfiguration":[["MinimumInstanceMetadataServiceVersion","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:notebook-instance/${NotebookInstanceName}"}');
 /** A {@link NotebookInstance} instance: its attributes as typed outputs. */
 export type NotebookInstance = InstanceType<typeof NotebookInstance>;
 
@@ -6774,9 +8810,11 @@ export interface NotebookInstanceInstanceMetadataServiceConfiguration {
 /**
  * The `AWS::SageMaker::NotebookInstanceLifecycleConfig` resource creates shell scripts that run when you create and/or start a notebook instance. For information about notebook instance lifecycle configurations, see [Customize a Notebook Instance](https://docs.aws.amazon.com/sagemaker/latest/dg/notebook-lifecycle-config.html) in the *Amazon SageMaker Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::NotebookInstanceLifecycleConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-notebookinstancelifecycleconfig.html | CloudFormation: AWS::SageMaker::NotebookInstanceLifecycleConfig}
  */
-export const NotebookInstanceLifecycleConfig = cloudControlType<NotebookInstanceLifecycleConfigArgs, NotebookInstanceLifecycleConfigOutputs>("AWS::SageMaker::NotebookInstanceLifecycleConfig", "aws:sagemaker:NotebookInstanceLifecycleConfig", '{"p":[["OnStart",["array",["ref","NotebookInstanceLifecycleHook"]]],["NotebookInstanceLifecycleConfigName","string",66],["OnCreate",["array",["ref","NotebookInstanceLifecycleHook"]]],["Tags",["array",["ref","Tag"]]],["NotebookInstanceLifecycleConfigArn","string",72]],"id":["NotebookInstanceLifecycleConfigArn"],"d":{"NotebookInstanceLifecycleHook":[["Content","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:notebook-instance-lifecycle-config/${NotebookInstanceLifecycleConfigName}"}');
+export const NotebookInstanceLifecycleConfig = cloudControlType<NotebookInstanceLifecycleConfigArgs, NotebookInstanceLifecycleConfigOutputs>("AWS::SageMaker::NotebookInstanceLifecycleConfig", "aws:sagemaker:NotebookInstanceLifecycleConfig", '{"p":[["OnStart",["array",["ref","NotebookInstanceLifecycleHook"]]],["NotebookInstanceLifecycleConfigName","string",66],["OnCreate",["array",["ref","NotebookInstanceLifecycleHook"]]],["Tags",["array",["ref","Tag"]]],["NotebookInstanceLifecycleConfigArn","string",72]],"id":["NotebookInstanceLifecycleConfigArn"],"d":{"NotebookInstanceLifecycleHook":[["Content","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:notebook-instance-lifecycle-config/${NotebookInstanceLifecycleConfigName}"}');
 /** A {@link NotebookInstanceLifecycleConfig} instance: its attributes as typed outputs. */
 export type NotebookInstanceLifecycleConfig = InstanceType<typeof NotebookInstanceLifecycleConfig>;
 
@@ -6813,27 +8851,47 @@ export interface NotebookInstanceLifecycleConfigNotebookInstanceLifecycleHook {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-partnerapp.html | CloudFormation: AWS::SageMaker::PartnerApp}
  */
-export const PartnerApp = cloudControlType<PartnerAppArgs, PartnerAppOutputs>("AWS::SageMaker::PartnerApp", "aws:sagemaker:PartnerApp", '{"p":[["Name","string",67],["Type",["enum","lakera-guard","comet","deepchecks-llm-evaluation","fiddler"],67],["ExecutionRoleArn","string",67],["KmsKeyId","string",66],["Tier","string",1],["EnableIamSessionBasedIdentity","boolean"],["EnableAutoMinorVersionUpgrade","boolean"],["AppVersion","string"],["ApplicationConfig",["ref","PartnerAppConfig"]],["AuthType",["enum","IAM"],67],["MaintenanceConfig",["ref","PartnerAppMaintenanceConfig"]],["ClientToken","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["BaseUrl","string",8],["CurrentVersionEolDate","string",8]],"id":["Arn"],"d":{"PartnerAppConfig":[["AdminUsers",["array","string"]],["Arguments",["map","string"]]],"PartnerAppMaintenanceConfig":[["MaintenanceWindowStart","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:partner-app/${AppId}"}');
+export const PartnerApp = cloudControlType<PartnerAppArgs, PartnerAppOutputs>("AWS::SageMaker::PartnerApp", "aws:sagemaker:PartnerApp", '{"p":[["Name","string",67],["Type",["enum","lakera-guard","comet","deepchecks-llm-evaluation","fiddler"],67],["ExecutionRoleArn","string",67],["KmsKeyId","string",66],["Tier","string",1],["EnableIamSessionBasedIdentity","boolean"],["EnableAutoMinorVersionUpgrade","boolean"],["AppVersion","string"],["ApplicationConfig",["ref","PartnerAppConfig"]],["AuthType",["enum","IAM"],67],["MaintenanceConfig",["ref","PartnerAppMaintenanceConfig"]],["ClientToken","string",16],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["BaseUrl","string",8],["CurrentVersionEolDate","string",8]],"id":["Arn"],"d":{"PartnerAppConfig":[["AdminUsers",["array","string"]],["Arguments",["map","string"]]],"PartnerAppMaintenanceConfig":[["MaintenanceWindowStart","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["Name","Type","ExecutionRoleArn","AuthType","KmsKeyId"],"ro":["Arn","BaseUrl","CurrentVersionEolDate"],"uo":["ApplicationConfig/AdminUsers","Tags"],"dep":["ClientToken"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:partner-app/${AppId}"}');
 /** A {@link PartnerApp} instance: its attributes as typed outputs. */
 export type PartnerApp = InstanceType<typeof PartnerApp>;
 
 /** Inputs of {@link PartnerApp}. */
 export interface PartnerAppArgs {
-  /** The name of the Partner AI App. This name must be unique within your account and region. */
+  /**
+   * The name of the Partner AI App. This name must be unique within your account and region.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9]+`.
+   */
   name: string;
   /** Specifies the type of Partner AI App being created. */
   type: "lakera-guard" | "comet" | "deepchecks-llm-evaluation" | "fiddler";
-  /** The Amazon Resource Name (ARN) of the IAM role of the user. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role of the user.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   executionRoleArn: string;
-  /** The AWS KMS customer managed key used to encrypt the data associated with the PartnerApp. */
+  /**
+   * The AWS KMS customer managed key used to encrypt the data associated with the PartnerApp.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   kmsKeyId?: string;
-  /** Specifies the tier or level of the Partner AI App. The tier size impacts the speed and capabilities of the application. For more information, see [Set up Partner AI Apps](https://docs.aws.amazon.com/sagemaker/latest/dg/partner-app-onboard.html) . */
+  /**
+   * Specifies the tier or level of the Partner AI App. The tier size impacts the speed and capabilities of the application. For more information, see [Set up Partner AI Apps](https://docs.aws.amazon.com/sagemaker/latest/dg/partner-app-onboard.html) .
+   *
+   * Length: 1–64.
+   */
   tier: string;
   /** Enables IAM Session based Identity for PartnerApp. */
   enableIamSessionBasedIdentity?: boolean;
   /** Enables automatic minor version upgrades for the PartnerApp. */
   enableAutoMinorVersionUpgrade?: boolean;
-  /** The version of the PartnerApp. */
+  /**
+   * The version of the PartnerApp.
+   *
+   * Length: 1–64.
+   */
   appVersion?: string;
   /** Configuration settings for the Partner AI App. */
   applicationConfig?: PartnerAppPartnerAppConfig;
@@ -6841,9 +8899,21 @@ export interface PartnerAppArgs {
   authType: "IAM";
   /** A collection of settings that specify the maintenance schedule for the PartnerApp. */
   maintenanceConfig?: PartnerAppPartnerAppMaintenanceConfig;
-  /** The client token for the PartnerApp. */
+  /**
+   * The client token for the PartnerApp.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–36. Pattern: `^[a-zA-Z0-9-]+$`.
+   *
+   * @deprecated The CloudFormation registry marks `ClientToken` of AWS::SageMaker::PartnerApp deprecated.
+   */
   clientToken?: string;
-  /** A list of tags to apply to the PartnerApp. */
+  /**
+   * A list of tags to apply to the PartnerApp.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -6863,7 +8933,11 @@ export interface PartnerAppOutputs extends PartnerAppArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-partnerapp-partnerappconfig.html | CloudFormation: PartnerAppConfig}
  */
 export interface PartnerAppPartnerAppConfig {
-  /** A list of users that will have administrative access to the Partner AI App. */
+  /**
+   * A list of users that will have administrative access to the Partner AI App.
+   *
+   * Items: 0–5. Each item: Length: 1–256.
+   */
   adminUsers?: string[];
   /** Additional arguments passed to the Partner AI App during initialization or runtime. */
   arguments?: Record<string, string>;
@@ -6875,7 +8949,11 @@ export interface PartnerAppPartnerAppConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-partnerapp-partnerappmaintenanceconfig.html | CloudFormation: PartnerAppMaintenanceConfig}
  */
 export interface PartnerAppPartnerAppMaintenanceConfig {
-  /** The maintenance window start day and time for the PartnerApp. */
+  /**
+   * The maintenance window start day and time for the PartnerApp.
+   *
+   * Length: at most 9. Pattern: `(Mon|Tue|Wed|Thu|Fri|Sat|Sun):([01]\d|2[0-3]):([0-5]\d)`.
+   */
   maintenanceWindowStart: string;
 }
 
@@ -6884,23 +8962,39 @@ export interface PartnerAppPartnerAppMaintenanceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-pipeline.html | CloudFormation: AWS::SageMaker::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::SageMaker::Pipeline", "aws:sagemaker:Pipeline", '{"p":[["PipelineName","string",67],["ParallelismConfiguration",["ref","ParallelismConfiguration"]],["PipelineDescription","string"],["PipelineDisplayName","string"],["PipelineDefinition",["ref","PipelineDefinition"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]]],"id":["PipelineName"],"d":{"ParallelismConfiguration":[["MaxParallelExecutionSteps","integer",1]],"PipelineDefinition":[["PipelineDefinitionBody","string",1],["PipelineDefinitionS3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string",1],["Version","string"],["ETag","string"],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:pipeline/${PipelineName}"}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::SageMaker::Pipeline", "aws:sagemaker:Pipeline", '{"p":[["PipelineName","string",67],["ParallelismConfiguration",["ref","ParallelismConfiguration"]],["PipelineDescription","string"],["PipelineDisplayName","string"],["PipelineDefinition",["ref","PipelineDefinition"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]]],"id":["PipelineName"],"d":{"ParallelismConfiguration":[["MaxParallelExecutionSteps","integer",1]],"PipelineDefinition":[["PipelineDefinitionBody","string",1],["PipelineDefinitionS3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string",1],["Version","string"],["ETag","string"],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PipelineName"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:pipeline/${PipelineName}"}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
 /** Inputs of {@link Pipeline}. */
 export interface PipelineArgs {
-  /** The name of the pipeline. */
+  /**
+   * The name of the pipeline.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   pipelineName: string;
   /** The parallelism configuration applied to the pipeline. */
   parallelismConfiguration?: PipelineParallelismConfiguration;
-  /** The description of the pipeline. */
+  /**
+   * The description of the pipeline.
+   *
+   * Length: 0–3072.
+   */
   pipelineDescription?: string;
-  /** The display name of the pipeline. */
+  /**
+   * The display name of the pipeline.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*`.
+   */
   pipelineDisplayName?: string;
   /** The definition of the pipeline. This can be either a JSON string or an Amazon S3 location. */
   pipelineDefinition: PipelinePipelineDefinition;
-  /** The Amazon Resource Name (ARN) of the IAM role used to execute the pipeline. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used to execute the pipeline.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   roleArn: string;
   /** The tags of the pipeline. */
   tags?: AwsTag[];
@@ -6916,7 +9010,11 @@ export interface PipelineOutputs extends PipelineArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-pipeline-parallelismconfiguration.html | CloudFormation: ParallelismConfiguration}
  */
 export interface PipelineParallelismConfiguration {
-  /** The max number of steps that can be executed in parallel. */
+  /**
+   * The max number of steps that can be executed in parallel.
+   *
+   * Range: at least 1.
+   */
   maxParallelExecutionSteps: number;
 }
 
@@ -6955,7 +9053,7 @@ export interface PipelineS3Location {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-processingjob.html | CloudFormation: AWS::SageMaker::ProcessingJob}
  */
-export const ProcessingJob = cloudControlType<ProcessingJobArgs, ProcessingJobOutputs>("AWS::SageMaker::ProcessingJob", "aws:sagemaker:ProcessingJob", '{"p":[["AppSpecification",["ref","AppSpecification"],67],["Environment",["map","string"],66],["ExperimentConfig",["ref","ExperimentConfig"],66],["NetworkConfig",["ref","NetworkConfig"],66],["ProcessingInputs",["array",["ref","ProcessingInputsObject"]],66],["ProcessingJobName","string",66],["ProcessingOutputConfig",["ref","ProcessingOutputConfig"],66],["ProcessingResources",["ref","ProcessingResources"],67],["RoleArn","string",67],["StoppingCondition",["ref","StoppingCondition"],66],["Tags",["array",["ref","Tag"]],66],["ProcessingJobArn","string",72],["TrainingJobArn","string",8],["AutoMLJobArn","string",8],["ExitMessage","string",8],["FailureReason","string",8],["MonitoringScheduleArn","string",8],["ProcessingJobStatus",["enum","Completed","InProgress","Stopping","Stopped","Failed"],8],["CreationTime","string",8],["LastModifiedTime","string",8],["ProcessingStartTime","string",8],["ProcessingEndTime","string",8]],"id":["ProcessingJobArn"],"d":{"AppSpecification":[["ContainerArguments",["array","string"]],["ContainerEntrypoint",["array","string"]],["ImageUri","string",1]],"ExperimentConfig":[["ExperimentName","string"],["TrialName","string"],["TrialComponentDisplayName","string"],["RunName","string"]],"NetworkConfig":[["EnableInterContainerTrafficEncryption","boolean"],["EnableNetworkIsolation","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroupIds",["array","string"],1],["Subnets",["array","string"],1]],"ProcessingInputsObject":[["S3Input",["ref","S3Input"]],["DatasetDefinition",["ref","DatasetDefinition"]],["InputName","string",1],["AppManaged","boolean"]],"S3Input":[["LocalPath","string"],["S3CompressionType",["enum","None","Gzip"]],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["S3DataType",["enum","ManifestFile","S3Prefix"],1],["S3InputMode",["enum","File","Pipe"]],["S3Uri","string",1]],"DatasetDefinition":[["AthenaDatasetDefinition",["ref","AthenaDatasetDefinition"]],["RedshiftDatasetDefinition",["ref","RedshiftDatasetDefinition"]],["DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["InputMode",["enum","File","Pipe"]],["LocalPath","string"]],"AthenaDatasetDefinition":[["Catalog","string",1],["Database","string",1],["OutputS3Uri","string",1],["QueryString","string",1],["WorkGroup","string"],["OutputFormat",["enum","PARQUET","AVRO","ORC","JSON","TEXTFILE"],1],["KmsKeyId","string"],["OutputCompression",["enum","GZIP","SNAPPY","ZLIB"]]],"RedshiftDatasetDefinition":[["Database","string",1],["DbUser","string",1],["QueryString","string",1],["ClusterId","string",1],["ClusterRoleArn","string",1],["OutputS3Uri","string",1],["OutputFormat",["enum","PARQUET","CSV"],1],["KmsKeyId","string"],["OutputCompression",["enum","None","GZIP","SNAPPY","ZSTD","BZIP2"]]],"ProcessingOutputConfig":[["KmsKeyId","string"],["Outputs",["array",["ref","ProcessingOutputsObject"]],1]],"ProcessingOutputsObject":[["OutputName","string",1],["AppManaged","boolean"],["S3Output",["ref","S3Output"]],["FeatureStoreOutput",["ref","FeatureStoreOutput"]]],"S3Output":[["LocalPath","string"],["S3UploadMode",["enum","Continuous","EndOfJob"],1],["S3Uri","string",1]],"FeatureStoreOutput":[["FeatureGroupName","string",1]],"ProcessingResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["InstanceType",["enum","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m4.xlarge","ml.m4.2xlarge","ml.m4.4xlarge","ml.m4.10xlarge","ml.m4.16xlarge","ml.c4.xlarge","ml.c4.2xlarge","ml.c4.4xlarge","ml.c4.8xlarge","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.18xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.12xlarge","ml.m5.24xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.16xlarge","ml.g5.12xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.r5d.large","ml.r5d.xlarge","ml.r5d.2xlarge","ml.r5d.4xlarge","ml.r5d.8xlarge","ml.r5d.12xlarge","ml.r5d.16xlarge","ml.r5d.24xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge"],1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:processing-job/${ProcessingJobName}"}');
+export const ProcessingJob = cloudControlType<ProcessingJobArgs, ProcessingJobOutputs>("AWS::SageMaker::ProcessingJob", "aws:sagemaker:ProcessingJob", '{"p":[["AppSpecification",["ref","AppSpecification"],67],["Environment",["map","string"],66],["ExperimentConfig",["ref","ExperimentConfig"],66],["NetworkConfig",["ref","NetworkConfig"],66],["ProcessingInputs",["array",["ref","ProcessingInputsObject"]],66],["ProcessingJobName","string",66],["ProcessingOutputConfig",["ref","ProcessingOutputConfig"],66],["ProcessingResources",["ref","ProcessingResources"],67],["RoleArn","string",67],["StoppingCondition",["ref","StoppingCondition"],66],["Tags",["array",["ref","Tag"]],66],["ProcessingJobArn","string",72],["TrainingJobArn","string",8],["AutoMLJobArn","string",8],["ExitMessage","string",8],["FailureReason","string",8],["MonitoringScheduleArn","string",8],["ProcessingJobStatus",["enum","Completed","InProgress","Stopping","Stopped","Failed"],8],["CreationTime","string",8],["LastModifiedTime","string",8],["ProcessingStartTime","string",8],["ProcessingEndTime","string",8]],"id":["ProcessingJobArn"],"d":{"AppSpecification":[["ContainerArguments",["array","string"]],["ContainerEntrypoint",["array","string"]],["ImageUri","string",1]],"ExperimentConfig":[["ExperimentName","string"],["TrialName","string"],["TrialComponentDisplayName","string"],["RunName","string"]],"NetworkConfig":[["EnableInterContainerTrafficEncryption","boolean"],["EnableNetworkIsolation","boolean"],["VpcConfig",["ref","VpcConfig"]]],"VpcConfig":[["SecurityGroupIds",["array","string"],1],["Subnets",["array","string"],1]],"ProcessingInputsObject":[["S3Input",["ref","S3Input"]],["DatasetDefinition",["ref","DatasetDefinition"]],["InputName","string",1],["AppManaged","boolean"]],"S3Input":[["LocalPath","string"],["S3CompressionType",["enum","None","Gzip"]],["S3DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["S3DataType",["enum","ManifestFile","S3Prefix"],1],["S3InputMode",["enum","File","Pipe"]],["S3Uri","string",1]],"DatasetDefinition":[["AthenaDatasetDefinition",["ref","AthenaDatasetDefinition"]],["RedshiftDatasetDefinition",["ref","RedshiftDatasetDefinition"]],["DataDistributionType",["enum","FullyReplicated","ShardedByS3Key"]],["InputMode",["enum","File","Pipe"]],["LocalPath","string"]],"AthenaDatasetDefinition":[["Catalog","string",1],["Database","string",1],["OutputS3Uri","string",1],["QueryString","string",1],["WorkGroup","string"],["OutputFormat",["enum","PARQUET","AVRO","ORC","JSON","TEXTFILE"],1],["KmsKeyId","string"],["OutputCompression",["enum","GZIP","SNAPPY","ZLIB"]]],"RedshiftDatasetDefinition":[["Database","string",1],["DbUser","string",1],["QueryString","string",1],["ClusterId","string",1],["ClusterRoleArn","string",1],["OutputS3Uri","string",1],["OutputFormat",["enum","PARQUET","CSV"],1],["KmsKeyId","string"],["OutputCompression",["enum","None","GZIP","SNAPPY","ZSTD","BZIP2"]]],"ProcessingOutputConfig":[["KmsKeyId","string"],["Outputs",["array",["ref","ProcessingOutputsObject"]],1]],"ProcessingOutputsObject":[["OutputName","string",1],["AppManaged","boolean"],["S3Output",["ref","S3Output"]],["FeatureStoreOutput",["ref","FeatureStoreOutput"]]],"S3Output":[["LocalPath","string"],["S3UploadMode",["enum","Continuous","EndOfJob"],1],["S3Uri","string",1]],"FeatureStoreOutput":[["FeatureGroupName","string",1]],"ProcessingResources":[["ClusterConfig",["ref","ClusterConfig"],1]],"ClusterConfig":[["InstanceCount","integer",1],["InstanceType",["enum","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m4.xlarge","ml.m4.2xlarge","ml.m4.4xlarge","ml.m4.10xlarge","ml.m4.16xlarge","ml.c4.xlarge","ml.c4.2xlarge","ml.c4.4xlarge","ml.c4.8xlarge","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.18xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.12xlarge","ml.m5.24xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.16xlarge","ml.g5.12xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.r5d.large","ml.r5d.xlarge","ml.r5d.2xlarge","ml.r5d.4xlarge","ml.r5d.8xlarge","ml.r5d.12xlarge","ml.r5d.16xlarge","ml.r5d.24xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge"],1],["VolumeSizeInGB","integer",1],["VolumeKmsKeyId","string"]],"StoppingCondition":[["MaxRuntimeInSeconds","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["AppSpecification","Environment","ExperimentConfig","NetworkConfig","ProcessingInputs","ProcessingJobName","ProcessingOutputConfig","ProcessingResources","RoleArn","StoppingCondition","Tags"],"ro":["ProcessingJobArn","TrainingJobArn","AutoMLJobArn","ExitMessage","FailureReason","MonitoringScheduleArn","ProcessingJobStatus","CreationTime","LastModifiedTime","ProcessingStartTime","ProcessingEndTime"],"uo":["AppSpecification/ContainerArguments","AppSpecification/ContainerEntrypoint","NetworkConfig/VpcConfig/SecurityGroupIds","NetworkConfig/VpcConfig/Subnets","ProcessingInputs","ProcessingOutputConfig/Outputs","Tags"],"ai":[["ProcessingJobName"]],"tg":[true,true,false],"nm":{"path":"ProcessingJobName","min":1,"max":63,"pattern":"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}"}},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:processing-job/${ProcessingJobName}"}');
 /** A {@link ProcessingJob} instance: its attributes as typed outputs. */
 export type ProcessingJob = InstanceType<typeof ProcessingJob>;
 
@@ -6969,19 +9067,35 @@ export interface ProcessingJobArgs {
   experimentConfig?: ProcessingJobExperimentConfig;
   /** Networking options for a job, such as network traffic encryption between containers, whether to allow inbound and outbound network calls to and from containers, and the VPC subnets and security groups to use for VPC-enabled jobs. */
   networkConfig?: ProcessingJobNetworkConfig;
-  /** List of input configurations for the processing job. */
+  /**
+   * List of input configurations for the processing job.
+   *
+   * Items: 0–10.
+   */
   processingInputs?: ProcessingJobProcessingInputsObject[];
-  /** The name of the processing job. If you don't provide a job name, then a unique name is automatically created for the job. */
+  /**
+   * The name of the processing job. If you don't provide a job name, then a unique name is automatically created for the job.
+   *
+   * Length: 1–63. Pattern: `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   processingJobName?: string;
   /** Contains information about the output location for the compiled model and the target device that the model runs on. `TargetDevice` and `TargetPlatform` are mutually exclusive, so you need to choose one between the two to specify your target device or platform. If you cannot find your device you want to use from the `TargetDevice` list, use `TargetPlatform` to describe the platform of your edge device and `CompilerOptions` if there are specific settings that are required or recommended to use for particular TargetPlatform. */
   processingOutputConfig?: ProcessingJobProcessingOutputConfig;
   /** Identifies the resources, ML compute instances, and ML storage volumes to deploy for a processing job. In distributed training, you specify more than one instance. */
   processingResources: ProcessingJobProcessingResources;
-  /** The ARN of the role used to create the processing job. */
+  /**
+   * The ARN of the role used to create the processing job.
+   *
+   * Length: 20–2048. Pattern: `arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn: string;
   /** Configures conditions under which the processing job should be stopped, such as how long the processing job has been running. After the condition is met, the processing job is stopped. */
   stoppingCondition?: ProcessingJobStoppingCondition;
-  /** An array of key-value pairs. For more information, see [Using Cost Allocation Tags](https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/cost-alloc-tags.html#allocation-whatURL) in the *AWS Billing and Cost Management User Guide* . */
+  /**
+   * An array of key-value pairs. For more information, see [Using Cost Allocation Tags](https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/cost-alloc-tags.html#allocation-whatURL) in the *AWS Billing and Cost Management User Guide* .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -7017,11 +9131,23 @@ export interface ProcessingJobOutputs extends ProcessingJobArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-appspecification.html | CloudFormation: AppSpecification}
  */
 export interface ProcessingJobAppSpecification {
-  /** The arguments for a container used to run a processing job. */
+  /**
+   * The arguments for a container used to run a processing job.
+   *
+   * Items: 0–100. Each item: Length: 0–256. Pattern: `.*`.
+   */
   containerArguments?: string[];
-  /** The entrypoint for a container used to run a processing job. */
+  /**
+   * The entrypoint for a container used to run a processing job.
+   *
+   * Items: 0–100. Each item: Length: 0–256. Pattern: `.*`.
+   */
   containerEntrypoint?: string[];
-  /** The container image to be run by the processing job. */
+  /**
+   * The container image to be run by the processing job.
+   *
+   * Length: 0–256. Pattern: `.*`.
+   */
   imageUri: string;
 }
 
@@ -7031,13 +9157,29 @@ export interface ProcessingJobAppSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-experimentconfig.html | CloudFormation: ExperimentConfig}
  */
 export interface ProcessingJobExperimentConfig {
-  /** The name of an existing experiment to associate with the trial component. */
+  /**
+   * The name of an existing experiment to associate with the trial component.
+   *
+   * Length: at most 120. Pattern: `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}`.
+   */
   experimentName?: string;
-  /** The name of an existing trial to associate the trial component with. If not specified, a new trial is created. */
+  /**
+   * The name of an existing trial to associate the trial component with. If not specified, a new trial is created.
+   *
+   * Length: at most 120. Pattern: `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}`.
+   */
   trialName?: string;
-  /** The display name for the trial component. If this key isn't specified, the display name is the trial component name. */
+  /**
+   * The display name for the trial component. If this key isn't specified, the display name is the trial component name.
+   *
+   * Length: at most 120. Pattern: `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}`.
+   */
   trialComponentDisplayName?: string;
-  /** The name of the experiment run to associate with the trial component. */
+  /**
+   * The name of the experiment run to associate with the trial component.
+   *
+   * Length: at most 120. Pattern: `[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}`.
+   */
   runName?: string;
 }
 
@@ -7061,9 +9203,17 @@ export interface ProcessingJobNetworkConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-vpcconfig.html | CloudFormation: VpcConfig}
  */
 export interface ProcessingJobVpcConfig {
-  /** The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field. */
+  /**
+   * The VPC security group IDs, in the form `sg-xxxxxxxx` . Specify the security groups for the VPC that is specified in the `Subnets` field.
+   *
+   * Items: 0–5. Each item: Length: 0–32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   securityGroupIds: string[];
-  /** The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) . */
+  /**
+   * The ID of the subnets in the VPC to which you want to connect your training job or model. For information about the availability of specific instance types, see [Supported Instance Types and Availability Zones](https://docs.aws.amazon.com/sagemaker/latest/dg/instance-types-az.html) .
+   *
+   * Items: 0–16. Each item: Length: 0–32. Pattern: `[-0-9a-zA-Z]+`.
+   */
   subnets: string[];
 }
 
@@ -7089,7 +9239,11 @@ export interface ProcessingJobProcessingInputsObject {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-s3input.html | CloudFormation: S3Input}
  */
 export interface ProcessingJobS3Input {
-  /** The local path in your container where you want Amazon SageMaker to write input data to. `LocalPath` is an absolute path to the input data and must begin with `/opt/ml/processing/` . `LocalPath` is a required parameter when `AppManaged` is `False` (default). */
+  /**
+   * The local path in your container where you want Amazon SageMaker to write input data to. `LocalPath` is an absolute path to the input data and must begin with `/opt/ml/processing/` . `LocalPath` is a required parameter when `AppManaged` is `False` (default).
+   *
+   * Length: 0–256. Pattern: `.*`.
+   */
   localPath?: string;
   /** Whether to GZIP-decompress the data in Amazon S3 as it is streamed into the processing container. `Gzip` can only be used when `Pipe` mode is specified as the `S3InputMode` . In `Pipe` mode, Amazon SageMaker streams input data from the source directly to your container without using the EBS volume. */
   s3CompressionType?: "None" | "Gzip";
@@ -7099,7 +9253,11 @@ export interface ProcessingJobS3Input {
   s3DataType: "ManifestFile" | "S3Prefix";
   /** Whether to use `File` or `Pipe` input mode. In File mode, Amazon SageMaker copies the data from the input source onto the local ML storage volume before starting your processing container. This is the most commonly used input mode. In `Pipe` mode, Amazon SageMaker streams input data from the source directly to your processing container into named pipes without using the ML storage volume. */
   s3InputMode?: "File" | "Pipe";
-  /** The URI of the Amazon S3 prefix Amazon SageMaker downloads data required to run a processing job. */
+  /**
+   * The URI of the Amazon S3 prefix Amazon SageMaker downloads data required to run a processing job.
+   *
+   * Length: 0–1024. Pattern: `(https|s3)://([^/]+)/?(.*)`.
+   */
   s3Uri: string;
 }
 
@@ -7117,7 +9275,11 @@ export interface ProcessingJobDatasetDefinition {
   dataDistributionType?: "FullyReplicated" | "ShardedByS3Key";
   /** Whether to use `File` or `Pipe` input mode. In `File` (default) mode, Amazon SageMaker copies the data from the input source onto the local Amazon Elastic Block Store (Amazon EBS) volumes before starting your training algorithm. This is the most commonly used input mode. In `Pipe` mode, Amazon SageMaker streams input data from the source directly to your algorithm without using the EBS volume. */
   inputMode?: "File" | "Pipe";
-  /** The local path where you want Amazon SageMaker to download the Dataset Definition inputs to run a processing job. `LocalPath` is an absolute path to the input data. This is a required parameter when `AppManaged` is `False` (default). */
+  /**
+   * The local path where you want Amazon SageMaker to download the Dataset Definition inputs to run a processing job. `LocalPath` is an absolute path to the input data. This is a required parameter when `AppManaged` is `False` (default).
+   *
+   * Length: 0–256. Pattern: `.*`.
+   */
   localPath?: string;
 }
 
@@ -7127,19 +9289,43 @@ export interface ProcessingJobDatasetDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-athenadatasetdefinition.html | CloudFormation: AthenaDatasetDefinition}
  */
 export interface ProcessingJobAthenaDatasetDefinition {
-  /** The name of the data catalog used in Athena query execution. */
+  /**
+   * The name of the data catalog used in Athena query execution.
+   *
+   * Length: at most 256.
+   */
   catalog: string;
-  /** The name of the database used in the Athena query execution. */
+  /**
+   * The name of the database used in the Athena query execution.
+   *
+   * Length: at most 255. Pattern: `.*`.
+   */
   database: string;
-  /** The location in Amazon S3 where Athena query results are stored. */
+  /**
+   * The location in Amazon S3 where Athena query results are stored.
+   *
+   * Length: 0–1024. Pattern: `(https|s3)://([^/]+)/?(.*)`.
+   */
   outputS3Uri: string;
-  /** The SQL query statements, to be executed. */
+  /**
+   * The SQL query statements, to be executed.
+   *
+   * Length: at most 4096. Pattern: `[\s\S]+`.
+   */
   queryString: string;
-  /** The name of the workgroup in which the Athena query is being started. */
+  /**
+   * The name of the workgroup in which the Athena query is being started.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9._-]+`.
+   */
   workGroup?: string;
   /** The data storage format for Athena query results. */
   outputFormat: "PARQUET" | "AVRO" | "ORC" | "JSON" | "TEXTFILE";
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data generated from an Athena query execution. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data generated from an Athena query execution.
+   *
+   * Length: 0–2048. Pattern: `[a-zA-Z0-9:/_-]*`.
+   */
   kmsKeyId?: string;
   /** The compression used for Athena query results. */
   outputCompression?: "GZIP" | "SNAPPY" | "ZLIB";
@@ -7151,21 +9337,49 @@ export interface ProcessingJobAthenaDatasetDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-redshiftdatasetdefinition.html | CloudFormation: RedshiftDatasetDefinition}
  */
 export interface ProcessingJobRedshiftDatasetDefinition {
-  /** The name of the Redshift database used in Redshift query execution. */
+  /**
+   * The name of the Redshift database used in Redshift query execution.
+   *
+   * Length: at most 64. Pattern: `.*`.
+   */
   database: string;
-  /** The database user name used in Redshift query execution. */
+  /**
+   * The database user name used in Redshift query execution.
+   *
+   * Length: at most 128. Pattern: `.*`.
+   */
   dbUser: string;
-  /** The SQL query statements to be executed. */
+  /**
+   * The SQL query statements to be executed.
+   *
+   * Length: at most 4096. Pattern: `[\s\S]+`.
+   */
   queryString: string;
-  /** The Redshift cluster Identifier. */
+  /**
+   * The Redshift cluster Identifier.
+   *
+   * Length: at most 63. Pattern: `.*`.
+   */
   clusterId: string;
-  /** The IAM role attached to your Redshift cluster that Amazon SageMaker uses to generate datasets. */
+  /**
+   * The IAM role attached to your Redshift cluster that Amazon SageMaker uses to generate datasets.
+   *
+   * Length: 20–2048. Pattern: `arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   clusterRoleArn: string;
-  /** The location in Amazon S3 where the Redshift query results are stored. */
+  /**
+   * The location in Amazon S3 where the Redshift query results are stored.
+   *
+   * Length: 0–1024. Pattern: `(https|s3)://([^/]+)/?(.*)`.
+   */
   outputS3Uri: string;
   /** The data storage format for Redshift query results. */
   outputFormat: "PARQUET" | "CSV";
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data from a Redshift execution. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt data from a Redshift execution.
+   *
+   * Length: 0–2048. Pattern: `[a-zA-Z0-9:/_-]*`.
+   */
   kmsKeyId?: string;
   /** The compression used for Redshift query results. */
   outputCompression?: "None" | "GZIP" | "SNAPPY" | "ZSTD" | "BZIP2";
@@ -7177,9 +9391,17 @@ export interface ProcessingJobRedshiftDatasetDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-processingoutputconfig.html | CloudFormation: ProcessingOutputConfig}
  */
 export interface ProcessingJobProcessingOutputConfig {
-  /** The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt the processing job output. `KmsKeyId` can be an ID of a KMS key, ARN of a KMS key, or alias of a KMS key. The `KmsKeyId` is applied to all outputs. */
+  /**
+   * The AWS Key Management Service ( AWS KMS) key that Amazon SageMaker uses to encrypt the processing job output. `KmsKeyId` can be an ID of a KMS key, ARN of a KMS key, or alias of a KMS key. The `KmsKeyId` is applied to all outputs.
+   *
+   * Length: at most 2048. Pattern: `[a-zA-Z0-9:/_-]*`.
+   */
   kmsKeyId?: string;
-  /** An array of outputs configuring the data to upload from the processing container. */
+  /**
+   * An array of outputs configuring the data to upload from the processing container.
+   *
+   * Items: at most 10.
+   */
   outputs: ProcessingJobProcessingOutputsObject[];
 }
 
@@ -7205,11 +9427,19 @@ export interface ProcessingJobProcessingOutputsObject {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-s3output.html | CloudFormation: S3Output}
  */
 export interface ProcessingJobS3Output {
-  /** The local path of a directory where you want Amazon SageMaker to upload its contents to Amazon S3. `LocalPath` is an absolute path to a directory containing output files. This directory will be created by the platform and exist when your container's entrypoint is invoked. */
+  /**
+   * The local path of a directory where you want Amazon SageMaker to upload its contents to Amazon S3. `LocalPath` is an absolute path to a directory containing output files. This directory will be created by the platform and exist when your container's entrypoint is invoked.
+   *
+   * Length: 0–256. Pattern: `.*`.
+   */
   localPath?: string;
   /** Whether to upload the results of the processing job continuously or after the job completes. */
   s3UploadMode: "Continuous" | "EndOfJob";
-  /** The URI of the Amazon S3 prefix Amazon SageMaker downloads data required to run a processing job. */
+  /**
+   * The URI of the Amazon S3 prefix Amazon SageMaker downloads data required to run a processing job.
+   *
+   * Length: 0–1024. Pattern: `(https|s3)://([^/]+)/?(.*)`.
+   */
   s3Uri: string;
 }
 
@@ -7219,7 +9449,11 @@ export interface ProcessingJobS3Output {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-featurestoreoutput.html | CloudFormation: FeatureStoreOutput}
  */
 export interface ProcessingJobFeatureStoreOutput {
-  /** The name of the Amazon SageMaker FeatureGroup to use as the destination for processing job output. Note that your processing script is responsible for putting records into your Feature Store. */
+  /**
+   * The name of the Amazon SageMaker FeatureGroup to use as the destination for processing job output. Note that your processing script is responsible for putting records into your Feature Store.
+   *
+   * Length: at most 64. Pattern: `[a-zA-Z0-9]([_-]*[a-zA-Z0-9]){0,63}`.
+   */
   featureGroupName: string;
 }
 
@@ -7239,7 +9473,11 @@ export interface ProcessingJobProcessingResources {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-processingjob-clusterconfig.html | CloudFormation: ClusterConfig}
  */
 export interface ProcessingJobClusterConfig {
-  /** The number of ML compute instances to use in the processing job. For distributed processing jobs, specify a value greater than 1. The default value is 1. */
+  /**
+   * The number of ML compute instances to use in the processing job. For distributed processing jobs, specify a value greater than 1. The default value is 1.
+   *
+   * Range: 1–100.
+   */
   instanceCount: number;
   /** The ML compute instance type for the processing job. */
   instanceType: "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m4.xlarge" | "ml.m4.2xlarge" | "ml.m4.4xlarge" | "ml.m4.10xlarge" | "ml.m4.16xlarge" | "ml.c4.xlarge" | "ml.c4.2xlarge" | "ml.c4.4xlarge" | "ml.c4.8xlarge" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.18xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.12xlarge" | "ml.m5.24xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.16xlarge" | "ml.g5.12xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.r5d.large" | "ml.r5d.xlarge" | "ml.r5d.2xlarge" | "ml.r5d.4xlarge" | "ml.r5d.8xlarge" | "ml.r5d.12xlarge" | "ml.r5d.16xlarge" | "ml.r5d.24xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge";
@@ -7249,6 +9487,8 @@ export interface ProcessingJobClusterConfig {
    * > Certain Nitro-based instances include local storage with a fixed total size, dependent on the instance type. When using these instances for processing, Amazon SageMaker mounts the local instance storage instead of Amazon EBS gp2 storage. You can't request a `VolumeSizeInGB` greater than the total size of the local instance storage.
    * > 
    * > For a list of instance types that support local instance storage, including the total size per instance type, see [Instance Store Volumes](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/InstanceStorage.html#instance-store-volumes) .
+   *
+   * Range: 1–16384.
    */
   volumeSizeInGB: number;
   /**
@@ -7259,6 +9499,8 @@ export interface ProcessingJobClusterConfig {
    * > For a list of instance types that support local instance storage, see [Instance Store Volumes](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/InstanceStorage.html#instance-store-volumes) .
    * > 
    * > For more information about local instance storage encryption, see [SSD Instance Store Volumes](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ssd-instance-store.html) .
+   *
+   * Length: 0–2048. Pattern: `[a-zA-Z0-9:/_-]*`.
    */
   volumeKmsKeyId?: string;
 }
@@ -7277,6 +9519,8 @@ export interface ProcessingJobStoppingCondition {
    * For all other jobs, if the job does not complete during this time, SageMaker ends the job. When `RetryStrategy` is specified in the job request, `MaxRuntimeInSeconds` specifies the maximum time for all of the attempts in total, not each individual attempt. The default value is 1 day. The maximum value is 28 days.
    *
    * The maximum time that a `TrainingJob` can run in total, including any time spent publishing metrics or archiving and uploading models after it has been stopped, is 30 days.
+   *
+   * Range: 1–777600.
    */
   maxRuntimeInSeconds: number;
 }
@@ -7286,27 +9530,41 @@ export interface ProcessingJobStoppingCondition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-project.html | CloudFormation: AWS::SageMaker::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::SageMaker::Project", "aws:sagemaker:Project", '{"p":[["ProjectName","string",67],["ServiceCatalogProvisionedProductDetails",["ref","ServiceCatalogProvisionedProductDetails"]],["ServiceCatalogProvisioningDetails",["ref","ServiceCatalogProvisioningDetails"],66],["ProjectDescription","string",66],["Tags",["array",["ref","Tag"]],66],["TemplateProviderDetails",["array",["ref","TemplateProviderDetail"]],66],["ProjectArn","string",72],["ProjectStatus",["enum","Pending","CreateInProgress","CreateCompleted","CreateFailed","DeleteInProgress","DeleteFailed","DeleteCompleted"],8],["ProjectId","string",72],["CreationTime","string",8]],"id":["ProjectArn"],"d":{"ServiceCatalogProvisionedProductDetails":[["ProvisionedProductStatusMessage","string"],["ProvisionedProductId","string"]],"ServiceCatalogProvisioningDetails":[["PathId","string",2],["ProvisioningParameters",["array",["ref","ProvisioningParameter"]],2],["ProductId","string",3],["ProvisioningArtifactId","string",2]],"ProvisioningParameter":[["Value","string",3],["Key","string",3]],"TemplateProviderDetail":[["CfnTemplateProviderDetail",["ref","CfnTemplateProviderDetail"],1]],"CfnTemplateProviderDetail":[["Parameters",["array",["ref","CfnStackParameter"]]],["RoleARN","string"],["TemplateName","string",1],["TemplateURL","string",1]],"CfnStackParameter":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:project/${ProjectName}"}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::SageMaker::Project", "aws:sagemaker:Project", '{"p":[["ProjectName","string",67],["ServiceCatalogProvisionedProductDetails",["ref","ServiceCatalogProvisionedProductDetails"]],["ServiceCatalogProvisioningDetails",["ref","ServiceCatalogProvisioningDetails"],66],["ProjectDescription","string",66],["Tags",["array",["ref","Tag"]],66],["TemplateProviderDetails",["array",["ref","TemplateProviderDetail"]],66],["ProjectArn","string",72],["ProjectStatus",["enum","Pending","CreateInProgress","CreateCompleted","CreateFailed","DeleteInProgress","DeleteFailed","DeleteCompleted"],8],["ProjectId","string",72],["CreationTime","string",8]],"id":["ProjectArn"],"d":{"ServiceCatalogProvisionedProductDetails":[["ProvisionedProductStatusMessage","string"],["ProvisionedProductId","string"]],"ServiceCatalogProvisioningDetails":[["PathId","string"],["ProvisioningParameters",["array",["ref","ProvisioningParameter"]]],["ProductId","string",1],["ProvisioningArtifactId","string"]],"ProvisioningParameter":[["Value","string",1],["Key","string",1]],"TemplateProviderDetail":[["CfnTemplateProviderDetail",["ref","CfnTemplateProviderDetail"],1]],"CfnTemplateProviderDetail":[["Parameters",["array",["ref","CfnStackParameter"]]],["RoleARN","string"],["TemplateName","string",1],["TemplateURL","string",1]],"CfnStackParameter":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProjectName","ProjectDescription","ServiceCatalogProvisioningDetails","TemplateProviderDetails","Tags"],"ro":["ProjectArn","CreationTime","ProjectId","ProjectStatus"],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:project/${ProjectName}"}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project. */
+  /**
+   * The name of the project.
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   projectName: string;
   /** Details of a provisioned service catalog product. For information about service catalog, see [What is AWS Service Catalog](https://docs.aws.amazon.com/servicecatalog/latest/adminguide/introduction.html) . */
   serviceCatalogProvisionedProductDetails?: ProjectServiceCatalogProvisionedProductDetails;
   /** The product ID and provisioning artifact ID to provision a service catalog. For information, see [What is AWS Service Catalog](https://docs.aws.amazon.com/servicecatalog/latest/adminguide/introduction.html) . */
   serviceCatalogProvisioningDetails?: ProjectServiceCatalogProvisioningDetails;
-  /** The description of the project. */
+  /**
+   * The description of the project.
+   *
+   * Length: at most 1024. Pattern: `.*`.
+   */
   projectDescription?: string;
   /**
    * A list of key-value pairs to apply to this resource.
    *
    * For more information, see [Resource Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) and [Using Cost Allocation Tags](https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/cost-alloc-tags.html#allocation-what) in the *AWS Billing and Cost Management User Guide* .
+   *
+   * Items: at most 40.
    */
   tags?: AwsTag[];
-  /** An array of template providers associated with the project. */
+  /**
+   * An array of template providers associated with the project.
+   *
+   * Items: 1–1.
+   */
   templateProviderDetails?: ProjectTemplateProviderDetail[];
 }
 
@@ -7338,7 +9596,11 @@ export interface ProjectServiceCatalogProvisionedProductDetails {
    * - `PLAN_IN_PROGRESS` - Transitive state. The plan operations were performed to provision a new product, but resources have not yet been created. After reviewing the list of resources to be created, execute the plan. Wait for an AVAILABLE status before performing operations.
    */
   provisionedProductStatusMessage?: string;
-  /** The ID of the provisioned product. */
+  /**
+   * The ID of the provisioned product.
+   *
+   * Length: at most 100. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   provisionedProductId?: string;
 }
 
@@ -7348,13 +9610,25 @@ export interface ProjectServiceCatalogProvisionedProductDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-project-servicecatalogprovisioningdetails.html | CloudFormation: ServiceCatalogProvisioningDetails}
  */
 export interface ProjectServiceCatalogProvisioningDetails {
-  /** The path identifier of the product. This value is optional if the product has a default path, and required if the product has more than one path. */
+  /**
+   * The path identifier of the product. This value is optional if the product has a default path, and required if the product has more than one path.
+   *
+   * Length: at most 100. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   pathId?: string;
   /** A list of key value pairs that you specify when you provision a product. */
   provisioningParameters?: ProjectProvisioningParameter[];
-  /** The ID of the product to provision. */
+  /**
+   * The ID of the product to provision.
+   *
+   * Length: at most 100. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   productId: string;
-  /** The ID of the provisioning artifact. */
+  /**
+   * The ID of the provisioning artifact.
+   *
+   * Length: at most 100. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   provisioningArtifactId?: string;
 }
 
@@ -7364,9 +9638,17 @@ export interface ProjectServiceCatalogProvisioningDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-project-provisioningparameter.html | CloudFormation: ProvisioningParameter}
  */
 export interface ProjectProvisioningParameter {
-  /** The value of the provisioning parameter. */
+  /**
+   * The value of the provisioning parameter.
+   *
+   * Length: at most 4096. Pattern: `.*`.
+   */
   value: string;
-  /** The key that identifies a provisioning parameter. */
+  /**
+   * The key that identifies a provisioning parameter.
+   *
+   * Length: 1–1000. Pattern: `.*`.
+   */
   key: string;
 }
 
@@ -7386,13 +9668,29 @@ export interface ProjectTemplateProviderDetail {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-project-cfntemplateproviderdetail.html | CloudFormation: CfnTemplateProviderDetail}
  */
 export interface ProjectCfnTemplateProviderDetail {
-  /** An array of CloudFormation stack parameters. */
+  /**
+   * An array of CloudFormation stack parameters.
+   *
+   * Items: 0–180.
+   */
   parameters?: ProjectCfnStackParameter[];
-  /** The IAM role used by CloudFormation to create the stack. */
+  /**
+   * The IAM role used by CloudFormation to create the stack.
+   *
+   * Length: 20–2048. Pattern: `arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleARN?: string;
-  /** The unique identifier of the template within the project. */
+  /**
+   * The unique identifier of the template within the project.
+   *
+   * Length: 1–32. Pattern: ``.
+   */
   templateName: string;
-  /** The Amazon S3 URL of the CloudFormation template. */
+  /**
+   * The Amazon S3 URL of the CloudFormation template.
+   *
+   * Length: 1–1024. Pattern: ``.
+   */
   templateURL: string;
 }
 
@@ -7402,9 +9700,17 @@ export interface ProjectCfnTemplateProviderDetail {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-project-cfnstackparameter.html | CloudFormation: CfnStackParameter}
  */
 export interface ProjectCfnStackParameter {
-  /** The name of the CloudFormation parameter. */
+  /**
+   * The name of the CloudFormation parameter.
+   *
+   * Length: 1–255.
+   */
   key: string;
-  /** The value of the CloudFormation parameter. */
+  /**
+   * The value of the CloudFormation parameter.
+   *
+   * Length: at most 4096.
+   */
   value: string;
 }
 
@@ -7413,29 +9719,47 @@ export interface ProjectCfnStackParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-space.html | CloudFormation: AWS::SageMaker::Space}
  */
-export const Space = cloudControlType<SpaceArgs, SpaceOutputs>("AWS::SageMaker::Space", "aws:sagemaker:Space", '{"p":[["DomainId","string",67],["SpaceName","string",67],["SpaceSettings",["ref","SpaceSettings"]],["Tags",["array",["ref","Tag"]]],["OwnershipSettings",["ref","OwnershipSettings"],66],["SpaceSharingSettings",["ref","SpaceSharingSettings"],66],["SpaceDisplayName","string"],["SpaceArn","string",72],["Url","string",8]],"id":["DomainId","SpaceName"],"d":{"SpaceSettings":[["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["JupyterLabAppSettings",["ref","SpaceJupyterLabAppSettings"]],["CodeEditorAppSettings",["ref","SpaceCodeEditorAppSettings"]],["SpaceStorageSettings",["ref","SpaceStorageSettings"]],["SpaceManagedResources",["enum","ENABLED","DISABLED"]],["RemoteAccess",["enum","ENABLED","DISABLED"]],["AppType",["enum","JupyterServer","KernelGateway","TensorBoard","RStudioServerPro","RSessionGateway","JupyterLab","CodeEditor"]],["CustomFileSystems",["array",["ref","CustomFileSystem"]]]],"KernelGatewayAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"CustomImage":[["ImageName","string",1],["AppImageConfigName","string",1],["ImageVersionNumber","integer"]],"ResourceSpec":[["SageMakerImageArn","string"],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7.2xlarge","ml.g7.4xlarge","ml.g7.8xlarge","ml.g7.12xlarge","ml.g7.24xlarge","ml.g7.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]],["SageMakerImageVersionArn","string"],["LifecycleConfigArn","string"],["TrainingPlanArn","string"]],"JupyterServerAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"SpaceJupyterLabAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["AppLifecycleManagement",["ref","SpaceAppLifecycleManagement"]],["CodeRepositories",["array",["ref","CodeRepository"]]]],"SpaceAppLifecycleManagement":[["IdleSettings",["ref","SpaceIdleSettings"]]],"SpaceIdleSettings":[["IdleTimeoutInMinutes","integer"]],"CodeRepository":[["RepositoryUrl","string",1]],"SpaceCodeEditorAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["AppLifecycleManagement",["ref","SpaceAppLifecycleManagement"]]],"SpaceStorageSettings":[["EbsStorageSettings",["ref","EbsStorageSettings"]]],"EbsStorageSettings":[["EbsVolumeSizeInGb","integer",1]],"CustomFileSystem":[["EFSFileSystem",["ref","EFSFileSystem"]],["FSxLustreFileSystem",["ref","FSxLustreFileSystem"]],["S3FileSystem",["ref","S3FileSystem"]]],"EFSFileSystem":[["FileSystemId","string",1]],"FSxLustreFileSystem":[["FileSystemId","string",1]],"S3FileSystem":[["S3Uri","string"]],"OwnershipSettings":[["OwnerUserProfileName","string",1]],"SpaceSharingSettings":[["SharingType",["enum","Private","Shared"],1]]},"tags":["Tags","standard"]}');
+export const Space = cloudControlType<SpaceArgs, SpaceOutputs>("AWS::SageMaker::Space", "aws:sagemaker:Space", '{"p":[["DomainId","string",67],["SpaceName","string",67],["SpaceSettings",["ref","SpaceSettings"],16],["Tags",["array",["ref","Tag"]]],["OwnershipSettings",["ref","OwnershipSettings"],66],["SpaceSharingSettings",["ref","SpaceSharingSettings"],66],["SpaceDisplayName","string"],["SpaceArn","string",72],["Url","string",8]],"id":["DomainId","SpaceName"],"d":{"SpaceSettings":[["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["JupyterLabAppSettings",["ref","SpaceJupyterLabAppSettings"]],["CodeEditorAppSettings",["ref","SpaceCodeEditorAppSettings"]],["SpaceStorageSettings",["ref","SpaceStorageSettings"]],["SpaceManagedResources",["enum","ENABLED","DISABLED"]],["RemoteAccess",["enum","ENABLED","DISABLED"]],["AppType",["enum","JupyterServer","KernelGateway","TensorBoard","RStudioServerPro","RSessionGateway","JupyterLab","CodeEditor"]],["CustomFileSystems",["array",["ref","CustomFileSystem"]]]],"KernelGatewayAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"CustomImage":[["ImageName","string",1],["AppImageConfigName","string",1],["ImageVersionNumber","integer"]],"ResourceSpec":[["SageMakerImageArn","string"],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7.2xlarge","ml.g7.4xlarge","ml.g7.8xlarge","ml.g7.12xlarge","ml.g7.24xlarge","ml.g7.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]],["SageMakerImageVersionArn","string"],["LifecycleConfigArn","string"],["TrainingPlanArn","string"]],"JupyterServerAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"SpaceJupyterLabAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["AppLifecycleManagement",["ref","SpaceAppLifecycleManagement"]],["CodeRepositories",["array",["ref","CodeRepository"]]]],"SpaceAppLifecycleManagement":[["IdleSettings",["ref","SpaceIdleSettings"]]],"SpaceIdleSettings":[["IdleTimeoutInMinutes","integer"]],"CodeRepository":[["RepositoryUrl","string",1]],"SpaceCodeEditorAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["AppLifecycleManagement",["ref","SpaceAppLifecycleManagement"]]],"SpaceStorageSettings":[["EbsStorageSettings",["ref","EbsStorageSettings"]]],"EbsStorageSettings":[["EbsVolumeSizeInGb","integer",1]],"CustomFileSystem":[["EFSFileSystem",["ref","EFSFileSystem"]],["FSxLustreFileSystem",["ref","FSxLustreFileSystem"]],["S3FileSystem",["ref","S3FileSystem"]]],"EFSFileSystem":[["FileSystemId","string",1]],"FSxLustreFileSystem":[["FileSystemId","string",1]],"S3FileSystem":[["S3Uri","string"]],"OwnershipSettings":[["OwnerUserProfileName","string",1]],"SpaceSharingSettings":[["SharingType",["enum","Private","Shared"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SpaceSettings"],"co":["DomainId","SpaceName","SpaceSharingSettings","OwnershipSettings"],"ro":["SpaceArn","Url"],"tg":[true,true,true]}}');
 /** A {@link Space} instance: its attributes as typed outputs. */
 export type Space = InstanceType<typeof Space>;
 
 /** Inputs of {@link Space}. */
 export interface SpaceArgs {
-  /** The ID of the associated domain. */
+  /**
+   * The ID of the associated domain.
+   *
+   * Length: 1–63.
+   */
   domainId: string;
-  /** The name of the space. */
+  /**
+   * The name of the space.
+   *
+   * Length: 1–63.
+   */
   spaceName: string;
-  /** A collection of space settings. */
+  /**
+   * A collection of space settings.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   spaceSettings?: SpaceSpaceSettings;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
   /** The collection of ownership settings for a space. */
   ownershipSettings?: SpaceOwnershipSettings;
   /** A collection of space sharing settings. */
   spaceSharingSettings?: SpaceSpaceSharingSettings;
-  /** The name of the space that appears in the Studio UI. */
+  /**
+   * The name of the space that appears in the Studio UI.
+   *
+   * Length: at most 64. Pattern: ``.
+   */
   spaceDisplayName?: string;
 }
 
@@ -7486,7 +9810,11 @@ export interface SpaceSpaceSettings {
    * If using the [UpdateSpace](https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_UpdateSpace.html) API, you can't change the app type of your space by specifying a different value for this field.
    */
   appType?: "JupyterServer" | "KernelGateway" | "TensorBoard" | "RStudioServerPro" | "RSessionGateway" | "JupyterLab" | "CodeEditor";
-  /** A file system, created by you, that you assign to a space for an Amazon SageMaker AI Domain. Permitted users can access this file system in Amazon SageMaker AI Studio. */
+  /**
+   * A file system, created by you, that you assign to a space for an Amazon SageMaker AI Domain. Permitted users can access this file system in Amazon SageMaker AI Studio.
+   *
+   * Items: 0–1.
+   */
   customFileSystems?: SpaceCustomFileSystem[];
 }
 
@@ -7504,6 +9832,8 @@ export interface SpaceKernelGatewayAppSettings {
    * - On a domain level: 200
    * - On a space level: 5
    * - On a user profile level: 5
+   *
+   * Items: 0–30.
    */
   customImages?: SpaceCustomImage[];
   /**
@@ -7516,6 +9846,8 @@ export interface SpaceKernelGatewayAppSettings {
    * The Amazon Resource Name (ARN) of the Lifecycle Configurations attached to the the user profile or domain.
    *
    * > To remove a Lifecycle Config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*`.
    */
   lifecycleConfigArns?: string[];
 }
@@ -7526,11 +9858,23 @@ export interface SpaceKernelGatewayAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-customimage.html | CloudFormation: CustomImage}
  */
 export interface SpaceCustomImage {
-  /** The name of the CustomImage. Must be unique to your account. */
+  /**
+   * The name of the CustomImage. Must be unique to your account.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9]([-.]?[a-zA-Z0-9]){0,62}$`.
+   */
   imageName: string;
-  /** The name of the AppImageConfig. */
+  /**
+   * The name of the AppImageConfig.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   appImageConfigName: string;
-  /** The version number of the CustomImage. */
+  /**
+   * The version number of the CustomImage.
+   *
+   * Range: at least 0.
+   */
   imageVersionNumber?: number;
 }
 
@@ -7542,7 +9886,11 @@ export interface SpaceCustomImage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-resourcespec.html | CloudFormation: ResourceSpec}
  */
 export interface SpaceResourceSpec {
-  /** The ARN of the SageMaker AI image that the image version belongs to. */
+  /**
+   * The ARN of the SageMaker AI image that the image version belongs to.
+   *
+   * Length: at most 256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image/[a-z0-9]([-.]?[a-z0-9])*$`.
+   */
   sageMakerImageArn?: string;
   /**
    * The instance type that the image version runs on.
@@ -7552,9 +9900,17 @@ export interface SpaceResourceSpec {
    * > For *KernelGateway apps* , the `system` value is translated to `ml.t3.medium` . KernelGateway apps also support all other values for available instance types.
    */
   instanceType?: "system" | "ml.t3.micro" | "ml.t3.small" | "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.8xlarge" | "ml.m5.12xlarge" | "ml.m5.16xlarge" | "ml.m5.24xlarge" | "ml.m5d.large" | "ml.m5d.xlarge" | "ml.m5d.2xlarge" | "ml.m5d.4xlarge" | "ml.m5d.8xlarge" | "ml.m5d.12xlarge" | "ml.m5d.16xlarge" | "ml.m5d.24xlarge" | "ml.c5.large" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.12xlarge" | "ml.c5.18xlarge" | "ml.c5.24xlarge" | "ml.p3.2xlarge" | "ml.p3.8xlarge" | "ml.p3.16xlarge" | "ml.p3dn.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.12xlarge" | "ml.g5.16xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.geospatial.interactive" | "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.trn1.2xlarge" | "ml.trn1.32xlarge" | "ml.trn1n.32xlarge" | "ml.p5.48xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c6i.large" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r6i.large" | "ml.r6i.xlarge" | "ml.r6i.2xlarge" | "ml.r6i.4xlarge" | "ml.r6i.8xlarge" | "ml.r6i.12xlarge" | "ml.r6i.16xlarge" | "ml.r6i.24xlarge" | "ml.r6i.32xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge" | "ml.m6id.large" | "ml.m6id.xlarge" | "ml.m6id.2xlarge" | "ml.m6id.4xlarge" | "ml.m6id.8xlarge" | "ml.m6id.12xlarge" | "ml.m6id.16xlarge" | "ml.m6id.24xlarge" | "ml.m6id.32xlarge" | "ml.c6id.large" | "ml.c6id.xlarge" | "ml.c6id.2xlarge" | "ml.c6id.4xlarge" | "ml.c6id.8xlarge" | "ml.c6id.12xlarge" | "ml.c6id.16xlarge" | "ml.c6id.24xlarge" | "ml.c6id.32xlarge" | "ml.r6id.large" | "ml.r6id.xlarge" | "ml.r6id.2xlarge" | "ml.r6id.4xlarge" | "ml.r6id.8xlarge" | "ml.r6id.12xlarge" | "ml.r6id.16xlarge" | "ml.r6id.24xlarge" | "ml.r6id.32xlarge" | "ml.p5.4xlarge" | "ml.p6-b200.48xlarge" | "ml.g7.2xlarge" | "ml.g7.4xlarge" | "ml.g7.8xlarge" | "ml.g7.12xlarge" | "ml.g7.24xlarge" | "ml.g7.48xlarge" | "ml.g7e.2xlarge" | "ml.g7e.4xlarge" | "ml.g7e.8xlarge" | "ml.g7e.12xlarge" | "ml.g7e.24xlarge" | "ml.g7e.48xlarge";
-  /** The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value. */
+  /**
+   * The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value.
+   *
+   * Length: at most 256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image-version/[a-z0-9]([-.]?[a-z0-9])*\/[0-9]+$`.
+   */
   sageMakerImageVersionArn?: string;
-  /** The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource.
+   *
+   * Length: at most 256. Pattern: `arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*`.
+   */
   lifecycleConfigArn?: string;
   /** The Amazon Resource Name (ARN) of the training plan to use for the ResourceSpec. */
   trainingPlanArn?: string;
@@ -7572,6 +9928,8 @@ export interface SpaceJupyterServerAppSettings {
    * The Amazon Resource Name (ARN) of the Lifecycle Configurations attached to the JupyterServerApp. If you use this parameter, the `DefaultResourceSpec` parameter is also required.
    *
    * > To remove a Lifecycle Config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*`.
    */
   lifecycleConfigArns?: string[];
 }
@@ -7586,7 +9944,11 @@ export interface SpaceSpaceJupyterLabAppSettings {
   defaultResourceSpec?: SpaceResourceSpec;
   /** Settings that are used to configure and manage the lifecycle of JupyterLab applications in a space. */
   appLifecycleManagement?: SpaceSpaceAppLifecycleManagement;
-  /** A list of Git repositories that SageMaker automatically displays to users for cloning in the JupyterLab application. */
+  /**
+   * A list of Git repositories that SageMaker automatically displays to users for cloning in the JupyterLab application.
+   *
+   * Items: 0–30.
+   */
   codeRepositories?: SpaceCodeRepository[];
 }
 
@@ -7606,7 +9968,11 @@ export interface SpaceSpaceAppLifecycleManagement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-spaceidlesettings.html | CloudFormation: SpaceIdleSettings}
  */
 export interface SpaceSpaceIdleSettings {
-  /** The time that SageMaker waits after the application becomes idle before shutting it down. */
+  /**
+   * The time that SageMaker waits after the application becomes idle before shutting it down.
+   *
+   * Range: 60–525600.
+   */
   idleTimeoutInMinutes?: number;
 }
 
@@ -7616,7 +9982,11 @@ export interface SpaceSpaceIdleSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-coderepository.html | CloudFormation: CodeRepository}
  */
 export interface SpaceCodeRepository {
-  /** The URL of the Git repository. */
+  /**
+   * The URL of the Git repository.
+   *
+   * Length: at most 256. Pattern: ``.
+   */
   repositoryUrl: string;
 }
 
@@ -7648,7 +10018,11 @@ export interface SpaceSpaceStorageSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-ebsstoragesettings.html | CloudFormation: EbsStorageSettings}
  */
 export interface SpaceEbsStorageSettings {
-  /** The size of an EBS storage volume for a space. */
+  /**
+   * The size of an EBS storage volume for a space.
+   *
+   * Range: 5–16384.
+   */
   ebsVolumeSizeInGb: number;
 }
 
@@ -7672,7 +10046,11 @@ export interface SpaceCustomFileSystem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-efsfilesystem.html | CloudFormation: EFSFileSystem}
  */
 export interface SpaceEFSFileSystem {
-  /** The ID of your Amazon EFS file system. */
+  /**
+   * The ID of your Amazon EFS file system.
+   *
+   * Length: 11–21. Pattern: `^(fs-[0-9a-f]{8,})$`.
+   */
   fileSystemId: string;
 }
 
@@ -7682,7 +10060,11 @@ export interface SpaceEFSFileSystem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-fsxlustrefilesystem.html | CloudFormation: FSxLustreFileSystem}
  */
 export interface SpaceFSxLustreFileSystem {
-  /** Amazon FSx for Lustre file system ID. */
+  /**
+   * Amazon FSx for Lustre file system ID.
+   *
+   * Length: 11–21. Pattern: `^(fs-[0-9a-f]{8,})$`.
+   */
   fileSystemId: string;
 }
 
@@ -7692,7 +10074,11 @@ export interface SpaceFSxLustreFileSystem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-s3filesystem.html | CloudFormation: S3FileSystem}
  */
 export interface SpaceS3FileSystem {
-  /** The Amazon S3 URI that specifies the location in S3 where files are stored, which is mounted within the Studio environment. For example: `s3://<bucket-name>/<prefix>/` . */
+  /**
+   * The Amazon S3 URI that specifies the location in S3 where files are stored, which is mounted within the Studio environment. For example: `s3://<bucket-name>/<prefix>/` .
+   *
+   * Length: 0–1024. Pattern: `(s3)://([^/]+)/?(.*)`.
+   */
   s3Uri?: string;
 }
 
@@ -7702,7 +10088,11 @@ export interface SpaceS3FileSystem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-space-ownershipsettings.html | CloudFormation: OwnershipSettings}
  */
 export interface SpaceOwnershipSettings {
-  /** The user profile who is the owner of the space. */
+  /**
+   * The user profile who is the owner of the space.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   ownerUserProfileName: string;
 }
 
@@ -7721,7 +10111,7 @@ export interface SpaceSpaceSharingSettings {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-studiolifecycleconfig.html | CloudFormation: AWS::SageMaker::StudioLifecycleConfig}
  */
-export const StudioLifecycleConfig = cloudControlType<StudioLifecycleConfigArgs, StudioLifecycleConfigOutputs>("AWS::SageMaker::StudioLifecycleConfig", "aws:sagemaker:StudioLifecycleConfig", '{"p":[["StudioLifecycleConfigAppType",["enum","JupyterServer","KernelGateway","CodeEditor","JupyterLab"],67],["StudioLifecycleConfigContent","string",67],["StudioLifecycleConfigName","string",67],["Tags",["array",["ref","Tag"]],66],["StudioLifecycleConfigArn","string",72]],"id":["StudioLifecycleConfigName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:studio-lifecycle-config/${StudioLifecycleConfigName}"}');
+export const StudioLifecycleConfig = cloudControlType<StudioLifecycleConfigArgs, StudioLifecycleConfigOutputs>("AWS::SageMaker::StudioLifecycleConfig", "aws:sagemaker:StudioLifecycleConfig", '{"p":[["StudioLifecycleConfigAppType",["enum","JupyterServer","KernelGateway","CodeEditor","JupyterLab"],67],["StudioLifecycleConfigContent","string",67],["StudioLifecycleConfigName","string",67],["Tags",["array",["ref","Tag"]],66],["StudioLifecycleConfigArn","string",72]],"id":["StudioLifecycleConfigName"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["StudioLifecycleConfigAppType","StudioLifecycleConfigContent","StudioLifecycleConfigName","Tags"],"ro":["StudioLifecycleConfigArn"],"uo":["Tags"],"pt":{"StudioLifecycleConfigName":"$lowercase(StudioLifecycleConfigName) $OR StudioLifecycleConfigName"},"tg":[true,true,false]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:studio-lifecycle-config/${StudioLifecycleConfigName}"}');
 /** A {@link StudioLifecycleConfig} instance: its attributes as typed outputs. */
 export type StudioLifecycleConfig = InstanceType<typeof StudioLifecycleConfig>;
 
@@ -7729,11 +10119,23 @@ export type StudioLifecycleConfig = InstanceType<typeof StudioLifecycleConfig>;
 export interface StudioLifecycleConfigArgs {
   /** The App type to which the Lifecycle Configuration is attached. */
   studioLifecycleConfigAppType: "JupyterServer" | "KernelGateway" | "CodeEditor" | "JupyterLab";
-  /** The content of your Amazon SageMaker Studio Lifecycle Configuration script. This content must be base64 encoded. */
+  /**
+   * The content of your Amazon SageMaker Studio Lifecycle Configuration script. This content must be base64 encoded.
+   *
+   * Length: 1–16384. Pattern: `[\S\s]+`.
+   */
   studioLifecycleConfigContent: string;
-  /** The name of the Amazon SageMaker AI Studio Lifecycle Configuration. */
+  /**
+   * The name of the Amazon SageMaker AI Studio Lifecycle Configuration.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   studioLifecycleConfigName: string;
-  /** Tags to be associated with the Lifecycle Configuration. Each tag consists of a key and an optional value. Tag keys must be unique per resource. Tags are searchable using the Search API. */
+  /**
+   * Tags to be associated with the Lifecycle Configuration. Each tag consists of a key and an optional value. Tag keys must be unique per resource. Tags are searchable using the Search API.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -7748,15 +10150,23 @@ export interface StudioLifecycleConfigOutputs extends StudioLifecycleConfigArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-trialcomponent.html | CloudFormation: AWS::SageMaker::TrialComponent}
  */
-export const TrialComponent = cloudControlType<TrialComponentArgs, TrialComponentOutputs>("AWS::SageMaker::TrialComponent", "aws:sagemaker:TrialComponent", '{"p":[["TrialComponentName","string",67],["DisplayName","string"],["Status",["ref","TrialComponentStatus"]],["Parameters",["map",["ref","TrialComponentParameterValue"]]],["InputArtifacts",["map",["ref","TrialComponentArtifact"]]],["OutputArtifacts",["map",["ref","TrialComponentArtifact"]]],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","TagsItems"]]],["TrialComponentArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8],["LineageGroupArn","string",8]],"id":["TrialComponentArn"],"d":{"TrialComponentStatus":[["PrimaryStatus",["enum","InProgress","Completed","Failed","Stopping","Stopped"]],["Message","string"]],"TrialComponentParameterValue":[["StringValue","string"],["NumberValue","number"]],"TrialComponentArtifact":[["MediaType","string"],["Value","string",1]],"MetadataProperties":[["CommitId","string"],["Repository","string"],["GeneratedBy","string"],["ProjectId","string"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:experiment-trial-component/${TrialComponentName}"}');
+export const TrialComponent = cloudControlType<TrialComponentArgs, TrialComponentOutputs>("AWS::SageMaker::TrialComponent", "aws:sagemaker:TrialComponent", '{"p":[["TrialComponentName","string",67],["DisplayName","string"],["Status",["ref","TrialComponentStatus"]],["Parameters",["map",["ref","TrialComponentParameterValue"]]],["InputArtifacts",["map",["ref","TrialComponentArtifact"]]],["OutputArtifacts",["map",["ref","TrialComponentArtifact"]]],["MetadataProperties",["ref","MetadataProperties"],66],["Tags",["array",["ref","TagsItems"]]],["TrialComponentArn","string",72],["CreationTime","string",8],["LastModifiedTime","string",8],["LineageGroupArn","string",8]],"id":["TrialComponentArn"],"d":{"TrialComponentStatus":[["PrimaryStatus",["enum","InProgress","Completed","Failed","Stopping","Stopped"]],["Message","string"]],"TrialComponentParameterValue":[["StringValue","string"],["NumberValue","number"]],"TrialComponentArtifact":[["MediaType","string"],["Value","string",1]],"MetadataProperties":[["CommitId","string"],["Repository","string"],["GeneratedBy","string"],["ProjectId","string"]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TrialComponentName","MetadataProperties"],"ro":["TrialComponentArn","CreationTime","LastModifiedTime","LineageGroupArn"],"ai":[["TrialComponentName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:experiment-trial-component/${TrialComponentName}"}');
 /** A {@link TrialComponent} instance: its attributes as typed outputs. */
 export type TrialComponent = InstanceType<typeof TrialComponent>;
 
 /** Inputs of {@link TrialComponent}. */
 export interface TrialComponentArgs {
-  /** The name of the trial component. Must be unique in your AWS account and is not case-sensitive. */
+  /**
+   * The name of the trial component. Must be unique in your AWS account and is not case-sensitive.
+   *
+   * Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`.
+   */
   trialComponentName: string;
-  /** The name of the component as displayed. If DisplayName isn't specified, TrialComponentName is displayed. */
+  /**
+   * The name of the component as displayed. If DisplayName isn't specified, TrialComponentName is displayed.
+   *
+   * Length: 1–120. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,119}$`.
+   */
   displayName?: string;
   /** The status of the trial component. */
   status?: TrialComponentTrialComponentStatus;
@@ -7768,7 +10178,11 @@ export interface TrialComponentArgs {
   outputArtifacts?: Record<string, TrialComponentTrialComponentArtifact>;
   /** Metadata properties of the tracking entity, trial, or trial component. */
   metadataProperties?: TrialComponentMetadataProperties;
-  /** A list of tags to associate with the trial component. */
+  /**
+   * A list of tags to associate with the trial component.
+   *
+   * Items: at most 50.
+   */
   tags?: TrialComponentTagsItems[];
 }
 
@@ -7792,7 +10206,11 @@ export interface TrialComponentOutputs extends TrialComponentArgs {
 export interface TrialComponentTrialComponentStatus {
   /** The status of the trial component. */
   primaryStatus?: "InProgress" | "Completed" | "Failed" | "Stopping" | "Stopped";
-  /** If the component failed, a message describing why. */
+  /**
+   * If the component failed, a message describing why.
+   *
+   * Length: at most 1024.
+   */
   message?: string;
 }
 
@@ -7802,7 +10220,11 @@ export interface TrialComponentTrialComponentStatus {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-trialcomponent-trialcomponentparametervalue.html | CloudFormation: TrialComponentParameterValue}
  */
 export interface TrialComponentTrialComponentParameterValue {
-  /** The string value of a categorical hyperparameter. */
+  /**
+   * The string value of a categorical hyperparameter.
+   *
+   * Length: at most 2500.
+   */
   stringValue?: string;
   /** The numeric value of a numeric hyperparameter. */
   numberValue?: number;
@@ -7814,9 +10236,17 @@ export interface TrialComponentTrialComponentParameterValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-trialcomponent-trialcomponentartifact.html | CloudFormation: TrialComponentArtifact}
  */
 export interface TrialComponentTrialComponentArtifact {
-  /** The media type of the artifact. */
+  /**
+   * The media type of the artifact.
+   *
+   * Length: at most 64. Pattern: `^[-\w]+\/[-\w+]+$`.
+   */
   mediaType?: string;
-  /** The location of the artifact. */
+  /**
+   * The location of the artifact.
+   *
+   * Length: at most 2048.
+   */
   value: string;
 }
 
@@ -7826,21 +10256,45 @@ export interface TrialComponentTrialComponentArtifact {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-trialcomponent-metadataproperties.html | CloudFormation: MetadataProperties}
  */
 export interface TrialComponentMetadataProperties {
-  /** The commit ID. */
+  /**
+   * The commit ID.
+   *
+   * Length: at most 1024.
+   */
   commitId?: string;
-  /** The repository. */
+  /**
+   * The repository.
+   *
+   * Length: at most 1024.
+   */
   repository?: string;
-  /** The entity this entity was generated by. */
+  /**
+   * The entity this entity was generated by.
+   *
+   * Length: at most 1024.
+   */
   generatedBy?: string;
-  /** The project ID. */
+  /**
+   * The project ID.
+   *
+   * Length: at most 1024.
+   */
   projectId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-trialcomponent-tagsitems.html | CloudFormation: TagsItems} */
 export interface TrialComponentTagsItems {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   value: string;
 }
 
@@ -7851,21 +10305,37 @@ export interface TrialComponentTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-userprofile.html | CloudFormation: AWS::SageMaker::UserProfile}
  */
-export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::SageMaker::UserProfile", "aws:sagemaker:UserProfile", '{"p":[["DomainId","string",67],["SingleSignOnUserValue","string",66],["UserSettings",["ref","UserSettings"]],["SingleSignOnUserIdentifier","string",66],["UserProfileName","string",67],["Tags",["array",["ref","Tag"]],66],["UserProfileArn","string",72]],"id":["UserProfileName","DomainId"],"d":{"UserSettings":[["SecurityGroups",["array","string"]],["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["RStudioServerProAppSettings",["ref","RStudioServerProAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["ExecutionRole","string"],["SharingSettings",["ref","SharingSettings"]],["AutoMountHomeEFS",["enum","Enabled","Disabled","DefaultAsDomain"]],["JupyterLabAppSettings",["ref","JupyterLabAppSettings"]],["SpaceStorageSettings",["ref","DefaultSpaceStorageSettings"]],["CodeEditorAppSettings",["ref","CodeEditorAppSettings"]],["StudioWebPortalSettings",["ref","StudioWebPortalSettings"]],["DefaultLandingUri","string"],["StudioWebPortal",["enum","ENABLED","DISABLED"]],["CustomPosixUserConfig",["ref","CustomPosixUserConfig"]],["CustomFileSystemConfigs",["array",["ref","CustomFileSystemConfig"]]]],"KernelGatewayAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"CustomImage":[["ImageName","string",1],["AppImageConfigName","string",1],["ImageVersionNumber","integer"]],"ResourceSpec":[["SageMakerImageArn","string"],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7.2xlarge","ml.g7.4xlarge","ml.g7.8xlarge","ml.g7.12xlarge","ml.g7.24xlarge","ml.g7.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]],["SageMakerImageVersionArn","string"],["LifecycleConfigArn","string"],["TrainingPlanArn","string"]],"RStudioServerProAppSettings":[["AccessStatus",["enum","ENABLED","DISABLED"],2],["UserGroup",["enum","R_STUDIO_ADMIN","R_STUDIO_USER"],2]],"JupyterServerAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"SharingSettings":[["NotebookOutputOption",["enum","Allowed","Disabled"]],["S3KmsKeyId","string"],["S3OutputPath","string"]],"JupyterLabAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CodeRepositories",["array",["ref","CodeRepository"]]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"],["EmrSettings",["ref","EmrSettings"]]],"CodeRepository":[["RepositoryUrl","string",1]],"AppLifecycleManagement":[["IdleSettings",["ref","IdleSettings"]]],"IdleSettings":[["LifecycleManagement",["enum","ENABLED","DISABLED"]],["IdleTimeoutInMinutes","integer"],["MinIdleTimeoutInMinutes","integer"],["MaxIdleTimeoutInMinutes","integer"]],"EmrSettings":[["AssumableRoleArns",["array","string"]],["ExecutionRoleArns",["array","string"]]],"DefaultSpaceStorageSettings":[["DefaultEbsStorageSettings",["ref","DefaultEbsStorageSettings"]]],"DefaultEbsStorageSettings":[["DefaultEbsVolumeSizeInGb","integer",1],["MaximumEbsVolumeSizeInGb","integer",1]],"CodeEditorAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"]],"StudioWebPortalSettings":[["HiddenMlTools",["array",["enum","DataWrangler","FeatureStore","EmrClusters","AutoMl","Experiments","Training","ModelEvaluation","Pipelines","Models","JumpStart","InferenceRecommender","Endpoints","Projects","InferenceOptimization","HyperPodClusters","Comet","DeepchecksLLMEvaluation","Fiddler","LakeraGuard","PerformanceEvaluation"]]],["HiddenAppTypes",["array",["enum","JupyterServer","TensorBoard","RStudioServerPro","JupyterLab","CodeEditor","DetailedProfiler","Canvas"]]],["HiddenInstanceTypes",["array",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7.2xlarge","ml.g7.4xlarge","ml.g7.8xlarge","ml.g7.12xlarge","ml.g7.24xlarge","ml.g7.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]]],["HiddenSageMakerImageVersionAliases",["array",["ref","HiddenSageMakerImage"]]]],"HiddenSageMakerImage":[["SageMakerImageName",["enum","sagemaker_distribution"]],["VersionAliases",["array","string"]]],"CustomPosixUserConfig":[["Uid","integer",1],["Gid","integer",1]],"CustomFileSystemConfig":[["EFSFileSystemConfig",["ref","EFSFileSystemConfig"]],["FSxLustreFileSystemConfig",["ref","FSxLustreFileSystemConfig"]],["S3FileSystemConfig",["ref","S3FileSystemConfig"]]],"EFSFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"FSxLustreFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"S3FileSystemConfig":[["MountPath","string"],["S3Uri","string"]]},"tags":["Tags","standard"]}');
+export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::SageMaker::UserProfile", "aws:sagemaker:UserProfile", '{"p":[["DomainId","string",67],["SingleSignOnUserValue","string",66],["UserSettings",["ref","UserSettings"]],["SingleSignOnUserIdentifier","string",66],["UserProfileName","string",67],["Tags",["array",["ref","Tag"]]],["UserProfileArn","string",72]],"id":["UserProfileName","DomainId"],"d":{"UserSettings":[["SecurityGroups",["array","string"]],["KernelGatewayAppSettings",["ref","KernelGatewayAppSettings"]],["RStudioServerProAppSettings",["ref","RStudioServerProAppSettings"]],["JupyterServerAppSettings",["ref","JupyterServerAppSettings"]],["ExecutionRole","string"],["SharingSettings",["ref","SharingSettings"]],["AutoMountHomeEFS",["enum","Enabled","Disabled","DefaultAsDomain"]],["JupyterLabAppSettings",["ref","JupyterLabAppSettings"]],["SpaceStorageSettings",["ref","DefaultSpaceStorageSettings"]],["CodeEditorAppSettings",["ref","CodeEditorAppSettings"]],["StudioWebPortalSettings",["ref","StudioWebPortalSettings"]],["DefaultLandingUri","string"],["StudioWebPortal",["enum","ENABLED","DISABLED"]],["CustomPosixUserConfig",["ref","CustomPosixUserConfig"]],["CustomFileSystemConfigs",["array",["ref","CustomFileSystemConfig"]]]],"KernelGatewayAppSettings":[["CustomImages",["array",["ref","CustomImage"]]],["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"CustomImage":[["ImageName","string",1],["AppImageConfigName","string",1],["ImageVersionNumber","integer"]],"ResourceSpec":[["SageMakerImageArn","string"],["InstanceType",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7.2xlarge","ml.g7.4xlarge","ml.g7.8xlarge","ml.g7.12xlarge","ml.g7.24xlarge","ml.g7.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]],["SageMakerImageVersionArn","string"],["LifecycleConfigArn","string"],["TrainingPlanArn","string"]],"RStudioServerProAppSettings":[["AccessStatus",["enum","ENABLED","DISABLED"]],["UserGroup",["enum","R_STUDIO_ADMIN","R_STUDIO_USER"]]],"JupyterServerAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]]],"SharingSettings":[["NotebookOutputOption",["enum","Allowed","Disabled"]],["S3KmsKeyId","string"],["S3OutputPath","string"]],"JupyterLabAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CodeRepositories",["array",["ref","CodeRepository"]]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"],["EmrSettings",["ref","EmrSettings"]]],"CodeRepository":[["RepositoryUrl","string",1]],"AppLifecycleManagement":[["IdleSettings",["ref","IdleSettings"]]],"IdleSettings":[["LifecycleManagement",["enum","ENABLED","DISABLED"]],["IdleTimeoutInMinutes","integer"],["MinIdleTimeoutInMinutes","integer"],["MaxIdleTimeoutInMinutes","integer"]],"EmrSettings":[["AssumableRoleArns",["array","string"]],["ExecutionRoleArns",["array","string"]]],"DefaultSpaceStorageSettings":[["DefaultEbsStorageSettings",["ref","DefaultEbsStorageSettings"]]],"DefaultEbsStorageSettings":[["DefaultEbsVolumeSizeInGb","integer",1],["MaximumEbsVolumeSizeInGb","integer",1]],"CodeEditorAppSettings":[["DefaultResourceSpec",["ref","ResourceSpec"]],["LifecycleConfigArns",["array","string"]],["CustomImages",["array",["ref","CustomImage"]]],["AppLifecycleManagement",["ref","AppLifecycleManagement"]],["BuiltInLifecycleConfigArn","string"]],"StudioWebPortalSettings":[["HiddenMlTools",["array",["enum","DataWrangler","FeatureStore","EmrClusters","AutoMl","Experiments","Training","ModelEvaluation","Pipelines","Models","JumpStart","InferenceRecommender","Endpoints","Projects","InferenceOptimization","HyperPodClusters","Comet","DeepchecksLLMEvaluation","Fiddler","LakeraGuard","PerformanceEvaluation"]]],["HiddenAppTypes",["array",["enum","JupyterServer","TensorBoard","RStudioServerPro","JupyterLab","CodeEditor","DetailedProfiler","Canvas"]]],["HiddenInstanceTypes",["array",["enum","system","ml.t3.micro","ml.t3.small","ml.t3.medium","ml.t3.large","ml.t3.xlarge","ml.t3.2xlarge","ml.m5.large","ml.m5.xlarge","ml.m5.2xlarge","ml.m5.4xlarge","ml.m5.8xlarge","ml.m5.12xlarge","ml.m5.16xlarge","ml.m5.24xlarge","ml.m5d.large","ml.m5d.xlarge","ml.m5d.2xlarge","ml.m5d.4xlarge","ml.m5d.8xlarge","ml.m5d.12xlarge","ml.m5d.16xlarge","ml.m5d.24xlarge","ml.c5.large","ml.c5.xlarge","ml.c5.2xlarge","ml.c5.4xlarge","ml.c5.9xlarge","ml.c5.12xlarge","ml.c5.18xlarge","ml.c5.24xlarge","ml.p3.2xlarge","ml.p3.8xlarge","ml.p3.16xlarge","ml.p3dn.24xlarge","ml.g4dn.xlarge","ml.g4dn.2xlarge","ml.g4dn.4xlarge","ml.g4dn.8xlarge","ml.g4dn.12xlarge","ml.g4dn.16xlarge","ml.r5.large","ml.r5.xlarge","ml.r5.2xlarge","ml.r5.4xlarge","ml.r5.8xlarge","ml.r5.12xlarge","ml.r5.16xlarge","ml.r5.24xlarge","ml.g5.xlarge","ml.g5.2xlarge","ml.g5.4xlarge","ml.g5.8xlarge","ml.g5.12xlarge","ml.g5.16xlarge","ml.g5.24xlarge","ml.g5.48xlarge","ml.g6.xlarge","ml.g6.2xlarge","ml.g6.4xlarge","ml.g6.8xlarge","ml.g6.12xlarge","ml.g6.16xlarge","ml.g6.24xlarge","ml.g6.48xlarge","ml.g6e.xlarge","ml.g6e.2xlarge","ml.g6e.4xlarge","ml.g6e.8xlarge","ml.g6e.12xlarge","ml.g6e.16xlarge","ml.g6e.24xlarge","ml.g6e.48xlarge","ml.geospatial.interactive","ml.p4d.24xlarge","ml.p4de.24xlarge","ml.trn1.2xlarge","ml.trn1.32xlarge","ml.trn1n.32xlarge","ml.p5.48xlarge","ml.p5e.48xlarge","ml.p5en.48xlarge","ml.m6i.large","ml.m6i.xlarge","ml.m6i.2xlarge","ml.m6i.4xlarge","ml.m6i.8xlarge","ml.m6i.12xlarge","ml.m6i.16xlarge","ml.m6i.24xlarge","ml.m6i.32xlarge","ml.m7i.large","ml.m7i.xlarge","ml.m7i.2xlarge","ml.m7i.4xlarge","ml.m7i.8xlarge","ml.m7i.12xlarge","ml.m7i.16xlarge","ml.m7i.24xlarge","ml.m7i.48xlarge","ml.c6i.large","ml.c6i.xlarge","ml.c6i.2xlarge","ml.c6i.4xlarge","ml.c6i.8xlarge","ml.c6i.12xlarge","ml.c6i.16xlarge","ml.c6i.24xlarge","ml.c6i.32xlarge","ml.c7i.large","ml.c7i.xlarge","ml.c7i.2xlarge","ml.c7i.4xlarge","ml.c7i.8xlarge","ml.c7i.12xlarge","ml.c7i.16xlarge","ml.c7i.24xlarge","ml.c7i.48xlarge","ml.r6i.large","ml.r6i.xlarge","ml.r6i.2xlarge","ml.r6i.4xlarge","ml.r6i.8xlarge","ml.r6i.12xlarge","ml.r6i.16xlarge","ml.r6i.24xlarge","ml.r6i.32xlarge","ml.r7i.large","ml.r7i.xlarge","ml.r7i.2xlarge","ml.r7i.4xlarge","ml.r7i.8xlarge","ml.r7i.12xlarge","ml.r7i.16xlarge","ml.r7i.24xlarge","ml.r7i.48xlarge","ml.m6id.large","ml.m6id.xlarge","ml.m6id.2xlarge","ml.m6id.4xlarge","ml.m6id.8xlarge","ml.m6id.12xlarge","ml.m6id.16xlarge","ml.m6id.24xlarge","ml.m6id.32xlarge","ml.c6id.large","ml.c6id.xlarge","ml.c6id.2xlarge","ml.c6id.4xlarge","ml.c6id.8xlarge","ml.c6id.12xlarge","ml.c6id.16xlarge","ml.c6id.24xlarge","ml.c6id.32xlarge","ml.r6id.large","ml.r6id.xlarge","ml.r6id.2xlarge","ml.r6id.4xlarge","ml.r6id.8xlarge","ml.r6id.12xlarge","ml.r6id.16xlarge","ml.r6id.24xlarge","ml.r6id.32xlarge","ml.p5.4xlarge","ml.p6-b200.48xlarge","ml.g7.2xlarge","ml.g7.4xlarge","ml.g7.8xlarge","ml.g7.12xlarge","ml.g7.24xlarge","ml.g7.48xlarge","ml.g7e.2xlarge","ml.g7e.4xlarge","ml.g7e.8xlarge","ml.g7e.12xlarge","ml.g7e.24xlarge","ml.g7e.48xlarge"]]],["HiddenSageMakerImageVersionAliases",["array",["ref","HiddenSageMakerImage"]]]],"HiddenSageMakerImage":[["SageMakerImageName",["enum","sagemaker_distribution"]],["VersionAliases",["array","string"]]],"CustomPosixUserConfig":[["Uid","integer",1],["Gid","integer",1]],"CustomFileSystemConfig":[["EFSFileSystemConfig",["ref","EFSFileSystemConfig"]],["FSxLustreFileSystemConfig",["ref","FSxLustreFileSystemConfig"]],["S3FileSystemConfig",["ref","S3FileSystemConfig"]]],"EFSFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"FSxLustreFileSystemConfig":[["FileSystemPath","string"],["FileSystemId","string",1]],"S3FileSystemConfig":[["MountPath","string"],["S3Uri","string"]]},"tags":["Tags","standard"],"rp":[["UserSettings","RStudioServerProAppSettings","AccessStatus"],["UserSettings","RStudioServerProAppSettings","UserGroup"]],"reg":{"h":"crudl","co":["DomainId","UserProfileName","UserSettings/RStudioServerProAppSettings/AccessStatus","SingleSignOnUserIdentifier","SingleSignOnUserValue","UserSettings/RStudioServerProAppSettings/UserGroup"],"ro":["UserProfileArn"],"uo":["UserSettings/StudioWebPortalSettings/HiddenMlTools","UserSettings/StudioWebPortalSettings/HiddenAppTypes","UserSettings/StudioWebPortalSettings/HiddenInstanceTypes","UserSettings/StudioWebPortalSettings/HiddenSageMakerImageVersionAliases","UserSettings/StudioWebPortalSettings/HiddenSageMakerImageVersionAliases/*/VersionAliases"],"tg":[true,true,true]}}');
 /** A {@link UserProfile} instance: its attributes as typed outputs. */
 export type UserProfile = InstanceType<typeof UserProfile>;
 
 /** Inputs of {@link UserProfile}. */
 export interface UserProfileArgs {
-  /** The domain ID. */
+  /**
+   * The domain ID.
+   *
+   * Length: 1–63.
+   */
   domainId: string;
-  /** The username of the associated AWS Single Sign-On User for this UserProfile. If the Domain's AuthMode is SSO , this field is required, and must match a valid username of a user in your directory. If the Domain's AuthMode is not SSO , this field cannot be specified. */
+  /**
+   * The username of the associated AWS Single Sign-On User for this UserProfile. If the Domain's AuthMode is SSO , this field is required, and must match a valid username of a user in your directory. If the Domain's AuthMode is not SSO , this field cannot be specified.
+   *
+   * Length: 1–256.
+   */
   singleSignOnUserValue?: string;
   /** A collection of settings that apply to users of Amazon SageMaker Studio. */
   userSettings?: UserProfileUserSettings;
-  /** A specifier for the type of value specified in SingleSignOnUserValue. Currently, the only supported value is "UserName". If the Domain's AuthMode is SSO , this field is required. If the Domain's AuthMode is not SSO , this field cannot be specified. */
+  /**
+   * A specifier for the type of value specified in SingleSignOnUserValue. Currently, the only supported value is "UserName". If the Domain's AuthMode is SSO , this field is required. If the Domain's AuthMode is not SSO , this field cannot be specified.
+   *
+   * Pattern: `UserName`.
+   */
   singleSignOnUserIdentifier?: string;
-  /** The user profile name. */
+  /**
+   * The user profile name.
+   *
+   * Length: 1–63.
+   */
   userProfileName: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -7873,6 +10343,8 @@ export interface UserProfileArgs {
    * Tags that you specify for the User Profile are also added to all apps that the User Profile launches.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
 }
@@ -7901,6 +10373,8 @@ export interface UserProfileUserSettings {
    * Amazon SageMaker AI adds a security group to allow NFS traffic from Amazon SageMaker AI Studio. Therefore, the number of security groups that you can specify is one less than the maximum number shown.
    *
    * SageMaker applies these settings only to private spaces that the user creates in the domain. SageMaker doesn't apply these settings to shared spaces.
+   *
+   * Items: 0–5. Each item: Length: at most 32. Pattern: `[-0-9a-zA-Z]+`.
    */
   securityGroups?: string[];
   /** The kernel gateway app settings. */
@@ -7913,6 +10387,8 @@ export interface UserProfileUserSettings {
    * The execution role for the user.
    *
    * SageMaker applies this setting only to private spaces that the user creates in the domain. SageMaker doesn't apply this setting to shared spaces.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
    */
   executionRole?: string;
   /** Specifies options for sharing Amazon SageMaker AI Studio notebooks. */
@@ -7948,6 +10424,8 @@ export interface UserProfileUserSettings {
    *
    * - `studio::` : Indicates that Studio is the default experience. This value can only be passed if `StudioWebPortal` is set to `ENABLED` .
    * - `app:JupyterServer:` : Indicates that Studio Classic is the default experience.
+   *
+   * Length: at most 1023.
    */
   defaultLandingUri?: string;
   /** Whether the user can access Studio. If this value is set to `DISABLED` , the user cannot access Studio, even if that is the default experience for the domain. */
@@ -7962,6 +10440,8 @@ export interface UserProfileUserSettings {
    * The settings for assigning a custom file system to a user profile. Permitted users can access this file system in Amazon SageMaker AI Studio.
    *
    * SageMaker applies these settings only to private spaces that the user creates in the domain. SageMaker doesn't apply these settings to shared spaces.
+   *
+   * Items: 0–10.
    */
   customFileSystemConfigs?: UserProfileCustomFileSystemConfig[];
 }
@@ -7980,6 +10460,8 @@ export interface UserProfileKernelGatewayAppSettings {
    * - On a domain level: 200
    * - On a space level: 5
    * - On a user profile level: 5
+   *
+   * Items: 0–30.
    */
   customImages?: UserProfileCustomImage[];
   /**
@@ -7992,6 +10474,8 @@ export interface UserProfileKernelGatewayAppSettings {
    * The Amazon Resource Name (ARN) of the Lifecycle Configurations attached to the the user profile or domain.
    *
    * > To remove a Lifecycle Config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
    */
   lifecycleConfigArns?: string[];
 }
@@ -8002,11 +10486,23 @@ export interface UserProfileKernelGatewayAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-customimage.html | CloudFormation: CustomImage}
  */
 export interface UserProfileCustomImage {
-  /** The name of the CustomImage. Must be unique to your account. */
+  /**
+   * The name of the CustomImage. Must be unique to your account.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9]([-.]?[a-zA-Z0-9]){0,62}$`.
+   */
   imageName: string;
-  /** The name of the AppImageConfig. */
+  /**
+   * The name of the AppImageConfig.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`.
+   */
   appImageConfigName: string;
-  /** The version number of the CustomImage. */
+  /**
+   * The version number of the CustomImage.
+   *
+   * Range: at least 0.
+   */
   imageVersionNumber?: number;
 }
 
@@ -8018,7 +10514,11 @@ export interface UserProfileCustomImage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-resourcespec.html | CloudFormation: ResourceSpec}
  */
 export interface UserProfileResourceSpec {
-  /** The ARN of the SageMaker AI image that the image version belongs to. */
+  /**
+   * The ARN of the SageMaker AI image that the image version belongs to.
+   *
+   * Length: at most 256. Pattern: `^arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image/[a-z0-9]([-.]?[a-z0-9])*$`.
+   */
   sageMakerImageArn?: string;
   /**
    * The instance type that the image version runs on.
@@ -8028,11 +10528,23 @@ export interface UserProfileResourceSpec {
    * > For *KernelGateway apps* , the `system` value is translated to `ml.t3.medium` . KernelGateway apps also support all other values for available instance types.
    */
   instanceType?: "system" | "ml.t3.micro" | "ml.t3.small" | "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.8xlarge" | "ml.m5.12xlarge" | "ml.m5.16xlarge" | "ml.m5.24xlarge" | "ml.m5d.large" | "ml.m5d.xlarge" | "ml.m5d.2xlarge" | "ml.m5d.4xlarge" | "ml.m5d.8xlarge" | "ml.m5d.12xlarge" | "ml.m5d.16xlarge" | "ml.m5d.24xlarge" | "ml.c5.large" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.12xlarge" | "ml.c5.18xlarge" | "ml.c5.24xlarge" | "ml.p3.2xlarge" | "ml.p3.8xlarge" | "ml.p3.16xlarge" | "ml.p3dn.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.12xlarge" | "ml.g5.16xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.geospatial.interactive" | "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.trn1.2xlarge" | "ml.trn1.32xlarge" | "ml.trn1n.32xlarge" | "ml.p5.48xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c6i.large" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r6i.large" | "ml.r6i.xlarge" | "ml.r6i.2xlarge" | "ml.r6i.4xlarge" | "ml.r6i.8xlarge" | "ml.r6i.12xlarge" | "ml.r6i.16xlarge" | "ml.r6i.24xlarge" | "ml.r6i.32xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge" | "ml.m6id.large" | "ml.m6id.xlarge" | "ml.m6id.2xlarge" | "ml.m6id.4xlarge" | "ml.m6id.8xlarge" | "ml.m6id.12xlarge" | "ml.m6id.16xlarge" | "ml.m6id.24xlarge" | "ml.m6id.32xlarge" | "ml.c6id.large" | "ml.c6id.xlarge" | "ml.c6id.2xlarge" | "ml.c6id.4xlarge" | "ml.c6id.8xlarge" | "ml.c6id.12xlarge" | "ml.c6id.16xlarge" | "ml.c6id.24xlarge" | "ml.c6id.32xlarge" | "ml.r6id.large" | "ml.r6id.xlarge" | "ml.r6id.2xlarge" | "ml.r6id.4xlarge" | "ml.r6id.8xlarge" | "ml.r6id.12xlarge" | "ml.r6id.16xlarge" | "ml.r6id.24xlarge" | "ml.r6id.32xlarge" | "ml.p5.4xlarge" | "ml.p6-b200.48xlarge" | "ml.g7.2xlarge" | "ml.g7.4xlarge" | "ml.g7.8xlarge" | "ml.g7.12xlarge" | "ml.g7.24xlarge" | "ml.g7.48xlarge" | "ml.g7e.2xlarge" | "ml.g7e.4xlarge" | "ml.g7e.8xlarge" | "ml.g7e.12xlarge" | "ml.g7e.24xlarge" | "ml.g7e.48xlarge";
-  /** The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value. */
+  /**
+   * The ARN of the image version created on the instance. To clear the value set for `SageMakerImageVersionArn` , pass `None` as the value.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws(-[\w]+)*:sagemaker:.+:[0-9]{12}:image-version/[a-z0-9]([-.]?[a-z0-9])*\/[0-9]+|None)`.
+   */
   sageMakerImageVersionArn?: string;
-  /** The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lifecycle Configuration attached to the Resource.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArn?: string;
-  /** The Amazon Resource Name (ARN) of the training plan to use for the ResourceSpec. */
+  /**
+   * The Amazon Resource Name (ARN) of the training plan to use for the ResourceSpec.
+   *
+   * Length: 0–2048. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*|None)$`.
+   */
   trainingPlanArn?: string;
 }
 
@@ -8060,6 +10572,8 @@ export interface UserProfileJupyterServerAppSettings {
    * The Amazon Resource Name (ARN) of the Lifecycle Configurations attached to the JupyterServerApp. If you use this parameter, the `DefaultResourceSpec` parameter is also required.
    *
    * > To remove a Lifecycle Config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
    */
   lifecycleConfigArns?: string[];
 }
@@ -8072,9 +10586,17 @@ export interface UserProfileJupyterServerAppSettings {
 export interface UserProfileSharingSettings {
   /** Whether to include the notebook cell output when sharing the notebook. The default is `Disabled` . */
   notebookOutputOption?: "Allowed" | "Disabled";
-  /** When `NotebookOutputOption` is `Allowed` , the AWS Key Management Service (KMS) encryption key ID used to encrypt the notebook cell output in the Amazon S3 bucket. */
+  /**
+   * When `NotebookOutputOption` is `Allowed` , the AWS Key Management Service (KMS) encryption key ID used to encrypt the notebook cell output in the Amazon S3 bucket.
+   *
+   * Length: at most 2048. Pattern: `.*`.
+   */
   s3KmsKeyId?: string;
-  /** When `NotebookOutputOption` is `Allowed` , the Amazon S3 bucket used to store the shared notebook snapshots. */
+  /**
+   * When `NotebookOutputOption` is `Allowed` , the Amazon S3 bucket used to store the shared notebook snapshots.
+   *
+   * Length: at most 1024. Pattern: `^(https|s3)://([^/]+)/?(.*)$`.
+   */
   s3OutputPath?: string;
 }
 
@@ -8086,15 +10608,31 @@ export interface UserProfileSharingSettings {
 export interface UserProfileJupyterLabAppSettings {
   /** The default instance type and the Amazon Resource Name (ARN) of the default SageMaker image used by the JupyterLab app. */
   defaultResourceSpec?: UserProfileResourceSpec;
-  /** The Amazon Resource Name (ARN) of the lifecycle configurations attached to the user profile or domain. To remove a lifecycle config, you must set `LifecycleConfigArns` to an empty list. */
+  /**
+   * The Amazon Resource Name (ARN) of the lifecycle configurations attached to the user profile or domain. To remove a lifecycle config, you must set `LifecycleConfigArns` to an empty list.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArns?: string[];
-  /** A list of Git repositories that SageMaker automatically displays to users for cloning in the JupyterLab application. */
+  /**
+   * A list of Git repositories that SageMaker automatically displays to users for cloning in the JupyterLab application.
+   *
+   * Items: 0–30.
+   */
   codeRepositories?: UserProfileCodeRepository[];
-  /** A list of custom SageMaker images that are configured to run as a JupyterLab app. */
+  /**
+   * A list of custom SageMaker images that are configured to run as a JupyterLab app.
+   *
+   * Items: 0–200.
+   */
   customImages?: UserProfileCustomImage[];
   /** Indicates whether idle shutdown is activated for JupyterLab applications. */
   appLifecycleManagement?: UserProfileAppLifecycleManagement;
-  /** The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration. */
+  /**
+   * The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   builtInLifecycleConfigArn?: string;
   /** Configuration parameters specifying IAM roles assumed by SageMaker's execution role and cluster instances. */
   emrSettings?: UserProfileEmrSettings;
@@ -8106,7 +10644,11 @@ export interface UserProfileJupyterLabAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-coderepository.html | CloudFormation: CodeRepository}
  */
 export interface UserProfileCodeRepository {
-  /** The URL of the Git repository. */
+  /**
+   * The URL of the Git repository.
+   *
+   * Length: at most 256. Pattern: ``.
+   */
   repositoryUrl: string;
 }
 
@@ -8128,11 +10670,23 @@ export interface UserProfileAppLifecycleManagement {
 export interface UserProfileIdleSettings {
   /** Indicates whether idle shutdown is activated for the application type. */
   lifecycleManagement?: "ENABLED" | "DISABLED";
-  /** The time that SageMaker waits after the application becomes idle before shutting it down. */
+  /**
+   * The time that SageMaker waits after the application becomes idle before shutting it down.
+   *
+   * Range: 60–525600.
+   */
   idleTimeoutInMinutes?: number;
-  /** The minimum value in minutes that custom idle shutdown can be set to by the user. */
+  /**
+   * The minimum value in minutes that custom idle shutdown can be set to by the user.
+   *
+   * Range: 60–525600.
+   */
   minIdleTimeoutInMinutes?: number;
-  /** The maximum value in minutes that custom idle shutdown can be set to by the user. */
+  /**
+   * The maximum value in minutes that custom idle shutdown can be set to by the user.
+   *
+   * Range: 60–525600.
+   */
   maxIdleTimeoutInMinutes?: number;
 }
 
@@ -8142,9 +10696,17 @@ export interface UserProfileIdleSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-emrsettings.html | CloudFormation: EmrSettings}
  */
 export interface UserProfileEmrSettings {
-  /** An array of Amazon Resource Names (ARNs) of the IAM roles that the execution role of SageMaker can assume. */
+  /**
+   * An array of Amazon Resource Names (ARNs) of the IAM roles that the execution role of SageMaker can assume.
+   *
+   * Items: 0–5. Each item: Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   assumableRoleArns?: string[];
-  /** An array of ARNs of IAM roles used by EMR cluster instances or job execution environments. */
+  /**
+   * An array of ARNs of IAM roles used by EMR cluster instances or job execution environments.
+   *
+   * Items: 0–5. Each item: Length: 20–2048. Pattern: `^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+$`.
+   */
   executionRoleArns?: string[];
 }
 
@@ -8164,9 +10726,17 @@ export interface UserProfileDefaultSpaceStorageSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-defaultebsstoragesettings.html | CloudFormation: DefaultEbsStorageSettings}
  */
 export interface UserProfileDefaultEbsStorageSettings {
-  /** The default size of the EBS storage volume for a space. */
+  /**
+   * The default size of the EBS storage volume for a space.
+   *
+   * Range: 5–16384.
+   */
   defaultEbsVolumeSizeInGb: number;
-  /** The maximum size of the EBS storage volume for a space. */
+  /**
+   * The maximum size of the EBS storage volume for a space.
+   *
+   * Range: 5–16384.
+   */
   maximumEbsVolumeSizeInGb: number;
 }
 
@@ -8180,13 +10750,25 @@ export interface UserProfileDefaultEbsStorageSettings {
 export interface UserProfileCodeEditorAppSettings {
   /** The default instance type and the Amazon Resource Name (ARN) of the default SageMaker image used by the Code Editor app. */
   defaultResourceSpec?: UserProfileResourceSpec;
-  /** The Amazon Resource Name (ARN) of the Code Editor application lifecycle configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the Code Editor application lifecycle configuration.
+   *
+   * Items: 0–30. Each item: Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   lifecycleConfigArns?: string[];
-  /** A list of custom SageMaker images that are configured to run as a Code Editor app. */
+  /**
+   * A list of custom SageMaker images that are configured to run as a Code Editor app.
+   *
+   * Items: 0–200.
+   */
   customImages?: UserProfileCustomImage[];
   /** Settings that are used to configure and manage the lifecycle of CodeEditor applications. */
   appLifecycleManagement?: UserProfileAppLifecycleManagement;
-  /** The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration. */
+  /**
+   * The lifecycle configuration that runs before the default lifecycle configuration. It can override changes made in the default lifecycle configuration.
+   *
+   * Length: at most 256. Pattern: `^(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:studio-lifecycle-config/.*|None)$`.
+   */
   builtInLifecycleConfigArn?: string;
 }
 
@@ -8196,13 +10778,29 @@ export interface UserProfileCodeEditorAppSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-studiowebportalsettings.html | CloudFormation: StudioWebPortalSettings}
  */
 export interface UserProfileStudioWebPortalSettings {
-  /** The machine learning tools that are hidden from the Studio left navigation pane. */
+  /**
+   * The machine learning tools that are hidden from the Studio left navigation pane.
+   *
+   * Items: at least 0.
+   */
   hiddenMlTools?: ("DataWrangler" | "FeatureStore" | "EmrClusters" | "AutoMl" | "Experiments" | "Training" | "ModelEvaluation" | "Pipelines" | "Models" | "JumpStart" | "InferenceRecommender" | "Endpoints" | "Projects" | "InferenceOptimization" | "HyperPodClusters" | "Comet" | "DeepchecksLLMEvaluation" | "Fiddler" | "LakeraGuard" | "PerformanceEvaluation")[];
-  /** The [Applications supported in Studio](https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-apps.html) that are hidden from the Studio left navigation pane. */
+  /**
+   * The [Applications supported in Studio](https://docs.aws.amazon.com/sagemaker/latest/dg/studio-updated-apps.html) that are hidden from the Studio left navigation pane.
+   *
+   * Items: at least 0.
+   */
   hiddenAppTypes?: ("JupyterServer" | "TensorBoard" | "RStudioServerPro" | "JupyterLab" | "CodeEditor" | "DetailedProfiler" | "Canvas")[];
-  /** The instance types you are hiding from the Studio user interface. */
+  /**
+   * The instance types you are hiding from the Studio user interface.
+   *
+   * Items: at least 0.
+   */
   hiddenInstanceTypes?: ("system" | "ml.t3.micro" | "ml.t3.small" | "ml.t3.medium" | "ml.t3.large" | "ml.t3.xlarge" | "ml.t3.2xlarge" | "ml.m5.large" | "ml.m5.xlarge" | "ml.m5.2xlarge" | "ml.m5.4xlarge" | "ml.m5.8xlarge" | "ml.m5.12xlarge" | "ml.m5.16xlarge" | "ml.m5.24xlarge" | "ml.m5d.large" | "ml.m5d.xlarge" | "ml.m5d.2xlarge" | "ml.m5d.4xlarge" | "ml.m5d.8xlarge" | "ml.m5d.12xlarge" | "ml.m5d.16xlarge" | "ml.m5d.24xlarge" | "ml.c5.large" | "ml.c5.xlarge" | "ml.c5.2xlarge" | "ml.c5.4xlarge" | "ml.c5.9xlarge" | "ml.c5.12xlarge" | "ml.c5.18xlarge" | "ml.c5.24xlarge" | "ml.p3.2xlarge" | "ml.p3.8xlarge" | "ml.p3.16xlarge" | "ml.p3dn.24xlarge" | "ml.g4dn.xlarge" | "ml.g4dn.2xlarge" | "ml.g4dn.4xlarge" | "ml.g4dn.8xlarge" | "ml.g4dn.12xlarge" | "ml.g4dn.16xlarge" | "ml.r5.large" | "ml.r5.xlarge" | "ml.r5.2xlarge" | "ml.r5.4xlarge" | "ml.r5.8xlarge" | "ml.r5.12xlarge" | "ml.r5.16xlarge" | "ml.r5.24xlarge" | "ml.g5.xlarge" | "ml.g5.2xlarge" | "ml.g5.4xlarge" | "ml.g5.8xlarge" | "ml.g5.12xlarge" | "ml.g5.16xlarge" | "ml.g5.24xlarge" | "ml.g5.48xlarge" | "ml.g6.xlarge" | "ml.g6.2xlarge" | "ml.g6.4xlarge" | "ml.g6.8xlarge" | "ml.g6.12xlarge" | "ml.g6.16xlarge" | "ml.g6.24xlarge" | "ml.g6.48xlarge" | "ml.g6e.xlarge" | "ml.g6e.2xlarge" | "ml.g6e.4xlarge" | "ml.g6e.8xlarge" | "ml.g6e.12xlarge" | "ml.g6e.16xlarge" | "ml.g6e.24xlarge" | "ml.g6e.48xlarge" | "ml.geospatial.interactive" | "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.trn1.2xlarge" | "ml.trn1.32xlarge" | "ml.trn1n.32xlarge" | "ml.p5.48xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.m6i.large" | "ml.m6i.xlarge" | "ml.m6i.2xlarge" | "ml.m6i.4xlarge" | "ml.m6i.8xlarge" | "ml.m6i.12xlarge" | "ml.m6i.16xlarge" | "ml.m6i.24xlarge" | "ml.m6i.32xlarge" | "ml.m7i.large" | "ml.m7i.xlarge" | "ml.m7i.2xlarge" | "ml.m7i.4xlarge" | "ml.m7i.8xlarge" | "ml.m7i.12xlarge" | "ml.m7i.16xlarge" | "ml.m7i.24xlarge" | "ml.m7i.48xlarge" | "ml.c6i.large" | "ml.c6i.xlarge" | "ml.c6i.2xlarge" | "ml.c6i.4xlarge" | "ml.c6i.8xlarge" | "ml.c6i.12xlarge" | "ml.c6i.16xlarge" | "ml.c6i.24xlarge" | "ml.c6i.32xlarge" | "ml.c7i.large" | "ml.c7i.xlarge" | "ml.c7i.2xlarge" | "ml.c7i.4xlarge" | "ml.c7i.8xlarge" | "ml.c7i.12xlarge" | "ml.c7i.16xlarge" | "ml.c7i.24xlarge" | "ml.c7i.48xlarge" | "ml.r6i.large" | "ml.r6i.xlarge" | "ml.r6i.2xlarge" | "ml.r6i.4xlarge" | "ml.r6i.8xlarge" | "ml.r6i.12xlarge" | "ml.r6i.16xlarge" | "ml.r6i.24xlarge" | "ml.r6i.32xlarge" | "ml.r7i.large" | "ml.r7i.xlarge" | "ml.r7i.2xlarge" | "ml.r7i.4xlarge" | "ml.r7i.8xlarge" | "ml.r7i.12xlarge" | "ml.r7i.16xlarge" | "ml.r7i.24xlarge" | "ml.r7i.48xlarge" | "ml.m6id.large" | "ml.m6id.xlarge" | "ml.m6id.2xlarge" | "ml.m6id.4xlarge" | "ml.m6id.8xlarge" | "ml.m6id.12xlarge" | "ml.m6id.16xlarge" | "ml.m6id.24xlarge" | "ml.m6id.32xlarge" | "ml.c6id.large" | "ml.c6id.xlarge" | "ml.c6id.2xlarge" | "ml.c6id.4xlarge" | "ml.c6id.8xlarge" | "ml.c6id.12xlarge" | "ml.c6id.16xlarge" | "ml.c6id.24xlarge" | "ml.c6id.32xlarge" | "ml.r6id.large" | "ml.r6id.xlarge" | "ml.r6id.2xlarge" | "ml.r6id.4xlarge" | "ml.r6id.8xlarge" | "ml.r6id.12xlarge" | "ml.r6id.16xlarge" | "ml.r6id.24xlarge" | "ml.r6id.32xlarge" | "ml.p5.4xlarge" | "ml.p6-b200.48xlarge" | "ml.g7.2xlarge" | "ml.g7.4xlarge" | "ml.g7.8xlarge" | "ml.g7.12xlarge" | "ml.g7.24xlarge" | "ml.g7.48xlarge" | "ml.g7e.2xlarge" | "ml.g7e.4xlarge" | "ml.g7e.8xlarge" | "ml.g7e.12xlarge" | "ml.g7e.24xlarge" | "ml.g7e.48xlarge")[];
-  /** The version aliases you are hiding from the Studio user interface. */
+  /**
+   * The version aliases you are hiding from the Studio user interface.
+   *
+   * Items: 0–5.
+   */
   hiddenSageMakerImageVersionAliases?: UserProfileHiddenSageMakerImage[];
 }
 
@@ -8214,7 +10812,11 @@ export interface UserProfileStudioWebPortalSettings {
 export interface UserProfileHiddenSageMakerImage {
   /** The SageMaker image name that you are hiding from the Studio user interface. */
   sageMakerImageName?: "sagemaker_distribution";
-  /** The version aliases you are hiding from the Studio user interface. */
+  /**
+   * The version aliases you are hiding from the Studio user interface.
+   *
+   * Items: at most 20. Each item: Length: 1–128. Pattern: `^(0|[1-9]\d*)\.(0|[1-9]\d*)$`.
+   */
   versionAliases?: string[];
 }
 
@@ -8224,9 +10826,17 @@ export interface UserProfileHiddenSageMakerImage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-customposixuserconfig.html | CloudFormation: CustomPosixUserConfig}
  */
 export interface UserProfileCustomPosixUserConfig {
-  /** The POSIX user ID. */
+  /**
+   * The POSIX user ID.
+   *
+   * Range: 10000–4000000.
+   */
   uid: number;
-  /** The POSIX group ID. */
+  /**
+   * The POSIX group ID.
+   *
+   * Range: 1001–4000000.
+   */
   gid: number;
 }
 
@@ -8250,9 +10860,17 @@ export interface UserProfileCustomFileSystemConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-efsfilesystemconfig.html | CloudFormation: EFSFileSystemConfig}
  */
 export interface UserProfileEFSFileSystemConfig {
-  /** The path to the file system directory that is accessible in Amazon SageMaker AI Studio. Permitted users can access only this directory and below. */
+  /**
+   * The path to the file system directory that is accessible in Amazon SageMaker AI Studio. Permitted users can access only this directory and below.
+   *
+   * Length: 1–256. Pattern: `^\/\S*$`.
+   */
   fileSystemPath?: string;
-  /** The ID of your Amazon EFS file system. */
+  /**
+   * The ID of your Amazon EFS file system.
+   *
+   * Length: 11–21. Pattern: `^(fs-[0-9a-f]{8,})$`.
+   */
   fileSystemId: string;
 }
 
@@ -8262,9 +10880,17 @@ export interface UserProfileEFSFileSystemConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-fsxlustrefilesystemconfig.html | CloudFormation: FSxLustreFileSystemConfig}
  */
 export interface UserProfileFSxLustreFileSystemConfig {
-  /** The path to the file system directory that is accessible in Amazon SageMaker Studio. Permitted users can access only this directory and below. */
+  /**
+   * The path to the file system directory that is accessible in Amazon SageMaker Studio. Permitted users can access only this directory and below.
+   *
+   * Length: 1–256. Pattern: `^\/\S*$`.
+   */
   fileSystemPath?: string;
-  /** The globally unique, 17-digit, ID of the file system, assigned by Amazon FSx for Lustre. */
+  /**
+   * The globally unique, 17-digit, ID of the file system, assigned by Amazon FSx for Lustre.
+   *
+   * Length: 11–21. Pattern: `^(fs-[0-9a-f]{8,})$`.
+   */
   fileSystemId: string;
 }
 
@@ -8274,18 +10900,28 @@ export interface UserProfileFSxLustreFileSystemConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sagemaker-userprofile-s3filesystemconfig.html | CloudFormation: S3FileSystemConfig}
  */
 export interface UserProfileS3FileSystemConfig {
-  /** The file system path where the Amazon S3 storage location will be mounted within the Amazon SageMaker Studio environment. */
+  /**
+   * The file system path where the Amazon S3 storage location will be mounted within the Amazon SageMaker Studio environment.
+   *
+   * Length: 0–1024.
+   */
   mountPath?: string;
-  /** The Amazon S3 URI of the S3 file system configuration. */
+  /**
+   * The Amazon S3 URI of the S3 file system configuration.
+   *
+   * Length: 0–1024. Pattern: `(s3)://([^/]+)/?(.*)`.
+   */
   s3Uri?: string;
 }
 
 /**
  * Resource Type definition for AWS::SageMaker::Workforce. Use to create a private workforce that you can use to label your training data using Amazon SageMaker Ground Truth.
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::Workforce: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-workforce.html | CloudFormation: AWS::SageMaker::Workforce}
  */
-export const Workforce = cloudControlType<WorkforceArgs, WorkforceOutputs>("AWS::SageMaker::Workforce", "aws:sagemaker:Workforce", '{"p":[["WorkforceName","string",67],["CognitoConfig",["ref","CognitoConfig"],66],["OidcConfig",["ref","OidcConfig"]],["SourceIpConfig",["ref","SourceIpConfig"]],["WorkforceVpcConfig",["ref","WorkforceVpcConfigRequest"]],["IpAddressType",["enum","ipv4","dualstack"]],["Tags",["array",["ref","Tag"]]],["WorkforceArn","string",72],["SubDomain","string",8]],"id":["WorkforceArn"],"d":{"CognitoConfig":[["ClientId","string",1],["UserPool","string",1]],"OidcConfig":[["AuthenticationRequestExtraParams",["map","string"]],["AuthorizationEndpoint","string",1],["ClientId","string",1],["ClientSecret","string",48],["Issuer","string",1],["JwksUri","string",1],["LogoutEndpoint","string",1],["Scope","string"],["TokenEndpoint","string",1],["UserInfoEndpoint","string",1]],"SourceIpConfig":[["Cidrs",["array","string"],1]],"WorkforceVpcConfigRequest":[["SecurityGroupIds",["array","string"]],["Subnets",["array","string"]],["VpcId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:workforce/${WorkforceName}"}');
+export const Workforce = cloudControlType<WorkforceArgs, WorkforceOutputs>("AWS::SageMaker::Workforce", "aws:sagemaker:Workforce", '{"p":[["WorkforceName","string",67],["CognitoConfig",["ref","CognitoConfig"],66],["OidcConfig",["ref","OidcConfig"]],["SourceIpConfig",["ref","SourceIpConfig"]],["WorkforceVpcConfig",["ref","WorkforceVpcConfigRequest"]],["IpAddressType",["enum","ipv4","dualstack"]],["Tags",["array",["ref","Tag"]]],["WorkforceArn","string",72],["SubDomain","string",8]],"id":["WorkforceArn"],"d":{"CognitoConfig":[["ClientId","string",1],["UserPool","string",1]],"OidcConfig":[["AuthenticationRequestExtraParams",["map","string"]],["AuthorizationEndpoint","string",1],["ClientId","string",1],["ClientSecret","string",48],["Issuer","string",1],["JwksUri","string",1],["LogoutEndpoint","string",1],["Scope","string"],["TokenEndpoint","string",1],["UserInfoEndpoint","string",1]],"SourceIpConfig":[["Cidrs",["array","string"],1]],"WorkforceVpcConfigRequest":[["SecurityGroupIds",["array","string"]],["Subnets",["array","string"]],["VpcId","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:workforce/${WorkforceName}"}');
 /** A {@link Workforce} instance: its attributes as typed outputs. */
 export type Workforce = InstanceType<typeof Workforce>;
 
@@ -8388,9 +11024,11 @@ export interface WorkforceWorkforceVpcConfigRequest {
  *
  * You cannot create more than 25 work teams in an account and region.
  *
+ * @deprecated Cloud Control cannot create AWS::SageMaker::Workteam: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sagemaker-workteam.html | CloudFormation: AWS::SageMaker::Workteam}
  */
-export const Workteam = cloudControlType<WorkteamArgs, WorkteamOutputs>("AWS::SageMaker::Workteam", "aws:sagemaker:Workteam", '{"p":[["Description","string",1],["NotificationConfiguration",["ref","NotificationConfiguration"]],["WorkteamName","string",66],["MemberDefinitions",["array",["ref","MemberDefinition"]],1],["WorkforceName","string",66],["Tags",["array",["ref","Tag"]]],["WorkteamArn","string",72]],"id":["WorkteamArn"],"d":{"NotificationConfiguration":[["NotificationTopicArn","string",1]],"MemberDefinition":[["OidcMemberDefinition",["ref","OidcMemberDefinition"]],["CognitoMemberDefinition",["ref","CognitoMemberDefinition"]]],"OidcMemberDefinition":[["OidcGroups",["array","string"],1]],"CognitoMemberDefinition":[["CognitoUserPool","string",3],["CognitoClientId","string",1],["CognitoUserGroup","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:workteam/${WorkteamName}"}');
+export const Workteam = cloudControlType<WorkteamArgs, WorkteamOutputs>("AWS::SageMaker::Workteam", "aws:sagemaker:Workteam", '{"p":[["Description","string",1],["NotificationConfiguration",["ref","NotificationConfiguration"]],["WorkteamName","string",66],["MemberDefinitions",["array",["ref","MemberDefinition"]],1],["WorkforceName","string",66],["Tags",["array",["ref","Tag"]]],["WorkteamArn","string",72]],"id":["WorkteamArn"],"d":{"NotificationConfiguration":[["NotificationTopicArn","string",1]],"MemberDefinition":[["OidcMemberDefinition",["ref","OidcMemberDefinition"]],["CognitoMemberDefinition",["ref","CognitoMemberDefinition"]]],"OidcMemberDefinition":[["OidcGroups",["array","string"],1]],"CognitoMemberDefinition":[["CognitoUserPool","string",3],["CognitoClientId","string",1],["CognitoUserGroup","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sagemaker:${Region}:${Account}:workteam/${WorkteamName}"}');
 /** A {@link Workteam} instance: its attributes as typed outputs. */
 export type Workteam = InstanceType<typeof Workteam>;
 

@@ -17,13 +17,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-scheduler-schedule.html | CloudFormation: AWS::Scheduler::Schedule}
  */
-export const Schedule = cloudControlType<ScheduleArgs, ScheduleOutputs>("AWS::Scheduler::Schedule", "aws:scheduler:Schedule", '{"p":[["GroupName","string"],["StartDate","string"],["ScheduleExpression","string",1],["Target",["ref","Target"],1],["Description","string"],["KmsKeyArn","string"],["State",["enum","ENABLED","DISABLED"]],["FlexibleTimeWindow",["ref","FlexibleTimeWindow"],1],["ScheduleExpressionTimezone","string"],["EndDate","string"],["Name","string",66],["Arn","string",72]],"id":["Name"],"d":{"Target":[["Input","string"],["SqsParameters",["ref","SqsParameters"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["EcsParameters",["ref","EcsParameters"]],["EventBridgeParameters",["ref","EventBridgeParameters"]],["Arn","string",1],["KinesisParameters",["ref","KinesisParameters"]],["SageMakerPipelineParameters",["ref","SageMakerPipelineParameters"]],["RetryPolicy",["ref","RetryPolicy"]],["RoleArn","string",1]],"SqsParameters":[["MessageGroupId","string"]],"DeadLetterConfig":[["Arn","string"]],"EcsParameters":[["PlatformVersion","string"],["Group","string"],["EnableECSManagedTags","boolean"],["TaskCount","number"],["EnableExecuteCommand","boolean"],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PropagateTags",["enum","TASK_DEFINITION"]],["PlacementStrategy",["array",["ref","PlacementStrategy"]]],["LaunchType",["enum","EC2","FARGATE","EXTERNAL"]],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["ReferenceId","string"],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["map","string"]]],["TaskDefinitionArn","string",1]],"PlacementConstraint":[["Type",["enum","distinctInstance","memberOf"]],["Expression","string"]],"PlacementStrategy":[["Field","string"],["Type",["enum","random","spread","binpack"]]],"CapacityProviderStrategyItem":[["CapacityProvider","string",1],["Weight","number"],["Base","number"]],"NetworkConfiguration":[["AwsvpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"],1],["AssignPublicIp",["enum","ENABLED","DISABLED"]]],"EventBridgeParameters":[["DetailType","string",1],["Source","string",1]],"KinesisParameters":[["PartitionKey","string",1]],"SageMakerPipelineParameters":[["PipelineParameterList",["array",["ref","SageMakerPipelineParameter"]]]],"SageMakerPipelineParameter":[["Value","string",1],["Name","string",1]],"RetryPolicy":[["MaximumRetryAttempts","number"],["MaximumEventAgeInSeconds","number"]],"FlexibleTimeWindow":[["Mode",["enum","OFF","FLEXIBLE"],1],["MaximumWindowInMinutes","number"]]}}');
+export const Schedule = cloudControlType<ScheduleArgs, ScheduleOutputs>("AWS::Scheduler::Schedule", "aws:scheduler:Schedule", '{"p":[["GroupName","string"],["StartDate","string"],["ScheduleExpression","string",1],["Target",["ref","Target"],1],["Description","string"],["KmsKeyArn","string"],["State",["enum","ENABLED","DISABLED"]],["FlexibleTimeWindow",["ref","FlexibleTimeWindow"],1],["ScheduleExpressionTimezone","string"],["EndDate","string"],["Name","string",66],["Arn","string",72]],"id":["Name"],"d":{"Target":[["Input","string"],["SqsParameters",["ref","SqsParameters"]],["DeadLetterConfig",["ref","DeadLetterConfig"]],["EcsParameters",["ref","EcsParameters"]],["EventBridgeParameters",["ref","EventBridgeParameters"]],["Arn","string",1],["KinesisParameters",["ref","KinesisParameters"]],["SageMakerPipelineParameters",["ref","SageMakerPipelineParameters"]],["RetryPolicy",["ref","RetryPolicy"]],["RoleArn","string",1]],"SqsParameters":[["MessageGroupId","string"]],"DeadLetterConfig":[["Arn","string"]],"EcsParameters":[["PlatformVersion","string"],["Group","string"],["EnableECSManagedTags","boolean"],["TaskCount","number"],["EnableExecuteCommand","boolean"],["PlacementConstraints",["array",["ref","PlacementConstraint"]]],["PropagateTags",["enum","TASK_DEFINITION"]],["PlacementStrategy",["array",["ref","PlacementStrategy"]]],["LaunchType",["enum","EC2","FARGATE","EXTERNAL"]],["CapacityProviderStrategy",["array",["ref","CapacityProviderStrategyItem"]]],["ReferenceId","string"],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["map","string"]]],["TaskDefinitionArn","string",1]],"PlacementConstraint":[["Type",["enum","distinctInstance","memberOf"]],["Expression","string"]],"PlacementStrategy":[["Field","string"],["Type",["enum","random","spread","binpack"]]],"CapacityProviderStrategyItem":[["CapacityProvider","string",1],["Weight","number"],["Base","number"]],"NetworkConfiguration":[["AwsvpcConfiguration",["ref","AwsVpcConfiguration"]]],"AwsVpcConfiguration":[["SecurityGroups",["array","string"]],["Subnets",["array","string"],1],["AssignPublicIp",["enum","ENABLED","DISABLED"]]],"EventBridgeParameters":[["DetailType","string",1],["Source","string",1]],"KinesisParameters":[["PartitionKey","string",1]],"SageMakerPipelineParameters":[["PipelineParameterList",["array",["ref","SageMakerPipelineParameter"]]]],"SageMakerPipelineParameter":[["Value","string",1],["Name","string",1]],"RetryPolicy":[["MaximumRetryAttempts","number"],["MaximumEventAgeInSeconds","number"]],"FlexibleTimeWindow":[["Mode",["enum","OFF","FLEXIBLE"],1],["MaximumWindowInMinutes","number"]]},"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Target/EcsParameters/NetworkConfiguration/AwsvpcConfiguration/Subnets","Target/EcsParameters/NetworkConfiguration/AwsvpcConfiguration/SecurityGroups","Target/EcsParameters/CapacityProviderStrategy","Target/EcsParameters/PlacementConstraints","Target/EcsParameters/PlacementStrategy","Target/EcsParameters/Tags","Target/SageMakerPipelineParameters/PipelineParameterList"],"tg":[false,false,false],"nm":{"path":"Name","min":1,"max":64,"pattern":"^[0-9a-zA-Z-_.]+$"}}}');
 /** A {@link Schedule} instance: its attributes as typed outputs. */
 export type Schedule = InstanceType<typeof Schedule>;
 
 /** Inputs of {@link Schedule}. */
 export interface ScheduleArgs {
-  /** The name of the schedule group associated with this schedule. */
+  /**
+   * The name of the schedule group associated with this schedule.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-zA-Z-_.]+$`.
+   */
   groupName?: string;
   /**
    * The date, in UTC, after which the schedule can begin invoking its target. Depending on the schedule's recurrence expression, invocations might occur on, or after, the `StartDate` you specify.
@@ -42,13 +46,23 @@ export interface ScheduleArgs {
    * A `cron` expression consists of six fields separated by white spaces: `(minutes hours day_of_month month day_of_week year)` .
    *
    * A `rate` expression consists of a *value* as a positive integer, and a *unit* with the following options: `minute` | `minutes` | `hour` | `hours` | `day` | `days` …
+   *
+   * Length: 1–256.
    */
   scheduleExpression: string;
   /** The schedule's target details. */
   target: ScheduleTarget;
-  /** The description you specify for the schedule. */
+  /**
+   * The description you specify for the schedule.
+   *
+   * Length: 0–512.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) for the customer managed KMS key that EventBridge Scheduler will use to encrypt and decrypt your data. */
+  /**
+   * The Amazon Resource Name (ARN) for the customer managed KMS key that EventBridge Scheduler will use to encrypt and decrypt your data.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws[a-z-]*:kms:[a-z0-9\-]+:\d{12}:(key|alias)\/[0-9a-zA-Z-_]*$`.
+   */
   kmsKeyArn?: string;
   /**
    * Specifies whether the schedule is enabled or disabled.
@@ -58,20 +72,32 @@ export interface ScheduleArgs {
   state?: "ENABLED" | "DISABLED";
   /** Allows you to configure a time window during which EventBridge Scheduler invokes the schedule. */
   flexibleTimeWindow: ScheduleFlexibleTimeWindow;
-  /** The timezone in which the scheduling expression is evaluated. */
+  /**
+   * The timezone in which the scheduling expression is evaluated.
+   *
+   * Length: 1–50.
+   */
   scheduleExpressionTimezone?: string;
   /**
    * The date, in UTC, before which the schedule can invoke its target. Depending on the schedule's recurrence expression, invocations might stop on, or before, the `EndDate` you specify.
    * EventBridge Scheduler ignores `EndDate` for one-time schedules.
    */
   endDate?: string;
-  /** The name of the schedule. */
+  /**
+   * The name of the schedule.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-zA-Z-_.]+$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link Schedule}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduleOutputs extends ScheduleArgs {
-  /** The name of the schedule. */
+  /**
+   * The name of the schedule.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-zA-Z-_.]+$`.
+   */
   name: string;
   /** The Amazon Resource Name (ARN) for the Amazon EventBridge Scheduler schedule. */
   arn: string;
@@ -83,7 +109,11 @@ export interface ScheduleOutputs extends ScheduleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-target.html | CloudFormation: Target}
  */
 export interface ScheduleTarget {
-  /** The text, or well-formed JSON, passed to the target. If you are configuring a templated Lambda , AWS Step Functions , or Amazon EventBridge target, the input must be a well-formed JSON. For all other target types, a JSON is not required. If you do not specify anything for this field, Amazon EventBridge Scheduler delivers a default notification to the target. */
+  /**
+   * The text, or well-formed JSON, passed to the target. If you are configuring a templated Lambda , AWS Step Functions , or Amazon EventBridge target, the input must be a well-formed JSON. For all other target types, a JSON is not required. If you do not specify anything for this field, Amazon EventBridge Scheduler delivers a default notification to the target.
+   *
+   * Length: at least 1.
+   */
   input?: string;
   /** The templated target type for the Amazon SQS [`SendMessage`](https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SendMessage.html) API operation. Contains the message group ID to use when the target is a FIFO queue. If you specify an Amazon SQS FIFO queue as a target, the queue must have content-based deduplication enabled. For more information, see [Using the Amazon SQS message deduplication ID](https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html) in the *Amazon SQS Developer Guide* . */
   sqsParameters?: ScheduleSqsParameters;
@@ -93,7 +123,11 @@ export interface ScheduleTarget {
   ecsParameters?: ScheduleEcsParameters;
   /** The templated target type for the EventBridge [`PutEvents`](https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html) API operation. */
   eventBridgeParameters?: ScheduleEventBridgeParameters;
-  /** The Amazon Resource Name (ARN) of the target. */
+  /**
+   * The Amazon Resource Name (ARN) of the target.
+   *
+   * Length: 1–1600.
+   */
   arn: string;
   /** The templated target type for the Amazon Kinesis [`PutRecord`](https://docs.aws.amazon.com/kinesis/latest/APIReference/API_PutRecord.html) API operation. */
   kinesisParameters?: ScheduleKinesisParameters;
@@ -101,7 +135,11 @@ export interface ScheduleTarget {
   sageMakerPipelineParameters?: ScheduleSageMakerPipelineParameters;
   /** A `RetryPolicy` object that includes information about the retry policy settings, including the maximum age of an event, and the maximum number of times EventBridge Scheduler will try to deliver the event to a target. */
   retryPolicy?: ScheduleRetryPolicy;
-  /** The Amazon Resource Name (ARN) of the IAM role that EventBridge Scheduler will use for this target when the schedule is invoked. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that EventBridge Scheduler will use for this target when the schedule is invoked.
+   *
+   * Length: 1–1600. Pattern: `^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.\@\/-]+$`.
+   */
   roleArn: string;
 }
 
@@ -111,7 +149,11 @@ export interface ScheduleTarget {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-sqsparameters.html | CloudFormation: SqsParameters}
  */
 export interface ScheduleSqsParameters {
-  /** The FIFO message group ID to use as the target. */
+  /**
+   * The FIFO message group ID to use as the target.
+   *
+   * Length: 1–128.
+   */
   messageGroupId?: string;
 }
 
@@ -121,7 +163,11 @@ export interface ScheduleSqsParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-deadletterconfig.html | CloudFormation: DeadLetterConfig}
  */
 export interface ScheduleDeadLetterConfig {
-  /** The Amazon Resource Name (ARN) of the SQS queue specified as the destination for the dead-letter queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the SQS queue specified as the destination for the dead-letter queue.
+   *
+   * Length: 1–1600. Pattern: `^arn:aws[a-z-]*:sqs:[a-z0-9\-]+:\d{12}:[a-zA-Z0-9\-_]+$`.
+   */
   arn?: string;
 }
 
@@ -131,33 +177,69 @@ export interface ScheduleDeadLetterConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-ecsparameters.html | CloudFormation: EcsParameters}
  */
 export interface ScheduleEcsParameters {
-  /** Specifies the platform version for the task. Specify only the numeric portion of the platform version, such as `1.1.0` . */
+  /**
+   * Specifies the platform version for the task. Specify only the numeric portion of the platform version, such as `1.1.0` .
+   *
+   * Length: 1–64.
+   */
   platformVersion?: string;
-  /** Specifies an Amazon ECS task group for the task. The maximum length is 255 characters. */
+  /**
+   * Specifies an Amazon ECS task group for the task. The maximum length is 255 characters.
+   *
+   * Length: 1–255.
+   */
   group?: string;
   /** Specifies whether to enable Amazon ECS managed tags for the task. For more information, see [Tagging Your Amazon ECS Resources](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ecs-using-tags.html) in the *Amazon ECS Developer Guide* . */
   enableECSManagedTags?: boolean;
-  /** The number of tasks to create based on `TaskDefinition` . The default is `1` . */
+  /**
+   * The number of tasks to create based on `TaskDefinition` . The default is `1` .
+   *
+   * Range: 1–10.
+   */
   taskCount?: number;
   /** Whether or not to enable the execute command functionality for the containers in this task. If true, this enables execute command functionality on all containers in the task. */
   enableExecuteCommand?: boolean;
-  /** An array of placement constraint objects to use for the task. You can specify up to 10 constraints per task (including constraints in the task definition and those specified at runtime). */
+  /**
+   * An array of placement constraint objects to use for the task. You can specify up to 10 constraints per task (including constraints in the task definition and those specified at runtime).
+   *
+   * Items: at most 10.
+   */
   placementConstraints?: SchedulePlacementConstraint[];
   /** Specifies whether to propagate the tags from the task definition to the task. If no value is specified, the tags are not propagated. Tags can only be propagated to the task during task creation. To add tags to a task after task creation, use the Amazon ECS [`TagResource`](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_TagResource.html) API action. */
   propagateTags?: "TASK_DEFINITION";
-  /** The task placement strategy for a task or service. */
+  /**
+   * The task placement strategy for a task or service.
+   *
+   * Items: at most 5.
+   */
   placementStrategy?: SchedulePlacementStrategy[];
   /** Specifies the launch type on which your task is running. The launch type that you specify here must match one of the launch type (compatibilities) of the target task. The `FARGATE` value is supported only in the Regions where Fargate with Amazon ECS is supported. For more information, see [AWS Fargate on Amazon ECS](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/AWS_Fargate.html) in the *Amazon ECS Developer Guide* . */
   launchType?: "EC2" | "FARGATE" | "EXTERNAL";
-  /** The capacity provider strategy to use for the task. */
+  /**
+   * The capacity provider strategy to use for the task.
+   *
+   * Items: at most 6.
+   */
   capacityProviderStrategy?: ScheduleCapacityProviderStrategyItem[];
-  /** The reference ID to use for the task. */
+  /**
+   * The reference ID to use for the task.
+   *
+   * Length: at most 1024.
+   */
   referenceId?: string;
   /** This structure specifies the network configuration for an ECS task. */
   networkConfiguration?: ScheduleNetworkConfiguration;
-  /** The metadata that you apply to the task to help you categorize and organize them. Each tag consists of a key and an optional value, both of which you define. For more information, see [`RunTask`](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_RunTask.html) in the *Amazon ECS API Reference* . */
+  /**
+   * The metadata that you apply to the task to help you categorize and organize them. Each tag consists of a key and an optional value, both of which you define. For more information, see [`RunTask`](https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_RunTask.html) in the *Amazon ECS API Reference* .
+   *
+   * Items: 0–50.
+   */
   tags?: Record<string, string>[];
-  /** The Amazon Resource Name (ARN) of the task definition to use if the event target is an Amazon ECS task. */
+  /**
+   * The Amazon Resource Name (ARN) of the task definition to use if the event target is an Amazon ECS task.
+   *
+   * Length: 1–1600.
+   */
   taskDefinitionArn: string;
 }
 
@@ -169,7 +251,11 @@ export interface ScheduleEcsParameters {
 export interface SchedulePlacementConstraint {
   /** The type of constraint. Use `distinctInstance` to ensure that each task in a particular group is running on a different container instance. Use `memberOf` to restrict the selection to a group of valid candidates. */
   type?: "distinctInstance" | "memberOf";
-  /** A cluster query language expression to apply to the constraint. You cannot specify an expression if the constraint type is `distinctInstance` . For more information, see [Cluster query language](https://docs.aws.amazon.com/latest/developerguide/cluster-query-language.html) in the *Amazon ECS Developer Guide* . */
+  /**
+   * A cluster query language expression to apply to the constraint. You cannot specify an expression if the constraint type is `distinctInstance` . For more information, see [Cluster query language](https://docs.aws.amazon.com/latest/developerguide/cluster-query-language.html) in the *Amazon ECS Developer Guide* .
+   *
+   * Length: at most 2000.
+   */
   expression?: string;
 }
 
@@ -179,7 +265,11 @@ export interface SchedulePlacementConstraint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-placementstrategy.html | CloudFormation: PlacementStrategy}
  */
 export interface SchedulePlacementStrategy {
-  /** The field to apply the placement strategy against. For the spread placement strategy, valid values are `instanceId` (or `instanceId` , which has the same effect), or any platform or custom attribute that is applied to a container instance, such as `attribute:ecs.availability-zone` . For the binpack placement strategy, valid values are `cpu` and `memory` . For the random placement strategy, this field is not used. */
+  /**
+   * The field to apply the placement strategy against. For the spread placement strategy, valid values are `instanceId` (or `instanceId` , which has the same effect), or any platform or custom attribute that is applied to a container instance, such as `attribute:ecs.availability-zone` . For the binpack placement strategy, valid values are `cpu` and `memory` . For the random placement strategy, this field is not used.
+   *
+   * Length: at most 255.
+   */
   field?: string;
   /** The type of placement strategy. The random placement strategy randomly places tasks on available candidates. The spread placement strategy spreads placement across available candidates evenly based on the field parameter. The binpack strategy places tasks on available candidates that have the least available amount of the resource that is specified with the field parameter. For example, if you binpack on memory, a task is placed on the instance with the least amount of remaining memory (but still enough to run the task). */
   type?: "random" | "spread" | "binpack";
@@ -191,11 +281,23 @@ export interface SchedulePlacementStrategy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-capacityproviderstrategyitem.html | CloudFormation: CapacityProviderStrategyItem}
  */
 export interface ScheduleCapacityProviderStrategyItem {
-  /** The short name of the capacity provider. */
+  /**
+   * The short name of the capacity provider.
+   *
+   * Length: 1–255.
+   */
   capacityProvider: string;
-  /** The weight value designates the relative percentage of the total number of tasks launched that should use the specified capacity provider. The weight value is taken into consideration after the base value, if defined, is satisfied. */
+  /**
+   * The weight value designates the relative percentage of the total number of tasks launched that should use the specified capacity provider. The weight value is taken into consideration after the base value, if defined, is satisfied.
+   *
+   * Range: 0–1000.
+   */
   weight?: number;
-  /** The base value designates how many tasks, at a minimum, to run on the specified capacity provider. Only one capacity provider in a capacity provider strategy can have a base defined. If no value is specified, the default value of `0` is used. */
+  /**
+   * The base value designates how many tasks, at a minimum, to run on the specified capacity provider. Only one capacity provider in a capacity provider strategy can have a base defined. If no value is specified, the default value of `0` is used.
+   *
+   * Range: 0–100000.
+   */
   base?: number;
 }
 
@@ -215,9 +317,17 @@ export interface ScheduleNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-awsvpcconfiguration.html | CloudFormation: AwsVpcConfiguration}
  */
 export interface ScheduleAwsVpcConfiguration {
-  /** Specifies the security groups associated with the task. These security groups must all be in the same VPC. You can specify as many as five security groups. If you do not specify a security group, the default security group for the VPC is used. */
+  /**
+   * Specifies the security groups associated with the task. These security groups must all be in the same VPC. You can specify as many as five security groups. If you do not specify a security group, the default security group for the VPC is used.
+   *
+   * Items: 1–5. Each item: Length: 1–1000.
+   */
   securityGroups?: string[];
-  /** Specifies the subnets associated with the task. These subnets must all be in the same VPC. You can specify as many as 16 subnets. */
+  /**
+   * Specifies the subnets associated with the task. These subnets must all be in the same VPC. You can specify as many as 16 subnets.
+   *
+   * Items: 1–16. Each item: Length: 1–1000.
+   */
   subnets: string[];
   /** Specifies whether the task's elastic network interface receives a public IP address. You can specify `ENABLED` only when `LaunchType` in `EcsParameters` is set to `FARGATE` . */
   assignPublicIp?: "ENABLED" | "DISABLED";
@@ -229,9 +339,17 @@ export interface ScheduleAwsVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-eventbridgeparameters.html | CloudFormation: EventBridgeParameters}
  */
 export interface ScheduleEventBridgeParameters {
-  /** A free-form string, with a maximum of 128 characters, used to decide what fields to expect in the event detail. */
+  /**
+   * A free-form string, with a maximum of 128 characters, used to decide what fields to expect in the event detail.
+   *
+   * Length: 1–128.
+   */
   detailType: string;
-  /** The source of the event. */
+  /**
+   * The source of the event.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   source: string;
 }
 
@@ -241,7 +359,11 @@ export interface ScheduleEventBridgeParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-kinesisparameters.html | CloudFormation: KinesisParameters}
  */
 export interface ScheduleKinesisParameters {
-  /** Specifies the shard to which EventBridge Scheduler sends the event. For more information, see [Amazon Kinesis Data Streams terminology and concepts](https://docs.aws.amazon.com/streams/latest/dev/key-concepts.html) in the *Amazon Kinesis Streams Developer Guide* . */
+  /**
+   * Specifies the shard to which EventBridge Scheduler sends the event. For more information, see [Amazon Kinesis Data Streams terminology and concepts](https://docs.aws.amazon.com/streams/latest/dev/key-concepts.html) in the *Amazon Kinesis Streams Developer Guide* .
+   *
+   * Length: 1–256.
+   */
   partitionKey: string;
 }
 
@@ -251,7 +373,11 @@ export interface ScheduleKinesisParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-sagemakerpipelineparameters.html | CloudFormation: SageMakerPipelineParameters}
  */
 export interface ScheduleSageMakerPipelineParameters {
-  /** List of parameter names and values to use when executing the SageMaker Model Building Pipeline. */
+  /**
+   * List of parameter names and values to use when executing the SageMaker Model Building Pipeline.
+   *
+   * Items: 0–200.
+   */
   pipelineParameterList?: ScheduleSageMakerPipelineParameter[];
 }
 
@@ -261,9 +387,17 @@ export interface ScheduleSageMakerPipelineParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-sagemakerpipelineparameter.html | CloudFormation: SageMakerPipelineParameter}
  */
 export interface ScheduleSageMakerPipelineParameter {
-  /** Value of parameter to start execution of a SageMaker Model Building Pipeline. */
+  /**
+   * Value of parameter to start execution of a SageMaker Model Building Pipeline.
+   *
+   * Length: 1–1024.
+   */
   value: string;
-  /** Name of parameter to start execution of a SageMaker Model Building Pipeline. */
+  /**
+   * Name of parameter to start execution of a SageMaker Model Building Pipeline.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9\-_]*$`.
+   */
   name: string;
 }
 
@@ -273,9 +407,17 @@ export interface ScheduleSageMakerPipelineParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scheduler-schedule-retrypolicy.html | CloudFormation: RetryPolicy}
  */
 export interface ScheduleRetryPolicy {
-  /** The maximum number of retry attempts to make before the request fails. Retry attempts with exponential backoff continue until either the maximum number of attempts is made or until the duration of the `MaximumEventAgeInSeconds` is reached. */
+  /**
+   * The maximum number of retry attempts to make before the request fails. Retry attempts with exponential backoff continue until either the maximum number of attempts is made or until the duration of the `MaximumEventAgeInSeconds` is reached.
+   *
+   * Range: 0–185.
+   */
   maximumRetryAttempts?: number;
-  /** The maximum amount of time, in seconds, to continue to make retry attempts. */
+  /**
+   * The maximum amount of time, in seconds, to continue to make retry attempts.
+   *
+   * Range: 60–86400.
+   */
   maximumEventAgeInSeconds?: number;
 }
 
@@ -297,6 +439,8 @@ export interface ScheduleFlexibleTimeWindow {
    * *Minimum* : `1`
    *
    * *Maximum* : `1440`
+   *
+   * Range: 1–1440.
    */
   maximumWindowInMinutes?: number;
 }
@@ -310,7 +454,7 @@ export interface ScheduleFlexibleTimeWindow {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-scheduler-schedulegroup.html | CloudFormation: AWS::Scheduler::ScheduleGroup}
  */
-export const ScheduleGroup = cloudControlType<ScheduleGroupArgs, ScheduleGroupOutputs>("AWS::Scheduler::ScheduleGroup", "aws:scheduler:ScheduleGroup", '{"p":[["Tags",["array",["ref","Tag"]]],["Name","string",66],["CreationDate","string",8],["State",["enum","ACTIVE","DELETING"],8],["LastModificationDate","string",8],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:scheduler:${Region}:${Account}:schedule-group/${GroupName}"}');
+export const ScheduleGroup = cloudControlType<ScheduleGroupArgs, ScheduleGroupOutputs>("AWS::Scheduler::ScheduleGroup", "aws:scheduler:ScheduleGroup", '{"p":[["Tags",["array",["ref","Tag"]]],["Name","string",66],["CreationDate","string",8],["State",["enum","ACTIVE","DELETING"],8],["LastModificationDate","string",8],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreationDate","LastModificationDate","State"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":64,"pattern":"^[0-9a-zA-Z-_.]+$"}},"arn":"arn:${Partition}:scheduler:${Region}:${Account}:schedule-group/${GroupName}"}');
 /** A {@link ScheduleGroup} instance: its attributes as typed outputs. */
 export type ScheduleGroup = InstanceType<typeof ScheduleGroup>;
 
@@ -320,15 +464,25 @@ export interface ScheduleGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
-  /** The name of the schedule group. */
+  /**
+   * The name of the schedule group.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-zA-Z-_.]+$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link ScheduleGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduleGroupOutputs extends ScheduleGroupArgs {
-  /** The name of the schedule group. */
+  /**
+   * The name of the schedule group.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-zA-Z-_.]+$`.
+   */
   name: string;
   /** The date and time at which the schedule group was created. */
   creationDate: string;

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Represents an AWS Supply Chain data integration flow.
  *
+ * @deprecated Cloud Control cannot create AWS::SCN::DataIntegrationFlow: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-scn-dataintegrationflow.html | CloudFormation: AWS::SCN::DataIntegrationFlow}
  */
-export const DataIntegrationFlow = cloudControlType<DataIntegrationFlowArgs, DataIntegrationFlowOutputs>("AWS::SCN::DataIntegrationFlow", "aws:scn:DataIntegrationFlow", '{"p":[["InstanceId","string",67],["Name","string",67],["Sources",["array",["ref","DataIntegrationFlowSource"]],1],["Transformation",["ref","DataIntegrationFlowTransformation"],1],["Target",["ref","DataIntegrationFlowTarget"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"DataIntegrationFlowSource":[["SourceType",["enum","S3","DATASET"],1],["SourceName","string",1],["S3Source",["ref","S3SourceConfiguration"]],["DatasetSource",["ref","DatasetSourceConfiguration"]]],"S3SourceConfiguration":[["BucketName","string",1],["Prefix","string",1],["Options",["ref","S3Options"]]],"S3Options":[["FileType",["enum","CSV","PARQUET","JSON"]]],"DatasetSourceConfiguration":[["DatasetIdentifier","string",1],["Options",["ref","DatasetOptions"]]],"DatasetOptions":[["LoadType",["enum","INCREMENTAL","REPLACE"]],["DedupeRecords","boolean"],["DedupeStrategy",["ref","DedupeStrategy"]]],"DedupeStrategy":[["Type",["enum","FIELD_PRIORITY"],1],["FieldPriority",["ref","FieldPriorityDedupeStrategyConfiguration"]]],"FieldPriorityDedupeStrategyConfiguration":[["Fields",["array",["ref","FieldPriorityDedupeField"]],1]],"FieldPriorityDedupeField":[["Name","string",1],["SortOrder",["enum","ASC","DESC"],1]],"DataIntegrationFlowTransformation":[["TransformationType",["enum","SQL","NONE"],1],["SqlTransformation",["ref","SqlTransformationConfiguration"]]],"SqlTransformationConfiguration":[["Query","string",1]],"DataIntegrationFlowTarget":[["TargetType",["enum","DATASET"],1],["DatasetTarget",["ref","DatasetTargetConfiguration"]]],"DatasetTargetConfiguration":[["DatasetIdentifier","string",1],["Options",["ref","DatasetOptions"]]]},"tags":["Tags","standard"]}');
+export const DataIntegrationFlow = cloudControlType<DataIntegrationFlowArgs, DataIntegrationFlowOutputs>("AWS::SCN::DataIntegrationFlow", "aws:scn:DataIntegrationFlow", '{"p":[["InstanceId","string",67],["Name","string",67],["Sources",["array",["ref","DataIntegrationFlowSource"]],1],["Transformation",["ref","DataIntegrationFlowTransformation"],1],["Target",["ref","DataIntegrationFlowTarget"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"DataIntegrationFlowSource":[["SourceType",["enum","S3","DATASET"],1],["SourceName","string",1],["S3Source",["ref","S3SourceConfiguration"]],["DatasetSource",["ref","DatasetSourceConfiguration"]]],"S3SourceConfiguration":[["BucketName","string",1],["Prefix","string",1],["Options",["ref","S3Options"]]],"S3Options":[["FileType",["enum","CSV","PARQUET","JSON"]]],"DatasetSourceConfiguration":[["DatasetIdentifier","string",1],["Options",["ref","DatasetOptions"]]],"DatasetOptions":[["LoadType",["enum","INCREMENTAL","REPLACE"]],["DedupeRecords","boolean"],["DedupeStrategy",["ref","DedupeStrategy"]]],"DedupeStrategy":[["Type",["enum","FIELD_PRIORITY"],1],["FieldPriority",["ref","FieldPriorityDedupeStrategyConfiguration"]]],"FieldPriorityDedupeStrategyConfiguration":[["Fields",["array",["ref","FieldPriorityDedupeField"]],1]],"FieldPriorityDedupeField":[["Name","string",1],["SortOrder",["enum","ASC","DESC"],1]],"DataIntegrationFlowTransformation":[["TransformationType",["enum","SQL","NONE"],1],["SqlTransformation",["ref","SqlTransformationConfiguration"]]],"SqlTransformationConfiguration":[["Query","string",1]],"DataIntegrationFlowTarget":[["TargetType",["enum","DATASET"],1],["DatasetTarget",["ref","DatasetTargetConfiguration"]]],"DatasetTargetConfiguration":[["DatasetIdentifier","string",1],["Options",["ref","DatasetOptions"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DataIntegrationFlow} instance: its attributes as typed outputs. */
 export type DataIntegrationFlow = InstanceType<typeof DataIntegrationFlow>;
 
@@ -194,25 +196,45 @@ export interface DataIntegrationFlowDatasetTargetConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-scn-dataset.html | CloudFormation: AWS::SCN::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::SCN::Dataset", "aws:scn:Dataset", '{"p":[["InstanceId","string",67],["Namespace","string",67],["Name","string",67],["Description","string"],["Schema",["ref","Schema"],66],["PartitionSpec",["ref","PartitionSpec"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"Schema":[["Name","string",1],["Fields",["array",["ref","DataLakeDatasetSchemaField"]],1],["PrimaryKeys",["array",["ref","DataLakeDatasetPrimaryKeyField"]]]],"DataLakeDatasetSchemaField":[["Name","string",1],["Type",["enum","INT","DOUBLE","STRING","TIMESTAMP","LONG"],1],["IsRequired","boolean",1]],"DataLakeDatasetPrimaryKeyField":[["Name","string",1]],"PartitionSpec":[["Fields",["array",["ref","DataLakeDatasetPartitionField"]],1]],"DataLakeDatasetPartitionField":[["Name","string",1],["Transform",["ref","Transform"],1]],"Transform":[["Type",["enum","YEAR","MONTH","DAY","HOUR","IDENTITY"],1]]},"tags":["Tags","standard"]}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::SCN::Dataset", "aws:scn:Dataset", '{"p":[["InstanceId","string",67],["Namespace","string",67],["Name","string",67],["Description","string"],["Schema",["ref","Schema"],66],["PartitionSpec",["ref","PartitionSpec"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"d":{"Schema":[["Name","string",1],["Fields",["array",["ref","DataLakeDatasetSchemaField"]],1],["PrimaryKeys",["array",["ref","DataLakeDatasetPrimaryKeyField"]]]],"DataLakeDatasetSchemaField":[["Name","string",1],["Type",["enum","INT","DOUBLE","STRING","TIMESTAMP","LONG"],1],["IsRequired","boolean",1]],"DataLakeDatasetPrimaryKeyField":[["Name","string",1]],"PartitionSpec":[["Fields",["array",["ref","DataLakeDatasetPartitionField"]],1]],"DataLakeDatasetPartitionField":[["Name","string",1],["Transform",["ref","Transform"],1]],"Transform":[["Type",["enum","YEAR","MONTH","DAY","HOUR","IDENTITY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceId","Namespace","Name","Schema","PartitionSpec"],"ro":["Arn","CreatedTime","LastModifiedTime"],"uo":["Tags"],"ai":[["InstanceId","Namespace","Name"]],"tg":[true,true,true]}}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 
 /** Inputs of {@link Dataset}. */
 export interface DatasetArgs {
-  /** The Amazon Web Services Supply Chain instance identifier. */
+  /**
+   * The Amazon Web Services Supply Chain instance identifier.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceId: string;
-  /** The namespace of the dataset. */
+  /**
+   * The namespace of the dataset.
+   *
+   * Length: 1–50. Pattern: `^[a-z0-9_]+$`.
+   */
   namespace: string;
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–75. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
-  /** The description of the dataset. */
+  /**
+   * The description of the dataset.
+   *
+   * Length: 1–500.
+   */
   description?: string;
   /** The schema of the dataset. */
   schema?: DatasetSchema;
   /** The partition specification of the dataset. */
   partitionSpec?: DatasetPartitionSpec;
-  /** The tags for the dataset. */
+  /**
+   * The tags for the dataset.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -232,11 +254,23 @@ export interface DatasetOutputs extends DatasetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-schema.html | CloudFormation: Schema}
  */
 export interface DatasetSchema {
-  /** The name of the dataset schema. */
+  /**
+   * The name of the dataset schema.
+   *
+   * Length: 1–100. Pattern: `^[A-Za-z0-9]+$`.
+   */
   name: string;
-  /** The list of field details of the dataset schema. */
+  /**
+   * The list of field details of the dataset schema.
+   *
+   * Items: 1–500.
+   */
   fields: DatasetDataLakeDatasetSchemaField[];
-  /** The list of primary key fields for the dataset. */
+  /**
+   * The list of primary key fields for the dataset.
+   *
+   * Items: 1–20.
+   */
   primaryKeys?: DatasetDataLakeDatasetPrimaryKeyField[];
 }
 
@@ -246,7 +280,11 @@ export interface DatasetSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-datalakedatasetschemafield.html | CloudFormation: DataLakeDatasetSchemaField}
  */
 export interface DatasetDataLakeDatasetSchemaField {
-  /** The dataset field name. */
+  /**
+   * The dataset field name.
+   *
+   * Length: 1–100. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
   /** The dataset field type. */
   type: "INT" | "DOUBLE" | "STRING" | "TIMESTAMP" | "LONG";
@@ -260,7 +298,11 @@ export interface DatasetDataLakeDatasetSchemaField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-datalakedatasetprimarykeyfield.html | CloudFormation: DataLakeDatasetPrimaryKeyField}
  */
 export interface DatasetDataLakeDatasetPrimaryKeyField {
-  /** The name of the primary key field. */
+  /**
+   * The name of the primary key field.
+   *
+   * Length: 1–100. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
 }
 
@@ -270,7 +312,11 @@ export interface DatasetDataLakeDatasetPrimaryKeyField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-partitionspec.html | CloudFormation: PartitionSpec}
  */
 export interface DatasetPartitionSpec {
-  /** The partition fields. */
+  /**
+   * The partition fields.
+   *
+   * Items: 1–10.
+   */
   fields: DatasetDataLakeDatasetPartitionField[];
 }
 
@@ -280,7 +326,11 @@ export interface DatasetPartitionSpec {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-datalakedatasetpartitionfield.html | CloudFormation: DataLakeDatasetPartitionField}
  */
 export interface DatasetDataLakeDatasetPartitionField {
-  /** The name of the partition field. */
+  /**
+   * The name of the partition field.
+   *
+   * Length: 1–100. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
   /** The transformation of the partition field. */
   transform: DatasetTransform;
@@ -301,19 +351,35 @@ export interface DatasetTransform {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-scn-namespace.html | CloudFormation: AWS::SCN::Namespace}
  */
-export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::SCN::Namespace", "aws:scn:Namespace", '{"p":[["InstanceId","string",67],["Name","string",67],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::SCN::Namespace", "aws:scn:Namespace", '{"p":[["InstanceId","string",67],["Name","string",67],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceId","Name"],"ro":["Arn","CreatedTime","LastModifiedTime"],"uo":["Tags"],"ai":[["InstanceId","Name"]],"tg":[true,true,true]}}');
 /** A {@link Namespace} instance: its attributes as typed outputs. */
 export type Namespace = InstanceType<typeof Namespace>;
 
 /** Inputs of {@link Namespace}. */
 export interface NamespaceArgs {
-  /** The Amazon Web Services Supply Chain instance identifier. */
+  /**
+   * The Amazon Web Services Supply Chain instance identifier.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceId: string;
-  /** The name of the namespace. */
+  /**
+   * The name of the namespace.
+   *
+   * Length: 1–50. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
-  /** The description of the namespace. */
+  /**
+   * The description of the namespace.
+   *
+   * Length: 1–500.
+   */
   description?: string;
-  /** The tags for the namespace. */
+  /**
+   * The tags for the namespace.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

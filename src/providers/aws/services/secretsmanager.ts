@@ -8,27 +8,35 @@
  * @module cairn-iac/aws/secretsmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Attaches a resource-based permission policy to a secret. A resource-based policy is optional. If a secret already has a resource policy attached, you must first remove it before attaching a new policy using this CloudFormation resource. You can remove the policy using the [console](https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access_resource-policies.html) , [CLI](https://docs.aws.amazon.com/cli/latest/reference/secretsmanager/delete-resource-policy.html) , or [API](https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_DeleteResourcePolicy.html) . For more information, see [Authentication and access control for Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access.html) . …
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-secretsmanager-resourcepolicy.html | CloudFormation: AWS::SecretsManager::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SecretsManager::ResourcePolicy", "aws:secretsmanager:ResourcePolicy", '{"p":[["BlockPublicPolicy","boolean"],["SecretId","string",67],["ResourcePolicy",["union","string","json"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SecretsManager::ResourcePolicy", "aws:secretsmanager:ResourcePolicy", '{"p":[["BlockPublicPolicy","boolean",16],["SecretId","string",67],["ResourcePolicy",["union","string","json"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["BlockPublicPolicy"],"co":["SecretId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** Specifies whether to block resource-based policies that allow broad access to the secret. By default, Secrets Manager blocks policies that allow broad access, for example those that use a wildcard for the principal. */
+  /**
+   * Specifies whether to block resource-based policies that allow broad access to the secret. By default, Secrets Manager blocks policies that allow broad access, for example those that use a wildcard for the principal.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   blockPublicPolicy?: boolean;
   /**
    * The ARN or name of the secret to attach the resource-based policy.
    *
    * For an ARN, we recommend that you specify a complete ARN rather than a partial ARN.
+   *
+   * Length: 1–2048.
    */
   secretId: string;
   /** A JSON-formatted string for an AWS resource-based policy. For example policies, see [Permissions policy examples](https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access_examples.html) . */
-  resourcePolicy: string | Record<string, unknown>;
+  resourcePolicy: string | PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -52,7 +60,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-secretsmanager-rotationschedule.html | CloudFormation: AWS::SecretsManager::RotationSchedule}
  */
-export const RotationSchedule = cloudControlType<RotationScheduleArgs, RotationScheduleOutputs>("AWS::SecretsManager::RotationSchedule", "aws:secretsmanager:RotationSchedule", '{"p":[["SecretId","string",67],["HostedRotationLambda",["ref","HostedRotationLambda"]],["RotationLambdaARN","string"],["RotationRules",["ref","RotationRules"]],["RotateImmediatelyOnUpdate","boolean"],["ExternalSecretRotationMetadata",["array",["ref","ExternalSecretRotationMetadataItem"]]],["ExternalSecretRotationRoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"HostedRotationLambda":[["Runtime","string"],["RotationType","string",1],["RotationLambdaName","string"],["KmsKeyArn","string"],["MasterSecretArn","string"],["VpcSecurityGroupIds","string"],["ExcludeCharacters","string"],["MasterSecretKmsKeyArn","string"],["SuperuserSecretArn","string"],["SuperuserSecretKmsKeyArn","string"],["VpcSubnetIds","string"]],"RotationRules":[["ScheduleExpression","string"],["Duration","string"],["AutomaticallyAfterDays","integer"]],"ExternalSecretRotationMetadataItem":[["Value","string",1],["Key","string",1]]}}');
+export const RotationSchedule = cloudControlType<RotationScheduleArgs, RotationScheduleOutputs>("AWS::SecretsManager::RotationSchedule", "aws:secretsmanager:RotationSchedule", '{"p":[["SecretId","string",67],["HostedRotationLambda",["ref","HostedRotationLambda"],16],["RotationLambdaARN","string"],["RotationRules",["ref","RotationRules"]],["RotateImmediatelyOnUpdate","boolean",16],["ExternalSecretRotationMetadata",["array",["ref","ExternalSecretRotationMetadataItem"]]],["ExternalSecretRotationRoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"HostedRotationLambda":[["Runtime","string"],["RotationType","string",1],["RotationLambdaName","string"],["KmsKeyArn","string"],["MasterSecretArn","string"],["VpcSecurityGroupIds","string"],["ExcludeCharacters","string"],["MasterSecretKmsKeyArn","string"],["SuperuserSecretArn","string"],["SuperuserSecretKmsKeyArn","string"],["VpcSubnetIds","string"]],"RotationRules":[["ScheduleExpression","string"],["Duration","string"],["AutomaticallyAfterDays","integer"]],"ExternalSecretRotationMetadataItem":[["Value","string",1],["Key","string",1]]},"reg":{"h":"crudl","wo":["RotateImmediatelyOnUpdate","HostedRotationLambda","HostedRotationLambda/ExcludeCharacters","HostedRotationLambda/KmsKeyArn","HostedRotationLambda/MasterSecretArn","HostedRotationLambda/MasterSecretKmsKeyArn","HostedRotationLambda/RotationLambdaName","HostedRotationLambda/RotationType","HostedRotationLambda/Runtime","HostedRotationLambda/SuperuserSecretArn","HostedRotationLambda/SuperuserSecretKmsKeyArn","HostedRotationLambda/VpcSecurityGroupIds","HostedRotationLambda/VpcSubnetIds"],"co":["SecretId"],"ro":["Id"],"uo":["ExternalSecretRotationMetadata"],"tg":[false,true,true]}}');
 /** A {@link RotationSchedule} instance: its attributes as typed outputs. */
 export type RotationSchedule = InstanceType<typeof RotationSchedule>;
 
@@ -68,6 +76,8 @@ export interface RotationScheduleArgs {
    * Creates a new Lambda rotation function based on one of the [Secrets Manager rotation function templates](https://docs.aws.amazon.com/secretsmanager/latest/userguide/reference_available-rotation-templates.html) . To use a rotation function that already exists, specify `RotationLambdaARN` instead.
    *
    * You must specify `Transform: AWS::SecretsManager-2024-09-16` at the beginning of the CloudFormation template. Transforms are macros hosted by AWS CloudFormation that help you create and manage complex infrastructure. The `Transform: AWS::SecretsManager-2024-09-16` transform automatically extends the CloudFormation stack to include a nested stack (of type `AWS::CloudFormation::Stack` ), which then creates and updates on your behalf during subsequent stack operations, the appropriate rotation Lambda function for your database or service. For general information on transforms, see the [AWS CloudFormation documentation.](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/transform-reference.html) …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   hostedRotationLambda?: RotationScheduleHostedRotationLambda;
   /**
@@ -95,6 +105,8 @@ export interface RotationScheduleArgs {
    * > - To prevent unintended rotations, use a `ScheduleExpression` with `cron()` for granular control over rotation windows. 
    *
    * Rotation is an asynchronous process. For more information, see [How rotation works](https://docs.aws.amazon.com/secretsmanager/latest/userguide/rotate-secrets_how.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   rotateImmediatelyOnUpdate?: boolean;
   /** The list of metadata needed to successfully rotate a managed external secret. */
@@ -244,7 +256,7 @@ export interface RotationScheduleExternalSecretRotationMetadataItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-secretsmanager-secret.html | CloudFormation: AWS::SecretsManager::Secret}
  */
-export const Secret = cloudControlType<SecretArgs, SecretOutputs>("AWS::SecretsManager::Secret", "aws:secretsmanager:Secret", '{"p":[["Description","string"],["KmsKeyId","string"],["SecretString","string",48],["GenerateSecretString",["ref","GenerateSecretString"],16],["ReplicaRegions",["array",["ref","ReplicaRegion"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Type","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GenerateSecretString":[["ExcludeUppercase","boolean"],["RequireEachIncludedType","boolean"],["IncludeSpace","boolean"],["ExcludeCharacters","string"],["GenerateStringKey","string"],["PasswordLength","integer"],["ExcludePunctuation","boolean"],["ExcludeLowercase","boolean"],["SecretStringTemplate","string"],["ExcludeNumbers","boolean"]],"ReplicaRegion":[["KmsKeyId","string"],["Region","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:secretsmanager:${Region}:${Account}:secret:${SecretId}"}');
+export const Secret = cloudControlType<SecretArgs, SecretOutputs>("AWS::SecretsManager::Secret", "aws:secretsmanager:Secret", '{"p":[["Description","string"],["KmsKeyId","string"],["SecretString","string",48],["GenerateSecretString",["ref","GenerateSecretString"],16],["ReplicaRegions",["array",["ref","ReplicaRegion"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Type","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GenerateSecretString":[["ExcludeUppercase","boolean"],["RequireEachIncludedType","boolean"],["IncludeSpace","boolean"],["ExcludeCharacters","string"],["GenerateStringKey","string"],["PasswordLength","integer"],["ExcludePunctuation","boolean"],["ExcludeLowercase","boolean"],["SecretStringTemplate","string"],["ExcludeNumbers","boolean"]],"ReplicaRegion":[["KmsKeyId","string"],["Region","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SecretString","GenerateSecretString"],"co":["Name"],"ro":["Id"],"uo":["ReplicaRegions","Tags"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:secretsmanager:${Region}:${Account}:secret:${SecretId}"}');
 /** A {@link Secret} instance: its attributes as typed outputs. */
 export type Secret = InstanceType<typeof Secret>;
 
@@ -363,7 +375,7 @@ export interface SecretReplicaRegion {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-secretsmanager-secrettargetattachment.html | CloudFormation: AWS::SecretsManager::SecretTargetAttachment}
  */
-export const SecretTargetAttachment = cloudControlType<SecretTargetAttachmentArgs, SecretTargetAttachmentOutputs>("AWS::SecretsManager::SecretTargetAttachment", "aws:secretsmanager:SecretTargetAttachment", '{"p":[["SecretId","string",67],["TargetType","string",1],["TargetId","string",1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const SecretTargetAttachment = cloudControlType<SecretTargetAttachmentArgs, SecretTargetAttachmentOutputs>("AWS::SecretsManager::SecretTargetAttachment", "aws:secretsmanager:SecretTargetAttachment", '{"p":[["SecretId","string",67],["TargetType","string",1],["TargetId","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["SecretId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link SecretTargetAttachment} instance: its attributes as typed outputs. */
 export type SecretTargetAttachment = InstanceType<typeof SecretTargetAttachment>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-agentspace.html | CloudFormation: AWS::SecurityAgent::AgentSpace}
  */
-export const AgentSpace = cloudControlType<AgentSpaceArgs, AgentSpaceOutputs>("AWS::SecurityAgent::AgentSpace", "aws:securityagent:AgentSpace", '{"p":[["Name","string",1],["Description","string"],["AwsResources",["ref","AWSResources"]],["CodeReviewSettings",["ref","CodeReviewSettings"]],["KmsKeyId","string",66],["IntegratedResources",["array",["ref","IntegratedResource"]]],["TargetDomainIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["AgentSpaceId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["AgentSpaceId"],"d":{"AWSResources":[["Vpcs",["array",["ref","VpcConfig"]]],["LogGroups",["array","string"]],["S3Buckets",["array","string"]],["SecretArns",["array","string"]],["LambdaFunctionArns",["array","string"]],["IamRoles",["array","string"]]],"VpcConfig":[["VpcArn","string"],["SecurityGroupArns",["array","string"]],["SubnetArns",["array","string"]]],"CodeReviewSettings":[["ControlsScanning","boolean",1],["GeneralPurposeScanning","boolean",1]],"IntegratedResource":[["Integration","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:securityagent:${Region}:${Account}:agent-space/${AgentId}"}');
+export const AgentSpace = cloudControlType<AgentSpaceArgs, AgentSpaceOutputs>("AWS::SecurityAgent::AgentSpace", "aws:securityagent:AgentSpace", '{"p":[["Name","string",1],["Description","string"],["AwsResources",["ref","AWSResources"]],["CodeReviewSettings",["ref","CodeReviewSettings"]],["KmsKeyId","string",66],["IntegratedResources",["array",["ref","IntegratedResource"]]],["TargetDomainIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["AgentSpaceId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["AgentSpaceId"],"d":{"AWSResources":[["Vpcs",["array",["ref","VpcConfig"]]],["LogGroups",["array","string"]],["S3Buckets",["array","string"]],["SecretArns",["array","string"]],["LambdaFunctionArns",["array","string"]],["IamRoles",["array","string"]]],"VpcConfig":[["VpcArn","string"],["SecurityGroupArns",["array","string"]],["SubnetArns",["array","string"]]],"CodeReviewSettings":[["ControlsScanning","boolean",1],["GeneralPurposeScanning","boolean",1]],"IntegratedResource":[["Integration","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyId"],"ro":["AgentSpaceId","CreatedAt","UpdatedAt","IntegratedResources/*/ProviderResources/*/ConfluenceDocument/Title","IntegratedResources/*/ProviderResources/*/ConfluenceDocument/SpaceTitle"],"uo":["AwsResources/Vpcs","AwsResources/Vpcs/*/SecurityGroupArns","AwsResources/Vpcs/*/SubnetArns","AwsResources/LogGroups","AwsResources/S3Buckets","AwsResources/SecretArns","AwsResources/LambdaFunctionArns","AwsResources/IamRoles","IntegratedResources","IntegratedResources/*/ProviderResources","TargetDomainIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:securityagent:${Region}:${Account}:agent-space/${AgentId}"}');
 /** A {@link AgentSpace} instance: its attributes as typed outputs. */
 export type AgentSpace = InstanceType<typeof AgentSpace>;
 
@@ -27,7 +27,11 @@ export interface AgentSpaceArgs {
   awsResources?: AgentSpaceAWSResources;
   /** Details of code review settings */
   codeReviewSettings?: AgentSpaceCodeReviewSettings;
-  /** Identifier of the KMS key used to encrypt data. Can be a key ID, key ARN, alias name, or alias ARN. If not specified, an AWS managed key is used. */
+  /**
+   * Identifier of the KMS key used to encrypt data. Can be a key ID, key ARN, alias name, or alias ARN. If not specified, an AWS managed key is used.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /** Integrated Resources configuration */
   integratedResources?: AgentSpaceIntegratedResource[];
@@ -108,7 +112,7 @@ export interface AgentSpaceIntegratedResource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-application.html | CloudFormation: AWS::SecurityAgent::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SecurityAgent::Application", "aws:securityagent:Application", '{"p":[["IdCConfiguration",["ref","IdCConfiguration"],66],["RoleArn","string"],["DefaultKmsKeyId","string"],["Tags",["array",["ref","Tag"]]],["ApplicationName","string",8],["ApplicationId","string",72],["Domain","string",8]],"id":["ApplicationId"],"d":{"IdCConfiguration":[["IdCApplicationArn","string"],["IdCInstanceArn","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:securityagent:${Region}:${Account}:application/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SecurityAgent::Application", "aws:securityagent:Application", '{"p":[["IdCConfiguration",["ref","IdCConfiguration"],66],["RoleArn","string"],["DefaultKmsKeyId","string"],["Tags",["array",["ref","Tag"]]],["ApplicationName","string",8],["ApplicationId","string",72],["Domain","string",8]],"id":["ApplicationId"],"d":{"IdCConfiguration":[["IdCApplicationArn","string"],["IdCInstanceArn","string"]]},"tags":["Tags","standard"],"rp":[["IdCConfiguration","IdCInstanceArn"]],"reg":{"h":"crudl","co":["IdCConfiguration/IdCInstanceArn","IdCConfiguration"],"ro":["ApplicationName","ApplicationId","Domain","IdCConfiguration/IdCApplicationArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:securityagent:${Region}:${Account}:application/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -116,7 +120,11 @@ export type Application = InstanceType<typeof Application>;
 export interface ApplicationArgs {
   idCConfiguration?: ApplicationIdCConfiguration;
   roleArn?: string;
-  /** Identifier of a KMS key. Can be a key ID, key ARN, alias name, or alias ARN. */
+  /**
+   * Identifier of a KMS key. Can be a key ID, key ARN, alias name, or alias ARN.
+   *
+   * Length: 0–2048.
+   */
   defaultKmsKeyId?: string;
   /** Tags for the application */
   tags?: AwsTag[];
@@ -138,9 +146,11 @@ export interface ApplicationIdCConfiguration {
 /**
  * Uploads an artifact to an agent space. Artifacts provide additional context for security testing, such as architecture diagrams, API specifications, or configuration files.
  *
+ * @deprecated Cloud Control cannot create AWS::SecurityAgent::Artifact: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-artifact.html | CloudFormation: AWS::SecurityAgent::Artifact}
  */
-export const Artifact = cloudControlType<ArtifactArgs, ArtifactOutputs>("AWS::SecurityAgent::Artifact", "aws:securityagent:Artifact", '{"p":[["AgentSpaceId","string",67],["ArtifactContent","string",66],["ArtifactType",["enum","TXT","PNG","JPEG","MD","PDF","DOCX","DOC","JSON","YAML"],67],["FileName","string",67],["ArtifactId","string",72],["Arn","string",72],["UpdatedAt","string",8]],"id":["Arn"]}');
+export const Artifact = cloudControlType<ArtifactArgs, ArtifactOutputs>("AWS::SecurityAgent::Artifact", "aws:securityagent:Artifact", '{"p":[["AgentSpaceId","string",67],["ArtifactContent","string",66],["ArtifactType",["enum","TXT","PNG","JPEG","MD","PDF","DOCX","DOC","JSON","YAML"],67],["FileName","string",67],["ArtifactId","string",72],["Arn","string",72],["UpdatedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Artifact} instance: its attributes as typed outputs. */
 export type Artifact = InstanceType<typeof Artifact>;
 
@@ -171,7 +181,7 @@ export interface ArtifactOutputs extends ArtifactArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-pentest.html | CloudFormation: AWS::SecurityAgent::Pentest}
  */
-export const Pentest = cloudControlType<PentestArgs, PentestOutputs>("AWS::SecurityAgent::Pentest", "aws:securityagent:Pentest", '{"p":[["AgentSpaceId","string",67],["Title","string"],["Assets",["ref","Assets"],1],["ExcludeRiskTypes",["array",["enum","CROSS_SITE_SCRIPTING","DEFAULT_CREDENTIALS","INSECURE_DIRECT_OBJECT_REFERENCE","PRIVILEGE_ESCALATION","SERVER_SIDE_TEMPLATE_INJECTION","COMMAND_INJECTION","CODE_INJECTION","SQL_INJECTION","ARBITRARY_FILE_UPLOAD","INSECURE_DESERIALIZATION","LOCAL_FILE_INCLUSION","INFORMATION_DISCLOSURE","PATH_TRAVERSAL","SERVER_SIDE_REQUEST_FORGERY","JSON_WEB_TOKEN_VULNERABILITIES","XML_EXTERNAL_ENTITY","FILE_DELETION","OTHER","GRAPHQL_VULNERABILITIES","BUSINESS_LOGIC_VULNERABILITIES","CRYPTOGRAPHIC_VULNERABILITIES","DENIAL_OF_SERVICE","FILE_ACCESS","FILE_CREATION","DATABASE_MODIFICATION","DATABASE_ACCESS","OUTBOUND_SERVICE_REQUEST","UNKNOWN"]]],["ServiceRole","string",1],["LogConfig",["ref","CloudWatchLog"]],["VpcConfig",["ref","VpcConfig"]],["NetworkTrafficConfig",["ref","NetworkTrafficConfig"]],["CodeRemediationStrategy",["enum","AUTOMATIC","DISABLED"]],["DisableManagedSkills",["array",["enum","FINDING_PERSONALIZATION","LOGIN_OPTIMIZATION"]]],["CleanUpStrategy",["enum","BEST_EFFORT_DELETE","RETAIN_ALL"]],["PentestId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["PentestId","AgentSpaceId"],"d":{"Assets":[["Endpoints",["array",["ref","Endpoint"]]],["Actors",["array",["ref","Actor"]]],["Documents",["array",["ref","DocumentInfo"]]],["SourceCode",["array",["ref","SourceCodeRepository"]]],["IntegratedRepositories",["array",["ref","IntegratedRepository"]]],["TrustedCaCertificates",["array",["ref","TrustedCaCertificate"]]]],"Endpoint":[["Uri","string"]],"Actor":[["Identifier","string"],["Uris",["array","string"]],["Authentication",["ref","Authentication"]],["Description","string"],["EnableEmailMfa","boolean"],["MfaForwardingAddress","string"]],"Authentication":[["ProviderType",["enum","SECRETS_MANAGER","AWS_LAMBDA","AWS_IAM_ROLE","AWS_INTERNAL"]],["Value","string"]],"DocumentInfo":[["S3Location","string"],["ArtifactId","string"]],"SourceCodeRepository":[["S3Location","string"]],"IntegratedRepository":[["IntegrationId","string",1],["ProviderResourceId","string",1],["Branch","string"]],"TrustedCaCertificate":[["Source",["ref","CaCertificateSource"],1]],"CaCertificateSource":[["InlinePem","string"],["ArtifactId","string"],["S3Location","string"]],"CloudWatchLog":[["LogGroup","string"],["LogStream","string"]],"VpcConfig":[["VpcArn","string"],["SecurityGroupArns",["array","string"]],["SubnetArns",["array","string"]]],"NetworkTrafficConfig":[["Rules",["array",["ref","NetworkTrafficRule"]]],["CustomHeaders",["array",["ref","CustomHeader"]]]],"NetworkTrafficRule":[["Effect",["enum","ALLOW","DENY"]],["Pattern","string"],["NetworkTrafficRuleType",["enum","URL"]]],"CustomHeader":[["Name","string"],["Value","string"]]}}');
+export const Pentest = cloudControlType<PentestArgs, PentestOutputs>("AWS::SecurityAgent::Pentest", "aws:securityagent:Pentest", '{"p":[["AgentSpaceId","string",67],["Title","string"],["Assets",["ref","Assets"],1],["ExcludeRiskTypes",["array",["enum","CROSS_SITE_SCRIPTING","DEFAULT_CREDENTIALS","INSECURE_DIRECT_OBJECT_REFERENCE","PRIVILEGE_ESCALATION","SERVER_SIDE_TEMPLATE_INJECTION","COMMAND_INJECTION","CODE_INJECTION","SQL_INJECTION","ARBITRARY_FILE_UPLOAD","INSECURE_DESERIALIZATION","LOCAL_FILE_INCLUSION","INFORMATION_DISCLOSURE","PATH_TRAVERSAL","SERVER_SIDE_REQUEST_FORGERY","JSON_WEB_TOKEN_VULNERABILITIES","XML_EXTERNAL_ENTITY","FILE_DELETION","OTHER","GRAPHQL_VULNERABILITIES","BUSINESS_LOGIC_VULNERABILITIES","CRYPTOGRAPHIC_VULNERABILITIES","DENIAL_OF_SERVICE","FILE_ACCESS","FILE_CREATION","DATABASE_MODIFICATION","DATABASE_ACCESS","OUTBOUND_SERVICE_REQUEST","UNKNOWN"]]],["ServiceRole","string",1],["LogConfig",["ref","CloudWatchLog"]],["VpcConfig",["ref","VpcConfig"]],["NetworkTrafficConfig",["ref","NetworkTrafficConfig"]],["CodeRemediationStrategy",["enum","AUTOMATIC","DISABLED"]],["DisableManagedSkills",["array",["enum","FINDING_PERSONALIZATION","LOGIN_OPTIMIZATION"]]],["CleanUpStrategy",["enum","BEST_EFFORT_DELETE","RETAIN_ALL"]],["PentestId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["PentestId","AgentSpaceId"],"d":{"Assets":[["Endpoints",["array",["ref","Endpoint"]]],["Actors",["array",["ref","Actor"]]],["Documents",["array",["ref","DocumentInfo"]]],["SourceCode",["array",["ref","SourceCodeRepository"]]],["IntegratedRepositories",["array",["ref","IntegratedRepository"]]],["TrustedCaCertificates",["array",["ref","TrustedCaCertificate"]]]],"Endpoint":[["Uri","string"]],"Actor":[["Identifier","string"],["Uris",["array","string"]],["Authentication",["ref","Authentication"]],["Description","string"],["EnableEmailMfa","boolean"],["MfaForwardingAddress","string"]],"Authentication":[["ProviderType",["enum","SECRETS_MANAGER","AWS_LAMBDA","AWS_IAM_ROLE","AWS_INTERNAL"]],["Value","string"]],"DocumentInfo":[["S3Location","string"],["ArtifactId","string"]],"SourceCodeRepository":[["S3Location","string"]],"IntegratedRepository":[["IntegrationId","string",1],["ProviderResourceId","string",1],["Branch","string"]],"TrustedCaCertificate":[["Source",["ref","CaCertificateSource"],1]],"CaCertificateSource":[["InlinePem","string"],["ArtifactId","string"],["S3Location","string"]],"CloudWatchLog":[["LogGroup","string"],["LogStream","string"]],"VpcConfig":[["VpcArn","string"],["SecurityGroupArns",["array","string"]],["SubnetArns",["array","string"]]],"NetworkTrafficConfig":[["Rules",["array",["ref","NetworkTrafficRule"]]],["CustomHeaders",["array",["ref","CustomHeader"]]]],"NetworkTrafficRule":[["Effect",["enum","ALLOW","DENY"]],["Pattern","string"],["NetworkTrafficRuleType",["enum","URL"]]],"CustomHeader":[["Name","string"],["Value","string"]]},"reg":{"h":"crudl","co":["AgentSpaceId"],"ro":["PentestId","CreatedAt","UpdatedAt"],"uo":["Assets/Endpoints","Assets/Actors","Assets/Actors/*/Uris","Assets/Documents","Assets/SourceCode","Assets/IntegratedRepositories","ExcludeRiskTypes","VpcConfig/SecurityGroupArns","VpcConfig/SubnetArns","DisableManagedSkills"],"tg":[false,true,true]}}');
 /** A {@link Pentest} instance: its attributes as typed outputs. */
 export type Pentest = InstanceType<typeof Pentest>;
 
@@ -401,19 +411,31 @@ export interface PentestCustomHeader {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-securityrequirementpack.html | CloudFormation: AWS::SecurityAgent::SecurityRequirementPack}
  */
-export const SecurityRequirementPack = cloudControlType<SecurityRequirementPackArgs, SecurityRequirementPackOutputs>("AWS::SecurityAgent::SecurityRequirementPack", "aws:securityagent:SecurityRequirementPack", '{"p":[["Name","string",1],["Description","string"],["Status",["enum","ENABLED","DISABLED"]],["KmsKeyId","string",66],["SecurityRequirements",["array",["ref","SecurityRequirement"]]],["Tags",["array",["ref","Tag"]]],["PackId","string",72]],"id":["PackId"],"d":{"SecurityRequirement":[["Name","string",1],["Description","string",1],["Domain","string",1],["Evaluation","string",1],["Remediation","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:securityagent:${Region}:${Account}:security-requirement-pack/${SecurityRequirementPackId}"}');
+export const SecurityRequirementPack = cloudControlType<SecurityRequirementPackArgs, SecurityRequirementPackOutputs>("AWS::SecurityAgent::SecurityRequirementPack", "aws:securityagent:SecurityRequirementPack", '{"p":[["Name","string",1],["Description","string"],["Status",["enum","ENABLED","DISABLED"]],["KmsKeyId","string",66],["SecurityRequirements",["array",["ref","SecurityRequirement"]]],["Tags",["array",["ref","Tag"]]],["PackId","string",72]],"id":["PackId"],"d":{"SecurityRequirement":[["Name","string",1],["Description","string",1],["Domain","string",1],["Evaluation","string",1],["Remediation","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyId"],"ro":["PackId"],"uo":["SecurityRequirements","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:securityagent:${Region}:${Account}:security-requirement-pack/${SecurityRequirementPackId}"}');
 /** A {@link SecurityRequirementPack} instance: its attributes as typed outputs. */
 export type SecurityRequirementPack = InstanceType<typeof SecurityRequirementPack>;
 
 /** Inputs of {@link SecurityRequirementPack}. */
 export interface SecurityRequirementPackArgs {
-  /** Name of the security requirement pack */
+  /**
+   * Name of the security requirement pack
+   *
+   * Length: 1–120.
+   */
   name: string;
-  /** Description of the pack */
+  /**
+   * Description of the pack
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** Whether the pack is enabled or disabled */
   status?: "ENABLED" | "DISABLED";
-  /** KMS key for client-side encryption of pack contents */
+  /**
+   * KMS key for client-side encryption of pack contents
+   *
+   * Length: at most 2048.
+   */
   kmsKeyId?: string;
   /** Security requirements within this pack */
   securityRequirements?: SecurityRequirementPackSecurityRequirement[];
@@ -429,15 +451,35 @@ export interface SecurityRequirementPackOutputs extends SecurityRequirementPackA
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-securityagent-securityrequirementpack-securityrequirement.html | CloudFormation: SecurityRequirement} */
 export interface SecurityRequirementPackSecurityRequirement {
-  /** Name of the security requirement */
+  /**
+   * Name of the security requirement
+   *
+   * Length: at most 80.
+   */
   name: string;
-  /** Description of the security requirement */
+  /**
+   * Description of the security requirement
+   *
+   * Length: at most 500.
+   */
   description: string;
-  /** Security domain this requirement belongs to */
+  /**
+   * Security domain this requirement belongs to
+   *
+   * Length: at most 10000.
+   */
   domain: string;
-  /** How to evaluate compliance with this requirement */
+  /**
+   * How to evaluate compliance with this requirement
+   *
+   * Length: at most 10000.
+   */
   evaluation: string;
-  /** How to remediate non-compliance */
+  /**
+   * How to remediate non-compliance
+   *
+   * Length: at most 10000.
+   */
   remediation?: string;
 }
 
@@ -446,7 +488,7 @@ export interface SecurityRequirementPackSecurityRequirement {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-targetdomain.html | CloudFormation: AWS::SecurityAgent::TargetDomain}
  */
-export const TargetDomain = cloudControlType<TargetDomainArgs, TargetDomainOutputs>("AWS::SecurityAgent::TargetDomain", "aws:securityagent:TargetDomain", '{"p":[["TargetDomainName","string",67],["VerificationMethod",["enum","DNS_TXT","HTTP_ROUTE","PRIVATE_VPC"],1],["Tags",["array",["ref","Tag"]]],["TargetDomainId","string",72],["VerificationStatus",["enum","PENDING","VERIFIED","FAILED","UNREACHABLE"],8],["VerificationStatusReason","string",8],["VerificationDetails",["ref","VerificationDetails"],8],["CreatedAt","string",8],["VerifiedAt","string",8]],"id":["TargetDomainId"],"d":{"VerificationDetails":[["Method",["enum","DNS_TXT","HTTP_ROUTE","PRIVATE_VPC"]],["DnsTxt",["ref","DnsVerification"]],["HttpRoute",["ref","HttpVerification"]]],"DnsVerification":[["Token","string"],["DnsRecordName","string"],["DnsRecordType",["enum","TXT"]]],"HttpVerification":[["Token","string"],["RoutePath","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:securityagent:${Region}:${Account}:target-domain/${TargetDomainId}"}');
+export const TargetDomain = cloudControlType<TargetDomainArgs, TargetDomainOutputs>("AWS::SecurityAgent::TargetDomain", "aws:securityagent:TargetDomain", '{"p":[["TargetDomainName","string",67],["VerificationMethod",["enum","DNS_TXT","HTTP_ROUTE","PRIVATE_VPC"],1],["Tags",["array",["ref","Tag"]]],["TargetDomainId","string",72],["VerificationStatus",["enum","PENDING","VERIFIED","FAILED","UNREACHABLE"],8],["VerificationStatusReason","string",8],["VerificationDetails",["ref","VerificationDetails"],8],["CreatedAt","string",8],["VerifiedAt","string",8]],"id":["TargetDomainId"],"d":{"VerificationDetails":[["Method",["enum","DNS_TXT","HTTP_ROUTE","PRIVATE_VPC"]],["DnsTxt",["ref","DnsVerification"]],["HttpRoute",["ref","HttpVerification"]]],"DnsVerification":[["Token","string"],["DnsRecordName","string"],["DnsRecordType",["enum","TXT"]]],"HttpVerification":[["Token","string"],["RoutePath","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TargetDomainName"],"ro":["TargetDomainId","VerificationStatus","VerificationStatusReason","VerificationDetails","CreatedAt","VerifiedAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:securityagent:${Region}:${Account}:target-domain/${TargetDomainId}"}');
 /** A {@link TargetDomain} instance: its attributes as typed outputs. */
 export type TargetDomain = InstanceType<typeof TargetDomain>;
 

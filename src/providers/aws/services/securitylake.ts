@@ -15,19 +15,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securitylake-awslogsource.html | CloudFormation: AWS::SecurityLake::AwsLogSource}
  */
-export const AwsLogSource = cloudControlType<AwsLogSourceArgs, AwsLogSourceOutputs>("AWS::SecurityLake::AwsLogSource", "aws:securitylake:AwsLogSource", '{"p":[["Accounts",["array","string"]],["DataLakeArn","string",67],["SourceName","string",67],["SourceVersion","string",67]],"id":["SourceName","SourceVersion"]}');
+export const AwsLogSource = cloudControlType<AwsLogSourceArgs, AwsLogSourceOutputs>("AWS::SecurityLake::AwsLogSource", "aws:securitylake:AwsLogSource", '{"p":[["Accounts",["array","string"]],["DataLakeArn","string",67],["SourceName","string",67],["SourceVersion","string",67]],"id":["SourceName","SourceVersion"],"reg":{"h":"crudl","co":["DataLakeArn","SourceName","SourceVersion"],"uo":["Accounts"],"tg":[false,true,true]}}');
 /** A {@link AwsLogSource} instance: its attributes as typed outputs. */
 export type AwsLogSource = InstanceType<typeof AwsLogSource>;
 
 /** Inputs of {@link AwsLogSource}. */
 export interface AwsLogSourceArgs {
-  /** Specify the AWS account information where you want to enable Security Lake. */
+  /**
+   * Specify the AWS account information where you want to enable Security Lake.
+   *
+   * Each item: Pattern: `^[0-9]{12}$`.
+   */
   accounts?: string[];
-  /** The Amazon Resource Name (ARN) used to create the data lake. */
+  /**
+   * The Amazon Resource Name (ARN) used to create the data lake.
+   *
+   * Length: 1–256.
+   */
   dataLakeArn: string;
   /** The name for a AWS source. This must be a Regionally unique value. For the list of sources supported by Amazon Security Lake see [Collecting data from AWS services](https://docs.aws.amazon.com//security-lake/latest/userguide/internal-sources.html) in the Amazon Security Lake User Guide. */
   sourceName: string;
-  /** The version for a AWS source. For more details about source versions supported by Amazon Security Lake see [OCSF source identification](https://docs.aws.amazon.com//security-lake/latest/userguide/open-cybersecurity-schema-framework.html#ocsf-source-identification) in the Amazon Security Lake User Guide. This must be a Regionally unique value. */
+  /**
+   * The version for a AWS source. For more details about source versions supported by Amazon Security Lake see [OCSF source identification](https://docs.aws.amazon.com//security-lake/latest/userguide/open-cybersecurity-schema-framework.html#ocsf-source-identification) in the Amazon Security Lake User Guide. This must be a Regionally unique value.
+   *
+   * Pattern: `^(latest|[0-9]\.[0-9])$`.
+   */
   sourceVersion: string;
 }
 
@@ -42,7 +54,7 @@ export interface AwsLogSourceOutputs extends AwsLogSourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securitylake-datalake.html | CloudFormation: AWS::SecurityLake::DataLake}
  */
-export const DataLake = cloudControlType<DataLakeArgs, DataLakeOutputs>("AWS::SecurityLake::DataLake", "aws:securitylake:DataLake", '{"p":[["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["MetaStoreManagerRoleArn","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["S3BucketArn","string",8]],"id":["Arn"],"d":{"EncryptionConfiguration":[["KmsKeyId","string"]],"LifecycleConfiguration":[["Expiration",["ref","Expiration"]],["Transitions",["array",["ref","Transitions"]]]],"Expiration":[["Days","integer"]],"Transitions":[["Days","integer"],["StorageClass","string"]],"ReplicationConfiguration":[["Regions",["array","string"]],["RoleArn","string"]]},"tags":["Tags","standard"]}');
+export const DataLake = cloudControlType<DataLakeArgs, DataLakeOutputs>("AWS::SecurityLake::DataLake", "aws:securitylake:DataLake", '{"p":[["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["MetaStoreManagerRoleArn","string",16],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["S3BucketArn","string",8]],"id":["Arn"],"d":{"EncryptionConfiguration":[["KmsKeyId","string"]],"LifecycleConfiguration":[["Expiration",["ref","Expiration"]],["Transitions",["array",["ref","Transitions"]]]],"Expiration":[["Days","integer"]],"Transitions":[["Days","integer"],["StorageClass","string"]],"ReplicationConfiguration":[["Regions",["array","string"]],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MetaStoreManagerRoleArn"],"ro":["Arn","S3BucketArn"],"uo":["LifecycleConfiguration/Transitions","ReplicationConfiguration/Regions","Tags"],"tg":[true,true,true]}}');
 /** A {@link DataLake} instance: its attributes as typed outputs. */
 export type DataLake = InstanceType<typeof DataLake>;
 
@@ -54,7 +66,13 @@ export interface DataLakeArgs {
   lifecycleConfiguration?: DataLakeLifecycleConfiguration;
   /** Provides replication details of Amazon Security Lake object. */
   replicationConfiguration?: DataLakeReplicationConfiguration;
-  /** The Amazon Resource Name (ARN) used to create and update the AWS Glue table. This table contains partitions generated by the ingestion and normalization of AWS log sources and custom sources. */
+  /**
+   * The Amazon Resource Name (ARN) used to create and update the AWS Glue table. This table contains partitions generated by the ingestion and normalization of AWS log sources and custom sources.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:.*$`.
+   */
   metaStoreManagerRoleArn?: string;
   /** An array of objects, one for each tag to associate with the data lake configuration. For each tag, you must specify both a tag key and a tag value. A tag value cannot be null, but it can be an empty string. */
   tags?: AwsTag[];
@@ -100,7 +118,11 @@ export interface DataLakeLifecycleConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-securitylake-datalake-expiration.html | CloudFormation: Expiration}
  */
 export interface DataLakeExpiration {
-  /** The number of days before data expires in the Amazon Security Lake object. */
+  /**
+   * The number of days before data expires in the Amazon Security Lake object.
+   *
+   * Range: at least 1.
+   */
   days?: number;
 }
 
@@ -110,7 +132,11 @@ export interface DataLakeExpiration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-securitylake-datalake-transitions.html | CloudFormation: Transitions}
  */
 export interface DataLakeTransitions {
-  /** The number of days before data transitions to a different S3 Storage Class in the Amazon Security Lake object. */
+  /**
+   * The number of days before data transitions to a different S3 Storage Class in the Amazon Security Lake object.
+   *
+   * Range: at least 1.
+   */
   days?: number;
   /** The list of storage classes that you can choose from based on the data access, resiliency, and cost requirements of your workloads. The default storage class is *S3 Standard* . For information about other storage classes, see [Setting the storage class of an object](https://docs.aws.amazon.com/AmazonS3/latest/userguide/sc-howtoset.html) in the *Amazon S3 User Guide* . */
   storageClass?: string;
@@ -126,9 +152,15 @@ export interface DataLakeReplicationConfiguration {
    * Specifies one or more centralized rollup Regions. The AWS Region specified in the region parameter of the `CreateDataLake` or `UpdateDataLake` operations contributes data to the rollup Region or Regions specified in this parameter.
    *
    * Replication enables automatic, asynchronous copying of objects across Amazon S3 buckets. S3 buckets that are configured for object replication can be owned by the same AWS account or by different accounts. You can replicate objects to a single destination bucket or to multiple destination buckets. The destination buckets can be in different Regions or within the same Region as the source bucket.
+   *
+   * Each item: Pattern: `^(us(-gov)?|af|ap|ca|eu|me|sa)-(central|north|(north(?:east|west))|south|south(?:east|west)|east|west)-\d+$`.
    */
   regions?: string[];
-  /** Replication settings for the Amazon S3 buckets. This parameter uses the AWS Identity and Access Management (IAM) role you created that is managed by Security Lake , to ensure the replication setting is correct. */
+  /**
+   * Replication settings for the Amazon S3 buckets. This parameter uses the AWS Identity and Access Management (IAM) role you created that is managed by Security Lake , to ensure the replication setting is correct.
+   *
+   * Pattern: `^arn:.*$`.
+   */
   roleArn?: string;
 }
 
@@ -137,7 +169,7 @@ export interface DataLakeReplicationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securitylake-subscriber.html | CloudFormation: AWS::SecurityLake::Subscriber}
  */
-export const Subscriber = cloudControlType<SubscriberArgs, SubscriberOutputs>("AWS::SecurityLake::Subscriber", "aws:securitylake:Subscriber", '{"p":[["AccessTypes",["array",["enum","LAKEFORMATION","S3"]],1],["DataLakeArn","string",67],["SubscriberIdentity",["ref","SubscriberIdentity"],1],["SubscriberName","string",1],["SubscriberDescription","string"],["Tags",["array",["ref","Tag"]]],["Sources",["array",["ref","Source"]],1],["SubscriberArn","string",72],["S3BucketArn","string",8],["SubscriberRoleArn","string",72],["ResourceShareArn","string",8],["ResourceShareName","string",8]],"id":["SubscriberArn"],"d":{"SubscriberIdentity":[["ExternalId","string",1],["Principal","string",1]],"Source":[["AwsLogSource",["ref","AwsLogSource"]],["CustomLogSource",["ref","CustomLogSource"]]],"AwsLogSource":[["SourceName","string"],["SourceVersion","string"]],"CustomLogSource":[["SourceName","string"],["SourceVersion","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:securitylake:${Region}:${Account}:subscriber/${SubscriberId}"}');
+export const Subscriber = cloudControlType<SubscriberArgs, SubscriberOutputs>("AWS::SecurityLake::Subscriber", "aws:securitylake:Subscriber", '{"p":[["AccessTypes",["array",["enum","LAKEFORMATION","S3"]],1],["DataLakeArn","string",67],["SubscriberIdentity",["ref","SubscriberIdentity"],1],["SubscriberName","string",1],["SubscriberDescription","string"],["Tags",["array",["ref","Tag"]]],["Sources",["array",["ref","Source"]],1],["SubscriberArn","string",72],["S3BucketArn","string",8],["SubscriberRoleArn","string",72],["ResourceShareArn","string",8],["ResourceShareName","string",8]],"id":["SubscriberArn"],"d":{"SubscriberIdentity":[["ExternalId","string",1],["Principal","string",1]],"Source":[["AwsLogSource",["ref","AwsLogSource"]],["CustomLogSource",["ref","CustomLogSource"]]],"AwsLogSource":[["SourceName","string"],["SourceVersion","string"]],"CustomLogSource":[["SourceName","string"],["SourceVersion","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataLakeArn"],"ro":["SubscriberArn","S3BucketArn","SubscriberRoleArn","ResourceShareArn","ResourceShareName"],"tg":[true,true,true]},"arn":"arn:${Partition}:securitylake:${Region}:${Account}:subscriber/${SubscriberId}"}');
 /** A {@link Subscriber} instance: its attributes as typed outputs. */
 export type Subscriber = InstanceType<typeof Subscriber>;
 
@@ -147,13 +179,23 @@ export interface SubscriberArgs {
    * You can choose to notify subscribers of new objects with an Amazon Simple Queue Service (Amazon SQS) queue or through messaging to an HTTPS endpoint provided by the subscriber.
    *
    * Subscribers can consume data by directly querying AWS Lake Formation tables in your Amazon S3 bucket through services like Amazon Athena. This subscription type is defined as `LAKEFORMATION` .
+   *
+   * Items: at least 1.
    */
   accessTypes: ("LAKEFORMATION" | "S3")[];
-  /** The Amazon Resource Name (ARN) used to create the data lake. */
+  /**
+   * The Amazon Resource Name (ARN) used to create the data lake.
+   *
+   * Length: 1–256.
+   */
   dataLakeArn: string;
   /** The AWS identity used to access your data. */
   subscriberIdentity: SubscriberSubscriberIdentity;
-  /** The name of your Amazon Security Lake subscriber account. */
+  /**
+   * The name of your Amazon Security Lake subscriber account.
+   *
+   * Length: 1–64. Pattern: `^[\\\w\s\-_:/,.\@=+]*$`.
+   */
   subscriberName: string;
   /** The subscriber descriptions for a subscriber account. The description for a subscriber includes `subscriberName` , `accountID` , `externalID` , and `subscriberId` . */
   subscriberDescription?: string;
@@ -183,9 +225,17 @@ export interface SubscriberOutputs extends SubscriberArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-securitylake-subscriber-subscriberidentity.html | CloudFormation: SubscriberIdentity}
  */
 export interface SubscriberSubscriberIdentity {
-  /** The external ID is a unique identifier that the subscriber provides to you. */
+  /**
+   * The external ID is a unique identifier that the subscriber provides to you.
+   *
+   * Length: 2–1224. Pattern: `^[\w+=,.\@:/-]*$`.
+   */
   externalId: string;
-  /** Principals can include accounts, users, roles, federated users, or AWS services. */
+  /**
+   * Principals can include accounts, users, roles, federated users, or AWS services.
+   *
+   * Pattern: `^([0-9]{12}|[a-z0-9\.\-]*\.(amazonaws|amazon)\.com)$`.
+   */
   principal: string;
 }
 
@@ -209,7 +259,11 @@ export interface SubscriberSource {
 export interface SubscriberAwsLogSource {
   /** Source name of the natively supported AWS service that is supported as an Amazon Security Lake source. For the list of sources supported by Amazon Security Lake see [Collecting data from AWS services](https://docs.aws.amazon.com//security-lake/latest/userguide/internal-sources.html) in the Amazon Security Lake User Guide. */
   sourceName?: string;
-  /** Source version of the natively supported AWS service that is supported as an Amazon Security Lake source. For more details about source versions supported by Amazon Security Lake see [OCSF source identification](https://docs.aws.amazon.com//security-lake/latest/userguide/open-cybersecurity-schema-framework.html#ocsf-source-identification) in the Amazon Security Lake User Guide. */
+  /**
+   * Source version of the natively supported AWS service that is supported as an Amazon Security Lake source. For more details about source versions supported by Amazon Security Lake see [OCSF source identification](https://docs.aws.amazon.com//security-lake/latest/userguide/open-cybersecurity-schema-framework.html#ocsf-source-identification) in the Amazon Security Lake User Guide.
+   *
+   * Pattern: `^(latest|[0-9]\.[0-9])$`.
+   */
   sourceVersion?: string;
 }
 
@@ -219,9 +273,17 @@ export interface SubscriberAwsLogSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-securitylake-subscriber-customlogsource.html | CloudFormation: CustomLogSource}
  */
 export interface SubscriberCustomLogSource {
-  /** The name of the custom log source. */
+  /**
+   * The name of the custom log source.
+   *
+   * Length: 1–64. Pattern: `^[\\\w\-_:/.]*$`.
+   */
   sourceName?: string;
-  /** The source version of the custom log source. */
+  /**
+   * The source version of the custom log source.
+   *
+   * Length: 1–32. Pattern: `^[A-Za-z0-9\-\.\_]*$`.
+   */
   sourceVersion?: string;
 }
 
@@ -230,7 +292,7 @@ export interface SubscriberCustomLogSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securitylake-subscribernotification.html | CloudFormation: AWS::SecurityLake::SubscriberNotification}
  */
-export const SubscriberNotification = cloudControlType<SubscriberNotificationArgs, SubscriberNotificationOutputs>("AWS::SecurityLake::SubscriberNotification", "aws:securitylake:SubscriberNotification", '{"p":[["NotificationConfiguration",["ref","NotificationConfiguration"],1],["SubscriberArn","string",67],["SubscriberEndpoint","string",8]],"id":["SubscriberArn"],"d":{"NotificationConfiguration":[["HttpsNotificationConfiguration",["ref","HttpsNotificationConfiguration"]],["SqsNotificationConfiguration","json"]],"HttpsNotificationConfiguration":[["AuthorizationApiKeyName","string"],["AuthorizationApiKeyValue","string"],["Endpoint","string",1],["HttpMethod",["enum","POST","PUT"]],["TargetRoleArn","string",1]]}}');
+export const SubscriberNotification = cloudControlType<SubscriberNotificationArgs, SubscriberNotificationOutputs>("AWS::SecurityLake::SubscriberNotification", "aws:securitylake:SubscriberNotification", '{"p":[["NotificationConfiguration",["ref","NotificationConfiguration"],1],["SubscriberArn","string",67],["SubscriberEndpoint","string",8]],"id":["SubscriberArn"],"d":{"NotificationConfiguration":[["HttpsNotificationConfiguration",["ref","HttpsNotificationConfiguration"]],["SqsNotificationConfiguration","json"]],"HttpsNotificationConfiguration":[["AuthorizationApiKeyName","string"],["AuthorizationApiKeyValue","string"],["Endpoint","string",1],["HttpMethod",["enum","POST","PUT"]],["TargetRoleArn","string",1]]},"reg":{"h":"crudl","wo":["NotificationConfiguration/HttpsNotificationConfiguration/AuthorizationApiKeyName","NotificationConfiguration/HttpsNotificationConfiguration/AuthorizationApiKeyValue","NotificationConfiguration/HttpsNotificationConfiguration/Endpoint","NotificationConfiguration/HttpsNotificationConfiguration/HttpMethod","NotificationConfiguration/HttpsNotificationConfiguration/TargetRoleArn"],"co":["SubscriberArn"],"ro":["SubscriberEndpoint"],"tg":[false,true,true]}}');
 /** A {@link SubscriberNotification} instance: its attributes as typed outputs. */
 export type SubscriberNotification = InstanceType<typeof SubscriberNotification>;
 
@@ -238,7 +300,11 @@ export type SubscriberNotification = InstanceType<typeof SubscriberNotification>
 export interface SubscriberNotificationArgs {
   /** Specify the configurations you want to use for subscriber notification. The subscriber is notified when new data is written to the data lake for sources that the subscriber consumes in Security Lake . */
   notificationConfiguration: SubscriberNotificationNotificationConfiguration;
-  /** The Amazon Resource Name (ARN) of the Security Lake subscriber. */
+  /**
+   * The Amazon Resource Name (ARN) of the Security Lake subscriber.
+   *
+   * Pattern: `^arn:.*$`.
+   */
   subscriberArn: string;
 }
 
@@ -270,10 +336,18 @@ export interface SubscriberNotificationHttpsNotificationConfiguration {
   authorizationApiKeyName?: string;
   /** The key value for the notification subscription. */
   authorizationApiKeyValue?: string;
-  /** The subscription endpoint in Security Lake . If you prefer notification with an HTTPS endpoint, populate this field. */
+  /**
+   * The subscription endpoint in Security Lake . If you prefer notification with an HTTPS endpoint, populate this field.
+   *
+   * Pattern: `^https?://.+$`.
+   */
   endpoint: string;
   /** The HTTPS method used for the notification subscription. */
   httpMethod?: "POST" | "PUT";
-  /** The Amazon Resource Name (ARN) of the EventBridge API destinations IAM role that you created. For more information about ARNs and how to use them in policies, see [Managing data access](https://docs.aws.amazon.com///security-lake/latest/userguide/subscriber-data-access.html) and [AWS Managed Policies](https://docs.aws.amazon.com//security-lake/latest/userguide/security-iam-awsmanpol.html) in the *Amazon Security Lake User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the EventBridge API destinations IAM role that you created. For more information about ARNs and how to use them in policies, see [Managing data access](https://docs.aws.amazon.com///security-lake/latest/userguide/subscriber-data-access.html) and [AWS Managed Policies](https://docs.aws.amazon.com//security-lake/latest/userguide/security-iam-awsmanpol.html) in the *Amazon Security Lake User Guide* .
+   *
+   * Pattern: `^arn:.*$`.
+   */
   targetRoleArn: string;
 }

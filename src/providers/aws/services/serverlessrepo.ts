@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource type definition for an AWS Serverless Application Repository application.
  *
+ * @deprecated Cloud Control cannot create AWS::ServerlessRepo::Application: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-serverlessrepo-application.html | CloudFormation: AWS::ServerlessRepo::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ServerlessRepo::Application", "aws:serverlessrepo:Application", '{"p":[["Author","string",1],["Description","string",1],["Name","string",67],["HomePageUrl","string"],["Labels",["array","string"]],["LicenseBody","string",66],["ReadmeBody","string"],["SpdxLicenseId","string",66],["SemanticVersion","string",66],["SourceCodeUrl","string",66],["TemplateBody","string",66],["ApplicationId","string",72],["CreationTime","string",8],["IsVerifiedAuthor","boolean",8]],"id":["ApplicationId"],"arn":"arn:${Partition}:serverlessrepo:${Region}:${Account}:applications/${ResourceId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ServerlessRepo::Application", "aws:serverlessrepo:Application", '{"p":[["Author","string",1],["Description","string",1],["Name","string",67],["HomePageUrl","string"],["Labels",["array","string"]],["LicenseBody","string",66],["ReadmeBody","string"],["SpdxLicenseId","string",66],["SemanticVersion","string",66],["SourceCodeUrl","string",66],["TemplateBody","string",66],["ApplicationId","string",72],["CreationTime","string",8],["IsVerifiedAuthor","boolean",8]],"id":["ApplicationId"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:serverlessrepo:${Region}:${Account}:applications/${ResourceId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 

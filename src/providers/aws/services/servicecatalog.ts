@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-acceptedportfolioshare.html | CloudFormation: AWS::ServiceCatalog::AcceptedPortfolioShare}
  */
-export const AcceptedPortfolioShare = cloudControlType<AcceptedPortfolioShareArgs, AcceptedPortfolioShareOutputs>("AWS::ServiceCatalog::AcceptedPortfolioShare", "aws:servicecatalog:AcceptedPortfolioShare", '{"p":[["AcceptLanguage","string",66],["PortfolioId","string",67],["Id","string",8,"awsId"]],"id":["PortfolioId"]}');
+export const AcceptedPortfolioShare = cloudControlType<AcceptedPortfolioShareArgs, AcceptedPortfolioShareOutputs>("AWS::ServiceCatalog::AcceptedPortfolioShare", "aws:servicecatalog:AcceptedPortfolioShare", '{"p":[["AcceptLanguage","string",82],["PortfolioId","string",67],["Id","string",8,"awsId"]],"id":["PortfolioId"],"reg":{"h":"crdl","wo":["AcceptLanguage"],"co":["AcceptLanguage","PortfolioId"],"tg":[false,true,true]}}');
 /** A {@link AcceptedPortfolioShare} instance: its attributes as typed outputs. */
 export type AcceptedPortfolioShare = InstanceType<typeof AcceptedPortfolioShare>;
 
@@ -24,9 +24,17 @@ export interface AcceptedPortfolioShareArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^(en|jp|zh)$`.
    */
   acceptLanguage?: string;
-  /** The portfolio identifier. */
+  /**
+   * The portfolio identifier.
+   *
+   * Length: 1–100.
+   */
   portfolioId: string;
 }
 
@@ -40,7 +48,7 @@ export interface AcceptedPortfolioShareOutputs extends AcceptedPortfolioShareArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-cloudformationproduct.html | CloudFormation: AWS::ServiceCatalog::CloudFormationProduct}
  */
-export const CloudFormationProduct = cloudControlType<CloudFormationProductArgs, CloudFormationProductOutputs>("AWS::ServiceCatalog::CloudFormationProduct", "aws:servicecatalog:CloudFormationProduct", '{"p":[["Owner","string",1],["Description","string"],["SupportEmail","string"],["ProductType",["enum","CLOUD_FORMATION_TEMPLATE","MARKETPLACE_AMI","MARKETPLACE_CAR","TERRAFORM_OPEN_SOURCE","TERRAFORM_CLOUD","EXTERNAL"]],["Name","string",1],["ReplaceProvisioningArtifacts","boolean"],["SupportDescription","string"],["Distributor","string"],["AcceptLanguage","string"],["SupportUrl","string"],["SourceConnection",["ref","SourceConnection"]],["Tags",["array",["ref","Tag"]]],["ProvisioningArtifactParameters",["array",["ref","ProvisioningArtifactProperties"]]],["ProductName","string",8],["ProvisioningArtifactIds","string",8],["ProvisioningArtifactNames","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SourceConnection":[["Type","string",1],["ConnectionParameters",["ref","ConnectionParameters"],1]],"ConnectionParameters":[["CodeStar",["ref","CodeStarParameters"]]],"CodeStarParameters":[["ArtifactPath","string",1],["Repository","string",1],["Branch","string",1],["ConnectionArn","string",1]],"ProvisioningArtifactProperties":[["Type",["enum","CLOUD_FORMATION_TEMPLATE","MARKETPLACE_AMI","MARKETPLACE_CAR","TERRAFORM_OPEN_SOURCE","TERRAFORM_CLOUD","EXTERNAL"]],["Description","string"],["DisableTemplateValidation","boolean"],["Info",["ref","Info"],1],["Name","string"]],"Info":[["LoadTemplateFromURL","string"],["ImportFromPhysicalId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:catalog:${Region}:${Account}:product/${PortfolioId}"}');
+export const CloudFormationProduct = cloudControlType<CloudFormationProductArgs, CloudFormationProductOutputs>("AWS::ServiceCatalog::CloudFormationProduct", "aws:servicecatalog:CloudFormationProduct", '{"p":[["Owner","string",1],["Description","string"],["SupportEmail","string"],["ProductType",["enum","CLOUD_FORMATION_TEMPLATE","MARKETPLACE_AMI","MARKETPLACE_CAR","TERRAFORM_OPEN_SOURCE","TERRAFORM_CLOUD","EXTERNAL"]],["Name","string",1],["ReplaceProvisioningArtifacts","boolean",16],["SupportDescription","string"],["Distributor","string"],["AcceptLanguage","string",16],["SupportUrl","string"],["SourceConnection",["ref","SourceConnection"]],["Tags",["array",["ref","Tag"]]],["ProvisioningArtifactParameters",["array",["ref","ProvisioningArtifactProperties"]]],["ProductName","string",8],["ProvisioningArtifactIds","string",8],["ProvisioningArtifactNames","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SourceConnection":[["Type","string",1],["ConnectionParameters",["ref","ConnectionParameters"],1]],"ConnectionParameters":[["CodeStar",["ref","CodeStarParameters"]]],"CodeStarParameters":[["ArtifactPath","string",1],["Repository","string",1],["Branch","string",1],["ConnectionArn","string",1]],"ProvisioningArtifactProperties":[["Type",["enum","CLOUD_FORMATION_TEMPLATE","MARKETPLACE_AMI","MARKETPLACE_CAR","TERRAFORM_OPEN_SOURCE","TERRAFORM_CLOUD","EXTERNAL"]],["Description","string"],["DisableTemplateValidation","boolean"],["Info",["ref","Info"],1],["Name","string"]],"Info":[["LoadTemplateFromURL","string"],["ImportFromPhysicalId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AcceptLanguage","ReplaceProvisioningArtifacts","ProvisioningArtifactParameters/*/DisableTemplateValidation"],"ro":["Id","ProvisioningArtifactIds","ProvisioningArtifactNames","ProductName"],"uo":["ProvisioningArtifactParameters","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:catalog:${Region}:${Account}:product/${PortfolioId}"}');
 /** A {@link CloudFormationProduct} instance: its attributes as typed outputs. */
 export type CloudFormationProduct = InstanceType<typeof CloudFormationProduct>;
 
@@ -60,6 +68,8 @@ export interface CloudFormationProductArgs {
    * This property is turned off by default. If turned off, you can update provisioning artifacts or product attributes (such as description, distributor, name, owner, and more) and the associated provisioning artifacts will retain the same unique identifier. Provisioning artifacts are matched within the CloudFormationProduct resource, and only those that have been updated will be changed. Provisioning artifacts are matched by a combinaton of provisioning artifact template URL and name.
    *
    * If turned on, provisioning artifacts will be given a new unique identifier when you update the product or provisioning artifacts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   replaceProvisioningArtifacts?: boolean;
   /** The support information about the product. */
@@ -71,6 +81,8 @@ export interface CloudFormationProductArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /**
@@ -195,7 +207,7 @@ export interface CloudFormationProductInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-cloudformationprovisionedproduct.html | CloudFormation: AWS::ServiceCatalog::CloudFormationProvisionedProduct}
  */
-export const CloudFormationProvisionedProduct = cloudControlType<CloudFormationProvisionedProductArgs, CloudFormationProvisionedProductOutputs>("AWS::ServiceCatalog::CloudFormationProvisionedProduct", "aws:servicecatalog:CloudFormationProvisionedProduct", '{"p":[["PathId","string"],["ProvisioningParameters",["array",["ref","ProvisioningParameter"]]],["ProvisioningPreferences",["ref","ProvisioningPreferences"]],["ProductName","string"],["ProvisioningArtifactName","string"],["NotificationArns",["array","string"],66],["AcceptLanguage",["enum","en","jp","zh"]],["ProductId","string"],["PathName","string"],["Tags",["array",["ref","Tag"]]],["ProvisionedProductName","string",66],["ProvisioningArtifactId","string"],["CloudformationStackArn","string",8],["Outputs",["map","string"],8],["ProvisionedProductId","string",72],["RecordId","string",8]],"id":["ProvisionedProductId"],"d":{"ProvisioningParameter":[["Value","string",1],["Key","string",1]],"ProvisioningPreferences":[["StackSetAccounts",["array","string"]],["StackSetFailureToleranceCount","integer"],["StackSetMaxConcurrencyPercentage","integer"],["StackSetMaxConcurrencyCount","integer"],["StackSetRegions",["array","string"]],["StackSetOperationType",["enum","CREATE","UPDATE","DELETE"]],["StackSetFailureTolerancePercentage","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:catalog:${Region}:${Account}:product/${PortfolioId}"}');
+export const CloudFormationProvisionedProduct = cloudControlType<CloudFormationProvisionedProductArgs, CloudFormationProvisionedProductOutputs>("AWS::ServiceCatalog::CloudFormationProvisionedProduct", "aws:servicecatalog:CloudFormationProvisionedProduct", '{"p":[["PathId","string"],["ProvisioningParameters",["array",["ref","ProvisioningParameter"]]],["ProvisioningPreferences",["ref","ProvisioningPreferences"]],["ProductName","string"],["ProvisioningArtifactName","string"],["NotificationArns",["array","string"],66],["AcceptLanguage",["enum","en","jp","zh"]],["ProductId","string"],["PathName","string"],["Tags",["array",["ref","Tag"]]],["ProvisionedProductName","string",66],["ProvisioningArtifactId","string"],["CloudformationStackArn","string",8],["Outputs",["map","string"],8],["ProvisionedProductId","string",72],["RecordId","string",8]],"id":["ProvisionedProductId"],"d":{"ProvisioningParameter":[["Value","string",1],["Key","string",1]],"ProvisioningPreferences":[["StackSetAccounts",["array","string"]],["StackSetFailureToleranceCount","integer"],["StackSetMaxConcurrencyPercentage","integer"],["StackSetMaxConcurrencyCount","integer"],["StackSetRegions",["array","string"]],["StackSetOperationType",["enum","CREATE","UPDATE","DELETE"]],["StackSetFailureTolerancePercentage","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crud","co":["NotificationArns","ProvisionedProductName"],"ro":["RecordId","CloudformationStackArn","Outputs","ProvisionedProductId"]},"arn":"arn:${Partition}:catalog:${Region}:${Account}:product/${PortfolioId}"}');
 /** A {@link CloudFormationProvisionedProduct} instance: its attributes as typed outputs. */
 export type CloudFormationProvisionedProduct = InstanceType<typeof CloudFormationProvisionedProduct>;
 
@@ -205,6 +217,8 @@ export interface CloudFormationProvisionedProductArgs {
    * The path identifier of the product. This value is optional if the product has a default path, and required if the product has more than one path. To list the paths for a product, use [ListLaunchPaths](https://docs.aws.amazon.com/servicecatalog/latest/dg/API_ListLaunchPaths.html) .
    *
    * > You must provide the name or ID, but not both.
+   *
+   * Length: 1–100.
    */
   pathId?: string;
   /** Parameters specified by the administrator that are required for provisioning the product. */
@@ -217,6 +231,8 @@ export interface CloudFormationProvisionedProductArgs {
    * Each time a stack is created or updated, if `ProductName` is provided it will successfully resolve to `ProductId` as long as only one product exists in the account or Region with that `ProductName` .
    *
    * > You must specify either the name or the ID of the product, but not both.
+   *
+   * Length: 1–128.
    */
   productName?: string;
   /**
@@ -225,7 +241,11 @@ export interface CloudFormationProvisionedProductArgs {
    * > You must specify either the name or the ID of the provisioning artifact, but not both. You must also specify either the name or the ID of the product, but not both.
    */
   provisioningArtifactName?: string;
-  /** Passed to AWS CloudFormation . The SNS topic ARNs to which to publish stack-related events. */
+  /**
+   * Passed to AWS CloudFormation . The SNS topic ARNs to which to publish stack-related events.
+   *
+   * Items: at most 5.
+   */
   notificationArns?: string[];
   /**
    * The language code.
@@ -238,12 +258,16 @@ export interface CloudFormationProvisionedProductArgs {
    * The product identifier.
    *
    * > You must specify either the ID or the name of the product, but not both.
+   *
+   * Length: 1–100.
    */
   productId?: string;
   /**
    * The name of the path. This value is optional if the product has a default path, and required if the product has more than one path. To list the paths for a product, use [ListLaunchPaths](https://docs.aws.amazon.com/servicecatalog/latest/dg/API_ListLaunchPaths.html) .
    *
    * > You must provide the name or ID, but not both.
+   *
+   * Length: 1–100.
    */
   pathName?: string;
   /**
@@ -252,12 +276,18 @@ export interface CloudFormationProvisionedProductArgs {
    * > Requires the provisioned product to have an [ResourceUpdateConstraint](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-resourceupdateconstraint.html) resource with `TagUpdatesOnProvisionedProduct` set to `ALLOWED` to allow tag updates. If `RESOURCE_UPDATE` constraint is not present, tags updates are ignored.
    */
   tags?: AwsTag[];
-  /** A user-friendly name for the provisioned product. This value must be unique for the AWS account and cannot be updated after the product is provisioned. */
+  /**
+   * A user-friendly name for the provisioned product. This value must be unique for the AWS account and cannot be updated after the product is provisioned.
+   *
+   * Length: 1–128.
+   */
   provisionedProductName?: string;
   /**
    * The identifier of the provisioning artifact (also known as a version).
    *
    * > You must specify either the ID or the name of the provisioning artifact, but not both.
+   *
+   * Length: 1–100.
    */
   provisioningArtifactId?: string;
 }
@@ -279,9 +309,17 @@ export interface CloudFormationProvisionedProductOutputs extends CloudFormationP
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-servicecatalog-cloudformationprovisionedproduct-provisioningparameter.html | CloudFormation: ProvisioningParameter}
  */
 export interface CloudFormationProvisionedProductProvisioningParameter {
-  /** The parameter value. */
+  /**
+   * The parameter value.
+   *
+   * Length: at most 4096.
+   */
   value: string;
-  /** The parameter key. */
+  /**
+   * The parameter key.
+   *
+   * Length: 1–1000.
+   */
   key: string;
 }
 
@@ -307,6 +345,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * The specified accounts should be within the list of accounts from the `STACKSET` constraint. To get the list of accounts in the `STACKSET` constraint, use the `DescribeProvisioningParameters` operation.
    *
    * If no values are specified, the default value is all acounts from the `STACKSET` constraint.
+   *
+   * Each item: Pattern: `^[0-9]{12}$`.
    */
   stackSetAccounts?: string[];
   /**
@@ -317,6 +357,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Conditional: You must specify either `StackSetFailureToleranceCount` or `StackSetFailureTolerancePercentage` , but not both.
    *
    * The default value is `0` if no value is specified.
+   *
+   * Range: at least 0.
    */
   stackSetFailureToleranceCount?: number;
   /**
@@ -329,6 +371,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Applicable only to a `CFN_STACKSET` provisioned product type.
    *
    * Conditional: You must specify either `StackSetMaxConcurrentCount` or `StackSetMaxConcurrentPercentage` , but not both.
+   *
+   * Range: 1–100.
    */
   stackSetMaxConcurrencyPercentage?: number;
   /**
@@ -339,6 +383,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Applicable only to a `CFN_STACKSET` provisioned product type.
    *
    * Conditional: You must specify either `StackSetMaxConcurrentCount` or `StackSetMaxConcurrentPercentage` , but not both.
+   *
+   * Range: at least 1.
    */
   stackSetMaxConcurrencyCount?: number;
   /**
@@ -349,6 +395,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * The specified Regions should be within the list of Regions from the `STACKSET` constraint. To get the list of Regions in the `STACKSET` constraint, use the `DescribeProvisioningParameters` operation.
    *
    * If no values are specified, the default value is all Regions from the `STACKSET` constraint.
+   *
+   * Each item: Pattern: `^[a-z]{2}-([a-z]+-)+[1-9]`.
    */
   stackSetRegions?: string[];
   /**
@@ -369,6 +417,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Applicable only to a `CFN_STACKSET` provisioned product type.
    *
    * Conditional: You must specify either `StackSetFailureToleranceCount` or `StackSetFailureTolerancePercentage` , but not both.
+   *
+   * Range: 0–100.
    */
   stackSetFailureTolerancePercentage?: number;
 }
@@ -378,7 +428,7 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-launchnotificationconstraint.html | CloudFormation: AWS::ServiceCatalog::LaunchNotificationConstraint}
  */
-export const LaunchNotificationConstraint = cloudControlType<LaunchNotificationConstraintArgs, LaunchNotificationConstraintOutputs>("AWS::ServiceCatalog::LaunchNotificationConstraint", "aws:servicecatalog:LaunchNotificationConstraint", '{"p":[["Description","string"],["NotificationArns",["array","string"],1],["AcceptLanguage","string"],["PortfolioId","string",67],["ProductId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const LaunchNotificationConstraint = cloudControlType<LaunchNotificationConstraintArgs, LaunchNotificationConstraintOutputs>("AWS::ServiceCatalog::LaunchNotificationConstraint", "aws:servicecatalog:LaunchNotificationConstraint", '{"p":[["Description","string"],["NotificationArns",["array","string"],1],["AcceptLanguage","string",16],["PortfolioId","string",67],["ProductId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"co":["PortfolioId","ProductId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link LaunchNotificationConstraint} instance: its attributes as typed outputs. */
 export type LaunchNotificationConstraint = InstanceType<typeof LaunchNotificationConstraint>;
 
@@ -393,6 +443,8 @@ export interface LaunchNotificationConstraintArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -412,7 +464,7 @@ export interface LaunchNotificationConstraintOutputs extends LaunchNotificationC
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-launchroleconstraint.html | CloudFormation: AWS::ServiceCatalog::LaunchRoleConstraint}
  */
-export const LaunchRoleConstraint = cloudControlType<LaunchRoleConstraintArgs, LaunchRoleConstraintOutputs>("AWS::ServiceCatalog::LaunchRoleConstraint", "aws:servicecatalog:LaunchRoleConstraint", '{"p":[["Description","string"],["LocalRoleName","string"],["AcceptLanguage","string"],["PortfolioId","string",67],["ProductId","string",67],["RoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const LaunchRoleConstraint = cloudControlType<LaunchRoleConstraintArgs, LaunchRoleConstraintOutputs>("AWS::ServiceCatalog::LaunchRoleConstraint", "aws:servicecatalog:LaunchRoleConstraint", '{"p":[["Description","string"],["LocalRoleName","string"],["AcceptLanguage","string",16],["PortfolioId","string",67],["ProductId","string",67],["RoleArn","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"co":["PortfolioId","ProductId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link LaunchRoleConstraint} instance: its attributes as typed outputs. */
 export type LaunchRoleConstraint = InstanceType<typeof LaunchRoleConstraint>;
 
@@ -433,6 +485,8 @@ export interface LaunchRoleConstraintArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -443,6 +497,8 @@ export interface LaunchRoleConstraintArgs {
    * The ARN of the launch role.
    *
    * You are required to specify `RoleArn` or `LocalRoleName` but can't use both.
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role)\/.*`.
    */
   roleArn?: string;
 }
@@ -458,7 +514,7 @@ export interface LaunchRoleConstraintOutputs extends LaunchRoleConstraintArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-launchtemplateconstraint.html | CloudFormation: AWS::ServiceCatalog::LaunchTemplateConstraint}
  */
-export const LaunchTemplateConstraint = cloudControlType<LaunchTemplateConstraintArgs, LaunchTemplateConstraintOutputs>("AWS::ServiceCatalog::LaunchTemplateConstraint", "aws:servicecatalog:LaunchTemplateConstraint", '{"p":[["Description","string"],["AcceptLanguage","string"],["PortfolioId","string",67],["ProductId","string",67],["Rules","string",1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const LaunchTemplateConstraint = cloudControlType<LaunchTemplateConstraintArgs, LaunchTemplateConstraintOutputs>("AWS::ServiceCatalog::LaunchTemplateConstraint", "aws:servicecatalog:LaunchTemplateConstraint", '{"p":[["Description","string"],["AcceptLanguage","string",16],["PortfolioId","string",67],["ProductId","string",67],["Rules","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"co":["PortfolioId","ProductId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link LaunchTemplateConstraint} instance: its attributes as typed outputs. */
 export type LaunchTemplateConstraint = InstanceType<typeof LaunchTemplateConstraint>;
 
@@ -471,6 +527,8 @@ export interface LaunchTemplateConstraintArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -492,7 +550,7 @@ export interface LaunchTemplateConstraintOutputs extends LaunchTemplateConstrain
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-portfolio.html | CloudFormation: AWS::ServiceCatalog::Portfolio}
  */
-export const Portfolio = cloudControlType<PortfolioArgs, PortfolioOutputs>("AWS::ServiceCatalog::Portfolio", "aws:servicecatalog:Portfolio", '{"p":[["ProviderName","string",1],["Description","string"],["DisplayName","string",1],["AcceptLanguage","string"],["Tags",["array",["ref","Tag"]]],["PortfolioName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:catalog:${Region}:${Account}:portfolio/${PortfolioId}"}');
+export const Portfolio = cloudControlType<PortfolioArgs, PortfolioOutputs>("AWS::ServiceCatalog::Portfolio", "aws:servicecatalog:Portfolio", '{"p":[["ProviderName","string",1],["Description","string"],["DisplayName","string",1],["AcceptLanguage","string",16],["Tags",["array",["ref","Tag"]]],["PortfolioName","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"ro":["PortfolioName","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:catalog:${Region}:${Account}:portfolio/${PortfolioId}"}');
 /** A {@link Portfolio} instance: its attributes as typed outputs. */
 export type Portfolio = InstanceType<typeof Portfolio>;
 
@@ -509,6 +567,8 @@ export interface PortfolioArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** One or more tags. */
@@ -528,19 +588,25 @@ export interface PortfolioOutputs extends PortfolioArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-portfolioprincipalassociation.html | CloudFormation: AWS::ServiceCatalog::PortfolioPrincipalAssociation}
  */
-export const PortfolioPrincipalAssociation = cloudControlType<PortfolioPrincipalAssociationArgs, PortfolioPrincipalAssociationOutputs>("AWS::ServiceCatalog::PortfolioPrincipalAssociation", "aws:servicecatalog:PortfolioPrincipalAssociation", '{"p":[["PrincipalARN","string",66],["AcceptLanguage","string",66],["PortfolioId","string",66],["PrincipalType","string",67]],"id":["PortfolioId","PrincipalARN"]}');
+export const PortfolioPrincipalAssociation = cloudControlType<PortfolioPrincipalAssociationArgs, PortfolioPrincipalAssociationOutputs>("AWS::ServiceCatalog::PortfolioPrincipalAssociation", "aws:servicecatalog:PortfolioPrincipalAssociation", '{"p":[["PrincipalARN","string",66],["AcceptLanguage","string",82],["PortfolioId","string",66],["PrincipalType","string",67]],"id":["PortfolioId","PrincipalARN"],"reg":{"h":"crdl","wo":["AcceptLanguage"],"co":["AcceptLanguage","PortfolioId","PrincipalARN","PrincipalType"],"tg":[false,true,true]}}');
 /** A {@link PortfolioPrincipalAssociation} instance: its attributes as typed outputs. */
 export type PortfolioPrincipalAssociation = InstanceType<typeof PortfolioPrincipalAssociation>;
 
 /** Inputs of {@link PortfolioPrincipalAssociation}. */
 export interface PortfolioPrincipalAssociationArgs {
-  /** The ARN of the principal ( IAM user, role, or group). */
+  /**
+   * The ARN of the principal ( IAM user, role, or group).
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role|user|group)\/.*`.
+   */
   principalARN?: string;
   /**
    * The language code.
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -551,7 +617,11 @@ export interface PortfolioPrincipalAssociationArgs {
 
 /** Outputs of {@link PortfolioPrincipalAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface PortfolioPrincipalAssociationOutputs extends PortfolioPrincipalAssociationArgs {
-  /** The ARN of the principal ( IAM user, role, or group). */
+  /**
+   * The ARN of the principal ( IAM user, role, or group).
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role|user|group)\/.*`.
+   */
   principalARN: string;
   /** The portfolio identifier. */
   portfolioId: string;
@@ -564,19 +634,25 @@ export interface PortfolioPrincipalAssociationOutputs extends PortfolioPrincipal
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-portfolioproductassociation.html | CloudFormation: AWS::ServiceCatalog::PortfolioProductAssociation}
  */
-export const PortfolioProductAssociation = cloudControlType<PortfolioProductAssociationArgs, PortfolioProductAssociationOutputs>("AWS::ServiceCatalog::PortfolioProductAssociation", "aws:servicecatalog:PortfolioProductAssociation", '{"p":[["SourcePortfolioId","string",66],["AcceptLanguage","string",66],["PortfolioId","string",66],["ProductId","string",66]],"id":["PortfolioId","ProductId"]}');
+export const PortfolioProductAssociation = cloudControlType<PortfolioProductAssociationArgs, PortfolioProductAssociationOutputs>("AWS::ServiceCatalog::PortfolioProductAssociation", "aws:servicecatalog:PortfolioProductAssociation", '{"p":[["SourcePortfolioId","string",82],["AcceptLanguage","string",82],["PortfolioId","string",66],["ProductId","string",66]],"id":["PortfolioId","ProductId"],"reg":{"h":"crdl","wo":["SourcePortfolioId","AcceptLanguage"],"co":["SourcePortfolioId","AcceptLanguage","PortfolioId","ProductId"],"tg":[false,true,true]}}');
 /** A {@link PortfolioProductAssociation} instance: its attributes as typed outputs. */
 export type PortfolioProductAssociation = InstanceType<typeof PortfolioProductAssociation>;
 
 /** Inputs of {@link PortfolioProductAssociation}. */
 export interface PortfolioProductAssociationArgs {
-  /** The identifier of the source portfolio. */
+  /**
+   * The identifier of the source portfolio.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourcePortfolioId?: string;
   /**
    * The language code.
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -598,19 +674,25 @@ export interface PortfolioProductAssociationOutputs extends PortfolioProductAsso
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-portfolioshare.html | CloudFormation: AWS::ServiceCatalog::PortfolioShare}
  */
-export const PortfolioShare = cloudControlType<PortfolioShareArgs, PortfolioShareOutputs>("AWS::ServiceCatalog::PortfolioShare", "aws:servicecatalog:PortfolioShare", '{"p":[["AccountId","string",67],["AcceptLanguage","string",66],["PortfolioId","string",67],["ShareTagOptions","boolean"]],"id":["PortfolioId","AccountId"]}');
+export const PortfolioShare = cloudControlType<PortfolioShareArgs, PortfolioShareOutputs>("AWS::ServiceCatalog::PortfolioShare", "aws:servicecatalog:PortfolioShare", '{"p":[["AccountId","string",67],["AcceptLanguage","string",16],["PortfolioId","string",67],["ShareTagOptions","boolean"]],"id":["PortfolioId","AccountId"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"co":["AccountId","PortfolioId"],"tg":[false,true,true]}}');
 /** A {@link PortfolioShare} instance: its attributes as typed outputs. */
 export type PortfolioShare = InstanceType<typeof PortfolioShare>;
 
 /** Inputs of {@link PortfolioShare}. */
 export interface PortfolioShareArgs {
-  /** The AWS account ID. For example, `123456789012` . */
+  /**
+   * The AWS account ID. For example, `123456789012` .
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   accountId: string;
   /**
    * The language code.
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -628,7 +710,7 @@ export interface PortfolioShareOutputs extends PortfolioShareArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-resourceupdateconstraint.html | CloudFormation: AWS::ServiceCatalog::ResourceUpdateConstraint}
  */
-export const ResourceUpdateConstraint = cloudControlType<ResourceUpdateConstraintArgs, ResourceUpdateConstraintOutputs>("AWS::ServiceCatalog::ResourceUpdateConstraint", "aws:servicecatalog:ResourceUpdateConstraint", '{"p":[["Description","string"],["AcceptLanguage","string"],["TagUpdateOnProvisionedProduct","string",1],["PortfolioId","string",67],["ProductId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const ResourceUpdateConstraint = cloudControlType<ResourceUpdateConstraintArgs, ResourceUpdateConstraintOutputs>("AWS::ServiceCatalog::ResourceUpdateConstraint", "aws:servicecatalog:ResourceUpdateConstraint", '{"p":[["Description","string"],["AcceptLanguage","string",16],["TagUpdateOnProvisionedProduct","string",1],["PortfolioId","string",67],["ProductId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"co":["PortfolioId","ProductId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link ResourceUpdateConstraint} instance: its attributes as typed outputs. */
 export type ResourceUpdateConstraint = InstanceType<typeof ResourceUpdateConstraint>;
 
@@ -641,6 +723,8 @@ export interface ResourceUpdateConstraintArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /**
@@ -666,13 +750,17 @@ export interface ResourceUpdateConstraintOutputs extends ResourceUpdateConstrain
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-serviceaction.html | CloudFormation: AWS::ServiceCatalog::ServiceAction}
  */
-export const ServiceAction = cloudControlType<ServiceActionArgs, ServiceActionOutputs>("AWS::ServiceCatalog::ServiceAction", "aws:servicecatalog:ServiceAction", '{"p":[["Description","string"],["Definition",["array",["ref","DefinitionParameter"]],1],["AcceptLanguage",["enum","en","jp","zh"]],["DefinitionType",["enum","SSM_AUTOMATION"],1],["Name","string",1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DefinitionParameter":[["Value","string",1],["Key","string",1]]}}');
+export const ServiceAction = cloudControlType<ServiceActionArgs, ServiceActionOutputs>("AWS::ServiceCatalog::ServiceAction", "aws:servicecatalog:ServiceAction", '{"p":[["Description","string"],["Definition",["array",["ref","DefinitionParameter"]],1],["AcceptLanguage",["enum","en","jp","zh"],16],["DefinitionType",["enum","SSM_AUTOMATION"],1],["Name","string",1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DefinitionParameter":[["Value","string",1],["Key","string",1]]},"reg":{"h":"crudl","wo":["AcceptLanguage"],"ro":["Id"]}}');
 /** A {@link ServiceAction} instance: its attributes as typed outputs. */
 export type ServiceAction = InstanceType<typeof ServiceAction>;
 
 /** Inputs of {@link ServiceAction}. */
 export interface ServiceActionArgs {
-  /** The self-service action description. */
+  /**
+   * The self-service action description.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** A map that defines the self-service action. */
   definition: ServiceActionDefinitionParameter[];
@@ -682,11 +770,17 @@ export interface ServiceActionArgs {
    * - `en` - English (default)
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: "en" | "jp" | "zh";
   /** The self-service action definition type. For example, `SSM_AUTOMATION` . */
   definitionType: "SSM_AUTOMATION";
-  /** The self-service action name. */
+  /**
+   * The self-service action name.
+   *
+   * Length: 1–256.
+   */
   name: string;
 }
 
@@ -702,9 +796,17 @@ export interface ServiceActionOutputs extends ServiceActionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-servicecatalog-serviceaction-definitionparameter.html | CloudFormation: DefinitionParameter}
  */
 export interface ServiceActionDefinitionParameter {
-  /** The value of the parameter. */
+  /**
+   * The value of the parameter.
+   *
+   * Length: at most 4096.
+   */
   value: string;
-  /** The parameter key. */
+  /**
+   * The parameter key.
+   *
+   * Length: 1–1000.
+   */
   key: string;
 }
 
@@ -713,17 +815,29 @@ export interface ServiceActionDefinitionParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-serviceactionassociation.html | CloudFormation: AWS::ServiceCatalog::ServiceActionAssociation}
  */
-export const ServiceActionAssociation = cloudControlType<ServiceActionAssociationArgs, ServiceActionAssociationOutputs>("AWS::ServiceCatalog::ServiceActionAssociation", "aws:servicecatalog:ServiceActionAssociation", '{"p":[["ServiceActionId","string",67],["ProductId","string",67],["ProvisioningArtifactId","string",67]],"id":["ProductId","ProvisioningArtifactId","ServiceActionId"]}');
+export const ServiceActionAssociation = cloudControlType<ServiceActionAssociationArgs, ServiceActionAssociationOutputs>("AWS::ServiceCatalog::ServiceActionAssociation", "aws:servicecatalog:ServiceActionAssociation", '{"p":[["ServiceActionId","string",67],["ProductId","string",67],["ProvisioningArtifactId","string",67]],"id":["ProductId","ProvisioningArtifactId","ServiceActionId"],"reg":{"h":"crdl","co":["ProductId","ProvisioningArtifactId","ServiceActionId"]}}');
 /** A {@link ServiceActionAssociation} instance: its attributes as typed outputs. */
 export type ServiceActionAssociation = InstanceType<typeof ServiceActionAssociation>;
 
 /** Inputs of {@link ServiceActionAssociation}. */
 export interface ServiceActionAssociationArgs {
-  /** The self-service action identifier. For example, `act-fs7abcd89wxyz` . */
+  /**
+   * The self-service action identifier. For example, `act-fs7abcd89wxyz` .
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   serviceActionId: string;
-  /** The product identifier. For example, `prod-abcdzk7xy33qa` . */
+  /**
+   * The product identifier. For example, `prod-abcdzk7xy33qa` .
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   productId: string;
-  /** The identifier of the provisioning artifact. For example, `pa-4abcdjnxjj6ne` . */
+  /**
+   * The identifier of the provisioning artifact. For example, `pa-4abcdjnxjj6ne` .
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   provisioningArtifactId: string;
 }
 
@@ -736,7 +850,7 @@ export interface ServiceActionAssociationOutputs extends ServiceActionAssociatio
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-stacksetconstraint.html | CloudFormation: AWS::ServiceCatalog::StackSetConstraint}
  */
-export const StackSetConstraint = cloudControlType<StackSetConstraintArgs, StackSetConstraintOutputs>("AWS::ServiceCatalog::StackSetConstraint", "aws:servicecatalog:StackSetConstraint", '{"p":[["Description","string",1],["StackInstanceControl","string",1],["AcceptLanguage","string"],["PortfolioId","string",67],["ProductId","string",67],["RegionList",["array","string"],1],["AdminRole","string",1],["AccountList",["array","string"],1],["ExecutionRole","string",1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const StackSetConstraint = cloudControlType<StackSetConstraintArgs, StackSetConstraintOutputs>("AWS::ServiceCatalog::StackSetConstraint", "aws:servicecatalog:StackSetConstraint", '{"p":[["Description","string",1],["StackInstanceControl","string",1],["AcceptLanguage","string",16],["PortfolioId","string",67],["ProductId","string",67],["RegionList",["array","string"],1],["AdminRole","string",1],["AccountList",["array","string"],1],["ExecutionRole","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","wo":["AcceptLanguage"],"co":["PortfolioId","ProductId"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link StackSetConstraint} instance: its attributes as typed outputs. */
 export type StackSetConstraint = InstanceType<typeof StackSetConstraint>;
 
@@ -751,6 +865,8 @@ export interface StackSetConstraintArgs {
    *
    * - `jp` - Japanese
    * - `zh` - Chinese
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   acceptLanguage?: string;
   /** The portfolio identifier. */
@@ -786,7 +902,7 @@ export interface StackSetConstraintOutputs extends StackSetConstraintArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-tagoption.html | CloudFormation: AWS::ServiceCatalog::TagOption}
  */
-export const TagOption = cloudControlType<TagOptionArgs, TagOptionOutputs>("AWS::ServiceCatalog::TagOption", "aws:servicecatalog:TagOption", '{"p":[["Active","boolean"],["Value","string",67],["Key","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const TagOption = cloudControlType<TagOptionArgs, TagOptionOutputs>("AWS::ServiceCatalog::TagOption", "aws:servicecatalog:TagOption", '{"p":[["Active","boolean"],["Value","string",67],["Key","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["Value","Key"],"ro":["Id"],"tg":[false,true,true]}}');
 /** A {@link TagOption} instance: its attributes as typed outputs. */
 export type TagOption = InstanceType<typeof TagOption>;
 
@@ -811,7 +927,7 @@ export interface TagOptionOutputs extends TagOptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-tagoptionassociation.html | CloudFormation: AWS::ServiceCatalog::TagOptionAssociation}
  */
-export const TagOptionAssociation = cloudControlType<TagOptionAssociationArgs, TagOptionAssociationOutputs>("AWS::ServiceCatalog::TagOptionAssociation", "aws:servicecatalog:TagOptionAssociation", '{"p":[["TagOptionId","string",66],["ResourceId","string",66]],"id":["TagOptionId","ResourceId"]}');
+export const TagOptionAssociation = cloudControlType<TagOptionAssociationArgs, TagOptionAssociationOutputs>("AWS::ServiceCatalog::TagOptionAssociation", "aws:servicecatalog:TagOptionAssociation", '{"p":[["TagOptionId","string",66],["ResourceId","string",66]],"id":["TagOptionId","ResourceId"],"reg":{"h":"crdl","co":["TagOptionId","ResourceId"],"tg":[false,true,true]}}');
 /** A {@link TagOptionAssociation} instance: its attributes as typed outputs. */
 export type TagOptionAssociation = InstanceType<typeof TagOptionAssociation>;
 

@@ -13,17 +13,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-application.html | CloudFormation: AWS::ServiceCatalogAppRegistry::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ServiceCatalogAppRegistry::Application", "aws:servicecatalogappregistry:Application", '{"p":[["Description","string"],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["ApplicationName","string",8],["ApplicationTagKey","string",8],["ApplicationTagValue","string",8]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/applications/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ServiceCatalogAppRegistry::Application", "aws:servicecatalogappregistry:Application", '{"p":[["Description","string"],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["ApplicationName","string",8],["ApplicationTagKey","string",8],["ApplicationTagValue","string",8]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Id","Arn","ApplicationName","ApplicationTagKey","ApplicationTagValue"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/applications/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** Key-value pairs you can use to associate with the application. */
   tags?: Record<string, string>;
-  /** The name of the application. The name must be unique in the region in which you are creating the application. */
+  /**
+   * The name of the application. The name must be unique in the region in which you are creating the application.
+   *
+   * Length: 1–256. Pattern: `\w+`.
+   */
   name: string;
 }
 
@@ -46,19 +54,27 @@ export interface ApplicationOutputs extends ApplicationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-attributegroup.html | CloudFormation: AWS::ServiceCatalogAppRegistry::AttributeGroup}
  */
-export const AttributeGroup = cloudControlType<AttributeGroupArgs, AttributeGroupOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroup", "aws:servicecatalogappregistry:AttributeGroup", '{"p":[["Description","string"],["Attributes","json",1],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/attribute-groups/${AttributeGroupId}"}');
+export const AttributeGroup = cloudControlType<AttributeGroupArgs, AttributeGroupOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroup", "aws:servicecatalogappregistry:AttributeGroup", '{"p":[["Description","string"],["Attributes","json",1],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Id","Arn"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/attribute-groups/${AttributeGroupId}"}');
 /** A {@link AttributeGroup} instance: its attributes as typed outputs. */
 export type AttributeGroup = InstanceType<typeof AttributeGroup>;
 
 /** Inputs of {@link AttributeGroup}. */
 export interface AttributeGroupArgs {
-  /** The description of the attribute group that the user provides. */
+  /**
+   * The description of the attribute group that the user provides.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** A nested object in a JSON or YAML template that supports arbitrary definitions. Represents the attributes in an attribute group that describes an application and its components. */
   attributes: Record<string, unknown>;
   /** Key-value pairs you can use to associate with the attribute group. */
   tags?: Record<string, string>;
-  /** The name of the attribute group. */
+  /**
+   * The name of the attribute group.
+   *
+   * Length: 1–256. Pattern: `\w+`.
+   */
   name: string;
 }
 
@@ -75,15 +91,23 @@ export interface AttributeGroupOutputs extends AttributeGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-attributegroupassociation.html | CloudFormation: AWS::ServiceCatalogAppRegistry::AttributeGroupAssociation}
  */
-export const AttributeGroupAssociation = cloudControlType<AttributeGroupAssociationArgs, AttributeGroupAssociationOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroupAssociation", "aws:servicecatalogappregistry:AttributeGroupAssociation", '{"p":[["AttributeGroup","string",67],["Application","string",67],["ApplicationArn","string",72],["AttributeGroupArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","AttributeGroupArn"]}');
+export const AttributeGroupAssociation = cloudControlType<AttributeGroupAssociationArgs, AttributeGroupAssociationOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroupAssociation", "aws:servicecatalogappregistry:AttributeGroupAssociation", '{"p":[["AttributeGroup","string",67],["Application","string",67],["ApplicationArn","string",72],["AttributeGroupArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","AttributeGroupArn"],"reg":{"h":"crdl","co":["Application","AttributeGroup"],"ro":["ApplicationArn","AttributeGroupArn"],"tg":[false,false,false]}}');
 /** A {@link AttributeGroupAssociation} instance: its attributes as typed outputs. */
 export type AttributeGroupAssociation = InstanceType<typeof AttributeGroupAssociation>;
 
 /** Inputs of {@link AttributeGroupAssociation}. */
 export interface AttributeGroupAssociationArgs {
-  /** The name or ID of the attribute group which holds the attributes that describe the application. */
+  /**
+   * The name or ID of the attribute group which holds the attributes that describe the application.
+   *
+   * Length: 1–256. Pattern: `\w+|[a-z0-9]{12}`.
+   */
   attributeGroup: string;
-  /** The name or ID of the application. */
+  /**
+   * The name or ID of the application.
+   *
+   * Length: 1–256. Pattern: `\w+|[a-z0-9]{12}`.
+   */
   application: string;
 }
 
@@ -101,17 +125,25 @@ export interface AttributeGroupAssociationOutputs extends AttributeGroupAssociat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-resourceassociation.html | CloudFormation: AWS::ServiceCatalogAppRegistry::ResourceAssociation}
  */
-export const ResourceAssociation = cloudControlType<ResourceAssociationArgs, ResourceAssociationOutputs>("AWS::ServiceCatalogAppRegistry::ResourceAssociation", "aws:servicecatalogappregistry:ResourceAssociation", '{"p":[["Resource","string",67],["ResourceType",["enum","CFN_STACK"],67],["Application","string",67],["ResourceArn","string",72],["ApplicationArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","ResourceArn","ResourceType"]}');
+export const ResourceAssociation = cloudControlType<ResourceAssociationArgs, ResourceAssociationOutputs>("AWS::ServiceCatalogAppRegistry::ResourceAssociation", "aws:servicecatalogappregistry:ResourceAssociation", '{"p":[["Resource","string",67],["ResourceType",["enum","CFN_STACK"],67],["Application","string",67],["ResourceArn","string",72],["ApplicationArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","ResourceArn","ResourceType"],"reg":{"h":"crdl","co":["Application","Resource","ResourceType"],"ro":["ApplicationArn","ResourceArn"],"tg":[false,false,false]}}');
 /** A {@link ResourceAssociation} instance: its attributes as typed outputs. */
 export type ResourceAssociation = InstanceType<typeof ResourceAssociation>;
 
 /** Inputs of {@link ResourceAssociation}. */
 export interface ResourceAssociationArgs {
-  /** The name or ID of the resource of which the application will be associated. */
+  /**
+   * The name or ID of the resource of which the application will be associated.
+   *
+   * Pattern: `\w+|arn:aws[-a-z]*:cloudformation:[a-z]{2}(-gov)?-[a-z]+-\d:\d{12}:stack/[a-zA-Z][-A-Za-z0-9]{0,127}/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}`.
+   */
   resource: string;
   /** The type of resource of which the application will be associated. */
   resourceType: "CFN_STACK";
-  /** The name or ID of the application. */
+  /**
+   * The name or ID of the application.
+   *
+   * Length: 1–256. Pattern: `\w+|[a-z0-9]{12}`.
+   */
   application: string;
 }
 

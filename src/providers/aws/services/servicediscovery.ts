@@ -13,9 +13,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * For the current quota on the number of namespaces that you can create using the same AWS account , see [AWS Cloud Map quotas](https://docs.aws.amazon.com/cloud-map/latest/dg/cloud-map-limits.html) in the *AWS Cloud Map Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::ServiceDiscovery::HttpNamespace: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-httpnamespace.html | CloudFormation: AWS::ServiceDiscovery::HttpNamespace}
  */
-export const HttpNamespace = cloudControlType<HttpNamespaceArgs, HttpNamespaceOutputs>("AWS::ServiceDiscovery::HttpNamespace", "aws:servicediscovery:HttpNamespace", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const HttpNamespace = cloudControlType<HttpNamespaceArgs, HttpNamespaceOutputs>("AWS::ServiceDiscovery::HttpNamespace", "aws:servicediscovery:HttpNamespace", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link HttpNamespace} instance: its attributes as typed outputs. */
 export type HttpNamespace = InstanceType<typeof HttpNamespace>;
 
@@ -40,9 +42,11 @@ export interface HttpNamespaceOutputs extends HttpNamespaceArgs {
 /**
  * A complex type that contains information about an instance that AWS Cloud Map creates when you submit a `RegisterInstance` request.
  *
+ * @deprecated Cloud Control cannot create AWS::ServiceDiscovery::Instance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-instance.html | CloudFormation: AWS::ServiceDiscovery::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::ServiceDiscovery::Instance", "aws:servicediscovery:Instance", '{"p":[["InstanceAttributes","json",1],["InstanceId","string",66],["ServiceId","string",67]],"id":["ServiceId","InstanceId"]}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::ServiceDiscovery::Instance", "aws:servicediscovery:Instance", '{"p":[["InstanceAttributes","json",1],["InstanceId","string",66],["ServiceId","string",67]],"id":["ServiceId","InstanceId"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
@@ -94,9 +98,11 @@ export interface InstanceOutputs extends InstanceArgs {
 /**
  * Creates a private namespace based on DNS, which is visible only inside a specified Amazon VPC. The namespace defines your service naming scheme. For example, if you name your namespace `example.com` and name your service `backend` , the resulting DNS name for the service is `backend.example.com` . Service instances that are registered using a private DNS namespace can be discovered using either a `DiscoverInstances` request or using DNS. For the current quota on the number of namespaces that you can create using the same AWS account , see [AWS Cloud Map quotas](https://docs.aws.amazon.com/cloud-map/latest/dg/cloud-map-limits.html) in the *AWS Cloud Map Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::ServiceDiscovery::PrivateDnsNamespace: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-privatednsnamespace.html | CloudFormation: AWS::ServiceDiscovery::PrivateDnsNamespace}
  */
-export const PrivateDnsNamespace = cloudControlType<PrivateDnsNamespaceArgs, PrivateDnsNamespaceOutputs>("AWS::ServiceDiscovery::PrivateDnsNamespace", "aws:servicediscovery:PrivateDnsNamespace", '{"p":[["Description","string"],["Vpc","string",66],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PrivateDnsPropertiesMutable"]]],"PrivateDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const PrivateDnsNamespace = cloudControlType<PrivateDnsNamespaceArgs, PrivateDnsNamespaceOutputs>("AWS::ServiceDiscovery::PrivateDnsNamespace", "aws:servicediscovery:PrivateDnsNamespace", '{"p":[["Description","string"],["Vpc","string",66],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PrivateDnsPropertiesMutable"]]],"PrivateDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link PrivateDnsNamespace} instance: its attributes as typed outputs. */
 export type PrivateDnsNamespace = InstanceType<typeof PrivateDnsNamespace>;
 
@@ -159,9 +165,11 @@ export interface PrivateDnsNamespaceSOA {
  *
  * > The `CreatePublicDnsNamespace` API operation is not supported in the AWS GovCloud (US) Regions.
  *
+ * @deprecated Cloud Control cannot create AWS::ServiceDiscovery::PublicDnsNamespace: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-publicdnsnamespace.html | CloudFormation: AWS::ServiceDiscovery::PublicDnsNamespace}
  */
-export const PublicDnsNamespace = cloudControlType<PublicDnsNamespaceArgs, PublicDnsNamespaceOutputs>("AWS::ServiceDiscovery::PublicDnsNamespace", "aws:servicediscovery:PublicDnsNamespace", '{"p":[["Description","string"],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PublicDnsPropertiesMutable"]]],"PublicDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const PublicDnsNamespace = cloudControlType<PublicDnsNamespaceArgs, PublicDnsNamespaceOutputs>("AWS::ServiceDiscovery::PublicDnsNamespace", "aws:servicediscovery:PublicDnsNamespace", '{"p":[["Description","string"],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PublicDnsPropertiesMutable"]]],"PublicDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link PublicDnsNamespace} instance: its attributes as typed outputs. */
 export type PublicDnsNamespace = InstanceType<typeof PublicDnsNamespace>;
 
@@ -226,7 +234,7 @@ export interface PublicDnsNamespaceSOA {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-service.html | CloudFormation: AWS::ServiceDiscovery::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ServiceDiscovery::Service", "aws:servicediscovery:Service", '{"p":[["Type","string",66],["Description","string"],["HealthCheckCustomConfig",["ref","HealthCheckCustomConfig"],66],["DnsConfig",["ref","DnsConfig"]],["NamespaceId","string",66],["HealthCheckConfig",["ref","HealthCheckConfig"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ServiceAttributes",["map","string"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"HealthCheckCustomConfig":[["FailureThreshold","number"]],"DnsConfig":[["DnsRecords",["array",["ref","DnsRecord"]],1],["RoutingPolicy","string"],["NamespaceId","string",2]],"DnsRecord":[["Type","string",1],["TTL","number",1]],"HealthCheckConfig":[["Type","string",1],["ResourcePath","string"],["FailureThreshold","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:service/${ServiceId}"}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ServiceDiscovery::Service", "aws:servicediscovery:Service", '{"p":[["Type","string",66],["Description","string"],["HealthCheckCustomConfig",["ref","HealthCheckCustomConfig"],66],["DnsConfig",["ref","DnsConfig"]],["NamespaceId","string",66],["HealthCheckConfig",["ref","HealthCheckConfig"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ServiceAttributes",["map","string"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"HealthCheckCustomConfig":[["FailureThreshold","number"]],"DnsConfig":[["DnsRecords",["array",["ref","DnsRecord"]],1],["RoutingPolicy","string"],["NamespaceId","string"]],"DnsRecord":[["Type","string",1],["TTL","number",1]],"HealthCheckConfig":[["Type","string",1],["ResourcePath","string"],["FailureThreshold","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["HealthCheckCustomConfig","Name","Type","NamespaceId"],"ro":["Id","Arn"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:service/${ServiceId}"}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 

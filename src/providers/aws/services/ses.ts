@@ -26,7 +26,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-configurationset.html | CloudFormation: AWS::SES::ConfigurationSet}
  */
-export const ConfigurationSet = cloudControlType<ConfigurationSetArgs, ConfigurationSetOutputs>("AWS::SES::ConfigurationSet", "aws:ses:ConfigurationSet", '{"p":[["SendingOptions",["ref","SendingOptions"]],["SuppressionOptions",["ref","SuppressionOptions"]],["TrackingOptions",["ref","TrackingOptions"]],["ReputationOptions",["ref","ReputationOptions"]],["VdmOptions",["ref","VdmOptions"]],["DeliveryOptions",["ref","DeliveryOptions"]],["Name","string",66],["ArchivingOptions",["ref","ArchivingOptions"]],["Tags",["array",["ref","Tag"]]]],"id":["Name"],"d":{"SendingOptions":[["SendingEnabled","boolean"]],"SuppressionOptions":[["SuppressedReasons",["array","string"]],["ValidationOptions",["ref","ValidationOptions"]]],"ValidationOptions":[["ConditionThreshold",["ref","ConditionThreshold"],1]],"ConditionThreshold":[["ConditionThresholdEnabled","string",1],["OverallConfidenceThreshold",["ref","OverallConfidenceThreshold"]]],"OverallConfidenceThreshold":[["ConfidenceVerdictThreshold","string",1]],"TrackingOptions":[["CustomRedirectDomain","string"],["HttpsPolicy","string"]],"ReputationOptions":[["ReputationMetricsEnabled","boolean"]],"VdmOptions":[["DashboardOptions",["ref","DashboardOptions"]],["GuardianOptions",["ref","GuardianOptions"]]],"DashboardOptions":[["EngagementMetrics","string",1]],"GuardianOptions":[["OptimizedSharedDelivery","string",1]],"DeliveryOptions":[["SendingPoolName","string"],["TlsPolicy","string"],["MaxDeliverySeconds","number"]],"ArchivingOptions":[["ArchiveArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:configuration-set/${ConfigurationSetName}"}');
+export const ConfigurationSet = cloudControlType<ConfigurationSetArgs, ConfigurationSetOutputs>("AWS::SES::ConfigurationSet", "aws:ses:ConfigurationSet", '{"p":[["SendingOptions",["ref","SendingOptions"]],["SuppressionOptions",["ref","SuppressionOptions"]],["TrackingOptions",["ref","TrackingOptions"]],["ReputationOptions",["ref","ReputationOptions"]],["VdmOptions",["ref","VdmOptions"]],["DeliveryOptions",["ref","DeliveryOptions"]],["Name","string",66],["ArchivingOptions",["ref","ArchivingOptions"]],["Tags",["array",["ref","Tag"]]]],"id":["Name"],"d":{"SendingOptions":[["SendingEnabled","boolean"]],"SuppressionOptions":[["SuppressedReasons",["array","string"]],["ValidationOptions",["ref","ValidationOptions"]]],"ValidationOptions":[["ConditionThreshold",["ref","ConditionThreshold"],1]],"ConditionThreshold":[["ConditionThresholdEnabled","string",1],["OverallConfidenceThreshold",["ref","OverallConfidenceThreshold"]]],"OverallConfidenceThreshold":[["ConfidenceVerdictThreshold","string",1]],"TrackingOptions":[["CustomRedirectDomain","string"],["HttpsPolicy","string"]],"ReputationOptions":[["ReputationMetricsEnabled","boolean"]],"VdmOptions":[["DashboardOptions",["ref","DashboardOptions"]],["GuardianOptions",["ref","GuardianOptions"]]],"DashboardOptions":[["EngagementMetrics","string",1]],"GuardianOptions":[["OptimizedSharedDelivery","string",1]],"DeliveryOptions":[["SendingPoolName","string"],["TlsPolicy","string"],["MaxDeliverySeconds","number"]],"ArchivingOptions":[["ArchiveArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"uo":["SuppressionOptions/SuppressedReasons","Tags"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[a-zA-Z0-9_-]{1,64}$"}},"arn":"arn:${Partition}:ses:${Region}:${Account}:configuration-set/${ConfigurationSetName}"}');
 /** A {@link ConfigurationSet} instance: its attributes as typed outputs. */
 export type ConfigurationSet = InstanceType<typeof ConfigurationSet>;
 
@@ -49,11 +49,17 @@ export interface ConfigurationSetArgs {
    *
    * - Contain only letters (a-z, A-Z), numbers (0-9), underscores (_), or dashes (-).
    * - Contain 64 characters or fewer.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
    */
   name?: string;
   /** An object that defines a MailManager archive that is used to preserve emails that you send using the configuration set. */
   archivingOptions?: ConfigurationSetArchivingOptions;
-  /** An array of objects that define the tags (keys and values) that are associated with the configuration set. */
+  /**
+   * An array of objects that define the tags (keys and values) that are associated with the configuration set.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -64,6 +70,8 @@ export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
    *
    * - Contain only letters (a-z, A-Z), numbers (0-9), underscores (_), or dashes (-).
    * - Contain 64 characters or fewer.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
    */
   name: string;
 }
@@ -74,7 +82,11 @@ export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-configurationset-sendingoptions.html | CloudFormation: SendingOptions}
  */
 export interface ConfigurationSetSendingOptions {
-  /** If `true` , email sending is enabled for the configuration set. If `false` , email sending is disabled for the configuration set. */
+  /**
+   * If `true` , email sending is enabled for the configuration set. If `false` , email sending is disabled for the configuration set.
+   *
+   * Pattern: `true|false`.
+   */
   sendingEnabled?: boolean;
 }
 
@@ -89,6 +101,8 @@ export interface ConfigurationSetSuppressionOptions {
    *
    * - `COMPLAINT` – Amazon SES adds an email address to the suppression list for your account when a message sent to that address results in a complaint.
    * - `BOUNCE` – Amazon SES adds an email address to the suppression list for your account when a message sent to that address results in a hard bounce.
+   *
+   * Each item: Pattern: `BOUNCE|COMPLAINT`.
    */
   suppressedReasons?: string[];
   /** An object that contains information about the validation options for your account. */
@@ -111,7 +125,11 @@ export interface ConfigurationSetValidationOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-configurationset-conditionthreshold.html | CloudFormation: ConditionThreshold}
  */
 export interface ConfigurationSetConditionThreshold {
-  /** Whether the condition threshold is enabled or disabled. */
+  /**
+   * Whether the condition threshold is enabled or disabled.
+   *
+   * Pattern: `ENABLED|DISABLED`.
+   */
   conditionThresholdEnabled: string;
   /** The overall confidence threshold settings. */
   overallConfidenceThreshold?: ConfigurationSetOverallConfidenceThreshold;
@@ -123,7 +141,11 @@ export interface ConfigurationSetConditionThreshold {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-configurationset-overallconfidencethreshold.html | CloudFormation: OverallConfidenceThreshold}
  */
 export interface ConfigurationSetOverallConfidenceThreshold {
-  /** The confidence verdict threshold level. */
+  /**
+   * The confidence verdict threshold level.
+   *
+   * Pattern: `MEDIUM|HIGH|MANAGED`.
+   */
   confidenceVerdictThreshold: string;
 }
 
@@ -139,7 +161,11 @@ export interface ConfigurationSetOverallConfidenceThreshold {
 export interface ConfigurationSetTrackingOptions {
   /** The custom subdomain that is used to redirect email recipients to the Amazon SES event tracking domain. */
   customRedirectDomain?: string;
-  /** The name of the configuration set used when sent through a configuration set with archiving enabled. */
+  /**
+   * The name of the configuration set used when sent through a configuration set with archiving enabled.
+   *
+   * Pattern: `REQUIRE|REQUIRE_OPEN_ONLY|OPTIONAL`.
+   */
   httpsPolicy?: string;
 }
 
@@ -149,7 +175,11 @@ export interface ConfigurationSetTrackingOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-configurationset-reputationoptions.html | CloudFormation: ReputationOptions}
  */
 export interface ConfigurationSetReputationOptions {
-  /** If `true` , tracking of reputation metrics is enabled for the configuration set. If `false` , tracking of reputation metrics is disabled for the configuration set. */
+  /**
+   * If `true` , tracking of reputation metrics is enabled for the configuration set. If `false` , tracking of reputation metrics is disabled for the configuration set.
+   *
+   * Pattern: `true|false`.
+   */
   reputationMetricsEnabled?: boolean;
 }
 
@@ -176,6 +206,8 @@ export interface ConfigurationSetDashboardOptions {
    *
    * - `ENABLED` – Amazon SES enables engagement metrics for the configuration set.
    * - `DISABLED` – Amazon SES disables engagement metrics for the configuration set.
+   *
+   * Pattern: `ENABLED|DISABLED`.
    */
   engagementMetrics: string;
 }
@@ -191,6 +223,8 @@ export interface ConfigurationSetGuardianOptions {
    *
    * - `ENABLED` – Amazon SES enables optimized shared delivery for the configuration set.
    * - `DISABLED` – Amazon SES disables optimized shared delivery for the configuration set.
+   *
+   * Pattern: `ENABLED|DISABLED`.
    */
   optimizedSharedDelivery: string;
 }
@@ -207,9 +241,15 @@ export interface ConfigurationSetDeliveryOptions {
    * Specifies whether messages that use the configuration set are required to use Transport Layer Security (TLS). If the value is `REQUIRE` , messages are only delivered if a TLS connection can be established. If the value is `OPTIONAL` , messages can be delivered in plain text if a TLS connection can't be established.
    *
    * Valid Values: `REQUIRE | OPTIONAL`
+   *
+   * Pattern: `REQUIRE|OPTIONAL`.
    */
   tlsPolicy?: string;
-  /** The name of the configuration set used when sent through a configuration set with archiving enabled. */
+  /**
+   * The name of the configuration set used when sent through a configuration set with archiving enabled.
+   *
+   * Range: 300–50400.
+   */
   maxDeliverySeconds?: number;
 }
 
@@ -230,7 +270,7 @@ export interface ConfigurationSetArchivingOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-configurationseteventdestination.html | CloudFormation: AWS::SES::ConfigurationSetEventDestination}
  */
-export const ConfigurationSetEventDestination = cloudControlType<ConfigurationSetEventDestinationArgs, ConfigurationSetEventDestinationOutputs>("AWS::SES::ConfigurationSetEventDestination", "aws:ses:ConfigurationSetEventDestination", '{"p":[["ConfigurationSetName","string",67],["EventDestination",["ref","EventDestination"],1],["Id","string",72,"awsId"]],"id":["Id","ConfigurationSetName"],"d":{"EventDestination":[["SnsDestination",["ref","SnsDestination"]],["CloudWatchDestination",["ref","CloudWatchDestination"]],["Enabled","boolean"],["MatchingEventTypes",["array","string"],1],["Name","string"],["KinesisFirehoseDestination",["ref","KinesisFirehoseDestination"]],["EventBridgeDestination",["ref","EventBridgeDestination"]]],"SnsDestination":[["TopicARN","string",1]],"CloudWatchDestination":[["DimensionConfigurations",["array",["ref","DimensionConfiguration"]]]],"DimensionConfiguration":[["DimensionValueSource","string",1],["DefaultDimensionValue","string",1],["DimensionName","string",1]],"KinesisFirehoseDestination":[["IAMRoleARN","string",1],["DeliveryStreamARN","string",1]],"EventBridgeDestination":[["EventBusArn","string",1]]}}');
+export const ConfigurationSetEventDestination = cloudControlType<ConfigurationSetEventDestinationArgs, ConfigurationSetEventDestinationOutputs>("AWS::SES::ConfigurationSetEventDestination", "aws:ses:ConfigurationSetEventDestination", '{"p":[["ConfigurationSetName","string",67],["EventDestination",["ref","EventDestination"],1],["Id","string",72,"awsId"]],"id":["Id","ConfigurationSetName"],"d":{"EventDestination":[["SnsDestination",["ref","SnsDestination"]],["CloudWatchDestination",["ref","CloudWatchDestination"]],["Enabled","boolean"],["MatchingEventTypes",["array","string"],1],["Name","string"],["KinesisFirehoseDestination",["ref","KinesisFirehoseDestination"]],["EventBridgeDestination",["ref","EventBridgeDestination"]]],"SnsDestination":[["TopicARN","string",1]],"CloudWatchDestination":[["DimensionConfigurations",["array",["ref","DimensionConfiguration"]]]],"DimensionConfiguration":[["DimensionValueSource","string",1],["DefaultDimensionValue","string",1],["DimensionName","string",1]],"KinesisFirehoseDestination":[["IAMRoleARN","string",1],["DeliveryStreamARN","string",1]],"EventBridgeDestination":[["EventBusArn","string",1]]},"reg":{"h":"crudl","co":["ConfigurationSetName"],"ro":["Id"],"uo":["EventDestination/MatchingEventTypes","EventDestination/CloudWatchDestination/DimensionConfigurations"],"tg":[false,true,true]}}');
 /** A {@link ConfigurationSetEventDestination} instance: its attributes as typed outputs. */
 export type ConfigurationSetEventDestination = InstanceType<typeof ConfigurationSetEventDestination>;
 
@@ -281,6 +321,8 @@ export interface ConfigurationSetEventDestinationEventDestination {
    *
    * - Contain only ASCII letters (a-z, A-Z), numbers (0-9), underscores (_), or dashes (-).
    * - Contain 64 characters or fewer.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{0,64}$`.
    */
   name?: string;
   /** An object that contains the delivery stream ARN and the IAM role ARN associated with an Amazon Kinesis Firehose event destination. */
@@ -301,6 +343,8 @@ export interface ConfigurationSetEventDestinationSnsDestination {
    * The ARN of the Amazon SNS topic for email sending events. You can find the ARN of a topic by using the [ListTopics](https://docs.aws.amazon.com/sns/latest/api/API_ListTopics.html) Amazon SNS operation.
    *
    * For more information about Amazon SNS topics, see the [Amazon SNS Developer Guide](https://docs.aws.amazon.com/sns/latest/dg/CreateTopic.html) .
+   *
+   * Length: 36–1024. Pattern: `^arn:aws[a-z0-9-]*:sns:[a-z0-9-]+:\d{12}:[^:]+$`.
    */
   topicARN: string;
 }
@@ -328,6 +372,8 @@ export interface ConfigurationSetEventDestinationDimensionConfiguration {
    *
    * - Can only contain ASCII letters (a–z, A–Z), numbers (0–9), underscores (_), or dashes (-), at signs (@), and periods (.).
    * - It can contain no more than 256 characters.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_-]{1,256}$`.
    */
   defaultDimensionValue: string;
   /**
@@ -335,6 +381,8 @@ export interface ConfigurationSetEventDestinationDimensionConfiguration {
    *
    * - It can only contain ASCII letters (a–z, A–Z), numbers (0–9), underscores (_), or dashes (-).
    * - It can contain no more than 256 characters.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_:-]{1,256}$`.
    */
   dimensionName: string;
 }
@@ -357,7 +405,11 @@ export interface ConfigurationSetEventDestinationKinesisFirehoseDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-configurationseteventdestination-eventbridgedestination.html | CloudFormation: EventBridgeDestination}
  */
 export interface ConfigurationSetEventDestinationEventBridgeDestination {
-  /** The Amazon Resource Name (ARN) of the Amazon EventBridge bus to publish email events to. Only the default bus is supported. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon EventBridge bus to publish email events to. Only the default bus is supported.
+   *
+   * Length: 36–1024. Pattern: `^arn:aws[a-z0-9-]*:events:[a-z0-9-]+:\d{12}:event-bus/[^:]+$`.
+   */
   eventBusArn: string;
 }
 
@@ -366,25 +418,45 @@ export interface ConfigurationSetEventDestinationEventBridgeDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-contactlist.html | CloudFormation: AWS::SES::ContactList}
  */
-export const ContactList = cloudControlType<ContactListArgs, ContactListOutputs>("AWS::SES::ContactList", "aws:ses:ContactList", '{"p":[["Description","string"],["Topics",["array",["ref","Topic"]]],["ContactListName","string",66],["Tags",["array",["ref","Tag"]]]],"id":["ContactListName"],"d":{"Topic":[["Description","string"],["DisplayName","string",1],["DefaultSubscriptionStatus","string",1],["TopicName","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:contact-list/${ContactListName}"}');
+export const ContactList = cloudControlType<ContactListArgs, ContactListOutputs>("AWS::SES::ContactList", "aws:ses:ContactList", '{"p":[["Description","string"],["Topics",["array",["ref","Topic"]]],["ContactListName","string",66],["Tags",["array",["ref","Tag"]]]],"id":["ContactListName"],"d":{"Topic":[["Description","string"],["DisplayName","string",1],["DefaultSubscriptionStatus","string",1],["TopicName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ContactListName"],"uo":["Topics","Tags"],"tg":[true,true,true],"nm":{"path":"ContactListName","pattern":"^[a-zA-Z0-9_-]{1,64}$"}},"arn":"arn:${Partition}:ses:${Region}:${Account}:contact-list/${ContactListName}"}');
 /** A {@link ContactList} instance: its attributes as typed outputs. */
 export type ContactList = InstanceType<typeof ContactList>;
 
 /** Inputs of {@link ContactList}. */
 export interface ContactListArgs {
-  /** A description of what the contact list is about. */
+  /**
+   * A description of what the contact list is about.
+   *
+   * Length: at most 500.
+   */
   description?: string;
-  /** An interest group, theme, or label within a list. A contact list can have multiple topics. */
+  /**
+   * An interest group, theme, or label within a list. A contact list can have multiple topics.
+   *
+   * Items: 0–20.
+   */
   topics?: ContactListTopic[];
-  /** The name of the contact list. */
+  /**
+   * The name of the contact list.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
+   */
   contactListName?: string;
-  /** The tags associated with a contact list. */
+  /**
+   * The tags associated with a contact list.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ContactList}: its inputs as the cloud reports them, and its attributes. */
 export interface ContactListOutputs extends ContactListArgs {
-  /** The name of the contact list. */
+  /**
+   * The name of the contact list.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
+   */
   contactListName: string;
 }
 
@@ -394,13 +466,25 @@ export interface ContactListOutputs extends ContactListArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-contactlist-topic.html | CloudFormation: Topic}
  */
 export interface ContactListTopic {
-  /** A description of what the topic is about, which the contact will see. */
+  /**
+   * A description of what the topic is about, which the contact will see.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The name of the topic the contact will see. */
+  /**
+   * The name of the topic the contact will see.
+   *
+   * Length: 0–128.
+   */
   displayName: string;
   /** The default subscription status to be applied to a contact if the contact has not noted their preference for subscribing to a topic. */
   defaultSubscriptionStatus: string;
-  /** The name of the topic. */
+  /**
+   * The name of the topic.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
+   */
   topicName: string;
 }
 
@@ -409,13 +493,17 @@ export interface ContactListTopic {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-customverificationemailtemplate.html | CloudFormation: AWS::SES::CustomVerificationEmailTemplate}
  */
-export const CustomVerificationEmailTemplate = cloudControlType<CustomVerificationEmailTemplateArgs, CustomVerificationEmailTemplateOutputs>("AWS::SES::CustomVerificationEmailTemplate", "aws:ses:CustomVerificationEmailTemplate", '{"p":[["TemplateName","string",67],["FromEmailAddress","string",1],["TemplateSubject","string",1],["TemplateContent","string",1],["SuccessRedirectionURL","string",1],["FailureRedirectionURL","string",1],["Tags",["array",["ref","Tag"]]]],"id":["TemplateName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:custom-verification-email-template/${TemplateName}"}');
+export const CustomVerificationEmailTemplate = cloudControlType<CustomVerificationEmailTemplateArgs, CustomVerificationEmailTemplateOutputs>("AWS::SES::CustomVerificationEmailTemplate", "aws:ses:CustomVerificationEmailTemplate", '{"p":[["TemplateName","string",67],["FromEmailAddress","string",1],["TemplateSubject","string",1],["TemplateContent","string",1],["SuccessRedirectionURL","string",1],["FailureRedirectionURL","string",1],["Tags",["array",["ref","Tag"]]]],"id":["TemplateName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TemplateName"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:custom-verification-email-template/${TemplateName}"}');
 /** A {@link CustomVerificationEmailTemplate} instance: its attributes as typed outputs. */
 export type CustomVerificationEmailTemplate = InstanceType<typeof CustomVerificationEmailTemplate>;
 
 /** Inputs of {@link CustomVerificationEmailTemplate}. */
 export interface CustomVerificationEmailTemplateArgs {
-  /** The name of the custom verification email template. */
+  /**
+   * The name of the custom verification email template.
+   *
+   * Length: 1–64.
+   */
   templateName: string;
   /** The email address that the custom verification email is sent from. */
   fromEmailAddress: string;
@@ -427,7 +515,11 @@ export interface CustomVerificationEmailTemplateArgs {
   successRedirectionURL: string;
   /** The URL that the recipient of the verification email is sent to if his or her address is not successfully verified. */
   failureRedirectionURL: string;
-  /** The tags (keys and values) associated with the tenant. */
+  /**
+   * The tags (keys and values) associated with the tenant.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -442,13 +534,17 @@ export interface CustomVerificationEmailTemplateOutputs extends CustomVerificati
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-dedicatedippool.html | CloudFormation: AWS::SES::DedicatedIpPool}
  */
-export const DedicatedIpPool = cloudControlType<DedicatedIpPoolArgs, DedicatedIpPoolOutputs>("AWS::SES::DedicatedIpPool", "aws:ses:DedicatedIpPool", '{"p":[["PoolName","string",66],["ScalingMode","string",4],["Tags",["array",["ref","Tag"]]]],"id":["PoolName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:dedicated-ip-pool/${DedicatedIPPool}"}');
+export const DedicatedIpPool = cloudControlType<DedicatedIpPoolArgs, DedicatedIpPoolOutputs>("AWS::SES::DedicatedIpPool", "aws:ses:DedicatedIpPool", '{"p":[["PoolName","string",66],["ScalingMode","string",4],["Tags",["array",["ref","Tag"]]]],"id":["PoolName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PoolName"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"PoolName","pattern":"^[a-z0-9_-]{0,64}$"}},"arn":"arn:${Partition}:ses:${Region}:${Account}:dedicated-ip-pool/${DedicatedIPPool}"}');
 /** A {@link DedicatedIpPool} instance: its attributes as typed outputs. */
 export type DedicatedIpPool = InstanceType<typeof DedicatedIpPool>;
 
 /** Inputs of {@link DedicatedIpPool}. */
 export interface DedicatedIpPoolArgs {
-  /** The name of the dedicated IP pool that the IP address is associated with. */
+  /**
+   * The name of the dedicated IP pool that the IP address is associated with.
+   *
+   * Pattern: `^[a-z0-9_-]{0,64}$`.
+   */
   poolName?: string;
   /**
    * The type of scaling mode.
@@ -461,15 +557,25 @@ export interface DedicatedIpPoolArgs {
    * The `STANDARD` option is selected by default if no value is specified.
    *
    * > Updating *ScalingMode* doesn't require a replacement if you're updating its value from `STANDARD` to `MANAGED` . However, updating *ScalingMode* from `MANAGED` to `STANDARD` is not supported.
+   *
+   * Pattern: `^(STANDARD|MANAGED)$`.
    */
   scalingMode?: string;
-  /** An object that defines the tags (keys and values) that you want to associate with the pool. */
+  /**
+   * An object that defines the tags (keys and values) that you want to associate with the pool.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link DedicatedIpPool}: its inputs as the cloud reports them, and its attributes. */
 export interface DedicatedIpPoolOutputs extends DedicatedIpPoolArgs {
-  /** The name of the dedicated IP pool that the IP address is associated with. */
+  /**
+   * The name of the dedicated IP pool that the IP address is associated with.
+   *
+   * Pattern: `^[a-z0-9_-]{0,64}$`.
+   */
   poolName: string;
 }
 
@@ -480,7 +586,7 @@ export interface DedicatedIpPoolOutputs extends DedicatedIpPoolArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-emailidentity.html | CloudFormation: AWS::SES::EmailIdentity}
  */
-export const EmailIdentity = cloudControlType<EmailIdentityArgs, EmailIdentityOutputs>("AWS::SES::EmailIdentity", "aws:ses:EmailIdentity", '{"p":[["ConfigurationSetAttributes",["ref","ConfigurationSetAttributes"]],["EmailIdentity","string",67],["DkimSigningAttributes",["ref","DkimSigningAttributes"]],["DkimAttributes",["ref","DkimAttributes"]],["FeedbackAttributes",["ref","FeedbackAttributes"]],["MailFromAttributes",["ref","MailFromAttributes"]],["Tags",["array",["ref","Tag"]]],["DkimDNSTokenValue1","string",8],["DkimDNSTokenName2","string",8],["DkimDNSTokenName3","string",8],["DkimDNSTokenName1","string",8],["DkimDNSTokenValue2","string",8],["DkimDNSTokenValue3","string",8]],"id":["EmailIdentity"],"d":{"ConfigurationSetAttributes":[["ConfigurationSetName","string"]],"DkimSigningAttributes":[["DomainSigningPrivateKey","string"],["DomainSigningSelector","string"],["NextSigningKeyLength","string"]],"DkimAttributes":[["SigningEnabled","boolean"]],"FeedbackAttributes":[["EmailForwardingEnabled","boolean"]],"MailFromAttributes":[["MailFromDomain","string"],["BehaviorOnMxFailure","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:identity/${IdentityName}"}');
+export const EmailIdentity = cloudControlType<EmailIdentityArgs, EmailIdentityOutputs>("AWS::SES::EmailIdentity", "aws:ses:EmailIdentity", '{"p":[["ConfigurationSetAttributes",["ref","ConfigurationSetAttributes"]],["EmailIdentity","string",67],["DkimSigningAttributes",["ref","DkimSigningAttributes"]],["DkimAttributes",["ref","DkimAttributes"]],["FeedbackAttributes",["ref","FeedbackAttributes"]],["MailFromAttributes",["ref","MailFromAttributes"]],["Tags",["array",["ref","Tag"]]],["DkimDNSTokenValue1","string",8],["DkimDNSTokenName2","string",8],["DkimDNSTokenName3","string",8],["DkimDNSTokenName1","string",8],["DkimDNSTokenValue2","string",8],["DkimDNSTokenValue3","string",8]],"id":["EmailIdentity"],"d":{"ConfigurationSetAttributes":[["ConfigurationSetName","string"]],"DkimSigningAttributes":[["DomainSigningPrivateKey","string"],["DomainSigningSelector","string"],["NextSigningKeyLength","string"]],"DkimAttributes":[["SigningEnabled","boolean"]],"FeedbackAttributes":[["EmailForwardingEnabled","boolean"]],"MailFromAttributes":[["MailFromDomain","string"],["BehaviorOnMxFailure","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DkimSigningAttributes/DomainSigningSelector","DkimSigningAttributes/DomainSigningPrivateKey"],"co":["EmailIdentity"],"ro":["DkimDNSTokenName1","DkimDNSTokenName2","DkimDNSTokenName3","DkimDNSTokenValue1","DkimDNSTokenValue2","DkimDNSTokenValue3"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:identity/${IdentityName}"}');
 /** A {@link EmailIdentity} instance: its attributes as typed outputs. */
 export type EmailIdentity = InstanceType<typeof EmailIdentity>;
 
@@ -502,7 +608,11 @@ export interface EmailIdentityArgs {
   feedbackAttributes?: EmailIdentityFeedbackAttributes;
   /** Used to enable or disable the custom Mail-From domain configuration for an email identity. */
   mailFromAttributes?: EmailIdentityMailFromAttributes;
-  /** An array of objects that define the tags (keys and values) to associate with the email identity. */
+  /**
+   * An array of objects that define the tags (keys and values) to associate with the email identity.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -561,6 +671,8 @@ export interface EmailIdentityDkimSigningAttributes {
    * [Easy DKIM] The key length of the future DKIM key pair to be generated. This can be changed at most once per day.
    *
    * Valid Values: `RSA_1024_BIT | RSA_2048_BIT`
+   *
+   * Pattern: `RSA_1024_BIT|RSA_2048_BIT`.
    */
   nextSigningKeyLength?: string;
 }
@@ -615,6 +727,8 @@ export interface EmailIdentityMailFromAttributes {
    * These behaviors are taken when the custom MAIL FROM domain configuration is in the `Pending` , `Failed` , and `TemporaryFailure` states.
    *
    * Valid Values: `USE_DEFAULT_VALUE | REJECT_MESSAGE`
+   *
+   * Pattern: `USE_DEFAULT_VALUE|REJECT_MESSAGE`.
    */
   behaviorOnMxFailure?: string;
 }
@@ -622,9 +736,11 @@ export interface EmailIdentityMailFromAttributes {
 /**
  * Associates an AWS Certificate Manager certificate with a sender under an SES email identity, so that SES signs the sender's mail with S/MIME. Removing this resource removes only the association. The ACM certificate itself stays intact. SES stores the sender lower-cased, and this provider matches senders case-insensitively and preserves the casing from the template.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::EmailIdentityCertificate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-emailidentitycertificate.html | CloudFormation: AWS::SES::EmailIdentityCertificate}
  */
-export const EmailIdentityCertificate = cloudControlType<EmailIdentityCertificateArgs, EmailIdentityCertificateOutputs>("AWS::SES::EmailIdentityCertificate", "aws:ses:EmailIdentityCertificate", '{"p":[["EmailIdentity","string",67],["FromAddress","string",67],["CertificateArn","string",67]],"id":["EmailIdentity","FromAddress"]}');
+export const EmailIdentityCertificate = cloudControlType<EmailIdentityCertificateArgs, EmailIdentityCertificateOutputs>("AWS::SES::EmailIdentityCertificate", "aws:ses:EmailIdentityCertificate", '{"p":[["EmailIdentity","string",67],["FromAddress","string",67],["CertificateArn","string",67]],"id":["EmailIdentity","FromAddress"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link EmailIdentityCertificate} instance: its attributes as typed outputs. */
 export type EmailIdentityCertificate = InstanceType<typeof EmailIdentityCertificate>;
 
@@ -647,15 +763,23 @@ export interface EmailIdentityCertificateOutputs extends EmailIdentityCertificat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanageraddoninstance.html | CloudFormation: AWS::SES::MailManagerAddonInstance}
  */
-export const MailManagerAddonInstance = cloudControlType<MailManagerAddonInstanceArgs, MailManagerAddonInstanceOutputs>("AWS::SES::MailManagerAddonInstance", "aws:ses:MailManagerAddonInstance", '{"p":[["AddonSubscriptionId","string",67],["Tags",["array",["ref","Tag"]]],["AddonInstanceArn","string",8],["AddonInstanceId","string",72],["AddonName","string",8]],"id":["AddonInstanceId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:addon-instance/${AddonInstanceId}"}');
+export const MailManagerAddonInstance = cloudControlType<MailManagerAddonInstanceArgs, MailManagerAddonInstanceOutputs>("AWS::SES::MailManagerAddonInstance", "aws:ses:MailManagerAddonInstance", '{"p":[["AddonSubscriptionId","string",67],["Tags",["array",["ref","Tag"]]],["AddonInstanceArn","string",8],["AddonInstanceId","string",72],["AddonName","string",8]],"id":["AddonInstanceId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AddonSubscriptionId"],"ro":["AddonInstanceArn","AddonInstanceId","AddonName"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:addon-instance/${AddonInstanceId}"}');
 /** A {@link MailManagerAddonInstance} instance: its attributes as typed outputs. */
 export type MailManagerAddonInstance = InstanceType<typeof MailManagerAddonInstance>;
 
 /** Inputs of {@link MailManagerAddonInstance}. */
 export interface MailManagerAddonInstanceArgs {
-  /** The subscription ID for the instance. */
+  /**
+   * The subscription ID for the instance.
+   *
+   * Length: 4–67. Pattern: `^as-[a-zA-Z0-9]{1,64}$`.
+   */
   addonSubscriptionId: string;
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -674,7 +798,7 @@ export interface MailManagerAddonInstanceOutputs extends MailManagerAddonInstanc
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanageraddonsubscription.html | CloudFormation: AWS::SES::MailManagerAddonSubscription}
  */
-export const MailManagerAddonSubscription = cloudControlType<MailManagerAddonSubscriptionArgs, MailManagerAddonSubscriptionOutputs>("AWS::SES::MailManagerAddonSubscription", "aws:ses:MailManagerAddonSubscription", '{"p":[["AddonName","string",67],["Tags",["array",["ref","Tag"]]],["AddonSubscriptionArn","string",8],["AddonSubscriptionId","string",72]],"id":["AddonSubscriptionId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:addon-subscription/${AddonSubscriptionId}"}');
+export const MailManagerAddonSubscription = cloudControlType<MailManagerAddonSubscriptionArgs, MailManagerAddonSubscriptionOutputs>("AWS::SES::MailManagerAddonSubscription", "aws:ses:MailManagerAddonSubscription", '{"p":[["AddonName","string",67],["Tags",["array",["ref","Tag"]]],["AddonSubscriptionArn","string",8],["AddonSubscriptionId","string",72]],"id":["AddonSubscriptionId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AddonName"],"ro":["AddonSubscriptionArn","AddonSubscriptionId"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:addon-subscription/${AddonSubscriptionId}"}');
 /** A {@link MailManagerAddonSubscription} instance: its attributes as typed outputs. */
 export type MailManagerAddonSubscription = InstanceType<typeof MailManagerAddonSubscription>;
 
@@ -686,7 +810,11 @@ export interface MailManagerAddonSubscriptionArgs {
    * Valid Values: `TRENDMICRO_VSAPI | SPAMHAUS_DBL | ABUSIX_MAIL_INTELLIGENCE | VADE_ADVANCED_EMAIL_SECURITY`
    */
   addonName: string;
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -703,15 +831,23 @@ export interface MailManagerAddonSubscriptionOutputs extends MailManagerAddonSub
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanageraddresslist.html | CloudFormation: AWS::SES::MailManagerAddressList}
  */
-export const MailManagerAddressList = cloudControlType<MailManagerAddressListArgs, MailManagerAddressListOutputs>("AWS::SES::MailManagerAddressList", "aws:ses:MailManagerAddressList", '{"p":[["AddressListName","string",66],["Tags",["array",["ref","Tag"]]],["AddressListId","string",72],["AddressListArn","string",8]],"id":["AddressListId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-address-list/${AddressListId}"}');
+export const MailManagerAddressList = cloudControlType<MailManagerAddressListArgs, MailManagerAddressListOutputs>("AWS::SES::MailManagerAddressList", "aws:ses:MailManagerAddressList", '{"p":[["AddressListName","string",66],["Tags",["array",["ref","Tag"]]],["AddressListId","string",72],["AddressListArn","string",8]],"id":["AddressListId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AddressListName"],"ro":["AddressListId","AddressListArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-address-list/${AddressListId}"}');
 /** A {@link MailManagerAddressList} instance: its attributes as typed outputs. */
 export type MailManagerAddressList = InstanceType<typeof MailManagerAddressList>;
 
 /** Inputs of {@link MailManagerAddressList}. */
 export interface MailManagerAddressListArgs {
-  /** A user-friendly name for the address list. */
+  /**
+   * A user-friendly name for the address list.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   addressListName?: string;
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -728,19 +864,31 @@ export interface MailManagerAddressListOutputs extends MailManagerAddressListArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanagerarchive.html | CloudFormation: AWS::SES::MailManagerArchive}
  */
-export const MailManagerArchive = cloudControlType<MailManagerArchiveArgs, MailManagerArchiveOutputs>("AWS::SES::MailManagerArchive", "aws:ses:MailManagerArchive", '{"p":[["ArchiveName","string"],["KmsKeyArn","string",66],["Retention",["ref","ArchiveRetention"]],["Tags",["array",["ref","Tag"]]],["ArchiveArn","string",8],["ArchiveId","string",72],["ArchiveState",["enum","ACTIVE","PENDING_DELETION"],8]],"id":["ArchiveId"],"d":{"ArchiveRetention":[["RetentionPeriod",["enum","THREE_MONTHS","SIX_MONTHS","NINE_MONTHS","ONE_YEAR","EIGHTEEN_MONTHS","TWO_YEARS","THIRTY_MONTHS","THREE_YEARS","FOUR_YEARS","FIVE_YEARS","SIX_YEARS","SEVEN_YEARS","EIGHT_YEARS","NINE_YEARS","TEN_YEARS","PERMANENT"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-archive/${ArchiveId}"}');
+export const MailManagerArchive = cloudControlType<MailManagerArchiveArgs, MailManagerArchiveOutputs>("AWS::SES::MailManagerArchive", "aws:ses:MailManagerArchive", '{"p":[["ArchiveName","string"],["KmsKeyArn","string",66],["Retention",["ref","ArchiveRetention"]],["Tags",["array",["ref","Tag"]]],["ArchiveArn","string",8],["ArchiveId","string",72],["ArchiveState",["enum","ACTIVE","PENDING_DELETION"],8]],"id":["ArchiveId"],"d":{"ArchiveRetention":[["RetentionPeriod",["enum","THREE_MONTHS","SIX_MONTHS","NINE_MONTHS","ONE_YEAR","EIGHTEEN_MONTHS","TWO_YEARS","THIRTY_MONTHS","THREE_YEARS","FOUR_YEARS","FIVE_YEARS","SIX_YEARS","SEVEN_YEARS","EIGHT_YEARS","NINE_YEARS","TEN_YEARS","PERMANENT"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyArn"],"ro":["ArchiveArn","ArchiveId","ArchiveState"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-archive/${ArchiveId}"}');
 /** A {@link MailManagerArchive} instance: its attributes as typed outputs. */
 export type MailManagerArchive = InstanceType<typeof MailManagerArchive>;
 
 /** Inputs of {@link MailManagerArchive}. */
 export interface MailManagerArchiveArgs {
-  /** A unique name for the new archive. */
+  /**
+   * A unique name for the new archive.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*[a-zA-Z0-9]$`.
+   */
   archiveName?: string;
-  /** The Amazon Resource Name (ARN) of the KMS key for encrypting emails in the archive. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key for encrypting emails in the archive.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov|-eusc):kms:[a-z0-9-]{1,20}:[0-9]{12}:(key|alias)/.+$`.
+   */
   kmsKeyArn?: string;
   /** The period for retaining emails in the archive before automatic deletion. */
   retention?: MailManagerArchiveArchiveRetention;
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -774,25 +922,45 @@ export interface MailManagerArchiveArchiveRetention {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanageringresspoint.html | CloudFormation: AWS::SES::MailManagerIngressPoint}
  */
-export const MailManagerIngressPoint = cloudControlType<MailManagerIngressPointArgs, MailManagerIngressPointOutputs>("AWS::SES::MailManagerIngressPoint", "aws:ses:MailManagerIngressPoint", '{"p":[["TrafficPolicyId","string",1],["IngressPointConfiguration",["ref","IngressPointConfiguration"]],["IngressPointName","string"],["NetworkConfiguration",["ref","NetworkConfiguration"],66],["RuleSetId","string",1],["StatusToUpdate",["enum","ACTIVE","CLOSED"]],["Tags",["array",["ref","Tag"]]],["TlsPolicy",["enum","REQUIRED","OPTIONAL","FIPS"]],["Type",["enum","OPEN","AUTH","MTLS"],67],["IngressPointId","string",72],["IngressPointArn","string",8],["Status",["enum","PROVISIONING","DEPROVISIONING","UPDATING","ACTIVE","CLOSED","FAILED"],8],["ARecord","string",8]],"id":["IngressPointId"],"d":{"IngressPointConfiguration":[["SmtpPassword","string",48],["SecretArn","string"],["TlsAuthConfiguration",["ref","TlsAuthConfiguration"]]],"TlsAuthConfiguration":[["TrustStore",["ref","TrustStore"],1]],"TrustStore":[["CAContent","string",1],["CrlContent","string"],["KmsKeyArn","string"]],"NetworkConfiguration":[["PublicNetworkConfiguration",["ref","PublicNetworkConfiguration"]],["PrivateNetworkConfiguration",["ref","PrivateNetworkConfiguration"]]],"PublicNetworkConfiguration":[["IpType",["enum","IPV4","DUAL_STACK"],1]],"PrivateNetworkConfiguration":[["VpcEndpointId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-ingress-point/${IngressPointId}"}');
+export const MailManagerIngressPoint = cloudControlType<MailManagerIngressPointArgs, MailManagerIngressPointOutputs>("AWS::SES::MailManagerIngressPoint", "aws:ses:MailManagerIngressPoint", '{"p":[["TrafficPolicyId","string",1],["IngressPointConfiguration",["ref","IngressPointConfiguration"],16],["IngressPointName","string"],["NetworkConfiguration",["ref","NetworkConfiguration"],66],["RuleSetId","string",1],["StatusToUpdate",["enum","ACTIVE","CLOSED"]],["Tags",["array",["ref","Tag"]]],["TlsPolicy",["enum","REQUIRED","OPTIONAL","FIPS"]],["Type",["enum","OPEN","AUTH","MTLS"],67],["IngressPointId","string",72],["IngressPointArn","string",8],["Status",["enum","PROVISIONING","DEPROVISIONING","UPDATING","ACTIVE","CLOSED","FAILED"],8],["ARecord","string",8]],"id":["IngressPointId"],"d":{"IngressPointConfiguration":[["SmtpPassword","string",48],["SecretArn","string"],["TlsAuthConfiguration",["ref","TlsAuthConfiguration"]]],"TlsAuthConfiguration":[["TrustStore",["ref","TrustStore"],1]],"TrustStore":[["CAContent","string",1],["CrlContent","string"],["KmsKeyArn","string"]],"NetworkConfiguration":[["PublicNetworkConfiguration",["ref","PublicNetworkConfiguration"]],["PrivateNetworkConfiguration",["ref","PrivateNetworkConfiguration"]]],"PublicNetworkConfiguration":[["IpType",["enum","IPV4","DUAL_STACK"],1]],"PrivateNetworkConfiguration":[["VpcEndpointId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IngressPointConfiguration"],"co":["NetworkConfiguration","Type"],"ro":["IngressPointId","IngressPointArn","Status","ARecord"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-ingress-point/${IngressPointId}"}');
 /** A {@link MailManagerIngressPoint} instance: its attributes as typed outputs. */
 export type MailManagerIngressPoint = InstanceType<typeof MailManagerIngressPoint>;
 
 /** Inputs of {@link MailManagerIngressPoint}. */
 export interface MailManagerIngressPointArgs {
-  /** The identifier of an existing traffic policy that you attach to an ingress endpoint resource. */
+  /**
+   * The identifier of an existing traffic policy that you attach to an ingress endpoint resource.
+   *
+   * Length: 1–100.
+   */
   trafficPolicyId: string;
-  /** The configuration of the ingress endpoint resource. */
+  /**
+   * The configuration of the ingress endpoint resource.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   ingressPointConfiguration?: MailManagerIngressPointIngressPointConfiguration;
-  /** A user friendly name for an ingress endpoint resource. */
+  /**
+   * A user friendly name for an ingress endpoint resource.
+   *
+   * Length: 3–63. Pattern: `^[A-Za-z0-9_\-]+$`.
+   */
   ingressPointName?: string;
   /** The network type (IPv4-only, Dual-Stack, PrivateLink) of the ingress endpoint resource. */
   networkConfiguration?: MailManagerIngressPointNetworkConfiguration;
-  /** The identifier of an existing rule set that you attach to an ingress endpoint resource. */
+  /**
+   * The identifier of an existing rule set that you attach to an ingress endpoint resource.
+   *
+   * Length: 1–100.
+   */
   ruleSetId: string;
   /** The update status of an ingress endpoint. */
   statusToUpdate?: "ACTIVE" | "CLOSED";
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   tlsPolicy?: "REQUIRED" | "OPTIONAL" | "FIPS";
   /** The type of the ingress endpoint to create. */
@@ -823,6 +991,8 @@ export interface MailManagerIngressPointIngressPointConfiguration {
    * The password of the ingress endpoint resource.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 8–64. Pattern: `^[A-Za-z0-9!\@#$%^&*()_+\-=\[\]{}|.,?]+$`.
    */
   smtpPassword?: string;
   /** The SecretsManager::Secret ARN of the ingress endpoint resource. */
@@ -837,8 +1007,11 @@ export interface MailManagerIngressPointTlsAuthConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanageringresspoint-truststore.html | CloudFormation: TrustStore} */
 export interface MailManagerIngressPointTrustStore {
+  /** Length: 1–500000. Pattern: `^[\P{C}\s]*$`. */
   caContent: string;
+  /** Length: 1–500000. Pattern: `^[\P{C}\s]*$`. */
   crlContent?: string;
+  /** Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc):kms:[a-z0-9-]+:\d{12}:(key|alias)/[a-zA-Z0-9/_-]+$`. */
   kmsKeyArn?: string;
 }
 
@@ -870,7 +1043,11 @@ export interface MailManagerIngressPointPublicNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanageringresspoint-privatenetworkconfiguration.html | CloudFormation: PrivateNetworkConfiguration}
  */
 export interface MailManagerIngressPointPrivateNetworkConfiguration {
-  /** The identifier of the VPC endpoint to associate with this private ingress point. */
+  /**
+   * The identifier of the VPC endpoint to associate with this private ingress point.
+   *
+   * Pattern: `^vpce-[a-zA-Z0-9]{17}$`.
+   */
   vpcEndpointId: string;
 }
 
@@ -879,7 +1056,7 @@ export interface MailManagerIngressPointPrivateNetworkConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanagerrelay.html | CloudFormation: AWS::SES::MailManagerRelay}
  */
-export const MailManagerRelay = cloudControlType<MailManagerRelayArgs, MailManagerRelayOutputs>("AWS::SES::MailManagerRelay", "aws:ses:MailManagerRelay", '{"p":[["Authentication",["ref","RelayAuthentication"],1],["RelayName","string"],["ServerName","string",1],["ServerPort","number",1],["Tags",["array",["ref","Tag"]]],["RelayArn","string",8],["RelayId","string",72]],"id":["RelayId"],"d":{"RelayAuthentication":[["SecretArn","string"],["NoAuthentication","json"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-smtp-relay/${RelayId}"}');
+export const MailManagerRelay = cloudControlType<MailManagerRelayArgs, MailManagerRelayOutputs>("AWS::SES::MailManagerRelay", "aws:ses:MailManagerRelay", '{"p":[["Authentication",["ref","RelayAuthentication"],1],["RelayName","string"],["ServerName","string",1],["ServerPort","number",1],["Tags",["array",["ref","Tag"]]],["RelayArn","string",8],["RelayId","string",72]],"id":["RelayId"],"d":{"RelayAuthentication":[["SecretArn","string"],["NoAuthentication","json"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["RelayArn","RelayId"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-smtp-relay/${RelayId}"}');
 /** A {@link MailManagerRelay} instance: its attributes as typed outputs. */
 export type MailManagerRelay = InstanceType<typeof MailManagerRelay>;
 
@@ -887,13 +1064,29 @@ export type MailManagerRelay = InstanceType<typeof MailManagerRelay>;
 export interface MailManagerRelayArgs {
   /** Authentication for the relay destination server—specify the secretARN where the SMTP credentials are stored. */
   authentication: MailManagerRelayRelayAuthentication;
-  /** The unique relay name. */
+  /**
+   * The unique relay name.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   relayName?: string;
-  /** The destination relay server address. */
+  /**
+   * The destination relay server address.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9-\.]+$`.
+   */
   serverName: string;
-  /** The destination relay server port. */
+  /**
+   * The destination relay server port.
+   *
+   * Range: 1–65535.
+   */
   serverPort: number;
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -913,7 +1106,11 @@ export interface MailManagerRelayOutputs extends MailManagerRelayArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerrelay-relayauthentication.html | CloudFormation: RelayAuthentication}
  */
 export interface MailManagerRelayRelayAuthentication {
-  /** The ARN of the secret created in secrets manager where the relay server's SMTP credentials are stored. */
+  /**
+   * The ARN of the secret created in secrets manager where the relay server's SMTP credentials are stored.
+   *
+   * Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc):secretsmanager:[a-z0-9-]+:\d{12}:secret:[a-zA-Z0-9/_+=,.\@-]+$`.
+   */
   secretArn?: string;
   /** Keep an empty structure if the relay destination server does not require SMTP credential authentication. */
   noAuthentication?: Record<string, unknown>;
@@ -924,17 +1121,29 @@ export interface MailManagerRelayRelayAuthentication {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanagerruleset.html | CloudFormation: AWS::SES::MailManagerRuleSet}
  */
-export const MailManagerRuleSet = cloudControlType<MailManagerRuleSetArgs, MailManagerRuleSetOutputs>("AWS::SES::MailManagerRuleSet", "aws:ses:MailManagerRuleSet", '{"p":[["RuleSetName","string"],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["RuleSetArn","string",8],["RuleSetId","string",72]],"id":["RuleSetId"],"d":{"Rule":[["Name","string"],["Conditions",["array",["ref","RuleCondition"]]],["Unless",["array",["ref","RuleCondition"]]],["Actions",["array",["ref","RuleAction"]],1]],"RuleCondition":[["BooleanExpression",["ref","RuleBooleanExpression"]],["StringExpression",["ref","RuleStringExpression"]],["NumberExpression",["ref","RuleNumberExpression"]],["IpExpression",["ref","RuleIpExpression"]],["VerdictExpression",["ref","RuleVerdictExpression"]],["DmarcExpression",["ref","RuleDmarcExpression"]]],"RuleBooleanExpression":[["Evaluate",["ref","RuleBooleanToEvaluate"],1],["Operator",["enum","IS_TRUE","IS_FALSE"],1]],"RuleBooleanToEvaluate":[["Attribute",["enum","READ_RECEIPT_REQUESTED","TLS","TLS_WRAPPED"]],["Analysis",["ref","Analysis"]],["IsInAddressList",["ref","RuleIsInAddressList"]]],"Analysis":[["Analyzer","string",1],["ResultField","string",1]],"RuleIsInAddressList":[["Attribute",["enum","RECIPIENT","MAIL_FROM","SENDER","FROM","TO","CC"],1],["AddressLists",["array","string"],1]],"RuleStringExpression":[["Evaluate",["ref","RuleStringToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS","STARTS_WITH","ENDS_WITH","CONTAINS"],1],["Values",["array","string"],1]],"RuleStringToEvaluate":[["Attribute",["enum","MAIL_FROM","HELO","RECIPIENT","SENDER","FROM","SUBJECT","TO","CC"]],["MimeHeaderAttribute","string"],["Analysis",["ref","Analysis"]],["ClientCertificateAttribute",["enum","CN","SAN_RFC822_NAME","SAN_DNS_NAME","SAN_DIRECTORY_NAME","SAN_UNIFORM_RESOURCE_IDENTIFIER","SAN_IP_ADDRESS","SAN_REGISTERED_ID","SERIAL_NUMBER"]]],"RuleNumberExpression":[["Evaluate",["ref","RuleNumberToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS","LESS_THAN","GREATER_THAN","LESS_THAN_OR_EQUAL","GREATER_THAN_OR_EQUAL"],1],["Value","number",1]],"RuleNumberToEvaluate":[["Attribute",["enum","MESSAGE_SIZE"],1]],"RuleIpExpression":[["Evaluate",["ref","RuleIpToEvaluate"],1],["Operator",["enum","CIDR_MATCHES","NOT_CIDR_MATCHES"],1],["Values",["array","string"],1]],"RuleIpToEvaluate":[["Attribute",["enum","SOURCE_IP"],1]],"RuleVerdictExpression":[["Evaluate",["ref","RuleVerdictToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS"],1],["Values",["array",["enum","PASS","FAIL","GRAY","PROCESSING_FAILED"]],1]],"RuleVerdictToEvaluate":[["Attribute",["enum","SPF","DKIM"]],["Analysis",["ref","Analysis"]]],"RuleDmarcExpression":[["Operator",["enum","EQUALS","NOT_EQUALS"],1],["Values",["array",["enum","NONE","QUARANTINE","REJECT"]],1]],"RuleAction":[["Drop","json"],["Relay",["ref","RelayAction"]],["Archive",["ref","ArchiveAction"]],["WriteToS3",["ref","S3Action"]],["Send",["ref","SendAction"]],["AddHeader",["ref","AddHeaderAction"]],["ReplaceRecipient",["ref","ReplaceRecipientAction"]],["DeliverToMailbox",["ref","DeliverToMailboxAction"]],["DeliverToQBusiness",["ref","DeliverToQBusinessAction"]],["PublishToSns",["ref","SnsAction"]],["Bounce",["ref","BounceAction"]],["InvokeLambda",["ref","InvokeLambdaAction"]]],"RelayAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["Relay","string",1],["MailFrom",["enum","REPLACE","PRESERVE"]]],"ArchiveAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["TargetArchive","string",1]],"S3Action":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["RoleArn","string",1],["S3Bucket","string",1],["S3Prefix","string"],["S3SseKmsKeyId","string"]],"SendAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["RoleArn","string",1]],"AddHeaderAction":[["HeaderName","string",1],["HeaderValue","string",1]],"ReplaceRecipientAction":[["ReplaceWith",["array","string"]]],"DeliverToMailboxAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["MailboxArn","string",1],["RoleArn","string",1]],"DeliverToQBusinessAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["ApplicationId","string",1],["IndexId","string",1],["RoleArn","string",1]],"SnsAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["TopicArn","string",1],["RoleArn","string",1],["Encoding",["enum","UTF-8","BASE64"]],["PayloadType",["enum","CONTENT","HEADERS"]]],"BounceAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["RoleArn","string",1],["Sender","string",1],["StatusCode","string",1],["SmtpReplyCode","string",1],["DiagnosticMessage","string",1],["Message","string"]],"InvokeLambdaAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["FunctionArn","string",1],["InvocationType",["enum","EVENT","REQUEST_RESPONSE"],1],["RoleArn","string",1],["RetryTimeMinutes","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-rule-set/${RuleSetId}"}');
+export const MailManagerRuleSet = cloudControlType<MailManagerRuleSetArgs, MailManagerRuleSetOutputs>("AWS::SES::MailManagerRuleSet", "aws:ses:MailManagerRuleSet", '{"p":[["RuleSetName","string"],["Rules",["array",["ref","Rule"]],1],["Tags",["array",["ref","Tag"]]],["RuleSetArn","string",8],["RuleSetId","string",72]],"id":["RuleSetId"],"d":{"Rule":[["Name","string"],["Conditions",["array",["ref","RuleCondition"]]],["Unless",["array",["ref","RuleCondition"]]],["Actions",["array",["ref","RuleAction"]],1]],"RuleCondition":[["BooleanExpression",["ref","RuleBooleanExpression"]],["StringExpression",["ref","RuleStringExpression"]],["NumberExpression",["ref","RuleNumberExpression"]],["IpExpression",["ref","RuleIpExpression"]],["VerdictExpression",["ref","RuleVerdictExpression"]],["DmarcExpression",["ref","RuleDmarcExpression"]]],"RuleBooleanExpression":[["Evaluate",["ref","RuleBooleanToEvaluate"],1],["Operator",["enum","IS_TRUE","IS_FALSE"],1]],"RuleBooleanToEvaluate":[["Attribute",["enum","READ_RECEIPT_REQUESTED","TLS","TLS_WRAPPED"]],["Analysis",["ref","Analysis"]],["IsInAddressList",["ref","RuleIsInAddressList"]]],"Analysis":[["Analyzer","string",1],["ResultField","string",1]],"RuleIsInAddressList":[["Attribute",["enum","RECIPIENT","MAIL_FROM","SENDER","FROM","TO","CC"],1],["AddressLists",["array","string"],1]],"RuleStringExpression":[["Evaluate",["ref","RuleStringToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS","STARTS_WITH","ENDS_WITH","CONTAINS"],1],["Values",["array","string"],1]],"RuleStringToEvaluate":[["Attribute",["enum","MAIL_FROM","HELO","RECIPIENT","SENDER","FROM","SUBJECT","TO","CC"]],["MimeHeaderAttribute","string"],["Analysis",["ref","Analysis"]],["ClientCertificateAttribute",["enum","CN","SAN_RFC822_NAME","SAN_DNS_NAME","SAN_DIRECTORY_NAME","SAN_UNIFORM_RESOURCE_IDENTIFIER","SAN_IP_ADDRESS","SAN_REGISTERED_ID","SERIAL_NUMBER"]]],"RuleNumberExpression":[["Evaluate",["ref","RuleNumberToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS","LESS_THAN","GREATER_THAN","LESS_THAN_OR_EQUAL","GREATER_THAN_OR_EQUAL"],1],["Value","number",1]],"RuleNumberToEvaluate":[["Attribute",["enum","MESSAGE_SIZE"],1]],"RuleIpExpression":[["Evaluate",["ref","RuleIpToEvaluate"],1],["Operator",["enum","CIDR_MATCHES","NOT_CIDR_MATCHES"],1],["Values",["array","string"],1]],"RuleIpToEvaluate":[["Attribute",["enum","SOURCE_IP"],1]],"RuleVerdictExpression":[["Evaluate",["ref","RuleVerdictToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS"],1],["Values",["array",["enum","PASS","FAIL","GRAY","PROCESSING_FAILED"]],1]],"RuleVerdictToEvaluate":[["Attribute",["enum","SPF","DKIM"]],["Analysis",["ref","Analysis"]]],"RuleDmarcExpression":[["Operator",["enum","EQUALS","NOT_EQUALS"],1],["Values",["array",["enum","NONE","QUARANTINE","REJECT"]],1]],"RuleAction":[["Drop","json"],["Relay",["ref","RelayAction"]],["Archive",["ref","ArchiveAction"]],["WriteToS3",["ref","S3Action"]],["Send",["ref","SendAction"]],["AddHeader",["ref","AddHeaderAction"]],["ReplaceRecipient",["ref","ReplaceRecipientAction"]],["DeliverToMailbox",["ref","DeliverToMailboxAction"]],["DeliverToQBusiness",["ref","DeliverToQBusinessAction"]],["PublishToSns",["ref","SnsAction"]],["Bounce",["ref","BounceAction"]],["InvokeLambda",["ref","InvokeLambdaAction"]]],"RelayAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["Relay","string",1],["MailFrom",["enum","REPLACE","PRESERVE"]]],"ArchiveAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["TargetArchive","string",1]],"S3Action":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["RoleArn","string",1],["S3Bucket","string",1],["S3Prefix","string"],["S3SseKmsKeyId","string"]],"SendAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["RoleArn","string",1]],"AddHeaderAction":[["HeaderName","string",1],["HeaderValue","string",1]],"ReplaceRecipientAction":[["ReplaceWith",["array","string"]]],"DeliverToMailboxAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["MailboxArn","string",1],["RoleArn","string",1]],"DeliverToQBusinessAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["ApplicationId","string",1],["IndexId","string",1],["RoleArn","string",1]],"SnsAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["TopicArn","string",1],["RoleArn","string",1],["Encoding",["enum","UTF-8","BASE64"]],["PayloadType",["enum","CONTENT","HEADERS"]]],"BounceAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["RoleArn","string",1],["Sender","string",1],["StatusCode","string",1],["SmtpReplyCode","string",1],["DiagnosticMessage","string",1],["Message","string"]],"InvokeLambdaAction":[["ActionFailurePolicy",["enum","CONTINUE","DROP"]],["FunctionArn","string",1],["InvocationType",["enum","EVENT","REQUEST_RESPONSE"],1],["RoleArn","string",1],["RetryTimeMinutes","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["RuleSetArn","RuleSetId"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-rule-set/${RuleSetId}"}');
 /** A {@link MailManagerRuleSet} instance: its attributes as typed outputs. */
 export type MailManagerRuleSet = InstanceType<typeof MailManagerRuleSet>;
 
 /** Inputs of {@link MailManagerRuleSet}. */
 export interface MailManagerRuleSetArgs {
-  /** A user-friendly name for the rule set. */
+  /**
+   * A user-friendly name for the rule set.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   ruleSetName?: string;
-  /** Conditional rules that are evaluated for determining actions on email. */
+  /**
+   * Conditional rules that are evaluated for determining actions on email.
+   *
+   * Items: 0–40.
+   */
   rules: MailManagerRuleSetRule[];
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -952,13 +1161,29 @@ export interface MailManagerRuleSetOutputs extends MailManagerRuleSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerruleset-rule.html | CloudFormation: Rule}
  */
 export interface MailManagerRuleSetRule {
-  /** The user-friendly name of the rule. */
+  /**
+   * The user-friendly name of the rule.
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   name?: string;
-  /** The conditions of this rule. All conditions must match the email for the actions to be executed. An empty list of conditions means that all emails match, but are still subject to any "unless conditions" */
+  /**
+   * The conditions of this rule. All conditions must match the email for the actions to be executed. An empty list of conditions means that all emails match, but are still subject to any "unless conditions"
+   *
+   * Items: 0–10.
+   */
   conditions?: MailManagerRuleSetRuleCondition[];
-  /** The "unless conditions" of this rule. None of the conditions can match the email for the actions to be executed. If any of these conditions do match the email, then the actions are not executed. */
+  /**
+   * The "unless conditions" of this rule. None of the conditions can match the email for the actions to be executed. If any of these conditions do match the email, then the actions are not executed.
+   *
+   * Items: 0–10.
+   */
   unless?: MailManagerRuleSetRuleCondition[];
-  /** The list of actions to execute when the conditions match the incoming email, and none of the "unless conditions" match. */
+  /**
+   * The list of actions to execute when the conditions match the incoming email, and none of the "unless conditions" match.
+   *
+   * Items: 1–10.
+   */
   actions: MailManagerRuleSetRuleAction[];
 }
 
@@ -1016,9 +1241,17 @@ export interface MailManagerRuleSetRuleBooleanToEvaluate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerruleset-analysis.html | CloudFormation: Analysis}
  */
 export interface MailManagerRuleSetAnalysis {
-  /** The Amazon Resource Name (ARN) of an Add On. */
+  /**
+   * The Amazon Resource Name (ARN) of an Add On.
+   *
+   * Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   analyzer: string;
-  /** The returned value from an Add On. */
+  /**
+   * The returned value from an Add On.
+   *
+   * Length: 1–256. Pattern: `^(addon\.)?[\sa-zA-Z0-9_]+$`.
+   */
   resultField: string;
 }
 
@@ -1030,7 +1263,11 @@ export interface MailManagerRuleSetAnalysis {
 export interface MailManagerRuleSetRuleIsInAddressList {
   /** The email attribute that needs to be evaluated against the address list. */
   attribute: "RECIPIENT" | "MAIL_FROM" | "SENDER" | "FROM" | "TO" | "CC";
-  /** The address lists that will be used for evaluation. */
+  /**
+   * The address lists that will be used for evaluation.
+   *
+   * Items: 1–1.
+   */
   addressLists: string[];
 }
 
@@ -1044,7 +1281,11 @@ export interface MailManagerRuleSetRuleStringExpression {
   evaluate: MailManagerRuleSetRuleStringToEvaluate;
   /** The matching operator for a string condition expression. */
   operator: "EQUALS" | "NOT_EQUALS" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS";
-  /** The string(s) to be evaluated in a string condition expression. For all operators, except for NOT_EQUALS, if multiple values are given, the values are processed as an OR. That is, if any of the values match the email's string using the given operator, the condition is deemed to match. However, for NOT_EQUALS, the condition is only deemed to match if none of the given strings match the email's string. */
+  /**
+   * The string(s) to be evaluated in a string condition expression. For all operators, except for NOT_EQUALS, if multiple values are given, the values are processed as an OR. That is, if any of the values match the email's string using the given operator, the condition is deemed to match. However, for NOT_EQUALS, the condition is only deemed to match if none of the given strings match the email's string.
+   *
+   * Items: 1–10. Each item: Length: 1–4096.
+   */
   values: string[];
 }
 
@@ -1099,7 +1340,11 @@ export interface MailManagerRuleSetRuleIpExpression {
   evaluate: MailManagerRuleSetRuleIpToEvaluate;
   /** The operator to evaluate the IP address. */
   operator: "CIDR_MATCHES" | "NOT_CIDR_MATCHES";
-  /** The IP CIDR blocks in format "x.y.z.w/n" (eg 10.0.0.0/8) to match with the email's IP address. For the operator CIDR_MATCHES, if multiple values are given, they are evaluated as an OR. That is, if the IP address is contained within any of the given CIDR ranges, the condition is deemed to match. For NOT_CIDR_MATCHES, if multiple CIDR ranges are given, the condition is deemed to match if the IP address is not contained in any of the given CIDR ranges. */
+  /**
+   * The IP CIDR blocks in format "x.y.z.w/n" (eg 10.0.0.0/8) to match with the email's IP address. For the operator CIDR_MATCHES, if multiple values are given, they are evaluated as an OR. That is, if the IP address is contained within any of the given CIDR ranges, the condition is deemed to match. For NOT_CIDR_MATCHES, if multiple CIDR ranges are given, the condition is deemed to match if the IP address is not contained in any of the given CIDR ranges.
+   *
+   * Items: 1–10. Each item: Length: 1–43. Pattern: `^(([0-9]|.|:|/)*)$`.
+   */
   values: string[];
 }
 
@@ -1123,7 +1368,11 @@ export interface MailManagerRuleSetRuleVerdictExpression {
   evaluate: MailManagerRuleSetRuleVerdictToEvaluate;
   /** The matching operator for a verdict condition expression. */
   operator: "EQUALS" | "NOT_EQUALS";
-  /** The values to match with the email's verdict using the given operator. For the EQUALS operator, if multiple values are given, the condition is deemed to match if any of the given verdicts match that of the email. For the NOT_EQUALS operator, if multiple values are given, the condition is deemed to match of none of the given verdicts match the verdict of the email. */
+  /**
+   * The values to match with the email's verdict using the given operator. For the EQUALS operator, if multiple values are given, the condition is deemed to match if any of the given verdicts match that of the email. For the NOT_EQUALS operator, if multiple values are given, the condition is deemed to match of none of the given verdicts match the verdict of the email.
+   *
+   * Items: 1–10.
+   */
   values: ("PASS" | "FAIL" | "GRAY" | "PROCESSING_FAILED")[];
 }
 
@@ -1149,7 +1398,11 @@ export interface MailManagerRuleSetRuleVerdictToEvaluate {
 export interface MailManagerRuleSetRuleDmarcExpression {
   /** The operator to apply to the DMARC policy of the incoming email. */
   operator: "EQUALS" | "NOT_EQUALS";
-  /** The values to use for the given DMARC policy operator. For the operator EQUALS, if multiple values are given, they are evaluated as an OR. That is, if any of the given values match, the condition is deemed to match. For the operator NOT_EQUALS, if multiple values are given, they are evaluated as an AND. That is, only if the email's DMARC policy is not equal to any of the given values, then the condition is deemed to match. */
+  /**
+   * The values to use for the given DMARC policy operator. For the operator EQUALS, if multiple values are given, they are evaluated as an OR. That is, if any of the given values match, the condition is deemed to match. For the operator NOT_EQUALS, if multiple values are given, they are evaluated as an AND. That is, only if the email's DMARC policy is not equal to any of the given values, then the condition is deemed to match.
+   *
+   * Items: 1–10.
+   */
   values: ("NONE" | "QUARANTINE" | "REJECT")[];
 }
 
@@ -1193,7 +1446,11 @@ export interface MailManagerRuleSetRuleAction {
 export interface MailManagerRuleSetRelayAction {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, the specified relay has been deleted. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The identifier of the relay resource to be used when relaying an email. */
+  /**
+   * The identifier of the relay resource to be used when relaying an email.
+   *
+   * Length: 1–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   relay: string;
   /** This action specifies whether to preserve or replace original mail from address while relaying received emails to a destination server. */
   mailFrom?: "REPLACE" | "PRESERVE";
@@ -1207,7 +1464,11 @@ export interface MailManagerRuleSetRelayAction {
 export interface MailManagerRuleSetArchiveAction {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, the specified archive has been deleted. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The identifier of the archive to send the email to. */
+  /**
+   * The identifier of the archive to send the email to.
+   *
+   * Length: 1–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   targetArchive: string;
 }
 
@@ -1219,13 +1480,29 @@ export interface MailManagerRuleSetArchiveAction {
 export interface MailManagerRuleSetS3Action {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, the specified the bucket has been deleted. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The Amazon Resource Name (ARN) of the IAM Role to use while writing to S3. This role must have access to the s3:PutObject, kms:Encrypt, and kms:GenerateDataKey APIs for the given bucket. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM Role to use while writing to S3. This role must have access to the s3:PutObject, kms:Encrypt, and kms:GenerateDataKey APIs for the given bucket.
+   *
+   * Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   roleArn: string;
-  /** The bucket name of the S3 bucket to write to. */
+  /**
+   * The bucket name of the S3 bucket to write to.
+   *
+   * Length: 1–62. Pattern: `^[a-zA-Z0-9.-]+$`.
+   */
   s3Bucket: string;
-  /** The S3 prefix to use for the write to the s3 bucket. */
+  /**
+   * The S3 prefix to use for the write to the s3 bucket.
+   *
+   * Length: 1–62. Pattern: `^[a-zA-Z0-9!_.*'()/-]+$`.
+   */
   s3Prefix?: string;
-  /** The KMS Key ID to use to encrypt the message in S3. */
+  /**
+   * The KMS Key ID to use to encrypt the message in S3.
+   *
+   * Length: 20–2048. Pattern: `^[a-zA-Z0-9-:/]+$`.
+   */
   s3SseKmsKeyId?: string;
 }
 
@@ -1237,7 +1514,11 @@ export interface MailManagerRuleSetS3Action {
 export interface MailManagerRuleSetSendAction {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, the caller does not have the permissions to call the sendRawEmail API. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The Amazon Resource Name (ARN) of the role to use for this action. This role must have access to the ses:SendRawEmail API. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to use for this action. This role must have access to the ses:SendRawEmail API.
+   *
+   * Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1247,9 +1528,17 @@ export interface MailManagerRuleSetSendAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerruleset-addheaderaction.html | CloudFormation: AddHeaderAction}
  */
 export interface MailManagerRuleSetAddHeaderAction {
-  /** The name of the header to add to an email. The header must be prefixed with "X-". Headers are added regardless of whether the header name pre-existed in the email. */
+  /**
+   * The name of the header to add to an email. The header must be prefixed with "X-". Headers are added regardless of whether the header name pre-existed in the email.
+   *
+   * Length: 1–64. Pattern: `^[xX]\-[a-zA-Z0-9\-]+$`.
+   */
   headerName: string;
-  /** The value of the header to add to the email. */
+  /**
+   * The value of the header to add to the email.
+   *
+   * Length: 1–128.
+   */
   headerValue: string;
 }
 
@@ -1259,7 +1548,11 @@ export interface MailManagerRuleSetAddHeaderAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerruleset-replacerecipientaction.html | CloudFormation: ReplaceRecipientAction}
  */
 export interface MailManagerRuleSetReplaceRecipientAction {
-  /** This action specifies the replacement recipient email addresses to insert. */
+  /**
+   * This action specifies the replacement recipient email addresses to insert.
+   *
+   * Items: 1–100. Each item: Length: 0–254. Pattern: `^[0-9A-Za-z\@+.-]+$`.
+   */
   replaceWith?: string[];
 }
 
@@ -1271,9 +1564,17 @@ export interface MailManagerRuleSetReplaceRecipientAction {
 export interface MailManagerRuleSetDeliverToMailboxAction {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, the mailbox ARN is no longer valid. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The Amazon Resource Name (ARN) of a WorkMail organization to deliver the email to. */
+  /**
+   * The Amazon Resource Name (ARN) of a WorkMail organization to deliver the email to.
+   *
+   * Length: 1–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   mailboxArn: string;
-  /** The Amazon Resource Name (ARN) of an IAM role to use to execute this action. The role must have access to the workmail:DeliverToMailbox API. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role to use to execute this action. The role must have access to the workmail:DeliverToMailbox API.
+   *
+   * Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1285,11 +1586,23 @@ export interface MailManagerRuleSetDeliverToMailboxAction {
 export interface MailManagerRuleSetDeliverToQBusinessAction {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, the specified application has been deleted or the role lacks necessary permissions to call the `qbusiness:BatchPutDocument` API. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The unique identifier of the Amazon Q Business application instance where the email content will be delivered. */
+  /**
+   * The unique identifier of the Amazon Q Business application instance where the email content will be delivered.
+   *
+   * Length: 36–36. Pattern: `^[a-z0-9-]+$`.
+   */
   applicationId: string;
-  /** The identifier of the knowledge base index within the Amazon Q Business application where the email content will be stored and indexed. */
+  /**
+   * The identifier of the knowledge base index within the Amazon Q Business application where the email content will be stored and indexed.
+   *
+   * Length: 36–36. Pattern: `^[a-z0-9-]+$`.
+   */
   indexId: string;
-  /** The Amazon Resource Name (ARN) of the IAM Role to use while delivering to Amazon Q Business. This role must have access to the `qbusiness:BatchPutDocument` API for the given application and index. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM Role to use while delivering to Amazon Q Business. This role must have access to the `qbusiness:BatchPutDocument` API for the given application and index.
+   *
+   * Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1301,9 +1614,17 @@ export interface MailManagerRuleSetDeliverToQBusinessAction {
 export interface MailManagerRuleSetSnsAction {
   /** A policy that states what to do in the case of failure. The action will fail if there are configuration errors. For example, specified SNS topic has been deleted or the role lacks necessary permissions to call the `sns:Publish` API. */
   actionFailurePolicy?: "CONTINUE" | "DROP";
-  /** The Amazon Resource Name (ARN) of the Amazon SNS Topic to which notification for the email received will be published. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon SNS Topic to which notification for the email received will be published.
+   *
+   * Length: 20–2048. Pattern: `^arn:(aws|aws-cn|aws-us-gov|aws-eusc):sns:[a-z]{2}-([a-z]+-)+\d{1}:\d{12}:[\w\-]{1,256}$`.
+   */
   topicArn: string;
-  /** The Amazon Resource Name (ARN) of the IAM Role to use while writing to Amazon SNS. This role must have access to the `sns:Publish` API for the given topic. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM Role to use while writing to Amazon SNS. This role must have access to the `sns:Publish` API for the given topic.
+   *
+   * Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   roleArn: string;
   /** The encoding to use for the email within the Amazon SNS notification. The default value is `UTF-8` . Use `BASE64` if you need to preserve all special characters, especially when the original message uses a different encoding format. */
   encoding?: "UTF-8" | "BASE64";
@@ -1314,20 +1635,29 @@ export interface MailManagerRuleSetSnsAction {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerruleset-bounceaction.html | CloudFormation: BounceAction} */
 export interface MailManagerRuleSetBounceAction {
   actionFailurePolicy?: "CONTINUE" | "DROP";
+  /** Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`. */
   roleArn: string;
+  /** Length: 0–254. Pattern: `^[0-9A-Za-z\@+.-]+$`. */
   sender: string;
+  /** Length: 5–9. Pattern: `^[45]\.[0-9]{1,3}\.[0-9]{1,3}$`. */
   statusCode: string;
+  /** Length: 3–3. Pattern: `^[45][0-9][0-9]$`. */
   smtpReplyCode: string;
+  /** Length: 1–256. Pattern: `^[\x20-\x7e]+$`. */
   diagnosticMessage: string;
+  /** Length: 1–500. Pattern: `^[\r\n\x20-\x7e]+$`. */
   message?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagerruleset-invokelambdaaction.html | CloudFormation: InvokeLambdaAction} */
 export interface MailManagerRuleSetInvokeLambdaAction {
   actionFailurePolicy?: "CONTINUE" | "DROP";
+  /** Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`. */
   functionArn: string;
   invocationType: "EVENT" | "REQUEST_RESPONSE";
+  /** Length: 20–2048. Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`. */
   roleArn: string;
+  /** Range: 0–2160. */
   retryTimeMinutes?: number;
 }
 
@@ -1336,7 +1666,7 @@ export interface MailManagerRuleSetInvokeLambdaAction {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-mailmanagertrafficpolicy.html | CloudFormation: AWS::SES::MailManagerTrafficPolicy}
  */
-export const MailManagerTrafficPolicy = cloudControlType<MailManagerTrafficPolicyArgs, MailManagerTrafficPolicyOutputs>("AWS::SES::MailManagerTrafficPolicy", "aws:ses:MailManagerTrafficPolicy", '{"p":[["DefaultAction",["enum","ALLOW","DENY"],1],["MaxMessageSizeBytes","number"],["PolicyStatements",["array",["ref","PolicyStatement"]],1],["Tags",["array",["ref","Tag"]]],["TrafficPolicyName","string"],["TrafficPolicyArn","string",8],["TrafficPolicyId","string",72]],"id":["TrafficPolicyId"],"d":{"PolicyStatement":[["Conditions",["array",["ref","PolicyCondition"]],1],["Action",["enum","ALLOW","DENY"],1]],"PolicyCondition":[["StringExpression",["ref","IngressStringExpression"]],["IpExpression",["ref","IngressIpv4Expression"]],["Ipv6Expression",["ref","IngressIpv6Expression"]],["TlsExpression",["ref","IngressTlsProtocolExpression"]],["BooleanExpression",["ref","IngressBooleanExpression"]]],"IngressStringExpression":[["Evaluate",["ref","IngressStringToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS","STARTS_WITH","ENDS_WITH","CONTAINS"],1],["Values",["array","string"],1]],"IngressStringToEvaluate":[["Attribute",["enum","RECIPIENT"]],["Analysis",["ref","IngressAnalysis"]]],"IngressAnalysis":[["Analyzer","string",1],["ResultField","string",1]],"IngressIpv4Expression":[["Evaluate",["ref","IngressIpToEvaluate"],1],["Operator",["enum","CIDR_MATCHES","NOT_CIDR_MATCHES"],1],["Values",["array","string"],1]],"IngressIpToEvaluate":[["Attribute",["enum","SENDER_IP"],1]],"IngressIpv6Expression":[["Evaluate",["ref","IngressIpv6ToEvaluate"],1],["Operator",["enum","CIDR_MATCHES","NOT_CIDR_MATCHES"],1],["Values",["array","string"],1]],"IngressIpv6ToEvaluate":[["Attribute",["enum","SENDER_IPV6"],1]],"IngressTlsProtocolExpression":[["Evaluate",["ref","IngressTlsProtocolToEvaluate"],1],["Operator",["enum","MINIMUM_TLS_VERSION","IS"],1],["Value",["enum","TLS1_2","TLS1_3"],1]],"IngressTlsProtocolToEvaluate":[["Attribute",["enum","TLS_PROTOCOL"],1]],"IngressBooleanExpression":[["Evaluate",["ref","IngressBooleanToEvaluate"],1],["Operator",["enum","IS_TRUE","IS_FALSE"],1]],"IngressBooleanToEvaluate":[["Analysis",["ref","IngressAnalysis"]],["IsInAddressList",["ref","IngressIsInAddressList"]]],"IngressIsInAddressList":[["Attribute",["enum","RECIPIENT"],1],["AddressLists",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-traffic-policy/${TrafficPolicyId}"}');
+export const MailManagerTrafficPolicy = cloudControlType<MailManagerTrafficPolicyArgs, MailManagerTrafficPolicyOutputs>("AWS::SES::MailManagerTrafficPolicy", "aws:ses:MailManagerTrafficPolicy", '{"p":[["DefaultAction",["enum","ALLOW","DENY"],1],["MaxMessageSizeBytes","number"],["PolicyStatements",["array",["ref","PolicyStatement"]],1],["Tags",["array",["ref","Tag"]]],["TrafficPolicyName","string"],["TrafficPolicyArn","string",8],["TrafficPolicyId","string",72]],"id":["TrafficPolicyId"],"d":{"PolicyStatement":[["Conditions",["array",["ref","PolicyCondition"]],1],["Action",["enum","ALLOW","DENY"],1]],"PolicyCondition":[["StringExpression",["ref","IngressStringExpression"]],["IpExpression",["ref","IngressIpv4Expression"]],["Ipv6Expression",["ref","IngressIpv6Expression"]],["TlsExpression",["ref","IngressTlsProtocolExpression"]],["BooleanExpression",["ref","IngressBooleanExpression"]]],"IngressStringExpression":[["Evaluate",["ref","IngressStringToEvaluate"],1],["Operator",["enum","EQUALS","NOT_EQUALS","STARTS_WITH","ENDS_WITH","CONTAINS"],1],["Values",["array","string"],1]],"IngressStringToEvaluate":[["Attribute",["enum","RECIPIENT"]],["Analysis",["ref","IngressAnalysis"]]],"IngressAnalysis":[["Analyzer","string",1],["ResultField","string",1]],"IngressIpv4Expression":[["Evaluate",["ref","IngressIpToEvaluate"],1],["Operator",["enum","CIDR_MATCHES","NOT_CIDR_MATCHES"],1],["Values",["array","string"],1]],"IngressIpToEvaluate":[["Attribute",["enum","SENDER_IP"],1]],"IngressIpv6Expression":[["Evaluate",["ref","IngressIpv6ToEvaluate"],1],["Operator",["enum","CIDR_MATCHES","NOT_CIDR_MATCHES"],1],["Values",["array","string"],1]],"IngressIpv6ToEvaluate":[["Attribute",["enum","SENDER_IPV6"],1]],"IngressTlsProtocolExpression":[["Evaluate",["ref","IngressTlsProtocolToEvaluate"],1],["Operator",["enum","MINIMUM_TLS_VERSION","IS"],1],["Value",["enum","TLS1_2","TLS1_3"],1]],"IngressTlsProtocolToEvaluate":[["Attribute",["enum","TLS_PROTOCOL"],1]],"IngressBooleanExpression":[["Evaluate",["ref","IngressBooleanToEvaluate"],1],["Operator",["enum","IS_TRUE","IS_FALSE"],1]],"IngressBooleanToEvaluate":[["Analysis",["ref","IngressAnalysis"]],["IsInAddressList",["ref","IngressIsInAddressList"]]],"IngressIsInAddressList":[["Attribute",["enum","RECIPIENT"],1],["AddressLists",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["TrafficPolicyArn","TrafficPolicyId"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:mailmanager-traffic-policy/${TrafficPolicyId}"}');
 /** A {@link MailManagerTrafficPolicy} instance: its attributes as typed outputs. */
 export type MailManagerTrafficPolicy = InstanceType<typeof MailManagerTrafficPolicy>;
 
@@ -1344,16 +1674,26 @@ export type MailManagerTrafficPolicy = InstanceType<typeof MailManagerTrafficPol
 export interface MailManagerTrafficPolicyArgs {
   /** Default action instructs the traﬃc policy to either Allow or Deny (block) messages that fall outside of (or not addressed by) the conditions of your policy statements */
   defaultAction: "ALLOW" | "DENY";
-  /** The maximum message size in bytes of email which is allowed in by this traffic policy—anything larger will be blocked. */
+  /**
+   * The maximum message size in bytes of email which is allowed in by this traffic policy—anything larger will be blocked.
+   *
+   * Range: at least 1.
+   */
   maxMessageSizeBytes?: number;
   /** Conditional statements for filtering email traffic. */
   policyStatements: MailManagerTrafficPolicyPolicyStatement[];
-  /** The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for the resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /**
    * The name of the policy.
    *
    * The policy name cannot exceed 64 characters and can only include alphanumeric characters, dashes, and underscores.
+   *
+   * Length: 3–63. Pattern: `^[A-Za-z0-9_\-]+$`.
    */
   trafficPolicyName?: string;
 }
@@ -1372,7 +1712,11 @@ export interface MailManagerTrafficPolicyOutputs extends MailManagerTrafficPolic
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagertrafficpolicy-policystatement.html | CloudFormation: PolicyStatement}
  */
 export interface MailManagerTrafficPolicyPolicyStatement {
-  /** The list of conditions to apply to incoming messages for filtering email traffic. */
+  /**
+   * The list of conditions to apply to incoming messages for filtering email traffic.
+   *
+   * Items: at least 1.
+   */
   conditions: MailManagerTrafficPolicyPolicyCondition[];
   /** The action that informs a traffic policy resource to either allow or block the email if it matches a condition in the policy statement. */
   action: "ALLOW" | "DENY";
@@ -1429,9 +1773,17 @@ export interface MailManagerTrafficPolicyIngressStringToEvaluate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-mailmanagertrafficpolicy-ingressanalysis.html | CloudFormation: IngressAnalysis}
  */
 export interface MailManagerTrafficPolicyIngressAnalysis {
-  /** The Amazon Resource Name (ARN) of an Add On. */
+  /**
+   * The Amazon Resource Name (ARN) of an Add On.
+   *
+   * Pattern: `^[a-zA-Z0-9:_/+=,\@.#-]+$`.
+   */
   analyzer: string;
-  /** The returned value from an Add On. */
+  /**
+   * The returned value from an Add On.
+   *
+   * Length: 1–256. Pattern: `^(addon\.)?[\sa-zA-Z0-9_]+$`.
+   */
   resultField: string;
 }
 
@@ -1445,7 +1797,11 @@ export interface MailManagerTrafficPolicyIngressIpv4Expression {
   evaluate: MailManagerTrafficPolicyIngressIpToEvaluate;
   /** The matching operator for an IP condition expression. */
   operator: "CIDR_MATCHES" | "NOT_CIDR_MATCHES";
-  /** The right hand side argument of an IP condition expression. */
+  /**
+   * The right hand side argument of an IP condition expression.
+   *
+   * Each item: Pattern: `^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)/([0-9]|[12][0-9]|3[0-2])$`.
+   */
   values: string[];
 }
 
@@ -1469,7 +1825,11 @@ export interface MailManagerTrafficPolicyIngressIpv6Expression {
   evaluate: MailManagerTrafficPolicyIngressIpv6ToEvaluate;
   /** The matching operator for an IPv6 condition expression. */
   operator: "CIDR_MATCHES" | "NOT_CIDR_MATCHES";
-  /** The right hand side argument of an IPv6 condition expression. */
+  /**
+   * The right hand side argument of an IPv6 condition expression.
+   *
+   * Each item: Length: at most 49.
+   */
   values: string[];
 }
 
@@ -1539,7 +1899,11 @@ export interface MailManagerTrafficPolicyIngressBooleanToEvaluate {
 export interface MailManagerTrafficPolicyIngressIsInAddressList {
   /** The email attribute that needs to be evaluated against the address list. */
   attribute: "RECIPIENT";
-  /** The address lists that will be used for evaluation. */
+  /**
+   * The address lists that will be used for evaluation.
+   *
+   * Items: 1–1.
+   */
   addressLists: string[];
 }
 
@@ -1550,15 +1914,23 @@ export interface MailManagerTrafficPolicyIngressIsInAddressList {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-multiregionendpoint.html | CloudFormation: AWS::SES::MultiRegionEndpoint}
  */
-export const MultiRegionEndpoint = cloudControlType<MultiRegionEndpointArgs, MultiRegionEndpointOutputs>("AWS::SES::MultiRegionEndpoint", "aws:ses:MultiRegionEndpoint", '{"p":[["EndpointName","string",67],["Tags",["array",["ref","Tag"]]],["Details",["ref","Details"],67]],"id":["EndpointName"],"d":{"Details":[["RouteDetails",["array",["ref","RouteDetailsItems"]],1]],"RouteDetailsItems":[["Region","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:multi-region-endpoint/${EndpointName}"}');
+export const MultiRegionEndpoint = cloudControlType<MultiRegionEndpointArgs, MultiRegionEndpointOutputs>("AWS::SES::MultiRegionEndpoint", "aws:ses:MultiRegionEndpoint", '{"p":[["EndpointName","string",67],["Tags",["array",["ref","Tag"]]],["Details",["ref","Details"],67]],"id":["EndpointName"],"d":{"Details":[["RouteDetails",["array",["ref","RouteDetailsItems"]],1]],"RouteDetailsItems":[["Region","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EndpointName","Details"],"uo":["Tags","Details/RouteDetails"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:multi-region-endpoint/${EndpointName}"}');
 /** A {@link MultiRegionEndpoint} instance: its attributes as typed outputs. */
 export type MultiRegionEndpoint = InstanceType<typeof MultiRegionEndpoint>;
 
 /** Inputs of {@link MultiRegionEndpoint}. */
 export interface MultiRegionEndpointArgs {
-  /** The name of the multi-region endpoint (global-endpoint). */
+  /**
+   * The name of the multi-region endpoint (global-endpoint).
+   *
+   * Length: 1–64. Pattern: `^[\w\-_]+$`.
+   */
   endpointName: string;
-  /** An array of objects that define the tags (keys and values) to associate with the multi-region endpoint (global-endpoint). */
+  /**
+   * An array of objects that define the tags (keys and values) to associate with the multi-region endpoint (global-endpoint).
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** Contains details of a multi-region endpoint (global-endpoint) being created. */
   details: MultiRegionEndpointDetails;
@@ -1574,7 +1946,11 @@ export interface MultiRegionEndpointOutputs extends MultiRegionEndpointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-multiregionendpoint-details.html | CloudFormation: Details}
  */
 export interface MultiRegionEndpointDetails {
-  /** A list of route configuration details. Must contain exactly one route configuration. */
+  /**
+   * A list of route configuration details. Must contain exactly one route configuration.
+   *
+   * Items: 1–1.
+   */
   routeDetails: MultiRegionEndpointRouteDetailsItems[];
 }
 
@@ -1591,9 +1967,11 @@ export interface MultiRegionEndpointRouteDetailsItems {
 /**
  * Specify a new IP address filter. You use IP address filters when you receive email with Amazon SES.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::ReceiptFilter: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-receiptfilter.html | CloudFormation: AWS::SES::ReceiptFilter}
  */
-export const ReceiptFilter = cloudControlType<ReceiptFilterArgs, ReceiptFilterOutputs>("AWS::SES::ReceiptFilter", "aws:ses:ReceiptFilter", '{"p":[["Filter",["ref","Filter"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Filter":[["IpFilter",["ref","IpFilter"],3],["Name","string",2]],"IpFilter":[["Policy","string",3],["Cidr","string",3]]},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-filter/${ReceiptFilterName}"}');
+export const ReceiptFilter = cloudControlType<ReceiptFilterArgs, ReceiptFilterOutputs>("AWS::SES::ReceiptFilter", "aws:ses:ReceiptFilter", '{"p":[["Filter",["ref","Filter"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Filter":[["IpFilter",["ref","IpFilter"],3],["Name","string",2]],"IpFilter":[["Policy","string",3],["Cidr","string",3]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-filter/${ReceiptFilterName}"}');
 /** A {@link ReceiptFilter} instance: its attributes as typed outputs. */
 export type ReceiptFilter = InstanceType<typeof ReceiptFilter>;
 
@@ -1643,9 +2021,11 @@ export interface ReceiptFilterIpFilter {
 /**
  * Specifies a receipt rule.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::ReceiptRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-receiptrule.html | CloudFormation: AWS::SES::ReceiptRule}
  */
-export const ReceiptRule = cloudControlType<ReceiptRuleArgs, ReceiptRuleOutputs>("AWS::SES::ReceiptRule", "aws:ses:ReceiptRule", '{"p":[["After","string"],["Rule",["ref","Rule"],1],["RuleSetName","string",67],["RuleName","string",72],["Id","string",8,"awsId"]],"id":["RuleName","RuleSetName"],"d":{"Rule":[["ScanEnabled","boolean"],["Recipients",["array","string"]],["Actions",["array",["ref","Action"]]],["Enabled","boolean"],["Name","string",2],["TlsPolicy","string"]],"Action":[["BounceAction",["ref","BounceAction"]],["S3Action",["ref","S3Action"]],["StopAction",["ref","StopAction"]],["SNSAction",["ref","SNSAction"]],["WorkmailAction",["ref","WorkmailAction"]],["AddHeaderAction",["ref","AddHeaderAction"]],["LambdaAction",["ref","LambdaAction"]],["ConnectAction",["ref","ConnectAction"]]],"BounceAction":[["Sender","string",1],["SmtpReplyCode","string",1],["Message","string",1],["TopicArn","string"],["StatusCode","string"]],"S3Action":[["BucketName","string",1],["KmsKeyArn","string"],["TopicArn","string"],["ObjectKeyPrefix","string"],["IamRoleArn","string"]],"StopAction":[["Scope","string",1],["TopicArn","string"]],"SNSAction":[["TopicArn","string"],["Encoding","string"]],"WorkmailAction":[["TopicArn","string"],["OrganizationArn","string",1]],"AddHeaderAction":[["HeaderValue","string",1],["HeaderName","string",1]],"LambdaAction":[["FunctionArn","string",1],["TopicArn","string"],["InvocationType","string"]],"ConnectAction":[["InstanceARN","string",1],["IAMRoleARN","string",1]]}}');
+export const ReceiptRule = cloudControlType<ReceiptRuleArgs, ReceiptRuleOutputs>("AWS::SES::ReceiptRule", "aws:ses:ReceiptRule", '{"p":[["After","string"],["Rule",["ref","Rule"],1],["RuleSetName","string",67],["RuleName","string",72],["Id","string",8,"awsId"]],"id":["RuleName","RuleSetName"],"d":{"Rule":[["ScanEnabled","boolean"],["Recipients",["array","string"]],["Actions",["array",["ref","Action"]]],["Enabled","boolean"],["Name","string",2],["TlsPolicy","string"]],"Action":[["BounceAction",["ref","BounceAction"]],["S3Action",["ref","S3Action"]],["StopAction",["ref","StopAction"]],["SNSAction",["ref","SNSAction"]],["WorkmailAction",["ref","WorkmailAction"]],["AddHeaderAction",["ref","AddHeaderAction"]],["LambdaAction",["ref","LambdaAction"]],["ConnectAction",["ref","ConnectAction"]]],"BounceAction":[["Sender","string",1],["SmtpReplyCode","string",1],["Message","string",1],["TopicArn","string"],["StatusCode","string"]],"S3Action":[["BucketName","string",1],["KmsKeyArn","string"],["TopicArn","string"],["ObjectKeyPrefix","string"],["IamRoleArn","string"]],"StopAction":[["Scope","string",1],["TopicArn","string"]],"SNSAction":[["TopicArn","string"],["Encoding","string"]],"WorkmailAction":[["TopicArn","string"],["OrganizationArn","string",1]],"AddHeaderAction":[["HeaderValue","string",1],["HeaderName","string",1]],"LambdaAction":[["FunctionArn","string",1],["TopicArn","string"],["InvocationType","string"]],"ConnectAction":[["InstanceARN","string",1],["IAMRoleARN","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ReceiptRule} instance: its attributes as typed outputs. */
 export type ReceiptRule = InstanceType<typeof ReceiptRule>;
 
@@ -1914,9 +2294,11 @@ export interface ReceiptRuleConnectAction {
  *
  * You can execute this operation no more than once per second.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::ReceiptRuleSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-receiptruleset.html | CloudFormation: AWS::SES::ReceiptRuleSet}
  */
-export const ReceiptRuleSet = cloudControlType<ReceiptRuleSetArgs, ReceiptRuleSetOutputs>("AWS::SES::ReceiptRuleSet", "aws:ses:ReceiptRuleSet", '{"p":[["RuleSetName","string",66]],"id":["RuleSetName"],"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-rule-set/${ReceiptRuleSetName}"}');
+export const ReceiptRuleSet = cloudControlType<ReceiptRuleSetArgs, ReceiptRuleSetOutputs>("AWS::SES::ReceiptRuleSet", "aws:ses:ReceiptRuleSet", '{"p":[["RuleSetName","string",66]],"id":["RuleSetName"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-rule-set/${ReceiptRuleSetName}"}');
 /** A {@link ReceiptRuleSet} instance: its attributes as typed outputs. */
 export type ReceiptRuleSet = InstanceType<typeof ReceiptRuleSet>;
 
@@ -1937,7 +2319,7 @@ export interface ReceiptRuleSetOutputs extends ReceiptRuleSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-template.html | CloudFormation: AWS::SES::Template}
  */
-export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::SES::Template", "aws:ses:Template", '{"p":[["Template",["ref","Template"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Template":[["HtmlPart","string"],["TextPart","string"],["TemplateName","string",2],["SubjectPart","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ses:${Region}:${Account}:template/${TemplateName}"}');
+export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::SES::Template", "aws:ses:Template", '{"p":[["Template",["ref","Template"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Template":[["HtmlPart","string"],["TextPart","string"],["TemplateName","string"],["SubjectPart","string",1]]},"tags":["Tags","standard"],"rp":[["Template","TemplateName"]],"reg":{"h":"crudl","co":["Template/TemplateName"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ses:${Region}:${Account}:template/${TemplateName}"}');
 /** A {@link Template} instance: its attributes as typed outputs. */
 export type Template = InstanceType<typeof Template>;
 
@@ -1945,7 +2327,11 @@ export type Template = InstanceType<typeof Template>;
 export interface TemplateArgs {
   /** The content of the email, composed of a subject line and either an HTML part or a text-only part. */
   template?: TemplateTemplate;
-  /** The tags (keys and values) associated with the email template. */
+  /**
+   * The tags (keys and values) associated with the email template.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1964,7 +2350,11 @@ export interface TemplateTemplate {
   htmlPart?: string;
   /** The email body that is visible to recipients whose email clients do not display HTML content. */
   textPart?: string;
-  /** The name of the template. You will refer to this name when you send email using the `SendEmail` or `SendBulkEmail` operations. */
+  /**
+   * The name of the template. You will refer to this name when you send email using the `SendEmail` or `SendBulkEmail` operations.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]{1,64}$`.
+   */
   templateName?: string;
   /** The subject line of the email. */
   subjectPart: string;
@@ -1977,17 +2367,29 @@ export interface TemplateTemplate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-tenant.html | CloudFormation: AWS::SES::Tenant}
  */
-export const Tenant = cloudControlType<TenantArgs, TenantOutputs>("AWS::SES::Tenant", "aws:ses:Tenant", '{"p":[["TenantName","string",67],["ResourceAssociations",["array",["ref","ResourceAssociation"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["TenantName"],"d":{"ResourceAssociation":[["ResourceArn","string",1]]},"tags":["Tags","standard"]}');
+export const Tenant = cloudControlType<TenantArgs, TenantOutputs>("AWS::SES::Tenant", "aws:ses:Tenant", '{"p":[["TenantName","string",67],["ResourceAssociations",["array",["ref","ResourceAssociation"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["TenantName"],"d":{"ResourceAssociation":[["ResourceArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TenantName"],"ro":["Arn"],"uo":["ResourceAssociations","Tags"],"tg":[true,true,true]}}');
 /** A {@link Tenant} instance: its attributes as typed outputs. */
 export type Tenant = InstanceType<typeof Tenant>;
 
 /** Inputs of {@link Tenant}. */
 export interface TenantArgs {
-  /** The name of a tenant. The name can contain up to 64 alphanumeric characters, including letters, numbers, hyphens (-) and underscores (_) only. */
+  /**
+   * The name of a tenant. The name can contain up to 64 alphanumeric characters, including letters, numbers, hyphens (-) and underscores (_) only.
+   *
+   * Length: 1–64. Pattern: `^[\w\-_]+$`.
+   */
   tenantName: string;
-  /** The list of resources to associate with the tenant. */
+  /**
+   * The list of resources to associate with the tenant.
+   *
+   * Items: at least 0.
+   */
   resourceAssociations?: TenantResourceAssociation[];
-  /** An array of objects that define the tags (keys and values) associated with the tenant. */
+  /**
+   * An array of objects that define the tags (keys and values) associated with the tenant.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2003,7 +2405,11 @@ export interface TenantOutputs extends TenantArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ses-tenant-resourceassociation.html | CloudFormation: ResourceAssociation}
  */
 export interface TenantResourceAssociation {
-  /** The Amazon Resource Name (ARN) of the resource associated with the tenant. */
+  /**
+   * The Amazon Resource Name (ARN) of the resource associated with the tenant.
+   *
+   * Length: at least 1.
+   */
   resourceArn: string;
 }
 
@@ -2012,7 +2418,7 @@ export interface TenantResourceAssociation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-vdmattributes.html | CloudFormation: AWS::SES::VdmAttributes}
  */
-export const VdmAttributes = cloudControlType<VdmAttributesArgs, VdmAttributesOutputs>("AWS::SES::VdmAttributes", "aws:ses:VdmAttributes", '{"p":[["DashboardAttributes",["ref","DashboardAttributes"]],["GuardianAttributes",["ref","GuardianAttributes"]],["VdmAttributesResourceId","string",72]],"id":["VdmAttributesResourceId"],"d":{"DashboardAttributes":[["EngagementMetrics","string"]],"GuardianAttributes":[["OptimizedSharedDelivery","string"]]}}');
+export const VdmAttributes = cloudControlType<VdmAttributesArgs, VdmAttributesOutputs>("AWS::SES::VdmAttributes", "aws:ses:VdmAttributes", '{"p":[["DashboardAttributes",["ref","DashboardAttributes"]],["GuardianAttributes",["ref","GuardianAttributes"]],["VdmAttributesResourceId","string",72]],"id":["VdmAttributesResourceId"],"d":{"DashboardAttributes":[["EngagementMetrics","string"]],"GuardianAttributes":[["OptimizedSharedDelivery","string"]]},"reg":{"h":"crud","ro":["VdmAttributesResourceId"],"tg":[false,false,false]}}');
 /** A {@link VdmAttributes} instance: its attributes as typed outputs. */
 export type VdmAttributes = InstanceType<typeof VdmAttributes>;
 
@@ -2041,6 +2447,8 @@ export interface VdmAttributesDashboardAttributes {
    *
    * - `ENABLED` – Amazon SES enables engagement metrics for your account.
    * - `DISABLED` – Amazon SES disables engagement metrics for your account.
+   *
+   * Pattern: `ENABLED|DISABLED`.
    */
   engagementMetrics?: string;
 }
@@ -2056,6 +2464,8 @@ export interface VdmAttributesGuardianAttributes {
    *
    * - `ENABLED` – Amazon SES enables optimized shared delivery for your account.
    * - `DISABLED` – Amazon SES disables optimized shared delivery for your account.
+   *
+   * Pattern: `ENABLED|DISABLED`.
    */
   optimizedSharedDelivery?: string;
 }

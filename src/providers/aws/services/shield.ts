@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-drtaccess.html | CloudFormation: AWS::Shield::DRTAccess}
  */
-export const DRTAccess = cloudControlType<DRTAccessArgs, DRTAccessOutputs>("AWS::Shield::DRTAccess", "aws:shield:DRTAccess", '{"p":[["LogBucketList",["array","string"]],["RoleArn","string",1],["AccountId","string",72]],"id":["AccountId"]}');
+export const DRTAccess = cloudControlType<DRTAccessArgs, DRTAccessOutputs>("AWS::Shield::DRTAccess", "aws:shield:DRTAccess", '{"p":[["LogBucketList",["array","string"]],["RoleArn","string",1],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"uo":["LogBucketList"],"tg":[false,false,false]}}');
 /** A {@link DRTAccess} instance: its attributes as typed outputs. */
 export type DRTAccess = InstanceType<typeof DRTAccess>;
 
@@ -33,6 +33,8 @@ export interface DRTAccessArgs {
    * Use this to share information with the SRT that's not available in AWS WAF logs.
    *
    * To use the services of the SRT, you must be subscribed to the [Business Support plan](https://docs.aws.amazon.com/premiumsupport/business-support/) or the [Enterprise Support plan](https://docs.aws.amazon.com/premiumsupport/enterprise-support/) .
+   *
+   * Items: 0–10. Each item: Length: 3–63.
    */
   logBucketList?: string[];
   /**
@@ -41,6 +43,8 @@ export interface DRTAccessArgs {
    * You can associate only one `RoleArn` with your subscription. If you submit this update for an account that already has an associated role, the new `RoleArn` will replace the existing `RoleArn` .
    *
    * This change requires the following: …
+   *
+   * Length: at most 2048.
    */
   roleArn: string;
 }
@@ -66,7 +70,7 @@ export interface DRTAccessOutputs extends DRTAccessArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-proactiveengagement.html | CloudFormation: AWS::Shield::ProactiveEngagement}
  */
-export const ProactiveEngagement = cloudControlType<ProactiveEngagementArgs, ProactiveEngagementOutputs>("AWS::Shield::ProactiveEngagement", "aws:shield:ProactiveEngagement", '{"p":[["ProactiveEngagementStatus",["enum","ENABLED","DISABLED"],1],["EmergencyContactList",["array",["ref","EmergencyContact"]],1],["AccountId","string",72]],"id":["AccountId"],"d":{"EmergencyContact":[["ContactNotes","string"],["PhoneNumber","string"],["EmailAddress","string",1]]}}');
+export const ProactiveEngagement = cloudControlType<ProactiveEngagementArgs, ProactiveEngagementOutputs>("AWS::Shield::ProactiveEngagement", "aws:shield:ProactiveEngagement", '{"p":[["ProactiveEngagementStatus",["enum","ENABLED","DISABLED"],1],["EmergencyContactList",["array",["ref","EmergencyContact"]],1],["AccountId","string",72]],"id":["AccountId"],"d":{"EmergencyContact":[["ContactNotes","string"],["PhoneNumber","string"],["EmailAddress","string",1]]},"reg":{"h":"crudl","ro":["AccountId"],"uo":["EmergencyContactList"],"tg":[false,false,false]}}');
 /** A {@link ProactiveEngagement} instance: its attributes as typed outputs. */
 export type ProactiveEngagement = InstanceType<typeof ProactiveEngagement>;
 
@@ -93,6 +97,8 @@ export interface ProactiveEngagementArgs {
    *
    * - This is a hotline that's staffed 24x7x365. Please work with the responding analyst and they will get the appropriate person on the call.
    * - Please contact the secondary phone number if the hotline doesn't respond within 5 minutes.
+   *
+   * Items: 1–10.
    */
   emergencyContactList: ProactiveEngagementEmergencyContact[];
 }
@@ -109,11 +115,23 @@ export interface ProactiveEngagementOutputs extends ProactiveEngagementArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-shield-proactiveengagement-emergencycontact.html | CloudFormation: EmergencyContact}
  */
 export interface ProactiveEngagementEmergencyContact {
-  /** Additional notes regarding the contact. */
+  /**
+   * Additional notes regarding the contact.
+   *
+   * Length: 1–1024. Pattern: `^[\w\s\.\-,:/()+\@]*$`.
+   */
   contactNotes?: string;
-  /** The phone number for the contact. */
+  /**
+   * The phone number for the contact.
+   *
+   * Length: 1–16. Pattern: `^\+[1-9]\d{1,14}$`.
+   */
   phoneNumber?: string;
-  /** The email address for the contact. */
+  /**
+   * The email address for the contact.
+   *
+   * Length: 1–150. Pattern: `^\S+\@\S+\.\S+$`.
+   */
   emailAddress: string;
 }
 
@@ -132,13 +150,17 @@ export interface ProactiveEngagementEmergencyContact {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-protection.html | CloudFormation: AWS::Shield::Protection}
  */
-export const Protection = cloudControlType<ProtectionArgs, ProtectionOutputs>("AWS::Shield::Protection", "aws:shield:Protection", '{"p":[["ResourceArn","string",67],["HealthCheckArns",["array","string"]],["ApplicationLayerAutomaticResponseConfiguration",["ref","ApplicationLayerAutomaticResponseConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ProtectionArn","string",72],["ProtectionId","string",72]],"id":["ProtectionArn"],"d":{"ApplicationLayerAutomaticResponseConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["Action",["ref","Action"],1]],"Action":[["Block","json"],["Count","json"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:shield::${Account}:protection/${Id}"}');
+export const Protection = cloudControlType<ProtectionArgs, ProtectionOutputs>("AWS::Shield::Protection", "aws:shield:Protection", '{"p":[["ResourceArn","string",67],["HealthCheckArns",["array","string"]],["ApplicationLayerAutomaticResponseConfiguration",["ref","ApplicationLayerAutomaticResponseConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ProtectionArn","string",72],["ProtectionId","string",72]],"id":["ProtectionArn"],"d":{"ApplicationLayerAutomaticResponseConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["Action",["ref","Action"],1]],"Action":[["Block","json"],["Count","json"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","ResourceArn"],"ro":["ProtectionId","ProtectionArn"],"uo":["HealthCheckArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:shield::${Account}:protection/${Id}"}');
 /** A {@link Protection} instance: its attributes as typed outputs. */
 export type Protection = InstanceType<typeof Protection>;
 
 /** Inputs of {@link Protection}. */
 export interface ProtectionArgs {
-  /** The ARN (Amazon Resource Name) of the AWS resource that is protected. */
+  /**
+   * The ARN (Amazon Resource Name) of the AWS resource that is protected.
+   *
+   * Length: 1–2048.
+   */
   resourceArn: string;
   /**
    * The ARN (Amazon Resource Name) of the health check to associate with the protection. Health-based detection provides improved responsiveness and accuracy in attack detection and mitigation.
@@ -146,6 +168,8 @@ export interface ProtectionArgs {
    * You can use this option with any resource type except for Route 53 hosted zones.
    *
    * For more information, see [Configuring health-based detection using health checks](https://docs.aws.amazon.com/waf/latest/developerguide/ddos-advanced-health-checks.html) in the *AWS Shield Advanced Developer Guide* .
+   *
+   * Items: at most 1. Each item: Length: 1–2048.
    */
   healthCheckArns?: string[];
   /**
@@ -154,12 +178,18 @@ export interface ProtectionArgs {
    * If you use CloudFormation to manage the web ACLs that you use with Shield Advanced automatic mitigation, see the additional guidance about web ACL management in the `AWS::WAFv2::WebACL` resource description.
    */
   applicationLayerAutomaticResponseConfiguration?: ProtectionApplicationLayerAutomaticResponseConfiguration;
-  /** Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource. */
+  /**
+   * Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /**
    * The name of the protection. For example, `My CloudFront distributions` .
    *
    * > If you change the name of an existing protection, Shield Advanced deletes the protection and replaces it with a new one. While this is happening, the protection isn't available on the AWS resource.
+   *
+   * Length: 1–128. Pattern: `[ a-zA-Z0-9_\.\-]*`.
    */
   name: string;
 }
@@ -221,7 +251,7 @@ export interface ProtectionAction {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-protectiongroup.html | CloudFormation: AWS::Shield::ProtectionGroup}
  */
-export const ProtectionGroup = cloudControlType<ProtectionGroupArgs, ProtectionGroupOutputs>("AWS::Shield::ProtectionGroup", "aws:shield:ProtectionGroup", '{"p":[["Aggregation",["enum","SUM","MEAN","MAX"],1],["Pattern",["enum","ALL","ARBITRARY","BY_RESOURCE_TYPE"],1],["ProtectionGroupId","string",67],["ResourceType",["enum","CLOUDFRONT_DISTRIBUTION","ROUTE_53_HOSTED_ZONE","ELASTIC_IP_ALLOCATION","CLASSIC_LOAD_BALANCER","APPLICATION_LOAD_BALANCER","GLOBAL_ACCELERATOR"]],["Members",["array","string"]],["Tags",["array",["ref","Tag"]]],["ProtectionGroupArn","string",72]],"id":["ProtectionGroupArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:shield::${Account}:protection-group/${ProtectionGroupId}"}');
+export const ProtectionGroup = cloudControlType<ProtectionGroupArgs, ProtectionGroupOutputs>("AWS::Shield::ProtectionGroup", "aws:shield:ProtectionGroup", '{"p":[["Aggregation",["enum","SUM","MEAN","MAX"],1],["Pattern",["enum","ALL","ARBITRARY","BY_RESOURCE_TYPE"],1],["ProtectionGroupId","string",67],["ResourceType",["enum","CLOUDFRONT_DISTRIBUTION","ROUTE_53_HOSTED_ZONE","ELASTIC_IP_ALLOCATION","CLASSIC_LOAD_BALANCER","APPLICATION_LOAD_BALANCER","GLOBAL_ACCELERATOR"]],["Members",["array","string"]],["Tags",["array",["ref","Tag"]]],["ProtectionGroupArn","string",72]],"id":["ProtectionGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProtectionGroupId"],"ro":["ProtectionGroupArn"],"uo":["Members","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:shield::${Account}:protection-group/${ProtectionGroupId}"}');
 /** A {@link ProtectionGroup} instance: its attributes as typed outputs. */
 export type ProtectionGroup = InstanceType<typeof ProtectionGroup>;
 
@@ -237,13 +267,25 @@ export interface ProtectionGroupArgs {
   aggregation: "SUM" | "MEAN" | "MAX";
   /** The criteria to use to choose the protected resources for inclusion in the group. You can include all resources that have protections, provide a list of resource ARNs (Amazon Resource Names), or include all resources of a specified resource type. */
   pattern: "ALL" | "ARBITRARY" | "BY_RESOURCE_TYPE";
-  /** The name of the protection group. You use this to identify the protection group in lists and to manage the protection group, for example to update, delete, or describe it. */
+  /**
+   * The name of the protection group. You use this to identify the protection group in lists and to manage the protection group, for example to update, delete, or describe it.
+   *
+   * Length: 1–36. Pattern: `[a-zA-Z0-9\-]*`.
+   */
   protectionGroupId: string;
   /** The resource type to include in the protection group. All protected resources of this type are included in the protection group. You must set this when you set `Pattern` to `BY_RESOURCE_TYPE` and you must not set it for any other `Pattern` setting. */
   resourceType?: "CLOUDFRONT_DISTRIBUTION" | "ROUTE_53_HOSTED_ZONE" | "ELASTIC_IP_ALLOCATION" | "CLASSIC_LOAD_BALANCER" | "APPLICATION_LOAD_BALANCER" | "GLOBAL_ACCELERATOR";
-  /** The ARNs (Amazon Resource Names) of the resources to include in the protection group. You must set this when you set `Pattern` to `ARBITRARY` and you must not set it for any other `Pattern` setting. */
+  /**
+   * The ARNs (Amazon Resource Names) of the resources to include in the protection group. You must set this when you set `Pattern` to `ARBITRARY` and you must not set it for any other `Pattern` setting.
+   *
+   * Items: at most 10000. Each item: Length: 1–2048.
+   */
   members?: string[];
-  /** Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource. */
+  /**
+   * Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

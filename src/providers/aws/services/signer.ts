@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-signer-profilepermission.html | CloudFormation: AWS::Signer::ProfilePermission}
  */
-export const ProfilePermission = cloudControlType<ProfilePermissionArgs, ProfilePermissionOutputs>("AWS::Signer::ProfilePermission", "aws:signer:ProfilePermission", '{"p":[["Action","string",67],["StatementId","string",67],["ProfileName","string",67],["Principal","string",67],["ProfileVersion","string",66]],"id":["StatementId","ProfileName"]}');
+export const ProfilePermission = cloudControlType<ProfilePermissionArgs, ProfilePermissionOutputs>("AWS::Signer::ProfilePermission", "aws:signer:ProfilePermission", '{"p":[["Action","string",67],["StatementId","string",67],["ProfileName","string",67],["Principal","string",67],["ProfileVersion","string",66]],"id":["StatementId","ProfileName"],"reg":{"h":"crdl","co":["ProfileName","Action","Principal","StatementId","ProfileVersion"],"tg":[false,false,false]}}');
 /** A {@link ProfilePermission} instance: its attributes as typed outputs. */
 export type ProfilePermission = InstanceType<typeof ProfilePermission>;
 
@@ -23,11 +23,19 @@ export interface ProfilePermissionArgs {
   action: string;
   /** A unique identifier for the cross-account permission statement. */
   statementId: string;
-  /** The human-readable name of the signing profile. */
+  /**
+   * The human-readable name of the signing profile.
+   *
+   * Pattern: `^[0-9a-zA-Z_]{2,64}$`.
+   */
   profileName: string;
   /** The AWS principal receiving cross-account permissions. This may be an IAM role or another AWS account ID. */
   principal: string;
-  /** The version of the signing profile. */
+  /**
+   * The version of the signing profile.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   profileVersion?: string;
 }
 
@@ -40,7 +48,7 @@ export interface ProfilePermissionOutputs extends ProfilePermissionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-signer-signingprofile.html | CloudFormation: AWS::Signer::SigningProfile}
  */
-export const SigningProfile = cloudControlType<SigningProfileArgs, SigningProfileOutputs>("AWS::Signer::SigningProfile", "aws:signer:SigningProfile", '{"p":[["SignatureValidityPeriod",["ref","SignatureValidityPeriod"],66],["PlatformId",["enum","AWSLambda-SHA384-ECDSA","Notation-OCI-SHA384-ECDSA"],67],["Tags",["array",["ref","Tag"]]],["ProfileName","string",66],["ProfileVersionArn","string",8],["Arn","string",72],["ProfileVersion","string",8]],"id":["Arn"],"d":{"SignatureValidityPeriod":[["Type",["enum","DAYS","MONTHS","YEARS"],2],["Value","integer",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:signer:${Region}:${Account}:/signing-profiles/${ProfileName}"}');
+export const SigningProfile = cloudControlType<SigningProfileArgs, SigningProfileOutputs>("AWS::Signer::SigningProfile", "aws:signer:SigningProfile", '{"p":[["SignatureValidityPeriod",["ref","SignatureValidityPeriod"],66],["PlatformId",["enum","AWSLambda-SHA384-ECDSA","Notation-OCI-SHA384-ECDSA"],67],["Tags",["array",["ref","Tag"]]],["ProfileName","string",66],["ProfileVersionArn","string",8],["Arn","string",72],["ProfileVersion","string",8]],"id":["Arn"],"d":{"SignatureValidityPeriod":[["Type",["enum","DAYS","MONTHS","YEARS"]],["Value","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProfileName","PlatformId","SignatureValidityPeriod"],"ro":["ProfileName","ProfileVersion","Arn","ProfileVersionArn"],"ai":[["ProfileName"],["ProfileVersionArn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:signer:${Region}:${Account}:/signing-profiles/${ProfileName}"}');
 /** A {@link SigningProfile} instance: its attributes as typed outputs. */
 export type SigningProfile = InstanceType<typeof SigningProfile>;
 
@@ -52,12 +60,22 @@ export interface SigningProfileArgs {
   platformId: "AWSLambda-SHA384-ECDSA" | "Notation-OCI-SHA384-ECDSA";
   /** A list of tags associated with the signing profile. */
   tags?: AwsTag[];
-  /** The name of the signing profile. */
+  /**
+   * The name of the signing profile.
+   *
+   * Length: 2–64. Pattern: `^[0-9a-zA-Z_]{2,64}$`.
+   */
   profileName?: string;
 }
 
 /** Outputs of {@link SigningProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface SigningProfileOutputs extends SigningProfileArgs {
+  /**
+   * The name of the signing profile.
+   *
+   * Length: 2–64. Pattern: `^[0-9a-zA-Z_]{2,64}$`.
+   */
+  profileName: string;
   /** The signing profile ARN, including the profile version. */
   profileVersionArn: string;
   /** The Amazon Resource Name (ARN) of the signing profile created. */

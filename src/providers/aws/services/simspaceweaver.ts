@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-simspaceweaver-simulation.html | CloudFormation: AWS::SimSpaceWeaver::Simulation}
  */
-export const Simulation = cloudControlType<SimulationArgs, SimulationOutputs>("AWS::SimSpaceWeaver::Simulation", "aws:simspaceweaver:Simulation", '{"p":[["SchemaS3Location",["ref","S3Location"],66],["SnapshotS3Location",["ref","S3Location"],66],["MaximumDuration","string",66],["RoleArn","string",67],["Name","string",67],["DescribePayload","string",8]],"id":["Name"],"d":{"S3Location":[["BucketName","string",3],["ObjectKey","string",3]]},"arn":"arn:${Partition}:simspaceweaver:${Region}:${Account}:simulation/${SimulationName}"}');
+export const Simulation = cloudControlType<SimulationArgs, SimulationOutputs>("AWS::SimSpaceWeaver::Simulation", "aws:simspaceweaver:Simulation", '{"p":[["SchemaS3Location",["ref","S3Location"],66],["SnapshotS3Location",["ref","S3Location"],66],["MaximumDuration","string",66],["RoleArn","string",67],["Name","string",67],["DescribePayload","string",8]],"id":["Name"],"d":{"S3Location":[["BucketName","string",1],["ObjectKey","string",1]]},"reg":{"h":"crudl","co":["Name","RoleArn","SchemaS3Location","SnapshotS3Location","MaximumDuration"],"ro":["DescribePayload"],"pt":{},"tg":[false,false,false]},"arn":"arn:${Partition}:simspaceweaver:${Region}:${Account}:simulation/${SimulationName}"}');
 /** A {@link Simulation} instance: its attributes as typed outputs. */
 export type Simulation = InstanceType<typeof Simulation>;
 
@@ -35,11 +35,19 @@ export interface SimulationArgs {
    * If you provide a `SnapshotS3Location` then you can't provide a `SchemaS3Location` .
    */
   snapshotS3Location?: SimulationS3Location;
-  /** The maximum running time of the simulation, specified as a number of minutes (m or M), hours (h or H), or days (d or D). The simulation stops when it reaches this limit. The maximum value is `14D` , or its equivalent in the other units. The default value is `14D` . A value equivalent to `0` makes the simulation immediately transition to `STOPPING` as soon as it reaches `STARTED` . */
+  /**
+   * The maximum running time of the simulation, specified as a number of minutes (m or M), hours (h or H), or days (d or D). The simulation stops when it reaches this limit. The maximum value is `14D` , or its equivalent in the other units. The default value is `14D` . A value equivalent to `0` makes the simulation immediately transition to `STOPPING` as soon as it reaches `STARTED` .
+   *
+   * Length: 2–6.
+   */
   maximumDuration?: string;
   /** The Amazon Resource Name (ARN) of the AWS Identity and Access Management ( IAM ) role that the simulation assumes to perform actions. For more information about ARNs, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* . For more information about IAM roles, see [IAM roles](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles.html) in the *AWS Identity and Access Management User Guide* . */
   roleArn: string;
-  /** The name of the simulation. */
+  /**
+   * The name of the simulation.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   name: string;
 }
 
@@ -55,8 +63,16 @@ export interface SimulationOutputs extends SimulationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-simspaceweaver-simulation-s3location.html | CloudFormation: S3Location}
  */
 export interface SimulationS3Location {
-  /** The name of an Amazon S3 bucket. For more information about buckets, see [Creating, configuring, and working with Amazon S3 buckets](https://docs.aws.amazon.com/AmazonS3/latest/userguide/creating-buckets-s3.html) in the *Amazon Simple Storage Service User Guide* . */
+  /**
+   * The name of an Amazon S3 bucket. For more information about buckets, see [Creating, configuring, and working with Amazon S3 buckets](https://docs.aws.amazon.com/AmazonS3/latest/userguide/creating-buckets-s3.html) in the *Amazon Simple Storage Service User Guide* .
+   *
+   * Length: 3–63. Pattern: `[a-zA-Z0-9_\-]{3,63}$`.
+   */
   bucketName: string;
-  /** The key name of an object in Amazon S3. For more information about Amazon S3 objects and object keys, see [Uploading, downloading, and working with objects in Amazon S3](https://docs.aws.amazon.com/AmazonS3/latest/userguide/uploading-downloading-objects.html) in the *Amazon Simple Storage Service User Guide* . */
+  /**
+   * The key name of an object in Amazon S3. For more information about Amazon S3 objects and object keys, see [Uploading, downloading, and working with objects in Amazon S3](https://docs.aws.amazon.com/AmazonS3/latest/userguide/uploading-downloading-objects.html) in the *Amazon Simple Storage Service User Guide* .
+   *
+   * Length: 3–255.
+   */
   objectKey: string;
 }

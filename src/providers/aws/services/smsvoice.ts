@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/smsvoice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a new configuration set. After you create the configuration set, you can add one or more event destinations to it.
  *
@@ -17,21 +19,37 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-configurationset.html | CloudFormation: AWS::SMSVOICE::ConfigurationSet}
  */
-export const ConfigurationSet = cloudControlType<ConfigurationSetArgs, ConfigurationSetOutputs>("AWS::SMSVOICE::ConfigurationSet", "aws:smsvoice:ConfigurationSet", '{"p":[["ConfigurationSetName","string",66],["DefaultSenderId","string"],["MessageFeedbackEnabled","boolean"],["ProtectConfigurationId","string"],["EventDestinations",["array",["ref","EventDestination"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ConfigurationSetName"],"d":{"EventDestination":[["EventDestinationName","string",1],["Enabled","boolean",1],["MatchingEventTypes",["array","string"],1],["CloudWatchLogsDestination",["ref","CloudWatchLogsDestination"]],["KinesisFirehoseDestination",["ref","KinesisFirehoseDestination"]],["SnsDestination",["ref","SnsDestination"]]],"CloudWatchLogsDestination":[["IamRoleArn","string",1],["LogGroupArn","string",1]],"KinesisFirehoseDestination":[["IamRoleArn","string",1],["DeliveryStreamArn","string",1]],"SnsDestination":[["TopicArn","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:configuration-set/${ConfigurationSetName}"}');
+export const ConfigurationSet = cloudControlType<ConfigurationSetArgs, ConfigurationSetOutputs>("AWS::SMSVOICE::ConfigurationSet", "aws:smsvoice:ConfigurationSet", '{"p":[["ConfigurationSetName","string",66],["DefaultSenderId","string"],["MessageFeedbackEnabled","boolean"],["ProtectConfigurationId","string"],["EventDestinations",["array",["ref","EventDestination"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["ConfigurationSetName"],"d":{"EventDestination":[["EventDestinationName","string",1],["Enabled","boolean",1],["MatchingEventTypes",["array","string"],1],["CloudWatchLogsDestination",["ref","CloudWatchLogsDestination"]],["KinesisFirehoseDestination",["ref","KinesisFirehoseDestination"]],["SnsDestination",["ref","SnsDestination"]]],"CloudWatchLogsDestination":[["IamRoleArn","string",1],["LogGroupArn","string",1]],"KinesisFirehoseDestination":[["IamRoleArn","string",1],["DeliveryStreamArn","string",1]],"SnsDestination":[["TopicArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConfigurationSetName"],"ro":["Arn"],"uo":["EventDestinations","EventDestinations/*/MatchingEventTypes","Tags"],"tg":[true,true,true],"nm":{"path":"ConfigurationSetName","min":1,"max":64,"pattern":"^[A-Za-z0-9_-]+$"}},"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:configuration-set/${ConfigurationSetName}"}');
 /** A {@link ConfigurationSet} instance: its attributes as typed outputs. */
 export type ConfigurationSet = InstanceType<typeof ConfigurationSet>;
 
 /** Inputs of {@link ConfigurationSet}. */
 export interface ConfigurationSetArgs {
-  /** The name of the ConfigurationSet. */
+  /**
+   * The name of the ConfigurationSet.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   configurationSetName?: string;
-  /** The default sender ID used by the ConfigurationSet. */
+  /**
+   * The default sender ID used by the ConfigurationSet.
+   *
+   * Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   defaultSenderId?: string;
   /** Set to true to enable feedback for the message. */
   messageFeedbackEnabled?: boolean;
-  /** The unique identifier for the protect configuration. */
+  /**
+   * The unique identifier for the protect configuration.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9_:/-]+$`.
+   */
   protectConfigurationId?: string;
-  /** An array of EventDestination objects that describe any events to log and where to log them. */
+  /**
+   * An array of EventDestination objects that describe any events to log and where to log them.
+   *
+   * Items: at most 5.
+   */
   eventDestinations?: ConfigurationSetEventDestination[];
   /** An array of key and value pair tags that's associated with the new configuration set. */
   tags?: AwsTag[];
@@ -39,7 +57,11 @@ export interface ConfigurationSetArgs {
 
 /** Outputs of {@link ConfigurationSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
-  /** The name of the ConfigurationSet. */
+  /**
+   * The name of the ConfigurationSet.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   configurationSetName: string;
   /** The Amazon Resource Name (ARN) of the ConfigurationSet. */
   arn: string;
@@ -53,7 +75,11 @@ export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-eventdestination.html | CloudFormation: EventDestination}
  */
 export interface ConfigurationSetEventDestination {
-  /** The name of the EventDestination. */
+  /**
+   * The name of the EventDestination.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   eventDestinationName: string;
   /** When set to true events will be logged. */
   enabled: boolean;
@@ -77,9 +103,17 @@ export interface ConfigurationSetEventDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-cloudwatchlogsdestination.html | CloudFormation: CloudWatchLogsDestination}
  */
 export interface ConfigurationSetCloudWatchLogsDestination {
-  /** The Amazon Resource Name (ARN) of an AWS Identity and Access Management role that is able to write event data to an Amazon CloudWatch destination. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Identity and Access Management role that is able to write event data to an Amazon CloudWatch destination.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   iamRoleArn: string;
-  /** The name of the Amazon CloudWatch log group that you want to record events in. */
+  /**
+   * The name of the Amazon CloudWatch log group that you want to record events in.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   logGroupArn: string;
 }
 
@@ -91,9 +125,17 @@ export interface ConfigurationSetCloudWatchLogsDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-kinesisfirehosedestination.html | CloudFormation: KinesisFirehoseDestination}
  */
 export interface ConfigurationSetKinesisFirehoseDestination {
-  /** The ARN of an AWS Identity and Access Management role that is able to write event data to an Amazon Data Firehose destination. */
+  /**
+   * The ARN of an AWS Identity and Access Management role that is able to write event data to an Amazon Data Firehose destination.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   iamRoleArn: string;
-  /** The Amazon Resource Name (ARN) of the delivery stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the delivery stream.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   deliveryStreamArn: string;
 }
 
@@ -103,7 +145,11 @@ export interface ConfigurationSetKinesisFirehoseDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-snsdestination.html | CloudFormation: SnsDestination}
  */
 export interface ConfigurationSetSnsDestination {
-  /** The Amazon Resource Name (ARN) of the Amazon SNS topic that you want to publish events to. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon SNS topic that you want to publish events to.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   topicArn: string;
 }
 
@@ -116,13 +162,17 @@ export interface ConfigurationSetSnsDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-optoutlist.html | CloudFormation: AWS::SMSVOICE::OptOutList}
  */
-export const OptOutList = cloudControlType<OptOutListArgs, OptOutListOutputs>("AWS::SMSVOICE::OptOutList", "aws:smsvoice:OptOutList", '{"p":[["OptOutListName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["OptOutListName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:opt-out-list/${OptOutListName}"}');
+export const OptOutList = cloudControlType<OptOutListArgs, OptOutListOutputs>("AWS::SMSVOICE::OptOutList", "aws:smsvoice:OptOutList", '{"p":[["OptOutListName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["OptOutListName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OptOutListName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"OptOutListName","min":1,"max":64,"pattern":"^[A-Za-z0-9_-]+$"}},"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:opt-out-list/${OptOutListName}"}');
 /** A {@link OptOutList} instance: its attributes as typed outputs. */
 export type OptOutList = InstanceType<typeof OptOutList>;
 
 /** Inputs of {@link OptOutList}. */
 export interface OptOutListArgs {
-  /** The name of the OptOutList. */
+  /**
+   * The name of the OptOutList.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   optOutListName?: string;
   /** An array of tags (key and value pairs) to associate with the new OptOutList. */
   tags?: AwsTag[];
@@ -130,7 +180,11 @@ export interface OptOutListArgs {
 
 /** Outputs of {@link OptOutList}: its inputs as the cloud reports them, and its attributes. */
 export interface OptOutListOutputs extends OptOutListArgs {
-  /** The name of the OptOutList. */
+  /**
+   * The name of the OptOutList.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   optOutListName: string;
   /** The Amazon Resource Name (ARN) for the `OptOutList` . */
   arn: string;
@@ -143,13 +197,17 @@ export interface OptOutListOutputs extends OptOutListArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-phonenumber.html | CloudFormation: AWS::SMSVOICE::PhoneNumber}
  */
-export const PhoneNumber = cloudControlType<PhoneNumberArgs, PhoneNumberOutputs>("AWS::SMSVOICE::PhoneNumber", "aws:smsvoice:PhoneNumber", '{"p":[["IsoCountryCode","string",67],["NumberCapabilities",["array",["enum","SMS","VOICE","MMS"]],67],["NumberType",["enum","LONG_CODE","TOLL_FREE","TEN_DLC","SIMULATOR"],67],["DeletionProtectionEnabled","boolean"],["OptOutListName","string"],["SelfManagedOptOutsEnabled","boolean"],["MandatoryKeywords",["ref","MandatoryKeywords"],1],["OptionalKeywords",["array",["ref","OptionalKeyword"]]],["TwoWay",["ref","TwoWay"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PhoneNumberId","string",72],["PhoneNumber","string",8]],"id":["PhoneNumberId"],"d":{"MandatoryKeywords":[["STOP",["ref","MandatoryKeyword"],1],["HELP",["ref","MandatoryKeyword"],1]],"MandatoryKeyword":[["Message","string",1]],"OptionalKeyword":[["Keyword","string",1],["Message","string",1],["Action",["enum","AUTOMATIC_RESPONSE","OPT_OUT","OPT_IN"],1]],"TwoWay":[["Enabled","boolean",1],["ChannelArn","string"],["ChannelRole","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:phone-number/${PhoneNumberId}"}');
+export const PhoneNumber = cloudControlType<PhoneNumberArgs, PhoneNumberOutputs>("AWS::SMSVOICE::PhoneNumber", "aws:smsvoice:PhoneNumber", '{"p":[["IsoCountryCode","string",67],["NumberCapabilities",["array",["enum","SMS","VOICE","MMS"]],67],["NumberType",["enum","LONG_CODE","TOLL_FREE","TEN_DLC","SIMULATOR"],67],["DeletionProtectionEnabled","boolean"],["OptOutListName","string"],["SelfManagedOptOutsEnabled","boolean"],["MandatoryKeywords",["ref","MandatoryKeywords"],1],["OptionalKeywords",["array",["ref","OptionalKeyword"]]],["TwoWay",["ref","TwoWay"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PhoneNumberId","string",72],["PhoneNumber","string",8]],"id":["PhoneNumberId"],"d":{"MandatoryKeywords":[["STOP",["ref","MandatoryKeyword"],1],["HELP",["ref","MandatoryKeyword"],1]],"MandatoryKeyword":[["Message","string",1]],"OptionalKeyword":[["Keyword","string",1],["Message","string",1],["Action",["enum","AUTOMATIC_RESPONSE","OPT_OUT","OPT_IN"],1]],"TwoWay":[["Enabled","boolean",1],["ChannelArn","string"],["ChannelRole","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IsoCountryCode","NumberCapabilities","NumberType"],"ro":["Arn","PhoneNumberId","PhoneNumber"],"uo":["NumberCapabilities","OptionalKeywords","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:phone-number/${PhoneNumberId}"}');
 /** A {@link PhoneNumber} instance: its attributes as typed outputs. */
 export type PhoneNumber = InstanceType<typeof PhoneNumber>;
 
 /** Inputs of {@link PhoneNumber}. */
 export interface PhoneNumberArgs {
-  /** The two-character code, in ISO 3166-1 alpha-2 format, for the country or region. */
+  /**
+   * The two-character code, in ISO 3166-1 alpha-2 format, for the country or region.
+   *
+   * Pattern: `^[A-Z]{2}$`.
+   */
   isoCountryCode: string;
   /** Indicates if the phone number will be used for text messages, voice messages, or both. */
   numberCapabilities: ("SMS" | "VOICE" | "MMS")[];
@@ -161,7 +219,11 @@ export interface PhoneNumberArgs {
   numberType: "LONG_CODE" | "TOLL_FREE" | "TEN_DLC" | "SIMULATOR";
   /** By default this is set to false. When set to true the phone number can't be deleted. */
   deletionProtectionEnabled?: boolean;
-  /** The name of the OptOutList associated with the phone number. */
+  /**
+   * The name of the OptOutList associated with the phone number.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9_:/-]+$`.
+   */
   optOutListName?: string;
   /** When set to false and an end recipient sends a message that begins with HELP or STOP to one of your dedicated numbers, End User Messaging  automatically replies with a customizable message and adds the end recipient to the OptOutList. When set to true you're responsible for responding to HELP and STOP requests. You're also responsible for tracking and honoring opt-out request. For more information see [Self-managed opt-outs](https://docs.aws.amazon.com/sms-voice/latest/userguide/opt-out-list-self-managed.html) */
   selfManagedOptOutsEnabled?: boolean;
@@ -203,7 +265,11 @@ export interface PhoneNumberMandatoryKeywords {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-phonenumber-mandatorykeyword.html | CloudFormation: MandatoryKeyword}
  */
 export interface PhoneNumberMandatoryKeyword {
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
 }
 
@@ -213,9 +279,17 @@ export interface PhoneNumberMandatoryKeyword {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-phonenumber-optionalkeyword.html | CloudFormation: OptionalKeyword}
  */
 export interface PhoneNumberOptionalKeyword {
-  /** The new keyword to add. */
+  /**
+   * The new keyword to add.
+   *
+   * Length: at most 30. Pattern: ``.
+   */
   keyword: string;
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
   /** The action to perform when the keyword is used. */
   action: "AUTOMATIC_RESPONSE" | "OPT_OUT" | "OPT_IN";
@@ -229,9 +303,17 @@ export interface PhoneNumberOptionalKeyword {
 export interface PhoneNumberTwoWay {
   /** By default this is set to false. When set to true you can receive incoming text messages from your end recipients using the TwoWayChannelArn. */
   enabled: boolean;
-  /** The Amazon Resource Name (ARN) of the two way channel. */
+  /**
+   * The Amazon Resource Name (ARN) of the two way channel.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   channelArn?: string;
-  /** An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages. */
+  /**
+   * An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   channelRole?: string;
 }
 
@@ -244,7 +326,7 @@ export interface PhoneNumberTwoWay {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-pool.html | CloudFormation: AWS::SMSVOICE::Pool}
  */
-export const Pool = cloudControlType<PoolArgs, PoolOutputs>("AWS::SMSVOICE::Pool", "aws:smsvoice:Pool", '{"p":[["OriginationIdentities",["array","string"],1],["DeletionProtectionEnabled","boolean"],["OptOutListName","string"],["SelfManagedOptOutsEnabled","boolean"],["MandatoryKeywords",["ref","MandatoryKeywords"],1],["OptionalKeywords",["array",["ref","OptionalKeyword"]]],["SharedRoutesEnabled","boolean"],["TwoWay",["ref","TwoWay"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PoolId","string",72]],"id":["PoolId"],"d":{"MandatoryKeywords":[["STOP",["ref","MandatoryKeyword"],1],["HELP",["ref","MandatoryKeyword"],1]],"MandatoryKeyword":[["Message","string",1]],"OptionalKeyword":[["Keyword","string",1],["Message","string",1],["Action",["enum","AUTOMATIC_RESPONSE","OPT_OUT","OPT_IN"],1]],"TwoWay":[["Enabled","boolean",1],["ChannelArn","string"],["ChannelRole","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:pool/${PoolId}"}');
+export const Pool = cloudControlType<PoolArgs, PoolOutputs>("AWS::SMSVOICE::Pool", "aws:smsvoice:Pool", '{"p":[["OriginationIdentities",["array","string"],1],["DeletionProtectionEnabled","boolean"],["OptOutListName","string"],["SelfManagedOptOutsEnabled","boolean"],["MandatoryKeywords",["ref","MandatoryKeywords"],1],["OptionalKeywords",["array",["ref","OptionalKeyword"]]],["SharedRoutesEnabled","boolean"],["TwoWay",["ref","TwoWay"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PoolId","string",72]],"id":["PoolId"],"d":{"MandatoryKeywords":[["STOP",["ref","MandatoryKeyword"],1],["HELP",["ref","MandatoryKeyword"],1]],"MandatoryKeyword":[["Message","string",1]],"OptionalKeyword":[["Keyword","string",1],["Message","string",1],["Action",["enum","AUTOMATIC_RESPONSE","OPT_OUT","OPT_IN"],1]],"TwoWay":[["Enabled","boolean",1],["ChannelArn","string"],["ChannelRole","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","PoolId"],"uo":["OriginationIdentities","OptionalKeywords","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:pool/${PoolId}"}');
 /** A {@link Pool} instance: its attributes as typed outputs. */
 export type Pool = InstanceType<typeof Pool>;
 
@@ -254,11 +336,17 @@ export interface PoolArgs {
    * The list of origination identities to apply to the pool, either `PhoneNumberArn` or `SenderIdArn` . For more information, see [Registrations](https://docs.aws.amazon.com/sms-voice/latest/userguide/registrations.html) in the End User Messaging  User Guide.
    *
    * > If you are using a shared End User Messaging  resource then you must use the full Amazon Resource Name (ARN).
+   *
+   * Items: at least 1. Each item: Length: 20–256. Pattern: `^arn:\S+`.
    */
   originationIdentities: string[];
   /** When set to true the pool can't be deleted. */
   deletionProtectionEnabled?: boolean;
-  /** The name of the OptOutList associated with the pool. */
+  /**
+   * The name of the OptOutList associated with the pool.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9_:/-]+$`.
+   */
   optOutListName?: string;
   /** When set to false, an end recipient sends a message that begins with HELP or STOP to one of your dedicated numbers, End User Messaging  automatically replies with a customizable message and adds the end recipient to the OptOutList. When set to true you're responsible for responding to HELP and STOP requests. You're also responsible for tracking and honoring opt-out requests. For more information see [Self-managed opt-outs](https://docs.aws.amazon.com//pinpoint/latest/userguide/settings-sms-managing.html#settings-account-sms-self-managed-opt-out) */
   selfManagedOptOutsEnabled?: boolean;
@@ -304,7 +392,11 @@ export interface PoolMandatoryKeywords {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-pool-mandatorykeyword.html | CloudFormation: MandatoryKeyword}
  */
 export interface PoolMandatoryKeyword {
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
 }
 
@@ -314,9 +406,17 @@ export interface PoolMandatoryKeyword {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-pool-optionalkeyword.html | CloudFormation: OptionalKeyword}
  */
 export interface PoolOptionalKeyword {
-  /** The new keyword to add. */
+  /**
+   * The new keyword to add.
+   *
+   * Length: at most 30. Pattern: ``.
+   */
   keyword: string;
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
   /** The action to perform when the keyword is used. */
   action: "AUTOMATIC_RESPONSE" | "OPT_OUT" | "OPT_IN";
@@ -330,9 +430,17 @@ export interface PoolOptionalKeyword {
 export interface PoolTwoWay {
   /** By default this is set to false. When set to true you can receive incoming text messages from your end recipients using the TwoWayChannelArn. */
   enabled: boolean;
-  /** The Amazon Resource Name (ARN) of the two way channel. */
+  /**
+   * The Amazon Resource Name (ARN) of the two way channel.
+   *
+   * Pattern: `^[ \S]+`.
+   */
   channelArn?: string;
-  /** An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages. */
+  /**
+   * An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   channelRole?: string;
 }
 
@@ -341,7 +449,7 @@ export interface PoolTwoWay {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-protectconfiguration.html | CloudFormation: AWS::SMSVOICE::ProtectConfiguration}
  */
-export const ProtectConfiguration = cloudControlType<ProtectConfigurationArgs, ProtectConfigurationOutputs>("AWS::SMSVOICE::ProtectConfiguration", "aws:smsvoice:ProtectConfiguration", '{"p":[["CountryRuleSet",["ref","CountryRuleSet"]],["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ProtectConfigurationId","string",72]],"id":["ProtectConfigurationId"],"d":{"CountryRuleSet":[["SMS",["array",["ref","CountryRule"]]],["VOICE",["array",["ref","CountryRule"]]],["MMS",["array",["ref","CountryRule"]]]],"CountryRule":[["CountryCode","string",1],["ProtectStatus",["enum","ALLOW","BLOCK","MONITOR","FILTER"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:protect-configuration/${ProtectConfigurationId}"}');
+export const ProtectConfiguration = cloudControlType<ProtectConfigurationArgs, ProtectConfigurationOutputs>("AWS::SMSVOICE::ProtectConfiguration", "aws:smsvoice:ProtectConfiguration", '{"p":[["CountryRuleSet",["ref","CountryRuleSet"]],["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ProtectConfigurationId","string",72]],"id":["ProtectConfigurationId"],"d":{"CountryRuleSet":[["SMS",["array",["ref","CountryRule"]]],["VOICE",["array",["ref","CountryRule"]]],["MMS",["array",["ref","CountryRule"]]]],"CountryRule":[["CountryCode","string",1],["ProtectStatus",["enum","ALLOW","BLOCK","MONITOR","FILTER"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","ProtectConfigurationId"],"uo":["CountryRuleSet/SMS","CountryRuleSet/VOICE","CountryRuleSet/MMS","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:protect-configuration/${ProtectConfigurationId}"}');
 /** A {@link ProtectConfiguration} instance: its attributes as typed outputs. */
 export type ProtectConfiguration = InstanceType<typeof ProtectConfiguration>;
 
@@ -389,7 +497,11 @@ export interface ProtectConfigurationCountryRuleSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-protectconfiguration-countryrule.html | CloudFormation: CountryRule}
  */
 export interface ProtectConfigurationCountryRule {
-  /** The two-character code, in ISO 3166-1 alpha-2 format, for the country or region. */
+  /**
+   * The two-character code, in ISO 3166-1 alpha-2 format, for the country or region.
+   *
+   * Pattern: `^[A-Z]{2}$`.
+   */
   countryCode: string;
   /** The types of protection that can be used. */
   protectStatus: "ALLOW" | "BLOCK" | "MONITOR" | "FILTER";
@@ -400,15 +512,23 @@ export interface ProtectConfigurationCountryRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-registration.html | CloudFormation: AWS::SMSVOICE::Registration}
  */
-export const Registration = cloudControlType<RegistrationArgs, RegistrationOutputs>("AWS::SMSVOICE::Registration", "aws:smsvoice:Registration", '{"p":[["RegistrationType","string",67],["Tags",["array",["ref","Tag"]]],["RegistrationArn","string",72],["RegistrationId","string",72],["RegistrationStatus",["enum","CREATED","SUBMITTED","AWS_REVIEWING","REVIEWING","REQUIRES_AUTHENTICATION","PROVISIONING","COMPLETE","REQUIRES_UPDATES","CLOSED","DELETED"],8],["CurrentVersionNumber","integer",8],["CreatedTimestamp","string",8]],"id":["RegistrationArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:registration/${RegistrationId}"}');
+export const Registration = cloudControlType<RegistrationArgs, RegistrationOutputs>("AWS::SMSVOICE::Registration", "aws:smsvoice:Registration", '{"p":[["RegistrationType","string",67],["Tags",["array",["ref","Tag"]]],["RegistrationArn","string",72],["RegistrationId","string",72],["RegistrationStatus",["enum","CREATED","SUBMITTED","AWS_REVIEWING","REVIEWING","REQUIRES_AUTHENTICATION","PROVISIONING","COMPLETE","REQUIRES_UPDATES","CLOSED","DELETED"],8],["CurrentVersionNumber","integer",8],["CreatedTimestamp","string",8]],"id":["RegistrationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RegistrationType"],"ro":["RegistrationArn","RegistrationId","RegistrationStatus","CurrentVersionNumber","CreatedTimestamp"],"uo":["Tags"],"ai":[["RegistrationId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:sms-voice:${Region}:${Account}:registration/${RegistrationId}"}');
 /** A {@link Registration} instance: its attributes as typed outputs. */
 export type Registration = InstanceType<typeof Registration>;
 
 /** Inputs of {@link Registration}. */
 export interface RegistrationArgs {
-  /** The type of registration form to create. */
+  /**
+   * The type of registration form to create.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_]+$`.
+   */
   registrationType: string;
-  /** An array of tags (key and value pairs) to associate with the registration. */
+  /**
+   * An array of tags (key and value pairs) to associate with the registration.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -429,9 +549,11 @@ export interface RegistrationOutputs extends RegistrationArgs {
 /**
  * Resource Type definition for AWS::SMSVOICE::RegistrationAttachment
  *
+ * @deprecated Cloud Control cannot create AWS::SMSVOICE::RegistrationAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-registrationattachment.html | CloudFormation: AWS::SMSVOICE::RegistrationAttachment}
  */
-export const RegistrationAttachment = cloudControlType<RegistrationAttachmentArgs, RegistrationAttachmentOutputs>("AWS::SMSVOICE::RegistrationAttachment", "aws:smsvoice:RegistrationAttachment", '{"p":[["AttachmentBody","string",66],["AttachmentUrl","string",66],["Tags",["array",["ref","Tag"]]],["RegistrationAttachmentArn","string",72],["RegistrationAttachmentId","string",72],["AttachmentStatus",["enum","UPLOAD_IN_PROGRESS","UPLOAD_COMPLETE","UPLOAD_FAILED","DELETED"],8],["CreatedTimestamp","string",8],["UploadedAttachmentUrl","string",8]],"id":["RegistrationAttachmentArn"],"tags":["Tags","standard"]}');
+export const RegistrationAttachment = cloudControlType<RegistrationAttachmentArgs, RegistrationAttachmentOutputs>("AWS::SMSVOICE::RegistrationAttachment", "aws:smsvoice:RegistrationAttachment", '{"p":[["AttachmentBody","string",66],["AttachmentUrl","string",66],["Tags",["array",["ref","Tag"]]],["RegistrationAttachmentArn","string",72],["RegistrationAttachmentId","string",72],["AttachmentStatus",["enum","UPLOAD_IN_PROGRESS","UPLOAD_COMPLETE","UPLOAD_FAILED","DELETED"],8],["CreatedTimestamp","string",8],["UploadedAttachmentUrl","string",8]],"id":["RegistrationAttachmentArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RegistrationAttachment} instance: its attributes as typed outputs. */
 export type RegistrationAttachment = InstanceType<typeof RegistrationAttachment>;
 
@@ -464,16 +586,20 @@ export interface RegistrationAttachmentOutputs extends RegistrationAttachmentArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-resourcepolicy.html | CloudFormation: AWS::SMSVOICE::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SMSVOICE::ResourcePolicy", "aws:smsvoice:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SMSVOICE::ResourcePolicy", "aws:smsvoice:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"],"reg":{"h":"crudl","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** The Amazon Resource Name (ARN) of the End User Messaging  resource attached to the resource-based policy. */
+  /**
+   * The Amazon Resource Name (ARN) of the End User Messaging  resource attached to the resource-based policy.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   resourceArn: string;
   /** The JSON formatted resource-based policy to attach. */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -485,15 +611,23 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-senderid.html | CloudFormation: AWS::SMSVOICE::SenderId}
  */
-export const SenderId = cloudControlType<SenderIdArgs, SenderIdOutputs>("AWS::SMSVOICE::SenderId", "aws:smsvoice:SenderId", '{"p":[["IsoCountryCode","string",67],["SenderId","string",67],["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["IsoCountryCode","SenderId"],"tags":["Tags","standard"]}');
+export const SenderId = cloudControlType<SenderIdArgs, SenderIdOutputs>("AWS::SMSVOICE::SenderId", "aws:smsvoice:SenderId", '{"p":[["IsoCountryCode","string",67],["SenderId","string",67],["DeletionProtectionEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["IsoCountryCode","SenderId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["IsoCountryCode","SenderId"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link SenderId} instance: its attributes as typed outputs. */
 export type SenderId = InstanceType<typeof SenderId>;
 
 /** Inputs of {@link SenderId}. */
 export interface SenderIdArgs {
-  /** The two-character code, in ISO 3166-1 alpha-2 format, for the country or region. */
+  /**
+   * The two-character code, in ISO 3166-1 alpha-2 format, for the country or region.
+   *
+   * Pattern: `^[A-Z]{2}$`.
+   */
   isoCountryCode: string;
-  /** The sender ID string to request. */
+  /**
+   * The sender ID string to request.
+   *
+   * Pattern: `^[A-Z0-9_-]+$`.
+   */
   senderId: string;
   /** By default this is set to false. When set to true the sender ID can't be deleted. */
   deletionProtectionEnabled?: boolean;
@@ -510,9 +644,11 @@ export interface SenderIdOutputs extends SenderIdArgs {
 /**
  * A destination phone number that has been registered for verification with AWS End User Messaging SMS. A newly created number is in PENDING status; it becomes VERIFIED only after the recipient supplies the one-time code out of band.
  *
+ * @deprecated Cloud Control cannot create AWS::SMSVOICE::VerifiedDestinationNumber: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-verifieddestinationnumber.html | CloudFormation: AWS::SMSVOICE::VerifiedDestinationNumber}
  */
-export const VerifiedDestinationNumber = cloudControlType<VerifiedDestinationNumberArgs, VerifiedDestinationNumberOutputs>("AWS::SMSVOICE::VerifiedDestinationNumber", "aws:smsvoice:VerifiedDestinationNumber", '{"p":[["DestinationPhoneNumber","string",67],["Tags",["array",["ref","Tag"]]],["VerifiedDestinationNumberArn","string",72],["VerifiedDestinationNumberId","string",72],["Status",["enum","PENDING","VERIFIED","UNSUPPORTED"],8],["CreatedTimestamp","string",8]],"id":["VerifiedDestinationNumberArn"],"tags":["Tags","standard"]}');
+export const VerifiedDestinationNumber = cloudControlType<VerifiedDestinationNumberArgs, VerifiedDestinationNumberOutputs>("AWS::SMSVOICE::VerifiedDestinationNumber", "aws:smsvoice:VerifiedDestinationNumber", '{"p":[["DestinationPhoneNumber","string",67],["Tags",["array",["ref","Tag"]]],["VerifiedDestinationNumberArn","string",72],["VerifiedDestinationNumberId","string",72],["Status",["enum","PENDING","VERIFIED","UNSUPPORTED"],8],["CreatedTimestamp","string",8]],"id":["VerifiedDestinationNumberArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link VerifiedDestinationNumber} instance: its attributes as typed outputs. */
 export type VerifiedDestinationNumber = InstanceType<typeof VerifiedDestinationNumber>;
 

@@ -8,12 +8,14 @@
  * @module cairn-iac/aws/sns
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::SNS::Subscription` resource subscribes an endpoint to an Amazon  topic. For a subscription to be created, the owner of the endpoint must` confirm the subscription.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-subscription.html | CloudFormation: AWS::SNS::Subscription}
  */
-export const Subscription = cloudControlType<SubscriptionArgs, SubscriptionOutputs>("AWS::SNS::Subscription", "aws:sns:Subscription", '{"p":[["DeliveryPolicy",["union","json","string"]],["Endpoint","string",66],["FilterPolicy",["union","json","string"]],["FilterPolicyScope","string"],["Protocol","string",67],["RawMessageDelivery","boolean"],["RedrivePolicy",["union","json","string"]],["Region","string"],["SubscriptionRoleArn","string"],["TopicArn","string",67],["ReplayPolicy",["union","json","string"]],["Arn","string",72]],"id":["Arn"]}');
+export const Subscription = cloudControlType<SubscriptionArgs, SubscriptionOutputs>("AWS::SNS::Subscription", "aws:sns:Subscription", '{"p":[["DeliveryPolicy",["union","json","string"]],["Endpoint","string",66],["FilterPolicy",["union","json","string"]],["FilterPolicyScope","string"],["Protocol","string",67],["RawMessageDelivery","boolean"],["RedrivePolicy",["union","json","string"]],["Region","string",16],["SubscriptionRoleArn","string"],["TopicArn","string",67],["ReplayPolicy",["union","json","string"]],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","wo":["Region"],"co":["Endpoint","Protocol","TopicArn"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link Subscription} instance: its attributes as typed outputs. */
 export type Subscription = InstanceType<typeof Subscription>;
 
@@ -53,6 +55,8 @@ export interface SubscriptionArgs {
    *
    * - Updating the `Region` from `NULL` to the caller region.
    * - Updating the `Region` from the caller region to `NULL` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   region?: string;
   /**
@@ -83,7 +87,7 @@ export interface SubscriptionOutputs extends SubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topic.html | CloudFormation: AWS::SNS::Topic}
  */
-export const Topic = cloudControlType<TopicArgs, TopicOutputs>("AWS::SNS::Topic", "aws:sns:Topic", '{"p":[["SignatureVersion","string"],["KmsMasterKeyId","string"],["TracingConfig","string"],["DisplayName","string"],["FifoTopic","boolean",66],["ContentBasedDeduplication","boolean"],["Subscription",["array",["ref","Subscription"]]],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["TopicName","string",66],["ArchivePolicy","json"],["FifoThroughputScope","string"],["MaximumMessageSize","integer"],["DeliveryStatusLogging",["array",["ref","LoggingConfig"]]],["TopicArn","string",72]],"id":["TopicArn"],"d":{"Subscription":[["Endpoint","string",1],["Protocol","string",1]],"LoggingConfig":[["Protocol",["enum","http/s","sqs","lambda","firehose","application"],1],["SuccessFeedbackRoleArn","string"],["SuccessFeedbackSampleRate","string"],["FailureFeedbackRoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sns:${Region}:${Account}:${TopicName}"}');
+export const Topic = cloudControlType<TopicArgs, TopicOutputs>("AWS::SNS::Topic", "aws:sns:Topic", '{"p":[["SignatureVersion","string"],["KmsMasterKeyId","string"],["TracingConfig","string"],["DisplayName","string"],["FifoTopic","boolean",66],["ContentBasedDeduplication","boolean"],["Subscription",["array",["ref","Subscription"]]],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["TopicName","string",66],["ArchivePolicy","json"],["FifoThroughputScope","string"],["MaximumMessageSize","integer"],["DeliveryStatusLogging",["array",["ref","LoggingConfig"]]],["TopicArn","string",72]],"id":["TopicArn"],"d":{"Subscription":[["Endpoint","string",1],["Protocol","string",1]],"LoggingConfig":[["Protocol",["enum","http/s","sqs","lambda","firehose","application"],1],["SuccessFeedbackRoleArn","string"],["SuccessFeedbackSampleRate","string"],["FailureFeedbackRoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TopicName","FifoTopic"],"ro":["TopicArn"],"uo":["Subscription","Tags","DeliveryStatusLogging"],"tg":[true,true,true],"nm":{"path":"TopicName"}},"arn":"arn:${Partition}:sns:${Region}:${Account}:${TopicName}"}');
 /** A {@link Topic} instance: its attributes as typed outputs. */
 export type Topic = InstanceType<typeof Topic>;
 
@@ -199,7 +203,7 @@ export interface TopicLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topicinlinepolicy.html | CloudFormation: AWS::SNS::TopicInlinePolicy}
  */
-export const TopicInlinePolicy = cloudControlType<TopicInlinePolicyArgs, TopicInlinePolicyOutputs>("AWS::SNS::TopicInlinePolicy", "aws:sns:TopicInlinePolicy", '{"p":[["TopicArn","string",67],["PolicyDocument","json",1]],"id":["TopicArn"]}');
+export const TopicInlinePolicy = cloudControlType<TopicInlinePolicyArgs, TopicInlinePolicyOutputs>("AWS::SNS::TopicInlinePolicy", "aws:sns:TopicInlinePolicy", '{"p":[["TopicArn","string",67],["PolicyDocument","json",1]],"id":["TopicArn"],"reg":{"h":"crud","co":["TopicArn"],"tg":[false,false,false]}}');
 /** A {@link TopicInlinePolicy} instance: its attributes as typed outputs. */
 export type TopicInlinePolicy = InstanceType<typeof TopicInlinePolicy>;
 
@@ -208,7 +212,7 @@ export interface TopicInlinePolicyArgs {
   /** The Amazon Resource Name (ARN) of the topic to which you want to add the policy. */
   topicArn: string;
   /** A policy document that contains permissions to add to the specified Amazon  topic. */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link TopicInlinePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -218,9 +222,11 @@ export interface TopicInlinePolicyOutputs extends TopicInlinePolicyArgs {
 /**
  * The `AWS::SNS::TopicPolicy` resource associates Amazon  topics with a policy. For an example snippet, see [Declaring an Amazon  policy](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/quickref-iam.html#scenario-sns-policy) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::SNS::TopicPolicy: use TopicInlinePolicy (cairn-iac/aws/sns), one per topic. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topicpolicy.html | CloudFormation: AWS::SNS::TopicPolicy}
  */
-export const TopicPolicy = cloudControlType<TopicPolicyArgs, TopicPolicyOutputs>("AWS::SNS::TopicPolicy", "aws:sns:TopicPolicy", '{"p":[["Topics",["array","string"],1],["PolicyDocument",["union","json","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const TopicPolicy = cloudControlType<TopicPolicyArgs, TopicPolicyOutputs>("AWS::SNS::TopicPolicy", "aws:sns:TopicPolicy", '{"p":[["Topics",["array","string"],1],["PolicyDocument",["union","json","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"use TopicInlinePolicy (cairn-iac/aws/sns), one per topic"}}');
 /** A {@link TopicPolicy} instance: its attributes as typed outputs. */
 export type TopicPolicy = InstanceType<typeof TopicPolicy>;
 
@@ -229,7 +235,7 @@ export interface TopicPolicyArgs {
   /** The Amazon Resource Names (ARN) of the topics to which you want to add the policy. You can use the `[Ref](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ref.html)` function to specify an `[AWS::SNS::Topic](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topic.html)` resource. */
   topics: string[];
   /** A policy document that contains permissions to add to the specified SNS topics. */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
 }
 
 /** Outputs of {@link TopicPolicy}: its inputs as the cloud reports them, and its attributes. */

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/sqs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::SQS::Queue` resource creates an Amazon SQS standard or FIFO queue.
  *
@@ -22,7 +24,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queue.html | CloudFormation: AWS::SQS::Queue}
  */
-export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::SQS::Queue", "aws:sqs:Queue", '{"p":[["ReceiveMessageWaitTimeSeconds","integer"],["FifoThroughputLimit","string"],["KmsMasterKeyId","string"],["FifoQueue","boolean",66],["MaximumMessageSize","integer"],["VisibilityTimeout","integer"],["KmsDataKeyReusePeriodSeconds","integer"],["RedriveAllowPolicy",["union","json","string"]],["SqsManagedSseEnabled","boolean"],["DelaySeconds","integer"],["RedrivePolicy",["union","json","string"]],["MessageRetentionPeriod","integer"],["DeduplicationScope","string"],["ContentBasedDeduplication","boolean"],["QueueName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["QueueUrl","string",72]],"id":["QueueUrl"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sqs:${Region}:${Account}:${QueueName}"}');
+export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::SQS::Queue", "aws:sqs:Queue", '{"p":[["ReceiveMessageWaitTimeSeconds","integer"],["FifoThroughputLimit","string"],["KmsMasterKeyId","string"],["FifoQueue","boolean",66],["MaximumMessageSize","integer"],["VisibilityTimeout","integer"],["KmsDataKeyReusePeriodSeconds","integer"],["RedriveAllowPolicy",["union","json","string"]],["SqsManagedSseEnabled","boolean"],["DelaySeconds","integer"],["RedrivePolicy",["union","json","string"]],["MessageRetentionPeriod","integer"],["DeduplicationScope","string"],["ContentBasedDeduplication","boolean"],["QueueName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["QueueUrl","string",72]],"id":["QueueUrl"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FifoQueue","QueueName"],"ro":["QueueUrl","Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"QueueName"}},"arn":"arn:${Partition}:sqs:${Region}:${Account}:${QueueName}"}');
 /** A {@link Queue} instance: its attributes as typed outputs. */
 export type Queue = InstanceType<typeof Queue>;
 
@@ -135,14 +137,14 @@ export interface QueueOutputs extends QueueArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queueinlinepolicy.html | CloudFormation: AWS::SQS::QueueInlinePolicy}
  */
-export const QueueInlinePolicy = cloudControlType<QueueInlinePolicyArgs, QueueInlinePolicyOutputs>("AWS::SQS::QueueInlinePolicy", "aws:sqs:QueueInlinePolicy", '{"p":[["PolicyDocument","json",1],["Queue","string",67]],"id":["Queue"]}');
+export const QueueInlinePolicy = cloudControlType<QueueInlinePolicyArgs, QueueInlinePolicyOutputs>("AWS::SQS::QueueInlinePolicy", "aws:sqs:QueueInlinePolicy", '{"p":[["PolicyDocument","json",1],["Queue","string",67]],"id":["Queue"],"reg":{"h":"crud","co":["Queue"],"tg":[false,false,false]}}');
 /** A {@link QueueInlinePolicy} instance: its attributes as typed outputs. */
 export type QueueInlinePolicy = InstanceType<typeof QueueInlinePolicy>;
 
 /** Inputs of {@link QueueInlinePolicy}. */
 export interface QueueInlinePolicyArgs {
   /** A policy document that contains the permissions for the specified Amazon SQS queues. For more information about Amazon SQS policies, see [Using custom policies with the Amazon SQS access policy language](https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html) in the *Amazon SQS Developer Guide* . */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
   /** The URLs of the queues to which you want to add the policy. You can use the `[Ref](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ref.html)` function to specify an `[AWS::SQS::Queue](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sqs-queues.html)` resource. */
   queue: string;
 }
@@ -154,16 +156,18 @@ export interface QueueInlinePolicyOutputs extends QueueInlinePolicyArgs {
 /**
  * The `AWS::SQS::QueuePolicy` type applies a policy to Amazon SQS queues. For an example snippet, see [Declaring an Amazon SQS policy](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/quickref-iam.html#scenario-sqs-policy) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::SQS::QueuePolicy: use QueueInlinePolicy (cairn-iac/aws/sqs), one per queue. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queuepolicy.html | CloudFormation: AWS::SQS::QueuePolicy}
  */
-export const QueuePolicy = cloudControlType<QueuePolicyArgs, QueuePolicyOutputs>("AWS::SQS::QueuePolicy", "aws:sqs:QueuePolicy", '{"p":[["PolicyDocument",["union","json","string"],1],["Queues",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const QueuePolicy = cloudControlType<QueuePolicyArgs, QueuePolicyOutputs>("AWS::SQS::QueuePolicy", "aws:sqs:QueuePolicy", '{"p":[["PolicyDocument",["union","json","string"],1],["Queues",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"use QueueInlinePolicy (cairn-iac/aws/sqs), one per queue"}}');
 /** A {@link QueuePolicy} instance: its attributes as typed outputs. */
 export type QueuePolicy = InstanceType<typeof QueuePolicy>;
 
 /** Inputs of {@link QueuePolicy}. */
 export interface QueuePolicyArgs {
   /** A policy document that contains the permissions for the specified Amazon SQS queues. For more information about Amazon SQS policies, see [Using custom policies with the Amazon SQS access policy language](https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html) in the *Amazon SQS Developer Guide* . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /** The URLs of the queues to which you want to add the policy. You can use the `[Ref](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ref.html)` function to specify an `[AWS::SQS::Queue](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queue.html)` resource. */
   queues: string[];
 }

@@ -8,27 +8,39 @@
  * @module cairn-iac/aws/ssm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::SSM::Association` resource creates a State Manager association for your managed instances. A State Manager association defines the state that you want to maintain on your instances. For example, an association can specify that anti-virus software must be installed and running on your instances, or that certain ports must be closed. For static targets, the association specifies a schedule for when the configuration is reapplied. For dynamic targets, such as an Resource Groups or an AWS Auto Scaling Group, State Manager applies the configuration when new instances are added to the group. The association also specifies actions to take when applying the configuration. For example, an association for anti-virus software might run once a day. If the software is not installed, then State Manager installs it. If the software is installed, but the service is not running, then the association might instruct State Manager to start the service.
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-association.html | CloudFormation: AWS::SSM::Association}
  */
-export const Association = cloudControlType<AssociationArgs, AssociationOutputs>("AWS::SSM::Association", "aws:ssm:Association", '{"p":[["AssociationName","string"],["CalendarNames",["array","string"]],["ScheduleExpression","string"],["MaxErrors","string"],["Parameters",["map",["array","string"]]],["InstanceId","string",66],["WaitForSuccessTimeoutSeconds","integer"],["MaxConcurrency","string"],["ComplianceSeverity",["enum","CRITICAL","HIGH","MEDIUM","LOW","UNSPECIFIED"]],["Targets",["array",["ref","Target"]]],["SyncCompliance",["enum","AUTO","MANUAL"]],["OutputLocation",["ref","InstanceAssociationOutputLocation"]],["ScheduleOffset","integer"],["Name","string",1],["ApplyOnlyAtCronInterval","boolean"],["DocumentVersion","string"],["AutomationTargetParameterName","string"],["AssociationDispatchAssumeRole","string"],["Tags",["array",["ref","Tag"]]],["AssociationId","string",72]],"id":["AssociationId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"InstanceAssociationOutputLocation":[["S3Location",["ref","S3OutputLocation"]]],"S3OutputLocation":[["OutputS3KeyPrefix","string"],["OutputS3Region","string"],["OutputS3BucketName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:association/${AssociationId}"}');
+export const Association = cloudControlType<AssociationArgs, AssociationOutputs>("AWS::SSM::Association", "aws:ssm:Association", '{"p":[["AssociationName","string"],["CalendarNames",["array","string"]],["ScheduleExpression","string"],["MaxErrors","string"],["Parameters",["map",["array","string"]]],["InstanceId","string"],["WaitForSuccessTimeoutSeconds","integer",16],["MaxConcurrency","string"],["ComplianceSeverity",["enum","CRITICAL","HIGH","MEDIUM","LOW","UNSPECIFIED"]],["Targets",["array",["ref","Target"]]],["SyncCompliance",["enum","AUTO","MANUAL"]],["OutputLocation",["ref","InstanceAssociationOutputLocation"]],["ScheduleOffset","integer"],["Name","string",1],["ApplyOnlyAtCronInterval","boolean"],["DocumentVersion","string"],["AutomationTargetParameterName","string"],["AssociationDispatchAssumeRole","string"],["Tags",["array",["ref","Tag"]]],["AssociationId","string",72]],"id":["AssociationId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"InstanceAssociationOutputLocation":[["S3Location",["ref","S3OutputLocation"]]],"S3OutputLocation":[["OutputS3KeyPrefix","string"],["OutputS3Region","string"],["OutputS3BucketName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["WaitForSuccessTimeoutSeconds"],"ro":["AssociationId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:association/${AssociationId}"}');
 /** A {@link Association} instance: its attributes as typed outputs. */
 export type Association = InstanceType<typeof Association>;
 
 /** Inputs of {@link Association}. */
 export interface AssociationArgs {
-  /** Specify a descriptive name for the association. */
+  /**
+   * Specify a descriptive name for the association.
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.]{3,128}$`.
+   */
   associationName?: string;
   /** The names or Amazon Resource Names (ARNs) of the Change Calendar type documents your associations are gated under. The associations only run when that Change Calendar is open. For more information, see [AWS Systems Manager Change Calendar](https://docs.aws.amazon.com/systems-manager/latest/userguide/systems-manager-change-calendar) in the *AWS Systems Manager User Guide* . */
   calendarNames?: string[];
-  /** A cron expression that specifies a schedule when the association runs. The schedule runs in Coordinated Universal Time (UTC). */
+  /**
+   * A cron expression that specifies a schedule when the association runs. The schedule runs in Coordinated Universal Time (UTC).
+   *
+   * Length: 1–256.
+   */
   scheduleExpression?: string;
   /**
    * The number of errors that are allowed before the system stops sending requests to run the association on additional targets. You can specify either an absolute number of errors, for example 10, or a percentage of the target set, for example 10%. If you specify 3, for example, the system stops sending requests when the fourth error is received. If you specify 0, then the system stops sending requests after the first error is returned. If you run an association on 50 managed nodes and set `MaxError` to 10%, then the system stops sending the request when the sixth error is received.
    *
    * Executions that are already running an association when `MaxErrors` is reached are allowed to complete, but some of these executions may fail as well. If you need to ensure that there won't be more than max-errors failed executions, set `MaxConcurrency` to 1 so that executions proceed one at a time.
+   *
+   * Pattern: `^([1-9][0-9]{0,6}|[0]|[1-9][0-9]%|[0-9]%|100%)$`.
    */
   maxErrors?: string;
   /** The parameters for the runtime configuration of the document. */
@@ -39,18 +51,26 @@ export interface AssociationArgs {
    * > Note that in some examples later in this page, `InstanceIds` is used as the tag-key name in a `Targets` filter. `InstanceId` is not used as a parameter. 
    *
    * The ID of the instance that the SSM document is associated with. You must specify the `InstanceId` or `Targets` property.
+   *
+   * Pattern: `(^i-(\w{8}|\w{17})$)|(^mi-\w{17}$)`.
    */
   instanceId?: string;
   /**
    * The number of seconds the service should wait for the association status to show "Success" before proceeding with the stack execution. If the association status doesn't show "Success" after the specified number of seconds, then stack creation fails.
    *
    * > When you specify a value for the `WaitForSuccessTimeoutSeconds` , [drift detection](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-stack-drift.html) for your CloudFormation stack’s configuration might yield inaccurate results. If drift detection is important in your scenario, we recommend that you don’t include `WaitForSuccessTimeoutSeconds` in your template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 15–172800.
    */
   waitForSuccessTimeoutSeconds?: number;
   /**
    * The maximum number of targets allowed to run the association at the same time. You can specify a number, for example 10, or a percentage of the target set, for example 10%. The default value is 100%, which means all targets run the association at the same time.
    *
    * If a new managed node starts and attempts to run an association while Systems Manager is running `MaxConcurrency` associations, the association is allowed to run. During the next association interval, the new managed node will process its association within the limit specified for `MaxConcurrency` .
+   *
+   * Pattern: `^([1-9][0-9]{0,6}|[1-9][0-9]%|[1-9]%|100%)$`.
    */
   maxConcurrency?: string;
   /** The severity level that is assigned to the association. */
@@ -64,6 +84,8 @@ export interface AssociationArgs {
    * - `Key=tag-key,Values=<my-tag-key-1>,<my-tag-key-2>`
    *
    * To view a JSON and a YAML example that targets all instances, see "Create an association for all managed instances in an AWS account " on the Examples page.
+   *
+   * Items: 0–5.
    */
   targets?: AssociationTarget[];
   /**
@@ -76,7 +98,11 @@ export interface AssociationArgs {
   syncCompliance?: "AUTO" | "MANUAL";
   /** An Amazon Simple Storage Service (Amazon S3) bucket where you want to store the output details of the request. */
   outputLocation?: AssociationInstanceAssociationOutputLocation;
-  /** Number of days to wait after the scheduled day to run an association. */
+  /**
+   * Number of days to wait after the scheduled day to run an association.
+   *
+   * Range: 1–6.
+   */
   scheduleOffset?: number;
   /**
    * The name of the SSM document that contains the configuration information for the instance. You can specify `Command` or `Automation` documents. The documents can be AWS -predefined documents, documents you created, or a document that is shared with you from another account. For SSM documents that are shared with you from other AWS accounts , you must specify the complete SSM document ARN, in the following format:
@@ -86,6 +112,8 @@ export interface AssociationArgs {
    * For example: `arn:aws:ssm:us-east-2:12345678912:document/My-Shared-Document`
    *
    * For AWS -predefined documents and SSM documents you created in your account, you only need to specify the document name. For example, `AWS -ApplyPatchBaseline` or `My-Document` .
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.:/]{3,200}$`.
    */
   name: string;
   /** By default, when you create a new association, the system runs it immediately after it is created and then according to the schedule you specified. Specify this option if you don't want an association to run immediately after you create it. This parameter is not supported for rate expressions. */
@@ -97,13 +125,27 @@ export interface AssociationArgs {
    * > 
    * > - State Manager doesn't support running associations that use a new version of a document if that document is shared from another account. State Manager always runs the `default` version of a document if shared from another account, even though the Systems Manager console shows that a new version was processed. If you want to run an association using a new version of a document shared form another account, you must set the document version to `default` .
    * > - `DocumentVersion` is not valid for documents owned by AWS , such as `AWS-RunPatchBaseline` or `AWS-UpdateSSMAgent` . If you specify `DocumentVersion` for an AWS document, the system returns the following error: "Error occurred during operation 'CreateAssociation'." (RequestToken: <token>, HandlerErrorCode: GeneralServiceException).
+   *
+   * Pattern: `([$]LATEST|[$]DEFAULT|^[1-9][0-9]*$)`.
    */
   documentVersion?: string;
-  /** Choose the parameter that will define how your automation will branch out. This target is required for associations that use an Automation runbook and target resources by using rate controls. Automation is a tool in AWS Systems Manager . */
+  /**
+   * Choose the parameter that will define how your automation will branch out. This target is required for associations that use an Automation runbook and target resources by using rate controls. Automation is a tool in AWS Systems Manager .
+   *
+   * Length: 1–50.
+   */
   automationTargetParameterName?: string;
-  /** A role used by association to take actions on your behalf. */
+  /**
+   * A role used by association to take actions on your behalf.
+   *
+   * Length: 1–512. Pattern: `arn:aws(-[^:]+)?:iam::[0-9]{12}:role/.+`.
+   */
   associationDispatchAssumeRole?: string;
-  /** A key-value pair to associate with a resource. */
+  /**
+   * A key-value pair to associate with a resource.
+   *
+   * Items: 0–1000.
+   */
   tags?: AwsTag[];
 }
 
@@ -123,9 +165,15 @@ export interface AssociationTarget {
    * User-defined criteria that maps to `Key` . For example, if you specified `tag:ServerRole` , you could specify `value:WebServer` to run a command on instances that include EC2 tags of `ServerRole,WebServer` .
    *
    * Depending on the type of target, the maximum number of values for a key might be lower than the global maximum of 50.
+   *
+   * Items: 0–50.
    */
   values: string[];
-  /** User-defined criteria for sending commands that target managed nodes that meet the criteria. */
+  /**
+   * User-defined criteria for sending commands that target managed nodes that meet the criteria.
+   *
+   * Pattern: `^[\p{L}\p{Z}\p{N}_.:/=+\-\@]{1,128}$|resource-groups:Name`.
+   */
   key: string;
 }
 
@@ -147,20 +195,34 @@ export interface AssociationInstanceAssociationOutputLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-association-s3outputlocation.html | CloudFormation: S3OutputLocation}
  */
 export interface AssociationS3OutputLocation {
-  /** The S3 bucket subfolder. */
+  /**
+   * The S3 bucket subfolder.
+   *
+   * Length: at most 1024.
+   */
   outputS3KeyPrefix?: string;
-  /** The AWS Region of the S3 bucket. */
+  /**
+   * The AWS Region of the S3 bucket.
+   *
+   * Length: 3–20.
+   */
   outputS3Region?: string;
-  /** The name of the S3 bucket. */
+  /**
+   * The name of the S3 bucket.
+   *
+   * Length: 3–63.
+   */
   outputS3BucketName?: string;
 }
 
 /**
  * Resource Type definition for AWS::SSM::CloudConnector. Enables AWS Systems Manager to manage resources in external cloud providers.
  *
+ * @deprecated Cloud Control cannot create AWS::SSM::CloudConnector: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-cloudconnector.html | CloudFormation: AWS::SSM::CloudConnector}
  */
-export const CloudConnector = cloudControlType<CloudConnectorArgs, CloudConnectorOutputs>("AWS::SSM::CloudConnector", "aws:ssm:CloudConnector", '{"p":[["DisplayName","string",1],["Description","string"],["RoleArn","string",67],["Configuration",["ref","CloudConnectorConfiguration"],1],["ConfigConnectorArn","string",67],["Tags",["array",["ref","Tag"]]],["CloudConnectorArn","string",72],["CloudConnectorId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["CloudConnectorArn"],"d":{"CloudConnectorConfiguration":[["AzureConfiguration",["ref","AzureConfiguration"],1]],"AzureConfiguration":[["TenantId","string",3],["TenantDisplayName","string"],["ApplicationId","string",1],["ApplicationDisplayName","string"],["Targets",["ref","ConfigurationTargets"]]],"ConfigurationTargets":[["Subscriptions",["array",["ref","AzureSubscription"]],1]],"AzureSubscription":[["Id","string",1],["DisplayName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:cloud-connector/${CloudConnectorId}"}');
+export const CloudConnector = cloudControlType<CloudConnectorArgs, CloudConnectorOutputs>("AWS::SSM::CloudConnector", "aws:ssm:CloudConnector", '{"p":[["DisplayName","string",1],["Description","string"],["RoleArn","string",67],["Configuration",["ref","CloudConnectorConfiguration"],1],["ConfigConnectorArn","string",67],["Tags",["array",["ref","Tag"]]],["CloudConnectorArn","string",72],["CloudConnectorId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["CloudConnectorArn"],"d":{"CloudConnectorConfiguration":[["AzureConfiguration",["ref","AzureConfiguration"],1]],"AzureConfiguration":[["TenantId","string",3],["TenantDisplayName","string"],["ApplicationId","string",1],["ApplicationDisplayName","string"],["Targets",["ref","ConfigurationTargets"]]],"ConfigurationTargets":[["Subscriptions",["array",["ref","AzureSubscription"]],1]],"AzureSubscription":[["Id","string",1],["DisplayName","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ssm:${Region}:${Account}:cloud-connector/${CloudConnectorId}"}');
 /** A {@link CloudConnector} instance: its attributes as typed outputs. */
 export type CloudConnector = InstanceType<typeof CloudConnector>;
 
@@ -249,7 +311,7 @@ export interface CloudConnectorAzureSubscription {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-document.html | CloudFormation: AWS::SSM::Document}
  */
-export const Document = cloudControlType<DocumentArgs, DocumentOutputs>("AWS::SSM::Document", "aws:ssm:Document", '{"p":[["DocumentFormat",["enum","YAML","JSON","TEXT"],4],["Requires",["array",["ref","DocumentRequires"]],4],["Content",["union","json","string"],5],["TargetType","string",4],["DocumentType",["enum","ApplicationConfiguration","ApplicationConfigurationSchema","Automation","Automation.ChangeTemplate","AutoApprovalPolicy","ChangeCalendar","CloudFormation","Command","DeploymentStrategy","ManualApprovalPolicy","Package","Policy","ProblemAnalysis","ProblemAnalysisTemplate","Session"],66],["VersionName","string",4],["UpdateMethod",["enum","Replace","NewVersion"]],["Attachments",["array",["ref","AttachmentsSource"]],4],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"d":{"DocumentRequires":[["Version","string",4],["Name","string",4]],"AttachmentsSource":[["Values",["array","string"],4],["Key",["enum","SourceUrl","S3FileUrl","AttachmentReference"],4],["Name","string",4]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:document/${DocumentName}"}');
+export const Document = cloudControlType<DocumentArgs, DocumentOutputs>("AWS::SSM::Document", "aws:ssm:Document", '{"p":[["DocumentFormat",["enum","YAML","JSON","TEXT"],4],["Requires",["array",["ref","DocumentRequires"]],4],["Content",["union","json","string"],5],["TargetType","string",4],["DocumentType",["enum","ApplicationConfiguration","ApplicationConfigurationSchema","Automation","Automation.ChangeTemplate","AutoApprovalPolicy","ChangeCalendar","CloudFormation","Command","DeploymentStrategy","ManualApprovalPolicy","Package","Policy","ProblemAnalysis","ProblemAnalysisTemplate","Session"],66],["VersionName","string",4],["UpdateMethod",["enum","Replace","NewVersion"],16],["Attachments",["array",["ref","AttachmentsSource"]],20],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"d":{"DocumentRequires":[["Version","string",4],["Name","string",4]],"AttachmentsSource":[["Values",["array","string"],4],["Key",["enum","SourceUrl","S3FileUrl","AttachmentReference"],4],["Name","string",4]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["UpdateMethod","Attachments"],"co":["Name","DocumentType"],"uo":["Requires","Attachments","Attachments/*/Values","Tags"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[a-zA-Z0-9_\\\\-.]{3,128}$"}},"arn":"arn:${Partition}:ssm:${Region}:${Account}:document/${DocumentName}"}');
 /** A {@link Document} instance: its attributes as typed outputs. */
 export type Document = InstanceType<typeof Document>;
 
@@ -257,7 +319,11 @@ export type Document = InstanceType<typeof Document>;
 export interface DocumentArgs {
   /** Specify the document format for the request. `JSON` is the default format. */
   documentFormat?: "YAML" | "JSON" | "TEXT";
-  /** A list of SSM documents required by a document. This parameter is used exclusively by AWS AppConfig . When a user creates an AWS AppConfig configuration in an SSM document, the user must also specify a required document for validation purposes. In this case, an `ApplicationConfiguration` document requires an `ApplicationConfigurationSchema` document for validation purposes. For more information, see [What is AWS AppConfig ?](https://docs.aws.amazon.com/appconfig/latest/userguide/what-is-appconfig.html) in the *AWS AppConfig User Guide* . */
+  /**
+   * A list of SSM documents required by a document. This parameter is used exclusively by AWS AppConfig . When a user creates an AWS AppConfig configuration in an SSM document, the user must also specify a required document for validation purposes. In this case, an `ApplicationConfiguration` document requires an `ApplicationConfigurationSchema` document for validation purposes. For more information, see [What is AWS AppConfig ?](https://docs.aws.amazon.com/appconfig/latest/userguide/what-is-appconfig.html) in the *AWS AppConfig User Guide* .
+   *
+   * Items: at least 1.
+   */
   requires?: DocumentDocumentRequires[];
   /**
    * The content for the new SSM document in JSON or YAML. For more information about the schemas for SSM document content, see [SSM document schema features and examples](https://docs.aws.amazon.com/systems-manager/latest/userguide/document-schemas-features.html) in the *AWS Systems Manager User Guide* .
@@ -265,17 +331,39 @@ export interface DocumentArgs {
    * > This parameter also supports `String` data types.
    */
   content: Record<string, unknown> | string;
-  /** Specify a target type to define the kinds of resources the document can run on. For example, to run a document on EC2 instances, specify the following value: `/AWS::EC2::Instance` . If you specify a value of '/' the document can run on all types of resources. If you don't specify a value, the document can't run on any resources. For a list of valid resource types, see [AWS resource and property types reference](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-template-resource-type-ref.html) in the *AWS CloudFormation User Guide* . */
+  /**
+   * Specify a target type to define the kinds of resources the document can run on. For example, to run a document on EC2 instances, specify the following value: `/AWS::EC2::Instance` . If you specify a value of '/' the document can run on all types of resources. If you don't specify a value, the document can't run on any resources. For a list of valid resource types, see [AWS resource and property types reference](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-template-resource-type-ref.html) in the *AWS CloudFormation User Guide* .
+   *
+   * Pattern: `^\/[\w\.\-\:\/]*$`.
+   */
   targetType?: string;
   /** The type of document to create. */
   documentType?: "ApplicationConfiguration" | "ApplicationConfigurationSchema" | "Automation" | "Automation.ChangeTemplate" | "AutoApprovalPolicy" | "ChangeCalendar" | "CloudFormation" | "Command" | "DeploymentStrategy" | "ManualApprovalPolicy" | "Package" | "Policy" | "ProblemAnalysis" | "ProblemAnalysisTemplate" | "Session";
-  /** An optional field specifying the version of the artifact you are creating with the document. For example, `Release12.1` . This value is unique across all versions of a document, and can't be changed. */
+  /**
+   * An optional field specifying the version of the artifact you are creating with the document. For example, `Release12.1` . This value is unique across all versions of a document, and can't be changed.
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.]{1,128}$`.
+   */
   versionName?: string;
-  /** If the document resource you specify in your template already exists, this parameter determines whether a new version of the existing document is created, or the existing document is replaced. `Replace` is the default method. If you specify `NewVersion` for the `UpdateMethod` parameter, and the `Name` of the document does not match an existing resource, a new document is created. When you specify `NewVersion` , the default version of the document is changed to the newly created version. */
+  /**
+   * If the document resource you specify in your template already exists, this parameter determines whether a new version of the existing document is created, or the existing document is replaced. `Replace` is the default method. If you specify `NewVersion` for the `UpdateMethod` parameter, and the `Name` of the document does not match an existing resource, a new document is created. When you specify `NewVersion` , the default version of the document is changed to the newly created version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   updateMethod?: "Replace" | "NewVersion";
-  /** A list of key-value pairs that describe attachments to a version of a document. */
+  /**
+   * A list of key-value pairs that describe attachments to a version of a document.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–20.
+   */
   attachments?: DocumentAttachmentsSource[];
-  /** AWS CloudFormation resource tags to apply to the document. Use tags to help you identify and categorize resources. */
+  /**
+   * AWS CloudFormation resource tags to apply to the document. Use tags to help you identify and categorize resources.
+   *
+   * Items: at most 1000.
+   */
   tags?: AwsTag[];
   /**
    * A name for the SSM document.
@@ -288,6 +376,8 @@ export interface DocumentArgs {
    * > - `AWSEC2`
    * > - `AWSConfigRemediation`
    * > - `AWSSupport`
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.]{3,128}$`.
    */
   name?: string;
 }
@@ -305,6 +395,8 @@ export interface DocumentOutputs extends DocumentArgs {
    * > - `AWSEC2`
    * > - `AWSConfigRemediation`
    * > - `AWSSupport`
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.]{3,128}$`.
    */
   name: string;
 }
@@ -315,9 +407,17 @@ export interface DocumentOutputs extends DocumentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-document-documentrequires.html | CloudFormation: DocumentRequires}
  */
 export interface DocumentDocumentRequires {
-  /** The document version required by the current document. */
+  /**
+   * The document version required by the current document.
+   *
+   * Length: at most 8. Pattern: `([$]LATEST|[$]DEFAULT|^[1-9][0-9]*$)`.
+   */
   version?: string;
-  /** The name of the required SSM document. The name can be an Amazon Resource Name (ARN). */
+  /**
+   * The name of the required SSM document. The name can be an Amazon Resource Name (ARN).
+   *
+   * Length: at most 200. Pattern: `^[a-zA-Z0-9_\-.:/]{3,200}$`.
+   */
   name?: string;
 }
 
@@ -343,11 +443,17 @@ export interface DocumentAttachmentsSource {
    * However, if the SSM document is shared with you from another account, the full SSM document ARN must be specified instead of the document name only. For example:
    *
    * `"Values": [ "arn:aws:ssm:us-east-2:111122223333:document/OtherAccountDocument/3/their-file.py" ]`
+   *
+   * Items: 1–1. Each item: Length: 1–100000.
    */
   values?: string[];
   /** The key of a key-value pair that identifies the location of an attachment to a document. */
   key?: "SourceUrl" | "S3FileUrl" | "AttachmentReference";
-  /** The name of the document attachment file. */
+  /**
+   * The name of the document attachment file.
+   *
+   * Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   name?: string;
 }
 
@@ -358,7 +464,7 @@ export interface DocumentAttachmentsSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-maintenancewindow.html | CloudFormation: AWS::SSM::MaintenanceWindow}
  */
-export const MaintenanceWindow = cloudControlType<MaintenanceWindowArgs, MaintenanceWindowOutputs>("AWS::SSM::MaintenanceWindow", "aws:ssm:MaintenanceWindow", '{"p":[["StartDate","string"],["Description","string"],["AllowUnassociatedTargets","boolean",1],["Cutoff","integer",1],["Schedule","string",1],["Duration","integer",1],["ScheduleOffset","integer"],["EndDate","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ScheduleTimezone","string"],["WindowId","string",72]],"id":["WindowId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:maintenancewindow/${ResourceId}"}');
+export const MaintenanceWindow = cloudControlType<MaintenanceWindowArgs, MaintenanceWindowOutputs>("AWS::SSM::MaintenanceWindow", "aws:ssm:MaintenanceWindow", '{"p":[["StartDate","string"],["Description","string"],["AllowUnassociatedTargets","boolean",1],["Cutoff","integer",1],["Schedule","string",1],["Duration","integer",1],["ScheduleOffset","integer"],["EndDate","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ScheduleTimezone","string"],["WindowId","string",72]],"id":["WindowId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["WindowId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:maintenancewindow/${ResourceId}"}');
 /** A {@link MaintenanceWindow} instance: its attributes as typed outputs. */
 export type MaintenanceWindow = InstanceType<typeof MaintenanceWindow>;
 
@@ -399,7 +505,7 @@ export interface MaintenanceWindowOutputs extends MaintenanceWindowArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-maintenancewindowtarget.html | CloudFormation: AWS::SSM::MaintenanceWindowTarget}
  */
-export const MaintenanceWindowTarget = cloudControlType<MaintenanceWindowTargetArgs, MaintenanceWindowTargetOutputs>("AWS::SSM::MaintenanceWindowTarget", "aws:ssm:MaintenanceWindowTarget", '{"p":[["OwnerInformation","string"],["Description","string"],["WindowId","string",67],["ResourceType","string",1],["Targets",["array",["ref","Targets"]],1],["Name","string"],["WindowTargetId","string",72]],"id":["WindowId","WindowTargetId"],"d":{"Targets":[["Values",["array","string"],1],["Key","string",1]]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtarget/${WindowTargetId}"}');
+export const MaintenanceWindowTarget = cloudControlType<MaintenanceWindowTargetArgs, MaintenanceWindowTargetOutputs>("AWS::SSM::MaintenanceWindowTarget", "aws:ssm:MaintenanceWindowTarget", '{"p":[["OwnerInformation","string"],["Description","string"],["WindowId","string",67],["ResourceType","string",1],["Targets",["array",["ref","Targets"]],1],["Name","string"],["WindowTargetId","string",72]],"id":["WindowId","WindowTargetId"],"d":{"Targets":[["Values",["array","string"],1],["Key","string",1]]},"reg":{"h":"crudl","co":["WindowId"],"ro":["WindowTargetId"],"uo":["Targets","Targets/*/Values"],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtarget/${WindowTargetId}"}');
 /** A {@link MaintenanceWindowTarget} instance: its attributes as typed outputs. */
 export type MaintenanceWindowTarget = InstanceType<typeof MaintenanceWindowTarget>;
 
@@ -452,7 +558,7 @@ export interface MaintenanceWindowTargetTargets {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-maintenancewindowtask.html | CloudFormation: AWS::SSM::MaintenanceWindowTask}
  */
-export const MaintenanceWindowTask = cloudControlType<MaintenanceWindowTaskArgs, MaintenanceWindowTaskOutputs>("AWS::SSM::MaintenanceWindowTask", "aws:ssm:MaintenanceWindowTask", '{"p":[["MaxErrors","string"],["Description","string"],["ServiceRoleArn","string"],["Priority","integer",1],["MaxConcurrency","string"],["Targets",["array",["ref","Target"]]],["Name","string"],["TaskArn","string",1],["TaskInvocationParameters",["ref","TaskInvocationParameters"]],["WindowId","string",67],["TaskParameters","json"],["TaskType","string",67],["CutoffBehavior","string"],["LoggingInfo",["ref","LoggingInfo"]],["WindowTaskId","string",72]],"id":["WindowId","WindowTaskId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"TaskInvocationParameters":[["MaintenanceWindowRunCommandParameters",["ref","MaintenanceWindowRunCommandParameters"]],["MaintenanceWindowAutomationParameters",["ref","MaintenanceWindowAutomationParameters"]],["MaintenanceWindowStepFunctionsParameters",["ref","MaintenanceWindowStepFunctionsParameters"]],["MaintenanceWindowLambdaParameters",["ref","MaintenanceWindowLambdaParameters"]]],"MaintenanceWindowRunCommandParameters":[["TimeoutSeconds","integer"],["Comment","string"],["OutputS3KeyPrefix","string"],["Parameters","json"],["CloudWatchOutputConfig",["ref","CloudWatchOutputConfig"]],["DocumentHashType","string"],["ServiceRoleArn","string"],["NotificationConfig",["ref","NotificationConfig"]],["DocumentVersion","string"],["OutputS3BucketName","string"],["DocumentHash","string"]],"CloudWatchOutputConfig":[["CloudWatchOutputEnabled","boolean"],["CloudWatchLogGroupName","string"]],"NotificationConfig":[["NotificationArn","string",1],["NotificationType","string"],["NotificationEvents",["array","string"]]],"MaintenanceWindowAutomationParameters":[["Parameters","json"],["DocumentVersion","string"]],"MaintenanceWindowStepFunctionsParameters":[["Input","string"],["Name","string"]],"MaintenanceWindowLambdaParameters":[["ClientContext","string"],["Qualifier","string"],["Payload","string"]],"LoggingInfo":[["S3Bucket","string",1],["Region","string",1],["S3Prefix","string"]]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtask/${WindowTaskId}"}');
+export const MaintenanceWindowTask = cloudControlType<MaintenanceWindowTaskArgs, MaintenanceWindowTaskOutputs>("AWS::SSM::MaintenanceWindowTask", "aws:ssm:MaintenanceWindowTask", '{"p":[["MaxErrors","string"],["Description","string"],["ServiceRoleArn","string"],["Priority","integer",1],["MaxConcurrency","string"],["Targets",["array",["ref","Target"]]],["Name","string"],["TaskArn","string",1],["TaskInvocationParameters",["ref","TaskInvocationParameters"]],["WindowId","string",67],["TaskParameters","json"],["TaskType","string",67],["CutoffBehavior","string"],["LoggingInfo",["ref","LoggingInfo"]],["WindowTaskId","string",72]],"id":["WindowId","WindowTaskId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"TaskInvocationParameters":[["MaintenanceWindowRunCommandParameters",["ref","MaintenanceWindowRunCommandParameters"]],["MaintenanceWindowAutomationParameters",["ref","MaintenanceWindowAutomationParameters"]],["MaintenanceWindowStepFunctionsParameters",["ref","MaintenanceWindowStepFunctionsParameters"]],["MaintenanceWindowLambdaParameters",["ref","MaintenanceWindowLambdaParameters"]]],"MaintenanceWindowRunCommandParameters":[["TimeoutSeconds","integer"],["Comment","string"],["OutputS3KeyPrefix","string"],["Parameters","json"],["CloudWatchOutputConfig",["ref","CloudWatchOutputConfig"]],["DocumentHashType","string"],["ServiceRoleArn","string"],["NotificationConfig",["ref","NotificationConfig"]],["DocumentVersion","string"],["OutputS3BucketName","string"],["DocumentHash","string"]],"CloudWatchOutputConfig":[["CloudWatchOutputEnabled","boolean"],["CloudWatchLogGroupName","string"]],"NotificationConfig":[["NotificationArn","string",1],["NotificationType","string"],["NotificationEvents",["array","string"]]],"MaintenanceWindowAutomationParameters":[["Parameters","json"],["DocumentVersion","string"]],"MaintenanceWindowStepFunctionsParameters":[["Input","string"],["Name","string"]],"MaintenanceWindowLambdaParameters":[["ClientContext","string"],["Qualifier","string"],["Payload","string"]],"LoggingInfo":[["S3Bucket","string",1],["Region","string",1],["S3Prefix","string"]]},"reg":{"h":"crudl","co":["WindowId","TaskType"],"ro":["WindowTaskId"],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtask/${WindowTaskId}"}');
 /** A {@link MaintenanceWindowTask} instance: its attributes as typed outputs. */
 export type MaintenanceWindowTask = InstanceType<typeof MaintenanceWindowTask>;
 
@@ -731,7 +837,7 @@ export interface MaintenanceWindowTaskLoggingInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-opsitem.html | CloudFormation: AWS::SSM::OpsItem}
  */
-export const OpsItem = cloudControlType<OpsItemArgs, OpsItemOutputs>("AWS::SSM::OpsItem", "aws:ssm:OpsItem", '{"p":[["Title","string",1],["Description","string",1],["Source","string",67],["Priority","integer"],["Severity","string"],["Category","string"],["Tags",["array",["ref","Tag"]]],["OpsItemId","string",72],["OpsItemArn","string",72],["Status","string",8],["CreatedBy","string",8],["CreatedTime","string",8],["LastModifiedBy","string",8],["LastModifiedTime","string",8],["OpsItemType","string",8],["Version","string",8]],"id":["OpsItemArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:opsitem/${ResourceId}"}');
+export const OpsItem = cloudControlType<OpsItemArgs, OpsItemOutputs>("AWS::SSM::OpsItem", "aws:ssm:OpsItem", '{"p":[["Title","string",1],["Description","string",1],["Source","string",67],["Priority","integer"],["Severity","string"],["Category","string"],["Tags",["array",["ref","Tag"]]],["OpsItemId","string",72],["OpsItemArn","string",72],["Status","string",8],["CreatedBy","string",8],["CreatedTime","string",8],["LastModifiedBy","string",8],["LastModifiedTime","string",8],["OpsItemType","string",8],["Version","string",8]],"id":["OpsItemArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Source"],"ro":["OpsItemId","OpsItemArn","Status","CreatedBy","CreatedTime","LastModifiedBy","LastModifiedTime","OpsItemType","Version"],"uo":["Tags"],"ai":[["OpsItemId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:opsitem/${ResourceId}"}');
 /** A {@link OpsItem} instance: its attributes as typed outputs. */
 export type OpsItem = InstanceType<typeof OpsItem>;
 
@@ -784,7 +890,7 @@ export interface OpsItemOutputs extends OpsItemArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-parameter.html | CloudFormation: AWS::SSM::Parameter}
  */
-export const Parameter = cloudControlType<ParameterArgs, ParameterOutputs>("AWS::SSM::Parameter", "aws:ssm:Parameter", '{"p":[["Type",["enum","String","StringList"],1],["Description","string"],["Policies","string"],["AllowedPattern","string"],["Tier",["enum","Standard","Advanced","Intelligent-Tiering"]],["Value","string",1],["DataType",["enum","text","aws:ec2:image"]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:parameter/${ParameterNameWithoutLeadingSlash}"}');
+export const Parameter = cloudControlType<ParameterArgs, ParameterOutputs>("AWS::SSM::Parameter", "aws:ssm:Parameter", '{"p":[["Type",["enum","String","StringList"],1],["Description","string",16],["Policies","string",16],["AllowedPattern","string",16],["Tier",["enum","Standard","Advanced","Intelligent-Tiering"],16],["Value","string",1],["DataType",["enum","text","aws:ec2:image"]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Description","Tier","AllowedPattern","Policies"],"co":["Name"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:ssm:${Region}:${Account}:parameter/${ParameterNameWithoutLeadingSlash}"}');
 /** A {@link Parameter} instance: its attributes as typed outputs. */
 export type Parameter = InstanceType<typeof Parameter>;
 
@@ -796,17 +902,31 @@ export interface ParameterArgs {
    * > Parameters of type `SecureString` are not supported by AWS CloudFormation .
    */
   type: "String" | "StringList";
-  /** Information about the parameter. */
+  /**
+   * Information about the parameter.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description?: string;
   /**
    * Information about the policies assigned to a parameter.
    *
    * [Assigning parameter policies](https://docs.aws.amazon.com/systems-manager/latest/userguide/parameter-store-policies.html) in the *AWS Systems Manager User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   policies?: string;
-  /** A regular expression used to validate the parameter value. For example, for `String` types with values restricted to numbers, you can specify the following: `AllowedPattern=^\d+$` */
+  /**
+   * A regular expression used to validate the parameter value. For example, for `String` types with values restricted to numbers, you can specify the following: `AllowedPattern=^\d+$`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   allowedPattern?: string;
-  /** The parameter tier. */
+  /**
+   * The parameter tier.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tier?: "Standard" | "Advanced" | "Intelligent-Tiering";
   /**
    * The parameter value.
@@ -848,7 +968,7 @@ export interface ParameterOutputs extends ParameterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-patchbaseline.html | CloudFormation: AWS::SSM::PatchBaseline}
  */
-export const PatchBaseline = cloudControlType<PatchBaselineArgs, PatchBaselineOutputs>("AWS::SSM::PatchBaseline", "aws:ssm:PatchBaseline", '{"p":[["OperatingSystem",["enum","WINDOWS","AMAZON_LINUX","AMAZON_LINUX_2","AMAZON_LINUX_2022","AMAZON_LINUX_2023","UBUNTU","REDHAT_ENTERPRISE_LINUX","SUSE","CENTOS","ORACLE_LINUX","DEBIAN","MACOS","RASPBIAN","ROCKY_LINUX","ALMA_LINUX"],66],["Description","string"],["ApprovalRules",["ref","RuleGroup"]],["Sources",["array",["ref","PatchSource"]]],["Name","string",1],["RejectedPatches",["array","string"]],["ApprovedPatches",["array","string"]],["RejectedPatchesAction",["enum","ALLOW_AS_DEPENDENCY","BLOCK"]],["PatchGroups",["array","string"]],["ApprovedPatchesComplianceLevel",["enum","CRITICAL","HIGH","MEDIUM","LOW","INFORMATIONAL","UNSPECIFIED"]],["ApprovedPatchesEnableNonSecurity","boolean"],["GlobalFilters",["ref","PatchFilterGroup"]],["Tags",["array",["ref","Tag"]]],["DefaultBaseline","boolean"],["AvailableSecurityUpdatesComplianceStatus",["enum","NON_COMPLIANT","COMPLIANT"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RuleGroup":[["PatchRules",["array",["ref","Rule"]]]],"Rule":[["ApproveUntilDate","string"],["EnableNonSecurity","boolean"],["PatchFilterGroup",["ref","PatchFilterGroup"]],["ApproveAfterDays","integer"],["ComplianceLevel",["enum","CRITICAL","HIGH","INFORMATIONAL","LOW","MEDIUM","UNSPECIFIED"]]],"PatchFilterGroup":[["PatchFilters",["array",["ref","PatchFilter"]]]],"PatchFilter":[["Values",["array","string"]],["Key",["enum","ADVISORY_ID","ARCH","BUGZILLA_ID","CLASSIFICATION","CVE_ID","EPOCH","MSRC_SEVERITY","NAME","PATCH_ID","PATCH_SET","PRIORITY","PRODUCT","PRODUCT_FAMILY","RELEASE","REPOSITORY","SECTION","SECURITY","SEVERITY","VERSION"]]],"PatchSource":[["Products",["array","string"]],["Configuration","string"],["Name","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:patchbaseline/${PatchBaselineIdResourceId}"}');
+export const PatchBaseline = cloudControlType<PatchBaselineArgs, PatchBaselineOutputs>("AWS::SSM::PatchBaseline", "aws:ssm:PatchBaseline", '{"p":[["OperatingSystem",["enum","WINDOWS","AMAZON_LINUX","AMAZON_LINUX_2","AMAZON_LINUX_2022","AMAZON_LINUX_2023","UBUNTU","REDHAT_ENTERPRISE_LINUX","SUSE","CENTOS","ORACLE_LINUX","DEBIAN","MACOS","RASPBIAN","ROCKY_LINUX","ALMA_LINUX"],66],["Description","string"],["ApprovalRules",["ref","RuleGroup"]],["Sources",["array",["ref","PatchSource"]]],["Name","string",1],["RejectedPatches",["array","string"]],["ApprovedPatches",["array","string"]],["RejectedPatchesAction",["enum","ALLOW_AS_DEPENDENCY","BLOCK"]],["PatchGroups",["array","string"]],["ApprovedPatchesComplianceLevel",["enum","CRITICAL","HIGH","MEDIUM","LOW","INFORMATIONAL","UNSPECIFIED"]],["ApprovedPatchesEnableNonSecurity","boolean"],["GlobalFilters",["ref","PatchFilterGroup"]],["Tags",["array",["ref","Tag"]]],["DefaultBaseline","boolean"],["AvailableSecurityUpdatesComplianceStatus",["enum","NON_COMPLIANT","COMPLIANT"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RuleGroup":[["PatchRules",["array",["ref","Rule"]]]],"Rule":[["ApproveUntilDate","string"],["EnableNonSecurity","boolean"],["PatchFilterGroup",["ref","PatchFilterGroup"]],["ApproveAfterDays","integer"],["ComplianceLevel",["enum","CRITICAL","HIGH","INFORMATIONAL","LOW","MEDIUM","UNSPECIFIED"]]],"PatchFilterGroup":[["PatchFilters",["array",["ref","PatchFilter"]]]],"PatchFilter":[["Values",["array","string"]],["Key",["enum","ADVISORY_ID","ARCH","BUGZILLA_ID","CLASSIFICATION","CVE_ID","EPOCH","MSRC_SEVERITY","NAME","PATCH_ID","PATCH_SET","PRIORITY","PRODUCT","PRODUCT_FAMILY","RELEASE","REPOSITORY","SECTION","SECURITY","SEVERITY","VERSION"]]],"PatchSource":[["Products",["array","string"]],["Configuration","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OperatingSystem"],"ro":["Id"],"uo":["RejectedPatches","ApprovedPatches"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:patchbaseline/${PatchBaselineIdResourceId}"}');
 /** A {@link PatchBaseline} instance: its attributes as typed outputs. */
 export type PatchBaseline = InstanceType<typeof PatchBaseline>;
 
@@ -856,24 +976,40 @@ export type PatchBaseline = InstanceType<typeof PatchBaseline>;
 export interface PatchBaselineArgs {
   /** Defines the operating system the patch baseline applies to. The default value is `WINDOWS` . */
   operatingSystem?: "WINDOWS" | "AMAZON_LINUX" | "AMAZON_LINUX_2" | "AMAZON_LINUX_2022" | "AMAZON_LINUX_2023" | "UBUNTU" | "REDHAT_ENTERPRISE_LINUX" | "SUSE" | "CENTOS" | "ORACLE_LINUX" | "DEBIAN" | "MACOS" | "RASPBIAN" | "ROCKY_LINUX" | "ALMA_LINUX";
-  /** A description of the patch baseline. */
+  /**
+   * A description of the patch baseline.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /** A set of rules used to include patches in the baseline. */
   approvalRules?: PatchBaselineRuleGroup;
-  /** Information about the patches to use to update the managed nodes, including target operating systems and source repositories. Applies to Linux managed nodes only. */
+  /**
+   * Information about the patches to use to update the managed nodes, including target operating systems and source repositories. Applies to Linux managed nodes only.
+   *
+   * Items: 0–20.
+   */
   sources?: PatchBaselinePatchSource[];
-  /** The name of the patch baseline. */
+  /**
+   * The name of the patch baseline.
+   *
+   * Length: 3–128. Pattern: `^[a-zA-Z0-9_\-.]{3,128}$`.
+   */
   name: string;
   /**
    * A list of explicitly rejected patches for the baseline.
    *
    * For information about accepted formats for lists of approved patches and rejected patches, see [Package name formats for approved and rejected patch lists](https://docs.aws.amazon.com/systems-manager/latest/userguide/patch-manager-approved-rejected-package-name-formats.html) in the *AWS Systems Manager User Guide* .
+   *
+   * Items: 0–50. Each item: Length: 1–100.
    */
   rejectedPatches?: string[];
   /**
    * A list of explicitly approved patches for the baseline.
    *
    * For information about accepted formats for lists of approved patches and rejected patches, see [Package name formats for approved and rejected patch lists](https://docs.aws.amazon.com/systems-manager/latest/userguide/patch-manager-approved-rejected-package-name-formats.html) in the *AWS Systems Manager User Guide* .
+   *
+   * Items: 0–50. Each item: Length: 1–100.
    */
   approvedPatches?: string[];
   /**
@@ -887,7 +1023,11 @@ export interface PatchBaselineArgs {
    * State value assignment for patch compliance: …
    */
   rejectedPatchesAction?: "ALLOW_AS_DEPENDENCY" | "BLOCK";
-  /** The name of the patch group to be registered with the patch baseline. */
+  /**
+   * The name of the patch group to be registered with the patch baseline.
+   *
+   * Each item: Length: 1–256.
+   */
   patchGroups?: string[];
   /** Defines the compliance level for approved patches. When an approved patch is reported as missing, this value describes the severity of the compliance violation. The default value is `UNSPECIFIED` . */
   approvedPatchesComplianceLevel?: "CRITICAL" | "HIGH" | "MEDIUM" | "LOW" | "INFORMATIONAL" | "UNSPECIFIED";
@@ -899,7 +1039,11 @@ export interface PatchBaselineArgs {
    * > The `GlobalFilters` parameter can be configured only by using the AWS CLI or an AWS SDK. It can't be configured from the Patch Manager console, and its value isn't displayed in the console.
    */
   globalFilters?: PatchBaselinePatchFilterGroup;
-  /** Optional metadata that you assign to a resource. Tags enable you to categorize a resource in different ways, such as by purpose, owner, or environment. For example, you might want to tag a patch baseline to identify the severity level of patches it specifies and the operating system family it applies to. */
+  /**
+   * Optional metadata that you assign to a resource. Tags enable you to categorize a resource in different ways, such as by purpose, owner, or environment. For example, you might want to tag a patch baseline to identify the severity level of patches it specifies and the operating system family it applies to.
+   *
+   * Items: 0–1000.
+   */
   tags?: AwsTag[];
   /** Indicates whether this is the default baseline. AWS Systems Manager supports creating multiple default patch baselines. For example, you can create a default patch baseline for each operating system. */
   defaultBaseline?: boolean;
@@ -927,7 +1071,11 @@ export interface PatchBaselineOutputs extends PatchBaselineArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-patchbaseline-rulegroup.html | CloudFormation: RuleGroup}
  */
 export interface PatchBaselineRuleGroup {
-  /** The rules that make up the rule group. */
+  /**
+   * The rules that make up the rule group.
+   *
+   * Items: 0–10.
+   */
   patchRules?: PatchBaselineRule[];
 }
 
@@ -951,6 +1099,8 @@ export interface PatchBaselineRule {
    * Not supported for Debian Server or Ubuntu Server.
    *
    * > Use caution when setting this value for Windows Server patch baselines. Because patch updates that are replaced by later updates are removed, setting too broad a value for this parameter can result in crucial patches not being installed. For more information, see the *Windows Server* tab in the topic [How security patches are selected](https://docs.aws.amazon.com/systems-manager/latest/userguide/patch-manager-selecting-patches.html) in the *AWS Systems Manager User Guide* .
+   *
+   * Length: 0–10.
    */
   approveUntilDate?: string;
   /** For managed nodes identified by the approval rule filters, enables a patch baseline to apply non-security updates available in the specified repository. The default value is `false` . Applies to Linux managed nodes only. */
@@ -967,6 +1117,8 @@ export interface PatchBaselineRule {
    * Not supported for Debian Server or Ubuntu Server.
    *
    * > Use caution when setting this value for Windows Server patch baselines. Because patch updates that are replaced by later updates are removed, setting too broad a value for this parameter can result in crucial patches not being installed. For more information, see the *Windows Server* tab in the topic [How security patches are selected](https://docs.aws.amazon.com/systems-manager/latest/userguide/patch-manager-selecting-patches.html) in the *AWS Systems Manager User Guide* .
+   *
+   * Range: 0–360.
    */
   approveAfterDays?: number;
   /** A compliance severity level for all approved patches in a patch baseline. Valid compliance severity levels include the following: `UNSPECIFIED` , `CRITICAL` , `HIGH` , `MEDIUM` , `LOW` , and `INFORMATIONAL` . */
@@ -981,7 +1133,11 @@ export interface PatchBaselineRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-patchbaseline-patchfiltergroup.html | CloudFormation: PatchFilterGroup}
  */
 export interface PatchBaselinePatchFilterGroup {
-  /** The set of patch filters that make up the group. */
+  /**
+   * The set of patch filters that make up the group.
+   *
+   * Items: 0–5.
+   */
   patchFilters?: PatchBaselinePatchFilter[];
 }
 
@@ -999,6 +1155,8 @@ export interface PatchBaselinePatchFilter {
    * The value for the filter key.
    *
    * For information about valid values for each key based on operating system type, see [PatchFilter](https://docs.aws.amazon.com/systems-manager/latest/APIReference/API_PatchFilter.html) in the *AWS Systems Manager API Reference* .
+   *
+   * Items: 0–20. Each item: Length: 1–64.
    */
   values?: string[];
   /**
@@ -1017,7 +1175,11 @@ export interface PatchBaselinePatchFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-patchbaseline-patchsource.html | CloudFormation: PatchSource}
  */
 export interface PatchBaselinePatchSource {
-  /** The specific operating system versions a patch repository applies to, such as "Ubuntu16.04", "RedhatEnterpriseLinux7.2" or "Suse12.7". For lists of supported product values, see [PatchFilter](https://docs.aws.amazon.com/systems-manager/latest/APIReference/API_PatchFilter.html) in the *AWS Systems Manager API Reference* . */
+  /**
+   * The specific operating system versions a patch repository applies to, such as "Ubuntu16.04", "RedhatEnterpriseLinux7.2" or "Suse12.7". For lists of supported product values, see [PatchFilter](https://docs.aws.amazon.com/systems-manager/latest/APIReference/API_PatchFilter.html) in the *AWS Systems Manager API Reference* .
+   *
+   * Items: 0–20. Each item: Length: 1–128.
+   */
   products?: string[];
   /**
    * The value of the repo configuration.
@@ -1041,9 +1203,15 @@ export interface PatchBaselinePatchSource {
    * `deb https://site.example.com/debian distribution component1 component2 component3`
    *
    * Repo information for Ubuntu Server repositories must be specifed in a single line. For more examples and information, see [jammy (5) sources.list.5.gz](https://docs.aws.amazon.com/https://manpages.ubuntu.com/manpages/jammy/man5/sources.list.5.html) on the *Ubuntu Server Manuals* website and [sources.list format](https://docs.aws.amazon.com/https://wiki.debian.org/SourcesList#sources.list_format) on the *Debian Wiki* .
+   *
+   * Length: 1–1024.
    */
   configuration?: string;
-  /** The name specified to identify the patch source. */
+  /**
+   * The name specified to identify the patch source.
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.]{3,50}$`.
+   */
   name?: string;
 }
 
@@ -1058,7 +1226,7 @@ export interface PatchBaselinePatchSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-resourcedatasync.html | CloudFormation: AWS::SSM::ResourceDataSync}
  */
-export const ResourceDataSync = cloudControlType<ResourceDataSyncArgs, ResourceDataSyncOutputs>("AWS::SSM::ResourceDataSync", "aws:ssm:ResourceDataSync", '{"p":[["S3Destination",["ref","S3Destination"],66],["KMSKeyArn","string",66],["SyncSource",["ref","SyncSource"]],["BucketName","string",66],["BucketRegion","string",66],["SyncFormat","string",66],["SyncType","string",66],["BucketPrefix","string",66],["SyncName","string",67]],"id":["SyncName"],"d":{"S3Destination":[["KMSKeyArn","string",2],["BucketName","string",3],["BucketRegion","string",3],["SyncFormat","string",3],["BucketPrefix","string",2]],"SyncSource":[["SourceType","string",1],["AwsOrganizationsSource",["ref","AwsOrganizationsSource"]],["IncludeFutureRegions","boolean"],["SourceRegions",["array","string"],1]],"AwsOrganizationsSource":[["OrganizationSourceType","string",1],["OrganizationalUnits",["array","string"]]]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:resource-data-sync/${SyncName}"}');
+export const ResourceDataSync = cloudControlType<ResourceDataSyncArgs, ResourceDataSyncOutputs>("AWS::SSM::ResourceDataSync", "aws:ssm:ResourceDataSync", '{"p":[["S3Destination",["ref","S3Destination"],66],["KMSKeyArn","string",66],["SyncSource",["ref","SyncSource"]],["BucketName","string",66],["BucketRegion","string",66],["SyncFormat","string",66],["SyncType","string",66],["BucketPrefix","string",66],["SyncName","string",67]],"id":["SyncName"],"d":{"S3Destination":[["KMSKeyArn","string"],["BucketName","string",1],["BucketRegion","string",1],["SyncFormat","string",1],["BucketPrefix","string"]],"SyncSource":[["SourceType","string",1],["AwsOrganizationsSource",["ref","AwsOrganizationsSource"]],["IncludeFutureRegions","boolean"],["SourceRegions",["array","string"],1]],"AwsOrganizationsSource":[["OrganizationSourceType","string",1],["OrganizationalUnits",["array","string"]]]},"reg":{"h":"crudl","co":["KMSKeyArn","SyncFormat","BucketPrefix","SyncName","BucketRegion","BucketName","S3Destination","SyncType"],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:resource-data-sync/${SyncName}"}');
 /** A {@link ResourceDataSync} instance: its attributes as typed outputs. */
 export type ResourceDataSync = InstanceType<typeof ResourceDataSync>;
 
@@ -1066,21 +1234,49 @@ export type ResourceDataSync = InstanceType<typeof ResourceDataSync>;
 export interface ResourceDataSyncArgs {
   /** Configuration information for the target S3 bucket. */
   s3Destination?: ResourceDataSyncS3Destination;
-  /** The Amazon Resource Name (ARN) of an encryption key for a destination in Amazon S3 . You can use a KMS key to encrypt inventory data in Amazon S3 . You must specify a key that exist in the same AWS Region as the destination Amazon S3 bucket. */
+  /**
+   * The Amazon Resource Name (ARN) of an encryption key for a destination in Amazon S3 . You can use a KMS key to encrypt inventory data in Amazon S3 . You must specify a key that exist in the same AWS Region as the destination Amazon S3 bucket.
+   *
+   * Length: 0–512.
+   */
   kmsKeyArn?: string;
   /** Information about the source where the data was synchronized. */
   syncSource?: ResourceDataSyncSyncSource;
-  /** The name of the S3 bucket where the aggregated data is stored. */
+  /**
+   * The name of the S3 bucket where the aggregated data is stored.
+   *
+   * Length: 1–2048.
+   */
   bucketName?: string;
-  /** The AWS Region with the S3 bucket targeted by the resource data sync. */
+  /**
+   * The AWS Region with the S3 bucket targeted by the resource data sync.
+   *
+   * Length: 1–64.
+   */
   bucketRegion?: string;
-  /** A supported sync format. The following format is currently supported: JsonSerDe */
+  /**
+   * A supported sync format. The following format is currently supported: JsonSerDe
+   *
+   * Length: 0–1024.
+   */
   syncFormat?: string;
-  /** The type of resource data sync. If `SyncType` is `SyncToDestination` , then the resource data sync synchronizes data to an S3 bucket. If the `SyncType` is `SyncFromSource` then the resource data sync synchronizes data from AWS Organizations or from multiple AWS Regions . */
+  /**
+   * The type of resource data sync. If `SyncType` is `SyncToDestination` , then the resource data sync synchronizes data to an S3 bucket. If the `SyncType` is `SyncFromSource` then the resource data sync synchronizes data from AWS Organizations or from multiple AWS Regions .
+   *
+   * Length: 1–64.
+   */
   syncType?: string;
-  /** An Amazon S3 prefix for the bucket. */
+  /**
+   * An Amazon S3 prefix for the bucket.
+   *
+   * Length: 0–64.
+   */
   bucketPrefix?: string;
-  /** A name for the resource data sync. */
+  /**
+   * A name for the resource data sync.
+   *
+   * Length: 1–64.
+   */
   syncName: string;
 }
 
@@ -1094,15 +1290,35 @@ export interface ResourceDataSyncOutputs extends ResourceDataSyncArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-resourcedatasync-s3destination.html | CloudFormation: S3Destination}
  */
 export interface ResourceDataSyncS3Destination {
-  /** The ARN of an encryption key for a destination in Amazon S3. Must belong to the same Region as the destination S3 bucket. */
+  /**
+   * The ARN of an encryption key for a destination in Amazon S3. Must belong to the same Region as the destination S3 bucket.
+   *
+   * Length: 1–512.
+   */
   kmsKeyArn?: string;
-  /** The name of the S3 bucket where the aggregated data is stored. */
+  /**
+   * The name of the S3 bucket where the aggregated data is stored.
+   *
+   * Length: 1–2048.
+   */
   bucketName: string;
-  /** The AWS Region with the S3 bucket targeted by the resource data sync. */
+  /**
+   * The AWS Region with the S3 bucket targeted by the resource data sync.
+   *
+   * Length: 1–64.
+   */
   bucketRegion: string;
-  /** A supported sync format. The following format is currently supported: JsonSerDe */
+  /**
+   * A supported sync format. The following format is currently supported: JsonSerDe
+   *
+   * Length: 1–1024.
+   */
   syncFormat: string;
-  /** An Amazon S3 prefix for the bucket. */
+  /**
+   * An Amazon S3 prefix for the bucket.
+   *
+   * Length: 1–256.
+   */
   bucketPrefix?: string;
 }
 
@@ -1112,7 +1328,11 @@ export interface ResourceDataSyncS3Destination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-resourcedatasync-syncsource.html | CloudFormation: SyncSource}
  */
 export interface ResourceDataSyncSyncSource {
-  /** The type of data source for the resource data sync. `SourceType` is either `AwsOrganizations` (if an organization is present in AWS Organizations ) or `SingleAccountMultiRegions` . */
+  /**
+   * The type of data source for the resource data sync. `SourceType` is either `AwsOrganizations` (if an organization is present in AWS Organizations ) or `SingleAccountMultiRegions` .
+   *
+   * Length: 1–64.
+   */
   sourceType: string;
   /** Information about the AwsOrganizationsSource resource data sync source. A sync source of this type can synchronize data from AWS Organizations . */
   awsOrganizationsSource?: ResourceDataSyncAwsOrganizationsSource;
@@ -1128,7 +1348,11 @@ export interface ResourceDataSyncSyncSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssm-resourcedatasync-awsorganizationssource.html | CloudFormation: AwsOrganizationsSource}
  */
 export interface ResourceDataSyncAwsOrganizationsSource {
-  /** If an AWS organization is present, this is either `OrganizationalUnits` or `EntireOrganization` . For `OrganizationalUnits` , the data is aggregated from a set of organization units. For `EntireOrganization` , the data is aggregated from the entire AWS organization. */
+  /**
+   * If an AWS organization is present, this is either `OrganizationalUnits` or `EntireOrganization` . For `OrganizationalUnits` , the data is aggregated from a set of organization units. For `EntireOrganization` , the data is aggregated from the entire AWS organization.
+   *
+   * Length: 1–64.
+   */
   organizationSourceType: string;
   /** The AWS Organizations organization units included in the sync. */
   organizationalUnits?: string[];
@@ -1139,14 +1363,14 @@ export interface ResourceDataSyncAwsOrganizationsSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-resourcepolicy.html | CloudFormation: AWS::SSM::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SSM::ResourcePolicy", "aws:ssm:ResourcePolicy", '{"p":[["Policy",["union","json","string"],1],["ResourceArn","string",67],["PolicyHash","string",8],["PolicyId","string",72]],"id":["PolicyId","ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SSM::ResourcePolicy", "aws:ssm:ResourcePolicy", '{"p":[["Policy",["union","json","string"],1],["ResourceArn","string",67],["PolicyHash","string",8],["PolicyId","string",72]],"id":["PolicyId","ResourceArn"],"reg":{"h":"crudl","co":["ResourceArn"],"ro":["PolicyId","PolicyHash"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
   /** A policy you want to associate with a resource. */
-  policy: Record<string, unknown> | string;
+  policy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the resource to which you want to attach a policy. */
   resourceArn: string;
 }
@@ -1164,15 +1388,23 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-servicesetting.html | CloudFormation: AWS::SSM::ServiceSetting}
  */
-export const ServiceSetting = cloudControlType<ServiceSettingArgs, ServiceSettingOutputs>("AWS::SSM::ServiceSetting", "aws:ssm:ServiceSetting", '{"p":[["SettingId","string",67],["SettingValue","string",1],["Status","string",8],["LastModifiedDate","string",8],["LastModifiedUser","string",8],["Arn","string",72]],"id":["Arn"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:servicesetting/${ResourceId}"}');
+export const ServiceSetting = cloudControlType<ServiceSettingArgs, ServiceSettingOutputs>("AWS::SSM::ServiceSetting", "aws:ssm:ServiceSetting", '{"p":[["SettingId","string",67],["SettingValue","string",1],["Status","string",8],["LastModifiedDate","string",8],["LastModifiedUser","string",8],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","co":["SettingId"],"ro":["Status","LastModifiedDate","LastModifiedUser","Arn"],"ai":[["SettingId"]],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:servicesetting/${ResourceId}"}');
 /** A {@link ServiceSetting} instance: its attributes as typed outputs. */
 export type ServiceSetting = InstanceType<typeof ServiceSetting>;
 
 /** Inputs of {@link ServiceSetting}. */
 export interface ServiceSettingArgs {
-  /** The ID of the service setting, such as /ssm/parameter-store/high-throughput-enabled. */
+  /**
+   * The ID of the service setting, such as /ssm/parameter-store/high-throughput-enabled.
+   *
+   * Length: 1–1000.
+   */
   settingId: string;
-  /** The value of the service setting. */
+  /**
+   * The value of the service setting.
+   *
+   * Length: 1–4096.
+   */
   settingValue: string;
 }
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-contact.html | CloudFormation: AWS::SSMContacts::Contact}
  */
-export const Contact = cloudControlType<ContactArgs, ContactOutputs>("AWS::SSMContacts::Contact", "aws:ssmcontacts:Contact", '{"p":[["Type",["enum","PERSONAL","ESCALATION","ONCALL_SCHEDULE"],67],["Alias","string",67],["DisplayName","string",1],["Plan",["array",["ref","Stage"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer"],["RotationIds",["array","string"]],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:contact/${ContactAlias}"}');
+export const Contact = cloudControlType<ContactArgs, ContactOutputs>("AWS::SSMContacts::Contact", "aws:ssmcontacts:Contact", '{"p":[["Type",["enum","PERSONAL","ESCALATION","ONCALL_SCHEDULE"],67],["Alias","string",67],["DisplayName","string",1],["Plan",["array",["ref","Stage"]],16],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer"],["RotationIds",["array","string"]],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Plan"],"co":["Alias","Type"],"ro":["Arn"],"uo":["Plan/*/RotationIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:contact/${ContactAlias}"}');
 /** A {@link Contact} instance: its attributes as typed outputs. */
 export type Contact = InstanceType<typeof Contact>;
 
@@ -27,11 +27,23 @@ export interface ContactArgs {
    * - `ONCALL_SCHEDULE` : An on-call schedule.
    */
   type: "PERSONAL" | "ESCALATION" | "ONCALL_SCHEDULE";
-  /** The unique and identifiable alias of the contact or escalation plan. */
+  /**
+   * The unique and identifiable alias of the contact or escalation plan.
+   *
+   * Length: 1–255. Pattern: `^[a-z0-9_\-\.]*$`.
+   */
   alias: string;
-  /** The full name of the contact or escalation plan. */
+  /**
+   * The full name of the contact or escalation plan.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\-\s]*$`.
+   */
   displayName: string;
-  /** A list of stages. A contact has an engagement plan with stages that contact specified contact channels. An escalation plan uses stages that contact specified contacts. */
+  /**
+   * A list of stages. A contact has an engagement plan with stages that contact specified contact channels. An escalation plan uses stages that contact specified contacts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   plan?: ContactStage[];
   tags?: AwsTag[];
 }
@@ -99,17 +111,25 @@ export interface ContactContactTargetInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-contactchannel.html | CloudFormation: AWS::SSMContacts::ContactChannel}
  */
-export const ContactChannel = cloudControlType<ContactChannelArgs, ContactChannelOutputs>("AWS::SSMContacts::ContactChannel", "aws:ssmcontacts:ContactChannel", '{"p":[["ChannelName","string",1],["ChannelAddress","string",1],["ContactId","string",67],["ChannelType",["enum","SMS","VOICE","EMAIL"],67],["DeferActivation","boolean"],["Arn","string",72]],"id":["Arn"]}');
+export const ContactChannel = cloudControlType<ContactChannelArgs, ContactChannelOutputs>("AWS::SSMContacts::ContactChannel", "aws:ssmcontacts:ContactChannel", '{"p":[["ChannelName","string",1],["ChannelAddress","string",1],["ContactId","string",67],["ChannelType",["enum","SMS","VOICE","EMAIL"],67],["DeferActivation","boolean",16],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","wo":["DeferActivation"],"co":["ContactId","ChannelType"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link ContactChannel} instance: its attributes as typed outputs. */
 export type ContactChannel = InstanceType<typeof ContactChannel>;
 
 /** Inputs of {@link ContactChannel}. */
 export interface ContactChannelArgs {
-  /** The name of the contact channel. */
+  /**
+   * The name of the contact channel.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   channelName: string;
   /** The details that Incident Manager uses when trying to engage the contact channel. */
   channelAddress: string;
-  /** The Amazon Resource Name (ARN) of the contact you are adding the contact channel to. */
+  /**
+   * The Amazon Resource Name (ARN) of the contact you are adding the contact channel to.
+   *
+   * Length: 1–2048. Pattern: `arn:[-\w+=\/,.\@]+:[-\w+=\/,.\@]+:[-\w+=\/,.\@]*:[0-9]+:([\w+=\/,.\@:-]+)*`.
+   */
   contactId: string;
   /**
    * The type of the contact channel. Incident Manager supports three contact methods:
@@ -119,7 +139,11 @@ export interface ContactChannelArgs {
    * - EMAIL
    */
   channelType: "SMS" | "VOICE" | "EMAIL";
-  /** If you want to activate the channel at a later time, you can choose to defer activation. Incident Manager can't engage your contact channel until it has been activated. */
+  /**
+   * If you want to activate the channel at a later time, you can choose to defer activation. Incident Manager can't engage your contact channel until it has been activated.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deferActivation?: boolean;
 }
 
@@ -136,17 +160,25 @@ export interface ContactChannelOutputs extends ContactChannelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-plan.html | CloudFormation: AWS::SSMContacts::Plan}
  */
-export const Plan = cloudControlType<PlanArgs, PlanOutputs>("AWS::SSMContacts::Plan", "aws:ssmcontacts:Plan", '{"p":[["RotationIds",["array","string"]],["Stages",["array",["ref","Stage"]]],["ContactId","string",67],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer",1],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]}}');
+export const Plan = cloudControlType<PlanArgs, PlanOutputs>("AWS::SSMContacts::Plan", "aws:ssmcontacts:Plan", '{"p":[["RotationIds",["array","string"],16],["Stages",["array",["ref","Stage"]]],["ContactId","string",67],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer",1],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]},"reg":{"h":"crudl","wo":["RotationIds"],"co":["ContactId"],"ro":["Arn"],"uo":["Stages","Stages/*/Targets","RotationIds"],"tg":[false,false,false]}}');
 /** A {@link Plan} instance: its attributes as typed outputs. */
 export type Plan = InstanceType<typeof Plan>;
 
 /** Inputs of {@link Plan}. */
 export interface PlanArgs {
-  /** The Amazon Resource Names (ARNs) of the on-call rotations associated with the plan. */
+  /**
+   * The Amazon Resource Names (ARNs) of the on-call rotations associated with the plan.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   rotationIds?: string[];
   /** A list of stages that the escalation plan or engagement plan uses to engage contacts and contact methods. */
   stages?: PlanStage[];
-  /** The Amazon Resource Name (ARN) of the contact. */
+  /**
+   * The Amazon Resource Name (ARN) of the contact.
+   *
+   * Pattern: `arn:[-\w+=\/,.\@]+:[-\w+=\/,.\@]+:[-\w+=\/,.\@]*:[0-9]+:([\w+=\/,.\@:-]+)*`.
+   */
   contactId: string;
 }
 
@@ -211,7 +243,7 @@ export interface PlanContactTargetInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-rotation.html | CloudFormation: AWS::SSMContacts::Rotation}
  */
-export const Rotation = cloudControlType<RotationArgs, RotationOutputs>("AWS::SSMContacts::Rotation", "aws:ssmcontacts:Rotation", '{"p":[["Recurrence",["ref","RecurrenceSettings"],1],["TimeZoneId","string",1],["StartTime","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactIds",["array","string"],1],["Arn","string",72]],"id":["Arn"],"d":{"RecurrenceSettings":[["DailySettings",["array","string"]],["NumberOfOnCalls","integer",1],["ShiftCoverages",["array",["ref","ShiftCoverage"]]],["WeeklySettings",["array",["ref","WeeklySetting"]]],["RecurrenceMultiplier","integer",1],["MonthlySettings",["array",["ref","MonthlySetting"]]]],"ShiftCoverage":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["CoverageTimes",["array",["ref","CoverageTime"]],1]],"CoverageTime":[["EndTime","string",1],["StartTime","string",1]],"WeeklySetting":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["HandOffTime","string",1]],"MonthlySetting":[["DayOfMonth","integer",1],["HandOffTime","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:rotation/${RotationId}"}');
+export const Rotation = cloudControlType<RotationArgs, RotationOutputs>("AWS::SSMContacts::Rotation", "aws:ssmcontacts:Rotation", '{"p":[["Recurrence",["ref","RecurrenceSettings"],1],["TimeZoneId","string",1],["StartTime","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactIds",["array","string"],1],["Arn","string",72]],"id":["Arn"],"d":{"RecurrenceSettings":[["DailySettings",["array","string"]],["NumberOfOnCalls","integer",1],["ShiftCoverages",["array",["ref","ShiftCoverage"]]],["WeeklySettings",["array",["ref","WeeklySetting"]]],["RecurrenceMultiplier","integer",1],["MonthlySettings",["array",["ref","MonthlySetting"]]]],"ShiftCoverage":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["CoverageTimes",["array",["ref","CoverageTime"]],1]],"CoverageTime":[["EndTime","string",1],["StartTime","string",1]],"WeeklySetting":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["HandOffTime","string",1]],"MonthlySetting":[["DayOfMonth","integer",1],["HandOffTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["ContactIds","Recurrence/MonthlySettings","Recurrence/WeeklySettings","Recurrence/DailySettings","Recurrence/ShiftCoverages","Recurrence/ShiftCoverages/*/CoverageTimes","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:rotation/${RotationId}"}');
 /** A {@link Rotation} instance: its attributes as typed outputs. */
 export type Rotation = InstanceType<typeof Rotation>;
 
@@ -225,11 +257,19 @@ export interface RotationArgs {
    * > Designators for time zones that don’t support Daylight Savings Time rules, such as Pacific Standard Time (PST), are not supported.
    */
   timeZoneId: string;
-  /** The date and time the rotation goes into effect. */
+  /**
+   * The date and time the rotation goes into effect.
+   *
+   * Pattern: `^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})$`.
+   */
   startTime: string;
   /** Optional metadata to assign to the rotation. Tags enable you to categorize a resource in different ways, such as by purpose, owner, or environment. For more information, see [Tagging Incident Manager resources](https://docs.aws.amazon.com/incident-manager/latest/userguide/tagging.html) in the *Incident Manager User Guide* . */
   tags?: AwsTag[];
-  /** The name for the rotation. */
+  /**
+   * The name for the rotation.
+   *
+   * Pattern: `^[a-zA-Z0-9_]*$`.
+   */
   name: string;
   /**
    * The Amazon Resource Names (ARNs) of the contacts to add to the rotation.
@@ -253,15 +293,27 @@ export interface RotationOutputs extends RotationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmcontacts-rotation-recurrencesettings.html | CloudFormation: RecurrenceSettings}
  */
 export interface RotationRecurrenceSettings {
-  /** Information about on-call rotations that recur daily. */
+  /**
+   * Information about on-call rotations that recur daily.
+   *
+   * Each item: Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   dailySettings?: string[];
-  /** The number of contacts, or shift team members designated to be on call concurrently during a shift. For example, in an on-call schedule that contains ten contacts, a value of `2` designates that two of them are on call at any given time. */
+  /**
+   * The number of contacts, or shift team members designated to be on call concurrently during a shift. For example, in an on-call schedule that contains ten contacts, a value of `2` designates that two of them are on call at any given time.
+   *
+   * Range: at least 1.
+   */
   numberOfOnCalls: number;
   /** Information about the days of the week included in on-call rotation coverage. */
   shiftCoverages?: RotationShiftCoverage[];
   /** Information about on-call rotations that recur weekly. */
   weeklySettings?: RotationWeeklySetting[];
-  /** The number of days, weeks, or months a single rotation lasts. */
+  /**
+   * The number of days, weeks, or months a single rotation lasts.
+   *
+   * Range: 1–100.
+   */
   recurrenceMultiplier: number;
   /** Information about on-call rotations that recur monthly. */
   monthlySettings?: RotationMonthlySetting[];
@@ -285,9 +337,17 @@ export interface RotationShiftCoverage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmcontacts-rotation-coveragetime.html | CloudFormation: CoverageTime}
  */
 export interface RotationCoverageTime {
-  /** Information about when an on-call rotation shift ends. */
+  /**
+   * Information about when an on-call rotation shift ends.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   endTime: string;
-  /** Information about when an on-call rotation shift begins. */
+  /**
+   * Information about when an on-call rotation shift begins.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   startTime: string;
 }
 
@@ -299,7 +359,11 @@ export interface RotationCoverageTime {
 export interface RotationWeeklySetting {
   /** The day of the week when weekly recurring on-call shift rotations begins. */
   dayOfWeek: "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
-  /** The time of day when a weekly recurring on-call shift rotation begins. */
+  /**
+   * The time of day when a weekly recurring on-call shift rotation begins.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   handOffTime: string;
 }
 
@@ -309,8 +373,16 @@ export interface RotationWeeklySetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmcontacts-rotation-monthlysetting.html | CloudFormation: MonthlySetting}
  */
 export interface RotationMonthlySetting {
-  /** The day of the month when monthly recurring on-call rotations begin. */
+  /**
+   * The day of the month when monthly recurring on-call rotations begin.
+   *
+   * Range: 1–31.
+   */
   dayOfMonth: number;
-  /** The time of day when a monthly recurring on-call shift rotation begins. */
+  /**
+   * The time of day when a monthly recurring on-call shift rotation begins.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   handOffTime: string;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmguiconnect-preferences.html | CloudFormation: AWS::SSMGuiConnect::Preferences}
  */
-export const Preferences = cloudControlType<PreferencesArgs, PreferencesOutputs>("AWS::SSMGuiConnect::Preferences", "aws:ssmguiconnect:Preferences", '{"p":[["ConnectionRecordingPreferences",["ref","ConnectionRecordingPreferences"]],["AccountId","string",72]],"id":["AccountId"],"d":{"ConnectionRecordingPreferences":[["RecordingDestinations",["ref","RecordingDestinations"],1],["KMSKeyArn","string",1]],"RecordingDestinations":[["S3Buckets",["array",["ref","S3Bucket"]],1]],"S3Bucket":[["BucketOwner","string",1],["BucketName","string",1]]}}');
+export const Preferences = cloudControlType<PreferencesArgs, PreferencesOutputs>("AWS::SSMGuiConnect::Preferences", "aws:ssmguiconnect:Preferences", '{"p":[["ConnectionRecordingPreferences",["ref","ConnectionRecordingPreferences"]],["AccountId","string",72]],"id":["AccountId"],"d":{"ConnectionRecordingPreferences":[["RecordingDestinations",["ref","RecordingDestinations"],1],["KMSKeyArn","string",1]],"RecordingDestinations":[["S3Buckets",["array",["ref","S3Bucket"]],1]],"S3Bucket":[["BucketOwner","string",1],["BucketName","string",1]]},"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link Preferences} instance: its attributes as typed outputs. */
 export type Preferences = InstanceType<typeof Preferences>;
 
@@ -37,7 +37,11 @@ export interface PreferencesOutputs extends PreferencesArgs {
 export interface PreferencesConnectionRecordingPreferences {
   /** Determines where recordings of RDP connections are stored. */
   recordingDestinations: PreferencesRecordingDestinations;
-  /** The ARN of a AWS  key that is used to encrypt data while it is being processed by the service. This key must exist in the same AWS Region as the node you start an RDP connection to. */
+  /**
+   * The ARN of a AWS  key that is used to encrypt data while it is being processed by the service. This key must exist in the same AWS Region as the node you start an RDP connection to.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyArn: string;
 }
 
@@ -47,7 +51,11 @@ export interface PreferencesConnectionRecordingPreferences {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmguiconnect-preferences-recordingdestinations.html | CloudFormation: RecordingDestinations}
  */
 export interface PreferencesRecordingDestinations {
-  /** The S3 bucket where RDP connection recordings are stored. */
+  /**
+   * The S3 bucket where RDP connection recordings are stored.
+   *
+   * Items: 1–1.
+   */
   s3Buckets: PreferencesS3Bucket[];
 }
 
@@ -57,8 +65,16 @@ export interface PreferencesRecordingDestinations {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmguiconnect-preferences-s3bucket.html | CloudFormation: S3Bucket}
  */
 export interface PreferencesS3Bucket {
-  /** The AWS account number that owns the S3 bucket. */
+  /**
+   * The AWS account number that owns the S3 bucket.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   bucketOwner: string;
-  /** The name of the S3 bucket where RDP connection recordings are stored. */
+  /**
+   * The name of the S3 bucket where RDP connection recordings are stored.
+   *
+   * Pattern: ``.
+   */
   bucketName: string;
 }

@@ -13,17 +13,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmincidents-replicationset.html | CloudFormation: AWS::SSMIncidents::ReplicationSet}
  */
-export const ReplicationSet = cloudControlType<ReplicationSetArgs, ReplicationSetOutputs>("AWS::SSMIncidents::ReplicationSet", "aws:ssmincidents:ReplicationSet", '{"p":[["Regions",["array",["ref","ReplicationRegion"]],1],["DeletionProtected","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"ReplicationRegion":[["RegionConfiguration",["ref","RegionConfiguration"]],["RegionName","string"]],"RegionConfiguration":[["SseKmsKeyId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm-incidents::${Account}:replication-set/${ReplicationSet}"}');
+export const ReplicationSet = cloudControlType<ReplicationSetArgs, ReplicationSetOutputs>("AWS::SSMIncidents::ReplicationSet", "aws:ssmincidents:ReplicationSet", '{"p":[["Regions",["array",["ref","ReplicationRegion"]],1],["DeletionProtected","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"ReplicationRegion":[["RegionConfiguration",["ref","RegionConfiguration"]],["RegionName","string"]],"RegionConfiguration":[["SseKmsKeyId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["Regions","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-incidents::${Account}:replication-set/${ReplicationSet}"}');
 /** A {@link ReplicationSet} instance: its attributes as typed outputs. */
 export type ReplicationSet = InstanceType<typeof ReplicationSet>;
 
 /** Inputs of {@link ReplicationSet}. */
 export interface ReplicationSetArgs {
-  /** Specifies the Regions of the replication set. */
+  /**
+   * Specifies the Regions of the replication set.
+   *
+   * Items: 1–3.
+   */
   regions: ReplicationSetReplicationRegion[];
   /** Determines if the replication set deletion protection is enabled or not. If deletion protection is enabled, you can't delete the last Region in the replication set. */
   deletionProtected?: boolean;
-  /** A list of tags to add to the replication set. */
+  /**
+   * A list of tags to add to the replication set.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -41,7 +49,11 @@ export interface ReplicationSetOutputs extends ReplicationSetArgs {
 export interface ReplicationSetReplicationRegion {
   /** Specifies the Region configuration. */
   regionConfiguration?: ReplicationSetRegionConfiguration;
-  /** Specifies the region name to add to the replication set. */
+  /**
+   * Specifies the region name to add to the replication set.
+   *
+   * Length: at most 20.
+   */
   regionName?: string;
 }
 
@@ -51,7 +63,11 @@ export interface ReplicationSetReplicationRegion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-replicationset-regionconfiguration.html | CloudFormation: RegionConfiguration}
  */
 export interface ReplicationSetRegionConfiguration {
-  /** The AWS Key Management Service key ID to use to encrypt your replication set. */
+  /**
+   * The AWS Key Management Service key ID to use to encrypt your replication set.
+   *
+   * Length: at most 2048.
+   */
   sseKmsKeyId: string;
 }
 
@@ -60,7 +76,7 @@ export interface ReplicationSetRegionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmincidents-responseplan.html | CloudFormation: AWS::SSMIncidents::ResponsePlan}
  */
-export const ResponsePlan = cloudControlType<ResponsePlanArgs, ResponsePlanOutputs>("AWS::SSMIncidents::ResponsePlan", "aws:ssmincidents:ResponsePlan", '{"p":[["ChatChannel",["ref","ChatChannel"]],["Integrations",["array",["ref","Integration"]]],["Actions",["array",["ref","Action"]]],["DisplayName","string"],["IncidentTemplate",["ref","IncidentTemplate"],1],["Engagements",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"ChatChannel":[["ChatbotSns",["array","string"]]],"Integration":[["PagerDutyConfiguration",["ref","PagerDutyConfiguration"],1]],"PagerDutyConfiguration":[["SecretId","string",1],["PagerDutyIncidentConfiguration",["ref","PagerDutyIncidentConfiguration"],1],["Name","string",1]],"PagerDutyIncidentConfiguration":[["ServiceId","string",1]],"Action":[["SsmAutomation",["ref","SsmAutomation"]]],"SsmAutomation":[["Parameters",["array",["ref","SsmParameter"]]],["TargetAccount",["enum","IMPACTED_ACCOUNT","RESPONSE_PLAN_OWNER_ACCOUNT"]],["DynamicParameters",["array",["ref","DynamicSsmParameter"]]],["DocumentVersion","string"],["RoleArn","string",1],["DocumentName","string",1]],"SsmParameter":[["Values",["array","string"],1],["Key","string",1]],"DynamicSsmParameter":[["Value",["ref","DynamicSsmParameterValue"],1],["Key","string",1]],"DynamicSsmParameterValue":[["Variable",["enum","INCIDENT_RECORD_ARN","INVOLVED_RESOURCES"]]],"IncidentTemplate":[["Impact","integer",1],["IncidentTags",["array",["ref","Tag"]]],["Summary","string"],["Title","string",1],["NotificationTargets",["array",["ref","NotificationTargetItem"]]],["DedupeString","string"]],"NotificationTargetItem":[["SnsTopicArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm-incidents::${Account}:response-plan/${ResponsePlan}"}');
+export const ResponsePlan = cloudControlType<ResponsePlanArgs, ResponsePlanOutputs>("AWS::SSMIncidents::ResponsePlan", "aws:ssmincidents:ResponsePlan", '{"p":[["ChatChannel",["ref","ChatChannel"]],["Integrations",["array",["ref","Integration"]]],["Actions",["array",["ref","Action"]]],["DisplayName","string"],["IncidentTemplate",["ref","IncidentTemplate"],1],["Engagements",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"ChatChannel":[["ChatbotSns",["array","string"]]],"Integration":[["PagerDutyConfiguration",["ref","PagerDutyConfiguration"],1]],"PagerDutyConfiguration":[["SecretId","string",1],["PagerDutyIncidentConfiguration",["ref","PagerDutyIncidentConfiguration"],1],["Name","string",1]],"PagerDutyIncidentConfiguration":[["ServiceId","string",1]],"Action":[["SsmAutomation",["ref","SsmAutomation"]]],"SsmAutomation":[["Parameters",["array",["ref","SsmParameter"]]],["TargetAccount",["enum","IMPACTED_ACCOUNT","RESPONSE_PLAN_OWNER_ACCOUNT"]],["DynamicParameters",["array",["ref","DynamicSsmParameter"]]],["DocumentVersion","string"],["RoleArn","string",1],["DocumentName","string",1]],"SsmParameter":[["Values",["array","string"],1],["Key","string",1]],"DynamicSsmParameter":[["Value",["ref","DynamicSsmParameterValue"],1],["Key","string",1]],"DynamicSsmParameterValue":[["Variable",["enum","INCIDENT_RECORD_ARN","INVOLVED_RESOURCES"]]],"IncidentTemplate":[["Impact","integer",1],["IncidentTags",["array",["ref","Tag"]]],["Summary","string"],["Title","string",1],["NotificationTargets",["array",["ref","NotificationTargetItem"]]],["DedupeString","string"]],"NotificationTargetItem":[["SnsTopicArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Engagements","Actions/*/SsmAutomation/Parameters","Actions/*/SsmAutomation/DynamicParameters","Tags","IncidentTemplate/NotificationTargets","IncidentTemplate/IncidentTags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-incidents::${Account}:response-plan/${ResponsePlan}"}');
 /** A {@link ResponsePlan} instance: its attributes as typed outputs. */
 export type ResponsePlan = InstanceType<typeof ResponsePlan>;
 
@@ -68,23 +84,45 @@ export type ResponsePlan = InstanceType<typeof ResponsePlan>;
 export interface ResponsePlanArgs {
   /** The  chat channel used for collaboration during an incident. */
   chatChannel?: ResponsePlanChatChannel;
-  /** Information about third-party services integrated into the response plan. */
+  /**
+   * Information about third-party services integrated into the response plan.
+   *
+   * Items: at most 1.
+   */
   integrations?: ResponsePlanIntegration[];
-  /** The actions that the response plan starts at the beginning of an incident. */
+  /**
+   * The actions that the response plan starts at the beginning of an incident.
+   *
+   * Items: at most 1.
+   */
   actions?: ResponsePlanAction[];
-  /** The human readable name of the response plan. */
+  /**
+   * The human readable name of the response plan.
+   *
+   * Length: 1–200.
+   */
   displayName?: string;
   /** Details used to create an incident when using this response plan. */
   incidentTemplate: ResponsePlanIncidentTemplate;
-  /** The Amazon Resource Name (ARN) for the contacts and escalation plans that the response plan engages during an incident. */
+  /**
+   * The Amazon Resource Name (ARN) for the contacts and escalation plans that the response plan engages during an incident.
+   *
+   * Items: at most 5. Each item: Length: at most 1000. Pattern: `^arn:aws(-(cn|us-gov))?:ssm-contacts:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   engagements?: string[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** The name of the response plan. */
+  /**
+   * The name of the response plan.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9_-]*$`.
+   */
   name: string;
 }
 
@@ -100,7 +138,11 @@ export interface ResponsePlanOutputs extends ResponsePlanArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-responseplan-chatchannel.html | CloudFormation: ChatChannel}
  */
 export interface ResponsePlanChatChannel {
-  /** The Amazon  targets that  uses to notify the chat channel of updates to an incident. You can also make updates to the incident through the chat channel by using the Amazon  topics */
+  /**
+   * The Amazon  targets that  uses to notify the chat channel of updates to an incident. You can also make updates to the incident through the chat channel by using the Amazon  topics
+   *
+   * Each item: Length: at most 1000. Pattern: `^arn:aws(-(cn|us-gov))?:sns:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   chatbotSns?: string[];
 }
 
@@ -120,11 +162,19 @@ export interface ResponsePlanIntegration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-responseplan-pagerdutyconfiguration.html | CloudFormation: PagerDutyConfiguration}
  */
 export interface ResponsePlanPagerDutyConfiguration {
-  /** The ID of the AWS Secrets Manager secret that stores your PagerDuty key, either a General Access REST API Key or User Token REST API Key, and other user credentials. */
+  /**
+   * The ID of the AWS Secrets Manager secret that stores your PagerDuty key, either a General Access REST API Key or User Token REST API Key, and other user credentials.
+   *
+   * Length: 1–512.
+   */
   secretId: string;
   /** Details about the PagerDuty service associated with the configuration. */
   pagerDutyIncidentConfiguration: ResponsePlanPagerDutyIncidentConfiguration;
-  /** The name of the PagerDuty configuration. */
+  /**
+   * The name of the PagerDuty configuration.
+   *
+   * Length: 1–200.
+   */
   name: string;
 }
 
@@ -134,7 +184,11 @@ export interface ResponsePlanPagerDutyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-responseplan-pagerdutyincidentconfiguration.html | CloudFormation: PagerDutyIncidentConfiguration}
  */
 export interface ResponsePlanPagerDutyIncidentConfiguration {
-  /** The ID of the PagerDuty service that the response plan associates with an incident when it launches. */
+  /**
+   * The ID of the PagerDuty service that the response plan associates with an incident when it launches.
+   *
+   * Length: 1–200.
+   */
   serviceId: string;
 }
 
@@ -154,17 +208,37 @@ export interface ResponsePlanAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-responseplan-ssmautomation.html | CloudFormation: SsmAutomation}
  */
 export interface ResponsePlanSsmAutomation {
-  /** The key-value pair parameters to use when running the runbook. */
+  /**
+   * The key-value pair parameters to use when running the runbook.
+   *
+   * Items: 1–200.
+   */
   parameters?: ResponsePlanSsmParameter[];
   /** The account that the automation document will be run in. This can be in either the management account or an application account. */
   targetAccount?: "IMPACTED_ACCOUNT" | "RESPONSE_PLAN_OWNER_ACCOUNT";
-  /** The key-value pairs to resolve dynamic parameter values when processing a Systems Manager Automation runbook. */
+  /**
+   * The key-value pairs to resolve dynamic parameter values when processing a Systems Manager Automation runbook.
+   *
+   * Items: at most 200.
+   */
   dynamicParameters?: ResponsePlanDynamicSsmParameter[];
-  /** The version of the runbook to use when running. */
+  /**
+   * The version of the runbook to use when running.
+   *
+   * Length: at most 128.
+   */
   documentVersion?: string;
-  /** The Amazon Resource Name (ARN) of the role that the automation document will assume when running commands. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that the automation document will assume when running commands.
+   *
+   * Length: at most 1000. Pattern: `^arn:aws(-(cn|us-gov))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   roleArn: string;
-  /** The automation document's name. */
+  /**
+   * The automation document's name.
+   *
+   * Length: at most 128.
+   */
   documentName: string;
 }
 
@@ -174,9 +248,17 @@ export interface ResponsePlanSsmAutomation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-responseplan-ssmparameter.html | CloudFormation: SsmParameter}
  */
 export interface ResponsePlanSsmParameter {
-  /** The value parameter to use when running the Automation runbook. */
+  /**
+   * The value parameter to use when running the Automation runbook.
+   *
+   * Items: at most 10. Each item: Length: at most 10000.
+   */
   values: string[];
-  /** The key parameter to use when running the Automation runbook. */
+  /**
+   * The key parameter to use when running the Automation runbook.
+   *
+   * Length: 1–50.
+   */
   key: string;
 }
 
@@ -200,7 +282,11 @@ export interface ResponsePlanSsmParameter {
 export interface ResponsePlanDynamicSsmParameter {
   /** The dynamic parameter value. */
   value: ResponsePlanDynamicSsmParameterValue;
-  /** The key parameter to use when running the Systems Manager Automation runbook. */
+  /**
+   * The key parameter to use when running the Systems Manager Automation runbook.
+   *
+   * Length: 1–50.
+   */
   key: string;
 }
 
@@ -228,17 +314,39 @@ export interface ResponsePlanIncidentTemplate {
    * - `3` - Medium impact, the application is providing reduced service to customers.
    * - `4` - Low impact, customer might aren't impacted by the problem yet.
    * - `5` - No impact, customers aren't currently impacted but urgent action is needed to avoid impact.
+   *
+   * Range: 1–5.
    */
   impact: number;
-  /** Tags to assign to the template. When the `StartIncident` API action is called, Incident Manager assigns the tags specified in the template to the incident. */
+  /**
+   * Tags to assign to the template. When the `StartIncident` API action is called, Incident Manager assigns the tags specified in the template to the incident.
+   *
+   * Items: at most 50.
+   */
   incidentTags?: AwsTag[];
-  /** The summary describes what has happened during the incident. */
+  /**
+   * The summary describes what has happened during the incident.
+   *
+   * Length: 1–4000.
+   */
   summary?: string;
-  /** The title of the incident is a brief and easily recognizable. */
+  /**
+   * The title of the incident is a brief and easily recognizable.
+   *
+   * Length: at most 200.
+   */
   title: string;
-  /** The Amazon Simple Notification Service ( Amazon  ) targets that  uses to notify the chat channel of updates to an incident. You can also make updates to the incident through the chat channel using the Amazon  topics. */
+  /**
+   * The Amazon Simple Notification Service ( Amazon  ) targets that  uses to notify the chat channel of updates to an incident. You can also make updates to the incident through the chat channel using the Amazon  topics.
+   *
+   * Items: at most 10.
+   */
   notificationTargets?: ResponsePlanNotificationTargetItem[];
-  /** Used to create only one incident record for an incident. */
+  /**
+   * Used to create only one incident record for an incident.
+   *
+   * Length: 1–1000.
+   */
   dedupeString?: string;
 }
 
@@ -248,6 +356,10 @@ export interface ResponsePlanIncidentTemplate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmincidents-responseplan-notificationtargetitem.html | CloudFormation: NotificationTargetItem}
  */
 export interface ResponsePlanNotificationTargetItem {
-  /** The Amazon Resource Name (ARN) of the Amazon  topic. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon  topic.
+   *
+   * Length: at most 1000. Pattern: `^arn:aws(-(cn|us-gov))?:sns:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   snsTopicArn?: string;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmquicksetup-configurationmanager.html | CloudFormation: AWS::SSMQuickSetup::ConfigurationManager}
  */
-export const ConfigurationManager = cloudControlType<ConfigurationManagerArgs, ConfigurationManagerOutputs>("AWS::SSMQuickSetup::ConfigurationManager", "aws:ssmquicksetup:ConfigurationManager", '{"p":[["ConfigurationDefinitions",["array",["ref","ConfigurationDefinition"]],1],["Description","string"],["Name","string"],["Tags",["map","string"]],["CreatedAt","string",8],["LastModifiedAt","string",8],["ManagerArn","string",72],["StatusSummaries",["array",["ref","StatusSummary"]],8]],"id":["ManagerArn"],"d":{"ConfigurationDefinition":[["Type","string",3],["Parameters",["map","string"],1],["TypeVersion","string",2],["LocalDeploymentExecutionRoleName","string"],["LocalDeploymentAdministrationRoleArn","string"],["id","string"]],"StatusSummary":[["StatusType",["enum","Deployment","AsyncExecutions"],1],["Status",["enum","INITIALIZING","DEPLOYING","SUCCEEDED","DELETING","STOPPING","FAILED","STOPPED","DELETE_FAILED","STOP_FAILED","NONE"]],["StatusMessage","string"],["LastUpdatedAt","string",1],["StatusDetails",["map","string"]]]},"tags":["Tags","map"],"arn":"arn:${Partition}:ssm-quicksetup:${Region}:${Account}:configuration-manager/${ConfigurationManagerId}"}');
+export const ConfigurationManager = cloudControlType<ConfigurationManagerArgs, ConfigurationManagerOutputs>("AWS::SSMQuickSetup::ConfigurationManager", "aws:ssmquicksetup:ConfigurationManager", '{"p":[["ConfigurationDefinitions",["array",["ref","ConfigurationDefinition"]],1],["Description","string"],["Name","string"],["Tags",["map","string"]],["CreatedAt","string",8],["LastModifiedAt","string",8],["ManagerArn","string",72],["StatusSummaries",["array",["ref","StatusSummary"]],8]],"id":["ManagerArn"],"d":{"ConfigurationDefinition":[["Type","string",1],["Parameters",["map","string"],1],["TypeVersion","string"],["LocalDeploymentExecutionRoleName","string"],["LocalDeploymentAdministrationRoleArn","string"],["id","string"]],"StatusSummary":[["StatusType",["enum","Deployment","AsyncExecutions"],1],["Status",["enum","INITIALIZING","DEPLOYING","SUCCEEDED","DELETING","STOPPING","FAILED","STOPPED","DELETE_FAILED","STOP_FAILED","NONE"]],["StatusMessage","string"],["LastUpdatedAt","string",1],["StatusDetails",["map","string"]]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["ConfigurationDefinitions/*/Type","ConfigurationDefinitions/*/TypeVersion"],"ro":["CreatedAt","LastModifiedAt","ManagerArn","StatusSummaries","ConfigurationDefinitions/*/id"],"uo":["StatusSummaries"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-quicksetup:${Region}:${Account}:configuration-manager/${ConfigurationManagerId}"}');
 /** A {@link ConfigurationManager} instance: its attributes as typed outputs. */
 export type ConfigurationManager = InstanceType<typeof ConfigurationManager>;
 
@@ -21,9 +21,17 @@ export type ConfigurationManager = InstanceType<typeof ConfigurationManager>;
 export interface ConfigurationManagerArgs {
   /** The definition of the Quick Setup configuration that the configuration manager deploys. */
   configurationDefinitions: ConfigurationManagerConfigurationDefinition[];
-  /** The description of the configuration. */
+  /**
+   * The description of the configuration.
+   *
+   * Pattern: `^.{0,512}$`.
+   */
   description?: string;
-  /** The name of the configuration */
+  /**
+   * The name of the configuration
+   *
+   * Pattern: `^[ A-Za-z0-9_-]{1,50}$`.
+   */
   name?: string;
   /** Key-value pairs of metadata to assign to the configuration manager. */
   tags?: Record<string, string>;
@@ -47,7 +55,11 @@ export interface ConfigurationManagerOutputs extends ConfigurationManagerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmquicksetup-configurationmanager-configurationdefinition.html | CloudFormation: ConfigurationDefinition}
  */
 export interface ConfigurationManagerConfigurationDefinition {
-  /** The type of the Quick Setup configuration. */
+  /**
+   * The type of the Quick Setup configuration.
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.:/]{3,200}$`.
+   */
   type: string;
   /**
    * The parameters for the configuration definition type. Parameters for configuration definitions vary based the configuration type. The following lists outline the parameters for each configuration type.
@@ -70,12 +82,18 @@ export interface ConfigurationManagerConfigurationDefinition {
    * - `DeliveryBucketName` …
    */
   parameters: Record<string, string>;
-  /** The version of the Quick Setup type used. */
+  /**
+   * The version of the Quick Setup type used.
+   *
+   * Length: 1–128.
+   */
   typeVersion?: string;
   /**
    * The name of the IAM role used to deploy local configurations.
    *
    * > Although this element is listed as "Required: No", a value can be omitted only for organizational deployments of types other than `AWSQuickSetupType-PatchPolicy` . A value must be provided when you are running an organizational deployment for a patch policy or running any type of deployment for a single account.
+   *
+   * Length: 1–256.
    */
   localDeploymentExecutionRoleName?: string;
   /**
@@ -111,17 +129,25 @@ export interface ConfigurationManagerStatusSummary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmquicksetup-lifecycleautomation.html | CloudFormation: AWS::SSMQuickSetup::LifecycleAutomation}
  */
-export const LifecycleAutomation = cloudControlType<LifecycleAutomationArgs, LifecycleAutomationOutputs>("AWS::SSMQuickSetup::LifecycleAutomation", "aws:ssmquicksetup:LifecycleAutomation", '{"p":[["AutomationDocument","string",1],["AutomationParameters",["map",["array","string"]],1],["ResourceKey","string",67],["Tags",["map","string"]],["AssociationId","string",72]],"id":["AssociationId"],"tags":["Tags","map"]}');
+export const LifecycleAutomation = cloudControlType<LifecycleAutomationArgs, LifecycleAutomationOutputs>("AWS::SSMQuickSetup::LifecycleAutomation", "aws:ssmquicksetup:LifecycleAutomation", '{"p":[["AutomationDocument","string",1],["AutomationParameters",["map",["array","string"]],1],["ResourceKey","string",67],["Tags",["map","string"]],["AssociationId","string",72]],"id":["AssociationId"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["ResourceKey"],"ro":["AssociationId"],"tg":[true,true,true]}}');
 /** A {@link LifecycleAutomation} instance: its attributes as typed outputs. */
 export type LifecycleAutomation = InstanceType<typeof LifecycleAutomation>;
 
 /** Inputs of {@link LifecycleAutomation}. */
 export interface LifecycleAutomationArgs {
-  /** The name of the SSM Automation document to execute in response to CloudFormation lifecycle events (CREATE, UPDATE, DELETE). */
+  /**
+   * The name of the SSM Automation document to execute in response to CloudFormation lifecycle events (CREATE, UPDATE, DELETE).
+   *
+   * Length: 1–500. Pattern: `^\S+$`.
+   */
   automationDocument: string;
   /** A map of key-value parameters passed to the Automation document during execution. Each parameter name maps to a list of values, even for single values. Parameters can include configuration-specific values for your automation workflow. */
   automationParameters: Record<string, string[]>;
-  /** A unique identifier used for generating the SSM Association name. This ensures uniqueness when multiple lifecycle automation resources exist in the same stack. */
+  /**
+   * A unique identifier used for generating the SSM Association name. This ensures uniqueness when multiple lifecycle automation resources exist in the same stack.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   resourceKey: string;
   /** Tags applied to the underlying SSM Association created by this resource. Tags help identify and organize automation executions. */
   tags?: Record<string, string>;

@@ -15,25 +15,45 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-application.html | CloudFormation: AWS::SSO::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SSO::Application", "aws:sso:Application", '{"p":[["Name","string",1],["Description","string"],["InstanceArn","string",67],["ApplicationProviderArn","string",67],["Status",["enum","ENABLED","DISABLED"]],["PortalOptions",["ref","PortalOptionsConfiguration"]],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["IdentityStoreArn","string",8]],"id":["ApplicationArn"],"d":{"PortalOptionsConfiguration":[["Visibility",["enum","ENABLED","DISABLED"]],["SignInOptions",["ref","SignInOptions"]]],"SignInOptions":[["Origin",["enum","IDENTITY_CENTER","APPLICATION"],1],["ApplicationUrl","string"]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SSO::Application", "aws:sso:Application", '{"p":[["Name","string",1],["Description","string"],["InstanceArn","string",67],["ApplicationProviderArn","string",67],["Status",["enum","ENABLED","DISABLED"]],["PortalOptions",["ref","PortalOptionsConfiguration"]],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["IdentityStoreArn","string",8]],"id":["ApplicationArn"],"d":{"PortalOptionsConfiguration":[["Visibility",["enum","ENABLED","DISABLED"]],["SignInOptions",["ref","SignInOptions"]]],"SignInOptions":[["Origin",["enum","IDENTITY_CENTER","APPLICATION"],1],["ApplicationUrl","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceArn","ApplicationProviderArn"],"ro":["ApplicationArn","IdentityStoreArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 0–255. Pattern: `^[\w+=,.\@-]+$`.
+   */
   name: string;
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** The ARN of the instance of IAM Identity Center that is configured with this application. */
+  /**
+   * The ARN of the instance of IAM Identity Center that is configured with this application.
+   *
+   * Length: 10–1224. Pattern: `^arn:aws(-[a-z]{1,5}){0,3}:sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   instanceArn: string;
-  /** The ARN of the application provider for this application. */
+  /**
+   * The ARN of the application provider for this application.
+   *
+   * Length: 10–1224. Pattern: `^arn:aws(-[a-z]{1,5}){0,3}:sso::aws:applicationProvider/[a-zA-Z0-9-/]+$`.
+   */
   applicationProviderArn: string;
   /** The current status of the application in this instance of IAM Identity Center. */
   status?: "ENABLED" | "DISABLED";
   /** A structure that describes the options for the access portal associated with this application. */
   portalOptions?: ApplicationPortalOptionsConfiguration;
-  /** Specifies tags to be attached to the application. */
+  /**
+   * Specifies tags to be attached to the application.
+   *
+   * Items: at most 75.
+   */
   tags?: AwsTag[];
 }
 
@@ -70,7 +90,11 @@ export interface ApplicationSignInOptions {
    * - `IDENTITY_CENTER` : IAM Identity Center uses SAML identity-provider initiated authentication to sign the customer directly into a SAML-based application.
    */
   origin: "IDENTITY_CENTER" | "APPLICATION";
-  /** The URL that accepts authentication requests for an application. This is a required parameter if the `Origin` parameter is `APPLICATION` . */
+  /**
+   * The URL that accepts authentication requests for an application. This is a required parameter if the `Origin` parameter is `APPLICATION` .
+   *
+   * Length: 1–512. Pattern: `^http(s)?:\/\/[-a-zA-Z0-9+&\@#\/%?=~_|!:,.;]*[-a-zA-Z0-9+&bb\@#\/%?=~_|]$`.
+   */
   applicationUrl?: string;
 }
 
@@ -79,17 +103,25 @@ export interface ApplicationSignInOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-applicationassignment.html | CloudFormation: AWS::SSO::ApplicationAssignment}
  */
-export const ApplicationAssignment = cloudControlType<ApplicationAssignmentArgs, ApplicationAssignmentOutputs>("AWS::SSO::ApplicationAssignment", "aws:sso:ApplicationAssignment", '{"p":[["ApplicationArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["PrincipalId","string",67]],"id":["ApplicationArn","PrincipalType","PrincipalId"]}');
+export const ApplicationAssignment = cloudControlType<ApplicationAssignmentArgs, ApplicationAssignmentOutputs>("AWS::SSO::ApplicationAssignment", "aws:sso:ApplicationAssignment", '{"p":[["ApplicationArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["PrincipalId","string",67]],"id":["ApplicationArn","PrincipalType","PrincipalId"],"reg":{"h":"crdl","co":["ApplicationArn","PrincipalType","PrincipalId"],"tg":[false,false,false]}}');
 /** A {@link ApplicationAssignment} instance: its attributes as typed outputs. */
 export type ApplicationAssignment = InstanceType<typeof ApplicationAssignment>;
 
 /** Inputs of {@link ApplicationAssignment}. */
 export interface ApplicationAssignmentArgs {
-  /** The ARN of the application that has principals assigned. */
+  /**
+   * The ARN of the application that has principals assigned.
+   *
+   * Length: 10–1224. Pattern: `arn:aws(-[a-z]{1,5}){0,3}:sso::\d{12}:application/(sso)?ins-[a-zA-Z0-9-.]{16}/apl-[a-zA-Z0-9]{16}`.
+   */
   applicationArn: string;
   /** The type of the principal assigned to the application. */
   principalType: "USER" | "GROUP";
-  /** The unique identifier of the principal assigned to the application. */
+  /**
+   * The unique identifier of the principal assigned to the application.
+   *
+   * Length: 1–47. Pattern: `^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$`.
+   */
   principalId: string;
 }
 
@@ -104,23 +136,39 @@ export interface ApplicationAssignmentOutputs extends ApplicationAssignmentArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-assignment.html | CloudFormation: AWS::SSO::Assignment}
  */
-export const Assignment = cloudControlType<AssignmentArgs, AssignmentOutputs>("AWS::SSO::Assignment", "aws:sso:Assignment", '{"p":[["PrincipalId","string",67],["InstanceArn","string",67],["TargetType",["enum","AWS_ACCOUNT"],67],["PermissionSetArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["TargetId","string",67]],"id":["InstanceArn","TargetId","TargetType","PermissionSetArn","PrincipalType","PrincipalId"]}');
+export const Assignment = cloudControlType<AssignmentArgs, AssignmentOutputs>("AWS::SSO::Assignment", "aws:sso:Assignment", '{"p":[["PrincipalId","string",67],["InstanceArn","string",67],["TargetType",["enum","AWS_ACCOUNT"],67],["PermissionSetArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["TargetId","string",67]],"id":["InstanceArn","TargetId","TargetType","PermissionSetArn","PrincipalType","PrincipalId"],"reg":{"h":"crdl","co":["InstanceArn","TargetId","TargetType","PermissionSetArn","PrincipalType","PrincipalId"],"tg":[false,false,false]}}');
 /** A {@link Assignment} instance: its attributes as typed outputs. */
 export type Assignment = InstanceType<typeof Assignment>;
 
 /** Inputs of {@link Assignment}. */
 export interface AssignmentArgs {
-  /** An identifier for an object in IAM Identity Center, such as a user or group. PrincipalIds are GUIDs (For example, f81d4fae-7dec-11d0-a765-00a0c91e6bf6). For more information about PrincipalIds in IAM Identity Center, see the [IAM Identity Center Identity Store API Reference](https://docs.aws.amazon.com//singlesignon/latest/IdentityStoreAPIReference/welcome.html) . */
+  /**
+   * An identifier for an object in IAM Identity Center, such as a user or group. PrincipalIds are GUIDs (For example, f81d4fae-7dec-11d0-a765-00a0c91e6bf6). For more information about PrincipalIds in IAM Identity Center, see the [IAM Identity Center Identity Store API Reference](https://docs.aws.amazon.com//singlesignon/latest/IdentityStoreAPIReference/welcome.html) .
+   *
+   * Length: 1–47. Pattern: `^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$`.
+   */
   principalId: string;
-  /** The ARN of the  instance under which the operation will be executed. For more information about ARNs, see [Amazon Resource Names (ARNs) and AWS Service Namespaces](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* . */
+  /**
+   * The ARN of the  instance under which the operation will be executed. For more information about ARNs, see [Amazon Resource Names (ARNs) and AWS Service Namespaces](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* .
+   *
+   * Length: 10–1224. Pattern: `arn:aws(-[a-z]{1,5}){0,3}:sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}`.
+   */
   instanceArn: string;
   /** The entity type for which the assignment will be created. */
   targetType: "AWS_ACCOUNT";
-  /** The ARN of the permission set. */
+  /**
+   * The ARN of the permission set.
+   *
+   * Length: 10–1224. Pattern: `arn:aws(-[a-z]{1,5}){0,3}:sso:::permissionSet/(sso)?ins-[a-zA-Z0-9-.]{16}/ps-[a-zA-Z0-9-./]{16}`.
+   */
   permissionSetArn: string;
   /** The entity type for which the assignment will be created. */
   principalType: "USER" | "GROUP";
-  /** TargetID is an AWS account identifier, (For example, 123456789012). */
+  /**
+   * TargetID is an AWS account identifier, (For example, 123456789012).
+   *
+   * Pattern: `\d{12}`.
+   */
   targetId: string;
 }
 
@@ -138,15 +186,23 @@ export interface AssignmentOutputs extends AssignmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-instance.html | CloudFormation: AWS::SSO::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::SSO::Instance", "aws:sso:Instance", '{"p":[["Name","string"],["Tags",["array",["ref","Tag"]]],["InstanceArn","string",72],["OwnerAccountId","string",8],["IdentityStoreId","string",8],["Status",["enum","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","ACTIVE"],8]],"id":["InstanceArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sso:::instance/${InstanceId}"}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::SSO::Instance", "aws:sso:Instance", '{"p":[["Name","string"],["Tags",["array",["ref","Tag"]]],["InstanceArn","string",72],["OwnerAccountId","string",8],["IdentityStoreId","string",8],["Status",["enum","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","ACTIVE"],8]],"id":["InstanceArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["InstanceArn","OwnerAccountId","IdentityStoreId","Status"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:sso:::instance/${InstanceId}"}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
 /** Inputs of {@link Instance}. */
 export interface InstanceArgs {
-  /** The name of the Identity Center instance. */
+  /**
+   * The name of the Identity Center instance.
+   *
+   * Length: 1–32. Pattern: `^[\w+=,.\@-]+$`.
+   */
   name?: string;
-  /** Specifies tags to be attached to the instance of IAM Identity Center. */
+  /**
+   * Specifies tags to be attached to the instance of IAM Identity Center.
+   *
+   * Items: at most 75.
+   */
   tags?: AwsTag[];
 }
 
@@ -172,17 +228,29 @@ export interface InstanceOutputs extends InstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-instanceaccesscontrolattributeconfiguration.html | CloudFormation: AWS::SSO::InstanceAccessControlAttributeConfiguration}
  */
-export const InstanceAccessControlAttributeConfiguration = cloudControlType<InstanceAccessControlAttributeConfigurationArgs, InstanceAccessControlAttributeConfigurationOutputs>("AWS::SSO::InstanceAccessControlAttributeConfiguration", "aws:sso:InstanceAccessControlAttributeConfiguration", '{"p":[["InstanceArn","string",67],["AccessControlAttributes",["array",["ref","AccessControlAttribute"]]],["InstanceAccessControlAttributeConfiguration",["ref","InstanceAccessControlAttributeConfiguration"]]],"id":["InstanceArn"],"d":{"AccessControlAttribute":[["Value",["ref","AccessControlAttributeValue"],1],["Key","string",1]],"AccessControlAttributeValue":[["Source",["array","string"],1]],"InstanceAccessControlAttributeConfiguration":[["AccessControlAttributes",["array",["ref","AccessControlAttribute"]],1]]}}');
+export const InstanceAccessControlAttributeConfiguration = cloudControlType<InstanceAccessControlAttributeConfigurationArgs, InstanceAccessControlAttributeConfigurationOutputs>("AWS::SSO::InstanceAccessControlAttributeConfiguration", "aws:sso:InstanceAccessControlAttributeConfiguration", '{"p":[["InstanceArn","string",67],["AccessControlAttributes",["array",["ref","AccessControlAttribute"]]],["InstanceAccessControlAttributeConfiguration",["ref","InstanceAccessControlAttributeConfiguration"]]],"id":["InstanceArn"],"d":{"AccessControlAttribute":[["Value",["ref","AccessControlAttributeValue"],1],["Key","string",1]],"AccessControlAttributeValue":[["Source",["array","string"],1]],"InstanceAccessControlAttributeConfiguration":[["AccessControlAttributes",["array",["ref","AccessControlAttribute"]],1]]},"reg":{"h":"crudl","co":["InstanceArn"],"uo":["InstanceAccessControlAttributeConfiguration/AccessControlAttributes","AccessControlAttributes"],"dep":["InstanceAccessControlAttributeConfiguration"],"tg":[false,false,false]}}');
 /** A {@link InstanceAccessControlAttributeConfiguration} instance: its attributes as typed outputs. */
 export type InstanceAccessControlAttributeConfiguration = InstanceType<typeof InstanceAccessControlAttributeConfiguration>;
 
 /** Inputs of {@link InstanceAccessControlAttributeConfiguration}. */
 export interface InstanceAccessControlAttributeConfigurationArgs {
-  /** The ARN of the  instance under which the operation will be executed. */
+  /**
+   * The ARN of the  instance under which the operation will be executed.
+   *
+   * Length: 10–1224. Pattern: `arn:aws(-[a-z]{1,5}){0,3}:sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}`.
+   */
   instanceArn: string;
-  /** Lists the attributes that are configured for ABAC in the specified  instance. */
+  /**
+   * Lists the attributes that are configured for ABAC in the specified  instance.
+   *
+   * Items: at most 50.
+   */
   accessControlAttributes?: InstanceAccessControlAttributeConfigurationAccessControlAttribute[];
-  /** The InstanceAccessControlAttributeConfiguration property has been deprecated but is still supported for backwards compatibility purposes. We recomend that you use  AccessControlAttributes property instead. */
+  /**
+   * The InstanceAccessControlAttributeConfiguration property has been deprecated but is still supported for backwards compatibility purposes. We recomend that you use  AccessControlAttributes property instead.
+   *
+   * @deprecated The CloudFormation registry marks `InstanceAccessControlAttributeConfiguration` of AWS::SSO::InstanceAccessControlAttributeConfiguration deprecated.
+   */
   instanceAccessControlAttributeConfiguration?: InstanceAccessControlAttributeConfigurationInstanceAccessControlAttributeConfiguration;
 }
 
@@ -198,7 +266,11 @@ export interface InstanceAccessControlAttributeConfigurationOutputs extends Inst
 export interface InstanceAccessControlAttributeConfigurationAccessControlAttribute {
   /** The value used for mapping a specified attribute to an identity source. */
   value: InstanceAccessControlAttributeConfigurationAccessControlAttributeValue;
-  /** The name of the attribute associated with your identities in your identity source. This is used to map a specified attribute in your identity source with an attribute in  . */
+  /**
+   * The name of the attribute associated with your identities in your identity source. This is used to map a specified attribute in your identity source with an attribute in  .
+   *
+   * Length: 1–128. Pattern: `[\p{L}\p{Z}\p{N}_.:\/=+\-\@]+`.
+   */
   key: string;
 }
 
@@ -208,7 +280,11 @@ export interface InstanceAccessControlAttributeConfigurationAccessControlAttribu
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sso-instanceaccesscontrolattributeconfiguration-accesscontrolattributevalue.html | CloudFormation: AccessControlAttributeValue}
  */
 export interface InstanceAccessControlAttributeConfigurationAccessControlAttributeValue {
-  /** The identity source to use when mapping a specified attribute to  . */
+  /**
+   * The identity source to use when mapping a specified attribute to  .
+   *
+   * Items: at most 1. Each item: Length: 0–256. Pattern: `[\p{L}\p{Z}\p{N}_.:\/=+\-\@\[\]\{\}\$\\"]*`.
+   */
   source: string[];
 }
 
@@ -218,6 +294,7 @@ export interface InstanceAccessControlAttributeConfigurationAccessControlAttribu
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sso-instanceaccesscontrolattributeconfiguration-instanceaccesscontrolattributeconfiguration.html | CloudFormation: InstanceAccessControlAttributeConfiguration}
  */
 export interface InstanceAccessControlAttributeConfigurationInstanceAccessControlAttributeConfiguration {
+  /** Items: at most 50. */
   accessControlAttributes: InstanceAccessControlAttributeConfigurationAccessControlAttribute[];
 }
 
@@ -226,21 +303,41 @@ export interface InstanceAccessControlAttributeConfigurationInstanceAccessContro
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-permissionset.html | CloudFormation: AWS::SSO::PermissionSet}
  */
-export const PermissionSet = cloudControlType<PermissionSetArgs, PermissionSetOutputs>("AWS::SSO::PermissionSet", "aws:sso:PermissionSet", '{"p":[["RelayStateType","string"],["CustomerManagedPolicyReferences",["array",["ref","CustomerManagedPolicyReference"]]],["SessionDuration","string"],["Description","string"],["InstanceArn","string",67],["InlinePolicy",["union","json","string"]],["ManagedPolicies",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["PermissionsBoundary",["ref","PermissionsBoundary"]],["PermissionSetArn","string",72]],"id":["InstanceArn","PermissionSetArn"],"d":{"CustomerManagedPolicyReference":[["Path","string"],["Name","string",1]],"PermissionsBoundary":[["CustomerManagedPolicyReference",["ref","CustomerManagedPolicyReference"]],["ManagedPolicyArn","string"]]},"tags":["Tags","standard"]}');
+export const PermissionSet = cloudControlType<PermissionSetArgs, PermissionSetOutputs>("AWS::SSO::PermissionSet", "aws:sso:PermissionSet", '{"p":[["RelayStateType","string"],["CustomerManagedPolicyReferences",["array",["ref","CustomerManagedPolicyReference"]]],["SessionDuration","string"],["Description","string"],["InstanceArn","string",67],["InlinePolicy",["union","json","string"]],["ManagedPolicies",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["PermissionsBoundary",["ref","PermissionsBoundary"]],["PermissionSetArn","string",72]],"id":["InstanceArn","PermissionSetArn"],"d":{"CustomerManagedPolicyReference":[["Path","string"],["Name","string",1]],"PermissionsBoundary":[["CustomerManagedPolicyReference",["ref","CustomerManagedPolicyReference"]],["ManagedPolicyArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceArn","Name"],"ro":["PermissionSetArn"],"uo":["ManagedPolicies","Tags","CustomerManagedPolicyReferences"],"tg":[true,true,true]}}');
 /** A {@link PermissionSet} instance: its attributes as typed outputs. */
 export type PermissionSet = InstanceType<typeof PermissionSet>;
 
 /** Inputs of {@link PermissionSet}. */
 export interface PermissionSetArgs {
-  /** Used to redirect users within the application during the federation authentication process. */
+  /**
+   * Used to redirect users within the application during the federation authentication process.
+   *
+   * Length: 1–240. Pattern: `[a-zA-Z0-9&amp;$\@#\/%?=~\-_'&quot;|!:,.;*+\[\]\ \(\)\{\}]+`.
+   */
   relayStateType?: string;
-  /** Specifies the names and paths of the customer managed policies that you have attached to your permission set. */
+  /**
+   * Specifies the names and paths of the customer managed policies that you have attached to your permission set.
+   *
+   * Items: at most 25.
+   */
   customerManagedPolicyReferences?: PermissionSetCustomerManagedPolicyReference[];
-  /** The length of time that the application user sessions are valid for in the ISO-8601 standard. */
+  /**
+   * The length of time that the application user sessions are valid for in the ISO-8601 standard.
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   sessionDuration?: string;
-  /** The description of the `PermissionSet` . */
+  /**
+   * The description of the `PermissionSet` .
+   *
+   * Length: 1–700. Pattern: ``.
+   */
   description?: string;
-  /** The ARN of the  instance under which the operation will be executed. For more information about ARNs, see [Amazon Resource Names (ARNs) and AWS Service Namespaces](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* . */
+  /**
+   * The ARN of the  instance under which the operation will be executed. For more information about ARNs, see [Amazon Resource Names (ARNs) and AWS Service Namespaces](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) in the *AWS General Reference* .
+   *
+   * Length: 10–1224. Pattern: `arn:aws(-[a-z]{1,5}){0,3}:sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}`.
+   */
   instanceArn: string;
   /**
    * The inline policy that is attached to the permission set.
@@ -248,11 +345,23 @@ export interface PermissionSetArgs {
    * > For `Length Constraints` , if a valid ARN is provided for a permission set, it is possible for an empty inline policy to be returned.
    */
   inlinePolicy?: Record<string, unknown> | string;
-  /** A structure that stores a list of managed policy ARNs that describe the associated AWS managed policy. */
+  /**
+   * A structure that stores a list of managed policy ARNs that describe the associated AWS managed policy.
+   *
+   * Items: at most 25. Each item: Length: 20–2048.
+   */
   managedPolicies?: string[];
-  /** The tags to attach to the new `PermissionSet` . */
+  /**
+   * The tags to attach to the new `PermissionSet` .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the permission set. */
+  /**
+   * The name of the permission set.
+   *
+   * Length: 1–32. Pattern: `[\w+=,.\@-]+`.
+   */
   name: string;
   /**
    * Specifies the configuration of the AWS managed or customer managed policy that you want to set as a permissions boundary. Specify either `CustomerManagedPolicyReference` to use the name and path of a customer managed policy, or `ManagedPolicyArn` to use the ARN of an AWS managed policy. A permissions boundary represents the maximum permissions that any policy can grant your role. For more information, see [Permissions boundaries for IAM entities](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_boundaries.html) in the *IAM User Guide* .
@@ -274,9 +383,17 @@ export interface PermissionSetOutputs extends PermissionSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sso-permissionset-customermanagedpolicyreference.html | CloudFormation: CustomerManagedPolicyReference}
  */
 export interface PermissionSetCustomerManagedPolicyReference {
-  /** The path to the IAM policy that you have configured in each account where you want to deploy your permission set. The default is `/` . For more information, see [Friendly names and paths](https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-friendly-names) in the *IAM User Guide* . */
+  /**
+   * The path to the IAM policy that you have configured in each account where you want to deploy your permission set. The default is `/` . For more information, see [Friendly names and paths](https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-friendly-names) in the *IAM User Guide* .
+   *
+   * Length: 1–512. Pattern: `((/[A-Za-z0-9\.,\+\@=_-]+)*)/`.
+   */
   path?: string;
-  /** The name of the IAM policy that you have configured in each account where you want to deploy your permission set. */
+  /**
+   * The name of the IAM policy that you have configured in each account where you want to deploy your permission set.
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
+   */
   name: string;
 }
 
@@ -290,6 +407,10 @@ export interface PermissionSetCustomerManagedPolicyReference {
 export interface PermissionSetPermissionsBoundary {
   /** Specifies the name and path of a customer managed policy. You must have an IAM policy that matches the name and path in each AWS account where you want to deploy your permission set. */
   customerManagedPolicyReference?: PermissionSetCustomerManagedPolicyReference;
-  /** The AWS managed policy ARN that you want to attach to a permission set as a permissions boundary. */
+  /**
+   * The AWS managed policy ARN that you want to attach to a permission set as a permissions boundary.
+   *
+   * Length: 20–2048.
+   */
   managedPolicyArn?: string;
 }

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-activity.html | CloudFormation: AWS::StepFunctions::Activity}
  */
-export const Activity = cloudControlType<ActivityArgs, ActivityOutputs>("AWS::StepFunctions::Activity", "aws:stepfunctions:Activity", '{"p":[["Tags",["array",["ref","TagsEntry"]]],["Name","string",67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Arn","string",72]],"id":["Arn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:states:${Region}:${Account}:activity:${ActivityName}"}');
+export const Activity = cloudControlType<ActivityArgs, ActivityOutputs>("AWS::StepFunctions::Activity", "aws:stepfunctions:Activity", '{"p":[["Tags",["array",["ref","TagsEntry"]]],["Name","string",67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Arn","string",72]],"id":["Arn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","EncryptionConfiguration"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:states:${Region}:${Account}:activity:${ActivityName}"}');
 /** A {@link Activity} instance: its attributes as typed outputs. */
 export type Activity = InstanceType<typeof Activity>;
 
@@ -41,6 +41,8 @@ export interface ActivityArgs {
    * - invalid characters ( `U+10FFFF` )
    *
    * To enable logging with CloudWatch Logs, the name should only contain 0-9, A-Z, a-z, - and _.
+   *
+   * Length: 1–80.
    */
   name: string;
   /**
@@ -65,9 +67,17 @@ export interface ActivityOutputs extends ActivityArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-activity-tagsentry.html | CloudFormation: TagsEntry}
  */
 export interface ActivityTagsEntry {
-  /** The `value` for a key-value pair in a tag entry. */
+  /**
+   * The `value` for a key-value pair in a tag entry.
+   *
+   * Length: 1–256.
+   */
   value: string;
-  /** The `key` for a key-value pair in a tag entry. */
+  /**
+   * The `key` for a key-value pair in a tag entry.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -77,9 +87,17 @@ export interface ActivityTagsEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-activity-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ActivityEncryptionConfiguration {
-  /** An alias, alias ARN, key ID, or key ARN of a symmetric encryption AWS  key to encrypt data. To specify a AWS  key in a different AWS account, you must use the key ARN or alias ARN. */
+  /**
+   * An alias, alias ARN, key ID, or key ARN of a symmetric encryption AWS  key to encrypt data. To specify a AWS  key in a different AWS account, you must use the key ARN or alias ARN.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
-  /** Maximum duration that Step Functions will reuse data keys. When the period expires, Step Functions will call `GenerateDataKey` . Only applies to customer managed keys. */
+  /**
+   * Maximum duration that Step Functions will reuse data keys. When the period expires, Step Functions will call `GenerateDataKey` . Only applies to customer managed keys.
+   *
+   * Range: 60–900.
+   */
   kmsDataKeyReusePeriodSeconds?: number;
   /** Encryption option for an activity. */
   type: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KEY";
@@ -90,13 +108,17 @@ export interface ActivityEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachine.html | CloudFormation: AWS::StepFunctions::StateMachine}
  */
-export const StateMachine = cloudControlType<StateMachineArgs, StateMachineOutputs>("AWS::StepFunctions::StateMachine", "aws:stepfunctions:StateMachine", '{"p":[["DefinitionString","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["DefinitionSubstitutions",["map",["union","string","integer","boolean"]]],["Definition","json"],["DefinitionS3Location",["ref","S3Location"]],["StateMachineName","string",66],["RoleArn","string",1],["Tags",["array",["ref","TagsEntry"]]],["StateMachineType",["enum","STANDARD","EXPRESS"],66],["TracingConfiguration",["ref","TracingConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["StateMachineRevisionId","string",72],["Arn","string",72],["Name","string",8]],"id":["Arn"],"d":{"LoggingConfiguration":[["IncludeExecutionData","boolean"],["Destinations",["array",["ref","LogDestination"]]],["Level",["enum","ALL","ERROR","FATAL","OFF"]]],"LogDestination":[["CloudWatchLogsLogGroup",["ref","CloudWatchLogsLogGroup"]]],"CloudWatchLogsLogGroup":[["LogGroupArn","string"]],"S3Location":[["Bucket","string",1],["Version","string"],["Key","string",1]],"TagsEntry":[["Value","string",1],["Key","string",1]],"TracingConfiguration":[["Enabled","boolean"]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:states:${Region}:${Account}:stateMachine:${StateMachineName}"}');
+export const StateMachine = cloudControlType<StateMachineArgs, StateMachineOutputs>("AWS::StepFunctions::StateMachine", "aws:stepfunctions:StateMachine", '{"p":[["DefinitionString","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["DefinitionSubstitutions",["map",["union","string","integer","boolean"]],16],["Definition","json",16],["DefinitionS3Location",["ref","S3Location"],16],["StateMachineName","string",66],["RoleArn","string",1],["Tags",["array",["ref","TagsEntry"]]],["StateMachineType",["enum","STANDARD","EXPRESS"],66],["TracingConfiguration",["ref","TracingConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["StateMachineRevisionId","string",72],["Arn","string",72],["Name","string",8]],"id":["Arn"],"d":{"LoggingConfiguration":[["IncludeExecutionData","boolean"],["Destinations",["array",["ref","LogDestination"]]],["Level",["enum","ALL","ERROR","FATAL","OFF"]]],"LogDestination":[["CloudWatchLogsLogGroup",["ref","CloudWatchLogsLogGroup"]]],"CloudWatchLogsLogGroup":[["LogGroupArn","string"]],"S3Location":[["Bucket","string",1],["Version","string"],["Key","string",1]],"TagsEntry":[["Value","string",1],["Key","string",1]],"TracingConfiguration":[["Enabled","boolean"]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crud","wo":["Definition","DefinitionS3Location","DefinitionSubstitutions"],"co":["StateMachineName","StateMachineType"],"ro":["Arn","Name"],"uo":["LoggingConfiguration/Destinations","Tags"],"tg":[true,true,true],"nm":{"path":"StateMachineName","min":1,"max":80}},"arn":"arn:${Partition}:states:${Region}:${Account}:stateMachine:${StateMachineName}"}');
 /** A {@link StateMachine} instance: its attributes as typed outputs. */
 export type StateMachine = InstanceType<typeof StateMachine>;
 
 /** Inputs of {@link StateMachine}. */
 export interface StateMachineArgs {
-  /** The Amazon States Language definition of the state machine. The state machine definition must be in JSON. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) . */
+  /**
+   * The Amazon States Language definition of the state machine. The state machine definition must be in JSON. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) .
+   *
+   * Length: 1–1048576.
+   */
   definitionString?: string;
   /**
    * Defines what execution history events are logged and where they are logged.
@@ -108,11 +130,21 @@ export interface StateMachineArgs {
    * A map (string to string) that specifies the mappings for placeholder variables in the state machine definition. This enables the customer to inject values obtained at runtime, for example from intrinsic functions, in the state machine definition. Variables can be template parameter names, resource logical IDs, resource attributes, or a variable in a key-value map.
    *
    * Substitutions must follow the syntax: `${key_name}` or `${variable_1,variable_2,...}` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   definitionSubstitutions?: Record<string, string | number | boolean>;
-  /** The Amazon States Language definition of the state machine. The state machine definition must be in JSON or YAML, and the format of the object must match the format of your CloudFormation template file. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) . */
+  /**
+   * The Amazon States Language definition of the state machine. The state machine definition must be in JSON or YAML, and the format of the object must match the format of your CloudFormation template file. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   definition?: Record<string, unknown>;
-  /** The name of the S3 bucket where the state machine definition is stored. The state machine definition must be a JSON or YAML file. */
+  /**
+   * The name of the S3 bucket where the state machine definition is stored. The state machine definition must be a JSON or YAML file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   definitionS3Location?: StateMachineS3Location;
   /**
    * The name of the state machine.
@@ -126,9 +158,15 @@ export interface StateMachineArgs {
    * - control characters ( `U+0000-001F` , `U+007F-009F` )
    *
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–80.
    */
   stateMachineName?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to use for this state machine. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to use for this state machine.
+   *
+   * Length: 1–256.
+   */
   roleArn: string;
   /**
    * The list of tags to add to a resource.
@@ -180,7 +218,11 @@ export interface StateMachineOutputs extends StateMachineArgs {
 export interface StateMachineLoggingConfiguration {
   /** Determines whether execution data is included in your log. When set to `false` , data is excluded. */
   includeExecutionData?: boolean;
-  /** An array of objects that describes where your execution history events will be logged. Limited to size 1. Required, if your log level is not set to `OFF` . */
+  /**
+   * An array of objects that describes where your execution history events will be logged. Limited to size 1. Required, if your log level is not set to `OFF` .
+   *
+   * Items: at least 1.
+   */
   destinations?: StateMachineLogDestination[];
   /** Defines which category of execution history events are logged. */
   level?: "ALL" | "ERROR" | "FATAL" | "OFF";
@@ -206,7 +248,11 @@ export interface StateMachineLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachine-cloudwatchlogsloggroup.html | CloudFormation: CloudWatchLogsLogGroup}
  */
 export interface StateMachineCloudWatchLogsLogGroup {
-  /** The ARN of the the CloudWatch log group to which you want your logs emitted to. The ARN must end with `:*` */
+  /**
+   * The ARN of the the CloudWatch log group to which you want your logs emitted to. The ARN must end with `:*`
+   *
+   * Length: 1–256.
+   */
   logGroupArn?: string;
 }
 
@@ -230,9 +276,17 @@ export interface StateMachineS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachine-tagsentry.html | CloudFormation: TagsEntry}
  */
 export interface StateMachineTagsEntry {
-  /** The `value` for a key-value pair in a tag entry. */
+  /**
+   * The `value` for a key-value pair in a tag entry.
+   *
+   * Length: 1–256.
+   */
   value: string;
-  /** The `key` for a key-value pair in a tag entry. */
+  /**
+   * The `key` for a key-value pair in a tag entry.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -267,13 +321,17 @@ export interface StateMachineEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachinealias.html | CloudFormation: AWS::StepFunctions::StateMachineAlias}
  */
-export const StateMachineAlias = cloudControlType<StateMachineAliasArgs, StateMachineAliasOutputs>("AWS::StepFunctions::StateMachineAlias", "aws:stepfunctions:StateMachineAlias", '{"p":[["Description","string"],["RoutingConfiguration",["array",["ref","RoutingConfigurationVersion"]]],["DeploymentPreference",["ref","DeploymentPreference"]],["Name","string",66],["StateMachineArn","string"],["Arn","string",72]],"id":["Arn"],"d":{"RoutingConfigurationVersion":[["StateMachineVersionArn","string",1],["Weight","integer",1]],"DeploymentPreference":[["Type",["enum","LINEAR","ALL_AT_ONCE","CANARY"],1],["StateMachineVersionArn","string",1],["Percentage","integer"],["Alarms",["array","string"]],["Interval","integer"]]}}');
+export const StateMachineAlias = cloudControlType<StateMachineAliasArgs, StateMachineAliasOutputs>("AWS::StepFunctions::StateMachineAlias", "aws:stepfunctions:StateMachineAlias", '{"p":[["Description","string"],["RoutingConfiguration",["array",["ref","RoutingConfigurationVersion"]]],["DeploymentPreference",["ref","DeploymentPreference"],16],["Name","string",66],["StateMachineArn","string"],["Arn","string",72]],"id":["Arn"],"d":{"RoutingConfigurationVersion":[["StateMachineVersionArn","string",1],["Weight","integer",1]],"DeploymentPreference":[["Type",["enum","LINEAR","ALL_AT_ONCE","CANARY"],1],["StateMachineVersionArn","string",1],["Percentage","integer"],["Alarms",["array","string"]],["Interval","integer"]]},"reg":{"h":"crudl","wo":["DeploymentPreference"],"co":["Name"],"ro":["Arn"],"uo":["RoutingConfiguration","DeploymentPreference/Alarms"],"tg":[false,true,true],"nm":{"path":"Name","min":1,"max":80}}}');
 /** A {@link StateMachineAlias} instance: its attributes as typed outputs. */
 export type StateMachineAlias = InstanceType<typeof StateMachineAlias>;
 
 /** Inputs of {@link StateMachineAlias}. */
 export interface StateMachineAliasArgs {
-  /** An optional description of the state machine alias. */
+  /**
+   * An optional description of the state machine alias.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /**
    * The routing configuration of an alias. Routing configuration splits [StartExecution](https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html) requests between one or two versions of the same state machine.
@@ -281,12 +339,23 @@ export interface StateMachineAliasArgs {
    * Use `RoutingConfiguration` if you want to explicitly set the alias [weights](https://docs.aws.amazon.com/step-functions/latest/apireference/API_RoutingConfigurationListItem.html#StepFunctions-Type-RoutingConfigurationListItem-weight) . Weight is the percentage of traffic you want to route to a state machine version.
    *
    * > `RoutingConfiguration` and `DeploymentPreference` are mutually exclusive properties. You must define only one of these properties.
+   *
+   * Items: 1–2.
    */
   routingConfiguration?: StateMachineAliasRoutingConfigurationVersion[];
-  /** The settings that enable gradual state machine deployments. These settings include [Alarms](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-alarms) , [Interval](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-interval) , [Percentage](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-percentage) , [StateMachineVersionArn](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-statemachineversionarn) , and [Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-type) . … */
+  /**
+   * The settings that enable gradual state machine deployments. These settings include [Alarms](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-alarms) , [Interval](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-interval) , [Percentage](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-percentage) , [StateMachineVersionArn](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-statemachineversionarn) , and [Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-type) . …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentPreference?: StateMachineAliasDeploymentPreference;
-  /** The name of the state machine alias. If you don't provide a name, it uses an automatically generated name based on the logical ID. */
+  /**
+   * The name of the state machine alias. If you don't provide a name, it uses an automatically generated name based on the logical ID.
+   *
+   * Length: 1–80.
+   */
   name?: string;
+  /** Length: 1–2048. */
   stateMachineArn?: string;
 }
 
@@ -306,9 +375,15 @@ export interface StateMachineAliasRoutingConfigurationVersion {
    * The Amazon Resource Name (ARN) that identifies one or two state machine versions defined in the routing configuration.
    *
    * If you specify the ARN of a second version, it must belong to the same state machine as the first version.
+   *
+   * Length: 1–2048.
    */
   stateMachineVersionArn: string;
-  /** The percentage of traffic you want to route to the state machine version. The sum of the weights in the routing configuration must be equal to 100. */
+  /**
+   * The percentage of traffic you want to route to the state machine version. The sum of the weights in the routing configuration must be equal to 100.
+   *
+   * Range: 0–100.
+   */
   weight: number;
 }
 
@@ -334,17 +409,29 @@ export interface StateMachineAliasDeploymentPreference {
    * The Amazon Resource Name (ARN) of the [`AWS::StepFunctions::StateMachineVersion`](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachineversion.html) resource that will be the final version to which the alias points to when the traffic shifting is complete.
    *
    * While performing gradual deployments, you can only provide a single state machine version ARN. To explicitly set version weights in a CloudFormation template, use `RoutingConfiguration` instead.
+   *
+   * Length: 1–2048.
    */
   stateMachineVersionArn: string;
-  /** The percentage of traffic to shift to the new version in each increment. */
+  /**
+   * The percentage of traffic to shift to the new version in each increment.
+   *
+   * Range: 1–99.
+   */
   percentage?: number;
   /**
    * A list of Amazon CloudWatch alarm names to be monitored during the deployment. The deployment fails and rolls back if any of these alarms go into the `ALARM` state.
    *
    * > Amazon CloudWatch considers nonexistent alarms to have an `OK` state. If you provide an invalid alarm name or provide the ARN of an alarm instead of its name, your deployment may not roll back correctly.
+   *
+   * Items: 1–100. Each item: Length: 1–256.
    */
   alarms?: string[];
-  /** The time in minutes between each traffic shifting increment. */
+  /**
+   * The time in minutes between each traffic shifting increment.
+   *
+   * Range: 1–2100.
+   */
   interval?: number;
 }
 
@@ -357,13 +444,17 @@ export interface StateMachineAliasDeploymentPreference {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachineversion.html | CloudFormation: AWS::StepFunctions::StateMachineVersion}
  */
-export const StateMachineVersion = cloudControlType<StateMachineVersionArgs, StateMachineVersionOutputs>("AWS::StepFunctions::StateMachineVersion", "aws:stepfunctions:StateMachineVersion", '{"p":[["Description","string",66],["StateMachineRevisionId","string",66],["StateMachineArn","string",67],["Arn","string",72]],"id":["Arn"]}');
+export const StateMachineVersion = cloudControlType<StateMachineVersionArgs, StateMachineVersionOutputs>("AWS::StepFunctions::StateMachineVersion", "aws:stepfunctions:StateMachineVersion", '{"p":[["Description","string",66],["StateMachineRevisionId","string",66],["StateMachineArn","string",67],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crdl","co":["StateMachineArn","StateMachineRevisionId","Description"],"ro":["Arn"],"tg":[false,true,true]}}');
 /** A {@link StateMachineVersion} instance: its attributes as typed outputs. */
 export type StateMachineVersion = InstanceType<typeof StateMachineVersion>;
 
 /** Inputs of {@link StateMachineVersion}. */
 export interface StateMachineVersionArgs {
-  /** An optional description of the state machine version. */
+  /**
+   * An optional description of the state machine version.
+   *
+   * Length: 1–2048.
+   */
   description?: string;
   /**
    * Identifier for a state machine revision, which is an immutable, read-only snapshot of a state machine’s definition and configuration.
@@ -371,9 +462,15 @@ export interface StateMachineVersionArgs {
    * Only publish the state machine version if the current state machine's revision ID matches the specified ID. Use this option to avoid publishing a version if the state machine has changed since you last updated it.
    *
    * To specify the initial state machine revision, set the value as `INITIAL` .
+   *
+   * Length: 1–2048.
    */
   stateMachineRevisionId?: string;
-  /** The Amazon Resource Name (ARN) of the state machine. */
+  /**
+   * The Amazon Resource Name (ARN) of the state machine.
+   *
+   * Length: 1–2048.
+   */
   stateMachineArn: string;
 }
 

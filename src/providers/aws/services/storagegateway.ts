@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a virtual tape with a user-defined barcode on a Tape Gateway (VTL). A virtual tape is stored in Amazon S3 and can be archived to S3 Glacier or S3 Glacier Deep Archive.
  *
+ * @deprecated Cloud Control cannot create AWS::StorageGateway::Tape: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-storagegateway-tape.html | CloudFormation: AWS::StorageGateway::Tape}
  */
-export const Tape = cloudControlType<TapeArgs, TapeOutputs>("AWS::StorageGateway::Tape", "aws:storagegateway:Tape", '{"p":[["GatewayARN","string",67],["TapeBarcode","string",66],["TapeSizeInBytes","number",67],["KMSEncrypted","boolean",66],["KMSKey","string",66],["PoolId","string",66],["Worm","boolean",66],["Tags",["array",["ref","Tag"]]],["TapeARN","string",72],["TapeStatus","string",8],["TapeCreatedDate","string",8],["TapeUsedInBytes","number",8]],"id":["TapeARN"],"tags":["Tags","standard"],"arn":"arn:${Partition}:storagegateway:${Region}:${Account}:tape/${TapeBarcode}"}');
+export const Tape = cloudControlType<TapeArgs, TapeOutputs>("AWS::StorageGateway::Tape", "aws:storagegateway:Tape", '{"p":[["GatewayARN","string",67],["TapeBarcode","string",66],["TapeSizeInBytes","number",67],["KMSEncrypted","boolean",66],["KMSKey","string",66],["PoolId","string",66],["Worm","boolean",66],["Tags",["array",["ref","Tag"]]],["TapeARN","string",72],["TapeStatus","string",8],["TapeCreatedDate","string",8],["TapeUsedInBytes","number",8]],"id":["TapeARN"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:storagegateway:${Region}:${Account}:tape/${TapeBarcode}"}');
 /** A {@link Tape} instance: its attributes as typed outputs. */
 export type Tape = InstanceType<typeof Tape>;
 
@@ -54,21 +56,33 @@ export interface TapeOutputs extends TapeArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-storagegateway-tapepool.html | CloudFormation: AWS::StorageGateway::TapePool}
  */
-export const TapePool = cloudControlType<TapePoolArgs, TapePoolOutputs>("AWS::StorageGateway::TapePool", "aws:storagegateway:TapePool", '{"p":[["PoolName","string",67],["StorageClass",["enum","DEEP_ARCHIVE","GLACIER"],67],["RetentionLockType",["enum","COMPLIANCE","GOVERNANCE","NONE"],66],["RetentionLockTimeInDays","integer",66],["Tags",["array",["ref","Tag"]]],["PoolARN","string",72],["PoolId","string",8]],"id":["PoolARN"],"tags":["Tags","standard"],"arn":"arn:${Partition}:storagegateway:${Region}:${Account}:tapepool/${PoolId}"}');
+export const TapePool = cloudControlType<TapePoolArgs, TapePoolOutputs>("AWS::StorageGateway::TapePool", "aws:storagegateway:TapePool", '{"p":[["PoolName","string",67],["StorageClass",["enum","DEEP_ARCHIVE","GLACIER"],67],["RetentionLockType",["enum","COMPLIANCE","GOVERNANCE","NONE"],66],["RetentionLockTimeInDays","integer",66],["Tags",["array",["ref","Tag"]]],["PoolARN","string",72],["PoolId","string",8]],"id":["PoolARN"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PoolName","StorageClass","RetentionLockType","RetentionLockTimeInDays"],"ro":["PoolARN","PoolId"],"uo":["Tags"],"ai":[["PoolId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:storagegateway:${Region}:${Account}:tapepool/${PoolId}"}');
 /** A {@link TapePool} instance: its attributes as typed outputs. */
 export type TapePool = InstanceType<typeof TapePool>;
 
 /** Inputs of {@link TapePool}. */
 export interface TapePoolArgs {
-  /** The name of the custom tape pool. */
+  /**
+   * The name of the custom tape pool.
+   *
+   * Length: 1–100. Pattern: `^[ -\.0-\[\]-~]*[!-\.0-\[\]-~][ -\.0-\[\]-~]*$`.
+   */
   poolName: string;
   /** The storage class associated with the custom pool (S3 Glacier or S3 Glacier Deep Archive). */
   storageClass: "DEEP_ARCHIVE" | "GLACIER";
   /** Tape retention lock type. Governance mode allows authorized removal; compliance mode prevents all removal. */
   retentionLockType?: "COMPLIANCE" | "GOVERNANCE" | "NONE";
-  /** Tape retention lock time in days (up to 36,500 days / 100 years). */
+  /**
+   * Tape retention lock time in days (up to 36,500 days / 100 years).
+   *
+   * Range: 0–36500.
+   */
   retentionLockTimeInDays?: number;
-  /** A list of up to 50 tags for the tape pool. */
+  /**
+   * A list of up to 50 tags for the tape pool.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -83,9 +97,11 @@ export interface TapePoolOutputs extends TapePoolArgs {
 /**
  * Creates a cached iSCSI volume on a Storage Gateway. A cached volume stores data in Amazon S3 and retains a copy of frequently accessed data subsets locally.
  *
+ * @deprecated Cloud Control cannot create AWS::StorageGateway::Volume: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-storagegateway-volume.html | CloudFormation: AWS::StorageGateway::Volume}
  */
-export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::StorageGateway::Volume", "aws:storagegateway:Volume", '{"p":[["GatewayARN","string",67],["TargetName","string",67],["NetworkInterfaceId","string",67],["VolumeSizeInBytes","number",67],["SnapshotId","string",66],["SourceVolumeARN","string",66],["KMSEncrypted","boolean",66],["KMSKey","string",66],["Tags",["array",["ref","Tag"]]],["VolumeARN","string",72],["VolumeId","string",72],["TargetARN","string",8],["VolumeStatus","string",8],["VolumeAttachmentStatus","string",8],["VolumeType","string",8],["VolumeUsedInBytes","number",8],["CreatedDate","string",8]],"id":["VolumeARN"],"tags":["Tags","standard"]}');
+export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::StorageGateway::Volume", "aws:storagegateway:Volume", '{"p":[["GatewayARN","string",67],["TargetName","string",67],["NetworkInterfaceId","string",67],["VolumeSizeInBytes","number",67],["SnapshotId","string",66],["SourceVolumeARN","string",66],["KMSEncrypted","boolean",66],["KMSKey","string",66],["Tags",["array",["ref","Tag"]]],["VolumeARN","string",72],["VolumeId","string",72],["TargetARN","string",8],["VolumeStatus","string",8],["VolumeAttachmentStatus","string",8],["VolumeType","string",8],["VolumeUsedInBytes","number",8],["CreatedDate","string",8]],"id":["VolumeARN"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Volume} instance: its attributes as typed outputs. */
 export type Volume = InstanceType<typeof Volume>;
 

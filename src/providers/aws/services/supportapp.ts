@@ -15,13 +15,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-supportapp-accountalias.html | CloudFormation: AWS::SupportApp::AccountAlias}
  */
-export const AccountAlias = cloudControlType<AccountAliasArgs, AccountAliasOutputs>("AWS::SupportApp::AccountAlias", "aws:supportapp:AccountAlias", '{"p":[["AccountAlias","string",1],["AccountAliasResourceId","string",72]],"id":["AccountAliasResourceId"]}');
+export const AccountAlias = cloudControlType<AccountAliasArgs, AccountAliasOutputs>("AWS::SupportApp::AccountAlias", "aws:supportapp:AccountAlias", '{"p":[["AccountAlias","string",1],["AccountAliasResourceId","string",72]],"id":["AccountAliasResourceId"],"reg":{"h":"crudl","ro":["AccountAliasResourceId"],"tg":[false,false,false]}}');
 /** A {@link AccountAlias} instance: its attributes as typed outputs. */
 export type AccountAlias = InstanceType<typeof AccountAlias>;
 
 /** Inputs of {@link AccountAlias}. */
 export interface AccountAliasArgs {
-  /** An alias or short name for an AWS account . */
+  /**
+   * An alias or short name for an AWS account .
+   *
+   * Length: 1–30. Pattern: `^[\w\- ]+$`.
+   */
   accountAlias: string;
 }
 
@@ -51,25 +55,41 @@ export interface AccountAliasOutputs extends AccountAliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-supportapp-slackchannelconfiguration.html | CloudFormation: AWS::SupportApp::SlackChannelConfiguration}
  */
-export const SlackChannelConfiguration = cloudControlType<SlackChannelConfigurationArgs, SlackChannelConfigurationOutputs>("AWS::SupportApp::SlackChannelConfiguration", "aws:supportapp:SlackChannelConfiguration", '{"p":[["ChannelName","string"],["NotifyOnAddCorrespondenceToCase","boolean"],["ChannelRoleArn","string",1],["NotifyOnResolveCase","boolean"],["NotifyOnCaseSeverity",["enum","none","all","high"],1],["TeamId","string",67],["ChannelId","string",67],["NotifyOnCreateOrReopenCase","boolean"]],"id":["TeamId","ChannelId"]}');
+export const SlackChannelConfiguration = cloudControlType<SlackChannelConfigurationArgs, SlackChannelConfigurationOutputs>("AWS::SupportApp::SlackChannelConfiguration", "aws:supportapp:SlackChannelConfiguration", '{"p":[["ChannelName","string"],["NotifyOnAddCorrespondenceToCase","boolean"],["ChannelRoleArn","string",1],["NotifyOnResolveCase","boolean"],["NotifyOnCaseSeverity",["enum","none","all","high"],1],["TeamId","string",67],["ChannelId","string",67],["NotifyOnCreateOrReopenCase","boolean"]],"id":["TeamId","ChannelId"],"reg":{"h":"crudl","co":["TeamId","ChannelId"],"tg":[false,false,false]}}');
 /** A {@link SlackChannelConfiguration} instance: its attributes as typed outputs. */
 export type SlackChannelConfiguration = InstanceType<typeof SlackChannelConfiguration>;
 
 /** Inputs of {@link SlackChannelConfiguration}. */
 export interface SlackChannelConfigurationArgs {
-  /** The channel name in Slack. This is the channel where you invite the AWS Support App . */
+  /**
+   * The channel name in Slack. This is the channel where you invite the AWS Support App .
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   channelName?: string;
   /** Whether to get notified when a correspondence is added to your support cases. */
   notifyOnAddCorrespondenceToCase?: boolean;
-  /** The Amazon Resource Name (ARN) of the IAM role for this Slack channel configuration. The  App uses this role to perform  and Service Quotas actions on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role for this Slack channel configuration. The  App uses this role to perform  and Service Quotas actions on your behalf.
+   *
+   * Length: 31–2048. Pattern: `^arn:aws[-a-z0-9]*:iam::[0-9]{12}:role\/(.+)$`.
+   */
   channelRoleArn: string;
   /** Whether to get notified when your support cases are resolved. */
   notifyOnResolveCase?: boolean;
   /** The case severity for your support cases that you want to receive notifications. You can specify `none` , `all` , or `high` . */
   notifyOnCaseSeverity: "none" | "all" | "high";
-  /** The team ID in Slack. This ID uniquely identifies a Slack workspace. */
+  /**
+   * The team ID in Slack. This ID uniquely identifies a Slack workspace.
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   teamId: string;
-  /** The channel ID in Slack. This ID identifies a channel within a Slack workspace. */
+  /**
+   * The channel ID in Slack. This ID identifies a channel within a Slack workspace.
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   channelId: string;
   /** Whether to get notified when your support cases are created or reopened */
   notifyOnCreateOrReopenCase?: boolean;
@@ -92,15 +112,25 @@ export interface SlackChannelConfigurationOutputs extends SlackChannelConfigurat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-supportapp-slackworkspaceconfiguration.html | CloudFormation: AWS::SupportApp::SlackWorkspaceConfiguration}
  */
-export const SlackWorkspaceConfiguration = cloudControlType<SlackWorkspaceConfigurationArgs, SlackWorkspaceConfigurationOutputs>("AWS::SupportApp::SlackWorkspaceConfiguration", "aws:supportapp:SlackWorkspaceConfiguration", '{"p":[["VersionId","string"],["TeamId","string",67]],"id":["TeamId"]}');
+export const SlackWorkspaceConfiguration = cloudControlType<SlackWorkspaceConfigurationArgs, SlackWorkspaceConfigurationOutputs>("AWS::SupportApp::SlackWorkspaceConfiguration", "aws:supportapp:SlackWorkspaceConfiguration", '{"p":[["VersionId","string",16],["TeamId","string",67]],"id":["TeamId"],"reg":{"h":"crudl","wo":["VersionId"],"co":["TeamId"],"tg":[false,false,false]}}');
 /** A {@link SlackWorkspaceConfiguration} instance: its attributes as typed outputs. */
 export type SlackWorkspaceConfiguration = InstanceType<typeof SlackWorkspaceConfiguration>;
 
 /** Inputs of {@link SlackWorkspaceConfiguration}. */
 export interface SlackWorkspaceConfigurationArgs {
-  /** An identifier used to update an existing Slack workspace configuration in AWS CloudFormation , such as `100` . */
+  /**
+   * An identifier used to update an existing Slack workspace configuration in AWS CloudFormation , such as `100` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[0-9]+$`.
+   */
   versionId?: string;
-  /** The team ID in Slack. This ID uniquely identifies a Slack workspace, such as `T012ABCDEFG` . */
+  /**
+   * The team ID in Slack. This ID uniquely identifies a Slack workspace, such as `T012ABCDEFG` .
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   teamId: string;
 }
 

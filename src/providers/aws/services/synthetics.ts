@@ -17,12 +17,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-synthetics-canary.html | CloudFormation: AWS::Synthetics::Canary}
  */
-export const Canary = cloudControlType<CanaryArgs, CanaryOutputs>("AWS::Synthetics::Canary", "aws:synthetics:Canary", '{"p":[["VisualReference",["ref","VisualReference"]],["ArtifactConfig",["ref","ArtifactConfig"]],["SuccessRetentionPeriod","integer"],["RuntimeVersion","string",1],["VPCConfig",["ref","VPCConfig"]],["RunConfig",["ref","RunConfig"]],["FailureRetentionPeriod","integer"],["Code",["ref","Code"],1],["Name","string",67],["ExecutionRoleArn","string",1],["Schedule",["ref","Schedule"],1],["ArtifactS3Location","string",1],["Tags",["array",["ref","Tag"]]],["StartCanaryAfterCreation","boolean"],["DeleteLambdaResourcesOnCanaryDeletion","boolean"],["ResourcesToReplicateTags",["array",["enum","lambda-function"]]],["ProvisionedResourceCleanup",["enum","AUTOMATIC","OFF"]],["KmsKeyArn","string"],["DryRunAndUpdate","boolean"],["BrowserConfigs",["array",["ref","BrowserConfig"]]],["VisualReferences",["array",["ref","VisualReference"]]],["Replicas",["array",["ref","Replica"]]],["State","string",8],["Id","string",8,"awsId"]],"id":["Name"],"d":{"VisualReference":[["BaseScreenshots",["array",["ref","BaseScreenshot"]]],["BaseCanaryRunId","string",1],["BrowserType",["enum","CHROME","FIREFOX"]]],"BaseScreenshot":[["IgnoreCoordinates",["array","string"]],["ScreenshotName","string",1]],"ArtifactConfig":[["S3Encryption",["ref","S3Encryption"]]],"S3Encryption":[["KmsKeyArn","string"],["EncryptionMode","string"]],"VPCConfig":[["VpcId","string"],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["Ipv6AllowedForDualStack","boolean"]],"RunConfig":[["TimeoutInSeconds","integer"],["EnvironmentVariables",["map","string"]],["MemoryInMB","integer"],["ActiveTracing","boolean"],["EphemeralStorage","integer"]],"Code":[["Script","string"],["S3ObjectVersion","string"],["S3Bucket","string"],["S3Key","string"],["Handler","string"],["SourceLocationArn","string"],["Dependencies",["array",["ref","Dependency"]]],["BlueprintTypes",["array","string"]]],"Dependency":[["Type",["enum","LambdaLayer"]],["Reference","string",1]],"Schedule":[["DurationInSeconds","string"],["Expression","string",1],["RetryConfig",["ref","RetryConfig"]]],"RetryConfig":[["MaxRetries","integer",1]],"BrowserConfig":[["BrowserType",["enum","CHROME","FIREFOX"],1]],"Replica":[["Location","string",1],["VpcConfig",["ref","VPCConfig"]],["Tags",["array",["ref","Tag"]]],["ResourcesToReplicateTags",["array",["enum","lambda-function"]]],["KmsKeyArn","string"],["CanaryState","string"],["LastModified","number"],["ReplicationStatus",["ref","ReplicaReplicationStatus"]]],"ReplicaReplicationStatus":[["State","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:synthetics:${Region}:${Account}:canary:${CanaryName}"}');
+export const Canary = cloudControlType<CanaryArgs, CanaryOutputs>("AWS::Synthetics::Canary", "aws:synthetics:Canary", '{"p":[["VisualReference",["ref","VisualReference"],16],["ArtifactConfig",["ref","ArtifactConfig"]],["SuccessRetentionPeriod","integer"],["RuntimeVersion","string",1],["VPCConfig",["ref","VPCConfig"]],["RunConfig",["ref","RunConfig"]],["FailureRetentionPeriod","integer"],["Code",["ref","Code"],1],["Name","string",67],["ExecutionRoleArn","string",1],["Schedule",["ref","Schedule"],1],["ArtifactS3Location","string",1],["Tags",["array",["ref","Tag"]]],["StartCanaryAfterCreation","boolean",16],["DeleteLambdaResourcesOnCanaryDeletion","boolean",16],["ResourcesToReplicateTags",["array",["enum","lambda-function"]],16],["ProvisionedResourceCleanup",["enum","AUTOMATIC","OFF"]],["KmsKeyArn","string"],["DryRunAndUpdate","boolean",16],["BrowserConfigs",["array",["ref","BrowserConfig"]]],["VisualReferences",["array",["ref","VisualReference"]],16],["Replicas",["array",["ref","Replica"]]],["State","string",8],["Id","string",8,"awsId"]],"id":["Name"],"d":{"VisualReference":[["BaseScreenshots",["array",["ref","BaseScreenshot"]]],["BaseCanaryRunId","string",1],["BrowserType",["enum","CHROME","FIREFOX"]]],"BaseScreenshot":[["IgnoreCoordinates",["array","string"]],["ScreenshotName","string",1]],"ArtifactConfig":[["S3Encryption",["ref","S3Encryption"]]],"S3Encryption":[["KmsKeyArn","string"],["EncryptionMode","string"]],"VPCConfig":[["VpcId","string"],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["Ipv6AllowedForDualStack","boolean"]],"RunConfig":[["TimeoutInSeconds","integer"],["EnvironmentVariables",["map","string"]],["MemoryInMB","integer"],["ActiveTracing","boolean"],["EphemeralStorage","integer"]],"Code":[["Script","string"],["S3ObjectVersion","string"],["S3Bucket","string"],["S3Key","string"],["Handler","string"],["SourceLocationArn","string"],["Dependencies",["array",["ref","Dependency"]]],["BlueprintTypes",["array","string"]]],"Dependency":[["Type",["enum","LambdaLayer"]],["Reference","string",1]],"Schedule":[["DurationInSeconds","string"],["Expression","string",1],["RetryConfig",["ref","RetryConfig"]]],"RetryConfig":[["MaxRetries","integer",1]],"BrowserConfig":[["BrowserType",["enum","CHROME","FIREFOX"],1]],"Replica":[["Location","string",1],["VpcConfig",["ref","VPCConfig"]],["Tags",["array",["ref","Tag"]]],["ResourcesToReplicateTags",["array",["enum","lambda-function"]]],["KmsKeyArn","string"],["CanaryState","string"],["LastModified","number"],["ReplicationStatus",["ref","ReplicaReplicationStatus"]]],"ReplicaReplicationStatus":[["State","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Code/S3Bucket","Code/S3Key","Code/S3ObjectVersion","Code/Script","DeleteLambdaResourcesOnCanaryDeletion","StartCanaryAfterCreation","ResourcesToReplicateTags","RunConfig/EnvironmentVariables","VisualReference","VisualReferences","DryRunAndUpdate"],"co":["Name"],"ro":["Id","State","Code/SourceLocationArn"],"dep":["DeleteLambdaResourcesOnCanaryDeletion","VisualReference"],"tg":[true,true,true]},"arn":"arn:${Partition}:synthetics:${Region}:${Account}:canary:${CanaryName}"}');
 /** A {@link Canary} instance: its attributes as typed outputs. */
 export type Canary = InstanceType<typeof Canary>;
 
 /** Inputs of {@link Canary}. */
 export interface CanaryArgs {
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `VisualReference` of AWS::Synthetics::Canary deprecated.
+   */
   visualReference?: CanaryVisualReference;
   /** A structure that contains the configuration for canary artifacts, including the encryption-at-rest settings for artifacts that the canary uploads to Amazon S3. */
   artifactConfig?: CanaryArtifactConfig;
@@ -50,6 +55,8 @@ export interface CanaryArgs {
    * The name for this canary. Be sure to give it a descriptive name that distinguishes it from other canaries in your account.
    *
    * Do not include secrets or proprietary information in your canary names. The canary name makes up part of the canary ARN, and the ARN is included in outbound calls over the internet. For more information, see [Security Considerations for Synthetics Canaries](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/servicelens_canaries_security.html) .
+   *
+   * Pattern: `^[0-9a-z_\-]{1,255}$`.
    */
   name: string;
   /**
@@ -66,7 +73,11 @@ export interface CanaryArgs {
   executionRoleArn: string;
   /** A structure that contains information about how often the canary is to run, and when these runs are to stop. */
   schedule: CanarySchedule;
-  /** The location in Amazon S3 where Synthetics stores artifacts from the runs of this canary. Artifacts include the log file, screenshots, and HAR files. Specify the full location path, including `s3://` at the beginning of the path. */
+  /**
+   * The location in Amazon S3 where Synthetics stores artifacts from the runs of this canary. Artifacts include the log file, screenshots, and HAR files. Specify the full location path, including `s3://` at the beginning of the path.
+   *
+   * Pattern: `^(s3|S3)://`.
+   */
   artifactS3Location: string;
   /** The list of key-value pairs that are associated with the canary. */
   tags?: AwsTag[];
@@ -74,11 +85,23 @@ export interface CanaryArgs {
    * Specify TRUE to have the canary start making runs immediately after it is created.
    *
    * A canary that you create using CloudFormation can't be used to monitor the CloudFormation stack that creates the canary or to roll back that stack if there is a failure.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   startCanaryAfterCreation?: boolean;
-  /** Deletes associated lambda resources created by Synthetics if set to True. Default is False */
+  /**
+   * Deletes associated lambda resources created by Synthetics if set to True. Default is False
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `DeleteLambdaResourcesOnCanaryDeletion` of AWS::Synthetics::Canary deprecated.
+   */
   deleteLambdaResourcesOnCanaryDeletion?: boolean;
-  /** To have the tags that you apply to this canary also be applied to the Lambda function that the canary uses, specify this property with the value `lambda-function` . If you do this, CloudWatch Synthetics will keep the tags of the canary and the Lambda function synchronized. Any future changes you make to the canary's tags will also be applied to the function. */
+  /**
+   * To have the tags that you apply to this canary also be applied to the Lambda function that the canary uses, specify this property with the value `lambda-function` . If you do this, CloudWatch Synthetics will keep the tags of the canary and the Lambda function synchronized. Any future changes you make to the canary's tags will also be applied to the function.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourcesToReplicateTags?: "lambda-function"[];
   /**
    * Specifies whether to also delete the Lambda functions and layers used by this canary when the canary is deleted. If it is `AUTOMATIC` , the Lambda functions and layers will be deleted when the canary is deleted.
@@ -94,12 +117,16 @@ export interface CanaryArgs {
    * If set to `false` or omitted, the canary will be updated directly without first performing a dry run. The default value is `false` .
    *
    * For more information, see [Performing safe canary updates](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/performing-safe-canary-upgrades.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   dryRunAndUpdate?: boolean;
   /**
    * A structure that specifies the browser type to use for a canary run. CloudWatch Synthetics supports running canaries on both `CHROME` and `FIREFOX` browsers.
    *
    * > If not specified, `browserConfigs` defaults to Chrome.
+   *
+   * Items: 1–2.
    */
   browserConfigs?: CanaryBrowserConfig[];
   /**
@@ -108,6 +135,10 @@ export interface CanaryArgs {
    * `syn-nodejs-puppeteer-11.0` and above, and `syn-nodejs-playwright-3.0` and above, only supports `visualReferences` . `visualReference` field is not supported.
    *
    * Versions older than `syn-nodejs-puppeteer-11.0` supports both `visualReference` and `visualReferences` for backward compatibility. It is recommended to use `visualReferences` for consistency and future compatibility.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–2.
    */
   visualReferences?: CanaryVisualReference[];
   /** List of replica locations for multi-location canary execution */
@@ -246,12 +277,18 @@ export interface CanaryCode {
   handler?: string;
   /** The ARN of the Lambda layer where Synthetics stores the canary script code. */
   sourceLocationArn?: string;
-  /** List of Lambda layers to attach to the canary */
+  /**
+   * List of Lambda layers to attach to the canary
+   *
+   * Items: at most 1.
+   */
   dependencies?: CanaryDependency[];
   /**
    * `BlueprintTypes` are a list of templates that enable simplified canary creation. You can create canaries for common monitoring scenarios by providing only a JSON configuration file instead of writing custom scripts. `multi-checks` is the only supported value.
    *
    * When you specify `BlueprintTypes` , the `Handler` field cannot be specified since the blueprint provides a pre-defined entry point.
+   *
+   * Items: at most 1.
    */
   blueprintTypes?: string[];
 }
@@ -264,7 +301,11 @@ export interface CanaryCode {
 export interface CanaryDependency {
   /** The type of dependency. Valid value is `LambdaLayer` . */
   type?: "LambdaLayer";
-  /** The dependency reference. For Lambda layers, this is the ARN of the Lambda layer. For more information about Lambda ARN format, see [Lambda](https://docs.aws.amazon.com/lambda/latest/api/API_Layer.html) . */
+  /**
+   * The dependency reference. For Lambda layers, this is the ARN of the Lambda layer. For more information about Lambda ARN format, see [Lambda](https://docs.aws.amazon.com/lambda/latest/api/API_Layer.html) .
+   *
+   * Length: 1–140. Pattern: `arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+`.
+   */
   reference: string;
 }
 
@@ -354,20 +395,30 @@ export interface CanaryReplicaReplicationStatus {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-synthetics-group.html | CloudFormation: AWS::Synthetics::Group}
  */
-export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::Synthetics::Group", "aws:synthetics:Group", '{"p":[["ResourceArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",8,"awsId"]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:synthetics:${Region}:${Account}:group:${GroupId}"}');
+export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::Synthetics::Group", "aws:synthetics:Group", '{"p":[["ResourceArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",8,"awsId"]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:synthetics:${Region}:${Account}:group:${GroupId}"}');
 /** A {@link Group} instance: its attributes as typed outputs. */
 export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** The ARNs of the canaries that you want to associate with this group. */
+  /**
+   * The ARNs of the canaries that you want to associate with this group.
+   *
+   * Items: at most 10. Each item: Pattern: `arn:(aws[a-zA-Z-]*)?:synthetics:[a-z]{2}((-gov)|(-iso(b|e|f?)))?-[a-z]+-\d{1}:\d{12}:canary:[0-9a-z_\-]`.
+   */
   resourceArns?: string[];
-  /** The list of key-value pairs that are associated with the group. */
+  /**
+   * The list of key-value pairs that are associated with the group.
+   *
+   * Items: at least 0.
+   */
   tags?: AwsTag[];
   /**
    * A name for the group. It can include any Unicode characters.
    *
    * The names for all groups in your account, across all Regions, must be unique.
+   *
+   * Pattern: `^[0-9a-z_\-]{1,64}$`.
    */
   name: string;
 }

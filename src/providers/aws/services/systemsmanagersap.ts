@@ -13,29 +13,69 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-systemsmanagersap-application.html | CloudFormation: AWS::SystemsManagerSAP::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SystemsManagerSAP::Application", "aws:systemsmanagersap:Application", '{"p":[["Instances",["array","string"],66],["ApplicationType",["enum","HANA","SAP_ABAP"],1],["SapInstanceNumber","string",66],["ApplicationId","string",1],["Credentials",["array",["ref","Credential"]],66],["Tags",["array",["ref","Tag"]]],["Sid","string",66],["DatabaseArn","string",66],["ComponentsInfo",["array",["ref","ComponentInfo"]],66],["Arn","string",72]],"id":["Arn"],"d":{"Credential":[["SecretId","string",2],["DatabaseName","string",2],["CredentialType",["enum","ADMIN"],2]],"ComponentInfo":[["ComponentType",["enum","HANA","HANA_NODE","ABAP","ASCS","DIALOG","WEBDISP","WD","ERS"]],["Ec2InstanceId","string"],["Sid","string"]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SystemsManagerSAP::Application", "aws:systemsmanagersap:Application", '{"p":[["Instances",["array","string"],82],["ApplicationType",["enum","HANA","SAP_ABAP"],1],["SapInstanceNumber","string",82],["ApplicationId","string",1],["Credentials",["array",["ref","Credential"]],82],["Tags",["array",["ref","Tag"]]],["Sid","string",82],["DatabaseArn","string",82],["ComponentsInfo",["array",["ref","ComponentInfo"]],82],["Arn","string",72]],"id":["Arn"],"d":{"Credential":[["SecretId","string"],["DatabaseName","string"],["CredentialType",["enum","ADMIN"]]],"ComponentInfo":[["ComponentType",["enum","HANA","HANA_NODE","ABAP","ASCS","DIALOG","WEBDISP","WD","ERS"]],["Ec2InstanceId","string"],["Sid","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Credentials","Instances","SapInstanceNumber","Sid","DatabaseArn","ComponentsInfo"],"co":["Credentials","Instances","SapInstanceNumber","Sid","DatabaseArn","ComponentsInfo"],"ro":["Arn"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The Amazon EC2 instances on which your SAP application is running. */
+  /**
+   * The Amazon EC2 instances on which your SAP application is running.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1. Each item: Pattern: `^i-[\w\d]{8}$|^i-[\w\d]{17}$`.
+   */
   instances?: string[];
   /** The type of the application. */
   applicationType: "HANA" | "SAP_ABAP";
-  /** The SAP instance number of the application. */
+  /**
+   * The SAP instance number of the application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `[0-9]{2}`.
+   */
   sapInstanceNumber?: string;
-  /** The ID of the application. */
+  /**
+   * The ID of the application.
+   *
+   * Pattern: `[\w\d\.-]{1,60}`.
+   */
   applicationId: string;
-  /** The credentials of the SAP application. */
+  /**
+   * The credentials of the SAP application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   credentials?: ApplicationCredential[];
   /** The tags on the application. */
   tags?: AwsTag[];
-  /** The System ID of the application. */
+  /**
+   * The System ID of the application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `[A-Z][A-Z0-9]{2}`.
+   */
   sid?: string;
-  /** The Amazon Resource Name (ARN) of the database. */
+  /**
+   * The Amazon Resource Name (ARN) of the database.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:(.+:){2,4}.+$|^arn:(.+:){1,3}.+\/.+$`.
+   */
   databaseArn?: string;
-  /** This is an optional parameter for component details to which the SAP ABAP application is attached, such as Web Dispatcher. */
+  /**
+   * This is an optional parameter for component details to which the SAP ABAP application is attached, such as Web Dispatcher.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
+   */
   componentsInfo?: ApplicationComponentInfo[];
 }
 
@@ -51,9 +91,17 @@ export interface ApplicationOutputs extends ApplicationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-systemsmanagersap-application-credential.html | CloudFormation: Credential}
  */
 export interface ApplicationCredential {
-  /** The secret ID created in AWS Secrets Manager to store the credentials of the SAP application. */
+  /**
+   * The secret ID created in AWS Secrets Manager to store the credentials of the SAP application.
+   *
+   * Pattern: ``.
+   */
   secretId?: string;
-  /** The name of the SAP HANA database. */
+  /**
+   * The name of the SAP HANA database.
+   *
+   * Pattern: ``.
+   */
   databaseName?: string;
   /** The type of the application credentials. */
   credentialType?: "ADMIN";
@@ -75,12 +123,16 @@ export interface ApplicationComponentInfo {
    * This is the Amazon EC2 instance on which your SAP component is running.
    *
    * Accepted values are alphanumeric.
+   *
+   * Pattern: `^i-[\w\d]{8}$|^i-[\w\d]{17}$`.
    */
   ec2InstanceId?: string;
   /**
    * This string is the SAP System ID of the component.
    *
    * Accepted values are alphanumeric.
+   *
+   * Pattern: `[A-Z][A-Z0-9]{2}`.
    */
   sid?: string;
 }

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The AWS::Textract::Adapter resource creates an Amazon Textract adapter, which can be fine-tuned for enhanced performance on user-provided documents.
  *
+ * @deprecated Cloud Control cannot create AWS::Textract::Adapter: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-textract-adapter.html | CloudFormation: AWS::Textract::Adapter}
  */
-export const Adapter = cloudControlType<AdapterArgs, AdapterOutputs>("AWS::Textract::Adapter", "aws:textract:Adapter", '{"p":[["AdapterName","string",1],["Description","string"],["FeatureTypes",["array",["enum","QUERIES"]],67],["AutoUpdate",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AdapterId","string",72],["CreationTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:textract:${Region}:${Account}:/adapters/${AdapterId}"}');
+export const Adapter = cloudControlType<AdapterArgs, AdapterOutputs>("AWS::Textract::Adapter", "aws:textract:Adapter", '{"p":[["AdapterName","string",1],["Description","string"],["FeatureTypes",["array",["enum","QUERIES"]],67],["AutoUpdate",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AdapterId","string",72],["CreationTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:textract:${Region}:${Account}:/adapters/${AdapterId}"}');
 /** A {@link Adapter} instance: its attributes as typed outputs. */
 export type Adapter = InstanceType<typeof Adapter>;
 

@@ -13,21 +13,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-timestream-database.html | CloudFormation: AWS::Timestream::Database}
  */
-export const Database = cloudControlType<DatabaseArgs, DatabaseOutputs>("AWS::Timestream::Database", "aws:timestream:Database", '{"p":[["KmsKeyId","string"],["DatabaseName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["DatabaseName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:timestream:${Region}:${Account}:database/${DatabaseName}"}');
+export const Database = cloudControlType<DatabaseArgs, DatabaseOutputs>("AWS::Timestream::Database", "aws:timestream:Database", '{"p":[["KmsKeyId","string"],["DatabaseName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["DatabaseName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DatabaseName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"DatabaseName","pattern":"^[a-zA-Z0-9_.-]{3,256}$"}},"arn":"arn:${Partition}:timestream:${Region}:${Account}:database/${DatabaseName}"}');
 /** A {@link Database} instance: its attributes as typed outputs. */
 export type Database = InstanceType<typeof Database>;
 
 /** Inputs of {@link Database}. */
 export interface DatabaseArgs {
-  /** The identifier of the AWS  key used to encrypt the data stored in the database. */
+  /**
+   * The identifier of the AWS  key used to encrypt the data stored in the database.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /**
    * The name of the Timestream database.
    *
    * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   *
+   * Pattern: `^[a-zA-Z0-9_.-]{3,256}$`.
    */
   databaseName?: string;
-  /** The tags to add to the database. */
+  /**
+   * The tags to add to the database.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -37,6 +47,8 @@ export interface DatabaseOutputs extends DatabaseArgs {
    * The name of the Timestream database.
    *
    * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   *
+   * Pattern: `^[a-zA-Z0-9_.-]{3,256}$`.
    */
   databaseName: string;
   /** The `arn` of the database. */
@@ -48,49 +60,97 @@ export interface DatabaseOutputs extends DatabaseArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-timestream-influxdbcluster.html | CloudFormation: AWS::Timestream::InfluxDBCluster}
  */
-export const InfluxDBCluster = cloudControlType<InfluxDBClusterArgs, InfluxDBClusterOutputs>("AWS::Timestream::InfluxDBCluster", "aws:timestream:InfluxDBCluster", '{"p":[["Organization","string",66],["Port","integer"],["DbInstanceType",["enum","db.influx.medium","db.influx.large","db.influx.xlarge","db.influx.2xlarge","db.influx.4xlarge","db.influx.8xlarge","db.influx.12xlarge","db.influx.16xlarge","db.influx.24xlarge"]],["VpcSubnetIds",["array","string"],66],["DeploymentType",["enum","MULTI_NODE_READ_REPLICAS"],66],["Name","string",66],["VpcSecurityGroupIds",["array","string"],66],["NetworkType",["enum","IPV4","DUAL"],66],["Tags",["array",["ref","Tag"]]],["Password","string",114],["DbParameterGroupIdentifier","string"],["FailoverMode",["enum","AUTOMATIC","NO_FAILOVER"]],["AllocatedStorage","integer",66],["DbStorageType",["enum","InfluxIOIncludedT1","InfluxIOIncludedT2","InfluxIOIncludedT3"],66],["LogDeliveryConfiguration",["ref","LogDeliveryConfiguration"]],["Username","string",66],["Bucket","string",66],["PubliclyAccessible","boolean",66],["MaintenanceSchedule",["ref","MaintenanceSchedule"]],["Status",["enum","CREATING","UPDATING","UPDATING_INSTANCE_TYPE","MAINTENANCE","DELETING","AVAILABLE","REBOOTING","REBOOT_FAILED","PARTIALLY_AVAILABLE","FAILED","DELETED"],8],["Arn","string",72],["Id","string",72,"awsId"],["Endpoint","string",8],["ReaderEndpoint","string",8],["InfluxAuthParametersSecretArn","string",8],["EngineType",["enum","INFLUXDB_V2","INFLUXDB_V3_CORE","INFLUXDB_V3_ENTERPRISE"],8],["NextMaintenanceTime","string",8]],"id":["Id"],"d":{"LogDeliveryConfiguration":[["S3Configuration",["ref","S3Configuration"],1]],"S3Configuration":[["BucketName","string",1],["Enabled","boolean",1]],"MaintenanceSchedule":[["Timezone","string",1],["PreferredMaintenanceWindow","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:timestream-influxdb:${Region}:${Account}:db-cluster/${DbClusterId}"}');
+export const InfluxDBCluster = cloudControlType<InfluxDBClusterArgs, InfluxDBClusterOutputs>("AWS::Timestream::InfluxDBCluster", "aws:timestream:InfluxDBCluster", '{"p":[["Organization","string",82],["Port","integer"],["DbInstanceType",["enum","db.influx.medium","db.influx.large","db.influx.xlarge","db.influx.2xlarge","db.influx.4xlarge","db.influx.8xlarge","db.influx.12xlarge","db.influx.16xlarge","db.influx.24xlarge"]],["VpcSubnetIds",["array","string"],66],["DeploymentType",["enum","MULTI_NODE_READ_REPLICAS"],66],["Name","string",66],["VpcSecurityGroupIds",["array","string"],66],["NetworkType",["enum","IPV4","DUAL"],66],["Tags",["array",["ref","Tag"]]],["Password","string",114],["DbParameterGroupIdentifier","string"],["FailoverMode",["enum","AUTOMATIC","NO_FAILOVER"]],["AllocatedStorage","integer",66],["DbStorageType",["enum","InfluxIOIncludedT1","InfluxIOIncludedT2","InfluxIOIncludedT3"],66],["LogDeliveryConfiguration",["ref","LogDeliveryConfiguration"]],["Username","string",82],["Bucket","string",82],["PubliclyAccessible","boolean",66],["MaintenanceSchedule",["ref","MaintenanceSchedule"]],["Status",["enum","CREATING","UPDATING","UPDATING_INSTANCE_TYPE","MAINTENANCE","DELETING","AVAILABLE","REBOOTING","REBOOT_FAILED","PARTIALLY_AVAILABLE","FAILED","DELETED"],8],["Arn","string",72],["Id","string",72,"awsId"],["Endpoint","string",8],["ReaderEndpoint","string",8],["InfluxAuthParametersSecretArn","string",8],["EngineType",["enum","INFLUXDB_V2","INFLUXDB_V3_CORE","INFLUXDB_V3_ENTERPRISE"],8],["NextMaintenanceTime","string",8]],"id":["Id"],"d":{"LogDeliveryConfiguration":[["S3Configuration",["ref","S3Configuration"],1]],"S3Configuration":[["BucketName","string",1],["Enabled","boolean",1]],"MaintenanceSchedule":[["Timezone","string",1],["PreferredMaintenanceWindow","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Username","Password","Organization","Bucket"],"co":["Name","Username","Password","Organization","Bucket","VpcSubnetIds","VpcSecurityGroupIds","PubliclyAccessible","DbStorageType","AllocatedStorage","DeploymentType","NetworkType"],"ro":["Status","Arn","Id","Endpoint","ReaderEndpoint","InfluxAuthParametersSecretArn","EngineType"],"uo":["VpcSubnetIds","VpcSecurityGroupIds","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":40,"pattern":"^[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$"}},"arn":"arn:${Partition}:timestream-influxdb:${Region}:${Account}:db-cluster/${DbClusterId}"}');
 /** A {@link InfluxDBCluster} instance: its attributes as typed outputs. */
 export type InfluxDBCluster = InstanceType<typeof InfluxDBCluster>;
 
 /** Inputs of {@link InfluxDBCluster}. */
 export interface InfluxDBClusterArgs {
-  /** The organization for the InfluxDB cluster. */
+  /**
+   * The organization for the InfluxDB cluster.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64.
+   */
   organization?: string;
-  /** The port number on which InfluxDB accepts connections. */
+  /**
+   * The port number on which InfluxDB accepts connections.
+   *
+   * Range: 1024–65535.
+   */
   port?: number;
   /** The compute instance of the InfluxDB cluster. */
   dbInstanceType?: "db.influx.medium" | "db.influx.large" | "db.influx.xlarge" | "db.influx.2xlarge" | "db.influx.4xlarge" | "db.influx.8xlarge" | "db.influx.12xlarge" | "db.influx.16xlarge" | "db.influx.24xlarge";
-  /** A list of EC2 subnet IDs for this InfluxDB cluster. */
+  /**
+   * A list of EC2 subnet IDs for this InfluxDB cluster.
+   *
+   * Items: 1–3.
+   */
   vpcSubnetIds?: string[];
   /** Deployment type of the InfluxDB cluster. */
   deploymentType?: "MULTI_NODE_READ_REPLICAS";
-  /** The unique name that is associated with the InfluxDB cluster. */
+  /**
+   * The unique name that is associated with the InfluxDB cluster.
+   *
+   * Length: 3–40. Pattern: `^[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$`.
+   */
   name?: string;
-  /** A list of Amazon EC2 VPC security groups to associate with this InfluxDB cluster. */
+  /**
+   * A list of Amazon EC2 VPC security groups to associate with this InfluxDB cluster.
+   *
+   * Items: 1–5.
+   */
   vpcSecurityGroupIds?: string[];
   /** Network type of the InfluxDB cluster. */
   networkType?: "IPV4" | "DUAL";
-  /** An arbitrary set of tags (key-value pairs) for this DB cluster. */
+  /**
+   * An arbitrary set of tags (key-value pairs) for this DB cluster.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
   /**
    * The password for the InfluxDB cluster.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 8–64. Pattern: `^[a-zA-Z0-9]+$`.
    */
   password?: string;
-  /** The name of an existing InfluxDB parameter group. */
+  /**
+   * The name of an existing InfluxDB parameter group.
+   *
+   * Length: 3–64. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   dbParameterGroupIdentifier?: string;
   /** Failover mode of the InfluxDB cluster. */
   failoverMode?: "AUTOMATIC" | "NO_FAILOVER";
-  /** The allocated storage for the InfluxDB cluster. */
+  /**
+   * The allocated storage for the InfluxDB cluster.
+   *
+   * Range: 20–15360.
+   */
   allocatedStorage?: number;
   /** The storage type of the InfluxDB cluster. */
   dbStorageType?: "InfluxIOIncludedT1" | "InfluxIOIncludedT2" | "InfluxIOIncludedT3";
   /** Configuration for sending logs to customer account from the InfluxDB cluster. */
   logDeliveryConfiguration?: InfluxDBClusterLogDeliveryConfiguration;
-  /** The username for the InfluxDB cluster. */
+  /**
+   * The username for the InfluxDB cluster.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64.
+   */
   username?: string;
-  /** The bucket for the InfluxDB cluster. */
+  /**
+   * The bucket for the InfluxDB cluster.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 2–64. Pattern: `^[^_][^"]*$`.
+   */
   bucket?: string;
   /** Attach a public IP to the customer ENI. */
   publiclyAccessible?: boolean;
@@ -134,7 +194,11 @@ export interface InfluxDBClusterLogDeliveryConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-influxdbcluster-s3configuration.html | CloudFormation: S3Configuration}
  */
 export interface InfluxDBClusterS3Configuration {
-  /** The bucket name for logs to be sent from the InfluxDB cluster */
+  /**
+   * The bucket name for logs to be sent from the InfluxDB cluster
+   *
+   * Length: 3–63. Pattern: `^[0-9a-z]+[0-9a-z\.\-]*[0-9a-z]+$`.
+   */
   bucketName: string;
   /** Specifies whether logging to customer specified bucket is enabled. */
   enabled: boolean;
@@ -157,39 +221,75 @@ export interface InfluxDBClusterMaintenanceSchedule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-timestream-influxdbinstance.html | CloudFormation: AWS::Timestream::InfluxDBInstance}
  */
-export const InfluxDBInstance = cloudControlType<InfluxDBInstanceArgs, InfluxDBInstanceOutputs>("AWS::Timestream::InfluxDBInstance", "aws:timestream:InfluxDBInstance", '{"p":[["Organization","string",66],["Port","integer"],["DbInstanceType",["enum","db.influx.medium","db.influx.large","db.influx.xlarge","db.influx.2xlarge","db.influx.4xlarge","db.influx.8xlarge","db.influx.12xlarge","db.influx.16xlarge","db.influx.24xlarge"]],["VpcSubnetIds",["array","string"],66],["DeploymentType",["enum","SINGLE_AZ","WITH_MULTIAZ_STANDBY"]],["Name","string",66],["VpcSecurityGroupIds",["array","string"],66],["NetworkType",["enum","IPV4","DUAL"],66],["Tags",["array",["ref","Tag"]]],["Password","string",114],["DbParameterGroupIdentifier","string"],["AllocatedStorage","integer"],["DbStorageType",["enum","InfluxIOIncludedT1","InfluxIOIncludedT2","InfluxIOIncludedT3"]],["LogDeliveryConfiguration",["ref","LogDeliveryConfiguration"]],["Username","string",66],["Bucket","string",66],["PubliclyAccessible","boolean",66],["MaintenanceSchedule",["ref","MaintenanceSchedule"]],["Status",["enum","CREATING","AVAILABLE","DELETING","MODIFYING","MAINTENANCE","UPDATING","UPDATING_DEPLOYMENT_TYPE","UPDATING_INSTANCE_TYPE","REBOOTING","REBOOT_FAILED","DELETED","FAILED"],8],["Arn","string",72],["Id","string",72,"awsId"],["AvailabilityZone","string",8],["Endpoint","string",8],["SecondaryAvailabilityZone","string",8],["InfluxAuthParametersSecretArn","string",8],["NextMaintenanceTime","string",8]],"id":["Id"],"d":{"LogDeliveryConfiguration":[["S3Configuration",["ref","S3Configuration"],1]],"S3Configuration":[["BucketName","string",1],["Enabled","boolean",1]],"MaintenanceSchedule":[["Timezone","string",1],["PreferredMaintenanceWindow","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:timestream-influxdb:${Region}:${Account}:db-instance/${DbInstanceIdentifier}"}');
+export const InfluxDBInstance = cloudControlType<InfluxDBInstanceArgs, InfluxDBInstanceOutputs>("AWS::Timestream::InfluxDBInstance", "aws:timestream:InfluxDBInstance", '{"p":[["Organization","string",82],["Port","integer"],["DbInstanceType",["enum","db.influx.medium","db.influx.large","db.influx.xlarge","db.influx.2xlarge","db.influx.4xlarge","db.influx.8xlarge","db.influx.12xlarge","db.influx.16xlarge","db.influx.24xlarge"]],["VpcSubnetIds",["array","string"],66],["DeploymentType",["enum","SINGLE_AZ","WITH_MULTIAZ_STANDBY"]],["Name","string",66],["VpcSecurityGroupIds",["array","string"],66],["NetworkType",["enum","IPV4","DUAL"],66],["Tags",["array",["ref","Tag"]]],["Password","string",114],["DbParameterGroupIdentifier","string"],["AllocatedStorage","integer"],["DbStorageType",["enum","InfluxIOIncludedT1","InfluxIOIncludedT2","InfluxIOIncludedT3"]],["LogDeliveryConfiguration",["ref","LogDeliveryConfiguration"]],["Username","string",82],["Bucket","string",82],["PubliclyAccessible","boolean",66],["MaintenanceSchedule",["ref","MaintenanceSchedule"]],["Status",["enum","CREATING","AVAILABLE","DELETING","MODIFYING","MAINTENANCE","UPDATING","UPDATING_DEPLOYMENT_TYPE","UPDATING_INSTANCE_TYPE","REBOOTING","REBOOT_FAILED","DELETED","FAILED"],8],["Arn","string",72],["Id","string",72,"awsId"],["AvailabilityZone","string",8],["Endpoint","string",8],["SecondaryAvailabilityZone","string",8],["InfluxAuthParametersSecretArn","string",8],["NextMaintenanceTime","string",8]],"id":["Id"],"d":{"LogDeliveryConfiguration":[["S3Configuration",["ref","S3Configuration"],1]],"S3Configuration":[["BucketName","string",1],["Enabled","boolean",1]],"MaintenanceSchedule":[["Timezone","string",1],["PreferredMaintenanceWindow","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Username","Password","Organization","Bucket"],"co":["Name","Username","Password","Organization","Bucket","VpcSubnetIds","VpcSecurityGroupIds","PubliclyAccessible","NetworkType"],"ro":["Status","Arn","Id","AvailabilityZone","Endpoint","SecondaryAvailabilityZone","InfluxAuthParametersSecretArn","NextMaintenanceTime"],"uo":["VpcSubnetIds","VpcSecurityGroupIds","Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":40,"pattern":"^[a-zA-Z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$"}},"arn":"arn:${Partition}:timestream-influxdb:${Region}:${Account}:db-instance/${DbInstanceIdentifier}"}');
 /** A {@link InfluxDBInstance} instance: its attributes as typed outputs. */
 export type InfluxDBInstance = InstanceType<typeof InfluxDBInstance>;
 
 /** Inputs of {@link InfluxDBInstance}. */
 export interface InfluxDBInstanceArgs {
-  /** The name of the initial organization for the initial admin user in InfluxDB. An InfluxDB organization is a workspace for a group of users. */
+  /**
+   * The name of the initial organization for the initial admin user in InfluxDB. An InfluxDB organization is a workspace for a group of users.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64.
+   */
   organization?: string;
-  /** The port number on which InfluxDB accepts connections. */
+  /**
+   * The port number on which InfluxDB accepts connections.
+   *
+   * Range: 1024–65535.
+   */
   port?: number;
   /** The Timestream for InfluxDB DB instance type to run on. */
   dbInstanceType?: "db.influx.medium" | "db.influx.large" | "db.influx.xlarge" | "db.influx.2xlarge" | "db.influx.4xlarge" | "db.influx.8xlarge" | "db.influx.12xlarge" | "db.influx.16xlarge" | "db.influx.24xlarge";
-  /** A list of VPC subnet IDs to associate with the DB instance. Provide at least two VPC subnet IDs in different availability zones when deploying with a Multi-AZ standby. */
+  /**
+   * A list of VPC subnet IDs to associate with the DB instance. Provide at least two VPC subnet IDs in different availability zones when deploying with a Multi-AZ standby.
+   *
+   * Items: 1–3.
+   */
   vpcSubnetIds?: string[];
   /** Specifies whether the Timestream for InfluxDB is deployed as Single-AZ or with a MultiAZ Standby for High availability. */
   deploymentType?: "SINGLE_AZ" | "WITH_MULTIAZ_STANDBY";
-  /** The name that uniquely identifies the DB instance when interacting with the Amazon Timestream for InfluxDB API and CLI commands. This name will also be a prefix included in the endpoint. DB instance names must be unique per customer and per region. */
+  /**
+   * The name that uniquely identifies the DB instance when interacting with the Amazon Timestream for InfluxDB API and CLI commands. This name will also be a prefix included in the endpoint. DB instance names must be unique per customer and per region.
+   *
+   * Length: 3–40. Pattern: `^[a-zA-Z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$`.
+   */
   name?: string;
-  /** A list of VPC security group IDs to associate with the DB instance. */
+  /**
+   * A list of VPC security group IDs to associate with the DB instance.
+   *
+   * Items: 1–5.
+   */
   vpcSecurityGroupIds?: string[];
   /** Network type of the InfluxDB Instance. */
   networkType?: "IPV4" | "DUAL";
-  /** A list of key-value pairs to associate with the DB instance. */
+  /**
+   * A list of key-value pairs to associate with the DB instance.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
   /**
    * The password of the initial admin user created in InfluxDB. This password will allow you to access the InfluxDB UI to perform various administrative tasks and also use the InfluxDB CLI to create an operator token. These attributes will be stored in a Secret created in Amazon SecretManager in your account.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 8–64. Pattern: `^[a-zA-Z0-9]+$`.
    */
   password?: string;
-  /** The name or id of the DB parameter group to assign to your DB instance. DB parameter groups specify how the database is configured. For example, DB parameter groups can specify the limit for query concurrency. */
+  /**
+   * The name or id of the DB parameter group to assign to your DB instance. DB parameter groups specify how the database is configured. For example, DB parameter groups can specify the limit for query concurrency.
+   *
+   * Length: 3–64. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   dbParameterGroupIdentifier?: string;
-  /** The amount of storage to allocate for your DB storage type in GiB (gibibytes). */
+  /**
+   * The amount of storage to allocate for your DB storage type in GiB (gibibytes).
+   *
+   * Range: 20–16384.
+   */
   allocatedStorage?: number;
   /**
    * The Timestream for InfluxDB DB storage type to read and write InfluxDB data.
@@ -203,9 +303,21 @@ export interface InfluxDBInstanceArgs {
   dbStorageType?: "InfluxIOIncludedT1" | "InfluxIOIncludedT2" | "InfluxIOIncludedT3";
   /** Configuration for sending InfluxDB engine logs to a specified S3 bucket. */
   logDeliveryConfiguration?: InfluxDBInstanceLogDeliveryConfiguration;
-  /** The username of the initial admin user created in InfluxDB. Must start with a letter and can't end with a hyphen or contain two consecutive hyphens. For example, my-user1. This username will allow you to access the InfluxDB UI to perform various administrative tasks and also use the InfluxDB CLI to create an operator token. These attributes will be stored in a Secret created in Amazon Secrets Manager in your account. */
+  /**
+   * The username of the initial admin user created in InfluxDB. Must start with a letter and can't end with a hyphen or contain two consecutive hyphens. For example, my-user1. This username will allow you to access the InfluxDB UI to perform various administrative tasks and also use the InfluxDB CLI to create an operator token. These attributes will be stored in a Secret created in Amazon Secrets Manager in your account.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64.
+   */
   username?: string;
-  /** The name of the initial InfluxDB bucket. All InfluxDB data is stored in a bucket. A bucket combines the concept of a database and a retention period (the duration of time that each data point persists). A bucket belongs to an organization. */
+  /**
+   * The name of the initial InfluxDB bucket. All InfluxDB data is stored in a bucket. A bucket combines the concept of a database and a retention period (the duration of time that each data point persists). A bucket belongs to an organization.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 2–64. Pattern: `^[^_][^"]*$`.
+   */
   bucket?: string;
   /** Configures the DB instance with a public IP to facilitate access. */
   publiclyAccessible?: boolean;
@@ -253,7 +365,11 @@ export interface InfluxDBInstanceLogDeliveryConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-influxdbinstance-s3configuration.html | CloudFormation: S3Configuration}
  */
 export interface InfluxDBInstanceS3Configuration {
-  /** The bucket name of the customer S3 bucket. */
+  /**
+   * The bucket name of the customer S3 bucket.
+   *
+   * Length: 3–63. Pattern: `^[0-9a-z]+[0-9a-z\.\-]*[0-9a-z]+$`.
+   */
   bucketName: string;
   /** Indicates whether log delivery to the S3 bucket is enabled. */
   enabled: boolean;
@@ -265,9 +381,17 @@ export interface InfluxDBInstanceS3Configuration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-influxdbinstance-maintenanceschedule.html | CloudFormation: MaintenanceSchedule}
  */
 export interface InfluxDBInstanceMaintenanceSchedule {
-  /** The IANA timezone identifier for the maintenance schedule. */
+  /**
+   * The IANA timezone identifier for the maintenance schedule.
+   *
+   * Length: 1–64. Pattern: `^(UTC|[A-Za-z_]+/[A-Za-z0-9_]+(/[A-Za-z0-9_]+)?)$`.
+   */
   timezone: string;
-  /** The preferred maintenance window in format ddd:HH:MM-ddd:HH:MM. */
+  /**
+   * The preferred maintenance window in format ddd:HH:MM-ddd:HH:MM.
+   *
+   * Length: 0–19. Pattern: `^$|^(Mon|Tue|Wed|Thu|Fri|Sat|Sun):([01]\d|2[0-3]):[0-5]\d-(Mon|Tue|Wed|Thu|Fri|Sat|Sun):([01]\d|2[0-3]):[0-5]\d$`.
+   */
   preferredMaintenanceWindow: string;
 }
 
@@ -276,13 +400,17 @@ export interface InfluxDBInstanceMaintenanceSchedule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-timestream-scheduledquery.html | CloudFormation: AWS::Timestream::ScheduledQuery}
  */
-export const ScheduledQuery = cloudControlType<ScheduledQueryArgs, ScheduledQueryOutputs>("AWS::Timestream::ScheduledQuery", "aws:timestream:ScheduledQuery", '{"p":[["ScheduledQueryExecutionRoleArn","string",67],["ErrorReportConfiguration",["ref","ErrorReportConfiguration"],67],["ScheduleConfiguration",["ref","ScheduleConfiguration"],67],["TargetConfiguration",["ref","TargetConfiguration"],66],["KmsKeyId","string",66],["QueryString","string",67],["NotificationConfiguration",["ref","NotificationConfiguration"],67],["ScheduledQueryName","string",66],["ClientToken","string",66],["Tags",["array",["ref","Tag"]]],["SQScheduleConfiguration","string",8],["SQNotificationConfiguration","string",8],["SQErrorReportConfiguration","string",8],["SQKmsKeyId","string",8],["SQQueryString","string",8],["SQTargetConfiguration","string",8],["SQName","string",8],["Arn","string",72],["SQScheduledQueryExecutionRoleArn","string",8]],"id":["Arn"],"d":{"ErrorReportConfiguration":[["S3Configuration",["ref","S3Configuration"],3]],"S3Configuration":[["BucketName","string",3],["ObjectKeyPrefix","string",2],["EncryptionOption",["enum","SSE_S3","SSE_KMS"],2]],"ScheduleConfiguration":[["ScheduleExpression","string",3]],"TargetConfiguration":[["TimestreamConfiguration",["ref","TimestreamConfiguration"],3]],"TimestreamConfiguration":[["TimeColumn","string",3],["TableName","string",3],["DimensionMappings",["array",["ref","DimensionMapping"]],3],["MixedMeasureMappings",["array",["ref","MixedMeasureMapping"]],2],["MeasureNameColumn","string",2],["DatabaseName","string",3],["MultiMeasureMappings",["ref","MultiMeasureMappings"],2]],"DimensionMapping":[["DimensionValueType",["enum","VARCHAR"],3],["Name","string",3]],"MixedMeasureMapping":[["MeasureName","string",2],["SourceColumn","string",2],["TargetMeasureName","string",2],["MeasureValueType",["enum","BIGINT","BOOLEAN","DOUBLE","VARCHAR","MULTI"],3],["MultiMeasureAttributeMappings",["array",["ref","MultiMeasureAttributeMapping"]],2]],"MultiMeasureAttributeMapping":[["SourceColumn","string",3],["TargetMultiMeasureAttributeName","string",2],["MeasureValueType",["enum","BIGINT","BOOLEAN","DOUBLE","VARCHAR","TIMESTAMP"],3]],"MultiMeasureMappings":[["TargetMultiMeasureName","string",2],["MultiMeasureAttributeMappings",["array",["ref","MultiMeasureAttributeMapping"]],3]],"NotificationConfiguration":[["SnsConfiguration",["ref","SnsConfiguration"],3]],"SnsConfiguration":[["TopicArn","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:timestream:${Region}:${Account}:scheduled-query/${scheduledQueryName}"}');
+export const ScheduledQuery = cloudControlType<ScheduledQueryArgs, ScheduledQueryOutputs>("AWS::Timestream::ScheduledQuery", "aws:timestream:ScheduledQuery", '{"p":[["ScheduledQueryExecutionRoleArn","string",67],["ErrorReportConfiguration",["ref","ErrorReportConfiguration"],67],["ScheduleConfiguration",["ref","ScheduleConfiguration"],67],["TargetConfiguration",["ref","TargetConfiguration"],66],["KmsKeyId","string",66],["QueryString","string",67],["NotificationConfiguration",["ref","NotificationConfiguration"],67],["ScheduledQueryName","string",66],["ClientToken","string",16],["Tags",["array",["ref","Tag"]]],["SQScheduleConfiguration","string",8],["SQNotificationConfiguration","string",8],["SQErrorReportConfiguration","string",8],["SQKmsKeyId","string",8],["SQQueryString","string",8],["SQTargetConfiguration","string",8],["SQName","string",8],["Arn","string",72],["SQScheduledQueryExecutionRoleArn","string",8]],"id":["Arn"],"d":{"ErrorReportConfiguration":[["S3Configuration",["ref","S3Configuration"],1]],"S3Configuration":[["BucketName","string",1],["ObjectKeyPrefix","string"],["EncryptionOption",["enum","SSE_S3","SSE_KMS"]]],"ScheduleConfiguration":[["ScheduleExpression","string",1]],"TargetConfiguration":[["TimestreamConfiguration",["ref","TimestreamConfiguration"],1]],"TimestreamConfiguration":[["TimeColumn","string",1],["TableName","string",1],["DimensionMappings",["array",["ref","DimensionMapping"]],1],["MixedMeasureMappings",["array",["ref","MixedMeasureMapping"]]],["MeasureNameColumn","string"],["DatabaseName","string",1],["MultiMeasureMappings",["ref","MultiMeasureMappings"]]],"DimensionMapping":[["DimensionValueType",["enum","VARCHAR"],1],["Name","string",1]],"MixedMeasureMapping":[["MeasureName","string"],["SourceColumn","string"],["TargetMeasureName","string"],["MeasureValueType",["enum","BIGINT","BOOLEAN","DOUBLE","VARCHAR","MULTI"],1],["MultiMeasureAttributeMappings",["array",["ref","MultiMeasureAttributeMapping"]]]],"MultiMeasureAttributeMapping":[["SourceColumn","string",1],["TargetMultiMeasureAttributeName","string"],["MeasureValueType",["enum","BIGINT","BOOLEAN","DOUBLE","VARCHAR","TIMESTAMP"],1]],"MultiMeasureMappings":[["TargetMultiMeasureName","string"],["MultiMeasureAttributeMappings",["array",["ref","MultiMeasureAttributeMapping"]],1]],"NotificationConfiguration":[["SnsConfiguration",["ref","SnsConfiguration"],1]],"SnsConfiguration":[["TopicArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientToken"],"co":["ScheduledQueryName","QueryString","ScheduleConfiguration","NotificationConfiguration","ScheduledQueryExecutionRoleArn","TargetConfiguration","ErrorReportConfiguration","KmsKeyId"],"ro":["Arn","SQName","SQQueryString","SQScheduleConfiguration","SQNotificationConfiguration","SQScheduledQueryExecutionRoleArn","SQTargetConfiguration","SQErrorReportConfiguration","SQKmsKeyId"],"uo":["TargetConfiguration/TimestreamConfiguration/DimensionMappings","TargetConfiguration/TimestreamConfiguration/MultiMeasureMappings/MultiMeasureAttributeMappings","TargetConfiguration/TimestreamConfiguration/MixedMeasureMappings","TargetConfiguration/TimestreamConfiguration/MixedMeasureMappings/*/MultiMeasureAttributeMappings","Tags"],"tg":[true,true,true],"nm":{"path":"ScheduledQueryName","min":1,"max":64,"pattern":"[a-zA-Z0-9_.-]+"}},"arn":"arn:${Partition}:timestream:${Region}:${Account}:scheduled-query/${scheduledQueryName}"}');
 /** A {@link ScheduledQuery} instance: its attributes as typed outputs. */
 export type ScheduledQuery = InstanceType<typeof ScheduledQuery>;
 
 /** Inputs of {@link ScheduledQuery}. */
 export interface ScheduledQueryArgs {
-  /** The ARN for the IAM role that Timestream will assume when running the scheduled query. */
+  /**
+   * The ARN for the IAM role that Timestream will assume when running the scheduled query.
+   *
+   * Length: 1–2048.
+   */
   scheduledQueryExecutionRoleArn: string;
   /** Configuration for error reporting. Error reports will be generated when a problem is encountered when writing the query results. */
   errorReportConfiguration: ScheduledQueryErrorReportConfiguration;
@@ -294,26 +422,42 @@ export interface ScheduledQueryArgs {
    * The Amazon KMS key used to encrypt the scheduled query resource, at-rest. If the Amazon KMS key is not specified, the scheduled query resource will be encrypted with a Timestream owned Amazon KMS key. To specify a KMS key, use the key ID, key ARN, alias name, or alias ARN. When using an alias name, prefix the name with *alias/*
    *
    * If ErrorReportConfiguration uses `SSE_KMS` as encryption type, the same KmsKeyId is used to encrypt the error report at rest.
+   *
+   * Length: 1–2048.
    */
   kmsKeyId?: string;
   /**
    * The query string to run. Parameter names can be specified in the query string `@` character followed by an identifier. The named Parameter `@scheduled_runtime` is reserved and can be used in the query to get the time at which the query is scheduled to run.
    *
    * The timestamp calculated according to the ScheduleConfiguration parameter, will be the value of `@scheduled_runtime` paramater for each query run. For example, consider an instance of a scheduled query executing on 2021-12-01 00:00:00. For this instance, the `@scheduled_runtime` parameter is initialized to the timestamp 2021-12-01 00:00:00 when invoking the query.
+   *
+   * Length: 1–262144.
    */
   queryString: string;
   /** Notification configuration for the scheduled query. A notification is sent by Timestream when a query run finishes, when the state is updated or when you delete it. */
   notificationConfiguration: ScheduledQueryNotificationConfiguration;
-  /** A name for the query. Scheduled query names must be unique within each Region. */
+  /**
+   * A name for the query. Scheduled query names must be unique within each Region.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_.-]+`.
+   */
   scheduledQueryName?: string;
   /**
    * Using a ClientToken makes the call to CreateScheduledQuery idempotent, in other words, making the same request repeatedly will produce the same result. Making multiple identical CreateScheduledQuery requests has the same effect as making a single request.
    *
    * - If CreateScheduledQuery is called without a `ClientToken` , the Query SDK generates a `ClientToken` on your behalf.
    * - After 8 hours, any request with the same `ClientToken` is treated as a new request.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 32–128.
    */
   clientToken?: string;
-  /** A list of key-value pairs to label the scheduled query. */
+  /**
+   * A list of key-value pairs to label the scheduled query.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -355,9 +499,17 @@ export interface ScheduledQueryErrorReportConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-scheduledquery-s3configuration.html | CloudFormation: S3Configuration}
  */
 export interface ScheduledQueryS3Configuration {
-  /** Name of the S3 bucket under which error reports will be created. */
+  /**
+   * Name of the S3 bucket under which error reports will be created.
+   *
+   * Length: 3–63. Pattern: `[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]`.
+   */
   bucketName: string;
-  /** Prefix for the error report key. Timestream by default adds the following prefix to the error report path. */
+  /**
+   * Prefix for the error report key. Timestream by default adds the following prefix to the error report path.
+   *
+   * Length: 1–896. Pattern: `[a-zA-Z0-9|!\-_*'\(\)]([a-zA-Z0-9]|[!\-_*'\(\)\/.])+`.
+   */
   objectKeyPrefix?: string;
   /** Encryption at rest options for the error reports. If no encryption option is specified, Timestream will choose SSE_S3 as default. */
   encryptionOption?: "SSE_S3" | "SSE_KMS";
@@ -369,7 +521,11 @@ export interface ScheduledQueryS3Configuration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-scheduledquery-scheduleconfiguration.html | CloudFormation: ScheduleConfiguration}
  */
 export interface ScheduledQueryScheduleConfiguration {
-  /** An expression that denotes when to trigger the scheduled query run. This can be a cron expression or a rate expression. */
+  /**
+   * An expression that denotes when to trigger the scheduled query run. This can be a cron expression or a rate expression.
+   *
+   * Length: 1–256.
+   */
   scheduleExpression: string;
 }
 
@@ -395,7 +551,11 @@ export interface ScheduledQueryTimestreamConfiguration {
   tableName: string;
   /** This is to allow mapping column(s) from the query result to the dimension in the destination table. */
   dimensionMappings: ScheduledQueryDimensionMapping[];
-  /** Specifies how to map measures to multi-measure records. */
+  /**
+   * Specifies how to map measures to multi-measure records.
+   *
+   * Items: at least 1.
+   */
   mixedMeasureMappings?: ScheduledQueryMixedMeasureMapping[];
   /** Name of the measure column. Also see `MultiMeasureMappings` and `MixedMeasureMappings` for how measure name properties on those relate to `MeasureNameColumn` . */
   measureNameColumn?: string;
@@ -431,7 +591,11 @@ export interface ScheduledQueryMixedMeasureMapping {
   targetMeasureName?: string;
   /** Type of the value that is to be read from sourceColumn. If the mapping is for MULTI, use MeasureValueType.MULTI. */
   measureValueType: "BIGINT" | "BOOLEAN" | "DOUBLE" | "VARCHAR" | "MULTI";
-  /** Required when measureValueType is MULTI. Attribute mappings for MULTI value measures. */
+  /**
+   * Required when measureValueType is MULTI. Attribute mappings for MULTI value measures.
+   *
+   * Items: at least 1.
+   */
   multiMeasureAttributeMappings?: ScheduledQueryMultiMeasureAttributeMapping[];
 }
 
@@ -457,7 +621,11 @@ export interface ScheduledQueryMultiMeasureAttributeMapping {
 export interface ScheduledQueryMultiMeasureMappings {
   /** The name of the target multi-measure name in the derived table. This input is required when measureNameColumn is not provided. If MeasureNameColumn is provided, then value from that column will be used as multi-measure name. */
   targetMultiMeasureName?: string;
-  /** Required. Attribute mappings to be used for mapping query results to ingest data for multi-measure attributes. */
+  /**
+   * Required. Attribute mappings to be used for mapping query results to ingest data for multi-measure attributes.
+   *
+   * Items: at least 1.
+   */
   multiMeasureAttributeMappings: ScheduledQueryMultiMeasureAttributeMapping[];
 }
 
@@ -477,7 +645,11 @@ export interface ScheduledQueryNotificationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-scheduledquery-snsconfiguration.html | CloudFormation: SnsConfiguration}
  */
 export interface ScheduledQuerySnsConfiguration {
-  /** SNS topic ARN that the scheduled query status notifications will be sent to. */
+  /**
+   * SNS topic ARN that the scheduled query status notifications will be sent to.
+   *
+   * Length: 1–2048.
+   */
   topicArn: string;
 }
 
@@ -486,7 +658,7 @@ export interface ScheduledQuerySnsConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-timestream-table.html | CloudFormation: AWS::Timestream::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Timestream::Table", "aws:timestream:Table", '{"p":[["TableName","string",66],["RetentionProperties",["ref","RetentionProperties"]],["Schema",["ref","Schema"]],["DatabaseName","string",67],["Tags",["array",["ref","Tag"]]],["MagneticStoreWriteProperties",["ref","MagneticStoreWriteProperties"]],["Arn","string",72],["Name","string",8]],"id":["DatabaseName","TableName"],"d":{"RetentionProperties":[["MagneticStoreRetentionPeriodInDays","string"],["MemoryStoreRetentionPeriodInHours","string"]],"Schema":[["CompositePartitionKey",["array",["ref","PartitionKey"]]]],"PartitionKey":[["Type",["enum","DIMENSION","MEASURE"],1],["EnforcementInRecord",["enum","REQUIRED","OPTIONAL"]],["Name","string"]],"MagneticStoreWriteProperties":[["EnableMagneticStoreWrites","boolean",1],["MagneticStoreRejectedDataLocation",["ref","MagneticStoreRejectedDataLocation"]]],"MagneticStoreRejectedDataLocation":[["S3Configuration",["ref","S3Configuration"]]],"S3Configuration":[["BucketName","string",1],["KmsKeyId","string"],["ObjectKeyPrefix","string"],["EncryptionOption","string",1]]},"tags":["Tags","standard"]}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Timestream::Table", "aws:timestream:Table", '{"p":[["TableName","string",66],["RetentionProperties",["ref","RetentionProperties"]],["Schema",["ref","Schema"]],["DatabaseName","string",67],["Tags",["array",["ref","Tag"]]],["MagneticStoreWriteProperties",["ref","MagneticStoreWriteProperties"]],["Arn","string",72],["Name","string",8]],"id":["DatabaseName","TableName"],"d":{"RetentionProperties":[["MagneticStoreRetentionPeriodInDays","string"],["MemoryStoreRetentionPeriodInHours","string"]],"Schema":[["CompositePartitionKey",["array",["ref","PartitionKey"]]]],"PartitionKey":[["Type",["enum","DIMENSION","MEASURE"],1],["EnforcementInRecord",["enum","REQUIRED","OPTIONAL"]],["Name","string"]],"MagneticStoreWriteProperties":[["EnableMagneticStoreWrites","boolean",1],["MagneticStoreRejectedDataLocation",["ref","MagneticStoreRejectedDataLocation"]]],"MagneticStoreRejectedDataLocation":[["S3Configuration",["ref","S3Configuration"]]],"S3Configuration":[["BucketName","string",1],["KmsKeyId","string"],["ObjectKeyPrefix","string"],["EncryptionOption","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DatabaseName","TableName"],"ro":["Arn","Name"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"TableName","pattern":"^[a-zA-Z0-9_.-]{3,256}$"}}}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
@@ -496,6 +668,8 @@ export interface TableArgs {
    * The name of the Timestream table.
    *
    * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   *
+   * Pattern: `^[a-zA-Z0-9_.-]{3,256}$`.
    */
   tableName?: string;
   /**
@@ -527,9 +701,15 @@ export interface TableArgs {
    * The name of the Timestream database that contains this table.
    *
    * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   *
+   * Pattern: `^[a-zA-Z0-9_.-]{3,256}$`.
    */
   databaseName: string;
-  /** The tags to add to the table */
+  /**
+   * The tags to add to the table
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /**
    * Contains properties to set on the table when enabling magnetic store writes.
@@ -555,6 +735,8 @@ export interface TableOutputs extends TableArgs {
    * The name of the Timestream table.
    *
    * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   *
+   * Pattern: `^[a-zA-Z0-9_.-]{3,256}$`.
    */
   tableName: string;
   /** The `arn` of the table. */
@@ -581,7 +763,11 @@ export interface TableRetentionProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-timestream-table-schema.html | CloudFormation: Schema}
  */
 export interface TableSchema {
-  /** A non-empty list of partition keys defining the attributes used to partition the table data. The order of the list determines the partition hierarchy. The name and type of each partition key as well as the partition key order cannot be changed after the table is created. However, the enforcement level of each partition key can be changed. */
+  /**
+   * A non-empty list of partition keys defining the attributes used to partition the table data. The order of the list determines the partition hierarchy. The name and type of each partition key as well as the partition key order cannot be changed after the table is created. However, the enforcement level of each partition key can be changed.
+   *
+   * Items: at least 1.
+   */
   compositePartitionKey?: TablePartitionKey[];
 }
 
@@ -595,7 +781,11 @@ export interface TablePartitionKey {
   type: "DIMENSION" | "MEASURE";
   /** The level of enforcement for the specification of a dimension key in ingested records. Options are REQUIRED (dimension key must be specified) and OPTIONAL (dimension key does not have to be specified). */
   enforcementInRecord?: "REQUIRED" | "OPTIONAL";
-  /** The name of the attribute used for a dimension key. */
+  /**
+   * The name of the attribute used for a dimension key.
+   *
+   * Length: 1–2048.
+   */
   name?: string;
 }
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource type definition for AWS::Transcribe::CallAnalyticsCategory
  *
+ * @deprecated Cloud Control cannot create AWS::Transcribe::CallAnalyticsCategory: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transcribe-callanalyticscategory.html | CloudFormation: AWS::Transcribe::CallAnalyticsCategory}
  */
-export const CallAnalyticsCategory = cloudControlType<CallAnalyticsCategoryArgs, CallAnalyticsCategoryOutputs>("AWS::Transcribe::CallAnalyticsCategory", "aws:transcribe:CallAnalyticsCategory", '{"p":[["CategoryName","string",67],["Rules",["array",["ref","Rule"]],1],["InputType",["enum","REAL_TIME","POST_CALL"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"d":{"Rule":[["NonTalkTimeFilter",["ref","NonTalkTimeFilter"]],["InterruptionFilter",["ref","InterruptionFilter"]],["TranscriptFilter",["ref","TranscriptFilter"]],["SentimentFilter",["ref","SentimentFilter"]]],"NonTalkTimeFilter":[["Threshold","integer"],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["Negate","boolean"]],"AbsoluteTimeRange":[["StartTime","integer"],["EndTime","integer"],["First","integer"],["Last","integer"]],"RelativeTimeRange":[["StartPercentage","integer"],["EndPercentage","integer"],["First","integer"],["Last","integer"]],"InterruptionFilter":[["Threshold","integer"],["ParticipantRole",["enum","AGENT","CUSTOMER"]],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["Negate","boolean"]],"TranscriptFilter":[["TranscriptFilterType",["enum","EXACT"],1],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["ParticipantRole",["enum","AGENT","CUSTOMER"]],["Negate","boolean"],["Targets",["array","string"],1]],"SentimentFilter":[["Sentiments",["array",["enum","POSITIVE","NEGATIVE","NEUTRAL","MIXED"]],1],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["ParticipantRole",["enum","AGENT","CUSTOMER"]],["Negate","boolean"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:transcribe:${Region}:${Account}:analytics-category/${CategoryName}"}');
+export const CallAnalyticsCategory = cloudControlType<CallAnalyticsCategoryArgs, CallAnalyticsCategoryOutputs>("AWS::Transcribe::CallAnalyticsCategory", "aws:transcribe:CallAnalyticsCategory", '{"p":[["CategoryName","string",67],["Rules",["array",["ref","Rule"]],1],["InputType",["enum","REAL_TIME","POST_CALL"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"d":{"Rule":[["NonTalkTimeFilter",["ref","NonTalkTimeFilter"]],["InterruptionFilter",["ref","InterruptionFilter"]],["TranscriptFilter",["ref","TranscriptFilter"]],["SentimentFilter",["ref","SentimentFilter"]]],"NonTalkTimeFilter":[["Threshold","integer"],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["Negate","boolean"]],"AbsoluteTimeRange":[["StartTime","integer"],["EndTime","integer"],["First","integer"],["Last","integer"]],"RelativeTimeRange":[["StartPercentage","integer"],["EndPercentage","integer"],["First","integer"],["Last","integer"]],"InterruptionFilter":[["Threshold","integer"],["ParticipantRole",["enum","AGENT","CUSTOMER"]],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["Negate","boolean"]],"TranscriptFilter":[["TranscriptFilterType",["enum","EXACT"],1],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["ParticipantRole",["enum","AGENT","CUSTOMER"]],["Negate","boolean"],["Targets",["array","string"],1]],"SentimentFilter":[["Sentiments",["array",["enum","POSITIVE","NEGATIVE","NEUTRAL","MIXED"]],1],["AbsoluteTimeRange",["ref","AbsoluteTimeRange"]],["RelativeTimeRange",["ref","RelativeTimeRange"]],["ParticipantRole",["enum","AGENT","CUSTOMER"]],["Negate","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:transcribe:${Region}:${Account}:analytics-category/${CategoryName}"}');
 /** A {@link CallAnalyticsCategory} instance: its attributes as typed outputs. */
 export type CallAnalyticsCategory = InstanceType<typeof CallAnalyticsCategory>;
 
@@ -102,9 +104,11 @@ export interface CallAnalyticsCategorySentimentFilter {
 /**
  * Resource type definition for AWS::Transcribe::MedicalVocabulary
  *
+ * @deprecated Cloud Control cannot create AWS::Transcribe::MedicalVocabulary: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transcribe-medicalvocabulary.html | CloudFormation: AWS::Transcribe::MedicalVocabulary}
  */
-export const MedicalVocabulary = cloudControlType<MedicalVocabularyArgs, MedicalVocabularyOutputs>("AWS::Transcribe::MedicalVocabulary", "aws:transcribe:MedicalVocabulary", '{"p":[["VocabularyName","string",67],["LanguageCode",["enum","af-ZA","ar-AE","ar-SA","da-DK","de-CH","de-DE","en-AB","en-AU","en-GB","en-IE","en-IN","en-US","en-WL","es-ES","es-US","fa-IR","fr-CA","fr-FR","he-IL","hi-IN","id-ID","it-IT","ja-JP","ko-KR","ms-MY","nl-NL","pt-BR","pt-PT","ru-RU","ta-IN","te-IN","tr-TR","zh-CN","zh-TW","th-TH","en-ZA","en-NZ","vi-VN","sv-SE"],67],["VocabularyFileUri","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const MedicalVocabulary = cloudControlType<MedicalVocabularyArgs, MedicalVocabularyOutputs>("AWS::Transcribe::MedicalVocabulary", "aws:transcribe:MedicalVocabulary", '{"p":[["VocabularyName","string",67],["LanguageCode",["enum","af-ZA","ar-AE","ar-SA","da-DK","de-CH","de-DE","en-AB","en-AU","en-GB","en-IE","en-IN","en-US","en-WL","es-ES","es-US","fa-IR","fr-CA","fr-FR","he-IL","hi-IN","id-ID","it-IT","ja-JP","ko-KR","ms-MY","nl-NL","pt-BR","pt-PT","ru-RU","ta-IN","te-IN","tr-TR","zh-CN","zh-TW","th-TH","en-ZA","en-NZ","vi-VN","sv-SE"],67],["VocabularyFileUri","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link MedicalVocabulary} instance: its attributes as typed outputs. */
 export type MedicalVocabulary = InstanceType<typeof MedicalVocabulary>;
 
@@ -129,9 +133,11 @@ export interface MedicalVocabularyOutputs extends MedicalVocabularyArgs {
 /**
  * Creates a custom vocabulary that you can use to improve the transcription accuracy of domain-specific words and phrases.
  *
+ * @deprecated Cloud Control cannot create AWS::Transcribe::Vocabulary: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transcribe-vocabulary.html | CloudFormation: AWS::Transcribe::Vocabulary}
  */
-export const Vocabulary = cloudControlType<VocabularyArgs, VocabularyOutputs>("AWS::Transcribe::Vocabulary", "aws:transcribe:Vocabulary", '{"p":[["VocabularyName","string",67],["LanguageCode","string",67],["Phrases",["array","string"]],["VocabularyFileUri","string"],["DataAccessRoleArn","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["VocabularyState",["enum","PENDING","READY","FAILED"],8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:transcribe:${Region}:${Account}:vocabulary/${VocabularyName}"}');
+export const Vocabulary = cloudControlType<VocabularyArgs, VocabularyOutputs>("AWS::Transcribe::Vocabulary", "aws:transcribe:Vocabulary", '{"p":[["VocabularyName","string",67],["LanguageCode","string",67],["Phrases",["array","string"]],["VocabularyFileUri","string"],["DataAccessRoleArn","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["VocabularyState",["enum","PENDING","READY","FAILED"],8],["LastModifiedTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:transcribe:${Region}:${Account}:vocabulary/${VocabularyName}"}');
 /** A {@link Vocabulary} instance: its attributes as typed outputs. */
 export type Vocabulary = InstanceType<typeof Vocabulary>;
 
@@ -166,23 +172,49 @@ export interface VocabularyOutputs extends VocabularyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transcribe-vocabularyfilter.html | CloudFormation: AWS::Transcribe::VocabularyFilter}
  */
-export const VocabularyFilter = cloudControlType<VocabularyFilterArgs, VocabularyFilterOutputs>("AWS::Transcribe::VocabularyFilter", "aws:transcribe:VocabularyFilter", '{"p":[["VocabularyFilterName","string",67],["LanguageCode","string",67],["Words",["array","string"]],["VocabularyFilterFileUri","string"],["DataAccessRoleArn","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:transcribe:${Region}:${Account}:vocabulary-filter/${VocabularyFilterName}"}');
+export const VocabularyFilter = cloudControlType<VocabularyFilterArgs, VocabularyFilterOutputs>("AWS::Transcribe::VocabularyFilter", "aws:transcribe:VocabularyFilter", '{"p":[["VocabularyFilterName","string",67],["LanguageCode","string",67],["Words",["array","string"],16],["VocabularyFilterFileUri","string",16],["DataAccessRoleArn","string",16],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Words","VocabularyFilterFileUri","DataAccessRoleArn"],"co":["VocabularyFilterName","LanguageCode"],"ro":["Arn"],"uo":["Words","Tags"],"ai":[["VocabularyFilterName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:transcribe:${Region}:${Account}:vocabulary-filter/${VocabularyFilterName}"}');
 /** A {@link VocabularyFilter} instance: its attributes as typed outputs. */
 export type VocabularyFilter = InstanceType<typeof VocabularyFilter>;
 
 /** Inputs of {@link VocabularyFilter}. */
 export interface VocabularyFilterArgs {
-  /** A unique name, chosen by you, for your custom vocabulary filter. */
+  /**
+   * A unique name, chosen by you, for your custom vocabulary filter.
+   *
+   * Length: 1–200. Pattern: `^[0-9a-zA-Z._-]+$`.
+   */
   vocabularyFilterName: string;
   /** The language code that represents the language of the entries in your vocabulary filter. */
   languageCode: string;
-  /** Use this parameter if you want to create your custom vocabulary filter by including all desired terms, as comma-separated values, within your request. */
+  /**
+   * Use this parameter if you want to create your custom vocabulary filter by including all desired terms, as comma-separated values, within your request.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1. Each item: Length: 1–256.
+   */
   words?: string[];
-  /** The Amazon S3 location of the text file that contains your custom vocabulary filter terms. */
+  /**
+   * The Amazon S3 location of the text file that contains your custom vocabulary filter terms.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2000. Pattern: `^(s3://|http(s*)://).+$`.
+   */
   vocabularyFilterFileUri?: string;
-  /** The Amazon Resource Name (ARN) of an IAM role that has permissions to access the Amazon S3 bucket that contains your input files. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that has permissions to access the Amazon S3 bucket that contains your input files.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: ``.
+   */
   dataAccessRoleArn?: string;
-  /** Tags associated with the vocabulary filter. */
+  /**
+   * Tags associated with the vocabulary filter.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

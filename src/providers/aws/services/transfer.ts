@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-agreement.html | CloudFormation: AWS::Transfer::Agreement}
  */
-export const Agreement = cloudControlType<AgreementArgs, AgreementOutputs>("AWS::Transfer::Agreement", "aws:transfer:Agreement", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["Description","string"],["ServerId","string",67],["BaseDirectory","string"],["AccessRole","string",1],["PartnerProfileId","string",1],["LocalProfileId","string",1],["Tags",["array",["ref","Tag"]]],["PreserveFilename",["enum","ENABLED","DISABLED"]],["EnforceMessageSigning",["enum","ENABLED","DISABLED"]],["CustomDirectories",["ref","CustomDirectories"]],["AgreementId","string",72],["Arn","string",72]],"id":["AgreementId","ServerId"],"d":{"CustomDirectories":[["FailedFilesDirectory","string",1],["MdnFilesDirectory","string",1],["PayloadFilesDirectory","string",1],["StatusFilesDirectory","string",1],["TemporaryFilesDirectory","string",1]]},"tags":["Tags","standard"]}');
+export const Agreement = cloudControlType<AgreementArgs, AgreementOutputs>("AWS::Transfer::Agreement", "aws:transfer:Agreement", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["Description","string"],["ServerId","string",67],["BaseDirectory","string"],["AccessRole","string",1],["PartnerProfileId","string",1],["LocalProfileId","string",1],["Tags",["array",["ref","Tag"]]],["PreserveFilename",["enum","ENABLED","DISABLED"]],["EnforceMessageSigning",["enum","ENABLED","DISABLED"]],["CustomDirectories",["ref","CustomDirectories"]],["AgreementId","string",72],["Arn","string",72]],"id":["AgreementId","ServerId"],"d":{"CustomDirectories":[["FailedFilesDirectory","string",1],["MdnFilesDirectory","string",1],["PayloadFilesDirectory","string",1],["StatusFilesDirectory","string",1],["TemporaryFilesDirectory","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ServerId"],"ro":["AgreementId","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Agreement} instance: its attributes as typed outputs. */
 export type Agreement = InstanceType<typeof Agreement>;
 
@@ -25,11 +25,23 @@ export type Agreement = InstanceType<typeof Agreement>;
 export interface AgreementArgs {
   /** The current status of the agreement, either `ACTIVE` or `INACTIVE` . */
   status?: "ACTIVE" | "INACTIVE";
-  /** The name or short description that's used to identify the agreement. */
+  /**
+   * The name or short description that's used to identify the agreement.
+   *
+   * Length: 1–200. Pattern: ``.
+   */
   description?: string;
-  /** A system-assigned unique identifier for a server instance. This identifier indicates the specific server that the agreement uses. */
+  /**
+   * A system-assigned unique identifier for a server instance. This identifier indicates the specific server that the agreement uses.
+   *
+   * Length: 19–19. Pattern: `^s-([0-9a-f]{17})$`.
+   */
   serverId: string;
-  /** The landing directory (folder) for files that are transferred by using the AS2 protocol. */
+  /**
+   * The landing directory (folder) for files that are transferred by using the AS2 protocol.
+   *
+   * Length: at most 1024. Pattern: `^(|/.*)$`.
+   */
   baseDirectory?: string;
   /**
    * Connectors are used to send files using either the AS2 or SFTP protocol. For the access role, provide the Amazon Resource Name (ARN) of the AWS Identity and Access Management role to use.
@@ -37,13 +49,27 @@ export interface AgreementArgs {
    * *For AS2 connectors*
    *
    * With AS2, you can send files by calling `StartFileTransfer` and specifying the file paths in the request parameter, `SendFilePaths` . We use the file’s parent directory (for example, for `--send-file-paths /bucket/dir/file.txt` , parent directory is `/bucket/dir/` ) to temporarily store a processed AS2 message file, store the MDN when we receive them from the partner, and write a final JSON file containing relevant metadata of the transmission. So, the `AccessRole` needs to provide read and write access to the parent directory of the file location used in the `StartFileTransfer` request. Additionally, you need to provide read and write access to the parent directory of the files that you intend to send with `StartFileTransfer` . …
+   *
+   * Length: 20–2048. Pattern: `arn:.*role/.*`.
    */
   accessRole: string;
-  /** A unique identifier for the partner profile used in the agreement. */
+  /**
+   * A unique identifier for the partner profile used in the agreement.
+   *
+   * Length: 19–19. Pattern: `^p-([0-9a-f]{17})$`.
+   */
   partnerProfileId: string;
-  /** A unique identifier for the AS2 local profile. */
+  /**
+   * A unique identifier for the AS2 local profile.
+   *
+   * Length: 19–19. Pattern: `^p-([0-9a-f]{17})$`.
+   */
   localProfileId: string;
-  /** Key-value pairs that can be used to group and search for agreements. */
+  /**
+   * Key-value pairs that can be used to group and search for agreements.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * Determines whether or not Transfer Family appends a unique string of characters to the end of the AS2 message payload filename when saving it.
@@ -85,15 +111,35 @@ export interface AgreementOutputs extends AgreementArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-agreement-customdirectories.html | CloudFormation: CustomDirectories}
  */
 export interface AgreementCustomDirectories {
-  /** Specifies a location to store the failed files for an AS2 message. */
+  /**
+   * Specifies a location to store the failed files for an AS2 message.
+   *
+   * Pattern: `(|/.*)`.
+   */
   failedFilesDirectory: string;
-  /** Specifies a location to store the MDN file for an AS2 message. */
+  /**
+   * Specifies a location to store the MDN file for an AS2 message.
+   *
+   * Pattern: `(|/.*)`.
+   */
   mdnFilesDirectory: string;
-  /** Specifies a location to store the payload file for an AS2 message. */
+  /**
+   * Specifies a location to store the payload file for an AS2 message.
+   *
+   * Pattern: `(|/.*)`.
+   */
   payloadFilesDirectory: string;
-  /** Specifies a location to store the status file for an AS2 message. */
+  /**
+   * Specifies a location to store the status file for an AS2 message.
+   *
+   * Pattern: `(|/.*)`.
+   */
   statusFilesDirectory: string;
-  /** Specifies a location to store the temporary processing file for an AS2 message. */
+  /**
+   * Specifies a location to store the temporary processing file for an AS2 message.
+   *
+   * Pattern: `(|/.*)`.
+   */
   temporaryFilesDirectory: string;
 }
 
@@ -117,7 +163,7 @@ export interface AgreementCustomDirectories {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-certificate.html | CloudFormation: AWS::Transfer::Certificate}
  */
-export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::Transfer::Certificate", "aws:transfer:Certificate", '{"p":[["InactiveDate","string"],["Usage",["enum","SIGNING","ENCRYPTION","TLS"],1],["PrivateKey","string",66],["Description","string"],["CertificateChain","string",66],["ActiveDate","string"],["Tags",["array",["ref","Tag"]]],["Certificate","string",67],["Status",["enum","ACTIVE","PENDING","INACTIVE"],8],["Type",["enum","CERTIFICATE","CERTIFICATE_WITH_PRIVATE_KEY"],8],["Serial","string",8],["CertificateId","string",72],["NotBeforeDate","string",8],["NotAfterDate","string",8],["Arn","string",72]],"id":["CertificateId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:transfer:${Region}:${Account}:certificate/${CertificateId}"}');
+export const Certificate = cloudControlType<CertificateArgs, CertificateOutputs>("AWS::Transfer::Certificate", "aws:transfer:Certificate", '{"p":[["InactiveDate","string"],["Usage",["enum","SIGNING","ENCRYPTION","TLS"],1],["PrivateKey","string",82],["Description","string"],["CertificateChain","string",66],["ActiveDate","string"],["Tags",["array",["ref","Tag"]]],["Certificate","string",67],["Status",["enum","ACTIVE","PENDING","INACTIVE"],8],["Type",["enum","CERTIFICATE","CERTIFICATE_WITH_PRIVATE_KEY"],8],["Serial","string",8],["CertificateId","string",72],["NotBeforeDate","string",8],["NotAfterDate","string",8],["Arn","string",72]],"id":["CertificateId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PrivateKey"],"co":["Certificate","CertificateChain","PrivateKey"],"ro":["Arn","CertificateId","Status","Type","Serial","NotAfterDate","NotBeforeDate"],"uo":["Tags"],"pt":{"Certificate":"$replace(Certificate, /\\\\s+$/, \'\')","CertificateChain":"$replace(CertificateChain, /\\\\s+$/, \'\')"},"tg":[true,true,true]},"arn":"arn:${Partition}:transfer:${Region}:${Account}:certificate/${CertificateId}"}');
 /** A {@link Certificate} instance: its attributes as typed outputs. */
 export type Certificate = InstanceType<typeof Certificate>;
 
@@ -133,17 +179,39 @@ export interface CertificateArgs {
    * - `TLS` : For securing AS2 communications sent over HTTPS
    */
   usage: "SIGNING" | "ENCRYPTION" | "TLS";
-  /** The file that contains the private key for the certificate that's being imported. */
+  /**
+   * The file that contains the private key for the certificate that's being imported.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
+   */
   privateKey?: string;
-  /** The name or description that's used to identity the certificate. */
+  /**
+   * The name or description that's used to identity the certificate.
+   *
+   * Length: 1–200. Pattern: ``.
+   */
   description?: string;
-  /** The list of certificates that make up the chain for the certificate. */
+  /**
+   * The list of certificates that make up the chain for the certificate.
+   *
+   * Length: 1–2097152. Pattern: ``.
+   */
   certificateChain?: string;
   /** An optional date that specifies when the certificate becomes active. If you do not specify a value, `ActiveDate` takes the same value as `NotBeforeDate` , which is specified by the CA. */
   activeDate?: string;
-  /** Key-value pairs that can be used to group and search for certificates. */
+  /**
+   * Key-value pairs that can be used to group and search for certificates.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The file name for the certificate. */
+  /**
+   * The file name for the certificate.
+   *
+   * Length: 1–16384. Pattern: ``.
+   */
   certificate: string;
 }
 
@@ -172,7 +240,7 @@ export interface CertificateOutputs extends CertificateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-connector.html | CloudFormation: AWS::Transfer::Connector}
  */
-export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::Transfer::Connector", "aws:transfer:Connector", '{"p":[["As2Config",["ref","As2Config"]],["LoggingRole","string"],["AccessRole","string",1],["SftpConfig",["ref","SftpConfig"]],["Tags",["array",["ref","Tag"]]],["Url","string"],["EgressType",["enum","SERVICE_MANAGED","VPC_LATTICE"]],["EgressConfig",["ref","ConnectorEgressConfig"]],["SecurityPolicyName","string"],["IpAddressType",["enum","IPV4","DUALSTACK"]],["Arn","string",72],["ConnectorId","string",72],["ServiceManagedEgressIpAddresses",["array","string"],8],["Status",["enum","ACTIVE","PENDING","ERRORED"],8],["ErrorMessage","string",8]],"id":["ConnectorId"],"d":{"As2Config":[["Compression",["enum","ZLIB","DISABLED"]],["MessageSubject","string"],["BasicAuthSecretId","string"],["PartnerProfileId","string"],["EncryptionAlgorithm",["enum","AES128_CBC","AES192_CBC","AES256_CBC","NONE","DES_EDE3_CBC"]],["SigningAlgorithm",["enum","SHA256","SHA384","SHA512","SHA1","NONE"]],["LocalProfileId","string"],["MdnResponse",["enum","SYNC","ASYNC","NONE"]],["MdnSigningAlgorithm",["enum","SHA256","SHA384","SHA512","SHA1","NONE","DEFAULT"]],["PreserveContentType",["enum","ENABLED","DISABLED"]],["AsyncMdnConfig",["ref","ConnectorAsyncMdnConfig"]]],"ConnectorAsyncMdnConfig":[["Url","string",1],["ServerIds",["array","string"],1]],"SftpConfig":[["TrustedHostKeys",["array","string"]],["UserSecretId","string"],["MaxConcurrentConnections","integer"],["OrderedUserSecretVersionStages",["array","string"]]],"ConnectorEgressConfig":[["VpcLattice",["ref","ConnectorVpcLatticeEgressConfig"],1]],"ConnectorVpcLatticeEgressConfig":[["ResourceConfigurationArn","string",1],["PortNumber","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:transfer:${Region}:${Account}:connector/${ConnectorId}"}');
+export const Connector = cloudControlType<ConnectorArgs, ConnectorOutputs>("AWS::Transfer::Connector", "aws:transfer:Connector", '{"p":[["As2Config",["ref","As2Config"]],["LoggingRole","string"],["AccessRole","string",1],["SftpConfig",["ref","SftpConfig"]],["Tags",["array",["ref","Tag"]]],["Url","string"],["EgressType",["enum","SERVICE_MANAGED","VPC_LATTICE"]],["EgressConfig",["ref","ConnectorEgressConfig"]],["SecurityPolicyName","string"],["IpAddressType",["enum","IPV4","DUALSTACK"]],["Arn","string",72],["ConnectorId","string",72],["ServiceManagedEgressIpAddresses",["array","string"],8],["Status",["enum","ACTIVE","PENDING","ERRORED"],8],["ErrorMessage","string",8]],"id":["ConnectorId"],"d":{"As2Config":[["Compression",["enum","ZLIB","DISABLED"]],["MessageSubject","string"],["BasicAuthSecretId","string"],["PartnerProfileId","string"],["EncryptionAlgorithm",["enum","AES128_CBC","AES192_CBC","AES256_CBC","NONE","DES_EDE3_CBC"]],["SigningAlgorithm",["enum","SHA256","SHA384","SHA512","SHA1","NONE"]],["LocalProfileId","string"],["MdnResponse",["enum","SYNC","ASYNC","NONE"]],["MdnSigningAlgorithm",["enum","SHA256","SHA384","SHA512","SHA1","NONE","DEFAULT"]],["PreserveContentType",["enum","ENABLED","DISABLED"]],["AsyncMdnConfig",["ref","ConnectorAsyncMdnConfig"]]],"ConnectorAsyncMdnConfig":[["Url","string",1],["ServerIds",["array","string"],1]],"SftpConfig":[["TrustedHostKeys",["array","string"]],["UserSecretId","string"],["MaxConcurrentConnections","integer"],["OrderedUserSecretVersionStages",["array","string"]]],"ConnectorEgressConfig":[["VpcLattice",["ref","ConnectorVpcLatticeEgressConfig"],1]],"ConnectorVpcLatticeEgressConfig":[["ResourceConfigurationArn","string",1],["PortNumber","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","ConnectorId","ServiceManagedEgressIpAddresses","Status","ErrorMessage"],"uo":["As2Config/AsyncMdnConfig/ServerIds","SftpConfig/TrustedHostKeys","ServiceManagedEgressIpAddresses","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:transfer:${Region}:${Account}:connector/${ConnectorId}"}');
 /** A {@link Connector} instance: its attributes as typed outputs. */
 export type Connector = InstanceType<typeof Connector>;
 
@@ -180,7 +248,11 @@ export type Connector = InstanceType<typeof Connector>;
 export interface ConnectorArgs {
   /** A structure that contains the parameters for an AS2 connector object. */
   as2Config?: ConnectorAs2Config;
-  /** The Amazon Resource Name (ARN) of the AWS Identity and Access Management (IAM) role that allows a connector to turn on CloudWatch logging for Amazon S3 events. When set, you can view connector activity in your CloudWatch logs. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Identity and Access Management (IAM) role that allows a connector to turn on CloudWatch logging for Amazon S3 events. When set, you can view connector activity in your CloudWatch logs.
+   *
+   * Length: 20–2048. Pattern: `arn:.*role/.*`.
+   */
   loggingRole?: string;
   /**
    * Connectors are used to send files using either the AS2 or SFTP protocol. For the access role, provide the Amazon Resource Name (ARN) of the AWS Identity and Access Management role to use.
@@ -188,16 +260,24 @@ export interface ConnectorArgs {
    * *For AS2 connectors*
    *
    * With AS2, you can send files by calling `StartFileTransfer` and specifying the file paths in the request parameter, `SendFilePaths` . We use the file’s parent directory (for example, for `--send-file-paths /bucket/dir/file.txt` , parent directory is `/bucket/dir/` ) to temporarily store a processed AS2 message file, store the MDN when we receive them from the partner, and write a final JSON file containing relevant metadata of the transmission. So, the `AccessRole` needs to provide read and write access to the parent directory of the file location used in the `StartFileTransfer` request. Additionally, you need to provide read and write access to the parent directory of the files that you intend to send with `StartFileTransfer` . …
+   *
+   * Length: 20–2048. Pattern: `arn:.*role/.*`.
    */
   accessRole: string;
   /** A structure that contains the parameters for an SFTP connector object. */
   sftpConfig?: ConnectorSftpConfig;
-  /** Key-value pairs that can be used to group and search for connectors. */
+  /**
+   * Key-value pairs that can be used to group and search for connectors.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The URL of the partner's AS2 or SFTP endpoint.
    *
    * When creating AS2 connectors or service-managed SFTP connectors (connectors without egress configuration), you must provide a URL to specify the remote server endpoint. For VPC Lattice type connectors, the URL must be null.
+   *
+   * Length: at most 255.
    */
   url?: string;
   /** Type of egress configuration for the connector. SERVICE_MANAGED uses Transfer Family managed NAT gateways, while VPC_LATTICE routes traffic through customer VPCs using VPC Lattice. */
@@ -208,7 +288,11 @@ export interface ConnectorArgs {
    * When using the VPC_LATTICE egress type, AWS Transfer Family uses a managed Service Network to simplify the resource sharing process.
    */
   egressConfig?: ConnectorConnectorEgressConfig;
-  /** The text name of the security policy for the specified connector. */
+  /**
+   * The text name of the security policy for the specified connector.
+   *
+   * Length: at most 50. Pattern: `TransferSFTPConnectorSecurityPolicy-[A-Za-z0-9-]+`.
+   */
   securityPolicyName?: string;
   /** IP address type for Connector */
   ipAddressType?: "IPV4" | "DUALSTACK";
@@ -236,7 +320,11 @@ export interface ConnectorOutputs extends ConnectorArgs {
 export interface ConnectorAs2Config {
   /** Specifies whether the AS2 file is compressed. */
   compression?: "ZLIB" | "DISABLED";
-  /** Used as the `Subject` HTTP header attribute in AS2 messages that are being sent with the connector. */
+  /**
+   * Used as the `Subject` HTTP header attribute in AS2 messages that are being sent with the connector.
+   *
+   * Length: 1–1024. Pattern: ``.
+   */
   messageSubject?: string;
   /**
    * Provides Basic authentication support to the AS2 Connectors API. To use Basic authentication, you must provide the name or Amazon Resource Name (ARN) of a secret in AWS Secrets Manager .
@@ -255,9 +343,15 @@ export interface ConnectorAs2Config {
    * - If you are using the API, SDKs, or CloudFormation to configure your connector, then you must create the secret before you can enable Basic authentication. However, if you are using the AWS management console, you can have the system create the secret for you.
    *
    * If you have previously enabled Basic authentication for a connector, you can disable it by using the `UpdateConnector` API call. For example, if you are using the CLI, you can run the following command to remove Basic authentication: …
+   *
+   * Length: 0–2048.
    */
   basicAuthSecretId?: string;
-  /** A unique identifier for the partner profile for the connector. */
+  /**
+   * A unique identifier for the partner profile for the connector.
+   *
+   * Length: 19–19. Pattern: `^p-([0-9a-f]{17})$`.
+   */
   partnerProfileId?: string;
   /**
    * The algorithm that is used to encrypt the file.
@@ -270,7 +364,11 @@ export interface ConnectorAs2Config {
   encryptionAlgorithm?: "AES128_CBC" | "AES192_CBC" | "AES256_CBC" | "NONE" | "DES_EDE3_CBC";
   /** The algorithm that is used to sign the AS2 messages sent with the connector. */
   signingAlgorithm?: "SHA256" | "SHA384" | "SHA512" | "SHA1" | "NONE";
-  /** A unique identifier for the AS2 local profile. */
+  /**
+   * A unique identifier for the AS2 local profile.
+   *
+   * Length: 19–19. Pattern: `^p-([0-9a-f]{17})$`.
+   */
   localProfileId?: string;
   /**
    * Used for outbound requests (from an AWS Transfer Family connector to a partner AS2 server) to determine whether the partner response for transfers is synchronous or asynchronous. Specify either of the following values:
@@ -294,6 +392,7 @@ export interface ConnectorAs2Config {
 export interface ConnectorConnectorAsyncMdnConfig {
   /** URL of the server to receive the MDN response on */
   url: string;
+  /** Items: 1–10. Each item: Length: 19–19. Pattern: `^s-([0-9a-f]{17})$`. */
   serverIds: string[];
 }
 
@@ -313,6 +412,8 @@ export interface ConnectorSftpConfig {
    * The three standard SSH public key format elements are `<key type>` , `<body base64>` , and an optional `<comment>` , with spaces between each element. Specify only the `<key type>` and `<body base64>` : do not enter the `<comment>` portion of the key.
    *
    * For the trusted host key, AWS Transfer Family accepts RSA and ECDSA keys. …
+   *
+   * Items: at most 10. Each item: Length: 1–2048.
    */
   trustedHostKeys?: string[];
   /**
@@ -320,6 +421,8 @@ export interface ConnectorSftpConfig {
    *
    * > - Required when creating an SFTP connector
    * > - Optional when updating an existing SFTP connector
+   *
+   * Length: 1–2048.
    */
   userSecretId?: string;
   /**
@@ -328,6 +431,8 @@ export interface ConnectorSftpConfig {
    * > If you are using the AWS Management Console , the default value is `5` . 
    *
    * This parameter specifies the number of active connections that your connector can establish with the remote server at the same time. Increasing this value can enhance connector performance when transferring large file batches by enabling parallel operations.
+   *
+   * Range: 1–5.
    */
   maxConcurrentConnections?: number;
   /** Specifies the order in which the connector attempts to use secret versions during authentication. This enables fallback to alternative credentials if the primary version fails. */
@@ -350,18 +455,28 @@ export interface ConnectorConnectorEgressConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-connector-connectorvpclatticeegressconfig.html | CloudFormation: ConnectorVpcLatticeEgressConfig}
  */
 export interface ConnectorConnectorVpcLatticeEgressConfig {
-  /** ARN of the VPC_LATTICE Resource Configuration that defines the target SFTP server location. Must point to a valid Resource Configuration in the customer's VPC with appropriate network connectivity to the SFTP server. */
+  /**
+   * ARN of the VPC_LATTICE Resource Configuration that defines the target SFTP server location. Must point to a valid Resource Configuration in the customer's VPC with appropriate network connectivity to the SFTP server.
+   *
+   * Length: 1–2048. Pattern: `^arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationArn: string;
-  /** Port number for connecting to the SFTP server through VPC_LATTICE. Defaults to 22 if not specified. Must match the port on which the target SFTP server is listening. */
+  /**
+   * Port number for connecting to the SFTP server through VPC_LATTICE. Defaults to 22 if not specified. Must match the port on which the target SFTP server is listening.
+   *
+   * Range: 1–65535.
+   */
   portNumber?: number;
 }
 
 /**
  * Resource type definition for AWS::Transfer::HostKey
  *
+ * @deprecated Cloud Control cannot create AWS::Transfer::HostKey: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-hostkey.html | CloudFormation: AWS::Transfer::HostKey}
  */
-export const HostKey = cloudControlType<HostKeyArgs, HostKeyOutputs>("AWS::Transfer::HostKey", "aws:transfer:HostKey", '{"p":[["ServerId","string",67],["HostKeyBody","string",66],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HostKeyId","string",72],["HostKeyFingerprint","string",8],["Type","string",8],["DateImported","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const HostKey = cloudControlType<HostKeyArgs, HostKeyOutputs>("AWS::Transfer::HostKey", "aws:transfer:HostKey", '{"p":[["ServerId","string",67],["HostKeyBody","string",66],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HostKeyId","string",72],["HostKeyFingerprint","string",8],["Type","string",8],["DateImported","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link HostKey} instance: its attributes as typed outputs. */
 export type HostKey = InstanceType<typeof HostKey>;
 
@@ -396,19 +511,31 @@ export interface HostKeyOutputs extends HostKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-profile.html | CloudFormation: AWS::Transfer::Profile}
  */
-export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::Transfer::Profile", "aws:transfer:Profile", '{"p":[["As2Id","string",1],["ProfileType",["enum","LOCAL","PARTNER"],67],["CertificateIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["ProfileId","string",72],["Arn","string",72]],"id":["ProfileId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:transfer:${Region}:${Account}:profile/${ProfileId}"}');
+export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::Transfer::Profile", "aws:transfer:Profile", '{"p":[["As2Id","string",1],["ProfileType",["enum","LOCAL","PARTNER"],67],["CertificateIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["ProfileId","string",72],["Arn","string",72]],"id":["ProfileId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProfileType"],"ro":["Arn","ProfileId"],"uo":["Tags","CertificateIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:transfer:${Region}:${Account}:profile/${ProfileId}"}');
 /** A {@link Profile} instance: its attributes as typed outputs. */
 export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** The `As2Id` is the *AS2-name* , as defined in the [RFC 4130](https://docs.aws.amazon.com/https://datatracker.ietf.org/doc/html/rfc4130) . For inbound transfers, this is the `AS2-From` header for the AS2 messages sent from the partner. For outbound connectors, this is the `AS2-To` header for the AS2 messages sent to the partner using the `StartFileTransfer` API operation. This ID cannot include spaces. */
+  /**
+   * The `As2Id` is the *AS2-name* , as defined in the [RFC 4130](https://docs.aws.amazon.com/https://datatracker.ietf.org/doc/html/rfc4130) . For inbound transfers, this is the `AS2-From` header for the AS2 messages sent from the partner. For outbound connectors, this is the `AS2-To` header for the AS2 messages sent to the partner using the `StartFileTransfer` API operation. This ID cannot include spaces.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   as2Id: string;
   /** Indicates whether to list only `LOCAL` type profiles or only `PARTNER` type profiles. If not supplied in the request, the command lists all types of profiles. */
   profileType: "LOCAL" | "PARTNER";
-  /** An array of identifiers for the imported certificates. You use this identifier for working with profiles and partner profiles. */
+  /**
+   * An array of identifiers for the imported certificates. You use this identifier for working with profiles and partner profiles.
+   *
+   * Each item: Length: 22–22. Pattern: `^cert-([0-9a-f]{17})$`.
+   */
   certificateIds?: string[];
-  /** Key-value pairs that can be used to group and search for profiles. */
+  /**
+   * Key-value pairs that can be used to group and search for profiles.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -425,13 +552,17 @@ export interface ProfileOutputs extends ProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-server.html | CloudFormation: AWS::Transfer::Server}
  */
-export const Server = cloudControlType<ServerArgs, ServerOutputs>("AWS::Transfer::Server", "aws:transfer:Server", '{"p":[["LoggingRole","string"],["Protocols",["array","string"]],["IdentityProviderDetails",["ref","IdentityProviderDetails"]],["EndpointDetails",["ref","EndpointDetails"]],["StructuredLogDestinations",["array","string"]],["PreAuthenticationLoginBanner","string"],["PostAuthenticationLoginBanner","string"],["EndpointType",["enum","PUBLIC","VPC","VPC_ENDPOINT"]],["SecurityPolicyName","string"],["ProtocolDetails",["ref","ProtocolDetails"]],["WorkflowDetails",["ref","WorkflowDetails"]],["Domain",["enum","S3","EFS"],66],["IdentityProviderType",["enum","SERVICE_MANAGED","API_GATEWAY","AWS_DIRECTORY_SERVICE","AWS_LAMBDA"],66],["Tags",["array",["ref","Tag"]]],["Certificate","string"],["IpAddressType",["enum","IPV4","DUALSTACK"]],["S3StorageOptions",["ref","S3StorageOptions"]],["ServerId","string",72],["Arn","string",72],["As2ServiceManagedEgressIpAddresses",["array","string"],8],["State",["enum","OFFLINE","ONLINE","STARTING","STOPPING","START_FAILED","STOP_FAILED"],8]],"id":["Arn"],"d":{"IdentityProviderDetails":[["Function","string"],["DirectoryId","string"],["InvocationRole","string"],["Url","string"],["SftpAuthenticationMethods",["enum","PASSWORD","PUBLIC_KEY","PUBLIC_KEY_OR_PASSWORD","PUBLIC_KEY_AND_PASSWORD"]]],"EndpointDetails":[["AddressAllocationIds",["array","string"],4],["VpcId","string"],["VpcEndpointId","string"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"ProtocolDetails":[["As2Transports",["array","string"]],["PassiveIp","string"],["SetStatOption",["enum","DEFAULT","ENABLE_NO_OP"]],["TlsSessionResumptionMode",["enum","DISABLED","ENABLED","ENFORCED"]],["ProxyConfig",["ref","ProxyConfig"]]],"ProxyConfig":[["SftpMode",["enum","PROXY_PROTOCOL_V2_ENFORCED","NONE"]]],"WorkflowDetails":[["OnUpload",["array",["ref","WorkflowDetail"]]],["OnPartialUpload",["array",["ref","WorkflowDetail"]]]],"WorkflowDetail":[["WorkflowId","string",1],["ExecutionRole","string",1]],"S3StorageOptions":[["DirectoryListingOptimization",["enum","ENABLED","DISABLED"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:transfer:${Region}:${Account}:server/${ServerId}"}');
+export const Server = cloudControlType<ServerArgs, ServerOutputs>("AWS::Transfer::Server", "aws:transfer:Server", '{"p":[["LoggingRole","string"],["Protocols",["array","string"]],["IdentityProviderDetails",["ref","IdentityProviderDetails"]],["EndpointDetails",["ref","EndpointDetails"]],["StructuredLogDestinations",["array","string"]],["PreAuthenticationLoginBanner","string"],["PostAuthenticationLoginBanner","string"],["EndpointType",["enum","PUBLIC","VPC","VPC_ENDPOINT"]],["SecurityPolicyName","string"],["ProtocolDetails",["ref","ProtocolDetails"]],["WorkflowDetails",["ref","WorkflowDetails"]],["Domain",["enum","S3","EFS"],66],["IdentityProviderType",["enum","SERVICE_MANAGED","API_GATEWAY","AWS_DIRECTORY_SERVICE","AWS_LAMBDA"]],["Tags",["array",["ref","Tag"]]],["Certificate","string"],["IpAddressType",["enum","IPV4","DUALSTACK"]],["S3StorageOptions",["ref","S3StorageOptions"]],["ServerId","string",72],["Arn","string",72],["As2ServiceManagedEgressIpAddresses",["array","string"],8],["State",["enum","OFFLINE","ONLINE","STARTING","STOPPING","START_FAILED","STOP_FAILED"],8]],"id":["Arn"],"d":{"IdentityProviderDetails":[["Function","string"],["DirectoryId","string"],["InvocationRole","string"],["Url","string"],["SftpAuthenticationMethods",["enum","PASSWORD","PUBLIC_KEY","PUBLIC_KEY_OR_PASSWORD","PUBLIC_KEY_AND_PASSWORD"]]],"EndpointDetails":[["AddressAllocationIds",["array","string"],4],["VpcId","string"],["VpcEndpointId","string"],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"]]],"ProtocolDetails":[["As2Transports",["array","string"]],["PassiveIp","string"],["SetStatOption",["enum","DEFAULT","ENABLE_NO_OP"]],["TlsSessionResumptionMode",["enum","DISABLED","ENABLED","ENFORCED"]],["ProxyConfig",["ref","ProxyConfig"]]],"ProxyConfig":[["SftpMode",["enum","PROXY_PROTOCOL_V2_ENFORCED","NONE"]]],"WorkflowDetails":[["OnUpload",["array",["ref","WorkflowDetail"]]],["OnPartialUpload",["array",["ref","WorkflowDetail"]]]],"WorkflowDetail":[["WorkflowId","string",1],["ExecutionRole","string",1]],"S3StorageOptions":[["DirectoryListingOptimization",["enum","ENABLED","DISABLED"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Domain"],"ro":["Arn","As2ServiceManagedEgressIpAddresses","ServerId","State"],"uo":["As2ServiceManagedEgressIpAddresses","EndpointDetails/SecurityGroupIds","ProtocolDetails/As2Transports","Protocols","StructuredLogDestinations","Tags"],"ai":[["ServerId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:transfer:${Region}:${Account}:server/${ServerId}"}');
 /** A {@link Server} instance: its attributes as typed outputs. */
 export type Server = InstanceType<typeof Server>;
 
 /** Inputs of {@link Server}. */
 export interface ServerArgs {
-  /** The Amazon Resource Name (ARN) of the AWS Identity and Access Management (IAM) role that allows a server to turn on Amazon CloudWatch logging for Amazon S3 or Amazon EFS events. When set, you can view user activity in your CloudWatch logs. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Identity and Access Management (IAM) role that allows a server to turn on Amazon CloudWatch logging for Amazon S3 or Amazon EFS events. When set, you can view user activity in your CloudWatch logs.
+   *
+   * Length: 0–2048. Pattern: `^(|arn:.*role/\S+)$`.
+   */
   loggingRole?: string;
   /**
    * Specifies the file transfer protocol or protocols over which your file transfer protocol client can connect to your server's endpoint. The available protocols are:
@@ -440,8 +571,10 @@ export interface ServerArgs {
    * - `FTPS` (File Transfer Protocol Secure): File transfer with TLS encryption
    * - `FTP` (File Transfer Protocol): Unencrypted file transfer
    * - `AS2` (Applicability Statement 2): used for transporting structured business-to-business data …
+   *
+   * Items: 1–4.
    */
-  protocols?: string[];
+  protocols?: ("SFTP" | "FTP" | "FTPS" | "AS2")[];
   /** Required when `IdentityProviderType` is set to `AWS_DIRECTORY_SERVICE` , `AWS _LAMBDA` or `API_GATEWAY` . Accepts an array containing all of the information required to use a directory in `AWS_DIRECTORY_SERVICE` or invoke a customer-supplied authentication API, including the API Gateway URL. Cannot be specified when `IdentityProviderType` is set to `SERVICE_MANAGED` . */
   identityProviderDetails?: ServerIdentityProviderDetails;
   /** The virtual private cloud (VPC) endpoint settings that are configured for your server. When you host your endpoint within your VPC, you can make your endpoint accessible only to resources within your VPC, or you can attach Elastic IP addresses and make your endpoint accessible to clients over the internet. Your VPC's default security groups are automatically assigned to your endpoint. */
@@ -458,23 +591,33 @@ export interface ServerArgs {
    * If you have previously specified a log group for a server, you can clear it, and in effect turn off structured logging, by providing an empty value for this parameter in an `update-server` call. For example:
    *
    * `update-server --server-id s-1234567890abcdef0 --structured-log-destinations`
+   *
+   * Items: 0–1. Each item: Length: 20–1600. Pattern: `^arn:\S+$`.
    */
   structuredLogDestinations?: string[];
   /**
    * Specifies a string to display when users connect to a server. This string is displayed before the user authenticates. For example, the following banner displays details about using the system:
    *
    * `This system is for the use of authorized users only. Individuals using this computer system without authority, or in excess of their authority, are subject to having all of their activities on this system monitored and recorded by system personnel.`
+   *
+   * Length: 0–4096. Pattern: `^[\x09-\x0D\x20-\x7E]*$`.
    */
   preAuthenticationLoginBanner?: string;
   /**
    * Specifies a string to display when users connect to a server. This string is displayed after the user authenticates.
    *
    * > The SFTP protocol does not support post-authentication display banners.
+   *
+   * Length: 0–4096. Pattern: `^[\x09-\x0D\x20-\x7E]*$`.
    */
   postAuthenticationLoginBanner?: string;
   /** The type of endpoint that you want your server to use. You can choose to make your server's endpoint publicly accessible (PUBLIC) or host it inside your VPC. With an endpoint that is hosted in a VPC, you can restrict access to your server and resources only within your VPC or choose to make it internet facing by attaching Elastic IP addresses directly to it. … */
   endpointType?: "PUBLIC" | "VPC" | "VPC_ENDPOINT";
-  /** Specifies the name of the security policy for the server. */
+  /**
+   * Specifies the name of the security policy for the server.
+   *
+   * Length: 0–100. Pattern: `^TransferSecurityPolicy-.+$`.
+   */
   securityPolicyName?: string;
   /**
    * The protocol settings that are configured for your server.
@@ -505,7 +648,11 @@ export interface ServerArgs {
    * Use the `AWS_LAMBDA` value to directly use an AWS Lambda function as your identity provider. If you choose this value, you must specify the ARN for the Lambda function in the `Function` parameter for the `IdentityProviderDetails` data type.
    */
   identityProviderType?: "SERVICE_MANAGED" | "API_GATEWAY" | "AWS_DIRECTORY_SERVICE" | "AWS_LAMBDA";
-  /** Key-value pairs that can be used to group and search for servers. */
+  /**
+   * Key-value pairs that can be used to group and search for servers.
+   *
+   * Items: 1–50.
+   */
   tags?: AwsTag[];
   /**
    * The Amazon Resource Name (ARN) of the Certificate Manager (ACM) certificate. Required when `Protocols` is set to `FTPS` .
@@ -525,6 +672,8 @@ export interface ServerArgs {
    * - Elliptic Prime Curve 521 bit (EC_secp521r1)
    *
    * > The certificate must be a valid SSL/TLS X.509 version 3 certificate with FQDN or IP address specified and information about the issuer.
+   *
+   * Length: 0–1600.
    */
   certificate?: string;
   /**
@@ -573,13 +722,29 @@ export interface ServerOutputs extends ServerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-server-identityproviderdetails.html | CloudFormation: IdentityProviderDetails}
  */
 export interface ServerIdentityProviderDetails {
-  /** The ARN for a Lambda function to use for the Identity provider. */
+  /**
+   * The ARN for a Lambda function to use for the Identity provider.
+   *
+   * Length: 1–170. Pattern: `^arn:[a-z-]+:lambda:.*$`.
+   */
   function?: string;
-  /** The identifier of the AWS Directory Service directory that you want to use as your identity provider. */
+  /**
+   * The identifier of the AWS Directory Service directory that you want to use as your identity provider.
+   *
+   * Length: 12–12. Pattern: `^d-[0-9a-f]{10}$`.
+   */
   directoryId?: string;
-  /** This parameter is only applicable if your `IdentityProviderType` is `API_GATEWAY` . Provides the type of `InvocationRole` used to authenticate the user account. */
+  /**
+   * This parameter is only applicable if your `IdentityProviderType` is `API_GATEWAY` . Provides the type of `InvocationRole` used to authenticate the user account.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*role/\S+$`.
+   */
   invocationRole?: string;
-  /** Provides the location of the service endpoint used to authenticate users. */
+  /**
+   * Provides the location of the service endpoint used to authenticate users.
+   *
+   * Length: 0–255.
+   */
   url?: string;
   /**
    * For SFTP-enabled servers, and for custom identity providers *only* , you can specify whether to authenticate using a password, SSH key pair, or both.
@@ -616,6 +781,8 @@ export interface ServerEndpointDetails {
    * The ID of the VPC endpoint.
    *
    * > This property can only be set when `EndpointType` is set to `VPC_ENDPOINT` .
+   *
+   * Length: 22–22. Pattern: `^vpce-[0-9a-f]{17}$`.
    */
   vpcEndpointId?: string;
   /**
@@ -626,6 +793,8 @@ export interface ServerEndpointDetails {
    * > This property can only be set when `EndpointType` is set to `VPC` .
    * > 
    * > You can edit the `SecurityGroupIds` property in the [UpdateServer](https://docs.aws.amazon.com/transfer/latest/userguide/API_UpdateServer.html) API only if you are changing the `EndpointType` from `PUBLIC` or `VPC_ENDPOINT` to `VPC` . To change security groups associated with your server's VPC endpoint after creation, use the Amazon EC2 [ModifyVpcEndpoint](https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ModifyVpcEndpoint.html) API.
+   *
+   * Each item: Length: 11–20. Pattern: `^sg-[0-9a-f]{8,17}$`.
    */
   securityGroupIds?: string[];
   /**
@@ -644,14 +813,20 @@ export interface ServerEndpointDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-server-protocoldetails.html | CloudFormation: ProtocolDetails}
  */
 export interface ServerProtocolDetails {
-  /** List of `As2Transport` objects. */
-  as2Transports?: string[];
+  /**
+   * List of `As2Transport` objects.
+   *
+   * Items: 1–1.
+   */
+  as2Transports?: ("HTTP")[];
   /**
    * Indicates passive mode, for FTP and FTPS protocols. Enter a single IPv4 address, such as the public IP address of a firewall, router, or load balancer. For example:
    *
    * `aws transfer update-server --protocol-details PassiveIp=0.0.0.0`
    *
    * Replace `0.0.0.0` in the example above with the actual IP address you want to use. …
+   *
+   * Length: 0–15.
    */
   passiveIp?: string;
   /**
@@ -694,6 +869,8 @@ export interface ServerWorkflowDetails {
    * `aws transfer update-server --server-id s-01234567890abcdef --workflow-details '{"OnUpload":[]}'`
    *
    * > `OnUpload` can contain a maximum of one `WorkflowDetail` object.
+   *
+   * Items: 0–1.
    */
   onUpload?: ServerWorkflowDetail[];
   /**
@@ -702,6 +879,8 @@ export interface ServerWorkflowDetails {
    * A *partial upload* occurs when a file is open when the session disconnects.
    *
    * > `OnPartialUpload` can contain a maximum of one `WorkflowDetail` object.
+   *
+   * Items: 0–1.
    */
   onPartialUpload?: ServerWorkflowDetail[];
 }
@@ -714,9 +893,17 @@ export interface ServerWorkflowDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-server-workflowdetail.html | CloudFormation: WorkflowDetail}
  */
 export interface ServerWorkflowDetail {
-  /** A unique identifier for the workflow. */
+  /**
+   * A unique identifier for the workflow.
+   *
+   * Length: 19–19. Pattern: `^w-([a-z0-9]{17})$`.
+   */
   workflowId: string;
-  /** Includes the necessary permissions for S3, EFS, and Lambda operations that Transfer can assume, so that all workflow steps can operate on the required resources */
+  /**
+   * Includes the necessary permissions for S3, EFS, and Lambda operations that Transfer can assume, so that all workflow steps can operate on the required resources
+   *
+   * Length: 20–2048. Pattern: `^arn:.*role/\S+$`.
+   */
   executionRole: string;
 }
 
@@ -742,7 +929,7 @@ export interface ServerS3StorageOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-user.html | CloudFormation: AWS::Transfer::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::Transfer::User", "aws:transfer:User", '{"p":[["Policy","string"],["Role","string",1],["HomeDirectory","string"],["HomeDirectoryType",["enum","PATH","LOGICAL"]],["ServerId","string",67],["UserName","string",67],["HomeDirectoryMappings",["array",["ref","HomeDirectoryMapEntry"]]],["PosixProfile",["ref","PosixProfile"]],["SshPublicKeys",["array","string"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"HomeDirectoryMapEntry":[["Entry","string",1],["Target","string",1],["Type",["enum","FILE","DIRECTORY"]]],"PosixProfile":[["Uid","number",1],["SecondaryGids",["array","number"]],["Gid","number",1]]},"tags":["Tags","standard"]}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::Transfer::User", "aws:transfer:User", '{"p":[["Policy","string"],["Role","string",1],["HomeDirectory","string"],["HomeDirectoryType",["enum","PATH","LOGICAL"]],["ServerId","string",67],["UserName","string",67],["HomeDirectoryMappings",["array",["ref","HomeDirectoryMapEntry"]]],["PosixProfile",["ref","PosixProfile"]],["SshPublicKeys",["array","string"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"HomeDirectoryMapEntry":[["Entry","string",1],["Target","string",1],["Type",["enum","FILE","DIRECTORY"]]],"PosixProfile":[["Uid","number",1],["SecondaryGids",["array","number"]],["Gid","number",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ServerId","UserName"],"ro":["Arn"],"uo":["HomeDirectoryMappings","PosixProfile/SecondaryGids","SshPublicKeys","Tags"],"ai":[["ServerId","UserName"]],"tg":[true,true,true]}}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 
@@ -756,9 +943,15 @@ export interface UserArgs {
    * > For an example of a session policy, see [Example session policy](https://docs.aws.amazon.com/transfer/latest/userguide/session-policy.html) .
    * > 
    * > For more information, see [AssumeRole](https://docs.aws.amazon.com/STS/latest/APIReference/API_AssumeRole.html) in the *AWS Security Token Service API Reference* .
+   *
+   * Length: 0–2048.
    */
   policy?: string;
-  /** The Amazon Resource Name (ARN) of the AWS Identity and Access Management (IAM) role that controls your users' access to your Amazon S3 bucket or Amazon EFS file system. The policies attached to this role determine the level of access that you want to provide your users when transferring files into and out of your Amazon S3 bucket or Amazon EFS file system. The IAM role should also contain a trust relationship that allows the server to access your resources when servicing your users' transfer requests. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Identity and Access Management (IAM) role that controls your users' access to your Amazon S3 bucket or Amazon EFS file system. The policies attached to this role determine the level of access that you want to provide your users when transferring files into and out of your Amazon S3 bucket or Amazon EFS file system. The IAM role should also contain a trust relationship that allows the server to access your resources when servicing your users' transfer requests.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*role/\S+$`.
+   */
   role: string;
   /**
    * The landing directory (folder) for a user when they log in to the server using the client.
@@ -766,6 +959,8 @@ export interface UserArgs {
    * A `HomeDirectory` example is `/bucket_name/home/mydirectory` .
    *
    * > You can use the `HomeDirectory` parameter for `HomeDirectoryType` when it is set to either `PATH` or `LOGICAL` .
+   *
+   * Length: 0–1024. Pattern: `^(|/.*)$`.
    */
   homeDirectory?: string;
   /**
@@ -774,9 +969,17 @@ export interface UserArgs {
    * > If `HomeDirectoryType` is `LOGICAL` , you must provide mappings, using the `HomeDirectoryMappings` parameter. If, on the other hand, `HomeDirectoryType` is `PATH` , you provide an absolute path using the `HomeDirectory` parameter. You cannot have both `HomeDirectory` and `HomeDirectoryMappings` in your template.
    */
   homeDirectoryType?: "PATH" | "LOGICAL";
-  /** A system-assigned unique identifier for a server instance. This is the specific server that you added your user to. */
+  /**
+   * A system-assigned unique identifier for a server instance. This is the specific server that you added your user to.
+   *
+   * Length: 19–19. Pattern: `^s-([0-9a-f]{17})$`.
+   */
   serverId: string;
-  /** A unique string that identifies a user and is associated with a `ServerId` . This user name must be a minimum of 3 and a maximum of 100 characters long. The following are valid characters: a-z, A-Z, 0-9, underscore '_', hyphen '-', period '.', and at sign '@'. The user name can't start with a hyphen, period, or at sign. */
+  /**
+   * A unique string that identifies a user and is associated with a `ServerId` . This user name must be a minimum of 3 and a maximum of 100 characters long. The following are valid characters: a-z, A-Z, 0-9, underscore '_', hyphen '-', period '.', and at sign '@'. The user name can't start with a hyphen, period, or at sign.
+   *
+   * Length: 3–100. Pattern: `^[\w][\w\@.-]{2,99}$`.
+   */
   userName: string;
   /**
    * Logical directory mappings that specify what Amazon S3 or Amazon EFS paths and keys should be visible to your user and how you want to make them visible. You must specify the `Entry` and `Target` pair, where `Entry` shows how the path is made visible and `Target` is the actual Amazon S3 or Amazon EFS path. If you only specify a target, it is displayed as is. You also must ensure that your AWS Identity and Access Management (IAM) role provides access to paths in `Target` . This value can be set only when `HomeDirectoryType` is set to *LOGICAL* .
@@ -790,6 +993,8 @@ export interface UserArgs {
    * The following is an `Entry` and `Target` pair example for `chroot` .
    *
    * `[ { "Entry": "/", "Target": "/bucket_name/home/mydirectory" } ]`
+   *
+   * Items: 1–50000.
    */
   homeDirectoryMappings?: UserHomeDirectoryMapEntry[];
   /** Specifies the full POSIX identity, including user ID ( `Uid` ), group ID ( `Gid` ), and any secondary groups IDs ( `SecondaryGids` ), that controls your users' access to your Amazon Elastic File System (Amazon EFS) file systems. The POSIX permissions that are set on files and directories in your file system determine the level of access your users get when transferring files into and out of your Amazon EFS file systems. */
@@ -800,9 +1005,15 @@ export interface UserArgs {
    * > To delete the public key body, set its value to zero keys, as shown here:
    * > 
    * > `SshPublicKeys: []`
+   *
+   * Each item: Length: 0–2048. Pattern: `^\s*(ssh|ecdsa)-[a-z0-9-]+[ \t]+(([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{1,3})?(={0,3})?)(\s*|[ \t]+[\S \t]*\s*)$`.
    */
   sshPublicKeys?: string[];
-  /** Key-value pairs that can be used to group and search for users. Tags are metadata attached to users for any purpose. */
+  /**
+   * Key-value pairs that can be used to group and search for users. Tags are metadata attached to users for any purpose.
+   *
+   * Items: 1–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -822,9 +1033,17 @@ export interface UserOutputs extends UserArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-user-homedirectorymapentry.html | CloudFormation: HomeDirectoryMapEntry}
  */
 export interface UserHomeDirectoryMapEntry {
-  /** Represents an entry for `HomeDirectoryMappings` . */
+  /**
+   * Represents an entry for `HomeDirectoryMappings` .
+   *
+   * Length: 0–1024. Pattern: `^/.*$`.
+   */
   entry: string;
-  /** Represents the map target that is used in a `HomeDirectoryMapEntry` . */
+  /**
+   * Represents the map target that is used in a `HomeDirectoryMapEntry` .
+   *
+   * Length: 0–1024. Pattern: `^/.*$`.
+   */
   target: string;
   /**
    * Specifies the type of mapping. Set the type to `FILE` if you want the mapping to point to a file, or `DIRECTORY` for the directory to point to a directory.
@@ -840,11 +1059,23 @@ export interface UserHomeDirectoryMapEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-user-posixprofile.html | CloudFormation: PosixProfile}
  */
 export interface UserPosixProfile {
-  /** The POSIX user ID used for all EFS operations by this user. */
+  /**
+   * The POSIX user ID used for all EFS operations by this user.
+   *
+   * Range: 0–4294967295.
+   */
   uid: number;
-  /** The secondary POSIX group IDs used for all EFS operations by this user. */
+  /**
+   * The secondary POSIX group IDs used for all EFS operations by this user.
+   *
+   * Items: 0–16. Each item: Range: 0–4294967295.
+   */
   secondaryGids?: number[];
-  /** The POSIX group ID used for all EFS operations by this user. */
+  /**
+   * The POSIX group ID used for all EFS operations by this user.
+   *
+   * Range: 0–4294967295.
+   */
   gid: number;
 }
 
@@ -855,7 +1086,7 @@ export interface UserPosixProfile {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-webapp.html | CloudFormation: AWS::Transfer::WebApp}
  */
-export const WebApp = cloudControlType<WebAppArgs, WebAppOutputs>("AWS::Transfer::WebApp", "aws:transfer:WebApp", '{"p":[["IdentityProviderDetails",["ref","IdentityProviderDetails"],1],["EndpointDetails",["ref","EndpointDetails"]],["AccessEndpoint","string"],["WebAppUnits",["ref","WebAppUnits"]],["WebAppCustomization",["ref","WebAppCustomization"]],["WebAppEndpointPolicy",["enum","STANDARD","FIPS"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebAppId","string",72],["VpcEndpointId","string",8]],"id":["Arn"],"d":{"IdentityProviderDetails":[["ApplicationArn","string"],["InstanceArn","string",2],["Role","string"]],"EndpointDetails":[["Vpc",["ref","Vpc"]]],"Vpc":[["SubnetIds",["array","string"]],["VpcId","string",2],["SecurityGroupIds",["array","string"],2],["IpAddressType",["enum","IPV4","DUALSTACK"]]],"WebAppUnits":[["Provisioned","integer",1]],"WebAppCustomization":[["Title","string"],["LogoFile","string"],["FaviconFile","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:transfer:${Region}:${Account}:webapp/${WebAppId}"}');
+export const WebApp = cloudControlType<WebAppArgs, WebAppOutputs>("AWS::Transfer::WebApp", "aws:transfer:WebApp", '{"p":[["IdentityProviderDetails",["ref","IdentityProviderDetails"],1],["EndpointDetails",["ref","EndpointDetails"]],["AccessEndpoint","string"],["WebAppUnits",["ref","WebAppUnits"]],["WebAppCustomization",["ref","WebAppCustomization"]],["WebAppEndpointPolicy",["enum","STANDARD","FIPS"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebAppId","string",72],["VpcEndpointId","string",8]],"id":["Arn"],"d":{"IdentityProviderDetails":[["ApplicationArn","string"],["InstanceArn","string"],["Role","string"]],"EndpointDetails":[["Vpc",["ref","Vpc"]]],"Vpc":[["SubnetIds",["array","string"]],["VpcId","string"],["SecurityGroupIds",["array","string"]],["IpAddressType",["enum","IPV4","DUALSTACK"]]],"WebAppUnits":[["Provisioned","integer",1]],"WebAppCustomization":[["Title","string"],["LogoFile","string"],["FaviconFile","string"]]},"tags":["Tags","standard"],"rp":[["IdentityProviderDetails","InstanceArn"],["EndpointDetails","Vpc","VpcId"],["EndpointDetails","Vpc","SecurityGroupIds"]],"reg":{"h":"crudl","wo":["EndpointDetails/Vpc/SecurityGroupIds","EndpointDetails/Vpc/IpAddressType"],"co":["WebAppEndpointPolicy","IdentityProviderDetails/InstanceArn","EndpointDetails/Vpc/VpcId","EndpointDetails/Vpc/SecurityGroupIds"],"ro":["Arn","WebAppId","IdentityProviderDetails/ApplicationArn","VpcEndpointId"],"uo":["EndpointDetails/Vpc/SecurityGroupIds","Tags"],"ai":[["WebAppId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:transfer:${Region}:${Account}:webapp/${WebAppId}"}');
 /** A {@link WebApp} instance: its attributes as typed outputs. */
 export type WebApp = InstanceType<typeof WebApp>;
 
@@ -872,6 +1103,8 @@ export interface WebAppArgs {
    * The `AccessEndpoint` is the URL that you provide to your users for them to interact with the Transfer Family web app. You can specify a custom URL or use the default value.
    *
    * Before you enter a custom URL for this parameter, follow the steps described in [Update your access endpoint with a custom URL](https://docs.aws.amazon.com//transfer/latest/userguide/webapp-customize.html) .
+   *
+   * Length: 1–1024.
    */
   accessEndpoint?: string;
   /** A union that contains the value for number of concurrent connections or the user sessions on your web app. */
@@ -884,7 +1117,11 @@ export interface WebAppArgs {
    * If your web app was created in an AWS GovCloud (US) Region , the value of this parameter can be `FIPS` , which indicates the web app endpoint is FIPS-compliant.
    */
   webAppEndpointPolicy?: "STANDARD" | "FIPS";
-  /** Key-value pairs that can be used to group and search for web apps. Tags are metadata attached to web apps for any purpose. */
+  /**
+   * Key-value pairs that can be used to group and search for web apps. Tags are metadata attached to web apps for any purpose.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -903,11 +1140,23 @@ export interface WebAppOutputs extends WebAppArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-webapp-identityproviderdetails.html | CloudFormation: IdentityProviderDetails}
  */
 export interface WebAppIdentityProviderDetails {
-  /** The Amazon Resource Name (ARN) for the IAM Identity Center application: this value is set automatically when you create your web app. */
+  /**
+   * The Amazon Resource Name (ARN) for the IAM Identity Center application: this value is set automatically when you create your web app.
+   *
+   * Length: 10–1224. Pattern: `^arn:[\w-]+:sso::\d{12}:application/(sso)?ins-[a-zA-Z0-9-.]{16}/apl-[a-zA-Z0-9]{16}$`.
+   */
   applicationArn?: string;
-  /** The Amazon Resource Name (ARN) for the IAM Identity Center used for the web app. */
+  /**
+   * The Amazon Resource Name (ARN) for the IAM Identity Center used for the web app.
+   *
+   * Length: 10–1224. Pattern: `^arn:[\w-]+:sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   instanceArn?: string;
-  /** The IAM role in IAM Identity Center used for the web app. */
+  /**
+   * The IAM role in IAM Identity Center used for the web app.
+   *
+   * Length: 20–2048. Pattern: `^arn:[a-z-]+:iam::[0-9]{12}:role[:/]\S+$`.
+   */
   role?: string;
 }
 
@@ -923,8 +1172,11 @@ export interface WebAppEndpointDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-webapp-vpc.html | CloudFormation: Vpc}
  */
 export interface WebAppVpc {
+  /** Items: at most 10. Each item: Length: 15–24. Pattern: `^subnet-[0-9a-f]{8,17}$`. */
   subnetIds?: string[];
+  /** Length: 12–21. Pattern: `^vpc-[0-9a-f]{8,17}$`. */
   vpcId?: string;
+  /** Items: at most 10. Each item: Length: 11–20. Pattern: `^sg-[0-9a-f]{8,17}$`. */
   securityGroupIds?: string[];
   /** The IP address type for the VPC endpoint used by the web app. */
   ipAddressType?: "IPV4" | "DUALSTACK";
@@ -940,6 +1192,8 @@ export interface WebAppWebAppUnits {
    * An integer that represents the number of units for your desired number of concurrent connections, or the number of user sessions on your web app at the same time.
    *
    * Each increment allows an additional 250 concurrent sessions: a value of `1` sets the number of concurrent sessions to 250; `2` sets a value of 500, and so on.
+   *
+   * Range: at least 1.
    */
   provisioned: number;
 }
@@ -950,11 +1204,23 @@ export interface WebAppWebAppUnits {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-webapp-webappcustomization.html | CloudFormation: WebAppCustomization}
  */
 export interface WebAppWebAppCustomization {
-  /** Returns the page title that you defined for your web app. */
+  /**
+   * Returns the page title that you defined for your web app.
+   *
+   * Length: 0–100.
+   */
   title?: string;
-  /** Returns a logo file data string (in base64 encoding). */
+  /**
+   * Returns a logo file data string (in base64 encoding).
+   *
+   * Length: 1–51200.
+   */
   logoFile?: string;
-  /** Returns an icon file data string (in base64 encoding). */
+  /**
+   * Returns an icon file data string (in base64 encoding).
+   *
+   * Length: 1–20960.
+   */
   faviconFile?: string;
 }
 
@@ -963,19 +1229,35 @@ export interface WebAppWebAppCustomization {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-workflow.html | CloudFormation: AWS::Transfer::Workflow}
  */
-export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::Transfer::Workflow", "aws:transfer:Workflow", '{"p":[["Steps",["array",["ref","WorkflowStep"]],67],["Description","string",66],["OnExceptionSteps",["array",["ref","WorkflowStep"]],66],["Tags",["array",["ref","Tag"]]],["WorkflowId","string",72],["Arn","string",72]],"id":["WorkflowId"],"d":{"WorkflowStep":[["CustomStepDetails",["ref","CustomStepDetails"],2],["CopyStepDetails",["ref","CopyStepDetails"],2],["DecryptStepDetails",["ref","DecryptStepDetails"],2],["Type",["enum","COPY","CUSTOM","DECRYPT","DELETE","TAG"],2],["TagStepDetails",["ref","TagStepDetails"],2],["DeleteStepDetails",["ref","DeleteStepDetails"],2]],"CustomStepDetails":[["TimeoutSeconds","integer",2],["Target","string",2],["SourceFileLocation","string",2],["Name","string",2]],"CopyStepDetails":[["DestinationFileLocation",["ref","S3FileLocation"],2],["SourceFileLocation","string",2],["Name","string",2],["OverwriteExisting",["enum","TRUE","FALSE"],2]],"S3FileLocation":[["S3FileLocation",["ref","S3InputFileLocation"],2]],"S3InputFileLocation":[["Bucket","string",2],["Key","string",2]],"DecryptStepDetails":[["DestinationFileLocation",["ref","InputFileLocation"],3],["Type",["enum","PGP"],3],["SourceFileLocation","string",2],["Name","string",2],["OverwriteExisting",["enum","TRUE","FALSE"],2]],"InputFileLocation":[["EfsFileLocation",["ref","EfsInputFileLocation"],2],["S3FileLocation",["ref","S3InputFileLocation"],2]],"EfsInputFileLocation":[["Path","string",2],["FileSystemId","string",2]],"TagStepDetails":[["SourceFileLocation","string",2],["Tags",["array",["ref","S3Tag"]],2],["Name","string",2]],"S3Tag":[["Value","string",3],["Key","string",3]],"DeleteStepDetails":[["SourceFileLocation","string",2],["Name","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:transfer:${Region}:${Account}:workflow/${WorkflowId}"}');
+export const Workflow = cloudControlType<WorkflowArgs, WorkflowOutputs>("AWS::Transfer::Workflow", "aws:transfer:Workflow", '{"p":[["Steps",["array",["ref","WorkflowStep"]],67],["Description","string",66],["OnExceptionSteps",["array",["ref","WorkflowStep"]],66],["Tags",["array",["ref","Tag"]]],["WorkflowId","string",72],["Arn","string",72]],"id":["WorkflowId"],"d":{"WorkflowStep":[["CustomStepDetails",["ref","CustomStepDetails"]],["CopyStepDetails",["ref","CopyStepDetails"]],["DecryptStepDetails",["ref","DecryptStepDetails"]],["Type",["enum","COPY","CUSTOM","DECRYPT","DELETE","TAG"]],["TagStepDetails",["ref","TagStepDetails"]],["DeleteStepDetails",["ref","DeleteStepDetails"]]],"CustomStepDetails":[["TimeoutSeconds","integer"],["Target","string"],["SourceFileLocation","string"],["Name","string"]],"CopyStepDetails":[["DestinationFileLocation",["ref","S3FileLocation"]],["SourceFileLocation","string"],["Name","string"],["OverwriteExisting",["enum","TRUE","FALSE"]]],"S3FileLocation":[["S3FileLocation",["ref","S3InputFileLocation"]]],"S3InputFileLocation":[["Bucket","string"],["Key","string"]],"DecryptStepDetails":[["DestinationFileLocation",["ref","InputFileLocation"],1],["Type",["enum","PGP"],1],["SourceFileLocation","string"],["Name","string"],["OverwriteExisting",["enum","TRUE","FALSE"]]],"InputFileLocation":[["EfsFileLocation",["ref","EfsInputFileLocation"]],["S3FileLocation",["ref","S3InputFileLocation"]]],"EfsInputFileLocation":[["Path","string"],["FileSystemId","string"]],"TagStepDetails":[["SourceFileLocation","string"],["Tags",["array",["ref","S3Tag"]]],["Name","string"]],"S3Tag":[["Value","string",1],["Key","string",1]],"DeleteStepDetails":[["SourceFileLocation","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Steps","OnExceptionSteps","Description"],"ro":["WorkflowId","Arn"],"uo":["OnExceptionSteps/*/TagStepDetails/Tags","Steps/*/TagStepDetails/Tags","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:transfer:${Region}:${Account}:workflow/${WorkflowId}"}');
 /** A {@link Workflow} instance: its attributes as typed outputs. */
 export type Workflow = InstanceType<typeof Workflow>;
 
 /** Inputs of {@link Workflow}. */
 export interface WorkflowArgs {
-  /** Specifies the details for the steps that are in the specified workflow. */
+  /**
+   * Specifies the details for the steps that are in the specified workflow.
+   *
+   * Items: at most 8.
+   */
   steps: WorkflowWorkflowStep[];
-  /** Specifies the text description for the workflow. */
+  /**
+   * Specifies the text description for the workflow.
+   *
+   * Length: 0–256. Pattern: `^[\w\- ]*$`.
+   */
   description?: string;
-  /** Specifies the steps (actions) to take if errors are encountered during execution of the workflow. */
+  /**
+   * Specifies the steps (actions) to take if errors are encountered during execution of the workflow.
+   *
+   * Items: at most 8.
+   */
   onExceptionSteps?: WorkflowWorkflowStep[];
-  /** Key-value pairs that can be used to group and search for workflows. Tags are metadata attached to workflows for any purpose. */
+  /**
+   * Key-value pairs that can be used to group and search for workflows. Tags are metadata attached to workflows for any purpose.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1049,18 +1331,32 @@ export interface WorkflowWorkflowStep {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-workflow-customstepdetails.html | CloudFormation: CustomStepDetails}
  */
 export interface WorkflowCustomStepDetails {
-  /** Timeout, in seconds, for the step. */
+  /**
+   * Timeout, in seconds, for the step.
+   *
+   * Range: 1–1800.
+   */
   timeoutSeconds?: number;
-  /** The ARN for the Lambda function that is being called. */
+  /**
+   * The ARN for the Lambda function that is being called.
+   *
+   * Length: 0–170. Pattern: `arn:[a-z-]+:lambda:.*$`.
+   */
   target?: string;
   /**
    * Specifies which file to use as input to the workflow step: either the output from the previous step, or the originally uploaded file for the workflow.
    *
    * - To use the previous file as the input, enter `${previous.file}` . In this case, this workflow step uses the output file from the previous workflow step as input. This is the default value.
    * - To use the originally uploaded file location as input for this step, enter `${original.file}` .
+   *
+   * Length: 0–256. Pattern: `^\$\{(\w+.)+\w+\}$`.
    */
   sourceFileLocation?: string;
-  /** The name of the step, used as an identifier. */
+  /**
+   * The name of the step, used as an identifier.
+   *
+   * Length: 0–30. Pattern: `^[\w-]*$`.
+   */
   name?: string;
 }
 
@@ -1090,9 +1386,15 @@ export interface WorkflowCopyStepDetails {
    *
    * - To use the previous file as the input, enter `${previous.file}` . In this case, this workflow step uses the output file from the previous workflow step as input. This is the default value.
    * - To use the originally uploaded file location as input for this step, enter `${original.file}` .
+   *
+   * Length: 0–256. Pattern: `^\$\{(\w+.)+\w+\}$`.
    */
   sourceFileLocation?: string;
-  /** The name of the step, used as an identifier. */
+  /**
+   * The name of the step, used as an identifier.
+   *
+   * Length: 0–30. Pattern: `^[\w-]*$`.
+   */
   name?: string;
   /**
    * A flag that indicates whether to overwrite an existing file of the same name. The default is `FALSE` .
@@ -1121,9 +1423,17 @@ export interface WorkflowS3FileLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-workflow-s3inputfilelocation.html | CloudFormation: S3InputFileLocation}
  */
 export interface WorkflowS3InputFileLocation {
-  /** Specifies the S3 bucket for the customer input file. */
+  /**
+   * Specifies the S3 bucket for the customer input file.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket?: string;
-  /** The name assigned to the file when it was created in Amazon S3. You use the object key to retrieve the object. */
+  /**
+   * The name assigned to the file when it was created in Amazon S3. You use the object key to retrieve the object.
+   *
+   * Length: 0–1024. Pattern: `.*`.
+   */
   key?: string;
 }
 
@@ -1157,9 +1467,15 @@ export interface WorkflowDecryptStepDetails {
    *
    * - To use the previous file as the input, enter `${previous.file}` . In this case, this workflow step uses the output file from the previous workflow step as input. This is the default value.
    * - To use the originally uploaded file location as input for this step, enter `${original.file}` .
+   *
+   * Length: 0–256. Pattern: `^\$\{(\w+.)+\w+\}$`.
    */
   sourceFileLocation?: string;
-  /** The name of the step, used as an identifier. */
+  /**
+   * The name of the step, used as an identifier.
+   *
+   * Length: 0–30. Pattern: `^[\w-]*$`.
+   */
   name?: string;
   /**
    * A flag that indicates whether to overwrite an existing file of the same name. The default is `FALSE` .
@@ -1190,9 +1506,17 @@ export interface WorkflowInputFileLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-workflow-efsinputfilelocation.html | CloudFormation: EfsInputFileLocation}
  */
 export interface WorkflowEfsInputFileLocation {
-  /** The pathname for the folder being used by a workflow. */
+  /**
+   * The pathname for the folder being used by a workflow.
+   *
+   * Length: 1–65536. Pattern: `^[^\x00]+$`.
+   */
   path?: string;
-  /** The identifier of the file system, assigned by Amazon EFS. */
+  /**
+   * The identifier of the file system, assigned by Amazon EFS.
+   *
+   * Length: 0–128. Pattern: `^(arn:aws[-a-z]*:elasticfilesystem:[0-9a-z-:]+:(access-point/fsap|file-system/fs)-[0-9a-f]{8,40}|fs(ap)?-[0-9a-f]{8,40})$`.
+   */
   fileSystemId?: string;
 }
 
@@ -1209,11 +1533,21 @@ export interface WorkflowTagStepDetails {
    *
    * - To use the previous file as the input, enter `${previous.file}` . In this case, this workflow step uses the output file from the previous workflow step as input. This is the default value.
    * - To use the originally uploaded file location as input for this step, enter `${original.file}` .
+   *
+   * Length: 0–256. Pattern: `^\$\{(\w+.)+\w+\}$`.
    */
   sourceFileLocation?: string;
-  /** Array that contains from 1 to 10 key/value pairs. */
+  /**
+   * Array that contains from 1 to 10 key/value pairs.
+   *
+   * Items: at most 10.
+   */
   tags?: WorkflowS3Tag[];
-  /** The name of the step, used as an identifier. */
+  /**
+   * The name of the step, used as an identifier.
+   *
+   * Length: 0–30. Pattern: `^[\w-]*$`.
+   */
   name?: string;
 }
 
@@ -1223,9 +1557,17 @@ export interface WorkflowTagStepDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-transfer-workflow-s3tag.html | CloudFormation: S3Tag}
  */
 export interface WorkflowS3Tag {
-  /** The value that corresponds to the key. */
+  /**
+   * The value that corresponds to the key.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The name assigned to the tag that you create. */
+  /**
+   * The name assigned to the tag that you create.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -1240,8 +1582,14 @@ export interface WorkflowDeleteStepDetails {
    *
    * - To use the previous file as the input, enter `${previous.file}` . In this case, this workflow step uses the output file from the previous workflow step as input. This is the default value.
    * - To use the originally uploaded file location as input for this step, enter `${original.file}` .
+   *
+   * Length: 0–256. Pattern: `^\$\{(\w+.)+\w+\}$`.
    */
   sourceFileLocation?: string;
-  /** The name of the step, used as an identifier. */
+  /**
+   * The name of the step, used as an identifier.
+   *
+   * Length: 0–30. Pattern: `^[\w-]*$`.
+   */
   name?: string;
 }

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-uxc-accountcustomization.html | CloudFormation: AWS::UXC::AccountCustomization}
  */
-export const AccountCustomization = cloudControlType<AccountCustomizationArgs, AccountCustomizationOutputs>("AWS::UXC::AccountCustomization", "aws:uxc:AccountCustomization", '{"p":[["AccountColor",["enum","none","pink","purple","darkBlue","lightBlue","teal","green","yellow","orange","red"]],["VisibleServices",["array","string"]],["VisibleRegions",["array","string"]],["AccountId","string",72]],"id":["AccountId"]}');
+export const AccountCustomization = cloudControlType<AccountCustomizationArgs, AccountCustomizationOutputs>("AWS::UXC::AccountCustomization", "aws:uxc:AccountCustomization", '{"p":[["AccountColor",["enum","none","pink","purple","darkBlue","lightBlue","teal","green","yellow","orange","red"]],["VisibleServices",["array","string"]],["VisibleRegions",["array","string"]],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crud","ro":["AccountId"],"uo":["VisibleServices","VisibleRegions"],"tg":[false,true,true]}}');
 /** A {@link AccountCustomization} instance: its attributes as typed outputs. */
 export type AccountCustomization = InstanceType<typeof AccountCustomization>;
 
@@ -21,9 +21,17 @@ export type AccountCustomization = InstanceType<typeof AccountCustomization>;
 export interface AccountCustomizationArgs {
   /** The color theme assigned to the account for visual identification in the AWS Console. */
   accountColor?: "none" | "pink" | "purple" | "darkBlue" | "lightBlue" | "teal" | "green" | "yellow" | "orange" | "red";
-  /** A list of AWS service identifiers visible to the account in the AWS Console. */
+  /**
+   * A list of AWS service identifiers visible to the account in the AWS Console.
+   *
+   * Items: at most 500. Each item: Length: 1–64.
+   */
   visibleServices?: string[];
-  /** A list of AWS region identifiers visible to the account in the AWS Console. */
+  /**
+   * A list of AWS region identifiers visible to the account in the AWS Console.
+   *
+   * Items: at most 100. Each item: Pattern: `^[a-z]{2}(-[a-z]{1,10}){1,2}-[1-9]$`.
+   */
   visibleRegions?: string[];
 }
 

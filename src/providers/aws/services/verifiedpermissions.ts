@@ -15,17 +15,25 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-verifiedpermissions-identitysource.html | CloudFormation: AWS::VerifiedPermissions::IdentitySource}
  */
-export const IdentitySource = cloudControlType<IdentitySourceArgs, IdentitySourceOutputs>("AWS::VerifiedPermissions::IdentitySource", "aws:verifiedpermissions:IdentitySource", '{"p":[["PrincipalEntityType","string"],["Configuration",["ref","IdentitySourceConfiguration"],1],["PolicyStoreId","string",67],["Details",["ref","IdentitySourceDetails"],8],["IdentitySourceId","string",72]],"id":["IdentitySourceId","PolicyStoreId"],"d":{"IdentitySourceConfiguration":[["CognitoUserPoolConfiguration",["ref","CognitoUserPoolConfiguration"]],["OpenIdConnectConfiguration",["ref","OpenIdConnectConfiguration"]]],"CognitoUserPoolConfiguration":[["UserPoolArn","string",1],["ClientIds",["array","string"]],["GroupConfiguration",["ref","CognitoGroupConfiguration"]]],"CognitoGroupConfiguration":[["GroupEntityType","string",1]],"OpenIdConnectConfiguration":[["Issuer","string",1],["EntityIdPrefix","string"],["GroupConfiguration",["ref","OpenIdConnectGroupConfiguration"]],["TokenSelection",["ref","OpenIdConnectTokenSelection"],1]],"OpenIdConnectGroupConfiguration":[["GroupClaim","string",1],["GroupEntityType","string",1]],"OpenIdConnectTokenSelection":[["AccessTokenOnly",["ref","OpenIdConnectAccessTokenConfiguration"]],["IdentityTokenOnly",["ref","OpenIdConnectIdentityTokenConfiguration"]]],"OpenIdConnectAccessTokenConfiguration":[["PrincipalIdClaim","string"],["Audiences",["array","string"]]],"OpenIdConnectIdentityTokenConfiguration":[["PrincipalIdClaim","string"],["ClientIds",["array","string"]]],"IdentitySourceDetails":[["DiscoveryUrl","string"],["UserPoolArn","string"],["OpenIdIssuer",["enum","COGNITO"]],["ClientIds",["array","string"]]]}}');
+export const IdentitySource = cloudControlType<IdentitySourceArgs, IdentitySourceOutputs>("AWS::VerifiedPermissions::IdentitySource", "aws:verifiedpermissions:IdentitySource", '{"p":[["PrincipalEntityType","string"],["Configuration",["ref","IdentitySourceConfiguration"],1],["PolicyStoreId","string",67],["Details",["ref","IdentitySourceDetails"],8],["IdentitySourceId","string",72]],"id":["IdentitySourceId","PolicyStoreId"],"d":{"IdentitySourceConfiguration":[["CognitoUserPoolConfiguration",["ref","CognitoUserPoolConfiguration"]],["OpenIdConnectConfiguration",["ref","OpenIdConnectConfiguration"]]],"CognitoUserPoolConfiguration":[["UserPoolArn","string",1],["ClientIds",["array","string"]],["GroupConfiguration",["ref","CognitoGroupConfiguration"]]],"CognitoGroupConfiguration":[["GroupEntityType","string",1]],"OpenIdConnectConfiguration":[["Issuer","string",1],["EntityIdPrefix","string"],["GroupConfiguration",["ref","OpenIdConnectGroupConfiguration"]],["TokenSelection",["ref","OpenIdConnectTokenSelection"],1]],"OpenIdConnectGroupConfiguration":[["GroupClaim","string",1],["GroupEntityType","string",1]],"OpenIdConnectTokenSelection":[["AccessTokenOnly",["ref","OpenIdConnectAccessTokenConfiguration"]],["IdentityTokenOnly",["ref","OpenIdConnectIdentityTokenConfiguration"]]],"OpenIdConnectAccessTokenConfiguration":[["PrincipalIdClaim","string"],["Audiences",["array","string"]]],"OpenIdConnectIdentityTokenConfiguration":[["PrincipalIdClaim","string"],["ClientIds",["array","string"]]],"IdentitySourceDetails":[["DiscoveryUrl","string"],["UserPoolArn","string"],["OpenIdIssuer",["enum","COGNITO"]],["ClientIds",["array","string"]]]},"reg":{"h":"crudl","co":["PolicyStoreId"],"ro":["Details","IdentitySourceId"],"uo":["Details/ClientIds"],"dep":["Details"],"tg":[false,false,false]}}');
 /** A {@link IdentitySource} instance: its attributes as typed outputs. */
 export type IdentitySource = InstanceType<typeof IdentitySource>;
 
 /** Inputs of {@link IdentitySource}. */
 export interface IdentitySourceArgs {
-  /** Specifies the namespace and data type of the principals generated for identities authenticated by the new identity source. */
+  /**
+   * Specifies the namespace and data type of the principals generated for identities authenticated by the new identity source.
+   *
+   * Length: 1–200. Pattern: `^.*$`.
+   */
   principalEntityType?: string;
   /** Contains configuration information used when creating a new identity source. */
   configuration: IdentitySourceIdentitySourceConfiguration;
-  /** Specifies the ID of the policy store in which you want to store this identity source. Only policies and requests made using this policy store can reference identities from the identity provider configured in the new identity source. */
+  /**
+   * Specifies the ID of the policy store in which you want to store this identity source. Only policies and requests made using this policy store can reference identities from the identity provider configured in the new identity source.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-]*$`.
+   */
   policyStoreId: string;
 }
 
@@ -57,12 +65,18 @@ export interface IdentitySourceIdentitySourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-cognitouserpoolconfiguration.html | CloudFormation: CognitoUserPoolConfiguration}
  */
 export interface IdentitySourceCognitoUserPoolConfiguration {
-  /** The [Amazon Resource Name (ARN)](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) of the Amazon Cognito user pool that contains the identities to be authorized. */
+  /**
+   * The [Amazon Resource Name (ARN)](https://docs.aws.amazon.com//general/latest/gr/aws-arns-and-namespaces.html) of the Amazon Cognito user pool that contains the identities to be authorized.
+   *
+   * Length: 1–255. Pattern: `^arn:[a-zA-Z0-9-]+:cognito-idp:(([a-zA-Z0-9-]+:\d{12}:userpool/[\w-]+_[0-9a-zA-Z]+))$`.
+   */
   userPoolArn: string;
   /**
    * The unique application client IDs that are associated with the specified Amazon Cognito user pool.
    *
    * Example: `"ClientIds": ["&ExampleCogClientId;"]`
+   *
+   * Items: 0–1000. Each item: Length: 1–255. Pattern: `^.*$`.
    */
   clientIds?: string[];
   /** The type of entity that a policy store maps to groups from an Amazon Cognito user pool identity source. */
@@ -75,7 +89,11 @@ export interface IdentitySourceCognitoUserPoolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-cognitogroupconfiguration.html | CloudFormation: CognitoGroupConfiguration}
  */
 export interface IdentitySourceCognitoGroupConfiguration {
-  /** The name of the schema entity type that's mapped to the user pool group. Defaults to `AWS::CognitoGroup` . */
+  /**
+   * The name of the schema entity type that's mapped to the user pool group. Defaults to `AWS::CognitoGroup` .
+   *
+   * Length: 1–200. Pattern: `^([_a-zA-Z][_a-zA-Z0-9]*::)*[_a-zA-Z][_a-zA-Z0-9]*$`.
+   */
   groupEntityType: string;
 }
 
@@ -87,9 +105,17 @@ export interface IdentitySourceCognitoGroupConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-openidconnectconfiguration.html | CloudFormation: OpenIdConnectConfiguration}
  */
 export interface IdentitySourceOpenIdConnectConfiguration {
-  /** The issuer URL of an OIDC identity provider. This URL must have an OIDC discovery endpoint at the path `.well-known/openid-configuration` . */
+  /**
+   * The issuer URL of an OIDC identity provider. This URL must have an OIDC discovery endpoint at the path `.well-known/openid-configuration` .
+   *
+   * Length: 1–2048. Pattern: `^https://.*$`.
+   */
   issuer: string;
-  /** A descriptive string that you want to prefix to user entities from your OIDC identity provider. For example, if you set an `entityIdPrefix` of `MyOIDCProvider` , you can reference principals in your policies in the format `MyCorp::User::MyOIDCProvider|Carlos` . */
+  /**
+   * A descriptive string that you want to prefix to user entities from your OIDC identity provider. For example, if you set an `entityIdPrefix` of `MyOIDCProvider` , you can reference principals in your policies in the format `MyCorp::User::MyOIDCProvider|Carlos` .
+   *
+   * Length: 1–100.
+   */
   entityIdPrefix?: string;
   /** The claim in OIDC identity provider tokens that indicates a user's group membership, and the entity type that you want to map it to. For example, this object can map the contents of a `groups` claim to `MyCorp::UserGroup` . */
   groupConfiguration?: IdentitySourceOpenIdConnectGroupConfiguration;
@@ -105,9 +131,17 @@ export interface IdentitySourceOpenIdConnectConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-openidconnectgroupconfiguration.html | CloudFormation: OpenIdConnectGroupConfiguration}
  */
 export interface IdentitySourceOpenIdConnectGroupConfiguration {
-  /** The token claim that you want Verified Permissions to interpret as group membership. For example, `groups` . */
+  /**
+   * The token claim that you want Verified Permissions to interpret as group membership. For example, `groups` .
+   *
+   * Length: at least 1.
+   */
   groupClaim: string;
-  /** The policy store entity type that you want to map your users' group claim to. For example, `MyCorp::UserGroup` . A group entity type is an entity that can have a user entity type as a member. */
+  /**
+   * The policy store entity type that you want to map your users' group claim to. For example, `MyCorp::UserGroup` . A group entity type is an entity that can have a user entity type as a member.
+   *
+   * Length: 1–200. Pattern: `^([_a-zA-Z][_a-zA-Z0-9]*::)*[_a-zA-Z][_a-zA-Z0-9]*$`.
+   */
   groupEntityType: string;
 }
 
@@ -133,9 +167,17 @@ export interface IdentitySourceOpenIdConnectTokenSelection {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-openidconnectaccesstokenconfiguration.html | CloudFormation: OpenIdConnectAccessTokenConfiguration}
  */
 export interface IdentitySourceOpenIdConnectAccessTokenConfiguration {
-  /** The claim that determines the principal in OIDC access tokens. For example, `sub` . */
+  /**
+   * The claim that determines the principal in OIDC access tokens. For example, `sub` .
+   *
+   * Length: at least 1.
+   */
   principalIdClaim?: string;
-  /** The access token `aud` claim values that you want to accept in your policy store. For example, `https://myapp.example.com, https://myapp2.example.com` . */
+  /**
+   * The access token `aud` claim values that you want to accept in your policy store. For example, `https://myapp.example.com, https://myapp2.example.com` .
+   *
+   * Items: 1–255. Each item: Length: 1–255.
+   */
   audiences?: string[];
 }
 
@@ -147,17 +189,28 @@ export interface IdentitySourceOpenIdConnectAccessTokenConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-openidconnectidentitytokenconfiguration.html | CloudFormation: OpenIdConnectIdentityTokenConfiguration}
  */
 export interface IdentitySourceOpenIdConnectIdentityTokenConfiguration {
-  /** The claim that determines the principal in OIDC access tokens. For example, `sub` . */
+  /**
+   * The claim that determines the principal in OIDC access tokens. For example, `sub` .
+   *
+   * Length: at least 1.
+   */
   principalIdClaim?: string;
-  /** The ID token audience, or client ID, claim values that you want to accept in your policy store from an OIDC identity provider. For example, `1example23456789, 2example10111213` . */
+  /**
+   * The ID token audience, or client ID, claim values that you want to accept in your policy store from an OIDC identity provider. For example, `1example23456789, 2example10111213` .
+   *
+   * Items: 0–1000. Each item: Length: 1–255. Pattern: `^.*$`.
+   */
   clientIds?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-identitysource-identitysourcedetails.html | CloudFormation: IdentitySourceDetails} */
 export interface IdentitySourceIdentitySourceDetails {
+  /** Length: 1–2048. Pattern: `^https://.*$`. */
   discoveryUrl?: string;
+  /** Length: 1–255. Pattern: `^arn:[a-zA-Z0-9-]+:cognito-idp:(([a-zA-Z0-9-]+:\d{12}:userpool/[\w-]+_[0-9a-zA-Z]+))$`. */
   userPoolArn?: string;
   openIdIssuer?: "COGNITO";
+  /** Items: 0–1000. Each item: Length: 1–255. Pattern: `^.*$`. */
   clientIds?: string[];
 }
 
@@ -171,7 +224,7 @@ export interface IdentitySourceIdentitySourceDetails {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-verifiedpermissions-policy.html | CloudFormation: AWS::VerifiedPermissions::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::VerifiedPermissions::Policy", "aws:verifiedpermissions:Policy", '{"p":[["Definition",["ref","PolicyDefinition"],1],["PolicyStoreId","string",67],["Name","string"],["PolicyType",["enum","STATIC","TEMPLATE_LINKED"],8],["PolicyId","string",72]],"id":["PolicyId","PolicyStoreId"],"d":{"PolicyDefinition":[["Static",["ref","StaticPolicyDefinition"]],["TemplateLinked",["ref","TemplateLinkedPolicyDefinition"]]],"StaticPolicyDefinition":[["Description","string"],["Statement","string",1]],"TemplateLinkedPolicyDefinition":[["Resource",["ref","EntityIdentifier"]],["PolicyTemplateId","string",1],["Principal",["ref","EntityIdentifier"]]],"EntityIdentifier":[["EntityType","string",1],["EntityId","string",1]]}}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::VerifiedPermissions::Policy", "aws:verifiedpermissions:Policy", '{"p":[["Definition",["ref","PolicyDefinition"],1],["PolicyStoreId","string",67],["Name","string"],["PolicyType",["enum","STATIC","TEMPLATE_LINKED"],8],["PolicyId","string",72]],"id":["PolicyId","PolicyStoreId"],"d":{"PolicyDefinition":[["Static",["ref","StaticPolicyDefinition"]],["TemplateLinked",["ref","TemplateLinkedPolicyDefinition"]]],"StaticPolicyDefinition":[["Description","string"],["Statement","string",1]],"TemplateLinkedPolicyDefinition":[["Resource",["ref","EntityIdentifier"]],["PolicyTemplateId","string",1],["Principal",["ref","EntityIdentifier"]]],"EntityIdentifier":[["EntityType","string",1],["EntityId","string",1]]},"reg":{"h":"crudl","co":["PolicyStoreId"],"ro":["PolicyId","PolicyType"],"tg":[false,false,false]}}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -179,8 +232,13 @@ export type Policy = InstanceType<typeof Policy>;
 export interface PolicyArgs {
   /** Specifies the policy type and content to use for the new or updated policy. The definition structure must include either a `Static` or a `TemplateLinked` element. */
   definition: PolicyPolicyDefinition;
-  /** Specifies the `PolicyStoreId` of the policy store you want to store the policy in. */
+  /**
+   * Specifies the `PolicyStoreId` of the policy store you want to store the policy in.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-]*$`.
+   */
   policyStoreId: string;
+  /** Length: 0–150. Pattern: `^[a-zA-Z0-9-/_]*$`. */
   name?: string;
 }
 
@@ -217,9 +275,17 @@ export interface PolicyPolicyDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-policy-staticpolicydefinition.html | CloudFormation: StaticPolicyDefinition}
  */
 export interface PolicyStaticPolicyDefinition {
-  /** The description of the static policy. */
+  /**
+   * The description of the static policy.
+   *
+   * Length: 0–150.
+   */
   description?: string;
-  /** The policy content of the static policy, written in the Cedar policy language. */
+  /**
+   * The policy content of the static policy, written in the Cedar policy language.
+   *
+   * Length: 1–10000.
+   */
   statement: string;
 }
 
@@ -233,7 +299,11 @@ export interface PolicyStaticPolicyDefinition {
 export interface PolicyTemplateLinkedPolicyDefinition {
   /** The resource associated with this template-linked policy. Verified Permissions substitutes this resource for the `?resource` placeholder in the policy template when it evaluates an authorization request. */
   resource?: PolicyEntityIdentifier;
-  /** The unique identifier of the policy template used to create this policy. */
+  /**
+   * The unique identifier of the policy template used to create this policy.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-]*$`.
+   */
   policyTemplateId: string;
   /** The principal associated with this template-linked policy. Verified Permissions substitutes this principal for the `?principal` placeholder in the policy template when it evaluates an authorization request. */
   principal?: PolicyEntityIdentifier;
@@ -249,12 +319,16 @@ export interface PolicyEntityIdentifier {
    * The type of an entity.
    *
    * Example: `"entityType":" *typeName* "`
+   *
+   * Length: 1–200. Pattern: `^.*$`.
    */
   entityType: string;
   /**
    * The identifier of an entity.
    *
    * `"entityId":" *identifier* "`
+   *
+   * Length: 1–200. Pattern: `^.*$`.
    */
   entityId: string;
 }
@@ -264,7 +338,7 @@ export interface PolicyEntityIdentifier {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-verifiedpermissions-policystore.html | CloudFormation: AWS::VerifiedPermissions::PolicyStore}
  */
-export const PolicyStore = cloudControlType<PolicyStoreArgs, PolicyStoreOutputs>("AWS::VerifiedPermissions::PolicyStore", "aws:verifiedpermissions:PolicyStore", '{"p":[["ValidationSettings",["ref","ValidationSettings"],1],["Schema",["ref","SchemaDefinition"]],["Description","string"],["DeletionProtection",["ref","DeletionProtection"]],["EncryptionSettings",["ref","EncryptionSettings"]],["Tags",["array",["ref","Tag"]]],["PolicyStoreId","string",72],["Arn","string",72],["EncryptionState",["ref","EncryptionState"],8]],"id":["PolicyStoreId"],"d":{"ValidationSettings":[["Mode",["enum","OFF","STRICT"],1]],"SchemaDefinition":[["CedarJson","string"]],"DeletionProtection":[["Mode",["enum","ENABLED","DISABLED"],1]],"EncryptionSettings":[["KmsEncryptionSettings",["ref","KmsEncryptionSettings"]],["Default","json"]],"KmsEncryptionSettings":[["Key","string",1],["EncryptionContext",["map","string"]]],"EncryptionState":[["KmsEncryptionState",["ref","KmsEncryptionState"],1],["Default","json",1]],"KmsEncryptionState":[["Key","string",1],["EncryptionContext",["map","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:verifiedpermissions::${Account}:policy-store/${PolicyStoreId}"}');
+export const PolicyStore = cloudControlType<PolicyStoreArgs, PolicyStoreOutputs>("AWS::VerifiedPermissions::PolicyStore", "aws:verifiedpermissions:PolicyStore", '{"p":[["ValidationSettings",["ref","ValidationSettings"],1],["Schema",["ref","SchemaDefinition"]],["Description","string"],["DeletionProtection",["ref","DeletionProtection"]],["EncryptionSettings",["ref","EncryptionSettings"],16],["Tags",["array",["ref","Tag"]]],["PolicyStoreId","string",72],["Arn","string",72],["EncryptionState",["ref","EncryptionState"],8]],"id":["PolicyStoreId"],"d":{"ValidationSettings":[["Mode",["enum","OFF","STRICT"],1]],"SchemaDefinition":[["CedarJson","string"]],"DeletionProtection":[["Mode",["enum","ENABLED","DISABLED"],1]],"EncryptionSettings":[["KmsEncryptionSettings",["ref","KmsEncryptionSettings"]],["Default","json"]],"KmsEncryptionSettings":[["Key","string",1],["EncryptionContext",["map","string"]]],"EncryptionState":[["KmsEncryptionState",["ref","KmsEncryptionState"],1],["Default","json",1]],"KmsEncryptionState":[["Key","string",1],["EncryptionContext",["map","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EncryptionSettings"],"ro":["Arn","PolicyStoreId","EncryptionState"],"uo":["Tags"],"pt":{"Schema/CedarJson":"$join([CedarJson, \\"{}\\"])"},"tg":[true,true,true]},"arn":"arn:${Partition}:verifiedpermissions::${Account}:policy-store/${PolicyStoreId}"}');
 /** A {@link PolicyStore} instance: its attributes as typed outputs. */
 export type PolicyStore = InstanceType<typeof PolicyStore>;
 
@@ -280,7 +354,11 @@ export interface PolicyStoreArgs {
   validationSettings: PolicyStoreValidationSettings;
   /** Creates or updates the policy schema in a policy store. Cedar can use the schema to validate any Cedar policies and policy templates submitted to the policy store. Any changes to the schema validate only policies and templates submitted after the schema change. Existing policies and templates are not re-evaluated against the changed schema. If you later update a policy, then it is evaluated against the new schema at that time. */
   schema?: PolicyStoreSchemaDefinition;
-  /** Descriptive text that you can provide to help with identification of the current policy store. */
+  /**
+   * Descriptive text that you can provide to help with identification of the current policy store.
+   *
+   * Length: 0–150.
+   */
   description?: string;
   /**
    * Specifies whether the policy store can be deleted. If enabled, the policy store can't be deleted.
@@ -288,6 +366,7 @@ export interface PolicyStoreArgs {
    * The default state is `DISABLED` .
    */
   deletionProtection?: PolicyStoreDeletionProtection;
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   encryptionSettings?: PolicyStoreEncryptionSettings;
   /** The list of key-value pairs to associate with the policy store. */
   tags?: AwsTag[];
@@ -353,6 +432,7 @@ export interface PolicyStoreEncryptionSettings {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-policystore-kmsencryptionsettings.html | CloudFormation: KmsEncryptionSettings} */
 export interface PolicyStoreKmsEncryptionSettings {
+  /** Pattern: `^[a-zA-Z0-9:/_-]+$`. */
   key: string;
   encryptionContext?: Record<string, string>;
 }
@@ -365,6 +445,7 @@ export interface PolicyStoreEncryptionState {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-verifiedpermissions-policystore-kmsencryptionstate.html | CloudFormation: KmsEncryptionState} */
 export interface PolicyStoreKmsEncryptionState {
+  /** Pattern: `^[a-zA-Z0-9:/_-]+$`. */
   key: string;
   encryptionContext: Record<string, string>;
 }
@@ -374,13 +455,15 @@ export interface PolicyStoreKmsEncryptionState {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-verifiedpermissions-policystorealias.html | CloudFormation: AWS::VerifiedPermissions::PolicyStoreAlias}
  */
-export const PolicyStoreAlias = cloudControlType<PolicyStoreAliasArgs, PolicyStoreAliasOutputs>("AWS::VerifiedPermissions::PolicyStoreAlias", "aws:verifiedpermissions:PolicyStoreAlias", '{"p":[["AliasName","string",67],["PolicyStoreId","string",67]],"id":["AliasName"],"arn":"arn:${Partition}:verifiedpermissions:${Region}:${Account}:policy-store-alias/${AliasName}"}');
+export const PolicyStoreAlias = cloudControlType<PolicyStoreAliasArgs, PolicyStoreAliasOutputs>("AWS::VerifiedPermissions::PolicyStoreAlias", "aws:verifiedpermissions:PolicyStoreAlias", '{"p":[["AliasName","string",67],["PolicyStoreId","string",67]],"id":["AliasName"],"reg":{"h":"crdl","co":["AliasName","PolicyStoreId"],"tg":[false,false,false]},"arn":"arn:${Partition}:verifiedpermissions:${Region}:${Account}:policy-store-alias/${AliasName}"}');
 /** A {@link PolicyStoreAlias} instance: its attributes as typed outputs. */
 export type PolicyStoreAlias = InstanceType<typeof PolicyStoreAlias>;
 
 /** Inputs of {@link PolicyStoreAlias}. */
 export interface PolicyStoreAliasArgs {
+  /** Length: 1–150. Pattern: `^[a-zA-Z0-9-_/]*$`. */
   aliasName: string;
+  /** Length: 1–200. Pattern: `^[a-zA-Z0-9-]*$`. */
   policyStoreId: string;
 }
 
@@ -393,18 +476,31 @@ export interface PolicyStoreAliasOutputs extends PolicyStoreAliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-verifiedpermissions-policytemplate.html | CloudFormation: AWS::VerifiedPermissions::PolicyTemplate}
  */
-export const PolicyTemplate = cloudControlType<PolicyTemplateArgs, PolicyTemplateOutputs>("AWS::VerifiedPermissions::PolicyTemplate", "aws:verifiedpermissions:PolicyTemplate", '{"p":[["Description","string"],["Statement","string",1],["PolicyStoreId","string",67],["Name","string"],["PolicyTemplateId","string",72]],"id":["PolicyStoreId","PolicyTemplateId"]}');
+export const PolicyTemplate = cloudControlType<PolicyTemplateArgs, PolicyTemplateOutputs>("AWS::VerifiedPermissions::PolicyTemplate", "aws:verifiedpermissions:PolicyTemplate", '{"p":[["Description","string"],["Statement","string",1],["PolicyStoreId","string",67],["Name","string"],["PolicyTemplateId","string",72]],"id":["PolicyStoreId","PolicyTemplateId"],"reg":{"h":"crudl","co":["PolicyStoreId"],"ro":["PolicyTemplateId"],"tg":[false,false,false]}}');
 /** A {@link PolicyTemplate} instance: its attributes as typed outputs. */
 export type PolicyTemplate = InstanceType<typeof PolicyTemplate>;
 
 /** Inputs of {@link PolicyTemplate}. */
 export interface PolicyTemplateArgs {
-  /** The description to attach to the new or updated policy template. */
+  /**
+   * The description to attach to the new or updated policy template.
+   *
+   * Length: 0–150.
+   */
   description?: string;
-  /** Specifies the content that you want to use for the new policy template, written in the Cedar policy language. */
+  /**
+   * Specifies the content that you want to use for the new policy template, written in the Cedar policy language.
+   *
+   * Length: 1–10000.
+   */
   statement: string;
-  /** The unique identifier of the policy store that contains the template. */
+  /**
+   * The unique identifier of the policy store that contains the template.
+   *
+   * Length: 1–200. Pattern: `^[a-zA-Z0-9-]*$`.
+   */
   policyStoreId: string;
+  /** Length: 0–150. Pattern: `^[a-zA-Z0-9-/_]*$`. */
   name?: string;
 }
 

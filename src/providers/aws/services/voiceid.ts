@@ -15,19 +15,31 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-voiceid-domain.html | CloudFormation: AWS::VoiceID::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::VoiceID::Domain", "aws:voiceid:Domain", '{"p":[["Description","string"],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DomainId","string",72]],"id":["DomainId"],"d":{"ServerSideEncryptionConfiguration":[["KmsKeyId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:voiceid:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::VoiceID::Domain", "aws:voiceid:Domain", '{"p":[["Description","string"],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DomainId","string",72]],"id":["DomainId"],"d":{"ServerSideEncryptionConfiguration":[["KmsKeyId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["DomainId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:voiceid:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The description of the domain. */
+  /**
+   * The description of the domain.
+   *
+   * Length: 1–1024. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-%\@]*)$`.
+   */
   description?: string;
   /** The server-side encryption configuration containing the KMS key identifier you want Voice ID to use to encrypt your data. */
   serverSideEncryptionConfiguration: DomainServerSideEncryptionConfiguration;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
-  /** The name for the domain. */
+  /**
+   * The name for the domain.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
+   */
   name: string;
 }
 
@@ -45,6 +57,10 @@ export interface DomainOutputs extends DomainArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-voiceid-domain-serversideencryptionconfiguration.html | CloudFormation: ServerSideEncryptionConfiguration}
  */
 export interface DomainServerSideEncryptionConfiguration {
-  /** The identifier of the KMS key to use to encrypt data stored by Voice ID. Voice ID doesn't support asymmetric customer managed keys. */
+  /**
+   * The identifier of the KMS key to use to encrypt data stored by Voice ID. Voice ID doesn't support asymmetric customer managed keys.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId: string;
 }

@@ -8,22 +8,38 @@
  * @module cairn-iac/aws/vpclattice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Enables access logs to be sent to Amazon CloudWatch, Amazon S3, and Amazon Kinesis Data Firehose. The service network owner can use the access logs to audit the services in the network. The service network owner can only see access logs from clients and services that are associated with their service network. Access log entries represent traffic originated from VPCs associated with that network. For more information, see [Access logs](https://docs.aws.amazon.com/vpc-lattice/latest/ug/monitoring-access-logs.html) in the *Amazon VPC Lattice User Guide* .
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-accesslogsubscription.html | CloudFormation: AWS::VpcLattice::AccessLogSubscription}
  */
-export const AccessLogSubscription = cloudControlType<AccessLogSubscriptionArgs, AccessLogSubscriptionOutputs>("AWS::VpcLattice::AccessLogSubscription", "aws:vpclattice:AccessLogSubscription", '{"p":[["ResourceIdentifier","string",66],["DestinationArn","string",1],["Tags",["array",["ref","Tag"]]],["ServiceNetworkLogType",["enum","SERVICE","RESOURCE"]],["ResourceArn","string",8],["ResourceId","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:accesslogsubscription/${AccessLogSubscriptionId}"}');
+export const AccessLogSubscription = cloudControlType<AccessLogSubscriptionArgs, AccessLogSubscriptionOutputs>("AWS::VpcLattice::AccessLogSubscription", "aws:vpclattice:AccessLogSubscription", '{"p":[["ResourceIdentifier","string",82],["DestinationArn","string",1],["Tags",["array",["ref","Tag"]]],["ServiceNetworkLogType",["enum","SERVICE","RESOURCE"]],["ResourceArn","string",8],["ResourceId","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceIdentifier"],"co":["ResourceIdentifier"],"ro":["Arn","Id","ResourceArn","ResourceId"],"uo":["Tags"],"ai":[["Id"],["ResourceIdentifier","DestinationArn","ServiceNetworkLogType"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:accesslogsubscription/${AccessLogSubscriptionId}"}');
 /** A {@link AccessLogSubscription} instance: its attributes as typed outputs. */
 export type AccessLogSubscription = InstanceType<typeof AccessLogSubscription>;
 
 /** Inputs of {@link AccessLogSubscription}. */
 export interface AccessLogSubscriptionArgs {
-  /** The ID or ARN of the service network or service. */
+  /**
+   * The ID or ARN of the service network or service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 17–2048. Pattern: `^((((sn)|(svc)|(rcfg))-[0-9a-z]{17})|(arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:((servicenetwork/sn)|(resourceconfiguration/rcfg)|(service/svc))-[0-9a-z]{17}))$`.
+   */
   resourceIdentifier?: string;
-  /** The Amazon Resource Name (ARN) of the destination. The supported destination types are CloudWatch Log groups, Kinesis Data Firehose delivery streams, and Amazon S3 buckets. */
+  /**
+   * The Amazon Resource Name (ARN) of the destination. The supported destination types are CloudWatch Log groups, Kinesis Data Firehose delivery streams, and Amazon S3 buckets.
+   *
+   * Length: 20–2048. Pattern: `^arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:([^/].*)?$`.
+   */
   destinationArn: string;
-  /** The tags for the access log subscription. */
+  /**
+   * The tags for the access log subscription.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** Log type of the service network. */
   serviceNetworkLogType?: "SERVICE" | "RESOURCE";
@@ -48,15 +64,19 @@ export interface AccessLogSubscriptionOutputs extends AccessLogSubscriptionArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-authpolicy.html | CloudFormation: AWS::VpcLattice::AuthPolicy}
  */
-export const AuthPolicy = cloudControlType<AuthPolicyArgs, AuthPolicyOutputs>("AWS::VpcLattice::AuthPolicy", "aws:vpclattice:AuthPolicy", '{"p":[["Policy","json",1],["ResourceIdentifier","string",67],["State",["enum","Active","Inactive"],8]],"id":["ResourceIdentifier"]}');
+export const AuthPolicy = cloudControlType<AuthPolicyArgs, AuthPolicyOutputs>("AWS::VpcLattice::AuthPolicy", "aws:vpclattice:AuthPolicy", '{"p":[["Policy","json",1],["ResourceIdentifier","string",67],["State",["enum","Active","Inactive"],8]],"id":["ResourceIdentifier"],"reg":{"h":"crud","co":["ResourceIdentifier"],"ro":["State"],"tg":[false,true,true]}}');
 /** A {@link AuthPolicy} instance: its attributes as typed outputs. */
 export type AuthPolicy = InstanceType<typeof AuthPolicy>;
 
 /** Inputs of {@link AuthPolicy}. */
 export interface AuthPolicyArgs {
   /** The auth policy. */
-  policy: Record<string, unknown>;
-  /** The ID or ARN of the service network or service for which the policy is created. */
+  policy: PolicyDocument;
+  /**
+   * The ID or ARN of the service network or service for which the policy is created.
+   *
+   * Length: 17–200. Pattern: `^((((sn)|(svc))-[0-9a-z]{17})|(arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:((servicenetwork/sn)|(service/svc))-[0-9a-z]{17}))$`.
+   */
   resourceIdentifier: string;
 }
 
@@ -71,15 +91,23 @@ export interface AuthPolicyOutputs extends AuthPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-domainverification.html | CloudFormation: AWS::VpcLattice::DomainVerification}
  */
-export const DomainVerification = cloudControlType<DomainVerificationArgs, DomainVerificationOutputs>("AWS::VpcLattice::DomainVerification", "aws:vpclattice:DomainVerification", '{"p":[["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["TxtMethodConfig",["ref","TxtMethodConfig"],8],["Status",["enum","VERIFIED","PENDING","VERIFICATION_TIMED_OUT"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TxtMethodConfig":[["name","string"],["value","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:domainverification/${DomainVerificationId}"}');
+export const DomainVerification = cloudControlType<DomainVerificationArgs, DomainVerificationOutputs>("AWS::VpcLattice::DomainVerification", "aws:vpclattice:DomainVerification", '{"p":[["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["TxtMethodConfig",["ref","TxtMethodConfig"],8],["Status",["enum","VERIFIED","PENDING","VERIFICATION_TIMED_OUT"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TxtMethodConfig":[["name","string"],["value","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName"],"ro":["TxtMethodConfig","Status","Id","Arn"],"uo":["Tags"],"ai":[["Id"],["DomainName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:domainverification/${DomainVerificationId}"}');
 /** A {@link DomainVerification} instance: its attributes as typed outputs. */
 export type DomainVerification = InstanceType<typeof DomainVerification>;
 
 /** Inputs of {@link DomainVerification}. */
 export interface DomainVerificationArgs {
-  /** The domain name being verified. */
+  /**
+   * The domain name being verified.
+   *
+   * Length: 3–255.
+   */
   domainName: string;
-  /** The tags associated with the domain verification. */
+  /**
+   * The tags associated with the domain verification.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -111,7 +139,7 @@ export interface DomainVerificationTxtMethodConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-listener.html | CloudFormation: AWS::VpcLattice::Listener}
  */
-export const Listener = cloudControlType<ListenerArgs, ListenerOutputs>("AWS::VpcLattice::Listener", "aws:vpclattice:Listener", '{"p":[["DefaultAction",["ref","DefaultAction"],1],["Port","integer",66],["ServiceIdentifier","string",66],["Protocol",["enum","HTTP","HTTPS","TLS_PASSTHROUGH"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",8,"awsId"],["ServiceArn","string",8],["Arn","string",72],["ServiceId","string",8]],"id":["Arn"],"d":{"DefaultAction":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]]},"tags":["Tags","standard"]}');
+export const Listener = cloudControlType<ListenerArgs, ListenerOutputs>("AWS::VpcLattice::Listener", "aws:vpclattice:Listener", '{"p":[["DefaultAction",["ref","DefaultAction"],1],["Port","integer",66],["ServiceIdentifier","string",82],["Protocol",["enum","HTTP","HTTPS","TLS_PASSTHROUGH"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",8,"awsId"],["ServiceArn","string",8],["Arn","string",72],["ServiceId","string",8]],"id":["Arn"],"d":{"DefaultAction":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceIdentifier"],"co":["ServiceIdentifier","Name","Port","Protocol"],"ro":["Arn","Id","ServiceArn","ServiceId"],"uo":["DefaultAction/Forward/TargetGroups","Tags"],"pt":{"DefaultAction/Forward/TargetGroups/*/TargetGroupIdentifier":"$split(TargetGroupIdentifier, \\"/\\")[-1]"},"ai":[["ServiceIdentifier","Name","Port"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}}}');
 /** A {@link Listener} instance: its attributes as typed outputs. */
 export type Listener = InstanceType<typeof Listener>;
 
@@ -119,18 +147,34 @@ export type Listener = InstanceType<typeof Listener>;
 export interface ListenerArgs {
   /** The action for the default rule. Each listener has a default rule. The default rule is used if no other rules match. */
   defaultAction: ListenerDefaultAction;
-  /** The listener port. You can specify a value from 1 to 65535. For HTTP, the default is 80. For HTTPS, the default is 443. */
+  /**
+   * The listener port. You can specify a value from 1 to 65535. For HTTP, the default is 80. For HTTPS, the default is 443.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
-  /** The ID or ARN of the service. */
+  /**
+   * The ID or ARN of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 21–2048. Pattern: `^((svc-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:service/svc-[0-9a-z]{17}))$`.
+   */
   serviceIdentifier?: string;
   /** The listener protocol. */
   protocol: "HTTP" | "HTTPS" | "TLS_PASSTHROUGH";
-  /** The tags for the listener. */
+  /**
+   * The tags for the listener.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /**
    * The name of the listener. A listener name must be unique within a service. The valid characters are a-z, 0-9, and hyphens (-). You can't use a hyphen as the first or last character, or immediately after another hyphen.
    *
    * If you don't specify a name, CloudFormation generates one. However, if you specify a name, and later want to replace the resource, you must specify a new name.
+   *
+   * Length: 3–63. Pattern: ``.
    */
   name?: string;
 }
@@ -169,6 +213,8 @@ export interface ListenerForward {
    * The target groups. Traffic matching the rule is forwarded to the specified target groups. With forward actions, you can assign a weight that controls the prioritization and selection of each target group. This means that requests are distributed to individual target groups based on their weights. For example, if two target groups have the same weight, each target group receives half of the traffic.
    *
    * The default value is 1. This means that if only one target group is provided, there is no need to set the weight; 100% of the traffic goes to that target group.
+   *
+   * Items: 1–10.
    */
   targetGroups: ListenerWeightedTargetGroup[];
 }
@@ -179,9 +225,17 @@ export interface ListenerForward {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-listener-weightedtargetgroup.html | CloudFormation: WeightedTargetGroup}
  */
 export interface ListenerWeightedTargetGroup {
-  /** Only required if you specify multiple target groups for a forward action. The weight determines how requests are distributed to the target group. For example, if you specify two target groups, each with a weight of 10, each target group receives half the requests. If you specify two target groups, one with a weight of 10 and the other with a weight of 20, the target group with a weight of 20 receives twice as many requests as the other target group. If there's only one target group specified, then the default value is 100. */
+  /**
+   * Only required if you specify multiple target groups for a forward action. The weight determines how requests are distributed to the target group. For example, if you specify two target groups, each with a weight of 10, each target group receives half the requests. If you specify two target groups, one with a weight of 10 and the other with a weight of 20, the target group with a weight of 20 receives twice as many requests as the other target group. If there's only one target group specified, then the default value is 100.
+   *
+   * Range: 0–999.
+   */
   weight?: number;
-  /** The ID of the target group. */
+  /**
+   * The ID of the target group.
+   *
+   * Length: 20–2048. Pattern: `^((tg-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:targetgroup/tg-[0-9a-z]{17}))$`.
+   */
   targetGroupIdentifier: string;
 }
 
@@ -191,7 +245,11 @@ export interface ListenerWeightedTargetGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-listener-fixedresponse.html | CloudFormation: FixedResponse}
  */
 export interface ListenerFixedResponse {
-  /** The HTTP response code. Only `404` and `500` status codes are supported. */
+  /**
+   * The HTTP response code. Only `404` and `500` status codes are supported.
+   *
+   * Range: 100–599.
+   */
   statusCode: number;
 }
 
@@ -200,15 +258,23 @@ export interface ListenerFixedResponse {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-resourceconfiguration.html | CloudFormation: AWS::VpcLattice::ResourceConfiguration}
  */
-export const ResourceConfiguration = cloudControlType<ResourceConfigurationArgs, ResourceConfigurationOutputs>("AWS::VpcLattice::ResourceConfiguration", "aws:vpclattice:ResourceConfiguration", '{"p":[["CustomDomainName","string",66],["PortRanges",["array","string"]],["ResourceConfigurationDefinition",["ref","ResourceConfigurationDefinition"]],["GroupDomain","string",66],["ResourceConfigurationAuthType",["enum","NONE","AWS_IAM"],66],["ResourceConfigurationGroupId","string"],["Name","string",1],["AllowAssociationToSharableServiceNetwork","boolean"],["ProtocolType",["enum","TCP"],66],["ResourceConfigurationType",["enum","GROUP","CHILD","SINGLE","ARN","CIDR"],67],["DomainVerificationId","string",66],["ResourceGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"ResourceConfigurationDefinition":[["IpResource","string"],["ArnResource","string"],["DnsResource",["ref","DnsResource"]],["CidrResource",["ref","CidrResource"]]],"DnsResource":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],1],["DomainName","string",1]],"CidrResource":[["CidrRanges",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourceconfiguration/${ResourceConfigurationId}"}');
+export const ResourceConfiguration = cloudControlType<ResourceConfigurationArgs, ResourceConfigurationOutputs>("AWS::VpcLattice::ResourceConfiguration", "aws:vpclattice:ResourceConfiguration", '{"p":[["CustomDomainName","string",66],["PortRanges",["array","string"]],["ResourceConfigurationDefinition",["ref","ResourceConfigurationDefinition"]],["GroupDomain","string",66],["ResourceConfigurationAuthType",["enum","NONE","AWS_IAM"],82],["ResourceConfigurationGroupId","string",16],["Name","string",1],["AllowAssociationToSharableServiceNetwork","boolean"],["ProtocolType",["enum","TCP"],66],["ResourceConfigurationType",["enum","GROUP","CHILD","SINGLE","ARN","CIDR"],67],["DomainVerificationId","string",66],["ResourceGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"ResourceConfigurationDefinition":[["IpResource","string"],["ArnResource","string"],["DnsResource",["ref","DnsResource"]],["CidrResource",["ref","CidrResource"]]],"DnsResource":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],1],["DomainName","string",1]],"CidrResource":[["CidrRanges",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceConfigurationAuthType","ResourceConfigurationGroupId"],"co":["ResourceGatewayId","ResourceConfigurationType","ProtocolType","ResourceConfigurationAuthType","CustomDomainName","GroupDomain","DomainVerificationId"],"ro":["Id","Arn"],"uo":["PortRanges","Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourceconfiguration/${ResourceConfigurationId}"}');
 /** A {@link ResourceConfiguration} instance: its attributes as typed outputs. */
 export type ResourceConfiguration = InstanceType<typeof ResourceConfiguration>;
 
 /** Inputs of {@link ResourceConfiguration}. */
 export interface ResourceConfigurationArgs {
-  /** The custom domain name. */
+  /**
+   * The custom domain name.
+   *
+   * Length: 3–255.
+   */
   customDomainName?: string;
-  /** (SINGLE, GROUP, CHILD) The TCP port ranges that a consumer can use to access a resource configuration (for example: 1-65535). You can separate port ranges using commas (for example: 1,2,22-30). */
+  /**
+   * (SINGLE, GROUP, CHILD) The TCP port ranges that a consumer can use to access a resource configuration (for example: 1-65535). You can separate port ranges using commas (for example: 1,2,22-30).
+   *
+   * Each item: Length: 1–11. Pattern: `^((\d{1,5}\-\d{1,5})|(\d+))$`.
+   */
   portRanges?: string[];
   /**
    * Identifies the resource configuration in one of the following ways:
@@ -218,13 +284,31 @@ export interface ResourceConfigurationArgs {
    * - *IP address* - For IPv4 and IPv6, only IP addresses in the VPC are supported.
    */
   resourceConfigurationDefinition?: ResourceConfigurationResourceConfigurationDefinition;
-  /** (GROUP) The group domain for a group resource configuration. Any domains that you create for the child resource are subdomains of the group domain. Child resources inherit the verification status of the domain. */
+  /**
+   * (GROUP) The group domain for a group resource configuration. Any domains that you create for the child resource are subdomains of the group domain. Child resources inherit the verification status of the domain.
+   *
+   * Length: 3–255.
+   */
   groupDomain?: string;
-  /** The auth type for the resource configuration. */
+  /**
+   * The auth type for the resource configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceConfigurationAuthType?: "NONE" | "AWS_IAM";
-  /** The ID of the group resource configuration. */
+  /**
+   * The ID of the group resource configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 22–22. Pattern: `^rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationGroupId?: string;
-  /** The name of the resource configuration. */
+  /**
+   * The name of the resource configuration.
+   *
+   * Length: 3–40. Pattern: ``.
+   */
   name: string;
   /** Specifies whether the resource configuration can be associated with a sharable service network. */
   allowAssociationToSharableServiceNetwork?: boolean;
@@ -239,11 +323,19 @@ export interface ResourceConfigurationArgs {
    * - *ARN* - An AWS resource.
    */
   resourceConfigurationType: "GROUP" | "CHILD" | "SINGLE" | "ARN" | "CIDR";
-  /** The domain verification ID. */
+  /**
+   * The domain verification ID.
+   *
+   * Length: 20–20. Pattern: `^dv-[a-fA-F0-9]{17}$`.
+   */
   domainVerificationId?: string;
   /** The ID of the resource gateway. */
   resourceGatewayId?: string;
-  /** The tags for the resource configuration. */
+  /**
+   * The tags for the resource configuration.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -265,7 +357,11 @@ export interface ResourceConfigurationOutputs extends ResourceConfigurationArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-resourceconfiguration-resourceconfigurationdefinition.html | CloudFormation: ResourceConfigurationDefinition}
  */
 export interface ResourceConfigurationResourceConfigurationDefinition {
-  /** The IP address of the resource configuration. */
+  /**
+   * The IP address of the resource configuration.
+   *
+   * Length: 4–39.
+   */
   ipResource?: string;
   /** The Amazon Resource Name (ARN) of the resource configuration. For the ARN syntax and format, see [ARN format](https://docs.aws.amazon.com/IAM/latest/UserGuide/reference-arns.html#arns-syntax) in the *AWS Identity and Access Management user guide* . */
   arnResource?: string;
@@ -282,7 +378,11 @@ export interface ResourceConfigurationResourceConfigurationDefinition {
 export interface ResourceConfigurationDnsResource {
   /** The IP address type for the resource configuration. Dualstack is not currently supported. */
   ipAddressType: "IPV4" | "IPV6" | "DUALSTACK";
-  /** The domain name of the resource configuration. */
+  /**
+   * The domain name of the resource configuration.
+   *
+   * Length: 3–255.
+   */
   domainName: string;
 }
 
@@ -296,7 +396,7 @@ export interface ResourceConfigurationCidrResource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-resourcegateway.html | CloudFormation: AWS::VpcLattice::ResourceGateway}
  */
-export const ResourceGateway = cloudControlType<ResourceGatewayArgs, ResourceGatewayOutputs>("AWS::VpcLattice::ResourceGateway", "aws:vpclattice:ResourceGateway", '{"p":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],66],["VpcIdentifier","string",67],["Ipv4AddressesPerEni","integer"],["ResourceConfigDnsResolution",["enum","IN_VPC","PUBLIC"],66],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourcegateway/${ResourceGatewayId}"}');
+export const ResourceGateway = cloudControlType<ResourceGatewayArgs, ResourceGatewayOutputs>("AWS::VpcLattice::ResourceGateway", "aws:vpclattice:ResourceGateway", '{"p":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],66],["VpcIdentifier","string",67],["Ipv4AddressesPerEni","integer"],["ResourceConfigDnsResolution",["enum","IN_VPC","PUBLIC"],66],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcIdentifier","SubnetIds","IpAddressType","Name","ResourceConfigDnsResolution"],"ro":["Id","Arn"],"uo":["SubnetIds","SecurityGroupIds","Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourcegateway/${ResourceGatewayId}"}');
 /** A {@link ResourceGateway} instance: its attributes as typed outputs. */
 export type ResourceGateway = InstanceType<typeof ResourceGateway>;
 
@@ -304,7 +404,11 @@ export type ResourceGateway = InstanceType<typeof ResourceGateway>;
 export interface ResourceGatewayArgs {
   /** The type of IP address used by the resource gateway. */
   ipAddressType?: "IPV4" | "IPV6" | "DUALSTACK";
-  /** The ID of the VPC for the resource gateway. */
+  /**
+   * The ID of the VPC for the resource gateway.
+   *
+   * Length: 5–50.
+   */
   vpcIdentifier: string;
   /** The number of IPv4 addresses in each ENI for the resource gateway. */
   ipv4AddressesPerEni?: number;
@@ -313,9 +417,17 @@ export interface ResourceGatewayArgs {
   subnetIds: string[];
   /** The IDs of the security groups applied to the resource gateway. */
   securityGroupIds?: string[];
-  /** The tags for the resource gateway. */
+  /**
+   * The tags for the resource gateway.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The name of the resource gateway. */
+  /**
+   * The name of the resource gateway.
+   *
+   * Length: 3–40. Pattern: ``.
+   */
   name: string;
 }
 
@@ -332,15 +444,19 @@ export interface ResourceGatewayOutputs extends ResourceGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-resourcepolicy.html | CloudFormation: AWS::VpcLattice::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::VpcLattice::ResourcePolicy", "aws:vpclattice:ResourcePolicy", '{"p":[["Policy","json",1],["ResourceArn","string",67]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::VpcLattice::ResourcePolicy", "aws:vpclattice:ResourcePolicy", '{"p":[["Policy","json",1],["ResourceArn","string",67]],"id":["ResourceArn"],"reg":{"h":"crud","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
   /** The Amazon Resource Name (ARN) of the service network or service. */
-  policy: Record<string, unknown>;
-  /** An IAM policy. */
+  policy: PolicyDocument;
+  /**
+   * An IAM policy.
+   *
+   * Length: 20–200. Pattern: `^arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:((servicenetwork/sn)|(service/svc)|(resourceconfiguration/rcfg))-[0-9a-z]{17}$`.
+   */
   resourceArn: string;
 }
 
@@ -353,7 +469,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-rule.html | CloudFormation: AWS::VpcLattice::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::VpcLattice::Rule", "aws:vpclattice:Rule", '{"p":[["Action",["ref","Action"],1],["Priority","integer",1],["ServiceIdentifier","string",66],["ListenerIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["Match",["ref","Match"],1],["Name","string",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"Action":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]],"Match":[["HttpMatch",["ref","HttpMatch"],1]],"HttpMatch":[["HeaderMatches",["array",["ref","HeaderMatch"]]],["PathMatch",["ref","PathMatch"]],["Method",["enum","CONNECT","DELETE","GET","HEAD","OPTIONS","POST","PUT","TRACE"]]],"HeaderMatch":[["CaseSensitive","boolean"],["Name","string",1],["Match",["ref","HeaderMatchType"],1]],"HeaderMatchType":[["Contains","string"],["Exact","string"],["Prefix","string"]],"PathMatch":[["CaseSensitive","boolean"],["Match",["ref","PathMatchType"],1]],"PathMatchType":[["Exact","string"],["Prefix","string"]]},"tags":["Tags","standard"]}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::VpcLattice::Rule", "aws:vpclattice:Rule", '{"p":[["Action",["ref","Action"],1],["Priority","integer",1],["ServiceIdentifier","string",82],["ListenerIdentifier","string",82],["Tags",["array",["ref","Tag"]]],["Match",["ref","Match"],1],["Name","string",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"Action":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]],"Match":[["HttpMatch",["ref","HttpMatch"],1]],"HttpMatch":[["HeaderMatches",["array",["ref","HeaderMatch"]]],["PathMatch",["ref","PathMatch"]],["Method",["enum","CONNECT","DELETE","GET","HEAD","OPTIONS","POST","PUT","TRACE"]]],"HeaderMatch":[["CaseSensitive","boolean"],["Name","string",1],["Match",["ref","HeaderMatchType"],1]],"HeaderMatchType":[["Contains","string"],["Exact","string"],["Prefix","string"]],"PathMatch":[["CaseSensitive","boolean"],["Match",["ref","PathMatchType"],1]],"PathMatchType":[["Exact","string"],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ListenerIdentifier","ServiceIdentifier"],"co":["ListenerIdentifier","ServiceIdentifier","Name"],"ro":["Arn","Id"],"uo":["Action/Forward/TargetGroups","Match/HttpMatch/HeaderMatches","Tags"],"pt":{"Action/Forward/TargetGroups/*/TargetGroupIdentifier":"$split(TargetGroupIdentifier, \\"/\\")[-1]"},"ai":[["ServiceIdentifier","ListenerIdentifier","Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}}}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -361,13 +477,33 @@ export type Rule = InstanceType<typeof Rule>;
 export interface RuleArgs {
   /** Describes the action for a rule. */
   action: RuleAction;
-  /** The priority assigned to the rule. Each rule for a specific listener must have a unique priority. The lower the priority number the higher the priority. */
+  /**
+   * The priority assigned to the rule. Each rule for a specific listener must have a unique priority. The lower the priority number the higher the priority.
+   *
+   * Range: 1–100.
+   */
   priority: number;
-  /** The ID or ARN of the service. */
+  /**
+   * The ID or ARN of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^((svc-[0-9a-z]{17})|(arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:service/svc-[0-9a-z]{17}))$`.
+   */
   serviceIdentifier?: string;
-  /** The ID or ARN of the listener. */
+  /**
+   * The ID or ARN of the listener.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^((listener-[0-9a-z]{17})|(arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:service/svc-[0-9a-z]{17}/listener/listener-[0-9a-z]{17}))$`.
+   */
   listenerIdentifier?: string;
-  /** The tags for the rule. */
+  /**
+   * The tags for the rule.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** The rule match. */
   match: RuleMatch;
@@ -375,6 +511,8 @@ export interface RuleArgs {
    * The name of the rule. The name must be unique within the listener. The valid characters are a-z, 0-9, and hyphens (-). You can't use a hyphen as the first or last character, or immediately after another hyphen.
    *
    * If you don't specify a name, CloudFormation generates one. However, if you specify a name, and later want to replace the resource, you must specify a new name.
+   *
+   * Length: 3–63. Pattern: ``.
    */
   name?: string;
 }
@@ -409,6 +547,8 @@ export interface RuleForward {
    * The target groups. Traffic matching the rule is forwarded to the specified target groups. With forward actions, you can assign a weight that controls the prioritization and selection of each target group. This means that requests are distributed to individual target groups based on their weights. For example, if two target groups have the same weight, each target group receives half of the traffic.
    *
    * The default value is 1. This means that if only one target group is provided, there is no need to set the weight; 100% of the traffic goes to that target group.
+   *
+   * Items: 1–10.
    */
   targetGroups: RuleWeightedTargetGroup[];
 }
@@ -419,9 +559,17 @@ export interface RuleForward {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-rule-weightedtargetgroup.html | CloudFormation: WeightedTargetGroup}
  */
 export interface RuleWeightedTargetGroup {
-  /** Only required if you specify multiple target groups for a forward action. The weight determines how requests are distributed to the target group. For example, if you specify two target groups, each with a weight of 10, each target group receives half the requests. If you specify two target groups, one with a weight of 10 and the other with a weight of 20, the target group with a weight of 20 receives twice as many requests as the other target group. If there's only one target group specified, then the default value is 100. */
+  /**
+   * Only required if you specify multiple target groups for a forward action. The weight determines how requests are distributed to the target group. For example, if you specify two target groups, each with a weight of 10, each target group receives half the requests. If you specify two target groups, one with a weight of 10 and the other with a weight of 20, the target group with a weight of 20 receives twice as many requests as the other target group. If there's only one target group specified, then the default value is 100.
+   *
+   * Range: 1–999.
+   */
   weight?: number;
-  /** The ID of the target group. */
+  /**
+   * The ID of the target group.
+   *
+   * Length: 20–2048. Pattern: `^((tg-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:targetgroup/tg-[0-9a-z]{17}))$`.
+   */
   targetGroupIdentifier: string;
 }
 
@@ -431,7 +579,11 @@ export interface RuleWeightedTargetGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-rule-fixedresponse.html | CloudFormation: FixedResponse}
  */
 export interface RuleFixedResponse {
-  /** The HTTP response code. Only `404` and `500` status codes are supported. */
+  /**
+   * The HTTP response code. Only `404` and `500` status codes are supported.
+   *
+   * Range: 100–599.
+   */
   statusCode: number;
 }
 
@@ -451,7 +603,11 @@ export interface RuleMatch {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-rule-httpmatch.html | CloudFormation: HttpMatch}
  */
 export interface RuleHttpMatch {
-  /** The header matches. Matches incoming requests with rule based on request header value before applying rule action. */
+  /**
+   * The header matches. Matches incoming requests with rule based on request header value before applying rule action.
+   *
+   * Items: at most 5.
+   */
   headerMatches?: RuleHeaderMatch[];
   /** The path match. */
   pathMatch?: RulePathMatch;
@@ -467,7 +623,11 @@ export interface RuleHttpMatch {
 export interface RuleHeaderMatch {
   /** Indicates whether the match is case sensitive. */
   caseSensitive?: boolean;
-  /** The name of the header. */
+  /**
+   * The name of the header.
+   *
+   * Length: 1–40.
+   */
   name: string;
   /** The header match type. */
   match: RuleHeaderMatchType;
@@ -479,11 +639,23 @@ export interface RuleHeaderMatch {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-rule-headermatchtype.html | CloudFormation: HeaderMatchType}
  */
 export interface RuleHeaderMatchType {
-  /** A contains type match. */
+  /**
+   * A contains type match.
+   *
+   * Length: 1–128.
+   */
   contains?: string;
-  /** An exact type match. */
+  /**
+   * An exact type match.
+   *
+   * Length: 1–128.
+   */
   exact?: string;
-  /** A prefix type match. Matches the value with the prefix. */
+  /**
+   * A prefix type match. Matches the value with the prefix.
+   *
+   * Length: 1–128.
+   */
   prefix?: string;
 }
 
@@ -505,9 +677,17 @@ export interface RulePathMatch {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-rule-pathmatchtype.html | CloudFormation: PathMatchType}
  */
 export interface RulePathMatchType {
-  /** An exact match of the path. */
+  /**
+   * An exact match of the path.
+   *
+   * Length: 1–128. Pattern: `^\/[a-zA-Z0-9\@:%_+.~#?&\/=-]*$`.
+   */
   exact?: string;
-  /** A prefix match of the path. */
+  /**
+   * A prefix match of the path.
+   *
+   * Length: 1–128. Pattern: `^\/[a-zA-Z0-9\@:%_+.~#?&\/=-]*$`.
+   */
   prefix?: string;
 }
 
@@ -518,7 +698,7 @@ export interface RulePathMatchType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-service.html | CloudFormation: AWS::VpcLattice::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::VpcLattice::Service", "aws:vpclattice:Service", '{"p":[["DnsEntry",["ref","DnsEntry"]],["CustomDomainName","string",66],["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["CertificateArn","string"],["IdleTimeoutSeconds","integer"],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:service/${ServiceId}"}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::VpcLattice::Service", "aws:vpclattice:Service", '{"p":[["DnsEntry",["ref","DnsEntry"]],["CustomDomainName","string",66],["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["CertificateArn","string"],["IdleTimeoutSeconds","integer"],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","CustomDomainName"],"ro":["Arn","CreatedAt","DnsEntry/DomainName","DnsEntry/HostedZoneId","Id","LastUpdatedAt","Status"],"uo":["Tags"],"ai":[["Id"],["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":40,"pattern":""}},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:service/${ServiceId}"}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -526,7 +706,11 @@ export type Service = InstanceType<typeof Service>;
 export interface ServiceArgs {
   /** Describes the DNS information of the service. This field is read-only. */
   dnsEntry?: ServiceDnsEntry;
-  /** The custom domain name of the service. */
+  /**
+   * The custom domain name of the service.
+   *
+   * Length: 3–255.
+   */
   customDomainName?: string;
   /**
    * The type of IAM policy.
@@ -535,16 +719,27 @@ export interface ServiceArgs {
    * - `AWS_IAM` : The resource uses an IAM policy. When this type is used, auth is enabled and an auth policy is required.
    */
   authType?: "NONE" | "AWS_IAM";
-  /** The tags for the service. */
+  /**
+   * The tags for the service.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /**
    * The name of the service. The name must be unique within the account. The valid characters are a-z, 0-9, and hyphens (-). You can't use a hyphen as the first or last character, or immediately after another hyphen.
    *
    * If you don't specify a name, CloudFormation generates one. However, if you specify a name, and later want to replace the resource, you must specify a new name.
+   *
+   * Length: 3–40. Pattern: ``.
    */
   name?: string;
-  /** The Amazon Resource Name (ARN) of the certificate. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate.
+   *
+   * Length: at most 2048. Pattern: `^(arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:certificate/[0-9a-z-]+)?$`.
+   */
   certificateArn?: string;
+  /** Range: 60–600. */
   idleTimeoutSeconds?: number;
 }
 
@@ -581,7 +776,7 @@ export interface ServiceDnsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetwork.html | CloudFormation: AWS::VpcLattice::ServiceNetwork}
  */
-export const ServiceNetwork = cloudControlType<ServiceNetworkArgs, ServiceNetworkOutputs>("AWS::VpcLattice::ServiceNetwork", "aws:vpclattice:ServiceNetwork", '{"p":[["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["SharingConfig",["ref","SharingConfig"],66],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"SharingConfig":[["enabled","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetwork/${ServiceNetworkId}"}');
+export const ServiceNetwork = cloudControlType<ServiceNetworkArgs, ServiceNetworkOutputs>("AWS::VpcLattice::ServiceNetwork", "aws:vpclattice:ServiceNetwork", '{"p":[["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["SharingConfig",["ref","SharingConfig"]],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"SharingConfig":[["enabled","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedAt","Id","LastUpdatedAt"],"uo":["Tags"],"ai":[["Id"],["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetwork/${ServiceNetworkId}"}');
 /** A {@link ServiceNetwork} instance: its attributes as typed outputs. */
 export type ServiceNetwork = InstanceType<typeof ServiceNetwork>;
 
@@ -594,12 +789,18 @@ export interface ServiceNetworkArgs {
    * - `AWS_IAM` : The resource uses an IAM policy. When this type is used, auth is enabled and an auth policy is required.
    */
   authType?: "NONE" | "AWS_IAM";
-  /** The tags for the service network. */
+  /**
+   * The tags for the service network.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /**
    * The name of the service network. The name must be unique to the account. The valid characters are a-z, 0-9, and hyphens (-). You can't use a hyphen as the first or last character, or immediately after another hyphen.
    *
    * If you don't specify a name, CloudFormation generates one. However, if you specify a name, and later want to replace the resource, you must specify a new name.
+   *
+   * Length: 3–63. Pattern: ``.
    */
   name?: string;
   /** Specify if the service network should be enabled for sharing. */
@@ -633,17 +834,29 @@ export interface ServiceNetworkSharingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetworkresourceassociation.html | CloudFormation: AWS::VpcLattice::ServiceNetworkResourceAssociation}
  */
-export const ServiceNetworkResourceAssociation = cloudControlType<ServiceNetworkResourceAssociationArgs, ServiceNetworkResourceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkResourceAssociation", "aws:vpclattice:ServiceNetworkResourceAssociation", '{"p":[["ResourceConfigurationId","string",66],["ServiceNetworkId","string",66],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkresourceassociation/${ServiceNetworkResourceAssociationId}"}');
+export const ServiceNetworkResourceAssociation = cloudControlType<ServiceNetworkResourceAssociationArgs, ServiceNetworkResourceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkResourceAssociation", "aws:vpclattice:ServiceNetworkResourceAssociation", '{"p":[["ResourceConfigurationId","string",66],["ServiceNetworkId","string",66],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ResourceConfigurationId","ServiceNetworkId","PrivateDnsEnabled"],"ro":["Id","Arn"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkresourceassociation/${ServiceNetworkResourceAssociationId}"}');
 /** A {@link ServiceNetworkResourceAssociation} instance: its attributes as typed outputs. */
 export type ServiceNetworkResourceAssociation = InstanceType<typeof ServiceNetworkResourceAssociation>;
 
 /** Inputs of {@link ServiceNetworkResourceAssociation}. */
 export interface ServiceNetworkResourceAssociationArgs {
-  /** The ID of the resource configuration associated with the service network. */
+  /**
+   * The ID of the resource configuration associated with the service network.
+   *
+   * Length: 17–2048. Pattern: `^rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationId?: string;
-  /** The ID of the service network associated with the resource configuration. */
+  /**
+   * The ID of the service network associated with the resource configuration.
+   *
+   * Length: 3–2048. Pattern: `^((sn-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:servicenetwork/sn-[0-9a-z]{17}))$`.
+   */
   serviceNetworkId?: string;
-  /** A key-value pair to associate with a resource. */
+  /**
+   * A key-value pair to associate with a resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** Indicates if private DNS is enabled for the service network resource association. */
   privateDnsEnabled?: boolean;
@@ -668,19 +881,35 @@ export interface ServiceNetworkResourceAssociationOutputs extends ServiceNetwork
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetworkserviceassociation.html | CloudFormation: AWS::VpcLattice::ServiceNetworkServiceAssociation}
  */
-export const ServiceNetworkServiceAssociation = cloudControlType<ServiceNetworkServiceAssociationArgs, ServiceNetworkServiceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkServiceAssociation", "aws:vpclattice:ServiceNetworkServiceAssociation", '{"p":[["ServiceNetworkIdentifier","string",66],["DnsEntry",["ref","DnsEntry"]],["ServiceIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["ServiceNetworkId","string",8],["ServiceName","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["ServiceArn","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8],["ServiceId","string",8]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkserviceassociation/${ServiceNetworkServiceAssociationId}"}');
+export const ServiceNetworkServiceAssociation = cloudControlType<ServiceNetworkServiceAssociationArgs, ServiceNetworkServiceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkServiceAssociation", "aws:vpclattice:ServiceNetworkServiceAssociation", '{"p":[["ServiceNetworkIdentifier","string",82],["DnsEntry",["ref","DnsEntry"]],["ServiceIdentifier","string",82],["Tags",["array",["ref","Tag"]]],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["ServiceNetworkId","string",8],["ServiceName","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["ServiceArn","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8],["ServiceId","string",8]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceNetworkIdentifier","ServiceIdentifier"],"co":["ServiceNetworkIdentifier","ServiceIdentifier"],"ro":["Arn","CreatedAt","DnsEntry/DomainName","DnsEntry/HostedZoneId","Id","ServiceNetworkArn","ServiceNetworkId","ServiceNetworkName","ServiceArn","ServiceId","ServiceName","Status"],"uo":["Tags"],"ai":[["Id"],["ServiceNetworkIdentifier","ServiceIdentifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkserviceassociation/${ServiceNetworkServiceAssociationId}"}');
 /** A {@link ServiceNetworkServiceAssociation} instance: its attributes as typed outputs. */
 export type ServiceNetworkServiceAssociation = InstanceType<typeof ServiceNetworkServiceAssociation>;
 
 /** Inputs of {@link ServiceNetworkServiceAssociation}. */
 export interface ServiceNetworkServiceAssociationArgs {
-  /** The ID or ARN of the service network. You must use an ARN if the resources are in different accounts. */
+  /**
+   * The ID or ARN of the service network. You must use an ARN if the resources are in different accounts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^((sn-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:servicenetwork/sn-[0-9a-z]{17}))$`.
+   */
   serviceNetworkIdentifier?: string;
   /** The DNS information of the service. */
   dnsEntry?: ServiceNetworkServiceAssociationDnsEntry;
-  /** The ID or ARN of the service. */
+  /**
+   * The ID or ARN of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^((svc-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:service/svc-[0-9a-z]{17}))$`.
+   */
   serviceIdentifier?: string;
-  /** The tags for the association. */
+  /**
+   * The tags for the association.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -731,19 +960,39 @@ export interface ServiceNetworkServiceAssociationDnsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetworkvpcassociation.html | CloudFormation: AWS::VpcLattice::ServiceNetworkVpcAssociation}
  */
-export const ServiceNetworkVpcAssociation = cloudControlType<ServiceNetworkVpcAssociationArgs, ServiceNetworkVpcAssociationOutputs>("AWS::VpcLattice::ServiceNetworkVpcAssociation", "aws:vpclattice:ServiceNetworkVpcAssociation", '{"p":[["ServiceNetworkIdentifier","string",66],["VpcIdentifier","string",66],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean"],["DnsOptions",["ref","DnsOptions"]],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["VpcId","string",8],["ServiceNetworkId","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8]],"id":["Arn"],"d":{"DnsOptions":[["PrivateDnsPreference",["enum","VERIFIED_DOMAINS_ONLY","ALL_DOMAINS","VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS","SPECIFIED_DOMAINS_ONLY"]],["PrivateDnsSpecifiedDomains",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkvpcassociation/${ServiceNetworkVpcAssociationId}"}');
+export const ServiceNetworkVpcAssociation = cloudControlType<ServiceNetworkVpcAssociationArgs, ServiceNetworkVpcAssociationOutputs>("AWS::VpcLattice::ServiceNetworkVpcAssociation", "aws:vpclattice:ServiceNetworkVpcAssociation", '{"p":[["ServiceNetworkIdentifier","string",82],["VpcIdentifier","string",82],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean",66],["DnsOptions",["ref","DnsOptions"],66],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["VpcId","string",8],["ServiceNetworkId","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8]],"id":["Arn"],"d":{"DnsOptions":[["PrivateDnsPreference",["enum","VERIFIED_DOMAINS_ONLY","ALL_DOMAINS","VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS","SPECIFIED_DOMAINS_ONLY"]],["PrivateDnsSpecifiedDomains",["array","string"]]]},"tags":["Tags","standard"],"rp":[["DnsOptions","PrivateDnsPreference"],["DnsOptions","PrivateDnsSpecifiedDomains"]],"reg":{"h":"crudl","wo":["ServiceNetworkIdentifier","VpcIdentifier"],"co":["ServiceNetworkIdentifier","VpcIdentifier","PrivateDnsEnabled","DnsOptions","DnsOptions/PrivateDnsPreference","DnsOptions/PrivateDnsSpecifiedDomains"],"ro":["Arn","CreatedAt","Id","ServiceNetworkArn","ServiceNetworkId","ServiceNetworkName","Status","VpcId"],"uo":["SecurityGroupIds","Tags","DnsOptions/PrivateDnsSpecifiedDomains"],"ai":[["Id"],["ServiceNetworkIdentifier","VpcIdentifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkvpcassociation/${ServiceNetworkVpcAssociationId}"}');
 /** A {@link ServiceNetworkVpcAssociation} instance: its attributes as typed outputs. */
 export type ServiceNetworkVpcAssociation = InstanceType<typeof ServiceNetworkVpcAssociation>;
 
 /** Inputs of {@link ServiceNetworkVpcAssociation}. */
 export interface ServiceNetworkVpcAssociationArgs {
-  /** The ID or ARN of the service network. You must use an ARN if the resources are in different accounts. */
+  /**
+   * The ID or ARN of the service network. You must use an ARN if the resources are in different accounts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^((sn-[0-9a-z]{17})|(arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:servicenetwork/sn-[0-9a-z]{17}))$`.
+   */
   serviceNetworkIdentifier?: string;
-  /** The ID of the VPC. */
+  /**
+   * The ID of the VPC.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 5–2048. Pattern: `^vpc-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   vpcIdentifier?: string;
-  /** The IDs of the security groups. Security groups aren't added by default. You can add a security group to apply network level controls to control which resources in a VPC are allowed to access the service network and its services. For more information, see [Control traffic to resources using security groups](https://docs.aws.amazon.com//vpc/latest/userguide/VPC_SecurityGroups.html) in the *Amazon VPC User Guide* . */
+  /**
+   * The IDs of the security groups. Security groups aren't added by default. You can add a security group to apply network level controls to control which resources in a VPC are allowed to access the service network and its services. For more information, see [Control traffic to resources using security groups](https://docs.aws.amazon.com//vpc/latest/userguide/VPC_SecurityGroups.html) in the *Amazon VPC User Guide* .
+   *
+   * Each item: Length: 0–200. Pattern: `^sg-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   securityGroupIds?: string[];
-  /** The tags for the association. */
+  /**
+   * The tags for the association.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** Indicates if private DNS is enabled for the service network VPC association. */
   privateDnsEnabled?: boolean;
@@ -779,7 +1028,11 @@ export interface ServiceNetworkVpcAssociationOutputs extends ServiceNetworkVpcAs
 export interface ServiceNetworkVpcAssociationDnsOptions {
   /** The preference for which private domains have a private hosted zone created for and associated with the specified VPC. Only supported when private DNS is enabled and when the VPC endpoint type is ServiceNetwork or Resource. */
   privateDnsPreference?: "VERIFIED_DOMAINS_ONLY" | "ALL_DOMAINS" | "VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS" | "SPECIFIED_DOMAINS_ONLY";
-  /** Indicates which of the private domains to create private hosted zones for and associate with the specified VPC. Only supported when private DNS is enabled and the private DNS preference is `VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS` or `SPECIFIED_DOMAINS_ONLY` . */
+  /**
+   * Indicates which of the private domains to create private hosted zones for and associate with the specified VPC. Only supported when private DNS is enabled and the private DNS preference is `VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS` or `SPECIFIED_DOMAINS_ONLY` .
+   *
+   * Items: 1–10. Each item: Length: 1–255.
+   */
   privateDnsSpecifiedDomains?: string[];
 }
 
@@ -790,7 +1043,7 @@ export interface ServiceNetworkVpcAssociationDnsOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-targetgroup.html | CloudFormation: AWS::VpcLattice::TargetGroup}
  */
-export const TargetGroup = cloudControlType<TargetGroupArgs, TargetGroupOutputs>("AWS::VpcLattice::TargetGroup", "aws:vpclattice:TargetGroup", '{"p":[["Type",["enum","IP","LAMBDA","INSTANCE","ALB"],67],["Config",["ref","TargetGroupConfig"]],["Targets",["array",["ref","Target"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TargetGroupConfig":[["IpAddressType",["enum","IPV4","IPV6"],2],["Port","integer",2],["HealthCheck",["ref","HealthCheckConfig"]],["LambdaEventStructureVersion",["enum","V1","V2"],2],["VpcIdentifier","string",2],["Protocol",["enum","HTTP","HTTPS","TCP"],2],["ProtocolVersion",["enum","HTTP1","HTTP2","GRPC"],2]],"HealthCheckConfig":[["Path","string"],["HealthCheckIntervalSeconds","integer"],["Matcher",["ref","Matcher"]],["HealthyThresholdCount","integer"],["Port","integer"],["Enabled","boolean"],["Protocol",["enum","HTTP","HTTPS"]],["ProtocolVersion",["enum","HTTP1","HTTP2"]],["UnhealthyThresholdCount","integer"],["HealthCheckTimeoutSeconds","integer"]],"Matcher":[["HttpCode","string",1]],"Target":[["Port","integer"],["Id","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:targetgroup/${TargetGroupId}"}');
+export const TargetGroup = cloudControlType<TargetGroupArgs, TargetGroupOutputs>("AWS::VpcLattice::TargetGroup", "aws:vpclattice:TargetGroup", '{"p":[["Type",["enum","IP","LAMBDA","INSTANCE","ALB"],67],["Config",["ref","TargetGroupConfig"]],["Targets",["array",["ref","Target"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TargetGroupConfig":[["IpAddressType",["enum","IPV4","IPV6"]],["Port","integer"],["HealthCheck",["ref","HealthCheckConfig"]],["LambdaEventStructureVersion",["enum","V1","V2"]],["VpcIdentifier","string"],["Protocol",["enum","HTTP","HTTPS","TCP"]],["ProtocolVersion",["enum","HTTP1","HTTP2","GRPC"]]],"HealthCheckConfig":[["Path","string"],["HealthCheckIntervalSeconds","integer"],["Matcher",["ref","Matcher"]],["HealthyThresholdCount","integer"],["Port","integer"],["Enabled","boolean"],["Protocol",["enum","HTTP","HTTPS"]],["ProtocolVersion",["enum","HTTP1","HTTP2"]],["UnhealthyThresholdCount","integer"],["HealthCheckTimeoutSeconds","integer"]],"Matcher":[["HttpCode","string",1]],"Target":[["Port","integer"],["Id","string",1]]},"tags":["Tags","standard"],"rp":[["Config","Port"],["Config","IpAddressType"],["Config","Protocol"],["Config","ProtocolVersion"],["Config","VpcIdentifier"],["Config","LambdaEventStructureVersion"]],"reg":{"h":"crudl","co":["Name","Type","Config/Port","Config/IpAddressType","Config/Protocol","Config/ProtocolVersion","Config/VpcIdentifier","Config/LambdaEventStructureVersion"],"ro":["Arn","CreatedAt","Id","LastUpdatedAt","Status"],"uo":["Targets","Tags"],"ai":[["Id"],["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":128,"pattern":""}},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:targetgroup/${TargetGroupId}"}');
 /** A {@link TargetGroup} instance: its attributes as typed outputs. */
 export type TargetGroup = InstanceType<typeof TargetGroup>;
 
@@ -800,14 +1053,24 @@ export interface TargetGroupArgs {
   type: "IP" | "LAMBDA" | "INSTANCE" | "ALB";
   /** The target group configuration. */
   config?: TargetGroupTargetGroupConfig;
-  /** Describes a target. */
+  /**
+   * Describes a target.
+   *
+   * Items: 0–100.
+   */
   targets?: TargetGroupTarget[];
-  /** The tags for the target group. */
+  /**
+   * The tags for the target group.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /**
    * The name of the target group. The name must be unique within the account. The valid characters are a-z, 0-9, and hyphens (-). You can't use a hyphen as the first or last character, or immediately after another hyphen.
    *
    * If you don't specify a name, CloudFormation generates one. However, if you specify a name, and later want to replace the resource, you must specify a new name.
+   *
+   * Length: 3–128. Pattern: ``.
    */
   name?: string;
 }
@@ -836,13 +1099,21 @@ export interface TargetGroupOutputs extends TargetGroupArgs {
 export interface TargetGroupTargetGroupConfig {
   /** The type of IP address used for the target group. Supported only if the target group type is `IP` . The default is `IPV4` . */
   ipAddressType?: "IPV4" | "IPV6";
-  /** The port on which the targets are listening. For HTTP, the default is 80. For HTTPS, the default is 443. Not supported if the target group type is `LAMBDA` . */
+  /**
+   * The port on which the targets are listening. For HTTP, the default is 80. For HTTPS, the default is 443. Not supported if the target group type is `LAMBDA` .
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The health check configuration. Not supported if the target group type is `LAMBDA` or `ALB` . */
   healthCheck?: TargetGroupHealthCheckConfig;
   /** The version of the event structure that your Lambda function receives. Supported only if the target group type is `LAMBDA` . The default is `V1` . */
   lambdaEventStructureVersion?: "V1" | "V2";
-  /** The ID of the VPC. Not supported if the target group type is `LAMBDA` . */
+  /**
+   * The ID of the VPC. Not supported if the target group type is `LAMBDA` .
+   *
+   * Length: 5–2048. Pattern: `^vpc-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   vpcIdentifier?: string;
   /** The protocol to use for routing traffic to the targets. The default is the protocol of the target group. Not supported if the target group type is `LAMBDA` . */
   protocol?: "HTTP" | "HTTPS" | "TCP";
@@ -856,15 +1127,31 @@ export interface TargetGroupTargetGroupConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-targetgroup-healthcheckconfig.html | CloudFormation: HealthCheckConfig}
  */
 export interface TargetGroupHealthCheckConfig {
-  /** The destination for health checks on the targets. If the protocol version is `HTTP/1.1` or `HTTP/2` , specify a valid URI (for example, `/path?query` ). The default path is `/` . Health checks are not supported if the protocol version is `gRPC` , however, you can choose `HTTP/1.1` or `HTTP/2` and specify a valid URI. */
+  /**
+   * The destination for health checks on the targets. If the protocol version is `HTTP/1.1` or `HTTP/2` , specify a valid URI (for example, `/path?query` ). The default path is `/` . Health checks are not supported if the protocol version is `gRPC` , however, you can choose `HTTP/1.1` or `HTTP/2` and specify a valid URI.
+   *
+   * Length: 0–2048. Pattern: `(^/[a-zA-Z0-9\@:%_+.~#?&/=-]*$|(^$))`.
+   */
   path?: string;
-  /** The approximate amount of time, in seconds, between health checks of an individual target. The range is 5–300 seconds. The default is 30 seconds. */
+  /**
+   * The approximate amount of time, in seconds, between health checks of an individual target. The range is 5–300 seconds. The default is 30 seconds.
+   *
+   * Range: 5–300.
+   */
   healthCheckIntervalSeconds?: number;
   /** The codes to use when checking for a successful response from a target. */
   matcher?: TargetGroupMatcher;
-  /** The number of consecutive successful health checks required before considering an unhealthy target healthy. The range is 2–10. The default is 5. */
+  /**
+   * The number of consecutive successful health checks required before considering an unhealthy target healthy. The range is 2–10. The default is 5.
+   *
+   * Range: 2–10.
+   */
   healthyThresholdCount?: number;
-  /** The port used when performing health checks on targets. The default setting is the port that a target receives traffic on. */
+  /**
+   * The port used when performing health checks on targets. The default setting is the port that a target receives traffic on.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** Indicates whether health checking is enabled. */
   enabled?: boolean;
@@ -872,9 +1159,17 @@ export interface TargetGroupHealthCheckConfig {
   protocol?: "HTTP" | "HTTPS";
   /** The protocol version used when performing health checks on targets. The possible protocol versions are `HTTP1` and `HTTP2` . */
   protocolVersion?: "HTTP1" | "HTTP2";
-  /** The number of consecutive failed health checks required before considering a target unhealthy. The range is 2–10. The default is 2. */
+  /**
+   * The number of consecutive failed health checks required before considering a target unhealthy. The range is 2–10. The default is 2.
+   *
+   * Range: 2–10.
+   */
   unhealthyThresholdCount?: number;
-  /** The amount of time, in seconds, to wait before reporting a target as unhealthy. The range is 1–120 seconds. The default is 5 seconds. */
+  /**
+   * The amount of time, in seconds, to wait before reporting a target as unhealthy. The range is 1–120 seconds. The default is 5 seconds.
+   *
+   * Range: 1–120.
+   */
   healthCheckTimeoutSeconds?: number;
 }
 
@@ -884,7 +1179,11 @@ export interface TargetGroupHealthCheckConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-targetgroup-matcher.html | CloudFormation: Matcher}
  */
 export interface TargetGroupMatcher {
-  /** The HTTP code to use when checking for a successful response from a target. */
+  /**
+   * The HTTP code to use when checking for a successful response from a target.
+   *
+   * Length: 3–2000. Pattern: `^[0-9-,]+$`.
+   */
   httpCode: string;
 }
 
@@ -894,7 +1193,11 @@ export interface TargetGroupMatcher {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-vpclattice-targetgroup-target.html | CloudFormation: Target}
  */
 export interface TargetGroupTarget {
-  /** The port on which the target is listening. For HTTP, the default is 80. For HTTPS, the default is 443. */
+  /**
+   * The port on which the target is listening. For HTTP, the default is 80. For HTTPS, the default is 443.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The ID of the target. If the target group type is `INSTANCE` , this is an instance ID. If the target group type is `IP` , this is an IP address. If the target group type is `LAMBDA` , this is the ARN of a Lambda function. If the target group type is `ALB` , this is the ARN of an Application Load Balancer. */
   id: string;

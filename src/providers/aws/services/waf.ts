@@ -15,9 +15,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * The `AWS::WAF::ByteMatchSet` resource creates an AWS WAF `ByteMatchSet` that identifies a part of a web request that you want to inspect.
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::ByteMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-bytematchset.html | CloudFormation: AWS::WAF::ByteMatchSet}
  */
-export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAF::ByteMatchSet", "aws:waf:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["PositionalConstraint","string",1],["TargetString","string"],["TargetStringBase64","string"],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:bytematchset/${Id}"}');
+export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAF::ByteMatchSet", "aws:waf:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["PositionalConstraint","string",1],["TargetString","string"],["TargetStringBase64","string"],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:bytematchset/${Id}"}');
 /** A {@link ByteMatchSet} instance: its attributes as typed outputs. */
 export type ByteMatchSet = InstanceType<typeof ByteMatchSet>;
 
@@ -153,9 +155,11 @@ export interface ByteMatchSetFieldToMatch {
  *
  * Contains one or more IP addresses or blocks of IP addresses specified in Classless Inter-Domain Routing (CIDR) notation. AWS WAF supports IPv4 address ranges: /8 and any range between /16 through /32. AWS WAF supports IPv6 address ranges: /24, /32, /48, /56, /64, and /128. …
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::IPSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-ipset.html | CloudFormation: AWS::WAF::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAF::IPSet", "aws:waf:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"arn":"arn:${Partition}:waf::${Account}:ipset/${Id}"}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAF::IPSet", "aws:waf:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:ipset/${Id}"}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -214,9 +218,11 @@ export interface IPSetIPSetDescriptor {
  *
  * To match the settings in this `Rule` , a request must originate from `192.0.2.44` AND include a `User-Agent` header for which the value is `BadBot` .
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::Rule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-rule.html | CloudFormation: AWS::WAF::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAF::Rule", "aws:waf:Rule", '{"p":[["MetricName","string",67],["Name","string",67],["Predicates",["array",["ref","Predicate"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["DataId","string",1],["Negated","boolean",1],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:rule/${Id}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAF::Rule", "aws:waf:Rule", '{"p":[["MetricName","string",67],["Name","string",67],["Predicates",["array",["ref","Predicate"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["DataId","string",1],["Negated","boolean",1],["Type","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:rule/${Id}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -262,9 +268,11 @@ export interface RulePredicate {
  *
  * A complex type that contains `SizeConstraint` objects, which specify the parts of web requests that you want AWS WAF to inspect the size of. If a `SizeConstraintSet` contains more than one `SizeConstraint` object, a request only needs to match one constraint to be considered a match.
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::SizeConstraintSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-sizeconstraintset.html | CloudFormation: AWS::WAF::SizeConstraintSet}
  */
-export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAF::SizeConstraintSet", "aws:waf:SizeConstraintSet", '{"p":[["Name","string",67],["SizeConstraints",["array",["ref","SizeConstraint"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["Size","integer",1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:sizeconstraintset/${Id}"}');
+export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAF::SizeConstraintSet", "aws:waf:SizeConstraintSet", '{"p":[["Name","string",67],["SizeConstraints",["array",["ref","SizeConstraint"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["Size","integer",1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:sizeconstraintset/${Id}"}');
 /** A {@link SizeConstraintSet} instance: its attributes as typed outputs. */
 export type SizeConstraintSet = InstanceType<typeof SizeConstraintSet>;
 
@@ -383,9 +391,11 @@ export interface SizeConstraintSetFieldToMatch {
  *
  * A complex type that contains `SqlInjectionMatchTuple` objects, which specify the parts of web requests that you want AWS WAF to inspect for snippets of malicious SQL code and, if you want AWS WAF to inspect a header, the name of the header. If a `SqlInjectionMatchSet` contains more than one `SqlInjectionMatchTuple` object, a request needs to include snippets of SQL code in only one of the specified parts of the request to be considered a match.
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::SqlInjectionMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-sqlinjectionmatchset.html | CloudFormation: AWS::WAF::SqlInjectionMatchSet}
  */
-export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAF::SqlInjectionMatchSet", "aws:waf:SqlInjectionMatchSet", '{"p":[["Name","string",67],["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:sqlinjectionset/${Id}"}');
+export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAF::SqlInjectionMatchSet", "aws:waf:SqlInjectionMatchSet", '{"p":[["Name","string",67],["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:sqlinjectionset/${Id}"}');
 /** A {@link SqlInjectionMatchSet} instance: its attributes as typed outputs. */
 export type SqlInjectionMatchSet = InstanceType<typeof SqlInjectionMatchSet>;
 
@@ -483,9 +493,11 @@ export interface SqlInjectionMatchSetFieldToMatch {
  *
  * Contains the `Rules` that identify the requests that you want to allow, block, or count. In a `WebACL` , you also specify a default action ( `ALLOW` or `BLOCK` ), and the action for each `Rule` that you add to a `WebACL` , for example, block requests from specified IP addresses or block requests from specified referrers. You also associate the `WebACL` with a Amazon CloudFront distribution to identify the requests that you want AWS WAF to filter. If you add more than one `Rule` to a `WebACL` , a request needs to match only one of the specifications to be allowed, blocked, or counted.
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::WebACL: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-webacl.html | CloudFormation: AWS::WAF::WebACL}
  */
-export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAF::WebACL", "aws:waf:WebACL", '{"p":[["DefaultAction",["ref","WafAction"],1],["MetricName","string",67],["Name","string",67],["Rules",["array",["ref","ActivatedRule"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"WafAction":[["Type","string",1]],"ActivatedRule":[["Action",["ref","WafAction"]],["Priority","integer",1],["RuleId","string",1]]},"arn":"arn:${Partition}:waf::${Account}:webacl/${Id}"}');
+export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAF::WebACL", "aws:waf:WebACL", '{"p":[["DefaultAction",["ref","WafAction"],1],["MetricName","string",67],["Name","string",67],["Rules",["array",["ref","ActivatedRule"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"WafAction":[["Type","string",1]],"ActivatedRule":[["Action",["ref","WafAction"]],["Priority","integer",1],["RuleId","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:webacl/${Id}"}');
 /** A {@link WebACL} instance: its attributes as typed outputs. */
 export type WebACL = InstanceType<typeof WebACL>;
 
@@ -565,9 +577,11 @@ export interface WebACLActivatedRule {
  *
  * A complex type that contains `XssMatchTuple` objects, which specify the parts of web requests that you want AWS WAF to inspect for cross-site scripting attacks and, if you want AWS WAF to inspect a header, the name of the header. If a `XssMatchSet` contains more than one `XssMatchTuple` object, a request needs to include cross-site scripting attacks in only one of the specified parts of the request to be considered a match.
  *
+ * @deprecated Cloud Control cannot create AWS::WAF::XssMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-xssmatchset.html | CloudFormation: AWS::WAF::XssMatchSet}
  */
-export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAF::XssMatchSet", "aws:waf:XssMatchSet", '{"p":[["Name","string",67],["XssMatchTuples",["array",["ref","XssMatchTuple"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:xssmatchset/${Id}"}');
+export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAF::XssMatchSet", "aws:waf:XssMatchSet", '{"p":[["Name","string",67],["XssMatchTuples",["array",["ref","XssMatchTuple"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf::${Account}:xssmatchset/${Id}"}');
 /** A {@link XssMatchSet} instance: its attributes as typed outputs. */
 export type XssMatchSet = InstanceType<typeof XssMatchSet>;
 

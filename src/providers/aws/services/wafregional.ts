@@ -15,9 +15,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * The `AWS::WAFRegional::ByteMatchSet` resource creates an AWS WAF `ByteMatchSet` that identifies a part of a web request that you want to inspect.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::ByteMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-bytematchset.html | CloudFormation: AWS::WAFRegional::ByteMatchSet}
  */
-export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAFRegional::ByteMatchSet", "aws:wafregional:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["TargetString","string"],["TargetStringBase64","string"],["PositionalConstraint","string",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:bytematchset/${Id}"}');
+export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAFRegional::ByteMatchSet", "aws:wafregional:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["TargetString","string"],["TargetStringBase64","string"],["PositionalConstraint","string",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:bytematchset/${Id}"}');
 /** A {@link ByteMatchSet} instance: its attributes as typed outputs. */
 export type ByteMatchSet = InstanceType<typeof ByteMatchSet>;
 
@@ -153,9 +155,11 @@ export interface ByteMatchSetFieldToMatch {
  *
  * Contains one or more countries that AWS WAF will search for.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::GeoMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-geomatchset.html | CloudFormation: AWS::WAFRegional::GeoMatchSet}
  */
-export const GeoMatchSet = cloudControlType<GeoMatchSetArgs, GeoMatchSetOutputs>("AWS::WAFRegional::GeoMatchSet", "aws:wafregional:GeoMatchSet", '{"p":[["GeoMatchConstraints",["array",["ref","GeoMatchConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GeoMatchConstraint":[["Type","string",1],["Value","string",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:geomatchset/${Id}"}');
+export const GeoMatchSet = cloudControlType<GeoMatchSetArgs, GeoMatchSetOutputs>("AWS::WAFRegional::GeoMatchSet", "aws:wafregional:GeoMatchSet", '{"p":[["GeoMatchConstraints",["array",["ref","GeoMatchConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GeoMatchConstraint":[["Type","string",1],["Value","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:geomatchset/${Id}"}');
 /** A {@link GeoMatchSet} instance: its attributes as typed outputs. */
 export type GeoMatchSet = InstanceType<typeof GeoMatchSet>;
 
@@ -199,9 +203,11 @@ export interface GeoMatchSetGeoMatchConstraint {
  *
  * Contains one or more IP addresses or blocks of IP addresses specified in Classless Inter-Domain Routing (CIDR) notation. AWS WAF supports IPv4 address ranges: /8 and any range between /16 through /32. AWS WAF supports IPv6 address ranges: /24, /32, /48, /56, /64, and /128. …
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::IPSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-ipset.html | CloudFormation: AWS::WAFRegional::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAFRegional::IPSet", "aws:wafregional:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ipset/${Id}"}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAFRegional::IPSet", "aws:wafregional:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ipset/${Id}"}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -262,9 +268,11 @@ export interface IPSetIPSetDescriptor {
  *
  * Requests that meet both of these conditions and exceed 15,000 requests every five minutes trigger the rule's action (block or count), which is defined in the web ACL. …
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::RateBasedRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-ratebasedrule.html | CloudFormation: AWS::WAFRegional::RateBasedRule}
  */
-export const RateBasedRule = cloudControlType<RateBasedRuleArgs, RateBasedRuleOutputs>("AWS::WAFRegional::RateBasedRule", "aws:wafregional:RateBasedRule", '{"p":[["MetricName","string",67],["RateLimit","integer",1],["MatchPredicates",["array",["ref","Predicate"]]],["RateKey","string",67],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ratebasedrule/${Id}"}');
+export const RateBasedRule = cloudControlType<RateBasedRuleArgs, RateBasedRuleOutputs>("AWS::WAFRegional::RateBasedRule", "aws:wafregional:RateBasedRule", '{"p":[["MetricName","string",67],["RateLimit","integer",1],["MatchPredicates",["array",["ref","Predicate"]]],["RateKey","string",67],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ratebasedrule/${Id}"}');
 /** A {@link RateBasedRule} instance: its attributes as typed outputs. */
 export type RateBasedRule = InstanceType<typeof RateBasedRule>;
 
@@ -310,9 +318,11 @@ export interface RateBasedRulePredicate {
  *
  * Note that you can only create regex pattern sets using a CloudFormation template. To add the regex pattern sets created through CloudFormation to a RegexMatchSet, use the AWS WAF console, API, or command line interface (CLI). For more information, see [UpdateRegexMatchSet](https://docs.aws.amazon.com/waf/latest/APIReference/API_regional_UpdateRegexMatchSet.html) .
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::RegexPatternSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-regexpatternset.html | CloudFormation: AWS::WAFRegional::RegexPatternSet}
  */
-export const RegexPatternSet = cloudControlType<RegexPatternSetArgs, RegexPatternSetOutputs>("AWS::WAFRegional::RegexPatternSet", "aws:wafregional:RegexPatternSet", '{"p":[["RegexPatternStrings",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:regexpatternset/${Id}"}');
+export const RegexPatternSet = cloudControlType<RegexPatternSetArgs, RegexPatternSetOutputs>("AWS::WAFRegional::RegexPatternSet", "aws:wafregional:RegexPatternSet", '{"p":[["RegexPatternStrings",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:regexpatternset/${Id}"}');
 /** A {@link RegexPatternSet} instance: its attributes as typed outputs. */
 export type RegexPatternSet = InstanceType<typeof RegexPatternSet>;
 
@@ -341,9 +351,11 @@ export interface RegexPatternSetOutputs extends RegexPatternSetArgs {
  *
  * To match the settings in this `Rule` , a request must originate from `192.0.2.44` AND include a `User-Agent` header for which the value is `BadBot` .
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::Rule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-rule.html | CloudFormation: AWS::WAFRegional::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAFRegional::Rule", "aws:wafregional:Rule", '{"p":[["MetricName","string",67],["Predicates",["array",["ref","Predicate"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:rule/${Id}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAFRegional::Rule", "aws:wafregional:Rule", '{"p":[["MetricName","string",67],["Predicates",["array",["ref","Predicate"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:rule/${Id}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -389,9 +401,11 @@ export interface RulePredicate {
  *
  * A complex type that contains `SizeConstraint` objects, which specify the parts of web requests that you want AWS WAF to inspect the size of. If a `SizeConstraintSet` contains more than one `SizeConstraint` object, a request only needs to match one constraint to be considered a match.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::SizeConstraintSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-sizeconstraintset.html | CloudFormation: AWS::WAFRegional::SizeConstraintSet}
  */
-export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAFRegional::SizeConstraintSet", "aws:wafregional:SizeConstraintSet", '{"p":[["SizeConstraints",["array",["ref","SizeConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["Size","integer",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sizeconstraintset/${Id}"}');
+export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAFRegional::SizeConstraintSet", "aws:wafregional:SizeConstraintSet", '{"p":[["SizeConstraints",["array",["ref","SizeConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["Size","integer",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sizeconstraintset/${Id}"}');
 /** A {@link SizeConstraintSet} instance: its attributes as typed outputs. */
 export type SizeConstraintSet = InstanceType<typeof SizeConstraintSet>;
 
@@ -510,9 +524,11 @@ export interface SizeConstraintSetFieldToMatch {
  *
  * A complex type that contains `SqlInjectionMatchTuple` objects, which specify the parts of web requests that you want AWS WAF to inspect for snippets of malicious SQL code and, if you want AWS WAF to inspect a header, the name of the header. If a `SqlInjectionMatchSet` contains more than one `SqlInjectionMatchTuple` object, a request needs to include snippets of SQL code in only one of the specified parts of the request to be considered a match.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::SqlInjectionMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-sqlinjectionmatchset.html | CloudFormation: AWS::WAFRegional::SqlInjectionMatchSet}
  */
-export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAFRegional::SqlInjectionMatchSet", "aws:wafregional:SqlInjectionMatchSet", '{"p":[["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sqlinjectionset/${Id}"}');
+export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAFRegional::SqlInjectionMatchSet", "aws:wafregional:SqlInjectionMatchSet", '{"p":[["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sqlinjectionset/${Id}"}');
 /** A {@link SqlInjectionMatchSet} instance: its attributes as typed outputs. */
 export type SqlInjectionMatchSet = InstanceType<typeof SqlInjectionMatchSet>;
 
@@ -612,9 +628,11 @@ export interface SqlInjectionMatchSetFieldToMatch {
  *
  * To identify the requests that you want AWS WAF to filter, you associate the `WebACL` with an API Gateway API or an Application Load Balancer.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::WebACL: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-webacl.html | CloudFormation: AWS::WAFRegional::WebACL}
  */
-export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAFRegional::WebACL", "aws:wafregional:WebACL", '{"p":[["MetricName","string",67],["DefaultAction",["ref","Action"],1],["Rules",["array",["ref","Rule"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Action":[["Type","string",1]],"Rule":[["Action",["ref","Action"],1],["Priority","integer",1],["RuleId","string",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:webacl/${Id}"}');
+export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAFRegional::WebACL", "aws:wafregional:WebACL", '{"p":[["MetricName","string",67],["DefaultAction",["ref","Action"],1],["Rules",["array",["ref","Rule"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Action":[["Type","string",1]],"Rule":[["Action",["ref","Action"],1],["Priority","integer",1],["RuleId","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:webacl/${Id}"}');
 /** A {@link WebACL} instance: its attributes as typed outputs. */
 export type WebACL = InstanceType<typeof WebACL>;
 
@@ -681,9 +699,11 @@ export interface WebACLRule {
  *
  * The AWS::WAFRegional::WebACLAssociation resource associates an AWS WAF Regional web access control group (ACL) with a resource.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::WebACLAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-webaclassociation.html | CloudFormation: AWS::WAFRegional::WebACLAssociation}
  */
-export const WebACLAssociation = cloudControlType<WebACLAssociationArgs, WebACLAssociationOutputs>("AWS::WAFRegional::WebACLAssociation", "aws:wafregional:WebACLAssociation", '{"p":[["ResourceArn","string",67],["WebACLId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const WebACLAssociation = cloudControlType<WebACLAssociationArgs, WebACLAssociationOutputs>("AWS::WAFRegional::WebACLAssociation", "aws:wafregional:WebACLAssociation", '{"p":[["ResourceArn","string",67],["WebACLId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link WebACLAssociation} instance: its attributes as typed outputs. */
 export type WebACLAssociation = InstanceType<typeof WebACLAssociation>;
 
@@ -709,9 +729,11 @@ export interface WebACLAssociationOutputs extends WebACLAssociationArgs {
  *
  * A complex type that contains `XssMatchTuple` objects, which specify the parts of web requests that you want AWS WAF to inspect for cross-site scripting attacks and, if you want AWS WAF to inspect a header, the name of the header. If a `XssMatchSet` contains more than one `XssMatchTuple` object, a request needs to include cross-site scripting attacks in only one of the specified parts of the request to be considered a match.
  *
+ * @deprecated Cloud Control cannot create AWS::WAFRegional::XssMatchSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-xssmatchset.html | CloudFormation: AWS::WAFRegional::XssMatchSet}
  */
-export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAFRegional::XssMatchSet", "aws:wafregional:XssMatchSet", '{"p":[["XssMatchTuples",["array",["ref","XssMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:xssmatchset/${Id}"}');
+export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAFRegional::XssMatchSet", "aws:wafregional:XssMatchSet", '{"p":[["XssMatchTuples",["array",["ref","XssMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:xssmatchset/${Id}"}');
 /** A {@link XssMatchSet} instance: its attributes as typed outputs. */
 export type XssMatchSet = InstanceType<typeof XssMatchSet>;
 

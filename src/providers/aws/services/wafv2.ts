@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafv2-ipset.html | CloudFormation: AWS::WAFv2::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAFv2::IPSet", "aws:wafv2:IPSet", '{"p":[["Addresses",["array","string"],1],["Description","string"],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["IPAddressVersion",["enum","IPV4","IPV6"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Name","Id","Scope"],"tags":["Tags","standard"]}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAFv2::IPSet", "aws:wafv2:IPSet", '{"p":[["Addresses",["array","string"],1],["Description","string"],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["IPAddressVersion",["enum","IPV4","IPV6"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Name","Id","Scope"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Scope"],"ro":["Arn","Id"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[0-9A-Za-z_-]{1,128}$"}}}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -36,9 +36,15 @@ export interface IPSetArgs {
    * For more information about CIDR notation, see the Wikipedia entry [Classless Inter-Domain Routing](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) .
    *
    * Example JSON `Addresses` specifications: …
+   *
+   * Each item: Length: 1–50.
    */
   addresses: string[];
-  /** A description of the IP set that helps with identification. */
+  /**
+   * A description of the IP set that helps with identification.
+   *
+   * Pattern: `^[a-zA-Z0-9=:#\@/\-,.][a-zA-Z0-9+=:#\@/\-,.\s]+[a-zA-Z0-9+=:#\@/\-,.]{1,256}$`.
+   */
   description?: string;
   /**
    * Specifies whether this is for an Amazon CloudFront distribution or for a regional application. A regional application can be an Application Load Balancer (ALB), an  REST API, an AWS AppSync GraphQL API, an Amazon Cognito user pool, an AWS App Runner service, or an AWS Verified Access instance. Valid Values are `CLOUDFRONT` and `REGIONAL` .
@@ -52,15 +58,25 @@ export interface IPSetArgs {
    * Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource.
    *
    * > To modify tags on existing resources, use the AWS WAF APIs or command line interface. With AWS CloudFormation , you can only add tags to AWS WAF resources during resource creation.
+   *
+   * Items: at least 1.
    */
   tags?: AwsTag[];
-  /** The name of the IP set. You cannot change the name of an `IPSet` after you create it. */
+  /**
+   * The name of the IP set. You cannot change the name of an `IPSet` after you create it.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link IPSet}: its inputs as the cloud reports them, and its attributes. */
 export interface IPSetOutputs extends IPSetArgs {
-  /** The name of the IP set. You cannot change the name of an `IPSet` after you create it. */
+  /**
+   * The name of the IP set. You cannot change the name of an `IPSet` after you create it.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
   /** The ID of the IP set. */
   awsId: string;
@@ -83,7 +99,7 @@ export interface IPSetOutputs extends IPSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafv2-loggingconfiguration.html | CloudFormation: AWS::WAFv2::LoggingConfiguration}
  */
-export const LoggingConfiguration = cloudControlType<LoggingConfigurationArgs, LoggingConfigurationOutputs>("AWS::WAFv2::LoggingConfiguration", "aws:wafv2:LoggingConfiguration", '{"p":[["ResourceArn","string",67],["LogDestinationConfigs",["array","string"],1],["RedactedFields",["array",["ref","FieldToMatch"]]],["LoggingFilter",["ref","LoggingFilter"]],["ManagedByFirewallManager","boolean",8]],"id":["ResourceArn"],"d":{"FieldToMatch":[["JsonBody","json"],["QueryString","json"],["UriPath","json"],["Method","json"],["SingleHeader",["ref","SingleHeader"]]],"SingleHeader":[["Name","string",1]],"LoggingFilter":[["Filters",["array",["ref","Filter"]],1],["DefaultBehavior",["enum","KEEP","DROP"],1]],"Filter":[["Requirement",["enum","MEETS_ALL","MEETS_ANY"],1],["Behavior",["enum","KEEP","DROP"],1],["Conditions",["array",["ref","Condition"]],1]],"Condition":[["LabelNameCondition",["ref","LabelNameCondition"]],["ActionCondition",["ref","ActionCondition"]]],"LabelNameCondition":[["LabelName","string",1]],"ActionCondition":[["Action",["enum","ALLOW","BLOCK","COUNT","CAPTCHA","CHALLENGE","MONETIZE","EXCLUDED_AS_COUNT"],1]]}}');
+export const LoggingConfiguration = cloudControlType<LoggingConfigurationArgs, LoggingConfigurationOutputs>("AWS::WAFv2::LoggingConfiguration", "aws:wafv2:LoggingConfiguration", '{"p":[["ResourceArn","string",67],["LogDestinationConfigs",["array","string"],1],["RedactedFields",["array",["ref","FieldToMatch"]]],["LoggingFilter",["ref","LoggingFilter"]],["ManagedByFirewallManager","boolean",8]],"id":["ResourceArn"],"d":{"FieldToMatch":[["JsonBody","json"],["QueryString","json"],["UriPath","json"],["Method","json"],["SingleHeader",["ref","SingleHeader"]]],"SingleHeader":[["Name","string",1]],"LoggingFilter":[["Filters",["array",["ref","Filter"]],1],["DefaultBehavior",["enum","KEEP","DROP"],1]],"Filter":[["Requirement",["enum","MEETS_ALL","MEETS_ANY"],1],["Behavior",["enum","KEEP","DROP"],1],["Conditions",["array",["ref","Condition"]],1]],"Condition":[["LabelNameCondition",["ref","LabelNameCondition"]],["ActionCondition",["ref","ActionCondition"]]],"LabelNameCondition":[["LabelName","string",1]],"ActionCondition":[["Action",["enum","ALLOW","BLOCK","COUNT","CAPTCHA","CHALLENGE","MONETIZE","EXCLUDED_AS_COUNT"],1]]},"reg":{"h":"crudl","co":["ResourceArn"],"ro":["ManagedByFirewallManager"],"uo":["RedactedFields"],"pt":{"RedactedFields/*/SingleHeader/Name":"$lowercase(Name)"},"tg":[false,false,false]}}');
 /** A {@link LoggingConfiguration} instance: its attributes as typed outputs. */
 export type LoggingConfiguration = InstanceType<typeof LoggingConfiguration>;
 
@@ -172,7 +188,11 @@ export interface LoggingConfigurationSingleHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-loggingconfiguration-loggingfilter.html | CloudFormation: LoggingFilter}
  */
 export interface LoggingConfigurationLoggingFilter {
-  /** The filters that you want to apply to the logs. */
+  /**
+   * The filters that you want to apply to the logs.
+   *
+   * Items: at least 1.
+   */
   filters: LoggingConfigurationFilter[];
   /** Default handling for logs that don't match any of the specified filtering conditions. */
   defaultBehavior: "KEEP" | "DROP";
@@ -188,7 +208,11 @@ export interface LoggingConfigurationFilter {
   requirement: "MEETS_ALL" | "MEETS_ANY";
   /** How to handle logs that satisfy the filter's conditions and requirement. */
   behavior: "KEEP" | "DROP";
-  /** Match conditions for the filter. */
+  /**
+   * Match conditions for the filter.
+   *
+   * Items: at least 1.
+   */
   conditions: LoggingConfigurationCondition[];
 }
 
@@ -237,13 +261,17 @@ export interface LoggingConfigurationActionCondition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafv2-regexpatternset.html | CloudFormation: AWS::WAFv2::RegexPatternSet}
  */
-export const RegexPatternSet = cloudControlType<RegexPatternSetArgs, RegexPatternSetOutputs>("AWS::WAFv2::RegexPatternSet", "aws:wafv2:RegexPatternSet", '{"p":[["Description","string"],["RegularExpressionList",["array","string"],1],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Name","Id","Scope"],"tags":["Tags","standard"]}');
+export const RegexPatternSet = cloudControlType<RegexPatternSetArgs, RegexPatternSetOutputs>("AWS::WAFv2::RegexPatternSet", "aws:wafv2:RegexPatternSet", '{"p":[["Description","string"],["RegularExpressionList",["array","string"],1],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Name","Id","Scope"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Scope"],"ro":["Arn","Id"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[0-9A-Za-z_-]{1,128}$"}}}');
 /** A {@link RegexPatternSet} instance: its attributes as typed outputs. */
 export type RegexPatternSet = InstanceType<typeof RegexPatternSet>;
 
 /** Inputs of {@link RegexPatternSet}. */
 export interface RegexPatternSetArgs {
-  /** A description of the set that helps with identification. */
+  /**
+   * A description of the set that helps with identification.
+   *
+   * Pattern: `^[a-zA-Z0-9=:#\@/\-,.][a-zA-Z0-9+=:#\@/\-,.\s]+[a-zA-Z0-9+=:#\@/\-,.]{1,256}$`.
+   */
   description?: string;
   /** The regular expression patterns in the set. */
   regularExpressionList: string[];
@@ -257,15 +285,25 @@ export interface RegexPatternSetArgs {
    * Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource.
    *
    * > To modify tags on existing resources, use the AWS WAF APIs or command line interface. With AWS CloudFormation , you can only add tags to AWS WAF resources during resource creation.
+   *
+   * Items: at least 1.
    */
   tags?: AwsTag[];
-  /** The name of the set. You cannot change the name after you create the set. */
+  /**
+   * The name of the set. You cannot change the name after you create the set.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link RegexPatternSet}: its inputs as the cloud reports them, and its attributes. */
 export interface RegexPatternSetOutputs extends RegexPatternSetArgs {
-  /** The name of the set. You cannot change the name after you create the set. */
+  /**
+   * The name of the set. You cannot change the name after you create the set.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
   /** The ID of the regex pattern set. */
   awsId: string;
@@ -282,13 +320,17 @@ export interface RegexPatternSetOutputs extends RegexPatternSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafv2-rulegroup.html | CloudFormation: AWS::WAFv2::RuleGroup}
  */
-export const RuleGroup = cloudControlType<RuleGroupArgs, RuleGroupOutputs>("AWS::WAFv2::RuleGroup", "aws:wafv2:RuleGroup", '{"p":[["Description","string"],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["Capacity","integer",1],["AvailableLabels",["array",["ref","LabelSummary"]]],["CustomResponseBodies",["map",["ref","CustomResponseBody"]]],["ConsumedLabels",["array",["ref","LabelSummary"]]],["Rules",["array",["ref","Rule"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["MonetizationConfig",["ref","MonetizationConfig"]],["Id","string",72,"awsId"],["Arn","string",72],["LabelNamespace","string",8]],"id":["Name","Id","Scope"],"d":{"LabelSummary":[["Name","string"]],"CustomResponseBody":[["ContentType",["enum","TEXT_PLAIN","TEXT_HTML","APPLICATION_JSON"],1],["Content","string",1]],"Rule":[["Action",["ref","RuleAction"]],["Priority","integer",1],["Statement",["ref","Statement"],1],["ChallengeConfig",["ref","ChallengeConfig"]],["RuleLabels",["array",["ref","Label"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["CaptchaConfig",["ref","CaptchaConfig"]],["Name","string",1]],"RuleAction":[["Captcha",["ref","Captcha"]],["Block",["ref","Block"]],["Count",["ref","Count"]],["Allow",["ref","Allow"]],["Challenge",["ref","Challenge"]],["Monetize",["ref","MonetizeAction"]]],"Captcha":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"CustomRequestHandling":[["InsertHeaders",["array",["ref","CustomHTTPHeader"]],1]],"CustomHTTPHeader":[["Value","string",1],["Name","string",1]],"Block":[["CustomResponse",["ref","CustomResponse"]]],"CustomResponse":[["ResponseCode","integer",1],["CustomResponseBodyKey","string"],["ResponseHeaders",["array",["ref","CustomHTTPHeader"]]]],"Count":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"Allow":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"Challenge":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"MonetizeAction":[["PriceMultiplier","string"]],"Statement":[["SizeConstraintStatement",["ref","SizeConstraintStatement"]],["AndStatement",["ref","AndStatement"]],["XssMatchStatement",["ref","XssMatchStatement"]],["NotStatement",["ref","NotStatement"]],["ByteMatchStatement",["ref","ByteMatchStatement"]],["RateBasedStatement",["ref","RateBasedStatement"]],["GeoMatchStatement",["ref","GeoMatchStatement"]],["LabelMatchStatement",["ref","LabelMatchStatement"]],["RegexMatchStatement",["ref","RegexMatchStatement"]],["SqliMatchStatement",["ref","SqliMatchStatement"]],["RegexPatternSetReferenceStatement",["ref","RegexPatternSetReferenceStatement"]],["OrStatement",["ref","OrStatement"]],["IPSetReferenceStatement",["ref","IPSetReferenceStatement"]],["AsnMatchStatement",["ref","AsnMatchStatement"]]],"SizeConstraintStatement":[["ComparisonOperator",["enum","EQ","NE","LE","LT","GE","GT"],1],["TextTransformations",["array",["ref","TextTransformation"]],1],["Size","number",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"TextTransformation":[["Type",["enum","NONE","COMPRESS_WHITE_SPACE","HTML_ENTITY_DECODE","LOWERCASE","CMD_LINE","URL_DECODE","BASE64_DECODE","HEX_DECODE","MD5","REPLACE_COMMENTS","ESCAPE_SEQ_DECODE","SQL_HEX_DECODE","CSS_DECODE","JS_DECODE","NORMALIZE_PATH","NORMALIZE_PATH_WIN","REMOVE_NULLS","REPLACE_NULLS","BASE64_DECODE_EXT","URL_DECODE_UNI","UTF8_TO_UNICODE","REMOVE_WHITESPACE","TRIM","TRIM_LEFT","TRIM_RIGHT","REMOVE_COMMENTS_CHAR","UPPERCASE","CMD_LINE_WIN","CMD_LINE_UNIX","JS_DECODE_EXT","SHA256"],1],["Priority","integer",1]],"FieldToMatch":[["JsonBody",["ref","JsonBody"]],["AllQueryArguments","json"],["SingleQueryArgument",["ref","SingleQueryArgument"]],["UriPath","json"],["QueryString","json"],["Headers",["ref","Headers"]],["Cookies",["ref","Cookies"]],["Method","json"],["Body",["ref","Body"]],["SingleHeader",["ref","SingleHeader"]],["JA3Fingerprint",["ref","JA3Fingerprint"]],["JA4Fingerprint",["ref","JA4Fingerprint"]],["UriFragment",["ref","UriFragment"]],["HeaderOrder",["ref","HeaderOrder"]]],"JsonBody":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","JsonMatchPattern"],1],["InvalidFallbackBehavior",["enum","MATCH","NO_MATCH","EVALUATE_AS_STRING"]],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"JsonMatchPattern":[["All","json"],["IncludedPaths",["array","string"]]],"SingleQueryArgument":[["Name","string",1]],"Headers":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","HeaderMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"HeaderMatchPattern":[["All","json"],["IncludedHeaders",["array","string"]],["ExcludedHeaders",["array","string"]]],"Cookies":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","CookieMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"CookieMatchPattern":[["All","json"],["IncludedCookies",["array","string"]],["ExcludedCookies",["array","string"]]],"Body":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"SingleHeader":[["Name","string",1]],"JA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"JA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"UriFragment":[["FallbackBehavior",["enum","MATCH","NO_MATCH"]]],"HeaderOrder":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"PreParseTextTransformation":[["Priority","integer",1],["Type",["enum","NONE","URL_DECODE","URL_DECODE_UNI","COMBINE_DUPLICATE_QUERY_ARGS_BY_COMMA","REPLACE_SEMICOLONS_WITH_AMPERSANDS"],1]],"AndStatement":[["Statements",["array",["ref","Statement"]],1]],"XssMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"NotStatement":[["Statement",["ref","Statement"],1]],"ByteMatchStatement":[["SearchStringBase64","string"],["TextTransformations",["array",["ref","TextTransformation"]],1],["PositionalConstraint",["enum","EXACTLY","STARTS_WITH","ENDS_WITH","CONTAINS","CONTAINS_WORD"],1],["SearchString","string"],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RateBasedStatement":[["AggregateKeyType",["enum","IP","FORWARDED_IP","CONSTANT","CUSTOM_KEYS"],1],["CustomKeys",["array",["ref","RateBasedStatementCustomKey"]]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["Limit","integer",1],["ScopeDownStatement",["ref","Statement"]],["EvaluationWindowSec",["enum",60,120,300,600]]],"RateBasedStatementCustomKey":[["Cookie",["ref","RateLimitCookie"]],["ForwardedIP","json"],["QueryArgument",["ref","RateLimitQueryArgument"]],["Header",["ref","RateLimitHeader"]],["HTTPMethod","json"],["QueryString",["ref","RateLimitQueryString"]],["UriPath",["ref","RateLimitUriPath"]],["IP","json"],["LabelNamespace",["ref","RateLimitLabelNamespace"]],["JA3Fingerprint",["ref","RateLimitJA3Fingerprint"]],["JA4Fingerprint",["ref","RateLimitJA4Fingerprint"]],["ASN","json"]],"RateLimitCookie":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryArgument":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitHeader":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryString":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitUriPath":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitLabelNamespace":[["Namespace","string",1]],"RateLimitJA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"RateLimitJA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"ForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1]],"GeoMatchStatement":[["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["CountryCodes",["array","string"]]],"LabelMatchStatement":[["Scope",["enum","LABEL","NAMESPACE"],1],["Key","string",1]],"RegexMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["RegexString","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"SqliMatchStatement":[["SensitivityLevel",["enum","LOW","HIGH"]],["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RegexPatternSetReferenceStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Arn","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"OrStatement":[["Statements",["array",["ref","Statement"]],1]],"IPSetReferenceStatement":[["IPSetForwardedIPConfig",["ref","IPSetForwardedIPConfiguration"]],["Arn","string",1]],"IPSetForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1],["Position",["enum","FIRST","LAST","ANY"],1]],"AsnMatchStatement":[["AsnList",["array","integer"]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]]],"ChallengeConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"ImmunityTimeProperty":[["ImmunityTime","integer",1]],"Label":[["Name","string",1]],"VisibilityConfig":[["MetricName","string",1],["SampledRequestsEnabled","boolean",1],["CloudWatchMetricsEnabled","boolean",1]],"CaptchaConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"MonetizationConfig":[["CryptoConfig",["ref","CryptoConfig"]],["CurrencyMode",["enum","REAL","TEST"]]],"CryptoConfig":[["PaymentNetworks",["array",["ref","PaymentNetwork"]],1]],"PaymentNetwork":[["Chain",["enum","BASE","SOLANA","BASE_SEPOLIA","SOLANA_DEVNET"],1],["WalletAddress","string",1],["Prices",["array",["ref","Price"]],1]],"Price":[["Amount","string",1],["Currency",["enum","USDC"],1]]},"tags":["Tags","standard"]}');
+export const RuleGroup = cloudControlType<RuleGroupArgs, RuleGroupOutputs>("AWS::WAFv2::RuleGroup", "aws:wafv2:RuleGroup", '{"p":[["Description","string"],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["Capacity","integer",1],["AvailableLabels",["array",["ref","LabelSummary"]]],["CustomResponseBodies",["map",["ref","CustomResponseBody"]]],["ConsumedLabels",["array",["ref","LabelSummary"]]],["Rules",["array",["ref","Rule"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["Tags",["array",["ref","Tag"]]],["Name","string",66],["MonetizationConfig",["ref","MonetizationConfig"]],["Id","string",72,"awsId"],["Arn","string",72],["LabelNamespace","string",8]],"id":["Name","Id","Scope"],"d":{"LabelSummary":[["Name","string"]],"CustomResponseBody":[["ContentType",["enum","TEXT_PLAIN","TEXT_HTML","APPLICATION_JSON"],1],["Content","string",1]],"Rule":[["Action",["ref","RuleAction"]],["Priority","integer",1],["Statement",["ref","Statement"],1],["ChallengeConfig",["ref","ChallengeConfig"]],["RuleLabels",["array",["ref","Label"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["CaptchaConfig",["ref","CaptchaConfig"]],["Name","string",1]],"RuleAction":[["Captcha",["ref","Captcha"]],["Block",["ref","Block"]],["Count",["ref","Count"]],["Allow",["ref","Allow"]],["Challenge",["ref","Challenge"]],["Monetize",["ref","MonetizeAction"]]],"Captcha":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"CustomRequestHandling":[["InsertHeaders",["array",["ref","CustomHTTPHeader"]],1]],"CustomHTTPHeader":[["Value","string",1],["Name","string",1]],"Block":[["CustomResponse",["ref","CustomResponse"]]],"CustomResponse":[["ResponseCode","integer",1],["CustomResponseBodyKey","string"],["ResponseHeaders",["array",["ref","CustomHTTPHeader"]]]],"Count":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"Allow":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"Challenge":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"MonetizeAction":[["PriceMultiplier","string"]],"Statement":[["SizeConstraintStatement",["ref","SizeConstraintStatement"]],["AndStatement",["ref","AndStatement"]],["XssMatchStatement",["ref","XssMatchStatement"]],["NotStatement",["ref","NotStatement"]],["ByteMatchStatement",["ref","ByteMatchStatement"]],["RateBasedStatement",["ref","RateBasedStatement"]],["GeoMatchStatement",["ref","GeoMatchStatement"]],["LabelMatchStatement",["ref","LabelMatchStatement"]],["RegexMatchStatement",["ref","RegexMatchStatement"]],["SqliMatchStatement",["ref","SqliMatchStatement"]],["RegexPatternSetReferenceStatement",["ref","RegexPatternSetReferenceStatement"]],["OrStatement",["ref","OrStatement"]],["IPSetReferenceStatement",["ref","IPSetReferenceStatement"]],["AsnMatchStatement",["ref","AsnMatchStatement"]]],"SizeConstraintStatement":[["ComparisonOperator",["enum","EQ","NE","LE","LT","GE","GT"],1],["TextTransformations",["array",["ref","TextTransformation"]],1],["Size","number",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"TextTransformation":[["Type",["enum","NONE","COMPRESS_WHITE_SPACE","HTML_ENTITY_DECODE","LOWERCASE","CMD_LINE","URL_DECODE","BASE64_DECODE","HEX_DECODE","MD5","REPLACE_COMMENTS","ESCAPE_SEQ_DECODE","SQL_HEX_DECODE","CSS_DECODE","JS_DECODE","NORMALIZE_PATH","NORMALIZE_PATH_WIN","REMOVE_NULLS","REPLACE_NULLS","BASE64_DECODE_EXT","URL_DECODE_UNI","UTF8_TO_UNICODE","REMOVE_WHITESPACE","TRIM","TRIM_LEFT","TRIM_RIGHT","REMOVE_COMMENTS_CHAR","UPPERCASE","CMD_LINE_WIN","CMD_LINE_UNIX","JS_DECODE_EXT","SHA256"],1],["Priority","integer",1]],"FieldToMatch":[["JsonBody",["ref","JsonBody"]],["AllQueryArguments","json"],["SingleQueryArgument",["ref","SingleQueryArgument"]],["UriPath","json"],["QueryString","json"],["Headers",["ref","Headers"]],["Cookies",["ref","Cookies"]],["Method","json"],["Body",["ref","Body"]],["SingleHeader",["ref","SingleHeader"]],["JA3Fingerprint",["ref","JA3Fingerprint"]],["JA4Fingerprint",["ref","JA4Fingerprint"]],["UriFragment",["ref","UriFragment"]],["HeaderOrder",["ref","HeaderOrder"]]],"JsonBody":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","JsonMatchPattern"],1],["InvalidFallbackBehavior",["enum","MATCH","NO_MATCH","EVALUATE_AS_STRING"]],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"JsonMatchPattern":[["All","json"],["IncludedPaths",["array","string"]]],"SingleQueryArgument":[["Name","string",1]],"Headers":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","HeaderMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"HeaderMatchPattern":[["All","json"],["IncludedHeaders",["array","string"]],["ExcludedHeaders",["array","string"]]],"Cookies":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","CookieMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"CookieMatchPattern":[["All","json"],["IncludedCookies",["array","string"]],["ExcludedCookies",["array","string"]]],"Body":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"SingleHeader":[["Name","string",1]],"JA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"JA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"UriFragment":[["FallbackBehavior",["enum","MATCH","NO_MATCH"]]],"HeaderOrder":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"PreParseTextTransformation":[["Priority","integer",1],["Type",["enum","NONE","URL_DECODE","URL_DECODE_UNI","COMBINE_DUPLICATE_QUERY_ARGS_BY_COMMA","REPLACE_SEMICOLONS_WITH_AMPERSANDS"],1]],"AndStatement":[["Statements",["array",["ref","Statement"]],1]],"XssMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"NotStatement":[["Statement",["ref","Statement"],1]],"ByteMatchStatement":[["SearchStringBase64","string"],["TextTransformations",["array",["ref","TextTransformation"]],1],["PositionalConstraint",["enum","EXACTLY","STARTS_WITH","ENDS_WITH","CONTAINS","CONTAINS_WORD"],1],["SearchString","string"],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RateBasedStatement":[["AggregateKeyType",["enum","IP","FORWARDED_IP","CONSTANT","CUSTOM_KEYS"],1],["CustomKeys",["array",["ref","RateBasedStatementCustomKey"]]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["Limit","integer",1],["ScopeDownStatement",["ref","Statement"]],["EvaluationWindowSec",["enum",60,120,300,600]]],"RateBasedStatementCustomKey":[["Cookie",["ref","RateLimitCookie"]],["ForwardedIP","json"],["QueryArgument",["ref","RateLimitQueryArgument"]],["Header",["ref","RateLimitHeader"]],["HTTPMethod","json"],["QueryString",["ref","RateLimitQueryString"]],["UriPath",["ref","RateLimitUriPath"]],["IP","json"],["LabelNamespace",["ref","RateLimitLabelNamespace"]],["JA3Fingerprint",["ref","RateLimitJA3Fingerprint"]],["JA4Fingerprint",["ref","RateLimitJA4Fingerprint"]],["ASN","json"]],"RateLimitCookie":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryArgument":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitHeader":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryString":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitUriPath":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitLabelNamespace":[["Namespace","string",1]],"RateLimitJA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"RateLimitJA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"ForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1]],"GeoMatchStatement":[["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["CountryCodes",["array","string"]]],"LabelMatchStatement":[["Scope",["enum","LABEL","NAMESPACE"],1],["Key","string",1]],"RegexMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["RegexString","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"SqliMatchStatement":[["SensitivityLevel",["enum","LOW","HIGH"]],["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RegexPatternSetReferenceStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Arn","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"OrStatement":[["Statements",["array",["ref","Statement"]],1]],"IPSetReferenceStatement":[["IPSetForwardedIPConfig",["ref","IPSetForwardedIPConfiguration"]],["Arn","string",1]],"IPSetForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1],["Position",["enum","FIRST","LAST","ANY"],1]],"AsnMatchStatement":[["AsnList",["array","integer"]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]]],"ChallengeConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"ImmunityTimeProperty":[["ImmunityTime","integer",1]],"Label":[["Name","string",1]],"VisibilityConfig":[["MetricName","string",1],["SampledRequestsEnabled","boolean",1],["CloudWatchMetricsEnabled","boolean",1]],"CaptchaConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"MonetizationConfig":[["CryptoConfig",["ref","CryptoConfig"]],["CurrencyMode",["enum","REAL","TEST"]]],"CryptoConfig":[["PaymentNetworks",["array",["ref","PaymentNetwork"]],1]],"PaymentNetwork":[["Chain",["enum","BASE","SOLANA","BASE_SEPOLIA","SOLANA_DEVNET"],1],["WalletAddress","string",1],["Prices",["array",["ref","Price"]],1]],"Price":[["Amount","string",1],["Currency",["enum","USDC"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Scope"],"ro":["Arn","Id","LabelNamespace","AvailableLabels/*/Name","ConsumedLabels/*/Name"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[0-9A-Za-z_-]{1,128}$"}}}');
 /** A {@link RuleGroup} instance: its attributes as typed outputs. */
 export type RuleGroup = InstanceType<typeof RuleGroup>;
 
 /** Inputs of {@link RuleGroup}. */
 export interface RuleGroupArgs {
-  /** A description of the rule group that helps with identification. */
+  /**
+   * A description of the rule group that helps with identification.
+   *
+   * Pattern: `^[a-zA-Z0-9=:#\@/\-,.][a-zA-Z0-9+=:#\@/\-,.\s]+[a-zA-Z0-9+=:#\@/\-,.]{1,256}$`.
+   */
   description?: string;
   /**
    * Specifies whether this is for an Amazon CloudFront distribution or for a regional application. For an AWS Amplify application, use `CLOUDFRONT` . A regional application can be an Application Load Balancer (ALB), an  REST API, an AWS AppSync GraphQL API, an Amazon Cognito user pool, an AWS App Runner service, or an AWS Verified Access instance. Valid Values are `CLOUDFRONT` and `REGIONAL` .
@@ -302,6 +344,8 @@ export interface RuleGroupArgs {
    * When you create your own rule group, you define this, and you cannot change it after creation. When you add or modify the rules in a rule group, AWS WAF enforces this limit.
    *
    * AWS WAF uses WCUs to calculate and control the operating resources that are used to run your rules, rule groups, and web ACLs. AWS WAF calculates capacity differently for each rule type, to reflect the relative cost of each rule. Simple rules that cost little to run use fewer WCUs than more complex rules that use more processing power. Rule group capacity is fixed at creation, which helps users plan their web ACL WCU usage when they use a rule group. The WCU limit for web ACLs is 1,500.
+   *
+   * Range: at least 0.
    */
   capacity: number;
   /** The labels that one or more rules in this rule group add to matching web requests. These labels are defined in the `RuleLabels` for a `Rule` . */
@@ -324,9 +368,15 @@ export interface RuleGroupArgs {
    * Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource.
    *
    * > To modify tags on existing resources, use the AWS WAF APIs or command line interface. With AWS CloudFormation , you can only add tags to AWS WAF resources during resource creation.
+   *
+   * Items: at least 1.
    */
   tags?: AwsTag[];
-  /** The name of the rule group. You cannot change the name of a rule group after you create it. */
+  /**
+   * The name of the rule group. You cannot change the name of a rule group after you create it.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name?: string;
   /** Configures monetization for the web ACL or rule group. */
   monetizationConfig?: RuleGroupMonetizationConfig;
@@ -334,7 +384,11 @@ export interface RuleGroupArgs {
 
 /** Outputs of {@link RuleGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface RuleGroupOutputs extends RuleGroupArgs {
-  /** The name of the rule group. You cannot change the name of a rule group after you create it. */
+  /**
+   * The name of the rule group. You cannot change the name of a rule group after you create it.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
   /** The ID of the rule group. */
   awsId: string;
@@ -359,7 +413,11 @@ export interface RuleGroupOutputs extends RuleGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-labelsummary.html | CloudFormation: LabelSummary}
  */
 export interface RuleGroupLabelSummary {
-  /** An individual label specification. */
+  /**
+   * An individual label specification.
+   *
+   * Pattern: ``.
+   */
   name?: string;
 }
 
@@ -377,6 +435,8 @@ export interface RuleGroupCustomResponseBody {
    * You can use JSON escape strings in JSON content. To do this, you must specify JSON content in the `ContentType` setting.
    *
    * For information about the limits on count and size for custom request and response settings, see [AWS WAF quotas](https://docs.aws.amazon.com/waf/latest/developerguide/limits.html) in the *AWS WAF Developer Guide* .
+   *
+   * Length: 1–10240.
    */
   content: string;
 }
@@ -389,7 +449,11 @@ export interface RuleGroupCustomResponseBody {
 export interface RuleGroupRule {
   /** The action that AWS WAF should take on a web request when it matches the rule statement. Settings at the web ACL level can override the rule action setting. */
   action?: RuleGroupRuleAction;
-  /** If you define more than one `Rule` in a `WebACL` , AWS WAF evaluates each request against the `Rules` in order based on the value of `Priority` . AWS WAF processes rules with lower priority first. The priorities don't need to be consecutive, but they must all be different. */
+  /**
+   * If you define more than one `Rule` in a `WebACL` , AWS WAF evaluates each request against the `Rules` in order based on the value of `Priority` . AWS WAF processes rules with lower priority first. The priorities don't need to be consecutive, but they must all be different.
+   *
+   * Range: at least 0.
+   */
   priority: number;
   /** The AWS WAF processing statement for the rule, for example `ByteMatchStatement` or `SizeConstraintStatement` . */
   statement: RuleGroupStatement;
@@ -424,6 +488,8 @@ export interface RuleGroupRule {
    * The name of the rule.
    *
    * If you change the name of a `Rule` after you create it and you want the rule's metric name to reflect the change, update the metric name in the rule's `VisibilityConfig` settings. AWS WAF doesn't automatically update the metric name when you update the rule name.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
    */
   name: string;
 }
@@ -485,6 +551,8 @@ export interface RuleGroupCustomRequestHandling {
    * The HTTP headers to insert into the request. Duplicate header names are not allowed.
    *
    * For information about the limits on count and size for custom request and response settings, see [AWS WAF quotas](https://docs.aws.amazon.com/waf/latest/developerguide/limits.html) in the *AWS WAF Developer Guide* .
+   *
+   * Items: at least 1.
    */
   insertHeaders: RuleGroupCustomHTTPHeader[];
 }
@@ -495,12 +563,18 @@ export interface RuleGroupCustomRequestHandling {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-customhttpheader.html | CloudFormation: CustomHTTPHeader}
  */
 export interface RuleGroupCustomHTTPHeader {
-  /** The value of the custom header. */
+  /**
+   * The value of the custom header.
+   *
+   * Length: 1–255.
+   */
   value: string;
   /**
    * The name of the custom header.
    *
    * For custom request header insertion, when AWS WAF inserts the header into the request, it prefixes this name `x-amzn-waf-` , to avoid confusion with the headers that are already in the request. For example, for the header name `sample` , AWS WAF inserts the header `x-amzn-waf-sample` .
+   *
+   * Length: 1–64.
    */
   name: string;
 }
@@ -527,14 +601,22 @@ export interface RuleGroupCustomResponse {
    * The HTTP status code to return to the client.
    *
    * For a list of status codes that you can use in your custom responses, see [Supported status codes for custom response](https://docs.aws.amazon.com/waf/latest/developerguide/customizing-the-response-status-codes.html) in the *AWS WAF Developer Guide* .
+   *
+   * Range: 200–599.
    */
   responseCode: number;
-  /** References the response body that you want AWS WAF to return to the web request client. You can define a custom response for a rule action or a default web ACL action that is set to block. To do this, you first define the response body key and value in the `CustomResponseBodies` setting for the `WebACL` or `RuleGroup` where you want to use it. Then, in the rule action or web ACL default action `BlockAction` setting, you reference the response body using this key. */
+  /**
+   * References the response body that you want AWS WAF to return to the web request client. You can define a custom response for a rule action or a default web ACL action that is set to block. To do this, you first define the response body key and value in the `CustomResponseBodies` setting for the `WebACL` or `RuleGroup` where you want to use it. Then, in the rule action or web ACL default action `BlockAction` setting, you reference the response body using this key.
+   *
+   * Pattern: `^[\w\-]+$`.
+   */
   customResponseBodyKey?: string;
   /**
    * The HTTP headers to use in the response. You can specify any header name except for `content-type` . Duplicate header names are not allowed.
    *
    * For information about the limits on count and size for custom request and response settings, see [AWS WAF quotas](https://docs.aws.amazon.com/waf/latest/developerguide/limits.html) in the *AWS WAF Developer Guide* .
+   *
+   * Items: at least 1.
    */
   responseHeaders?: RuleGroupCustomHTTPHeader[];
 }
@@ -575,7 +657,11 @@ export interface RuleGroupChallenge {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-monetizeaction.html | CloudFormation: MonetizeAction}
  */
 export interface RuleGroupMonetizeAction {
-  /** The price multiplier for the monetize action. */
+  /**
+   * The price multiplier for the monetize action.
+   *
+   * Length: 1–3. Pattern: `^([1-9][0-9]?|100)$`.
+   */
   priceMultiplier?: string;
 }
 
@@ -675,7 +761,11 @@ export interface RuleGroupSizeConstraintStatement {
   comparisonOperator: "EQ" | "NE" | "LE" | "LT" | "GE" | "GT";
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. If you specify one or more transformations in a rule statement, AWS WAF performs all transformations on the content of the request component identified by `FieldToMatch` , starting from the lowest priority setting, before inspecting the content for a match. */
   textTransformations: RuleGroupTextTransformation[];
-  /** The size, in byte, to compare to the request part, after any transformations. */
+  /**
+   * The size, in byte, to compare to the request part, after any transformations.
+   *
+   * Range: 0–21474836480.
+   */
   size: number;
   /** The part of the web request that you want AWS WAF to inspect. */
   fieldToMatch: RuleGroupFieldToMatch;
@@ -690,7 +780,11 @@ export interface RuleGroupSizeConstraintStatement {
 export interface RuleGroupTextTransformation {
   /** For detailed descriptions of each of the transformation types, see [Text transformations](https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-transformation.html) in the *AWS WAF Developer Guide* . */
   type: "NONE" | "COMPRESS_WHITE_SPACE" | "HTML_ENTITY_DECODE" | "LOWERCASE" | "CMD_LINE" | "URL_DECODE" | "BASE64_DECODE" | "HEX_DECODE" | "MD5" | "REPLACE_COMMENTS" | "ESCAPE_SEQ_DECODE" | "SQL_HEX_DECODE" | "CSS_DECODE" | "JS_DECODE" | "NORMALIZE_PATH" | "NORMALIZE_PATH_WIN" | "REMOVE_NULLS" | "REPLACE_NULLS" | "BASE64_DECODE_EXT" | "URL_DECODE_UNI" | "UTF8_TO_UNICODE" | "REMOVE_WHITESPACE" | "TRIM" | "TRIM_LEFT" | "TRIM_RIGHT" | "REMOVE_COMMENTS_CHAR" | "UPPERCASE" | "CMD_LINE_WIN" | "CMD_LINE_UNIX" | "JS_DECODE_EXT" | "SHA256";
-  /** Sets the relative processing order for multiple transformations. AWS WAF processes all transformations, from lowest priority to highest, before inspecting the transformed content. The priorities don't need to be consecutive, but they must all be different. */
+  /**
+   * Sets the relative processing order for multiple transformations. AWS WAF processes all transformations, from lowest priority to highest, before inspecting the transformed content. The priorities don't need to be consecutive, but they must all be different.
+   *
+   * Range: at least 0.
+   */
   priority: number;
 }
 
@@ -871,6 +965,8 @@ export interface RuleGroupJsonMatchPattern {
    * You must specify either this setting or the `All` setting, but not both.
    *
    * > Don't use this option to include all paths. Instead, use the `All` setting.
+   *
+   * Each item: Pattern: ``.
    */
   includedPaths?: string[];
 }
@@ -939,9 +1035,17 @@ export interface RuleGroupHeaders {
 export interface RuleGroupHeaderMatchPattern {
   /** Inspect all headers. */
   all?: Record<string, unknown>;
-  /** Inspect only the headers that have a key that matches one of the strings specified here. */
+  /**
+   * Inspect only the headers that have a key that matches one of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–64. Pattern: `.*\S.*`.
+   */
   includedHeaders?: string[];
-  /** Inspect only the headers whose keys don't match any of the strings specified here. */
+  /**
+   * Inspect only the headers whose keys don't match any of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–64. Pattern: `.*\S.*`.
+   */
   excludedHeaders?: string[];
 }
 
@@ -993,9 +1097,17 @@ export interface RuleGroupCookies {
 export interface RuleGroupCookieMatchPattern {
   /** Inspect all cookies. */
   all?: Record<string, unknown>;
-  /** Inspect only the cookies that have a key that matches one of the strings specified here. */
+  /**
+   * Inspect only the cookies that have a key that matches one of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–60. Pattern: `.*\S.*`.
+   */
   includedCookies?: string[];
-  /** Inspect only the cookies whose keys don't match any of the strings specified here. */
+  /**
+   * Inspect only the cookies whose keys don't match any of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–60. Pattern: `.*\S.*`.
+   */
   excludedCookies?: string[];
 }
 
@@ -1129,7 +1241,11 @@ export interface RuleGroupHeaderOrder {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-preparsetexttransformation.html | CloudFormation: PreParseTextTransformation}
  */
 export interface RuleGroupPreParseTextTransformation {
-  /** Priority of PreParseTextTransformation being applied. */
+  /**
+   * Priority of PreParseTextTransformation being applied.
+   *
+   * Range: at least 0.
+   */
   priority: number;
   /** Type of pre-parse text transformation. */
   type: "NONE" | "URL_DECODE" | "URL_DECODE_UNI" | "COMBINE_DUPLICATE_QUERY_ARGS_BY_COMMA" | "REPLACE_SEMICOLONS_WITH_AMPERSANDS";
@@ -1255,7 +1371,11 @@ export interface RuleGroupRateBasedStatement {
    * - `FORWARDED_IP` - Aggregate the request counts on the first IP address in an HTTP header. …
    */
   aggregateKeyType: "IP" | "FORWARDED_IP" | "CONSTANT" | "CUSTOM_KEYS";
-  /** Specifies the aggregate keys to use in a rate-base rule. */
+  /**
+   * Specifies the aggregate keys to use in a rate-base rule.
+   *
+   * Items: at most 5.
+   */
   customKeys?: RuleGroupRateBasedStatementCustomKey[];
   /**
    * The configuration for inspecting IP addresses in an HTTP header that you specify, instead of using the IP address that's reported by the web request origin. Commonly, this is the X-Forwarded-For (XFF) header, but you can specify any header name.
@@ -1272,6 +1392,8 @@ export interface RuleGroupRateBasedStatement {
    *
    * - If you aggregate on just the IP address, this is the limit on requests from any single IP address.
    * - If you aggregate on the HTTP method and the query argument name "city", then this is the limit on requests for any single method, city pair.
+   *
+   * Range: 10–2000000000.
    */
   limit: number;
   /** An optional nested statement that narrows the scope of the web requests that are evaluated and managed by the rate-based statement. When you use a scope-down statement, the rate-based rule only tracks and rate limits requests that match the scope-down statement. You can use any nestable `Statement` in the scope-down statement, and you can nest statements at any level, the same as you can for a rule statement. */
@@ -1344,7 +1466,11 @@ export interface RuleGroupRateBasedStatementCustomKey {
 export interface RuleGroupRateLimitCookie {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. Text transformations are used in rule match statements, to transform the `FieldToMatch` request component before inspecting it, and they're used in rate-based rule statements, to transform request components before using them as custom aggregation keys. If you specify one or more transformations to apply, AWS WAF performs all transformations on the specified content, starting from the lowest priority setting, and then uses the transformed component contents. */
   textTransformations: RuleGroupTextTransformation[];
-  /** The name of the cookie to use. */
+  /**
+   * The name of the cookie to use.
+   *
+   * Length: 1–64. Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -1356,7 +1482,11 @@ export interface RuleGroupRateLimitCookie {
 export interface RuleGroupRateLimitQueryArgument {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. Text transformations are used in rule match statements, to transform the `FieldToMatch` request component before inspecting it, and they're used in rate-based rule statements, to transform request components before using them as custom aggregation keys. If you specify one or more transformations to apply, AWS WAF performs all transformations on the specified content, starting from the lowest priority setting, and then uses the transformed component contents. */
   textTransformations: RuleGroupTextTransformation[];
-  /** The name of the query argument to use. */
+  /**
+   * The name of the query argument to use.
+   *
+   * Length: 1–64. Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -1368,7 +1498,11 @@ export interface RuleGroupRateLimitQueryArgument {
 export interface RuleGroupRateLimitHeader {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. Text transformations are used in rule match statements, to transform the `FieldToMatch` request component before inspecting it, and they're used in rate-based rule statements, to transform request components before using them as custom aggregation keys. If you specify one or more transformations to apply, AWS WAF performs all transformations on the specified content, starting from the lowest priority setting, and then uses the transformed component contents. */
   textTransformations: RuleGroupTextTransformation[];
-  /** The name of the header to use. */
+  /**
+   * The name of the header to use.
+   *
+   * Length: 1–64. Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -1402,7 +1536,11 @@ export interface RuleGroupRateLimitUriPath {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-ratelimitlabelnamespace.html | CloudFormation: RateLimitLabelNamespace}
  */
 export interface RuleGroupRateLimitLabelNamespace {
-  /** The namespace to use for aggregation. */
+  /**
+   * The namespace to use for aggregation.
+   *
+   * Pattern: ``.
+   */
   namespace: string;
 }
 
@@ -1467,6 +1605,8 @@ export interface RuleGroupForwardedIPConfiguration {
    * The name of the HTTP header to use for the IP address. For example, to use the X-Forwarded-For (XFF) header, set this to `X-Forwarded-For` .
    *
    * > If the specified header isn't present in the request, AWS WAF doesn't apply the rule to the web request at all.
+   *
+   * Pattern: ``.
    */
   headerName: string;
 }
@@ -1494,6 +1634,8 @@ export interface RuleGroupGeoMatchStatement {
    * An array of two-character country codes that you want to match against, for example, `[ "US", "CN" ]` , from the alpha-2 country ISO codes of the ISO 3166 international standard.
    *
    * When you use a geo match statement just for the region and country labels that it adds to requests, you still have to supply a country code for the rule to evaluate. In this case, you configure the rule to only count matching requests, but it will still generate logging and count metrics for any matches. You can reduce the logging and metrics that the rule produces by specifying a country that's unlikely to be a source of traffic to your site.
+   *
+   * Each item: Length: 1–2.
    */
   countryCodes?: string[];
 }
@@ -1515,6 +1657,8 @@ export interface RuleGroupLabelMatchStatement {
    * - If the `Scope` indicates `NAMESPACE` , then this specification can include any number of contiguous namespace strings, and can include the entire label namespace prefix from the rule group or web ACL where the label originates.
    *
    * Labels are case sensitive and components of a label must be separated by colon, for example `NS1:NS2:name` .
+   *
+   * Pattern: ``.
    */
   key: string;
 }
@@ -1527,7 +1671,11 @@ export interface RuleGroupLabelMatchStatement {
 export interface RuleGroupRegexMatchStatement {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. If you specify one or more transformations in a rule statement, AWS WAF performs all transformations on the content of the request component identified by `FieldToMatch` , starting from the lowest priority setting, before inspecting the content for a match. */
   textTransformations: RuleGroupTextTransformation[];
-  /** The string representing the regular expression. */
+  /**
+   * The string representing the regular expression.
+   *
+   * Length: 1–512.
+   */
   regexString: string;
   /** The part of the web request that you want AWS WAF to inspect. */
   fieldToMatch: RuleGroupFieldToMatch;
@@ -1567,7 +1715,11 @@ export interface RuleGroupSqliMatchStatement {
 export interface RuleGroupRegexPatternSetReferenceStatement {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. If you specify one or more transformations in a rule statement, AWS WAF performs all transformations on the content of the request component identified by `FieldToMatch` , starting from the lowest priority setting, before inspecting the content for a match. */
   textTransformations: RuleGroupTextTransformation[];
-  /** The Amazon Resource Name (ARN) of the `RegexPatternSet` that this statement references. */
+  /**
+   * The Amazon Resource Name (ARN) of the `RegexPatternSet` that this statement references.
+   *
+   * Length: 20–2048.
+   */
   arn: string;
   /** The part of the web request that you want AWS WAF to inspect. */
   fieldToMatch: RuleGroupFieldToMatch;
@@ -1598,7 +1750,11 @@ export interface RuleGroupIPSetReferenceStatement {
    * > If the specified header isn't present in the request, AWS WAF doesn't apply the rule to the web request at all.
    */
   ipSetForwardedIPConfig?: RuleGroupIPSetForwardedIPConfiguration;
-  /** The Amazon Resource Name (ARN) of the `IPSet` that this statement references. */
+  /**
+   * The Amazon Resource Name (ARN) of the `IPSet` that this statement references.
+   *
+   * Length: 20–2048.
+   */
   arn: string;
 }
 
@@ -1627,6 +1783,8 @@ export interface RuleGroupIPSetForwardedIPConfiguration {
    * The name of the HTTP header to use for the IP address. For example, to use the X-Forwarded-For (XFF) header, set this to `X-Forwarded-For` .
    *
    * > If the specified header isn't present in the request, AWS WAF doesn't apply the rule to the web request at all.
+   *
+   * Pattern: ``.
    */
   headerName: string;
   /**
@@ -1649,7 +1807,11 @@ export interface RuleGroupIPSetForwardedIPConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-asnmatchstatement.html | CloudFormation: AsnMatchStatement}
  */
 export interface RuleGroupAsnMatchStatement {
-  /** Contains one or more Autonomous System Numbers (ASNs). ASNs are unique identifiers assigned to large internet networks managed by organizations such as internet service providers, enterprises, universities, or government agencies. */
+  /**
+   * Contains one or more Autonomous System Numbers (ASNs). ASNs are unique identifiers assigned to large internet networks managed by organizations such as internet service providers, enterprises, universities, or government agencies.
+   *
+   * Each item: Range: 0–4294967295.
+   */
   asnList?: number[];
   /** The configuration for inspecting IP addresses to match against an ASN in an HTTP header that you specify, instead of using the IP address that's reported by the web request origin. Commonly, this is the X-Forwarded-For (XFF) header, but you can specify any header name. */
   forwardedIPConfig?: RuleGroupForwardedIPConfiguration;
@@ -1675,6 +1837,8 @@ export interface RuleGroupImmunityTimeProperty {
    * The amount of time, in seconds, that a `CAPTCHA` or challenge timestamp is considered valid by AWS WAF . The default setting is 300.
    *
    * For the Challenge action, the minimum setting is 300.
+   *
+   * Range: 60–259200.
    */
   immunityTime: number;
 }
@@ -1685,7 +1849,11 @@ export interface RuleGroupImmunityTimeProperty {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-label.html | CloudFormation: Label}
  */
 export interface RuleGroupLabel {
-  /** The label string. */
+  /**
+   * The label string.
+   *
+   * Pattern: ``.
+   */
   name: string;
 }
 
@@ -1695,7 +1863,11 @@ export interface RuleGroupLabel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-visibilityconfig.html | CloudFormation: VisibilityConfig}
  */
 export interface RuleGroupVisibilityConfig {
-  /** A name of the Amazon CloudWatch metric dimension. The name can contain only the characters: A-Z, a-z, 0-9, - (hyphen), and _ (underscore). The name can be from one to 128 characters long. It can't contain whitespace or metric names that are reserved for AWS WAF , for example `All` and `Default_Action` . */
+  /**
+   * A name of the Amazon CloudWatch metric dimension. The name can contain only the characters: A-Z, a-z, 0-9, - (hyphen), and _ (underscore). The name can be from one to 128 characters long. It can't contain whitespace or metric names that are reserved for AWS WAF , for example `All` and `Default_Action` .
+   *
+   * Length: 1–128.
+   */
   metricName: string;
   /**
    * Indicates whether AWS WAF should store a sampling of the web requests that match the rules. You can view the sampled requests through the AWS WAF console.
@@ -1742,7 +1914,11 @@ export interface RuleGroupMonetizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-cryptoconfig.html | CloudFormation: CryptoConfig}
  */
 export interface RuleGroupCryptoConfig {
-  /** List of payment network configurations. */
+  /**
+   * List of payment network configurations.
+   *
+   * Items: 1–2.
+   */
   paymentNetworks: RuleGroupPaymentNetwork[];
 }
 
@@ -1754,9 +1930,17 @@ export interface RuleGroupCryptoConfig {
 export interface RuleGroupPaymentNetwork {
   /** The blockchain chain to use. */
   chain: "BASE" | "SOLANA" | "BASE_SEPOLIA" | "SOLANA_DEVNET";
-  /** The wallet address for receiving payments. */
+  /**
+   * The wallet address for receiving payments.
+   *
+   * Length: 26–44. Pattern: `.*\S.*`.
+   */
   walletAddress: string;
-  /** List of price configurations. */
+  /**
+   * List of price configurations.
+   *
+   * Items: 1–1.
+   */
   prices: RuleGroupPrice[];
 }
 
@@ -1766,7 +1950,11 @@ export interface RuleGroupPaymentNetwork {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-rulegroup-price.html | CloudFormation: Price}
  */
 export interface RuleGroupPrice {
-  /** The price amount. */
+  /**
+   * The price amount.
+   *
+   * Length: 1–13. Pattern: `^([1-9][0-9]*(\.[0-9]{1,3})?|0\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$`.
+   */
   amount: string;
   /** The cryptocurrency to use for payment. */
   currency: "USDC";
@@ -1783,15 +1971,23 @@ export interface RuleGroupPrice {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafv2-webacl.html | CloudFormation: AWS::WAFv2::WebACL}
  */
-export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAFv2::WebACL", "aws:wafv2:WebACL", '{"p":[["TokenDomains",["array","string"]],["Description","string"],["AssociationConfig",["ref","AssociationConfig"]],["DefaultAction",["ref","DefaultAction"],1],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["CustomResponseBodies",["map",["ref","CustomResponseBody"]]],["ChallengeConfig",["ref","ChallengeConfig"]],["Rules",["array",["ref","Rule"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["CaptchaConfig",["ref","CaptchaConfig"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DataProtectionConfig",["ref","DataProtectionConfig"]],["ApplicationConfig",["ref","ApplicationConfig"]],["OnSourceDDoSProtectionConfig",["ref","OnSourceDDoSProtectionConfig"]],["MonetizationConfig",["ref","MonetizationConfig"]],["Capacity","integer",8],["Id","string",72,"awsId"],["Arn","string",72],["LabelNamespace","string",8]],"id":["Name","Id","Scope"],"d":{"AssociationConfig":[["RequestBody",["map",["ref","RequestBodyAssociatedResourceTypeConfig"]]]],"RequestBodyAssociatedResourceTypeConfig":[["DefaultSizeInspectionLimit",["enum","KB_16","KB_32","KB_48","KB_64"],1]],"DefaultAction":[["Block",["ref","BlockAction"]],["Allow",["ref","AllowAction"]]],"BlockAction":[["CustomResponse",["ref","CustomResponse"]]],"CustomResponse":[["ResponseCode","integer",1],["CustomResponseBodyKey","string"],["ResponseHeaders",["array",["ref","CustomHTTPHeader"]]]],"CustomHTTPHeader":[["Value","string",1],["Name","string",1]],"AllowAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"CustomRequestHandling":[["InsertHeaders",["array",["ref","CustomHTTPHeader"]],1]],"CustomResponseBody":[["ContentType",["enum","TEXT_PLAIN","TEXT_HTML","APPLICATION_JSON"],1],["Content","string",1]],"ChallengeConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"ImmunityTimeProperty":[["ImmunityTime","integer",1]],"Rule":[["Action",["ref","RuleAction"]],["Priority","integer",1],["Statement",["ref","Statement"],1],["ChallengeConfig",["ref","ChallengeConfig"]],["OverrideAction",["ref","OverrideAction"]],["RuleLabels",["array",["ref","Label"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["CaptchaConfig",["ref","CaptchaConfig"]],["Name","string",1]],"RuleAction":[["Captcha",["ref","CaptchaAction"]],["Block",["ref","BlockAction"]],["Count",["ref","CountAction"]],["Allow",["ref","AllowAction"]],["Challenge",["ref","ChallengeAction"]],["Monetize",["ref","MonetizeAction"]]],"CaptchaAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"CountAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"ChallengeAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"MonetizeAction":[["PriceMultiplier","string"]],"Statement":[["SizeConstraintStatement",["ref","SizeConstraintStatement"]],["AndStatement",["ref","AndStatement"]],["XssMatchStatement",["ref","XssMatchStatement"]],["NotStatement",["ref","NotStatement"]],["ByteMatchStatement",["ref","ByteMatchStatement"]],["RateBasedStatement",["ref","RateBasedStatement"]],["GeoMatchStatement",["ref","GeoMatchStatement"]],["RuleGroupReferenceStatement",["ref","RuleGroupReferenceStatement"]],["LabelMatchStatement",["ref","LabelMatchStatement"]],["RegexMatchStatement",["ref","RegexMatchStatement"]],["SqliMatchStatement",["ref","SqliMatchStatement"]],["RegexPatternSetReferenceStatement",["ref","RegexPatternSetReferenceStatement"]],["OrStatement",["ref","OrStatement"]],["ManagedRuleGroupStatement",["ref","ManagedRuleGroupStatement"]],["IPSetReferenceStatement",["ref","IPSetReferenceStatement"]],["AsnMatchStatement",["ref","AsnMatchStatement"]]],"SizeConstraintStatement":[["ComparisonOperator",["enum","EQ","NE","LE","LT","GE","GT"],1],["TextTransformations",["array",["ref","TextTransformation"]],1],["Size","number",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"TextTransformation":[["Type",["enum","NONE","COMPRESS_WHITE_SPACE","HTML_ENTITY_DECODE","LOWERCASE","CMD_LINE","URL_DECODE","BASE64_DECODE","HEX_DECODE","MD5","REPLACE_COMMENTS","ESCAPE_SEQ_DECODE","SQL_HEX_DECODE","CSS_DECODE","JS_DECODE","NORMALIZE_PATH","NORMALIZE_PATH_WIN","REMOVE_NULLS","REPLACE_NULLS","BASE64_DECODE_EXT","URL_DECODE_UNI","UTF8_TO_UNICODE","REMOVE_WHITESPACE","TRIM","TRIM_LEFT","TRIM_RIGHT","REMOVE_COMMENTS_CHAR","UPPERCASE","CMD_LINE_WIN","CMD_LINE_UNIX","JS_DECODE_EXT","SHA256"],1],["Priority","integer",1]],"FieldToMatch":[["JsonBody",["ref","JsonBody"]],["AllQueryArguments","json"],["SingleQueryArgument",["ref","SingleQueryArgument"]],["UriPath","json"],["QueryString","json"],["Headers",["ref","Headers"]],["Cookies",["ref","Cookies"]],["Method","json"],["Body",["ref","Body"]],["SingleHeader",["ref","SingleHeader"]],["JA3Fingerprint",["ref","JA3Fingerprint"]],["JA4Fingerprint",["ref","JA4Fingerprint"]],["UriFragment",["ref","UriFragment"]],["HeaderOrder",["ref","HeaderOrder"]]],"JsonBody":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","JsonMatchPattern"],1],["InvalidFallbackBehavior",["enum","MATCH","NO_MATCH","EVALUATE_AS_STRING"]],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"JsonMatchPattern":[["All","json"],["IncludedPaths",["array","string"]]],"SingleQueryArgument":[["Name","string",1]],"Headers":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","HeaderMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"HeaderMatchPattern":[["All","json"],["IncludedHeaders",["array","string"]],["ExcludedHeaders",["array","string"]]],"Cookies":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","CookieMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"CookieMatchPattern":[["All","json"],["IncludedCookies",["array","string"]],["ExcludedCookies",["array","string"]]],"Body":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"SingleHeader":[["Name","string",1]],"JA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"JA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"UriFragment":[["FallbackBehavior",["enum","MATCH","NO_MATCH"]]],"HeaderOrder":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"PreParseTextTransformation":[["Priority","integer",1],["Type",["enum","NONE","URL_DECODE","URL_DECODE_UNI","COMBINE_DUPLICATE_QUERY_ARGS_BY_COMMA","REPLACE_SEMICOLONS_WITH_AMPERSANDS"],1]],"AndStatement":[["Statements",["array",["ref","Statement"]],1]],"XssMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"NotStatement":[["Statement",["ref","Statement"],1]],"ByteMatchStatement":[["SearchStringBase64","string"],["TextTransformations",["array",["ref","TextTransformation"]],1],["PositionalConstraint",["enum","EXACTLY","STARTS_WITH","ENDS_WITH","CONTAINS","CONTAINS_WORD"],1],["SearchString","string"],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RateBasedStatement":[["AggregateKeyType",["enum","CONSTANT","IP","FORWARDED_IP","CUSTOM_KEYS"],1],["CustomKeys",["array",["ref","RateBasedStatementCustomKey"]]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["Limit","integer",1],["ScopeDownStatement",["ref","Statement"]],["EvaluationWindowSec",["enum",60,120,300,600]]],"RateBasedStatementCustomKey":[["Cookie",["ref","RateLimitCookie"]],["ForwardedIP","json"],["QueryArgument",["ref","RateLimitQueryArgument"]],["Header",["ref","RateLimitHeader"]],["HTTPMethod","json"],["QueryString",["ref","RateLimitQueryString"]],["UriPath",["ref","RateLimitUriPath"]],["IP","json"],["LabelNamespace",["ref","RateLimitLabelNamespace"]],["JA3Fingerprint",["ref","RateLimitJA3Fingerprint"]],["JA4Fingerprint",["ref","RateLimitJA4Fingerprint"]],["ASN","json"]],"RateLimitCookie":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryArgument":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitHeader":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryString":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitUriPath":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitLabelNamespace":[["Namespace","string",1]],"RateLimitJA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"RateLimitJA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"ForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1]],"GeoMatchStatement":[["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["CountryCodes",["array","string"]]],"RuleGroupReferenceStatement":[["RuleActionOverrides",["array",["ref","RuleActionOverride"]]],["Arn","string",1],["ExcludedRules",["array",["ref","ExcludedRule"]]]],"RuleActionOverride":[["ActionToUse",["ref","RuleAction"],1],["Name","string",1]],"ExcludedRule":[["Name","string",1]],"LabelMatchStatement":[["Scope",["enum","LABEL","NAMESPACE"],1],["Key","string",1]],"RegexMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["RegexString","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"SqliMatchStatement":[["SensitivityLevel",["enum","LOW","HIGH"]],["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RegexPatternSetReferenceStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Arn","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"OrStatement":[["Statements",["array",["ref","Statement"]],1]],"ManagedRuleGroupStatement":[["VendorName","string",1],["Version","string"],["RuleActionOverrides",["array",["ref","RuleActionOverride"]]],["ManagedRuleGroupConfigs",["array",["ref","ManagedRuleGroupConfig"]]],["ExcludedRules",["array",["ref","ExcludedRule"]]],["Name","string",1],["ScopeDownStatement",["ref","Statement"]]],"ManagedRuleGroupConfig":[["UsernameField",["ref","FieldIdentifier"]],["LoginPath","string"],["AWSManagedRulesATPRuleSet",["ref","AWSManagedRulesATPRuleSet"]],["AWSManagedRulesBotControlRuleSet",["ref","AWSManagedRulesBotControlRuleSet"]],["PasswordField",["ref","FieldIdentifier"]],["AWSManagedRulesACFPRuleSet",["ref","AWSManagedRulesACFPRuleSet"]],["PayloadType",["enum","JSON","FORM_ENCODED"]],["AWSManagedRulesAntiDDoSRuleSet",["ref","AWSManagedRulesAntiDDoSRuleSet"]]],"FieldIdentifier":[["Identifier","string",1]],"AWSManagedRulesATPRuleSet":[["ResponseInspection",["ref","ResponseInspection"]],["EnableRegexInPath","boolean"],["LoginPath","string",1],["RequestInspection",["ref","RequestInspection"]]],"ResponseInspection":[["Header",["ref","ResponseInspectionHeader"]],["BodyContains",["ref","ResponseInspectionBodyContains"]],["Json",["ref","ResponseInspectionJson"]],["StatusCode",["ref","ResponseInspectionStatusCode"]]],"ResponseInspectionHeader":[["SuccessValues",["array","string"],1],["FailureValues",["array","string"],1],["Name","string",1]],"ResponseInspectionBodyContains":[["SuccessStrings",["array","string"],1],["FailureStrings",["array","string"],1]],"ResponseInspectionJson":[["Identifier","string",1],["SuccessValues",["array","string"],1],["FailureValues",["array","string"],1]],"ResponseInspectionStatusCode":[["SuccessCodes",["array","integer"],1],["FailureCodes",["array","integer"],1]],"RequestInspection":[["UsernameField",["ref","FieldIdentifier"],1],["PasswordField",["ref","FieldIdentifier"],1],["PayloadType",["enum","JSON","FORM_ENCODED"],1]],"AWSManagedRulesBotControlRuleSet":[["InspectionLevel",["enum","COMMON","TARGETED"],1],["EnableMachineLearning","boolean"]],"AWSManagedRulesACFPRuleSet":[["RegistrationPagePath","string",1],["ResponseInspection",["ref","ResponseInspection"]],["CreationPath","string",1],["EnableRegexInPath","boolean"],["RequestInspection",["ref","RequestInspectionACFP"],1]],"RequestInspectionACFP":[["UsernameField",["ref","FieldIdentifier"]],["EmailField",["ref","FieldIdentifier"]],["PasswordField",["ref","FieldIdentifier"]],["AddressFields",["array",["ref","FieldIdentifier"]]],["PayloadType",["enum","JSON","FORM_ENCODED"],1],["PhoneNumberFields",["array",["ref","FieldIdentifier"]]]],"AWSManagedRulesAntiDDoSRuleSet":[["ClientSideActionConfig",["ref","ClientSideActionConfig"],1],["SensitivityToBlock",["enum","LOW","MEDIUM","HIGH"]]],"ClientSideActionConfig":[["Challenge",["ref","ClientSideAction"],1]],"ClientSideAction":[["UsageOfAction",["enum","ENABLED","DISABLED"],1],["Sensitivity",["enum","LOW","MEDIUM","HIGH"]],["ExemptUriRegularExpressions",["array",["ref","Regex"]]]],"Regex":[["RegexString","string"]],"IPSetReferenceStatement":[["IPSetForwardedIPConfig",["ref","IPSetForwardedIPConfiguration"]],["Arn","string",1]],"IPSetForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1],["Position",["enum","FIRST","LAST","ANY"],1]],"AsnMatchStatement":[["AsnList",["array","integer"]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]]],"OverrideAction":[["Count","json"],["None","json"]],"Label":[["Name","string",1]],"VisibilityConfig":[["MetricName","string",1],["SampledRequestsEnabled","boolean",1],["CloudWatchMetricsEnabled","boolean",1]],"CaptchaConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"DataProtectionConfig":[["DataProtections",["array",["ref","DataProtect"]],1]],"DataProtect":[["Field",["ref","FieldToProtect"],1],["Action",["enum","SUBSTITUTION","HASH"],1],["ExcludeRuleMatchDetails","boolean"],["ExcludeRateBasedDetails","boolean"]],"FieldToProtect":[["FieldType",["enum","SINGLE_HEADER","SINGLE_COOKIE","SINGLE_QUERY_ARGUMENT","QUERY_STRING","BODY"],1],["FieldKeys",["array","string"]]],"ApplicationConfig":[["Attributes",["array",["ref","ApplicationAttribute"]],1]],"ApplicationAttribute":[["Name","string",1],["Values",["array","string"],1]],"OnSourceDDoSProtectionConfig":[["ALBLowReputationMode",["enum","ACTIVE_UNDER_DDOS","ALWAYS_ON"],1]],"MonetizationConfig":[["CryptoConfig",["ref","CryptoConfig"]],["CurrencyMode",["enum","REAL","TEST"]]],"CryptoConfig":[["PaymentNetworks",["array",["ref","PaymentNetwork"]],1]],"PaymentNetwork":[["Chain",["enum","BASE","SOLANA","BASE_SEPOLIA","SOLANA_DEVNET"],1],["WalletAddress","string",1],["Prices",["array",["ref","Price"]],1]],"Price":[["Amount","string",1],["Currency",["enum","USDC"],1]]},"tags":["Tags","standard"]}');
+export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAFv2::WebACL", "aws:wafv2:WebACL", '{"p":[["TokenDomains",["array","string"]],["Description","string"],["AssociationConfig",["ref","AssociationConfig"]],["DefaultAction",["ref","DefaultAction"],1],["Scope",["enum","CLOUDFRONT","REGIONAL"],67],["CustomResponseBodies",["map",["ref","CustomResponseBody"]]],["ChallengeConfig",["ref","ChallengeConfig"]],["Rules",["array",["ref","Rule"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["CaptchaConfig",["ref","CaptchaConfig"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DataProtectionConfig",["ref","DataProtectionConfig"]],["ApplicationConfig",["ref","ApplicationConfig"]],["OnSourceDDoSProtectionConfig",["ref","OnSourceDDoSProtectionConfig"]],["MonetizationConfig",["ref","MonetizationConfig"]],["Capacity","integer",8],["Id","string",72,"awsId"],["Arn","string",72],["LabelNamespace","string",8]],"id":["Name","Id","Scope"],"d":{"AssociationConfig":[["RequestBody",["map",["ref","RequestBodyAssociatedResourceTypeConfig"]]]],"RequestBodyAssociatedResourceTypeConfig":[["DefaultSizeInspectionLimit",["enum","KB_16","KB_32","KB_48","KB_64"],1]],"DefaultAction":[["Block",["ref","BlockAction"]],["Allow",["ref","AllowAction"]]],"BlockAction":[["CustomResponse",["ref","CustomResponse"]]],"CustomResponse":[["ResponseCode","integer",1],["CustomResponseBodyKey","string"],["ResponseHeaders",["array",["ref","CustomHTTPHeader"]]]],"CustomHTTPHeader":[["Value","string",1],["Name","string",1]],"AllowAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"CustomRequestHandling":[["InsertHeaders",["array",["ref","CustomHTTPHeader"]],1]],"CustomResponseBody":[["ContentType",["enum","TEXT_PLAIN","TEXT_HTML","APPLICATION_JSON"],1],["Content","string",1]],"ChallengeConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"ImmunityTimeProperty":[["ImmunityTime","integer",1]],"Rule":[["Action",["ref","RuleAction"]],["Priority","integer",1],["Statement",["ref","Statement"],1],["ChallengeConfig",["ref","ChallengeConfig"]],["OverrideAction",["ref","OverrideAction"]],["RuleLabels",["array",["ref","Label"]]],["VisibilityConfig",["ref","VisibilityConfig"],1],["CaptchaConfig",["ref","CaptchaConfig"]],["Name","string",1]],"RuleAction":[["Captcha",["ref","CaptchaAction"]],["Block",["ref","BlockAction"]],["Count",["ref","CountAction"]],["Allow",["ref","AllowAction"]],["Challenge",["ref","ChallengeAction"]],["Monetize",["ref","MonetizeAction"]]],"CaptchaAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"CountAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"ChallengeAction":[["CustomRequestHandling",["ref","CustomRequestHandling"]]],"MonetizeAction":[["PriceMultiplier","string"]],"Statement":[["SizeConstraintStatement",["ref","SizeConstraintStatement"]],["AndStatement",["ref","AndStatement"]],["XssMatchStatement",["ref","XssMatchStatement"]],["NotStatement",["ref","NotStatement"]],["ByteMatchStatement",["ref","ByteMatchStatement"]],["RateBasedStatement",["ref","RateBasedStatement"]],["GeoMatchStatement",["ref","GeoMatchStatement"]],["RuleGroupReferenceStatement",["ref","RuleGroupReferenceStatement"]],["LabelMatchStatement",["ref","LabelMatchStatement"]],["RegexMatchStatement",["ref","RegexMatchStatement"]],["SqliMatchStatement",["ref","SqliMatchStatement"]],["RegexPatternSetReferenceStatement",["ref","RegexPatternSetReferenceStatement"]],["OrStatement",["ref","OrStatement"]],["ManagedRuleGroupStatement",["ref","ManagedRuleGroupStatement"]],["IPSetReferenceStatement",["ref","IPSetReferenceStatement"]],["AsnMatchStatement",["ref","AsnMatchStatement"]]],"SizeConstraintStatement":[["ComparisonOperator",["enum","EQ","NE","LE","LT","GE","GT"],1],["TextTransformations",["array",["ref","TextTransformation"]],1],["Size","number",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"TextTransformation":[["Type",["enum","NONE","COMPRESS_WHITE_SPACE","HTML_ENTITY_DECODE","LOWERCASE","CMD_LINE","URL_DECODE","BASE64_DECODE","HEX_DECODE","MD5","REPLACE_COMMENTS","ESCAPE_SEQ_DECODE","SQL_HEX_DECODE","CSS_DECODE","JS_DECODE","NORMALIZE_PATH","NORMALIZE_PATH_WIN","REMOVE_NULLS","REPLACE_NULLS","BASE64_DECODE_EXT","URL_DECODE_UNI","UTF8_TO_UNICODE","REMOVE_WHITESPACE","TRIM","TRIM_LEFT","TRIM_RIGHT","REMOVE_COMMENTS_CHAR","UPPERCASE","CMD_LINE_WIN","CMD_LINE_UNIX","JS_DECODE_EXT","SHA256"],1],["Priority","integer",1]],"FieldToMatch":[["JsonBody",["ref","JsonBody"]],["AllQueryArguments","json"],["SingleQueryArgument",["ref","SingleQueryArgument"]],["UriPath","json"],["QueryString","json"],["Headers",["ref","Headers"]],["Cookies",["ref","Cookies"]],["Method","json"],["Body",["ref","Body"]],["SingleHeader",["ref","SingleHeader"]],["JA3Fingerprint",["ref","JA3Fingerprint"]],["JA4Fingerprint",["ref","JA4Fingerprint"]],["UriFragment",["ref","UriFragment"]],["HeaderOrder",["ref","HeaderOrder"]]],"JsonBody":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","JsonMatchPattern"],1],["InvalidFallbackBehavior",["enum","MATCH","NO_MATCH","EVALUATE_AS_STRING"]],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"JsonMatchPattern":[["All","json"],["IncludedPaths",["array","string"]]],"SingleQueryArgument":[["Name","string",1]],"Headers":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","HeaderMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"HeaderMatchPattern":[["All","json"],["IncludedHeaders",["array","string"]],["ExcludedHeaders",["array","string"]]],"Cookies":[["MatchScope",["enum","ALL","KEY","VALUE"],1],["MatchPattern",["ref","CookieMatchPattern"],1],["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"CookieMatchPattern":[["All","json"],["IncludedCookies",["array","string"]],["ExcludedCookies",["array","string"]]],"Body":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"]]],"SingleHeader":[["Name","string",1]],"JA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"JA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"UriFragment":[["FallbackBehavior",["enum","MATCH","NO_MATCH"]]],"HeaderOrder":[["OversizeHandling",["enum","CONTINUE","MATCH","NO_MATCH"],1]],"PreParseTextTransformation":[["Priority","integer",1],["Type",["enum","NONE","URL_DECODE","URL_DECODE_UNI","COMBINE_DUPLICATE_QUERY_ARGS_BY_COMMA","REPLACE_SEMICOLONS_WITH_AMPERSANDS"],1]],"AndStatement":[["Statements",["array",["ref","Statement"]],1]],"XssMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"NotStatement":[["Statement",["ref","Statement"],1]],"ByteMatchStatement":[["SearchStringBase64","string"],["TextTransformations",["array",["ref","TextTransformation"]],1],["PositionalConstraint",["enum","EXACTLY","STARTS_WITH","ENDS_WITH","CONTAINS","CONTAINS_WORD"],1],["SearchString","string"],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RateBasedStatement":[["AggregateKeyType",["enum","CONSTANT","IP","FORWARDED_IP","CUSTOM_KEYS"],1],["CustomKeys",["array",["ref","RateBasedStatementCustomKey"]]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["Limit","integer",1],["ScopeDownStatement",["ref","Statement"]],["EvaluationWindowSec",["enum",60,120,300,600]]],"RateBasedStatementCustomKey":[["Cookie",["ref","RateLimitCookie"]],["ForwardedIP","json"],["QueryArgument",["ref","RateLimitQueryArgument"]],["Header",["ref","RateLimitHeader"]],["HTTPMethod","json"],["QueryString",["ref","RateLimitQueryString"]],["UriPath",["ref","RateLimitUriPath"]],["IP","json"],["LabelNamespace",["ref","RateLimitLabelNamespace"]],["JA3Fingerprint",["ref","RateLimitJA3Fingerprint"]],["JA4Fingerprint",["ref","RateLimitJA4Fingerprint"]],["ASN","json"]],"RateLimitCookie":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryArgument":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitHeader":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Name","string",1]],"RateLimitQueryString":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitUriPath":[["TextTransformations",["array",["ref","TextTransformation"]],1]],"RateLimitLabelNamespace":[["Namespace","string",1]],"RateLimitJA3Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"RateLimitJA4Fingerprint":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1]],"ForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1]],"GeoMatchStatement":[["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]],["CountryCodes",["array","string"]]],"RuleGroupReferenceStatement":[["RuleActionOverrides",["array",["ref","RuleActionOverride"]]],["Arn","string",1],["ExcludedRules",["array",["ref","ExcludedRule"]]]],"RuleActionOverride":[["ActionToUse",["ref","RuleAction"],1],["Name","string",1]],"ExcludedRule":[["Name","string",1]],"LabelMatchStatement":[["Scope",["enum","LABEL","NAMESPACE"],1],["Key","string",1]],"RegexMatchStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["RegexString","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"SqliMatchStatement":[["SensitivityLevel",["enum","LOW","HIGH"]],["TextTransformations",["array",["ref","TextTransformation"]],1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"RegexPatternSetReferenceStatement":[["TextTransformations",["array",["ref","TextTransformation"]],1],["Arn","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["PreParseTextTransformations",["array",["ref","PreParseTextTransformation"]]]],"OrStatement":[["Statements",["array",["ref","Statement"]],1]],"ManagedRuleGroupStatement":[["VendorName","string",1],["Version","string"],["RuleActionOverrides",["array",["ref","RuleActionOverride"]]],["ManagedRuleGroupConfigs",["array",["ref","ManagedRuleGroupConfig"]]],["ExcludedRules",["array",["ref","ExcludedRule"]]],["Name","string",1],["ScopeDownStatement",["ref","Statement"]]],"ManagedRuleGroupConfig":[["UsernameField",["ref","FieldIdentifier"]],["LoginPath","string"],["AWSManagedRulesATPRuleSet",["ref","AWSManagedRulesATPRuleSet"]],["AWSManagedRulesBotControlRuleSet",["ref","AWSManagedRulesBotControlRuleSet"]],["PasswordField",["ref","FieldIdentifier"]],["AWSManagedRulesACFPRuleSet",["ref","AWSManagedRulesACFPRuleSet"]],["PayloadType",["enum","JSON","FORM_ENCODED"]],["AWSManagedRulesAntiDDoSRuleSet",["ref","AWSManagedRulesAntiDDoSRuleSet"]]],"FieldIdentifier":[["Identifier","string",1]],"AWSManagedRulesATPRuleSet":[["ResponseInspection",["ref","ResponseInspection"]],["EnableRegexInPath","boolean"],["LoginPath","string",1],["RequestInspection",["ref","RequestInspection"]]],"ResponseInspection":[["Header",["ref","ResponseInspectionHeader"]],["BodyContains",["ref","ResponseInspectionBodyContains"]],["Json",["ref","ResponseInspectionJson"]],["StatusCode",["ref","ResponseInspectionStatusCode"]]],"ResponseInspectionHeader":[["SuccessValues",["array","string"],1],["FailureValues",["array","string"],1],["Name","string",1]],"ResponseInspectionBodyContains":[["SuccessStrings",["array","string"],1],["FailureStrings",["array","string"],1]],"ResponseInspectionJson":[["Identifier","string",1],["SuccessValues",["array","string"],1],["FailureValues",["array","string"],1]],"ResponseInspectionStatusCode":[["SuccessCodes",["array","integer"],1],["FailureCodes",["array","integer"],1]],"RequestInspection":[["UsernameField",["ref","FieldIdentifier"],1],["PasswordField",["ref","FieldIdentifier"],1],["PayloadType",["enum","JSON","FORM_ENCODED"],1]],"AWSManagedRulesBotControlRuleSet":[["InspectionLevel",["enum","COMMON","TARGETED"],1],["EnableMachineLearning","boolean"]],"AWSManagedRulesACFPRuleSet":[["RegistrationPagePath","string",1],["ResponseInspection",["ref","ResponseInspection"]],["CreationPath","string",1],["EnableRegexInPath","boolean"],["RequestInspection",["ref","RequestInspectionACFP"],1]],"RequestInspectionACFP":[["UsernameField",["ref","FieldIdentifier"]],["EmailField",["ref","FieldIdentifier"]],["PasswordField",["ref","FieldIdentifier"]],["AddressFields",["array",["ref","FieldIdentifier"]]],["PayloadType",["enum","JSON","FORM_ENCODED"],1],["PhoneNumberFields",["array",["ref","FieldIdentifier"]]]],"AWSManagedRulesAntiDDoSRuleSet":[["ClientSideActionConfig",["ref","ClientSideActionConfig"],1],["SensitivityToBlock",["enum","LOW","MEDIUM","HIGH"]]],"ClientSideActionConfig":[["Challenge",["ref","ClientSideAction"],1]],"ClientSideAction":[["UsageOfAction",["enum","ENABLED","DISABLED"],1],["Sensitivity",["enum","LOW","MEDIUM","HIGH"]],["ExemptUriRegularExpressions",["array",["ref","Regex"]]]],"Regex":[["RegexString","string"]],"IPSetReferenceStatement":[["IPSetForwardedIPConfig",["ref","IPSetForwardedIPConfiguration"]],["Arn","string",1]],"IPSetForwardedIPConfiguration":[["FallbackBehavior",["enum","MATCH","NO_MATCH"],1],["HeaderName","string",1],["Position",["enum","FIRST","LAST","ANY"],1]],"AsnMatchStatement":[["AsnList",["array","integer"]],["ForwardedIPConfig",["ref","ForwardedIPConfiguration"]]],"OverrideAction":[["Count","json"],["None","json"]],"Label":[["Name","string",1]],"VisibilityConfig":[["MetricName","string",1],["SampledRequestsEnabled","boolean",1],["CloudWatchMetricsEnabled","boolean",1]],"CaptchaConfig":[["ImmunityTimeProperty",["ref","ImmunityTimeProperty"]]],"DataProtectionConfig":[["DataProtections",["array",["ref","DataProtect"]],1]],"DataProtect":[["Field",["ref","FieldToProtect"],1],["Action",["enum","SUBSTITUTION","HASH"],1],["ExcludeRuleMatchDetails","boolean"],["ExcludeRateBasedDetails","boolean"]],"FieldToProtect":[["FieldType",["enum","SINGLE_HEADER","SINGLE_COOKIE","SINGLE_QUERY_ARGUMENT","QUERY_STRING","BODY"],1],["FieldKeys",["array","string"]]],"ApplicationConfig":[["Attributes",["array",["ref","ApplicationAttribute"]],1]],"ApplicationAttribute":[["Name","string",1],["Values",["array","string"],1]],"OnSourceDDoSProtectionConfig":[["ALBLowReputationMode",["enum","ACTIVE_UNDER_DDOS","ALWAYS_ON"],1]],"MonetizationConfig":[["CryptoConfig",["ref","CryptoConfig"]],["CurrencyMode",["enum","REAL","TEST"]]],"CryptoConfig":[["PaymentNetworks",["array",["ref","PaymentNetwork"]],1]],"PaymentNetwork":[["Chain",["enum","BASE","SOLANA","BASE_SEPOLIA","SOLANA_DEVNET"],1],["WalletAddress","string",1],["Prices",["array",["ref","Price"]],1]],"Price":[["Amount","string",1],["Currency",["enum","USDC"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","Scope"],"ro":["Arn","Capacity","Id","LabelNamespace"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[0-9A-Za-z_-]{1,128}$"}}}');
 /** A {@link WebACL} instance: its attributes as typed outputs. */
 export type WebACL = InstanceType<typeof WebACL>;
 
 /** Inputs of {@link WebACL}. */
 export interface WebACLArgs {
-  /** Specifies the domains that AWS WAF should accept in a web request token. This enables the use of tokens across multiple protected websites. When AWS WAF provides a token, it uses the domain of the AWS resource that the web ACL is protecting. If you don't specify a list of token domains, AWS WAF accepts tokens only for the domain of the protected resource. With a token domain list, AWS WAF accepts the resource's host domain plus all domains in the token domain list, including their prefixed subdomains. */
+  /**
+   * Specifies the domains that AWS WAF should accept in a web request token. This enables the use of tokens across multiple protected websites. When AWS WAF provides a token, it uses the domain of the AWS resource that the web ACL is protecting. If you don't specify a list of token domains, AWS WAF accepts tokens only for the domain of the protected resource. With a token domain list, AWS WAF accepts the resource's host domain plus all domains in the token domain list, including their prefixed subdomains.
+   *
+   * Each item: Length: 1–253. Pattern: `^[\w\.\-/]+$`.
+   */
   tokenDomains?: string[];
-  /** A description of the web ACL that helps with identification. */
+  /**
+   * A description of the web ACL that helps with identification.
+   *
+   * Pattern: `^[a-zA-Z0-9=:#\@/\-,.][a-zA-Z0-9+=:#\@/\-,.\s]+[a-zA-Z0-9+=:#\@/\-,.]{1,256}$`.
+   */
   description?: string;
   /**
    * Specifies custom configurations for the associations between the web ACL and protected resources.
@@ -1833,9 +2029,15 @@ export interface WebACLArgs {
    * Key:value pairs associated with an AWS resource. The key:value pair can be anything you define. Typically, the tag key represents a category (such as "environment") and the tag value represents a specific value within that category (such as "test," "development," or "production"). You can add up to 50 tags to each AWS resource.
    *
    * > To modify tags on existing resources, use the AWS WAF APIs or command line interface. With AWS CloudFormation , you can only add tags to AWS WAF resources during resource creation.
+   *
+   * Items: at least 1.
    */
   tags?: AwsTag[];
-  /** The name of the web ACL. You cannot change the name of a web ACL after you create it. */
+  /**
+   * The name of the web ACL. You cannot change the name of a web ACL after you create it.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name?: string;
   /**
    * Specifies data protection to apply to the web request data for the web ACL. This is a web ACL level data protection option.
@@ -1853,7 +2055,11 @@ export interface WebACLArgs {
 
 /** Outputs of {@link WebACL}: its inputs as the cloud reports them, and its attributes. */
 export interface WebACLOutputs extends WebACLArgs {
-  /** The name of the web ACL. You cannot change the name of a web ACL after you create it. */
+  /**
+   * The name of the web ACL. You cannot change the name of a web ACL after you create it.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
   /**
    * The web ACL capacity units (WCUs) currently being used by this web ACL.
@@ -1961,14 +2167,22 @@ export interface WebACLCustomResponse {
    * The HTTP status code to return to the client.
    *
    * For a list of status codes that you can use in your custom responses, see [Supported status codes for custom response](https://docs.aws.amazon.com/waf/latest/developerguide/customizing-the-response-status-codes.html) in the *AWS WAF Developer Guide* .
+   *
+   * Range: 200–599.
    */
   responseCode: number;
-  /** References the response body that you want AWS WAF to return to the web request client. You can define a custom response for a rule action or a default web ACL action that is set to block. To do this, you first define the response body key and value in the `CustomResponseBodies` setting for the `WebACL` or `RuleGroup` where you want to use it. Then, in the rule action or web ACL default action `BlockAction` setting, you reference the response body using this key. */
+  /**
+   * References the response body that you want AWS WAF to return to the web request client. You can define a custom response for a rule action or a default web ACL action that is set to block. To do this, you first define the response body key and value in the `CustomResponseBodies` setting for the `WebACL` or `RuleGroup` where you want to use it. Then, in the rule action or web ACL default action `BlockAction` setting, you reference the response body using this key.
+   *
+   * Pattern: `^[\w\-]+$`.
+   */
   customResponseBodyKey?: string;
   /**
    * The HTTP headers to use in the response. You can specify any header name except for `content-type` . Duplicate header names are not allowed.
    *
    * For information about the limits on count and size for custom request and response settings, see [AWS WAF quotas](https://docs.aws.amazon.com/waf/latest/developerguide/limits.html) in the *AWS WAF Developer Guide* .
+   *
+   * Items: at least 1.
    */
   responseHeaders?: WebACLCustomHTTPHeader[];
 }
@@ -1979,12 +2193,18 @@ export interface WebACLCustomResponse {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-customhttpheader.html | CloudFormation: CustomHTTPHeader}
  */
 export interface WebACLCustomHTTPHeader {
-  /** The value of the custom header. */
+  /**
+   * The value of the custom header.
+   *
+   * Length: 1–255.
+   */
   value: string;
   /**
    * The name of the custom header.
    *
    * For custom request header insertion, when AWS WAF inserts the header into the request, it prefixes this name `x-amzn-waf-` , to avoid confusion with the headers that are already in the request. For example, for the header name `sample` , AWS WAF inserts the header `x-amzn-waf-sample` .
+   *
+   * Length: 1–64.
    */
   name: string;
 }
@@ -2017,6 +2237,8 @@ export interface WebACLCustomRequestHandling {
    * The HTTP headers to insert into the request. Duplicate header names are not allowed.
    *
    * For information about the limits on count and size for custom request and response settings, see [AWS WAF quotas](https://docs.aws.amazon.com/waf/latest/developerguide/limits.html) in the *AWS WAF Developer Guide* .
+   *
+   * Items: at least 1.
    */
   insertHeaders: WebACLCustomHTTPHeader[];
 }
@@ -2035,6 +2257,8 @@ export interface WebACLCustomResponseBody {
    * You can use JSON escape strings in JSON content. To do this, you must specify JSON content in the `ContentType` setting.
    *
    * For information about the limits on count and size for custom request and response settings, see [AWS WAF quotas](https://docs.aws.amazon.com/waf/latest/developerguide/limits.html) in the *AWS WAF Developer Guide* .
+   *
+   * Length: 1–10240.
    */
   content: string;
 }
@@ -2059,6 +2283,8 @@ export interface WebACLImmunityTimeProperty {
    * The amount of time, in seconds, that a `CAPTCHA` or challenge timestamp is considered valid by AWS WAF . The default setting is 300.
    *
    * For the Challenge action, the minimum setting is 300.
+   *
+   * Range: 60–259200.
    */
   immunityTime: number;
 }
@@ -2080,7 +2306,11 @@ export interface WebACLRule {
    * - If the rule statement references a rule group, you must not set this action setting, because the actions are already set on the rules inside the rule group. You must set the rule's override action setting to indicate specifically whether to override the actions that are set on the rules in the rule group.
    */
   action?: WebACLRuleAction;
-  /** If you define more than one `Rule` in a `WebACL` , AWS WAF evaluates each request against the `Rules` in order based on the value of `Priority` . AWS WAF processes rules with lower priority first. The priorities don't need to be consecutive, but they must all be different. */
+  /**
+   * If you define more than one `Rule` in a `WebACL` , AWS WAF evaluates each request against the `Rules` in order based on the value of `Priority` . AWS WAF processes rules with lower priority first. The priorities don't need to be consecutive, but they must all be different.
+   *
+   * Range: at least 0.
+   */
   priority: number;
   /** The AWS WAF processing statement for the rule, for example `ByteMatchStatement` or `SizeConstraintStatement` . */
   statement: WebACLStatement;
@@ -2126,6 +2356,8 @@ export interface WebACLRule {
    * The name of the rule.
    *
    * If you change the name of a `Rule` after you create it and you want the rule's metric name to reflect the change, update the metric name in the rule's `VisibilityConfig` settings. AWS WAF doesn't automatically update the metric name when you update the rule name.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
    */
   name: string;
 }
@@ -2239,7 +2471,11 @@ export interface WebACLChallengeAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-monetizeaction.html | CloudFormation: MonetizeAction}
  */
 export interface WebACLMonetizeAction {
-  /** The price multiplier for the monetize action. */
+  /**
+   * The price multiplier for the monetize action.
+   *
+   * Length: 1–3. Pattern: `^([1-9][0-9]?|100)$`.
+   */
   priceMultiplier?: string;
 }
 
@@ -2353,7 +2589,11 @@ export interface WebACLSizeConstraintStatement {
   comparisonOperator: "EQ" | "NE" | "LE" | "LT" | "GE" | "GT";
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. If you specify one or more transformations in a rule statement, AWS WAF performs all transformations on the content of the request component identified by `FieldToMatch` , starting from the lowest priority setting, before inspecting the content for a match. */
   textTransformations: WebACLTextTransformation[];
-  /** The size, in byte, to compare to the request part, after any transformations. */
+  /**
+   * The size, in byte, to compare to the request part, after any transformations.
+   *
+   * Range: 0–21474836480.
+   */
   size: number;
   /** The part of the web request that you want AWS WAF to inspect. */
   fieldToMatch: WebACLFieldToMatch;
@@ -2368,7 +2608,11 @@ export interface WebACLSizeConstraintStatement {
 export interface WebACLTextTransformation {
   /** For detailed descriptions of each of the transformation types, see [Text transformations](https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-transformation.html) in the *AWS WAF Developer Guide* . */
   type: "NONE" | "COMPRESS_WHITE_SPACE" | "HTML_ENTITY_DECODE" | "LOWERCASE" | "CMD_LINE" | "URL_DECODE" | "BASE64_DECODE" | "HEX_DECODE" | "MD5" | "REPLACE_COMMENTS" | "ESCAPE_SEQ_DECODE" | "SQL_HEX_DECODE" | "CSS_DECODE" | "JS_DECODE" | "NORMALIZE_PATH" | "NORMALIZE_PATH_WIN" | "REMOVE_NULLS" | "REPLACE_NULLS" | "BASE64_DECODE_EXT" | "URL_DECODE_UNI" | "UTF8_TO_UNICODE" | "REMOVE_WHITESPACE" | "TRIM" | "TRIM_LEFT" | "TRIM_RIGHT" | "REMOVE_COMMENTS_CHAR" | "UPPERCASE" | "CMD_LINE_WIN" | "CMD_LINE_UNIX" | "JS_DECODE_EXT" | "SHA256";
-  /** Sets the relative processing order for multiple transformations. AWS WAF processes all transformations, from lowest priority to highest, before inspecting the transformed content. The priorities don't need to be consecutive, but they must all be different. */
+  /**
+   * Sets the relative processing order for multiple transformations. AWS WAF processes all transformations, from lowest priority to highest, before inspecting the transformed content. The priorities don't need to be consecutive, but they must all be different.
+   *
+   * Range: at least 0.
+   */
   priority: number;
 }
 
@@ -2549,6 +2793,8 @@ export interface WebACLJsonMatchPattern {
    * You must specify either this setting or the `All` setting, but not both.
    *
    * > Don't use this option to include all paths. Instead, use the `All` setting.
+   *
+   * Each item: Pattern: ``.
    */
   includedPaths?: string[];
 }
@@ -2617,9 +2863,17 @@ export interface WebACLHeaders {
 export interface WebACLHeaderMatchPattern {
   /** Inspect all headers. */
   all?: Record<string, unknown>;
-  /** Inspect only the headers that have a key that matches one of the strings specified here. */
+  /**
+   * Inspect only the headers that have a key that matches one of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–64. Pattern: `.*\S.*`.
+   */
   includedHeaders?: string[];
-  /** Inspect only the headers whose keys don't match any of the strings specified here. */
+  /**
+   * Inspect only the headers whose keys don't match any of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–64. Pattern: `.*\S.*`.
+   */
   excludedHeaders?: string[];
 }
 
@@ -2671,9 +2925,17 @@ export interface WebACLCookies {
 export interface WebACLCookieMatchPattern {
   /** Inspect all cookies. */
   all?: Record<string, unknown>;
-  /** Inspect only the cookies that have a key that matches one of the strings specified here. */
+  /**
+   * Inspect only the cookies that have a key that matches one of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–60. Pattern: `.*\S.*`.
+   */
   includedCookies?: string[];
-  /** Inspect only the cookies whose keys don't match any of the strings specified here. */
+  /**
+   * Inspect only the cookies whose keys don't match any of the strings specified here.
+   *
+   * Items: 1–199. Each item: Length: 1–60. Pattern: `.*\S.*`.
+   */
   excludedCookies?: string[];
 }
 
@@ -2807,7 +3069,11 @@ export interface WebACLHeaderOrder {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-preparsetexttransformation.html | CloudFormation: PreParseTextTransformation}
  */
 export interface WebACLPreParseTextTransformation {
-  /** Priority of PreParseTextTransformation being applied. */
+  /**
+   * Priority of PreParseTextTransformation being applied.
+   *
+   * Range: at least 0.
+   */
   priority: number;
   /** Type of pre-parse text transformation. */
   type: "NONE" | "URL_DECODE" | "URL_DECODE_UNI" | "COMBINE_DUPLICATE_QUERY_ARGS_BY_COMMA" | "REPLACE_SEMICOLONS_WITH_AMPERSANDS";
@@ -2933,7 +3199,11 @@ export interface WebACLRateBasedStatement {
    * - `FORWARDED_IP` - Aggregate the request counts on the first IP address in an HTTP header. …
    */
   aggregateKeyType: "CONSTANT" | "IP" | "FORWARDED_IP" | "CUSTOM_KEYS";
-  /** Specifies the aggregate keys to use in a rate-base rule. */
+  /**
+   * Specifies the aggregate keys to use in a rate-base rule.
+   *
+   * Items: at most 5.
+   */
   customKeys?: WebACLRateBasedStatementCustomKey[];
   /**
    * The configuration for inspecting IP addresses in an HTTP header that you specify, instead of using the IP address that's reported by the web request origin. Commonly, this is the X-Forwarded-For (XFF) header, but you can specify any header name.
@@ -2950,6 +3220,8 @@ export interface WebACLRateBasedStatement {
    *
    * - If you aggregate on just the IP address, this is the limit on requests from any single IP address.
    * - If you aggregate on the HTTP method and the query argument name "city", then this is the limit on requests for any single method, city pair.
+   *
+   * Range: 10–2000000000.
    */
   limit: number;
   /** An optional nested statement that narrows the scope of the web requests that are evaluated and managed by the rate-based statement. When you use a scope-down statement, the rate-based rule only tracks and rate limits requests that match the scope-down statement. You can use any nestable `Statement` in the scope-down statement, and you can nest statements at any level, the same as you can for a rule statement. */
@@ -3022,7 +3294,11 @@ export interface WebACLRateBasedStatementCustomKey {
 export interface WebACLRateLimitCookie {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. Text transformations are used in rule match statements, to transform the `FieldToMatch` request component before inspecting it, and they're used in rate-based rule statements, to transform request components before using them as custom aggregation keys. If you specify one or more transformations to apply, AWS WAF performs all transformations on the specified content, starting from the lowest priority setting, and then uses the transformed component contents. */
   textTransformations: WebACLTextTransformation[];
-  /** The name of the cookie to use. */
+  /**
+   * The name of the cookie to use.
+   *
+   * Length: 1–64. Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -3034,7 +3310,11 @@ export interface WebACLRateLimitCookie {
 export interface WebACLRateLimitQueryArgument {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. Text transformations are used in rule match statements, to transform the `FieldToMatch` request component before inspecting it, and they're used in rate-based rule statements, to transform request components before using them as custom aggregation keys. If you specify one or more transformations to apply, AWS WAF performs all transformations on the specified content, starting from the lowest priority setting, and then uses the transformed component contents. */
   textTransformations: WebACLTextTransformation[];
-  /** The name of the query argument to use. */
+  /**
+   * The name of the query argument to use.
+   *
+   * Length: 1–64. Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -3046,7 +3326,11 @@ export interface WebACLRateLimitQueryArgument {
 export interface WebACLRateLimitHeader {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. Text transformations are used in rule match statements, to transform the `FieldToMatch` request component before inspecting it, and they're used in rate-based rule statements, to transform request components before using them as custom aggregation keys. If you specify one or more transformations to apply, AWS WAF performs all transformations on the specified content, starting from the lowest priority setting, and then uses the transformed component contents. */
   textTransformations: WebACLTextTransformation[];
-  /** The name of the header to use. */
+  /**
+   * The name of the header to use.
+   *
+   * Length: 1–64. Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -3080,7 +3364,11 @@ export interface WebACLRateLimitUriPath {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-ratelimitlabelnamespace.html | CloudFormation: RateLimitLabelNamespace}
  */
 export interface WebACLRateLimitLabelNamespace {
-  /** The namespace to use for aggregation. */
+  /**
+   * The namespace to use for aggregation.
+   *
+   * Pattern: ``.
+   */
   namespace: string;
 }
 
@@ -3145,6 +3433,8 @@ export interface WebACLForwardedIPConfiguration {
    * The name of the HTTP header to use for the IP address. For example, to use the X-Forwarded-For (XFF) header, set this to `X-Forwarded-For` .
    *
    * > If the specified header isn't present in the request, AWS WAF doesn't apply the rule to the web request at all.
+   *
+   * Pattern: ``.
    */
   headerName: string;
 }
@@ -3172,6 +3462,8 @@ export interface WebACLGeoMatchStatement {
    * An array of two-character country codes that you want to match against, for example, `[ "US", "CN" ]` , from the alpha-2 country ISO codes of the ISO 3166 international standard.
    *
    * When you use a geo match statement just for the region and country labels that it adds to requests, you still have to supply a country code for the rule to evaluate. In this case, you configure the rule to only count matching requests, but it will still generate logging and count metrics for any matches. You can reduce the logging and metrics that the rule produces by specifying a country that's unlikely to be a source of traffic to your site.
+   *
+   * Each item: Length: 1–2.
    */
   countryCodes?: string[];
 }
@@ -3190,9 +3482,15 @@ export interface WebACLRuleGroupReferenceStatement {
    * > Verify the rule names in your overrides carefully. With managed rule groups, AWS WAF silently ignores any override that uses an invalid rule name. With customer-owned rule groups, invalid rule names in your overrides will cause web ACL updates to fail. An invalid rule name is any name that doesn't exactly match the case-sensitive name of an existing rule in the rule group. 
    *
    * You can use overrides for testing, for example you can override all of rule actions to `Count` and then monitor the resulting count metrics to understand how the rule group would handle your web traffic. You can also permanently override some or all actions, to modify how the rule group manages your web traffic.
+   *
+   * Items: at most 100.
    */
   ruleActionOverrides?: WebACLRuleActionOverride[];
-  /** The Amazon Resource Name (ARN) of the entity. */
+  /**
+   * The Amazon Resource Name (ARN) of the entity.
+   *
+   * Length: 20–2048.
+   */
   arn: string;
   /**
    * Rules in the referenced rule group whose actions are set to `Count` .
@@ -3212,7 +3510,11 @@ export interface WebACLRuleGroupReferenceStatement {
 export interface WebACLRuleActionOverride {
   /** The override action to use, in place of the configured action of the rule in the rule group. */
   actionToUse: WebACLRuleAction;
-  /** The name of the rule to override. */
+  /**
+   * The name of the rule to override.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
 }
 
@@ -3224,7 +3526,11 @@ export interface WebACLRuleActionOverride {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-excludedrule.html | CloudFormation: ExcludedRule}
  */
 export interface WebACLExcludedRule {
-  /** The name of the rule whose action you want to override to `Count` . */
+  /**
+   * The name of the rule whose action you want to override to `Count` .
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
 }
 
@@ -3245,6 +3551,8 @@ export interface WebACLLabelMatchStatement {
    * - If the `Scope` indicates `NAMESPACE` , then this specification can include any number of contiguous namespace strings, and can include the entire label namespace prefix from the rule group or web ACL where the label originates.
    *
    * Labels are case sensitive and components of a label must be separated by colon, for example `NS1:NS2:name` .
+   *
+   * Pattern: ``.
    */
   key: string;
 }
@@ -3257,7 +3565,11 @@ export interface WebACLLabelMatchStatement {
 export interface WebACLRegexMatchStatement {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. If you specify one or more transformations in a rule statement, AWS WAF performs all transformations on the content of the request component identified by `FieldToMatch` , starting from the lowest priority setting, before inspecting the content for a match. */
   textTransformations: WebACLTextTransformation[];
-  /** The string representing the regular expression. */
+  /**
+   * The string representing the regular expression.
+   *
+   * Length: 1–512.
+   */
   regexString: string;
   /** The part of the web request that you want AWS WAF to inspect. */
   fieldToMatch: WebACLFieldToMatch;
@@ -3297,7 +3609,11 @@ export interface WebACLSqliMatchStatement {
 export interface WebACLRegexPatternSetReferenceStatement {
   /** Text transformations eliminate some of the unusual formatting that attackers use in web requests in an effort to bypass detection. If you specify one or more transformations in a rule statement, AWS WAF performs all transformations on the content of the request component identified by `FieldToMatch` , starting from the lowest priority setting, before inspecting the content for a match. */
   textTransformations: WebACLTextTransformation[];
-  /** The Amazon Resource Name (ARN) of the `RegexPatternSet` that this statement references. */
+  /**
+   * The Amazon Resource Name (ARN) of the `RegexPatternSet` that this statement references.
+   *
+   * Length: 20–2048.
+   */
   arn: string;
   /** The part of the web request that you want AWS WAF to inspect. */
   fieldToMatch: WebACLFieldToMatch;
@@ -3326,7 +3642,11 @@ export interface WebACLOrStatement {
 export interface WebACLManagedRuleGroupStatement {
   /** The name of the managed rule group vendor. You use this, along with the rule group name, to identify a rule group. */
   vendorName: string;
-  /** The version of the managed rule group to use. If you specify this, the version setting is fixed until you change it. If you don't specify this, AWS WAF uses the vendor's default version, and then keeps the version at the vendor's default when the vendor updates the managed rule group settings. */
+  /**
+   * The version of the managed rule group to use. If you specify this, the version setting is fixed until you change it. If you don't specify this, AWS WAF uses the vendor's default version, and then keeps the version at the vendor's default when the vendor updates the managed rule group settings.
+   *
+   * Length: 1–64. Pattern: `^[\w#:\.\-/]+$`.
+   */
   version?: string;
   /**
    * Action settings to use in the place of the rule actions that are configured inside the rule group. You specify one override for each rule whose action you want to change.
@@ -3334,6 +3654,8 @@ export interface WebACLManagedRuleGroupStatement {
    * > Verify the rule names in your overrides carefully. With managed rule groups, AWS WAF silently ignores any override that uses an invalid rule name. With customer-owned rule groups, invalid rule names in your overrides will cause web ACL updates to fail. An invalid rule name is any name that doesn't exactly match the case-sensitive name of an existing rule in the rule group. 
    *
    * You can use overrides for testing, for example you can override all of rule actions to `Count` and then monitor the resulting count metrics to understand how the rule group would handle your web traffic. You can also permanently override some or all actions, to modify how the rule group manages your web traffic.
+   *
+   * Items: at most 100.
    */
   ruleActionOverrides?: WebACLRuleActionOverride[];
   /**
@@ -3353,7 +3675,11 @@ export interface WebACLManagedRuleGroupStatement {
    * > Instead of this option, use `RuleActionOverrides` . It accepts any valid action setting, including `Count` .
    */
   excludedRules?: WebACLExcludedRule[];
-  /** The name of the managed rule group. You use this, along with the vendor name, to identify the rule group. */
+  /**
+   * The name of the managed rule group. You use this, along with the vendor name, to identify the rule group.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,128}$`.
+   */
   name: string;
   /** An optional nested statement that narrows the scope of the web requests that are evaluated by the managed rule group. Requests are only evaluated by the rule group if they match the scope-down statement. You can use any nestable `Statement` in the scope-down statement, and you can nest statements at any level, the same as you can for a rule statement. */
   scopeDownStatement?: WebACLStatement;
@@ -3373,7 +3699,11 @@ export interface WebACLManagedRuleGroupStatement {
 export interface WebACLManagedRuleGroupConfig {
   /** > Instead of this setting, provide your configuration under the request inspection configuration for `AWSManagedRulesATPRuleSet` or `AWSManagedRulesACFPRuleSet` . */
   usernameField?: WebACLFieldIdentifier;
-  /** > Instead of this setting, provide your configuration under `AWSManagedRulesATPRuleSet` . */
+  /**
+   * > Instead of this setting, provide your configuration under `AWSManagedRulesATPRuleSet` .
+   *
+   * Length: 1–256. Pattern: `.*\S.*`.
+   */
   loginPath?: string;
   /**
    * Additional configuration for using the account takeover prevention (ATP) managed rule group, `AWSManagedRulesATPRuleSet` . Use this to provide login request information to the rule group. For web ACLs that protect CloudFront distributions, use this to also provide the information about how your distribution responds to login requests.
@@ -3419,6 +3749,8 @@ export interface WebACLFieldIdentifier {
    * When the `PayloadType` is `FORM_ENCODED` , use the HTML form names. For example, `username` .
    *
    * For more information, see the descriptions for each field type in the request inspection properties.
+   *
+   * Length: 1–512. Pattern: `.*\S.*`.
    */
   identifier: string;
 }
@@ -3487,18 +3819,24 @@ export interface WebACLResponseInspectionHeader {
    * Values in the response header with the specified name that indicate a successful login or account creation attempt. To be counted as a success, the value must be an exact match, including case. Each value must be unique among the success and failure values.
    *
    * JSON examples: `"SuccessValues": [ "LoginPassed", "Successful login" ]` and `"SuccessValues": [ "AccountCreated", "Successful account creation" ]`
+   *
+   * Items: 1–3. Each item: Length: 1–100. Pattern: `.*\S.*`.
    */
   successValues: string[];
   /**
    * Values in the response header with the specified name that indicate a failed login or account creation attempt. To be counted as a failure, the value must be an exact match, including case. Each value must be unique among the success and failure values.
    *
    * JSON examples: `"FailureValues": [ "LoginFailed", "Failed login" ]` and `"FailureValues": [ "AccountCreationFailed" ]`
+   *
+   * Items: 1–3. Each item: Length: 1–100. Pattern: `.*\S.*`.
    */
   failureValues: string[];
   /**
    * The name of the header to match against. The name must be an exact match, including case.
    *
    * JSON example: `"Name": [ "RequestResult" ]`
+   *
+   * Length: 1–200. Pattern: `.*\S.*`.
    */
   name: string;
 }
@@ -3515,12 +3853,16 @@ export interface WebACLResponseInspectionBodyContains {
    * Strings in the body of the response that indicate a successful login or account creation attempt. To be counted as a success, the string can be anywhere in the body and must be an exact match, including case. Each string must be unique among the success and failure strings.
    *
    * JSON examples: `"SuccessStrings": [ "Login successful" ]` and `"SuccessStrings": [ "Account creation successful", "Welcome to our site!" ]`
+   *
+   * Items: 1–5. Each item: Length: 1–100. Pattern: `.*\S.*`.
    */
   successStrings: string[];
   /**
    * Strings in the body of the response that indicate a failed login or account creation attempt. To be counted as a failure, the string can be anywhere in the body and must be an exact match, including case. Each string must be unique among the success and failure strings.
    *
    * JSON example: `"FailureStrings": [ "Request failed" ]`
+   *
+   * Items: 1–5. Each item: Length: 1–100. Pattern: `.*\S.*`.
    */
   failureStrings: string[];
 }
@@ -3537,18 +3879,24 @@ export interface WebACLResponseInspectionJson {
    * The identifier for the value to match against in the JSON. The identifier must be an exact match, including case.
    *
    * JSON examples: `"Identifier": [ "/login/success" ]` and `"Identifier": [ "/sign-up/success" ]`
+   *
+   * Length: 1–512. Pattern: `.*\S.*`.
    */
   identifier: string;
   /**
    * Values for the specified identifier in the response JSON that indicate a successful login or account creation attempt. To be counted as a success, the value must be an exact match, including case. Each value must be unique among the success and failure values.
    *
    * JSON example: `"SuccessValues": [ "True", "Succeeded" ]`
+   *
+   * Items: 1–5. Each item: Length: 1–100. Pattern: `.*\S.*`.
    */
   successValues: string[];
   /**
    * Values for the specified identifier in the response JSON that indicate a failed login or account creation attempt. To be counted as a failure, the value must be an exact match, including case. Each value must be unique among the success and failure values.
    *
    * JSON example: `"FailureValues": [ "False", "Failed" ]`
+   *
+   * Items: 1–5. Each item: Length: 1–100. Pattern: `.*\S.*`.
    */
   failureValues: string[];
 }
@@ -3565,12 +3913,16 @@ export interface WebACLResponseInspectionStatusCode {
    * Status codes in the response that indicate a successful login or account creation attempt. To be counted as a success, the response status code must match one of these. Each code must be unique among the success and failure status codes.
    *
    * JSON example: `"SuccessCodes": [ 200, 201 ]`
+   *
+   * Items: 1–10. Each item: Length: 0–999.
    */
   successCodes: number[];
   /**
    * Status codes in the response that indicate a failed login or account creation attempt. To be counted as a failure, the response status code must match one of these. Each code must be unique among the success and failure status codes.
    *
    * JSON example: `"FailureCodes": [ 400, 404 ]`
+   *
+   * Items: 1–10. Each item: Length: 0–999.
    */
   failureCodes: number[];
 }
@@ -3853,7 +4205,11 @@ export interface WebACLClientSideAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-regex.html | CloudFormation: Regex}
  */
 export interface WebACLRegex {
-  /** The string representing the regular expression. */
+  /**
+   * The string representing the regular expression.
+   *
+   * Length: 1–512.
+   */
   regexString?: string;
 }
 
@@ -3871,7 +4227,11 @@ export interface WebACLIPSetReferenceStatement {
    * > If the specified header isn't present in the request, AWS WAF doesn't apply the rule to the web request at all.
    */
   ipSetForwardedIPConfig?: WebACLIPSetForwardedIPConfiguration;
-  /** The Amazon Resource Name (ARN) of the `IPSet` that this statement references. */
+  /**
+   * The Amazon Resource Name (ARN) of the `IPSet` that this statement references.
+   *
+   * Length: 20–2048.
+   */
   arn: string;
 }
 
@@ -3900,6 +4260,8 @@ export interface WebACLIPSetForwardedIPConfiguration {
    * The name of the HTTP header to use for the IP address. For example, to use the X-Forwarded-For (XFF) header, set this to `X-Forwarded-For` .
    *
    * > If the specified header isn't present in the request, AWS WAF doesn't apply the rule to the web request at all.
+   *
+   * Pattern: ``.
    */
   headerName: string;
   /**
@@ -3922,7 +4284,11 @@ export interface WebACLIPSetForwardedIPConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-asnmatchstatement.html | CloudFormation: AsnMatchStatement}
  */
 export interface WebACLAsnMatchStatement {
-  /** Contains one or more Autonomous System Numbers (ASNs). ASNs are unique identifiers assigned to large internet networks managed by organizations such as internet service providers, enterprises, universities, or government agencies. */
+  /**
+   * Contains one or more Autonomous System Numbers (ASNs). ASNs are unique identifiers assigned to large internet networks managed by organizations such as internet service providers, enterprises, universities, or government agencies.
+   *
+   * Each item: Range: 0–4294967295.
+   */
   asnList?: number[];
   /** The configuration for inspecting IP addresses to match against an ASN in an HTTP header that you specify, instead of using the IP address that's reported by the web request origin. Commonly, this is the X-Forwarded-For (XFF) header, but you can specify any header name. */
   forwardedIPConfig?: WebACLForwardedIPConfiguration;
@@ -3954,7 +4320,11 @@ export interface WebACLOverrideAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-label.html | CloudFormation: Label}
  */
 export interface WebACLLabel {
-  /** The label string. */
+  /**
+   * The label string.
+   *
+   * Pattern: ``.
+   */
   name: string;
 }
 
@@ -3964,7 +4334,11 @@ export interface WebACLLabel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-visibilityconfig.html | CloudFormation: VisibilityConfig}
  */
 export interface WebACLVisibilityConfig {
-  /** A name of the Amazon CloudWatch metric dimension. The name can contain only the characters: A-Z, a-z, 0-9, - (hyphen), and _ (underscore). The name can be from one to 128 characters long. It can't contain whitespace or metric names that are reserved for AWS WAF , for example `All` and `Default_Action` . */
+  /**
+   * A name of the Amazon CloudWatch metric dimension. The name can contain only the characters: A-Z, a-z, 0-9, - (hyphen), and _ (underscore). The name can be from one to 128 characters long. It can't contain whitespace or metric names that are reserved for AWS WAF , for example `All` and `Default_Action` .
+   *
+   * Length: 1–128.
+   */
   metricName: string;
   /**
    * Indicates whether AWS WAF should store a sampling of the web requests that match the rules. You can view the sampled requests through the AWS WAF console.
@@ -4003,7 +4377,11 @@ export interface WebACLCaptchaConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-dataprotectionconfig.html | CloudFormation: DataProtectionConfig}
  */
 export interface WebACLDataProtectionConfig {
-  /** An array of data protection configurations for specific web request field types. This is defined for each web ACL. AWS WAF applies the specified protection to all web requests that the web ACL inspects. */
+  /**
+   * An array of data protection configurations for specific web request field types. This is defined for each web ACL. AWS WAF applies the specified protection to all web requests that the web ACL inspects.
+   *
+   * Items: at least 1.
+   */
   dataProtections: WebACLDataProtect[];
 }
 
@@ -4024,7 +4402,11 @@ export interface WebACLDataProtect {
 export interface WebACLFieldToProtect {
   /** Specifies the web request component type to protect. */
   fieldType: "SINGLE_HEADER" | "SINGLE_COOKIE" | "SINGLE_QUERY_ARGUMENT" | "QUERY_STRING" | "BODY";
-  /** Specifies the keys to protect for the specified field type. If you don't specify any key, then all keys for the field type are protected. */
+  /**
+   * Specifies the keys to protect for the specified field type. If you don't specify any key, then all keys for the field type are protected.
+   *
+   * Each item: Length: 1–64.
+   */
   fieldKeys?: string[];
 }
 
@@ -4034,7 +4416,11 @@ export interface WebACLFieldToProtect {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-applicationconfig.html | CloudFormation: ApplicationConfig}
  */
 export interface WebACLApplicationConfig {
-  /** Contains the attribute name and a list of values for that attribute. */
+  /**
+   * Contains the attribute name and a list of values for that attribute.
+   *
+   * Items: 1–10.
+   */
   attributes: WebACLApplicationAttribute[];
 }
 
@@ -4044,9 +4430,17 @@ export interface WebACLApplicationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-applicationattribute.html | CloudFormation: ApplicationAttribute}
  */
 export interface WebACLApplicationAttribute {
-  /** Specifies the attribute name. */
+  /**
+   * Specifies the attribute name.
+   *
+   * Length: 1–64. Pattern: `^[\w\-]+$`.
+   */
   name: string;
-  /** Specifies the attribute value. */
+  /**
+   * Specifies the attribute value.
+   *
+   * Items: 1–10. Each item: Length: 1–64. Pattern: `^[\w\-]+$`.
+   */
   values: string[];
 }
 
@@ -4078,7 +4472,11 @@ export interface WebACLMonetizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-cryptoconfig.html | CloudFormation: CryptoConfig}
  */
 export interface WebACLCryptoConfig {
-  /** List of payment network configurations. */
+  /**
+   * List of payment network configurations.
+   *
+   * Items: 1–2.
+   */
   paymentNetworks: WebACLPaymentNetwork[];
 }
 
@@ -4090,9 +4488,17 @@ export interface WebACLCryptoConfig {
 export interface WebACLPaymentNetwork {
   /** The blockchain chain to use. */
   chain: "BASE" | "SOLANA" | "BASE_SEPOLIA" | "SOLANA_DEVNET";
-  /** The wallet address for receiving payments. */
+  /**
+   * The wallet address for receiving payments.
+   *
+   * Length: 26–44. Pattern: `.*\S.*`.
+   */
   walletAddress: string;
-  /** List of price configurations. */
+  /**
+   * List of price configurations.
+   *
+   * Items: 1–1.
+   */
   prices: WebACLPrice[];
 }
 
@@ -4102,7 +4508,11 @@ export interface WebACLPaymentNetwork {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-price.html | CloudFormation: Price}
  */
 export interface WebACLPrice {
-  /** The price amount. */
+  /**
+   * The price amount.
+   *
+   * Length: 1–13. Pattern: `^([1-9][0-9]*(\.[0-9]{1,3})?|0\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$`.
+   */
   amount: string;
   /** The cryptocurrency to use for payment. */
   currency: "USDC";
@@ -4119,7 +4529,7 @@ export interface WebACLPrice {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafv2-webaclassociation.html | CloudFormation: AWS::WAFv2::WebACLAssociation}
  */
-export const WebACLAssociation = cloudControlType<WebACLAssociationArgs, WebACLAssociationOutputs>("AWS::WAFv2::WebACLAssociation", "aws:wafv2:WebACLAssociation", '{"p":[["ResourceArn","string",67],["WebACLArn","string",67]],"id":["ResourceArn","WebACLArn"]}');
+export const WebACLAssociation = cloudControlType<WebACLAssociationArgs, WebACLAssociationOutputs>("AWS::WAFv2::WebACLAssociation", "aws:wafv2:WebACLAssociation", '{"p":[["ResourceArn","string",67],["WebACLArn","string",67]],"id":["ResourceArn","WebACLArn"],"reg":{"h":"crud","co":["ResourceArn","WebACLArn"],"tg":[false,false,false]}}');
 /** A {@link WebACLAssociation} instance: its attributes as typed outputs. */
 export type WebACLAssociation = InstanceType<typeof WebACLAssociation>;
 
@@ -4137,9 +4547,15 @@ export interface WebACLAssociationArgs {
    * - For an AWS App Runner service: `arn: *partition* :apprunner: *region* : *account-id* :service/ *apprunner-service-name* / *apprunner-service-id*`
    * - For an AWS Verified Access instance: `arn: *partition* :ec2: *region* : *account-id* :verified-access-instance/ *instance-id*`
    * - For an AWS Amplify instance: `arn: *partition* :amplify: *region* : *account-id* :apps/ *app-id*`
+   *
+   * Length: 20–2048.
    */
   resourceArn: string;
-  /** The Amazon Resource Name (ARN) of the web ACL that you want to associate with the resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the web ACL that you want to associate with the resource.
+   *
+   * Length: 20–2048.
+   */
   webACLArn: string;
 }
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource schema for AWS::WellArchitected::AgentContext. An Agent Context provides supplemental application context (free-form content) within an Agent Profile, used to improve the quality of Well-Architected Agent recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::AgentContext: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentcontext.html | CloudFormation: AWS::WellArchitected::AgentContext}
  */
-export const AgentContext = cloudControlType<AgentContextArgs, AgentContextOutputs>("AWS::WellArchitected::AgentContext", "aws:wellarchitected:AgentContext", '{"p":[["ProfileArn","string",67],["Title","string",1],["ContextType",["enum","APPLICATION"],67],["Content","json",1],["Arn","string",72],["Id","string",8,"awsId"],["ApplicationType",["enum","SAS","DESKTOP_APPLICATION","OTHER"],8],["Criticality",["enum","MISSION_CRITICAL","BUSINESS_CRITICAL","NON_CRITICAL","TEST_DEVELOPMENT"],8],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"]}');
+export const AgentContext = cloudControlType<AgentContextArgs, AgentContextOutputs>("AWS::WellArchitected::AgentContext", "aws:wellarchitected:AgentContext", '{"p":[["ProfileArn","string",67],["Title","string",1],["ContextType",["enum","APPLICATION"],67],["Content","json",1],["Arn","string",72],["Id","string",8,"awsId"],["ApplicationType",["enum","SAS","DESKTOP_APPLICATION","OTHER"],8],["Criticality",["enum","MISSION_CRITICAL","BUSINESS_CRITICAL","NON_CRITICAL","TEST_DEVELOPMENT"],8],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AgentContext} instance: its attributes as typed outputs. */
 export type AgentContext = InstanceType<typeof AgentContext>;
 
@@ -52,9 +54,11 @@ export interface AgentContextOutputs extends AgentContextArgs {
 /**
  * Resource schema for AWS::WellArchitected::AgentGoal. An Agent Goal expresses a Well-Architected objective (a title, optional description, and the pillars it targets) within an Agent Profile, used to focus Well-Architected Agent recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::AgentGoal: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentgoal.html | CloudFormation: AWS::WellArchitected::AgentGoal}
  */
-export const AgentGoal = cloudControlType<AgentGoalArgs, AgentGoalOutputs>("AWS::WellArchitected::AgentGoal", "aws:wellarchitected:AgentGoal", '{"p":[["ProfileArn","string",67],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE","OPERATIONAL_EXCELLENCE"]],1],["Title","string",1],["Description","string"],["Arn","string",72],["Id","string",8,"awsId"],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"]}');
+export const AgentGoal = cloudControlType<AgentGoalArgs, AgentGoalOutputs>("AWS::WellArchitected::AgentGoal", "aws:wellarchitected:AgentGoal", '{"p":[["ProfileArn","string",67],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE","OPERATIONAL_EXCELLENCE"]],1],["Title","string",1],["Description","string"],["Arn","string",72],["Id","string",8,"awsId"],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AgentGoal} instance: its attributes as typed outputs. */
 export type AgentGoal = InstanceType<typeof AgentGoal>;
 
@@ -89,9 +93,11 @@ export interface AgentGoalOutputs extends AgentGoalArgs {
 /**
  * Resource Type definition for AWS::WellArchitected::AgentProfile. An Agent Profile defines the execution role, account/region scope (via aggregation configuration access roles), and Well-Architected pillar focus used to generate Well-Architected Agent recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::AgentProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentprofile.html | CloudFormation: AWS::WellArchitected::AgentProfile}
  */
-export const AgentProfile = cloudControlType<AgentProfileArgs, AgentProfileOutputs>("AWS::WellArchitected::AgentProfile", "aws:wellarchitected:AgentProfile", '{"p":[["Name","string",67],["DisplayName","string"],["Description","string"],["BusinessOverview","string"],["ExecutionRoleArn","string",1],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE"]],1],["AggregationConfiguration",["array",["ref","AggregationConfiguration"]],1],["DeletionProtection","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"d":{"AggregationConfiguration":[["AccountId","string",1],["Regions",["array","string"],1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"]}');
+export const AgentProfile = cloudControlType<AgentProfileArgs, AgentProfileOutputs>("AWS::WellArchitected::AgentProfile", "aws:wellarchitected:AgentProfile", '{"p":[["Name","string",67],["DisplayName","string"],["Description","string"],["BusinessOverview","string"],["ExecutionRoleArn","string",1],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE"]],1],["AggregationConfiguration",["array",["ref","AggregationConfiguration"]],1],["DeletionProtection","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"d":{"AggregationConfiguration":[["AccountId","string",1],["Regions",["array","string"],1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AgentProfile} instance: its attributes as typed outputs. */
 export type AgentProfile = InstanceType<typeof AgentProfile>;
 
@@ -150,17 +156,31 @@ export interface AgentProfileAggregationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-lens.html | CloudFormation: AWS::WellArchitected::Lens}
  */
-export const Lens = cloudControlType<LensArgs, LensOutputs>("AWS::WellArchitected::Lens", "aws:wellarchitected:Lens", '{"p":[["JSONString","string",66],["LensVersion","string",66],["Tags",["array",["ref","TagsItems"]]],["LensArn","string",72],["LensId","string",72],["Name","string",8],["Description","string",8],["Owner","string",8]],"id":["LensArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:lens/${ResourceId}"}');
+export const Lens = cloudControlType<LensArgs, LensOutputs>("AWS::WellArchitected::Lens", "aws:wellarchitected:Lens", '{"p":[["JSONString","string",82],["LensVersion","string",66],["Tags",["array",["ref","TagsItems"]]],["LensArn","string",72],["LensId","string",72],["Name","string",8],["Description","string",8],["Owner","string",8]],"id":["LensArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["JSONString"],"co":["JSONString","LensVersion"],"ro":["LensArn","LensId","Name","Description","Owner"],"ai":[["LensId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:lens/${ResourceId}"}');
 /** A {@link Lens} instance: its attributes as typed outputs. */
 export type Lens = InstanceType<typeof Lens>;
 
 /** Inputs of {@link Lens}. */
 export interface LensArgs {
-  /** The JSON representation of a lens. */
+  /**
+   * The JSON representation of a lens.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 2–500000.
+   */
   jsonString?: string;
-  /** The version of the lens. */
+  /**
+   * The version of the lens.
+   *
+   * Length: 1–32.
+   */
   lensVersion?: string;
-  /** The tags assigned to the lens. */
+  /**
+   * The tags assigned to the lens.
+   *
+   * Items: at most 50.
+   */
   tags?: LensTagsItems[];
 }
 
@@ -180,7 +200,9 @@ export interface LensOutputs extends LensArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wellarchitected-lens-tagsitems.html | CloudFormation: TagsItems} */
 export interface LensTagsItems {
+  /** Length: 1–128. */
   key: string;
+  /** Length: 0–256. */
   value: string;
 }
 
@@ -189,19 +211,31 @@ export interface LensTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-profile.html | CloudFormation: AWS::WellArchitected::Profile}
  */
-export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::WellArchitected::Profile", "aws:wellarchitected:Profile", '{"p":[["ProfileName","string",67],["ProfileDescription","string",1],["ProfileQuestions",["array",["ref","ProfileQuestionUpdate"]],1],["Tags",["array",["ref","Tag"]]],["ProfileArn","string",72],["ProfileVersion","string",8],["Owner","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ProfileArn"],"d":{"ProfileQuestionUpdate":[["QuestionId","string"],["SelectedChoiceIds",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:profile/${ResourceId}"}');
+export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::WellArchitected::Profile", "aws:wellarchitected:Profile", '{"p":[["ProfileName","string",67],["ProfileDescription","string",1],["ProfileQuestions",["array",["ref","ProfileQuestionUpdate"]],1],["Tags",["array",["ref","Tag"]]],["ProfileArn","string",72],["ProfileVersion","string",8],["Owner","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ProfileArn"],"d":{"ProfileQuestionUpdate":[["QuestionId","string"],["SelectedChoiceIds",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProfileName"],"ro":["ProfileArn","ProfileVersion","Owner","CreatedAt","UpdatedAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:profile/${ResourceId}"}');
 /** A {@link Profile} instance: its attributes as typed outputs. */
 export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** The name of the profile. */
+  /**
+   * The name of the profile.
+   *
+   * Length: 3–100.
+   */
   profileName: string;
-  /** The profile description. */
+  /**
+   * The profile description.
+   *
+   * Length: 3–100.
+   */
   profileDescription: string;
   /** The profile questions. */
   profileQuestions: ProfileProfileQuestionUpdate[];
-  /** The tags assigned to the profile. */
+  /**
+   * The tags assigned to the profile.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -225,9 +259,17 @@ export interface ProfileOutputs extends ProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wellarchitected-profile-profilequestionupdate.html | CloudFormation: ProfileQuestionUpdate}
  */
 export interface ProfileProfileQuestionUpdate {
-  /** The ID of the question. */
+  /**
+   * The ID of the question.
+   *
+   * Length: 1–128.
+   */
   questionId?: string;
-  /** The selected choices. */
+  /**
+   * The selected choices.
+   *
+   * Each item: Length: 1–64.
+   */
   selectedChoiceIds?: string[];
 }
 
@@ -236,19 +278,35 @@ export interface ProfileProfileQuestionUpdate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-reviewtemplate.html | CloudFormation: AWS::WellArchitected::ReviewTemplate}
  */
-export const ReviewTemplate = cloudControlType<ReviewTemplateArgs, ReviewTemplateOutputs>("AWS::WellArchitected::ReviewTemplate", "aws:wellarchitected:ReviewTemplate", '{"p":[["TemplateName","string",1],["Description","string",1],["Lenses",["array","string"],67],["Notes","string"],["Tags",["array",["ref","TagsItems"]]],["TemplateArn","string",72],["Owner","string",8],["UpdatedAt","string",8],["UpdateStatus",["enum","CURRENT","LENS_NOT_CURRENT"],8]],"id":["TemplateArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:review-template/${ResourceId}"}');
+export const ReviewTemplate = cloudControlType<ReviewTemplateArgs, ReviewTemplateOutputs>("AWS::WellArchitected::ReviewTemplate", "aws:wellarchitected:ReviewTemplate", '{"p":[["TemplateName","string",1],["Description","string",1],["Lenses",["array","string"],67],["Notes","string"],["Tags",["array",["ref","TagsItems"]]],["TemplateArn","string",72],["Owner","string",8],["UpdatedAt","string",8],["UpdateStatus",["enum","CURRENT","LENS_NOT_CURRENT"],8]],"id":["TemplateArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Lenses"],"ro":["TemplateArn","Owner","UpdatedAt","UpdateStatus"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:review-template/${ResourceId}"}');
 /** A {@link ReviewTemplate} instance: its attributes as typed outputs. */
 export type ReviewTemplate = InstanceType<typeof ReviewTemplate>;
 
 /** Inputs of {@link ReviewTemplate}. */
 export interface ReviewTemplateArgs {
-  /** The name of the review template. */
+  /**
+   * The name of the review template.
+   *
+   * Length: 3–100. Pattern: `^[A-Za-z0-9-_.,:/()\@!&?#+''\s]+$`.
+   */
   templateName: string;
-  /** The review template description. */
+  /**
+   * The review template description.
+   *
+   * Length: 3–250. Pattern: `^[A-Za-z0-9-_.,:/()\@!&?#+''\s]+$`.
+   */
   description: string;
-  /** The lenses applied to the review template. */
+  /**
+   * The lenses applied to the review template.
+   *
+   * Each item: Length: 1–128.
+   */
   lenses: string[];
-  /** The notes associated with the review template. */
+  /**
+   * The notes associated with the review template.
+   *
+   * Length: 0–2084.
+   */
   notes?: string;
   /** The tags assigned to the review template. */
   tags?: ReviewTemplateTagsItems[];
@@ -268,16 +326,20 @@ export interface ReviewTemplateOutputs extends ReviewTemplateArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wellarchitected-reviewtemplate-tagsitems.html | CloudFormation: TagsItems} */
 export interface ReviewTemplateTagsItems {
+  /** Length: 1–128. */
   key: string;
+  /** Length: 0–256. */
   value: string;
 }
 
 /**
  * Definition of AWS::WellArchitected::Workload Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::Workload: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-workload.html | CloudFormation: AWS::WellArchitected::Workload}
  */
-export const Workload = cloudControlType<WorkloadArgs, WorkloadOutputs>("AWS::WellArchitected::Workload", "aws:wellarchitected:Workload", '{"p":[["WorkloadName","string",1],["Description","string",1],["Environment",["enum","PRODUCTION","PREPRODUCTION"],1],["AccountIds",["array","string"]],["AwsRegions",["array","string"]],["NonAwsRegions",["array","string"]],["ArchitecturalDesign","string"],["ReviewOwner","string"],["IndustryType","string"],["Industry","string"],["Lenses",["array","string"],67],["Notes","string"],["DiscoveryConfig",["ref","DiscoveryConfig"]],["Tags",["array",["ref","TagsItems"]]],["WorkloadArn","string",72],["WorkloadId","string",72],["ImprovementStatus",["enum","NOT_APPLICABLE","NOT_STARTED","IN_PROGRESS","COMPLETE","RISK_ACKNOWLEDGED"],8]],"id":["WorkloadArn"],"d":{"DiscoveryConfig":[["TrustedAdvisorIntegrationStatus",["enum","ENABLED","DISABLED"]],["WorkloadResourceDefinition",["array",["enum","WORKLOAD_METADATA","APP_REGISTRY"]]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:workload/${ResourceId}"}');
+export const Workload = cloudControlType<WorkloadArgs, WorkloadOutputs>("AWS::WellArchitected::Workload", "aws:wellarchitected:Workload", '{"p":[["WorkloadName","string",1],["Description","string",1],["Environment",["enum","PRODUCTION","PREPRODUCTION"],1],["AccountIds",["array","string"]],["AwsRegions",["array","string"]],["NonAwsRegions",["array","string"]],["ArchitecturalDesign","string"],["ReviewOwner","string"],["IndustryType","string"],["Industry","string"],["Lenses",["array","string"],67],["Notes","string"],["DiscoveryConfig",["ref","DiscoveryConfig"]],["Tags",["array",["ref","TagsItems"]]],["WorkloadArn","string",72],["WorkloadId","string",72],["ImprovementStatus",["enum","NOT_APPLICABLE","NOT_STARTED","IN_PROGRESS","COMPLETE","RISK_ACKNOWLEDGED"],8]],"id":["WorkloadArn"],"d":{"DiscoveryConfig":[["TrustedAdvisorIntegrationStatus",["enum","ENABLED","DISABLED"]],["WorkloadResourceDefinition",["array",["enum","WORKLOAD_METADATA","APP_REGISTRY"]]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:workload/${ResourceId}"}');
 /** A {@link Workload} instance: its attributes as typed outputs. */
 export type Workload = InstanceType<typeof Workload>;
 

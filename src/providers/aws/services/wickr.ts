@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource Type definition for AWS::Wickr::Network. Creates and manages an AWS Wickr network for secure enterprise communications.
  *
+ * @deprecated Cloud Control cannot create AWS::Wickr::Network: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wickr-network.html | CloudFormation: AWS::Wickr::Network}
  */
-export const Network = cloudControlType<NetworkArgs, NetworkOutputs>("AWS::Wickr::Network", "aws:wickr:Network", '{"p":[["NetworkName","string",1],["AccessLevel",["enum","STANDARD","PREMIUM"],67],["NetworkArn","string",72],["NetworkId","string",72],["AwsAccountId","string",8],["Standing","integer",8],["MigrationState","integer",8]],"id":["NetworkArn"],"arn":"arn:${Partition}:wickr:${Region}:${Account}:network/${NetworkId}"}');
+export const Network = cloudControlType<NetworkArgs, NetworkOutputs>("AWS::Wickr::Network", "aws:wickr:Network", '{"p":[["NetworkName","string",1],["AccessLevel",["enum","STANDARD","PREMIUM"],67],["NetworkArn","string",72],["NetworkId","string",72],["AwsAccountId","string",8],["Standing","integer",8],["MigrationState","integer",8]],"id":["NetworkArn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:wickr:${Region}:${Account}:network/${NetworkId}"}');
 /** A {@link Network} instance: its attributes as typed outputs. */
 export type Network = InstanceType<typeof Network>;
 

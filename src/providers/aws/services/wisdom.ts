@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-aiagent.html | CloudFormation: AWS::Wisdom::AIAgent}
  */
-export const AIAgent = cloudControlType<AIAgentArgs, AIAgentOutputs>("AWS::Wisdom::AIAgent", "aws:wisdom:AIAgent", '{"p":[["AssistantId","string",67],["Configuration",["ref","AIAgentConfiguration"],1],["Description","string"],["Name","string",66],["Tags",["map","string"],66],["Type",["enum","MANUAL_SEARCH","ANSWER_RECOMMENDATION","SELF_SERVICE","EMAIL_RESPONSE","EMAIL_OVERVIEW","EMAIL_GENERATIVE_ANSWER","ORCHESTRATION","NOTE_TAKING","CASE_SUMMARIZATION"],67],["AIAgentArn","string",72],["AIAgentId","string",72],["AssistantArn","string",8],["ModifiedTimeSeconds","number",8]],"id":["AIAgentId","AssistantId"],"d":{"AIAgentConfiguration":[["ManualSearchAIAgentConfiguration",["ref","ManualSearchAIAgentConfiguration"]],["AnswerRecommendationAIAgentConfiguration",["ref","AnswerRecommendationAIAgentConfiguration"]],["SelfServiceAIAgentConfiguration",["ref","SelfServiceAIAgentConfiguration"]],["EmailResponseAIAgentConfiguration",["ref","EmailResponseAIAgentConfiguration"]],["EmailOverviewAIAgentConfiguration",["ref","EmailOverviewAIAgentConfiguration"]],["EmailGenerativeAnswerAIAgentConfiguration",["ref","EmailGenerativeAnswerAIAgentConfiguration"]],["OrchestrationAIAgentConfiguration",["ref","OrchestrationAIAgentConfiguration"]],["NoteTakingAIAgentConfiguration",["ref","NoteTakingAIAgentConfiguration"]],["CaseSummarizationAIAgentConfiguration",["ref","CaseSummarizationAIAgentConfiguration"]]],"ManualSearchAIAgentConfiguration":[["AnswerGenerationAIPromptId","string"],["AnswerGenerationAIGuardrailId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"AssociationConfiguration":[["AssociationId","string"],["AssociationType",["enum","KNOWLEDGE_BASE"]],["AssociationConfigurationData",["ref","AssociationConfigurationData"]]],"AssociationConfigurationData":[["KnowledgeBaseAssociationConfigurationData",["ref","KnowledgeBaseAssociationConfigurationData"],1]],"KnowledgeBaseAssociationConfigurationData":[["ContentTagFilter",["ref","TagFilter"]],["MaxResults","number"],["OverrideKnowledgeBaseSearchType",["enum","HYBRID","SEMANTIC"]]],"TagFilter":[["TagCondition",["ref","TagCondition"]],["AndConditions",["array",["ref","TagCondition"]]],["OrConditions",["array",["ref","OrCondition"]]]],"TagCondition":[["Key","string",1],["Value","string"]],"OrCondition":[["AndConditions",["array",["ref","TagCondition"]]],["TagCondition",["ref","TagCondition"]]],"AnswerRecommendationAIAgentConfiguration":[["IntentLabelingGenerationAIPromptId","string"],["QueryReformulationAIPromptId","string"],["AnswerGenerationAIPromptId","string"],["AnswerGenerationAIGuardrailId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"SelfServiceAIAgentConfiguration":[["SelfServicePreProcessingAIPromptId","string"],["SelfServiceAnswerGenerationAIPromptId","string"],["SelfServiceAIGuardrailId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]]],"EmailResponseAIAgentConfiguration":[["EmailResponseAIPromptId","string"],["EmailQueryReformulationAIPromptId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"EmailOverviewAIAgentConfiguration":[["EmailOverviewAIPromptId","string"],["Locale","string"]],"EmailGenerativeAnswerAIAgentConfiguration":[["EmailGenerativeAnswerAIPromptId","string"],["EmailQueryReformulationAIPromptId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"OrchestrationAIAgentConfiguration":[["OrchestrationAIPromptId","string",1],["OrchestrationAIGuardrailId","string"],["ConnectInstanceArn","string"],["Locale","string"],["ToolConfigurations",["array",["ref","ToolConfiguration"]]]],"ToolConfiguration":[["ToolName","string",1],["ToolType",["enum","MODEL_CONTEXT_PROTOCOL","RETURN_TO_CONTROL","CONSTANT"],1],["Title","string"],["ToolId","string"],["Description","string"],["Instruction",["ref","ToolInstruction"]],["OverrideInputValues",["array",["ref","ToolOverrideInputValue"]]],["OutputFilters",["array",["ref","ToolOutputFilter"]]],["InputSchema","json"],["OutputSchema","json"],["Annotations","json"],["UserInteractionConfiguration",["ref","UserInteractionConfiguration"]]],"ToolInstruction":[["Instruction","string"],["Examples",["array","string"]]],"ToolOverrideInputValue":[["JsonPath","string",1],["Value",["ref","ToolOverrideInputValueConfiguration"],1]],"ToolOverrideInputValueConfiguration":[["Constant",["ref","ToolOverrideConstantInputValue"],1]],"ToolOverrideConstantInputValue":[["Type",["enum","STRING","NUMBER","JSON_STRING"],1],["Value","string",1]],"ToolOutputFilter":[["JsonPath","string",1],["OutputConfiguration",["ref","ToolOutputConfiguration"]]],"ToolOutputConfiguration":[["OutputVariableNameOverride","string"],["SessionDataNamespace","string"]],"UserInteractionConfiguration":[["IsUserConfirmationRequired","boolean"]],"NoteTakingAIAgentConfiguration":[["NoteTakingAIPromptId","string"],["NoteTakingAIGuardrailId","string"],["Locale","string"]],"CaseSummarizationAIAgentConfiguration":[["CaseSummarizationAIPromptId","string"],["CaseSummarizationAIGuardrailId","string"],["Locale","string"]]},"tags":["Tags","map"]}');
+export const AIAgent = cloudControlType<AIAgentArgs, AIAgentOutputs>("AWS::Wisdom::AIAgent", "aws:wisdom:AIAgent", '{"p":[["AssistantId","string",67],["Configuration",["ref","AIAgentConfiguration"],1],["Description","string"],["Name","string",66],["Tags",["map","string"],66],["Type",["enum","MANUAL_SEARCH","ANSWER_RECOMMENDATION","SELF_SERVICE","EMAIL_RESPONSE","EMAIL_OVERVIEW","EMAIL_GENERATIVE_ANSWER","ORCHESTRATION","NOTE_TAKING","CASE_SUMMARIZATION"],67],["AIAgentArn","string",72],["AIAgentId","string",72],["AssistantArn","string",8],["ModifiedTimeSeconds","number",8]],"id":["AIAgentId","AssistantId"],"d":{"AIAgentConfiguration":[["ManualSearchAIAgentConfiguration",["ref","ManualSearchAIAgentConfiguration"]],["AnswerRecommendationAIAgentConfiguration",["ref","AnswerRecommendationAIAgentConfiguration"]],["SelfServiceAIAgentConfiguration",["ref","SelfServiceAIAgentConfiguration"]],["EmailResponseAIAgentConfiguration",["ref","EmailResponseAIAgentConfiguration"]],["EmailOverviewAIAgentConfiguration",["ref","EmailOverviewAIAgentConfiguration"]],["EmailGenerativeAnswerAIAgentConfiguration",["ref","EmailGenerativeAnswerAIAgentConfiguration"]],["OrchestrationAIAgentConfiguration",["ref","OrchestrationAIAgentConfiguration"]],["NoteTakingAIAgentConfiguration",["ref","NoteTakingAIAgentConfiguration"]],["CaseSummarizationAIAgentConfiguration",["ref","CaseSummarizationAIAgentConfiguration"]]],"ManualSearchAIAgentConfiguration":[["AnswerGenerationAIPromptId","string"],["AnswerGenerationAIGuardrailId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"AssociationConfiguration":[["AssociationId","string"],["AssociationType",["enum","KNOWLEDGE_BASE"]],["AssociationConfigurationData",["ref","AssociationConfigurationData"]]],"AssociationConfigurationData":[["KnowledgeBaseAssociationConfigurationData",["ref","KnowledgeBaseAssociationConfigurationData"],1]],"KnowledgeBaseAssociationConfigurationData":[["ContentTagFilter",["ref","TagFilter"]],["MaxResults","number"],["OverrideKnowledgeBaseSearchType",["enum","HYBRID","SEMANTIC"]]],"TagFilter":[["TagCondition",["ref","TagCondition"]],["AndConditions",["array",["ref","TagCondition"]]],["OrConditions",["array",["ref","OrCondition"]]]],"TagCondition":[["Key","string",1],["Value","string"]],"OrCondition":[["AndConditions",["array",["ref","TagCondition"]]],["TagCondition",["ref","TagCondition"]]],"AnswerRecommendationAIAgentConfiguration":[["IntentLabelingGenerationAIPromptId","string"],["QueryReformulationAIPromptId","string"],["AnswerGenerationAIPromptId","string"],["AnswerGenerationAIGuardrailId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"SelfServiceAIAgentConfiguration":[["SelfServicePreProcessingAIPromptId","string"],["SelfServiceAnswerGenerationAIPromptId","string"],["SelfServiceAIGuardrailId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]]],"EmailResponseAIAgentConfiguration":[["EmailResponseAIPromptId","string"],["EmailQueryReformulationAIPromptId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"EmailOverviewAIAgentConfiguration":[["EmailOverviewAIPromptId","string"],["Locale","string"]],"EmailGenerativeAnswerAIAgentConfiguration":[["EmailGenerativeAnswerAIPromptId","string"],["EmailQueryReformulationAIPromptId","string"],["AssociationConfigurations",["array",["ref","AssociationConfiguration"]]],["Locale","string"]],"OrchestrationAIAgentConfiguration":[["OrchestrationAIPromptId","string",1],["OrchestrationAIGuardrailId","string"],["ConnectInstanceArn","string"],["Locale","string"],["ToolConfigurations",["array",["ref","ToolConfiguration"]]]],"ToolConfiguration":[["ToolName","string",1],["ToolType",["enum","MODEL_CONTEXT_PROTOCOL","RETURN_TO_CONTROL","CONSTANT"],1],["Title","string"],["ToolId","string"],["Description","string"],["Instruction",["ref","ToolInstruction"]],["OverrideInputValues",["array",["ref","ToolOverrideInputValue"]]],["OutputFilters",["array",["ref","ToolOutputFilter"]]],["InputSchema","json"],["OutputSchema","json"],["Annotations","json"],["UserInteractionConfiguration",["ref","UserInteractionConfiguration"]]],"ToolInstruction":[["Instruction","string"],["Examples",["array","string"]]],"ToolOverrideInputValue":[["JsonPath","string",1],["Value",["ref","ToolOverrideInputValueConfiguration"],1]],"ToolOverrideInputValueConfiguration":[["Constant",["ref","ToolOverrideConstantInputValue"],1]],"ToolOverrideConstantInputValue":[["Type",["enum","STRING","NUMBER","JSON_STRING"],1],["Value","string",1]],"ToolOutputFilter":[["JsonPath","string",1],["OutputConfiguration",["ref","ToolOutputConfiguration"]]],"ToolOutputConfiguration":[["OutputVariableNameOverride","string"],["SessionDataNamespace","string"]],"UserInteractionConfiguration":[["IsUserConfirmationRequired","boolean"]],"NoteTakingAIAgentConfiguration":[["NoteTakingAIPromptId","string"],["NoteTakingAIGuardrailId","string"],["Locale","string"]],"CaseSummarizationAIAgentConfiguration":[["CaseSummarizationAIPromptId","string"],["CaseSummarizationAIGuardrailId","string"],["Locale","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["AssistantId","Name","Tags","Type"],"ro":["AIAgentArn","AIAgentId","AssistantArn","ModifiedTimeSeconds"],"ai":[["AIAgentArn","AssistantArn"]],"tg":[true,true,false],"nm":{"path":"Name","min":1,"max":255,"pattern":"^[a-zA-Z0-9\\\\s_.,-]+"}}}');
 /** A {@link AIAgent} instance: its attributes as typed outputs. */
 export type AIAgent = InstanceType<typeof AIAgent>;
 
@@ -23,9 +23,17 @@ export interface AIAgentArgs {
   assistantId: string;
   /** Configuration for the AI Agent. */
   configuration: AIAgentAIAgentConfiguration;
-  /** The description of the AI Agent. */
+  /**
+   * The description of the AI Agent.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\s_.,-]+`.
+   */
   description?: string;
-  /** The name of the AI Agent. */
+  /**
+   * The name of the AI Agent.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\s_.,-]+`.
+   */
   name?: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: Record<string, string>;
@@ -73,13 +81,25 @@ export interface AIAgentAIAgentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-manualsearchaiagentconfiguration.html | CloudFormation: ManualSearchAIAgentConfiguration}
  */
 export interface AIAgentManualSearchAIAgentConfiguration {
-  /** The AI Prompt identifier for the Answer Generation prompt used by the `ANSWER_RECOMMENDATION` AI Agent. */
+  /**
+   * The AI Prompt identifier for the Answer Generation prompt used by the `ANSWER_RECOMMENDATION` AI Agent.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   answerGenerationAIPromptId?: string;
-  /** The ID of the answer generation AI guardrail. */
+  /**
+   * The ID of the answer generation AI guardrail.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   answerGenerationAIGuardrailId?: string;
   /** The association configurations for overriding behavior on this AI Agent. */
   associationConfigurations?: AIAgentAssociationConfiguration[];
-  /** The locale to which specifies the language and region settings that determine the response language for [QueryAssistant](https://docs.aws.amazon.com/connect/latest/APIReference/API_amazon-q-connect_QueryAssistant.html) . */
+  /**
+   * The locale to which specifies the language and region settings that determine the response language for [QueryAssistant](https://docs.aws.amazon.com/connect/latest/APIReference/API_amazon-q-connect_QueryAssistant.html) .
+   *
+   * Length: at least 1.
+   */
   locale?: string;
 }
 
@@ -89,7 +109,11 @@ export interface AIAgentManualSearchAIAgentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-associationconfiguration.html | CloudFormation: AssociationConfiguration}
  */
 export interface AIAgentAssociationConfiguration {
-  /** The identifier of the association for this Association Configuration. */
+  /**
+   * The identifier of the association for this Association Configuration.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   associationId?: string;
   /** The type of the association for this Association Configuration. */
   associationType?: "KNOWLEDGE_BASE";
@@ -115,7 +139,11 @@ export interface AIAgentAssociationConfigurationData {
 export interface AIAgentKnowledgeBaseAssociationConfigurationData {
   /** An object that can be used to specify Tag conditions. */
   contentTagFilter?: AIAgentTagFilter;
-  /** The maximum number of results to return per page. */
+  /**
+   * The maximum number of results to return per page.
+   *
+   * Range: 1–100.
+   */
   maxResults?: number;
   /** The search type to be used against the Knowledge Base for this request. The values can be `SEMANTIC` which uses vector embeddings or `HYBRID` which use vector embeddings and raw text */
   overrideKnowledgeBaseSearchType?: "HYBRID" | "SEMANTIC";
@@ -141,9 +169,17 @@ export interface AIAgentTagFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-tagcondition.html | CloudFormation: TagCondition}
  */
 export interface AIAgentTagCondition {
-  /** The tag key in the tag condition. */
+  /**
+   * The tag key in the tag condition.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
-  /** The tag value in the tag condition. */
+  /**
+   * The tag value in the tag condition.
+   *
+   * Length: 1–256.
+   */
   value?: string;
 }
 
@@ -165,17 +201,37 @@ export interface AIAgentOrCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-answerrecommendationaiagentconfiguration.html | CloudFormation: AnswerRecommendationAIAgentConfiguration}
  */
 export interface AIAgentAnswerRecommendationAIAgentConfiguration {
-  /** The AI Prompt identifier for the Intent Labeling prompt used by the `ANSWER_RECOMMENDATION` AI Agent. */
+  /**
+   * The AI Prompt identifier for the Intent Labeling prompt used by the `ANSWER_RECOMMENDATION` AI Agent.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   intentLabelingGenerationAIPromptId?: string;
-  /** The AI Prompt identifier for the Query Reformulation prompt used by the `ANSWER_RECOMMENDATION` AI Agent. */
+  /**
+   * The AI Prompt identifier for the Query Reformulation prompt used by the `ANSWER_RECOMMENDATION` AI Agent.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   queryReformulationAIPromptId?: string;
-  /** The AI Prompt identifier for the Answer Generation prompt used by the `ANSWER_RECOMMENDATION` AI Agent. */
+  /**
+   * The AI Prompt identifier for the Answer Generation prompt used by the `ANSWER_RECOMMENDATION` AI Agent.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   answerGenerationAIPromptId?: string;
-  /** The ID of the answer generation AI guardrail. */
+  /**
+   * The ID of the answer generation AI guardrail.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   answerGenerationAIGuardrailId?: string;
   /** The association configurations for overriding behavior on this AI Agent. */
   associationConfigurations?: AIAgentAssociationConfiguration[];
-  /** The locale to which specifies the language and region settings that determine the response language for [QueryAssistant](https://docs.aws.amazon.com/connect/latest/APIReference/API_amazon-q-connect_QueryAssistant.html) . */
+  /**
+   * The locale to which specifies the language and region settings that determine the response language for [QueryAssistant](https://docs.aws.amazon.com/connect/latest/APIReference/API_amazon-q-connect_QueryAssistant.html) .
+   *
+   * Length: at least 1.
+   */
   locale?: string;
 }
 
@@ -185,11 +241,23 @@ export interface AIAgentAnswerRecommendationAIAgentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-selfserviceaiagentconfiguration.html | CloudFormation: SelfServiceAIAgentConfiguration}
  */
 export interface AIAgentSelfServiceAIAgentConfiguration {
-  /** The ID of the self-service preprocessing AI prompt. */
+  /**
+   * The ID of the self-service preprocessing AI prompt.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   selfServicePreProcessingAIPromptId?: string;
-  /** The ID of the self-service answer generation AI prompt. */
+  /**
+   * The ID of the self-service answer generation AI prompt.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   selfServiceAnswerGenerationAIPromptId?: string;
-  /** The ID of the self-service AI guardrail. */
+  /**
+   * The ID of the self-service AI guardrail.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   selfServiceAIGuardrailId?: string;
   /** The association configuration of the self-service AI agent. */
   associationConfigurations?: AIAgentAssociationConfiguration[];
@@ -201,13 +269,25 @@ export interface AIAgentSelfServiceAIAgentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-emailresponseaiagentconfiguration.html | CloudFormation: EmailResponseAIAgentConfiguration}
  */
 export interface AIAgentEmailResponseAIAgentConfiguration {
-  /** The ID of the System AI prompt used for generating professional email responses based on knowledge base content. */
+  /**
+   * The ID of the System AI prompt used for generating professional email responses based on knowledge base content.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   emailResponseAIPromptId?: string;
-  /** The ID of the System AI prompt used for reformulating email queries to optimize knowledge base search for response generation. */
+  /**
+   * The ID of the System AI prompt used for reformulating email queries to optimize knowledge base search for response generation.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   emailQueryReformulationAIPromptId?: string;
   /** Configuration settings for knowledge base associations used by the email response agent. */
   associationConfigurations?: AIAgentAssociationConfiguration[];
-  /** The locale setting for language-specific email response generation (for example, en_US, es_ES). */
+  /**
+   * The locale setting for language-specific email response generation (for example, en_US, es_ES).
+   *
+   * Length: at least 1.
+   */
   locale?: string;
 }
 
@@ -217,9 +297,17 @@ export interface AIAgentEmailResponseAIAgentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-emailoverviewaiagentconfiguration.html | CloudFormation: EmailOverviewAIAgentConfiguration}
  */
 export interface AIAgentEmailOverviewAIAgentConfiguration {
-  /** The ID of the System AI prompt used for generating structured email conversation summaries. */
+  /**
+   * The ID of the System AI prompt used for generating structured email conversation summaries.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   emailOverviewAIPromptId?: string;
-  /** The locale setting for language-specific email overview processing (for example, en_US, es_ES). */
+  /**
+   * The locale setting for language-specific email overview processing (for example, en_US, es_ES).
+   *
+   * Length: at least 1.
+   */
   locale?: string;
 }
 
@@ -229,31 +317,51 @@ export interface AIAgentEmailOverviewAIAgentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-emailgenerativeansweraiagentconfiguration.html | CloudFormation: EmailGenerativeAnswerAIAgentConfiguration}
  */
 export interface AIAgentEmailGenerativeAnswerAIAgentConfiguration {
-  /** The ID of the System AI prompt used for generating comprehensive knowledge-based answers from email queries. */
+  /**
+   * The ID of the System AI prompt used for generating comprehensive knowledge-based answers from email queries.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   emailGenerativeAnswerAIPromptId?: string;
-  /** The ID of the System AI prompt used for reformulating email queries to optimize knowledge base search results. */
+  /**
+   * The ID of the System AI prompt used for reformulating email queries to optimize knowledge base search results.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`.
+   */
   emailQueryReformulationAIPromptId?: string;
   /** Configuration settings for knowledge base associations used by the email generative answer agent. */
   associationConfigurations?: AIAgentAssociationConfiguration[];
-  /** The locale setting for language-specific email processing and response generation (for example, en_US, es_ES). */
+  /**
+   * The locale setting for language-specific email processing and response generation (for example, en_US, es_ES).
+   *
+   * Length: at least 1.
+   */
   locale?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-orchestrationaiagentconfiguration.html | CloudFormation: OrchestrationAIAgentConfiguration} */
 export interface AIAgentOrchestrationAIAgentConfiguration {
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`. */
   orchestrationAIPromptId: string;
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`. */
   orchestrationAIGuardrailId?: string;
+  /** Length: 1–2048. Pattern: `^arn:[a-z-]+?:[a-z-]+?:[a-z0-9-]*?:([0-9]{12})?:[a-zA-Z0-9-:/]+$`. */
   connectInstanceArn?: string;
+  /** Length: at least 1. */
   locale?: string;
   toolConfigurations?: AIAgentToolConfiguration[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-toolconfiguration.html | CloudFormation: ToolConfiguration} */
 export interface AIAgentToolConfiguration {
+  /** Length: at least 1. */
   toolName: string;
   toolType: "MODEL_CONTEXT_PROTOCOL" | "RETURN_TO_CONTROL" | "CONSTANT";
+  /** Length: at least 1. */
   title?: string;
+  /** Length: at least 1. */
   toolId?: string;
+  /** Length: at least 1. */
   description?: string;
   instruction?: AIAgentToolInstruction;
   overrideInputValues?: AIAgentToolOverrideInputValue[];
@@ -272,6 +380,7 @@ export interface AIAgentToolInstruction {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-tooloverrideinputvalue.html | CloudFormation: ToolOverrideInputValue} */
 export interface AIAgentToolOverrideInputValue {
+  /** Length: at least 1. */
   jsonPath: string;
   value: AIAgentToolOverrideInputValueConfiguration;
 }
@@ -284,18 +393,22 @@ export interface AIAgentToolOverrideInputValueConfiguration {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-tooloverrideconstantinputvalue.html | CloudFormation: ToolOverrideConstantInputValue} */
 export interface AIAgentToolOverrideConstantInputValue {
   type: "STRING" | "NUMBER" | "JSON_STRING";
+  /** Length: at least 1. */
   value: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-tooloutputfilter.html | CloudFormation: ToolOutputFilter} */
 export interface AIAgentToolOutputFilter {
+  /** Length: at least 1. */
   jsonPath: string;
   outputConfiguration?: AIAgentToolOutputConfiguration;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-tooloutputconfiguration.html | CloudFormation: ToolOutputConfiguration} */
 export interface AIAgentToolOutputConfiguration {
+  /** Length: at least 1. */
   outputVariableNameOverride?: string;
+  /** Length: at least 1. */
   sessionDataNamespace?: string;
 }
 
@@ -306,15 +419,21 @@ export interface AIAgentUserInteractionConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-notetakingaiagentconfiguration.html | CloudFormation: NoteTakingAIAgentConfiguration} */
 export interface AIAgentNoteTakingAIAgentConfiguration {
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`. */
   noteTakingAIPromptId?: string;
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`. */
   noteTakingAIGuardrailId?: string;
+  /** Length: at least 1. */
   locale?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiagent-casesummarizationaiagentconfiguration.html | CloudFormation: CaseSummarizationAIAgentConfiguration} */
 export interface AIAgentCaseSummarizationAIAgentConfiguration {
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`. */
   caseSummarizationAIPromptId?: string;
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(:[A-Z0-9_$]+){0,1}$`. */
   caseSummarizationAIGuardrailId?: string;
+  /** Length: at least 1. */
   locale?: string;
 }
 
@@ -323,14 +442,19 @@ export interface AIAgentCaseSummarizationAIAgentConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-aiagentversion.html | CloudFormation: AWS::Wisdom::AIAgentVersion}
  */
-export const AIAgentVersion = cloudControlType<AIAgentVersionArgs, AIAgentVersionOutputs>("AWS::Wisdom::AIAgentVersion", "aws:wisdom:AIAgentVersion", '{"p":[["AIAgentId","string",67],["AssistantId","string",67],["ModifiedTimeSeconds","number",66],["AIAgentVersionId","string",72],["AIAgentArn","string",8],["AssistantArn","string",8],["VersionNumber","number",72]],"id":["AssistantId","AIAgentId","VersionNumber"]}');
+export const AIAgentVersion = cloudControlType<AIAgentVersionArgs, AIAgentVersionOutputs>("AWS::Wisdom::AIAgentVersion", "aws:wisdom:AIAgentVersion", '{"p":[["AIAgentId","string",67],["AssistantId","string",67],["ModifiedTimeSeconds","number",66],["AIAgentVersionId","string",72],["AIAgentArn","string",8],["AssistantArn","string",8],["VersionNumber","number",72]],"id":["AssistantId","AIAgentId","VersionNumber"],"reg":{"h":"crudl","co":["AssistantId","AIAgentId","ModifiedTimeSeconds"],"ro":["AIAgentVersionId","AIAgentArn","AssistantArn","VersionNumber"],"ai":[["AIAgentArn","AssistantArn"]],"tg":[false,false,false]}}');
 /** A {@link AIAgentVersion} instance: its attributes as typed outputs. */
 export type AIAgentVersion = InstanceType<typeof AIAgentVersion>;
 
 /** Inputs of {@link AIAgentVersion}. */
 export interface AIAgentVersionArgs {
-  /** The identifier of the AI Agent. */
+  /**
+   * The identifier of the AI Agent.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   aiAgentId: string;
+  /** Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`. */
   assistantId: string;
   /** The time the AI Agent version was last modified in seconds. */
   modifiedTimeSeconds?: number;
@@ -350,7 +474,7 @@ export interface AIAgentVersionOutputs extends AIAgentVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-aiguardrail.html | CloudFormation: AWS::Wisdom::AIGuardrail}
  */
-export const AIGuardrail = cloudControlType<AIGuardrailArgs, AIGuardrailOutputs>("AWS::Wisdom::AIGuardrail", "aws:wisdom:AIGuardrail", '{"p":[["AssistantId","string",67],["Name","string",66],["BlockedInputMessaging","string",1],["BlockedOutputsMessaging","string",1],["Description","string"],["TopicPolicyConfig",["ref","AIGuardrailTopicPolicyConfig"]],["ContentPolicyConfig",["ref","AIGuardrailContentPolicyConfig"]],["WordPolicyConfig",["ref","AIGuardrailWordPolicyConfig"]],["SensitiveInformationPolicyConfig",["ref","AIGuardrailSensitiveInformationPolicyConfig"]],["ContextualGroundingPolicyConfig",["ref","AIGuardrailContextualGroundingPolicyConfig"]],["Tags",["map","string"],66],["AIGuardrailArn","string",72],["AIGuardrailId","string",72],["AssistantArn","string",8],["ModifiedTimeSeconds","number",8]],"id":["AIGuardrailId","AssistantId"],"d":{"AIGuardrailTopicPolicyConfig":[["TopicsConfig",["array",["ref","GuardrailTopicConfig"]],1]],"GuardrailTopicConfig":[["Name","string",1],["Definition","string",1],["Examples",["array","string"]],["Type",["enum","DENY"],1]],"AIGuardrailContentPolicyConfig":[["FiltersConfig",["array",["ref","GuardrailContentFilterConfig"]],1]],"GuardrailContentFilterConfig":[["Type",["enum","SEXUAL","VIOLENCE","HATE","INSULTS","MISCONDUCT","PROMPT_ATTACK"],1],["InputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1],["OutputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1]],"AIGuardrailWordPolicyConfig":[["WordsConfig",["array",["ref","GuardrailWordConfig"]]],["ManagedWordListsConfig",["array",["ref","GuardrailManagedWordsConfig"]]]],"GuardrailWordConfig":[["Text","string",1]],"GuardrailManagedWordsConfig":[["Type",["enum","PROFANITY"],1]],"AIGuardrailSensitiveInformationPolicyConfig":[["PiiEntitiesConfig",["array",["ref","GuardrailPiiEntityConfig"]]],["RegexesConfig",["array",["ref","GuardrailRegexConfig"]]]],"GuardrailPiiEntityConfig":[["Type",["enum","ADDRESS","AGE","AWS_ACCESS_KEY","AWS_SECRET_KEY","CA_HEALTH_NUMBER","CA_SOCIAL_INSURANCE_NUMBER","CREDIT_DEBIT_CARD_CVV","CREDIT_DEBIT_CARD_EXPIRY","CREDIT_DEBIT_CARD_NUMBER","DRIVER_ID","EMAIL","INTERNATIONAL_BANK_ACCOUNT_NUMBER","IP_ADDRESS","LICENSE_PLATE","MAC_ADDRESS","NAME","PASSWORD","PHONE","PIN","SWIFT_CODE","UK_NATIONAL_HEALTH_SERVICE_NUMBER","UK_NATIONAL_INSURANCE_NUMBER","UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER","URL","USERNAME","US_BANK_ACCOUNT_NUMBER","US_BANK_ROUTING_NUMBER","US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER","US_PASSPORT_NUMBER","US_SOCIAL_SECURITY_NUMBER","VEHICLE_IDENTIFICATION_NUMBER"],1],["Action",["enum","BLOCK","ANONYMIZE"],1]],"GuardrailRegexConfig":[["Name","string",1],["Description","string"],["Pattern","string",1],["Action",["enum","BLOCK","ANONYMIZE"],1]],"AIGuardrailContextualGroundingPolicyConfig":[["FiltersConfig",["array",["ref","GuardrailContextualGroundingFilterConfig"]],1]],"GuardrailContextualGroundingFilterConfig":[["Type",["enum","GROUNDING","RELEVANCE"],1],["Threshold","number",1]]},"tags":["Tags","map"]}');
+export const AIGuardrail = cloudControlType<AIGuardrailArgs, AIGuardrailOutputs>("AWS::Wisdom::AIGuardrail", "aws:wisdom:AIGuardrail", '{"p":[["AssistantId","string",67],["Name","string",66],["BlockedInputMessaging","string",1],["BlockedOutputsMessaging","string",1],["Description","string"],["TopicPolicyConfig",["ref","AIGuardrailTopicPolicyConfig"]],["ContentPolicyConfig",["ref","AIGuardrailContentPolicyConfig"]],["WordPolicyConfig",["ref","AIGuardrailWordPolicyConfig"]],["SensitiveInformationPolicyConfig",["ref","AIGuardrailSensitiveInformationPolicyConfig"]],["ContextualGroundingPolicyConfig",["ref","AIGuardrailContextualGroundingPolicyConfig"]],["Tags",["map","string"],66],["AIGuardrailArn","string",72],["AIGuardrailId","string",72],["AssistantArn","string",8],["ModifiedTimeSeconds","number",8]],"id":["AIGuardrailId","AssistantId"],"d":{"AIGuardrailTopicPolicyConfig":[["TopicsConfig",["array",["ref","GuardrailTopicConfig"]],1]],"GuardrailTopicConfig":[["Name","string",1],["Definition","string",1],["Examples",["array","string"]],["Type",["enum","DENY"],1]],"AIGuardrailContentPolicyConfig":[["FiltersConfig",["array",["ref","GuardrailContentFilterConfig"]],1]],"GuardrailContentFilterConfig":[["Type",["enum","SEXUAL","VIOLENCE","HATE","INSULTS","MISCONDUCT","PROMPT_ATTACK"],1],["InputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1],["OutputStrength",["enum","NONE","LOW","MEDIUM","HIGH"],1]],"AIGuardrailWordPolicyConfig":[["WordsConfig",["array",["ref","GuardrailWordConfig"]]],["ManagedWordListsConfig",["array",["ref","GuardrailManagedWordsConfig"]]]],"GuardrailWordConfig":[["Text","string",1]],"GuardrailManagedWordsConfig":[["Type",["enum","PROFANITY"],1]],"AIGuardrailSensitiveInformationPolicyConfig":[["PiiEntitiesConfig",["array",["ref","GuardrailPiiEntityConfig"]]],["RegexesConfig",["array",["ref","GuardrailRegexConfig"]]]],"GuardrailPiiEntityConfig":[["Type",["enum","ADDRESS","AGE","AWS_ACCESS_KEY","AWS_SECRET_KEY","CA_HEALTH_NUMBER","CA_SOCIAL_INSURANCE_NUMBER","CREDIT_DEBIT_CARD_CVV","CREDIT_DEBIT_CARD_EXPIRY","CREDIT_DEBIT_CARD_NUMBER","DRIVER_ID","EMAIL","INTERNATIONAL_BANK_ACCOUNT_NUMBER","IP_ADDRESS","LICENSE_PLATE","MAC_ADDRESS","NAME","PASSWORD","PHONE","PIN","SWIFT_CODE","UK_NATIONAL_HEALTH_SERVICE_NUMBER","UK_NATIONAL_INSURANCE_NUMBER","UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER","URL","USERNAME","US_BANK_ACCOUNT_NUMBER","US_BANK_ROUTING_NUMBER","US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER","US_PASSPORT_NUMBER","US_SOCIAL_SECURITY_NUMBER","VEHICLE_IDENTIFICATION_NUMBER"],1],["Action",["enum","BLOCK","ANONYMIZE"],1]],"GuardrailRegexConfig":[["Name","string",1],["Description","string"],["Pattern","string",1],["Action",["enum","BLOCK","ANONYMIZE"],1]],"AIGuardrailContextualGroundingPolicyConfig":[["FiltersConfig",["array",["ref","GuardrailContextualGroundingFilterConfig"]],1]],"GuardrailContextualGroundingFilterConfig":[["Type",["enum","GROUNDING","RELEVANCE"],1],["Threshold","number",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["AssistantId","Name","Tags"],"ro":["AIGuardrailArn","AIGuardrailId","AssistantArn","ModifiedTimeSeconds"],"ai":[["AIGuardrailArn","AssistantArn"]],"tg":[true,true,false],"nm":{"path":"Name","min":1,"max":255,"pattern":"^[a-zA-Z0-9\\\\s_.,-]+"}}}');
 /** A {@link AIGuardrail} instance: its attributes as typed outputs. */
 export type AIGuardrail = InstanceType<typeof AIGuardrail>;
 
@@ -358,13 +482,29 @@ export type AIGuardrail = InstanceType<typeof AIGuardrail>;
 export interface AIGuardrailArgs {
   /** The identifier of the Amazon Q in Connect assistant. Can be either the ID or the ARN. URLs cannot contain the ARN. */
   assistantId: string;
-  /** The name of the AI Guardrail. */
+  /**
+   * The name of the AI Guardrail.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\s_.,-]+`.
+   */
   name?: string;
-  /** The message to return when the AI Guardrail blocks a prompt. */
+  /**
+   * The message to return when the AI Guardrail blocks a prompt.
+   *
+   * Length: 1–500.
+   */
   blockedInputMessaging: string;
-  /** The message to return when the AI Guardrail blocks a model response. */
+  /**
+   * The message to return when the AI Guardrail blocks a model response.
+   *
+   * Length: 1–500.
+   */
   blockedOutputsMessaging: string;
-  /** A description of the AI Guardrail. */
+  /**
+   * A description of the AI Guardrail.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Contains details about topics that the AI Guardrail should identify and deny. */
   topicPolicyConfig?: AIGuardrailAIGuardrailTopicPolicyConfig;
@@ -397,7 +537,11 @@ export interface AIGuardrailOutputs extends AIGuardrailArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-aiguardrailtopicpolicyconfig.html | CloudFormation: AIGuardrailTopicPolicyConfig}
  */
 export interface AIGuardrailAIGuardrailTopicPolicyConfig {
-  /** List of topic configs in topic policy. */
+  /**
+   * List of topic configs in topic policy.
+   *
+   * Items: at least 1.
+   */
   topicsConfig: AIGuardrailGuardrailTopicConfig[];
 }
 
@@ -407,11 +551,23 @@ export interface AIGuardrailAIGuardrailTopicPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-guardrailtopicconfig.html | CloudFormation: GuardrailTopicConfig}
  */
 export interface AIGuardrailGuardrailTopicConfig {
-  /** Name of topic in topic policy. */
+  /**
+   * Name of topic in topic policy.
+   *
+   * Length: 1–100. Pattern: `^[0-9a-zA-Z-_ !?.]+$`.
+   */
   name: string;
-  /** Definition of topic in topic policy. */
+  /**
+   * Definition of topic in topic policy.
+   *
+   * Length: 1–200.
+   */
   definition: string;
-  /** Text example in topic policy. */
+  /**
+   * Text example in topic policy.
+   *
+   * Items: at least 0. Each item: Length: 1–100.
+   */
   examples?: string[];
   /** Type of topic in a policy. */
   type: "DENY";
@@ -423,7 +579,11 @@ export interface AIGuardrailGuardrailTopicConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-aiguardrailcontentpolicyconfig.html | CloudFormation: AIGuardrailContentPolicyConfig}
  */
 export interface AIGuardrailAIGuardrailContentPolicyConfig {
-  /** List of content filter configurations in a content policy. */
+  /**
+   * List of content filter configurations in a content policy.
+   *
+   * Items: 1–6.
+   */
   filtersConfig: AIGuardrailGuardrailContentFilterConfig[];
 }
 
@@ -447,7 +607,11 @@ export interface AIGuardrailGuardrailContentFilterConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-aiguardrailwordpolicyconfig.html | CloudFormation: AIGuardrailWordPolicyConfig}
  */
 export interface AIGuardrailAIGuardrailWordPolicyConfig {
-  /** List of custom word configurations. */
+  /**
+   * List of custom word configurations.
+   *
+   * Items: at least 1.
+   */
   wordsConfig?: AIGuardrailGuardrailWordConfig[];
   /** A config for the list of managed words. */
   managedWordListsConfig?: AIGuardrailGuardrailManagedWordsConfig[];
@@ -459,7 +623,11 @@ export interface AIGuardrailAIGuardrailWordPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-guardrailwordconfig.html | CloudFormation: GuardrailWordConfig}
  */
 export interface AIGuardrailGuardrailWordConfig {
-  /** The custom word text. */
+  /**
+   * The custom word text.
+   *
+   * Length: at least 1.
+   */
   text: string;
 }
 
@@ -479,9 +647,17 @@ export interface AIGuardrailGuardrailManagedWordsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-aiguardrailsensitiveinformationpolicyconfig.html | CloudFormation: AIGuardrailSensitiveInformationPolicyConfig}
  */
 export interface AIGuardrailAIGuardrailSensitiveInformationPolicyConfig {
-  /** List of entities. */
+  /**
+   * List of entities.
+   *
+   * Items: at least 1.
+   */
   piiEntitiesConfig?: AIGuardrailGuardrailPiiEntityConfig[];
-  /** List of regex. */
+  /**
+   * List of regex.
+   *
+   * Items: at least 1.
+   */
   regexesConfig?: AIGuardrailGuardrailRegexConfig[];
 }
 
@@ -529,11 +705,23 @@ export interface AIGuardrailGuardrailPiiEntityConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-guardrailregexconfig.html | CloudFormation: GuardrailRegexConfig}
  */
 export interface AIGuardrailGuardrailRegexConfig {
-  /** A regex configuration. */
+  /**
+   * A regex configuration.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** The regex description. */
+  /**
+   * The regex description.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The regex pattern. */
+  /**
+   * The regex pattern.
+   *
+   * Length: at least 1.
+   */
   pattern: string;
   /** The action of the guardrail regex configuration. */
   action: "BLOCK" | "ANONYMIZE";
@@ -545,7 +733,11 @@ export interface AIGuardrailGuardrailRegexConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiguardrail-aiguardrailcontextualgroundingpolicyconfig.html | CloudFormation: AIGuardrailContextualGroundingPolicyConfig}
  */
 export interface AIGuardrailAIGuardrailContextualGroundingPolicyConfig {
-  /** List of contextual grounding filter configs. */
+  /**
+   * List of contextual grounding filter configs.
+   *
+   * Items: at least 1.
+   */
   filtersConfig: AIGuardrailGuardrailContextualGroundingFilterConfig[];
 }
 
@@ -557,7 +749,11 @@ export interface AIGuardrailAIGuardrailContextualGroundingPolicyConfig {
 export interface AIGuardrailGuardrailContextualGroundingFilterConfig {
   /** The type of this filter. */
   type: "GROUNDING" | "RELEVANCE";
-  /** The threshold for this filter. */
+  /**
+   * The threshold for this filter.
+   *
+   * Range: at least 0.
+   */
   threshold: number;
 }
 
@@ -566,15 +762,23 @@ export interface AIGuardrailGuardrailContextualGroundingFilterConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-aiguardrailversion.html | CloudFormation: AWS::Wisdom::AIGuardrailVersion}
  */
-export const AIGuardrailVersion = cloudControlType<AIGuardrailVersionArgs, AIGuardrailVersionOutputs>("AWS::Wisdom::AIGuardrailVersion", "aws:wisdom:AIGuardrailVersion", '{"p":[["AIGuardrailId","string",67],["AssistantId","string",67],["ModifiedTimeSeconds","number",66],["AIGuardrailVersionId","string",72],["AIGuardrailArn","string",8],["AssistantArn","string",8],["VersionNumber","number",72]],"id":["AssistantId","AIGuardrailId","VersionNumber"]}');
+export const AIGuardrailVersion = cloudControlType<AIGuardrailVersionArgs, AIGuardrailVersionOutputs>("AWS::Wisdom::AIGuardrailVersion", "aws:wisdom:AIGuardrailVersion", '{"p":[["AIGuardrailId","string",67],["AssistantId","string",67],["ModifiedTimeSeconds","number",66],["AIGuardrailVersionId","string",72],["AIGuardrailArn","string",8],["AssistantArn","string",8],["VersionNumber","number",72]],"id":["AssistantId","AIGuardrailId","VersionNumber"],"reg":{"h":"crudl","co":["AssistantId","AIGuardrailId","ModifiedTimeSeconds"],"ro":["AIGuardrailVersionId","AIGuardrailArn","AssistantArn","VersionNumber"],"ai":[["AIGuardrailArn","AssistantArn"]],"tg":[false,false,false]}}');
 /** A {@link AIGuardrailVersion} instance: its attributes as typed outputs. */
 export type AIGuardrailVersion = InstanceType<typeof AIGuardrailVersion>;
 
 /** Inputs of {@link AIGuardrailVersion}. */
 export interface AIGuardrailVersionArgs {
-  /** The ID of the AI guardrail version. */
+  /**
+   * The ID of the AI guardrail version.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   aiGuardrailId: string;
-  /** The ID of the AI guardrail version assistant. */
+  /**
+   * The ID of the AI guardrail version assistant.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   assistantId: string;
   /** The modified time of the AI guardrail version in seconds. */
   modifiedTimeSeconds?: number;
@@ -597,7 +801,7 @@ export interface AIGuardrailVersionOutputs extends AIGuardrailVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-aiprompt.html | CloudFormation: AWS::Wisdom::AIPrompt}
  */
-export const AIPrompt = cloudControlType<AIPromptArgs, AIPromptOutputs>("AWS::Wisdom::AIPrompt", "aws:wisdom:AIPrompt", '{"p":[["ApiFormat",["enum","ANTHROPIC_CLAUDE_MESSAGES","ANTHROPIC_CLAUDE_TEXT_COMPLETIONS","MESSAGES","TEXT_COMPLETIONS"],67],["AssistantId","string",66],["Description","string"],["ModelId","string",1],["Name","string",66],["Tags",["map","string"],66],["TemplateConfiguration",["ref","AIPromptTemplateConfiguration"],1],["TemplateType",["enum","TEXT"],67],["Type",["enum","ANSWER_GENERATION","INTENT_LABELING_GENERATION","QUERY_REFORMULATION","SELF_SERVICE_PRE_PROCESSING","SELF_SERVICE_ANSWER_GENERATION","EMAIL_RESPONSE","EMAIL_OVERVIEW","EMAIL_GENERATIVE_ANSWER","EMAIL_QUERY_REFORMULATION","ORCHESTRATION","NOTE_TAKING","CASE_SUMMARIZATION"],67],["AIPromptArn","string",72],["AIPromptId","string",72],["AssistantArn","string",8],["ModifiedTimeSeconds","number",8]],"id":["AIPromptId","AssistantId"],"d":{"AIPromptTemplateConfiguration":[["TextFullAIPromptEditTemplateConfiguration",["ref","TextFullAIPromptEditTemplateConfiguration"],1]],"TextFullAIPromptEditTemplateConfiguration":[["Text","string",1]]},"tags":["Tags","map"]}');
+export const AIPrompt = cloudControlType<AIPromptArgs, AIPromptOutputs>("AWS::Wisdom::AIPrompt", "aws:wisdom:AIPrompt", '{"p":[["ApiFormat",["enum","ANTHROPIC_CLAUDE_MESSAGES","ANTHROPIC_CLAUDE_TEXT_COMPLETIONS","MESSAGES","TEXT_COMPLETIONS"],67],["AssistantId","string",66],["Description","string"],["ModelId","string",1],["Name","string",66],["Tags",["map","string"],66],["TemplateConfiguration",["ref","AIPromptTemplateConfiguration"],1],["TemplateType",["enum","TEXT"],67],["Type",["enum","ANSWER_GENERATION","INTENT_LABELING_GENERATION","QUERY_REFORMULATION","SELF_SERVICE_PRE_PROCESSING","SELF_SERVICE_ANSWER_GENERATION","EMAIL_RESPONSE","EMAIL_OVERVIEW","EMAIL_GENERATIVE_ANSWER","EMAIL_QUERY_REFORMULATION","ORCHESTRATION","NOTE_TAKING","CASE_SUMMARIZATION"],67],["AIPromptArn","string",72],["AIPromptId","string",72],["AssistantArn","string",8],["ModifiedTimeSeconds","number",8]],"id":["AIPromptId","AssistantId"],"d":{"AIPromptTemplateConfiguration":[["TextFullAIPromptEditTemplateConfiguration",["ref","TextFullAIPromptEditTemplateConfiguration"],1]],"TextFullAIPromptEditTemplateConfiguration":[["Text","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["ApiFormat","AssistantId","Name","Tags","TemplateType","Type"],"ro":["AIPromptArn","AIPromptId","AssistantArn","ModifiedTimeSeconds"],"ai":[["AIPromptArn","AssistantArn"]],"tg":[true,true,false],"nm":{"path":"Name","min":1,"max":255,"pattern":"^[a-zA-Z0-9\\\\s_.,-]+"}}}');
 /** A {@link AIPrompt} instance: its attributes as typed outputs. */
 export type AIPrompt = InstanceType<typeof AIPrompt>;
 
@@ -607,7 +811,11 @@ export interface AIPromptArgs {
   apiFormat: "ANTHROPIC_CLAUDE_MESSAGES" | "ANTHROPIC_CLAUDE_TEXT_COMPLETIONS" | "MESSAGES" | "TEXT_COMPLETIONS";
   /** The identifier of the Amazon Q in Connect assistant. Can be either the ID or the ARN. URLs cannot contain the ARN. */
   assistantId?: string;
-  /** The description of the AI Prompt. */
+  /**
+   * The description of the AI Prompt.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\s_.,-]+`.
+   */
   description?: string;
   /**
    * The identifier of the model used for this AI Prompt. The following model Ids are supported:
@@ -629,9 +837,15 @@ export interface AIPromptArgs {
    * - `us.anthropic.claude-3-5-haiku-20241022-v1:0`
    * - `us.anthropic.claude-3-7-sonnet-20250219-v1:0`
    * - `us.anthropic.claude-3-haiku-20240307-v1:0`
+   *
+   * Length: 1–2048.
    */
   modelId: string;
-  /** The name of the AI Prompt */
+  /**
+   * The name of the AI Prompt
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\s_.,-]+`.
+   */
   name?: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: Record<string, string>;
@@ -672,7 +886,11 @@ export interface AIPromptAIPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-aiprompt-textfullaipromptedittemplateconfiguration.html | CloudFormation: TextFullAIPromptEditTemplateConfiguration}
  */
 export interface AIPromptTextFullAIPromptEditTemplateConfiguration {
-  /** The YAML text for the AI Prompt template. */
+  /**
+   * The YAML text for the AI Prompt template.
+   *
+   * Length: 1–200000.
+   */
   text: string;
 }
 
@@ -681,15 +899,23 @@ export interface AIPromptTextFullAIPromptEditTemplateConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-aipromptversion.html | CloudFormation: AWS::Wisdom::AIPromptVersion}
  */
-export const AIPromptVersion = cloudControlType<AIPromptVersionArgs, AIPromptVersionOutputs>("AWS::Wisdom::AIPromptVersion", "aws:wisdom:AIPromptVersion", '{"p":[["AIPromptId","string",67],["AssistantId","string",67],["ModifiedTimeSeconds","number",66],["AIPromptArn","string",8],["AIPromptVersionId","string",72],["AssistantArn","string",8],["VersionNumber","number",72]],"id":["AssistantId","AIPromptId","VersionNumber"]}');
+export const AIPromptVersion = cloudControlType<AIPromptVersionArgs, AIPromptVersionOutputs>("AWS::Wisdom::AIPromptVersion", "aws:wisdom:AIPromptVersion", '{"p":[["AIPromptId","string",67],["AssistantId","string",67],["ModifiedTimeSeconds","number",66],["AIPromptArn","string",8],["AIPromptVersionId","string",72],["AssistantArn","string",8],["VersionNumber","number",72]],"id":["AssistantId","AIPromptId","VersionNumber"],"reg":{"h":"crudl","co":["AssistantId","AIPromptId","ModifiedTimeSeconds"],"ro":["AIPromptArn","AIPromptVersionId","AssistantArn","VersionNumber"],"ai":[["AIPromptArn","AssistantArn"]],"tg":[false,false,false]}}');
 /** A {@link AIPromptVersion} instance: its attributes as typed outputs. */
 export type AIPromptVersion = InstanceType<typeof AIPromptVersion>;
 
 /** Inputs of {@link AIPromptVersion}. */
 export interface AIPromptVersionArgs {
-  /** The identifier of the Amazon Q in Connect AI prompt. */
+  /**
+   * The identifier of the Amazon Q in Connect AI prompt.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   aiPromptId: string;
-  /** The identifier of the Amazon Q in Connect assistant. Can be either the ID or the ARN. URLs cannot contain the ARN. */
+  /**
+   * The identifier of the Amazon Q in Connect assistant. Can be either the ID or the ARN. URLs cannot contain the ARN.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   assistantId: string;
   /** The time the AI Prompt version was last modified in seconds. */
   modifiedTimeSeconds?: number;
@@ -710,7 +936,7 @@ export interface AIPromptVersionOutputs extends AIPromptVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-assistant.html | CloudFormation: AWS::Wisdom::Assistant}
  */
-export const Assistant = cloudControlType<AssistantArgs, AssistantOutputs>("AWS::Wisdom::Assistant", "aws:wisdom:Assistant", '{"p":[["Type",["enum","AGENT"],67],["Description","string",66],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],66],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["AssistantArn","string",72],["AssistantId","string",72]],"id":["AssistantId"],"d":{"ServerSideEncryptionConfiguration":[["KmsKeyId","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wisdom:${Region}:${Account}:assistant/${AssistantId}"}');
+export const Assistant = cloudControlType<AssistantArgs, AssistantOutputs>("AWS::Wisdom::Assistant", "aws:wisdom:Assistant", '{"p":[["Type",["enum","AGENT"],67],["Description","string",66],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],66],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["AssistantArn","string",72],["AssistantId","string",72]],"id":["AssistantId"],"d":{"ServerSideEncryptionConfiguration":[["KmsKeyId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Description","Name","ServerSideEncryptionConfiguration","Tags","Type"],"ro":["AssistantId","AssistantArn"],"uo":["Tags"],"ai":[["AssistantArn"]],"tg":[true,true,false]},"arn":"arn:${Partition}:wisdom:${Region}:${Account}:assistant/${AssistantId}"}');
 /** A {@link Assistant} instance: its attributes as typed outputs. */
 export type Assistant = InstanceType<typeof Assistant>;
 
@@ -718,13 +944,21 @@ export type Assistant = InstanceType<typeof Assistant>;
 export interface AssistantArgs {
   /** The type of assistant. */
   type: "AGENT";
-  /** The description of the assistant. */
+  /**
+   * The description of the assistant.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The configuration information for the customer managed key used for encryption. The customer managed key must have a policy that allows `kms:CreateGrant` and `kms:DescribeKey` permissions to the IAM identity using the key to invoke Wisdom. To use Wisdom with chat, the key policy must also allow `kms:Decrypt` , `kms:GenerateDataKey*` , and `kms:DescribeKey` permissions to the `connect.amazonaws.com` service principal. For more information about setting up a customer managed key for Wisdom, see [Enable Connect Customer Wisdom for your instance](https://docs.aws.amazon.com/connect/latest/adminguide/enable-wisdom.html) . */
   serverSideEncryptionConfiguration?: AssistantServerSideEncryptionConfiguration;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
-  /** The name of the assistant. */
+  /**
+   * The name of the assistant.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -742,7 +976,11 @@ export interface AssistantOutputs extends AssistantArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-assistant-serversideencryptionconfiguration.html | CloudFormation: ServerSideEncryptionConfiguration}
  */
 export interface AssistantServerSideEncryptionConfiguration {
-  /** The customer managed key used for encryption. The customer managed key must have a policy that allows `kms:CreateGrant` and `kms:DescribeKey` permissions to the IAM identity using the key to invoke Wisdom. To use Wisdom with chat, the key policy must also allow `kms:Decrypt` , `kms:GenerateDataKey*` , and `kms:DescribeKey` permissions to the `connect.amazonaws.com` service principal. For more information about setting up a customer managed key for Wisdom, see [Enable Connect Customer Wisdom for your instance](https://docs.aws.amazon.com/connect/latest/adminguide/enable-wisdom.html) . For information about valid ID values, see [Key identifiers (KeyId)](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#key-id) in the *AWS Key Management Service Developer Guide* . */
+  /**
+   * The customer managed key used for encryption. The customer managed key must have a policy that allows `kms:CreateGrant` and `kms:DescribeKey` permissions to the IAM identity using the key to invoke Wisdom. To use Wisdom with chat, the key policy must also allow `kms:Decrypt` , `kms:GenerateDataKey*` , and `kms:DescribeKey` permissions to the `connect.amazonaws.com` service principal. For more information about setting up a customer managed key for Wisdom, see [Enable Connect Customer Wisdom for your instance](https://docs.aws.amazon.com/connect/latest/adminguide/enable-wisdom.html) . For information about valid ID values, see [Key identifiers (KeyId)](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#key-id) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: 1–4096.
+   */
   kmsKeyId?: string;
 }
 
@@ -751,7 +989,7 @@ export interface AssistantServerSideEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-assistantassociation.html | CloudFormation: AWS::Wisdom::AssistantAssociation}
  */
-export const AssistantAssociation = cloudControlType<AssistantAssociationArgs, AssistantAssociationOutputs>("AWS::Wisdom::AssistantAssociation", "aws:wisdom:AssistantAssociation", '{"p":[["Association",["ref","AssociationData"],67],["AssociationType",["enum","KNOWLEDGE_BASE","EXTERNAL_BEDROCK_KNOWLEDGE_BASE"],67],["AssistantId","string",67],["Tags",["array",["ref","Tag"]],66],["AssistantAssociationArn","string",72],["AssistantArn","string",8],["AssistantAssociationId","string",72]],"id":["AssistantAssociationId","AssistantId"],"d":{"AssociationData":[["KnowledgeBaseId","string",2],["ExternalBedrockKnowledgeBaseConfig",["ref","ExternalBedrockKnowledgeBaseConfig"]]],"ExternalBedrockKnowledgeBaseConfig":[["BedrockKnowledgeBaseArn","string",1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"]}');
+export const AssistantAssociation = cloudControlType<AssistantAssociationArgs, AssistantAssociationOutputs>("AWS::Wisdom::AssistantAssociation", "aws:wisdom:AssistantAssociation", '{"p":[["Association",["ref","AssociationData"],67],["AssociationType",["enum","KNOWLEDGE_BASE","EXTERNAL_BEDROCK_KNOWLEDGE_BASE"],67],["AssistantId","string",67],["Tags",["array",["ref","Tag"]],66],["AssistantAssociationArn","string",72],["AssistantArn","string",8],["AssistantAssociationId","string",72]],"id":["AssistantAssociationId","AssistantId"],"d":{"AssociationData":[["KnowledgeBaseId","string"],["ExternalBedrockKnowledgeBaseConfig",["ref","ExternalBedrockKnowledgeBaseConfig"]]],"ExternalBedrockKnowledgeBaseConfig":[["BedrockKnowledgeBaseArn","string",1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Association","AssociationType","AssistantId","Tags"],"ro":["AssistantAssociationId","AssistantAssociationArn","AssistantArn"],"uo":["Tags"],"ai":[["AssistantAssociationArn","AssistantArn"]],"tg":[true,true,false]}}');
 /** A {@link AssistantAssociation} instance: its attributes as typed outputs. */
 export type AssistantAssociation = InstanceType<typeof AssistantAssociation>;
 
@@ -761,7 +999,11 @@ export interface AssistantAssociationArgs {
   association: AssistantAssociationAssociationData;
   /** The type of association. */
   associationType: "KNOWLEDGE_BASE" | "EXTERNAL_BEDROCK_KNOWLEDGE_BASE";
-  /** The identifier of the Wisdom assistant. */
+  /**
+   * The identifier of the Wisdom assistant.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   assistantId: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
@@ -783,7 +1025,11 @@ export interface AssistantAssociationOutputs extends AssistantAssociationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-assistantassociation-associationdata.html | CloudFormation: AssociationData}
  */
 export interface AssistantAssociationAssociationData {
-  /** The identifier of the knowledge base. */
+  /**
+   * The identifier of the knowledge base.
+   *
+   * Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   knowledgeBaseId?: string;
   externalBedrockKnowledgeBaseConfig?: AssistantAssociationExternalBedrockKnowledgeBaseConfig;
 }
@@ -794,9 +1040,17 @@ export interface AssistantAssociationAssociationData {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-assistantassociation-externalbedrockknowledgebaseconfig.html | CloudFormation: ExternalBedrockKnowledgeBaseConfig}
  */
 export interface AssistantAssociationExternalBedrockKnowledgeBaseConfig {
-  /** The Amazon Resource Name (ARN) of the external Bedrock knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the external Bedrock knowledge base.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):bedrock:[a-zA-Z0-9-]*:[0-9]{12}:knowledge-base/[0-9a-zA-Z]+$`.
+   */
   bedrockKnowledgeBaseArn: string;
-  /** The Amazon Resource Name (ARN) of the IAM role used to access the external Bedrock knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used to access the external Bedrock knowledge base.
+   *
+   * Pattern: `^arn:aws:iam::[0-9]{12}:role/(?:service-role/)?[a-zA-Z0-9_+=,.\@-]{1,64}$`.
+   */
   accessRoleArn: string;
 }
 
@@ -805,13 +1059,17 @@ export interface AssistantAssociationExternalBedrockKnowledgeBaseConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-knowledgebase.html | CloudFormation: AWS::Wisdom::KnowledgeBase}
  */
-export const KnowledgeBase = cloudControlType<KnowledgeBaseArgs, KnowledgeBaseOutputs>("AWS::Wisdom::KnowledgeBase", "aws:wisdom:KnowledgeBase", '{"p":[["Description","string",66],["KnowledgeBaseType",["enum","EXTERNAL","CUSTOM","MESSAGE_TEMPLATES","MANAGED","QUICK_RESPONSES"],67],["SourceConfiguration",["ref","SourceConfiguration"],66],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],66],["RenderingConfiguration",["ref","RenderingConfiguration"]],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["VectorIngestionConfiguration",["ref","VectorIngestionConfiguration"]],["KnowledgeBaseArn","string",72],["KnowledgeBaseId","string",72]],"id":["KnowledgeBaseId"],"d":{"SourceConfiguration":[["AppIntegrations",["ref","AppIntegrationsConfiguration"],2],["ManagedSourceConfiguration",["ref","ManagedSourceConfiguration"]]],"AppIntegrationsConfiguration":[["ObjectFields",["array","string"],2],["AppIntegrationArn","string",3]],"ManagedSourceConfiguration":[["WebCrawlerConfiguration",["ref","WebCrawlerConfiguration"],1]],"WebCrawlerConfiguration":[["UrlConfiguration",["ref","UrlConfiguration"],1],["CrawlerLimits",["ref","CrawlerLimits"]],["InclusionFilters",["array","string"]],["ExclusionFilters",["array","string"]],["Scope",["enum","HOST_ONLY","SUBDOMAINS"]]],"UrlConfiguration":[["SeedUrls",["array",["ref","SeedUrl"]]]],"SeedUrl":[["Url","string"]],"CrawlerLimits":[["RateLimit","number"]],"ServerSideEncryptionConfiguration":[["KmsKeyId","string",2]],"RenderingConfiguration":[["TemplateUri","string"]],"VectorIngestionConfiguration":[["ChunkingConfiguration",["ref","ChunkingConfiguration"]],["ParsingConfiguration",["ref","ParsingConfiguration"]]],"ChunkingConfiguration":[["ChunkingStrategy",["enum","FIXED_SIZE","NONE","HIERARCHICAL","SEMANTIC"],1],["FixedSizeChunkingConfiguration",["ref","FixedSizeChunkingConfiguration"]],["HierarchicalChunkingConfiguration",["ref","HierarchicalChunkingConfiguration"]],["SemanticChunkingConfiguration",["ref","SemanticChunkingConfiguration"]]],"FixedSizeChunkingConfiguration":[["MaxTokens","number",1],["OverlapPercentage","number",1]],"HierarchicalChunkingConfiguration":[["LevelConfigurations",["array",["ref","HierarchicalChunkingLevelConfiguration"]],1],["OverlapTokens","number",1]],"HierarchicalChunkingLevelConfiguration":[["MaxTokens","number",1]],"SemanticChunkingConfiguration":[["MaxTokens","number",1],["BufferSize","number",1],["BreakpointPercentileThreshold","number",1]],"ParsingConfiguration":[["ParsingStrategy",["enum","BEDROCK_FOUNDATION_MODEL"],1],["BedrockFoundationModelConfiguration",["ref","BedrockFoundationModelConfiguration"]]],"BedrockFoundationModelConfiguration":[["ModelArn","string",1],["ParsingPrompt",["ref","ParsingPrompt"]]],"ParsingPrompt":[["ParsingPromptText","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wisdom:${Region}:${Account}:knowledge-base/${KnowledgeBaseId}"}');
+export const KnowledgeBase = cloudControlType<KnowledgeBaseArgs, KnowledgeBaseOutputs>("AWS::Wisdom::KnowledgeBase", "aws:wisdom:KnowledgeBase", '{"p":[["Description","string",66],["KnowledgeBaseType",["enum","EXTERNAL","CUSTOM","MESSAGE_TEMPLATES","MANAGED","QUICK_RESPONSES"],67],["SourceConfiguration",["ref","SourceConfiguration"],66],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],66],["RenderingConfiguration",["ref","RenderingConfiguration"]],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["VectorIngestionConfiguration",["ref","VectorIngestionConfiguration"]],["KnowledgeBaseArn","string",72],["KnowledgeBaseId","string",72]],"id":["KnowledgeBaseId"],"d":{"SourceConfiguration":[["AppIntegrations",["ref","AppIntegrationsConfiguration"]],["ManagedSourceConfiguration",["ref","ManagedSourceConfiguration"]]],"AppIntegrationsConfiguration":[["ObjectFields",["array","string"]],["AppIntegrationArn","string",1]],"ManagedSourceConfiguration":[["WebCrawlerConfiguration",["ref","WebCrawlerConfiguration"],1]],"WebCrawlerConfiguration":[["UrlConfiguration",["ref","UrlConfiguration"],1],["CrawlerLimits",["ref","CrawlerLimits"]],["InclusionFilters",["array","string"]],["ExclusionFilters",["array","string"]],["Scope",["enum","HOST_ONLY","SUBDOMAINS"]]],"UrlConfiguration":[["SeedUrls",["array",["ref","SeedUrl"]]]],"SeedUrl":[["Url","string"]],"CrawlerLimits":[["RateLimit","number"]],"ServerSideEncryptionConfiguration":[["KmsKeyId","string"]],"RenderingConfiguration":[["TemplateUri","string"]],"VectorIngestionConfiguration":[["ChunkingConfiguration",["ref","ChunkingConfiguration"]],["ParsingConfiguration",["ref","ParsingConfiguration"]]],"ChunkingConfiguration":[["ChunkingStrategy",["enum","FIXED_SIZE","NONE","HIERARCHICAL","SEMANTIC"],1],["FixedSizeChunkingConfiguration",["ref","FixedSizeChunkingConfiguration"]],["HierarchicalChunkingConfiguration",["ref","HierarchicalChunkingConfiguration"]],["SemanticChunkingConfiguration",["ref","SemanticChunkingConfiguration"]]],"FixedSizeChunkingConfiguration":[["MaxTokens","number",1],["OverlapPercentage","number",1]],"HierarchicalChunkingConfiguration":[["LevelConfigurations",["array",["ref","HierarchicalChunkingLevelConfiguration"]],1],["OverlapTokens","number",1]],"HierarchicalChunkingLevelConfiguration":[["MaxTokens","number",1]],"SemanticChunkingConfiguration":[["MaxTokens","number",1],["BufferSize","number",1],["BreakpointPercentileThreshold","number",1]],"ParsingConfiguration":[["ParsingStrategy",["enum","BEDROCK_FOUNDATION_MODEL"],1],["BedrockFoundationModelConfiguration",["ref","BedrockFoundationModelConfiguration"]]],"BedrockFoundationModelConfiguration":[["ModelArn","string",1],["ParsingPrompt",["ref","ParsingPrompt"]]],"ParsingPrompt":[["ParsingPromptText","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Description","KnowledgeBaseType","Name","ServerSideEncryptionConfiguration","SourceConfiguration","Tags"],"ro":["KnowledgeBaseId","KnowledgeBaseArn"],"uo":["Tags"],"ai":[["KnowledgeBaseArn"]],"tg":[true,true,false]},"arn":"arn:${Partition}:wisdom:${Region}:${Account}:knowledge-base/${KnowledgeBaseId}"}');
 /** A {@link KnowledgeBase} instance: its attributes as typed outputs. */
 export type KnowledgeBase = InstanceType<typeof KnowledgeBase>;
 
 /** Inputs of {@link KnowledgeBase}. */
 export interface KnowledgeBaseArgs {
-  /** The description. */
+  /**
+   * The description.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The type of knowledge base. Only CUSTOM knowledge bases allow you to upload your own content. EXTERNAL knowledge bases support integrations with third-party systems whose content is synchronized automatically. */
   knowledgeBaseType: "EXTERNAL" | "CUSTOM" | "MESSAGE_TEMPLATES" | "MANAGED" | "QUICK_RESPONSES";
@@ -823,7 +1081,11 @@ export interface KnowledgeBaseArgs {
   renderingConfiguration?: KnowledgeBaseRenderingConfiguration;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
-  /** The name of the knowledge base. */
+  /**
+   * The name of the knowledge base.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** Contains details about how to ingest the documents in a data source. */
   vectorIngestionConfiguration?: KnowledgeBaseVectorIngestionConfiguration;
@@ -863,6 +1125,8 @@ export interface KnowledgeBaseAppIntegrationsConfiguration {
    * - For [Zendesk](https://docs.aws.amazon.com/https://developer.zendesk.com/api-reference/help_center/help-center-api/articles/) , you must include at least `id` , `title` , `updated_at` , and `draft` .
    *
    * Make sure to include additional fields. These fields are indexed and used to source recommendations.
+   *
+   * Items: 1–100. Each item: Length: 1–4096.
    */
   objectFields?: string[];
   /**
@@ -872,6 +1136,8 @@ export interface KnowledgeBaseAppIntegrationsConfiguration {
    * - For [ServiceNow](https://docs.aws.amazon.com/https://developer.servicenow.com/dev.do#!/reference/api/rome/rest/knowledge-management-api) , your AppIntegrations DataIntegration must have an ObjectConfiguration if objectFields is not provided, including at least `number` , `short_description` , `sys_mod_count` , `workflow_state` , and `active` as source fields.
    * - For [Zendesk](https://docs.aws.amazon.com/https://developer.zendesk.com/api-reference/help_center/help-center-api/articles/) , your AppIntegrations DataIntegration must have an ObjectConfiguration if `objectFields` is not provided, including at least `id` , `title` , `updated_at` , and `draft` as source fields.
    * - For [SharePoint](htt …
+   *
+   * Length: 1–2048. Pattern: `^arn:[a-z-]+?:[a-z-]+?:[a-z0-9-]*?:([0-9]{12})?:[a-zA-Z0-9-:/]+$`.
    */
   appIntegrationArn: string;
 }
@@ -896,9 +1162,17 @@ export interface KnowledgeBaseWebCrawlerConfiguration {
   urlConfiguration: KnowledgeBaseUrlConfiguration;
   /** The configuration of crawl limits for the web URLs. */
   crawlerLimits?: KnowledgeBaseCrawlerLimits;
-  /** A list of one or more inclusion regular expression patterns to include certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled. */
+  /**
+   * A list of one or more inclusion regular expression patterns to include certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: 1–1000.
+   */
   inclusionFilters?: string[];
-  /** A list of one or more exclusion regular expression patterns to exclude certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled. */
+  /**
+   * A list of one or more exclusion regular expression patterns to exclude certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: 1–1000.
+   */
   exclusionFilters?: string[];
   /** The scope of what is crawled for your URLs. You can choose to crawl only web pages that belong to the same host or primary domain. For example, only web pages that contain the seed URL `https://docs.aws.amazon.com/bedrock/latest/userguide/` and no other domains. You can choose to include sub domains in addition to the host or primary domain. For example, web pages that contain `aws.amazon.com` can also include sub domain `docs.aws.amazon.com` . */
   scope?: "HOST_ONLY" | "SUBDOMAINS";
@@ -910,7 +1184,11 @@ export interface KnowledgeBaseWebCrawlerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-urlconfiguration.html | CloudFormation: UrlConfiguration}
  */
 export interface KnowledgeBaseUrlConfiguration {
-  /** List of URLs for crawling. */
+  /**
+   * List of URLs for crawling.
+   *
+   * Items: 1–100.
+   */
   seedUrls?: KnowledgeBaseSeedUrl[];
 }
 
@@ -920,7 +1198,11 @@ export interface KnowledgeBaseUrlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-seedurl.html | CloudFormation: SeedUrl}
  */
 export interface KnowledgeBaseSeedUrl {
-  /** URL for crawling */
+  /**
+   * URL for crawling
+   *
+   * Pattern: `^https?://[A-Za-z0-9][^\s]*$`.
+   */
   url?: string;
 }
 
@@ -930,7 +1212,11 @@ export interface KnowledgeBaseSeedUrl {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-crawlerlimits.html | CloudFormation: CrawlerLimits}
  */
 export interface KnowledgeBaseCrawlerLimits {
-  /** The limit rate at which the crawler is configured. */
+  /**
+   * The limit rate at which the crawler is configured.
+   *
+   * Range: 1–3000.
+   */
   rateLimit?: number;
 }
 
@@ -946,6 +1232,8 @@ export interface KnowledgeBaseServerSideEncryptionConfiguration {
    * This customer managed key must have a policy that allows `kms:CreateGrant` and `kms:DescribeKey` permissions to the IAM identity using the key to invoke Wisdom.
    *
    * For more information about setting up a customer managed key for Wisdom, see [Enable Connect Customer Wisdom for your instance](https://docs.aws.amazon.com/connect/latest/adminguide/enable-wisdom.html) . For information about valid ID values, see [Key identifiers (KeyId)](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#key-id) .
+   *
+   * Length: 1–4096.
    */
   kmsKeyId?: string;
 }
@@ -964,6 +1252,8 @@ export interface KnowledgeBaseRenderingConfiguration {
    * - Zendesk: `id` , `title` , `updated_at` , or `draft`
    *
    * The variable is replaced with the actual value for a piece of content when calling [GetContent](https://docs.aws.amazon.com/amazon-q-connect/latest/APIReference/API_GetContent.html) .
+   *
+   * Length: 1–4096.
    */
   templateUri?: string;
 }
@@ -1002,9 +1292,17 @@ export interface KnowledgeBaseChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-fixedsizechunkingconfiguration.html | CloudFormation: FixedSizeChunkingConfiguration}
  */
 export interface KnowledgeBaseFixedSizeChunkingConfiguration {
-  /** The maximum number of tokens to include in a chunk. */
+  /**
+   * The maximum number of tokens to include in a chunk.
+   *
+   * Range: at least 1.
+   */
   maxTokens: number;
-  /** The percentage of overlap between adjacent chunks of a data source. */
+  /**
+   * The percentage of overlap between adjacent chunks of a data source.
+   *
+   * Range: 1–99.
+   */
   overlapPercentage: number;
 }
 
@@ -1014,9 +1312,17 @@ export interface KnowledgeBaseFixedSizeChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-hierarchicalchunkingconfiguration.html | CloudFormation: HierarchicalChunkingConfiguration}
  */
 export interface KnowledgeBaseHierarchicalChunkingConfiguration {
-  /** Token settings for each layer. */
+  /**
+   * Token settings for each layer.
+   *
+   * Items: 2–2.
+   */
   levelConfigurations: KnowledgeBaseHierarchicalChunkingLevelConfiguration[];
-  /** The number of tokens to repeat across chunks in the same layer. */
+  /**
+   * The number of tokens to repeat across chunks in the same layer.
+   *
+   * Range: at least 1.
+   */
   overlapTokens: number;
 }
 
@@ -1026,7 +1332,11 @@ export interface KnowledgeBaseHierarchicalChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-hierarchicalchunkinglevelconfiguration.html | CloudFormation: HierarchicalChunkingLevelConfiguration}
  */
 export interface KnowledgeBaseHierarchicalChunkingLevelConfiguration {
-  /** The maximum number of tokens that a chunk can contain in this layer. */
+  /**
+   * The maximum number of tokens that a chunk can contain in this layer.
+   *
+   * Range: 1–8192.
+   */
   maxTokens: number;
 }
 
@@ -1036,11 +1346,23 @@ export interface KnowledgeBaseHierarchicalChunkingLevelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-semanticchunkingconfiguration.html | CloudFormation: SemanticChunkingConfiguration}
  */
 export interface KnowledgeBaseSemanticChunkingConfiguration {
-  /** The maximum number of tokens that a chunk can contain. */
+  /**
+   * The maximum number of tokens that a chunk can contain.
+   *
+   * Range: at least 1.
+   */
   maxTokens: number;
-  /** The buffer size. */
+  /**
+   * The buffer size.
+   *
+   * Range: 0–1.
+   */
   bufferSize: number;
-  /** The dissimilarity threshold for splitting chunks. */
+  /**
+   * The dissimilarity threshold for splitting chunks.
+   *
+   * Range: 50–99.
+   */
   breakpointPercentileThreshold: number;
 }
 
@@ -1062,7 +1384,11 @@ export interface KnowledgeBaseParsingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-bedrockfoundationmodelconfiguration.html | CloudFormation: BedrockFoundationModelConfiguration}
  */
 export interface KnowledgeBaseBedrockFoundationModelConfiguration {
-  /** The model ARN of the Bedrock foundation model. */
+  /**
+   * The model ARN of the Bedrock foundation model.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}::foundation-model\/anthropic.claude-3-haiku-20240307-v1:0$`.
+   */
   modelArn: string;
   /** The parsing prompt of the Bedrock foundation model configuration. */
   parsingPrompt?: KnowledgeBaseParsingPrompt;
@@ -1074,7 +1400,11 @@ export interface KnowledgeBaseBedrockFoundationModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-knowledgebase-parsingprompt.html | CloudFormation: ParsingPrompt}
  */
 export interface KnowledgeBaseParsingPrompt {
-  /** Instructions for interpreting the contents of a document. */
+  /**
+   * Instructions for interpreting the contents of a document.
+   *
+   * Length: 1–10000.
+   */
   parsingPromptText: string;
 }
 
@@ -1083,23 +1413,39 @@ export interface KnowledgeBaseParsingPrompt {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-messagetemplate.html | CloudFormation: AWS::Wisdom::MessageTemplate}
  */
-export const MessageTemplate = cloudControlType<MessageTemplateArgs, MessageTemplateOutputs>("AWS::Wisdom::MessageTemplate", "aws:wisdom:MessageTemplate", '{"p":[["KnowledgeBaseArn","string",67],["Name","string",1],["ChannelSubtype",["enum","EMAIL","SMS"],67],["Content",["ref","Content"],1],["Description","string"],["Language","string"],["GroupingConfiguration",["ref","GroupingConfiguration"]],["DefaultAttributes",["ref","MessageTemplateAttributes"]],["MessageTemplateAttachments",["array",["ref","MessageTemplateAttachment"]]],["Tags",["array",["ref","Tag"]]],["MessageTemplateId","string",72],["MessageTemplateArn","string",72],["MessageTemplateContentSha256","string",8]],"id":["MessageTemplateArn"],"d":{"Content":[["EmailMessageTemplateContent",["ref","EmailMessageTemplateContent"]],["SmsMessageTemplateContent",["ref","SmsMessageTemplateContent"]]],"EmailMessageTemplateContent":[["Subject","string",1],["Body",["ref","EmailMessageTemplateContentBody"],1],["Headers",["array",["ref","EmailMessageTemplateHeader"]],1]],"EmailMessageTemplateContentBody":[["PlainText",["ref","MessageTemplateBodyContentProvider"]],["Html",["ref","MessageTemplateBodyContentProvider"]]],"MessageTemplateBodyContentProvider":[["Content","string"]],"EmailMessageTemplateHeader":[["Name","string"],["Value","string"]],"SmsMessageTemplateContent":[["Body",["ref","SmsMessageTemplateContentBody"],1]],"SmsMessageTemplateContentBody":[["PlainText",["ref","MessageTemplateBodyContentProvider"]]],"GroupingConfiguration":[["Criteria","string",1],["Values",["array","string"],1]],"MessageTemplateAttributes":[["SystemAttributes",["ref","SystemAttributes"]],["AgentAttributes",["ref","AgentAttributes"]],["CustomerProfileAttributes",["ref","CustomerProfileAttributes"]],["CustomAttributes",["map","string"]]],"SystemAttributes":[["Name","string"],["CustomerEndpoint",["ref","SystemEndpointAttributes"]],["SystemEndpoint",["ref","SystemEndpointAttributes"]]],"SystemEndpointAttributes":[["Address","string"]],"AgentAttributes":[["FirstName","string"],["LastName","string"]],"CustomerProfileAttributes":[["ProfileId","string"],["ProfileARN","string"],["FirstName","string"],["MiddleName","string"],["LastName","string"],["AccountNumber","string"],["EmailAddress","string"],["PhoneNumber","string"],["AdditionalInformation","string"],["PartyType","string"],["BusinessName","string"],["BirthDate","string"],["Gender","string"],["MobilePhoneNumber","string"],["HomePhoneNumber","string"],["BusinessPhoneNumber","string"],["BusinessEmailAddress","string"],["Address1","string"],["Address2","string"],["Address3","string"],["Address4","string"],["City","string"],["County","string"],["Country","string"],["PostalCode","string"],["Province","string"],["State","string"],["ShippingAddress1","string"],["ShippingAddress2","string"],["ShippingAddress3","string"],["ShippingAddress4","string"],["ShippingCity","string"],["ShippingCounty","string"],["ShippingCountry","string"],["ShippingPostalCode","string"],["ShippingProvince","string"],["ShippingState","string"],["MailingAddress1","string"],["MailingAddress2","string"],["MailingAddress3","string"],["MailingAddress4","string"],["MailingCity","string"],["MailingCounty","string"],["MailingCountry","string"],["MailingPostalCode","string"],["MailingProvince","string"],["MailingState","string"],["BillingAddress1","string"],["BillingAddress2","string"],["BillingAddress3","string"],["BillingAddress4","string"],["BillingCity","string"],["BillingCounty","string"],["BillingCountry","string"],["BillingPostalCode","string"],["BillingProvince","string"],["BillingState","string"],["Custom",["map","string"]]],"MessageTemplateAttachment":[["AttachmentId","string"],["AttachmentName","string",1],["S3PresignedUrl","string",1]]},"tags":["Tags","standard"]}');
+export const MessageTemplate = cloudControlType<MessageTemplateArgs, MessageTemplateOutputs>("AWS::Wisdom::MessageTemplate", "aws:wisdom:MessageTemplate", '{"p":[["KnowledgeBaseArn","string",67],["Name","string",1],["ChannelSubtype",["enum","EMAIL","SMS"],67],["Content",["ref","Content"],1],["Description","string"],["Language","string"],["GroupingConfiguration",["ref","GroupingConfiguration"]],["DefaultAttributes",["ref","MessageTemplateAttributes"]],["MessageTemplateAttachments",["array",["ref","MessageTemplateAttachment"]]],["Tags",["array",["ref","Tag"]]],["MessageTemplateId","string",72],["MessageTemplateArn","string",72],["MessageTemplateContentSha256","string",8]],"id":["MessageTemplateArn"],"d":{"Content":[["EmailMessageTemplateContent",["ref","EmailMessageTemplateContent"]],["SmsMessageTemplateContent",["ref","SmsMessageTemplateContent"]]],"EmailMessageTemplateContent":[["Subject","string",1],["Body",["ref","EmailMessageTemplateContentBody"],1],["Headers",["array",["ref","EmailMessageTemplateHeader"]],1]],"EmailMessageTemplateContentBody":[["PlainText",["ref","MessageTemplateBodyContentProvider"]],["Html",["ref","MessageTemplateBodyContentProvider"]]],"MessageTemplateBodyContentProvider":[["Content","string"]],"EmailMessageTemplateHeader":[["Name","string"],["Value","string"]],"SmsMessageTemplateContent":[["Body",["ref","SmsMessageTemplateContentBody"],1]],"SmsMessageTemplateContentBody":[["PlainText",["ref","MessageTemplateBodyContentProvider"]]],"GroupingConfiguration":[["Criteria","string",1],["Values",["array","string"],1]],"MessageTemplateAttributes":[["SystemAttributes",["ref","SystemAttributes"]],["AgentAttributes",["ref","AgentAttributes"]],["CustomerProfileAttributes",["ref","CustomerProfileAttributes"]],["CustomAttributes",["map","string"]]],"SystemAttributes":[["Name","string"],["CustomerEndpoint",["ref","SystemEndpointAttributes"]],["SystemEndpoint",["ref","SystemEndpointAttributes"]]],"SystemEndpointAttributes":[["Address","string"]],"AgentAttributes":[["FirstName","string"],["LastName","string"]],"CustomerProfileAttributes":[["ProfileId","string"],["ProfileARN","string"],["FirstName","string"],["MiddleName","string"],["LastName","string"],["AccountNumber","string"],["EmailAddress","string"],["PhoneNumber","string"],["AdditionalInformation","string"],["PartyType","string"],["BusinessName","string"],["BirthDate","string"],["Gender","string"],["MobilePhoneNumber","string"],["HomePhoneNumber","string"],["BusinessPhoneNumber","string"],["BusinessEmailAddress","string"],["Address1","string"],["Address2","string"],["Address3","string"],["Address4","string"],["City","string"],["County","string"],["Country","string"],["PostalCode","string"],["Province","string"],["State","string"],["ShippingAddress1","string"],["ShippingAddress2","string"],["ShippingAddress3","string"],["ShippingAddress4","string"],["ShippingCity","string"],["ShippingCounty","string"],["ShippingCountry","string"],["ShippingPostalCode","string"],["ShippingProvince","string"],["ShippingState","string"],["MailingAddress1","string"],["MailingAddress2","string"],["MailingAddress3","string"],["MailingAddress4","string"],["MailingCity","string"],["MailingCounty","string"],["MailingCountry","string"],["MailingPostalCode","string"],["MailingProvince","string"],["MailingState","string"],["BillingAddress1","string"],["BillingAddress2","string"],["BillingAddress3","string"],["BillingAddress4","string"],["BillingCity","string"],["BillingCounty","string"],["BillingCountry","string"],["BillingPostalCode","string"],["BillingProvince","string"],["BillingState","string"],["Custom",["map","string"]]],"MessageTemplateAttachment":[["AttachmentId","string"],["AttachmentName","string",1],["S3PresignedUrl","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["MessageTemplateAttachments/*/S3PresignedUrl"],"co":["KnowledgeBaseArn","ChannelSubtype"],"ro":["MessageTemplateId","MessageTemplateArn","MessageTemplateContentSha256","MessageTemplateAttachments/*/AttachmentId"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link MessageTemplate} instance: its attributes as typed outputs. */
 export type MessageTemplate = InstanceType<typeof MessageTemplate>;
 
 /** Inputs of {@link MessageTemplate}. */
 export interface MessageTemplateArgs {
-  /** The Amazon Resource Name (ARN) of the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the knowledge base.
+   *
+   * Pattern: `^arn:[a-z-]*?:wisdom:[a-z0-9-]*?:[0-9]{12}:[a-z-]*?/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?:/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})?$`.
+   */
   knowledgeBaseArn: string;
-  /** The name of the message template. */
+  /**
+   * The name of the message template.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\\s_.,-]+`.
+   */
   name: string;
   /** The channel subtype this message template applies to. */
   channelSubtype: "EMAIL" | "SMS";
   /** The content of the message template. */
   content: MessageTemplateContent;
-  /** The description of the message template. */
+  /**
+   * The description of the message template.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\\s_.,-]+`.
+   */
   description?: string;
-  /** The language code value for the language in which the quick response is written. The supported language codes include `de_DE` , `en_US` , `es_ES` , `fr_FR` , `id_ID` , `it_IT` , `ja_JP` , `ko_KR` , `pt_BR` , `zh_CN` , `zh_TW` */
+  /**
+   * The language code value for the language in which the quick response is written. The supported language codes include `de_DE` , `en_US` , `es_ES` , `fr_FR` , `id_ID` , `it_IT` , `ja_JP` , `ko_KR` , `pt_BR` , `zh_CN` , `zh_TW`
+   *
+   * Length: 2–5.
+   */
   language?: string;
   /** The configuration information of the external data source. */
   groupingConfiguration?: MessageTemplateGroupingConfiguration;
@@ -1139,11 +1485,19 @@ export interface MessageTemplateContent {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-emailmessagetemplatecontent.html | CloudFormation: EmailMessageTemplateContent}
  */
 export interface MessageTemplateEmailMessageTemplateContent {
-  /** The subject line, or title, to use in email messages. */
+  /**
+   * The subject line, or title, to use in email messages.
+   *
+   * Length: at least 1.
+   */
   subject: string;
   /** The body to use in email messages. */
   body: MessageTemplateEmailMessageTemplateContentBody;
-  /** The email headers to include in email messages. */
+  /**
+   * The email headers to include in email messages.
+   *
+   * Items: 0–15.
+   */
   headers: MessageTemplateEmailMessageTemplateHeader[];
 }
 
@@ -1165,7 +1519,11 @@ export interface MessageTemplateEmailMessageTemplateContentBody {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-messagetemplatebodycontentprovider.html | CloudFormation: MessageTemplateBodyContentProvider}
  */
 export interface MessageTemplateMessageTemplateBodyContentProvider {
-  /** The content of the message template. */
+  /**
+   * The content of the message template.
+   *
+   * Length: at least 1.
+   */
   content?: string;
 }
 
@@ -1175,9 +1533,17 @@ export interface MessageTemplateMessageTemplateBodyContentProvider {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-emailmessagetemplateheader.html | CloudFormation: EmailMessageTemplateHeader}
  */
 export interface MessageTemplateEmailMessageTemplateHeader {
-  /** The name of the email header. */
+  /**
+   * The name of the email header.
+   *
+   * Length: 1–126. Pattern: `^[!-9;-\@A-~]+$`.
+   */
   name?: string;
-  /** The value of the email header. */
+  /**
+   * The value of the email header.
+   *
+   * Length: 1–870. Pattern: `[ -~]*`.
+   */
   value?: string;
 }
 
@@ -1213,12 +1579,16 @@ export interface MessageTemplateGroupingConfiguration {
    * The following is the list of supported criteria values.
    *
    * - `RoutingProfileArn` : Grouping the users by their [Amazon Connect routing profile ARN](https://docs.aws.amazon.com/connect/latest/APIReference/API_RoutingProfile.html) . User should have [SearchRoutingProfile](https://docs.aws.amazon.com/connect/latest/APIReference/API_SearchRoutingProfiles.html) and [DescribeRoutingProfile](https://docs.aws.amazon.com/connect/latest/APIReference/API_DescribeRoutingProfile.html) permissions when setting criteria to this value.
+   *
+   * Length: 1–100.
    */
   criteria: string;
   /**
    * The list of values that define different groups of Amazon Q in Connect users.
    *
    * - When setting `criteria` to `RoutingProfileArn` , you need to provide a list of ARNs of [Amazon Connect routing profiles](https://docs.aws.amazon.com/connect/latest/APIReference/API_RoutingProfile.html) as values of this parameter.
+   *
+   * Each item: Length: 1–2048.
    */
   values: string[];
 }
@@ -1245,7 +1615,11 @@ export interface MessageTemplateMessageTemplateAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-systemattributes.html | CloudFormation: SystemAttributes}
  */
 export interface MessageTemplateSystemAttributes {
-  /** The name of the task. */
+  /**
+   * The name of the task.
+   *
+   * Length: 1–32767.
+   */
   name?: string;
   /** The CustomerEndpoint attribute. */
   customerEndpoint?: MessageTemplateSystemEndpointAttributes;
@@ -1259,7 +1633,11 @@ export interface MessageTemplateSystemAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-systemendpointattributes.html | CloudFormation: SystemEndpointAttributes}
  */
 export interface MessageTemplateSystemEndpointAttributes {
-  /** The customer's phone number if used with `customerEndpoint` , or the number the customer dialed to call your contact center if used with `systemEndpoint` . */
+  /**
+   * The customer's phone number if used with `customerEndpoint` , or the number the customer dialed to call your contact center if used with `systemEndpoint` .
+   *
+   * Length: 1–32767.
+   */
   address?: string;
 }
 
@@ -1269,9 +1647,17 @@ export interface MessageTemplateSystemEndpointAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-agentattributes.html | CloudFormation: AgentAttributes}
  */
 export interface MessageTemplateAgentAttributes {
-  /** The agent’s first name as entered in their Amazon Connect user account. */
+  /**
+   * The agent’s first name as entered in their Amazon Connect user account.
+   *
+   * Length: 1–32767.
+   */
   firstName?: string;
-  /** The agent’s last name as entered in their Amazon Connect user account. */
+  /**
+   * The agent’s last name as entered in their Amazon Connect user account.
+   *
+   * Length: 1–32767.
+   */
   lastName?: string;
 }
 
@@ -1281,119 +1667,347 @@ export interface MessageTemplateAgentAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-customerprofileattributes.html | CloudFormation: CustomerProfileAttributes}
  */
 export interface MessageTemplateCustomerProfileAttributes {
-  /** The unique identifier of a customer profile. */
+  /**
+   * The unique identifier of a customer profile.
+   *
+   * Length: 1–32767.
+   */
   profileId?: string;
-  /** The ARN of a customer profile. */
+  /**
+   * The ARN of a customer profile.
+   *
+   * Length: 1–32767.
+   */
   profileARN?: string;
-  /** The customer's first name. */
+  /**
+   * The customer's first name.
+   *
+   * Length: 1–32767.
+   */
   firstName?: string;
-  /** The customer's middle name. */
+  /**
+   * The customer's middle name.
+   *
+   * Length: 1–32767.
+   */
   middleName?: string;
-  /** The customer's last name. */
+  /**
+   * The customer's last name.
+   *
+   * Length: 1–32767.
+   */
   lastName?: string;
-  /** A unique account number that you have given to the customer. */
+  /**
+   * A unique account number that you have given to the customer.
+   *
+   * Length: 1–32767.
+   */
   accountNumber?: string;
-  /** The customer's email address, which has not been specified as a personal or business address. */
+  /**
+   * The customer's email address, which has not been specified as a personal or business address.
+   *
+   * Length: 1–32767.
+   */
   emailAddress?: string;
-  /** The customer's phone number, which has not been specified as a mobile, home, or business number. */
+  /**
+   * The customer's phone number, which has not been specified as a mobile, home, or business number.
+   *
+   * Length: 1–32767.
+   */
   phoneNumber?: string;
-  /** Any additional information relevant to the customer's profile. */
+  /**
+   * Any additional information relevant to the customer's profile.
+   *
+   * Length: 1–32767.
+   */
   additionalInformation?: string;
-  /** The customer's party type. */
+  /**
+   * The customer's party type.
+   *
+   * Length: 1–32767.
+   */
   partyType?: string;
-  /** The name of the customer's business. */
+  /**
+   * The name of the customer's business.
+   *
+   * Length: 1–32767.
+   */
   businessName?: string;
-  /** The customer's birth date. */
+  /**
+   * The customer's birth date.
+   *
+   * Length: 1–32767.
+   */
   birthDate?: string;
-  /** The customer's gender. */
+  /**
+   * The customer's gender.
+   *
+   * Length: 1–32767.
+   */
   gender?: string;
-  /** The customer's mobile phone number. */
+  /**
+   * The customer's mobile phone number.
+   *
+   * Length: 1–32767.
+   */
   mobilePhoneNumber?: string;
-  /** The customer's mobile phone number. */
+  /**
+   * The customer's mobile phone number.
+   *
+   * Length: 1–32767.
+   */
   homePhoneNumber?: string;
-  /** The customer's business phone number. */
+  /**
+   * The customer's business phone number.
+   *
+   * Length: 1–32767.
+   */
   businessPhoneNumber?: string;
-  /** The customer's business email address. */
+  /**
+   * The customer's business email address.
+   *
+   * Length: 1–32767.
+   */
   businessEmailAddress?: string;
-  /** The first line of a customer address. */
+  /**
+   * The first line of a customer address.
+   *
+   * Length: 1–32767.
+   */
   address1?: string;
-  /** The second line of a customer address. */
+  /**
+   * The second line of a customer address.
+   *
+   * Length: 1–32767.
+   */
   address2?: string;
-  /** The third line of a customer address. */
+  /**
+   * The third line of a customer address.
+   *
+   * Length: 1–32767.
+   */
   address3?: string;
-  /** The fourth line of a customer address. */
+  /**
+   * The fourth line of a customer address.
+   *
+   * Length: 1–32767.
+   */
   address4?: string;
-  /** The city in which a customer lives. */
+  /**
+   * The city in which a customer lives.
+   *
+   * Length: 1–32767.
+   */
   city?: string;
-  /** The county in which a customer lives. */
+  /**
+   * The county in which a customer lives.
+   *
+   * Length: 1–32767.
+   */
   county?: string;
-  /** The country in which a customer lives. */
+  /**
+   * The country in which a customer lives.
+   *
+   * Length: 1–32767.
+   */
   country?: string;
-  /** The postal code of a customer address. */
+  /**
+   * The postal code of a customer address.
+   *
+   * Length: 1–32767.
+   */
   postalCode?: string;
-  /** The province in which a customer lives. */
+  /**
+   * The province in which a customer lives.
+   *
+   * Length: 1–32767.
+   */
   province?: string;
-  /** The state in which a customer lives. */
+  /**
+   * The state in which a customer lives.
+   *
+   * Length: 1–32767.
+   */
   state?: string;
-  /** The first line of a customer’s shipping address. */
+  /**
+   * The first line of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingAddress1?: string;
-  /** The second line of a customer’s shipping address. */
+  /**
+   * The second line of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingAddress2?: string;
-  /** The third line of a customer’s shipping address. */
+  /**
+   * The third line of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingAddress3?: string;
-  /** The fourth line of a customer’s shipping address. */
+  /**
+   * The fourth line of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingAddress4?: string;
-  /** The city of a customer’s shipping address. */
+  /**
+   * The city of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingCity?: string;
-  /** The county of a customer’s shipping address. */
+  /**
+   * The county of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingCounty?: string;
-  /** The country of a customer’s shipping address. */
+  /**
+   * The country of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingCountry?: string;
-  /** The postal code of a customer’s shipping address. */
+  /**
+   * The postal code of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingPostalCode?: string;
-  /** The province of a customer’s shipping address. */
+  /**
+   * The province of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingProvince?: string;
-  /** The state of a customer’s shipping address. */
+  /**
+   * The state of a customer’s shipping address.
+   *
+   * Length: 1–32767.
+   */
   shippingState?: string;
-  /** The first line of a customer’s mailing address. */
+  /**
+   * The first line of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingAddress1?: string;
-  /** The second line of a customer’s mailing address. */
+  /**
+   * The second line of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingAddress2?: string;
-  /** The third line of a customer’s mailing address. */
+  /**
+   * The third line of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingAddress3?: string;
-  /** The fourth line of a customer’s mailing address. */
+  /**
+   * The fourth line of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingAddress4?: string;
-  /** The city of a customer’s mailing address. */
+  /**
+   * The city of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingCity?: string;
-  /** The county of a customer’s mailing address. */
+  /**
+   * The county of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingCounty?: string;
-  /** The country of a customer’s mailing address. */
+  /**
+   * The country of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingCountry?: string;
-  /** The postal code of a customer’s mailing address. */
+  /**
+   * The postal code of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingPostalCode?: string;
-  /** The province of a customer’s mailing address. */
+  /**
+   * The province of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingProvince?: string;
-  /** The state of a customer’s mailing address. */
+  /**
+   * The state of a customer’s mailing address.
+   *
+   * Length: 1–32767.
+   */
   mailingState?: string;
-  /** The first line of a customer’s billing address. */
+  /**
+   * The first line of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingAddress1?: string;
-  /** The second line of a customer’s billing address. */
+  /**
+   * The second line of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingAddress2?: string;
-  /** The third line of a customer’s billing address. */
+  /**
+   * The third line of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingAddress3?: string;
-  /** The fourth line of a customer’s billing address. */
+  /**
+   * The fourth line of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingAddress4?: string;
-  /** The city of a customer’s billing address. */
+  /**
+   * The city of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingCity?: string;
-  /** The county of a customer’s billing address. */
+  /**
+   * The county of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingCounty?: string;
-  /** The country of a customer’s billing address. */
+  /**
+   * The country of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingCountry?: string;
-  /** The postal code of a customer’s billing address. */
+  /**
+   * The postal code of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingPostalCode?: string;
-  /** The province of a customer’s billing address. */
+  /**
+   * The province of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingProvince?: string;
-  /** The state of a customer’s billing address. */
+  /**
+   * The state of a customer’s billing address.
+   *
+   * Length: 1–32767.
+   */
   billingState?: string;
   /** The custom attributes in customer profile attributes. */
   custom?: Record<string, string>;
@@ -1405,11 +2019,23 @@ export interface MessageTemplateCustomerProfileAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-messagetemplate-messagetemplateattachment.html | CloudFormation: MessageTemplateAttachment}
  */
 export interface MessageTemplateMessageTemplateAttachment {
-  /** The identifier of the attachment file. */
+  /**
+   * The identifier of the attachment file.
+   *
+   * Length: at least 1.
+   */
   attachmentId?: string;
-  /** The name of the attachment file being uploaded. The name should include the file extension. */
+  /**
+   * The name of the attachment file being uploaded. The name should include the file extension.
+   *
+   * Length: 1–255.
+   */
   attachmentName: string;
-  /** The S3 Presigned URL for the attachment file. When generating the PreSignedUrl, please ensure that the expires-in time is set to 30 minutes. The URL can be generated through the AWS Console or through the AWS CLI. For more information, see [Sharing objects with presigned URLs](https://docs.aws.amazon.com/AmazonS3/latest/userguide/ShareObjectPreSignedURL.html) . */
+  /**
+   * The S3 Presigned URL for the attachment file. When generating the PreSignedUrl, please ensure that the expires-in time is set to 30 minutes. The URL can be generated through the AWS Console or through the AWS CLI. For more information, see [Sharing objects with presigned URLs](https://docs.aws.amazon.com/AmazonS3/latest/userguide/ShareObjectPreSignedURL.html) .
+   *
+   * Length: at least 1.
+   */
   s3PresignedUrl: string;
 }
 
@@ -1418,15 +2044,23 @@ export interface MessageTemplateMessageTemplateAttachment {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-messagetemplateversion.html | CloudFormation: AWS::Wisdom::MessageTemplateVersion}
  */
-export const MessageTemplateVersion = cloudControlType<MessageTemplateVersionArgs, MessageTemplateVersionOutputs>("AWS::Wisdom::MessageTemplateVersion", "aws:wisdom:MessageTemplateVersion", '{"p":[["MessageTemplateArn","string",67],["MessageTemplateContentSha256","string"],["MessageTemplateVersionNumber","number",8],["MessageTemplateVersionArn","string",72]],"id":["MessageTemplateVersionArn"]}');
+export const MessageTemplateVersion = cloudControlType<MessageTemplateVersionArgs, MessageTemplateVersionOutputs>("AWS::Wisdom::MessageTemplateVersion", "aws:wisdom:MessageTemplateVersion", '{"p":[["MessageTemplateArn","string",67],["MessageTemplateContentSha256","string"],["MessageTemplateVersionNumber","number",8],["MessageTemplateVersionArn","string",72]],"id":["MessageTemplateVersionArn"],"reg":{"h":"crudl","co":["MessageTemplateArn"],"ro":["MessageTemplateVersionNumber","MessageTemplateVersionArn"],"tg":[false,true,true]}}');
 /** A {@link MessageTemplateVersion} instance: its attributes as typed outputs. */
 export type MessageTemplateVersion = InstanceType<typeof MessageTemplateVersion>;
 
 /** Inputs of {@link MessageTemplateVersion}. */
 export interface MessageTemplateVersionArgs {
-  /** The Amazon Resource Name (ARN) of the message template. */
+  /**
+   * The Amazon Resource Name (ARN) of the message template.
+   *
+   * Pattern: `^arn:[a-z-]*?:wisdom:[a-z0-9-]*?:[0-9]{12}:[a-z-]*?/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?:/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})?$`.
+   */
   messageTemplateArn: string;
-  /** The content SHA256 of the message template. */
+  /**
+   * The content SHA256 of the message template.
+   *
+   * Length: 1–64.
+   */
   messageTemplateContentSha256?: string;
 }
 
@@ -1443,7 +2077,7 @@ export interface MessageTemplateVersionOutputs extends MessageTemplateVersionArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wisdom-quickresponse.html | CloudFormation: AWS::Wisdom::QuickResponse}
  */
-export const QuickResponse = cloudControlType<QuickResponseArgs, QuickResponseOutputs>("AWS::Wisdom::QuickResponse", "aws:wisdom:QuickResponse", '{"p":[["ContentType","string"],["KnowledgeBaseArn","string",67],["Name","string",1],["Channels",["array",["enum","Chat","Email"]]],["Content",["ref","QuickResponseContentProvider"],1],["Description","string"],["GroupingConfiguration",["ref","GroupingConfiguration"]],["IsActive","boolean"],["Language","string"],["ShortcutKey","string"],["Tags",["array",["ref","Tag"]]],["QuickResponseId","string",72],["QuickResponseArn","string",72],["Status",["enum","CREATE_IN_PROGRESS","CREATE_FAILED","CREATED","DELETE_IN_PROGRESS","DELETE_FAILED","DELETED","UPDATE_IN_PROGRESS","UPDATE_FAILED"],8],["Contents",["ref","QuickResponseContents"],8]],"id":["QuickResponseArn"],"d":{"QuickResponseContentProvider":[["Content","string"]],"GroupingConfiguration":[["Criteria","string",1],["Values",["array","string"],1]],"QuickResponseContents":[["Markdown",["ref","QuickResponseContentProvider"]],["PlainText",["ref","QuickResponseContentProvider"]]]},"tags":["Tags","standard"]}');
+export const QuickResponse = cloudControlType<QuickResponseArgs, QuickResponseOutputs>("AWS::Wisdom::QuickResponse", "aws:wisdom:QuickResponse", '{"p":[["ContentType","string"],["KnowledgeBaseArn","string",67],["Name","string",1],["Channels",["array",["enum","Chat","Email"]]],["Content",["ref","QuickResponseContentProvider"],1],["Description","string"],["GroupingConfiguration",["ref","GroupingConfiguration"]],["IsActive","boolean"],["Language","string"],["ShortcutKey","string"],["Tags",["array",["ref","Tag"]]],["QuickResponseId","string",72],["QuickResponseArn","string",72],["Status",["enum","CREATE_IN_PROGRESS","CREATE_FAILED","CREATED","DELETE_IN_PROGRESS","DELETE_FAILED","DELETED","UPDATE_IN_PROGRESS","UPDATE_FAILED"],8],["Contents",["ref","QuickResponseContents"],8]],"id":["QuickResponseArn"],"d":{"QuickResponseContentProvider":[["Content","string"]],"GroupingConfiguration":[["Criteria","string",1],["Values",["array","string"],1]],"QuickResponseContents":[["Markdown",["ref","QuickResponseContentProvider"]],["PlainText",["ref","QuickResponseContentProvider"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KnowledgeBaseArn"],"ro":["QuickResponseId","QuickResponseArn","Status","Contents"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link QuickResponse} instance: its attributes as typed outputs. */
 export type QuickResponse = InstanceType<typeof QuickResponse>;
 
@@ -1454,25 +2088,47 @@ export interface QuickResponseArgs {
    *
    * - Use `application/x.quickresponse;format=plain` for quick response written in plain text.
    * - Use `application/x.quickresponse;format=markdown` for quick response written in richtext.
+   *
+   * Pattern: `^(application/x\.quickresponse;format=(plain|markdown))$`.
    */
   contentType?: string;
-  /** The Amazon Resource Name (ARN) of the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the knowledge base.
+   *
+   * Pattern: `^arn:[a-z-]*?:wisdom:[a-z0-9-]*?:[0-9]{12}:[a-z-]*?/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?:/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}){0,2}$`.
+   */
   knowledgeBaseArn: string;
-  /** The name of the quick response. */
+  /**
+   * The name of the quick response.
+   *
+   * Length: 1–100.
+   */
   name: string;
   /** The Amazon Connect contact channels this quick response applies to. The supported contact channel types include `Chat` . */
   channels?: ("Chat" | "Email")[];
   /** The content of the quick response. */
   content: QuickResponseQuickResponseContentProvider;
-  /** The description of the quick response. */
+  /**
+   * The description of the quick response.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The configuration information of the user groups that the quick response is accessible to. */
   groupingConfiguration?: QuickResponseGroupingConfiguration;
   /** Whether the quick response is active. */
   isActive?: boolean;
-  /** The language code value for the language in which the quick response is written. The supported language codes include `de_DE` , `en_US` , `es_ES` , `fr_FR` , `id_ID` , `it_IT` , `ja_JP` , `ko_KR` , `pt_BR` , `zh_CN` , `zh_TW` */
+  /**
+   * The language code value for the language in which the quick response is written. The supported language codes include `de_DE` , `en_US` , `es_ES` , `fr_FR` , `id_ID` , `it_IT` , `ja_JP` , `ko_KR` , `pt_BR` , `zh_CN` , `zh_TW`
+   *
+   * Length: 2–5.
+   */
   language?: string;
-  /** The shortcut key of the quick response. The value should be unique across the knowledge base. */
+  /**
+   * The shortcut key of the quick response. The value should be unique across the knowledge base.
+   *
+   * Length: 1–100.
+   */
   shortcutKey?: string;
   /** The tags used to organize, track, or control access for this resource. */
   tags?: AwsTag[];
@@ -1496,7 +2152,11 @@ export interface QuickResponseOutputs extends QuickResponseArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wisdom-quickresponse-quickresponsecontentprovider.html | CloudFormation: QuickResponseContentProvider}
  */
 export interface QuickResponseQuickResponseContentProvider {
-  /** The content of the quick response. */
+  /**
+   * The content of the quick response.
+   *
+   * Length: 1–1024.
+   */
   content?: string;
 }
 
@@ -1512,12 +2172,16 @@ export interface QuickResponseGroupingConfiguration {
    * The following is the list of supported criteria values.
    *
    * - `RoutingProfileArn` : Grouping the users by their [Amazon Connect routing profile ARN](https://docs.aws.amazon.com/connect/latest/APIReference/API_RoutingProfile.html) . User should have [SearchRoutingProfile](https://docs.aws.amazon.com/connect/latest/APIReference/API_SearchRoutingProfiles.html) and [DescribeRoutingProfile](https://docs.aws.amazon.com/connect/latest/APIReference/API_DescribeRoutingProfile.html) permissions when setting criteria to this value.
+   *
+   * Length: 1–100.
    */
   criteria: string;
   /**
    * The list of values that define different groups of Amazon Q in Connect users.
    *
    * - When setting `criteria` to `RoutingProfileArn` , you need to provide a list of ARNs of [Amazon Connect routing profiles](https://docs.aws.amazon.com/connect/latest/APIReference/API_RoutingProfile.html) as values of this parameter.
+   *
+   * Each item: Length: 1–2048.
    */
   values: string[];
 }

@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspaces-connectionalias.html | CloudFormation: AWS::WorkSpaces::ConnectionAlias}
  */
-export const ConnectionAlias = cloudControlType<ConnectionAliasArgs, ConnectionAliasOutputs>("AWS::WorkSpaces::ConnectionAlias", "aws:workspaces:ConnectionAlias", '{"p":[["ConnectionString","string",67],["Tags",["array",["ref","Tag"]],66],["ConnectionAliasState",["enum","CREATING","CREATED","DELETING"],8],["Associations",["array",["ref","ConnectionAliasAssociation"]],8],["AliasId","string",72]],"id":["AliasId"],"d":{"ConnectionAliasAssociation":[["AssociatedAccountId","string"],["ResourceId","string"],["ConnectionIdentifier","string"],["AssociationStatus",["enum","NOT_ASSOCIATED","PENDING_ASSOCIATION","ASSOCIATED_WITH_OWNER_ACCOUNT","ASSOCIATED_WITH_SHARED_ACCOUNT","PENDING_DISASSOCIATION"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces:${Region}:${Account}:connectionalias/${ConnectionAliasId}"}');
+export const ConnectionAlias = cloudControlType<ConnectionAliasArgs, ConnectionAliasOutputs>("AWS::WorkSpaces::ConnectionAlias", "aws:workspaces:ConnectionAlias", '{"p":[["ConnectionString","string",67],["Tags",["array",["ref","Tag"]],66],["ConnectionAliasState",["enum","CREATING","CREATED","DELETING"],8],["Associations",["array",["ref","ConnectionAliasAssociation"]],8],["AliasId","string",72]],"id":["AliasId"],"d":{"ConnectionAliasAssociation":[["AssociatedAccountId","string"],["ResourceId","string"],["ConnectionIdentifier","string"],["AssociationStatus",["enum","NOT_ASSOCIATED","PENDING_ASSOCIATION","ASSOCIATED_WITH_OWNER_ACCOUNT","ASSOCIATED_WITH_SHARED_ACCOUNT","PENDING_DISASSOCIATION"]]]},"tags":["Tags","standard"],"reg":{"h":"crdl","co":["ConnectionString","Tags"],"ro":["ConnectionAliasState","AliasId","Associations"],"uo":["Associations","Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:workspaces:${Region}:${Account}:connectionalias/${ConnectionAliasId}"}');
 /** A {@link ConnectionAlias} instance: its attributes as typed outputs. */
 export type ConnectionAlias = InstanceType<typeof ConnectionAlias>;
 
 /** Inputs of {@link ConnectionAlias}. */
 export interface ConnectionAliasArgs {
-  /** The connection string specified for the connection alias. The connection string must be in the form of a fully qualified domain name (FQDN), such as `www.example.com` . */
+  /**
+   * The connection string specified for the connection alias. The connection string must be in the form of a fully qualified domain name (FQDN), such as `www.example.com` .
+   *
+   * Length: 1–255. Pattern: `^[.0-9a-zA-Z\-]{1,255}$`.
+   */
   connectionString: string;
   /** The tags to associate with the connection alias. */
   tags?: AwsTag[];
@@ -43,9 +47,17 @@ export interface ConnectionAliasOutputs extends ConnectionAliasArgs {
 export interface ConnectionAliasConnectionAliasAssociation {
   /** The identifier of the AWS account that associated the connection alias with a directory. */
   associatedAccountId?: string;
-  /** The identifier of the directory associated with a connection alias. */
+  /**
+   * The identifier of the directory associated with a connection alias.
+   *
+   * Length: 1–1000. Pattern: `.+`.
+   */
   resourceId?: string;
-  /** The identifier of the connection alias association. You use the connection identifier in the DNS TXT record when you're configuring your DNS routing policies. */
+  /**
+   * The identifier of the connection alias association. You use the connection identifier in the DNS TXT record when you're configuring your DNS routing policies.
+   *
+   * Length: 1–20. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   connectionIdentifier?: string;
   /** The association status of the connection alias. */
   associationStatus?: "NOT_ASSOCIATED" | "PENDING_ASSOCIATION" | "ASSOCIATED_WITH_OWNER_ACCOUNT" | "ASSOCIATED_WITH_SHARED_ACCOUNT" | "PENDING_DISASSOCIATION";
@@ -58,7 +70,7 @@ export interface ConnectionAliasConnectionAliasAssociation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspaces-workspace.html | CloudFormation: AWS::WorkSpaces::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::WorkSpaces::Workspace", "aws:workspaces:Workspace", '{"p":[["BundleId","string",5],["DirectoryId","string",67],["RootVolumeEncryptionEnabled","boolean",4],["Tags",["array",["ref","Tag"]]],["UserName","string",67],["UserVolumeEncryptionEnabled","boolean",4],["VolumeEncryptionKey","string",4],["WorkspaceProperties",["ref","WorkspaceProperties"]],["WorkspaceId","string",72],["Id","string",8,"awsId"]],"id":["WorkspaceId"],"d":{"WorkspaceProperties":[["ComputeTypeName","string"],["RootVolumeSizeGib","integer"],["RunningMode","string"],["RunningModeAutoStopTimeoutInMinutes","integer"],["UserVolumeSizeGib","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces:${Region}:${Account}:workspace/${WorkspaceId}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::WorkSpaces::Workspace", "aws:workspaces:Workspace", '{"p":[["BundleId","string",5],["DirectoryId","string",67],["RootVolumeEncryptionEnabled","boolean",4],["Tags",["array",["ref","Tag"]]],["UserName","string",67],["UserVolumeEncryptionEnabled","boolean",4],["VolumeEncryptionKey","string",4],["WorkspaceProperties",["ref","WorkspaceProperties"]],["WorkspaceId","string",72],["Id","string",8,"awsId"]],"id":["WorkspaceId"],"d":{"WorkspaceProperties":[["ComputeTypeName","string"],["RootVolumeSizeGib","integer"],["RunningMode","string"],["RunningModeAutoStopTimeoutInMinutes","integer"],["UserVolumeSizeGib","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["UserName","DirectoryId"],"ro":["WorkspaceId","Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces:${Region}:${Account}:workspace/${WorkspaceId}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 
@@ -112,7 +124,7 @@ export interface WorkspaceWorkspaceProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspaces-workspaceipgroup.html | CloudFormation: AWS::WorkSpaces::WorkspaceIpGroup}
  */
-export const WorkspaceIpGroup = cloudControlType<WorkspaceIpGroupArgs, WorkspaceIpGroupOutputs>("AWS::WorkSpaces::WorkspaceIpGroup", "aws:workspaces:WorkspaceIpGroup", '{"p":[["GroupName","string",67],["GroupDesc","string",66],["UserRules",["array",["ref","IpRuleItem"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["GroupId","string",8]],"id":["Arn"],"d":{"IpRuleItem":[["IpRule","string",1],["RuleDesc","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces:${Region}:${Account}:workspaceipgroup/${GroupId}"}');
+export const WorkspaceIpGroup = cloudControlType<WorkspaceIpGroupArgs, WorkspaceIpGroupOutputs>("AWS::WorkSpaces::WorkspaceIpGroup", "aws:workspaces:WorkspaceIpGroup", '{"p":[["GroupName","string",67],["GroupDesc","string",66],["UserRules",["array",["ref","IpRuleItem"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["GroupId","string",8]],"id":["Arn"],"d":{"IpRuleItem":[["IpRule","string",1],["RuleDesc","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["GroupName","GroupDesc"],"ro":["Arn","GroupId"],"ai":[["GroupId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces:${Region}:${Account}:workspaceipgroup/${GroupId}"}');
 /** A {@link WorkspaceIpGroup} instance: its attributes as typed outputs. */
 export type WorkspaceIpGroup = InstanceType<typeof WorkspaceIpGroup>;
 
@@ -153,7 +165,7 @@ export interface WorkspaceIpGroupIpRuleItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspaces-workspacespool.html | CloudFormation: AWS::WorkSpaces::WorkspacesPool}
  */
-export const WorkspacesPool = cloudControlType<WorkspacesPoolArgs, WorkspacesPoolOutputs>("AWS::WorkSpaces::WorkspacesPool", "aws:workspaces:WorkspacesPool", '{"p":[["Capacity",["ref","Capacity"],1],["PoolName","string",67],["Description","string"],["BundleId","string",1],["DirectoryId","string",1],["ApplicationSettings",["ref","ApplicationSettings"]],["TimeoutSettings",["ref","TimeoutSettings"]],["RunningMode",["enum","ALWAYS_ON","AUTO_STOP"]],["Tags",["array",["ref","Tag"]]],["PoolId","string",72],["PoolArn","string",8],["CreatedAt","string",8]],"id":["PoolId"],"d":{"Capacity":[["DesiredUserSessions","integer",1]],"ApplicationSettings":[["Status",["enum","DISABLED","ENABLED"],1],["SettingsGroup","string"]],"TimeoutSettings":[["DisconnectTimeoutInSeconds","integer"],["IdleDisconnectTimeoutInSeconds","integer"],["MaxUserDurationInSeconds","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces:${Region}:${Account}:workspacespool/${PoolId}"}');
+export const WorkspacesPool = cloudControlType<WorkspacesPoolArgs, WorkspacesPoolOutputs>("AWS::WorkSpaces::WorkspacesPool", "aws:workspaces:WorkspacesPool", '{"p":[["Capacity",["ref","Capacity"],1],["PoolName","string",67],["Description","string"],["BundleId","string",1],["DirectoryId","string",1],["ApplicationSettings",["ref","ApplicationSettings"]],["TimeoutSettings",["ref","TimeoutSettings"]],["RunningMode",["enum","ALWAYS_ON","AUTO_STOP"]],["Tags",["array",["ref","Tag"]]],["PoolId","string",72],["PoolArn","string",8],["CreatedAt","string",8]],"id":["PoolId"],"d":{"Capacity":[["DesiredUserSessions","integer",1]],"ApplicationSettings":[["Status",["enum","DISABLED","ENABLED"],1],["SettingsGroup","string"]],"TimeoutSettings":[["DisconnectTimeoutInSeconds","integer"],["IdleDisconnectTimeoutInSeconds","integer"],["MaxUserDurationInSeconds","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PoolName"],"ro":["PoolId","PoolArn","CreatedAt"],"uo":["Tags"],"dep":["Tags","Tags/TagKey","Tags/TagValue"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces:${Region}:${Account}:workspacespool/${PoolId}"}');
 /** A {@link WorkspacesPool} instance: its attributes as typed outputs. */
 export type WorkspacesPool = InstanceType<typeof WorkspacesPool>;
 
@@ -161,13 +173,29 @@ export type WorkspacesPool = InstanceType<typeof WorkspacesPool>;
 export interface WorkspacesPoolArgs {
   /** Describes the user capacity for the pool. */
   capacity: WorkspacesPoolCapacity;
-  /** The name of the pool. */
+  /**
+   * The name of the pool.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`.
+   */
   poolName: string;
-  /** The description of the pool. */
+  /**
+   * The description of the pool.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_./() -]+$`.
+   */
   description?: string;
-  /** The identifier of the bundle used by the pool. */
+  /**
+   * The identifier of the bundle used by the pool.
+   *
+   * Pattern: `^wsb-[0-9a-z]{8,63}$`.
+   */
   bundleId: string;
-  /** The identifier of the directory used by the pool. */
+  /**
+   * The identifier of the directory used by the pool.
+   *
+   * Length: 10–65. Pattern: `^wsd-[0-9a-z]{8,63}$`.
+   */
   directoryId: string;
   /** The persistent application settings for users of the pool. */
   applicationSettings?: WorkspacesPoolApplicationSettings;
@@ -175,6 +203,7 @@ export interface WorkspacesPoolArgs {
   timeoutSettings?: WorkspacesPoolTimeoutSettings;
   /** The running mode of the pool. */
   runningMode?: "ALWAYS_ON" | "AUTO_STOP";
+  /** @deprecated The CloudFormation registry marks `Tags` of AWS::WorkSpaces::WorkspacesPool deprecated. */
   tags?: AwsTag[];
 }
 
@@ -194,7 +223,11 @@ export interface WorkspacesPoolOutputs extends WorkspacesPoolArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspaces-workspacespool-capacity.html | CloudFormation: Capacity}
  */
 export interface WorkspacesPoolCapacity {
-  /** The desired number of user sessions for the WorkSpaces in the pool. */
+  /**
+   * The desired number of user sessions for the WorkSpaces in the pool.
+   *
+   * Range: at least 0.
+   */
   desiredUserSessions: number;
 }
 
@@ -206,7 +239,11 @@ export interface WorkspacesPoolCapacity {
 export interface WorkspacesPoolApplicationSettings {
   /** Enables or disables persistent application settings for users during their pool sessions. */
   status: "DISABLED" | "ENABLED";
-  /** The path prefix for the S3 bucket where users’ persistent application settings are stored. */
+  /**
+   * The path prefix for the S3 bucket where users’ persistent application settings are stored.
+   *
+   * Length: at most 100. Pattern: `^[A-Za-z0-9_./()!*'-]+$`.
+   */
   settingsGroup?: string;
 }
 
@@ -216,10 +253,22 @@ export interface WorkspacesPoolApplicationSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspaces-workspacespool-timeoutsettings.html | CloudFormation: TimeoutSettings}
  */
 export interface WorkspacesPoolTimeoutSettings {
-  /** Specifies the amount of time, in seconds, that a streaming session remains active after users disconnect. If users try to reconnect to the streaming session after a disconnection or network interruption within the time set, they are connected to their previous session. Otherwise, they are connected to a new session with a new streaming instance. */
+  /**
+   * Specifies the amount of time, in seconds, that a streaming session remains active after users disconnect. If users try to reconnect to the streaming session after a disconnection or network interruption within the time set, they are connected to their previous session. Otherwise, they are connected to a new session with a new streaming instance.
+   *
+   * Range: 60–36000.
+   */
   disconnectTimeoutInSeconds?: number;
-  /** The amount of time in seconds a connection will stay active while idle. */
+  /**
+   * The amount of time in seconds a connection will stay active while idle.
+   *
+   * Range: 0–36000.
+   */
   idleDisconnectTimeoutInSeconds?: number;
-  /** Specifies the maximum amount of time, in seconds, that a streaming session can remain active. If users are still connected to a streaming instance five minutes before this limit is reached, they are prompted to save any open documents before being disconnected. After this time elapses, the instance is terminated and replaced by a new instance. */
+  /**
+   * Specifies the maximum amount of time, in seconds, that a streaming session can remain active. If users are still connected to a streaming instance five minutes before this limit is reached, they are prompted to save any open documents before being disconnected. After this time elapses, the instance is terminated and replaced by a new instance.
+   *
+   * Range: 600–432000.
+   */
   maxUserDurationInSeconds?: number;
 }

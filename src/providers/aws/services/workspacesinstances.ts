@@ -13,29 +13,57 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesinstances-volume.html | CloudFormation: AWS::WorkspacesInstances::Volume}
  */
-export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::WorkspacesInstances::Volume", "aws:workspacesinstances:Volume", '{"p":[["AvailabilityZone","string",67],["Encrypted","boolean",66],["Iops","integer",66],["KmsKeyId","string",66],["SizeInGB","integer",66],["SnapshotId","string",66],["Throughput","integer",66],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"],66],["TagSpecifications",["array",["ref","TagSpecification"]],66],["VolumeId","string",72]],"id":["VolumeId"],"d":{"TagSpecification":[["ResourceType",["enum","instance","volume","spot-instances-request","network-interface"]],["Tags",["array",["ref","Tag"]]]]}}');
+export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::WorkspacesInstances::Volume", "aws:workspacesinstances:Volume", '{"p":[["AvailabilityZone","string",67],["Encrypted","boolean",66],["Iops","integer",66],["KmsKeyId","string",66],["SizeInGB","integer",66],["SnapshotId","string",66],["Throughput","integer",66],["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"],66],["TagSpecifications",["array",["ref","TagSpecification"]],66],["VolumeId","string",72]],"id":["VolumeId"],"d":{"TagSpecification":[["ResourceType",["enum","instance","volume","spot-instances-request","network-interface"]],["Tags",["array",["ref","Tag"]]]]},"reg":{"h":"crdl","co":["AvailabilityZone","Encrypted","Iops","KmsKeyId","SizeInGB","SnapshotId","Throughput","VolumeType","TagSpecifications"],"ro":["VolumeId"],"tg":[false,false,false]}}');
 /** A {@link Volume} instance: its attributes as typed outputs. */
 export type Volume = InstanceType<typeof Volume>;
 
 /** Inputs of {@link Volume}. */
 export interface VolumeArgs {
-  /** The Availability Zone in which to create the volume */
+  /**
+   * The Availability Zone in which to create the volume
+   *
+   * Pattern: `^[a-z]{2}-[a-z]+-\d[a-z](-[a-z0-9]+)?$`.
+   */
   availabilityZone: string;
   /** Indicates whether the volume should be encrypted */
   encrypted?: boolean;
-  /** The number of I/O operations per second (IOPS) */
+  /**
+   * The number of I/O operations per second (IOPS)
+   *
+   * Range: at least 0.
+   */
   iops?: number;
-  /** The identifier of the AWS Key Management Service (AWS KMS) customer master key (CMK) to use for Amazon EBS encryption */
+  /**
+   * The identifier of the AWS Key Management Service (AWS KMS) customer master key (CMK) to use for Amazon EBS encryption
+   *
+   * Length: at most 128.
+   */
   kmsKeyId?: string;
-  /** The size of the volume, in GiBs */
+  /**
+   * The size of the volume, in GiBs
+   *
+   * Range: at least 0.
+   */
   sizeInGB?: number;
-  /** The snapshot from which to create the volume */
+  /**
+   * The snapshot from which to create the volume
+   *
+   * Pattern: `^snap-[0-9a-zA-Z]{1,63}$`.
+   */
   snapshotId?: string;
-  /** The throughput to provision for a volume, with a maximum of 1,000 MiB/s */
+  /**
+   * The throughput to provision for a volume, with a maximum of 1,000 MiB/s
+   *
+   * Range: at least 0.
+   */
   throughput?: number;
   /** The volume type */
   volumeType?: "standard" | "io1" | "io2" | "gp2" | "sc1" | "st1" | "gp3";
-  /** The tags passed to EBS volume */
+  /**
+   * The tags passed to EBS volume
+   *
+   * Items: at most 30.
+   */
   tagSpecifications?: VolumeTagSpecification[];
 }
 
@@ -57,19 +85,35 @@ export interface VolumeTagSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesinstances-volumeassociation.html | CloudFormation: AWS::WorkspacesInstances::VolumeAssociation}
  */
-export const VolumeAssociation = cloudControlType<VolumeAssociationArgs, VolumeAssociationOutputs>("AWS::WorkspacesInstances::VolumeAssociation", "aws:workspacesinstances:VolumeAssociation", '{"p":[["WorkspaceInstanceId","string",67],["VolumeId","string",67],["Device","string",67],["DisassociateMode",["enum","FORCE","NO_FORCE"]]],"id":["WorkspaceInstanceId","VolumeId","Device"]}');
+export const VolumeAssociation = cloudControlType<VolumeAssociationArgs, VolumeAssociationOutputs>("AWS::WorkspacesInstances::VolumeAssociation", "aws:workspacesinstances:VolumeAssociation", '{"p":[["WorkspaceInstanceId","string",67],["VolumeId","string",67],["Device","string",67],["DisassociateMode",["enum","FORCE","NO_FORCE"],16]],"id":["WorkspaceInstanceId","VolumeId","Device"],"reg":{"h":"crdl","wo":["DisassociateMode"],"co":["WorkspaceInstanceId","VolumeId","Device"],"tg":[false,false,false]}}');
 /** A {@link VolumeAssociation} instance: its attributes as typed outputs. */
 export type VolumeAssociation = InstanceType<typeof VolumeAssociation>;
 
 /** Inputs of {@link VolumeAssociation}. */
 export interface VolumeAssociationArgs {
-  /** ID of the workspace instance to associate with the volume */
+  /**
+   * ID of the workspace instance to associate with the volume
+   *
+   * Pattern: `^wsinst-[0-9a-zA-Z]{8,63}$`.
+   */
   workspaceInstanceId: string;
-  /** ID of the volume to attach to the workspace instance */
+  /**
+   * ID of the volume to attach to the workspace instance
+   *
+   * Pattern: `^vol-[0-9a-zA-Z]{1,63}$`.
+   */
   volumeId: string;
-  /** The device name for the volume attachment */
+  /**
+   * The device name for the volume attachment
+   *
+   * Length: at most 32.
+   */
   device: string;
-  /** Mode to use when disassociating the volume */
+  /**
+   * Mode to use when disassociating the volume
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   disassociateMode?: "FORCE" | "NO_FORCE";
 }
 
@@ -82,13 +126,15 @@ export interface VolumeAssociationOutputs extends VolumeAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesinstances-workspaceinstance.html | CloudFormation: AWS::WorkspacesInstances::WorkspaceInstance}
  */
-export const WorkspaceInstance = cloudControlType<WorkspaceInstanceArgs, WorkspaceInstanceOutputs>("AWS::WorkspacesInstances::WorkspaceInstance", "aws:workspacesinstances:WorkspaceInstance", '{"p":[["ManagedInstance",["ref","ManagedInstance"],66],["Tags",["array",["ref","Tag"]]],["WorkspaceInstanceId","string",72],["ProvisionState",["enum","ALLOCATING","ALLOCATED","DEALLOCATING","DEALLOCATED","ERROR_ALLOCATING","ERROR_DEALLOCATING"],8],["EC2ManagedInstance",["ref","EC2ManagedInstance"],8]],"id":["WorkspaceInstanceId"],"d":{"ManagedInstance":[["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["CpuOptions",["ref","CpuOptionsRequest"]],["CreditSpecification",["ref","CreditSpecificationRequest"]],["DisableApiStop","boolean"],["EbsOptimized","boolean"],["EnablePrimaryIpv6","boolean"],["EnclaveOptions",["ref","EnclaveOptionsRequest"]],["HibernationOptions",["ref","HibernationOptionsRequest"]],["IamInstanceProfile",["ref","IamInstanceProfileSpecification"]],["ImageId","string",1],["InstanceType","string",1],["Ipv6AddressCount","integer"],["KeyName","string"],["LicenseSpecifications",["array",["ref","LicenseConfigurationRequest"]]],["MaintenanceOptions",["ref","InstanceMaintenanceOptionsRequest"]],["MetadataOptions",["ref","InstanceMetadataOptionsRequest"]],["Monitoring",["ref","RunInstancesMonitoringEnabled"]],["NetworkInterfaces",["array",["ref","InstanceNetworkInterfaceSpecification"]]],["NetworkPerformanceOptions",["ref","InstanceNetworkPerformanceOptionsRequest"]],["Placement",["ref","Placement"]],["PrivateDnsNameOptions",["ref","PrivateDnsNameOptionsRequest"]],["SubnetId","string"],["TagSpecifications",["array",["ref","TagSpecification"]]],["UserData","string"]],"BlockDeviceMapping":[["DeviceName","string"],["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"]],"EbsBlockDevice":[["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Encrypted","boolean"],["KmsKeyId","string"],["Iops","integer"],["Throughput","integer"],["VolumeSize","integer"]],"CapacityReservationSpecification":[["CapacityReservationPreference",["enum","capacity-reservations-only","open","none"]],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationId","string"],["CapacityReservationResourceGroupArn","string"]],"CpuOptionsRequest":[["CoreCount","integer"],["ThreadsPerCore","integer"]],"CreditSpecificationRequest":[["CpuCredits",["enum","standard","unlimited"]]],"EnclaveOptionsRequest":[["Enabled","boolean"]],"HibernationOptionsRequest":[["Configured","boolean"]],"IamInstanceProfileSpecification":[["Arn","string"],["Name","string"]],"LicenseConfigurationRequest":[["LicenseConfigurationArn","string"]],"InstanceMaintenanceOptionsRequest":[["AutoRecovery",["enum","disabled","default"]]],"InstanceMetadataOptionsRequest":[["HttpEndpoint",["enum","enabled","disabled"]],["HttpProtocolIpv6",["enum","enabled","disabled"]],["HttpPutResponseHopLimit","integer"],["HttpTokens",["enum","optional","required"]],["InstanceMetadataTags",["enum","enabled","disabled"]]],"RunInstancesMonitoringEnabled":[["Enabled","boolean"]],"InstanceNetworkInterfaceSpecification":[["Description","string"],["DeviceIndex","integer"],["Groups",["array","string"]],["SubnetId","string"]],"InstanceNetworkPerformanceOptionsRequest":[["BandwidthWeighting",["enum","default","vpc-1","ebs-1"]]],"Placement":[["AvailabilityZone","string"],["GroupId","string"],["GroupName","string"],["PartitionNumber","integer"],["Tenancy",["enum","default","dedicated","host"]]],"PrivateDnsNameOptionsRequest":[["HostnameType",["enum","ip-name","resource-name"]],["EnableResourceNameDnsARecord","boolean"],["EnableResourceNameDnsAAAARecord","boolean"]],"TagSpecification":[["ResourceType",["enum","instance","volume","spot-instances-request","network-interface"]],["Tags",["array",["ref","Tag"]]]],"EC2ManagedInstance":[["InstanceId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-instances:${Region}:${Account}:workspaceinstance/${WorkspaceInstanceId}"}');
+export const WorkspaceInstance = cloudControlType<WorkspaceInstanceArgs, WorkspaceInstanceOutputs>("AWS::WorkspacesInstances::WorkspaceInstance", "aws:workspacesinstances:WorkspaceInstance", '{"p":[["ManagedInstance",["ref","ManagedInstance"],82],["Tags",["array",["ref","Tag"]]],["WorkspaceInstanceId","string",72],["ProvisionState",["enum","ALLOCATING","ALLOCATED","DEALLOCATING","DEALLOCATED","ERROR_ALLOCATING","ERROR_DEALLOCATING"],8],["EC2ManagedInstance",["ref","EC2ManagedInstance"],8]],"id":["WorkspaceInstanceId"],"d":{"ManagedInstance":[["BlockDeviceMappings",["array",["ref","BlockDeviceMapping"]]],["CapacityReservationSpecification",["ref","CapacityReservationSpecification"]],["CpuOptions",["ref","CpuOptionsRequest"]],["CreditSpecification",["ref","CreditSpecificationRequest"]],["DisableApiStop","boolean"],["EbsOptimized","boolean"],["EnablePrimaryIpv6","boolean"],["EnclaveOptions",["ref","EnclaveOptionsRequest"]],["HibernationOptions",["ref","HibernationOptionsRequest"]],["IamInstanceProfile",["ref","IamInstanceProfileSpecification"]],["ImageId","string",1],["InstanceType","string",1],["Ipv6AddressCount","integer"],["KeyName","string"],["LicenseSpecifications",["array",["ref","LicenseConfigurationRequest"]]],["MaintenanceOptions",["ref","InstanceMaintenanceOptionsRequest"]],["MetadataOptions",["ref","InstanceMetadataOptionsRequest"]],["Monitoring",["ref","RunInstancesMonitoringEnabled"]],["NetworkInterfaces",["array",["ref","InstanceNetworkInterfaceSpecification"]]],["NetworkPerformanceOptions",["ref","InstanceNetworkPerformanceOptionsRequest"]],["Placement",["ref","Placement"]],["PrivateDnsNameOptions",["ref","PrivateDnsNameOptionsRequest"]],["SubnetId","string"],["TagSpecifications",["array",["ref","TagSpecification"]]],["UserData","string"]],"BlockDeviceMapping":[["DeviceName","string"],["Ebs",["ref","EbsBlockDevice"]],["NoDevice","string"],["VirtualName","string"]],"EbsBlockDevice":[["VolumeType",["enum","standard","io1","io2","gp2","sc1","st1","gp3"]],["Encrypted","boolean"],["KmsKeyId","string"],["Iops","integer"],["Throughput","integer"],["VolumeSize","integer"]],"CapacityReservationSpecification":[["CapacityReservationPreference",["enum","capacity-reservations-only","open","none"]],["CapacityReservationTarget",["ref","CapacityReservationTarget"]]],"CapacityReservationTarget":[["CapacityReservationId","string"],["CapacityReservationResourceGroupArn","string"]],"CpuOptionsRequest":[["CoreCount","integer"],["ThreadsPerCore","integer"]],"CreditSpecificationRequest":[["CpuCredits",["enum","standard","unlimited"]]],"EnclaveOptionsRequest":[["Enabled","boolean"]],"HibernationOptionsRequest":[["Configured","boolean"]],"IamInstanceProfileSpecification":[["Arn","string"],["Name","string"]],"LicenseConfigurationRequest":[["LicenseConfigurationArn","string"]],"InstanceMaintenanceOptionsRequest":[["AutoRecovery",["enum","disabled","default"]]],"InstanceMetadataOptionsRequest":[["HttpEndpoint",["enum","enabled","disabled"]],["HttpProtocolIpv6",["enum","enabled","disabled"]],["HttpPutResponseHopLimit","integer"],["HttpTokens",["enum","optional","required"]],["InstanceMetadataTags",["enum","enabled","disabled"]]],"RunInstancesMonitoringEnabled":[["Enabled","boolean"]],"InstanceNetworkInterfaceSpecification":[["Description","string"],["DeviceIndex","integer"],["Groups",["array","string"]],["SubnetId","string"]],"InstanceNetworkPerformanceOptionsRequest":[["BandwidthWeighting",["enum","default","vpc-1","ebs-1"]]],"Placement":[["AvailabilityZone","string"],["GroupId","string"],["GroupName","string"],["PartitionNumber","integer"],["Tenancy",["enum","default","dedicated","host"]]],"PrivateDnsNameOptionsRequest":[["HostnameType",["enum","ip-name","resource-name"]],["EnableResourceNameDnsARecord","boolean"],["EnableResourceNameDnsAAAARecord","boolean"]],"TagSpecification":[["ResourceType",["enum","instance","volume","spot-instances-request","network-interface"]],["Tags",["array",["ref","Tag"]]]],"EC2ManagedInstance":[["InstanceId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ManagedInstance"],"co":["ManagedInstance"],"ro":["WorkspaceInstanceId","ProvisionState","EC2ManagedInstance","EC2ManagedInstance/InstanceId"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-instances:${Region}:${Account}:workspaceinstance/${WorkspaceInstanceId}"}');
 /** A {@link WorkspaceInstance} instance: its attributes as typed outputs. */
 export type WorkspaceInstance = InstanceType<typeof WorkspaceInstance>;
 
 /** Inputs of {@link WorkspaceInstance}. */
 export interface WorkspaceInstanceArgs {
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   managedInstance?: WorkspaceInstanceManagedInstance;
+  /** Items: at most 30. */
   tags?: AwsTag[];
 }
 
@@ -113,9 +159,13 @@ export interface WorkspaceInstanceManagedInstance {
   enclaveOptions?: WorkspaceInstanceEnclaveOptionsRequest;
   hibernationOptions?: WorkspaceInstanceHibernationOptionsRequest;
   iamInstanceProfile?: WorkspaceInstanceIamInstanceProfileSpecification;
+  /** Pattern: `^ami-[0-9a-zA-Z]{1,63}$`. */
   imageId: string;
+  /** Pattern: `^([a-z0-9-]+)\.([a-z0-9]+)$`. */
   instanceType: string;
+  /** Range: at least 0. */
   ipv6AddressCount?: number;
+  /** Length: at most 64. */
   keyName?: string;
   licenseSpecifications?: WorkspaceInstanceLicenseConfigurationRequest[];
   maintenanceOptions?: WorkspaceInstanceInstanceMaintenanceOptionsRequest;
@@ -125,16 +175,22 @@ export interface WorkspaceInstanceManagedInstance {
   networkPerformanceOptions?: WorkspaceInstanceInstanceNetworkPerformanceOptionsRequest;
   placement?: WorkspaceInstancePlacement;
   privateDnsNameOptions?: WorkspaceInstancePrivateDnsNameOptionsRequest;
+  /** Pattern: `^subnet-[0-9a-zA-Z]{1,63}$`. */
   subnetId?: string;
+  /** Items: at most 30. */
   tagSpecifications?: WorkspaceInstanceTagSpecification[];
+  /** Length: at most 16000. */
   userData?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-blockdevicemapping.html | CloudFormation: BlockDeviceMapping} */
 export interface WorkspaceInstanceBlockDeviceMapping {
+  /** Length: at most 32. */
   deviceName?: string;
   ebs?: WorkspaceInstanceEbsBlockDevice;
+  /** Length: at most 32. */
   noDevice?: string;
+  /** Pattern: `^ephemeral(0|[1-9][0-9]{0,2})$`. */
   virtualName?: string;
 }
 
@@ -142,9 +198,13 @@ export interface WorkspaceInstanceBlockDeviceMapping {
 export interface WorkspaceInstanceEbsBlockDevice {
   volumeType?: "standard" | "io1" | "io2" | "gp2" | "sc1" | "st1" | "gp3";
   encrypted?: boolean;
+  /** Length: at most 128. */
   kmsKeyId?: string;
+  /** Range: at least 0. */
   iops?: number;
+  /** Range: at least 0. */
   throughput?: number;
+  /** Range: at least 0. */
   volumeSize?: number;
 }
 
@@ -156,13 +216,17 @@ export interface WorkspaceInstanceCapacityReservationSpecification {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-capacityreservationtarget.html | CloudFormation: CapacityReservationTarget} */
 export interface WorkspaceInstanceCapacityReservationTarget {
+  /** Length: at most 128. */
   capacityReservationId?: string;
+  /** Pattern: `^arn:.*`. */
   capacityReservationResourceGroupArn?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-cpuoptionsrequest.html | CloudFormation: CpuOptionsRequest} */
 export interface WorkspaceInstanceCpuOptionsRequest {
+  /** Range: at least 0. */
   coreCount?: number;
+  /** Range: at least 0. */
   threadsPerCore?: number;
 }
 
@@ -183,12 +247,15 @@ export interface WorkspaceInstanceHibernationOptionsRequest {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-iaminstanceprofilespecification.html | CloudFormation: IamInstanceProfileSpecification} */
 export interface WorkspaceInstanceIamInstanceProfileSpecification {
+  /** Length: at most 2048. Pattern: `^arn:.*`. */
   arn?: string;
+  /** Length: at most 64. */
   name?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-licenseconfigurationrequest.html | CloudFormation: LicenseConfigurationRequest} */
 export interface WorkspaceInstanceLicenseConfigurationRequest {
+  /** Pattern: `^arn:.*`. */
   licenseConfigurationArn?: string;
 }
 
@@ -201,6 +268,7 @@ export interface WorkspaceInstanceInstanceMaintenanceOptionsRequest {
 export interface WorkspaceInstanceInstanceMetadataOptionsRequest {
   httpEndpoint?: "enabled" | "disabled";
   httpProtocolIpv6?: "enabled" | "disabled";
+  /** Range: 1–64. */
   httpPutResponseHopLimit?: number;
   httpTokens?: "optional" | "required";
   instanceMetadataTags?: "enabled" | "disabled";
@@ -213,9 +281,13 @@ export interface WorkspaceInstanceRunInstancesMonitoringEnabled {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-instancenetworkinterfacespecification.html | CloudFormation: InstanceNetworkInterfaceSpecification} */
 export interface WorkspaceInstanceInstanceNetworkInterfaceSpecification {
+  /** Length: at most 1000. Pattern: `^[\S\s]*$`. */
   description?: string;
+  /** Range: at least 0. */
   deviceIndex?: number;
+  /** Each item: Pattern: `^sg-[0-9a-zA-Z]{1,63}$`. */
   groups?: string[];
+  /** Pattern: `^subnet-[0-9a-zA-Z]{1,63}$`. */
   subnetId?: string;
 }
 
@@ -226,8 +298,11 @@ export interface WorkspaceInstanceInstanceNetworkPerformanceOptionsRequest {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-placement.html | CloudFormation: Placement} */
 export interface WorkspaceInstancePlacement {
+  /** Pattern: `^[a-z]{2}-[a-z]+-\d[a-z](-[a-z0-9]+)?$`. */
   availabilityZone?: string;
+  /** Pattern: `^pg-[0-9a-zA-Z]{1,63}$`. */
   groupId?: string;
+  /** Length: at most 255. */
   groupName?: string;
   partitionNumber?: number;
   tenancy?: "default" | "dedicated" | "host";
@@ -243,6 +318,7 @@ export interface WorkspaceInstancePrivateDnsNameOptionsRequest {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-tagspecification.html | CloudFormation: TagSpecification} */
 export interface WorkspaceInstanceTagSpecification {
   resourceType?: "instance" | "volume" | "spot-instances-request" | "network-interface";
+  /** Items: at most 30. */
   tags?: AwsTag[];
 }
 

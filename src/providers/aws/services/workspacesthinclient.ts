@@ -13,17 +13,29 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesthinclient-environment.html | CloudFormation: AWS::WorkSpacesThinClient::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::WorkSpacesThinClient::Environment", "aws:workspacesthinclient:Environment", '{"p":[["Name","string"],["DesktopArn","string",67],["DesktopEndpoint","string"],["SoftwareSetUpdateSchedule",["enum","USE_MAINTENANCE_WINDOW","APPLY_IMMEDIATELY"]],["MaintenanceWindow",["ref","MaintenanceWindow"]],["SoftwareSetUpdateMode",["enum","USE_LATEST","USE_DESIRED"]],["DesiredSoftwareSetId","string"],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["DeviceCreationTags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["ActivationCode","string",8],["Arn","string",72],["CreatedAt","string",8],["DesktopType",["enum","workspaces","appstream","workspaces-web"],8],["RegisteredDevicesCount","integer",8],["UpdatedAt","string",8],["PendingSoftwareSetId","string",8],["PendingSoftwareSetVersion","string",8],["SoftwareSetComplianceStatus",["enum","COMPLIANT","NOT_COMPLIANT","NO_REGISTERED_DEVICES"],8]],"id":["Id"],"d":{"MaintenanceWindow":[["Type",["enum","SYSTEM","CUSTOM"],1],["StartTimeHour","integer"],["StartTimeMinute","integer"],["EndTimeHour","integer"],["EndTimeMinute","integer"],["DaysOfTheWeek",["array",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]]],["ApplyTimeOf",["enum","UTC","DEVICE"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:thinclient:${Region}:${Account}:environment/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::WorkSpacesThinClient::Environment", "aws:workspacesthinclient:Environment", '{"p":[["Name","string"],["DesktopArn","string",67],["DesktopEndpoint","string"],["SoftwareSetUpdateSchedule",["enum","USE_MAINTENANCE_WINDOW","APPLY_IMMEDIATELY"]],["MaintenanceWindow",["ref","MaintenanceWindow"]],["SoftwareSetUpdateMode",["enum","USE_LATEST","USE_DESIRED"]],["DesiredSoftwareSetId","string"],["KmsKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["DeviceCreationTags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["ActivationCode","string",8],["Arn","string",72],["CreatedAt","string",8],["DesktopType",["enum","workspaces","appstream","workspaces-web"],8],["RegisteredDevicesCount","integer",8],["UpdatedAt","string",8],["PendingSoftwareSetId","string",8],["PendingSoftwareSetVersion","string",8],["SoftwareSetComplianceStatus",["enum","COMPLIANT","NOT_COMPLIANT","NO_REGISTERED_DEVICES"],8]],"id":["Id"],"d":{"MaintenanceWindow":[["Type",["enum","SYSTEM","CUSTOM"],1],["StartTimeHour","integer"],["StartTimeMinute","integer"],["EndTimeHour","integer"],["EndTimeMinute","integer"],["DaysOfTheWeek",["array",["enum","MONDAY","TUESDAY","WEDNESDAY","THURSDAY","FRIDAY","SATURDAY","SUNDAY"]]],["ApplyTimeOf",["enum","UTC","DEVICE"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyArn","DesktopArn"],"ro":["Id","ActivationCode","Arn","CreatedAt","DesktopType","RegisteredDevicesCount","UpdatedAt","PendingSoftwareSetId","PendingSoftwareSetVersion","SoftwareSetComplianceStatus"],"uo":["MaintenanceWindow/DaysOfTheWeek","Tags","DeviceCreationTags"],"tg":[true,true,true]},"arn":"arn:${Partition}:thinclient:${Region}:${Account}:environment/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The name of the environment. */
+  /**
+   * The name of the environment.
+   *
+   * Length: 1–64. Pattern: `^.+$`.
+   */
   name?: string;
-  /** The Amazon Resource Name (ARN) of the desktop to stream from Amazon WorkSpaces, WorkSpaces Secure Browser, or WorkSpaces Applications. */
+  /**
+   * The Amazon Resource Name (ARN) of the desktop to stream from Amazon WorkSpaces, WorkSpaces Secure Browser, or WorkSpaces Applications.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[0-9]{0,12}:[a-zA-Z0-9\-\/\._]+$`.
+   */
   desktopArn: string;
-  /** The URL for the identity provider login (only for environments that use WorkSpaces Applications). */
+  /**
+   * The URL for the identity provider login (only for environments that use WorkSpaces Applications).
+   *
+   * Length: 1–1024. Pattern: `^(https:\/\/)[a-z0-9]+([\-\.]{1}[a-z0-9]+)*\.[a-z]{2,32}(:[0-9]{1,5})?(\/.*)?$`.
+   */
   desktopEndpoint?: string;
   /** An option to define if software updates should be applied within a maintenance window. */
   softwareSetUpdateSchedule?: "USE_MAINTENANCE_WINDOW" | "APPLY_IMMEDIATELY";
@@ -31,17 +43,31 @@ export interface EnvironmentArgs {
   maintenanceWindow?: EnvironmentMaintenanceWindow;
   /** An option to define which software updates to apply. */
   softwareSetUpdateMode?: "USE_LATEST" | "USE_DESIRED";
-  /** The ID of the software set to apply. */
+  /**
+   * The ID of the software set to apply.
+   *
+   * Pattern: `^[0-9]{1,9}$`.
+   */
   desiredSoftwareSetId?: string;
-  /** The Amazon Resource Name (ARN) of the AWS Key Management Service key used to encrypt the environment. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Key Management Service key used to encrypt the environment.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[0-9]{0,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   kmsKeyArn?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** An array of key-value pairs to apply to the newly created devices for this environment. */
+  /**
+   * An array of key-value pairs to apply to the newly created devices for this environment.
+   *
+   * Items: at most 50.
+   */
   deviceCreationTags?: AwsTag[];
 }
 
@@ -77,15 +103,35 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
 export interface EnvironmentMaintenanceWindow {
   /** An option to select the default or custom maintenance window. */
   type: "SYSTEM" | "CUSTOM";
-  /** The hour for the maintenance window start ( `00` - `23` ). */
+  /**
+   * The hour for the maintenance window start ( `00` - `23` ).
+   *
+   * Range: 0–23.
+   */
   startTimeHour?: number;
-  /** The minutes past the hour for the maintenance window start ( `00` - `59` ). */
+  /**
+   * The minutes past the hour for the maintenance window start ( `00` - `59` ).
+   *
+   * Range: 0–59.
+   */
   startTimeMinute?: number;
-  /** The hour for the maintenance window end ( `00` - `23` ). */
+  /**
+   * The hour for the maintenance window end ( `00` - `23` ).
+   *
+   * Range: 0–23.
+   */
   endTimeHour?: number;
-  /** The minutes for the maintenance window end ( `00` - `59` ). */
+  /**
+   * The minutes for the maintenance window end ( `00` - `59` ).
+   *
+   * Range: 0–59.
+   */
   endTimeMinute?: number;
-  /** The days of the week during which the maintenance window is open. */
+  /**
+   * The days of the week during which the maintenance window is open.
+   *
+   * Items: 1–7.
+   */
   daysOfTheWeek?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
   /** The option to set the maintenance window during the device local time or Universal Coordinated Time (UTC). */
   applyTimeOf?: "UTC" | "DEVICE";

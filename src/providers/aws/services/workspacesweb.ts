@@ -13,23 +13,33 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-browsersettings.html | CloudFormation: AWS::WorkSpacesWeb::BrowserSettings}
  */
-export const BrowserSettings = cloudControlType<BrowserSettingsArgs, BrowserSettingsOutputs>("AWS::WorkSpacesWeb::BrowserSettings", "aws:workspacesweb:BrowserSettings", '{"p":[["BrowserPolicy","string"],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["Tags",["array",["ref","Tag"]]],["WebContentFilteringPolicy",["ref","WebContentFilteringPolicy"]],["AssociatedPortalArns",["array","string"],8],["BrowserSettingsArn","string",72]],"id":["BrowserSettingsArn"],"d":{"WebContentFilteringPolicy":[["BlockedCategories",["array",["enum","Cults","Gambling","Nudity","Pornography","SexEducation","Tasteless","Violence","DownloadSites","ImageSharing","PeerToPeer","StreamingMediaAndDownloads","GenerativeAI","CriminalActivity","Hacking","HateAndIntolerance","IllegalDrug","IllegalSoftware","SchoolCheating","SelfHarm","Weapons","Chat","Games","InstantMessaging","ProfessionalNetwork","SocialNetworking","WebBasedEmail","ParkedDomains"]]],["AllowedUrls",["array","string"]],["BlockedUrls",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:browserSettings/${BrowserSettingsId}"}');
+export const BrowserSettings = cloudControlType<BrowserSettingsArgs, BrowserSettingsOutputs>("AWS::WorkSpacesWeb::BrowserSettings", "aws:workspacesweb:BrowserSettings", '{"p":[["BrowserPolicy","string"],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["Tags",["array",["ref","Tag"]]],["WebContentFilteringPolicy",["ref","WebContentFilteringPolicy"]],["AssociatedPortalArns",["array","string"],8],["BrowserSettingsArn","string",72]],"id":["BrowserSettingsArn"],"d":{"WebContentFilteringPolicy":[["BlockedCategories",["array",["enum","Cults","Gambling","Nudity","Pornography","SexEducation","Tasteless","Violence","DownloadSites","ImageSharing","PeerToPeer","StreamingMediaAndDownloads","GenerativeAI","CriminalActivity","Hacking","HateAndIntolerance","IllegalDrug","IllegalSoftware","SchoolCheating","SelfHarm","Weapons","Chat","Games","InstantMessaging","ProfessionalNetwork","SocialNetworking","WebBasedEmail","ParkedDomains"]]],["AllowedUrls",["array","string"]],["BlockedUrls",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AdditionalEncryptionContext","CustomerManagedKey"],"ro":["AssociatedPortalArns","BrowserSettingsArn"],"uo":["AssociatedPortalArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:browserSettings/${BrowserSettingsId}"}');
 /** A {@link BrowserSettings} instance: its attributes as typed outputs. */
 export type BrowserSettings = InstanceType<typeof BrowserSettings>;
 
 /** Inputs of {@link BrowserSettings}. */
 export interface BrowserSettingsArgs {
-  /** A JSON string containing Chrome Enterprise policies that will be applied to all streaming sessions. */
+  /**
+   * A JSON string containing Chrome Enterprise policies that will be applied to all streaming sessions.
+   *
+   * Length: 2–131072. Pattern: `^\{[\S\s]*\}\s*$`.
+   */
   browserPolicy?: string;
   /**
    * The custom managed key of the browser settings.
    *
    * *Pattern* : `^arn:[\w+=\/,.@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
    */
   customerManagedKey?: string;
   /** Additional encryption context of the browser settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The tags to add to the browser settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the browser settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The policy that specifies which URLs end users are allowed to access or which URLs or domain categories they are restricted from accessing for enhanced security. */
   webContentFilteringPolicy?: BrowserSettingsWebContentFilteringPolicy;
@@ -49,11 +59,23 @@ export interface BrowserSettingsOutputs extends BrowserSettingsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-browsersettings-webcontentfilteringpolicy.html | CloudFormation: WebContentFilteringPolicy}
  */
 export interface BrowserSettingsWebContentFilteringPolicy {
-  /** Categories of websites that are blocked on the end user's browsers. */
+  /**
+   * Categories of websites that are blocked on the end user's browsers.
+   *
+   * Items: 1–100.
+   */
   blockedCategories?: ("Cults" | "Gambling" | "Nudity" | "Pornography" | "SexEducation" | "Tasteless" | "Violence" | "DownloadSites" | "ImageSharing" | "PeerToPeer" | "StreamingMediaAndDownloads" | "GenerativeAI" | "CriminalActivity" | "Hacking" | "HateAndIntolerance" | "IllegalDrug" | "IllegalSoftware" | "SchoolCheating" | "SelfHarm" | "Weapons" | "Chat" | "Games" | "InstantMessaging" | "ProfessionalNetwork" | "SocialNetworking" | "WebBasedEmail" | "ParkedDomains")[];
-  /** URLs and domains that are always accessible to end users. */
+  /**
+   * URLs and domains that are always accessible to end users.
+   *
+   * Items: 1–1000.
+   */
   allowedUrls?: string[];
-  /** URLs and domains that end users cannot access. */
+  /**
+   * URLs and domains that end users cannot access.
+   *
+   * Items: 1–1000.
+   */
   blockedUrls?: string[];
 }
 
@@ -62,7 +84,7 @@ export interface BrowserSettingsWebContentFilteringPolicy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-dataprotectionsettings.html | CloudFormation: AWS::WorkSpacesWeb::DataProtectionSettings}
  */
-export const DataProtectionSettings = cloudControlType<DataProtectionSettingsArgs, DataProtectionSettingsOutputs>("AWS::WorkSpacesWeb::DataProtectionSettings", "aws:workspacesweb:DataProtectionSettings", '{"p":[["AdditionalEncryptionContext",["map","string"],66],["CustomerManagedKey","string",66],["Description","string"],["DisplayName","string"],["InlineRedactionConfiguration",["ref","InlineRedactionConfiguration"]],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["CreationDate","string",8],["DataProtectionSettingsArn","string",72]],"id":["DataProtectionSettingsArn"],"d":{"InlineRedactionConfiguration":[["InlineRedactionPatterns",["array",["ref","InlineRedactionPattern"]],1],["GlobalEnforcedUrls",["array","string"]],["GlobalExemptUrls",["array","string"]],["GlobalConfidenceLevel","number"]],"InlineRedactionPattern":[["BuiltInPatternId","string"],["CustomPattern",["ref","CustomPattern"]],["RedactionPlaceHolder",["ref","RedactionPlaceHolder"],1],["EnforcedUrls",["array","string"]],["ExemptUrls",["array","string"]],["ConfidenceLevel","number"]],"CustomPattern":[["PatternName","string",1],["PatternRegex","string",1],["PatternDescription","string"],["KeywordRegex","string"]],"RedactionPlaceHolder":[["RedactionPlaceHolderType",["enum","CustomText"],1],["RedactionPlaceHolderText","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:dataProtectionSettings/${DataProtectionSettingsId}"}');
+export const DataProtectionSettings = cloudControlType<DataProtectionSettingsArgs, DataProtectionSettingsOutputs>("AWS::WorkSpacesWeb::DataProtectionSettings", "aws:workspacesweb:DataProtectionSettings", '{"p":[["AdditionalEncryptionContext",["map","string"],66],["CustomerManagedKey","string",66],["Description","string"],["DisplayName","string"],["InlineRedactionConfiguration",["ref","InlineRedactionConfiguration"]],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["CreationDate","string",8],["DataProtectionSettingsArn","string",72]],"id":["DataProtectionSettingsArn"],"d":{"InlineRedactionConfiguration":[["InlineRedactionPatterns",["array",["ref","InlineRedactionPattern"]],1],["GlobalEnforcedUrls",["array","string"]],["GlobalExemptUrls",["array","string"]],["GlobalConfidenceLevel","number"]],"InlineRedactionPattern":[["BuiltInPatternId","string"],["CustomPattern",["ref","CustomPattern"]],["RedactionPlaceHolder",["ref","RedactionPlaceHolder"],1],["EnforcedUrls",["array","string"]],["ExemptUrls",["array","string"]],["ConfidenceLevel","number"]],"CustomPattern":[["PatternName","string",1],["PatternRegex","string",1],["PatternDescription","string"],["KeywordRegex","string"]],"RedactionPlaceHolder":[["RedactionPlaceHolderType",["enum","CustomText"],1],["RedactionPlaceHolderText","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AdditionalEncryptionContext","CustomerManagedKey"],"ro":["AssociatedPortalArns","CreationDate","DataProtectionSettingsArn"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:dataProtectionSettings/${DataProtectionSettingsId}"}');
 /** A {@link DataProtectionSettings} instance: its attributes as typed outputs. */
 export type DataProtectionSettings = InstanceType<typeof DataProtectionSettings>;
 
@@ -70,15 +92,31 @@ export type DataProtectionSettings = InstanceType<typeof DataProtectionSettings>
 export interface DataProtectionSettingsArgs {
   /** The additional encryption context of the data protection settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The customer managed key used to encrypt sensitive information in the data protection settings. */
+  /**
+   * The customer managed key used to encrypt sensitive information in the data protection settings.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   customerManagedKey?: string;
-  /** The description of the data protection settings. */
+  /**
+   * The description of the data protection settings.
+   *
+   * Length: 1–256. Pattern: `^[ _\-\d\w]+$`.
+   */
   description?: string;
-  /** The display name of the data protection settings. */
+  /**
+   * The display name of the data protection settings.
+   *
+   * Length: 1–64. Pattern: `^[ _\-\d\w]+$`.
+   */
   displayName?: string;
   /** The inline redaction configuration for the data protection settings. */
   inlineRedactionConfiguration?: DataProtectionSettingsInlineRedactionConfiguration;
-  /** The tags of the data protection settings. */
+  /**
+   * The tags of the data protection settings.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -98,13 +136,29 @@ export interface DataProtectionSettingsOutputs extends DataProtectionSettingsArg
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-dataprotectionsettings-inlineredactionconfiguration.html | CloudFormation: InlineRedactionConfiguration}
  */
 export interface DataProtectionSettingsInlineRedactionConfiguration {
-  /** The inline redaction patterns to be enabled for the inline redaction configuration. */
+  /**
+   * The inline redaction patterns to be enabled for the inline redaction configuration.
+   *
+   * Items: 0–150.
+   */
   inlineRedactionPatterns: DataProtectionSettingsInlineRedactionPattern[];
-  /** The global enforced URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level enforced URL list. */
+  /**
+   * The global enforced URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level enforced URL list.
+   *
+   * Items: 1–100.
+   */
   globalEnforcedUrls?: string[];
-  /** The global exempt URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level exempt URL list. */
+  /**
+   * The global exempt URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level exempt URL list.
+   *
+   * Items: 1–100.
+   */
   globalExemptUrls?: string[];
-  /** The global confidence level for the inline redaction configuration. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This is applied to patterns that do not have a pattern-level confidence level. Defaults to confidence level 2. */
+  /**
+   * The global confidence level for the inline redaction configuration. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This is applied to patterns that do not have a pattern-level confidence level. Defaults to confidence level 2.
+   *
+   * Range: 1–3.
+   */
   globalConfidenceLevel?: number;
 }
 
@@ -114,17 +168,33 @@ export interface DataProtectionSettingsInlineRedactionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-dataprotectionsettings-inlineredactionpattern.html | CloudFormation: InlineRedactionPattern}
  */
 export interface DataProtectionSettingsInlineRedactionPattern {
-  /** The built-in pattern from the list of preconfigured patterns. Either a customPattern or builtInPatternId is required. To view the entire list of data types and their corresponding built-in pattern IDs, see [Base inline redaction](https://docs.aws.amazon.com/workspaces-web/latest/adminguide/base-inline-redaction.html) . */
+  /**
+   * The built-in pattern from the list of preconfigured patterns. Either a customPattern or builtInPatternId is required. To view the entire list of data types and their corresponding built-in pattern IDs, see [Base inline redaction](https://docs.aws.amazon.com/workspaces-web/latest/adminguide/base-inline-redaction.html) .
+   *
+   * Length: 1–50. Pattern: `^[_\-\d\w]+$`.
+   */
   builtInPatternId?: string;
   /** The configuration for a custom pattern. Either a customPattern or builtInPatternId is required. */
   customPattern?: DataProtectionSettingsCustomPattern;
   /** The redaction placeholder that will replace the redacted text in session for the inline redaction pattern. */
   redactionPlaceHolder: DataProtectionSettingsRedactionPlaceHolder;
-  /** The enforced URL configuration for the inline redaction pattern. This will override the global enforced URL configuration. */
+  /**
+   * The enforced URL configuration for the inline redaction pattern. This will override the global enforced URL configuration.
+   *
+   * Items: 1–20.
+   */
   enforcedUrls?: string[];
-  /** The exempt URL configuration for the inline redaction pattern. This will override the global exempt URL configuration for the inline redaction pattern. */
+  /**
+   * The exempt URL configuration for the inline redaction pattern. This will override the global exempt URL configuration for the inline redaction pattern.
+   *
+   * Items: 1–20.
+   */
   exemptUrls?: string[];
-  /** The confidence level for inline redaction pattern. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This overrides the global confidence level. */
+  /**
+   * The confidence level for inline redaction pattern. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This overrides the global confidence level.
+   *
+   * Range: 1–3.
+   */
   confidenceLevel?: number;
 }
 
@@ -134,13 +204,29 @@ export interface DataProtectionSettingsInlineRedactionPattern {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-dataprotectionsettings-custompattern.html | CloudFormation: CustomPattern}
  */
 export interface DataProtectionSettingsCustomPattern {
-  /** The pattern name for the custom pattern. */
+  /**
+   * The pattern name for the custom pattern.
+   *
+   * Length: 1–20. Pattern: `^[_\-\d\w]+$`.
+   */
   patternName: string;
-  /** The pattern regex for the customer pattern. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example: “/ab+c/gi”. */
+  /**
+   * The pattern regex for the customer pattern. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example: “/ab+c/gi”.
+   *
+   * Length: 0–300. Pattern: `^\/((?:[^\n])+)\/([gimsuyvd]{0,8})$`.
+   */
   patternRegex: string;
-  /** The pattern description for the customer pattern. */
+  /**
+   * The pattern description for the customer pattern.
+   *
+   * Length: 1–256. Pattern: `^[ _\-\d\w]+$`.
+   */
   patternDescription?: string;
-  /** The keyword regex for the customer pattern. After there is a match to the pattern regex, the keyword regex is used to search within the proximity of the match. If there is a keyword match, then the match is confirmed. If no keyword regex is provided, the pattern regex match will automatically be confirmed. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example, “/ab+c/gi” */
+  /**
+   * The keyword regex for the customer pattern. After there is a match to the pattern regex, the keyword regex is used to search within the proximity of the match. If there is a keyword match, then the match is confirmed. If no keyword regex is provided, the pattern regex match will automatically be confirmed. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example, “/ab+c/gi”
+   *
+   * Length: 0–300. Pattern: `^\/((?:[^\n])+)\/([gimsuyvd]{0,8})$`.
+   */
   keywordRegex?: string;
 }
 
@@ -152,7 +238,11 @@ export interface DataProtectionSettingsCustomPattern {
 export interface DataProtectionSettingsRedactionPlaceHolder {
   /** The redaction placeholder type that will replace the redacted text in session. */
   redactionPlaceHolderType: "CustomText";
-  /** The redaction placeholder text that will replace the redacted text in session for the custom text redaction placeholder type. */
+  /**
+   * The redaction placeholder text that will replace the redacted text in session for the custom text redaction placeholder type.
+   *
+   * Length: 1–20. Pattern: `^[*_\-\d\w]+$`.
+   */
   redactionPlaceHolderText?: string;
 }
 
@@ -161,7 +251,7 @@ export interface DataProtectionSettingsRedactionPlaceHolder {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-identityprovider.html | CloudFormation: AWS::WorkSpacesWeb::IdentityProvider}
  */
-export const IdentityProvider = cloudControlType<IdentityProviderArgs, IdentityProviderOutputs>("AWS::WorkSpacesWeb::IdentityProvider", "aws:workspacesweb:IdentityProvider", '{"p":[["IdentityProviderDetails",["map","string"],1],["PortalArn","string",66],["IdentityProviderName","string",1],["IdentityProviderType",["enum","SAML","Facebook","Google","LoginWithAmazon","SignInWithApple","OIDC"],1],["Tags",["array",["ref","Tag"]]],["IdentityProviderArn","string",72]],"id":["IdentityProviderArn"],"tags":["Tags","standard"]}');
+export const IdentityProvider = cloudControlType<IdentityProviderArgs, IdentityProviderOutputs>("AWS::WorkSpacesWeb::IdentityProvider", "aws:workspacesweb:IdentityProvider", '{"p":[["IdentityProviderDetails",["map","string"],1],["PortalArn","string",82],["IdentityProviderName","string",1],["IdentityProviderType",["enum","SAML","Facebook","Google","LoginWithAmazon","SignInWithApple","OIDC"],1],["Tags",["array",["ref","Tag"]]],["IdentityProviderArn","string",72]],"id":["IdentityProviderArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PortalArn"],"co":["PortalArn"],"ro":["IdentityProviderArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link IdentityProvider} instance: its attributes as typed outputs. */
 export type IdentityProvider = InstanceType<typeof IdentityProvider>;
 
@@ -208,12 +298,23 @@ export interface IdentityProviderArgs {
    * - `EncryptedResponses` (boolean) *optional*
    */
   identityProviderDetails: Record<string, string>;
-  /** The ARN of the identity provider. */
+  /**
+   * The ARN of the identity provider.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   portalArn?: string;
-  /** The identity provider name. */
+  /**
+   * The identity provider name.
+   *
+   * Length: 1–32. Pattern: `^[^_][\p{L}\p{M}\p{S}\p{N}\p{P}][^_]+$`.
+   */
   identityProviderName: string;
   /** The identity provider type. */
   identityProviderType: "SAML" | "Facebook" | "Google" | "LoginWithAmazon" | "SignInWithApple" | "OIDC";
+  /** Items: 0–200. */
   tags?: AwsTag[];
 }
 
@@ -228,27 +329,45 @@ export interface IdentityProviderOutputs extends IdentityProviderArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-ipaccesssettings.html | CloudFormation: AWS::WorkSpacesWeb::IpAccessSettings}
  */
-export const IpAccessSettings = cloudControlType<IpAccessSettingsArgs, IpAccessSettingsOutputs>("AWS::WorkSpacesWeb::IpAccessSettings", "aws:workspacesweb:IpAccessSettings", '{"p":[["IpRules",["array",["ref","IpRule"]],1],["Description","string"],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["DisplayName","string"],["Tags",["array",["ref","Tag"]]],["CreationDate","string",8],["AssociatedPortalArns",["array","string"],8],["IpAccessSettingsArn","string",72]],"id":["IpAccessSettingsArn"],"d":{"IpRule":[["IpRange","string",1],["Description","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:ipAccessSettings/${IpAccessSettingsId}"}');
+export const IpAccessSettings = cloudControlType<IpAccessSettingsArgs, IpAccessSettingsOutputs>("AWS::WorkSpacesWeb::IpAccessSettings", "aws:workspacesweb:IpAccessSettings", '{"p":[["IpRules",["array",["ref","IpRule"]],1],["Description","string"],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["DisplayName","string"],["Tags",["array",["ref","Tag"]]],["CreationDate","string",8],["AssociatedPortalArns",["array","string"],8],["IpAccessSettingsArn","string",72]],"id":["IpAccessSettingsArn"],"d":{"IpRule":[["IpRange","string",1],["Description","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AdditionalEncryptionContext","CustomerManagedKey"],"ro":["AssociatedPortalArns","CreationDate","IpAccessSettingsArn"],"uo":["AssociatedPortalArns","IpRules","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:ipAccessSettings/${IpAccessSettingsId}"}');
 /** A {@link IpAccessSettings} instance: its attributes as typed outputs. */
 export type IpAccessSettings = InstanceType<typeof IpAccessSettings>;
 
 /** Inputs of {@link IpAccessSettings}. */
 export interface IpAccessSettingsArgs {
-  /** The IP rules of the IP access settings. */
+  /**
+   * The IP rules of the IP access settings.
+   *
+   * Items: 1–100.
+   */
   ipRules: IpAccessSettingsIpRule[];
-  /** The description of the IP access settings. */
+  /**
+   * The description of the IP access settings.
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   description?: string;
   /**
    * The custom managed key of the IP access settings.
    *
    * *Pattern* : `^arn:[\w+=\/,.@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
    */
   customerManagedKey?: string;
   /** Additional encryption context of the IP access settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The display name of the IP access settings. */
+  /**
+   * The display name of the IP access settings.
+   *
+   * Length: 1–64. Pattern: `^.+$`.
+   */
   displayName?: string;
-  /** The tags to add to the IP access settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the IP access settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -270,7 +389,11 @@ export interface IpAccessSettingsOutputs extends IpAccessSettingsArgs {
 export interface IpAccessSettingsIpRule {
   /** The IP range of the IP rule. This can either be a single IP address or a range using CIDR notation. */
   ipRange: string;
-  /** The description of the IP rule. */
+  /**
+   * The description of the IP rule.
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   description?: string;
 }
 
@@ -283,7 +406,7 @@ export interface IpAccessSettingsIpRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-networksettings.html | CloudFormation: AWS::WorkSpacesWeb::NetworkSettings}
  */
-export const NetworkSettings = cloudControlType<NetworkSettingsArgs, NetworkSettingsOutputs>("AWS::WorkSpacesWeb::NetworkSettings", "aws:workspacesweb:NetworkSettings", '{"p":[["VpcId","string",1],["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["NetworkSettingsArn","string",72]],"id":["NetworkSettingsArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:networkSettings/${NetworkSettingsId}"}');
+export const NetworkSettings = cloudControlType<NetworkSettingsArgs, NetworkSettingsOutputs>("AWS::WorkSpacesWeb::NetworkSettings", "aws:workspacesweb:NetworkSettings", '{"p":[["VpcId","string",1],["SecurityGroupIds",["array","string"],1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["NetworkSettingsArn","string",72]],"id":["NetworkSettingsArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AssociatedPortalArns","NetworkSettingsArn"],"uo":["AssociatedPortalArns","SecurityGroupIds","SubnetIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:networkSettings/${NetworkSettingsId}"}');
 /** A {@link NetworkSettings} instance: its attributes as typed outputs. */
 export type NetworkSettings = InstanceType<typeof NetworkSettings>;
 
@@ -293,21 +416,31 @@ export interface NetworkSettingsArgs {
    * The VPC that streaming instances will connect to.
    *
    * *Pattern* : `^vpc-[0-9a-z]*$`
+   *
+   * Length: 1–255. Pattern: `^vpc-[0-9a-z]*$`.
    */
   vpcId: string;
   /**
    * One or more security groups used to control access from streaming instances to your VPC.
    *
    * *Pattern* : `^[\w+\-]+$`
+   *
+   * Items: 1–5. Each item: Length: 1–128. Pattern: `^[\w+\-]+$`.
    */
   securityGroupIds: string[];
   /**
    * The subnets in which network interfaces are created to connect streaming instances to your VPC. At least two of these subnets must be in different availability zones.
    *
    * *Pattern* : `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`
+   *
+   * Items: 2–3. Each item: Length: 1–32. Pattern: `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`.
    */
   subnetIds: string[];
-  /** The tags to add to the network settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the network settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -326,35 +459,69 @@ export interface NetworkSettingsOutputs extends NetworkSettingsArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-portal.html | CloudFormation: AWS::WorkSpacesWeb::Portal}
  */
-export const Portal = cloudControlType<PortalArgs, PortalOutputs>("AWS::WorkSpacesWeb::Portal", "aws:workspacesweb:Portal", '{"p":[["TrustStoreArn","string"],["UserAccessLoggingSettingsArn","string"],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["DisplayName","string"],["UserSettingsArn","string"],["BrowserSettingsArn","string"],["IpAccessSettingsArn","string"],["NetworkSettingsArn","string"],["Tags",["array",["ref","Tag"]]],["AuthenticationType",["enum","Standard","IAM_Identity_Center"]],["DataProtectionSettingsArn","string"],["InstanceType",["enum","standard.regular","standard.large","standard.xlarge"]],["MaxConcurrentSessions","number"],["PortalCustomDomain","string"],["SessionLoggerArn","string"],["CreationDate","string",8],["BrowserType",["enum","Chrome"],8],["ServiceProviderSamlMetadata","string",8],["StatusReason","string",8],["PortalArn","string",72],["PortalStatus",["enum","Incomplete","Pending","Active"],8],["RendererType",["enum","AppStream"],8],["PortalEndpoint","string",8]],"id":["PortalArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:portal/${PortalId}"}');
+export const Portal = cloudControlType<PortalArgs, PortalOutputs>("AWS::WorkSpacesWeb::Portal", "aws:workspacesweb:Portal", '{"p":[["TrustStoreArn","string"],["UserAccessLoggingSettingsArn","string"],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["DisplayName","string"],["UserSettingsArn","string"],["BrowserSettingsArn","string"],["IpAccessSettingsArn","string"],["NetworkSettingsArn","string"],["Tags",["array",["ref","Tag"]]],["AuthenticationType",["enum","Standard","IAM_Identity_Center"]],["DataProtectionSettingsArn","string"],["InstanceType",["enum","standard.regular","standard.large","standard.xlarge"]],["MaxConcurrentSessions","number"],["PortalCustomDomain","string"],["SessionLoggerArn","string"],["CreationDate","string",8],["BrowserType",["enum","Chrome"],8],["ServiceProviderSamlMetadata","string",8],["StatusReason","string",8],["PortalArn","string",72],["PortalStatus",["enum","Incomplete","Pending","Active"],8],["RendererType",["enum","AppStream"],8],["PortalEndpoint","string",8]],"id":["PortalArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AdditionalEncryptionContext","CustomerManagedKey"],"ro":["BrowserType","CreationDate","PortalArn","PortalEndpoint","PortalStatus","RendererType","ServiceProviderSamlMetadata","StatusReason"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:portal/${PortalId}"}');
 /** A {@link Portal} instance: its attributes as typed outputs. */
 export type Portal = InstanceType<typeof Portal>;
 
 /** Inputs of {@link Portal}. */
 export interface PortalArgs {
-  /** The ARN of the trust store that is associated with the web portal. */
+  /**
+   * The ARN of the trust store that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   trustStoreArn?: string;
-  /** The ARN of the user access logging settings that is associated with the web portal. */
+  /**
+   * The ARN of the user access logging settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   userAccessLoggingSettingsArn?: string;
   /**
    * The customer managed key of the web portal.
    *
    * *Pattern* : `^arn:[\w+=\/,.@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
    */
   customerManagedKey?: string;
   /** The additional encryption context of the portal. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The name of the web portal. */
+  /**
+   * The name of the web portal.
+   *
+   * Length: 1–64. Pattern: `^.+$`.
+   */
   displayName?: string;
-  /** The ARN of the user settings that is associated with the web portal. */
+  /**
+   * The ARN of the user settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   userSettingsArn?: string;
-  /** The ARN of the browser settings that is associated with this web portal. */
+  /**
+   * The ARN of the browser settings that is associated with this web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   browserSettingsArn?: string;
-  /** The ARN of the IP access settings that is associated with the web portal. */
+  /**
+   * The ARN of the IP access settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   ipAccessSettingsArn?: string;
-  /** The ARN of the network settings that is associated with the web portal. */
+  /**
+   * The ARN of the network settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   networkSettingsArn?: string;
-  /** The tags to add to the web portal. A tag is a key-value pair. */
+  /**
+   * The tags to add to the web portal. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /**
    * The type of authentication integration points used when signing into the web portal. Defaults to `Standard` .
@@ -370,14 +537,27 @@ export interface PortalArgs {
    * 4. Add an `IdentityProvider` resource to your CloudFormation template. …
    */
   authenticationType?: "Standard" | "IAM_Identity_Center";
-  /** The ARN of the data protection settings. */
+  /**
+   * The ARN of the data protection settings.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   dataProtectionSettingsArn?: string;
   /** The type and resources of the underlying instance. */
   instanceType?: "standard.regular" | "standard.large" | "standard.xlarge";
-  /** The maximum number of concurrent sessions for the portal. */
+  /**
+   * The maximum number of concurrent sessions for the portal.
+   *
+   * Range: 1–5000.
+   */
   maxConcurrentSessions?: number;
+  /** Length: 0–128. Pattern: ``. */
   portalCustomDomain?: string;
-  /** The ARN of the session logger that is associated with the portal. */
+  /**
+   * The ARN of the session logger that is associated with the portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   sessionLoggerArn?: string;
 }
 
@@ -406,7 +586,7 @@ export interface PortalOutputs extends PortalArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-sessionlogger.html | CloudFormation: AWS::WorkSpacesWeb::SessionLogger}
  */
-export const SessionLogger = cloudControlType<SessionLoggerArgs, SessionLoggerOutputs>("AWS::WorkSpacesWeb::SessionLogger", "aws:workspacesweb:SessionLogger", '{"p":[["AdditionalEncryptionContext",["map","string"],66],["CustomerManagedKey","string",66],["DisplayName","string"],["EventFilter",["ref","EventFilter"],1],["LogConfiguration",["ref","LogConfiguration"],1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["CreationDate","string",8],["SessionLoggerArn","string",72]],"id":["SessionLoggerArn"],"d":{"EventFilter":[["All","json"],["Include",["array",["enum","WebsiteInteract","FileDownloadFromSecureBrowserToRemoteDisk","FileTransferFromRemoteToLocalDisk","FileTransferFromLocalToRemoteDisk","FileUploadFromRemoteDiskToSecureBrowser","ContentPasteToWebsite","ContentTransferFromLocalToRemoteClipboard","ContentCopyFromWebsite","UrlLoad","TabOpen","TabClose","PrintJobSubmit","SessionConnect","SessionStart","SessionDisconnect","SessionEnd","UrlBlockByContentFilter"]]]],"LogConfiguration":[["S3",["ref","S3LogConfiguration"]]],"S3LogConfiguration":[["Bucket","string",1],["KeyPrefix","string"],["BucketOwner","string"],["LogFileFormat",["enum","JSONLines","Json"],1],["FolderStructure",["enum","Flat","NestedByDate"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:sessionLogger/${SessionLoggerId}"}');
+export const SessionLogger = cloudControlType<SessionLoggerArgs, SessionLoggerOutputs>("AWS::WorkSpacesWeb::SessionLogger", "aws:workspacesweb:SessionLogger", '{"p":[["AdditionalEncryptionContext",["map","string"],66],["CustomerManagedKey","string",66],["DisplayName","string"],["EventFilter",["ref","EventFilter"],1],["LogConfiguration",["ref","LogConfiguration"],1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["CreationDate","string",8],["SessionLoggerArn","string",72]],"id":["SessionLoggerArn"],"d":{"EventFilter":[["All","json"],["Include",["array",["enum","WebsiteInteract","FileDownloadFromSecureBrowserToRemoteDisk","FileTransferFromRemoteToLocalDisk","FileTransferFromLocalToRemoteDisk","FileUploadFromRemoteDiskToSecureBrowser","ContentPasteToWebsite","ContentTransferFromLocalToRemoteClipboard","ContentCopyFromWebsite","UrlLoad","TabOpen","TabClose","PrintJobSubmit","SessionConnect","SessionStart","SessionDisconnect","SessionEnd","UrlBlockByContentFilter"]]]],"LogConfiguration":[["S3",["ref","S3LogConfiguration"]]],"S3LogConfiguration":[["Bucket","string",1],["KeyPrefix","string"],["BucketOwner","string"],["LogFileFormat",["enum","JSONLines","Json"],1],["FolderStructure",["enum","Flat","NestedByDate"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AdditionalEncryptionContext","CustomerManagedKey"],"ro":["AssociatedPortalArns","CreationDate","SessionLoggerArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:sessionLogger/${SessionLoggerId}"}');
 /** A {@link SessionLogger} instance: its attributes as typed outputs. */
 export type SessionLogger = InstanceType<typeof SessionLogger>;
 
@@ -414,15 +594,27 @@ export type SessionLogger = InstanceType<typeof SessionLogger>;
 export interface SessionLoggerArgs {
   /** The additional encryption context of the session logger. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The custom managed key of the session logger. */
+  /**
+   * The custom managed key of the session logger.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   customerManagedKey?: string;
-  /** The human-readable display name. */
+  /**
+   * The human-readable display name.
+   *
+   * Length: 1–64. Pattern: `^[ _\-\d\w]+$`.
+   */
   displayName?: string;
   /** The filter that specifies which events to monitor. */
   eventFilter: SessionLoggerEventFilter;
   /** The configuration that specifies where logs are fowarded. */
   logConfiguration: SessionLoggerLogConfiguration;
-  /** The tags of the session logger. */
+  /**
+   * The tags of the session logger.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -464,11 +656,23 @@ export interface SessionLoggerLogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-sessionlogger-s3logconfiguration.html | CloudFormation: S3LogConfiguration}
  */
 export interface SessionLoggerS3LogConfiguration {
-  /** The S3 bucket name where logs are delivered. */
+  /**
+   * The S3 bucket name where logs are delivered.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The S3 path prefix that determines where log files are stored. */
+  /**
+   * The S3 path prefix that determines where log files are stored.
+   *
+   * Length: 1–256. Pattern: `^[\d\w\-_/!().*']+$`.
+   */
   keyPrefix?: string;
-  /** The expected bucket owner of the target S3 bucket. The caller must have permissions to write to the target bucket. */
+  /**
+   * The expected bucket owner of the target S3 bucket. The caller must have permissions to write to the target bucket.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   bucketOwner?: string;
   /** The format of the LogFile that is written to S3. */
   logFileFormat: "JSONLines" | "Json";
@@ -481,7 +685,7 @@ export interface SessionLoggerS3LogConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-truststore.html | CloudFormation: AWS::WorkSpacesWeb::TrustStore}
  */
-export const TrustStore = cloudControlType<TrustStoreArgs, TrustStoreOutputs>("AWS::WorkSpacesWeb::TrustStore", "aws:workspacesweb:TrustStore", '{"p":[["CertificateList",["array","string"],1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["TrustStoreArn","string",72]],"id":["TrustStoreArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:trustStore/${TrustStoreId}"}');
+export const TrustStore = cloudControlType<TrustStoreArgs, TrustStoreOutputs>("AWS::WorkSpacesWeb::TrustStore", "aws:workspacesweb:TrustStore", '{"p":[["CertificateList",["array","string"],1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["TrustStoreArn","string",72]],"id":["TrustStoreArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AssociatedPortalArns","TrustStoreArn"],"uo":["AssociatedPortalArns","CertificateList","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:trustStore/${TrustStoreId}"}');
 /** A {@link TrustStore} instance: its attributes as typed outputs. */
 export type TrustStore = InstanceType<typeof TrustStore>;
 
@@ -489,7 +693,11 @@ export type TrustStore = InstanceType<typeof TrustStore>;
 export interface TrustStoreArgs {
   /** A list of CA certificates to be added to the trust store. */
   certificateList: string[];
-  /** The tags to add to the trust store. A tag is a key-value pair. */
+  /**
+   * The tags to add to the trust store. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -512,15 +720,23 @@ export interface TrustStoreOutputs extends TrustStoreArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-useraccessloggingsettings.html | CloudFormation: AWS::WorkSpacesWeb::UserAccessLoggingSettings}
  */
-export const UserAccessLoggingSettings = cloudControlType<UserAccessLoggingSettingsArgs, UserAccessLoggingSettingsOutputs>("AWS::WorkSpacesWeb::UserAccessLoggingSettings", "aws:workspacesweb:UserAccessLoggingSettings", '{"p":[["KinesisStreamArn","string",1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["UserAccessLoggingSettingsArn","string",72]],"id":["UserAccessLoggingSettingsArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:userAccessLoggingSettings/${UserAccessLoggingSettingsId}"}');
+export const UserAccessLoggingSettings = cloudControlType<UserAccessLoggingSettingsArgs, UserAccessLoggingSettingsOutputs>("AWS::WorkSpacesWeb::UserAccessLoggingSettings", "aws:workspacesweb:UserAccessLoggingSettings", '{"p":[["KinesisStreamArn","string",1],["Tags",["array",["ref","Tag"]]],["AssociatedPortalArns",["array","string"],8],["UserAccessLoggingSettingsArn","string",72]],"id":["UserAccessLoggingSettingsArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["AssociatedPortalArns","UserAccessLoggingSettingsArn"],"uo":["AssociatedPortalArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:userAccessLoggingSettings/${UserAccessLoggingSettingsId}"}');
 /** A {@link UserAccessLoggingSettings} instance: its attributes as typed outputs. */
 export type UserAccessLoggingSettings = InstanceType<typeof UserAccessLoggingSettings>;
 
 /** Inputs of {@link UserAccessLoggingSettings}. */
 export interface UserAccessLoggingSettingsArgs {
-  /** The ARN of the Kinesis stream. */
+  /**
+   * The ARN of the Kinesis stream.
+   *
+   * Length: 20–2048. Pattern: `arn:[\w+=/,.\@-]+:kinesis:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:stream/.+`.
+   */
   kinesisStreamArn: string;
-  /** The tags to add to the user access logging settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the user access logging settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -537,21 +753,33 @@ export interface UserAccessLoggingSettingsOutputs extends UserAccessLoggingSetti
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-workspacesweb-usersettings.html | CloudFormation: AWS::WorkSpacesWeb::UserSettings}
  */
-export const UserSettings = cloudControlType<UserSettingsArgs, UserSettingsOutputs>("AWS::WorkSpacesWeb::UserSettings", "aws:workspacesweb:UserSettings", '{"p":[["IdleDisconnectTimeoutInMinutes","number"],["UploadAllowed",["enum","Disabled","Enabled"],1],["CustomerManagedKey","string",66],["AdditionalEncryptionContext",["map","string"],66],["DisconnectTimeoutInMinutes","number"],["PrintAllowed",["enum","Disabled","Enabled"],1],["CopyAllowed",["enum","Disabled","Enabled"],1],["CookieSynchronizationConfiguration",["ref","CookieSynchronizationConfiguration"]],["DownloadAllowed",["enum","Disabled","Enabled"],1],["PasteAllowed",["enum","Disabled","Enabled"],1],["Tags",["array",["ref","Tag"]]],["BrandingConfiguration",["ref","BrandingConfiguration"]],["ToolbarConfiguration",["ref","ToolbarConfiguration"]],["DeepLinkAllowed",["enum","Disabled","Enabled"]],["WebAuthnAllowed",["enum","Disabled","Enabled"]],["AssociatedPortalArns",["array","string"],8],["UserSettingsArn","string",72]],"id":["UserSettingsArn"],"d":{"CookieSynchronizationConfiguration":[["Blocklist",["array",["ref","CookieSpecification"]]],["Allowlist",["array",["ref","CookieSpecification"]],1]],"CookieSpecification":[["Path","string"],["Domain","string",1],["Name","string"]],"BrandingConfiguration":[["Logo","string"],["Wallpaper","string"],["Favicon","string"],["LogoMetadata",["ref","ImageMetadata"]],["WallpaperMetadata",["ref","ImageMetadata"]],["FaviconMetadata",["ref","ImageMetadata"]],["LocalizedStrings",["map",["ref","LocalizedBrandingStrings"]]],["ColorTheme",["enum","Light","Dark"]],["TermsOfService","string"]],"ImageMetadata":[["MimeType",["enum","image/png","image/jpeg","image/x-icon"],1],["FileExtension","string",1],["LastUploadTimestamp","string",1]],"LocalizedBrandingStrings":[["BrowserTabTitle","string",1],["WelcomeText","string",1],["LoginTitle","string"],["LoginDescription","string"],["LoginButtonText","string"],["ContactLink","string"],["ContactButtonText","string"],["LoadingText","string"]],"ToolbarConfiguration":[["ToolbarType",["enum","Floating","Docked"]],["VisualMode",["enum","Dark","Light"]],["HiddenToolbarItems",["array",["enum","Windows","DualMonitor","FullScreen","Webcam","Microphone"]]],["MaxDisplayResolution",["enum","size4096X2160","size3840X2160","size3440X1440","size2560X1440","size1920X1080","size1280X720","size1024X768","size800X600"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:userSettings/${UserSettingsId}"}');
+export const UserSettings = cloudControlType<UserSettingsArgs, UserSettingsOutputs>("AWS::WorkSpacesWeb::UserSettings", "aws:workspacesweb:UserSettings", '{"p":[["IdleDisconnectTimeoutInMinutes","number"],["UploadAllowed",["enum","Disabled","Enabled"],1],["CustomerManagedKey","string"],["AdditionalEncryptionContext",["map","string"]],["DisconnectTimeoutInMinutes","number"],["PrintAllowed",["enum","Disabled","Enabled"],1],["CopyAllowed",["enum","Disabled","Enabled"],1],["CookieSynchronizationConfiguration",["ref","CookieSynchronizationConfiguration"]],["DownloadAllowed",["enum","Disabled","Enabled"],1],["PasteAllowed",["enum","Disabled","Enabled"],1],["Tags",["array",["ref","Tag"]]],["BrandingConfiguration",["ref","BrandingConfiguration"]],["ToolbarConfiguration",["ref","ToolbarConfiguration"]],["DeepLinkAllowed",["enum","Disabled","Enabled"]],["WebAuthnAllowed",["enum","Disabled","Enabled"]],["AssociatedPortalArns",["array","string"],8],["UserSettingsArn","string",72]],"id":["UserSettingsArn"],"d":{"CookieSynchronizationConfiguration":[["Blocklist",["array",["ref","CookieSpecification"]]],["Allowlist",["array",["ref","CookieSpecification"]],1]],"CookieSpecification":[["Path","string"],["Domain","string",1],["Name","string"]],"BrandingConfiguration":[["Logo","string"],["Wallpaper","string"],["Favicon","string"],["LogoMetadata",["ref","ImageMetadata"]],["WallpaperMetadata",["ref","ImageMetadata"]],["FaviconMetadata",["ref","ImageMetadata"]],["LocalizedStrings",["map",["ref","LocalizedBrandingStrings"]]],["ColorTheme",["enum","Light","Dark"]],["TermsOfService","string"]],"ImageMetadata":[["MimeType",["enum","image/png","image/jpeg","image/x-icon"],1],["FileExtension","string",1],["LastUploadTimestamp","string",1]],"LocalizedBrandingStrings":[["BrowserTabTitle","string",1],["WelcomeText","string",1],["LoginTitle","string"],["LoginDescription","string"],["LoginButtonText","string"],["ContactLink","string"],["ContactButtonText","string"],["LoadingText","string"]],"ToolbarConfiguration":[["ToolbarType",["enum","Floating","Docked"]],["VisualMode",["enum","Dark","Light"]],["HiddenToolbarItems",["array",["enum","Windows","DualMonitor","FullScreen","Webcam","Microphone"]]],["MaxDisplayResolution",["enum","size4096X2160","size3840X2160","size3440X1440","size2560X1440","size1920X1080","size1280X720","size1024X768","size800X600"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["BrandingConfiguration/Logo","BrandingConfiguration/Favicon","BrandingConfiguration/Wallpaper"],"ro":["AssociatedPortalArns","UserSettingsArn","BrandingConfiguration/LogoMetadata","BrandingConfiguration/FaviconMetadata","BrandingConfiguration/WallpaperMetadata"],"uo":["AssociatedPortalArns","CookieSynchronizationConfiguration/Allowlist","CookieSynchronizationConfiguration/Blocklist","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:workspaces-web:${Region}:${Account}:userSettings/${UserSettingsId}"}');
 /** A {@link UserSettings} instance: its attributes as typed outputs. */
 export type UserSettings = InstanceType<typeof UserSettings>;
 
 /** Inputs of {@link UserSettings}. */
 export interface UserSettingsArgs {
-  /** The amount of time that users can be idle (inactive) before they are disconnected from their streaming session and the disconnect timeout interval begins. */
+  /**
+   * The amount of time that users can be idle (inactive) before they are disconnected from their streaming session and the disconnect timeout interval begins.
+   *
+   * Range: 0–60.
+   */
   idleDisconnectTimeoutInMinutes?: number;
   /** Specifies whether the user can upload files from the local device to the streaming session. */
   uploadAllowed: "Disabled" | "Enabled";
-  /** The customer managed key used to encrypt sensitive information in the user settings. */
+  /**
+   * The customer managed key used to encrypt sensitive information in the user settings.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   customerManagedKey?: string;
   /** The additional encryption context of the user settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The amount of time that a streaming session remains active after users disconnect. */
+  /**
+   * The amount of time that a streaming session remains active after users disconnect.
+   *
+   * Range: 1–600.
+   */
   disconnectTimeoutInMinutes?: number;
   /** Specifies whether the user can print to the local device. */
   printAllowed: "Disabled" | "Enabled";
@@ -563,7 +791,11 @@ export interface UserSettingsArgs {
   downloadAllowed: "Disabled" | "Enabled";
   /** Specifies whether the user can paste text from the local device to the streaming session. */
   pasteAllowed: "Disabled" | "Enabled";
-  /** The tags to add to the user settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the user settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The branding configuration that customizes the appearance of the web portal for end users. This includes a custom logo, favicon, wallpaper, localized strings, color theme, and an optional terms of service. */
   brandingConfiguration?: UserSettingsBrandingConfiguration;
@@ -589,9 +821,17 @@ export interface UserSettingsOutputs extends UserSettingsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-usersettings-cookiesynchronizationconfiguration.html | CloudFormation: CookieSynchronizationConfiguration}
  */
 export interface UserSettingsCookieSynchronizationConfiguration {
-  /** The list of cookie specifications that are blocked from being synchronized to the remote browser. */
+  /**
+   * The list of cookie specifications that are blocked from being synchronized to the remote browser.
+   *
+   * Items: 0–10.
+   */
   blocklist?: UserSettingsCookieSpecification[];
-  /** The list of cookie specifications that are allowed to be synchronized to the remote browser. */
+  /**
+   * The list of cookie specifications that are allowed to be synchronized to the remote browser.
+   *
+   * Items: 0–10.
+   */
   allowlist: UserSettingsCookieSpecification[];
 }
 
@@ -601,11 +841,23 @@ export interface UserSettingsCookieSynchronizationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-usersettings-cookiespecification.html | CloudFormation: CookieSpecification}
  */
 export interface UserSettingsCookieSpecification {
-  /** The path of the cookie. */
+  /**
+   * The path of the cookie.
+   *
+   * Length: 0–2000. Pattern: `^/(\S)*$`.
+   */
   path?: string;
-  /** The domain of the cookie. */
+  /**
+   * The domain of the cookie.
+   *
+   * Length: 0–253. Pattern: `^(\.?)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$`.
+   */
   domain: string;
-  /** The name of the cookie. */
+  /**
+   * The name of the cookie.
+   *
+   * Length: 0–4096.
+   */
   name?: string;
 }
 
@@ -617,11 +869,23 @@ export interface UserSettingsCookieSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-usersettings-brandingconfiguration.html | CloudFormation: BrandingConfiguration}
  */
 export interface UserSettingsBrandingConfiguration {
-  /** The logo image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format. */
+  /**
+   * The logo image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format.
+   *
+   * Pattern: ``.
+   */
   logo?: string;
-  /** The wallpaper image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 5 MB in JPEG or PNG format. */
+  /**
+   * The wallpaper image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 5 MB in JPEG or PNG format.
+   *
+   * Pattern: ``.
+   */
   wallpaper?: string;
-  /** The favicon image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format. */
+  /**
+   * The favicon image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format.
+   *
+   * Pattern: ``.
+   */
   favicon?: string;
   /** Read-only. Metadata for the logo image file, including the MIME type, file extension, and upload timestamp. This property is automatically populated by the service and cannot be specified in your template. It can be retrieved using the `Fn::GetAtt` intrinsic function. */
   logoMetadata?: UserSettingsImageMetadata;
@@ -633,7 +897,11 @@ export interface UserSettingsBrandingConfiguration {
   localizedStrings?: Record<string, UserSettingsLocalizedBrandingStrings>;
   /** The color theme for components on the web portal. Choose `Light` if you upload a dark wallpaper, or `Dark` for a light wallpaper. */
   colorTheme?: "Light" | "Dark";
-  /** The terms of service text in Markdown format that users must accept before accessing the portal. */
+  /**
+   * The terms of service text in Markdown format that users must accept before accessing the portal.
+   *
+   * Length: at most 153600.
+   */
   termsOfService?: string;
 }
 
@@ -645,7 +913,11 @@ export interface UserSettingsBrandingConfiguration {
 export interface UserSettingsImageMetadata {
   /** The MIME type of the image. */
   mimeType: "image/png" | "image/jpeg" | "image/x-icon";
-  /** The file extension of the image. */
+  /**
+   * The file extension of the image.
+   *
+   * Length: 0–131072. Pattern: `^[\s\S]*$`.
+   */
   fileExtension: string;
   /** The timestamp when the image was last uploaded. */
   lastUploadTimestamp: string;
@@ -667,7 +939,11 @@ export interface UserSettingsLocalizedBrandingStrings {
   loginDescription?: string;
   /** The text displayed on the login button. This field is optional and defaults to "Sign In". */
   loginButtonText?: string;
-  /** A contact link URL. The URL must start with `https://` or `mailto:` . If not provided, the contact button will be hidden from the web portal screen. */
+  /**
+   * A contact link URL. The URL must start with `https://` or `mailto:` . If not provided, the contact button will be hidden from the web portal screen.
+   *
+   * Pattern: `^(https?://|mailto:).*`.
+   */
   contactLink?: string;
   /** The text displayed on the contact button. This field is optional and defaults to "Contact us". */
   contactButtonText?: string;

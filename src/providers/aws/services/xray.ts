@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-group.html | CloudFormation: AWS::XRay::Group}
  */
-export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::XRay::Group", "aws:xray:Group", '{"p":[["GroupName","string",1],["InsightsConfiguration",["ref","InsightsConfiguration"]],["FilterExpression","string"],["Tags",["array",["ref","Tag"]]],["GroupARN","string",72]],"id":["GroupARN"],"d":{"InsightsConfiguration":[["NotificationsEnabled","boolean"],["InsightsEnabled","boolean"]]},"tags":["Tags","standard"]}');
+export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::XRay::Group", "aws:xray:Group", '{"p":[["GroupName","string",1],["InsightsConfiguration",["ref","InsightsConfiguration"]],["FilterExpression","string"],["Tags",["array",["ref","Tag"]]],["GroupARN","string",72]],"id":["GroupARN"],"d":{"InsightsConfiguration":[["NotificationsEnabled","boolean"],["InsightsEnabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["GroupARN"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Group} instance: its attributes as typed outputs. */
 export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** The unique case-sensitive name of the group. */
+  /**
+   * The unique case-sensitive name of the group.
+   *
+   * Length: 1–32.
+   */
   groupName: string;
   /**
    * The structure containing configurations related to insights.
@@ -57,17 +61,29 @@ export interface GroupInsightsConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-resourcepolicy.html | CloudFormation: AWS::XRay::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::XRay::ResourcePolicy", "aws:xray:ResourcePolicy", '{"p":[["BypassPolicyLockoutCheck","boolean"],["PolicyName","string",67],["PolicyDocument","string",1]],"id":["PolicyName"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::XRay::ResourcePolicy", "aws:xray:ResourcePolicy", '{"p":[["BypassPolicyLockoutCheck","boolean",16],["PolicyName","string",67],["PolicyDocument","string",1]],"id":["PolicyName"],"reg":{"h":"crudl","wo":["BypassPolicyLockoutCheck"],"co":["PolicyName"],"tg":[false,false,false]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** A flag to indicate whether to bypass the resource-based policy lockout safety check. */
+  /**
+   * A flag to indicate whether to bypass the resource-based policy lockout safety check.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bypassPolicyLockoutCheck?: boolean;
-  /** The name of the resource-based policy. Must be unique within a specific AWS account. */
+  /**
+   * The name of the resource-based policy. Must be unique within a specific AWS account.
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
+   */
   policyName: string;
-  /** The resource-based policy document, which can be up to 5kb in size. */
+  /**
+   * The resource-based policy document, which can be up to 5kb in size.
+   *
+   * Length: 1–5120.
+   */
   policyDocument: string;
 }
 
@@ -84,7 +100,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-samplingrule.html | CloudFormation: AWS::XRay::SamplingRule}
  */
-export const SamplingRule = cloudControlType<SamplingRuleArgs, SamplingRuleOutputs>("AWS::XRay::SamplingRule", "aws:xray:SamplingRule", '{"p":[["SamplingRule",["ref","SamplingRule"]],["Tags",["array",["ref","Tag"]]],["SamplingRuleRecord",["ref","SamplingRuleRecord"]],["SamplingRuleUpdate",["ref","SamplingRuleUpdate"]],["RuleName","string"],["RuleARN","string",72]],"id":["RuleARN"],"d":{"SamplingRule":[["Priority","integer",1],["ReservoirSize","integer",1],["RuleARN","string"],["URLPath","string",1],["Attributes",["map","string"]],["FixedRate","number",1],["Host","string",1],["ResourceARN","string",1],["HTTPMethod","string",1],["ServiceName","string",1],["Version","integer",2],["ServiceType","string",1],["RuleName","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]],"SamplingRateBoost":[["MaxRate","number",1],["CooldownWindowMinutes","integer",1]],"SamplingRuleRecord":[["CreatedAt","string"],["ModifiedAt","string"],["SamplingRule",["ref","SamplingRule"]]],"SamplingRuleUpdate":[["Attributes",["map","string"]],["FixedRate","number"],["Host","string"],["HTTPMethod","string"],["Priority","integer"],["ReservoirSize","integer"],["ResourceARN","string"],["RuleARN","string"],["RuleName","string"],["ServiceName","string"],["ServiceType","string"],["URLPath","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:xray:${Region}:${Account}:sampling-rule/${SamplingRuleName}"}');
+export const SamplingRule = cloudControlType<SamplingRuleArgs, SamplingRuleOutputs>("AWS::XRay::SamplingRule", "aws:xray:SamplingRule", '{"p":[["SamplingRule",["ref","SamplingRule"]],["Tags",["array",["ref","Tag"]]],["SamplingRuleRecord",["ref","SamplingRuleRecord"]],["SamplingRuleUpdate",["ref","SamplingRuleUpdate"]],["RuleName","string"],["RuleARN","string",72]],"id":["RuleARN"],"d":{"SamplingRule":[["Priority","integer",1],["ReservoirSize","integer",1],["RuleARN","string"],["URLPath","string",1],["Attributes",["map","string"]],["FixedRate","number",1],["Host","string",1],["ResourceARN","string",1],["HTTPMethod","string",1],["ServiceName","string",1],["Version","integer"],["ServiceType","string",1],["RuleName","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]],"SamplingRateBoost":[["MaxRate","number",1],["CooldownWindowMinutes","integer",1]],"SamplingRuleRecord":[["CreatedAt","string"],["ModifiedAt","string"],["SamplingRule",["ref","SamplingRule"]]],"SamplingRuleUpdate":[["Attributes",["map","string"]],["FixedRate","number"],["Host","string"],["HTTPMethod","string"],["Priority","integer"],["ReservoirSize","integer"],["ResourceARN","string"],["RuleARN","string"],["RuleName","string"],["ServiceName","string"],["ServiceType","string"],["URLPath","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]]},"tags":["Tags","standard"],"rp":[["SamplingRule","Version"]],"reg":{"h":"crudl","co":["SamplingRule/Version"],"ro":["RuleARN"],"uo":["Tags"],"dep":["RuleName","SamplingRuleRecord","SamplingRuleUpdate"],"tg":[true,true,true]},"arn":"arn:${Partition}:xray:${Region}:${Account}:sampling-rule/${SamplingRuleName}"}');
 /** A {@link SamplingRule} instance: its attributes as typed outputs. */
 export type SamplingRule = InstanceType<typeof SamplingRule>;
 
@@ -94,9 +110,17 @@ export interface SamplingRuleArgs {
   samplingRule?: SamplingRuleSamplingRule;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
+  /** @deprecated The CloudFormation registry marks `SamplingRuleRecord` of AWS::XRay::SamplingRule deprecated. */
   samplingRuleRecord?: SamplingRuleSamplingRuleRecord;
+  /** @deprecated The CloudFormation registry marks `SamplingRuleUpdate` of AWS::XRay::SamplingRule deprecated. */
   samplingRuleUpdate?: SamplingRuleSamplingRuleUpdate;
-  /** The ARN of the sampling rule. Specify a rule by either name or ARN, but not both. */
+  /**
+   * The ARN of the sampling rule. Specify a rule by either name or ARN, but not both.
+   *
+   * Length: 1–32.
+   *
+   * @deprecated The CloudFormation registry marks `RuleName` of AWS::XRay::SamplingRule deprecated.
+   */
   ruleName?: string;
 }
 
@@ -112,9 +136,17 @@ export interface SamplingRuleOutputs extends SamplingRuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-xray-samplingrule-samplingrule.html | CloudFormation: SamplingRule}
  */
 export interface SamplingRuleSamplingRule {
-  /** The priority of the sampling rule. */
+  /**
+   * The priority of the sampling rule.
+   *
+   * Range: 1–9999.
+   */
   priority: number;
-  /** A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively. */
+  /**
+   * A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively.
+   *
+   * Range: at least 0.
+   */
   reservoirSize: number;
   /**
    * The ARN of the sampling rule. Specify a rule by either name or ARN, but not both.
@@ -122,7 +154,11 @@ export interface SamplingRuleSamplingRule {
    * > Specifying a sampling rule by name is recommended, as specifying by ARN will be deprecated in future.
    */
   ruleARN?: string;
-  /** Matches the path from a request URL. */
+  /**
+   * Matches the path from a request URL.
+   *
+   * Length: at most 128.
+   */
   urlPath: string;
   /**
    * Matches attributes derived from the request.
@@ -134,30 +170,70 @@ export interface SamplingRuleSamplingRule {
    * *Value Length Constraints:* Minimum length of 1. Maximum length of 32.
    */
   attributes?: Record<string, string>;
-  /** The percentage of matching requests to instrument, after the reservoir is exhausted. */
+  /**
+   * The percentage of matching requests to instrument, after the reservoir is exhausted.
+   *
+   * Range: 0–1.
+   */
   fixedRate: number;
-  /** Matches the hostname from a request URL. */
+  /**
+   * Matches the hostname from a request URL.
+   *
+   * Length: at most 64.
+   */
   host: string;
-  /** Matches the ARN of the AWS resource on which the service runs. */
+  /**
+   * Matches the ARN of the AWS resource on which the service runs.
+   *
+   * Length: at most 500.
+   */
   resourceARN: string;
-  /** Matches the HTTP method of a request. */
+  /**
+   * Matches the HTTP method of a request.
+   *
+   * Length: at most 10.
+   */
   httpMethod: string;
-  /** Matches the `name` that the service uses to identify itself in segments. */
+  /**
+   * Matches the `name` that the service uses to identify itself in segments.
+   *
+   * Length: at most 64.
+   */
   serviceName: string;
-  /** The version of the sampling rule. `Version` can only be set when creating a new sampling rule. */
+  /**
+   * The version of the sampling rule. `Version` can only be set when creating a new sampling rule.
+   *
+   * Range: at least 1.
+   */
   version?: number;
-  /** Matches the `origin` that the service uses to identify its type in segments. */
+  /**
+   * Matches the `origin` that the service uses to identify its type in segments.
+   *
+   * Length: at most 64.
+   */
   serviceType: string;
-  /** The name of the sampling rule. Specify a rule by either name or ARN, but not both. */
+  /**
+   * The name of the sampling rule. Specify a rule by either name or ARN, but not both.
+   *
+   * Length: 1–32.
+   */
   ruleName?: string;
   samplingRateBoost?: SamplingRuleSamplingRateBoost;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-xray-samplingrule-samplingrateboost.html | CloudFormation: SamplingRateBoost} */
 export interface SamplingRuleSamplingRateBoost {
-  /** The maximum sampling rate X-Ray will apply when it detects anomalies. X-Ray determines the appropriate rate between your baseline and the maximum, depending on anomaly activity. */
+  /**
+   * The maximum sampling rate X-Ray will apply when it detects anomalies. X-Ray determines the appropriate rate between your baseline and the maximum, depending on anomaly activity.
+   *
+   * Range: 0–1.
+   */
   maxRate: number;
-  /** Time window (in minutes) in which only one sampling rate boost can be triggered. After a boost occurs, no further boosts are allowed until the next window. */
+  /**
+   * Time window (in minutes) in which only one sampling rate boost can be triggered. After a boost occurs, no further boosts are allowed until the next window.
+   *
+   * Range: at least 1.
+   */
   cooldownWindowMinutes: number;
 }
 
@@ -174,27 +250,67 @@ export interface SamplingRuleSamplingRuleRecord {
 export interface SamplingRuleSamplingRuleUpdate {
   /** Matches attributes derived from the request. */
   attributes?: Record<string, string>;
-  /** The percentage of matching requests to instrument, after the reservoir is exhausted. */
+  /**
+   * The percentage of matching requests to instrument, after the reservoir is exhausted.
+   *
+   * Range: 0–1.
+   */
   fixedRate?: number;
-  /** Matches the hostname from a request URL. */
+  /**
+   * Matches the hostname from a request URL.
+   *
+   * Length: at most 64.
+   */
   host?: string;
-  /** Matches the HTTP method from a request URL. */
+  /**
+   * Matches the HTTP method from a request URL.
+   *
+   * Length: at most 10.
+   */
   httpMethod?: string;
-  /** The priority of the sampling rule. */
+  /**
+   * The priority of the sampling rule.
+   *
+   * Range: 1–9999.
+   */
   priority?: number;
-  /** A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively. */
+  /**
+   * A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively.
+   *
+   * Range: at least 0.
+   */
   reservoirSize?: number;
-  /** Matches the ARN of the AWS resource on which the service runs. */
+  /**
+   * Matches the ARN of the AWS resource on which the service runs.
+   *
+   * Length: at most 500.
+   */
   resourceARN?: string;
   /** The ARN of the sampling rule. Specify a rule by either name or ARN, but not both. */
   ruleARN?: string;
-  /** The ARN of the sampling rule. Specify a rule by either name or ARN, but not both. */
+  /**
+   * The ARN of the sampling rule. Specify a rule by either name or ARN, but not both.
+   *
+   * Length: 1–32.
+   */
   ruleName?: string;
-  /** Matches the name that the service uses to identify itself in segments. */
+  /**
+   * Matches the name that the service uses to identify itself in segments.
+   *
+   * Length: at most 64.
+   */
   serviceName?: string;
-  /** Matches the origin that the service uses to identify its type in segments. */
+  /**
+   * Matches the origin that the service uses to identify its type in segments.
+   *
+   * Length: at most 64.
+   */
   serviceType?: string;
-  /** Matches the path from a request URL. */
+  /**
+   * Matches the path from a request URL.
+   *
+   * Length: at most 128.
+   */
   urlPath?: string;
   samplingRateBoost?: SamplingRuleSamplingRateBoost;
 }
@@ -204,13 +320,17 @@ export interface SamplingRuleSamplingRuleUpdate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-transactionsearchconfig.html | CloudFormation: AWS::XRay::TransactionSearchConfig}
  */
-export const TransactionSearchConfig = cloudControlType<TransactionSearchConfigArgs, TransactionSearchConfigOutputs>("AWS::XRay::TransactionSearchConfig", "aws:xray:TransactionSearchConfig", '{"p":[["IndexingPercentage","number"],["AccountId","string",72]],"id":["AccountId"]}');
+export const TransactionSearchConfig = cloudControlType<TransactionSearchConfigArgs, TransactionSearchConfigOutputs>("AWS::XRay::TransactionSearchConfig", "aws:xray:TransactionSearchConfig", '{"p":[["IndexingPercentage","number"],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link TransactionSearchConfig} instance: its attributes as typed outputs. */
 export type TransactionSearchConfig = InstanceType<typeof TransactionSearchConfig>;
 
 /** Inputs of {@link TransactionSearchConfig}. */
 export interface TransactionSearchConfigArgs {
-  /** Determines the percentage of traces indexed from CloudWatch Logs to X-Ray */
+  /**
+   * Determines the percentage of traces indexed from CloudWatch Logs to X-Ray
+   *
+   * Range: 0–100.
+   */
   indexingPercentage?: number;
 }
 
