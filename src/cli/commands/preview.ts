@@ -1,10 +1,12 @@
 import type { Command } from "commander";
-import { hasChanges, isPartial, type Plan } from "../../plan/plan.js";
-import type { CliContext, Run } from "../context.js";
+import { hasChanges, isPartial } from "../../plan/plan.js";
+import type { CliContext } from "../context.js";
 import { permissionNotes, policyText } from "../render/permissions.js";
 import { EXIT } from "../errors.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, type PlanFlags } from "./options.js";
 import { writePlanFile } from "../../plan/saved-plan.js";
+import type { Plan } from "../../plan/plan.js";
+import type { Run } from "../context.js";
 
 interface PreviewOptions extends PlanFlags {
   json?: boolean;
