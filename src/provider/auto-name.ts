@@ -28,10 +28,10 @@ export interface AutoNameRule {
 export const SUFFIX_LENGTH = 7;
 
 /** How the logical name is cleaned: characters kept (the rest become `sep`), and the separator before the suffix. */
-const STYLES: readonly { drop: RegExp; sep: string }[] = [
-  { drop: /[^A-Za-z0-9_-]+/g, sep: "-" },
-  { drop: /[^A-Za-z0-9-]+/g, sep: "-" },
-  { drop: /[^A-Za-z0-9_]+/g, sep: "_" },
+const STYLES: readonly { drop: RegExp; sep: string; runs?: RegExp }[] = [
+  { drop: /[^A-Za-z0-9_-]+/g, sep: "-", runs: /-{2,}/g },
+  { drop: /[^A-Za-z0-9-]+/g, sep: "-", runs: /-{2,}/g },
+  { drop: /[^A-Za-z0-9_]+/g, sep: "_", runs: /_{2,}/g },
   { drop: /[^A-Za-z0-9]+/g, sep: "" },
 ];
 
@@ -55,9 +55,9 @@ function patternOf(pattern: string): { anchored?: RegExp; loose?: RegExp } {
 }
 
 /** The logical name cleaned to one style: disallowed runs become the separator, none doubled or at either end. */
-function cleaned(logical: string, style: { drop: RegExp; sep: string }, lower: boolean, letterFirst: boolean): string {
+function cleaned(logical: string, style: (typeof STYLES)[number], lower: boolean, letterFirst: boolean): string {
   let s = logical.replace(style.drop, style.sep);
-  if (style.sep) s = s.replace(new RegExp(`[${style.sep}]{2,}`, "g"), style.sep).replace(/^[-_]+|[-_]+$/g, "");
+  if (style.runs) s = s.replace(style.runs, style.sep).replace(/^[-_]+|[-_]+$/g, "");
   if (lower) s = s.toLowerCase();
   if (letterFirst) s = s.replace(/^[^A-Za-z]+/, "");
   return s;
@@ -90,6 +90,8 @@ export function fitName(logical: string, suffix: string, rule: AutoNameRule, inp
   const tail = rule.endsWith && inputs[rule.endsWith.when] === true ? rule.endsWith.text : "";
   const { anchored, loose } = rule.pattern ? patternOf(rule.pattern) : {};
   const fits = (name: string, re: RegExp | undefined) => name.length >= (rule.minLength ?? 1) && name.length <= (rule.maxLength ?? Infinity) && (!re || re.test(name));
-  const all = [...candidates(logical, suffix, tail, rule)];
-  return all.find((n) => fits(n, anchored)) ?? (loose ? all.find((n) => fits(n, loose)) : undefined);
+  // Nearly always the first candidate fits: the others are made only when it does not.
+  for (const name of candidates(logical, suffix, tail, rule)) if (fits(name, anchored)) return name;
+  if (loose) for (const name of candidates(logical, suffix, tail, rule)) if (fits(name, loose)) return name;
+  return undefined;
 }
