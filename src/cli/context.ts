@@ -21,6 +21,7 @@ import type { ApplySummary } from "../apply/events.js";
 import { stackStatus } from "./stack-status.js";
 import { STORED_BACKEND_SCHEMES, backendKind } from "../state/backend-url.js";
 import { permissionsJson } from "./render/permissions.js";
+import type { PermissionOptions } from "../plan/permissions.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
 export interface GlobalOptions {
@@ -48,10 +49,10 @@ export interface Run {
   json?: JsonEmitter | undefined;
   /**
    * Prints a plan (text, or a `plan` event with the permissions it needs); `to: "err"` sends the text to
-   * stderr (stdout then holds something else, such as `--permissions`' policy); `refreshed` when it was made
-   * after a refresh (its reads need permissions too).
+   * stderr (stdout then holds something else, such as `--permissions`' policy); `refreshed` and `read` say
+   * what a refresh read before it was made (those reads need permissions too).
    */
-  showPlan(plan: Plan, diff: boolean, opts?: { to?: "out" | "err"; refreshed?: boolean }): void;
+  showPlan(plan: Plan, diff: boolean, opts?: { to?: "out" | "err" } & PermissionOptions): void;
   /** Prints stack outputs after an apply (an `Outputs:` block, or an `outputs` event). */
   showOutputs(values: Props, secretKeys: readonly string[]): void;
   close(): void;
@@ -169,7 +170,7 @@ export class CliContext {
       reporter,
       json,
       showPlan: (plan, diff, opts = {}) => {
-        if (json) return json.emit({ type: "plan", ...planToJson(plan), permissions: permissionsJson(stack.permissions(plan, { refreshed: opts.refreshed ?? false })) });
+        if (json) return json.emit({ type: "plan", ...planToJson(plan), permissions: permissionsJson(stack.permissions(plan, opts)) });
         // In pieces of whole steps: a plan of 100,000 steps is never one string (nor redacted as one).
         for (const piece of planPieces(plan, { colors: c, diff })) reporter.print(piece, opts.to ?? "out");
       },

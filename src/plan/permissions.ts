@@ -32,8 +32,10 @@ export interface PlanPermissions {
 
 /** The options of {@link planPermissions}. */
 export interface PermissionOptions {
-  /** The plan was made after a refresh (`--refresh`): every object in state was read. */
+  /** The plan was made after a refresh (`--refresh`): every object a step has in state was read. */
   refreshed?: boolean;
+  /** Types read besides the steps' (a refresh reads every object in state, `--refresh-only` plans no step). */
+  read?: readonly string[];
 }
 
 const ORDER: readonly ProviderOperation[] = ["create", "read", "update", "delete", "list"];
@@ -99,6 +101,7 @@ export function planOperations(steps: readonly PlanStep[], opts: PermissionOptio
     if (s.kind === "delete" && opts.refreshed) use(ops, s.type, "read");
   }
   for (const [type, n] of waitsPerType) if (n > 1) use(ops, type, "list");
+  for (const type of opts.read ?? []) use(ops, type, "read");
   return ops;
 }
 

@@ -26,12 +26,17 @@ describe("preview --permissions", () => {
     expect(r.stderr).not.toContain("leaves out");
   });
 
-  it("with --refresh, adds the reads of every object in state", async () => {
+  it("with --refresh or --refresh-only, adds the reads of every object in state", async () => {
     const { prog } = await programIn("perms", () => void new local.File("note", { path: "out/note.txt", content: "hi" }));
     expect((await run(prog, ["up", "--yes"])).code).toBe(0);
-    const r = await run(prog, ["preview", "--permissions", "--refresh", "--json"]);
-    const plan = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "plan")!;
-    expect(plan.permissions).toEqual({ policy: { Version: "2012-10-17", Statement: [] }, operations: { "local:File": ["read"] }, unstated: [] });
+    for (const flag of ["--refresh", "--refresh-only"]) {
+      const r = await run(prog, ["preview", "--permissions", flag, "--json"]);
+      const plan = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "plan")!;
+      expect(plan.permissions, flag).toEqual({ policy: { Version: "2012-10-17", Statement: [] }, operations: { "local:File": ["read"] }, unstated: [] });
+    }
+    const plain = await run(prog, ["preview", "--json"]);
+    const plan = plain.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "plan")!;
+    expect(plan.permissions).toEqual({ policy: { Version: "2012-10-17", Statement: [] }, operations: {}, unstated: [] });
   });
 
   it("says on stderr which types it leaves out, because their providers do not say what they need", async () => {

@@ -17,7 +17,8 @@ const wait = (name: string, target: string, needed = true) => step("wait", "cair
 const permissionsOf: PermissionsOf = (type, op) => (type === "t:Silent" ? undefined : [`${type}:${op}`, "shared:Action"]);
 
 describe("the operations a plan runs, step by step", () => {
-  const cases: { plan: string; steps: PlanStep[]; refreshed?: boolean; want: Record<string, ProviderOperation[]> }[] = [
+  const cases: { plan: string; steps: PlanStep[]; refreshed?: boolean; read?: string[]; want: Record<string, ProviderOperation[]> }[] = [
+    { plan: "a refresh-only plan (no step): reads of the types in state", steps: [], read: ["t:Queue", "t:Zone"], want: { "t:Queue": ["read"], "t:Zone": ["read"] } },
     { plan: "a create", steps: [step("create", "t:Queue", "q")], want: { "t:Queue": ["create"] } },
     { plan: "an update", steps: [step("update", "t:Queue", "q")], want: { "t:Queue": ["update"] } },
     { plan: "a replace: a create and a delete", steps: [step("replace", "t:Queue", "q")], want: { "t:Queue": ["create", "delete"] } },
@@ -38,9 +39,10 @@ describe("the operations a plan runs, step by step", () => {
   ];
   for (const c of cases) {
     it(`${c.plan}`, () => {
-      const ops = planOperations(c.steps, { refreshed: c.refreshed ?? false });
+      const opts = { refreshed: c.refreshed ?? false, read: c.read ?? [] };
+      const ops = planOperations(c.steps, opts);
       expect(Object.fromEntries([...ops].map(([t, s]) => [t, [...s]]))).toEqual(Object.fromEntries(Object.entries(c.want).map(([t, o]) => [t, expect.arrayContaining(o)])));
-      expect(planPermissions(c.steps, permissionsOf, { refreshed: c.refreshed ?? false }).operations).toEqual(Object.fromEntries(Object.entries(c.want).sort(([a], [b]) => a.localeCompare(b))));
+      expect(planPermissions(c.steps, permissionsOf, opts).operations).toEqual(Object.fromEntries(Object.entries(c.want).sort(([a], [b]) => a.localeCompare(b))));
     });
   }
 });

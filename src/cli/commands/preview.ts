@@ -17,8 +17,8 @@ interface PreviewOptions extends PlanFlags {
 }
 
 /** `--permissions`: the policy document on stdout (alone, to save as it is), what it leaves out on stderr. */
-function showPermissions(run: Run, plan: Plan, refreshed: boolean): void {
-  const needed = run.stack.permissions(plan, { refreshed });
+function showPermissions(run: Run, plan: Plan, read: readonly string[]): void {
+  const needed = run.stack.permissions(plan, { read });
   run.reporter.print(policyText(needed), "out");
   for (const note of permissionNotes(needed)) run.reporter.print(run.c.dim(note), "err");
 }
@@ -43,8 +43,10 @@ export function registerPreview(root: Command, ctx: CliContext): void {
       const policyOnly = (o.permissions ?? false) && !o.json;
       await ctx.newStackNote(cmd, run, policyOnly ? "err" : "out");
       const plan = await run.stack.preview(planOptions(o));
-      run.showPlan(plan, o.diff ?? false, { to: policyOnly ? "err" : "out", refreshed: o.refresh ?? false });
-      if (policyOnly) showPermissions(run, plan, o.refresh ?? false);
+      // A refresh read every object in state (--refresh-only plans no step that says so).
+      const read = o.refresh || o.refreshOnly ? [...new Set((await run.stack.resources()).map((r) => r.type))] : [];
+      run.showPlan(plan, o.diff ?? false, { to: policyOnly ? "err" : "out", read });
+      if (policyOnly) showPermissions(run, plan, read);
       if (o.out && !plan.diagnostics.some((d) => d.severity === "error")) {
         await writePlanFile(o.out, plan, ctx.io.env.CAIRN_PASSPHRASE);
         run.reporter.print(`Saved the plan to ${o.out}: apply exactly it with \`${ctx.command} up --plan ${o.out}\`.`, "err");
