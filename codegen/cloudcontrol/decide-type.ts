@@ -195,7 +195,9 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
     if (identifier.includes(cfn) || flags & FLAG.replaces) flags |= FLAG.stable;
     props.push(b.field(cfn, p, flags, cfn, undefined, schema?.properties[cfn]));
   }
+  const inputDefs = new Set(b.defs.keys());
   const attrs = attributeFields(r, b, identifier);
+  if (schema) presentNested(b, attrs, inputDefs, new Set(reg.ro ?? []));
   const data: TypeSpecData = { p: [...props, ...attrs].map((x) => x.tuple) };
   if (identifier.length) data.id = identifier;
   if (b.defs.size) data.d = Object.fromEntries([...b.defs.values()].map((d) => [d.dataName, d.fields.map((f) => f.tuple)]));
@@ -286,6 +288,18 @@ function placeNested(r: Resource, b: TypeBuilder, top: { tuple: PropTuple; field
     const made = b.newDef(path.slice(0, i + 2).join(""), `The \`${path.slice(0, i + 2).join(".")}\` attribute of ${r.cloudFormationType}.`);
     fields.push({ tuple: [seg, ["ref", made.dataName], FLAG.readOnly], field: { name: camelName(seg), type: made.tsName, optional: true, docs: made.docs } });
     shape = ["ref", made.dataName];
+  }
+}
+
+/**
+ * Fields of an attribute's object that the registry lists as read-only (`Endpoint/Address`) are always
+ * returned: present, not optional. Only in objects no input uses (an input's object keeps its optional fields).
+ */
+function presentNested(b: TypeBuilder, attrs: readonly { tuple: PropTuple }[], inputDefs: ReadonlySet<string>, readOnly: ReadonlySet<string>): void {
+  for (const { tuple } of attrs) {
+    const shape = tuple[1];
+    if (!Array.isArray(shape) || shape[0] !== "ref" || inputDefs.has(shape[1])) continue;
+    for (const f of b.defs.get(shape[1])?.fields ?? []) if (readOnly.has(`${tuple[0]}/${f.tuple[0]}`)) f.field.optional = false;
   }
 }
 

@@ -5,6 +5,7 @@ import type { RoleArgs } from "../../../src/providers/aws/services/iam.js";
 import type { DomainOutputs } from "../../../src/providers/aws/services/opensearchservice.js";
 import type { TableArgs } from "../../../src/providers/aws/services/dynamodb.js";
 import type { PolicyDocument } from "../../../src/providers/aws/services/iam.js";
+import type { DBInstanceOutputs } from "../../../src/providers/aws/services/rds.js";
 
 const service = (name: string) => readFileSync(new URL(`../../../src/providers/aws/services/${name}.ts`, import.meta.url), "utf8");
 
@@ -33,11 +34,14 @@ describe("the generated types a user sees", () => {
     expect([keys, loose]).toHaveLength(2);
   });
 
-  it("a property the registry lists as read-only is present in the outputs, not optional", () => {
+  it("a property or attribute field the registry lists as read-only is present in the outputs, not optional", () => {
     const name: DomainOutputs["domainArn"] = "arn:aws:es:us-east-1:123456789012:domain/d";
     // @ts-expect-error the cloud always returns it
     const missing: DomainOutputs["domainArn"] = undefined;
-    expect([name, missing]).toHaveLength(2);
+    const host: DBInstanceOutputs["endpoint"]["address"] = "db.example";
+    // @ts-expect-error Endpoint/Address is read-only in the registry: the cloud always returns it
+    const noHost: DBInstanceOutputs["endpoint"]["address"] = undefined;
+    expect([name, missing, host, noHost]).toHaveLength(4);
   });
 
   it("bounds and patterns are in the TSDoc, deprecated properties and types Cloud Control cannot create are @deprecated", () => {

@@ -14,23 +14,59 @@ import type { ObjectInfo, Shape, TypeInfo } from "./type-spec.js";
 type Path = (string | number)[];
 
 let ajv: AjvClass | undefined;
-const compiled = new Map<string, ValidateFunction | undefined>();
+/** Compiled validators by type and part (`""` for the top level, else a property name). */
+const compiled = new Map<string, ValidateFunction>();
 
-/** The type's compiled validator; ajv is loaded only when the first check runs (importing a module stays cheap). */
-function validatorOf(cfnType: string): ValidateFunction | undefined {
-  if (compiled.has(cfnType)) return compiled.get(cfnType);
-  const schema = registrySchema(cfnType);
-  let v: ValidateFunction | undefined;
-  if (schema) {
+interface TypeSchema {
+  properties?: Record<string, object>;
+  definitions?: Record<string, object>;
+  required?: string[];
+  oneOf?: object[];
+  anyOf?: object[];
+  allOf?: object[];
+}
+
+/** One part of a type's schema compiled, once; ajv itself is loaded only when the first check runs. */
+function compiledPart(cfnType: string, part: string, schema: () => object): ValidateFunction {
+  const key = `${cfnType}|${part}`;
+  let v = compiled.get(key);
+  if (!v) {
     if (!ajv) {
       const { Ajv } = createRequire(import.meta.url)("ajv") as typeof import("ajv");
       // Strict about keywords (the generator strips the registry's own); lenient about the registry's style.
       ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, validateFormats: false, logger: false });
     }
-    v = ajv.compile(schema);
+    v = ajv.compile(schema());
+    compiled.set(key, v);
   }
-  compiled.set(cfnType, v);
   return v;
+}
+
+/**
+ * Validates a model part by part: the top level (required properties, `oneOf`/`anyOf`/`allOf`) and each
+ * property the model has, each compiled on first use. Compiling a whole schema costs up to a second for the
+ * largest types (S3 Bucket), almost all of it for properties a program never sets.
+ */
+function validateModel(cfnType: string, s: TypeSchema, model: Record<string, unknown>): ErrorObject[] {
+  const defs = s.definitions ? { definitions: s.definitions } : {};
+  const whole = JSON.stringify(s.properties ?? {}).includes('"#/properties/');
+  if (whole) {
+    const v = compiledPart(cfnType, "*", () => s);
+    return v(model) ? [] : [...(v.errors ?? [])];
+  }
+  const errors: ErrorObject[] = [];
+  const top = compiledPart(cfnType, "", () => {
+    const { required, oneOf, anyOf, allOf } = s;
+    return { type: "object", ...(required ? { required } : {}), ...(oneOf ? { oneOf } : {}), ...(anyOf ? { anyOf } : {}), ...(allOf ? { allOf } : {}), ...defs };
+  });
+  if (!top(model)) errors.push(...(top.errors ?? []));
+  for (const [name, value] of Object.entries(model)) {
+    const prop = s.properties?.[name];
+    if (!prop) continue;
+    const v = compiledPart(cfnType, name, () => ({ ...prop, ...defs }));
+    if (!v(value)) for (const e of v.errors ?? []) errors.push({ ...e, instancePath: `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}${e.instancePath}` });
+  }
+  return errors;
 }
 
 /** The model with unknown values left out, and the pointers where they were. */
@@ -123,14 +159,13 @@ function describe(e: ErrorObject): string {
  * // [{ severity: "error", attribute: "packageType", message: 'must be one of "Image", "Zip" (the CloudFormation registry\'s schema of AWS::Lambda::Function)' }]
  */
 export function registryProblems(info: TypeInfo, inputs: Record<string, unknown>): Diagnostic[] {
-  const validate = validatorOf(info.cfnType);
-  if (!validate) return [];
+  const schema = registrySchema(info.cfnType) as TypeSchema | undefined;
+  if (!schema) return [];
   const unknown: string[] = [];
-  const model = withoutUnknowns(toCloud(info, inputs), "", unknown);
-  if (validate(model)) return [];
+  const model = withoutUnknowns(toCloud(info, inputs), "", unknown) as Record<string, unknown>;
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
-  for (const e of validate.errors ?? []) {
+  for (const e of validateModel(info.cfnType, schema, model)) {
     if (e.keyword === "additionalProperties" || /\/(oneOf|anyOf)\/\d+\//.test(e.schemaPath) || dependsOnUnknown(e, unknown)) continue;
     const pointer = e.keyword === "required" ? `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}` : e.instancePath;
     const attribute = pathText(cairnPath(info, pointer));

@@ -166,9 +166,9 @@ export interface ApiEventLogConfig {
  */
 export interface ApiDnsMap {
   /** The domain name of the Api's real-time endpoint. */
-  realtime?: string;
+  realtime: string;
   /** The domain name of the Api's HTTP endpoint. */
-  http?: string;
+  http: string;
 }
 
 /**

@@ -9854,21 +9854,21 @@ export interface VPCEncryptionControlOutputs extends VPCEncryptionControlArgs {
  */
 export interface VPCEncryptionControlResourceExclusions {
   /** Specifies whether to exclude internet gateway traffic from encryption enforcement. */
-  internetGateway?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  internetGateway: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude egress-only internet gateway traffic from encryption enforcement. */
-  egressOnlyInternetGateway?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  egressOnlyInternetGateway: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude NAT gateway traffic from encryption enforcement. */
-  natGateway?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  natGateway: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude virtual private gateway traffic from encryption enforcement. */
-  virtualPrivateGateway?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  virtualPrivateGateway: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude VPC peering connection traffic from encryption enforcement. */
-  vpcPeering?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  vpcPeering: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude VPC Lattice traffic from encryption enforcement. */
-  vpcLattice?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  vpcLattice: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude Elastic File System traffic from encryption enforcement. */
-  elasticFileSystem?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  elasticFileSystem: VPCEncryptionControlVpcEncryptionControlExclusion;
   /** Specifies whether to exclude Lambda function traffic from encryption enforcement. */
-  lambda?: VPCEncryptionControlVpcEncryptionControlExclusion;
+  lambda: VPCEncryptionControlVpcEncryptionControlExclusion;
 }
 
 /**

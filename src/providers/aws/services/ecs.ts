@@ -1521,13 +1521,13 @@ export interface ExpressGatewayServiceExpressGatewayServiceStatus {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-expressgatewayservice-ecsmanagedresourcearns.html | CloudFormation: ECSManagedResourceArns} */
 export interface ExpressGatewayServiceECSManagedResourceArns {
   /** The list of Log Group ARNs associated with the express service. */
-  logGroups?: string[];
+  logGroups: string[];
   /** The list of Security Group ARNs associated with the express service. */
-  serviceSecurityGroups?: string[];
+  serviceSecurityGroups: string[];
   /** The list of Metric Alarm ARNs associated with the express service. */
-  metricAlarms?: string[];
-  ingressPath?: ExpressGatewayServiceIngressPathArns;
-  autoScaling?: ExpressGatewayServiceAutoScalingArns;
+  metricAlarms: string[];
+  ingressPath: ExpressGatewayServiceIngressPathArns;
+  autoScaling: ExpressGatewayServiceAutoScalingArns;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-expressgatewayservice-ingresspatharns.html | CloudFormation: IngressPathArns} */

@@ -257,8 +257,8 @@ export interface CacheClusterKinesisFirehoseDestinationDetails {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elasticache-cachecluster-endpoint.html | CloudFormation: Endpoint} */
 export interface CacheClusterEndpoint {
-  address?: string;
-  port?: string;
+  address: string;
+  port: string;
 }
 
 /**
@@ -814,21 +814,21 @@ export interface ReplicationGroupNodeGroupConfiguration {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elasticache-replicationgroup-endpoint.html | CloudFormation: Endpoint} */
 export interface ReplicationGroupEndpoint {
   /** The DNS hostname of the cache node. */
-  address?: string;
+  address: string;
   /** The port number that the cache engine is listening on. */
-  port?: string;
+  port: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elasticache-replicationgroup-readendpoint.html | CloudFormation: ReadEndPoint} */
 export interface ReplicationGroupReadEndPoint {
   /** A string containing a comma-separated list of endpoints for the primary and read-only replicas, formatted as [address1, address2, ...]. The order of the addresses maps to the order of the ports from the ReadEndPoint.Ports attribute. */
-  addresses?: string;
+  addresses: string;
   /** A list of endpoints for the read-only replicas. The order of the addresses maps to the order of the ports from the ReadEndPoint.Ports attribute. */
-  addressesList?: string[];
+  addressesList: string[];
   /** A string containing a comma-separated list of ports for the read-only replicas, formatted as [port1, port2, ...]. The order of the ports maps to the order of the addresses from the ReadEndPoint.Addresses attribute. */
-  ports?: string;
+  ports: string;
   /** A list of ports for the read-only replicas. The order of the ports maps to the order of the addresses from the ReadEndPoint.Addresses attribute. */
-  portsList?: string[];
+  portsList: string[];
 }
 
 /**

@@ -271,7 +271,7 @@ export interface LoadBalancerPolicyItem {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elasticloadbalancing-loadbalancer-sourcesecuritygroup.html | CloudFormation: SourceSecurityGroup} */
 export interface LoadBalancerSourceSecurityGroup {
   /** The name of the security group that you can use as part of your inbound rules for your load balancer's back-end instances. */
-  groupName?: string;
+  groupName: string;
   /** The owner of the source security group. */
-  ownerAlias?: string;
+  ownerAlias: string;
 }

@@ -83,13 +83,13 @@ export interface ComponentOutputs extends ComponentArgs {
  */
 export interface ComponentLatestVersion {
   /** The latest version Amazon Resource Name (ARN) of the Image Builder resource. */
-  arn?: string;
+  arn: string;
   /** The latest version Amazon Resource Name (ARN) with the same `major` version of the Image Builder resource. */
-  major?: string;
+  major: string;
   /** The latest version Amazon Resource Name (ARN) with the same `minor` version of the Image Builder resource. */
-  minor?: string;
+  minor: string;
   /** The latest version Amazon Resource Name (ARN) with the same `patch` version of the Image Builder resource. */
-  patch?: string;
+  patch: string;
 }
 
 /**
@@ -266,13 +266,13 @@ export interface ContainerRecipeTargetContainerRepository {
  */
 export interface ContainerRecipeLatestVersion {
   /** The latest version Amazon Resource Name (ARN) of the Image Builder resource. */
-  arn?: string;
+  arn: string;
   /** The latest version Amazon Resource Name (ARN) with the same `major` version of the Image Builder resource. */
-  major?: string;
+  major: string;
   /** The latest version Amazon Resource Name (ARN) with the same `minor` version of the Image Builder resource. */
-  minor?: string;
+  minor: string;
   /** The latest version Amazon Resource Name (ARN) with the same `patch` version of the Image Builder resource. */
-  patch?: string;
+  patch: string;
 }
 
 /**
@@ -633,13 +633,13 @@ export interface ImageImageLoggingConfiguration {
  */
 export interface ImageLatestVersion {
   /** The latest version Amazon Resource Name (ARN) with the same `major` version of the Image Builder resource. */
-  major?: string;
+  major: string;
   /** The latest version Amazon Resource Name (ARN) with the same `minor` version of the Image Builder resource. */
-  minor?: string;
+  minor: string;
   /** The latest version Amazon Resource Name (ARN) of the Image Builder resource. */
-  arn?: string;
+  arn: string;
   /** The latest version Amazon Resource Name (ARN) with the same `patch` version of the Image Builder resource. */
-  patch?: string;
+  patch: string;
 }
 
 /**
@@ -994,13 +994,13 @@ export interface ImageRecipeSystemsManagerAgent {
  */
 export interface ImageRecipeLatestVersion {
   /** The latest version Amazon Resource Name (ARN) of the Image Builder resource. */
-  arn?: string;
+  arn: string;
   /** The latest version Amazon Resource Name (ARN) with the same `major` version of the Image Builder resource. */
-  major?: string;
+  major: string;
   /** The latest version Amazon Resource Name (ARN) with the same `minor` version of the Image Builder resource. */
-  minor?: string;
+  minor: string;
   /** The latest version Amazon Resource Name (ARN) with the same `patch` version of the Image Builder resource. */
-  patch?: string;
+  patch: string;
 }
 
 /**
@@ -1342,11 +1342,11 @@ export interface WorkflowOutputs extends WorkflowArgs {
  */
 export interface WorkflowLatestVersion {
   /** The latest version Amazon Resource Name (ARN) of the Image Builder resource. */
-  arn?: string;
+  arn: string;
   /** The latest version Amazon Resource Name (ARN) with the same `major` version of the Image Builder resource. */
-  major?: string;
+  major: string;
   /** The latest version Amazon Resource Name (ARN) with the same `minor` version of the Image Builder resource. */
-  minor?: string;
+  minor: string;
   /** The latest version Amazon Resource Name (ARN) with the same `patch` version of the Image Builder resource. */
-  patch?: string;
+  patch: string;
 }

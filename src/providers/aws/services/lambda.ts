@@ -1439,9 +1439,9 @@ export interface FunctionLoggingConfig {
  */
 export interface FunctionSnapStartResponse {
   /** When you provide a [qualified Amazon Resource Name (ARN)](https://docs.aws.amazon.com/lambda/latest/dg/configuration-versions.html#versioning-versions-using) , this response element indicates whether SnapStart is activated for the specified function version. */
-  optimizationStatus?: "On" | "Off";
+  optimizationStatus: "On" | "Off";
   /** When set to `PublishedVersions` , Lambda creates a snapshot of the execution environment when you publish a function version. */
-  applyOn?: "PublishedVersions" | "None";
+  applyOn: "PublishedVersions" | "None";
 }
 
 /**

@@ -1034,9 +1034,9 @@ export interface DBClusterDBClusterRole {
  */
 export interface DBClusterEndpoint {
   /** Specifies the connection endpoint for the primary instance of the DB cluster. */
-  address?: string;
+  address: string;
   /** Specifies the port that the database engine is listening on. */
-  port?: string;
+  port: string;
 }
 
 /**
@@ -1052,7 +1052,7 @@ export interface DBClusterEndpoint {
  */
 export interface DBClusterReadEndpoint {
   /** The host address of the reader endpoint. */
-  address?: string;
+  address: string;
 }
 
 /**
@@ -2235,9 +2235,9 @@ export interface DBInstanceAdditionalStorageVolume {
  */
 export interface DBInstanceCertificateDetails {
   /** The CA identifier of the CA certificate used for the DB instance's server certificate. */
-  caIdentifier?: string;
+  caIdentifier: string;
   /** The expiration date of the DB instance’s server certificate. */
-  validTill?: string;
+  validTill: string;
 }
 
 /**
@@ -2253,11 +2253,11 @@ export interface DBInstanceCertificateDetails {
  */
 export interface DBInstanceEndpoint {
   /** Specifies the DNS address of the DB instance. */
-  address?: string;
+  address: string;
   /** Specifies the port that the database engine is listening on. */
-  port?: string;
+  port: string;
   /** Specifies the ID that Amazon Route 53 assigns when you create a hosted zone. */
-  hostedZoneId?: string;
+  hostedZoneId: string;
 }
 
 /**

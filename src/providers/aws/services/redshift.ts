@@ -628,11 +628,11 @@ export interface EndpointAccessOutputs extends EndpointAccessArgs {
  */
 export interface EndpointAccessVpcEndpoint {
   /** The VPC identifier that the endpoint is associated. */
-  vpcId?: string;
+  vpcId: string;
   /** One or more network interfaces of the endpoint. Also known as an interface endpoint. */
   networkInterfaces?: EndpointAccessNetworkInterface[];
   /** The connection endpoint ID for connecting an Amazon Redshift cluster through the proxy. */
-  vpcEndpointId?: string;
+  vpcEndpointId: string;
 }
 
 /**

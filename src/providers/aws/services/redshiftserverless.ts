@@ -131,43 +131,43 @@ export interface NamespaceSnapshotCopyConfiguration {
  */
 export interface NamespaceNamespace {
   /** The status of the namespace. */
-  status?: "AVAILABLE" | "MODIFYING" | "DELETING";
+  status: "AVAILABLE" | "MODIFYING" | "DELETING";
   /**
    * The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
    *
    * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
    */
-  namespaceName?: string;
+  namespaceName: string;
   /** The username of the administrator for the first database created in the namespace. */
-  adminUsername?: string;
+  adminUsername: string;
   /** The date of when the namespace was created. */
-  creationDate?: string;
+  creationDate: string;
   /**
    * A list of IAM roles to associate with the namespace.
    *
    * Each item: Length: 0–512.
    */
-  iamRoles?: string[];
+  iamRoles: string[];
   /** The Amazon Resource Name (ARN) associated with a namespace. */
-  namespaceArn?: string;
+  namespaceArn: string;
   /** The ID of the AWS Key Management Service key used to encrypt your data. */
-  kmsKeyId?: string;
+  kmsKeyId: string;
   /**
    * The name of the first database created in the namespace.
    *
    * Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
    */
-  dbName?: string;
+  dbName: string;
   /** The unique identifier of a namespace. */
-  namespaceId?: string;
+  namespaceId: string;
   /** The Amazon Resource Name (ARN) of the IAM role to set as a default in the namespace. */
-  defaultIamRoleArn?: string;
+  defaultIamRoleArn: string;
   /**
    * The types of logs the namespace can export. Available export types are User log, Connection log, and User activity log.
    *
    * Items: 0–16.
    */
-  logExports?: ("useractivitylog" | "userlog" | "connectionlog")[];
+  logExports: ("useractivitylog" | "userlog" | "connectionlog")[];
   /** The Amazon Resource Name (ARN) for the namespace's admin user credentials secret. */
   adminPasswordSecretArn?: string;
   /** The ID of the AWS Key Management Service (KMS) key used to encrypt and store the namespace's admin credentials secret. */
@@ -221,33 +221,33 @@ export interface SnapshotOutputs extends SnapshotArgs {
  */
 export interface SnapshotSnapshot {
   /** The Amazon Resource Name (ARN) of the namespace the snapshot was created from. */
-  namespaceArn?: string;
+  namespaceArn: string;
   /**
    * The name of the namepsace.
    *
    * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
    */
-  namespaceName?: string;
+  namespaceName: string;
   /**
    * The name of the snapshot.
    *
    * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
    */
-  snapshotName?: string;
+  snapshotName: string;
   /** The timestamp of when the snapshot was created. */
-  snapshotCreateTime?: string;
+  snapshotCreateTime: string;
   /** The status of the snapshot. */
-  status?: "AVAILABLE" | "CREATING" | "DELETED" | "CANCELLED" | "FAILED" | "COPYING";
+  status: "AVAILABLE" | "CREATING" | "DELETED" | "CANCELLED" | "FAILED" | "COPYING";
   /** The username of the database within a snapshot. */
-  adminUsername?: string;
+  adminUsername: string;
   /** The unique identifier of the KMS key used to encrypt the snapshot. */
-  kmsKeyId?: string;
+  kmsKeyId: string;
   /** The owner AWS ; account of the snapshot. */
-  ownerAccount?: string;
+  ownerAccount: string;
   /** The retention period of the snapshot created by the scheduled action. */
-  retentionPeriod?: number;
+  retentionPeriod: number;
   /** The Amazon Resource Name (ARN) of the snapshot. */
-  snapshotArn?: string;
+  snapshotArn: string;
 }
 
 /**

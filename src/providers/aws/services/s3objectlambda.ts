@@ -150,7 +150,7 @@ export interface AccessPointAlias {
    *
    * Pattern: `^[A-Z]*$`.
    */
-  status?: string;
+  status: string;
   /**
    * The alias value of the Object Lambda Access Point.
    *
@@ -162,7 +162,7 @@ export interface AccessPointAlias {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-policystatus.html | CloudFormation: PolicyStatus} */
 export interface AccessPointPolicyStatus {
   /** Specifies whether the Object lambda Access Point Policy is Public or not. Object lambda Access Points are private by default. */
-  isPublic?: boolean;
+  isPublic: boolean;
 }
 
 /**

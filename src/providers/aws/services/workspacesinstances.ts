@@ -324,5 +324,5 @@ export interface WorkspaceInstanceTagSpecification {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-ec2managedinstance.html | CloudFormation: EC2ManagedInstance} */
 export interface WorkspaceInstanceEC2ManagedInstance {
-  instanceId?: string;
+  instanceId: string;
 }
