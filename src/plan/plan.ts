@@ -43,6 +43,11 @@ export interface Plan {
   secretOutputs: string[];
   /** The stack outputs differ from those in state. */
   outputsChanged: boolean;
+  /**
+   * Why an output is not known yet, when it is a wait that has not held: `{ url: "waits for healthy, which
+   * has not held yet" }`. Absent when there is none.
+   */
+  outputNotes?: Record<string, string>;
   diagnostics: PlanDiagnostic[];
   /**
    * What this plan leaves for a later round because it waits for a value known only during apply (see

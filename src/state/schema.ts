@@ -55,6 +55,7 @@ export const resourceStateSchema: z.ZodMiniType<ResourceState> = z.looseObject({
   drift: z.optional(names),
   triggers: z.optional(z.string()),
   declaredIn: z.optional(z.object({ on: z.array(urn), waitsFor: z.string() })),
+  waitsHeld: z.optional(names),
 });
 
 /**

@@ -75,6 +75,12 @@ export interface ResourceState {
    * its name). While that value is unknown in a plan, the resource is kept (deferred), not deleted.
    */
   declaredIn?: DeclaredIn;
+  /**
+   * Marks of the waits whose `until` held on a read of this object, recorded as its outputs (see
+   * `src/wait/held.ts`): a later run trusts such a wait without reading again. Dropped whenever the object
+   * is written anew (create, update, replace) or a later run of the wait does not hold.
+   */
+  waitsHeld?: string[];
 }
 
 /** Where a resource declared by an `apply` callback came from (see {@link ResourceState.declaredIn}). */

@@ -29,6 +29,7 @@ const keepersSchema = { type: "object" as const, forceNew: true, description: "V
  */
 export const RandomId = defineResource<RandomIdInputs, RandomIdOutputs>("local:RandomId", {
   provider: {
+    idempotentCreate: true, // nothing exists outside the state
     // Made on this machine: no cloud permission.
     permissions: () => [],
     check({ inputs }) {
@@ -120,6 +121,7 @@ function checkPassword(i: RandomPasswordInputs): Diagnostic[] {
  */
 export const RandomPassword = defineResource<RandomPasswordInputs, RandomPasswordOutputs>("local:RandomPassword", {
   provider: {
+    idempotentCreate: true, // nothing exists outside the state
     // Made on this machine: no cloud permission.
     permissions: () => [],
     check: ({ inputs }) => checkPassword(inputs),

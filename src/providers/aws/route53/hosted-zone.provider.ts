@@ -98,6 +98,7 @@ function notEmptyHint(zoneId: string, name: string | undefined, records: string[
  * outputs.nameServers // ["ns-1.awsdns-01.org", …]
  */
 export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery> = {
+  idempotentCreate: true, // the CallerReference derives from the URN: a create made again adopts the zone
   permissions: (op) => HOSTED_ZONE_PERMISSIONS[op],
   check({ inputs }) {
     if (typeof inputs.name !== "string" || normalizeName(inputs.name) === "" || normalizeName(inputs.name) === ".") {

@@ -254,6 +254,7 @@ function updatedAttributes(news: RecordSetInputs, olds: RecordSetInputs, outputs
  * await recordSetProvider.create({ urn, ctx, inputs: { zoneId: "Z123", name: "www.example.dev", type: "CNAME", records: ["example.dev"] } });
  */
 export const recordSetProvider: Provider<RecordSetInputs, RecordSetOutputs> = {
+  idempotentCreate: true, // a record is unique by zone, name and type: a create made again adopts the identical one
   permissions: (op) => RECORD_SET_PERMISSIONS[op],
   check({ inputs }) {
     const d: Diagnostic[] = [];
