@@ -14,6 +14,7 @@ import type { Claim } from "./claims.js";
 import { deleteFirstChain } from "./cascade.js";
 import { checkedInputs, type CheckedInputs } from "./checked-inputs.js";
 import { foreseen, plannedForCreate, plannedForUpdate } from "./planned-value.js";
+import { renamedForReplace, withAutoName } from "./auto-names.js";
 
 /** The decision for every resource not in state. */
 const CREATE: Decision = Object.freeze({ kind: "create" });
@@ -125,7 +126,8 @@ interface Planning {
 
 /** Asks the provider (only types that answer check or diff need a promise), then decides. */
 function withPrior(node: CustomNode, inputs: CheckedInputs, claim: Claim | undefined, ctx: PlanContext): void | Promise<void> {
-  const news = withIgnoredChanges(inputs.values, claim?.prior.inputs, node.options.ignoreChanges);
+  const named = withAutoName(node, inputs.values, claim?.prior, ctx.input.autoNames);
+  const news = withIgnoredChanges(named, claim?.prior.inputs, node.options.ignoreChanges);
   const p: Planning = { node, inputs, claim, provider: providerOf(ctx, node), news };
   if (!p.provider.check && !p.provider.diff) return decideFor(p, undefined, ctx);
   return providerAnswers(node, p.provider, news, claim?.prior, ctx).then((diff) => decideFor(p, diff, ctx));
@@ -235,12 +237,14 @@ function recordDecision(p: Planning, decision: Decision, f: Facts, ctx: PlanCont
     case "replace": {
       const o = prior!;
       if (o.protect || node.options.protect) ctx.diagnostics.push(protectedReplace(node, decision, ctx));
+      // The new object is made before the old one goes: it gets a name of its own.
+      const news = renamedForReplace(node, f.news, p.inputs.values, o.id, ctx.input.autoNames);
       step = {
-        kind: "replace", urn, type, deps, id: o.id, olds: o.inputs, news: f.news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed),
+        kind: "replace", urn, type, deps, id: o.id, olds: o.inputs, news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed),
         replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o), site,
       };
       if (decision.cause !== undefined) step.cause = decision.cause;
-      value = foreseen(p.provider, plannedForCreate(f.news, f.secrets), f.news);
+      value = foreseen(p.provider, plannedForCreate(news, f.secrets), news);
       break;
     }
     default: {

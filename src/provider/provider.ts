@@ -115,6 +115,12 @@ export type ResumeResult =
   | { kind: "unknown"; message: string };
 
 /**
+ * A provider operation as a plan needs it, to say what permissions it takes: `list` reads many objects of a
+ * type at once (waits on several objects of one type, {@link Provider.readMany}).
+ */
+export type ProviderOperation = "create" | "read" | "update" | "delete" | "list";
+
+/**
  * The lifecycle every resource type implements: built-in, AWS, mock and user-defined alike.
  * Every method takes one object with named fields.
  *
@@ -171,4 +177,9 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
    * notes before it sends a create: an interrupted create that noted nothing never reached the cloud.
    */
   resume?(args: { urn: Urn; kind: "create" | "update" | "delete"; id?: string; note: Readonly<Record<string, string>>; ctx: OpContext }): Promise<ResumeResult>;
+  /**
+   * The cloud permissions (IAM actions such as `sqs:CreateQueue`) one operation of this type needs, every
+   * call it makes included (a create's read back), for `preview --permissions`; undefined when it cannot say.
+   */
+  permissions?(operation: ProviderOperation): readonly string[] | undefined;
 }
