@@ -94,7 +94,7 @@ class TypeBuilder implements DefNames {
   field(cfn: string, p: Property | Attribute, flags: number, path: string, optional = !(flags & FLAG.required), regNode?: SchemaNode): { tuple: PropTuple; field: FieldModel } {
     const node = this.schema ? resolve(this.schema, regNode) : undefined;
     if (node) this.noteNestedNodes(p.type, node);
-    const decided = this.curatedEnum(path) ?? decideType(this.db, p.type, this);
+    const decided = this.curatedEnum(path) ?? this.bothEnums(cfn, path, p.type, node) ?? decideType(this.db, p.type, this);
     const js = camelName(cfn);
     const tuple: PropTuple = [cfn, decided.shape];
     if (flags) tuple.push(flags);
@@ -124,6 +124,26 @@ class TypeBuilder implements DefNames {
     }
     return ts;
   }
+
+  /**
+   * A string property both sources give values for, when they differ (each lags the service somewhere:
+   * the specification lists `DELIVERY` for a log group's class, the registry does not): every value either
+   * lists is allowed — in the type, in the runtime shape, and (top-level ones, through `enumExtras`) in the
+   * validation schema, so preview never refuses a value AWS documents.
+   */
+  private bothEnums(cfn: string, path: string, t: PropertyType, node: SchemaNode | undefined): Decided | undefined {
+    if (t.type !== "string" || !t.allowedValues?.length || !this.schema) return undefined;
+    const reg = resolve(this.schema, node)?.enum;
+    if (!reg?.every((v) => typeof v === "string")) return undefined;
+    const extra = t.allowedValues.filter((v) => !(reg as string[]).includes(v));
+    const all = [...new Set([...(reg as string[]), ...t.allowedValues])];
+    if (all.length === t.allowedValues.length && extra.length === 0) return undefined;
+    if (extra.length && !path.includes(".") && !path.startsWith("@")) this.enumExtras[cfn] = extra;
+    return { shape: ["enum", ...all], ts: all.map((v) => JSON.stringify(v)).join(" | "), refs: [] };
+  }
+
+  /** Values the specification lists for a top-level property that the registry's enum lacks. */
+  readonly enumExtras: Record<string, string[]> = {};
 
   /** Remembers the registry node of each nested type a property's type reaches, before the type is built. */
   private noteNestedNodes(t: PropertyType, node: SchemaNode): void {
@@ -229,6 +249,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
     enums: Object.entries(curated?.enums ?? {}).map(([key, values]) => ({ name: b.enumName(key), docs: `Every value of \`${key}\` (curated: the specification does not list them).`, values })),
     data,
     usesPolicyDocument: b.usesPolicyDocument,
+    ...(Object.keys(b.enumExtras).length ? { enumExtras: b.enumExtras } : {}),
   };
 }
 

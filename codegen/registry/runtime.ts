@@ -20,6 +20,19 @@ export function schemaFile(cfnType: string): string {
   return `${cfnType.split("::").slice(0, 2).join("_")}.json`;
 }
 
+/** The trimmed schema with the specification's extra enum values allowed too (on the property, or the definition it names). */
+function widened(trimmed: Record<string, unknown>, extras: Record<string, string[]> | undefined): Record<string, unknown> {
+  if (!extras) return trimmed;
+  const props = trimmed.properties as Record<string, { enum?: unknown[]; $ref?: string }>;
+  const defs = (trimmed.definitions ?? {}) as Record<string, { enum?: unknown[] }>;
+  for (const [name, values] of Object.entries(extras)) {
+    const p = props[name];
+    const target = p?.enum ? p : p?.$ref ? defs[p.$ref.replace("#/definitions/", "")] : undefined;
+    if (target?.enum) target.enum = [...new Set([...target.enum, ...values])];
+  }
+  return trimmed;
+}
+
 /** One entry a line: the files stay diffable and small (no indentation inside a schema). */
 function linesJson(entries: [string, unknown][]): string {
   return `{\n${entries.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n")}\n}\n`;
@@ -30,14 +43,14 @@ function linesJson(entries: [string, unknown][]): string {
  *
  * @example registryFiles(loadRegistry()).files.get("src/providers/aws/generated/registry/AWS_SQS.json")
  */
-export function registryFiles(registry: ReadonlyMap<string, RegistrySchema>): { files: Map<string, string>; report: TrimReport } {
+export function registryFiles(registry: ReadonlyMap<string, RegistrySchema>, enumExtras: ReadonlyMap<string, Record<string, string[]>> = new Map()): { files: Map<string, string>; report: TrimReport } {
   const report: TrimReport = { droppedPatterns: [] };
   const byFile = new Map<string, [string, unknown][]>();
   const permissions: [string, Record<HandlerName, string[]>][] = [];
   for (const [type, schema] of registry) {
     const file = `${REGISTRY_DIR}/${schemaFile(type)}`;
     if (!byFile.has(file)) byFile.set(file, []);
-    byFile.get(file)!.push([type, trimSchema(schema, report)]);
+    byFile.get(file)!.push([type, widened(trimSchema(schema, report), enumExtras.get(type))]);
     if (schema.handlers) permissions.push([type, Object.fromEntries(HANDLERS.map((h) => [h, [...new Set(schema.handlers?.[h]?.permissions ?? [])].sort()])) as Record<HandlerName, string[]>]);
   }
   const files = new Map<string, string>([...byFile].map(([f, entries]) => [f, linesJson(entries)]));
