@@ -6,9 +6,17 @@
 import { HANDLERS, type HandlerName, type RegistrySchema } from "./load.js";
 import { trimSchema, type TrimReport } from "./trim.js";
 
-/** Where the generated registry JSON goes, relative to the repository root. */
+/**
+ * Where the generated registry JSON goes, relative to the repository root.
+ *
+ * @example `${REGISTRY_DIR}/AWS_S3.json`
+ */
 export const REGISTRY_DIR = "src/providers/aws/generated/registry";
-/** The generated permissions file, relative to the repository root. */
+/**
+ * The generated permissions file, relative to the repository root.
+ *
+ * @example readFileSync(PERMISSIONS_FILE, "utf8")
+ */
 export const PERMISSIONS_FILE = "src/providers/aws/generated/permissions.json";
 
 /**

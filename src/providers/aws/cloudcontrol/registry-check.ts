@@ -128,7 +128,11 @@ function walk(info: TypeInfo, pointer: string): { path: Path; shape: Shape | und
   return { path: out, shape };
 }
 
-/** Cairn's path as text, as check.ts prints it (`tags[0].key`). */
+/**
+ * Cairn's path as text, as check.ts prints it.
+ *
+ * @example pathText(["tags", 0, "key"]) // "tags[0].key"
+ */
 export const pathText = (p: Path) => p.reduce<string>((s, x) => (typeof x === "number" ? `${s}[${x}]` : s ? `${s}.${x}` : x), "");
 
 /** What is wrong, in words; never the value itself (it may be a secret). */
