@@ -103,7 +103,6 @@ class TypeBuilder implements DefNames {
     if (flags & FLAG.writeOnly) more(`Write-only: Cloud Control never returns it; Cairn keeps the value last applied${flags & FLAG.secret ? ", encrypted" : ""}.`);
     const bounds = this.schema ? boundsDoc(this.schema, node) : "";
     if (bounds) more(bounds);
-    if (!path.startsWith("@") && !path.includes(".") && this.reg?.dep?.includes(cfn)) more(`@deprecated The CloudFormation registry marks \`${cfn}\` of ${this.resource.cloudFormationType} deprecated.`);
     return { tuple, field: { name: js, type: this.registryType(cfn, p.type, decided.ts, node), optional, docs } };
   }
 
@@ -218,6 +217,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   const inputDefs = new Set(b.defs.keys());
   const attrs = attributeFields(r, b, identifier);
   if (schema) presentNested(b, attrs, inputDefs, new Set(reg.ro ?? []));
+  for (const path of reg.dep ?? []) markDeprecated(b, props, path, r.cloudFormationType);
   const data: TypeSpecData = { p: [...props, ...attrs].map((x) => x.tuple) };
   if (identifier.length) data.id = identifier;
   if (b.defs.size) data.d = Object.fromEntries([...b.defs.values()].map((d) => [d.dataName, d.fields.map((f) => f.tuple)]));
@@ -310,6 +310,25 @@ function placeNested(r: Resource, b: TypeBuilder, top: { tuple: PropTuple; field
     fields.push({ tuple: [seg, ["ref", made.dataName], FLAG.readOnly], field: { name: camelName(seg), type: made.tsName, optional: true, docs: made.docs } });
     shape = ["ref", made.dataName];
   }
+}
+
+/** Marks the field at a registry path (`Checks/*\/Result`, shown as `Checks[*]/Result`) `@deprecated`, following the generated shapes. */
+function markDeprecated(b: TypeBuilder, top: readonly { tuple: PropTuple; field: FieldModel }[], path: string, cfnType: string): void {
+  const [first, ...rest] = path.split("/");
+  let found = top.find((f) => f.tuple[0] === first);
+  for (const seg of rest) {
+    if (!found) return;
+    let shape = found.tuple[1];
+    if (seg === "*") {
+      if (!Array.isArray(shape) || shape[0] !== "array") return;
+      shape = shape[1];
+      found = { tuple: [seg, shape], field: found.field };
+      continue;
+    }
+    found = Array.isArray(shape) && shape[0] === "ref" ? b.defs.get(shape[1])?.fields.find((f) => f.tuple[0] === seg) : undefined;
+  }
+  if (!found || found.tuple[0] === "*" || found.field.docs.includes("@deprecated")) return;
+  found.field.docs += `${found.field.docs ? "\n\n" : ""}@deprecated The CloudFormation registry marks \`${path.replaceAll("/*", "[*]")}\` of ${cfnType} deprecated.`;
 }
 
 /**

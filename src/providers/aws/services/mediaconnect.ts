@@ -853,13 +853,29 @@ export interface FlowEntitlementEncryption {
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key";
-  /** An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/ResourceId` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   resourceId?: string;
-  /** The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/DeviceId` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   deviceId?: string;
-  /** The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/Region` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   region?: string;
-  /** A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption. */
+  /**
+   * A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/ConstantInitializationVector` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm: "aes128" | "aes192" | "aes256";
@@ -869,7 +885,11 @@ export interface FlowEntitlementEncryption {
    * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
    */
   roleArn: string;
-  /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/Url` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   url?: string;
 }
 
@@ -1240,13 +1260,29 @@ export interface FlowSourceEncryption {
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key" | "srt-password";
-  /** An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/ResourceId` of AWS::MediaConnect::FlowSource deprecated.
+   */
   resourceId?: string;
-  /** The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/DeviceId` of AWS::MediaConnect::FlowSource deprecated.
+   */
   deviceId?: string;
-  /** The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/Region` of AWS::MediaConnect::FlowSource deprecated.
+   */
   region?: string;
-  /** A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption. */
+  /**
+   * A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/ConstantInitializationVector` of AWS::MediaConnect::FlowSource deprecated.
+   */
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm?: "aes128" | "aes192" | "aes256";
@@ -1256,7 +1292,11 @@ export interface FlowSourceEncryption {
    * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
    */
   roleArn: string;
-  /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/Url` of AWS::MediaConnect::FlowSource deprecated.
+   */
   url?: string;
 }
 
