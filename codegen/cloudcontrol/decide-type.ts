@@ -94,7 +94,7 @@ class TypeBuilder implements DefNames {
   field(cfn: string, p: Property | Attribute, flags: number, path: string, optional = !(flags & FLAG.required), regNode?: SchemaNode): { tuple: PropTuple; field: FieldModel } {
     const node = this.schema ? resolve(this.schema, regNode) : undefined;
     if (node) this.noteNestedNodes(p.type, node);
-    const decided = this.curatedEnum(path) ?? decideType(this.db, p.type, this);
+    const decided = this.curatedEnum(path) ?? this.bothEnums(cfn, path, p.type, node) ?? decideType(this.db, p.type, this);
     const js = camelName(cfn);
     const tuple: PropTuple = [cfn, decided.shape];
     if (flags) tuple.push(flags);
@@ -103,7 +103,6 @@ class TypeBuilder implements DefNames {
     if (flags & FLAG.writeOnly) more(`Write-only: Cloud Control never returns it; Cairn keeps the value last applied${flags & FLAG.secret ? ", encrypted" : ""}.`);
     const bounds = this.schema ? boundsDoc(this.schema, node) : "";
     if (bounds) more(bounds);
-    if (!path.startsWith("@") && !path.includes(".") && this.reg?.dep?.includes(cfn)) more(`@deprecated The CloudFormation registry marks \`${cfn}\` of ${this.resource.cloudFormationType} deprecated.`);
     return { tuple, field: { name: js, type: this.registryType(cfn, p.type, decided.ts, node), optional, docs } };
   }
 
@@ -124,6 +123,26 @@ class TypeBuilder implements DefNames {
     }
     return ts;
   }
+
+  /**
+   * A string property both sources give values for, when they differ (each lags the service somewhere:
+   * the specification lists `DELIVERY` for a log group's class, the registry does not): every value either
+   * lists is allowed — in the type, in the runtime shape, and (top-level ones, through `enumExtras`) in the
+   * validation schema, so preview never refuses a value AWS documents.
+   */
+  private bothEnums(cfn: string, path: string, t: PropertyType, node: SchemaNode | undefined): Decided | undefined {
+    if (t.type !== "string" || !t.allowedValues?.length || !this.schema) return undefined;
+    const reg = resolve(this.schema, node)?.enum;
+    if (!reg?.every((v) => typeof v === "string")) return undefined;
+    const extra = t.allowedValues.filter((v) => !(reg as string[]).includes(v));
+    const all = [...new Set([...(reg as string[]), ...t.allowedValues])];
+    if (all.length === t.allowedValues.length && extra.length === 0) return undefined;
+    if (extra.length && !path.includes(".") && !path.startsWith("@")) this.enumExtras[cfn] = extra;
+    return { shape: ["enum", ...all], ts: all.map((v) => JSON.stringify(v)).join(" | "), refs: [] };
+  }
+
+  /** Values the specification lists for a top-level property that the registry's enum lacks. */
+  readonly enumExtras: Record<string, string[]> = {};
 
   /** Remembers the registry node of each nested type a property's type reaches, before the type is built. */
   private noteNestedNodes(t: PropertyType, node: SchemaNode): void {
@@ -198,6 +217,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   const inputDefs = new Set(b.defs.keys());
   const attrs = attributeFields(r, b, identifier);
   if (schema) presentNested(b, attrs, inputDefs, new Set(reg.ro ?? []));
+  for (const path of reg.dep ?? []) markDeprecated(b, props, path, r.cloudFormationType);
   const data: TypeSpecData = { p: [...props, ...attrs].map((x) => x.tuple) };
   if (identifier.length) data.id = identifier;
   if (b.defs.size) data.d = Object.fromEntries([...b.defs.values()].map((d) => [d.dataName, d.fields.map((f) => f.tuple)]));
@@ -229,6 +249,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
     enums: Object.entries(curated?.enums ?? {}).map(([key, values]) => ({ name: b.enumName(key), docs: `Every value of \`${key}\` (curated: the specification does not list them).`, values })),
     data,
     usesPolicyDocument: b.usesPolicyDocument,
+    ...(Object.keys(b.enumExtras).length ? { enumExtras: b.enumExtras } : {}),
   };
 }
 
@@ -289,6 +310,25 @@ function placeNested(r: Resource, b: TypeBuilder, top: { tuple: PropTuple; field
     fields.push({ tuple: [seg, ["ref", made.dataName], FLAG.readOnly], field: { name: camelName(seg), type: made.tsName, optional: true, docs: made.docs } });
     shape = ["ref", made.dataName];
   }
+}
+
+/** Marks the field at a registry path (`Checks/*\/Result`, shown as `Checks[*]/Result`) `@deprecated`, following the generated shapes. */
+function markDeprecated(b: TypeBuilder, top: readonly { tuple: PropTuple; field: FieldModel }[], path: string, cfnType: string): void {
+  const [first, ...rest] = path.split("/");
+  let found = top.find((f) => f.tuple[0] === first);
+  for (const seg of rest) {
+    if (!found) return;
+    let shape = found.tuple[1];
+    if (seg === "*") {
+      if (!Array.isArray(shape) || shape[0] !== "array") return;
+      shape = shape[1];
+      found = { tuple: [seg, shape], field: found.field };
+      continue;
+    }
+    found = Array.isArray(shape) && shape[0] === "ref" ? b.defs.get(shape[1])?.fields.find((f) => f.tuple[0] === seg) : undefined;
+  }
+  if (!found || found.tuple[0] === "*" || found.field.docs.includes("@deprecated")) return;
+  found.field.docs += `${found.field.docs ? "\n\n" : ""}@deprecated The CloudFormation registry marks \`${path.replaceAll("/*", "[*]")}\` of ${cfnType} deprecated.`;
 }
 
 /**

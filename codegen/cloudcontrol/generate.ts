@@ -45,7 +45,8 @@ export async function generateServices(): Promise<Generated> {
   }
   files.set(`${SERVICES_DIR}/${CATALOG}.ts`, catalog(services, source));
   const types = services.reduce((n, s) => n + s.types.length, 0);
-  const runtime = registryFiles(registry).files;
+  const extras = new Map(services.flatMap((s) => s.types.filter((t) => t.enumExtras).map((t) => [t.cfnType, t.enumExtras!] as const)));
+  const runtime = registryFiles(registry, extras).files;
   return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), runtime, services: services.length, types, source };
 }
 

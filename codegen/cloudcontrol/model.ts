@@ -40,6 +40,8 @@ export interface TypeModel {
   data: TypeSpecData;
   /** Some field is typed as an IAM `PolicyDocument` (the module imports it). */
   usesPolicyDocument?: boolean;
+  /** Top-level property → values the specification allows that the registry's enum lacks (the validation schema takes them too). */
+  enumExtras?: Record<string, string[]>;
 }
 
 /** One generated module: one AWS service. */

@@ -9,7 +9,11 @@ import { jsPattern } from "./trim.js";
 
 const PROPS = "/properties/";
 
-/** Pointers of properties as paths (`/properties/Code/ZipFile` → `Code/ZipFile`); other pointers are left out. */
+/**
+ * Pointers of properties as paths; other pointers are left out.
+ *
+ * @example paths(["/properties/Code/ZipFile", "/definitions/X"]) // ["Code/ZipFile"]
+ */
 export function paths(pointers: readonly string[] | undefined): string[] {
   return [...new Set((pointers ?? []).filter((p) => p.startsWith(PROPS)).map((p) => p.slice(PROPS.length)))];
 }

@@ -5,7 +5,11 @@
 import { readFileSync } from "node:fs";
 import { readTarGz } from "./tarball.js";
 
-/** A JSON Schema node of a registry document (only what the generator reads is typed). */
+/**
+ * A JSON Schema node of a registry document (only what the generator reads is typed).
+ *
+ * @example const n: SchemaNode = { type: "string", maxLength: 64 };
+ */
 export interface SchemaNode {
   type?: string | string[];
   $ref?: string;
@@ -30,7 +34,11 @@ export interface SchemaNode {
   [keyword: string]: unknown;
 }
 
-/** One registry document: a type's JSON Schema plus the resource-level facts. */
+/**
+ * One registry document: a type's JSON Schema plus the resource-level facts.
+ *
+ * @example loadRegistry().get("AWS::SQS::Queue")?.primaryIdentifier // ["/properties/QueueUrl"]
+ */
 export interface RegistrySchema extends SchemaNode {
   typeName: string;
   properties: Record<string, SchemaNode>;
@@ -47,11 +55,20 @@ export interface RegistrySchema extends SchemaNode {
   taggable?: boolean;
 }
 
-/** The five Cloud Control handlers. */
+/**
+ * The five Cloud Control handlers, in `crudl` order.
+ *
+ * @example HANDLERS.map((h) => h[0]).join("") // "crudl"
+ */
 export type HandlerName = "create" | "read" | "update" | "delete" | "list";
+/** {@inheritDoc HandlerName} */
 export const HANDLERS: readonly HandlerName[] = ["create", "read", "update", "delete", "list"];
 
-/** Where the vendored archive is. */
+/**
+ * Where the vendored archive is.
+ *
+ * @example readFileSync(REGISTRY_ARCHIVE)
+ */
 export const REGISTRY_ARCHIVE = new URL("./schemas.tar.gz", import.meta.url);
 
 /**

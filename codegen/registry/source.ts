@@ -1,7 +1,11 @@
 /** Where the vendored registry schemas come from (`source.json`, written by `npm run registry:refresh`). */
 import { readFileSync } from "node:fs";
 
-/** The provenance record of the vendored archive. */
+/**
+ * The provenance record of the vendored archive.
+ *
+ * @example readRegistrySource().commit // "3a586feb"
+ */
 export interface RegistrySourceRecord {
   repository: string;
   folder: string;
@@ -11,7 +15,11 @@ export interface RegistrySourceRecord {
   sha256: string;
 }
 
-/** The record itself. */
+/**
+ * The record itself (`source.json`).
+ *
+ * @example readRegistrySource().date // "2026-08-06"
+ */
 export function readRegistrySource(): RegistrySourceRecord {
   return JSON.parse(readFileSync(new URL("./source.json", import.meta.url), "utf8")) as RegistrySourceRecord;
 }

@@ -18,7 +18,11 @@ const PLAIN = new Set([
   "maxProperties", "dependencies",
 ]);
 
-/** What trimming dropped, for the generator's summary and its tests. */
+/**
+ * What trimming dropped, for the generator's summary and its tests.
+ *
+ * @example const report: TrimReport = { droppedPatterns: [] };
+ */
 export interface TrimReport {
   /** Patterns that are not JavaScript regular expressions with the same meaning (type, path, pattern). */
   droppedPatterns: string[];

@@ -4,7 +4,11 @@
  * is IAM's: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_grammar.html
  */
 
-/** One value or a list of them, as IAM accepts for actions, resources and principals. */
+/**
+ * One value or a list of them, as IAM accepts for actions, resources and principals.
+ *
+ * @example const actions: OneOrMany<string> = ["s3:GetObject", "s3:PutObject"];
+ */
 export type OneOrMany<T> = T | T[];
 
 /**

@@ -47,6 +47,7 @@ describe("the generated types a user sees", () => {
   it("bounds and patterns are in the TSDoc, deprecated properties and types Cloud Control cannot create are @deprecated", () => {
     expect(service("lambda")).toContain("Length: at most 128. Pattern: `^[^\\s]+$`.\n   */\n  handler?: string;");
     expect(service("synthetics")).toMatch(/@deprecated The CloudFormation registry marks `DeleteLambdaResourcesOnCanaryDeletion` of AWS::Synthetics::Canary deprecated\.\n\s+\*\/\n\s+deleteLambdaResourcesOnCanaryDeletion\?: boolean;/);
+    expect(service("iot")).toMatch(/@deprecated The CloudFormation registry marks `TopicRulePayload\/ErrorAction\/IotEvents` of AWS::IoT::TopicRule deprecated\.\n\s+\*\/\n\s+iotEvents\?: TopicRuleIotEventsAction;/);
     expect(service("iam")).toMatch(/@deprecated Cloud Control cannot create AWS::IAM::Policy: use an inline policy on Role \(`policies`\), or RolePolicy, UserPolicy, GroupPolicy or ManagedPolicy \(cairn-iac\/aws\/iam\)\. Preview refuses it\.\n(.*\n){1,4}export const Policy =/);
   });
 });

@@ -11,6 +11,7 @@ import { Function as LambdaFunction } from "../../../src/providers/aws/services/
 import { checkInputs } from "../../../src/providers/aws/cloudcontrol/check.js";
 import { knownType } from "../../../src/providers/aws/cloudcontrol/types.js";
 import { UNKNOWN } from "../../../src/core/unknown.js";
+import "../../../src/providers/aws/services/logs.js";
 
 let dir: string;
 let fake: ServedFakeCloudControl;
@@ -72,6 +73,13 @@ describe("preview refuses what Cloud Control would refuse", () => {
 
   it("a required property the registry asks for is reported once, in Cairn's name", () => {
     expect(checkInputs(lambda(), { code: { zipFile: "x" } })).toEqual([{ severity: "error", attribute: "role", message: expect.stringMatching(/^required property "role" is missing/) }]);
+  });
+
+  it("where the two sources list different values, a value either lists passes and any other is refused", () => {
+    const logGroup = knownType("AWS::Logs::LogGroup")!;
+    // The specification lists DELIVERY; the registry snapshot does not.
+    expect(checkInputs(logGroup, { logGroupClass: "DELIVERY" })).toEqual([]);
+    expect(checkInputs(logGroup, { logGroupClass: "ARCHIVE" })).toEqual([expect.objectContaining({ severity: "error", attribute: "logGroupClass", message: expect.stringMatching(/^must be one of "STANDARD", "INFREQUENT_ACCESS", "DELIVERY"/) })]);
   });
 
   it("valid inputs pass both checks", () => {

@@ -5,7 +5,11 @@
 import { readFileSync } from "node:fs";
 import { generatedDataFile } from "./registry-schema.js";
 
-/** A Cloud Control handler. */
+/**
+ * A Cloud Control handler.
+ *
+ * @example const h: HandlerName = "create";
+ */
 export type HandlerName = "create" | "read" | "update" | "delete" | "list";
 
 let all: Record<string, Record<HandlerName, string[]>> | undefined;

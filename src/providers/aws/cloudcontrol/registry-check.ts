@@ -95,8 +95,20 @@ function dependsOnUnknown(e: ErrorObject, unknown: readonly string[]): boolean {
   return WHOLE.has(e.keyword) && unknown.some((u) => u.startsWith(`${at}/`));
 }
 
-/** A CloudFormation pointer as Cairn's path (camelCase names along the type's shapes; indices and map keys kept). */
+/** A CloudFormation pointer as Cairn's path (camelCase names along the type's shapes; indices and map keys kept), and the shape there. */
 function cairnPath(info: TypeInfo, pointer: string): Path {
+  return walk(info, pointer).path;
+}
+
+/** True when the specification's own enum at that place lists the value (the registry's lags there). */
+function specAllows(info: TypeInfo, pointer: string, model: unknown): boolean {
+  const { shape } = walk(info, pointer);
+  if (!Array.isArray(shape) || shape[0] !== "enum") return false;
+  const value = pointer.split("/").slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k.replaceAll("~1", "/").replaceAll("~0", "~")], model);
+  return shape.slice(1).includes(value as string | number);
+}
+
+function walk(info: TypeInfo, pointer: string): { path: Path; shape: Shape | undefined } {
   const out: Path = [];
   let obj: ObjectInfo | undefined = info;
   let shape: Shape | undefined;
@@ -113,10 +125,14 @@ function cairnPath(info: TypeInfo, pointer: string): Path {
     if (Array.isArray(shape) && shape[0] === "union") shape = (shape.slice(1) as Shape[]).find((m) => Array.isArray(m) && m[0] === "ref") ?? shape;
     obj = Array.isArray(shape) && shape[0] === "ref" ? info.defs.get(shape[1]) : undefined;
   }
-  return out;
+  return { path: out, shape };
 }
 
-/** Cairn's path as text, as check.ts prints it (`tags[0].key`). */
+/**
+ * Cairn's path as text, as check.ts prints it.
+ *
+ * @example pathText(["tags", 0, "key"]) // "tags[0].key"
+ */
 export const pathText = (p: Path) => p.reduce<string>((s, x) => (typeof x === "number" ? `${s}[${x}]` : s ? `${s}.${x}` : x), "");
 
 /** What is wrong, in words; never the value itself (it may be a secret). */
@@ -167,6 +183,7 @@ export function registryProblems(info: TypeInfo, inputs: Record<string, unknown>
   const seen = new Set<string>();
   for (const e of validateModel(info.cfnType, schema, model)) {
     if (e.keyword === "additionalProperties" || /\/(oneOf|anyOf)\/\d+\//.test(e.schemaPath) || dependsOnUnknown(e, unknown)) continue;
+    if (e.keyword === "enum" && specAllows(info, e.instancePath, model)) continue;
     const pointer = e.keyword === "required" ? `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}` : e.instancePath;
     const attribute = pathText(cairnPath(info, pointer));
     const message = e.keyword === "required" ? `required property "${attribute}" is missing (the CloudFormation registry's schema of ${info.cfnType} requires it)` : `${describe(e)} (the CloudFormation registry's schema of ${info.cfnType})`;

@@ -2817,7 +2817,11 @@ export interface TopicRuleAction {
   s3?: TopicRuleS3Action;
   /** Change the state of a CloudWatch alarm. */
   cloudwatchAlarm?: TopicRuleCloudwatchAlarmAction;
-  /** Sends an input to an AWS IoT Events detector. */
+  /**
+   * Sends an input to an AWS IoT Events detector.
+   *
+   * @deprecated The CloudFormation registry marks `TopicRulePayload/ErrorAction/IotEvents` of AWS::IoT::TopicRule deprecated.
+   */
   iotEvents?: TopicRuleIotEventsAction;
   /** Write to an Amazon Kinesis Firehose stream. */
   firehose?: TopicRuleFirehoseAction;
@@ -2853,7 +2857,11 @@ export interface TopicRuleAction {
   cloudwatchLogs?: TopicRuleCloudwatchLogsAction;
   /** Writes attributes from an MQTT message. */
   timestream?: TopicRuleTimestreamAction;
-  /** Sends message data to an AWS IoT Analytics channel. */
+  /**
+   * Sends message data to an AWS IoT Analytics channel.
+   *
+   * @deprecated The CloudFormation registry marks `TopicRulePayload/ErrorAction/IotAnalytics` of AWS::IoT::TopicRule deprecated.
+   */
   iotAnalytics?: TopicRuleIotAnalyticsAction;
   /** Publish to an Amazon SNS topic. */
   sns?: TopicRuleSnsAction;

@@ -265,9 +265,17 @@ export interface DataSourceHookConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kendra-datasource-datasourceconfiguration.html | CloudFormation: DataSourceConfiguration}
  */
 export interface DataSourceDataSourceConfiguration {
-  /** Provides the configuration information to connect to Google Drive as your data source. */
+  /**
+   * Provides the configuration information to connect to Google Drive as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/GoogleDriveConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   googleDriveConfiguration?: DataSourceGoogleDriveConfiguration;
-  /** Provides the configuration information required for Amazon Kendra Web Crawler. */
+  /**
+   * Provides the configuration information required for Amazon Kendra Web Crawler.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/WebCrawlerConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   webCrawlerConfiguration?: DataSourceWebCrawlerConfiguration;
   /**
    * Provides the configuration information to connect to an Amazon S3 bucket as your data source.
@@ -279,23 +287,53 @@ export interface DataSourceDataSourceConfiguration {
    * > Connectors configured using the older console and API architecture will continue to function as configured. However, you won't be able to edit or update them. If you want to edit or update your connector configuration, you must create a new connector.
    * > 
    * > We recommended migrating your connector workflow to the upgraded version. Support for connectors configured using the older architecture is scheduled to end by June 2024.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/S3Configuration` of AWS::Kendra::DataSource deprecated.
    */
   s3Configuration?: DataSourceS3DataSourceConfiguration;
-  /** Provides the configuration information to connect to Salesforce as your data source. */
+  /**
+   * Provides the configuration information to connect to Salesforce as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/SalesforceConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   salesforceConfiguration?: DataSourceSalesforceConfiguration;
-  /** Provides the configuration information to connect to a database as your data source. */
+  /**
+   * Provides the configuration information to connect to a database as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/DatabaseConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   databaseConfiguration?: DataSourceDatabaseConfiguration;
-  /** Provides the configuration information to connect to Microsoft SharePoint as your data source. */
+  /**
+   * Provides the configuration information to connect to Microsoft SharePoint as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/SharePointConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   sharePointConfiguration?: DataSourceSharePointConfiguration;
-  /** Provides the configuration information to connect to Confluence as your data source. */
+  /**
+   * Provides the configuration information to connect to Confluence as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/ConfluenceConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   confluenceConfiguration?: DataSourceConfluenceConfiguration;
-  /** Provides the configuration information to connect to WorkDocs as your data source. */
+  /**
+   * Provides the configuration information to connect to WorkDocs as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/WorkDocsConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   workDocsConfiguration?: DataSourceWorkDocsConfiguration;
-  /** Provides the configuration information to connect to Microsoft OneDrive as your data source. */
+  /**
+   * Provides the configuration information to connect to Microsoft OneDrive as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/OneDriveConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   oneDriveConfiguration?: DataSourceOneDriveConfiguration;
   /** Provides a template for the configuration information to connect to your data source. */
   templateConfiguration?: DataSourceTemplateConfiguration;
-  /** Provides the configuration information to connect to ServiceNow as your data source. */
+  /**
+   * Provides the configuration information to connect to ServiceNow as your data source.
+   *
+   * @deprecated The CloudFormation registry marks `DataSourceConfiguration/ServiceNowConfiguration` of AWS::Kendra::DataSource deprecated.
+   */
   serviceNowConfiguration?: DataSourceServiceNowConfiguration;
 }
 

@@ -330,7 +330,7 @@ export interface BridgeSourceVpcInterfaceAttachment {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconnect-flow.html | CloudFormation: AWS::MediaConnect::Flow}
  */
-export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::MediaConnect::Flow", "aws:mediaconnect:Flow", '{"p":[["SourceFailoverConfig",["ref","FailoverConfig"]],["AvailabilityZone","string",66],["Source",["ref","Source"],1],["Name","string",67],["VpcInterfaces",["array",["ref","VpcInterface"]]],["MediaStreams",["array",["ref","MediaStream"]]],["Maintenance",["ref","Maintenance"]],["SourceMonitoringConfig",["ref","SourceMonitoringConfig"]],["FlowSize",["enum","MEDIUM","LARGE","LARGE_4X"]],["NdiConfig",["ref","NdiConfig"]],["EncodingConfig",["ref","EncodingConfig"]],["Tags",["array",["ref","Tag"]]],["FlowAvailabilityZone","string",8],["FlowArn","string",72],["EgressIp","string",8],["FlowNdiMachineName","string",8]],"id":["FlowArn"],"d":{"FailoverConfig":[["State",["enum","ENABLED","DISABLED"]],["SourcePriority",["ref","SourcePriority"]],["FailoverMode",["enum","MERGE","FAILOVER"]],["RecoveryWindow","integer"]],"SourcePriority":[["PrimarySource","string",1]],"Source":[["IngestIp","string"],["StreamId","string"],["Description","string"],["SenderIpAddress","string"],["IngestPort","integer"],["SenderControlPort","integer"],["Decryption",["ref","Encryption"]],["GatewayBridgeSource",["ref","GatewayBridgeSource"]],["SourceListenerAddress","string"],["SourceListenerPort","integer"],["Name","string"],["WhitelistCidr","string"],["EntitlementArn","string"],["SourceArn","string"],["MinLatency","integer"],["VpcInterfaceName","string"],["MaxBitrate","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","rist","srt-listener","srt-caller","st2110-jpegxs","cdi","ndi-speed-hq"]],["MaxLatency","integer"],["SourceIngestPort","string"],["MaxSyncBuffer","integer"],["MediaStreamSourceConfigurations",["array",["ref","MediaStreamSourceConfiguration"]]],["NdiSourceSettings",["ref","NdiSourceSettings"]],["RouterIntegrationState",["enum","ENABLED","DISABLED"]],["RouterIntegrationTransitDecryption",["ref","FlowTransitEncryption"]],["Tags",["array",["ref","Tag"]]]],"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key","srt-password"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1],["Url","string"]],"GatewayBridgeSource":[["BridgeArn","string",1],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]],"MediaStreamSourceConfiguration":[["EncodingName",["enum","jxsv","raw","smpte291","pcm"],1],["InputConfigurations",["array",["ref","InputConfiguration"]]],["MediaStreamName","string",1]],"InputConfiguration":[["InputPort","integer",1],["Interface",["ref","Interface"],1]],"Interface":[["Name","string",1]],"NdiSourceSettings":[["SourceName","string"]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"VpcInterface":[["Name","string",1],["NetworkInterfaceType",["enum","ena","efa"]],["RoleArn","string",1],["SecurityGroupIds",["array","string"],1],["SubnetId","string",1],["NetworkInterfaceIds",["array","string"]],["Tags",["array",["ref","Tag"]]]],"MediaStream":[["MediaStreamId","integer",1],["MediaStreamType",["enum","video","audio","ancillary-data"],1],["VideoFormat",["enum","2160p","1080p","1080i","720p","480p"]],["MediaStreamName","string",1],["Description","string"],["Attributes",["ref","MediaStreamAttributes"]],["ClockRate","integer"],["Fmt","integer"],["Tags",["array",["ref","Tag"]]]],"MediaStreamAttributes":[["Fmtp",["ref","Fmtp"]],["Lang","string"]],"Fmtp":[["ExactFramerate","string"],["Colorimetry",["enum","BT601","BT709","BT2020","BT2100","ST2065-1","ST2065-3","XYZ"]],["ScanMode",["enum","progressive","interlace","progressive-segmented-frame"]],["Tcs",["enum","SDR","PQ","HLG","LINEAR","BT2100LINPQ","BT2100LINHLG","ST2065-1","ST428-1","DENSITY"]],["Range",["enum","NARROW","FULL","FULLPROTECT"]],["Par","string"],["ChannelOrder","string"]],"Maintenance":[["MaintenanceDay",["enum","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"],1],["MaintenanceStartHour","string",1]],"SourceMonitoringConfig":[["ThumbnailState",["enum","ENABLED","DISABLED"]],["ContentQualityAnalysisState",["enum","ENABLED","DISABLED"]],["AudioMonitoringSettings",["array",["ref","AudioMonitoringSetting"]]],["VideoMonitoringSettings",["array",["ref","VideoMonitoringSetting"]]]],"AudioMonitoringSetting":[["SilentAudio",["ref","SilentAudio"]]],"SilentAudio":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"VideoMonitoringSetting":[["BlackFrames",["ref","BlackFrames"]],["FrozenFrames",["ref","FrozenFrames"]]],"BlackFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"FrozenFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"NdiConfig":[["NdiDiscoveryServers",["array",["ref","NdiDiscoveryServerConfig"]]],["NdiState",["enum","ENABLED","DISABLED"]],["MachineName","string"]],"NdiDiscoveryServerConfig":[["VpcInterfaceAdapter","string",1],["DiscoveryServerAddress","string",1],["DiscoveryServerPort","integer"]],"EncodingConfig":[["EncodingProfile",["enum","DISTRIBUTION_H264_DEFAULT","CONTRIBUTION_H264_DEFAULT"]],["VideoMaxBitrate","integer"]]},"tags":["Tags","standard"],"rp":[["Source","Name"]],"reg":{"h":"crudl","co":["Name","AvailabilityZone","Source/Name"],"ro":["FlowArn","FlowAvailabilityZone","Source/SourceArn","Source/IngestIp","Source/SourceIngestPort","VpcInterfaces/*/NetworkInterfaceIds","MediaStreams/*/Fmt","EgressIp"]}}');
+export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::MediaConnect::Flow", "aws:mediaconnect:Flow", '{"p":[["SourceFailoverConfig",["ref","FailoverConfig"]],["AvailabilityZone","string",66],["Source",["ref","Source"],1],["Name","string",67],["VpcInterfaces",["array",["ref","VpcInterface"]]],["MediaStreams",["array",["ref","MediaStream"]]],["Maintenance",["ref","Maintenance"]],["SourceMonitoringConfig",["ref","SourceMonitoringConfig"]],["FlowSize",["enum","MEDIUM","LARGE","LARGE_4X"]],["NdiConfig",["ref","NdiConfig"]],["EncodingConfig",["ref","EncodingConfig"]],["Tags",["array",["ref","Tag"]]],["FlowAvailabilityZone","string",8],["FlowArn","string",72],["EgressIp","string",8],["FlowNdiMachineName","string",8]],"id":["FlowArn"],"d":{"FailoverConfig":[["State",["enum","ENABLED","DISABLED"]],["SourcePriority",["ref","SourcePriority"]],["FailoverMode",["enum","MERGE","FAILOVER"]],["RecoveryWindow","integer"]],"SourcePriority":[["PrimarySource","string",1]],"Source":[["IngestIp","string"],["StreamId","string"],["Description","string"],["SenderIpAddress","string"],["IngestPort","integer"],["SenderControlPort","integer"],["Decryption",["ref","Encryption"]],["GatewayBridgeSource",["ref","GatewayBridgeSource"]],["SourceListenerAddress","string"],["SourceListenerPort","integer"],["Name","string"],["WhitelistCidr","string"],["EntitlementArn","string"],["SourceArn","string"],["MinLatency","integer"],["VpcInterfaceName","string"],["MaxBitrate","integer"],["Protocol",["enum","zixi-push","rtp-fec","rtp","rist","fujitsu-qos","srt-listener","srt-caller","st2110-jpegxs","cdi","ndi-speed-hq"]],["MaxLatency","integer"],["SourceIngestPort","string"],["MaxSyncBuffer","integer"],["MediaStreamSourceConfigurations",["array",["ref","MediaStreamSourceConfiguration"]]],["NdiSourceSettings",["ref","NdiSourceSettings"]],["RouterIntegrationState",["enum","ENABLED","DISABLED"]],["RouterIntegrationTransitDecryption",["ref","FlowTransitEncryption"]],["Tags",["array",["ref","Tag"]]]],"Encryption":[["SecretArn","string"],["KeyType",["enum","speke","static-key","srt-password"]],["ResourceId","string"],["DeviceId","string"],["Region","string"],["ConstantInitializationVector","string"],["Algorithm",["enum","aes128","aes192","aes256"]],["RoleArn","string",1],["Url","string"]],"GatewayBridgeSource":[["BridgeArn","string",1],["VpcInterfaceAttachment",["ref","VpcInterfaceAttachment"]]],"VpcInterfaceAttachment":[["VpcInterfaceName","string"]],"MediaStreamSourceConfiguration":[["EncodingName",["enum","jxsv","raw","smpte291","pcm"],1],["InputConfigurations",["array",["ref","InputConfiguration"]]],["MediaStreamName","string",1]],"InputConfiguration":[["InputPort","integer",1],["Interface",["ref","Interface"],1]],"Interface":[["Name","string",1]],"NdiSourceSettings":[["SourceName","string"]],"FlowTransitEncryption":[["EncryptionKeyType",["enum","SECRETS_MANAGER","AUTOMATIC"]],["EncryptionKeyConfiguration",["ref","FlowTransitEncryptionKeyConfiguration"],1]],"FlowTransitEncryptionKeyConfiguration":[["SecretsManager",["ref","SecretsManagerEncryptionKeyConfiguration"]],["Automatic","json"]],"SecretsManagerEncryptionKeyConfiguration":[["SecretArn","string",1],["RoleArn","string",1]],"VpcInterface":[["Name","string",1],["NetworkInterfaceType",["enum","ena","efa"]],["RoleArn","string",1],["SecurityGroupIds",["array","string"],1],["SubnetId","string",1],["NetworkInterfaceIds",["array","string"]],["Tags",["array",["ref","Tag"]]]],"MediaStream":[["MediaStreamId","integer",1],["MediaStreamType",["enum","video","audio","ancillary-data"],1],["VideoFormat",["enum","2160p","1080p","1080i","720p","480p"]],["MediaStreamName","string",1],["Description","string"],["Attributes",["ref","MediaStreamAttributes"]],["ClockRate","integer"],["Fmt","integer"],["Tags",["array",["ref","Tag"]]]],"MediaStreamAttributes":[["Fmtp",["ref","Fmtp"]],["Lang","string"]],"Fmtp":[["ExactFramerate","string"],["Colorimetry",["enum","BT601","BT709","BT2020","BT2100","ST2065-1","ST2065-3","XYZ"]],["ScanMode",["enum","progressive","interlace","progressive-segmented-frame"]],["Tcs",["enum","SDR","PQ","HLG","LINEAR","BT2100LINPQ","BT2100LINHLG","ST2065-1","ST428-1","DENSITY"]],["Range",["enum","NARROW","FULL","FULLPROTECT"]],["Par","string"],["ChannelOrder","string"]],"Maintenance":[["MaintenanceDay",["enum","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"],1],["MaintenanceStartHour","string",1]],"SourceMonitoringConfig":[["ThumbnailState",["enum","ENABLED","DISABLED"]],["ContentQualityAnalysisState",["enum","ENABLED","DISABLED"]],["AudioMonitoringSettings",["array",["ref","AudioMonitoringSetting"]]],["VideoMonitoringSettings",["array",["ref","VideoMonitoringSetting"]]]],"AudioMonitoringSetting":[["SilentAudio",["ref","SilentAudio"]]],"SilentAudio":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"VideoMonitoringSetting":[["BlackFrames",["ref","BlackFrames"]],["FrozenFrames",["ref","FrozenFrames"]]],"BlackFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"FrozenFrames":[["State",["enum","ENABLED","DISABLED"]],["ThresholdSeconds","integer"]],"NdiConfig":[["NdiDiscoveryServers",["array",["ref","NdiDiscoveryServerConfig"]]],["NdiState",["enum","ENABLED","DISABLED"]],["MachineName","string"]],"NdiDiscoveryServerConfig":[["VpcInterfaceAdapter","string",1],["DiscoveryServerAddress","string",1],["DiscoveryServerPort","integer"]],"EncodingConfig":[["EncodingProfile",["enum","DISTRIBUTION_H264_DEFAULT","CONTRIBUTION_H264_DEFAULT"]],["VideoMaxBitrate","integer"]]},"tags":["Tags","standard"],"rp":[["Source","Name"]],"reg":{"h":"crudl","co":["Name","AvailabilityZone","Source/Name"],"ro":["FlowArn","FlowAvailabilityZone","Source/SourceArn","Source/IngestIp","Source/SourceIngestPort","VpcInterfaces/*/NetworkInterfaceIds","MediaStreams/*/Fmt","EgressIp"]}}');
 /** A {@link Flow} instance: its attributes as typed outputs. */
 export type Flow = InstanceType<typeof Flow>;
 
@@ -450,7 +450,7 @@ export interface FlowSource2 {
    *
    * > AWS Elemental MediaConnect no longer supports the Fujitsu QoS protocol. This reference is maintained for legacy purposes only.
    */
-  protocol?: "zixi-push" | "rtp-fec" | "rtp" | "rist" | "srt-listener" | "srt-caller" | "st2110-jpegxs" | "cdi" | "ndi-speed-hq";
+  protocol?: "zixi-push" | "rtp-fec" | "rtp" | "rist" | "fujitsu-qos" | "srt-listener" | "srt-caller" | "st2110-jpegxs" | "cdi" | "ndi-speed-hq";
   /** The maximum latency in milliseconds for a RIST or Zixi-based source. */
   maxLatency?: number;
   /** The port that the flow listens on for incoming content. If the protocol of the source is Zixi, the port must be set to 2088. */
@@ -853,13 +853,29 @@ export interface FlowEntitlementEncryption {
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key";
-  /** An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/ResourceId` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   resourceId?: string;
-  /** The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/DeviceId` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   deviceId?: string;
-  /** The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/Region` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   region?: string;
-  /** A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption. */
+  /**
+   * A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/ConstantInitializationVector` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm: "aes128" | "aes192" | "aes256";
@@ -869,7 +885,11 @@ export interface FlowEntitlementEncryption {
    * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
    */
   roleArn: string;
-  /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Encryption/Url` of AWS::MediaConnect::FlowEntitlement deprecated.
+   */
   url?: string;
 }
 
@@ -1240,13 +1260,29 @@ export interface FlowSourceEncryption {
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key" | "srt-password";
-  /** An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * An identifier for the content. The service sends this value to the key server to identify the current endpoint. The resource ID is also known as the content ID. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/ResourceId` of AWS::MediaConnect::FlowSource deprecated.
+   */
   resourceId?: string;
-  /** The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The value of one of the devices that you configured with your digital rights management (DRM) platform key provider. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/DeviceId` of AWS::MediaConnect::FlowSource deprecated.
+   */
   deviceId?: string;
-  /** The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The AWS Region that the API Gateway proxy endpoint was created in. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/Region` of AWS::MediaConnect::FlowSource deprecated.
+   */
   region?: string;
-  /** A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption. */
+  /**
+   * A 128-bit, 16-byte hex value represented by a 32-character string, to be used with the key for encrypting content. This parameter is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/ConstantInitializationVector` of AWS::MediaConnect::FlowSource deprecated.
+   */
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm?: "aes128" | "aes192" | "aes256";
@@ -1256,7 +1292,11 @@ export interface FlowSourceEncryption {
    * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
    */
   roleArn: string;
-  /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
+  /**
+   * The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption.
+   *
+   * @deprecated The CloudFormation registry marks `Decryption/Url` of AWS::MediaConnect::FlowSource deprecated.
+   */
   url?: string;
 }
 

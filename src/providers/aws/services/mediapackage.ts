@@ -288,6 +288,8 @@ export interface OriginEndpointEncryptionContractConfiguration {
    * - `PRESET-AUDIO-3` - Use one content key to encrypt all of the stereo audio tracks, one content key to encrypt all of the multichannel audio tracks with 3 to 6 channels, and one content key to encrypt all of the multichannel audio tracks with more than 6 channels.
    * - `SHARED` - Use the same content key for all of the audio and video tracks in your stream.
    * - `UNENCRYPTED` - Don't encrypt any of the audio tracks in your stream.
+   *
+   * @deprecated The CloudFormation registry marks `HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Audio` of AWS::MediaPackage::OriginEndpoint deprecated.
    */
   presetSpeke20Audio: "PRESET-AUDIO-1" | "PRESET-AUDIO-2" | "PRESET-AUDIO-3" | "SHARED" | "UNENCRYPTED";
   /**
@@ -302,6 +304,8 @@ export interface OriginEndpointEncryptionContractConfiguration {
    * - `PRESET-VIDEO-5` - Use one content key to encrypt all of the SD video tracks, one content key for HD1 video tracks, one content key for HD2 video tracks, one content key for all UHD1 video tracks and one content key for all UHD2 video tracks.
    * - `PRESET-VIDEO-6` - Use one content key to encrypt all of the SD video tracks, one content key for HD1 video tracks, one content key for HD2 video tracks and one content key for all UHD video tracks.
    * - `PRESET-VIDEO-7` - Use one content key to encrypt all of the SD+HD1 video tracks, …
+   *
+   * @deprecated The CloudFormation registry marks `HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Video` of AWS::MediaPackage::OriginEndpoint deprecated.
    */
   presetSpeke20Video: "PRESET-VIDEO-1" | "PRESET-VIDEO-2" | "PRESET-VIDEO-3" | "PRESET-VIDEO-4" | "PRESET-VIDEO-5" | "PRESET-VIDEO-6" | "PRESET-VIDEO-7" | "PRESET-VIDEO-8" | "SHARED" | "UNENCRYPTED";
 }
@@ -407,7 +411,11 @@ export interface OriginEndpointHlsManifest {
    * - `SPLICE_INSERT`
    */
   adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
-  /** The URL that's used to request this manifest from this endpoint. */
+  /**
+   * The URL that's used to request this manifest from this endpoint.
+   *
+   * @deprecated The CloudFormation registry marks `CmafPackage/HlsManifests[*]/Url` of AWS::MediaPackage::OriginEndpoint deprecated.
+   */
   url?: string;
 }
 
@@ -710,6 +718,8 @@ export interface PackagingConfigurationEncryptionContractConfiguration {
    * - `PRESET-AUDIO-3` - Use one content key to encrypt all of the stereo audio tracks, one content key to encrypt all of the multichannel audio tracks with 3 to 6 channels, and one content key to encrypt all of the multichannel audio tracks with more than 6 channels.
    * - `SHARED` - Use the same content key for all of the audio and video tracks in your stream.
    * - `UNENCRYPTED` - Don't encrypt any of the audio tracks in your stream.
+   *
+   * @deprecated The CloudFormation registry marks `HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Audio` of AWS::MediaPackage::PackagingConfiguration deprecated.
    */
   presetSpeke20Audio: "PRESET-AUDIO-1" | "PRESET-AUDIO-2" | "PRESET-AUDIO-3" | "SHARED" | "UNENCRYPTED";
   /**
@@ -724,6 +734,8 @@ export interface PackagingConfigurationEncryptionContractConfiguration {
    * - `PRESET-VIDEO-5` - Use one content key to encrypt all of the SD video tracks, one content key for HD1 video tracks, one content key for HD2 video tracks, one content key for all UHD1 video tracks and one content key for all UHD2 video tracks.
    * - `PRESET-VIDEO-6` - Use one content key to encrypt all of the SD video tracks, one content key for HD1 video tracks, one content key for HD2 video tracks and one content key for all UHD video tracks.
    * - `PRESET-VIDEO-7` - Use one content key to encrypt all of the SD+HD1 video tracks, …
+   *
+   * @deprecated The CloudFormation registry marks `HlsPackage/Encryption/SpekeKeyProvider/EncryptionContractConfiguration/PresetSpeke20Video` of AWS::MediaPackage::PackagingConfiguration deprecated.
    */
   presetSpeke20Video: "PRESET-VIDEO-1" | "PRESET-VIDEO-2" | "PRESET-VIDEO-3" | "PRESET-VIDEO-4" | "PRESET-VIDEO-5" | "PRESET-VIDEO-6" | "PRESET-VIDEO-7" | "PRESET-VIDEO-8" | "SHARED" | "UNENCRYPTED";
 }

@@ -180,6 +180,8 @@ export interface AppMonitorMetricDestination {
    * This parameter specifies the ARN of an IAM role that RUM will assume to write to the Evidently experiment that you are sending metrics to. This role must have permission to write to that experiment.
    *
    * Pattern: `arn:[^:]*:[^:]*:[^:]*:[^:]*:.*`.
+   *
+   * @deprecated The CloudFormation registry marks `AppMonitorConfiguration/MetricDestinations[*]/IamRoleArn` of AWS::RUM::AppMonitor deprecated.
    */
   iamRoleArn?: string;
   /**
@@ -192,6 +194,8 @@ export interface AppMonitorMetricDestination {
    * Use this parameter only if `Destination` is `Evidently` . This parameter specifies the ARN of the Evidently experiment that will receive the extended metrics.
    *
    * Pattern: `arn:[^:]*:[^:]*:[^:]*:[^:]*:.*`.
+   *
+   * @deprecated The CloudFormation registry marks `AppMonitorConfiguration/MetricDestinations[*]/DestinationArn` of AWS::RUM::AppMonitor deprecated.
    */
   destinationArn?: string;
 }
