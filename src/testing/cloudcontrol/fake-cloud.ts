@@ -33,8 +33,11 @@ export interface LostWriteOnly {
 export interface FakeCloudControlOptions {
   /** Status reports (list or status calls) a request answers before it finishes (default 2); 0: it has finished when first answered. */
   pollsToFinish?: number;
-  /** How long each request takes (ms on `clock`), besides its status reports: the bench's realistic latencies. Default 0. */
-  latency?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string) => number;
+  /**
+   * How long each request takes (ms on `clock`), besides its status reports: the bench's realistic latencies.
+   * `model`: the desired state of a create, the merged model of an update. Default 0.
+   */
+  latency?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, model: Record<string, unknown> | undefined) => number;
   /** The time `latency` is measured on (default: real time). */
   clock?: { now(): number };
   /**
@@ -201,8 +204,8 @@ export class FakeCloudControl {
     return this.opts.clock?.now() ?? Date.now();
   }
 
-  private newRequest(r: Omit<Request, "token" | "status" | "reports" | "eventTime" | "startedAt" | "latency">): Request {
-    const latency = this.opts.latency?.(r.op, r.typeName) ?? 0;
+  private newRequest(r: Omit<Request, "token" | "status" | "reports" | "eventTime" | "startedAt" | "latency">, model?: Record<string, unknown>): Request {
+    const latency = this.opts.latency?.(r.op, r.typeName, model) ?? 0;
     const req: Request = { ...r, token: `req-${hexOf(`${++this.seq}`, 8)}-${this.seq}`, status: "IN_PROGRESS", reports: 0, eventTime: Date.now() / 1000, startedAt: this.now(), latency };
     this.requests.push(req);
     if (this.opts.pollsToFinish === 0) this.settle(req);
@@ -239,7 +242,7 @@ export class FakeCloudControl {
         this.store.set(key(info.cfnType, identifier), { typeName: info.cfnType, identifier, properties: model });
         return undefined;
       },
-    });
+    }, desired);
     if (clientToken) this.byClientToken.set(clientToken, req);
     return { ProgressEvent: this.event(req) };
   }
@@ -286,7 +289,7 @@ export class FakeCloudControl {
         live.properties = next;
         return undefined;
       },
-    });
+    }, next);
     return { ProgressEvent: this.event(req) };
   }
 
