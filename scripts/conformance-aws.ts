@@ -29,7 +29,8 @@ async function generatedTypes(): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const schemaOf = schemaSource(flag("--schemas") ?? process.env.CAIRN_REGISTRY_SCHEMAS);
+  const dir = flag("--schemas") ?? process.env.CAIRN_REGISTRY_SCHEMAS;
+  const schemaOf = schemaSource(dir);
   const only = flag("--only")?.split(",");
   let types = only ?? (await generatedTypes());
   const skipped: string[] = [];
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   for (const t of types) {
     const info = await loadType(t);
     const schema = schemaOf(t);
-    const fromSchema = schema ? "create" in ((schema.handlers ?? {}) as object) : undefined;
+    // With registry documents at hand, a type without one (or without a create handler) is not provisionable.
+    const fromSchema = schema ? "create" in ((schema.handlers ?? {}) as object) : dir ? false : undefined;
     if (info && (fromSchema ?? info.registry.provisionable)) provisionable.push(t);
     else skipped.push(t);
   }
