@@ -112,6 +112,8 @@ export class FakeCloudControl {
   private readonly requests: Request[] = [];
   private readonly byClientToken = new Map<string, Request>();
   private readonly reads = new Map<string, number>();
+  /** Top-level properties the fake made up for each object (identifiers, attributes): the service's own values. */
+  private readonly madeUp = new Map<string, Set<string>>();
   private callCount = 0;
   private seq = 0;
   private readonly opts: Required<Pick<FakeCloudControlOptions, "pollsToFinish" | "region">> & FakeCloudControlOptions;
@@ -123,6 +125,15 @@ export class FakeCloudControl {
   /** The objects the fake holds (of one type, if given), in creation order. */
   objects(typeName?: string): FakeObject[] {
     return [...this.store.values()].filter((o) => typeName === undefined || o.typeName === typeName).map((o) => ({ ...o, properties: structuredClone(o.properties) }));
+  }
+
+  /** Forgets every object and request (for tests or a sweep that share one fake between cases). @example cloud.clear() */
+  clear(): void {
+    this.store.clear();
+    this.requests.length = 0;
+    this.byClientToken.clear();
+    this.reads.clear();
+    this.madeUp.clear();
   }
 
   /** How many calls of each operation the fake answered. @example cloud.count("CreateResource") // 6 */
@@ -240,6 +251,7 @@ export class FakeCloudControl {
       finish: () => {
         if (this.store.has(key(info.cfnType, identifier))) return { code: "AlreadyExists", message: `${info.cfnType} ${identifier} already exists` };
         this.store.set(key(info.cfnType, identifier), { typeName: info.cfnType, identifier, properties: model });
+        this.madeUp.set(key(info.cfnType, identifier), new Set(Object.keys(model).filter((k) => desired[k] === undefined)));
         return undefined;
       },
     }, desired);
@@ -274,7 +286,7 @@ export class FakeCloudControl {
     } catch (e) {
       throw new FakeApiError("ValidationException", `Invalid patch update: ${(e as Error).message.split("\n")[0]}`);
     }
-    const invalid = this.problems(info, desiredPart(info, next));
+    const invalid = this.problems(info, this.checkedPart(info, obj, next));
     if (invalid && this.schemaOf(info)) throw new FakeApiError("ValidationException", invalid.message);
     for (const path of lostWriteOnly(info, obj.properties, next)) this.lostWriteOnly.push({ typeName: info.cfnType, identifier: id, path });
     const failure = invalid ?? this.opts.failWith?.("UPDATE", info.cfnType, next);
@@ -293,6 +305,13 @@ export class FakeCloudControl {
     return { ProgressEvent: this.event(req) };
   }
 
+  /** What an update's merged model is validated as: without read-only attributes, nor values the fake made up that the patch left alone (the service's own, valid on AWS). */
+  private checkedPart(info: TypeInfo, obj: FakeObject, next: Record<string, unknown>): Record<string, unknown> {
+    const out = desiredPart(info, next);
+    for (const k of this.madeUp.get(key(info.cfnType, obj.identifier)) ?? []) if (JSON.stringify(out[k]) === JSON.stringify(obj.properties[k])) delete out[k];
+    return out;
+  }
+
   private async remove(input: Record<string, unknown>): Promise<unknown> {
     const info = await this.typeOf(input.TypeName, "DELETE");
     const id = String(input.Identifier ?? "");
@@ -308,19 +327,21 @@ export class FakeCloudControl {
         const user = this.referrer(info, obj);
         if (user) return { code: "ResourceConflict", message: `${info.cfnType} ${id} is in use by ${user.typeName} ${user.identifier}` };
         this.store.delete(key(info.cfnType, id));
+        this.madeUp.delete(key(info.cfnType, id));
         return undefined;
       },
     });
     return { ProgressEvent: this.event(req) };
   }
 
-  /** Another object whose model mentions this one's identifier or its own ARN (a read-only attribute, not an ARN it refers to). */
+  /** Another object whose given properties (not the attributes the fake made up for it) mention this one's identifier or its own ARN (a read-only attribute, not an ARN it refers to). */
   private referrer(info: TypeInfo, obj: FakeObject): FakeObject | undefined {
     const names = new Set<string>([obj.identifier]);
     for (const [k, v] of Object.entries(obj.properties)) if (typeof v === "string" && /Arn$/.test(k) && (info.byCfn.get(k)?.flags ?? 0) & FLAG.readOnly) names.add(v);
     for (const other of this.store.values()) {
       if (other === obj) continue;
-      if (mentions(other.properties, names)) return other;
+      const given = Object.fromEntries(Object.entries(other.properties).filter(([k]) => !this.madeUp.get(key(other.typeName, other.identifier))?.has(k)));
+      if (mentions(given, names)) return other;
     }
     return undefined;
   }

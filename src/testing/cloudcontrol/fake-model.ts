@@ -58,6 +58,7 @@ function madeUp(info: TypeInfo, p: PropInfo, model: Model, seed: string, region:
     return out;
   }
   if (typeof p.shape !== "string" && p.shape[0] !== "enum") return undefined;
+  if (/AccountId$/.test(p.cfn)) return FAKE_ACCOUNT;
   if (/Arn$/.test(p.cfn)) return `arn:aws:${service}:${region}:${FAKE_ACCOUNT}:${resource.toLowerCase()}/${String(model.Name ?? model[`${resource}Name`] ?? h)}`;
   if (/Url$|URL$/.test(p.cfn)) return `https://${service}.${region}.amazonaws.com/${FAKE_ACCOUNT}/${String(model[`${resource}Name`] ?? h)}`;
   if (/Id$|ID$/.test(p.cfn)) return `${resource.slice(0, 3).toLowerCase()}-${h}`;

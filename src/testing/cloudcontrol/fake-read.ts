@@ -42,7 +42,7 @@ export function fillSchemaDefaults(root: Schema, node: unknown, value: unknown, 
   if (!isObject(value) || !isObject(s.properties)) return;
   for (const [k, sub] of Object.entries(s.properties)) {
     const r = resolve(root, sub);
-    if (value[k] === undefined && r && r.default !== undefined) value[k] = structuredClone(r.default);
+    if (value[k] === undefined && r && r.default !== undefined && r.default !== null) value[k] = structuredClone(r.default); // `default: null` means none
     else if (value[k] !== undefined) fillSchemaDefaults(root, sub, value[k], depth + 1);
   }
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
 import { schemaSource } from "../../../scripts/conformance-aws/schemas.js";
 import { sweepType } from "../../../scripts/conformance-aws/sweep.js";
@@ -37,6 +37,8 @@ afterAll(async () => {
   Object.assign(process.env, saved);
   await fake.stop();
 });
+
+afterEach(() => fake.cloud.clear());
 
 describe("the conformance sweep on a sample of types", () => {
   it.each(SAMPLE)("%s is created, refreshed without changes, changed without losing write-only values, imported without changes and destroyed", async (type) => {

@@ -67,3 +67,11 @@ describe("reads from the fake Cloud Control", () => {
     expect(q).toMatch(/^https:\/\/sqs\.us-east-1\.amazonaws\.com\/123456789012\/jobs$/);
   });
 });
+
+describe("the schema's defaults on the fake Cloud Control", () => {
+  it("a `default: null` is no default: the property stays absent", async () => {
+    const cloud = fakeCloud();
+    const id = await create(cloud, FN, fnModel());
+    expect(await read(cloud, FN, id)).not.toHaveProperty("Notes");
+  });
+});

@@ -28,7 +28,7 @@ describe("what the fake Cloud Control refuses, as AWS refuses it", () => {
     expect(await bad(fnModel({ Role: "not-an-arn" }))).toBe("Model validation failed (#/Role: failed validation constraint for keyword [pattern])");
     expect(await bad(fnModel({ Colour: "red" }))).toBe("Model validation failed (#: extraneous key [Colour] is not permitted)");
     expect(await bad(fnModel({ FunctionName: "x".repeat(70) }))).toBe("Model validation failed (#/FunctionName: expected maxLength: 64, actual: 70)");
-    expect(await bad({ FunctionName: "f", Role: "arn:aws:iam::123456789012:role/r" })).toBe("Model validation failed (#: required key [Code] not found)");
+    expect(await bad({ FunctionName: "f1", Role: "arn:aws:iam::123456789012:role/r" })).toBe("Model validation failed (#: required key [Code] not found)");
     expect(cloud.objects()).toEqual([]);
   });
 

@@ -23,6 +23,7 @@ const fnData: TypeSpecData = {
     ["Rules", ["array", ["ref", "Rule"]]],
     ["Network", ["ref", "Network"]],
     ["Secret", "string"],
+    ["Notes", ["array", "string"]],
     ["Arn", "string", FLAG.readOnly],
   ],
   d: {
@@ -49,7 +50,7 @@ export const fnSchema = {
   additionalProperties: false,
   required: ["Code", "Role"],
   properties: {
-    FunctionName: { type: "string", minLength: 1, maxLength: 64 },
+    FunctionName: { type: "string", minLength: 1, maxLength: 64, pattern: "^(f\\d+|[a-c]|x+)$" },
     Role: { type: "string", pattern: "^arn:aws:iam::\\d{12}:role/.+$" },
     Code: { $ref: "#/definitions/Code" },
     MemorySize: { type: "integer", minimum: 128, maximum: 10240, default: 128 },
@@ -61,6 +62,7 @@ export const fnSchema = {
     Rules: { type: "array", arrayType: "AttributeList", items: { $ref: "#/definitions/Rule" } },
     Network: { type: "object", additionalProperties: false, properties: { IpFamily: { type: "string", enum: ["ipv4", "ipv6"], default: "ipv4" }, Elb: { type: "boolean" } } },
     Secret: { type: "string" },
+    Notes: { type: "array", items: { type: "string" }, default: null },
     Arn: { type: "string" },
   },
   definitions: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeCloudControl } from "../../../src/testing/cloudcontrol/fake-cloud.js";
-import { create, fakeCloud, fnModel, FN, read, update } from "./types.js";
+import { create, fakeCloud, fnModel, FN, read, run, update } from "./types.js";
 
 describe("UpdateResource on the fake Cloud Control is read-modify-write", () => {
   it("applies the patch to the model as a read returns it: a required write-only property not re-sent fails the request as AWS does", async () => {
@@ -67,5 +67,38 @@ describe("UpdateResource on the fake Cloud Control is read-modify-write", () => 
     const e = await update(cloud, "AWS::Lambda::Function", made, [{ op: "add", path: "/MemorySize", value: 256 }]);
     expect(e).toMatchObject({ OperationStatus: "FAILED", ErrorCode: "InvalidRequest" });
     expect(e.StatusMessage).toContain("#: required key [Code] not found");
+  });
+});
+
+describe("values the fake made up itself", () => {
+  it("are not held against an update's model (the service's own attributes are valid on AWS), while what the patch changes is checked", async () => {
+    const cloud = fakeCloud();
+    const { FunctionName: _, ...unnamed } = fnModel();
+    const id = await create(cloud, FN, unnamed);
+    // The fake named the function itself ("function-…"), which the schema's pattern would refuse from a user.
+    expect(id).toMatch(/^function-/);
+    const ok = await update(cloud, FN, id, [{ op: "add", path: "/Code", value: { ZipFile: "v2" } }]);
+    expect(ok.OperationStatus).toBe("SUCCESS");
+    await expect(update(cloud, FN, id, [{ op: "add", path: "/Code", value: { ZipFile: "v3" } }, { op: "add", path: "/MemorySize", value: 1 }])).rejects.toMatchObject({ message: "Model validation failed (#/MemorySize: failed validation constraint for keyword [minimum])" });
+  });
+
+  it("clear() forgets every object", async () => {
+    const cloud = fakeCloud();
+    await create(cloud, FN, fnModel());
+    cloud.clear();
+    expect(cloud.objects()).toEqual([]);
+    expect(await create(cloud, FN, fnModel())).toBe("f1");
+  });
+});
+
+describe("deletes on the fake Cloud Control", () => {
+  it("are refused while another object's given properties mention the object, not when only its made-up attributes coincide", async () => {
+    const cloud = fakeCloud();
+    const a = await create(cloud, FN, fnModel({ FunctionName: "a" }));
+    await create(cloud, FN, fnModel({ FunctionName: "b", Engine: "a" }));
+    const refused = await run(cloud, "DeleteResource", { TypeName: FN, Identifier: a });
+    expect(refused).toMatchObject({ OperationStatus: "FAILED", ErrorCode: "ResourceConflict" });
+    const c = await create(cloud, FN, fnModel({ FunctionName: "c" }));
+    expect((await run(cloud, "DeleteResource", { TypeName: FN, Identifier: c })).OperationStatus).toBe("SUCCESS");
   });
 });
