@@ -63,7 +63,27 @@ function objectFor(root: Schema, s: Schema, variant: number, depth: number): Mod
     if (Object.keys(out).length >= minProps) break;
     if (out[k] === undefined) out[k] = valueFor(root, props[k], variant, depth + 1);
   }
-  return out;
+  const patterns = Object.entries((s.patternProperties ?? {}) as Record<string, unknown>);
+  if (Object.keys(out).length < minProps && patterns.length) {
+    const [pattern, sub] = patterns[0]!;
+    out[matching(pattern, 1) ?? "key"] = valueFor(root, sub, variant, depth + 1);
+  }
+  return withBranch(root, s, out, props, variant, depth);
+}
+
+/** An object whose schema requires one of several sets of keys (`oneOf`/`anyOf` of `required` lists): the first set that validates. */
+function withBranch(root: Schema, s: Schema, out: Model, props: Record<string, unknown>, variant: number, depth: number): Model {
+  const branches = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : []).map((b) => resolve(root, b));
+  if (branches.length === 0 || !branches.some((b) => Array.isArray(b.required) || b.properties)) return out;
+  const whole = { ...s, definitions: root.definitions } as Schema;
+  let first: Model | undefined;
+  for (const b of branches) {
+    const candidate = { ...out };
+    for (const k of (b.required as string[] | undefined) ?? []) if (candidate[k] === undefined) candidate[k] = valueFor(root, (b.properties as Record<string, unknown> | undefined)?.[k] ?? props[k] ?? {}, variant, depth + 1);
+    first ??= candidate;
+    if (schemaProblems(whole, candidate) === undefined) return candidate;
+  }
+  return first ?? out;
 }
 
 function numberFor(s: Schema, variant: number): number {
@@ -78,7 +98,8 @@ function stringFor(s: Schema, variant: number): string {
   const minLength = Number(s.minLength ?? 0);
   const maxLength = typeof s.maxLength === "number" ? s.maxLength : Infinity;
   if (typeof s.pattern === "string") {
-    const m = matching(s.pattern, Math.max(minLength, variant ? minLength + variant : 0), maxLength) ?? matching(s.pattern, minLength, maxLength);
+    // A non-empty value first: an empty name is schema-valid where a pattern allows it, but no service takes one.
+    const m = matching(s.pattern, Math.max(minLength, 1 + variant), maxLength) ?? matching(s.pattern, minLength, maxLength);
     if (m !== undefined) return m;
   }
   let v = variant ? `cairn-sweep-${variant}` : "cairn-sweep";
