@@ -38,6 +38,8 @@ export interface TypeModel {
   /** Curated string-literal types (`DBInstanceStatus`), name → values. */
   enums: { name: string; docs: string; values: string[] }[];
   data: TypeSpecData;
+  /** Some field is typed as an IAM `PolicyDocument` (the module imports it). */
+  usesPolicyDocument?: boolean;
 }
 
 /** One generated module: one AWS service. */

@@ -59,7 +59,8 @@ function madeUp(info: TypeInfo, p: PropInfo, model: Model, seed: string, region:
   }
   if (typeof p.shape !== "string" && p.shape[0] !== "enum") return undefined;
   if (/AccountId$/.test(p.cfn)) return FAKE_ACCOUNT;
-  if (/Arn$/.test(p.cfn)) return `arn:aws:${service}:${region}:${FAKE_ACCOUNT}:${resource.toLowerCase()}/${String(model.Name ?? model[`${resource}Name`] ?? h)}`;
+  // IAM is global: its ARNs have no region (the registry's patterns refuse one that has).
+  if (/Arn$/.test(p.cfn)) return `arn:aws:${service}:${service === "iam" ? "" : region}:${FAKE_ACCOUNT}:${resource.toLowerCase()}/${String(model.Name ?? model[`${resource}Name`] ?? h)}`;
   if (/Url$|URL$/.test(p.cfn)) return `https://${service}.${region}.amazonaws.com/${FAKE_ACCOUNT}/${String(model[`${resource}Name`] ?? h)}`;
   if (/Id$|ID$/.test(p.cfn)) return `${resource.slice(0, 3).toLowerCase()}-${h}`;
   if (/DnsName$|DNSName$|Address$|Endpoint$/.test(p.cfn)) return `${h.slice(0, 12)}.${region}.${service}.amazonaws.com`;
