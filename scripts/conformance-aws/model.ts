@@ -108,17 +108,38 @@ function stringFor(s: Schema, variant: number): string {
 }
 
 /**
- * The minimal model of a type from its registry schema: required properties only (read-only ones left out).
+ * The minimal model of a type from its registry schema: required properties only (read-only ones left out:
+ * the schema's own list, or the type's registry facts for a trimmed schema).
  *
- * @example minimalFromSchema(queueSchema) // {}
+ * @example minimalFromSchema(queueSchema, queueInfo) // {}
  */
-export function minimalFromSchema(schema: Schema): Model {
+export function minimalFromSchema(schema: Schema, info: TypeInfo): Model {
   const model = objectFor(schema, schema, 0, 0);
-  for (const p of (schema.readOnlyProperties as string[] | undefined) ?? []) {
-    const segs = p.replace(/^\/properties\//, "").split("/");
-    if (segs.length === 1) delete model[segs[0]!];
+  const listed = ((schema.readOnlyProperties as string[] | undefined) ?? []).map((p) => p.replace(/^\/properties\//, "").split("/"));
+  for (const segs of [...listed, ...info.registry.readOnly]) if (segs.length === 1) delete model[segs[0]!];
+  return withWriteOnly(schema, info, model);
+}
+
+/**
+ * Adds a value for each write-only property (top-level, or inside an object the model holds) that the model
+ * lacks, where the model stays valid: the change stage then shows whether Cairn keeps them (a Lambda
+ * function's `Code.ZipFile`).
+ */
+function withWriteOnly(schema: Schema, info: TypeInfo, model: Model): Model {
+  let out = model;
+  for (const path of info.registry.writeOnly) {
+    if (path.includes("*") || path.length > 2) continue;
+    const parentSchema = path.length === 1 ? schema : resolve(schema, (schema.properties as Record<string, unknown> | undefined)?.[path[0]!]);
+    const parent = path.length === 1 ? out : out[path[0]!];
+    if (!parent || typeof parent !== "object" || Array.isArray(parent) || (parent as Model)[path.at(-1)!] !== undefined) continue;
+    const node = (parentSchema.properties as Record<string, unknown> | undefined)?.[path.at(-1)!];
+    if (!node) continue;
+    const candidate = structuredClone(out);
+    const holder = path.length === 1 ? candidate : (candidate[path[0]!] as Model);
+    holder[path.at(-1)!] = valueFor(schema, node, 0, 1);
+    if (schemaProblems(schema, candidate) === undefined) out = candidate;
   }
-  return model;
+  return out;
 }
 
 /** A value of a specification shape (no schema at hand): the required fields of objects, one element of lists. */

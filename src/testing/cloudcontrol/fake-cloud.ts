@@ -9,6 +9,7 @@
  * attributes that move on as objects are read. Its contents and call log are plain data to assert on.
  */
 import type { Operation } from "fast-json-patch";
+import { registrySchema } from "../../providers/aws/cloudcontrol/registry-schema.js";
 import { loadType } from "../../providers/aws/cloudcontrol/types.js";
 import { FLAG, type TypeInfo } from "../../providers/aws/cloudcontrol/type-spec.js";
 import { FakeApiError, type FakeFailure } from "./fake-errors.js";
@@ -41,8 +42,9 @@ export interface FakeCloudControlOptions {
   /** The time `latency` is measured on (default: real time). */
   clock?: { now(): number };
   /**
-   * The registry schema of a type (`registrySchema` of the generated data): defaults filled on reads, models
-   * validated as Cloud Control validates them. Without one, a type's specification is checked instead.
+   * The registry schema of a type, to validate models as Cloud Control validates them and fill its defaults
+   * on reads (default: the registry schemas Cairn ships, `registrySchema`). Where it gives none, the type's
+   * specification is checked instead.
    */
   schemaOf?: (typeName: string) => object | undefined;
   /** Refuse every n-th API call with a ThrottlingException (default: never). */
@@ -200,7 +202,7 @@ export class FakeCloudControl {
   }
 
   private schemaOf(info: TypeInfo): Record<string, unknown> | undefined {
-    return this.opts.schemaOf?.(info.cfnType) as Record<string, unknown> | undefined;
+    return (this.opts.schemaOf ?? registrySchema)(info.cfnType) as Record<string, unknown> | undefined;
   }
 
   /** Problems Cloud Control's schema check finds in a model, or undefined. */

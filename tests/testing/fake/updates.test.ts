@@ -61,8 +61,16 @@ describe("UpdateResource on the fake Cloud Control is read-modify-write", () => 
     await expect(update(cloud, "AWS::SQS::Queue", id.ProgressEvent.Identifier, [{ op: "add", path: "/QueueName", value: "q" }])).rejects.toMatchObject({ name: "NotUpdatableException" });
   });
 
-  it("without the type's registry schema checks the update's model against the specification (a generated Lambda function without Code fails)", async () => {
+  it("checks a generated type's update against the registry schema Cairn ships: a Lambda function patch without Code fails as on AWS", async () => {
     const cloud = new FakeCloudControl({ pollsToFinish: 0 });
+    const made = await create(cloud, "AWS::Lambda::Function", { FunctionName: "fn", Role: "arn:aws:iam::123456789012:role/r", Code: { ZipFile: "x" }, Runtime: "nodejs22.x", Handler: "index.h" });
+    await expect(update(cloud, "AWS::Lambda::Function", made, [{ op: "add", path: "/MemorySize", value: 256 }])).rejects.toMatchObject({ name: "ValidationException", message: "Model validation failed (#: required key [Code] not found)" });
+    const ok = await update(cloud, "AWS::Lambda::Function", made, [{ op: "add", path: "/MemorySize", value: 256 }, { op: "add", path: "/Code", value: { ZipFile: "x" } }]);
+    expect(ok.OperationStatus).toBe("SUCCESS");
+  });
+
+  it("without a registry schema (schemaOf answering none) checks the update's model against the specification", async () => {
+    const cloud = new FakeCloudControl({ pollsToFinish: 0, schemaOf: () => undefined });
     const made = await create(cloud, "AWS::Lambda::Function", { FunctionName: "fn", Role: "arn:aws:iam::123456789012:role/r", Code: { ZipFile: "x" }, Runtime: "nodejs22.x", Handler: "index.h" });
     const e = await update(cloud, "AWS::Lambda::Function", made, [{ op: "add", path: "/MemorySize", value: 256 }]);
     expect(e).toMatchObject({ OperationStatus: "FAILED", ErrorCode: "InvalidRequest" });
