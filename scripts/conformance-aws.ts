@@ -38,9 +38,9 @@ async function main(): Promise<void> {
   for (const t of types) {
     const info = await loadType(t);
     const schema = schemaOf(t);
-    // With registry documents at hand, a type without one (or without a create handler) is not provisionable.
-    const fromSchema = schema ? "create" in ((schema.handlers ?? {}) as object) : dir ? false : undefined;
-    if (info && (fromSchema ?? info.registry.provisionable)) provisionable.push(t);
+    // Full registry documents name their handlers; otherwise the type's registry facts say.
+    const creatable = dir ? schema !== undefined && "create" in ((schema.handlers ?? {}) as object) : info?.registry.provisionable === true;
+    if (info && creatable) provisionable.push(t);
     else skipped.push(t);
   }
   types = provisionable.slice(0, Number(flag("--limit") ?? Infinity));
