@@ -5,7 +5,7 @@
 // root-to-leaf sum of create latencies, below which no scheduler can go.
 //
 // Real time, compressed: the stack's clock (every poll pause and back-off) and the fake's latencies run
-// BENCH_LATENCY_SCALE times faster than real time (default 3), so the run takes about 10 s; figures are
+// BENCH_LATENCY_SCALE times faster than real time (default 4), so the run takes about 12 s; figures are
 // reported in the simulated time the latencies are written in, and the ratio is the same either way.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,7 +16,7 @@ import { Provider } from "../src/providers/aws/provider.js";
 import { Queue } from "../src/providers/aws/services/sqs.js";
 import { serveFakeCloudControl } from "../src/testing/cloudcontrol/fake-server.js";
 
-const SCALE = Number(process.env.BENCH_LATENCY_SCALE ?? 3);
+const SCALE = Number(process.env.BENCH_LATENCY_SCALE ?? 4);
 const SEED = Number(process.env.BENCH_LATENCY_SEED ?? 42);
 const ROOTS = 20;
 const CHILDREN = 2;
