@@ -97,7 +97,7 @@ function numberFor(s: Schema, variant: number): number {
 function stringFor(s: Schema, variant: number): string {
   const minLength = Number(s.minLength ?? 0);
   const maxLength = typeof s.maxLength === "number" ? s.maxLength : Infinity;
-  if (typeof s.pattern === "string") {
+  if (typeof s.pattern === "string" && s.pattern !== "") {
     // A non-empty value first: an empty name is schema-valid where a pattern allows it, but no service takes one.
     const m = matching(s.pattern, Math.max(minLength, 1 + variant), maxLength) ?? matching(s.pattern, minLength, maxLength);
     if (m !== undefined) return m;
