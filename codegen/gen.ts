@@ -10,9 +10,10 @@ import { GENERATED_DIR, generate } from "./generate.js";
 import { syncGenerated } from "./main.js";
 import { generateServices } from "./cloudcontrol/generate.js";
 import { SERVICES_DIR } from "./cloudcontrol/write.js";
+import { REGISTRY_DIR } from "./registry/runtime.js";
 
-/** Files that differ between `files` and what `root/dir` holds: missing, changed or stale. */
-export function differences(root: string, files: ReadonlyMap<string, string>, dir: string): string[] {
+/** Files that differ between `files` and what `root/dir` holds: missing, changed or stale (files ending in `ext`). */
+export function differences(root: string, files: ReadonlyMap<string, string>, dir: string, ext = ".ts"): string[] {
   const out: string[] = [];
   for (const [rel, text] of files) {
     const path = join(root, ...rel.split("/"));
@@ -20,7 +21,7 @@ export function differences(root: string, files: ReadonlyMap<string, string>, di
     else if (readFileSync(path, "utf8") !== text) out.push(`changed  ${rel}`);
   }
   const abs = join(root, ...dir.split("/"));
-  const onDisk = existsSync(abs) ? readdirSync(abs, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".ts")) : [];
+  const onDisk = existsSync(abs) ? readdirSync(abs, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(ext)) : [];
   for (const p of onDisk) if (!files.has(`${dir}/${p.split("\\").join("/")}`)) out.push(`stale    ${dir}/${p}`);
   return out;
 }
@@ -29,12 +30,12 @@ async function main(): Promise<void> {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const check = process.argv.includes("--check");
   const started = performance.now();
-  const sets: [Map<string, string>, string][] = [[generate(join(root, "schemas")), GENERATED_DIR]];
+  const sets: [Map<string, string>, string, string][] = [[generate(join(root, "schemas")), GENERATED_DIR, ".ts"]];
   const cc = await generateServices();
-  sets.push([cc.files, SERVICES_DIR]);
+  sets.push([cc.files, SERVICES_DIR, ".ts"], [cc.runtime, REGISTRY_DIR, ".json"]);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (check) {
-    const diffs = sets.flatMap(([files, dir]) => differences(root, files, dir));
+    const diffs = sets.flatMap(([files, dir, ext]) => differences(root, files, dir, ext));
     if (diffs.length) {
       console.error(`gen --check: ${diffs.length} generated file(s) differ from ${cc.source} and schemas/ — run \`npm run gen\` and commit:\n  ${diffs.slice(0, 20).join("\n  ")}`);
       process.exit(1);
@@ -44,8 +45,8 @@ async function main(): Promise<void> {
   }
   let written = 0;
   let deleted = 0;
-  for (const [files, dir] of sets) {
-    const r = syncGenerated(root, files, dir);
+  for (const [files, dir, ext] of sets) {
+    const r = syncGenerated(root, files, dir, ext);
     written += r.written.length;
     deleted += r.deleted.length;
   }

@@ -16,12 +16,13 @@ export interface SyncResult {
 
 /**
  * Makes `root/dir` (default {@link GENERATED_DIR}) hold exactly `files` (repository-relative path → text):
- * writes new and changed files, deletes other `.ts` files there and the directories that leaves empty.
+ * writes new and changed files, deletes other files ending in `ext` (default `.ts`) there and the
+ * directories that leaves empty.
  *
  * @example
  * const { written, deleted } = syncGenerated(process.cwd(), generate("schemas"));
  */
-export function syncGenerated(root: string, files: ReadonlyMap<string, string>, generatedDir: string = GENERATED_DIR): SyncResult {
+export function syncGenerated(root: string, files: ReadonlyMap<string, string>, generatedDir: string = GENERATED_DIR, ext = ".ts"): SyncResult {
   const result: SyncResult = { written: [], deleted: [], unchanged: [] };
   for (const [rel, text] of files) {
     const path = join(root, ...rel.split("/"));
@@ -37,14 +38,14 @@ export function syncGenerated(root: string, files: ReadonlyMap<string, string>, 
   const dir = join(root, ...generatedDir.split("/"));
   if (!existsSync(dir)) return result;
   const onDisk = readdirSync(dir, { recursive: true, encoding: "utf8" }).map((p) => p.split(sep).join("/"));
-  for (const p of onDisk.filter((p) => p.endsWith(".ts")).sort()) {
+  for (const p of onDisk.filter((p) => p.endsWith(ext)).sort()) {
     const rel = `${generatedDir}/${p}`;
     if (files.has(rel)) continue;
     rmSync(join(dir, p));
     result.deleted.push(rel);
   }
   // Deepest first, so a directory emptied by removing its subdirectories goes too.
-  const dirs = onDisk.filter((p) => !p.endsWith(".ts")).sort((a, b) => b.split("/").length - a.split("/").length);
+  const dirs = onDisk.filter((p) => !p.endsWith(ext)).sort((a, b) => b.split("/").length - a.split("/").length);
   for (const p of dirs) {
     const path = join(dir, p);
     if (existsSync(path) && isEmptyDir(path)) rmdirSync(path);

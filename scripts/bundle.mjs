@@ -5,7 +5,7 @@
 import { build } from "esbuild";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { readdirSync } from "node:fs";
+import { cpSync, readdirSync } from "node:fs";
 import { moveDynamicImports } from "./dynamic-imports.mjs";
 
 const require = createRequire(import.meta.url);
@@ -54,6 +54,10 @@ const result = await build({
 // not, so every chunk is looked at (files without one are left as they are).
 const withDynamicImports = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js") && !file.includes("/services/"));
 await moveDynamicImports(withDynamicImports);
+// The registry data read lazily at run time (validation schemas, handler permissions): plain JSON files, found
+// by src/providers/aws/cloudcontrol/registry-schema.ts at the same place under dist/ as under src/.
+cpSync("src/providers/aws/generated/registry", "dist/providers/aws/generated/registry", { recursive: true });
+cpSync("src/providers/aws/generated/permissions.json", "dist/providers/aws/generated/permissions.json");
 // BUNDLE_META=1 writes dist/meta.json: which inputs (and which packages) each output holds, to check
 // what got inlined. Leave it off for a build that is published.
 if (process.env.BUNDLE_META === "1") {

@@ -13,7 +13,7 @@
  */
 // First: on a Node.js Cairn does not support, stop with a message before anything else loads.
 import "./require-node.js";
-export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramSpec } from "./entry/program.js";
+export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramOptions, type ProgramSpec } from "./entry/program.js";
 export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
 export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";
 export type { Deferral, DeferredDeclaration, Origin } from "./program/deferral.js";
@@ -25,10 +25,11 @@ export { defineResource, type ResourceClass, type ResourceInstance, type OutputP
 export { makeUrn, parseUrn, type Urn, type UrnParts } from "./core/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./core/duration.js";
 export type { CustomTimeouts, PrepareEnv } from "./program/node.js";
-export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult } from "./provider/provider.js";
+export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult, ProviderOperation } from "./provider/provider.js";
 export type { DebugLog } from "./provider/trace.js";
 export type { DeclarationSite } from "./core/declaration-site.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
+export { fitName, type AutoNameRule } from "./provider/auto-name.js";
 export { IncompleteCreateError, TransientError, isTransientError } from "./core/errors.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
@@ -38,6 +39,7 @@ export type { RoundInfo } from "./stack/options.js";
 export type { ProviderOverrides } from "./program/registry.js";
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, isPartial, waitsReadyNow, type DeferredPart, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
+export { planPermissions, type PlanPermissions, type PolicyDocument, type PermissionOptions, type PermissionsOf } from "./plan/permissions.js";
 export type { CreateStep, UpdateStep, ReplaceStep, DeleteStep, ReadStep, WaitStep, SameStep } from "./plan/steps/index.js";
 export type { ChangeStepFields, PlanMode } from "./plan/steps/step-parts.js";
 export type { EngineEvent, ApplySummary } from "./apply/events.js";

@@ -33,7 +33,7 @@ export async function appendResults(report: BenchReport): Promise<string> {
  */
 export function section(r: BenchReport): string[] {
   const src = `src ${r.git.srcCommit}${r.git.srcDirty ? " + uncommitted changes" : ""}`;
-  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r), ...changeLines(r), ...acmLines(r)];
+  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r), ...changeLines(r), ...acmLines(r), ...latencyLines(r)];
   return [
     `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} (load ${r.loadAverage}) · node ${r.node} · ${r.config.runs} runs`,
     ...(rows.length ? ["", "| work | measured | peak RSS | target |", "|---|---|---|---|", ...rows] : []),
@@ -109,6 +109,15 @@ function acmLines(r: BenchReport): string[] {
   return [
     `| AWS calls, \`up\` of ${a.certificates} certificates + records + waits | ${a.up.calls} (floor ${a.up.floor}): ${by(a.up.byCommand)} | | ≤ ${a.target.upCallsAtMost} |`,
     `| AWS calls, \`destroy\` of the same | ${a.destroy.calls} (floor ${a.destroy.floor}): ${by(a.destroy.byCommand)} | | ≤ ${a.target.destroyCallsAtMost} |`,
+  ];
+}
+
+function latencyLines(r: BenchReport): string[] {
+  if (!r.latency) return [];
+  const l = r.latency;
+  const calls = Object.entries(l.up.calls).map(([k, v]) => `${k} ${v}`).join(", ");
+  return [
+    `| \`up\` of ${l.resources} Cloud Control resources in a ${l.levels}-level tree, creates of 2–10 s (clock ×${l.scale}) | ${secs(l.up.ms)}, ${l.overFloor}× the critical-path floor of ${secs(l.floor)}; ${l.up.callsPerResource} calls per resource (${calls}) | | ≤ ${l.target}× the floor |`,
   ];
 }
 

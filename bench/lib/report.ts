@@ -9,6 +9,7 @@ import type { WaitsRow } from "../rows/waits.js";
 import type { CloudControlRow } from "../rows/cloudcontrol.js";
 import type { ChangeRows } from "../rows/change.js";
 import type { AcmRow } from "../rows/acm.js";
+import type { LatencyRow } from "../rows/latency.js";
 
 /** The whole report: where and what was measured, then each row group run (absent when not run). */
 export interface BenchReport {
@@ -31,4 +32,6 @@ export interface BenchReport {
   change?: ChangeRows;
   /** AWS calls of the 50-certificate flow (aws-sdk-client-mock) against their floor. */
   acm?: AcmRow;
+  /** 300 Cloud Control creates of 2–10 s in a three-level tree: wall time against the critical-path floor. */
+  latency?: LatencyRow;
 }

@@ -9,6 +9,12 @@ const typeSchema = z.strictObject({
   failWhen: z.record(z.string(), z.array(z.string()).min(1)).optional(),
   writeOnly: z.array(z.string()).optional(),
   secret: z.array(z.string()).optional(),
+  /** Paths the registry lists as create-only that the service updates in place (cite the source). */
+  updatable: z.array(z.string()).optional(),
+  /** Bounds of the naming property the registry leaves out (cite the service's API reference). */
+  naming: z.strictObject({ min: z.number().int().optional(), max: z.number().int().optional(), pattern: z.string().optional() }).optional(),
+  /** Why the type cannot be made through Cloud Control and what to use instead (cite the source). */
+  unprovisionable: z.string().optional(),
 });
 
 const fileSchema = z.strictObject({

@@ -10,6 +10,12 @@ import { cfnDocUrl, docText } from "./docs.js";
 import type { CuratedType, Curated } from "./curated.js";
 import type { FieldModel, InterfaceModel, TypeModel } from "./model.js";
 import { waitData } from "./decide-wait.js";
+import type { RegistrySchema } from "../registry/load.js";
+import { registryData, resolve } from "../registry/facts.js";
+import { boundsDoc, enumUnion, isPolicyDocument } from "../registry/typing.js";
+import type { SchemaNode } from "../registry/load.js";
+import type { PropertyType } from "@aws-cdk/service-spec-types";
+import type { RegistryData } from "../../src/providers/aws/cloudcontrol/type-spec.js";
 
 /** A nested type being built: its data name, TypeScript name, docs and fields. */
 interface Def {
@@ -23,6 +29,10 @@ interface Def {
 class TypeBuilder implements DefNames {
   readonly defs = new Map<string, Def>();
   private readonly byEntity = new Map<TypeDefinition, Def>();
+  /** The registry's schema node of each nested type, found through the first property that reaches it. */
+  private readonly regNodes = new Map<TypeDefinition, SchemaNode>();
+  /** True once a field is typed as a policy document (the module imports the type). */
+  usesPolicyDocument = false;
 
   constructor(
     readonly db: SpecDatabase,
@@ -30,6 +40,9 @@ class TypeBuilder implements DefNames {
     readonly curated: CuratedType | undefined,
     private readonly secretName: (cfn: string) => boolean,
     private readonly claim: (name: string) => string,
+    /** The registry's facts, when the registry has a schema for the type. */
+    readonly reg: RegistryData | undefined,
+    readonly schema: RegistrySchema | undefined,
   ) {}
 
   dataName(def: TypeDefinition): string {
@@ -46,7 +59,8 @@ class TypeBuilder implements DefNames {
       d = this.newDef(def.name, docText(def.documentation));
       this.byEntity.set(def, d);
       // Fields after registering, so recursive types refer to themselves.
-      for (const [cfn, p] of Object.entries(def.properties)) d.fields.push(this.field(cfn, p, this.flags(cfn, p), `${def.name}.${cfn}`));
+      const node = this.regNodes.get(def) ?? (this.schema ? resolve(this.schema, this.schema.definitions?.[def.name]) : undefined);
+      for (const [cfn, p] of Object.entries(def.properties)) d.fields.push(this.field(cfn, p, this.flags(cfn, p, false), `${def.name}.${cfn}`, undefined, node?.properties?.[cfn]));
     }
     return d;
   }
@@ -60,25 +74,96 @@ class TypeBuilder implements DefNames {
     return d;
   }
 
-  flags(cfn: string, p: Property): number {
+  /**
+   * A property's flags. Where the registry has the type, it alone decides replacement (a top-level property
+   * replaces only when it is create-only there; nested create-only paths are `reg.co`, not flags on nested
+   * types, which several paths share) and adds its top-level write-only properties.
+   */
+  flags(cfn: string, p: Property, top: boolean): number {
     let f = 0;
     if (p.required) f |= FLAG.required;
-    if (p.causesReplacement === "yes") f |= FLAG.replaces;
-    if (p.causesReplacement === "maybe") f |= FLAG.mayReplace;
+    const replaces = this.reg ? top && (this.reg.co ?? []).includes(cfn) && !this.curated?.updatable?.includes(cfn) : p.causesReplacement === "yes";
+    if (replaces) f |= FLAG.replaces;
+    else if (p.causesReplacement === "maybe") f |= FLAG.mayReplace;
     if (this.secretName(cfn) || this.curated?.secret?.includes(cfn)) f |= FLAG.secret | FLAG.writeOnly;
-    if (this.curated?.writeOnly?.includes(cfn)) f |= FLAG.writeOnly;
+    if (this.curated?.writeOnly?.includes(cfn) || (top && this.reg?.wo?.includes(cfn))) f |= FLAG.writeOnly;
     return f;
   }
 
   /** One field: its data tuple and its TypeScript member; `path` finds curated enums (`State.Name`). */
-  field(cfn: string, p: Property | Attribute, flags: number, path: string, optional = !(flags & FLAG.required)): { tuple: PropTuple; field: FieldModel } {
-    const decided = this.curatedEnum(path) ?? decideType(this.db, p.type, this);
+  field(cfn: string, p: Property | Attribute, flags: number, path: string, optional = !(flags & FLAG.required), regNode?: SchemaNode): { tuple: PropTuple; field: FieldModel } {
+    const node = this.schema ? resolve(this.schema, regNode) : undefined;
+    if (node) this.noteNestedNodes(p.type, node);
+    const decided = this.curatedEnum(path) ?? this.bothEnums(cfn, path, p.type, node) ?? decideType(this.db, p.type, this);
     const js = camelName(cfn);
     const tuple: PropTuple = [cfn, decided.shape];
     if (flags) tuple.push(flags);
     let docs = docText(p.documentation);
-    if (flags & FLAG.writeOnly) docs += `${docs ? "\n\n" : ""}Write-only: Cloud Control never returns it; Cairn keeps the value last applied${flags & FLAG.secret ? ", encrypted" : ""}.`;
-    return { tuple, field: { name: js, type: decided.ts, optional, docs } };
+    const more = (line: string) => (docs += `${docs ? "\n\n" : ""}${line}`);
+    if (flags & FLAG.writeOnly) more(`Write-only: Cloud Control never returns it; Cairn keeps the value last applied${flags & FLAG.secret ? ", encrypted" : ""}.`);
+    const bounds = this.schema ? boundsDoc(this.schema, node) : "";
+    if (bounds) more(bounds);
+    return { tuple, field: { name: js, type: this.registryType(cfn, p.type, decided.ts, node), optional, docs } };
+  }
+
+  /**
+   * The TypeScript type with what the registry knows: its enum as a literal union (a value outside it is
+   * refused by Cloud Control, so by the compiler too), IAM policy documents typed.
+   */
+  private registryType(cfn: string, t: PropertyType, ts: string, node: SchemaNode | undefined): string {
+    if (isPolicyDocument(cfn) && ts.includes("Record<string, unknown>")) {
+      this.usesPolicyDocument = true;
+      return ts.replace("Record<string, unknown>", "PolicyDocument");
+    }
+    if (!this.schema || !node) return ts;
+    if (t.type === "string" && !t.allowedValues?.length) return enumUnion(this.schema, node) ?? ts;
+    if (t.type === "array" && t.element.type === "string" && !t.element.allowedValues?.length) {
+      const u = enumUnion(this.schema, node.items);
+      return u ? `(${u})[]` : ts;
+    }
+    return ts;
+  }
+
+  /**
+   * A string property both sources give values for, when they differ (each lags the service somewhere:
+   * the specification lists `DELIVERY` for a log group's class, the registry does not): every value either
+   * lists is allowed — in the type, in the runtime shape, and (top-level ones, through `enumExtras`) in the
+   * validation schema, so preview never refuses a value AWS documents.
+   */
+  private bothEnums(cfn: string, path: string, t: PropertyType, node: SchemaNode | undefined): Decided | undefined {
+    if (t.type !== "string" || !t.allowedValues?.length || !this.schema) return undefined;
+    const reg = resolve(this.schema, node)?.enum;
+    if (!reg?.every((v) => typeof v === "string")) return undefined;
+    const extra = t.allowedValues.filter((v) => !(reg as string[]).includes(v));
+    const all = [...new Set([...(reg as string[]), ...t.allowedValues])];
+    if (all.length === t.allowedValues.length && extra.length === 0) return undefined;
+    if (extra.length && !path.includes(".") && !path.startsWith("@")) this.enumExtras[cfn] = extra;
+    return { shape: ["enum", ...all], ts: all.map((v) => JSON.stringify(v)).join(" | "), refs: [] };
+  }
+
+  /** Values the specification lists for a top-level property that the registry's enum lacks. */
+  readonly enumExtras: Record<string, string[]> = {};
+
+  /** Remembers the registry node of each nested type a property's type reaches, before the type is built. */
+  private noteNestedNodes(t: PropertyType, node: SchemaNode): void {
+    const schema = this.schema!;
+    const note = (x: PropertyType, n: SchemaNode | undefined): void => {
+      const r = resolve(schema, n);
+      if (!r) return;
+      if (x.type === "ref") {
+        const def = this.db.get("typeDefinition", x.reference.$ref);
+        const obj = r.properties ? r : [...(r.oneOf ?? []), ...(r.anyOf ?? [])].map((m) => resolve(schema, m)).find((m) => m?.properties);
+        if (obj && !this.regNodes.has(def)) this.regNodes.set(def, obj);
+      } else if (x.type === "array") {
+        note(x.element, r.items ?? [...(r.oneOf ?? []), ...(r.anyOf ?? [])].map((m) => resolve(schema, m)).find((m) => m?.items)?.items);
+      } else if (x.type === "map") {
+        const pp = r.patternProperties ? Object.values(r.patternProperties)[0] : undefined;
+        note(x.element, pp ?? (typeof r.additionalProperties === "object" ? r.additionalProperties : undefined));
+      } else if (x.type === "union") {
+        for (const m of x.types) note(m, r);
+      }
+    };
+    note(t, node);
   }
 
   private curatedEnum(path: string): Decided | undefined {
@@ -103,6 +188,8 @@ export interface DecideEnv {
   curated: Curated;
   /** Takes a name in the module's export namespace (class names are taken already), returning it or a free variant. */
   claim: (name: string) => string;
+  /** The registry schemas, by type name. */
+  registry: ReadonlyMap<string, RegistrySchema>;
 }
 
 /**
@@ -114,39 +201,55 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   const curated = env.curated.types[r.cloudFormationType];
   // The class name was taken for the module before any type was decided.
   const name = r.name;
-  const b = new TypeBuilder(env.db, r, curated, env.curated.isSecretName, env.claim);
+  const schema = env.registry.get(r.cloudFormationType);
+  const reg = registryData(schema);
+  if (curated?.updatable) reg.co = (reg.co ?? []).filter((p) => !curated.updatable!.includes(p));
+  if (curated?.naming && reg.nm) reg.nm = { ...reg.nm, ...curated.naming };
+  if (reg.h === "") reg.nc = curated?.unprovisionable ?? (schema ? "its CloudFormation registry schema has no create handler" : "the CloudFormation registry has no schema for it, so Cloud Control cannot provision it");
+  const b = new TypeBuilder(env.db, r, curated, env.curated.isSecretName, env.claim, schema ? reg : undefined, schema);
   const identifier = r.primaryIdentifier ?? [];
   const props: { tuple: PropTuple; field: FieldModel }[] = [];
   for (const [cfn, p] of Object.entries(r.properties)) {
-    let flags = b.flags(cfn, p);
+    let flags = b.flags(cfn, p, true);
     if (identifier.includes(cfn) || flags & FLAG.replaces) flags |= FLAG.stable;
-    props.push(b.field(cfn, p, flags, cfn));
+    props.push(b.field(cfn, p, flags, cfn, undefined, schema?.properties[cfn]));
   }
+  const inputDefs = new Set(b.defs.keys());
   const attrs = attributeFields(r, b, identifier);
+  if (schema) presentNested(b, attrs, inputDefs, new Set(reg.ro ?? []));
+  for (const path of reg.dep ?? []) markDeprecated(b, props, path, r.cloudFormationType);
   const data: TypeSpecData = { p: [...props, ...attrs].map((x) => x.tuple) };
   if (identifier.length) data.id = identifier;
   if (b.defs.size) data.d = Object.fromEntries([...b.defs.values()].map((d) => [d.dataName, d.fields.map((f) => f.tuple)]));
   if (r.tagInformation) data.tags = [r.tagInformation.tagPropertyName, r.tagInformation.variant === "map" ? "map" : "standard"];
-  if (r.additionalReplacementProperties?.length) data.rp = r.additionalReplacementProperties;
+  // Nested create-only paths: the registry's where it has the type (those without `*`, which `rp` cannot say;
+  // reg.co has them all), else the specification's.
+  const rp = schema ? (reg.co ?? []).filter((p) => p.includes("/") && !p.includes("*")).map((p) => p.split("/")) : (r.additionalReplacementProperties ?? []);
+  if (rp.length) data.rp = rp;
+  data.reg = reg;
   const wait = waitData(r, curated);
   if (wait) data.wait = wait;
   if (r.arnTemplate) data.arn = r.arnTemplate;
   renameReserved([...props, ...attrs]);
   const args: InterfaceModel = { name: env.claim(`${name}Args`), docs: `Inputs of {@link ${name}}.`, fields: props.map((p) => p.field) };
-  // The identifier is always there once the object exists, even when the program leaves it to the cloud.
-  const identified = props.filter((p) => identifier.includes(p.tuple[0]) && p.field.optional).map((p) => ({ ...p.field, optional: false }));
+  // The identifier is always there once the object exists, even when the program leaves it to the cloud, and
+  // so is every property the registry lists as read-only (the cloud sets it).
+  const present = (cfn: string) => identifier.includes(cfn) || (schema !== undefined && (reg.ro ?? []).includes(cfn));
+  const identified = props.filter((p) => present(p.tuple[0]) && p.field.optional).map((p) => ({ ...p.field, optional: false }));
   const outputs: InterfaceModel = { name: env.claim(`${name}Outputs`), docs: `Outputs of {@link ${name}}: its inputs as the cloud reports them, and its attributes.`, fields: [...identified, ...attrs.map((a) => a.field)], extends: args.name };
   return {
     cfnType: r.cloudFormationType,
     name,
     token: env.curated.tokens[r.cloudFormationType] ?? typeToken(r.cloudFormationType, env.module),
-    docs: docText(r.documentation),
+    docs: reg.nc ? `${docText(r.documentation)}\n\n@deprecated Cloud Control cannot create ${r.cloudFormationType}: ${reg.nc}. Preview refuses it.` : docText(r.documentation),
     docUrl: cfnDocUrl(r.cloudFormationType),
     args,
     outputs,
     nested: [...b.defs.values()].map((d) => ({ name: d.tsName, docs: `${d.docs}${d.docs ? "\n\n" : ""}@see {@link ${cfnDocUrl(r.cloudFormationType, d.dataName)} | CloudFormation: ${d.dataName}}`, fields: d.fields.map((f) => f.field) })),
     enums: Object.entries(curated?.enums ?? {}).map(([key, values]) => ({ name: b.enumName(key), docs: `Every value of \`${key}\` (curated: the specification does not list them).`, values })),
     data,
+    usesPolicyDocument: b.usesPolicyDocument,
+    ...(Object.keys(b.enumExtras).length ? { enumExtras: b.enumExtras } : {}),
   };
 }
 
@@ -206,6 +309,37 @@ function placeNested(r: Resource, b: TypeBuilder, top: { tuple: PropTuple; field
     const made = b.newDef(path.slice(0, i + 2).join(""), `The \`${path.slice(0, i + 2).join(".")}\` attribute of ${r.cloudFormationType}.`);
     fields.push({ tuple: [seg, ["ref", made.dataName], FLAG.readOnly], field: { name: camelName(seg), type: made.tsName, optional: true, docs: made.docs } });
     shape = ["ref", made.dataName];
+  }
+}
+
+/** Marks the field at a registry path (`Checks/*\/Result`, shown as `Checks[*]/Result`) `@deprecated`, following the generated shapes. */
+function markDeprecated(b: TypeBuilder, top: readonly { tuple: PropTuple; field: FieldModel }[], path: string, cfnType: string): void {
+  const [first, ...rest] = path.split("/");
+  let found = top.find((f) => f.tuple[0] === first);
+  for (const seg of rest) {
+    if (!found) return;
+    let shape = found.tuple[1];
+    if (seg === "*") {
+      if (!Array.isArray(shape) || shape[0] !== "array") return;
+      shape = shape[1];
+      found = { tuple: [seg, shape], field: found.field };
+      continue;
+    }
+    found = Array.isArray(shape) && shape[0] === "ref" ? b.defs.get(shape[1])?.fields.find((f) => f.tuple[0] === seg) : undefined;
+  }
+  if (!found || found.tuple[0] === "*" || found.field.docs.includes("@deprecated")) return;
+  found.field.docs += `${found.field.docs ? "\n\n" : ""}@deprecated The CloudFormation registry marks \`${path.replaceAll("/*", "[*]")}\` of ${cfnType} deprecated.`;
+}
+
+/**
+ * Fields of an attribute's object that the registry lists as read-only (`Endpoint/Address`) are always
+ * returned: present, not optional. Only in objects no input uses (an input's object keeps its optional fields).
+ */
+function presentNested(b: TypeBuilder, attrs: readonly { tuple: PropTuple }[], inputDefs: ReadonlySet<string>, readOnly: ReadonlySet<string>): void {
+  for (const { tuple } of attrs) {
+    const shape = tuple[1];
+    if (!Array.isArray(shape) || shape[0] !== "ref" || inputDefs.has(shape[1])) continue;
+    for (const f of b.defs.get(shape[1])?.fields ?? []) if (readOnly.has(`${tuple[0]}/${f.tuple[0]}`)) f.field.optional = false;
   }
 }
 

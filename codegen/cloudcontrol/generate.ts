@@ -9,6 +9,9 @@ import { readCurated } from "./curated.js";
 import { decideServices } from "./topology.js";
 import { HEADER, SERVICES_DIR, newProject, writeService } from "./write.js";
 import type { ServiceModel } from "./model.js";
+import { loadRegistry } from "../registry/load.js";
+import { registrySource } from "../registry/source.js";
+import { registryFiles } from "../registry/runtime.js";
 
 /** The catalog module's name inside {@link SERVICES_DIR} (no service may be called this). */
 const CATALOG = "catalog";
@@ -16,6 +19,8 @@ const CATALOG = "catalog";
 /** What was generated, for the summary line and the README's counts. */
 export interface Generated {
   files: Map<string, string>;
+  /** The registry JSON the runtime reads lazily (validation schemas, handler permissions). */
+  runtime: Map<string, string>;
   services: number;
   types: number;
   source: string;
@@ -28,9 +33,10 @@ export interface Generated {
  */
 export async function generateServices(): Promise<Generated> {
   const version = (createRequire(import.meta.url)("@aws-cdk/aws-service-spec/package.json") as { version: string }).version;
-  const source = `@aws-cdk/aws-service-spec ${version}`;
+  const registry = loadRegistry();
+  const source = `@aws-cdk/aws-service-spec ${version} and ${registrySource()}`;
   const db = await loadAwsServiceSpec();
-  const services = decideServices(db, readCurated(new URL("./curated.json", import.meta.url)));
+  const services = decideServices(db, readCurated(new URL("./curated.json", import.meta.url)), registry);
   const project = newProject();
   const files = new Map<string, string>();
   for (const svc of services) {
@@ -39,7 +45,9 @@ export async function generateServices(): Promise<Generated> {
   }
   files.set(`${SERVICES_DIR}/${CATALOG}.ts`, catalog(services, source));
   const types = services.reduce((n, s) => n + s.types.length, 0);
-  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), services: services.length, types, source };
+  const extras = new Map(services.flatMap((s) => s.types.filter((t) => t.enumExtras).map((t) => [t.cfnType, t.enumExtras!] as const)));
+  const runtime = registryFiles(registry, extras).files;
+  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), runtime, services: services.length, types, source };
 }
 
 /** Which module holds which CloudFormation namespace: lets a run reach a type no module it imported defines. */

@@ -38,6 +38,10 @@ export interface TypeModel {
   /** Curated string-literal types (`DBInstanceStatus`), name → values. */
   enums: { name: string; docs: string; values: string[] }[];
   data: TypeSpecData;
+  /** Some field is typed as an IAM `PolicyDocument` (the module imports it). */
+  usesPolicyDocument?: boolean;
+  /** Top-level property → values the specification allows that the registry's enum lacks (the validation schema takes them too). */
+  enumExtras?: Record<string, string[]>;
 }
 
 /** One generated module: one AWS service. */

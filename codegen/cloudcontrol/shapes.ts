@@ -55,7 +55,11 @@ export function decideType(db: SpecDatabase, t: PropertyType, names: DefNames): 
     }
     case "union": {
       const parts = t.types.map((x) => decideType(db, x, names));
-      return { shape: ["union", ...parts.map((p) => p.shape)], ts: [...new Set(parts.map((p) => p.ts))].join(" | "), refs: parts.flatMap((p) => p.refs) };
+      // JSON next to a structure is the specification's escape hatch for the same value (DynamoDB's
+      // `KeySchema`): the structure is the type; the runtime shape keeps both.
+      const structured = parts.some((p) => p.refs.length > 0);
+      const typed = structured ? parts.filter((p) => p.shape !== "json") : parts;
+      return { shape: ["union", ...parts.map((p) => p.shape)], ts: [...new Set(typed.map((p) => p.ts))].join(" | "), refs: parts.flatMap((p) => p.refs) };
     }
     case "ref": {
       const def = db.get("typeDefinition", t.reference.$ref);

@@ -40,6 +40,9 @@ export function writeService(project: Project, svc: ServiceModel, source: string
     `/**\n * \`${svc.namespace}\`: ${svc.types.length} resource type${svc.types.length === 1 ? "" : "s"} (${names.join(", ")}), applied through the Cloud Control API.\n *\n * @example\n * import { ${names[0]} } from "cairn-iac/aws/${svc.module}";\n *\n * @module cairn-iac/aws/${svc.module}\n */`,
     `import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";`,
   ];
+  if (svc.types.some((t) => t.usesPolicyDocument)) {
+    statements.push(`import type { PolicyDocument } from "../policy-document.js";`, `export type { PolicyDocument, PolicyStatement } from "../policy-document.js";`);
+  }
   for (const t of svc.types) statements.push(...typeStatements(t));
   const sf = project.createSourceFile(`${SERVICES_DIR}/${svc.module}.ts`, { statements }, { overwrite: true });
   const text = sf.getFullText();

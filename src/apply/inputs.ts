@@ -1,6 +1,7 @@
 import type { StepMeta } from "../plan/plan.js";
 import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
+import { withPlannedName } from "../plan/auto-names.js";
 import { jsonInputs } from "../runtime/json-values.js";
 import { inputSchemaProblems } from "../runtime/schema-check.js";
 import { secretKeysWith } from "../provider/schema.js";
@@ -73,7 +74,9 @@ function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs):
   const { step } = action;
   const { values, problems } = jsonInputs(r.values);
   if (problems.length) throw new Error(`${problems.join("; ")}: state holds plain JSON data`);
-  const news = containsUnknown(step.news) ? withIgnoredChanges(values, "olds" in step ? step.olds : undefined, node.options.ignoreChanges) : step.news;
+  // The name the plan made for the object (the program gives none) is kept: the plan showed it.
+  const named = withPlannedName(values, step.news, node.definition.schema);
+  const news = containsUnknown(step.news) ? withIgnoredChanges(named, "olds" in step ? step.olds : undefined, node.options.ignoreChanges) : step.news;
   const still = Object.keys(news).filter((k) => containsUnknown(news[k]) || news[k] === UNKNOWN);
   if (still.length) throw new Error(`inputs ${still.join(", ")} are still unknown after their dependencies were applied`);
   const secretKeys = r.secretKeys.length === 0 ? step.secretKeys : [...new Set([...r.secretKeys, ...step.secretKeys])];

@@ -36,7 +36,7 @@ export function recordPrelude(plan: Plan, journal: JournalWriter): void {
 function settledValue(node: GraphNode, step: PlanStep | undefined, journal: JournalWriter, values: ValueResolver): void {
   const record = journal.state.resources[node.urn];
   if (step?.kind === "wait" && node.kind === "wait") {
-    // Not needed: nothing it guards changes, so it hands on its target's value unread.
+    // Not needed: it held on a recorded read and nothing it guards changed, so it hands on its target's value unread.
     void firstValueFrom(values.value(node.wait.target)).then((v) => values.publish(node, v));
   } else if (step?.kind === "read" && step.outputs) {
     values.publish(node, knownValue(step.id, step.outputs, secretsOf(node, undefined)));

@@ -35,7 +35,12 @@ export function recordFor(urn: Urn, type: string, meta: StepMeta, o: ObjectFacts
 /** The record of a resource whose object is unchanged (a `same` step): the object as recorded, the rest from the step. */
 export function sameRecord(step: Extract<PlanStep, { kind: "same" }>, prior: ResourceState): ResourceState {
   const o = { id: prior.id, inputs: prior.inputs, outputs: prior.outputs, secretKeys: prior.secretKeys ?? [] };
-  return recordFor(step.urn, step.type, step.meta, o, prior.deposed ? { deposed: prior.deposed } : {});
+  const r = recordFor(step.urn, step.type, step.meta, o, prior.deposed ? { deposed: prior.deposed } : {});
+  // The object is unchanged, so the waits that held on it still do.
+  if (prior.waitsHeld?.length) r.waitsHeld = prior.waitsHeld;
+  // Unchanged, its inputs are still not the program's (only an apply of it records them).
+  if (prior.inputsUnknown) r.inputsUnknown = true;
+  return r;
 }
 
 /** The fields of a record that holds no option: {@link sameRecordIsPrior} answers for those alone. */

@@ -3,7 +3,7 @@ import type { ProgramSpec } from "../program/evaluate.js";
 import type { Duration } from "../core/duration.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 import type { Plan } from "../plan/plan.js";
-import { hasChanges } from "../plan/plan.js";
+import { changesBeyondObserved, hasChanges } from "../plan/plan.js";
 import type { Io } from "./io.js";
 import { colors, type Colors } from "../core/colors.js";
 import { isCI, wantsColor } from "./colors.js";
@@ -20,6 +20,8 @@ import type { Props } from "../state/types.js";
 import type { ApplySummary } from "../apply/events.js";
 import { stackStatus } from "./stack-status.js";
 import { STORED_BACKEND_SCHEMES, backendKind } from "../state/backend-url.js";
+import { permissionsJson } from "./render/permissions.js";
+import type { PermissionOptions } from "../plan/permissions.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
 export interface GlobalOptions {
@@ -45,8 +47,12 @@ export interface Run {
   c: Colors;
   reporter: Reporter;
   json?: JsonEmitter | undefined;
-  /** Prints a plan (text, or a `plan` event). */
-  showPlan(plan: Plan, diff: boolean): void;
+  /**
+   * Prints a plan (text, or a `plan` event with the permissions it needs); `to: "err"` sends the text to
+   * stderr (stdout then holds something else, such as `--permissions`' policy); `refreshed` and `read` say
+   * what a refresh read before it was made (those reads need permissions too).
+   */
+  showPlan(plan: Plan, diff: boolean, opts?: { to?: "out" | "err" } & PermissionOptions): void;
   /** Prints stack outputs after an apply (an `Outputs:` block, or an `outputs` event). */
   showOutputs(values: Props, secretKeys: readonly string[]): void;
   close(): void;
@@ -140,12 +146,12 @@ export class CliContext {
   }
 
   /** A note when `preview`/`up` work on a stack that has no state yet (`up` creates it). */
-  async newStackNote(cmd: Command, run: Run): Promise<void> {
+  async newStackNote(cmd: Command, run: Run, to: "out" | "err" = "out"): Promise<void> {
     const g = this.globals(cmd);
     const s = await stackStatus(run.stack);
     if (s.exists || run.json) return;
     const others = s.stacks.filter((n) => n !== g.stack);
-    run.reporter.print(run.c.dim(`Stack "${g.stack}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: up creates it.`));
+    run.reporter.print(run.c.dim(`Stack "${g.stack}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: up creates it.`), to);
   }
 
   /** Starts a command's run: the stack, and its events shown live, as log lines, or as JSON. */
@@ -163,10 +169,10 @@ export class CliContext {
       c,
       reporter,
       json,
-      showPlan: (plan, diff) => {
-        if (json) return json.emit({ type: "plan", ...planToJson(plan) });
+      showPlan: (plan, diff, opts = {}) => {
+        if (json) return json.emit({ type: "plan", ...planToJson(plan), permissions: permissionsJson(stack.permissions(plan, opts)) });
         // In pieces of whole steps: a plan of 100,000 steps is never one string (nor redacted as one).
-        for (const piece of planPieces(plan, { colors: c, diff })) reporter.print(piece);
+        for (const piece of planPieces(plan, { colors: c, diff })) reporter.print(piece, opts.to ?? "out");
       },
       showOutputs: (values, secretKeys) => {
         if (json) return json.emit({ type: "outputs", outputs: maskOutputs(values, secretKeys) });
@@ -190,11 +196,14 @@ export class CliContext {
   }
 
   /**
-   * Decides whether to apply a plan: not when it changes nothing; yes with `--yes`; otherwise asks on a
-   * terminal, and refuses (a usage error) where nobody can answer.
+   * Decides whether to apply a plan: not when it changes nothing; yes, without asking, when it only records
+   * what a refresh observed of undeclared attributes; yes with `--yes`; otherwise asks on a terminal, and
+   * refuses (a usage error) where nobody can answer.
    */
   async confirm(cmd: Command, plan: Plan, o: { yes?: boolean; json?: boolean }, question: string): Promise<boolean> {
     if (!hasChanges(plan)) return false;
+    // Only what a refresh read of undeclared attributes (a status): recorded without asking, nothing applied.
+    if (!changesBeyondObserved(plan)) return true;
     const go = (ok: boolean) => {
       if (ok && !o.json) this.active?.print(""); // a blank line between the plan and the progress
       return ok;

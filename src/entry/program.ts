@@ -1,11 +1,11 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, relative } from "node:path";
-import { evaluateProgram, markProgram, type EvaluateOptions, type Evaluation, type ProgramFn, type ProgramLocation, type ProgramSpec } from "../program/evaluate.js";
+import { evaluateProgram, markProgram, type EvaluateOptions, type Evaluation, type ProgramFn, type ProgramLocation, type ProgramOptions, type ProgramSpec } from "../program/evaluate.js";
 import { callerFile, DeclarationSites, userCallSite } from "../core/declaration-site.js";
 import { holdEarlyInterrupts } from "../core/early-interrupts.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
-export type { ProgramContext, ProgramFn, Evaluation, ProgramLocation, ProgramSpec } from "../program/evaluate.js";
+export type { ProgramContext, ProgramFn, Evaluation, ProgramLocation, ProgramOptions, ProgramSpec } from "../program/evaluate.js";
 
 /**
  * A Cairn program: a name and the function that declares its resources. Importing it runs nothing;
@@ -27,6 +27,8 @@ export class Program implements ProgramSpec {
     readonly name: string,
     readonly fn: ProgramFn,
     location: Partial<ProgramLocation> = {},
+    /** Settings for the whole program (see {@link ProgramOptions}). */
+    readonly options: ProgramOptions = {},
   ) {
     const file = location.file;
     this.location = {
@@ -94,15 +96,16 @@ function refuseBadNameAtEntry(name: unknown, site: string): void {
  *   const cfg = new local.File("config", { path: "out/config.json", content: "{}" });
  *   return { configPath: cfg.path };
  * });
+ * // Objects named by the cloud, not `name-1a2b3c4`: program("hello", fn, { autoName: false })
  */
-export function program(name: string, fn: ProgramFn): Program {
+export function program(name: string, fn: ProgramFn, options: ProgramOptions = {}): Program {
   const file = callerFile();
   const dir = file ? dirname(file) : process.cwd();
   const shown = file ? relative(process.cwd(), file) || basename(file) : "infra.ts";
   const isEntry = file !== undefined && sameFile(file, process.argv[1]);
   const site = new DeclarationSites().siteOf(userCallSite(program));
   if (isEntry) refuseBadNameAtEntry(name, site.toString());
-  const p = new Program(name, fn, { file, dir, site, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` });
+  const p = new Program(name, fn, { file, dir, site, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` }, options);
   if (isEntry) {
     // Until the command line loads (a moment), a Ctrl-C is counted, not fatal: it then cancels the command.
     holdEarlyInterrupts();

@@ -12,6 +12,7 @@ import type { ResourceState, StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
 import type { ValueResolver, ResourceValue } from "../runtime/values.js";
 import type { ReadRunner } from "../runtime/bounded-read.js";
+import type { AutoNaming } from "./auto-names.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
 export interface PlanOptions {
@@ -42,6 +43,8 @@ export interface PlanInput {
    * `graph` and planned in the same pass).
    */
   growth?: { listen(listener: (node: ResourceNode) => void): () => void };
+  /** How objects whose type names them are named when the program gives no name; absent: never named. */
+  autoNames?: AutoNaming;
 }
 
 /** Decisions carried from one planning pass to the next (see {@link makePlan}). */

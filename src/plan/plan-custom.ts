@@ -14,6 +14,7 @@ import type { Claim } from "./claims.js";
 import { deleteFirstChain } from "./cascade.js";
 import { checkedInputs, type CheckedInputs } from "./checked-inputs.js";
 import { foreseen, plannedForCreate, plannedForUpdate } from "./planned-value.js";
+import { renamedForReplace, withAutoName } from "./auto-names.js";
 
 /** The decision for every resource not in state. */
 const CREATE: Decision = Object.freeze({ kind: "create" });
@@ -52,6 +53,24 @@ async function adopt(node: CustomNode, id: string, news: Props, secretKeys: stri
   return { prior, adopted: { id, inputs, outputs: read, secretKeys } };
 }
 
+/**
+ * The claim of a record whose inputs are not the program's (a resumed create, see
+ * `ResourceState.inputsUnknown`): the object is read with the inputs the program declares, and its prior
+ * inputs are what that read reports under those names (the rest as declared), as for the `import` option.
+ * Nothing the program does not declare becomes an input; what a read cannot tell is taken as declared.
+ */
+async function reowned(node: CustomNode, claim: Claim, news: Props, ctx: PlanContext): Promise<Claim> {
+  const prior = claim.prior;
+  const provider = providerOf(ctx, node);
+  const read = (await memoized(ctx, `reown|${node.urn}|${prior.id}|${JSON.stringify(news)}`, () =>
+    ctx.input.read(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id: prior.id, inputs: news, outputs: prior.outputs, ctx: c })),
+  )) as Props | undefined;
+  const seen = read ?? prior.outputs;
+  const inputs: Props = { ...news };
+  for (const k of Object.keys(news)) if (k in seen) inputs[k] = seen[k];
+  return { ...claim, prior: { ...prior, inputs, outputs: seen } };
+}
+
 /** The provider's `check` and `diff` answers, each asked once across planning passes. */
 async function providerAnswers(node: CustomNode, provider: Provider<any, any, any>, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
   const fullyKnown = !containsUnknown(news);
@@ -85,6 +104,7 @@ export function planCustom(node: CustomNode, ctx: PlanContext): void | Promise<v
 function withInputs(node: CustomNode, inputs: CheckedInputs | undefined, ctx: PlanContext): void | Promise<void> {
   if (!inputs) return ctx.publish(node, unknownValue(schemaSecretKeys(node.definition.schema)));
   const claim = ctx.claimed.get(node);
+  if (claim?.prior.inputsUnknown) return reowned(node, claim, inputs.values, ctx).then((c) => withPrior(node, inputs, c, ctx));
   if (claim || node.options.import === undefined) return withPrior(node, inputs, claim, ctx);
   const secrets = [...new Set([...inputs.secretKeys, ...schemaSecretKeys(node.definition.schema)])];
   return adopt(node, node.options.import, inputs.values, secrets, ctx).then((adopted) => {
@@ -106,7 +126,8 @@ interface Planning {
 
 /** Asks the provider (only types that answer check or diff need a promise), then decides. */
 function withPrior(node: CustomNode, inputs: CheckedInputs, claim: Claim | undefined, ctx: PlanContext): void | Promise<void> {
-  const news = withIgnoredChanges(inputs.values, claim?.prior.inputs, node.options.ignoreChanges);
+  const named = withAutoName(node, inputs.values, claim?.prior, ctx.input.autoNames);
+  const news = withIgnoredChanges(named, claim?.prior.inputs, node.options.ignoreChanges);
   const p: Planning = { node, inputs, claim, provider: providerOf(ctx, node), news };
   if (!p.provider.check && !p.provider.diff) return decideFor(p, undefined, ctx);
   return providerAnswers(node, p.provider, news, claim?.prior, ctx).then((diff) => decideFor(p, diff, ctx));
@@ -216,12 +237,14 @@ function recordDecision(p: Planning, decision: Decision, f: Facts, ctx: PlanCont
     case "replace": {
       const o = prior!;
       if (o.protect || node.options.protect) ctx.diagnostics.push(protectedReplace(node, decision, ctx));
+      // The new object is made before the old one goes: it gets a name of its own.
+      const news = renamedForReplace(node, f.news, p.inputs.values, o.id, ctx.input.autoNames);
       step = {
-        kind: "replace", urn, type, deps, id: o.id, olds: o.inputs, news: f.news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed),
+        kind: "replace", urn, type, deps, id: o.id, olds: o.inputs, news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed),
         replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o), site,
       };
       if (decision.cause !== undefined) step.cause = decision.cause;
-      value = foreseen(p.provider, plannedForCreate(f.news, f.secrets), f.news);
+      value = foreseen(p.provider, plannedForCreate(news, f.secrets), news);
       break;
     }
     default: {

@@ -27,6 +27,7 @@ const planSchema = z.object({
   outputs: props,
   secretOutputs: names,
   outputsChanged: z.boolean(),
+  outputNotes: z.optional(z.record(z.string(), z.string())),
   diagnostics: z.array(z.object({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(urn) })),
   unforeseen: z.optional(z.array(z.string())),
   targets: z.optional(urns),

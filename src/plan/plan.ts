@@ -43,6 +43,11 @@ export interface Plan {
   secretOutputs: string[];
   /** The stack outputs differ from those in state. */
   outputsChanged: boolean;
+  /**
+   * Why an output is not known yet, when it is a wait that has not held: `{ url: "waits for healthy, which
+   * has not held yet" }`. Absent when there is none.
+   */
+  outputNotes?: Record<string, string>;
   diagnostics: PlanDiagnostic[];
   /**
    * What this plan leaves for a later round because it waits for a value known only during apply (see
@@ -95,6 +100,17 @@ export type DriftFinding =
 /** True when applying the plan would change anything (cloud objects or state). */
 export function hasChanges(plan: Plan): boolean {
   return isPartial(plan) || plan.outputsChanged || plan.refresh.length > 0 || plan.steps.some((s) => stepKindOf(s).changes(s));
+}
+
+/**
+ * True when the plan changes something beyond recording what a refresh observed of properties the program
+ * does not declare (a status): what `preview --expect-no-changes` checks. Drift of a declared property, an
+ * object gone, and every step that changes anything count.
+ *
+ * @example if (opts.expectNoChanges && changesBeyondObserved(plan)) process.exitCode = 1;
+ */
+export function changesBeyondObserved(plan: Plan): boolean {
+  return isPartial(plan) || plan.outputsChanged || plan.drift.length > 0 || plan.steps.some((s) => stepKindOf(s).changes(s));
 }
 
 /** Counts steps by kind. */

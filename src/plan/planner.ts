@@ -13,7 +13,7 @@ import type { Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
 import { claimResources } from "./claims.js";
 import { planCustom } from "./plan-custom.js";
 import { planLookup } from "./plan-lookup.js";
-import { planWait, waitsNeededByUsers } from "./plan-wait.js";
+import { planWait, explainByUsers, outputNotes, waitsNeededByUsers } from "./plan-wait.js";
 import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
@@ -147,7 +147,10 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
   for (;;) {
     const ctx = await planPass(input, opts, forced, memo);
     const next = nextForced(ctx);
-    if (!next || ctx.diagnostics.some((d) => d.severity === "error")) return assemble(ctx, opts);
+    if (!next || ctx.diagnostics.some((d) => d.severity === "error")) {
+      explainByUsers(input.graph, ctx.steps);
+      return assemble(ctx, opts);
+    }
     forced = next;
   }
 }
@@ -194,6 +197,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   nameSites(diagnostics, input.graph);
   const deferred = deferredParts(ctx.deferrals, kept);
   const unforeseen = [...ctx.deferrals.unforeseen];
+  const notes = await outputNotes(input.programOutputs, ctx.resolver, outs.values, ctx.steps, input.graph);
   return {
     ...(deferred.length ? { deferred } : {}),
     ...(unforeseen.length ? { unforeseen } : {}),
@@ -210,6 +214,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
     outputs: outs.values,
     secretOutputs: outs.secretKeys,
     outputsChanged: !isDeepStrictEqual(outs.values, input.state.outputs),
+    ...(Object.keys(notes).length ? { outputNotes: notes } : {}),
     diagnostics,
   };
 }

@@ -68,6 +68,21 @@ export interface ProgramSpec {
   readonly name: string;
   readonly fn: ProgramFn;
   readonly location: ProgramLocation;
+  /** Settings for the whole program (`program(name, fn, options)`). */
+  readonly options?: ProgramOptions;
+}
+
+/**
+ * Settings for the whole program, the third argument of `program(...)`.
+ *
+ * @example program("app", fn, { autoName: false })
+ */
+export interface ProgramOptions {
+  /**
+   * Whether Cairn names new objects whose type names them and whose name the program leaves out
+   * (`jobs-1a2b3c4`, kept in state; default true). A resource's own `autoName` option wins.
+   */
+  autoName?: boolean;
 }
 
 /** What one evaluation is given: the stack, its configuration and its default provider instances. */

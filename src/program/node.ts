@@ -83,6 +83,8 @@ export interface ManagedOptions {
   customTimeouts: CustomTimeouts;
   /** The id of an existing object to adopt instead of creating one. */
   import: string | undefined;
+  /** `autoName`: undefined follows the program's setting. */
+  autoName: boolean | undefined;
 }
 
 /** `new SomeType(name, inputs, opts)`: a cloud object Cairn manages. */

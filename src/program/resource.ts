@@ -69,6 +69,14 @@ export interface ResourceOptions {
    * component inherit the component's. Changing where the object lives (its settings) replaces it.
    */
   provider?: ProviderInstance;
+  /**
+   * Whether Cairn names this object when the program gives no name and its type names objects
+   * (`jobs-1a2b3c4`, kept in state). Default: the program's setting (`program(name, fn, { autoName })`), on
+   * unless turned off; `false` lets the cloud choose the name. A name already in state is kept either way.
+   *
+   * @example new sqs.Queue("jobs", {}, { autoName: false })
+   */
+  autoName?: boolean;
 }
 
 /**
@@ -248,10 +256,11 @@ const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
   aliases: Object.freeze([]),
   customTimeouts: Object.freeze({}),
   import: undefined,
+  autoName: undefined,
 });
 
 /** Every option {@link managedOptions} reads: when none is given, the resource gets {@link DEFAULT_OPTIONS}. */
-const OPTION_KEYS = ["protect", "retainOnDelete", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import"] as const;
+const OPTION_KEYS = ["protect", "retainOnDelete", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import", "autoName"] as const;
 
 /** True when `opts` gives any option {@link managedOptions} reads (nearly every resource gives none). */
 function hasManagedOptions(opts: ResourceOptions): boolean {
@@ -289,6 +298,7 @@ function managedOptions(opts: ResourceOptions, at: Declaration): ManagedOptions 
     aliases,
     customTimeouts: timeouts(opts.customTimeouts, what),
     import: importId(opts.import, what),
+    autoName: opts.autoName === undefined ? undefined : flag(opts.autoName, "autoName", what),
   };
 }
 

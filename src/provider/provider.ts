@@ -115,6 +115,12 @@ export type ResumeResult =
   | { kind: "unknown"; message: string };
 
 /**
+ * A provider operation as a plan needs it, to say what permissions it takes: `list` reads many objects of a
+ * type at once (waits on several objects of one type, {@link Provider.readMany}).
+ */
+export type ProviderOperation = "create" | "read" | "update" | "delete" | "list";
+
+/**
  * The lifecycle every resource type implements: built-in, AWS, mock and user-defined alike.
  * Every method takes one object with named fields.
  *
@@ -141,6 +147,14 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
   planOutputs?(args: { inputs: I }): Partial<Record<keyof O, unknown>> | undefined;
   /** Compares old and new inputs; without it the engine compares values and uses the schema's force-new list. */
   diff?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O }): Diff | Promise<Diff>;
+  /**
+   * True when creating a resource again cannot make a second object: the create finds what an earlier
+   * create of the same resource made (a token or name derived from its URN and inputs), writes the same
+   * object in place (a file at its path), or makes nothing outside the state. A create interrupted before its
+   * id was recorded (kill -9) is then simply made again by the next `up`. Without it, and without `resume`,
+   * that `up` stops, naming the resource, until told what became of it (`--forget-interrupted`, `state import`).
+   */
+  idempotentCreate?: boolean;
   /** Creates the object; resolves with its cloud id and outputs. */
   create(args: { urn: Urn; inputs: I; ctx: OpContext }): Promise<{ id: string; outputs: O }>;
   /** Reads the object's current outputs; `undefined` means it is gone. */
@@ -159,7 +173,13 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
   /**
    * Finds out how an operation interrupted in an earlier run ended, from what it noted
    * (with `ctx.operation.note`): asked before the next plan for every pending operation that has notes.
-   * Without it, the object is read back by id (creates without an id cannot be).
+   * Without it, the object is read back by id (creates without an id cannot be). A provider with `resume`
+   * notes before it sends a create: an interrupted create that noted nothing never reached the cloud.
    */
   resume?(args: { urn: Urn; kind: "create" | "update" | "delete"; id?: string; note: Readonly<Record<string, string>>; ctx: OpContext }): Promise<ResumeResult>;
+  /**
+   * The cloud permissions (IAM actions such as `sqs:CreateQueue`) one operation of this type needs, every
+   * call it makes included (a create's read back), for `preview --permissions`; undefined when it cannot say.
+   */
+  permissions?(operation: ProviderOperation): readonly string[] | undefined;
 }

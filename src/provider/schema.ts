@@ -1,5 +1,6 @@
 import type { Duration } from "../core/duration.js";
 import type { Predicate } from "../core/predicate.js";
+import type { AutoNameRule } from "./auto-name.js";
 
 /** The type of one attribute, used for docs, validation and (later) typed waits. */
 export type AttributeType = "string" | "number" | "boolean" | "object" | "array" | "any";
@@ -59,6 +60,11 @@ export interface ResourceSchema {
    * move them (a global service ignores `region`). Default: every setting.
    */
   providerSettings?: readonly string[];
+  /**
+   * How an object is named when the program gives no name (see `fitName`): the name is chosen when the
+   * object is planned for creation and kept in state as the program's own input.
+   */
+  autoName?: AutoNameRule;
 }
 
 /** Input attribute names that force replacement. */

@@ -9,6 +9,7 @@ import { thrownMessage } from "../core/thrown.js";
 import type { ImportPlan } from "./state-edit.js";
 import { CairnError } from "./errors.js";
 import { nameOf } from "../core/urn.js";
+import { needsResolving } from "../program/output.js";
 
 /**
  * The program's declaration of the resource to import: the managed resource of type `type` whose name
@@ -31,13 +32,13 @@ export function declaredResource(nodes: readonly ResourceNode[], type: string, r
 }
 
 /**
- * An adopted object's recorded inputs: what a read reported under the type's input names (and `also`),
- * so a program declaring the same values plans no change; and which of its values the schema calls secret.
+ * An adopted object's recorded inputs: what a read reported under `names` (the inputs the program
+ * declares), so a program declaring the same values plans no change; and which of its values the schema
+ * calls secret.
  *
- * @example readAsInputs({ path: "a.txt", size: 2 }, fileSchema) // { inputs: { path: "a.txt" }, secretKeys: [] }
+ * @example readAsInputs({ path: "a.txt", size: 2 }, fileSchema, ["path"]) // { inputs: { path: "a.txt" }, secretKeys: [] }
  */
-export function readAsInputs(read: Props, schema: ResourceSchema | undefined, also: readonly string[] = []): { inputs: Props; secretKeys: string[] } {
-  const names = new Set([...Object.keys(schema?.inputs ?? {}), ...also]);
+export function readAsInputs(read: Props, schema: ResourceSchema | undefined, names: readonly string[]): { inputs: Props; secretKeys: string[] } {
   const inputs: Props = {};
   for (const k of names) if (k in read && read[k] !== undefined) inputs[k] = read[k];
   const secret = schemaSecretKeys(schema);
@@ -46,17 +47,37 @@ export function readAsInputs(read: Props, schema: ResourceSchema | undefined, al
 }
 
 /**
- * The state record of an imported object: what the provider's read reported, its inputs being the
- * reported values under the input names the type's schema (or the program's declaration) uses, so a
- * program declaring the same values plans no change; parent, dependencies, provider instance and
- * options as the program declares them.
+ * The inputs of the program's declaration known before anything runs (what a read of the object to import
+ * is given, so the provider can tell the cloud's defaults from declared values): those that need no other
+ * resource's value.
+ *
+ * @example knownInputs(node) // { bucketName: "logs" } for new Bucket("logs", { bucketName: "logs", tags: other.tags })
+ */
+export function knownInputs(node: CustomNode): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(node.inputs)) if (v !== undefined && !needsResolving(v)) out[k] = v;
+  return out;
+}
+
+/**
+ * The state record of an imported object: what the provider's read reported as its outputs, and as its
+ * inputs only the properties the program declares, with the values read (what the cloud chose for the
+ * rest, its defaults, is never an input), so the first plan shows only what the program would change
+ * (when a declared value comes from another resource, the record says its inputs are unknown: the first
+ * plan reads the object with it); parent, dependencies, provider instance and options as the program
+ * declares them.
  *
  * @example importedRecord(node, graph, "out/a.txt", { path: "out/a.txt", content: "hi", size: 2 })
  */
 export function importedRecord(node: CustomNode, graph: Graph, id: string, read: Props): ResourceState {
-  const { inputs, secretKeys } = readAsInputs(read, node.definition.schema, Object.keys(node.inputs));
+  const declared = Object.keys(node.inputs).filter((k) => node.inputs[k] !== undefined);
+  const { inputs, secretKeys } = readAsInputs(read, node.definition.schema, declared);
   const meta = metaOf(node, graph.deps.get(node) ?? [], graph, undefined);
-  return recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
+  const record = recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
+  // A declared value known only from another resource was not given to the read, so the read could not
+  // tell what in it is the cloud's: the first plan reads the object again with every input known.
+  if (declared.some((k) => needsResolving(node.inputs[k]))) record.inputsUnknown = true;
+  return record;
 }
 
 /** What importing one object needs: the declared resource, the program's graph, and how to read the object. */

@@ -77,6 +77,12 @@ export interface StackOptions {
    * @example prog.stack({ debug: (line) => process.stderr.write(`[debug] ${line}\n`) })
    */
   debug?: DebugLog;
+  /**
+   * The seed of the random suffixes of names Cairn makes (`jobs-1a2b3c4`, see `ResourceOptions.autoName`):
+   * the same seed names the same new objects alike. Default: random for each stack object; `cairn-iac/testing`
+   * fixes it, so tests see the same names every run.
+   */
+  nameSeed?: string;
 }
 
 /** Cancellation of one call (`up`, `apply`, `destroy`), in addition to the stack's own signals. */

@@ -9,6 +9,7 @@ import { refreshOnlyPlan } from "./special-plans.js";
 import { readRunner } from "./op-context.js";
 import { providerEnv, type RunContext } from "./run-context.js";
 import { planFor, type StackParts } from "./stack-parts.js";
+import { autoNamingOf } from "./auto-naming.js";
 
 /**
  * Plans the program against `state` (refreshed first with `refresh`; only refreshed with `refreshOnly`);
@@ -28,7 +29,7 @@ export async function planAgainst(ctx: RunContext, state: StackState, opts: RunO
     {
       project: ctx.program.name, stack: ctx.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
       read: readRunner(ctx),
-      providers: ctx.providers, stuck: idle, growth: declarations, ...(runtime.applies ? { applies: runtime.applies } : {}),
+      providers: ctx.providers, stuck: idle, growth: declarations, autoNames: autoNamingOf(ctx), ...(runtime.applies ? { applies: runtime.applies } : {}),
     },
     opts,
   );

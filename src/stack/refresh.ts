@@ -11,9 +11,10 @@ import { copyOfResources } from "../state/mutations.js";
 import { limitedMap } from "../core/limited-map.js";
 
 /**
- * The record after a refresh read `read`: outputs as read, and each input the read reports under the same
- * name as observed (the cloud's value), so the next plan diffs the program against what the cloud holds.
- * Inputs that changed are listed in `drift` until the next apply of the resource.
+ * The record after a refresh read `read`: outputs as read, and each recorded input (only what the program
+ * declared: nothing the cloud chose becomes one) that the read reports otherwise as observed, so the next
+ * plan diffs the program against what the cloud holds. Inputs that changed are listed in `drift` until the
+ * next apply of the resource.
  */
 export function refreshedRecord(r: ResourceState, read: Props): { record: ResourceState; inputDrift: string[] } {
   const inputs = { ...r.inputs };
@@ -39,8 +40,12 @@ export interface RefreshEnv {
   parallel: number;
 }
 
-/** Reads one recorded object: its finding (if it changed) and the mutation recording it. */
-async function refreshOne(r: ResourceState, env: RefreshEnv, stop: AbortSignal): Promise<{ finding: DriftFinding; mutation: StateMutation } | undefined> {
+/**
+ * Reads one recorded object: the mutation recording what changed, and a finding when that is drift (a
+ * declared input changed) or the object is gone. A change to what the program does not declare (a status,
+ * a value the cloud chose) is recorded, and is not drift.
+ */
+async function refreshOne(r: ResourceState, env: RefreshEnv, stop: AbortSignal): Promise<{ finding?: DriftFinding; mutation: StateMutation } | undefined> {
   const provider = env.providers(r.type, r.urn);
   if (!provider) {
     env.warn(`Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
@@ -55,14 +60,15 @@ async function refreshOne(r: ResourceState, env: RefreshEnv, stop: AbortSignal):
   if (read === undefined) return { finding: { kind: "gone", urn: r.urn, type: r.type }, mutation: { kind: "remove", urn: r.urn } };
   if (isDeepStrictEqual(read, r.outputs) && !Object.keys(r.inputs).some((k) => k in read && !isDeepStrictEqual(read[k], r.inputs[k]))) return undefined;
   const { record } = refreshedRecord(r, read);
-  const keys = new Set([...Object.keys(read), ...Object.keys(r.outputs), ...Object.keys(r.inputs)]);
-  const changed = [...keys].filter((k) => !isDeepStrictEqual(read[k], r.outputs[k]) || (k in read && k in r.inputs && !isDeepStrictEqual(read[k], r.inputs[k])));
-  return { finding: { kind: "drift", urn: r.urn, type: r.type, changed }, mutation: { kind: "upsert", resource: record } };
+  const changed = Object.keys(r.inputs).filter((k) => k in read && !isDeepStrictEqual(read[k], r.inputs[k]));
+  const mutation: StateMutation = { kind: "upsert", resource: record };
+  return changed.length ? { finding: { kind: "drift", urn: r.urn, type: r.type, changed }, mutation } : { mutation };
 }
 
 /**
- * Reads every recorded resource: what is gone, what drifted, and the state mutations that record it
- * (gone objects removed, drifted ones with observed inputs and fresh outputs). Changes nothing in the cloud.
+ * Reads every recorded resource: what is gone, what drifted (a declared input changed), and the state
+ * mutations that record it (gone objects removed, changed ones with observed inputs and fresh outputs).
+ * Changes nothing in the cloud.
  *
  * @example const { findings, mutations } = await readAll(state, env);
  */
@@ -77,7 +83,7 @@ export async function readAll(state: StackState, env: RefreshEnv): Promise<{ fin
     throw e;
   });
   const found = results.filter((x) => x !== undefined);
-  return { findings: found.map((x) => x.finding), mutations: found.map((x) => x.mutation) };
+  return { findings: found.flatMap((x) => (x.finding ? [x.finding] : [])), mutations: found.map((x) => x.mutation) };
 }
 
 /** The state as a refresh's mutations leave it (a copy; the original is untouched). */

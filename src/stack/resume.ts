@@ -2,7 +2,8 @@
  * Settling an interrupted operation from what its provider found out (`Provider.resume`): the state
  * changes each {@link ResumeResult} means, for each kind of operation.
  */
-import type { ResumeResult } from "../provider/provider.js";
+import type { ProviderInstance, ResumeResult } from "../provider/provider.js";
+import { providerRecord } from "../provider/instance.js";
 import type { ResourceDefinition } from "../program/node.js";
 import { readAsInputs } from "./import.js";
 import type { DeposedObject, OperationKind, PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
@@ -14,16 +15,18 @@ export function callKind(kind: OperationKind): "create" | "update" | "delete" {
 }
 
 /**
- * The record of an object a resumed create made: its inputs are the read values under the type's input
- * names (as an import records them), so the next plan diffs the program against what exists; an object
- * it replaced is kept as deposed, for that plan to delete.
+ * The record of an object a resumed create made: what was read is its outputs, never its inputs (a value
+ * the cloud chose, such as a generated name, is not one the program declared); its inputs are marked
+ * unknown, so the next plan compares what the program declares against the object as read. An object it
+ * replaced is kept as deposed, for that plan to delete.
  */
-function createdRecord(p: PendingOperation, current: ResourceState | undefined, id: string, outputs: Props, def: ResourceDefinition | undefined): ResourceState {
-  // A type without an input schema: every value read counts as an input (the next plan compares them all).
-  const { inputs, secretKeys } = readAsInputs(outputs, def?.schema, def?.schema?.inputs ? [] : Object.keys(outputs));
-  const r: ResourceState = { urn: p.urn, type: p.type, id, inputs, outputs, deps: current?.deps ?? [] };
+function createdRecord(p: PendingOperation, current: ResourceState | undefined, id: string, outputs: Props, def: ResourceDefinition | undefined, instance: ProviderInstance | undefined): ResourceState {
+  const { secretKeys } = readAsInputs(outputs, def?.schema, []);
+  const r: ResourceState = { urn: p.urn, type: p.type, id, inputs: {}, outputs, deps: current?.deps ?? [], inputsUnknown: true };
   if (secretKeys.length) r.secretKeys = secretKeys;
-  if (current?.provider) r.provider = current.provider;
+  // Where the object lives: the instance the resume asked (a first create has no record to say it).
+  const provider = current?.provider ?? providerRecord(instance);
+  if (provider) r.provider = provider;
   if (current?.parent) r.parent = current.parent;
   const deposed: DeposedObject[] = [...(current?.deposed ?? [])];
   if (current && current.id !== id) deposed.push({ id: current.id, inputs: current.inputs, outputs: current.outputs, deps: current.deps, ...(current.secretKeys ? { secretKeys: current.secretKeys } : {}) });
@@ -35,12 +38,14 @@ function createdRecord(p: PendingOperation, current: ResourceState | undefined, 
  * The state changes that settle pending operation `p`, given what its provider found; `unknown` is not
  * settled here (the caller stops the run).
  *
- * @example resumedMutations(p, { kind: "created", id: "q-1", outputs }, state.resources[p.urn], def)
+ * `instance` is the provider instance the resume asked (where a created object lives).
+ *
+ * @example resumedMutations(p, { kind: "created", id: "q-1", outputs }, state.resources[p.urn], def, instance)
  */
-export function resumedMutations(p: PendingOperation, found: Exclude<ResumeResult, { kind: "unknown" }>, current: ResourceState | undefined, def: ResourceDefinition | undefined): StateMutation[] {
+export function resumedMutations(p: PendingOperation, found: Exclude<ResumeResult, { kind: "unknown" }>, current: ResourceState | undefined, def: ResourceDefinition | undefined, instance?: ProviderInstance): StateMutation[] {
   switch (found.kind) {
     case "created":
-      return [{ kind: "upsert", resource: createdRecord(p, current, found.id, found.outputs, def) }];
+      return [{ kind: "upsert", resource: createdRecord(p, current, found.id, found.outputs, def, instance) }];
     case "present":
       if (current && current.id === p.id) return [{ kind: "upsert", resource: { ...current, outputs: found.outputs } }];
       return [];

@@ -39,5 +39,6 @@ export function providerEnv(ctx: RunContext): RefreshEnv & ReconcileEnv {
     providers: ctx.providers,
     parallel: ctx.options.parallel ?? DEFAULT_PARALLEL,
     definitionOf: (type: string) => ctx.definitions.find(type),
+    command: ctx.program.location.command,
   };
 }

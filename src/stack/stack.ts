@@ -3,6 +3,7 @@ import type { ProgramSpec } from "../program/evaluate.js";
 import type { Urn } from "../core/urn.js";
 import type { ConfigValue } from "../program/config.js";
 import type { Plan } from "../plan/plan.js";
+import { permissionsFrom, planPermissions, type PermissionOptions, type PlanPermissions } from "../plan/permissions.js";
 import type { EngineEvent } from "../apply/events.js";
 import type { HistoryEntry, RollbackResult, StackExport, StackSummary, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
@@ -78,7 +79,8 @@ export class Stack {
    * nothing in the cloud). The same as `up --refresh-only`.
    */
   async refresh(opts: { confirm?: (changes: RefreshChange[]) => Promise<boolean> } = {}): Promise<{ changes: RefreshChange[]; applied: boolean }> {
-    const result = await this.up({ refreshOnly: true, confirm: async (plan) => plan.drift.length > 0 && (!opts.confirm || (await opts.confirm(plan.drift))) });
+    // What changed of undeclared properties only (a status) is recorded without asking: it is not drift.
+    const result = await this.up({ refreshOnly: true, confirm: async (plan) => plan.refresh.length > 0 && (plan.drift.length === 0 || !opts.confirm || (await opts.confirm(plan.drift))) });
     return { changes: result.plan.drift, applied: result.summary !== undefined };
   }
 
@@ -122,6 +124,16 @@ export class Stack {
    */
   redact(text: string): string {
     return this.run.secrets.redact(text);
+  }
+
+  /**
+   * The cloud permissions a plan needs, as a least-privilege IAM policy for the role that applies it, from
+   * each type's own provider (never a test's mock); `refreshed` when the plan was made with `refresh`.
+   *
+   * @example JSON.stringify(stack.permissions(await stack.preview()).policy)
+   */
+  permissions(plan: Plan, opts: PermissionOptions = {}): PlanPermissions {
+    return planPermissions(plan.steps, permissionsFrom((type) => this.run.definitions.find(type)?.provider), opts);
   }
 
   /** Which stacks of this stack's backend read which (`stack graph`), from the references in their states. */

@@ -6,7 +6,7 @@ import { migrateStack, type MigrateResult } from "../state/migrate.js";
 import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
 import { CairnError } from "./errors.js";
 import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, type ImportPlan, type RenamePlan, type StateEdit, type UnprotectPlan } from "./state-edit.js";
-import { declaredResource, planImport } from "./import.js";
+import { declaredResource, knownInputs, planImport } from "./import.js";
 import { evaluate } from "./evaluations.js";
 import { locked } from "./locked.js";
 import { readRunner } from "./op-context.js";
@@ -62,7 +62,7 @@ export async function importResource(ctx: RunContext, type: string, name: string
   const node = declaredResource(runtime.graph.order, type, name, ctx.program.name);
   const provider = ctx.providers(type, node.urn, node.definition);
   const reads = readRunner(ctx);
-  const read = provider && (() => reads(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: c }) as Promise<Props | undefined>));
+  const read = provider && (() => reads(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id, inputs: knownInputs(node), outputs: {}, ctx: c }) as Promise<Props | undefined>));
   return editState<ImportPlan>(ctx, "state import", (state) => planImport(state, { node, graph: runtime.graph, type, id, read }), opts.confirm, { create: true });
 }
 

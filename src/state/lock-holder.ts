@@ -100,9 +100,11 @@ export class StackLockedError extends Error {
     /** Undefined when the lock exists but its holder could not be read (a run that is just starting). */
     readonly holder: LockHolder | undefined,
     programHint?: string,
+    /** Why the holder is taken to be alive, when that is worth saying (e.g. "is still running on this host …"). */
+    why?: string,
   ) {
     const who = holder ? `by ${describeHolder(holder)}` : `(${lockPath}) by a run that has not recorded itself yet`;
-    super(`stack ${stackName} is locked ${who}: wait for that run to finish, or ${unlockHint(programHint, stackName)}`);
+    super(`stack ${stackName} is locked ${who}${why ? `, which ${why}` : ""}: wait for that run to finish, or ${unlockHint(programHint, stackName)}`);
   }
 }
 

@@ -28,6 +28,28 @@ export class DamagedStateError extends SnapshotError {
   }
 }
 
+/**
+ * `state recover` found nothing to rebuild the state from: no stored version can be read, and the journal
+ * does not start from the empty stack (or there is none). Writing an empty state would make the next `up`
+ * create every resource again, so nothing is written; the message says what is left and the ways on.
+ *
+ * @example throw new NothingToRecoverError(store.names, { stack: "dev" }, ["… state.json is not valid JSON"], 7)
+ */
+export class NothingToRecoverError extends Error {
+  override name = "NothingToRecoverError";
+  constructor(names: { snapshot: string; journal: string }, where: { stack: string; programHint?: string | undefined }, damaged: readonly string[], journalSerial: number | undefined) {
+    const cmd = where.programHint ?? "npx tsx infra.ts";
+    const lost = journalSerial === undefined ? `there is no journal (${names.journal})` : `${names.journal} continues version ${journalSerial}, which is lost`;
+    super(
+      `state recover cannot rebuild stack ${where.stack}: no stored version of it can be read (${damaged.join("; ") || `${names.snapshot} is missing`}), and ${lost}. ` +
+        `Writing an empty state would make the next up create every resource again, so nothing was changed. ` +
+        `What is left is in the cloud: the objects themselves. If you have a copy of ${names.snapshot} (a backup), put it back and run state recover again. ` +
+        `Otherwise move the damaged state aside and adopt each object again with \`${cmd} state import <type> <name> <id> --stack ${where.stack}\` ` +
+        `(or the resource's import option) before the next up.`,
+    );
+  }
+}
+
 /** One resource of a recovered state, and where its record came from. */
 export interface RecoveredResource {
   urn: Urn;
@@ -109,6 +131,8 @@ async function candidates(store: StateStore, expected: { project: string; stack:
     if (found.some((c) => c.serial === h.version)) continue;
     const text = await store.readVersion(h.version);
     if (text === undefined) continue;
+    // A version with no copy of its own but the snapshot (its history file deleted) is the snapshot, reported above.
+    if (text === snap?.text && damaged.length) continue;
     try {
       found.push({ name: `version ${h.version}`, serial: h.version, state: parseSnapshot(text, `version ${h.version}`, expected) });
     } catch (e) {
@@ -123,11 +147,12 @@ async function candidates(store: StateStore, expected: { project: string; stack:
 /**
  * Works out the newest state the stored parts still hold: the readable version the journal continues (or
  * else the newest readable one), with the journal's readable records replayed on it. Reads only; returns
- * undefined when nothing needs recovering (the snapshot reads and the journal continues it).
+ * undefined when nothing needs recovering (the snapshot reads and the journal continues it); throws
+ * {@link NothingToRecoverError} when nothing readable is left to rebuild it from.
  *
  * @example const plan = await planRecovery(store, { project: "web", stack: "dev" });
  */
-export async function planRecovery(store: StateStore, expected: { project: string; stack: string }): Promise<RecoveryPlan | undefined> {
+export async function planRecovery(store: StateStore, expected: { project: string; stack: string; programHint?: string | undefined }): Promise<RecoveryPlan | undefined> {
   const damaged: string[] = [];
   const notes: string[] = [];
   const { found, known } = await candidates(store, expected, damaged);
@@ -141,6 +166,8 @@ export async function planRecovery(store: StateStore, expected: { project: strin
   }
 
   const base = (head !== undefined ? found.find((c) => c.serial === head) : undefined) ?? found[0];
+  // Without a readable version, only a journal that starts from the empty stack (version 0, nothing after it) rebuilds it.
+  if (!base && (head === undefined || head > 0 || known.some((v) => v > head))) throw new NothingToRecoverError(store.names, expected, damaged, head);
   const state: StackState = base ? { ...base.state, resources: copyOfResources(base.state.resources) } : emptyState(expected.project, expected.stack);
   const replays = head !== undefined && (base === undefined || head >= base.serial);
   if (!base) notes.push("no stored version could be read: the journal's records were replayed on an empty state");

@@ -31,12 +31,13 @@ export interface HeldRemoteLock {
 
 /**
  * The error a second `lock` of the same store gives: a store holds its stack's lock once at a time, so
- * a second run in this process is refused at once, naming the first.
+ * a second run in this process is refused at once, naming the first. `why` says why the holder is taken to
+ * be alive, when that is worth saying.
  *
  * @example if (store.lease) throw lockedHere(store, store.lease.holder);
  */
-export function lockedHere(place: LockPlace, holder: LockHolder | undefined): StackLockedError {
-  return new StackLockedError(place.ctx.stack, place.names.lock, holder, place.ctx.programHint);
+export function lockedHere(place: LockPlace, holder: LockHolder | undefined, why?: string): StackLockedError {
+  return new StackLockedError(place.ctx.stack, place.names.lock, holder, place.ctx.programHint, why);
 }
 
 /**
@@ -57,7 +58,7 @@ export function loseOnce(place: LockPlace, held: HeldRemoteLock, why: string): L
 
 /** How one backend keeps its lock, for {@link remoteStackLock}. */
 export interface RemoteLockHooks {
-  /** Marks the lock lost when this process alone can tell it may be (S3: the lease may have run out). */
+  /** Marks the lock lost when this process alone can tell it is, without asking the store (optional: S3 renews a late lease instead, as it writes). */
   check?(): void;
   /** Asks the store whether the lock is still this run's, marking it lost (with {@link loseOnce}) if not. */
   confirm(): Promise<void>;

@@ -53,8 +53,10 @@ export const resourceStateSchema: z.ZodMiniType<ResourceState> = z.looseObject({
   deposed: z.optional(z.array(deposedObjectSchema)),
   timeouts: z.optional(timeoutsSchema),
   drift: z.optional(names),
+  inputsUnknown: z.optional(z.literal(true)),
   triggers: z.optional(z.string()),
   declaredIn: z.optional(z.object({ on: z.array(urn), waitsFor: z.string() })),
+  waitsHeld: z.optional(names),
 });
 
 /**

@@ -68,6 +68,13 @@ export interface ResourceState {
    * next plan diffs the program against it (and reverts the drift). Cleared by the next apply of the resource.
    */
   drift?: string[];
+  /**
+   * Set when the object was recorded without the program's inputs: a create resumed after an interruption
+   * learns the object from a read, not what the program declared. `inputs` is then empty (what was read is in
+   * `outputs`), and each plan compares the program's declared inputs against the object as read, as the
+   * `import` option does; the next apply of the resource records the declared inputs and clears it.
+   */
+  inputsUnknown?: true;
   /** A hash of the `replaceTriggeredBy` values when last applied: when they change, the resource is replaced. */
   triggers?: string;
   /**
@@ -75,6 +82,12 @@ export interface ResourceState {
    * its name). While that value is unknown in a plan, the resource is kept (deferred), not deleted.
    */
   declaredIn?: DeclaredIn;
+  /**
+   * Marks of the waits whose `until` held on a read of this object, recorded as its outputs (see
+   * `src/wait/held.ts`): a later run trusts such a wait without reading again. Dropped whenever the object
+   * is written anew (create, update, replace) or a later run of the wait does not hold.
+   */
+  waitsHeld?: string[];
 }
 
 /** Where a resource declared by an `apply` callback came from (see {@link ResourceState.declaredIn}). */

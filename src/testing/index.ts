@@ -28,7 +28,7 @@ export { MissingMockError, type MockTable, type MockSelector, type MockCall, typ
 export { toTestPlan, type TestPlan, type TestStep, type TestUpResult, type TestWait, type TestFailure, type TestResource } from "./results.js";
 export { expectFailure, expectWaitTimedOut, expectWaitFailed, TestExpectationError, type FailureExpectation } from "./expect.js";
 export { cairnMatchers, type CairnMatchers, type MatcherResult } from "./matchers.js";
-export { FakeCloudControl, type FakeCloudControlOptions, type FakeObject, type FakeCall } from "./cloudcontrol/fake-cloud.js";
+export { FakeCloudControl, type FakeCloudControlOptions, type FakeObject, type FakeCall, type FakeAction, type LostWriteOnly } from "./cloudcontrol/fake-cloud.js";
 export { serveFakeCloudControl, type ServedFakeCloudControl } from "./cloudcontrol/fake-server.js";
 export type { FakeFailure } from "./cloudcontrol/fake-errors.js";
 export type { StatusTrack } from "./cloudcontrol/fake-model.js";

@@ -31,6 +31,11 @@ export interface TestProgramOptions {
   parallel?: number;
   /** The passphrase secrets are encrypted with in the run's in-memory state (default: a fixed test one). */
   passphrase?: string;
+  /**
+   * The seed of the names Cairn makes for objects the program does not name (`jobs-1a2b3c4`): fixed by
+   * default (`cairn-testing`), so every run of a test sees the same names.
+   */
+  nameSeed?: string;
 }
 
 /** Options of one operation of a test run. */
@@ -75,7 +80,7 @@ export class TestRun {
     const passphrase = opts.passphrase ?? "cairn-testing-passphrase";
     this.backend = new MemoryBackend({ stack, project: program.name, passphrase });
     this.stack = program.stack({
-      stack, backend: this.backend, clock, passphrase, providers: this.mocks.provider,
+      stack, backend: this.backend, clock, passphrase, providers: this.mocks.provider, nameSeed: opts.nameSeed ?? "cairn-testing",
       ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}),
     });
     this.stack.events.subscribe((e) => this.events.push(e));

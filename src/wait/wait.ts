@@ -103,8 +103,8 @@ function handleFor(node: ResourceNode): WaitHandle<unknown> {
 
 /**
  * Declares a wait: nothing that reads the returned handle's attributes starts until `until` holds on a
- * fresh read of `target`. The wait itself is not a resource: it is never stored in state, and it is
- * re-evaluated on every run where something around it changes.
+ * fresh read of `target`. The wait itself is not a resource: it has no row in state (a satisfied wait marks
+ * its target's record), and it runs again whenever something around it changes or it has not held yet.
  *
  * @example
  * const issued = wait(cert, {

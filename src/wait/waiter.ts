@@ -48,6 +48,14 @@ export interface WaitPoll {
   note?: string;
 }
 
+/** What one read of a round gave a wait: the target's attributes, an error, or nothing in time. */
+interface ReadResult {
+  value?: Props;
+  error?: unknown;
+  /** The read was aborted by the waits' own deadline. */
+  outOfTime?: boolean;
+}
+
 /** What a satisfied wait hands on: the snapshot from the read that satisfied `until`. */
 export type WaitResult = { outcome: WaitOutcome; snapshot?: Props };
 
@@ -69,6 +77,12 @@ const POLL = {
   gatherMs: 50,
   /** The longest a first read is held back for others to join (no later than a second read would come). */
   maxGatherMs: 500,
+  /**
+   * The least time a read is given, even at the deadline (at most half the wait's timeout): the last read is
+   * made at the deadline so that a timeout reports what the target showed then, and it needs time to answer
+   * (a read left 1 ms was aborted before it could).
+   */
+  lastReadMs: 2000,
 } as const;
 
 interface Entry {
@@ -226,9 +240,10 @@ export class WaitPoller {
     const { clock, opContext, signal } = this.opts;
     this.stats.rounds++;
     // A read that never returns must not outlive the waits' budget (nor hold up the other waits of this provider).
-    const budget = Math.max(1, Math.ceil(Math.max(...due.map((e) => e.deadline)) - clock.now()));
+    const grace = Math.max(1, Math.min(POLL.lastReadMs, ...due.map((e) => e.run.timeoutMs / 2)));
+    const budget = Math.ceil(Math.max(grace, Math.max(...due.map((e) => e.deadline)) - clock.now()));
     const ctx = opContext(due[0]!.run.urn, budget, group.instance);
-    const results = new Map<Entry, { value?: Props; error?: unknown }>();
+    const results = new Map<Entry, ReadResult>();
     const { provider } = group;
     if (provider.readMany && due.length > 1) {
       this.stats.calls++;
@@ -252,21 +267,31 @@ export class WaitPoller {
     }
     if (signal?.aborted) return this.cancelAll(group);
     const now = clock.now();
-    for (const [e, r] of results) this.settle(group, e, r, now);
+    // Reads cut short by the waits' own budget are no failures of the service: those waits ran out of time.
+    const outOfTime = ctx.signal.aborted && isTimeoutReason(ctx.signal.reason);
+    for (const [e, r] of results) this.settle(group, e, outOfTime && r.error !== undefined ? { outOfTime } : r, now);
   }
 
-  private settle(group: Group, e: Entry, r: { value?: Props; error?: unknown }, now: number): void {
+  private settle(group: Group, e: Entry, r: ReadResult, now: number): void {
     const { run } = e;
     e.reads++;
     const elapsedMs = now - e.start;
     const base = { reads: e.reads, elapsedMs };
     const timeUp = now >= e.deadline;
+    if (r.outOfTime) {
+      run.onPoll?.({ ...base, note: "read cut short: the wait's time is up" });
+      return this.finish(group, e, { kind: "timed-out", ...base, observed: e.lastObserved });
+    }
     if (r.error !== undefined) {
       const error = errorText(r.error);
       const transient = isTransientError(r.error);
       run.onPoll?.({ ...base, note: `read failed: ${error}${transient ? " (retrying)" : ""}` });
-      if (!transient || timeUp) return this.finish(group, e, { kind: "read-error", ...base, error, transient });
-      return this.schedule(e, now);
+      if (!transient) return this.finish(group, e, { kind: "read-error", ...base, error, transient });
+      if (!timeUp) return this.schedule(e, now);
+      // Time is up with the last read failing for a moment: a timeout when earlier reads saw the target,
+      // a failing service when none did.
+      if (e.lastObserved) return this.finish(group, e, { kind: "timed-out", ...base, observed: e.lastObserved });
+      return this.finish(group, e, { kind: "read-error", ...base, error, transient });
     }
     if (r.value === undefined) {
       e.gone++;
@@ -345,6 +370,11 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/** Whether an abort's reason is a time limit (`AbortSignal.timeout`), not a cancellation. */
+function isTimeoutReason(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === "TimeoutError";
 }
 
 function errorText(e: unknown): string {

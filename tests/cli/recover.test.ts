@@ -1,10 +1,19 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { programIn, run } from "./harness.js";
 import { memoryType } from "../helpers.js";
 
 const { Type: Box } = memoryType<{ v: number }>("rec:box:Box");
+
+/** Every file under `dir`, with its size: what a command that changes nothing leaves as it was. */
+async function filesIn(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out.push(`${join(e.parentPath, e.name).slice(dir.length)}:${(await readFile(join(e.parentPath, e.name))).length}`);
+  }
+  return out.sort();
+}
 
 /** GIVEN a stack whose first version recorded a, and whose second recorded a and b. */
 async function twoVersions() {
@@ -58,4 +67,41 @@ describe("state recover and --from-backup, from the command line", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr + r.stdout).toMatch(/state\.json is unreadable \(is empty\): loaded the previous version \(serial \d+\) .* as --from-backup asked/);
   });
+
+  it("refuses, changing nothing, when no stored version can be read: it says what is left and how to go on", async () => {
+    const { prog, dir } = await twoVersions();
+    const stackDir = join(dir, ".cairn/stacks/dev");
+    const snapshot = join(stackDir, "state.json");
+    await writeFile(snapshot, "{ not json");
+    await rm(join(stackDir, "history"), { recursive: true, force: true });
+    const before = await filesIn(stackDir);
+
+    const r = await run(prog, ["state", "recover", "--yes"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/state recover cannot rebuild stack dev: no stored version of it can be read \(.*state\.json is not valid JSON.*\), and .*journal\.ndjson continues version \d+, which is lost\./);
+    expect(r.stderr).toContain("Writing an empty state would make the next up create every resource again, so nothing was changed");
+    expect(r.stderr).toContain("What is left is in the cloud");
+    expect(r.stderr).toContain("`npx tsx infra.ts state import <type> <name> <id> --stack dev`");
+    expect(r.stdout).not.toMatch(/Recovered stack/);
+    expect(await filesIn(stackDir)).toEqual(before);
+    expect(await readFile(snapshot, "utf8")).toBe("{ not json");
+    // Every command still refuses: nothing was replaced by an empty state
+    expect((await run(prog, ["preview"])).code).toBe(1);
+  });
+
+  it("does not call a version whose history copy was deleted damaged: it rebuilds from the older readable one, saying what was lost", async () => {
+    const { prog, dir } = await twoVersions();
+    const stackDir = join(dir, ".cairn/stacks/dev");
+    const snapshot = join(stackDir, "state.json");
+    const text = await readFile(snapshot, "utf8");
+    const serial = (JSON.parse(text) as { serial: number }).serial;
+    await writeFile(snapshot, text.slice(0, 80)); // truncated: its head still names its version
+    await rm(join(stackDir, "history", `${String(serial).padStart(12, "0")}.json`));
+    const asked = await run(prog, ["state", "recover"]);
+    expect(asked.stdout).toContain(`${snapshot} is not valid JSON`);
+    expect(asked.stdout).not.toMatch(/damaged too/);
+    expect(asked.stdout).toMatch(/rebuilds the state from stored version \d+\n/);
+    expect(asked.stdout).toContain(`Note: the journal continues version ${serial}, which is lost`);
+  });
 });
+

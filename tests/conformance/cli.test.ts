@@ -10,6 +10,7 @@ import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 const Obj = defineResource<{ name: string; value?: string }, { name: string; value?: string }>("cli:conf:Obj", {
   provider: {
+    idempotentCreate: true, // cloud/<name>: a create made again writes the same object
     async create({ inputs, ctx }) {
       if (process.env.HANG === inputs.name) return new Promise(() => {});
       await mkdir(join(ctx.workDir, "cloud"), { recursive: true });

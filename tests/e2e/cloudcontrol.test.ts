@@ -47,7 +47,8 @@ export default program("app", ({ config }) => {
 
 let fake: ServedFakeCloudControl;
 beforeAll(async () => {
-  fake = await serveFakeCloudControl({ pollsToFinish: 1 });
+  // Requests answer finished at once (a CLI child cannot share a FakeClock): no run waits on a polling pause.
+  fake = await serveFakeCloudControl({ pollsToFinish: 0 });
 });
 afterAll(async () => {
   await fake.stop();

@@ -24,6 +24,7 @@ const Source = defineResource<{ count: number }, { count: number; items: string[
 });
 const Item = defineResource<{ name: string }, { name: string }>("e2e:Item", {
   provider: {
+    idempotentCreate: true, // items/<name>: a create made again writes the same file
     async create({ inputs, ctx }) {
       await mkdir(join(ctx.workDir, "items"), { recursive: true });
       await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));

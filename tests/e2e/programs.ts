@@ -10,6 +10,7 @@ import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
   provider: {
+    idempotentCreate: true, // objs/<n>: a create made again writes the same file
     async create({ inputs, ctx }) {
       // A mark that the create is in flight, for tests that interrupt a run at that moment.
       await mkdir(join(ctx.workDir, "started"), { recursive: true });

@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile, mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { emptyState, STATE_FORMAT_VERSION, type StackState } from "../../src/state/types.js";
 import { JOURNAL_FORMAT_VERSION } from "../../src/state/journal-format.js";
 import { snapshotChunks } from "../../src/state/snapshot.js";
@@ -616,15 +616,29 @@ describe("group commit", () => {
 
   it("buffers end records and writes them with the next write, or after flushDelayMs when idle", async () => {
     const b = backendAt(await tempDir());
-    const j = b.openJournal((await b.load()).state, { flushDelayMs: 30 });
-    const op = await j.begin({ kind: "create", urn: urnOf("a"), type: "local:File" });
-    const syncsAfterBegin = j.syncs;
-    j.end(op, [{ kind: "upsert", resource: resource("a") }]);
-    expect(j.syncs).toBe(syncsAfterBegin);
-    expect(await readFile(b.files.journal, "utf8")).not.toContain('"t":"end"');
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await readFile(b.files.journal, "utf8")).toContain('"t":"end"');
-    await j.close();
+    // Time is the fake clock's: under load a real 30 ms passes while the file is read, and the end record
+    // would be written before the test looked. Only timers are faked: writes and setImmediate stay real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let wrote!: () => void;
+      const endWritten = new Promise<void>((r) => (wrote = r));
+      const j = b.openJournal((await b.load()).state, { flushDelayMs: 30, onSync: () => void (j.pending.length === 0 && wrote()) });
+      const op = await j.begin({ kind: "create", urn: urnOf("a"), type: "local:File" });
+      const syncsAfterBegin = j.syncs;
+      j.end(op, [{ kind: "upsert", resource: resource("a") }]);
+      expect(j.syncs).toBe(syncsAfterBegin);
+      vi.advanceTimersByTime(29);
+      await new Promise((r) => setImmediate(r)); // a write the timer started would be under way now
+      expect(await readFile(b.files.journal, "utf8")).not.toContain('"t":"end"');
+      expect(j.syncs).toBe(syncsAfterBegin);
+      vi.advanceTimersByTime(1);
+      await endWritten;
+      expect(j.syncs).toBe(syncsAfterBegin + 1);
+      expect(await readFile(b.files.journal, "utf8")).toContain('"t":"end"');
+      await j.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   // Timings are the bench's business (npm run bench); this asserts the behaviour: grouped syncs, bounded bytes.

@@ -25,7 +25,7 @@ describe("a network backend's held lock (remoteStackLock)", () => {
     expect(lock.compromised).toBe(err);
   });
 
-  it("runs the backend's own check before every assertHeld (S3: a lease that may have run out)", () => {
+  it("runs the backend's own check before every assertHeld (what this process alone can tell)", () => {
     const h = held();
     const check = vi.fn(() => void loseOnce(place, h, "its lease could not be renewed in time"));
     const lock = remoteStackLock(h, [], { check, confirm: async () => {}, release: async () => {} });

@@ -12,6 +12,7 @@ import type { ApplyContext, Handler } from "../context.js";
 import { Cancelled } from "../scheduler.js";
 import type { WaitRun } from "../../wait/waiter.js";
 import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "../../wait/outcome.js";
+import { heldMark, withHeld } from "../../wait/held.js";
 
 type WaitAction = Extract<Action, { kind: "wait" }>;
 type WaitStep = WaitAction["step"];
@@ -52,12 +53,30 @@ async function waitRun(action: WaitAction, ctx: ApplyContext, node: GraphNode | 
 }
 
 /**
+ * The target's record with the wait's mark set (it held, on the read now recorded as the outputs) or
+ * cleared (it ran and did not hold): the next run trusts only a satisfaction this records.
+ */
+function heldChanges(state: StackState, target: WaitRun["target"], mark: string, held: boolean, snapshot?: Props): StateMutation[] {
+  const cur = state.resources[target.urn];
+  if (!cur || cur.id !== target.id) return [];
+  const outputs = snapshot && !isDeepStrictEqual(cur.outputs, snapshot) ? snapshot : undefined;
+  const next = withHeld(cur, mark, held, outputs);
+  return next ? [{ kind: "upsert", resource: next }] : [];
+}
+
+/**
  * Polls the target until `until` holds. Its value — what every user of the wait receives — is the snapshot
- * of the read that satisfied it, and that read is recorded as the target's outputs, as a refresh would.
+ * of the read that satisfied it, and that read is recorded as the target's outputs, as a refresh would,
+ * with the wait's mark, so a later run with nothing changed trusts it. The mark is cleared as the wait
+ * starts: whatever made it run (a change it guards, a user) is no longer covered by the old satisfaction,
+ * so a wait that fails, is cancelled or is killed with the process leaves none.
  */
 export const waitFor: Handler<WaitAction> = async (action, ctx, node) => {
   const { step } = action;
   const { run, redact } = await waitRun(action, ctx, node);
+  const mark = heldMark(step.urn, step.untilText);
+  const unmark = heldChanges(ctx.journal.state, run.target, mark, false);
+  if (unmark.length) ctx.journal.mutate(unmark);
   const { outcome: raw, snapshot } = await ctx.poller.wait(run);
   const outcome = redactOutcome(raw, redact);
   const message = describeWaitOutcome(labelOf(step), outcome);
@@ -65,10 +84,5 @@ export const waitFor: Handler<WaitAction> = async (action, ctx, node) => {
   if (outcome.kind === "cancelled") throw new Cancelled(message);
   if (outcome.kind !== "satisfied") throw new Error(message);
   const target = run.target;
-  const changes = (s: StackState): StateMutation[] => {
-    const cur = s.resources[target.urn];
-    if (!cur || cur.id !== target.id || isDeepStrictEqual(cur.outputs, snapshot)) return [];
-    return [{ kind: "upsert", resource: { ...cur, outputs: snapshot as Props } }];
-  };
-  return { changes, value: knownValue(target.id, snapshot!, run.secret) };
+  return { changes: (s: StackState) => heldChanges(s, target, mark, true, snapshot), value: knownValue(target.id, snapshot!, run.secret) };
 };

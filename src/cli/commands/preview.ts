@@ -1,15 +1,26 @@
 import type { Command } from "commander";
-import { hasChanges, isPartial } from "../../plan/plan.js";
+import { changesBeyondObserved, isPartial } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
+import { permissionNotes, policyText } from "../render/permissions.js";
 import { EXIT } from "../errors.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, type PlanFlags } from "./options.js";
 import { writePlanFile } from "../../plan/saved-plan.js";
+import type { Plan } from "../../plan/plan.js";
+import type { Run } from "../context.js";
 
 interface PreviewOptions extends PlanFlags {
   json?: boolean;
   diff?: boolean;
   expectNoChanges?: boolean;
   out?: string;
+  permissions?: boolean;
+}
+
+/** `--permissions`: the policy document on stdout (alone, to save as it is), what it leaves out on stderr. */
+function showPermissions(run: Run, plan: Plan, read: readonly string[]): void {
+  const needed = run.stack.permissions(plan, { read });
+  run.reporter.print(policyText(needed), "out");
+  for (const note of permissionNotes(needed)) run.reporter.print(run.c.dim(note), "err");
 }
 
 /**
@@ -23,19 +34,25 @@ export function registerPreview(root: Command, ctx: CliContext): void {
     .addOption(diffOption())
     .addOption(jsonOption())
     .option("--expect-no-changes", "exit 1 if the plan has changes (for CI drift checks)")
-    .option("--out <file>", "save the plan to a file that `up --plan <file>` applies exactly (secrets encrypted)");
+    .option("--out <file>", "save the plan to a file that `up --plan <file>` applies exactly (secrets encrypted)")
+    .option("--permissions", "print the IAM policy the plan needs (its creates, updates, deletes and reads) on stdout, the plan on stderr; with --json, the plan event has it anyway");
   addPlanOptions(cmd, "plan").action(async (o: PreviewOptions, cmd: Command) => {
     const run = ctx.run(cmd, { json: o.json ?? false });
     try {
-      await ctx.newStackNote(cmd, run);
+      // With --permissions stdout holds the policy alone: everything else goes to stderr.
+      const policyOnly = (o.permissions ?? false) && !o.json;
+      await ctx.newStackNote(cmd, run, policyOnly ? "err" : "out");
       const plan = await run.stack.preview(planOptions(o));
-      run.showPlan(plan, o.diff ?? false);
+      // A refresh read every object in state (--refresh-only plans no step that says so).
+      const read = o.refresh || o.refreshOnly ? [...new Set((await run.stack.resources()).map((r) => r.type))] : [];
+      run.showPlan(plan, o.diff ?? false, { to: policyOnly ? "err" : "out", read });
+      if (policyOnly) showPermissions(run, plan, read);
       if (o.out && !plan.diagnostics.some((d) => d.severity === "error")) {
         await writePlanFile(o.out, plan, ctx.io.env.CAIRN_PASSPHRASE);
         run.reporter.print(`Saved the plan to ${o.out}: apply exactly it with \`${ctx.command} up --plan ${o.out}\`.`, "err");
       }
       if (plan.diagnostics.some((d) => d.severity === "error")) ctx.exitCode = EXIT.failure;
-      else if (o.expectNoChanges && hasChanges(plan)) {
+      else if (o.expectNoChanges && changesBeyondObserved(plan)) {
         run.reporter.print(run.c.red("error: the plan has changes, and --expect-no-changes was given"), "err");
         ctx.exitCode = EXIT.failure;
       } else if (isPartial(plan)) ctx.exitCode = EXIT.partial; // parts wait for values only the apply makes known

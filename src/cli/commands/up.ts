@@ -33,7 +33,7 @@ export function registerUp(root: Command, ctx: CliContext): void {
       const confirm = async (plan: Plan, info?: RoundInfo) => {
         const round = info?.round ?? 1;
         // A later round's plan follows the stack's note that says which round it is.
-        run.showPlan(plan, o.diff ?? false);
+        run.showPlan(plan, o.diff ?? false, { refreshed: (o.refresh ?? false) && round === 1 });
         // Later rounds were agreed to with the first: asked again only when they delete or replace something.
         if (round > 1 && !plan.steps.some((s) => s.kind === "delete" || s.kind === "replace")) return hasChanges(plan);
         return ctx.confirm(cmd, plan, o, round > 1 ? `Round ${round} deletes or replaces resources. Apply it to stack "${plan.stack}"?` : `Apply these changes to stack "${plan.stack}"?`);

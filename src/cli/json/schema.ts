@@ -57,6 +57,14 @@ export const jsonEvent = z.discriminatedUnion("type", [
         name: z.optional(z.string()), name_pattern: z.optional(z.string()), urn: z.optional(z.string()),
       }),
     ),
+    /** The IAM policy the plan's operations need, the operations by type, and the types whose providers do not say. */
+    permissions: z.optional(
+      z.strictObject({
+        policy: z.strictObject({ Version: z.literal("2012-10-17"), Statement: z.array(z.strictObject({ Effect: z.literal("Allow"), Action: z.array(z.string()), Resource: z.literal("*") })) }),
+        operations: z.record(z.string(), z.array(z.enum(["create", "read", "update", "delete", "list"]))),
+        unstated: z.array(z.string()),
+      }),
+    ),
   }),
   z.strictObject({ ...base, type: z.literal("step-started"), ...resource }),
   z.strictObject({ ...base, type: z.literal("step-succeeded"), ...resource, duration_ms: z.number() }),

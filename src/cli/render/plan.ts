@@ -136,9 +136,9 @@ class Pieces {
  * per output, secret ones masked.
  * @example reporter.print(outputsBlock(result.outputs, result.secretOutputs));
  */
-export function outputsBlock(values: Record<string, unknown>, secretKeys: readonly string[]): string {
+export function outputsBlock(values: Record<string, unknown>, secretKeys: readonly string[], notes: Readonly<Record<string, string>> = {}): string {
   const secret = new Set(secretKeys); // a stack may output one value per resource
-  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secret.has(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secret.has(k) ? SECRET_MASK : formatBlock(v, "    ")}${notes[k] ? `  (${notes[k]})` : ""}`);
   return ["", "Outputs:", ...lines].join("\n");
 }
 
@@ -164,7 +164,7 @@ function framing(plan: Plan, c: Colors): { head: string[]; tail: string[] } {
   const tail: string[] = [];
   const deferred = deferredBlock(plan, c);
   if (deferred) tail.push(deferred);
-  if (Object.keys(plan.outputs).length && plan.mode !== "destroy") tail.push(outputsBlock(plan.outputs, plan.secretOutputs));
+  if (Object.keys(plan.outputs).length && plan.mode !== "destroy") tail.push(outputsBlock(plan.outputs, plan.secretOutputs, plan.outputNotes));
   for (const d of plan.diagnostics) tail.push(`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`);
   if (errors) tail.push(c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`));
   else if (changes) tail.push(`\n${planCountLine(plan)}`);

@@ -6,7 +6,7 @@ import { formatDuration } from "../../core/duration.js";
 import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction } from "./step-parts.js";
 import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
-/** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. Never written to state. */
+/** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. It has no row in state. */
 export interface WaitStep extends StepBase {
   kind: "wait";
   /** Display name: the user's `name`, or `wait(<target>)`. */
@@ -25,10 +25,12 @@ export interface WaitStep extends StepBase {
   intervalMs: number;
   /** The timeout is the default (the type's, else Cairn's): plans print it only when it is not. */
   defaultTimeout: boolean;
-  /** False when nothing around the wait changes: it is skipped and makes no reads. */
+  /** False when it held on a recorded read and nothing around it changed since: it is skipped and makes no reads. */
   needed: boolean;
   /** Why it runs, or why it is not needed. */
   why: string;
+  /** It runs because it has not held yet (whatever `why` names first): what uses it waits for that. */
+  notHeld?: boolean;
   /** Whether `until` holds on the last known state ("ready now?"); null when that state is not known yet. */
   readyNow: boolean | null;
 }
@@ -47,7 +49,7 @@ export const waitSchema = z.object({
   ...planParts.base, kind: z.literal("wait"), name: z.string(), named: z.boolean(), target: planParts.urn, subject: z.string(), until: z.unknown(), untilText: z.string(),
   failWhen: z.optional(z.unknown()), failWhenText: z.optional(z.string()), reasonAttribute: z.optional(z.string()),
   timeoutMs: z.number().check(z.positive()), intervalMs: z.number().check(z.positive()), defaultTimeout: z.boolean(), needed: z.boolean(), why: z.string(),
-  readyNow: z.nullable(z.boolean()),
+  notHeld: z.optional(z.boolean()), readyNow: z.nullable(z.boolean()),
 });
 
 /** A wait as `--json` prints it: its target, condition, timeout, and whether it runs. */

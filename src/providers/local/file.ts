@@ -27,6 +27,9 @@ export interface FileOutputs {
 const sha256 = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
 
 const fileProvider: Provider<FileInputs, FileOutputs> = {
+  idempotentCreate: true, // a create writes the file at its path: made again, it is the same file
+  // Files on this machine: no cloud permission.
+  permissions: () => [],
   check({ inputs }) {
     const d = [];
     if (typeof inputs.path !== "string" || inputs.path.length === 0) d.push({ severity: "error" as const, attribute: "path", message: "must be a non-empty string" });

@@ -29,6 +29,9 @@ const keepersSchema = { type: "object" as const, forceNew: true, description: "V
  */
 export const RandomId = defineResource<RandomIdInputs, RandomIdOutputs>("local:RandomId", {
   provider: {
+    idempotentCreate: true, // nothing exists outside the state
+    // Made on this machine: no cloud permission.
+    permissions: () => [],
     check({ inputs }) {
       const n = inputs.byteLength;
       return n === undefined || (Number.isInteger(n) && n >= 1 && n <= 1024) ? [] : [{ severity: "error", attribute: "byteLength", message: `must be a whole number from 1 to 1024 (got ${String(n)})` }];
@@ -118,6 +121,9 @@ function checkPassword(i: RandomPasswordInputs): Diagnostic[] {
  */
 export const RandomPassword = defineResource<RandomPasswordInputs, RandomPasswordOutputs>("local:RandomPassword", {
   provider: {
+    idempotentCreate: true, // nothing exists outside the state
+    // Made on this machine: no cloud permission.
+    permissions: () => [],
     check: ({ inputs }) => checkPassword(inputs),
     async create({ inputs }) {
       const result = generatePassword(inputs);

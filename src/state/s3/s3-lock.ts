@@ -26,21 +26,45 @@ function parseLock(text: string): LockDoc | undefined {
 const heldTokens = new Set<string>();
 
 /**
- * Why the lock's holder is certainly gone (its lease ended, or it is a process of this host's pid space
- * that no longer runs, judged as file locks are: `process-identity.ts`), or undefined. The lease is judged by
- * the server's clock alone: when lock.json was last written, and the server's time when it answered (its
- * `Date` header), so the clocks of the hosts do not matter.
+ * Why the lock's holder is certainly gone, or undefined while it may still run. A holder in this host's pid
+ * space is judged by its process alone, as file locks are (`process-identity.ts`): gone once its pid no
+ * longer runs or belongs to another process, kept while it runs — however late its renewals (a suspended
+ * terminal, SIGSTOP): a stopped holder still has its calls to make. Only a holder elsewhere (another host, or
+ * a container with the same host name but its own pids) is judged by its lease: by the server's clock alone,
+ * when lock.json was last written and the server's time when it answered (its `Date` header), so the clocks
+ * of the hosts do not matter.
  */
 function goneReason(doc: LockDoc | undefined, at: { lastModified: Date; serverTime: Date }): string | undefined {
+  if (doc && samePidSpace(doc.holder)) {
+    if (doc.holder.pid === process.pid) return heldTokens.has(doc.token) ? undefined : `it was left by an earlier run of this process`;
+    const gone = processGone(doc.holder);
+    return gone ? `${gone} on this host` : undefined;
+  }
   const leaseMs = doc?.leaseMs ?? 0;
   const over = at.serverTime.getTime() - (at.lastModified.getTime() + leaseMs);
-  if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (the run was killed or lost its connection)`;
-  // Another host, or a container with the same host name but its own pids: only the lease can tell.
-  if (!doc || !samePidSpace(doc.holder)) return undefined;
-  const gone = processGone(doc.holder);
-  if (gone) return `${gone} on this host`;
-  if (doc.holder.pid === process.pid) return heldTokens.has(doc.token) ? undefined : `it was left by an earlier run of this process`;
+  if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (its run was killed, lost its connection or is suspended: a suspended run stops before its next call or write)`;
   return undefined;
+}
+
+/**
+ * What a refused run is told of a holder of this host whose lease ran out unrenewed while its process still
+ * runs (stopped, or starved): it keeps its lock, and how to end that. Nothing for other holders.
+ */
+function liveHolderNote(doc: LockDoc | undefined, cur: { lastModified: Date; serverTime: Date }): string | undefined {
+  if (!doc || !samePidSpace(doc.holder) || doc.holder.pid === process.pid) return undefined;
+  const since = cur.serverTime.getTime() - cur.lastModified.getTime();
+  if (since <= doc.leaseMs) return undefined;
+  return (
+    `is still running on this host, although it has not renewed its lease for ${formatAge(since)} (lease ${formatAge(doc.leaseMs)}): ` +
+    `a stopped process (Ctrl-Z, SIGSTOP, a debugger) keeps its lock, since it still has calls to make. Resume it (fg, kill -CONT ${doc.holder.pid}) or end it`
+  );
+}
+
+/** Why a holder not {@link goneReason gone} is taken to be alive, for `unlock`'s refusal. */
+function aliveReason(doc: LockDoc | undefined, cur: { lastModified: Date; serverTime: Date }): string {
+  if (doc && samePidSpace(doc.holder)) return `is still running on this host (pid ${doc.holder.pid}${doc.holder.pid === process.pid ? ", this very process" : ""})`;
+  const until = new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString();
+  return `renewed its lease ${formatAge(cur.serverTime.getTime() - cur.lastModified.getTime())} ago (valid until ${until}, by the server's clock)`;
 }
 
 /**
@@ -85,7 +109,7 @@ export async function lockS3Stack(store: S3Place, command: string): Promise<Stac
     if (!cur) continue; // released meanwhile: try again
     const doc = parseLock(cur.text);
     const gone = goneReason(doc, cur);
-    if (!gone || attempt > 3) throw lockedHere(store, doc?.holder ?? UNKNOWN_HOLDER);
+    if (!gone || attempt > 3) throw lockedHere(store, doc?.holder ?? UNKNOWN_HOLDER, gone ? undefined : liveHolderNote(doc, cur));
     try {
       const etag = await objects.put(key, body(), { ifMatch: cur.etag });
       notes.push(`took over the lock left by ${describeHolder(doc?.holder ?? UNKNOWN_HOLDER)}: ${gone}`);
@@ -97,7 +121,10 @@ export async function lockS3Stack(store: S3Place, command: string): Promise<Stac
   }
 }
 
-/** The held lock: its lease renewed by a timer, checked against the server before each journal write. */
+/**
+ * The held lock: its lease renewed by a timer, checked against the server before each journal write and
+ * provider call, and every other write fenced on it (see {@link S3Objects.fence}).
+ */
 function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[]): StackLock {
   const { objects, target } = store;
   const key = store.rel("lock.json");
@@ -111,7 +138,7 @@ function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[
         lease.validUntil = started + target.leaseMs;
       } catch (e) {
         if (isPreconditionFailed(e)) lost("another run took the lock over (unlock --force, or this run's lease had expired)");
-        // Other errors: try again at the next tick; assertHeld refuses writes once the lease may have ended.
+        // Other errors: try again at the next tick; writes and calls wait for a renewal once the lease may have ended.
       } finally {
         renewing = undefined;
       }
@@ -122,13 +149,27 @@ function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[
   timer.unref();
   store.lease = lease;
   heldTokens.add(lease.token);
+  // The lease may have ended (by this process's monotonic clock, with a margin for the request on its way):
+  // another run of another host may take the lock over past it.
+  const late = () => performance.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10);
+  // A late run (suspended, starved) renews before it goes on: the conditional write succeeds only if no run
+  // took the lock meanwhile, so the lock is then certainly still its own; otherwise it is lost.
+  const current = async () => {
+    if (lease.lost || !late()) return;
+    await renew();
+    if (!lease.lost && late()) lost("its lease could not be renewed in time");
+  };
+  const lockKey = objects.key(key);
+  // Every write of the run but the lock's own is fenced on the lease, as the request leaves.
+  objects.fence = async (k) => {
+    if (k === lockKey || store.lease !== lease) return;
+    await current();
+    if (lease.lost) throw lease.lost;
+  };
   return remoteStackLock(lease, notes, {
-    check() {
-      // Stop writing a little before the lease could end: past it another run may take over.
-      if (!lease.lost && performance.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
-    },
     async confirm() {
       await renewing;
+      if (late()) return current();
       const h = await objects.head(key);
       if (!h || h.etag !== lease.etag) lost(h ? "lock.json was taken over by another run" : "lock.json was removed (unlock --force)");
     },
@@ -137,6 +178,7 @@ function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[
       heldTokens.delete(lease.token);
       await renewing;
       if (store.lease === lease) store.lease = undefined;
+      objects.fence = undefined;
       if (lease.lost) return;
       await objects.delete(key, lease.etag).catch(() => {}); // 412: it is no longer ours; other errors: the lease runs out
     },
@@ -159,8 +201,7 @@ export async function unlockS3Stack(store: S3Place, force: boolean): Promise<Unl
   const gone = goneReason(doc, cur);
   let warning: string | undefined;
   if (!gone) {
-    const until = new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString();
-    const why = `renewed its lease ${formatAge(cur.serverTime.getTime() - cur.lastModified.getTime())} ago (valid until ${until}, by the server's clock)`;
+    const why = aliveReason(doc, cur);
     if (!force) throw new LockHeldError(ctx.stack, holder, why, ctx.programHint);
     warning = forcedWarning(ctx.stack, holder, why);
   }

@@ -3,6 +3,9 @@ import { isTransientError } from "../../core/errors.js";
 import { withRetry, type RetryPolicy } from "../net/retry.js";
 import { isNotFound, isPreconditionFailed, loadS3, s3Client, s3Error, type S3Target } from "./s3-target.js";
 
+/** The commands that write: each passes {@link S3Objects.fence} first. */
+const WRITES = new Set(["PutObjectCommand", "DeleteObjectCommand", "DeleteObjectsCommand"]);
+
 /** One object as read. */
 export interface S3Object {
   text: string;
@@ -34,6 +37,12 @@ export class S3Objects {
   private client: Promise<S3Client> | undefined;
   /** The server's clock as last seen (its `Date` header) and this process's monotonic time then. */
   private clock: { server: number; mono: number } | undefined;
+  /**
+   * Asked right before each write request leaves (a put or delete, with the full key; `undefined` for a
+   * batch delete), after signing: throws to stop it. The stack lock sets it while held, so a run whose lease
+   * may have ended writes nothing until it has renewed it, however long it was stopped since its last check.
+   */
+  fence: ((key: string | undefined) => Promise<void>) | undefined;
 
   constructor(readonly target: S3Target) {}
 
@@ -191,6 +200,14 @@ export class S3Objects {
           return out;
         },
         { step: "deserialize", name: "cairnServerClock" },
+      );
+      // The last step before the request is sent: nothing asynchronous of the SDK's comes after it.
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (WRITES.has(context.commandName ?? "")) await this.fence?.((args.input as { Key?: string }).Key);
+          return next(args);
+        },
+        { step: "finalizeRequest", priority: "low", name: "cairnWriteFence" },
       );
       return client;
     });

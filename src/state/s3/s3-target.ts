@@ -1,6 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import { BackendUnreachableError, retryParam, type Contact } from "../net/retry.js";
 import { unknownParameterMessage } from "../backend-url.js";
+import { LockCompromisedError } from "../lock-holder.js";
 
 /** Where an S3 backend keeps its state, from `s3://bucket/prefix?region=…`. */
 export interface S3Target {
@@ -133,6 +134,7 @@ export function isNotFound(e: unknown): boolean {
  */
 export function s3Error(e: unknown, action: string, key: string, target: S3Target): Error {
   if (e instanceof BackendUnreachableError) return e; // names the network already: the configuration is not the problem
+  if (e instanceof LockCompromisedError) return e; // the write was fenced: the lock, not the bucket, is the problem
   const err = e as Error;
   if (err?.name === "NoSuchBucket") return err; // names the bucket and the URL already
   return new Error(`${action} s3://${target.bucket}/${key} failed (${err.name}: ${err.message}): check the bucket, the region and the credentials`);

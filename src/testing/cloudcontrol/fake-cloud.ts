@@ -1,21 +1,52 @@
 /**
- * A strict fake of the Cloud Control API, driven by the same specification Cairn's types come from:
- * requests that finish after a few polls, JSON Patch updates that refuse create-only properties, schema
- * checks, identifiers and ARNs made from the specification, deletes refused while another object still
- * references the object, throttling, write-only properties never returned, and status attributes that move
- * on as objects are read. Its contents and call log are plain data to assert on.
+ * A strict fake of the Cloud Control API that behaves as AWS does, driven by the same data Cairn's types
+ * come from (the specification and the CloudFormation registry's facts and schemas): requests that finish
+ * after a few polls (or a latency), reads that fill in server defaults, apply the registry's normalisations,
+ * re-order tag lists, policy documents and unordered arrays, and never return write-only properties;
+ * read-modify-write updates that refuse create-only paths and report the write-only values a patch lost;
+ * types and actions Cloud Control cannot serve refused; schema-invalid models refused; identifiers and ARNs
+ * made up; deletes refused while another object still references the object; throttling; and status
+ * attributes that move on as objects are read. Its contents and call log are plain data to assert on.
  */
-import jsonpatch, { type Operation } from "fast-json-patch";
+import type { Operation } from "fast-json-patch";
+import { registrySchema } from "../../providers/aws/cloudcontrol/registry-schema.js";
 import { loadType } from "../../providers/aws/cloudcontrol/types.js";
 import { FLAG, type TypeInfo } from "../../providers/aws/cloudcontrol/type-spec.js";
 import { FakeApiError, type FakeFailure } from "./fake-errors.js";
-import { DEFAULT_TRACKS, FAKE_REGION, fullModel, hexOf, identifierOf, patchedCreateOnly, readable, setPath, validate, type StatusTrack } from "./fake-model.js";
+import { DEFAULT_TRACKS, FAKE_REGION, fullModel, hexOf, identifierOf, setPath, validate, type StatusTrack } from "./fake-model.js";
+import { readView } from "./fake-read.js";
+import { desiredPart, lostWriteOnly, patchedModel, touchedPaths } from "./fake-update.js";
+import { schemaProblems } from "./fake-validate.js";
+
+/** The Cloud Control actions, as named in `UnsupportedActionException` messages. */
+export type FakeAction = "CREATE" | "READ" | "UPDATE" | "DELETE" | "LIST";
+
+/** A write-only value an `UpdateResource` dropped because its patch did not re-send it. */
+export interface LostWriteOnly {
+  typeName: string;
+  identifier: string;
+  /** CloudFormation path, `/`-joined, array indexes for elements: `Code/ZipFile`. */
+  path: string;
+}
 
 
 /** How the fake behaves. */
 export interface FakeCloudControlOptions {
-  /** Status reports (list or status calls) a request answers before it finishes (default 2). */
+  /** Status reports (list or status calls) a request answers before it finishes (default 2); 0: it has finished when first answered. */
   pollsToFinish?: number;
+  /**
+   * How long each request takes (ms on `clock`), besides its status reports: the bench's realistic latencies.
+   * `model`: the desired state of a create, the merged model of an update. Default 0.
+   */
+  latency?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, model: Record<string, unknown> | undefined) => number;
+  /** The time `latency` is measured on (default: real time). */
+  clock?: { now(): number };
+  /**
+   * The registry schema of a type, to validate models as Cloud Control validates them and fill its defaults
+   * on reads (default: the registry schemas Cairn ships, `registrySchema`). Where it gives none, the type's
+   * specification is checked instead.
+   */
+  schemaOf?: (typeName: string) => object | undefined;
   /** Refuse every n-th API call with a ThrottlingException (default: never). */
   throttleEvery?: number;
   /** The region in ARNs (default us-east-1). */
@@ -28,7 +59,7 @@ export interface FakeCloudControlOptions {
   failWith?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, desired: Record<string, unknown> | undefined) => FakeFailure | undefined;
 }
 
-/** One object the fake holds: its type, identifier and full model (write-only properties included). */
+/** One object the fake holds: its type, identifier and full model (write-only properties included), as the service holds it: what a read returns is derived from it. */
 export interface FakeObject {
   typeName: string;
   identifier: string;
@@ -57,6 +88,8 @@ interface Request {
   reports: number;
   eventTime: number;
   failure?: FakeFailure;
+  startedAt: number;
+  latency: number;
   /** Runs when the request finishes: its change to the cloud, or why it fails then. */
   finish: () => FakeFailure | undefined;
 }
@@ -73,12 +106,16 @@ const key = (typeName: string, id: string) => `${typeName}|${id}`;
  */
 export class FakeCloudControl {
   readonly calls: FakeCall[] = [];
+  /** Write-only values that accepted updates dropped (their patches did not re-send them), in order. */
+  readonly lostWriteOnly: LostWriteOnly[] = [];
   /** While true, requests stay IN_PROGRESS however often they are polled (to crash a run mid-request). */
   paused = false;
   private readonly store = new Map<string, FakeObject>();
   private readonly requests: Request[] = [];
   private readonly byClientToken = new Map<string, Request>();
   private readonly reads = new Map<string, number>();
+  /** Top-level properties the fake made up for each object (identifiers, attributes): the service's own values. */
+  private readonly madeUp = new Map<string, Set<string>>();
   private callCount = 0;
   private seq = 0;
   private readonly opts: Required<Pick<FakeCloudControlOptions, "pollsToFinish" | "region">> & FakeCloudControlOptions;
@@ -90,6 +127,15 @@ export class FakeCloudControl {
   /** The objects the fake holds (of one type, if given), in creation order. */
   objects(typeName?: string): FakeObject[] {
     return [...this.store.values()].filter((o) => typeName === undefined || o.typeName === typeName).map((o) => ({ ...o, properties: structuredClone(o.properties) }));
+  }
+
+  /** Forgets every object and request (for tests or a sweep that share one fake between cases). @example cloud.clear() */
+  clear(): void {
+    this.store.clear();
+    this.requests.length = 0;
+    this.byClientToken.clear();
+    this.reads.clear();
+    this.madeUp.clear();
   }
 
   /** How many calls of each operation the fake answered. @example cloud.count("CreateResource") // 6 */
@@ -140,22 +186,47 @@ export class FakeCloudControl {
     }
   }
 
-  private async typeOf(name: unknown): Promise<TypeInfo> {
-    if (typeof name !== "string") throw new FakeApiError("InvalidRequestException", "TypeName is required");
-    if (this.opts.unsupported?.includes(name)) throw new FakeApiError("UnsupportedActionException", `Resource type ${name} does not support CREATE action`);
+  /**
+   * The type, when Cloud Control serves `action` on it. A type the registry gives no handler for the action
+   * (no create handler: not provisionable) is refused with UnsupportedActionException, as Cloud Control
+   * refuses it ("Resource type AWS::IAM::Policy does not support CREATE action").
+   */
+  private async typeOf(name: unknown, action: FakeAction): Promise<TypeInfo> {
+    if (typeof name !== "string") throw new FakeApiError("ValidationException", "TypeName is required");
     const info = await loadType(name);
     if (!info) throw new FakeApiError("TypeNotFoundException", `The type ${name} cannot be found`);
+    const h = info.registry.handlers;
+    const served = { CREATE: h.create, READ: h.read, UPDATE: h.update, DELETE: h.delete, LIST: h.list }[action];
+    if (this.opts.unsupported?.includes(name) || !info.registry.provisionable || !served) throw new FakeApiError("UnsupportedActionException", `Resource type ${name} does not support ${action} action`);
     return info;
   }
 
-  private newRequest(r: Omit<Request, "token" | "status" | "reports" | "eventTime">): Request {
-    const req: Request = { ...r, token: `req-${hexOf(`${++this.seq}`, 8)}-${this.seq}`, status: "IN_PROGRESS", reports: 0, eventTime: Date.now() / 1000 };
+  private schemaOf(info: TypeInfo): Record<string, unknown> | undefined {
+    return (this.opts.schemaOf ?? registrySchema)(info.cfnType) as Record<string, unknown> | undefined;
+  }
+
+  /** Problems Cloud Control's schema check finds in a model, or undefined. */
+  private problems(info: TypeInfo, model: Record<string, unknown>): FakeFailure | undefined {
+    const schema = this.schemaOf(info);
+    if (!schema) return validate(info, model);
+    const text = schemaProblems(schema, model);
+    return text === undefined ? undefined : { code: "InvalidRequest", message: `Model validation failed (${text})` };
+  }
+
+  private now(): number {
+    return this.opts.clock?.now() ?? Date.now();
+  }
+
+  private newRequest(r: Omit<Request, "token" | "status" | "reports" | "eventTime" | "startedAt" | "latency">, model?: Record<string, unknown>): Request {
+    const latency = this.opts.latency?.(r.op, r.typeName, model) ?? 0;
+    const req: Request = { ...r, token: `req-${hexOf(`${++this.seq}`, 8)}-${this.seq}`, status: "IN_PROGRESS", reports: 0, eventTime: Date.now() / 1000, startedAt: this.now(), latency };
     this.requests.push(req);
+    if (this.opts.pollsToFinish === 0) this.settle(req);
     return req;
   }
 
   private async create(input: Record<string, unknown>): Promise<unknown> {
-    const info = await this.typeOf(input.TypeName);
+    const info = await this.typeOf(input.TypeName, "CREATE");
     const desiredText = String(input.DesiredState ?? "");
     const clientToken = typeof input.ClientToken === "string" ? input.ClientToken : undefined;
     const prior = clientToken ? this.byClientToken.get(clientToken) : undefined;
@@ -171,7 +242,7 @@ export class FakeCloudControl {
     }
     const model = fullModel(info, desired, `${info.cfnType}/${clientToken ?? this.seq}`, this.opts.region, this.trackOf(info.cfnType));
     const identifier = identifierOf(info, model);
-    const failure = validate(info, desired) ?? this.opts.failWith?.("CREATE", info.cfnType, desired);
+    const failure = this.problems(info, desired) ?? this.opts.failWith?.("CREATE", info.cfnType, desired);
     const req = this.newRequest({
       op: "CREATE",
       typeName: info.cfnType,
@@ -182,15 +253,22 @@ export class FakeCloudControl {
       finish: () => {
         if (this.store.has(key(info.cfnType, identifier))) return { code: "AlreadyExists", message: `${info.cfnType} ${identifier} already exists` };
         this.store.set(key(info.cfnType, identifier), { typeName: info.cfnType, identifier, properties: model });
+        this.madeUp.set(key(info.cfnType, identifier), new Set(Object.keys(model).filter((k) => desired[k] === undefined)));
         return undefined;
       },
-    });
+    }, desired);
     if (clientToken) this.byClientToken.set(clientToken, req);
     return { ProgressEvent: this.event(req) };
   }
 
+  /**
+   * Read-modify-write: the patch is applied to the model as a read returns it. A patch touching a create-only
+   * path is refused (NotUpdatableException), and a model the schema refuses is refused at once
+   * (ValidationException "Model validation failed (…)", as Cloud Control answers an update whose merged model
+   * lacks a required key: aws-cloudformation/cloudformation-coverage-roadmap#2205).
+   */
   private async update(input: Record<string, unknown>, call: FakeCall): Promise<unknown> {
-    const info = await this.typeOf(input.TypeName);
+    const info = await this.typeOf(input.TypeName, "UPDATE");
     const id = String(input.Identifier ?? "");
     const obj = this.store.get(key(info.cfnType, id));
     if (!obj) throw new FakeApiError("ResourceNotFoundException", `${info.cfnType} with identifier ${id} was not found`);
@@ -198,19 +276,22 @@ export class FakeCloudControl {
     try {
       patch = JSON.parse(String(input.PatchDocument)) as Operation[];
     } catch {
-      throw new FakeApiError("InvalidRequestException", "PatchDocument is not valid JSON");
+      throw new FakeApiError("ValidationException", "PatchDocument is not valid JSON");
     }
     call.patch = patch;
-    const { createOnly, readOnly } = patchedCreateOnly(info, patch);
+    const { createOnly, readOnly } = touchedPaths(info, patch);
     if (createOnly.length) throw new FakeApiError("NotUpdatableException", `Invalid patch update: createOnlyProperties [${createOnly.join(", ")}] cannot be updated`);
     if (readOnly.length) throw new FakeApiError("InvalidRequestException", `Invalid patch update: readOnlyProperties [${readOnly.join(", ")}] cannot be updated`);
     let next: Record<string, unknown>;
     try {
-      next = jsonpatch.applyPatch(structuredClone(obj.properties), patch, true, false).newDocument;
+      next = patchedModel(await readView(info, obj.properties, this.schemaOf(info)), patch);
     } catch (e) {
-      throw new FakeApiError("InvalidRequestException", `Invalid patch: ${(e as Error).message}`);
+      throw new FakeApiError("ValidationException", `Invalid patch update: ${(e as Error).message.split("\n")[0]}`);
     }
-    const failure = validate(info, desiredPart(info, next)) ?? this.opts.failWith?.("UPDATE", info.cfnType, next);
+    const invalid = this.problems(info, this.checkedPart(info, obj, next));
+    if (invalid && this.schemaOf(info)) throw new FakeApiError("ValidationException", invalid.message);
+    for (const path of lostWriteOnly(info, obj.properties, next)) this.lostWriteOnly.push({ typeName: info.cfnType, identifier: id, path });
+    const failure = invalid ?? this.opts.failWith?.("UPDATE", info.cfnType, next);
     const req = this.newRequest({
       op: "UPDATE",
       typeName: info.cfnType,
@@ -222,12 +303,19 @@ export class FakeCloudControl {
         live.properties = next;
         return undefined;
       },
-    });
+    }, next);
     return { ProgressEvent: this.event(req) };
   }
 
+  /** What an update's merged model is validated as: without read-only attributes, nor values the fake made up that the patch left alone (the service's own, valid on AWS). */
+  private checkedPart(info: TypeInfo, obj: FakeObject, next: Record<string, unknown>): Record<string, unknown> {
+    const out = desiredPart(info, next);
+    for (const k of this.madeUp.get(key(info.cfnType, obj.identifier)) ?? []) if (JSON.stringify(out[k]) === JSON.stringify(obj.properties[k])) delete out[k];
+    return out;
+  }
+
   private async remove(input: Record<string, unknown>): Promise<unknown> {
-    const info = await this.typeOf(input.TypeName);
+    const info = await this.typeOf(input.TypeName, "DELETE");
     const id = String(input.Identifier ?? "");
     const failure = this.opts.failWith?.("DELETE", info.cfnType, undefined);
     const req = this.newRequest({
@@ -241,30 +329,32 @@ export class FakeCloudControl {
         const user = this.referrer(info, obj);
         if (user) return { code: "ResourceConflict", message: `${info.cfnType} ${id} is in use by ${user.typeName} ${user.identifier}` };
         this.store.delete(key(info.cfnType, id));
+        this.madeUp.delete(key(info.cfnType, id));
         return undefined;
       },
     });
     return { ProgressEvent: this.event(req) };
   }
 
-  /** Another object whose model mentions this one's identifier or its own ARN (a read-only attribute, not an ARN it refers to). */
+  /** Another object whose given properties (not the attributes the fake made up for it) mention this one's identifier or its own ARN (a read-only attribute, not an ARN it refers to). */
   private referrer(info: TypeInfo, obj: FakeObject): FakeObject | undefined {
     const names = new Set<string>([obj.identifier]);
     for (const [k, v] of Object.entries(obj.properties)) if (typeof v === "string" && /Arn$/.test(k) && (info.byCfn.get(k)?.flags ?? 0) & FLAG.readOnly) names.add(v);
     for (const other of this.store.values()) {
       if (other === obj) continue;
-      if (mentions(other.properties, names)) return other;
+      const given = Object.fromEntries(Object.entries(other.properties).filter(([k]) => !this.madeUp.get(key(other.typeName, other.identifier))?.has(k)));
+      if (mentions(given, names)) return other;
     }
     return undefined;
   }
 
   private async get(input: Record<string, unknown>): Promise<unknown> {
-    const info = await this.typeOf(input.TypeName);
+    const info = await this.typeOf(input.TypeName, "READ");
     const id = String(input.Identifier ?? "");
     const obj = this.store.get(key(info.cfnType, id));
     if (!obj) throw new FakeApiError("ResourceNotFoundException", `${info.cfnType} with identifier ${id} was not found`);
     this.advance(obj);
-    return { TypeName: info.cfnType, ResourceDescription: { Identifier: id, Properties: JSON.stringify(readable(info, obj.properties)) } };
+    return { TypeName: info.cfnType, ResourceDescription: { Identifier: id, Properties: JSON.stringify(await readView(info, obj.properties, this.schemaOf(info))) } };
   }
 
   private trackOf(typeName: string): StatusTrack | undefined {
@@ -294,10 +384,10 @@ export class FakeCloudControl {
   }
 
   private async list(input: Record<string, unknown>): Promise<unknown> {
-    const info = await this.typeOf(input.TypeName);
+    const info = await this.typeOf(input.TypeName, "LIST");
     const live = [...this.store.values()].filter((o) => o.typeName === info.cfnType);
     for (const o of live) this.advance(o); // listing reads them: their status moves on as with GetResource
-    const found = live.map((o) => ({ Identifier: o.identifier, Properties: JSON.stringify(readable(info, o.properties)) }));
+    const found = await Promise.all(live.map(async (o) => ({ Identifier: o.identifier, Properties: JSON.stringify(await readView(info, o.properties, this.schemaOf(info))) })));
     return { TypeName: info.cfnType, ResourceDescriptions: found };
   }
 
@@ -309,13 +399,20 @@ export class FakeCloudControl {
 
   /** The request as reported to a status call: each report moves a running request towards its end. */
   private report(r: Request): Record<string, unknown> {
-    if (r.status === "IN_PROGRESS" && !this.paused && ++r.reports >= this.opts.pollsToFinish) {
-      const failure = r.failure ?? r.finish();
-      r.status = failure ? "FAILED" : "SUCCESS";
-      if (failure) r.failure = failure;
-      r.eventTime = Date.now() / 1000;
+    if (r.status === "IN_PROGRESS" && !this.paused) {
+      r.reports++;
+      this.settle(r);
     }
     return this.event(r);
+  }
+
+  /** Finishes a running request once it has answered enough reports and its latency has passed. */
+  private settle(r: Request): void {
+    if (r.status !== "IN_PROGRESS" || this.paused || r.reports < this.opts.pollsToFinish || this.now() - r.startedAt < r.latency) return;
+    const failure = r.failure ?? r.finish();
+    r.status = failure ? "FAILED" : "SUCCESS";
+    if (failure) r.failure = failure;
+    r.eventTime = Date.now() / 1000;
   }
 
   private event(r: Request): Record<string, unknown> {
@@ -324,13 +421,6 @@ export class FakeCloudControl {
     if (r.failure && r.status === "FAILED") Object.assign(e, { ErrorCode: r.failure.code, StatusMessage: r.failure.message });
     return e;
   }
-}
-
-/** The part of a model the program sets: read-only attributes left out (for validating an update's result). */
-function desiredPart(info: TypeInfo, model: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(model)) if (!((info.byCfn.get(k)?.flags ?? 0) & FLAG.readOnly)) out[k] = v;
-  return out;
 }
 
 /** True when `v` holds, at any depth, one of the strings in `names`. */

@@ -58,7 +58,9 @@ function madeUp(info: TypeInfo, p: PropInfo, model: Model, seed: string, region:
     return out;
   }
   if (typeof p.shape !== "string" && p.shape[0] !== "enum") return undefined;
-  if (/Arn$/.test(p.cfn)) return `arn:aws:${service}:${region}:${FAKE_ACCOUNT}:${resource.toLowerCase()}/${String(model.Name ?? model[`${resource}Name`] ?? h)}`;
+  if (/AccountId$/.test(p.cfn)) return FAKE_ACCOUNT;
+  // IAM is global: its ARNs have no region (the registry's patterns refuse one that has).
+  if (/Arn$/.test(p.cfn)) return `arn:aws:${service}:${service === "iam" ? "" : region}:${FAKE_ACCOUNT}:${resource.toLowerCase()}/${String(model.Name ?? model[`${resource}Name`] ?? h)}`;
   if (/Url$|URL$/.test(p.cfn)) return `https://${service}.${region}.amazonaws.com/${FAKE_ACCOUNT}/${String(model[`${resource}Name`] ?? h)}`;
   if (/Id$|ID$/.test(p.cfn)) return `${resource.slice(0, 3).toLowerCase()}-${h}`;
   if (/DnsName$|DNSName$|Address$|Endpoint$/.test(p.cfn)) return `${h.slice(0, 12)}.${region}.${service}.amazonaws.com`;
@@ -117,13 +119,6 @@ export function identifierOf(info: TypeInfo, model: Model): string {
   return parts.map(String).join("|");
 }
 
-/** The model without write-only properties: what GetResource returns. */
-export function readable(info: TypeInfo, model: Model): Model {
-  const out: Model = {};
-  for (const [k, v] of Object.entries(model)) if (!((info.byCfn.get(k)?.flags ?? 0) & FLAG.writeOnly)) out[k] = v;
-  return out;
-}
-
 /**
  * Schema problems with a desired state, as Cloud Control's handlers report them (`InvalidRequest`, "Model
  * validation failed"); undefined when it is valid. Read-only attributes count as problems too.
@@ -143,30 +138,4 @@ export function validate(info: TypeInfo, desired: Model): FakeFailure | undefine
 function cfnNameOf(info: TypeInfo, jsPath: string): string {
   const top = jsPath.split(/[.[]/)[0]!;
   return info.byJs.get(top)?.cfn ?? top;
-}
-
-/** Create-only (or read-only) top-level properties a JSON Patch would change. @example patchedCreateOnly(info, ops) // ["/properties/BucketName"] */
-export function patchedCreateOnly(info: TypeInfo, ops: readonly { path: string }[]): { createOnly: string[]; readOnly: string[] } {
-  const createOnly: string[] = [];
-  const readOnly: string[] = [];
-  for (const op of ops) {
-    const top = op.path.split("/")[1] ?? "";
-    const p = info.byCfn.get(top);
-    if (!p) continue;
-    if (p.flags & FLAG.readOnly) readOnly.push(`/properties/${top}`);
-    else if (p.flags & FLAG.replaces || nestedCreateOnly(info, p, op.path.split("/").slice(2))) createOnly.push(`/properties/${op.path.slice(1)}`);
-  }
-  return { createOnly, readOnly };
-}
-
-function nestedCreateOnly(info: TypeInfo, p: PropInfo, rest: string[]): boolean {
-  let obj = objectOf(info, p.shape);
-  for (const seg of rest) {
-    if (!obj) return false;
-    const q = obj.byCfn.get(seg);
-    if (!q) return false;
-    if (q.flags & FLAG.replaces) return true;
-    obj = objectOf(info, q.shape);
-  }
-  return false;
 }

@@ -11,6 +11,7 @@ import type { Props } from "../../../src/state/types.js";
 import { wait } from "../../../src/wait/wait.js";
 import type { WaitResult, WaitRun } from "../../../src/wait/waiter.js";
 import { changesFrom, fakeContext, recorded, stateWith, asRun } from "./fake-context.js";
+import { heldMark } from "../../../src/wait/held.js";
 
 const waitFor = asRun(waitForHandler);
 
@@ -51,14 +52,18 @@ describe("the wait handler", () => {
     expect(result.value).toMatchObject({ id: "db-1", outputs: { status: "ready" } });
     expect([...result.value!.secretKeys]).toEqual(["password"]);
     const current = stateWith(recorded("db", { urn: db.urn, id: "db-1", outputs: { status: "creating" } }));
-    expect(changesFrom(result, current)).toEqual([{ kind: "upsert", resource: { ...current.resources[db.urn], outputs: { status: "ready", password: "pw-secret-9" } } }]);
+    const mark = heldMark(action.step.urn, action.step.untilText);
+    expect(changesFrom(result, current)).toEqual([{ kind: "upsert", resource: { ...current.resources[db.urn], outputs: { status: "ready", password: "pw-secret-9" }, waitsHeld: [mark] } }]);
     expect(run.events).toContainEqual(expect.objectContaining({ type: "wait-ended", urn: action.step.urn, name: "ready", outcome: expect.objectContaining({ kind: "satisfied" }) }));
   });
 
-  it("changes nothing in state when the read shows what is recorded, or the target was replaced meanwhile", async () => {
+  it("records only its mark when the read shows what is recorded, and changes nothing once marked or when the target was replaced meanwhile", async () => {
     const { run, action, db } = await setup(async () => satisfied({ status: "ready" }));
     const result = await waitFor(action, run.ctx);
-    expect(changesFrom(result, stateWith(recorded("db", { urn: db.urn, id: "db-1", outputs: { status: "ready" } })))).toEqual([]);
+    const mark = heldMark(action.step.urn, action.step.untilText);
+    const same = recorded("db", { urn: db.urn, id: "db-1", outputs: { status: "ready" } });
+    expect(changesFrom(result, stateWith(same))).toEqual([{ kind: "upsert", resource: { ...same, waitsHeld: [mark] } }]);
+    expect(changesFrom(result, stateWith({ ...same, waitsHeld: [mark] }))).toEqual([]);
     expect(changesFrom(result, stateWith(recorded("db", { urn: db.urn, id: "db-2", outputs: {} })))).toEqual([]);
     expect(changesFrom(result, stateWith())).toEqual([]);
   });
@@ -73,6 +78,15 @@ describe("the wait handler", () => {
     const ended = run.events.find((e): e is Extract<EngineEvent, { type: "wait-ended" }> => e.type === "wait-ended");
     expect(ended?.message).toBe(err.message);
     expect(ended?.outcome).toMatchObject({ kind: "failed", reason: "bad password [secret]" });
+  });
+
+  it("clears its mark from the target as it starts, so one that ends without holding leaves none", async () => {
+    const { run, action, db } = await setup(async () => ({ outcome: { kind: "timed-out", reads: 4, elapsedMs: 60_000, observed: [{ path: "status", value: "creating" }] } }));
+    const mark = heldMark(action.step.urn, action.step.untilText);
+    const before = run.journal.state.resources[db.urn]!;
+    run.journal.state = stateWith({ ...before, waitsHeld: [mark, "w:other"] });
+    await expect(waitFor(action, run.ctx)).rejects.toThrow(/timed out after 1m0s/);
+    expect(run.journal.entries).toEqual([{ t: "mutate", m: [{ kind: "upsert", resource: { ...before, waitsHeld: ["w:other"] } }] }]);
   });
 
   it("masks a read error's text too, and ends cancelled (not failed) when the run is cancelled", async () => {

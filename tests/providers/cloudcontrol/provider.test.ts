@@ -180,15 +180,15 @@ describe("resuming an interrupted Cloud Control operation", () => {
 });
 
 describe("checks against the specification, before anything is created", () => {
-  it("names the property path and the expected type; unknown values are skipped; unlisted enum values only warn", () => {
+  it("names the property path and the expected type; unknown values are skipped; a value outside the registry's enum is an error", () => {
     const check = (inputs: Record<string, unknown>, info = QUEUE) => provider(info).check!({ urn: URN, inputs }) as { severity: string; attribute?: string; message: string }[];
     expect(check({ queueName: "q", visibilityTimout: 3 })).toEqual([{ severity: "error", attribute: "visibilityTimout", message: 'AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?)' }]);
     expect(check({ visibilityTimeout: "30" })).toEqual([{ severity: "error", attribute: "visibilityTimeout", message: 'expected an integer, got string "30"' }]);
     expect(check({ arn: "x" })[0]?.message).toMatch(/"arn" is an attribute the cloud sets: it cannot be given as an input/);
     expect(check({ redrivePolicy: { deadLetterTargetArn: "x" } })).toEqual([]);
-    const role = knownType("AWS::SQS::QueuePolicy")!;
-    expect(check({}, role).map((d) => d.message)).toEqual(expect.arrayContaining([expect.stringMatching(/required property "policyDocument" is missing \(expected a JSON object or a string\)/), 'required property "queues" is missing (expected a list of strings)']));
-    expect(check({ processorFeatures: [{ name: "cores" }] }, DB)).toEqual([expect.objectContaining({ severity: "warning", attribute: "processorFeatures[0].name" })]);
+    const policy = knownType("AWS::SQS::QueueInlinePolicy")!;
+    expect(check({}, policy).map((d) => d.message)).toEqual(['required property "policyDocument" is missing (expected a JSON object)', 'required property "queue" is missing (expected a string)']);
+    expect(check({ processorFeatures: [{ name: "cores" }] }, DB)).toEqual([{ severity: "error", attribute: "processorFeatures[0].name", message: expect.stringMatching(/^must be one of "coreCount", "threadsPerCore"/) }]);
   });
 });
 

@@ -22,6 +22,7 @@ import type { Urn } from "../../../core/urn.js";
 import { awsCall, awsCode } from "../call.js";
 import { acmClient } from "../clients.js";
 import type { CertificateDomainValidationOption, CertificateInputs, CertificateOutputs } from "../generated/acm/certificate.types.js";
+import { CERTIFICATE_PERMISSIONS } from "../curated-permissions.js";
 
 /**
  * The tag Cairn puts on every certificate it requests, so an orphan can be traced back to its resource.
@@ -556,6 +557,7 @@ export function plannedOptions(inputs: CertificateInputs): Pick<Record<keyof Cer
 }
 
 export const certificateProvider: Provider<CertificateInputs, CertificateOutputs> = {
+  permissions: (op) => CERTIFICATE_PERMISSIONS[op],
   check: ({ inputs }) => check(inputs),
   planOutputs: ({ inputs }) => plannedOptions(inputs),
   diff: ({ olds, news, outputs }) => diff(olds, news, outputs),

@@ -1,13 +1,16 @@
 /**
- * Inputs checked against the specification before anything is created: required properties, properties the
- * type does not have (a JavaScript caller or an `any` gets past TypeScript), attributes given as inputs, and
- * the type of every known value. Values not known until apply are skipped; they are checked again once known.
+ * Inputs checked before anything is created: that Cloud Control can make the type at all; against the
+ * specification (required properties, properties the type does not have — a JavaScript caller or an `any`
+ * gets past TypeScript —, attributes given as inputs, the type of every known value); and against the
+ * registry's JSON Schema, as Cloud Control will check them (`registry-check.ts`). Values not known until
+ * apply are skipped; they are checked again once known.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../../../provider/provider.js";
 import { UNKNOWN } from "../../../core/unknown.js";
 import { FLAG, objectOf, type ObjectInfo, type Shape, type TypeInfo } from "./type-spec.js";
 import { closestName } from "../../../core/did-you-mean.js";
+import { registryProblems } from "./registry-check.js";
 
 type Path = (string | number)[];
 
@@ -49,7 +52,8 @@ function checkValue(info: TypeInfo, shape: Shape, v: unknown, path: Path, out: D
     case "enum": {
       const values = shape.slice(1);
       if (typeof v !== typeof values[0]) return void bad(typeof values[0] === "number" ? "a number" : "a string");
-      // The specification's lists can lag the service: an unlisted value is worth a warning, not a refusal.
+      // The specification's lists can lag the service: an unlisted value is worth a warning, not a refusal
+      // (where the registry lists the values too, its check makes it an error).
       if (!values.some((x) => isDeepStrictEqual(x, v))) out.push({ severity: "warning", attribute: pathText(path), message: `${JSON.stringify(v)} is not one of the values the specification lists (${values.map((x) => JSON.stringify(x)).join(", ")})` });
       return;
     }
@@ -111,7 +115,22 @@ function checkObject(info: TypeInfo, obj: ObjectInfo, v: Record<string, unknown>
  * // [{ severity: "error", attribute: "bucketname", message: 'AWS::S3::Bucket has no property "bucketname" (did you mean "bucketName"?)' }]
  */
 export function checkInputs(info: TypeInfo, inputs: Record<string, unknown>): Diagnostic[] {
+  if (!info.registry.provisionable) return [{ severity: "error", message: notCreatableMessage(info) }];
   const out: Diagnostic[] = [];
   checkObject(info, info, inputs, [], out);
-  return out;
+  // One diagnostic per property: the specification's error stands; the registry's replaces a warning.
+  const specErrors = new Set(out.filter((d) => d.severity === "error").map((d) => d.attribute));
+  const registry = registryProblems(info, inputs).filter((d) => !specErrors.has(d.attribute));
+  const refused = new Set(registry.map((d) => d.attribute));
+  return [...out.filter((d) => d.severity === "error" || !refused.has(d.attribute)), ...registry];
+}
+
+/**
+ * Why a type cannot be used as a Cloud Control resource, and what to use instead when there is something.
+ *
+ * @example notCreatableMessage(iamPolicyInfo) // "AWS::IAM::Policy cannot be created through Cloud Control: use an inline policy on Role (`policies`), …"
+ */
+export function notCreatableMessage(info: TypeInfo): string {
+  const why = info.registry.notCreatable ?? "the CloudFormation registry has no create handler for it";
+  return `${info.cfnType} cannot be created through Cloud Control: ${why}.`;
 }

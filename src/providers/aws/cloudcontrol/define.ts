@@ -4,11 +4,15 @@
  */
 import { defineResource, type ResourceClass } from "../../../program/define.js";
 import type { Duration } from "../../../core/duration.js";
+import type { Provider } from "../../../provider/provider.js";
 import type { AttributeSchema, AttributeType, ResourceSchema } from "../../../provider/schema.js";
 import { cloudControlProvider } from "./provider.js";
 import { FLAG, decodeTypeSpec, type PropInfo, type Shape, type TypeInfo, type TypeSpecData } from "./type-spec.js";
 import { registerType } from "./types.js";
 import { withDefaultTags } from "./tags.js";
+import { autoNameRule } from "./autoname.js";
+import { handlerPermissions } from "./permissions.js";
+import { operationPermissions } from "./operation-permissions.js";
 
 /** How long a `wait` on a type with no curated default may take: Cloud Control types can be slow to settle. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -67,7 +71,8 @@ export function schemaOf(info: TypeInfo): ResourceSchema {
   const wait: NonNullable<ResourceSchema["wait"]> = { timeout: (info.wait?.timeout ?? DEFAULT_WAIT_TIMEOUT_MS) as Duration };
   if (info.wait?.failWhen) wait.failWhen = info.wait.failWhen;
   if (info.wait?.reason) wait.reasonAttribute = info.wait.reason;
-  return { inputs, outputs, wait };
+  const autoName = autoNameRule(info);
+  return { inputs, outputs, wait, ...(autoName ? { autoName } : {}) };
 }
 
 /**
@@ -80,7 +85,7 @@ export function cloudControlType<A extends object, O extends object>(cfnType: st
   const info = decodeTypeSpec(cfnType, token, JSON.parse(data) as TypeSpecData);
   registerType(info);
   return defineResource<A, O>(token, {
-    provider: cloudControlProvider(info) as never,
+    provider: { ...cloudControlProvider(info), permissions: (op) => operationPermissions(handlerPermissions(info.cfnType), op) } satisfies Provider<Record<string, unknown>> as never,
     schema: schemaOf(info),
     ...(info.tags ? { prepareInputs: (inputs, env) => withDefaultTags(info, inputs, env) } : {}),
   });

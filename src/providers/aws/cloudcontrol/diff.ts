@@ -1,11 +1,14 @@
 /**
- * What changing a resource means, from the specification: which properties changed, whether a change
- * replaces the object (a create-only property, at any depth), and the RFC 6902 JSON Patch that updates it in
- * place, holding only the changed paths.
+ * What changing a resource means, from the registry (the specification's flags for a type without it):
+ * which properties changed, whether a change replaces the object (a create-only path, at any depth), and
+ * the RFC 6902 JSON Patch that updates it in place.
  */
 import { isDeepStrictEqual } from "node:util";
-import jsonpatch, { type Operation } from "fast-json-patch";
+import type { Operation } from "fast-json-patch";
 import { toCloud } from "./convert.js";
+import { reconcileModel } from "./compare.js";
+import { patchDocument } from "./patch.js";
+import { pathsOf } from "./paths.js";
 import { FLAG, objectOf, type PropInfo, type Shape, type TypeInfo } from "./type-spec.js";
 
 type Props = Record<string, unknown>;
@@ -46,36 +49,70 @@ function atCfnPath(info: TypeInfo, v: Props, path: readonly string[]): unknown {
   return cur;
 }
 
-/**
- * The change from `olds` to `news`. `olds` are the inputs as applied — or as a refresh observed them, so a
- * drifted property shows as a change back to the declared value.
- *
- * @example planChange(functionInfo, { functionName: "a" }, { functionName: "b" }) // { changed: ["functionName"], replaceKeys: ["functionName"] }
- */
-export function planChange(info: TypeInfo, olds: Props, news: Props): Change {
-  const cur = olds;
-  const changed: string[] = [];
+/** The values at a create-only path (with `*`: of every element), as a sorted list of their JSON: order never counts. */
+function createOnlyValues(model: Props, path: readonly string[]): string[] {
+  let cur: unknown[] = [model];
+  for (const seg of path) {
+    const next: unknown[] = [];
+    for (const v of cur) {
+      if (seg === "*") {
+        if (Array.isArray(v)) next.push(...v);
+      } else if (v !== null && typeof v === "object" && !Array.isArray(v)) next.push((v as Props)[seg]);
+      else next.push(undefined);
+    }
+    cur = next;
+  }
+  return cur.map((v) => JSON.stringify(v) ?? "undefined").sort();
+}
+
+/** The top-level properties a change replaces for, from the registry's create-only paths (at any depth). */
+function registryReplaceKeys(info: TypeInfo, olds: Props, news: Props, changed: readonly string[]): string[] {
+  const paths = pathsOf(info).createOnly;
+  return changed.filter((k) => paths.some((p) => p[0] === k && !isDeepStrictEqual(createOnlyValues(olds, p), createOnlyValues(news, p))));
+}
+
+/** The top-level properties a change replaces for, from the specification's flags (a type without registry facts). */
+function flaggedReplaceKeys(info: TypeInfo, olds: Props, news: Props, changed: readonly string[]): string[] {
   const replaceKeys: string[] = [];
-  for (const k of new Set([...Object.keys(cur), ...Object.keys(news)])) {
-    if (isDeepStrictEqual(cur[k], news[k])) continue;
-    changed.push(k);
+  for (const k of changed) {
     const p = info.byJs.get(k);
-    if (p && (p.flags & FLAG.replaces || replacesWithin(info, p.shape, cur[k], news[k]))) replaceKeys.push(k);
+    if (p && (p.flags & FLAG.replaces || replacesWithin(info, p.shape, olds[k], news[k]))) replaceKeys.push(k);
   }
   for (const path of info.replacePaths) {
     const top = info.byCfn.get(path[0]!)?.js;
-    if (top && !replaceKeys.includes(top) && !isDeepStrictEqual(atCfnPath(info, cur, path), atCfnPath(info, news, path))) replaceKeys.push(top);
+    if (top && !replaceKeys.includes(top) && !isDeepStrictEqual(atCfnPath(info, olds, path), atCfnPath(info, news, path))) replaceKeys.push(top);
   }
-  return { changed, replaceKeys };
+  return replaceKeys;
+}
+
+const jsName = (info: TypeInfo, cfn: string) => info.byCfn.get(cfn)?.js ?? cfn;
+
+/**
+ * The change from `olds` to `news`. `olds` are the inputs as applied — or as a refresh or an import observed
+ * them, so a drifted property shows as a change back to the declared value. Differences AWS does not see
+ * (order of an unordered array or of tags, a `propertyTransform` normalisation, a write-only value never
+ * read) are none. A change replaces when it touches a create-only path, at whatever depth the registry puts
+ * it (EKS `KubernetesNetworkConfig/ServiceIpv4Cidr` replaces, its updatable sibling does not).
+ *
+ * @example await planChange(functionInfo, { functionName: "a" }, { functionName: "b" }) // { changed: ["functionName"], replaceKeys: ["functionName"] }
+ */
+export async function planChange(info: TypeInfo, olds: Props, news: Props): Promise<Change> {
+  const n = toCloud(info, news);
+  const o = await reconcileModel(info, n, toCloud(info, olds), "diff");
+  const changedCfn = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => !isDeepStrictEqual(o[k], n[k]));
+  const changed = changedCfn.map((k) => jsName(info, k));
+  if (pathsOf(info).known) return { changed, replaceKeys: registryReplaceKeys(info, o, n, changedCfn).map((k) => jsName(info, k)) };
+  return { changed, replaceKeys: flaggedReplaceKeys(info, olds, news, changed) };
 }
 
 /**
- * The JSON Patch that takes the object from `olds` to `news`: only changed paths, CloudFormation names, ready
- * for `UpdateResource`.
+ * The JSON Patch that takes the object from `olds` to `news`: only changed leaf paths, CloudFormation names,
+ * write-only values re-sent, ready for `UpdateResource` (see patch.ts).
  *
- * @example updatePatch(queueInfo, { visibilityTimeout: 30 }, { visibilityTimeout: 60 })
+ * @example await updatePatch(queueInfo, { visibilityTimeout: 30 }, { visibilityTimeout: 60 })
  * // [{ op: "replace", path: "/VisibilityTimeout", value: 60 }]
  */
-export function updatePatch(info: TypeInfo, olds: Props, news: Props): Operation[] {
-  return jsonpatch.compare(toCloud(info, olds), toCloud(info, news));
+export async function updatePatch(info: TypeInfo, olds: Props, news: Props): Promise<Operation[]> {
+  const n = toCloud(info, news);
+  return patchDocument(info, await reconcileModel(info, n, toCloud(info, olds), "diff"), n);
 }

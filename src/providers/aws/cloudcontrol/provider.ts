@@ -47,7 +47,7 @@ async function run(cc: CloudControl, ctx: OpContext, info: TypeInfo, op: "create
 /** Reads the object after a request that changed it: outputs as the cloud now has them. */
 async function readBack(cc: CloudControl, ctx: OpContext, info: TypeInfo, id: string, inputs: Props): Promise<Props | undefined> {
   const model = await getModel(cc, ctx, info, id);
-  return model === undefined ? undefined : outputsOf(info, model, inputs);
+  return model === undefined ? undefined : await outputsOf(info, model, inputs);
 }
 
 /** The provider of a Cloud Control type: every optional method of the contract is there. */
@@ -63,8 +63,8 @@ export function cloudControlProvider(info: TypeInfo): CloudControlProvider {
     checksUnknown: true,
     check: ({ inputs }) => checkInputs(info, inputs),
 
-    diff({ olds, news }): Diff {
-      const { changed, replaceKeys } = planChange(info, olds, news);
+    async diff({ olds, news }): Promise<Diff> {
+      const { changed, replaceKeys } = await planChange(info, olds, news);
       if (changed.length === 0) return { kind: "same" };
       if (replaceKeys.length) return { kind: "replace", changed, replaceKeys };
       return { kind: "update", changed };
@@ -106,7 +106,7 @@ export function cloudControlProvider(info: TypeInfo): CloudControlProvider {
 
     async update({ id, olds, news, ctx }) {
       const cc = await cloudControl(ctx);
-      const patch = updatePatch(info, olds, news);
+      const patch = await updatePatch(info, olds, news);
       if (patch.length) await run(cc, ctx, info, "update", () => cc.update(ctx, { TypeName: info.cfnType, Identifier: id, PatchDocument: JSON.stringify(patch) }));
       const outputs = await readBack(cc, ctx, info, id, news);
       if (outputs === undefined) throw new Error(`${info.cfnType} "${id}" no longer exists after its update: run refresh, then up to create it again.`);

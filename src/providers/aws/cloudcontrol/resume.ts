@@ -26,7 +26,7 @@ const SKEW_MS = 5 * 60_000;
 async function current(cc: CloudControl, info: TypeInfo, id: string | undefined, ctx: OpContext): Promise<ResumeResult> {
   if (id === undefined) return { kind: "absent" };
   const model = await getModel(cc, ctx, info, id);
-  return model === undefined ? { kind: "absent" } : { kind: "present", outputs: outputsOf(info, model, {}) };
+  return model === undefined ? { kind: "absent" } : { kind: "present", outputs: await outputsOf(info, model, {}) };
 }
 
 /**
@@ -72,7 +72,7 @@ export async function resumeRequest(cc: CloudControl, info: TypeInfo, args: Resu
   if (args.kind === "create") {
     if (event.OperationStatus !== "SUCCESS" || id === undefined) return { kind: "absent" };
     const model = await getModel(cc, args.ctx, info, id);
-    return model === undefined ? { kind: "absent" } : { kind: "created", id, outputs: outputsOf(info, model, {}) };
+    return model === undefined ? { kind: "absent" } : { kind: "created", id, outputs: await outputsOf(info, model, {}) };
   }
   return current(cc, info, id, args.ctx);
 }

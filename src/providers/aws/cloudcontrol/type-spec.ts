@@ -101,6 +101,8 @@ export interface RegistryData {
   tg?: [boolean, boolean, boolean];
   /** The property that names the object, for auto-naming: its path and the schema's bounds. */
   nm?: { path: string; min?: number; max?: number; pattern?: string };
+  /** When not provisionable: why, and what to use instead (curated), for the editor and preview. */
+  nc?: string;
 }
 
 /** Which Cloud Control handlers a type has. */
@@ -127,6 +129,8 @@ export interface RegistryInfo {
   deprecated: readonly (readonly string[])[];
   tagging?: { taggable: boolean; onCreate: boolean; updatable: boolean };
   naming?: RegistryData["nm"];
+  /** When not provisionable: why, and what to use instead. */
+  notCreatable?: string;
 }
 
 /** A decoded property. */
@@ -187,6 +191,7 @@ export function registryInfo(reg: RegistryData | undefined): RegistryInfo {
   };
   if (reg?.tg) info.tagging = { taggable: reg.tg[0], onCreate: reg.tg[1], updatable: reg.tg[2] };
   if (reg?.nm) info.naming = reg.nm;
+  if (reg?.nc) info.notCreatable = reg.nc;
   return info;
 }
 

@@ -15,6 +15,7 @@ import { AwsError, awsCall, awsCode } from "../call.js";
 import { route53Client } from "../clients.js";
 import type { HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery } from "../generated/route53/hosted-zone.types.js";
 import { normalizeName, normalizeZoneId, zoneArn } from "./names.js";
+import { HOSTED_ZONE_PERMISSIONS } from "../curated-permissions.js";
 
 const SERVICE = "Route 53";
 type Ctx = Pick<OpContext, "clock" | "signal">;
@@ -97,6 +98,8 @@ function notEmptyHint(zoneId: string, name: string | undefined, records: string[
  * outputs.nameServers // ["ns-1.awsdns-01.org", …]
  */
 export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery> = {
+  idempotentCreate: true, // the CallerReference derives from the URN: a create made again adopts the zone
+  permissions: (op) => HOSTED_ZONE_PERMISSIONS[op],
   check({ inputs }) {
     if (typeof inputs.name !== "string" || normalizeName(inputs.name) === "" || normalizeName(inputs.name) === ".") {
       return [{ severity: "error", attribute: "name", message: "must be a domain name such as example.dev" }];

@@ -6,6 +6,7 @@ import { RecordSetRecordType, type RecordSetAliasTarget, type RecordSetInputs, t
 import { submitBatched } from "./batch.js";
 import { errorText, waitForSyncShared, type SubmittedChange } from "./change.js";
 import { fqdn, normalizeName, normalizeZoneId } from "./names.js";
+import { RECORD_SET_PERMISSIONS } from "../curated-permissions.js";
 
 const SERVICE = "Route 53";
 type Ctx = Pick<OpContext, "clock" | "signal">;
@@ -253,6 +254,8 @@ function updatedAttributes(news: RecordSetInputs, olds: RecordSetInputs, outputs
  * await recordSetProvider.create({ urn, ctx, inputs: { zoneId: "Z123", name: "www.example.dev", type: "CNAME", records: ["example.dev"] } });
  */
 export const recordSetProvider: Provider<RecordSetInputs, RecordSetOutputs> = {
+  idempotentCreate: true, // a record is unique by zone, name and type: a create made again adopts the identical one
+  permissions: (op) => RECORD_SET_PERMISSIONS[op],
   check({ inputs }) {
     const d: Diagnostic[] = [];
     const error = (attribute: string, message: string) => d.push({ severity: "error", attribute, message });
