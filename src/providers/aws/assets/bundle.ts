@@ -3,13 +3,18 @@ import { dirname, join } from "node:path";
 import type { ZipEntry } from "./zip.js";
 
 /** The part of esbuild's API a bundle needs (esbuild is an optional peer dependency: its types may be absent). */
-interface Esbuild {
+export interface Esbuild {
   buildSync(options: Record<string, unknown>): { outputFiles?: { path: string; contents: Uint8Array }[] };
 }
 
-/** The user's esbuild (from the folder of the file that asked), else one installed next to Cairn. */
-function loadEsbuild(fromDir: string): Esbuild {
-  for (const base of [join(fromDir, "noop.js"), import.meta.url]) {
+/**
+ * esbuild, found from the first of `bases` (files or `file:` URLs) that can require it: the user's project
+ * first, then Cairn's own folder. Missing everywhere: one message saying to install it.
+ *
+ * @example const esbuild = loadEsbuild([join(userDir, "noop.js"), import.meta.url]);
+ */
+export function loadEsbuild(bases: readonly string[]): Esbuild {
+  for (const base of bases) {
     try {
       return createRequire(base)("esbuild") as Esbuild;
     } catch (e) {
@@ -28,7 +33,7 @@ function loadEsbuild(fromDir: string): Esbuild {
  * @example bundleEntry("/app/src/handler.ts", { cwd: "/app" }) // [{ path: "index.js", bytes, executable: false }]
  */
 export function bundleEntry(entry: string, opts: { cwd: string; target?: string; external?: readonly string[] }): ZipEntry[] {
-  const esbuild = loadEsbuild(opts.cwd);
+  const esbuild = loadEsbuild([join(opts.cwd, "noop.js"), import.meta.url]);
   const result = esbuild.buildSync({
     entryPoints: [entry],
     absWorkingDir: dirname(entry),
