@@ -1,4 +1,4 @@
-import { HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import type { Diagnostic, Diff, OpContext, Provider } from "../../../provider/provider.js";
 import { awsCall, awsCode } from "../call.js";
 import { archiveOf } from "./archives.js";
@@ -37,6 +37,15 @@ async function upload(urn: string, i: ZipInputs, ctx: OpContext): Promise<{ id: 
   return { id: idOf(i), outputs: outputsOf(i) };
 }
 
+/** Deletes the archive (gone already is fine: S3 answers a delete of a missing key with success). */
+async function remove(i: Pick<ZipInputs, "bucket" | "key">, ctx: OpContext): Promise<void> {
+  try {
+    await awsCall(ctx, "s3", "DeleteObject", (abortSignal) => s3Client(ctx).send(new DeleteObjectCommand({ Bucket: i.bucket, Key: i.key }), { abortSignal }));
+  } catch (e) {
+    if (awsCode(e) !== "NoSuchBucket") throw e;
+  }
+}
+
 function check(i: ZipInputs): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (typeof i.hash === "string" && !/^[0-9a-f]{64}$/.test(i.hash)) out.push({ severity: "error", message: "hash must be a sha256 in hex (64 characters)", attribute: "hash" });
@@ -53,18 +62,19 @@ function diff(olds: ZipInputs, news: ZipInputs): Diff {
 /**
  * The provider of `aws:assets:Zip`: `create` uploads the archive to `<bucket>/<hash>.zip` unless HeadObject
  * finds it there (so creating again makes nothing new: `idempotentCreate`); `read` finds the object gone
- * (then the next `up` uploads it again); a new hash replaces the asset. `delete` keeps the object: archives
- * are shared by content (two functions, one folder) and old versions of a function may still name them.
- * Expire them with a lifecycle rule on the bucket.
+ * (then the next `up` uploads it again); a new hash replaces the asset: the new archive is uploaded, the
+ * function updated, then the old archive deleted. `delete` deletes the object, so `destroy` leaves the
+ * assets bucket empty (S3 deletes no bucket that holds objects). Lambda copies the archive when it creates or
+ * updates a function (`S3ObjectStorageMode` COPY, the default), so the function never needs it afterwards.
  *
  * @example const { id } = await zipProvider.create({ urn, inputs, ctx }); // "s3://assets/<hash>.zip"
  */
 export const zipProvider: Provider<ZipInputs, ZipOutputs> = {
   idempotentCreate: true,
-  permissions: (op) => ({ create: ["s3:GetObject", "s3:ListBucket", "s3:PutObject"], read: ["s3:GetObject", "s3:ListBucket"], update: [], delete: [], list: undefined })[op],
+  permissions: (op) => ({ create: ["s3:GetObject", "s3:ListBucket", "s3:PutObject"], read: ["s3:GetObject", "s3:ListBucket"], update: [], delete: ["s3:DeleteObject"], list: undefined })[op],
   check: ({ inputs }) => check(inputs),
   diff: ({ olds, news }) => diff(olds, news),
   create: ({ urn, inputs, ctx }) => upload(urn, inputs, ctx),
   read: async ({ inputs, outputs, ctx }) => ((await exists(inputs, ctx)) ? { ...outputsOf(inputs), ...outputs } : undefined),
-  delete: async () => {},
+  delete: ({ inputs, ctx }) => remove(inputs, ctx),
 };

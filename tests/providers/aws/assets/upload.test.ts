@@ -92,7 +92,19 @@ describe("Lambda code from a folder", () => {
     expect(text).toMatch(/update urn:cairn:dev::assets::aws:lambda:Function::worker/);
     expect(second.summary?.ok, JSON.stringify(failed)).toBe(true);
     expect(functionCode()).toEqual({ S3Bucket: "assets", S3Key: newKey });
-    // The old archive stays (old function versions may name it); the new one is there too.
-    expect([...s3.objects.keys()]).toEqual(expect.arrayContaining([`assets/${oldKey}`, `assets/${newKey}`]));
+    // The new archive replaced the old one, deleted once the function no longer named it.
+    expect([...s3.objects.keys()]).toContain(`assets/${newKey}`);
+    expect([...s3.objects.keys()]).not.toContain(`assets/${oldKey}`);
+  });
+
+  it("deletes the archive on destroy, after the function", async () => {
+    const stack = app();
+    const key = String((await stack.up()).outputs?.key);
+
+    const result = await stack.destroy();
+
+    expect(result.summary?.ok).toBe(true);
+    expect([...s3.objects.keys()]).not.toContain(`assets/${key}`);
+    expect(cloud.cloud.objects("AWS::Lambda::Function")).toEqual([]);
   });
 });
