@@ -11,13 +11,16 @@ const NOT_FOUND = new Set(["NotFound", "NoSuchKey", "404"]);
 const idOf = (i: Pick<ZipInputs, "bucket" | "key">) => `s3://${i.bucket}/${i.key}`;
 const outputsOf = (i: ZipInputs): ZipOutputs => ({ bucket: i.bucket, key: i.key, hash: i.hash });
 
+/** What to do when the bucket is missing (HeadObject's 404 carries no code: PutObject is the call that says). */
+const bucketHint = (i: ZipInputs) => (e: unknown) =>
+  awsCode(e) === "NoSuchBucket" ? `the assets bucket "${i.bucket}" does not exist: create it (an s3.Bucket in the program) or name another` : undefined;
+
 /** Whether the object is in the bucket (HeadObject); a missing bucket is a failure that names it. */
 async function exists(i: ZipInputs, ctx: OpContext): Promise<boolean> {
   try {
     await awsCall(ctx, "s3", "HeadObject", (abortSignal) => s3Client(ctx).send(new HeadObjectCommand({ Bucket: i.bucket, Key: i.key }), { abortSignal }), {
       retryAlso: () => false,
-      // Without s3:ListBucket, S3 answers a missing key with 403, not 404.
-      hint: (e) => (awsCode(e) === "NoSuchBucket" ? `the assets bucket "${i.bucket}" does not exist: create it (an s3.Bucket in the program) or name another` : undefined),
+      hint: bucketHint(i),
     });
     return true;
   } catch (e) {
@@ -32,7 +35,7 @@ async function upload(urn: string, i: ZipInputs, ctx: OpContext): Promise<{ id: 
   if (!(await exists(i, ctx))) {
     const body = archiveOf(i, urn);
     ctx.log.info(`uploading ${i.key} (${body.byteLength} bytes) to ${i.bucket}`);
-    await awsCall(ctx, "s3", "PutObject", (abortSignal) => s3Client(ctx).send(new PutObjectCommand({ Bucket: i.bucket, Key: i.key, Body: body, ContentType: "application/zip" }), { abortSignal }));
+    await awsCall(ctx, "s3", "PutObject", (abortSignal) => s3Client(ctx).send(new PutObjectCommand({ Bucket: i.bucket, Key: i.key, Body: body, ContentType: "application/zip" }), { abortSignal }), { hint: bucketHint(i) });
   }
   return { id: idOf(i), outputs: outputsOf(i) };
 }
