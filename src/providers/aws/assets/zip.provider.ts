@@ -15,13 +15,10 @@ const outputsOf = (i: ZipInputs): ZipOutputs => ({ bucket: i.bucket, key: i.key,
 const bucketHint = (i: ZipInputs) => (e: unknown) =>
   awsCode(e) === "NoSuchBucket" ? `the assets bucket "${i.bucket}" does not exist: create it (an s3.Bucket in the program) or name another` : undefined;
 
-/** Whether the object is in the bucket (HeadObject); a missing bucket is a failure that names it. */
+/** Whether the object is in the bucket (HeadObject). A missing bucket answers 404 too: the upload then names it. */
 async function exists(i: ZipInputs, ctx: OpContext): Promise<boolean> {
   try {
-    await awsCall(ctx, "s3", "HeadObject", (abortSignal) => s3Client(ctx).send(new HeadObjectCommand({ Bucket: i.bucket, Key: i.key }), { abortSignal }), {
-      retryAlso: () => false,
-      hint: bucketHint(i),
-    });
+    await awsCall(ctx, "s3", "HeadObject", (abortSignal) => s3Client(ctx).send(new HeadObjectCommand({ Bucket: i.bucket, Key: i.key }), { abortSignal }));
     return true;
   } catch (e) {
     // HeadObject answers a bare 404 (no body, so no error code): its status says it.
