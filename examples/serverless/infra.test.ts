@@ -33,6 +33,16 @@ describe("serverless", () => {
     expect(result.outputs).toMatchObject({ uploads: "serverless-dev-uploads", queueUrl: queue!.identifier });
   });
 
+  it("uploads the worker's code once: a second up with the folder unchanged sends no PutObject", async () => {
+    const stack = stackFor();
+    await stack.up();
+
+    const again = await stack.up();
+
+    expect(again.summary?.ok).toBe(true);
+    expect(fake.s3.puts).toBe(1);
+  });
+
   it("destroys in reverse order: nothing is deleted while something still uses it", async () => {
     const stack = stackFor();
     await stack.up();
