@@ -182,7 +182,7 @@ describe("templates, scaffolded with cairn new", () => {
     }
   }, SCAFFOLD_TIMEOUT);
 
-  it("serverless: its tests (against the fake Cloud Control) and type check pass, and its preview plans five AWS objects", async () => {
+  it("serverless: its tests (against the fake Cloud Control) and type check pass, and its preview plans seven AWS objects (the function's code from a folder)", async () => {
     const { dir, created } = await scaffold("serverless");
     expect(created.code, created.out).toBe(0);
 
@@ -197,7 +197,8 @@ describe("templates, scaffolded with cairn new", () => {
       const preview = await node([bin("tsx", "dist/cli.mjs"), "infra.ts", "preview"], dir, { ...fake.env, AWS_EC2_METADATA_DISABLED: "true" });
       expect(preview.code, preview.out).toBe(0);
       expect(preview.out).toContain("urn:cairn:dev::my-app::aws:lambda:Function::worker");
-      expect(preview.out).toContain("Plan: 5 to create.");
+      expect(preview.out).toContain("urn:cairn:dev::my-app::aws:assets:Zip::worker-code");
+      expect(preview.out).toContain("Plan: 7 to create.");
       expect(fake.cloud.calls).toEqual([]);
     } finally {
       await fake.stop();
