@@ -35,8 +35,9 @@ beforeAll(async () => {
   const user = join(tmp, "user");
   await mkdir(user);
   await writeFile(join(user, "package.json"), JSON.stringify({ name: "user", private: true }));
-  installLog = (await run(user, "npm", ["install", tarball, "--prefer-offline", "--no-package-lock"])).stderr;
-}, 120_000);
+  // ~45 s on a 2-core machine at load 20 (npm links ~150 packages): a generous limit, still finite.
+  installLog = (await run(user, "npm", ["install", tarball, "--prefer-offline", "--no-package-lock"], 150_000)).stderr;
+}, 180_000);
 
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
