@@ -6,6 +6,7 @@ import { PACKAGE_ROOT } from "../core/package-root.js";
 import { UsageError } from "./errors.js";
 import { nodeCanLoad, strippingFailure } from "./type-stripping.js";
 import { loadTypeScriptAsEsm } from "./esm-programs.js";
+import { withOneLineTypelessWarning } from "./typeless-package.js";
 
 const PROGRAM_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
@@ -55,7 +56,8 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<Lo
   let fallback: string | undefined;
   if (nodeCanLoad(file)) {
     try {
-      return { program: defaultProgram(await import(url), shown), shown, loader: "node" };
+      const mod = await withOneLineTypelessWarning(() => import(url), (line) => process.stderr.write(line), shown);
+      return { program: defaultProgram(mod, shown), shown, loader: "node" };
     } catch (e) {
       fallback = strippingFailure(e, shown, cwd);
       if (!fallback) throw e;

@@ -65,6 +65,14 @@ describe('a program in a folder without "type": "module"', () => {
     }, 60_000);
   }
 
+  it("npx cairn on a Node that strips types says in one line what to add to start faster (Node's warning is four)", async () => {
+    const dir = await project(true);
+    const r = await run(strippingNode(), dir, [BIN, "infra.ts", "preview"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("MODULE_TYPELESS_PACKAGE_JSON");
+    expect(r.stderr.trim().split("\n")).toEqual([`note: ${join(dir, "package.json")} has no "type": "module", so Node parses infra.ts twice: add "type": "module" to it to start faster.`]);
+  }, 60_000);
+
   it("runs with no package.json at all (npx tsx, and npx cairn on Node 20)", async () => {
     const dir = await project(false);
     for (const args of [[TSX, "infra.ts"], [BIN, "infra.ts"]]) {
