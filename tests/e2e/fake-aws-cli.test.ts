@@ -59,5 +59,6 @@ describe("npx cairn fake-aws", () => {
     const end = await exited;
     expect(end.code, end.stderr).toBe(0);
     expect(end.stdout).toContain("Fake Cloud Control stopped.");
+    expect(end.stderr).not.toContain("Cancelling");
   }, 60_000);
 });

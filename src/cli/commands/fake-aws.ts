@@ -32,6 +32,14 @@ export function registerFakeAws(root: Command, ctx: CliContext): void {
       ctx.io.out(`Fake Cloud Control listening on ${fake.endpoint} (in memory; stop it with Ctrl-C).`);
       ctx.io.out("Point a program at it, in another shell:");
       for (const [name, value] of Object.entries(fake.env)) ctx.io.out(`  export ${name}=${value}`);
+      // Ctrl-C stops the fake at once, before the command line's own handler would say "Cancelling: operations
+      // already running finish and are saved", which is about a deployment, not this.
+      const exit = () => {
+        ctx.io.out("Fake Cloud Control stopped.");
+        process.exit(0); // printed lines are written on exit; the listening socket closes with the process
+      };
+      process.prependOnceListener("SIGINT", exit);
+      process.prependOnceListener("SIGTERM", exit);
       await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
       await fake.stop();
       ctx.io.out("Fake Cloud Control stopped.");
