@@ -101,6 +101,10 @@ describe("every example and template carries its own tests, and npm test runs th
   });
 });
 
+// A scaffolded project runs its own vitest, tsc and a preview as child processes: tens of seconds on a
+// loaded 2-core machine (a full suite beside it), more than the 30 s default of a unit test.
+const SCAFFOLD_TIMEOUT = 120_000;
+
 describe("templates, scaffolded with cairn new", () => {
   it("lists the templates when none is named", async () => {
     const r = await node([join(REPO, "dist/cli/bin.js"), "new"], tmpdir());
@@ -152,7 +156,7 @@ describe("templates, scaffolded with cairn new", () => {
     const script = await run("npm", ["run", "--silent", "preview"], dir);
     expect(script.code, script.out).toBe(0);
     expect(script.out).toContain("Plan: 2 to create, 1 wait.");
-  });
+  }, SCAFFOLD_TIMEOUT);
 
   it("acm-certificate: its tests and type check pass, and its preview plans against a Route 53 endpoint", async () => {
     const { dir, created } = await scaffold("acm-certificate");
@@ -176,7 +180,7 @@ describe("templates, scaffolded with cairn new", () => {
     } finally {
       await route53.close();
     }
-  });
+  }, SCAFFOLD_TIMEOUT);
 
   it("serverless: its tests (against the fake Cloud Control) and type check pass, and its preview plans five AWS objects", async () => {
     const { dir, created } = await scaffold("serverless");
@@ -198,5 +202,5 @@ describe("templates, scaffolded with cairn new", () => {
     } finally {
       await fake.stop();
     }
-  });
+  }, SCAFFOLD_TIMEOUT);
 });
