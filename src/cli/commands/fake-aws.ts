@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
+import { exitOnPurpose } from "../process-guard.js";
 
 // The fake lives in cairn-iac/testing, which the command line does not import (it is a layer of its own,
 // and most runs never need it): loaded by the package's own name, only when this command runs.
@@ -36,7 +37,7 @@ export function registerFakeAws(root: Command, ctx: CliContext): void {
       // already running finish and are saved", which is about a deployment, not this.
       const exit = () => {
         ctx.io.out("Fake Cloud Control stopped.");
-        process.exit(0); // printed lines are written on exit; the listening socket closes with the process
+        exitOnPurpose(0); // printed lines are written on exit; the listening socket closes with the process
       };
       process.prependOnceListener("SIGINT", exit);
       process.prependOnceListener("SIGTERM", exit);
