@@ -14,6 +14,7 @@ import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
 import { registerNew } from "./commands/new.js";
+import { registerFakeAws } from "./commands/fake-aws.js";
 import { registerRecover } from "./commands/recover.js";
 import { cairnVersion } from "./version.js";
 
@@ -53,5 +54,6 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerConfig(root, ctx);
   registerStack(root, ctx);
   registerNew(root, ctx);
+  registerFakeAws(root, ctx);
   return root;
 }

@@ -16,8 +16,8 @@ const LOADERS = { node: "Node's own type stripping", tsx: "tsx's loader", none: 
 
 guardProcess();
 const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
-if (!file || rest[0] === "new") {
-  // Outside a project only help, the version and `new` make sense; anything else explains what is missing.
+if (!file || rest[0] === "new" || rest[0] === "fake-aws") {
+  // Outside a project only help, the version, `new` and `fake-aws` make sense; anything else explains what is missing.
   process.exitCode = await runCli(undefined, rest, undefined, { command: "npx cairn" });
 } else {
   try {
