@@ -38,8 +38,8 @@ describe("npx cairn fake-aws", () => {
     const server = spawn(process.execPath, [BIN, "fake-aws"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
     const exited = finish(server);
     try {
-      const fakeEnv = await printedEnv(server, 4);
-      expect(Object.keys(fakeEnv).sort()).toEqual(["AWS_ACCESS_KEY_ID", "AWS_ENDPOINT_URL_CLOUDCONTROL", "AWS_REGION", "AWS_SECRET_ACCESS_KEY"]);
+      const fakeEnv = await printedEnv(server, 5);
+      expect(Object.keys(fakeEnv).sort()).toEqual(["AWS_ACCESS_KEY_ID", "AWS_ENDPOINT_URL_CLOUDCONTROL", "AWS_ENDPOINT_URL_S3", "AWS_REGION", "AWS_SECRET_ACCESS_KEY"]);
       expect(fakeEnv.AWS_ENDPOINT_URL_CLOUDCONTROL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
       const dir = await tempProject({ "infra.ts": PROGRAM });

@@ -102,7 +102,7 @@ describe("auto-naming on the engine", () => {
 
   it("refuses an autoName option that is not true or false, naming the resource", async () => {
     const run = await testProgram(queueApp({ opts: { autoName: "no" as never } }), { mocks: queueMocks() });
-    await expect(run.preview()).rejects.toThrow('Resource "jobs" (aws:sqs:Queue): autoName must be true or false (got "no").');
+    await expect(run.preview()).rejects.toThrow('Resource "jobs" (aws:sqs:Queue): autoName must be true or false (got "no")');
   });
 
   it("turning auto-naming off later keeps an existing object's name (no replace)", async () => {
