@@ -38,7 +38,10 @@ export function deleteLoss(o: { retain: boolean; deposed: boolean }, stateful: b
   return stateful && !o.retain && !o.deposed ? { allowed: false } : undefined;
 }
 
-/** A step that loses data, with what it does in words. */
+/**
+ * A step that loses data, with what it does in words.
+ * @example const l: LossStep = { step, loss: { allowed: false }, what: "deletes the Bucket and its data because it left the program" };
+ */
 export interface LossStep {
   step: PlanStep;
   loss: DataLoss;

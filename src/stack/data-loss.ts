@@ -4,7 +4,10 @@ import { refusedLosses, unusedAllows, type LossStep } from "../plan/data-loss.js
 import type { Plan } from "../plan/plan.js";
 import { CairnError } from "./errors.js";
 
-/** What the refusal needs besides the plan: what the run allows, where the program declared each resource. */
+/**
+ * What the refusal needs besides the plan: what the run allows, where the program declared each resource.
+ * @example const check: DataLossCheck = { allow: ["db"], program: runtime, round: 1 };
+ */
 export interface DataLossCheck {
   /** `--allow-data-loss` (names or URNs). */
   allow: readonly string[];
@@ -43,28 +46,36 @@ function remedy(refused: readonly LossStep[]): string {
  */
 export function refuseDataLoss(plan: Plan, check: DataLossCheck): string[] {
   const refused = refusedLosses(plan, check.allow);
-  if (refused.length) throw new DataLossError(refused, check);
+  if (refused.length) {
+    const n = refused.length;
+    const nothing = check.round > 1 ? `nothing of round ${check.round} was applied (earlier rounds were)` : "nothing was applied";
+    throw new DataLossError(
+      `up refused: the plan deletes ${n === 1 ? "a stateful object" : `${n} stateful objects`} and the data in ${n === 1 ? "it" : "them"}; ${nothing}:`,
+      refused.map((l) => refusedLine(l, check.program)),
+      remedy(refused),
+      refused.map((l) => l.step.urn),
+    );
+  }
   return unusedAllows(plan, check.allow);
 }
 
 /**
- * `up` refused a plan that would lose data (see {@link refuseDataLoss}); `urns` are the resources to allow.
+ * `up` refused a plan that would replace or delete stateful objects with their data, before anything of it
+ * was applied; `urns` are the resources to allow (`allowDataLoss`, or the option `allowDataLoss: true`).
  *
  * @example try { await stack.up(); } catch (e) { if (e instanceof DataLossError) console.log(e.urns); }
  */
 export class DataLossError extends CairnError {
-  /** The resources whose replace or delete was not allowed. */
-  readonly urns: string[];
-
-  constructor(refused: readonly LossStep[], check: DataLossCheck) {
-    const n = refused.length;
-    const nothing = check.round > 1 ? `nothing of round ${check.round} was applied (earlier rounds were)` : "nothing was applied";
-    super(
-      `up refused: the plan deletes ${n === 1 ? "a stateful object" : `${n} stateful objects`} and the data in ${n === 1 ? "it" : "them"}; ${nothing}:`,
-      refused.map((l) => refusedLine(l, check.program)),
-    );
-    this.message += `\n${remedy(refused)}`;
+  constructor(
+    message: string,
+    problems: readonly string[],
+    /** What to do, after the problems. */
+    remedy: string,
+    /** The resources whose replace or delete was not allowed. */
+    readonly urns: readonly string[],
+  ) {
+    super(message, problems);
+    this.message += `\n${remedy}`;
     this.name = "DataLossError";
-    this.urns = refused.map((l) => l.step.urn);
   }
 }
