@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { stepDetails } from "../../src/cli/render/plan.js";
 import { planToJson } from "../../src/cli/json/plan.js";
 import { jsonStep } from "../../src/plan/steps/index.js";
 import type { Plan } from "../../src/plan/plan.js";
+import { deleteLoss, replaceLoss } from "../../src/plan/data-loss.js";
 
 /** What the program declares on a run: the database's name (create-only), whether the bucket is there, options. */
 interface Vars {
@@ -41,8 +43,8 @@ async function applied(v: Vars) {
   return run;
 }
 
-/** Where `shop` declares the database. */
-const DB_LINE = /declared at tests\/plan\/data-loss\.test\.ts:30:\d+\)/;
+/** Where `shop` declares the database: `declared at tests/plan/data-loss.test.ts:<its line>:<column>)`. */
+const DB_LINE = new RegExp(`declared at tests/plan/data-loss\\.test\\.ts:${readFileSync(new URL(import.meta.url), "utf8").split("\n").findIndex((l) => l.includes('new DBInstance("db"')) + 1}:\\d+\\)`);
 
 describe("the plan marks a replace or delete of a stateful object as data loss", () => {
   it("an RDS DBInstance whose create-only dbName changes is a replace marked as data loss, saying why", async () => {
@@ -112,6 +114,26 @@ describe("the plan marks a replace or delete of a stateful object as data loss",
     code = "exports.a = 22";
     const plan = await run.preview();
     expect(plan.steps.map((s) => [s.name, s.op, s.dataLoss])).toEqual([["fn", "replace", undefined], ["cfg", "replace", undefined]]);
+  });
+
+  it("--replace of a stateful resource is data loss too, saying --replace asks for it", async () => {
+    const run = await applied({});
+    const plan = await run.preview({ replace: ["db"] });
+    expect(plan.step("db", "replace").dataLoss).toEqual({ allowed: false });
+    expect(stepDetails(plan.step("db").raw, plan.plan)[0]).toBe("! data loss: replaces the DBInstance because --replace asks for it: the old one is deleted with its data");
+    await expect(run.up({ replace: ["db"] })).rejects.toThrow(/--allow-data-loss db/);
+  });
+
+  it("a tainted object's replace, a retained object's delete and an interrupted replace's old object are not data loss", () => {
+    const keep = { retainOnDelete: false, allowDataLoss: false };
+    expect(replaceLoss("attributes", keep, true)).toEqual({ allowed: false });
+    expect(replaceLoss("tainted", keep, true)).toBeUndefined();
+    expect(replaceLoss("attributes", { ...keep, retainOnDelete: true }, true)).toBeUndefined();
+    expect(replaceLoss("attributes", keep, false)).toBeUndefined();
+    expect(deleteLoss({ retain: false, deposed: false }, true)).toEqual({ allowed: false });
+    expect(deleteLoss({ retain: true, deposed: false }, true)).toBeUndefined();
+    expect(deleteLoss({ retain: false, deposed: true }, true)).toBeUndefined();
+    expect(deleteLoss({ retain: false, deposed: false }, false)).toBeUndefined();
   });
 
   it("destroy marks the deletes but is not refused for them: the user asked for everything to go", async () => {
